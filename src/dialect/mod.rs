@@ -1,0 +1,287 @@
+//! The three dialects. Each is one file holding its name tables as data ([`Tables`]) and the
+//! few layout rules of its config files; shared code reads the tables.
+
+pub mod bricks;
+pub mod claude;
+pub mod copilot;
+
+use crate::model::tool::{ids, is_mcp};
+use crate::model::{EventKind, HandlerKind, MatcherStyle};
+use serde::Serialize;
+
+/// A config-file dialect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Dialect {
+    Claude,
+    Copilot,
+    Bricks,
+}
+
+impl Dialect {
+    pub const ALL: [Dialect; 3] = [Dialect::Claude, Dialect::Copilot, Dialect::Bricks];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::Claude => "claude",
+            Dialect::Copilot => "copilot",
+            Dialect::Bricks => "bricks",
+        }
+    }
+
+    /// The flavour a new rule of this dialect is written in.
+    pub fn default_flavor(self) -> Flavor {
+        match self {
+            Dialect::Claude => Flavor::Claude,
+            Dialect::Copilot => Flavor::Copilot,
+            Dialect::Bricks => Flavor::Bricks,
+        }
+    }
+}
+
+impl std::fmt::Display for Dialect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The variant of a dialect a rule is written in. Copilot has two: camelCase event names get
+/// the camelCase payload, Copilot tool names and anchored matchers; PascalCase event names (the
+/// VS Code-compatible form) get a snake_case payload, Claude tool names and Claude matchers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Flavor {
+    Claude,
+    Copilot,
+    CopilotPascal,
+    Bricks,
+}
+
+impl Flavor {
+    pub const ALL: [Flavor; 4] = [
+        Flavor::Claude,
+        Flavor::Copilot,
+        Flavor::CopilotPascal,
+        Flavor::Bricks,
+    ];
+
+    pub fn dialect(self) -> Dialect {
+        match self {
+            Flavor::Claude => Dialect::Claude,
+            Flavor::Copilot | Flavor::CopilotPascal => Dialect::Copilot,
+            Flavor::Bricks => Dialect::Bricks,
+        }
+    }
+
+    pub fn tables(self) -> &'static Tables {
+        match self {
+            Flavor::Claude => &claude::TABLES,
+            Flavor::Copilot => &copilot::TABLES,
+            Flavor::CopilotPascal => &copilot::PASCAL_TABLES,
+            Flavor::Bricks => &bricks::TABLES,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Flavor::Claude => "claude",
+            Flavor::Copilot => "copilot",
+            Flavor::CopilotPascal => "copilot-pascal",
+            Flavor::Bricks => "bricks",
+        }
+    }
+}
+
+/// What a matcher filters on for one event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum MatchOn {
+    ToolName,
+    /// A canonical payload field (`source`, `reason`, `trigger`, `notification_type`, …).
+    Field(&'static str),
+}
+
+/// How payload keys are cased.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyCase {
+    Snake,
+    Camel,
+}
+
+/// How a payload carries its timestamp.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimestampForm {
+    None,
+    EpochMillis,
+    Iso8601,
+}
+
+/// Everything one flavour names differently, as data.
+pub struct Tables {
+    pub flavor: Flavor,
+    /// Canonical event ↔ the name this flavour writes.
+    pub events: &'static [(EventKind, &'static str)],
+    /// Canonical tool id ↔ this flavour's tool names; the first name is the one written.
+    pub tools: &'static [(&'static str, &'static [&'static str])],
+    /// Canonical tool id → (canonical argument name, this flavour's name) for renamed arguments.
+    pub tool_args: &'static [(&'static str, &'static [(&'static str, &'static str)])],
+    /// Events whose matcher filters something, and what; a matcher on any other event is ignored.
+    pub matcher_targets: &'static [(EventKind, MatchOn)],
+    pub matcher_style: MatcherStyle,
+    /// Payload key casing, plus canonical ↔ native keys that casing alone does not give.
+    pub key_case: KeyCase,
+    pub key_renames: &'static [(&'static str, &'static str)],
+    pub timestamp: TimestampForm,
+    /// Default timeouts in seconds: command, prompt, agent.
+    pub default_timeout: [u64; 3],
+    /// Environment variable that holds the project directory, if the dialect sets one.
+    pub project_dir_var: Option<&'static str>,
+    /// Whether several matching handlers run in parallel (else in order).
+    pub parallel: bool,
+    /// Handler types the dialect has, by the `type` string.
+    pub handler_types: &'static [&'static str],
+}
+
+impl Tables {
+    pub fn event_name(&self, kind: &EventKind) -> Option<&'static str> {
+        self.events.iter().find(|(k, _)| k == kind).map(|(_, n)| *n)
+    }
+
+    pub fn event_kind(&self, name: &str) -> Option<EventKind> {
+        self.events
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map(|(k, _)| k.clone())
+    }
+
+    /// The canonical id of a tool name of this flavour (unknown names are their own id).
+    pub fn canonical_tool<'a>(&self, name: &'a str) -> &'a str {
+        self.tools
+            .iter()
+            .find(|(_, names)| names.contains(&name))
+            .map(|(id, _)| *id)
+            .unwrap_or(name)
+    }
+
+    /// This flavour's name for a canonical tool id: `None` when the flavour has no such tool.
+    pub fn tool_name<'a>(&self, id: &'a str) -> Option<&'a str> {
+        if let Some((_, names)) = self.tools.iter().find(|(i, _)| *i == id) {
+            return names.first().copied();
+        }
+        let known_elsewhere = Flavor::ALL
+            .iter()
+            .any(|f| f.tables().tools.iter().any(|(i, _)| *i == id));
+        (!known_elsewhere || is_mcp(id)).then_some(id)
+    }
+
+    /// Every tool name this flavour knows, for testing matchers against.
+    pub fn all_tool_names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.tools
+            .iter()
+            .flat_map(|(_, names)| names.iter().copied())
+    }
+
+    pub fn arg_renames(&self, tool_id: &str) -> &'static [(&'static str, &'static str)] {
+        self.tool_args
+            .iter()
+            .find(|(id, _)| *id == tool_id)
+            .map(|(_, pairs)| *pairs)
+            .unwrap_or(&[])
+    }
+
+    pub fn matcher_target(&self, kind: &EventKind) -> Option<MatchOn> {
+        self.matcher_targets
+            .iter()
+            .find(|(k, _)| k == kind)
+            .map(|(_, on)| *on)
+    }
+
+    pub fn default_timeout(&self, kind: &HandlerKind) -> u64 {
+        match kind {
+            HandlerKind::Command(_) => self.default_timeout[0],
+            HandlerKind::Prompt(_) => self.default_timeout[1],
+            HandlerKind::Agent(_) => self.default_timeout[2],
+        }
+    }
+}
+
+/// Claude's tool spellings, shared by Copilot's PascalCase form.
+pub(crate) const CLAUDE_TOOLS: &[(&str, &[&str])] = &[
+    (ids::SHELL, &["Bash"]),
+    (ids::WRITE, &["Write"]),
+    (ids::EDIT, &["Edit"]),
+    (ids::MULTI_EDIT, &["MultiEdit"]),
+    (ids::READ, &["Read"]),
+    (ids::GLOB, &["Glob"]),
+    (ids::GREP, &["Grep"]),
+    (ids::WEB_FETCH, &["WebFetch"]),
+    (ids::WEB_SEARCH, &["WebSearch"]),
+    (ids::TASK, &["Task", "Agent"]),
+    (ids::ASK_USER, &["AskUserQuestion"]),
+    (ids::NOTEBOOK_EDIT, &["NotebookEdit"]),
+    (ids::TODO_WRITE, &["TodoWrite"]),
+];
+
+/// Claude's matcher targets (tool events, SessionStart source, …); shared by Copilot PascalCase.
+pub(crate) const CLAUDE_MATCHER_TARGETS: &[(EventKind, MatchOn)] = &[
+    (EventKind::PreToolUse, MatchOn::ToolName),
+    (EventKind::PostToolUse, MatchOn::ToolName),
+    (EventKind::PostToolUseFailure, MatchOn::ToolName),
+    (EventKind::PermissionRequest, MatchOn::ToolName),
+    (EventKind::SessionStart, MatchOn::Field("source")),
+    (EventKind::SessionEnd, MatchOn::Field("reason")),
+    (EventKind::Notification, MatchOn::Field("notification_type")),
+    (EventKind::SubagentStart, MatchOn::Field("agent_type")),
+    (EventKind::SubagentStop, MatchOn::Field("agent_type")),
+    (EventKind::PreCompact, MatchOn::Field("trigger")),
+];
+
+/// Claude's matcher reading (field: exact lists also allow `-`, `,` and spaces).
+pub(crate) const CLAUDE_MATCHER_STYLE: MatcherStyle = MatcherStyle::ListOrRegex {
+    list_extra: "-, ",
+    separators: ",",
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_flavor_names_each_event_once() {
+        for flavor in Flavor::ALL {
+            let t = flavor.tables();
+            assert_eq!(t.flavor, flavor);
+            for (kind, name) in t.events {
+                assert_eq!(t.event_kind(name).as_ref(), Some(kind), "{flavor:?} {name}");
+                assert_eq!(t.event_name(kind), Some(*name));
+            }
+        }
+    }
+
+    #[test]
+    fn tool_names_translate_through_canonical_ids() {
+        let claude = Flavor::Claude.tables();
+        let copilot = Flavor::Copilot.tables();
+        assert_eq!(
+            copilot.tool_name(claude.canonical_tool("Edit")),
+            Some("edit")
+        );
+        assert_eq!(
+            copilot.tool_name(claude.canonical_tool("Write")),
+            Some("create")
+        );
+        assert_eq!(
+            claude.tool_name(copilot.canonical_tool("view")),
+            Some("Read")
+        );
+        assert_eq!(
+            claude.tool_name(claude.canonical_tool("Agent")),
+            Some("Task")
+        );
+        // A tool the target lacks has no name there; an unknown tool passes through.
+        assert_eq!(copilot.tool_name(ids::NOTEBOOK_EDIT), None);
+        assert_eq!(
+            copilot.tool_name("mcp__github__create_issue"),
+            Some("mcp__github__create_issue")
+        );
+        assert_eq!(copilot.tool_name("SomeNewTool"), Some("SomeNewTool"));
+    }
+}

@@ -1,0 +1,12 @@
+//! hookx: portable hooks for AI coding agents (Claude Code, GitHub Copilot CLI, Bricks).
+//!
+//! Config files are parsed by a dialect into the canonical model ([`model`]), converted, and
+//! emitted by another dialect; at run time a host's event is decoded into a canonical
+//! [`model::Event`], re-encoded for each handler in the dialect it was written for, and the
+//! answers are merged back into the host's protocol.
+
+pub mod diag;
+pub mod dialect;
+pub mod error;
+pub mod model;
+pub mod source;

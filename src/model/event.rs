@@ -1,0 +1,35 @@
+//! One fired event, in canonical form: what a host sent, before it is re-encoded for a handler.
+
+use super::EventKind;
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// A fired event. Field names in `fields` are canonical (Claude's snake_case names); each
+/// dialect's payload table maps them to its own keys.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Event {
+    pub kind: EventKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<DateTime<Utc>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool: Option<ToolCall>,
+    /// Every other field (`session_id`, `cwd`, `prompt`, `source`, …, and unknown ones).
+    pub fields: Map<String, Value>,
+}
+
+/// The tool call of a tool event.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ToolCall {
+    /// Canonical tool id (see `model::tool::ids`), or the name as sent when no table knows it.
+    pub name: String,
+    /// Arguments under canonical (Claude) names; a freeform tool may send a plain string.
+    pub input: Value,
+}
+
+impl Event {
+    /// A string field, if present.
+    pub fn field(&self, key: &str) -> Option<&str> {
+        self.fields.get(key).and_then(Value::as_str)
+    }
+}

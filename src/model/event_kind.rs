@@ -1,0 +1,97 @@
+//! The union of every dialect's lifecycle events.
+
+use serde::Serialize;
+
+/// One lifecycle event, named canonically (Claude's spelling where Claude has the event).
+///
+/// Each dialect maps its own spelling to these in its name table (`dialect::*::EVENTS`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum EventKind {
+    SessionStart,
+    SessionEnd,
+    UserPromptSubmit,
+    PreToolUse,
+    PermissionRequest,
+    PostToolUse,
+    PostToolUseFailure,
+    Notification,
+    SubagentStart,
+    SubagentStop,
+    Stop,
+    PreCompact,
+    PostCompact,
+    GoalUpdate,
+    ErrorOccurred,
+    /// An event hookx does not know, under the name it was written with. Carried through
+    /// unchanged within its dialect and reported when converting to another.
+    Other(String),
+}
+
+impl EventKind {
+    /// Every known event, in the order of dialects.md §3.
+    pub const KNOWN: [EventKind; 15] = [
+        EventKind::SessionStart,
+        EventKind::SessionEnd,
+        EventKind::UserPromptSubmit,
+        EventKind::PreToolUse,
+        EventKind::PermissionRequest,
+        EventKind::PostToolUse,
+        EventKind::PostToolUseFailure,
+        EventKind::Notification,
+        EventKind::SubagentStart,
+        EventKind::SubagentStop,
+        EventKind::Stop,
+        EventKind::PreCompact,
+        EventKind::PostCompact,
+        EventKind::GoalUpdate,
+        EventKind::ErrorOccurred,
+    ];
+
+    /// The canonical name, used in reports and in `--event` arguments.
+    pub fn name(&self) -> &str {
+        match self {
+            EventKind::SessionStart => "SessionStart",
+            EventKind::SessionEnd => "SessionEnd",
+            EventKind::UserPromptSubmit => "UserPromptSubmit",
+            EventKind::PreToolUse => "PreToolUse",
+            EventKind::PermissionRequest => "PermissionRequest",
+            EventKind::PostToolUse => "PostToolUse",
+            EventKind::PostToolUseFailure => "PostToolUseFailure",
+            EventKind::Notification => "Notification",
+            EventKind::SubagentStart => "SubagentStart",
+            EventKind::SubagentStop => "SubagentStop",
+            EventKind::Stop => "Stop",
+            EventKind::PreCompact => "PreCompact",
+            EventKind::PostCompact => "PostCompact",
+            EventKind::GoalUpdate => "GoalUpdate",
+            EventKind::ErrorOccurred => "ErrorOccurred",
+            EventKind::Other(name) => name,
+        }
+    }
+
+    /// Parses a canonical name; unknown names become `Other`.
+    pub fn from_name(name: &str) -> EventKind {
+        Self::KNOWN
+            .iter()
+            .find(|k| k.name() == name)
+            .cloned()
+            .unwrap_or_else(|| EventKind::Other(name.to_string()))
+    }
+
+    /// Whether the event concerns one tool call (its matcher filters on the tool name).
+    pub fn is_tool_event(&self) -> bool {
+        matches!(
+            self,
+            EventKind::PreToolUse
+                | EventKind::PostToolUse
+                | EventKind::PostToolUseFailure
+                | EventKind::PermissionRequest
+        )
+    }
+}
+
+impl std::fmt::Display for EventKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -1,0 +1,17 @@
+//! The canonical model: everything between a dialect's parser and its emitter, and between a
+//! host's payload and a handler's answer.
+
+pub mod event;
+pub mod event_kind;
+pub mod handler;
+pub mod hook_set;
+pub mod matcher;
+pub mod outcome;
+pub mod tool;
+
+pub use event::{Event, ToolCall};
+pub use event_kind::EventKind;
+pub use handler::{Command, Handler, HandlerKind, PromptSpec};
+pub use hook_set::{Document, DocumentKind, Frontmatter, Origin, Rule, RuleShape};
+pub use matcher::{CompiledMatcher, MatcherForm, MatcherStyle};
+pub use outcome::{Decision, Outcome};

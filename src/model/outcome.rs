@@ -1,0 +1,89 @@
+//! What handlers decided, in canonical form, and how several decisions merge.
+
+use serde::Serialize;
+use serde_json::Value;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Decision {
+    // Order matters: merging keeps the greatest (deny beats ask beats allow).
+    Allow,
+    Ask,
+    Deny,
+}
+
+/// One handler's answer, or the merge of several.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Outcome {
+    /// PreToolUse / PermissionRequest permission decision.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision: Option<Decision>,
+    /// Reasons given for the decision (or for a block), in handler order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<String>,
+    /// `decision: block` (Stop, PostToolUse, UserPromptSubmit, …) or exit 2.
+    pub block: bool,
+    /// Replacement tool arguments, under canonical (Claude) names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub updated_input: Option<Value>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub additional_context: Vec<String>,
+    /// `continue: false` stops the agent.
+    pub stop: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub system_messages: Vec<String>,
+    pub suppress_output: bool,
+    /// PermissionRequest: interrupt the agent after a deny.
+    pub interrupt: bool,
+    /// Non-blocking errors (a crash, a timeout, unreadable output), shown to the user.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<String>,
+}
+
+impl Outcome {
+    /// Folds another handler's answer into this one: deny beats ask beats allow, block and stop
+    /// win, reasons, context and messages are concatenated in order, the last updated input wins.
+    pub fn merge(&mut self, other: Outcome) {
+        self.decision = self.decision.max(other.decision);
+        self.reasons.extend(other.reasons);
+        self.block |= other.block;
+        if other.updated_input.is_some() {
+            self.updated_input = other.updated_input;
+        }
+        self.additional_context.extend(other.additional_context);
+        self.stop |= other.stop;
+        if self.stop_reason.is_none() {
+            self.stop_reason = other.stop_reason;
+        }
+        self.system_messages.extend(other.system_messages);
+        self.suppress_output |= other.suppress_output;
+        self.interrupt |= other.interrupt;
+        self.errors.extend(other.errors);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deny_beats_ask_beats_allow() {
+        let mut merged = Outcome {
+            decision: Some(Decision::Allow),
+            ..Outcome::default()
+        };
+        merged.merge(Outcome {
+            decision: Some(Decision::Deny),
+            reasons: vec!["no".into()],
+            ..Outcome::default()
+        });
+        merged.merge(Outcome {
+            decision: Some(Decision::Ask),
+            ..Outcome::default()
+        });
+        assert_eq!(merged.decision, Some(Decision::Deny));
+        assert_eq!(merged.reasons, vec!["no".to_string()]);
+    }
+}
