@@ -10,3 +10,4 @@ pub mod dialect;
 pub mod error;
 pub mod model;
 pub mod source;
+pub mod spawn;
