@@ -1,6 +1,7 @@
 //! Bricks: `~/.bricks-project-desktop/hooks.json` and `<project>/.bricks/hooks.json`.
 
 use super::{Flavor, KeyCase, MatchOn, Tables, TimestampForm};
+use crate::config::spec::{ConfigSpec, HandlerField};
 use crate::model::tool::ids;
 use crate::model::{EventKind, MatcherStyle};
 
@@ -54,4 +55,14 @@ pub static TABLES: Tables = Tables {
     project_dir_var: Some("BRICKS_PROJECT_DIR"),
     parallel: true,
     handler_types: &["command"],
+};
+
+pub static CONFIG: ConfigSpec = ConfigSpec {
+    handler_keys: &[
+        ("type", HandlerField::Type),
+        ("command", HandlerField::Command),
+        ("timeout", HandlerField::Timeout),
+    ],
+    flat_handlers: false,
+    wrapper_optional: true,
 };

@@ -5,6 +5,7 @@ use super::{
     CLAUDE_MATCHER_STYLE, CLAUDE_MATCHER_TARGETS, CLAUDE_TOOLS, Flavor, KeyCase, Tables,
     TimestampForm,
 };
+use crate::config::spec::{ConfigSpec, HandlerField};
 use crate::model::EventKind;
 
 pub static TABLES: Tables = Tables {
@@ -35,4 +36,20 @@ pub static TABLES: Tables = Tables {
     project_dir_var: Some("CLAUDE_PROJECT_DIR"),
     parallel: true,
     handler_types: &["command", "prompt", "agent"],
+};
+
+pub static CONFIG: ConfigSpec = ConfigSpec {
+    handler_keys: &[
+        ("type", HandlerField::Type),
+        ("command", HandlerField::Command),
+        ("async", HandlerField::Async),
+        ("prompt", HandlerField::Prompt),
+        ("model", HandlerField::Model),
+        ("timeout", HandlerField::Timeout),
+        ("statusMessage", HandlerField::StatusMessage),
+        ("once", HandlerField::Once),
+    ],
+    flat_handlers: false,
+    // Plugin hooks.json files in the wild put events at the top level.
+    wrapper_optional: true,
 };

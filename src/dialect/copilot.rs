@@ -2,6 +2,7 @@
 //! chosen per event by the casing of its name.
 
 use super::{CLAUDE_MATCHER_STYLE, CLAUDE_TOOLS, Flavor, KeyCase, MatchOn, Tables, TimestampForm};
+use crate::config::spec::{ConfigSpec, HandlerField};
 use crate::model::tool::ids;
 use crate::model::{EventKind, MatcherStyle};
 
@@ -106,4 +107,24 @@ pub static PASCAL_TABLES: Tables = Tables {
     project_dir_var: None,
     parallel: false,
     handler_types: &["command", "prompt"],
+};
+
+pub static CONFIG: ConfigSpec = ConfigSpec {
+    handler_keys: &[
+        ("type", HandlerField::Type),
+        ("bash", HandlerField::Bash),
+        ("powershell", HandlerField::PowerShell),
+        // VS Code-compatible and portable forms (field).
+        ("command", HandlerField::Command),
+        ("windows", HandlerField::Windows),
+        ("linux", HandlerField::Linux),
+        ("osx", HandlerField::Osx),
+        ("cwd", HandlerField::Cwd),
+        ("env", HandlerField::Env),
+        ("prompt", HandlerField::Prompt),
+        ("timeoutSec", HandlerField::Timeout),
+        ("timeout", HandlerField::Timeout),
+    ],
+    flat_handlers: true,
+    wrapper_optional: false,
 };

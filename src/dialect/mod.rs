@@ -29,6 +29,15 @@ impl Dialect {
         }
     }
 
+    /// How this dialect lays out its config files.
+    pub fn config(self) -> &'static crate::config::spec::ConfigSpec {
+        match self {
+            Dialect::Claude => &claude::CONFIG,
+            Dialect::Copilot => &copilot::CONFIG,
+            Dialect::Bricks => &bricks::CONFIG,
+        }
+    }
+
     /// The flavour a new rule of this dialect is written in.
     pub fn default_flavor(self) -> Flavor {
         match self {

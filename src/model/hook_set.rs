@@ -61,14 +61,15 @@ pub struct Document {
     pub dialect: Dialect,
     pub kind: DocumentKind,
     pub rules: Vec<Rule>,
-    /// Claude `disableAllHooks`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub disable_all_hooks: Option<bool>,
     /// Whether the events sat under a `hooks` key (Bricks and Claude plugins may omit it).
     pub wrapped: bool,
-    /// Every other top-level key, in order (settings, `version`, `description`, …).
+    /// Every other top-level key, in order (settings, `version`, `description`,
+    /// `disableAllHooks`, …).
     #[serde(skip_serializing_if = "Map::is_empty")]
     pub extra: Map<String, Value>,
+    /// How many `extra` keys came before `hooks`, so that it is written back in its place.
+    #[serde(skip)]
+    pub hooks_index: usize,
     /// Keys of the hooks object that are not event arrays hookx could read, kept verbatim.
     #[serde(skip_serializing_if = "Map::is_empty")]
     pub extra_hooks: Map<String, Value>,
@@ -93,11 +94,16 @@ impl Document {
             dialect,
             kind,
             rules: Vec::new(),
-            disable_all_hooks: None,
             wrapped: true,
             extra: Map::new(),
             extra_hooks: Map::new(),
+            hooks_index: 0,
             markdown: None,
         }
+    }
+
+    /// Claude's `"disableAllHooks": true` turns every hook of the scope off.
+    pub fn disable_all_hooks(&self) -> bool {
+        self.extra.get("disableAllHooks") == Some(&Value::Bool(true))
     }
 }

@@ -1,0 +1,10 @@
+//! Config files: reading them into the canonical model, writing them back, detecting their
+//! dialect.
+
+pub mod detect;
+pub mod read;
+pub mod spec;
+pub mod syntax;
+pub mod write;
+
+pub use read::{Parsed, read};

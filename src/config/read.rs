@@ -1,0 +1,514 @@
+//! Reading a parsed config value into a [`Document`], for any dialect, driven by the dialect's
+//! tables ([`crate::dialect::Tables`], [`super::spec::ConfigSpec`]).
+
+use super::spec::HandlerField;
+use super::syntax;
+use crate::diag::{Diagnostic, Severity};
+use crate::dialect::{Dialect, Flavor};
+use crate::error::Error;
+use crate::model::{
+    Command, Document, DocumentKind, EventKind, Handler, HandlerKind, Origin, PromptSpec, Rule,
+    RuleShape,
+};
+use crate::source::SourceFile;
+use serde_json::{Map, Value};
+
+/// A document and what was noticed while reading it (errors make it unfit to convert).
+#[derive(Debug)]
+pub struct Parsed {
+    pub document: Document,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Parsed {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+}
+
+/// Reads `src` as a config file of `dialect`. Syntax errors are an `Err`; problems inside a
+/// well-formed file are diagnostics on the returned document, which keeps all it could read.
+pub fn read(src: &SourceFile, dialect: Dialect) -> Result<Parsed, Error> {
+    let is_markdown = src.path.ends_with(".md");
+    let (value, markdown) = if is_markdown {
+        let (value, front) = syntax::parse_frontmatter(src)?;
+        (value, Some(front))
+    } else {
+        (syntax::parse_json(src)?, None)
+    };
+    let kind = match dialect {
+        Dialect::Claude if is_markdown => DocumentKind::ClaudeFrontmatter,
+        Dialect::Claude if is_plugin_file(src, &value) => DocumentKind::ClaudePlugin,
+        Dialect::Claude => DocumentKind::ClaudeSettings,
+        Dialect::Copilot => DocumentKind::CopilotFile,
+        Dialect::Bricks => DocumentKind::BricksFile,
+    };
+    let mut reader = Reader {
+        src,
+        dialect,
+        yaml: is_markdown,
+        diagnostics: Vec::new(),
+    };
+    let mut document = Document::new(dialect, kind);
+    document.markdown = markdown;
+    reader.read_document(value, &mut document);
+    Ok(Parsed {
+        document,
+        diagnostics: reader.diagnostics,
+    })
+}
+
+/// A Claude plugin's `hooks/hooks.json` (it may carry a `description`).
+fn is_plugin_file(src: &SourceFile, value: &Value) -> bool {
+    let path = src.path.replace('\\', "/");
+    path.ends_with("hooks/hooks.json") || value.get("description").is_some()
+}
+
+struct Reader<'a> {
+    src: &'a SourceFile,
+    dialect: Dialect,
+    yaml: bool,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Reader<'_> {
+    fn diag(
+        &mut self,
+        severity: Severity,
+        pointer: &str,
+        message: impl Into<String>,
+    ) -> &mut Diagnostic {
+        let located = if self.yaml {
+            syntax::locate_yaml(&self.src.text, pointer)
+        } else {
+            syntax::locate_json(&self.src.text, pointer)
+        };
+        let mut diag = match located {
+            // Frontmatter lines are offset by the opening fence.
+            Some(offset) if self.yaml => {
+                let (line, col) =
+                    crate::source::line_col(&self.src.text[4.min(self.src.text.len())..], offset);
+                Diagnostic::at_line_col(severity, self.src, line + 1, col, message)
+            }
+            Some(offset) => Diagnostic::at_offset(severity, self.src, offset, message),
+            None => Diagnostic::at_line_col(severity, self.src, 1, 1, message),
+        };
+        diag.pointer = Some(pointer.to_string());
+        self.diagnostics.push(diag);
+        self.diagnostics.last_mut().expect("just pushed")
+    }
+
+    fn error(&mut self, pointer: &str, message: impl Into<String>) {
+        self.diag(Severity::Error, pointer, message);
+    }
+
+    fn warn(&mut self, pointer: &str, message: impl Into<String>) {
+        self.diag(Severity::Warning, pointer, message);
+    }
+
+    fn read_document(&mut self, value: Value, doc: &mut Document) {
+        let Value::Object(top) = value else {
+            self.error(
+                "",
+                format!(
+                    "expected a JSON object at the top level, found {}",
+                    type_name(&value)
+                ),
+            );
+            return;
+        };
+        let spec = self.dialect.config();
+        let has_wrapper = top.contains_key("hooks");
+        let events_at_root = !has_wrapper
+            && spec.wrapper_optional
+            && doc.kind != DocumentKind::ClaudeSettings
+            && doc.kind != DocumentKind::ClaudeFrontmatter;
+        doc.wrapped = !events_at_root;
+        if events_at_root {
+            // Bricks (and Claude plugins in the wild) may put events at the root: every key
+            // that is not a known non-event key is read as an event.
+            let mut hooks = Map::new();
+            for (key, value) in top {
+                if doc.kind == DocumentKind::ClaudePlugin && key == "description" {
+                    doc.extra.insert(key, value);
+                } else {
+                    hooks.insert(key, value);
+                }
+            }
+            self.read_hooks(hooks, "", doc);
+            return;
+        }
+        doc.hooks_index = top.len();
+        for (key, value) in top {
+            if key != "hooks" {
+                doc.extra.insert(key, value);
+                continue;
+            }
+            doc.hooks_index = doc.extra.len();
+            match value {
+                Value::Object(hooks) => self.read_hooks(hooks, "/hooks", doc),
+                other => {
+                    self.error(
+                        "/hooks",
+                        format!(
+                            "`hooks` must be an object of event names, found {}",
+                            type_name(&other)
+                        ),
+                    );
+                    doc.extra_hooks.insert(String::new(), other);
+                }
+            }
+        }
+        if let Some(flag) = doc.extra.get("disableAllHooks")
+            && !flag.is_boolean()
+        {
+            self.error(
+                "/disableAllHooks",
+                "`disableAllHooks` must be true or false",
+            );
+        }
+        if self.dialect == Dialect::Copilot {
+            match doc.extra.get("version") {
+                None => self.warn("", "no `version`; Copilot files declare `\"version\": 1`"),
+                Some(v) if v != &Value::from(1) => self.warn(
+                    "/version",
+                    format!("unknown version {v}; hookx reads version 1"),
+                ),
+                _ => {}
+            }
+        }
+    }
+
+    fn read_hooks(&mut self, hooks: Map<String, Value>, base: &str, doc: &mut Document) {
+        for (key, value) in hooks {
+            let pointer = format!("{base}/{}", escape(&key));
+            let (event, flavor) = self.event(&key, &pointer);
+            let Value::Array(entries) = value else {
+                self.error(
+                    &pointer,
+                    format!(
+                        "the `{key}` event must hold an array, found {}",
+                        type_name(&value)
+                    ),
+                );
+                doc.extra_hooks.insert(key, value);
+                continue;
+            };
+            if entries.is_empty() {
+                self.warn(&pointer, format!("the `{key}` event has no hooks"));
+                doc.extra_hooks.insert(key, Value::Array(entries));
+                continue;
+            }
+            for (i, entry) in entries.into_iter().enumerate() {
+                let pointer = format!("{pointer}/{i}");
+                if let Some(rule) = self.rule(entry, &event, flavor, &pointer) {
+                    doc.rules.push(rule);
+                }
+            }
+        }
+    }
+
+    /// The event a key names, and the flavour its rules are written in.
+    fn event(&mut self, key: &str, pointer: &str) -> (EventKind, Flavor) {
+        let flavors: &[Flavor] = match self.dialect {
+            Dialect::Claude => &[Flavor::Claude],
+            Dialect::Bricks => &[Flavor::Bricks],
+            Dialect::Copilot => &[Flavor::Copilot, Flavor::CopilotPascal],
+        };
+        for &flavor in flavors {
+            if let Some(kind) = flavor.tables().event_kind(key) {
+                return (kind, flavor);
+            }
+        }
+        // Unknown: keep it under its own name. Copilot's casing still decides the flavour.
+        let flavor = match self.dialect {
+            Dialect::Copilot if key.starts_with(|c: char| c.is_ascii_uppercase()) => {
+                Flavor::CopilotPascal
+            }
+            dialect => dialect.default_flavor(),
+        };
+        let mut message = format!(
+            "unknown {} event `{key}`; it is kept as written",
+            self.dialect
+        );
+        if let Some(close) = did_you_mean(key, flavors) {
+            message = format!("{message} (did you mean `{close}`?)");
+        }
+        self.warn(pointer, message);
+        (EventKind::Other(key.to_string()), flavor)
+    }
+
+    fn rule(
+        &mut self,
+        entry: Value,
+        event: &EventKind,
+        flavor: Flavor,
+        pointer: &str,
+    ) -> Option<Rule> {
+        let Value::Object(mut entry) = entry else {
+            self.error(
+                pointer,
+                format!("expected an object, found {}", type_name(&entry)),
+            );
+            return None;
+        };
+        let matcher = match entry.remove("matcher") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s),
+            Some(other) => {
+                self.error(
+                    &format!("{pointer}/matcher"),
+                    format!("`matcher` must be a string, found {}", type_name(&other)),
+                );
+                None
+            }
+        };
+        let origin = Origin {
+            file: self.src.path.clone(),
+            pointer: pointer.to_string(),
+        };
+        let grouped = entry.contains_key("hooks") || !self.dialect.config().flat_handlers;
+        if !grouped {
+            let handler = self.handler(entry, pointer)?;
+            return Some(Rule {
+                event: event.clone(),
+                flavor,
+                matcher,
+                handlers: vec![handler],
+                shape: RuleShape::Flat,
+                extra: Map::new(),
+                origin,
+            });
+        }
+        let handlers = match entry.remove("hooks") {
+            Some(Value::Array(list)) => list
+                .into_iter()
+                .enumerate()
+                .filter_map(|(i, h)| match h {
+                    Value::Object(h) => self.handler(h, &format!("{pointer}/hooks/{i}")),
+                    other => {
+                        self.error(
+                            &format!("{pointer}/hooks/{i}"),
+                            format!("a handler must be an object, found {}", type_name(&other)),
+                        );
+                        None
+                    }
+                })
+                .collect(),
+            Some(other) => {
+                self.error(
+                    &format!("{pointer}/hooks"),
+                    format!(
+                        "`hooks` must be an array of handlers, found {}",
+                        type_name(&other)
+                    ),
+                );
+                return None;
+            }
+            None => {
+                self.error(pointer, "a rule needs a `hooks` array of handlers");
+                return None;
+            }
+        };
+        Some(Rule {
+            event: event.clone(),
+            flavor,
+            matcher,
+            handlers,
+            shape: RuleShape::Group,
+            extra: entry,
+            origin,
+        })
+    }
+
+    fn handler(&mut self, fields: Map<String, Value>, pointer: &str) -> Option<Handler> {
+        let spec = self.dialect.config();
+        let mut handler_type = None;
+        let mut command = Command::default();
+        let mut prompt = PromptSpec::default();
+        let mut timeout = None;
+        let mut status_message = None;
+        let mut once = None;
+        let mut extra = Map::new();
+        for (key, value) in fields {
+            let at = format!("{pointer}/{}", escape(&key));
+            let Some(field) = spec.field(&key) else {
+                extra.insert(key, value);
+                continue;
+            };
+            // An alias of a field already read (Copilot `timeout` beside `timeoutSec`) is kept
+            // verbatim rather than overriding it.
+            let string = |r: &mut Self, value: Value| match value {
+                Value::String(s) => Some(s),
+                other => {
+                    r.error(
+                        &at,
+                        format!("`{key}` must be a string, found {}", type_name(&other)),
+                    );
+                    None
+                }
+            };
+            let boolean = |r: &mut Self, value: &Value| match value {
+                Value::Bool(b) => Some(*b),
+                other => {
+                    r.error(
+                        &at,
+                        format!("`{key}` must be true or false, found {}", type_name(other)),
+                    );
+                    None
+                }
+            };
+            match field {
+                HandlerField::Type => handler_type = string(self, value),
+                HandlerField::Command => command.command = string(self, value),
+                HandlerField::Bash => command.bash = string(self, value),
+                HandlerField::PowerShell => command.powershell = string(self, value),
+                HandlerField::Windows => command.windows = string(self, value),
+                HandlerField::Linux => command.linux = string(self, value),
+                HandlerField::Osx => command.osx = string(self, value),
+                HandlerField::Cwd => command.cwd = string(self, value),
+                HandlerField::Prompt => prompt.prompt = string(self, value).unwrap_or_default(),
+                HandlerField::Model => prompt.model = string(self, value),
+                HandlerField::StatusMessage => status_message = string(self, value),
+                HandlerField::Async => command.is_async = boolean(self, &value),
+                HandlerField::Once => once = boolean(self, &value),
+                HandlerField::Env => match value {
+                    Value::Object(env) => {
+                        for (name, v) in &env {
+                            if !v.is_string() {
+                                self.error(
+                                    &format!("{at}/{}", escape(name)),
+                                    format!("env value `{name}` must be a string"),
+                                );
+                            }
+                        }
+                        command.env = Some(env);
+                    }
+                    other => self.error(
+                        &at,
+                        format!(
+                            "`env` must be an object of strings, found {}",
+                            type_name(&other)
+                        ),
+                    ),
+                },
+                HandlerField::Timeout if timeout.is_some() => {
+                    extra.insert(key, value);
+                }
+                HandlerField::Timeout => match value.as_u64() {
+                    Some(seconds) => {
+                        timeout = Some(seconds);
+                    }
+                    None => match value.as_f64() {
+                        Some(seconds) if seconds > 0.0 => {
+                            self.warn(
+                                &at,
+                                format!(
+                                    "`{key}` is fractional; hookx rounds it up to whole seconds"
+                                ),
+                            );
+                            timeout = Some(seconds.ceil() as u64);
+                        }
+                        _ => self.error(
+                            &at,
+                            format!("`{key}` must be a positive number of seconds, found {value}"),
+                        ),
+                    },
+                },
+            }
+        }
+        let has_command = command.command.is_some()
+            || command.bash.is_some()
+            || command.powershell.is_some()
+            || command.windows.is_some()
+            || command.linux.is_some()
+            || command.osx.is_some();
+        let type_name_written = handler_type.clone().unwrap_or_else(|| {
+            if has_command || prompt.prompt.is_empty() {
+                "command".into()
+            } else {
+                "prompt".into()
+            }
+        });
+        if handler_type.is_none() {
+            self.warn(
+                pointer,
+                format!("handler has no `type`; read as `{type_name_written}`"),
+            );
+        }
+        let kind = match type_name_written.as_str() {
+            "command" => {
+                if !has_command {
+                    let keys = ["command", "bash", "powershell"]
+                        .iter()
+                        .filter(|k| spec.field(k).is_some())
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(" or ");
+                    self.error(pointer, format!("command handler has no command ({keys})"));
+                }
+                HandlerKind::Command(command)
+            }
+            "prompt" | "agent" => {
+                if prompt.prompt.is_empty() {
+                    self.error(
+                        pointer,
+                        format!("{type_name_written} handler has no `prompt`"),
+                    );
+                }
+                if type_name_written == "prompt" {
+                    HandlerKind::Prompt(prompt)
+                } else {
+                    HandlerKind::Agent(prompt)
+                }
+            }
+            other => {
+                self.error(
+                    &format!("{pointer}/type"),
+                    format!("unknown handler type `{other}`"),
+                );
+                return None;
+            }
+        };
+        Some(Handler {
+            kind,
+            timeout,
+            status_message,
+            once,
+            extra,
+        })
+    }
+}
+
+fn did_you_mean(key: &str, flavors: &[Flavor]) -> Option<&'static str> {
+    flavors
+        .iter()
+        .flat_map(|f| f.tables().events.iter().map(|(_, n)| *n))
+        .map(|name| {
+            (
+                strsim::jaro_winkler(&key.to_lowercase(), &name.to_lowercase()),
+                name,
+            )
+        })
+        .filter(|(score, _)| *score > 0.85)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, name)| name)
+}
+
+/// Escapes a key for use in a JSON pointer.
+pub fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+pub fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

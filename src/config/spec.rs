@@ -1,0 +1,73 @@
+//! The shape of each dialect's config files, as data read by [`super::read`] and
+//! [`super::write`]. Each dialect file holds one `CONFIG` of this type.
+
+/// A handler field of the canonical model that a config key carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HandlerField {
+    Type,
+    Command,
+    Bash,
+    PowerShell,
+    Windows,
+    Linux,
+    Osx,
+    Cwd,
+    Env,
+    Async,
+    Timeout,
+    StatusMessage,
+    Once,
+    Prompt,
+    Model,
+}
+
+impl HandlerField {
+    /// How the field is named in reports, independent of any dialect's key.
+    pub fn describe(self) -> &'static str {
+        match self {
+            HandlerField::Type => "type",
+            HandlerField::Command => "command",
+            HandlerField::Bash => "bash command",
+            HandlerField::PowerShell => "PowerShell command",
+            HandlerField::Windows => "Windows command",
+            HandlerField::Linux => "Linux command",
+            HandlerField::Osx => "macOS command",
+            HandlerField::Cwd => "working directory (cwd)",
+            HandlerField::Env => "environment variables (env)",
+            HandlerField::Async => "async",
+            HandlerField::Timeout => "timeout",
+            HandlerField::StatusMessage => "statusMessage",
+            HandlerField::Once => "once",
+            HandlerField::Prompt => "prompt",
+            HandlerField::Model => "model",
+        }
+    }
+}
+
+/// How one dialect lays out its config files.
+pub struct ConfigSpec {
+    /// Handler keys and the field each carries; for a field with several keys (aliases) the
+    /// first is the one written.
+    pub handler_keys: &'static [(&'static str, HandlerField)],
+    /// Whether handlers may sit straight in an event's array (Copilot), not only in groups.
+    pub flat_handlers: bool,
+    /// Whether events may sit at the top level without the `hooks` wrapper.
+    pub wrapper_optional: bool,
+}
+
+impl ConfigSpec {
+    pub fn field(&self, key: &str) -> Option<HandlerField> {
+        self.handler_keys
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, f)| *f)
+    }
+
+    /// The key this dialect writes for a field, `None` when it cannot express it.
+    pub fn key(&self, field: HandlerField) -> Option<&'static str> {
+        self.handler_keys
+            .iter()
+            .find(|(_, f)| *f == field)
+            .map(|(k, _)| *k)
+    }
+}
