@@ -5,10 +5,13 @@
 //! [`model::Event`], re-encoded for each handler in the dialect it was written for, and the
 //! answers are merged back into the host's protocol.
 
+pub mod cli;
 pub mod config;
+pub mod convert;
 pub mod diag;
 pub mod dialect;
 pub mod error;
 pub mod model;
 pub mod source;
 pub mod spawn;
+pub mod validate;

@@ -65,4 +65,6 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     ],
     flat_handlers: false,
     wrapper_optional: true,
+    project_dir_variable: "BRICKS_PROJECT_DIR",
+    provided_env: &["BRICKS_SESSION_ID", "BRICKS_HOOK_EVENT"],
 };

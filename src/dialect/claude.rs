@@ -52,4 +52,10 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     flat_handlers: false,
     // Plugin hooks.json files in the wild put events at the top level.
     wrapper_optional: true,
+    project_dir_variable: "CLAUDE_PROJECT_DIR",
+    provided_env: &[
+        "CLAUDE_PLUGIN_ROOT",
+        "CLAUDE_ENV_FILE",
+        "CLAUDE_CODE_REMOTE",
+    ],
 };

@@ -127,4 +127,6 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     ],
     flat_handlers: true,
     wrapper_optional: false,
+    project_dir_variable: "PWD",
+    provided_env: &["CLAUDE_PLUGIN_ROOT", "COPILOT_CLI"],
 };

@@ -1,0 +1,273 @@
+//! Translating a matcher between flavours so that the converted rule fires for exactly the
+//! values it fired for before: tool names are renamed inside the pattern, the anchored vs
+//! unanchored difference is made explicit, and the result is checked against every tool name
+//! the tables know. When the check fails, the matcher falls back to an exact list of the tools
+//! it matched, and the caller reports the approximation.
+
+use crate::dialect::{Flavor, MatchOn};
+use crate::model::{CompiledMatcher, MatcherForm, MatcherStyle};
+use std::collections::BTreeSet;
+
+/// A matcher in the target flavour, and what could not be carried over.
+#[derive(Debug, PartialEq)]
+pub struct Translated {
+    pub text: Option<String>,
+    /// Human-readable problems, each a loss item for the caller.
+    pub problems: Vec<String>,
+}
+
+/// Translates `text`, written in `from` for an event whose matcher filters `on`, to `to`.
+pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> Translated {
+    let source_style = from.tables().matcher_style;
+    let target_style = to.tables().matcher_style;
+    let form = source_style.form(text);
+    if from == to || (on != MatchOn::ToolName && source_style == target_style) {
+        return Translated {
+            text: text.map(str::to_string),
+            problems: Vec::new(),
+        };
+    }
+    let mut problems = Vec::new();
+    let form = match (on, form) {
+        (_, MatcherForm::All) => MatcherForm::All,
+        (MatchOn::ToolName, MatcherForm::Exact(names)) => {
+            MatcherForm::Exact(rename_tools(&names, from, to, &mut problems))
+        }
+        (MatchOn::ToolName, MatcherForm::Regex { pattern, anchored }) => {
+            translate_tool_regex(&pattern, anchored, from, to, &mut problems)
+        }
+        (MatchOn::Field(_), form) => form,
+    };
+    Translated {
+        text: write(&form, target_style, text),
+        problems,
+    }
+}
+
+fn rename_tools(
+    names: &[String],
+    from: Flavor,
+    to: Flavor,
+    problems: &mut Vec<String>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for name in names {
+        let id = from.tables().canonical_tool(name);
+        match to.tables().tool_name(id) {
+            Some(target) if !out.iter().any(|n| n == target) => out.push(target.to_string()),
+            Some(_) => {}
+            None => problems.push(format!(
+                "tool `{name}` has no {} equivalent; it is dropped from the matcher",
+                to.dialect()
+            )),
+        }
+    }
+    out
+}
+
+/// Renames whole-word tool names in the pattern, then checks the result against every known
+/// tool: it must match exactly the translations of the tools the original matched.
+fn translate_tool_regex(
+    pattern: &str,
+    anchored: bool,
+    from: Flavor,
+    to: Flavor,
+    problems: &mut Vec<String>,
+) -> MatcherForm {
+    let target_anchored = to.tables().matcher_style == MatcherStyle::AnchoredRegex;
+    let Ok(original) = CompiledMatcher::compile(&MatcherForm::Regex {
+        pattern: pattern.to_string(),
+        anchored,
+    }) else {
+        problems.push(format!(
+            "matcher `{pattern}` is not a valid regex; it is copied unchanged"
+        ));
+        return MatcherForm::Regex {
+            pattern: pattern.to_string(),
+            anchored: target_anchored,
+        };
+    };
+    let expected: BTreeSet<&str> = from
+        .tables()
+        .all_tool_names()
+        .filter(|n| original.is_match(n))
+        .filter_map(|n| to.tables().tool_name(from.tables().canonical_tool(n)))
+        .collect();
+    let renamed = rename_words(pattern, from, to);
+    let candidate = MatcherForm::Regex {
+        pattern: reanchor(&renamed, anchored, target_anchored),
+        anchored: target_anchored,
+    };
+    if let Ok(compiled) = CompiledMatcher::compile(&candidate) {
+        let got: BTreeSet<&str> = to
+            .tables()
+            .all_tool_names()
+            .filter(|n| compiled.is_match(n))
+            .collect();
+        if got == expected {
+            return candidate;
+        }
+    }
+    problems.push(format!(
+        "regex matcher `{pattern}` cannot be rewritten exactly for {}; replaced by the exact list of tools it matched ({}), so tools outside hookx's tables no longer match",
+        to.dialect(),
+        if expected.is_empty() { "none".to_string() } else { expected.iter().copied().collect::<Vec<_>>().join(", ") }
+    ));
+    MatcherForm::Exact(expected.into_iter().map(str::to_string).collect())
+}
+
+/// Replaces every identifier that is a source tool name by the target's name for that tool.
+fn rename_words(pattern: &str, from: Flavor, to: Flavor) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        let id = from.tables().canonical_tool(word);
+        let known = from.tables().all_tool_names().any(|n| n == word.as_str());
+        match to.tables().tool_name(id) {
+            Some(target) if known => out.push_str(target),
+            _ => out.push_str(word),
+        }
+        word.clear();
+    };
+    let mut escaped = false;
+    for c in pattern.chars() {
+        if !escaped && (c.is_ascii_alphanumeric() || c == '_') {
+            word.push(c);
+            continue;
+        }
+        flush(&mut word, &mut out);
+        escaped = !escaped && c == '\\';
+        out.push(c);
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+/// Makes an unanchored pattern whole-value (or the reverse) without changing what it accepts.
+fn reanchor(pattern: &str, from_anchored: bool, to_anchored: bool) -> String {
+    let grouped = if pattern.contains('|') {
+        format!("(?:{pattern})")
+    } else {
+        pattern.to_string()
+    };
+    match (from_anchored, to_anchored) {
+        (false, true) => {
+            let head = if pattern.starts_with('^') || pattern.starts_with(".*") {
+                ""
+            } else {
+                ".*"
+            };
+            let tail = if pattern.ends_with('$') || pattern.ends_with(".*") {
+                ""
+            } else {
+                ".*"
+            };
+            format!("{head}{grouped}{tail}")
+        }
+        (true, false) => format!("^{grouped}$"),
+        _ => pattern.to_string(),
+    }
+}
+
+/// Matcher text for a form in the target's style. `All` keeps the original spelling where the
+/// target reads it the same way (`*`, empty) and is omitted otherwise.
+fn write(form: &MatcherForm, style: MatcherStyle, original: Option<&str>) -> Option<String> {
+    match (form, style) {
+        (MatcherForm::All, MatcherStyle::ListOrRegex { .. }) => original.map(str::to_string),
+        (MatcherForm::All, MatcherStyle::AnchoredRegex) => None,
+        (MatcherForm::Exact(names), MatcherStyle::AnchoredRegex) => Some(
+            names
+                .iter()
+                .map(|n| regex_escape(n))
+                .collect::<Vec<_>>()
+                .join("|"),
+        ),
+        (MatcherForm::Exact(names), MatcherStyle::ListOrRegex { list_extra, .. }) => {
+            let joined = names.join("|");
+            let is_list = !joined.is_empty()
+                && joined != "*"
+                && joined.chars().all(|c| {
+                    c.is_ascii_alphanumeric() || c == '_' || c == '|' || list_extra.contains(c)
+                });
+            if is_list {
+                Some(joined)
+            } else {
+                let alternatives = names
+                    .iter()
+                    .map(|n| regex_escape(n))
+                    .collect::<Vec<_>>()
+                    .join("|");
+                Some(format!("^(?:{alternatives})$"))
+            }
+        }
+        (MatcherForm::Regex { pattern, .. }, _) => Some(pattern.clone()),
+    }
+}
+
+fn regex_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if "\\^$.|?*+()[]{}/-".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Flavor::*;
+
+    fn tools(text: &str, from: Flavor, to: Flavor) -> Translated {
+        translate(Some(text), MatchOn::ToolName, from, to)
+    }
+
+    #[test]
+    fn exact_lists_rename_tools() {
+        assert_eq!(
+            tools("Edit|Write", Claude, Copilot).text.as_deref(),
+            Some("edit|create")
+        );
+        assert_eq!(
+            tools("bash|write_file", Bricks, Claude).text.as_deref(),
+            Some("Bash|Write")
+        );
+        assert_eq!(
+            tools("edit|create", Copilot, Bricks).text.as_deref(),
+            Some("edit_file|write_file")
+        );
+    }
+
+    #[test]
+    fn unanchored_regex_becomes_explicit_for_copilot() {
+        let t = tools("Edit.*", Claude, Copilot);
+        assert_eq!(t.text.as_deref(), Some(".*edit.*"));
+        assert!(t.problems.is_empty());
+        let t = tools("mcp__github__.*", Claude, Copilot);
+        assert_eq!(t.text.as_deref(), Some(".*mcp__github__.*"));
+    }
+
+    #[test]
+    fn anchored_regex_becomes_explicit_for_claude() {
+        let t = tools("edit|create", Copilot, Claude);
+        assert_eq!(t.text.as_deref(), Some("Edit|Write"));
+        let t = tools("ed.*", Copilot, Claude);
+        assert_eq!(t.text.as_deref(), Some("Edit"), "{:?}", t.problems);
+        assert_eq!(t.problems.len(), 1);
+    }
+
+    #[test]
+    fn tool_without_equivalent_is_reported() {
+        let t = tools("Edit|NotebookEdit", Claude, Copilot);
+        assert_eq!(t.text.as_deref(), Some("edit"));
+        assert_eq!(t.problems.len(), 1);
+    }
+
+    #[test]
+    fn all_is_absent_for_copilot_and_kept_for_claude() {
+        assert_eq!(tools("*", Claude, Copilot).text, None);
+        assert_eq!(tools("", Claude, Bricks).text.as_deref(), Some(""));
+    }
+}
