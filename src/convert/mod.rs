@@ -64,9 +64,7 @@ pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
                 ));
             }
             for rule in &doc.rules {
-                if let Some(rule) = converter.rule(src, rule) {
-                    out.rules.push(rule);
-                }
+                out.rules.extend(converter.rule(src, rule));
             }
             for key in doc.extra_hooks.keys() {
                 converter.lose(
@@ -123,7 +121,7 @@ impl Converter<'_> {
         }
     }
 
-    fn rule(&mut self, src: &SourceFile, rule: &Rule) -> Option<Rule> {
+    fn rule(&mut self, src: &SourceFile, rule: &Rule) -> Vec<Rule> {
         let from = rule.flavor;
         let to = self.target_flavor(from);
         let at = rule.origin.pointer.as_str();
@@ -146,7 +144,7 @@ impl Converter<'_> {
                     self.options.to, rule.event
                 ),
             );
-            return None;
+            return Vec::new();
         }
         let mut wrap_match = None;
         let matcher = match (
@@ -207,7 +205,7 @@ impl Converter<'_> {
             }
         }
         if handlers.is_empty() {
-            return None;
+            return Vec::new();
         }
         // Copilot documents flat handlers (each with its own matcher); a group there is a
         // field extension, so converted rules are written flat.
@@ -239,15 +237,20 @@ impl Converter<'_> {
                 ),
             );
         }
-        Some(Rule {
+        let make = |handlers: Vec<Handler>| Rule {
             event: rule.event.clone(),
             flavor: to,
-            matcher,
+            matcher: matcher.clone(),
             handlers,
             shape,
-            extra,
+            extra: extra.clone(),
             origin: rule.origin.clone(),
-        })
+        };
+        match shape {
+            // A flat entry holds one handler.
+            RuleShape::Flat => handlers.into_iter().map(|h| make(vec![h])).collect(),
+            RuleShape::Group => vec![make(handlers)],
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
