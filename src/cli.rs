@@ -229,6 +229,7 @@ fn validate_cmd(args: ValidateArgs) -> Result<i32, Error> {
             Err(e) => return Err(e),
         }
     }
+    all.sort_by(|a, b| (&a.file, a.line, a.col).cmp(&(&b.file, b.line, b.col)));
     let errors = all.iter().filter(|d| d.severity == Severity::Error).count();
     let warnings = all.len() - errors;
     match args.format {

@@ -1,12 +1,199 @@
 //! Semantic checks beyond what reading a file finds: matchers, handler types per event,
-//! suspicious values.
+//! suspicious values. Reading already reports syntax, types, unknown events and missing
+//! commands.
 
-use crate::diag::Diagnostic;
-use crate::model::Document;
+use crate::config::syntax;
+use crate::diag::{Diagnostic, Severity};
+use crate::dialect::{Flavor, MatchOn};
+use crate::model::{
+    CompiledMatcher, Document, DocumentKind, EventKind, Handler, HandlerKind, MatcherForm, Rule,
+    RuleShape,
+};
 use crate::source::SourceFile;
+
+/// Timeouts at or above this many seconds were most likely meant as milliseconds.
+const SUSPICIOUS_TIMEOUT: u64 = 1000;
 
 /// Diagnostics for a document that was read without syntax errors.
 pub fn check(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
-    let _ = (src, doc);
-    Vec::new()
+    let mut checker = Checker {
+        src,
+        diagnostics: Vec::new(),
+    };
+    for rule in &doc.rules {
+        checker.rule(doc, rule);
+    }
+    checker.diagnostics
+}
+
+struct Checker<'a> {
+    src: &'a SourceFile,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Checker<'_> {
+    fn push(&mut self, severity: Severity, pointer: &str, message: String, help: Option<String>) {
+        let offset = if self.src.path.ends_with(".md") {
+            syntax::locate_yaml(&self.src.text, pointer).map(|o| o + 4)
+        } else {
+            syntax::locate_json(&self.src.text, pointer)
+        };
+        let mut diag = match offset {
+            Some(o) => Diagnostic::at_offset(severity, self.src, o, message),
+            None => Diagnostic::at_line_col(severity, self.src, 1, 1, message),
+        };
+        diag.pointer = Some(pointer.to_string());
+        diag.help = help;
+        self.diagnostics.push(diag);
+    }
+
+    fn rule(&mut self, doc: &Document, rule: &Rule) {
+        let tables = rule.flavor.tables();
+        let at = &rule.origin.pointer;
+        let matcher_at = format!("{at}/matcher");
+        let form = tables.matcher_style.form(rule.matcher.as_deref());
+        match tables.matcher_target(&rule.event) {
+            None if form != MatcherForm::All && !matches!(rule.event, EventKind::Other(_)) => self
+                .push(
+                    Severity::Warning,
+                    &matcher_at,
+                    format!(
+                        "{} ignores matchers on `{}`; this hook fires every time",
+                        rule.flavor.dialect(),
+                        rule.event
+                    ),
+                    Some("remove the matcher, or filter inside the command".into()),
+                ),
+            _ => {}
+        }
+        if let MatcherForm::Regex { pattern, .. } = &form
+            && let Err(e) = CompiledMatcher::compile(&form)
+        {
+            let consequence = if rule.flavor == Flavor::Copilot {
+                "Copilot skips this hook"
+            } else {
+                "the agent cannot match it"
+            };
+            self.push(
+                Severity::Error,
+                &matcher_at,
+                format!("matcher `{pattern}` is not a valid JavaScript regex: {e}; {consequence}"),
+                None,
+            );
+        }
+        if tables.matcher_target(&rule.event) == Some(MatchOn::ToolName) {
+            self.foreign_tool_names(rule, &form, &matcher_at);
+        }
+        for (i, handler) in rule.handlers.iter().enumerate() {
+            let pointer = match rule.shape {
+                RuleShape::Group => format!("{at}/hooks/{i}"),
+                RuleShape::Flat => at.clone(),
+            };
+            self.handler(doc, rule, handler, &pointer);
+        }
+    }
+
+    /// A matcher that names tools by another flavour's names never fires (`Edit` in a Copilot
+    /// camelCase file, `edit` in Claude).
+    fn foreign_tool_names(&mut self, rule: &Rule, form: &MatcherForm, at: &str) {
+        let tables = rule.flavor.tables();
+        let names: Vec<String> = match form {
+            MatcherForm::Exact(names) => names.clone(),
+            MatcherForm::Regex { pattern, .. } => pattern
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .filter(|w| !w.is_empty())
+                .map(str::to_string)
+                .collect(),
+            MatcherForm::All => return,
+        };
+        for name in names {
+            if tables.all_tool_names().any(|n| n == name) {
+                continue;
+            }
+            let elsewhere = Flavor::ALL
+                .iter()
+                .filter(|f| **f != rule.flavor)
+                .find_map(|f| {
+                    let id = f
+                        .tables()
+                        .all_tool_names()
+                        .find(|n| *n == name)
+                        .map(|n| f.tables().canonical_tool(n))?;
+                    Some((*f, tables.tool_name(id)))
+                });
+            if let Some((other, own)) = elsewhere {
+                let help = own.map(|n| format!("{} calls this tool `{n}`", rule.flavor.dialect()));
+                self.push(
+                    Severity::Warning,
+                    at,
+                    format!("`{name}` is a {} tool name; {} never sends it, so this part of the matcher never fires", other.name(), rule.flavor.name()),
+                    help,
+                );
+            }
+        }
+    }
+
+    fn handler(&mut self, doc: &Document, rule: &Rule, handler: &Handler, at: &str) {
+        let tables = rule.flavor.tables();
+        let dialect = rule.flavor.dialect();
+        let type_name = match handler.kind {
+            HandlerKind::Command(_) => "command",
+            HandlerKind::Prompt(_) => "prompt",
+            HandlerKind::Agent(_) => "agent",
+        };
+        if !tables.handler_types.contains(&type_name) {
+            self.push(
+                Severity::Error,
+                &format!("{at}/type"),
+                format!("{dialect} has no `{type_name}` handlers"),
+                Some(format!(
+                    "{dialect} handler types: {}",
+                    tables.handler_types.join(", ")
+                )),
+            );
+        } else if type_name == "prompt"
+            && dialect == crate::dialect::Dialect::Copilot
+            && rule.event != EventKind::SessionStart
+        {
+            self.push(
+                Severity::Error,
+                &format!("{at}/type"),
+                format!(
+                    "Copilot runs `prompt` hooks only on sessionStart, not on `{}`",
+                    rule.event
+                ),
+                None,
+            );
+        }
+        if let Some(t) = handler.timeout
+            && t >= SUSPICIOUS_TIMEOUT
+        {
+            self.push(
+                Severity::Warning,
+                at,
+                format!(
+                    "timeout {t} is in seconds ({} minutes); was it meant as milliseconds?",
+                    t / 60
+                ),
+                Some(format!(
+                    "{dialect} timeouts are seconds: write {} for {t} ms",
+                    (t / 1000).max(1)
+                )),
+            );
+        }
+        if handler.once.is_some() && doc.kind != DocumentKind::ClaudeFrontmatter {
+            self.push(
+                Severity::Warning,
+                &format!("{at}/once"),
+                "`once` only applies to hooks in skill frontmatter; here it is ignored".into(),
+                None,
+            );
+        }
+        if let HandlerKind::Command(c) = &handler.kind
+            && c.is_async == Some(true)
+            && rule.event == EventKind::PreToolUse
+        {
+            self.push(Severity::Warning, &format!("{at}/async"), "an async PreToolUse hook cannot block or allow the tool: its answer arrives too late".into(), None);
+        }
+    }
 }
