@@ -10,6 +10,7 @@ pub mod config;
 pub mod convert;
 pub mod diag;
 pub mod dialect;
+pub mod dispatch;
 pub mod error;
 pub mod model;
 pub mod source;

@@ -1,0 +1,3 @@
+//! The run-time half: from one host event to the host's answer.
+
+pub mod select;
