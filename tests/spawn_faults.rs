@@ -1,0 +1,337 @@
+//! Handlers that misbehave: each test pins one way a hook process can fail hookx if it is run
+//! naively (hang, flood, stray background child, early stdin close, bad cwd, …).
+#![cfg(unix)]
+
+use std::path::Path;
+use std::process::Command;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use hookx::spawn::{Exit, Finished, OUTPUT_CAP, Spawn, run, run_all};
+
+fn sh(command_line: &str) -> Spawn {
+    Spawn {
+        command_line: command_line.into(),
+        stdin: Vec::new(),
+        env: Vec::new(),
+        cwd: None,
+        timeout: Duration::from_secs(20),
+    }
+}
+
+fn read_pid(file: &Path) -> i32 {
+    let text = std::fs::read_to_string(file).expect("pid file written by the handler");
+    text.trim().parse().expect("a pid")
+}
+
+/// Running, as opposed to gone or a zombie waiting for its new parent to reap it.
+fn is_running(pid: i32) -> bool {
+    let out = Command::new("ps")
+        .args(["-o", "stat=", "-p", &pid.to_string()])
+        .output()
+        .expect("ps runs");
+    let stat = String::from_utf8_lossy(&out.stdout);
+    let stat = stat.trim();
+    !stat.is_empty() && !stat.starts_with('Z')
+}
+
+fn gone_within(pid: i32, limit: Duration) -> bool {
+    let until = Instant::now() + limit;
+    while Instant::now() < until {
+        if !is_running(pid) {
+            return true;
+        }
+        thread::sleep(Duration::from_millis(20));
+    }
+    !is_running(pid)
+}
+
+fn kill(pid: i32) {
+    if let Some(pid) = rustix::process::Pid::from_raw(pid) {
+        let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+    }
+}
+
+fn utf8(bytes: &[u8]) -> &str {
+    std::str::from_utf8(bytes).expect("utf-8 output")
+}
+
+#[test]
+fn hang_past_timeout_kills_the_whole_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("grandchild.pid");
+    let mut spec = sh(r#"sleep 30 & echo $! > "$PID_FILE"; wait"#);
+    spec.env = vec![("PID_FILE".into(), pid_file.display().to_string())];
+    spec.timeout = Duration::from_secs(1);
+
+    let done = run(&spec);
+
+    assert_eq!(done.exit, Exit::TimedOut);
+    assert!(done.elapsed >= spec.timeout, "{:?}", done.elapsed);
+    assert!(
+        done.elapsed < spec.timeout + Duration::from_secs(2),
+        "{:?}",
+        done.elapsed
+    );
+    let grandchild = read_pid(&pid_file);
+    let killed = gone_within(grandchild, Duration::from_secs(2));
+    kill(grandchild);
+    assert!(killed, "background sleep {grandchild} survived the timeout");
+}
+
+#[test]
+fn zero_timeout_times_out_at_once() {
+    let mut spec = sh("sleep 5");
+    spec.timeout = Duration::ZERO;
+    let done = run(&spec);
+    assert_eq!(done.exit, Exit::TimedOut);
+    assert!(done.elapsed < Duration::from_secs(3), "{:?}", done.elapsed);
+}
+
+#[test]
+fn huge_timeout_is_no_timeout_not_a_panic() {
+    let mut spec = sh("true");
+    spec.timeout = Duration::MAX;
+    assert_eq!(run(&spec).exit, Exit::Code(0));
+}
+
+#[test]
+fn killed_by_a_signal() {
+    let done = run(&sh("kill -9 $$"));
+    assert_eq!(done.exit, Exit::Signal(9));
+}
+
+#[test]
+fn exit_codes_are_just_codes() {
+    for code in [0, 1, 2, 127] {
+        let done = run(&sh(&format!("exit {code}")));
+        assert_eq!(done.exit, Exit::Code(code));
+    }
+}
+
+#[test]
+fn exit_2_with_reason_on_stderr() {
+    let done = run(&sh(
+        "echo '{\"ignored\":1}'; echo 'blocked: rm -rf' >&2; exit 2",
+    ));
+    assert_eq!(done.exit, Exit::Code(2));
+    assert_eq!(utf8(&done.stdout), "{\"ignored\":1}\n");
+    assert_eq!(utf8(&done.stderr), "blocked: rm -rf\n");
+}
+
+#[test]
+fn missing_command_is_exit_127() {
+    let done = run(&sh("hookx-no-such-command-4f1c"));
+    assert_eq!(done.exit, Exit::Code(127));
+    assert!(
+        String::from_utf8_lossy(&done.stderr).contains("hookx-no-such-command-4f1c"),
+        "{:?}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+}
+
+#[test]
+fn invalid_json_and_non_utf8_bytes_are_kept_raw() {
+    let done = run(&sh(r#"printf '{"decision": \n\377\376\200\000end'"#));
+    assert_eq!(done.exit, Exit::Code(0));
+    assert_eq!(done.stdout, b"{\"decision\": \n\xff\xfe\x80\x00end");
+    assert!(!done.stdout_truncated);
+}
+
+#[test]
+fn stdout_flood_is_capped_and_drained() {
+    let done = run(&sh("head -c 100000000 /dev/zero"));
+    assert_eq!(done.exit, Exit::Code(0));
+    assert_eq!(done.stdout.len(), OUTPUT_CAP);
+    assert!(done.stdout_truncated);
+    assert!(done.stderr.is_empty() && !done.stderr_truncated);
+}
+
+#[test]
+fn stderr_flood_is_capped_and_drained() {
+    let done = run(&sh("head -c 100000000 /dev/zero >&2; echo after"));
+    assert_eq!(done.exit, Exit::Code(0));
+    assert_eq!(done.stderr.len(), OUTPUT_CAP);
+    assert!(done.stderr_truncated);
+    assert_eq!(utf8(&done.stdout), "after\n");
+    assert!(!done.stdout_truncated);
+}
+
+#[test]
+fn output_exactly_at_the_cap_is_not_truncated() {
+    let done = run(&sh(&format!("head -c {OUTPUT_CAP} /dev/zero")));
+    assert_eq!(done.stdout.len(), OUTPUT_CAP);
+    assert!(!done.stdout_truncated);
+}
+
+#[test]
+fn background_child_holding_the_pipes_does_not_hang() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("background.pid");
+    let mut spec = sh(r#"sleep 30 & echo $! > "$PID_FILE"; echo hi"#);
+    spec.env = vec![("PID_FILE".into(), pid_file.display().to_string())];
+
+    let done = run(&spec);
+
+    let background = read_pid(&pid_file);
+    let still_running = is_running(background);
+    kill(background);
+    assert_eq!(done.exit, Exit::Code(0));
+    assert_eq!(utf8(&done.stdout), "hi\n");
+    assert!(done.elapsed < Duration::from_secs(5), "{:?}", done.elapsed);
+    assert!(
+        still_running,
+        "a normal exit must not kill the background child"
+    );
+}
+
+#[test]
+fn handler_closing_stdin_at_once() {
+    let mut spec = sh("exec 0<&-; echo ok");
+    spec.stdin = vec![b'x'; 1 << 20];
+    let done = run(&spec);
+    assert_eq!(done.exit, Exit::Code(0));
+    assert_eq!(utf8(&done.stdout), "ok\n");
+}
+
+#[test]
+fn handler_never_reading_stdin() {
+    let mut spec = sh("echo ok");
+    spec.stdin = vec![b'x'; 1 << 20];
+    let done = run(&spec);
+    assert_eq!(done.exit, Exit::Code(0));
+    assert_eq!(utf8(&done.stdout), "ok\n");
+}
+
+#[test]
+fn stdin_is_delivered_exactly() {
+    let mut spec = sh("cat");
+    spec.stdin = (0..(1u32 << 20)).map(|i| (i ^ (i >> 8)) as u8).collect();
+    let done = run(&spec);
+    assert_eq!(done.exit, Exit::Code(0));
+    assert!(done.stdout == spec.stdin, "cat returned different bytes");
+}
+
+#[test]
+fn stdin_sizes_around_pipe_limits_are_delivered_exactly() {
+    for size in [1, 512, 513, 4096, 4097, 65536, 65537] {
+        let mut spec = sh("cat");
+        spec.stdin = (0..size).map(|i| (i % 251) as u8).collect();
+        let done = run(&spec);
+        assert_eq!(done.exit, Exit::Code(0));
+        assert!(
+            done.stdout == spec.stdin,
+            "size {size}: cat returned different bytes"
+        );
+    }
+}
+
+#[test]
+fn empty_stdin_is_eof() {
+    let done = run(&sh("cat; echo end"));
+    assert_eq!(done.exit, Exit::Code(0));
+    assert_eq!(utf8(&done.stdout), "end\n");
+}
+
+#[test]
+fn nonexistent_cwd_fails_to_start_and_says_which() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-dir");
+    let mut spec = sh("true");
+    spec.cwd = Some(missing.clone());
+    let done = run(&spec);
+    match done.exit {
+        Exit::FailedToStart(why) => assert!(
+            why.contains(&missing.display().to_string()),
+            "message does not name the cwd: {why}"
+        ),
+        other => panic!("expected FailedToStart, got {other:?}"),
+    }
+}
+
+#[test]
+fn nul_byte_in_command_fails_to_start() {
+    let done = run(&sh("echo a\0b"));
+    assert!(
+        matches!(done.exit, Exit::FailedToStart(_)),
+        "{:?}",
+        done.exit
+    );
+}
+
+#[test]
+fn env_and_cwd_are_passed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut spec = sh(r#"printf '%s|%s|%s' "$HOOKX_TEST_A" "$HOOKX_TEST_B" "$(pwd -P)""#);
+    spec.env = vec![
+        ("HOOKX_TEST_A".into(), "one two".into()),
+        ("HOOKX_TEST_B".into(), "$not-expanded".into()),
+    ];
+    spec.cwd = Some(dir.path().to_path_buf());
+    let done = run(&spec);
+    let cwd = dir.path().canonicalize().unwrap();
+    assert_eq!(done.exit, Exit::Code(0));
+    assert_eq!(
+        utf8(&done.stdout),
+        format!("one two|$not-expanded|{}", cwd.display())
+    );
+}
+
+#[test]
+fn env_overrides_the_inherited_environment() {
+    let mut spec = sh(r#"printf '%s' "$HOME""#);
+    spec.env = vec![("HOME".into(), "/overridden".into())];
+    assert_eq!(utf8(&run(&spec).stdout), "/overridden");
+}
+
+#[test]
+fn fast_handler_is_fast() {
+    let done = run(&sh("true"));
+    assert_eq!(done.exit, Exit::Code(0));
+    assert!(done.elapsed < Duration::from_secs(1), "{:?}", done.elapsed);
+}
+
+#[test]
+fn run_all_parallel_runs_at_once() {
+    let specs: Vec<Spawn> = (0..4)
+        .map(|i| sh(&format!("sleep 0.3; echo {i}")))
+        .collect();
+    let start = Instant::now();
+    let done = run_all(&specs, true);
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(1), "{took:?}");
+    let outs: Vec<&str> = done.iter().map(|d| utf8(&d.stdout)).collect();
+    assert_eq!(outs, ["0\n", "1\n", "2\n", "3\n"]);
+}
+
+#[test]
+fn run_all_parallel_keeps_input_order() {
+    let specs = [sh("sleep 0.3; echo slow"), sh("echo fast"), sh("exit 3")];
+    let done = run_all(&specs, true);
+    let outs: Vec<&str> = done.iter().map(|d| utf8(&d.stdout)).collect();
+    assert_eq!(outs, ["slow\n", "fast\n", ""]);
+    assert_eq!(done[2].exit, Exit::Code(3));
+}
+
+#[test]
+fn run_all_sequential_keeps_order_and_runs_one_by_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log");
+    let specs: Vec<Spawn> = (0..3)
+        .map(|i| {
+            let mut spec = sh(&format!(r#"sleep 0.05; echo {i} >> "$LOG"; echo {i}"#));
+            spec.env = vec![("LOG".into(), log.display().to_string())];
+            spec
+        })
+        .collect();
+    let done: Vec<Finished> = run_all(&specs, false);
+    let outs: Vec<&str> = done.iter().map(|d| utf8(&d.stdout)).collect();
+    assert_eq!(outs, ["0\n", "1\n", "2\n"]);
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "0\n1\n2\n");
+}
+
+#[test]
+fn run_all_of_nothing() {
+    assert!(run_all(&[], true).is_empty());
+    assert!(run_all(&[], false).is_empty());
+}
