@@ -10,6 +10,25 @@ use crate::source::SourceFile;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
 
+/// Writes to stdout / stderr, ignoring a closed pipe (`hookx list | head`) instead of panicking
+/// as `print!` does.
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::cli::write_to(&mut std::io::stdout(), format_args!($($arg)*)) };
+}
+macro_rules! outln {
+    ($($arg:tt)*) => { out!("{}\n", format_args!($($arg)*)) };
+}
+macro_rules! err {
+    ($($arg:tt)*) => { $crate::cli::write_to(&mut std::io::stderr(), format_args!($($arg)*)) };
+}
+macro_rules! errln {
+    ($($arg:tt)*) => { err!("{}\n", format_args!($($arg)*)) };
+}
+
+pub fn write_to(stream: &mut impl std::io::Write, args: std::fmt::Arguments) {
+    let _ = stream.write_fmt(args);
+}
+
 #[derive(Parser, Debug)]
 #[command(
     name = "hookx",
@@ -96,7 +115,7 @@ pub fn main() -> i32 {
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("{e}");
+            errln!("{e}");
             e.exit_code()
         }
     }
@@ -130,7 +149,7 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
             .cloned()
             .partition(|d| d.severity == Severity::Error);
         for w in &warnings {
-            eprintln!("{w}");
+            errln!("{w}");
         }
         if !errors.is_empty() {
             return Err(Error::Invalid(errors));
@@ -158,7 +177,7 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
         if args.dry_run {
             let before = std::fs::read_to_string(path).unwrap_or_default();
             let diff = similar::TextDiff::from_lines(&before, &text);
-            print!(
+            out!(
                 "{}",
                 diff.unified_diff()
                     .header(&path.display().to_string(), &path.display().to_string())
@@ -177,12 +196,12 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
     match args.format {
         Format::Text => {
             if target.is_none() {
-                print!("{text}");
+                out!("{text}");
             }
             if let Some(path) = &written {
-                eprintln!("wrote {path}");
+                errln!("wrote {path}");
             }
-            eprint!(
+            err!(
                 "{}",
                 loss::render_text(&conversion.losses, &conversion.notes)
             );
@@ -195,7 +214,7 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
                 "losses": conversion.losses,
                 "notes": conversion.notes,
             });
-            println!(
+            outln!(
                 "{}",
                 serde_json::to_string_pretty(&report).unwrap_or_default()
             );
@@ -235,14 +254,14 @@ fn validate_cmd(args: ValidateArgs) -> Result<i32, Error> {
     match args.format {
         Format::Text => {
             for d in &all {
-                println!("{d}\n");
+                outln!("{d}\n");
             }
-            println!(
+            outln!(
                 "{errors} error(s), {warnings} warning(s) in {} file(s)",
                 args.files.len()
             );
         }
-        Format::Json => println!("{}", serde_json::to_string_pretty(&all).unwrap_or_default()),
+        Format::Json => outln!("{}", serde_json::to_string_pretty(&all).unwrap_or_default()),
     }
     Ok(if errors > 0 { 1 } else { 0 })
 }

@@ -57,6 +57,7 @@ impl Diagnostic {
         col: usize,
         message: impl Into<String>,
     ) -> Diagnostic {
+        let (line, col) = (line.max(1), col.max(1));
         Diagnostic {
             severity,
             file: src.path.clone(),
@@ -89,12 +90,14 @@ impl std::fmt::Display for Diagnostic {
             "{}:{}:{}: {severity}: {}",
             self.file, self.line, self.col, self.message
         )?;
-        if let Some(snippet) = &self.snippet {
+        if let Some(full) = &self.snippet {
+            // Long lines (minified JSON) are cut to a window around the column.
+            let (snippet, col) = window(full, self.col);
             let gutter = self.line.to_string();
             let pad = " ".repeat(gutter.len());
             let caret_pad: String = snippet
                 .chars()
-                .take(self.col.saturating_sub(1))
+                .take(col.saturating_sub(1))
                 .map(|c| if c == '\t' { '\t' } else { ' ' })
                 .collect();
             write!(f, "\n{pad} |\n{gutter} | {snippet}\n{pad} | {caret_pad}^")?;
@@ -109,3 +112,23 @@ impl std::fmt::Display for Diagnostic {
         Ok(())
     }
 }
+
+/// At most [`SNIPPET_WIDTH`] characters of `line` around 1-based `col`, and the column within
+/// that window.
+fn window(line: &str, col: usize) -> (String, usize) {
+    let chars: Vec<char> = line.chars().collect();
+    if chars.len() <= SNIPPET_WIDTH {
+        return (line.to_string(), col);
+    }
+    let start = col
+        .saturating_sub(SNIPPET_WIDTH / 2)
+        .min(chars.len() - SNIPPET_WIDTH);
+    let text: String = chars[start..start + SNIPPET_WIDTH].iter().collect();
+    let prefix = if start > 0 { "…" } else { "" };
+    (
+        format!("{prefix}{text}…"),
+        col - start + prefix.chars().count(),
+    )
+}
+
+const SNIPPET_WIDTH: usize = 100;

@@ -72,8 +72,11 @@ fn from_content(value: &Value) -> Vec<Dialect> {
         .values()
         .filter_map(Value::as_array)
         .flatten()
-        .flat_map(|entry| match entry.get("hooks").and_then(Value::as_array) {
-            Some(inner) => inner.iter().collect::<Vec<_>>(),
+        .flat_map(|entry| match entry.get("hooks") {
+            Some(inner) => inner
+                .as_array()
+                .map(|a| a.iter().collect())
+                .unwrap_or_default(),
             None => {
                 flat = true;
                 vec![entry]
