@@ -28,6 +28,26 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
         };
     }
     let mut problems = Vec::new();
+    let form = match form {
+        // An anchored alternation of plain names is an exact list.
+        MatcherForm::Regex {
+            pattern,
+            anchored: true,
+        } if !pattern.is_empty()
+            && pattern
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|') =>
+        {
+            MatcherForm::Exact(
+                pattern
+                    .split('|')
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect(),
+            )
+        }
+        form => form,
+    };
     let form = match (on, form) {
         (_, MatcherForm::All) => MatcherForm::All,
         (MatchOn::ToolName, MatcherForm::Exact(names)) => {
