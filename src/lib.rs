@@ -9,5 +9,6 @@ pub mod diag;
 pub mod dialect;
 pub mod error;
 pub mod model;
+pub mod schema;
 pub mod source;
 pub mod spawn;
