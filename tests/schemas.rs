@@ -1,0 +1,516 @@
+//! The hand-written JSON Schemas in `schemas/` against the fixtures in `tests/fixtures/` and the
+//! configs in `examples/`: every valid fixture passes its dialect's schema, every invalid one
+//! is rejected (by the schema, or already by the JSON / YAML parser), and each schema is itself
+//! a draft-07 document.
+
+use hookx::dialect::Dialect;
+use hookx::schema::{file_name, schema};
+use jsonschema::error::ValidationErrorKind;
+use jsonschema::{ValidationError, Validator};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn fixtures() -> PathBuf {
+    root().join("tests").join("fixtures")
+}
+
+fn schema_value(dialect: Dialect) -> Value {
+    serde_json::from_str(schema(dialect))
+        .unwrap_or_else(|e| panic!("{} is not JSON: {e}", file_name(dialect)))
+}
+
+fn validator(dialect: Dialect) -> Validator {
+    jsonschema::draft7::new(&schema_value(dialect))
+        .unwrap_or_else(|e| panic!("{} does not compile: {e}", file_name(dialect)))
+}
+
+/// The files directly in `dir` whose extension is one of `exts`, sorted by name.
+fn files(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|entry| entry.expect("directory entry").path())
+        .filter(|p| p.is_file())
+        .filter(|p| {
+            p.extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| exts.contains(&e))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+fn name(path: &Path) -> &str {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .expect("UTF-8 file name")
+}
+
+/// The YAML frontmatter of a Markdown file: the text between a first line `---` and the next
+/// line `---`. `None` when the file has no complete frontmatter.
+fn frontmatter(text: &str) -> Option<&str> {
+    let rest = text
+        .strip_prefix("---\n")
+        .or_else(|| text.strip_prefix("---\r\n"))?;
+    let mut offset = 0;
+    for line in rest.split_inclusive('\n') {
+        if line.trim_end_matches(['\r', '\n']) == "---" {
+            return Some(&rest[..offset]);
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// Parses YAML into a JSON value, with YAML 1.2 booleans only (`no` stays a string).
+fn parse_yaml(yaml: &str) -> Result<Value, String> {
+    serde_saphyr::from_str_with_options::<Value>(
+        yaml,
+        serde_saphyr::options! { strict_booleans: true },
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// Reads a fixture as a JSON value: a `.json` file as JSON, a `.md` file by its frontmatter.
+fn load(path: &Path) -> Result<Value, String> {
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("json") => serde_json::from_slice(&bytes).map_err(|e| e.to_string()),
+        Some("md") => {
+            let text = std::str::from_utf8(&bytes).map_err(|e| e.to_string())?;
+            let yaml = frontmatter(text).ok_or("no YAML frontmatter")?;
+            parse_yaml(yaml)
+        }
+        other => Err(format!("unexpected extension {other:?}")),
+    }
+}
+
+/// Every error of a validation, with `oneOf` / `anyOf` failures opened up into the errors of
+/// their branches, as `(instance path, message)`.
+fn leaf_errors(error: &ValidationError<'_>, out: &mut Vec<(String, String)>) {
+    match error.kind() {
+        ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
+            for branch in context {
+                for e in branch {
+                    leaf_errors(e, out);
+                }
+            }
+        }
+        _ => {}
+    }
+    out.push((error.instance_path().to_string(), error.to_string()));
+}
+
+fn errors(validator: &Validator, instance: &Value) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for e in validator.iter_errors(instance) {
+        leaf_errors(&e, &mut out);
+    }
+    out
+}
+
+/// Validates every fixture of `dialect`; returns how many there were and how many are seeds.
+fn check_fixtures(dialect: Dialect) -> (usize, usize) {
+    let validator = validator(dialect);
+    let dir = fixtures().join(dialect.name());
+    let paths = files(&dir, &["json", "md"]);
+    let mut failures = Vec::new();
+    for path in &paths {
+        match load(path) {
+            Err(e) => failures.push(format!("{}: does not parse: {e}", name(path))),
+            Ok(value) => {
+                for (at, message) in errors(&validator, &value) {
+                    failures.push(format!("{}: {at}: {message}", name(path)));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} fixtures rejected by {}:\n{}",
+        dialect,
+        file_name(dialect),
+        failures.join("\n")
+    );
+    let seeds = paths
+        .iter()
+        .filter(|p| name(p).starts_with("seed-"))
+        .count();
+    (paths.len(), seeds)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The schemas themselves
+
+#[test]
+fn each_schema_is_a_draft7_document_with_help_text() {
+    for dialect in Dialect::ALL {
+        let schema = schema_value(dialect);
+        let file = file_name(dialect);
+        assert_eq!(schema["$schema"], DRAFT_07, "{file}: $schema");
+        let id = schema["$id"].as_str().expect("$id");
+        assert!(id.ends_with(&format!("/{file}")), "{file}: $id {id}");
+        for key in ["title", "description"] {
+            let text = schema[key].as_str().unwrap_or_default();
+            assert!(!text.is_empty(), "{file}: {key}");
+        }
+        if let Err(e) = jsonschema::draft7::meta::validate(&schema) {
+            panic!(
+                "{file} is not a valid draft-07 schema: {e} at {}",
+                e.instance_path()
+            );
+        }
+        jsonschema::draft7::new(&schema).unwrap_or_else(|e| panic!("{file}: {e}"));
+    }
+}
+
+#[test]
+fn embedded_schema_text_is_the_file_in_schemas_dir() {
+    for dialect in Dialect::ALL {
+        let on_disk = std::fs::read_to_string(root().join("schemas").join(file_name(dialect)))
+            .expect("schema file");
+        assert_eq!(schema(dialect), on_disk, "{}", file_name(dialect));
+    }
+}
+
+/// In draft-07 a `$ref` replaces its whole object: a `description` beside it would be silently
+/// ignored by validators and editors. Descriptions go beside an `allOf: [{$ref}]` instead.
+#[test]
+fn no_schema_object_has_siblings_of_ref() {
+    fn walk(value: &Value, at: &str, bad: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                if map.contains_key("$ref") && map.len() > 1 {
+                    bad.push(at.to_string());
+                }
+                for (k, v) in map {
+                    walk(v, &format!("{at}/{k}"), bad);
+                }
+            }
+            Value::Array(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    walk(v, &format!("{at}/{i}"), bad);
+                }
+            }
+            _ => {}
+        }
+    }
+    for dialect in Dialect::ALL {
+        let mut bad = Vec::new();
+        walk(&schema_value(dialect), "", &mut bad);
+        assert!(
+            bad.is_empty(),
+            "{}: $ref with siblings at {bad:?}",
+            file_name(dialect)
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Valid fixtures and examples
+
+#[test]
+fn claude_fixtures_are_valid() {
+    let (total, seeds) = check_fixtures(Dialect::Claude);
+    // 23 distinct hook-config examples in the Claude guide + reference, plus the
+    // `"disableAllHooks": true` snippet.
+    assert_eq!(seeds, 24, "Claude seed fixtures");
+    assert!(
+        total > seeds,
+        "Claude wild fixtures missing ({total} files)"
+    );
+}
+
+#[test]
+fn copilot_fixtures_are_valid() {
+    let (total, seeds) = check_fixtures(Dialect::Copilot);
+    assert_eq!(seeds, 2, "Copilot seed fixtures");
+    assert!(
+        total > seeds,
+        "Copilot wild fixtures missing ({total} files)"
+    );
+}
+
+#[test]
+fn bricks_fixtures_are_valid() {
+    let (total, seeds) = check_fixtures(Dialect::Bricks);
+    assert_eq!(seeds, 3, "Bricks seed fixtures");
+    assert!(
+        total > seeds,
+        "Bricks wild fixtures missing ({total} files)"
+    );
+}
+
+#[test]
+fn claude_markdown_fixtures_carry_hooks_in_frontmatter() {
+    let dir = fixtures().join("claude");
+    let mds = files(&dir, &["md"]);
+    assert!(mds.len() >= 3, "skill/agent fixtures: {}", mds.len());
+    let mut once = 0;
+    for path in &mds {
+        let value = load(path).unwrap_or_else(|e| panic!("{}: {e}", name(path)));
+        let hooks = value["hooks"]
+            .as_object()
+            .unwrap_or_else(|| panic!("{}: no hooks: key", name(path)));
+        assert!(!hooks.is_empty(), "{}", name(path));
+        once += hooks
+            .values()
+            .flat_map(|groups| groups.as_array().into_iter().flatten())
+            .flat_map(|group| group["hooks"].as_array().into_iter().flatten())
+            .filter(|handler| handler["once"] == Value::Bool(true))
+            .count();
+    }
+    assert!(once > 0, "no `once: true` handler in any frontmatter");
+}
+
+#[test]
+fn examples_are_valid() {
+    let cases = [
+        (Dialect::Claude, "examples/claude/settings.json"),
+        (Dialect::Copilot, "examples/copilot/hooks.json"),
+        (Dialect::Bricks, "examples/bricks/hooks.json"),
+    ];
+    for (dialect, file) in cases {
+        let value = load(&root().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let errs = errors(&validator(dialect), &value);
+        assert!(errs.is_empty(), "{file}: {errs:#?}");
+        assert!(
+            value["hooks"].as_object().is_some_and(|h| h.len() >= 3),
+            "{file}: expected a realistic config with several events"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Invalid fixtures
+
+enum Expect {
+    /// Well-formed JSON that the dialect's schema rejects; some error is reported at this
+    /// JSON pointer.
+    Rejected(Dialect, &'static str),
+    /// Not parseable as JSON at all.
+    BadJson,
+    /// A Markdown file whose YAML frontmatter does not parse.
+    BadYaml,
+}
+
+const INVALID: &[(&str, Expect)] = &[
+    (
+        "claude-timeout-string.json",
+        Expect::Rejected(Dialect::Claude, "/hooks/PostToolUse/0/hooks/0/timeout"),
+    ),
+    (
+        "claude-hooks-object.json",
+        Expect::Rejected(Dialect::Claude, "/hooks/PreToolUse/0/hooks"),
+    ),
+    (
+        "claude-event-not-array.json",
+        Expect::Rejected(Dialect::Claude, "/hooks/Stop"),
+    ),
+    (
+        "claude-command-not-string.json",
+        Expect::Rejected(Dialect::Claude, "/hooks/PreToolUse/0/hooks/0/command"),
+    ),
+    (
+        "copilot-timeoutsec-string.json",
+        Expect::Rejected(Dialect::Copilot, "/hooks/preToolUse/0/timeoutSec"),
+    ),
+    (
+        "copilot-hooks-object.json",
+        Expect::Rejected(Dialect::Copilot, "/hooks/preToolUse"),
+    ),
+    (
+        "copilot-env-number.json",
+        Expect::Rejected(Dialect::Copilot, "/hooks/sessionStart/0/env/RETRIES"),
+    ),
+    (
+        "bricks-timeout-string.json",
+        Expect::Rejected(Dialect::Bricks, "/hooks/PreToolUse/0/hooks/0/timeout"),
+    ),
+    (
+        "bricks-hooks-object.json",
+        Expect::Rejected(Dialect::Bricks, "/PreToolUse/0/hooks"),
+    ),
+    (
+        "bricks-prompt-handler.json",
+        Expect::Rejected(Dialect::Bricks, "/hooks/Stop/0/hooks/0/type"),
+    ),
+    ("trailing-comma.json", Expect::BadJson),
+    ("truncated.json", Expect::BadJson),
+    ("non-utf8.json", Expect::BadJson),
+    ("deep-nesting.json", Expect::BadJson),
+    ("empty.json", Expect::BadJson),
+    ("symlink-as-text.json", Expect::BadJson),
+    ("frontmatter-yaml-error.md", Expect::BadYaml),
+];
+
+#[test]
+fn every_invalid_fixture_has_an_expectation() {
+    let dir = fixtures().join("invalid");
+    let on_disk: Vec<String> = files(&dir, &["json", "md"])
+        .iter()
+        .map(|p| name(p).to_string())
+        .collect();
+    let mut listed: Vec<String> = INVALID.iter().map(|(f, _)| f.to_string()).collect();
+    listed.sort();
+    assert_eq!(on_disk, listed);
+}
+
+#[test]
+fn invalid_fixtures_are_rejected() {
+    let dir = fixtures().join("invalid");
+    for (file, expect) in INVALID {
+        let path = dir.join(file);
+        match expect {
+            Expect::Rejected(dialect, pointer) => {
+                let value = load(&path).unwrap_or_else(|e| panic!("{file} should parse: {e}"));
+                let validator = validator(*dialect);
+                assert!(!validator.is_valid(&value), "{file} accepted by {dialect}");
+                let errs = errors(&validator, &value);
+                assert!(
+                    errs.iter().any(|(at, _)| at == pointer),
+                    "{file}: no error at {pointer}: {errs:#?}"
+                );
+            }
+            Expect::BadJson => {
+                let bytes = std::fs::read(&path).expect("read fixture");
+                let parsed = serde_json::from_slice::<Value>(&bytes);
+                assert!(parsed.is_err(), "{file} parsed as JSON");
+            }
+            Expect::BadYaml => {
+                let text = std::fs::read_to_string(&path).expect("UTF-8 fixture");
+                let yaml = frontmatter(&text).expect("frontmatter delimiters");
+                assert!(parse_yaml(yaml).is_err(), "{file}: frontmatter parsed");
+            }
+        }
+    }
+}
+
+#[test]
+fn non_utf8_fixture_really_is_not_utf8() {
+    let bytes = std::fs::read(fixtures().join("invalid").join("non-utf8.json")).expect("read");
+    assert!(std::str::from_utf8(&bytes).is_err());
+}
+
+#[test]
+fn deep_nesting_fixture_is_deep_but_balanced() {
+    let text = std::fs::read_to_string(fixtures().join("invalid").join("deep-nesting.json"))
+        .expect("read");
+    assert!(text.matches('[').count() >= 10_000);
+    assert_eq!(text.matches('[').count(), text.matches(']').count());
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the schemas accept and reject, one property at a time
+
+fn accepts(dialect: Dialect, instance: Value) -> bool {
+    validator(dialect).is_valid(&instance)
+}
+
+#[test]
+fn claude_schema_accepts_the_wild_and_rejects_wrong_types() {
+    use serde_json::json;
+    let d = Dialect::Claude;
+    // unknown events, extra keys on groups and handlers, other settings keys
+    assert!(accepts(
+        d,
+        json!({"model": "opus", "hooks": {"FutureEvent": [{"id": "x", "hooks": [
+            {"type": "command", "command": "true", "comment": "c"}]}]}})
+    ));
+    // plugin hooks.json without the wrapper
+    assert!(accepts(
+        d,
+        json!({"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]})
+    ));
+    assert!(accepts(d, json!({"hooks": {}})));
+    assert!(accepts(d, json!({})));
+    // wrong types and missing required fields
+    for bad in [
+        json!({"hooks": []}),
+        json!({"disableAllHooks": "true"}),
+        json!({"hooks": {"Stop": [{"matcher": 1, "hooks": []}]}}),
+        json!({"hooks": {"Stop": [{"matcher": "*"}]}}),
+        json!({"hooks": {"Stop": [{"hooks": [{"type": "command"}]}]}}),
+        json!({"hooks": {"Stop": [{"hooks": [{"command": "true"}]}]}}),
+        json!({"hooks": {"Stop": [{"hooks": [{"type": "shell", "command": "true"}]}]}}),
+        json!({"hooks": {"Stop": [{"hooks": [{"type": "prompt"}]}]}}),
+        json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true", "async": "yes"}]}]}}),
+        json!({"hooks": {"Stop": [{"hooks": [{"type": "agent", "prompt": "p", "timeout": -1}]}]}}),
+        json!({"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "p", "once": 1}]}]}}),
+        json!({"hooks": {"FutureEvent": [{"hooks": {}}]}}),
+        json!({"PreToolUse": {"matcher": "Bash"}}),
+    ] {
+        assert!(!accepts(d, bad.clone()), "accepted: {bad}");
+    }
+}
+
+#[test]
+fn copilot_schema_accepts_the_wild_and_rejects_wrong_types() {
+    use serde_json::json;
+    let d = Dialect::Copilot;
+    assert!(accepts(
+        d,
+        json!({"hooks": {"someNewEvent": [{"type": "command", "linux": "true"}]}})
+    ));
+    assert!(accepts(
+        d,
+        json!({"version": 1, "hooks": {"preToolUse": [{"matcher": "bash", "hooks": [
+            {"type": "command", "command": "true"}]}]}})
+    ));
+    for bad in [
+        json!({"version": 1}),
+        json!({"version": 2, "hooks": {}}),
+        json!({"hooks": {"preToolUse": [{"type": "command"}]}}),
+        json!({"hooks": {"preToolUse": [{"bash": "true"}]}}),
+        json!({"hooks": {"preToolUse": [{"type": "command", "bash": ["true"]}]}}),
+        json!({"hooks": {"preToolUse": [{"type": "command", "bash": "true", "cwd": 1}]}}),
+        json!({"hooks": {"preToolUse": [{"type": "command", "bash": "true", "timeout": "5"}]}}),
+        json!({"hooks": {"preToolUse": [{"type": "command", "bash": "true", "env": ["A=1"]}]}}),
+        json!({"hooks": {"sessionStart": [{"type": "prompt"}]}}),
+        json!({"hooks": {"sessionStart": [{"type": "agent", "prompt": "p"}]}}),
+        json!({"hooks": {"preToolUse": [{"matcher": "bash", "hooks": {"type": "command"}}]}}),
+    ] {
+        assert!(!accepts(d, bad.clone()), "accepted: {bad}");
+    }
+}
+
+#[test]
+fn bricks_schema_accepts_the_wild_and_rejects_wrong_types() {
+    use serde_json::json;
+    let d = Dialect::Bricks;
+    assert!(accepts(
+        d,
+        json!({"GoalUpdate": [{"matcher": "set", "hooks": [{"type": "command", "command": "true"}]}]})
+    ));
+    assert!(accepts(
+        d,
+        json!({"hooks": {"SomeNewEvent": [{"hooks": [{"type": "command", "command": "true"}]}]}})
+    ));
+    for bad in [
+        json!({"hooks": []}),
+        json!({"hooks": {"Stop": [{"matcher": ""}]}}),
+        json!({"hooks": {"Stop": [{"hooks": [{"type": "command"}]}]}}),
+        json!({"hooks": {"Stop": [{"hooks": [{"command": "true"}]}]}}),
+        json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": 1}]}]}}),
+        json!({"PostCompact": {"hooks": []}}),
+        json!({"SomeNewEvent": [{"hooks": [{"type": "command", "command": "true", "timeout": "1"}]}]}),
+    ] {
+        assert!(!accepts(d, bad.clone()), "accepted: {bad}");
+    }
+}
+
+#[test]
+fn frontmatter_extraction() {
+    assert_eq!(frontmatter("---\na: 1\n---\nbody"), Some("a: 1\n"));
+    assert_eq!(frontmatter("---\r\na: 1\r\n---\r\nbody"), Some("a: 1\r\n"));
+    assert_eq!(frontmatter("---\na: 1\n"), None);
+    assert_eq!(frontmatter("# title\n---\na: 1\n---\n"), None);
+    // YAML 1.2 booleans only: `no` stays a string
+    assert_eq!(parse_yaml("x: no\ny: true").unwrap()["x"], "no");
+}
