@@ -73,11 +73,14 @@ fn rule_values(doc: &Document, rule: &Rule) -> Vec<Value> {
             .handlers
             .iter()
             .map(|h| {
-                let mut value = handler_value(doc, h);
-                if let (Some(m), Value::Object(obj)) = (&rule.matcher, &mut value) {
-                    obj.insert("matcher".into(), Value::String(m.clone()));
+                let mut entry = Map::new();
+                if let Some(m) = &rule.matcher {
+                    entry.insert("matcher".into(), Value::String(m.clone()));
                 }
-                value
+                if let Value::Object(fields) = handler_value(doc, h) {
+                    entry.extend(fields);
+                }
+                Value::Object(entry)
             })
             .collect(),
         RuleShape::Group => {

@@ -1,0 +1,176 @@
+//! Running the handlers an event fires, each in the dialect it was written for, and merging
+//! their answers into one answer for the host.
+
+use super::select::{Selected, select};
+use crate::dialect::Flavor;
+use crate::model::{Event, Handler, HandlerKind, Outcome, Rule};
+use crate::protocol::answer::{HostAnswer, decode_answer, encode_answer};
+use crate::protocol::payload::{encode_event, handler_env};
+use crate::spawn::{self, Finished, Spawn};
+use serde_json::Value;
+use std::path::Path;
+use std::time::Duration;
+
+/// One handler that ran: what it was given, how it ended, what it meant.
+#[derive(Debug)]
+pub struct HandlerRun {
+    pub flavor: Flavor,
+    pub command_line: String,
+    /// Where the rule was written (`file` and JSON pointer).
+    pub origin: String,
+    pub stdin: Value,
+    pub env: Vec<(String, String)>,
+    pub finished: Finished,
+    pub outcome: Outcome,
+}
+
+/// Everything one event caused.
+#[derive(Debug)]
+pub struct Dispatch {
+    pub runs: Vec<HandlerRun>,
+    /// Handlers that matched but were not run, and why.
+    pub skipped: Vec<String>,
+    pub outcome: Outcome,
+    pub answer: HostAnswer,
+}
+
+/// Fires `event` (decoded from a `host` payload) at `rules`, runs what matches and answers the
+/// host. `project_dir` is where handlers run and what the project-directory variables hold.
+pub fn dispatch<'a, S: 'a>(host: Flavor, event: &Event, rules: impl IntoIterator<Item = (&'a Rule, &'a S)>, project_dir: &Path) -> Dispatch {
+    let (selected, invalid) = select(rules, event);
+    let mut skipped: Vec<String> = invalid
+        .iter()
+        .map(|s| format!("{} ({}): skipped: {}", s.rule.origin.file, s.rule.origin.pointer, s.reason))
+        .collect();
+    let mut jobs = Vec::new();
+    for s in &selected {
+        match prepare(s, event, project_dir) {
+            Ok(job) => jobs.push(job),
+            Err(why) => skipped.push(format!("{} ({}): skipped: {why}", s.rule.origin.file, s.rule.origin.pointer)),
+        }
+    }
+    let specs: Vec<Spawn> = jobs.iter().map(|j| j.spec.clone()).collect();
+    let finished = spawn::run_all(&specs, host.tables().parallel);
+    let mut outcome = Outcome::default();
+    let mut runs = Vec::new();
+    for (job, finished) in jobs.into_iter().zip(finished) {
+        let mut one = decode_answer(job.flavor, event, &finished);
+        for e in &mut one.errors {
+            *e = format!("{}: {e}", job.origin);
+        }
+        outcome.merge(one.clone());
+        runs.push(HandlerRun {
+            flavor: job.flavor,
+            command_line: job.spec.command_line,
+            origin: job.origin,
+            stdin: job.stdin,
+            env: job.spec.env,
+            finished,
+            outcome: one,
+        });
+    }
+    let answer = encode_answer(host, event, &outcome);
+    Dispatch {
+        runs,
+        skipped,
+        outcome,
+        answer,
+    }
+}
+
+struct Job {
+    flavor: Flavor,
+    origin: String,
+    stdin: Value,
+    spec: Spawn,
+}
+
+/// The process for one selected handler: its own dialect's payload, environment and timeout.
+fn prepare<S>(selected: &Selected<'_, S>, event: &Event, project_dir: &Path) -> Result<Job, String> {
+    let flavor = selected.rule.flavor;
+    let handler: &Handler = selected.handler;
+    let HandlerKind::Command(command) = &handler.kind else {
+        return Err("prompt and agent hooks are evaluated by the agent's model; hookx cannot run them".into());
+    };
+    let line = if cfg!(windows) { command.windows_line() } else { command.unix_line() };
+    let Some(line) = line else {
+        return Err("no command for this operating system".into());
+    };
+    if command.is_async == Some(true) {
+        // Claude runs async hooks in the background and ignores their answer.
+        return Err("async hooks run in the background in Claude; hookx runs them only under Claude itself".into());
+    }
+    let project = project_dir.display().to_string();
+    let stdin = encode_event(event, flavor);
+    let mut env = handler_env(event, flavor, &project);
+    if let Some(vars) = &command.env {
+        for (name, value) in vars {
+            let value = value.as_str().unwrap_or_default();
+            let expanded = expand(value, |var| {
+                env.iter()
+                    .rev()
+                    .find(|(k, _)| k == var)
+                    .map(|(_, v)| v.clone())
+                    .or_else(|| std::env::var(var).ok())
+            });
+            env.push((name.clone(), expanded));
+        }
+    }
+    let cwd = match &command.cwd {
+        Some(dir) => project_dir.join(dir),
+        None => project_dir.to_path_buf(),
+    };
+    let timeout = handler.timeout.unwrap_or_else(|| flavor.tables().default_timeout(&handler.kind));
+    Ok(Job {
+        flavor,
+        origin: format!("{} ({})", selected.rule.origin.file, selected.rule.origin.pointer),
+        stdin: stdin.clone(),
+        spec: Spawn {
+            command_line: line.to_string(),
+            stdin: serde_json::to_vec(&stdin).unwrap_or_default(),
+            env,
+            cwd: Some(cwd),
+            timeout: Duration::from_secs(timeout),
+        },
+    })
+}
+
+/// Expands `$VAR` and `${VAR}` (unset: empty), as Copilot does for `env` values; no other
+/// shell syntax is interpreted.
+pub fn expand(value: &str, lookup: impl Fn(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(i) = rest.find('$') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        let (name, tail) = if let Some(braced) = after.strip_prefix('{') {
+            match braced.find('}') {
+                Some(end) => (&braced[..end], &braced[end + 1..]),
+                None => ("", after),
+            }
+        } else {
+            let end = after.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(after.len());
+            (&after[..end], &after[end..])
+        };
+        if name.is_empty() {
+            out.push('$');
+            rest = after;
+        } else {
+            out.push_str(&lookup(name).unwrap_or_default());
+            rest = tail;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::expand;
+
+    #[test]
+    fn expands_plain_and_braced_variables_only() {
+        let lookup = |v: &str| (v == "HOME").then(|| "/home/u".to_string());
+        assert_eq!(expand("$HOME/x:${HOME}:$NOPE:$(id):$", lookup), "/home/u/x:/home/u::$(id):$");
+    }
+}
