@@ -52,6 +52,10 @@ enum Command {
     Convert(ConvertArgs),
     /// Check hook configs: syntax, types, events, matchers, handler types.
     Validate(ValidateArgs),
+    /// Print the JSON Schema (draft-07) of a dialect's hook file, for editors.
+    Schema {
+        dialect: Dialect,
+    },
 }
 
 #[derive(clap::Args, Debug)]
@@ -125,6 +129,10 @@ fn run(cli: Cli) -> Result<i32, Error> {
     match cli.command {
         Command::Convert(args) => convert_cmd(args),
         Command::Validate(args) => validate_cmd(args),
+        Command::Schema { dialect } => {
+            out!("{}", crate::schema::schema(dialect));
+            Ok(0)
+        }
     }
 }
 
