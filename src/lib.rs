@@ -9,5 +9,6 @@ pub mod diag;
 pub mod dialect;
 pub mod error;
 pub mod model;
+pub mod protocol;
 pub mod source;
 pub mod spawn;
