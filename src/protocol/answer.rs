@@ -31,38 +31,44 @@ pub fn decode_answer(flavor: Flavor, event: &Event, finished: &Finished) -> Outc
     let kind = &event.kind;
     let stderr = String::from_utf8_lossy(&finished.stderr).trim().to_string();
     let mut out = Outcome::default();
-    match &finished.exit {
-        Exit::Code(0) => read_stdout(flavor, event, finished, &mut out),
-        Exit::Code(2) if p.exit2(kind).is_some() => match p.exit2(kind) {
-            Some(Exit2::Deny) => deny(&mut out, reason_or(&stderr, "hook exited with code 2")),
-            Some(Exit2::DenyWithStdout) => {
+    let exit2 = match finished.exit {
+        Exit::Code(2) => p.exit2(kind),
+        _ => None,
+    };
+    if let Some(effect) = exit2 {
+        match effect {
+            Exit2::Deny => deny(&mut out, reason_or(&stderr, "hook exited with code 2")),
+            Exit2::DenyWithStdout => {
                 read_stdout(flavor, event, finished, &mut out);
                 out.decision = Some(Decision::Deny);
             }
-            Some(Exit2::Block) => {
+            Exit2::Block => {
                 out.block = true;
                 out.reasons.push(reason_or(&stderr, "blocked by hook"));
             }
-            Some(Exit2::Context) if !stderr.is_empty() => out.additional_context.push(stderr),
-            Some(Exit2::Context) | None => {}
-        },
-        exit => {
-            let what = match exit {
-                Exit::Code(code) => format!("exited with code {code}"),
-                Exit::Signal(sig) => format!("was killed by signal {sig}"),
-                Exit::FailedToStart(why) => format!("could not start: {why}"),
-                // Every dialect lets a timed-out hook pass (Copilot: fail-open).
-                Exit::TimedOut => {
-                    out.errors.push(failure("timed out", &stderr));
-                    return out;
-                }
-            };
-            if p.failure_denies.contains(kind) {
-                deny(&mut out, reason_or(&stderr, &format!("hook {what}")));
-            } else {
-                out.errors.push(failure(&what, &stderr));
-            }
+            Exit2::Context if !stderr.is_empty() => out.additional_context.push(stderr),
+            Exit2::Context => {}
         }
+        return out;
+    }
+    let what = match &finished.exit {
+        Exit::Code(0) => {
+            read_stdout(flavor, event, finished, &mut out);
+            return out;
+        }
+        // Every dialect lets a timed-out hook pass (Copilot: fail-open).
+        Exit::TimedOut => {
+            out.errors.push(failure("timed out", &stderr));
+            return out;
+        }
+        Exit::Code(code) => format!("exited with code {code}"),
+        Exit::Signal(sig) => format!("was killed by signal {sig}"),
+        Exit::FailedToStart(why) => format!("could not start: {why}"),
+    };
+    if p.failure_denies.contains(kind) {
+        deny(&mut out, reason_or(&stderr, &format!("hook {what}")));
+    } else {
+        out.errors.push(failure(&what, &stderr));
     }
     out
 }

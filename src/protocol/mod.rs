@@ -283,6 +283,30 @@ fn rename_args(
 mod tests {
     use super::*;
 
+    /// Additive fields written twice would be read twice; decisions may sit in two places.
+    #[test]
+    fn additive_fields_are_written_once_per_event() {
+        for flavor in Flavor::ALL {
+            let p = &flavor.tables().protocol;
+            for kind in EventKind::KNOWN {
+                for slot in [Slot::Context, Slot::SystemMessage] {
+                    assert!(
+                        p.written(slot, &kind).count() <= 1,
+                        "{} writes {slot:?} twice on {kind}",
+                        flavor.name()
+                    );
+                }
+                for slot in [Slot::Permission, Slot::Behavior] {
+                    assert!(
+                        !p.writes(slot, &kind) || is_permission_event(&kind),
+                        "{} writes {slot:?} on {kind}",
+                        flavor.name()
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn key_case_round_trips() {
         for key in ["session_id", "tool_use_id", "cwd", "text_result_for_llm"] {

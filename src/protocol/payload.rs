@@ -6,7 +6,7 @@ use super::{
     native_key,
 };
 use crate::diag::{Diagnostic, Severity};
-use crate::dialect::{Dialect, Flavor, Tables, TimestampForm};
+use crate::dialect::{Dialect, Flavor, KeyCase, Tables, TimestampForm};
 use crate::error::Error;
 use crate::model::{Event, EventKind, ToolCall};
 use chrono::{DateTime, SecondsFormat, Utc};
@@ -21,13 +21,7 @@ const TIMESTAMP: &str = "timestamp";
 const RESULT_TYPE: &str = "result_type";
 const RESULT_TEXT: &str = "text_result_for_llm";
 /// Keys written before the tool call, so that payloads read in the usual order.
-const COMMON_KEYS: &[&str] = &[
-    "session_id",
-    "transcript_path",
-    "cwd",
-    "permission_mode",
-    "hook_event_name",
-];
+const COMMON_KEYS: &[&str] = &["session_id", "transcript_path", "cwd", "permission_mode"];
 
 /// Decodes a host's stdin; the event name comes from the payload (or, for payloads that name
 /// none, from its shape).
@@ -256,54 +250,41 @@ pub fn handler_env(event: &Event, flavor: Flavor, project_dir: &str) -> Vec<(Str
         .collect()
 }
 
-/// Which flavour of the host's dialect a payload is in. Only Copilot has two: the registered
-/// event name decides, else the key casing and the timestamp's type do.
+/// Which flavour of the host's dialect a payload is in. Only Copilot has two. The strongest
+/// evidence wins: camelCase keys, then the event name the caller registered, then the
+/// timestamp's type, then whether the payload names its event.
 fn detect_flavor(obj: &Map<String, Value>, host: Dialect, event: Option<&str>) -> Flavor {
     let flavors: Vec<Flavor> = Flavor::ALL
         .into_iter()
         .filter(|f| f.dialect() == host)
         .collect();
+    let find = |pred: &dyn Fn(&Tables) -> bool| flavors.iter().copied().find(|f| pred(f.tables()));
     if let [only] = flavors.as_slice() {
         return *only;
     }
-    if let Some(name) = event
-        && let Some(f) = flavors
-            .iter()
-            .find(|f| f.tables().event_kind(name).is_some())
+    if obj.keys().any(|k| has_upper(k))
+        && let Some(f) = find(&|t| t.key_case == KeyCase::Camel)
     {
-        return *f;
+        return f;
     }
-    let by_keys = |case: crate::dialect::KeyCase| {
-        flavors
-            .iter()
-            .copied()
-            .find(|f| f.tables().key_case == case)
+    if let Some(name) = event
+        && let Some(f) = find(&|t| t.event_kind(name).is_some())
+    {
+        return f;
+    }
+    let form = match obj.get(TIMESTAMP) {
+        Some(Value::Number(_)) => Some(TimestampForm::EpochMillis),
+        Some(Value::String(_)) => Some(TimestampForm::Iso8601),
+        _ => None,
     };
-    let by_timestamp = |form: TimestampForm| {
-        flavors
-            .iter()
-            .copied()
-            .find(|f| f.tables().timestamp == form)
-    };
-    let camel = obj.keys().any(|k| has_upper(k));
-    let found = if camel {
-        by_keys(crate::dialect::KeyCase::Camel)
-    } else {
-        match obj.get(TIMESTAMP) {
-            Some(Value::Number(_)) => by_timestamp(TimestampForm::EpochMillis),
-            Some(Value::String(_)) => by_timestamp(TimestampForm::Iso8601),
-            _ => None,
-        }
-    };
-    found
-        .or_else(|| {
-            // Payloads of the flavour that names every event name theirs; the other flavour's
-            // name none (or only a few, and those have camelCase keys, seen above).
-            flavors.iter().copied().find(|f| {
-                let p = &f.tables().protocol;
-                p.event_key_only.is_none() == obj.contains_key(p.event_key)
-            })
-        })
+    if let Some(form) = form
+        && let Some(f) = find(&|t| t.timestamp == form)
+    {
+        return f;
+    }
+    // The flavour that names every event owns payloads that name one; the other names none
+    // (or a few, and those have camelCase keys, seen above).
+    find(&|t| t.protocol.event_key_only.is_none() == obj.contains_key(t.protocol.event_key))
         .unwrap_or(host.default_flavor())
 }
 
