@@ -53,9 +53,7 @@ enum Command {
     /// Check hook configs: syntax, types, events, matchers, handler types.
     Validate(ValidateArgs),
     /// Print the JSON Schema (draft-07) of a dialect's hook file, for editors.
-    Schema {
-        dialect: Dialect,
-    },
+    Schema { dialect: Dialect },
 }
 
 #[derive(clap::Args, Debug)]

@@ -13,6 +13,7 @@ pub mod dialect;
 pub mod dispatch;
 pub mod error;
 pub mod model;
+pub mod protocol;
 pub mod schema;
 pub mod source;
 pub mod spawn;

@@ -55,6 +55,7 @@ pub static TABLES: Tables = Tables {
     project_dir_var: Some("BRICKS_PROJECT_DIR"),
     parallel: true,
     handler_types: &["command"],
+    protocol: protocol_rows::PROTOCOL,
 };
 
 pub static CONFIG: ConfigSpec = ConfigSpec {
@@ -68,3 +69,60 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     project_dir_variable: "BRICKS_PROJECT_DIR",
     provided_env: &["BRICKS_SESSION_ID", "BRICKS_HOOK_EVENT"],
 };
+
+/// Run-time protocol rows (the seed's 実行プロトコル), read by `crate::protocol`.
+mod protocol_rows {
+    use crate::model::{Decision, EventKind};
+    use crate::protocol::{
+        AnswerField as F, ArgsForm, EnvValue, Exit2, ProtocolTables, Slot, Writes,
+    };
+
+    const HSO: &str = "hookSpecificOutput";
+    const PRE: &[EventKind] = &[EventKind::PreToolUse];
+    /// The events the seed calls blockable.
+    const BLOCKABLE: &[EventKind] = &[EventKind::PreToolUse, EventKind::UserPromptSubmit];
+
+    pub(super) const PROTOCOL: ProtocolTables = ProtocolTables {
+        event_key: "hook_event_name",
+        event_key_only: None,
+        event_shapes: &[],
+        verbatim_keys: &[],
+        tool_args: ArgsForm::Object,
+        tool_result_keys: None,
+        env: &[
+            ("BRICKS_PROJECT_DIR", EnvValue::ProjectDir),
+            ("BRICKS_SESSION_ID", EnvValue::SessionId),
+            ("BRICKS_HOOK_EVENT", EnvValue::EventName),
+        ],
+        plain_stdout_context: &[],
+        exit2: &[
+            (EventKind::PreToolUse, Exit2::Deny),
+            (EventKind::UserPromptSubmit, Exit2::Block),
+        ],
+        failure_denies: &[],
+        // Only what the seed documents is written; Claude-style context is tolerated on input.
+        answer: &[
+            F::new(
+                Slot::Permission,
+                &[HSO, "permissionDecision"],
+                Writes::On(PRE),
+            ),
+            F::new(
+                Slot::PermissionReason,
+                &[HSO, "permissionDecisionReason"],
+                Writes::On(PRE),
+            ),
+            F::new(Slot::Decision, &["decision"], Writes::On(BLOCKABLE)),
+            F::new(Slot::Reason, &["reason"], Writes::On(BLOCKABLE)),
+            F::new(
+                Slot::Context,
+                &["additionalContext"],
+                Writes::On(&[EventKind::PostToolUse]),
+            ),
+            F::new(Slot::Context, &[HSO, "additionalContext"], Writes::Never),
+        ],
+        answer_event_key: None,
+        // The seed shows deny only; allow and ask fall back to Bricks' own flow.
+        permission_values: &[Decision::Deny],
+    };
+}

@@ -36,6 +36,7 @@ pub static TABLES: Tables = Tables {
     project_dir_var: Some("CLAUDE_PROJECT_DIR"),
     parallel: true,
     handler_types: &["command", "prompt", "agent"],
+    protocol: protocol_rows::PROTOCOL,
 };
 
 pub static CONFIG: ConfigSpec = ConfigSpec {
@@ -59,3 +60,104 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
         "CLAUDE_CODE_REMOTE",
     ],
 };
+
+/// Run-time protocol rows (dialects.md §6, §7), read by `crate::protocol`.
+mod protocol_rows {
+    use crate::model::{Decision, EventKind};
+    use crate::protocol::{
+        AnswerField as F, ArgsForm, EnvValue, Exit2, ProtocolTables, Slot, Writes,
+    };
+
+    const HSO: &str = "hookSpecificOutput";
+    const PRE: &[EventKind] = &[EventKind::PreToolUse];
+    const PERM: &[EventKind] = &[EventKind::PermissionRequest];
+    /// Events whose answer takes a top-level `decision: "block"`.
+    const BLOCKABLE: &[EventKind] = &[
+        EventKind::UserPromptSubmit,
+        EventKind::PostToolUse,
+        EventKind::PostToolUseFailure,
+        EventKind::Stop,
+        EventKind::SubagentStop,
+    ];
+    /// Events whose `hookSpecificOutput` takes `additionalContext`.
+    const CONTEXT: &[EventKind] = &[
+        EventKind::SessionStart,
+        EventKind::UserPromptSubmit,
+        EventKind::PreToolUse,
+        EventKind::PostToolUse,
+        EventKind::PostToolUseFailure,
+        EventKind::Notification,
+        EventKind::SubagentStart,
+    ];
+
+    pub(super) const PROTOCOL: ProtocolTables = ProtocolTables {
+        event_key: "hook_event_name",
+        event_key_only: None,
+        event_shapes: &[],
+        verbatim_keys: &[],
+        tool_args: ArgsForm::Object,
+        tool_result_keys: None,
+        env: &[("CLAUDE_PROJECT_DIR", EnvValue::ProjectDir)],
+        plain_stdout_context: &[EventKind::SessionStart, EventKind::UserPromptSubmit],
+        // Stderr at exit 2 on PostToolUse(Failure) is shown to Claude: that is context.
+        exit2: &[
+            (EventKind::PreToolUse, Exit2::Deny),
+            (EventKind::PermissionRequest, Exit2::Deny),
+            (EventKind::UserPromptSubmit, Exit2::Block),
+            (EventKind::Stop, Exit2::Block),
+            (EventKind::SubagentStop, Exit2::Block),
+            (EventKind::PostToolUse, Exit2::Context),
+            (EventKind::PostToolUseFailure, Exit2::Context),
+        ],
+        failure_denies: &[],
+        answer: &[
+            F::new(Slot::Continue, &["continue"], Writes::All),
+            F::new(Slot::StopReason, &["stopReason"], Writes::All),
+            F::new(Slot::SuppressOutput, &["suppressOutput"], Writes::All),
+            F::new(Slot::SystemMessage, &["systemMessage"], Writes::All),
+            F::new(
+                Slot::Permission,
+                &[HSO, "permissionDecision"],
+                Writes::On(PRE),
+            ),
+            F::new(
+                Slot::PermissionReason,
+                &[HSO, "permissionDecisionReason"],
+                Writes::On(PRE),
+            ),
+            F::new(Slot::UpdatedInput, &[HSO, "updatedInput"], Writes::On(PRE)),
+            F::new(
+                Slot::Behavior,
+                &[HSO, "decision", "behavior"],
+                Writes::On(PERM),
+            ),
+            F::new(
+                Slot::BehaviorMessage,
+                &[HSO, "decision", "message"],
+                Writes::On(PERM),
+            ),
+            F::new(
+                Slot::Interrupt,
+                &[HSO, "decision", "interrupt"],
+                Writes::On(PERM),
+            ),
+            F::new(
+                Slot::BehaviorInput,
+                &[HSO, "decision", "updatedInput"],
+                Writes::On(PERM),
+            ),
+            // Current on BLOCKABLE; deprecated `approve`/`block` on PreToolUse, still read.
+            F::new(Slot::Decision, &["decision"], Writes::On(BLOCKABLE)),
+            F::new(Slot::Reason, &["reason"], Writes::On(BLOCKABLE)),
+            F::new(
+                Slot::Context,
+                &[HSO, "additionalContext"],
+                Writes::On(CONTEXT),
+            ),
+            // Field: many hooks print a top-level additionalContext.
+            F::new(Slot::Context, &["additionalContext"], Writes::Never),
+        ],
+        answer_event_key: Some((HSO, "hookEventName")),
+        permission_values: &[Decision::Allow, Decision::Ask, Decision::Deny],
+    };
+}

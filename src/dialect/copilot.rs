@@ -71,6 +71,7 @@ pub static TABLES: Tables = Tables {
     project_dir_var: None,
     parallel: false,
     handler_types: &["command", "prompt"],
+    protocol: protocol_rows::PROTOCOL,
 };
 
 /// PascalCase events (VS Code-compatible): snake_case payload with an ISO timestamp, Claude
@@ -107,6 +108,7 @@ pub static PASCAL_TABLES: Tables = Tables {
     project_dir_var: None,
     parallel: false,
     handler_types: &["command", "prompt"],
+    protocol: protocol_rows::PASCAL_PROTOCOL,
 };
 
 pub static CONFIG: ConfigSpec = ConfigSpec {
@@ -130,3 +132,148 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     project_dir_variable: "PWD",
     provided_env: &["CLAUDE_PLUGIN_ROOT", "COPILOT_CLI"],
 };
+
+/// Run-time protocol rows (the seed's payload and decision-control sections), read by
+/// `crate::protocol`. Exit codes and fail-closed `preToolUse` are the CLI's behaviour whatever
+/// the payload form, so both flavours share them.
+mod protocol_rows {
+    use crate::model::{Decision, EventKind};
+    use crate::protocol::{
+        AnswerField as F, ArgsForm, EnvValue, Exit2, ProtocolTables, Slot, Writes,
+    };
+
+    const HSO: &str = "hookSpecificOutput";
+    const PRE: &[EventKind] = &[EventKind::PreToolUse];
+    const PERM: &[EventKind] = &[EventKind::PermissionRequest];
+    const STOPS: &[EventKind] = &[EventKind::Stop, EventKind::SubagentStop];
+    /// The events whose answer the seed says may carry `additionalContext`; postToolUseFailure
+    /// takes it from stderr at exit 2 instead.
+    const CONTEXT: &[EventKind] = &[EventKind::Notification, EventKind::SubagentStart];
+    /// Field: the CLI sets `COPILOT_CLI=1` for its hooks.
+    const ENV: &[(&str, EnvValue)] = &[("COPILOT_CLI", EnvValue::Literal("1"))];
+    const EXIT2: &[(EventKind, Exit2)] = &[
+        (EventKind::PreToolUse, Exit2::Deny),
+        (EventKind::PermissionRequest, Exit2::DenyWithStdout),
+        (EventKind::PostToolUseFailure, Exit2::Context),
+    ];
+    /// Field: a crashing or failing preToolUse hook denies the call (fail-closed).
+    const FAILURE_DENIES: &[EventKind] = &[EventKind::PreToolUse];
+    const ALL_DECISIONS: &[Decision] = &[Decision::Allow, Decision::Ask, Decision::Deny];
+
+    pub(super) const PROTOCOL: ProtocolTables = ProtocolTables {
+        event_key: "hook_event_name",
+        event_key_only: Some(&[(EventKind::Notification, "Notification")]),
+        // camelCase payloads name no event: recognise them by their keys. permissionRequest
+        // looks like preToolUse and must be named by the caller.
+        event_shapes: &[
+            (EventKind::PostToolUse, &["toolName", "toolResult"]),
+            (EventKind::PostToolUseFailure, &["toolName", "error"]),
+            (EventKind::PreToolUse, &["toolName"]),
+            (EventKind::ErrorOccurred, &["errorContext"]),
+            (EventKind::ErrorOccurred, &["error", "recoverable"]),
+            (EventKind::SubagentStop, &["agentName", "stopReason"]),
+            (EventKind::SubagentStart, &["agentName"]),
+            (EventKind::Stop, &["stopReason"]),
+            (EventKind::PreCompact, &["trigger"]),
+            (EventKind::UserPromptSubmit, &["prompt"]),
+            (EventKind::SessionStart, &["source"]),
+            (EventKind::SessionEnd, &["reason"]),
+            (EventKind::Notification, &["notification_type"]),
+        ],
+        verbatim_keys: &["notification_type"],
+        tool_args: ArgsForm::JsonString,
+        tool_result_keys: Some(("resultType", "textResultForLlm")),
+        env: ENV,
+        plain_stdout_context: &[],
+        exit2: EXIT2,
+        failure_denies: FAILURE_DENIES,
+        answer: &[
+            F::new(Slot::Permission, &["permissionDecision"], Writes::On(PRE)),
+            F::new(
+                Slot::PermissionReason,
+                &["permissionDecisionReason"],
+                Writes::On(PRE),
+            ),
+            F::new(Slot::UpdatedInput, &["modifiedArgs"], Writes::On(PRE)),
+            F::new(Slot::Behavior, &["behavior"], Writes::On(PERM)),
+            F::new(Slot::BehaviorMessage, &["message"], Writes::On(PERM)),
+            F::new(Slot::Interrupt, &["interrupt"], Writes::On(PERM)),
+            F::new(Slot::Decision, &["decision"], Writes::On(STOPS)),
+            F::new(Slot::Reason, &["reason"], Writes::On(STOPS)),
+            F::new(Slot::Context, &["additionalContext"], Writes::On(CONTEXT)),
+        ],
+        answer_event_key: None,
+        permission_values: ALL_DECISIONS,
+    };
+
+    /// The VS Code-compatible form. hookx's choice for answering it: permission decisions are
+    /// written twice, Claude-style in `hookSpecificOutput` (which the CLI's Claude-compatible
+    /// entry reads, field) and at the top level (where the seed documents them); both carry
+    /// the same value, so a host reading either agrees. Additive fields (context) are written
+    /// once, where the seed documents them. Claude-style answers are accepted on input.
+    pub(super) const PASCAL_PROTOCOL: ProtocolTables = ProtocolTables {
+        event_key: "hook_event_name",
+        event_key_only: None,
+        event_shapes: &[],
+        verbatim_keys: &[],
+        tool_args: ArgsForm::ObjectOrString,
+        tool_result_keys: Some(("result_type", "text_result_for_llm")),
+        env: ENV,
+        plain_stdout_context: &[],
+        exit2: EXIT2,
+        failure_denies: FAILURE_DENIES,
+        answer: &[
+            F::new(Slot::Continue, &["continue"], Writes::All),
+            F::new(Slot::StopReason, &["stopReason"], Writes::All),
+            F::new(Slot::SuppressOutput, &["suppressOutput"], Writes::All),
+            F::new(Slot::SystemMessage, &["systemMessage"], Writes::All),
+            F::new(
+                Slot::Permission,
+                &[HSO, "permissionDecision"],
+                Writes::On(PRE),
+            ),
+            F::new(
+                Slot::PermissionReason,
+                &[HSO, "permissionDecisionReason"],
+                Writes::On(PRE),
+            ),
+            F::new(Slot::UpdatedInput, &[HSO, "updatedInput"], Writes::On(PRE)),
+            F::new(Slot::Permission, &["permissionDecision"], Writes::On(PRE)),
+            F::new(
+                Slot::PermissionReason,
+                &["permissionDecisionReason"],
+                Writes::On(PRE),
+            ),
+            F::new(Slot::UpdatedInput, &["modifiedArgs"], Writes::On(PRE)),
+            F::new(
+                Slot::Behavior,
+                &[HSO, "decision", "behavior"],
+                Writes::On(PERM),
+            ),
+            F::new(
+                Slot::BehaviorMessage,
+                &[HSO, "decision", "message"],
+                Writes::On(PERM),
+            ),
+            F::new(
+                Slot::Interrupt,
+                &[HSO, "decision", "interrupt"],
+                Writes::On(PERM),
+            ),
+            F::new(
+                Slot::BehaviorInput,
+                &[HSO, "decision", "updatedInput"],
+                Writes::On(PERM),
+            ),
+            F::new(Slot::Behavior, &["behavior"], Writes::On(PERM)),
+            F::new(Slot::BehaviorMessage, &["message"], Writes::On(PERM)),
+            F::new(Slot::Interrupt, &["interrupt"], Writes::On(PERM)),
+            F::new(Slot::Decision, &["decision"], Writes::On(STOPS)),
+            F::new(Slot::Reason, &["reason"], Writes::On(STOPS)),
+            F::new(Slot::Context, &["additionalContext"], Writes::On(CONTEXT)),
+            F::new(Slot::Context, &[HSO, "additionalContext"], Writes::Never),
+        ],
+        answer_event_key: Some((HSO, "hookEventName")),
+        permission_values: ALL_DECISIONS,
+    };
+}

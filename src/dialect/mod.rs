@@ -147,6 +147,8 @@ pub struct Tables {
     pub parallel: bool,
     /// Handler types the dialect has, by the `type` string.
     pub handler_types: &'static [&'static str],
+    /// Run-time payload and answer rules, read by `crate::protocol`.
+    pub protocol: crate::protocol::ProtocolTables,
 }
 
 impl Tables {

@@ -36,17 +36,30 @@ pub struct Dispatch {
 
 /// Fires `event` (decoded from a `host` payload) at `rules`, runs what matches and answers the
 /// host. `project_dir` is where handlers run and what the project-directory variables hold.
-pub fn dispatch<'a, S: 'a>(host: Flavor, event: &Event, rules: impl IntoIterator<Item = (&'a Rule, &'a S)>, project_dir: &Path) -> Dispatch {
+pub fn dispatch<'a, S: 'a>(
+    host: Flavor,
+    event: &Event,
+    rules: impl IntoIterator<Item = (&'a Rule, &'a S)>,
+    project_dir: &Path,
+) -> Dispatch {
     let (selected, invalid) = select(rules, event);
     let mut skipped: Vec<String> = invalid
         .iter()
-        .map(|s| format!("{} ({}): skipped: {}", s.rule.origin.file, s.rule.origin.pointer, s.reason))
+        .map(|s| {
+            format!(
+                "{} ({}): skipped: {}",
+                s.rule.origin.file, s.rule.origin.pointer, s.reason
+            )
+        })
         .collect();
     let mut jobs = Vec::new();
     for s in &selected {
         match prepare(s, event, project_dir) {
             Ok(job) => jobs.push(job),
-            Err(why) => skipped.push(format!("{} ({}): skipped: {why}", s.rule.origin.file, s.rule.origin.pointer)),
+            Err(why) => skipped.push(format!(
+                "{} ({}): skipped: {why}",
+                s.rule.origin.file, s.rule.origin.pointer
+            )),
         }
     }
     let specs: Vec<Spawn> = jobs.iter().map(|j| j.spec.clone()).collect();
@@ -86,19 +99,33 @@ struct Job {
 }
 
 /// The process for one selected handler: its own dialect's payload, environment and timeout.
-fn prepare<S>(selected: &Selected<'_, S>, event: &Event, project_dir: &Path) -> Result<Job, String> {
+fn prepare<S>(
+    selected: &Selected<'_, S>,
+    event: &Event,
+    project_dir: &Path,
+) -> Result<Job, String> {
     let flavor = selected.rule.flavor;
     let handler: &Handler = selected.handler;
     let HandlerKind::Command(command) = &handler.kind else {
-        return Err("prompt and agent hooks are evaluated by the agent's model; hookx cannot run them".into());
+        return Err(
+            "prompt and agent hooks are evaluated by the agent's model; hookx cannot run them"
+                .into(),
+        );
     };
-    let line = if cfg!(windows) { command.windows_line() } else { command.unix_line() };
+    let line = if cfg!(windows) {
+        command.windows_line()
+    } else {
+        command.unix_line()
+    };
     let Some(line) = line else {
         return Err("no command for this operating system".into());
     };
     if command.is_async == Some(true) {
         // Claude runs async hooks in the background and ignores their answer.
-        return Err("async hooks run in the background in Claude; hookx runs them only under Claude itself".into());
+        return Err(
+            "async hooks run in the background in Claude; hookx runs them only under Claude itself"
+                .into(),
+        );
     }
     let project = project_dir.display().to_string();
     let stdin = encode_event(event, flavor);
@@ -120,10 +147,15 @@ fn prepare<S>(selected: &Selected<'_, S>, event: &Event, project_dir: &Path) -> 
         Some(dir) => project_dir.join(dir),
         None => project_dir.to_path_buf(),
     };
-    let timeout = handler.timeout.unwrap_or_else(|| flavor.tables().default_timeout(&handler.kind));
+    let timeout = handler
+        .timeout
+        .unwrap_or_else(|| flavor.tables().default_timeout(&handler.kind));
     Ok(Job {
         flavor,
-        origin: format!("{} ({})", selected.rule.origin.file, selected.rule.origin.pointer),
+        origin: format!(
+            "{} ({})",
+            selected.rule.origin.file, selected.rule.origin.pointer
+        ),
         stdin: stdin.clone(),
         spec: Spawn {
             command_line: line.to_string(),
@@ -149,7 +181,9 @@ pub fn expand(value: &str, lookup: impl Fn(&str) -> Option<String>) -> String {
                 None => ("", after),
             }
         } else {
-            let end = after.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(after.len());
+            let end = after
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(after.len());
             (&after[..end], &after[end..])
         };
         if name.is_empty() {
@@ -171,6 +205,9 @@ mod tests {
     #[test]
     fn expands_plain_and_braced_variables_only() {
         let lookup = |v: &str| (v == "HOME").then(|| "/home/u".to_string());
-        assert_eq!(expand("$HOME/x:${HOME}:$NOPE:$(id):$", lookup), "/home/u/x:/home/u::$(id):$");
+        assert_eq!(
+            expand("$HOME/x:${HOME}:$NOPE:$(id):$", lookup),
+            "/home/u/x:/home/u::$(id):$"
+        );
     }
 }

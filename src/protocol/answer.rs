@@ -1,0 +1,492 @@
+//! Answers: a handler's exit code and output, read in its own dialect, into a canonical
+//! [`Outcome`]; and a merged [`Outcome`] written in the host's protocol.
+
+use super::payload::json_kind;
+use super::{
+    AnswerField, Exit2, ProtocolTables, Slot, args_from_canonical, args_to_canonical, event_name,
+    is_permission_event,
+};
+use crate::dialect::Flavor;
+use crate::model::{Decision, Event, EventKind, Outcome};
+use crate::spawn::{Exit, Finished};
+use serde_json::{Map, Value};
+
+/// How much of a handler's output an error message quotes.
+const PREVIEW_CHARS: usize = 200;
+
+/// What hookx prints for the host, and the exit code it ends with.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HostAnswer {
+    /// JSON (no trailing newline), or empty.
+    pub stdout: String,
+    pub stderr: String,
+    pub exit_code: i32,
+}
+
+/// Reads one handler's answer as its own dialect defines it: what its exit code, timeout,
+/// silence and output mean. Updated tool input comes back under canonical argument names,
+/// which is why the whole event (its tool) is needed, not only its kind.
+pub fn decode_answer(flavor: Flavor, event: &Event, finished: &Finished) -> Outcome {
+    let p = &flavor.tables().protocol;
+    let kind = &event.kind;
+    let stderr = String::from_utf8_lossy(&finished.stderr).trim().to_string();
+    let mut out = Outcome::default();
+    let exit2 = match finished.exit {
+        Exit::Code(2) => p.exit2(kind),
+        _ => None,
+    };
+    if let Some(effect) = exit2 {
+        match effect {
+            Exit2::Deny => deny(&mut out, reason_or(&stderr, "hook exited with code 2")),
+            Exit2::DenyWithStdout => {
+                read_stdout(flavor, event, finished, &mut out);
+                out.decision = Some(Decision::Deny);
+            }
+            Exit2::Block => {
+                out.block = true;
+                out.reasons.push(reason_or(&stderr, "blocked by hook"));
+            }
+            Exit2::Context if !stderr.is_empty() => out.additional_context.push(stderr),
+            Exit2::Context => {}
+        }
+        return out;
+    }
+    let what = match &finished.exit {
+        Exit::Code(0) => {
+            read_stdout(flavor, event, finished, &mut out);
+            return out;
+        }
+        // Every dialect lets a timed-out hook pass (Copilot: fail-open).
+        Exit::TimedOut => {
+            out.errors.push(failure("timed out", &stderr));
+            return out;
+        }
+        Exit::Code(code) => format!("exited with code {code}"),
+        Exit::Signal(sig) => format!("was killed by signal {sig}"),
+        Exit::FailedToStart(why) => format!("could not start: {why}"),
+    };
+    if p.failure_denies.contains(kind) {
+        deny(&mut out, reason_or(&stderr, &format!("hook {what}")));
+    } else {
+        out.errors.push(failure(&what, &stderr));
+    }
+    out
+}
+
+/// The merged outcome in the host's protocol. JSON at exit 0 wherever the host has a field for
+/// it; exit 2 with the reason on stderr only where the host has no JSON form (e.g. Copilot's
+/// `postToolUseFailure` guidance); anything the host cannot express goes to stderr as a
+/// non-blocking note, never silently away.
+pub fn encode_answer(host: Flavor, event: &Event, outcome: &Outcome) -> HostAnswer {
+    let t = host.tables();
+    let p = &t.protocol;
+    let kind = &event.kind;
+    let mut w = Writer {
+        p,
+        kind,
+        event_name: event_name(t, kind),
+        json: Map::new(),
+    };
+    let mut exit2: Vec<String> = Vec::new();
+    let mut notes: Vec<String> = Vec::new();
+    let reason = outcome.reasons.join("\n");
+    let tool_id = event.tool.as_ref().map(|t| t.name.as_str());
+    let updated = outcome
+        .updated_input
+        .as_ref()
+        .map(|v| args_from_canonical(host, tool_id, v));
+
+    if is_permission_event(kind) {
+        let decision = if outcome.block {
+            Some(Decision::Deny)
+        } else {
+            outcome.decision
+        };
+        let mut input_written = false;
+        if let Some(d) = decision {
+            if p.writes(Slot::Behavior, kind) {
+                // A permission request has no "ask": leaving it alone is asking.
+                if d != Decision::Ask {
+                    w.set(Slot::Behavior, decision_str(d).into());
+                }
+                if d == Decision::Deny {
+                    w.set_str(Slot::BehaviorMessage, &reason);
+                    if outcome.interrupt {
+                        w.set(Slot::Interrupt, true.into());
+                    }
+                }
+                if d == Decision::Allow
+                    && let Some(input) = &updated
+                {
+                    input_written = w.set(Slot::BehaviorInput, input.clone());
+                }
+            } else if p.writes(Slot::Permission, kind) && p.permission_values.contains(&d) {
+                w.set(Slot::Permission, decision_str(d).into());
+                w.set_str(Slot::PermissionReason, &reason);
+            } else if d == Decision::Deny && p.writes(Slot::Decision, kind) {
+                w.set(Slot::Decision, "block".into());
+                w.set(Slot::Reason, reason_or(&reason, "denied by hook").into());
+            } else if d == Decision::Deny && p.exit2(kind).is_some() {
+                exit2.push(reason_or(&reason, "denied by hook"));
+            } else if d == Decision::Deny {
+                notes.push(format!(
+                    "hookx: {} cannot deny {}: {}",
+                    host.name(),
+                    w.event_name,
+                    reason_or(&reason, "denied by hook")
+                ));
+            } else if d == Decision::Ask {
+                // Allow needs no note (the host's own flow goes on); a lost "ask" does.
+                notes.push(format!(
+                    "hookx: {} cannot ask on {}, its own permission flow decides: {}",
+                    host.name(),
+                    w.event_name,
+                    reason_or(&reason, "a hook asked for confirmation")
+                ));
+            }
+        }
+        if let Some(input) = &updated
+            && !input_written
+            && !w.set(Slot::UpdatedInput, input.clone())
+        {
+            notes.push(format!(
+                "hookx: updated tool input dropped: {} cannot change the input on {}",
+                host.name(),
+                w.event_name
+            ));
+        }
+    } else if outcome.block {
+        let reason = reason_or(&reason, "blocked by hook");
+        if p.writes(Slot::Decision, kind) {
+            w.set(Slot::Decision, "block".into());
+            w.set(Slot::Reason, reason.into());
+        } else if matches!(p.exit2(kind), Some(Exit2::Block | Exit2::Deny)) {
+            exit2.push(reason);
+        } else if p.writes(Slot::Context, kind) {
+            // The event cannot be undone (e.g. PostToolUse): the reason still reaches the model.
+            w.set(Slot::Context, reason.into());
+        } else {
+            notes.push(format!(
+                "hookx: {} cannot block {}: {reason}",
+                host.name(),
+                w.event_name
+            ));
+        }
+    }
+
+    if !outcome.additional_context.is_empty() {
+        let context = outcome.additional_context.join("\n");
+        if p.writes(Slot::Context, kind) {
+            let joined = match w.json_get(Slot::Context) {
+                Some(Value::String(prev)) => format!("{prev}\n{context}"),
+                _ => context,
+            };
+            w.set(Slot::Context, joined.into());
+        } else if p.exit2(kind) == Some(Exit2::Context) {
+            exit2.push(context);
+        } else {
+            notes.push(format!(
+                "hookx: additional context dropped: {} takes none on {}: {context}",
+                host.name(),
+                w.event_name
+            ));
+        }
+    }
+
+    if outcome.stop {
+        let written = w.set(Slot::Continue, false.into());
+        if let Some(why) = &outcome.stop_reason {
+            w.set(Slot::StopReason, why.clone().into());
+        }
+        if !written {
+            notes.push(format!(
+                "hookx: {} cannot be told to stop: {}",
+                host.name(),
+                outcome
+                    .stop_reason
+                    .as_deref()
+                    .unwrap_or("a hook asked to stop")
+            ));
+        }
+    }
+    if !outcome.system_messages.is_empty() {
+        let message = outcome.system_messages.join("\n");
+        if !w.set(Slot::SystemMessage, message.clone().into()) {
+            notes.push(message);
+        }
+    }
+    if outcome.suppress_output {
+        w.set(Slot::SuppressOutput, true.into());
+    }
+
+    if !exit2.is_empty() {
+        // The host reads stderr as the reason at exit 2 and ignores stdout.
+        return HostAnswer {
+            stdout: String::new(),
+            stderr: exit2.join("\n"),
+            exit_code: 2,
+        };
+    }
+    notes.extend(outcome.errors.iter().cloned());
+    HostAnswer {
+        stdout: if w.json.is_empty() {
+            String::new()
+        } else {
+            Value::Object(w.json).to_string()
+        },
+        stderr: notes.join("\n"),
+        exit_code: 0,
+    }
+}
+
+/// Writes slots where the host reads them on one event.
+struct Writer<'a> {
+    p: &'a ProtocolTables,
+    kind: &'a EventKind,
+    event_name: String,
+    json: Map<String, Value>,
+}
+
+impl Writer<'_> {
+    /// Writes `value` at every place the host reads `slot`; false when there is none.
+    fn set(&mut self, slot: Slot, value: Value) -> bool {
+        let fields: Vec<&AnswerField> = self.p.written(slot, self.kind).collect();
+        for field in &fields {
+            self.put(field.path, value.clone());
+        }
+        !fields.is_empty()
+    }
+
+    fn set_str(&mut self, slot: Slot, value: &str) {
+        if !value.is_empty() {
+            self.set(slot, value.into());
+        }
+    }
+
+    fn json_get(&self, slot: Slot) -> Option<&Value> {
+        let field = self.p.written(slot, self.kind).next()?;
+        lookup(&self.json, field.path)
+    }
+
+    fn put(&mut self, path: &[&str], value: Value) {
+        let Some((last, parents)) = path.split_last() else {
+            return;
+        };
+        let mut map = &mut self.json;
+        for (depth, key) in parents.iter().enumerate() {
+            let entry = map
+                .entry(key.to_string())
+                .or_insert_with(|| Value::Object(Map::new()));
+            if !entry.is_object() {
+                *entry = Value::Object(Map::new());
+            }
+            let Value::Object(inner) = entry else { return };
+            if depth == 0
+                && let Some((object, key)) = self.p.answer_event_key
+                && object == path[0]
+                && !inner.contains_key(key)
+            {
+                inner.insert(key.to_string(), self.event_name.clone().into());
+            }
+            map = inner;
+        }
+        map.insert(last.to_string(), value);
+    }
+}
+
+fn lookup<'a>(map: &'a Map<String, Value>, path: &[&str]) -> Option<&'a Value> {
+    let (first, rest) = path.split_first()?;
+    let mut value = map.get(*first)?;
+    for key in rest {
+        value = value.as_object()?.get(*key)?;
+    }
+    Some(value)
+}
+
+/// Exit 0: the handler's stdout, as JSON or (where the dialect says so) plain context.
+fn read_stdout(flavor: Flavor, event: &Event, finished: &Finished, out: &mut Outcome) {
+    let p = &flavor.tables().protocol;
+    let truncated = if finished.stdout_truncated {
+        " (output was truncated)"
+    } else {
+        ""
+    };
+    let Ok(text) = std::str::from_utf8(&finished.stdout) else {
+        out.errors.push(format!(
+            "hook stdout is not valid UTF-8{truncated}: {}",
+            preview(&String::from_utf8_lossy(&finished.stdout))
+        ));
+        return;
+    };
+    let text = text.trim();
+    if text.is_empty() {
+        return;
+    }
+    let plain_context = p.plain_stdout_context.contains(&event.kind);
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(map)) => read_json(flavor, event, &map, out),
+        _ if plain_context && !text.starts_with('{') => {
+            out.additional_context.push(text.to_string());
+        }
+        Ok(other) => out.errors.push(format!(
+            "hook stdout is {} where a JSON object was expected{truncated}: {}",
+            json_kind(&other),
+            preview(text)
+        )),
+        Err(e) if text.starts_with(['{', '[']) => out.errors.push(format!(
+            "hook stdout is not valid JSON ({e}){truncated}: {}",
+            preview(text)
+        )),
+        Err(_) => out.errors.push(format!(
+            "hook stdout is not JSON, ignored{truncated}: {}",
+            preview(text)
+        )),
+    }
+}
+
+/// Reads every slot the handler's dialect places in its answer object.
+fn read_json(flavor: Flavor, event: &Event, map: &Map<String, Value>, out: &mut Outcome) {
+    let p = &flavor.tables().protocol;
+    let kind = &event.kind;
+    let permission_event = is_permission_event(kind);
+    let tool_id = event.tool.as_ref().map(|t| t.name.as_str());
+    let mut seen_paths: Vec<&[&str]> = Vec::new();
+    let mut seen_text: Vec<(Slot, String)> = Vec::new();
+    for field in p.answer {
+        if seen_paths.contains(&field.path) {
+            continue;
+        }
+        seen_paths.push(field.path);
+        let Some(value) = lookup(map, field.path) else {
+            continue;
+        };
+        if value.is_null() {
+            continue;
+        }
+        let key = field.path.join(".");
+        let mut text = |slot: Slot, out: &mut Outcome| -> Option<String> {
+            let Value::String(s) = value else {
+                out.errors.push(format!(
+                    "hook answer `{key}` must be a string, not {}",
+                    json_kind(value)
+                ));
+                return None;
+            };
+            if s.is_empty() || seen_text.iter().any(|(sl, t)| *sl == slot && t == s) {
+                return None;
+            }
+            seen_text.push((slot, s.clone()));
+            Some(s.clone())
+        };
+        match field.slot {
+            Slot::Continue => match value {
+                Value::Bool(b) => out.stop |= !b,
+                other => out.errors.push(format!(
+                    "hook answer `{key}` must be a boolean, not {}",
+                    json_kind(other)
+                )),
+            },
+            Slot::StopReason => {
+                if let Some(s) = text(Slot::StopReason, out) {
+                    out.stop_reason.get_or_insert(s);
+                }
+            }
+            Slot::SuppressOutput => out.suppress_output |= value.as_bool().unwrap_or(false),
+            Slot::SystemMessage => {
+                if let Some(s) = text(Slot::SystemMessage, out) {
+                    out.system_messages.push(s);
+                }
+            }
+            Slot::Decision => {
+                if let Some(s) = text(Slot::Decision, out) {
+                    match (s.as_str(), permission_event) {
+                        ("block" | "deny", true) => set_decision(out, Decision::Deny),
+                        ("block" | "deny", false) => out.block = true,
+                        ("approve" | "allow", true) => set_decision(out, Decision::Allow),
+                        ("approve" | "allow", false) => {}
+                        ("ask", true) => set_decision(out, Decision::Ask),
+                        (other, _) => out.errors.push(format!(
+                            "hook answer `{key}` has an unknown value {other:?}"
+                        )),
+                    }
+                }
+            }
+            Slot::Permission | Slot::Behavior => {
+                if let Some(s) = text(field.slot, out) {
+                    match s.as_str() {
+                        "allow" => set_decision(out, Decision::Allow),
+                        "deny" => set_decision(out, Decision::Deny),
+                        "ask" if field.slot == Slot::Permission => set_decision(out, Decision::Ask),
+                        other => out.errors.push(format!(
+                            "hook answer `{key}` has an unknown value {other:?}"
+                        )),
+                    }
+                }
+            }
+            Slot::Reason | Slot::PermissionReason | Slot::BehaviorMessage => {
+                if let Some(s) = text(Slot::Reason, out) {
+                    out.reasons.push(s);
+                }
+            }
+            Slot::Interrupt => out.interrupt |= value.as_bool().unwrap_or(false),
+            Slot::UpdatedInput | Slot::BehaviorInput => {
+                let input = match value {
+                    // Copilot may send arguments JSON-encoded, as it does in its payloads.
+                    Value::String(s) => serde_json::from_str::<Value>(s)
+                        .ok()
+                        .filter(Value::is_object)
+                        .unwrap_or_else(|| value.clone()),
+                    v => v.clone(),
+                };
+                out.updated_input = Some(args_to_canonical(flavor, tool_id, input));
+            }
+            Slot::Context => {
+                if let Some(s) = text(Slot::Context, out) {
+                    out.additional_context.push(s);
+                }
+            }
+        }
+    }
+}
+
+/// Deny beats ask beats allow, within one answer as across answers.
+fn set_decision(out: &mut Outcome, decision: Decision) {
+    out.decision = out.decision.max(Some(decision));
+}
+
+fn deny(out: &mut Outcome, reason: String) {
+    out.decision = Some(Decision::Deny);
+    out.reasons.push(reason);
+}
+
+fn decision_str(decision: Decision) -> &'static str {
+    match decision {
+        Decision::Allow => "allow",
+        Decision::Ask => "ask",
+        Decision::Deny => "deny",
+    }
+}
+
+fn reason_or(reason: &str, default: &str) -> String {
+    if reason.is_empty() {
+        default.to_string()
+    } else {
+        reason.to_string()
+    }
+}
+
+fn failure(what: &str, stderr: &str) -> String {
+    if stderr.is_empty() {
+        format!("hook {what}")
+    } else {
+        format!("hook {what}: {}", preview(stderr))
+    }
+}
+
+fn preview(text: &str) -> String {
+    let text = text.trim();
+    match text.char_indices().nth(PREVIEW_CHARS) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
+}

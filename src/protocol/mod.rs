@@ -1,0 +1,318 @@
+//! The run-time protocol: a host's event payload in, a handler's stdin and env out, a handler's
+//! answer in, the host's answer out.
+//!
+//! Every dialect difference is data in [`ProtocolTables`] (one per flavour, in each dialect's
+//! `Tables`); the code in [`payload`] and [`answer`] reads those tables and never asks which
+//! dialect it serves.
+
+pub mod answer;
+pub mod payload;
+
+pub use answer::{HostAnswer, decode_answer, encode_answer};
+pub use payload::{decode_event, decode_event_as, detect_host, encode_event, handler_env};
+
+use crate::dialect::{Flavor, KeyCase, Tables};
+use crate::model::{Decision, EventKind};
+
+/// The protocol half of a flavour's tables.
+pub struct ProtocolTables {
+    /// The payload key that names the event.
+    pub event_key: &'static str,
+    /// `None`: every payload names its event under `event_key`. `Some`: only these events do,
+    /// with the name written (Copilot's camelCase payloads name no event, except
+    /// `notification`, which says `"Notification"`).
+    pub event_key_only: Option<&'static [(EventKind, &'static str)]>,
+    /// For payloads that name no event: the native keys that identify each event, tried in
+    /// order (all keys of a row must be present).
+    pub event_shapes: &'static [(EventKind, &'static [&'static str])],
+    /// Keys written as they are whatever the key case (Copilot's camelCase notification
+    /// payload has snake_case `notification_type`).
+    pub verbatim_keys: &'static [&'static str],
+    pub tool_args: ArgsForm,
+    /// Native keys (result type, text) of the tool-result envelope; `None`: the tool response is
+    /// passed on as the tool returned it.
+    pub tool_result_keys: Option<(&'static str, &'static str)>,
+    /// Environment variables a handler of this flavour expects.
+    pub env: &'static [(&'static str, EnvValue)],
+    /// Events on which plain (non-JSON) stdout at exit 0 becomes additional context.
+    pub plain_stdout_context: &'static [EventKind],
+    /// What exit code 2 means, per event; on other events it is a non-blocking error.
+    pub exit2: &'static [(EventKind, Exit2)],
+    /// Events on which any failure but a timeout denies (fail-closed).
+    pub failure_denies: &'static [EventKind],
+    /// Where the answer JSON carries each slot, in the order read and written.
+    pub answer: &'static [AnswerField],
+    /// The answer object that must name its event, and the key naming it.
+    pub answer_event_key: Option<(&'static str, &'static str)>,
+    /// Permission decisions the answer JSON can carry (others fall back to default behaviour).
+    pub permission_values: &'static [Decision],
+}
+
+/// How a payload carries tool arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgsForm {
+    /// A JSON object, passed as is.
+    Object,
+    /// A JSON object; a string holding a JSON object is parsed on input.
+    ObjectOrString,
+    /// A string holding JSON (Copilot camelCase); an object is accepted on input.
+    JsonString,
+}
+
+/// The value of an environment variable set for a handler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EnvValue {
+    ProjectDir,
+    SessionId,
+    /// The event name in the handler's flavour.
+    EventName,
+    Literal(&'static str),
+}
+
+/// What a handler's exit code 2 means on one event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit2 {
+    /// Permission denied; stderr is the reason.
+    Deny,
+    /// Permission denied; stdout JSON still counts and stderr is ignored (Copilot
+    /// `permissionRequest`).
+    DenyWithStdout,
+    /// The action is blocked; stderr is the reason.
+    Block,
+    /// stderr is fed to the model as context.
+    Context,
+}
+
+/// One piece of an answer, whatever key it sits under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    /// `continue: false` stops the agent.
+    Continue,
+    StopReason,
+    SuppressOutput,
+    SystemMessage,
+    /// A top-level `decision` string: `block`/`allow`/`approve`/`deny`/`ask`.
+    Decision,
+    /// The reason that goes with `Decision`.
+    Reason,
+    /// `allow`/`deny`/`ask` on a tool call.
+    Permission,
+    PermissionReason,
+    UpdatedInput,
+    /// `allow`/`deny` on a permission request.
+    Behavior,
+    BehaviorMessage,
+    Interrupt,
+    BehaviorInput,
+    Context,
+}
+
+/// On which events a host reads a field, and so where hookx writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Writes {
+    All,
+    On(&'static [EventKind]),
+    /// Accepted from handlers, never written (tolerated variants).
+    Never,
+}
+
+/// Where one slot sits in an answer object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AnswerField {
+    pub slot: Slot,
+    pub path: &'static [&'static str],
+    pub writes: Writes,
+}
+
+impl AnswerField {
+    pub const fn new(slot: Slot, path: &'static [&'static str], writes: Writes) -> AnswerField {
+        AnswerField { slot, path, writes }
+    }
+
+    fn written_on(&self, kind: &EventKind) -> bool {
+        match self.writes {
+            Writes::All => true,
+            Writes::On(kinds) => kinds.contains(kind),
+            Writes::Never => false,
+        }
+    }
+}
+
+impl ProtocolTables {
+    pub fn exit2(&self, kind: &EventKind) -> Option<Exit2> {
+        self.exit2.iter().find(|(k, _)| k == kind).map(|(_, e)| *e)
+    }
+
+    /// The fields a host reads for `slot` on `kind`.
+    pub fn written(&self, slot: Slot, kind: &EventKind) -> impl Iterator<Item = &AnswerField> {
+        self.answer
+            .iter()
+            .filter(move |f| f.slot == slot && f.written_on(kind))
+    }
+
+    pub fn writes(&self, slot: Slot, kind: &EventKind) -> bool {
+        self.written(slot, kind).next().is_some()
+    }
+}
+
+/// Whether the event asks for a permission decision on a tool call.
+pub(crate) fn is_permission_event(kind: &EventKind) -> bool {
+    matches!(kind, EventKind::PreToolUse | EventKind::PermissionRequest)
+}
+
+/// The name a flavour gives an event; events it lacks keep their canonical (or original) name.
+pub(crate) fn event_name(tables: &Tables, kind: &EventKind) -> String {
+    tables
+        .event_name(kind)
+        .map(str::to_string)
+        .unwrap_or_else(|| kind.name().to_string())
+}
+
+/// The canonical (snake_case) key of a native payload key.
+pub(crate) fn canonical_key(tables: &Tables, key: &str) -> String {
+    if let Some((canonical, _)) = tables.key_renames.iter().find(|(_, n)| *n == key) {
+        return (*canonical).to_string();
+    }
+    if tables.protocol.verbatim_keys.contains(&key) {
+        return key.to_string();
+    }
+    match tables.key_case {
+        KeyCase::Snake => key.to_string(),
+        KeyCase::Camel => camel_to_snake(key),
+    }
+}
+
+/// The native payload key of a canonical key.
+pub(crate) fn native_key(tables: &Tables, key: &str) -> String {
+    if let Some((_, native)) = tables.key_renames.iter().find(|(c, _)| *c == key) {
+        return (*native).to_string();
+    }
+    if tables.protocol.verbatim_keys.contains(&key) {
+        return key.to_string();
+    }
+    match tables.key_case {
+        KeyCase::Snake => key.to_string(),
+        KeyCase::Camel => snake_to_camel(key),
+    }
+}
+
+/// `toolUseId` → `tool_use_id`.
+pub fn camel_to_snake(key: &str) -> String {
+    let mut out = String::with_capacity(key.len() + 4);
+    for c in key.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `tool_use_id` → `toolUseId`.
+pub fn snake_to_camel(key: &str) -> String {
+    let mut out = String::with_capacity(key.len());
+    let mut upper = false;
+    for c in key.chars() {
+        if c == '_' && !out.is_empty() {
+            upper = true;
+        } else if upper {
+            out.push(c.to_ascii_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    if upper {
+        out.push('_');
+    }
+    out
+}
+
+/// Tool arguments renamed from one flavour's names to canonical (Claude) names.
+pub(crate) fn args_to_canonical(
+    flavor: Flavor,
+    tool_id: Option<&str>,
+    input: serde_json::Value,
+) -> serde_json::Value {
+    rename_args(flavor, tool_id, input, true)
+}
+
+/// Tool arguments renamed from canonical names to one flavour's names.
+pub(crate) fn args_from_canonical(
+    flavor: Flavor,
+    tool_id: Option<&str>,
+    input: &serde_json::Value,
+) -> serde_json::Value {
+    rename_args(flavor, tool_id, input.clone(), false)
+}
+
+fn rename_args(
+    flavor: Flavor,
+    tool_id: Option<&str>,
+    input: serde_json::Value,
+    to_canonical: bool,
+) -> serde_json::Value {
+    let (Some(id), serde_json::Value::Object(map)) = (tool_id, &input) else {
+        return input;
+    };
+    let renames = flavor.tables().arg_renames(id);
+    if renames.is_empty() {
+        return input;
+    }
+    map.iter()
+        .map(|(k, v)| {
+            let renamed = renames.iter().find_map(|(canonical, native)| {
+                if to_canonical {
+                    (*native == k).then_some(*canonical)
+                } else {
+                    (*canonical == k).then_some(*native)
+                }
+            });
+            (
+                renamed.map(str::to_string).unwrap_or_else(|| k.clone()),
+                v.clone(),
+            )
+        })
+        .collect::<serde_json::Map<_, _>>()
+        .into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Additive fields written twice would be read twice; decisions may sit in two places.
+    #[test]
+    fn additive_fields_are_written_once_per_event() {
+        for flavor in Flavor::ALL {
+            let p = &flavor.tables().protocol;
+            for kind in EventKind::KNOWN {
+                for slot in [Slot::Context, Slot::SystemMessage] {
+                    assert!(
+                        p.written(slot, &kind).count() <= 1,
+                        "{} writes {slot:?} twice on {kind}",
+                        flavor.name()
+                    );
+                }
+                for slot in [Slot::Permission, Slot::Behavior] {
+                    assert!(
+                        !p.writes(slot, &kind) || is_permission_event(&kind),
+                        "{} writes {slot:?} on {kind}",
+                        flavor.name()
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn key_case_round_trips() {
+        for key in ["session_id", "tool_use_id", "cwd", "text_result_for_llm"] {
+            assert_eq!(camel_to_snake(&snake_to_camel(key)), key);
+        }
+        assert_eq!(snake_to_camel("text_result_for_llm"), "textResultForLlm");
+        assert_eq!(camel_to_snake("sessionId"), "session_id");
+    }
+}

@@ -1,0 +1,442 @@
+//! Event payloads: a host's stdin into a canonical [`Event`], and an [`Event`] into the stdin
+//! and environment a handler of some flavour expects.
+
+use super::{
+    ArgsForm, EnvValue, args_from_canonical, args_to_canonical, canonical_key, event_name,
+    native_key,
+};
+use crate::diag::{Diagnostic, Severity};
+use crate::dialect::{Dialect, Flavor, KeyCase, Tables, TimestampForm};
+use crate::error::Error;
+use crate::model::{Event, EventKind, ToolCall};
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde_json::{Map, Value};
+
+/// Canonical keys of the tool call, lifted out of `fields` into [`Event::tool`].
+const TOOL_NAME: &str = "tool_name";
+const TOOL_INPUT: &str = "tool_input";
+const TOOL_RESPONSE: &str = "tool_response";
+const TIMESTAMP: &str = "timestamp";
+/// Canonical envelope keys of a tool result (Copilot's `toolResult`).
+const RESULT_TYPE: &str = "result_type";
+const RESULT_TEXT: &str = "text_result_for_llm";
+/// Keys written before the tool call, so that payloads read in the usual order.
+const COMMON_KEYS: &[&str] = &["session_id", "transcript_path", "cwd", "permission_mode"];
+
+/// Decodes a host's stdin; the event name comes from the payload (or, for payloads that name
+/// none, from its shape).
+pub fn decode_event(payload: &[u8], host: Dialect) -> Result<(Event, Flavor), Error> {
+    decode_event_as(payload, host, None)
+}
+
+/// Decodes a host's stdin, with the event name as the host's config registered it
+/// (`hookx run --event preToolUse`). Copilot's camelCase payloads do not name their event, and
+/// a `permissionRequest` looks like a `preToolUse`: the registered name settles it. A name in
+/// the payload wins over `event`.
+pub fn decode_event_as(
+    payload: &[u8],
+    host: Dialect,
+    event: Option<&str>,
+) -> Result<(Event, Flavor), Error> {
+    let value: Value = serde_json::from_slice(payload).map_err(|e| {
+        // The position goes into the diagnostic, not twice into its message.
+        let message = e.to_string();
+        let message = message
+            .split(" at line ")
+            .next()
+            .unwrap_or(&message)
+            .to_string();
+        invalid(
+            e.line(),
+            e.column(),
+            format!("the {host} event payload is not JSON: {message}"),
+        )
+    })?;
+    let Value::Object(obj) = value else {
+        return Err(invalid(
+            0,
+            0,
+            format!(
+                "the {host} event payload must be a JSON object, not {}",
+                json_kind(&value)
+            ),
+        ));
+    };
+    let flavor = detect_flavor(&obj, host, event);
+    let t = flavor.tables();
+    let p = &t.protocol;
+
+    let named = match obj.get(p.event_key) {
+        Some(Value::String(name)) => Some(name.as_str()),
+        Some(other) => {
+            return Err(invalid(
+                0,
+                0,
+                format!(
+                    "`{}` must be a string, not {}",
+                    p.event_key,
+                    json_kind(other)
+                ),
+            ));
+        }
+        None => None,
+    };
+    let kind = match named.or(event) {
+        Some(name) => kind_of(flavor, name),
+        None => match shape_kind(t, &obj) {
+            Some(kind) => kind,
+            None if p.event_shapes.is_empty() => {
+                return Err(invalid(
+                    0,
+                    0,
+                    format!(
+                        "the {} event payload has no `{}`",
+                        flavor.name(),
+                        p.event_key
+                    ),
+                ));
+            }
+            None => {
+                return Err(Error::Usage(format!(
+                    "the {} event payload names no event and its keys match no known event; \
+                     pass the event name as registered in the host's config",
+                    flavor.name()
+                )));
+            }
+        },
+    };
+
+    let mut timestamp = None;
+    let mut tool_name = None;
+    let mut tool_input = None;
+    let mut fields = Map::new();
+    for (key, value) in obj {
+        if key == p.event_key {
+            continue;
+        }
+        if key == TIMESTAMP
+            && t.timestamp != TimestampForm::None
+            && let Some(ts) = parse_timestamp(&value)
+        {
+            timestamp = Some(ts);
+            continue;
+        }
+        let canonical = canonical_key(t, &key);
+        match canonical.as_str() {
+            TOOL_NAME if value.is_string() => tool_name = Some(value),
+            TOOL_INPUT => tool_input = Some(value),
+            TOOL_RESPONSE => {
+                fields.insert(canonical, decode_tool_result(t, value));
+            }
+            _ => {
+                fields.insert(canonical, value);
+            }
+        }
+    }
+    let tool = match tool_name {
+        Some(Value::String(name)) => {
+            let id = t.canonical_tool(&name).to_string();
+            let input = tool_input
+                .map(|v| decode_args(p.tool_args, v))
+                .map(|v| args_to_canonical(flavor, Some(&id), v))
+                .unwrap_or(Value::Null);
+            Some(ToolCall { name: id, input })
+        }
+        _ => {
+            if let Some(input) = tool_input {
+                fields.insert(TOOL_INPUT.to_string(), input);
+            }
+            None
+        }
+    };
+    Ok((
+        Event {
+            kind,
+            timestamp,
+            tool,
+            fields,
+        },
+        flavor,
+    ))
+}
+
+/// Guesses which agent sent a payload. Bricks payloads look like Claude's without
+/// `transcript_path`; telling them apart (by `BRICKS_*` variables) is the caller's business.
+pub fn detect_host(payload: &Value) -> Option<Dialect> {
+    let obj = payload.as_object()?;
+    let event = obj.get("hook_event_name").and_then(Value::as_str);
+    if obj.keys().any(|k| has_upper(k)) || obj.contains_key(TIMESTAMP) {
+        return Some(Dialect::Copilot);
+    }
+    if obj.contains_key("transcript_path") || obj.contains_key("permission_mode") {
+        return Some(Dialect::Claude);
+    }
+    match event {
+        Some(name) if name.starts_with(|c: char| c.is_ascii_lowercase()) => Some(Dialect::Copilot),
+        Some(name) if Flavor::Bricks.tables().event_kind(name) == Some(EventKind::GoalUpdate) => {
+            Some(Dialect::Bricks)
+        }
+        _ => None,
+    }
+}
+
+/// The stdin a handler of `flavor` expects for `event`.
+pub fn encode_event(event: &Event, flavor: Flavor) -> Value {
+    let t = flavor.tables();
+    let p = &t.protocol;
+    let mut out = Map::new();
+    let name = match p.event_key_only {
+        None => Some(event_name(t, &event.kind)),
+        Some(only) => only
+            .iter()
+            .find(|(k, _)| *k == event.kind)
+            .map(|(_, n)| (*n).to_string()),
+    };
+    if let Some(name) = name {
+        out.insert(p.event_key.to_string(), Value::String(name));
+    }
+    if let Some(ts) = event.timestamp {
+        match t.timestamp {
+            TimestampForm::None => {}
+            TimestampForm::EpochMillis => {
+                out.insert(TIMESTAMP.into(), ts.timestamp_millis().into());
+            }
+            TimestampForm::Iso8601 => {
+                out.insert(
+                    TIMESTAMP.into(),
+                    ts.to_rfc3339_opts(SecondsFormat::AutoSi, true).into(),
+                );
+            }
+        }
+    }
+    let mut tool_done = event.tool.is_none();
+    for (key, value) in &event.fields {
+        if !tool_done && !COMMON_KEYS.contains(&key.as_str()) {
+            encode_tool(event, flavor, &mut out);
+            tool_done = true;
+        }
+        let native = native_key(t, key);
+        if out.contains_key(&native) {
+            continue;
+        }
+        let value = if key == TOOL_RESPONSE {
+            encode_tool_result(t, value)
+        } else {
+            value.clone()
+        };
+        out.insert(native, value);
+    }
+    if !tool_done {
+        encode_tool(event, flavor, &mut out);
+    }
+    Value::Object(out)
+}
+
+/// The environment variables a handler of `flavor` expects, beyond those it inherits.
+pub fn handler_env(event: &Event, flavor: Flavor, project_dir: &str) -> Vec<(String, String)> {
+    let t = flavor.tables();
+    t.protocol
+        .env
+        .iter()
+        .filter_map(|(name, value)| {
+            let value = match value {
+                EnvValue::ProjectDir => project_dir.to_string(),
+                EnvValue::SessionId => event.field("session_id")?.to_string(),
+                EnvValue::EventName => event_name(t, &event.kind),
+                EnvValue::Literal(s) => (*s).to_string(),
+            };
+            Some(((*name).to_string(), value))
+        })
+        .collect()
+}
+
+/// Which flavour of the host's dialect a payload is in. Only Copilot has two. The strongest
+/// evidence wins: camelCase keys, then the event name the caller registered, then the
+/// timestamp's type, then whether the payload names its event.
+fn detect_flavor(obj: &Map<String, Value>, host: Dialect, event: Option<&str>) -> Flavor {
+    let flavors: Vec<Flavor> = Flavor::ALL
+        .into_iter()
+        .filter(|f| f.dialect() == host)
+        .collect();
+    let find = |pred: &dyn Fn(&Tables) -> bool| flavors.iter().copied().find(|f| pred(f.tables()));
+    if let [only] = flavors.as_slice() {
+        return *only;
+    }
+    if obj.keys().any(|k| has_upper(k))
+        && let Some(f) = find(&|t| t.key_case == KeyCase::Camel)
+    {
+        return f;
+    }
+    if let Some(name) = event
+        && let Some(f) = find(&|t| t.event_kind(name).is_some())
+    {
+        return f;
+    }
+    let form = match obj.get(TIMESTAMP) {
+        Some(Value::Number(_)) => Some(TimestampForm::EpochMillis),
+        Some(Value::String(_)) => Some(TimestampForm::Iso8601),
+        _ => None,
+    };
+    if let Some(form) = form
+        && let Some(f) = find(&|t| t.timestamp == form)
+    {
+        return f;
+    }
+    // The flavour that names every event owns payloads that name one; the other names none
+    // (or a few, and those have camelCase keys, seen above).
+    find(&|t| t.protocol.event_key_only.is_none() == obj.contains_key(t.protocol.event_key))
+        .unwrap_or(host.default_flavor())
+}
+
+/// The event an event name stands for: this flavour's name, else a sibling flavour's, else a
+/// canonical name, else an unknown event kept under its name.
+fn kind_of(flavor: Flavor, name: &str) -> EventKind {
+    let t = flavor.tables();
+    if let Some(kind) = t.event_kind(name) {
+        return kind;
+    }
+    if let Some(only) = t.protocol.event_key_only
+        && let Some((kind, _)) = only.iter().find(|(_, n)| *n == name)
+    {
+        return kind.clone();
+    }
+    Flavor::ALL
+        .iter()
+        .filter(|f| f.dialect() == flavor.dialect())
+        .find_map(|f| f.tables().event_kind(name))
+        .unwrap_or_else(|| EventKind::from_name(name))
+}
+
+fn shape_kind(t: &Tables, obj: &Map<String, Value>) -> Option<EventKind> {
+    t.protocol
+        .event_shapes
+        .iter()
+        .find(|(_, keys)| keys.iter().all(|k| obj.contains_key(*k)))
+        .map(|(kind, _)| kind.clone())
+}
+
+/// Epoch milliseconds or an ISO 8601 string; anything else stays a plain field.
+fn parse_timestamp(value: &Value) -> Option<DateTime<Utc>> {
+    match value {
+        Value::Number(n) => n
+            .as_i64()
+            .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64))
+            .and_then(DateTime::from_timestamp_millis),
+        Value::String(s) => DateTime::parse_from_rfc3339(s)
+            .ok()
+            .map(|d| d.with_timezone(&Utc)),
+        _ => None,
+    }
+}
+
+/// Tool arguments sent as a JSON string are parsed when they hold an object; any other string
+/// is a freeform tool's plain input and stays a string.
+fn decode_args(form: ArgsForm, value: Value) -> Value {
+    match (form, value) {
+        (ArgsForm::Object, v) => v,
+        (_, Value::String(s)) => match serde_json::from_str::<Value>(&s) {
+            Ok(parsed @ Value::Object(_)) => parsed,
+            _ => Value::String(s),
+        },
+        (_, v) => v,
+    }
+}
+
+fn encode_tool(event: &Event, flavor: Flavor, out: &mut Map<String, Value>) {
+    let Some(tool) = &event.tool else { return };
+    let t = flavor.tables();
+    let name = t.tool_name(&tool.name).unwrap_or(&tool.name);
+    out.insert(native_key(t, TOOL_NAME), Value::String(name.to_string()));
+    if tool.input.is_null() {
+        return;
+    }
+    let args = args_from_canonical(flavor, Some(&tool.name), &tool.input);
+    let args = match (t.protocol.tool_args, args) {
+        (ArgsForm::JsonString, v @ (Value::Object(_) | Value::Array(_))) => {
+            Value::String(v.to_string())
+        }
+        (_, v) => v,
+    };
+    out.insert(native_key(t, TOOL_INPUT), args);
+}
+
+/// A tool-result envelope gets canonical keys; a raw tool response is kept as it is.
+fn decode_tool_result(t: &Tables, value: Value) -> Value {
+    let (Some((type_key, text_key)), Value::Object(map)) = (t.protocol.tool_result_keys, &value)
+    else {
+        return value;
+    };
+    map.iter()
+        .map(|(k, v)| {
+            let k = if k == type_key {
+                RESULT_TYPE
+            } else if k == text_key {
+                RESULT_TEXT
+            } else {
+                k
+            };
+            (k.to_string(), v.clone())
+        })
+        .collect::<Map<_, _>>()
+        .into()
+}
+
+/// The tool result in a flavour's envelope. A raw tool response (from a flavour without an
+/// envelope) is wrapped as a success whose text is the response (JSON-encoded unless a string).
+fn encode_tool_result(t: &Tables, value: &Value) -> Value {
+    let Some((type_key, text_key)) = t.protocol.tool_result_keys else {
+        return value.clone();
+    };
+    match value {
+        Value::Object(map) if map.contains_key(RESULT_TYPE) || map.contains_key(RESULT_TEXT) => map
+            .iter()
+            .map(|(k, v)| {
+                let k = match k.as_str() {
+                    RESULT_TYPE => type_key,
+                    RESULT_TEXT => text_key,
+                    other => other,
+                };
+                (k.to_string(), v.clone())
+            })
+            .collect::<Map<_, _>>()
+            .into(),
+        other => {
+            let text = match other {
+                Value::String(s) => s.clone(),
+                v => v.to_string(),
+            };
+            let mut map = Map::new();
+            map.insert(type_key.to_string(), "success".into());
+            map.insert(text_key.to_string(), text.into());
+            Value::Object(map)
+        }
+    }
+}
+
+fn has_upper(key: &str) -> bool {
+    key.chars().any(|c| c.is_ascii_uppercase())
+}
+
+pub(crate) fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn invalid(line: usize, col: usize, message: String) -> Error {
+    Error::Invalid(vec![Diagnostic {
+        severity: Severity::Error,
+        file: "<stdin>".to_string(),
+        line,
+        col,
+        pointer: None,
+        message,
+        help: None,
+        snippet: None,
+    }])
+}

@@ -1,0 +1,880 @@
+//! The run-time protocol: payloads in and out of every flavour, handler answers read in their
+//! own dialect, merged outcomes written in the host's.
+
+use chrono::DateTime;
+use hookx::dialect::{Dialect, Flavor};
+use hookx::error::Error;
+use hookx::model::{Decision, Event, EventKind, Outcome, ToolCall};
+use hookx::protocol::{
+    HostAnswer, decode_answer, decode_event, decode_event_as, detect_host, encode_answer,
+    encode_event, handler_env,
+};
+use hookx::spawn::{Exit, Finished};
+use proptest::prelude::*;
+use serde_json::{Map, Value, json};
+use std::path::Path;
+use std::time::Duration;
+
+macro_rules! snapshot {
+    ($name:expr, $value:expr) => {
+        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+            insta::assert_json_snapshot!($name, $value);
+        })
+    };
+}
+
+fn fixture_flavor(dir: &str) -> Flavor {
+    Flavor::ALL
+        .into_iter()
+        .find(|f| f.name() == dir)
+        .expect("fixture folders are named after flavours")
+}
+
+/// Every payload example of the seeds, by flavour folder and event name.
+fn fixtures() -> Vec<(Flavor, String, Vec<u8>)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/payloads");
+    let mut out = Vec::new();
+    for dir in ["claude", "copilot", "copilot-pascal", "bricks"] {
+        let mut files: Vec<_> = std::fs::read_dir(root.join(dir))
+            .expect("fixture folder")
+            .map(|e| e.expect("dir entry").path())
+            .collect();
+        files.sort();
+        for path in files {
+            let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+            out.push((
+                fixture_flavor(dir),
+                stem,
+                std::fs::read(&path).expect("fixture"),
+            ));
+        }
+    }
+    out
+}
+
+/// `toolArgs` strings compared by what they hold, not by their spacing.
+fn normalized(mut v: Value) -> Value {
+    if let Some(Value::String(s)) = v.get("toolArgs")
+        && let Ok(parsed) = serde_json::from_str::<Value>(s)
+    {
+        v["toolArgs"] = parsed;
+    }
+    v
+}
+
+#[test]
+fn every_seed_payload_decodes_and_encodes_in_every_flavour() {
+    let fixtures = fixtures();
+    assert_eq!(fixtures.len(), 43);
+    for (flavor, name, bytes) in fixtures {
+        let (event, detected) = decode_event(&bytes, flavor.dialect())
+            .unwrap_or_else(|e| panic!("{}/{name}: {e}", flavor.name()));
+        assert_eq!(detected, flavor, "{name}");
+        let expected = flavor
+            .tables()
+            .event_kind(&name)
+            .unwrap_or_else(|| EventKind::from_name(&name));
+        assert_eq!(event.kind, expected, "{}/{name}", flavor.name());
+        assert!(
+            detect_host(&serde_json::from_slice(&bytes).unwrap())
+                .is_none_or(|d| d == flavor.dialect()),
+            "{}/{name} detected as another host",
+            flavor.name()
+        );
+
+        // The same flavour gets back what the host sent.
+        let original: Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(
+            normalized(encode_event(&event, flavor)),
+            normalized(original),
+            "{}/{name} does not re-encode to itself",
+            flavor.name()
+        );
+
+        let mut encoded = Map::new();
+        for target in Flavor::ALL {
+            encoded.insert(
+                target.name().to_string(),
+                json!({
+                    "stdin": encode_event(&event, target),
+                    "env": handler_env(&event, target, "/project"),
+                }),
+            );
+        }
+        snapshot!(
+            format!("payload__{}__{name}", flavor.name()),
+            json!({ "event": event, "as": encoded })
+        );
+    }
+}
+
+#[test]
+fn copilot_tool_args_string_or_object_or_plain_text() {
+    let string = br#"{"sessionId":"s","timestamp":1,"cwd":"/","toolName":"create","toolArgs":"{\"path\":\"/a\",\"file_text\":\"x\"}"}"#;
+    let object = br#"{"sessionId":"s","timestamp":1,"cwd":"/","toolName":"create","toolArgs":{"path":"/a","file_text":"x"}}"#;
+    for bytes in [&string[..], &object[..]] {
+        let (event, flavor) = decode_event(bytes, Dialect::Copilot).unwrap();
+        assert_eq!(flavor, Flavor::Copilot);
+        assert_eq!(event.kind, EventKind::PreToolUse);
+        assert_eq!(
+            event.tool,
+            Some(ToolCall {
+                name: "write".into(),
+                input: json!({"file_path": "/a", "content": "x"}),
+            })
+        );
+        assert_eq!(
+            event.timestamp,
+            DateTime::from_timestamp_millis(1),
+            "epoch milliseconds"
+        );
+        // Written back in the documented form: a JSON-encoded string.
+        let out = encode_event(&event, Flavor::Copilot);
+        assert_eq!(out["toolArgs"], json!(r#"{"path":"/a","file_text":"x"}"#));
+        assert_eq!(out["toolName"], json!("create"));
+        // A Claude handler reads Claude names.
+        let claude = encode_event(&event, Flavor::Claude);
+        assert_eq!(claude["tool_name"], json!("Write"));
+        assert_eq!(
+            claude["tool_input"],
+            json!({"file_path": "/a", "content": "x"})
+        );
+        assert!(claude.get("timestamp").is_none());
+    }
+    let plain =
+        br#"{"sessionId":"s","cwd":"/","toolName":"apply_patch","toolArgs":"*** Begin Patch"}"#;
+    let (event, _) = decode_event(plain, Dialect::Copilot).unwrap();
+    assert_eq!(event.tool.unwrap().input, json!("*** Begin Patch"));
+}
+
+#[test]
+fn copilot_permission_request_is_named_by_the_caller() {
+    let bytes = br#"{"sessionId":"s","timestamp":1,"cwd":"/","toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}"#;
+    let (guessed, _) = decode_event(bytes, Dialect::Copilot).unwrap();
+    assert_eq!(guessed.kind, EventKind::PreToolUse);
+    let (named, flavor) =
+        decode_event_as(bytes, Dialect::Copilot, Some("permissionRequest")).unwrap();
+    assert_eq!(named.kind, EventKind::PermissionRequest);
+    assert_eq!(flavor, Flavor::Copilot);
+    // A name in the payload wins over the caller's.
+    let (named, flavor) = decode_event_as(
+        br#"{"hook_event_name":"Stop","session_id":"s","timestamp":"2025-01-01T00:00:00Z"}"#,
+        Dialect::Copilot,
+        Some("PreToolUse"),
+    )
+    .unwrap();
+    assert_eq!(
+        (named.kind, flavor),
+        (EventKind::Stop, Flavor::CopilotPascal)
+    );
+}
+
+#[test]
+fn unknown_events_and_fields_are_carried() {
+    let bytes =
+        br#"{"session_id":"s","hook_event_name":"TeammateIdle","teammate":"bob","x_extra":[1,2]}"#;
+    let (event, flavor) = decode_event(bytes, Dialect::Claude).unwrap();
+    assert_eq!(flavor, Flavor::Claude);
+    assert_eq!(event.kind, EventKind::Other("TeammateIdle".into()));
+    assert_eq!(event.fields["x_extra"], json!([1, 2]));
+    let back = encode_event(&event, Flavor::Claude);
+    assert_eq!(back, serde_json::from_slice::<Value>(bytes).unwrap());
+    // An event Claude's table lacks but hookx knows keeps its canonical kind.
+    let (event, _) =
+        decode_event(br#"{"hook_event_name":"PostCompact"}"#, Dialect::Claude).unwrap();
+    assert_eq!(event.kind, EventKind::PostCompact);
+}
+
+#[test]
+fn malformed_payloads_are_errors_not_panics() {
+    let cases: &[(&[u8], Dialect)] = &[
+        (b"", Dialect::Claude),
+        (b"not json", Dialect::Claude),
+        (b"{\"hook_event_name\": ", Dialect::Bricks),
+        (b"[1,2]", Dialect::Claude),
+        (b"\"PreToolUse\"", Dialect::Copilot),
+        (b"{\"hook_event_name\": 3}", Dialect::Claude),
+        (b"{\"session_id\": \"s\"}", Dialect::Claude),
+        (b"{\"sessionId\": \"s\", \"mystery\": 1}", Dialect::Copilot),
+        (b"\xff\xfe{}", Dialect::Claude),
+    ];
+    let mut messages = Vec::new();
+    for (bytes, host) in cases {
+        let err = decode_event(bytes, *host).expect_err("malformed");
+        assert!(matches!(err, Error::Invalid(_) | Error::Usage(_)));
+        messages.push(format!("{host}: {}", err));
+    }
+    snapshot!("payload__malformed", messages);
+}
+
+#[test]
+fn host_detection() {
+    let cases = [
+        (
+            json!({"sessionId": "s", "timestamp": 1, "toolName": "bash"}),
+            Some(Dialect::Copilot),
+        ),
+        (
+            json!({"session_id": "s", "timestamp": "2025-01-01T00:00:00Z", "hook_event_name": "Stop"}),
+            Some(Dialect::Copilot),
+        ),
+        (
+            json!({"session_id": "s", "transcript_path": "/t", "hook_event_name": "Stop"}),
+            Some(Dialect::Claude),
+        ),
+        (
+            json!({"session_id": "s", "permission_mode": "default"}),
+            Some(Dialect::Claude),
+        ),
+        (
+            json!({"session_id": "s", "hook_event_name": "GoalUpdate"}),
+            Some(Dialect::Bricks),
+        ),
+        (
+            json!({"session_id": "s", "hook_event_name": "PreToolUse"}),
+            None,
+        ),
+        (json!([1]), None),
+    ];
+    for (payload, expected) in cases {
+        assert_eq!(detect_host(&payload), expected, "{payload}");
+    }
+}
+
+#[test]
+fn handler_env_per_flavour() {
+    let event = Event {
+        kind: EventKind::PreToolUse,
+        timestamp: None,
+        tool: None,
+        fields: json!({"session_id": "s-9"}).as_object().unwrap().clone(),
+    };
+    let env = |f| handler_env(&event, f, "/p");
+    let pairs = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+        v.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    };
+    assert_eq!(env(Flavor::Claude), pairs(&[("CLAUDE_PROJECT_DIR", "/p")]));
+    assert_eq!(
+        env(Flavor::Bricks),
+        pairs(&[
+            ("BRICKS_PROJECT_DIR", "/p"),
+            ("BRICKS_SESSION_ID", "s-9"),
+            ("BRICKS_HOOK_EVENT", "PreToolUse"),
+        ])
+    );
+    assert_eq!(env(Flavor::Copilot), pairs(&[("COPILOT_CLI", "1")]));
+    assert_eq!(env(Flavor::CopilotPascal), pairs(&[("COPILOT_CLI", "1")]));
+    // The project dir variable agrees with the config tables.
+    for flavor in Flavor::ALL {
+        if let Some(var) = flavor.tables().project_dir_var {
+            assert!(env(flavor).iter().any(|(k, v)| k == var && v == "/p"));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Round trip: decode(encode(e, f), f) == e for events made of what the flavour carries.
+
+const ARG_KEYS: &[&str] = &[
+    "file_path",
+    "content",
+    "old_string",
+    "new_string",
+    "command",
+    "pattern",
+    "description",
+];
+const RESERVED: &[&str] = &[
+    "tool_name",
+    "tool_input",
+    "tool_response",
+    "tool_result",
+    "timestamp",
+    "hook_event_name",
+    "agent_name",
+];
+
+fn scalar() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        "[a-z ]{0,12}".prop_map(Value::from),
+        any::<i32>().prop_map(Value::from),
+        any::<bool>().prop_map(Value::from),
+    ]
+}
+
+fn event_for(flavor: Flavor) -> impl Strategy<Value = Event> {
+    let t = flavor.tables();
+    let mut kinds: Vec<EventKind> = t.events.iter().map(|(k, _)| k.clone()).collect();
+    kinds.push(EventKind::Other("customEvent".into()));
+    let mut tools: Vec<String> = Flavor::ALL
+        .iter()
+        .flat_map(|f| f.tables().tools.iter().map(|(id, _)| id.to_string()))
+        .collect();
+    tools.push("mcp__github__create_issue".into());
+    tools.push("Frobnicate".into());
+    let envelope = t.protocol.tool_result_keys.is_some();
+    let has_time = t.timestamp != hookx::dialect::TimestampForm::None;
+    let key =
+        "[a-z]{1,6}(_[a-z]{1,6}){0,2}".prop_filter("reserved", |k| !RESERVED.contains(&k.as_str()));
+    let args = prop_oneof![
+        Just(Value::Null),
+        "[a-z ]{1,12}".prop_map(Value::from),
+        prop::collection::btree_map(prop::sample::select(ARG_KEYS), scalar(), 0..4)
+            .prop_map(|m| Value::Object(m.into_iter().map(|(k, v)| (k.to_string(), v)).collect())),
+    ];
+    let response = prop_oneof![
+        Just(None),
+        "[a-z ]{0,12}".prop_map(move |text| Some(if envelope {
+            json!({"result_type": "success", "text_result_for_llm": text})
+        } else {
+            json!({"stdout": text, "success": true})
+        })),
+    ];
+    (
+        prop::sample::select(kinds),
+        prop::option::of(0i64..4_000_000_000_000),
+        prop::option::of((prop::sample::select(tools), args)),
+        prop::collection::btree_map(key, scalar(), 0..5),
+        response,
+        "[a-z0-9-]{1,8}",
+    )
+        .prop_map(move |(kind, millis, tool, extra, response, session)| {
+            let mut fields = Map::new();
+            fields.insert("session_id".into(), session.into());
+            fields.insert("cwd".into(), "/repo".into());
+            fields.extend(extra);
+            if let Some(r) = response {
+                fields.insert("tool_response".into(), r);
+            }
+            Event {
+                kind,
+                timestamp: millis
+                    .filter(|_| has_time)
+                    .and_then(DateTime::from_timestamp_millis),
+                tool: tool.map(|(name, input)| ToolCall { name, input }),
+                fields,
+            }
+        })
+}
+
+fn round_trip(event: &Event, flavor: Flavor) -> Result<(), TestCaseError> {
+    let bytes = serde_json::to_vec(&encode_event(event, flavor)).unwrap();
+    let name = flavor
+        .tables()
+        .event_name(&event.kind)
+        .unwrap_or(event.kind.name())
+        .to_string();
+    let (back, detected) = decode_event_as(&bytes, flavor.dialect(), Some(&name))
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    prop_assert_eq!(detected, flavor);
+    prop_assert_eq!(&back, event);
+    if flavor.tables().protocol.event_key_only.is_none() {
+        // Flavours that name every event need no help.
+        let (back, _) = decode_event(&bytes, flavor.dialect())
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(&back, event);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn round_trip_claude(event in event_for(Flavor::Claude)) {
+        round_trip(&event, Flavor::Claude)?;
+    }
+
+    #[test]
+    fn round_trip_copilot(event in event_for(Flavor::Copilot)) {
+        round_trip(&event, Flavor::Copilot)?;
+    }
+
+    #[test]
+    fn round_trip_copilot_pascal(event in event_for(Flavor::CopilotPascal)) {
+        round_trip(&event, Flavor::CopilotPascal)?;
+    }
+
+    #[test]
+    fn round_trip_bricks(event in event_for(Flavor::Bricks)) {
+        round_trip(&event, Flavor::Bricks)?;
+    }
+
+    #[test]
+    fn decoding_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..64)) {
+        for host in Dialect::ALL {
+            let _ = decode_event(&bytes, host);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Answers.
+
+fn event(kind: EventKind, tool: Option<(&str, Value)>) -> Event {
+    Event {
+        kind,
+        timestamp: None,
+        tool: tool.map(|(name, input)| ToolCall {
+            name: name.into(),
+            input,
+        }),
+        fields: json!({"session_id": "s", "cwd": "/repo"})
+            .as_object()
+            .unwrap()
+            .clone(),
+    }
+}
+
+fn pre_tool_use() -> Event {
+    event(
+        EventKind::PreToolUse,
+        Some((
+            "edit",
+            json!({"file_path": "/a", "old_string": "x", "new_string": "y"}),
+        )),
+    )
+}
+
+fn finished(exit: Exit, stdout: &[u8], stderr: &str) -> Finished {
+    Finished {
+        exit,
+        stdout: stdout.to_vec(),
+        stderr: stderr.as_bytes().to_vec(),
+        stdout_truncated: false,
+        stderr_truncated: false,
+        elapsed: Duration::from_millis(5),
+    }
+}
+
+fn denied(reason: &str) -> Outcome {
+    Outcome {
+        decision: Some(Decision::Deny),
+        reasons: vec![reason.into()],
+        ..Outcome::default()
+    }
+}
+
+fn with_errors(error: &str) -> Outcome {
+    Outcome {
+        errors: vec![error.into()],
+        ..Outcome::default()
+    }
+}
+
+/// Handler flavour, event, how it ended, stdout, stderr, what it means.
+type AnswerCase<'a> = (Flavor, &'a Event, Exit, &'a [u8], &'a str, Outcome);
+
+#[test]
+fn answers_per_dialect_and_exit_code() {
+    use Exit::{Code, FailedToStart, Signal, TimedOut};
+    let pre = pre_tool_use();
+    let stop = event(EventKind::Stop, None);
+    let start = event(EventKind::SessionStart, None);
+    let post = event(
+        EventKind::PostToolUse,
+        Some(("shell", json!({"command": "ls"}))),
+    );
+    let failure = event(
+        EventKind::PostToolUseFailure,
+        Some(("shell", json!({"command": "ls"}))),
+    );
+    let perm = event(
+        EventKind::PermissionRequest,
+        Some(("shell", json!({"command": "ls"}))),
+    );
+    let prompt = event(EventKind::UserPromptSubmit, None);
+    let allow = Outcome {
+        decision: Some(Decision::Allow),
+        ..Outcome::default()
+    };
+    let ask = Outcome {
+        decision: Some(Decision::Ask),
+        reasons: vec!["check".into()],
+        ..Outcome::default()
+    };
+    let blocked = |r: &str| Outcome {
+        block: true,
+        reasons: vec![r.into()],
+        ..Outcome::default()
+    };
+    let context = |c: &str| Outcome {
+        additional_context: vec![c.into()],
+        ..Outcome::default()
+    };
+
+    #[rustfmt::skip]
+    let cases: Vec<AnswerCase> = vec![
+        // Claude: JSON at exit 0.
+        (Flavor::Claude, &pre, Code(0), br#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#, "", allow.clone()),
+        (Flavor::Claude, &pre, Code(0), br#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#, "", denied("no")),
+        (Flavor::Claude, &pre, Code(0), br#"{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"check"}}"#, "", ask.clone()),
+        (Flavor::Claude, &pre, Code(0), br#"{"decision":"block","reason":"old style"}"#, "", denied("old style")),
+        (Flavor::Claude, &pre, Code(0), br#"{"decision":"approve"}"#, "", allow.clone()),
+        (Flavor::Claude, &pre, Code(0), b"", "", Outcome::default()),
+        (Flavor::Claude, &pre, Code(0), b"  \n", "", Outcome::default()),
+        (Flavor::Claude, &stop, Code(0), br#"{"decision":"block","reason":"tests fail"}"#, "", blocked("tests fail")),
+        (Flavor::Claude, &stop, Code(0), br#"{"continue":false,"stopReason":"halt","systemMessage":"bye","suppressOutput":true}"#, "",
+            Outcome { stop: true, stop_reason: Some("halt".into()), system_messages: vec!["bye".into()], suppress_output: true, ..Outcome::default() }),
+        (Flavor::Claude, &start, Code(0), b"remember the plan\n", "", context("remember the plan")),
+        (Flavor::Claude, &prompt, Code(0), b"42", "", context("42")),
+        (Flavor::Claude, &start, Code(0), br#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"ctx"}}"#, "", context("ctx")),
+        (Flavor::Claude, &post, Code(0), br#"{"continue":true,"additionalContext":"top level"}"#, "", context("top level")),
+        (Flavor::Claude, &post, Code(0), b"formatted 3 files", "", with_errors("hook stdout is not JSON, ignored: formatted 3 files")),
+        (Flavor::Claude, &pre, Code(0), b"{\"hookSpecificOutput\": ", "", with_errors("hook stdout is not valid JSON (EOF while parsing a value at line 1 column 22): {\"hookSpecificOutput\":")),
+        (Flavor::Claude, &start, Code(0), b"{oops", "", with_errors("hook stdout is not valid JSON (key must be a string at line 1 column 2): {oops")),
+        (Flavor::Claude, &pre, Code(0), b"\xff\xfe", "", with_errors("hook stdout is not valid UTF-8: \u{fffd}\u{fffd}")),
+        (Flavor::Claude, &pre, Code(0), br#"{"hookSpecificOutput":{"permissionDecision":"maybe"}}"#, "", with_errors("hook answer `hookSpecificOutput.permissionDecision` has an unknown value \"maybe\"")),
+        (Flavor::Claude, &perm, Code(0), br#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"nope","interrupt":true}}}"#, "",
+            Outcome { interrupt: true, ..denied("nope") }),
+        // Claude exit 2: blocks where the event can be blocked, stderr is the reason, stdout ignored.
+        (Flavor::Claude, &pre, Code(2), br#"{"hookSpecificOutput":{"permissionDecision":"allow"}}"#, "rm is not allowed\n", denied("rm is not allowed")),
+        (Flavor::Claude, &perm, Code(2), b"", "no", denied("no")),
+        (Flavor::Claude, &prompt, Code(2), b"", "secret in prompt", blocked("secret in prompt")),
+        (Flavor::Claude, &stop, Code(2), b"", "", blocked("blocked by hook")),
+        (Flavor::Claude, &post, Code(2), b"", "lint failed", context("lint failed")),
+        (Flavor::Claude, &start, Code(2), b"", "only shown", with_errors("hook exited with code 2: only shown")),
+        // Claude other exits and timeouts never block.
+        (Flavor::Claude, &pre, Code(1), b"", "boom", with_errors("hook exited with code 1: boom")),
+        (Flavor::Claude, &pre, TimedOut, b"", "", with_errors("hook timed out")),
+        (Flavor::Claude, &pre, Signal(9), b"", "", with_errors("hook was killed by signal 9")),
+        // Copilot: top-level fields, Copilot argument names.
+        (Flavor::Copilot, &pre, Code(0), br#"{"permissionDecision":"allow"}"#, "", allow.clone()),
+        (Flavor::Copilot, &pre, Code(0), br#"{"permissionDecision":"deny","permissionDecisionReason":"no"}"#, "", denied("no")),
+        (Flavor::Copilot, &pre, Code(0), br#"{"permissionDecision":"ask","permissionDecisionReason":"check"}"#, "", ask.clone()),
+        (Flavor::Copilot, &pre, Code(0), br#"{"modifiedArgs":{"path":"/b","old_str":"x","new_str":"z"}}"#, "",
+            Outcome { updated_input: Some(json!({"file_path": "/b", "old_string": "x", "new_string": "z"})), ..Outcome::default() }),
+        (Flavor::Copilot, &pre, Code(0), br#"{"modifiedArgs":"{\"path\":\"/c\"}"}"#, "",
+            Outcome { updated_input: Some(json!({"file_path": "/c"})), ..Outcome::default() }),
+        (Flavor::Copilot, &stop, Code(0), br#"{"decision":"block","reason":"keep going"}"#, "", blocked("keep going")),
+        (Flavor::Copilot, &stop, Code(0), br#"{"decision":"allow"}"#, "", Outcome::default()),
+        (Flavor::Copilot, &perm, Code(0), br#"{"behavior":"deny","message":"no","interrupt":true}"#, "", Outcome { interrupt: true, ..denied("no") }),
+        (Flavor::Copilot, &perm, Code(0), br#"{"behavior":"allow"}"#, "", allow.clone()),
+        (Flavor::Copilot, &perm, Code(0), b"{}", "", Outcome::default()),
+        (Flavor::Copilot, &start, Code(0), b"plain text", "", with_errors("hook stdout is not JSON, ignored: plain text")),
+        (Flavor::Copilot, &pre, Code(0), b"[1]", "", with_errors("hook stdout is an array where a JSON object was expected: [1]")),
+        // Copilot preToolUse is fail-closed on any failure but a timeout.
+        (Flavor::Copilot, &pre, Code(1), b"", "crashed", denied("crashed")),
+        (Flavor::Copilot, &pre, Code(2), b"", "", denied("hook exited with code 2")),
+        (Flavor::Copilot, &pre, Signal(11), b"", "", denied("hook was killed by signal 11")),
+        (Flavor::Copilot, &pre, FailedToStart("no such file".into()), b"", "", denied("hook could not start: no such file")),
+        (Flavor::Copilot, &pre, TimedOut, b"", "", with_errors("hook timed out")),
+        (Flavor::CopilotPascal, &pre, Code(1), b"", "crashed", denied("crashed")),
+        // permissionRequest exit 2 denies; stdout JSON still counts, stderr does not.
+        (Flavor::Copilot, &perm, Code(2), br#"{"message":"from stdout","interrupt":true}"#, "ignored",
+            Outcome { interrupt: true, ..denied("from stdout") }),
+        (Flavor::Copilot, &perm, Code(2), b"", "ignored", Outcome { decision: Some(Decision::Deny), ..Outcome::default() }),
+        (Flavor::Copilot, &perm, Code(1), b"", "x", with_errors("hook exited with code 1: x")),
+        // postToolUseFailure exit 2: stderr is recovery guidance.
+        (Flavor::Copilot, &failure, Code(2), b"", "retry with --offline", context("retry with --offline")),
+        (Flavor::Copilot, &stop, Code(2), b"", "x", with_errors("hook exited with code 2: x")),
+        (Flavor::Copilot, &prompt, Code(2), b"", "x", with_errors("hook exited with code 2: x")),
+        // Copilot PascalCase also accepts Claude-style answers.
+        (Flavor::CopilotPascal, &pre, Code(0), br#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#, "", denied("no")),
+        (Flavor::CopilotPascal, &pre, Code(0), br#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"},"permissionDecision":"deny","permissionDecisionReason":"no"}"#, "", denied("no")),
+        // Bricks.
+        (Flavor::Bricks, &pre, Code(0), br#"{"decision":"block","reason":"lint first"}"#, "", denied("lint first")),
+        (Flavor::Bricks, &pre, Code(0), br#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}"#, "", denied("no")),
+        (Flavor::Bricks, &post, Code(0), br#"{"additionalContext":"3 lint warnings"}"#, "", context("3 lint warnings")),
+        (Flavor::Bricks, &prompt, Code(0), br#"{"decision":"block","reason":"no"}"#, "", blocked("no")),
+        (Flavor::Bricks, &pre, Code(2), b"", "blocked by policy", denied("blocked by policy")),
+        (Flavor::Bricks, &prompt, Code(2), b"", "no", blocked("no")),
+        (Flavor::Bricks, &stop, Code(2), b"", "x", with_errors("hook exited with code 2: x")),
+        (Flavor::Bricks, &pre, Code(1), b"", "x", with_errors("hook exited with code 1: x")),
+        (Flavor::Bricks, &pre, TimedOut, b"", "", with_errors("hook timed out")),
+        (Flavor::Bricks, &start, Code(0), b"hello", "", with_errors("hook stdout is not JSON, ignored: hello")),
+    ];
+    for (i, (flavor, event, exit, stdout, stderr, expected)) in cases.into_iter().enumerate() {
+        let got = decode_answer(flavor, event, &finished(exit.clone(), stdout, stderr));
+        assert_eq!(
+            got,
+            expected,
+            "case {i}: {} {} {exit:?} {:?}",
+            flavor.name(),
+            event.kind,
+            String::from_utf8_lossy(stdout)
+        );
+    }
+}
+
+#[test]
+fn claude_updated_input_stays_canonical_and_truncation_is_said() {
+    let got = decode_answer(
+        Flavor::Claude,
+        &pre_tool_use(),
+        &finished(
+            Exit::Code(0),
+            br#"{"hookSpecificOutput":{"permissionDecision":"allow","updatedInput":{"file_path":"/b"}}}"#,
+            "",
+        ),
+    );
+    assert_eq!(got.updated_input, Some(json!({"file_path": "/b"})));
+    let mut cut = finished(Exit::Code(0), b"{\"a\": \"bc", "");
+    cut.stdout_truncated = true;
+    let got = decode_answer(Flavor::Claude, &pre_tool_use(), &cut);
+    assert!(got.errors[0].contains("(output was truncated)"), "{got:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Answers for the host.
+
+fn answer_json(a: &HostAnswer) -> Value {
+    json!({
+        "stdout": if a.stdout.is_empty() { Value::Null } else { serde_json::from_str::<Value>(&a.stdout).expect("stdout is JSON") },
+        "stderr": a.stderr,
+        "exit_code": a.exit_code,
+    })
+}
+
+#[test]
+fn host_answers_per_flavour() {
+    let pre = pre_tool_use();
+    let perm = event(
+        EventKind::PermissionRequest,
+        Some(("write", json!({"file_path": "/a", "content": "x"}))),
+    );
+    let outcomes: Vec<(&str, Event, Outcome)> = vec![
+        ("empty", pre.clone(), Outcome::default()),
+        (
+            "pre_allow_updated",
+            pre.clone(),
+            Outcome {
+                decision: Some(Decision::Allow),
+                reasons: vec!["rewritten".into()],
+                updated_input: Some(
+                    json!({"file_path": "/b", "old_string": "x", "new_string": "z"}),
+                ),
+                additional_context: vec!["prod".into()],
+                ..Outcome::default()
+            },
+        ),
+        ("pre_deny", pre.clone(), denied("no rm")),
+        (
+            "pre_ask",
+            pre.clone(),
+            Outcome {
+                decision: Some(Decision::Ask),
+                reasons: vec!["check".into()],
+                ..Outcome::default()
+            },
+        ),
+        (
+            "perm_deny_interrupt",
+            perm.clone(),
+            Outcome {
+                interrupt: true,
+                ..denied("never")
+            },
+        ),
+        (
+            "perm_allow_updated",
+            perm.clone(),
+            Outcome {
+                decision: Some(Decision::Allow),
+                updated_input: Some(json!({"file_path": "/b", "content": "y"})),
+                ..Outcome::default()
+            },
+        ),
+        (
+            "stop_block",
+            event(EventKind::Stop, None),
+            Outcome {
+                block: true,
+                reasons: vec!["tests fail".into()],
+                ..Outcome::default()
+            },
+        ),
+        (
+            "prompt_block_context",
+            event(EventKind::UserPromptSubmit, None),
+            Outcome {
+                block: true,
+                reasons: vec!["secret".into()],
+                additional_context: vec!["ctx".into()],
+                ..Outcome::default()
+            },
+        ),
+        (
+            "post_block_context",
+            event(
+                EventKind::PostToolUse,
+                Some(("shell", json!({"command": "ls"}))),
+            ),
+            Outcome {
+                block: true,
+                reasons: vec!["fix lint".into()],
+                additional_context: vec!["3 warnings".into()],
+                ..Outcome::default()
+            },
+        ),
+        (
+            "failure_context",
+            event(
+                EventKind::PostToolUseFailure,
+                Some(("shell", json!({"command": "ls"}))),
+            ),
+            Outcome {
+                additional_context: vec!["retry offline".into(), "or skip".into()],
+                ..Outcome::default()
+            },
+        ),
+        (
+            "session_start_context",
+            event(EventKind::SessionStart, None),
+            Outcome {
+                additional_context: vec!["plan".into()],
+                ..Outcome::default()
+            },
+        ),
+        (
+            "stop_everything",
+            event(EventKind::SubagentStart, None),
+            Outcome {
+                stop: true,
+                stop_reason: Some("build broken".into()),
+                system_messages: vec!["see CI".into()],
+                suppress_output: true,
+                errors: vec!["hook timed out".into()],
+                ..Outcome::default()
+            },
+        ),
+        (
+            "errors_only",
+            event(EventKind::Notification, None),
+            Outcome {
+                errors: vec!["hook exited with code 1: boom".into()],
+                ..Outcome::default()
+            },
+        ),
+    ];
+    let mut read_back = 0;
+    for (name, event, outcome) in outcomes {
+        let mut all = Map::new();
+        for host in Flavor::ALL {
+            let answer = encode_answer(host, &event, &outcome);
+            all.insert(host.name().to_string(), answer_json(&answer));
+
+            // What hookx writes for a host, a handler of that flavour could have written: read
+            // as one, it means the same outcome (when nothing had to be dropped or folded).
+            let lossless = answer.exit_code == 2 || answer.stderr == outcome.errors.join("\n");
+            // A block the host cannot express may reach the model as context instead.
+            let folded = outcome.block
+                && !host
+                    .tables()
+                    .protocol
+                    .writes(hookx::protocol::Slot::Decision, &event.kind);
+            if lossless && !folded && outcome.additional_context.len() <= 1 {
+                let stderr = if answer.exit_code == 2 {
+                    answer.stderr.as_str()
+                } else {
+                    ""
+                };
+                let got = decode_answer(
+                    host,
+                    &event,
+                    &finished(
+                        Exit::Code(answer.exit_code),
+                        answer.stdout.as_bytes(),
+                        stderr,
+                    ),
+                );
+                let expected = Outcome {
+                    errors: vec![],
+                    ..outcome.clone()
+                };
+                assert_eq!(got, expected, "{name} read back as {}", host.name());
+                read_back += 1;
+            }
+        }
+        snapshot!(format!("answer__{name}"), all);
+    }
+    assert_eq!(read_back, 29, "answers read back");
+}
+
+#[test]
+fn empty_outcome_is_silent_everywhere() {
+    for host in Flavor::ALL {
+        for kind in EventKind::KNOWN {
+            let a = encode_answer(host, &event(kind, None), &Outcome::default());
+            assert_eq!(a, HostAnswer::default(), "{} {:?}", host.name(), a);
+        }
+    }
+}
+
+#[test]
+fn copilot_deny_reaches_a_claude_host_as_hook_specific_output() {
+    let pre = pre_tool_use();
+    let outcome = decode_answer(
+        Flavor::Copilot,
+        &pre,
+        &finished(
+            Exit::Code(0),
+            br#"{"permissionDecision":"deny","permissionDecisionReason":"protected file"}"#,
+            "",
+        ),
+    );
+    let answer = encode_answer(Flavor::Claude, &pre, &outcome);
+    assert_eq!(answer.exit_code, 0);
+    assert_eq!(
+        serde_json::from_str::<Value>(&answer.stdout).unwrap(),
+        json!({"hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": "protected file",
+        }})
+    );
+}
+
+#[test]
+fn claude_updated_input_reaches_a_copilot_host_as_modified_args() {
+    let (event, host) = decode_event(
+        br#"{"sessionId":"s","timestamp":1,"cwd":"/","toolName":"edit","toolArgs":"{\"path\":\"/a\",\"old_str\":\"x\",\"new_str\":\"y\"}"}"#,
+        Dialect::Copilot,
+    )
+    .unwrap();
+    // The Claude handler sees Claude names ...
+    let stdin = encode_event(&event, Flavor::Claude);
+    assert_eq!(stdin["tool_name"], json!("Edit"));
+    assert_eq!(stdin["tool_input"]["file_path"], json!("/a"));
+    // ... and answers in them.
+    let outcome = decode_answer(
+        Flavor::Claude,
+        &event,
+        &finished(
+            Exit::Code(0),
+            br#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/b","old_string":"x","new_string":"z"}}}"#,
+            "",
+        ),
+    );
+    let answer = encode_answer(host, &event, &outcome);
+    assert_eq!(
+        serde_json::from_str::<Value>(&answer.stdout).unwrap(),
+        json!({"permissionDecision": "allow", "modifiedArgs": {"path": "/b", "old_str": "x", "new_str": "z"}})
+    );
+}
+
+#[test]
+fn a_crashing_copilot_handler_denies_under_a_claude_host() {
+    let pre = pre_tool_use();
+    let outcome = decode_answer(
+        Flavor::Copilot,
+        &pre,
+        &finished(Exit::Signal(6), b"", "abort"),
+    );
+    let answer = encode_answer(Flavor::Claude, &pre, &outcome);
+    assert_eq!(
+        serde_json::from_str::<Value>(&answer.stdout).unwrap()["hookSpecificOutput"]["permissionDecision"],
+        json!("deny")
+    );
+    // A Claude handler that crashes the same way lets the call through.
+    let outcome = decode_answer(
+        Flavor::Claude,
+        &pre,
+        &finished(Exit::Signal(6), b"", "abort"),
+    );
+    let answer = encode_answer(Flavor::Copilot, &pre, &outcome);
+    assert_eq!(answer.stdout, "");
+    assert_eq!(answer.stderr, "hook was killed by signal 6: abort");
+}
