@@ -4,7 +4,8 @@
 use crate::config::{self, Parsed};
 use crate::convert::{self, loss};
 use crate::diag::Severity;
-use crate::dialect::Dialect;
+use crate::dialect::{Dialect, Flavor};
+use crate::dispatch::host;
 use crate::error::Error;
 use crate::source::SourceFile;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -52,6 +53,9 @@ enum Command {
     Convert(ConvertArgs),
     /// Check hook configs: syntax, types, events, matchers, handler types.
     Validate(ValidateArgs),
+    /// Run one handler written for another agent: translate the host's event into the
+    /// handler's dialect and its answer back (what `convert --wrap` emits).
+    Exec(ExecArgs),
     /// Print the JSON Schema (draft-07) of a dialect's hook file, for editors.
     Schema { dialect: Dialect },
 }
@@ -102,6 +106,28 @@ struct ValidateArgs {
     format: Format,
 }
 
+#[derive(clap::Args, Debug)]
+struct ExecArgs {
+    /// The dialect the command was written for: the stdin shape, env and answer it expects.
+    #[arg(long = "as", value_name = "FLAVOR")]
+    as_flavor: Flavor,
+    /// The event the handler is registered for, in any dialect's spelling; other events pass.
+    #[arg(long)]
+    event: Option<String>,
+    /// Only run when this matcher (read as the `--as` dialect reads it) accepts the event.
+    #[arg(long = "match", value_name = "MATCHER")]
+    matcher: Option<String>,
+    /// The agent sending the event; detected from the environment and payload when omitted.
+    #[arg(long)]
+    host: Option<Dialect>,
+    /// Project directory (default: the host's project variable, the event's cwd, or .).
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+    /// The command: one shell command line, or a program and its arguments.
+    #[arg(last = true, required = true)]
+    command: Vec<String>,
+}
+
 /// Exit status when `--strict` finds losses.
 pub const EXIT_LOSSES: i32 = 3;
 
@@ -127,6 +153,7 @@ fn run(cli: Cli) -> Result<i32, Error> {
     match cli.command {
         Command::Convert(args) => convert_cmd(args),
         Command::Validate(args) => validate_cmd(args),
+        Command::Exec(args) => exec_cmd(args),
         Command::Schema { dialect } => {
             out!("{}", crate::schema::schema(dialect));
             Ok(0)
@@ -270,4 +297,49 @@ fn validate_cmd(args: ValidateArgs) -> Result<i32, Error> {
         Format::Json => outln!("{}", serde_json::to_string_pretty(&all).unwrap_or_default()),
     }
     Ok(if errors > 0 { 1 } else { 0 })
+}
+
+fn exec_cmd(args: ExecArgs) -> Result<i32, Error> {
+    let payload = host::read_stdin()?;
+    let hosted = host::decode(&payload, args.host, args.event.as_deref(), args.project)?;
+    let kind = match &args.event {
+        Some(name) => host::parse_event(name),
+        None => hosted.event.kind.clone(),
+    };
+    if kind != hosted.event.kind {
+        // Registered for another event: nothing to do.
+        return Ok(0);
+    }
+    let line = match args.command.as_slice() {
+        [one] => one.clone(),
+        words => words
+            .iter()
+            .map(|w| convert::shell_quote(w))
+            .collect::<Vec<_>>()
+            .join(" "),
+    };
+    let rule = crate::model::Rule {
+        event: kind,
+        flavor: args.as_flavor,
+        matcher: args.matcher,
+        handlers: vec![crate::model::Handler {
+            kind: crate::model::HandlerKind::Command(crate::model::Command {
+                command: Some(line),
+                ..Default::default()
+            }),
+            timeout: None,
+            status_message: None,
+            once: None,
+            extra: Default::default(),
+        }],
+        shape: crate::model::RuleShape::Group,
+        extra: Default::default(),
+        origin: crate::model::Origin {
+            file: "<hookx exec>".into(),
+            pointer: String::new(),
+        },
+    };
+    let dispatch =
+        crate::dispatch::run::dispatch(hosted.host, &hosted.event, [(&rule, &())], &hosted.project);
+    Ok(host::answer(&dispatch))
 }

@@ -57,7 +57,8 @@ impl std::fmt::Display for Dialect {
 /// The variant of a dialect a rule is written in. Copilot has two: camelCase event names get
 /// the camelCase payload, Copilot tool names and anchored matchers; PascalCase event names (the
 /// VS Code-compatible form) get a snake_case payload, Claude tool names and Claude matchers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
 pub enum Flavor {
     Claude,
     Copilot,

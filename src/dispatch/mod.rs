@@ -1,4 +1,5 @@
 //! The run-time half: from one host event to the host's answer.
 
+pub mod host;
 pub mod run;
 pub mod select;

@@ -211,3 +211,11 @@ mod tests {
         );
     }
 }
+
+/// Where a rule was written, for messages: `file (pointer)`.
+fn describe(rule: &Rule) -> String {
+    match rule.origin.pointer.as_str() {
+        "" => rule.origin.file.clone(),
+        pointer => format!("{} ({pointer})", rule.origin.file),
+    }
+}
