@@ -45,21 +45,13 @@ pub fn dispatch<'a, S: 'a>(
     let (selected, invalid) = select(rules, event);
     let mut skipped: Vec<String> = invalid
         .iter()
-        .map(|s| {
-            format!(
-                "{} ({}): skipped: {}",
-                s.rule.origin.file, s.rule.origin.pointer, s.reason
-            )
-        })
+        .map(|s| format!("{}: skipped: {}", describe(s.rule), s.reason))
         .collect();
     let mut jobs = Vec::new();
     for s in &selected {
         match prepare(s, event, project_dir) {
             Ok(job) => jobs.push(job),
-            Err(why) => skipped.push(format!(
-                "{} ({}): skipped: {why}",
-                s.rule.origin.file, s.rule.origin.pointer
-            )),
+            Err(why) => skipped.push(format!("{}: skipped: {why}", describe(s.rule))),
         }
     }
     let specs: Vec<Spawn> = jobs.iter().map(|j| j.spec.clone()).collect();
@@ -152,10 +144,7 @@ fn prepare<S>(
         .unwrap_or_else(|| flavor.tables().default_timeout(&handler.kind));
     Ok(Job {
         flavor,
-        origin: format!(
-            "{} ({})",
-            selected.rule.origin.file, selected.rule.origin.pointer
-        ),
+        origin: describe(selected.rule),
         stdin: stdin.clone(),
         spec: Spawn {
             command_line: line.to_string(),
