@@ -3,3 +3,4 @@
 pub mod host;
 pub mod run;
 pub mod select;
+pub mod simulate;

@@ -231,7 +231,7 @@ pub fn snake_to_camel(key: &str) -> String {
 }
 
 /// Tool arguments renamed from one flavour's names to canonical (Claude) names.
-pub(crate) fn args_to_canonical(
+pub fn args_to_canonical(
     flavor: Flavor,
     tool_id: Option<&str>,
     input: serde_json::Value,

@@ -1,0 +1,162 @@
+//! `hookx simulate`: a synthetic event, fired at a hook set without an agent, and a report of
+//! what every handler received and answered.
+
+use super::host::parse_event;
+use super::run::Dispatch;
+use crate::dialect::Flavor;
+use crate::error::Error;
+use crate::model::{Event, ToolCall};
+use crate::protocol::args_to_canonical;
+use crate::spawn::Exit;
+use serde_json::{Map, Value, json};
+
+/// The event a host would send for `--event`, `--tool`, `--input` and `--field key=value`:
+/// names are read in the host's own spelling (canonical ones work too).
+pub fn synthetic_event(
+    host: Flavor,
+    event: &str,
+    tool: Option<&str>,
+    input: Option<&str>,
+    fields: &[String],
+    cwd: &str,
+) -> Result<Event, Error> {
+    let kind = parse_event(event);
+    let tool = match tool {
+        Some(name) => {
+            let id = host.tables().canonical_tool(name).to_string();
+            let input: Value = match input {
+                Some(text) => serde_json::from_str(text)
+                    .map_err(|e| Error::Usage(format!("--input is not JSON: {e}")))?,
+                None => Value::Object(Map::new()),
+            };
+            let input = args_to_canonical(host, Some(&id), input);
+            Some(ToolCall { name: id, input })
+        }
+        None if input.is_some() => return Err(Error::Usage("--input needs --tool".into())),
+        None => None,
+    };
+    let mut map = Map::new();
+    map.insert("session_id".into(), Value::from("hookx-simulate"));
+    map.insert("cwd".into(), Value::from(cwd));
+    for field in fields {
+        let Some((key, value)) = field.split_once('=') else {
+            return Err(Error::Usage(format!("--field `{field}` must be KEY=VALUE")));
+        };
+        let value = serde_json::from_str(value).unwrap_or_else(|_| Value::from(value));
+        map.insert(key.to_string(), value);
+    }
+    Ok(Event {
+        kind,
+        timestamp: Some(chrono::Utc::now()),
+        tool,
+        fields: map,
+    })
+}
+
+/// The report as JSON: each handler's input, answer, timing and meaning, and the final answer.
+pub fn report_json(dispatch: &Dispatch) -> Value {
+    let runs: Vec<Value> = dispatch
+        .runs
+        .iter()
+        .map(|r| {
+            json!({
+                "handler": r.origin,
+                "flavor": r.flavor,
+                "command": r.command_line,
+                "stdin": r.stdin,
+                "env": r.env.iter().map(|(k, v)| (k.clone(), Value::from(v.as_str()))).collect::<Map<_, _>>(),
+                "exit": exit_text(&r.finished.exit),
+                "millis": r.finished.elapsed.as_secs_f64() * 1000.0,
+                "stdout": String::from_utf8_lossy(&r.finished.stdout),
+                "stderr": String::from_utf8_lossy(&r.finished.stderr),
+                "outcome": r.outcome,
+            })
+        })
+        .collect();
+    json!({
+        "matched": dispatch.runs.len(),
+        "runs": runs,
+        "skipped": dispatch.skipped,
+        "outcome": dispatch.outcome,
+        "answer": {
+            "stdout": dispatch.answer.stdout,
+            "stderr": dispatch.answer.stderr,
+            "exit_code": dispatch.answer.exit_code,
+        },
+    })
+}
+
+/// The report for people.
+pub fn report_text(dispatch: &Dispatch) -> String {
+    let mut out = String::new();
+    if dispatch.runs.is_empty() {
+        out.push_str("no handler matched\n");
+    }
+    for (i, r) in dispatch.runs.iter().enumerate() {
+        out.push_str(&format!(
+            "[{}] {} ({})\n    command: {}\n    stdin:   {}\n",
+            i + 1,
+            r.origin,
+            r.flavor.name(),
+            r.command_line,
+            serde_json::to_string(&r.stdin).unwrap_or_default()
+        ));
+        for (k, v) in &r.env {
+            out.push_str(&format!("    env:     {k}={v}\n"));
+        }
+        out.push_str(&format!(
+            "    ended:   {} after {:.1} ms\n",
+            exit_text(&r.finished.exit),
+            r.finished.elapsed.as_secs_f64() * 1000.0
+        ));
+        for (name, bytes) in [
+            ("stdout", &r.finished.stdout),
+            ("stderr", &r.finished.stderr),
+        ] {
+            let text = String::from_utf8_lossy(bytes);
+            let text = text.trim_end();
+            if !text.is_empty() {
+                out.push_str(&format!("    {name}:  {}\n", preview(text)));
+            }
+        }
+        out.push_str(&format!(
+            "    meaning: {}\n",
+            serde_json::to_string(&r.outcome).unwrap_or_default()
+        ));
+    }
+    for s in &dispatch.skipped {
+        out.push_str(&format!("skipped: {s}\n"));
+    }
+    out.push_str(&format!(
+        "answer to the host: exit {}{}{}\n",
+        dispatch.answer.exit_code,
+        if dispatch.answer.stdout.is_empty() {
+            String::new()
+        } else {
+            format!(", stdout {}", dispatch.answer.stdout)
+        },
+        if dispatch.answer.stderr.is_empty() {
+            String::new()
+        } else {
+            format!(", stderr {}", dispatch.answer.stderr.trim_end())
+        },
+    ));
+    out
+}
+
+fn exit_text(exit: &Exit) -> String {
+    match exit {
+        Exit::Code(c) => format!("exit {c}"),
+        Exit::Signal(s) => format!("killed by signal {s}"),
+        Exit::TimedOut => "timed out".into(),
+        Exit::FailedToStart(why) => format!("failed to start: {why}"),
+    }
+}
+
+fn preview(text: &str) -> String {
+    const MAX: usize = 300;
+    match text.char_indices().nth(MAX) {
+        Some((i, _)) => format!("{}… ({} bytes)", &text[..i], text.len()),
+        None => text.replace('\n', "\n             "),
+    }
+}
