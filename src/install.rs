@@ -476,5 +476,11 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         }
     }
     println!("command: {}", report.command);
+    if opts.hookx.is_none() && opts.scope == InstallScope::Project && report.changed() {
+        eprintln!(
+            "note: the entries name this hookx by its absolute path; for a file the team shares, \
+             `--hookx hookx` finds it on each developer's PATH instead"
+        );
+    }
     Ok(0)
 }

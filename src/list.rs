@@ -2,6 +2,7 @@
 //! a JSON array. Each row is one handler, with where it came from, whether it is trusted, and
 //! (with `--host`) who runs it under that host.
 
+use crate::diag::Severity;
 use crate::dialect::Dialect;
 use crate::discover::{self, Context, EffectiveRule, Runner, Source};
 use crate::error::Error;
@@ -182,7 +183,15 @@ fn render_sources(sources: &[Source]) -> String {
             None => {
                 let handlers = source.handler_count();
                 let mut parts = vec![plural(handlers, "handler")];
-                let warnings = source.diagnostics.len();
+                let errors = source
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.severity == Severity::Error)
+                    .count();
+                let warnings = source.diagnostics.len() - errors;
+                if errors > 0 {
+                    parts.push(plural(errors, "error"));
+                }
                 if warnings > 0 {
                     parts.push(plural(warnings, "warning"));
                 }

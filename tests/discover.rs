@@ -219,7 +219,12 @@ fn unreadable_and_odd_files_never_stop_discovery() {
             .iter()
             .any(|d| d.message.contains("top level"))
     );
-    tree.hookx(&["list"]).success();
+    let text = tree.stdout(&["list"]);
+    let line = text
+        .lines()
+        .find(|l| l.contains("settings.local.json"))
+        .unwrap();
+    assert!(line.ends_with("0 handlers, 1 error"), "{text}");
 }
 
 #[test]
