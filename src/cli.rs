@@ -58,6 +58,62 @@ enum Command {
     Exec(ExecArgs),
     /// Print the JSON Schema (draft-07) of a dialect's hook file, for editors.
     Schema { dialect: Dialect },
+    /// Show the effective hook set of a project across every scope and agent.
+    List(ListArgs),
+    /// Record hook files as reviewed (by content hash) so that `hookx run` may run them.
+    Trust(TrustArgs),
+    /// Route a host agent's events to `hookx run` through the host's own config.
+    Install(InstallArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct ListArgs {
+    /// Project directory.
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+    /// Home directory for user-level configs and hookx's trust record [default: $HOOKX_HOME,
+    /// else $HOME].
+    #[arg(long, value_name = "DIR")]
+    home: Option<PathBuf>,
+    /// Show whether each hook runs natively under this agent or through hookx.
+    #[arg(long)]
+    host: Option<Dialect>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+#[derive(clap::Args, Debug)]
+struct TrustArgs {
+    /// Files to trust; every hook file of the project and home when none is given.
+    files: Vec<PathBuf>,
+    /// Project directory.
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+    /// Home directory holding hookx's trust record [default: $HOOKX_HOME, else $HOME].
+    #[arg(long, value_name = "DIR")]
+    home: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+struct InstallArgs {
+    /// The agent whose config receives the routing entries.
+    #[arg(long)]
+    host: Dialect,
+    /// Project directory.
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+    /// Home directory, for --scope user [default: $HOOKX_HOME, else $HOME].
+    #[arg(long, value_name = "DIR")]
+    home: Option<PathBuf>,
+    /// Write into the project's config or the user's.
+    #[arg(long, value_enum, default_value_t = crate::install::InstallScope::Project)]
+    scope: crate::install::InstallScope,
+    /// Remove hookx's entries instead, and nothing else.
+    #[arg(long)]
+    uninstall: bool,
+    /// The hookx program the entries run [default: the absolute path of this executable].
+    #[arg(long, value_name = "PATH")]
+    hookx: Option<String>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -158,6 +214,22 @@ fn run(cli: Cli) -> Result<i32, Error> {
             out!("{}", crate::schema::schema(dialect));
             Ok(0)
         }
+        Command::List(args) => crate::list::command(&crate::list::Options {
+            ctx: crate::discover::Context::resolve(args.project.as_deref(), args.home.as_deref())?,
+            host: args.host,
+            json: args.format == Format::Json,
+        }),
+        Command::Trust(args) => crate::trust::command(&crate::trust::Options {
+            ctx: crate::discover::Context::resolve(args.project.as_deref(), args.home.as_deref())?,
+            files: args.files,
+        }),
+        Command::Install(args) => crate::install::command(&crate::install::Options {
+            ctx: crate::discover::Context::resolve(args.project.as_deref(), args.home.as_deref())?,
+            host: args.host,
+            scope: args.scope,
+            uninstall: args.uninstall,
+            hookx: args.hookx,
+        }),
     }
 }
 

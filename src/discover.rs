@@ -1,0 +1,778 @@
+//! Finding every hook source of a project and its user, for every agent, and the effective hook
+//! set they add up to.
+//!
+//! Where each agent keeps its files ([`LOCATIONS`]) and which host agent reads which of them by
+//! itself ([`NATIVE`]) are data: a fourth agent is a few rows, not new code.
+//!
+//! ```no_run
+//! use hookx::discover::{self, Context};
+//! use hookx::dialect::Dialect;
+//! use hookx::trust::TrustStore;
+//!
+//! let ctx = Context::resolve(None, None).unwrap();
+//! let sources = discover::discover(&ctx);
+//! let store = TrustStore::load_or_empty(&ctx);
+//! // What `hookx run --host bricks` runs itself: not run by Bricks natively, and trusted.
+//! for entry in discover::dispatch_rules(&sources, Dialect::Bricks, &store) {
+//!     println!("{} from {}", entry.rule.event, entry.source.path.display());
+//! }
+//! ```
+
+use crate::config::{self, syntax};
+use crate::diag::{Diagnostic, Severity};
+use crate::dialect::Dialect;
+use crate::error::Error;
+use crate::model::{Document, HandlerKind, Rule};
+use crate::source::SourceFile;
+use crate::trust::{TrustState, TrustStore};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+/// The directories discovery looks in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Context {
+    /// The project directory (absolute; canonical when it exists).
+    pub project: PathBuf,
+    /// The user's home: user-level agent configs and hookx's own state live below it.
+    pub home: PathBuf,
+}
+
+impl Context {
+    /// A context from two directories, taken as given.
+    pub fn new(project: impl Into<PathBuf>, home: impl Into<PathBuf>) -> Context {
+        Context {
+            project: project.into(),
+            home: home.into(),
+        }
+    }
+
+    /// The project from `--project` (default: the current directory) and the home from
+    /// `--home`, else `$HOOKX_HOME`, else `$HOME`. `HOOKX_HOME` exists so that tests and
+    /// sandboxes never read or write the real home.
+    pub fn resolve(project: Option<&Path>, home: Option<&Path>) -> Result<Context, Error> {
+        let project = project.unwrap_or(Path::new("."));
+        let meta = std::fs::metadata(project).map_err(|e| Error::Io {
+            path: project.display().to_string(),
+            message: format!("cannot use as the project directory: {e}"),
+        })?;
+        if !meta.is_dir() {
+            return Err(Error::Usage(format!(
+                "{}: the project must be a directory",
+                project.display()
+            )));
+        }
+        let env_home = |name: &str| {
+            std::env::var_os(name)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
+        let home = home
+            .map(Path::to_path_buf)
+            .or_else(|| env_home("HOOKX_HOME"))
+            .or_else(|| env_home("HOME"))
+            .ok_or_else(|| {
+                Error::Usage(
+                    "cannot tell the home directory: pass --home DIR or set HOOKX_HOME".into(),
+                )
+            })?;
+        Ok(Context {
+            project: absolute(project),
+            home: absolute(&home),
+        })
+    }
+
+    /// A path as people read it: relative to the project, `~/…` below the home, else absolute.
+    pub fn display(&self, path: &Path) -> String {
+        if let Ok(rel) = path.strip_prefix(&self.project) {
+            return if rel.as_os_str().is_empty() {
+                ".".into()
+            } else {
+                rel.display().to_string()
+            };
+        }
+        if let Ok(rel) = path.strip_prefix(&self.home) {
+            return format!("~/{}", rel.display());
+        }
+        path.display().to_string()
+    }
+
+    fn root(&self, root: Root) -> &Path {
+        match root {
+            Root::Home => &self.home,
+            Root::Project => &self.project,
+        }
+    }
+}
+
+/// Canonical when the path exists (so that symlinked temp dirs and `..` compare equal),
+/// otherwise made absolute against the current directory.
+fn absolute(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path)
+        .or_else(|_| std::path::absolute(path))
+        .unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// How far a source reaches, as its agent defines it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    /// The user's own settings, for every project.
+    User,
+    /// Committed with the project.
+    Project,
+    /// Claude `settings.local.json`: this project, this machine, not committed.
+    Local,
+    /// A Claude plugin's `hooks/hooks.json`.
+    Plugin,
+    /// Frontmatter of a Claude skill: active while the skill is.
+    Skill,
+    /// Frontmatter of a Claude agent: active while the agent is.
+    Agent,
+    /// Bricks' global file.
+    Global,
+}
+
+impl Scope {
+    pub fn name(self) -> &'static str {
+        match self {
+            Scope::User => "user",
+            Scope::Project => "project",
+            Scope::Local => "local",
+            Scope::Plugin => "plugin",
+            Scope::Skill => "skill",
+            Scope::Agent => "agent",
+            Scope::Global => "global",
+        }
+    }
+
+    /// Hooks that only apply while one component (a skill, an agent) is active.
+    pub fn is_component(self) -> bool {
+        matches!(self, Scope::Skill | Scope::Agent)
+    }
+}
+
+/// Which directory a location is relative to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Root {
+    Home,
+    Project,
+}
+
+/// Which files below a root a location names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pattern {
+    /// One file.
+    File(&'static str),
+    /// Every file directly in `dir` whose name ends with `suffix`, in name order.
+    Dir {
+        dir: &'static str,
+        suffix: &'static str,
+    },
+    /// `dir/*/name`: one file per subdirectory (skills).
+    Sub {
+        dir: &'static str,
+        name: &'static str,
+    },
+    /// `file` (a relative path) in `dir` or any directory below it, up to `max_depth` levels
+    /// down; symlinked directories, `.git` and `node_modules` are not entered.
+    Tree {
+        dir: &'static str,
+        file: &'static str,
+        max_depth: usize,
+    },
+}
+
+/// One place an agent reads hooks from.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Location {
+    /// Stable name, used by [`NATIVE`] and in JSON output.
+    pub id: &'static str,
+    pub dialect: Dialect,
+    pub scope: Scope,
+    pub root: Root,
+    pub pattern: Pattern,
+}
+
+/// Plugins sit at `plugins/cache/<marketplace>/<plugin>/<version>/hooks/hooks.json` or
+/// `plugins/marketplaces/<marketplace>/plugins/<plugin>/hooks/hooks.json`: four directories
+/// down; two more leave room for other layouts without walking a whole tree.
+const PLUGIN_DEPTH: usize = 6;
+
+/// Directories entered at most while walking plugins, so a huge tree cannot slow start-up.
+const PLUGIN_DIR_BUDGET: usize = 5_000;
+
+/// Every place hookx looks for hooks (dialects.md §1), in discovery order: per agent, widest
+/// scope first. Managed (enterprise policy) settings are not read.
+pub static LOCATIONS: &[Location] = &[
+    Location {
+        id: "claude-user",
+        dialect: Dialect::Claude,
+        scope: Scope::User,
+        root: Root::Home,
+        pattern: Pattern::File(".claude/settings.json"),
+    },
+    Location {
+        id: "claude-project",
+        dialect: Dialect::Claude,
+        scope: Scope::Project,
+        root: Root::Project,
+        pattern: Pattern::File(".claude/settings.json"),
+    },
+    Location {
+        id: "claude-local",
+        dialect: Dialect::Claude,
+        scope: Scope::Local,
+        root: Root::Project,
+        pattern: Pattern::File(".claude/settings.local.json"),
+    },
+    Location {
+        id: "claude-plugin",
+        dialect: Dialect::Claude,
+        scope: Scope::Plugin,
+        root: Root::Home,
+        pattern: Pattern::Tree {
+            dir: ".claude/plugins",
+            file: "hooks/hooks.json",
+            max_depth: PLUGIN_DEPTH,
+        },
+    },
+    Location {
+        id: "claude-skill-user",
+        dialect: Dialect::Claude,
+        scope: Scope::Skill,
+        root: Root::Home,
+        pattern: Pattern::Sub {
+            dir: ".claude/skills",
+            name: "SKILL.md",
+        },
+    },
+    Location {
+        id: "claude-skill-project",
+        dialect: Dialect::Claude,
+        scope: Scope::Skill,
+        root: Root::Project,
+        pattern: Pattern::Sub {
+            dir: ".claude/skills",
+            name: "SKILL.md",
+        },
+    },
+    Location {
+        id: "claude-agent-user",
+        dialect: Dialect::Claude,
+        scope: Scope::Agent,
+        root: Root::Home,
+        pattern: Pattern::Dir {
+            dir: ".claude/agents",
+            suffix: ".md",
+        },
+    },
+    Location {
+        id: "claude-agent-project",
+        dialect: Dialect::Claude,
+        scope: Scope::Agent,
+        root: Root::Project,
+        pattern: Pattern::Dir {
+            dir: ".claude/agents",
+            suffix: ".md",
+        },
+    },
+    Location {
+        id: "copilot-user",
+        dialect: Dialect::Copilot,
+        scope: Scope::User,
+        root: Root::Home,
+        pattern: Pattern::Dir {
+            dir: ".copilot/hooks",
+            suffix: ".json",
+        },
+    },
+    Location {
+        id: "copilot-project",
+        dialect: Dialect::Copilot,
+        scope: Scope::Project,
+        root: Root::Project,
+        pattern: Pattern::Dir {
+            dir: ".github/hooks",
+            suffix: ".json",
+        },
+    },
+    Location {
+        id: "bricks-global",
+        dialect: Dialect::Bricks,
+        scope: Scope::Global,
+        root: Root::Home,
+        pattern: Pattern::File(".bricks-project-desktop/hooks.json"),
+    },
+    Location {
+        id: "bricks-project",
+        dialect: Dialect::Bricks,
+        scope: Scope::Project,
+        root: Root::Project,
+        pattern: Pattern::File(".bricks/hooks.json"),
+    },
+];
+
+/// Which locations each host agent reads by itself. hookx must not run these under that host
+/// (the host already does), and they need no trust there. Copilot also reads the project's
+/// Claude settings (dialects.md §1, field); hookx takes that to mean the two project files, not
+/// the user's `~/.claude/settings.json`, plugins, skills or agents.
+pub static NATIVE: &[(Dialect, &[&str])] = &[
+    (
+        Dialect::Claude,
+        &[
+            "claude-user",
+            "claude-project",
+            "claude-local",
+            "claude-plugin",
+            "claude-skill-user",
+            "claude-skill-project",
+            "claude-agent-user",
+            "claude-agent-project",
+        ],
+    ),
+    (
+        Dialect::Copilot,
+        &[
+            "copilot-user",
+            "copilot-project",
+            "claude-project",
+            "claude-local",
+        ],
+    ),
+    (Dialect::Bricks, &["bricks-global", "bricks-project"]),
+];
+
+/// Who runs a source's hooks under a given host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Runner {
+    /// The host reads the file itself.
+    Native,
+    /// Only `hookx run` can run it, and only once it is trusted.
+    Hookx,
+    /// Skill or agent hooks under another host: they apply only while their component is
+    /// active in Claude, which hookx cannot know, so nobody runs them.
+    Inactive,
+}
+
+impl Runner {
+    pub fn name(self) -> &'static str {
+        match self {
+            Runner::Native => "native",
+            Runner::Hookx => "hookx",
+            Runner::Inactive => "inactive",
+        }
+    }
+}
+
+/// Whether `host` reads files of `location` by itself ([`NATIVE`]).
+pub fn is_native(host: Dialect, location: &Location) -> bool {
+    NATIVE
+        .iter()
+        .any(|(h, ids)| *h == host && ids.contains(&location.id))
+}
+
+/// Who runs `source`'s hooks under `host`.
+pub fn runner(host: Dialect, source: &Source) -> Runner {
+    if is_native(host, source.location) {
+        Runner::Native
+    } else if source.scope.is_component() {
+        Runner::Inactive
+    } else {
+        Runner::Hookx
+    }
+}
+
+/// One hook config file found on disk.
+#[derive(Debug)]
+pub struct Source {
+    /// Absolute path as found (not resolved through symlinks).
+    pub path: PathBuf,
+    /// How people read the path: relative to the project, or `~/…`.
+    pub display: String,
+    pub location: &'static Location,
+    pub dialect: Dialect,
+    pub scope: Scope,
+    /// SHA-256 (hex) of exactly the bytes that were parsed; `None` when the file could not be
+    /// read. Trust compares this, so what is checked is what runs.
+    pub sha256: Option<String>,
+    /// The parsed file, or why it could not be read or parsed.
+    pub document: Result<Document, Error>,
+    /// Warnings and errors noticed inside a file that did parse.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Source {
+    /// The document, when the file parsed.
+    pub fn document(&self) -> Option<&Document> {
+        self.document.as_ref().ok()
+    }
+
+    /// Why the file could not be used, in one line.
+    pub fn error_line(&self) -> Option<String> {
+        match &self.document {
+            Ok(_) => None,
+            Err(Error::Invalid(diags)) => diags
+                .iter()
+                .find(|d| d.severity == Severity::Error)
+                .or(diags.first())
+                .map(|d| format!("{}:{}: {}", d.line, d.col, d.message)),
+            Err(Error::Io { message, .. }) => Some(message.clone()),
+            Err(e) => Some(e.to_string()),
+        }
+    }
+
+    /// For a plugin, the directory `CLAUDE_PLUGIN_ROOT` names (the parent of `hooks/`).
+    pub fn plugin_root(&self) -> Option<&Path> {
+        if self.scope != Scope::Plugin {
+            return None;
+        }
+        self.path.parent()?.parent()
+    }
+
+    /// How many of its handlers are hookx's own routing entries (`hookx install`).
+    pub fn hookx_entries(&self) -> usize {
+        self.document().map_or(0, |doc| {
+            doc.rules
+                .iter()
+                .flat_map(|r| &r.handlers)
+                .filter(|h| crate::install::is_hookx_handler(h))
+                .count()
+        })
+    }
+
+    /// Handlers that are not hookx's routing entries.
+    pub fn handler_count(&self) -> usize {
+        self.document().map_or(0, |doc| {
+            doc.rules.iter().map(|r| r.handlers.len()).sum::<usize>()
+        }) - self.hookx_entries()
+    }
+}
+
+/// Every hook source of the project and the home, in [`LOCATIONS`] order. Files that cannot be
+/// read or parsed are kept with their error; nothing here fails. A file reached twice (the
+/// project is the home, or a symlink) is listed once, under its first location. Markdown files
+/// (skills, agents) are sources only when their frontmatter has hooks.
+pub fn discover(ctx: &Context) -> Vec<Source> {
+    let mut seen = HashSet::new();
+    let mut sources = Vec::new();
+    for location in LOCATIONS {
+        for path in candidates(ctx.root(location.root), location.pattern) {
+            let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+            if !seen.insert(key) {
+                continue;
+            }
+            if let Some(source) = load(ctx, path, location) {
+                sources.push(source);
+            }
+        }
+    }
+    sources
+}
+
+/// The files a pattern names below `root` that exist, in a stable order.
+fn candidates(root: &Path, pattern: Pattern) -> Vec<PathBuf> {
+    match pattern {
+        Pattern::File(rel) => {
+            let path = root.join(rel);
+            if path.is_file() { vec![path] } else { vec![] }
+        }
+        Pattern::Dir { dir, suffix } => sorted_entries(&root.join(dir))
+            .into_iter()
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.ends_with(suffix) && !n.starts_with('.'))
+                    && p.is_file()
+            })
+            .collect(),
+        Pattern::Sub { dir, name } => sorted_entries(&root.join(dir))
+            .into_iter()
+            .map(|p| p.join(name))
+            .filter(|p| p.is_file())
+            .collect(),
+        Pattern::Tree {
+            dir,
+            file,
+            max_depth,
+        } => {
+            let mut found = Vec::new();
+            let mut budget = PLUGIN_DIR_BUDGET;
+            walk(&root.join(dir), file, max_depth, &mut budget, &mut found);
+            found
+        }
+    }
+}
+
+fn sorted_entries(dir: &Path) -> Vec<PathBuf> {
+    let Ok(read) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<PathBuf> = read.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    paths
+}
+
+fn walk(dir: &Path, file: &str, depth: usize, budget: &mut usize, found: &mut Vec<PathBuf>) {
+    if *budget == 0 {
+        return;
+    }
+    *budget -= 1;
+    let candidate = dir.join(file);
+    if candidate.is_file() {
+        found.push(candidate);
+    }
+    if depth == 0 {
+        return;
+    }
+    let Ok(read) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut subdirs: Vec<PathBuf> = read
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter(|e| {
+            let name = e.file_name();
+            name != ".git" && name != "node_modules"
+        })
+        .map(|e| e.path())
+        .collect();
+    subdirs.sort();
+    for sub in subdirs {
+        walk(&sub, file, depth - 1, budget, found);
+    }
+}
+
+/// Reads and parses one file. `None` for markdown without hooks.
+fn load(ctx: &Context, path: PathBuf, location: &'static Location) -> Option<Source> {
+    let display = match location.root {
+        Root::Project => ctx.display(&path),
+        Root::Home => match path.strip_prefix(&ctx.home) {
+            Ok(rel) => format!("~/{}", rel.display()),
+            Err(_) => path.display().to_string(),
+        },
+    };
+    let markdown = display.ends_with(".md");
+    let mut source = Source {
+        path,
+        display: display.clone(),
+        location,
+        dialect: location.dialect,
+        scope: location.scope,
+        sha256: None,
+        document: Err(Error::Usage(String::new())),
+        diagnostics: Vec::new(),
+    };
+    let src = match SourceFile::read(&source.path) {
+        Ok(src) => SourceFile::new(display, src.text),
+        Err(e) => {
+            source.document = Err(e);
+            return Some(source);
+        }
+    };
+    if markdown && syntax::split_frontmatter(&src.text).is_none() {
+        return None;
+    }
+    source.sha256 = Some(sha256_hex(src.text.as_bytes()));
+    match config::read(&src, location.dialect) {
+        Ok(parsed) => {
+            let doc = &parsed.document;
+            if markdown
+                && doc.rules.is_empty()
+                && doc.extra_hooks.is_empty()
+                && parsed.diagnostics.is_empty()
+            {
+                return None;
+            }
+            source.diagnostics = parsed.diagnostics;
+            source.document = Ok(parsed.document);
+        }
+        Err(e) => source.document = Err(e),
+    }
+    Some(source)
+}
+
+/// Lower-case hex SHA-256 of some bytes.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// One rule of the effective hook set, with the source it came from.
+#[derive(Debug)]
+pub struct EffectiveRule<'a> {
+    pub source: &'a Source,
+    /// The rule as written, its handlers de-duplicated as its dialect does and hookx's own
+    /// routing entries removed; never empty.
+    pub rule: Rule,
+}
+
+/// The Claude settings file whose `disableAllHooks` turns every Claude hook off, if any.
+///
+/// Claude merges settings with precedence local > project > user, so the value comes from
+/// the highest-precedence settings file that sets the key; when it is `true`, every Claude
+/// source is off (settings, plugins, skills, agents). Managed policy settings are not read.
+pub fn claude_hooks_disabled(sources: &[Source]) -> Option<&Source> {
+    let precedence = |s: &Source| match s.location.id {
+        "claude-local" => Some(3),
+        "claude-project" => Some(2),
+        "claude-user" => Some(1),
+        _ => None,
+    };
+    sources
+        .iter()
+        .filter_map(|s| {
+            let doc = s.document()?;
+            let flag = doc.extra.get("disableAllHooks")?.as_bool()?;
+            Some((precedence(s)?, flag, s))
+        })
+        .max_by_key(|(p, _, _)| *p)
+        .filter(|(_, flag, _)| *flag)
+        .map(|(_, _, s)| s)
+}
+
+/// The effective hook set of all sources: every rule of every source that parsed, in
+/// discovery order, with hookx's own routing entries left out (running them would recurse),
+/// Claude hooks left out when `disableAllHooks` is on ([`claude_hooks_disabled`]), and
+/// identical handlers de-duplicated:
+///
+/// - Bricks (global + project merge additively): same event, matcher and command, once.
+/// - Claude (all scopes): same event, matcher and command (or prompt), once. Claude also
+///   de-duplicates identical commands under *different* matchers when both match one event;
+///   that needs the event, so the dispatcher does it ([`runtime_dedupe_key`]).
+/// - Copilot runs every handler in order: nothing is de-duplicated.
+///
+/// The first occurrence wins, so user and global files come before project ones.
+pub fn effective_rules(sources: &[Source]) -> Vec<EffectiveRule<'_>> {
+    select(sources, &[Pass::output(|_| true)])
+}
+
+/// The effective hook set as it plays out under `host`: de-duplication first keeps what the
+/// host runs natively, then what hookx would run, so a handler the host already runs is not
+/// listed again as hookx's.
+pub fn host_rules(sources: &[Source], host: Dialect) -> Vec<EffectiveRule<'_>> {
+    select(
+        sources,
+        &[
+            Pass::output(|s| is_native(host, s.location)),
+            Pass::output(|s| !is_native(host, s.location)),
+        ],
+    )
+}
+
+/// What `hookx run --host HOST` runs itself: the effective rules of sources that the host does
+/// not run natively, are not component-scoped ([`Runner::Hookx`]) and are trusted with their
+/// current content. A handler identical to one the host runs natively is left out (it would
+/// run twice); de-duplication happens after the trust filter, so a trusted copy of a handler is
+/// never dropped in favour of an untrusted one.
+pub fn dispatch_rules<'a>(
+    sources: &'a [Source],
+    host: Dialect,
+    store: &TrustStore,
+) -> Vec<EffectiveRule<'a>> {
+    select(
+        sources,
+        &[
+            Pass::seed(|s| is_native(host, s.location)),
+            Pass::output(|s| {
+                runner(host, s) == Runner::Hookx && store.state(s) == TrustState::Trusted
+            }),
+        ],
+    )
+}
+
+/// One round of [`select`]: the sources it takes, and whether their rules are part of the
+/// result or only mark handlers as already run.
+struct Pass<'f> {
+    take: Box<dyn Fn(&Source) -> bool + 'f>,
+    output: bool,
+}
+
+impl<'f> Pass<'f> {
+    fn output(take: impl Fn(&Source) -> bool + 'f) -> Pass<'f> {
+        Pass {
+            take: Box::new(take),
+            output: true,
+        }
+    }
+
+    fn seed(take: impl Fn(&Source) -> bool + 'f) -> Pass<'f> {
+        Pass {
+            take: Box::new(take),
+            output: false,
+        }
+    }
+}
+
+/// Runs the passes in order over the sources no earlier pass took, de-duplicating across all
+/// of them; the result is in discovery order.
+fn select<'a>(sources: &'a [Source], passes: &[Pass<'_>]) -> Vec<EffectiveRule<'a>> {
+    let claude_off = claude_hooks_disabled(sources).is_some();
+    let mut taken = vec![false; sources.len()];
+    let mut seen: HashSet<(Dialect, String, String, String)> = HashSet::new();
+    let mut out: Vec<(usize, usize, EffectiveRule<'a>)> = Vec::new();
+    for pass in passes {
+        for (i, source) in sources.iter().enumerate() {
+            let Some(doc) = source.document() else {
+                continue;
+            };
+            if taken[i] || (claude_off && source.dialect == Dialect::Claude) {
+                continue;
+            }
+            if !(pass.take)(source) {
+                continue;
+            }
+            taken[i] = true;
+            for (j, rule) in doc.rules.iter().enumerate() {
+                let mut kept = rule.clone();
+                kept.handlers.retain(|h| {
+                    if crate::install::is_hookx_handler(h) {
+                        return false;
+                    }
+                    if source.dialect == Dialect::Copilot {
+                        return true;
+                    }
+                    seen.insert((
+                        source.dialect,
+                        rule.event.name().to_string(),
+                        matcher_key(rule.matcher.as_deref()),
+                        handler_key(&h.kind),
+                    ))
+                });
+                if pass.output && !kept.handlers.is_empty() {
+                    out.push((i, j, EffectiveRule { source, rule: kept }));
+                }
+            }
+        }
+    }
+    out.sort_by_key(|(i, j, _)| (*i, *j));
+    out.into_iter().map(|(_, _, rule)| rule).collect()
+}
+
+/// Absent, empty and `*` all mean "everything" in Claude and Bricks.
+fn matcher_key(matcher: Option<&str>) -> String {
+    match matcher {
+        None | Some("") | Some("*") => String::new(),
+        Some(m) => m.to_string(),
+    }
+}
+
+/// What makes two handlers "identical": the command line, or the whole prompt spec.
+fn handler_key(kind: &HandlerKind) -> String {
+    match kind {
+        HandlerKind::Command(c) => format!("command:{}", c.unix_line().unwrap_or_default()),
+        other => serde_json::to_string(other).unwrap_or_default(),
+    }
+}
+
+/// For the dispatcher, after matching one event: Claude runs identical commands once even when
+/// they came from groups with different matchers. Handlers with the same key (within one
+/// event's matched set) run once; `None` means the handler is never merged with another.
+pub fn runtime_dedupe_key(rule: &Rule, kind: &HandlerKind) -> Option<String> {
+    (rule.flavor.dialect() == Dialect::Claude).then(|| handler_key(kind))
+}

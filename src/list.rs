@@ -1,0 +1,268 @@
+//! `hookx list`: the effective hook set across every scope and dialect, as an aligned table or
+//! a JSON array. Each row is one handler, with where it came from, whether it is trusted, and
+//! (with `--host`) who runs it under that host.
+
+use crate::diag::Severity;
+use crate::dialect::Dialect;
+use crate::discover::{self, Context, EffectiveRule, Runner, Source};
+use crate::error::Error;
+use crate::model::HandlerKind;
+use crate::trust::TrustStore;
+use serde::Serialize;
+
+/// What `hookx list` shows.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub ctx: Context,
+    /// Show who runs each hook under this host.
+    pub host: Option<Dialect>,
+    pub json: bool,
+}
+
+/// One handler of the effective hook set.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Row {
+    /// Canonical event name.
+    pub event: String,
+    /// As written; `None` when absent.
+    pub matcher: Option<String>,
+    /// `command`, `prompt` or `agent`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The full command line or prompt.
+    pub handler: String,
+    pub dialect: Dialect,
+    /// The dialect variant (`copilot-pascal` for Copilot's PascalCase form).
+    pub flavor: &'static str,
+    /// The source file as people read it (relative to the project, or `~/…`).
+    pub file: String,
+    /// The source file, absolute.
+    pub path: String,
+    pub scope: &'static str,
+    /// `trusted`, `untrusted` or `changed`; `null` under a host that runs the file natively or
+    /// not at all, where trust does not matter.
+    pub trust: Option<&'static str>,
+    /// With `--host`: `native`, `hookx` or `inactive`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run: Option<&'static str>,
+}
+
+/// The rows of the effective hook set, in event order, then discovery order.
+pub fn rows(rules: &[EffectiveRule<'_>], host: Option<Dialect>, store: &TrustStore) -> Vec<Row> {
+    let mut rows = Vec::new();
+    let mut sorted: Vec<&EffectiveRule<'_>> = rules.iter().collect();
+    sorted.sort_by(|a, b| a.rule.event.cmp(&b.rule.event));
+    for entry in sorted {
+        let source = entry.source;
+        let runner = host.map(|h| discover::runner(h, source));
+        let trust = match runner {
+            Some(Runner::Native | Runner::Inactive) => None,
+            _ => Some(store.state(source).name()),
+        };
+        for handler in &entry.rule.handlers {
+            let (kind, text) = match &handler.kind {
+                HandlerKind::Command(c) => (
+                    "command",
+                    c.unix_line()
+                        .or_else(|| c.windows_line())
+                        .unwrap_or_default()
+                        .to_string(),
+                ),
+                HandlerKind::Prompt(p) => ("prompt", p.prompt.clone()),
+                HandlerKind::Agent(p) => ("agent", p.prompt.clone()),
+            };
+            rows.push(Row {
+                event: entry.rule.event.name().to_string(),
+                matcher: entry.rule.matcher.clone(),
+                kind,
+                handler: text,
+                dialect: source.dialect,
+                flavor: entry.rule.flavor.name(),
+                file: source.display.clone(),
+                path: source.path.display().to_string(),
+                scope: source.scope.name(),
+                trust,
+                run: runner.map(Runner::name),
+            });
+        }
+    }
+    rows
+}
+
+/// Widest handler text shown in the table; the JSON has it whole.
+const HANDLER_WIDTH: usize = 48;
+
+/// A command or prompt on one line, cut to `max` characters.
+pub fn shorten(text: &str, max: usize) -> String {
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() <= max {
+        return one_line;
+    }
+    let cut: String = one_line.chars().take(max.saturating_sub(1)).collect();
+    format!("{}…", cut.trim_end())
+}
+
+/// The table, then the sources and anything that switched hooks off.
+pub fn render_text(rows: &[Row], sources: &[Source], with_host: bool) -> String {
+    let mut header = vec![
+        "EVENT", "MATCHER", "HANDLER", "DIALECT", "SOURCE", "SCOPE", "TRUST",
+    ];
+    if with_host {
+        header.push("RUN");
+    }
+    let mut table: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
+    for row in rows {
+        let handler = match row.kind {
+            "command" => shorten(&row.handler, HANDLER_WIDTH),
+            kind => shorten(&format!("{kind}: {}", row.handler), HANDLER_WIDTH),
+        };
+        let mut cells = vec![
+            row.event.clone(),
+            match row.matcher.as_deref() {
+                None | Some("") => "*".to_string(),
+                Some(m) => shorten(m, 24),
+            },
+            handler,
+            row.flavor.to_string(),
+            row.file.clone(),
+            row.scope.to_string(),
+            row.trust.unwrap_or("-").to_string(),
+        ];
+        if let Some(run) = row.run {
+            cells.push(run.to_string());
+        }
+        table.push(cells);
+    }
+    let mut out = String::new();
+    if rows.is_empty() {
+        out.push_str("no hooks found\n");
+    } else {
+        out.push_str(&align(&table));
+    }
+    out.push_str(&render_sources(sources));
+    out
+}
+
+/// Columns padded to their widest cell, two spaces apart, no trailing blanks.
+fn align(table: &[Vec<String>]) -> String {
+    let columns = table.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| {
+            table
+                .iter()
+                .filter_map(|r| r.get(c))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for row in table {
+        let mut line = String::new();
+        for (c, cell) in row.iter().enumerate() {
+            line.push_str(cell);
+            let pad = widths[c].saturating_sub(cell.chars().count());
+            line.push_str(&" ".repeat(pad + 2));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// Every source found, with what became of it.
+fn render_sources(sources: &[Source]) -> String {
+    if sources.is_empty() {
+        return "\nno hook files found\n".into();
+    }
+    let disabled_by = discover::claude_hooks_disabled(sources);
+    let mut table = Vec::new();
+    for source in sources {
+        let status = match source.error_line() {
+            Some(error) => format!("error: {error}"),
+            None => {
+                let handlers = source.handler_count();
+                let mut parts = vec![plural(handlers, "handler")];
+                let errors = source
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.severity == Severity::Error)
+                    .count();
+                let warnings = source.diagnostics.len() - errors;
+                if errors > 0 {
+                    parts.push(plural(errors, "error"));
+                }
+                if warnings > 0 {
+                    parts.push(plural(warnings, "warning"));
+                }
+                let routes = source.hookx_entries();
+                if routes > 0 {
+                    parts.push(format!("{} (not listed)", plural(routes, "hookx route")));
+                }
+                if disabled_by.is_some() && source.dialect == Dialect::Claude {
+                    parts.push("off (disableAllHooks)".into());
+                }
+                parts.join(", ")
+            }
+        };
+        table.push(vec![
+            source.dialect.to_string(),
+            source.scope.name().to_string(),
+            source.display.clone(),
+            status,
+        ]);
+    }
+    let mut out = format!("\nsources:\n{}", indent(&align(&table)));
+    if let Some(s) = disabled_by {
+        out.push_str(&format!(
+            "\n\"disableAllHooks\": true in {} turns every Claude hook off\n",
+            s.display
+        ));
+    }
+    out
+}
+
+fn indent(text: &str) -> String {
+    text.lines().map(|l| format!("  {l}\n")).collect()
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// The rows as a pretty JSON array.
+pub fn render_json(rows: &[Row]) -> String {
+    let mut text = serde_json::to_string_pretty(rows).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// `hookx list`. Files that cannot be read are reported (on stderr with `--format json`) and
+/// the rest are listed; it still exits 0, as listing itself succeeded.
+pub fn command(opts: &Options) -> Result<i32, Error> {
+    let sources = discover::discover(&opts.ctx);
+    let store = TrustStore::load(&opts.ctx).unwrap_or_else(|e| {
+        eprintln!("{e}\nwarning: treating every file as untrusted");
+        TrustStore::load_or_empty(&opts.ctx)
+    });
+    let rules = match opts.host {
+        Some(host) => discover::host_rules(&sources, host),
+        None => discover::effective_rules(&sources),
+    };
+    let rows = rows(&rules, opts.host, &store);
+    if opts.json {
+        print!("{}", render_json(&rows));
+        for source in &sources {
+            if let Some(error) = source.error_line() {
+                eprintln!("{}: error: {error}", source.display);
+            }
+        }
+    } else {
+        print!("{}", render_text(&rows, &sources, opts.host.is_some()));
+    }
+    Ok(0)
+}

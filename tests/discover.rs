@@ -1,0 +1,633 @@
+//! Discovery, `hookx list` and `hookx trust` over sample project trees
+//! (`tests/fixtures/projects/`), each copied into a temporary directory so that nothing touches
+//! the real home and trust records stay per test.
+
+use assert_cmd::Command;
+use hookx::dialect::Dialect;
+use hookx::discover::{self, Context, Runner, Scope};
+use hookx::trust::{self, TrustState, TrustStore};
+use std::path::{Path, PathBuf};
+
+/// A copy of a fixture tree: `<tmp>/project` and `<tmp>/home`.
+struct Tree {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+impl Tree {
+    fn new(fixture: &str) -> Tree {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/projects")
+            .join(fixture);
+        copy_tree(&from, &root);
+        std::fs::create_dir_all(root.join("project")).unwrap();
+        std::fs::create_dir_all(root.join("home")).unwrap();
+        Tree { _dir: dir, root }
+    }
+
+    fn project(&self) -> PathBuf {
+        self.root.join("project")
+    }
+
+    fn home(&self) -> PathBuf {
+        self.root.join("home")
+    }
+
+    fn ctx(&self) -> Context {
+        Context::new(self.project(), self.home())
+    }
+
+    fn write(&self, rel: &str, text: &str) {
+        let path = self.root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    /// `hookx ARGS… --project P --home H` with the environment pointing at the temporary home.
+    fn hookx(&self, args: &[&str]) -> assert_cmd::assert::Assert {
+        Command::cargo_bin("hookx")
+            .unwrap()
+            .args(args)
+            .arg("--project")
+            .arg(self.project())
+            .arg("--home")
+            .arg(self.home())
+            .env("HOME", self.home())
+            .env_remove("HOOKX_HOME")
+            .assert()
+    }
+
+    fn stdout(&self, args: &[&str]) -> String {
+        let out = self.hookx(args).success().get_output().stdout.clone();
+        String::from_utf8(out).unwrap()
+    }
+
+    /// Output with the temporary directory replaced, for snapshots.
+    fn redact(&self, text: &str) -> String {
+        text.replace(&self.root.display().to_string(), "[TMP]")
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+fn snapshot(name: &str, text: &str) {
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => true}, {
+        insta::assert_snapshot!(name, text);
+    });
+}
+
+#[test]
+fn every_scope_is_found_and_files_without_hooks_are_not() {
+    let tree = Tree::new("full");
+    let sources = discover::discover(&tree.ctx());
+    let found: Vec<(&str, Scope, &str)> = sources
+        .iter()
+        .map(|s| (s.location.id, s.scope, s.display.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("claude-user", Scope::User, "~/.claude/settings.json"),
+            ("claude-project", Scope::Project, ".claude/settings.json"),
+            ("claude-local", Scope::Local, ".claude/settings.local.json"),
+            (
+                "claude-plugin",
+                Scope::Plugin,
+                "~/.claude/plugins/cache/tools/fmt/1.2.0/hooks/hooks.json"
+            ),
+            (
+                "claude-skill-user",
+                Scope::Skill,
+                "~/.claude/skills/deploy/SKILL.md"
+            ),
+            (
+                "claude-skill-project",
+                Scope::Skill,
+                ".claude/skills/lint/SKILL.md"
+            ),
+            (
+                "claude-agent-user",
+                Scope::Agent,
+                "~/.claude/agents/reviewer.md"
+            ),
+            (
+                "claude-agent-project",
+                Scope::Agent,
+                ".claude/agents/tester.md"
+            ),
+            ("copilot-user", Scope::User, "~/.copilot/hooks/user.json"),
+            (
+                "copilot-project",
+                Scope::Project,
+                ".github/hooks/broken.json"
+            ),
+            ("copilot-project", Scope::Project, ".github/hooks/ci.json"),
+            (
+                "bricks-global",
+                Scope::Global,
+                "~/.bricks-project-desktop/hooks.json"
+            ),
+            ("bricks-project", Scope::Project, ".bricks/hooks.json"),
+        ]
+    );
+    let plugin = &sources[3];
+    assert_eq!(
+        plugin.plugin_root().unwrap(),
+        tree.home().join(".claude/plugins/cache/tools/fmt/1.2.0")
+    );
+}
+
+#[test]
+fn a_broken_file_is_reported_and_the_others_still_count() {
+    let tree = Tree::new("full");
+    let sources = discover::discover(&tree.ctx());
+    let broken: Vec<_> = sources.iter().filter(|s| s.document.is_err()).collect();
+    assert_eq!(broken.len(), 1);
+    assert_eq!(broken[0].display, ".github/hooks/broken.json");
+    let error = broken[0].error_line().unwrap();
+    assert!(error.contains("invalid JSON"), "{error}");
+    assert!(sources.iter().filter(|s| s.document.is_ok()).count() == 12);
+
+    let text = tree.stdout(&["list"]);
+    let line = text.lines().find(|l| l.contains("broken.json")).unwrap();
+    assert!(
+        line.ends_with("error: 5:46: invalid JSON: trailing comma"),
+        "{text}"
+    );
+    assert!(text.contains("./scripts/guard.sh"), "{text}");
+    // JSON stays an array of hooks; the error goes to stderr.
+    let assert = tree.hookx(&["list", "--format", "json"]).success();
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).to_string();
+    assert!(
+        stderr.contains(".github/hooks/broken.json: error: 5:46"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn unreadable_and_odd_files_never_stop_discovery() {
+    let tree = Tree::new("full");
+    tree.write("project/.bricks/hooks.json", "");
+    tree.write("project/.claude/settings.local.json", "[1, 2]");
+    std::fs::write(
+        tree.project().join(".github/hooks/bad-utf8.json"),
+        b"{\"a\": \"\xff\"}",
+    )
+    .unwrap();
+    std::fs::create_dir_all(tree.project().join(".github/hooks/dir.json")).unwrap();
+    tree.write(
+        "project/.claude/skills/broken/SKILL.md",
+        "---\nhooks: [unclosed\n---\n",
+    );
+    let sources = discover::discover(&tree.ctx());
+    let errors: Vec<(String, String)> = sources
+        .iter()
+        .filter_map(|s| Some((s.display.clone(), s.error_line()?)))
+        .collect();
+    let names: Vec<&str> = errors.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            ".claude/skills/broken/SKILL.md",
+            ".github/hooks/bad-utf8.json",
+            ".github/hooks/broken.json",
+            ".bricks/hooks.json",
+        ],
+        "{errors:?}"
+    );
+    // A top-level array parses but is not a config: the document reports an error.
+    let local = sources
+        .iter()
+        .find(|s| s.location.id == "claude-local")
+        .unwrap();
+    assert!(
+        local
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("top level"))
+    );
+    let text = tree.stdout(&["list"]);
+    let line = text
+        .lines()
+        .find(|l| l.contains("settings.local.json"))
+        .unwrap();
+    assert!(line.ends_with("0 handlers, 1 error"), "{text}");
+}
+
+#[test]
+fn bricks_global_and_project_merge_and_identical_handlers_run_once() {
+    let tree = Tree::new("full");
+    let sources = discover::discover(&tree.ctx());
+    let rules = discover::effective_rules(&sources);
+    let bricks: Vec<(String, String, String)> = rules
+        .iter()
+        .filter(|r| r.source.dialect == Dialect::Bricks)
+        .flat_map(|r| {
+            r.rule.handlers.iter().map(|h| {
+                let hookx::model::HandlerKind::Command(c) = &h.kind else {
+                    panic!("bricks handlers are commands")
+                };
+                (
+                    r.rule.event.to_string(),
+                    c.command.clone().unwrap(),
+                    r.source.display.clone(),
+                )
+            })
+        })
+        .collect();
+    assert_eq!(
+        bricks,
+        [
+            (
+                "PreToolUse".to_string(),
+                "~/.bricks/guard.sh".to_string(),
+                "~/.bricks-project-desktop/hooks.json".to_string()
+            ),
+            (
+                "GoalUpdate".to_string(),
+                "notify-send 'goal complete'".to_string(),
+                "~/.bricks-project-desktop/hooks.json".to_string()
+            ),
+            (
+                "PreToolUse".to_string(),
+                "./scripts/check-write.sh".to_string(),
+                ".bricks/hooks.json".to_string()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn claude_runs_an_identical_command_once_across_scopes() {
+    let tree = Tree::new("full");
+    let sources = discover::discover(&tree.ctx());
+    let rules = discover::effective_rules(&sources);
+    let audit: Vec<&str> = rules
+        .iter()
+        .filter(|r| {
+            r.rule.handlers.iter().any(|h| {
+                matches!(&h.kind, hookx::model::HandlerKind::Command(c)
+                    if c.command.as_deref() == Some("~/bin/audit-shell.sh"))
+            })
+        })
+        .map(|r| r.source.display.as_str())
+        .collect();
+    assert_eq!(audit, ["~/.claude/settings.json"]);
+    // The project group keeps its other handler.
+    let project = rules
+        .iter()
+        .find(|r| r.source.display == ".claude/settings.json")
+        .unwrap();
+    assert_eq!(project.rule.handlers.len(), 1);
+}
+
+#[test]
+fn disable_all_hooks_follows_claude_precedence() {
+    let tree = Tree::new("full");
+    let claude_rules = |tree: &Tree| {
+        let sources = discover::discover(&tree.ctx());
+        discover::effective_rules(&sources)
+            .iter()
+            .filter(|r| r.source.dialect == Dialect::Claude)
+            .count()
+    };
+    assert_eq!(claude_rules(&tree), 9);
+    // User turns hooks off: every Claude source is off, other agents are untouched.
+    tree.write(
+        "home/.claude/settings.json",
+        r#"{"disableAllHooks": true, "hooks": {}}"#,
+    );
+    assert_eq!(claude_rules(&tree), 0);
+    let sources = discover::discover(&tree.ctx());
+    assert_eq!(
+        discover::claude_hooks_disabled(&sources).unwrap().display,
+        "~/.claude/settings.json"
+    );
+    assert!(
+        discover::effective_rules(&sources)
+            .iter()
+            .any(|r| r.source.dialect == Dialect::Bricks)
+    );
+    let text = tree.stdout(&["list"]);
+    assert!(
+        text.contains("\"disableAllHooks\": true in ~/.claude/settings.json"),
+        "{text}"
+    );
+    // The project's local settings win over the user's (and the local file now has no hooks).
+    tree.write(
+        "project/.claude/settings.local.json",
+        r#"{"disableAllHooks": false}"#,
+    );
+    assert_eq!(claude_rules(&tree), 7);
+}
+
+#[test]
+fn list_as_a_table() {
+    let tree = Tree::new("full");
+    let text = tree.stdout(&["list"]);
+    snapshot("list_text", &tree.redact(&text));
+}
+
+#[test]
+fn list_under_a_host_says_who_runs_what() {
+    let tree = Tree::new("full");
+    let text = tree.stdout(&["list", "--host", "copilot"]);
+    snapshot("list_text_host_copilot", &tree.redact(&text));
+}
+
+#[test]
+fn list_as_json() {
+    let tree = Tree::new("full");
+    let text = tree.stdout(&["list", "--format", "json", "--host", "bricks"]);
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert!(value.is_array());
+    snapshot("list_json_host_bricks", &tree.redact(&text));
+}
+
+#[test]
+fn the_native_table_matches_the_agents() {
+    let tree = Tree::new("full");
+    let sources = discover::discover(&tree.ctx());
+    let run = |host: Dialect, id: &str| {
+        let s = sources.iter().find(|s| s.location.id == id).unwrap();
+        discover::runner(host, s)
+    };
+    assert_eq!(run(Dialect::Claude, "claude-plugin"), Runner::Native);
+    assert_eq!(run(Dialect::Claude, "bricks-project"), Runner::Hookx);
+    assert_eq!(run(Dialect::Copilot, "claude-project"), Runner::Native);
+    assert_eq!(run(Dialect::Copilot, "claude-local"), Runner::Native);
+    assert_eq!(run(Dialect::Copilot, "claude-user"), Runner::Hookx);
+    assert_eq!(
+        run(Dialect::Copilot, "claude-skill-project"),
+        Runner::Inactive
+    );
+    assert_eq!(run(Dialect::Bricks, "copilot-user"), Runner::Hookx);
+    assert_eq!(run(Dialect::Bricks, "bricks-global"), Runner::Native);
+    let settings = sources
+        .iter()
+        .find(|s| s.location.id == "claude-project")
+        .unwrap();
+    assert!(!trust::needs_trust(Dialect::Claude, settings));
+    assert!(trust::needs_trust(Dialect::Bricks, settings));
+}
+
+/// The trust column of the list's JSON for one file.
+fn trust_of(tree: &Tree, file: &str) -> String {
+    let text = tree.stdout(&["list", "--format", "json"]);
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+    let row = rows.iter().find(|r| r["file"] == file).unwrap();
+    row["trust"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn trust_goes_untrusted_then_trusted_then_changed() {
+    let tree = Tree::new("full");
+    let file = ".bricks/hooks.json";
+    let ctx = tree.ctx();
+    let source = |ctx: &Context| {
+        discover::discover(ctx)
+            .into_iter()
+            .find(|s| s.display == file)
+            .unwrap()
+    };
+    assert_eq!(
+        trust::is_trusted(&ctx, &source(&ctx)),
+        TrustState::Untrusted
+    );
+    assert_eq!(trust_of(&tree, file), "untrusted");
+
+    let out = tree.stdout(&["trust", &tree.project().join(file).display().to_string()]);
+    assert!(
+        out.starts_with("trusted .bricks/hooks.json (sha256 "),
+        "{out}"
+    );
+    assert_eq!(trust::is_trusted(&ctx, &source(&ctx)), TrustState::Trusted);
+    assert_eq!(trust_of(&tree, file), "trusted");
+    assert_eq!(trust_of(&tree, ".claude/settings.json"), "untrusted");
+    // Trusting again changes nothing.
+    let out = tree.stdout(&["trust", &tree.project().join(file).display().to_string()]);
+    assert!(
+        out.starts_with("already trusted .bricks/hooks.json"),
+        "{out}"
+    );
+
+    let path = tree.project().join(file);
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push('\n');
+    std::fs::write(&path, text).unwrap();
+    assert_eq!(trust::is_trusted(&ctx, &source(&ctx)), TrustState::Changed);
+    assert_eq!(trust_of(&tree, file), "changed");
+
+    // The record is in the resolved home, written whole.
+    let record = tree.home().join(".hookx/trust.json");
+    let value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(record).unwrap()).unwrap();
+    assert_eq!(value["version"], 1);
+    let key = path.canonicalize().unwrap().display().to_string();
+    assert_eq!(value["files"][&key]["sha256"].as_str().unwrap().len(), 64);
+}
+
+#[test]
+fn trust_without_files_trusts_every_source_that_parses() {
+    let tree = Tree::new("full");
+    let assert = tree.hookx(&["trust"]).code(1);
+    let out = String::from_utf8_lossy(&assert.get_output().stdout).to_string();
+    let err = String::from_utf8_lossy(&assert.get_output().stderr).to_string();
+    assert_eq!(out.lines().count(), 12, "{out}");
+    assert!(
+        out.contains("trusted ~/.claude/settings.json (sha256 "),
+        "{out}"
+    );
+    assert!(
+        err.contains(".github/hooks/broken.json: not trusted: 5:46"),
+        "{err}"
+    );
+    let text = tree.stdout(&["list", "--format", "json"]);
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+    assert!(rows.iter().all(|r| r["trust"] == "trusted"), "{text}");
+}
+
+#[test]
+fn dispatch_rules_are_the_trusted_ones_the_host_does_not_run() {
+    let tree = Tree::new("full");
+    let ctx = tree.ctx();
+    let sources = discover::discover(&ctx);
+    let files = |store: &TrustStore| -> Vec<String> {
+        let mut files: Vec<String> = discover::dispatch_rules(&sources, Dialect::Bricks, store)
+            .iter()
+            .map(|r| r.source.display.clone())
+            .collect();
+        files.dedup();
+        files
+    };
+    assert!(files(&TrustStore::load_or_empty(&ctx)).is_empty());
+    tree.hookx(&["trust"]).code(1);
+    let store = TrustStore::load(&ctx).unwrap();
+    // Bricks' own files are native; skills and agents are inactive outside Claude.
+    assert_eq!(
+        files(&store),
+        [
+            "~/.claude/settings.json",
+            ".claude/settings.json",
+            ".claude/settings.local.json",
+            "~/.claude/plugins/cache/tools/fmt/1.2.0/hooks/hooks.json",
+            "~/.copilot/hooks/user.json",
+            ".github/hooks/ci.json",
+        ]
+    );
+}
+
+#[test]
+fn an_identical_handler_from_an_untrusted_file_does_not_hide_a_trusted_one() {
+    let tree = Tree::new("full");
+    let ctx = tree.ctx();
+    // Trust only the project settings: its audit handler was a duplicate of the user's.
+    tree.hookx(&[
+        "trust",
+        &tree
+            .project()
+            .join(".claude/settings.json")
+            .display()
+            .to_string(),
+    ])
+    .success();
+    let sources = discover::discover(&ctx);
+    let store = TrustStore::load(&ctx).unwrap();
+    let rules = discover::dispatch_rules(&sources, Dialect::Bricks, &store);
+    assert_eq!(rules.len(), 2);
+    assert_eq!(rules[0].rule.handlers.len(), 2);
+}
+
+#[test]
+fn a_corrupt_trust_record_trusts_nothing_and_is_not_overwritten() {
+    let tree = Tree::new("full");
+    tree.write("home/.hookx/trust.json", "{ not json");
+    let assert = tree.hookx(&["list", "--format", "json"]).success();
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).to_string();
+    assert!(
+        stderr.contains("treating every file as untrusted"),
+        "{stderr}"
+    );
+    tree.hookx(&["trust"]).failure();
+    assert_eq!(
+        std::fs::read_to_string(tree.home().join(".hookx/trust.json")).unwrap(),
+        "{ not json"
+    );
+}
+
+#[test]
+fn the_home_comes_from_hookx_home_when_not_given() {
+    let tree = Tree::new("full");
+    let out = Command::cargo_bin("hookx")
+        .unwrap()
+        .args(["list", "--format", "json", "--project"])
+        .arg(tree.project())
+        .env("HOOKX_HOME", tree.home())
+        .env("HOME", tree.root.join("nowhere"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("~/.claude/settings.json"), "{text}");
+}
+
+#[test]
+fn plugins_are_found_only_to_a_bounded_depth() {
+    let tree = Tree::new("full");
+    let hooks = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "deep"}]}]}}"#;
+    tree.write("home/.claude/plugins/a/b/c/d/e/hooks/hooks.json", hooks);
+    tree.write("home/.claude/plugins/a/b/c/d/e/f/g/hooks/hooks.json", hooks);
+    tree.write(
+        "home/.claude/plugins/x/node_modules/p/hooks/hooks.json",
+        hooks,
+    );
+    let sources = discover::discover(&tree.ctx());
+    let plugins: Vec<&str> = sources
+        .iter()
+        .filter(|s| s.scope == Scope::Plugin)
+        .map(|s| s.display.as_str())
+        .collect();
+    assert_eq!(
+        plugins,
+        [
+            "~/.claude/plugins/a/b/c/d/e/hooks/hooks.json",
+            "~/.claude/plugins/cache/tools/fmt/1.2.0/hooks/hooks.json",
+        ]
+    );
+}
+
+#[test]
+fn a_project_that_is_the_home_lists_each_file_once() {
+    let tree = Tree::new("full");
+    let ctx = Context::new(tree.home(), tree.home());
+    let sources = discover::discover(&ctx);
+    let settings: Vec<&str> = sources
+        .iter()
+        .filter(|s| s.path.ends_with(".claude/settings.json"))
+        .map(|s| s.location.id)
+        .collect();
+    assert_eq!(settings, ["claude-user"]);
+}
+
+#[test]
+fn an_empty_project_lists_nothing() {
+    let tree = Tree::new("empty");
+    let text = tree.stdout(&["list"]);
+    assert_eq!(text, "no hooks found\n\nno hook files found\n");
+    assert_eq!(tree.stdout(&["list", "--format", "json"]), "[]\n");
+}
+
+#[test]
+fn a_handler_the_host_runs_natively_is_not_run_again_by_hookx() {
+    let tree = Tree::new("full");
+    let ctx = tree.ctx();
+    tree.hookx(&["trust"]).code(1);
+    let sources = discover::discover(&ctx);
+    let store = TrustStore::load(&ctx).unwrap();
+    let audit = |rules: &[discover::EffectiveRule<'_>]| -> Vec<String> {
+        rules
+            .iter()
+            .filter(|r| {
+                r.rule.handlers.iter().any(|h| {
+                    matches!(&h.kind, hookx::model::HandlerKind::Command(c)
+                        if c.command.as_deref() == Some("~/bin/audit-shell.sh"))
+                })
+            })
+            .map(|r| r.source.display.clone())
+            .collect()
+    };
+    // Copilot runs the project's Claude settings itself, audit handler included: the user's
+    // identical handler is not dispatched on top, and the list says so.
+    assert!(
+        audit(&discover::dispatch_rules(
+            &sources,
+            Dialect::Copilot,
+            &store
+        ))
+        .is_empty()
+    );
+    assert_eq!(
+        audit(&discover::host_rules(&sources, Dialect::Copilot)),
+        [".claude/settings.json"]
+    );
+    // Under Bricks neither file is native: the user's copy comes first and runs once.
+    assert_eq!(
+        audit(&discover::dispatch_rules(&sources, Dialect::Bricks, &store)),
+        ["~/.claude/settings.json"]
+    );
+}

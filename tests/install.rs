@@ -1,0 +1,376 @@
+//! `hookx install` and `--uninstall`, run as the real binary against temporary projects.
+
+use assert_cmd::Command;
+use hookx::install::{is_hookx_entry, route_host};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+const HOOKX: &str = "/opt/hookx/bin/hookx";
+
+struct Project {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    project: PathBuf,
+    home: PathBuf,
+}
+
+impl Project {
+    fn new() -> Project {
+        Self::named("project")
+    }
+
+    fn named(name: &str) -> Project {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let project = root.join(name);
+        let home = root.join("home");
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        Project {
+            _dir: dir,
+            root,
+            project,
+            home,
+        }
+    }
+
+    fn hookx(&self, args: &[&str]) -> assert_cmd::assert::Assert {
+        Command::cargo_bin("hookx")
+            .unwrap()
+            .args(args)
+            .arg("--project")
+            .arg(&self.project)
+            .arg("--home")
+            .arg(&self.home)
+            .env("HOME", &self.home)
+            .env_remove("HOOKX_HOME")
+            .assert()
+    }
+
+    fn stdout(&self, args: &[&str]) -> String {
+        let out = self.hookx(args).success().get_output().stdout.clone();
+        String::from_utf8(out).unwrap()
+    }
+
+    fn write(&self, rel: &str, text: &str) -> PathBuf {
+        let path = self.project.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.project.join(rel)).unwrap()
+    }
+
+    fn json(&self, rel: &str) -> Value {
+        serde_json::from_str(&self.read(rel)).unwrap()
+    }
+}
+
+fn fixture_settings() -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/projects/install/settings.json"),
+    )
+    .unwrap()
+}
+
+fn keys(value: &Value) -> Vec<&str> {
+    value
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect()
+}
+
+fn snapshot(name: &str, text: &str) {
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => true}, {
+        insta::assert_snapshot!(name, text);
+    });
+}
+
+const SETTINGS: &str = ".claude/settings.json";
+
+#[test]
+fn install_keeps_every_other_key_and_hook_in_order() {
+    let p = Project::new();
+    p.write(SETTINGS, &fixture_settings());
+    let original: Value = p.json(SETTINGS);
+    let out = p.stdout(&["install", "--host", "claude", "--hookx", HOOKX]);
+    assert!(
+        out.starts_with("routed 12 claude events to hookx in .claude/settings.json: SessionStart"),
+        "{out}"
+    );
+    let after = p.json(SETTINGS);
+    assert_eq!(keys(&after), keys(&original));
+    for key in ["$schema", "permissions", "env", "model"] {
+        assert_eq!(after[key], original[key]);
+    }
+    let hooks = &after["hooks"];
+    assert_eq!(
+        &keys(hooks)[..4],
+        ["PreToolUse", "Notification", "Stop", "TeammateIdle"]
+    );
+    assert_eq!(keys(hooks).len(), 4 + 9);
+    // The user's groups come first, unchanged, field order included.
+    let route = json!({"hooks": [{"type": "command", "command": "/opt/hookx/bin/hookx run --host claude"}]});
+    for event in ["PreToolUse", "Notification", "Stop"] {
+        let list = hooks[event].as_array().unwrap();
+        assert_eq!(list[0], original["hooks"][event][0]);
+        assert_eq!(list[1], route);
+        assert_eq!(list.len(), 2);
+    }
+    assert_eq!(
+        keys(&hooks["PreToolUse"][0]["hooks"][0]),
+        ["timeout", "command", "type"]
+    );
+    // An event hookx does not route is untouched.
+    assert_eq!(hooks["TeammateIdle"], original["hooks"]["TeammateIdle"]);
+    snapshot("install_claude_settings", &p.read(SETTINGS));
+
+    // The list shows the user's hooks, not the routes.
+    let list = p.stdout(&["list"]);
+    assert!(list.contains("12 hookx routes (not listed)"), "{list}");
+    assert!(!list.contains("run --host"), "{list}");
+}
+
+#[test]
+fn installing_twice_adds_nothing() {
+    let p = Project::new();
+    p.write(SETTINGS, &fixture_settings());
+    p.hookx(&["install", "--host", "claude", "--hookx", HOOKX])
+        .success();
+    let once = p.read(SETTINGS);
+    let out = p.stdout(&["install", "--host", "claude", "--hookx", HOOKX]);
+    assert!(
+        out.starts_with("hookx is already installed for claude"),
+        "{out}"
+    );
+    assert_eq!(p.read(SETTINGS), once);
+}
+
+#[test]
+fn uninstall_leaves_exactly_the_original_hooks() {
+    let p = Project::new();
+    p.write(SETTINGS, &fixture_settings());
+    let original = p.json(SETTINGS);
+    p.hookx(&["install", "--host", "claude", "--hookx", HOOKX])
+        .success();
+    let out = p.stdout(&["install", "--host", "claude", "--uninstall"]);
+    assert_eq!(
+        out,
+        "removed 12 hookx entries for claude from .claude/settings.json\n"
+    );
+    let after = p.json(SETTINGS);
+    // Compared as text, so that the order of every key counts too.
+    assert_eq!(
+        serde_json::to_string(&after).unwrap(),
+        serde_json::to_string(&original).unwrap()
+    );
+    let out = p.stdout(&["install", "--host", "claude", "--uninstall"]);
+    assert_eq!(
+        out,
+        "no hookx entries for claude in .claude/settings.json\n"
+    );
+}
+
+#[test]
+fn uninstall_removes_a_file_that_only_held_hookx() {
+    let p = Project::new();
+    p.hookx(&["install", "--host", "copilot", "--hookx", HOOKX])
+        .success();
+    p.hookx(&["install", "--host", "claude", "--hookx", HOOKX])
+        .success();
+    assert!(p.project.join(".github/hooks/hookx.json").exists());
+    let out = p.stdout(&["install", "--host", "copilot", "--uninstall"]);
+    assert!(
+        out.contains("and the file .github/hooks/hookx.json"),
+        "{out}"
+    );
+    assert!(!p.project.join(".github/hooks/hookx.json").exists());
+    p.hookx(&["install", "--host", "claude", "--uninstall"])
+        .success();
+    assert!(!p.project.join(SETTINGS).exists());
+}
+
+#[test]
+fn a_project_path_with_spaces_quotes_and_dollars_runs_in_a_shell() {
+    let p = Project::named(r#"it's a $HOME "dir" `x`"#);
+    let program = p.project.join("bin/hookx");
+    std::fs::create_dir_all(program.parent().unwrap()).unwrap();
+    std::fs::write(
+        &program,
+        "#!/bin/sh\nprintf '%s\\n' \"$0\"\nfor a in \"$@\"; do printf '[%s]\\n' \"$a\"; done\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+
+    let program_text = program.to_str().unwrap();
+    p.hookx(&["install", "--host", "claude", "--hookx", program_text])
+        .success();
+    let settings = p.json(SETTINGS);
+    let command = settings["hooks"]["Stop"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(is_hookx_entry(&command), "{command}");
+    assert_eq!(route_host(&command).as_deref(), Some("claude"));
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(&command)
+        .current_dir(&p.root)
+        .env("HOME", "/nonexistent")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("{program_text}\n[run]\n[--host]\n[claude]\n")
+    );
+
+    // Bricks and Copilot get the same quoting.
+    p.hookx(&["install", "--host", "copilot", "--hookx", program_text])
+        .success();
+    let copilot = p.json(".github/hooks/hookx.json");
+    let bash = copilot["hooks"]["preToolUse"][0]["bash"].as_str().unwrap();
+    assert_eq!(bash, command.replace("claude", "copilot"));
+}
+
+#[test]
+fn by_default_the_entries_run_this_hookx() {
+    let p = Project::new();
+    p.hookx(&["install", "--host", "bricks"]).success();
+    let file = p.json(".bricks/hooks.json");
+    let command = file["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap();
+    let program = command.strip_suffix(" run --host bricks").unwrap();
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{program} --version"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("hookx "));
+    assert!(
+        Path::new(&program.trim_matches('\'')).is_absolute(),
+        "{program}"
+    );
+}
+
+#[test]
+fn install_refuses_a_target_that_does_not_parse_and_leaves_it_alone() {
+    let p = Project::new();
+    let broken = "{\n  \"permissions\": {},\n  \"hooks\": {,}\n}\n";
+    let path = p.write(SETTINGS, broken);
+    let assert = p
+        .hookx(&["install", "--host", "claude", "--hookx", HOOKX])
+        .failure();
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).to_string();
+    assert!(stderr.contains("invalid JSON"), "{stderr}");
+    assert_eq!(std::fs::read(&path).unwrap(), broken.as_bytes());
+    p.hookx(&["install", "--host", "claude", "--uninstall"])
+        .failure();
+    assert_eq!(std::fs::read(&path).unwrap(), broken.as_bytes());
+
+    // Well-formed JSON that is not a readable config is refused too.
+    let odd = r#"{"hooks": {"Stop": "not a list"}}"#;
+    p.write(SETTINGS, odd);
+    let assert = p
+        .hookx(&["install", "--host", "claude", "--hookx", HOOKX])
+        .failure();
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).to_string();
+    assert!(stderr.contains("refusing to edit"), "{stderr}");
+    assert_eq!(p.read(SETTINGS), odd);
+}
+
+#[test]
+fn copilot_gets_its_own_file_in_its_own_shape() {
+    let p = Project::new();
+    p.write(
+        ".github/hooks/team.json",
+        r#"{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./guard.sh"}]}}"#,
+    );
+    p.hookx(&["install", "--host", "copilot", "--hookx", HOOKX])
+        .success();
+    snapshot("install_copilot_file", &p.read(".github/hooks/hookx.json"));
+    // The team's file is not touched, and discovery reads both.
+    assert!(p.read(".github/hooks/team.json").contains("./guard.sh"));
+    let list = p.stdout(&["list", "--host", "copilot"]);
+    assert!(list.contains("13 hookx routes (not listed)"), "{list}");
+    assert!(list.contains("./guard.sh"), "{list}");
+}
+
+#[test]
+fn bricks_events_at_the_root_stay_at_the_root() {
+    let p = Project::new();
+    let original = r#"{"PreToolUse": [{"matcher": "bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}"#;
+    p.write(".bricks/hooks.json", original);
+    p.hookx(&["install", "--host", "bricks", "--hookx", HOOKX])
+        .success();
+    let after = p.json(".bricks/hooks.json");
+    assert!(after.get("hooks").is_none(), "{after}");
+    assert_eq!(
+        after["PreToolUse"][1],
+        json!({"matcher": "*", "hooks": [{"type": "command", "command": "/opt/hookx/bin/hookx run --host bricks", "timeout": 600}]})
+    );
+    assert_eq!(keys(&after).len(), 10);
+    p.hookx(&["install", "--host", "bricks", "--uninstall"])
+        .success();
+    assert_eq!(
+        p.json(".bricks/hooks.json"),
+        serde_json::from_str::<Value>(original).unwrap()
+    );
+}
+
+#[test]
+fn reinstalling_from_elsewhere_repoints_the_entries() {
+    let p = Project::new();
+    p.hookx(&["install", "--host", "claude", "--hookx", "/old/hookx"])
+        .success();
+    let out = p.stdout(&["install", "--host", "claude", "--hookx", "/new/hookx"]);
+    assert!(
+        out.starts_with("re-pointed 12 existing hookx entries"),
+        "{out}"
+    );
+    let text = p.read(SETTINGS);
+    assert!(!text.contains("/old/hookx"), "{text}");
+    assert_eq!(text.matches("/new/hookx run --host claude").count(), 12);
+}
+
+#[test]
+fn user_scope_writes_the_users_file() {
+    let p = Project::new();
+    p.hookx(&[
+        "install", "--host", "bricks", "--scope", "user", "--hookx", HOOKX,
+    ])
+    .success();
+    assert!(p.home.join(".bricks-project-desktop/hooks.json").exists());
+    assert!(!p.project.join(".bricks").exists());
+    p.hookx(&[
+        "install", "--host", "claude", "--scope", "user", "--hookx", HOOKX,
+    ])
+    .success();
+    assert!(p.home.join(".claude/settings.json").exists());
+}
+
+#[test]
+fn hookx_entries_are_recognised_however_they_are_quoted() {
+    for (command, host) in [
+        ("hookx run --host claude", Some("claude")),
+        ("/usr/local/bin/hookx run --host bricks", Some("bricks")),
+        ("'/a b/it'\\''s/hookx' run --host copilot", Some("copilot")),
+        ("\"$HOME/bin/hookx\" run --host=claude", Some("claude")),
+        ("  hookx.exe run   --host claude --verbose", Some("claude")),
+        ("hookx exec --as bricks -- ./x.sh", None),
+        ("echo hookx run --host claude", None),
+        ("/bin/hookxy run", None),
+        ("'unterminated run --host claude", None),
+        ("", None),
+    ] {
+        assert_eq!(route_host(command).as_deref(), host, "{command}");
+        assert_eq!(is_hookx_entry(command), host.is_some(), "{command}");
+    }
+}
