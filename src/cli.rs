@@ -53,6 +53,11 @@ enum Command {
     Convert(ConvertArgs),
     /// Check hook configs: syntax, types, events, matchers, handler types.
     Validate(ValidateArgs),
+    /// The dispatcher a host agent calls for every event: runs every matching handler of the
+    /// project's hook set in its own dialect and answers in the host's protocol.
+    Run(RunArgs),
+    /// Fire a synthetic event at the hook set and show what each handler received and answered.
+    Simulate(SimulateArgs),
     /// Run one handler written for another agent: translate the host's event into the
     /// handler's dialect and its answer back (what `convert --wrap` emits).
     Exec(ExecArgs),
@@ -184,6 +189,50 @@ struct ExecArgs {
     command: Vec<String>,
 }
 
+#[derive(clap::Args, Debug)]
+struct RunArgs {
+    /// The agent calling hookx; detected from the environment and payload when omitted.
+    #[arg(long)]
+    host: Option<Dialect>,
+    /// The event the host's config registered this command for, as the host names it.
+    #[arg(long)]
+    event: Option<String>,
+    /// Project directory (default: the host's project variable, the event's cwd, or .).
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+    /// Home directory for user-scope hooks and hookx's trust record (default: $HOOKX_HOME, $HOME).
+    #[arg(long, value_name = "DIR")]
+    home: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+struct SimulateArgs {
+    /// The agent to act as: the payload it sends and the answer it expects.
+    #[arg(long, value_enum, default_value = "claude")]
+    host: Flavor,
+    /// The event, in the host's spelling or canonically (PreToolUse).
+    #[arg(long, required_unless_present = "payload")]
+    event: Option<String>,
+    /// The tool, in the host's spelling (Bash, bash, …).
+    #[arg(long)]
+    tool: Option<String>,
+    /// The tool's arguments as JSON, in the host's argument names.
+    #[arg(long, value_name = "JSON")]
+    input: Option<String>,
+    /// Another event field, KEY=VALUE (prompt=…, source=startup, …); repeatable.
+    #[arg(long = "field", value_name = "KEY=VALUE")]
+    fields: Vec<String>,
+    /// A host payload file to send instead of building one.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["tool", "input", "fields"])]
+    payload: Option<PathBuf>,
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+    #[arg(long, value_name = "DIR")]
+    home: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
 /// Exit status when `--strict` finds losses.
 pub const EXIT_LOSSES: i32 = 3;
 
@@ -210,6 +259,8 @@ fn run(cli: Cli) -> Result<i32, Error> {
         Command::Convert(args) => convert_cmd(args),
         Command::Validate(args) => validate_cmd(args),
         Command::Exec(args) => exec_cmd(args),
+        Command::Run(args) => run_cmd(args),
+        Command::Simulate(args) => simulate_cmd(args),
         Command::Schema { dialect } => {
             out!("{}", crate::schema::schema(dialect));
             Ok(0)
@@ -414,4 +465,78 @@ fn exec_cmd(args: ExecArgs) -> Result<i32, Error> {
     let dispatch =
         crate::dispatch::run::dispatch(hosted.host, &hosted.event, [(&rule, &())], &hosted.project);
     Ok(host::answer(&dispatch))
+}
+
+fn run_cmd(args: RunArgs) -> Result<i32, Error> {
+    let payload = host::read_stdin()?;
+    if args.host == Some(Dialect::Claude) && std::env::var_os("COPILOT_CLI").is_some() {
+        // Copilot also reads .claude/settings.json: its own route (`install --host copilot`)
+        // handles the event; answering here too would run every handler twice.
+        return Ok(0);
+    }
+    let hosted = host::decode(&payload, args.host, args.event.as_deref(), args.project)?;
+    let ctx = crate::discover::Context::resolve(Some(&hosted.project), args.home.as_deref())?;
+    let sources = crate::discover::discover(&ctx);
+    let store = crate::trust::TrustStore::load_or_empty(&ctx);
+    let (rules, warnings) = host::runnable(&sources, hosted.host.dialect(), &store, &hosted.event);
+    for w in &warnings {
+        errln!("hookx: {w}");
+    }
+    let dispatch = crate::dispatch::run::dispatch(
+        hosted.host,
+        &hosted.event,
+        rules.iter().map(|r| (&r.rule, r.source)),
+        &hosted.project,
+    );
+    Ok(host::answer(&dispatch))
+}
+
+fn simulate_cmd(args: SimulateArgs) -> Result<i32, Error> {
+    let project = match &args.project {
+        Some(p) => p.clone(),
+        None => std::env::current_dir().map_err(|e| Error::Io {
+            path: ".".into(),
+            message: e.to_string(),
+        })?,
+    };
+    let event = match &args.payload {
+        Some(path) => {
+            let src = SourceFile::read(path)?;
+            let hosted = host::decode(
+                src.text.as_bytes(),
+                Some(args.host.dialect()),
+                args.event.as_deref(),
+                Some(project.clone()),
+            )?;
+            hosted.event
+        }
+        None => crate::dispatch::simulate::synthetic_event(
+            args.host,
+            args.event.as_deref().unwrap_or_default(),
+            args.tool.as_deref(),
+            args.input.as_deref(),
+            &args.fields,
+            &project.display().to_string(),
+        )?,
+    };
+    let ctx = crate::discover::Context::resolve(Some(&project), args.home.as_deref())?;
+    let sources = crate::discover::discover(&ctx);
+    let store = crate::trust::TrustStore::load_or_empty(&ctx);
+    let (rules, warnings) = host::runnable(&sources, args.host.dialect(), &store, &event);
+    let mut dispatch = crate::dispatch::run::dispatch(
+        args.host,
+        &event,
+        rules.iter().map(|r| (&r.rule, r.source)),
+        &project,
+    );
+    dispatch.skipped.extend(warnings);
+    match args.format {
+        Format::Text => out!("{}", crate::dispatch::simulate::report_text(&dispatch)),
+        Format::Json => outln!(
+            "{}",
+            serde_json::to_string_pretty(&crate::dispatch::simulate::report_json(&dispatch))
+                .unwrap_or_default()
+        ),
+    }
+    Ok(0)
 }

@@ -48,9 +48,14 @@ pub fn target(ctx: &Context, host: Dialect, scope: InstallScope) -> PathBuf {
     }
 }
 
-/// The command line a host runs for every event: the hookx path, quoted as one POSIX word.
-pub fn route_command(hookx: &str, host: Dialect) -> String {
-    format!("{} run --host {}", shell_quote(hookx), host.name())
+/// The command line a host runs for one event: the hookx path, quoted as one POSIX word, and
+/// the event as the host names it (Copilot's camelCase payloads do not say which event fired).
+pub fn route_command(hookx: &str, host: Dialect, event: &str) -> String {
+    format!(
+        "{} run --host {} --event {event}",
+        shell_quote(hookx),
+        host.name()
+    )
 }
 
 /// Whether a command line is a hookx routing entry: its first shell word is a program whose
@@ -196,9 +201,9 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
             return Ok(report);
         }
     } else {
-        let command = route_command(&hookx_program(opts)?, opts.host);
-        install_value(&mut root, opts.host, &command, &mut report);
-        report.command = command;
+        let hookx = hookx_program(opts)?;
+        install_value(&mut root, opts.host, &hookx, &mut report);
+        report.command = format!("{} run --host {}", shell_quote(&hookx), opts.host.name());
     }
     if report.changed() {
         if let Some(dir) = path.parent() {
@@ -332,11 +337,12 @@ fn new_entry(host: Dialect, command: &str) -> Value {
     }
 }
 
-fn install_value(root: &mut Value, host: Dialect, command: &str, report: &mut Report) {
+fn install_value(root: &mut Value, host: Dialect, hookx: &str, report: &mut Report) {
     let Some(events) = events_mut(root) else {
         return;
     };
     for (_, name) in host.default_flavor().tables().events {
+        let command = &route_command(hookx, host, name);
         let list = events
             .entry(name.to_string())
             .or_insert_with(|| Value::Array(Vec::new()));

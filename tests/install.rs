@@ -114,8 +114,8 @@ fn install_keeps_every_other_key_and_hook_in_order() {
     );
     assert_eq!(keys(hooks).len(), 4 + 9);
     // The user's groups come first, unchanged, field order included.
-    let route = json!({"hooks": [{"type": "command", "command": "/opt/hookx/bin/hookx run --host claude"}]});
     for event in ["PreToolUse", "Notification", "Stop"] {
+        let route = json!({"hooks": [{"type": "command", "command": format!("/opt/hookx/bin/hookx run --host claude --event {event}")}]});
         let list = hooks[event].as_array().unwrap();
         assert_eq!(list[0], original["hooks"][event][0]);
         assert_eq!(list[1], route);
@@ -227,7 +227,7 @@ fn a_project_path_with_spaces_quotes_and_dollars_runs_in_a_shell() {
     assert!(out.status.success(), "{out:?}");
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
-        format!("{program_text}\n[run]\n[--host]\n[claude]\n")
+        format!("{program_text}\n[run]\n[--host]\n[claude]\n[--event]\n[Stop]\n")
     );
 
     // Bricks and Copilot get the same quoting.
@@ -235,7 +235,12 @@ fn a_project_path_with_spaces_quotes_and_dollars_runs_in_a_shell() {
         .success();
     let copilot = p.json(".github/hooks/hookx.json");
     let bash = copilot["hooks"]["preToolUse"][0]["bash"].as_str().unwrap();
-    assert_eq!(bash, command.replace("claude", "copilot"));
+    assert_eq!(
+        bash,
+        command
+            .replace("claude", "copilot")
+            .replace("--event Stop", "--event preToolUse")
+    );
 }
 
 #[test]
@@ -246,7 +251,9 @@ fn by_default_the_entries_run_this_hookx() {
     let command = file["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
         .as_str()
         .unwrap();
-    let program = command.strip_suffix(" run --host bricks").unwrap();
+    let program = command
+        .strip_suffix(" run --host bricks --event PreToolUse")
+        .unwrap();
     let out = std::process::Command::new("sh")
         .arg("-c")
         .arg(format!("{program} --version"))
@@ -314,7 +321,7 @@ fn bricks_events_at_the_root_stay_at_the_root() {
     assert!(after.get("hooks").is_none(), "{after}");
     assert_eq!(
         after["PreToolUse"][1],
-        json!({"matcher": "*", "hooks": [{"type": "command", "command": "/opt/hookx/bin/hookx run --host bricks", "timeout": 600}]})
+        json!({"matcher": "*", "hooks": [{"type": "command", "command": "/opt/hookx/bin/hookx run --host bricks --event PreToolUse", "timeout": 600}]})
     );
     assert_eq!(keys(&after).len(), 10);
     p.hookx(&["install", "--host", "bricks", "--uninstall"])
@@ -337,7 +344,11 @@ fn reinstalling_from_elsewhere_repoints_the_entries() {
     );
     let text = p.read(SETTINGS);
     assert!(!text.contains("/old/hookx"), "{text}");
-    assert_eq!(text.matches("/new/hookx run --host claude").count(), 12);
+    assert_eq!(
+        text.matches("/new/hookx run --host claude --event ")
+            .count(),
+        12
+    );
 }
 
 #[test]

@@ -1,11 +1,13 @@
 //! The host side of `hookx run` and `hookx exec`: reading the host's event, finding the
 //! project, and answering in the host's protocol.
 
-use super::run::Dispatch;
+use super::run::{Dispatch, RuleSource};
 use crate::dialect::{Dialect, Flavor};
+use crate::discover::{self, EffectiveRule, Runner, Source};
 use crate::error::Error;
 use crate::model::{Event, EventKind};
 use crate::protocol::payload::{decode_event_as, detect_host};
+use crate::trust::{TrustState, TrustStore};
 use std::io::Read;
 use std::path::PathBuf;
 
@@ -127,4 +129,45 @@ pub fn answer(dispatch: &Dispatch) -> i32 {
     let _ = std::io::stdout().write_all(dispatch.answer.stdout.as_bytes());
     let _ = std::io::stderr().write_all(stderr.as_bytes());
     dispatch.answer.exit_code
+}
+
+impl RuleSource for Source {
+    fn env(&self) -> Vec<(String, String)> {
+        self.plugin_root()
+            .map(|root| vec![("CLAUDE_PLUGIN_ROOT".to_string(), root.display().to_string())])
+            .unwrap_or_default()
+    }
+}
+
+/// The rules `hookx run --host` runs itself for `event`, and a warning for every source that
+/// has rules for it but is not trusted (new or changed since `hookx trust`).
+pub fn runnable<'a>(
+    sources: &'a [Source],
+    host: Dialect,
+    store: &TrustStore,
+    event: &Event,
+) -> (Vec<EffectiveRule<'a>>, Vec<String>) {
+    let rules = discover::dispatch_rules(sources, host, store);
+    let warnings = sources
+        .iter()
+        .filter(|s| discover::runner(host, s) == Runner::Hookx)
+        .filter(|s| {
+            s.document()
+                .is_some_and(|d| d.rules.iter().any(|r| r.event == event.kind))
+        })
+        .filter_map(|s| {
+            let state = store.state(s);
+            let why = match state {
+                TrustState::Trusted => return None,
+                TrustState::Changed => "changed since it was trusted",
+                _ => "not trusted",
+            };
+            Some(format!(
+                "skipped {} ({why}): review it, then run `hookx trust {}`",
+                s.display,
+                crate::convert::shell_quote(&s.path.display().to_string())
+            ))
+        })
+        .collect();
+    (rules, warnings)
 }

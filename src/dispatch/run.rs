@@ -34,9 +34,18 @@ pub struct Dispatch {
     pub answer: HostAnswer,
 }
 
+/// What a rule's source adds to its handlers' environment (a Claude plugin's root).
+pub trait RuleSource {
+    fn env(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+}
+
+impl RuleSource for () {}
+
 /// Fires `event` (decoded from a `host` payload) at `rules`, runs what matches and answers the
 /// host. `project_dir` is where handlers run and what the project-directory variables hold.
-pub fn dispatch<'a, S: 'a>(
+pub fn dispatch<'a, S: RuleSource + 'a>(
     host: Flavor,
     event: &Event,
     rules: impl IntoIterator<Item = (&'a Rule, &'a S)>,
@@ -91,7 +100,7 @@ struct Job {
 }
 
 /// The process for one selected handler: its own dialect's payload, environment and timeout.
-fn prepare<S>(
+fn prepare<S: RuleSource>(
     selected: &Selected<'_, S>,
     event: &Event,
     project_dir: &Path,
@@ -122,6 +131,7 @@ fn prepare<S>(
     let project = project_dir.display().to_string();
     let stdin = encode_event(event, flavor);
     let mut env = handler_env(event, flavor, &project);
+    env.extend(selected.source.env());
     if let Some(vars) = &command.env {
         for (name, value) in vars {
             let value = value.as_str().unwrap_or_default();
@@ -187,6 +197,14 @@ pub fn expand(value: &str, lookup: impl Fn(&str) -> Option<String>) -> String {
     out
 }
 
+/// Where a rule was written, for messages: `file (pointer)`.
+fn describe(rule: &Rule) -> String {
+    match rule.origin.pointer.as_str() {
+        "" => rule.origin.file.clone(),
+        pointer => format!("{} ({pointer})", rule.origin.file),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::expand;
@@ -198,13 +216,5 @@ mod tests {
             expand("$HOME/x:${HOME}:$NOPE:$(id):$", lookup),
             "/home/u/x:/home/u::$(id):$"
         );
-    }
-}
-
-/// Where a rule was written, for messages: `file (pointer)`.
-fn describe(rule: &Rule) -> String {
-    match rule.origin.pointer.as_str() {
-        "" => rule.origin.file.clone(),
-        pointer => format!("{} ({pointer})", rule.origin.file),
     }
 }
