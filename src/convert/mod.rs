@@ -366,7 +366,13 @@ impl Converter<'_> {
             ));
             return None;
         };
-        let mut line = self.rewrite_env(src, at, unix, from, to);
+        // A wrapped handler runs under `hookx exec --as <its dialect>`, which sets its own
+        // dialect's variables: only a native one needs them renamed.
+        let mut line = if self.options.wrap {
+            unix.clone()
+        } else {
+            self.rewrite_env(src, at, unix, from, to)
+        };
         if let (Some(l), Some(o)) = (&command.linux, &command.osx)
             && l != o
         {
