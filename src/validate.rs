@@ -33,12 +33,7 @@ struct Checker<'a> {
 
 impl Checker<'_> {
     fn push(&mut self, severity: Severity, pointer: &str, message: String, help: Option<String>) {
-        let offset = if self.src.path.ends_with(".md") {
-            syntax::locate_yaml(&self.src.text, pointer).map(|o| o + 4)
-        } else {
-            syntax::locate_json(&self.src.text, pointer)
-        };
-        let mut diag = match offset {
+        let mut diag = match syntax::locate(self.src, pointer) {
             Some(o) => Diagnostic::at_offset(severity, self.src, o, message),
             None => Diagnostic::at_line_col(severity, self.src, 1, 1, message),
         };

@@ -48,7 +48,6 @@ pub fn read(src: &SourceFile, dialect: Dialect) -> Result<Parsed, Error> {
     let mut reader = Reader {
         src,
         dialect,
-        yaml: is_markdown,
         diagnostics: Vec::new(),
     };
     let mut document = Document::new(dialect, kind);
@@ -69,7 +68,6 @@ fn is_plugin_file(src: &SourceFile, value: &Value) -> bool {
 struct Reader<'a> {
     src: &'a SourceFile,
     dialect: Dialect,
-    yaml: bool,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -80,18 +78,7 @@ impl Reader<'_> {
         pointer: &str,
         message: impl Into<String>,
     ) -> &mut Diagnostic {
-        let located = if self.yaml {
-            syntax::locate_yaml(&self.src.text, pointer)
-        } else {
-            syntax::locate_json(&self.src.text, pointer)
-        };
-        let mut diag = match located {
-            // Frontmatter lines are offset by the opening fence.
-            Some(offset) if self.yaml => {
-                let (line, col) =
-                    crate::source::line_col(&self.src.text[4.min(self.src.text.len())..], offset);
-                Diagnostic::at_line_col(severity, self.src, line + 1, col, message)
-            }
+        let mut diag = match syntax::locate(self.src, pointer) {
             Some(offset) => Diagnostic::at_offset(severity, self.src, offset, message),
             None => Diagnostic::at_line_col(severity, self.src, 1, 1, message),
         };

@@ -82,6 +82,19 @@ pub fn parse_frontmatter(src: &SourceFile) -> Result<(Value, Frontmatter), Error
     }
 }
 
+/// Byte offset in `src` of the value at `pointer`: in JSON text, or (for a markdown file) in
+/// its YAML frontmatter. `None` if it cannot be found.
+pub fn locate(src: &SourceFile, pointer: &str) -> Option<usize> {
+    if !src.path.ends_with(".md") {
+        return locate_json(&src.text, pointer);
+    }
+    // Only the frontmatter is searched, so the body cannot answer for a missing key; offsets
+    // are shifted past the opening fence.
+    let front = split_frontmatter(&src.text)?;
+    let start = src.text.find('\n')? + 1;
+    locate_yaml(&src.text[start..start + front.yaml.len()], pointer).map(|o| o + start)
+}
+
 /// Byte offset of the value at `pointer` in JSON text, for diagnostics; `None` if it cannot be
 /// found (the text is not JSON, or the pointer is stale).
 pub fn locate_json(text: &str, pointer: &str) -> Option<usize> {

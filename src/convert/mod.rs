@@ -98,12 +98,7 @@ struct Converter<'a> {
 
 impl Converter<'_> {
     fn lose(&mut self, src: &SourceFile, pointer: &str, what: &str, why: &str) {
-        let offset = if src.path.ends_with(".md") {
-            syntax::locate_yaml(&src.text, pointer).map(|o| o + 4)
-        } else {
-            syntax::locate_json(&src.text, pointer)
-        };
-        let (line, col) = offset.map_or((0, 0), |o| src.line_col(o));
+        let (line, col) = syntax::locate(src, pointer).map_or((0, 0), |o| src.line_col(o));
         self.losses.push(Loss {
             what: what.to_string(),
             why: why.to_string(),
