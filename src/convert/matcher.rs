@@ -29,14 +29,15 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
     }
     let mut problems = Vec::new();
     let form = match form {
-        // An anchored alternation of plain names is an exact list.
+        // An anchored alternation of plain names (`-` is literal outside a class) is an exact
+        // list.
         MatcherForm::Regex {
             pattern,
             anchored: true,
         } if !pattern.is_empty()
             && pattern
                 .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|') =>
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|' || c == '-') =>
         {
             MatcherForm::Exact(
                 pattern
@@ -55,6 +56,15 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
         }
         (MatchOn::ToolName, MatcherForm::Regex { pattern, anchored }) => {
             translate_tool_regex(&pattern, anchored, from, to, &mut problems)
+        }
+        // Agent names, triggers, …: no names to rename, but the anchoring must be made
+        // explicit where the target reads regexes the other way.
+        (MatchOn::Field(_), MatcherForm::Regex { pattern, anchored }) => {
+            let target_anchored = target_style == MatcherStyle::AnchoredRegex;
+            MatcherForm::Regex {
+                pattern: reanchor(&pattern, anchored, target_anchored),
+                anchored: target_anchored,
+            }
         }
         (MatchOn::Field(_), form) => form,
     };
@@ -283,6 +293,31 @@ mod tests {
         let t = tools("Edit|NotebookEdit", Claude, Copilot);
         assert_eq!(t.text.as_deref(), Some("edit"));
         assert_eq!(t.problems.len(), 1);
+    }
+
+    #[test]
+    fn field_regexes_keep_their_anchoring() {
+        let field = |text, from, to| translate(Some(text), MatchOn::Field("agent_type"), from, to);
+        assert_eq!(
+            field("code-.*", Claude, Copilot).text.as_deref(),
+            Some(".*code-.*")
+        );
+        assert_eq!(
+            field("rev.*", Copilot, Bricks).text.as_deref(),
+            Some("^rev.*$")
+        );
+        assert_eq!(
+            field("explore|code-review", Copilot, Bricks)
+                .text
+                .as_deref(),
+            Some("^(?:explore|code\\-review)$")
+        );
+        assert_eq!(
+            field("explore|code-review", Copilot, Claude)
+                .text
+                .as_deref(),
+            Some("explore|code-review")
+        );
     }
 
     #[test]
