@@ -320,7 +320,7 @@ impl Converter<'_> {
             if present && spec.key(field).is_none() {
                 self.lose(
                     src,
-                    at,
+                    &field_pointer(at, from, field),
                     what,
                     &format!("{target} has no such handler field; it is dropped"),
                 );
@@ -430,7 +430,7 @@ impl Converter<'_> {
         if command.is_async == Some(true) && spec.key(HandlerField::Async).is_none() {
             self.lose(
                 src,
-                at,
+                &field_pointer(at, from, HandlerField::Async),
                 "`async: true`",
                 &format!("{target} cannot run a hook in the background; it runs synchronously"),
             );
@@ -473,6 +473,15 @@ impl Converter<'_> {
             }
         }
         line
+    }
+}
+
+/// The pointer of a handler field as the source dialect spells its key (the handler's own
+/// pointer when the dialect has no key for it).
+fn field_pointer(handler_at: &str, from: Flavor, field: HandlerField) -> String {
+    match from.dialect().config().key(field) {
+        Some(key) => format!("{handler_at}/{key}"),
+        None => handler_at.to_string(),
     }
 }
 
