@@ -362,15 +362,33 @@ impl Converter<'_> {
             return None;
         };
         let mut line = self.rewrite_env(src, at, unix, from, to);
-        if let (Some(l), Some(o)) = (&command.linux, &command.osx)
-            && l != o
-        {
-            self.lose(
-                src,
-                at,
-                "separate Linux and macOS commands",
-                &format!("{target} has one command for every OS; the Linux one is kept"),
-            );
+        // Every other POSIX command line that differs from the one kept is lost.
+        let name = |field: HandlerField| {
+            let key = from.dialect().config().key(field).unwrap_or_default();
+            format!("{} (`{key}`)", field.describe())
+        };
+        let mut lines = [
+            (HandlerField::Bash, &command.bash),
+            (HandlerField::Linux, &command.linux),
+            (HandlerField::Command, &command.command),
+            (HandlerField::Osx, &command.osx),
+        ]
+        .into_iter()
+        .filter_map(|(field, line)| line.as_ref().map(|line| (field, line)));
+        if let Some((kept, _)) = lines.next() {
+            for (field, line) in lines {
+                if line != unix {
+                    self.lose(
+                        src,
+                        &field_pointer(at, from, field),
+                        &format!("the {}", name(field)),
+                        &format!(
+                            "{target} has one command for every OS; the {} is kept",
+                            name(kept)
+                        ),
+                    );
+                }
+            }
         }
         if let Some(cwd) = &command.cwd
             && spec.key(HandlerField::Cwd).is_none()
