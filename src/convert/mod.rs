@@ -121,7 +121,13 @@ impl Converter<'_> {
         let to = self.target_flavor(from);
         let at = rule.origin.pointer.as_str();
         let to_tables = to.tables();
-        let event_known = match &rule.event {
+        // An event the source's table does not know but that has a canonical name (Claude's
+        // newer `PostCompact`) is that event for a target that knows it.
+        let event = match &rule.event {
+            EventKind::Other(name) if from != to => EventKind::from_name(name),
+            known => known.clone(),
+        };
+        let event_known = match &event {
             EventKind::Other(_) => from == to,
             kind => to_tables.event_name(kind).is_some(),
         };
@@ -130,21 +136,18 @@ impl Converter<'_> {
             self.lose(
                 src,
                 at,
-                &format!(
-                    "a rule with {handlers} handler(s) on the `{}` event",
-                    rule.event
-                ),
+                &format!("a rule with {handlers} handler(s) on the `{}` event", event),
                 &format!(
                     "{} has no `{}` event; the rule is not converted",
-                    self.options.to, rule.event
+                    self.options.to, event
                 ),
             );
             return Vec::new();
         }
         let mut wrap_match = None;
         let matcher = match (
-            from.tables().matcher_target(&rule.event),
-            to_tables.matcher_target(&rule.event),
+            from.tables().matcher_target(&event),
+            to_tables.matcher_target(&event),
         ) {
             (Some(on), Some(on_target)) if on == on_target => {
                 let translated = matcher::translate(rule.matcher.as_deref(), on, from, to);
@@ -168,9 +171,9 @@ impl Converter<'_> {
                 if self.options.wrap {
                     wrap_match = rule.matcher.clone();
                 } else {
-                    self.lose(src, &format!("{at}/matcher"), &format!("matcher `{}` on `{}`", rule.matcher.as_deref().unwrap_or(""), rule.event), &format!(
+                    self.lose(src, &format!("{at}/matcher"), &format!("matcher `{}` on `{}`", rule.matcher.as_deref().unwrap_or(""), event), &format!(
                         "{} does not filter `{}` events by a matcher, so the hook would fire for all of them; the matcher is dropped (use --wrap to filter through hookx exec)",
-                        self.options.to, rule.event
+                        self.options.to, event
                     ));
                 }
                 None
@@ -191,7 +194,7 @@ impl Converter<'_> {
                 src,
                 &pointer,
                 handler,
-                &rule.event,
+                &event,
                 from,
                 to,
                 wrap_match.as_deref(),
@@ -233,7 +236,7 @@ impl Converter<'_> {
             );
         }
         let make = |handlers: Vec<Handler>| Rule {
-            event: rule.event.clone(),
+            event: event.clone(),
             flavor: to,
             matcher: matcher.clone(),
             handlers,
