@@ -29,6 +29,20 @@ fn strip_position(message: &str) -> &str {
     message.split(" at line ").next().unwrap_or(message)
 }
 
+/// serde-saphyr starts its messages with "error: line L column C: ", a position relative to
+/// the frontmatter that disagrees with the one the diagnostic shows.
+fn strip_yaml_position(message: &str) -> &str {
+    let message = message.strip_prefix("error: ").unwrap_or(message);
+    match message.split_once(": ") {
+        Some((position, rest))
+            if position.starts_with("line ") && position.contains(" column ") =>
+        {
+            rest
+        }
+        _ => message,
+    }
+}
+
 /// Splits a markdown file into its YAML frontmatter and body; `None` when it has none.
 pub fn split_frontmatter(text: &str) -> Option<Frontmatter> {
     let rest = text
@@ -70,7 +84,7 @@ pub fn parse_frontmatter(src: &SourceFile) -> Result<(Value, Frontmatter), Error
                 .map(|l| (l.line() as usize + 1, l.column() as usize))
                 .unwrap_or((2, 1));
             let message = e.to_string();
-            let first = message.lines().next().unwrap_or("syntax error");
+            let first = strip_yaml_position(message.lines().next().unwrap_or("syntax error"));
             Err(Error::Invalid(vec![Diagnostic::at_line_col(
                 Severity::Error,
                 src,
