@@ -3,6 +3,7 @@
 use super::read;
 use super::spec::HandlerField;
 use crate::diag::{Diagnostic, Severity};
+use crate::dialect::Flavor;
 use crate::error::Error;
 use crate::model::{Document, DocumentKind, Handler, HandlerKind, Rule, RuleShape};
 use crate::source::SourceFile;
@@ -77,7 +78,7 @@ fn rule_values(doc: &Document, rule: &Rule) -> Vec<Value> {
                 if let Some(m) = &rule.matcher {
                     entry.insert("matcher".into(), Value::String(m.clone()));
                 }
-                if let Value::Object(fields) = handler_value(doc, h) {
+                if let Value::Object(fields) = handler_value(doc, rule.flavor, h) {
                     entry.extend(fields);
                 }
                 Value::Object(entry)
@@ -91,7 +92,7 @@ fn rule_values(doc: &Document, rule: &Rule) -> Vec<Value> {
             let handlers = rule
                 .handlers
                 .iter()
-                .map(|h| handler_value(doc, h))
+                .map(|h| handler_value(doc, rule.flavor, h))
                 .collect();
             group.insert("hooks".into(), Value::Array(handlers));
             group.extend(rule.extra.clone());
@@ -100,11 +101,16 @@ fn rule_values(doc: &Document, rule: &Rule) -> Vec<Value> {
     }
 }
 
-fn handler_value(doc: &Document, handler: &Handler) -> Value {
+fn handler_value(doc: &Document, flavor: Flavor, handler: &Handler) -> Value {
     let spec = doc.dialect.config();
     let mut out = Map::new();
     let mut put = |field: HandlerField, value: Value| {
-        if let Some(key) = spec.key(field) {
+        // Copilot's VS Code-compatible (PascalCase) entries spell the timeout `timeout`.
+        let key = match (flavor, field) {
+            (Flavor::CopilotPascal, HandlerField::Timeout) => Some("timeout"),
+            _ => spec.key(field),
+        };
+        if let Some(key) = key {
             out.insert(key.to_string(), value);
         }
     };
