@@ -59,10 +59,20 @@ pub fn read(src: &SourceFile, dialect: Dialect) -> Result<Parsed, Error> {
     })
 }
 
-/// A Claude plugin's `hooks/hooks.json` (it may carry a `description`).
+/// A Claude plugin's `hooks/hooks.json` (it may carry a `description`), or any file other than
+/// a settings file whose events sit at the top level without the `hooks` wrapper.
 fn is_plugin_file(src: &SourceFile, value: &Value) -> bool {
     let path = src.path.replace('\\', "/");
-    path.ends_with("hooks/hooks.json") || value.get("description").is_some()
+    let name = path.rsplit('/').next().unwrap_or(&path);
+    let settings = name == "settings.json" || name == "settings.local.json";
+    let events_at_top = value.get("hooks").is_none()
+        && value.as_object().is_some_and(|top| {
+            top.keys()
+                .any(|k| Flavor::Claude.tables().event_kind(k).is_some())
+        });
+    path.ends_with("hooks/hooks.json")
+        || value.get("description").is_some()
+        || (events_at_top && !settings)
 }
 
 struct Reader<'a> {
