@@ -448,6 +448,16 @@ impl Reader<'_> {
                 }
                 HandlerKind::Command(command)
             }
+            "prompt" | "agent" if spec.key(HandlerField::Prompt).is_none() => {
+                self.error(
+                    &format!("{pointer}/type"),
+                    format!(
+                        "{} has no `{type_name_written}` handlers; its handlers run a `command`",
+                        self.dialect
+                    ),
+                );
+                return None;
+            }
             "prompt" | "agent" => {
                 if prompt.prompt.is_empty() {
                     self.error(
