@@ -66,10 +66,15 @@ pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
             for rule in &doc.rules {
                 out.rules.extend(converter.rule(src, rule));
             }
-            for key in doc.extra_hooks.keys() {
+            for (key, value) in &doc.extra_hooks {
+                // An empty event array holds nothing to lose.
+                if value.as_array().is_some_and(Vec::is_empty) {
+                    continue;
+                }
+                let base = if doc.wrapped { "/hooks" } else { "" };
                 converter.lose(
                     src,
-                    &format!("/hooks/{key}"),
+                    &format!("{base}/{}", crate::config::read::escape(key)),
                     &format!("the `{key}` entry"),
                     "hookx could not read it as an event with hooks, so it is not converted",
                 );
