@@ -278,13 +278,21 @@ impl Converter<'_> {
         } else {
             Default::default()
         };
-        if from.dialect() != target && !handler.extra.is_empty() {
-            let keys = handler
-                .extra
-                .keys()
-                .map(|k| format!("`{k}`"))
-                .collect::<Vec<_>>()
-                .join(", ");
+        // A timeout alias repeating the timeout that was read (Copilot `timeout` beside
+        // `timeoutSec`) carries nothing more.
+        let repeated_timeout = |key: &str, value: &Value| {
+            from.dialect().config().field(key) == Some(HandlerField::Timeout)
+                && value.as_u64().is_some()
+                && value.as_u64() == handler.timeout
+        };
+        let unknown: Vec<String> = handler
+            .extra
+            .iter()
+            .filter(|(k, v)| !repeated_timeout(k, v))
+            .map(|(k, _)| format!("`{k}`"))
+            .collect();
+        if from.dialect() != target && !unknown.is_empty() {
+            let keys = unknown.join(", ");
             self.lose(
                 src,
                 at,
