@@ -155,6 +155,8 @@ pub fn locate_yaml(text: &str, pointer: &str) -> Option<usize> {
     for token in pointer.split('/').skip(1) {
         let index = token.parse::<usize>().ok();
         let mut seen = 0;
+        // The indentation of this list's items: deeper items belong to nested lists.
+        let mut item_indent = None;
         let mut found = false;
         while i < lines.len() {
             let (start, line) = lines[i];
@@ -164,19 +166,29 @@ pub fn locate_yaml(text: &str, pointer: &str) -> Option<usize> {
             if trimmed.is_empty() || trimmed.starts_with('#') || indent < min_indent {
                 continue;
             }
+            let key = trimmed.trim_start_matches("- ");
             let hit = match index {
                 Some(n) if trimmed.starts_with("- ") || trimmed == "-\n" || trimmed == "-" => {
-                    seen += 1;
-                    seen == n + 1
+                    let level = *item_indent.get_or_insert(indent);
+                    if indent < level {
+                        return None;
+                    }
+                    seen += usize::from(indent == level);
+                    indent == level && seen == n + 1
                 }
                 _ => {
-                    let key = trimmed.trim_start_matches("- ");
                     key.starts_with(&format!("{token}:"))
                         || key.starts_with(&format!("\"{token}\":"))
                 }
             };
             if hit {
-                offset = start + indent;
+                // A key on an item's line (`- matcher: x`) starts after the dash.
+                let dash = if index.is_none() {
+                    trimmed.len() - key.len()
+                } else {
+                    0
+                };
+                offset = start + indent + dash;
                 min_indent = indent;
                 found = true;
                 if index.is_some() {
@@ -211,6 +223,16 @@ mod tests {
         assert_eq!(front.yaml, "name: x\n");
         assert_eq!(front.body, "# Body\n");
         assert!(split_frontmatter("# no frontmatter").is_none());
+    }
+
+    #[test]
+    fn locates_yaml_items_of_the_right_list_and_keys_after_dashes() {
+        let text = "hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n        - type: command\n    - matcher: Edit\n";
+        let at = |p| crate::source::line_col(text, locate_yaml(text, p).unwrap());
+        assert_eq!(at("/hooks/PreToolUse/1"), (7, 5));
+        assert_eq!(at("/hooks/PreToolUse/1/matcher"), (7, 7));
+        assert_eq!(at("/hooks/PreToolUse/0/hooks/1"), (6, 9));
+        assert!(locate_yaml(text, "/hooks/PreToolUse/2").is_none());
     }
 
     #[test]
