@@ -329,6 +329,20 @@ impl Reader<'_> {
         let mut status_message = None;
         let mut once = None;
         let mut extra = Map::new();
+        // A command key with a value of the wrong type is already an error of its own.
+        let command_key_given = fields.keys().any(|k| {
+            matches!(
+                spec.field(k),
+                Some(
+                    HandlerField::Command
+                        | HandlerField::Bash
+                        | HandlerField::PowerShell
+                        | HandlerField::Windows
+                        | HandlerField::Linux
+                        | HandlerField::Osx
+                )
+            )
+        });
         for (key, value) in fields {
             let at = format!("{pointer}/{}", escape(&key));
             let Some(field) = spec.field(&key) else {
@@ -437,7 +451,7 @@ impl Reader<'_> {
         }
         let kind = match type_name_written.as_str() {
             "command" => {
-                if !has_command {
+                if !has_command && !command_key_given {
                     let keys = ["command", "bash", "powershell"]
                         .iter()
                         .filter(|k| spec.field(k).is_some())
