@@ -2,6 +2,7 @@
 //! suspicious values. Reading already reports syntax, types, unknown events and missing
 //! commands.
 
+use crate::config::spec::HandlerField;
 use crate::config::syntax;
 use crate::diag::{Diagnostic, Severity};
 use crate::dialect::{Flavor, MatchOn};
@@ -163,9 +164,18 @@ impl Checker<'_> {
         if let Some(t) = handler.timeout
             && t >= SUSPICIOUS_TIMEOUT
         {
+            // Point at the timeout itself, under whichever of the dialect's keys it was written.
+            let timeout_at = dialect
+                .config()
+                .handler_keys
+                .iter()
+                .filter(|(_, field)| *field == HandlerField::Timeout)
+                .map(|(key, _)| format!("{at}/{key}"))
+                .find(|p| syntax::locate(self.src, p).is_some())
+                .unwrap_or_else(|| at.to_string());
             self.push(
                 Severity::Warning,
-                at,
+                &timeout_at,
                 format!(
                     "timeout {t} is in seconds ({} minutes); was it meant as milliseconds?",
                     t / 60
