@@ -2,6 +2,7 @@
 //! suspicious values. Reading already reports syntax, types, unknown events and missing
 //! commands.
 
+use crate::config::read::escape;
 use crate::config::spec::HandlerField;
 use crate::config::syntax;
 use crate::diag::{Diagnostic, Severity};
@@ -21,6 +22,30 @@ pub fn check(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
         src,
         diagnostics: Vec::new(),
     };
+    // Copilot and Bricks files hold nothing but hooks (and Copilot's `version`); Claude's
+    // settings, plugin and frontmatter files have many other keys.
+    let known_top: &[&str] = match doc.kind {
+        DocumentKind::CopilotFile => &["version"],
+        DocumentKind::BricksFile => &[],
+        _ => &["*"],
+    };
+    if known_top != ["*"] {
+        for key in doc
+            .extra
+            .keys()
+            .filter(|k| !known_top.contains(&k.as_str()))
+        {
+            checker.push(
+                Severity::Warning,
+                &format!("/{}", escape(key)),
+                format!(
+                    "unknown top-level key `{key}` in a {} file; it is kept as written",
+                    doc.dialect
+                ),
+                None,
+            );
+        }
+    }
     for rule in &doc.rules {
         checker.rule(doc, rule);
     }
@@ -80,6 +105,16 @@ impl Checker<'_> {
         if tables.matcher_target(&rule.event) == Some(MatchOn::ToolName) {
             self.foreign_tool_names(rule, &form, &matcher_at);
         }
+        for key in rule.extra.keys() {
+            self.push(
+                Severity::Warning,
+                &format!("{at}/{}", escape(key)),
+                format!(
+                    "unknown rule field `{key}`; it is kept as written, but converting to another dialect drops it"
+                ),
+                None,
+            );
+        }
         for (i, handler) in rule.handlers.iter().enumerate() {
             let pointer = match rule.shape {
                 RuleShape::Group => format!("{at}/hooks/{i}"),
@@ -137,6 +172,23 @@ impl Checker<'_> {
             HandlerKind::Prompt(_) => "prompt",
             HandlerKind::Agent(_) => "agent",
         };
+        for key in handler.extra.keys() {
+            let message = match dialect.config().field(key) {
+                Some(field) => format!(
+                    "`{key}` gives the {} a second time; only the first key is read",
+                    field.describe()
+                ),
+                None => format!(
+                    "unknown handler field `{key}`; it is kept as written, but converting to another dialect drops it"
+                ),
+            };
+            self.push(
+                Severity::Warning,
+                &format!("{at}/{}", escape(key)),
+                message,
+                None,
+            );
+        }
         if !tables.handler_types.contains(&type_name) {
             self.push(
                 Severity::Error,
