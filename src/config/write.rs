@@ -192,6 +192,7 @@ pub fn merge_into(path: &Path, doc: &Document) -> Result<String, Error> {
         ));
         return Err(Error::Invalid(diags));
     }
+    let original = super::syntax::parse_json(&src)?;
     let mut target = parsed.document;
     for rule in &doc.rules {
         let already = target.rules.iter().any(|r| {
@@ -204,7 +205,40 @@ pub fn merge_into(path: &Path, doc: &Document) -> Result<String, Error> {
             target.rules.push(rule.clone());
         }
     }
-    Ok(to_text(&target))
+    let mut value = to_value(&target);
+    keep_order(&mut value, &original);
+    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    text.push('\n');
+    Ok(text)
+}
+
+/// Puts every object's keys in the order `original` has them (keys it lacks go after them),
+/// down through arrays item by item, so that writing into a file reorders nothing it had.
+fn keep_order(value: &mut Value, original: &Value) {
+    match (value, original) {
+        (Value::Object(map), Value::Object(orig)) => {
+            let mut ordered = Map::new();
+            for (key, orig_value) in orig {
+                if let Some(v) = map.get(key) {
+                    let mut v = v.clone();
+                    keep_order(&mut v, orig_value);
+                    ordered.insert(key.clone(), v);
+                }
+            }
+            for (key, v) in map.iter() {
+                if !ordered.contains_key(key) {
+                    ordered.insert(key.clone(), v.clone());
+                }
+            }
+            *map = ordered;
+        }
+        (Value::Array(items), Value::Array(orig)) => {
+            for (item, orig_item) in items.iter_mut().zip(orig) {
+                keep_order(item, orig_item);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Writes `text` to `path` atomically: a temporary file in the same directory, then a rename,
