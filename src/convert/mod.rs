@@ -377,7 +377,14 @@ impl Converter<'_> {
             ));
             return None;
         };
-        let mut line = self.rewrite_env(src, at, unix, from, to);
+        let rewritten = self.rewrite_env(src, at, unix, from, to);
+        // Under --wrap the handler runs through `hookx exec --as <its flavour>`, which gives it
+        // its own dialect's variables: the command line stays exactly as written.
+        let mut line = if self.options.wrap {
+            unix.clone()
+        } else {
+            rewritten
+        };
         // Every other POSIX command line that differs from the one kept is lost.
         let name = |field: HandlerField| {
             let key = from.dialect().config().key(field).unwrap_or_default();
