@@ -537,10 +537,9 @@ fn replace_variable(line: &str, from: &str, to: &str) -> String {
     while let Some(i) = rest.find('$') {
         out.push_str(&rest[..i]);
         let after = &rest[i + 1..];
-        let (braced, name_start) = if after.starts_with('{') {
-            (true, &after[1..])
-        } else {
-            (false, after)
+        let (braced, name_start) = match after.strip_prefix('{') {
+            Some(name) => (true, name),
+            None => (false, after),
         };
         if let Some(tail) = name_start.strip_prefix(from)
             && !tail.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
