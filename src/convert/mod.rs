@@ -58,10 +58,16 @@ pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
             out = (*doc).clone();
         } else {
             if doc.disable_all_hooks() {
-                converter.lose(src, "/disableAllHooks", "`disableAllHooks: true`", &format!(
-                    "{} has no switch that turns every hook off; the converted hooks are active",
-                    options.to
-                ));
+                let why = if doc.dialect == options.to {
+                    // Several inputs merged into one file of their own dialect.
+                    "the inputs are merged into one file, where the switch would turn off the hooks of every input; it is not carried over and the converted hooks are active".to_string()
+                } else {
+                    format!(
+                        "{} has no switch that turns every hook off; the converted hooks are active",
+                        options.to
+                    )
+                };
+                converter.lose(src, "/disableAllHooks", "`disableAllHooks: true`", &why);
             }
             for rule in &doc.rules {
                 out.rules.extend(converter.rule(src, rule));
