@@ -182,12 +182,18 @@ fn reanchor(pattern: &str, from_anchored: bool, to_anchored: bool) -> String {
     };
     match (from_anchored, to_anchored) {
         (false, true) => {
-            let head = if pattern.starts_with('^') || pattern.starts_with(".*") {
+            // A leading `^` or `.*` (trailing `$` or `.*`) covers the whole pattern only when
+            // it is not an alternation, and only when it is not an escaped character.
+            let whole = !pattern.contains('|');
+            let head = if whole && (pattern.starts_with('^') || pattern.starts_with(".*")) {
                 ""
             } else {
                 ".*"
             };
-            let tail = if pattern.ends_with('$') || pattern.ends_with(".*") {
+            let tail = if whole
+                && ((pattern.ends_with('$') && !pattern.ends_with("\\$"))
+                    || (pattern.ends_with(".*") && !pattern.ends_with("\\.*")))
+            {
                 ""
             } else {
                 ".*"
@@ -277,6 +283,21 @@ mod tests {
         assert!(t.problems.is_empty());
         let t = tools("mcp__github__.*", Claude, Copilot);
         assert_eq!(t.text.as_deref(), Some(".*mcp__github__.*"));
+    }
+
+    #[test]
+    fn anchors_of_one_alternative_do_not_anchor_the_others() {
+        let t = tools("Bash|Edit.*", Claude, Copilot);
+        assert_eq!(t.text.as_deref(), Some(".*(?:bash|edit.*).*"));
+        let t = tools("^Write|Read", Claude, Copilot);
+        assert_eq!(t.text.as_deref(), Some(".*(?:^create|view).*"));
+        let field = translate(
+            Some("cost\\$"),
+            MatchOn::Field("notification_type"),
+            Claude,
+            Copilot,
+        );
+        assert_eq!(field.text.as_deref(), Some(".*cost\\$.*"));
     }
 
     #[test]
