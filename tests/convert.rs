@@ -737,6 +737,36 @@ fn matchers_keep_their_meaning() {
         to_claude.contains(&("PermissionRequest".into(), Some("Read|Glob|Grep".into()))),
         "{to_claude:?}"
     );
+    let f = "tests/fixtures/convert/claude-regex-tool-matchers.json";
+    let pre = |m: &str| ("PreToolUse".to_string(), Some(m.to_string()));
+    assert_eq!(
+        matchers(f, CLAUDE, COPILOT),
+        vec![
+            pre(".*(?:bash|edit.*).*"),
+            pre(".*(?:^create|view).*"),
+            pre(".*edit.*"),
+            pre(".*mcp__github__.*"),
+            pre("edit"),
+        ]
+    );
+    assert_eq!(
+        matchers(f, CLAUDE, BRICKS),
+        vec![
+            pre("bash|edit_file.*"),
+            pre("^write_file|read_file"),
+            pre("edit_file.*"),
+            pre("mcp__github__.*"),
+            pre("edit_file"),
+        ]
+    );
+    // `NotebookEdit` has no Copilot or Bricks name: reported.
+    assert_loss(
+        &losses(f, CLAUDE, COPILOT),
+        "/hooks/PreToolUse/4/matcher",
+        "Edit|NotebookEdit",
+        8,
+        20,
+    );
     let f = "tests/fixtures/convert/claude-regex-field-matchers.json";
     let to_copilot = matchers(f, CLAUDE, COPILOT);
     assert_eq!(
@@ -765,4 +795,30 @@ fn several_inputs_convert_into_one_document() {
     let name = "convert__bricks__wild-dedup-global+project__to_claude";
     let shown = format!("--- stdout\n{stdout}--- stderr\n{stderr}");
     snapshots().bind(|| insta::assert_snapshot!(name, shown));
+}
+
+/// Merging several files of the target's own dialect: `disableAllHooks` cannot be carried
+/// (it would turn off every input's hooks) and is reported as such, not as a missing switch.
+#[test]
+fn merging_files_of_the_target_dialect_reports_disable_all_hooks_truthfully() {
+    let (code, stdout, stderr) = run_convert(&[
+        "tests/fixtures/claude/wild-settings-disable-all-hooks.json",
+        "tests/fixtures/claude/seed-block-rm.json",
+        "--from",
+        "claude",
+        "--to",
+        "claude",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let losses = report["losses"].as_array().unwrap();
+    assert_eq!(losses.len(), 1, "{losses:#?}");
+    assert_loss(losses, "/disableAllHooks", "disableAllHooks", 2, 22);
+    let why = losses[0]["why"].as_str().unwrap();
+    assert!(why.contains("merged"), "{why}");
+    assert!(!why.contains("has no switch"), "{why}");
+    let output: Value = serde_json::from_str(report["output"].as_str().unwrap()).unwrap();
+    assert_eq!(output["hooks"]["PreToolUse"].as_array().unwrap().len(), 2);
 }
