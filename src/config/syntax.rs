@@ -16,12 +16,27 @@ pub fn parse_json(src: &SourceFile) -> Result<Value, Error> {
             }
             _ => format!("invalid JSON: {}", strip_position(&e.to_string())),
         };
-        let mut diag = Diagnostic::at_line_col(Severity::Error, src, e.line(), e.column(), message);
+        let mut diag = Diagnostic::at_line_col(
+            Severity::Error,
+            src,
+            e.line(),
+            char_column(src, &e),
+            message,
+        );
         if e.to_string().contains("trailing comma") {
             diag = diag.with_help("JSON does not allow a comma after the last item; remove it");
         }
         Error::Invalid(vec![diag])
     })
+}
+
+/// serde_json counts columns in bytes; diagnostics count characters.
+fn char_column(src: &SourceFile, e: &serde_json::Error) -> usize {
+    let Some(line) = src.text.split('\n').nth(e.line().saturating_sub(1)) else {
+        return e.column();
+    };
+    let bytes = line.floor_char_boundary(e.column().saturating_sub(1));
+    line[..bytes].chars().count() + 1
 }
 
 /// serde_json appends " at line L column C", which the diagnostic already shows.
