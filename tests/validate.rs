@@ -306,3 +306,39 @@ fn frontmatter_positions_count_the_fence() {
         run.stdout
     );
 }
+
+/// Columns count characters, not bytes, in JSON and YAML syntax errors alike.
+#[test]
+fn syntax_error_columns_count_characters() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("wide.json");
+    std::fs::write(
+        &json,
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "échø ✓✓✓"},]}]}}"#,
+    )
+    .unwrap();
+    let path = json.to_str().unwrap();
+    let run = validate(&["--from", "claude", path]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout
+            .starts_with(&format!("{path}:1:75: error: invalid JSON: trailing comma")),
+        "{}",
+        run.stdout
+    );
+    let md = dir.path().join("SKILL.md");
+    std::fs::write(
+        &md,
+        "---\nname: \"é✓✓✓\"\nhooks:\n  Stop: \"é✓✓✓\" [x\n---\n",
+    )
+    .unwrap();
+    let path = md.to_str().unwrap();
+    let run = validate(&[path]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout
+            .starts_with(&format!("{path}:4:16: error: invalid YAML frontmatter")),
+        "{}",
+        run.stdout
+    );
+}
