@@ -427,16 +427,28 @@ impl Converter<'_> {
         if let Some(env) = &command.env
             && spec.key(HandlerField::Env).is_none()
         {
-            let exports: Vec<String> = env
-                .iter()
-                .map(|(k, v)| {
-                    format!(
-                        "export {k}={};",
-                        shell_double_quote(v.as_str().unwrap_or_default())
-                    )
-                })
-                .collect();
-            line = format!("{} {line}", exports.join(" "));
+            let mut exports = Vec::new();
+            for (k, v) in env {
+                let is_name = k.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                    && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                if !is_name {
+                    // `export A B=…` or `export X;rm …=…` would do something else entirely.
+                    self.lose(
+                        src,
+                        &format!("{at}/env/{}", crate::config::read::escape(k)),
+                        &format!("environment variable `{k}`"),
+                        "it is not a shell variable name, so it cannot be exported in the command; it is dropped",
+                    );
+                    continue;
+                }
+                exports.push(format!(
+                    "export {k}={};",
+                    shell_double_quote(v.as_str().unwrap_or_default())
+                ));
+            }
+            if !exports.is_empty() {
+                line = format!("{} {line}", exports.join(" "));
+            }
         }
         if self.options.wrap {
             let mut wrapped = format!(
