@@ -822,3 +822,56 @@ fn merging_files_of_the_target_dialect_reports_disable_all_hooks_truthfully() {
     let output: Value = serde_json::from_str(report["output"].as_str().unwrap()).unwrap();
     assert_eq!(output["hooks"]["PreToolUse"].as_array().unwrap().len(), 2);
 }
+
+/// Copilot `cwd` and `env` become shell prefixes for targets without them: names that are
+/// not shell names are reported, never spliced into the command; the prefix runs as meant.
+#[test]
+fn copilot_cwd_and_env_become_safe_shell_prefixes() {
+    let f = "tests/fixtures/convert/copilot-env-names.json";
+    for to in [CLAUDE, BRICKS] {
+        let items = losses(f, COPILOT, to);
+        assert_loss(
+            &items,
+            "/hooks/preToolUse/0/env/BAD NAME",
+            "`BAD NAME`",
+            11,
+            23,
+        );
+        assert_loss(
+            &items,
+            "/hooks/preToolUse/0/env/X;touch pwned",
+            "`X;touch pwned`",
+            12,
+            28,
+        );
+    }
+    let (src, doc) = load(f, COPILOT);
+    let conversion = convert::convert(&[(&src, &doc)], &options(CLAUDE));
+    let HandlerKind::Command(c) = &conversion.document.rules[0].handlers[0].kind else {
+        panic!("a command handler");
+    };
+    let line = c.command.clone().unwrap();
+    assert_eq!(
+        line,
+        r#"export GOOD_1="$HOME/x \"q\" \`no\` \$(no)"; cd 'dir with '\''quotes'\''' && ./check.sh"#
+    );
+    // Run the prefix (with the command replaced) to see what it does.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("dir with 'quotes'")).unwrap();
+    let probe = line.replace(
+        "./check.sh",
+        r#"printf '%s|%s' "$GOOD_1" "$(basename "$PWD")""#,
+    );
+    let output = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(&probe)
+        .current_dir(dir.path())
+        .env("HOME", "/home/h")
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap(),
+        "/home/h/x \"q\" `no` $(no)|dir with 'quotes'"
+    );
+    assert!(!dir.path().join("pwned").exists());
+}
