@@ -473,15 +473,29 @@ impl Converter<'_> {
                 out.env = command.env.clone();
             }
             _ => {
-                if windows.is_some() {
-                    self.lose(
-                        src,
-                        at,
-                        "the Windows (PowerShell) command",
-                        &format!(
-                            "{target} has one shell command for every OS; the bash command is kept"
-                        ),
-                    );
+                let kept = [
+                    (HandlerField::Bash, &command.bash),
+                    (HandlerField::Linux, &command.linux),
+                    (HandlerField::Command, &command.command),
+                ]
+                .into_iter()
+                .find_map(|(field, line)| line.as_ref().map(|_| field))
+                .unwrap_or(HandlerField::Osx);
+                for (field, line) in [
+                    (HandlerField::PowerShell, &command.powershell),
+                    (HandlerField::Windows, &command.windows),
+                ] {
+                    if line.is_some() {
+                        self.lose(
+                            src,
+                            &field_pointer(at, from, field),
+                            &format!("the {}", name(field)),
+                            &format!(
+                                "{target} has one shell command for every OS; the {} is kept",
+                                name(kept)
+                            ),
+                        );
+                    }
                 }
                 out.command = Some(line);
             }
