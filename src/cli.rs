@@ -329,14 +329,16 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
         _ => config::write::to_text(&conversion.document),
     };
     let mut written = None;
+    let mut diff = None;
     if let Some(path) = &target {
         if args.dry_run {
             let before = std::fs::read_to_string(path).unwrap_or_default();
-            let diff = similar::TextDiff::from_lines(&before, &text);
-            out!(
-                "{}",
-                diff.unified_diff()
-                    .header(&path.display().to_string(), &path.display().to_string())
+            let shown = path.display().to_string();
+            diff = Some(
+                similar::TextDiff::from_lines(&before, &text)
+                    .unified_diff()
+                    .header(&shown, &shown)
+                    .to_string(),
             );
         } else {
             if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -354,6 +356,9 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
             if target.is_none() {
                 out!("{text}");
             }
+            if let Some(diff) = &diff {
+                out!("{diff}");
+            }
             if let Some(path) = &written {
                 errln!("wrote {path}");
             }
@@ -367,6 +372,7 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
                 "to": args.to,
                 "output": if target.is_none() { Some(&text) } else { None },
                 "written": written,
+                "diff": diff,
                 "losses": conversion.losses,
                 "notes": conversion.notes,
             });

@@ -2,6 +2,8 @@
 //! suspicious values. Reading already reports syntax, types, unknown events and missing
 //! commands.
 
+use crate::config::read::escape;
+use crate::config::spec::HandlerField;
 use crate::config::syntax;
 use crate::diag::{Diagnostic, Severity};
 use crate::dialect::{Flavor, MatchOn};
@@ -20,6 +22,30 @@ pub fn check(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
         src,
         diagnostics: Vec::new(),
     };
+    // Copilot and Bricks files hold nothing but hooks (and Copilot's `version`); Claude's
+    // settings, plugin and frontmatter files have many other keys.
+    let known_top: &[&str] = match doc.kind {
+        DocumentKind::CopilotFile => &["version"],
+        DocumentKind::BricksFile => &[],
+        _ => &["*"],
+    };
+    if known_top != ["*"] {
+        for key in doc
+            .extra
+            .keys()
+            .filter(|k| !known_top.contains(&k.as_str()))
+        {
+            checker.push(
+                Severity::Warning,
+                &format!("/{}", escape(key)),
+                format!(
+                    "unknown top-level key `{key}` in a {} file; it is kept as written",
+                    doc.dialect
+                ),
+                None,
+            );
+        }
+    }
     for rule in &doc.rules {
         checker.rule(doc, rule);
     }
@@ -33,12 +59,7 @@ struct Checker<'a> {
 
 impl Checker<'_> {
     fn push(&mut self, severity: Severity, pointer: &str, message: String, help: Option<String>) {
-        let offset = if self.src.path.ends_with(".md") {
-            syntax::locate_yaml(&self.src.text, pointer).map(|o| o + 4)
-        } else {
-            syntax::locate_json(&self.src.text, pointer)
-        };
-        let mut diag = match offset {
+        let mut diag = match syntax::locate(self.src, pointer) {
             Some(o) => Diagnostic::at_offset(severity, self.src, o, message),
             None => Diagnostic::at_line_col(severity, self.src, 1, 1, message),
         };
@@ -83,6 +104,16 @@ impl Checker<'_> {
         }
         if tables.matcher_target(&rule.event) == Some(MatchOn::ToolName) {
             self.foreign_tool_names(rule, &form, &matcher_at);
+        }
+        for key in rule.extra.keys() {
+            self.push(
+                Severity::Warning,
+                &format!("{at}/{}", escape(key)),
+                format!(
+                    "unknown rule field `{key}`; it is kept as written, but converting to another dialect drops it"
+                ),
+                None,
+            );
         }
         for (i, handler) in rule.handlers.iter().enumerate() {
             let pointer = match rule.shape {
@@ -141,6 +172,23 @@ impl Checker<'_> {
             HandlerKind::Prompt(_) => "prompt",
             HandlerKind::Agent(_) => "agent",
         };
+        for key in handler.extra.keys() {
+            let message = match dialect.config().field(key) {
+                Some(field) => format!(
+                    "`{key}` gives the {} a second time; only the first key is read",
+                    field.describe()
+                ),
+                None => format!(
+                    "unknown handler field `{key}`; it is kept as written, but converting to another dialect drops it"
+                ),
+            };
+            self.push(
+                Severity::Warning,
+                &format!("{at}/{}", escape(key)),
+                message,
+                None,
+            );
+        }
         if !tables.handler_types.contains(&type_name) {
             self.push(
                 Severity::Error,
@@ -168,9 +216,18 @@ impl Checker<'_> {
         if let Some(t) = handler.timeout
             && t >= SUSPICIOUS_TIMEOUT
         {
+            // Point at the timeout itself, under whichever of the dialect's keys it was written.
+            let timeout_at = dialect
+                .config()
+                .handler_keys
+                .iter()
+                .filter(|(_, field)| *field == HandlerField::Timeout)
+                .map(|(key, _)| format!("{at}/{key}"))
+                .find(|p| syntax::locate(self.src, p).is_some())
+                .unwrap_or_else(|| at.to_string());
             self.push(
                 Severity::Warning,
-                at,
+                &timeout_at,
                 format!(
                     "timeout {t} is in seconds ({} minutes); was it meant as milliseconds?",
                     t / 60

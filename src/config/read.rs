@@ -48,7 +48,6 @@ pub fn read(src: &SourceFile, dialect: Dialect) -> Result<Parsed, Error> {
     let mut reader = Reader {
         src,
         dialect,
-        yaml: is_markdown,
         diagnostics: Vec::new(),
     };
     let mut document = Document::new(dialect, kind);
@@ -60,16 +59,25 @@ pub fn read(src: &SourceFile, dialect: Dialect) -> Result<Parsed, Error> {
     })
 }
 
-/// A Claude plugin's `hooks/hooks.json` (it may carry a `description`).
+/// A Claude plugin's `hooks/hooks.json` (it may carry a `description`), or any file other than
+/// a settings file whose events sit at the top level without the `hooks` wrapper.
 fn is_plugin_file(src: &SourceFile, value: &Value) -> bool {
     let path = src.path.replace('\\', "/");
-    path.ends_with("hooks/hooks.json") || value.get("description").is_some()
+    let name = path.rsplit('/').next().unwrap_or(&path);
+    let settings = name == "settings.json" || name == "settings.local.json";
+    let events_at_top = value.get("hooks").is_none()
+        && value.as_object().is_some_and(|top| {
+            top.keys()
+                .any(|k| Flavor::Claude.tables().event_kind(k).is_some())
+        });
+    path.ends_with("hooks/hooks.json")
+        || value.get("description").is_some()
+        || (events_at_top && !settings)
 }
 
 struct Reader<'a> {
     src: &'a SourceFile,
     dialect: Dialect,
-    yaml: bool,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -80,18 +88,7 @@ impl Reader<'_> {
         pointer: &str,
         message: impl Into<String>,
     ) -> &mut Diagnostic {
-        let located = if self.yaml {
-            syntax::locate_yaml(&self.src.text, pointer)
-        } else {
-            syntax::locate_json(&self.src.text, pointer)
-        };
-        let mut diag = match located {
-            // Frontmatter lines are offset by the opening fence.
-            Some(offset) if self.yaml => {
-                let (line, col) =
-                    crate::source::line_col(&self.src.text[4.min(self.src.text.len())..], offset);
-                Diagnostic::at_line_col(severity, self.src, line + 1, col, message)
-            }
+        let mut diag = match syntax::locate(self.src, pointer) {
             Some(offset) => Diagnostic::at_offset(severity, self.src, offset, message),
             None => Diagnostic::at_line_col(severity, self.src, 1, 1, message),
         };
@@ -332,6 +329,20 @@ impl Reader<'_> {
         let mut status_message = None;
         let mut once = None;
         let mut extra = Map::new();
+        // A command key with a value of the wrong type is already an error of its own.
+        let command_key_given = fields.keys().any(|k| {
+            matches!(
+                spec.field(k),
+                Some(
+                    HandlerField::Command
+                        | HandlerField::Bash
+                        | HandlerField::PowerShell
+                        | HandlerField::Windows
+                        | HandlerField::Linux
+                        | HandlerField::Osx
+                )
+            )
+        });
         for (key, value) in fields {
             let at = format!("{pointer}/{}", escape(&key));
             let Some(field) = spec.field(&key) else {
@@ -440,7 +451,7 @@ impl Reader<'_> {
         }
         let kind = match type_name_written.as_str() {
             "command" => {
-                if !has_command {
+                if !has_command && !command_key_given {
                     let keys = ["command", "bash", "powershell"]
                         .iter()
                         .filter(|k| spec.field(k).is_some())
@@ -450,6 +461,16 @@ impl Reader<'_> {
                     self.error(pointer, format!("command handler has no command ({keys})"));
                 }
                 HandlerKind::Command(command)
+            }
+            "prompt" | "agent" if spec.key(HandlerField::Prompt).is_none() => {
+                self.error(
+                    &format!("{pointer}/type"),
+                    format!(
+                        "{} has no `{type_name_written}` handlers; its handlers run a `command`",
+                        self.dialect
+                    ),
+                );
+                return None;
             }
             "prompt" | "agent" => {
                 if prompt.prompt.is_empty() {

@@ -16,7 +16,13 @@ pub fn parse_json(src: &SourceFile) -> Result<Value, Error> {
             }
             _ => format!("invalid JSON: {}", strip_position(&e.to_string())),
         };
-        let mut diag = Diagnostic::at_line_col(Severity::Error, src, e.line(), e.column(), message);
+        let mut diag = Diagnostic::at_line_col(
+            Severity::Error,
+            src,
+            e.line(),
+            char_column(src, &e),
+            message,
+        );
         if e.to_string().contains("trailing comma") {
             diag = diag.with_help("JSON does not allow a comma after the last item; remove it");
         }
@@ -24,9 +30,32 @@ pub fn parse_json(src: &SourceFile) -> Result<Value, Error> {
     })
 }
 
+/// serde_json counts columns in bytes; diagnostics count characters.
+fn char_column(src: &SourceFile, e: &serde_json::Error) -> usize {
+    let Some(line) = src.text.split('\n').nth(e.line().saturating_sub(1)) else {
+        return e.column();
+    };
+    let bytes = line.floor_char_boundary(e.column().saturating_sub(1));
+    line[..bytes].chars().count() + 1
+}
+
 /// serde_json appends " at line L column C", which the diagnostic already shows.
 fn strip_position(message: &str) -> &str {
     message.split(" at line ").next().unwrap_or(message)
+}
+
+/// serde-saphyr starts its messages with "error: line L column C: ", a position relative to
+/// the frontmatter that disagrees with the one the diagnostic shows.
+fn strip_yaml_position(message: &str) -> &str {
+    let message = message.strip_prefix("error: ").unwrap_or(message);
+    match message.split_once(": ") {
+        Some((position, rest))
+            if position.starts_with("line ") && position.contains(" column ") =>
+        {
+            rest
+        }
+        _ => message,
+    }
 }
 
 /// Splits a markdown file into its YAML frontmatter and body; `None` when it has none.
@@ -70,7 +99,7 @@ pub fn parse_frontmatter(src: &SourceFile) -> Result<(Value, Frontmatter), Error
                 .map(|l| (l.line() as usize + 1, l.column() as usize))
                 .unwrap_or((2, 1));
             let message = e.to_string();
-            let first = message.lines().next().unwrap_or("syntax error");
+            let first = strip_yaml_position(message.lines().next().unwrap_or("syntax error"));
             Err(Error::Invalid(vec![Diagnostic::at_line_col(
                 Severity::Error,
                 src,
@@ -80,6 +109,19 @@ pub fn parse_frontmatter(src: &SourceFile) -> Result<(Value, Frontmatter), Error
             )]))
         }
     }
+}
+
+/// Byte offset in `src` of the value at `pointer`: in JSON text, or (for a markdown file) in
+/// its YAML frontmatter. `None` if it cannot be found.
+pub fn locate(src: &SourceFile, pointer: &str) -> Option<usize> {
+    if !src.path.ends_with(".md") {
+        return locate_json(&src.text, pointer);
+    }
+    // Only the frontmatter is searched, so the body cannot answer for a missing key; offsets
+    // are shifted past the opening fence.
+    let front = split_frontmatter(&src.text)?;
+    let start = src.text.find('\n')? + 1;
+    locate_yaml(&src.text[start..start + front.yaml.len()], pointer).map(|o| o + start)
 }
 
 /// Byte offset of the value at `pointer` in JSON text, for diagnostics; `None` if it cannot be
@@ -128,6 +170,8 @@ pub fn locate_yaml(text: &str, pointer: &str) -> Option<usize> {
     for token in pointer.split('/').skip(1) {
         let index = token.parse::<usize>().ok();
         let mut seen = 0;
+        // The indentation of this list's items: deeper items belong to nested lists.
+        let mut item_indent = None;
         let mut found = false;
         while i < lines.len() {
             let (start, line) = lines[i];
@@ -137,19 +181,29 @@ pub fn locate_yaml(text: &str, pointer: &str) -> Option<usize> {
             if trimmed.is_empty() || trimmed.starts_with('#') || indent < min_indent {
                 continue;
             }
+            let key = trimmed.trim_start_matches("- ");
             let hit = match index {
                 Some(n) if trimmed.starts_with("- ") || trimmed == "-\n" || trimmed == "-" => {
-                    seen += 1;
-                    seen == n + 1
+                    let level = *item_indent.get_or_insert(indent);
+                    if indent < level {
+                        return None;
+                    }
+                    seen += usize::from(indent == level);
+                    indent == level && seen == n + 1
                 }
                 _ => {
-                    let key = trimmed.trim_start_matches("- ");
                     key.starts_with(&format!("{token}:"))
                         || key.starts_with(&format!("\"{token}\":"))
                 }
             };
             if hit {
-                offset = start + indent;
+                // A key on an item's line (`- matcher: x`) starts after the dash.
+                let dash = if index.is_none() {
+                    trimmed.len() - key.len()
+                } else {
+                    0
+                };
+                offset = start + indent + dash;
                 min_indent = indent;
                 found = true;
                 if index.is_some() {
@@ -184,6 +238,16 @@ mod tests {
         assert_eq!(front.yaml, "name: x\n");
         assert_eq!(front.body, "# Body\n");
         assert!(split_frontmatter("# no frontmatter").is_none());
+    }
+
+    #[test]
+    fn locates_yaml_items_of_the_right_list_and_keys_after_dashes() {
+        let text = "hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n        - type: command\n    - matcher: Edit\n";
+        let at = |p| crate::source::line_col(text, locate_yaml(text, p).unwrap());
+        assert_eq!(at("/hooks/PreToolUse/1"), (7, 5));
+        assert_eq!(at("/hooks/PreToolUse/1/matcher"), (7, 7));
+        assert_eq!(at("/hooks/PreToolUse/0/hooks/1"), (6, 9));
+        assert!(locate_yaml(text, "/hooks/PreToolUse/2").is_none());
     }
 
     #[test]

@@ -3,6 +3,7 @@
 use super::read;
 use super::spec::HandlerField;
 use crate::diag::{Diagnostic, Severity};
+use crate::dialect::Flavor;
 use crate::error::Error;
 use crate::model::{Document, DocumentKind, Handler, HandlerKind, Rule, RuleShape};
 use crate::source::SourceFile;
@@ -77,7 +78,7 @@ fn rule_values(doc: &Document, rule: &Rule) -> Vec<Value> {
                 if let Some(m) = &rule.matcher {
                     entry.insert("matcher".into(), Value::String(m.clone()));
                 }
-                if let Value::Object(fields) = handler_value(doc, h) {
+                if let Value::Object(fields) = handler_value(doc, rule.flavor, h) {
                     entry.extend(fields);
                 }
                 Value::Object(entry)
@@ -91,7 +92,7 @@ fn rule_values(doc: &Document, rule: &Rule) -> Vec<Value> {
             let handlers = rule
                 .handlers
                 .iter()
-                .map(|h| handler_value(doc, h))
+                .map(|h| handler_value(doc, rule.flavor, h))
                 .collect();
             group.insert("hooks".into(), Value::Array(handlers));
             group.extend(rule.extra.clone());
@@ -100,11 +101,16 @@ fn rule_values(doc: &Document, rule: &Rule) -> Vec<Value> {
     }
 }
 
-fn handler_value(doc: &Document, handler: &Handler) -> Value {
+fn handler_value(doc: &Document, flavor: Flavor, handler: &Handler) -> Value {
     let spec = doc.dialect.config();
     let mut out = Map::new();
     let mut put = |field: HandlerField, value: Value| {
-        if let Some(key) = spec.key(field) {
+        // Copilot's VS Code-compatible (PascalCase) entries spell the timeout `timeout`.
+        let key = match (flavor, field) {
+            (Flavor::CopilotPascal, HandlerField::Timeout) => Some("timeout"),
+            _ => spec.key(field),
+        };
+        if let Some(key) = key {
             out.insert(key.to_string(), value);
         }
     };
@@ -186,6 +192,7 @@ pub fn merge_into(path: &Path, doc: &Document) -> Result<String, Error> {
         ));
         return Err(Error::Invalid(diags));
     }
+    let original = super::syntax::parse_json(&src)?;
     let mut target = parsed.document;
     for rule in &doc.rules {
         let already = target.rules.iter().any(|r| {
@@ -198,7 +205,40 @@ pub fn merge_into(path: &Path, doc: &Document) -> Result<String, Error> {
             target.rules.push(rule.clone());
         }
     }
-    Ok(to_text(&target))
+    let mut value = to_value(&target);
+    keep_order(&mut value, &original);
+    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    text.push('\n');
+    Ok(text)
+}
+
+/// Puts every object's keys in the order `original` has them (keys it lacks go after them),
+/// down through arrays item by item, so that writing into a file reorders nothing it had.
+fn keep_order(value: &mut Value, original: &Value) {
+    match (value, original) {
+        (Value::Object(map), Value::Object(orig)) => {
+            let mut ordered = Map::new();
+            for (key, orig_value) in orig {
+                if let Some(v) = map.get(key) {
+                    let mut v = v.clone();
+                    keep_order(&mut v, orig_value);
+                    ordered.insert(key.clone(), v);
+                }
+            }
+            for (key, v) in map.iter() {
+                if !ordered.contains_key(key) {
+                    ordered.insert(key.clone(), v.clone());
+                }
+            }
+            *map = ordered;
+        }
+        (Value::Array(items), Value::Array(orig)) => {
+            for (item, orig_item) in items.iter_mut().zip(orig) {
+                keep_order(item, orig_item);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Writes `text` to `path` atomically: a temporary file in the same directory, then a rename,

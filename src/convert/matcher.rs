@@ -29,14 +29,15 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
     }
     let mut problems = Vec::new();
     let form = match form {
-        // An anchored alternation of plain names is an exact list.
+        // An anchored alternation of plain names (`-` is literal outside a class) is an exact
+        // list.
         MatcherForm::Regex {
             pattern,
             anchored: true,
         } if !pattern.is_empty()
             && pattern
                 .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|') =>
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|' || c == '-') =>
         {
             MatcherForm::Exact(
                 pattern
@@ -55,6 +56,15 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
         }
         (MatchOn::ToolName, MatcherForm::Regex { pattern, anchored }) => {
             translate_tool_regex(&pattern, anchored, from, to, &mut problems)
+        }
+        // Agent names, triggers, …: no names to rename, but the anchoring must be made
+        // explicit where the target reads regexes the other way.
+        (MatchOn::Field(_), MatcherForm::Regex { pattern, anchored }) => {
+            let target_anchored = target_style == MatcherStyle::AnchoredRegex;
+            MatcherForm::Regex {
+                pattern: reanchor(&pattern, anchored, target_anchored),
+                anchored: target_anchored,
+            }
         }
         (MatchOn::Field(_), form) => form,
     };
@@ -172,12 +182,18 @@ fn reanchor(pattern: &str, from_anchored: bool, to_anchored: bool) -> String {
     };
     match (from_anchored, to_anchored) {
         (false, true) => {
-            let head = if pattern.starts_with('^') || pattern.starts_with(".*") {
+            // A leading `^` or `.*` (trailing `$` or `.*`) covers the whole pattern only when
+            // it is not an alternation, and only when it is not an escaped character.
+            let whole = !pattern.contains('|');
+            let head = if whole && (pattern.starts_with('^') || pattern.starts_with(".*")) {
                 ""
             } else {
                 ".*"
             };
-            let tail = if pattern.ends_with('$') || pattern.ends_with(".*") {
+            let tail = if whole
+                && ((pattern.ends_with('$') && !pattern.ends_with("\\$"))
+                    || (pattern.ends_with(".*") && !pattern.ends_with("\\.*")))
+            {
                 ""
             } else {
                 ".*"
@@ -270,6 +286,21 @@ mod tests {
     }
 
     #[test]
+    fn anchors_of_one_alternative_do_not_anchor_the_others() {
+        let t = tools("Bash|Edit.*", Claude, Copilot);
+        assert_eq!(t.text.as_deref(), Some(".*(?:bash|edit.*).*"));
+        let t = tools("^Write|Read", Claude, Copilot);
+        assert_eq!(t.text.as_deref(), Some(".*(?:^create|view).*"));
+        let field = translate(
+            Some("cost\\$"),
+            MatchOn::Field("notification_type"),
+            Claude,
+            Copilot,
+        );
+        assert_eq!(field.text.as_deref(), Some(".*cost\\$.*"));
+    }
+
+    #[test]
     fn anchored_regex_becomes_explicit_for_claude() {
         let t = tools("edit|create", Copilot, Claude);
         assert_eq!(t.text.as_deref(), Some("Edit|Write"));
@@ -283,6 +314,31 @@ mod tests {
         let t = tools("Edit|NotebookEdit", Claude, Copilot);
         assert_eq!(t.text.as_deref(), Some("edit"));
         assert_eq!(t.problems.len(), 1);
+    }
+
+    #[test]
+    fn field_regexes_keep_their_anchoring() {
+        let field = |text, from, to| translate(Some(text), MatchOn::Field("agent_type"), from, to);
+        assert_eq!(
+            field("code-.*", Claude, Copilot).text.as_deref(),
+            Some(".*code-.*")
+        );
+        assert_eq!(
+            field("rev.*", Copilot, Bricks).text.as_deref(),
+            Some("^rev.*$")
+        );
+        assert_eq!(
+            field("explore|code-review", Copilot, Bricks)
+                .text
+                .as_deref(),
+            Some("^(?:explore|code\\-review)$")
+        );
+        assert_eq!(
+            field("explore|code-review", Copilot, Claude)
+                .text
+                .as_deref(),
+            Some("explore|code-review")
+        );
     }
 
     #[test]

@@ -58,18 +58,29 @@ pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
             out = (*doc).clone();
         } else {
             if doc.disable_all_hooks() {
-                converter.lose(src, "/disableAllHooks", "`disableAllHooks: true`", &format!(
-                    "{} has no switch that turns every hook off; the converted hooks are active",
-                    options.to
-                ));
+                let why = if doc.dialect == options.to {
+                    // Several inputs merged into one file of their own dialect.
+                    "the inputs are merged into one file, where the switch would turn off the hooks of every input; it is not carried over and the converted hooks are active".to_string()
+                } else {
+                    format!(
+                        "{} has no switch that turns every hook off; the converted hooks are active",
+                        options.to
+                    )
+                };
+                converter.lose(src, "/disableAllHooks", "`disableAllHooks: true`", &why);
             }
             for rule in &doc.rules {
                 out.rules.extend(converter.rule(src, rule));
             }
-            for key in doc.extra_hooks.keys() {
+            for (key, value) in &doc.extra_hooks {
+                // An empty event array holds nothing to lose.
+                if value.as_array().is_some_and(Vec::is_empty) {
+                    continue;
+                }
+                let base = if doc.wrapped { "/hooks" } else { "" };
                 converter.lose(
                     src,
-                    &format!("/hooks/{key}"),
+                    &format!("{base}/{}", crate::config::read::escape(key)),
                     &format!("the `{key}` entry"),
                     "hookx could not read it as an event with hooks, so it is not converted",
                 );
@@ -98,12 +109,7 @@ struct Converter<'a> {
 
 impl Converter<'_> {
     fn lose(&mut self, src: &SourceFile, pointer: &str, what: &str, why: &str) {
-        let offset = if src.path.ends_with(".md") {
-            syntax::locate_yaml(&src.text, pointer).map(|o| o + 4)
-        } else {
-            syntax::locate_json(&src.text, pointer)
-        };
-        let (line, col) = offset.map_or((0, 0), |o| src.line_col(o));
+        let (line, col) = syntax::locate(src, pointer).map_or((0, 0), |o| src.line_col(o));
         self.losses.push(Loss {
             what: what.to_string(),
             why: why.to_string(),
@@ -126,7 +132,13 @@ impl Converter<'_> {
         let to = self.target_flavor(from);
         let at = rule.origin.pointer.as_str();
         let to_tables = to.tables();
-        let event_known = match &rule.event {
+        // An event the source's table does not know but that has a canonical name (Claude's
+        // newer `PostCompact`) is that event for a target that knows it.
+        let event = match &rule.event {
+            EventKind::Other(name) if from != to => EventKind::from_name(name),
+            known => known.clone(),
+        };
+        let event_known = match &event {
             EventKind::Other(_) => from == to,
             kind => to_tables.event_name(kind).is_some(),
         };
@@ -135,21 +147,18 @@ impl Converter<'_> {
             self.lose(
                 src,
                 at,
-                &format!(
-                    "a rule with {handlers} handler(s) on the `{}` event",
-                    rule.event
-                ),
+                &format!("a rule with {handlers} handler(s) on the `{}` event", event),
                 &format!(
                     "{} has no `{}` event; the rule is not converted",
-                    self.options.to, rule.event
+                    self.options.to, event
                 ),
             );
             return Vec::new();
         }
         let mut wrap_match = None;
         let matcher = match (
-            from.tables().matcher_target(&rule.event),
-            to_tables.matcher_target(&rule.event),
+            from.tables().matcher_target(&event),
+            to_tables.matcher_target(&event),
         ) {
             (Some(on), Some(on_target)) if on == on_target => {
                 let translated = matcher::translate(rule.matcher.as_deref(), on, from, to);
@@ -173,9 +182,9 @@ impl Converter<'_> {
                 if self.options.wrap {
                     wrap_match = rule.matcher.clone();
                 } else {
-                    self.lose(src, &format!("{at}/matcher"), &format!("matcher `{}` on `{}`", rule.matcher.as_deref().unwrap_or(""), rule.event), &format!(
+                    self.lose(src, &format!("{at}/matcher"), &format!("matcher `{}` on `{}`", rule.matcher.as_deref().unwrap_or(""), event), &format!(
                         "{} does not filter `{}` events by a matcher, so the hook would fire for all of them; the matcher is dropped (use --wrap to filter through hookx exec)",
-                        self.options.to, rule.event
+                        self.options.to, event
                     ));
                 }
                 None
@@ -196,7 +205,7 @@ impl Converter<'_> {
                 src,
                 &pointer,
                 handler,
-                &rule.event,
+                &event,
                 from,
                 to,
                 wrap_match.as_deref(),
@@ -238,7 +247,7 @@ impl Converter<'_> {
             );
         }
         let make = |handlers: Vec<Handler>| Rule {
-            event: rule.event.clone(),
+            event: event.clone(),
             flavor: to,
             matcher: matcher.clone(),
             handlers,
@@ -275,13 +284,21 @@ impl Converter<'_> {
         } else {
             Default::default()
         };
-        if from.dialect() != target && !handler.extra.is_empty() {
-            let keys = handler
-                .extra
-                .keys()
-                .map(|k| format!("`{k}`"))
-                .collect::<Vec<_>>()
-                .join(", ");
+        // A timeout alias repeating the timeout that was read (Copilot `timeout` beside
+        // `timeoutSec`) carries nothing more.
+        let repeated_timeout = |key: &str, value: &Value| {
+            from.dialect().config().field(key) == Some(HandlerField::Timeout)
+                && value.as_u64().is_some()
+                && value.as_u64() == handler.timeout
+        };
+        let unknown: Vec<String> = handler
+            .extra
+            .iter()
+            .filter(|(k, v)| !repeated_timeout(k, v))
+            .map(|(k, _)| format!("`{k}`"))
+            .collect();
+        if from.dialect() != target && !unknown.is_empty() {
+            let keys = unknown.join(", ");
             self.lose(
                 src,
                 at,
@@ -325,7 +342,7 @@ impl Converter<'_> {
             if present && spec.key(field).is_none() {
                 self.lose(
                     src,
-                    at,
+                    &field_pointer(at, from, field),
                     what,
                     &format!("{target} has no such handler field; it is dropped"),
                 );
@@ -366,22 +383,41 @@ impl Converter<'_> {
             ));
             return None;
         };
-        // A wrapped handler runs under `hookx exec --as <its dialect>`, which sets its own
-        // dialect's variables: only a native one needs them renamed.
+        let rewritten = self.rewrite_env(src, at, unix, from, to);
+        // Under --wrap the handler runs through `hookx exec --as <its flavour>`, which gives it
+        // its own dialect's variables: the command line stays exactly as written.
         let mut line = if self.options.wrap {
             unix.clone()
         } else {
-            self.rewrite_env(src, at, unix, from, to)
+            rewritten
         };
-        if let (Some(l), Some(o)) = (&command.linux, &command.osx)
-            && l != o
-        {
-            self.lose(
-                src,
-                at,
-                "separate Linux and macOS commands",
-                &format!("{target} has one command for every OS; the Linux one is kept"),
-            );
+        // Every other POSIX command line that differs from the one kept is lost.
+        let name = |field: HandlerField| {
+            let key = from.dialect().config().key(field).unwrap_or_default();
+            format!("{} (`{key}`)", field.describe())
+        };
+        let mut lines = [
+            (HandlerField::Bash, &command.bash),
+            (HandlerField::Linux, &command.linux),
+            (HandlerField::Command, &command.command),
+            (HandlerField::Osx, &command.osx),
+        ]
+        .into_iter()
+        .filter_map(|(field, line)| line.as_ref().map(|line| (field, line)));
+        if let Some((kept, _)) = lines.next() {
+            for (field, line) in lines {
+                if line != unix {
+                    self.lose(
+                        src,
+                        &field_pointer(at, from, field),
+                        &format!("the {}", name(field)),
+                        &format!(
+                            "{target} has one command for every OS; the {} is kept",
+                            name(kept)
+                        ),
+                    );
+                }
+            }
         }
         if let Some(cwd) = &command.cwd
             && spec.key(HandlerField::Cwd).is_none()
@@ -391,16 +427,28 @@ impl Converter<'_> {
         if let Some(env) = &command.env
             && spec.key(HandlerField::Env).is_none()
         {
-            let exports: Vec<String> = env
-                .iter()
-                .map(|(k, v)| {
-                    format!(
-                        "export {k}={};",
-                        shell_double_quote(v.as_str().unwrap_or_default())
-                    )
-                })
-                .collect();
-            line = format!("{} {line}", exports.join(" "));
+            let mut exports = Vec::new();
+            for (k, v) in env {
+                let is_name = k.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                    && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                if !is_name {
+                    // `export A B=…` or `export X;rm …=…` would do something else entirely.
+                    self.lose(
+                        src,
+                        &format!("{at}/env/{}", crate::config::read::escape(k)),
+                        &format!("environment variable `{k}`"),
+                        "it is not a shell variable name, so it cannot be exported in the command; it is dropped",
+                    );
+                    continue;
+                }
+                exports.push(format!(
+                    "export {k}={};",
+                    shell_double_quote(v.as_str().unwrap_or_default())
+                ));
+            }
+            if !exports.is_empty() {
+                line = format!("{} {line}", exports.join(" "));
+            }
         }
         if self.options.wrap {
             let mut wrapped = format!(
@@ -425,15 +473,29 @@ impl Converter<'_> {
                 out.env = command.env.clone();
             }
             _ => {
-                if windows.is_some() {
-                    self.lose(
-                        src,
-                        at,
-                        "the Windows (PowerShell) command",
-                        &format!(
-                            "{target} has one shell command for every OS; the bash command is kept"
-                        ),
-                    );
+                let kept = [
+                    (HandlerField::Bash, &command.bash),
+                    (HandlerField::Linux, &command.linux),
+                    (HandlerField::Command, &command.command),
+                ]
+                .into_iter()
+                .find_map(|(field, line)| line.as_ref().map(|_| field))
+                .unwrap_or(HandlerField::Osx);
+                for (field, line) in [
+                    (HandlerField::PowerShell, &command.powershell),
+                    (HandlerField::Windows, &command.windows),
+                ] {
+                    if line.is_some() {
+                        self.lose(
+                            src,
+                            &field_pointer(at, from, field),
+                            &format!("the {}", name(field)),
+                            &format!(
+                                "{target} has one shell command for every OS; the {} is kept",
+                                name(kept)
+                            ),
+                        );
+                    }
                 }
                 out.command = Some(line);
             }
@@ -441,7 +503,7 @@ impl Converter<'_> {
         if command.is_async == Some(true) && spec.key(HandlerField::Async).is_none() {
             self.lose(
                 src,
-                at,
+                &field_pointer(at, from, HandlerField::Async),
                 "`async: true`",
                 &format!("{target} cannot run a hook in the background; it runs synchronously"),
             );
@@ -487,6 +549,15 @@ impl Converter<'_> {
     }
 }
 
+/// The pointer of a handler field as the source dialect spells its key (the handler's own
+/// pointer when the dialect has no key for it).
+fn field_pointer(handler_at: &str, from: Flavor, field: HandlerField) -> String {
+    match from.dialect().config().key(field) {
+        Some(key) => format!("{handler_at}/{key}"),
+        None => handler_at.to_string(),
+    }
+}
+
 fn references_variable(line: &str, var: &str) -> bool {
     replace_variable(line, var, "\u{0}") != line
 }
@@ -499,7 +570,7 @@ fn replace_variable(line: &str, from: &str, to: &str) -> String {
         out.push_str(&rest[..i]);
         let after = &rest[i + 1..];
         let (braced, name_start) = match after.strip_prefix('{') {
-            Some(inner) => (true, inner),
+            Some(name) => (true, name),
             None => (false, after),
         };
         if let Some(tail) = name_start.strip_prefix(from)

@@ -1,0 +1,877 @@
+//! Conversion over every fixture: snapshots of the canonical model and of every (from, to)
+//! conversion, the rule that nothing is lost without a loss item (with its position), and
+//! round trips through the same and through another dialect.
+//!
+//! Snapshots live in the top-level `snapshots/` folder. Paths are relative to the crate root,
+//! which is the working directory of integration tests.
+
+use assert_cmd::Command;
+use hookx::config::{read, write};
+use hookx::convert::{self, Options};
+use hookx::dialect::{Dialect, Flavor};
+use hookx::model::{Document, DocumentKind, EventKind, HandlerKind, Origin, RuleShape};
+use hookx::source::SourceFile;
+use serde_json::Value;
+use std::path::Path;
+use std::time::Duration;
+
+fn snapshots() -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../snapshots");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings
+}
+
+fn hookx() -> Command {
+    let mut cmd = Command::cargo_bin("hookx").expect("the hookx binary");
+    cmd.timeout(Duration::from_secs(60));
+    cmd
+}
+
+/// Every fixture of a dialect folder (`.json` and `.md`), as paths relative to the crate root.
+fn fixtures(folder: &str) -> Vec<String> {
+    let dir = Path::new("tests/fixtures").join(folder);
+    let mut found: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.is_file())
+        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("json" | "md")))
+        .map(|p| p.to_str().expect("UTF-8 path").to_string())
+        .collect();
+    found.sort();
+    assert!(!found.is_empty(), "no fixtures in {}", dir.display());
+    found
+}
+
+/// Every valid fixture with its dialect.
+fn valid_fixtures() -> Vec<(Dialect, String)> {
+    Dialect::ALL
+        .into_iter()
+        .flat_map(|d| fixtures(d.name()).into_iter().map(move |f| (d, f)))
+        .collect()
+}
+
+fn stem(path: &str) -> &str {
+    Path::new(path)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .expect("file stem")
+}
+
+fn load(path: &str, dialect: Dialect) -> (SourceFile, Document) {
+    let src = SourceFile::read(Path::new(path)).unwrap_or_else(|e| panic!("{e}"));
+    let parsed = read(&src, dialect).unwrap_or_else(|e| panic!("{path}: {e}"));
+    assert!(
+        !parsed.has_errors(),
+        "{path} is a valid fixture but reads with errors: {:#?}",
+        parsed.diagnostics
+    );
+    (src, parsed.document)
+}
+
+fn options(to: Dialect) -> Options {
+    Options {
+        to,
+        wrap: false,
+        hookx: "hookx".into(),
+    }
+}
+
+fn normalize(mut doc: Document) -> Document {
+    for rule in &mut doc.rules {
+        rule.origin = Origin::default();
+    }
+    doc.hooks_index = 0;
+    // The frontmatter's YAML text is re-serialized; what it holds is compared above it.
+    if let Some(front) = &mut doc.markdown {
+        front.yaml.clear();
+    }
+    doc
+}
+
+/// The canonical model of every fixture (and of every invalid fixture that still reads into a
+/// document), with the diagnostics reading produced.
+#[test]
+fn model_of_every_fixture() {
+    let mut inputs: Vec<(Dialect, String)> = valid_fixtures();
+    for path in fixtures("invalid") {
+        let dialect = Dialect::ALL
+            .into_iter()
+            .find(|d| stem(&path).starts_with(&format!("{}-", d.name())));
+        if let Some(d) = dialect {
+            inputs.push((d, path));
+        }
+    }
+    let mut count = 0;
+    for (dialect, path) in inputs {
+        let src = SourceFile::read(Path::new(&path)).unwrap_or_else(|e| panic!("{e}"));
+        let parsed = read(&src, dialect).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let folder = if path.contains("/invalid/") {
+            "invalid"
+        } else {
+            dialect.name()
+        };
+        let name = format!("model__{folder}__{}", stem(&path));
+        let value = serde_json::json!({
+            "document": parsed.document,
+            "diagnostics": parsed.diagnostics,
+        });
+        snapshots().bind(|| insta::assert_json_snapshot!(name, value));
+        count += 1;
+    }
+    assert!(count >= 60, "only {count} models");
+}
+
+/// Runs `hookx convert` and renders what it did: exit code, stdout, stderr.
+fn run_convert(args: &[&str]) -> (i32, String, String) {
+    let output = hookx()
+        .arg("convert")
+        .args(args)
+        .output()
+        .expect("run hookx");
+    let stdout = String::from_utf8(output.stdout).expect("UTF-8 stdout");
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8 stderr");
+    let code = output.status.code().expect("hookx exited, not killed");
+    assert!(
+        code != 101 && !stderr.contains("panicked"),
+        "hookx convert {args:?} panicked:\n{stderr}"
+    );
+    (code, stdout, stderr)
+}
+
+/// Every valid fixture converted to each of the three dialects (9 (from, to) pairs): the
+/// converted config and the loss report, exactly as `hookx convert` prints them.
+#[test]
+fn conversion_of_every_fixture_to_every_dialect() {
+    let mut pairs = std::collections::BTreeSet::new();
+    for (from, path) in valid_fixtures() {
+        for to in Dialect::ALL {
+            let args = [path.as_str(), "--from", from.name(), "--to", to.name()];
+            let (code, stdout, stderr) = run_convert(&args);
+            assert_eq!(code, 0, "hookx convert {args:?}:\n{stderr}");
+            let name = format!("convert__{from}__{}__to_{to}", stem(&path));
+            let shown = format!(
+                "$ hookx convert {}\n--- stdout\n{stdout}--- stderr\n{stderr}",
+                args.join(" ")
+            );
+            snapshots().bind(|| insta::assert_snapshot!(name, shown));
+            pairs.insert((from, to));
+        }
+    }
+    assert_eq!(pairs.len(), 9);
+}
+
+/// Counts the handler objects (`"type": "command" | "prompt" | "agent"`) under the file's
+/// `hooks` key (or its root, for files without the wrapper), straight from the text.
+fn raw_handlers(src: &SourceFile) -> usize {
+    fn count(value: &Value) -> usize {
+        match value {
+            Value::Object(o) => {
+                let own = matches!(
+                    o.get("type").and_then(Value::as_str),
+                    Some("command" | "prompt" | "agent")
+                );
+                usize::from(own) + o.values().map(count).sum::<usize>()
+            }
+            Value::Array(a) => a.iter().map(count).sum(),
+            _ => 0,
+        }
+    }
+    let value = if src.path.ends_with(".md") {
+        hookx::config::syntax::parse_frontmatter(src)
+            .expect("frontmatter")
+            .0
+    } else {
+        serde_json::from_str(&src.text).expect("JSON")
+    };
+    count(value.get("hooks").unwrap_or(&value))
+}
+
+/// Every handler that is missing from the output has a loss item at its pointer (or at its
+/// rule's pointer, when the whole rule is lost). Handlers are told apart by a unique timeout
+/// stamped on them before converting; timeouts never decide what is converted.
+#[test]
+fn every_missing_handler_has_a_loss_item() {
+    const STAMP: u64 = 7_000_000;
+    let mut checked = 0;
+    let mut missing_total = 0;
+    for (from, path) in valid_fixtures() {
+        let (src, mut doc) = load(&path, from);
+        // Reading drops nothing either: the model holds every handler object of the file.
+        let in_model: usize = doc.rules.iter().map(|r| r.handlers.len()).sum();
+        assert_eq!(
+            in_model,
+            raw_handlers(&src),
+            "{path}: the model does not hold every handler of the file"
+        );
+        // (stamp, rule pointer, handler pointer)
+        let mut stamps = Vec::new();
+        for rule in &mut doc.rules {
+            for (i, handler) in rule.handlers.iter_mut().enumerate() {
+                let stamp = STAMP + stamps.len() as u64;
+                handler.timeout = Some(stamp);
+                let at = match rule.shape {
+                    RuleShape::Group => format!("{}/hooks/{i}", rule.origin.pointer),
+                    RuleShape::Flat => rule.origin.pointer.clone(),
+                };
+                stamps.push((stamp, rule.origin.pointer.clone(), at));
+            }
+        }
+        for to in Dialect::ALL {
+            let conversion = convert::convert(&[(&src, &doc)], &options(to));
+            let out: Vec<u64> = conversion
+                .document
+                .rules
+                .iter()
+                .flat_map(|r| r.handlers.iter().filter_map(|h| h.timeout))
+                .collect();
+            // Nothing is duplicated either.
+            let mut sorted = out.clone();
+            sorted.sort();
+            sorted.dedup();
+            assert_eq!(sorted.len(), out.len(), "{path} → {to}: duplicated handler");
+            for (stamp, rule_at, at) in &stamps {
+                checked += 1;
+                if out.contains(stamp) {
+                    continue;
+                }
+                missing_total += 1;
+                let item = conversion
+                    .losses
+                    .iter()
+                    .find(|l| &l.pointer == at || &l.pointer == rule_at);
+                let item = item.unwrap_or_else(|| {
+                    panic!(
+                        "{path} → {to}: the handler at {at} is missing from the output and no loss item names it; losses: {:#?}",
+                        conversion.losses
+                    )
+                });
+                assert_eq!(item.file, path);
+                assert!(
+                    item.line > 0 && item.col > 0,
+                    "{path} → {to}: loss without a position: {item:?}"
+                );
+            }
+            // And the converted document reads back as the target dialect without errors.
+            let text = write::to_text(&conversion.document);
+            let name = match conversion.document.kind {
+                DocumentKind::ClaudeFrontmatter => format!("out.{to}.md"),
+                _ => format!("out.{to}.json"),
+            };
+            let reread = read(&SourceFile::new(name, text.clone()), to)
+                .unwrap_or_else(|e| panic!("{path} → {to}: output does not parse: {e}\n{text}"));
+            assert!(
+                !reread.has_errors(),
+                "{path} → {to}: output reads with errors {:#?}\n{text}",
+                reread.diagnostics
+            );
+        }
+    }
+    assert!(checked > 300, "only {checked} handler conversions checked");
+    assert!(
+        missing_total > 20,
+        "only {missing_total} lost handlers seen"
+    );
+}
+
+/// `hookx convert --to <its own dialect>` writes a document that reads back as the same
+/// model, and (for JSON) the very same JSON value with every key in its order.
+#[test]
+fn same_dialect_conversion_reads_back_the_same() {
+    for (dialect, path) in valid_fixtures() {
+        let (_, doc) = load(&path, dialect);
+        let (code, stdout, stderr) =
+            run_convert(&[&path, "--from", dialect.name(), "--to", dialect.name()]);
+        assert_eq!(code, 0, "{path}: {stderr}");
+        assert!(
+            stderr.contains("no losses"),
+            "{path}: same-dialect conversion reported losses:\n{stderr}"
+        );
+        // Re-read under the same name, so that the document kind (plugin, frontmatter) is
+        // decided the same way.
+        let again = read(&SourceFile::new(path.clone(), stdout.clone()), dialect)
+            .unwrap_or_else(|e| panic!("{path}: output does not parse: {e}\n{stdout}"));
+        assert_eq!(
+            normalize(again.document),
+            normalize(doc),
+            "{path}: the converted document reads differently\n{stdout}"
+        );
+        if path.ends_with(".json") {
+            let before: Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let mut after: Value = serde_json::from_str(&stdout).unwrap();
+            // A file without a `hooks` key is written back with an empty one (the model does
+            // not remember its absence); harmless, and the only change allowed.
+            if before.get("hooks").is_none() && after["hooks"] == serde_json::json!({}) {
+                after.as_object_mut().unwrap().remove("hooks");
+            }
+            assert_eq!(
+                after, before,
+                "{path}: same-dialect conversion changed the JSON"
+            );
+            // Top-level keys keep their order, and so do the events. (Keys inside groups and
+            // handlers are written in hookx's order; `--write` restores the order of the file
+            // it writes into, see tests/cli.rs.)
+            let keys = |v: &Value| -> Vec<String> {
+                v.as_object()
+                    .map_or(Vec::new(), |o| o.keys().cloned().collect())
+            };
+            assert_eq!(keys(&after), keys(&before), "{path}: top-level key order");
+            if path.ends_with("/wild-settings-empty-event-arrays.json") {
+                // Empty event arrays are kept, but the model does not remember where they sat
+                // among the events: they come back after the others.
+                continue;
+            }
+            assert_eq!(
+                keys(&after["hooks"]),
+                keys(&before["hooks"]),
+                "{path}: event order"
+            );
+        }
+    }
+}
+
+/// (event, unix command line) of every command handler, with the project-directory variables
+/// of all dialects written alike.
+fn command_lines(doc: &Document) -> Vec<(EventKind, String)> {
+    let mut lines: Vec<(EventKind, String)> = doc
+        .rules
+        .iter()
+        .flat_map(|r| {
+            r.handlers.iter().filter_map(move |h| match &h.kind {
+                HandlerKind::Command(c) => Some((
+                    r.event.clone(),
+                    c.unix_line()
+                        .unwrap_or_default()
+                        .replace("BRICKS_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
+                        .replace("$PWD", "$CLAUDE_PROJECT_DIR"),
+                )),
+                _ => None,
+            })
+        })
+        .collect();
+    lines.sort();
+    lines
+}
+
+/// A → B → A over every fixture: every rule B expressed comes back with the same event and
+/// the same command line, and B's second conversion loses nothing the first kept.
+#[test]
+fn there_and_back_keeps_every_rule_the_middle_expressed() {
+    let mut compared = 0;
+    for (from, path) in valid_fixtures() {
+        let (src, doc) = load(&path, from);
+        for via in Dialect::ALL.into_iter().filter(|d| *d != from) {
+            let there = convert::convert(&[(&src, &doc)], &options(via));
+            let mid_text = write::to_text(&there.document);
+            let mid_src = SourceFile::new(format!("mid.{via}.json"), mid_text.clone());
+            let mid = read(&mid_src, via)
+                .unwrap_or_else(|e| panic!("{path} → {via}: {e}\n{mid_text}"))
+                .document;
+            let back = convert::convert(&[(&mid_src, &mid)], &options(from));
+            // An event only B's table knows (Bricks `PostCompact`, which reached Bricks from
+            // Claude's newer, table-less `PostCompact`) cannot come back: it must be reported.
+            let (expected, unknown_in_a): (Vec<_>, Vec<_>) = command_lines(&there.document)
+                .into_iter()
+                .partition(|(event, _)| {
+                    Flavor::ALL
+                        .iter()
+                        .filter(|f| f.dialect() == from)
+                        .any(|f| f.tables().event_name(event).is_some())
+                });
+            for (event, line) in unknown_in_a {
+                assert!(
+                    back.losses.iter().any(|l| l.what.contains(event.name())),
+                    "{path} → {via} → {from}: `{line}` on {event} vanished without a loss item"
+                );
+            }
+            assert_eq!(
+                command_lines(&back.document),
+                expected,
+                "{path} → {via} → {from}\nmiddle:\n{mid_text}\nlosses back: {:#?}",
+                back.losses
+            );
+            // The matchers B wrote mean the same tools once back in A: converting the way
+            // back again must give the same matchers.
+            let again = convert::convert(&[(&mid_src, &mid)], &options(from));
+            assert_eq!(
+                normalize(again.document),
+                normalize(back.document),
+                "conversion is not deterministic"
+            );
+            compared += expected.len();
+        }
+    }
+    assert!(compared >= 150, "only {compared} rules compared");
+}
+
+/// Runs `hookx convert FILE --from F --to T --format json` and returns its loss items.
+fn losses(path: &str, from: Dialect, to: Dialect) -> Vec<Value> {
+    let (code, stdout, stderr) = run_convert(&[
+        path,
+        "--from",
+        from.name(),
+        "--to",
+        to.name(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{path} → {to}: {stderr}");
+    let report: Value = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("{path} → {to}: --format json is not JSON ({e}):\n{stdout}"));
+    assert_eq!(report["to"], to.name());
+    assert!(report["output"].is_string(), "{report}");
+    report["losses"].as_array().expect("losses array").clone()
+}
+
+/// Asserts a loss item at `pointer` whose `what` contains `what`, at `line`:`col`.
+#[track_caller]
+fn assert_loss(items: &[Value], pointer: &str, what: &str, line: u64, col: u64) {
+    let found = items
+        .iter()
+        .find(|l| l["pointer"] == pointer && l["what"].as_str().unwrap_or("").contains(what));
+    let Some(item) = found else {
+        panic!("no loss item at {pointer} about {what:?}; items: {items:#?}");
+    };
+    assert_eq!(
+        (item["line"].as_u64(), item["col"].as_u64()),
+        (Some(line), Some(col)),
+        "position of the loss item {item:#}"
+    );
+    assert!(!item["why"].as_str().unwrap_or("").is_empty(), "{item:#}");
+}
+
+const CLAUDE: Dialect = Dialect::Claude;
+const COPILOT: Dialect = Dialect::Copilot;
+const BRICKS: Dialect = Dialect::Bricks;
+
+#[test]
+fn events_the_target_lacks_are_losses() {
+    let f = "tests/fixtures/claude/seed-session-end-clear.json";
+    assert_loss(
+        &losses(f, CLAUDE, BRICKS),
+        "/hooks/SessionEnd/0",
+        "SessionEnd",
+        4,
+        7,
+    );
+
+    let f = "tests/fixtures/claude/seed-notification-by-type.json";
+    let items = losses(f, CLAUDE, BRICKS);
+    assert_loss(&items, "/hooks/Notification/0", "Notification", 4, 7);
+    assert_loss(&items, "/hooks/Notification/1", "Notification", 13, 7);
+
+    let f = "tests/fixtures/bricks/wild-all-ten-events.json";
+    for to in [CLAUDE, COPILOT] {
+        let items = losses(f, BRICKS, to);
+        assert_loss(&items, "/hooks/GoalUpdate/0", "GoalUpdate", 31, 7);
+        assert_loss(&items, "/hooks/PostCompact/0", "PostCompact", 28, 7);
+    }
+
+    let f = "tests/fixtures/copilot/wild-matchers-all-camel-events.json";
+    assert_loss(
+        &losses(f, COPILOT, CLAUDE),
+        "/hooks/errorOccurred/0",
+        "ErrorOccurred",
+        16,
+        23,
+    );
+    let f = "tests/fixtures/copilot/wild-mixed-camel-and-pascal-events.json";
+    assert_loss(
+        &losses(f, COPILOT, CLAUDE),
+        "/hooks/errorOccurred/0",
+        "ErrorOccurred",
+        33,
+        7,
+    );
+
+    // An event the source does not know either.
+    let f = "tests/fixtures/copilot/wild-undocumented-event.json";
+    assert_loss(
+        &losses(f, COPILOT, CLAUDE),
+        "/hooks/modelChanged/0",
+        "modelChanged",
+        5,
+        7,
+    );
+    let f = "tests/fixtures/claude/wild-settings-newer-events-extra-fields.json";
+    assert_loss(
+        &losses(f, CLAUDE, COPILOT),
+        "/hooks/TaskCompleted/0",
+        "TaskCompleted",
+        11,
+        7,
+    );
+}
+
+#[test]
+fn prompt_and_agent_handlers_are_losses() {
+    let f = "tests/fixtures/claude/wild-settings-prompt-agent-hooks.json";
+    for to in [COPILOT, BRICKS] {
+        let items = losses(f, CLAUDE, to);
+        assert_loss(
+            &items,
+            "/hooks/UserPromptSubmit/0/hooks/0",
+            "`prompt` handler",
+            6,
+            11,
+        );
+        assert_loss(
+            &items,
+            "/hooks/PreToolUse/0/hooks/0",
+            "`prompt` handler",
+            20,
+            11,
+        );
+        assert_loss(&items, "/hooks/Stop/0/hooks/0", "`agent` handler", 30, 11);
+    }
+    let f = "tests/fixtures/claude/seed-stop-agent-verify-tests.json";
+    assert_loss(
+        &losses(f, CLAUDE, BRICKS),
+        "/hooks/Stop/0/hooks/0",
+        "`agent`",
+        6,
+        11,
+    );
+
+    let f = "tests/fixtures/copilot/seed-prompt-hook.json";
+    for to in [CLAUDE, BRICKS] {
+        assert_loss(
+            &losses(f, COPILOT, to),
+            "/hooks/sessionStart/0",
+            "`prompt`",
+            5,
+            7,
+        );
+    }
+}
+
+#[test]
+fn a_matcher_on_an_event_the_target_does_not_filter_is_a_loss() {
+    // Copilot filters no sessionEnd, sessionStart or subagentStop events by matcher.
+    let f = "tests/fixtures/claude/seed-session-end-clear.json";
+    assert_loss(
+        &losses(f, CLAUDE, COPILOT),
+        "/hooks/SessionEnd/0/matcher",
+        "clear",
+        5,
+        20,
+    );
+    let f = "tests/fixtures/bricks/wild-all-ten-events.json";
+    let items = losses(f, BRICKS, COPILOT);
+    assert_loss(
+        &items,
+        "/hooks/SessionStart/0/matcher",
+        "startup|resume",
+        4,
+        20,
+    );
+    assert_loss(
+        &items,
+        "/hooks/SubagentStop/0/matcher",
+        "researcher|planner",
+        22,
+        20,
+    );
+    let f = "tests/fixtures/claude/seed-reinject-context-after-compact.json";
+    assert_loss(
+        &losses(f, CLAUDE, COPILOT),
+        "/hooks/SessionStart/0/matcher",
+        "compact",
+        5,
+        20,
+    );
+}
+
+#[test]
+fn handler_fields_the_target_lacks_are_losses() {
+    let f = "tests/fixtures/claude/seed-async-run-tests.json";
+    for to in [COPILOT, BRICKS] {
+        assert_loss(
+            &losses(f, CLAUDE, to),
+            "/hooks/PostToolUse/0/hooks/0/async",
+            "async",
+            10,
+            22,
+        );
+    }
+    let f = "tests/fixtures/claude/wild-plugin-hooks.json";
+    for to in [COPILOT, BRICKS] {
+        let items = losses(f, CLAUDE, to);
+        assert_loss(
+            &items,
+            "/hooks/SessionStart/0/hooks/0/statusMessage",
+            "statusMessage",
+            32,
+            30,
+        );
+    }
+    // Frontmatter: positions count the opening `---` line.
+    let f = "tests/fixtures/claude/wild-skill-once-setup.md";
+    for to in [COPILOT, BRICKS] {
+        let items = losses(f, CLAUDE, to);
+        assert_loss(&items, "/hooks/SessionStart/0/hooks/0/once", "once", 10, 11);
+        assert_loss(&items, "/hooks/PostToolUse/0/hooks/0/once", "once", 23, 11);
+        assert_loss(
+            &items,
+            "/hooks/PreToolUse/0/hooks/0/statusMessage",
+            "statusMessage",
+            17,
+            11,
+        );
+    }
+}
+
+#[test]
+fn powershell_only_handlers_are_losses() {
+    let f = "tests/fixtures/convert/copilot-powershell-only.json";
+    for to in [CLAUDE, BRICKS] {
+        let items = losses(f, COPILOT, to);
+        assert_loss(&items, "/hooks/preToolUse/0", "PowerShell-only", 5, 7);
+        assert_loss(&items, "/hooks/PreToolUse/0", "PowerShell-only", 12, 7);
+        // The handler with a bash command converts, and its PowerShell twin is reported.
+        assert_loss(&items, "/hooks/postToolUse/0/powershell", "PowerShell", 21, 23);
+    }
+}
+
+#[test]
+fn unknown_fields_are_losses() {
+    let f = "tests/fixtures/claude/wild-settings-newer-events-extra-fields.json";
+    for to in [COPILOT, BRICKS] {
+        let items = losses(f, CLAUDE, to);
+        // Handler fields `if`, `asyncRewake`, `id`.
+        assert_loss(&items, "/hooks/PreToolUse/0/hooks/0", "`if`", 39, 11);
+        assert_loss(
+            &items,
+            "/hooks/PreToolUse/0/hooks/0",
+            "`asyncRewake`",
+            39,
+            11,
+        );
+        assert_loss(&items, "/hooks/PreToolUse/0/hooks/0", "`id`", 39, 11);
+        // The group field `comment`.
+        assert_loss(&items, "/hooks/PreToolUse/0", "`comment`", 35, 7);
+    }
+    let f = "tests/fixtures/claude/wild-settings-disable-all-hooks.json";
+    for to in [COPILOT, BRICKS] {
+        assert_loss(
+            &losses(f, CLAUDE, to),
+            "/disableAllHooks",
+            "disableAllHooks",
+            2,
+            22,
+        );
+    }
+    let f = "tests/fixtures/claude/seed-disable-all-hooks.json";
+    assert_loss(
+        &losses(f, CLAUDE, COPILOT),
+        "/disableAllHooks",
+        "disableAllHooks",
+        2,
+        22,
+    );
+}
+
+#[test]
+fn agent_variables_the_target_does_not_set_are_losses() {
+    let f = "tests/fixtures/claude/wild-plugin-hooks.json";
+    let items = losses(f, CLAUDE, BRICKS);
+    assert_loss(
+        &items,
+        "/hooks/PreToolUse/0/hooks/0",
+        "CLAUDE_PLUGIN_ROOT",
+        8,
+        11,
+    );
+    let f = "tests/fixtures/bricks/wild-global-no-wrapper.json";
+    assert_loss(
+        &losses(f, BRICKS, CLAUDE),
+        "/SessionStart/0/hooks/0",
+        "BRICKS_SESSION_ID",
+        6,
+        9,
+    );
+}
+
+/// A lossless conversion says so, and `--strict` agrees.
+#[test]
+fn a_lossless_conversion_has_no_loss_items() {
+    let f = "tests/fixtures/claude/seed-block-rm.json";
+    for to in [COPILOT, BRICKS] {
+        assert_eq!(losses(f, CLAUDE, to), Vec::<Value>::new());
+    }
+    let f = "tests/fixtures/bricks/seed-config-format.json";
+    assert_eq!(losses(f, BRICKS, CLAUDE), Vec::<Value>::new());
+}
+
+/// Matchers keep their meaning: tool names are renamed and anchoring is made explicit, for
+/// tool matchers and for the other values a matcher filters (agent names, triggers).
+#[test]
+fn matchers_keep_their_meaning() {
+    fn matchers(path: &str, from: Dialect, to: Dialect) -> Vec<(String, Option<String>)> {
+        let (src, doc) = load(path, from);
+        let conversion = convert::convert(&[(&src, &doc)], &options(to));
+        conversion
+            .document
+            .rules
+            .iter()
+            .map(|r| (r.event.name().to_string(), r.matcher.clone()))
+            .collect()
+    }
+    let f = "tests/fixtures/copilot/wild-matchers-all-camel-events.json";
+    let to_bricks = matchers(f, COPILOT, BRICKS);
+    assert!(
+        to_bricks.contains(&(
+            "SubagentStart".into(),
+            Some("^(?:explore|code\\-review)$".into())
+        )),
+        "{to_bricks:?}"
+    );
+    let to_claude = matchers(f, COPILOT, CLAUDE);
+    assert!(
+        to_claude.contains(&("SubagentStart".into(), Some("explore|code-review".into()))),
+        "{to_claude:?}"
+    );
+    assert!(
+        to_claude.contains(&("PermissionRequest".into(), Some("Read|Glob|Grep".into()))),
+        "{to_claude:?}"
+    );
+    let f = "tests/fixtures/convert/claude-regex-tool-matchers.json";
+    let pre = |m: &str| ("PreToolUse".to_string(), Some(m.to_string()));
+    assert_eq!(
+        matchers(f, CLAUDE, COPILOT),
+        vec![
+            pre(".*(?:bash|edit.*).*"),
+            pre(".*(?:^create|view).*"),
+            pre(".*edit.*"),
+            pre(".*mcp__github__.*"),
+            pre("edit"),
+        ]
+    );
+    assert_eq!(
+        matchers(f, CLAUDE, BRICKS),
+        vec![
+            pre("bash|edit_file.*"),
+            pre("^write_file|read_file"),
+            pre("edit_file.*"),
+            pre("mcp__github__.*"),
+            pre("edit_file"),
+        ]
+    );
+    // `NotebookEdit` has no Copilot or Bricks name: reported.
+    assert_loss(
+        &losses(f, CLAUDE, COPILOT),
+        "/hooks/PreToolUse/4/matcher",
+        "Edit|NotebookEdit",
+        8,
+        20,
+    );
+    let f = "tests/fixtures/convert/claude-regex-field-matchers.json";
+    let to_copilot = matchers(f, CLAUDE, COPILOT);
+    assert_eq!(
+        to_copilot,
+        vec![
+            ("Notification".to_string(), Some(".*_prompt$".to_string())),
+            ("SubagentStart".to_string(), Some(".*code-.*".to_string())),
+            ("PreCompact".to_string(), Some("auto".to_string())),
+        ]
+    );
+}
+
+/// Several inputs merge into one output; identical Bricks handlers stay as written (Bricks
+/// deduplicates at run time).
+#[test]
+fn several_inputs_convert_into_one_document() {
+    let (code, stdout, stderr) = run_convert(&[
+        "tests/fixtures/bricks/wild-dedup-global.json",
+        "tests/fixtures/bricks/wild-dedup-project.json",
+        "--from",
+        "bricks",
+        "--to",
+        "claude",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let name = "convert__bricks__wild-dedup-global+project__to_claude";
+    let shown = format!("--- stdout\n{stdout}--- stderr\n{stderr}");
+    snapshots().bind(|| insta::assert_snapshot!(name, shown));
+}
+
+/// Merging several files of the target's own dialect: `disableAllHooks` cannot be carried
+/// (it would turn off every input's hooks) and is reported as such, not as a missing switch.
+#[test]
+fn merging_files_of_the_target_dialect_reports_disable_all_hooks_truthfully() {
+    let (code, stdout, stderr) = run_convert(&[
+        "tests/fixtures/claude/wild-settings-disable-all-hooks.json",
+        "tests/fixtures/claude/seed-block-rm.json",
+        "--from",
+        "claude",
+        "--to",
+        "claude",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let losses = report["losses"].as_array().unwrap();
+    assert_eq!(losses.len(), 1, "{losses:#?}");
+    assert_loss(losses, "/disableAllHooks", "disableAllHooks", 2, 22);
+    let why = losses[0]["why"].as_str().unwrap();
+    assert!(why.contains("merged"), "{why}");
+    assert!(!why.contains("has no switch"), "{why}");
+    let output: Value = serde_json::from_str(report["output"].as_str().unwrap()).unwrap();
+    assert_eq!(output["hooks"]["PreToolUse"].as_array().unwrap().len(), 2);
+}
+
+/// Copilot `cwd` and `env` become shell prefixes for targets without them: names that are
+/// not shell names are reported, never spliced into the command; the prefix runs as meant.
+#[test]
+fn copilot_cwd_and_env_become_safe_shell_prefixes() {
+    let f = "tests/fixtures/convert/copilot-env-names.json";
+    for to in [CLAUDE, BRICKS] {
+        let items = losses(f, COPILOT, to);
+        assert_loss(
+            &items,
+            "/hooks/preToolUse/0/env/BAD NAME",
+            "`BAD NAME`",
+            11,
+            23,
+        );
+        assert_loss(
+            &items,
+            "/hooks/preToolUse/0/env/X;touch pwned",
+            "`X;touch pwned`",
+            12,
+            28,
+        );
+    }
+    let (src, doc) = load(f, COPILOT);
+    let conversion = convert::convert(&[(&src, &doc)], &options(CLAUDE));
+    let HandlerKind::Command(c) = &conversion.document.rules[0].handlers[0].kind else {
+        panic!("a command handler");
+    };
+    let line = c.command.clone().unwrap();
+    assert_eq!(
+        line,
+        r#"export GOOD_1="$HOME/x \"q\" \`no\` \$(no)"; cd 'dir with '\''quotes'\''' && ./check.sh"#
+    );
+    // Run the prefix (with the command replaced) to see what it does.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("dir with 'quotes'")).unwrap();
+    let probe = line.replace(
+        "./check.sh",
+        r#"printf '%s|%s' "$GOOD_1" "$(basename "$PWD")""#,
+    );
+    let output = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(&probe)
+        .current_dir(dir.path())
+        .env("HOME", "/home/h")
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap(),
+        "/home/h/x \"q\" `no` $(no)|dir with 'quotes'"
+    );
+    assert!(!dir.path().join("pwned").exists());
+}

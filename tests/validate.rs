@@ -1,0 +1,344 @@
+//! `hookx validate` over every fixture: snapshots of the diagnostics for every invalid file
+//! and for every fixture that produces warnings; the clean ones must stay clean.
+//!
+//! Snapshots live in the top-level `snapshots/` folder; paths are relative to the crate root.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::Path;
+use std::time::Duration;
+
+fn snapshots() -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../snapshots");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings
+}
+
+fn fixtures(folder: &str) -> Vec<String> {
+    let dir = Path::new("tests/fixtures").join(folder);
+    let mut found: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.is_file())
+        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("json" | "md")))
+        .map(|p| p.to_str().expect("UTF-8 path").to_string())
+        .collect();
+    found.sort();
+    assert!(!found.is_empty(), "no fixtures in {}", dir.display());
+    found
+}
+
+fn stem(path: &str) -> &str {
+    Path::new(path)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .expect("file stem")
+}
+
+/// The dialect a file name starts with (`claude-…`, `copilot-…`, `bricks-…`), if any.
+fn dialect_prefix(path: &str) -> Option<&'static str> {
+    ["claude", "copilot", "bricks"]
+        .into_iter()
+        .find(|d| stem(path).starts_with(&format!("{d}-")))
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn validate(args: &[&str]) -> Run {
+    let output = Command::cargo_bin("hookx")
+        .expect("the hookx binary")
+        .timeout(Duration::from_secs(60))
+        .arg("validate")
+        .args(args)
+        .output()
+        .expect("run hookx");
+    let run = Run {
+        code: output.status.code().expect("hookx exited, not killed"),
+        stdout: String::from_utf8(output.stdout).expect("UTF-8 stdout"),
+        stderr: String::from_utf8(output.stderr).expect("UTF-8 stderr"),
+    };
+    assert!(
+        run.code != 101 && !run.stderr.contains("panicked"),
+        "hookx validate {args:?} panicked:\n{}",
+        run.stderr
+    );
+    run
+}
+
+fn shown(args: &[&str], run: &Run) -> String {
+    format!(
+        "$ hookx validate {}\nexit: {}\n--- stdout\n{}--- stderr\n{}",
+        args.join(" "),
+        run.code,
+        run.stdout,
+        run.stderr
+    )
+}
+
+/// Every invalid fixture is rejected with exit 1 and diagnostics that name the file and a
+/// position; the dialect-prefixed ones are read as that dialect, the others are detected.
+#[test]
+fn every_invalid_fixture_is_rejected_with_a_positioned_diagnostic() {
+    for path in fixtures("invalid") {
+        let mut args: Vec<&str> = Vec::new();
+        if let Some(d) = dialect_prefix(&path) {
+            args.extend(["--from", d]);
+        }
+        args.push(&path);
+        let run = validate(&args);
+        assert_eq!(run.code, 1, "{path}: {}{}", run.stdout, run.stderr);
+        let all = format!("{}{}", run.stdout, run.stderr);
+        // Diagnostics start `file:line:col:`; a file that cannot be read as text at all is an
+        // `error: file:line:col: …`.
+        let positioned = format!("{path}:");
+        assert!(
+            all.lines()
+                .map(|l| l.strip_prefix("error: ").unwrap_or(l))
+                .any(|l| l.starts_with(&positioned)
+                    && l[positioned.len()..]
+                        .split(':')
+                        .take(2)
+                        .all(|n| n.parse::<usize>().is_ok_and(|n| n > 0))),
+            "{path}: no `{path}:line:col:` in\n{all}"
+        );
+        let name = format!("validate__invalid__{}", stem(&path));
+        let text = shown(&args, &run);
+        snapshots().bind(|| insta::assert_snapshot!(name, text));
+    }
+}
+
+/// Valid fixtures have no errors. Those with warnings are snapshotted; the others must print
+/// nothing but the clean summary.
+#[test]
+fn valid_fixtures_have_no_errors_and_their_warnings_are_snapshotted() {
+    let mut warned = 0;
+    let mut clean = 0;
+    for dialect in ["claude", "copilot", "bricks"] {
+        for path in fixtures(dialect) {
+            let args = ["--from", dialect, path.as_str()];
+            let run = validate(&args);
+            assert_eq!(run.code, 0, "{path}:\n{}", run.stdout);
+            assert_eq!(run.stderr, "", "{path}");
+            assert!(
+                run.stdout.ends_with(" in 1 file(s)\n") && run.stdout.contains("0 error(s)"),
+                "{path}:\n{}",
+                run.stdout
+            );
+            if run.stdout == "0 error(s), 0 warning(s) in 1 file(s)\n" {
+                clean += 1;
+                continue;
+            }
+            warned += 1;
+            let name = format!("validate__{dialect}__{}", stem(&path));
+            let text = shown(&args, &run);
+            snapshots().bind(|| insta::assert_snapshot!(name, text));
+        }
+    }
+    assert!(warned >= 5, "only {warned} fixtures warn");
+    assert!(clean >= 30, "only {clean} fixtures are clean");
+}
+
+/// The targeted inputs exercise every check: invalid regex, foreign tool names, async
+/// PreToolUse, missing command, ignored matcher, millisecond timeout, `once` outside a skill,
+/// unknown event with a did-you-mean, prompt/agent handlers a dialect lacks.
+#[test]
+fn every_check_fires_on_targeted_inputs() {
+    for path in fixtures("convert")
+        .into_iter()
+        .filter(|p| p.contains("-validate-"))
+    {
+        let d = dialect_prefix(&path).expect("dialect prefix");
+        let args = ["--from", d, path.as_str()];
+        let run = validate(&args);
+        let name = format!("validate__convert__{}", stem(&path));
+        let text = shown(&args, &run);
+        snapshots().bind(|| insta::assert_snapshot!(name, text));
+    }
+    let claude = validate(&[
+        "--from",
+        "claude",
+        "tests/fixtures/convert/claude-validate-problems.json",
+    ]);
+    assert_eq!(claude.code, 1);
+    for needle in [
+        "4:20: error: matcher `Bash(` is not a valid JavaScript regex",
+        "5:20: warning: `edit` is a copilot tool name",
+        "5:96: warning: an async PreToolUse hook",
+        "6:38: error: command handler has no command",
+        "9:20: warning: claude ignores matchers on `Stop`",
+        "9:91: warning: timeout 5000 is in seconds",
+        "9:105: warning: `once` only applies",
+        "11:18: warning: unknown claude event `PreToolUs`; it is kept as written (did you mean `PreToolUse`?)",
+        "2 error(s), 7 warning(s) in 1 file(s)",
+    ] {
+        assert!(
+            claude.stdout.contains(needle),
+            "{needle}\n{}",
+            claude.stdout
+        );
+    }
+    let bricks = validate(&[
+        "--from",
+        "bricks",
+        "tests/fixtures/convert/bricks-validate-problems.json",
+    ]);
+    assert_eq!(bricks.code, 0, "warnings only");
+    assert!(bricks.stdout.contains("0 error(s), 5 warning(s)"));
+}
+
+/// `--format json` is one JSON array of diagnostics, each with its file, 1-based position,
+/// pointer and message.
+#[test]
+fn json_format_parses_and_carries_positions() {
+    let run = validate(&[
+        "--format",
+        "json",
+        "--from",
+        "copilot",
+        "tests/fixtures/convert/copilot-validate-problems.json",
+    ]);
+    assert_eq!(run.code, 1);
+    let diags: Vec<Value> = serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", run.stdout));
+    assert_eq!(diags.len(), 6, "{diags:#?}");
+    for d in &diags {
+        assert_eq!(
+            d["file"],
+            "tests/fixtures/convert/copilot-validate-problems.json"
+        );
+        assert!(d["line"].as_u64().unwrap() > 0 && d["col"].as_u64().unwrap() > 0);
+        assert!(d["severity"] == "error" || d["severity"] == "warning");
+        assert!(d["message"].as_str().is_some_and(|m| !m.is_empty()));
+    }
+    let agent = diags
+        .iter()
+        .find(|d| d["message"] == "copilot has no `agent` handlers")
+        .expect("agent diagnostic");
+    assert_eq!(agent["pointer"], "/hooks/agentStop/0/type");
+    assert_eq!(
+        (agent["line"].as_u64(), agent["col"].as_u64()),
+        (Some(10), Some(17))
+    );
+
+    // A syntax error in JSON form too.
+    let run = validate(&[
+        "--format",
+        "json",
+        "tests/fixtures/invalid/trailing-comma.json",
+    ]);
+    assert_eq!(run.code, 1);
+    let diags: Vec<Value> = serde_json::from_str(&run.stdout).expect("JSON");
+    assert_eq!(diags.len(), 1);
+    assert_eq!(
+        (diags[0]["line"].as_u64(), diags[0]["col"].as_u64()),
+        (Some(4), Some(3))
+    );
+}
+
+/// Several files are validated together; diagnostics are grouped by file in order.
+#[test]
+fn several_files_in_one_run() {
+    let run = validate(&[
+        "--from",
+        "claude",
+        "tests/fixtures/claude/wild-settings-timeout-milliseconds.json",
+        "tests/fixtures/claude/seed-block-rm.json",
+        "tests/fixtures/invalid/claude-timeout-string.json",
+    ]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout
+            .ends_with("1 error(s), 1 warning(s) in 3 file(s)\n"),
+        "{}",
+        run.stdout
+    );
+    // Sorted by file, then position.
+    let warning = run
+        .stdout
+        .find("claude/wild-settings-timeout-milliseconds.json:10:24: warning: timeout 30000")
+        .expect("the timeout warning");
+    let error = run
+        .stdout
+        .find("invalid/claude-timeout-string.json:10:24: error")
+        .expect("the timeout error");
+    assert!(warning < error, "{}", run.stdout);
+}
+
+/// Frontmatter diagnostics point into the markdown file, counting the opening fence.
+#[test]
+fn frontmatter_positions_count_the_fence() {
+    let run = validate(&["tests/fixtures/invalid/frontmatter-yaml-error.md"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.starts_with(
+            "tests/fixtures/invalid/frontmatter-yaml-error.md:6:16: error: invalid YAML frontmatter: unclosed quote\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let skill = dir.path().join("SKILL.md");
+    std::fs::write(
+        &skill,
+        "---\nname: x\nhooks:\n  Stop:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: ./x.sh\n          timeout: 5000\n---\n# Body\nhooks:\n",
+    )
+    .unwrap();
+    let path = skill.to_str().unwrap();
+    let run = validate(&[path]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert!(
+        run.stdout.contains(&format!(
+            "{path}:5:7: warning: claude ignores matchers on `Stop`"
+        )),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains(&format!("{path}:9:11: warning: timeout 5000")),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Columns count characters, not bytes, in JSON and YAML syntax errors alike.
+#[test]
+fn syntax_error_columns_count_characters() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("wide.json");
+    std::fs::write(
+        &json,
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "échø ✓✓✓"},]}]}}"#,
+    )
+    .unwrap();
+    let path = json.to_str().unwrap();
+    let run = validate(&["--from", "claude", path]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout
+            .starts_with(&format!("{path}:1:75: error: invalid JSON: trailing comma")),
+        "{}",
+        run.stdout
+    );
+    let md = dir.path().join("SKILL.md");
+    std::fs::write(
+        &md,
+        "---\nname: \"é✓✓✓\"\nhooks:\n  Stop: \"é✓✓✓\" [x\n---\n",
+    )
+    .unwrap();
+    let path = md.to_str().unwrap();
+    let run = validate(&[path]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout
+            .starts_with(&format!("{path}:4:16: error: invalid YAML frontmatter")),
+        "{}",
+        run.stdout
+    );
+}
