@@ -251,8 +251,10 @@ pub fn handler_env(event: &Event, flavor: Flavor, project_dir: &str) -> Vec<(Str
 }
 
 /// Which flavour of the host's dialect a payload is in. Only Copilot has two. The strongest
-/// evidence wins: camelCase keys, then the event name the caller registered, then the
-/// timestamp's type, then whether the payload names its event.
+/// evidence wins: camelCase keys, then an event name the payload gives in the spelling of the
+/// flavour that names every event, then the event name the caller registered (which `hookx
+/// exec` gives in the handler's spelling, not the host's), then the timestamp's type, then
+/// whether the payload names its event.
 fn detect_flavor(obj: &Map<String, Value>, host: Dialect, event: Option<&str>) -> Flavor {
     let flavors: Vec<Flavor> = Flavor::ALL
         .into_iter()
@@ -265,6 +267,15 @@ fn detect_flavor(obj: &Map<String, Value>, host: Dialect, event: Option<&str>) -
     if obj.keys().any(|k| has_upper(k))
         && let Some(f) = find(&|t| t.key_case == KeyCase::Camel)
     {
+        return f;
+    }
+    if let Some(f) = find(&|t| {
+        t.protocol.event_key_only.is_none()
+            && obj
+                .get(t.protocol.event_key)
+                .and_then(Value::as_str)
+                .is_some_and(|name| t.event_kind(name).is_some())
+    }) {
         return f;
     }
     if let Some(name) = event
