@@ -38,6 +38,13 @@ pub fn decode_event_as(
     host: Dialect,
     event: Option<&str>,
 ) -> Result<(Event, Flavor), Error> {
+    if payload.iter().all(u8::is_ascii_whitespace) {
+        return Err(invalid(
+            1,
+            1,
+            format!("the {host} event payload is empty: nothing was sent on stdin"),
+        ));
+    }
     let value: Value = serde_json::from_slice(payload).map_err(|e| {
         // The position goes into the diagnostic, not twice into its message.
         let message = e.to_string();
