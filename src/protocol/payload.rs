@@ -142,7 +142,7 @@ pub fn decode_event_as(
     }
     let tool = match tool_name {
         Some(Value::String(name)) => {
-            let id = t.canonical_tool(&name).to_string();
+            let id = tool_id(flavor, &name).to_string();
             let input = tool_input
                 .map(|v| decode_args(p.tool_args, v))
                 .map(|v| args_to_canonical(flavor, Some(&id), v))
@@ -363,7 +363,7 @@ fn decode_args(form: ArgsForm, value: Value) -> Value {
 fn encode_tool(event: &Event, flavor: Flavor, out: &mut Map<String, Value>) {
     let Some(tool) = &event.tool else { return };
     let t = flavor.tables();
-    let name = t.tool_name(&tool.name).unwrap_or(&tool.name);
+    let name = tool_name(flavor, &tool.name);
     out.insert(native_key(t, TOOL_NAME), Value::String(name.to_string()));
     if tool.input.is_null() {
         return;
@@ -376,6 +376,33 @@ fn encode_tool(event: &Event, flavor: Flavor, out: &mut Map<String, Value>) {
         (_, v) => v,
     };
     out.insert(native_key(t, TOOL_INPUT), args);
+}
+
+/// The name a handler of `flavor` sees for a tool: its own dialect's, else (a tool its dialect
+/// does not have, such as Claude's `NotebookEdit` for Copilot) the name an agent that has it
+/// gives it, never hookx's internal id (`notebook_edit`); unknown tools keep their name.
+pub fn tool_name(flavor: Flavor, id: &str) -> &str {
+    flavor
+        .tables()
+        .tool_name(id)
+        .or_else(|| Flavor::ALL.iter().find_map(|f| f.tables().tool_name(id)))
+        .unwrap_or(id)
+}
+
+/// The canonical id of a tool name in a `flavor` payload: its own dialect's name, else a name
+/// another agent gives it (what [`tool_name`] writes for a tool the dialect lacks), else the
+/// name itself.
+fn tool_id(flavor: Flavor, name: &str) -> &str {
+    let known = |f: Flavor| {
+        f.tables()
+            .tools
+            .iter()
+            .find(|(_, names)| names.contains(&name))
+            .map(|(id, _)| *id)
+    };
+    known(flavor)
+        .or_else(|| Flavor::ALL.into_iter().find_map(known))
+        .unwrap_or(name)
 }
 
 /// A tool-result envelope gets canonical keys; a raw tool response is kept as it is.
