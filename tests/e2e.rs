@@ -1155,3 +1155,43 @@ fn handler_scripts_reject_a_foreign_payload() {
         );
     }
 }
+
+/// A tool the handler's dialect has no name for (Claude's `NotebookEdit` under Copilot or
+/// Bricks) reaches it under the name its agent gives it, which is also what its matcher reads;
+/// hookx's internal tool ids never show.
+#[test]
+fn a_tool_the_handler_dialect_lacks_keeps_its_agent_name() {
+    for (handler, matcher, key) in [
+        (Copilot, "NotebookEdit", "toolName"),
+        (Bricks, "NotebookEdit", "tool_name"),
+        (Claude, "NotebookEdit", "tool_name"),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let got = tmp.path().join("stdin.json");
+        let payload = json!({
+            "session_id": "abc123", "transcript_path": "/t.jsonl", "cwd": tmp.path(),
+            "permission_mode": "default", "hook_event_name": "PreToolUse",
+            "tool_name": "NotebookEdit", "tool_input": {"notebook_path": "/a.ipynb"}
+        });
+        let out = Command::cargo_bin("hookx")
+            .unwrap()
+            .current_dir(tmp.path())
+            .args(["exec", "--host", "claude", "--as", handler.name()])
+            .args(["--event", "PreToolUse", "--match", matcher, "--"])
+            .arg(format!("cat > '{}'", got.display()))
+            .write_stdin(payload.to_string())
+            .timeout(TIMEOUT)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let text = std::fs::read_to_string(&got)
+            .unwrap_or_else(|_| panic!("{} handler did not run: {out:?}", handler.name()));
+        let stdin: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            stdin[key],
+            "NotebookEdit",
+            "{} handler got {text}",
+            handler.name()
+        );
+    }
+}
