@@ -150,7 +150,6 @@ const AGENT_VARS: &[&str] = &[
     "BRICKS_PROJECT_DIR",
     "BRICKS_SESSION_ID",
     "BRICKS_HOOK_EVENT",
-    "HOOKX_HOME",
 ];
 
 fn camel(key: &str) -> String {
@@ -648,6 +647,7 @@ fn invoke(via: Via, row: &Row, host: F, handler: F) -> Outcome {
     for var in AGENT_VARS {
         cmd.env_remove(var);
     }
+    cmd.env_remove("HOOKX_HOME");
     // The host runs hooks in its project with its own variables.
     cmd.current_dir(&project)
         .envs(host.own_env(&project, &session_of(&payload), host_event))
@@ -1065,7 +1065,7 @@ fn bricks_host_runs_every_handler_flavour() {
 }
 
 #[test]
-#[ignore = "hookx run is not merged yet"]
+#[ignore = "needs `hookx run` (main): run with --include-ignored once e2e and main are merged"]
 fn every_host_through_hookx_run() {
     for &host in ALL {
         run_matrix(host, Via::Run);
