@@ -184,6 +184,9 @@ struct ExecArgs {
     /// Project directory (default: the host's project variable, the event's cwd, or .).
     #[arg(long, value_name = "DIR")]
     project: Option<PathBuf>,
+    /// Kill the command after this many seconds (default: the `--as` dialect's default).
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<u64>,
     /// The command: one shell command line, or a program and its arguments.
     #[arg(last = true, required = true)]
     command: Vec<String>,
@@ -456,7 +459,7 @@ fn exec_cmd(args: ExecArgs) -> Result<i32, Error> {
                 command: Some(line),
                 ..Default::default()
             }),
-            timeout: None,
+            timeout: args.timeout,
             status_message: None,
             once: None,
             extra: Default::default(),

@@ -21,6 +21,8 @@ pub struct Spawn {
     pub stdin: Vec<u8>,
     /// Added to (or overriding) the inherited environment.
     pub env: Vec<(String, String)>,
+    /// Removed from the inherited environment (before `env` is added).
+    pub env_remove: Vec<String>,
     pub cwd: Option<PathBuf>,
     pub timeout: Duration,
 }
@@ -160,6 +162,9 @@ fn shell_command(spec: &Spawn) -> Command {
 }
 
 fn configure(mut cmd: Command, spec: &Spawn) -> Command {
+    for var in &spec.env_remove {
+        cmd.env_remove(var);
+    }
     cmd.envs(spec.env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

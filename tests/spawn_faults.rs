@@ -14,6 +14,7 @@ fn sh(command_line: &str) -> Spawn {
         command_line: command_line.into(),
         stdin: Vec::new(),
         env: Vec::new(),
+        env_remove: Vec::new(),
         cwd: None,
         timeout: Duration::from_secs(20),
     }

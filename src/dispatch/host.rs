@@ -120,11 +120,15 @@ pub fn answer(dispatch: &Dispatch) -> i32 {
     let mut stderr = String::new();
     // On exit 2 the host reads stderr as the block reason: nothing else may be in it.
     if dispatch.answer.exit_code != 2 {
-        for line in dispatch.skipped.iter().chain(&dispatch.outcome.errors) {
+        // Handler errors are already in the answer's stderr, among its notes.
+        for line in &dispatch.skipped {
             stderr.push_str(&format!("hookx: {line}\n"));
         }
     }
     stderr.push_str(&dispatch.answer.stderr);
+    if dispatch.answer.exit_code != 2 && !stderr.is_empty() && !stderr.ends_with('\n') {
+        stderr.push('\n');
+    }
     use std::io::Write;
     let _ = std::io::stdout().write_all(dispatch.answer.stdout.as_bytes());
     let _ = std::io::stderr().write_all(stderr.as_bytes());

@@ -132,6 +132,16 @@ fn prepare<S: RuleSource>(
     let stdin = encode_event(event, flavor);
     let mut env = handler_env(event, flavor, &project);
     env.extend(selected.source.env());
+    // The host's own variables (CLAUDE_PROJECT_DIR, BRICKS_*, COPILOT_CLI) would tell the
+    // handler, or a hookx it runs, that it runs under another agent than the one it was
+    // written for.
+    let own = flavor.tables().protocol.env;
+    let mut env_remove: Vec<String> = Vec::new();
+    for (name, _) in Flavor::ALL.iter().flat_map(|f| f.tables().protocol.env) {
+        if !own.iter().any(|(n, _)| n == name) && !env_remove.iter().any(|n| n == name) {
+            env_remove.push((*name).to_string());
+        }
+    }
     if let Some(vars) = &command.env {
         for (name, value) in vars {
             let value = value.as_str().unwrap_or_default();
@@ -160,6 +170,7 @@ fn prepare<S: RuleSource>(
             command_line: line.to_string(),
             stdin: serde_json::to_vec(&stdin).unwrap_or_default(),
             env,
+            env_remove,
             cwd: Some(cwd),
             timeout: Duration::from_secs(timeout),
         },

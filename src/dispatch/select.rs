@@ -72,11 +72,9 @@ pub fn rule_matches(rule: &Rule, event: &Event) -> Result<bool, String> {
         )
     })?;
     let value = match on {
+        // The name the handler sees in its payload.
         MatchOn::ToolName => match &event.tool {
-            Some(tool) => tables
-                .tool_name(&tool.name)
-                .unwrap_or(&tool.name)
-                .to_string(),
+            Some(tool) => crate::protocol::payload::tool_name(rule.flavor, &tool.name).to_string(),
             None => String::new(),
         },
         MatchOn::Field(name) => event.field(name).unwrap_or_default().to_string(),

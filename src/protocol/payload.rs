@@ -38,6 +38,13 @@ pub fn decode_event_as(
     host: Dialect,
     event: Option<&str>,
 ) -> Result<(Event, Flavor), Error> {
+    if payload.iter().all(u8::is_ascii_whitespace) {
+        return Err(invalid(
+            1,
+            1,
+            format!("the {host} event payload is empty: nothing was sent on stdin"),
+        ));
+    }
     let value: Value = serde_json::from_slice(payload).map_err(|e| {
         // The position goes into the diagnostic, not twice into its message.
         let message = e.to_string();
@@ -135,7 +142,7 @@ pub fn decode_event_as(
     }
     let tool = match tool_name {
         Some(Value::String(name)) => {
-            let id = t.canonical_tool(&name).to_string();
+            let id = tool_id(flavor, &name).to_string();
             let input = tool_input
                 .map(|v| decode_args(p.tool_args, v))
                 .map(|v| args_to_canonical(flavor, Some(&id), v))
@@ -251,8 +258,10 @@ pub fn handler_env(event: &Event, flavor: Flavor, project_dir: &str) -> Vec<(Str
 }
 
 /// Which flavour of the host's dialect a payload is in. Only Copilot has two. The strongest
-/// evidence wins: camelCase keys, then the event name the caller registered, then the
-/// timestamp's type, then whether the payload names its event.
+/// evidence wins: camelCase keys, then an event name the payload gives in the spelling of the
+/// flavour that names every event, then the event name the caller registered (which `hookx
+/// exec` gives in the handler's spelling, not the host's), then the timestamp's type, then
+/// whether the payload names its event.
 fn detect_flavor(obj: &Map<String, Value>, host: Dialect, event: Option<&str>) -> Flavor {
     let flavors: Vec<Flavor> = Flavor::ALL
         .into_iter()
@@ -265,6 +274,15 @@ fn detect_flavor(obj: &Map<String, Value>, host: Dialect, event: Option<&str>) -
     if obj.keys().any(|k| has_upper(k))
         && let Some(f) = find(&|t| t.key_case == KeyCase::Camel)
     {
+        return f;
+    }
+    if let Some(f) = find(&|t| {
+        t.protocol.event_key_only.is_none()
+            && obj
+                .get(t.protocol.event_key)
+                .and_then(Value::as_str)
+                .is_some_and(|name| t.event_kind(name).is_some())
+    }) {
         return f;
     }
     if let Some(name) = event
@@ -345,7 +363,7 @@ fn decode_args(form: ArgsForm, value: Value) -> Value {
 fn encode_tool(event: &Event, flavor: Flavor, out: &mut Map<String, Value>) {
     let Some(tool) = &event.tool else { return };
     let t = flavor.tables();
-    let name = t.tool_name(&tool.name).unwrap_or(&tool.name);
+    let name = tool_name(flavor, &tool.name);
     out.insert(native_key(t, TOOL_NAME), Value::String(name.to_string()));
     if tool.input.is_null() {
         return;
@@ -358,6 +376,33 @@ fn encode_tool(event: &Event, flavor: Flavor, out: &mut Map<String, Value>) {
         (_, v) => v,
     };
     out.insert(native_key(t, TOOL_INPUT), args);
+}
+
+/// The name a handler of `flavor` sees for a tool: its own dialect's, else (a tool its dialect
+/// does not have, such as Claude's `NotebookEdit` for Copilot) the name an agent that has it
+/// gives it, never hookx's internal id (`notebook_edit`); unknown tools keep their name.
+pub fn tool_name(flavor: Flavor, id: &str) -> &str {
+    flavor
+        .tables()
+        .tool_name(id)
+        .or_else(|| Flavor::ALL.iter().find_map(|f| f.tables().tool_name(id)))
+        .unwrap_or(id)
+}
+
+/// The canonical id of a tool name in a `flavor` payload: its own dialect's name, else a name
+/// another agent gives it (what [`tool_name`] writes for a tool the dialect lacks), else the
+/// name itself.
+fn tool_id(flavor: Flavor, name: &str) -> &str {
+    let known = |f: Flavor| {
+        f.tables()
+            .tools
+            .iter()
+            .find(|(_, names)| names.contains(&name))
+            .map(|(id, _)| *id)
+    };
+    known(flavor)
+        .or_else(|| Flavor::ALL.into_iter().find_map(known))
+        .unwrap_or(name)
 }
 
 /// A tool-result envelope gets canonical keys; a raw tool response is kept as it is.

@@ -1,0 +1,1196 @@
+//! End to end: the real `hookx` binary between a host agent and a handler written for another
+//! one. Every host (Claude, Copilot camelCase, Copilot PascalCase, Bricks) sends its own payload
+//! (the seeds' examples where they fit, `tests/fixtures/e2e/payloads/` otherwise) to a real
+//! shell handler of every flavour (`tests/fixtures/e2e/handlers/`). The handler checks that it
+//! got its own dialect's stdin and environment and answers in its own dialect; the test checks
+//! what the handler received and what the host gets back, in the host's protocol.
+//!
+//! One row per case; each row runs for every (host, handler) pair it applies to. Rows run
+//! through `hookx exec` ([`Via::Exec`]); [`Via::Run`] runs the same rows through `hookx run` and
+//! a hook file in a temp project, once that command exists.
+#![cfg(unix)]
+
+use assert_cmd::Command;
+use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Generous: the machine is shared and a debug build is slow to start.
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+// ---------------------------------------------------------------------------------------------
+// Flavours, as dialects.md names things (an oracle independent of hookx's own tables).
+
+/// A dialect flavour: the protocol a host speaks, or the one a handler was written for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum F {
+    Claude,
+    Copilot,
+    Pascal,
+    Bricks,
+}
+use F::*;
+
+const ALL: &[F] = &[Claude, Copilot, Pascal, Bricks];
+
+impl F {
+    /// `--as` value, handler script and fixture folder.
+    fn name(self) -> &'static str {
+        match self {
+            Claude => "claude",
+            Copilot => "copilot",
+            Pascal => "copilot-pascal",
+            Bricks => "bricks",
+        }
+    }
+
+    /// `--host` value.
+    fn dialect(self) -> &'static str {
+        match self {
+            Claude => "claude",
+            Copilot | Pascal => "copilot",
+            Bricks => "bricks",
+        }
+    }
+
+    /// The event's name in this flavour's config (§3); `None`: the flavour lacks it.
+    fn event(self, e: Ev) -> Option<&'static str> {
+        Some(match (self, e) {
+            (Bricks, Ev::PermissionRequest | Ev::Notification | Ev::PostToolUseFailure) => {
+                return None;
+            }
+            (Copilot, Ev::PreToolUse) => "preToolUse",
+            (Copilot, Ev::PostToolUse) => "postToolUse",
+            (Copilot, Ev::PostToolUseFailure) => "postToolUseFailure",
+            (Copilot, Ev::UserPromptSubmit) => "userPromptSubmitted",
+            (Copilot, Ev::Stop) => "agentStop",
+            (Copilot, Ev::SubagentStart) => "subagentStart",
+            (Copilot, Ev::PermissionRequest) => "permissionRequest",
+            (Copilot, Ev::Notification) => "notification",
+            (Copilot, Ev::SessionStart) => "sessionStart",
+            (_, e) => e.pascal(),
+        })
+    }
+
+    /// The event name the payload carries (§6): Copilot's camelCase payloads name none but
+    /// the notification, which says `Notification`.
+    fn payload_event(self, e: Ev) -> Option<&'static str> {
+        match (self, e) {
+            (Copilot, Ev::Notification) => Some("Notification"),
+            (Copilot, _) => None,
+            _ => self.event(e),
+        }
+    }
+
+    /// The tool's name in this flavour (§5; Bricks `edit_file` is hookx's documented choice).
+    fn tool(self, t: Tool) -> &'static str {
+        match (self, t) {
+            (Claude | Pascal, Tool::Edit) => "Edit",
+            (Claude | Pascal, Tool::Write) => "Write",
+            (Claude | Pascal, Tool::Bash) => "Bash",
+            (Copilot, Tool::Edit) => "edit",
+            (Copilot, Tool::Write) => "create",
+            (Copilot | Bricks, Tool::Bash) => "bash",
+            (Bricks, Tool::Edit) => "edit_file",
+            (Bricks, Tool::Write) => "write_file",
+        }
+    }
+
+    /// A tool argument's name in this flavour (§5: Copilot's file tools rename them).
+    fn arg(self, tool: Tool, canonical: &str) -> String {
+        let renamed = match canonical {
+            "file_path" => "path",
+            "old_string" => "old_str",
+            "new_string" => "new_str",
+            "content" => "file_text",
+            other => other,
+        };
+        match (self, tool) {
+            (Copilot, Tool::Edit | Tool::Write) => renamed.into(),
+            _ => canonical.into(),
+        }
+    }
+
+    /// The payload key of a canonical (snake_case) key.
+    fn key(self, canonical: &str) -> String {
+        match (self, canonical) {
+            (Copilot, "tool_input") => "toolArgs".into(),
+            (Copilot, "tool_response") => "toolResult".into(),
+            (Pascal, "tool_response") => "tool_result".into(),
+            (Copilot, "notification_type") => "notification_type".into(),
+            (Copilot, key) => camel(key),
+            (_, key) => key.into(),
+        }
+    }
+
+    /// Variables this flavour's handlers get from their agent (§6), with their values.
+    fn own_env(self, project: &Path, session: &str, event: &str) -> Vec<(&'static str, String)> {
+        match self {
+            Claude => vec![("CLAUDE_PROJECT_DIR", project.display().to_string())],
+            // Field: the Copilot CLI sets COPILOT_CLI=1 for its hooks.
+            Copilot | Pascal => vec![("COPILOT_CLI", "1".into())],
+            Bricks => vec![
+                ("BRICKS_PROJECT_DIR", project.display().to_string()),
+                ("BRICKS_SESSION_ID", session.into()),
+                ("BRICKS_HOOK_EVENT", event.into()),
+            ],
+        }
+    }
+}
+
+/// Every variable some agent sets for its hooks: the test starts hookx without any of them
+/// but the host's own, whatever the environment the test runs in.
+const AGENT_VARS: &[&str] = &[
+    "CLAUDE_PROJECT_DIR",
+    "CLAUDE_PLUGIN_ROOT",
+    "CLAUDE_ENV_FILE",
+    "CLAUDE_CODE_REMOTE",
+    "COPILOT_CLI",
+    "BRICKS_PROJECT_DIR",
+    "BRICKS_SESSION_ID",
+    "BRICKS_HOOK_EVENT",
+];
+
+fn camel(key: &str) -> String {
+    let mut out = String::new();
+    let mut upper = false;
+    for c in key.chars() {
+        match c {
+            '_' => upper = true,
+            c if upper => {
+                out.push(c.to_ascii_uppercase());
+                upper = false;
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ev {
+    PreToolUse,
+    PostToolUse,
+    PostToolUseFailure,
+    UserPromptSubmit,
+    Stop,
+    SubagentStart,
+    PermissionRequest,
+    Notification,
+    SessionStart,
+}
+
+impl Ev {
+    fn pascal(self) -> &'static str {
+        match self {
+            Ev::PreToolUse => "PreToolUse",
+            Ev::PostToolUse => "PostToolUse",
+            Ev::PostToolUseFailure => "PostToolUseFailure",
+            Ev::UserPromptSubmit => "UserPromptSubmit",
+            Ev::Stop => "Stop",
+            Ev::SubagentStart => "SubagentStart",
+            Ev::PermissionRequest => "PermissionRequest",
+            Ev::Notification => "Notification",
+            Ev::SessionStart => "SessionStart",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tool {
+    Edit,
+    Write,
+    Bash,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios: one event as every host sends it.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sc {
+    PreEdit,
+    PreWrite,
+    PreBash,
+    PostBash,
+    FailedBash,
+    Prompt,
+    Stop,
+    SubagentStart,
+    Permission,
+    Notification,
+    SessionStart,
+}
+
+impl Sc {
+    fn event(self) -> Ev {
+        match self {
+            Sc::PreEdit | Sc::PreWrite | Sc::PreBash => Ev::PreToolUse,
+            Sc::PostBash => Ev::PostToolUse,
+            Sc::FailedBash => Ev::PostToolUseFailure,
+            Sc::Prompt => Ev::UserPromptSubmit,
+            Sc::Stop => Ev::Stop,
+            Sc::SubagentStart => Ev::SubagentStart,
+            Sc::Permission => Ev::PermissionRequest,
+            Sc::Notification => Ev::Notification,
+            Sc::SessionStart => Ev::SessionStart,
+        }
+    }
+
+    /// The tool call and its arguments under Claude's names, the same from every host.
+    fn tool(self) -> Option<(Tool, Value)> {
+        match self {
+            Sc::PreEdit => Some((
+                Tool::Edit,
+                json!({"file_path": "/repo/src/main.rs", "old_string": "a", "new_string": "b"}),
+            )),
+            Sc::PreWrite => Some((
+                Tool::Write,
+                json!({"file_path": "/work/app/src/index.ts", "content": "export {}\n"}),
+            )),
+            Sc::PreBash => Some((Tool::Bash, json!({"command": "npm test"}))),
+            Sc::PostBash | Sc::FailedBash => Some((Tool::Bash, json!({"command": "cargo test"}))),
+            Sc::Permission => Some((
+                Tool::Bash,
+                json!({"command": "rm -rf node_modules", "description": "Remove node_modules directory"}),
+            )),
+            Sc::Prompt | Sc::Stop | Sc::SubagentStart | Sc::Notification | Sc::SessionStart => None,
+        }
+    }
+
+    /// The host payload, under `tests/fixtures/`: the seeds' examples where they fit.
+    fn payload(self, host: F) -> Option<&'static str> {
+        Some(match (self, host) {
+            (Sc::PreEdit, Claude) => "e2e/payloads/claude/PreToolUse-edit.json",
+            (Sc::PreEdit, Copilot) => "payloads/copilot/preToolUse.json",
+            (Sc::PreEdit, Pascal) => "payloads/copilot-pascal/PreToolUse.json",
+            (Sc::PreEdit, Bricks) => "e2e/payloads/bricks/PreToolUse-edit.json",
+            (Sc::PreWrite, Claude) => "e2e/payloads/claude/PreToolUse-write.json",
+            (Sc::PreWrite, Copilot) => "e2e/payloads/copilot/preToolUse-create.json",
+            (Sc::PreWrite, Pascal) => "e2e/payloads/copilot-pascal/PreToolUse-write.json",
+            (Sc::PreWrite, Bricks) => "payloads/bricks/PreToolUse.json",
+            (Sc::PreBash, Claude) => "payloads/claude/PreToolUse.json",
+            // The newer Copilot form: toolArgs as an object.
+            (Sc::PreBash, Copilot) => "e2e/payloads/copilot/preToolUse-bash-object.json",
+            // tool_input as a JSON string, parsed when possible.
+            (Sc::PreBash, Pascal) => "e2e/payloads/copilot-pascal/PreToolUse-bash.json",
+            (Sc::PreBash, Bricks) => "e2e/payloads/bricks/PreToolUse-bash.json",
+            (Sc::PostBash, Claude) => "e2e/payloads/claude/PostToolUse-bash.json",
+            (Sc::PostBash, Copilot) => "payloads/copilot/postToolUse.json",
+            (Sc::PostBash, Pascal) => "payloads/copilot-pascal/PostToolUse.json",
+            (Sc::PostBash, Bricks) => "e2e/payloads/bricks/PostToolUse-bash.json",
+            (Sc::Prompt, Claude) => "payloads/claude/UserPromptSubmit.json",
+            (Sc::Prompt, Copilot) => "payloads/copilot/userPromptSubmitted.json",
+            (Sc::Prompt, Pascal) => "payloads/copilot-pascal/UserPromptSubmit.json",
+            (Sc::Prompt, Bricks) => "payloads/bricks/UserPromptSubmit.json",
+            (Sc::Stop, Claude) => "payloads/claude/Stop.json",
+            (Sc::Stop, Copilot) => "payloads/copilot/agentStop.json",
+            (Sc::Stop, Pascal) => "payloads/copilot-pascal/Stop.json",
+            (Sc::Stop, Bricks) => "payloads/bricks/Stop.json",
+            (Sc::SubagentStart, Claude) => "payloads/claude/SubagentStart.json",
+            (Sc::SubagentStart, Copilot) => "payloads/copilot/subagentStart.json",
+            (Sc::SubagentStart, Pascal) => "e2e/payloads/copilot-pascal/SubagentStart.json",
+            (Sc::SubagentStart, Bricks) => "payloads/bricks/SubagentStart.json",
+            (Sc::Permission, Claude) => "payloads/claude/PermissionRequest.json",
+            (Sc::Permission, Copilot) => "e2e/payloads/copilot/permissionRequest.json",
+            (Sc::Permission, Pascal) => "e2e/payloads/copilot-pascal/PermissionRequest.json",
+            (Sc::Permission | Sc::Notification | Sc::FailedBash, Bricks) => return None,
+            (Sc::FailedBash, Claude) => "e2e/payloads/claude/PostToolUseFailure-cargo.json",
+            // toolArgs as an object.
+            (Sc::FailedBash, Copilot) => "payloads/copilot/postToolUseFailure.json",
+            (Sc::FailedBash, Pascal) => "payloads/copilot-pascal/PostToolUseFailure.json",
+            (Sc::Notification, Claude) => "payloads/claude/Notification.json",
+            (Sc::Notification, Copilot) => "payloads/copilot/notification.json",
+            (Sc::Notification, Pascal) => "e2e/payloads/copilot-pascal/Notification.json",
+            (Sc::SessionStart, Claude) => "payloads/claude/SessionStart.json",
+            (Sc::SessionStart, Copilot) => "payloads/copilot/sessionStart.json",
+            (Sc::SessionStart, Pascal) => "payloads/copilot-pascal/SessionStart.json",
+            (Sc::SessionStart, Bricks) => "payloads/bricks/SessionStart.json",
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rows.
+
+/// What the host must get back.
+#[derive(Clone, Copy, Debug)]
+enum Expect {
+    /// Exit 0, this JSON on stdout.
+    Json(&'static str),
+    /// Exit 0, this JSON on stdout, and stderr says this (what the host cannot express).
+    JsonNote(&'static str, &'static str),
+    /// Exit 0, nothing on stdout.
+    Silent,
+    /// Exit 0, nothing on stdout, stderr says this (something the host cannot express).
+    Note(&'static str),
+    /// Exit 2, nothing on stdout, stderr is this reason.
+    Exit2(&'static str),
+    /// The handler is not run (its matcher does not accept the event): exit 0, no output.
+    NotRun,
+}
+
+/// Which matcher each handler is registered with.
+#[derive(Clone, Copy, Debug)]
+enum Matcher {
+    None,
+    /// Per handler flavour: claude, copilot, copilot-pascal, bricks.
+    Per([&'static str; 4]),
+}
+
+impl Matcher {
+    fn for_flavour(self, f: F) -> Option<&'static str> {
+        match self {
+            Matcher::None => None,
+            Matcher::Per(m) => Some(m[ALL.iter().position(|x| *x == f).unwrap()]),
+        }
+    }
+}
+
+struct Row {
+    case: &'static str,
+    sc: Sc,
+    /// What the handler answers, in its own dialect (see the handler scripts' `case`).
+    says: &'static str,
+    reason: &'static str,
+    /// The handler flavours that can say this.
+    handlers: &'static [F],
+    matcher: Matcher,
+    /// What each host gets (a host that lacks the event is never asked).
+    claude: Expect,
+    copilot: Expect,
+    pascal: Expect,
+    bricks: Expect,
+}
+
+impl Row {
+    fn expect(&self, host: F) -> Expect {
+        match host {
+            Claude => self.claude,
+            Copilot => self.copilot,
+            Pascal => self.pascal,
+            Bricks => self.bricks,
+        }
+    }
+}
+
+use Expect::{Exit2, Json, JsonNote, NotRun, Note, Silent};
+
+/// For hosts that lack the row's event: never asked.
+const NO_EVENT: Expect = Silent;
+const PERMISSION_HANDLERS: &[F] = &[Claude, Copilot, Pascal];
+
+#[rustfmt::skip]
+const ROWS: &[Row] = &[
+    // --- every handler, answering nothing: what it receives is the point -------------------
+    Row { case: "silent on a write", sc: Sc::PreWrite, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
+        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent },
+    Row { case: "silent on a shell call", sc: Sc::PreBash, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
+        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent },
+    Row { case: "silent after a shell call", sc: Sc::PostBash, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
+        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent },
+    Row { case: "silent on a prompt", sc: Sc::Prompt, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
+        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent },
+    Row { case: "silent on stop", sc: Sc::Stop, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
+        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent },
+    Row { case: "silent on subagent start", sc: Sc::SubagentStart, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
+        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent },
+    Row { case: "silent on a notification", sc: Sc::Notification, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
+        claude: Silent, copilot: Silent, pascal: Silent, bricks: NO_EVENT },
+    Row { case: "silent on session start", sc: Sc::SessionStart, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
+        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent },
+
+    // --- PreToolUse: permission decisions -------------------------------------------------
+    Row { case: "allow an edit", sc: Sc::PreEdit, says: "allow", reason: "", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#),
+        copilot: Json(r#"{"permissionDecision":"allow"}"#),
+        pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"},"permissionDecision":"allow"}"#),
+        // Bricks' protocol has no allow: its own flow goes on.
+        bricks: Silent },
+    Row { case: "deny an edit", sc: Sc::PreEdit, says: "deny", reason: "no edits on main ✋ (été)", handlers: ALL, matcher: Matcher::None,
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}}"#),
+        copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}"#),
+        pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"},"permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}"#),
+        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}}"#) },
+    Row { case: "deny in the dialect's other form", sc: Sc::PreBash, says: "deny-alt", reason: "tests are slow", handlers: &[Claude, Bricks], matcher: Matcher::None,
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"tests are slow"}}"#),
+        copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}"#),
+        pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"tests are slow"},"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}"#),
+        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}}"#) },
+    Row { case: "exit 2 denies a shell call", sc: Sc::PreBash, says: "exit2", reason: "npm is banned", handlers: ALL, matcher: Matcher::None,
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
+        copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}"#),
+        pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"},"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}"#),
+        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#) },
+    Row { case: "ask about an edit", sc: Sc::PreEdit, says: "ask", reason: "touches main", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"touches main"}}"#),
+        copilot: Json(r#"{"permissionDecision":"ask","permissionDecisionReason":"touches main"}"#),
+        pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"touches main"},"permissionDecision":"ask","permissionDecisionReason":"touches main"}"#),
+        bricks: Note("cannot ask on PreToolUse") },
+    Row { case: "rewrite an edit's input", sc: Sc::PreEdit, says: "update", reason: "", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#),
+        copilot: Json(r#"{"permissionDecision":"allow","modifiedArgs":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}"#),
+        pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}},"permissionDecision":"allow","modifiedArgs":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}"#),
+        bricks: Note("updated tool input dropped") },
+
+    // --- matchers, read in the handler's own dialect --------------------------------------
+    Row { case: "matcher in the handler's own tool names fires", sc: Sc::PreEdit, says: "deny", reason: "matched", handlers: ALL,
+        matcher: Matcher::Per(["Edit|Write", "edit|create", "Edit|Write", "edit_file|write_file"]),
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"matched"}}"#),
+        copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"matched"}"#),
+        pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"matched"},"permissionDecision":"deny","permissionDecisionReason":"matched"}"#),
+        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"matched"}}"#) },
+    Row { case: "matcher in another dialect's tool names does not fire", sc: Sc::PreEdit, says: "deny", reason: "wrongly matched", handlers: ALL,
+        matcher: Matcher::Per(["edit", "Edit", "edit_file", "Edit"]),
+        claude: NotRun, copilot: NotRun, pascal: NotRun, bricks: NotRun },
+    Row { case: "unanchored regex matcher fires", sc: Sc::PreEdit, says: "deny", reason: "regex", handlers: &[Claude, Pascal, Bricks],
+        matcher: Matcher::Per(["di.", "", "di.", "di."]),
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"regex"}}"#),
+        copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"regex"}"#),
+        pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"regex"},"permissionDecision":"deny","permissionDecisionReason":"regex"}"#),
+        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"regex"}}"#) },
+    Row { case: "camelCase Copilot regex matcher is anchored", sc: Sc::PreEdit, says: "deny", reason: "wrongly matched", handlers: &[Copilot],
+        matcher: Matcher::Per(["", "di.", "", ""]),
+        claude: NotRun, copilot: NotRun, pascal: NotRun, bricks: NotRun },
+
+    // --- PostToolUse ----------------------------------------------------------------------
+    Row { case: "context after a shell call", sc: Sc::PostBash, says: "context", reason: "lint is clean", handlers: &[Claude, Bricks], matcher: Matcher::None,
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint is clean"}}"#),
+        copilot: Note("additional context dropped"),
+        pascal: Note("additional context dropped"),
+        bricks: Json(r#"{"additionalContext":"lint is clean"}"#) },
+    Row { case: "exit 2 after a shell call feeds stderr to the model", sc: Sc::PostBash, says: "exit2", reason: "2 tests failed", handlers: &[Claude], matcher: Matcher::None,
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"2 tests failed"}}"#),
+        copilot: Note("additional context dropped"),
+        pascal: Note("additional context dropped"),
+        bricks: Json(r#"{"additionalContext":"2 tests failed"}"#) },
+    Row { case: "block after a shell call", sc: Sc::PostBash, says: "block", reason: "fix the tests", handlers: &[Claude], matcher: Matcher::None,
+        claude: Json(r#"{"decision":"block","reason":"fix the tests"}"#),
+        copilot: Note("cannot block postToolUse"),
+        pascal: Note("cannot block PostToolUse"),
+        // The call cannot be undone; the reason still reaches the model.
+        bricks: Json(r#"{"additionalContext":"fix the tests"}"#) },
+
+    // --- PostToolUseFailure (Bricks has none) ----------------------------------------------
+    Row { case: "context after a failed call", sc: Sc::FailedBash, says: "context", reason: "run cargo test -- --nocapture", handlers: &[Claude], matcher: Matcher::None,
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUseFailure","additionalContext":"run cargo test -- --nocapture"}}"#),
+        // Copilot takes recovery guidance on stderr at exit 2 only.
+        copilot: Exit2("run cargo test -- --nocapture"),
+        pascal: Exit2("run cargo test -- --nocapture"),
+        bricks: NO_EVENT },
+    Row { case: "exit 2 after a failed call is guidance", sc: Sc::FailedBash, says: "exit2", reason: "run cargo test -- --nocapture", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUseFailure","additionalContext":"run cargo test -- --nocapture"}}"#),
+        copilot: Exit2("run cargo test -- --nocapture"),
+        pascal: Exit2("run cargo test -- --nocapture"),
+        bricks: NO_EVENT },
+
+    // --- UserPromptSubmit -----------------------------------------------------------------
+    Row { case: "block a prompt", sc: Sc::Prompt, says: "block", reason: "no secrets in prompts", handlers: &[Claude, Bricks], matcher: Matcher::None,
+        claude: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
+        copilot: Note("cannot block userPromptSubmitted"),
+        pascal: Note("cannot block UserPromptSubmit"),
+        bricks: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#) },
+    Row { case: "exit 2 blocks a prompt", sc: Sc::Prompt, says: "exit2", reason: "no secrets in prompts", handlers: &[Claude, Bricks], matcher: Matcher::None,
+        claude: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
+        copilot: Note("cannot block userPromptSubmitted"),
+        pascal: Note("cannot block UserPromptSubmit"),
+        bricks: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#) },
+    Row { case: "exit 2 on a prompt is only an error for Copilot", sc: Sc::Prompt, says: "exit2", reason: "oops", handlers: &[Copilot, Pascal], matcher: Matcher::None,
+        claude: Note("exited with code 2: oops"), copilot: Note("exited with code 2: oops"),
+        pascal: Note("exited with code 2: oops"), bricks: Note("exited with code 2: oops") },
+    Row { case: "plain stdout on a prompt is context", sc: Sc::Prompt, says: "plain", reason: "the repo uses tabs", handlers: &[Claude], matcher: Matcher::None,
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"the repo uses tabs"}}"#),
+        copilot: Note("additional context dropped"),
+        pascal: Note("additional context dropped"),
+        bricks: Note("additional context dropped") },
+
+    // --- Stop -----------------------------------------------------------------------------
+    Row { case: "block stopping", sc: Sc::Stop, says: "block", reason: "tests are red", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
+        claude: Json(r#"{"decision":"block","reason":"tests are red"}"#),
+        copilot: Json(r#"{"decision":"block","reason":"tests are red"}"#),
+        pascal: Json(r#"{"decision":"block","reason":"tests are red"}"#),
+        bricks: Note("cannot block Stop") },
+    Row { case: "continue false stops the agent", sc: Sc::Stop, says: "stop", reason: "budget spent", handlers: &[Claude], matcher: Matcher::None,
+        claude: Json(r#"{"continue":false,"stopReason":"budget spent"}"#),
+        copilot: Note("cannot be told to stop: budget spent"),
+        pascal: Json(r#"{"continue":false,"stopReason":"budget spent"}"#),
+        bricks: Note("cannot be told to stop: budget spent") },
+
+    // --- SubagentStart --------------------------------------------------------------------
+    Row { case: "context for a subagent", sc: Sc::SubagentStart, says: "context", reason: "read STYLE.md", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"read STYLE.md"}}"#),
+        copilot: Json(r#"{"additionalContext":"read STYLE.md"}"#),
+        pascal: Json(r#"{"additionalContext":"read STYLE.md"}"#),
+        bricks: Note("additional context dropped") },
+
+    // --- PermissionRequest (Bricks has none) ----------------------------------------------
+    Row { case: "deny a permission request", sc: Sc::Permission, says: "behavior-deny", reason: "not in CI", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not in CI"}}}"#),
+        copilot: Json(r#"{"behavior":"deny","message":"not in CI"}"#),
+        pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not in CI"}},"behavior":"deny","message":"not in CI"}"#),
+        bricks: NO_EVENT },
+    Row { case: "exit 2 denies a permission request, stderr the reason", sc: Sc::Permission, says: "exit2", reason: "not in CI", handlers: &[Claude], matcher: Matcher::None,
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not in CI"}}}"#),
+        copilot: Json(r#"{"behavior":"deny","message":"not in CI"}"#),
+        pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not in CI"}},"behavior":"deny","message":"not in CI"}"#),
+        bricks: NO_EVENT },
+    // Copilot reads stdout, not stderr, at exit 2 on permissionRequest.
+    Row { case: "Copilot exit 2 denies a permission request", sc: Sc::Permission, says: "exit2", reason: "not in CI", handlers: &[Copilot, Pascal], matcher: Matcher::None,
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}}}"#),
+        copilot: Json(r#"{"behavior":"deny"}"#),
+        pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}},"behavior":"deny"}"#),
+        bricks: NO_EVENT },
+    Row { case: "allow a permission request with new input", sc: Sc::Permission, says: "behavior-update", reason: "", handlers: &[Claude], matcher: Matcher::None,
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"npm ci"}}}}"#),
+        copilot: JsonNote(r#"{"behavior":"allow"}"#, "updated tool input dropped"),
+        pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"npm ci"}}},"behavior":"allow"}"#),
+        bricks: NO_EVENT },
+
+    // --- Notification, SessionStart, messages ---------------------------------------------
+    Row { case: "context on a notification", sc: Sc::Notification, says: "context", reason: "user is away", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"Notification","additionalContext":"user is away"}}"#),
+        copilot: Json(r#"{"additionalContext":"user is away"}"#),
+        pascal: Json(r#"{"additionalContext":"user is away"}"#),
+        bricks: NO_EVENT },
+    Row { case: "plain stdout at session start is context", sc: Sc::SessionStart, says: "plain", reason: "main is frozen", handlers: &[Claude], matcher: Matcher::None,
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"main is frozen"}}"#),
+        copilot: Note("additional context dropped"),
+        pascal: Note("additional context dropped"),
+        bricks: Note("additional context dropped") },
+    Row { case: "system message for the user", sc: Sc::Stop, says: "system-message", reason: "3 files changed", handlers: &[Claude], matcher: Matcher::None,
+        claude: Json(r#"{"systemMessage":"3 files changed"}"#),
+        copilot: Note("3 files changed"),
+        pascal: Json(r#"{"systemMessage":"3 files changed"}"#),
+        bricks: Note("3 files changed") },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Running one (row, host, handler).
+
+/// How the handler is wired to the host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Via {
+    /// `hookx exec --as FLAVOUR --host H --event E [--match M] -- sh HANDLER`, what
+    /// `convert --wrap` writes.
+    Exec,
+    /// `hookx run --host H`, the handler registered in a hook file of its dialect in the
+    /// project (see [`hook_file`]).
+    Run,
+}
+
+/// What one hookx invocation did.
+struct Outcome {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+    /// What the handler recorded, if it ran.
+    handler_stdin: Option<String>,
+    handler_env: BTreeMap<String, String>,
+    handler_failures: String,
+    /// The handler's working directory (physical).
+    handler_pwd: Option<PathBuf>,
+    project: PathBuf,
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+fn handler_script(f: F) -> PathBuf {
+    fixtures().join(format!("e2e/handlers/{}.sh", f.name()))
+}
+
+/// The host payload of a scenario, sent from `project` (its `cwd`).
+fn host_payload(sc: Sc, host: F, project: &Path) -> Value {
+    let path = fixtures().join(sc.payload(host).expect("the host has the event"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let mut payload: Value = serde_json::from_str(&text).expect("fixture is JSON");
+    payload["cwd"] = project.display().to_string().into();
+    payload
+}
+
+fn session_of(payload: &Value) -> String {
+    ["session_id", "sessionId"]
+        .iter()
+        .find_map(|k| payload.get(*k).and_then(Value::as_str))
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// One event from `host` to a `handler`, the way `via` wires them.
+fn invoke(via: Via, row: &Row, host: F, handler: F) -> Outcome {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let project = tmp.path().join("project");
+    let out = tmp.path().join("out");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::create_dir_all(&out).unwrap();
+    let ev = row.sc.event();
+    let payload = host_payload(row.sc, host, &project);
+    let host_event = host.event(ev).expect("the host has the event");
+    let handler_event = handler.event(ev).unwrap_or(ev.pascal());
+    let (tool, args) = match row.sc.tool() {
+        Some((tool, args)) => (
+            handler.tool(tool).to_string(),
+            args.as_object()
+                .unwrap()
+                .keys()
+                .map(|k| handler.arg(tool, k))
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        None => (String::new(), String::new()),
+    };
+    let script = handler_script(handler);
+    let command = format!("sh '{}'", script.display());
+
+    let mut cmd = Command::cargo_bin("hookx").expect("hookx binary");
+    for var in AGENT_VARS {
+        cmd.env_remove(var);
+    }
+    cmd.env_remove("HOOKX_HOME");
+    // The host runs hooks in its project with its own variables.
+    cmd.current_dir(&project)
+        .envs(host.own_env(&project, &session_of(&payload), host_event))
+        .env("E2E_OUT", &out)
+        .env("E2E_EXPECT_EVENT", handler.payload_event(ev).unwrap_or(""))
+        .env("E2E_EXPECT_TOOL", &tool)
+        .env("E2E_EXPECT_ARGS", &args)
+        .env("E2E_EXPECT_PROJECT", &project)
+        .env("E2E_ANSWER", row.says)
+        .env("E2E_REASON", row.reason)
+        .timeout(TIMEOUT)
+        .write_stdin(payload.to_string());
+    let matcher = row.matcher.for_flavour(handler);
+    match via {
+        Via::Exec => {
+            cmd.args(["exec", "--as", handler.name(), "--host", host.dialect()])
+                .args(["--event", handler_event]);
+            if let Some(m) = matcher {
+                cmd.args(["--match", m]);
+            }
+            cmd.args(["--", "sh"]).arg(&script);
+        }
+        Via::Run => {
+            let (file, config) = hook_file(handler, handler_event, matcher, &command);
+            let path = project.join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, serde_json::to_string_pretty(&config).unwrap()).unwrap();
+            let home = tmp.path().join("home");
+            std::fs::create_dir_all(&home).unwrap();
+            cmd.env("HOOKX_HOME", &home);
+            let trusted = Command::cargo_bin("hookx")
+                .unwrap()
+                .args(["trust", "--project"])
+                .arg(&project)
+                .env("HOOKX_HOME", &home)
+                .timeout(TIMEOUT)
+                .output()
+                .expect("hookx trust runs");
+            assert!(
+                trusted.status.success(),
+                "hookx trust: {}",
+                String::from_utf8_lossy(&trusted.stderr)
+            );
+            cmd.args([
+                "run",
+                "--host",
+                host.dialect(),
+                "--event",
+                host_event,
+                "--project",
+            ])
+            .arg(&project);
+        }
+    }
+    let output = cmd.output().expect("hookx runs");
+    let handler_stdin = std::fs::read_to_string(out.join("stdin.json")).ok();
+    let handler_env = std::fs::read_to_string(out.join("env.txt"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    Outcome {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        handler_stdin,
+        handler_env,
+        handler_failures: std::fs::read_to_string(out.join("failures")).unwrap_or_default(),
+        handler_pwd: std::fs::read_to_string(out.join("pwd"))
+            .ok()
+            .map(|p| PathBuf::from(p.trim_end())),
+        project: project.canonicalize().unwrap(),
+    }
+}
+
+/// The hook file that registers `command` for `event` in a flavour's own config
+/// (dialects.md §1-§2), for [`Via::Run`].
+fn hook_file(f: F, event: &str, matcher: Option<&str>, command: &str) -> (&'static str, Value) {
+    let mut group = Map::new();
+    if let Some(m) = matcher {
+        group.insert("matcher".into(), m.into());
+    }
+    match f {
+        Claude | Bricks => {
+            group.insert(
+                "hooks".into(),
+                json!([{"type": "command", "command": command}]),
+            );
+            let file = if f == Claude {
+                ".claude/settings.json"
+            } else {
+                ".bricks/hooks.json"
+            };
+            (file, json!({"hooks": {event: [group]}}))
+        }
+        Copilot | Pascal => {
+            group.insert("type".into(), "command".into());
+            let key = if f == Copilot { "bash" } else { "command" };
+            group.insert(key.into(), command.into());
+            (
+                ".github/hooks/e2e.json",
+                json!({"version": 1, "hooks": {event: [group]}}),
+            )
+        }
+    }
+}
+
+/// Whether `host` runs a hook file of flavour `f` itself, so that `hookx run` leaves it alone
+/// (Copilot also reads `.claude/settings.json`).
+fn native(host: F, f: F) -> bool {
+    host.dialect() == f.dialect() || (host.dialect() == "copilot" && f == Claude)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checks.
+
+/// Everything wrong with one run, each line naming what.
+fn check(row: &Row, host: F, handler: F, got: &Outcome) -> Vec<String> {
+    let mut bad = Vec::new();
+    let expect = row.expect(host);
+    if got.code == Some(101) || got.stderr.contains("panicked") {
+        bad.push(format!("hookx panicked: {}", got.stderr));
+        return bad;
+    }
+    if !got.handler_failures.is_empty() {
+        bad.push(format!(
+            "the handler's own checks failed:\n{}",
+            got.handler_failures.trim_end()
+        ));
+    }
+    match (&got.handler_stdin, matches!(expect, NotRun)) {
+        (Some(_), true) => bad.push("the handler ran, but its matcher should not fire".into()),
+        (None, false) => bad.push("the handler did not run".into()),
+        (Some(stdin), false) => {
+            if got.handler_pwd.as_ref() != Some(&got.project) {
+                bad.push(format!(
+                    "the handler ran in {:?}, not in the project {:?}",
+                    got.handler_pwd, got.project
+                ));
+            }
+            bad.extend(check_stdin(row.sc, host, handler, stdin));
+            bad.extend(check_env(row.sc, host, handler, &got.handler_env));
+        }
+        (None, true) => {}
+    }
+    let (code, stdout, stderr) = match expect {
+        Json(j) => (0, Some(j), None),
+        JsonNote(j, n) => (0, Some(j), Some(n)),
+        Silent | NotRun => (0, None, None),
+        Note(n) => (0, None, Some(n)),
+        Exit2(r) => (2, None, Some(r)),
+    };
+    if got.code != Some(code) {
+        bad.push(format!("exit code {:?}, expected {code}", got.code));
+    }
+    match stdout {
+        Some(j) => {
+            let want: Value = serde_json::from_str(j).expect("row JSON");
+            match serde_json::from_str::<Value>(got.stdout.trim()) {
+                Ok(v) if v == want => {}
+                _ => bad.push(format!("stdout {:?}, expected {j}", got.stdout)),
+            }
+        }
+        None if !got.stdout.trim().is_empty() => {
+            bad.push(format!("stdout {:?}, expected nothing", got.stdout))
+        }
+        None => {}
+    }
+    match (expect, stderr) {
+        // At exit 2 the host reads all of stderr as the reason.
+        (Exit2(reason), _) if got.stderr.trim() != reason => {
+            bad.push(format!("stderr {:?}, expected only {reason:?}", got.stderr))
+        }
+        (_, Some(s)) if !got.stderr.contains(s) => {
+            bad.push(format!("stderr {:?} does not say {s:?}", got.stderr))
+        }
+        _ => {}
+    }
+    if !bad.is_empty() {
+        bad.push(format!("(hookx stderr: {:?})", got.stderr));
+    }
+    bad
+}
+
+/// The handler's stdin, exactly as its dialect shapes it (§6).
+fn check_stdin(sc: Sc, host: F, handler: F, stdin: &str) -> Vec<String> {
+    let mut bad = Vec::new();
+    let v: Value = match serde_json::from_str(stdin) {
+        Ok(v) => v,
+        Err(e) => return vec![format!("handler stdin is not JSON ({e}): {stdin}")],
+    };
+    let Some(obj) = v.as_object() else {
+        return vec![format!("handler stdin is not an object: {stdin}")];
+    };
+    let ev = sc.event();
+    // Key casing, top level.
+    for key in obj.keys() {
+        let ok = match handler {
+            // Copilot's camelCase notification keeps `hook_event_name` and
+            // `notification_type`; no scenario here sends one.
+            Copilot => !key.contains('_') || key == "hook_event_name" || key == "notification_type",
+            _ => !key.chars().any(|c| c.is_ascii_uppercase()),
+        };
+        if !ok {
+            bad.push(format!("key `{key}` is not {} case", handler.name()));
+        }
+    }
+    // The event name.
+    let named = obj.get("hook_event_name").and_then(Value::as_str);
+    if named != handler.payload_event(ev) {
+        bad.push(format!(
+            "hook_event_name {named:?}, expected {:?}",
+            handler.payload_event(ev)
+        ));
+    }
+    // The timestamp.
+    let ts = obj.get("timestamp");
+    let ts_ok = match handler {
+        Claude | Bricks => ts.is_none(),
+        Copilot => ts
+            .and_then(Value::as_i64)
+            .is_some_and(|ms| ms > 1_600_000_000_000),
+        Pascal => ts
+            .and_then(Value::as_str)
+            .is_some_and(|s| chrono::DateTime::parse_from_rfc3339(s).is_ok()),
+    };
+    if !ts_ok {
+        bad.push(format!("timestamp {ts:?} is not {}'s form", handler.name()));
+    }
+    // The host's time, or now if the host sends none.
+    let payload = host_payload(sc, host, Path::new("/unused"));
+    let millis = |v: Option<&Value>| match v {
+        Some(Value::Number(n)) => n.as_i64(),
+        Some(Value::String(s)) => chrono::DateTime::parse_from_rfc3339(s)
+            .ok()
+            .map(|t| t.timestamp_millis()),
+        _ => None,
+    };
+    if let Some(got) = millis(ts) {
+        match millis(payload.get("timestamp")) {
+            Some(sent) if got != sent => {
+                bad.push(format!("timestamp {got} ms, but the host sent {sent} ms"))
+            }
+            Some(_) => {}
+            None if (chrono::Utc::now().timestamp_millis() - got).abs() > 600_000 => {
+                bad.push(format!("timestamp {got} ms is not now"))
+            }
+            None => {}
+        }
+    }
+    // Session and working directory come through.
+    let session = obj.get(&handler.key("session_id")).and_then(Value::as_str);
+    if session != Some(session_of(&payload).as_str()) {
+        bad.push(format!(
+            "session id {session:?}, expected {:?}",
+            session_of(&payload)
+        ));
+    }
+    let cwd = obj.get("cwd").and_then(Value::as_str).map(PathBuf::from);
+    if cwd.as_deref().and_then(|c| c.file_name()) != Some("project".as_ref()) {
+        bad.push(format!("cwd {cwd:?} is not the host's project"));
+    }
+    // The tool call: its name and arguments in the handler's own names.
+    let name_key = handler.key("tool_name");
+    let args_key = handler.key("tool_input");
+    match sc.tool() {
+        None => {
+            for key in [&name_key, &args_key] {
+                if obj.contains_key(key) {
+                    bad.push(format!("`{key}` on an event without a tool"));
+                }
+            }
+        }
+        Some((tool, canonical)) => {
+            let name = obj.get(&name_key).and_then(Value::as_str);
+            if name != Some(handler.tool(tool)) {
+                bad.push(format!(
+                    "`{name_key}` {name:?}, expected {:?}",
+                    handler.tool(tool)
+                ));
+            }
+            let want: Map<String, Value> = canonical
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(k, v)| (handler.arg(tool, k), v.clone()))
+                .collect();
+            let args = match (handler, obj.get(&args_key)) {
+                // Copilot camelCase: a JSON-encoded string.
+                (Copilot, Some(Value::String(s))) => serde_json::from_str(s).ok(),
+                (Copilot, other) => {
+                    bad.push(format!("`toolArgs` is not a JSON string: {other:?}"));
+                    None
+                }
+                (_, Some(v @ Value::Object(_))) => Some(v.clone()),
+                (_, other) => {
+                    bad.push(format!("`{args_key}` is not an object: {other:?}"));
+                    None
+                }
+            };
+            if let Some(args) = args
+                && args != Value::Object(want.clone())
+            {
+                bad.push(format!(
+                    "arguments {args}, expected {}",
+                    Value::Object(want)
+                ));
+            }
+        }
+    }
+    // A tool result in the handler's envelope.
+    if sc == Sc::PostBash {
+        // (PostToolUseFailure carries an error, no result.)
+        let key = handler.key("tool_response");
+        let result = obj.get(&key);
+        let ok = match handler {
+            Copilot => result.is_some_and(|r| {
+                r.get("resultType").is_some() && r.get("textResultForLlm").is_some()
+            }),
+            Pascal => result.is_some_and(|r| {
+                r.get("result_type").is_some() && r.get("text_result_for_llm").is_some()
+            }),
+            Claude | Bricks => result.is_some_and(Value::is_object),
+        };
+        if !ok {
+            bad.push(format!(
+                "`{key}` {result:?} is not {}'s tool result",
+                handler.name()
+            ));
+        }
+    }
+    if !bad.is_empty() {
+        bad.push(format!("(handler stdin: {stdin})"));
+    }
+    bad
+}
+
+/// The handler's own variables hold the right values; no other agent's are set (§6).
+fn check_env(sc: Sc, host: F, handler: F, env: &BTreeMap<String, String>) -> Vec<String> {
+    let mut bad = Vec::new();
+    let project = env.get("E2E_EXPECT_PROJECT").cloned().unwrap_or_default();
+    let session = session_of(&host_payload(sc, host, Path::new("/unused")));
+    let event = handler.event(sc.event()).unwrap_or(sc.event().pascal());
+    let own = handler.own_env(Path::new(&project), &session, event);
+    for (var, value) in &own {
+        if env.get(*var) != Some(value) {
+            bad.push(format!("${var} is {:?}, expected {value:?}", env.get(*var)));
+        }
+    }
+    for var in AGENT_VARS {
+        if !own.iter().any(|(v, _)| v == var) && env.contains_key(*var) {
+            bad.push(format!("${var} is set for a {} handler", handler.name()));
+        }
+    }
+    bad
+}
+
+// ---------------------------------------------------------------------------------------------
+// The matrix.
+
+fn run_matrix(host: F, via: Via) {
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for row in ROWS {
+        if host.event(row.sc.event()).is_none() {
+            continue;
+        }
+        for &handler in row.handlers {
+            // A handler is never registered for an event its dialect lacks.
+            if handler.event(row.sc.event()).is_none() || via == Via::Run && native(host, handler) {
+                continue;
+            }
+            let got = invoke(via, row, host, handler);
+            ran += 1;
+            let bad = check(row, host, handler, &got);
+            if !bad.is_empty() {
+                failures.push(format!(
+                    "[{}] host={} handler={} via {via:?}:\n  {}",
+                    row.case,
+                    host.name(),
+                    handler.name(),
+                    bad.join("\n  ")
+                ));
+            }
+        }
+    }
+    assert!(ran > 0, "no row ran for host {}", host.name());
+    assert!(
+        failures.is_empty(),
+        "{} of {ran} cases failed:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+#[test]
+fn claude_host_runs_every_handler_flavour() {
+    run_matrix(Claude, Via::Exec);
+}
+
+#[test]
+fn copilot_camel_case_host_runs_every_handler_flavour() {
+    run_matrix(Copilot, Via::Exec);
+}
+
+#[test]
+fn copilot_pascal_case_host_runs_every_handler_flavour() {
+    run_matrix(Pascal, Via::Exec);
+}
+
+#[test]
+fn bricks_host_runs_every_handler_flavour() {
+    run_matrix(Bricks, Via::Exec);
+}
+
+#[test]
+fn every_host_through_hookx_run() {
+    for &host in ALL {
+        run_matrix(host, Via::Run);
+    }
+}
+
+/// The table itself: every host meets every handler flavour in some row, every row names
+/// handlers, and every (scenario, host) that a row uses has a payload.
+#[test]
+fn the_matrix_covers_every_host_and_handler() {
+    for &host in ALL {
+        for &handler in ALL {
+            let rows = ROWS
+                .iter()
+                .filter(|r| {
+                    host.event(r.sc.event()).is_some()
+                        && handler.event(r.sc.event()).is_some()
+                        && r.handlers.contains(&handler)
+                })
+                .count();
+            assert!(
+                rows >= 5,
+                "host {} meets handler {} in only {rows} rows",
+                host.name(),
+                handler.name()
+            );
+        }
+    }
+    for row in ROWS {
+        assert!(!row.handlers.is_empty(), "[{}] names no handler", row.case);
+        for &host in ALL {
+            if host.event(row.sc.event()).is_some() {
+                let path = fixtures().join(row.sc.payload(host).unwrap());
+                assert!(path.is_file(), "[{}] {path:?} is missing", row.case);
+            }
+        }
+    }
+}
+
+/// A handler that checks nothing proves nothing: each handler script must reject a payload
+/// of another dialect (here: the Claude payload fed to it directly, without hookx).
+#[test]
+fn handler_scripts_reject_a_foreign_payload() {
+    for &handler in ALL {
+        let tmp = tempfile::tempdir().unwrap();
+        let payload = host_payload(
+            Sc::PreEdit,
+            if handler == Claude { Bricks } else { Claude },
+            tmp.path(),
+        );
+        let out = std::process::Command::new("sh")
+            .arg(handler_script(handler))
+            .env("E2E_OUT", tmp.path())
+            .env(
+                "E2E_EXPECT_EVENT",
+                handler.payload_event(Ev::PreToolUse).unwrap_or(""),
+            )
+            .env("E2E_EXPECT_TOOL", handler.tool(Tool::Edit))
+            .env("E2E_EXPECT_ARGS", handler.arg(Tool::Edit, "file_path"))
+            .env("E2E_EXPECT_PROJECT", tmp.path())
+            .env("E2E_ANSWER", "silent")
+            .env("E2E_REASON", "")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child
+                    .stdin
+                    .take()
+                    .unwrap()
+                    .write_all(payload.to_string().as_bytes())?;
+                child.wait_with_output()
+            })
+            .expect("sh runs");
+        assert_eq!(
+            out.status.code(),
+            Some(3),
+            "{} handler accepted a foreign payload",
+            handler.name()
+        );
+        let failures = std::fs::read_to_string(tmp.path().join("failures")).unwrap();
+        assert!(
+            failures.contains(&format!("{} handler:", handler.name())),
+            "{failures}"
+        );
+    }
+}
+
+/// A tool the handler's dialect has no name for (Claude's `NotebookEdit` under Copilot or
+/// Bricks) reaches it under the name its agent gives it, which is also what its matcher reads;
+/// hookx's internal tool ids never show.
+#[test]
+fn a_tool_the_handler_dialect_lacks_keeps_its_agent_name() {
+    for (handler, matcher, key) in [
+        (Copilot, "NotebookEdit", "toolName"),
+        (Bricks, "NotebookEdit", "tool_name"),
+        (Claude, "NotebookEdit", "tool_name"),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let got = tmp.path().join("stdin.json");
+        let payload = json!({
+            "session_id": "abc123", "transcript_path": "/t.jsonl", "cwd": tmp.path(),
+            "permission_mode": "default", "hook_event_name": "PreToolUse",
+            "tool_name": "NotebookEdit", "tool_input": {"notebook_path": "/a.ipynb"}
+        });
+        let out = Command::cargo_bin("hookx")
+            .unwrap()
+            .current_dir(tmp.path())
+            .args(["exec", "--host", "claude", "--as", handler.name()])
+            .args(["--event", "PreToolUse", "--match", matcher, "--"])
+            .arg(format!("cat > '{}'", got.display()))
+            .write_stdin(payload.to_string())
+            .timeout(TIMEOUT)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let text = std::fs::read_to_string(&got)
+            .unwrap_or_else(|_| panic!("{} handler did not run: {out:?}", handler.name()));
+        let stdin: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            stdin[key],
+            "NotebookEdit",
+            "{} handler got {text}",
+            handler.name()
+        );
+    }
+}

@@ -1,0 +1,701 @@
+//! Faults, through the real `hookx exec`: handlers that hang, crash, flood, lie or vanish, and
+//! host payloads that are not payloads. hookx must answer the host as the HANDLER's dialect
+//! says a failure means (a crashing Copilot `preToolUse` hook denies, a Claude hook that times
+//! out does not block), within the handler's timeout and a margin, never hang, never panic, and
+//! say on stderr what happened.
+#![cfg(unix)]
+
+use assert_cmd::Command;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// No hookx run may take longer than this, whatever the handler does.
+const HARD_LIMIT: Duration = Duration::from_secs(120);
+/// What a shared, noisy machine may add to a handler's timeout.
+const MARGIN: Duration = Duration::from_secs(15);
+
+struct Ran {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+    elapsed: Duration,
+}
+
+impl Ran {
+    fn json(&self) -> Value {
+        serde_json::from_str(self.stdout.trim())
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {:?}\n{self:?}", self.stdout))
+    }
+
+    /// Exit 0 and nothing on stdout: the host goes on as if there were no hook.
+    fn passes(&self) {
+        assert_eq!(self.code, Some(0), "{self:?}");
+        assert_eq!(self.stdout.trim(), "", "{self:?}");
+    }
+
+    fn says(&self, what: &str) {
+        assert!(
+            self.stderr.contains(what),
+            "stderr does not say {what:?}\n{self:?}"
+        );
+    }
+
+    /// Says it once, on a line of its own.
+    fn says_once(&self, what: &str) {
+        self.says(what);
+        assert_eq!(
+            self.stderr.matches(what).count(),
+            1,
+            "stderr says {what:?} more than once\n{self:?}"
+        );
+        assert!(self.stderr.ends_with('\n'), "{self:?}");
+    }
+}
+
+impl std::fmt::Debug for Ran {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let cut = |s: &str| s.chars().take(2000).collect::<String>();
+        write!(
+            f,
+            "exit {:?} after {:?}\n--- stdout\n{}\n--- stderr\n{}",
+            self.code,
+            self.elapsed,
+            cut(&self.stdout),
+            cut(&self.stderr)
+        )
+    }
+}
+
+fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(rel)
+}
+
+/// A seed payload, sent from `project`.
+fn payload(rel: &str, project: &Path) -> Vec<u8> {
+    let mut v: Value = serde_json::from_slice(&std::fs::read(fixture(rel)).unwrap()).unwrap();
+    v["cwd"] = project.display().to_string().into();
+    v.to_string().into_bytes()
+}
+
+/// A Claude `PreToolUse` on `Bash`.
+const CLAUDE_PRE: &str = "payloads/claude/PreToolUse.json";
+/// A Copilot camelCase `preToolUse` on `edit`.
+const COPILOT_PRE: &str = "payloads/copilot/preToolUse.json";
+
+/// `hookx exec --host HOST --as FLAVOR ARGS… -- sh -c SCRIPT`, the host payload on stdin.
+fn exec(host: &str, stdin: Vec<u8>, flavor: &str, args: &[&str], script: &str) -> Ran {
+    let project = tempfile::tempdir().unwrap();
+    exec_in(project.path(), host, stdin, flavor, args, script)
+}
+
+fn exec_in(
+    project: &Path,
+    host: &str,
+    stdin: Vec<u8>,
+    flavor: &str,
+    args: &[&str],
+    script: &str,
+) -> Ran {
+    let mut cmd = Command::cargo_bin("hookx").unwrap();
+    for var in [
+        "CLAUDE_PROJECT_DIR",
+        "COPILOT_CLI",
+        "BRICKS_PROJECT_DIR",
+        "BRICKS_SESSION_ID",
+        "BRICKS_HOOK_EVENT",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.current_dir(project)
+        .args(["exec", "--host", host, "--as", flavor])
+        .args(args)
+        .args(["--", script])
+        .write_stdin(stdin)
+        .timeout(HARD_LIMIT);
+    run(cmd)
+}
+
+fn run(mut cmd: Command) -> Ran {
+    let start = Instant::now();
+    let out = cmd.output().expect("hookx runs");
+    let ran = Ran {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        elapsed: start.elapsed(),
+    };
+    // Never a panic, never killed by assert_cmd's hard limit.
+    assert!(
+        ran.code.is_some() && ran.code != Some(101) && !ran.stderr.contains("panicked"),
+        "hookx crashed or hung: {ran:?}"
+    );
+    assert!(ran.elapsed < HARD_LIMIT, "{ran:?}");
+    ran
+}
+
+/// Claude's deny on PreToolUse, as the Claude host reads it.
+fn claude_deny(reason_part: &str, ran: &Ran) {
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    let v = ran.json();
+    let hso = &v["hookSpecificOutput"];
+    assert_eq!(hso["permissionDecision"], "deny", "{ran:?}");
+    let reason = hso["permissionDecisionReason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains(reason_part),
+        "reason {reason:?} lacks {reason_part:?}"
+    );
+}
+
+fn pid_in(file: &Path) -> Option<i32> {
+    std::fs::read_to_string(file).ok()?.trim().parse().ok()
+}
+
+fn alive(pid: i32) -> bool {
+    // Signal 0: does the process exist (a zombie counts; reaped by init soon).
+    rustix::process::Pid::from_raw(pid).is_some_and(|p| {
+        rustix::process::test_kill_process(p).is_ok()
+            && !std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .is_ok_and(|s| s.split(' ').nth(2) == Some("Z"))
+    })
+}
+
+fn kill(pid: i32) {
+    if let Some(p) = rustix::process::Pid::from_raw(pid) {
+        let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Timeouts.
+
+#[test]
+fn claude_handler_that_hangs_past_its_timeout_does_not_block() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("sleeper.pid");
+    let script = format!("sleep 60 & echo $! > '{}'; wait", pid_file.display());
+    let ran = exec_in(
+        dir.path(),
+        "claude",
+        payload(CLAUDE_PRE, dir.path()),
+        "claude",
+        &["--timeout", "1"],
+        &script,
+    );
+    ran.passes();
+    ran.says_once("timed out");
+    assert!(ran.elapsed >= Duration::from_secs(1), "{ran:?}");
+    assert!(ran.elapsed < Duration::from_secs(1) + MARGIN, "{ran:?}");
+    // The whole group went with it.
+    let pid = pid_in(&pid_file).expect("the handler wrote its child's pid");
+    let gone = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(20));
+        !alive(pid)
+    });
+    kill(pid);
+    assert!(gone, "the handler's child {pid} outlived the timeout");
+}
+
+#[test]
+fn copilot_pre_tool_use_handler_that_times_out_fails_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let ran = exec(
+        "copilot",
+        payload(COPILOT_PRE, dir.path()),
+        "copilot",
+        &["--timeout", "1"],
+        "sleep 60",
+    );
+    // Field: a timeout lets the call through, where a crash denies it.
+    ran.passes();
+    ran.says("timed out");
+    assert!(ran.elapsed < Duration::from_secs(1) + MARGIN, "{ran:?}");
+}
+
+#[test]
+fn bricks_handler_that_hangs_under_a_copilot_host_does_not_deny() {
+    let dir = tempfile::tempdir().unwrap();
+    let ran = exec(
+        "copilot",
+        payload(COPILOT_PRE, dir.path()),
+        "bricks",
+        &["--timeout", "1"],
+        "while :; do :; done",
+    );
+    ran.passes();
+    ran.says("timed out");
+    assert!(ran.elapsed < Duration::from_secs(1) + MARGIN, "{ran:?}");
+}
+
+#[test]
+fn timeout_flag_is_in_seconds_and_validated() {
+    let dir = tempfile::tempdir().unwrap();
+    // A fast handler is not cut short by a long timeout...
+    let ran = exec(
+        "claude",
+        payload(CLAUDE_PRE, dir.path()),
+        "claude",
+        &["--timeout", "30"],
+        "sleep 1; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}'",
+    );
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    assert_eq!(
+        ran.json()["hookSpecificOutput"]["permissionDecision"],
+        "allow"
+    );
+    // ...and a timeout that is not a number of seconds is a usage error, not a default.
+    for bad in ["-1", "1.5", "soon"] {
+        let ran = exec(
+            "claude",
+            payload(CLAUDE_PRE, dir.path()),
+            "claude",
+            &[&format!("--timeout={bad}")],
+            "true",
+        );
+        assert_eq!(ran.code, Some(2), "--timeout {bad}: {ran:?}");
+        ran.says("--timeout");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Crashes and exit codes.
+
+#[test]
+fn claude_handler_killed_by_a_signal_does_not_block() {
+    let dir = tempfile::tempdir().unwrap();
+    let ran = exec(
+        "claude",
+        payload(CLAUDE_PRE, dir.path()),
+        "claude",
+        &[],
+        "kill -9 $$",
+    );
+    ran.passes();
+    ran.says("killed by signal 9");
+}
+
+#[test]
+fn copilot_pre_tool_use_handler_killed_by_a_signal_denies() {
+    let dir = tempfile::tempdir().unwrap();
+    let ran = exec(
+        "claude",
+        payload(CLAUDE_PRE, dir.path()),
+        "copilot",
+        &[],
+        "kill -9 $$",
+    );
+    claude_deny("killed by signal 9", &ran);
+}
+
+#[test]
+fn exit_1_is_a_non_blocking_error_for_claude_and_bricks() {
+    for flavor in ["claude", "bricks"] {
+        let dir = tempfile::tempdir().unwrap();
+        let ran = exec(
+            "claude",
+            payload(CLAUDE_PRE, dir.path()),
+            flavor,
+            &[],
+            "echo 'lint config missing' >&2; exit 1",
+        );
+        ran.passes();
+        ran.says_once("exited with code 1: lint config missing");
+    }
+}
+
+#[test]
+fn copilot_pre_tool_use_handler_exiting_1_denies_with_its_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let ran = exec(
+        "copilot",
+        payload(COPILOT_PRE, dir.path()),
+        "copilot",
+        &[],
+        "echo 'policy server unreachable' >&2; exit 1",
+    );
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    assert_eq!(
+        ran.json(),
+        json!({"permissionDecision": "deny", "permissionDecisionReason": "policy server unreachable"})
+    );
+}
+
+#[test]
+fn exit_2_on_pre_tool_use_denies_and_ignores_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    // Claude: at exit 2 stdout JSON is ignored; stderr is the reason.
+    let ran = exec(
+        "claude",
+        payload(CLAUDE_PRE, dir.path()),
+        "claude",
+        &[],
+        "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}'; echo 'rm is banned' >&2; exit 2",
+    );
+    claude_deny("rm is banned", &ran);
+}
+
+#[test]
+fn exit_2_where_claude_cannot_block_is_only_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let ran = exec(
+        "claude",
+        payload("payloads/claude/SessionStart.json", dir.path()),
+        "claude",
+        &[],
+        "echo 'no venv' >&2; exit 2",
+    );
+    ran.passes();
+    ran.says("no venv");
+}
+
+#[test]
+fn exit_127_and_a_missing_command_are_errors_that_name_the_command() {
+    for flavor in ["claude", "bricks"] {
+        for script in [
+            "exit 127",
+            "./hooks/does-not-exist.sh",
+            "no-such-hook-binary --check",
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let ran = exec(
+                "claude",
+                payload(CLAUDE_PRE, dir.path()),
+                flavor,
+                &[],
+                script,
+            );
+            ran.passes();
+            ran.says("exited with code 127");
+            if script != "exit 127" {
+                let name = script.split_whitespace().next().unwrap();
+                ran.says(name.trim_start_matches("./"));
+            }
+        }
+    }
+}
+
+#[test]
+fn copilot_pre_tool_use_handler_that_does_not_exist_denies() {
+    let dir = tempfile::tempdir().unwrap();
+    let ran = exec(
+        "claude",
+        payload(CLAUDE_PRE, dir.path()),
+        "copilot",
+        &[],
+        "./hooks/guard.sh",
+    );
+    claude_deny("guard.sh", &ran);
+}
+
+#[test]
+fn a_program_and_its_arguments_are_run_without_a_shell_reading_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = Command::cargo_bin("hookx").unwrap();
+    cmd.current_dir(dir.path())
+        .args(["exec", "--host", "claude", "--as", "claude", "--"])
+        .args([
+            "printf",
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"%s"}}"#,
+            "$HOME; `id` 'quoted'",
+        ])
+        .write_stdin(payload(CLAUDE_PRE, dir.path()))
+        .timeout(HARD_LIMIT);
+    let ran = run(cmd);
+    claude_deny("$HOME; `id` 'quoted'", &ran);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output that is not an answer.
+
+#[test]
+fn invalid_json_on_stdout_is_an_error_not_a_decision() {
+    let cases = [
+        ("{\"hookSpecificOutput\": {", "not valid JSON"),
+        ("[\"deny\"]", "an array where a JSON object was expected"),
+        ("deny", "not JSON"),
+        (
+            "{\"hookSpecificOutput\":{\"permissionDecision\":42}}",
+            "must be a string",
+        ),
+    ];
+    for (stdout, says) in cases {
+        for flavor in ["claude", "copilot", "bricks"] {
+            let dir = tempfile::tempdir().unwrap();
+            let script = format!("printf '%s' '{stdout}'");
+            let ran = exec(
+                "claude",
+                payload(CLAUDE_PRE, dir.path()),
+                flavor,
+                &[],
+                &script,
+            );
+            // Exit 0: no dialect reads garbage as a decision; Copilot's fail-closed rule is
+            // about exit codes.
+            if flavor == "copilot" && says == "must be a string" {
+                // Not a slot Copilot reads: nothing to complain about.
+                ran.passes();
+                continue;
+            }
+            ran.passes();
+            ran.says(says);
+        }
+    }
+}
+
+#[test]
+fn non_utf8_stdout_and_stderr_are_reported_not_fatal() {
+    let dir = tempfile::tempdir().unwrap();
+    let ran = exec(
+        "claude",
+        payload(CLAUDE_PRE, dir.path()),
+        "claude",
+        &[],
+        r#"printf '\377\376{"x":1}\200'"#,
+    );
+    ran.passes();
+    ran.says("not valid UTF-8");
+
+    // At exit 2 the bytes are the reason: replaced, still a valid JSON answer.
+    let ran = exec(
+        "claude",
+        payload(CLAUDE_PRE, dir.path()),
+        "claude",
+        &[],
+        r"printf 'bad \377 byte\n' >&2; exit 2",
+    );
+    claude_deny("bad \u{FFFD} byte", &ran);
+}
+
+#[test]
+fn a_100_mb_flood_on_stdout_is_cut_and_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let ran = exec(
+        "claude",
+        payload(CLAUDE_PRE, dir.path()),
+        "claude",
+        &["--timeout", "60"],
+        "dd if=/dev/zero bs=1048576 count=100 2>/dev/null | tr '\\000' x",
+    );
+    ran.passes();
+    ran.says("truncated");
+    assert!(ran.stderr.len() < 10_000, "stderr quotes the flood");
+}
+
+#[test]
+fn a_100_mb_flood_on_stderr_is_cut_in_the_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let ran = exec(
+        "claude",
+        payload(CLAUDE_PRE, dir.path()),
+        "claude",
+        &["--timeout", "60"],
+        "dd if=/dev/zero bs=1048576 count=100 2>/dev/null | tr '\\000' x >&2; exit 1",
+    );
+    ran.passes();
+    ran.says("exited with code 1");
+    assert!(ran.stderr.len() < 10_000, "stderr quotes the flood");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pipes.
+
+#[test]
+fn a_background_child_holding_the_pipes_does_not_delay_the_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("bg.pid");
+    let script = format!(
+        "sleep 60 & echo $! > '{}'; printf '%s' '{}'",
+        pid_file.display(),
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"held"}}"#
+    );
+    let ran = exec_in(
+        dir.path(),
+        "claude",
+        payload(CLAUDE_PRE, dir.path()),
+        "claude",
+        &["--timeout", "30"],
+        &script,
+    );
+    if let Some(pid) = pid_in(&pid_file) {
+        kill(pid);
+    }
+    claude_deny("held", &ran);
+    assert!(ran.elapsed < MARGIN, "{ran:?}");
+}
+
+#[test]
+fn a_handler_that_closes_stdin_at_once_still_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    // Larger than any pipe buffer, so that hookx is still writing when stdin closes.
+    let mut v: Value = serde_json::from_slice(&payload(CLAUDE_PRE, dir.path())).unwrap();
+    v["tool_input"]["command"] = "x".repeat(4 << 20).into();
+    let ran = exec(
+        "claude",
+        v.to_string().into_bytes(),
+        "claude",
+        &["--timeout", "30"],
+        r#"exec 0<&-; printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"closed"}}'"#,
+    );
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    assert_eq!(
+        ran.json()["hookSpecificOutput"]["permissionDecision"],
+        "ask",
+        "{ran:?}"
+    );
+    assert!(ran.elapsed < MARGIN, "{ran:?}");
+}
+
+#[test]
+fn a_large_payload_reaches_the_handler_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut v: Value = serde_json::from_slice(&payload(CLAUDE_PRE, dir.path())).unwrap();
+    v["tool_input"]["command"] = "y".repeat(8 << 20).into();
+    let got = dir.path().join("got.json");
+    let script = format!("cat > '{}'", got.display());
+    let ran = exec_in(
+        dir.path(),
+        "claude",
+        v.to_string().into_bytes(),
+        "bricks",
+        &["--timeout", "60"],
+        &script,
+    );
+    ran.passes();
+    let received: Value = serde_json::from_slice(&std::fs::read(&got).unwrap()).unwrap();
+    assert_eq!(
+        received["tool_input"]["command"],
+        v["tool_input"]["command"]
+    );
+    assert_eq!(received["tool_name"], "bash");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host payloads that are not payloads.
+
+fn host_error(stdin: Vec<u8>) -> Ran {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("ran");
+    let script = format!("touch '{}'", marker.display());
+    let ran = exec_in(dir.path(), "claude", stdin, "bricks", &[], &script);
+    assert!(!marker.exists(), "the handler ran on a bad payload");
+    assert!(
+        matches!(ran.code, Some(c) if c != 0),
+        "a bad payload must fail: {ran:?}"
+    );
+    assert_eq!(ran.stdout, "", "{ran:?}");
+    ran.says("stdin");
+    ran
+}
+
+#[test]
+fn host_payload_that_is_not_json_is_an_error_naming_stdin() {
+    host_error(b"PreToolUse Bash npm test".to_vec()).says("not JSON");
+}
+
+#[test]
+fn host_payload_that_is_a_json_array_is_an_error_naming_stdin() {
+    host_error(b"[{\"hook_event_name\":\"PreToolUse\"}]".to_vec()).says("not an array");
+}
+
+#[test]
+fn empty_host_payload_is_an_error_naming_stdin() {
+    host_error(Vec::new()).says("empty");
+}
+
+#[test]
+fn huge_host_payload_is_refused_naming_stdin() {
+    let mut big = b"{\"hook_event_name\":\"PreToolUse\",\"x\":\"".to_vec();
+    big.resize(big.len() + (17 << 20), b'z');
+    big.extend_from_slice(b"\"}");
+    host_error(big).says("larger than");
+}
+
+#[test]
+fn non_utf8_host_payload_is_an_error_naming_stdin() {
+    host_error(b"{\"hook_event_name\":\"Pre\xffToolUse\"}".to_vec());
+}
+
+// ---------------------------------------------------------------------------------------------
+// The host's side of the pipes.
+
+#[test]
+fn a_host_that_stops_reading_the_answer_does_not_crash_hookx() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("hookx"))
+        .current_dir(dir.path())
+        .args(["exec", "--host", "claude", "--as", "claude", "--"])
+        .arg(r#"printf '{"decision":"block","reason":"%s"}' "$(printf '%01000d' 0)""#)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The host has gone away before hookx answers: writing the answer fails with EPIPE.
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(&payload(CLAUDE_PRE, dir.path())).unwrap();
+    drop(stdin);
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > HARD_LIMIT {
+            let _ = child.kill();
+            panic!("hookx hung writing to a closed stdout");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(0), "{status:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+/// Hosts kill a hook that runs past their own timeout. hookx then dies by the signal, and the
+/// handler it started (in its own process group) lives on.
+#[test]
+#[ignore = "known: hookx does not pass a SIGTERM on to the handler's process group"]
+fn a_handler_dies_with_hookx_when_the_host_kills_it() {
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("handler.pid");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("hookx"))
+        .current_dir(dir.path())
+        .args(["exec", "--host", "claude", "--as", "claude", "--"])
+        .arg(format!(
+            "sleep 60 & echo $! > '{}'; wait",
+            pid_file.display()
+        ))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(&payload(CLAUDE_PRE, dir.path())).unwrap();
+    }
+    let start = Instant::now();
+    let pid = loop {
+        if let Some(pid) = pid_in(&pid_file) {
+            break pid;
+        }
+        assert!(start.elapsed() < HARD_LIMIT, "the handler never started");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let hookx = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
+    rustix::process::kill_process(hookx, rustix::process::Signal::TERM).unwrap();
+    let _ = child.wait();
+    let gone = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(20));
+        !alive(pid)
+    });
+    kill(pid);
+    assert!(gone, "the handler's child {pid} outlived hookx");
+}
