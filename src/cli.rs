@@ -258,6 +258,12 @@ pub fn main() -> i32 {
 }
 
 fn run(cli: Cli) -> Result<i32, Error> {
+    if matches!(
+        cli.command,
+        Command::Run(_) | Command::Exec(_) | Command::Simulate(_)
+    ) {
+        crate::spawn::forward_termination();
+    }
     match cli.command {
         Command::Convert(args) => convert_cmd(args),
         Command::Validate(args) => validate_cmd(args),

@@ -78,6 +78,7 @@ pub fn run(spec: &Spawn) -> Finished {
         Ok(child) => child,
         Err(err) => return not_started(start, spawn_failure(spec, &err)),
     };
+    let _live = LiveGroup::register(child.id());
 
     let (done_tx, done_rx) = mpsc::channel();
     let stdout = Capture::shared();
@@ -108,6 +109,62 @@ pub fn run(spec: &Spawn) -> Finished {
         stdout_truncated,
         stderr_truncated,
         elapsed: start.elapsed(),
+    }
+}
+
+/// Process groups of handlers still running, so that a host killing hookx (past its own
+/// timeout) does not leave them behind: see [`kill_live_groups`].
+static LIVE_GROUPS: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+
+/// Keeps a handler's group in [`LIVE_GROUPS`] while it runs.
+struct LiveGroup(u32);
+
+impl LiveGroup {
+    fn register(pid: u32) -> LiveGroup {
+        if let Ok(mut live) = LIVE_GROUPS.lock() {
+            live.push(pid);
+        }
+        LiveGroup(pid)
+    }
+}
+
+impl Drop for LiveGroup {
+    fn drop(&mut self) {
+        if let Ok(mut live) = LIVE_GROUPS.lock() {
+            live.retain(|p| *p != self.0);
+        }
+    }
+}
+
+/// Kills the process group of every handler still running (hookx itself is being killed).
+pub fn kill_live_groups() {
+    #[cfg(unix)]
+    if let Ok(live) = LIVE_GROUPS.lock() {
+        for pid in live.iter() {
+            if let Some(pid) = rustix::process::Pid::from_raw(*pid as i32) {
+                let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+            }
+        }
+    }
+}
+
+/// On SIGTERM, SIGINT or SIGHUP (a host giving up on hookx), kills the running handlers'
+/// groups, then exits as killed by that signal would.
+pub fn forward_termination() {
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP]) else {
+            return;
+        };
+        let _ = thread::Builder::new()
+            .name("hookx-signals".into())
+            .spawn(move || {
+                if let Some(signal) = signals.forever().next() {
+                    kill_live_groups();
+                    std::process::exit(128 + signal);
+                }
+            });
     }
 }
 
