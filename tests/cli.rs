@@ -607,7 +607,7 @@ fn wrap_quotes_commands_so_that_sh_gives_them_back_byte_identical() {
                 .as_str()
                 .or(handler["command"].as_str())
                 .unwrap();
-            let words = shell_words(line);
+            let words = without_timeout(shell_words(line), line);
             let (canonical, expected, matcher) = match event.as_str() {
                 "sessionStart" | "SessionStart" => (
                     "SessionStart",
@@ -638,6 +638,22 @@ fn wrap_quotes_commands_so_that_sh_gives_them_back_byte_identical() {
     }
 }
 
+/// The words of a wrapped command without its `--timeout N`, which must be there: the wrapped
+/// handler keeps the timeout it was written with.
+fn without_timeout(mut words: Vec<String>, line: &str) -> Vec<String> {
+    let at = words
+        .iter()
+        .position(|w| w == "--timeout")
+        .unwrap_or_else(|| panic!("no --timeout in {line}"));
+    let seconds = words.remove(at + 1);
+    assert!(
+        seconds.parse::<u64>().is_ok(),
+        "--timeout {seconds} in {line}"
+    );
+    words.remove(at);
+    words
+}
+
 /// Copilot `cwd` and `env` become part of the wrapped command line, still one word.
 #[test]
 fn wrap_keeps_copilot_cwd_and_env_inside_the_wrapped_command() {
@@ -656,7 +672,7 @@ fn wrap_keeps_copilot_cwd_and_env_inside_the_wrapped_command() {
         .as_str()
         .unwrap();
     assert_eq!(
-        shell_words(line),
+        without_timeout(shell_words(line), line),
         [
             "exec",
             "--as",

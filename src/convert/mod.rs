@@ -101,6 +101,13 @@ pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
     }
 }
 
+/// How a handler is routed through `hookx exec` under `--wrap`.
+struct Wrap<'a> {
+    /// The source matcher, when the target cannot express it: `exec --match` applies it.
+    matcher: Option<&'a str>,
+    timeout: u64,
+}
+
 struct Converter<'a> {
     options: &'a Options,
     losses: Vec<Loss>,
@@ -308,7 +315,15 @@ impl Converter<'_> {
         }
         match &handler.kind {
             HandlerKind::Command(command) => {
-                let command = self.command(src, at, command, event, from, to, wrap_match)?;
+                // A wrapped handler keeps the timeout it was written with (its dialect's
+                // default when it had none), whatever the wrapper's dialect defaults to.
+                let wrap = self.options.wrap.then(|| Wrap {
+                    matcher: wrap_match,
+                    timeout: handler
+                        .timeout
+                        .unwrap_or_else(|| from.tables().default_timeout(&handler.kind)),
+                });
+                let command = self.command(src, at, command, event, from, to, wrap)?;
                 out.kind = HandlerKind::Command(command);
             }
             HandlerKind::Prompt(_) | HandlerKind::Agent(_) => {
@@ -366,7 +381,7 @@ impl Converter<'_> {
         event: &EventKind,
         from: Flavor,
         to: Flavor,
-        wrap_match: Option<&str>,
+        wrap: Option<Wrap>,
     ) -> Option<Command> {
         let target = to.dialect();
         let spec = target.config();
@@ -450,14 +465,15 @@ impl Converter<'_> {
                 line = format!("{} {line}", exports.join(" "));
             }
         }
-        if self.options.wrap {
+        if let Some(wrap) = wrap {
             let mut wrapped = format!(
-                "{} exec --as {} --event {}",
+                "{} exec --as {} --event {} --timeout {}",
                 self.options.hookx,
                 from.name(),
-                event
+                event,
+                wrap.timeout
             );
-            if let Some(m) = wrap_match {
+            if let Some(m) = wrap.matcher {
                 wrapped.push_str(&format!(" --match {}", shell_quote(m)));
             }
             line = format!("{wrapped} -- {}", shell_quote(&line));
