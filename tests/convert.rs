@@ -631,7 +631,13 @@ fn powershell_only_handlers_are_losses() {
         assert_loss(&items, "/hooks/preToolUse/0", "PowerShell-only", 5, 7);
         assert_loss(&items, "/hooks/PreToolUse/0", "PowerShell-only", 12, 7);
         // The handler with a bash command converts, and its PowerShell twin is reported.
-        assert_loss(&items, "/hooks/postToolUse/0/powershell", "PowerShell", 21, 23);
+        assert_loss(
+            &items,
+            "/hooks/postToolUse/0/powershell",
+            "PowerShell",
+            21,
+            23,
+        );
     }
 }
 
