@@ -349,6 +349,12 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
                     .header(&shown, &shown)
                     .to_string(),
             );
+        } else if args.strict && !conversion.losses.is_empty() {
+            // --strict refuses a lossy result: the target stays as it was.
+            errln!(
+                "not writing {}: the conversion loses something (--strict)",
+                path.display()
+            );
         } else {
             if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
                 std::fs::create_dir_all(dir).map_err(|e| Error::Io {
@@ -409,6 +415,8 @@ fn default_target(dialect: Dialect) -> &'static str {
 
 fn validate_cmd(args: ValidateArgs) -> Result<i32, Error> {
     let mut all = Vec::new();
+    let mut unreadable = 0;
+    let mut worst = 0;
     for path in &args.files {
         match load(path, args.from) {
             Ok((src, parsed)) => {
@@ -416,12 +424,20 @@ fn validate_cmd(args: ValidateArgs) -> Result<i32, Error> {
                 all.extend(crate::validate::check(&src, &parsed.document));
             }
             Err(Error::Invalid(diags)) => all.extend(diags),
-            Err(e) => return Err(e),
+            // An unreadable or ambiguous file is one failure among the files, not the end.
+            Err(e) => {
+                errln!("{e}");
+                unreadable += 1;
+                worst = worst.max(e.exit_code());
+            }
         }
     }
     all.sort_by(|a, b| (&a.file, a.line, a.col).cmp(&(&b.file, b.line, b.col)));
-    let errors = all.iter().filter(|d| d.severity == Severity::Error).count();
-    let warnings = all.len() - errors;
+    let warnings = all
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .count();
+    let errors = all.len() - warnings + unreadable;
     match args.format {
         Format::Text => {
             for d in &all {
@@ -434,7 +450,7 @@ fn validate_cmd(args: ValidateArgs) -> Result<i32, Error> {
         }
         Format::Json => outln!("{}", serde_json::to_string_pretty(&all).unwrap_or_default()),
     }
-    Ok(if errors > 0 { 1 } else { 0 })
+    Ok(if errors > 0 { worst.max(1) } else { 0 })
 }
 
 fn exec_cmd(args: ExecArgs) -> Result<i32, Error> {

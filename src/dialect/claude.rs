@@ -23,6 +23,8 @@ pub static TABLES: Tables = Tables {
         (EventKind::SubagentStop, "SubagentStop"),
         (EventKind::Stop, "Stop"),
         (EventKind::PreCompact, "PreCompact"),
+        // Newer than the seed (dialects.md §8), with the same `manual`/`auto` trigger.
+        (EventKind::PostCompact, "PostCompact"),
     ],
     tools: CLAUDE_TOOLS,
     // Canonical argument names are Claude's.

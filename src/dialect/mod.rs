@@ -244,6 +244,7 @@ pub(crate) const CLAUDE_MATCHER_TARGETS: &[(EventKind, MatchOn)] = &[
     (EventKind::SubagentStart, MatchOn::Field("agent_type")),
     (EventKind::SubagentStop, MatchOn::Field("agent_type")),
     (EventKind::PreCompact, MatchOn::Field("trigger")),
+    (EventKind::PostCompact, MatchOn::Field("trigger")),
 ];
 
 /// Claude's matcher reading (field: exact lists also allow `-`, `,` and spaces).
