@@ -99,7 +99,7 @@ fn install_keeps_every_other_key_and_hook_in_order() {
     let original: Value = p.json(SETTINGS);
     let out = p.stdout(&["install", "--host", "claude", "--hookx", HOOKX]);
     assert!(
-        out.starts_with("routed 12 claude events to hookx in .claude/settings.json: SessionStart"),
+        out.starts_with("routed 13 claude events to hookx in .claude/settings.json: SessionStart"),
         "{out}"
     );
     let after = p.json(SETTINGS);
@@ -112,7 +112,7 @@ fn install_keeps_every_other_key_and_hook_in_order() {
         &keys(hooks)[..4],
         ["PreToolUse", "Notification", "Stop", "TeammateIdle"]
     );
-    assert_eq!(keys(hooks).len(), 4 + 9);
+    assert_eq!(keys(hooks).len(), 4 + 10);
     // The user's groups come first, unchanged, field order included.
     for event in ["PreToolUse", "Notification", "Stop"] {
         let route = json!({"hooks": [{"type": "command", "command": format!("/opt/hookx/bin/hookx run --host claude --event {event}")}]});
@@ -131,7 +131,7 @@ fn install_keeps_every_other_key_and_hook_in_order() {
 
     // The list shows the user's hooks, not the routes.
     let list = p.stdout(&["list"]);
-    assert!(list.contains("12 hookx routes (not listed)"), "{list}");
+    assert!(list.contains("13 hookx routes (not listed)"), "{list}");
     assert!(!list.contains("run --host"), "{list}");
 }
 
@@ -160,7 +160,7 @@ fn uninstall_leaves_exactly_the_original_hooks() {
     let out = p.stdout(&["install", "--host", "claude", "--uninstall"]);
     assert_eq!(
         out,
-        "removed 12 hookx entries for claude from .claude/settings.json\n"
+        "removed 13 hookx entries for claude from .claude/settings.json\n"
     );
     let after = p.json(SETTINGS);
     // Compared as text, so that the order of every key counts too.
@@ -339,7 +339,7 @@ fn reinstalling_from_elsewhere_repoints_the_entries() {
         .success();
     let out = p.stdout(&["install", "--host", "claude", "--hookx", "/new/hookx"]);
     assert!(
-        out.starts_with("re-pointed 12 existing hookx entries"),
+        out.starts_with("re-pointed 13 existing hookx entries"),
         "{out}"
     );
     let text = p.read(SETTINGS);
@@ -347,7 +347,7 @@ fn reinstalling_from_elsewhere_repoints_the_entries() {
     assert_eq!(
         text.matches("/new/hookx run --host claude --event ")
             .count(),
-        12
+        13
     );
 }
 
