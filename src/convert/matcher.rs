@@ -5,7 +5,7 @@
 //! it matched, and the caller reports the approximation.
 
 use crate::dialect::{Flavor, MatchOn};
-use crate::model::{CompiledMatcher, MatcherForm, MatcherStyle};
+use crate::model::{CompiledMatcher, EventKind, MatcherForm, MatcherStyle};
 use std::collections::BTreeSet;
 
 /// A matcher in the target flavour, and what could not be carried over.
@@ -72,6 +72,41 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
         text: write(&form, target_style, text),
         problems,
     }
+}
+
+/// Values a field matcher (SessionStart source, compaction trigger, …) accepts in `from` that
+/// `to` never sends for `event`: after conversion those parts of it can never fire.
+pub fn values_never_sent(
+    text: Option<&str>,
+    event: &EventKind,
+    from: Flavor,
+    to: Flavor,
+) -> Vec<String> {
+    let Some(sent) = to.tables().matcher_values(event) else {
+        return Vec::new();
+    };
+    let form = from.tables().matcher_style.form(text);
+    let accepted: Vec<String> = match &form {
+        MatcherForm::All => return Vec::new(),
+        MatcherForm::Exact(values) => values.clone(),
+        MatcherForm::Regex { .. } => {
+            let (Some(known), Ok(matcher)) = (
+                from.tables().matcher_values(event),
+                CompiledMatcher::compile(&form),
+            ) else {
+                return Vec::new();
+            };
+            known
+                .iter()
+                .filter(|v| matcher.is_match(v))
+                .map(|v| v.to_string())
+                .collect()
+        }
+    };
+    accepted
+        .into_iter()
+        .filter(|v| !sent.contains(&v.as_str()))
+        .collect()
 }
 
 fn rename_tools(
@@ -258,6 +293,21 @@ mod tests {
 
     fn tools(text: &str, from: Flavor, to: Flavor) -> Translated {
         translate(Some(text), MatchOn::ToolName, from, to)
+    }
+
+    #[test]
+    fn values_the_target_never_sends_are_found() {
+        let session = EventKind::SessionStart;
+        assert_eq!(
+            values_never_sent(Some("startup|compact"), &session, Claude, Bricks),
+            ["compact"]
+        );
+        assert_eq!(
+            values_never_sent(Some(".*"), &session, Claude, Bricks),
+            ["clear", "compact"]
+        );
+        assert!(values_never_sent(Some("startup"), &session, Claude, Copilot).is_empty());
+        assert!(values_never_sent(None, &session, Claude, Bricks).is_empty());
     }
 
     #[test]

@@ -168,7 +168,17 @@ impl Converter<'_> {
             to_tables.matcher_target(&event),
         ) {
             (Some(on), Some(on_target)) if on == on_target => {
-                let translated = matcher::translate(rule.matcher.as_deref(), on, from, to);
+                let mut translated = matcher::translate(rule.matcher.as_deref(), on, from, to);
+                if from.dialect() != to.dialect() {
+                    for value in
+                        matcher::values_never_sent(rule.matcher.as_deref(), &event, from, to)
+                    {
+                        translated.problems.push(format!(
+                            "{} never sends `{value}` for `{event}`: that part of the matcher never fires",
+                            to.dialect()
+                        ));
+                    }
+                }
                 for problem in &translated.problems {
                     self.lose(
                         src,

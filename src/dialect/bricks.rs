@@ -56,6 +56,7 @@ pub static TABLES: Tables = Tables {
     parallel: true,
     handler_types: &["command"],
     protocol: protocol_rows::PROTOCOL,
+    matcher_values: super::BRICKS_MATCHER_VALUES,
 };
 
 pub static CONFIG: ConfigSpec = ConfigSpec {

@@ -39,6 +39,7 @@ pub static TABLES: Tables = Tables {
     parallel: true,
     handler_types: &["command", "prompt", "agent"],
     protocol: protocol_rows::PROTOCOL,
+    matcher_values: super::CLAUDE_MATCHER_VALUES,
 };
 
 pub static CONFIG: ConfigSpec = ConfigSpec {

@@ -72,6 +72,7 @@ pub static TABLES: Tables = Tables {
     parallel: false,
     handler_types: &["command", "prompt"],
     protocol: protocol_rows::PROTOCOL,
+    matcher_values: super::COPILOT_MATCHER_VALUES,
 };
 
 /// PascalCase events (VS Code-compatible): snake_case payload with an ISO timestamp, Claude
@@ -109,6 +110,7 @@ pub static PASCAL_TABLES: Tables = Tables {
     parallel: false,
     handler_types: &["command", "prompt"],
     protocol: protocol_rows::PASCAL_PROTOCOL,
+    matcher_values: super::COPILOT_MATCHER_VALUES,
 };
 
 pub static CONFIG: ConfigSpec = ConfigSpec {

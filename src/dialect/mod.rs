@@ -148,6 +148,9 @@ pub struct Tables {
     pub parallel: bool,
     /// Handler types the dialect has, by the `type` string.
     pub handler_types: &'static [&'static str],
+    /// The values the agent sends for a field matcher, where the set is closed (SessionStart
+    /// `source`, compaction `trigger`, …): a value outside it never fires.
+    pub matcher_values: &'static [(EventKind, &'static [&'static str])],
     /// Run-time payload and answer rules, read by `crate::protocol`.
     pub protocol: crate::protocol::ProtocolTables,
 }
@@ -206,6 +209,14 @@ impl Tables {
             .map(|(_, on)| *on)
     }
 
+    /// The closed set of values this flavour sends for `kind`'s field matcher, if known.
+    pub fn matcher_values(&self, kind: &EventKind) -> Option<&'static [&'static str]> {
+        self.matcher_values
+            .iter()
+            .find(|(k, _)| k == kind)
+            .map(|(_, values)| *values)
+    }
+
     pub fn default_timeout(&self, kind: &HandlerKind) -> u64 {
         match kind {
             HandlerKind::Command(_) => self.default_timeout[0],
@@ -245,6 +256,45 @@ pub(crate) const CLAUDE_MATCHER_TARGETS: &[(EventKind, MatchOn)] = &[
     (EventKind::SubagentStop, MatchOn::Field("agent_type")),
     (EventKind::PreCompact, MatchOn::Field("trigger")),
     (EventKind::PostCompact, MatchOn::Field("trigger")),
+];
+
+const COMPACT_TRIGGERS: &[&str] = &["manual", "auto"];
+
+/// Claude's closed matcher values (seed reference; `compact`/`clear` sources are Claude's own).
+pub(crate) const CLAUDE_MATCHER_VALUES: &[(EventKind, &[&str])] = &[
+    (
+        EventKind::SessionStart,
+        &["startup", "resume", "clear", "compact"],
+    ),
+    (
+        EventKind::SessionEnd,
+        &[
+            "clear",
+            "logout",
+            "prompt_input_exit",
+            "bypass_permissions_disabled",
+            "other",
+        ],
+    ),
+    (EventKind::PreCompact, COMPACT_TRIGGERS),
+    (EventKind::PostCompact, COMPACT_TRIGGERS),
+];
+
+/// Copilot's closed matcher values (both flavours).
+pub(crate) const COPILOT_MATCHER_VALUES: &[(EventKind, &[&str])] = &[
+    (EventKind::SessionStart, &["startup", "resume", "new"]),
+    (EventKind::PreCompact, COMPACT_TRIGGERS),
+];
+
+/// Bricks' closed matcher values (its seed's event table).
+pub(crate) const BRICKS_MATCHER_VALUES: &[(EventKind, &[&str])] = &[
+    (EventKind::SessionStart, &["startup", "resume"]),
+    (EventKind::PreCompact, COMPACT_TRIGGERS),
+    (EventKind::PostCompact, COMPACT_TRIGGERS),
+    (
+        EventKind::GoalUpdate,
+        &["set", "evaluated", "complete", "cancel"],
+    ),
 ];
 
 /// Claude's matcher reading (field: exact lists also allow `-`, `,` and spaces).
