@@ -69,6 +69,21 @@ pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
                 };
                 converter.lose(src, "/disableAllHooks", "`disableAllHooks: true`", &why);
             }
+            // Claude's settings `env` reaches every hook command of the session.
+            let has_env = doc.kind == DocumentKind::ClaudeSettings
+                && doc
+                    .extra
+                    .get("env")
+                    .and_then(Value::as_object)
+                    .is_some_and(|e| !e.is_empty());
+            if has_env && !doc.rules.is_empty() && doc.dialect != options.to {
+                converter.lose(
+                    src,
+                    "/env",
+                    "settings `env` (variables every hook command sees)",
+                    &format!("{} hook files have no session-wide environment; the converted commands run without these variables", options.to),
+                );
+            }
             for rule in &doc.rules {
                 out.rules.extend(converter.rule(src, rule));
             }
