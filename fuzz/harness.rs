@@ -90,8 +90,13 @@ fn read_as(src: &SourceFile, dialect: Dialect) {
                 };
                 let out = hookx::convert::convert(&[(src, &parsed.document)], &options);
                 let written = hookx::config::write::to_text(&out.document);
-                // What hookx writes, hookx reads.
-                let back = SourceFile::new("converted.json", written);
+                // What hookx writes, hookx reads (a same-dialect conversion of a skill or agent
+                // file stays markdown).
+                let path = match out.document.markdown {
+                    Some(_) => "converted/SKILL.md",
+                    None => "converted.json",
+                };
+                let back = SourceFile::new(path, written);
                 if let Err(e) = hookx::config::read(&back, to) {
                     panic!("converted output does not read back: {e}\n{}", back.text);
                 }
