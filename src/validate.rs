@@ -2,7 +2,6 @@
 //! suspicious values. Reading already reports syntax, types, unknown events and missing
 //! commands.
 
-use crate::config::syntax;
 use crate::diag::{Diagnostic, Severity};
 use crate::dialect::{Flavor, MatchOn};
 use crate::model::{
@@ -34,9 +33,9 @@ struct Checker<'a> {
 impl Checker<'_> {
     fn push(&mut self, severity: Severity, pointer: &str, message: String, help: Option<String>) {
         let offset = if self.src.path.ends_with(".md") {
-            syntax::locate_yaml(&self.src.text, pointer).map(|o| o + 4)
+            self.src.locate_yaml(pointer)
         } else {
-            syntax::locate_json(&self.src.text, pointer)
+            self.src.locate_json(pointer)
         };
         let mut diag = match offset {
             Some(o) => Diagnostic::at_offset(severity, self.src, o, message),

@@ -66,3 +66,51 @@ fn validate_refuses_a_20_mb_config_at_once() {
         "{stderr}"
     );
 }
+
+/// Every diagnostic names a position; finding it must not rescan the file (it once took minutes
+/// for a few thousand warnings). 20,000 handlers without a `type`, minified (one line of
+/// about a megabyte) and as YAML frontmatter.
+#[test]
+fn validate_locates_thousands_of_diagnostics_quickly() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 20_000;
+    let rules: Vec<_> = (0..n)
+        .map(
+            |i| serde_json::json!({"matcher": "Bash", "hooks": [{"command": format!("echo {i}")}]}),
+        )
+        .collect();
+    let json = dir.path().join("settings.json");
+    std::fs::write(
+        &json,
+        serde_json::json!({"hooks": {"PreToolUse": rules}}).to_string(),
+    )
+    .unwrap();
+    let mut md = String::from("---\nname: x\nhooks:\n  PreToolUse:\n");
+    for i in 0..n {
+        md.push_str(&format!(
+            "    - matcher: Bash\n      hooks:\n        - command: echo {i}\n"
+        ));
+    }
+    md.push_str("---\nbody\n");
+    let skill = dir.path().join("SKILL.md");
+    std::fs::write(&skill, md).unwrap();
+    for path in [&json, &skill] {
+        let started = Instant::now();
+        let out = Command::cargo_bin("hookx")
+            .unwrap()
+            .arg("validate")
+            .arg(path)
+            .args(["--from", "claude"])
+            .timeout(Duration::from_secs(120))
+            .assert()
+            .success();
+        let elapsed = started.elapsed();
+        assert!(elapsed < Duration::from_secs(60), "{path:?}: {elapsed:?}");
+        let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        assert!(
+            stdout.ends_with(&format!("0 error(s), {n} warning(s) in 1 file(s)\n")),
+            "{}",
+            &stdout[stdout.len().saturating_sub(300)..]
+        );
+    }
+}

@@ -81,17 +81,11 @@ impl Reader<'_> {
         message: impl Into<String>,
     ) -> &mut Diagnostic {
         let located = if self.yaml {
-            syntax::locate_yaml(&self.src.text, pointer)
+            self.src.locate_yaml(pointer)
         } else {
-            syntax::locate_json(&self.src.text, pointer)
+            self.src.locate_json(pointer)
         };
         let mut diag = match located {
-            // Frontmatter lines are offset by the opening fence.
-            Some(offset) if self.yaml => {
-                let (line, col) =
-                    crate::source::line_col(&self.src.text[4.min(self.src.text.len())..], offset);
-                Diagnostic::at_line_col(severity, self.src, line + 1, col, message)
-            }
             Some(offset) => Diagnostic::at_offset(severity, self.src, offset, message),
             None => Diagnostic::at_line_col(severity, self.src, 1, 1, message),
         };

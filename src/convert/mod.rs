@@ -7,7 +7,6 @@ pub mod matcher;
 pub use loss::Loss;
 
 use crate::config::spec::HandlerField;
-use crate::config::syntax;
 use crate::dialect::{Dialect, Flavor};
 use crate::model::{
     Command, Document, DocumentKind, EventKind, Handler, HandlerKind, Rule, RuleShape,
@@ -99,9 +98,9 @@ struct Converter<'a> {
 impl Converter<'_> {
     fn lose(&mut self, src: &SourceFile, pointer: &str, what: &str, why: &str) {
         let offset = if src.path.ends_with(".md") {
-            syntax::locate_yaml(&src.text, pointer).map(|o| o + 4)
+            src.locate_yaml(pointer)
         } else {
-            syntax::locate_json(&src.text, pointer)
+            src.locate_json(pointer)
         };
         let (line, col) = offset.map_or((0, 0), |o| src.line_col(o));
         self.losses.push(Loss {
