@@ -92,9 +92,9 @@ fn read_as(src: &SourceFile, dialect: Dialect) {
                 let written = hookx::config::write::to_text(&out.document);
                 // What hookx writes, hookx reads (a same-dialect conversion of a skill or agent
                 // file stays markdown).
-                let path = match out.document.markdown {
-                    Some(_) => "converted/SKILL.md",
-                    None => "converted.json",
+                let path = match out.document.kind {
+                    hookx::model::DocumentKind::ClaudeFrontmatter => "converted/SKILL.md",
+                    _ => "converted.json",
                 };
                 let back = SourceFile::new(path, written);
                 if let Err(e) = hookx::config::read(&back, to) {
