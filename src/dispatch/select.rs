@@ -5,7 +5,7 @@ use crate::dialect::MatchOn;
 use crate::model::{CompiledMatcher, Event, Handler, MatcherForm, Rule};
 use std::sync::mpsc;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A handler the event fires, with the rule it belongs to.
 #[derive(Debug)]
@@ -28,9 +28,9 @@ pub struct Skipped<'a> {
 /// forty `a`s and a `!` would run for hours. Real matchers answer in microseconds.
 pub const MATCH_TIME_LIMIT: Duration = Duration::from_secs(1);
 
-/// After this many runaway matchers, the event's remaining regex matchers are not evaluated, so
-/// that matching is bounded by `MAX_RUNAWAYS × MATCH_TIME_LIMIT` in all.
-pub const MAX_RUNAWAYS: usize = 2;
+/// How long all the regex matchers of one event may take together: a config with thousands of
+/// slow (not runaway) matchers is bounded too. Matchers not evaluated by then skip their rules.
+pub const MATCH_BUDGET: Duration = Duration::from_secs(3);
 
 /// The handlers of `rules` that `event` fires, in rule order, identical handlers (same
 /// dialect, same command or prompt) once. Only the matchers of this event's rules are compiled;
@@ -149,21 +149,13 @@ impl RegexJob {
     }
 }
 
-/// Runs the jobs in order on a worker thread, giving each [`MATCH_TIME_LIMIT`]. A job that
-/// overruns is abandoned (its thread spins until the process exits) and the rest go on on a new
-/// worker; after [`MAX_RUNAWAYS`] of them the rest are skipped.
+/// Runs the jobs in order on a worker thread, giving each [`MATCH_TIME_LIMIT`] and all of them
+/// [`MATCH_BUDGET`]. A job that overruns is abandoned (its thread spins until the process
+/// exits) and the rest go on on a new worker; once the budget is spent the rest are skipped.
 fn run_bounded(jobs: Vec<RegexJob>) -> Vec<Result<bool, String>> {
+    let started = Instant::now();
     let mut verdicts = Vec::with_capacity(jobs.len());
-    let mut runaways = 0;
     while verdicts.len() < jobs.len() {
-        if runaways == MAX_RUNAWAYS {
-            let why = format!(
-                "matcher not evaluated: {runaways} matchers before it ran away, hookx gives up on \
-                 this event's remaining regex matchers"
-            );
-            verdicts.resize(jobs.len(), Err(why));
-            break;
-        }
         let (tx, rx) = mpsc::channel();
         let batch = jobs[verdicts.len()..].to_vec();
         let worker = thread::Builder::new()
@@ -182,10 +174,22 @@ fn run_bounded(jobs: Vec<RegexJob>) -> Vec<Result<bool, String>> {
         }
         while verdicts.len() < jobs.len() {
             let job = &jobs[verdicts.len()];
-            match rx.recv_timeout(MATCH_TIME_LIMIT) {
+            let wait = MATCH_TIME_LIMIT.min(MATCH_BUDGET.saturating_sub(started.elapsed()));
+            match rx.recv_timeout(wait) {
                 Ok(verdict) => verdicts.push(verdict),
+                Err(mpsc::RecvTimeoutError::Timeout) if wait < MATCH_TIME_LIMIT => {
+                    // The budget is spent: this job and every later one are skipped.
+                    for job in &jobs[verdicts.len()..] {
+                        verdicts.push(Err(format!(
+                            "matcher `{}` not evaluated: this event's regex matchers took more \
+                             than {} ms in all; hookx skips the rest",
+                            job.matcher,
+                            MATCH_BUDGET.as_millis()
+                        )));
+                    }
+                    return verdicts;
+                }
                 Err(mpsc::RecvTimeoutError::Timeout) => {
-                    runaways += 1;
                     verdicts.push(Err(format!(
                         "matcher `{}` ran away: no answer on `{}` within {} ms (catastrophic \
                          backtracking? nested quantifiers such as `(a+)+` explode on long values); \
@@ -292,10 +296,7 @@ mod tests {
         let started = std::time::Instant::now();
         let (selected, skipped) = select(rules.iter().map(|r| (r, &())), &event);
         let elapsed = started.elapsed();
-        assert!(
-            elapsed < MATCH_TIME_LIMIT * (MAX_RUNAWAYS as u32 + 2),
-            "{elapsed:?}"
-        );
+        assert!(elapsed < MATCH_BUDGET + MATCH_TIME_LIMIT, "{elapsed:?}");
         let ran: Vec<_> = selected
             .iter()
             .map(|s| match &s.handler.kind {
