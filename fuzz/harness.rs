@@ -14,8 +14,11 @@ use hookx::dialect::{Dialect, Flavor};
 use hookx::error::Error;
 use hookx::source::SourceFile;
 
+/// A target's entry point.
+pub type Target = fn(&[u8]);
+
 /// The targets, by the name of their folder under `tests/fixtures/regressions/`.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Target)] = &[
     ("read_json", read_json),
     ("read_markdown", read_markdown),
     ("frontmatter", frontmatter),
@@ -122,7 +125,10 @@ pub fn read_json(data: &[u8]) {
 pub fn read_markdown(data: &[u8]) {
     let text = text(data);
     for dialect in Dialect::ALL {
-        read_as(&SourceFile::new("skills/x/SKILL.md", text.as_str()), dialect);
+        read_as(
+            &SourceFile::new("skills/x/SKILL.md", text.as_str()),
+            dialect,
+        );
     }
 }
 
@@ -169,7 +175,10 @@ pub fn locate(data: &[u8]) {
         .flatten()
         {
             assert!(offset <= text.len(), "offset {offset} past the end");
-            assert!(text.is_char_boundary(offset), "offset {offset} inside a char");
+            assert!(
+                text.is_char_boundary(offset),
+                "offset {offset} inside a char"
+            );
             let _ = hookx::source::line_col(&text, offset);
         }
     }
@@ -181,9 +190,14 @@ pub fn detect(data: &[u8]) {
     let text = text(text_bytes);
     let paths: Vec<String> = match path {
         Some(p) => vec![String::from_utf8_lossy(p).into_owned()],
-        None => ["a.json", "a.md", "repo/.github/hooks/x.json", "C:\\p\\.bricks\\hooks.json"]
-            .map(String::from)
-            .to_vec(),
+        None => [
+            "a.json",
+            "a.md",
+            "repo/.github/hooks/x.json",
+            "C:\\p\\.bricks\\hooks.json",
+        ]
+        .map(String::from)
+        .to_vec(),
     };
     for path in paths {
         let src = SourceFile::new(path, text.as_str());
@@ -203,7 +217,12 @@ pub fn decode_event(data: &[u8]) {
     let event = event.map(|e| String::from_utf8_lossy(e).into_owned());
     let names: Vec<Option<&str>> = match &event {
         Some(e) => vec![Some(e.as_str())],
-        None => vec![None, Some("preToolUse"), Some("PreToolUse"), Some("permissionRequest")],
+        None => vec![
+            None,
+            Some("preToolUse"),
+            Some("PreToolUse"),
+            Some("permissionRequest"),
+        ],
     };
     if let Ok(value) = serde_json::from_slice::<serde_json::Value>(payload) {
         let _ = hookx::protocol::detect_host(&value);
