@@ -30,6 +30,19 @@ fn strip_position(message: &str) -> &str {
     message.split(" at line ").next().unwrap_or(message)
 }
 
+/// The YAML parser's message without its position (`error: line 5 column 16: …`, `… at line 5,
+/// column 16`), which counts from the frontmatter and is in the diagnostic already.
+fn strip_yaml_position(message: &str) -> &str {
+    let message = message.strip_prefix("error: ").unwrap_or(message);
+    match message
+        .strip_prefix("line ")
+        .and_then(|rest| rest.split_once(": "))
+    {
+        Some((position, rest)) if position.contains(" column ") => rest,
+        _ => strip_position(message),
+    }
+}
+
 /// Splits a markdown file into its YAML frontmatter and body; `None` when it has none.
 pub fn split_frontmatter(text: &str) -> Option<Frontmatter> {
     let rest = text
@@ -65,20 +78,39 @@ pub fn parse_frontmatter(src: &SourceFile) -> Result<(Value, Frontmatter), Error
         Ok(Value::Null) => Ok((Value::Object(Default::default()), front)),
         Ok(value) => Ok((value, front)),
         Err(e) => {
-            // The frontmatter starts on line 2 (after the opening fence).
-            let (line, col) = e
-                .location()
-                .map(|l| (l.line() as usize + 1, l.column() as usize))
-                .unwrap_or((2, 1));
             let message = e.to_string();
             let first = message.lines().next().unwrap_or("syntax error");
-            Err(Error::Invalid(vec![Diagnostic::at_line_col(
-                Severity::Error,
-                src,
-                line,
-                col.max(1),
-                format!("invalid YAML frontmatter: {first}"),
-            )]))
+            let message = format!("invalid YAML frontmatter: {}", strip_yaml_position(first));
+            // The YAML parser's lines also break at a lone `\r`; its byte offset is exact. The
+            // frontmatter starts after the opening fence.
+            let start = if src.text.starts_with("---\r\n") {
+                5
+            } else {
+                4
+            };
+            let location = e.location();
+            let offset = location.and_then(|l| {
+                let span = l.span();
+                let byte = span.byte_offset().and_then(|o| usize::try_from(o).ok());
+                byte.or_else(|| {
+                    let chars = usize::try_from(span.offset()).ok()?;
+                    front.yaml.char_indices().nth(chars).map(|(i, _)| i)
+                })
+            });
+            let diag = match (offset, location) {
+                (Some(offset), _) => {
+                    Diagnostic::at_offset(Severity::Error, src, start + offset, message)
+                }
+                (None, Some(l)) => Diagnostic::at_line_col(
+                    Severity::Error,
+                    src,
+                    l.line() as usize + 1,
+                    l.column() as usize,
+                    message,
+                ),
+                (None, None) => Diagnostic::at_line_col(Severity::Error, src, 2, 1, message),
+            };
+            Err(Error::Invalid(vec![diag]))
         }
     }
 }
@@ -303,6 +335,24 @@ mod tests {
         let text = "{\n  \"hooks\": {\n    \"Stop\": [ {\"hooks\": []} ]\n  }\n}";
         let offset = locate_json(text, "/hooks/Stop/0").unwrap();
         assert_eq!(crate::source::line_col(text, offset), (3, 15));
+    }
+
+    #[test]
+    fn yaml_errors_point_into_the_file_even_after_lone_carriage_returns() {
+        let at = |text: &str| {
+            let src = SourceFile::new("a.md", text);
+            let Err(Error::Invalid(diags)) = parse_frontmatter(&src) else {
+                panic!("{text:?} parsed");
+            };
+            (diags[0].line, diags[0].col, diags[0].message.clone())
+        };
+        let (line, col, message) = at("---\nname: x\nhooks:\n  - matcher: \"Bash\n---\n");
+        assert_eq!((line, col), (4, 14), "{message}");
+        assert_eq!(message, "invalid YAML frontmatter: unclosed quote");
+        // The YAML parser counts a lone `\r` as a line break; hookx counts `\n` only.
+        // The error is at `b`, on the second line of the file (it once said line 8).
+        let (line, col, message) = at("---\nname: a\r\r\r\r\r\rb\nc: d\n---\n");
+        assert_eq!((line, col), (2, 14), "{message}");
     }
 
     #[test]
