@@ -114,3 +114,57 @@ fn validate_locates_thousands_of_diagnostics_quickly() {
         );
     }
 }
+
+/// `hookx run` over a trusted 8 MB Bricks file of 100,000 rules, one of them a runaway regex:
+/// it answers, reports the runaway, and still evaluates the regexes after it.
+#[test]
+fn run_answers_over_a_huge_config_with_a_runaway_matcher() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, home) = (dir.path().join("project"), dir.path().join("home"));
+    std::fs::create_dir_all(project.join(".bricks")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let rule = |matcher: &str, command: String| serde_json::json!({"matcher": matcher, "hooks": [{"type": "command", "command": command}]});
+    let mut rules: Vec<_> = (0..100_000)
+        .map(|i| rule("write_file", format!("echo {i}")))
+        .collect();
+    rules.push(rule("(a+)+$", "echo evil".into()));
+    let marker = dir.path().join("after-ran");
+    rules.push(rule("^a+!$", format!("touch '{}'", marker.display())));
+    let config = project.join(".bricks/hooks.json");
+    std::fs::write(
+        &config,
+        serde_json::json!({"hooks": {"PreToolUse": rules}}).to_string(),
+    )
+    .unwrap();
+    let hookx = |args: &[&str]| {
+        let mut cmd = Command::cargo_bin("hookx").unwrap();
+        cmd.args(args)
+            .arg("--project")
+            .arg(&project)
+            .arg("--home")
+            .arg(&home)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .env_remove("COPILOT_CLI")
+            .timeout(Duration::from_secs(120));
+        cmd
+    };
+    hookx(&["trust", config.to_str().unwrap()])
+        .assert()
+        .success();
+    let started = Instant::now();
+    let out = hookx(&["run", "--host", "claude"])
+        .write_stdin(evil_payload())
+        .assert()
+        .success();
+    let elapsed = started.elapsed();
+    assert!(elapsed < Duration::from_secs(60), "{elapsed:?}");
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains("matcher `(a+)+$` ran away"), "{stderr}");
+    assert!(!stderr.contains("^a+!$"), "{stderr}");
+    assert!(
+        marker.exists(),
+        "the rule after the runaway one did not run: {stderr}"
+    );
+}
