@@ -23,9 +23,54 @@ pub struct Diagnostic {
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub help: Option<String>,
-    /// The source line, for the snippet under the message.
+    /// The source line around the column, for the snippet under the message.
     #[serde(skip)]
-    pub snippet: Option<String>,
+    pub snippet: Option<Snippet>,
+}
+
+/// At most [`SNIPPET_WIDTH`] characters of a source line around a column (`…` where cut), cut
+/// when the diagnostic is made: a minified file is one line of megabytes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snippet {
+    pub text: String,
+    /// 1-based column of the caret in `text`.
+    pub col: usize,
+}
+
+impl Snippet {
+    /// The window of `line` around byte `at` (a character boundary, at most `line.len()`), in
+    /// time proportional to the window, not the line.
+    fn new(line: &str, at: usize) -> Snippet {
+        let fits = line.len() <= SNIPPET_WIDTH || line.char_indices().nth(SNIPPET_WIDTH).is_none();
+        if fits {
+            return Snippet {
+                text: line.to_string(),
+                col: line[..at].chars().count() + 1,
+            };
+        }
+        // Start half a window before the caret, or a window before the end of the line.
+        // The offset of the `n`th character before `from` (n ≥ 1), or 0.
+        let back = |from: usize, n: usize| {
+            line[..from]
+                .char_indices()
+                .rev()
+                .nth(n - 1)
+                .map_or(0, |(i, _)| i)
+        };
+        let mut start = back(at, SNIPPET_WIDTH / 2 - 1);
+        let end = match line[start..].char_indices().nth(SNIPPET_WIDTH) {
+            Some((i, _)) => start + i,
+            None => {
+                start = back(line.len(), SNIPPET_WIDTH);
+                line.len()
+            }
+        };
+        let prefix = if start > 0 { "…" } else { "" };
+        Snippet {
+            text: format!("{prefix}{}…", &line[start..end]),
+            col: line[start..at.max(start)].chars().count() + 1 + prefix.chars().count(),
+        }
+    }
 }
 
 impl Diagnostic {
@@ -37,6 +82,11 @@ impl Diagnostic {
         message: impl Into<String>,
     ) -> Diagnostic {
         let (line, col) = src.line_col(offset);
+        let offset = src.text.floor_char_boundary(offset.min(src.text.len()));
+        let snippet = src.line_text(line).map(|text| {
+            let start = src.line_start(line).unwrap_or(0);
+            Snippet::new(text, offset.saturating_sub(start).min(text.len()))
+        });
         Diagnostic {
             severity,
             file: src.path.clone(),
@@ -45,7 +95,7 @@ impl Diagnostic {
             pointer: None,
             message: message.into(),
             help: None,
-            snippet: src.text.lines().nth(line - 1).map(str::to_string),
+            snippet,
         }
     }
 
@@ -66,10 +116,13 @@ impl Diagnostic {
             pointer: None,
             message: message.into(),
             help: None,
-            snippet: line
-                .checked_sub(1)
-                .and_then(|l| src.text.lines().nth(l))
-                .map(str::to_string),
+            snippet: src.line_text(line).map(|text| {
+                let at = text
+                    .char_indices()
+                    .nth(col - 1)
+                    .map_or(text.len(), |(i, _)| i);
+                Snippet::new(text, at)
+            }),
         }
     }
 
@@ -90,9 +143,8 @@ impl std::fmt::Display for Diagnostic {
             "{}:{}:{}: {severity}: {}",
             self.file, self.line, self.col, self.message
         )?;
-        if let Some(full) = &self.snippet {
-            // Long lines (minified JSON) are cut to a window around the column.
-            let (snippet, col) = window(full, self.col);
+        if let Some(Snippet { text: snippet, col }) = &self.snippet {
+            let col = *col;
             let gutter = self.line.to_string();
             let pad = " ".repeat(gutter.len());
             let caret_pad: String = snippet
@@ -111,24 +163,6 @@ impl std::fmt::Display for Diagnostic {
         }
         Ok(())
     }
-}
-
-/// At most [`SNIPPET_WIDTH`] characters of `line` around 1-based `col`, and the column within
-/// that window.
-fn window(line: &str, col: usize) -> (String, usize) {
-    let chars: Vec<char> = line.chars().collect();
-    if chars.len() <= SNIPPET_WIDTH {
-        return (line.to_string(), col);
-    }
-    let start = col
-        .saturating_sub(SNIPPET_WIDTH / 2)
-        .min(chars.len() - SNIPPET_WIDTH);
-    let text: String = chars[start..start + SNIPPET_WIDTH].iter().collect();
-    let prefix = if start > 0 { "…" } else { "" };
-    (
-        format!("{prefix}{text}…"),
-        col - start + prefix.chars().count(),
-    )
 }
 
 const SNIPPET_WIDTH: usize = 100;

@@ -2,6 +2,7 @@
 
 use crate::error::Error;
 use std::path::Path;
+use std::sync::OnceLock;
 
 /// Files larger than this are refused: no hook config is anywhere near it.
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
@@ -11,7 +12,15 @@ pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 pub struct SourceFile {
     /// The path as the user gave it, for messages.
     pub path: String,
+    /// The text; positions are indexed on first use, so it must not change after that.
     pub text: String,
+    /// Where lines start, built on the first position asked for: a file with thousands of
+    /// diagnostics must not be rescanned for each.
+    lines: OnceLock<LineIndex>,
+    /// Where each JSON value starts, built on the first pointer located.
+    json: OnceLock<Option<crate::config::syntax::JsonPositions>>,
+    /// Where each YAML key and item starts (frontmatter), built on the first pointer located.
+    yaml: OnceLock<crate::config::syntax::YamlPositions>,
 }
 
 impl SourceFile {
@@ -19,7 +28,41 @@ impl SourceFile {
         SourceFile {
             path: path.into(),
             text: text.into(),
+            lines: OnceLock::new(),
+            json: OnceLock::new(),
+            yaml: OnceLock::new(),
         }
+    }
+
+    /// Byte offset of the JSON value at `pointer` ([`crate::config::syntax::locate_json`]),
+    /// parsing the text once however many pointers are located.
+    pub fn locate_json(&self, pointer: &str) -> Option<usize> {
+        self.json
+            .get_or_init(|| crate::config::syntax::JsonPositions::new(&self.text))
+            .as_ref()?
+            .locate(pointer)
+    }
+
+    /// Byte offset of the YAML key or item at `pointer` ([`crate::config::syntax::locate_yaml`]),
+    /// reading the text once however many pointers are located.
+    pub fn locate_yaml(&self, pointer: &str) -> Option<usize> {
+        self.yaml
+            .get_or_init(|| crate::config::syntax::YamlPositions::new(&self.text))
+            .locate(pointer)
+    }
+
+    /// The text of 1-based `line`, without its line ending; `None` past the last line.
+    pub fn line_text(&self, line: usize) -> Option<&str> {
+        self.index().line_text(&self.text, line)
+    }
+
+    /// Byte offset where 1-based `line` starts.
+    pub fn line_start(&self, line: usize) -> Option<usize> {
+        self.index().starts.get(line.checked_sub(1)?).copied()
+    }
+
+    fn index(&self) -> &LineIndex {
+        self.lines.get_or_init(|| LineIndex::new(&self.text))
     }
 
     /// Reads a file, refusing directories, huge files and non-UTF-8 text with an error that
@@ -63,15 +106,101 @@ impl SourceFile {
 
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        line_col(&self.text, offset)
+        self.index().line_col(&self.text, offset)
     }
 }
 
-/// 1-based line and column (in characters) of a byte offset into `text`.
+/// Line starts and character counts of a text, so that the line and column of an offset cost
+/// a binary search and at most [`CHUNK`] bytes of counting, not a scan from the top.
+#[derive(Clone, Debug)]
+struct LineIndex {
+    /// Byte offset of the start of each line.
+    starts: Vec<usize>,
+    /// For each `k`, the byte offset `k * CHUNK` floored to a character boundary, and how many
+    /// characters come before it (columns in long, minified lines).
+    chars: Vec<(usize, usize)>,
+}
+
+const CHUNK: usize = 4096;
+
+impl LineIndex {
+    fn new(text: &str) -> LineIndex {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        let mut chars = Vec::with_capacity(text.len() / CHUNK + 1);
+        let (mut at, mut count) = (0, 0);
+        for k in 0..=text.len() / CHUNK {
+            let next = text.floor_char_boundary(k * CHUNK);
+            count += text[at..next].chars().count();
+            at = next;
+            chars.push((at, count));
+        }
+        LineIndex { starts, chars }
+    }
+
+    /// Characters in `text[..offset]`; `offset` is on a character boundary.
+    fn chars_before(&self, text: &str, offset: usize) -> usize {
+        let (at, count) = self.chars[offset / CHUNK];
+        count + text[at..offset].chars().count()
+    }
+
+    fn line_col(&self, text: &str, offset: usize) -> (usize, usize) {
+        let offset = text.floor_char_boundary(offset.min(text.len()));
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let start = self.starts[line - 1];
+        let col = self.chars_before(text, offset) - self.chars_before(text, start);
+        (line, col + 1)
+    }
+
+    /// As `text.lines().nth(line - 1)`.
+    fn line_text<'t>(&self, text: &'t str, line: usize) -> Option<&'t str> {
+        let start = *self.starts.get(line.checked_sub(1)?)?;
+        if start == text.len() {
+            return None;
+        }
+        Some(match self.starts.get(line) {
+            Some(&next) => {
+                let line = &text[start..next - 1];
+                line.strip_suffix('\r').unwrap_or(line)
+            }
+            None => &text[start..],
+        })
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset into `text` (one scan; a
+/// [`SourceFile`] indexes its lines for many).
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());
     let before = &text[..text.floor_char_boundary(offset)];
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     (line, before[line_start..].chars().count() + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn indexed_positions_agree_with_a_scan() {
+        let long = "é".repeat(3 * CHUNK);
+        let texts = [
+            String::new(),
+            "a\n".into(),
+            "a\r\nbé\n\nc".into(),
+            format!("{{\n{long}x\n{long}\r\n"),
+            "\n\n".into(),
+        ];
+        for text in texts {
+            let src = SourceFile::new("t", text.as_str());
+            for offset in 0..=text.len() + 1 {
+                assert_eq!(src.line_col(offset), line_col(&text, offset), "{offset}");
+            }
+            for line in 1..=text.lines().count() + 2 {
+                assert_eq!(src.line_text(line), text.lines().nth(line - 1), "{line}");
+            }
+        }
+    }
 }

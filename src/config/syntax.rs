@@ -6,6 +6,7 @@ use crate::error::Error;
 use crate::model::Frontmatter;
 use crate::source::SourceFile;
 use serde_json::Value;
+use std::collections::HashMap;
 
 /// Parses JSON text; a syntax error names the file, line and column.
 pub fn parse_json(src: &SourceFile) -> Result<Value, Error> {
@@ -44,17 +45,16 @@ fn strip_position(message: &str) -> &str {
     message.split(" at line ").next().unwrap_or(message)
 }
 
-/// serde-saphyr starts its messages with "error: line L column C: ", a position relative to
-/// the frontmatter that disagrees with the one the diagnostic shows.
+/// The YAML parser's message without its position (`error: line 5 column 16: …`, `… at line 5,
+/// column 16`), which counts from the frontmatter and is in the diagnostic already.
 fn strip_yaml_position(message: &str) -> &str {
     let message = message.strip_prefix("error: ").unwrap_or(message);
-    match message.split_once(": ") {
-        Some((position, rest))
-            if position.starts_with("line ") && position.contains(" column ") =>
-        {
-            rest
-        }
-        _ => message,
+    match message
+        .strip_prefix("line ")
+        .and_then(|rest| rest.split_once(": "))
+    {
+        Some((position, rest)) if position.contains(" column ") => rest,
+        _ => strip_position(message),
     }
 }
 
@@ -93,132 +93,262 @@ pub fn parse_frontmatter(src: &SourceFile) -> Result<(Value, Frontmatter), Error
         Ok(Value::Null) => Ok((Value::Object(Default::default()), front)),
         Ok(value) => Ok((value, front)),
         Err(e) => {
-            // The frontmatter starts on line 2 (after the opening fence).
-            let (line, col) = e
-                .location()
-                .map(|l| (l.line() as usize + 1, l.column() as usize))
-                .unwrap_or((2, 1));
             let message = e.to_string();
-            let first = strip_yaml_position(message.lines().next().unwrap_or("syntax error"));
-            Err(Error::Invalid(vec![Diagnostic::at_line_col(
-                Severity::Error,
-                src,
-                line,
-                col.max(1),
-                format!("invalid YAML frontmatter: {first}"),
-            )]))
+            let first = message.lines().next().unwrap_or("syntax error");
+            let message = format!("invalid YAML frontmatter: {}", strip_yaml_position(first));
+            // The YAML parser's lines also break at a lone `\r`; its byte offset is exact. The
+            // frontmatter starts after the opening fence.
+            let start = if src.text.starts_with("---\r\n") {
+                5
+            } else {
+                4
+            };
+            let location = e.location();
+            let offset = location.and_then(|l| {
+                let span = l.span();
+                let byte = span.byte_offset().and_then(|o| usize::try_from(o).ok());
+                byte.or_else(|| {
+                    let chars = usize::try_from(span.offset()).ok()?;
+                    front.yaml.char_indices().nth(chars).map(|(i, _)| i)
+                })
+            });
+            let diag = match (offset, location) {
+                (Some(offset), _) => {
+                    Diagnostic::at_offset(Severity::Error, src, start + offset, message)
+                }
+                (None, Some(l)) => Diagnostic::at_line_col(
+                    Severity::Error,
+                    src,
+                    l.line() as usize + 1,
+                    l.column() as usize,
+                    message,
+                ),
+                (None, None) => Diagnostic::at_line_col(Severity::Error, src, 2, 1, message),
+            };
+            Err(Error::Invalid(vec![diag]))
         }
     }
 }
 
-/// Byte offset in `src` of the value at `pointer`: in JSON text, or (for a markdown file) in
-/// its YAML frontmatter. `None` if it cannot be found.
+/// Byte offset in `src` of the value at `pointer`: in JSON text, or in a markdown file's YAML
+/// frontmatter. Positions are indexed once per file, however many are asked for.
 pub fn locate(src: &SourceFile, pointer: &str) -> Option<usize> {
-    if !src.path.ends_with(".md") {
-        return locate_json(&src.text, pointer);
+    if src.path.ends_with(".md") {
+        src.locate_yaml(pointer)
+    } else {
+        src.locate_json(pointer)
     }
-    // Only the frontmatter is searched, so the body cannot answer for a missing key; offsets
-    // are shifted past the opening fence.
-    let front = split_frontmatter(&src.text)?;
-    let start = src.text.find('\n')? + 1;
-    locate_yaml(&src.text[start..start + front.yaml.len()], pointer).map(|o| o + start)
 }
 
 /// Byte offset of the value at `pointer` in JSON text, for diagnostics; `None` if it cannot be
-/// found (the text is not JSON, or the pointer is stale).
+/// found (the text is not JSON, or the pointer is stale). To locate many pointers in one text,
+/// use [`SourceFile::locate_json`], which parses it once.
 pub fn locate_json(text: &str, pointer: &str) -> Option<usize> {
-    let ast = jsonc_parser::parse_to_ast(
-        text,
-        &Default::default(),
-        &jsonc_parser::ParseOptions::default(),
-    )
-    .ok()?
-    .value?;
-    let mut node = &ast;
-    for token in pointer.split('/').skip(1) {
-        let token = token.replace("~1", "/").replace("~0", "~");
-        node = match node {
-            jsonc_parser::ast::Value::Object(obj) => {
-                &obj.properties
-                    .iter()
-                    .find(|p| p.name.as_str() == token)?
-                    .value
-            }
-            jsonc_parser::ast::Value::Array(arr) => {
-                arr.elements.get(token.parse::<usize>().ok()?)?
-            }
-            _ => return None,
-        };
-    }
-    Some(jsonc_parser::common::Ranged::start(node))
+    JsonPositions::new(text)?.locate(pointer)
 }
 
-/// Best-effort line of the value at `pointer` in YAML text: follows the pointer's keys and
-/// list items down the indentation. Returns a byte offset into `text`.
-pub fn locate_yaml(text: &str, pointer: &str) -> Option<usize> {
-    let mut offset = 0;
-    let mut min_indent = 0;
-    let lines: Vec<(usize, &str)> = text
-        .split_inclusive('\n')
-        .scan(0, |pos, line| {
-            let start = *pos;
-            *pos += line.len();
-            Some((start, line))
+/// Where each value of a JSON text starts, so that many pointers are located with one parse.
+#[derive(Clone, Debug)]
+pub struct JsonPositions {
+    root: Node,
+}
+
+#[derive(Clone, Debug)]
+enum Node {
+    /// A duplicated key names its first value.
+    Object(usize, HashMap<String, Node>),
+    Array(usize, Vec<Node>),
+    Leaf(usize),
+}
+
+impl Node {
+    fn new(value: &jsonc_parser::ast::Value) -> Node {
+        let start = jsonc_parser::common::Ranged::start(value);
+        match value {
+            jsonc_parser::ast::Value::Object(obj) => {
+                let mut props = HashMap::with_capacity(obj.properties.len());
+                for p in &obj.properties {
+                    props
+                        .entry(p.name.as_str().to_string())
+                        .or_insert_with(|| Node::new(&p.value));
+                }
+                Node::Object(start, props)
+            }
+            jsonc_parser::ast::Value::Array(arr) => {
+                Node::Array(start, arr.elements.iter().map(Node::new).collect())
+            }
+            _ => Node::Leaf(start),
+        }
+    }
+
+    fn start(&self) -> usize {
+        match self {
+            Node::Object(start, _) | Node::Array(start, _) | Node::Leaf(start) => *start,
+        }
+    }
+}
+
+impl JsonPositions {
+    /// `None` when the text is not JSON (comments and trailing commas are tolerated).
+    pub fn new(text: &str) -> Option<JsonPositions> {
+        let ast = jsonc_parser::parse_to_ast(
+            text,
+            &Default::default(),
+            &jsonc_parser::ParseOptions::default(),
+        )
+        .ok()?
+        .value?;
+        Some(JsonPositions {
+            root: Node::new(&ast),
         })
-        .collect();
-    let mut i = 0;
-    for token in pointer.split('/').skip(1) {
-        let index = token.parse::<usize>().ok();
-        let mut seen = 0;
-        // The indentation of this list's items: deeper items belong to nested lists.
-        let mut item_indent = None;
-        let mut found = false;
-        while i < lines.len() {
-            let (start, line) = lines[i];
-            let indent = line.len() - line.trim_start().len();
+    }
+
+    /// Byte offset of the value at `pointer`.
+    pub fn locate(&self, pointer: &str) -> Option<usize> {
+        let mut node = &self.root;
+        for token in pointer.split('/').skip(1) {
+            let token = token.replace("~1", "/").replace("~0", "~");
+            node = match node {
+                Node::Object(_, props) => props.get(&token)?,
+                Node::Array(_, items) => items.get(token.parse::<usize>().ok()?)?,
+                Node::Leaf(_) => return None,
+            };
+        }
+        Some(node.start())
+    }
+}
+
+/// Best-effort position of the value at `pointer` in YAML text (block style: keys and `- `
+/// items down the indentation). Returns a byte offset into `text`. To locate many pointers in
+/// one text, use [`YamlPositions`], which reads it once.
+pub fn locate_yaml(text: &str, pointer: &str) -> Option<usize> {
+    YamlPositions::new(text).locate(pointer)
+}
+
+/// Where each key and list item of block-style YAML starts, by JSON pointer, read in one pass.
+#[derive(Clone, Debug)]
+pub struct YamlPositions {
+    offsets: HashMap<String, usize>,
+}
+
+/// A mapping or sequence being read: the column of its keys or `-`, and its pointer.
+struct Frame {
+    col: usize,
+    pointer: String,
+    /// `Some(items so far)` for a sequence.
+    items: Option<usize>,
+}
+
+impl YamlPositions {
+    pub fn new(text: &str) -> YamlPositions {
+        let mut offsets = HashMap::new();
+        let mut stack: Vec<Frame> = Vec::new();
+        // The last key or item read: a block nested under it is its value.
+        let mut last = String::new();
+        // Inside a `|` / `>` block scalar: lines indented deeper than this column.
+        let mut scalar: Option<usize> = None;
+        let mut line_start = 0;
+        for line in text.split_inclusive('\n') {
+            let start = line_start;
+            line_start += line.len();
             let trimmed = line.trim_start();
-            i += 1;
-            if trimmed.is_empty() || trimmed.starts_with('#') || indent < min_indent {
+            let mut col = line.len() - trimmed.len();
+            let mut rest = trimmed.trim_end();
+            if rest.is_empty() || rest.starts_with('#') {
                 continue;
             }
-            let key = trimmed.trim_start_matches("- ");
-            let hit = match index {
-                Some(n) if trimmed.starts_with("- ") || trimmed == "-\n" || trimmed == "-" => {
-                    let level = *item_indent.get_or_insert(indent);
-                    if indent < level {
-                        return None;
+            match scalar {
+                Some(c) if col > c => continue,
+                _ => scalar = None,
+            }
+            loop {
+                while stack.last().is_some_and(|f| f.col > col) {
+                    stack.pop();
+                }
+                if rest == "-" || rest.starts_with("- ") {
+                    let top = match stack.last_mut() {
+                        Some(f) if f.col == col && f.items.is_some() => f,
+                        _ => {
+                            stack.push(Frame {
+                                col,
+                                pointer: last.clone(),
+                                items: Some(0),
+                            });
+                            stack.last_mut().expect("just pushed")
+                        }
+                    };
+                    let n = top.items.get_or_insert(0);
+                    last = format!("{}/{n}", top.pointer);
+                    *n += 1;
+                    offsets.entry(last.clone()).or_insert(start + col);
+                    let after = &rest[1..];
+                    let content = after.trim_start();
+                    col += 1 + after.len() - content.len();
+                    rest = content;
+                    if rest.is_empty() {
+                        break;
                     }
-                    seen += usize::from(indent == level);
-                    indent == level && seen == n + 1
+                    // The item's own content: a nested item or the first key of a mapping.
+                    continue;
                 }
-                _ => {
-                    key.starts_with(&format!("{token}:"))
-                        || key.starts_with(&format!("\"{token}\":"))
-                }
-            };
-            if hit {
-                // A key on an item's line (`- matcher: x`) starts after the dash.
-                let dash = if index.is_none() {
-                    trimmed.len() - key.len()
-                } else {
-                    0
+                let Some((key, value)) = split_key(rest) else {
+                    break;
                 };
-                offset = start + indent + dash;
-                min_indent = indent;
-                found = true;
-                if index.is_some() {
-                    // The item's own keys sit on this line after "- "; rescan it.
-                    i -= 1;
-                    min_indent = indent;
+                if stack
+                    .last()
+                    .is_some_and(|f| f.col == col && f.items.is_some())
+                {
+                    // A key beside a sequence written at its key's indentation ends it.
+                    stack.pop();
+                }
+                let parent = match stack.last() {
+                    Some(f) if f.col == col => f.pointer.clone(),
+                    _ => {
+                        stack.push(Frame {
+                            col,
+                            pointer: last.clone(),
+                            items: None,
+                        });
+                        last.clone()
+                    }
+                };
+                last = format!("{parent}/{}", crate::config::read::escape(key));
+                offsets.entry(last.clone()).or_insert(start + col);
+                if value.starts_with(['|', '>']) {
+                    scalar = Some(col);
                 }
                 break;
             }
         }
-        if !found {
-            return None;
-        }
+        YamlPositions { offsets }
     }
-    Some(offset)
+
+    /// Byte offset of the key or item at `pointer` (`""`: the start of the text).
+    pub fn locate(&self, pointer: &str) -> Option<usize> {
+        if pointer.is_empty() {
+            return Some(0);
+        }
+        self.offsets.get(pointer).copied()
+    }
+}
+
+/// `key: value` (the key plain or quoted) → the key and the rest after the colon.
+fn split_key(text: &str) -> Option<(&str, &str)> {
+    let (key, after) = match text.as_bytes()[0] {
+        quote @ (b'"' | b'\'') => {
+            let end = text[1..].find(quote as char)? + 1;
+            (&text[1..end], text[end + 1..].trim_start())
+        }
+        _ => {
+            let colon = text
+                .match_indices(':')
+                .map(|(i, _)| i)
+                .find(|&i| text[i + 1..].is_empty() || text[i + 1..].starts_with([' ', '\t']))?;
+            (text[..colon].trim_end(), &text[colon..])
+        }
+    };
+    let value = after.strip_prefix(':')?;
+    Some((key, value.trim_start()))
 }
 
 #[cfg(test)]
@@ -233,6 +363,24 @@ mod tests {
     }
 
     #[test]
+    fn yaml_errors_point_into_the_file_even_after_lone_carriage_returns() {
+        let at = |text: &str| {
+            let src = SourceFile::new("a.md", text);
+            let Err(Error::Invalid(diags)) = parse_frontmatter(&src) else {
+                panic!("{text:?} parsed");
+            };
+            (diags[0].line, diags[0].col, diags[0].message.clone())
+        };
+        let (line, col, message) = at("---\nname: x\nhooks:\n  - matcher: \"Bash\n---\n");
+        assert_eq!((line, col), (4, 14), "{message}");
+        assert_eq!(message, "invalid YAML frontmatter: unclosed quote");
+        // The YAML parser counts a lone `\r` as a line break; hookx counts `\n` only.
+        // The error is at `b`, on the second line of the file (it once said line 8).
+        let (line, col, message) = at("---\nname: a\r\r\r\r\r\rb\nc: d\n---\n");
+        assert_eq!((line, col), (2, 14), "{message}");
+    }
+
+    #[test]
     fn frontmatter_splits_at_closing_fence() {
         let front = split_frontmatter("---\nname: x\n---\n# Body\n").unwrap();
         assert_eq!(front.yaml, "name: x\n");
@@ -241,19 +389,23 @@ mod tests {
     }
 
     #[test]
-    fn locates_yaml_items_of_the_right_list_and_keys_after_dashes() {
-        let text = "hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n        - type: command\n    - matcher: Edit\n";
-        let at = |p| crate::source::line_col(text, locate_yaml(text, p).unwrap());
-        assert_eq!(at("/hooks/PreToolUse/1"), (7, 5));
-        assert_eq!(at("/hooks/PreToolUse/1/matcher"), (7, 7));
-        assert_eq!(at("/hooks/PreToolUse/0/hooks/1"), (6, 9));
-        assert!(locate_yaml(text, "/hooks/PreToolUse/2").is_none());
-    }
-
-    #[test]
     fn locates_yaml_keys() {
         let text = "name: x\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n";
         let offset = locate_yaml(text, "/hooks/PreToolUse/0/hooks/0").unwrap();
         assert_eq!(crate::source::line_col(text, offset).0, 6);
+    }
+
+    #[test]
+    fn yaml_items_are_counted_in_their_own_list_only() {
+        let text = "---\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - command: a\n        - command: |\n            - not: an item\n    - matcher: Edit\n      hooks:\n        - type: command\n---\n";
+        let at = |pointer: &str| {
+            let offset = locate_yaml(text, pointer).unwrap();
+            crate::source::line_col(text, offset)
+        };
+        assert_eq!(at("/hooks/PreToolUse/1"), (9, 5));
+        assert_eq!(at("/hooks/PreToolUse/1/matcher"), (9, 7));
+        assert_eq!(at("/hooks/PreToolUse/0/hooks/1/command"), (7, 11));
+        assert_eq!(at("/hooks/PreToolUse/1/hooks/0/type"), (11, 11));
+        assert_eq!(locate_yaml(text, "/hooks/PreToolUse/2"), None);
     }
 }

@@ -7,7 +7,6 @@ pub mod matcher;
 pub use loss::Loss;
 
 use crate::config::spec::HandlerField;
-use crate::config::syntax;
 use crate::dialect::{Dialect, Flavor};
 use crate::model::{
     Command, Document, DocumentKind, EventKind, Handler, HandlerKind, Rule, RuleShape,
@@ -131,7 +130,8 @@ struct Converter<'a> {
 
 impl Converter<'_> {
     fn lose(&mut self, src: &SourceFile, pointer: &str, what: &str, why: &str) {
-        let (line, col) = syntax::locate(src, pointer).map_or((0, 0), |o| src.line_col(o));
+        let (line, col) =
+            crate::config::syntax::locate(src, pointer).map_or((0, 0), |o| src.line_col(o));
         self.losses.push(Loss {
             what: what.to_string(),
             why: why.to_string(),

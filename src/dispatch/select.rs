@@ -2,7 +2,10 @@
 //! it was written in, and identical handlers run once.
 
 use crate::dialect::MatchOn;
-use crate::model::{CompiledMatcher, Event, Handler, Rule};
+use crate::model::{CompiledMatcher, Event, Handler, MatcherForm, Rule};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
 
 /// A handler the event fires, with the rule it belongs to.
 #[derive(Debug)]
@@ -20,19 +23,31 @@ pub struct Skipped<'a> {
     pub reason: String,
 }
 
+/// How long one regex matcher may take to compile and test one value. Matchers are ECMAScript
+/// regexes run by a backtracking engine (`regress`, which has no step limit): `(a+)+$` against
+/// forty `a`s and a `!` would run for hours. Real matchers answer in microseconds.
+pub const MATCH_TIME_LIMIT: Duration = Duration::from_secs(1);
+
+/// How long all the regex matchers of one event may take together: a config with thousands of
+/// slow (not runaway) matchers is bounded too. Matchers not evaluated by then skip their rules.
+pub const MATCH_BUDGET: Duration = Duration::from_secs(3);
+
 /// The handlers of `rules` that `event` fires, in rule order, identical handlers (same
-/// dialect, same command or prompt) once. Only the matchers of this event's rules are compiled.
+/// dialect, same command or prompt) once. Only the matchers of this event's rules are compiled;
+/// a matcher that is invalid or runs away skips its rule.
 pub fn select<'a, S>(
     rules: impl IntoIterator<Item = (&'a Rule, &'a S)>,
     event: &Event,
 ) -> (Vec<Selected<'a, S>>, Vec<Skipped<'a>>) {
+    let rules: Vec<(&'a Rule, &'a S)> = rules
+        .into_iter()
+        .filter(|(rule, _)| rule.event == event.kind)
+        .collect();
+    let verdicts = rules_match(rules.iter().map(|(rule, _)| *rule), event);
     let mut selected: Vec<Selected<'a, S>> = Vec::new();
     let mut skipped = Vec::new();
-    for (rule, source) in rules {
-        if rule.event != event.kind {
-            continue;
-        }
-        match rule_matches(rule, event) {
+    for ((rule, source), verdict) in rules.into_iter().zip(verdicts) {
+        match verdict {
             Ok(false) => continue,
             Ok(true) => {}
             Err(reason) => {
@@ -57,29 +72,153 @@ pub fn select<'a, S>(
 }
 
 /// Whether the rule's matcher accepts the event, read in the rule's own flavour: tool names
-/// are compared in that flavour's spelling.
+/// are compared in that flavour's spelling. A regex is evaluated within [`MATCH_TIME_LIMIT`].
 pub fn rule_matches(rule: &Rule, event: &Event) -> Result<bool, String> {
-    let tables = rule.flavor.tables();
-    let Some(on) = tables.matcher_target(&event.kind) else {
-        // This flavour ignores matchers on this event.
-        return Ok(true);
-    };
-    let form = tables.matcher_style.form(rule.matcher.as_deref());
-    let matcher = CompiledMatcher::compile(&form).map_err(|e| {
-        format!(
-            "invalid matcher `{}`: {e}",
-            rule.matcher.as_deref().unwrap_or("")
-        )
-    })?;
-    let value = match on {
-        // The name the handler sees in its payload.
-        MatchOn::ToolName => match &event.tool {
-            Some(tool) => crate::protocol::payload::tool_name(rule.flavor, &tool.name).to_string(),
-            None => String::new(),
-        },
-        MatchOn::Field(name) => event.field(name).unwrap_or_default().to_string(),
-    };
-    Ok(matcher.is_match(&value))
+    rules_match([rule], event)
+        .pop()
+        .expect("one verdict per rule")
+}
+
+/// One verdict per rule (`Err` = skip it, and why). Exact lists are decided here; regexes on
+/// a worker thread, each within [`MATCH_TIME_LIMIT`].
+fn rules_match<'a>(
+    rules: impl IntoIterator<Item = &'a Rule>,
+    event: &Event,
+) -> Vec<Result<bool, String>> {
+    let mut verdicts = Vec::new();
+    let mut regexes = Vec::new();
+    for rule in rules {
+        let tables = rule.flavor.tables();
+        let Some(on) = tables.matcher_target(&event.kind) else {
+            // This flavour ignores matchers on this event.
+            verdicts.push(Ok(true));
+            continue;
+        };
+        let value = match on {
+            // The name the handler sees in its payload.
+            MatchOn::ToolName => match &event.tool {
+                Some(tool) => {
+                    crate::protocol::payload::tool_name(rule.flavor, &tool.name).to_string()
+                }
+                None => String::new(),
+            },
+            MatchOn::Field(name) => event.field(name).unwrap_or_default().to_string(),
+        };
+        let matcher = rule.matcher.as_deref().unwrap_or("");
+        match tables.matcher_style.form(rule.matcher.as_deref()) {
+            form @ MatcherForm::Regex { .. } => {
+                regexes.push((verdicts.len(), RegexJob::new(matcher, &form, value)));
+                verdicts.push(Ok(false));
+            }
+            form => verdicts.push(
+                CompiledMatcher::compile(&form)
+                    .map(|m| m.is_match(&value))
+                    .map_err(|e| format!("invalid matcher `{matcher}`: {e}")),
+            ),
+        }
+    }
+    let (slots, jobs): (Vec<usize>, Vec<RegexJob>) = regexes.into_iter().unzip();
+    for (slot, verdict) in slots.into_iter().zip(run_bounded(jobs)) {
+        verdicts[slot] = verdict;
+    }
+    verdicts
+}
+
+/// A regex matcher to compile and test against one value.
+#[derive(Clone)]
+struct RegexJob {
+    /// The matcher as written, for messages.
+    matcher: String,
+    form: MatcherForm,
+    value: String,
+}
+
+impl RegexJob {
+    fn new(matcher: &str, form: &MatcherForm, value: String) -> RegexJob {
+        RegexJob {
+            matcher: matcher.to_string(),
+            form: form.clone(),
+            value,
+        }
+    }
+
+    fn run(&self) -> Result<bool, String> {
+        CompiledMatcher::compile(&self.form)
+            .map(|m| m.is_match(&self.value))
+            .map_err(|e| format!("invalid matcher `{}`: {e}", self.matcher))
+    }
+}
+
+/// Runs the jobs in order on a worker thread, giving each [`MATCH_TIME_LIMIT`] and all of them
+/// [`MATCH_BUDGET`]. A job that overruns is abandoned (its thread spins until the process
+/// exits) and the rest go on on a new worker; once the budget is spent the rest are skipped.
+fn run_bounded(jobs: Vec<RegexJob>) -> Vec<Result<bool, String>> {
+    let started = Instant::now();
+    let mut verdicts = Vec::with_capacity(jobs.len());
+    while verdicts.len() < jobs.len() {
+        let (tx, rx) = mpsc::channel();
+        let batch = jobs[verdicts.len()..].to_vec();
+        let worker = thread::Builder::new()
+            .name("hookx-matcher".into())
+            .spawn(move || {
+                for job in &batch {
+                    if tx.send(job.run()).is_err() {
+                        return;
+                    }
+                }
+            });
+        if let Err(e) = worker {
+            let why = format!("matcher not evaluated: cannot start a thread for it: {e}");
+            verdicts.resize(jobs.len(), Err(why));
+            break;
+        }
+        while verdicts.len() < jobs.len() {
+            let job = &jobs[verdicts.len()];
+            let wait = MATCH_TIME_LIMIT.min(MATCH_BUDGET.saturating_sub(started.elapsed()));
+            match rx.recv_timeout(wait) {
+                Ok(verdict) => verdicts.push(verdict),
+                Err(mpsc::RecvTimeoutError::Timeout) if wait < MATCH_TIME_LIMIT => {
+                    // The budget is spent: this job and every later one are skipped.
+                    for job in &jobs[verdicts.len()..] {
+                        verdicts.push(Err(format!(
+                            "matcher `{}` not evaluated: this event's regex matchers took more \
+                             than {} ms in all; hookx skips the rest",
+                            job.matcher,
+                            MATCH_BUDGET.as_millis()
+                        )));
+                    }
+                    return verdicts;
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    verdicts.push(Err(format!(
+                        "matcher `{}` ran away: no answer on `{}` within {} ms (catastrophic \
+                         backtracking? nested quantifiers such as `(a+)+` explode on long values); \
+                         the rule is skipped",
+                        job.matcher,
+                        shorten(&job.value),
+                        MATCH_TIME_LIMIT.as_millis()
+                    )));
+                    break;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    verdicts.push(Err(format!(
+                        "matcher `{}` could not be evaluated (the matcher thread died)",
+                        job.matcher
+                    )));
+                    break;
+                }
+            }
+        }
+    }
+    verdicts
+}
+
+/// At most 60 characters of a value, for messages.
+fn shorten(value: &str) -> String {
+    match value.char_indices().nth(60) {
+        Some((end, _)) => format!("{}…", &value[..end]),
+        None => value.to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -141,6 +280,36 @@ mod tests {
             .collect();
         assert_eq!(names, ["claude", "copilot", "bricks"]);
         assert!(skipped.is_empty());
+    }
+
+    #[test]
+    fn runaway_matchers_are_skipped_in_bounded_time() {
+        let mut event = edit_event();
+        event.tool.as_mut().unwrap().name = format!("{}!", "a".repeat(40));
+        let rules = [
+            rule(Flavor::Claude, "(a+)+$", "evil"),
+            rule(Flavor::Claude, "a+!", "good"),
+            rule(Flavor::Claude, "(a|a)*b", "evil too"),
+            rule(Flavor::Claude, "(a|aa)*c", "not evaluated"),
+            rule(Flavor::Claude, "*", "all"),
+        ];
+        let started = std::time::Instant::now();
+        let (selected, skipped) = select(rules.iter().map(|r| (r, &())), &event);
+        let elapsed = started.elapsed();
+        assert!(elapsed < MATCH_BUDGET + MATCH_TIME_LIMIT, "{elapsed:?}");
+        let ran: Vec<_> = selected
+            .iter()
+            .map(|s| match &s.handler.kind {
+                HandlerKind::Command(c) => c.command.clone().unwrap(),
+                _ => unreachable!(),
+            })
+            .collect();
+        assert_eq!(ran, ["good", "all"]);
+        let reasons: Vec<_> = skipped.iter().map(|s| s.reason.as_str()).collect();
+        assert_eq!(reasons.len(), 3, "{reasons:?}");
+        assert!(reasons[0].contains("`(a+)+$` ran away"), "{}", reasons[0]);
+        assert!(reasons[1].contains("`(a|a)*b` ran away"), "{}", reasons[1]);
+        assert!(reasons[2].contains("not evaluated"), "{}", reasons[2]);
     }
 
     #[test]

@@ -1,0 +1,257 @@
+//! The entry points the fuzz targets drive, shared with `tests/regressions.rs` (which includes
+//! this file with `#[path]`), so that a crashing input kept under
+//! `tests/fixtures/regressions/<target>/` is replayed through exactly the code that found it.
+//!
+//! Every function takes arbitrary bytes, must not panic, and checks that what comes back is a
+//! proper answer: an `Err` carries at least one diagnostic with a message and a position that
+//! exists in the input, and everything renders.
+
+#![allow(dead_code)]
+
+use hookx::config::{detect, syntax};
+use hookx::diag::Diagnostic;
+use hookx::dialect::{Dialect, Flavor};
+use hookx::error::Error;
+use hookx::source::SourceFile;
+
+/// A target's entry point.
+pub type Target = fn(&[u8]);
+
+/// The targets, by the name of their folder under `tests/fixtures/regressions/`.
+pub const TARGETS: &[(&str, Target)] = &[
+    ("read_json", read_json),
+    ("read_markdown", read_markdown),
+    ("frontmatter", frontmatter),
+    ("locate", locate),
+    ("detect", detect),
+    ("decode_event", decode_event),
+];
+
+/// Config text is UTF-8 (`SourceFile::read` refuses anything else); arbitrary bytes are read
+/// lossily so that every input reaches the parsers.
+fn text(data: &[u8]) -> String {
+    String::from_utf8_lossy(data).into_owned()
+}
+
+/// `a\0b` → (`a`, `b`); no NUL → (all, None).
+fn split_nul(data: &[u8]) -> (&[u8], Option<&[u8]>) {
+    match data.iter().position(|&b| b == 0) {
+        Some(i) => (&data[..i], Some(&data[i + 1..])),
+        None => (data, None),
+    }
+}
+
+fn check_diagnostic(src: Option<&SourceFile>, d: &Diagnostic) {
+    assert!(!d.message.is_empty(), "a diagnostic without a message");
+    if let Some(src) = src {
+        // Config diagnostics always name a real line (payload ones may say 0 = unknown).
+        assert!(d.line >= 1 && d.col >= 1, "{}:{}: {d:?}", d.line, d.col);
+        let lines = src.text.split('\n').count().max(1);
+        assert!(
+            d.line <= lines,
+            "line {} of a {lines}-line file: {}",
+            d.line,
+            d.message
+        );
+    }
+    let _ = d.to_string();
+}
+
+fn check_error(src: Option<&SourceFile>, e: &Error) {
+    match e {
+        Error::Invalid(diags) => {
+            assert!(!diags.is_empty(), "Error::Invalid without a diagnostic");
+            for d in diags {
+                check_diagnostic(src, d);
+            }
+        }
+        Error::Usage(m) => assert!(!m.is_empty()),
+        Error::Io { message, .. } => assert!(!message.is_empty()),
+    }
+    assert!(!e.to_string().is_empty());
+}
+
+/// Reads `src` as `dialect`; what reads is validated, converted to every dialect and written.
+fn read_as(src: &SourceFile, dialect: Dialect) {
+    match hookx::config::read(src, dialect) {
+        Ok(parsed) => {
+            for d in &parsed.diagnostics {
+                check_diagnostic(Some(src), d);
+            }
+            if parsed.has_errors() {
+                return;
+            }
+            for d in hookx::validate::check(src, &parsed.document) {
+                check_diagnostic(Some(src), &d);
+            }
+            let _ = hookx::config::write::to_text(&parsed.document);
+            for to in Dialect::ALL {
+                let options = hookx::convert::Options {
+                    to,
+                    wrap: to != dialect,
+                    hookx: "hookx".into(),
+                };
+                let out = hookx::convert::convert(&[(src, &parsed.document)], &options);
+                let written = hookx::config::write::to_text(&out.document);
+                // What hookx writes, hookx reads (a same-dialect conversion of a skill or agent
+                // file stays markdown).
+                let path = match out.document.kind {
+                    hookx::model::DocumentKind::ClaudeFrontmatter => "converted/SKILL.md",
+                    _ => "converted.json",
+                };
+                let back = SourceFile::new(path, written);
+                if let Err(e) = hookx::config::read(&back, to) {
+                    panic!("converted output does not read back: {e}\n{}", back.text);
+                }
+            }
+        }
+        Err(e) => check_error(Some(src), &e),
+    }
+}
+
+/// `config::read` of JSON text in every dialect, as a settings file and as a plugin file.
+pub fn read_json(data: &[u8]) {
+    let text = text(data);
+    for dialect in Dialect::ALL {
+        read_as(&SourceFile::new("p/settings.json", text.as_str()), dialect);
+    }
+    read_as(
+        &SourceFile::new("plugin/hooks/hooks.json", text.as_str()),
+        Dialect::Claude,
+    );
+}
+
+/// `config::read` of a markdown file (YAML frontmatter) in every dialect.
+pub fn read_markdown(data: &[u8]) {
+    let text = text(data);
+    for dialect in Dialect::ALL {
+        read_as(
+            &SourceFile::new("skills/x/SKILL.md", text.as_str()),
+            dialect,
+        );
+    }
+}
+
+/// The frontmatter reader: the split is exact and parsing answers.
+pub fn frontmatter(data: &[u8]) {
+    let text = text(data);
+    if let Some(front) = syntax::split_frontmatter(&text) {
+        assert!(
+            text.ends_with(&front.body),
+            "the body is not the end of the file"
+        );
+        assert!(text.len() >= front.yaml.len() + front.body.len() + 8);
+    }
+    let src = SourceFile::new("agent.md", text.as_str());
+    if let Err(e) = syntax::parse_frontmatter(&src) {
+        check_error(Some(&src), &e);
+    }
+}
+
+/// `locate_json` / `locate_yaml` with an arbitrary pointer: `TEXT\0POINTER`; without a NUL a
+/// few pointers into the usual shape are tried.
+pub fn locate(data: &[u8]) {
+    let (text_bytes, pointer) = split_nul(data);
+    let text = text(text_bytes);
+    let pointers: Vec<String> = match pointer {
+        Some(p) => vec![String::from_utf8_lossy(p).into_owned()],
+        None => [
+            "",
+            "/hooks",
+            "/hooks/PreToolUse/0",
+            "/hooks/PreToolUse/0/hooks/0/command",
+            "/hooks/preToolUse/0/bash",
+            "/0/1",
+        ]
+        .map(String::from)
+        .to_vec(),
+    };
+    for pointer in &pointers {
+        for offset in [
+            syntax::locate_json(&text, pointer),
+            syntax::locate_yaml(&text, pointer),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            assert!(offset <= text.len(), "offset {offset} past the end");
+            assert!(
+                text.is_char_boundary(offset),
+                "offset {offset} inside a char"
+            );
+            let _ = hookx::source::line_col(&text, offset);
+        }
+    }
+}
+
+/// `detect` for arbitrary content under arbitrary paths: `TEXT\0PATH`, or a few usual paths.
+pub fn detect(data: &[u8]) {
+    let (text_bytes, path) = split_nul(data);
+    let text = text(text_bytes);
+    let paths: Vec<String> = match path {
+        Some(p) => vec![String::from_utf8_lossy(p).into_owned()],
+        None => [
+            "a.json",
+            "a.md",
+            "repo/.github/hooks/x.json",
+            "C:\\p\\.bricks\\hooks.json",
+        ]
+        .map(String::from)
+        .to_vec(),
+    };
+    for path in paths {
+        let src = SourceFile::new(path, text.as_str());
+        match detect::detect(&src) {
+            Ok(dialect) => {
+                let _ = hookx::config::read(&src, dialect);
+            }
+            Err(e) => check_error(Some(&src), &e),
+        }
+    }
+}
+
+/// Every host's payload decoder, with and without a registered event name (`PAYLOAD\0EVENT`,
+/// or a few usual names); what decodes is re-encoded for every flavour.
+pub fn decode_event(data: &[u8]) {
+    let (payload, event) = split_nul(data);
+    let event = event.map(|e| String::from_utf8_lossy(e).into_owned());
+    let names: Vec<Option<&str>> = match &event {
+        Some(e) => vec![Some(e.as_str())],
+        None => vec![
+            None,
+            Some("preToolUse"),
+            Some("PreToolUse"),
+            Some("permissionRequest"),
+        ],
+    };
+    if let Ok(value) = serde_json::from_slice::<serde_json::Value>(payload) {
+        let _ = hookx::protocol::detect_host(&value);
+    }
+    for host in Dialect::ALL {
+        for name in &names {
+            let result = match name {
+                None => hookx::protocol::decode_event(payload, host),
+                Some(name) => hookx::protocol::decode_event_as(payload, host, Some(name)),
+            };
+            match result {
+                Ok((event, flavor)) => {
+                    assert_eq!(flavor.dialect(), host);
+                    for to in Flavor::ALL {
+                        let encoded = hookx::protocol::encode_event(&event, to);
+                        let _ = hookx::protocol::handler_env(&event, to, "/p");
+                        // What hookx sends a handler of `to`, hookx reads as that dialect.
+                        let bytes = serde_json::to_vec(&encoded).expect("a JSON value");
+                        if let Err(e) = hookx::protocol::decode_event_as(
+                            &bytes,
+                            to.dialect(),
+                            Some(event.kind.name()),
+                        ) {
+                            check_error(None, &e);
+                        }
+                    }
+                }
+                Err(e) => check_error(None, &e),
+            }
+        }
+    }
+}
