@@ -12,12 +12,10 @@
 
 use crate::config::{self, syntax};
 use crate::convert::shell_quote;
-use crate::diag::{Diagnostic, Severity};
 use crate::dialect::Dialect;
 use crate::discover::Context;
 use crate::error::Error;
 use crate::model::{Handler, HandlerKind};
-use crate::source::SourceFile;
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 
@@ -222,26 +220,9 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
 /// The target as a JSON value, `None` when it does not exist. A file that hookx cannot read
 /// cleanly in the host's dialect is refused: editing it would risk the hooks it has.
 fn read_target(path: &Path, host: Dialect) -> Result<Option<Value>, Error> {
-    if !path.exists() {
+    let Some((src, parsed)) = config::read::read_target(path, host)? else {
         return Ok(None);
-    }
-    let src = SourceFile::read(path)?;
-    let parsed = config::read(&src, host)?;
-    if parsed.has_errors() {
-        let mut diags: Vec<Diagnostic> = parsed
-            .diagnostics
-            .into_iter()
-            .filter(|d| d.severity == Severity::Error)
-            .collect();
-        diags.push(Diagnostic::at_line_col(
-            Severity::Error,
-            &src,
-            1,
-            1,
-            "refusing to edit a file hookx cannot fully read; fix it first",
-        ));
-        return Err(Error::Invalid(diags));
-    }
+    };
     let value = syntax::parse_json(&src)?;
     let has_keys = value.as_object().is_some_and(|o| !o.is_empty());
     if host == Dialect::Bricks && !parsed.document.wrapped && has_keys {

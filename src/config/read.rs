@@ -59,6 +59,35 @@ pub fn read(src: &SourceFile, dialect: Dialect) -> Result<Parsed, Error> {
     })
 }
 
+/// Reads a file hookx is about to write into: `None` when it does not exist, an error when
+/// hookx cannot read all of it (editing it would risk the hooks it has).
+pub fn read_target(
+    path: &std::path::Path,
+    dialect: Dialect,
+) -> Result<Option<(SourceFile, Parsed)>, Error> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let src = SourceFile::read(path)?;
+    let parsed = read(&src, dialect)?;
+    if parsed.has_errors() {
+        let mut diags: Vec<Diagnostic> = parsed
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.severity == Severity::Error)
+            .collect();
+        diags.push(Diagnostic::at_line_col(
+            Severity::Error,
+            &src,
+            1,
+            1,
+            "refusing to write into a file hookx cannot fully read; fix it first",
+        ));
+        return Err(Error::Invalid(diags));
+    }
+    Ok(Some((src, parsed)))
+}
+
 /// A Claude plugin's `hooks/hooks.json` (it may carry a `description`), or any file other than
 /// a settings file whose events sit at the top level without the `hooks` wrapper.
 fn is_plugin_file(src: &SourceFile, value: &Value) -> bool {

@@ -2,11 +2,9 @@
 
 use super::read;
 use super::spec::HandlerField;
-use crate::diag::{Diagnostic, Severity};
 use crate::dialect::Flavor;
 use crate::error::Error;
 use crate::model::{Document, DocumentKind, Handler, HandlerKind, Rule, RuleShape};
-use crate::source::SourceFile;
 use serde_json::{Map, Value};
 use std::path::Path;
 
@@ -166,32 +164,15 @@ fn handler_value(doc: &Document, flavor: Flavor, handler: &Handler) -> Value {
 /// Merges `doc`'s rules into the config file at `path` (which may not exist yet), keeping every
 /// key and rule it already has; identical rules are not added twice. Returns the new text.
 pub fn merge_into(path: &Path, doc: &Document) -> Result<String, Error> {
-    if !path.exists() {
-        return Ok(to_text(doc));
-    }
-    let src = SourceFile::read(path)?;
-    if doc.kind == DocumentKind::ClaudeFrontmatter || src.path.ends_with(".md") {
+    if doc.kind == DocumentKind::ClaudeFrontmatter || path.extension().is_some_and(|e| e == "md") {
         return Err(Error::Usage(format!(
             "{}: hookx does not write into markdown frontmatter; use --out to write a new file",
-            src.path
+            path.display()
         )));
     }
-    let parsed = read::read(&src, doc.dialect)?;
-    if parsed.has_errors() {
-        let mut diags: Vec<Diagnostic> = parsed
-            .diagnostics
-            .into_iter()
-            .filter(|d| d.severity == Severity::Error)
-            .collect();
-        diags.push(Diagnostic::at_line_col(
-            Severity::Error,
-            &src,
-            1,
-            1,
-            "refusing to write into a target hookx cannot fully read; fix it first",
-        ));
-        return Err(Error::Invalid(diags));
-    }
+    let Some((src, parsed)) = read::read_target(path, doc.dialect)? else {
+        return Ok(to_text(doc));
+    };
     let original = super::syntax::parse_json(&src)?;
     let mut target = parsed.document;
     for rule in &doc.rules {
