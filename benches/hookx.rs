@@ -40,8 +40,11 @@ fn main() {
     if let Some(base) = &opts.baseline {
         bins.insert(0, ("before".to_string(), base.clone()));
     }
-    for (_, bin) in &bins {
-        assert!(bin.is_file(), "{}: no such binary", bin.display());
+    for (_, bin) in &mut bins {
+        // Cases run in their project directory: a relative path would not resolve there.
+        *bin = bin
+            .canonicalize()
+            .unwrap_or_else(|e| panic!("{}: {e}", bin.display()));
     }
     let load_before = loadavg();
     let started = Instant::now();
