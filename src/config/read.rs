@@ -38,6 +38,17 @@ pub fn read(src: &SourceFile, dialect: Dialect) -> Result<Parsed, Error> {
     } else {
         (syntax::parse_json(src)?, None)
     };
+    Ok(read_value(src, dialect, value, markdown))
+}
+
+/// Reads a parsed value (JSON, or frontmatter when `markdown` is given) into a document.
+fn read_value(
+    src: &SourceFile,
+    dialect: Dialect,
+    value: Value,
+    markdown: Option<crate::model::Frontmatter>,
+) -> Parsed {
+    let is_markdown = markdown.is_some();
     let kind = match dialect {
         Dialect::Claude if is_markdown => DocumentKind::ClaudeFrontmatter,
         Dialect::Claude if is_plugin_file(src, &value) => DocumentKind::ClaudePlugin,
@@ -54,10 +65,48 @@ pub fn read(src: &SourceFile, dialect: Dialect) -> Result<Parsed, Error> {
     let mut document = Document::new(dialect, kind);
     document.markdown = markdown;
     reader.read_document(value, &mut document);
-    Ok(Parsed {
+    Parsed {
         document,
         diagnostics: reader.diagnostics,
-    })
+    }
+}
+
+/// Like [`read`], but the document holds only the rules of `event`: what `hookx run` needs to
+/// fire one event. Other events' arrays are parsed (a file [`read`] refuses is refused here
+/// too, with the same error) but not built, so a large hook set costs little more than its
+/// parse. Every top-level key that is not another event stays (settings such as
+/// `disableAllHooks`, `description`, `version`). Diagnostics cover only what was built.
+pub fn read_event(src: &SourceFile, dialect: Dialect, event: &EventKind) -> Result<Parsed, Error> {
+    if src.path.ends_with(".md") {
+        // Frontmatter is small; read it whole.
+        let mut parsed = read(src, dialect)?;
+        parsed.document.rules.retain(|r| r.event == *event);
+        return Ok(parsed);
+    }
+    let is_event = |key: &str| event_of(dialect, key).map(|(kind, _)| kind);
+    let keep_top = |key: &str| is_event(key).is_none_or(|kind| kind == *event);
+    let keep_hook = |key: &str| match is_event(key) {
+        Some(kind) => kind == *event,
+        None => matches!(event, EventKind::Other(name) if name == key),
+    };
+    let value = syntax::parse_json_pruned(src, &keep_top, &keep_hook)?;
+    Ok(read_value(src, dialect, value, None))
+}
+
+/// The event a key of `dialect` names, and the flavour its rules are written in; `None` for a
+/// key no flavour of the dialect knows.
+fn event_of(dialect: Dialect, key: &str) -> Option<(EventKind, Flavor)> {
+    flavors_of(dialect)
+        .iter()
+        .find_map(|&flavor| Some((flavor.tables().event_kind(key)?, flavor)))
+}
+
+fn flavors_of(dialect: Dialect) -> &'static [Flavor] {
+    match dialect {
+        Dialect::Claude => &[Flavor::Claude],
+        Dialect::Bricks => &[Flavor::Bricks],
+        Dialect::Copilot => &[Flavor::Copilot, Flavor::CopilotPascal],
+    }
 }
 
 /// A Claude plugin's `hooks/hooks.json` (it may carry a `description`).
@@ -212,15 +261,9 @@ impl Reader<'_> {
 
     /// The event a key names, and the flavour its rules are written in.
     fn event(&mut self, key: &str, pointer: &str) -> (EventKind, Flavor) {
-        let flavors: &[Flavor] = match self.dialect {
-            Dialect::Claude => &[Flavor::Claude],
-            Dialect::Bricks => &[Flavor::Bricks],
-            Dialect::Copilot => &[Flavor::Copilot, Flavor::CopilotPascal],
-        };
-        for &flavor in flavors {
-            if let Some(kind) = flavor.tables().event_kind(key) {
-                return (kind, flavor);
-            }
+        let flavors = flavors_of(self.dialect);
+        if let Some(found) = event_of(self.dialect, key) {
+            return found;
         }
         // Unknown: keep it under its own name. Copilot's casing still decides the flavour.
         let flavor = match self.dialect {
