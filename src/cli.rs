@@ -507,7 +507,8 @@ fn run_cmd(args: RunArgs) -> Result<i32, Error> {
     }
     let hosted = host::decode(&payload, args.host, args.event.as_deref(), args.project)?;
     let ctx = crate::discover::Context::resolve(Some(&hosted.project), args.home.as_deref())?;
-    let sources = crate::discover::discover(&ctx);
+    let sources =
+        crate::discover::discover_for_event(&ctx, hosted.host.dialect(), &hosted.event.kind);
     let store = crate::trust::TrustStore::load_or_empty(&ctx);
     let (rules, warnings) = host::runnable(&sources, hosted.host.dialect(), &store, &hosted.event);
     for w in &warnings {
@@ -551,7 +552,7 @@ fn simulate_cmd(args: SimulateArgs) -> Result<i32, Error> {
         )?,
     };
     let ctx = crate::discover::Context::resolve(Some(&project), args.home.as_deref())?;
-    let sources = crate::discover::discover(&ctx);
+    let sources = crate::discover::discover_for_event(&ctx, args.host.dialect(), &event.kind);
     let store = crate::trust::TrustStore::load_or_empty(&ctx);
     let (rules, warnings) = host::runnable(&sources, args.host.dialect(), &store, &event);
     let mut dispatch = crate::dispatch::run::dispatch(

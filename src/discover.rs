@@ -22,7 +22,7 @@ use crate::config::{self, syntax};
 use crate::diag::{Diagnostic, Severity};
 use crate::dialect::Dialect;
 use crate::error::Error;
-use crate::model::{Document, HandlerKind, Rule};
+use crate::model::{Document, EventKind, HandlerKind, Rule};
 use crate::source::SourceFile;
 use crate::trust::{TrustState, TrustStore};
 use serde::Serialize;
@@ -377,12 +377,35 @@ pub fn is_native(host: Dialect, location: &Location) -> bool {
 
 /// Who runs `source`'s hooks under `host`.
 pub fn runner(host: Dialect, source: &Source) -> Runner {
-    if is_native(host, source.location) {
+    location_runner(host, source.location)
+}
+
+/// Who runs the hooks of files at `location` under `host`.
+pub fn location_runner(host: Dialect, location: &Location) -> Runner {
+    if is_native(host, location) {
         Runner::Native
-    } else if source.scope.is_component() {
+    } else if location.scope.is_component() {
         Runner::Inactive
     } else {
         Runner::Hookx
+    }
+}
+
+/// Whether `hookx run --host HOST` needs to read files at `location`: files it runs itself, and
+/// files the host runs natively whose handlers could make one of those a duplicate (same
+/// dialect, de-duplicated: see [`effective_rules`]) or turn them off (`disableAllHooks`, which
+/// only a Claude settings file sets and only Claude sources obey). Copilot de-duplicates
+/// nothing, and component-scoped files run nowhere but natively.
+pub fn needed_for_run(host: Dialect, location: &Location) -> bool {
+    match location_runner(host, location) {
+        Runner::Hookx => true,
+        Runner::Inactive => false,
+        Runner::Native => {
+            location.dialect != Dialect::Copilot
+                && LOCATIONS.iter().any(|l| {
+                    l.dialect == location.dialect && location_runner(host, l) == Runner::Hookx
+                })
+        }
     }
 }
 
@@ -457,15 +480,33 @@ impl Source {
 /// project is the home, or a symlink) is listed once, under its first location. Markdown files
 /// (skills, agents) are sources only when their frontmatter has hooks.
 pub fn discover(ctx: &Context) -> Vec<Source> {
+    discover_with(ctx, None)
+}
+
+/// What `hookx run --host HOST` needs to fire `event`, and no more: the sources of
+/// [`discover`] that [`needed_for_run`] keeps, each document holding only `event`'s rules
+/// ([`config::read::read_event`]), and a content hash only where trust is checked (sources
+/// hookx runs itself; `sha256` is `None` for the others). [`dispatch_rules`] and
+/// [`crate::dispatch::host::runnable`] give the same result for `event` over these sources as
+/// over [`discover`]'s; `hookx list` and `hookx trust` need the whole picture and use
+/// [`discover`].
+pub fn discover_for_event(ctx: &Context, host: Dialect, event: &EventKind) -> Vec<Source> {
+    discover_with(ctx, Some((host, event)))
+}
+
+fn discover_with(ctx: &Context, run: Option<(Dialect, &EventKind)>) -> Vec<Source> {
     let mut seen = HashSet::new();
     let mut sources = Vec::new();
     for location in LOCATIONS {
+        let needed = run.is_none_or(|(host, _)| needed_for_run(host, location));
         for path in candidates(ctx.root(location.root), location.pattern) {
+            // Files not needed are still claimed by their location, so that a file reached
+            // twice is attributed as by [`discover`].
             let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-            if !seen.insert(key) {
+            if !seen.insert(key) || !needed {
                 continue;
             }
-            if let Some(source) = load(ctx, path, location) {
+            if let Some(source) = load(ctx, path, location, run) {
                 sources.push(source);
             }
         }
@@ -546,8 +587,14 @@ fn walk(dir: &Path, file: &str, depth: usize, budget: &mut usize, found: &mut Ve
     }
 }
 
-/// Reads and parses one file. `None` for markdown without hooks.
-fn load(ctx: &Context, path: PathBuf, location: &'static Location) -> Option<Source> {
+/// Reads and parses one file (for `run`, only what that host and event need). `None` for
+/// markdown without hooks.
+fn load(
+    ctx: &Context,
+    path: PathBuf,
+    location: &'static Location,
+    run: Option<(Dialect, &EventKind)>,
+) -> Option<Source> {
     let display = match location.root {
         Root::Project => ctx.display(&path),
         Root::Home => match path.strip_prefix(&ctx.home) {
@@ -576,9 +623,16 @@ fn load(ctx: &Context, path: PathBuf, location: &'static Location) -> Option<Sou
     if markdown && syntax::split_frontmatter(&src.text).is_none() {
         return None;
     }
-    source.sha256 = Some(sha256_hex(src.text.as_bytes()));
-    match config::read(&src, location.dialect) {
-        Ok(parsed) => {
+    if run.is_none_or(|(host, _)| location_runner(host, location) == Runner::Hookx) {
+        source.sha256 = Some(sha256_hex(src.text.as_bytes()));
+    }
+    let parsed = match run {
+        // Frontmatter is read whole: whether it has hooks decides whether it is a source.
+        Some((_, event)) if !markdown => config::read::read_event(&src, location.dialect, event),
+        _ => config::read(&src, location.dialect),
+    };
+    match parsed {
+        Ok(mut parsed) => {
             let doc = &parsed.document;
             if markdown
                 && doc.rules.is_empty()
@@ -586,6 +640,9 @@ fn load(ctx: &Context, path: PathBuf, location: &'static Location) -> Option<Sou
                 && parsed.diagnostics.is_empty()
             {
                 return None;
+            }
+            if let Some((_, event)) = run {
+                parsed.document.rules.retain(|r| r.event == *event);
             }
             source.diagnostics = parsed.diagnostics;
             source.document = Ok(parsed.document);

@@ -289,7 +289,10 @@ fn install_refuses_a_target_that_does_not_parse_and_leaves_it_alone() {
         .hookx(&["install", "--host", "claude", "--hookx", HOOKX])
         .failure();
     let stderr = String::from_utf8_lossy(&assert.get_output().stderr).to_string();
-    assert!(stderr.contains("refusing to write into a file hookx cannot fully read"), "{stderr}");
+    assert!(
+        stderr.contains("refusing to write into a file hookx cannot fully read"),
+        "{stderr}"
+    );
     assert_eq!(p.read(SETTINGS), odd);
 }
 

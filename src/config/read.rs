@@ -38,9 +38,34 @@ pub fn read(src: &SourceFile, dialect: Dialect) -> Result<Parsed, Error> {
     } else {
         (syntax::parse_json(src)?, None)
     };
+    let events_at_top = has_top_level_events(&value);
+    Ok(read_value(src, dialect, value, markdown, events_at_top))
+}
+
+/// Whether Claude events sit at the top level, without the `hooks` wrapper.
+fn has_top_level_events(value: &Value) -> bool {
+    value.get("hooks").is_none()
+        && value
+            .as_object()
+            .is_some_and(|top| top.keys().any(|k| is_claude_event(k)))
+}
+
+fn is_claude_event(key: &str) -> bool {
+    Flavor::Claude.tables().event_kind(key).is_some()
+}
+
+/// Reads a parsed value (JSON, or frontmatter when `markdown` is given) into a document.
+fn read_value(
+    src: &SourceFile,
+    dialect: Dialect,
+    value: Value,
+    markdown: Option<crate::model::Frontmatter>,
+    events_at_top: bool,
+) -> Parsed {
+    let is_markdown = markdown.is_some();
     let kind = match dialect {
         Dialect::Claude if is_markdown => DocumentKind::ClaudeFrontmatter,
-        Dialect::Claude if is_plugin_file(src, &value) => DocumentKind::ClaudePlugin,
+        Dialect::Claude if is_plugin_file(src, &value, events_at_top) => DocumentKind::ClaudePlugin,
         Dialect::Claude => DocumentKind::ClaudeSettings,
         Dialect::Copilot => DocumentKind::CopilotFile,
         Dialect::Bricks => DocumentKind::BricksFile,
@@ -53,10 +78,56 @@ pub fn read(src: &SourceFile, dialect: Dialect) -> Result<Parsed, Error> {
     let mut document = Document::new(dialect, kind);
     document.markdown = markdown;
     reader.read_document(value, &mut document);
-    Ok(Parsed {
+    Parsed {
         document,
         diagnostics: reader.diagnostics,
-    })
+    }
+}
+
+/// Like [`read`], but the document holds only the rules of `event`: what `hookx run` needs to
+/// fire one event. Other events' arrays are parsed (a file [`read`] refuses is refused here
+/// too, with the same error) but not built, so a large hook set costs little more than its
+/// parse. Every top-level key that is not another event stays (settings such as
+/// `disableAllHooks`, `description`, `version`). Diagnostics cover only what was built.
+pub fn read_event(src: &SourceFile, dialect: Dialect, event: &EventKind) -> Result<Parsed, Error> {
+    if src.path.ends_with(".md") {
+        // Frontmatter is small; read it whole.
+        let mut parsed = read(src, dialect)?;
+        parsed.document.rules.retain(|r| r.event == *event);
+        return Ok(parsed);
+    }
+    let is_event = |key: &str| event_of(dialect, key).map(|(kind, _)| kind);
+    // Pruning drops the other events, which the document kind is read from: note them here.
+    let top_level_event = std::cell::Cell::new(false);
+    let keep_top = |key: &str| {
+        if key != "hooks" && is_claude_event(key) {
+            top_level_event.set(true);
+        }
+        is_event(key).is_none_or(|kind| kind == *event)
+    };
+    let keep_hook = |key: &str| match is_event(key) {
+        Some(kind) => kind == *event,
+        None => matches!(event, EventKind::Other(name) if name == key),
+    };
+    let value = syntax::parse_json_pruned(src, &keep_top, &keep_hook)?;
+    let events_at_top = value.get("hooks").is_none() && top_level_event.get();
+    Ok(read_value(src, dialect, value, None, events_at_top))
+}
+
+/// The event a key of `dialect` names, and the flavour its rules are written in; `None` for a
+/// key no flavour of the dialect knows.
+fn event_of(dialect: Dialect, key: &str) -> Option<(EventKind, Flavor)> {
+    flavors_of(dialect)
+        .iter()
+        .find_map(|&flavor| Some((flavor.tables().event_kind(key)?, flavor)))
+}
+
+fn flavors_of(dialect: Dialect) -> &'static [Flavor] {
+    match dialect {
+        Dialect::Claude => &[Flavor::Claude],
+        Dialect::Bricks => &[Flavor::Bricks],
+        Dialect::Copilot => &[Flavor::Copilot, Flavor::CopilotPascal],
+    }
 }
 
 /// Reads a file hookx is about to write into: `None` when it does not exist, an error when
@@ -90,15 +161,10 @@ pub fn read_target(
 
 /// A Claude plugin's `hooks/hooks.json` (it may carry a `description`), or any file other than
 /// a settings file whose events sit at the top level without the `hooks` wrapper.
-fn is_plugin_file(src: &SourceFile, value: &Value) -> bool {
+fn is_plugin_file(src: &SourceFile, value: &Value, events_at_top: bool) -> bool {
     let path = src.path.replace('\\', "/");
     let name = path.rsplit('/').next().unwrap_or(&path);
     let settings = name == "settings.json" || name == "settings.local.json";
-    let events_at_top = value.get("hooks").is_none()
-        && value.as_object().is_some_and(|top| {
-            top.keys()
-                .any(|k| Flavor::Claude.tables().event_kind(k).is_some())
-        });
     path.ends_with("hooks/hooks.json")
         || value.get("description").is_some()
         || (events_at_top && !settings)
@@ -238,15 +304,9 @@ impl Reader<'_> {
 
     /// The event a key names, and the flavour its rules are written in.
     fn event(&mut self, key: &str, pointer: &str) -> (EventKind, Flavor) {
-        let flavors: &[Flavor] = match self.dialect {
-            Dialect::Claude => &[Flavor::Claude],
-            Dialect::Bricks => &[Flavor::Bricks],
-            Dialect::Copilot => &[Flavor::Copilot, Flavor::CopilotPascal],
-        };
-        for &flavor in flavors {
-            if let Some(kind) = flavor.tables().event_kind(key) {
-                return (kind, flavor);
-            }
+        let flavors = flavors_of(self.dialect);
+        if let Some(found) = event_of(self.dialect, key) {
+            return found;
         }
         // Unknown: keep it under its own name. Copilot's casing still decides the flavour.
         let flavor = match self.dialect {

@@ -10,25 +10,200 @@ use std::collections::HashMap;
 
 /// Parses JSON text; a syntax error names the file, line and column.
 pub fn parse_json(src: &SourceFile) -> Result<Value, Error> {
-    serde_json::from_str(&src.text).map_err(|e| {
-        let message = match e.classify() {
-            serde_json::error::Category::Eof if src.text.trim().is_empty() => {
-                "the file is empty; expected a JSON object".to_string()
-            }
-            _ => format!("invalid JSON: {}", strip_position(&e.to_string())),
-        };
-        let mut diag = Diagnostic::at_line_col(
-            Severity::Error,
-            src,
-            e.line(),
-            char_column(src, &e),
-            message,
-        );
-        if e.to_string().contains("trailing comma") {
-            diag = diag.with_help("JSON does not allow a comma after the last item; remove it");
+    serde_json::from_str(&src.text).map_err(|e| json_error(src, e))
+}
+
+/// Like [`parse_json`], but builds only part of the value: a top-level key is kept when
+/// `keep_top(key)` and the keys of the top-level `hooks` object when `keep_hook(key)`; what is
+/// left out is still parsed (so exactly the texts [`parse_json`] refuses are refused, with the
+/// same error), but nothing of it is allocated. Duplicate keys keep the last value, as
+/// [`parse_json`] does.
+pub fn parse_json_pruned(
+    src: &SourceFile,
+    keep_top: &dyn Fn(&str) -> bool,
+    keep_hook: &dyn Fn(&str) -> bool,
+) -> Result<Value, Error> {
+    use serde::de::DeserializeSeed;
+    let mut de = serde_json::Deserializer::from_str(&src.text);
+    let value = pruned::Pruned {
+        keep: keep_top,
+        hooks: Some(keep_hook),
+    }
+    .deserialize(&mut de)
+    .and_then(|value| de.end().map(|()| value))
+    .map_err(|e| json_error(src, e))?;
+    Ok(value)
+}
+
+/// The value built by [`parse_json_pruned`]: the visitor mirrors `serde_json::Value`'s own, so
+/// that what is kept is exactly what [`parse_json`] would have built.
+mod pruned {
+    use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess};
+    use serde_json::{Map, Value};
+    use std::fmt;
+
+    /// An object's keys filtered by `keep`; `hooks`, when given, filters the keys of the
+    /// object under the key `hooks` (one level down only).
+    pub(super) struct Pruned<'f> {
+        pub keep: &'f dyn Fn(&str) -> bool,
+        pub hooks: Option<&'f dyn Fn(&str) -> bool>,
+    }
+
+    impl<'de> DeserializeSeed<'de> for Pruned<'_> {
+        type Value = Value;
+
+        fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Value, D::Error> {
+            de.deserialize_any(self)
         }
-        Error::Invalid(vec![diag])
-    })
+    }
+
+    impl<'de> de::Visitor<'de> for Pruned<'_> {
+        type Value = Value;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("any valid JSON value")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+            let mut out = Map::new();
+            while let Some(key) = map.next_key::<String>()? {
+                if let (Some(hooks), "hooks") = (self.hooks, key.as_str()) {
+                    let value = map.next_value_seed(Pruned {
+                        keep: hooks,
+                        hooks: None,
+                    })?;
+                    out.insert(key, value);
+                } else if (self.keep)(&key) {
+                    out.insert(key, map.next_value()?);
+                } else {
+                    map.next_value_seed(Discard)?;
+                }
+            }
+            Ok(Value::Object(out))
+        }
+
+        // Anything but an object is kept whole, as `serde_json::Value` builds it.
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+            let mut out = Vec::new();
+            while let Some(v) = seq.next_element()? {
+                out.push(v);
+            }
+            Ok(Value::Array(out))
+        }
+
+        fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+            Ok(Value::Bool(v))
+        }
+
+        fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+            Ok(Value::from(v))
+        }
+
+        fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+            Ok(Value::from(v))
+        }
+
+        fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+            Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+        }
+
+        fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+            Ok(Value::String(v.to_string()))
+        }
+
+        fn visit_string<E>(self, v: String) -> Result<Value, E> {
+            Ok(Value::String(v))
+        }
+
+        fn visit_unit<E>(self) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+
+        fn visit_none<E>(self) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+    }
+
+    /// A value parsed as fully as `serde_json::Value` parses it (numbers in range, escapes
+    /// and surrogates valid), then dropped: unlike `IgnoredAny`, which only skips tokens and
+    /// would accept some texts `Value` refuses.
+    struct Discard;
+
+    impl<'de> DeserializeSeed<'de> for Discard {
+        type Value = ();
+
+        fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<(), D::Error> {
+            de.deserialize_any(Discard)
+        }
+    }
+
+    impl<'de> de::Visitor<'de> for Discard {
+        type Value = ();
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("any valid JSON value")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while map.next_key_seed(Discard)?.is_some() {
+                map.next_value_seed(Discard)?;
+            }
+            Ok(())
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while seq.next_element_seed(Discard)?.is_some() {}
+            Ok(())
+        }
+
+        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_str<E>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_unit<E>(self) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_none<E>(self) -> Result<(), E> {
+            Ok(())
+        }
+    }
+}
+
+fn json_error(src: &SourceFile, e: serde_json::Error) -> Error {
+    let message = match e.classify() {
+        serde_json::error::Category::Eof if src.text.trim().is_empty() => {
+            "the file is empty; expected a JSON object".to_string()
+        }
+        _ => format!("invalid JSON: {}", strip_position(&e.to_string())),
+    };
+    let mut diag = Diagnostic::at_line_col(
+        Severity::Error,
+        src,
+        e.line(),
+        char_column(src, &e),
+        message,
+    );
+    if e.to_string().contains("trailing comma") {
+        diag = diag.with_help("JSON does not allow a comma after the last item; remove it");
+    }
+    Error::Invalid(vec![diag])
 }
 
 /// serde_json counts columns in bytes; diagnostics count characters.

@@ -1,0 +1,864 @@
+//! hookx's benchmark harness: wall time, peak memory and instruction counts of the real binary,
+//! against a no-op handler started directly. Run it with `scripts/bench.sh` (which builds the
+//! release binary first) or `cargo bench --bench hookx -- [OPTIONS]`.
+//!
+//! Every case is a fresh process, as a host agent starts it: `hookx run`, `hookx exec` and
+//! `hookx convert` get their payload on stdin and their output is drained through pipes. The
+//! cases of a group are measured round-robin (one run of each, repeated), so a change in the
+//! machine's load hits all of them alike; with `--baseline BIN` a second binary joins the same
+//! rounds, which makes before/after comparisons fair on a noisy machine.
+//!
+//! Options:
+//!   --runs N         timed runs per case (default 200; the 8×200 ms groups use N/20, at least 5)
+//!   --warmup N       untimed runs per case first (default 20)
+//!   --bin PATH       the hookx under test (default: this build's `hookx`)
+//!   --baseline PATH  a second hookx measured in the same rounds, shown as `before`
+//!   --only LIST      groups to run, comma-separated: startup, convert, parallel
+//!   --no-callgrind   skip the instruction counts (`valgrind --tool=callgrind`)
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Rule counts of the generated hook sets.
+const SIZES: &[usize] = &[1, 10, 100, 1_000, 10_000];
+/// Handlers of the parallel group, and how long each sleeps.
+const SLEEPERS: usize = 8;
+const SLEEP: &str = "0.2";
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some(PROBE) {
+        probe(&args[2..]);
+    }
+    let opts = Opts::parse(&args[1..]);
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let root = tmp.path().canonicalize().expect("canonical temp dir");
+    let mut bins = vec![("after".to_string(), opts.bin.clone())];
+    if let Some(base) = &opts.baseline {
+        bins.insert(0, ("before".to_string(), base.clone()));
+    }
+    for (_, bin) in &mut bins {
+        // Cases run in their project directory: a relative path would not resolve there.
+        *bin = bin
+            .canonicalize()
+            .unwrap_or_else(|e| panic!("{}: {e}", bin.display()));
+    }
+    let load_before = loadavg();
+    let started = Instant::now();
+    let mut rows = Vec::new();
+    if opts.wants("startup") {
+        rows.extend(startup_group(&root, &bins, &opts));
+    }
+    if opts.wants("convert") {
+        rows.extend(convert_group(&root, &bins, &opts));
+    }
+    if opts.wants("parallel") {
+        rows.extend(parallel_group(&root, &bins, &opts));
+    }
+    let load_after = loadavg();
+    print_report(
+        &opts,
+        &bins,
+        &rows,
+        &load_before,
+        &load_after,
+        started.elapsed(),
+    );
+}
+
+struct Opts {
+    runs: usize,
+    warmup: usize,
+    bin: PathBuf,
+    baseline: Option<PathBuf>,
+    only: Option<Vec<String>>,
+    callgrind: bool,
+}
+
+impl Opts {
+    fn parse(args: &[String]) -> Opts {
+        let mut opts = Opts {
+            runs: 200,
+            warmup: 20,
+            bin: PathBuf::from(env!("CARGO_BIN_EXE_hookx")),
+            baseline: None,
+            only: None,
+            callgrind: true,
+        };
+        let mut it = args.iter();
+        while let Some(arg) = it.next() {
+            let mut value = || it.next().cloned().unwrap_or_else(|| usage(arg));
+            match arg.as_str() {
+                "--runs" => opts.runs = value().parse().unwrap_or_else(|_| usage(arg)),
+                "--warmup" => opts.warmup = value().parse().unwrap_or_else(|_| usage(arg)),
+                "--bin" => opts.bin = PathBuf::from(value()),
+                "--baseline" => opts.baseline = Some(PathBuf::from(value())),
+                "--only" => opts.only = Some(value().split(',').map(str::to_string).collect()),
+                "--no-callgrind" => opts.callgrind = false,
+                // `cargo bench` passes `--bench` to every bench target.
+                "--bench" => {}
+                _ => usage(arg),
+            }
+        }
+        opts.runs = opts.runs.max(1);
+        opts
+    }
+
+    fn wants(&self, group: &str) -> bool {
+        self.only
+            .as_ref()
+            .is_none_or(|only| only.iter().any(|g| g == group))
+    }
+}
+
+fn usage(arg: &str) -> ! {
+    eprintln!(
+        "bench: bad argument `{arg}`\n\
+         usage: cargo bench --bench hookx -- [--runs N] [--warmup N] [--bin PATH] \
+         [--baseline PATH] [--only startup,convert,parallel] [--no-callgrind]"
+    );
+    std::process::exit(2)
+}
+
+/// One process to start: what a host would run.
+#[derive(Clone)]
+struct Case {
+    program: PathBuf,
+    args: Vec<String>,
+    env: Vec<(String, String)>,
+    cwd: PathBuf,
+    stdin: Vec<u8>,
+}
+
+impl Case {
+    fn command(&self) -> Command {
+        let mut cmd = Command::new(&self.program);
+        cmd.args(&self.args);
+        self.configure(cmd)
+    }
+
+    /// The case's directory and environment on some command (the case itself, or a wrapper
+    /// that starts it).
+    fn configure(&self, mut cmd: Command) -> Command {
+        cmd.current_dir(&self.cwd);
+        // Whatever agent runs the benchmark must not leak into the cases.
+        for var in [
+            "CLAUDE_PROJECT_DIR",
+            "COPILOT_CLI",
+            "BRICKS_PROJECT_DIR",
+            "BRICKS_HOOK_EVENT",
+            "HOOKX_HOME",
+        ] {
+            cmd.env_remove(var);
+        }
+        cmd.envs(self.env.iter().map(|(k, v)| (k, v)));
+        cmd
+    }
+
+    /// `wrapper… PROGRAM ARGS…` in the case's directory and environment.
+    fn wrapped(&self, wrapper: &Path, wrapper_args: &[&str]) -> Command {
+        let mut cmd = Command::new(wrapper);
+        cmd.args(wrapper_args).arg(&self.program).args(&self.args);
+        self.configure(cmd)
+    }
+
+    /// Starts the process, feeds stdin, drains stdout and stderr; returns the wall time.
+    fn time(&self) -> Duration {
+        let start = Instant::now();
+        let mut child = self
+            .command()
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", self.program.display()));
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        let payload = self.stdin.clone();
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(&payload);
+        });
+        let out = child.wait_with_output().expect("wait");
+        let elapsed = start.elapsed();
+        let _ = writer.join();
+        assert!(
+            out.status.success(),
+            "{} {:?} failed: {}\n{}",
+            self.program.display(),
+            self.args,
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        elapsed
+    }
+
+    /// Peak resident set (KiB) over a few runs, measured by a probe process that runs the case
+    /// as its only child and reads `getrusage(RUSAGE_CHILDREN)` (hookx's own children included).
+    fn max_rss_kib(&self, runs: usize) -> Option<u64> {
+        let exe = std::env::current_exe().ok()?;
+        let mut best = None;
+        for _ in 0..runs {
+            let mut probe = self.wrapped(&exe, &[PROBE]);
+            let mut child = probe
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .ok()?;
+            let mut stdin = child.stdin.take()?;
+            let _ = stdin.write_all(&self.stdin);
+            drop(stdin);
+            let out = child.wait_with_output().ok()?;
+            let kib: u64 = String::from_utf8_lossy(&out.stdout).trim().parse().ok()?;
+            best = Some(best.map_or(kib, |b: u64| b.max(kib)));
+        }
+        best
+    }
+
+    /// Instructions executed by the process itself (not its children), by callgrind.
+    fn instructions(&self) -> Option<u64> {
+        let mut cmd = self.wrapped(
+            Path::new("valgrind"),
+            &[
+                "--tool=callgrind",
+                "--callgrind-out-file=/dev/null",
+                "--trace-children=no",
+            ],
+        );
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .ok()?;
+        let mut stdin = child.stdin.take()?;
+        let _ = stdin.write_all(&self.stdin);
+        drop(stdin);
+        let out = child.wait_with_output().ok()?;
+        let err = String::from_utf8_lossy(&out.stderr);
+        let line = err.lines().find(|l| l.contains("Collected :"))?;
+        line.rsplit(':').next()?.trim().parse().ok()
+    }
+}
+
+/// Hidden first argument: run the rest as a child, print its peak RSS.
+const PROBE: &str = "__hookx_bench_rss_probe";
+
+fn probe(argv: &[String]) -> ! {
+    let status = Command::new(&argv[0])
+        .args(&argv[1..])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("probe: cannot start the case");
+    if !status.success() {
+        std::process::exit(1);
+    }
+    println!("{}", children_max_rss_kib());
+    std::process::exit(0)
+}
+
+/// `getrusage(RUSAGE_CHILDREN).ru_maxrss` (KiB on Linux), declared here so that the harness
+/// needs no crate for it.
+#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+fn children_max_rss_kib() -> u64 {
+    /// `struct rusage` on 64-bit Linux: two `timeval`s, then 14 `long`s, `ru_maxrss` first.
+    #[repr(C)]
+    struct Rusage {
+        utime: [i64; 2],
+        stime: [i64; 2],
+        maxrss: i64,
+        rest: [i64; 13],
+    }
+    unsafe extern "C" {
+        fn getrusage(who: i32, usage: *mut Rusage) -> i32;
+    }
+    const RUSAGE_CHILDREN: i32 = -1;
+    let mut usage = Rusage {
+        utime: [0; 2],
+        stime: [0; 2],
+        maxrss: 0,
+        rest: [0; 13],
+    };
+    // SAFETY: `usage` is a valid, writable `struct rusage` for this target.
+    let rc = unsafe { getrusage(RUSAGE_CHILDREN, &mut usage) };
+    if rc == 0 { usage.maxrss as u64 } else { 0 }
+}
+
+#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
+fn children_max_rss_kib() -> u64 {
+    0
+}
+
+/// A temporary project and home, its hook file trusted through `hookx trust`.
+struct Project {
+    dir: PathBuf,
+    home: PathBuf,
+}
+
+impl Project {
+    fn new(root: &Path, name: &str, files: &[(&str, String)], hookx: &Path) -> Project {
+        let dir = root.join(name).join("project");
+        let home = root.join(name).join("home");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        for (rel, text) in files {
+            let path = dir.join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let project = Project { dir, home };
+        if !files.is_empty() {
+            let out = Command::new(hookx)
+                .arg("trust")
+                .arg("--project")
+                .arg(&project.dir)
+                .env("HOOKX_HOME", &project.home)
+                .output()
+                .expect("hookx trust");
+            assert!(
+                out.status.success(),
+                "hookx trust failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        project
+    }
+}
+
+/// A host and the payload it sends for one `PreToolUse` of its shell tool.
+#[derive(Clone, Copy, PartialEq)]
+enum Host {
+    Claude,
+    Copilot,
+    Bricks,
+}
+
+impl Host {
+    fn name(self) -> &'static str {
+        match self {
+            Host::Claude => "claude",
+            Host::Copilot => "copilot",
+            Host::Bricks => "bricks",
+        }
+    }
+
+    fn event(self) -> &'static str {
+        match self {
+            Host::Copilot => "preToolUse",
+            _ => "PreToolUse",
+        }
+    }
+
+    fn payload(self, project: &Path) -> Vec<u8> {
+        let cwd = project.display().to_string();
+        let value = match self {
+            Host::Claude => serde_json::json!({
+                "session_id": "bench",
+                "transcript_path": "/tmp/bench.jsonl",
+                "cwd": cwd,
+                "permission_mode": "default",
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Bash",
+                "tool_input": {"command": "ls -la", "description": "List files"},
+            }),
+            Host::Bricks => serde_json::json!({
+                "session_id": "bench",
+                "cwd": cwd,
+                "hook_event_name": "PreToolUse",
+                "tool_name": "bash",
+                "tool_input": {"command": "ls -la"},
+            }),
+            Host::Copilot => serde_json::json!({
+                "timestamp": 1_700_000_000_000u64,
+                "cwd": cwd,
+                "toolName": "bash",
+                "toolArgs": "{\"command\":\"ls -la\"}",
+            }),
+        };
+        serde_json::to_vec(&value).unwrap()
+    }
+
+    fn env(self, project: &Path, home: &Path) -> Vec<(String, String)> {
+        let dir = project.display().to_string();
+        let mut env = vec![("HOOKX_HOME".to_string(), home.display().to_string())];
+        match self {
+            Host::Claude => env.push(("CLAUDE_PROJECT_DIR".into(), dir)),
+            Host::Bricks => env.push(("BRICKS_PROJECT_DIR".into(), dir)),
+            Host::Copilot => env.push(("COPILOT_CLI".into(), "1".into())),
+        }
+        env
+    }
+
+    fn run_case(self, hookx: &Path, project: &Project) -> Case {
+        Case {
+            program: hookx.to_path_buf(),
+            args: vec![
+                "run".into(),
+                "--host".into(),
+                self.name().into(),
+                "--event".into(),
+                self.event().into(),
+            ],
+            env: self.env(&project.dir, &project.home),
+            cwd: project.dir.clone(),
+            stdin: self.payload(&project.dir),
+        }
+    }
+}
+
+/// A Bricks `hooks.json` of `n` rules spread over five events, exact tool lists and regexes
+/// mixed, of which only the last (`PreToolUse` on `bash`, running `command`) fires for the
+/// benchmark's event. Every handler is distinct, so nothing is de-duplicated away.
+fn bricks_rules(n: usize, command: &str) -> String {
+    const EVENTS: [&str; 5] = [
+        "PostToolUse",
+        "UserPromptSubmit",
+        "SessionStart",
+        "Stop",
+        "PreToolUse",
+    ];
+    let mut by_event: Vec<Vec<serde_json::Value>> = vec![Vec::new(); EVENTS.len()];
+    for i in 0..n.saturating_sub(1) {
+        let e = i % EVENTS.len();
+        let matcher = match EVENTS[e] {
+            "PreToolUse" | "PostToolUse" if i % 2 == 0 => format!("tool_{i}|other_{i}"),
+            "PreToolUse" | "PostToolUse" => format!("mcp__server{i}__.*"),
+            "SessionStart" => "startup|resume".to_string(),
+            _ => String::new(),
+        };
+        let mut rule = serde_json::json!({
+            "hooks": [{"type": "command", "command": format!("echo rule {i}"), "timeout": 10}]
+        });
+        if !matcher.is_empty() {
+            rule["matcher"] = matcher.into();
+        }
+        by_event[e].push(rule);
+    }
+    by_event[EVENTS.len() - 1].push(serde_json::json!({
+        "matcher": "bash",
+        "hooks": [{"type": "command", "command": command, "timeout": 10}]
+    }));
+    let mut hooks = serde_json::Map::new();
+    for (name, rules) in EVENTS.iter().zip(by_event) {
+        if !rules.is_empty() {
+            hooks.insert((*name).to_string(), rules.into());
+        }
+    }
+    serde_json::to_string_pretty(&serde_json::json!({ "hooks": hooks })).unwrap()
+}
+
+/// A Copilot hook file with one handler per command, all on `preToolUse`.
+fn copilot_handlers(commands: &[String]) -> String {
+    let handlers: Vec<_> = commands
+        .iter()
+        .map(|c| serde_json::json!({"type": "command", "bash": c, "timeoutSec": 10}))
+        .collect();
+    serde_json::to_string_pretty(&serde_json::json!({
+        "version": 1,
+        "hooks": {"preToolUse": handlers},
+    }))
+    .unwrap()
+}
+
+/// What a row measured.
+enum Kind {
+    /// The no-op handler started directly: what every other row is compared with.
+    Direct,
+    /// `hookx run` or `hookx exec` starting the no-op handler; `rules` in the hook set.
+    Hookx { rules: Option<usize> },
+    /// `hookx convert` of a config of `rules` rules.
+    Convert { rules: usize },
+    /// Eight sleeping handlers under one host.
+    Sleepers { parallel: bool },
+    /// One sleeping handler started directly.
+    Sleep,
+}
+
+struct Row {
+    group: &'static str,
+    label: String,
+    bin: String,
+    kind: Kind,
+    samples: Vec<Duration>,
+    rss_kib: Option<u64>,
+    instructions: Option<u64>,
+}
+
+impl Row {
+    fn median(&self) -> f64 {
+        quantile(&self.samples, 0.5)
+    }
+
+    fn p95(&self) -> f64 {
+        quantile(&self.samples, 0.95)
+    }
+}
+
+/// Nearest-rank quantile, in milliseconds.
+fn quantile(samples: &[Duration], q: f64) -> f64 {
+    let mut sorted = samples.to_vec();
+    sorted.sort();
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1].as_secs_f64() * 1e3
+}
+
+/// Runs `warmup` untimed rounds, then `runs` timed rounds, each round one run of every case in
+/// order: load changes during the group hit every case alike.
+fn measure(cases: &[Case], runs: usize, warmup: usize, what: &str) -> Vec<Vec<Duration>> {
+    eprint!("bench: {what}: {} cases × {runs} runs ", cases.len());
+    for _ in 0..warmup {
+        for case in cases {
+            case.time();
+        }
+    }
+    let mut samples = vec![Vec::with_capacity(runs); cases.len()];
+    for round in 0..runs {
+        for (case, out) in cases.iter().zip(&mut samples) {
+            out.push(case.time());
+        }
+        if round % (runs / 10).max(1) == 0 {
+            eprint!(".");
+        }
+    }
+    eprintln!();
+    samples
+}
+
+/// Builds rows from cases, measuring time, memory and (optionally) instructions.
+fn rows_for(
+    group: &'static str,
+    cases: Vec<(String, String, Kind, Case, bool)>,
+    runs: usize,
+    warmup: usize,
+    callgrind: bool,
+) -> Vec<Row> {
+    let plain: Vec<Case> = cases.iter().map(|c| c.3.clone()).collect();
+    let samples = measure(&plain, runs, warmup, group);
+    cases
+        .into_iter()
+        .zip(samples)
+        .map(|((label, bin, kind, case, count), samples)| {
+            let rss_kib = case.max_rss_kib(5);
+            let instructions = (count && callgrind).then(|| case.instructions()).flatten();
+            Row {
+                group,
+                label,
+                bin,
+                kind,
+                samples,
+                rss_kib,
+                instructions,
+            }
+        })
+        .collect()
+}
+
+fn direct(program: &str, args: &[&str], project: &Project, stdin: Vec<u8>) -> Case {
+    Case {
+        program: PathBuf::from(program),
+        args: args.iter().map(|s| s.to_string()).collect(),
+        env: Vec::new(),
+        cwd: project.dir.clone(),
+        stdin,
+    }
+}
+
+/// Group 1 and 2: the no-op handler directly, through `hookx exec`, and through `hookx run`
+/// over hook sets of 1 … 10 000 rules.
+fn startup_group(root: &Path, bins: &[(String, PathBuf)], opts: &Opts) -> Vec<Row> {
+    let host = Host::Claude;
+    let trusting = &bins.last().unwrap().1;
+    let projects: Vec<(usize, Project)> = SIZES
+        .iter()
+        .map(|&n| {
+            let files = [(".bricks/hooks.json", bricks_rules(n, "true"))];
+            (
+                n,
+                Project::new(root, &format!("rules-{n}"), &files, trusting),
+            )
+        })
+        .collect();
+    let first = &projects[0].1;
+    let mut cases = vec![(
+        "no-op handler directly (`sh -c true`)".to_string(),
+        "-".to_string(),
+        Kind::Direct,
+        direct("sh", &["-c", "true"], first, host.payload(&first.dir)),
+        false,
+    )];
+    for (name, bin) in bins {
+        cases.push((
+            "`hookx exec --as bricks`, 1 handler".to_string(),
+            name.clone(),
+            Kind::Hookx { rules: None },
+            Case {
+                program: bin.clone(),
+                args: [
+                    "exec",
+                    "--host",
+                    "claude",
+                    "--as",
+                    "bricks",
+                    "--event",
+                    "PreToolUse",
+                    "--match",
+                    "bash",
+                    "--",
+                    "true",
+                ]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+                env: host.env(&first.dir, &first.home),
+                cwd: first.dir.clone(),
+                stdin: host.payload(&first.dir),
+            },
+            true,
+        ));
+        for (n, project) in &projects {
+            cases.push((
+                format!("`hookx run --host claude`, {n} rule(s)"),
+                name.clone(),
+                Kind::Hookx { rules: Some(*n) },
+                host.run_case(bin, project),
+                true,
+            ));
+        }
+    }
+    rows_for("startup", cases, opts.runs, opts.warmup, opts.callgrind)
+}
+
+/// Group 3: `hookx convert` of 10 … 10 000 rules (Bricks to Claude).
+fn convert_group(root: &Path, bins: &[(String, PathBuf)], opts: &Opts) -> Vec<Row> {
+    let dir = root.join("convert");
+    std::fs::create_dir_all(&dir).unwrap();
+    let project = Project {
+        dir: dir.clone(),
+        home: dir.clone(),
+    };
+    let mut cases = Vec::new();
+    for (name, bin) in bins {
+        for &n in &SIZES[1..] {
+            let file = dir.join(format!("hooks-{n}.json"));
+            if !file.exists() {
+                std::fs::write(&file, bricks_rules(n, "true")).unwrap();
+            }
+            cases.push((
+                format!("`hookx convert --to claude`, {n} rules"),
+                name.clone(),
+                Kind::Convert { rules: n },
+                Case {
+                    program: bin.clone(),
+                    args: vec![
+                        "convert".into(),
+                        file.display().to_string(),
+                        "--from".into(),
+                        "bricks".into(),
+                        "--to".into(),
+                        "claude".into(),
+                    ],
+                    env: Vec::new(),
+                    cwd: project.dir.clone(),
+                    stdin: Vec::new(),
+                },
+                false,
+            ));
+        }
+    }
+    rows_for("convert", cases, opts.runs, opts.warmup, false)
+}
+
+/// Group 4: eight handlers sleeping 200 ms, under hosts that run hooks in parallel (Claude,
+/// Bricks) and in order (Copilot).
+fn parallel_group(root: &Path, bins: &[(String, PathBuf)], opts: &Opts) -> Vec<Row> {
+    let trusting = &bins.last().unwrap().1;
+    let sleepers: Vec<String> = (0..SLEEPERS)
+        .map(|i| format!("sleep {SLEEP}; : handler {i}"))
+        .collect();
+    let as_bricks = {
+        let rules: Vec<_> = sleepers
+            .iter()
+            .map(|c| serde_json::json!({"matcher": "bash", "hooks": [{"type": "command", "command": c}]}))
+            .collect();
+        serde_json::to_string_pretty(&serde_json::json!({"hooks": {"PreToolUse": rules}})).unwrap()
+    };
+    // Each host gets a hook file it does not read itself, so that hookx runs it.
+    let claude = Project::new(
+        root,
+        "sleep-claude",
+        &[(".bricks/hooks.json", as_bricks.clone())],
+        trusting,
+    );
+    let bricks = Project::new(
+        root,
+        "sleep-bricks",
+        &[(".github/hooks/bench.json", copilot_handlers(&sleepers))],
+        trusting,
+    );
+    let copilot = Project::new(
+        root,
+        "sleep-copilot",
+        &[(".bricks/hooks.json", as_bricks)],
+        trusting,
+    );
+    let mut cases = vec![(
+        format!("one `sleep {SLEEP}` directly"),
+        "-".to_string(),
+        Kind::Sleep,
+        direct(
+            "sh",
+            &["-c", &format!("sleep {SLEEP}")],
+            &claude,
+            Host::Claude.payload(&claude.dir),
+        ),
+        false,
+    )];
+    for (name, bin) in bins {
+        for (host, project, parallel) in [
+            (Host::Claude, &claude, true),
+            (Host::Bricks, &bricks, true),
+            (Host::Copilot, &copilot, false),
+        ] {
+            cases.push((
+                format!(
+                    "{SLEEPERS} × `sleep {SLEEP}`, `hookx run --host {}` ({})",
+                    host.name(),
+                    if parallel { "parallel" } else { "in order" }
+                ),
+                name.clone(),
+                Kind::Sleepers { parallel },
+                host.run_case(bin, project),
+                false,
+            ));
+        }
+    }
+    rows_for("parallel", cases, sleeper_runs(opts), 1, false)
+}
+
+fn sleeper_runs(opts: &Opts) -> usize {
+    (opts.runs / 20).max(5)
+}
+
+fn loadavg() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "n/a".into())
+}
+
+fn cpus() -> usize {
+    std::thread::available_parallelism().map_or(0, |n| n.get())
+}
+
+fn print_report(
+    opts: &Opts,
+    bins: &[(String, PathBuf)],
+    rows: &[Row],
+    load_before: &str,
+    load_after: &str,
+    took: Duration,
+) {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "hookx benchmark: {} runs per case after {} warm-up runs ({} runs for the 200 ms groups); \
+         {} CPUs; load average {load_before} before, {load_after} after; took {:.0} s",
+        opts.runs,
+        opts.warmup,
+        sleeper_runs(opts),
+        cpus(),
+        took.as_secs_f64()
+    );
+    for (name, bin) in bins {
+        let _ = writeln!(out, "{name}: {}", bin.display());
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "| case | bin | median ms | p95 ms | added median ms | added p95 ms | ratio | max RSS MB | instructions | check |"
+    );
+    let _ = writeln!(out, "|---|---|--:|--:|--:|--:|--:|--:|--:|---|");
+    let base = |group: &str| {
+        rows.iter()
+            .find(|r| r.group == group && matches!(r.kind, Kind::Direct | Kind::Sleep))
+    };
+    for row in rows {
+        let (median, p95) = (row.median(), row.p95());
+        let reference = base(row.group);
+        let (added, added95, ratio) = match (&row.kind, reference) {
+            (Kind::Hookx { .. } | Kind::Sleepers { .. }, Some(r)) => (
+                format!("{:+.2}", median - r.median()),
+                format!("{:+.2}", p95 - r.p95()),
+                format!("{:.2}×", median / r.median()),
+            ),
+            _ => ("".into(), "".into(), "".into()),
+        };
+        let check = check(row, rows, reference);
+        let rss = row
+            .rss_kib
+            .map_or("n/a".into(), |k| format!("{:.1}", k as f64 / 1024.0));
+        let ir = row.instructions.map_or(String::new(), group_digits);
+        let _ = writeln!(
+            out,
+            "| {} | {} | {median:.2} | {p95:.2} | {added} | {added95} | {ratio} | {rss} | {ir} | {check} |",
+            row.label, row.bin
+        );
+    }
+    print!("{out}");
+}
+
+/// Whether a row meets the issue's target, with the figure that decides it.
+fn check(row: &Row, rows: &[Row], reference: Option<&Row>) -> String {
+    let ok = |pass: bool| if pass { "ok" } else { "MISSED" };
+    let rss_ok = row.rss_kib.is_none_or(|k| k < 10 * 1024);
+    match (&row.kind, reference) {
+        (Kind::Hookx { rules: None }, Some(r)) | (Kind::Hookx { rules: Some(1) }, Some(r)) => {
+            let added = row.median() - r.median();
+            format!(
+                "{}: +{added:.2} ms < 1 ms, RSS < 10 MB",
+                ok(added < 1.0 && rss_ok)
+            )
+        }
+        (Kind::Hookx { rules: Some(n) }, Some(r)) => {
+            let one = rows
+                .iter()
+                .find(|o| o.bin == row.bin && matches!(o.kind, Kind::Hookx { rules: Some(1) }));
+            let per_rule = one.map(|o| (row.median() - o.median()) * 1e3 / (*n as f64 - 1.0));
+            let per = per_rule.map_or(String::new(), |p| format!("{p:.2} µs/rule over 1 rule"));
+            if *n == 10_000 {
+                let added = row.median() - r.median();
+                format!("{}: +{added:.2} ms < 10 ms; {per}", ok(added < 10.0))
+            } else {
+                per
+            }
+        }
+        (Kind::Convert { rules }, _) => {
+            format!("{:.2} µs/rule", row.median() * 1e3 / *rules as f64)
+        }
+        (Kind::Sleepers { parallel: true }, _) => {
+            format!(
+                "{}: {:.0} ms < 300 ms",
+                ok(row.median() < 300.0),
+                row.median()
+            )
+        }
+        (Kind::Sleepers { parallel: false }, _) => {
+            format!("in order: {:.0} ms ≈ {SLEEPERS} × 200 ms", row.median())
+        }
+        _ => String::new(),
+    }
+}
+
+fn group_digits(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

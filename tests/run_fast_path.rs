@@ -1,0 +1,238 @@
+//! `hookx run` reads only what the fired event needs (`discover::discover_for_event`,
+//! `config::read::read_event`): these tests hold it to the same answer as reading everything.
+
+use hookx::config::{self, read::read_event};
+use hookx::dialect::Dialect;
+use hookx::discover::{self, Context, Source};
+use hookx::dispatch::host::runnable;
+use hookx::model::{Event, EventKind, Rule};
+use hookx::source::SourceFile;
+use hookx::trust::TrustStore;
+use std::path::{Path, PathBuf};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+fn events() -> Vec<EventKind> {
+    let mut all = EventKind::KNOWN.to_vec();
+    all.push(EventKind::Other("Custom".into()));
+    all.push(EventKind::Other("NoSuchEvent".into()));
+    all
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// Every trusted source of a full discovery.
+fn trust_all(sources: &[Source]) -> TrustStore {
+    let mut store = TrustStore::default();
+    for s in sources {
+        if let (Some(sha), Ok(canonical)) = (&s.sha256, s.path.canonicalize()) {
+            store.trust(&canonical, sha);
+        }
+    }
+    store
+}
+
+type Outcome = (Vec<(PathBuf, Rule)>, Vec<String>);
+
+fn outcome(sources: &[Source], host: Dialect, store: &TrustStore, kind: &EventKind) -> Outcome {
+    let event = Event {
+        kind: kind.clone(),
+        timestamp: None,
+        tool: None,
+        fields: Default::default(),
+    };
+    let (rules, warnings) = runnable(sources, host, store, &event);
+    let rules = rules
+        .into_iter()
+        .filter(|r| r.rule.event == *kind)
+        .map(|r| (r.source.path.clone(), r.rule))
+        .collect();
+    (rules, warnings)
+}
+
+/// For every host and event, with everything and with nothing trusted: the same rules from
+/// the same files, and the same warnings.
+fn assert_same_as_full_discovery(ctx: &Context) -> usize {
+    let full = discover::discover(ctx);
+    let stores = [trust_all(&full), TrustStore::default()];
+    let mut compared = 0;
+    for host in Dialect::ALL {
+        for kind in events() {
+            let fast = discover::discover_for_event(ctx, host, &kind);
+            for store in &stores {
+                let want = outcome(&full, host, store, &kind);
+                let got = outcome(&fast, host, store, &kind);
+                assert_eq!(got, want, "host {host}, event {kind:?}");
+                compared += want.0.len();
+            }
+        }
+    }
+    compared
+}
+
+#[test]
+fn the_full_fixture_runs_the_same_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    copy_tree(&fixtures().join("projects/full"), &root);
+    let ctx = Context::new(root.join("project"), root.join("home"));
+    assert!(assert_same_as_full_discovery(&ctx) > 0);
+}
+
+#[test]
+fn odd_trees_run_the_same_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    // Bricks events at the root, an unknown event, a duplicate key (the last one counts).
+    write(
+        &root,
+        "project/.bricks/hooks.json",
+        r#"{
+  "PreToolUse": [{"matcher": "bash", "hooks": [{"type": "command", "command": "first"}]}],
+  "Custom": [{"hooks": [{"type": "command", "command": "custom"}]}],
+  "Stop": [{"hooks": [{"type": "command", "command": "stop"}]}],
+  "PreToolUse": [{"matcher": "bash", "hooks": [{"type": "command", "command": "second"}]}]
+}"#,
+    );
+    // Both Copilot flavours of one event, and a handler identical to a Claude one.
+    write(
+        &root,
+        "project/.github/hooks/both.json",
+        r#"{"version": 1, "hooks": {
+  "preToolUse": [{"type": "command", "bash": "camel"}],
+  "sessionStart": [{"type": "command", "bash": "start"}],
+  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "pascal"}]}]
+}}"#,
+    );
+    // Claude: the user's file is run by hookx under Copilot and Bricks, the project's is
+    // native to Copilot and de-duplicates it; `disableAllHooks` in the local file.
+    let claude = r#"{"permissions": {}, "hooks": {
+  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "same"}]}],
+  "Stop": [{"hooks": [{"type": "command", "command": "same"}]}]
+}}"#;
+    write(&root, "home/.claude/settings.json", claude);
+    write(&root, "project/.claude/settings.json", claude);
+    write(
+        &root,
+        "home/.claude/plugins/cache/m/p/1/hooks/hooks.json",
+        r#"{"description": "plugin", "hooks": {
+  "PreToolUse": [{"matcher": "mcp__.*", "hooks": [{"type": "command", "command": "plugin"}]}]
+}}"#,
+    );
+    // Another event's array broken in a way only a full parse notices: refused alike.
+    write(
+        &root,
+        "home/.bricks-project-desktop/hooks.json",
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "timeout": 1e400}]}],
+  "PreToolUse": [{"hooks": [{"type": "command", "command": "y"}]}]}}"#,
+    );
+    let ctx = Context::new(root.join("project"), root.join("home"));
+    assert!(assert_same_as_full_discovery(&ctx) > 0);
+
+    write(
+        &root,
+        "project/.claude/settings.local.json",
+        r#"{"disableAllHooks": true}"#,
+    );
+    assert_same_as_full_discovery(&ctx);
+
+    // The project is the home: a file reached twice keeps its first location.
+    let same = Context::new(root.join("home"), root.join("home"));
+    write(
+        &root,
+        "home/.bricks/hooks.json",
+        r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "z"}]}]}}"#,
+    );
+    assert!(assert_same_as_full_discovery(&same) > 0);
+}
+
+/// Every fixture file, read as every dialect, for every event: the event's rules of a full
+/// read, or the same error.
+#[test]
+fn reading_one_event_keeps_exactly_its_rules() {
+    let mut files = Vec::new();
+    let mut dirs = vec![fixtures()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "json") {
+                files.push(path);
+            }
+        }
+    }
+    let mut extra = vec![
+        (
+            "lone-surrogate.json",
+            r#"{"hooks": {"Stop": ["\ud800"], "PreToolUse": []}}"#,
+        ),
+        (
+            "huge-number.json",
+            r#"{"hooks": {"Stop": [1e400], "PreToolUse": []}}"#,
+        ),
+        ("trailing.json", r#"{"hooks": {"Stop": []}} x"#),
+        ("empty.json", "  "),
+        ("not-object.json", "[1, 2]"),
+        ("hooks-not-object.json", r#"{"hooks": [1]}"#),
+    ];
+    let mut sources: Vec<SourceFile> = files
+        .iter()
+        .filter_map(|p| SourceFile::read(p).ok())
+        .collect();
+    sources.extend(extra.drain(..).map(|(p, t)| SourceFile::new(p, t)));
+    assert!(sources.len() > 50);
+    for src in &sources {
+        for dialect in Dialect::ALL {
+            let full = config::read(src, dialect);
+            for kind in events() {
+                let fast = read_event(src, dialect, &kind);
+                match (&full, fast) {
+                    (Ok(full), Ok(fast)) => {
+                        let want: Vec<&Rule> = full
+                            .document
+                            .rules
+                            .iter()
+                            .filter(|r| r.event == kind)
+                            .collect();
+                        let got: Vec<&Rule> = fast.document.rules.iter().collect();
+                        assert_eq!(got, want, "{} as {dialect}, {kind:?}", src.path);
+                        assert_eq!(
+                            fast.document.extra.get("disableAllHooks"),
+                            full.document.extra.get("disableAllHooks")
+                        );
+                        assert_eq!(fast.document.kind, full.document.kind);
+                    }
+                    (Err(full), Err(fast)) => {
+                        assert_eq!(format!("{fast:?}"), format!("{full:?}"), "{}", src.path)
+                    }
+                    (full, fast) => panic!(
+                        "{} as {dialect}, {kind:?}: full {:?}, one event {:?}",
+                        src.path,
+                        full.as_ref().map(|_| ()),
+                        fast.map(|_| ())
+                    ),
+                }
+            }
+        }
+    }
+}
