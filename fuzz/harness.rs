@@ -136,11 +136,20 @@ pub fn read_markdown(data: &[u8]) {
 pub fn frontmatter(data: &[u8]) {
     let text = text(data);
     if let Some(front) = syntax::split_frontmatter(&text) {
+        // The file is exactly: opening fence, YAML, closing fence line, body.
+        let open = if text.starts_with("---\r\n") { 5 } else { 4 };
+        let rest = &text[open..];
         assert!(
-            text.ends_with(&front.body),
+            rest.starts_with(&front.yaml),
+            "the YAML is not after the fence"
+        );
+        assert!(
+            rest.ends_with(&front.body),
             "the body is not the end of the file"
         );
-        assert!(text.len() >= front.yaml.len() + front.body.len() + 8);
+        let fence = &rest[front.yaml.len()..rest.len() - front.body.len()];
+        assert_eq!(fence.trim_end(), "---", "the closing fence is not one line");
+        assert!(!fence.trim_end_matches(['\r', '\n']).contains('\n'));
     }
     let src = SourceFile::new("agent.md", text.as_str());
     if let Err(e) = syntax::parse_frontmatter(&src) {
