@@ -376,7 +376,8 @@ impl Reader<'_> {
         let mut once = None;
         let mut extra = Map::new();
         for (key, value) in fields {
-            let at = format!("{pointer}/{}", escape(&key));
+            // Built only for a diagnostic: most handlers have none.
+            let at = || format!("{pointer}/{}", escape(&key));
             let Some(field) = spec.field(&key) else {
                 extra.insert(key, value);
                 continue;
@@ -387,7 +388,7 @@ impl Reader<'_> {
                 Value::String(s) => Some(s),
                 other => {
                     r.error(
-                        &at,
+                        &at(),
                         format!("`{key}` must be a string, found {}", type_name(&other)),
                     );
                     None
@@ -397,7 +398,7 @@ impl Reader<'_> {
                 Value::Bool(b) => Some(*b),
                 other => {
                     r.error(
-                        &at,
+                        &at(),
                         format!("`{key}` must be true or false, found {}", type_name(other)),
                     );
                     None
@@ -422,7 +423,7 @@ impl Reader<'_> {
                         for (name, v) in &env {
                             if !v.is_string() {
                                 self.error(
-                                    &format!("{at}/{}", escape(name)),
+                                    &format!("{}/{}", at(), escape(name)),
                                     format!("env value `{name}` must be a string"),
                                 );
                             }
@@ -430,7 +431,7 @@ impl Reader<'_> {
                         command.env = Some(env);
                     }
                     other => self.error(
-                        &at,
+                        &at(),
                         format!(
                             "`env` must be an object of strings, found {}",
                             type_name(&other)
@@ -447,7 +448,7 @@ impl Reader<'_> {
                     None => match value.as_f64() {
                         Some(seconds) if seconds > 0.0 => {
                             self.warn(
-                                &at,
+                                &at(),
                                 format!(
                                     "`{key}` is fractional; hookx rounds it up to whole seconds"
                                 ),
@@ -455,7 +456,7 @@ impl Reader<'_> {
                             timeout = Some(seconds.ceil() as u64);
                         }
                         _ => self.error(
-                            &at,
+                            &at(),
                             format!("`{key}` must be a positive number of seconds, found {value}"),
                         ),
                     },
