@@ -771,7 +771,8 @@ impl<'f> Pass<'f> {
 fn select<'a>(sources: &'a [Source], passes: &[Pass<'_>]) -> Vec<EffectiveRule<'a>> {
     let claude_off = claude_hooks_disabled(sources).is_some();
     let mut taken = vec![false; sources.len()];
-    let mut seen: HashSet<(Dialect, String, String, String)> = HashSet::new();
+    // Keys borrow from the sources: de-duplicating allocates nothing per handler.
+    let mut seen: HashSet<(Dialect, &'a str, &'a str, HandlerKey<'a>)> = HashSet::new();
     let mut out: Vec<(usize, usize, EffectiveRule<'a>)> = Vec::new();
     for pass in passes {
         for (i, source) in sources.iter().enumerate() {
@@ -786,22 +787,42 @@ fn select<'a>(sources: &'a [Source], passes: &[Pass<'_>]) -> Vec<EffectiveRule<'
             }
             taken[i] = true;
             for (j, rule) in doc.rules.iter().enumerate() {
-                let mut kept = rule.clone();
-                kept.handlers.retain(|h| {
-                    if crate::install::is_hookx_handler(h) {
-                        return false;
-                    }
-                    if source.dialect == Dialect::Copilot {
-                        return true;
-                    }
-                    seen.insert((
-                        source.dialect,
-                        rule.event.name().to_string(),
-                        matcher_key(rule.matcher.as_deref()),
-                        handler_key(&h.kind),
-                    ))
-                });
-                if pass.output && !kept.handlers.is_empty() {
+                let keep: Vec<bool> = rule
+                    .handlers
+                    .iter()
+                    .map(|h| {
+                        if crate::install::is_hookx_handler(h) {
+                            return false;
+                        }
+                        if source.dialect == Dialect::Copilot {
+                            return true;
+                        }
+                        seen.insert((
+                            source.dialect,
+                            rule.event.name(),
+                            matcher_key(rule.matcher.as_deref()),
+                            HandlerKey::of(&h.kind),
+                        ))
+                    })
+                    .collect();
+                if pass.output && keep.contains(&true) {
+                    // Only what is output is cloned, and only its kept handlers.
+                    let handlers = rule
+                        .handlers
+                        .iter()
+                        .zip(&keep)
+                        .filter(|(_, keep)| **keep)
+                        .map(|(h, _)| h.clone())
+                        .collect();
+                    let kept = Rule {
+                        event: rule.event.clone(),
+                        flavor: rule.flavor,
+                        matcher: rule.matcher.clone(),
+                        handlers,
+                        shape: rule.shape,
+                        extra: rule.extra.clone(),
+                        origin: rule.origin.clone(),
+                    };
                     out.push((i, j, EffectiveRule { source, rule: kept }));
                 }
             }
@@ -812,10 +833,26 @@ fn select<'a>(sources: &'a [Source], passes: &[Pass<'_>]) -> Vec<EffectiveRule<'
 }
 
 /// Absent, empty and `*` all mean "everything" in Claude and Bricks.
-fn matcher_key(matcher: Option<&str>) -> String {
+fn matcher_key(matcher: Option<&str>) -> &str {
     match matcher {
-        None | Some("") | Some("*") => String::new(),
-        Some(m) => m.to_string(),
+        None | Some("") | Some("*") => "",
+        Some(m) => m,
+    }
+}
+
+/// [`handler_key`] without allocating for command handlers.
+#[derive(PartialEq, Eq, Hash)]
+enum HandlerKey<'a> {
+    Command(&'a str),
+    Other(String),
+}
+
+impl<'a> HandlerKey<'a> {
+    fn of(kind: &'a HandlerKind) -> HandlerKey<'a> {
+        match kind {
+            HandlerKind::Command(c) => HandlerKey::Command(c.unix_line().unwrap_or_default()),
+            other => HandlerKey::Other(serde_json::to_string(other).unwrap_or_default()),
+        }
     }
 }
 

@@ -7,7 +7,7 @@
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -80,7 +80,9 @@ pub fn run(spec: &Spawn) -> Finished {
     };
     let _live = LiveGroup::register(child.id());
 
-    let (done_tx, done_rx) = mpsc::channel();
+    // Bounded channels are allocated here, so that the helper threads allocate nothing: a
+    // thread's first allocation makes glibc set up a malloc arena for it (a 64 MiB mapping).
+    let (done_tx, done_rx) = mpsc::sync_channel(2);
     let stdout = Capture::shared();
     let stderr = Capture::shared();
     if let Err(err) = start_helpers(&mut child, spec, &stdout, &stderr, done_tx) {
@@ -262,7 +264,7 @@ fn start_helpers(
     spec: &Spawn,
     stdout: &Arc<Mutex<Capture>>,
     stderr: &Arc<Mutex<Capture>>,
-    done: Sender<()>,
+    done: SyncSender<()>,
 ) -> io::Result<()> {
     if let Some(out) = child.stdout.take() {
         let (cap, done) = (Arc::clone(stdout), done.clone());
@@ -324,8 +326,9 @@ fn lock(cap: &Mutex<Capture>) -> MutexGuard<'_, Capture> {
 
 /// Reads to EOF, keeping up to [`OUTPUT_CAP`] bytes: the rest is drained so that a flood neither
 /// fills memory nor blocks the child on a full pipe.
-fn pump(mut src: impl Read, cap: &Mutex<Capture>, done: &Sender<()>) {
-    let mut chunk = vec![0u8; 64 * 1024];
+fn pump(mut src: impl Read, cap: &Mutex<Capture>, done: &SyncSender<()>) {
+    // On the stack: no allocation (see `run`), and nothing to zero but what is used.
+    let mut chunk = [0u8; 16 * 1024];
     loop {
         let n = match src.read(&mut chunk) {
             Ok(0) => break,
@@ -378,7 +381,7 @@ fn wait_until(child: &mut Child, deadline: Option<Instant>) -> Waited {
     let Some(pid) = pid_of(child) else {
         return poll_until(child, deadline);
     };
-    let (tx, rx) = mpsc::channel::<()>();
+    let (tx, rx) = mpsc::sync_channel::<()>(1);
     let waiter = thread::Builder::new()
         .name("hookx-wait".into())
         .spawn(move || {

@@ -433,7 +433,8 @@ impl Reader<'_> {
             )
         });
         for (key, value) in fields {
-            let at = format!("{pointer}/{}", escape(&key));
+            // Built only for a diagnostic: most handlers have none.
+            let at = || format!("{pointer}/{}", escape(&key));
             let Some(field) = spec.field(&key) else {
                 extra.insert(key, value);
                 continue;
@@ -444,7 +445,7 @@ impl Reader<'_> {
                 Value::String(s) => Some(s),
                 other => {
                     r.error(
-                        &at,
+                        &at(),
                         format!("`{key}` must be a string, found {}", type_name(&other)),
                     );
                     None
@@ -454,7 +455,7 @@ impl Reader<'_> {
                 Value::Bool(b) => Some(*b),
                 other => {
                     r.error(
-                        &at,
+                        &at(),
                         format!("`{key}` must be true or false, found {}", type_name(other)),
                     );
                     None
@@ -479,7 +480,7 @@ impl Reader<'_> {
                         for (name, v) in &env {
                             if !v.is_string() {
                                 self.error(
-                                    &format!("{at}/{}", escape(name)),
+                                    &format!("{}/{}", at(), escape(name)),
                                     format!("env value `{name}` must be a string"),
                                 );
                             }
@@ -487,7 +488,7 @@ impl Reader<'_> {
                         command.env = Some(env);
                     }
                     other => self.error(
-                        &at,
+                        &at(),
                         format!(
                             "`env` must be an object of strings, found {}",
                             type_name(&other)
@@ -504,7 +505,7 @@ impl Reader<'_> {
                     None => match value.as_f64() {
                         Some(seconds) if seconds > 0.0 => {
                             self.warn(
-                                &at,
+                                &at(),
                                 format!(
                                     "`{key}` is fractional; hookx rounds it up to whole seconds"
                                 ),
@@ -512,7 +513,7 @@ impl Reader<'_> {
                             timeout = Some(seconds.ceil() as u64);
                         }
                         _ => self.error(
-                            &at,
+                            &at(),
                             format!("`{key}` must be a positive number of seconds, found {value}"),
                         ),
                     },

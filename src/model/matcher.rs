@@ -77,6 +77,114 @@ pub enum CompiledMatcher {
     All,
     Exact(Vec<String>),
     Regex(regress::Regex, bool),
+    /// A regex of literal alternatives (see [`Literals`]), tested without a regex engine.
+    Literals(Literals),
+}
+
+/// The regexes matchers are mostly written as, recognised so that firing an event over a large
+/// hook set compiles no regex for them: alternatives of a literal name, optionally preceded
+/// and/or followed by `.*` (`mcp__github__.*`, `Notebook.*|Bash`, `.*_file`), and, unanchored,
+/// optionally `^` and `$` instead (`^mcp__`, `Edit$`). Every such text is a valid regex, so
+/// nothing that would fail to compile takes this path, and the answer is the one the regex
+/// gives: [`CompiledMatcher::is_match`] is checked against `regress` in the tests.
+pub struct Literals {
+    branches: Vec<Branch>,
+    anchored: bool,
+}
+
+struct Branch {
+    literal: String,
+    /// `^` (unanchored patterns only): the literal starts the value.
+    start: bool,
+    /// `$` (unanchored patterns only): the literal ends the value.
+    end: bool,
+    /// `.*` before / after the literal.
+    any_before: bool,
+    any_after: bool,
+}
+
+impl Literals {
+    /// The pattern as literal alternatives, if it is one of the recognised shapes.
+    fn parse(pattern: &str, anchored: bool) -> Option<Literals> {
+        let branches = pattern
+            .split('|')
+            .map(|text| {
+                let (start, text) = match text.strip_prefix('^') {
+                    Some(rest) if !anchored => (true, rest),
+                    Some(_) => return None,
+                    None => (false, text),
+                };
+                let (end, text) = match text.strip_suffix('$') {
+                    Some(rest) if !anchored => (true, rest),
+                    Some(_) => return None,
+                    None => (false, text),
+                };
+                let (any_before, text) = match text.strip_prefix(".*") {
+                    Some(rest) if !start => (true, rest),
+                    Some(_) => return None,
+                    None => (false, text),
+                };
+                let (any_after, text) = match text.strip_suffix(".*") {
+                    Some(rest) if !end => (true, rest),
+                    Some(_) => return None,
+                    None => (false, text),
+                };
+                let plain = text
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+                // An empty literal only as `.*`: `^`, `$`, `^$` and empty alternatives are
+                // left to the regex engine.
+                let shaped = !text.is_empty() || (any_before && !start && !end);
+                (plain && shaped).then(|| Branch {
+                    literal: text.to_string(),
+                    start,
+                    end,
+                    any_before,
+                    any_after,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Literals { branches, anchored })
+    }
+
+    fn is_match(&self, value: &str) -> bool {
+        self.branches
+            .iter()
+            .any(|b| b.is_match(value, self.anchored))
+    }
+}
+
+impl Branch {
+    fn is_match(&self, value: &str, anchored: bool) -> bool {
+        let lit = self.literal.as_str();
+        if !anchored {
+            // Searched anywhere: a `.*` beside the literal may match nothing, so only the
+            // anchors constrain where the literal sits.
+            return match (self.start, self.end) {
+                (true, true) => value == lit,
+                (true, false) => value.starts_with(lit),
+                (false, true) => value.ends_with(lit),
+                (false, false) => value.contains(lit),
+            };
+        }
+        // The whole value must match: `.*` covers the rest, which must then hold no line
+        // terminator (`.` matches none).
+        match (self.any_before, self.any_after) {
+            (false, false) => value == lit,
+            (false, true) => value
+                .strip_prefix(lit)
+                .is_some_and(|rest| !has_line_terminator(rest)),
+            (true, false) => value
+                .strip_suffix(lit)
+                .is_some_and(|rest| !has_line_terminator(rest)),
+            (true, true) => value.contains(lit) && !has_line_terminator(value),
+        }
+    }
+}
+
+/// What ECMAScript's `.` does not match.
+fn has_line_terminator(s: &str) -> bool {
+    s.contains(['\n', '\r', '\u{2028}', '\u{2029}'])
 }
 
 impl CompiledMatcher {
@@ -86,6 +194,9 @@ impl CompiledMatcher {
             MatcherForm::All => CompiledMatcher::All,
             MatcherForm::Exact(names) => CompiledMatcher::Exact(names.clone()),
             MatcherForm::Regex { pattern, anchored } => {
+                if let Some(literals) = Literals::parse(pattern, *anchored) {
+                    return Ok(CompiledMatcher::Literals(literals));
+                }
                 let source = if *anchored {
                     format!("^(?:{pattern})$")
                 } else {
@@ -103,6 +214,7 @@ impl CompiledMatcher {
             CompiledMatcher::All => true,
             CompiledMatcher::Exact(names) => names.iter().any(|n| n == value),
             CompiledMatcher::Regex(re, _) => re.find(value).is_some(),
+            CompiledMatcher::Literals(literals) => literals.is_match(value),
         }
     }
 }
@@ -143,6 +255,91 @@ mod tests {
         assert_eq!(CLAUDE.form(Some("")), MatcherForm::All);
         assert_eq!(CLAUDE.form(Some("*")), MatcherForm::All);
         assert_eq!(CLAUDE.form(None), MatcherForm::All);
+    }
+
+    #[test]
+    fn literal_shapes_answer_as_the_regex_does() {
+        let patterns = [
+            "mcp__github__.*",
+            ".*",
+            ".*_file",
+            ".*edit.*",
+            "Notebook.*|Bash",
+            "bash",
+            "edit|create",
+            "^mcp__",
+            "Edit$",
+            "^Edit$",
+            "^Edit.*",
+            ".*Edit$",
+            "a-b|c_d",
+            // Not literal shapes: left to the regex engine, still answered the same.
+            "^",
+            "$",
+            "^$",
+            "|",
+            "Edit|",
+            "^.*x",
+            "x.*$",
+            "Ed.t",
+            "(?:Edit)",
+            "Edit.+",
+        ];
+        let values = [
+            "",
+            "Edit",
+            "NotebookEdit",
+            "Edit2",
+            "Edited",
+            "bash",
+            "Bash",
+            "xbash",
+            "edit",
+            "create",
+            "multi_edit",
+            "read_file",
+            "read_file\n",
+            "mcp__github__create_issue",
+            "mcp__github__",
+            "mcp__github__x\ny",
+            "xmcp__github__y",
+            "mcp__",
+            "a-b",
+            "c_d",
+            "x\u{2028}Edit",
+            "Edit\r",
+            "ünïcode_edit",
+            "x",
+        ];
+        for anchored in [false, true] {
+            for pattern in patterns {
+                let form = MatcherForm::Regex {
+                    pattern: pattern.into(),
+                    anchored,
+                };
+                let fast = CompiledMatcher::compile(&form).unwrap();
+                let source = if anchored {
+                    format!("^(?:{pattern})$")
+                } else {
+                    pattern.to_string()
+                };
+                let re = regress::Regex::new(&source).unwrap();
+                for value in values {
+                    assert_eq!(
+                        fast.is_match(value),
+                        re.find(value).is_some(),
+                        "pattern {pattern:?} anchored {anchored} value {value:?}"
+                    );
+                }
+            }
+        }
+        assert!(matches!(
+            CompiledMatcher::compile(&MatcherForm::Regex {
+                pattern: "mcp__github__.*".into(),
+                anchored: false
+            }),
+            Ok(CompiledMatcher::Literals(_))
+        ));
     }
 
     #[test]
