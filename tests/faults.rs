@@ -198,6 +198,54 @@ fn claude_handler_that_hangs_past_its_timeout_does_not_block() {
     assert!(gone, "the handler's child {pid} outlived the timeout");
 }
 
+/// A host that gives up on hookx (SIGTERM, SIGINT, SIGHUP) must not leave its handlers running:
+/// hookx kills their groups and dies of the signal as the host expects.
+#[test]
+fn host_killing_hookx_kills_the_running_handlers() {
+    use std::process::Stdio;
+    for (signal, name) in [
+        (rustix::process::Signal::TERM, 15),
+        (rustix::process::Signal::INT, 2),
+        (rustix::process::Signal::HUP, 1),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("sleeper.pid");
+        let script = format!("sleep 60 & echo $! > '{}'; wait", pid_file.display());
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+            .current_dir(dir.path())
+            .args(["exec", "--host", "claude", "--as", "claude", "--"])
+            .arg(&script)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        use std::io::Write as _;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(&payload(CLAUDE_PRE, dir.path())).unwrap();
+        drop(stdin);
+        let sleeper = (0..500)
+            .find_map(|_| {
+                std::thread::sleep(Duration::from_millis(20));
+                pid_in(&pid_file)
+            })
+            .expect("the handler started its child");
+        let hookx = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
+        rustix::process::kill_process(hookx, signal).unwrap();
+        let status = child.wait().unwrap();
+        let gone = (0..100).any(|_| {
+            std::thread::sleep(Duration::from_millis(20));
+            !alive(sleeper)
+        });
+        kill(sleeper);
+        assert_eq!(status.code(), Some(128 + name), "signal {name}: {status:?}");
+        assert!(
+            gone,
+            "signal {name}: the handler's child {sleeper} outlived hookx"
+        );
+    }
+}
+
 #[test]
 fn copilot_pre_tool_use_handler_that_times_out_fails_open() {
     let dir = tempfile::tempdir().unwrap();

@@ -1,0 +1,250 @@
+//! Running handler processes: shell, stdin, env, timeout, process group, capped output.
+//!
+//! No async runtime and, on Unix, no threads: one `poll(2)` loop feeds every running handler's
+//! stdin, drains its stdout and stderr and notices its exit (through a pidfd on Linux). A fast
+//! handler costs one process start and a few system calls. Every wait is bounded, so a handler
+//! that misbehaves (hangs, floods its output, leaves a background child holding its pipes,
+//! never reads stdin) cannot hang hookx.
+
+#[cfg(not(unix))]
+mod threads;
+#[cfg(unix)]
+mod unix;
+
+use std::io;
+use std::path::PathBuf;
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::time::{Duration, Instant};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Spawn {
+    /// One shell command line, run with `/bin/sh -c` (Unix) or PowerShell (Windows).
+    pub command_line: String,
+    /// Bytes written to the child's stdin, then stdin is closed.
+    pub stdin: Vec<u8>,
+    /// Added to (or overriding) the inherited environment.
+    pub env: Vec<(String, String)>,
+    /// Removed from the inherited environment (before `env` is added).
+    pub env_remove: Vec<String>,
+    pub cwd: Option<PathBuf>,
+    pub timeout: Duration,
+}
+
+/// How a handler process ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Exit {
+    Code(i32),
+    /// Killed by a signal (not by hookx's timeout).
+    Signal(i32),
+    /// Ran past its timeout; its whole process group was killed.
+    TimedOut,
+    /// Could not be started (no shell, bad cwd, …).
+    FailedToStart(String),
+}
+
+/// A finished handler: how it ended and what it printed (each stream capped at [`OUTPUT_CAP`]).
+#[derive(Clone, Debug)]
+pub struct Finished {
+    pub exit: Exit,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub stdout_truncated: bool,
+    pub stderr_truncated: bool,
+    pub elapsed: Duration,
+}
+
+/// Bytes kept of each output stream; the rest is read and discarded.
+pub const OUTPUT_CAP: usize = 4 * 1024 * 1024;
+
+/// After the handler ends, how long its pipes may stay open: a background child it forked can
+/// hold them forever, and its output is not the handler's answer.
+const PIPE_GRACE: Duration = Duration::from_millis(100);
+
+/// How long a killed group may take to die before we stop waiting to reap it (a process stuck in
+/// the kernel ignores even SIGKILL).
+const REAP_BOUND: Duration = Duration::from_secs(2);
+
+/// Runs one handler to completion or timeout.
+pub fn run(spec: &Spawn) -> Finished {
+    run_together(std::slice::from_ref(spec))
+        .pop()
+        .expect("one result per handler")
+}
+
+/// Runs several handlers, in parallel or in order; results in the order of `specs`.
+pub fn run_all(specs: &[Spawn], parallel: bool) -> Vec<Finished> {
+    if parallel {
+        run_together(specs)
+    } else {
+        specs.iter().map(run).collect()
+    }
+}
+
+/// Runs `specs` at the same time and waits for all of them.
+fn run_together(specs: &[Spawn]) -> Vec<Finished> {
+    #[cfg(unix)]
+    return unix::run_together(specs);
+    #[cfg(not(unix))]
+    return threads::run_together(specs);
+}
+
+/// Most handlers that can run at once and still be killed with hookx: the table is fixed so
+/// that the signal handler can read it (atomics only, no lock, no allocation).
+const LIVE_SLOTS: usize = 1024;
+
+/// Process groups of handlers still running, so that a host killing hookx (past its own
+/// timeout) does not leave them behind: see [`forward_termination`]. 0 is a free slot.
+static LIVE_GROUPS: [AtomicI32; LIVE_SLOTS] = [const { AtomicI32::new(0) }; LIVE_SLOTS];
+
+/// Keeps a handler's group in [`LIVE_GROUPS`] while it runs. Past [`LIVE_SLOTS`] handlers at
+/// once, the rest still run and time out, but a signal to hookx does not reach them.
+struct LiveGroup(Option<usize>);
+
+impl LiveGroup {
+    fn register(pid: u32) -> LiveGroup {
+        let Ok(pid) = i32::try_from(pid) else {
+            return LiveGroup(None);
+        };
+        let slot = LIVE_GROUPS.iter().position(|slot| {
+            slot.compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+        });
+        LiveGroup(slot)
+    }
+}
+
+impl Drop for LiveGroup {
+    fn drop(&mut self) {
+        if let Some(slot) = self.0 {
+            LIVE_GROUPS[slot].store(0, Ordering::SeqCst);
+        }
+    }
+}
+
+/// Kills the process group of every handler still running (hookx itself is being killed).
+/// Async-signal-safe: atomic loads and `kill(2)` only.
+pub fn kill_live_groups() {
+    #[cfg(unix)]
+    for slot in &LIVE_GROUPS {
+        if let Some(pid) = rustix::process::Pid::from_raw(slot.load(Ordering::SeqCst)) {
+            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+        }
+    }
+}
+
+/// On SIGTERM, SIGINT or SIGHUP (a host giving up on hookx), kills the running handlers'
+/// groups, then exits as killed by that signal would. No thread: the work is done in the
+/// signal handler itself.
+pub fn forward_termination() {
+    #[cfg(unix)]
+    for signal in [
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGHUP,
+    ] {
+        // SAFETY: the action is async-signal-safe: it reads atomics, calls kill(2), then
+        // _exit(2); it neither allocates nor locks.
+        let _ = unsafe {
+            signal_hook::low_level::register(signal, move || {
+                kill_live_groups();
+                signal_hook::low_level::exit(128 + signal);
+            })
+        };
+    }
+}
+
+#[cfg(unix)]
+fn shell_command(spec: &Spawn) -> Command {
+    use std::os::unix::process::CommandExt;
+    // By path: POSIX puts sh there, and a PATH search costs a failed exec per entry before it.
+    let mut cmd = Command::new("/bin/sh");
+    cmd.arg("-c").arg(&spec.command_line);
+    // Its own group, so a timeout kills whatever the handler forked, and only that.
+    cmd.process_group(0);
+    configure(cmd, spec)
+}
+
+#[cfg(windows)]
+fn shell_command(spec: &Spawn) -> Command {
+    let mut cmd = Command::new("powershell");
+    cmd.args(["-NoProfile", "-Command"]).arg(&spec.command_line);
+    configure(cmd, spec)
+}
+
+fn configure(mut cmd: Command, spec: &Spawn) -> Command {
+    for var in &spec.env_remove {
+        cmd.env_remove(var);
+    }
+    cmd.envs(spec.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(cwd) = &spec.cwd {
+        cmd.current_dir(cwd);
+    }
+    cmd
+}
+
+/// The OS says only "not found" for a missing cwd and a missing shell alike; name the cwd when
+/// it is the culprit, since that is the usual one.
+fn spawn_failure(spec: &Spawn, err: &io::Error) -> String {
+    let shell = if cfg!(windows) {
+        "powershell"
+    } else {
+        "/bin/sh"
+    };
+    match &spec.cwd {
+        Some(cwd) if !cwd.is_dir() => format!(
+            "working directory {} does not exist or is not a directory ({err})",
+            cwd.display()
+        ),
+        _ => format!("cannot start {shell}: {err}"),
+    }
+}
+
+fn not_started(start: Instant, why: String) -> Finished {
+    Finished {
+        exit: Exit::FailedToStart(why),
+        stdout: Vec::new(),
+        stderr: Vec::new(),
+        stdout_truncated: false,
+        stderr_truncated: false,
+        elapsed: start.elapsed(),
+    }
+}
+
+/// One output stream as read so far: up to [`OUTPUT_CAP`] bytes kept, the rest drained so that
+/// a flood neither fills memory nor blocks the child on a full pipe.
+#[derive(Default)]
+struct Capture {
+    kept: Vec<u8>,
+    truncated: bool,
+}
+
+impl Capture {
+    fn keep(&mut self, bytes: &[u8]) {
+        let room = OUTPUT_CAP.saturating_sub(self.kept.len());
+        let keep = bytes.len().min(room);
+        self.kept.extend_from_slice(&bytes[..keep]);
+        if keep < bytes.len() {
+            self.truncated = true;
+        }
+    }
+}
+
+fn exit_of(status: ExitStatus) -> Exit {
+    if let Some(code) = status.code() {
+        return Exit::Code(code);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return Exit::Signal(signal);
+        }
+    }
+    // Unreachable in practice: a reaped process either exited or was signalled.
+    Exit::Code(-1)
+}

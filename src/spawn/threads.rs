@@ -1,0 +1,122 @@
+//! The portable runner (Windows): a thread per handler and per pipe, and a polled wait. Built
+//! but not tested on this project's CI; Unix uses the single-threaded loop in `unix.rs`.
+
+use super::{
+    Capture, Exit, Finished, LiveGroup, PIPE_GRACE, REAP_BOUND, Spawn, exit_of, not_started,
+    shell_command, spawn_failure,
+};
+use std::io::{Read, Write};
+use std::process::Child;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+const MAX_NAP: Duration = Duration::from_millis(10);
+
+pub(super) fn run_together(specs: &[Spawn]) -> Vec<Finished> {
+    if specs.len() < 2 {
+        return specs.iter().map(run_one).collect();
+    }
+    thread::scope(|scope| {
+        let pending: Vec<_> = specs
+            .iter()
+            .map(|spec| scope.spawn(move || run_one(spec)))
+            .collect();
+        pending
+            .into_iter()
+            .map(|handle| {
+                handle.join().unwrap_or_else(|_| {
+                    not_started(Instant::now(), "the handler's thread panicked".into())
+                })
+            })
+            .collect()
+    })
+}
+
+fn run_one(spec: &Spawn) -> Finished {
+    let start = Instant::now();
+    let mut child = match shell_command(spec).spawn() {
+        Ok(child) => child,
+        Err(err) => return not_started(start, spawn_failure(spec, &err)),
+    };
+    let _live = LiveGroup::register(child.id());
+    let (done_tx, done_rx) = mpsc::channel();
+    let stdout = pump(child.stdout.take(), done_tx.clone());
+    let stderr = pump(child.stderr.take(), done_tx);
+    if let Some(mut stdin) = child.stdin.take() {
+        let bytes = spec.stdin.clone();
+        thread::spawn(move || {
+            let _ = stdin.write_all(&bytes);
+        });
+    }
+    let exit = match poll_until(&mut child, start.checked_add(spec.timeout)) {
+        Some(exit) => exit,
+        None => {
+            let _ = child.kill();
+            let _ = poll_until(&mut child, Instant::now().checked_add(REAP_BOUND));
+            Exit::TimedOut
+        }
+    };
+    let until = Instant::now() + PIPE_GRACE;
+    for _ in 0..2 {
+        if done_rx
+            .recv_timeout(until.saturating_duration_since(Instant::now()))
+            .is_err()
+        {
+            break;
+        }
+    }
+    let take = |cap: &Mutex<Capture>| {
+        let mut cap = cap.lock().unwrap_or_else(|p| p.into_inner());
+        (std::mem::take(&mut cap.kept), cap.truncated)
+    };
+    let (stdout, stdout_truncated) = take(&stdout);
+    let (stderr, stderr_truncated) = take(&stderr);
+    Finished {
+        exit,
+        stdout,
+        stderr,
+        stdout_truncated,
+        stderr_truncated,
+        elapsed: start.elapsed(),
+    }
+}
+
+/// Reads a pipe to EOF on its own thread into a shared capture; reports EOF on `done`.
+fn pump(src: Option<impl Read + Send + 'static>, done: mpsc::Sender<()>) -> Arc<Mutex<Capture>> {
+    let cap = Arc::new(Mutex::new(Capture::default()));
+    let Some(mut src) = src else {
+        let _ = done.send(());
+        return cap;
+    };
+    let shared = Arc::clone(&cap);
+    thread::spawn(move || {
+        let mut chunk = [0u8; 16 * 1024];
+        while let Ok(n @ 1..) = src.read(&mut chunk) {
+            shared
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .keep(&chunk[..n]);
+        }
+        let _ = done.send(());
+    });
+    cap
+}
+
+/// `None` once `deadline` passes with the child still running.
+fn poll_until(child: &mut Child, deadline: Option<Instant>) -> Option<Exit> {
+    let mut nap = Duration::from_micros(100);
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Some(exit_of(status)),
+            Ok(None) => {}
+            Err(err) => return Some(Exit::FailedToStart(format!("lost track of it: {err}"))),
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return None;
+        }
+        thread::sleep(nap);
+        nap = (nap * 2).min(MAX_NAP);
+    }
+}

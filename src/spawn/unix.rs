@@ -1,0 +1,335 @@
+//! The Unix runner: every handler of a batch in one `poll(2)` loop on the calling thread.
+//!
+//! Each turn of the loop reaps what has exited, kills what is past its timeout, then sleeps in
+//! `poll` until a pipe is ready, a child exits (its pidfd, on Linux) or the next deadline.
+
+use super::{
+    Capture, Exit, Finished, LiveGroup, PIPE_GRACE, REAP_BOUND, Spawn, exit_of, not_started,
+    shell_command, spawn_failure,
+};
+use rustix::event::{PollFd, PollFlags, Timespec, poll};
+use rustix::io::Errno;
+use std::os::fd::{AsFd, OwnedFd};
+use std::process::Child;
+use std::time::{Duration, Instant};
+
+/// Longest nap between two checks of a child that has no pidfd (not Linux, or an old kernel);
+/// naps start at 100 µs and double.
+const MAX_NAP: Duration = Duration::from_millis(10);
+
+/// Bytes read from a pipe per wake-up: one ready stream cannot starve the others.
+const CHUNK: usize = 64 * 1024;
+
+pub(super) fn run_together(specs: &[Spawn]) -> Vec<Finished> {
+    let mut slots: Vec<Slot> = specs
+        .iter()
+        .map(|spec| match Handler::start(spec) {
+            Ok(handler) => Slot::Running(Box::new(handler)),
+            Err(finished) => Slot::Done(finished),
+        })
+        .collect();
+    let mut chunk = vec![0u8; CHUNK];
+    let mut nap = Duration::from_micros(100);
+    loop {
+        let now = Instant::now();
+        for slot in &mut slots {
+            if let Slot::Running(handler) = slot {
+                handler.advance(now);
+                if handler.is_done() {
+                    *slot = Slot::Done(handler.finish());
+                }
+            }
+        }
+        let running: Vec<&mut Handler> = slots
+            .iter_mut()
+            .filter_map(|slot| match slot {
+                Slot::Running(handler) => Some(&mut **handler),
+                Slot::Done(_) => None,
+            })
+            .collect();
+        if running.is_empty() {
+            break;
+        }
+        let mut wake = running.iter().filter_map(|h| h.wake_at()).min();
+        if running.iter().any(|h| h.needs_polling()) {
+            wake = Some(wake.map_or(now + nap, |at| at.min(now + nap)));
+            nap = (nap * 2).min(MAX_NAP);
+        }
+        wait_for_events(running, wake, &mut chunk);
+    }
+    slots
+        .into_iter()
+        .map(|slot| match slot {
+            Slot::Done(finished) => finished,
+            Slot::Running(_) => unreachable!("the loop ends when every handler is done"),
+        })
+        .collect()
+}
+
+enum Slot<'a> {
+    Running(Box<Handler<'a>>),
+    Done(Finished),
+}
+
+/// One handler process and the ends of its pipes that hookx holds.
+struct Handler<'a> {
+    start: Instant,
+    child: Child,
+    _live: LiveGroup,
+    /// Readable once the child exits, so that the loop wakes at once (Linux ≥ 5.3).
+    pidfd: Option<OwnedFd>,
+    stdin: Option<OwnedFd>,
+    /// What is left to write to stdin.
+    input: &'a [u8],
+    stdout: Stream,
+    stderr: Stream,
+    state: State,
+}
+
+enum State {
+    Running {
+        deadline: Option<Instant>,
+    },
+    /// Past its timeout; the group was sent SIGKILL and the child is not reaped yet.
+    Killed {
+        reap_by: Instant,
+    },
+    /// Reaped (or given up on); its pipes are drained until EOF or `grace_until`.
+    Ended {
+        exit: Exit,
+        grace_until: Instant,
+    },
+}
+
+struct Stream {
+    pipe: Option<OwnedFd>,
+    capture: Capture,
+}
+
+impl Stream {
+    fn new(pipe: Option<impl Into<OwnedFd>>) -> Stream {
+        let pipe = pipe.map(Into::into);
+        if let Some(fd) = &pipe {
+            let _ = rustix::io::ioctl_fionbio(fd, true);
+        }
+        Stream {
+            pipe,
+            capture: Capture::default(),
+        }
+    }
+
+    /// One read: EOF or an error closes the pipe; "would block" waits for the next wake-up.
+    fn read(&mut self, chunk: &mut [u8]) {
+        let Some(fd) = &self.pipe else { return };
+        match rustix::io::read(fd, &mut *chunk) {
+            Ok(0) => self.pipe = None,
+            Ok(n) => self.capture.keep(&chunk[..n]),
+            Err(Errno::AGAIN | Errno::INTR) => {}
+            Err(_) => self.pipe = None,
+        }
+    }
+}
+
+impl<'a> Handler<'a> {
+    fn start(spec: &'a Spawn) -> Result<Handler<'a>, Finished> {
+        let start = Instant::now();
+        let mut child = shell_command(spec)
+            .spawn()
+            .map_err(|err| not_started(start, spawn_failure(spec, &err)))?;
+        let live = LiveGroup::register(child.id());
+        let pidfd = pidfd_of(&child);
+        let stdin: Option<OwnedFd> = child.stdin.take().map(Into::into);
+        if let Some(fd) = &stdin {
+            let _ = rustix::io::ioctl_fionbio(fd, true);
+        }
+        let mut handler = Handler {
+            start,
+            stdout: Stream::new(child.stdout.take()),
+            stderr: Stream::new(child.stderr.take()),
+            child,
+            _live: live,
+            pidfd,
+            stdin,
+            input: &spec.stdin,
+            state: State::Running {
+                // A timeout too large to add is no timeout at all, not a panic.
+                deadline: start.checked_add(spec.timeout),
+            },
+        };
+        // The usual payload fits in the empty pipe: written now, it costs no wake-up.
+        handler.feed();
+        Ok(handler)
+    }
+
+    /// Reaps the child if it exited, kills it past its deadline, closes pipes past their grace.
+    fn advance(&mut self, now: Instant) {
+        if !matches!(self.state, State::Ended { .. }) {
+            match self.child.try_wait() {
+                Ok(Some(status)) => {
+                    let exit = match self.state {
+                        State::Killed { .. } => Exit::TimedOut,
+                        _ => exit_of(status),
+                    };
+                    self.end(exit, now + PIPE_GRACE);
+                }
+                Ok(None) => {}
+                // Someone else reaped it (e.g. SIGCHLD set to be ignored).
+                Err(err) => self.end(
+                    Exit::FailedToStart(format!("lost track of the handler: {err}")),
+                    now + PIPE_GRACE,
+                ),
+            }
+        }
+        match self.state {
+            State::Running {
+                deadline: Some(deadline),
+            } if now >= deadline => {
+                self.kill_group();
+                self.state = State::Killed {
+                    reap_by: now + REAP_BOUND,
+                };
+            }
+            // Stuck in the kernel: stop waiting, its pid is never reused while unreaped.
+            State::Killed { reap_by } if now >= reap_by => self.end(Exit::TimedOut, now),
+            State::Ended { grace_until, .. } if now >= grace_until => {
+                self.stdout.pipe = None;
+                self.stderr.pipe = None;
+            }
+            _ => {}
+        }
+    }
+
+    fn end(&mut self, exit: Exit, grace_until: Instant) {
+        // Whatever it did not read, it never will.
+        self.stdin = None;
+        self.pidfd = None;
+        self.state = State::Ended { exit, grace_until };
+    }
+
+    fn is_done(&self) -> bool {
+        matches!(self.state, State::Ended { .. })
+            && self.stdout.pipe.is_none()
+            && self.stderr.pipe.is_none()
+    }
+
+    fn finish(&mut self) -> Finished {
+        let exit = match &mut self.state {
+            State::Ended { exit, .. } => std::mem::replace(exit, Exit::Code(-1)),
+            _ => unreachable!("finish is called once the handler ended"),
+        };
+        Finished {
+            exit,
+            stdout: std::mem::take(&mut self.stdout.capture.kept),
+            stderr: std::mem::take(&mut self.stderr.capture.kept),
+            stdout_truncated: self.stdout.capture.truncated,
+            stderr_truncated: self.stderr.capture.truncated,
+            elapsed: self.start.elapsed(),
+        }
+    }
+
+    /// The next moment something happens to this handler without any event.
+    fn wake_at(&self) -> Option<Instant> {
+        match self.state {
+            State::Running { deadline } => deadline,
+            State::Killed { reap_by } => Some(reap_by),
+            State::Ended { grace_until, .. } => Some(grace_until),
+        }
+    }
+
+    /// No pidfd tells us when it exits: the loop must look now and then.
+    fn needs_polling(&self) -> bool {
+        self.pidfd.is_none() && !matches!(self.state, State::Ended { .. })
+    }
+
+    /// Writes what the pipe takes; closes stdin once all is written or the child stops reading.
+    fn feed(&mut self) {
+        let Some(fd) = &self.stdin else { return };
+        while !self.input.is_empty() {
+            match rustix::io::write(fd, self.input) {
+                Ok(n) => self.input = &self.input[n..],
+                Err(Errno::INTR) => {}
+                Err(Errno::AGAIN) => return,
+                // EPIPE: it closed stdin or exited; that is its business (Rust ignores SIGPIPE).
+                Err(_) => break,
+            }
+        }
+        self.stdin = None;
+    }
+
+    /// SIGKILL to the whole group: the shell and everything it started that stayed in the
+    /// group. The child is not reaped yet, so its pid (the group id) is still its own.
+    fn kill_group(&mut self) {
+        match rustix::process::Pid::from_raw(self.child.id() as i32) {
+            Some(pid) => {
+                let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+            }
+            None => {
+                let _ = self.child.kill();
+            }
+        }
+    }
+}
+
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn pidfd_of(child: &Child) -> Option<OwnedFd> {
+    let pid = rustix::process::Pid::from_raw(i32::try_from(child.id()).ok()?)?;
+    rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok()
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn pidfd_of(_: &Child) -> Option<OwnedFd> {
+    None
+}
+
+/// Which pipe of which handler a poll entry watches.
+#[derive(Clone, Copy)]
+enum Watch {
+    Stdin,
+    Stdout,
+    Stderr,
+    Exit,
+}
+
+/// Sleeps until some handler's pipe or pidfd is ready or `wake` comes, then serves what is
+/// ready: reads output, writes input. Reaping is left to the next turn's `advance`.
+fn wait_for_events(mut running: Vec<&mut Handler>, wake: Option<Instant>, chunk: &mut [u8]) {
+    let mut watched = Vec::new();
+    let mut fds = Vec::new();
+    for (i, handler) in running.iter().enumerate() {
+        let entries = [
+            (Watch::Stdin, handler.stdin.as_ref(), PollFlags::OUT),
+            (Watch::Stdout, handler.stdout.pipe.as_ref(), PollFlags::IN),
+            (Watch::Stderr, handler.stderr.pipe.as_ref(), PollFlags::IN),
+            (Watch::Exit, handler.pidfd.as_ref(), PollFlags::IN),
+        ];
+        for (watch, fd, flags) in entries {
+            if let Some(fd) = fd {
+                watched.push((i, watch));
+                fds.push(PollFd::from_borrowed_fd(fd.as_fd(), flags));
+            }
+        }
+    }
+    // A wait too long for a timespec is no timeout at all.
+    let timeout =
+        wake.and_then(|at| Timespec::try_from(at.saturating_duration_since(Instant::now())).ok());
+    // EINTR or a failed poll: the next turn looks at every handler again.
+    if poll(&mut fds, timeout.as_ref()).unwrap_or(0) == 0 {
+        return;
+    }
+    let ready: Vec<(usize, Watch)> = watched
+        .into_iter()
+        .zip(&fds)
+        .filter(|(_, fd)| !fd.revents().is_empty())
+        .map(|(w, _)| w)
+        .collect();
+    drop(fds);
+    for (i, watch) in ready {
+        let handler = &mut *running[i];
+        match watch {
+            Watch::Stdin => handler.feed(),
+            Watch::Stdout => handler.stdout.read(chunk),
+            Watch::Stderr => handler.stderr.read(chunk),
+            Watch::Exit => {}
+        }
+    }
+}
