@@ -13,6 +13,7 @@
 //!   --warmup N       untimed runs per case first (default 20)
 //!   --bin PATH       the hookx under test (default: this build's `hookx`)
 //!   --baseline PATH  a second hookx measured in the same rounds, shown as `before`
+//!   --also NAME=PATH one more hookx in the same rounds, shown as NAME (repeatable)
 //!   --only LIST      groups to run, comma-separated: startup, convert, parallel
 //!   --no-callgrind   skip the instruction counts (`valgrind --tool=callgrind`)
 
@@ -30,8 +31,10 @@ const SLEEP: &str = "0.2";
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if args.get(1).map(String::as_str) == Some(PROBE) {
-        probe(&args[2..]);
+    match args.get(1).map(String::as_str) {
+        Some(PROBE) => probe(&args[2..]),
+        Some(FLOOR) => floor(),
+        _ => {}
     }
     let opts = Opts::parse(&args[1..]);
     let tmp = tempfile::tempdir().expect("temp dir");
@@ -40,6 +43,7 @@ fn main() {
     if let Some(base) = &opts.baseline {
         bins.insert(0, ("before".to_string(), base.clone()));
     }
+    bins.extend(opts.extra.iter().cloned());
     for (_, bin) in &mut bins {
         // Cases run in their project directory: a relative path would not resolve there.
         *bin = bin
@@ -74,6 +78,8 @@ struct Opts {
     warmup: usize,
     bin: PathBuf,
     baseline: Option<PathBuf>,
+    /// More builds measured in the same rounds, e.g. `static=target/static/hookx`.
+    extra: Vec<(String, PathBuf)>,
     only: Option<Vec<String>>,
     callgrind: bool,
 }
@@ -85,6 +91,7 @@ impl Opts {
             warmup: 20,
             bin: PathBuf::from(env!("CARGO_BIN_EXE_hookx")),
             baseline: None,
+            extra: Vec::new(),
             only: None,
             callgrind: true,
         };
@@ -96,6 +103,11 @@ impl Opts {
                 "--warmup" => opts.warmup = value().parse().unwrap_or_else(|_| usage(arg)),
                 "--bin" => opts.bin = PathBuf::from(value()),
                 "--baseline" => opts.baseline = Some(PathBuf::from(value())),
+                "--also" => {
+                    let spec = value();
+                    let (name, path) = spec.split_once('=').unwrap_or_else(|| usage(arg));
+                    opts.extra.push((name.to_string(), PathBuf::from(path)));
+                }
                 "--only" => opts.only = Some(value().split(',').map(str::to_string).collect()),
                 "--no-callgrind" => opts.callgrind = false,
                 // `cargo bench` passes `--bench` to every bench target.
@@ -118,7 +130,7 @@ fn usage(arg: &str) -> ! {
     eprintln!(
         "bench: bad argument `{arg}`\n\
          usage: cargo bench --bench hookx -- [--runs N] [--warmup N] [--bin PATH] \
-         [--baseline PATH] [--only startup,convert,parallel] [--no-callgrind]"
+         [--baseline PATH] [--also NAME=PATH]... [--only startup,convert,parallel] [--no-callgrind]"
     );
     std::process::exit(2)
 }
@@ -245,6 +257,25 @@ impl Case {
 
 /// Hidden first argument: run the rest as a child, print its peak RSS.
 const PROBE: &str = "__hookx_bench_rss_probe";
+
+/// Makes this binary the floor: a Rust program that only passes its stdin to the no-op handler
+/// through pipes and waits for it, as any tool between the agent and the handler must.
+const FLOOR: &str = "__hookx_bench_floor";
+
+fn floor() -> ! {
+    let mut input = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::stdin(), &mut input).expect("floor: stdin");
+    let mut child = Command::new("/bin/sh")
+        .args(["-c", "true"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("floor: cannot start sh");
+    let _ = child.stdin.take().expect("piped").write_all(&input);
+    let out = child.wait_with_output().expect("floor: wait");
+    std::process::exit(out.status.code().unwrap_or(1))
+}
 
 fn probe(argv: &[String]) -> ! {
     let status = Command::new(&argv[0])
@@ -467,6 +498,8 @@ fn copilot_handlers(commands: &[String]) -> String {
 enum Kind {
     /// The no-op handler started directly: what every other row is compared with.
     Direct,
+    /// The least any program between agent and handler costs (see [`FLOOR`]).
+    Floor,
     /// `hookx run` or `hookx exec` starting the no-op handler; `rules` in the hook set.
     Hookx { rules: Option<usize> },
     /// `hookx convert` of a config of `rules` rules.
@@ -589,6 +622,19 @@ fn startup_group(root: &Path, bins: &[(String, PathBuf)], opts: &Opts) -> Vec<Ro
         direct("sh", &["-c", "true"], first, host.payload(&first.dir)),
         false,
     )];
+    let this = std::env::current_exe().expect("the harness's own path");
+    cases.push((
+        "floor: a Rust program relaying stdin to it".to_string(),
+        "-".to_string(),
+        Kind::Floor,
+        direct(
+            this.to_str().expect("utf-8 path"),
+            &[FLOOR],
+            first,
+            host.payload(&first.dir),
+        ),
+        false,
+    ));
     for (name, bin) in bins {
         cases.push((
             "`hookx exec --as bricks`, 1 handler".to_string(),
@@ -788,7 +834,7 @@ fn print_report(
         let (median, p95) = (row.median(), row.p95());
         let reference = base(row.group);
         let (added, added95, ratio) = match (&row.kind, reference) {
-            (Kind::Hookx { .. } | Kind::Sleepers { .. }, Some(r)) => (
+            (Kind::Floor | Kind::Hookx { .. } | Kind::Sleepers { .. }, Some(r)) => (
                 format!("{:+.2}", median - r.median()),
                 format!("{:+.2}", p95 - r.p95()),
                 format!("{:.2}×", median / r.median()),
@@ -816,8 +862,12 @@ fn check(row: &Row, rows: &[Row], reference: Option<&Row>) -> String {
     match (&row.kind, reference) {
         (Kind::Hookx { rules: None }, Some(r)) | (Kind::Hookx { rules: Some(1) }, Some(r)) => {
             let added = row.median() - r.median();
+            let floor = rows.iter().find(|o| matches!(o.kind, Kind::Floor));
+            let over = floor.map_or(String::new(), |f| {
+                format!("; {:+.2} ms over the floor", row.median() - f.median())
+            });
             format!(
-                "{}: +{added:.2} ms < 1 ms, RSS < 10 MB",
+                "{}: +{added:.2} ms < 1 ms, RSS < 10 MB{over}",
                 ok(added < 1.0 && rss_ok)
             )
         }

@@ -18,6 +18,7 @@
 //! }
 //! ```
 
+use crate::cache;
 use crate::config::{self, syntax};
 use crate::diag::{Diagnostic, Severity};
 use crate::dialect::Dialect;
@@ -613,23 +614,39 @@ fn load(
         document: Err(Error::Usage(String::new())),
         diagnostics: Vec::new(),
     };
-    let src = match SourceFile::read(&source.path) {
-        Ok(src) => SourceFile::new(display, src.text),
-        Err(e) => {
-            source.document = Err(e);
-            return Some(source);
-        }
-    };
-    if markdown && syntax::split_frontmatter(&src.text).is_none() {
-        return None;
-    }
-    if run.is_none_or(|(host, _)| location_runner(host, location) == Runner::Hookx) {
-        source.sha256 = Some(sha256_hex(src.text.as_bytes()));
-    }
+    let wants_sha = run.is_none_or(|(host, _)| location_runner(host, location) == Runner::Hookx);
     let parsed = match run {
         // Frontmatter is read whole: whether it has hooks decides whether it is a source.
-        Some((_, event)) if !markdown => config::read::read_event(&src, location.dialect, event),
-        _ => config::read(&src, location.dialect),
+        Some((_, event)) if !markdown => {
+            let (sha256, parsed) = read_for_event(
+                ctx,
+                &source.path,
+                display,
+                location.dialect,
+                event,
+                wants_sha,
+            );
+            if wants_sha {
+                source.sha256 = sha256;
+            }
+            parsed
+        }
+        _ => {
+            let src = match SourceFile::read(&source.path) {
+                Ok(src) => SourceFile::new(display, src.text),
+                Err(e) => {
+                    source.document = Err(e);
+                    return Some(source);
+                }
+            };
+            if markdown && syntax::split_frontmatter(&src.text).is_none() {
+                return None;
+            }
+            if wants_sha {
+                source.sha256 = Some(sha256_hex(src.text.as_bytes()));
+            }
+            config::read(&src, location.dialect)
+        }
     };
     match parsed {
         Ok(mut parsed) => {
@@ -653,6 +670,44 @@ fn load(
 }
 
 /// Lower-case hex SHA-256 of some bytes.
+/// One event of a JSON config file, and the file's SHA-256 (when wanted, or to be cached):
+/// from the [`cache`] when the file is large and unchanged, else parsed (and then cached, if
+/// large).
+fn read_for_event(
+    ctx: &Context,
+    path: &Path,
+    display: String,
+    dialect: Dialect,
+    event: &EventKind,
+    wants_sha: bool,
+) -> (Option<String>, Result<config::Parsed, Error>) {
+    use config::read::{prune_event, read_pruned};
+    if let Some(hit) = cache::lookup(&ctx.home, path, dialect, event) {
+        // Entries are stored only for files that read without diagnostics, which are the
+        // only use of the text: none is needed.
+        let src = SourceFile::new(display, String::new());
+        return (Some(hit.sha256), Ok(read_pruned(&src, dialect, hit.pruned)));
+    }
+    let before = std::fs::metadata(path).ok().filter(cache::worth_caching);
+    let src = match SourceFile::read(path) {
+        Ok(src) => SourceFile::new(display, src.text),
+        Err(e) => return (None, Err(e)),
+    };
+    let sha256 = (wants_sha || before.is_some()).then(|| sha256_hex(src.text.as_bytes()));
+    let pruned = match prune_event(&src, dialect, event) {
+        Ok(pruned) => pruned,
+        Err(e) => return (sha256, Err(e)),
+    };
+    let kept = before.as_ref().map(|_| pruned.clone());
+    let parsed = read_pruned(&src, dialect, pruned);
+    if let (Some(before), Some(kept), Some(sha256)) = (&before, &kept, &sha256)
+        && parsed.diagnostics.is_empty()
+    {
+        cache::store(&ctx.home, path, dialect, event, before, sha256, kept);
+    }
+    (sha256, Ok(parsed))
+}
+
 pub fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
         .iter()

@@ -5,6 +5,7 @@
 //! [`model::Event`], re-encoded for each handler in the dialect it was written for, and the
 //! answers are merged back into the host's protocol.
 
+pub mod cache;
 pub mod cli;
 pub mod config;
 pub mod convert;

@@ -96,6 +96,24 @@ pub fn read_event(src: &SourceFile, dialect: Dialect, event: &EventKind) -> Resu
         parsed.document.rules.retain(|r| r.event == *event);
         return Ok(parsed);
     }
+    Ok(read_pruned(src, dialect, prune_event(src, dialect, event)?))
+}
+
+/// What of a JSON config file one event needs: the value with every other event left out.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PrunedEvent {
+    pub value: Value,
+    /// Whether the file had events at the top level, without the `hooks` wrapper (pruning may
+    /// have dropped them all, so the value alone cannot tell).
+    pub events_at_top: bool,
+}
+
+/// Parses `src` (JSON) keeping only what `event` needs; see [`read_pruned`].
+pub fn prune_event(
+    src: &SourceFile,
+    dialect: Dialect,
+    event: &EventKind,
+) -> Result<PrunedEvent, Error> {
     let is_event = |key: &str| event_of(dialect, key).map(|(kind, _)| kind);
     // Pruning drops the other events, which the document kind is read from: note them here.
     let top_level_event = std::cell::Cell::new(false);
@@ -111,7 +129,16 @@ pub fn read_event(src: &SourceFile, dialect: Dialect, event: &EventKind) -> Resu
     };
     let value = syntax::parse_json_pruned(src, &keep_top, &keep_hook)?;
     let events_at_top = value.get("hooks").is_none() && top_level_event.get();
-    Ok(read_value(src, dialect, value, None, events_at_top))
+    Ok(PrunedEvent {
+        value,
+        events_at_top,
+    })
+}
+
+/// Reads a pruned value of `src` as [`read`] reads the whole file: the same rules for the
+/// event, with the same origins.
+pub fn read_pruned(src: &SourceFile, dialect: Dialect, pruned: PrunedEvent) -> Parsed {
+    read_value(src, dialect, pruned.value, None, pruned.events_at_top)
 }
 
 /// The event a key of `dialect` names, and the flavour its rules are written in; `None` for a

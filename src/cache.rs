@@ -1,0 +1,160 @@
+//! What `hookx run` parsed from a large config file, kept for the next event, so that a hook
+//! set of thousands of rules costs an event little more than a small one: no reading, hashing
+//! or parsing of the whole file, only of the part that event needs.
+//!
+//! An entry holds, for one (file, event), the pruned value the event needs
+//! ([`PrunedEvent`]) and the SHA-256 of the whole file (for the trust check), under the file's
+//! identity: device, inode, size, mtime and ctime. Every write to a file sets its ctime to the
+//! current time, and no user call can set it back, so an unchanged identity means unchanged
+//! bytes. Two writes within one clock tick can share a ctime, so a file changed less than
+//! [`SETTLE`] ago is not cached. Entries live in `<home>/.hookx/cache/`, next to the trust
+//! record; they are written atomically, and one that is unreadable or stale is a miss.
+
+use crate::config::read::PrunedEvent;
+use crate::dialect::Dialect;
+use crate::model::EventKind;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::fs::Metadata;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// Smaller files are parsed faster than an entry is read: not cached.
+pub const MIN_BYTES: u64 = 64 * 1024;
+
+/// How long a file must have stayed unchanged before it is cached.
+pub const SETTLE: Duration = Duration::from_secs(2);
+
+#[derive(Debug)]
+pub struct Hit {
+    /// SHA-256 (hex) of the whole file when it was parsed.
+    pub sha256: String,
+    pub pruned: PrunedEvent,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Entry<P> {
+    /// hookx version, dialect, event and path: a different hookx or a colliding file name is
+    /// a miss, never a wrong answer.
+    key: String,
+    identity: Identity,
+    sha256: String,
+    /// A [`PrunedEvent`], borrowed when writing.
+    pruned: P,
+}
+
+/// What changes whenever the file's bytes do.
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct Identity {
+    dev: u64,
+    ino: u64,
+    len: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+}
+
+impl Identity {
+    #[cfg(unix)]
+    fn of(meta: &Metadata) -> Option<Identity> {
+        use std::os::unix::fs::MetadataExt;
+        Some(Identity {
+            dev: meta.dev(),
+            ino: meta.ino(),
+            len: meta.len(),
+            mtime: (meta.mtime(), meta.mtime_nsec()),
+            ctime: (meta.ctime(), meta.ctime_nsec()),
+        })
+    }
+
+    /// Elsewhere there is no ctime to trust: nothing is cached.
+    #[cfg(not(unix))]
+    fn of(_: &Metadata) -> Option<Identity> {
+        None
+    }
+
+    fn settled(&self) -> bool {
+        let (secs, nanos) = self.ctime;
+        let changed = u64::try_from(secs).ok().and_then(|secs| {
+            SystemTime::UNIX_EPOCH.checked_add(Duration::new(secs, u32::try_from(nanos).ok()?))
+        });
+        changed.is_some_and(|changed| {
+            SystemTime::now()
+                .duration_since(changed)
+                .is_ok_and(|age| age >= SETTLE)
+        })
+    }
+}
+
+/// Whether a file this size (`meta` taken before reading it) may be cached.
+pub fn worth_caching(meta: &Metadata) -> bool {
+    meta.len() >= MIN_BYTES && Identity::of(meta).is_some()
+}
+
+/// The entry for `event` of `path`, if there is one and the file has not changed since.
+pub fn lookup(home: &Path, path: &Path, dialect: Dialect, event: &EventKind) -> Option<Hit> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !worth_caching(&meta) {
+        return None;
+    }
+    let key = key(path, dialect, event);
+    let text = std::fs::read_to_string(entry_path(home, &key)).ok()?;
+    let entry: Entry<PrunedEvent> = serde_json::from_str(&text).ok()?;
+    (entry.key == key && Some(&entry.identity) == Identity::of(&meta).as_ref()).then_some(Hit {
+        sha256: entry.sha256,
+        pruned: entry.pruned,
+    })
+}
+
+/// Records what `event` of `path` parsed to. `before` is the file's metadata from before it was
+/// read: if the file changed meanwhile, or too recently, nothing is stored. Best effort: a
+/// cache that cannot be written only costs speed.
+pub fn store(
+    home: &Path,
+    path: &Path,
+    dialect: Dialect,
+    event: &EventKind,
+    before: &Metadata,
+    sha256: &str,
+    pruned: &PrunedEvent,
+) {
+    let Some(identity) = Identity::of(before) else {
+        return;
+    };
+    let after = std::fs::metadata(path).ok();
+    if after.and_then(|m| Identity::of(&m)).as_ref() != Some(&identity) || !identity.settled() {
+        return;
+    }
+    let key = key(path, dialect, event);
+    let entry = Entry {
+        key: key.clone(),
+        identity,
+        sha256: sha256.to_string(),
+        pruned,
+    };
+    let Ok(text) = serde_json::to_string(&entry) else {
+        return;
+    };
+    let file = entry_path(home, &key);
+    if let Some(dir) = file.parent()
+        && std::fs::create_dir_all(dir).is_ok()
+    {
+        let _ = crate::config::write::write_atomic(&file, &text);
+    }
+}
+
+fn key(path: &Path, dialect: Dialect, event: &EventKind) -> String {
+    format!(
+        "hookx {}\0{dialect:?}\0{}\0{}",
+        env!("CARGO_PKG_VERSION"),
+        event.name(),
+        path.display()
+    )
+}
+
+fn entry_path(home: &Path, key: &str) -> PathBuf {
+    let digest = Sha256::digest(key.as_bytes());
+    let name: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+    home.join(".hookx")
+        .join("cache")
+        .join(format!("{name}.json"))
+}

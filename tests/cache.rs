@@ -1,0 +1,187 @@
+//! The run-path cache (`hookx::cache`): a large config file read for one event is read from the
+//! cache next time, with the same rules and hash, until the file changes.
+#![cfg(unix)]
+
+use hookx::dialect::Dialect;
+use hookx::discover::{self, Context, Source};
+use hookx::model::{EventKind, Rule};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A Claude settings file past the cache's size threshold: `n` rules on three events, other
+/// settings around them.
+fn big_settings(n: usize, marker: &str) -> String {
+    let events = ["PreToolUse", "PostToolUse", "Stop"];
+    let mut hooks = serde_json::Map::new();
+    for (e, event) in events.iter().enumerate() {
+        let rules: Vec<Value> = (0..n)
+            .filter(|i| i % events.len() == e)
+            .map(|i| {
+                json!({
+                    "matcher": format!("Tool{i}|Other{i}"),
+                    "hooks": [{"type": "command", "command": format!("echo {marker} rule {i} padding padding padding"), "timeout": 5}]
+                })
+            })
+            .collect();
+        hooks.insert(event.to_string(), rules.into());
+    }
+    let text = serde_json::to_string_pretty(&json!({
+        "permissions": {"allow": ["Bash(ls:*)"]},
+        "hooks": hooks,
+        "env": {"A": "1"},
+    }))
+    .unwrap();
+    assert!(
+        text.len() as u64 >= hookx::cache::MIN_BYTES,
+        "{}",
+        text.len()
+    );
+    text
+}
+
+struct Setup {
+    _dir: tempfile::TempDir,
+    ctx: Context,
+    file: PathBuf,
+}
+
+/// A project with one big settings file, old enough to be cached.
+fn settled_project(text: &str) -> Setup {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    let home = dir.path().join("home");
+    let file = project.join(".claude/settings.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(&file, text).unwrap();
+    std::thread::sleep(hookx::cache::SETTLE + Duration::from_millis(200));
+    Setup {
+        ctx: Context::new(project.canonicalize().unwrap(), home),
+        file,
+        _dir: dir,
+    }
+}
+
+/// What `hookx run --host bricks` (for which Claude files are hookx's to run, so hashed) reads
+/// for `event`: each source's hash and rules.
+fn read(ctx: &Context, event: &EventKind) -> Vec<(Option<String>, Vec<Rule>)> {
+    discover::discover_for_event(ctx, Dialect::Bricks, event)
+        .into_iter()
+        .map(|s: Source| {
+            let rules = s.document().map(|d| d.rules.clone()).unwrap_or_default();
+            (s.sha256, rules)
+        })
+        .collect()
+}
+
+fn entries(home: &Path) -> Vec<PathBuf> {
+    match std::fs::read_dir(home.join(".hookx/cache")) {
+        Ok(dir) => dir.map(|e| e.unwrap().path()).collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+fn commands(read: &[(Option<String>, Vec<Rule>)]) -> Vec<String> {
+    read.iter()
+        .flat_map(|(_, rules)| rules)
+        .flat_map(|r| &r.handlers)
+        .map(|h| serde_json::to_value(&h.kind).unwrap()["command"].to_string())
+        .collect()
+}
+
+#[test]
+fn a_cached_event_reads_as_the_file_does() {
+    let text = big_settings(900, "v1");
+    let setup = settled_project(&text);
+    let events = [
+        EventKind::PreToolUse,
+        EventKind::PostToolUse,
+        EventKind::Stop,
+        EventKind::SessionStart,
+    ];
+    let fresh: Vec<_> = events.iter().map(|e| read(&setup.ctx, e)).collect();
+    assert_eq!(
+        entries(&setup.ctx.home).len(),
+        events.len(),
+        "one entry per event"
+    );
+    let cached: Vec<_> = events.iter().map(|e| read(&setup.ctx, e)).collect();
+    assert_eq!(fresh, cached);
+    let sha = hookx::discover::sha256_hex(text.as_bytes());
+    assert_eq!(fresh[0][0].0.as_deref(), Some(sha.as_str()));
+    assert_eq!(fresh[0][0].1.len(), 300);
+    assert!(fresh[3][0].1.is_empty());
+}
+
+/// The second read really comes from the entry: an entry edited by hand shows through (which is
+/// also why the cache sits in the user's home, next to the trust record).
+#[test]
+fn the_entry_is_what_is_read() {
+    let setup = settled_project(&big_settings(900, "v1"));
+    read(&setup.ctx, &EventKind::Stop);
+    let [entry] = entries(&setup.ctx.home).try_into().unwrap();
+    let edited = std::fs::read_to_string(&entry)
+        .unwrap()
+        .replace("echo v1 rule 2 ", "echo EDITED rule 2 ");
+    std::fs::write(&entry, edited).unwrap();
+    let commands = commands(&read(&setup.ctx, &EventKind::Stop));
+    assert!(commands[0].contains("EDITED"), "{:?}", &commands[..2]);
+}
+
+#[test]
+fn a_changed_file_is_read_again_even_at_the_same_size() {
+    let setup = settled_project(&big_settings(900, "v1"));
+    let before = read(&setup.ctx, &EventKind::PreToolUse);
+    assert_eq!(entries(&setup.ctx.home).len(), 1);
+    let changed = big_settings(900, "v2");
+    std::fs::write(&setup.file, &changed).unwrap();
+    let after = read(&setup.ctx, &EventKind::PreToolUse);
+    assert!(commands(&before).iter().all(|c| c.contains("v1")));
+    assert!(commands(&after).iter().all(|c| c.contains("v2")));
+    let sha = hookx::discover::sha256_hex(changed.as_bytes());
+    assert_eq!(after[0].0.as_deref(), Some(sha.as_str()));
+    // Changed just now: not cached again until it settles.
+    let entry = std::fs::read_to_string(&entries(&setup.ctx.home)[0]).unwrap();
+    assert!(!entry.contains("v2"));
+}
+
+#[test]
+fn a_broken_entry_is_a_miss() {
+    let setup = settled_project(&big_settings(900, "v1"));
+    let fresh = read(&setup.ctx, &EventKind::PreToolUse);
+    for entry in entries(&setup.ctx.home) {
+        std::fs::write(&entry, "{ not json").unwrap();
+    }
+    assert_eq!(read(&setup.ctx, &EventKind::PreToolUse), fresh);
+    // … and is replaced by a good one.
+    assert_eq!(read(&setup.ctx, &EventKind::PreToolUse), fresh);
+    let entry = std::fs::read_to_string(&entries(&setup.ctx.home)[0]).unwrap();
+    assert!(entry.starts_with('{') && entry.contains("v1"));
+}
+
+#[test]
+fn small_and_fresh_files_are_not_cached() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(project.join(".claude")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let ctx = Context::new(project.canonicalize().unwrap(), &home);
+    let small = r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"true"}]}]}}"#;
+    std::fs::write(project.join(".claude/settings.json"), small).unwrap();
+    std::thread::sleep(hookx::cache::SETTLE + Duration::from_millis(200));
+    assert_eq!(read(&ctx, &EventKind::Stop)[0].1.len(), 1);
+    assert!(entries(&home).is_empty(), "a small file was cached");
+    // Large, but written just now.
+    std::fs::write(
+        project.join(".claude/settings.json"),
+        big_settings(900, "v1"),
+    )
+    .unwrap();
+    assert_eq!(read(&ctx, &EventKind::Stop)[0].1.len(), 300);
+    assert!(
+        entries(&home).is_empty(),
+        "a file changed just now was cached"
+    );
+}
