@@ -827,7 +827,14 @@ fn select<'a>(sources: &'a [Source], passes: &[Pass<'_>]) -> Vec<EffectiveRule<'
     let claude_off = claude_hooks_disabled(sources).is_some();
     let mut taken = vec![false; sources.len()];
     // Keys borrow from the sources: de-duplicating allocates nothing per handler.
-    let mut seen: HashSet<(Dialect, &'a str, &'a str, HandlerKey<'a>)> = HashSet::new();
+    let handlers = sources
+        .iter()
+        .filter_map(Source::document)
+        .flat_map(|d| &d.rules)
+        .map(|r| r.handlers.len())
+        .sum();
+    let mut seen: HashSet<(Dialect, &'a str, &'a str, HandlerKey<'a>)> =
+        HashSet::with_capacity(handlers);
     let mut out: Vec<(usize, usize, EffectiveRule<'a>)> = Vec::new();
     for pass in passes {
         for (i, source) in sources.iter().enumerate() {

@@ -64,6 +64,10 @@ pub fn is_hookx_entry(command: &str) -> bool {
 
 /// The host a hookx routing command names (`<hookx> run --host HOST`), if it is one.
 pub fn route_host(command: &str) -> Option<String> {
+    // Every handler of every event is asked this on the hot path; most are not hookx.
+    if !command.contains("hookx") {
+        return None;
+    }
     let (program, rest) = first_word(command.trim_start())?;
     let name = Path::new(&program).file_name()?.to_str()?;
     if !name.starts_with("hookx") {
