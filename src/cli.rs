@@ -517,7 +517,7 @@ fn run_cmd(args: RunArgs) -> Result<i32, Error> {
     let dispatch = crate::dispatch::run::dispatch(
         hosted.host,
         &hosted.event,
-        rules.iter().map(|r| (&r.rule, r.source)),
+        rules.iter().map(|r| (r.rule.as_ref(), r.source)),
         &hosted.project,
     );
     Ok(host::answer(&dispatch))
@@ -558,7 +558,7 @@ fn simulate_cmd(args: SimulateArgs) -> Result<i32, Error> {
     let mut dispatch = crate::dispatch::run::dispatch(
         args.host,
         &event,
-        rules.iter().map(|r| (&r.rule, r.source)),
+        rules.iter().map(|r| (r.rule.as_ref(), r.source)),
         &project,
     );
     dispatch.skipped.extend(warnings);

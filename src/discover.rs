@@ -28,6 +28,7 @@ use crate::source::SourceFile;
 use crate::trust::{TrustState, TrustStore};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -720,8 +721,8 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 pub struct EffectiveRule<'a> {
     pub source: &'a Source,
     /// The rule as written, its handlers de-duplicated as its dialect does and hookx's own
-    /// routing entries removed; never empty.
-    pub rule: Rule,
+    /// routing entries removed; never empty. Borrowed from the source when nothing was removed.
+    pub rule: Cow<'a, Rule>,
 }
 
 /// The Claude settings file whose `disableAllHooks` turns every Claude hook off, if any.
@@ -868,22 +869,24 @@ fn select<'a>(sources: &'a [Source], passes: &[Pass<'_>]) -> Vec<EffectiveRule<'
                     })
                     .collect();
                 if pass.output && keep.contains(&true) {
-                    // Only what is output is cloned, and only its kept handlers.
-                    let handlers = rule
-                        .handlers
-                        .iter()
-                        .zip(&keep)
-                        .filter(|(_, keep)| **keep)
-                        .map(|(h, _)| h.clone())
-                        .collect();
-                    let kept = Rule {
-                        event: rule.event.clone(),
-                        flavor: rule.flavor,
-                        matcher: rule.matcher.clone(),
-                        handlers,
-                        shape: rule.shape,
-                        extra: rule.extra.clone(),
-                        origin: rule.origin.clone(),
+                    // Borrowed unless a handler was dropped; then only the kept ones are cloned.
+                    let kept = if keep.iter().all(|k| *k) {
+                        Cow::Borrowed(rule)
+                    } else {
+                        Cow::Owned(Rule {
+                            handlers: rule
+                                .handlers
+                                .iter()
+                                .zip(&keep)
+                                .filter(|(_, keep)| **keep)
+                                .map(|(h, _)| h.clone())
+                                .collect(),
+                            event: rule.event.clone(),
+                            matcher: rule.matcher.clone(),
+                            extra: rule.extra.clone(),
+                            origin: rule.origin.clone(),
+                            ..*rule
+                        })
                     };
                     out.push((i, j, EffectiveRule { source, rule: kept }));
                 }

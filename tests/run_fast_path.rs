@@ -64,7 +64,7 @@ fn outcome(sources: &[Source], host: Dialect, store: &TrustStore, kind: &EventKi
     let rules = rules
         .into_iter()
         .filter(|r| r.rule.event == *kind)
-        .map(|r| (r.source.path.clone(), r.rule))
+        .map(|r| (r.source.path.clone(), r.rule.into_owned()))
         .collect();
     (rules, warnings)
 }

@@ -396,20 +396,22 @@ impl Reader<'_> {
             });
         }
         let handlers = match entry.remove("hooks") {
-            Some(Value::Array(list)) => list
-                .into_iter()
-                .enumerate()
-                .filter_map(|(i, h)| match h {
-                    Value::Object(h) => self.handler(h, &format!("{pointer}/hooks/{i}")),
-                    other => {
-                        self.error(
-                            &format!("{pointer}/hooks/{i}"),
+            Some(Value::Array(list)) => {
+                // Sized up front: collecting a filtered list reserves room for four handlers,
+                // and a rule has one (a 10 000-rule file: 3 MB of empty room).
+                let mut handlers = Vec::with_capacity(list.len());
+                for (i, h) in list.into_iter().enumerate() {
+                    let at = format!("{pointer}/hooks/{i}");
+                    match h {
+                        Value::Object(h) => handlers.extend(self.handler(h, &at)),
+                        other => self.error(
+                            &at,
                             format!("a handler must be an object, found {}", type_name(&other)),
-                        );
-                        None
+                        ),
                     }
-                })
-                .collect(),
+                }
+                handlers
+            }
             Some(other) => {
                 self.error(
                     &format!("{pointer}/hooks"),
