@@ -507,10 +507,16 @@ fn run_cmd(args: RunArgs) -> Result<i32, Error> {
     }
     let hosted = host::decode(&payload, args.host, args.event.as_deref(), args.project)?;
     let ctx = crate::discover::Context::resolve(Some(&hosted.project), args.home.as_deref())?;
-    let sources =
-        crate::discover::discover_for_event(&ctx, hosted.host.dialect(), &hosted.event.kind);
+    // Left for the OS to free when hookx exits: freeing thousands of rules one by one costs
+    // an event more than reading them from the cache did.
+    let sources = std::mem::ManuallyDrop::new(crate::discover::discover_for_event(
+        &ctx,
+        hosted.host.dialect(),
+        &hosted.event.kind,
+    ));
     let store = crate::trust::TrustStore::load_or_empty(&ctx);
     let (rules, warnings) = host::runnable(&sources, hosted.host.dialect(), &store, &hosted.event);
+    let rules = std::mem::ManuallyDrop::new(rules);
     for w in &warnings {
         errln!("hookx: {w}");
     }
