@@ -670,7 +670,6 @@ fn load(
     Some(source)
 }
 
-/// Lower-case hex SHA-256 of some bytes.
 /// One event of a JSON config file, and the file's SHA-256 (when wanted, or to be cached):
 /// from the [`cache`] when the file is large and unchanged, else parsed (and then cached, if
 /// large).
@@ -709,6 +708,7 @@ fn read_for_event(
     (sha256, Ok(parsed))
 }
 
+/// Lower-case hex SHA-256 of some bytes.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
         .iter()

@@ -1,5 +1,6 @@
-//! The portable runner (Windows): a thread per handler and per pipe, and a polled wait. Built
-//! but not tested on this project's CI; Unix uses the single-threaded loop in `unix.rs`.
+//! The portable runner (Windows): a thread per handler and per pipe, and a polled wait. Unix
+//! uses the single-threaded loop in `unix.rs`; this one is tested there too (below), but only
+//! the direct child is killed on timeout, and Windows itself is not on CI.
 
 use super::{
     Capture, Exit, Finished, LiveGroup, PIPE_GRACE, REAP_BOUND, Spawn, exit_of, not_started,
@@ -118,5 +119,50 @@ fn poll_until(child: &mut Child, deadline: Option<Instant>) -> Option<Exit> {
         }
         thread::sleep(nap);
         nap = (nap * 2).min(MAX_NAP);
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    fn sh(line: &str) -> Spawn {
+        Spawn {
+            command_line: line.into(),
+            stdin: Vec::new(),
+            env: Vec::new(),
+            env_remove: Vec::new(),
+            cwd: None,
+            timeout: Duration::from_secs(20),
+        }
+    }
+
+    #[test]
+    fn output_exit_code_and_stdin() {
+        let mut spec = sh("cat; echo err >&2; exit 3");
+        spec.stdin = b"payload".to_vec();
+        let [done] = run_together(&[spec]).try_into().unwrap();
+        assert_eq!(done.exit, Exit::Code(3));
+        assert_eq!(done.stdout, b"payload");
+        assert_eq!(done.stderr, b"err\n");
+    }
+
+    #[test]
+    fn timeout_and_order_in_parallel() {
+        let mut slow = sh("exec sleep 30");
+        slow.timeout = Duration::from_millis(200);
+        let started = Instant::now();
+        let done = run_together(&[slow, sh("echo fast")]);
+        assert_eq!(done[0].exit, Exit::TimedOut);
+        assert_eq!(done[1].stdout, b"fast\n");
+        assert!(started.elapsed() < Duration::from_secs(10));
+    }
+
+    #[test]
+    fn missing_cwd_fails_to_start() {
+        let mut spec = sh("true");
+        spec.cwd = Some("/no/such/dir".into());
+        let [done] = run_together(&[spec]).try_into().unwrap();
+        assert!(matches!(done.exit, Exit::FailedToStart(ref why) if why.contains("/no/such/dir")));
     }
 }
