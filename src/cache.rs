@@ -22,8 +22,13 @@ use std::time::{Duration, SystemTime};
 /// Smaller files are parsed faster than an entry is read: not cached.
 pub const MIN_BYTES: u64 = 64 * 1024;
 
-/// How long a file must have stayed unchanged before it is cached.
+/// How long a file must have stayed unchanged before it is cached: longer than the timestamp
+/// granularity of any file system hookx may meet (FAT keeps ctime to 10 ms, mtime to 2 s).
 pub const SETTLE: Duration = Duration::from_secs(2);
+
+/// Entries kept; past this, the oldest written go (entries of deleted or moved files are
+/// never looked up again).
+pub const MAX_ENTRIES: usize = 256;
 
 #[derive(Debug)]
 pub struct Hit {
@@ -137,8 +142,29 @@ pub fn store(
     let file = entry_path(home, &key);
     if let Some(dir) = file.parent()
         && std::fs::create_dir_all(dir).is_ok()
+        && crate::config::write::write_atomic(&file, &text).is_ok()
     {
-        let _ = crate::config::write::write_atomic(&file, &text);
+        evict(dir);
+    }
+}
+
+/// Removes the oldest entries past [`MAX_ENTRIES`]. Only on a store (a miss), never on the
+/// path of a hit.
+fn evict(dir: &Path) {
+    let Ok(listing) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<(SystemTime, PathBuf)> = listing
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    if entries.len() <= MAX_ENTRIES {
+        return;
+    }
+    entries.sort();
+    for (_, path) in &entries[..entries.len() - MAX_ENTRIES] {
+        let _ = std::fs::remove_file(path);
     }
 }
 

@@ -185,3 +185,32 @@ fn small_and_fresh_files_are_not_cached() {
         "a file changed just now was cached"
     );
 }
+
+#[test]
+fn the_cache_keeps_at_most_max_entries_dropping_the_oldest() {
+    let setup = settled_project(&big_settings(900, "v1"));
+    let dir = setup.ctx.home.join(".hookx/cache");
+    std::fs::create_dir_all(&dir).unwrap();
+    let old = std::time::SystemTime::now() - Duration::from_secs(3600);
+    for i in 0..hookx::cache::MAX_ENTRIES {
+        let stale = dir.join(format!("stale-{i:04}.json"));
+        std::fs::write(&stale, "{}").unwrap();
+        let file = std::fs::File::options().write(true).open(&stale).unwrap();
+        file.set_modified(old + Duration::from_secs(i as u64))
+            .unwrap();
+    }
+    read(&setup.ctx, &EventKind::Stop);
+    let left = entries(&setup.ctx.home);
+    assert_eq!(left.len(), hookx::cache::MAX_ENTRIES);
+    let names: Vec<String> = left
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !names.contains(&"stale-0000.json".to_string()),
+        "the oldest was kept"
+    );
+    assert!(names.contains(&"stale-0001.json".to_string()));
+    // The new entry is among those kept.
+    assert!(names.iter().any(|n| !n.starts_with("stale-")));
+}
