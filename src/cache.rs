@@ -4,16 +4,19 @@
 //!
 //! An entry holds, for one (file, event), the pruned value the event needs
 //! ([`PrunedEvent`]) and the SHA-256 of the whole file (for the trust check), under the file's
-//! identity: device, inode, size, mtime and ctime. Every write to a file sets its ctime to the
+//! identity. The event's rules are kept as raw JSON texts: only those that can fire are parsed
+//! again (see [`lookup`]). The identity is device, inode, size, mtime and ctime. Every write to a file sets its ctime to the
 //! current time, and no user call can set it back, so an unchanged identity means unchanged
 //! bytes. Two writes within one clock tick can share a ctime, so a file changed less than
 //! [`SETTLE`] ago is not cached. Entries live in `<home>/.hookx/cache/`, next to the trust
 //! record; they are written atomically, and one that is unreadable or stale is a miss.
 
-use crate::config::read::PrunedEvent;
+use crate::config::read::{Fires, PrunedEvent, skeleton};
 use crate::dialect::Dialect;
 use crate::model::EventKind;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
 use std::fs::Metadata;
 use std::path::{Path, PathBuf};
@@ -38,14 +41,17 @@ pub struct Hit {
 }
 
 #[derive(Serialize, Deserialize)]
-struct Entry<P> {
+struct Entry {
     /// hookx version, dialect, event and path: a different hookx or a colliding file name is
     /// a miss, never a wrong answer.
     key: String,
     identity: Identity,
     sha256: String,
-    /// A [`PrunedEvent`], borrowed when writing.
-    pruned: P,
+    events_at_top: bool,
+    /// The pruned value with the event's arrays of rules emptied: they are in `arrays`.
+    shell: Value,
+    /// Each array's key and its rules, unparsed.
+    arrays: Vec<(String, Vec<Box<RawValue>>)>,
 }
 
 /// What changes whenever the file's bytes do.
@@ -95,19 +101,66 @@ pub fn worth_caching(meta: &Metadata) -> bool {
     meta.len() >= MIN_BYTES && Identity::of(meta).is_some()
 }
 
-/// The entry for `event` of `path`, if there is one and the file has not changed since.
-pub fn lookup(home: &Path, path: &Path, dialect: Dialect, event: &EventKind) -> Option<Hit> {
+/// The entry for `event` of `path`, if there is one and the file has not changed since. With
+/// `fires`, the rules it says cannot fire are left out as `null` placeholders, unparsed.
+pub fn lookup(
+    home: &Path,
+    path: &Path,
+    dialect: Dialect,
+    event: &EventKind,
+    fires: Option<Fires>,
+) -> Option<Hit> {
     let meta = std::fs::metadata(path).ok()?;
     if !worth_caching(&meta) {
         return None;
     }
     let key = key(path, dialect, event);
     let text = std::fs::read_to_string(entry_path(home, &key)).ok()?;
-    let entry: Entry<PrunedEvent> = serde_json::from_str(&text).ok()?;
-    (entry.key == key && Some(&entry.identity) == Identity::of(&meta).as_ref()).then_some(Hit {
+    let entry: Entry = serde_json::from_str(&text).ok()?;
+    if entry.key != key || Some(&entry.identity) != Identity::of(&meta).as_ref() {
+        return None;
+    }
+    let mut pruned = PrunedEvent {
+        value: entry.shell,
+        events_at_top: entry.events_at_top,
+    };
+    let mut arrays = entry.arrays;
+    for (key, slot) in pruned.event_arrays(dialect) {
+        let at = arrays.iter().position(|(k, _)| k == key)?;
+        let (_, raws) = arrays.swap_remove(at);
+        let keep = match fires {
+            Some(fires) => fires(
+                &raws
+                    .iter()
+                    .map(|raw| skeleton(dialect, key, matcher_of(raw).as_ref()))
+                    .collect::<Vec<_>>(),
+            ),
+            None => vec![true; raws.len()],
+        };
+        // A kept rule that does not parse makes the entry a miss: never a rule lost.
+        *slot = raws
+            .iter()
+            .zip(keep)
+            .map(|(raw, keep)| match keep {
+                true => serde_json::from_str(raw.get()).ok(),
+                false => Some(Value::Null),
+            })
+            .collect::<Option<Vec<Value>>>()?;
+    }
+    arrays.is_empty().then_some(Hit {
         sha256: entry.sha256,
-        pruned: entry.pruned,
+        pruned,
     })
+}
+
+/// A raw rule's matcher, read without building the rest of it. `None` when it cannot be read
+/// this way: the rule is then kept, and reading it decides.
+fn matcher_of(raw: &RawValue) -> Option<Value> {
+    #[derive(Deserialize)]
+    struct Probe {
+        matcher: Option<Value>,
+    }
+    serde_json::from_str::<Probe>(raw.get()).ok()?.matcher
 }
 
 /// Records what `event` of `path` parsed to. `before` is the file's metadata from before it was
@@ -120,7 +173,7 @@ pub fn store(
     event: &EventKind,
     before: &Metadata,
     sha256: &str,
-    pruned: &PrunedEvent,
+    mut pruned: PrunedEvent,
 ) {
     let Some(identity) = Identity::of(before) else {
         return;
@@ -129,12 +182,23 @@ pub fn store(
     if after.and_then(|m| Identity::of(&m)).as_ref() != Some(&identity) || !identity.settled() {
         return;
     }
+    let mut arrays = Vec::new();
+    for (key, entries) in pruned.event_arrays(dialect) {
+        let raws: Result<Vec<Box<RawValue>>, _> = std::mem::take(entries)
+            .iter()
+            .map(serde_json::value::to_raw_value)
+            .collect();
+        let Ok(raws) = raws else { return };
+        arrays.push((key.to_string(), raws));
+    }
     let key = key(path, dialect, event);
     let entry = Entry {
         key: key.clone(),
         identity,
         sha256: sha256.to_string(),
-        pruned,
+        events_at_top: pruned.events_at_top,
+        shell: pruned.value,
+        arrays,
     };
     let Ok(text) = serde_json::to_string(&entry) else {
         return;
@@ -168,9 +232,12 @@ fn evict(dir: &Path) {
     }
 }
 
+/// Changes whenever [`Entry`] does, so that builds of one version never misread each other.
+const FORMAT: u32 = 2;
+
 fn key(path: &Path, dialect: Dialect, event: &EventKind) -> String {
     format!(
-        "hookx {}\0{dialect:?}\0{}\0{}",
+        "hookx {} cache {FORMAT}\0{dialect:?}\0{}\0{}",
         env!("CARGO_PKG_VERSION"),
         event.name(),
         path.display()

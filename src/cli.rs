@@ -509,10 +509,18 @@ fn run_cmd(args: RunArgs) -> Result<i32, Error> {
     let ctx = crate::discover::Context::resolve(Some(&hosted.project), args.home.as_deref())?;
     // Left for the OS to free when hookx exits: freeing thousands of rules one by one costs
     // an event more than reading them from the cache did.
-    let sources = std::mem::ManuallyDrop::new(crate::discover::discover_for_event(
+    // Rules that cannot fire are not even built: decided by the matching dispatch uses.
+    let fires = |rules: &[crate::model::Rule]| -> Vec<bool> {
+        crate::dispatch::select::rules_match(rules, &hosted.event)
+            .into_iter()
+            .map(|verdict| !matches!(verdict, Ok(false)))
+            .collect()
+    };
+    let sources = std::mem::ManuallyDrop::new(crate::discover::discover_firing(
         &ctx,
         hosted.host.dialect(),
         &hosted.event.kind,
+        &fires,
     ));
     let store = crate::trust::TrustStore::load_or_empty(&ctx);
     let (rules, warnings) = host::runnable(&sources, hosted.host.dialect(), &store, &hosted.event);

@@ -493,14 +493,29 @@ pub fn discover(ctx: &Context) -> Vec<Source> {
 /// over [`discover`]'s; `hookx list` and `hookx trust` need the whole picture and use
 /// [`discover`].
 pub fn discover_for_event(ctx: &Context, host: Dialect, event: &EventKind) -> Vec<Source> {
-    discover_with(ctx, Some((host, event)))
+    discover_with(ctx, Some((host, event, None)))
 }
 
-fn discover_with(ctx: &Context, run: Option<(Dialect, &EventKind)>) -> Vec<Source> {
+/// Like [`discover_for_event`], but the rules `fires` says cannot fire are never built (nor
+/// parsed, when they come from the [`cache`]): what `hookx run` fires is the same, for less.
+/// A source left with no rule for the event is not warned about as untrusted.
+pub fn discover_firing(
+    ctx: &Context,
+    host: Dialect,
+    event: &EventKind,
+    fires: config::read::Fires,
+) -> Vec<Source> {
+    discover_with(ctx, Some((host, event, Some(fires))))
+}
+
+/// The host, event and matching of a run; `None` to discover everything.
+type Run<'a> = Option<(Dialect, &'a EventKind, Option<config::read::Fires<'a>>)>;
+
+fn discover_with(ctx: &Context, run: Run) -> Vec<Source> {
     let mut seen = HashSet::new();
     let mut sources = Vec::new();
     for location in LOCATIONS {
-        let needed = run.is_none_or(|(host, _)| needed_for_run(host, location));
+        let needed = run.is_none_or(|(host, _, _)| needed_for_run(host, location));
         for path in candidates(ctx.root(location.root), location.pattern) {
             // Files not needed are still claimed by their location, so that a file reached
             // twice is attributed as by [`discover`].
@@ -591,12 +606,7 @@ fn walk(dir: &Path, file: &str, depth: usize, budget: &mut usize, found: &mut Ve
 
 /// Reads and parses one file (for `run`, only what that host and event need). `None` for
 /// markdown without hooks.
-fn load(
-    ctx: &Context,
-    path: PathBuf,
-    location: &'static Location,
-    run: Option<(Dialect, &EventKind)>,
-) -> Option<Source> {
+fn load(ctx: &Context, path: PathBuf, location: &'static Location, run: Run) -> Option<Source> {
     let display = match location.root {
         Root::Project => ctx.display(&path),
         Root::Home => match path.strip_prefix(&ctx.home) {
@@ -615,16 +625,16 @@ fn load(
         document: Err(Error::Usage(String::new())),
         diagnostics: Vec::new(),
     };
-    let wants_sha = run.is_none_or(|(host, _)| location_runner(host, location) == Runner::Hookx);
+    let wants_sha = run.is_none_or(|(host, _, _)| location_runner(host, location) == Runner::Hookx);
     let parsed = match run {
         // Frontmatter is read whole: whether it has hooks decides whether it is a source.
-        Some((_, event)) if !markdown => {
+        Some((_, event, fires)) if !markdown => {
             let (sha256, parsed) = read_for_event(
                 ctx,
                 &source.path,
                 display,
                 location.dialect,
-                event,
+                (event, fires),
                 wants_sha,
             );
             if wants_sha {
@@ -659,7 +669,7 @@ fn load(
             {
                 return None;
             }
-            if let Some((_, event)) = run {
+            if let Some((_, event, _)) = run {
                 parsed.document.rules.retain(|r| r.event == *event);
             }
             source.diagnostics = parsed.diagnostics;
@@ -678,11 +688,11 @@ fn read_for_event(
     path: &Path,
     display: String,
     dialect: Dialect,
-    event: &EventKind,
+    (event, fires): (&EventKind, Option<config::read::Fires>),
     wants_sha: bool,
 ) -> (Option<String>, Result<config::Parsed, Error>) {
-    use config::read::{prune_event, read_pruned};
-    if let Some(hit) = cache::lookup(&ctx.home, path, dialect, event) {
+    use config::read::{leave_out_unfired, prune_event, read_pruned};
+    if let Some(hit) = cache::lookup(&ctx.home, path, dialect, event, fires) {
         // Entries are stored only for files that read without diagnostics, which are the
         // only use of the text: none is needed.
         let src = SourceFile::new(display, String::new());
@@ -694,13 +704,17 @@ fn read_for_event(
         Err(e) => return (None, Err(e)),
     };
     let sha256 = (wants_sha || before.is_some()).then(|| sha256_hex(src.text.as_bytes()));
-    let pruned = match prune_event(&src, dialect, event) {
+    let mut pruned = match prune_event(&src, dialect, event) {
         Ok(pruned) => pruned,
         Err(e) => return (sha256, Err(e)),
     };
+    // The cache keeps every rule of the event: the next event may fire others.
     let kept = before.as_ref().map(|_| pruned.clone());
+    if let Some(fires) = fires {
+        leave_out_unfired(&mut pruned, dialect, fires);
+    }
     let parsed = read_pruned(&src, dialect, pruned);
-    if let (Some(before), Some(kept), Some(sha256)) = (&before, &kept, &sha256)
+    if let (Some(before), Some(kept), Some(sha256)) = (&before, kept, &sha256)
         && parsed.diagnostics.is_empty()
     {
         cache::store(&ctx.home, path, dialect, event, before, sha256, kept);

@@ -214,3 +214,75 @@ fn the_cache_keeps_at_most_max_entries_dropping_the_oldest() {
     // The new entry is among those kept.
     assert!(names.iter().any(|n| !n.starts_with("stale-")));
 }
+
+/// On the run path only the rules that can fire are parsed from an entry: what dispatch then
+/// selects is what it selects from a full read, entry or not.
+#[test]
+fn firing_rules_from_an_entry_select_as_a_full_read_does() {
+    use hookx::dispatch::host::runnable;
+    use hookx::dispatch::select::{rules_match, select};
+    use hookx::model::{Event, ToolCall};
+    use hookx::trust::TrustStore;
+
+    let setup = settled_project(&big_settings(900, "v1"));
+    let kind = EventKind::PreToolUse;
+    let all = discover::discover_for_event(&setup.ctx, Dialect::Bricks, &kind);
+    let mut store = TrustStore::default();
+    for s in &all {
+        store.trust(
+            &s.path.canonicalize().unwrap(),
+            s.sha256.as_deref().unwrap(),
+        );
+    }
+    let chosen = |sources: &[Source], event: &Event| -> Vec<String> {
+        let (rules, _) = runnable(sources, Dialect::Bricks, &store, event);
+        let (selected, _) = select(rules.iter().map(|r| (r.rule.as_ref(), r.source)), event);
+        selected
+            .iter()
+            .map(|s| format!("{} {}", s.rule.origin.pointer, s.rule.handlers.len()))
+            .collect()
+    };
+    for tool in ["Tool3", "Other6", "Tool4", "shell", "Tool899", "nothing"] {
+        let event = Event {
+            kind: kind.clone(),
+            timestamp: None,
+            tool: Some(ToolCall {
+                name: tool.into(),
+                input: json!({}),
+            }),
+            fields: Default::default(),
+        };
+        let fires = |rules: &[Rule]| -> Vec<bool> {
+            rules_match(rules, &event)
+                .into_iter()
+                .map(|v| !matches!(v, Ok(false)))
+                .collect()
+        };
+        let want = chosen(&all, &event);
+        for round in ["first", "from the entry"] {
+            let firing = discover::discover_firing(&setup.ctx, Dialect::Bricks, &kind, &fires);
+            assert_eq!(chosen(&firing, &event), want, "{tool}, {round}");
+            let built: usize = firing
+                .iter()
+                .filter_map(|s| s.document())
+                .map(|d| d.rules.len())
+                .sum();
+            assert!(built <= 1, "{tool}, {round}: {built} rules built");
+        }
+        assert_eq!(entries(&setup.ctx.home).len(), 1);
+    }
+    let fired = |tool: &str| {
+        let event = Event {
+            kind: kind.clone(),
+            timestamp: None,
+            tool: Some(ToolCall {
+                name: tool.into(),
+                input: json!({}),
+            }),
+            fields: Default::default(),
+        };
+        chosen(&all, &event)
+    };
+    assert_eq!(fired("Tool3"), ["/hooks/PreToolUse/1 1"]);
+    assert!(fired("Tool4").is_empty());
+}

@@ -5,7 +5,8 @@ use hookx::config::{self, read::read_event};
 use hookx::dialect::Dialect;
 use hookx::discover::{self, Context, Source};
 use hookx::dispatch::host::runnable;
-use hookx::model::{Event, EventKind, Rule};
+use hookx::dispatch::select::{rules_match, select};
+use hookx::model::{Event, EventKind, Rule, ToolCall};
 use hookx::source::SourceFile;
 use hookx::trust::TrustStore;
 use std::path::{Path, PathBuf};
@@ -96,6 +97,114 @@ fn the_full_fixture_runs_the_same_rules() {
     copy_tree(&fixtures().join("projects/full"), &root);
     let ctx = Context::new(root.join("project"), root.join("home"));
     assert!(assert_same_as_full_discovery(&ctx) > 0);
+    assert!(assert_firing_selects_the_same(&ctx) > 0);
+}
+
+/// Events as hosts send them: every canonical tool and some unknown ones, and the values
+/// non-tool matchers read.
+fn sample_events(kind: &EventKind) -> Vec<Event> {
+    let mut tools: Vec<Option<&str>> = vec![None];
+    tools.extend(
+        [
+            "shell",
+            "write",
+            "edit",
+            "multi_edit",
+            "read",
+            "glob",
+            "grep",
+            "web_fetch",
+            "task",
+            "powershell",
+            "mcp__github__create_issue",
+            "mcp__x",
+            "Bash",
+            "unknown_tool",
+            "",
+        ]
+        .map(Some),
+    );
+    let mut events = Vec::new();
+    for tool in tools {
+        for source in ["startup", "resume", "compact", "manual", ""] {
+            let mut fields = serde_json::Map::new();
+            for key in [
+                "source",
+                "trigger",
+                "notification_type",
+                "reason",
+                "agent_type",
+            ] {
+                fields.insert(key.into(), source.into());
+            }
+            events.push(Event {
+                kind: kind.clone(),
+                timestamp: None,
+                tool: tool.map(|name| ToolCall {
+                    name: name.into(),
+                    input: serde_json::json!({"command": "ls"}),
+                }),
+                fields,
+            });
+        }
+    }
+    events
+}
+
+/// What dispatch selects from a run's sources: each handler by where it was written and what
+/// it runs, and each skipped rule with its reason.
+fn selection(sources: &[Source], host: Dialect, store: &TrustStore, event: &Event) -> Outcome2 {
+    let (rules, warnings) = runnable(sources, host, store, event);
+    let (selected, skipped) = select(rules.iter().map(|r| (r.rule.as_ref(), r.source)), event);
+    let selected = selected
+        .iter()
+        .map(|s| {
+            let what = serde_json::to_string(&s.handler.kind).unwrap();
+            (s.source.path.clone(), s.rule.origin.pointer.clone(), what)
+        })
+        .collect();
+    let skipped = skipped.iter().map(|s| s.reason.clone()).collect();
+    (selected, skipped, warnings)
+}
+
+type Outcome2 = (Vec<(PathBuf, String, String)>, Vec<String>, Vec<String>);
+
+/// For every host, event and sample event: `discover_firing` (the rules that cannot fire are
+/// never built) selects the same handlers as `discover_for_event`, skips the same rules, and
+/// warns about untrusted sources only where one of their rules would fire.
+fn assert_firing_selects_the_same(ctx: &Context) -> usize {
+    let full = discover::discover(ctx);
+    let stores = [trust_all(&full), TrustStore::default()];
+    let mut compared = 0;
+    for host in Dialect::ALL {
+        for kind in events() {
+            let all = discover::discover_for_event(ctx, host, &kind);
+            for event in sample_events(&kind) {
+                let fires = |rules: &[Rule]| -> Vec<bool> {
+                    rules_match(rules, &event)
+                        .into_iter()
+                        .map(|v| !matches!(v, Ok(false)))
+                        .collect()
+                };
+                let firing = discover::discover_firing(ctx, host, &kind, &fires);
+                for store in &stores {
+                    let (want, want_skipped, want_warnings) = selection(&all, host, store, &event);
+                    let (got, got_skipped, got_warnings) = selection(&firing, host, store, &event);
+                    let context = format!("host {host}, event {kind:?}, {:?}", event.tool);
+                    assert_eq!(got, want, "{context}");
+                    assert_eq!(got_skipped, want_skipped, "{context}");
+                    assert!(
+                        got_warnings.iter().all(|w| want_warnings.contains(w)),
+                        "{context}: {got_warnings:?} not in {want_warnings:?}"
+                    );
+                    if !want.is_empty() || !got_warnings.is_empty() {
+                        compared += 1;
+                    }
+                }
+            }
+        }
+    }
+    compared
 }
 
 #[test]
@@ -147,6 +256,7 @@ fn odd_trees_run_the_same_rules() {
     );
     let ctx = Context::new(root.join("project"), root.join("home"));
     assert!(assert_same_as_full_discovery(&ctx) > 0);
+    assert!(assert_firing_selects_the_same(&ctx) > 0);
 
     write(
         &root,

@@ -39,7 +39,14 @@ pub fn read(src: &SourceFile, dialect: Dialect) -> Result<Parsed, Error> {
         (syntax::parse_json(src)?, None)
     };
     let events_at_top = has_top_level_events(&value);
-    Ok(read_value(src, dialect, value, markdown, events_at_top))
+    Ok(read_value(
+        src,
+        dialect,
+        value,
+        markdown,
+        events_at_top,
+        false,
+    ))
 }
 
 /// Whether Claude events sit at the top level, without the `hooks` wrapper.
@@ -61,6 +68,7 @@ fn read_value(
     value: Value,
     markdown: Option<crate::model::Frontmatter>,
     events_at_top: bool,
+    placeholders: bool,
 ) -> Parsed {
     let is_markdown = markdown.is_some();
     let kind = match dialect {
@@ -74,6 +82,7 @@ fn read_value(
         src,
         dialect,
         diagnostics: Vec::new(),
+        placeholders,
     };
     let mut document = Document::new(dialect, kind);
     document.markdown = markdown;
@@ -100,7 +109,7 @@ pub fn read_event(src: &SourceFile, dialect: Dialect, event: &EventKind) -> Resu
 }
 
 /// What of a JSON config file one event needs: the value with every other event left out.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PrunedEvent {
     pub value: Value,
     /// Whether the file had events at the top level, without the `hooks` wrapper (pruning may
@@ -137,8 +146,87 @@ pub fn prune_event(
 
 /// Reads a pruned value of `src` as [`read`] reads the whole file: the same rules for the
 /// event, with the same origins.
+/// `null` rules are placeholders for rules left out by [`leave_out_unfired`], and skipped.
 pub fn read_pruned(src: &SourceFile, dialect: Dialect, pruned: PrunedEvent) -> Parsed {
-    read_value(src, dialect, pruned.value, None, pruned.events_at_top)
+    read_value(src, dialect, pruned.value, None, pruned.events_at_top, true)
+}
+
+/// Which of an event's rules can fire: one verdict per rule given, each carrying only its
+/// event, flavour and matcher ([`skeleton`]). `hookx run` answers with the very matching it
+/// dispatches with.
+pub type Fires<'a> = &'a dyn Fn(&[Rule]) -> Vec<bool>;
+
+impl PrunedEvent {
+    /// The event's arrays of rules, with their keys: under `hooks`, or at the top level in a
+    /// file without the wrapper (pruning left only the event's keys there).
+    pub fn event_arrays(&mut self, dialect: Dialect) -> Vec<(&str, &mut Vec<Value>)> {
+        let Value::Object(top) = &mut self.value else {
+            return Vec::new();
+        };
+        let arrays: Vec<_> = if top.contains_key("hooks") {
+            match top.get_mut("hooks") {
+                Some(Value::Object(hooks)) => hooks.iter_mut().collect(),
+                _ => Vec::new(),
+            }
+        } else {
+            top.iter_mut()
+                .filter(|(key, _)| event_of(dialect, key).is_some())
+                .collect()
+        };
+        arrays
+            .into_iter()
+            .filter_map(|(key, value)| match value {
+                Value::Array(entries) => Some((key.as_str(), entries)),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// A rule as far as matching goes: the event and flavour its key names, and its matcher
+/// (anything but a string reads as none: such a rule is kept, and reading it reports it).
+pub fn skeleton(dialect: Dialect, key: &str, matcher: Option<&Value>) -> Rule {
+    let (event, flavor) = key_event(dialect, key);
+    Rule {
+        event,
+        flavor,
+        matcher: matcher.and_then(Value::as_str).map(str::to_string),
+        handlers: Vec::new(),
+        shape: RuleShape::Group,
+        extra: Map::new(),
+        origin: Origin::default(),
+    }
+}
+
+/// Replaces with `null` every rule of the event that `fires` says cannot fire, so that it is
+/// never built; [`read_pruned`] skips the placeholders, and every other rule keeps its index
+/// (and so its origin).
+pub fn leave_out_unfired(pruned: &mut PrunedEvent, dialect: Dialect, fires: Fires) {
+    for (key, entries) in pruned.event_arrays(dialect) {
+        let skeletons: Vec<Rule> = entries
+            .iter()
+            .map(|entry| skeleton(dialect, key, entry.get("matcher")))
+            .collect();
+        for (entry, fires) in entries.iter_mut().zip(fires(&skeletons)) {
+            if !fires {
+                *entry = Value::Null;
+            }
+        }
+    }
+}
+
+/// The event a key of `dialect` names, and the flavour its rules are written in. An unknown key
+/// is kept as an event of its own name; Copilot's casing still decides its flavour.
+fn key_event(dialect: Dialect, key: &str) -> (EventKind, Flavor) {
+    event_of(dialect, key).unwrap_or_else(|| {
+        let flavor = match dialect {
+            Dialect::Copilot if key.starts_with(|c: char| c.is_ascii_uppercase()) => {
+                Flavor::CopilotPascal
+            }
+            dialect => dialect.default_flavor(),
+        };
+        (EventKind::Other(key.to_string()), flavor)
+    })
 }
 
 /// The event a key of `dialect` names, and the flavour its rules are written in; `None` for a
@@ -201,6 +289,8 @@ struct Reader<'a> {
     src: &'a SourceFile,
     dialect: Dialect,
     diagnostics: Vec<Diagnostic>,
+    /// `null` rules are placeholders for rules left out by [`leave_out_unfired`]: skipped.
+    placeholders: bool,
 }
 
 impl Reader<'_> {
@@ -321,6 +411,9 @@ impl Reader<'_> {
                 continue;
             }
             for (i, entry) in entries.into_iter().enumerate() {
+                if self.placeholders && entry.is_null() {
+                    continue;
+                }
                 let pointer = format!("{pointer}/{i}");
                 if let Some(rule) = self.rule(entry, &event, flavor, &pointer) {
                     doc.rules.push(rule);
@@ -335,13 +428,7 @@ impl Reader<'_> {
         if let Some(found) = event_of(self.dialect, key) {
             return found;
         }
-        // Unknown: keep it under its own name. Copilot's casing still decides the flavour.
-        let flavor = match self.dialect {
-            Dialect::Copilot if key.starts_with(|c: char| c.is_ascii_uppercase()) => {
-                Flavor::CopilotPascal
-            }
-            dialect => dialect.default_flavor(),
-        };
+        let (event, flavor) = key_event(self.dialect, key);
         let mut message = format!(
             "unknown {} event `{key}`; it is kept as written",
             self.dialect
@@ -350,7 +437,7 @@ impl Reader<'_> {
             message = format!("{message} (did you mean `{close}`?)");
         }
         self.warn(pointer, message);
-        (EventKind::Other(key.to_string()), flavor)
+        (event, flavor)
     }
 
     fn rule(

@@ -80,8 +80,9 @@ pub fn rule_matches(rule: &Rule, event: &Event) -> Result<bool, String> {
 }
 
 /// One verdict per rule (`Err` = skip it, and why). Exact lists are decided here; regexes on
-/// a worker thread, each within [`MATCH_TIME_LIMIT`].
-fn rules_match<'a>(
+/// a worker thread, each within [`MATCH_TIME_LIMIT`]. Only a rule's event, flavour and matcher
+/// are read.
+pub fn rules_match<'a>(
     rules: impl IntoIterator<Item = &'a Rule>,
     event: &Event,
 ) -> Vec<Result<bool, String>> {
