@@ -3,7 +3,8 @@
 
 use crate::dialect::MatchOn;
 use crate::model::{CompiledMatcher, Event, Handler, MatcherForm, Rule};
-use std::sync::mpsc;
+use std::collections::HashMap;
+use std::sync::{LazyLock, Mutex, MutexGuard, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -107,9 +108,15 @@ pub fn rules_match<'a>(
         };
         let matcher = rule.matcher.as_deref().unwrap_or("");
         match tables.matcher_style.form(rule.matcher.as_deref()) {
-            form @ MatcherForm::Regex { .. } => {
-                regexes.push((verdicts.len(), RegexJob::new(matcher, &form, value)));
-                verdicts.push(Ok(false));
+            MatcherForm::Regex { pattern, anchored } => {
+                let key = (pattern, anchored, value);
+                match lock_verdicts().get(&key) {
+                    Some(known) => verdicts.push(known.clone()),
+                    None => {
+                        regexes.push((verdicts.len(), RegexJob::new(matcher, key)));
+                        verdicts.push(Ok(false));
+                    }
+                }
             }
             form => verdicts.push(
                 CompiledMatcher::compile(&form)
@@ -119,10 +126,27 @@ pub fn rules_match<'a>(
         }
     }
     let (slots, jobs): (Vec<usize>, Vec<RegexJob>) = regexes.into_iter().unzip();
-    for (slot, verdict) in slots.into_iter().zip(run_bounded(jobs)) {
+    let keys: Vec<RegexKey> = jobs.iter().map(|job| job.key.clone()).collect();
+    for ((slot, key), verdict) in slots.into_iter().zip(keys).zip(run_bounded(jobs)) {
+        lock_verdicts().insert(key, verdict.clone());
         verdicts[slot] = verdict;
     }
     verdicts
+}
+
+/// A regex matcher (pattern, anchored) and the value it is tested against.
+type RegexKey = (String, bool, String);
+
+/// The regex verdicts reached in this process: `hookx run` asks about the rules that can fire
+/// twice (to build only those, then to dispatch them), and a runaway matcher must not cost its
+/// time limit twice.
+static REGEX_VERDICTS: LazyLock<Mutex<HashMap<RegexKey, Result<bool, String>>>> =
+    LazyLock::new(Mutex::default);
+
+fn lock_verdicts() -> MutexGuard<'static, HashMap<RegexKey, Result<bool, String>>> {
+    REGEX_VERDICTS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// A regex matcher to compile and test against one value.
@@ -130,22 +154,25 @@ pub fn rules_match<'a>(
 struct RegexJob {
     /// The matcher as written, for messages.
     matcher: String,
-    form: MatcherForm,
-    value: String,
+    key: RegexKey,
 }
 
 impl RegexJob {
-    fn new(matcher: &str, form: &MatcherForm, value: String) -> RegexJob {
+    fn new(matcher: &str, key: RegexKey) -> RegexJob {
         RegexJob {
             matcher: matcher.to_string(),
-            form: form.clone(),
-            value,
+            key,
         }
     }
 
     fn run(&self) -> Result<bool, String> {
-        CompiledMatcher::compile(&self.form)
-            .map(|m| m.is_match(&self.value))
+        let (pattern, anchored, value) = &self.key;
+        let form = MatcherForm::Regex {
+            pattern: pattern.clone(),
+            anchored: *anchored,
+        };
+        CompiledMatcher::compile(&form)
+            .map(|m| m.is_match(value))
             .map_err(|e| format!("invalid matcher `{}`: {e}", self.matcher))
     }
 }
@@ -196,7 +223,7 @@ fn run_bounded(jobs: Vec<RegexJob>) -> Vec<Result<bool, String>> {
                          backtracking? nested quantifiers such as `(a+)+` explode on long values); \
                          the rule is skipped",
                         job.matcher,
-                        shorten(&job.value),
+                        shorten(&job.key.2),
                         MATCH_TIME_LIMIT.as_millis()
                     )));
                     break;
