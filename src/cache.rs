@@ -206,10 +206,21 @@ pub fn store(
     let file = entry_path(home, &key);
     if let Some(dir) = file.parent()
         && std::fs::create_dir_all(dir).is_ok()
-        && crate::config::write::write_atomic(&file, &text).is_ok()
+        && write_entry(dir, &file, &text).is_ok()
     {
         evict(dir);
     }
+}
+
+/// A temporary file renamed into place: readers see a whole entry or none. Not synced: after
+/// a crash an entry may be empty or missing, which is a miss, and an event does not wait for
+/// the disk.
+fn write_entry(dir: &Path, file: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(text.as_bytes())?;
+    tmp.persist(file)?;
+    Ok(())
 }
 
 /// Removes the oldest entries past [`MAX_ENTRIES`]. Only on a store (a miss), never on the
