@@ -11,13 +11,12 @@
 //! [`SETTLE`] ago is not cached. Entries live in `<home>/.hookx/cache/`, next to the trust
 //! record; they are written atomically, and one that is unreadable or stale is a miss.
 
-use crate::config::read::{Fires, PrunedEvent, skeleton};
+use crate::config::read::{Fires, PrunedEvent, which_fire};
 use crate::dialect::Dialect;
 use crate::model::EventKind;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
-use sha2::{Digest, Sha256};
 use std::fs::Metadata;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -101,23 +100,21 @@ pub fn worth_caching(meta: &Metadata) -> bool {
     meta.len() >= MIN_BYTES && Identity::of(meta).is_some()
 }
 
-/// The entry for `event` of `path`, if there is one and the file has not changed since. With
-/// `fires`, the rules it says cannot fire are left out as `null` placeholders, unparsed.
+/// The entry for `event` of `path` (whose metadata, [`worth_caching`], is `meta`), if there is
+/// one and the file has not changed since. With `fires`, the rules it says cannot fire are left
+/// out as `null` placeholders, unparsed.
 pub fn lookup(
     home: &Path,
     path: &Path,
+    meta: &Metadata,
     dialect: Dialect,
     event: &EventKind,
     fires: Option<Fires>,
 ) -> Option<Hit> {
-    let meta = std::fs::metadata(path).ok()?;
-    if !worth_caching(&meta) {
-        return None;
-    }
     let key = key(path, dialect, event);
     let text = std::fs::read_to_string(entry_path(home, &key)).ok()?;
     let entry: Entry = serde_json::from_str(&text).ok()?;
-    if entry.key != key || Some(&entry.identity) != Identity::of(&meta).as_ref() {
+    if entry.key != key || Some(&entry.identity) != Identity::of(meta).as_ref() {
         return None;
     }
     let mut pruned = PrunedEvent {
@@ -129,12 +126,10 @@ pub fn lookup(
         let at = arrays.iter().position(|(k, _)| k == key)?;
         let (_, raws) = arrays.swap_remove(at);
         let keep = match fires {
-            Some(fires) => fires(
-                &raws
-                    .iter()
-                    .map(|raw| skeleton(dialect, key, matcher_of(raw).as_ref()))
-                    .collect::<Vec<_>>(),
-            ),
+            Some(fires) => {
+                let matchers: Vec<Option<Value>> = raws.iter().map(|raw| matcher_of(raw)).collect();
+                which_fire(dialect, key, matchers.iter().map(Option::as_ref), fires)
+            }
             None => vec![true; raws.len()],
         };
         // A kept rule that does not parse makes the entry a miss: never a rule lost.
@@ -256,8 +251,7 @@ fn key(path: &Path, dialect: Dialect, event: &EventKind) -> String {
 }
 
 fn entry_path(home: &Path, key: &str) -> PathBuf {
-    let digest = Sha256::digest(key.as_bytes());
-    let name: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+    let name = &crate::discover::sha256_hex(key.as_bytes())[..32];
     home.join(".hookx")
         .join("cache")
         .join(format!("{name}.json"))

@@ -510,12 +510,8 @@ fn run_cmd(args: RunArgs) -> Result<i32, Error> {
     // Left for the OS to free when hookx exits: freeing thousands of rules one by one costs
     // an event more than reading them from the cache did.
     // Rules that cannot fire are not even built: decided by the matching dispatch uses.
-    let fires = |rules: &[crate::model::Rule]| -> Vec<bool> {
-        crate::dispatch::select::rules_match(rules, &hosted.event)
-            .into_iter()
-            .map(|verdict| !matches!(verdict, Ok(false)))
-            .collect()
-    };
+    let fires =
+        |rules: &[crate::model::Rule]| crate::dispatch::select::can_fire(rules, &hosted.event);
     let sources = std::mem::ManuallyDrop::new(crate::discover::discover_firing(
         &ctx,
         hosted.host.dialect(),

@@ -421,6 +421,9 @@ pub struct Source {
     pub location: &'static Location,
     pub dialect: Dialect,
     pub scope: Scope,
+    /// The path resolved through symlinks, which trust records are keyed by; `None` when it
+    /// could not be resolved.
+    pub canonical: Option<PathBuf>,
     /// SHA-256 (hex) of exactly the bytes that were parsed; `None` when the file could not be
     /// read. Trust compares this, so what is checked is what runs.
     pub sha256: Option<String>,
@@ -519,11 +522,11 @@ fn discover_with(ctx: &Context, run: Run) -> Vec<Source> {
         for path in candidates(ctx.root(location.root), location.pattern) {
             // Files not needed are still claimed by their location, so that a file reached
             // twice is attributed as by [`discover`].
-            let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-            if !seen.insert(key) || !needed {
+            let canonical = std::fs::canonicalize(&path).ok();
+            if !seen.insert(canonical.clone().unwrap_or_else(|| path.clone())) || !needed {
                 continue;
             }
-            if let Some(source) = load(ctx, path, location, run) {
+            if let Some(source) = load(ctx, path, canonical, location, run) {
                 sources.push(source);
             }
         }
@@ -606,7 +609,13 @@ fn walk(dir: &Path, file: &str, depth: usize, budget: &mut usize, found: &mut Ve
 
 /// Reads and parses one file (for `run`, only what that host and event need). `None` for
 /// markdown without hooks.
-fn load(ctx: &Context, path: PathBuf, location: &'static Location, run: Run) -> Option<Source> {
+fn load(
+    ctx: &Context,
+    path: PathBuf,
+    canonical: Option<PathBuf>,
+    location: &'static Location,
+    run: Run,
+) -> Option<Source> {
     let display = match location.root {
         Root::Project => ctx.display(&path),
         Root::Home => match path.strip_prefix(&ctx.home) {
@@ -617,6 +626,7 @@ fn load(ctx: &Context, path: PathBuf, location: &'static Location, run: Run) -> 
     let markdown = display.ends_with(".md");
     let mut source = Source {
         path,
+        canonical,
         display: display.clone(),
         location,
         dialect: location.dialect,
@@ -692,13 +702,15 @@ fn read_for_event(
     wants_sha: bool,
 ) -> (Option<String>, Result<config::Parsed, Error>) {
     use config::read::{leave_out_unfired, prune_event, read_pruned};
-    if let Some(hit) = cache::lookup(&ctx.home, path, dialect, event, fires) {
+    let before = std::fs::metadata(path).ok().filter(cache::worth_caching);
+    if let Some(meta) = &before
+        && let Some(hit) = cache::lookup(&ctx.home, path, meta, dialect, event, fires)
+    {
         // Entries are stored only for files that read without diagnostics, which are the
         // only use of the text: none is needed.
         let src = SourceFile::new(display, String::new());
         return (Some(hit.sha256), Ok(read_pruned(&src, dialect, hit.pruned)));
     }
-    let before = std::fs::metadata(path).ok().filter(cache::worth_caching);
     let src = match SourceFile::read(path) {
         Ok(src) => SourceFile::new(display, src.text),
         Err(e) => return (None, Err(e)),
@@ -771,7 +783,7 @@ pub fn claude_hooks_disabled(sources: &[Source]) -> Option<&Source> {
 /// - Bricks (global + project merge additively): same event, matcher and command, once.
 /// - Claude (all scopes): same event, matcher and command (or prompt), once. Claude also
 ///   de-duplicates identical commands under *different* matchers when both match one event;
-///   that needs the event, so the dispatcher does it ([`runtime_dedupe_key`]).
+///   that needs the event, so the dispatcher does it ([`crate::dispatch::select::select`]).
 /// - Copilot runs every handler in order: nothing is de-duplicated.
 ///
 /// The first occurrence wins, so user and global files come before project ones.
@@ -871,7 +883,7 @@ fn select<'a>(sources: &'a [Source], passes: &[Pass<'_>]) -> Vec<EffectiveRule<'
                         if crate::install::is_hookx_handler(h) {
                             return false;
                         }
-                        if source.dialect == Dialect::Copilot {
+                        if !source.dialect.config().merges_identical_handlers {
                             return true;
                         }
                         seen.insert((
@@ -919,7 +931,7 @@ fn matcher_key(matcher: Option<&str>) -> &str {
     }
 }
 
-/// [`handler_key`] without allocating for command handlers.
+/// What makes two handlers "identical": the command line, or the whole prompt spec.
 #[derive(PartialEq, Eq, Hash)]
 enum HandlerKey<'a> {
     Command(&'a str),
@@ -933,19 +945,4 @@ impl<'a> HandlerKey<'a> {
             other => HandlerKey::Other(serde_json::to_string(other).unwrap_or_default()),
         }
     }
-}
-
-/// What makes two handlers "identical": the command line, or the whole prompt spec.
-fn handler_key(kind: &HandlerKind) -> String {
-    match kind {
-        HandlerKind::Command(c) => format!("command:{}", c.unix_line().unwrap_or_default()),
-        other => serde_json::to_string(other).unwrap_or_default(),
-    }
-}
-
-/// For the dispatcher, after matching one event: Claude runs identical commands once even when
-/// they came from groups with different matchers. Handlers with the same key (within one
-/// event's matched set) run once; `None` means the handler is never merged with another.
-pub fn runtime_dedupe_key(rule: &Rule, kind: &HandlerKind) -> Option<String> {
-    (rule.flavor.dialect() == Dialect::Claude).then(|| handler_key(kind))
 }

@@ -136,11 +136,10 @@ impl TrustStore {
 
     /// The standing of a discovered source, judged on the bytes discovery parsed.
     pub fn state(&self, source: &Source) -> TrustState {
-        let (Some(sha), Ok(canonical)) = (&source.sha256, std::fs::canonicalize(&source.path))
-        else {
+        let (Some(sha), Some(canonical)) = (&source.sha256, &source.canonical) else {
             return TrustState::Untrusted;
         };
-        self.state_of(&canonical, sha)
+        self.state_of(canonical, sha)
     }
 
     /// Records a file as trusted with this content. Returns whether anything changed.
@@ -218,10 +217,9 @@ pub fn trust(opts: &Options) -> Result<(Vec<Trusted>, Vec<String>), Error> {
     let mut skipped = Vec::new();
     if opts.files.is_empty() {
         for source in discover::discover(&opts.ctx) {
-            let canonical = std::fs::canonicalize(&source.path);
-            match (&source.sha256, &source.document, canonical) {
-                (Some(sha), Ok(_), Ok(canonical)) => {
-                    let new = store.trust(&canonical, sha);
+            match (&source.sha256, &source.document, &source.canonical) {
+                (Some(sha), Ok(_), Some(canonical)) => {
+                    let new = store.trust(canonical, sha);
                     done.push(Trusted {
                         shown: source.display.clone(),
                         sha256: sha.clone(),

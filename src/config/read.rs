@@ -152,7 +152,7 @@ pub fn read_pruned(src: &SourceFile, dialect: Dialect, pruned: PrunedEvent) -> P
 }
 
 /// Which of an event's rules can fire: one verdict per rule given, each carrying only its
-/// event, flavour and matcher ([`skeleton`]). `hookx run` answers with the very matching it
+/// event, flavour and matcher ([`which_fire`]). `hookx run` answers with the very matching it
 /// dispatches with.
 pub type Fires<'a> = &'a dyn Fn(&[Rule]) -> Vec<bool>;
 
@@ -183,19 +183,28 @@ impl PrunedEvent {
     }
 }
 
-/// A rule as far as matching goes: the event and flavour its key names, and its matcher
-/// (anything but a string reads as none: such a rule is kept, and reading it reports it).
-pub fn skeleton(dialect: Dialect, key: &str, matcher: Option<&Value>) -> Rule {
+/// Which of the rules under an event's `key` can fire, from their matchers alone. Each is
+/// asked as a rule of the event and flavour the key names; a matcher that is not a string
+/// reads as none, so its rule is kept and reading it reports it.
+pub fn which_fire<'m>(
+    dialect: Dialect,
+    key: &str,
+    matchers: impl Iterator<Item = Option<&'m Value>>,
+    fires: Fires,
+) -> Vec<bool> {
     let (event, flavor) = key_event(dialect, key);
-    Rule {
-        event,
-        flavor,
-        matcher: matcher.and_then(Value::as_str).map(str::to_string),
-        handlers: Vec::new(),
-        shape: RuleShape::Group,
-        extra: Map::new(),
-        origin: Origin::default(),
-    }
+    let skeletons: Vec<Rule> = matchers
+        .map(|matcher| Rule {
+            event: event.clone(),
+            flavor,
+            matcher: matcher.and_then(Value::as_str).map(str::to_string),
+            handlers: Vec::new(),
+            shape: RuleShape::Group,
+            extra: Map::new(),
+            origin: Origin::default(),
+        })
+        .collect();
+    fires(&skeletons)
 }
 
 /// Replaces with `null` every rule of the event that `fires` says cannot fire, so that it is
@@ -203,11 +212,13 @@ pub fn skeleton(dialect: Dialect, key: &str, matcher: Option<&Value>) -> Rule {
 /// (and so its origin).
 pub fn leave_out_unfired(pruned: &mut PrunedEvent, dialect: Dialect, fires: Fires) {
     for (key, entries) in pruned.event_arrays(dialect) {
-        let skeletons: Vec<Rule> = entries
-            .iter()
-            .map(|entry| skeleton(dialect, key, entry.get("matcher")))
-            .collect();
-        for (entry, fires) in entries.iter_mut().zip(fires(&skeletons)) {
+        let keep = which_fire(
+            dialect,
+            key,
+            entries.iter().map(|e| e.get("matcher")),
+            fires,
+        );
+        for (entry, fires) in entries.iter_mut().zip(keep) {
             if !fires {
                 *entry = Value::Null;
             }
@@ -219,30 +230,19 @@ pub fn leave_out_unfired(pruned: &mut PrunedEvent, dialect: Dialect, fires: Fire
 /// is kept as an event of its own name; Copilot's casing still decides its flavour.
 fn key_event(dialect: Dialect, key: &str) -> (EventKind, Flavor) {
     event_of(dialect, key).unwrap_or_else(|| {
-        let flavor = match dialect {
-            Dialect::Copilot if key.starts_with(|c: char| c.is_ascii_uppercase()) => {
-                Flavor::CopilotPascal
-            }
-            dialect => dialect.default_flavor(),
-        };
-        (EventKind::Other(key.to_string()), flavor)
+        (
+            EventKind::Other(key.to_string()),
+            dialect.flavor_of_unknown_event(key),
+        )
     })
 }
 
 /// The event a key of `dialect` names, and the flavour its rules are written in; `None` for a
 /// key no flavour of the dialect knows.
 fn event_of(dialect: Dialect, key: &str) -> Option<(EventKind, Flavor)> {
-    flavors_of(dialect)
-        .iter()
-        .find_map(|&flavor| Some((flavor.tables().event_kind(key)?, flavor)))
-}
-
-fn flavors_of(dialect: Dialect) -> &'static [Flavor] {
-    match dialect {
-        Dialect::Claude => &[Flavor::Claude],
-        Dialect::Bricks => &[Flavor::Bricks],
-        Dialect::Copilot => &[Flavor::Copilot, Flavor::CopilotPascal],
-    }
+    dialect
+        .flavors()
+        .find_map(|flavor| Some((flavor.tables().event_kind(key)?, flavor)))
 }
 
 /// Reads a file hookx is about to write into: `None` when it does not exist, an error when
@@ -424,7 +424,6 @@ impl Reader<'_> {
 
     /// The event a key names, and the flavour its rules are written in.
     fn event(&mut self, key: &str, pointer: &str) -> (EventKind, Flavor) {
-        let flavors = flavors_of(self.dialect);
         if let Some(found) = event_of(self.dialect, key) {
             return found;
         }
@@ -433,7 +432,7 @@ impl Reader<'_> {
             "unknown {} event `{key}`; it is kept as written",
             self.dialect
         );
-        if let Some(close) = did_you_mean(key, flavors) {
+        if let Some(close) = did_you_mean(key, self.dialect) {
             message = format!("{message} (did you mean `{close}`?)");
         }
         self.warn(pointer, message);
@@ -709,9 +708,9 @@ impl Reader<'_> {
     }
 }
 
-fn did_you_mean(key: &str, flavors: &[Flavor]) -> Option<&'static str> {
-    flavors
-        .iter()
+fn did_you_mean(key: &str, dialect: Dialect) -> Option<&'static str> {
+    dialect
+        .flavors()
         .flat_map(|f| f.tables().events.iter().map(|(_, n)| *n))
         .map(|name| {
             (

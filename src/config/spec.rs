@@ -58,6 +58,9 @@ pub struct ConfigSpec {
     pub project_dir_variable: &'static str,
     /// Other environment variables the agent sets for hooks, which commands may reference.
     pub provided_env: &'static [&'static str],
+    /// Whether the agent runs a handler once when several files (or groups with the same
+    /// matcher) hold it: Claude and Bricks do; Copilot runs every handler in order.
+    pub merges_identical_handlers: bool,
 }
 
 impl ConfigSpec {

@@ -69,6 +69,7 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     wrapper_optional: true,
     project_dir_variable: "BRICKS_PROJECT_DIR",
     provided_env: &["BRICKS_SESSION_ID", "BRICKS_HOOK_EVENT"],
+    merges_identical_handlers: true,
 };
 
 /// Run-time protocol rows (the seed's 実行プロトコル), read by `crate::protocol`.

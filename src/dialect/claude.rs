@@ -62,6 +62,7 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
         "CLAUDE_ENV_FILE",
         "CLAUDE_CODE_REMOTE",
     ],
+    merges_identical_handlers: true,
 };
 
 /// Run-time protocol rows (dialects.md §6, §7), read by `crate::protocol`.

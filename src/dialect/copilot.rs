@@ -133,6 +133,7 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     wrapper_optional: false,
     project_dir_variable: "PWD",
     provided_env: &["CLAUDE_PLUGIN_ROOT", "COPILOT_CLI"],
+    merges_identical_handlers: false,
 };
 
 /// Run-time protocol rows (the seed's payload and decision-control sections), read by

@@ -38,6 +38,25 @@ impl Dialect {
         }
     }
 
+    /// The flavours its rules may be written in.
+    pub fn flavors(self) -> impl Iterator<Item = Flavor> {
+        Flavor::ALL.into_iter().filter(move |f| f.dialect() == self)
+    }
+
+    /// The flavour of an event key no table knows: the one whose event names share its
+    /// casing (Copilot: camelCase or PascalCase), else the default.
+    pub fn flavor_of_unknown_event(self, key: &str) -> Flavor {
+        let upper = |name: &str| name.starts_with(|c: char| c.is_ascii_uppercase());
+        self.flavors()
+            .find(|f| {
+                f.tables()
+                    .events
+                    .first()
+                    .is_some_and(|(_, name)| upper(name) == upper(key))
+            })
+            .unwrap_or(self.default_flavor())
+    }
+
     /// The flavour a new rule of this dialect is written in.
     pub fn default_flavor(self) -> Flavor {
         match self {

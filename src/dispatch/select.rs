@@ -134,6 +134,16 @@ pub fn rules_match<'a>(
     verdicts
 }
 
+/// For each rule, whether `event` may fire it: its matcher accepts the event, or cannot be
+/// evaluated (dispatch then reports it). What `hookx run` builds rules by
+/// ([`crate::discover::discover_firing`]).
+pub fn can_fire(rules: &[Rule], event: &Event) -> Vec<bool> {
+    rules_match(rules, event)
+        .into_iter()
+        .map(|verdict| !matches!(verdict, Ok(false)))
+        .collect()
+}
+
 /// A regex matcher (pattern, anchored) and the value it is tested against.
 type RegexKey = (String, bool, String);
 
@@ -277,6 +287,16 @@ mod tests {
         }
     }
 
+    fn commands(selected: &[Selected<'_, ()>]) -> Vec<String> {
+        selected
+            .iter()
+            .map(|s| match &s.handler.kind {
+                HandlerKind::Command(c) => c.command.clone().unwrap(),
+                _ => unreachable!(),
+            })
+            .collect()
+    }
+
     fn edit_event() -> Event {
         Event {
             kind: EventKind::PreToolUse,
@@ -299,14 +319,7 @@ mod tests {
             rule(Flavor::Claude, "Bash", "no"),
         ];
         let (selected, skipped) = select(rules.iter().map(|r| (r, &())), &edit_event());
-        let names: Vec<_> = selected
-            .iter()
-            .map(|s| match &s.handler.kind {
-                HandlerKind::Command(c) => c.command.clone().unwrap(),
-                _ => unreachable!(),
-            })
-            .collect();
-        assert_eq!(names, ["claude", "copilot", "bricks"]);
+        assert_eq!(commands(&selected), ["claude", "copilot", "bricks"]);
         assert!(skipped.is_empty());
     }
 
@@ -325,14 +338,7 @@ mod tests {
         let (selected, skipped) = select(rules.iter().map(|r| (r, &())), &event);
         let elapsed = started.elapsed();
         assert!(elapsed < MATCH_BUDGET + MATCH_TIME_LIMIT, "{elapsed:?}");
-        let ran: Vec<_> = selected
-            .iter()
-            .map(|s| match &s.handler.kind {
-                HandlerKind::Command(c) => c.command.clone().unwrap(),
-                _ => unreachable!(),
-            })
-            .collect();
-        assert_eq!(ran, ["good", "all"]);
+        assert_eq!(commands(&selected), ["good", "all"]);
         let reasons: Vec<_> = skipped.iter().map(|s| s.reason.as_str()).collect();
         assert_eq!(reasons.len(), 3, "{reasons:?}");
         assert!(reasons[0].contains("`(a+)+$` ran away"), "{}", reasons[0]);
