@@ -507,11 +507,11 @@ fn run_cmd(args: RunArgs) -> Result<i32, Error> {
     }
     let hosted = host::decode(&payload, args.host, args.event.as_deref(), args.project)?;
     let ctx = crate::discover::Context::resolve(Some(&hosted.project), args.home.as_deref())?;
-    // Left for the OS to free when hookx exits: freeing thousands of rules one by one costs
-    // an event more than reading them from the cache did.
     // Rules that cannot fire are not even built: decided by the matching dispatch uses.
     let fires =
         |rules: &[crate::model::Rule]| crate::dispatch::select::can_fire(rules, &hosted.event);
+    // Left for the OS to free when hookx exits: freeing thousands of rules one by one costs
+    // an event more than reading them from the cache did.
     let sources = std::mem::ManuallyDrop::new(crate::discover::discover_firing(
         &ctx,
         hosted.host.dialect(),

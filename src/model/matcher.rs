@@ -109,26 +109,10 @@ impl Literals {
         let branches = pattern
             .split('|')
             .map(|text| {
-                let (start, text) = match text.strip_prefix('^') {
-                    Some(rest) if !anchored => (true, rest),
-                    Some(_) => return None,
-                    None => (false, text),
-                };
-                let (end, text) = match text.strip_suffix('$') {
-                    Some(rest) if !anchored => (true, rest),
-                    Some(_) => return None,
-                    None => (false, text),
-                };
-                let (any_before, text) = match text.strip_prefix(".*") {
-                    Some(rest) if !start => (true, rest),
-                    Some(_) => return None,
-                    None => (false, text),
-                };
-                let (any_after, text) = match text.strip_suffix(".*") {
-                    Some(rest) if !end => (true, rest),
-                    Some(_) => return None,
-                    None => (false, text),
-                };
+                let (start, text) = strip(text, text.strip_prefix('^'), !anchored)?;
+                let (end, text) = strip(text, text.strip_suffix('$'), !anchored)?;
+                let (any_before, text) = strip(text, text.strip_prefix(".*"), !start)?;
+                let (any_after, text) = strip(text, text.strip_suffix(".*"), !end)?;
                 let plain = text
                     .bytes()
                     .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
@@ -151,6 +135,16 @@ impl Literals {
         self.branches
             .iter()
             .any(|b| b.is_match(value, self.anchored))
+    }
+}
+
+/// `stripped` is `text` without an affix, if it had one: whether it had, and what is left.
+/// An affix where it is not `allowed` means the pattern is not of a literal shape (`None`).
+fn strip<'t>(text: &'t str, stripped: Option<&'t str>, allowed: bool) -> Option<(bool, &'t str)> {
+    match stripped {
+        Some(rest) if allowed => Some((true, rest)),
+        Some(_) => None,
+        None => Some((false, text)),
     }
 }
 

@@ -67,6 +67,22 @@ const PIPE_GRACE: Duration = Duration::from_millis(100);
 /// the kernel ignores even SIGKILL).
 const REAP_BOUND: Duration = Duration::from_secs(2);
 
+/// The waits between two looks at a child that cannot wake us up: 100 µs, doubling up to
+/// 10 ms, which bounds the latency polling adds.
+struct Naps(Duration);
+
+impl Naps {
+    fn new() -> Naps {
+        Naps(Duration::from_micros(100))
+    }
+
+    fn next(&mut self) -> Duration {
+        let nap = self.0;
+        self.0 = (nap * 2).min(Duration::from_millis(10));
+        nap
+    }
+}
+
 /// Runs one handler to completion or timeout.
 pub fn run(spec: &Spawn) -> Finished {
     run_together(std::slice::from_ref(spec))

@@ -3,7 +3,7 @@
 //! the direct child is killed on timeout, and Windows itself is not on CI.
 
 use super::{
-    Capture, Exit, Finished, LiveGroup, PIPE_GRACE, REAP_BOUND, Spawn, exit_of, not_started,
+    Capture, Exit, Finished, LiveGroup, Naps, PIPE_GRACE, REAP_BOUND, Spawn, exit_of, not_started,
     shell_command, spawn_failure,
 };
 use std::io::{Read, Write};
@@ -11,9 +11,7 @@ use std::process::Child;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::{Duration, Instant};
-
-const MAX_NAP: Duration = Duration::from_millis(10);
+use std::time::Instant;
 
 pub(super) fn run_together(specs: &[Spawn]) -> Vec<Finished> {
     if specs.len() < 2 {
@@ -107,7 +105,7 @@ fn pump(src: Option<impl Read + Send + 'static>, done: mpsc::Sender<()>) -> Arc<
 
 /// `None` once `deadline` passes with the child still running.
 fn poll_until(child: &mut Child, deadline: Option<Instant>) -> Option<Exit> {
-    let mut nap = Duration::from_micros(100);
+    let mut naps = Naps::new();
     loop {
         match child.try_wait() {
             Ok(Some(status)) => return Some(exit_of(status)),
@@ -117,14 +115,14 @@ fn poll_until(child: &mut Child, deadline: Option<Instant>) -> Option<Exit> {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             return None;
         }
-        thread::sleep(nap);
-        nap = (nap * 2).min(MAX_NAP);
+        thread::sleep(naps.next());
     }
 }
 
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     fn sh(line: &str) -> Spawn {
         Spawn {

@@ -4,18 +4,14 @@
 //! `poll` until a pipe is ready, a child exits (its pidfd, on Linux) or the next deadline.
 
 use super::{
-    Capture, Exit, Finished, LiveGroup, PIPE_GRACE, REAP_BOUND, Spawn, exit_of, not_started,
+    Capture, Exit, Finished, LiveGroup, Naps, PIPE_GRACE, REAP_BOUND, Spawn, exit_of, not_started,
     shell_command, spawn_failure,
 };
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::io::Errno;
 use std::os::fd::{AsFd, OwnedFd};
 use std::process::Child;
-use std::time::{Duration, Instant};
-
-/// Longest nap between two checks of a child that has no pidfd (not Linux, or an old kernel);
-/// naps start at 100 µs and double.
-const MAX_NAP: Duration = Duration::from_millis(10);
+use std::time::Instant;
 
 /// Bytes read from a pipe per wake-up: one ready stream cannot starve the others.
 const CHUNK: usize = 64 * 1024;
@@ -29,7 +25,8 @@ pub(super) fn run_together(specs: &[Spawn]) -> Vec<Finished> {
         })
         .collect();
     let mut chunk = vec![0u8; CHUNK];
-    let mut nap = Duration::from_micros(100);
+    // For children without a pidfd (not Linux, or an old kernel).
+    let mut naps = Naps::new();
     loop {
         let now = Instant::now();
         for slot in &mut slots {
@@ -52,8 +49,8 @@ pub(super) fn run_together(specs: &[Spawn]) -> Vec<Finished> {
         }
         let mut wake = running.iter().filter_map(|h| h.wake_at()).min();
         if running.iter().any(|h| h.needs_polling()) {
-            wake = Some(wake.map_or(now + nap, |at| at.min(now + nap)));
-            nap = (nap * 2).min(MAX_NAP);
+            let nap = now + naps.next();
+            wake = Some(wake.map_or(nap, |at| at.min(nap)));
         }
         wait_for_events(running, wake, &mut chunk);
     }
@@ -259,7 +256,7 @@ impl<'a> Handler<'a> {
     /// SIGKILL to the whole group: the shell and everything it started that stayed in the
     /// group. The child is not reaped yet, so its pid (the group id) is still its own.
     fn kill_group(&mut self) {
-        match rustix::process::Pid::from_raw(self.child.id() as i32) {
+        match pid_of(&self.child) {
             Some(pid) => {
                 let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
             }
@@ -270,10 +267,13 @@ impl<'a> Handler<'a> {
     }
 }
 
+fn pid_of(child: &Child) -> Option<rustix::process::Pid> {
+    rustix::process::Pid::from_raw(i32::try_from(child.id()).ok()?)
+}
+
 #[cfg(any(target_os = "linux", target_os = "android"))]
 fn pidfd_of(child: &Child) -> Option<OwnedFd> {
-    let pid = rustix::process::Pid::from_raw(i32::try_from(child.id()).ok()?)?;
-    rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok()
+    rustix::process::pidfd_open(pid_of(child)?, rustix::process::PidfdFlags::empty()).ok()
 }
 
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
