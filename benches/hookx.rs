@@ -206,23 +206,27 @@ impl Case {
         elapsed
     }
 
+    /// Runs `cmd` with the case's stdin, and its output.
+    fn fed(&self, mut cmd: Command) -> Option<std::process::Output> {
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .ok()?;
+        let mut stdin = child.stdin.take()?;
+        let _ = stdin.write_all(&self.stdin);
+        drop(stdin);
+        child.wait_with_output().ok()
+    }
+
     /// Peak resident set (KiB) over a few runs, measured by a probe process that runs the case
     /// as its only child and reads `getrusage(RUSAGE_CHILDREN)` (hookx's own children included).
     fn max_rss_kib(&self, runs: usize) -> Option<u64> {
         let exe = std::env::current_exe().ok()?;
         let mut best = None;
         for _ in 0..runs {
-            let mut probe = self.wrapped(&exe, &[PROBE]);
-            let mut child = probe
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::null())
-                .spawn()
-                .ok()?;
-            let mut stdin = child.stdin.take()?;
-            let _ = stdin.write_all(&self.stdin);
-            drop(stdin);
-            let out = child.wait_with_output().ok()?;
+            let out = self.fed(self.wrapped(&exe, &[PROBE]))?;
             let kib: u64 = String::from_utf8_lossy(&out.stdout).trim().parse().ok()?;
             best = Some(best.map_or(kib, |b: u64| b.max(kib)));
         }
@@ -231,24 +235,14 @@ impl Case {
 
     /// Instructions executed by the process itself (not its children), by callgrind.
     fn instructions(&self) -> Option<u64> {
-        let mut cmd = self.wrapped(
+        let out = self.fed(self.wrapped(
             Path::new("valgrind"),
             &[
                 "--tool=callgrind",
                 "--callgrind-out-file=/dev/null",
                 "--trace-children=no",
             ],
-        );
-        let mut child = cmd
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .ok()?;
-        let mut stdin = child.stdin.take()?;
-        let _ = stdin.write_all(&self.stdin);
-        drop(stdin);
-        let out = child.wait_with_output().ok()?;
+        ))?;
         let err = String::from_utf8_lossy(&out.stderr);
         let line = err.lines().find(|l| l.contains("Collected :"))?;
         line.rsplit(':').next()?.trim().parse().ok()
