@@ -34,15 +34,10 @@ pub const ROUTE_TIMEOUT: u64 = 600;
 
 /// The host's own file that install writes (dialects.md §1).
 pub fn target(ctx: &Context, host: Dialect, scope: InstallScope) -> PathBuf {
-    match (host, scope) {
-        (Dialect::Claude, InstallScope::Project) => ctx.project.join(".claude/settings.json"),
-        (Dialect::Claude, InstallScope::User) => ctx.home.join(".claude/settings.json"),
-        (Dialect::Copilot, InstallScope::Project) => ctx.project.join(".github/hooks/hookx.json"),
-        (Dialect::Copilot, InstallScope::User) => ctx.home.join(".copilot/hooks/hookx.json"),
-        (Dialect::Bricks, InstallScope::Project) => ctx.project.join(".bricks/hooks.json"),
-        (Dialect::Bricks, InstallScope::User) => {
-            ctx.home.join(".bricks-project-desktop/hooks.json")
-        }
+    let spec = host.config();
+    match scope {
+        InstallScope::Project => ctx.project.join(spec.install_project),
+        InstallScope::User => ctx.home.join(spec.install_user),
     }
 }
 
@@ -229,7 +224,7 @@ fn read_target(path: &Path, host: Dialect) -> Result<Option<Value>, Error> {
     };
     let value = syntax::parse_json(&src)?;
     let has_keys = value.as_object().is_some_and(|o| !o.is_empty());
-    if host == Dialect::Bricks && !parsed.document.wrapped && has_keys {
+    if host.config().wrapper_optional && !parsed.document.wrapped && has_keys {
         // Bricks may put events at the root; keep that layout.
         return Ok(Some(json!({ UNWRAPPED: value })));
     }
@@ -240,9 +235,9 @@ fn read_target(path: &Path, host: Dialect) -> Result<Option<Value>, Error> {
 const UNWRAPPED: &str = "\u{0}hookx-unwrapped";
 
 fn new_file(host: Dialect) -> Value {
-    match host {
-        Dialect::Copilot => json!({"version": 1, "hooks": {}}),
-        _ => json!({"hooks": {}}),
+    match host.config().version {
+        Some(version) => json!({"version": version, "hooks": {}}),
+        None => json!({"hooks": {}}),
     }
 }
 
@@ -256,7 +251,7 @@ fn is_empty_file(root: &Value, host: Dialect) -> bool {
     }
     top.iter().all(|(k, v)| match k.as_str() {
         "hooks" => v.as_object().is_some_and(Map::is_empty),
-        "version" => host == Dialect::Copilot,
+        "version" => host.config().version.is_some(),
         _ => false,
     })
 }

@@ -61,6 +61,11 @@ pub struct ConfigSpec {
     /// Whether the agent runs a handler once when several files (or groups with the same
     /// matcher) hold it: Claude and Bricks do; Copilot runs every handler in order.
     pub merges_identical_handlers: bool,
+    /// The `version` its files declare at the top (Copilot: 1), if any.
+    pub version: Option<u64>,
+    /// The host's own files `hookx install` writes, below the project and below the home.
+    pub install_project: &'static str,
+    pub install_user: &'static str,
 }
 
 impl ConfigSpec {

@@ -42,8 +42,8 @@ pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
         Dialect::Bricks => DocumentKind::BricksFile,
     };
     let mut out = Document::new(options.to, kind);
-    if options.to == Dialect::Copilot {
-        out.extra.insert("version".into(), Value::from(1));
+    if let Some(version) = options.to.config().version {
+        out.extra.insert("version".into(), Value::from(version));
         out.hooks_index = 1;
     }
     let mut converter = Converter {

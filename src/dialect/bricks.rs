@@ -70,6 +70,9 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     project_dir_variable: "BRICKS_PROJECT_DIR",
     provided_env: &["BRICKS_SESSION_ID", "BRICKS_HOOK_EVENT"],
     merges_identical_handlers: true,
+    version: None,
+    install_project: ".bricks/hooks.json",
+    install_user: ".bricks-project-desktop/hooks.json",
 };
 
 /// Run-time protocol rows (the seed's 実行プロトコル), read by `crate::protocol`.

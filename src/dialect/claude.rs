@@ -63,6 +63,9 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
         "CLAUDE_CODE_REMOTE",
     ],
     merges_identical_handlers: true,
+    version: None,
+    install_project: ".claude/settings.json",
+    install_user: ".claude/settings.json",
 };
 
 /// Run-time protocol rows (dialects.md §6, §7), read by `crate::protocol`.

@@ -134,6 +134,9 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     project_dir_variable: "PWD",
     provided_env: &["CLAUDE_PLUGIN_ROOT", "COPILOT_CLI"],
     merges_identical_handlers: false,
+    version: Some(1),
+    install_project: ".github/hooks/hookx.json",
+    install_user: ".copilot/hooks/hookx.json",
 };
 
 /// Run-time protocol rows (the seed's payload and decision-control sections), read by
