@@ -315,9 +315,7 @@ fn write_into(project: &Path, extra: &[&str]) -> Run {
 fn write_merges_into_settings_keeping_everything_else() {
     let project = tempfile::tempdir().unwrap();
     let claude_dir = project.path().join(".claude");
-    std::fs::create_dir(&claude_dir).unwrap();
-    let settings = claude_dir.join("settings.json");
-    std::fs::write(&settings, SETTINGS).unwrap();
+    let settings = common::write(&claude_dir, "settings.json", SETTINGS);
 
     let r = write_into(project.path(), &[]);
     assert_eq!(r.code, 0, "{r:?}");
@@ -402,9 +400,7 @@ fn write_creates_the_project_file_for_each_dialect() {
 fn dry_run_prints_a_diff_and_writes_nothing() {
     let project = tempfile::tempdir().unwrap();
     let claude_dir = project.path().join(".claude");
-    std::fs::create_dir(&claude_dir).unwrap();
-    let settings = claude_dir.join("settings.json");
-    std::fs::write(&settings, SETTINGS).unwrap();
+    let settings = common::write(&claude_dir, "settings.json", SETTINGS);
 
     let r = write_into(project.path(), &["--dry-run"]);
     assert_eq!(r.code, 0, "{r:?}");
@@ -467,9 +463,7 @@ fn write_refuses_a_target_it_cannot_read() {
     ] {
         let project = tempfile::tempdir().unwrap();
         let claude_dir = project.path().join(".claude");
-        std::fs::create_dir(&claude_dir).unwrap();
-        let settings = claude_dir.join("settings.json");
-        std::fs::write(&settings, text).unwrap();
+        let settings = common::write(&claude_dir, "settings.json", text);
         let r = write_into(project.path(), &[]);
         assert_eq!(r.code, 1, "{name}: {r:?}");
         let shown = settings.display().to_string();
