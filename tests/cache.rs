@@ -4,7 +4,7 @@
 
 use hookx::dialect::Dialect;
 use hookx::discover::{self, Context, Source};
-use hookx::model::{EventKind, Rule};
+use hookx::model::{Event, EventKind, Rule, ToolCall};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -73,6 +73,19 @@ fn read(ctx: &Context, event: &EventKind) -> Vec<(Option<String>, Vec<Rule>)> {
             (s.sha256, rules)
         })
         .collect()
+}
+
+/// `kind` on a call of `tool`, with no input.
+fn tool_call(kind: &EventKind, tool: &str) -> Event {
+    Event {
+        kind: kind.clone(),
+        timestamp: None,
+        tool: Some(ToolCall {
+            name: tool.into(),
+            input: json!({}),
+        }),
+        fields: Default::default(),
+    }
 }
 
 fn entries(home: &Path) -> Vec<PathBuf> {
@@ -221,7 +234,6 @@ fn the_cache_keeps_at_most_max_entries_dropping_the_oldest() {
 fn firing_rules_from_an_entry_select_as_a_full_read_does() {
     use hookx::dispatch::host::runnable;
     use hookx::dispatch::select::{rules_match, select};
-    use hookx::model::{Event, ToolCall};
     use hookx::trust::TrustStore;
 
     let setup = settled_project(&big_settings(900, "v1"));
@@ -243,15 +255,7 @@ fn firing_rules_from_an_entry_select_as_a_full_read_does() {
             .collect()
     };
     for tool in ["Tool3", "Other6", "Tool4", "shell", "Tool899", "nothing"] {
-        let event = Event {
-            kind: kind.clone(),
-            timestamp: None,
-            tool: Some(ToolCall {
-                name: tool.into(),
-                input: json!({}),
-            }),
-            fields: Default::default(),
-        };
+        let event = tool_call(&kind, tool);
         let fires = |rules: &[Rule]| -> Vec<bool> {
             rules_match(rules, &event)
                 .into_iter()
@@ -271,18 +275,7 @@ fn firing_rules_from_an_entry_select_as_a_full_read_does() {
         }
         assert_eq!(entries(&setup.ctx.home).len(), 1);
     }
-    let fired = |tool: &str| {
-        let event = Event {
-            kind: kind.clone(),
-            timestamp: None,
-            tool: Some(ToolCall {
-                name: tool.into(),
-                input: json!({}),
-            }),
-            fields: Default::default(),
-        };
-        chosen(&all, &event)
-    };
+    let fired = |tool: &str| chosen(&all, &tool_call(&kind, tool));
     assert_eq!(fired("Tool3"), ["/hooks/PreToolUse/1 1"]);
     assert!(fired("Tool4").is_empty());
 }

@@ -4,16 +4,11 @@
 //! Paths are relative to the crate root (the working directory of integration tests), or
 //! inside temporary directories.
 
-use assert_cmd::Command;
+mod common;
+
+use common::hookx;
 use serde_json::Value;
 use std::path::Path;
-use std::time::Duration;
-
-fn hookx() -> Command {
-    let mut cmd = Command::cargo_bin("hookx").expect("the hookx binary");
-    cmd.timeout(Duration::from_secs(60));
-    cmd
-}
 
 #[derive(Debug)]
 struct Run {
@@ -43,6 +38,13 @@ fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Run {
     }
 }
 
+/// `hookx convert INPUT --from FROM --to TO EXTRA…`.
+fn convert(input: &str, from: &str, to: &str, extra: &[&str]) -> Run {
+    let mut args = vec!["convert", input, "--from", from, "--to", to];
+    args.extend(extra);
+    run(&args)
+}
+
 fn json(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}):\n{text}"))
 }
@@ -67,7 +69,7 @@ const ASYNC: &str = "tests/fixtures/claude/seed-async-run-tests.json";
 #[test]
 fn exit_codes() {
     // 0: converted.
-    let ok = run(&["convert", BLOCK_RM, "--from", "claude", "--to", "copilot"]);
+    let ok = convert(BLOCK_RM, "claude", "copilot", &[]);
     assert_eq!(ok.code, 0, "{ok:?}");
     assert_eq!(
         json(&ok.stdout)["hooks"]["preToolUse"][0]["bash"],
@@ -75,14 +77,12 @@ fn exit_codes() {
     );
 
     // 1: invalid input.
-    let bad = run(&[
-        "convert",
+    let bad = convert(
         "tests/fixtures/invalid/claude-timeout-string.json",
-        "--from",
         "claude",
-        "--to",
         "copilot",
-    ]);
+        &[],
+    );
     assert_eq!(bad.code, 1, "{bad:?}");
     assert_eq!(bad.stdout, "");
     assert!(
@@ -111,15 +111,11 @@ fn exit_codes() {
     }
 
     // 3: losses under --strict; the conversion is still printed.
-    let strict = run(&[
-        "convert", ASYNC, "--from", "claude", "--to", "copilot", "--strict",
-    ]);
+    let strict = convert(ASYNC, "claude", "copilot", &["--strict"]);
     assert_eq!(strict.code, 3, "{strict:?}");
     assert_eq!(json(&strict.stdout)["version"], 1);
     assert!(strict.stderr.contains("1 loss\n"), "{}", strict.stderr);
-    let strict_json = run(&[
-        "convert", ASYNC, "--from", "claude", "--to", "bricks", "--strict", "--format", "json",
-    ]);
+    let strict_json = convert(ASYNC, "claude", "bricks", &["--strict", "--format", "json"]);
     assert_eq!(strict_json.code, 3);
     assert_eq!(
         json(&strict_json.stdout)["losses"]
@@ -129,9 +125,7 @@ fn exit_codes() {
         1
     );
     // --strict without losses: 0.
-    let clean = run(&[
-        "convert", BLOCK_RM, "--from", "claude", "--to", "bricks", "--strict",
-    ]);
+    let clean = convert(BLOCK_RM, "claude", "bricks", &["--strict"]);
     assert_eq!(clean.code, 0, "{clean:?}");
     assert!(
         clean
@@ -139,10 +133,7 @@ fn exit_codes() {
             .ends_with("no losses: the target expresses every rule exactly\n")
     );
     // Without --strict, losses do not change the exit code.
-    assert_eq!(
-        run(&["convert", ASYNC, "--from", "claude", "--to", "copilot"]).code,
-        0
-    );
+    assert_eq!(convert(ASYNC, "claude", "copilot", &[]).code, 0);
 }
 
 /// `--format json` is one JSON object: the converted text, what was written, the losses and
@@ -167,10 +158,8 @@ fn json_format_parses_and_matches_text_mode() {
             "claude",
         ),
     ] {
-        let text = run(&["convert", path, "--from", from, "--to", to]);
-        let report = run(&[
-            "convert", path, "--from", from, "--to", to, "--format", "json",
-        ]);
+        let text = convert(path, from, to, &[]);
+        let report = convert(path, from, to, &["--format", "json"]);
         assert_eq!((text.code, report.code), (0, 0), "{path}");
         let report = json(&report.stdout);
         assert_eq!(report["to"], to);
@@ -203,17 +192,8 @@ fn json_format_parses_and_matches_text_mode() {
 fn out_writes_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("sub/dir/hooks.json");
-    let expected = run(&["convert", ASYNC, "--from", "claude", "--to", "copilot"]).stdout;
-    let r = run(&[
-        "convert",
-        ASYNC,
-        "--from",
-        "claude",
-        "--to",
-        "copilot",
-        "--out",
-        path_str(&out),
-    ]);
+    let expected = convert(ASYNC, "claude", "copilot", &[]).stdout;
+    let r = convert(ASYNC, "claude", "copilot", &["--out", path_str(&out)]);
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(r.stdout, "", "with --out nothing goes to stdout");
     assert!(
@@ -226,18 +206,12 @@ fn out_writes_the_file() {
 
     // --out replaces an existing file; --format json names it and carries no output.
     std::fs::write(&out, "old").unwrap();
-    let r = run(&[
-        "convert",
+    let r = convert(
         BLOCK_RM,
-        "--from",
         "claude",
-        "--to",
         "bricks",
-        "--out",
-        path_str(&out),
-        "--format",
-        "json",
-    ]);
+        &["--out", path_str(&out), "--format", "json"],
+    );
     assert_eq!(r.code, 0, "{r:?}");
     let report = json(&r.stdout);
     assert_eq!(report["written"], path_str(&out));
@@ -249,16 +223,12 @@ fn out_writes_the_file() {
     // A target that cannot be written: exit 1, named.
     let blocker = dir.path().join("file");
     std::fs::write(&blocker, "x").unwrap();
-    let r = run(&[
-        "convert",
+    let r = convert(
         BLOCK_RM,
-        "--from",
         "claude",
-        "--to",
         "bricks",
-        "--out",
-        &format!("{}/below/hooks.json", blocker.display()),
-    ]);
+        &["--out", &format!("{}/below/hooks.json", blocker.display())],
+    );
     assert_eq!(r.code, 1, "{r:?}");
     assert!(
         r.stderr.contains(&blocker.display().to_string()),
@@ -331,28 +301,21 @@ fn assert_order_kept(before: &Value, after: &Value, at: &str) {
 }
 
 fn write_into(project: &Path, extra: &[&str]) -> Run {
-    let mut args = vec![
-        "convert",
-        "tests/fixtures/copilot/wild-matchers-all-camel-events.json",
-        "--from",
-        "copilot",
-        "--to",
-        "claude",
-        "--write",
-        "--project",
-        path_str(project),
-    ];
+    let mut args = vec!["--write", "--project", path_str(project)];
     args.extend(extra);
-    run(&args)
+    convert(
+        "tests/fixtures/copilot/wild-matchers-all-camel-events.json",
+        "copilot",
+        "claude",
+        &args,
+    )
 }
 
 #[test]
 fn write_merges_into_settings_keeping_everything_else() {
     let project = tempfile::tempdir().unwrap();
     let claude_dir = project.path().join(".claude");
-    std::fs::create_dir(&claude_dir).unwrap();
-    let settings = claude_dir.join("settings.json");
-    std::fs::write(&settings, SETTINGS).unwrap();
+    let settings = common::write(&claude_dir, "settings.json", SETTINGS);
 
     let r = write_into(project.path(), &[]);
     assert_eq!(r.code, 0, "{r:?}");
@@ -417,20 +380,15 @@ fn write_creates_the_project_file_for_each_dialect() {
         ("bricks", ".bricks/hooks.json"),
     ] {
         let project = tempfile::tempdir().unwrap();
-        let r = run(&[
-            "convert",
+        let r = convert(
             BLOCK_RM,
-            "--from",
             "claude",
-            "--to",
             to,
-            "--write",
-            "--project",
-            path_str(project.path()),
-        ]);
+            &["--write", "--project", path_str(project.path())],
+        );
         assert_eq!(r.code, 0, "{to}: {r:?}");
         let target = project.path().join(file);
-        let expected = run(&["convert", BLOCK_RM, "--from", "claude", "--to", to]).stdout;
+        let expected = convert(BLOCK_RM, "claude", to, &[]).stdout;
         assert_eq!(std::fs::read_to_string(&target).unwrap(), expected, "{to}");
         // Detected from its path, the written file reads back as its dialect.
         let v = run(&["validate", path_str(&target)]);
@@ -442,9 +400,7 @@ fn write_creates_the_project_file_for_each_dialect() {
 fn dry_run_prints_a_diff_and_writes_nothing() {
     let project = tempfile::tempdir().unwrap();
     let claude_dir = project.path().join(".claude");
-    std::fs::create_dir(&claude_dir).unwrap();
-    let settings = claude_dir.join("settings.json");
-    std::fs::write(&settings, SETTINGS).unwrap();
+    let settings = common::write(&claude_dir, "settings.json", SETTINGS);
 
     let r = write_into(project.path(), &["--dry-run"]);
     assert_eq!(r.code, 0, "{r:?}");
@@ -478,17 +434,12 @@ fn dry_run_prints_a_diff_and_writes_nothing() {
 
     // --dry-run with --out on a file that does not exist creates nothing.
     let out = project.path().join("new.json");
-    let r = run(&[
-        "convert",
+    let r = convert(
         BLOCK_RM,
-        "--from",
         "claude",
-        "--to",
         "bricks",
-        "--out",
-        path_str(&out),
-        "--dry-run",
-    ]);
+        &["--out", path_str(&out), "--dry-run"],
+    );
     assert_eq!(r.code, 0, "{r:?}");
     assert!(r.stdout.contains("+    \"PreToolUse\": ["), "{}", r.stdout);
     assert!(!out.exists());
@@ -512,9 +463,7 @@ fn write_refuses_a_target_it_cannot_read() {
     ] {
         let project = tempfile::tempdir().unwrap();
         let claude_dir = project.path().join(".claude");
-        std::fs::create_dir(&claude_dir).unwrap();
-        let settings = claude_dir.join("settings.json");
-        std::fs::write(&settings, text).unwrap();
+        let settings = common::write(&claude_dir, "settings.json", text);
         let r = write_into(project.path(), &[]);
         assert_eq!(r.code, 1, "{name}: {r:?}");
         let shown = settings.display().to_string();
@@ -532,17 +481,12 @@ fn write_refuses_a_target_it_cannot_read() {
     let dir = tempfile::tempdir().unwrap();
     let skill = dir.path().join("SKILL.md");
     std::fs::write(&skill, "---\nname: x\n---\n").unwrap();
-    let r = run(&[
-        "convert",
+    let r = convert(
         BLOCK_RM,
-        "--from",
         "claude",
-        "--to",
         "claude",
-        "--write",
-        "--out",
-        path_str(&skill),
-    ]);
+        &["--write", "--out", path_str(&skill)],
+    );
     assert_ne!(r.code, 0, "{r:?}");
     assert_eq!(
         std::fs::read_to_string(&skill).unwrap(),
@@ -580,9 +524,7 @@ fn wrap_quotes_commands_so_that_sh_gives_them_back_byte_identical() {
             .to_string()
     };
     for to in ["copilot", "bricks"] {
-        let r = run(&[
-            "convert", input, "--from", "claude", "--to", to, "--wrap", "--format", "json",
-        ]);
+        let r = convert(input, "claude", to, &["--wrap", "--format", "json"]);
         assert_eq!(r.code, 0, "{r:?}");
         let report = json(&r.stdout);
         let out = json(report["output"].as_str().unwrap());
@@ -657,15 +599,12 @@ fn without_timeout(mut words: Vec<String>, line: &str) -> Vec<String> {
 /// Copilot `cwd` and `env` become part of the wrapped command line, still one word.
 #[test]
 fn wrap_keeps_copilot_cwd_and_env_inside_the_wrapped_command() {
-    let r = run(&[
-        "convert",
+    let r = convert(
         "tests/fixtures/copilot/seed-command-hook.json",
-        "--from",
         "copilot",
-        "--to",
         "claude",
-        "--wrap",
-    ]);
+        &["--wrap"],
+    );
     assert_eq!(r.code, 0, "{r:?}");
     let out = json(&r.stdout);
     let line = out["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
@@ -699,9 +638,7 @@ fn detection_by_path_and_ambiguity() {
         (".claude/settings.json", "claude"),
         ("settings.local.json", "claude"),
     ] {
-        let path = dir.path().join(file);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, AMBIGUOUS).unwrap();
+        let path = common::write(dir.path(), file, AMBIGUOUS);
         // Converting to the detected dialect is the identity; any other reading would change
         // it (Copilot writes flat camelCase entries, Bricks and Claude add timeouts).
         let r = run(&["convert", path_str(&path), "--to", dialect]);
@@ -757,14 +694,7 @@ fn detection_by_path_and_ambiguity() {
         assert!(r.stderr.contains(path_str(&path)), "{}", r.stderr);
     }
     // --from settles it.
-    let r = run(&[
-        "convert",
-        path_str(&path),
-        "--from",
-        "bricks",
-        "--to",
-        "bricks",
-    ]);
+    let r = convert(path_str(&path), "bricks", "bricks", &[]);
     assert_eq!(r.code, 0, "{r:?}");
 }
 

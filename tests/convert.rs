@@ -5,7 +5,9 @@
 //! Snapshots live in the top-level `snapshots/` folder. Paths are relative to the crate root,
 //! which is the working directory of integration tests.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{fixtures, hookx, snapshots, stem};
 use hookx::config::{read, write};
 use hookx::convert::{self, Options};
 use hookx::dialect::{Dialect, Flavor};
@@ -13,36 +15,6 @@ use hookx::model::{Document, DocumentKind, EventKind, HandlerKind, Origin, RuleS
 use hookx::source::SourceFile;
 use serde_json::Value;
 use std::path::Path;
-use std::time::Duration;
-
-fn snapshots() -> insta::Settings {
-    let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path("../snapshots");
-    settings.set_prepend_module_to_snapshot(false);
-    settings.set_omit_expression(true);
-    settings
-}
-
-fn hookx() -> Command {
-    let mut cmd = Command::cargo_bin("hookx").expect("the hookx binary");
-    cmd.timeout(Duration::from_secs(60));
-    cmd
-}
-
-/// Every fixture of a dialect folder (`.json` and `.md`), as paths relative to the crate root.
-fn fixtures(folder: &str) -> Vec<String> {
-    let dir = Path::new("tests/fixtures").join(folder);
-    let mut found: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.is_file())
-        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("json" | "md")))
-        .map(|p| p.to_str().expect("UTF-8 path").to_string())
-        .collect();
-    found.sort();
-    assert!(!found.is_empty(), "no fixtures in {}", dir.display());
-    found
-}
 
 /// Every valid fixture with its dialect.
 fn valid_fixtures() -> Vec<(Dialect, String)> {
@@ -50,13 +22,6 @@ fn valid_fixtures() -> Vec<(Dialect, String)> {
         .into_iter()
         .flat_map(|d| fixtures(d.name()).into_iter().map(move |f| (d, f)))
         .collect()
-}
-
-fn stem(path: &str) -> &str {
-    Path::new(path)
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .expect("file stem")
 }
 
 fn load(path: &str, dialect: Dialect) -> (SourceFile, Document) {

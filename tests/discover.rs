@@ -2,11 +2,14 @@
 //! (`tests/fixtures/projects/`), each copied into a temporary directory so that nothing touches
 //! the real home and trust records stay per test.
 
+mod common;
+
 use assert_cmd::Command;
+use common::{copy_tree, fixtures_dir};
 use hookx::dialect::Dialect;
 use hookx::discover::{self, Context, Runner, Scope};
 use hookx::trust::{self, TrustState, TrustStore};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// A copy of a fixture tree: `<tmp>/project` and `<tmp>/home`.
 struct Tree {
@@ -18,10 +21,7 @@ impl Tree {
     fn new(fixture: &str) -> Tree {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
-        let from = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/projects")
-            .join(fixture);
-        copy_tree(&from, &root);
+        copy_tree(&fixtures_dir().join("projects").join(fixture), &root);
         std::fs::create_dir_all(root.join("project")).unwrap();
         std::fs::create_dir_all(root.join("home")).unwrap();
         Tree { _dir: dir, root }
@@ -40,23 +40,12 @@ impl Tree {
     }
 
     fn write(&self, rel: &str, text: &str) {
-        let path = self.root.join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
+        common::write(&self.root, rel, text);
     }
 
     /// `hookx ARGS… --project P --home H` with the environment pointing at the temporary home.
     fn hookx(&self, args: &[&str]) -> assert_cmd::assert::Assert {
-        Command::cargo_bin("hookx")
-            .unwrap()
-            .args(args)
-            .arg("--project")
-            .arg(self.project())
-            .arg("--home")
-            .arg(self.home())
-            .env("HOME", self.home())
-            .env_remove("HOOKX_HOME")
-            .assert()
+        common::hookx_at(&self.project(), &self.home(), args)
     }
 
     fn stdout(&self, args: &[&str]) -> String {
@@ -70,17 +59,12 @@ impl Tree {
     }
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
+/// Whether a rule has a handler running the user's `~/bin/audit-shell.sh`.
+fn runs_audit_shell(rule: &discover::EffectiveRule<'_>) -> bool {
+    rule.rule.handlers.iter().any(|h| {
+        matches!(&h.kind, hookx::model::HandlerKind::Command(c)
+            if c.command.as_deref() == Some("~/bin/audit-shell.sh"))
+    })
 }
 
 fn snapshot(name: &str, text: &str) {
@@ -277,12 +261,7 @@ fn claude_runs_an_identical_command_once_across_scopes() {
     let rules = discover::effective_rules(&sources);
     let audit: Vec<&str> = rules
         .iter()
-        .filter(|r| {
-            r.rule.handlers.iter().any(|h| {
-                matches!(&h.kind, hookx::model::HandlerKind::Command(c)
-                    if c.command.as_deref() == Some("~/bin/audit-shell.sh"))
-            })
-        })
+        .filter(|r| runs_audit_shell(r))
         .map(|r| r.source.display.as_str())
         .collect();
     assert_eq!(audit, ["~/.claude/settings.json"]);
@@ -602,12 +581,7 @@ fn a_handler_the_host_runs_natively_is_not_run_again_by_hookx() {
     let audit = |rules: &[discover::EffectiveRule<'_>]| -> Vec<String> {
         rules
             .iter()
-            .filter(|r| {
-                r.rule.handlers.iter().any(|h| {
-                    matches!(&h.kind, hookx::model::HandlerKind::Command(c)
-                        if c.command.as_deref() == Some("~/bin/audit-shell.sh"))
-                })
-            })
+            .filter(|r| runs_audit_shell(r))
             .map(|r| r.source.display.clone())
             .collect()
     };

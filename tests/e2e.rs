@@ -10,7 +10,10 @@
 //! a hook file in a temp project, once that command exists.
 #![cfg(unix)]
 
+mod common;
+
 use assert_cmd::Command;
+use common::fixtures_dir;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -592,17 +595,13 @@ struct Outcome {
     project: PathBuf,
 }
 
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
-
 fn handler_script(f: F) -> PathBuf {
-    fixtures().join(format!("e2e/handlers/{}.sh", f.name()))
+    fixtures_dir().join(format!("e2e/handlers/{}.sh", f.name()))
 }
 
 /// The host payload of a scenario, sent from `project` (its `cwd`).
 fn host_payload(sc: Sc, host: F, project: &Path) -> Value {
-    let path = fixtures().join(sc.payload(host).expect("the host has the event"));
+    let path = fixtures_dir().join(sc.payload(host).expect("the host has the event"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
     let mut payload: Value = serde_json::from_str(&text).expect("fixture is JSON");
     payload["cwd"] = project.display().to_string().into();
@@ -672,9 +671,11 @@ fn invoke(via: Via, row: &Row, host: F, handler: F) -> Outcome {
         }
         Via::Run => {
             let (file, config) = hook_file(handler, handler_event, matcher, &command);
-            let path = project.join(file);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, serde_json::to_string_pretty(&config).unwrap()).unwrap();
+            common::write(
+                &project,
+                file,
+                &serde_json::to_string_pretty(&config).unwrap(),
+            );
             let home = tmp.path().join("home");
             std::fs::create_dir_all(&home).unwrap();
             cmd.env("HOOKX_HOME", &home);
@@ -1097,7 +1098,7 @@ fn the_matrix_covers_every_host_and_handler() {
         assert!(!row.handlers.is_empty(), "[{}] names no handler", row.case);
         for &host in ALL {
             if host.event(row.sc.event()).is_some() {
-                let path = fixtures().join(row.sc.payload(host).unwrap());
+                let path = fixtures_dir().join(row.sc.payload(host).unwrap());
                 assert!(path.is_file(), "[{}] {path:?} is missing", row.case);
             }
         }

@@ -5,9 +5,12 @@
 //! say on stderr what happened.
 #![cfg(unix)]
 
+mod common;
+
 use assert_cmd::Command;
+use common::fixtures_dir;
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// No hookx run may take longer than this, whatever the handler does.
@@ -67,15 +70,10 @@ impl std::fmt::Debug for Ran {
     }
 }
 
-fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(rel)
-}
-
 /// A seed payload, sent from `project`.
 fn payload(rel: &str, project: &Path) -> Vec<u8> {
-    let mut v: Value = serde_json::from_slice(&std::fs::read(fixture(rel)).unwrap()).unwrap();
+    let mut v: Value =
+        serde_json::from_slice(&std::fs::read(fixtures_dir().join(rel)).unwrap()).unwrap();
     v["cwd"] = project.display().to_string().into();
     v.to_string().into_bytes()
 }
@@ -89,6 +87,17 @@ const COPILOT_PRE: &str = "payloads/copilot/preToolUse.json";
 fn exec(host: &str, stdin: Vec<u8>, flavor: &str, args: &[&str], script: &str) -> Ran {
     let project = tempfile::tempdir().unwrap();
     exec_in(project.path(), host, stdin, flavor, args, script)
+}
+
+/// `exec` with the seed payload `rel`, sent from a directory of its own.
+fn exec_seed(host: &str, rel: &str, flavor: &str, args: &[&str], script: &str) -> Ran {
+    let dir = tempfile::tempdir().unwrap();
+    exec(host, payload(rel, dir.path()), flavor, args, script)
+}
+
+/// `exec` of a Claude `PreToolUse` on `Bash` from a Claude host.
+fn exec_claude_pre(flavor: &str, args: &[&str], script: &str) -> Ran {
+    exec_seed("claude", CLAUDE_PRE, flavor, args, script)
 }
 
 fn exec_in(
@@ -162,6 +171,39 @@ fn alive(pid: i32) -> bool {
     })
 }
 
+/// A handler that starts `sleep 60` in the background, writes its pid to `pid_file` and waits.
+fn sleeper_script(pid_file: &Path) -> String {
+    format!("sleep 60 & echo $! > '{}'; wait", pid_file.display())
+}
+
+/// Whether `pid` is gone within two seconds.
+fn gone_soon(pid: i32) -> bool {
+    (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(20));
+        !alive(pid)
+    })
+}
+
+/// `hookx exec --host claude --as claude -- SCRIPT` started in `dir` and handed a Claude
+/// `PreToolUse` (stdin then closed), its output thrown away.
+fn spawn_claude_exec(dir: &Path, script: &str) -> std::process::Child {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+        .current_dir(dir)
+        .args(["exec", "--host", "claude", "--as", "claude", "--"])
+        .arg(script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(&payload(CLAUDE_PRE, dir)).unwrap();
+    drop(stdin);
+    child
+}
+
 fn kill(pid: i32) {
     if let Some(p) = rustix::process::Pid::from_raw(pid) {
         let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
@@ -175,7 +217,7 @@ fn kill(pid: i32) {
 fn claude_handler_that_hangs_past_its_timeout_does_not_block() {
     let dir = tempfile::tempdir().unwrap();
     let pid_file = dir.path().join("sleeper.pid");
-    let script = format!("sleep 60 & echo $! > '{}'; wait", pid_file.display());
+    let script = sleeper_script(&pid_file);
     let ran = exec_in(
         dir.path(),
         "claude",
@@ -190,10 +232,7 @@ fn claude_handler_that_hangs_past_its_timeout_does_not_block() {
     assert!(ran.elapsed < Duration::from_secs(1) + MARGIN, "{ran:?}");
     // The whole group went with it.
     let pid = pid_in(&pid_file).expect("the handler wrote its child's pid");
-    let gone = (0..100).any(|_| {
-        std::thread::sleep(Duration::from_millis(20));
-        !alive(pid)
-    });
+    let gone = gone_soon(pid);
     kill(pid);
     assert!(gone, "the handler's child {pid} outlived the timeout");
 }
@@ -202,7 +241,6 @@ fn claude_handler_that_hangs_past_its_timeout_does_not_block() {
 /// hookx kills their groups and dies of the signal as the host expects.
 #[test]
 fn host_killing_hookx_kills_the_running_handlers() {
-    use std::process::Stdio;
     for (signal, name) in [
         (rustix::process::Signal::TERM, 15),
         (rustix::process::Signal::INT, 2),
@@ -210,20 +248,8 @@ fn host_killing_hookx_kills_the_running_handlers() {
     ] {
         let dir = tempfile::tempdir().unwrap();
         let pid_file = dir.path().join("sleeper.pid");
-        let script = format!("sleep 60 & echo $! > '{}'; wait", pid_file.display());
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
-            .current_dir(dir.path())
-            .args(["exec", "--host", "claude", "--as", "claude", "--"])
-            .arg(&script)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        use std::io::Write as _;
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(&payload(CLAUDE_PRE, dir.path())).unwrap();
-        drop(stdin);
+        let script = sleeper_script(&pid_file);
+        let mut child = spawn_claude_exec(dir.path(), &script);
         let sleeper = (0..500)
             .find_map(|_| {
                 std::thread::sleep(Duration::from_millis(20));
@@ -233,10 +259,7 @@ fn host_killing_hookx_kills_the_running_handlers() {
         let hookx = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
         rustix::process::kill_process(hookx, signal).unwrap();
         let status = child.wait().unwrap();
-        let gone = (0..100).any(|_| {
-            std::thread::sleep(Duration::from_millis(20));
-            !alive(sleeper)
-        });
+        let gone = gone_soon(sleeper);
         kill(sleeper);
         assert_eq!(status.code(), Some(128 + name), "signal {name}: {status:?}");
         assert!(
@@ -248,10 +271,9 @@ fn host_killing_hookx_kills_the_running_handlers() {
 
 #[test]
 fn copilot_pre_tool_use_handler_that_times_out_fails_open() {
-    let dir = tempfile::tempdir().unwrap();
-    let ran = exec(
+    let ran = exec_seed(
         "copilot",
-        payload(COPILOT_PRE, dir.path()),
+        COPILOT_PRE,
         "copilot",
         &["--timeout", "1"],
         "sleep 60",
@@ -264,10 +286,9 @@ fn copilot_pre_tool_use_handler_that_times_out_fails_open() {
 
 #[test]
 fn bricks_handler_that_hangs_under_a_copilot_host_does_not_deny() {
-    let dir = tempfile::tempdir().unwrap();
-    let ran = exec(
+    let ran = exec_seed(
         "copilot",
-        payload(COPILOT_PRE, dir.path()),
+        COPILOT_PRE,
         "bricks",
         &["--timeout", "1"],
         "while :; do :; done",
@@ -279,11 +300,8 @@ fn bricks_handler_that_hangs_under_a_copilot_host_does_not_deny() {
 
 #[test]
 fn timeout_flag_is_in_seconds_and_validated() {
-    let dir = tempfile::tempdir().unwrap();
     // A fast handler is not cut short by a long timeout...
-    let ran = exec(
-        "claude",
-        payload(CLAUDE_PRE, dir.path()),
+    let ran = exec_claude_pre(
         "claude",
         &["--timeout", "30"],
         "sleep 1; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}'",
@@ -295,13 +313,7 @@ fn timeout_flag_is_in_seconds_and_validated() {
     );
     // ...and a timeout that is not a number of seconds is a usage error, not a default.
     for bad in ["-1", "1.5", "soon"] {
-        let ran = exec(
-            "claude",
-            payload(CLAUDE_PRE, dir.path()),
-            "claude",
-            &[&format!("--timeout={bad}")],
-            "true",
-        );
+        let ran = exec_claude_pre("claude", &[&format!("--timeout={bad}")], "true");
         assert_eq!(ran.code, Some(2), "--timeout {bad}: {ran:?}");
         ran.says("--timeout");
     }
@@ -312,42 +324,21 @@ fn timeout_flag_is_in_seconds_and_validated() {
 
 #[test]
 fn claude_handler_killed_by_a_signal_does_not_block() {
-    let dir = tempfile::tempdir().unwrap();
-    let ran = exec(
-        "claude",
-        payload(CLAUDE_PRE, dir.path()),
-        "claude",
-        &[],
-        "kill -9 $$",
-    );
+    let ran = exec_claude_pre("claude", &[], "kill -9 $$");
     ran.passes();
     ran.says("killed by signal 9");
 }
 
 #[test]
 fn copilot_pre_tool_use_handler_killed_by_a_signal_denies() {
-    let dir = tempfile::tempdir().unwrap();
-    let ran = exec(
-        "claude",
-        payload(CLAUDE_PRE, dir.path()),
-        "copilot",
-        &[],
-        "kill -9 $$",
-    );
+    let ran = exec_claude_pre("copilot", &[], "kill -9 $$");
     claude_deny("killed by signal 9", &ran);
 }
 
 #[test]
 fn exit_1_is_a_non_blocking_error_for_claude_and_bricks() {
     for flavor in ["claude", "bricks"] {
-        let dir = tempfile::tempdir().unwrap();
-        let ran = exec(
-            "claude",
-            payload(CLAUDE_PRE, dir.path()),
-            flavor,
-            &[],
-            "echo 'lint config missing' >&2; exit 1",
-        );
+        let ran = exec_claude_pre(flavor, &[], "echo 'lint config missing' >&2; exit 1");
         ran.passes();
         ran.says_once("exited with code 1: lint config missing");
     }
@@ -355,10 +346,9 @@ fn exit_1_is_a_non_blocking_error_for_claude_and_bricks() {
 
 #[test]
 fn copilot_pre_tool_use_handler_exiting_1_denies_with_its_stderr() {
-    let dir = tempfile::tempdir().unwrap();
-    let ran = exec(
+    let ran = exec_seed(
         "copilot",
-        payload(COPILOT_PRE, dir.path()),
+        COPILOT_PRE,
         "copilot",
         &[],
         "echo 'policy server unreachable' >&2; exit 1",
@@ -372,11 +362,8 @@ fn copilot_pre_tool_use_handler_exiting_1_denies_with_its_stderr() {
 
 #[test]
 fn exit_2_on_pre_tool_use_denies_and_ignores_stdout() {
-    let dir = tempfile::tempdir().unwrap();
     // Claude: at exit 2 stdout JSON is ignored; stderr is the reason.
-    let ran = exec(
-        "claude",
-        payload(CLAUDE_PRE, dir.path()),
+    let ran = exec_claude_pre(
         "claude",
         &[],
         "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}'; echo 'rm is banned' >&2; exit 2",
@@ -386,10 +373,9 @@ fn exit_2_on_pre_tool_use_denies_and_ignores_stdout() {
 
 #[test]
 fn exit_2_where_claude_cannot_block_is_only_shown() {
-    let dir = tempfile::tempdir().unwrap();
-    let ran = exec(
+    let ran = exec_seed(
         "claude",
-        payload("payloads/claude/SessionStart.json", dir.path()),
+        "payloads/claude/SessionStart.json",
         "claude",
         &[],
         "echo 'no venv' >&2; exit 2",
@@ -406,14 +392,7 @@ fn exit_127_and_a_missing_command_are_errors_that_name_the_command() {
             "./hooks/does-not-exist.sh",
             "no-such-hook-binary --check",
         ] {
-            let dir = tempfile::tempdir().unwrap();
-            let ran = exec(
-                "claude",
-                payload(CLAUDE_PRE, dir.path()),
-                flavor,
-                &[],
-                script,
-            );
+            let ran = exec_claude_pre(flavor, &[], script);
             ran.passes();
             ran.says("exited with code 127");
             if script != "exit 127" {
@@ -426,14 +405,7 @@ fn exit_127_and_a_missing_command_are_errors_that_name_the_command() {
 
 #[test]
 fn copilot_pre_tool_use_handler_that_does_not_exist_denies() {
-    let dir = tempfile::tempdir().unwrap();
-    let ran = exec(
-        "claude",
-        payload(CLAUDE_PRE, dir.path()),
-        "copilot",
-        &[],
-        "./hooks/guard.sh",
-    );
+    let ran = exec_claude_pre("copilot", &[], "./hooks/guard.sh");
     claude_deny("guard.sh", &ran);
 }
 
@@ -470,15 +442,8 @@ fn invalid_json_on_stdout_is_an_error_not_a_decision() {
     ];
     for (stdout, says) in cases {
         for flavor in ["claude", "copilot", "bricks"] {
-            let dir = tempfile::tempdir().unwrap();
             let script = format!("printf '%s' '{stdout}'");
-            let ran = exec(
-                "claude",
-                payload(CLAUDE_PRE, dir.path()),
-                flavor,
-                &[],
-                &script,
-            );
+            let ran = exec_claude_pre(flavor, &[], &script);
             // Exit 0: no dialect reads garbage as a decision; Copilot's fail-closed rule is
             // about exit codes.
             if flavor == "copilot" && says == "must be a string" {
@@ -494,34 +459,18 @@ fn invalid_json_on_stdout_is_an_error_not_a_decision() {
 
 #[test]
 fn non_utf8_stdout_and_stderr_are_reported_not_fatal() {
-    let dir = tempfile::tempdir().unwrap();
-    let ran = exec(
-        "claude",
-        payload(CLAUDE_PRE, dir.path()),
-        "claude",
-        &[],
-        r#"printf '\377\376{"x":1}\200'"#,
-    );
+    let ran = exec_claude_pre("claude", &[], r#"printf '\377\376{"x":1}\200'"#);
     ran.passes();
     ran.says("not valid UTF-8");
 
     // At exit 2 the bytes are the reason: replaced, still a valid JSON answer.
-    let ran = exec(
-        "claude",
-        payload(CLAUDE_PRE, dir.path()),
-        "claude",
-        &[],
-        r"printf 'bad \377 byte\n' >&2; exit 2",
-    );
+    let ran = exec_claude_pre("claude", &[], r"printf 'bad \377 byte\n' >&2; exit 2");
     claude_deny("bad \u{FFFD} byte", &ran);
 }
 
 #[test]
 fn a_100_mb_flood_on_stdout_is_cut_and_reported() {
-    let dir = tempfile::tempdir().unwrap();
-    let ran = exec(
-        "claude",
-        payload(CLAUDE_PRE, dir.path()),
+    let ran = exec_claude_pre(
         "claude",
         &["--timeout", "60"],
         "dd if=/dev/zero bs=1048576 count=100 2>/dev/null | tr '\\000' x",
@@ -533,10 +482,7 @@ fn a_100_mb_flood_on_stdout_is_cut_and_reported() {
 
 #[test]
 fn a_100_mb_flood_on_stderr_is_cut_in_the_message() {
-    let dir = tempfile::tempdir().unwrap();
-    let ran = exec(
-        "claude",
-        payload(CLAUDE_PRE, dir.path()),
+    let ran = exec_claude_pre(
         "claude",
         &["--timeout", "60"],
         "dd if=/dev/zero bs=1048576 count=100 2>/dev/null | tr '\\000' x >&2; exit 1",
@@ -708,26 +654,9 @@ fn a_host_that_stops_reading_the_answer_does_not_crash_hookx() {
 /// with it.
 #[test]
 fn a_handler_dies_with_hookx_when_the_host_kills_it() {
-    use std::process::Stdio;
     let dir = tempfile::tempdir().unwrap();
     let pid_file = dir.path().join("handler.pid");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("hookx"))
-        .current_dir(dir.path())
-        .args(["exec", "--host", "claude", "--as", "claude", "--"])
-        .arg(format!(
-            "sleep 60 & echo $! > '{}'; wait",
-            pid_file.display()
-        ))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write;
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(&payload(CLAUDE_PRE, dir.path())).unwrap();
-    }
+    let mut child = spawn_claude_exec(dir.path(), &sleeper_script(&pid_file));
     let start = Instant::now();
     let pid = loop {
         if let Some(pid) = pid_in(&pid_file) {
@@ -739,10 +668,7 @@ fn a_handler_dies_with_hookx_when_the_host_kills_it() {
     let hookx = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
     rustix::process::kill_process(hookx, rustix::process::Signal::TERM).unwrap();
     let _ = child.wait();
-    let gone = (0..100).any(|_| {
-        std::thread::sleep(Duration::from_millis(20));
-        !alive(pid)
-    });
+    let gone = gone_soon(pid);
     kill(pid);
     assert!(gone, "the handler's child {pid} outlived hookx");
 }

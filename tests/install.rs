@@ -1,6 +1,7 @@
 //! `hookx install` and `--uninstall`, run as the real binary against temporary projects.
 
-use assert_cmd::Command;
+mod common;
+
 use hookx::install::{is_hookx_entry, route_host};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -34,17 +35,9 @@ impl Project {
         }
     }
 
+    /// `hookx ARGS… --project P --home H` with the environment pointing at the temporary home.
     fn hookx(&self, args: &[&str]) -> assert_cmd::assert::Assert {
-        Command::cargo_bin("hookx")
-            .unwrap()
-            .args(args)
-            .arg("--project")
-            .arg(&self.project)
-            .arg("--home")
-            .arg(&self.home)
-            .env("HOME", &self.home)
-            .env_remove("HOOKX_HOME")
-            .assert()
+        common::hookx_at(&self.project, &self.home, args)
     }
 
     fn stdout(&self, args: &[&str]) -> String {
@@ -53,10 +46,7 @@ impl Project {
     }
 
     fn write(&self, rel: &str, text: &str) -> PathBuf {
-        let path = self.project.join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, text).unwrap();
-        path
+        common::write(&self.project, rel, text)
     }
 
     fn read(&self, rel: &str) -> String {

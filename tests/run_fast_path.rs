@@ -1,6 +1,9 @@
 //! `hookx run` reads only what the fired event needs (`discover::discover_for_event`,
 //! `config::read::read_event`): these tests hold it to the same answer as reading everything.
 
+mod common;
+
+use common::{copy_tree, fixtures_dir, write};
 use hookx::config::{self, read::read_event};
 use hookx::dialect::Dialect;
 use hookx::discover::{self, Context, Source};
@@ -9,36 +12,13 @@ use hookx::dispatch::select::{rules_match, select};
 use hookx::model::{Event, EventKind, Rule, ToolCall};
 use hookx::source::SourceFile;
 use hookx::trust::TrustStore;
-use std::path::{Path, PathBuf};
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
+use std::path::PathBuf;
 
 fn events() -> Vec<EventKind> {
     let mut all = EventKind::KNOWN.to_vec();
     all.push(EventKind::Other("Custom".into()));
     all.push(EventKind::Other("NoSuchEvent".into()));
     all
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
-
-fn write(root: &Path, rel: &str, text: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
 }
 
 /// Every trusted source of a full discovery.
@@ -94,7 +74,7 @@ fn assert_same_as_full_discovery(ctx: &Context) -> usize {
 fn the_full_fixture_runs_the_same_rules() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
-    copy_tree(&fixtures().join("projects/full"), &root);
+    copy_tree(&fixtures_dir().join("projects/full"), &root);
     let ctx = Context::new(root.join("project"), root.join("home"));
     assert!(assert_same_as_full_discovery(&ctx) > 0);
     assert!(assert_firing_selects_the_same(&ctx) > 0);
@@ -280,7 +260,7 @@ fn odd_trees_run_the_same_rules() {
 #[test]
 fn reading_one_event_keeps_exactly_its_rules() {
     let mut files = Vec::new();
-    let mut dirs = vec![fixtures()];
+    let mut dirs = vec![fixtures_dir()];
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();

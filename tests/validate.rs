@@ -3,39 +3,12 @@
 //!
 //! Snapshots live in the top-level `snapshots/` folder; paths are relative to the crate root.
 
+mod common;
+
 use assert_cmd::Command;
+use common::{fixtures, snapshots, stem};
 use serde_json::Value;
-use std::path::Path;
 use std::time::Duration;
-
-fn snapshots() -> insta::Settings {
-    let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path("../snapshots");
-    settings.set_prepend_module_to_snapshot(false);
-    settings.set_omit_expression(true);
-    settings
-}
-
-fn fixtures(folder: &str) -> Vec<String> {
-    let dir = Path::new("tests/fixtures").join(folder);
-    let mut found: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.is_file())
-        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("json" | "md")))
-        .map(|p| p.to_str().expect("UTF-8 path").to_string())
-        .collect();
-    found.sort();
-    assert!(!found.is_empty(), "no fixtures in {}", dir.display());
-    found
-}
-
-fn stem(path: &str) -> &str {
-    Path::new(path)
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .expect("file stem")
-}
 
 /// The dialect a file name starts with (`claude-…`, `copilot-…`, `bricks-…`), if any.
 fn dialect_prefix(path: &str) -> Option<&'static str> {

@@ -1,0 +1,88 @@
+//! Helpers shared by the integration tests (`mod common;` in each test file that needs them).
+//! Each test file is its own crate and uses only some of them.
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The real `hookx` binary, killed (and the test failed) after a minute.
+pub fn hookx() -> Command {
+    let mut cmd = Command::cargo_bin("hookx").expect("the hookx binary");
+    cmd.timeout(Duration::from_secs(60));
+    cmd
+}
+
+/// Insta settings for snapshots in the top-level `snapshots/` folder, named without the module.
+pub fn snapshots() -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../snapshots");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings
+}
+
+/// `tests/fixtures`, as an absolute path.
+pub fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+/// Every fixture of a dialect folder (`.json` and `.md`), as paths relative to the crate root.
+pub fn fixtures(folder: &str) -> Vec<String> {
+    let dir = Path::new("tests/fixtures").join(folder);
+    let mut found: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.is_file())
+        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("json" | "md")))
+        .map(|p| p.to_str().expect("UTF-8 path").to_string())
+        .collect();
+    found.sort();
+    assert!(!found.is_empty(), "no fixtures in {}", dir.display());
+    found
+}
+
+/// A file name without its directory and extension.
+pub fn stem(path: &str) -> &str {
+    Path::new(path)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .expect("file stem")
+}
+
+/// Copies the directory `from` into `to`, recursively.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// Writes `text` to `root/rel`, creating the directories on the way.
+pub fn write(root: &Path, rel: &str, text: &str) -> PathBuf {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// `hookx ARGS… --project PROJECT --home HOME`, with `HOME` pointing at `home` too and no
+/// `HOOKX_HOME`, so that nothing touches the real home.
+pub fn hookx_at(project: &Path, home: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
+    Command::cargo_bin("hookx")
+        .unwrap()
+        .args(args)
+        .arg("--project")
+        .arg(project)
+        .arg("--home")
+        .arg(home)
+        .env("HOME", home)
+        .env_remove("HOOKX_HOME")
+        .assert()
+}
