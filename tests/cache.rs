@@ -233,7 +233,7 @@ fn the_cache_keeps_at_most_max_entries_dropping_the_oldest() {
 #[test]
 fn firing_rules_from_an_entry_select_as_a_full_read_does() {
     use hookx::dispatch::host::runnable;
-    use hookx::dispatch::select::{rules_match, select};
+    use hookx::dispatch::select::{can_fire, select};
     use hookx::trust::TrustStore;
 
     let setup = settled_project(&big_settings(900, "v1"));
@@ -256,12 +256,7 @@ fn firing_rules_from_an_entry_select_as_a_full_read_does() {
     };
     for tool in ["Tool3", "Other6", "Tool4", "shell", "Tool899", "nothing"] {
         let event = tool_call(&kind, tool);
-        let fires = |rules: &[Rule]| -> Vec<bool> {
-            rules_match(rules, &event)
-                .into_iter()
-                .map(|v| !matches!(v, Ok(false)))
-                .collect()
-        };
+        let fires = |rules: &[Rule]| can_fire(rules, &event);
         let want = chosen(&all, &event);
         for round in ["first", "from the entry"] {
             let firing = discover::discover_firing(&setup.ctx, Dialect::Bricks, &kind, &fires);

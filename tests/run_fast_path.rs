@@ -8,7 +8,7 @@ use hookx::config::{self, read::read_event};
 use hookx::dialect::Dialect;
 use hookx::discover::{self, Context, Source};
 use hookx::dispatch::host::runnable;
-use hookx::dispatch::select::{rules_match, select};
+use hookx::dispatch::select::{can_fire, select};
 use hookx::model::{Event, EventKind, Rule, ToolCall};
 use hookx::source::SourceFile;
 use hookx::trust::TrustStore;
@@ -160,12 +160,7 @@ fn assert_firing_selects_the_same(ctx: &Context) -> usize {
         for kind in events() {
             let all = discover::discover_for_event(ctx, host, &kind);
             for event in sample_events(&kind) {
-                let fires = |rules: &[Rule]| -> Vec<bool> {
-                    rules_match(rules, &event)
-                        .into_iter()
-                        .map(|v| !matches!(v, Ok(false)))
-                        .collect()
-                };
+                let fires = |rules: &[Rule]| can_fire(rules, &event);
                 let firing = discover::discover_firing(ctx, host, &kind, &fires);
                 for store in &stores {
                     let (want, want_skipped, want_warnings) = selection(&all, host, store, &event);
