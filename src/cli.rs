@@ -19,8 +19,9 @@ macro_rules! out {
 macro_rules! outln {
     ($($arg:tt)*) => { out!("{}\n", format_args!($($arg)*)) };
 }
+/// stderr goes through `anstream`: colours only on a terminal, never under `NO_COLOR`.
 macro_rules! err {
-    ($($arg:tt)*) => { $crate::cli::write_to(&mut std::io::stderr(), format_args!($($arg)*)) };
+    ($($arg:tt)*) => { $crate::cli::write_to(&mut anstream::stderr(), format_args!($($arg)*)) };
 }
 macro_rules! errln {
     ($($arg:tt)*) => { err!("{}\n", format_args!($($arg)*)) };
@@ -123,15 +124,16 @@ struct InstallArgs {
 
 #[derive(clap::Args, Debug)]
 struct ConvertArgs {
-    /// Config files to convert (settings.json, hooks.json, SKILL.md, …).
+    /// Config files to convert (settings.json, hooks.json, SKILL.md, …); `-` reads stdin.
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// The dialect of the input files; detected from path and content when omitted.
+    /// The dialect of the input files; detected from path and content when omitted (Claude
+    /// when still ambiguous, with a note).
     #[arg(long)]
     from: Option<Dialect>,
-    /// The dialect to convert to.
-    #[arg(long)]
-    to: Dialect,
+    /// The dialect(s) to convert to: one, or several separated by commas (with --write).
+    #[arg(long, value_delimiter = ',', required = true)]
+    to: Vec<Dialect>,
     /// Write the result to this file (atomically) instead of stdout.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -148,9 +150,17 @@ struct ConvertArgs {
     /// Exit with status 3 if anything is lost.
     #[arg(long)]
     strict: bool,
-    /// Route handlers through `hookx exec` where the target cannot express them natively.
-    #[arg(long)]
+    /// Write handlers as they are, not through `hookx exec`: a handler then receives the
+    /// target's stdin payload, which it was not written for (each is a loss item).
+    #[arg(long, conflicts_with = "wrap")]
+    no_wrap: bool,
+    /// Route handlers through `hookx exec` where the target cannot express them natively
+    /// (the default).
+    #[arg(long, hide = true)]
     wrap: bool,
+    /// The hookx command wrapped entries call.
+    #[arg(long, value_name = "PATH", default_value = "hookx")]
+    hookx: String,
     /// Report format: text (on stderr) or json (on stdout).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -178,6 +188,10 @@ struct ExecArgs {
     /// Only run when this matcher (read as the `--as` dialect reads it) accepts the event.
     #[arg(long = "match", value_name = "MATCHER")]
     matcher: Option<String>,
+    /// Only run when the tool call matches this Claude permission rule (`Bash(git *)`,
+    /// `Edit(*.ts)`), the tool named as the `--as` dialect names it: Claude's `if` filter.
+    #[arg(long = "if", value_name = "RULE")]
+    condition: Option<String>,
     /// The agent sending the event; detected from the environment and payload when omitted.
     #[arg(long)]
     host: Option<Dialect>,
@@ -232,6 +246,9 @@ struct SimulateArgs {
     project: Option<PathBuf>,
     #[arg(long, value_name = "DIR")]
     home: Option<PathBuf>,
+    /// Exit 0 when the host's decision is this one and 4 otherwise: a test step for CI.
+    #[arg(long, value_enum)]
+    expect: Option<crate::dispatch::simulate::Verdict>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
 }
@@ -251,7 +268,7 @@ pub fn main() -> i32 {
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            errln!("{e}");
+            errln!("{}", crate::diag::style(&e.to_string()));
             e.exit_code()
         }
     }
@@ -293,19 +310,68 @@ fn run(cli: Cli) -> Result<i32, Error> {
     }
 }
 
-/// Reads and parses one file, detecting its dialect unless given.
+/// Reads and parses one file (`-`: stdin), detecting its dialect unless given; a note on
+/// stderr says when detection had to choose.
 pub fn load(path: &Path, from: Option<Dialect>) -> Result<(SourceFile, Parsed), Error> {
-    let src = SourceFile::read(path)?;
+    let src = read_source(path)?;
     let dialect = match from {
         Some(d) => d,
-        None => config::detect::detect(&src)?,
+        None => {
+            let (dialect, note) = config::detect::detect_noted(&src)?;
+            if let Some(note) = note {
+                errln!("{}", crate::diag::style_note(&note));
+            }
+            dialect
+        }
     };
     let parsed = config::read(&src, dialect)?;
     Ok((src, parsed))
 }
 
+/// A config file's text; `-` reads standard input (shown as `<stdin>`).
+fn read_source(path: &Path) -> Result<SourceFile, Error> {
+    if path.as_os_str() != "-" {
+        return SourceFile::read(path);
+    }
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    let io = |e: std::io::Error| Error::Io {
+        path: "<stdin>".into(),
+        message: e.to_string(),
+    };
+    std::io::stdin()
+        .take(crate::source::MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > crate::source::MAX_FILE_BYTES {
+        return Err(Error::Io {
+            path: "<stdin>".into(),
+            message: format!(
+                "holds more than {} bytes; hookx reads config files up to that size",
+                crate::source::MAX_FILE_BYTES
+            ),
+        });
+    }
+    let text = String::from_utf8(bytes).map_err(|_| Error::Io {
+        path: "<stdin>".into(),
+        message: "is not valid UTF-8".into(),
+    })?;
+    Ok(SourceFile::new("<stdin>", text))
+}
+
 fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
+    let several = args.to.len() > 1;
+    if several && (args.out.is_some() || !args.write) && args.format == Format::Text {
+        return Err(Error::Usage(
+            "several targets (--to a,b) are written with --write into each agent's project file; --out and stdout take one".into(),
+        ));
+    }
+    if several && args.out.is_some() {
+        return Err(Error::Usage("--out takes one target (--to)".into()));
+    }
     let mut loaded = Vec::new();
+    // Parts of an input hookx cannot read: each a located loss; the rest converts.
+    let mut unread = Vec::new();
     for path in &args.files {
         let (src, parsed) = load(path, args.from)?;
         let (errors, warnings): (Vec<_>, Vec<_>) = parsed
@@ -314,23 +380,87 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
             .cloned()
             .partition(|d| d.severity == Severity::Error);
         for w in &warnings {
-            errln!("{w}");
+            errln!("{}", crate::diag::style(&w.to_string()));
         }
-        if !errors.is_empty() {
-            return Err(Error::Invalid(errors));
+        let doc = &parsed.document;
+        if doc.rules.is_empty() && doc.extra_hooks.is_empty() {
+            if !errors.is_empty() {
+                // Nothing readable is left: the errors are the answer.
+                return Err(Error::Invalid(errors));
+            }
         }
+        if !has_hook_config(&src, doc) {
+            return Err(Error::Io {
+                path: src.path.clone(),
+                message: format!(
+                    "no hooks found (expected a `hooks` object of events, or {} events at the top level); nothing converted or written",
+                    parsed.document.dialect
+                ),
+            });
+        }
+        unread.extend(errors.iter().map(|d| loss::Loss {
+            what: d.message.clone(),
+            why:
+                "hookx cannot read this part; it is not converted (the rest of the file is)".into(),
+            file: d.file.clone(),
+            pointer: d.pointer.clone().unwrap_or_default(),
+            line: d.line,
+            col: d.col,
+        }));
         loaded.push((src, parsed.document));
     }
     let inputs: Vec<_> = loaded.iter().map(|(s, d)| (s, d)).collect();
-    let options = convert::Options {
-        to: args.to,
-        wrap: args.wrap,
-        hookx: "hookx".into(),
-    };
-    let conversion = convert::convert(&inputs, &options);
+    let mut code = 0;
+    let mut reports = Vec::new();
+    for &to in &args.to {
+        let options = convert::Options {
+            to,
+            wrap: !args.no_wrap,
+            hookx: args.hookx.clone(),
+        };
+        let mut conversion = convert::convert(&inputs, &options);
+        conversion.losses.splice(0..0, unread.iter().cloned());
+        let (report, to_code) = convert_to(&args, to, &conversion, several)?;
+        reports.extend(report);
+        code = code.max(to_code);
+    }
+    if args.format == Format::Json {
+        let shown = if several {
+            serde_json::Value::Array(reports)
+        } else {
+            reports.pop().unwrap_or_default()
+        };
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&shown).unwrap_or_default()
+        );
+    }
+    Ok(code)
+}
+
+/// Whether a file holds hook configuration at all: rules, event arrays, a `hooks` key or the
+/// `disableAllHooks` switch (a `package.json` holds none).
+fn has_hook_config(src: &SourceFile, doc: &crate::model::Document) -> bool {
+    !doc.rules.is_empty()
+        || !doc.extra_hooks.is_empty()
+        || doc.extra.contains_key("disableAllHooks")
+        || serde_json::from_str::<serde_json::Value>(&src.text)
+            .is_ok_and(|v| v.get("hooks").is_some())
+}
+
+/// Writes or prints one target's conversion and its report; the JSON report (for --format
+/// json) and the exit code.
+fn convert_to(
+    args: &ConvertArgs,
+    to: Dialect,
+    conversion: &convert::Conversion,
+    several: bool,
+) -> Result<(Option<serde_json::Value>, i32), Error> {
+    let nothing =
+        conversion.document.rules.is_empty() && conversion.document.extra_hooks.is_empty();
     let target = match (&args.out, args.write) {
         (Some(out), _) => Some(out.clone()),
-        (None, true) => Some(args.project.join(default_target(args.to))),
+        (None, true) => Some(args.project.join(default_target(to))),
         (None, false) => None,
     };
     let text = match (&target, args.write) {
@@ -339,7 +469,15 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
     };
     let mut written = None;
     let mut diff = None;
-    if let Some(path) = &target {
+    let lossy = !conversion.losses.is_empty();
+    if nothing && target.is_some() {
+        errln!(
+            "{}",
+            crate::diag::style(&format!(
+                "note: no hooks found that convert to {to}; nothing written"
+            ))
+        );
+    } else if let Some(path) = &target {
         if args.dry_run {
             let before = std::fs::read_to_string(path).unwrap_or_default();
             let shown = path.display().to_string();
@@ -349,7 +487,7 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
                     .header(&shown, &shown)
                     .to_string(),
             );
-        } else if args.strict && !conversion.losses.is_empty() {
+        } else if args.strict && lossy {
             // --strict refuses a lossy result: the target stays as it was.
             errln!(
                 "not writing {}: the conversion loses something (--strict)",
@@ -366,6 +504,7 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
             written = Some(path.display().to_string());
         }
     }
+    let code = if args.strict && lossy { EXIT_LOSSES } else { 0 };
     match args.format {
         Format::Text => {
             if target.is_none() {
@@ -374,34 +513,30 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
             if let Some(diff) = &diff {
                 out!("{diff}");
             }
+            if several {
+                errln!("to {to}:");
+            }
             if let Some(path) = &written {
                 errln!("wrote {path}");
             }
             err!(
                 "{}",
-                loss::render_text(&conversion.losses, &conversion.notes)
+                crate::diag::style(&loss::render_text(&conversion.losses, &conversion.notes))
             );
+            Ok((None, code))
         }
-        Format::Json => {
-            let report = serde_json::json!({
-                "to": args.to,
+        Format::Json => Ok((
+            Some(serde_json::json!({
+                "to": to,
                 "output": if target.is_none() { Some(&text) } else { None },
                 "written": written,
                 "diff": diff,
                 "losses": conversion.losses,
                 "notes": conversion.notes,
-            });
-            outln!(
-                "{}",
-                serde_json::to_string_pretty(&report).unwrap_or_default()
-            );
-        }
+            })),
+            code,
+        )),
     }
-    Ok(if args.strict && !conversion.losses.is_empty() {
-        EXIT_LOSSES
-    } else {
-        0
-    })
 }
 
 /// Where each agent reads project hooks, for `--write` without `--out`.
@@ -463,6 +598,13 @@ fn exec_cmd(args: ExecArgs) -> Result<i32, Error> {
     if kind != hosted.event.kind {
         // Registered for another event: nothing to do.
         return Ok(0);
+    }
+    if let Some(rule) = &args.condition {
+        let condition = crate::dispatch::condition::Condition::parse(rule).map_err(Error::Usage)?;
+        if !condition.matches(&hosted.event, args.as_flavor) {
+            // The handler's own filter says no: it does not run, as under its own agent.
+            return Ok(0);
+        }
     }
     let line = match args.command.as_slice() {
         [one] => one.clone(),
@@ -534,6 +676,7 @@ fn run_cmd(args: RunArgs) -> Result<i32, Error> {
 }
 
 fn simulate_cmd(args: SimulateArgs) -> Result<i32, Error> {
+    use crate::dispatch::simulate;
     let project = match &args.project {
         Some(p) => p.clone(),
         None => std::env::current_dir().map_err(|e| Error::Io {
@@ -552,7 +695,7 @@ fn simulate_cmd(args: SimulateArgs) -> Result<i32, Error> {
             )?;
             hosted.event
         }
-        None => crate::dispatch::simulate::synthetic_event(
+        None => simulate::synthetic_event(
             args.host,
             args.event.as_deref().unwrap_or_default(),
             args.tool.as_deref(),
@@ -562,9 +705,10 @@ fn simulate_cmd(args: SimulateArgs) -> Result<i32, Error> {
         )?,
     };
     let ctx = crate::discover::Context::resolve(Some(&project), args.home.as_deref())?;
-    let sources = crate::discover::discover_for_event(&ctx, args.host.dialect(), &event.kind);
+    let host_dialect = args.host.dialect();
+    let sources = crate::discover::discover_for_event(&ctx, host_dialect, &event.kind);
     let store = crate::trust::TrustStore::load_or_empty(&ctx);
-    let (rules, warnings) = host::runnable(&sources, args.host.dialect(), &store, &event);
+    let (rules, warnings) = host::runnable(&sources, host_dialect, &store, &event);
     let mut dispatch = crate::dispatch::run::dispatch(
         args.host,
         &event,
@@ -572,13 +716,67 @@ fn simulate_cmd(args: SimulateArgs) -> Result<i32, Error> {
         &project,
     );
     dispatch.skipped.extend(warnings);
+    // The files the host reads itself: their handlers run without hookx, with the payload the
+    // host sends them (Copilot runs `.claude/settings.json` hooks as its PascalCase hooks).
+    let all = crate::discover::discover(&ctx);
+    let native_rules = simulate::native_rules(&all, host_dialect, &event.kind);
+    let native = crate::dispatch::run::dispatch(
+        args.host,
+        &event,
+        native_rules.iter().map(|r| (r, &())),
+        &project,
+    );
+    let mut outcome = native.outcome.clone();
+    outcome.merge(dispatch.outcome.clone());
+    let verdict = simulate::verdict(&outcome);
     match args.format {
-        Format::Text => out!("{}", crate::dispatch::simulate::report_text(&dispatch)),
-        Format::Json => outln!(
-            "{}",
-            serde_json::to_string_pretty(&crate::dispatch::simulate::report_json(&dispatch))
-                .unwrap_or_default()
-        ),
+        Format::Text => {
+            if !native.runs.is_empty() || !native.skipped.is_empty() {
+                out!(
+                    "run by {host_dialect} itself (natively, not through hookx), with what {host_dialect} sends them:\n{}\nrun through hookx:\n",
+                    simulate::report_text(&native)
+                );
+            }
+            out!("{}", simulate::report_text(&dispatch));
+            outln!(
+                "decision: {}",
+                serde_json::to_value(verdict)
+                    .unwrap_or_default()
+                    .as_str()
+                    .unwrap_or_default()
+            );
+        }
+        Format::Json => {
+            let mut report = simulate::report_json(&dispatch);
+            report["native"] = simulate::report_json(&native);
+            report["decision"] = serde_json::to_value(verdict).unwrap_or_default();
+            outln!(
+                "{}",
+                serde_json::to_string_pretty(&report).unwrap_or_default()
+            )
+        }
     }
-    Ok(0)
+    let stopped = verdict != simulate::Verdict::Allow;
+    Ok(match args.expect {
+        Some(expected) if expected == verdict => 0,
+        Some(expected) => {
+            errln!(
+                "{}",
+                crate::diag::style(&format!(
+                    "error: expected {}, the decision is {}",
+                    serde_json::to_value(expected)
+                        .unwrap_or_default()
+                        .as_str()
+                        .unwrap_or_default(),
+                    serde_json::to_value(verdict)
+                        .unwrap_or_default()
+                        .as_str()
+                        .unwrap_or_default()
+                ))
+            );
+            simulate::EXIT_VERDICT
+        }
+        None if stopped => simulate::EXIT_VERDICT,
+        None => 0,
+    })
 }

@@ -371,9 +371,15 @@ fn there_and_back_keeps_every_rule_the_middle_expressed() {
     assert!(compared >= 150, "only {compared} rules compared");
 }
 
-/// Runs `hookx convert FILE --from F --to T --format json` and returns its loss items.
+/// Runs `hookx convert FILE --from F --to T --format json --no-wrap` and returns its loss
+/// items: what the target cannot express natively.
 fn losses(path: &str, from: Dialect, to: Dialect) -> Vec<Value> {
-    let (code, stdout, stderr) = run_convert(&[
+    losses_with(path, from, to, &["--no-wrap"])
+}
+
+/// Like [`losses`], with other extra arguments.
+fn losses_with(path: &str, from: Dialect, to: Dialect, extra: &[&str]) -> Vec<Value> {
+    let mut args = vec![
         path,
         "--from",
         from.name(),
@@ -381,7 +387,9 @@ fn losses(path: &str, from: Dialect, to: Dialect) -> Vec<Value> {
         to.name(),
         "--format",
         "json",
-    ]);
+    ];
+    args.extend(extra);
+    let (code, stdout, stderr) = run_convert(&args);
     assert_eq!(code, 0, "{path} → {to}: {stderr}");
     let report: Value = serde_json::from_str(&stdout)
         .unwrap_or_else(|e| panic!("{path} → {to}: --format json is not JSON ({e}):\n{stdout}"));
@@ -619,16 +627,29 @@ fn unknown_fields_are_losses() {
     let f = "tests/fixtures/claude/wild-settings-newer-events-extra-fields.json";
     for to in [COPILOT, BRICKS] {
         let items = losses(f, CLAUDE, to);
-        // Handler fields `if`, `asyncRewake`, `id`.
-        assert_loss(&items, "/hooks/PreToolUse/0/hooks/0", "`if`", 39, 11);
+        // Handler fields `if` (wrapped, `hookx exec --if` applies it), `asyncRewake`, `id`.
         assert_loss(
             &items,
-            "/hooks/PreToolUse/0/hooks/0",
+            "/hooks/PreToolUse/0/hooks/0/if",
+            "`if: Bash(git *)`",
+            42,
+            19,
+        );
+        assert_loss(
+            &items,
+            "/hooks/PreToolUse/0/hooks/0/asyncRewake",
             "`asyncRewake`",
-            39,
-            11,
+            43,
+            28,
         );
         assert_loss(&items, "/hooks/PreToolUse/0/hooks/0", "`id`", 39, 11);
+        let wrapped = losses_with(f, CLAUDE, to, &[]);
+        assert!(
+            !wrapped
+                .iter()
+                .any(|l| l["pointer"] == "/hooks/PreToolUse/0/hooks/0/if"),
+            "{wrapped:#?}"
+        );
         // The group field `comment`.
         assert_loss(&items, "/hooks/PreToolUse/0", "`comment`", 35, 7);
     }
@@ -673,15 +694,46 @@ fn agent_variables_the_target_does_not_set_are_losses() {
     );
 }
 
-/// A lossless conversion says so, and `--strict` agrees.
+/// A lossless conversion says so, and `--strict` agrees: by default the handlers are wrapped
+/// and nothing is lost.
 #[test]
 fn a_lossless_conversion_has_no_loss_items() {
     let f = "tests/fixtures/claude/seed-block-rm.json";
     for to in [COPILOT, BRICKS] {
-        assert_eq!(losses(f, CLAUDE, to), Vec::<Value>::new());
+        assert_eq!(losses_with(f, CLAUDE, to, &[]), Vec::<Value>::new());
     }
     let f = "tests/fixtures/bricks/seed-config-format.json";
-    assert_eq!(losses(f, BRICKS, CLAUDE), Vec::<Value>::new());
+    assert_eq!(losses_with(f, BRICKS, CLAUDE, &[]), Vec::<Value>::new());
+}
+
+/// Under --no-wrap, a handler written for another agent's protocol is a located loss item,
+/// the summary never says "no losses", and --strict fails on it.
+#[test]
+fn no_wrap_reports_every_handler_that_sees_another_protocol() {
+    let f = "tests/fixtures/claude/seed-block-rm.json";
+    for to in [COPILOT, BRICKS] {
+        let items = losses(f, CLAUDE, to);
+        assert_loss(
+            &items,
+            "/hooks/PreToolUse/0/hooks/0",
+            "claude's hook protocol",
+            7,
+            11,
+        );
+        let args = [
+            f,
+            "--from",
+            "claude",
+            "--to",
+            to.name(),
+            "--no-wrap",
+            "--strict",
+        ];
+        let (code, stdout, stderr) = run_convert(&args);
+        assert_eq!(code, 3, "{stderr}");
+        assert!(!stderr.contains("no losses"), "{stderr}");
+        assert!(!stdout.contains("hookx exec"), "{stdout}");
+    }
 }
 
 /// Matchers keep their meaning: tool names are renamed and anchoring is made explicit, for

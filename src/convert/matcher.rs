@@ -14,6 +14,84 @@ pub struct Translated {
     pub text: Option<String>,
     /// Human-readable problems, each a loss item for the caller.
     pub problems: Vec<String>,
+    /// The original fired for some tools and the target has a counterpart for none of them:
+    /// the rule cannot fire there and is not converted.
+    pub fires_for_nothing: bool,
+}
+
+/// Names of tools no table knows (MCP tools, tools newer than hookx), spelled alike by every
+/// agent: a converted matcher must treat them as the original did.
+pub const PROBE_TOOLS: &[&str] = &[
+    "mcp__github__create_issue",
+    "mcp__memory__read_graph",
+    "SomeNewTool",
+    "some_new_tool",
+];
+
+/// Every tool name `from` knows, plus [`PROBE_TOOLS`], each with its counterpart in `to`
+/// (`None` when `to` has no such tool).
+pub fn tool_universe(from: Flavor, to: Flavor) -> Vec<(&'static str, Option<&'static str>)> {
+    from.tables()
+        .all_tool_names()
+        .chain(PROBE_TOOLS.iter().copied())
+        .map(|name| {
+            (
+                name,
+                to.tables().tool_name(from.tables().canonical_tool(name)),
+            )
+        })
+        .collect()
+}
+
+/// Whether matcher `text`, read as `flavor` reads it, fires for tool `name`: `None` when the
+/// text is not a valid regex.
+pub fn fires(text: Option<&str>, flavor: Flavor, name: &str) -> Option<bool> {
+    let form = flavor.tables().matcher_style.form(text);
+    CompiledMatcher::compile(&form)
+        .ok()
+        .map(|m| m.is_match(name))
+}
+
+/// The tools (of [`tool_universe`]) a tool matcher fires for, as the target names them, and the
+/// source names of those it fires for that have no counterpart in `to`.
+pub fn counterparts_fired(
+    text: Option<&str>,
+    from: Flavor,
+    to: Flavor,
+) -> Option<(BTreeSet<&'static str>, BTreeSet<&'static str>)> {
+    let mut fired = BTreeSet::new();
+    let mut lacking = BTreeSet::new();
+    for (name, counterpart) in tool_universe(from, to) {
+        if fires(text, from, name)? {
+            match counterpart {
+                Some(target) => {
+                    fired.insert(target);
+                }
+                None => {
+                    lacking.insert(name);
+                }
+            }
+        }
+    }
+    Some((fired, lacking))
+}
+
+/// The target-side tools (counterparts of the source's and [`PROBE_TOOLS`]) that matcher
+/// `text`, read as `to` reads it, fires for.
+pub fn target_fired(
+    text: Option<&str>,
+    from: Flavor,
+    to: Flavor,
+) -> Option<BTreeSet<&'static str>> {
+    let mut fired = BTreeSet::new();
+    for (_, counterpart) in tool_universe(from, to) {
+        if let Some(name) = counterpart
+            && fires(text, to, name)?
+        {
+            fired.insert(name);
+        }
+    }
+    Some(fired)
 }
 
 /// Translates `text`, written in `from` for an event whose matcher filters `on`, to `to`.
@@ -25,6 +103,7 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
         return Translated {
             text: text.map(str::to_string),
             problems: Vec::new(),
+            fires_for_nothing: false,
         };
     }
     let mut problems = Vec::new();
@@ -68,9 +147,56 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
         }
         (MatchOn::Field(_), form) => form,
     };
+    // Nothing left to fire for: never an empty matcher, which some agents read as "all" and
+    // Copilot drops.
+    if matches!(&form, MatcherForm::Exact(names) if names.is_empty()) {
+        return Translated {
+            text: None,
+            problems,
+            fires_for_nothing: true,
+        };
+    }
+    let written = write(&form, target_style, text);
+    if on == MatchOn::ToolName {
+        check_tools(text, written.as_deref(), from, to, &mut problems);
+    }
     Translated {
-        text: write(&form, target_style, text),
+        text: written,
         problems,
+        fires_for_nothing: false,
+    }
+}
+
+/// Checks the written matcher, read by the target's own matcher rules, against the original on
+/// every tool: it must fire for exactly the counterparts of the tools the original fired for.
+fn check_tools(
+    original: Option<&str>,
+    written: Option<&str>,
+    from: Flavor,
+    to: Flavor,
+    problems: &mut Vec<String>,
+) {
+    let (Some((expected, _)), Some(got)) = (
+        counterparts_fired(original, from, to),
+        target_fired(written, from, to),
+    ) else {
+        return;
+    };
+    if expected != got {
+        let list = |set: &BTreeSet<&str>| {
+            if set.is_empty() {
+                "none".to_string()
+            } else {
+                set.iter().copied().collect::<Vec<_>>().join(", ")
+            }
+        };
+        problems.push(format!(
+            "the translated matcher `{}` fires under {} for {} instead of {}",
+            written.unwrap_or(""),
+            to.dialect(),
+            list(&got),
+            list(&expected)
+        ));
     }
 }
 
@@ -131,7 +257,8 @@ fn rename_tools(
 }
 
 /// Renames whole-word tool names in the pattern, then checks the result against every known
-/// tool: it must match exactly the translations of the tools the original matched.
+/// tool and the probe names of unknown ones: it must match exactly the counterparts of the
+/// tools the original matched. Tools without a counterpart are reported.
 fn translate_tool_regex(
     pattern: &str,
     anchored: bool,
@@ -140,10 +267,11 @@ fn translate_tool_regex(
     problems: &mut Vec<String>,
 ) -> MatcherForm {
     let target_anchored = to.tables().matcher_style == MatcherStyle::AnchoredRegex;
-    let Ok(original) = CompiledMatcher::compile(&MatcherForm::Regex {
+    let original_form = MatcherForm::Regex {
         pattern: pattern.to_string(),
         anchored,
-    }) else {
+    };
+    let Ok(original) = CompiledMatcher::compile(&original_form) else {
         problems.push(format!(
             "matcher `{pattern}` is not a valid regex; it is copied unchanged"
         ));
@@ -152,33 +280,79 @@ fn translate_tool_regex(
             anchored: target_anchored,
         };
     };
-    let expected: BTreeSet<&str> = from
-        .tables()
-        .all_tool_names()
-        .filter(|n| original.is_match(n))
-        .filter_map(|n| to.tables().tool_name(from.tables().canonical_tool(n)))
-        .collect();
+    let universe = tool_universe(from, to);
+    let mut expected = BTreeSet::new();
+    let mut lacking = BTreeSet::new();
+    for (name, counterpart) in &universe {
+        if original.is_match(name) {
+            match counterpart {
+                Some(target) => {
+                    expected.insert(*target);
+                }
+                None => {
+                    lacking.insert(*name);
+                }
+            }
+        }
+    }
+    if !lacking.is_empty() {
+        problems.push(format!(
+            "{} {} no {} counterpart; the converted matcher cannot fire for {}",
+            lacking
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            if lacking.len() == 1 { "has" } else { "have" },
+            to.dialect(),
+            if lacking.len() == 1 { "it" } else { "them" },
+        ));
+    }
+    if expected.is_empty() && !lacking.is_empty() {
+        return MatcherForm::Exact(Vec::new());
+    }
     let renamed = rename_words(pattern, from, to);
     let candidate = MatcherForm::Regex {
         pattern: reanchor(&renamed, anchored, target_anchored),
         anchored: target_anchored,
     };
     if let Ok(compiled) = CompiledMatcher::compile(&candidate) {
-        let got: BTreeSet<&str> = to
-            .tables()
-            .all_tool_names()
+        let got: BTreeSet<&str> = universe
+            .iter()
+            .filter_map(|(_, counterpart)| *counterpart)
             .filter(|n| compiled.is_match(n))
             .collect();
         if got == expected {
             return candidate;
         }
     }
+    let known: Vec<String> = expected
+        .iter()
+        .copied()
+        .filter(|n| !PROBE_TOOLS.contains(n))
+        .map(str::to_string)
+        .collect();
+    if known.is_empty() {
+        // It fires only for tools outside the tables: the rewritten regex is the best guess.
+        problems.push(format!(
+            "regex matcher `{pattern}` cannot be checked for {}; it is rewritten as `{}`",
+            to.dialect(),
+            reanchor(&renamed, anchored, target_anchored)
+        ));
+        return candidate;
+    }
+    let unknown = expected.len() > known.len();
     problems.push(format!(
-        "regex matcher `{pattern}` cannot be rewritten exactly for {}; replaced by the exact list of tools it matched ({}), so tools outside hookx's tables no longer match",
+        "regex matcher `{pattern}` cannot be rewritten exactly for {}; replaced by the exact list of tools it matched ({}){}",
         to.dialect(),
-        if expected.is_empty() { "none".to_string() } else { expected.iter().copied().collect::<Vec<_>>().join(", ") }
+        known.join(", "),
+        if unknown {
+            ", so MCP tools and tools outside hookx's tables no longer match"
+        } else {
+            ""
+        }
     ));
-    MatcherForm::Exact(expected.into_iter().map(str::to_string).collect())
+    MatcherForm::Exact(known)
 }
 
 /// Replaces every identifier that is a source tool name by the target's name for that tool.
