@@ -372,6 +372,7 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
     let mut loaded = Vec::new();
     // Parts of an input hookx cannot read: each a located loss; the rest converts.
     let mut unread = Vec::new();
+    let mut unread_errors = Vec::new();
     for path in &args.files {
         let (src, parsed) = load(path, args.from)?;
         let (errors, warnings): (Vec<_>, Vec<_>) = parsed
@@ -398,6 +399,7 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
                 ),
             });
         }
+        unread_errors.extend(errors.iter().cloned());
         unread.extend(errors.iter().map(|d| loss::Loss {
             what: d.message.clone(),
             why:
@@ -419,6 +421,10 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
             hookx: args.hookx.clone(),
         };
         let mut conversion = convert::convert(&inputs, &options);
+        if conversion.document.rules.is_empty() && !unread_errors.is_empty() {
+            // Nothing but what could not be read: the errors are the answer.
+            return Err(Error::Invalid(unread_errors));
+        }
         conversion.losses.splice(0..0, unread.iter().cloned());
         let (report, to_code) = convert_to(&args, to, &conversion, several)?;
         reports.extend(report);

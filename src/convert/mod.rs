@@ -65,8 +65,18 @@ pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
     };
     for (src, doc) in inputs {
         if doc.dialect == options.to && inputs.len() == 1 {
-            // Same dialect: the document is already exact; keep its layout and other keys.
+            // Same dialect: the document is already exact; keep its layout and other keys. A
+            // command handler reading found no command in (an error of its own) is not written.
             out = (*doc).clone();
+            for rule in &mut out.rules {
+                rule.handlers.retain(|h| match &h.kind {
+                    HandlerKind::Command(c) => {
+                        c.unix_line().is_some() || c.windows_line().is_some()
+                    }
+                    _ => true,
+                });
+            }
+            out.rules.retain(|r| !r.handlers.is_empty());
         } else {
             if doc.disable_all_hooks() {
                 let why = if doc.dialect == options.to {
@@ -557,6 +567,10 @@ impl Converter<'_> {
             .or(command.osx.as_ref());
         let windows = command.powershell.as_ref().or(command.windows.as_ref());
         let Some(unix) = unix else {
+            if windows.is_none() {
+                // No command at all: reading reported it.
+                return None;
+            }
             self.lose(src, at, "PowerShell-only command handler", &format!(
                 "{target} runs hooks with a POSIX shell and this handler has no bash command; it is not converted"
             ));
