@@ -13,7 +13,7 @@ use hookx::convert::{self, Options};
 use hookx::dialect::{Dialect, Flavor};
 use hookx::model::{Document, DocumentKind, EventKind, HandlerKind, Origin, RuleShape};
 use hookx::source::SourceFile;
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::path::Path;
 
 /// Every valid fixture with its dialect.
@@ -905,4 +905,201 @@ fn copilot_cwd_and_env_become_safe_shell_prefixes() {
         "/home/h/x \"q\" `no` $(no)|dir with 'quotes'"
     );
     assert!(!dir.path().join("pwned").exists());
+}
+
+/// Converts a Claude `hooks` object (as JSON text) to `to` with the given extra arguments:
+/// the converted document and the loss items.
+fn convert_claude(hooks: Value, to: Dialect, extra: &[&str]) -> (Value, Vec<Value>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("settings.json");
+    std::fs::write(&path, json!({ "hooks": hooks }).to_string()).unwrap();
+    let mut args = vec![
+        path.to_str().unwrap(),
+        "--to",
+        to.name(),
+        "--format",
+        "json",
+    ];
+    args.extend(extra);
+    let (code, stdout, stderr) = run_convert(&args);
+    assert_eq!(code, 0, "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let output: Value = serde_json::from_str(report["output"].as_str().unwrap()).unwrap();
+    (output, report["losses"].as_array().unwrap().clone())
+}
+
+fn pre_tool_use(matcher: &str) -> Value {
+    json!({"PreToolUse": [{"matcher": matcher, "hooks": [{"type": "command", "command": "./g.sh"}]}]})
+}
+
+/// The matcher of the first converted preToolUse/PreToolUse rule (`None` when absent).
+fn converted_matcher(out: &Value) -> Option<String> {
+    let hooks = &out["hooks"];
+    let entry = hooks
+        .get("preToolUse")
+        .or_else(|| hooks.get("PreToolUse"))
+        .and_then(|a| a.get(0))?;
+    entry
+        .get("matcher")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+}
+
+/// Match-all stays match-all: `.*` (and `*`) fire for MCP tools and tools hookx does not know
+/// under the target too, never a closed list of known tools.
+#[test]
+fn match_all_stays_match_all() {
+    for to in [COPILOT, BRICKS] {
+        for matcher in [".*", "*", ""] {
+            let (out, losses) = convert_claude(pre_tool_use(matcher), to, &[]);
+            let written = converted_matcher(&out);
+            for tool in ["mcp__github__create_issue", "SomeBrandNewTool", "bash"] {
+                let fires =
+                    hookx::convert::matcher::fires(written.as_deref(), to.default_flavor(), tool);
+                assert_eq!(
+                    fires,
+                    Some(true),
+                    "{matcher:?} → {to}: {written:?} misses {tool}"
+                );
+            }
+            assert_eq!(losses, Vec::<Value>::new(), "{matcher:?} → {to}");
+        }
+    }
+}
+
+/// A matcher whose only tools have no counterpart is not converted, and reported; a
+/// converted matcher is never empty; a partly lost list keeps the rest and counts the loss.
+#[test]
+fn a_rule_for_tools_the_target_lacks_is_not_converted() {
+    for to in [COPILOT, BRICKS] {
+        for matcher in ["TodoWrite", "TodoWrite|NotebookEdit", "Notebook.*"] {
+            let (out, losses) = convert_claude(pre_tool_use(matcher), to, &[]);
+            assert_eq!(converted_matcher(&out), None, "{matcher} → {to}: {out:#}");
+            let hooks = out["hooks"].as_object().map(|h| h.len()).unwrap_or(0);
+            assert_eq!(hooks, 0, "{matcher} → {to}: {out:#}");
+            assert!(
+                losses
+                    .iter()
+                    .any(|l| l["pointer"] == "/hooks/PreToolUse/0/matcher"
+                        && l["why"].as_str().unwrap().contains("not converted")),
+                "{matcher} → {to}: {losses:#?}"
+            );
+        }
+        let (out, losses) = convert_claude(pre_tool_use("Bash|TodoWrite"), to, &[]);
+        let written = converted_matcher(&out).unwrap();
+        assert!(!written.is_empty());
+        assert_eq!(losses.len(), 1, "{losses:#?}");
+        assert!(losses[0]["why"].as_str().unwrap().contains("TodoWrite"));
+    }
+}
+
+/// Every translated tool matcher fires, under the target's own matcher rules, for exactly the
+/// counterparts of the tools the original fired for (known tools and probe MCP/new tools).
+#[test]
+fn translated_matchers_fire_for_the_counterparts_under_the_target_rules() {
+    use hookx::convert::matcher::{counterparts_fired, target_fired};
+    let matchers = [
+        "Bash",
+        "Edit|Write",
+        "Edit,Write",
+        "Edit|MultiEdit|Write",
+        "Write|Edit.*",
+        "mcp__.*",
+        "mcp__github__.*",
+        ".*",
+        "Bash|mcp__memory__.*",
+        "^Read$",
+        "Web.*",
+        "Agent|Task",
+    ];
+    for to in [COPILOT, BRICKS] {
+        for matcher in matchers {
+            let (out, _) = convert_claude(pre_tool_use(matcher), to, &[]);
+            let written = converted_matcher(&out);
+            let (expected, _) =
+                counterparts_fired(Some(matcher), Flavor::Claude, to.default_flavor()).unwrap();
+            let got =
+                target_fired(written.as_deref(), Flavor::Claude, to.default_flavor()).unwrap();
+            assert_eq!(got, expected, "{matcher} → {to}: {written:?}");
+        }
+    }
+}
+
+/// `args` (the exec form) becomes one command line whose words `sh` gives back exactly.
+#[test]
+fn claude_args_become_a_quoted_command_line() {
+    let args = ["--flag", "it's", "$HOME", "a b", "`x`"];
+    let words: Vec<&str> = ["%s\\n"].iter().chain(args.iter()).copied().collect();
+    let hooks = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "printf", "args": words}
+    ]}]});
+    let (out, losses) = convert_claude(hooks, COPILOT, &["--no-wrap"]);
+    let line = out["hooks"]["preToolUse"][0]["bash"].as_str().unwrap();
+    let printed = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(line)
+        .output()
+        .unwrap();
+    let words: Vec<&str> = std::str::from_utf8(&printed.stdout)
+        .unwrap()
+        .lines()
+        .collect();
+    assert_eq!(words, args, "{line}");
+    assert!(
+        !losses
+            .iter()
+            .any(|l| l["what"].as_str().unwrap().contains("args")),
+        "{losses:#?}"
+    );
+}
+
+/// Claude's `if` filter is applied by `hookx exec --if`; `shell: powershell` goes where the
+/// target keeps PowerShell; `onFailure: block` and `asyncRewake` are located losses; an
+/// `http` handler is a loss while its neighbours convert.
+#[test]
+fn every_claude_handler_form_is_read_and_translated_or_reported() {
+    let hooks = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "./git-guard.sh", "if": "Bash(git *)"},
+        {"type": "command", "command": "Write-Host hi", "shell": "powershell"},
+        {"type": "command", "command": "./strict.sh", "onFailure": "block", "asyncRewake": true},
+        {"type": "http", "url": "https://example.com/hook"},
+        {"type": "mcp_tool", "server": "s", "tool": "t"}
+    ]}]});
+    let (out, losses) = convert_claude(hooks.clone(), COPILOT, &[]);
+    let entries = out["hooks"]["preToolUse"].as_array().unwrap();
+    let lines: Vec<&str> = entries.iter().filter_map(|e| e["bash"].as_str()).collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("--if 'Bash(git *)' -- ./git-guard.sh")),
+        "{lines:#?}"
+    );
+    assert!(
+        entries.iter().any(|e| e["powershell"] == "Write-Host hi")
+            || losses
+                .iter()
+                .any(|l| l["what"].as_str().unwrap().contains("PowerShell")),
+        "{out:#}"
+    );
+    for pointer in [
+        "/hooks/PreToolUse/0/hooks/2/onFailure",
+        "/hooks/PreToolUse/0/hooks/2/asyncRewake",
+        "/hooks/PreToolUse/0/hooks/3/type",
+        "/hooks/PreToolUse/0/hooks/4/type",
+    ] {
+        assert!(
+            losses
+                .iter()
+                .any(|l| l["pointer"] == pointer && l["line"].as_u64() > Some(0)),
+            "{pointer}: {losses:#?}"
+        );
+    }
+    // Without wrapping, the `if` filter cannot be applied: a loss, and the handler still runs.
+    let (_, losses) = convert_claude(hooks, COPILOT, &["--no-wrap"]);
+    assert!(
+        losses
+            .iter()
+            .any(|l| l["pointer"] == "/hooks/PreToolUse/0/hooks/0/if"),
+        "{losses:#?}"
+    );
 }

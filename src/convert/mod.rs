@@ -68,15 +68,16 @@ pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
             // Same dialect: the document is already exact; keep its layout and other keys. A
             // command handler reading found no command in (an error of its own) is not written.
             out = (*doc).clone();
-            for rule in &mut out.rules {
+            out.rules.retain_mut(|rule| {
+                let before = rule.handlers.len();
                 rule.handlers.retain(|h| match &h.kind {
                     HandlerKind::Command(c) => {
                         c.unix_line().is_some() || c.windows_line().is_some()
                     }
                     _ => true,
                 });
-            }
-            out.rules.retain(|r| !r.handlers.is_empty());
+                before == 0 || !rule.handlers.is_empty()
+            });
         } else {
             if doc.disable_all_hooks() {
                 let why = if doc.dialect == options.to {
