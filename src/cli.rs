@@ -35,7 +35,11 @@ pub fn write_to(stream: &mut impl std::io::Write, args: std::fmt::Arguments) {
 #[command(
     name = "hookx",
     version,
-    about = "Portable hooks for AI coding agents: Claude Code, GitHub Copilot CLI, Bricks"
+    about = "Portable hooks for AI coding agents: Claude Code, GitHub Copilot CLI, Bricks",
+    after_help = concat!(
+        "Example:\n  hookx convert .claude/settings.json --to copilot --write\n\n",
+        "Exit codes:\n  0  success\n  1  an error: unreadable or invalid input, a failed write\n  2  a usage error\n  3  convert --strict: something is lost\n  4  simulate: the decision is not --expect (without it: a deny, ask or block)"
+    )
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -48,28 +52,61 @@ pub enum Format {
     Json,
 }
 
+/// `after_help` of a command: its example, then the exit codes.
+macro_rules! example {
+    ($($line:expr),+ $(,)?) => {
+        concat!(
+            "Example:\n",
+            $("  ", $line, "\n",)+
+            "\nExit codes:\n  0  success\n  1  an error: unreadable or invalid input, a failed write\n  2  a usage error\n  3  convert --strict: something is lost\n  4  simulate: the decision is not --expect (without it: a deny, ask or block)"
+        )
+    };
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Translate hook configs into another agent's dialect, reporting anything it cannot express.
+    #[command(after_help = example!(
+        "hookx convert .claude/settings.json --to copilot --write",
+        "hookx convert - --to bricks < hooks.json"
+    ))]
     Convert(ConvertArgs),
     /// Check hook configs: syntax, types, events, matchers, handler types.
+    #[command(after_help = example!("hookx validate .claude/settings.json --deny-warnings"))]
     Validate(ValidateArgs),
     /// The dispatcher a host agent calls for every event: runs every matching handler of the
     /// project's hook set in its own dialect and answers in the host's protocol.
+    #[command(after_help = example!("hookx run --host claude --event PreToolUse < payload.json"))]
     Run(RunArgs),
     /// Fire a synthetic event at the hook set and show what each handler received and answered.
+    #[command(after_help = example!(
+        "hookx simulate --host copilot --event preToolUse --tool bash --input '{\"command\":\"rm -rf /\"}' --expect deny"
+    ))]
     Simulate(SimulateArgs),
     /// Run one handler written for another agent: translate the host's event into the
-    /// handler's dialect and its answer back (what `convert --wrap` emits).
+    /// handler's dialect and its answer back (what `convert` writes for such handlers).
+    #[command(after_help = example!(
+        "hookx exec --host copilot --as claude --event PreToolUse -- ./guard.sh < payload.json"
+    ))]
     Exec(ExecArgs),
     /// Print the JSON Schema (draft-07) of a dialect's hook file, for editors.
+    #[command(after_help = example!("hookx schema copilot > copilot-hooks.schema.json"))]
     Schema { dialect: Dialect },
     /// Show the effective hook set of a project across every scope and agent.
+    #[command(after_help = example!("hookx list --host copilot"))]
     List(ListArgs),
     /// Record hook files as reviewed (by content hash) so that `hookx run` may run them.
+    #[command(after_help = example!("hookx trust .github/hooks/hooks.json"))]
     Trust(TrustArgs),
     /// Route a host agent's events to `hookx run` through the host's own config.
+    #[command(after_help = example!("hookx install --host claude"))]
     Install(InstallArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(after_help = example!("hookx completions bash > ~/.local/share/bash-completion/completions/hookx"))]
+    Completions { shell: clap_complete::Shell },
+    /// Print hookx's man page (roff).
+    #[command(after_help = example!("hookx man > ~/.local/share/man/man1/hookx.1"))]
+    Man,
 }
 
 #[derive(clap::Args, Debug)]
@@ -168,8 +205,18 @@ struct ConvertArgs {
 
 #[derive(clap::Args, Debug)]
 struct ValidateArgs {
-    #[arg(required = true)]
+    /// Files to check; every hook file `hookx list` finds when none is given.
     files: Vec<PathBuf>,
+    /// Exit 1 on warnings too.
+    #[arg(long)]
+    deny_warnings: bool,
+    /// Project directory, when no file is given.
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+    /// Home directory for user-level configs, when no file is given [default: $HOOKX_HOME,
+    /// else $HOME].
+    #[arg(long, value_name = "DIR")]
+    home: Option<PathBuf>,
     /// The dialect of the files; detected from path and content when omitted.
     #[arg(long)]
     from: Option<Dialect>,
@@ -289,6 +336,25 @@ fn run(cli: Cli) -> Result<i32, Error> {
         Command::Simulate(args) => simulate_cmd(args),
         Command::Schema { dialect } => {
             out!("{}", crate::schema::schema(dialect));
+            Ok(0)
+        }
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "hookx", &mut script);
+            out!("{}", String::from_utf8_lossy(&script));
+            Ok(0)
+        }
+        Command::Man => {
+            use clap::CommandFactory;
+            let mut page = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut page)
+                .map_err(|e| Error::Io {
+                    path: "<stdout>".into(),
+                    message: e.to_string(),
+                })?;
+            out!("{}", String::from_utf8_lossy(&page));
             Ok(0)
         }
         Command::List(args) => crate::list::command(&crate::list::Options {
@@ -558,8 +624,18 @@ fn validate_cmd(args: ValidateArgs) -> Result<i32, Error> {
     let mut all = Vec::new();
     let mut unreadable = 0;
     let mut worst = 0;
-    for path in &args.files {
-        match load(path, args.from) {
+    let files: Vec<(PathBuf, Option<Dialect>)> = if args.files.is_empty() {
+        // What `hookx list` finds, each in the dialect its location says.
+        let ctx = crate::discover::Context::resolve(args.project.as_deref(), args.home.as_deref())?;
+        crate::discover::discover(&ctx)
+            .into_iter()
+            .map(|s| (s.path.clone(), Some(args.from.unwrap_or(s.dialect))))
+            .collect()
+    } else {
+        args.files.iter().map(|p| (p.clone(), args.from)).collect()
+    };
+    for (path, from) in &files {
+        match load(path, *from) {
             Ok((src, parsed)) => {
                 all.extend(parsed.diagnostics.iter().cloned());
                 all.extend(crate::validate::check(&src, &parsed.document));
@@ -582,16 +658,25 @@ fn validate_cmd(args: ValidateArgs) -> Result<i32, Error> {
     match args.format {
         Format::Text => {
             for d in &all {
-                outln!("{d}\n");
+                let text = crate::diag::style(&d.to_string());
+                write_to(&mut anstream::stdout(), format_args!("{text}\n\n"));
             }
-            outln!(
+            let summary = format!(
                 "{errors} error(s), {warnings} warning(s) in {} file(s)",
-                args.files.len()
+                files.len()
             );
+            outln!("{summary}");
+            if args.deny_warnings && errors == 0 && warnings > 0 {
+                errln!(
+                    "{}",
+                    crate::diag::style("error: warnings found (--deny-warnings)")
+                );
+            }
         }
         Format::Json => outln!("{}", serde_json::to_string_pretty(&all).unwrap_or_default()),
     }
-    Ok(if errors > 0 { worst.max(1) } else { 0 })
+    let failed = errors > 0 || (args.deny_warnings && warnings > 0);
+    Ok(if failed { worst.max(1) } else { 0 })
 }
 
 fn exec_cmd(args: ExecArgs) -> Result<i32, Error> {

@@ -99,7 +99,7 @@ fn exit_codes() {
         vec!["convert", "--to", "claude"],
         vec!["frobnicate"],
         vec![],
-        vec!["validate"],
+        vec!["convert", BLOCK_RM, "--to", "copilot,bricks"],
     ] {
         let r = run(&args);
         assert_eq!(r.code, 2, "{args:?}: {r:?}");
