@@ -487,7 +487,12 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
             hookx: args.hookx.clone(),
         };
         let mut conversion = convert::convert(&inputs, &options);
-        if conversion.document.rules.is_empty() && !unread_errors.is_empty() {
+        let no_handler = conversion
+            .document
+            .rules
+            .iter()
+            .all(|r| r.handlers.is_empty());
+        if no_handler && !unread_errors.is_empty() {
             // Nothing but what could not be read: the errors are the answer.
             return Err(Error::Invalid(unread_errors));
         }

@@ -210,11 +210,19 @@ pub fn did_you_mean<'a>(
     word: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    let word = word.to_lowercase();
+    let lower = word.to_lowercase();
+    // Ties on the case-insensitive score go to the closer spelling (`preToolUs` →
+    // `preToolUse`, not `PreToolUse`), then to the first candidate.
     candidates
         .into_iter()
-        .map(|name| (strsim::jaro_winkler(&word, &name.to_lowercase()), name))
-        .filter(|(score, _)| *score > 0.85)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, name)| name)
+        .map(|name| {
+            let score = strsim::jaro_winkler(&lower, &name.to_lowercase());
+            (score, strsim::jaro_winkler(word, name), name)
+        })
+        .filter(|(score, _, _)| *score > 0.85)
+        .fold(None, |best: Option<(f64, f64, &str)>, c| match best {
+            Some(b) if (b.0, b.1) >= (c.0, c.1) => Some(b),
+            _ => Some(c),
+        })
+        .map(|(_, _, name)| name)
 }

@@ -973,3 +973,161 @@ fn one_bad_input_among_several_writes_nothing() {
     );
     assert!(!out.exists());
 }
+
+/// A file with no hook config (a `package.json`) is an error and nothing is written; an empty
+/// `hooks` object is a plain "no hooks found", nothing written either.
+#[test]
+fn a_file_without_hooks_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = common::write(dir.path(), "package.json", r#"{"name":"x","scripts":{}}"#);
+    let r = run(&[
+        "convert",
+        path_str(&package),
+        "--to",
+        "claude",
+        "--write",
+        "--project",
+        path_str(dir.path()),
+    ]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains("no hooks found") && r.stderr.contains("package.json"),
+        "{}",
+        r.stderr
+    );
+    assert!(!dir.path().join(".claude").exists());
+    let empty = common::write(dir.path(), "empty.json", r#"{"hooks":{}}"#);
+    let r = run(&[
+        "convert",
+        path_str(&empty),
+        "--to",
+        "claude",
+        "--write",
+        "--project",
+        path_str(dir.path()),
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stderr.contains("nothing written"), "{}", r.stderr);
+    assert!(!dir.path().join(".claude").exists());
+}
+
+/// `-` reads the config from stdin, detected by content.
+#[test]
+fn convert_reads_stdin() {
+    let text = std::fs::read_to_string("tests/fixtures/copilot/seed-command-hook.json").unwrap();
+    let out = hookx()
+        .args(["convert", "-", "--to", "claude", "--no-wrap"])
+        .write_stdin(text)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let converted = json(&String::from_utf8_lossy(&out.stdout));
+    assert!(converted["hooks"]["PreToolUse"].is_array(), "{converted:#}");
+}
+
+/// `--to copilot,bricks --write` writes both agents' project files in one run.
+#[test]
+fn several_targets_in_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(&[
+        "convert",
+        BLOCK_RM,
+        "--to",
+        "copilot,bricks",
+        "--write",
+        "--project",
+        path_str(dir.path()),
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    for file in [".github/hooks/hooks.json", ".bricks/hooks.json"] {
+        let text = std::fs::read_to_string(dir.path().join(file)).unwrap();
+        assert!(text.contains("block-rm.sh"), "{file}: {text}");
+    }
+    assert!(
+        r.stderr.contains("to copilot:") && r.stderr.contains("to bricks:"),
+        "{}",
+        r.stderr
+    );
+    // JSON: one report per target.
+    let r = run(&[
+        "convert",
+        BLOCK_RM,
+        "--to",
+        "copilot,bricks",
+        "--format",
+        "json",
+    ]);
+    let reports = json(&r.stdout);
+    assert_eq!(reports.as_array().map(Vec::len), Some(2), "{reports:#}");
+}
+
+/// A Claude plugin's `hooks/hooks.json` converts without `--from`.
+#[test]
+fn a_plugin_hooks_file_is_read_as_claude() {
+    let dir = tempfile::tempdir().unwrap();
+    let text =
+        std::fs::read_to_string("tests/fixtures/claude/wild-plugin-hooks-no-wrapper.json").unwrap();
+    let path = common::write(dir.path(), "my-plugin/hooks/hooks.json", &text);
+    let r = run(&["convert", path_str(&path), "--to", "copilot"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        !r.stderr.contains("read as claude"),
+        "no note needed: {}",
+        r.stderr
+    );
+}
+
+/// `completions SHELL` and `man` print what clap_complete and clap_mangen make of the CLI.
+#[test]
+fn completions_and_man_page() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let r = run(&["completions", shell]);
+        assert_eq!(r.code, 0, "{shell}: {r:?}");
+        assert!(
+            r.stdout.contains("convert") && r.stdout.contains("simulate"),
+            "{shell}"
+        );
+    }
+    let man = run(&["man"]);
+    assert_eq!(man.code, 0);
+    assert!(
+        man.stdout.starts_with(".ie") || man.stdout.contains(".TH hookx 1"),
+        "{}",
+        man.stdout
+    );
+    // Every command's help shows an example and the exit codes.
+    for command in [
+        "convert", "validate", "run", "simulate", "exec", "schema", "list", "trust", "install",
+    ] {
+        let r = run(&[command, "--help"]);
+        assert!(
+            r.stdout.contains("Example:\n  hookx "),
+            "{command}: {}",
+            r.stdout
+        );
+        assert!(r.stdout.contains("Exit codes:"), "{command}");
+    }
+}
+
+/// hookx's own diagnostics are coloured when colour is asked for (a terminal, or
+/// CLICOLOR_FORCE), never under NO_COLOR, and not in a pipe.
+#[test]
+fn diagnostics_are_coloured_only_where_wanted() {
+    let bad = "tests/fixtures/invalid/claude-hooks-object.json";
+    let stderr = |env: &[(&str, &str)]| {
+        let mut cmd = hookx();
+        cmd.args(["convert", bad, "--to", "copilot"])
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR_FORCE");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        String::from_utf8_lossy(&cmd.output().unwrap().stderr).into_owned()
+    };
+    assert!(
+        stderr(&[("CLICOLOR_FORCE", "1")]).contains("\u{1b}["),
+        "forced colour"
+    );
+    assert!(!stderr(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]).contains('\u{1b}'));
+    assert!(!stderr(&[]).contains('\u{1b}'), "a pipe gets no colour");
+}
