@@ -138,7 +138,7 @@ pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
     }
 }
 
-/// How a handler is routed through `hookx exec` under `--wrap`.
+/// How a handler is routed through `hookx exec` (the default; `--no-wrap` turns it off).
 struct Wrap<'a> {
     /// The source matcher, when the target cannot express it: `exec --match` applies it.
     matcher: Option<&'a str>,
@@ -262,7 +262,7 @@ impl Converter<'_> {
                     wrap_match = rule.matcher.clone();
                 } else {
                     self.lose(src, &format!("{at}/matcher"), &format!("matcher `{}` on `{}`", rule.matcher.as_deref().unwrap_or(""), event), &format!(
-                        "{} does not filter `{}` events by a matcher, so the hook would fire for all of them; the matcher is dropped (use --wrap to filter through hookx exec)",
+                        "{} does not filter `{}` events by a matcher, so the hook would fire for all of them; the matcher is dropped (without --no-wrap, hookx exec filters instead)",
                         self.options.to, event
                     ));
                 }
@@ -578,7 +578,7 @@ impl Converter<'_> {
             return None;
         };
         let rewritten = self.rewrite_env(src, at, unix, from, to);
-        // Under --wrap the handler runs through `hookx exec --as <its flavour>`, which gives it
+        // Wrapped, the handler runs through `hookx exec --as <its flavour>`, which gives it
         // its own dialect's variables: the command line stays exactly as written.
         let mut line = if self.options.wrap {
             unix.clone()
