@@ -450,11 +450,9 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
             errln!("{}", crate::diag::style(&w.to_string()));
         }
         let doc = &parsed.document;
-        if doc.rules.is_empty() && doc.extra_hooks.is_empty() {
-            if !errors.is_empty() {
-                // Nothing readable is left: the errors are the answer.
-                return Err(Error::Invalid(errors));
-            }
+        if doc.rules.is_empty() && doc.extra_hooks.is_empty() && !errors.is_empty() {
+            // Nothing readable is left: the errors are the answer.
+            return Err(Error::Invalid(errors));
         }
         if !has_hook_config(&src, doc) {
             return Err(Error::Io {

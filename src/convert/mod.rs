@@ -568,10 +568,8 @@ impl Converter<'_> {
             .or(command.osx.as_ref());
         let windows = command.powershell.as_ref().or(command.windows.as_ref());
         let Some(unix) = unix else {
-            if windows.is_none() {
-                // No command at all: reading reported it.
-                return None;
-            }
+            // No command at all: reading reported it.
+            windows?;
             self.lose(src, at, "PowerShell-only command handler", &format!(
                 "{target} runs hooks with a POSIX shell and this handler has no bash command; it is not converted"
             ));
