@@ -879,7 +879,7 @@ fn one_unreadable_part_is_a_located_loss_and_the_rest_converts() {
     "PreToolUse": [
       { "matcher": "Bash", "hook": "x.sh" },
       { "matcher": "Bash", "hooks": [
-        { "type": "http", "url": "https://example.com/hook" },
+        { "type": "webhook", "url": "https://example.com/hook" },
         { "type": "command", "command": "./guard.sh" }
       ] }
     ]
@@ -1130,4 +1130,49 @@ fn diagnostics_are_coloured_only_where_wanted() {
     );
     assert!(!stderr(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]).contains('\u{1b}'));
     assert!(!stderr(&[]).contains('\u{1b}'), "a pipe gets no colour");
+}
+
+/// `exec --if` applies Claude's `if` filter: the handler runs only for matching tool calls.
+#[test]
+fn exec_if_runs_the_handler_only_for_matching_calls() {
+    let exec = |command: &str| {
+        let payload = serde_json::json!({
+            "session_id": "s", "transcript_path": "/tmp/t", "cwd": "/tmp",
+            "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": command}
+        });
+        hookx()
+            .args([
+                "exec",
+                "--host",
+                "claude",
+                "--as",
+                "claude",
+                "--event",
+                "PreToolUse",
+            ])
+            .args(["--if", "Bash(git push *)", "--", "echo refused >&2; exit 2"])
+            .write_stdin(payload.to_string())
+            .output()
+            .unwrap()
+    };
+    let pushed = exec("git push origin main");
+    let stdout = String::from_utf8_lossy(&pushed.stdout);
+    let denied = pushed.status.code() == Some(2) || stdout.contains("\"deny\"");
+    assert!(denied, "{pushed:?}");
+    let listed = exec("git status");
+    assert_eq!(listed.status.code(), Some(0), "{listed:?}");
+    assert!(
+        listed.stdout.is_empty() && listed.stderr.is_empty(),
+        "{listed:?}"
+    );
+    // A malformed rule is a usage error.
+    let bad = hookx()
+        .args([
+            "exec", "--host", "claude", "--as", "claude", "--if", "Bash(git", "--", "true",
+        ])
+        .write_stdin(r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{}}"#)
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2), "{bad:?}");
 }

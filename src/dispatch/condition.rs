@@ -45,8 +45,8 @@ impl Condition {
     /// Whether the event's tool call matches, the tool named as `flavor` names it.
     pub fn matches(&self, event: &Event, flavor: Flavor) -> bool {
         let Some(call) = &event.tool else {
-            // Not a tool event: a tool rule cannot match it.
-            return false;
+            // Not a tool event: the filter is about tool calls and does not apply.
+            return true;
         };
         if flavor.tables().canonical_tool(&self.tool) != call.name {
             return false;
@@ -190,6 +190,17 @@ mod tests {
         let fetch = call(ids::WEB_FETCH, json!({"url": "https://example.com:8080/x"}));
         assert!(fires("WebFetch(domain:example.com)", &fetch));
         assert!(!fires("WebFetch(domain:example.org)", &fetch));
+    }
+
+    #[test]
+    fn events_without_a_tool_call_are_not_filtered() {
+        let stop = Event {
+            kind: EventKind::Stop,
+            timestamp: None,
+            tool: None,
+            fields: Default::default(),
+        };
+        assert!(fires("Bash(git *)", &stop));
     }
 
     #[test]
