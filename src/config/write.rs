@@ -222,6 +222,13 @@ fn keep_order(value: &mut Value, original: &Value) {
     }
 }
 
+/// The key of hookx's provenance record on a handler it wrote into a file:
+/// `"hookx": {"source": "../x.json"}` on an entry `convert --write` converted from that file,
+/// `"hookx": {"created": "file"}` on a routing entry of a file `install` created. Claude Code
+/// 2.1.332 and Copilot CLI 1.0.102 load handlers that carry it (checked by running both); the
+/// reader leaves it out of the handler.
+pub const MARKER: &str = "hookx";
+
 /// What an edit decided to do with the file it was shown.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Change {
