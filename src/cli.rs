@@ -333,15 +333,24 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
         (None, true) => Some(args.project.join(default_target(args.to))),
         (None, false) => None,
     };
+    // `--write` syncs with the entries converted from these inputs earlier.
+    let sources: Vec<&str> = loaded.iter().map(|(s, _)| s.path.as_str()).collect();
+    let sync = |path: &Path, current: Option<&str>| {
+        config::write::sync_text(path, &conversion.document, &sources, current)
+    };
+    let mut before = None;
     let text = match (&target, args.write) {
-        (Some(path), true) => config::write::merge_into(path, &conversion.document)?,
+        (Some(path), true) => {
+            before = std::fs::read_to_string(path).ok();
+            sync(path, before.as_deref())?
+        }
         _ => config::write::to_text(&conversion.document),
     };
     let mut written = None;
     let mut diff = None;
     if let Some(path) = &target {
         if args.dry_run {
-            let before = std::fs::read_to_string(path).unwrap_or_default();
+            let before = before.unwrap_or_default();
             let shown = path.display().to_string();
             diff = Some(
                 similar::TextDiff::from_lines(&before, &text)
@@ -356,14 +365,22 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
                 path.display()
             );
         } else {
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir).map_err(|e| Error::Io {
-                    path: dir.display().to_string(),
-                    message: e.to_string(),
-                })?;
+            // Under the writer's lock, from the file as it is then (another run may have
+            // written it since it was read above).
+            let outcome = config::write::update(path, |current| {
+                Ok(config::write::Change::Write(match args.write {
+                    true => sync(path, current)?,
+                    false => text.clone(),
+                }))
+            })?;
+            match outcome {
+                config::write::Outcome::Unchanged => {
+                    if args.format == Format::Text {
+                        errln!("{} is up to date", path.display());
+                    }
+                }
+                _ => written = Some(path.display().to_string()),
             }
-            config::write::write_atomic(path, &text)?;
-            written = Some(path.display().to_string());
         }
     }
     match args.format {

@@ -5,7 +5,8 @@ use super::spec::HandlerField;
 use crate::dialect::Flavor;
 use crate::error::Error;
 use crate::model::{Document, DocumentKind, Handler, HandlerKind, Rule, RuleShape};
-use serde_json::{Map, Value};
+use super::edit::{JsonText, Seg};
+use serde_json::{Map, Value, json};
 use std::path::Path;
 
 /// The document as its dialect writes it: JSON, or markdown with YAML frontmatter.
@@ -45,12 +46,7 @@ pub fn to_value(doc: &Document) -> Value {
 fn hooks_object(doc: &Document) -> Map<String, Value> {
     let mut hooks = Map::new();
     for rule in &doc.rules {
-        let name = rule
-            .flavor
-            .tables()
-            .event_name(&rule.event)
-            .unwrap_or(rule.event.name())
-            .to_string();
+        let name = event_key(rule);
         let entry = hooks
             .entry(name)
             .or_insert_with(|| Value::Array(Vec::new()));
@@ -161,65 +157,247 @@ fn handler_value(doc: &Document, flavor: Flavor, handler: &Handler) -> Value {
     Value::Object(out)
 }
 
-/// Merges `doc`'s rules into the config file at `path` (which may not exist yet), keeping every
-/// key and rule it already has; identical rules are not added twice. Returns the new text.
+/// Merges `doc`'s rules into the config file at `path` (which may not exist yet): a sync from
+/// the files its rules came from ([`sync_text`]). Returns the new text.
 pub fn merge_into(path: &Path, doc: &Document) -> Result<String, Error> {
+    let mut sources: Vec<&str> = doc.rules.iter().map(|r| r.origin.file.as_str()).collect();
+    sources.dedup();
+    let current = match std::fs::read_to_string(path) {
+        Ok(text) => Some(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => {
+            return Err(Error::Io {
+                path: path.display().to_string(),
+                message: e.to_string(),
+            });
+        }
+    };
+    sync_text(path, doc, &sources, current.as_deref())
+}
+
+/// `convert --write`: the text of the file at `path` (`current`, `None` when there is none)
+/// once synced with `doc`, converted from the files `sources`.
+///
+/// Every handler written carries hookx's provenance record ([`MARKER`]) naming the source it
+/// came from, relative to the target's folder. The entries an earlier run wrote from these
+/// sources are replaced by the new ones where they were (or removed, when the source no longer
+/// has them); hand-written entries, entries from other sources and every other byte stay. A
+/// second run with the same sources gives the same text. A new entry equal to a hand-written
+/// one is not added twice.
+pub fn sync_text(
+    path: &Path,
+    doc: &Document,
+    sources: &[&str],
+    current: Option<&str>,
+) -> Result<String, Error> {
     if doc.kind == DocumentKind::ClaudeFrontmatter || path.extension().is_some_and(|e| e == "md") {
         return Err(Error::Usage(format!(
             "{}: hookx does not write into markdown frontmatter; use --out to write a new file",
             path.display()
         )));
     }
-    let Some((src, parsed)) = read::read_target(path, doc.dialect)? else {
-        return Ok(to_text(doc));
-    };
-    let original = super::syntax::parse_json(&src)?;
-    let mut target = parsed.document;
-    for rule in &doc.rules {
-        let already = target.rules.iter().any(|r| {
-            r.event == rule.event
-                && r.matcher == rule.matcher
-                && r.handlers == rule.handlers
-                && r.flavor == rule.flavor
-        });
-        if !already {
-            target.rules.push(rule.clone());
+    let mut marked = doc.clone();
+    for rule in &mut marked.rules {
+        let record = json!({ "source": source_record(path, &rule.origin.file) });
+        for handler in &mut rule.handlers {
+            handler.extra.insert(MARKER.into(), record.clone());
         }
     }
-    let mut value = to_value(&target);
-    keep_order(&mut value, &original);
-    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
-    text.push('\n');
-    Ok(text)
+    let Some(current) = current else {
+        return Ok(to_text(&marked));
+    };
+    let src = crate::source::SourceFile::new(path.display().to_string(), current);
+    let parsed = read::read_checked(&src, doc.dialect)?;
+    let owned: Vec<Value> = sources
+        .iter()
+        .map(|s| json!({ "source": source_record(path, s) }))
+        .collect();
+    let events: Vec<Seg> = match parsed.document.wrapped || parsed.document.rules.is_empty() {
+        true => vec![Seg::from("hooks")],
+        false => Vec::new(),
+    };
+    let mut text = JsonText::new(current);
+    let mut wanted: Vec<(String, Vec<Value>)> = Vec::new();
+    for rule in &marked.rules {
+        let name = event_key(rule);
+        let values = rule_values(&marked, rule);
+        match wanted.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, list)) => list.extend(values),
+            None => wanted.push((name, values)),
+        }
+    }
+    let mut names: Vec<String> = match text.value(&events) {
+        Some(Value::Object(map)) => map.keys().cloned().collect(),
+        _ => Vec::new(),
+    };
+    for (name, _) in &wanted {
+        if !names.contains(name) {
+            names.push(name.clone());
+        }
+    }
+    for name in names {
+        let new: Vec<Value> = wanted
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, l)| l.clone())
+            .unwrap_or_default();
+        sync_event(&mut text, &events, &name, new, &owned).ok_or_else(|| Error::Io {
+            path: path.display().to_string(),
+            message: format!("hookx could not edit the `{name}` entries in place"),
+        })?;
+    }
+    Ok(text.into_text())
 }
 
-/// Puts every object's keys in the order `original` has them (keys it lacks go after them),
-/// down through arrays item by item, so that writing into a file reorders nothing it had.
-fn keep_order(value: &mut Value, original: &Value) {
-    match (value, original) {
-        (Value::Object(map), Value::Object(orig)) => {
-            let mut ordered = Map::new();
-            for (key, orig_value) in orig {
-                if let Some(v) = map.get(key) {
-                    let mut v = v.clone();
-                    keep_order(&mut v, orig_value);
-                    ordered.insert(key.clone(), v);
+/// Whether a handler carries one of the `owned` provenance records.
+fn is_owned(handler: &Value, owned: &[Value]) -> bool {
+    handler.get(MARKER).is_some_and(|m| owned.contains(m))
+}
+
+/// The entry without hookx's provenance records, to compare with a hand-written one.
+fn unmarked(entry: &Value) -> Value {
+    let mut entry = entry.clone();
+    if let Some(obj) = entry.as_object_mut() {
+        obj.remove(MARKER);
+        if let Some(Value::Array(handlers)) = obj.get_mut("hooks") {
+            for h in handlers {
+                if let Some(h) = h.as_object_mut() {
+                    h.remove(MARKER);
                 }
             }
-            for (key, v) in map.iter() {
-                if !ordered.contains_key(key) {
-                    ordered.insert(key.clone(), v.clone());
-                }
-            }
-            *map = ordered;
         }
-        (Value::Array(items), Value::Array(orig)) => {
-            for (item, orig_item) in items.iter_mut().zip(orig) {
-                keep_order(item, orig_item);
-            }
-        }
-        _ => {}
     }
+    entry
+}
+
+/// Syncs one event's array: `new` replaces the entries (and handlers) owned by this run.
+fn sync_event(
+    text: &mut JsonText,
+    events: &[Seg],
+    name: &str,
+    new: Vec<Value>,
+    owned: &[Value],
+) -> Option<()> {
+    let list: Vec<Seg> = events.iter().cloned().chain([Seg::from(name)]).collect();
+    let Some(current) = text.value(&list) else {
+        if new.is_empty() {
+            return Some(());
+        }
+        if events.is_empty() || text.value(events).is_some_and(|v| v.is_object()) {
+            return text.add_property(events, name, &Value::Array(new));
+        }
+        text.add_property(&[], "hooks", &json!({}))?;
+        return text.add_property(events, name, &Value::Array(new));
+    };
+    let Value::Array(entries) = current else {
+        // Not an event array (the reader kept it aside): left alone.
+        return Some(());
+    };
+    // Each entry: owned whole, owned in part (a group with hand-written handlers too), or not.
+    let mut whole = Vec::new();
+    let mut partial = Vec::new();
+    for (i, entry) in entries.iter().enumerate() {
+        match entry.get("hooks").and_then(Value::as_array) {
+            Some(handlers) => {
+                let mine: Vec<usize> = (0..handlers.len())
+                    .filter(|&j| is_owned(&handlers[j], owned))
+                    .collect();
+                if !mine.is_empty() && mine.len() == handlers.len() {
+                    whole.push(i);
+                } else if !mine.is_empty() {
+                    partial.push((i, mine));
+                }
+            }
+            None if is_owned(entry, owned) => whole.push(i),
+            None => {}
+        }
+    }
+    let kept: Vec<Value> = (0..entries.len())
+        .filter(|i| !whole.contains(i))
+        .map(|i| unmarked(&entries[i]))
+        .collect();
+    let new: Vec<Value> = new
+        .into_iter()
+        .filter(|e| !kept.contains(&unmarked(e)))
+        .collect();
+    let old: Vec<&Value> = whole.iter().map(|&i| &entries[i]).collect();
+    if partial.is_empty() && old.iter().copied().eq(new.iter()) {
+        return Some(());
+    }
+    // Where the first entry of this run was, the new ones go; else after the others.
+    let at = whole.first().map_or(entries.len() - whole.len(), |&first| first);
+    for i in (0..entries.len()).rev() {
+        if whole.contains(&i) {
+            text.remove(&[list.as_slice(), &[Seg::Index(i)]].concat())?;
+        } else if let Some((_, mine)) = partial.iter().find(|(p, _)| *p == i) {
+            for &j in mine.iter().rev() {
+                let at = [Seg::Index(i), Seg::from("hooks"), Seg::Index(j)];
+                text.remove(&[list.as_slice(), &at].concat())?;
+            }
+        }
+    }
+    if new.is_empty() && text.len(&list) == Some(0) && !whole.is_empty() {
+        // Only this run's entries were there: the event goes with them.
+        return text.remove(&list);
+    }
+    for (k, entry) in new.iter().enumerate() {
+        text.insert(&list, at + k, entry)?;
+    }
+    Some(())
+}
+
+/// How a target's provenance record names a source file: relative to the target's folder
+/// (both with symlinks resolved), so that the same file is named the same from any working
+/// directory.
+fn source_record(target: &Path, source: &str) -> String {
+    let absolute = |p: &Path| match std::fs::canonicalize(p) {
+        Ok(p) => p,
+        Err(_) => std::env::current_dir().map_or(p.to_path_buf(), |d| d.join(p)),
+    };
+    let source_path = absolute(Path::new(source));
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    // The folder may not exist yet: resolve the part that does.
+    let mut existing = dir;
+    let mut rest = Vec::new();
+    while !existing.exists() {
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                existing = parent;
+            }
+            _ => break,
+        }
+    }
+    let mut dir = absolute(if existing.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        existing
+    });
+    dir.extend(rest.iter().rev());
+    let a: Vec<_> = dir.components().collect();
+    let b: Vec<_> = source_path.components().collect();
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    // Sharing only the root (or a drive), the absolute path says more than a `../../..` chain.
+    if common <= 1 {
+        return source_path.to_string_lossy().into_owned();
+    }
+    let mut out = std::path::PathBuf::new();
+    for _ in common..a.len() {
+        out.push("..");
+    }
+    out.extend(&b[common..]);
+    out.to_string_lossy().replace('\\', "/")
+}
+
+fn event_key(rule: &Rule) -> String {
+    rule.flavor
+        .tables()
+        .event_name(&rule.event)
+        .unwrap_or(rule.event.name())
+        .to_string()
 }
 
 /// The key of hookx's provenance record on a handler it wrote into a file:
