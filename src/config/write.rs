@@ -1,11 +1,11 @@
 //! Writing a [`Document`] back out in its dialect, and merging it into an existing file.
 
+use super::edit::{JsonText, Seg};
 use super::read;
 use super::spec::HandlerField;
 use crate::dialect::Flavor;
 use crate::error::Error;
 use crate::model::{Document, DocumentKind, Handler, HandlerKind, Rule, RuleShape};
-use super::edit::{JsonText, Seg};
 use serde_json::{Map, Value, json};
 use std::path::Path;
 
@@ -325,7 +325,9 @@ fn sync_event(
         return Some(());
     }
     // Where the first entry of this run was, the new ones go; else after the others.
-    let at = whole.first().map_or(entries.len() - whole.len(), |&first| first);
+    let at = whole
+        .first()
+        .map_or(entries.len() - whole.len(), |&first| first);
     for i in (0..entries.len()).rev() {
         if whole.contains(&i) {
             text.remove(&[list.as_slice(), &[Seg::Index(i)]].concat())?;
