@@ -338,12 +338,11 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
     let sync = |path: &Path, current: Option<&str>| {
         config::write::sync_text(path, &conversion.document, &sources, current)
     };
-    let mut before = None;
+    let before = target
+        .as_ref()
+        .and_then(|path| std::fs::read_to_string(path).ok());
     let text = match (&target, args.write) {
-        (Some(path), true) => {
-            before = std::fs::read_to_string(path).ok();
-            sync(path, before.as_deref())?
-        }
+        (Some(path), true) => sync(path, before.as_deref())?,
         _ => config::write::to_text(&conversion.document),
     };
     let mut written = None;

@@ -458,6 +458,15 @@ fn dry_run_prints_a_diff_and_writes_nothing() {
     assert_eq!(r.code, 0, "{r:?}");
     assert!(r.stdout.contains("+    \"PreToolUse\": ["), "{}", r.stdout);
     assert!(!out.exists());
+    // On a file that already holds the result, the diff is empty.
+    std::fs::write(&out, convert(BLOCK_RM, "claude", "bricks", &[]).stdout).unwrap();
+    let r = convert(
+        BLOCK_RM,
+        "claude",
+        "bricks",
+        &["--out", path_str(&out), "--dry-run"],
+    );
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{r:?}");
 }
 
 #[test]
