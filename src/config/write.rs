@@ -549,3 +549,101 @@ fn replace(real: &Path, dir: &Path, text: &str, existed: bool) -> std::io::Resul
     tmp.persist(real).map_err(|e| e.error)?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dialect::Dialect;
+    use crate::source::SourceFile;
+
+    /// Reads `text` as a Claude file written at `dir/name`, and syncs it into `target`.
+    fn sync(dir: &Path, name: &str, text: &str, target: &str) -> String {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let src = SourceFile::new(path.to_str().unwrap(), text);
+        let doc = read::read(&src, Dialect::Claude).unwrap().document;
+        let out = dir.join("settings.json");
+        sync_text(&out, &doc, &[path.to_str().unwrap()], Some(target)).unwrap()
+    }
+
+    fn stop(command: &str) -> String {
+        format!(
+            r#"{{"hooks": {{"Stop": [{{"hooks": [{{"type": "command", "command": "{command}"}}]}}]}}}}"#
+        )
+    }
+
+    #[test]
+    fn entries_from_other_sources_and_hand_written_handlers_stay() {
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
+        let one = sync(dir, "a.json", &stop("a1"), "{\"hooks\": {}}");
+        let two = sync(dir, "b.json", &stop("b1"), &one);
+        assert!(two.contains("a1") && two.contains("b1"), "{two}");
+        // A handler added by hand into a's group stays when a's entries are synced again.
+        let mut v: Value = serde_json::from_str(&two).unwrap();
+        let group = v["hooks"]["Stop"]
+            .as_array_mut()
+            .unwrap()
+            .iter_mut()
+            .find(|g| g["hooks"][0]["command"] == "a1")
+            .unwrap();
+        group["hooks"]
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!({"type": "command", "command": "mine"}));
+        let hand = serde_json::to_string_pretty(&v).unwrap();
+        let three = sync(dir, "a.json", &stop("a2"), &hand);
+        assert!(!three.contains("a1") && three.contains("a2"), "{three}");
+        assert!(three.contains("mine") && three.contains("b1"), "{three}");
+        // The same sync again changes nothing.
+        assert_eq!(sync(dir, "a.json", &stop("a2"), &three), three);
+    }
+
+    #[test]
+    fn a_changed_entry_is_replaced_where_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
+        let first = sync(dir, "a.json", &stop("old"), "{\"hooks\": {\"Stop\": []}}");
+        // A hand-written entry after it.
+        let mut v: Value = serde_json::from_str(&first).unwrap();
+        v["hooks"]["Stop"]
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!({"hooks": [{"type": "command", "command": "mine"}]}));
+        let with_mine = serde_json::to_string_pretty(&v).unwrap();
+        let second = sync(dir, "a.json", &stop("new"), &with_mine);
+        let after: Value = serde_json::from_str(&second).unwrap();
+        let commands: Vec<&str> = after["hooks"]["Stop"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["hooks"][0]["command"].as_str().unwrap())
+            .collect();
+        assert_eq!(commands, ["new", "mine"]);
+        assert_eq!(second, with_mine.replace("\"old\"", "\"new\""));
+    }
+
+    #[test]
+    fn the_source_is_named_relative_to_the_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("p/.claude")).unwrap();
+        std::fs::write(root.join("p/src.json"), "{}").unwrap();
+        let source = root.join("p/src.json");
+        assert_eq!(
+            source_record(
+                &root.join("p/.claude/settings.json"),
+                source.to_str().unwrap()
+            ),
+            "../src.json"
+        );
+        // The target's folder need not exist yet.
+        assert_eq!(
+            source_record(
+                &root.join("p/.github/hooks/x.json"),
+                source.to_str().unwrap()
+            ),
+            "../../src.json"
+        );
+    }
+}
