@@ -401,3 +401,137 @@ mod tests {
         assert_eq!(inline, "{\"a\": [1, 2, 3], \"b\": \"x\" /* c */}");
     }
 }
+
+#[cfg(test)]
+mod proptests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i32>().prop_map(Value::from),
+            "[a-z \"\\\\]{0,6}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 24, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                proptest::collection::vec(("[a-z]{1,3}", inner), 0..4)
+                    .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+            ]
+        })
+    }
+
+    /// `value` as text, each container inline or one item per line as `layout` says.
+    fn render(
+        value: &Value,
+        indent: &str,
+        unit: &str,
+        nl: &str,
+        layout: &mut impl Iterator<Item = bool>,
+    ) -> String {
+        let (open, close, items): (&str, &str, Vec<(Option<&String>, &Value)>) = match value {
+            Value::Array(a) => ("[", "]", a.iter().map(|v| (None, v)).collect()),
+            Value::Object(o) => ("{", "}", o.iter().map(|(k, v)| (Some(k), v)).collect()),
+            leaf => return serde_json::to_string(leaf).unwrap(),
+        };
+        let multiline = layout.next().unwrap_or(false) && !items.is_empty();
+        let inner = format!("{indent}{unit}");
+        let parts: Vec<String> = items
+            .into_iter()
+            .map(|(k, v)| {
+                let key = k.map_or(String::new(), |k| {
+                    format!("{}: ", serde_json::to_string(k).unwrap())
+                });
+                let at = if multiline { inner.as_str() } else { indent };
+                format!("{key}{}", render(v, at, unit, nl, layout))
+            })
+            .collect();
+        if multiline {
+            format!(
+                "{open}{nl}{inner}{}{nl}{indent}{close}",
+                parts.join(&format!(",{nl}{inner}"))
+            )
+        } else {
+            format!("{open}{}{close}", parts.join(", "))
+        }
+    }
+
+    /// Every path to an array or object in `value`.
+    fn containers(value: &Value, at: &mut Vec<Seg>, out: &mut Vec<Vec<Seg>>) {
+        match value {
+            Value::Array(a) => {
+                out.push(at.clone());
+                for (i, v) in a.iter().enumerate() {
+                    at.push(Seg::Index(i));
+                    containers(v, at, out);
+                    at.pop();
+                }
+            }
+            Value::Object(o) => {
+                out.push(at.clone());
+                for (k, v) in o {
+                    at.push(Seg::Key(k.clone()));
+                    containers(v, at, out);
+                    at.pop();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    proptest! {
+        /// In any layout, adding an item anywhere and removing it again gives back the text,
+        /// and the text in between reads as the value with the item added.
+        #[test]
+        fn adding_then_removing_is_the_identity(
+            root in proptest::collection::vec(("[a-z]{1,3}", value()), 0..4),
+            layout in proptest::collection::vec(any::<bool>(), 0..40),
+            crlf in any::<bool>(),
+            tabs in any::<bool>(),
+            pick in any::<prop::sample::Index>(),
+            item in value(),
+        ) {
+            let root = Value::Object(root.into_iter().collect());
+            let (nl, unit) = (if crlf { "\r\n" } else { "\n" }, if tabs { "\t" } else { "  " });
+            let text = render(&root, "", unit, nl, &mut layout.into_iter());
+            let mut all = Vec::new();
+            containers(&root, &mut Vec::new(), &mut all);
+            let at = pick.get(&all).clone();
+            let mut edited = JsonText::new(text.clone());
+            let mut expected = root.clone();
+            let mut target = &mut expected;
+            for seg in &at {
+                target = match seg {
+                    Seg::Key(k) => &mut target[k.as_str()],
+                    Seg::Index(i) => &mut target[*i],
+                };
+            }
+            let removal = match target {
+                Value::Array(a) => {
+                    a.push(item.clone());
+                    edited.push(&at, &item).unwrap();
+                    [at.clone(), vec![Seg::Index(a.len() - 1)]].concat()
+                }
+                Value::Object(o) => {
+                    let key = "new key";
+                    if o.contains_key(key) {
+                        return Ok(());
+                    }
+                    o.insert(key.into(), item.clone());
+                    edited.add_property(&at, key, &item).unwrap();
+                    [at.clone(), vec![Seg::from(key)]].concat()
+                }
+                _ => unreachable!(),
+            };
+            let added: Value = serde_json::from_str(edited.as_str()).unwrap();
+            prop_assert_eq!(&added, &expected, "{}", edited.as_str());
+            if crlf {
+                prop_assert!(!edited.as_str().replace("\r\n", "").contains('\n'));
+            }
+            edited.remove(&removal).unwrap();
+            prop_assert_eq!(edited.as_str(), text.as_str());
+        }
+    }
+}
