@@ -158,34 +158,21 @@ impl TrustStore {
         true
     }
 
-    /// Writes the record through hookx's one writer (creating `~/.hookx` if needed, through a
-    /// symlinked record, under its lock): this store's records go over the record as it is on
-    /// disk then, so that concurrent `hookx trust` runs keep each other's.
+    /// Writes the record atomically, creating `~/.hookx` if needed.
     pub fn save(&self) -> Result<(), Error> {
-        let shown = self.path.display().to_string();
-        crate::config::write::update(&self.path, |current| {
-            let mut files =
-                match current {
-                    Some(text) => serde_json::from_str::<StoreFile>(text)
-                        .map_err(|e| Error::Io {
-                            path: shown.clone(),
-                            message: format!(
-                                "is not a hookx trust record ({e}); move it away to start afresh"
-                            ),
-                        })?
-                        .files,
-                    None => BTreeMap::new(),
-                };
-            files.extend(self.files.clone());
-            let file = StoreFile {
-                version: STORE_VERSION,
-                files,
-            };
-            let mut text = serde_json::to_string_pretty(&file).unwrap_or_default();
-            text.push('\n');
-            Ok(crate::config::write::Change::Write(text))
-        })
-        .map(|_| ())
+        if let Some(dir) = self.path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| Error::Io {
+                path: dir.display().to_string(),
+                message: e.to_string(),
+            })?;
+        }
+        let file = StoreFile {
+            version: STORE_VERSION,
+            files: self.files.clone(),
+        };
+        let mut text = serde_json::to_string_pretty(&file).unwrap_or_default();
+        text.push('\n');
+        crate::config::write::write_atomic(&self.path, &text)
     }
 }
 

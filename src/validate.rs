@@ -259,32 +259,18 @@ impl Checker<'_> {
                 None,
             );
         }
-        // Point at the timeout itself, under whichever of the dialect's keys it was written.
-        let timeout_at = || {
-            dialect
+        if let Some(t) = handler.timeout
+            && t >= SUSPICIOUS_TIMEOUT
+        {
+            // Point at the timeout itself, under whichever of the dialect's keys it was written.
+            let timeout_at = dialect
                 .config()
                 .handler_keys
                 .iter()
                 .filter(|(_, field)| *field == HandlerField::Timeout)
                 .map(|(key, _)| format!("{at}/{key}"))
                 .find(|p| syntax::locate(self.src, p).is_some())
-                .unwrap_or_else(|| at.to_string())
-        };
-        if handler.timeout == Some(0) {
-            let timeout_at = timeout_at();
-            self.push(
-                Severity::Warning,
-                &timeout_at,
-                "timeout 0 ends the handler as soon as it starts".into(),
-                Some(
-                    "give it the seconds it needs, or leave the timeout out for the default".into(),
-                ),
-            );
-        }
-        if let Some(t) = handler.timeout
-            && t >= SUSPICIOUS_TIMEOUT
-        {
-            let timeout_at = timeout_at();
+                .unwrap_or_else(|| at.to_string());
             self.push(
                 Severity::Warning,
                 &timeout_at,

@@ -1,5 +1,5 @@
-//! hookx's one writer as `hookx trust` uses it: through a symlinked record, and under a lock
-//! (install and `convert --write` are tested in `install.rs` and `cli.rs`).
+//! hookx's one writer as `hookx trust` uses it: through a symlinked record (install and
+//! `convert --write` are tested in `install.rs` and `cli.rs`).
 
 mod common;
 
@@ -34,37 +34,4 @@ fn trust_writes_through_a_symlinked_record() {
     );
     let files = &record(&home)["files"];
     assert!(files.get(hooks.to_str().unwrap()).is_some(), "{files}");
-}
-
-#[test]
-fn concurrent_trust_runs_keep_every_record() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    let (project, home) = (root.join("project"), root.join("home"));
-    std::fs::create_dir_all(&home).unwrap();
-    let files: Vec<_> = (0..12)
-        .map(|i| common::write(&project, &format!("h{i}.json"), &format!("{{\"n\": {i}}}")))
-        .collect();
-    let children: Vec<_> = files
-        .iter()
-        .map(|f| {
-            std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
-                .arg("trust")
-                .arg(f)
-                .arg("--project")
-                .arg(&project)
-                .arg("--home")
-                .arg(&home)
-                .env("HOME", &home)
-                .env_remove("HOOKX_HOME")
-                .stdout(std::process::Stdio::null())
-                .spawn()
-                .unwrap()
-        })
-        .collect();
-    for mut child in children {
-        assert!(child.wait().unwrap().success());
-    }
-    let trusted = record(&home)["files"].as_object().unwrap().len();
-    assert_eq!(trusted, files.len());
 }
