@@ -31,7 +31,11 @@ impl Setup {
 
     /// `~/.bricks-project-desktop/hooks.json`: a deny of every tool the matcher takes, trusted.
     fn trusted_deny(&self, matcher: &str) -> PathBuf {
-        let file = write(&self.home, ".bricks-project-desktop/hooks.json", &deny(matcher));
+        let file = write(
+            &self.home,
+            ".bricks-project-desktop/hooks.json",
+            &deny(matcher),
+        );
         self.trust(&file);
         file
     }
@@ -256,12 +260,22 @@ fn an_untrusted_file_is_warned_about_once_per_content_whatever_it_holds() {
     let file = write(&s.project, ".github/hooks/new.json", &copilot_file("edit"));
     let first = s.claude_pre_tool_use("Bash");
     assert!(first.denied_by_the_trusted_rule(), "{first:?}");
-    assert!(first.stderr.contains(".github/hooks/new.json (not trusted)"), "{first:?}");
+    assert!(
+        first
+            .stderr
+            .contains(".github/hooks/new.json (not trusted)"),
+        "{first:?}"
+    );
     let second = s.claude_pre_tool_use("Bash");
     assert!(!second.stderr.contains("new.json"), "{second:?}");
     std::fs::write(&file, copilot_file("create")).unwrap();
     let third = s.claude_pre_tool_use("Bash");
-    assert!(third.stderr.contains(".github/hooks/new.json (not trusted)"), "{third:?}");
+    assert!(
+        third
+            .stderr
+            .contains(".github/hooks/new.json (not trusted)"),
+        "{third:?}"
+    );
 }
 
 #[test]
