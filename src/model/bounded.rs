@@ -24,9 +24,11 @@ use std::sync::{Mutex, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// Longest regex handed to the engine. Real matchers are a few dozen bytes; a list of every MCP
-/// tool of a large server is a few kilobytes.
-pub const MAX_REGEX_BYTES: usize = 16 * 1024;
+/// Longest regex handed to the engine. Real matchers are a few dozen bytes. The engine's
+/// compile time grows faster than linearly with alternatives (a 16 KiB alternation took over a
+/// second in a debug build); plain name lists of any length need no engine
+/// ([`super::matcher::Literals`]).
+pub const MAX_REGEX_BYTES: usize = 4 * 1024;
 
 /// Longest value a regex is tested against (tool names, sources, triggers are short).
 pub const MAX_VALUE_BYTES: usize = 64 * 1024;
@@ -235,16 +237,25 @@ mod tests {
 
     #[test]
     fn deep_nesting_and_huge_patterns_are_answered_without_overflowing() {
-        let deep = format!("{}a{}", "(".repeat(5000), ")".repeat(5000));
+        let deep = format!("{}a{}", "(".repeat(2000), ")".repeat(2000));
         assert!(deep.len() <= MAX_REGEX_BYTES);
+        // As many alternatives as the size cap allows (the most a regex can recurse on).
+        let wide: Vec<String> = (0..1350).map(|i| format!("{}.", i % 10)).collect();
+        let wide = wide.join("|");
+        assert!(wide.len() <= MAX_REGEX_BYTES);
         let huge: Vec<String> = (0..70_000).map(|i| format!("(t{i})")).collect();
         let answers = run(vec![
-            Job::new(&deep, false, vec!["a".into(), "b".into()]),
+            Job::new(&wide, true, vec!["7x".into(), "x7".into()]),
             Job::new(&huge.join("|"), false, vec!["t5".into()]),
             Job::new("(", false, vec![]),
             Job::new("mcp__.*", false, vec!["mcp__x".into()]),
         ]);
         assert_eq!(answers[0], Answer::Matches(vec![true, false]));
+        let deep = run_one(Job::new(&deep, false, vec!["a".into()]));
+        assert!(
+            matches!(&deep, Answer::Invalid(e) if e.contains("nested")),
+            "{deep:?}"
+        );
         assert!(
             matches!(&answers[1], Answer::Unevaluable(why) if why.contains("bytes")),
             "{:?}",
