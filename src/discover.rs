@@ -819,7 +819,7 @@ fn load(
             ) {
                 EventRead::Parsed(sha256, parsed) => {
                     source.sha256 = sha256;
-                    parsed
+                    *parsed
                 }
                 EventRead::Refused(sha256) => {
                     return Some(withhold(source, TrustState::Changed, Some(sha256)));
@@ -829,10 +829,8 @@ fn load(
         _ => {
             let src = match SourceFile::read(&source.path) {
                 Ok(src) => SourceFile::new(display, src.text),
-                Err(e) if gated => {
-                    let _ = e;
-                    return Some(withhold(source, TrustState::Changed, None));
-                }
+                // Trusted once, unreadable now: nothing of it runs.
+                Err(_) if gated => return Some(withhold(source, TrustState::Changed, None)),
                 Err(e) => {
                     source.document = Err(e);
                     return Some(source);
@@ -884,7 +882,7 @@ fn withhold(mut source: Source, state: TrustState, sha256: Option<String>) -> So
 /// What reading one event of a file gave.
 enum EventRead {
     /// The file's SHA-256 (when it was read) and the event's part of it.
-    Parsed(Option<String>, Result<config::Parsed, Error>),
+    Parsed(Option<String>, Box<Result<config::Parsed, Error>>),
     /// Not parsed: `accept` refused this SHA-256.
     Refused(String),
 }
@@ -917,14 +915,17 @@ fn read_for_event(
             // the only use of the text: none is needed.
             Ok(hit) => {
                 let src = SourceFile::new(display, String::new());
-                EventRead::Parsed(Some(hit.sha256), Ok(read_pruned(&src, dialect, hit.pruned)))
+                EventRead::Parsed(
+                    Some(hit.sha256),
+                    Box::new(Ok(read_pruned(&src, dialect, hit.pruned))),
+                )
             }
             Err(sha256) => EventRead::Refused(sha256),
         };
     }
     let src = match SourceFile::read(path) {
         Ok(src) => SourceFile::new(display, src.text),
-        Err(e) => return EventRead::Parsed(None, Err(e)),
+        Err(e) => return EventRead::Parsed(None, Box::new(Err(e))),
     };
     let sha256 = sha256_hex(src.text.as_bytes());
     if !accept(&sha256) {
@@ -932,7 +933,7 @@ fn read_for_event(
     }
     let mut pruned = match prune_event(&src, dialect, event) {
         Ok(pruned) => pruned,
-        Err(e) => return EventRead::Parsed(Some(sha256), Err(e)),
+        Err(e) => return EventRead::Parsed(Some(sha256), Box::new(Err(e))),
     };
     // The cache keeps every rule of the event: the next event may fire others.
     let kept = before.map(|_| pruned.clone());
@@ -945,7 +946,7 @@ fn read_for_event(
     {
         cache::store(&ctx.home, path, dialect, event, before, &sha256, kept);
     }
-    EventRead::Parsed(Some(sha256), Ok(parsed))
+    EventRead::Parsed(Some(sha256), Box::new(Ok(parsed)))
 }
 
 /// Lower-case hex SHA-256 of some bytes.

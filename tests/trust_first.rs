@@ -289,3 +289,29 @@ fn a_file_that_is_not_json_beside_a_trusted_deny_is_not_parsed_on_the_run_path()
     assert!(!ran.stderr.contains("expected"), "{ran:?}");
     assert!(ran.stderr.contains("broken.json (not trusted)"), "{ran:?}");
 }
+
+/// A version 1 record (real path and hash, no location) is read but not honoured: the file
+/// shows as `legacy`, `run` says why it skips it, and `hookx trust` records it again.
+#[test]
+fn an_old_trust_record_is_kept_readable_but_not_honoured() {
+    let s = Setup::new();
+    let file = write(&s.home, ".bricks-project-desktop/hooks.json", &deny("bash"));
+    let sha = hookx::discover::sha256_hex(&std::fs::read(&file).unwrap());
+    let v1 = serde_json::json!({"version": 1, "files": {
+        file.display().to_string(): {"sha256": sha, "trusted_at": "2026-01-01T00:00:00Z"}
+    }});
+    write(&s.home, ".hookx/trust.json", &v1.to_string());
+    let list = |s: &Setup| -> String {
+        let out = s.hookx(&["list", "--format", "json"], "").success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    assert!(list(&s).contains("\"trust\": \"legacy\""), "{}", list(&s));
+    let ran = s.claude_pre_tool_use("Bash");
+    assert!(!ran.denied_by_the_trusted_rule(), "{ran:?}");
+    assert!(ran.stderr.contains("trusted by an older hookx"), "{ran:?}");
+    s.trust(&file);
+    assert!(list(&s).contains("\"trust\": \"trusted\""), "{}", list(&s));
+    let record = std::fs::read_to_string(s.home.join(".hookx/trust.json")).unwrap();
+    assert!(!record.contains("legacy"), "{record}");
+    assert!(s.claude_pre_tool_use("Bash").denied_by_the_trusted_rule());
+}
