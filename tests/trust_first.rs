@@ -315,3 +315,66 @@ fn an_old_trust_record_is_kept_readable_but_not_honoured() {
     assert!(!record.contains("legacy"), "{record}");
     assert!(s.claude_pre_tool_use("Bash").denied_by_the_trusted_rule());
 }
+
+#[path = "../fuzz/harness.rs"]
+mod harness;
+
+mod mixed {
+    use super::harness;
+    use proptest::prelude::*;
+
+    /// What an untrusted file holds: any bytes, or a hook file built to hurt (runaway, huge,
+    /// invalid or greedy matchers, `disableAllHooks`, a copy of a trusted handler).
+    fn content() -> impl Strategy<Value = Vec<u8>> {
+        let matcher = prop_oneof![
+            Just("(a+)+$".to_string()),
+            Just(".*".repeat(20) + "Z"),
+            Just(
+                (0..2000)
+                    .map(|i| format!("t{i}."))
+                    .collect::<Vec<_>>()
+                    .join("|")
+            ),
+            Just("(".to_string()),
+            Just("*".to_string()),
+            Just("bash".to_string()),
+            Just("ba.h".to_string()),
+            "[a-z.*+|()]{0,12}",
+        ];
+        let hostile = (matcher, any::<bool>(), any::<bool>()).prop_map(|(m, disable, pascal)| {
+            let event = if pascal { "PreToolUse" } else { "preToolUse" };
+            serde_json::json!({
+                "version": 1,
+                "disableAllHooks": disable,
+                "hooks": {event: [
+                    {"matcher": m, "hooks": [{"type": "command", "command": "exit 2"}]},
+                    {"type": "command", "bash": "exit 3", "matcher": m}
+                ]}
+            })
+            .to_string()
+            .into_bytes()
+        });
+        let bytes = proptest::collection::vec(1u8..=255, 0..64);
+        prop_oneof![hostile, bytes]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        /// The property of the `trust_mix` fuzz target, in `cargo test`.
+        #[test]
+        fn untrusted_files_never_change_the_trusted_outcome(
+            files in proptest::collection::vec((1u8..=255, content()), 0..6)
+        ) {
+            let mut data = Vec::new();
+            for (i, (head, content)) in files.iter().enumerate() {
+                if i > 0 {
+                    data.push(0);
+                }
+                data.push(*head);
+                data.extend(content.iter().filter(|&&b| b != 0));
+            }
+            harness::trust_mix(&data);
+        }
+    }
+}
