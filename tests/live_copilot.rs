@@ -73,6 +73,46 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             )]),
             Step::Text("all done"),
         ],
+        "deny" => {
+            let bash =
+                |c: &str| Step::Tools(vec![("bash", json!({"command": c, "description": "d"}))]);
+            [
+                "echo deny-json",
+                "echo deny-exit2",
+                "echo deny-exit1",
+                "echo modify-me",
+                "echo ask-me",
+                "echo camel-hso-deny",
+                "echo pascal-hso-deny",
+                "echo perm-deny",
+                "echo runs-fine",
+            ]
+            .into_iter()
+            .map(bash)
+            .chain([Step::Text("deny done")])
+            .collect()
+        }
+        "compact" => {
+            // Tool arguments stay in the history: three 12 KB files outgrow a 20000-token window.
+            let big = |n: usize| {
+                let path = format!("{project}/big{n}.txt");
+                Step::Tools(vec![(
+                    "create",
+                    json!({"path": path, "file_text": "x".repeat(12_000)}),
+                )])
+            };
+            vec![
+                Step::Tools(vec![(
+                    "bash",
+                    json!({"command": "echo async-done", "description": "bg", "mode": "async"}),
+                )]),
+                big(1),
+                big(2),
+                big(3),
+                big(4),
+                Step::Fail,
+            ]
+        }
         "sub" => vec![
             Step::Tools(vec![(
                 "bash",
@@ -102,28 +142,475 @@ fn dump_everything(sb: &Sandbox) -> String {
     json!({"version": 1, "hooks": hooks}).to_string()
 }
 
+/// What one scenario's run gives to check: the sandbox, the model's log, the client's outcome.
+struct Live {
+    sb: Sandbox,
+    model: FakeModel,
+    out: client::Outcome,
+    dumps: Vec<client::Dump>,
+}
+
+impl Live {
+    /// The first dump of `label` whose raw stdin contains `text`.
+    fn dump(&self, label: &str, text: &str) -> &client::Dump {
+        self.dumps
+            .iter()
+            .find(|d| d.label == label && d.raw.contains(text))
+            .unwrap_or_else(|| panic!("no {label} hook saw {text:?}; saw {:#?}", self.labels()))
+    }
+
+    fn labels(&self) -> Vec<&str> {
+        self.dumps.iter().map(|d| d.label.as_str()).collect()
+    }
+
+    /// The tool message the model got back for the call whose arguments contain `text`.
+    fn tool_result(&self, scenario: &str, text: &str) -> String {
+        for request in self.model.requests_of(scenario) {
+            let messages = request["messages"].as_array().cloned().unwrap_or_default();
+            let id = messages.iter().find_map(|m| {
+                m["tool_calls"].as_array()?.iter().find_map(|c| {
+                    c["function"]["arguments"]
+                        .as_str()?
+                        .contains(text)
+                        .then(|| c["id"].clone())
+                })
+            });
+            if let Some(id) = id
+                && let Some(reply) = messages
+                    .iter()
+                    .find(|m| m["role"] == "tool" && m["tool_call_id"] == id)
+            {
+                return reply["content"].to_string();
+            }
+        }
+        panic!("no tool result for a call with {text:?}")
+    }
+
+    /// Every request of the scenario, as one string (to find context and reasons in).
+    fn sent(&self, scenario: &str) -> String {
+        self.model
+            .requests_of(scenario)
+            .iter()
+            .map(Value::to_string)
+            .collect()
+    }
+
+    fn keep(&self, name: &str) {
+        if let Some(dir) = std::env::var_os("HOOKX_LIVE_KEEP") {
+            let keep = std::path::Path::new(&dir).join(name);
+            let _ = std::fs::remove_dir_all(&keep);
+            common::copy_tree(&self.sb.root, &keep);
+            let requests = serde_json::to_string_pretty(&self.model.chats()).unwrap();
+            std::fs::write(keep.join("requests.json"), requests).unwrap();
+            std::fs::write(keep.join("stdout.txt"), &self.out.stdout).unwrap();
+        }
+    }
+}
+
+/// Runs `prompt` (which names the scenario) in a sandbox prepared by `setup`.
+fn live(scenario: &str, setup: impl FnOnce(&Sandbox), extra: &[(&str, &str)]) -> Option<Live> {
+    let bin = client::binary()?;
+    let sb = Sandbox::new();
+    setup(&sb);
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let out = sb.run(
+        &bin,
+        model.port,
+        &format!("SCENARIO:{scenario} do the work"),
+        extra,
+    );
+    let dumps = sb.dumps();
+    let live = Live {
+        sb,
+        model,
+        out,
+        dumps,
+    };
+    live.keep(scenario);
+    Some(live)
+}
+
+/// Ground truth, no hookx: every event's payload in both casings, and the answer fields that
+/// reach the model (context on five events, a modified prompt and result, a blocked stop).
 #[test]
 fn ground_truth_tools() {
-    let Some(bin) = client::binary() else { return };
-    let sb = Sandbox::new();
-    let model = FakeModel::start(scripts, sb.project.display().to_string());
-    sb.write("home/.copilot/hooks/dump.json", &dump_everything(&sb));
-    let out = sb.run(&bin, model.port, "SCENARIO:tools do the work", &[]);
-    eprintln!(
-        "status {:?}\nstdout {}\nstderr {}",
-        out.status, out.stdout, out.stderr
-    );
-    for d in sb.dumps() {
-        eprintln!("{} {} {}", d.order, d.label, d.raw);
+    let Some(l) = live(
+        "tools",
+        |sb| {
+            sb.write("home/.copilot/hooks/dump.json", &dump_everything(sb));
+            let ctx = |e: &str| format!(r#"{{"additionalContext":"CTX-{e}"}}"#);
+            for e in ["sessionStart", "postToolUseFailure", "subagentStart"] {
+                sb.answer(e, "a", "", &ctx(e), "", 0);
+            }
+            sb.answer("postToolUse", "a", "hello-bash", &ctx("postToolUse"), "", 0);
+            sb.answer("postToolUse", "b", r#""textResultForLlm":"two"#,
+            r#"{"modifiedResult":{"resultType":"success","textResultForLlm":"MODIFIED-RESULT"}}"#, "", 0);
+            sb.answer("userPromptSubmitted", "a", "SCENARIO:tools",
+            r#"{"additionalContext":"CTX-userPromptSubmitted","modifiedPrompt":"SCENARIO:tools MODIFIED-PROMPT"}"#, "", 0);
+            // The main agent's first stop is blocked once; the reason comes back as a user message.
+            sb.answer(
+                "agentStop",
+                "a",
+                r#""stop_hook_active":false}"#,
+                r#"{"decision":"block","reason":"STOP-AGAIN"}"#,
+                "",
+                0,
+            );
+            // PascalCase SessionStart context is ignored.
+            sb.answer("SessionStart", "a", "",
+            r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"PCTX-SessionStart"}}"#, "", 0);
+        },
+        &[],
+    ) else {
+        return;
+    };
+    let sent = l.sent("tools");
+    for e in ["sessionStart", "userPromptSubmitted", "subagentStart"] {
+        assert!(
+            l.model
+                .chats()
+                .iter()
+                .any(|r| r.to_string().contains(&format!("CTX-{e}"))),
+            "{e} context"
+        );
     }
-    if std::env::var_os("KEEP").is_some() {
-        let keep = std::path::Path::new("/tmp/keep-copilot");
-        let _ = std::fs::remove_dir_all(keep);
-        common::copy_tree(&sb.root, keep);
-        std::fs::write(
-            keep.join("requests.json"),
-            serde_json::to_string_pretty(&model.chats()).unwrap(),
+    assert!(
+        sent.contains("MODIFIED-PROMPT"),
+        "modifiedPrompt replaces the prompt"
+    );
+    assert!(
+        l.tool_result("tools", "hello-bash")
+            .contains("CTX-postToolUse")
+    );
+    // postToolUseFailure context arrives as a user message after the failed call.
+    assert!(
+        sent.contains(
+            "Additional guidance from postToolUseFailure hooks:\\nCTX-postToolUseFailure"
         )
-        .unwrap();
+    );
+    let view = l.tool_result("tools", r#"notes.txt"}"#);
+    assert!(
+        view.contains("MODIFIED-RESULT") && !view.contains("two"),
+        "{view}"
+    );
+    assert!(
+        sent.contains("STOP-AGAIN"),
+        "a blocked agentStop continues with the reason"
+    );
+    assert!(
+        !l.model
+            .chats()
+            .iter()
+            .any(|r| r.to_string().contains("PCTX-SessionStart"))
+    );
+    assert!(
+        l.dumps
+            .iter()
+            .any(|d| d.label == "agentStop" && d.raw.contains(r#""stop_hook_active":true"#))
+    );
+    record::check("tools", &l);
+}
+
+/// Ground truth of preToolUse and permissionRequest answers: which deny, which run.
+#[test]
+fn ground_truth_deny() {
+    let Some(l) = live(
+        "deny",
+        |sb| {
+            sb.write("home/.copilot/hooks/dump.json", &dump_everything(sb));
+            let pre = "preToolUse";
+            sb.answer(
+                pre,
+                "a",
+                "deny-json",
+                r#"{"permissionDecision":"deny","permissionDecisionReason":"REASON-JSON"}"#,
+                "",
+                0,
+            );
+            sb.answer(pre, "b", "deny-exit2", "", "STDERR-EXIT2", 2);
+            sb.answer(pre, "c", "deny-exit1", "", "STDERR-EXIT1", 1);
+            sb.answer(pre, "d", "modify-me",
+            r#"{"permissionDecision":"allow","modifiedArgs":{"command":"echo modified-args","description":"m"}}"#, "", 0);
+            sb.answer(
+                pre,
+                "e",
+                "ask-me",
+                r#"{"permissionDecision":"ask","permissionDecisionReason":"ASKED"}"#,
+                "",
+                0,
+            );
+            sb.answer(pre, "f", "camel-hso-deny",
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"CAMEL-HSO"}}"#, "", 0);
+            sb.answer("PreToolUse", "a", "pascal-hso-deny",
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"PASCAL-HSO"}}"#, "", 0);
+            sb.answer(
+                "permissionRequest",
+                "a",
+                "perm-deny",
+                r#"{"behavior":"deny","message":"PERM-MSG"}"#,
+                "",
+                0,
+            );
+        },
+        &[],
+    ) else {
+        return;
+    };
+    let result = |t: &str| l.tool_result("deny", t);
+    assert!(
+        result("deny-json").contains("REASON-JSON"),
+        "{}",
+        result("deny-json")
+    );
+    assert!(
+        result("deny-exit2").contains("Denied") && !result("deny-exit2").contains("STDERR-EXIT2"),
+        "{}",
+        result("deny-exit2")
+    );
+    assert!(
+        result("deny-exit1").contains("Denied"),
+        "{}",
+        result("deny-exit1")
+    );
+    assert!(
+        // The model's history shows the modified arguments.
+        result("modified-args").contains("modified-args\\n"),
+        "{}",
+        result("modified-args")
+    );
+    assert!(
+        result("ask-me").contains("Denied") || result("ask-me").contains("denied"),
+        "{}",
+        result("ask-me")
+    );
+    assert!(
+        result("camel-hso-deny").contains("camel-hso-deny\\n"),
+        "camelCase ignores hookSpecificOutput: {}",
+        result("camel-hso-deny")
+    );
+    assert!(
+        result("pascal-hso-deny").contains("PASCAL-HSO"),
+        "{}",
+        result("pascal-hso-deny")
+    );
+    assert!(
+        result("perm-deny").contains("PERM-MSG"),
+        "{}",
+        result("perm-deny")
+    );
+    assert!(
+        result("runs-fine").contains("runs-fine\\n"),
+        "{}",
+        result("runs-fine")
+    );
+    // The first deny stops the rest: the PascalCase twin never saw the denied calls.
+    assert!(
+        !l.dumps
+            .iter()
+            .any(|d| d.label == "PreToolUse" && d.raw.contains("deny-json"))
+    );
+    record::check("deny", &l);
+}
+
+/// Ground truth: `decision:"block"` on userPromptSubmitted refuses the prompt.
+#[test]
+fn ground_truth_blocked_prompt() {
+    let Some(l) = live(
+        "blockprompt",
+        |sb| {
+            sb.write("home/.copilot/hooks/dump.json", &dump_everything(sb));
+            sb.answer(
+                "userPromptSubmitted",
+                "a",
+                "",
+                r#"{"decision":"block","reason":"PROMPT-BLOCKED"}"#,
+                "",
+                0,
+            );
+        },
+        &[],
+    ) else {
+        return;
+    };
+    assert!(
+        l.model.requests_of("blockprompt").is_empty(),
+        "no model request for a blocked prompt"
+    );
+    assert!(
+        l.out.log.contains("PROMPT-BLOCKED")
+            || l.out.stderr.contains("PROMPT-BLOCKED")
+            || l.out.stdout.contains("PROMPT-BLOCKED")
+    );
+    record::check("blockprompt", &l);
+}
+
+/// Ground truth: auto-compaction (preCompact), an async shell (notification), a failed model
+/// call (errorOccurred, sessionEnd `error`).
+#[test]
+fn ground_truth_compact_and_error() {
+    let Some(l) = live(
+        "compact",
+        |sb| {
+            sb.write("home/.copilot/hooks/dump.json", &dump_everything(sb));
+        },
+        &[("COPILOT_PROVIDER_MAX_PROMPT_TOKENS", "20000")],
+    ) else {
+        return;
+    };
+    assert_ne!(l.out.status, Some(0));
+    for label in ["preCompact", "errorOccurred"] {
+        assert!(
+            l.labels().contains(&label),
+            "{label} fired: {:?}",
+            l.labels()
+        );
+    }
+    l.dump("sessionEnd", r#""reason":"error""#);
+    record::check("compact", &l);
+}
+
+mod record {
+    //! Recorded payloads: written under `HOOKX_RECORD=1`, else compared by keys and types.
+    use super::*;
+    use std::collections::{BTreeMap, BTreeSet};
+    use std::path::PathBuf;
+
+    fn dir() -> PathBuf {
+        common::fixtures_dir().join(format!("recorded/copilot-{}", client::VERSION))
+    }
+
+    /// The hook-relevant variables: what Copilot adds for hooks, not what the run was given.
+    fn relevant(key: &str) -> bool {
+        (key.starts_with("COPILOT_") || key.starts_with("CLAUDE_"))
+            && !client::GIVEN_ENV.contains(&key)
+    }
+
+    fn normalise(text: &str, l: &Live) -> String {
+        let cache = client::clients_root().join("copilot-cache");
+        text.replace(&l.sb.project.display().to_string(), "<project>")
+            .replace(&l.sb.home.display().to_string(), "<home>")
+            .replace(&cache.display().to_string(), "<copilot-cache>")
+    }
+
+    fn fixture(scenario: &str, order: usize, d: &client::Dump, l: &Live) -> Value {
+        let flavor = if d.label.starts_with(|c: char| c.is_ascii_uppercase()) {
+            "copilot-pascal"
+        } else {
+            "copilot"
+        };
+        let env: BTreeMap<&String, String> = d
+            .env
+            .iter()
+            .filter(|(k, _)| relevant(k))
+            .map(|(k, v)| (k, normalise(v, l)))
+            .collect();
+        let stdin: Value = serde_json::from_str(&normalise(&d.raw, l)).expect("JSON stdin");
+        json!({"client": "copilot-cli", "version": client::VERSION, "host": "copilot",
+            "flavor": flavor, "event": d.label, "scenario": scenario, "order": order,
+            "stdin": stdin, "env": env, "cwd": normalise(&d.cwd, l)})
+    }
+
+    /// Keys and types, with every object key's path (`/toolArgs/command:string`).
+    fn shape(v: &Value, at: String, out: &mut BTreeSet<String>) {
+        let kind = match v {
+            Value::Null => "null",
+            Value::Bool(_) => "bool",
+            Value::Number(_) => "number",
+            Value::String(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        };
+        out.insert(format!("{at}:{kind}"));
+        if let Value::Object(map) = v {
+            for (k, v) in map {
+                shape(v, format!("{at}/{k}"), out);
+            }
+        }
+    }
+
+    fn shapes(fixtures: &[Value]) -> BTreeMap<String, BTreeSet<BTreeSet<String>>> {
+        let mut out: BTreeMap<String, BTreeSet<BTreeSet<String>>> = BTreeMap::new();
+        for f in fixtures {
+            let mut s = BTreeSet::new();
+            shape(&f["stdin"], String::new(), &mut s);
+            let env: BTreeSet<String> = f["env"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(k, _)| format!("$env/{k}"))
+                .collect();
+            s.extend(env);
+            out.entry(f["event"].as_str().unwrap().to_string())
+                .or_default()
+                .insert(s);
+        }
+        out
+    }
+
+    /// Records the run's payloads (`HOOKX_RECORD=1`) or checks them against the recording.
+    pub fn check(scenario: &str, l: &Live) {
+        let got: Vec<Value> = l
+            .dumps
+            .iter()
+            .enumerate()
+            .map(|(i, d)| fixture(scenario, i + 1, d, l))
+            .collect();
+        let dir = dir();
+        let mine = |name: &str| name.starts_with(&format!("{scenario}."));
+        if std::env::var_os("HOOKX_RECORD").is_some() {
+            std::fs::create_dir_all(&dir).unwrap();
+            for e in std::fs::read_dir(&dir).unwrap().flatten() {
+                if mine(&e.file_name().to_string_lossy()) {
+                    std::fs::remove_file(e.path()).unwrap();
+                }
+            }
+            // One fixture per event and payload shape: repeats add nothing to replay.
+            let mut seen = BTreeSet::new();
+            for f in &got {
+                let mut s = BTreeSet::new();
+                shape(&f["stdin"], String::new(), &mut s);
+                if !seen.insert((f["event"].to_string(), s)) {
+                    continue;
+                }
+                let name = format!(
+                    "{scenario}.{:02}.{}.json",
+                    f["order"],
+                    f["event"].as_str().unwrap()
+                );
+                std::fs::write(
+                    dir.join(name),
+                    serde_json::to_string_pretty(f).unwrap() + "\n",
+                )
+                .unwrap();
+            }
+            return;
+        }
+        let recorded: Vec<Value> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e} (record with HOOKX_RECORD=1)", dir.display()))
+            .flatten()
+            .filter(|e| mine(&e.file_name().to_string_lossy()))
+            .map(|e| serde_json::from_str(&std::fs::read_to_string(e.path()).unwrap()).unwrap())
+            .collect();
+        assert!(
+            !recorded.is_empty(),
+            "no recording of {scenario} (HOOKX_RECORD=1)"
+        );
+        let (want, have) = (shapes(&recorded), shapes(&got));
+        assert_eq!(
+            want.keys().collect::<Vec<_>>(),
+            have.keys().collect::<Vec<_>>(),
+            "Copilot {} fired other events in {scenario} than recorded",
+            client::VERSION
+        );
+        for (event, shapes) in &have {
+            for s in shapes {
+                assert!(
+                    want[event].contains(s),
+                    "Copilot {} sent a {event} payload of a new shape in {scenario}: {s:?}\nrecorded: {:?}",
+                    client::VERSION,
+                    want[event]
+                );
+            }
+        }
     }
 }

@@ -50,6 +50,17 @@ pub struct Sandbox {
     pub project: PathBuf,
 }
 
+/// The variables every run sets for the client itself (not hook-relevant).
+pub const GIVEN_ENV: &[&str] = &[
+    "COPILOT_CACHE_HOME",
+    "COPILOT_OFFLINE",
+    "COPILOT_AUTO_UPDATE",
+    "COPILOT_PROVIDER_BASE_URL",
+    "COPILOT_PROVIDER_API_KEY",
+    "COPILOT_MODEL",
+    "COPILOT_PROVIDER_MAX_PROMPT_TOKENS",
+];
+
 pub struct Outcome {
     pub status: Option<i32>,
     pub stdout: String,
