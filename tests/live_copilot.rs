@@ -113,6 +113,28 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
                 Step::Fail,
             ]
         }
+        "routed" => {
+            let bash =
+                |c: &str| Step::Tools(vec![("bash", json!({"command": c, "description": "d"}))]);
+            let mut steps: Vec<Step> = [
+                "echo claude-deny",
+                "echo claude-exit2",
+                "echo bricks-deny",
+                "echo claude-modify",
+                "echo claude-ask",
+                "echo claude-post",
+                "echo bricks-post",
+            ]
+            .into_iter()
+            .map(bash)
+            .collect();
+            steps.push(Step::Tools(vec![(
+                "create",
+                json!({"path": file, "file_text": "routed\n"}),
+            )]));
+            steps.push(Step::Text("routed done"));
+            steps
+        }
         "sub" => vec![
             Step::Tools(vec![(
                 "bash",
@@ -122,6 +144,29 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
         ],
         _ => vec![Step::Text("unknown scenario")],
     }
+}
+
+/// A Claude-shaped hook file (Claude and Bricks): `{"hooks": {Event: [{matcher, hooks}]}}`
+/// with the recording hook labelled `PREFIX-Event` on each event.
+fn dump_claude_style(sb: &Sandbox, prefix: &str, events: &[&str]) -> String {
+    let mut hooks = serde_json::Map::new();
+    for e in events {
+        let handler = json!({"type": "command", "command": sb.dumper(&format!("{prefix}-{e}"))});
+        hooks.insert(e.to_string(), json!([{"matcher": "*", "hooks": [handler]}]));
+    }
+    json!({"hooks": hooks}).to_string()
+}
+
+fn hookx(sb: &Sandbox, args: &[&str]) {
+    common::hookx_at(&sb.project, &sb.home, args).success();
+}
+
+/// The env that lets Copilot read repo hooks in `-p` and hookx find its trust record.
+fn routed_env(sb: &Sandbox) -> Vec<(&'static str, String)> {
+    vec![
+        ("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true".into()),
+        ("HOOKX_HOME", sb.home.display().to_string()),
+    ]
 }
 
 /// A hook file registering the recording hook on every event in both casings.
@@ -208,10 +253,27 @@ impl Live {
 }
 
 /// Runs `prompt` (which names the scenario) in a sandbox prepared by `setup`.
-fn live(scenario: &str, setup: impl FnOnce(&Sandbox), extra: &[(&str, &str)]) -> Option<Live> {
+fn live(
+    scenario: &str,
+    setup: impl FnOnce(&Sandbox),
+    extra: &[(&'static str, &str)],
+) -> Option<Live> {
+    live_env(scenario, |sb| {
+        setup(sb);
+        extra.iter().map(|(k, v)| (*k, v.to_string())).collect()
+    })
+}
+
+/// As [`live`], with `setup` also giving the run's extra environment.
+fn live_env(
+    scenario: &str,
+    setup: impl FnOnce(&Sandbox) -> Vec<(&'static str, String)>,
+) -> Option<Live> {
     let bin = client::binary()?;
     let sb = Sandbox::new();
-    setup(&sb);
+    let extra = setup(&sb);
+    let extra: Vec<(&str, &str)> = extra.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let extra = &extra[..];
     let model = FakeModel::start(scripts, sb.project.display().to_string());
     let out = sb.run(
         &bin,
@@ -467,6 +529,235 @@ fn ground_truth_compact_and_error() {
     }
     l.dump("sessionEnd", r#""reason":"error""#);
     record::check("compact", &l);
+}
+
+const CLAUDE_EVENTS: &[&str] = &[
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "Stop",
+];
+const BRICKS_EVENTS: &[&str] = &[
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "Stop",
+];
+
+/// hookx routed in (project and user routes): the user's Claude settings (which Copilot never
+/// reads) and the project's Bricks file run through hookx, each handler in its own dialect,
+/// and each answer has its native effect; the project's `.claude/settings.json` is Copilot's
+/// own (PascalCase payload) and hookx leaves it alone. No handler runs twice.
+#[test]
+fn routed_handlers_of_every_dialect() {
+    let Some(l) = live_env("routed", |sb| {
+        sb.write(
+            "home/.claude/settings.json",
+            &dump_claude_style(sb, "claude", CLAUDE_EVENTS),
+        );
+        sb.write(
+            "project/.bricks/hooks.json",
+            &dump_claude_style(sb, "bricks", BRICKS_EVENTS),
+        );
+        sb.write(
+            "project/.claude/settings.json",
+            &dump_claude_style(sb, "native", &["PreToolUse"]),
+        );
+        let hso = |e: &str, inner: &str| {
+            format!(r#"{{"hookSpecificOutput":{{"hookEventName":"{e}",{inner}}}}}"#)
+        };
+        sb.answer(
+            "claude-PreToolUse",
+            "a",
+            "claude-deny",
+            &hso(
+                "PreToolUse",
+                r#""permissionDecision":"deny","permissionDecisionReason":"CLAUDE-DENY""#,
+            ),
+            "",
+            0,
+        );
+        sb.answer(
+            "claude-PreToolUse",
+            "b",
+            "claude-exit2",
+            "",
+            "CLAUDE-EXIT2",
+            2,
+        );
+        sb.answer("claude-PreToolUse", "c", "claude-modify", &hso("PreToolUse",
+            r#""permissionDecision":"allow","updatedInput":{"command":"echo claude-modified","description":"m"}"#), "", 0);
+        sb.answer(
+            "claude-PreToolUse",
+            "d",
+            "claude-ask",
+            &hso(
+                "PreToolUse",
+                r#""permissionDecision":"ask","permissionDecisionReason":"CLAUDE-ASK""#,
+            ),
+            "",
+            0,
+        );
+        sb.answer(
+            "bricks-PreToolUse",
+            "a",
+            "bricks-deny",
+            r#"{"decision":"block","reason":"BRICKS-DENY"}"#,
+            "",
+            0,
+        );
+        sb.answer(
+            "claude-PostToolUse",
+            "a",
+            "claude-post",
+            &hso("PostToolUse", r#""additionalContext":"CLAUDE-POST-CTX""#),
+            "",
+            0,
+        );
+        sb.answer(
+            "bricks-PostToolUse",
+            "a",
+            "bricks-post",
+            r#"{"additionalContext":"BRICKS-POST-CTX"}"#,
+            "",
+            0,
+        );
+        sb.answer(
+            "claude-SessionStart",
+            "a",
+            "",
+            &hso(
+                "SessionStart",
+                r#""additionalContext":"CLAUDE-SESSION-CTX""#,
+            ),
+            "",
+            0,
+        );
+        sb.answer(
+            "claude-UserPromptSubmit",
+            "a",
+            "",
+            &hso(
+                "UserPromptSubmit",
+                r#""additionalContext":"CLAUDE-PROMPT-CTX""#,
+            ),
+            "",
+            0,
+        );
+        sb.answer(
+            "claude-Stop",
+            "a",
+            r#""stop_hook_active":false"#,
+            r#"{"decision":"block","reason":"CLAUDE-STOP-AGAIN"}"#,
+            "",
+            0,
+        );
+        hookx(sb, &["install", "--host", "copilot"]);
+        hookx(sb, &["install", "--host", "copilot", "--scope", "user"]);
+        hookx(sb, &["trust"]);
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let result = |t: &str| l.tool_result("routed", t);
+    let sent = l.sent("routed");
+    let has = |t: &str, want: &str| {
+        (
+            result(t).contains(want),
+            format!("{t}: {want} in {}", result(t)),
+        )
+    };
+    for (tool, want) in [
+        ("claude-deny", "Denied by preToolUse hook: CLAUDE-DENY"),
+        ("claude-exit2", "CLAUDE-EXIT2"),
+        ("bricks-deny", "BRICKS-DENY"),
+        ("claude-modified", "claude-modified\\n"),
+        ("claude-ask", "unable to ask user"),
+        ("claude-post", "CLAUDE-POST-CTX"),
+        ("bricks-post", "BRICKS-POST-CTX"),
+    ] {
+        let (ok, what) = has(tool, want);
+        c.that(ok, what);
+    }
+    for ctx in [
+        "CLAUDE-SESSION-CTX",
+        "CLAUDE-PROMPT-CTX",
+        "CLAUDE-STOP-AGAIN",
+    ] {
+        c.that(sent.contains(ctx), format!("{ctx} reached the model"));
+    }
+    // Each handler got its own dialect's stdin and env (no `transcript_path`: Copilot sends
+    // none on tool events, and its events.jsonl is not a Claude transcript).
+    let project = l.sb.project.display().to_string();
+    let write = l.dump("claude-PreToolUse", r#""tool_name":"Write""#);
+    c.that(
+        write.stdin["tool_input"]["file_path"]
+            .as_str()
+            .is_some_and(|p| p.ends_with("notes.txt"))
+            && write.stdin["hook_event_name"] == "PreToolUse",
+        format!("Claude stdin for a create: {}", write.raw),
+    );
+    c.that(
+        write.env.get("CLAUDE_PROJECT_DIR") == Some(&project),
+        "Claude env",
+    );
+    let bricks = l.dump("bricks-PreToolUse", "bricks-post");
+    c.that(
+        bricks.stdin["tool_name"] == "bash",
+        format!("Bricks stdin: {}", bricks.raw),
+    );
+    c.that(
+        bricks.env.get("BRICKS_PROJECT_DIR") == Some(&project),
+        "Bricks env",
+    );
+    // The project's .claude/settings.json is Copilot's own: its PascalCase payload.
+    let native = l.dump("native-PreToolUse", "bricks-post");
+    c.that(
+        native.stdin["timestamp"].is_string() && native.stdin.get("transcript_path").is_none(),
+        format!("Copilot's own PascalCase payload: {}", native.raw),
+    );
+    // No handler ran twice for one event (payloads compared without their digits: times).
+    let mut seen = std::collections::BTreeMap::new();
+    for d in &l.dumps {
+        let key = (
+            d.label.clone(),
+            d.raw.replace(|c: char| c.is_ascii_digit(), ""),
+        );
+        *seen.entry(key).or_insert(0) += 1;
+    }
+    for ((label, raw), n) in seen {
+        c.that(
+            n == 1 || label.ends_with("Stop"),
+            format!("{label} ran {n} times on {raw}"),
+        );
+    }
+    c.done("routed");
+}
+
+/// Soft assertions: every failed check of a client run is reported, not just the first.
+#[derive(Default)]
+struct Checks {
+    failed: Vec<String>,
+}
+
+impl Checks {
+    fn that(&mut self, ok: bool, what: impl Into<String>) {
+        if !ok {
+            self.failed.push(what.into());
+        }
+    }
+
+    fn done(self, scenario: &str) {
+        assert!(
+            self.failed.is_empty(),
+            "{scenario}: {} checks failed:\n{}",
+            self.failed.len(),
+            self.failed.join("\n")
+        );
+    }
 }
 
 mod record {

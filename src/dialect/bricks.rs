@@ -73,6 +73,7 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     version: None,
     install_project: ".bricks/hooks.json",
     install_user: ".bricks-project-desktop/hooks.json",
+    hook_dir_var: None,
 };
 
 /// Run-time protocol rows (the seed's 実行プロトコル), read by `crate::protocol`.

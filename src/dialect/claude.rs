@@ -66,6 +66,7 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     version: None,
     install_project: ".claude/settings.json",
     install_user: ".claude/settings.json",
+    hook_dir_var: None,
 };
 
 /// Run-time protocol rows (dialects.md §6, §7), read by `crate::protocol`.

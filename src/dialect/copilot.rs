@@ -64,7 +64,6 @@ pub static TABLES: Tables = Tables {
         ("tool_input", "toolArgs"),
         ("tool_response", "toolResult"),
         ("agent_type", "agentName"),
-        ("stop_hook_active", "stopHookActive"),
     ],
     timestamp: TimestampForm::EpochMillis,
     default_timeout: [30, 30, 30],
@@ -76,8 +75,9 @@ pub static TABLES: Tables = Tables {
 };
 
 /// PascalCase events (VS Code-compatible): snake_case payload with an ISO timestamp, Claude
-/// tool names and Claude matcher rules (dialects.md §8). hookx's decision: tool arguments keep
-/// Claude's names too, as the form exists to be Claude-compatible.
+/// tool names and Claude matcher rules (dialects.md §8). Tool arguments keep Copilot's names
+/// (`Write {path, file_text}`, `Edit {path, old_str, new_str}`; run 1.0.102,
+/// tests/live_copilot.rs).
 pub static PASCAL_TABLES: Tables = Tables {
     flavor: Flavor::CopilotPascal,
     events: &[
@@ -96,7 +96,7 @@ pub static PASCAL_TABLES: Tables = Tables {
         (EventKind::ErrorOccurred, "ErrorOccurred"),
     ],
     tools: CLAUDE_TOOLS,
-    tool_args: &[],
+    tool_args: TABLES.tool_args,
     matcher_targets: TABLES.matcher_targets,
     matcher_style: CLAUDE_MATCHER_STYLE,
     key_case: KeyCase::Snake,
@@ -137,6 +137,7 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     version: Some(1),
     install_project: ".github/hooks/hookx.json",
     install_user: ".copilot/hooks/hookx.json",
+    hook_dir_var: Some("COPILOT_HOOK_DIR"),
 };
 
 /// Run-time protocol rows (the seed's payload and decision-control sections), read by
@@ -151,10 +152,24 @@ mod protocol_rows {
     const HSO: &str = "hookSpecificOutput";
     const PRE: &[EventKind] = &[EventKind::PreToolUse];
     const PERM: &[EventKind] = &[EventKind::PermissionRequest];
-    const STOPS: &[EventKind] = &[EventKind::Stop, EventKind::SubagentStop];
-    /// The events whose answer the seed says may carry `additionalContext`; postToolUseFailure
-    /// takes it from stderr at exit 2 instead.
-    const CONTEXT: &[EventKind] = &[EventKind::Notification, EventKind::SubagentStart];
+    /// The events whose top-level `additionalContext` reaches the model (run 1.0.102,
+    /// tests/live_copilot.rs; notification: seed). postToolUseFailure also takes stderr at
+    /// exit 2.
+    const CONTEXT: &[EventKind] = &[
+        EventKind::SessionStart,
+        EventKind::UserPromptSubmit,
+        EventKind::PostToolUse,
+        EventKind::PostToolUseFailure,
+        EventKind::SubagentStart,
+        EventKind::Notification,
+    ];
+    /// `{decision: "block", reason}`: agentStop and subagentStop continue with the reason;
+    /// userPromptSubmitted refuses the prompt (run 1.0.102).
+    const BLOCKS: &[EventKind] = &[
+        EventKind::Stop,
+        EventKind::SubagentStop,
+        EventKind::UserPromptSubmit,
+    ];
     /// Field: the CLI sets `COPILOT_CLI=1` for its hooks.
     const ENV: &[(&str, EnvValue)] = &[("COPILOT_CLI", EnvValue::Literal("1"))];
     const EXIT2: &[(EventKind, Exit2)] = &[
@@ -186,8 +201,10 @@ mod protocol_rows {
             (EventKind::SessionEnd, &["reason"]),
             (EventKind::Notification, &["notification_type"]),
         ],
-        verbatim_keys: &["notification_type"],
-        tool_args: ArgsForm::JsonString,
+        // `stop_hook_active` stays snake_case in camelCase payloads (run 1.0.102).
+        verbatim_keys: &["notification_type", "stop_hook_active"],
+        // An object since 1.0.x (run 1.0.102); a JSON string in older versions (seed).
+        tool_args: ArgsForm::ObjectOrString,
         tool_result_keys: Some(("resultType", "textResultForLlm")),
         env: ENV,
         plain_stdout_context: &[],
@@ -204,8 +221,8 @@ mod protocol_rows {
             F::new(Slot::Behavior, &["behavior"], Writes::On(PERM)),
             F::new(Slot::BehaviorMessage, &["message"], Writes::On(PERM)),
             F::new(Slot::Interrupt, &["interrupt"], Writes::On(PERM)),
-            F::new(Slot::Decision, &["decision"], Writes::On(STOPS)),
-            F::new(Slot::Reason, &["reason"], Writes::On(STOPS)),
+            F::new(Slot::Decision, &["decision"], Writes::On(BLOCKS)),
+            F::new(Slot::Reason, &["reason"], Writes::On(BLOCKS)),
             F::new(Slot::Context, &["additionalContext"], Writes::On(CONTEXT)),
         ],
         answer_event_key: None,
@@ -274,8 +291,8 @@ mod protocol_rows {
             F::new(Slot::Behavior, &["behavior"], Writes::On(PERM)),
             F::new(Slot::BehaviorMessage, &["message"], Writes::On(PERM)),
             F::new(Slot::Interrupt, &["interrupt"], Writes::On(PERM)),
-            F::new(Slot::Decision, &["decision"], Writes::On(STOPS)),
-            F::new(Slot::Reason, &["reason"], Writes::On(STOPS)),
+            F::new(Slot::Decision, &["decision"], Writes::On(BLOCKS)),
+            F::new(Slot::Reason, &["reason"], Writes::On(BLOCKS)),
             F::new(Slot::Context, &["additionalContext"], Writes::On(CONTEXT)),
             F::new(Slot::Context, &[HSO, "additionalContext"], Writes::Never),
         ],
