@@ -135,6 +135,22 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             steps.push(Step::Text("routed done"));
             steps
         }
+        "converted" => vec![
+            Step::Tools(vec![(
+                "bash",
+                json!({"command": "rm -rf /nonexistent-hookx-canary",
+                "description": "d"}),
+            )]),
+            Step::Tools(vec![(
+                "bash",
+                json!({"command": "echo safe-call", "description": "d"}),
+            )]),
+            Step::Tools(vec![(
+                "create",
+                json!({"path": file, "file_text": "converted\n"}),
+            )]),
+            Step::Text("converted done"),
+        ],
         "sub" => vec![
             Step::Tools(vec![(
                 "bash",
@@ -735,6 +751,101 @@ fn routed_handlers_of_every_dialect() {
         );
     }
     c.done("routed");
+}
+
+/// A Claude Bash guard reading `.tool_input.command` (jq), as people write them.
+const CLAUDE_GUARD: &str = r#"#!/bin/sh
+cmd=$(jq -r '.tool_input.command // empty')
+case $cmd in
+  *"rm -rf /"*) echo "BLOCKED by the Claude guard: $cmd" >&2; exit 2 ;;
+esac
+exit 0
+"#;
+
+/// Converted configs under the real client: `convert --wrap` output of a Claude file (kept out
+/// of the project, so Copilot does not also run it natively) is accepted and behaves as the
+/// source did (the guard blocks `rm -rf /`, a Claude context reaches the model); the plain
+/// output is accepted too, and its handler gets Copilot's payload, as the conversion note says.
+#[test]
+fn converted_claude_config() {
+    let Some(l) = live_env("converted", |sb| {
+        let guard = sb.write("guard.sh", CLAUDE_GUARD);
+        let wrapped_src = json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": format!("sh {}", guard.display())}]}],
+            "PostToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": sb.dumper("wrapped-PostToolUse")}]}],
+        }});
+        let plain_src = json!({"hooks": {"PostToolUse": [{"matcher": "Write", "hooks": [
+            {"type": "command", "command": sb.dumper("plain-PostToolUse")}]}]}});
+        sb.answer("wrapped-PostToolUse", "a", "safe-call",
+            r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"WRAPPED-CTX"}}"#, "", 0);
+        for (name, src, wrap) in [
+            ("wrapped", &wrapped_src, true),
+            ("plain", &plain_src, false),
+        ] {
+            let from = sb.write(&format!("{name}/.claude/settings.json"), &src.to_string());
+            let to = sb.project.join(format!(".github/hooks/{name}.json"));
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            let mut args = vec![
+                "convert",
+                from.to_str().unwrap(),
+                "--to",
+                "copilot",
+                "--out",
+                to.to_str().unwrap(),
+            ];
+            if wrap {
+                args.push("--wrap");
+            }
+            common::hookx().args(&args).assert().success();
+        }
+        // The wrapped commands name `hookx`: the run finds this build first on PATH.
+        let bin = std::path::Path::new(env!("CARGO_BIN_EXE_hookx"))
+            .parent()
+            .unwrap()
+            .display()
+            .to_string();
+        vec![
+            ("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true".into()),
+            (
+                "PATH",
+                format!("{bin}:{}", std::env::var("PATH").unwrap_or_default()),
+            ),
+        ]
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        !l.out.log.contains("Invalid hook configuration"),
+        "Copilot accepted the converted files",
+    );
+    let rm = l.tool_result("converted", "rm -rf /nonexistent-hookx-canary");
+    c.that(
+        rm.contains("Denied by preToolUse hook") && rm.contains("BLOCKED by the Claude guard"),
+        format!("the guard blocked rm: {rm}"),
+    );
+    let safe = l.tool_result("converted", "safe-call");
+    c.that(
+        safe.contains("safe-call\\n") && safe.contains("WRAPPED-CTX"),
+        format!("wrapped context: {safe}"),
+    );
+    let wrapped = l.dump("wrapped-PostToolUse", "safe-call");
+    c.that(
+        wrapped.stdin["tool_name"] == "Bash"
+            && wrapped.stdin["tool_input"]["command"] == "echo safe-call",
+        format!("the wrapped handler got Claude's payload: {}", wrapped.raw),
+    );
+    let plain = l.dump("plain-PostToolUse", "notes.txt");
+    c.that(
+        plain.stdin["toolName"] == "create" && plain.stdin["toolArgs"]["path"].is_string(),
+        format!(
+            "the plain handler got Copilot's payload, as the note says: {}",
+            plain.raw
+        ),
+    );
+    c.done("converted");
 }
 
 /// Soft assertions: every failed check of a client run is reported, not just the first.

@@ -1,0 +1,78 @@
+//! Copilot CLI as the host, without the client: the facts the live suite (tests/live_copilot.rs)
+//! found, pinned where plain `cargo test` runs them.
+
+mod common;
+
+use common::{hookx, hookx_at, write};
+use serde_json::Value;
+
+const PRE_TOOL_USE: &str = r#"{"sessionId":"s1","timestamp":1796103133010,"cwd":"/tmp","toolName":"bash","toolArgs":{"command":"rm -rf /","description":"d"}}"#;
+
+/// Copilot 1.0.102 sets CLAUDE_PROJECT_DIR for its hooks too: a wrapped Claude deny must be
+/// answered in Copilot's camelCase protocol, or the tool runs.
+#[test]
+fn exec_under_copilot_answers_copilot_although_claude_project_dir_is_set() {
+    let tmp = tempfile::tempdir().unwrap();
+    let deny = r#"echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}'"#;
+    let out = hookx()
+        .args([
+            "exec",
+            "--as",
+            "claude",
+            "--event",
+            "PreToolUse",
+            "--",
+            deny,
+        ])
+        .env("COPILOT_CLI", "1")
+        .env("CLAUDE_PROJECT_DIR", tmp.path())
+        .env("COPILOT_PROJECT_DIR", tmp.path())
+        .current_dir(tmp.path())
+        .write_stdin(PRE_TOOL_USE)
+        .output()
+        .unwrap();
+    let answer: Value = serde_json::from_slice(&out.stdout).expect("a JSON answer");
+    assert_eq!(answer["permissionDecision"], "deny", "{answer}");
+}
+
+/// Copilot runs every route it reads, user files first: with the user and the project route
+/// installed, a handler runs once (from the user route), not twice.
+#[test]
+fn user_and_project_routes_run_each_handler_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (home, project) = (tmp.path().join("home"), tmp.path().join("project"));
+    let log = tmp.path().join("ran.log");
+    let bricks = format!(
+        r#"{{"hooks": {{"PreToolUse": [{{"matcher": "*", "hooks": [{{"type": "command", "command": "echo ran >> '{}'"}}]}}]}}}}"#,
+        log.display()
+    );
+    write(&project, ".bricks/hooks.json", &bricks);
+    hookx_at(&project, &home, &["install", "--host", "copilot"]).success();
+    hookx_at(
+        &project,
+        &home,
+        &["install", "--host", "copilot", "--scope", "user"],
+    )
+    .success();
+    hookx_at(&project, &home, &["trust"]).success();
+    // Each route's process, as Copilot starts it: the hook file's folder in COPILOT_HOOK_DIR.
+    for dir in [home.join(".copilot/hooks"), project.join(".github/hooks")] {
+        hookx()
+            .args(["run", "--host", "copilot", "--event", "preToolUse"])
+            .env("HOOKX_HOME", &home)
+            .env("HOME", &home)
+            .env("COPILOT_CLI", "1")
+            .env("COPILOT_HOOK_DIR", &dir)
+            .current_dir(&project)
+            .write_stdin(PRE_TOOL_USE.replace("/tmp", project.to_str().unwrap()))
+            .assert()
+            .success();
+    }
+    let ran = std::fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(
+        ran.lines().count(),
+        1,
+        "the Bricks handler ran {} times",
+        ran.lines().count()
+    );
+}
