@@ -579,6 +579,7 @@ fn simulate_cmd(args: SimulateArgs) -> Result<i32, Error> {
         &project,
     );
     dispatch.skipped.extend(warnings);
+    dispatch.native = crate::dispatch::simulate::native_runs(args.host, &event, &sources);
     match args.format {
         Format::Text => out!("{}", crate::dispatch::simulate::report_text(&dispatch)),
         Format::Json => outln!(

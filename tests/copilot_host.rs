@@ -76,3 +76,57 @@ fn user_and_project_routes_run_each_handler_once() {
         ran.lines().count()
     );
 }
+
+/// Copilot runs `.claude/settings.json` by itself as PascalCase hooks: `list` and `simulate`
+/// say so, with the payload those handlers get (run 1.0.102: Claude tool name, ISO timestamp,
+/// no transcript_path).
+#[test]
+fn list_and_simulate_name_the_claude_file_copilot_runs_itself() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (home, project) = (tmp.path().join("home"), tmp.path().join("project"));
+    write(
+        &project,
+        ".claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "sh guard.sh"}]}]}}"#,
+    );
+    let list = hookx_at(
+        &project,
+        &home,
+        &["list", "--host", "copilot", "--format", "json"],
+    )
+    .success();
+    let list: Value = serde_json::from_slice(&list.get_output().stdout).unwrap();
+    let row = &list[0];
+    assert_eq!(
+        (row["run"].as_str(), row["payload"].as_str()),
+        (Some("native"), Some("copilot-pascal")),
+        "{list}"
+    );
+    let sim = hookx_at(
+        &project,
+        &home,
+        &[
+            "simulate",
+            "--host",
+            "copilot",
+            "--event",
+            "preToolUse",
+            "--tool",
+            "bash",
+            "--input",
+            r#"{"command":"ls"}"#,
+        ],
+    )
+    .success();
+    let text = String::from_utf8_lossy(&sim.get_output().stdout).to_string();
+    let native = text
+        .lines()
+        .find(|l| l.starts_with("native: "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        native.contains(".claude/settings.json")
+            && native.contains(r#""tool_name":"Bash""#)
+            && native.contains(r#""timestamp":""#),
+        "{native}"
+    );
+}

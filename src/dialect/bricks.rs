@@ -74,6 +74,7 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".bricks/hooks.json",
     install_user: ".bricks-project-desktop/hooks.json",
     hook_dir_var: None,
+    reads_foreign_as: &[],
 };
 
 /// Run-time protocol rows (the seed's 実行プロトコル), read by `crate::protocol`.

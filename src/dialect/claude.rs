@@ -67,6 +67,7 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".claude/settings.json",
     install_user: ".claude/settings.json",
     hook_dir_var: None,
+    reads_foreign_as: &[],
 };
 
 /// Run-time protocol rows (dialects.md §6, §7), read by `crate::protocol`.

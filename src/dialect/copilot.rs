@@ -138,6 +138,8 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".github/hooks/hookx.json",
     install_user: ".copilot/hooks/hookx.json",
     hook_dir_var: Some("COPILOT_HOOK_DIR"),
+    // Run 1.0.102: `.claude/settings*.json` handlers get the PascalCase payload.
+    reads_foreign_as: &[(super::Dialect::Claude, Flavor::CopilotPascal)],
 };
 
 /// Run-time protocol rows (the seed's payload and decision-control sections), read by

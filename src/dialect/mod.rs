@@ -57,6 +57,16 @@ impl Dialect {
             .unwrap_or(self.default_flavor())
     }
 
+    /// The flavour whose payload this agent sends a rule of `flavor` in a file it runs by
+    /// itself: its own, or the one it reads another dialect's files as.
+    pub fn native_flavor(self, flavor: Flavor) -> Flavor {
+        self.config()
+            .reads_foreign_as
+            .iter()
+            .find(|(d, _)| *d == flavor.dialect())
+            .map_or(flavor, |(_, f)| *f)
+    }
+
     /// The flavour a new rule of this dialect is written in.
     pub fn default_flavor(self) -> Flavor {
         match self {

@@ -30,6 +30,8 @@ pub struct Dispatch {
     pub runs: Vec<HandlerRun>,
     /// Handlers that matched but were not run, and why.
     pub skipped: Vec<String>,
+    /// Handlers of files the host runs by itself that the event fires there (simulate).
+    pub native: Vec<String>,
     pub outcome: Outcome,
     pub answer: HostAnswer,
 }
@@ -87,6 +89,7 @@ pub fn dispatch<'a, S: RuleSource + 'a>(
     Dispatch {
         runs,
         skipped,
+        native: Vec::new(),
         outcome,
         answer,
     }
