@@ -310,6 +310,7 @@ fn command_lines(doc: &Document) -> Vec<(EventKind, String)> {
                     c.unix_line()
                         .unwrap_or_default()
                         .replace("BRICKS_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
+                        .replace("COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
                         .replace("$PWD", "$CLAUDE_PROJECT_DIR"),
                 )),
                 _ => None,

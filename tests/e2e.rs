@@ -133,8 +133,12 @@ impl F {
     fn own_env(self, project: &Path, session: &str, event: &str) -> Vec<(&'static str, String)> {
         match self {
             Claude => vec![("CLAUDE_PROJECT_DIR", project.display().to_string())],
-            // Field: the Copilot CLI sets COPILOT_CLI=1 for its hooks.
-            Copilot | Pascal => vec![("COPILOT_CLI", "1".into())],
+            // Run 1.0.102: the Copilot CLI sets COPILOT_CLI=1 and both project variables.
+            Copilot | Pascal => vec![
+                ("COPILOT_CLI", "1".into()),
+                ("COPILOT_PROJECT_DIR", project.display().to_string()),
+                ("CLAUDE_PROJECT_DIR", project.display().to_string()),
+            ],
             Bricks => vec![
                 ("BRICKS_PROJECT_DIR", project.display().to_string()),
                 ("BRICKS_SESSION_ID", session.into()),
@@ -152,6 +156,7 @@ const AGENT_VARS: &[&str] = &[
     "CLAUDE_ENV_FILE",
     "CLAUDE_CODE_REMOTE",
     "COPILOT_CLI",
+    "COPILOT_PROJECT_DIR",
     "BRICKS_PROJECT_DIR",
     "BRICKS_SESSION_ID",
     "BRICKS_HOOK_EVENT",

@@ -131,8 +131,15 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     ],
     flat_handlers: true,
     wrapper_optional: false,
-    project_dir_variable: "PWD",
-    provided_env: &["CLAUDE_PLUGIN_ROOT", "COPILOT_CLI"],
+    // Run 1.0.102: hooks get COPILOT_PROJECT_DIR and CLAUDE_PROJECT_DIR (the repository root,
+    // also when the handler's `cwd` moves it elsewhere) and COPILOT_HOOK_DIR.
+    project_dir_variable: "COPILOT_PROJECT_DIR",
+    provided_env: &[
+        "CLAUDE_PLUGIN_ROOT",
+        "COPILOT_CLI",
+        "CLAUDE_PROJECT_DIR",
+        "COPILOT_HOOK_DIR",
+    ],
     merges_identical_handlers: false,
     version: Some(1),
     install_project: ".github/hooks/hookx.json",
@@ -172,8 +179,13 @@ mod protocol_rows {
         EventKind::SubagentStop,
         EventKind::UserPromptSubmit,
     ];
-    /// Field: the CLI sets `COPILOT_CLI=1` for its hooks.
-    const ENV: &[(&str, EnvValue)] = &[("COPILOT_CLI", EnvValue::Literal("1"))];
+    /// What the CLI sets for its hooks (run 1.0.102; COPILOT_HOOK_DIR, the hook file's
+    /// folder, is not a property of the event).
+    const ENV: &[(&str, EnvValue)] = &[
+        ("COPILOT_CLI", EnvValue::Literal("1")),
+        ("COPILOT_PROJECT_DIR", EnvValue::ProjectDir),
+        ("CLAUDE_PROJECT_DIR", EnvValue::ProjectDir),
+    ];
     const EXIT2: &[(EventKind, Exit2)] = &[
         (EventKind::PreToolUse, Exit2::Deny),
         (EventKind::PermissionRequest, Exit2::DenyWithStdout),
