@@ -130,3 +130,38 @@ fn list_and_simulate_name_the_claude_file_copilot_runs_itself() {
         "{native}"
     );
 }
+
+/// Copilot passes `env` values literally (run 1.0.102: `${HOME}` and `$VAR` are not
+/// expanded): hookx running a Copilot handler under another host does the same, and a
+/// conversion keeps the value literal.
+#[test]
+fn copilot_env_values_are_not_expanded() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (home, project) = (tmp.path().join("home"), tmp.path().join("project"));
+    let out = tmp.path().join("x.txt");
+    let file = format!(
+        r#"{{"version": 1, "hooks": {{"userPromptSubmitted": [{{"type": "command", "bash": "printf %s \"$X\" > '{}'", "env": {{"X": "${{HOME}}/$USER"}}}}]}}}}"#,
+        out.display()
+    );
+    let hooks = write(&project, ".github/hooks/env.json", &file);
+    hookx_at(&project, &home, &["trust"]).success();
+    hookx()
+        .args(["run", "--host", "claude", "--event", "UserPromptSubmit"])
+        .env("HOOKX_HOME", &home)
+        .env("HOME", &home)
+        .env_remove("COPILOT_CLI")
+        .current_dir(&project)
+        .write_stdin(format!(
+            r#"{{"session_id":"s","transcript_path":"/t","cwd":"{}","hook_event_name":"UserPromptSubmit","prompt":"hi"}}"#,
+            project.display()
+        ))
+        .assert()
+        .success();
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "${HOME}/$USER");
+    let converted = hookx()
+        .args(["convert", hooks.to_str().unwrap(), "--to", "claude"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&converted.stdout);
+    assert!(text.contains(r#"export X='${HOME}/$USER'"#), "{text}");
+}

@@ -146,16 +146,9 @@ fn prepare<S: RuleSource>(
         }
     }
     if let Some(vars) = &command.env {
+        // Passed literally: Copilot 1.0.102 expands neither `$VAR` nor `${VAR}` in them.
         for (name, value) in vars {
-            let value = value.as_str().unwrap_or_default();
-            let expanded = expand(value, |var| {
-                env.iter()
-                    .rev()
-                    .find(|(k, _)| k == var)
-                    .map(|(_, v)| v.clone())
-                    .or_else(|| std::env::var(var).ok())
-            });
-            env.push((name.clone(), expanded));
+            env.push((name.clone(), value.as_str().unwrap_or_default().to_string()));
         }
     }
     let cwd = match &command.cwd {
@@ -180,55 +173,10 @@ fn prepare<S: RuleSource>(
     })
 }
 
-/// Expands `$VAR` and `${VAR}` (unset: empty), as Copilot does for `env` values; no other
-/// shell syntax is interpreted.
-pub fn expand(value: &str, lookup: impl Fn(&str) -> Option<String>) -> String {
-    let mut out = String::with_capacity(value.len());
-    let mut rest = value;
-    while let Some(i) = rest.find('$') {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 1..];
-        let (name, tail) = if let Some(braced) = after.strip_prefix('{') {
-            match braced.find('}') {
-                Some(end) => (&braced[..end], &braced[end + 1..]),
-                None => ("", after),
-            }
-        } else {
-            let end = after
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .unwrap_or(after.len());
-            (&after[..end], &after[end..])
-        };
-        if name.is_empty() {
-            out.push('$');
-            rest = after;
-        } else {
-            out.push_str(&lookup(name).unwrap_or_default());
-            rest = tail;
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
 /// Where a rule was written, for messages: `file (pointer)`.
 fn describe(rule: &Rule) -> String {
     match rule.origin.pointer.as_str() {
         "" => rule.origin.file.clone(),
         pointer => format!("{} ({pointer})", rule.origin.file),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::expand;
-
-    #[test]
-    fn expands_plain_and_braced_variables_only() {
-        let lookup = |v: &str| (v == "HOME").then(|| "/home/u".to_string());
-        assert_eq!(
-            expand("$HOME/x:${HOME}:$NOPE:$(id):$", lookup),
-            "/home/u/x:/home/u::$(id):$"
-        );
     }
 }
