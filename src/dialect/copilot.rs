@@ -67,7 +67,7 @@ pub static TABLES: Tables = Tables {
     ],
     timestamp: TimestampForm::EpochMillis,
     default_timeout: [30, 30, 30],
-    project_dir_var: None,
+    project_dir_var: Some("COPILOT_PROJECT_DIR"),
     parallel: false,
     handler_types: &["command", "prompt"],
     protocol: protocol_rows::PROTOCOL,
@@ -106,7 +106,7 @@ pub static PASCAL_TABLES: Tables = Tables {
     ],
     timestamp: TimestampForm::Iso8601,
     default_timeout: [30, 30, 30],
-    project_dir_var: None,
+    project_dir_var: Some("COPILOT_PROJECT_DIR"),
     parallel: false,
     handler_types: &["command", "prompt"],
     protocol: protocol_rows::PASCAL_PROTOCOL,
@@ -187,7 +187,8 @@ mod protocol_rows {
         ("CLAUDE_PROJECT_DIR", EnvValue::ProjectDir),
     ];
     const EXIT2: &[(EventKind, Exit2)] = &[
-        (EventKind::PreToolUse, Exit2::Deny),
+        // Denied "hook exited with code 2"; stderr is not used (run 1.0.102).
+        (EventKind::PreToolUse, Exit2::DenyWithoutReason),
         (EventKind::PermissionRequest, Exit2::DenyWithStdout),
         (EventKind::PostToolUseFailure, Exit2::Context),
     ];
