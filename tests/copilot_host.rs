@@ -165,3 +165,32 @@ fn copilot_env_values_are_not_expanded() {
     let text = String::from_utf8_lossy(&converted.stdout);
     assert!(text.contains(r#"export X='${HOME}/$USER'"#), "{text}");
 }
+
+/// Copilot runs handlers in order and the first deny stops the rest (run 1.0.102): through
+/// hookx under Copilot, a handler after a deny does not run either.
+#[test]
+fn under_copilot_the_first_deny_stops_later_handlers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (home, project) = (tmp.path().join("home"), tmp.path().join("project"));
+    let later = tmp.path().join("later-ran");
+    let bricks = format!(
+        r#"{{"hooks": {{"PreToolUse": [{{"matcher": "*", "hooks": [
+            {{"type": "command", "command": "echo '{{\"decision\":\"block\",\"reason\":\"first says no\"}}'"}},
+            {{"type": "command", "command": "touch '{}'"}}]}}]}}}}"#,
+        later.display()
+    );
+    write(&project, ".bricks/hooks.json", &bricks);
+    hookx_at(&project, &home, &["trust"]).success();
+    let out = hookx()
+        .args(["run", "--host", "copilot", "--event", "preToolUse"])
+        .env("HOOKX_HOME", &home)
+        .env("HOME", &home)
+        .env("COPILOT_CLI", "1")
+        .current_dir(&project)
+        .write_stdin(PRE_TOOL_USE.replace("/tmp", project.to_str().unwrap()))
+        .output()
+        .unwrap();
+    let answer: Value = serde_json::from_slice(&out.stdout).expect("a JSON answer");
+    assert_eq!(answer["permissionDecision"], "deny", "{answer}");
+    assert!(!later.exists(), "the handler after the deny ran");
+}

@@ -69,6 +69,8 @@ pub static TABLES: Tables = Tables {
     default_timeout: [30, 30, 30],
     project_dir_var: Some("COPILOT_PROJECT_DIR"),
     parallel: false,
+    // Run 1.0.102: a deny ends the preToolUse chain; later handlers never start.
+    first_deny_stops_the_rest: true,
     handler_types: &["command", "prompt"],
     protocol: protocol_rows::PROTOCOL,
     matcher_values: super::COPILOT_MATCHER_VALUES,
@@ -108,6 +110,8 @@ pub static PASCAL_TABLES: Tables = Tables {
     default_timeout: [30, 30, 30],
     project_dir_var: Some("COPILOT_PROJECT_DIR"),
     parallel: false,
+    // Run 1.0.102: a deny ends the preToolUse chain; later handlers never start.
+    first_deny_stops_the_rest: true,
     handler_types: &["command", "prompt"],
     protocol: protocol_rows::PASCAL_PROTOCOL,
     matcher_values: super::COPILOT_MATCHER_VALUES,

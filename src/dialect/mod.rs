@@ -175,6 +175,8 @@ pub struct Tables {
     pub project_dir_var: Option<&'static str>,
     /// Whether several matching handlers run in parallel (else in order).
     pub parallel: bool,
+    /// Whether, running in order, the first handler that denies stops the ones after it.
+    pub first_deny_stops_the_rest: bool,
     /// Handler types the dialect has, by the `type` string.
     pub handler_types: &'static [&'static str],
     /// The values the agent sends for a field matcher, where the set is closed (SessionStart

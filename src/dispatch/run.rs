@@ -65,15 +65,30 @@ pub fn dispatch<'a, S: RuleSource + 'a>(
             Err(why) => skipped.push(format!("{}: skipped: {why}", describe(s.rule))),
         }
     }
+    let tables = host.tables();
     let specs: Vec<Spawn> = jobs.iter().map(|j| j.spec.clone()).collect();
-    let finished = spawn::run_all(&specs, host.tables().parallel);
+    // Handlers a sequential host runs one at a time, so that a deny can stop the rest.
+    let mut finished = if tables.parallel {
+        spawn::run_all(&specs, true)
+    } else {
+        Vec::new()
+    }
+    .into_iter();
     let mut outcome = Outcome::default();
     let mut runs = Vec::new();
-    for (job, finished) in jobs.into_iter().zip(finished) {
+    let mut jobs = jobs.into_iter();
+    while let Some(job) = jobs.next() {
+        let finished = match finished.next() {
+            Some(f) => f,
+            None => spawn::run_all(std::slice::from_ref(&job.spec), false)
+                .pop()
+                .expect("one result per spawn"),
+        };
         let mut one = decode_answer(job.flavor, event, &finished);
         for e in &mut one.errors {
             *e = format!("{}: {e}", job.origin);
         }
+        let denied = one.decision == Some(crate::model::Decision::Deny);
         outcome.merge(one.clone());
         runs.push(HandlerRun {
             flavor: job.flavor,
@@ -84,6 +99,15 @@ pub fn dispatch<'a, S: RuleSource + 'a>(
             finished,
             outcome: one,
         });
+        if denied && tables.first_deny_stops_the_rest {
+            for rest in jobs.by_ref() {
+                skipped.push(format!(
+                    "{}: not run: a handler before it denied, and {} stops at the first deny",
+                    rest.origin,
+                    host.dialect()
+                ));
+            }
+        }
     }
     let answer = encode_answer(host, event, &outcome);
     Dispatch {
