@@ -334,8 +334,6 @@ enum Expect {
     Silent,
     /// Exit 0, nothing on stdout, stderr says this (something the host cannot express).
     Note(&'static str),
-    /// Exit 2, nothing on stdout, stderr is this reason.
-    Exit2(&'static str),
     /// The handler is not run (its matcher does not accept the event): exit 0, no output.
     NotRun,
 }
@@ -384,7 +382,7 @@ impl Row {
     }
 }
 
-use Expect::{Exit2, Json, JsonNote, NotRun, Note, Silent};
+use Expect::{Json, JsonNote, NotRun, Note, Silent};
 
 /// For hosts that lack the row's event: never asked.
 const NO_EVENT: Expect = Silent;
@@ -817,7 +815,6 @@ fn check(row: &Row, host: F, handler: F, got: &Outcome) -> Vec<String> {
         JsonNote(j, n) => (0, Some(j), Some(n)),
         Silent | NotRun => (0, None, None),
         Note(n) => (0, None, Some(n)),
-        Exit2(r) => (2, None, Some(r)),
     };
     if got.code != Some(code) {
         bad.push(format!("exit code {:?}, expected {code}", got.code));
@@ -836,10 +833,6 @@ fn check(row: &Row, host: F, handler: F, got: &Outcome) -> Vec<String> {
         None => {}
     }
     match (expect, stderr) {
-        // At exit 2 the host reads all of stderr as the reason.
-        (Exit2(reason), _) if got.stderr.trim() != reason => {
-            bad.push(format!("stderr {:?}, expected only {reason:?}", got.stderr))
-        }
         (_, Some(s)) if !got.stderr.contains(s) => {
             bad.push(format!("stderr {:?} does not say {s:?}", got.stderr))
         }

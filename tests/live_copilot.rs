@@ -386,6 +386,29 @@ fn ground_truth_tools() {
             .iter()
             .any(|d| d.label == "agentStop" && d.raw.contains(r#""stop_hook_active":true"#))
     );
+    // events.jsonl: the pinned version ran, and it logged the hooks the recorder saw.
+    let version = l.out.events.iter().find(|e| e["type"] == "session.start");
+    assert_eq!(
+        version.map(|e| &e["data"]["copilotVersion"]),
+        Some(&json!(client::VERSION))
+    );
+    let logged: std::collections::BTreeSet<&str> = l
+        .out
+        .events
+        .iter()
+        .filter(|e| e["type"] == "hook.start")
+        .filter_map(|e| e["data"]["hookType"].as_str())
+        .collect();
+    for label in l
+        .labels()
+        .into_iter()
+        .filter(|l| l.starts_with(char::is_lowercase))
+    {
+        assert!(
+            logged.contains(label),
+            "{label} not in events.jsonl: {logged:?}"
+        );
+    }
     record::check("tools", &l);
 }
 
