@@ -523,6 +523,13 @@ fn run_cmd(args: RunArgs) -> Result<i32, Error> {
     }
     let hosted = host::decode(&payload, args.host, args.event.as_deref(), args.project)?;
     let ctx = crate::discover::Context::resolve(Some(&hosted.project), args.home.as_deref())?;
+    let host_dialect = hosted.host.dialect();
+    if let (Some(var), Some(event)) = (host_dialect.config().hook_dir_var, &args.event)
+        && let Some(dir) = std::env::var_os(var)
+        && crate::install::left_to_user_route(&ctx, host_dialect, Path::new(&dir), event)
+    {
+        return Ok(0);
+    }
     // Rules that cannot fire are not even built: decided by the matching dispatch uses.
     let fires =
         |rules: &[crate::model::Rule]| crate::dispatch::select::can_fire(rules, &hosted.event);
@@ -604,6 +611,7 @@ fn simulate_cmd(args: SimulateArgs) -> Result<i32, Error> {
         &project,
     );
     dispatch.skipped.extend(warnings);
+    dispatch.native = crate::dispatch::simulate::native_runs(args.host, &event, &sources);
     match args.format {
         Format::Text => out!("{}", crate::dispatch::simulate::report_text(&dispatch)),
         Format::Json => outln!(

@@ -95,13 +95,14 @@ pub fn parse_event(name: &str) -> EventKind {
         .unwrap_or_else(|| EventKind::from_name(name))
 }
 
-/// The environment says who runs us (Bricks sets `BRICKS_*`, Claude `CLAUDE_PROJECT_DIR`,
-/// Copilot `COPILOT_CLI`); otherwise the payload's shape.
+/// The environment says who runs us (Bricks sets `BRICKS_*`, Copilot `COPILOT_CLI`, Claude
+/// `CLAUDE_PROJECT_DIR`); otherwise the payload's shape. Copilot 1.0.102 sets
+/// `CLAUDE_PROJECT_DIR` too, so `COPILOT_CLI` is asked first.
 fn guess_host(payload: &[u8]) -> Option<Dialect> {
     let from_env = [
         ("BRICKS_HOOK_EVENT", Dialect::Bricks),
-        ("CLAUDE_PROJECT_DIR", Dialect::Claude),
         ("COPILOT_CLI", Dialect::Copilot),
+        ("CLAUDE_PROJECT_DIR", Dialect::Claude),
     ];
     if let Some((_, d)) = from_env
         .iter()
