@@ -186,6 +186,7 @@ fn every_claude_config_converts_with_exact_matchers_and_commands() {
             );
             let alike = |line: &str| {
                 line.replace("BRICKS_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
+                    .replace("COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
                     .replace("$PWD", "$CLAUDE_PROJECT_DIR")
                     .replace("${PWD", "${CLAUDE_PROJECT_DIR")
             };

@@ -114,12 +114,12 @@ fn run_as_copilot(
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child
+    // A line that fails before reading stdin (hookx missing) closes the pipe early.
+    let _ = child
         .stdin
         .take()
         .unwrap()
-        .write_all(payload.to_string().as_bytes())
-        .unwrap();
+        .write_all(payload.to_string().as_bytes());
     let out = child.wait_with_output().unwrap();
     (
         out.status.code().unwrap_or(-1),
@@ -174,13 +174,17 @@ fn a_wrapped_entry_without_hookx_says_how_to_fix_it() {
     let dir = project();
     convert(dir.path(), &[]);
     let entries = copilot_entries(dir.path());
-    let (code, _, stderr) = run_as_copilot(dir.path(), &entries[0], "ls", "/usr/bin:/bin");
-    assert_eq!(code, 2, "{stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let (code, stdout, stderr) = run_as_copilot(dir.path(), &entries[0], "ls", "/usr/bin:/bin");
+    // Copilot reads a preToolUse deny's reason from JSON (exit 2 drops stderr): the answer
+    // denies and says why; stderr says it once more for the log.
+    assert!(denied(code, &stdout), "{code} {stdout} {stderr}");
+    let answer: Value = serde_json::from_str(&stdout).unwrap();
+    let reason = answer["permissionDecisionReason"].as_str().unwrap();
     assert!(
-        stderr.contains("hookx not found") && stderr.contains("cargo install"),
-        "{stderr}"
+        reason.contains("hookx not found") && reason.contains("cargo install"),
+        "{reason}"
     );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
     let text = std::fs::read_to_string(dir.path().join(".github/hooks/hooks.json")).unwrap();
     let file: Value = serde_json::from_str(&text).unwrap();
     let post = file["hooks"]["postToolUse"][0]["bash"].as_str().unwrap();

@@ -5,7 +5,8 @@
 //! it matched, and the caller reports the approximation.
 
 use crate::dialect::{Flavor, MatchOn};
-use crate::model::{CompiledMatcher, EventKind, MatcherForm, MatcherStyle};
+use crate::model::bounded::{self, Answer, Job};
+use crate::model::{EventKind, MatcherForm, MatcherStyle};
 use std::collections::BTreeSet;
 
 /// A matcher in the target flavour, and what could not be carried over.
@@ -43,13 +44,23 @@ pub fn tool_universe(from: Flavor, to: Flavor) -> Vec<(&'static str, Option<&'st
         .collect()
 }
 
-/// Whether matcher `text`, read as `flavor` reads it, fires for tool `name`: `None` when the
-/// text is not a valid regex.
+/// Whether matcher `text`, read as `flavor` reads it, fires for each of `names` (regexes are
+/// evaluated within [`bounded`]'s limits): `None` when it is invalid or cannot be evaluated.
+pub fn fire_set(text: Option<&str>, flavor: Flavor, names: &[&str]) -> Option<Vec<bool>> {
+    match flavor.tables().matcher_style.form(text) {
+        MatcherForm::All => Some(vec![true; names.len()]),
+        MatcherForm::Exact(list) => {
+            Some(names.iter().map(|n| list.iter().any(|l| l == n)).collect())
+        }
+        MatcherForm::Regex { pattern, anchored } => {
+            matches(&pattern, anchored, names.iter().copied())
+        }
+    }
+}
+
+/// Whether matcher `text`, read as `flavor` reads it, fires for tool `name`.
 pub fn fires(text: Option<&str>, flavor: Flavor, name: &str) -> Option<bool> {
-    let form = flavor.tables().matcher_style.form(text);
-    CompiledMatcher::compile(&form)
-        .ok()
-        .map(|m| m.is_match(name))
+    fire_set(text, flavor, &[name]).map(|v| v[0])
 }
 
 /// The tools (of [`tool_universe`]) a tool matcher fires for, as the target names them, and the
@@ -59,21 +70,23 @@ pub fn counterparts_fired(
     from: Flavor,
     to: Flavor,
 ) -> Option<(BTreeSet<&'static str>, BTreeSet<&'static str>)> {
-    let mut fired = BTreeSet::new();
+    let universe = tool_universe(from, to);
+    let names: Vec<&str> = universe.iter().map(|(n, _)| *n).collect();
+    let fired = fire_set(text, from, &names)?;
+    let mut hit = BTreeSet::new();
     let mut lacking = BTreeSet::new();
-    for (name, counterpart) in tool_universe(from, to) {
-        if fires(text, from, name)? {
-            match counterpart {
-                Some(target) => {
-                    fired.insert(target);
-                }
-                None => {
-                    lacking.insert(name);
-                }
+    for ((name, counterpart), fired) in universe.into_iter().zip(fired) {
+        match (fired, counterpart) {
+            (true, Some(target)) => {
+                hit.insert(target);
             }
+            (true, None) => {
+                lacking.insert(name);
+            }
+            _ => {}
         }
     }
-    Some((fired, lacking))
+    Some((hit, lacking))
 }
 
 /// The target-side tools (counterparts of the source's and [`PROBE_TOOLS`]) that matcher
@@ -83,15 +96,19 @@ pub fn target_fired(
     from: Flavor,
     to: Flavor,
 ) -> Option<BTreeSet<&'static str>> {
-    let mut fired = BTreeSet::new();
-    for (_, counterpart) in tool_universe(from, to) {
-        if let Some(name) = counterpart
-            && fires(text, to, name)?
-        {
-            fired.insert(name);
-        }
-    }
-    Some(fired)
+    let names: Vec<&'static str> = tool_universe(from, to)
+        .into_iter()
+        .filter_map(|(_, counterpart)| counterpart)
+        .collect();
+    let fired = fire_set(text, to, &names)?;
+    Some(
+        names
+            .into_iter()
+            .zip(fired)
+            .filter(|(_, f)| *f)
+            .map(|(n, _)| n)
+            .collect(),
+    )
 }
 
 /// Translates `text`, written in `from` for an event whose matcher filters `on`, to `to`.
@@ -215,17 +232,18 @@ pub fn values_never_sent(
     let accepted: Vec<String> = match &form {
         MatcherForm::All => return Vec::new(),
         MatcherForm::Exact(values) => values.clone(),
-        MatcherForm::Regex { .. } => {
-            let (Some(known), Ok(matcher)) = (
-                from.tables().matcher_values(event),
-                CompiledMatcher::compile(&form),
-            ) else {
+        MatcherForm::Regex { pattern, anchored } => {
+            let Some(known) = from.tables().matcher_values(event) else {
+                return Vec::new();
+            };
+            let Some(matched) = matches(pattern, *anchored, known.iter().copied()) else {
                 return Vec::new();
             };
             known
                 .iter()
-                .filter(|v| matcher.is_match(v))
-                .map(|v| v.to_string())
+                .zip(matched)
+                .filter(|(_, m)| *m)
+                .map(|(v, _)| v.to_string())
                 .collect()
         }
     };
@@ -258,7 +276,8 @@ fn rename_tools(
 
 /// Renames whole-word tool names in the pattern, then checks the result against every known
 /// tool and the probe names of unknown ones: it must match exactly the counterparts of the
-/// tools the original matched. Tools without a counterpart are reported.
+/// tools the original matched. Tools without a counterpart are reported. Regexes are evaluated
+/// within [`bounded`]'s limits.
 fn translate_tool_regex(
     pattern: &str,
     anchored: bool,
@@ -267,37 +286,52 @@ fn translate_tool_regex(
     problems: &mut Vec<String>,
 ) -> MatcherForm {
     let target_anchored = to.tables().matcher_style == MatcherStyle::AnchoredRegex;
-    let original_form = MatcherForm::Regex {
-        pattern: pattern.to_string(),
-        anchored,
-    };
-    let Ok(original) = CompiledMatcher::compile(&original_form) else {
-        problems.push(format!(
-            "matcher `{pattern}` is not a valid regex; it is copied unchanged"
-        ));
-        return MatcherForm::Regex {
-            pattern: pattern.to_string(),
-            anchored: target_anchored,
-        };
-    };
     let universe = tool_universe(from, to);
+    let original = match bounded::run_one(Job::new(
+        pattern,
+        anchored,
+        universe.iter().map(|(n, _)| n.to_string()).collect(),
+    )) {
+        Answer::Matches(matched) => matched,
+        Answer::Unevaluable(why) => {
+            // Renamed and re-anchored as text, which needs no regex engine, but unchecked.
+            problems.push(format!(
+                "regex matcher `{}` cannot be checked ({why}); its tool names are renamed and its \
+                 anchoring made explicit, unchecked",
+                shorten(pattern)
+            ));
+            return MatcherForm::Regex {
+                pattern: reanchor(&rename_words(pattern, from, to), anchored, target_anchored),
+                anchored: target_anchored,
+            };
+        }
+        Answer::Invalid(_) => {
+            problems.push(format!(
+                "matcher `{}` is not a valid regex; it is copied unchanged",
+                shorten(pattern)
+            ));
+            return MatcherForm::Regex {
+                pattern: pattern.to_string(),
+                anchored: target_anchored,
+            };
+        }
+    };
     let mut expected = BTreeSet::new();
     let mut lacking = BTreeSet::new();
-    for (name, counterpart) in &universe {
-        if original.is_match(name) {
-            match counterpart {
-                Some(target) => {
-                    expected.insert(*target);
-                }
-                None => {
-                    lacking.insert(*name);
-                }
+    for ((name, counterpart), fired) in universe.iter().zip(&original) {
+        match (fired, counterpart) {
+            (true, Some(target)) => {
+                expected.insert(*target);
             }
+            (true, None) => {
+                lacking.insert(*name);
+            }
+            _ => {}
         }
     }
     // A regex that fires for every tool (`.*`) is match-all: the target's missing tools are
     // not missing from it.
-    let fires_for_all = universe.iter().all(|(name, _)| original.is_match(name));
+    let fires_for_all = original.iter().all(|m| *m);
     if !lacking.is_empty() && !fires_for_all {
         problems.push(format!(
             "{} {} no {} counterpart; the converted matcher cannot fire for {}",
@@ -315,18 +349,20 @@ fn translate_tool_regex(
         return MatcherForm::Exact(Vec::new());
     }
     let renamed = rename_words(pattern, from, to);
-    let candidate = MatcherForm::Regex {
-        pattern: reanchor(&renamed, anchored, target_anchored),
-        anchored: target_anchored,
-    };
-    if let Ok(compiled) = CompiledMatcher::compile(&candidate) {
-        let got: BTreeSet<&str> = universe
+    let candidate_pattern = reanchor(&renamed, anchored, target_anchored);
+    let targets: Vec<&str> = universe.iter().filter_map(|(_, c)| *c).collect();
+    if let Some(matched) = matches(&candidate_pattern, target_anchored, targets.iter().copied()) {
+        let got: BTreeSet<&str> = targets
             .iter()
-            .filter_map(|(_, counterpart)| *counterpart)
-            .filter(|n| compiled.is_match(n))
+            .zip(matched)
+            .filter(|(_, m)| *m)
+            .map(|(n, _)| *n)
             .collect();
         if got == expected {
-            return candidate;
+            return MatcherForm::Regex {
+                pattern: candidate_pattern,
+                anchored: target_anchored,
+            };
         }
     }
     let known: Vec<String> = expected
@@ -338,15 +374,20 @@ fn translate_tool_regex(
     if known.is_empty() {
         // It fires only for tools outside the tables: the rewritten regex is the best guess.
         problems.push(format!(
-            "regex matcher `{pattern}` cannot be checked for {}; it is rewritten as `{}`",
+            "regex matcher `{}` cannot be checked for {}; it is rewritten as `{}`",
+            shorten(pattern),
             to.dialect(),
-            reanchor(&renamed, anchored, target_anchored)
+            shorten(&candidate_pattern)
         ));
-        return candidate;
+        return MatcherForm::Regex {
+            pattern: candidate_pattern,
+            anchored: target_anchored,
+        };
     }
     let unknown = expected.len() > known.len();
     problems.push(format!(
-        "regex matcher `{pattern}` cannot be rewritten exactly for {}; replaced by the exact list of tools it matched ({}){}",
+        "regex matcher `{}` cannot be rewritten exactly for {}; replaced by the exact list of tools it matched ({}){}",
+        shorten(pattern),
         to.dialect(),
         known.join(", "),
         if unknown {
@@ -356,6 +397,31 @@ fn translate_tool_regex(
         }
     ));
     MatcherForm::Exact(known)
+}
+
+/// Whether a regex matches each value, evaluated within [`bounded`]'s limits; `None` when it
+/// is invalid or cannot be evaluated.
+fn matches<'v>(
+    pattern: &str,
+    anchored: bool,
+    values: impl Iterator<Item = &'v str>,
+) -> Option<Vec<bool>> {
+    match bounded::run_one(Job::new(
+        pattern,
+        anchored,
+        values.map(str::to_string).collect(),
+    )) {
+        Answer::Matches(matched) => Some(matched),
+        _ => None,
+    }
+}
+
+/// At most 80 characters of a pattern, for messages (a matcher can be kilobytes long).
+fn shorten(pattern: &str) -> String {
+    match pattern.char_indices().nth(80) {
+        Some((end, _)) => format!("{}…", &pattern[..end]),
+        None => pattern.to_string(),
+    }
 }
 
 /// Replaces every identifier that is a source tool name by the target's name for that tool.

@@ -475,8 +475,8 @@ impl Converter<'_> {
                 return None;
             };
             // The exec form runs the program with these arguments and no shell: one quoted
-            // word each. The program keeps `$VAR` references (the agent expands them).
-            let mut line = shell_double_quote(program);
+            // word each, taken literally (as `hookx run` runs the exec form).
+            let mut line = shell_quote(program);
             for word in words {
                 line.push(' ');
                 line.push_str(&word);
@@ -635,7 +635,7 @@ impl Converter<'_> {
                 }
                 exports.push(format!(
                     "export {k}={};",
-                    shell_double_quote(v.as_str().unwrap_or_default())
+                    shell_quote(v.as_str().unwrap_or_default())
                 ));
             }
             if !exports.is_empty() {
@@ -770,23 +770,45 @@ const CLAUDE_FORM_KEYS: &[&str] = &[
 ];
 
 /// The start of a wrapped entry: where hookx is not installed, it prints one message that
-/// names the fix and fails. On an event where the host reads exit 2 as a deny or a block, it
-/// exits 2, so that a guard is never dropped silently and the agent shows why; elsewhere it
-/// exits 1, a non-blocking error the host reports.
+/// names the fix (stderr) and answers the host by its own protocol. On an event where the
+/// host's exit-code table makes a hook a guard (exit 2 denies or blocks), the answer is a deny
+/// or block with that message as the reason, written as the host reads it (Copilot's
+/// `preToolUse` ignores stderr at exit 2, so its JSON answer carries the reason): a guard is
+/// never dropped silently, and the agent says why. Elsewhere it exits 1, a non-blocking
+/// error the host reports.
 pub fn not_installed_guard(hookx: &str, event: &EventKind, to: Flavor) -> String {
-    let code = match to.tables().protocol.exit2(event) {
-        Some(
-            crate::protocol::Exit2::Deny
-            | crate::protocol::Exit2::DenyWithStdout
-            | crate::protocol::Exit2::Block,
-        ) => 2,
-        _ => 1,
-    };
+    use crate::protocol::Exit2;
     let message = format!(
         "hookx not found (command -v {hookx} failed): this hook was converted by hookx convert and runs through hookx exec. Install hookx (cargo install --locked --path <hookx checkout>) or convert again with --hookx PATH."
     );
+    let guards = matches!(
+        to.tables().protocol.exit2(event),
+        Some(Exit2::Deny | Exit2::DenyWithoutReason | Exit2::DenyWithStdout | Exit2::Block)
+    );
+    let mut answer = String::new();
+    let code = if guards {
+        let event = crate::model::Event {
+            kind: event.clone(),
+            timestamp: None,
+            tool: None,
+            fields: Default::default(),
+        };
+        let outcome = crate::model::Outcome {
+            decision: Some(crate::model::Decision::Deny),
+            block: true,
+            reasons: vec![message.clone()],
+            ..Default::default()
+        };
+        let host = crate::protocol::encode_answer(to, &event, &outcome);
+        if !host.stdout.is_empty() {
+            answer = format!(" printf '%s\\n' {};", shell_quote(&host.stdout));
+        }
+        host.exit_code
+    } else {
+        1
+    };
     format!(
-        "command -v {} >/dev/null 2>&1 || {{ echo {} >&2; exit {code}; }};",
+        "command -v {} >/dev/null 2>&1 || {{{answer} echo {} >&2; exit {code}; }};",
         shell_quote(hookx),
         shell_quote(&message)
     )
@@ -846,25 +868,6 @@ pub fn shell_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 
-/// Double-quotes a value so the shell expands `$VAR` in it (as Copilot's `env` does) but
-/// nothing else.
-fn shell_double_quote(text: &str) -> String {
-    let mut out = String::from("\"");
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' | '"' | '`' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '$' if chars.peek() == Some(&'(') => out.push_str("\\$"),
-            _ => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -885,6 +888,5 @@ mod tests {
     fn shell_quoting_is_one_word() {
         assert_eq!(shell_quote("it's"), r"'it'\''s'");
         assert_eq!(shell_quote("plain"), "plain");
-        assert_eq!(shell_double_quote("$HOME/$(x)`y`"), r#""$HOME/\$(x)\`y\`""#);
     }
 }
