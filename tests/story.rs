@@ -245,3 +245,39 @@ fn simulate_expect_checks_the_decision() {
     assert_eq!(simulate("deny", "rm -rf /").status.code(), Some(0));
     assert_eq!(simulate("allow", "ls").status.code(), Some(0));
 }
+
+/// Editing the source and re-running a plain `convert --write` leaves exactly one entry for the
+/// guard (with the new timeout); a hook deleted from the source leaves the target too; a second
+/// identical run changes nothing.
+#[test]
+fn re_running_write_after_an_edit_leaves_one_entry() {
+    let dir = project();
+    convert(dir.path(), &[]);
+    common::write(dir.path(), ".claude/settings.json", &settings(7));
+    convert(dir.path(), &[]);
+    let entries = copilot_entries(dir.path());
+    assert_eq!(entries.len(), 1, "{entries:#?}");
+    assert_eq!(entries[0]["timeoutSec"], 7, "{entries:#?}");
+    let (code, stdout, _) = run_as_copilot(dir.path(), &entries[0], "rm -rf /", &path_with_hookx());
+    assert!(denied(code, &stdout));
+    let file = dir.path().join(".github/hooks/hooks.json");
+    let before = std::fs::read(&file).unwrap();
+    convert(dir.path(), &[]);
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        before,
+        "a second identical run changed the file"
+    );
+    // The formatter deleted from the source goes from the target.
+    let mut only_guard: Value = serde_json::from_str(&settings(7)).unwrap();
+    only_guard["hooks"]
+        .as_object_mut()
+        .unwrap()
+        .remove("PostToolUse");
+    common::write(dir.path(), ".claude/settings.json", &only_guard.to_string());
+    convert(dir.path(), &[]);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let target: Value = serde_json::from_str(&text).unwrap();
+    assert!(target["hooks"].get("postToolUse").is_none(), "{text}");
+    assert_eq!(copilot_entries(dir.path()).len(), 1);
+}
