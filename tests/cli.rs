@@ -1,5 +1,5 @@
 //! The real `hookx` binary: exit codes, report formats, writing files (`--out`, `--write`,
-//! `--dry-run`), `--wrap` quoting, dialect detection, and bad input of every kind.
+//! `--dry-run`), wrapped-entry quoting (`--wrap`, the default, is still accepted), dialect detection, and bad input of every kind.
 //!
 //! Paths are relative to the crate root (the working directory of integration tests), or
 //! inside temporary directories.
