@@ -34,6 +34,23 @@ pub struct Dispatch {
     pub answer: HostAnswer,
 }
 
+/// The environment variable that counts how many hookx dispatches run one inside the other:
+/// each handler gets one more than its hookx had. It travels through anything that keeps the
+/// environment (a shell, `env`, an agent started by a hook).
+pub const DEPTH_VAR: &str = "HOOKX_DEPTH";
+
+/// The depth at which `run` and `exec` refuse to dispatch: a hook that starts an agent whose
+/// hooks start hookx again is fine a few levels deep; past this, hookx is running itself.
+pub const MAX_DEPTH: u32 = 4;
+
+/// This process's dispatch depth ([`DEPTH_VAR`]; 0 when unset or unreadable).
+pub fn depth() -> u32 {
+    std::env::var(DEPTH_VAR)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0)
+}
+
 /// What a rule's source adds to its handlers' environment (a Claude plugin's root).
 pub trait RuleSource {
     fn env(&self) -> Vec<(String, String)> {
@@ -66,6 +83,19 @@ pub fn dispatch<'a, S: RuleSource + 'a>(
     let specs: Vec<Spawn> = jobs.iter().map(|j| j.spec.clone()).collect();
     let finished = spawn::run_all(&specs, host.tables().parallel);
     let mut outcome = Outcome::default();
+    // A rule whose matcher could not be evaluated may have fired: the failure policy answers.
+    let unevaluated: Vec<String> = invalid
+        .iter()
+        .filter(|s| s.unevaluated)
+        .map(|s| format!("{}: {}", describe(s.rule), s.reason))
+        .collect();
+    if !unevaluated.is_empty() {
+        outcome.merge(super::failure::outcome(
+            host,
+            &event.kind,
+            &unevaluated.join("; "),
+        ));
+    }
     let mut runs = Vec::new();
     for (job, finished) in jobs.into_iter().zip(finished) {
         let mut one = decode_answer(job.flavor, event, &finished);
@@ -132,6 +162,7 @@ fn prepare<S: RuleSource>(
     let stdin = encode_event(event, flavor);
     let mut env = handler_env(event, flavor, &project);
     env.extend(selected.source.env());
+    env.push((DEPTH_VAR.to_string(), (depth().saturating_add(1)).to_string()));
     // The host's own variables (CLAUDE_PROJECT_DIR, BRICKS_*, COPILOT_CLI) would tell the
     // handler, or a hookx it runs, that it runs under another agent than the one it was
     // written for.

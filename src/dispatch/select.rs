@@ -17,11 +17,32 @@ pub struct Selected<'a, S> {
     pub source: &'a S,
 }
 
-/// A rule whose matcher could not be compiled (Copilot skips such hooks; so does hookx).
+/// A rule whose matcher could not be compiled (Copilot skips such hooks; so does hookx), or
+/// could not be evaluated (the failure policy answers: [`crate::dispatch::failure`]).
 #[derive(Debug)]
 pub struct Skipped<'a> {
     pub rule: &'a Rule,
     pub reason: String,
+    /// The matcher may be valid but was not evaluated (it ran away, or the budget was spent):
+    /// whether the rule would have fired is unknown.
+    pub unevaluated: bool,
+}
+
+/// Why a rule has no verdict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NoVerdict {
+    /// The matcher is invalid: it never fires, under the host as under hookx.
+    Invalid(String),
+    /// The matcher was not evaluated in time: whether it fires is unknown.
+    Unevaluated(String),
+}
+
+impl NoVerdict {
+    pub fn reason(&self) -> &str {
+        match self {
+            NoVerdict::Invalid(why) | NoVerdict::Unevaluated(why) => why,
+        }
+    }
 }
 
 /// How long one regex matcher may take to compile and test one value. Matchers are ECMAScript
@@ -51,8 +72,12 @@ pub fn select<'a, S>(
         match verdict {
             Ok(false) => continue,
             Ok(true) => {}
-            Err(reason) => {
-                skipped.push(Skipped { rule, reason });
+            Err(no) => {
+                skipped.push(Skipped {
+                    rule,
+                    unevaluated: matches!(no, NoVerdict::Unevaluated(_)),
+                    reason: no.reason().to_string(),
+                });
                 continue;
             }
         }
@@ -78,15 +103,16 @@ pub fn rule_matches(rule: &Rule, event: &Event) -> Result<bool, String> {
     rules_match([rule], event)
         .pop()
         .expect("one verdict per rule")
+        .map_err(|no| no.reason().to_string())
 }
 
-/// One verdict per rule (`Err` = skip it, and why). Exact lists are decided here; regexes on
+/// One verdict per rule (`Err`: no verdict, and why). Exact lists are decided here; regexes on
 /// a worker thread, each within [`MATCH_TIME_LIMIT`]. Only a rule's event, flavour and matcher
 /// are read.
 pub fn rules_match<'a>(
     rules: impl IntoIterator<Item = &'a Rule>,
     event: &Event,
-) -> Vec<Result<bool, String>> {
+) -> Vec<Result<bool, NoVerdict>> {
     let mut verdicts = Vec::new();
     let mut regexes = Vec::new();
     for rule in rules {
@@ -121,7 +147,7 @@ pub fn rules_match<'a>(
             form => verdicts.push(
                 CompiledMatcher::compile(&form)
                     .map(|m| m.is_match(&value))
-                    .map_err(|e| format!("invalid matcher `{matcher}`: {e}")),
+                    .map_err(|e| NoVerdict::Invalid(format!("invalid matcher `{matcher}`: {e}"))),
             ),
         }
     }
@@ -150,10 +176,10 @@ type RegexKey = (String, bool, String);
 /// The regex verdicts reached in this process: `hookx run` asks about the rules that can fire
 /// twice (to build only those, then to dispatch them), and a runaway matcher must not cost its
 /// time limit twice.
-static REGEX_VERDICTS: LazyLock<Mutex<HashMap<RegexKey, Result<bool, String>>>> =
+static REGEX_VERDICTS: LazyLock<Mutex<HashMap<RegexKey, Result<bool, NoVerdict>>>> =
     LazyLock::new(Mutex::default);
 
-fn lock_verdicts() -> MutexGuard<'static, HashMap<RegexKey, Result<bool, String>>> {
+fn lock_verdicts() -> MutexGuard<'static, HashMap<RegexKey, Result<bool, NoVerdict>>> {
     REGEX_VERDICTS
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -175,7 +201,7 @@ impl RegexJob {
         }
     }
 
-    fn run(&self) -> Result<bool, String> {
+    fn run(&self) -> Result<bool, NoVerdict> {
         let (pattern, anchored, value) = &self.key;
         let form = MatcherForm::Regex {
             pattern: pattern.clone(),
@@ -183,14 +209,14 @@ impl RegexJob {
         };
         CompiledMatcher::compile(&form)
             .map(|m| m.is_match(value))
-            .map_err(|e| format!("invalid matcher `{}`: {e}", self.matcher))
+            .map_err(|e| NoVerdict::Invalid(format!("invalid matcher `{}`: {e}", self.matcher)))
     }
 }
 
 /// Runs the jobs in order on a worker thread, giving each [`MATCH_TIME_LIMIT`] and all of them
 /// [`MATCH_BUDGET`]. A job that overruns is abandoned (its thread spins until the process
 /// exits) and the rest go on on a new worker; once the budget is spent the rest are skipped.
-fn run_bounded(jobs: Vec<RegexJob>) -> Vec<Result<bool, String>> {
+fn run_bounded(jobs: Vec<RegexJob>) -> Vec<Result<bool, NoVerdict>> {
     let started = Instant::now();
     let mut verdicts = Vec::with_capacity(jobs.len());
     while verdicts.len() < jobs.len() {
@@ -207,7 +233,7 @@ fn run_bounded(jobs: Vec<RegexJob>) -> Vec<Result<bool, String>> {
             });
         if let Err(e) = worker {
             let why = format!("matcher not evaluated: cannot start a thread for it: {e}");
-            verdicts.resize(jobs.len(), Err(why));
+            verdicts.resize(jobs.len(), Err(NoVerdict::Unevaluated(why)));
             break;
         }
         while verdicts.len() < jobs.len() {
@@ -218,31 +244,31 @@ fn run_bounded(jobs: Vec<RegexJob>) -> Vec<Result<bool, String>> {
                 Err(mpsc::RecvTimeoutError::Timeout) if wait < MATCH_TIME_LIMIT => {
                     // The budget is spent: this job and every later one are skipped.
                     for job in &jobs[verdicts.len()..] {
-                        verdicts.push(Err(format!(
+                        verdicts.push(Err(NoVerdict::Unevaluated(format!(
                             "matcher `{}` not evaluated: this event's regex matchers took more \
                              than {} ms in all; hookx skips the rest",
                             job.matcher,
                             MATCH_BUDGET.as_millis()
-                        )));
+                        ))));
                     }
                     return verdicts;
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {
-                    verdicts.push(Err(format!(
+                    verdicts.push(Err(NoVerdict::Unevaluated(format!(
                         "matcher `{}` ran away: no answer on `{}` within {} ms (catastrophic \
                          backtracking? nested quantifiers such as `(a+)+` explode on long values); \
                          the rule is skipped",
                         job.matcher,
                         shorten(&job.key.2),
                         MATCH_TIME_LIMIT.as_millis()
-                    )));
+                    ))));
                     break;
                 }
                 Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    verdicts.push(Err(format!(
+                    verdicts.push(Err(NoVerdict::Unevaluated(format!(
                         "matcher `{}` could not be evaluated (the matcher thread died)",
                         job.matcher
-                    )));
+                    ))));
                     break;
                 }
             }
