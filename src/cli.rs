@@ -307,7 +307,16 @@ fn answering(
 ) -> i32 {
     let known = failure::Context::new(host, event.as_deref());
     std::panic::set_hook(Box::new(|info| {
-        errln!("hookx: internal error: {info}");
+        let payload = info.payload();
+        let what = payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("a panic");
+        match info.location() {
+            Some(at) => errln!("hookx: internal error at {at}: {what}"),
+            None => errln!("hookx: internal error: {what}"),
+        }
     }));
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(&known)));
     match result {
