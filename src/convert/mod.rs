@@ -50,6 +50,7 @@ pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
         options,
         losses: Vec::new(),
         foreign_protocol: 0,
+        routing: 0,
     };
     for (src, doc) in inputs {
         if doc.dialect == options.to && inputs.len() == 1 {
@@ -108,6 +109,15 @@ pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
             converter.foreign_protocol, options.to, options.to
         ));
     }
+    if converter.routing > 0 {
+        notes.push(format!(
+            "{} hookx routing entr{} (`hookx run --host …`) not converted: they route another agent to hookx; `hookx install --host {}` routes {} itself.",
+            converter.routing,
+            if converter.routing == 1 { "y" } else { "ies" },
+            options.to,
+            options.to
+        ));
+    }
     Conversion {
         document: out,
         losses: converter.losses,
@@ -126,6 +136,8 @@ struct Converter<'a> {
     options: &'a Options,
     losses: Vec<Loss>,
     foreign_protocol: usize,
+    /// hookx routing entries left out.
+    routing: usize,
 }
 
 impl Converter<'_> {
@@ -229,6 +241,12 @@ impl Converter<'_> {
         };
         let mut handlers = Vec::new();
         for (i, handler) in rule.handlers.iter().enumerate() {
+            if from.dialect() != to.dialect() && crate::install::is_hookx_handler(handler) {
+                // It routes the source agent to hookx; the target gets its own route from
+                // `hookx install`, and a copy would run every hook twice.
+                self.routing += 1;
+                continue;
+            }
             let pointer = match rule.shape {
                 RuleShape::Group => format!("{at}/hooks/{i}"),
                 RuleShape::Flat => at.to_string(),
