@@ -218,3 +218,98 @@ fn convert_does_not_copy_routing_entries() {
         "{ran:?}"
     );
 }
+
+/// A handler wrapped in `hookx exec` (what `convert --wrap` writes) that runs past its timeout
+/// dies with the wrapper: the outer SIGTERM lets `hookx exec` kill its own handler's group,
+/// which a SIGKILL of the outer group never reaches.
+#[test]
+fn a_timeout_kills_a_child_wrapped_in_hookx_exec() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("sleeper.pid");
+    let inner = format!(
+        "'{}' exec --host claude --as claude -- \"sleep 600 & echo \\$! > '{}'; wait\"",
+        env!("CARGO_BIN_EXE_hookx"),
+        pid_file.display()
+    );
+    let ran = ran(hookx(dir.path())
+        .args(["exec", "--host", "claude", "--as", "claude", "--timeout", "2", "--"])
+        .arg(&inner)
+        .write_stdin(payload(CLAUDE_PRE, dir.path())));
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    assert!(ran.stderr.contains("timed out"), "{ran:?}");
+    let pid: i32 = std::fs::read_to_string(&pid_file)
+        .expect("the wrapped handler started its child")
+        .trim()
+        .parse()
+        .unwrap();
+    let gone = common::exits_within(pid, Duration::from_secs(120));
+    if let Some(p) = rustix::process::Pid::from_raw(pid) {
+        let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
+    }
+    assert!(gone, "the wrapped handler's child {pid} outlived the timeout");
+}
+
+/// Many handlers at a low descriptor limit: they run a few at a time, and the one that denies
+/// still answers (it used to fail to start with EMFILE, a non-blocking error).
+#[test]
+fn a_deny_is_not_lost_to_the_descriptor_limit() {
+    use std::os::unix::process::CommandExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let mut handlers: Vec<Value> = (0..100)
+        .map(|i| serde_json::json!({"type": "command", "command": format!("true {i}")}))
+        .collect();
+    handlers.push(serde_json::json!({"type": "command", "command": "echo 'last deny' >&2; exit 2"}));
+    write(
+        dir.path(),
+        ".bricks/hooks.json",
+        &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": handlers}]}})
+            .to_string(),
+    );
+    let trusted = ran(hookx(dir.path()).args(["trust", "--project", "."]));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"));
+    cmd.args(["run", "--host", "claude", "--event", "PreToolUse"])
+        .current_dir(dir.path())
+        .env("HOME", dir.path())
+        .env_remove("HOOKX_HOME")
+        .env_remove("HOOKX_DEPTH")
+        .env_remove("COPILOT_CLI");
+    // SAFETY: setrlimit(2) only, between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            let limit = rustix::process::Rlimit {
+                current: Some(64),
+                maximum: Some(64),
+            };
+            rustix::process::setrlimit(rustix::process::Resource::Nofile, limit)
+                .map_err(std::io::Error::from)
+        });
+    }
+    let mut cmd = Command::from_std(cmd);
+    let ran = ran(cmd.write_stdin(payload(CLAUDE_PRE, dir.path())));
+    assert_claude_deny(&ran, "last deny");
+    assert!(!ran.stderr.contains("could not start"), "{ran:?}");
+}
+
+/// `timeout: 0` means the dialect's default, not "kill at once"; validate says so.
+#[test]
+fn a_zero_timeout_is_the_default_and_validate_warns() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        ".bricks/hooks.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+            {"type": "command", "command": "sleep 0.2; echo 'slow deny' >&2; exit 2", "timeout": 0}]}]}}"#,
+    );
+    let trusted = ran(hookx(dir.path()).args(["trust", "--project", "."]));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    let ran_run = ran(hookx(dir.path())
+        .args(["run", "--host", "claude", "--event", "PreToolUse"])
+        .write_stdin(payload(CLAUDE_PRE, dir.path())));
+    assert_claude_deny(&ran_run, "slow deny");
+    let validated = ran(hookx(dir.path()).arg("validate").arg(&file));
+    assert!(
+        validated.stdout.contains("timeout 0 would kill the hook at once"),
+        "{validated:?}"
+    );
+}

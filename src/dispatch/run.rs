@@ -9,7 +9,13 @@ use crate::protocol::payload::{encode_event, handler_env};
 use crate::spawn::{self, Finished, Spawn};
 use serde_json::Value;
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// How long the handlers of one event may take in all: the host kills hookx at the route's
+/// timeout (`install` writes [`crate::install::ROUTE_TIMEOUT`], which is also Claude's default
+/// for a command), and hookx needs a moment to answer after the last handler.
+pub const ROUTE_BUDGET: Duration =
+    Duration::from_secs(crate::install::ROUTE_TIMEOUT).saturating_sub(Duration::from_secs(10));
 
 /// One handler that ran: what it was given, how it ended, what it meant.
 #[derive(Debug)]
@@ -81,7 +87,10 @@ pub fn dispatch<'a, S: RuleSource + 'a>(
         }
     }
     let specs: Vec<Spawn> = jobs.iter().map(|j| j.spec.clone()).collect();
-    let finished = spawn::run_all(&specs, host.tables().parallel);
+    // Every handler ends before the host's route timeout, run in parallel or one by one (a
+    // hanging 600 s Claude handler under Copilot leaves the next handlers the rest).
+    let deadline = Instant::now() + ROUTE_BUDGET;
+    let finished = spawn::run_all_by(&specs, host.tables().parallel, deadline);
     let mut outcome = Outcome::default();
     // A rule whose matcher could not be evaluated may have fired: the failure policy answers.
     let unevaluated: Vec<String> = invalid
@@ -190,8 +199,10 @@ fn prepare<S: RuleSource>(
         Some(dir) => project_dir.join(dir),
         None => project_dir.to_path_buf(),
     };
+    // `timeout: 0` would kill the hook at once: it means the default (`validate` warns).
     let timeout = handler
         .timeout
+        .filter(|t| *t > 0)
         .unwrap_or_else(|| flavor.tables().default_timeout(&handler.kind));
     Ok(Job {
         flavor,
