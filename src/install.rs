@@ -120,8 +120,7 @@ pub fn is_hookx_program(program: &str) -> bool {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
     };
-    program.contains('/')
-        && std::env::current_exe().is_ok_and(|exe| same(Path::new(program), &exe))
+    program.contains('/') && std::env::current_exe().is_ok_and(|exe| same(Path::new(program), &exe))
 }
 
 /// Whether a handler is a hookx routing entry, whatever field carries its command line.
@@ -198,7 +197,10 @@ mod route_tests {
             ("env hookx run --host claude --event Stop", Some("claude")),
             ("env -i A=1 B=2 hookx run --host bricks", Some("bricks")),
             ("exec hookx run --host claude", Some("claude")),
-            ("cd . && hookx run --host copilot --event agentStop", Some("copilot")),
+            (
+                "cd . && hookx run --host copilot --event agentStop",
+                Some("copilot"),
+            ),
             ("true; /opt/x/my-hookx run --host claude", Some("claude")),
             ("X=1 timeout 5 hookx run --host claude", Some("claude")),
             ("(hookx run --host claude)", Some("claude")),

@@ -235,7 +235,7 @@ impl Checker<'_> {
                 format!(
                     "timeout 0 would kill the hook at once; hookx runs it with {dialect}'s default ({default} s)"
                 ),
-                Some(format!("remove it, or write the seconds the hook may take")),
+                Some("remove it, or write the seconds the hook may take".to_string()),
             );
         }
         if let Some(t) = handler.timeout

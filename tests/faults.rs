@@ -512,7 +512,10 @@ fn a_background_child_holding_the_pipes_does_not_delay_the_answer() {
     let was_alive = alive(pid);
     kill(pid);
     claude_deny("held", &ran);
-    assert!(was_alive, "the answer waited for the background child: {ran:?}");
+    assert!(
+        was_alive,
+        "the answer waited for the background child: {ran:?}"
+    );
 }
 
 #[test]

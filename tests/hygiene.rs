@@ -123,6 +123,9 @@ fn the_host_is_guessed_from_the_payload_before_an_inherited_variable() {
         .env("COPILOT_CLI", "1")
         .write_stdin(payload(CLAUDE_PRE, dir.path())));
     assert_claude_deny(&ran, "trusted deny");
+    // Answered as Claude, not as Copilot (which also reads a top-level `permissionDecision`).
+    let v: Value = serde_json::from_str(ran.stdout.trim()).unwrap();
+    assert_eq!(v.get("permissionDecision"), None, "{ran:?}");
 }
 
 #[test]
@@ -131,7 +134,16 @@ fn a_relative_project_gives_handlers_an_absolute_project_dir() {
     std::fs::create_dir(dir.path().join("sub")).unwrap();
     let got = dir.path().join("got");
     let ran = ran(hookx(dir.path())
-        .args(["exec", "--host", "claude", "--as", "claude", "--project", "sub", "--"])
+        .args([
+            "exec",
+            "--host",
+            "claude",
+            "--as",
+            "claude",
+            "--project",
+            "sub",
+            "--",
+        ])
         .arg(format!(
             "printf '%s\\n%s' \"$CLAUDE_PROJECT_DIR\" \"$PWD\" > '{}'",
             got.display()
@@ -165,7 +177,10 @@ fn the_recursion_guard_travels_in_the_environment() {
     let ran = exec("4");
     assert_eq!((ran.code, ran.stdout.as_str()), (Some(0), ""), "{ran:?}");
     assert!(ran.stderr.contains("HOOKX_DEPTH"), "{ran:?}");
-    assert!(!got.exists(), "a dispatch past the depth limit ran its handler");
+    assert!(
+        !got.exists(),
+        "a dispatch past the depth limit ran its handler"
+    );
 }
 
 /// A routing entry with a prefix, dispatched by hookx, would run hookx again, without end: it
@@ -232,7 +247,16 @@ fn a_timeout_kills_a_child_wrapped_in_hookx_exec() {
         pid_file.display()
     );
     let ran = ran(hookx(dir.path())
-        .args(["exec", "--host", "claude", "--as", "claude", "--timeout", "2", "--"])
+        .args([
+            "exec",
+            "--host",
+            "claude",
+            "--as",
+            "claude",
+            "--timeout",
+            "2",
+            "--",
+        ])
         .arg(&inner)
         .write_stdin(payload(CLAUDE_PRE, dir.path())));
     assert_eq!(ran.code, Some(0), "{ran:?}");
@@ -246,7 +270,10 @@ fn a_timeout_kills_a_child_wrapped_in_hookx_exec() {
     if let Some(p) = rustix::process::Pid::from_raw(pid) {
         let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
     }
-    assert!(gone, "the wrapped handler's child {pid} outlived the timeout");
+    assert!(
+        gone,
+        "the wrapped handler's child {pid} outlived the timeout"
+    );
 }
 
 /// Many handlers at a low descriptor limit: they run a few at a time, and the one that denies
@@ -258,7 +285,8 @@ fn a_deny_is_not_lost_to_the_descriptor_limit() {
     let mut handlers: Vec<Value> = (0..100)
         .map(|i| serde_json::json!({"type": "command", "command": format!("true {i}")}))
         .collect();
-    handlers.push(serde_json::json!({"type": "command", "command": "echo 'last deny' >&2; exit 2"}));
+    handlers
+        .push(serde_json::json!({"type": "command", "command": "echo 'last deny' >&2; exit 2"}));
     write(
         dir.path(),
         ".bricks/hooks.json",
@@ -309,7 +337,9 @@ fn a_zero_timeout_is_the_default_and_validate_warns() {
     assert_claude_deny(&ran_run, "slow deny");
     let validated = ran(hookx(dir.path()).arg("validate").arg(&file));
     assert!(
-        validated.stdout.contains("timeout 0 would kill the hook at once"),
+        validated
+            .stdout
+            .contains("timeout 0 would kill the hook at once"),
         "{validated:?}"
     );
 }

@@ -86,7 +86,8 @@ fn assert_denies(flavor: Flavor, kind: &EventKind, ran: &Ran) {
     };
     assert_eq!(denied, "deny", "{flavor:?} {kind}: {ran:?}");
     assert!(
-        v.to_string().contains("hookx could not check this tool call"),
+        v.to_string()
+            .contains("hookx could not check this tool call"),
         "{flavor:?} {kind}: the deny says why: {ran:?}"
     );
 }
@@ -95,7 +96,10 @@ fn assert_denies(flavor: Flavor, kind: &EventKind, ran: &Ran) {
 fn assert_passes_with_error(flavor: Flavor, kind: &EventKind, ran: &Ran) {
     assert_eq!(ran.code, Some(1), "{flavor:?} {kind}: {ran:?}");
     assert_eq!(ran.stdout, "", "{flavor:?} {kind}: {ran:?}");
-    assert!(ran.stderr.starts_with("hookx: "), "{flavor:?} {kind}: {ran:?}");
+    assert!(
+        ran.stderr.starts_with("hookx: "),
+        "{flavor:?} {kind}: {ran:?}"
+    );
 }
 
 fn assert_policy(flavor: Flavor, kind: &EventKind, ran: &Ran) {
@@ -121,7 +125,14 @@ fn every_host_and_event_answers_a_bad_payload_by_the_policy() {
             for command in [
                 vec!["run", "--host", host_of(flavor), "--event", name],
                 vec![
-                    "exec", "--host", host_of(flavor), "--event", name, "--as", "claude", "--",
+                    "exec",
+                    "--host",
+                    host_of(flavor),
+                    "--event",
+                    name,
+                    "--as",
+                    "claude",
+                    "--",
                     "true",
                 ],
             ] {
@@ -222,7 +233,15 @@ fn a_panic_answers_by_the_policy() {
     }
     // Copilot's camelCase preToolUse, through exec.
     let ran = ran(hookx(project.path())
-        .args(["exec", "--host", "copilot", "--event", "preToolUse", "--as", "copilot"])
+        .args([
+            "exec",
+            "--host",
+            "copilot",
+            "--event",
+            "preToolUse",
+            "--as",
+            "copilot",
+        ])
         .args(["--", "true"])
         .env("HOOKX_TEST_PANIC", "1")
         .write_stdin(seed(Flavor::Copilot, "preToolUse", project.path())));
@@ -242,7 +261,9 @@ fn a_trusted_matcher_that_cannot_be_evaluated_denies_a_tool_call() {
     payload["tool_name"] = runaway_value().into();
     let marker = dir.path().join("ran");
     let ran = ran(hookx(dir.path())
-        .args(["exec", "--host", "claude", "--as", "claude", "--match", "(a+)+$"])
+        .args([
+            "exec", "--host", "claude", "--as", "claude", "--match", "(a+)+$",
+        ])
         .arg("--")
         .arg(format!("touch '{}'", marker.display()))
         .write_stdin(payload.to_string()));
@@ -258,7 +279,9 @@ fn a_matcher_that_cannot_be_evaluated_off_a_tool_call_blocks_nothing() {
         serde_json::from_slice(&seed(Flavor::Claude, "Notification", dir.path())).unwrap();
     payload["notification_type"] = runaway_value().into();
     let ran = ran(hookx(dir.path())
-        .args(["exec", "--host", "claude", "--as", "claude", "--match", "(a+)+$"])
+        .args([
+            "exec", "--host", "claude", "--as", "claude", "--match", "(a+)+$",
+        ])
         .args(["--", "echo 'blocked' >&2; exit 2"])
         .write_stdin(payload.to_string()));
     assert_eq!(ran.code, Some(0), "{ran:?}");
@@ -275,7 +298,10 @@ fn deny_after_copying(dir: &Path, payload: Vec<u8>) -> (Ran, Vec<u8>) {
     let got = dir.join("got.json");
     let ran = ran(hookx(dir)
         .args(["exec", "--host", "claude", "--as", "claude", "--"])
-        .arg(format!("cat > '{}'; echo 'no way' >&2; exit 2", got.display()))
+        .arg(format!(
+            "cat > '{}'; echo 'no way' >&2; exit 2",
+            got.display()
+        ))
         .write_stdin(payload));
     let received = std::fs::read(&got).unwrap_or_default();
     (ran, received)
@@ -337,8 +363,8 @@ fn assert_denies_with(ran: &Ran, reason: &str) {
 /// The README's policy table lists, per flavour, exactly the events the tables fail closed on.
 #[test]
 fn the_readme_policy_table_is_the_tables() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .unwrap();
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
     for flavor in Flavor::ALL {
         let t = flavor.tables();
         let row = readme

@@ -99,7 +99,10 @@ impl Context {
     pub fn new(host: Option<Dialect>, event: Option<&str>) -> Context {
         let flavor = host.map(|host| {
             event
-                .and_then(|name| host.flavors().find(|f| f.tables().event_kind(name).is_some()))
+                .and_then(|name| {
+                    host.flavors()
+                        .find(|f| f.tables().event_kind(name).is_some())
+                })
                 .unwrap_or(host.default_flavor())
         });
         let kind = event.map(super::host::parse_event);

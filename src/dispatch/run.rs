@@ -171,7 +171,10 @@ fn prepare<S: RuleSource>(
     let stdin = encode_event(event, flavor);
     let mut env = handler_env(event, flavor, &project);
     env.extend(selected.source.env());
-    env.push((DEPTH_VAR.to_string(), (depth().saturating_add(1)).to_string()));
+    env.push((
+        DEPTH_VAR.to_string(),
+        (depth().saturating_add(1)).to_string(),
+    ));
     // The host's own variables (CLAUDE_PROJECT_DIR, BRICKS_*, COPILOT_CLI) would tell the
     // handler, or a hookx it runs, that it runs under another agent than the one it was
     // written for.

@@ -485,11 +485,16 @@ pub fn replace_lone_surrogates(payload: &[u8]) -> std::borrow::Cow<'_, [u8]> {
         u32::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok()
     };
     let unit_at = |at: usize| -> Option<u32> {
-        (payload.get(at..at + 2)? == b"\\u").then(|| hex4(at + 2)).flatten()
+        (payload.get(at..at + 2)? == b"\\u")
+            .then(|| hex4(at + 2))
+            .flatten()
     };
     let mut out: Option<Vec<u8>> = None;
     let mut i = 0;
-    while let Some(off) = payload.get(i..).and_then(|rest| rest.iter().position(|&b| b == b'\\')) {
+    while let Some(off) = payload
+        .get(i..)
+        .and_then(|rest| rest.iter().position(|&b| b == b'\\'))
+    {
         let at = i + off;
         let Some(unit) = unit_at(at) else {
             // Any other escape: skip the escaped character (it may be a backslash).
@@ -540,7 +545,10 @@ mod surrogate_tests {
         assert_eq!(fixed(r#"{"a":"x\ud83d"}"#), r#"{"a":"x\ufffd"}"#);
         assert_eq!(fixed(r#"{"a":"\udc00y"}"#), r#"{"a":"\ufffdy"}"#);
         assert_eq!(fixed(r#"{"a":"\ud83d\ude00"}"#), r#"{"a":"\ud83d\ude00"}"#);
-        assert_eq!(fixed(r#"{"a":"\ud83d\ud83d\ude00"}"#), r#"{"a":"\ufffd\ud83d\ude00"}"#);
+        assert_eq!(
+            fixed(r#"{"a":"\ud83d\ud83d\ude00"}"#),
+            r#"{"a":"\ufffd\ud83d\ude00"}"#
+        );
         // An escaped backslash followed by `ud83d` is text, not an escape.
         assert_eq!(fixed(r#"{"a":"\\ud83d"}"#), r#"{"a":"\\ud83d"}"#);
         assert_eq!(fixed(r#"{"a":"\ud83d"#), r#"{"a":"\ufffd"#);

@@ -332,8 +332,7 @@ impl<'a> Handler<'a> {
 
     /// Whether any process of the group is left (a zombie not yet reaped counts).
     fn group_alive(&self) -> bool {
-        pid_of(&self.child)
-            .is_some_and(|pid| rustix::process::test_kill_process_group(pid).is_ok())
+        pid_of(&self.child).is_some_and(|pid| rustix::process::test_kill_process_group(pid).is_ok())
     }
 }
 
