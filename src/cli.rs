@@ -569,9 +569,10 @@ fn run_cmd(args: RunArgs, known: &failure::Context) -> Result<i32, Error> {
         return Ok(0);
     }
     let payload = host::read_stdin()?;
-    if args.host == Some(Dialect::Claude) && host::copilot_runs_claude_route(&payload) {
-        // Copilot also reads .claude/settings.json: its own route (`install --host copilot`)
-        // handles the event; answering here too would run every handler twice.
+    if args
+        .host
+        .is_some_and(|h| host::another_agent_runs_route(h, &payload))
+    {
         return Ok(0);
     }
     let hosted = host::decode(&payload, args.host, args.event.as_deref(), args.project)?;

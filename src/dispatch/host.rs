@@ -124,19 +124,28 @@ fn guess_host(payload: &[u8]) -> Option<Dialect> {
         .map(|(_, d)| *d)
 }
 
-/// Whether a payload sent to `hookx run --host claude` comes from Copilot, which also runs the
-/// hooks of `.claude/settings.json` (hookx's Claude route among them): its own route answers
-/// the event. Both the environment (`COPILOT_CLI`) and the payload's shape must say so: the
-/// variable alone may be inherited into a Claude session started from a Copilot hook.
-pub fn copilot_runs_claude_route(payload: &[u8]) -> bool {
-    std::env::var_os("COPILOT_CLI").is_some()
-        && serde_json::from_slice::<serde_json::Value>(
-            &crate::protocol::payload::replace_lone_surrogates(payload),
-        )
-        .ok()
-        .as_ref()
-        .and_then(detect_host)
-            == Some(Dialect::Copilot)
+/// Whether `hookx run --host HOST` was started by another agent that runs HOST's hooks itself
+/// (Copilot runs those of `.claude/settings.json`, hookx's Claude route among them): that
+/// agent's own route answers the event, and answering here too would run every handler twice.
+/// Both the payload's shape and the other agent's marker variable (a literal its hooks get,
+/// such as `COPILOT_CLI=1`) must say so: the variable alone may be inherited, e.g. into a
+/// Claude session started from a Copilot hook.
+pub fn another_agent_runs_route(host: Dialect, payload: &[u8]) -> bool {
+    let marked = |sender: Dialect| {
+        sender.flavors().any(|f| {
+            f.tables().protocol.env.iter().any(|(name, value)| {
+                matches!(value, crate::protocol::EnvValue::Literal(_))
+                    && std::env::var_os(name).is_some()
+            })
+        })
+    };
+    serde_json::from_slice::<serde_json::Value>(&crate::protocol::payload::replace_lone_surrogates(
+        payload,
+    ))
+    .ok()
+    .as_ref()
+    .and_then(detect_host)
+    .is_some_and(|sender| sender != host && marked(sender))
 }
 
 /// Prints the host answer and everything worth knowing on stderr; returns the exit code.
