@@ -108,21 +108,37 @@ pub fn run_all(specs: &[Spawn], parallel: bool) -> Vec<Finished> {
 /// order, each handler may take at most an equal share of what the ones before it left, so
 /// that one that hangs cannot leave nothing to the next (a deny, maybe).
 pub fn run_all_by(specs: &[Spawn], parallel: bool, deadline: Instant) -> Vec<Finished> {
-    let within = |spec: &Spawn, share: u32| Spawn {
-        timeout: spec
-            .timeout
-            .min(deadline.saturating_duration_since(Instant::now()) / share.max(1)),
-        ..spec.clone()
-    };
     if parallel {
-        run_together(&specs.iter().map(|s| within(s, 1)).collect::<Vec<_>>())
+        run_together(
+            &specs
+                .iter()
+                .map(|s| by_deadline(s, deadline, 1))
+                .collect::<Vec<_>>(),
+        )
     } else {
         let count = specs.len();
         specs
             .iter()
             .enumerate()
-            .map(|(i, spec)| run(&within(spec, u32::try_from(count - i).unwrap_or(u32::MAX))))
+            .map(|(i, spec)| {
+                run_within(spec, deadline, u32::try_from(count - i).unwrap_or(u32::MAX))
+            })
             .collect()
+    }
+}
+
+/// Runs one handler of `share` still to run one after the other before `deadline`: it may take
+/// its own timeout, or an equal share of the time left, whichever is shorter.
+pub fn run_within(spec: &Spawn, deadline: Instant, share: u32) -> Finished {
+    run(&by_deadline(spec, deadline, share))
+}
+
+fn by_deadline(spec: &Spawn, deadline: Instant, share: u32) -> Spawn {
+    Spawn {
+        timeout: spec
+            .timeout
+            .min(deadline.saturating_duration_since(Instant::now()) / share.max(1)),
+        ..spec.clone()
     }
 }
 
