@@ -112,7 +112,12 @@ pub fn shorten(text: &str, max: usize) -> String {
 }
 
 /// The table, then the sources and anything that switched hooks off.
-pub fn render_text(rows: &[Row], sources: &[Source], with_host: bool) -> String {
+pub fn render_text(
+    rows: &[Row],
+    sources: &[Source],
+    store: &TrustStore,
+    with_host: bool,
+) -> String {
     let mut header = vec![
         "EVENT", "MATCHER", "HANDLER", "DIALECT", "SOURCE", "SCOPE", "TRUST",
     ];
@@ -151,7 +156,7 @@ pub fn render_text(rows: &[Row], sources: &[Source], with_host: bool) -> String 
     } else {
         out.push_str(&align(&table));
     }
-    out.push_str(&render_sources(sources));
+    out.push_str(&render_sources(sources, store));
     out
 }
 
@@ -183,11 +188,11 @@ fn align(table: &[Vec<String>]) -> String {
 }
 
 /// Every source found, with what became of it.
-fn render_sources(sources: &[Source]) -> String {
+fn render_sources(sources: &[Source], store: &TrustStore) -> String {
     if sources.is_empty() {
         return "\nno hook files found\n".into();
     }
-    let disabled_by = discover::claude_hooks_disabled(sources);
+    let disabled_by = discover::claude_hooks_disabled(sources, store);
     let mut table = Vec::new();
     for source in sources {
         let status = match source.error_line() {
@@ -256,14 +261,14 @@ pub fn render_json(rows: &[Row]) -> String {
 /// `hookx list`. Files that cannot be read are reported (on stderr with `--format json`) and
 /// the rest are listed; it still exits 0, as listing itself succeeded.
 pub fn command(opts: &Options) -> Result<i32, Error> {
-    let sources = discover::discover(&opts.ctx);
     let store = TrustStore::load(&opts.ctx).unwrap_or_else(|e| {
         eprintln!("{e}\nwarning: treating every file as untrusted");
         TrustStore::load_or_empty(&opts.ctx)
     });
+    let sources = discover::discover_trusting(&opts.ctx, &store);
     let rules = match opts.host {
-        Some(host) => discover::host_rules(&sources, host),
-        None => discover::effective_rules(&sources),
+        Some(host) => discover::host_rules(&sources, host, &store),
+        None => discover::effective_rules(&sources, &store),
     };
     let rows = rows(&rules, opts.host, &store);
     if opts.json {
@@ -274,7 +279,10 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             }
         }
     } else {
-        print!("{}", render_text(&rows, &sources, opts.host.is_some()));
+        print!(
+            "{}",
+            render_text(&rows, &sources, &store, opts.host.is_some())
+        );
     }
     Ok(0)
 }

@@ -144,35 +144,46 @@ impl RuleSource for Source {
     }
 }
 
-/// The rules `hookx run --host` runs itself for `event`, and a warning for every source that
-/// has rules for it but is not trusted (new or changed since `hookx trust`).
+/// The rules `hookx run --host` runs itself for `event`, and a warning for every source it
+/// would run but does not trust as found (new, changed since `hookx trust`, or trusted by an
+/// older hookx), whatever the file holds: its content is not looked at.
 pub fn runnable<'a>(
     sources: &'a [Source],
     host: Dialect,
     store: &TrustStore,
-    event: &Event,
+    _event: &Event,
 ) -> (Vec<EffectiveRule<'a>>, Vec<String>) {
     let rules = discover::dispatch_rules(sources, host, store);
-    let warnings = sources
-        .iter()
-        .filter(|s| discover::runner(host, s) == Runner::Hookx)
-        .filter(|s| {
-            s.document()
-                .is_some_and(|d| d.rules.iter().any(|r| r.event == event.kind))
-        })
-        .filter_map(|s| {
-            let state = store.state(s);
-            let why = match state {
-                TrustState::Trusted => return None,
-                TrustState::Changed => "changed since it was trusted",
-                _ => "not trusted",
-            };
-            Some(format!(
-                "skipped {} ({why}): review it, then run `hookx trust {}`",
-                s.display,
-                crate::convert::shell_quote(&s.path.display().to_string())
-            ))
-        })
+    let warnings = untrusted(sources, host, store)
+        .into_iter()
+        .map(|(s, state)| untrusted_warning(s, state))
         .collect();
     (rules, warnings)
+}
+
+/// The sources `hookx run --host` would run itself but does not trust as found, with their
+/// standing.
+pub fn untrusted<'a>(
+    sources: &'a [Source],
+    host: Dialect,
+    store: &TrustStore,
+) -> Vec<(&'a Source, TrustState)> {
+    sources
+        .iter()
+        .filter(|s| discover::runner(host, s) == Runner::Hookx)
+        .filter_map(|s| {
+            let state = s.withheld.unwrap_or_else(|| store.state(s));
+            (state != TrustState::Trusted).then_some((s, state))
+        })
+        .collect()
+}
+
+/// The warning about a source not run because of its standing.
+pub fn untrusted_warning(source: &Source, state: TrustState) -> String {
+    format!(
+        "skipped {} ({}): review it, then run `hookx trust {}`",
+        source.display,
+        state.why_not(),
+        crate::convert::shell_quote(&source.path.display().to_string())
+    )
 }
