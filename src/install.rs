@@ -147,7 +147,10 @@ pub fn left_to_user_route(ctx: &Context, host: Dialect, hook_dir: &Path, event: 
     if same(user_dir, hook_dir) {
         return false;
     }
-    let Ok(Some(root)) = read_target(&user, host) else {
+    let Ok(src) = crate::source::SourceFile::read(&user) else {
+        return false;
+    };
+    let Ok(root) = syntax::parse_json(&src) else {
         return false;
     };
     root.get("hooks")
