@@ -130,6 +130,17 @@ fn write_syncs_the_entries_it_wrote_with_the_source() {
     let third = write();
     assert!(guards(&third).is_empty(), "{third}");
     assert_eq!(third, hand);
+
+    // A source without hooks creates no target.
+    let absent = dir.path().join("none/hooks.json");
+    let r = convert(
+        path_str(&source),
+        "claude",
+        "copilot",
+        &["--write", "--out", path_str(&absent)],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!absent.exists());
 }
 
 #[cfg(unix)]
