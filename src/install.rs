@@ -129,6 +129,33 @@ fn first_word(line: &str) -> Option<(String, &str)> {
     Some((word, ""))
 }
 
+/// Whether the route that fired from the folder `hook_dir` must leave `event` to the user's
+/// route. A host that runs every handler it reads, user files first (Copilot), runs both routes
+/// when the user and the project route are installed; only the user's route dispatches then,
+/// so that no handler runs twice. An unreadable user file changes nothing.
+pub fn left_to_user_route(ctx: &Context, host: Dialect, hook_dir: &Path, event: &str) -> bool {
+    if host.config().merges_identical_handlers {
+        return false;
+    }
+    let user = target(ctx, host, InstallScope::User);
+    let Some(user_dir) = user.parent() else {
+        return false;
+    };
+    let same = |a: &Path, b: &Path| {
+        a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+    };
+    if same(user_dir, hook_dir) {
+        return false;
+    }
+    let Ok(Some(root)) = read_target(&user, host) else {
+        return false;
+    };
+    root.get("hooks")
+        .and_then(|h| h.get(event))
+        .and_then(Value::as_array)
+        .is_some_and(|entries| !find_routes(entries, host).is_empty())
+}
+
 /// What install or uninstall should do.
 #[derive(Clone, Debug)]
 pub struct Options {

@@ -7,9 +7,9 @@ use crate::config::spec::HandlerField;
 use crate::config::syntax;
 use crate::diag::{Diagnostic, Severity};
 use crate::dialect::{Flavor, MatchOn};
+use crate::model::bounded::{self, Answer, Job};
 use crate::model::{
-    CompiledMatcher, Document, DocumentKind, EventKind, Handler, HandlerKind, MatcherForm, Rule,
-    RuleShape,
+    Document, DocumentKind, EventKind, Handler, HandlerKind, MatcherForm, Rule, RuleShape,
 };
 use crate::source::SourceFile;
 
@@ -133,20 +133,34 @@ impl Checker<'_> {
                 ),
             _ => {}
         }
-        if let MatcherForm::Regex { pattern, .. } = &form
-            && let Err(e) = CompiledMatcher::compile(&form)
-        {
-            let consequence = if rule.flavor == Flavor::Copilot {
-                "Copilot skips this hook"
-            } else {
-                "the agent cannot match it"
-            };
-            self.push(
-                Severity::Error,
-                &matcher_at,
-                format!("matcher `{pattern}` is not a valid JavaScript regex: {e}; {consequence}"),
-                None,
-            );
+        if let MatcherForm::Regex { pattern, anchored } = &form {
+            let shown = shorten(pattern);
+            match bounded::run_one(Job::new(pattern, *anchored, Vec::new())) {
+                Answer::Matches(_) => {}
+                Answer::Invalid(e) => {
+                    let consequence = if rule.flavor == Flavor::Copilot {
+                        "Copilot skips this hook"
+                    } else {
+                        "the agent cannot match it"
+                    };
+                    self.push(
+                        Severity::Error,
+                        &matcher_at,
+                        format!(
+                            "matcher `{shown}` is not a valid JavaScript regex: {e}; {consequence}"
+                        ),
+                        None,
+                    );
+                }
+                Answer::Unevaluable(why) => self.push(
+                    Severity::Error,
+                    &matcher_at,
+                    format!(
+                        "matcher `{shown}` {why}: hookx cannot tell which events fire this rule"
+                    ),
+                    Some("split it into several rules, or list the names it should match".into()),
+                ),
+            }
         }
         if tables.matcher_target(&rule.event) == Some(MatchOn::ToolName) {
             self.foreign_tool_names(rule, &form, &matcher_at);
@@ -298,5 +312,13 @@ impl Checker<'_> {
         {
             self.push(Severity::Warning, &format!("{at}/async"), "an async PreToolUse hook cannot block or allow the tool: its answer arrives too late".into(), None);
         }
+    }
+}
+
+/// At most 80 characters of a pattern, for messages (a matcher can be kilobytes long).
+fn shorten(pattern: &str) -> String {
+    match pattern.char_indices().nth(80) {
+        Some((end, _)) => format!("{}…", &pattern[..end]),
+        None => pattern.to_string(),
     }
 }
