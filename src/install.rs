@@ -255,6 +255,15 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
     Ok(report)
 }
 
+/// The target as a JSON value, `None` when it does not exist; an error when hookx cannot read
+/// it cleanly in the host's dialect.
+fn read_target(path: &Path, host: Dialect) -> Result<Option<Value>, Error> {
+    let Some((src, _)) = config::read::read_target(path, host)? else {
+        return Ok(None);
+    };
+    Ok(Some(syntax::parse_json(&src)?))
+}
+
 /// The text of a file install creates, before its entries go in.
 fn fresh_text(host: Dialect) -> String {
     let value = match host.config().version {
