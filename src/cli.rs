@@ -428,6 +428,10 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
             // Under the writer's lock, from the file as it is then (another run may have
             // written it since it was read above).
             let outcome = config::write::update(path, |current| {
+                if args.write && current.is_none() && conversion.document.rules.is_empty() {
+                    // Nothing to sync into a file that does not exist.
+                    return Ok(config::write::Change::Keep);
+                }
                 Ok(config::write::Change::Write(match args.write {
                     true => sync(path, current)?,
                     false => text.clone(),
@@ -436,7 +440,10 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
             match outcome {
                 config::write::Outcome::Unchanged => {
                     if args.format == Format::Text {
-                        errln!("{} is up to date", path.display());
+                        match path.exists() {
+                            true => errln!("{} is up to date", path.display()),
+                            false => errln!("no hooks to write; {} not created", path.display()),
+                        }
                     }
                 }
                 _ => written = Some(path.display().to_string()),
