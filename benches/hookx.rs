@@ -936,7 +936,10 @@ fn check(row: &Row, rows: &[Row], reference: Option<&Row>) -> String {
             match floor {
                 Some(f) if *rules == 10_000 => {
                     let times = row.median() / f.median();
-                    format!("{}: {times:.2}× the floor ≤ 2×; {per_rule}", ok(times <= 2.0))
+                    format!(
+                        "{}: {times:.2}× the floor ≤ 2×; {per_rule}",
+                        ok(times <= 2.0)
+                    )
                 }
                 Some(f) => format!("{:.2}× the floor; {per_rule}", row.median() / f.median()),
                 None => per_rule,
