@@ -147,13 +147,15 @@ pub fn left_to_user_route(ctx: &Context, host: Dialect, hook_dir: &Path, event: 
     if same(user_dir, hook_dir) {
         return false;
     }
-    let Ok(Some(root)) = read_target(&user, host) else {
+    let Ok(text) = std::fs::read_to_string(&user) else {
         return false;
     };
-    root.get("hooks")
-        .and_then(|h| h.get(event))
-        .and_then(Value::as_array)
-        .is_some_and(|entries| !find_routes(entries, host).is_empty())
+    let Ok(events) = events_path(&user, &text, host) else {
+        return false;
+    };
+    let list = path_to(&events, &[Seg::from(event)]);
+    entries_of(&JsonText::new(&text), &list)
+        .is_some_and(|entries| !find_routes(&entries, host).is_empty())
 }
 
 /// What install or uninstall should do.

@@ -49,7 +49,7 @@ fn trust_writes_through_a_symlinked_record() {
     let real = common::write(
         &root,
         "dotfiles/trust.json",
-        "{\"version\": 1, \"files\": {}}\n",
+        "{\"version\": 2, \"trusted\": []}\n",
     );
     std::fs::create_dir_all(home.join(".hookx")).unwrap();
     let link = home.join(".hookx/trust.json");
@@ -61,8 +61,14 @@ fn trust_writes_through_a_symlinked_record() {
             .file_type()
             .is_symlink()
     );
-    let files = &record(&home)["files"];
-    assert!(files.get(hooks.to_str().unwrap()).is_some(), "{files}");
+    let trusted = &record(&home)["trusted"];
+    let hooks = hooks.to_str().unwrap();
+    assert!(
+        trusted
+            .as_array()
+            .is_some_and(|t| t.iter().any(|r| r["path"] == hooks)),
+        "{trusted}"
+    );
 }
 
 /// A Claude settings file with one Bash guard of the given timeout (none: no hooks at all).
