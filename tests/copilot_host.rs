@@ -246,3 +246,52 @@ fn copilot_settings_files_are_hook_files() {
         }
     }
 }
+
+/// Copilot 1.0.102 reads a PascalCase matcher as a regex anchored `^(?:P)$`, tried against both
+/// the Claude and the Copilot tool name, with no comma lists; an empty matcher drops the entry
+/// and `*` is every tool (dialects.md §4). hookx running those rules under another host fires
+/// the same ones: on Read (Copilot's view), `view`, `Read` and `*`, not `Rea`, `Read,Edit` or ``.
+#[test]
+fn pascal_case_matchers_are_anchored_and_try_both_tool_names() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (home, project) = (tmp.path().join("home"), tmp.path().join("project"));
+    let entries = ["view", "Read", "Rea", "Read,Edit", "", "*", "Vie.*|Rea.+"]
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            format!(
+                r#"{{"matcher": "{m}", "hooks": [{{"type": "command", "bash": "echo ran{i}"}}]}}"#
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(",");
+    write(
+        &project,
+        ".github/hooks/h.json",
+        &format!(r#"{{"version": 1, "hooks": {{"PreToolUse": [{entries}]}}}}"#),
+    );
+    hookx_at(&project, &home, &["trust"]).success();
+    let sim = hookx_at(
+        &project,
+        &home,
+        &[
+            "simulate",
+            "--host",
+            "claude",
+            "--event",
+            "PreToolUse",
+            "--tool",
+            "Read",
+            "--input",
+            r#"{"file_path":"notes.txt"}"#,
+        ],
+    )
+    .success();
+    let text = String::from_utf8_lossy(&sim.get_output().stdout).to_string();
+    let ran: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("stdout:"))
+        .map(str::trim)
+        .collect();
+    assert_eq!(ran, ["ran0", "ran1", "ran5", "ran6"], "{text}");
+}

@@ -46,16 +46,26 @@ pub fn tool_universe(from: Flavor, to: Flavor) -> Vec<(&'static str, Option<&'st
 
 /// Whether matcher `text`, read as `flavor` reads it, fires for each of `names` (regexes are
 /// evaluated within [`bounded`]'s limits): `None` when it is invalid or cannot be evaluated.
+/// Each name is tried with its counterparts where the flavour's tables say so
+/// ([`crate::dialect::Tables::matcher_tool_names`]).
 pub fn fire_set(text: Option<&str>, flavor: Flavor, names: &[&str]) -> Option<Vec<bool>> {
-    match flavor.tables().matcher_style.form(text) {
-        MatcherForm::All => Some(vec![true; names.len()]),
-        MatcherForm::Exact(list) => {
-            Some(names.iter().map(|n| list.iter().any(|l| l == n)).collect())
-        }
+    let tables = flavor.tables();
+    let tried: Vec<Vec<&str>> = names.iter().map(|n| tables.matcher_tool_names(n)).collect();
+    let flat: Vec<&str> = tried.iter().flatten().copied().collect();
+    let fired: Vec<bool> = match tables.matcher_style.form(text) {
+        MatcherForm::All => vec![true; flat.len()],
+        MatcherForm::Exact(list) => flat.iter().map(|n| list.iter().any(|l| l == n)).collect(),
         MatcherForm::Regex { pattern, anchored } => {
-            matches(&pattern, anchored, names.iter().copied())
+            matches(&pattern, anchored, flat.iter().copied())?
         }
-    }
+    };
+    let mut fired = fired.into_iter();
+    Some(
+        tried
+            .iter()
+            .map(|group| fired.by_ref().take(group.len()).fold(false, |a, f| a | f))
+            .collect(),
+    )
 }
 
 /// Whether matcher `text`, read as `flavor` reads it, fires for tool `name`.
@@ -156,7 +166,7 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
         // Agent names, triggers, …: no names to rename, but the anchoring must be made
         // explicit where the target reads regexes the other way.
         (MatchOn::Field(_), MatcherForm::Regex { pattern, anchored }) => {
-            let target_anchored = target_style == MatcherStyle::AnchoredRegex;
+            let target_anchored = target_style.anchored();
             MatcherForm::Regex {
                 pattern: reanchor(&pattern, anchored, target_anchored),
                 anchored: target_anchored,
@@ -261,7 +271,7 @@ fn rename_tools(
 ) -> Vec<String> {
     let mut out = Vec::new();
     for name in names {
-        let id = from.tables().canonical_tool(name);
+        let id = from.tables().matcher_canonical_tool(name);
         match to.tables().tool_name(id) {
             Some(target) if !out.iter().any(|n| n == target) => out.push(target.to_string()),
             Some(_) => {}
@@ -285,13 +295,10 @@ fn translate_tool_regex(
     to: Flavor,
     problems: &mut Vec<String>,
 ) -> MatcherForm {
-    let target_anchored = to.tables().matcher_style == MatcherStyle::AnchoredRegex;
+    let target_anchored = to.tables().matcher_style.anchored();
     let universe = tool_universe(from, to);
-    let original = match bounded::run_one(Job::new(
-        pattern,
-        anchored,
-        universe.iter().map(|(n, _)| n.to_string()).collect(),
-    )) {
+    let names: Vec<&str> = universe.iter().map(|(n, _)| *n).collect();
+    let original = match regex_fires(pattern, anchored, from, &names) {
         Answer::Matches(matched) => matched,
         Answer::Unevaluable(why) => {
             // Renamed and re-anchored as text, which needs no regex engine, but unchecked.
@@ -351,7 +358,8 @@ fn translate_tool_regex(
     let renamed = rename_words(pattern, from, to);
     let candidate_pattern = reanchor(&renamed, anchored, target_anchored);
     let targets: Vec<&str> = universe.iter().filter_map(|(_, c)| *c).collect();
-    if let Some(matched) = matches(&candidate_pattern, target_anchored, targets.iter().copied()) {
+    if let Answer::Matches(matched) = regex_fires(&candidate_pattern, target_anchored, to, &targets)
+    {
         let got: BTreeSet<&str> = targets
             .iter()
             .zip(matched)
@@ -399,6 +407,28 @@ fn translate_tool_regex(
     MatcherForm::Exact(known)
 }
 
+/// Whether a regex fires for each of `flavor`'s tool `names`, each tried with its
+/// counterparts where the flavour's tables say so, evaluated within [`bounded`]'s limits.
+fn regex_fires(pattern: &str, anchored: bool, flavor: Flavor, names: &[&str]) -> Answer {
+    let tried: Vec<Vec<&str>> = names
+        .iter()
+        .map(|n| flavor.tables().matcher_tool_names(n))
+        .collect();
+    let flat = tried.iter().flatten().map(|n| n.to_string()).collect();
+    match bounded::run_one(Job::new(pattern, anchored, flat)) {
+        Answer::Matches(fired) => {
+            let mut fired = fired.into_iter();
+            Answer::Matches(
+                tried
+                    .iter()
+                    .map(|group| fired.by_ref().take(group.len()).fold(false, |a, f| a | f))
+                    .collect(),
+            )
+        }
+        other => other,
+    }
+}
+
 /// Whether a regex matches each value, evaluated within [`bounded`]'s limits; `None` when it
 /// is invalid or cannot be evaluated.
 fn matches<'v>(
@@ -429,8 +459,8 @@ fn rename_words(pattern: &str, from: Flavor, to: Flavor) -> String {
     let mut out = String::with_capacity(pattern.len());
     let mut word = String::new();
     let flush = |word: &mut String, out: &mut String| {
-        let id = from.tables().canonical_tool(word);
-        let known = from.tables().all_tool_names().any(|n| n == word.as_str());
+        let id = from.tables().matcher_canonical_tool(word);
+        let known = id != word.as_str();
         match to.tables().tool_name(id) {
             Some(target) if known => out.push_str(target),
             _ => out.push_str(word),
@@ -488,8 +518,8 @@ fn reanchor(pattern: &str, from_anchored: bool, to_anchored: bool) -> String {
 fn write(form: &MatcherForm, style: MatcherStyle, original: Option<&str>) -> Option<String> {
     match (form, style) {
         (MatcherForm::All, MatcherStyle::ListOrRegex { .. }) => original.map(str::to_string),
-        (MatcherForm::All, MatcherStyle::AnchoredRegex) => None,
-        (MatcherForm::Exact(names), MatcherStyle::AnchoredRegex) => Some(
+        (MatcherForm::All, MatcherStyle::AnchoredRegex { .. }) => None,
+        (MatcherForm::Exact(names), MatcherStyle::AnchoredRegex { .. }) => Some(
             names
                 .iter()
                 .map(|n| regex_escape(n))
@@ -536,6 +566,22 @@ mod tests {
 
     fn tools(text: &str, from: Flavor, to: Flavor) -> Translated {
         translate(Some(text), MatchOn::ToolName, from, to)
+    }
+
+    /// A PascalCase Copilot matcher is tried against the Copilot tool name too (run 1.0.102):
+    /// `view` there means Read, and a converted rule fires for it.
+    #[test]
+    fn pascal_case_matchers_name_copilot_tools_too() {
+        assert_eq!(
+            tools("view", CopilotPascal, Claude).text.as_deref(),
+            Some("Read")
+        );
+        assert_eq!(
+            tools("view|Bash", CopilotPascal, Copilot).text.as_deref(),
+            Some("view|bash")
+        );
+        assert_eq!(fires(Some("view"), CopilotPascal, "Read"), Some(true));
+        assert_eq!(fires(Some("Rea"), CopilotPascal, "Read"), Some(false));
     }
 
     #[test]

@@ -48,6 +48,7 @@ pub static TABLES: Tables = Tables {
         list_extra: "",
         separators: "",
     },
+    matcher_tries_names_of: &[],
     key_case: KeyCase::Snake,
     key_renames: &[],
     timestamp: TimestampForm::None,

@@ -31,6 +31,7 @@ pub static TABLES: Tables = Tables {
     tool_args: &[],
     matcher_targets: CLAUDE_MATCHER_TARGETS,
     matcher_style: CLAUDE_MATCHER_STYLE,
+    matcher_tries_names_of: &[],
     key_case: KeyCase::Snake,
     key_renames: &[],
     timestamp: TimestampForm::None,

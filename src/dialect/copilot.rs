@@ -1,7 +1,7 @@
 //! GitHub Copilot CLI: `.github/hooks/*.json`, `{"version": 1, "hooks": …}`, in two flavours
 //! chosen per event by the casing of its name.
 
-use super::{CLAUDE_MATCHER_STYLE, CLAUDE_TOOLS, Flavor, KeyCase, MatchOn, Tables, TimestampForm};
+use super::{CLAUDE_TOOLS, Flavor, KeyCase, MatchOn, Tables, TimestampForm};
 use crate::config::spec::{ConfigSpec, HandlerField};
 use crate::model::tool::ids;
 use crate::model::{EventKind, MatcherStyle};
@@ -58,7 +58,8 @@ pub static TABLES: Tables = Tables {
         (EventKind::SubagentStart, MatchOn::Field("agent_type")),
         (EventKind::PreCompact, MatchOn::Field("trigger")),
     ],
-    matcher_style: MatcherStyle::AnchoredRegex,
+    matcher_style: MatcherStyle::AnchoredRegex { star_is_all: false },
+    matcher_tries_names_of: &[],
     key_case: KeyCase::Camel,
     key_renames: &[
         ("tool_input", "toolArgs"),
@@ -77,7 +78,7 @@ pub static TABLES: Tables = Tables {
 };
 
 /// PascalCase events (VS Code-compatible): snake_case payload with an ISO timestamp, Claude
-/// tool names and Claude matcher rules (dialects.md §8). Tool arguments keep Copilot's names
+/// tool names, and anchored matchers tried against both tool names (dialects.md §4, §8). Tool arguments keep Copilot's names
 /// (`Write {path, file_text}`, `Edit {path, old_str, new_str}`; run 1.0.102,
 /// tests/live_copilot.rs).
 pub static PASCAL_TABLES: Tables = Tables {
@@ -100,7 +101,10 @@ pub static PASCAL_TABLES: Tables = Tables {
     tools: CLAUDE_TOOLS,
     tool_args: TABLES.tool_args,
     matcher_targets: TABLES.matcher_targets,
-    matcher_style: CLAUDE_MATCHER_STYLE,
+    // Run 1.0.102 (dialects.md §4): anchored regexes, no comma lists, `*` = all, an empty
+    // matcher drops the entry; tried against the Claude and the Copilot tool name.
+    matcher_style: MatcherStyle::AnchoredRegex { star_is_all: true },
+    matcher_tries_names_of: &[Flavor::Copilot],
     key_case: KeyCase::Snake,
     key_renames: &[
         ("tool_response", "tool_result"),

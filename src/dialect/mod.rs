@@ -85,7 +85,8 @@ impl std::fmt::Display for Dialect {
 
 /// The variant of a dialect a rule is written in. Copilot has two: camelCase event names get
 /// the camelCase payload, Copilot tool names and anchored matchers; PascalCase event names (the
-/// VS Code-compatible form) get a snake_case payload, Claude tool names and Claude matchers.
+/// VS Code-compatible form) get a snake_case payload, Claude tool names and anchored matchers
+/// tried against both tool names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum Flavor {
@@ -165,6 +166,10 @@ pub struct Tables {
     /// Events whose matcher filters something, and what; a matcher on any other event is ignored.
     pub matcher_targets: &'static [(EventKind, MatchOn)],
     pub matcher_style: MatcherStyle,
+    /// Flavours whose tool names a tool matcher is tried against besides this flavour's own:
+    /// the matcher fires when it accepts any of them (Copilot PascalCase: the Copilot name too,
+    /// so a `Read` rule and a `view` rule both fire on view; run 1.0.102).
+    pub matcher_tries_names_of: &'static [Flavor],
     /// Payload key casing, plus canonical ↔ native keys that casing alone does not give.
     pub key_case: KeyCase,
     pub key_renames: &'static [(&'static str, &'static str)],
@@ -238,6 +243,30 @@ impl Tables {
             .iter()
             .find(|(k, _)| k == kind)
             .map(|(_, on)| *on)
+    }
+
+    /// The names a tool matcher of this flavour is tried against for the tool `own_name` (this
+    /// flavour's spelling): that name, then its counterparts in [`Tables::matcher_tries_names_of`].
+    pub fn matcher_tool_names<'a>(&self, own_name: &'a str) -> Vec<&'a str> {
+        let id = self.canonical_tool(own_name);
+        let mut names = vec![own_name];
+        for flavor in self.matcher_tries_names_of {
+            if let Some(name) = flavor.tables().tool_name(id)
+                && !names.contains(&name)
+            {
+                names.push(name);
+            }
+        }
+        names
+    }
+
+    /// The canonical id of a tool name in a matcher of this flavour: its own names first, then
+    /// those of [`Tables::matcher_tries_names_of`] (a PascalCase `view` rule means Read).
+    pub fn matcher_canonical_tool<'a>(&self, name: &'a str) -> &'a str {
+        std::iter::once(self)
+            .chain(self.matcher_tries_names_of.iter().map(|f| f.tables()))
+            .find(|t| t.all_tool_names().any(|n| n == name))
+            .map_or(name, |t| t.canonical_tool(name))
     }
 
     /// The closed set of values this flavour sends for `kind`'s field matcher, if known.

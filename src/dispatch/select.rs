@@ -129,15 +129,20 @@ pub fn rules_match<'a>(
             verdicts.push(MatchVerdict::Match);
             continue;
         };
-        let value = match on {
-            // The name the handler sees in its payload.
+        let values: Vec<String> = match on {
+            // The name the handler sees in its payload, and any other the flavour tries.
             MatchOn::ToolName => match &event.tool {
-                Some(tool) => {
-                    crate::protocol::payload::tool_name(rule.flavor, &tool.name).to_string()
-                }
-                None => String::new(),
+                Some(tool) => tables
+                    .matcher_tool_names(crate::protocol::payload::tool_name(
+                        rule.flavor,
+                        &tool.name,
+                    ))
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect(),
+                None => vec![String::new()],
             },
-            MatchOn::Field(name) => event.field(name).unwrap_or_default().to_string(),
+            MatchOn::Field(name) => vec![event.field(name).unwrap_or_default().to_string()],
         };
         let matcher = rule.matcher.as_deref().unwrap_or("");
         match tables.matcher_style.form(rule.matcher.as_deref()) {
@@ -149,7 +154,7 @@ pub fn rules_match<'a>(
                     file: rule.origin.file.clone(),
                     pattern,
                     anchored,
-                    value,
+                    values,
                 };
                 match lock_verdicts().get(&key) {
                     Some(known) => verdicts.push(known.clone()),
@@ -160,7 +165,7 @@ pub fn rules_match<'a>(
                 }
             }
             form => verdicts.push(match CompiledMatcher::compile(&form) {
-                Ok(m) if m.is_match(&value) => MatchVerdict::Match,
+                Ok(m) if values.iter().any(|v| m.is_match(v)) => MatchVerdict::Match,
                 Ok(_) => MatchVerdict::NoMatch,
                 Err(e) => MatchVerdict::Invalid(format!("invalid matcher `{matcher}`: {e}")),
             }),
@@ -168,11 +173,11 @@ pub fn rules_match<'a>(
     }
     let jobs = regexes
         .iter()
-        .map(|(_, k)| Job::new(&k.pattern, k.anchored, vec![k.value.clone()]))
+        .map(|(_, k)| Job::new(&k.pattern, k.anchored, k.values.clone()))
         .collect();
     for ((slot, key), answer) in regexes.into_iter().zip(bounded::run(jobs)) {
         let verdict = match answer {
-            Answer::Matches(m) if m.first() == Some(&true) => MatchVerdict::Match,
+            Answer::Matches(m) if m.contains(&true) => MatchVerdict::Match,
             Answer::Matches(_) => MatchVerdict::NoMatch,
             Answer::Invalid(e) => {
                 MatchVerdict::Invalid(format!("invalid matcher `{}`: {e}", shorten(&key.pattern)))
@@ -180,7 +185,7 @@ pub fn rules_match<'a>(
             Answer::Unevaluable(why) => MatchVerdict::Unevaluable(format!(
                 "matcher `{}` {why} (tested on `{}`); whether the rule fires is unknown",
                 shorten(&key.pattern),
-                shorten(&key.value)
+                shorten(&key.values.join("`, `"))
             )),
         };
         lock_verdicts().insert(key, verdict.clone());
@@ -199,14 +204,15 @@ pub fn can_fire(rules: &[Rule], event: &Event) -> Vec<bool> {
         .collect()
 }
 
-/// A regex matcher of one file (pattern, anchored) and the value it is tested against.
+/// A regex matcher of one file (pattern, anchored) and the values it is tested against (it
+/// fires when it accepts any).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct RegexKey {
     /// The rule's origin file: verdicts are never shared between files.
     file: String,
     pattern: String,
     anchored: bool,
-    value: String,
+    values: Vec<String>,
 }
 
 /// The regex verdicts reached in this process: `hookx run` asks about the rules that can fire

@@ -1,9 +1,8 @@
 //! Matcher semantics: what a rule's `matcher` text means in the flavour it was written in.
 //!
-//! Claude and Bricks (and Copilot's PascalCase events) read a matcher as "all" when empty or
-//! `*`, as an exact list when it holds only name characters, and otherwise as an ECMAScript regex
-//! tested unanchored. Copilot's camelCase events test an ECMAScript regex anchored as
-//! `^(?:PATTERN)$`. Agent matchers are ECMAScript regexes, so they are compiled with `regress`.
+//! Claude and Bricks read a matcher as "all" when empty or `*`, as an exact list when it holds
+//! only name characters, and otherwise as an ECMAScript regex tested unanchored. Copilot tests
+//! an ECMAScript regex anchored as `^(?:PATTERN)$` (its PascalCase events read `*` as all). Agent matchers are ECMAScript regexes, so they are compiled with `regress`.
 
 use serde::Serialize;
 
@@ -17,8 +16,9 @@ pub enum MatcherStyle {
         /// Separators an exact list is split on.
         separators: &'static str,
     },
-    /// Absent = all; anything else an ECMAScript regex anchored at both ends.
-    AnchoredRegex,
+    /// Absent = all; anything else an ECMAScript regex anchored at both ends (so an empty
+    /// matcher matches nothing), except `*` where `star_is_all`.
+    AnchoredRegex { star_is_all: bool },
 }
 
 /// The meaning of a matcher, independent of its flavour.
@@ -64,11 +64,21 @@ impl MatcherStyle {
                     }
                 }
             }
-            MatcherStyle::AnchoredRegex => MatcherForm::Regex {
-                pattern: text.to_string(),
-                anchored: true,
-            },
+            MatcherStyle::AnchoredRegex { star_is_all } => {
+                if star_is_all && text == "*" {
+                    return MatcherForm::All;
+                }
+                MatcherForm::Regex {
+                    pattern: text.to_string(),
+                    anchored: true,
+                }
+            }
         }
+    }
+
+    /// Whether regexes of this style must match the whole value.
+    pub fn anchored(self) -> bool {
+        matches!(self, MatcherStyle::AnchoredRegex { .. })
     }
 }
 
@@ -256,9 +266,13 @@ mod tests {
 
     #[test]
     fn copilot_regex_is_anchored() {
-        assert!(!matches(MatcherStyle::AnchoredRegex, "edit", "multi_edit"));
+        assert!(!matches(
+            MatcherStyle::AnchoredRegex { star_is_all: false },
+            "edit",
+            "multi_edit"
+        ));
         assert!(matches(
-            MatcherStyle::AnchoredRegex,
+            MatcherStyle::AnchoredRegex { star_is_all: false },
             "edit|create",
             "create"
         ));
