@@ -457,14 +457,15 @@ const ROWS: &[Row] = &[
     Row { case: "matcher in another dialect's tool names does not fire", sc: Sc::PreEdit, says: "deny", reason: "wrongly matched", handlers: ALL,
         matcher: Matcher::Per(["edit", "Edit", "edit_file", "Edit"]),
         claude: NotRun, copilot: NotRun, pascal: NotRun, bricks: NotRun },
-    Row { case: "unanchored regex matcher fires", sc: Sc::PreEdit, says: "deny", reason: "regex", handlers: &[Claude, Pascal, Bricks],
-        matcher: Matcher::Per(["di.", "", "di.", "di."]),
+    Row { case: "unanchored regex matcher fires", sc: Sc::PreEdit, says: "deny", reason: "regex", handlers: &[Claude, Bricks],
+        matcher: Matcher::Per(["di.", "", "", "di."]),
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"regex"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"regex"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"regex"},"permissionDecision":"deny","permissionDecisionReason":"regex"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"regex"}}"#) },
-    Row { case: "camelCase Copilot regex matcher is anchored", sc: Sc::PreEdit, says: "deny", reason: "wrongly matched", handlers: &[Copilot],
-        matcher: Matcher::Per(["", "di.", "", ""]),
+    // Both Copilot flavours anchor (run 1.0.102, dialects.md §4).
+    Row { case: "Copilot regex matcher is anchored", sc: Sc::PreEdit, says: "deny", reason: "wrongly matched", handlers: &[Copilot, Pascal],
+        matcher: Matcher::Per(["", "di.", "di.", ""]),
         claude: NotRun, copilot: NotRun, pascal: NotRun, bricks: NotRun },
 
     // --- PostToolUse ----------------------------------------------------------------------
