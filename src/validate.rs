@@ -162,6 +162,37 @@ impl Checker<'_> {
                 ),
             }
         }
+        if let MatcherForm::Regex {
+            pattern,
+            anchored: true,
+        } = &form
+        {
+            let word =
+                |w: &str| !w.is_empty() && w.chars().all(|c| c.is_alphanumeric() || c == '_');
+            if pattern.is_empty() {
+                self.push(
+                    Severity::Warning,
+                    &matcher_at,
+                    format!(
+                        "an empty matcher matches nothing in {}: {} drops this entry, it never fires",
+                        rule.flavor.name(),
+                        rule.flavor.dialect()
+                    ),
+                    Some("remove the `matcher` key to fire every time".into()),
+                );
+            } else if pattern.contains(',') && pattern.split([',', '|']).all(word) {
+                self.push(
+                    Severity::Warning,
+                    &matcher_at,
+                    format!(
+                        "`,` is not a list separator in {} matchers: `{}` is one regex, matched whole",
+                        rule.flavor.name(),
+                        shorten(pattern)
+                    ),
+                    Some("separate the names with `|`".into()),
+                );
+            }
+        }
         if tables.matcher_target(&rule.event) == Some(MatchOn::ToolName) {
             self.foreign_tool_names(rule, &form, &matcher_at);
         }
@@ -198,7 +229,8 @@ impl Checker<'_> {
             MatcherForm::All => return,
         };
         for name in names {
-            if tables.all_tool_names().any(|n| n == name) {
+            // A name of this flavour, or of one its matchers are also tried against.
+            if tables.matcher_knows_tool(&name) {
                 continue;
             }
             let elsewhere = Flavor::ALL

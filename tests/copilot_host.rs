@@ -295,3 +295,37 @@ fn pascal_case_matchers_are_anchored_and_try_both_tool_names() {
         .collect();
     assert_eq!(ran, ["ran0", "ran1", "ran5", "ran6"], "{text}");
 }
+
+/// `validate` reads PascalCase matchers as Copilot 1.0.102 does: a Copilot tool name is one it
+/// tries (no warning), while an empty matcher (the entry is dropped) and a comma list (a comma
+/// is not a separator) are warned about, each at its matcher.
+#[test]
+fn validate_reads_pascal_case_matchers_as_copilot_does() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = write(
+        tmp.path(),
+        ".github/hooks/h.json",
+        r#"{"version": 1, "hooks": {"PreToolUse": [
+            {"matcher": "view|Read", "hooks": [{"type": "command", "bash": "true"}]},
+            {"matcher": "", "hooks": [{"type": "command", "bash": "true"}]},
+            {"matcher": "Read,Edit", "hooks": [{"type": "command", "bash": "true"}]}
+        ]}}"#,
+    );
+    let out = hookx()
+        .args(["validate", "--format", "json"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let diags: Value = serde_json::from_slice(&out.stdout).expect("JSON diagnostics");
+    let at: Vec<&str> = diags
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["pointer"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        at,
+        ["/hooks/PreToolUse/1/matcher", "/hooks/PreToolUse/2/matcher"],
+        "{diags:#}"
+    );
+}

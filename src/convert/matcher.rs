@@ -460,7 +460,7 @@ fn rename_words(pattern: &str, from: Flavor, to: Flavor) -> String {
     let mut word = String::new();
     let flush = |word: &mut String, out: &mut String| {
         let id = from.tables().matcher_canonical_tool(word);
-        let known = id != word.as_str();
+        let known = from.tables().matcher_knows_tool(word);
         match to.tables().tool_name(id) {
             Some(target) if known => out.push_str(target),
             _ => out.push_str(word),

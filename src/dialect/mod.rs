@@ -263,10 +263,20 @@ impl Tables {
     /// The canonical id of a tool name in a matcher of this flavour: its own names first, then
     /// those of [`Tables::matcher_tries_names_of`] (a PascalCase `view` rule means Read).
     pub fn matcher_canonical_tool<'a>(&self, name: &'a str) -> &'a str {
-        std::iter::once(self)
-            .chain(self.matcher_tries_names_of.iter().map(|f| f.tables()))
+        self.matcher_tables()
             .find(|t| t.all_tool_names().any(|n| n == name))
             .map_or(name, |t| t.canonical_tool(name))
+    }
+
+    /// Whether `name` is a tool name a tool matcher of this flavour can meet.
+    pub fn matcher_knows_tool(&self, name: &str) -> bool {
+        self.matcher_tables()
+            .any(|t| t.all_tool_names().any(|n| n == name))
+    }
+
+    /// These tables, then those of [`Tables::matcher_tries_names_of`].
+    fn matcher_tables(&self) -> impl Iterator<Item = &Tables> {
+        std::iter::once(self).chain(self.matcher_tries_names_of.iter().map(|f| f.tables()))
     }
 
     /// The closed set of values this flavour sends for `kind`'s field matcher, if known.
