@@ -304,7 +304,7 @@ mod tests {
         );
         assert_eq!(
             values_never_sent(Some(".*"), &session, Claude, Bricks),
-            ["clear", "compact"]
+            ["clear", "compact", "fork"]
         );
         assert!(values_never_sent(Some("startup"), &session, Claude, Copilot).is_empty());
         assert!(values_never_sent(None, &session, Claude, Bricks).is_empty());

@@ -56,6 +56,7 @@ pub static TABLES: Tables = Tables {
     parallel: true,
     handler_types: &["command"],
     protocol: protocol_rows::PROTOCOL,
+    verified_with: None,
     matcher_values: super::BRICKS_MATCHER_VALUES,
 };
 
@@ -128,6 +129,7 @@ mod protocol_rows {
         ],
         answer_event_key: None,
         // The seed shows deny only; allow and ask fall back to Bricks' own flow.
+        permission_passes: &[],
         permission_values: &[Decision::Deny],
     };
 }

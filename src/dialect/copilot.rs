@@ -72,6 +72,7 @@ pub static TABLES: Tables = Tables {
     parallel: false,
     handler_types: &["command", "prompt"],
     protocol: protocol_rows::PROTOCOL,
+    verified_with: None,
     matcher_values: super::COPILOT_MATCHER_VALUES,
 };
 
@@ -110,6 +111,7 @@ pub static PASCAL_TABLES: Tables = Tables {
     parallel: false,
     handler_types: &["command", "prompt"],
     protocol: protocol_rows::PASCAL_PROTOCOL,
+    verified_with: None,
     matcher_values: super::COPILOT_MATCHER_VALUES,
 };
 
@@ -210,6 +212,7 @@ mod protocol_rows {
         ],
         answer_event_key: None,
         permission_values: ALL_DECISIONS,
+        permission_passes: &[],
     };
 
     /// The VS Code-compatible form. hookx's choice for answering it: permission decisions are
@@ -281,5 +284,6 @@ mod protocol_rows {
         ],
         answer_event_key: Some((HSO, "hookEventName")),
         permission_values: ALL_DECISIONS,
+        permission_passes: &[],
     };
 }

@@ -172,6 +172,8 @@ pub struct Tables {
     pub matcher_values: &'static [(EventKind, &'static [&'static str])],
     /// Run-time payload and answer rules, read by `crate::protocol`.
     pub protocol: crate::protocol::ProtocolTables,
+    /// The client release whose runs verified these facts (`None`: documents only).
+    pub verified_with: Option<&'static str>,
 }
 
 impl Tables {
@@ -256,7 +258,8 @@ pub(crate) const CLAUDE_TOOLS: &[(&str, &[&str])] = &[
     (ids::GREP, &["Grep"]),
     (ids::WEB_FETCH, &["WebFetch"]),
     (ids::WEB_SEARCH, &["WebSearch"]),
-    (ids::TASK, &["Task", "Agent"]),
+    // The subagent tool is `Agent` (claude-code 2.1.332 run); `Task` is a matcher alias.
+    (ids::TASK, &["Agent", "Task"]),
     (ids::ASK_USER, &["AskUserQuestion"]),
     (ids::NOTEBOOK_EDIT, &["NotebookEdit"]),
     (ids::TODO_WRITE, &["TodoWrite"]),
@@ -279,21 +282,15 @@ pub(crate) const CLAUDE_MATCHER_TARGETS: &[(EventKind, MatchOn)] = &[
 
 const COMPACT_TRIGGERS: &[&str] = &["manual", "auto"];
 
-/// Claude's closed matcher values (seed reference; `compact`/`clear` sources are Claude's own).
+/// Claude's closed matcher values (the claude-code 2.1.332 settings schema).
 pub(crate) const CLAUDE_MATCHER_VALUES: &[(EventKind, &[&str])] = &[
     (
         EventKind::SessionStart,
-        &["startup", "resume", "clear", "compact"],
+        &["startup", "resume", "clear", "compact", "fork"],
     ),
     (
         EventKind::SessionEnd,
-        &[
-            "clear",
-            "logout",
-            "prompt_input_exit",
-            "bypass_permissions_disabled",
-            "other",
-        ],
+        &["clear", "resume", "logout", "prompt_input_exit", "other"],
     ),
     (EventKind::PreCompact, COMPACT_TRIGGERS),
     (EventKind::PostCompact, COMPACT_TRIGGERS),
@@ -355,8 +352,8 @@ mod tests {
             Some("Read")
         );
         assert_eq!(
-            claude.tool_name(claude.canonical_tool("Agent")),
-            Some("Task")
+            claude.tool_name(claude.canonical_tool("Task")),
+            Some("Agent")
         );
         // A tool the target lacks has no name there; an unknown tool passes through.
         assert_eq!(copilot.tool_name(ids::NOTEBOOK_EDIT), None);

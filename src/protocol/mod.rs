@@ -46,6 +46,8 @@ pub struct ProtocolTables {
     pub answer_event_key: Option<(&'static str, &'static str)>,
     /// Permission decisions the answer JSON can carry (others fall back to default behaviour).
     pub permission_values: &'static [Decision],
+    /// Permission decision strings that make no decision and leave it to the host's own flow.
+    pub permission_passes: &'static [&'static str],
 }
 
 /// How a payload carries tool arguments.
