@@ -1,8 +1,10 @@
 //! `hookx install`: routing a host agent's events to `hookx run --host HOST` through the host's
 //! own config file, and taking that routing out again.
 //!
-//! One entry per event the host knows, each a command `<hookx> run --host HOST` with the hookx
-//! path POSIX-quoted. That prefix is the mark of a hookx entry ([`is_hookx_entry`]): install
+//! One entry per event that has rules hookx runs under the host, in the files of the scope the
+//! install serves (the project's files for a project install, the home's for a user install);
+//! re-running install adds the routes of new events and removes those no rule needs any more.
+//! Each entry is a command `<hookx> run --host HOST` with the hookx path POSIX-quoted. That prefix is the mark of a hookx entry ([`is_hookx_entry`]): install
 //! updates those entries in place instead of adding more, uninstall removes exactly them, and
 //! discovery never dispatches them (that would recurse).
 //!
@@ -13,9 +15,9 @@
 use crate::config::{self, syntax};
 use crate::convert::shell_quote;
 use crate::dialect::Dialect;
-use crate::discover::Context;
+use crate::discover::{Context, Root, Runner};
 use crate::error::Error;
-use crate::model::{Handler, HandlerKind};
+use crate::model::{EventKind, Handler, HandlerKind};
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 
@@ -148,15 +150,23 @@ pub struct Report {
     pub added: Vec<String>,
     /// Events whose entry pointed elsewhere and now points at this hookx.
     pub updated: Vec<String>,
-    /// Entries removed (uninstall, or surplus copies on install).
+    /// Entries removed (uninstall, surplus copies, or routes no rule needs any more).
     pub removed: usize,
+    /// Events whose route install removed because no rule needs it any more.
+    pub dropped: Vec<String>,
+    /// Events routed once install is done.
+    pub routes: usize,
     /// Whether the file was deleted (uninstall left nothing in it).
     pub deleted: bool,
 }
 
 impl Report {
     pub fn changed(&self) -> bool {
-        !self.added.is_empty() || !self.updated.is_empty() || self.removed > 0 || self.deleted
+        !self.added.is_empty()
+            || !self.updated.is_empty()
+            || !self.dropped.is_empty()
+            || self.removed > 0
+            || self.deleted
     }
 }
 
@@ -199,7 +209,8 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
         }
     } else {
         let hookx = hookx_program(opts)?;
-        install_value(&mut root, opts.host, &hookx, &mut report);
+        let needed = routed_events(&opts.ctx, opts.host, opts.scope);
+        install_value(&mut root, opts.host, &hookx, &needed, &mut report);
         report.command = format!("{} run --host {}", shell_quote(&hookx), opts.host.name());
     }
     if report.changed() {
@@ -317,11 +328,56 @@ fn new_entry(host: Dialect, command: &str) -> Value {
     }
 }
 
-fn install_value(root: &mut Value, host: Dialect, hookx: &str, report: &mut Report) {
+/// The events that need a route: those with rules that hookx (not the host itself) runs under
+/// `host`, in the files of the scope the install serves. Trust is not asked: a file trusted
+/// later needs its route already.
+pub fn routed_events(ctx: &Context, host: Dialect, scope: InstallScope) -> Vec<EventKind> {
+    let root = match scope {
+        InstallScope::Project => Root::Project,
+        InstallScope::User => Root::Home,
+    };
+    let mut events = Vec::new();
+    for source in crate::discover::discover(ctx) {
+        if source.location.root != root || crate::discover::runner(host, &source) != Runner::Hookx {
+            continue;
+        }
+        for rule in source.document().map(|d| d.rules.as_slice()).unwrap_or(&[]) {
+            if !rule.handlers.iter().all(is_hookx_handler) && !events.contains(&rule.event) {
+                events.push(rule.event.clone());
+            }
+        }
+    }
+    events
+}
+
+fn install_value(
+    root: &mut Value,
+    host: Dialect,
+    hookx: &str,
+    needed: &[EventKind],
+    report: &mut Report,
+) {
     let Some(events) = events_mut(root) else {
         return;
     };
-    for (_, name) in host.default_flavor().tables().events {
+    for (kind, name) in host.default_flavor().tables().events {
+        if !needed.contains(kind) {
+            // A route no rule needs costs the host a process per event: take it out.
+            let Some(entries) = events.get_mut(*name).and_then(Value::as_array_mut) else {
+                continue;
+            };
+            let routes = find_routes(entries, host);
+            if routes.is_empty() {
+                continue;
+            }
+            remove_routes(entries, &routes);
+            report.dropped.push(name.to_string());
+            if entries.is_empty() {
+                events.shift_remove(*name);
+            }
+            continue;
+        }
+        report.routes += 1;
         let command = &route_command(hookx, host, name);
         let list = events
             .entry(name.to_string())
@@ -440,7 +496,12 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         }
         return Ok(0);
     }
-    if !report.changed() {
+    if !report.changed() && report.routes == 0 {
+        println!(
+            "no {host} events to route: no hook file that hookx runs under {host} has rules in \
+             this scope (hookx list --host {host} shows who runs what)"
+        );
+    } else if !report.changed() {
         println!("hookx is already installed for {host} in {shown}");
     } else {
         if !report.added.is_empty() {
@@ -455,6 +516,13 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
                 "re-pointed {} existing hookx entries: {}",
                 report.updated.len(),
                 report.updated.join(", ")
+            );
+        }
+        if !report.dropped.is_empty() {
+            println!(
+                "removed the routes of {} events no rule needs any more: {}",
+                report.dropped.len(),
+                report.dropped.join(", ")
             );
         }
         if report.removed > 0 {

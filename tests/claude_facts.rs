@@ -59,7 +59,10 @@ fn permission_request_exit_2_is_a_non_blocking_error() {
     let out = claude(EventKind::PermissionRequest, 2, "", "no");
     assert_eq!(out.decision, None, "{out:?}");
     assert!(out.reasons.is_empty(), "{out:?}");
-    assert!(!out.errors.is_empty(), "the failure is still reported: {out:?}");
+    assert!(
+        !out.errors.is_empty(),
+        "the failure is still reported: {out:?}"
+    );
 }
 
 #[test]
@@ -83,7 +86,8 @@ fn pre_compact_exit_2_blocks_and_its_stdout_joins_the_instructions() {
 fn stop_and_subagent_stop_take_additional_context() {
     for kind in [EventKind::Stop, EventKind::SubagentStop] {
         let name = kind.name().to_string();
-        let answer = json!({"hookSpecificOutput": {"hookEventName": name, "additionalContext": "go on"}});
+        let answer =
+            json!({"hookSpecificOutput": {"hookEventName": name, "additionalContext": "go on"}});
         let out = claude(kind.clone(), 0, &answer.to_string(), "");
         assert_eq!(out.additional_context, ["go on"], "{name}: {out:?}");
         let written = encode_answer(Flavor::Claude, &event(kind, None), &out);

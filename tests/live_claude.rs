@@ -472,6 +472,12 @@ fn native_ground_truth() {
         "all 34 events accepted (no 'Invalid setting' in the debug log)",
     );
     check_tools_effects(&mut c, &world, &seen, ALL_EFFECTS);
+    c.check(
+        run.hook_responses("PostToolUseFailure")
+            .iter()
+            .any(|e| e["exit_code"] == 2),
+        "the stream reports the PostToolUseFailure hook's exit 2",
+    );
     check_native_payloads(&mut c, &world, &records);
     fixtures::record_or_compare(&mut c, &world, "tools", &records);
 

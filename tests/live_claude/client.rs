@@ -155,9 +155,12 @@ pub struct Run {
 }
 
 impl Run {
-    /// The `result` event at the end of the stream.
-    pub fn result(&self) -> Option<&Value> {
-        self.stream.iter().rev().find(|e| e["type"] == "result")
+    /// The `hook_response` events of the stream (`--include-hook-events`) for `event`.
+    pub fn hook_responses(&self, event: &str) -> Vec<&Value> {
+        self.stream
+            .iter()
+            .filter(|e| e["subtype"] == "hook_response" && e["hook_event"] == event)
+            .collect()
     }
 
     pub fn describe(&self) -> String {
