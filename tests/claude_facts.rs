@@ -180,3 +180,21 @@ fn the_tables_name_the_client_version_that_verified_them() {
         Some("claude-code 2.1.332")
     );
 }
+
+#[test]
+fn version_lists_the_host_versions_the_tables_were_verified_with() {
+    let out = assert_cmd::Command::cargo_bin("hookx")
+        .unwrap()
+        .arg("--version")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.starts_with("hookx "), "{out}");
+    assert!(
+        out.contains("claude: verified against claude-code 2.1.332\n"),
+        "{out}"
+    );
+}
