@@ -11,6 +11,7 @@ mod fixtures;
 mod server;
 
 use client::{Record, Run, World};
+use hookx::dialect::Flavor;
 use serde_json::{Value, json};
 use server::{Block, FakeModel, Script};
 use std::path::Path;
@@ -551,5 +552,212 @@ fn check_native_payloads(c: &mut Checks, world: &World, records: &[Record]) {
             tools.contains(&t),
             format!("PreToolUse fired for {t} ({tools:?})"),
         );
+    }
+}
+
+/// `hookx` as built for this test run.
+fn hookx_cmd(world: &World, args: &[&str]) -> std::process::Output {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+        .args(args)
+        .arg("--project")
+        .arg(&world.project)
+        .arg("--home")
+        .arg(&world.home)
+        .env("HOME", &world.home)
+        .env_remove("HOOKX_HOME")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "hookx {args:?}: {out:?}");
+    out
+}
+
+/// One handler per event of `flavor`, each the dumper labelled with the flavour's name.
+fn dumper_rules(world: &World, flavor: Flavor, grouped: bool) -> serde_json::Map<String, Value> {
+    flavor
+        .tables()
+        .events
+        .iter()
+        .map(|(_, name)| {
+            let command = world.dumper_command(flavor.name(), name);
+            let entry = if grouped {
+                json!([{"hooks": [{"type": "command", "command": command}]}])
+            } else {
+                json!([{"type": "command", "bash": command}])
+            };
+            (name.to_string(), entry)
+        })
+        .collect()
+}
+
+/// The answers of the tools script, spread over the foreign flavours, each in its own protocol.
+fn foreign_answers() -> Vec<(&'static str, Vec<(&'static str, String)>)> {
+    let copilot = vec![
+        (
+            "sessionStart",
+            print_json(&json!({"additionalContext": "REASON-SESSION-CONTEXT"})),
+        ),
+        (
+            "permissionRequest",
+            print_json(&json!({"behavior": "allow"})),
+        ),
+        (
+            "permissionRequest.tag-permdeny",
+            print_json(&json!({"behavior": "deny", "message": "REASON-PERM-DENY"})),
+        ),
+        // Copilot: exit 2 denies a permission request, stderr unused.
+        ("permissionRequest.tag-permcode", exit2("REASON-PERM-EXIT2")),
+        (
+            "preToolUse.tag-update",
+            print_json(&json!({"permissionDecision": "allow",
+                "modifiedArgs": {"command": "printf x > updated.txt", "description": "updated"}})),
+        ),
+        (
+            "preToolUse.tag-ask",
+            print_json(
+                &json!({"permissionDecision": "ask", "permissionDecisionReason": "REASON-ASK"}),
+            ),
+        ),
+        (
+            "postToolUseFailure.tag-fail",
+            exit2("REASON-FAILURE-STDERR"),
+        ),
+        (
+            "agentStop.#1",
+            print_json(&json!({"decision": "block", "reason": "REASON-STOP-BLOCK"})),
+        ),
+    ];
+    let pascal = vec![
+        (
+            "UserPromptSubmit",
+            print_json(&json!({"additionalContext": "REASON-PROMPT-CONTEXT"})),
+        ),
+        (
+            "PostToolUse.tag-postctx",
+            print_json(&json!({"additionalContext": "REASON-POST-CONTEXT"})),
+        ),
+        (
+            "SubagentStart",
+            print_json(&json!({"additionalContext": "REASON-SUBAGENT-CONTEXT"})),
+        ),
+        (
+            "Stop.#2",
+            print_json(&json!({"decision": "block", "reason": "REASON-STOP-CONTEXT"})),
+        ),
+        (
+            "PostToolUse.tag-halt",
+            print_json(&json!({"continue": false, "stopReason": "REASON-HALT"})),
+        ),
+    ];
+    let bricks = vec![(
+        "PreToolUse.tag-deny",
+        print_json(&json!({"decision": "block", "reason": "REASON-DENY"})),
+    )];
+    vec![
+        ("copilot", copilot),
+        ("copilot-pascal", pascal),
+        ("bricks", bricks),
+    ]
+}
+
+/// hookx routed in: `hookx install --host claude`, trusted Copilot (both casings) and Bricks
+/// files whose handlers record what they get and answer in their own protocol. Each answer
+/// must have the effect a native Claude answer had in `native_ground_truth`.
+#[test]
+fn hookx_routed_in() {
+    let Some(bin) = client_or_skip("hookx_routed_in") else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    let mut copilot = dumper_rules(&world, Flavor::Copilot, false);
+    copilot.extend(dumper_rules(&world, Flavor::CopilotPascal, false));
+    write_json(
+        &world.project.join(".github/hooks/live.json"),
+        &json!({"version": 1, "hooks": copilot}),
+    );
+    write_json(
+        &world.project.join(".bricks/hooks.json"),
+        &json!({"hooks": dumper_rules(&world, Flavor::Bricks, true)}),
+    );
+    for (label, answers) in foreign_answers() {
+        world.answers(label, &answers);
+    }
+    hookx_cmd(&world, &["install", "--host", "claude"]);
+    hookx_cmd(&world, &["trust"]);
+    let mut c = Checks::default();
+
+    let run = client::run(&bin, &world, model.port, PROMPT, &[]);
+    let seen = Seen::new(&model);
+    c.check(
+        !run.debug_log.contains("Invalid setting"),
+        "Claude accepts hookx's routes",
+    );
+    check_tools_effects(&mut c, &world, &seen, ALL_EFFECTS);
+    for flavor in [Flavor::Copilot, Flavor::CopilotPascal, Flavor::Bricks] {
+        let records = world.records(flavor.name());
+        eprintln!("{}: got {:?}", flavor.name(), fired(&records));
+        check_foreign_payloads(&mut c, &world, flavor, &records);
+    }
+    c.finish("hookx_routed_in", &run);
+}
+
+/// Each handler got its own flavour's payload of the event it is registered on, its own
+/// variables and the project as cwd.
+fn check_foreign_payloads(c: &mut Checks, world: &World, flavor: Flavor, records: &[Record]) {
+    let project = world.project.display().to_string();
+    c.check(
+        !records.is_empty(),
+        format!("{} handlers ran", flavor.name()),
+    );
+    for r in records {
+        let what = format!("{} {} {}", flavor.name(), r.order, r.event);
+        match hookx::protocol::decode_event_as(
+            r.stdin_text.as_bytes(),
+            flavor.dialect(),
+            Some(&r.event),
+        ) {
+            Ok((event, got)) => {
+                c.check(got == flavor, format!("{what}: a {} payload", got.name()));
+                c.check(
+                    flavor.tables().event_name(&event.kind) == Some(r.event.as_str()),
+                    format!("{what}: names {}", event.kind),
+                );
+                if let Some(tool) = &event.tool {
+                    let native = r.stdin.get(if flavor == Flavor::Copilot {
+                        "toolName"
+                    } else {
+                        "tool_name"
+                    });
+                    c.check(
+                        native.and_then(Value::as_str) == flavor.tables().tool_name(&tool.name),
+                        format!(
+                            "{what}: the tool under its {} name ({native:?})",
+                            flavor.name()
+                        ),
+                    );
+                }
+            }
+            Err(e) => c.check(
+                false,
+                format!("{what}: not a {} payload: {e}", flavor.name()),
+            ),
+        }
+        for (var, value) in hookx::protocol::handler_env(
+            &hookx::protocol::decode_event_as(
+                r.stdin_text.as_bytes(),
+                flavor.dialect(),
+                Some(&r.event),
+            )
+            .map(|(e, _)| e)
+            .unwrap_or_else(|_| panic!("{what}")),
+            flavor,
+            &project,
+        ) {
+            c.check(
+                r.env.get(&var) == Some(&value),
+                format!("{what}: ${var} = {value} (got {:?})", r.env.get(&var)),
+            );
+        }
+        c.check(r.cwd == project, format!("{what}: cwd is the project"));
     }
 }
