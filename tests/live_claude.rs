@@ -761,3 +761,128 @@ fn check_foreign_payloads(c: &mut Checks, world: &World, flavor: Flavor, records
         c.check(r.cwd == project, format!("{what}: cwd is the project"));
     }
 }
+
+/// `hookx convert ARGS…`: the converted file on stdout, the loss report on stderr.
+fn convert(world: &World, args: &[&str]) -> (String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+        .arg("convert")
+        .args(args)
+        .current_dir(&world.project)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "hookx convert {args:?}: {out:?}");
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Converted configs, run by the real client with no hookx routing: (1) the native dumper
+/// settings converted to Copilot and back are accepted and behave as the native ones did;
+/// (2) the Copilot and Bricks files of `hookx_routed_in`, converted to Claude with `--wrap`
+/// (`hookx exec` adapters), are accepted and behave as they did routed through `hookx run`.
+#[test]
+fn converted_configs() {
+    let Some(bin) = client_or_skip("converted_configs") else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let mut c = Checks::default();
+
+    // (1) Claude -> Copilot -> Claude.
+    let world = World::new();
+    let source = world.dump.join("source.json");
+    write_json(&source, &native_settings(&world, &EVENTS));
+    let (copilot, report) = convert(
+        &world,
+        &[
+            source.to_str().unwrap(),
+            "--from",
+            "claude",
+            "--to",
+            "copilot",
+        ],
+    );
+    std::fs::write(world.dump.join("copilot.json"), &copilot).unwrap();
+    let (back, _) = convert(
+        &world,
+        &[
+            world.dump.join("copilot.json").to_str().unwrap(),
+            "--from",
+            "copilot",
+            "--to",
+            "claude",
+        ],
+    );
+    c.check(
+        report.contains("copilot has no `PostToolBatch` event"),
+        "the loss report names the Claude-only events",
+    );
+    std::fs::create_dir_all(world.project.join(".claude")).unwrap();
+    std::fs::write(world.project.join(".claude/settings.json"), &back).unwrap();
+    world.answers("claude", &claude_answers(&world.project));
+    let run = client::run(&bin, &world, model.port, PROMPT, &[]);
+    c.check(
+        !run.debug_log.contains("Invalid setting"),
+        "round trip: accepted",
+    );
+    check_tools_effects(&mut c, &world, &Seen::new(&model), ALL_EFFECTS);
+    let fired_now = fired(&world.records("claude"));
+    c.check(
+        !fired_now.iter().any(|e| e == "PostToolBatch"),
+        "round trip: the lost PostToolBatch rule is gone, as the report says",
+    );
+
+    // (2) Copilot (both casings) and Bricks -> Claude, wrapped.
+    model.clear();
+    let world = World::new();
+    let mut rules = dumper_rules(&world, Flavor::Copilot, false);
+    rules.extend(dumper_rules(&world, Flavor::CopilotPascal, false));
+    let live = world.dump.join("live.json");
+    write_json(&live, &json!({"version": 1, "hooks": rules}));
+    let bricks = world.dump.join("hooks.json");
+    write_json(
+        &bricks,
+        &json!({"hooks": dumper_rules(&world, Flavor::Bricks, true)}),
+    );
+    let (claude, _) = convert(
+        &world,
+        &[
+            live.to_str().unwrap(),
+            "--from",
+            "copilot",
+            "--to",
+            "claude",
+            "--wrap",
+        ],
+    );
+    let (claude_b, _) = convert(
+        &world,
+        &[
+            bricks.to_str().unwrap(),
+            "--from",
+            "bricks",
+            "--to",
+            "claude",
+            "--wrap",
+        ],
+    );
+    // Both converted hook sets in one settings file: Claude's local settings add to the project's.
+    std::fs::create_dir_all(world.project.join(".claude")).unwrap();
+    std::fs::write(world.project.join(".claude/settings.json"), &claude).unwrap();
+    std::fs::write(world.project.join(".claude/settings.local.json"), &claude_b).unwrap();
+    for (label, answers) in foreign_answers() {
+        world.answers(label, &answers);
+    }
+    let wrapped = client::run(&bin, &world, model.port, PROMPT, &[]);
+    c.check(
+        !wrapped.debug_log.contains("Invalid setting"),
+        "wrapped: accepted",
+    );
+    check_tools_effects(&mut c, &world, &Seen::new(&model), ALL_EFFECTS);
+    for flavor in [Flavor::Copilot, Flavor::CopilotPascal, Flavor::Bricks] {
+        check_foreign_payloads(&mut c, &world, flavor, &world.records(flavor.name()));
+    }
+    let _ = run;
+    c.finish("converted_configs", &wrapped);
+}
