@@ -198,3 +198,120 @@ fn version_lists_the_host_versions_the_tables_were_verified_with() {
         "{out}"
     );
 }
+
+/// Claude's newer handler fields and types (2.1.332 schema), read from a user settings file
+/// that Copilot never reads, so hookx runs it under a Copilot host: `args` is the exec form
+/// (no shell), `onFailure: "block"` makes a failure count as exit 2 (a deny on PreToolUse),
+/// `asyncRewake` runs in the background like `async`, and an `http` or `mcp_tool` handler is
+/// read and kept but left to Claude.
+#[test]
+fn newer_claude_handler_fields_are_read_and_run_as_claude_would() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let marker = root.join("exec-form.txt");
+    let settings = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "sh", "args": ["-c", format!("echo ran > '{}'", marker.display())]},
+        {"type": "command", "command": "exit 1", "onFailure": "block"},
+        {"type": "command", "command": "echo never > rewake.txt", "asyncRewake": true},
+        {"type": "http", "url": "https://example.com/hook", "timeout": 5},
+        {"type": "mcp_tool", "server": "guard", "tool": "check", "input": {}}
+    ]}]}});
+    let file = home.join(".claude/settings.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, settings.to_string()).unwrap();
+    let hookx = || {
+        let mut cmd = assert_cmd::Command::cargo_bin("hookx").unwrap();
+        cmd.current_dir(&project)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .env_remove("CLAUDE_PROJECT_DIR");
+        cmd
+    };
+    hookx().args(["validate"]).arg(&file).assert().success();
+    hookx()
+        .args(["trust", "--project"])
+        .arg(&project)
+        .assert()
+        .success();
+    let payload = json!({"sessionId": "s", "timestamp": 1, "cwd": project, "toolName": "bash",
+                         "toolArgs": {"command": "ls"}});
+    let out = hookx()
+        .args([
+            "run",
+            "--host",
+            "copilot",
+            "--event",
+            "preToolUse",
+            "--project",
+        ])
+        .arg(&project)
+        .write_stdin(payload.to_string())
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let answer: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(
+        std::fs::read_to_string(&marker).ok().as_deref(),
+        Some("ran\n"),
+        "exec form"
+    );
+    assert_eq!(answer["permissionDecision"], "deny", "onFailure: block");
+    assert!(
+        !project.join("rewake.txt").exists(),
+        "asyncRewake ran in the foreground"
+    );
+}
+
+#[test]
+fn http_and_mcp_tool_handlers_round_trip_in_claude_and_are_losses_elsewhere() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("settings.json");
+    let handlers = json!([
+        {"type": "http", "url": "https://example.com/hook", "headers": {"A": "b"}, "timeout": 5},
+        {"type": "mcp_tool", "server": "guard", "tool": "check", "input": {"a": 1}},
+        {"type": "command", "command": "echo a", "if": "Bash(git *)", "shell": "bash",
+         "onFailure": "block", "asyncRewake": true, "args": ["x"]}
+    ]);
+    std::fs::write(
+        &file,
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": handlers}]}}).to_string(),
+    )
+    .unwrap();
+    let convert = |to: &str| {
+        assert_cmd::Command::cargo_bin("hookx")
+            .unwrap()
+            .arg("convert")
+            .arg(&file)
+            .args(["--from", "claude", "--to", to])
+            .assert()
+            .success()
+            .get_output()
+            .clone()
+    };
+    let same = convert("claude");
+    let back: Value = serde_json::from_slice(&same.stdout).unwrap();
+    let mut got = back["hooks"]["PreToolUse"][0]["hooks"].clone();
+    // Key order aside, every handler comes back as written.
+    for h in got.as_array_mut().unwrap() {
+        h.as_object_mut().unwrap().sort_keys();
+    }
+    let mut want = handlers.clone();
+    for h in want.as_array_mut().unwrap() {
+        h.as_object_mut().unwrap().sort_keys();
+    }
+    assert_eq!(got, want);
+    let other = convert("copilot");
+    let report = String::from_utf8_lossy(&other.stderr);
+    assert!(
+        report.contains("`http` handler on `PreToolUse`"),
+        "{report}"
+    );
+    assert!(
+        report.contains("`mcp_tool` handler on `PreToolUse`"),
+        "{report}"
+    );
+}

@@ -1,7 +1,7 @@
 //! Bricks: `~/.bricks-project-desktop/hooks.json` and `<project>/.bricks/hooks.json`.
 
 use super::{Flavor, KeyCase, MatchOn, Tables, TimestampForm};
-use crate::config::spec::{ConfigSpec, HandlerField};
+use crate::config::spec::{ConfigSpec, HandlerField, RunKeys};
 use crate::model::tool::ids;
 use crate::model::{EventKind, MatcherStyle};
 
@@ -73,6 +73,7 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: true,
     version: None,
     install_project: ".bricks/hooks.json",
+    run_keys: RunKeys::NONE,
     install_user: ".bricks-project-desktop/hooks.json",
 };
 

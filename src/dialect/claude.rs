@@ -5,7 +5,7 @@ use super::{
     CLAUDE_MATCHER_STYLE, CLAUDE_MATCHER_TARGETS, CLAUDE_TOOLS, Flavor, KeyCase, Tables,
     TimestampForm,
 };
-use crate::config::spec::{ConfigSpec, HandlerField};
+use crate::config::spec::{ConfigSpec, HandlerField, RunKeys};
 use crate::model::EventKind;
 
 pub static TABLES: Tables = Tables {
@@ -61,7 +61,8 @@ pub static TABLES: Tables = Tables {
     default_timeout: [600, 30, 60],
     project_dir_var: Some("CLAUDE_PROJECT_DIR"),
     parallel: true,
-    handler_types: &["command", "prompt", "agent"],
+    // `http` and `mcp_tool`: claude-code 2.1.332 settings schema.
+    handler_types: &["command", "prompt", "agent", "http", "mcp_tool"],
     protocol: protocol_rows::PROTOCOL,
     verified_with: Some("claude-code 2.1.332"),
     matcher_values: super::CLAUDE_MATCHER_VALUES,
@@ -91,6 +92,15 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     version: None,
     install_project: ".claude/settings.json",
     install_user: ".claude/settings.json",
+    // claude-code 2.1.332 settings schema: `args` (exec form), `onFailure` (`continue` by
+    // default, or `block`: a failure counts as exit 2), `asyncRewake` (background, like
+    // `async`). `if` (a permission-rule filter) and `shell` are kept but not interpreted:
+    // 2.1.332 runs every command with /bin/sh -c, `"shell": "bash"` included (run).
+    run_keys: RunKeys {
+        exec_args: Some("args"),
+        failure_blocks: Some(("onFailure", "block")),
+        background: &["asyncRewake"],
+    },
 };
 
 /// Run-time protocol rows (dialects.md §6, §7), read by `crate::protocol`.

@@ -2,7 +2,7 @@
 //! chosen per event by the casing of its name.
 
 use super::{CLAUDE_MATCHER_STYLE, CLAUDE_TOOLS, Flavor, KeyCase, MatchOn, Tables, TimestampForm};
-use crate::config::spec::{ConfigSpec, HandlerField};
+use crate::config::spec::{ConfigSpec, HandlerField, RunKeys};
 use crate::model::tool::ids;
 use crate::model::{EventKind, MatcherStyle};
 
@@ -138,6 +138,7 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: false,
     version: Some(1),
     install_project: ".github/hooks/hookx.json",
+    run_keys: RunKeys::NONE,
     install_user: ".copilot/hooks/hookx.json",
 };
 

@@ -240,7 +240,7 @@ impl Tables {
 
     pub fn default_timeout(&self, kind: &HandlerKind) -> u64 {
         match kind {
-            HandlerKind::Command(_) => self.default_timeout[0],
+            HandlerKind::Command(_) | HandlerKind::Service(_) => self.default_timeout[0],
             HandlerKind::Prompt(_) => self.default_timeout[1],
             HandlerKind::Agent(_) => self.default_timeout[2],
         }

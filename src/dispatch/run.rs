@@ -2,11 +2,12 @@
 //! their answers into one answer for the host.
 
 use super::select::{Selected, select};
+use crate::convert::shell_quote;
 use crate::dialect::Flavor;
 use crate::model::{Event, Handler, HandlerKind, Outcome, Rule};
 use crate::protocol::answer::{HostAnswer, decode_answer, encode_answer};
 use crate::protocol::payload::{encode_event, handler_env};
-use crate::spawn::{self, Finished, Spawn};
+use crate::spawn::{self, Exit, Finished, Spawn};
 use serde_json::Value;
 use std::path::Path;
 use std::time::Duration;
@@ -68,7 +69,15 @@ pub fn dispatch<'a, S: RuleSource + 'a>(
     let mut outcome = Outcome::default();
     let mut runs = Vec::new();
     for (job, finished) in jobs.into_iter().zip(finished) {
-        let mut one = decode_answer(job.flavor, event, &finished);
+        let mut one = if job.failure_blocks && !matches!(finished.exit, Exit::Code(0 | 2)) {
+            let blocking = Finished {
+                exit: Exit::Code(2),
+                ..finished.clone()
+            };
+            decode_answer(job.flavor, event, &blocking)
+        } else {
+            decode_answer(job.flavor, event, &finished)
+        };
         for e in &mut one.errors {
             *e = format!("{}: {e}", job.origin);
         }
@@ -94,6 +103,8 @@ pub fn dispatch<'a, S: RuleSource + 'a>(
 
 struct Job {
     flavor: Flavor,
+    /// A failure counts as exit 2 (Claude `onFailure: "block"`).
+    failure_blocks: bool,
     origin: String,
     stdin: Value,
     spec: Spawn,
@@ -107,11 +118,20 @@ fn prepare<S: RuleSource>(
 ) -> Result<Job, String> {
     let flavor = selected.rule.flavor;
     let handler: &Handler = selected.handler;
-    let HandlerKind::Command(command) = &handler.kind else {
-        return Err(
-            "prompt and agent hooks are evaluated by the agent's model; hookx cannot run them"
-                .into(),
-        );
+    let command = match &handler.kind {
+        HandlerKind::Command(command) => command,
+        HandlerKind::Service(s) => {
+            return Err(format!(
+                "{} hooks are called by the agent itself; hookx cannot run them",
+                s.type_name
+            ));
+        }
+        _ => {
+            return Err(
+                "prompt and agent hooks are evaluated by the agent's model; hookx cannot run them"
+                    .into(),
+            );
+        }
     };
     let line = if cfg!(windows) {
         command.windows_line()
@@ -121,13 +141,38 @@ fn prepare<S: RuleSource>(
     let Some(line) = line else {
         return Err("no command for this operating system".into());
     };
-    if command.is_async == Some(true) {
+    let keys = &flavor.dialect().config().run_keys;
+    let in_background = keys
+        .background
+        .iter()
+        .any(|k| handler.extra.get(*k) == Some(&Value::Bool(true)));
+    if command.is_async == Some(true) || in_background {
         // Claude runs async hooks in the background and ignores their answer.
         return Err(
             "async hooks run in the background in Claude; hookx runs them only under Claude itself"
                 .into(),
         );
     }
+    // The exec form: the program and its arguments, quoted for the shell that runs the line.
+    let exec_args = keys
+        .exec_args
+        .and_then(|k| handler.extra.get(k))
+        .and_then(|v| {
+            v.as_array()?
+                .iter()
+                .map(|a| a.as_str().map(shell_quote))
+                .collect::<Option<Vec<_>>>()
+        });
+    let line = match exec_args {
+        Some(args) => std::iter::once(shell_quote(line))
+            .chain(args)
+            .collect::<Vec<_>>()
+            .join(" "),
+        None => line.to_string(),
+    };
+    let failure_blocks = keys
+        .failure_blocks
+        .is_some_and(|(k, v)| handler.extra.get(k).and_then(Value::as_str) == Some(v));
     let project = project_dir.display().to_string();
     let stdin = encode_event(event, flavor);
     let mut env = handler_env(event, flavor, &project);
@@ -164,10 +209,11 @@ fn prepare<S: RuleSource>(
         .unwrap_or_else(|| flavor.tables().default_timeout(&handler.kind));
     Ok(Job {
         flavor,
+        failure_blocks,
         origin: describe(selected.rule),
         stdin: stdin.clone(),
         spec: Spawn {
-            command_line: line.to_string(),
+            command_line: line,
             stdin: serde_json::to_vec(&stdin).unwrap_or_default(),
             env,
             env_remove,
