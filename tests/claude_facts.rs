@@ -315,3 +315,42 @@ fn http_and_mcp_tool_handlers_round_trip_in_claude_and_are_losses_elsewhere() {
         "{report}"
     );
 }
+
+/// Claude gives SessionEnd hooks 1.5 s in all (`CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS`
+/// overrides it): a handler hookx runs there is stopped within that budget, whatever its own
+/// timeout, rather than being cut off with hookx itself.
+#[test]
+fn session_end_handlers_get_claudes_budget() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    let late = root.join("late.txt");
+    let hooks = json!({"version": 1, "hooks": {"sessionEnd": [{"type": "command",
+        "bash": format!("sleep 20; echo late > '{}'", late.display()), "timeoutSec": 60}]}});
+    let file = project.join(".github/hooks/end.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, hooks.to_string()).unwrap();
+    let hookx = || {
+        let mut cmd = assert_cmd::Command::cargo_bin("hookx").unwrap();
+        cmd.current_dir(&project)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .env_remove("CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS")
+            .env("CLAUDE_PROJECT_DIR", &project)
+            .timeout(Duration::from_secs(60));
+        cmd
+    };
+    hookx().arg("trust").assert().success();
+    let payload = json!({"session_id": "s", "transcript_path": "/t", "cwd": project,
+                         "hook_event_name": "SessionEnd", "reason": "other"});
+    let out = hookx()
+        .args(["run", "--host", "claude", "--event", "SessionEnd"])
+        .write_stdin(payload.to_string())
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("timed out"), "{stderr}");
+    assert!(!late.exists(), "the handler outlived the budget");
+}

@@ -131,6 +131,7 @@ mod protocol_rows {
         answer_event_key: None,
         // The seed shows deny only; allow and ask fall back to Bricks' own flow.
         permission_passes: &[],
+        hook_budget: &[],
         permission_values: &[Decision::Deny],
     };
 }

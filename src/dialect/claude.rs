@@ -213,5 +213,11 @@ mod protocol_rows {
         permission_values: &[Decision::Allow, Decision::Ask, Decision::Deny],
         // PreToolUse `defer` (claude-code 2.1.332 schema): the host's own flow decides.
         permission_passes: &["defer"],
+        // SessionEnd hooks share 1.5 s in all (claude-code 2.1.332 binary, field).
+        hook_budget: &[(
+            EventKind::SessionEnd,
+            1500,
+            Some("CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"),
+        )],
     };
 }

@@ -214,6 +214,7 @@ mod protocol_rows {
         answer_event_key: None,
         permission_values: ALL_DECISIONS,
         permission_passes: &[],
+        hook_budget: &[],
     };
 
     /// The VS Code-compatible form. hookx's choice for answering it: permission decisions are
@@ -286,5 +287,6 @@ mod protocol_rows {
         answer_event_key: Some((HSO, "hookEventName")),
         permission_values: ALL_DECISIONS,
         permission_passes: &[],
+        hook_budget: &[],
     };
 }

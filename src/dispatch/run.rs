@@ -58,8 +58,9 @@ pub fn dispatch<'a, S: RuleSource + 'a>(
         .map(|s| format!("{}: skipped: {}", describe(s.rule), s.reason))
         .collect();
     let mut jobs = Vec::new();
+    let budget = host.tables().protocol.hook_budget(&event.kind);
     for s in &selected {
-        match prepare(s, event, project_dir) {
+        match prepare(s, event, project_dir, budget) {
             Ok(job) => jobs.push(job),
             Err(why) => skipped.push(format!("{}: skipped: {why}", describe(s.rule))),
         }
@@ -115,6 +116,7 @@ fn prepare<S: RuleSource>(
     selected: &Selected<'_, S>,
     event: &Event,
     project_dir: &Path,
+    budget: Option<Duration>,
 ) -> Result<Job, String> {
     let flavor = selected.rule.flavor;
     let handler: &Handler = selected.handler;
@@ -204,9 +206,13 @@ fn prepare<S: RuleSource>(
         Some(dir) => project_dir.join(dir),
         None => project_dir.to_path_buf(),
     };
-    let timeout = handler
-        .timeout
-        .unwrap_or_else(|| flavor.tables().default_timeout(&handler.kind));
+    let timeout = Duration::from_secs(
+        handler
+            .timeout
+            .unwrap_or_else(|| flavor.tables().default_timeout(&handler.kind)),
+    );
+    // The host stops waiting after its budget: the handler must end within it too.
+    let timeout = budget.map_or(timeout, |b| timeout.min(b));
     Ok(Job {
         flavor,
         failure_blocks,
@@ -218,7 +224,7 @@ fn prepare<S: RuleSource>(
             env,
             env_remove,
             cwd: Some(cwd),
-            timeout: Duration::from_secs(timeout),
+            timeout,
         },
     })
 }
