@@ -9,6 +9,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
+/// A marker in the first user message that makes the API refuse the request (HTTP 400).
+pub const API_ERROR: &str = "SCRIPT:apierror";
+
 /// One content block the model sends.
 #[derive(Clone, Debug)]
 pub enum Block {
@@ -47,6 +50,13 @@ impl FakeModel {
                         "application/json",
                         json!({"input_tokens": 100}).to_string(),
                     )
+                } else if url.starts_with("/v1/messages")
+                    && first_user_text(&parsed).contains(API_ERROR)
+                {
+                    // A request the API refuses: the turn fails (StopFailure).
+                    l.lock().unwrap().push(parsed.clone());
+                    let error = json!({"type": "error", "error": {"type": "invalid_request_error", "message": "REASON-API-REFUSED"}});
+                    (400, "application/json", error.to_string())
                 } else if url.starts_with("/v1/messages") {
                     l.lock().unwrap().push(parsed.clone());
                     let n = ids.fetch_add(1, Ordering::Relaxed);
