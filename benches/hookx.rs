@@ -498,6 +498,8 @@ enum Kind {
     Hookx { rules: Option<usize> },
     /// `hookx convert` of a config of `rules` rules.
     Convert { rules: usize },
+    /// One trusted rule beside this many hostile untrusted files.
+    Untrusted { files: usize },
     /// Eight sleeping handlers under one host.
     Sleepers { parallel: bool },
     /// One sleeping handler started directly.
@@ -595,6 +597,9 @@ fn direct(program: &str, args: &[&str], project: &Project, stdin: Vec<u8>) -> Ca
 
 /// Group 1 and 2: the no-op handler directly, through `hookx exec`, and through `hookx run`
 /// over hook sets of 1 … 10 000 rules.
+/// Untrusted files in the hostile row of the startup group.
+const UNTRUSTED_FILES: usize = 1000;
+
 fn startup_group(root: &Path, bins: &[(String, PathBuf)], opts: &Opts) -> Vec<Row> {
     let host = Host::Claude;
     let trusting = &bins.last().unwrap().1;
@@ -608,6 +613,30 @@ fn startup_group(root: &Path, bins: &[(String, PathBuf)], opts: &Opts) -> Vec<Ro
             )
         })
         .collect();
+    // One trusted rule, then (after `hookx trust`) untrusted files built to hurt beside it:
+    // runaway, huge and invalid matchers, `disableAllHooks`, a copy of the trusted handler.
+    let hostile = Project::new(
+        root,
+        "untrusted",
+        &[(".bricks/hooks.json", bricks_rules(1, "true"))],
+        trusting,
+    );
+    let huge: Vec<String> = (0..2000).map(|i| format!("t{i}.")).collect();
+    let matchers = [
+        "(a+)+$".to_string(),
+        ".*".repeat(20) + "Z",
+        huge.join("|"),
+        "(".into(),
+    ];
+    for i in 0..UNTRUSTED_FILES {
+        let path = hostile.dir.join(format!(".github/hooks/evil{i:04}.json"));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let text = serde_json::json!({"version": 1, "disableAllHooks": true, "hooks": {
+            "preToolUse": [{"type": "command", "bash": "true", "matcher": matchers[i % 4]}],
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}],
+        }});
+        std::fs::write(path, text.to_string()).unwrap();
+    }
     let first = &projects[0].1;
     let mut cases = vec![(
         "no-op handler directly (`sh -c true`)".to_string(),
@@ -667,6 +696,17 @@ fn startup_group(root: &Path, bins: &[(String, PathBuf)], opts: &Opts) -> Vec<Ro
                 true,
             ));
         }
+        cases.push((
+            format!(
+                "`hookx run --host claude`, 1 rule + {UNTRUSTED_FILES} hostile untrusted files"
+            ),
+            name.clone(),
+            Kind::Untrusted {
+                files: UNTRUSTED_FILES,
+            },
+            host.run_case(bin, &hostile),
+            true,
+        ));
     }
     rows_for("startup", cases, opts.runs, opts.warmup, opts.callgrind)
 }
@@ -877,6 +917,15 @@ fn check(row: &Row, rows: &[Row], reference: Option<&Row>) -> String {
             } else {
                 per
             }
+        }
+        (Kind::Untrusted { files }, _) => {
+            let one = rows
+                .iter()
+                .find(|o| o.bin == row.bin && matches!(o.kind, Kind::Hookx { rules: Some(1) }));
+            one.map_or(String::new(), |o| {
+                let per = (row.median() - o.median()) * 1e3 / *files as f64;
+                format!("{per:.2} µs per untrusted file over 1 rule")
+            })
         }
         (Kind::Convert { rules }, _) => {
             format!("{:.2} µs/rule", row.median() * 1e3 / *rules as f64)

@@ -25,6 +25,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("locate", locate),
     ("detect", detect),
     ("decode_event", decode_event),
+    ("trust_mix", trust_mix),
 ];
 
 /// Config text is UTF-8 (`SourceFile::read` refuses anything else); arbitrary bytes are read
@@ -263,4 +264,116 @@ pub fn decode_event(data: &[u8]) {
             }
         }
     }
+}
+
+/// Where the hostile files of [`trust_mix`] go: every place hookx looks, project and home.
+const UNTRUSTED_PLACES: &[&str] = &[
+    "project/.github/hooks/a.json",
+    "project/.github/hooks/b.json",
+    "project/.bricks/hooks.json",
+    "project/.claude/settings.json",
+    "project/.claude/settings.local.json",
+    "home/.claude/settings.json",
+    "home/.copilot/hooks/u.json",
+    "home/.claude/plugins/cache/m/p/1.0.0/hooks/hooks.json",
+    "project/.claude/skills/s/SKILL.md",
+    "project/.claude/agents/a.md",
+];
+
+/// The trusted files: a Bricks deny and a Copilot deny of the shell tool, in the home.
+const TRUSTED_FILES: &[(&str, &str)] = &[
+    (
+        "home/.bricks-project-desktop/hooks.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "ba.h", "hooks": [{"type": "command", "command": "exit 2"}]}]}}"#,
+    ),
+    (
+        "home/.copilot/hooks/trusted.json",
+        r#"{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "exit 3", "matcher": "bash|(a+)+$"}]}}"#,
+    ),
+];
+
+/// Discovery + trust + dispatch with trusted and untrusted files mixed: untrusted files of any
+/// content at any place hookx looks (some of them symlinks to a trusted file) never change what
+/// the trusted files decide, under any host. Input: files separated by NUL, at most 10; each
+/// file's first byte picks its place (low 4 bits) and whether it is a symlink to a trusted file
+/// (high bit) instead of holding the rest as its content.
+pub fn trust_mix(data: &[u8]) {
+    let files: Vec<&[u8]> = data.split(|&b| b == 0).take(10).collect();
+    let alone = trust_world(&[]);
+    let mixed = trust_world(&files);
+    assert_eq!(mixed, alone, "untrusted files changed the trusted outcome");
+}
+
+/// For each host: the handlers a shell PreToolUse selects (file, rule, command) and the rules
+/// skipped, with `files` (see [`trust_mix`]) beside the trusted ones.
+fn trust_world(files: &[&[u8]]) -> Vec<(Vec<String>, Vec<String>)> {
+    use hookx::discover::{self, Context};
+    use hookx::dispatch::select::{can_fire, select};
+    use hookx::model::{Event, EventKind, ToolCall, tool::ids};
+    use hookx::trust::TrustStore;
+
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let root = dir.path().canonicalize().expect("a canonical path");
+    let put = |rel: &str| {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("a directory");
+        path
+    };
+    for (rel, text) in TRUSTED_FILES {
+        std::fs::write(put(rel), text).expect("a trusted file");
+    }
+    for file in files {
+        let Some((&head, content)) = file.split_first() else {
+            continue;
+        };
+        let place = UNTRUSTED_PLACES[usize::from(head & 0x0f) % UNTRUSTED_PLACES.len()];
+        let path = put(place);
+        let _ = std::fs::remove_file(&path);
+        #[cfg(unix)]
+        if head & 0x80 != 0 {
+            let target = root.join(TRUSTED_FILES[usize::from((head >> 4) & 1)].0);
+            let _ = std::os::unix::fs::symlink(target, &path);
+            continue;
+        }
+        std::fs::write(&path, content).expect("an untrusted file");
+    }
+    std::fs::create_dir_all(root.join("project")).expect("the project");
+    std::fs::create_dir_all(root.join("home")).expect("the home");
+    let ctx = Context::new(root.join("project"), root.join("home"));
+    // The trusted files, trusted where they live (as `hookx trust FILE` does).
+    let mut store = TrustStore::default();
+    for (rel, _) in TRUSTED_FILES {
+        let source = discover::find(&ctx, &root.join(rel)).expect("a trusted file is found");
+        assert!(store.trust_source(&source), "{rel} is trusted");
+    }
+    let event = Event {
+        kind: EventKind::PreToolUse,
+        timestamp: None,
+        tool: Some(ToolCall {
+            name: ids::SHELL.into(),
+            input: serde_json::json!({"command": "ls"}),
+        }),
+        fields: Default::default(),
+    };
+    let fires = |rules: &[hookx::model::Rule]| can_fire(rules, &event);
+    Dialect::ALL
+        .iter()
+        .map(|&host| {
+            let sources = discover::discover_firing(&ctx, host, &event.kind, &fires, &store);
+            let rules = discover::dispatch_rules(&sources, host, &store);
+            let (selected, skipped) =
+                select(rules.iter().map(|r| (r.rule.as_ref(), r.source)), &event);
+            let selected = selected
+                .iter()
+                .map(|s| {
+                    format!(
+                        "{host} {} {} {:?}",
+                        s.source.display, s.rule.origin.pointer, s.handler.kind
+                    )
+                })
+                .collect();
+            let skipped = skipped.iter().map(|s| s.reason.clone()).collect();
+            (selected, skipped)
+        })
+        .collect()
 }

@@ -44,7 +44,7 @@ struct Entry {
     /// hookx version, dialect, event and path: a different hookx or a colliding file name is
     /// a miss, never a wrong answer.
     key: String,
-    identity: Identity,
+    identity: FileId,
     sha256: String,
     events_at_top: bool,
     /// The pruned value with the event's arrays of rules emptied: they are in `arrays`.
@@ -53,9 +53,9 @@ struct Entry {
     arrays: Vec<(String, Vec<Box<RawValue>>)>,
 }
 
-/// What changes whenever the file's bytes do.
-#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
-struct Identity {
+/// What changes whenever the file's bytes do: its device, inode, size, mtime and ctime.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileId {
     dev: u64,
     ino: u64,
     len: u64,
@@ -63,11 +63,12 @@ struct Identity {
     ctime: (i64, i64),
 }
 
-impl Identity {
+impl FileId {
+    /// The identity in `meta`; `None` where there is no ctime to trust (not Unix).
     #[cfg(unix)]
-    fn of(meta: &Metadata) -> Option<Identity> {
+    pub fn of(meta: &Metadata) -> Option<FileId> {
         use std::os::unix::fs::MetadataExt;
-        Some(Identity {
+        Some(FileId {
             dev: meta.dev(),
             ino: meta.ino(),
             len: meta.len(),
@@ -78,11 +79,13 @@ impl Identity {
 
     /// Elsewhere there is no ctime to trust: nothing is cached.
     #[cfg(not(unix))]
-    fn of(_: &Metadata) -> Option<Identity> {
+    pub fn of(_: &Metadata) -> Option<FileId> {
         None
     }
 
-    fn settled(&self) -> bool {
+    /// Whether the file has been unchanged for [`SETTLE`]: only then does an unchanged
+    /// identity promise unchanged bytes.
+    pub fn settled(&self) -> bool {
         let (secs, nanos) = self.ctime;
         let changed = u64::try_from(secs).ok().and_then(|secs| {
             SystemTime::UNIX_EPOCH.checked_add(Duration::new(secs, u32::try_from(nanos).ok()?))
@@ -97,25 +100,31 @@ impl Identity {
 
 /// Whether a file this size (`meta` taken before reading it) may be cached.
 pub fn worth_caching(meta: &Metadata) -> bool {
-    meta.len() >= MIN_BYTES && Identity::of(meta).is_some()
+    meta.len() >= MIN_BYTES && FileId::of(meta).is_some()
 }
 
 /// The entry for `event` of `path` (whose metadata, [`worth_caching`], is `meta`), if there is
-/// one and the file has not changed since. With `fires`, the rules it says cannot fire are left
-/// out as `null` placeholders, unparsed.
+/// one and the file has not changed since. `accept` is asked about the file's SHA-256 before
+/// anything of the entry is used: when it refuses, the answer is `Some(Err(sha256))` (the file
+/// is not trusted with this content). With `fires`, the rules it says cannot fire are left out
+/// as `null` placeholders, unparsed; `file` is the name rules of this file carry in their
+/// origin (what matcher verdicts are remembered under).
 pub fn lookup(
     home: &Path,
     path: &Path,
     meta: &Metadata,
-    dialect: Dialect,
-    event: &EventKind,
+    (dialect, event, file): (Dialect, &EventKind, &str),
     fires: Option<Fires>,
-) -> Option<Hit> {
+    accept: &dyn Fn(&str) -> bool,
+) -> Option<Result<Hit, String>> {
     let key = key(path, dialect, event);
     let text = std::fs::read_to_string(entry_path(home, &key)).ok()?;
     let entry: Entry = serde_json::from_str(&text).ok()?;
-    if entry.key != key || Some(&entry.identity) != Identity::of(meta).as_ref() {
+    if entry.key != key || Some(&entry.identity) != FileId::of(meta).as_ref() {
         return None;
+    }
+    if !accept(&entry.sha256) {
+        return Some(Err(entry.sha256));
     }
     let mut pruned = PrunedEvent {
         value: entry.shell,
@@ -128,7 +137,11 @@ pub fn lookup(
         let keep = match fires {
             Some(fires) => {
                 let matchers: Vec<Option<Value>> = raws.iter().map(|raw| matcher_of(raw)).collect();
-                which_fire(dialect, key, matchers.iter().map(Option::as_ref), fires)
+                which_fire(
+                    (dialect, key, file),
+                    matchers.iter().map(Option::as_ref),
+                    fires,
+                )
             }
             None => vec![true; raws.len()],
         };
@@ -142,10 +155,10 @@ pub fn lookup(
             })
             .collect::<Option<Vec<Value>>>()?;
     }
-    arrays.is_empty().then_some(Hit {
+    arrays.is_empty().then_some(Ok(Hit {
         sha256: entry.sha256,
         pruned,
-    })
+    }))
 }
 
 /// A raw rule's matcher, read without building the rest of it. `None` when it cannot be read
@@ -170,11 +183,11 @@ pub fn store(
     sha256: &str,
     mut pruned: PrunedEvent,
 ) {
-    let Some(identity) = Identity::of(before) else {
+    let Some(identity) = FileId::of(before) else {
         return;
     };
     let after = std::fs::metadata(path).ok();
-    if after.and_then(|m| Identity::of(&m)).as_ref() != Some(&identity) || !identity.settled() {
+    if after.and_then(|m| FileId::of(&m)).as_ref() != Some(&identity) || !identity.settled() {
         return;
     }
     let mut arrays = Vec::new();
@@ -210,7 +223,7 @@ pub fn store(
 /// A temporary file renamed into place: readers see a whole entry or none. Not synced: after
 /// a crash an entry may be empty or missing, which is a miss, and an event does not wait for
 /// the disk.
-fn write_entry(dir: &Path, file: &Path, text: &str) -> std::io::Result<()> {
+pub(crate) fn write_entry(dir: &Path, file: &Path, text: &str) -> std::io::Result<()> {
     use std::io::Write;
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
     tmp.write_all(text.as_bytes())?;

@@ -362,15 +362,23 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
         (None, true) => Some(args.project.join(default_target(args.to))),
         (None, false) => None,
     };
+    // `--write` syncs with the entries converted from these inputs earlier.
+    let sources: Vec<&str> = loaded.iter().map(|(s, _)| s.path.as_str()).collect();
+    let sync = |path: &Path, current: Option<&str>| {
+        config::write::sync_text(path, &conversion.document, &sources, current)
+    };
+    let before = target
+        .as_ref()
+        .and_then(|path| std::fs::read_to_string(path).ok());
     let text = match (&target, args.write) {
-        (Some(path), true) => config::write::merge_into(path, &conversion.document)?,
+        (Some(path), true) => sync(path, before.as_deref())?,
         _ => config::write::to_text(&conversion.document),
     };
     let mut written = None;
     let mut diff = None;
     if let Some(path) = &target {
         if args.dry_run {
-            let before = std::fs::read_to_string(path).unwrap_or_default();
+            let before = before.unwrap_or_default();
             let shown = path.display().to_string();
             diff = Some(
                 similar::TextDiff::from_lines(&before, &text)
@@ -385,14 +393,22 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
                 path.display()
             );
         } else {
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir).map_err(|e| Error::Io {
-                    path: dir.display().to_string(),
-                    message: e.to_string(),
-                })?;
+            // Under the writer's lock, from the file as it is then (another run may have
+            // written it since it was read above).
+            let outcome = config::write::update(path, |current| {
+                Ok(config::write::Change::Write(match args.write {
+                    true => sync(path, current)?,
+                    false => text.clone(),
+                }))
+            })?;
+            match outcome {
+                config::write::Outcome::Unchanged => {
+                    if args.format == Format::Text {
+                        errln!("{} is up to date", path.display());
+                    }
+                }
+                _ => written = Some(path.display().to_string()),
             }
-            config::write::write_atomic(path, &text)?;
-            written = Some(path.display().to_string());
         }
     }
     match args.format {
@@ -536,23 +552,45 @@ fn run_cmd(args: RunArgs) -> Result<i32, Error> {
     }
     let hosted = host::decode(&payload, args.host, args.event.as_deref(), args.project)?;
     let ctx = crate::discover::Context::resolve(Some(&hosted.project), args.home.as_deref())?;
+    let host_dialect = hosted.host.dialect();
+    if let (Some(var), Some(event)) = (host_dialect.config().hook_dir_var, &args.event)
+        && let Some(dir) = std::env::var_os(var)
+        && crate::install::left_to_user_route(&ctx, host_dialect, Path::new(&dir), event)
+    {
+        return Ok(0);
+    }
     // Rules that cannot fire are not even built: decided by the matching dispatch uses.
     let fires =
         |rules: &[crate::model::Rule]| crate::dispatch::select::can_fire(rules, &hosted.event);
     // Left for the OS to free when hookx exits: freeing thousands of rules one by one costs
     // an event more than reading them from the cache did.
+    // Trust first: the record decides which files are parsed at all.
+    let store = crate::trust::TrustStore::load_or_empty(&ctx);
     let sources = std::mem::ManuallyDrop::new(crate::discover::discover_firing(
         &ctx,
         hosted.host.dialect(),
         &hosted.event.kind,
         &fires,
+        &store,
     ));
-    let store = crate::trust::TrustStore::load_or_empty(&ctx);
-    let (rules, warnings) = host::runnable(&sources, hosted.host.dialect(), &store, &hosted.event);
+    let rules = crate::discover::dispatch_rules(&sources, hosted.host.dialect(), &store);
     let rules = std::mem::ManuallyDrop::new(rules);
-    for w in &warnings {
-        errln!("hookx: {w}");
+    // Each untrusted file is warned about once per content (`hookx list` shows them all).
+    let mut warned = crate::warned::Warned::load(&ctx.home);
+    for (source, state) in host::untrusted(&sources, hosted.host.dialect(), &store) {
+        let key = source
+            .identity()
+            .map_or_else(|| source.path.display().to_string(), |id| id.key());
+        if warned.should_warn(
+            &key,
+            &source.path,
+            source.file_id.as_ref(),
+            source.sha256.as_deref(),
+        ) {
+            errln!("hookx: {}", host::untrusted_warning(source, state));
+        }
     }
+    warned.save();
     let dispatch = crate::dispatch::run::dispatch(
         hosted.host,
         &hosted.event,
@@ -591,8 +629,9 @@ fn simulate_cmd(args: SimulateArgs) -> Result<i32, Error> {
         )?,
     };
     let ctx = crate::discover::Context::resolve(Some(&project), args.home.as_deref())?;
-    let sources = crate::discover::discover_for_event(&ctx, args.host.dialect(), &event.kind);
     let store = crate::trust::TrustStore::load_or_empty(&ctx);
+    let sources =
+        crate::discover::discover_for_event(&ctx, args.host.dialect(), &event.kind, &store);
     let (rules, warnings) = host::runnable(&sources, args.host.dialect(), &store, &event);
     let mut dispatch = crate::dispatch::run::dispatch(
         args.host,
@@ -601,6 +640,7 @@ fn simulate_cmd(args: SimulateArgs) -> Result<i32, Error> {
         &project,
     );
     dispatch.skipped.extend(warnings);
+    dispatch.native = crate::dispatch::simulate::native_runs(args.host, &event, &sources);
     match args.format {
         Format::Text => out!("{}", crate::dispatch::simulate::report_text(&dispatch)),
         Format::Json => outln!(

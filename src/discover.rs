@@ -10,8 +10,8 @@
 //! use hookx::trust::TrustStore;
 //!
 //! let ctx = Context::resolve(None, None).unwrap();
-//! let sources = discover::discover(&ctx);
 //! let store = TrustStore::load_or_empty(&ctx);
+//! let sources = discover::discover_trusting(&ctx, &store);
 //! // What `hookx run --host bricks` runs itself: not run by Bricks natively, and trusted.
 //! for entry in discover::dispatch_rules(&sources, Dialect::Bricks, &store) {
 //!     println!("{} from {}", entry.rule.event, entry.source.path.display());
@@ -19,17 +19,18 @@
 //! ```
 
 use crate::cache;
+use crate::cache::FileId;
 use crate::config::{self, syntax};
 use crate::diag::{Diagnostic, Severity};
 use crate::dialect::Dialect;
 use crate::error::Error;
 use crate::model::{Document, EventKind, HandlerKind, Rule};
 use crate::source::SourceFile;
-use crate::trust::{TrustState, TrustStore};
+use crate::trust::{Identity, TrustState, TrustStore};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// The directories discovery looks in.
@@ -370,6 +371,11 @@ impl Runner {
     }
 }
 
+/// The location with this id.
+pub fn location(id: &str) -> Option<&'static Location> {
+    LOCATIONS.iter().find(|l| l.id == id)
+}
+
 /// Whether `host` reads files of `location` by itself ([`NATIVE`]).
 pub fn is_native(host: Dialect, location: &Location) -> bool {
     NATIVE
@@ -421,12 +427,17 @@ pub struct Source {
     pub location: &'static Location,
     pub dialect: Dialect,
     pub scope: Scope,
-    /// The path resolved through symlinks, which trust records are keyed by; `None` when it
-    /// could not be resolved.
+    /// The path resolved through symlinks; with the location, the identity trust records are
+    /// keyed by ([`crate::trust::Identity`]). `None` when it could not be resolved.
     pub canonical: Option<PathBuf>,
-    /// SHA-256 (hex) of exactly the bytes that were parsed; `None` when the file could not be
-    /// read. Trust compares this, so what is checked is what runs.
+    /// SHA-256 (hex) of exactly the bytes that were parsed (or, for a file withheld, hashed);
+    /// `None` when the file was not read. Trust compares this, so what is checked is what runs.
     pub sha256: Option<String>,
+    /// The file's device, inode, size, mtime and ctime when it was found (run path only).
+    pub file_id: Option<FileId>,
+    /// On the run path, a file hookx would run itself but that is not trusted as found: its
+    /// standing. Such a file is never parsed (`document` says so), at most read and hashed.
+    pub withheld: Option<TrustState>,
     /// The parsed file, or why it could not be read or parsed.
     pub document: Result<Document, Error>,
     /// Warnings and errors noticed inside a file that did parse.
@@ -437,6 +448,14 @@ impl Source {
     /// The document, when the file parsed.
     pub fn document(&self) -> Option<&Document> {
         self.document.as_ref().ok()
+    }
+
+    /// What the file is trusted as: its real path and where it was found.
+    pub fn identity(&self) -> Option<Identity<'_>> {
+        Some(Identity {
+            canonical: self.canonical.as_deref()?,
+            location: self.location,
+        })
     }
 
     /// Why the file could not be used, in one line.
@@ -480,80 +499,198 @@ impl Source {
     }
 }
 
-/// Every hook source of the project and the home, in [`LOCATIONS`] order. Files that cannot be
-/// read or parsed are kept with their error; nothing here fails. A file reached twice (the
-/// project is the home, or a symlink) is listed once, under its first location. Markdown files
+/// Every hook source of the project and the home, in [`LOCATIONS`] order, each file parsed
+/// whole (for `hookx list` and `hookx trust`, which show and record what is in them). Files that
+/// cannot be read or parsed are kept with their error; nothing here fails. A file reached twice
+/// (the project is the home, or a symlink) is listed once: under the first location it is
+/// trusted as in the home's trust record, else under its first location. Markdown files
 /// (skills, agents) are sources only when their frontmatter has hooks.
 pub fn discover(ctx: &Context) -> Vec<Source> {
-    discover_with(ctx, None)
+    discover_with(ctx, &TrustStore::load_or_empty(ctx), None)
+}
+
+/// [`discover`], with the trust record given.
+pub fn discover_trusting(ctx: &Context, store: &TrustStore) -> Vec<Source> {
+    discover_with(ctx, store, None)
 }
 
 /// What `hookx run --host HOST` needs to fire `event`, and no more: the sources of
 /// [`discover`] that [`needed_for_run`] keeps, each document holding only `event`'s rules
-/// ([`config::read::read_event`]), and a content hash only where trust is checked (sources
-/// hookx runs itself; `sha256` is `None` for the others). [`dispatch_rules`] and
-/// [`crate::dispatch::host::runnable`] give the same result for `event` over these sources as
-/// over [`discover`]'s; `hookx list` and `hookx trust` need the whole picture and use
-/// [`discover`].
-pub fn discover_for_event(ctx: &Context, host: Dialect, event: &EventKind) -> Vec<Source> {
-    discover_with(ctx, Some((host, event, None)))
+/// ([`config::read::read_event`]).
+///
+/// Trust comes first: a file hookx would run itself ([`Runner::Hookx`]) is parsed only when
+/// `store` trusts it as found. One with no record is not even read (a `stat`, nothing more);
+/// one with a record is read and hashed, and parsed only when the hash is the one trusted.
+/// Such a withheld file keeps its [`TrustState`] in [`Source::withheld`]. Nothing of an
+/// untrusted file reaches a parser or a matcher.
+///
+/// [`dispatch_rules`] and [`crate::dispatch::host::runnable`] give the same result for `event`
+/// over these sources as over [`discover`]'s; `hookx list` and `hookx trust` need the whole
+/// picture and use [`discover`].
+pub fn discover_for_event(
+    ctx: &Context,
+    host: Dialect,
+    event: &EventKind,
+    store: &TrustStore,
+) -> Vec<Source> {
+    discover_with(ctx, store, Some((host, event, None)))
 }
 
 /// Like [`discover_for_event`], but the rules `fires` says cannot fire are never built (nor
 /// parsed, when they come from the [`cache`]): what `hookx run` fires is the same, for less.
-/// A source left with no rule for the event is not warned about as untrusted.
+/// `fires` is only ever asked about rules of trusted files.
 pub fn discover_firing(
     ctx: &Context,
     host: Dialect,
     event: &EventKind,
     fires: config::read::Fires,
+    store: &TrustStore,
 ) -> Vec<Source> {
-    discover_with(ctx, Some((host, event, Some(fires))))
+    discover_with(ctx, store, Some((host, event, Some(fires))))
+}
+
+/// The source `file` is, as discovery finds it: at the location its path (not what it links
+/// to) is at. For `hookx trust FILE`.
+pub fn find(ctx: &Context, file: &Path) -> Result<Source, Error> {
+    let wanted = as_found(file);
+    let store = TrustStore::default();
+    for location in LOCATIONS {
+        for found in candidates(ctx.root(location.root), location.pattern) {
+            if as_found(&found.path) == wanted {
+                let canonical = found.canonical.clone();
+                if let Some(source) = load(ctx, found, canonical, location, None, &store) {
+                    return Ok(source);
+                }
+            }
+        }
+    }
+    let io = |e: std::io::Error| Error::Io {
+        path: file.display().to_string(),
+        message: e.to_string(),
+    };
+    let meta = std::fs::metadata(file).map_err(io)?;
+    Err(Error::Usage(if meta.is_file() {
+        format!(
+            "{}: not a hook file of this project or home (see `hookx list`); hookx trusts a \
+             file as the agent file it is found as",
+            file.display()
+        )
+    } else {
+        format!("{}: can only trust files", file.display())
+    }))
+}
+
+/// A path with its directories resolved through symlinks but not its last component: the
+/// place a file is found at, whatever it links to.
+fn as_found(path: &Path) -> PathBuf {
+    let absolute = absolute(path.parent().unwrap_or(Path::new(".")));
+    match path.file_name() {
+        Some(name) => absolute.join(name),
+        None => absolute,
+    }
 }
 
 /// The host, event and matching of a run; `None` to discover everything.
 type Run<'a> = Option<(Dialect, &'a EventKind, Option<config::read::Fires<'a>>)>;
 
-fn discover_with(ctx: &Context, run: Run) -> Vec<Source> {
-    let mut seen = HashSet::new();
-    let mut sources = Vec::new();
+fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<Source> {
+    // Every file each location names, then one location per real file: the first it is
+    // trusted as, else the first (so a project symlink to a trusted file cannot take it over).
+    let mut found: Vec<(&'static Location, Found)> = Vec::new();
     for location in LOCATIONS {
-        let needed = run.is_none_or(|(host, _, _)| needed_for_run(host, location));
-        for path in candidates(ctx.root(location.root), location.pattern) {
-            // Files not needed are still claimed by their location, so that a file reached
-            // twice is attributed as by [`discover`].
-            let canonical = std::fs::canonicalize(&path).ok();
-            if !seen.insert(canonical.clone().unwrap_or_else(|| path.clone())) || !needed {
-                continue;
+        for file in candidates(ctx.root(location.root), location.pattern) {
+            found.push((location, file));
+        }
+    }
+    let real = |f: &Found| f.canonical.clone().unwrap_or_else(|| f.path.clone());
+    let mut chosen: HashMap<PathBuf, usize> = HashMap::with_capacity(found.len());
+    for (i, (location, file)) in found.iter().enumerate() {
+        let trusted = file.canonical.as_deref().is_some_and(|canonical| {
+            store.knows(Identity {
+                canonical,
+                location,
+            })
+        });
+        match chosen.entry(real(file)) {
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(i);
             }
-            if let Some(source) = load(ctx, path, canonical, location, run) {
-                sources.push(source);
+            std::collections::hash_map::Entry::Occupied(mut slot) => {
+                let (first, first_file) = &found[*slot.get()];
+                let first_trusted = first_file.canonical.as_deref().is_some_and(|canonical| {
+                    store.knows(Identity {
+                        canonical,
+                        location: first,
+                    })
+                });
+                if trusted && !first_trusted {
+                    slot.insert(i);
+                }
             }
+        }
+    }
+    let mut sources = Vec::new();
+    for (i, (location, file)) in found.into_iter().enumerate() {
+        if chosen.get(&real(&file)) != Some(&i) {
+            continue;
+        }
+        if run.is_some_and(|(host, _, _)| !needed_for_run(host, location)) {
+            continue;
+        }
+        let canonical = file.canonical.clone();
+        if let Some(source) = load(ctx, file, canonical, location, run, store) {
+            sources.push(source);
         }
     }
     sources
 }
 
+/// A file a location names.
+struct Found {
+    path: PathBuf,
+    /// The real path (symlinks resolved).
+    canonical: Option<PathBuf>,
+    /// From the one `stat` discovery makes of it.
+    meta: std::fs::Metadata,
+}
+
+impl Found {
+    /// `path` if it is a file (through symlinks); `real_dir` is its directory resolved, when
+    /// known, so that a file that is not itself a symlink needs no resolving.
+    fn at(path: PathBuf, real_dir: Option<&Path>, is_link: bool) -> Option<Found> {
+        let meta = std::fs::metadata(&path).ok().filter(|m| m.is_file())?;
+        let canonical = match (real_dir, path.file_name()) {
+            (Some(dir), Some(name)) if !is_link => Some(dir.join(name)),
+            _ => std::fs::canonicalize(&path).ok(),
+        };
+        Some(Found {
+            path,
+            canonical,
+            meta,
+        })
+    }
+}
+
 /// The files a pattern names below `root` that exist, in a stable order.
-fn candidates(root: &Path, pattern: Pattern) -> Vec<PathBuf> {
+fn candidates(root: &Path, pattern: Pattern) -> Vec<Found> {
     match pattern {
-        Pattern::File(rel) => {
-            let path = root.join(rel);
-            if path.is_file() { vec![path] } else { vec![] }
+        Pattern::File(rel) => Found::at(root.join(rel), None, true).into_iter().collect(),
+        Pattern::Dir { dir, suffix } => {
+            let dir = root.join(dir);
+            let real_dir = std::fs::canonicalize(&dir).ok();
+            sorted_entries(&dir)
+                .into_iter()
+                .filter(|(p, _)| {
+                    p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| n.ends_with(suffix) && !n.starts_with('.'))
+                })
+                .filter_map(|(p, is_link)| Found::at(p, real_dir.as_deref(), is_link))
+                .collect()
         }
-        Pattern::Dir { dir, suffix } => sorted_entries(&root.join(dir))
-            .into_iter()
-            .filter(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.ends_with(suffix) && !n.starts_with('.'))
-                    && p.is_file()
-            })
-            .collect(),
         Pattern::Sub { dir, name } => sorted_entries(&root.join(dir))
             .into_iter()
-            .map(|p| p.join(name))
-            .filter(|p| p.is_file())
+            .filter_map(|(p, _)| Found::at(p.join(name), None, true))
             .collect(),
         Pattern::Tree {
             dir,
@@ -564,15 +701,26 @@ fn candidates(root: &Path, pattern: Pattern) -> Vec<PathBuf> {
             let mut budget = PLUGIN_DIR_BUDGET;
             walk(&root.join(dir), file, max_depth, &mut budget, &mut found);
             found
+                .into_iter()
+                .filter_map(|p| Found::at(p, None, true))
+                .collect()
         }
     }
 }
 
-fn sorted_entries(dir: &Path) -> Vec<PathBuf> {
+/// The entries of a directory in name order, each with whether it is a symlink (from the
+/// directory listing: no `stat`).
+fn sorted_entries(dir: &Path) -> Vec<(PathBuf, bool)> {
     let Ok(read) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
-    let mut paths: Vec<PathBuf> = read.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    let mut paths: Vec<(PathBuf, bool)> = read
+        .filter_map(|e| {
+            let e = e.ok()?;
+            let is_link = e.file_type().map_or(true, |t| t.is_symlink());
+            Some((e.path(), is_link))
+        })
+        .collect();
     paths.sort();
     paths
 }
@@ -607,15 +755,17 @@ fn walk(dir: &Path, file: &str, depth: usize, budget: &mut usize, found: &mut Ve
     }
 }
 
-/// Reads and parses one file (for `run`, only what that host and event need). `None` for
-/// markdown without hooks.
+/// Reads and parses one file (for `run`, only what that host and event need, and only once
+/// trusted when hookx would run it). `None` for markdown without hooks.
 fn load(
     ctx: &Context,
-    path: PathBuf,
+    found: Found,
     canonical: Option<PathBuf>,
     location: &'static Location,
     run: Run,
+    store: &TrustStore,
 ) -> Option<Source> {
+    let path = found.path;
     let display = match location.root {
         Root::Project => ctx.display(&path),
         Root::Home => match path.strip_prefix(&ctx.home) {
@@ -632,40 +782,68 @@ fn load(
         dialect: location.dialect,
         scope: location.scope,
         sha256: None,
+        file_id: run.and_then(|_| FileId::of(&found.meta)),
+        withheld: None,
         document: Err(Error::Usage(String::new())),
         diagnostics: Vec::new(),
     };
-    let wants_sha = run.is_none_or(|(host, _, _)| location_runner(host, location) == Runner::Hookx);
+    // Trust first: on the run path, a file hookx would run itself is parsed only with the
+    // content trusted for it as found.
+    let gated = run.is_some_and(|(host, _, _)| location_runner(host, location) == Runner::Hookx);
+    let trusted_sha: Option<String> = if gated {
+        let record = source.identity().and_then(|id| store.get(id));
+        match record {
+            Some(record) => Some(record.sha256.clone()),
+            None => {
+                let state = match source.identity() {
+                    Some(id) => store.state_of(id, None),
+                    None => TrustState::Untrusted,
+                };
+                return Some(withhold(source, state, None));
+            }
+        }
+    } else {
+        None
+    };
+    let accept = |sha: &str| trusted_sha.as_deref().is_none_or(|t| t == sha);
     let parsed = match run {
         // Frontmatter is read whole: whether it has hooks decides whether it is a source.
         Some((_, event, fires)) if !markdown => {
-            let (sha256, parsed) = read_for_event(
+            match read_for_event(
                 ctx,
-                &source.path,
+                (&source.path, &found.meta),
                 display,
                 location.dialect,
                 (event, fires),
-                wants_sha,
-            );
-            if wants_sha {
-                source.sha256 = sha256;
+                &accept,
+            ) {
+                EventRead::Parsed(sha256, parsed) => {
+                    source.sha256 = sha256;
+                    *parsed
+                }
+                EventRead::Refused(sha256) => {
+                    return Some(withhold(source, TrustState::Changed, Some(sha256)));
+                }
             }
-            parsed
         }
         _ => {
             let src = match SourceFile::read(&source.path) {
                 Ok(src) => SourceFile::new(display, src.text),
+                // Trusted once, unreadable now: nothing of it runs.
+                Err(_) if gated => return Some(withhold(source, TrustState::Changed, None)),
                 Err(e) => {
                     source.document = Err(e);
                     return Some(source);
                 }
             };
+            let sha256 = sha256_hex(src.text.as_bytes());
+            if !accept(&sha256) {
+                return Some(withhold(source, TrustState::Changed, Some(sha256)));
+            }
             if markdown && syntax::split_frontmatter(&src.text).is_none() {
                 return None;
             }
-            if wants_sha {
-                source.sha256 = Some(sha256_hex(src.text.as_bytes()));
-            }
+            source.sha256 = Some(sha256);
             config::read(&src, location.dialect)
         }
     };
@@ -690,48 +868,85 @@ fn load(
     Some(source)
 }
 
-/// One event of a JSON config file, and the file's SHA-256 (when wanted, or to be cached):
-/// from the [`cache`] when the file is large and unchanged, else parsed (and then cached, if
-/// large).
+/// A source left unparsed because it is not trusted as found.
+fn withhold(mut source: Source, state: TrustState, sha256: Option<String>) -> Source {
+    source.document = Err(Error::Io {
+        path: source.display.clone(),
+        message: format!("not read: {}", state.why_not()),
+    });
+    source.sha256 = sha256;
+    source.withheld = Some(state);
+    source
+}
+
+/// What reading one event of a file gave.
+enum EventRead {
+    /// The file's SHA-256 (when it was read) and the event's part of it.
+    Parsed(Option<String>, Box<Result<config::Parsed, Error>>),
+    /// Not parsed: `accept` refused this SHA-256.
+    Refused(String),
+}
+
+/// One event of a JSON config file, and the file's SHA-256: from the [`cache`] when the file
+/// is large and unchanged, else parsed (and then cached, if large). `accept` is asked about
+/// the SHA-256 before anything else is done with the content.
 fn read_for_event(
     ctx: &Context,
-    path: &Path,
+    (path, meta): (&Path, &std::fs::Metadata),
     display: String,
     dialect: Dialect,
     (event, fires): (&EventKind, Option<config::read::Fires>),
-    wants_sha: bool,
-) -> (Option<String>, Result<config::Parsed, Error>) {
+    accept: &dyn Fn(&str) -> bool,
+) -> EventRead {
     use config::read::{leave_out_unfired, prune_event, read_pruned};
-    let before = std::fs::metadata(path).ok().filter(cache::worth_caching);
-    if let Some(meta) = &before
-        && let Some(hit) = cache::lookup(&ctx.home, path, meta, dialect, event, fires)
+    let before = Some(meta).filter(|m| cache::worth_caching(m));
+    if let Some(meta) = before
+        && let Some(hit) = cache::lookup(
+            &ctx.home,
+            path,
+            meta,
+            (dialect, event, &display),
+            fires,
+            accept,
+        )
     {
-        // Entries are stored only for files that read without diagnostics, which are the
-        // only use of the text: none is needed.
-        let src = SourceFile::new(display, String::new());
-        return (Some(hit.sha256), Ok(read_pruned(&src, dialect, hit.pruned)));
+        return match hit {
+            // Entries are stored only for files that read without diagnostics, which are
+            // the only use of the text: none is needed.
+            Ok(hit) => {
+                let src = SourceFile::new(display, String::new());
+                EventRead::Parsed(
+                    Some(hit.sha256),
+                    Box::new(Ok(read_pruned(&src, dialect, hit.pruned))),
+                )
+            }
+            Err(sha256) => EventRead::Refused(sha256),
+        };
     }
     let src = match SourceFile::read(path) {
         Ok(src) => SourceFile::new(display, src.text),
-        Err(e) => return (None, Err(e)),
+        Err(e) => return EventRead::Parsed(None, Box::new(Err(e))),
     };
-    let sha256 = (wants_sha || before.is_some()).then(|| sha256_hex(src.text.as_bytes()));
+    let sha256 = sha256_hex(src.text.as_bytes());
+    if !accept(&sha256) {
+        return EventRead::Refused(sha256);
+    }
     let mut pruned = match prune_event(&src, dialect, event) {
         Ok(pruned) => pruned,
-        Err(e) => return (sha256, Err(e)),
+        Err(e) => return EventRead::Parsed(Some(sha256), Box::new(Err(e))),
     };
     // The cache keeps every rule of the event: the next event may fire others.
-    let kept = before.as_ref().map(|_| pruned.clone());
+    let kept = before.map(|_| pruned.clone());
     if let Some(fires) = fires {
-        leave_out_unfired(&mut pruned, dialect, fires);
+        leave_out_unfired(&mut pruned, dialect, &src.path, fires);
     }
     let parsed = read_pruned(&src, dialect, pruned);
-    if let (Some(before), Some(kept), Some(sha256)) = (&before, kept, &sha256)
+    if let (Some(before), Some(kept)) = (before, kept)
         && parsed.diagnostics.is_empty()
     {
-        cache::store(&ctx.home, path, dialect, event, before, sha256, kept);
+        cache::store(&ctx.home, path, dialect, event, before, &sha256, kept);
     }
-    (sha256, Ok(parsed))
+    EventRead::Parsed(Some(sha256), Box::new(Ok(parsed)))
 }
 
 /// Lower-case hex SHA-256 of some bytes.
@@ -756,7 +971,9 @@ pub struct EffectiveRule<'a> {
 /// Claude merges settings with precedence local > project > user, so the value comes from
 /// the highest-precedence settings file that sets the key; when it is `true`, every Claude
 /// source is off (settings, plugins, skills, agents). Managed policy settings are not read.
-pub fn claude_hooks_disabled(sources: &[Source]) -> Option<&Source> {
+/// Like every other content, the key counts only in a file `store` trusts as found: an
+/// untrusted `.claude/settings.local.json` cannot turn trusted hooks off.
+pub fn claude_hooks_disabled<'a>(sources: &'a [Source], store: &TrustStore) -> Option<&'a Source> {
     let precedence = |s: &Source| match s.location.id {
         "claude-local" => Some(3),
         "claude-project" => Some(2),
@@ -765,6 +982,7 @@ pub fn claude_hooks_disabled(sources: &[Source]) -> Option<&Source> {
     };
     sources
         .iter()
+        .filter(|s| store.state(s) == TrustState::Trusted)
         .filter_map(|s| {
             let doc = s.document()?;
             let flag = doc.extra.get("disableAllHooks")?.as_bool()?;
@@ -787,16 +1005,21 @@ pub fn claude_hooks_disabled(sources: &[Source]) -> Option<&Source> {
 /// - Copilot runs every handler in order: nothing is de-duplicated.
 ///
 /// The first occurrence wins, so user and global files come before project ones.
-pub fn effective_rules(sources: &[Source]) -> Vec<EffectiveRule<'_>> {
-    select(sources, &[Pass::output(|_| true)])
+pub fn effective_rules<'a>(sources: &'a [Source], store: &TrustStore) -> Vec<EffectiveRule<'a>> {
+    select(sources, store, &[Pass::output(|_| true)])
 }
 
 /// The effective hook set as it plays out under `host`: de-duplication first keeps what the
 /// host runs natively, then what hookx would run, so a handler the host already runs is not
 /// listed again as hookx's.
-pub fn host_rules(sources: &[Source], host: Dialect) -> Vec<EffectiveRule<'_>> {
+pub fn host_rules<'a>(
+    sources: &'a [Source],
+    host: Dialect,
+    store: &TrustStore,
+) -> Vec<EffectiveRule<'a>> {
     select(
         sources,
+        store,
         &[
             Pass::output(|s| is_native(host, s.location)),
             Pass::output(|s| !is_native(host, s.location)),
@@ -816,6 +1039,7 @@ pub fn dispatch_rules<'a>(
 ) -> Vec<EffectiveRule<'a>> {
     select(
         sources,
+        store,
         &[
             Pass::seed(|s| is_native(host, s.location)),
             Pass::output(|s| {
@@ -850,8 +1074,12 @@ impl<'f> Pass<'f> {
 
 /// Runs the passes in order over the sources no earlier pass took, de-duplicating across all
 /// of them; the result is in discovery order.
-fn select<'a>(sources: &'a [Source], passes: &[Pass<'_>]) -> Vec<EffectiveRule<'a>> {
-    let claude_off = claude_hooks_disabled(sources).is_some();
+fn select<'a>(
+    sources: &'a [Source],
+    store: &TrustStore,
+    passes: &[Pass<'_>],
+) -> Vec<EffectiveRule<'a>> {
+    let claude_off = claude_hooks_disabled(sources, store).is_some();
     let mut taken = vec![false; sources.len()];
     // Keys borrow from the sources: de-duplicating allocates nothing per handler.
     let handlers = sources

@@ -23,3 +23,4 @@ pub mod source;
 pub mod spawn;
 pub mod trust;
 pub mod validate;
+pub mod warned;

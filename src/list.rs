@@ -45,6 +45,10 @@ pub struct Row {
     /// With `--host`: `native`, `hookx` or `inactive`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run: Option<&'static str>,
+    /// With `--host`, for a file of another dialect the host runs by itself: the flavour of
+    /// the payload its handlers get there (Copilot: `copilot-pascal` for Claude files).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payload: Option<&'static str>,
 }
 
 /// The rows of the effective hook set, in event order, then discovery order.
@@ -93,6 +97,11 @@ pub fn rows(rules: &[EffectiveRule<'_>], host: Option<Dialect>, store: &TrustSto
                 scope: source.scope.name(),
                 trust,
                 run: runner.map(Runner::name),
+                payload: host
+                    .filter(|_| runner == Some(Runner::Native))
+                    .map(|h| h.native_flavor(entry.rule.flavor))
+                    .filter(|f| *f != entry.rule.flavor)
+                    .map(|f| f.name()),
             });
         }
     }
@@ -113,7 +122,12 @@ pub fn shorten(text: &str, max: usize) -> String {
 }
 
 /// The table, then the sources and anything that switched hooks off.
-pub fn render_text(rows: &[Row], sources: &[Source], with_host: bool) -> String {
+pub fn render_text(
+    rows: &[Row],
+    sources: &[Source],
+    store: &TrustStore,
+    with_host: bool,
+) -> String {
     let mut header = vec![
         "EVENT", "MATCHER", "HANDLER", "DIALECT", "SOURCE", "SCOPE", "TRUST",
     ];
@@ -139,7 +153,10 @@ pub fn render_text(rows: &[Row], sources: &[Source], with_host: bool) -> String 
             row.trust.unwrap_or("-").to_string(),
         ];
         if let Some(run) = row.run {
-            cells.push(run.to_string());
+            cells.push(match row.payload {
+                Some(flavor) => format!("{run}, {flavor} payload"),
+                None => run.to_string(),
+            });
         }
         table.push(cells);
     }
@@ -149,7 +166,7 @@ pub fn render_text(rows: &[Row], sources: &[Source], with_host: bool) -> String 
     } else {
         out.push_str(&align(&table));
     }
-    out.push_str(&render_sources(sources));
+    out.push_str(&render_sources(sources, store));
     out
 }
 
@@ -181,11 +198,11 @@ fn align(table: &[Vec<String>]) -> String {
 }
 
 /// Every source found, with what became of it.
-fn render_sources(sources: &[Source]) -> String {
+fn render_sources(sources: &[Source], store: &TrustStore) -> String {
     if sources.is_empty() {
         return "\nno hook files found\n".into();
     }
-    let disabled_by = discover::claude_hooks_disabled(sources);
+    let disabled_by = discover::claude_hooks_disabled(sources, store);
     let mut table = Vec::new();
     for source in sources {
         let status = match source.error_line() {
@@ -254,14 +271,14 @@ pub fn render_json(rows: &[Row]) -> String {
 /// `hookx list`. Files that cannot be read are reported (on stderr with `--format json`) and
 /// the rest are listed; it still exits 0, as listing itself succeeded.
 pub fn command(opts: &Options) -> Result<i32, Error> {
-    let sources = discover::discover(&opts.ctx);
     let store = TrustStore::load(&opts.ctx).unwrap_or_else(|e| {
         eprintln!("{e}\nwarning: treating every file as untrusted");
         TrustStore::load_or_empty(&opts.ctx)
     });
+    let sources = discover::discover_trusting(&opts.ctx, &store);
     let rules = match opts.host {
-        Some(host) => discover::host_rules(&sources, host),
-        None => discover::effective_rules(&sources),
+        Some(host) => discover::host_rules(&sources, host, &store),
+        None => discover::effective_rules(&sources, &store),
     };
     let rows = rows(&rules, opts.host, &store);
     if opts.json {
@@ -272,7 +289,10 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             }
         }
     } else {
-        print!("{}", render_text(&rows, &sources, opts.host.is_some()));
+        print!(
+            "{}",
+            render_text(&rows, &sources, &store, opts.host.is_some())
+        );
     }
     Ok(0)
 }

@@ -1,16 +1,25 @@
-//! Which hook files the user has reviewed, by content hash.
+//! Which hook files the user has reviewed: each by its identity and content.
 //!
 //! `hookx run` never executes a file the host would not have run by itself unless the user has
-//! trusted exactly its current content: a cloned repository cannot make hookx run its hooks
-//! under another agent, and a trusted file that changes must be reviewed again.
+//! trusted exactly its current content, found where it was trusted: a cloned repository cannot
+//! make hookx run its hooks under another agent, a trusted file that changes must be reviewed
+//! again, and a trusted file reached another way (a project symlink to it, read as another
+//! agent's file) is not trusted that way.
+//!
+//! A file's identity is its real path (symlinks resolved), the [`Location`] it was found at and
+//! so the dialect it is read in. Before a file is trusted, `hookx run` reads its bytes only to
+//! hash them: nothing in it is parsed or evaluated ([`crate::discover`]).
 //!
 //! The record lives in `<home>/.hookx/trust.json`, where `<home>` is the home the [`Context`]
 //! resolved (`--home`, else `$HOOKX_HOME`, else `$HOME`): the user's state, never the project's,
-//! so that a repository cannot ship its own trust. Keys are canonical paths (symlinks resolved),
-//! values the SHA-256 of the content trusted and when.
+//! so that a repository cannot ship its own trust. Version 2 lists one entry per identity.
+//! Version 1 records (real path and hash only, written before identities) are read, kept and
+//! never honoured: such a file shows as [`TrustState::Legacy`] and `hookx trust` records it
+//! again with its identity. Guessing the location an old entry meant would re-open the hole
+//! identities close.
 
 use crate::dialect::Dialect;
-use crate::discover::{self, Context, Runner, Source};
+use crate::discover::{self, Context, Location, Runner, Source};
 use crate::error::Error;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -20,12 +29,14 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TrustState {
-    /// Trusted with exactly its current content.
+    /// Trusted with exactly its current content, as found.
     Trusted,
-    /// Never trusted (or unreadable, or the record cannot be read: hookx fails closed).
+    /// Never trusted as found (or unreadable, or the record cannot be read: hookx fails closed).
     Untrusted,
     /// Trusted once, but its content has changed since.
     Changed,
+    /// Trusted by a hookx that did not record identities (a version 1 record): not honoured.
+    Legacy,
 }
 
 impl TrustState {
@@ -34,15 +45,56 @@ impl TrustState {
             TrustState::Trusted => "trusted",
             TrustState::Untrusted => "untrusted",
             TrustState::Changed => "changed",
+            TrustState::Legacy => "legacy",
+        }
+    }
+
+    /// Why a file in this state is not run, for warnings.
+    pub fn why_not(self) -> &'static str {
+        match self {
+            TrustState::Trusted => "trusted",
+            TrustState::Untrusted => "not trusted",
+            TrustState::Changed => "changed since it was trusted",
+            TrustState::Legacy => {
+                "trusted by an older hookx that did not record where it was found"
+            }
         }
     }
 }
 
-/// One trusted file.
+/// What a file was trusted as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Identity<'a> {
+    /// The real path (symlinks resolved).
+    pub canonical: &'a Path,
+    pub location: &'static Location,
+}
+
+impl Identity<'_> {
+    /// A string naming the identity, for keyed records.
+    pub fn key(&self) -> String {
+        format!("{}\0{}", self.location.id, self.canonical.display())
+    }
+}
+
+/// One trusted identity.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
+    /// The real path.
+    pub path: String,
+    /// The [`Location`] id it was found at.
+    pub location: String,
+    /// The dialect it is read in (its name).
+    pub dialect: String,
     pub sha256: String,
     /// RFC 3339, UTC.
+    pub trusted_at: String,
+}
+
+/// A version 1 entry: a real path and a hash.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LegacyRecord {
+    pub sha256: String,
     pub trusted_at: String,
 }
 
@@ -50,16 +102,21 @@ pub struct Record {
 struct StoreFile {
     version: u32,
     #[serde(default)]
-    files: BTreeMap<String, Record>,
+    trusted: Vec<Record>,
+    /// Version 2: version 1 entries not trusted again since. Version 1: its entries.
+    #[serde(default, alias = "files", skip_serializing_if = "BTreeMap::is_empty")]
+    legacy: BTreeMap<String, LegacyRecord>,
 }
 
-const STORE_VERSION: u32 = 1;
+const STORE_VERSION: u32 = 2;
 
 /// The trust record, loaded once and queried per source.
 #[derive(Clone, Debug, Default)]
 pub struct TrustStore {
     path: PathBuf,
-    files: BTreeMap<String, Record>,
+    /// By [`Identity::key`].
+    trusted: BTreeMap<String, Record>,
+    legacy: BTreeMap<String, LegacyRecord>,
 }
 
 impl TrustStore {
@@ -77,7 +134,7 @@ impl TrustStore {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(TrustStore {
                     path,
-                    files: BTreeMap::new(),
+                    ..TrustStore::default()
                 });
             }
             Err(e) => {
@@ -91,18 +148,32 @@ impl TrustStore {
             path: path.display().to_string(),
             message: format!("is not a hookx trust record ({e}); move it away to start afresh"),
         })?;
-        if file.version != STORE_VERSION {
+        if !(1..=STORE_VERSION).contains(&file.version) {
             return Err(Error::Io {
                 path: path.display().to_string(),
                 message: format!(
-                    "has version {}; this hookx reads version {STORE_VERSION}",
+                    "has version {}; this hookx reads versions 1 and {STORE_VERSION}",
                     file.version
                 ),
             });
         }
+        let trusted = file
+            .trusted
+            .into_iter()
+            .filter_map(|r| {
+                let location = discover::location(&r.location)?;
+                let key = Identity {
+                    canonical: Path::new(&r.path),
+                    location,
+                }
+                .key();
+                Some((key, r))
+            })
+            .collect();
         Ok(TrustStore {
             path,
-            files: file.files,
+            trusted,
+            legacy: file.legacy,
         })
     }
 
@@ -111,7 +182,7 @@ impl TrustStore {
     pub fn load_or_empty(ctx: &Context) -> TrustStore {
         Self::load(ctx).unwrap_or_else(|_| TrustStore {
             path: Self::path_for(ctx),
-            files: BTreeMap::new(),
+            ..TrustStore::default()
         })
     }
 
@@ -120,42 +191,65 @@ impl TrustStore {
         &self.path
     }
 
-    /// The record of a file, by canonical path.
-    pub fn get(&self, canonical: &Path) -> Option<&Record> {
-        self.files.get(&key(canonical))
+    /// The record of an identity.
+    pub fn get(&self, id: Identity<'_>) -> Option<&Record> {
+        self.trusted
+            .get(&id.key())
+            .filter(|r| r.dialect == id.location.dialect.to_string())
     }
 
-    /// The standing of a file with the given content hash.
-    pub fn state_of(&self, canonical: &Path, sha256: &str) -> TrustState {
-        match self.get(canonical) {
-            None => TrustState::Untrusted,
-            Some(r) if r.sha256 == sha256 => TrustState::Trusted,
-            Some(_) => TrustState::Changed,
+    /// Whether an identity has a record at all (whatever its hash): the identity a file is
+    /// found as, when several locations reach it.
+    pub fn knows(&self, id: Identity<'_>) -> bool {
+        self.get(id).is_some()
+    }
+
+    /// The standing of an identity with the given content hash (`None`: not hashed, which is
+    /// never trusted).
+    pub fn state_of(&self, id: Identity<'_>, sha256: Option<&str>) -> TrustState {
+        match (self.get(id), sha256) {
+            (Some(r), Some(sha)) if r.sha256 == sha => TrustState::Trusted,
+            (Some(_), _) => TrustState::Changed,
+            (None, _) if self.legacy.contains_key(&key(id.canonical)) => TrustState::Legacy,
+            (None, _) => TrustState::Untrusted,
         }
     }
 
-    /// The standing of a discovered source, judged on the bytes discovery parsed.
+    /// The standing of a discovered source, judged on the bytes discovery hashed.
     pub fn state(&self, source: &Source) -> TrustState {
-        let (Some(sha), Some(canonical)) = (&source.sha256, &source.canonical) else {
-            return TrustState::Untrusted;
-        };
-        self.state_of(canonical, sha)
+        match source.identity() {
+            Some(id) => self.state_of(id, source.sha256.as_deref()),
+            None => TrustState::Untrusted,
+        }
     }
 
-    /// Records a file as trusted with this content. Returns whether anything changed.
-    pub fn trust(&mut self, canonical: &Path, sha256: &str) -> bool {
-        if self.state_of(canonical, sha256) == TrustState::Trusted {
+    /// Records an identity as trusted with this content. Returns whether anything changed.
+    pub fn trust(&mut self, id: Identity<'_>, sha256: &str) -> bool {
+        if self.state_of(id, Some(sha256)) == TrustState::Trusted {
             return false;
         }
         let trusted_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
-        self.files.insert(
-            key(canonical),
+        self.legacy.remove(&key(id.canonical));
+        self.trusted.insert(
+            id.key(),
             Record {
+                path: key(id.canonical),
+                location: id.location.id.to_string(),
+                dialect: id.location.dialect.to_string(),
                 sha256: sha256.to_string(),
                 trusted_at,
             },
         );
         true
+    }
+
+    /// Records a discovered source as trusted with the content discovery hashed. Returns
+    /// whether anything changed; `false` too when the source was not hashed.
+    pub fn trust_source(&mut self, source: &Source) -> bool {
+        match (source.identity(), &source.sha256) {
+            (Some(id), Some(sha)) => self.trust(id, sha),
+            _ => false,
+        }
     }
 
     /// Writes the record atomically, creating `~/.hookx` if needed.
@@ -168,7 +262,8 @@ impl TrustStore {
         }
         let file = StoreFile {
             version: STORE_VERSION,
-            files: self.files.clone(),
+            trusted: self.trusted.values().cloned().collect(),
+            legacy: self.legacy.clone(),
         };
         let mut text = serde_json::to_string_pretty(&file).unwrap_or_default();
         text.push('\n');
@@ -210,52 +305,38 @@ pub struct Trusted {
 }
 
 /// Trusts the given files (or every discovered source that parses) and saves the record.
-/// Returns what it trusted and what it skipped (with why).
+/// A file is trusted as what discovery finds it as: the location its path (not its target)
+/// is at. Returns what it trusted and what it skipped (with why).
 pub fn trust(opts: &Options) -> Result<(Vec<Trusted>, Vec<String>), Error> {
     let mut store = TrustStore::load(&opts.ctx)?;
     let mut done = Vec::new();
     let mut skipped = Vec::new();
+    let mut trust_one =
+        |store: &mut TrustStore, source: &Source| match (&source.sha256, &source.document) {
+            (Some(sha), Ok(_)) if source.identity().is_some() => {
+                let new = store.trust_source(source);
+                done.push(Trusted {
+                    shown: source.display.clone(),
+                    sha256: sha.clone(),
+                    new,
+                });
+            }
+            _ => skipped.push(format!(
+                "{}: not trusted: {}",
+                source.display,
+                source
+                    .error_line()
+                    .unwrap_or_else(|| "cannot be read".into())
+            )),
+        };
     if opts.files.is_empty() {
         for source in discover::discover(&opts.ctx) {
-            match (&source.sha256, &source.document, &source.canonical) {
-                (Some(sha), Ok(_), Some(canonical)) => {
-                    let new = store.trust(canonical, sha);
-                    done.push(Trusted {
-                        shown: source.display.clone(),
-                        sha256: sha.clone(),
-                        new,
-                    });
-                }
-                _ => skipped.push(format!(
-                    "{}: not trusted: {}",
-                    source.display,
-                    source
-                        .error_line()
-                        .unwrap_or_else(|| "cannot be read".into())
-                )),
-            }
+            trust_one(&mut store, &source);
         }
     } else {
         for file in &opts.files {
-            let io = |e: std::io::Error| Error::Io {
-                path: file.display().to_string(),
-                message: e.to_string(),
-            };
-            let canonical = std::fs::canonicalize(file).map_err(io)?;
-            if !canonical.is_file() {
-                return Err(Error::Usage(format!(
-                    "{}: can only trust files",
-                    file.display()
-                )));
-            }
-            let bytes = std::fs::read(&canonical).map_err(io)?;
-            let sha = discover::sha256_hex(&bytes);
-            let new = store.trust(&canonical, &sha);
-            done.push(Trusted {
-                shown: opts.ctx.display(&canonical),
-                sha256: sha,
-                new,
-            });
+            let source = discover::find(&opts.ctx, file)?;
+            trust_one(&mut store, &source);
         }
     }
     if done.iter().any(|t| t.new) {
@@ -263,7 +344,6 @@ pub fn trust(opts: &Options) -> Result<(Vec<Trusted>, Vec<String>), Error> {
     }
     Ok((done, skipped))
 }
-
 /// `hookx trust`, printing what it trusted.
 pub fn command(opts: &Options) -> Result<i32, Error> {
     let (done, skipped) = trust(opts)?;

@@ -7,9 +7,9 @@ use crate::config::spec::HandlerField;
 use crate::config::syntax;
 use crate::diag::{Diagnostic, Severity};
 use crate::dialect::{Flavor, MatchOn};
+use crate::model::bounded::{self, Answer, Job};
 use crate::model::{
-    CompiledMatcher, Document, DocumentKind, EventKind, Handler, HandlerKind, MatcherForm, Rule,
-    RuleShape,
+    Document, DocumentKind, EventKind, Handler, HandlerKind, MatcherForm, Rule, RuleShape,
 };
 use crate::source::SourceFile;
 
@@ -49,7 +49,53 @@ pub fn check(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
     for rule in &doc.rules {
         checker.rule(doc, rule);
     }
+    if !src.path.ends_with(".md") {
+        checker.diagnostics.extend(duplicate_keys(src));
+    }
     checker.diagnostics
+}
+
+/// A key written twice in one object: JSON readers (hookx's, the agents') keep only the last
+/// value, so the earlier one, hooks and all, is silently ignored.
+fn duplicate_keys(src: &SourceFile) -> Vec<Diagnostic> {
+    fn walk(src: &SourceFile, value: &jsonc_parser::ast::Value, out: &mut Vec<Diagnostic>) {
+        use jsonc_parser::ast::Value as V;
+        use jsonc_parser::common::Ranged;
+        match value {
+            V::Object(obj) => {
+                for (i, prop) in obj.properties.iter().enumerate() {
+                    let name = prop.name.as_str();
+                    if let Some(first) =
+                        obj.properties[..i].iter().find(|p| p.name.as_str() == name)
+                    {
+                        let (line, col) = src.line_col(first.start());
+                        out.push(
+                            Diagnostic::at_offset(
+                                Severity::Error,
+                                src,
+                                prop.start(),
+                                format!(
+                                    "duplicate key `{name}`: only this one is read; the one at line {line}, column {col} is ignored"
+                                ),
+                            )
+                            .with_help("merge the two into one key"),
+                        );
+                    }
+                    walk(src, &prop.value, out);
+                }
+            }
+            V::Array(arr) => arr.elements.iter().for_each(|e| walk(src, e, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    if let Ok(parsed) =
+        jsonc_parser::parse_to_ast(&src.text, &Default::default(), &Default::default())
+        && let Some(value) = &parsed.value
+    {
+        walk(src, value, &mut out);
+    }
+    out
 }
 
 struct Checker<'a> {
@@ -87,20 +133,34 @@ impl Checker<'_> {
                 ),
             _ => {}
         }
-        if let MatcherForm::Regex { pattern, .. } = &form
-            && let Err(e) = CompiledMatcher::compile(&form)
-        {
-            let consequence = if rule.flavor == Flavor::Copilot {
-                "Copilot skips this hook"
-            } else {
-                "the agent cannot match it"
-            };
-            self.push(
-                Severity::Error,
-                &matcher_at,
-                format!("matcher `{pattern}` is not a valid JavaScript regex: {e}; {consequence}"),
-                None,
-            );
+        if let MatcherForm::Regex { pattern, anchored } = &form {
+            let shown = shorten(pattern);
+            match bounded::run_one(Job::new(pattern, *anchored, Vec::new())) {
+                Answer::Matches(_) => {}
+                Answer::Invalid(e) => {
+                    let consequence = if rule.flavor == Flavor::Copilot {
+                        "Copilot skips this hook"
+                    } else {
+                        "the agent cannot match it"
+                    };
+                    self.push(
+                        Severity::Error,
+                        &matcher_at,
+                        format!(
+                            "matcher `{shown}` is not a valid JavaScript regex: {e}; {consequence}"
+                        ),
+                        None,
+                    );
+                }
+                Answer::Unevaluable(why) => self.push(
+                    Severity::Error,
+                    &matcher_at,
+                    format!(
+                        "matcher `{shown}` {why}: hookx cannot tell which events fire this rule"
+                    ),
+                    Some("split it into several rules, or list the names it should match".into()),
+                ),
+            }
         }
         if tables.matcher_target(&rule.event) == Some(MatchOn::ToolName) {
             self.foreign_tool_names(rule, &form, &matcher_at);
@@ -253,5 +313,13 @@ impl Checker<'_> {
         {
             self.push(Severity::Warning, &format!("{at}/async"), "an async PreToolUse hook cannot block or allow the tool: its answer arrives too late".into(), None);
         }
+    }
+}
+
+/// At most 80 characters of a pattern, for messages (a matcher can be kilobytes long).
+fn shorten(pattern: &str) -> String {
+    match pattern.char_indices().nth(80) {
+        Some((end, _)) => format!("{}…", &pattern[..end]),
+        None => pattern.to_string(),
     }
 }

@@ -63,10 +63,19 @@ fn settled_project(text: &str) -> Setup {
     }
 }
 
-/// What `hookx run --host bricks` (for which Claude files are hookx's to run, so hashed) reads
-/// for `event`: each source's hash and rules.
+/// Every file of the project and home trusted with its current content.
+fn trusting_everything(ctx: &Context) -> hookx::trust::TrustStore {
+    let mut store = hookx::trust::TrustStore::default();
+    for s in discover::discover(ctx) {
+        store.trust_source(&s);
+    }
+    store
+}
+
+/// What `hookx run --host bricks` (for which Claude files are hookx's to run, so hashed)
+/// reads for `event`, the file trusted: each source's hash and rules.
 fn read(ctx: &Context, event: &EventKind) -> Vec<(Option<String>, Vec<Rule>)> {
-    discover::discover_for_event(ctx, Dialect::Bricks, event)
+    discover::discover_for_event(ctx, Dialect::Bricks, event, &trusting_everything(ctx))
         .into_iter()
         .map(|s: Source| {
             let rules = s.document().map(|d| d.rules.clone()).unwrap_or_default();
@@ -238,14 +247,8 @@ fn firing_rules_from_an_entry_select_as_a_full_read_does() {
 
     let setup = settled_project(&big_settings(900, "v1"));
     let kind = EventKind::PreToolUse;
-    let all = discover::discover_for_event(&setup.ctx, Dialect::Bricks, &kind);
-    let mut store = TrustStore::default();
-    for s in &all {
-        store.trust(
-            &s.path.canonicalize().unwrap(),
-            s.sha256.as_deref().unwrap(),
-        );
-    }
+    let store: TrustStore = trusting_everything(&setup.ctx);
+    let all = discover::discover_for_event(&setup.ctx, Dialect::Bricks, &kind, &store);
     let chosen = |sources: &[Source], event: &Event| -> Vec<String> {
         let (rules, _) = runnable(sources, Dialect::Bricks, &store, event);
         let (selected, _) = select(rules.iter().map(|r| (r.rule.as_ref(), r.source)), event);
@@ -259,7 +262,8 @@ fn firing_rules_from_an_entry_select_as_a_full_read_does() {
         let fires = |rules: &[Rule]| can_fire(rules, &event);
         let want = chosen(&all, &event);
         for round in ["first", "from the entry"] {
-            let firing = discover::discover_firing(&setup.ctx, Dialect::Bricks, &kind, &fires);
+            let firing =
+                discover::discover_firing(&setup.ctx, Dialect::Bricks, &kind, &fires, &store);
             assert_eq!(chosen(&firing, &event), want, "{tool}, {round}");
             let built: usize = firing
                 .iter()

@@ -215,7 +215,7 @@ fn unreadable_and_odd_files_never_stop_discovery() {
 fn bricks_global_and_project_merge_and_identical_handlers_run_once() {
     let tree = Tree::new("full");
     let sources = discover::discover(&tree.ctx());
-    let rules = discover::effective_rules(&sources);
+    let rules = discover::effective_rules(&sources, &TrustStore::default());
     let bricks: Vec<(String, String, String)> = rules
         .iter()
         .filter(|r| r.source.dialect == Dialect::Bricks)
@@ -258,7 +258,7 @@ fn bricks_global_and_project_merge_and_identical_handlers_run_once() {
 fn claude_runs_an_identical_command_once_across_scopes() {
     let tree = Tree::new("full");
     let sources = discover::discover(&tree.ctx());
-    let rules = discover::effective_rules(&sources);
+    let rules = discover::effective_rules(&sources, &TrustStore::default());
     let audit: Vec<&str> = rules
         .iter()
         .filter(|r| runs_audit_shell(r))
@@ -276,9 +276,17 @@ fn claude_runs_an_identical_command_once_across_scopes() {
 #[test]
 fn disable_all_hooks_follows_claude_precedence() {
     let tree = Tree::new("full");
+    // `disableAllHooks` counts only in trusted files: every file is trusted here.
+    let trust_all = |sources: &[discover::Source]| {
+        let mut store = TrustStore::default();
+        for s in sources {
+            store.trust_source(s);
+        }
+        store
+    };
     let claude_rules = |tree: &Tree| {
         let sources = discover::discover(&tree.ctx());
-        discover::effective_rules(&sources)
+        discover::effective_rules(&sources, &trust_all(&sources))
             .iter()
             .filter(|r| r.source.dialect == Dialect::Claude)
             .count()
@@ -291,15 +299,21 @@ fn disable_all_hooks_follows_claude_precedence() {
     );
     assert_eq!(claude_rules(&tree), 0);
     let sources = discover::discover(&tree.ctx());
+    let store = trust_all(&sources);
     assert_eq!(
-        discover::claude_hooks_disabled(&sources).unwrap().display,
+        discover::claude_hooks_disabled(&sources, &store)
+            .unwrap()
+            .display,
         "~/.claude/settings.json"
     );
+    // Untrusted, the same file turns nothing off.
+    assert!(discover::claude_hooks_disabled(&sources, &TrustStore::default()).is_none());
     assert!(
-        discover::effective_rules(&sources)
+        discover::effective_rules(&sources, &store)
             .iter()
             .any(|r| r.source.dialect == Dialect::Bricks)
     );
+    tree.hookx(&["trust"]).code(1);
     let text = tree.stdout(&["list"]);
     assert!(
         text.contains("\"disableAllHooks\": true in ~/.claude/settings.json"),
@@ -414,9 +428,15 @@ fn trust_goes_untrusted_then_trusted_then_changed() {
     let record = tree.home().join(".hookx/trust.json");
     let value: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(record).unwrap()).unwrap();
-    assert_eq!(value["version"], 1);
-    let key = path.canonicalize().unwrap().display().to_string();
-    assert_eq!(value["files"][&key]["sha256"].as_str().unwrap().len(), 64);
+    assert_eq!(value["version"], 2);
+    let record = &value["trusted"][0];
+    assert_eq!(
+        record["path"],
+        path.canonicalize().unwrap().display().to_string()
+    );
+    assert_eq!(record["location"], "bricks-project");
+    assert_eq!(record["dialect"], "bricks");
+    assert_eq!(record["sha256"].as_str().unwrap().len(), 64);
 }
 
 #[test]
@@ -596,7 +616,7 @@ fn a_handler_the_host_runs_natively_is_not_run_again_by_hookx() {
         .is_empty()
     );
     assert_eq!(
-        audit(&discover::host_rules(&sources, Dialect::Copilot)),
+        audit(&discover::host_rules(&sources, Dialect::Copilot, &store)),
         [".claude/settings.json"]
     );
     // Under Bricks neither file is native: the user's copy comes first and runs once.

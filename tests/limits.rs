@@ -168,3 +168,62 @@ fn run_answers_over_a_huge_config_with_a_runaway_matcher() {
         "the rule after the runaway one did not run: {stderr}"
     );
 }
+
+/// A Claude settings file with one PreToolUse rule under `matcher`.
+fn claude_settings(matcher: &str) -> String {
+    serde_json::json!({"hooks": {"PreToolUse": [{"matcher": matcher, "hooks": [
+        {"type": "command", "command": "true"}
+    ]}]}})
+    .to_string()
+}
+
+/// `hookx ARGS FILE` on a Claude settings file holding `matcher`, bounded by the harness's
+/// own timeout (a hang fails the test): exit code, and stdout and stderr.
+fn on_settings(args: &[&str], matcher: &str) -> (Option<i32>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("settings.json");
+    std::fs::write(&path, claude_settings(matcher)).unwrap();
+    let out = Command::cargo_bin("hookx")
+        .unwrap()
+        .args(args)
+        .arg(&path)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
+    )
+}
+
+/// 100 000 grouped alternatives (1.1 MB): the old convert overflowed its stack checking the
+/// translated regex (SIGABRT), validate spent seconds compiling it. Both now refuse to hand it
+/// to the regex engine and say so.
+#[test]
+fn convert_and_validate_do_not_give_a_huge_alternation_to_the_regex_engine() {
+    let alternatives: Vec<String> = (0..100_000).map(|i| format!("(Tool{i})")).collect();
+    let matcher = alternatives.join("|");
+    let (code, stderr) = on_settings(
+        &["convert", "--from", "claude", "--to", "copilot"],
+        &matcher,
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("cannot be checked"), "{stderr}");
+    let (code, out) = on_settings(&["validate", "--from", "claude"], &matcher);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("hookx evaluates regexes of up to"), "{out}");
+}
+
+/// Twenty `.*` before a letter no tool name holds: on a tool name of 15 characters the engine
+/// tries every way to split it twenty ways (billions). The old convert checked the translated
+/// regex against every known tool name with no time bound and never finished.
+#[test]
+fn convert_is_bounded_when_a_matcher_runs_away_on_tool_names() {
+    let matcher = format!("{}Z", ".*".repeat(20));
+    let (code, stderr) = on_settings(
+        &["convert", "--from", "claude", "--to", "copilot"],
+        &matcher,
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("ran away"), "{stderr}");
+}

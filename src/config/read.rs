@@ -183,12 +183,12 @@ impl PrunedEvent {
     }
 }
 
-/// Which of the rules under an event's `key` can fire, from their matchers alone. Each is
-/// asked as a rule of the event and flavour the key names; a matcher that is not a string
-/// reads as none, so its rule is kept and reading it reports it.
+/// Which of the rules under an event's `key` of `file` can fire, from their matchers alone.
+/// Each is asked as a rule of the event and flavour the key names, written in `file` (rules
+/// are told apart by their file: no verdict is shared between files); a matcher that is not a
+/// string reads as none, so its rule is kept and reading it reports it.
 pub fn which_fire<'m>(
-    dialect: Dialect,
-    key: &str,
+    (dialect, key, file): (Dialect, &str, &str),
     matchers: impl Iterator<Item = Option<&'m Value>>,
     fires: Fires,
 ) -> Vec<bool> {
@@ -201,7 +201,10 @@ pub fn which_fire<'m>(
             handlers: Vec::new(),
             shape: RuleShape::Group,
             extra: Map::new(),
-            origin: Origin::default(),
+            origin: Origin {
+                file: file.to_string(),
+                pointer: String::new(),
+            },
         })
         .collect();
     fires(&skeletons)
@@ -209,12 +212,11 @@ pub fn which_fire<'m>(
 
 /// Replaces with `null` every rule of the event that `fires` says cannot fire, so that it is
 /// never built; [`read_pruned`] skips the placeholders, and every other rule keeps its index
-/// (and so its origin).
-pub fn leave_out_unfired(pruned: &mut PrunedEvent, dialect: Dialect, fires: Fires) {
+/// (and so its origin). `file` is the name the rules carry in their origin.
+pub fn leave_out_unfired(pruned: &mut PrunedEvent, dialect: Dialect, file: &str, fires: Fires) {
     for (key, entries) in pruned.event_arrays(dialect) {
         let keep = which_fire(
-            dialect,
-            key,
+            (dialect, key, file),
             entries.iter().map(|e| e.get("matcher")),
             fires,
         );
@@ -255,7 +257,14 @@ pub fn read_target(
         return Ok(None);
     }
     let src = SourceFile::read(path)?;
-    let parsed = read(&src, dialect)?;
+    let parsed = read_checked(&src, dialect)?;
+    Ok(Some((src, parsed)))
+}
+
+/// Reads the text of a file hookx is about to write into; an error when hookx cannot read all
+/// of it.
+pub fn read_checked(src: &SourceFile, dialect: Dialect) -> Result<Parsed, Error> {
+    let parsed = read(src, dialect)?;
     if parsed.has_errors() {
         let mut diags: Vec<Diagnostic> = parsed
             .diagnostics
@@ -264,14 +273,14 @@ pub fn read_target(
             .collect();
         diags.push(Diagnostic::at_line_col(
             Severity::Error,
-            &src,
+            src,
             1,
             1,
             "refusing to write into a file hookx cannot fully read; fix it first",
         ));
         return Err(Error::Invalid(diags));
     }
-    Ok(Some((src, parsed)))
+    Ok(parsed)
 }
 
 /// A Claude plugin's `hooks/hooks.json` (it may carry a `description`), or any file other than
@@ -550,6 +559,10 @@ impl Reader<'_> {
         for (key, value) in fields {
             // Built only for a diagnostic: most handlers have none.
             let at = || format!("{pointer}/{}", escape(&key));
+            if key == super::write::MARKER {
+                // hookx's provenance record, not a field of the handler.
+                continue;
+            }
             let Some(field) = spec.field(&key) else {
                 extra.insert(key, value);
                 continue;

@@ -5,7 +5,8 @@
 //! it matched, and the caller reports the approximation.
 
 use crate::dialect::{Flavor, MatchOn};
-use crate::model::{CompiledMatcher, EventKind, MatcherForm, MatcherStyle};
+use crate::model::bounded::{self, Answer, Job};
+use crate::model::{EventKind, MatcherForm, MatcherStyle};
 use std::collections::BTreeSet;
 
 /// A matcher in the target flavour, and what could not be carried over.
@@ -66,7 +67,7 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
                 anchored: target_anchored,
             }
         }
-        (MatchOn::Field(_), form) => form,
+        (MatchOn::Field(_) | MatchOn::Unverified, form) => form,
     };
     Translated {
         text: write(&form, target_style, text),
@@ -89,17 +90,18 @@ pub fn values_never_sent(
     let accepted: Vec<String> = match &form {
         MatcherForm::All => return Vec::new(),
         MatcherForm::Exact(values) => values.clone(),
-        MatcherForm::Regex { .. } => {
-            let (Some(known), Ok(matcher)) = (
-                from.tables().matcher_values(event),
-                CompiledMatcher::compile(&form),
-            ) else {
+        MatcherForm::Regex { pattern, anchored } => {
+            let Some(known) = from.tables().matcher_values(event) else {
+                return Vec::new();
+            };
+            let Some(matched) = matches(pattern, *anchored, known.iter().copied()) else {
                 return Vec::new();
             };
             known
                 .iter()
-                .filter(|v| matcher.is_match(v))
-                .map(|v| v.to_string())
+                .zip(matched)
+                .filter(|(_, m)| *m)
+                .map(|(v, _)| v.to_string())
                 .collect()
         }
     };
@@ -140,45 +142,95 @@ fn translate_tool_regex(
     problems: &mut Vec<String>,
 ) -> MatcherForm {
     let target_anchored = to.tables().matcher_style == MatcherStyle::AnchoredRegex;
-    let Ok(original) = CompiledMatcher::compile(&MatcherForm::Regex {
-        pattern: pattern.to_string(),
+    let original = match bounded::run_one(Job::new(
+        pattern,
         anchored,
-    }) else {
-        problems.push(format!(
-            "matcher `{pattern}` is not a valid regex; it is copied unchanged"
-        ));
-        return MatcherForm::Regex {
-            pattern: pattern.to_string(),
-            anchored: target_anchored,
-        };
+        from.tables().all_tool_names().map(str::to_string).collect(),
+    )) {
+        Answer::Matches(matched) => matched,
+        Answer::Unevaluable(why) => {
+            // Renamed and re-anchored as text, which needs no regex engine, but unchecked.
+            problems.push(format!(
+                "regex matcher `{}` cannot be checked ({why}); its tool names are renamed and its \
+                 anchoring made explicit, unchecked",
+                shorten(pattern)
+            ));
+            return MatcherForm::Regex {
+                pattern: reanchor(&rename_words(pattern, from, to), anchored, target_anchored),
+                anchored: target_anchored,
+            };
+        }
+        Answer::Invalid(_) => {
+            problems.push(format!(
+                "matcher `{}` is not a valid regex; it is copied unchanged",
+                shorten(pattern)
+            ));
+            return MatcherForm::Regex {
+                pattern: pattern.to_string(),
+                anchored: target_anchored,
+            };
+        }
     };
     let expected: BTreeSet<&str> = from
         .tables()
         .all_tool_names()
-        .filter(|n| original.is_match(n))
-        .filter_map(|n| to.tables().tool_name(from.tables().canonical_tool(n)))
+        .zip(original)
+        .filter(|(_, m)| *m)
+        .filter_map(|(n, _)| to.tables().tool_name(from.tables().canonical_tool(n)))
         .collect();
     let renamed = rename_words(pattern, from, to);
-    let candidate = MatcherForm::Regex {
-        pattern: reanchor(&renamed, anchored, target_anchored),
-        anchored: target_anchored,
-    };
-    if let Ok(compiled) = CompiledMatcher::compile(&candidate) {
+    let candidate_pattern = reanchor(&renamed, anchored, target_anchored);
+    if let Some(matched) = matches(
+        &candidate_pattern,
+        target_anchored,
+        to.tables().all_tool_names(),
+    ) {
         let got: BTreeSet<&str> = to
             .tables()
             .all_tool_names()
-            .filter(|n| compiled.is_match(n))
+            .zip(matched)
+            .filter(|(_, m)| *m)
+            .map(|(n, _)| n)
             .collect();
         if got == expected {
-            return candidate;
+            return MatcherForm::Regex {
+                pattern: candidate_pattern,
+                anchored: target_anchored,
+            };
         }
     }
     problems.push(format!(
-        "regex matcher `{pattern}` cannot be rewritten exactly for {}; replaced by the exact list of tools it matched ({}), so tools outside hookx's tables no longer match",
+        "regex matcher `{}` cannot be rewritten exactly for {}; replaced by the exact list of tools it matched ({}), so tools outside hookx's tables no longer match",
+        shorten(pattern),
         to.dialect(),
         if expected.is_empty() { "none".to_string() } else { expected.iter().copied().collect::<Vec<_>>().join(", ") }
     ));
     MatcherForm::Exact(expected.into_iter().map(str::to_string).collect())
+}
+
+/// Whether a regex matches each value, evaluated within [`bounded`]'s limits; `None` when it
+/// is invalid or cannot be evaluated.
+fn matches<'v>(
+    pattern: &str,
+    anchored: bool,
+    values: impl Iterator<Item = &'v str>,
+) -> Option<Vec<bool>> {
+    match bounded::run_one(Job::new(
+        pattern,
+        anchored,
+        values.map(str::to_string).collect(),
+    )) {
+        Answer::Matches(matched) => Some(matched),
+        _ => None,
+    }
+}
+
+/// At most 80 characters of a pattern, for messages (a matcher can be kilobytes long).
+fn shorten(pattern: &str) -> String {
+    match pattern.char_indices().nth(80) {
+        Some((end, _)) => format!("{}…", &pattern[..end]),
+        None => pattern.to_string(),
+    }
 }
 
 /// Replaces every identifier that is a source tool name by the target's name for that tool.

@@ -496,7 +496,7 @@ impl Converter<'_> {
                 }
                 exports.push(format!(
                     "export {k}={};",
-                    shell_double_quote(v.as_str().unwrap_or_default())
+                    shell_quote(v.as_str().unwrap_or_default())
                 ));
             }
             if !exports.is_empty() {
@@ -657,25 +657,6 @@ pub fn shell_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 
-/// Double-quotes a value so the shell expands `$VAR` in it (as Copilot's `env` does) but
-/// nothing else.
-fn shell_double_quote(text: &str) -> String {
-    let mut out = String::from("\"");
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' | '"' | '`' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '$' if chars.peek() == Some(&'(') => out.push_str("\\$"),
-            _ => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -696,6 +677,5 @@ mod tests {
     fn shell_quoting_is_one_word() {
         assert_eq!(shell_quote("it's"), r"'it'\''s'");
         assert_eq!(shell_quote("plain"), "plain");
-        assert_eq!(shell_double_quote("$HOME/$(x)`y`"), r#""$HOME/\$(x)\`y\`""#);
     }
 }

@@ -54,6 +54,7 @@ pub static TABLES: Tables = Tables {
     default_timeout: [60, 60, 60],
     project_dir_var: Some("BRICKS_PROJECT_DIR"),
     parallel: true,
+    first_deny_stops_the_rest: false,
     handler_types: &["command"],
     protocol: protocol_rows::PROTOCOL,
     verified_with: None,
@@ -75,6 +76,8 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".bricks/hooks.json",
     run_keys: RunKeys::NONE,
     install_user: ".bricks-project-desktop/hooks.json",
+    hook_dir_var: None,
+    reads_foreign_as: &[],
 };
 
 /// Run-time protocol rows (the seed's 実行プロトコル), read by `crate::protocol`.

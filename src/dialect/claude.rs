@@ -61,6 +61,7 @@ pub static TABLES: Tables = Tables {
     default_timeout: [600, 30, 60],
     project_dir_var: Some("CLAUDE_PROJECT_DIR"),
     parallel: true,
+    first_deny_stops_the_rest: false,
     // `http` and `mcp_tool`: claude-code 2.1.332 settings schema.
     handler_types: &["command", "prompt", "agent", "http", "mcp_tool"],
     protocol: protocol_rows::PROTOCOL,
@@ -92,6 +93,8 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     version: None,
     install_project: ".claude/settings.json",
     install_user: ".claude/settings.json",
+    hook_dir_var: None,
+    reads_foreign_as: &[],
     // claude-code 2.1.332 settings schema: `args` (exec form), `onFailure` (`continue` by
     // default, or `block`: a failure counts as exit 2), `asyncRewake` (background, like
     // `async`). `if` (a permission-rule filter) and `shell` are kept but not interpreted:

@@ -57,6 +57,16 @@ impl Dialect {
             .unwrap_or(self.default_flavor())
     }
 
+    /// The flavour whose payload this agent sends a rule of `flavor` in a file it runs by
+    /// itself: its own, or the one it reads another dialect's files as.
+    pub fn native_flavor(self, flavor: Flavor) -> Flavor {
+        self.config()
+            .reads_foreign_as
+            .iter()
+            .find(|(d, _)| *d == flavor.dialect())
+            .map_or(flavor, |(_, f)| *f)
+    }
+
     /// The flavour a new rule of this dialect is written in.
     pub fn default_flavor(self) -> Flavor {
         match self {
@@ -126,6 +136,9 @@ pub enum MatchOn {
     ToolName,
     /// A canonical payload field (`source`, `reason`, `trigger`, `notification_type`, …).
     Field(&'static str),
+    /// Something the agent filters on that no run has shown hookx: the matcher is kept as
+    /// written and not checked, and hookx lets it fire.
+    Unverified,
 }
 
 /// How payload keys are cased.
@@ -165,6 +178,8 @@ pub struct Tables {
     pub project_dir_var: Option<&'static str>,
     /// Whether several matching handlers run in parallel (else in order).
     pub parallel: bool,
+    /// Whether, running in order, the first handler that denies stops the ones after it.
+    pub first_deny_stops_the_rest: bool,
     /// Handler types the dialect has, by the `type` string.
     pub handler_types: &'static [&'static str],
     /// The values the agent sends for a field matcher, where the set is closed (SessionStart
@@ -278,6 +293,30 @@ pub(crate) const CLAUDE_MATCHER_TARGETS: &[(EventKind, MatchOn)] = &[
     (EventKind::SubagentStop, MatchOn::Field("agent_type")),
     (EventKind::PreCompact, MatchOn::Field("trigger")),
     (EventKind::PostCompact, MatchOn::Field("trigger")),
+    // The newer events of the claude-code 2.1.332 schema (Copilot's PascalCase form has none
+    // of them): what their matchers filter (FileChanged file names, StopFailure error types,
+    // …) no run has shown yet.
+    (EventKind::PostToolBatch, MatchOn::Unverified),
+    (EventKind::UserPromptExpansion, MatchOn::Unverified),
+    (EventKind::StopFailure, MatchOn::Unverified),
+    (EventKind::PreModelSwitch, MatchOn::Unverified),
+    (EventKind::PostModelSwitch, MatchOn::Unverified),
+    (EventKind::PermissionDenied, MatchOn::Unverified),
+    (EventKind::Setup, MatchOn::Unverified),
+    (EventKind::TeammateIdle, MatchOn::Unverified),
+    (EventKind::TaskCreated, MatchOn::Unverified),
+    (EventKind::TaskCompleted, MatchOn::Unverified),
+    (EventKind::Elicitation, MatchOn::Unverified),
+    (EventKind::ElicitationResult, MatchOn::Unverified),
+    (EventKind::ConfigChange, MatchOn::Unverified),
+    (EventKind::WorktreeCreate, MatchOn::Unverified),
+    (EventKind::WorktreeRemove, MatchOn::Unverified),
+    (EventKind::InstructionsLoaded, MatchOn::Unverified),
+    (EventKind::CwdChanged, MatchOn::Unverified),
+    (EventKind::FileChanged, MatchOn::Unverified),
+    (EventKind::DirectoryAdded, MatchOn::Unverified),
+    (EventKind::MessageDisplay, MatchOn::Unverified),
+    (EventKind::PreSkillShellCommand, MatchOn::Unverified),
 ];
 
 const COMPACT_TRIGGERS: &[&str] = &["manual", "auto"];

@@ -95,13 +95,14 @@ pub fn parse_event(name: &str) -> EventKind {
         .unwrap_or_else(|| EventKind::from_name(name))
 }
 
-/// The environment says who runs us (Bricks sets `BRICKS_*`, Claude `CLAUDE_PROJECT_DIR`,
-/// Copilot `COPILOT_CLI`); otherwise the payload's shape.
+/// The environment says who runs us (Bricks sets `BRICKS_*`, Copilot `COPILOT_CLI`, Claude
+/// `CLAUDE_PROJECT_DIR`); otherwise the payload's shape. Copilot 1.0.102 sets
+/// `CLAUDE_PROJECT_DIR` too, so `COPILOT_CLI` is asked first.
 fn guess_host(payload: &[u8]) -> Option<Dialect> {
     let from_env = [
         ("BRICKS_HOOK_EVENT", Dialect::Bricks),
-        ("CLAUDE_PROJECT_DIR", Dialect::Claude),
         ("COPILOT_CLI", Dialect::Copilot),
+        ("CLAUDE_PROJECT_DIR", Dialect::Claude),
     ];
     if let Some((_, d)) = from_env
         .iter()
@@ -143,35 +144,46 @@ impl RuleSource for Source {
     }
 }
 
-/// The rules `hookx run --host` runs itself for `event`, and a warning for every source that
-/// has rules for it but is not trusted (new or changed since `hookx trust`).
+/// The rules `hookx run --host` runs itself for `event`, and a warning for every source it
+/// would run but does not trust as found (new, changed since `hookx trust`, or trusted by an
+/// older hookx), whatever the file holds: its content is not looked at.
 pub fn runnable<'a>(
     sources: &'a [Source],
     host: Dialect,
     store: &TrustStore,
-    event: &Event,
+    _event: &Event,
 ) -> (Vec<EffectiveRule<'a>>, Vec<String>) {
     let rules = discover::dispatch_rules(sources, host, store);
-    let warnings = sources
-        .iter()
-        .filter(|s| discover::runner(host, s) == Runner::Hookx)
-        .filter(|s| {
-            s.document()
-                .is_some_and(|d| d.rules.iter().any(|r| r.event == event.kind))
-        })
-        .filter_map(|s| {
-            let state = store.state(s);
-            let why = match state {
-                TrustState::Trusted => return None,
-                TrustState::Changed => "changed since it was trusted",
-                _ => "not trusted",
-            };
-            Some(format!(
-                "skipped {} ({why}): review it, then run `hookx trust {}`",
-                s.display,
-                crate::convert::shell_quote(&s.path.display().to_string())
-            ))
-        })
+    let warnings = untrusted(sources, host, store)
+        .into_iter()
+        .map(|(s, state)| untrusted_warning(s, state))
         .collect();
     (rules, warnings)
+}
+
+/// The sources `hookx run --host` would run itself but does not trust as found, with their
+/// standing.
+pub fn untrusted<'a>(
+    sources: &'a [Source],
+    host: Dialect,
+    store: &TrustStore,
+) -> Vec<(&'a Source, TrustState)> {
+    sources
+        .iter()
+        .filter(|s| discover::runner(host, s) == Runner::Hookx)
+        .filter_map(|s| {
+            let state = s.withheld.unwrap_or_else(|| store.state(s));
+            (state != TrustState::Trusted).then_some((s, state))
+        })
+        .collect()
+}
+
+/// The warning about a source not run because of its standing.
+pub fn untrusted_warning(source: &Source, state: TrustState) -> String {
+    format!(
+        "skipped {} ({}): review it, then run `hookx trust {}`",
+        source.display,
+        state.why_not(),
+        crate::convert::shell_quote(&source.path.display().to_string())
+    )
 }

@@ -31,6 +31,8 @@ pub struct Dispatch {
     pub runs: Vec<HandlerRun>,
     /// Handlers that matched but were not run, and why.
     pub skipped: Vec<String>,
+    /// Handlers of files the host runs by itself that the event fires there (simulate).
+    pub native: Vec<String>,
     pub outcome: Outcome,
     pub answer: HostAnswer,
 }
@@ -65,11 +67,25 @@ pub fn dispatch<'a, S: RuleSource + 'a>(
             Err(why) => skipped.push(format!("{}: skipped: {why}", describe(s.rule))),
         }
     }
+    let tables = host.tables();
     let specs: Vec<Spawn> = jobs.iter().map(|j| j.spec.clone()).collect();
-    let finished = spawn::run_all(&specs, host.tables().parallel);
+    // Handlers a sequential host runs one at a time, so that a deny can stop the rest.
+    let mut finished = if tables.parallel {
+        spawn::run_all(&specs, true)
+    } else {
+        Vec::new()
+    }
+    .into_iter();
     let mut outcome = Outcome::default();
     let mut runs = Vec::new();
-    for (job, finished) in jobs.into_iter().zip(finished) {
+    let mut jobs = jobs.into_iter();
+    while let Some(job) = jobs.next() {
+        let finished = match finished.next() {
+            Some(f) => f,
+            None => spawn::run_all(std::slice::from_ref(&job.spec), false)
+                .pop()
+                .expect("one result per spawn"),
+        };
         let mut one = if job.failure_blocks && !matches!(finished.exit, Exit::Code(0 | 2)) {
             let blocking = Finished {
                 exit: Exit::Code(2),
@@ -82,6 +98,7 @@ pub fn dispatch<'a, S: RuleSource + 'a>(
         for e in &mut one.errors {
             *e = format!("{}: {e}", job.origin);
         }
+        let denied = one.decision == Some(crate::model::Decision::Deny);
         outcome.merge(one.clone());
         runs.push(HandlerRun {
             flavor: job.flavor,
@@ -92,11 +109,21 @@ pub fn dispatch<'a, S: RuleSource + 'a>(
             finished,
             outcome: one,
         });
+        if denied && tables.first_deny_stops_the_rest {
+            for rest in jobs.by_ref() {
+                skipped.push(format!(
+                    "{}: not run: a handler before it denied, and {} stops at the first deny",
+                    rest.origin,
+                    host.dialect()
+                ));
+            }
+        }
     }
     let answer = encode_answer(host, event, &outcome);
     Dispatch {
         runs,
         skipped,
+        native: Vec::new(),
         outcome,
         answer,
     }
@@ -190,16 +217,9 @@ fn prepare<S: RuleSource>(
         }
     }
     if let Some(vars) = &command.env {
+        // Passed literally: Copilot 1.0.102 expands neither `$VAR` nor `${VAR}` in them.
         for (name, value) in vars {
-            let value = value.as_str().unwrap_or_default();
-            let expanded = expand(value, |var| {
-                env.iter()
-                    .rev()
-                    .find(|(k, _)| k == var)
-                    .map(|(_, v)| v.clone())
-                    .or_else(|| std::env::var(var).ok())
-            });
-            env.push((name.clone(), expanded));
+            env.push((name.clone(), value.as_str().unwrap_or_default().to_string()));
         }
     }
     let cwd = match &command.cwd {
@@ -229,55 +249,10 @@ fn prepare<S: RuleSource>(
     })
 }
 
-/// Expands `$VAR` and `${VAR}` (unset: empty), as Copilot does for `env` values; no other
-/// shell syntax is interpreted.
-pub fn expand(value: &str, lookup: impl Fn(&str) -> Option<String>) -> String {
-    let mut out = String::with_capacity(value.len());
-    let mut rest = value;
-    while let Some(i) = rest.find('$') {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 1..];
-        let (name, tail) = if let Some(braced) = after.strip_prefix('{') {
-            match braced.find('}') {
-                Some(end) => (&braced[..end], &braced[end + 1..]),
-                None => ("", after),
-            }
-        } else {
-            let end = after
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .unwrap_or(after.len());
-            (&after[..end], &after[end..])
-        };
-        if name.is_empty() {
-            out.push('$');
-            rest = after;
-        } else {
-            out.push_str(&lookup(name).unwrap_or_default());
-            rest = tail;
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
 /// Where a rule was written, for messages: `file (pointer)`.
 fn describe(rule: &Rule) -> String {
     match rule.origin.pointer.as_str() {
         "" => rule.origin.file.clone(),
         pointer => format!("{} ({pointer})", rule.origin.file),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::expand;
-
-    #[test]
-    fn expands_plain_and_braced_variables_only() {
-        let lookup = |v: &str| (v == "HOME").then(|| "/home/u".to_string());
-        assert_eq!(
-            expand("$HOME/x:${HOME}:$NOPE:$(id):$", lookup),
-            "/home/u/x:/home/u::$(id):$"
-        );
     }
 }

@@ -2,11 +2,12 @@
 //! it was written in, and identical handlers run once.
 
 use crate::dialect::MatchOn;
+use crate::model::bounded::{self, Answer, Job};
 use crate::model::{CompiledMatcher, Event, Handler, MatcherForm, Rule};
 use std::collections::HashMap;
-use std::sync::{LazyLock, Mutex, MutexGuard, mpsc};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::sync::{LazyLock, Mutex, MutexGuard};
+
+pub use crate::model::bounded::{MATCH_BUDGET, MATCH_TIME_LIMIT};
 
 /// A handler the event fires, with the rule it belongs to.
 #[derive(Debug)]
@@ -17,25 +18,52 @@ pub struct Selected<'a, S> {
     pub source: &'a S,
 }
 
-/// A rule whose matcher could not be compiled (Copilot skips such hooks; so does hookx).
+/// A rule not fired because its matcher could not be decided.
 #[derive(Debug)]
 pub struct Skipped<'a> {
     pub rule: &'a Rule,
+    /// [`MatchVerdict::Invalid`] or [`MatchVerdict::Unevaluable`].
+    pub verdict: MatchVerdict,
     pub reason: String,
 }
 
-/// How long one regex matcher may take to compile and test one value. Matchers are ECMAScript
-/// regexes run by a backtracking engine (`regress`, which has no step limit): `(a+)+$` against
-/// forty `a`s and a `!` would run for hours. Real matchers answer in microseconds.
-pub const MATCH_TIME_LIMIT: Duration = Duration::from_secs(1);
+impl Skipped<'_> {
+    /// Whether hookx could not tell if the rule fires (as opposed to an invalid matcher,
+    /// which the agent skips too): the dispatcher must not read this as "no match".
+    pub fn unevaluable(&self) -> bool {
+        matches!(self.verdict, MatchVerdict::Unevaluable(_))
+    }
+}
 
-/// How long all the regex matchers of one event may take together: a config with thousands of
-/// slow (not runaway) matchers is bounded too. Matchers not evaluated by then skip their rules.
-pub const MATCH_BUDGET: Duration = Duration::from_secs(3);
+/// What a rule's matcher says about an event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MatchVerdict {
+    Match,
+    NoMatch,
+    /// The matcher is not a valid regex: the agent skips such a hook (Copilot does), and so
+    /// does hookx.
+    Invalid(String),
+    /// hookx could not evaluate the matcher within its bounds of time, stack and memory
+    /// ([`bounded`]): a regex too large or a value too long for the engine, a runaway regex,
+    /// or the process's regex budget spent. Whether the rule would fire is unknown; the
+    /// dispatcher reports it and decides by its failure policy, never as "no match".
+    Unevaluable(String),
+}
+
+impl MatchVerdict {
+    /// The verdict as a result: `Err` (why) when the matcher could not be decided.
+    pub fn as_result(&self) -> Result<bool, String> {
+        match self {
+            MatchVerdict::Match => Ok(true),
+            MatchVerdict::NoMatch => Ok(false),
+            MatchVerdict::Invalid(why) | MatchVerdict::Unevaluable(why) => Err(why.clone()),
+        }
+    }
+}
 
 /// The handlers of `rules` that `event` fires, in rule order, identical handlers (same
 /// dialect, same command or prompt) once. Only the matchers of this event's rules are compiled;
-/// a matcher that is invalid or runs away skips its rule.
+/// a matcher that is invalid or cannot be evaluated skips its rule, with the verdict.
 pub fn select<'a, S>(
     rules: impl IntoIterator<Item = (&'a Rule, &'a S)>,
     event: &Event,
@@ -49,10 +77,15 @@ pub fn select<'a, S>(
     let mut skipped = Vec::new();
     for ((rule, source), verdict) in rules.into_iter().zip(verdicts) {
         match verdict {
-            Ok(false) => continue,
-            Ok(true) => {}
-            Err(reason) => {
-                skipped.push(Skipped { rule, reason });
+            MatchVerdict::NoMatch => continue,
+            MatchVerdict::Match => {}
+            MatchVerdict::Invalid(ref why) | MatchVerdict::Unevaluable(ref why) => {
+                let reason = why.clone();
+                skipped.push(Skipped {
+                    rule,
+                    verdict,
+                    reason,
+                });
                 continue;
             }
         }
@@ -73,27 +106,27 @@ pub fn select<'a, S>(
 }
 
 /// Whether the rule's matcher accepts the event, read in the rule's own flavour: tool names
-/// are compared in that flavour's spelling. A regex is evaluated within [`MATCH_TIME_LIMIT`].
-pub fn rule_matches(rule: &Rule, event: &Event) -> Result<bool, String> {
+/// are compared in that flavour's spelling. A regex is evaluated within [`bounded`]'s limits.
+pub fn rule_matches(rule: &Rule, event: &Event) -> MatchVerdict {
     rules_match([rule], event)
         .pop()
         .expect("one verdict per rule")
 }
 
-/// One verdict per rule (`Err` = skip it, and why). Exact lists are decided here; regexes on
-/// a worker thread, each within [`MATCH_TIME_LIMIT`]. Only a rule's event, flavour and matcher
-/// are read.
+/// One verdict per rule. Exact lists and literal alternatives are decided here; other regexes
+/// by [`bounded::run`]. Only a rule's event, flavour, matcher and origin file are read.
+/// Verdicts are remembered within the process per file, never shared between files.
 pub fn rules_match<'a>(
     rules: impl IntoIterator<Item = &'a Rule>,
     event: &Event,
-) -> Vec<Result<bool, String>> {
+) -> Vec<MatchVerdict> {
     let mut verdicts = Vec::new();
-    let mut regexes = Vec::new();
+    let mut regexes: Vec<(usize, RegexKey)> = Vec::new();
     for rule in rules {
         let tables = rule.flavor.tables();
         let Some(on) = tables.matcher_target(&event.kind) else {
             // This flavour ignores matchers on this event.
-            verdicts.push(Ok(true));
+            verdicts.push(MatchVerdict::Match);
             continue;
         };
         let value = match on {
@@ -105,29 +138,55 @@ pub fn rules_match<'a>(
                 None => String::new(),
             },
             MatchOn::Field(name) => event.field(name).unwrap_or_default().to_string(),
+            MatchOn::Unverified => {
+                verdicts.push(MatchVerdict::Match);
+                continue;
+            }
         };
         let matcher = rule.matcher.as_deref().unwrap_or("");
         match tables.matcher_style.form(rule.matcher.as_deref()) {
-            MatcherForm::Regex { pattern, anchored } => {
-                let key = (pattern, anchored, value);
+            form @ MatcherForm::Regex { .. } if CompiledMatcher::literals(&form).is_none() => {
+                let MatcherForm::Regex { pattern, anchored } = form else {
+                    unreachable!("matched as a regex")
+                };
+                let key = RegexKey {
+                    file: rule.origin.file.clone(),
+                    pattern,
+                    anchored,
+                    value,
+                };
                 match lock_verdicts().get(&key) {
                     Some(known) => verdicts.push(known.clone()),
                     None => {
-                        regexes.push((verdicts.len(), RegexJob::new(matcher, key)));
-                        verdicts.push(Ok(false));
+                        regexes.push((verdicts.len(), key));
+                        verdicts.push(MatchVerdict::NoMatch);
                     }
                 }
             }
-            form => verdicts.push(
-                CompiledMatcher::compile(&form)
-                    .map(|m| m.is_match(&value))
-                    .map_err(|e| format!("invalid matcher `{matcher}`: {e}")),
-            ),
+            form => verdicts.push(match CompiledMatcher::compile(&form) {
+                Ok(m) if m.is_match(&value) => MatchVerdict::Match,
+                Ok(_) => MatchVerdict::NoMatch,
+                Err(e) => MatchVerdict::Invalid(format!("invalid matcher `{matcher}`: {e}")),
+            }),
         }
     }
-    let (slots, jobs): (Vec<usize>, Vec<RegexJob>) = regexes.into_iter().unzip();
-    let keys: Vec<RegexKey> = jobs.iter().map(|job| job.key.clone()).collect();
-    for ((slot, key), verdict) in slots.into_iter().zip(keys).zip(run_bounded(jobs)) {
+    let jobs = regexes
+        .iter()
+        .map(|(_, k)| Job::new(&k.pattern, k.anchored, vec![k.value.clone()]))
+        .collect();
+    for ((slot, key), answer) in regexes.into_iter().zip(bounded::run(jobs)) {
+        let verdict = match answer {
+            Answer::Matches(m) if m.first() == Some(&true) => MatchVerdict::Match,
+            Answer::Matches(_) => MatchVerdict::NoMatch,
+            Answer::Invalid(e) => {
+                MatchVerdict::Invalid(format!("invalid matcher `{}`: {e}", shorten(&key.pattern)))
+            }
+            Answer::Unevaluable(why) => MatchVerdict::Unevaluable(format!(
+                "matcher `{}` {why} (tested on `{}`); whether the rule fires is unknown",
+                shorten(&key.pattern),
+                shorten(&key.value)
+            )),
+        };
         lock_verdicts().insert(key, verdict.clone());
         verdicts[slot] = verdict;
     }
@@ -135,120 +194,35 @@ pub fn rules_match<'a>(
 }
 
 /// For each rule, whether `event` may fire it: its matcher accepts the event, or cannot be
-/// evaluated (dispatch then reports it). What `hookx run` builds rules by
-/// ([`crate::discover::discover_firing`]).
+/// decided (dispatch then reports it). What `hookx run` builds rules by
+/// ([`crate::discover::discover_firing`]), for trusted files only.
 pub fn can_fire(rules: &[Rule], event: &Event) -> Vec<bool> {
     rules_match(rules, event)
         .into_iter()
-        .map(|verdict| !matches!(verdict, Ok(false)))
+        .map(|verdict| verdict != MatchVerdict::NoMatch)
         .collect()
 }
 
-/// A regex matcher (pattern, anchored) and the value it is tested against.
-type RegexKey = (String, bool, String);
+/// A regex matcher of one file (pattern, anchored) and the value it is tested against.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct RegexKey {
+    /// The rule's origin file: verdicts are never shared between files.
+    file: String,
+    pattern: String,
+    anchored: bool,
+    value: String,
+}
 
 /// The regex verdicts reached in this process: `hookx run` asks about the rules that can fire
 /// twice (to build only those, then to dispatch them), and a runaway matcher must not cost its
 /// time limit twice.
-static REGEX_VERDICTS: LazyLock<Mutex<HashMap<RegexKey, Result<bool, String>>>> =
+static REGEX_VERDICTS: LazyLock<Mutex<HashMap<RegexKey, MatchVerdict>>> =
     LazyLock::new(Mutex::default);
 
-fn lock_verdicts() -> MutexGuard<'static, HashMap<RegexKey, Result<bool, String>>> {
+fn lock_verdicts() -> MutexGuard<'static, HashMap<RegexKey, MatchVerdict>> {
     REGEX_VERDICTS
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// A regex matcher to compile and test against one value.
-#[derive(Clone)]
-struct RegexJob {
-    /// The matcher as written, for messages.
-    matcher: String,
-    key: RegexKey,
-}
-
-impl RegexJob {
-    fn new(matcher: &str, key: RegexKey) -> RegexJob {
-        RegexJob {
-            matcher: matcher.to_string(),
-            key,
-        }
-    }
-
-    fn run(&self) -> Result<bool, String> {
-        let (pattern, anchored, value) = &self.key;
-        let form = MatcherForm::Regex {
-            pattern: pattern.clone(),
-            anchored: *anchored,
-        };
-        CompiledMatcher::compile(&form)
-            .map(|m| m.is_match(value))
-            .map_err(|e| format!("invalid matcher `{}`: {e}", self.matcher))
-    }
-}
-
-/// Runs the jobs in order on a worker thread, giving each [`MATCH_TIME_LIMIT`] and all of them
-/// [`MATCH_BUDGET`]. A job that overruns is abandoned (its thread spins until the process
-/// exits) and the rest go on on a new worker; once the budget is spent the rest are skipped.
-fn run_bounded(jobs: Vec<RegexJob>) -> Vec<Result<bool, String>> {
-    let started = Instant::now();
-    let mut verdicts = Vec::with_capacity(jobs.len());
-    while verdicts.len() < jobs.len() {
-        let (tx, rx) = mpsc::channel();
-        let batch = jobs[verdicts.len()..].to_vec();
-        let worker = thread::Builder::new()
-            .name("hookx-matcher".into())
-            .spawn(move || {
-                for job in &batch {
-                    if tx.send(job.run()).is_err() {
-                        return;
-                    }
-                }
-            });
-        if let Err(e) = worker {
-            let why = format!("matcher not evaluated: cannot start a thread for it: {e}");
-            verdicts.resize(jobs.len(), Err(why));
-            break;
-        }
-        while verdicts.len() < jobs.len() {
-            let job = &jobs[verdicts.len()];
-            let wait = MATCH_TIME_LIMIT.min(MATCH_BUDGET.saturating_sub(started.elapsed()));
-            match rx.recv_timeout(wait) {
-                Ok(verdict) => verdicts.push(verdict),
-                Err(mpsc::RecvTimeoutError::Timeout) if wait < MATCH_TIME_LIMIT => {
-                    // The budget is spent: this job and every later one are skipped.
-                    for job in &jobs[verdicts.len()..] {
-                        verdicts.push(Err(format!(
-                            "matcher `{}` not evaluated: this event's regex matchers took more \
-                             than {} ms in all; hookx skips the rest",
-                            job.matcher,
-                            MATCH_BUDGET.as_millis()
-                        )));
-                    }
-                    return verdicts;
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    verdicts.push(Err(format!(
-                        "matcher `{}` ran away: no answer on `{}` within {} ms (catastrophic \
-                         backtracking? nested quantifiers such as `(a+)+` explode on long values); \
-                         the rule is skipped",
-                        job.matcher,
-                        shorten(&job.key.2),
-                        MATCH_TIME_LIMIT.as_millis()
-                    )));
-                    break;
-                }
-                Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    verdicts.push(Err(format!(
-                        "matcher `{}` could not be evaluated (the matcher thread died)",
-                        job.matcher
-                    )));
-                    break;
-                }
-            }
-        }
-    }
-    verdicts
 }
 
 /// At most 60 characters of a value, for messages.
@@ -327,23 +301,21 @@ mod tests {
     fn runaway_matchers_are_skipped_in_bounded_time() {
         let mut event = edit_event();
         event.tool.as_mut().unwrap().name = format!("{}!", "a".repeat(40));
+        // Two runaways: this test process's regex budget (shared by every test in it) is
+        // three seconds. The budget running out is tested through the binary (tests/limits.rs).
         let rules = [
             rule(Flavor::Claude, "(a+)+$", "evil"),
             rule(Flavor::Claude, "a+!", "good"),
             rule(Flavor::Claude, "(a|a)*b", "evil too"),
-            rule(Flavor::Claude, "(a|aa)*c", "not evaluated"),
             rule(Flavor::Claude, "*", "all"),
         ];
-        let started = std::time::Instant::now();
         let (selected, skipped) = select(rules.iter().map(|r| (r, &())), &event);
-        let elapsed = started.elapsed();
-        assert!(elapsed < MATCH_BUDGET + MATCH_TIME_LIMIT, "{elapsed:?}");
         assert_eq!(commands(&selected), ["good", "all"]);
         let reasons: Vec<_> = skipped.iter().map(|s| s.reason.as_str()).collect();
-        assert_eq!(reasons.len(), 3, "{reasons:?}");
+        assert_eq!(reasons.len(), 2, "{reasons:?}");
         assert!(reasons[0].contains("`(a+)+$` ran away"), "{}", reasons[0]);
         assert!(reasons[1].contains("`(a|a)*b` ran away"), "{}", reasons[1]);
-        assert!(reasons[2].contains("not evaluated"), "{}", reasons[2]);
+        assert!(skipped.iter().all(Skipped::unevaluable));
     }
 
     #[test]

@@ -131,7 +131,8 @@ impl Literals {
         Some(Literals { branches, anchored })
     }
 
-    fn is_match(&self, value: &str) -> bool {
+    /// Whether the pattern matches `value`, as the regex would.
+    pub fn is_match(&self, value: &str) -> bool {
         self.branches
             .iter()
             .any(|b| b.is_match(value, self.anchored))
@@ -182,7 +183,19 @@ fn has_line_terminator(s: &str) -> bool {
 }
 
 impl CompiledMatcher {
-    /// Compiles a form. An invalid regex is an error the caller reports (Copilot skips such a hook).
+    /// A regex form of literal alternatives, which needs no regex engine (and so none of the
+    /// bounds of [`super::bounded`]).
+    pub fn literals(form: &MatcherForm) -> Option<Literals> {
+        match form {
+            MatcherForm::Regex { pattern, anchored } => Literals::parse(pattern, *anchored),
+            _ => None,
+        }
+    }
+
+    /// Compiles a form. An invalid regex is an error the caller reports (Copilot skips such a
+    /// hook). This runs the regex engine on the calling thread with no time bound: matchers
+    /// from files go through [`super::bounded`], which calls this within its bounds. A regex
+    /// longer than [`super::bounded::MAX_REGEX_BYTES`] is refused here too.
     pub fn compile(form: &MatcherForm) -> Result<CompiledMatcher, String> {
         Ok(match form {
             MatcherForm::All => CompiledMatcher::All,
@@ -190,6 +203,13 @@ impl CompiledMatcher {
             MatcherForm::Regex { pattern, anchored } => {
                 if let Some(literals) = Literals::parse(pattern, *anchored) {
                     return Ok(CompiledMatcher::Literals(literals));
+                }
+                if pattern.len() > super::bounded::MAX_REGEX_BYTES {
+                    return Err(format!(
+                        "the regex is {} bytes; hookx evaluates regexes of up to {} bytes",
+                        pattern.len(),
+                        super::bounded::MAX_REGEX_BYTES
+                    ));
                 }
                 let source = if *anchored {
                     format!("^(?:{pattern})$")

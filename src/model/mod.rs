@@ -1,6 +1,7 @@
 //! The canonical model: everything between a dialect's parser and its emitter, and between a
 //! host's payload and a handler's answer.
 
+pub mod bounded;
 pub mod event;
 pub mod event_kind;
 pub mod handler;

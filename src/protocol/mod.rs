@@ -79,6 +79,9 @@ pub enum EnvValue {
 pub enum Exit2 {
     /// Permission denied; stderr is the reason.
     Deny,
+    /// Permission denied; stderr is not used, the reason is that the hook exited with 2
+    /// (Copilot `preToolUse`, run 1.0.102).
+    DenyWithoutReason,
     /// Permission denied; stdout JSON still counts and stderr is ignored (Copilot
     /// `permissionRequest`).
     DenyWithStdout,

@@ -1,0 +1,267 @@
+//! Evaluating regex matchers within bounds of time, stack and memory, for `run`, `simulate`,
+//! `validate` and `convert` alike.
+//!
+//! Agent matchers are ECMAScript regexes, run by `regress`: a backtracking engine with no step
+//! limit, whose parser recurses on nesting. So:
+//! - a pattern longer than [`MAX_REGEX_BYTES`], or a value longer than [`MAX_VALUE_BYTES`], is
+//!   not given to the engine at all ([`Answer::Unevaluable`]); literal alternatives
+//!   ([`super::matcher::Literals`]) need no engine and have no such cap;
+//! - the engine runs on a worker thread with a [`STACK_BYTES`] stack (reserved, touched only as
+//!   used), so deep nesting cannot overflow the caller's stack;
+//! - each job gets [`MATCH_TIME_LIMIT`], and all jobs of the process together
+//!   [`MATCH_BUDGET`] of waiting for the engine: once it is spent every regex job is
+//!   unevaluable at once, so however many runaway matchers a hook set holds, an event waits at
+//!   most the budget. Real matchers answer in microseconds and never come near it. A job that
+//!   overruns is abandoned: its thread cannot be stopped, so it is lowered to the lowest CPU
+//!   priority and ends with the process (`run`, `validate`, `convert` and `simulate` all exit
+//!   once they have answered).
+//!
+//! An unevaluable matcher is never read as "no match": callers report it as its own outcome
+//! ([`crate::dispatch::select::MatchVerdict::Unevaluable`]).
+
+use super::matcher::{CompiledMatcher, MatcherForm};
+use std::sync::{Mutex, mpsc};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Longest regex handed to the engine. Real matchers are a few dozen bytes. The engine's
+/// compile time grows faster than linearly with alternatives (a 16 KiB alternation took over a
+/// second in a debug build); plain name lists of any length need no engine
+/// ([`super::matcher::Literals`]).
+pub const MAX_REGEX_BYTES: usize = 4 * 1024;
+
+/// Longest value a regex is tested against (tool names, sources, triggers are short).
+pub const MAX_VALUE_BYTES: usize = 64 * 1024;
+
+/// The worker thread's stack: deep enough for any pattern within [`MAX_REGEX_BYTES`].
+pub const STACK_BYTES: usize = 256 * 1024 * 1024;
+
+/// How long one regex job may take to compile and test its values. Real matchers answer in
+/// microseconds; `(a+)+$` against forty `a`s and a `!` would run for hours.
+pub const MATCH_TIME_LIMIT: Duration = Duration::from_secs(1);
+
+/// How long all regex jobs of one process may take together, from the first.
+pub const MATCH_BUDGET: Duration = Duration::from_secs(3);
+
+/// One regex to compile and test against some values (none: only compile it).
+#[derive(Clone, Debug)]
+pub struct Job {
+    pub pattern: String,
+    pub anchored: bool,
+    pub values: Vec<String>,
+}
+
+/// What became of a job.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// Whether the regex matches each value.
+    Matches(Vec<bool>),
+    /// Not a valid ECMAScript regex (the engine's message).
+    Invalid(String),
+    /// Valid or not, hookx could not evaluate it within its bounds: why, starting "ran away"
+    /// or "not evaluated".
+    Unevaluable(String),
+}
+
+impl Job {
+    pub fn new(pattern: &str, anchored: bool, values: Vec<String>) -> Job {
+        Job {
+            pattern: pattern.to_string(),
+            anchored,
+            values,
+        }
+    }
+
+    fn form(&self) -> MatcherForm {
+        MatcherForm::Regex {
+            pattern: self.pattern.clone(),
+            anchored: self.anchored,
+        }
+    }
+
+    /// The answer when no engine is needed, or the engine must not be given the job.
+    fn precheck(&self) -> Option<Answer> {
+        if let Some(literals) = CompiledMatcher::literals(&self.form()) {
+            return Some(Answer::Matches(
+                self.values.iter().map(|v| literals.is_match(v)).collect(),
+            ));
+        }
+        if self.pattern.len() > MAX_REGEX_BYTES {
+            return Some(Answer::Unevaluable(format!(
+                "not evaluated: the regex is {} bytes; hookx evaluates regexes of up to \
+                 {MAX_REGEX_BYTES} bytes",
+                self.pattern.len()
+            )));
+        }
+        if let Some(v) = self.values.iter().find(|v| v.len() > MAX_VALUE_BYTES) {
+            return Some(Answer::Unevaluable(format!(
+                "not evaluated: the value is {} bytes; hookx tests regexes on values of up to \
+                 {MAX_VALUE_BYTES} bytes",
+                v.len()
+            )));
+        }
+        None
+    }
+
+    fn run(&self) -> Answer {
+        match CompiledMatcher::compile(&self.form()) {
+            Ok(m) => Answer::Matches(self.values.iter().map(|v| m.is_match(v)).collect()),
+            Err(e) => Answer::Invalid(e),
+        }
+    }
+}
+
+/// How long this process has waited for the regex engine, in all.
+static SPENT: Mutex<Duration> = Mutex::new(Duration::ZERO);
+
+fn spent() -> std::sync::MutexGuard<'static, Duration> {
+    SPENT
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Answers every job, in order, within the bounds of this module.
+pub fn run(jobs: Vec<Job>) -> Vec<Answer> {
+    let mut answers: Vec<Option<Answer>> = jobs.iter().map(Job::precheck).collect();
+    let pending: Vec<(usize, Job)> = jobs
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| answers[*i].is_none())
+        .collect();
+    if !pending.is_empty() {
+        for ((i, _), answer) in pending.iter().zip(run_on_workers(&pending)) {
+            answers[*i] = Some(answer);
+        }
+    }
+    answers
+        .into_iter()
+        .map(|a| a.expect("every job answered"))
+        .collect()
+}
+
+/// One job, as [`run`] answers it.
+pub fn run_one(job: Job) -> Answer {
+    run(vec![job]).pop().expect("one answer per job")
+}
+
+/// Runs the jobs in order on a worker thread; a job that overruns is abandoned and the rest go
+/// on on a new worker, until the process's budget is spent.
+fn run_on_workers(jobs: &[(usize, Job)]) -> Vec<Answer> {
+    let mut answers = Vec::with_capacity(jobs.len());
+    while answers.len() < jobs.len() {
+        let (tx, rx) = mpsc::channel();
+        let batch: Vec<Job> = jobs[answers.len()..]
+            .iter()
+            .map(|(_, j)| j.clone())
+            .collect();
+        let (tid_tx, tid_rx) = mpsc::channel();
+        let worker = thread::Builder::new()
+            .name("hookx-matcher".into())
+            .stack_size(STACK_BYTES)
+            .spawn(move || {
+                let _ = tid_tx.send(thread_id());
+                for job in &batch {
+                    if tx.send(job.run()).is_err() {
+                        return;
+                    }
+                }
+            });
+        if let Err(e) = worker {
+            let why = format!("not evaluated: cannot start a thread for it: {e}");
+            answers.resize(jobs.len(), Answer::Unevaluable(why));
+            break;
+        }
+        while answers.len() < jobs.len() {
+            let left = MATCH_BUDGET.saturating_sub(*spent());
+            let wait = MATCH_TIME_LIMIT.min(left);
+            let started = Instant::now();
+            let received = rx.recv_timeout(wait);
+            *spent() += started.elapsed();
+            match received {
+                Ok(answer) => answers.push(answer),
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    lower_priority(tid_rx.try_recv().ok().flatten());
+                    if wait < MATCH_TIME_LIMIT {
+                        let why = format!(
+                            "not evaluated: regex matchers took more than {} ms in all; hookx \
+                             evaluates no more",
+                            MATCH_BUDGET.as_millis()
+                        );
+                        answers.resize(jobs.len(), Answer::Unevaluable(why));
+                        return answers;
+                    }
+                    answers.push(Answer::Unevaluable(format!(
+                        "ran away: no answer within {} ms (catastrophic backtracking? nested \
+                         quantifiers such as `(a+)+` explode on long values)",
+                        MATCH_TIME_LIMIT.as_millis()
+                    )));
+                    break;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    answers.push(Answer::Unevaluable(
+                        "not evaluated: the thread evaluating it died".to_string(),
+                    ));
+                    break;
+                }
+            }
+        }
+    }
+    answers
+}
+
+#[cfg(target_os = "linux")]
+fn thread_id() -> Option<rustix::process::Pid> {
+    Some(rustix::thread::gettid())
+}
+
+#[cfg(not(target_os = "linux"))]
+fn thread_id() -> Option<()> {
+    None
+}
+
+/// An abandoned worker spins until the process exits: at the lowest priority, so that it
+/// takes a CPU only from nobody (Linux sets the nice value of one thread by its id).
+#[cfg(target_os = "linux")]
+fn lower_priority(tid: Option<rustix::process::Pid>) {
+    if let Some(tid) = tid {
+        let _ = rustix::process::setpriority_process(Some(tid), 19);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn lower_priority(_: Option<()>) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deep_nesting_and_huge_patterns_are_answered_without_overflowing() {
+        let deep = format!("{}a{}", "(".repeat(2000), ")".repeat(2000));
+        assert!(deep.len() <= MAX_REGEX_BYTES);
+        // As many alternatives as the size cap allows (the most a regex can recurse on).
+        let wide: Vec<String> = (0..1350).map(|i| format!("{}.", i % 10)).collect();
+        let wide = wide.join("|");
+        assert!(wide.len() <= MAX_REGEX_BYTES);
+        let huge: Vec<String> = (0..70_000).map(|i| format!("(t{i})")).collect();
+        let answers = run(vec![
+            Job::new(&wide, true, vec!["7x".into(), "x7".into()]),
+            Job::new(&huge.join("|"), false, vec!["t5".into()]),
+            Job::new("(", false, vec![]),
+            Job::new("mcp__.*", false, vec!["mcp__x".into()]),
+        ]);
+        assert_eq!(answers[0], Answer::Matches(vec![true, false]));
+        let deep = run_one(Job::new(&deep, false, vec!["a".into()]));
+        assert!(
+            matches!(&deep, Answer::Invalid(e) if e.contains("nested")),
+            "{deep:?}"
+        );
+        assert!(
+            matches!(&answers[1], Answer::Unevaluable(why) if why.contains("bytes")),
+            "{:?}",
+            answers[1]
+        );
+        assert!(matches!(answers[2], Answer::Invalid(_)), "{:?}", answers[2]);
+        assert_eq!(answers[3], Answer::Matches(vec![true]));
+    }
+}

@@ -1,0 +1,380 @@
+//! Untrusted content is never evaluated, and no untrusted or hostile file changes what a
+//! trusted file decides (issue 9): each test runs the real binary with a trusted deny in the
+//! user's Bricks file beside files the user never trusted.
+
+mod common;
+
+use common::write;
+use std::path::{Path, PathBuf};
+
+/// A project and a home in one temporary directory (canonical paths).
+struct Setup {
+    _dir: tempfile::TempDir,
+    project: PathBuf,
+    home: PathBuf,
+}
+
+impl Setup {
+    fn new() -> Setup {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let project = root.join("project");
+        let home = root.join("home");
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        Setup {
+            _dir: dir,
+            project,
+            home,
+        }
+    }
+
+    /// `~/.bricks-project-desktop/hooks.json`: a deny of every tool the matcher takes, trusted.
+    fn trusted_deny(&self, matcher: &str) -> PathBuf {
+        let file = write(
+            &self.home,
+            ".bricks-project-desktop/hooks.json",
+            &deny(matcher),
+        );
+        self.trust(&file);
+        file
+    }
+
+    fn trust(&self, file: &Path) {
+        self.hookx(&["trust", &file.display().to_string()], "")
+            .success();
+    }
+
+    fn hookx(&self, args: &[&str], stdin: &str) -> assert_cmd::assert::Assert {
+        common::hookx()
+            .args(args)
+            .arg("--project")
+            .arg(&self.project)
+            .arg("--home")
+            .arg(&self.home)
+            .env("HOME", &self.home)
+            .env_remove("HOOKX_HOME")
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .env_remove("COPILOT_CLI")
+            .env_remove("BRICKS_HOOK_EVENT")
+            .write_stdin(stdin.to_string())
+            .assert()
+    }
+
+    /// `hookx run --host claude` for a PreToolUse of `tool`: the exit code and stderr.
+    fn claude_pre_tool_use(&self, tool: &str) -> Ran {
+        let payload = serde_json::json!({
+            "session_id": "s",
+            "transcript_path": "/dev/null",
+            "cwd": self.project,
+            "hook_event_name": "PreToolUse",
+            "tool_name": tool,
+            "tool_input": {"command": "ls"},
+        });
+        self.run("claude", "PreToolUse", &payload)
+    }
+
+    fn run(&self, host: &str, event: &str, payload: &serde_json::Value) -> Ran {
+        let assert = self.hookx(
+            &["run", "--host", host, "--event", event],
+            &payload.to_string(),
+        );
+        let out = assert.get_output();
+        Ran {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+}
+
+/// What `hookx run` answered.
+#[derive(Debug)]
+struct Ran {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Ran {
+    /// Whether the answer is the trusted handler's deny (a JSON deny, or exit 2 with its
+    /// reason, as the host reads it).
+    fn denied_by_the_trusted_rule(&self) -> bool {
+        let json_deny = self.stdout.contains("\"deny\"") || self.stdout.contains("\"block\"");
+        let reason = self.stdout.contains("trusted-deny") || self.stderr.contains("trusted-deny");
+        (json_deny || self.code == 2) && reason
+    }
+}
+
+/// A Bricks hook file whose PreToolUse rule denies with exit 2.
+fn deny(matcher: &str) -> String {
+    serde_json::json!({"hooks": {"PreToolUse": [{"matcher": matcher, "hooks": [
+        {"type": "command", "command": "echo trusted-deny >&2; exit 2"}
+    ]}]}})
+    .to_string()
+}
+
+/// A Copilot hook file with one preToolUse handler under `matcher`.
+fn copilot_file(matcher: &str) -> String {
+    serde_json::json!({"version": 1, "hooks": {"preToolUse": [
+        {"type": "command", "bash": "echo untrusted-ran >&2; exit 0", "matcher": matcher}
+    ]}})
+    .to_string()
+}
+
+#[test]
+fn a_70000_alternative_untrusted_matcher_beside_a_trusted_deny_still_denies() {
+    let s = Setup::new();
+    s.trusted_deny("bash");
+    // 15 000 alternatives overflowed a 2 MiB matcher stack in a third of a second; 70 000
+    // (480 KB) did too, nearer the old one-second time limit.
+    for (name, n) in [("a", 15_000), ("b", 70_000)] {
+        let alternatives: Vec<String> = (0..n).map(|i| format!("t{i}.")).collect();
+        write(
+            &s.project,
+            &format!(".github/hooks/{name}.json"),
+            &copilot_file(&alternatives.join("|")),
+        );
+    }
+    let ran = s.claude_pre_tool_use("Bash");
+    assert!(ran.denied_by_the_trusted_rule(), "{ran:?}");
+}
+
+#[test]
+fn runaway_untrusted_matchers_do_not_change_the_trusted_outcome() {
+    let s = Setup::new();
+    // The trusted rule's matcher is a regex (not a plain list), answered in microseconds.
+    s.trusted_deny("a+!");
+    // A downloaded, untrusted Claude plugin (hookx's to run under Copilot): three runaway
+    // matchers spent the old three-second budget, and the fourth, the trusted rule's text
+    // (read unanchored by Claude as by Bricks), was remembered as "not evaluated".
+    let rules: Vec<serde_json::Value> = ["(a+)+$", "(a*)*$", "(a|a)*$", "a+!"]
+        .iter()
+        .map(|m| {
+            serde_json::json!({"matcher": m, "hooks": [
+                {"type": "command", "command": "echo untrusted-ran >&2"}
+            ]})
+        })
+        .collect();
+    write(
+        &s.home,
+        ".claude/plugins/cache/evil/p/1.0.0/hooks/hooks.json",
+        &serde_json::json!({"hooks": {"PreToolUse": rules}}).to_string(),
+    );
+    let payload = serde_json::json!({
+        "sessionId": "s",
+        "timestamp": 1_700_000_000_000u64,
+        "cwd": s.project,
+        "toolName": format!("{}!", "a".repeat(40)),
+        "toolArgs": {},
+    });
+    let ran = s.run("copilot", "preToolUse", &payload);
+    assert!(ran.denied_by_the_trusted_rule(), "{ran:?}");
+    assert!(!ran.stderr.contains("untrusted-ran"), "{ran:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_project_symlink_to_a_trusted_file_does_not_change_how_it_is_read() {
+    let s = Setup::new();
+    let trusted = s.trusted_deny("bash");
+    std::fs::create_dir_all(s.project.join(".github/hooks")).unwrap();
+    std::os::unix::fs::symlink(&trusted, s.project.join(".github/hooks/x.json")).unwrap();
+    let ran = s.claude_pre_tool_use("Bash");
+    assert!(ran.denied_by_the_trusted_rule(), "{ran:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_claude_settings_symlink_to_a_trusted_file_does_not_hide_it() {
+    let s = Setup::new();
+    let trusted = s.trusted_deny("bash");
+    std::fs::create_dir_all(s.project.join(".claude")).unwrap();
+    std::os::unix::fs::symlink(&trusted, s.project.join(".claude/settings.local.json")).unwrap();
+    let ran = s.claude_pre_tool_use("Bash");
+    assert!(ran.denied_by_the_trusted_rule(), "{ran:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn trust_given_through_a_symlink_is_not_trust_of_the_file_where_it_lives() {
+    let s = Setup::new();
+    let real = write(&s.home, ".bricks-project-desktop/hooks.json", &deny("bash"));
+    std::fs::create_dir_all(s.project.join(".github/hooks")).unwrap();
+    let link = s.project.join(".github/hooks/x.json");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    // Trusted as the project's Copilot file: that is not trust of the user's Bricks file.
+    s.trust(&link);
+    let text = String::from_utf8(
+        s.hookx(&["list", "--format", "json"], "")
+            .success()
+            .get_output()
+            .stdout
+            .clone(),
+    )
+    .unwrap();
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+    assert!(!rows.is_empty(), "{text}");
+    for row in &rows {
+        assert_eq!(row["dialect"], "copilot", "{text}");
+        assert_eq!(row["trust"], "trusted", "{text}");
+    }
+    let record = std::fs::read_to_string(s.home.join(".hookx/trust.json")).unwrap();
+    assert!(record.contains("\"copilot-project\""), "{record}");
+}
+
+#[test]
+fn an_untrusted_disable_all_hooks_does_not_turn_off_trusted_hooks() {
+    let s = Setup::new();
+    // Under Bricks, hookx runs the user's Claude settings itself (once trusted).
+    let settings = write(
+        &s.home,
+        ".claude/settings.json",
+        &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "echo trusted-deny >&2; exit 2"}
+        ]}]}})
+        .to_string(),
+    );
+    s.trust(&settings);
+    write(
+        &s.project,
+        ".claude/settings.local.json",
+        r#"{"disableAllHooks": true}"#,
+    );
+    let payload = serde_json::json!({
+        "session_id": "s",
+        "cwd": s.project,
+        "hook_event_name": "PreToolUse",
+        "tool_name": "bash",
+        "tool_input": {"command": "ls"},
+    });
+    let ran = s.run("bricks", "PreToolUse", &payload);
+    assert!(ran.denied_by_the_trusted_rule(), "{ran:?}");
+}
+
+#[test]
+fn an_untrusted_file_is_warned_about_once_per_content_whatever_it_holds() {
+    let s = Setup::new();
+    s.trusted_deny("bash");
+    // Nothing in it would fire on this event: the warning does not depend on that.
+    let file = write(&s.project, ".github/hooks/new.json", &copilot_file("edit"));
+    let first = s.claude_pre_tool_use("Bash");
+    assert!(first.denied_by_the_trusted_rule(), "{first:?}");
+    assert!(
+        first
+            .stderr
+            .contains(".github/hooks/new.json (not trusted)"),
+        "{first:?}"
+    );
+    let second = s.claude_pre_tool_use("Bash");
+    assert!(!second.stderr.contains("new.json"), "{second:?}");
+    std::fs::write(&file, copilot_file("create")).unwrap();
+    let third = s.claude_pre_tool_use("Bash");
+    assert!(
+        third
+            .stderr
+            .contains(".github/hooks/new.json (not trusted)"),
+        "{third:?}"
+    );
+}
+
+#[test]
+fn a_file_that_is_not_json_beside_a_trusted_deny_is_not_parsed_on_the_run_path() {
+    let s = Setup::new();
+    s.trusted_deny("bash");
+    write(&s.project, ".github/hooks/broken.json", "{ \"hooks\": ");
+    let ran = s.claude_pre_tool_use("Bash");
+    assert!(ran.denied_by_the_trusted_rule(), "{ran:?}");
+    // Not parsed, so no parse error: only that it is not trusted.
+    assert!(!ran.stderr.contains("expected"), "{ran:?}");
+    assert!(ran.stderr.contains("broken.json (not trusted)"), "{ran:?}");
+}
+
+/// A version 1 record (real path and hash, no location) is read but not honoured: the file
+/// shows as `legacy`, `run` says why it skips it, and `hookx trust` records it again.
+#[test]
+fn an_old_trust_record_is_kept_readable_but_not_honoured() {
+    let s = Setup::new();
+    let file = write(&s.home, ".bricks-project-desktop/hooks.json", &deny("bash"));
+    let sha = hookx::discover::sha256_hex(&std::fs::read(&file).unwrap());
+    let v1 = serde_json::json!({"version": 1, "files": {
+        file.display().to_string(): {"sha256": sha, "trusted_at": "2026-01-01T00:00:00Z"}
+    }});
+    write(&s.home, ".hookx/trust.json", &v1.to_string());
+    let list = |s: &Setup| -> String {
+        let out = s.hookx(&["list", "--format", "json"], "").success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    assert!(list(&s).contains("\"trust\": \"legacy\""), "{}", list(&s));
+    let ran = s.claude_pre_tool_use("Bash");
+    assert!(!ran.denied_by_the_trusted_rule(), "{ran:?}");
+    assert!(ran.stderr.contains("trusted by an older hookx"), "{ran:?}");
+    s.trust(&file);
+    assert!(list(&s).contains("\"trust\": \"trusted\""), "{}", list(&s));
+    let record = std::fs::read_to_string(s.home.join(".hookx/trust.json")).unwrap();
+    assert!(!record.contains("legacy"), "{record}");
+    assert!(s.claude_pre_tool_use("Bash").denied_by_the_trusted_rule());
+}
+
+#[path = "../fuzz/harness.rs"]
+mod harness;
+
+mod mixed {
+    use super::harness;
+    use proptest::prelude::*;
+
+    /// What an untrusted file holds: any bytes, or a hook file built to hurt (runaway, huge,
+    /// invalid or greedy matchers, `disableAllHooks`, a copy of a trusted handler).
+    fn content() -> impl Strategy<Value = Vec<u8>> {
+        let matcher = prop_oneof![
+            Just("(a+)+$".to_string()),
+            Just(".*".repeat(20) + "Z"),
+            Just(
+                (0..2000)
+                    .map(|i| format!("t{i}."))
+                    .collect::<Vec<_>>()
+                    .join("|")
+            ),
+            Just("(".to_string()),
+            Just("*".to_string()),
+            Just("bash".to_string()),
+            Just("ba.h".to_string()),
+            "[a-z.*+|()]{0,12}",
+        ];
+        let hostile = (matcher, any::<bool>(), any::<bool>()).prop_map(|(m, disable, pascal)| {
+            let event = if pascal { "PreToolUse" } else { "preToolUse" };
+            serde_json::json!({
+                "version": 1,
+                "disableAllHooks": disable,
+                "hooks": {event: [
+                    {"matcher": m, "hooks": [{"type": "command", "command": "exit 2"}]},
+                    {"type": "command", "bash": "exit 3", "matcher": m}
+                ]}
+            })
+            .to_string()
+            .into_bytes()
+        });
+        let bytes = proptest::collection::vec(1u8..=255, 0..64);
+        prop_oneof![hostile, bytes]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        /// The property of the `trust_mix` fuzz target, in `cargo test`.
+        #[test]
+        fn untrusted_files_never_change_the_trusted_outcome(
+            files in proptest::collection::vec((1u8..=255, content()), 0..6)
+        ) {
+            let mut data = Vec::new();
+            for (i, (head, content)) in files.iter().enumerate() {
+                if i > 0 {
+                    data.push(0);
+                }
+                data.push(*head);
+                data.extend(content.iter().filter(|&&b| b != 0));
+            }
+            harness::trust_mix(&data);
+        }
+    }
+}
