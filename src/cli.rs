@@ -5,7 +5,7 @@ use crate::config::{self, Parsed};
 use crate::convert::{self, loss};
 use crate::diag::Severity;
 use crate::dialect::{Dialect, Flavor};
-use crate::dispatch::host;
+use crate::dispatch::{failure, host};
 use crate::error::Error;
 use crate::source::SourceFile;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -296,8 +296,12 @@ fn run(cli: Cli) -> Result<i32, Error> {
     match cli.command {
         Command::Convert(args) => convert_cmd(args),
         Command::Validate(args) => validate_cmd(args),
-        Command::Exec(args) => exec_cmd(args),
-        Command::Run(args) => run_cmd(args),
+        Command::Exec(args) => Ok(answering(args.host, args.event.clone(), |known| {
+            exec_cmd(args, known)
+        })),
+        Command::Run(args) => Ok(answering(args.host, args.event.clone(), |known| {
+            run_cmd(args, known)
+        })),
         Command::Simulate(args) => simulate_cmd(args),
         Command::Schema { dialect } => {
             out!("{}", crate::schema::schema(dialect));
@@ -320,6 +324,63 @@ fn run(cli: Cli) -> Result<i32, Error> {
             hookx: args.hookx,
         }),
     }
+}
+
+/// Runs `run` or `exec`, whose caller is a host agent: whatever goes wrong (an error, a panic),
+/// the host gets the answer the failure policy gives for its event
+/// ([`crate::dispatch::failure`]), never a bare exit code it may read as a block.
+fn answering(
+    host: Option<Dialect>,
+    event: Option<String>,
+    body: impl FnOnce(&failure::Context) -> Result<i32, Error>,
+) -> i32 {
+    let known = failure::Context::new(host, event.as_deref());
+    std::panic::set_hook(Box::new(|info| {
+        let payload = info.payload();
+        let what = payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("a panic");
+        match info.location() {
+            Some(at) => errln!("hookx: internal error at {at}: {what}"),
+            None => errln!("hookx: internal error: {what}"),
+        }
+    }));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(&known)));
+    match result {
+        Ok(Ok(code)) => code,
+        Ok(Err(e)) => {
+            let why = e.to_string();
+            let why = why.strip_prefix("error: ").unwrap_or(&why);
+            host::print(&known.answer(why), &[])
+        }
+        Err(_) => host::print(&known.answer("internal error (see above)"), &[]),
+    }
+}
+
+/// Debug builds only: `HOOKX_TEST_PANIC=1` makes `run` and `exec` panic once the event is
+/// decoded, so that the tests can check what a panic answers.
+fn injected_panic() {
+    #[cfg(debug_assertions)]
+    if std::env::var_os("HOOKX_TEST_PANIC").is_some() {
+        panic!("HOOKX_TEST_PANIC is set");
+    }
+}
+
+/// Past [`crate::dispatch::run::MAX_DEPTH`] nested hookx dispatches, hookx is dispatching its
+/// own routing entries: it answers nothing and runs nothing (the outer levels run the hooks).
+fn too_deep() -> bool {
+    let depth = crate::dispatch::run::depth();
+    let deep = depth >= crate::dispatch::run::MAX_DEPTH;
+    if deep {
+        errln!(
+            "hookx: not dispatching: {depth} hookx dispatches are already running one inside \
+             the other ({}); a hook runs hookx's own routing entry",
+            crate::dispatch::run::DEPTH_VAR
+        );
+    }
+    deep
 }
 
 /// Reads and parses one file, detecting its dialect unless given.
@@ -396,6 +457,10 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
             // Under the writer's lock, from the file as it is then (another run may have
             // written it since it was read above).
             let outcome = config::write::update(path, |current| {
+                if args.write && current.is_none() && conversion.document.rules.is_empty() {
+                    // Nothing to sync into a file that does not exist.
+                    return Ok(config::write::Change::Keep);
+                }
                 Ok(config::write::Change::Write(match args.write {
                     true => sync(path, current)?,
                     false => text.clone(),
@@ -404,7 +469,10 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
             match outcome {
                 config::write::Outcome::Unchanged => {
                     if args.format == Format::Text {
-                        errln!("{} is up to date", path.display());
+                        match path.exists() {
+                            true => errln!("{} is up to date", path.display()),
+                            false => errln!("no hooks to write; {} not created", path.display()),
+                        }
                     }
                 }
                 _ => written = Some(path.display().to_string()),
@@ -498,9 +566,14 @@ fn validate_cmd(args: ValidateArgs) -> Result<i32, Error> {
     Ok(if errors > 0 { worst.max(1) } else { 0 })
 }
 
-fn exec_cmd(args: ExecArgs) -> Result<i32, Error> {
+fn exec_cmd(args: ExecArgs, known: &failure::Context) -> Result<i32, Error> {
+    if too_deep() {
+        return Ok(0);
+    }
     let payload = host::read_stdin()?;
     let hosted = host::decode(&payload, args.host, args.event.as_deref(), args.project)?;
+    known.decoded(hosted.host, &hosted.event.kind);
+    injected_panic();
     let kind = match &args.event {
         Some(name) => host::parse_event(name),
         None => hosted.event.kind.clone(),
@@ -543,14 +616,20 @@ fn exec_cmd(args: ExecArgs) -> Result<i32, Error> {
     Ok(host::answer(&dispatch))
 }
 
-fn run_cmd(args: RunArgs) -> Result<i32, Error> {
+fn run_cmd(args: RunArgs, known: &failure::Context) -> Result<i32, Error> {
+    if too_deep() {
+        return Ok(0);
+    }
     let payload = host::read_stdin()?;
-    if args.host == Some(Dialect::Claude) && std::env::var_os("COPILOT_CLI").is_some() {
-        // Copilot also reads .claude/settings.json: its own route (`install --host copilot`)
-        // handles the event; answering here too would run every handler twice.
+    if args
+        .host
+        .is_some_and(|h| host::another_agent_runs_route(h, &payload))
+    {
         return Ok(0);
     }
     let hosted = host::decode(&payload, args.host, args.event.as_deref(), args.project)?;
+    known.decoded(hosted.host, &hosted.event.kind);
+    injected_panic();
     let ctx = crate::discover::Context::resolve(Some(&hosted.project), args.home.as_deref())?;
     let host_dialect = hosted.host.dialect();
     if let (Some(var), Some(event)) = (host_dialect.config().hook_dir_var, &args.event)

@@ -55,31 +55,76 @@ pub fn route_command(hookx: &str, host: Dialect, event: &str) -> String {
     )
 }
 
-/// Whether a command line is a hookx routing entry: its first shell word is a program whose
-/// file name starts with `hookx`, followed by `run --host`. The dispatcher skips these.
+/// Whether a command line is a hookx routing entry: some simple command in it runs a hookx
+/// program ([`is_hookx_program`]) with `run` and `--host HOST`, whatever comes before it
+/// (`env A=1 hookx run …`, `exec hookx …`, `cd . && hookx run …`). The dispatcher skips these,
+/// convert does not copy them.
 pub fn is_hookx_entry(command: &str) -> bool {
     route_host(command).is_some()
 }
 
-/// The host a hookx routing command names (`<hookx> run --host HOST`), if it is one.
+/// The host a hookx routing command names (`… <hookx> run --host HOST …`), if it is one.
 pub fn route_host(command: &str) -> Option<String> {
     // Every handler of every event is asked this on the hot path; most are not hookx.
-    if !command.contains("hookx") {
+    if !command.contains("run") || !command.contains("--host") {
         return None;
     }
-    let (program, rest) = first_word(command.trim_start())?;
-    let name = Path::new(&program).file_name()?.to_str()?;
-    if !name.starts_with("hookx") {
+    let words = shell_words(command)?;
+    words
+        .split(|w| w.is_none())
+        .find_map(|simple| route_of(simple.iter().flatten().map(String::as_str)))
+}
+
+/// Programs that run the command after them (with their options and `NAME=value` words).
+const WRAPPERS: &[&str] = &[
+    "env", "exec", "command", "nohup", "builtin", "time", "nice", "setsid", "stdbuf", "timeout",
+];
+
+/// The host of one simple command (its words, unquoted), if it runs hookx's router.
+fn route_of<'a>(mut words: impl Iterator<Item = &'a str>) -> Option<String> {
+    let program = loop {
+        let word = words.next()?;
+        let name = Path::new(word).file_name()?.to_str()?;
+        let assignment = word.split_once('=').is_some_and(|(k, _)| {
+            !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        });
+        if assignment || word.starts_with('-') || WRAPPERS.contains(&name) {
+            continue;
+        }
+        // `timeout 600 hookx …`, `nice 5 …`: a number is a wrapper's argument.
+        if word.parse::<f64>().is_ok() {
+            continue;
+        }
+        break word;
+    };
+    if !is_hookx_program(program) || words.next()? != "run" {
         return None;
     }
-    let mut words = rest.split_whitespace();
-    if words.next()? != "run" {
-        return None;
+    while let Some(word) = words.next() {
+        if word == "--host" {
+            return words.next().map(str::to_string);
+        }
+        if let Some(host) = word.strip_prefix("--host=") {
+            return Some(host.to_string());
+        }
     }
-    match words.next()? {
-        "--host" => words.next().map(str::to_string),
-        other => other.strip_prefix("--host=").map(str::to_string),
+    None
+}
+
+/// Whether `program` is hookx: its file name contains `hookx` (`hookx`, `/opt/x/my-hookx`,
+/// `hookx-0.1`), or it is this very executable under another name.
+pub fn is_hookx_program(program: &str) -> bool {
+    let Some(name) = Path::new(program).file_name().and_then(|n| n.to_str()) else {
+        return false;
+    };
+    if name.contains("hookx") {
+        return true;
     }
+    let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    program.contains('/') && std::env::current_exe().is_ok_and(|exe| same(Path::new(program), &exe))
 }
 
 /// Whether a handler is a hookx routing entry, whatever field carries its command line.
@@ -93,42 +138,84 @@ pub fn is_hookx_handler(handler: &Handler) -> bool {
         .any(|line| is_hookx_entry(line))
 }
 
-/// The first word of a POSIX shell command line, unquoted, and the text after it. `None` when a
-/// quote is left open.
-fn first_word(line: &str) -> Option<(String, &str)> {
-    let mut word = String::new();
-    let mut chars = line.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
+/// The words of a POSIX shell command line, unquoted, with `None` for each control operator
+/// (`;`, `&`, `&&`, `|`, `||`, a newline, a parenthesis). `None` when a quote is left open.
+fn shell_words(line: &str) -> Option<Vec<Option<String>>> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
         match c {
-            c if c.is_whitespace() => return Some((word, &line[i..])),
-            '\'' => loop {
-                match chars.next()? {
-                    (_, '\'') => break,
-                    (_, c) => word.push(c),
-                }
-            },
-            '"' => loop {
-                match chars.next()? {
-                    (_, '"') => break,
-                    (_, '\\') => match chars.peek() {
-                        Some(&(_, c @ ('"' | '\\' | '$' | '`'))) => {
-                            word.push(c);
-                            chars.next();
-                        }
-                        _ => word.push('\\'),
-                    },
-                    (_, c) => word.push(c),
-                }
-            },
-            '\\' => {
-                if let Some((_, c)) = chars.next() {
-                    word.push(c);
+            ';' | '&' | '|' | '\n' | '(' | ')' => {
+                words.extend(word.take().map(Some));
+                words.push(None);
+            }
+            c if c.is_whitespace() => words.extend(word.take().map(Some)),
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next()? {
+                        '\'' => break,
+                        c => w.push(c),
+                    }
                 }
             }
-            c => word.push(c),
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next()? {
+                        '"' => break,
+                        '\\' => match chars.peek() {
+                            Some(&c @ ('"' | '\\' | '$' | '`')) => {
+                                w.push(c);
+                                chars.next();
+                            }
+                            _ => w.push('\\'),
+                        },
+                        c => w.push(c),
+                    }
+                }
+            }
+            '\\' => {
+                let w = word.get_or_insert_with(String::new);
+                if let Some(c) = chars.next() {
+                    w.push(c);
+                }
+            }
+            c => word.get_or_insert_with(String::new).push(c),
         }
     }
-    Some((word, ""))
+    words.extend(word.take().map(Some));
+    Some(words)
+}
+
+#[cfg(test)]
+mod route_tests {
+    use super::route_host;
+
+    #[test]
+    fn routing_entries_are_recognised_whatever_comes_before_them() {
+        for (line, host) in [
+            ("hookx run --host claude --event Stop", Some("claude")),
+            ("'/opt/my tools/hookx' run --host=copilot", Some("copilot")),
+            ("env hookx run --host claude --event Stop", Some("claude")),
+            ("env -i A=1 B=2 hookx run --host bricks", Some("bricks")),
+            ("exec hookx run --host claude", Some("claude")),
+            (
+                "cd . && hookx run --host copilot --event agentStop",
+                Some("copilot"),
+            ),
+            ("true; /opt/x/my-hookx run --host claude", Some("claude")),
+            ("X=1 timeout 5 hookx run --host claude", Some("claude")),
+            ("(hookx run --host claude)", Some("claude")),
+            ("hookx exec --as claude -- run --host x", None),
+            ("echo hookx run --host claude", None),
+            ("./check.sh run --host claude", None),
+            ("hookx run --host 'claude", None),
+        ] {
+            assert_eq!(route_host(line).as_deref(), host, "{line}");
+        }
+    }
 }
 
 /// Whether the route that fired from the folder `hook_dir` must leave `event` to the user's
@@ -149,16 +236,15 @@ pub fn left_to_user_route(ctx: &Context, host: Dialect, hook_dir: &Path, event: 
     if same(user_dir, hook_dir) {
         return false;
     }
-    let Ok(Some((src, _))) = config::read::read_target(&user, host) else {
+    let Ok(text) = std::fs::read_to_string(&user) else {
         return false;
     };
-    let Ok(root) = syntax::parse_json(&src) else {
+    let Ok(events) = events_path(&user, &text, host) else {
         return false;
     };
-    root.get("hooks")
-        .and_then(|h| h.get(event))
-        .and_then(Value::as_array)
-        .is_some_and(|entries| !find_routes(entries, host).is_empty())
+    let list = path_to(&events, &[Seg::from(event)]);
+    entries_of(&JsonText::new(&text), &list)
+        .is_some_and(|entries| !find_routes(&entries, host).is_empty())
 }
 
 /// What install or uninstall should do.

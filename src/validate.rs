@@ -274,18 +274,35 @@ impl Checker<'_> {
                 None,
             );
         }
-        if let Some(t) = handler.timeout
-            && t >= SUSPICIOUS_TIMEOUT
-        {
-            // Point at the timeout itself, under whichever of the dialect's keys it was written.
-            let timeout_at = dialect
+        // Point at the timeout itself, under whichever of the dialect's keys it was written.
+        let timeout_at = || {
+            dialect
                 .config()
                 .handler_keys
                 .iter()
                 .filter(|(_, field)| *field == HandlerField::Timeout)
                 .map(|(key, _)| format!("{at}/{key}"))
                 .find(|p| syntax::locate(self.src, p).is_some())
-                .unwrap_or_else(|| at.to_string());
+                .unwrap_or_else(|| at.to_string())
+        };
+        if handler.timeout == Some(0) {
+            let default = dialect
+                .default_flavor()
+                .tables()
+                .default_timeout(&handler.kind);
+            self.push(
+                Severity::Warning,
+                &timeout_at(),
+                format!(
+                    "timeout 0 would kill the hook at once; hookx runs it with {dialect}'s default ({default} s)"
+                ),
+                Some("remove it, or write the seconds the hook may take".to_string()),
+            );
+        }
+        if let Some(t) = handler.timeout
+            && t >= SUSPICIOUS_TIMEOUT
+        {
+            let timeout_at = timeout_at();
             self.push(
                 Severity::Warning,
                 &timeout_at,

@@ -197,3 +197,46 @@ fn under_copilot_the_first_deny_stops_later_handlers() {
     assert_eq!(answer["permissionDecision"], "deny", "{answer}");
     assert!(!later.exists(), "the handler after the deny ran");
 }
+
+/// Copilot also reads hooks inline in `~/.copilot/settings.json` (always) and in
+/// `.github/copilot/settings(.local).json` (in a trusted folder) (run 1.0.102): `list` finds
+/// them, Copilot runs them by itself, another host through hookx.
+#[test]
+fn copilot_settings_files_are_hook_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (home, project) = (tmp.path().join("home"), tmp.path().join("project"));
+    let settings = |cmd: &str| {
+        format!(
+            r#"{{"model": "gpt-4.1", "hooks": {{"preToolUse": [{{"type": "command", "bash": "{cmd}"}}]}}}}"#
+        )
+    };
+    write(&home, ".copilot/settings.json", &settings("echo user"));
+    write(
+        &project,
+        ".github/copilot/settings.json",
+        &settings("echo repo"),
+    );
+    write(
+        &project,
+        ".github/copilot/settings.local.json",
+        &settings("echo local"),
+    );
+    for (host, run) in [("copilot", "native"), ("claude", "hookx")] {
+        let list = hookx_at(
+            &project,
+            &home,
+            &["list", "--host", host, "--format", "json"],
+        )
+        .success();
+        let rows: Value = serde_json::from_slice(&list.get_output().stdout).unwrap();
+        for cmd in ["echo user", "echo repo", "echo local"] {
+            let row = rows
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["handler"] == cmd)
+                .unwrap_or_else(|| panic!("{cmd} not listed: {rows}"));
+            assert_eq!(row["run"], run, "{host}: {row}");
+        }
+    }
+}

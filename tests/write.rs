@@ -49,7 +49,7 @@ fn trust_writes_through_a_symlinked_record() {
     let real = common::write(
         &root,
         "dotfiles/trust.json",
-        "{\"version\": 1, \"files\": {}}\n",
+        "{\"version\": 2, \"trusted\": []}\n",
     );
     std::fs::create_dir_all(home.join(".hookx")).unwrap();
     let link = home.join(".hookx/trust.json");
@@ -61,8 +61,14 @@ fn trust_writes_through_a_symlinked_record() {
             .file_type()
             .is_symlink()
     );
-    let files = &record(&home)["files"];
-    assert!(files.get(hooks.to_str().unwrap()).is_some(), "{files}");
+    let trusted = &record(&home)["trusted"];
+    let hooks = hooks.to_str().unwrap();
+    assert!(
+        trusted
+            .as_array()
+            .is_some_and(|t| t.iter().any(|r| r["path"] == hooks)),
+        "{trusted}"
+    );
 }
 
 /// A Claude settings file with one Bash guard of the given timeout (none: no hooks at all).
@@ -130,6 +136,17 @@ fn write_syncs_the_entries_it_wrote_with_the_source() {
     let third = write();
     assert!(guards(&third).is_empty(), "{third}");
     assert_eq!(third, hand);
+
+    // A source without hooks creates no target.
+    let absent = dir.path().join("none/hooks.json");
+    let r = convert(
+        path_str(&source),
+        "claude",
+        "copilot",
+        &["--write", "--out", path_str(&absent)],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!absent.exists());
 }
 
 #[cfg(unix)]
@@ -207,4 +224,45 @@ fn concurrent_writes_keep_every_addition() {
     assert_eq!(commands, expected, "{text}");
     let names = std::fs::read_dir(dir.path()).unwrap().count();
     assert_eq!(names, 21, "a temporary file was left behind");
+}
+
+#[test]
+fn concurrent_trust_runs_keep_every_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    let files: Vec<PathBuf> = (0..12)
+        .map(|i| {
+            common::write(
+                &project,
+                &format!(".github/hooks/h{i}.json"),
+                r#"{"version": 1, "hooks": {}}"#,
+            )
+        })
+        .collect();
+    let children: Vec<_> = files
+        .iter()
+        .map(|f| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+                .arg("trust")
+                .arg(f)
+                .arg("--project")
+                .arg(&project)
+                .arg("--home")
+                .arg(&home)
+                .env("HOME", &home)
+                .env_remove("HOOKX_HOME")
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    let text = std::fs::read_to_string(home.join(".hookx/trust.json")).unwrap();
+    for f in &files {
+        assert!(text.contains(path_str(f)), "{} lost:\n{text}", f.display());
+    }
 }

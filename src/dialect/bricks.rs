@@ -110,6 +110,7 @@ mod protocol_rows {
             (EventKind::UserPromptSubmit, Exit2::Block),
         ],
         failure_denies: &[],
+        fail_closed: &[EventKind::PreToolUse],
         // Only what the seed documents is written; Claude-style context is tolerated on input.
         answer: &[
             F::new(

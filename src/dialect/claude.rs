@@ -165,6 +165,7 @@ mod protocol_rows {
             (EventKind::PostToolUseFailure, Exit2::Context),
         ],
         failure_denies: &[],
+        fail_closed: &[EventKind::PreToolUse, EventKind::PermissionRequest],
         answer: &[
             F::new(Slot::Continue, &["continue"], Writes::All),
             F::new(Slot::StopReason, &["stopReason"], Writes::All),

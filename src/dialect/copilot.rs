@@ -201,6 +201,8 @@ mod protocol_rows {
     ];
     /// Field: a crashing or failing preToolUse hook denies the call (fail-closed).
     const FAILURE_DENIES: &[EventKind] = &[EventKind::PreToolUse];
+    /// hookx's failure policy: the tool-call guards fail closed.
+    const FAIL_CLOSED: &[EventKind] = &[EventKind::PreToolUse, EventKind::PermissionRequest];
     const ALL_DECISIONS: &[Decision] = &[Decision::Allow, Decision::Ask, Decision::Deny];
 
     pub(super) const PROTOCOL: ProtocolTables = ProtocolTables {
@@ -232,6 +234,7 @@ mod protocol_rows {
         plain_stdout_context: &[],
         exit2: EXIT2,
         failure_denies: FAILURE_DENIES,
+        fail_closed: FAIL_CLOSED,
         answer: &[
             F::new(Slot::Permission, &["permissionDecision"], Writes::On(PRE)),
             F::new(
@@ -269,6 +272,7 @@ mod protocol_rows {
         plain_stdout_context: &[],
         exit2: EXIT2,
         failure_denies: FAILURE_DENIES,
+        fail_closed: FAIL_CLOSED,
         answer: &[
             F::new(Slot::Continue, &["continue"], Writes::All),
             F::new(Slot::StopReason, &["stopReason"], Writes::All),

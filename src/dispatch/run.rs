@@ -10,7 +10,13 @@ use crate::protocol::payload::{encode_event, handler_env};
 use crate::spawn::{self, Exit, Finished, Spawn};
 use serde_json::Value;
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// How long the handlers of one event may take in all: the host kills hookx at the route's
+/// timeout (`install` writes [`crate::install::ROUTE_TIMEOUT`], which is also Claude's default
+/// for a command), and hookx needs a moment to answer after the last handler.
+pub const ROUTE_BUDGET: Duration =
+    Duration::from_secs(crate::install::ROUTE_TIMEOUT).saturating_sub(Duration::from_secs(10));
 
 /// One handler that ran: what it was given, how it ended, what it meant.
 #[derive(Debug)]
@@ -35,6 +41,23 @@ pub struct Dispatch {
     pub native: Vec<String>,
     pub outcome: Outcome,
     pub answer: HostAnswer,
+}
+
+/// The environment variable that counts how many hookx dispatches run one inside the other:
+/// each handler gets one more than its hookx had. It travels through anything that keeps the
+/// environment (a shell, `env`, an agent started by a hook).
+pub const DEPTH_VAR: &str = "HOOKX_DEPTH";
+
+/// The depth at which `run` and `exec` refuse to dispatch: a hook that starts an agent whose
+/// hooks start hookx again is fine a few levels deep; past this, hookx is running itself.
+pub const MAX_DEPTH: u32 = 4;
+
+/// This process's dispatch depth ([`DEPTH_VAR`]; 0 when unset or unreadable).
+pub fn depth() -> u32 {
+    std::env::var(DEPTH_VAR)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0)
 }
 
 /// What a rule's source adds to its handlers' environment (a Claude plugin's root).
@@ -69,22 +92,40 @@ pub fn dispatch<'a, S: RuleSource + 'a>(
     }
     let tables = host.tables();
     let specs: Vec<Spawn> = jobs.iter().map(|j| j.spec.clone()).collect();
+    // Every handler ends before the host's route timeout, run in parallel or one by one (a
+    // hanging 600 s Claude handler under Copilot leaves the next handlers their share).
+    let deadline = Instant::now() + ROUTE_BUDGET;
     // Handlers a sequential host runs one at a time, so that a deny can stop the rest.
     let mut finished = if tables.parallel {
-        spawn::run_all(&specs, true)
+        spawn::run_all_by(&specs, true, deadline)
     } else {
         Vec::new()
     }
     .into_iter();
     let mut outcome = Outcome::default();
+    // A rule whose matcher could not be evaluated may have fired: the failure policy answers.
+    let unevaluated: Vec<String> = invalid
+        .iter()
+        .filter(|s| s.unevaluable())
+        .map(|s| format!("{}: {}", describe(s.rule), s.reason))
+        .collect();
+    if !unevaluated.is_empty() {
+        outcome.merge(super::failure::outcome(
+            host,
+            &event.kind,
+            &unevaluated.join("; "),
+        ));
+    }
     let mut runs = Vec::new();
     let mut jobs = jobs.into_iter();
     while let Some(job) = jobs.next() {
         let finished = match finished.next() {
             Some(f) => f,
-            None => spawn::run_all(std::slice::from_ref(&job.spec), false)
-                .pop()
-                .expect("one result per spawn"),
+            None => spawn::run_within(
+                &job.spec,
+                deadline,
+                u32::try_from(jobs.len() + 1).unwrap_or(u32::MAX),
+            ),
         };
         let mut one = if job.failure_blocks && !matches!(finished.exit, Exit::Code(0 | 2)) {
             let blocking = Finished {
@@ -206,6 +247,10 @@ fn prepare<S: RuleSource>(
     let stdin = encode_event(event, flavor);
     let mut env = handler_env(event, flavor, &project);
     env.extend(selected.source.env());
+    env.push((
+        DEPTH_VAR.to_string(),
+        (depth().saturating_add(1)).to_string(),
+    ));
     // The host's own variables (CLAUDE_PROJECT_DIR, BRICKS_*, COPILOT_CLI) would tell the
     // handler, or a hookx it runs, that it runs under another agent than the one it was
     // written for.
@@ -226,9 +271,11 @@ fn prepare<S: RuleSource>(
         Some(dir) => project_dir.join(dir),
         None => project_dir.to_path_buf(),
     };
+    // `timeout: 0` would kill the hook at once: it means the default (`validate` warns).
     let timeout = Duration::from_secs(
         handler
             .timeout
+            .filter(|t| *t > 0)
             .unwrap_or_else(|| flavor.tables().default_timeout(&handler.kind)),
     );
     // The host stops waiting after its budget: the handler must end within it too.

@@ -40,6 +40,10 @@ pub struct ProtocolTables {
     pub exit2: &'static [(EventKind, Exit2)],
     /// Events on which any failure but a timeout denies (fail-closed).
     pub failure_denies: &'static [EventKind],
+    /// hookx's own failure policy: the events on which hookx answers a deny when it cannot do
+    /// its job (a bad payload, no home, an unevaluable trusted matcher, an internal error).
+    /// Every other event passes with a non-blocking error. See `crate::dispatch::failure`.
+    pub fail_closed: &'static [EventKind],
     /// Where the answer JSON carries each slot, in the order read and written.
     pub answer: &'static [AnswerField],
     /// The answer object that must name its event, and the key naming it.
