@@ -580,7 +580,7 @@ fn simulate_cmd(args: SimulateArgs) -> Result<i32, Error> {
     let store = crate::trust::TrustStore::load_or_empty(&ctx);
     let sources =
         crate::discover::discover_for_event(&ctx, args.host.dialect(), &event.kind, &store);
-    let (rules, warnings) = host::runnable(&sources, args.host.dialect(), &store, &event);
+    let (rules, warnings) = host::runnable(&sources, args.host.dialect(), &store);
     let mut dispatch = crate::dispatch::run::dispatch(
         args.host,
         &event,
