@@ -5,7 +5,7 @@ use crate::config::{self, Parsed};
 use crate::convert::{self, loss};
 use crate::diag::Severity;
 use crate::dialect::{Dialect, Flavor};
-use crate::dispatch::host;
+use crate::dispatch::{failure, host};
 use crate::error::Error;
 use crate::source::SourceFile;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -267,8 +267,12 @@ fn run(cli: Cli) -> Result<i32, Error> {
     match cli.command {
         Command::Convert(args) => convert_cmd(args),
         Command::Validate(args) => validate_cmd(args),
-        Command::Exec(args) => exec_cmd(args),
-        Command::Run(args) => run_cmd(args),
+        Command::Exec(args) => Ok(answering(args.host, args.event.clone(), |known| {
+            exec_cmd(args, known)
+        })),
+        Command::Run(args) => Ok(answering(args.host, args.event.clone(), |known| {
+            run_cmd(args, known)
+        })),
         Command::Simulate(args) => simulate_cmd(args),
         Command::Schema { dialect } => {
             out!("{}", crate::schema::schema(dialect));
@@ -291,6 +295,63 @@ fn run(cli: Cli) -> Result<i32, Error> {
             hookx: args.hookx,
         }),
     }
+}
+
+/// Runs `run` or `exec`, whose caller is a host agent: whatever goes wrong (an error, a panic),
+/// the host gets the answer the failure policy gives for its event
+/// ([`crate::dispatch::failure`]), never a bare exit code it may read as a block.
+fn answering(
+    host: Option<Dialect>,
+    event: Option<String>,
+    body: impl FnOnce(&failure::Context) -> Result<i32, Error>,
+) -> i32 {
+    let known = failure::Context::new(host, event.as_deref());
+    std::panic::set_hook(Box::new(|info| {
+        let payload = info.payload();
+        let what = payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("a panic");
+        match info.location() {
+            Some(at) => errln!("hookx: internal error at {at}: {what}"),
+            None => errln!("hookx: internal error: {what}"),
+        }
+    }));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(&known)));
+    match result {
+        Ok(Ok(code)) => code,
+        Ok(Err(e)) => {
+            let why = e.to_string();
+            let why = why.strip_prefix("error: ").unwrap_or(&why);
+            host::print(&known.answer(why), &[])
+        }
+        Err(_) => host::print(&known.answer("internal error (see above)"), &[]),
+    }
+}
+
+/// Debug builds only: `HOOKX_TEST_PANIC=1` makes `run` and `exec` panic once the event is
+/// decoded, so that the tests can check what a panic answers.
+fn injected_panic() {
+    #[cfg(debug_assertions)]
+    if std::env::var_os("HOOKX_TEST_PANIC").is_some() {
+        panic!("HOOKX_TEST_PANIC is set");
+    }
+}
+
+/// Past [`crate::dispatch::run::MAX_DEPTH`] nested hookx dispatches, hookx is dispatching its
+/// own routing entries: it answers nothing and runs nothing (the outer levels run the hooks).
+fn too_deep() -> bool {
+    let depth = crate::dispatch::run::depth();
+    let deep = depth >= crate::dispatch::run::MAX_DEPTH;
+    if deep {
+        errln!(
+            "hookx: not dispatching: {depth} hookx dispatches are already running one inside \
+             the other ({}); a hook runs hookx's own routing entry",
+            crate::dispatch::run::DEPTH_VAR
+        );
+    }
+    deep
 }
 
 /// Reads and parses one file, detecting its dialect unless given.
@@ -333,15 +394,23 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
         (None, true) => Some(args.project.join(default_target(args.to))),
         (None, false) => None,
     };
+    // `--write` syncs with the entries converted from these inputs earlier.
+    let sources: Vec<&str> = loaded.iter().map(|(s, _)| s.path.as_str()).collect();
+    let sync = |path: &Path, current: Option<&str>| {
+        config::write::sync_text(path, &conversion.document, &sources, current)
+    };
+    let before = target
+        .as_ref()
+        .and_then(|path| std::fs::read_to_string(path).ok());
     let text = match (&target, args.write) {
-        (Some(path), true) => config::write::merge_into(path, &conversion.document)?,
+        (Some(path), true) => sync(path, before.as_deref())?,
         _ => config::write::to_text(&conversion.document),
     };
     let mut written = None;
     let mut diff = None;
     if let Some(path) = &target {
         if args.dry_run {
-            let before = std::fs::read_to_string(path).unwrap_or_default();
+            let before = before.unwrap_or_default();
             let shown = path.display().to_string();
             diff = Some(
                 similar::TextDiff::from_lines(&before, &text)
@@ -356,14 +425,29 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
                 path.display()
             );
         } else {
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir).map_err(|e| Error::Io {
-                    path: dir.display().to_string(),
-                    message: e.to_string(),
-                })?;
+            // Under the writer's lock, from the file as it is then (another run may have
+            // written it since it was read above).
+            let outcome = config::write::update(path, |current| {
+                if args.write && current.is_none() && conversion.document.rules.is_empty() {
+                    // Nothing to sync into a file that does not exist.
+                    return Ok(config::write::Change::Keep);
+                }
+                Ok(config::write::Change::Write(match args.write {
+                    true => sync(path, current)?,
+                    false => text.clone(),
+                }))
+            })?;
+            match outcome {
+                config::write::Outcome::Unchanged => {
+                    if args.format == Format::Text {
+                        match path.exists() {
+                            true => errln!("{} is up to date", path.display()),
+                            false => errln!("no hooks to write; {} not created", path.display()),
+                        }
+                    }
+                }
+                _ => written = Some(path.display().to_string()),
             }
-            config::write::write_atomic(path, &text)?;
-            written = Some(path.display().to_string());
         }
     }
     match args.format {
@@ -453,9 +537,14 @@ fn validate_cmd(args: ValidateArgs) -> Result<i32, Error> {
     Ok(if errors > 0 { worst.max(1) } else { 0 })
 }
 
-fn exec_cmd(args: ExecArgs) -> Result<i32, Error> {
+fn exec_cmd(args: ExecArgs, known: &failure::Context) -> Result<i32, Error> {
+    if too_deep() {
+        return Ok(0);
+    }
     let payload = host::read_stdin()?;
     let hosted = host::decode(&payload, args.host, args.event.as_deref(), args.project)?;
+    known.decoded(hosted.host, &hosted.event.kind);
+    injected_panic();
     let kind = match &args.event {
         Some(name) => host::parse_event(name),
         None => hosted.event.kind.clone(),
@@ -498,15 +587,28 @@ fn exec_cmd(args: ExecArgs) -> Result<i32, Error> {
     Ok(host::answer(&dispatch))
 }
 
-fn run_cmd(args: RunArgs) -> Result<i32, Error> {
+fn run_cmd(args: RunArgs, known: &failure::Context) -> Result<i32, Error> {
+    if too_deep() {
+        return Ok(0);
+    }
     let payload = host::read_stdin()?;
-    if args.host == Some(Dialect::Claude) && std::env::var_os("COPILOT_CLI").is_some() {
-        // Copilot also reads .claude/settings.json: its own route (`install --host copilot`)
-        // handles the event; answering here too would run every handler twice.
+    if args
+        .host
+        .is_some_and(|h| host::another_agent_runs_route(h, &payload))
+    {
         return Ok(0);
     }
     let hosted = host::decode(&payload, args.host, args.event.as_deref(), args.project)?;
+    known.decoded(hosted.host, &hosted.event.kind);
+    injected_panic();
     let ctx = crate::discover::Context::resolve(Some(&hosted.project), args.home.as_deref())?;
+    let host_dialect = hosted.host.dialect();
+    if let (Some(var), Some(event)) = (host_dialect.config().hook_dir_var, &args.event)
+        && let Some(dir) = std::env::var_os(var)
+        && crate::install::left_to_user_route(&ctx, host_dialect, Path::new(&dir), event)
+    {
+        return Ok(0);
+    }
     // Rules that cannot fire are not even built: decided by the matching dispatch uses.
     let fires =
         |rules: &[crate::model::Rule]| crate::dispatch::select::can_fire(rules, &hosted.event);
@@ -588,6 +690,7 @@ fn simulate_cmd(args: SimulateArgs) -> Result<i32, Error> {
         &project,
     );
     dispatch.skipped.extend(warnings);
+    dispatch.native = crate::dispatch::simulate::native_runs(args.host, &event, &sources);
     match args.format {
         Format::Text => out!("{}", crate::dispatch::simulate::report_text(&dispatch)),
         Format::Json => outln!(

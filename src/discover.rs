@@ -125,7 +125,8 @@ pub enum Scope {
     User,
     /// Committed with the project.
     Project,
-    /// Claude `settings.local.json`: this project, this machine, not committed.
+    /// Claude `.claude/settings.local.json`, Copilot `.github/copilot/settings.local.json`:
+    /// this project, this machine, not committed.
     Local,
     /// A Claude plugin's `hooks/hooks.json`.
     Plugin,
@@ -292,6 +293,14 @@ pub static LOCATIONS: &[Location] = &[
             suffix: ".json",
         },
     },
+    // Run 1.0.102: inline `hooks` in the user's settings are always read.
+    Location {
+        id: "copilot-user-settings",
+        dialect: Dialect::Copilot,
+        scope: Scope::User,
+        root: Root::Home,
+        pattern: Pattern::File(".copilot/settings.json"),
+    },
     Location {
         id: "copilot-project",
         dialect: Dialect::Copilot,
@@ -301,6 +310,21 @@ pub static LOCATIONS: &[Location] = &[
             dir: ".github/hooks",
             suffix: ".json",
         },
+    },
+    // Run 1.0.102: read in a trusted folder, after `.claude/settings*.json`.
+    Location {
+        id: "copilot-settings",
+        dialect: Dialect::Copilot,
+        scope: Scope::Project,
+        root: Root::Project,
+        pattern: Pattern::File(".github/copilot/settings.json"),
+    },
+    Location {
+        id: "copilot-settings-local",
+        dialect: Dialect::Copilot,
+        scope: Scope::Local,
+        root: Root::Project,
+        pattern: Pattern::File(".github/copilot/settings.local.json"),
     },
     Location {
         id: "bricks-global",
@@ -340,9 +364,12 @@ pub static NATIVE: &[(Dialect, &[&str])] = &[
         Dialect::Copilot,
         &[
             "copilot-user",
+            "copilot-user-settings",
             "copilot-project",
             "claude-project",
             "claude-local",
+            "copilot-settings",
+            "copilot-settings-local",
         ],
     ),
     (Dialect::Bricks, &["bricks-global", "bricks-project"]),

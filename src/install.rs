@@ -10,13 +10,15 @@
 //! hook and field that is not hookx's stays as written, in its order. A target hookx cannot read
 //! cleanly is refused and left untouched.
 
+use crate::config::edit::{JsonText, Seg};
+use crate::config::write::Change;
 use crate::config::{self, syntax};
 use crate::convert::shell_quote;
 use crate::dialect::Dialect;
 use crate::discover::Context;
 use crate::error::Error;
 use crate::model::{Handler, HandlerKind};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 /// Where the routing goes.
@@ -51,31 +53,76 @@ pub fn route_command(hookx: &str, host: Dialect, event: &str) -> String {
     )
 }
 
-/// Whether a command line is a hookx routing entry: its first shell word is a program whose
-/// file name starts with `hookx`, followed by `run --host`. The dispatcher skips these.
+/// Whether a command line is a hookx routing entry: some simple command in it runs a hookx
+/// program ([`is_hookx_program`]) with `run` and `--host HOST`, whatever comes before it
+/// (`env A=1 hookx run …`, `exec hookx …`, `cd . && hookx run …`). The dispatcher skips these,
+/// convert does not copy them.
 pub fn is_hookx_entry(command: &str) -> bool {
     route_host(command).is_some()
 }
 
-/// The host a hookx routing command names (`<hookx> run --host HOST`), if it is one.
+/// The host a hookx routing command names (`… <hookx> run --host HOST …`), if it is one.
 pub fn route_host(command: &str) -> Option<String> {
     // Every handler of every event is asked this on the hot path; most are not hookx.
-    if !command.contains("hookx") {
+    if !command.contains("run") || !command.contains("--host") {
         return None;
     }
-    let (program, rest) = first_word(command.trim_start())?;
-    let name = Path::new(&program).file_name()?.to_str()?;
-    if !name.starts_with("hookx") {
+    let words = shell_words(command)?;
+    words
+        .split(|w| w.is_none())
+        .find_map(|simple| route_of(simple.iter().flatten().map(String::as_str)))
+}
+
+/// Programs that run the command after them (with their options and `NAME=value` words).
+const WRAPPERS: &[&str] = &[
+    "env", "exec", "command", "nohup", "builtin", "time", "nice", "setsid", "stdbuf", "timeout",
+];
+
+/// The host of one simple command (its words, unquoted), if it runs hookx's router.
+fn route_of<'a>(mut words: impl Iterator<Item = &'a str>) -> Option<String> {
+    let program = loop {
+        let word = words.next()?;
+        let name = Path::new(word).file_name()?.to_str()?;
+        let assignment = word.split_once('=').is_some_and(|(k, _)| {
+            !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        });
+        if assignment || word.starts_with('-') || WRAPPERS.contains(&name) {
+            continue;
+        }
+        // `timeout 600 hookx …`, `nice 5 …`: a number is a wrapper's argument.
+        if word.parse::<f64>().is_ok() {
+            continue;
+        }
+        break word;
+    };
+    if !is_hookx_program(program) || words.next()? != "run" {
         return None;
     }
-    let mut words = rest.split_whitespace();
-    if words.next()? != "run" {
-        return None;
+    while let Some(word) = words.next() {
+        if word == "--host" {
+            return words.next().map(str::to_string);
+        }
+        if let Some(host) = word.strip_prefix("--host=") {
+            return Some(host.to_string());
+        }
     }
-    match words.next()? {
-        "--host" => words.next().map(str::to_string),
-        other => other.strip_prefix("--host=").map(str::to_string),
+    None
+}
+
+/// Whether `program` is hookx: its file name contains `hookx` (`hookx`, `/opt/x/my-hookx`,
+/// `hookx-0.1`), or it is this very executable under another name.
+pub fn is_hookx_program(program: &str) -> bool {
+    let Some(name) = Path::new(program).file_name().and_then(|n| n.to_str()) else {
+        return false;
+    };
+    if name.contains("hookx") {
+        return true;
     }
+    let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    program.contains('/') && std::env::current_exe().is_ok_and(|exe| same(Path::new(program), &exe))
 }
 
 /// Whether a handler is a hookx routing entry, whatever field carries its command line.
@@ -89,42 +136,113 @@ pub fn is_hookx_handler(handler: &Handler) -> bool {
         .any(|line| is_hookx_entry(line))
 }
 
-/// The first word of a POSIX shell command line, unquoted, and the text after it. `None` when a
-/// quote is left open.
-fn first_word(line: &str) -> Option<(String, &str)> {
-    let mut word = String::new();
-    let mut chars = line.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
+/// The words of a POSIX shell command line, unquoted, with `None` for each control operator
+/// (`;`, `&`, `&&`, `|`, `||`, a newline, a parenthesis). `None` when a quote is left open.
+fn shell_words(line: &str) -> Option<Vec<Option<String>>> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
         match c {
-            c if c.is_whitespace() => return Some((word, &line[i..])),
-            '\'' => loop {
-                match chars.next()? {
-                    (_, '\'') => break,
-                    (_, c) => word.push(c),
-                }
-            },
-            '"' => loop {
-                match chars.next()? {
-                    (_, '"') => break,
-                    (_, '\\') => match chars.peek() {
-                        Some(&(_, c @ ('"' | '\\' | '$' | '`'))) => {
-                            word.push(c);
-                            chars.next();
-                        }
-                        _ => word.push('\\'),
-                    },
-                    (_, c) => word.push(c),
-                }
-            },
-            '\\' => {
-                if let Some((_, c)) = chars.next() {
-                    word.push(c);
+            ';' | '&' | '|' | '\n' | '(' | ')' => {
+                words.extend(word.take().map(Some));
+                words.push(None);
+            }
+            c if c.is_whitespace() => words.extend(word.take().map(Some)),
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next()? {
+                        '\'' => break,
+                        c => w.push(c),
+                    }
                 }
             }
-            c => word.push(c),
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next()? {
+                        '"' => break,
+                        '\\' => match chars.peek() {
+                            Some(&c @ ('"' | '\\' | '$' | '`')) => {
+                                w.push(c);
+                                chars.next();
+                            }
+                            _ => w.push('\\'),
+                        },
+                        c => w.push(c),
+                    }
+                }
+            }
+            '\\' => {
+                let w = word.get_or_insert_with(String::new);
+                if let Some(c) = chars.next() {
+                    w.push(c);
+                }
+            }
+            c => word.get_or_insert_with(String::new).push(c),
         }
     }
-    Some((word, ""))
+    words.extend(word.take().map(Some));
+    Some(words)
+}
+
+#[cfg(test)]
+mod route_tests {
+    use super::route_host;
+
+    #[test]
+    fn routing_entries_are_recognised_whatever_comes_before_them() {
+        for (line, host) in [
+            ("hookx run --host claude --event Stop", Some("claude")),
+            ("'/opt/my tools/hookx' run --host=copilot", Some("copilot")),
+            ("env hookx run --host claude --event Stop", Some("claude")),
+            ("env -i A=1 B=2 hookx run --host bricks", Some("bricks")),
+            ("exec hookx run --host claude", Some("claude")),
+            (
+                "cd . && hookx run --host copilot --event agentStop",
+                Some("copilot"),
+            ),
+            ("true; /opt/x/my-hookx run --host claude", Some("claude")),
+            ("X=1 timeout 5 hookx run --host claude", Some("claude")),
+            ("(hookx run --host claude)", Some("claude")),
+            ("hookx exec --as claude -- run --host x", None),
+            ("echo hookx run --host claude", None),
+            ("./check.sh run --host claude", None),
+            ("hookx run --host 'claude", None),
+        ] {
+            assert_eq!(route_host(line).as_deref(), host, "{line}");
+        }
+    }
+}
+
+/// Whether the route that fired from the folder `hook_dir` must leave `event` to the user's
+/// route. A host that runs every handler it reads, user files first (Copilot), runs both routes
+/// when the user and the project route are installed; only the user's route dispatches then,
+/// so that no handler runs twice. An unreadable user file changes nothing.
+pub fn left_to_user_route(ctx: &Context, host: Dialect, hook_dir: &Path, event: &str) -> bool {
+    if host.config().merges_identical_handlers {
+        return false;
+    }
+    let user = target(ctx, host, InstallScope::User);
+    let Some(user_dir) = user.parent() else {
+        return false;
+    };
+    let same = |a: &Path, b: &Path| {
+        a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+    };
+    if same(user_dir, hook_dir) {
+        return false;
+    }
+    let Ok(text) = std::fs::read_to_string(&user) else {
+        return false;
+    };
+    let Ok(events) = events_path(&user, &text, host) else {
+        return false;
+    };
+    let list = path_to(&events, &[Seg::from(event)]);
+    entries_of(&JsonText::new(&text), &list)
+        .is_some_and(|entries| !find_routes(&entries, host).is_empty())
 }
 
 /// What install or uninstall should do.
@@ -174,97 +292,82 @@ fn hookx_program(opts: &Options) -> Result<String, Error> {
         .map_err(|_| Error::Usage("the path of this hookx is not UTF-8; pass --hookx PATH".into()))
 }
 
-/// Installs or uninstalls, writing the target atomically only when something changes.
+/// Installs or uninstalls, through [`config::write::update`]: the file is edited in place, only
+/// hookx's entries change, and nothing is written when nothing changes. Uninstall gives back
+/// the bytes the file had before install, and deletes the file only when install created it.
 pub fn apply(opts: &Options) -> Result<Report, Error> {
     let path = target(&opts.ctx, opts.host, opts.scope);
-    let existing = read_target(&path, opts.host)?;
     let mut report = Report {
         path: path.clone(),
         ..Report::default()
     };
-    let existed = existing.is_some();
-    let mut root = existing.unwrap_or_else(|| new_file(opts.host));
-    if opts.uninstall {
-        if !existed {
-            return Ok(report);
-        }
-        report.removed = uninstall_value(&mut root, opts.host);
-        if report.removed > 0 && is_empty_file(&root, opts.host) {
-            std::fs::remove_file(&path).map_err(|e| Error::Io {
-                path: path.display().to_string(),
-                message: e.to_string(),
-            })?;
-            report.deleted = true;
-            return Ok(report);
-        }
-    } else {
-        let hookx = hookx_program(opts)?;
-        install_value(&mut root, opts.host, &hookx, &mut report);
-        report.command = format!("{} run --host {}", shell_quote(&hookx), opts.host.name());
-    }
-    if report.changed() {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| Error::Io {
-                path: dir.display().to_string(),
-                message: e.to_string(),
-            })?;
-        }
-        let mut text = serde_json::to_string_pretty(&finish(root)).unwrap_or_default();
-        text.push('\n');
-        config::write::write_atomic(&path, &text)?;
-    }
+    let hookx = match opts.uninstall {
+        true => None,
+        false => Some(hookx_program(opts)?),
+    };
+    let host = opts.host;
+    config::write::update(&path, |current| {
+        let fresh = fresh_text(host);
+        let (mut text, events) = match current {
+            None if opts.uninstall => return Ok(Change::Keep),
+            None => (JsonText::new(fresh.clone()), vec![Seg::from("hooks")]),
+            Some(current) => (JsonText::new(current), events_path(&path, current, host)?),
+        };
+        let edited = match &hookx {
+            Some(hookx) => {
+                let created = current.is_none();
+                install_text(&mut text, &events, host, hookx, created, &mut report);
+                report.command = format!("{} run --host {}", shell_quote(hookx), host.name());
+                report.changed()
+            }
+            None => {
+                let created;
+                (report.removed, created) = uninstall_text(&mut text, &events, host);
+                if created && text.as_str() == fresh {
+                    // Nothing is left but the file install created.
+                    report.deleted = true;
+                    return Ok(Change::Delete);
+                }
+                // A `hooks` object that only held hookx's entries goes too, as install may
+                // have added it.
+                if report.removed > 0 && !events.is_empty() && text.len(&events) == Some(0) {
+                    let _ = text.remove(&events);
+                }
+                report.removed > 0
+            }
+        };
+        Ok(match edited {
+            true => Change::Write(text.into_text()),
+            false => Change::Keep,
+        })
+    })?;
     Ok(report)
 }
 
-/// The target as a JSON value, `None` when it does not exist. A file that hookx cannot read
-/// cleanly in the host's dialect is refused: editing it would risk the hooks it has.
-fn read_target(path: &Path, host: Dialect) -> Result<Option<Value>, Error> {
-    let Some((src, parsed)) = config::read::read_target(path, host)? else {
-        return Ok(None);
+/// The text of a file install creates, before its entries go in.
+fn fresh_text(host: Dialect) -> String {
+    let value = match host.config().version {
+        Some(version) => json!({"version": version, "hooks": {}}),
+        None => json!({"hooks": {}}),
     };
+    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Where the event arrays of an existing target sit: under `hooks`, or at the root where the
+/// dialect allows that and the file has it so. A target hookx cannot read cleanly in the
+/// host's dialect is refused: editing it would risk the hooks it has.
+fn events_path(path: &Path, text: &str, host: Dialect) -> Result<Vec<Seg>, Error> {
+    let src = crate::source::SourceFile::new(path.display().to_string(), text);
+    let parsed = config::read::read_checked(&src, host)?;
     let value = syntax::parse_json(&src)?;
     let has_keys = value.as_object().is_some_and(|o| !o.is_empty());
     if host.config().wrapper_optional && !parsed.document.wrapped && has_keys {
         // Bricks may put events at the root; keep that layout.
-        return Ok(Some(json!({ UNWRAPPED: value })));
+        return Ok(Vec::new());
     }
-    Ok(Some(value))
-}
-
-/// Marks a file whose events sit at the root (no `hooks` key), while it is being edited.
-const UNWRAPPED: &str = "\u{0}hookx-unwrapped";
-
-fn new_file(host: Dialect) -> Value {
-    match host.config().version {
-        Some(version) => json!({"version": version, "hooks": {}}),
-        None => json!({"hooks": {}}),
-    }
-}
-
-/// Nothing left but what hookx itself would create (`hooks`, Copilot's `version`).
-fn is_empty_file(root: &Value, host: Dialect) -> bool {
-    let Some(top) = root.as_object() else {
-        return false;
-    };
-    if let Some(Value::Object(events)) = top.get(UNWRAPPED) {
-        return events.is_empty();
-    }
-    top.iter().all(|(k, v)| match k.as_str() {
-        "hooks" => v.as_object().is_some_and(Map::is_empty),
-        "version" => host.config().version.is_some(),
-        _ => false,
-    })
-}
-
-/// The object holding the event arrays, created if missing.
-fn events_mut(root: &mut Value) -> Option<&mut Map<String, Value>> {
-    let top = root.as_object_mut()?;
-    if top.contains_key(UNWRAPPED) {
-        return top.get_mut(UNWRAPPED)?.as_object_mut();
-    }
-    top.entry("hooks")
-        .or_insert_with(|| Value::Object(Map::new()))
-        .as_object_mut()
+    Ok(vec![Seg::from("hooks")])
 }
 
 /// The command-line fields of a handler object that may hold a routing command.
@@ -303,8 +406,33 @@ fn find_routes(entries: &[Value], host: Dialect) -> Vec<(usize, Option<usize>)> 
     found
 }
 
-/// The entry install adds for one event, in the host's own layout.
-fn new_entry(host: Dialect, command: &str) -> Value {
+/// The provenance record on the routing entries of a file install created.
+fn created_file() -> Value {
+    json!({"created": "file"})
+}
+
+/// Whether a routing handler says install created its file.
+fn says_created(handler: &Value) -> bool {
+    handler.get(config::write::MARKER) == Some(&created_file())
+}
+
+/// The entry install adds for one event, in the host's own layout; `created`: install is
+/// creating the file, and the entry says so.
+fn new_entry(host: Dialect, command: &str, created: bool) -> Value {
+    let mut entry = layout(host, command);
+    if created {
+        let handler = match entry.get_mut("hooks").and_then(|h| h.get_mut(0)) {
+            Some(inner) => inner,
+            None => &mut entry,
+        };
+        if let Some(obj) = handler.as_object_mut() {
+            obj.insert(config::write::MARKER.into(), created_file());
+        }
+    }
+    entry
+}
+
+fn layout(host: Dialect, command: &str) -> Value {
     match host {
         Dialect::Claude => json!({"hooks": [{"type": "command", "command": command}]}),
         Dialect::Copilot => {
@@ -317,106 +445,143 @@ fn new_entry(host: Dialect, command: &str) -> Value {
     }
 }
 
-fn install_value(root: &mut Value, host: Dialect, hookx: &str, report: &mut Report) {
-    let Some(events) = events_mut(root) else {
-        return;
-    };
+fn path_to(base: &[Seg], tail: &[Seg]) -> Vec<Seg> {
+    base.iter().chain(tail).cloned().collect()
+}
+
+/// The event's entries as the text holds them now.
+fn entries_of(text: &JsonText, list: &[Seg]) -> Option<Vec<Value>> {
+    text.value(list)?.as_array().cloned()
+}
+
+fn install_text(
+    text: &mut JsonText,
+    events: &[Seg],
+    host: Dialect,
+    hookx: &str,
+    created: bool,
+    report: &mut Report,
+) {
+    if text.value(events).is_none_or(|v| !v.is_object()) {
+        // A file without `hooks` gets one (a file whose `hooks` is not an object was refused).
+        if text.add_property(&[], "hooks", &json!({})).is_none() {
+            return;
+        }
+    }
     for (_, name) in host.default_flavor().tables().events {
         let command = &route_command(hookx, host, name);
-        let list = events
-            .entry(name.to_string())
-            .or_insert_with(|| Value::Array(Vec::new()));
-        let Some(entries) = list.as_array_mut() else {
+        let list = path_to(events, &[Seg::from(*name)]);
+        let Some(entries) = entries_of(text, &list) else {
+            if text.value(&list).is_none()
+                && text
+                    .add_property(events, name, &json!([new_entry(host, command, created)]))
+                    .is_some()
+            {
+                report.added.push(name.to_string());
+            }
             continue;
         };
-        let routes = find_routes(entries, host);
+        let routes = find_routes(&entries, host);
         let Some(&(first, inner)) = routes.first() else {
-            entries.push(new_entry(host, command));
-            report.added.push(name.to_string());
+            if text
+                .push(&list, &new_entry(host, command, created))
+                .is_some()
+            {
+                report.added.push(name.to_string());
+            }
             continue;
         };
         // Keep the first entry (and whatever the user tuned on it), pointed at this hookx.
+        let handler_path = match inner {
+            Some(j) => path_to(
+                &list,
+                &[Seg::Index(first), Seg::from("hooks"), Seg::Index(j)],
+            ),
+            None => path_to(&list, &[Seg::Index(first)]),
+        };
         let handler = match inner {
-            Some(j) => entries[first].get_mut("hooks").and_then(|h| h.get_mut(j)),
-            None => entries.get_mut(first),
+            Some(j) => entries[first].get("hooks").and_then(|h| h.get(j)),
+            None => entries.get(first),
         };
         if let Some(handler) = handler
             && let Some(key) = routing_key(handler, host)
-            && let Some(obj) = handler.as_object_mut()
-            && obj.get(key).and_then(Value::as_str) != Some(command)
+            && handler.get(key).and_then(Value::as_str) != Some(command)
+            && text
+                .replace(&path_to(&handler_path, &[Seg::from(key)]), &json!(command))
+                .is_some()
         {
-            obj.insert(key.to_string(), Value::String(command.to_string()));
             report.updated.push(name.to_string());
         }
         // Surplus copies would run the dispatcher twice per event.
-        report.removed += remove_routes(entries, &routes[1..]);
+        report.removed += remove_routes(text, &list, &entries, &routes[1..]);
     }
 }
 
-fn uninstall_value(root: &mut Value, host: Dialect) -> usize {
-    let Some(events) = events_mut(root) else {
-        return 0;
+/// Removes every routing entry of `host`: how many, and whether one said install created the
+/// file.
+fn uninstall_text(text: &mut JsonText, events: &[Seg], host: Dialect) -> (usize, bool) {
+    let Some(Value::Object(names)) = text.value(events) else {
+        return (0, false);
     };
     let mut removed = 0;
-    let mut emptied = Vec::new();
-    for (name, list) in events.iter_mut() {
-        let Some(entries) = list.as_array_mut() else {
+    let mut created = false;
+    for name in names.keys() {
+        let list = path_to(events, &[Seg::from(name.as_str())]);
+        let Some(entries) = entries_of(text, &list) else {
             continue;
         };
-        let routes = find_routes(entries, host);
+        let routes = find_routes(&entries, host);
         if routes.is_empty() {
             continue;
         }
-        removed += remove_routes(entries, &routes);
-        if entries.is_empty() {
-            emptied.push(name.clone());
+        created |= routes.iter().any(|&(i, inner)| {
+            let handler = match inner {
+                Some(j) => entries[i].get("hooks").and_then(|h| h.get(j)),
+                None => entries.get(i),
+            };
+            handler.is_some_and(says_created)
+        });
+        removed += remove_routes(text, &list, &entries, &routes);
+        if text.len(&list) == Some(0) {
+            let _ = text.remove(&list);
         }
     }
-    for name in emptied {
-        events.shift_remove(&name);
-    }
-    // A `hooks` object that only held hookx's entries goes too, as install may have added it.
-    if removed > 0
-        && events.is_empty()
-        && let Some(top) = root.as_object_mut()
-    {
-        top.shift_remove("hooks");
-    }
-    removed
+    (removed, created)
 }
 
-/// Removes the given routes (in ascending order); a group left without handlers goes too.
-fn remove_routes(entries: &mut Vec<Value>, routes: &[(usize, Option<usize>)]) -> usize {
-    let mut drop_entries = Vec::new();
-    for &(i, inner) in routes.iter().rev() {
-        match inner {
-            Some(j) => {
-                if let Some(handlers) = entries[i].get_mut("hooks").and_then(Value::as_array_mut) {
-                    handlers.remove(j);
-                    if handlers.is_empty() {
-                        drop_entries.push(i);
-                    }
-                }
+/// Removes the given routes (in ascending order) from the event array at `list`, whose
+/// entries were `entries`; a group left without handlers goes whole.
+fn remove_routes(
+    text: &mut JsonText,
+    list: &[Seg],
+    entries: &[Value],
+    routes: &[(usize, Option<usize>)],
+) -> usize {
+    let mut groups: Vec<usize> = routes.iter().map(|r| r.0).collect();
+    groups.dedup();
+    // Last entry first, so that the indices still to remove stay valid.
+    for &i in groups.iter().rev() {
+        let inner: Vec<usize> = routes
+            .iter()
+            .filter(|r| r.0 == i)
+            .filter_map(|r| r.1)
+            .collect();
+        let handlers = entries[i]
+            .get("hooks")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        if inner.is_empty() || inner.len() == handlers {
+            let _ = text.remove(&path_to(list, &[Seg::Index(i)]));
+        } else {
+            for &j in inner.iter().rev() {
+                let _ = text.remove(&path_to(
+                    list,
+                    &[Seg::Index(i), Seg::from("hooks"), Seg::Index(j)],
+                ));
             }
-            None => drop_entries.push(i),
         }
-    }
-    drop_entries.sort_unstable();
-    drop_entries.dedup();
-    for i in drop_entries.into_iter().rev() {
-        entries.remove(i);
     }
     routes.len()
-}
-
-/// Unwraps the editing marker before writing.
-fn finish(root: Value) -> Value {
-    match root {
-        Value::Object(mut top) if top.contains_key(UNWRAPPED) => {
-            top.remove(UNWRAPPED).unwrap_or(Value::Object(Map::new()))
-        }
-        other => other,
-    }
 }
 
 /// `hookx install`, printing what it did.

@@ -45,6 +45,10 @@ pub struct Row {
     /// With `--host`: `native`, `hookx` or `inactive`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run: Option<&'static str>,
+    /// With `--host`, for a file of another dialect the host runs by itself: the flavour of
+    /// the payload its handlers get there (Copilot: `copilot-pascal` for Claude files).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payload: Option<&'static str>,
 }
 
 /// The rows of the effective hook set, in event order, then discovery order.
@@ -83,6 +87,11 @@ pub fn rows(rules: &[EffectiveRule<'_>], host: Option<Dialect>, store: &TrustSto
                 scope: source.scope.name(),
                 trust,
                 run: runner.map(Runner::name),
+                payload: host
+                    .filter(|_| runner == Some(Runner::Native))
+                    .map(|h| h.native_flavor(entry.rule.flavor))
+                    .filter(|f| *f != entry.rule.flavor)
+                    .map(|f| f.name()),
             });
         }
     }
@@ -134,7 +143,10 @@ pub fn render_text(
             row.trust.unwrap_or("-").to_string(),
         ];
         if let Some(run) = row.run {
-            cells.push(run.to_string());
+            cells.push(match row.payload {
+                Some(flavor) => format!("{run}, {flavor} payload"),
+                None => run.to_string(),
+            });
         }
         table.push(cells);
     }

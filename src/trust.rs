@@ -252,22 +252,40 @@ impl TrustStore {
         }
     }
 
-    /// Writes the record atomically, creating `~/.hookx` if needed.
+    /// Writes the record through hookx's one writer (creating `~/.hookx` if needed, through a
+    /// symlinked record), merged under the writer's lock with the record as it is on disk then:
+    /// concurrent `hookx trust` runs keep each other's records, and legacy entries either run
+    /// re-trusted stay gone.
     pub fn save(&self) -> Result<(), Error> {
-        if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| Error::Io {
-                path: dir.display().to_string(),
-                message: e.to_string(),
-            })?;
-        }
-        let file = StoreFile {
-            version: STORE_VERSION,
-            trusted: self.trusted.values().cloned().collect(),
-            legacy: self.legacy.clone(),
-        };
-        let mut text = serde_json::to_string_pretty(&file).unwrap_or_default();
-        text.push('\n');
-        crate::config::write::write_atomic(&self.path, &text)
+        let shown = self.path.display().to_string();
+        crate::config::write::update(&self.path, |current| {
+            let mut trusted = BTreeMap::new();
+            let mut legacy = self.legacy.clone();
+            if let Some(text) = current {
+                let disk: StoreFile = serde_json::from_str(text).map_err(|e| Error::Io {
+                    path: shown.clone(),
+                    message: format!(
+                        "is not a hookx trust record ({e}); move it away to start afresh"
+                    ),
+                })?;
+                for r in disk.trusted {
+                    trusted.insert(format!("{}\0{}", r.location, r.path), r);
+                }
+                legacy.retain(|k, _| disk.legacy.contains_key(k));
+            }
+            for r in self.trusted.values() {
+                trusted.insert(format!("{}\0{}", r.location, r.path), r.clone());
+            }
+            let file = StoreFile {
+                version: STORE_VERSION,
+                trusted: trusted.into_values().collect(),
+                legacy,
+            };
+            let mut text = serde_json::to_string_pretty(&file).unwrap_or_default();
+            text.push('\n');
+            Ok(crate::config::write::Change::Write(text))
+        })
+        .map(|_| ())
     }
 }
 

@@ -49,7 +49,53 @@ pub fn check(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
     for rule in &doc.rules {
         checker.rule(doc, rule);
     }
+    if !src.path.ends_with(".md") {
+        checker.diagnostics.extend(duplicate_keys(src));
+    }
     checker.diagnostics
+}
+
+/// A key written twice in one object: JSON readers (hookx's, the agents') keep only the last
+/// value, so the earlier one, hooks and all, is silently ignored.
+fn duplicate_keys(src: &SourceFile) -> Vec<Diagnostic> {
+    fn walk(src: &SourceFile, value: &jsonc_parser::ast::Value, out: &mut Vec<Diagnostic>) {
+        use jsonc_parser::ast::Value as V;
+        use jsonc_parser::common::Ranged;
+        match value {
+            V::Object(obj) => {
+                for (i, prop) in obj.properties.iter().enumerate() {
+                    let name = prop.name.as_str();
+                    if let Some(first) =
+                        obj.properties[..i].iter().find(|p| p.name.as_str() == name)
+                    {
+                        let (line, col) = src.line_col(first.start());
+                        out.push(
+                            Diagnostic::at_offset(
+                                Severity::Error,
+                                src,
+                                prop.start(),
+                                format!(
+                                    "duplicate key `{name}`: only this one is read; the one at line {line}, column {col} is ignored"
+                                ),
+                            )
+                            .with_help("merge the two into one key"),
+                        );
+                    }
+                    walk(src, &prop.value, out);
+                }
+            }
+            V::Array(arr) => arr.elements.iter().for_each(|e| walk(src, e, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    if let Ok(parsed) =
+        jsonc_parser::parse_to_ast(&src.text, &Default::default(), &Default::default())
+        && let Some(value) = &parsed.value
+    {
+        walk(src, value, &mut out);
+    }
+    out
 }
 
 struct Checker<'a> {
@@ -227,18 +273,35 @@ impl Checker<'_> {
                 None,
             );
         }
-        if let Some(t) = handler.timeout
-            && t >= SUSPICIOUS_TIMEOUT
-        {
-            // Point at the timeout itself, under whichever of the dialect's keys it was written.
-            let timeout_at = dialect
+        // Point at the timeout itself, under whichever of the dialect's keys it was written.
+        let timeout_at = || {
+            dialect
                 .config()
                 .handler_keys
                 .iter()
                 .filter(|(_, field)| *field == HandlerField::Timeout)
                 .map(|(key, _)| format!("{at}/{key}"))
                 .find(|p| syntax::locate(self.src, p).is_some())
-                .unwrap_or_else(|| at.to_string());
+                .unwrap_or_else(|| at.to_string())
+        };
+        if handler.timeout == Some(0) {
+            let default = dialect
+                .default_flavor()
+                .tables()
+                .default_timeout(&handler.kind);
+            self.push(
+                Severity::Warning,
+                &timeout_at(),
+                format!(
+                    "timeout 0 would kill the hook at once; hookx runs it with {dialect}'s default ({default} s)"
+                ),
+                Some("remove it, or write the seconds the hook may take".to_string()),
+            );
+        }
+        if let Some(t) = handler.timeout
+            && t >= SUSPICIOUS_TIMEOUT
+        {
+            let timeout_at = timeout_at();
             self.push(
                 Severity::Warning,
                 &timeout_at,

@@ -389,7 +389,22 @@ fn write_creates_the_project_file_for_each_dialect() {
         assert_eq!(r.code, 0, "{to}: {r:?}");
         let target = project.path().join(file);
         let expected = convert(BLOCK_RM, "claude", to, &[]).stdout;
-        assert_eq!(std::fs::read_to_string(&target).unwrap(), expected, "{to}");
+        // The converted file, each handler with hookx's record of where it came from.
+        let written = std::fs::read_to_string(&target).unwrap();
+        let source = std::fs::canonicalize(BLOCK_RM).unwrap();
+        let record = format!(
+            ",\n{}\"hookx\": {{\n{}  \"source\": {}\n{}}}",
+            " ".repeat(12),
+            " ".repeat(12),
+            serde_json::to_string(source.to_str().unwrap()).unwrap(),
+            " ".repeat(12),
+        );
+        let record = match to {
+            "copilot" => record.replace(&" ".repeat(12), &" ".repeat(8)),
+            _ => record,
+        };
+        assert_eq!(written.replace(&record, ""), expected, "{to}");
+        assert_eq!(written.matches("\"hookx\"").count(), 1, "{written}");
         // Detected from its path, the written file reads back as its dialect.
         let v = run(&["validate", path_str(&target)]);
         assert_eq!(v.code, 0, "{to}: {v:?}");
@@ -443,6 +458,15 @@ fn dry_run_prints_a_diff_and_writes_nothing() {
     assert_eq!(r.code, 0, "{r:?}");
     assert!(r.stdout.contains("+    \"PreToolUse\": ["), "{}", r.stdout);
     assert!(!out.exists());
+    // On a file that already holds the result, the diff is empty.
+    std::fs::write(&out, convert(BLOCK_RM, "claude", "bricks", &[]).stdout).unwrap();
+    let r = convert(
+        BLOCK_RM,
+        "claude",
+        "bricks",
+        &["--out", path_str(&out), "--dry-run"],
+    );
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{r:?}");
 }
 
 #[test]
@@ -619,7 +643,7 @@ fn wrap_keeps_copilot_cwd_and_env_inside_the_wrapped_command() {
             "--event",
             "PreToolUse",
             "--",
-            "export VAR=\"value\"; cd optional/working/directory && your-bash-command"
+            "export VAR=value; cd optional/working/directory && your-bash-command"
         ]
     );
 }

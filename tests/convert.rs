@@ -310,6 +310,7 @@ fn command_lines(doc: &Document) -> Vec<(EventKind, String)> {
                     c.unix_line()
                         .unwrap_or_default()
                         .replace("BRICKS_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
+                        .replace("COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
                         .replace("$PWD", "$CLAUDE_PROJECT_DIR"),
                 )),
                 _ => None,
@@ -832,7 +833,8 @@ fn copilot_cwd_and_env_become_safe_shell_prefixes() {
     let line = c.command.clone().unwrap();
     assert_eq!(
         line,
-        r#"export GOOD_1="$HOME/x \"q\" \`no\` \$(no)"; cd 'dir with '\''quotes'\''' && ./check.sh"#
+        // Copilot passes env values literally (run 1.0.102): single quotes keep them so.
+        r#"export GOOD_1='$HOME/x "q" `no` $(no)'; cd 'dir with '\''quotes'\''' && ./check.sh"#
     );
     // Run the prefix (with the command replaced) to see what it does.
     let dir = tempfile::tempdir().unwrap();
@@ -850,7 +852,7 @@ fn copilot_cwd_and_env_become_safe_shell_prefixes() {
         .unwrap();
     assert_eq!(
         String::from_utf8(output.stdout).unwrap(),
-        "/home/h/x \"q\" `no` $(no)|dir with 'quotes'"
+        "$HOME/x \"q\" `no` $(no)|dir with 'quotes'"
     );
     assert!(!dir.path().join("pwned").exists());
 }

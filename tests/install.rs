@@ -378,3 +378,159 @@ fn hookx_entries_are_recognised_however_they_are_quoted() {
         assert_eq!(is_hookx_entry(command), host.is_some(), "{command}");
     }
 }
+
+/// Runs hookx under `umask`, as a shell would start it.
+#[cfg(unix)]
+fn hookx_with_umask(p: &Project, umask: &str, args: &[&str]) {
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("umask {umask} && exec \"$@\""))
+        .arg("sh")
+        .arg(env!("CARGO_BIN_EXE_hookx"))
+        .args(args)
+        .arg("--project")
+        .arg(&p.project)
+        .arg("--home")
+        .arg(&p.home)
+        .env("HOME", &p.home)
+        .env_remove("HOOKX_HOME")
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[cfg(unix)]
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
+}
+
+#[test]
+fn uninstall_gives_back_the_file_byte_for_byte() {
+    // CRLF, tabs, inline arrays, numbers as written, keys in the user's order, hooks of their own.
+    let original = "{\r\n\t\"z\": 1e3,\r\n\t\"big\": 18446744073709551616,\r\n\t\"f\": 1.0,\r\n\t\"permissions\": {\"allow\": [\"Bash(ls)\",\"Read\"]},\r\n\t\"hooks\": {\r\n\t\t\"Stop\": [ { \"hooks\": [ { \"type\": \"command\", \"command\": \"echo stop\", \"timeout\": 5 } ] } ]\r\n\t}\r\n}\r\n";
+    let minified = r#"{"b":[1,2],"a":{"x":1E+2}}"#;
+    for (host, file, text) in [
+        ("claude", SETTINGS, original),
+        ("claude", SETTINGS, minified),
+        (
+            "copilot",
+            ".github/hooks/hookx.json",
+            "{\n    \"version\": 1,\n    \"x\": [1, 2]\n}",
+        ),
+        (
+            "bricks",
+            ".bricks/hooks.json",
+            "{\"Stop\": [{\"matcher\": \"*\", \"hooks\": [{\"type\": \"command\", \"command\": \"true\"}]}]}\n",
+        ),
+    ] {
+        let p = Project::new();
+        p.write(file, text);
+        p.hookx(&["install", "--host", host, "--hookx", HOOKX])
+            .success();
+        let installed = p.read(file);
+        assert!(installed.contains(HOOKX), "{installed}");
+        if text.contains("\r\n") {
+            assert!(
+                !installed.replace("\r\n", "").contains('\n'),
+                "a bare LF: {installed:?}"
+            );
+        }
+        p.hookx(&["install", "--host", host, "--uninstall"])
+            .success();
+        assert_eq!(p.read(file), text, "{host}, installed as:\n{installed}");
+    }
+}
+
+/// An empty `hooks` object the user wrote before install is not told apart from one install
+/// added: uninstall takes it away (the one place it is not byte-exact), but never the file.
+#[test]
+fn uninstall_keeps_a_file_the_user_made() {
+    for (text, after) in [
+        ("{}\n", "{}\n"),
+        ("{\"hooks\": {}}", "{}"),
+        ("{\n  \"hooks\": {}\n}\n", "{}\n"),
+    ] {
+        let p = Project::new();
+        p.write(SETTINGS, text);
+        p.hookx(&["install", "--host", "claude", "--hookx", HOOKX])
+            .success();
+        let out = p.stdout(&["install", "--host", "claude", "--uninstall"]);
+        assert!(!out.contains("and the file"), "{out}");
+        assert_eq!(p.read(SETTINGS), after);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn user_scope_writes_through_a_symlinked_settings_file() {
+    // A dotfiles setup: ~/.claude/settings.json is a link into a dotfiles repository.
+    let p = Project::new();
+    let real = common::write(
+        &p.root,
+        "dotfiles/claude/settings.json",
+        "{\n  \"model\": \"x\"\n}\n",
+    );
+    let link = p.home.join(".claude/settings.json");
+    std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink("../../dotfiles/claude/settings.json", &link).unwrap();
+    p.hookx(&[
+        "install", "--host", "claude", "--scope", "user", "--hookx", HOOKX,
+    ])
+    .success();
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let text = std::fs::read_to_string(&real).unwrap();
+    assert!(
+        text.contains(HOOKX) && text.contains("\"model\": \"x\""),
+        "{text}"
+    );
+    p.hookx(&[
+        "install",
+        "--host",
+        "claude",
+        "--scope",
+        "user",
+        "--uninstall",
+    ])
+    .success();
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        std::fs::read_to_string(&real).unwrap(),
+        "{\n  \"model\": \"x\"\n}\n"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_new_file_gets_the_umask_mode_and_an_old_one_keeps_its_own() {
+    use std::os::unix::fs::PermissionsExt;
+    let p = Project::new();
+    hookx_with_umask(
+        &p,
+        "022",
+        &["install", "--host", "claude", "--hookx", HOOKX],
+    );
+    assert_eq!(mode(&p.project.join(SETTINGS)), 0o644);
+    let copilot = p.write(
+        ".github/hooks/hookx.json",
+        "{\"version\": 1, \"hooks\": {}}",
+    );
+    std::fs::set_permissions(&copilot, std::fs::Permissions::from_mode(0o640)).unwrap();
+    hookx_with_umask(
+        &p,
+        "077",
+        &["install", "--host", "copilot", "--hookx", HOOKX],
+    );
+    assert!(p.read(".github/hooks/hookx.json").contains(HOOKX));
+    assert_eq!(mode(&copilot), 0o640);
+}

@@ -128,9 +128,9 @@ fn copilot_tool_args_string_or_object_or_plain_text() {
             DateTime::from_timestamp_millis(1),
             "epoch milliseconds"
         );
-        // Written back in the documented form: a JSON-encoded string.
+        // Written back as 1.0.102 sends it: an object (run; older versions sent a string).
         let out = encode_event(&event, Flavor::Copilot);
-        assert_eq!(out["toolArgs"], json!(r#"{"path":"/a","file_text":"x"}"#));
+        assert_eq!(out["toolArgs"], json!({"path": "/a", "file_text": "x"}));
         assert_eq!(out["toolName"], json!("create"));
         // A Claude handler reads Claude names.
         let claude = encode_event(&event, Flavor::Claude);
@@ -264,8 +264,14 @@ fn handler_env_per_flavour() {
             ("BRICKS_HOOK_EVENT", "PreToolUse"),
         ])
     );
-    assert_eq!(env(Flavor::Copilot), pairs(&[("COPILOT_CLI", "1")]));
-    assert_eq!(env(Flavor::CopilotPascal), pairs(&[("COPILOT_CLI", "1")]));
+    // Run 1.0.102: Copilot sets both project variables.
+    let copilot = pairs(&[
+        ("COPILOT_CLI", "1"),
+        ("COPILOT_PROJECT_DIR", "/p"),
+        ("CLAUDE_PROJECT_DIR", "/p"),
+    ]);
+    assert_eq!(env(Flavor::Copilot), copilot);
+    assert_eq!(env(Flavor::CopilotPascal), copilot);
     // The project dir variable agrees with the config tables.
     for flavor in Flavor::ALL {
         if let Some(var) = flavor.tables().project_dir_var {
@@ -790,7 +796,8 @@ fn host_answers_per_flavour() {
         }
         snapshot!(format!("answer__{name}"), all);
     }
-    assert_eq!(read_back, 29, "answers read back");
+    // 33: Copilot reads context and prompt blocks too (run 1.0.102).
+    assert_eq!(read_back, 33, "answers read back");
 }
 
 #[test]

@@ -194,7 +194,7 @@ proptest! {
         // and command line.
         let commands = |d: &Document| -> Vec<(EventKind, String)> {
             d.rules.iter().flat_map(|r| r.handlers.iter().map(move |h| match &h.kind {
-                HandlerKind::Command(c) => (r.event.clone(), c.unix_line().unwrap_or_default().replace("BRICKS_PROJECT_DIR", "CLAUDE_PROJECT_DIR").replace("$PWD", "$CLAUDE_PROJECT_DIR")),
+                HandlerKind::Command(c) => (r.event.clone(), c.unix_line().unwrap_or_default().replace("BRICKS_PROJECT_DIR", "CLAUDE_PROJECT_DIR").replace("COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR").replace("$PWD", "$CLAUDE_PROJECT_DIR")),
                 _ => (r.event.clone(), String::new()),
             })).collect()
         };

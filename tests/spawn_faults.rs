@@ -4,10 +4,12 @@
 
 use std::path::Path;
 use std::process::Command;
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use hookx::spawn::{Exit, Finished, OUTPUT_CAP, Spawn, run, run_all};
+
+mod common;
+use common::exits_within;
 
 fn sh(command_line: &str) -> Spawn {
     Spawn {
@@ -36,16 +38,8 @@ fn is_running(pid: i32) -> bool {
     !stat.is_empty() && !stat.starts_with('Z')
 }
 
-fn gone_within(pid: i32, limit: Duration) -> bool {
-    let until = Instant::now() + limit;
-    while Instant::now() < until {
-        if !is_running(pid) {
-            return true;
-        }
-        thread::sleep(Duration::from_millis(20));
-    }
-    !is_running(pid)
-}
+/// What bounds a wait for an event: only how long a failing test takes to say so.
+const BOUND: Duration = Duration::from_secs(120);
 
 fn kill(pid: i32) {
     if let Some(pid) = rustix::process::Pid::from_raw(pid) {
@@ -61,7 +55,7 @@ fn utf8(bytes: &[u8]) -> &str {
 fn hang_past_timeout_kills_the_whole_group() {
     let dir = tempfile::tempdir().unwrap();
     let pid_file = dir.path().join("grandchild.pid");
-    let mut spec = sh(r#"sleep 30 & echo $! > "$PID_FILE"; wait"#);
+    let mut spec = sh(r#"sleep 600 & echo $! > "$PID_FILE"; wait"#);
     spec.env = vec![("PID_FILE".into(), pid_file.display().to_string())];
     spec.timeout = Duration::from_secs(1);
 
@@ -69,24 +63,18 @@ fn hang_past_timeout_kills_the_whole_group() {
 
     assert_eq!(done.exit, Exit::TimedOut);
     assert!(done.elapsed >= spec.timeout, "{:?}", done.elapsed);
-    assert!(
-        done.elapsed < spec.timeout + Duration::from_secs(2),
-        "{:?}",
-        done.elapsed
-    );
     let grandchild = read_pid(&pid_file);
-    let killed = gone_within(grandchild, Duration::from_secs(2));
+    let killed = exits_within(grandchild, BOUND);
     kill(grandchild);
     assert!(killed, "background sleep {grandchild} survived the timeout");
 }
 
 #[test]
 fn zero_timeout_times_out_at_once() {
-    let mut spec = sh("sleep 5");
+    let mut spec = sh("sleep 600");
     spec.timeout = Duration::ZERO;
     let done = run(&spec);
     assert_eq!(done.exit, Exit::TimedOut);
-    assert!(done.elapsed < Duration::from_secs(3), "{:?}", done.elapsed);
 }
 
 #[test]
@@ -169,7 +157,7 @@ fn output_exactly_at_the_cap_is_not_truncated() {
 fn background_child_holding_the_pipes_does_not_hang() {
     let dir = tempfile::tempdir().unwrap();
     let pid_file = dir.path().join("background.pid");
-    let mut spec = sh(r#"sleep 30 & echo $! > "$PID_FILE"; echo hi"#);
+    let mut spec = sh(r#"sleep 600 & echo $! > "$PID_FILE"; echo hi"#);
     spec.env = vec![("PID_FILE".into(), pid_file.display().to_string())];
 
     let done = run(&spec);
@@ -179,7 +167,7 @@ fn background_child_holding_the_pipes_does_not_hang() {
     kill(background);
     assert_eq!(done.exit, Exit::Code(0));
     assert_eq!(utf8(&done.stdout), "hi\n");
-    assert!(done.elapsed < Duration::from_secs(5), "{:?}", done.elapsed);
+    // Still running when hookx answered: hookx did not wait for it.
     assert!(
         still_running,
         "a normal exit must not kill the background child"
@@ -286,21 +274,21 @@ fn env_overrides_the_inherited_environment() {
 }
 
 #[test]
-fn fast_handler_is_fast() {
-    let done = run(&sh("true"));
-    assert_eq!(done.exit, Exit::Code(0));
-    assert!(done.elapsed < Duration::from_secs(1), "{:?}", done.elapsed);
-}
-
-#[test]
 fn run_all_parallel_runs_at_once() {
+    // Each handler waits until all four have started: run one by one, the first would wait
+    // until its timeout.
+    let dir = tempfile::tempdir().unwrap();
     let specs: Vec<Spawn> = (0..4)
-        .map(|i| sh(&format!("sleep 0.3; echo {i}")))
+        .map(|i| {
+            let mut spec = sh(&format!(
+                r#"touch "$DIR/{i}"; while [ "$(ls "$DIR" | wc -l)" -lt 4 ]; do sleep 0.01; done; echo {i}"#
+            ));
+            spec.env = vec![("DIR".into(), dir.path().display().to_string())];
+            spec.timeout = BOUND;
+            spec
+        })
         .collect();
-    let start = Instant::now();
     let done = run_all(&specs, true);
-    let took = start.elapsed();
-    assert!(took < Duration::from_secs(1), "{took:?}");
     let outs: Vec<&str> = done.iter().map(|d| utf8(&d.stdout)).collect();
     assert_eq!(outs, ["0\n", "1\n", "2\n", "3\n"]);
 }
@@ -335,4 +323,19 @@ fn run_all_sequential_keeps_order_and_runs_one_by_one() {
 fn run_all_of_nothing() {
     assert!(run_all(&[], true).is_empty());
     assert!(run_all(&[], false).is_empty());
+}
+
+/// Under a host that runs handlers one by one (Copilot), a hanging handler with a long timeout
+/// (Claude's 600 s) must leave the next handler part of the route's time.
+#[test]
+fn in_order_a_hanging_handler_leaves_the_next_its_share_of_the_deadline() {
+    let mut hang = sh("sleep 600");
+    hang.timeout = Duration::from_secs(600);
+    let mut deny = sh("echo deny");
+    deny.timeout = Duration::from_secs(600);
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let done = hookx::spawn::run_all_by(&[hang, deny], false, deadline);
+    assert_eq!(done[0].exit, Exit::TimedOut);
+    assert_eq!(done[1].exit, Exit::Code(0));
+    assert_eq!(utf8(&done[1].stdout), "deny\n");
 }

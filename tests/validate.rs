@@ -315,3 +315,38 @@ fn syntax_error_columns_count_characters() {
         run.stdout
     );
 }
+
+/// Duplicate keys (the first value is silently ignored by every JSON reader) and absurd
+/// timeouts are reported where they are written (timeout 0: see the failure-policy tests).
+#[test]
+fn duplicate_keys_and_absurd_timeouts_are_located() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = common::write(
+        dir.path(),
+        ".claude/settings.json",
+        "{\n  \"hooks\": {\n    \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"a\", \"timeout\": 0}]}],\n    \"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"b\", \"timeout\": -5}]}],\n    \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"c\", \"timeout\": 90000}]}]\n  }\n}\n",
+    );
+    let r = validate(&[path.to_str().unwrap()]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let shown = format!("{}{}", r.stdout, r.stderr);
+    let at = |line: usize, col: usize, text: &str| {
+        let prefix = format!("{}:{line}:{col}: ", path.display());
+        assert!(
+            shown
+                .lines()
+                .any(|l| l.starts_with(&prefix) && l.contains(text)),
+            "no `{text}` at {line}:{col}:\n{shown}"
+        );
+    };
+    at(
+        5,
+        5,
+        "error: duplicate key `Stop`: only this one is read; the one at line 3, column 5 is ignored",
+    );
+    at(
+        4,
+        78,
+        "`timeout` must be a positive number of seconds, found -5",
+    );
+    at(5, 72, "timeout 90000 is in seconds");
+}

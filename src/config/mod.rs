@@ -2,6 +2,7 @@
 //! dialect.
 
 pub mod detect;
+pub mod edit;
 pub mod read;
 pub mod spec;
 pub mod syntax;

@@ -257,7 +257,14 @@ pub fn read_target(
         return Ok(None);
     }
     let src = SourceFile::read(path)?;
-    let parsed = read(&src, dialect)?;
+    let parsed = read_checked(&src, dialect)?;
+    Ok(Some((src, parsed)))
+}
+
+/// Reads the text of a file hookx is about to write into; an error when hookx cannot read all
+/// of it.
+pub fn read_checked(src: &SourceFile, dialect: Dialect) -> Result<Parsed, Error> {
+    let parsed = read(src, dialect)?;
     if parsed.has_errors() {
         let mut diags: Vec<Diagnostic> = parsed
             .diagnostics
@@ -266,14 +273,14 @@ pub fn read_target(
             .collect();
         diags.push(Diagnostic::at_line_col(
             Severity::Error,
-            &src,
+            src,
             1,
             1,
             "refusing to write into a file hookx cannot fully read; fix it first",
         ));
         return Err(Error::Invalid(diags));
     }
-    Ok(Some((src, parsed)))
+    Ok(parsed)
 }
 
 /// A Claude plugin's `hooks/hooks.json` (it may carry a `description`), or any file other than
@@ -552,6 +559,10 @@ impl Reader<'_> {
         for (key, value) in fields {
             // Built only for a diagnostic: most handlers have none.
             let at = || format!("{pointer}/{}", escape(&key));
+            if key == super::write::MARKER {
+                // hookx's provenance record, not a field of the handler.
+                continue;
+            }
             let Some(field) = spec.field(&key) else {
                 extra.insert(key, value);
                 continue;

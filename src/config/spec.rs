@@ -66,6 +66,13 @@ pub struct ConfigSpec {
     /// The host's own files `hookx install` writes, below the project and below the home.
     pub install_project: &'static str,
     pub install_user: &'static str,
+    /// The variable the agent sets to the folder of the hook file whose handler it runs
+    /// (Copilot: `COPILOT_HOOK_DIR`, run 1.0.102), which tells a route where it was installed.
+    pub hook_dir_var: Option<&'static str>,
+    /// Other dialects' files the agent runs by itself, and the flavour whose payload, matcher
+    /// and answer rules their handlers then get (Copilot runs `.claude/settings*.json` as its
+    /// PascalCase hooks).
+    pub reads_foreign_as: &'static [(crate::dialect::Dialect, crate::dialect::Flavor)],
 }
 
 impl ConfigSpec {

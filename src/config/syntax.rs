@@ -330,7 +330,7 @@ pub struct JsonPositions {
 
 #[derive(Clone, Debug)]
 enum Node {
-    /// A duplicated key names its first value.
+    /// A duplicated key names its last value, the one a JSON reader keeps.
     Object(usize, HashMap<String, Node>),
     Array(usize, Vec<Node>),
     Leaf(usize),
@@ -343,9 +343,7 @@ impl Node {
             jsonc_parser::ast::Value::Object(obj) => {
                 let mut props = HashMap::with_capacity(obj.properties.len());
                 for p in &obj.properties {
-                    props
-                        .entry(p.name.as_str().to_string())
-                        .or_insert_with(|| Node::new(&p.value));
+                    props.insert(p.name.as_str().to_string(), Node::new(&p.value));
                 }
                 Node::Object(start, props)
             }

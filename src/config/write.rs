@@ -1,11 +1,12 @@
 //! Writing a [`Document`] back out in its dialect, and merging it into an existing file.
 
+use super::edit::{JsonText, Seg};
 use super::read;
 use super::spec::HandlerField;
 use crate::dialect::Flavor;
 use crate::error::Error;
 use crate::model::{Document, DocumentKind, Handler, HandlerKind, Rule, RuleShape};
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 use std::path::Path;
 
 /// The document as its dialect writes it: JSON, or markdown with YAML frontmatter.
@@ -45,12 +46,7 @@ pub fn to_value(doc: &Document) -> Value {
 fn hooks_object(doc: &Document) -> Map<String, Value> {
     let mut hooks = Map::new();
     for rule in &doc.rules {
-        let name = rule
-            .flavor
-            .tables()
-            .event_name(&rule.event)
-            .unwrap_or(rule.event.name())
-            .to_string();
+        let name = event_key(rule);
         let entry = hooks
             .entry(name)
             .or_insert_with(|| Value::Array(Vec::new()));
@@ -161,86 +157,493 @@ fn handler_value(doc: &Document, flavor: Flavor, handler: &Handler) -> Value {
     Value::Object(out)
 }
 
-/// Merges `doc`'s rules into the config file at `path` (which may not exist yet), keeping every
-/// key and rule it already has; identical rules are not added twice. Returns the new text.
+/// Merges `doc`'s rules into the config file at `path` (which may not exist yet): a sync from
+/// the files its rules came from ([`sync_text`]). Returns the new text.
 pub fn merge_into(path: &Path, doc: &Document) -> Result<String, Error> {
+    let mut sources: Vec<&str> = doc.rules.iter().map(|r| r.origin.file.as_str()).collect();
+    sources.dedup();
+    let current = match std::fs::read_to_string(path) {
+        Ok(text) => Some(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => {
+            return Err(Error::Io {
+                path: path.display().to_string(),
+                message: e.to_string(),
+            });
+        }
+    };
+    sync_text(path, doc, &sources, current.as_deref())
+}
+
+/// `convert --write`: the text of the file at `path` (`current`, `None` when there is none)
+/// once synced with `doc`, converted from the files `sources`.
+///
+/// Every handler written carries hookx's provenance record ([`MARKER`]) naming the source it
+/// came from, relative to the target's folder. The entries an earlier run wrote from these
+/// sources are replaced by the new ones where they were (or removed, when the source no longer
+/// has them); hand-written entries, entries from other sources and every other byte stay. A
+/// second run with the same sources gives the same text. A new entry equal to a hand-written
+/// one is not added twice.
+pub fn sync_text(
+    path: &Path,
+    doc: &Document,
+    sources: &[&str],
+    current: Option<&str>,
+) -> Result<String, Error> {
     if doc.kind == DocumentKind::ClaudeFrontmatter || path.extension().is_some_and(|e| e == "md") {
         return Err(Error::Usage(format!(
             "{}: hookx does not write into markdown frontmatter; use --out to write a new file",
             path.display()
         )));
     }
-    let Some((src, parsed)) = read::read_target(path, doc.dialect)? else {
-        return Ok(to_text(doc));
+    let mut marked = doc.clone();
+    for rule in &mut marked.rules {
+        let record = json!({ "source": source_record(path, &rule.origin.file) });
+        for handler in &mut rule.handlers {
+            handler.extra.insert(MARKER.into(), record.clone());
+        }
+    }
+    let Some(current) = current else {
+        return Ok(to_text(&marked));
     };
-    let original = super::syntax::parse_json(&src)?;
-    let mut target = parsed.document;
-    for rule in &doc.rules {
-        let already = target.rules.iter().any(|r| {
-            r.event == rule.event
-                && r.matcher == rule.matcher
-                && r.handlers == rule.handlers
-                && r.flavor == rule.flavor
-        });
-        if !already {
-            target.rules.push(rule.clone());
+    let src = crate::source::SourceFile::new(path.display().to_string(), current);
+    let parsed = read::read_checked(&src, doc.dialect)?;
+    let owned: Vec<Value> = sources
+        .iter()
+        .map(|s| json!({ "source": source_record(path, s) }))
+        .collect();
+    let events: Vec<Seg> = match parsed.document.wrapped || parsed.document.rules.is_empty() {
+        true => vec![Seg::from("hooks")],
+        false => Vec::new(),
+    };
+    let mut text = JsonText::new(current);
+    let mut wanted: Vec<(String, Vec<Value>)> = Vec::new();
+    for rule in &marked.rules {
+        let name = event_key(rule);
+        let values = rule_values(&marked, rule);
+        match wanted.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, list)) => list.extend(values),
+            None => wanted.push((name, values)),
         }
     }
-    let mut value = to_value(&target);
-    keep_order(&mut value, &original);
-    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
-    text.push('\n');
-    Ok(text)
-}
-
-/// Puts every object's keys in the order `original` has them (keys it lacks go after them),
-/// down through arrays item by item, so that writing into a file reorders nothing it had.
-fn keep_order(value: &mut Value, original: &Value) {
-    match (value, original) {
-        (Value::Object(map), Value::Object(orig)) => {
-            let mut ordered = Map::new();
-            for (key, orig_value) in orig {
-                if let Some(v) = map.get(key) {
-                    let mut v = v.clone();
-                    keep_order(&mut v, orig_value);
-                    ordered.insert(key.clone(), v);
-                }
-            }
-            for (key, v) in map.iter() {
-                if !ordered.contains_key(key) {
-                    ordered.insert(key.clone(), v.clone());
-                }
-            }
-            *map = ordered;
+    let mut names: Vec<String> = match text.value(&events) {
+        Some(Value::Object(map)) => map.keys().cloned().collect(),
+        _ => Vec::new(),
+    };
+    for (name, _) in &wanted {
+        if !names.contains(name) {
+            names.push(name.clone());
         }
-        (Value::Array(items), Value::Array(orig)) => {
-            for (item, orig_item) in items.iter_mut().zip(orig) {
-                keep_order(item, orig_item);
-            }
-        }
-        _ => {}
     }
+    for name in names {
+        let new: Vec<Value> = wanted
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, l)| l.clone())
+            .unwrap_or_default();
+        sync_event(&mut text, &events, &name, new, &owned).ok_or_else(|| Error::Io {
+            path: path.display().to_string(),
+            message: format!("hookx could not edit the `{name}` entries in place"),
+        })?;
+    }
+    Ok(text.into_text())
 }
 
-/// Writes `text` to `path` atomically: a temporary file in the same directory, then a rename,
-/// keeping the permissions of the file it replaces.
-pub fn write_atomic(path: &Path, text: &str) -> Result<(), Error> {
-    use std::io::Write;
+/// Whether a handler carries one of the `owned` provenance records.
+fn is_owned(handler: &Value, owned: &[Value]) -> bool {
+    handler.get(MARKER).is_some_and(|m| owned.contains(m))
+}
+
+/// The entry without hookx's provenance records, to compare with a hand-written one.
+fn unmarked(entry: &Value) -> Value {
+    let mut entry = entry.clone();
+    if let Some(obj) = entry.as_object_mut() {
+        obj.remove(MARKER);
+        if let Some(Value::Array(handlers)) = obj.get_mut("hooks") {
+            for h in handlers {
+                if let Some(h) = h.as_object_mut() {
+                    h.remove(MARKER);
+                }
+            }
+        }
+    }
+    entry
+}
+
+/// Syncs one event's array: `new` replaces the entries (and handlers) owned by this run.
+fn sync_event(
+    text: &mut JsonText,
+    events: &[Seg],
+    name: &str,
+    new: Vec<Value>,
+    owned: &[Value],
+) -> Option<()> {
+    let list: Vec<Seg> = events.iter().cloned().chain([Seg::from(name)]).collect();
+    let Some(current) = text.value(&list) else {
+        if new.is_empty() {
+            return Some(());
+        }
+        if events.is_empty() || text.value(events).is_some_and(|v| v.is_object()) {
+            return text.add_property(events, name, &Value::Array(new));
+        }
+        text.add_property(&[], "hooks", &json!({}))?;
+        return text.add_property(events, name, &Value::Array(new));
+    };
+    let Value::Array(entries) = current else {
+        // Not an event array (the reader kept it aside): left alone.
+        return Some(());
+    };
+    // Each entry: owned whole, owned in part (a group with hand-written handlers too), or not.
+    let mut whole = Vec::new();
+    let mut partial = Vec::new();
+    for (i, entry) in entries.iter().enumerate() {
+        match entry.get("hooks").and_then(Value::as_array) {
+            Some(handlers) => {
+                let mine: Vec<usize> = (0..handlers.len())
+                    .filter(|&j| is_owned(&handlers[j], owned))
+                    .collect();
+                if !mine.is_empty() && mine.len() == handlers.len() {
+                    whole.push(i);
+                } else if !mine.is_empty() {
+                    partial.push((i, mine));
+                }
+            }
+            None if is_owned(entry, owned) => whole.push(i),
+            None => {}
+        }
+    }
+    let kept: Vec<Value> = (0..entries.len())
+        .filter(|i| !whole.contains(i))
+        .map(|i| unmarked(&entries[i]))
+        .collect();
+    let new: Vec<Value> = new
+        .into_iter()
+        .filter(|e| !kept.contains(&unmarked(e)))
+        .collect();
+    let old: Vec<&Value> = whole.iter().map(|&i| &entries[i]).collect();
+    if partial.is_empty() && old.iter().copied().eq(new.iter()) {
+        return Some(());
+    }
+    // Where the first entry of this run was, the new ones go; else after the others.
+    let at = whole
+        .first()
+        .map_or(entries.len() - whole.len(), |&first| first);
+    for i in (0..entries.len()).rev() {
+        if whole.contains(&i) {
+            text.remove(&[list.as_slice(), &[Seg::Index(i)]].concat())?;
+        } else if let Some((_, mine)) = partial.iter().find(|(p, _)| *p == i) {
+            for &j in mine.iter().rev() {
+                let at = [Seg::Index(i), Seg::from("hooks"), Seg::Index(j)];
+                text.remove(&[list.as_slice(), &at].concat())?;
+            }
+        }
+    }
+    if new.is_empty() && text.len(&list) == Some(0) && !whole.is_empty() {
+        // Only this run's entries were there: the event goes with them.
+        return text.remove(&list);
+    }
+    for (k, entry) in new.iter().enumerate() {
+        text.insert(&list, at + k, entry)?;
+    }
+    Some(())
+}
+
+/// How a target's provenance record names a source file: relative to the target's folder
+/// (both with symlinks resolved), so that the same file is named the same from any working
+/// directory.
+fn source_record(target: &Path, source: &str) -> String {
+    let absolute = |p: &Path| match std::fs::canonicalize(p) {
+        Ok(p) => p,
+        Err(_) => std::env::current_dir().map_or(p.to_path_buf(), |d| d.join(p)),
+    };
+    let source_path = absolute(Path::new(source));
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    // The folder may not exist yet: resolve the part that does.
+    let mut existing = dir;
+    let mut rest = Vec::new();
+    while !existing.exists() {
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                existing = parent;
+            }
+            _ => break,
+        }
+    }
+    let mut dir = absolute(if existing.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        existing
+    });
+    dir.extend(rest.iter().rev());
+    let a: Vec<_> = dir.components().collect();
+    let b: Vec<_> = source_path.components().collect();
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    // Sharing only the root (or a drive), the absolute path says more than a `../../..` chain.
+    if common <= 1 {
+        return source_path.to_string_lossy().into_owned();
+    }
+    let mut out = std::path::PathBuf::new();
+    for _ in common..a.len() {
+        out.push("..");
+    }
+    out.extend(&b[common..]);
+    out.to_string_lossy().replace('\\', "/")
+}
+
+fn event_key(rule: &Rule) -> String {
+    rule.flavor
+        .tables()
+        .event_name(&rule.event)
+        .unwrap_or(rule.event.name())
+        .to_string()
+}
+
+/// The key of hookx's provenance record on a handler it wrote into a file:
+/// `"hookx": {"source": "../x.json"}` on an entry `convert --write` converted from that file,
+/// `"hookx": {"created": "file"}` on a routing entry of a file `install` created. Claude Code
+/// 2.1.332 and Copilot CLI 1.0.102 load handlers that carry it (checked by running both); the
+/// reader leaves it out of the handler.
+pub const MARKER: &str = "hookx";
+
+/// What an edit decided to do with the file it was shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// Leave the file as it is.
+    Keep,
+    /// Replace its content (a no-op when the text is what the file already holds).
+    Write(String),
+    /// Delete it.
+    Delete,
+}
+
+/// What [`update`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Unchanged,
+    Written,
+    Deleted,
+}
+
+/// The one way hookx changes a file (install, uninstall, `convert --out/--write`, trust).
+///
+/// * A symlink is written through: the file it points to changes, the link stays (a dotfiles
+///   setup keeps working). Dangling links are followed too, and the file is created there.
+/// * The read-modify-write runs under an advisory lock on the file's directory (`flock(2)` on
+///   Unix; a lock file beside it elsewhere), so concurrent hookx runs keep every change.
+/// * `edit` gets the current text (`None` when there is no file) and says what to do; text
+///   equal to the current one is not rewritten (no new mtime).
+/// * The new text goes to a temporary file in the same directory, then renamed over the old
+///   one: readers see the old file or the new one, never half of one. An existing file keeps
+///   its mode; a new one gets the umask's (as `touch` would).
+pub fn update(
+    path: &Path,
+    edit: impl FnOnce(Option<&str>) -> Result<Change, Error>,
+) -> Result<Outcome, Error> {
+    let real = resolve_links(path)?;
     let shown = path.display().to_string();
     let io = |e: std::io::Error| Error::Io {
         path: shown.clone(),
         message: e.to_string(),
     };
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
+    let dir = match real.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
     };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
-    tmp.write_all(text.as_bytes()).map_err(io)?;
-    tmp.as_file().sync_all().map_err(io)?;
-    if let Ok(meta) = std::fs::metadata(path) {
-        std::fs::set_permissions(tmp.path(), meta.permissions()).map_err(io)?;
+    std::fs::create_dir_all(&dir).map_err(|e| Error::Io {
+        path: dir.display().to_string(),
+        message: e.to_string(),
+    })?;
+    let _lock = lock_dir(&dir).map_err(|e| Error::Io {
+        path: dir.display().to_string(),
+        message: format!("cannot lock the directory for writing: {e}"),
+    })?;
+    let current = match std::fs::read(&real) {
+        Ok(bytes) => Some(String::from_utf8(bytes).map_err(|_| Error::Io {
+            path: shown.clone(),
+            message: "is not UTF-8 text; hookx does not write into it".into(),
+        })?),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(io(e)),
+    };
+    match edit(current.as_deref())? {
+        Change::Keep => Ok(Outcome::Unchanged),
+        Change::Write(text) if current.as_deref() == Some(text.as_str()) => Ok(Outcome::Unchanged),
+        Change::Write(text) => {
+            replace(&real, &dir, &text, current.is_some()).map_err(io)?;
+            Ok(Outcome::Written)
+        }
+        Change::Delete if current.is_none() => Ok(Outcome::Unchanged),
+        Change::Delete => {
+            std::fs::remove_file(&real).map_err(io)?;
+            Ok(Outcome::Deleted)
+        }
     }
-    tmp.persist(path).map_err(|e| io(e.error))?;
+}
+
+/// Writes `text` to `path` whole, through [`update`].
+pub fn write_atomic(path: &Path, text: &str) -> Result<(), Error> {
+    update(path, |_| Ok(Change::Write(text.to_string()))).map(|_| ())
+}
+
+/// The file a path finally names, following symlinks (also a dangling last one), so that
+/// writing replaces that file and not the link.
+fn resolve_links(path: &Path) -> Result<std::path::PathBuf, Error> {
+    let mut current = path.to_path_buf();
+    // As many links as Linux follows (MAXSYMLINKS); more is a loop.
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = std::fs::read_link(&current).map_err(|e| Error::Io {
+                    path: current.display().to_string(),
+                    message: e.to_string(),
+                })?;
+                current = match current.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                };
+            }
+            _ => return Ok(current),
+        }
+    }
+    Err(Error::Io {
+        path: path.display().to_string(),
+        message: "too many levels of symbolic links".into(),
+    })
+}
+
+/// An exclusive advisory lock held until dropped: on the directory itself where it can be
+/// opened as a file (Unix), else on a lock file in it.
+fn lock_dir(dir: &Path) -> std::io::Result<std::fs::File> {
+    #[cfg(unix)]
+    let file = std::fs::File::open(dir)?;
+    #[cfg(not(unix))]
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join(".hookx.lock"))?;
+    file.lock()?;
+    Ok(file)
+}
+
+/// Renames a new file with `text` over `real`, keeping the mode of the file replaced.
+fn replace(real: &Path, dir: &Path, text: &str, existed: bool) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".hookx-");
+    // The kernel applies the umask to a new file's 0666, as for any file a program creates.
+    #[cfg(unix)]
+    let create_mode = std::os::unix::fs::PermissionsExt::from_mode(0o666);
+    #[cfg(unix)]
+    builder.permissions(create_mode);
+    let mut tmp = builder.tempfile_in(dir)?;
+    tmp.write_all(text.as_bytes())?;
+    if existed && let Ok(meta) = std::fs::metadata(real) {
+        std::fs::set_permissions(tmp.path(), meta.permissions())?;
+    }
+    tmp.as_file().sync_all()?;
+    tmp.persist(real).map_err(|e| e.error)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dialect::Dialect;
+    use crate::source::SourceFile;
+
+    /// Reads `text` as a Claude file written at `dir/name`, and syncs it into `target`.
+    fn sync(dir: &Path, name: &str, text: &str, target: &str) -> String {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let src = SourceFile::new(path.to_str().unwrap(), text);
+        let doc = read::read(&src, Dialect::Claude).unwrap().document;
+        let out = dir.join("settings.json");
+        sync_text(&out, &doc, &[path.to_str().unwrap()], Some(target)).unwrap()
+    }
+
+    fn stop(command: &str) -> String {
+        format!(
+            r#"{{"hooks": {{"Stop": [{{"hooks": [{{"type": "command", "command": "{command}"}}]}}]}}}}"#
+        )
+    }
+
+    #[test]
+    fn entries_from_other_sources_and_hand_written_handlers_stay() {
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
+        let one = sync(dir, "a.json", &stop("a1"), "{\"hooks\": {}}");
+        let two = sync(dir, "b.json", &stop("b1"), &one);
+        assert!(two.contains("a1") && two.contains("b1"), "{two}");
+        // A handler added by hand into a's group stays when a's entries are synced again.
+        let mut v: Value = serde_json::from_str(&two).unwrap();
+        let group = v["hooks"]["Stop"]
+            .as_array_mut()
+            .unwrap()
+            .iter_mut()
+            .find(|g| g["hooks"][0]["command"] == "a1")
+            .unwrap();
+        group["hooks"]
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!({"type": "command", "command": "mine"}));
+        let hand = serde_json::to_string_pretty(&v).unwrap();
+        let three = sync(dir, "a.json", &stop("a2"), &hand);
+        assert!(!three.contains("a1") && three.contains("a2"), "{three}");
+        assert!(three.contains("mine") && three.contains("b1"), "{three}");
+        // The same sync again changes nothing.
+        assert_eq!(sync(dir, "a.json", &stop("a2"), &three), three);
+    }
+
+    #[test]
+    fn a_changed_entry_is_replaced_where_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
+        let first = sync(dir, "a.json", &stop("old"), "{\"hooks\": {\"Stop\": []}}");
+        // A hand-written entry after it.
+        let mut v: Value = serde_json::from_str(&first).unwrap();
+        v["hooks"]["Stop"]
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!({"hooks": [{"type": "command", "command": "mine"}]}));
+        let with_mine = serde_json::to_string_pretty(&v).unwrap();
+        let second = sync(dir, "a.json", &stop("new"), &with_mine);
+        let after: Value = serde_json::from_str(&second).unwrap();
+        let commands: Vec<&str> = after["hooks"]["Stop"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["hooks"][0]["command"].as_str().unwrap())
+            .collect();
+        assert_eq!(commands, ["new", "mine"]);
+        assert_eq!(second, with_mine.replace("\"old\"", "\"new\""));
+    }
+
+    #[test]
+    fn the_source_is_named_relative_to_the_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("p/.claude")).unwrap();
+        std::fs::write(root.join("p/src.json"), "{}").unwrap();
+        let source = root.join("p/src.json");
+        assert_eq!(
+            source_record(
+                &root.join("p/.claude/settings.json"),
+                source.to_str().unwrap()
+            ),
+            "../src.json"
+        );
+        // The target's folder need not exist yet.
+        assert_eq!(
+            source_record(
+                &root.join("p/.github/hooks/x.json"),
+                source.to_str().unwrap()
+            ),
+            "../../src.json"
+        );
+    }
 }

@@ -50,6 +50,7 @@ pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
         options,
         losses: Vec::new(),
         foreign_protocol: 0,
+        routing: 0,
     };
     for (src, doc) in inputs {
         if doc.dialect == options.to && inputs.len() == 1 {
@@ -108,6 +109,15 @@ pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
             converter.foreign_protocol, options.to, options.to
         ));
     }
+    if converter.routing > 0 {
+        notes.push(format!(
+            "{} hookx routing entr{} (`hookx run --host …`) not converted: they route another agent to hookx; `hookx install --host {}` routes {} itself.",
+            converter.routing,
+            if converter.routing == 1 { "y" } else { "ies" },
+            options.to,
+            options.to
+        ));
+    }
     Conversion {
         document: out,
         losses: converter.losses,
@@ -126,6 +136,8 @@ struct Converter<'a> {
     options: &'a Options,
     losses: Vec<Loss>,
     foreign_protocol: usize,
+    /// hookx routing entries left out.
+    routing: usize,
 }
 
 impl Converter<'_> {
@@ -229,6 +241,12 @@ impl Converter<'_> {
         };
         let mut handlers = Vec::new();
         for (i, handler) in rule.handlers.iter().enumerate() {
+            if from.dialect() != to.dialect() && crate::install::is_hookx_handler(handler) {
+                // It routes the source agent to hookx; the target gets its own route from
+                // `hookx install`, and a copy would run every hook twice.
+                self.routing += 1;
+                continue;
+            }
             let pointer = match rule.shape {
                 RuleShape::Group => format!("{at}/hooks/{i}"),
                 RuleShape::Flat => at.to_string(),
@@ -483,7 +501,7 @@ impl Converter<'_> {
                 }
                 exports.push(format!(
                     "export {k}={};",
-                    shell_double_quote(v.as_str().unwrap_or_default())
+                    shell_quote(v.as_str().unwrap_or_default())
                 ));
             }
             if !exports.is_empty() {
@@ -603,32 +621,42 @@ fn references_variable(line: &str, var: &str) -> bool {
     replace_variable(line, var, "\u{0}") != line
 }
 
-/// Replaces `$VAR` and `${VAR…}` (not `$VARIABLE`) by the other name.
+/// Replaces `$VAR` and `${VAR…}` (not `$VARIABLE`) by the other name, where the shell would
+/// expand it: not inside single quotes, not escaped with a backslash.
 fn replace_variable(line: &str, from: &str, to: &str) -> String {
     let mut out = String::with_capacity(line.len());
-    let mut rest = line;
-    while let Some(i) = rest.find('$') {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 1..];
-        let (braced, name_start) = match after.strip_prefix('{') {
-            Some(name) => (true, name),
-            None => (false, after),
-        };
-        if let Some(tail) = name_start.strip_prefix(from)
-            && !tail.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
-        {
-            out.push('$');
-            if braced {
-                out.push('{');
+    let (mut single, mut double) = (false, false);
+    let mut chars = line.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        out.push(c);
+        match c {
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
+            '\\' if !single => {
+                if let Some((_, escaped)) = chars.next() {
+                    out.push(escaped);
+                }
             }
-            out.push_str(to);
-            rest = tail;
-        } else {
-            out.push('$');
-            rest = after;
+            '$' if !single => {
+                let after = &line[i + 1..];
+                let (braced, name_start) = match after.strip_prefix('{') {
+                    Some(name) => (true, name),
+                    None => (false, after),
+                };
+                if let Some(tail) = name_start.strip_prefix(from)
+                    && !tail.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                {
+                    if braced {
+                        out.push('{');
+                    }
+                    out.push_str(to);
+                    let resume = line.len() - tail.len();
+                    while chars.next_if(|(j, _)| *j < resume).is_some() {}
+                }
+            }
+            _ => {}
         }
     }
-    out.push_str(rest);
     out
 }
 
@@ -642,25 +670,6 @@ pub fn shell_quote(text: &str) -> String {
         return text.to_string();
     }
     format!("'{}'", text.replace('\'', r"'\''"))
-}
-
-/// Double-quotes a value so the shell expands `$VAR` in it (as Copilot's `env` does) but
-/// nothing else.
-fn shell_double_quote(text: &str) -> String {
-    let mut out = String::from("\"");
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' | '"' | '`' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '$' if chars.peek() == Some(&'(') => out.push_str("\\$"),
-            _ => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 #[cfg(test)]
@@ -679,10 +688,23 @@ mod tests {
         );
     }
 
+    /// The shell does not expand a variable in single quotes or after a backslash: neither
+    /// does the rename.
+    #[test]
+    fn quoted_and_escaped_variables_are_left_alone() {
+        assert_eq!(
+            replace_variable(
+                r#"echo '$CLAUDE_PROJECT_DIR' "it's $CLAUDE_PROJECT_DIR" \$CLAUDE_PROJECT_DIR $CLAUDE_PROJECT_DIR"#,
+                "CLAUDE_PROJECT_DIR",
+                "PWD"
+            ),
+            r#"echo '$CLAUDE_PROJECT_DIR' "it's $PWD" \$CLAUDE_PROJECT_DIR $PWD"#
+        );
+    }
+
     #[test]
     fn shell_quoting_is_one_word() {
         assert_eq!(shell_quote("it's"), r"'it'\''s'");
         assert_eq!(shell_quote("plain"), "plain");
-        assert_eq!(shell_double_quote("$HOME/$(x)`y`"), r#""$HOME/\$(x)\`y\`""#);
     }
 }

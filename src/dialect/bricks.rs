@@ -54,6 +54,7 @@ pub static TABLES: Tables = Tables {
     default_timeout: [60, 60, 60],
     project_dir_var: Some("BRICKS_PROJECT_DIR"),
     parallel: true,
+    first_deny_stops_the_rest: false,
     handler_types: &["command"],
     protocol: protocol_rows::PROTOCOL,
     matcher_values: super::BRICKS_MATCHER_VALUES,
@@ -73,6 +74,8 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     version: None,
     install_project: ".bricks/hooks.json",
     install_user: ".bricks-project-desktop/hooks.json",
+    hook_dir_var: None,
+    reads_foreign_as: &[],
 };
 
 /// Run-time protocol rows (the seed's 実行プロトコル), read by `crate::protocol`.
@@ -105,6 +108,7 @@ mod protocol_rows {
             (EventKind::UserPromptSubmit, Exit2::Block),
         ],
         failure_denies: &[],
+        fail_closed: &[EventKind::PreToolUse],
         // Only what the seed documents is written; Claude-style context is tolerated on input.
         answer: &[
             F::new(

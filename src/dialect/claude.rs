@@ -37,6 +37,7 @@ pub static TABLES: Tables = Tables {
     default_timeout: [600, 30, 60],
     project_dir_var: Some("CLAUDE_PROJECT_DIR"),
     parallel: true,
+    first_deny_stops_the_rest: false,
     handler_types: &["command", "prompt", "agent"],
     protocol: protocol_rows::PROTOCOL,
     matcher_values: super::CLAUDE_MATCHER_VALUES,
@@ -66,6 +67,8 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     version: None,
     install_project: ".claude/settings.json",
     install_user: ".claude/settings.json",
+    hook_dir_var: None,
+    reads_foreign_as: &[],
 };
 
 /// Run-time protocol rows (dialects.md §6, §7), read by `crate::protocol`.
@@ -117,6 +120,7 @@ mod protocol_rows {
             (EventKind::PostToolUseFailure, Exit2::Context),
         ],
         failure_denies: &[],
+        fail_closed: &[EventKind::PreToolUse, EventKind::PermissionRequest],
         answer: &[
             F::new(Slot::Continue, &["continue"], Writes::All),
             F::new(Slot::StopReason, &["stopReason"], Writes::All),

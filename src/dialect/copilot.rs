@@ -64,20 +64,22 @@ pub static TABLES: Tables = Tables {
         ("tool_input", "toolArgs"),
         ("tool_response", "toolResult"),
         ("agent_type", "agentName"),
-        ("stop_hook_active", "stopHookActive"),
     ],
     timestamp: TimestampForm::EpochMillis,
     default_timeout: [30, 30, 30],
-    project_dir_var: None,
+    project_dir_var: Some("COPILOT_PROJECT_DIR"),
     parallel: false,
+    // Run 1.0.102: a deny ends the preToolUse chain; later handlers never start.
+    first_deny_stops_the_rest: true,
     handler_types: &["command", "prompt"],
     protocol: protocol_rows::PROTOCOL,
     matcher_values: super::COPILOT_MATCHER_VALUES,
 };
 
 /// PascalCase events (VS Code-compatible): snake_case payload with an ISO timestamp, Claude
-/// tool names and Claude matcher rules (dialects.md §8). hookx's decision: tool arguments keep
-/// Claude's names too, as the form exists to be Claude-compatible.
+/// tool names and Claude matcher rules (dialects.md §8). Tool arguments keep Copilot's names
+/// (`Write {path, file_text}`, `Edit {path, old_str, new_str}`; run 1.0.102,
+/// tests/live_copilot.rs).
 pub static PASCAL_TABLES: Tables = Tables {
     flavor: Flavor::CopilotPascal,
     events: &[
@@ -96,7 +98,7 @@ pub static PASCAL_TABLES: Tables = Tables {
         (EventKind::ErrorOccurred, "ErrorOccurred"),
     ],
     tools: CLAUDE_TOOLS,
-    tool_args: &[],
+    tool_args: TABLES.tool_args,
     matcher_targets: TABLES.matcher_targets,
     matcher_style: CLAUDE_MATCHER_STYLE,
     key_case: KeyCase::Snake,
@@ -106,8 +108,10 @@ pub static PASCAL_TABLES: Tables = Tables {
     ],
     timestamp: TimestampForm::Iso8601,
     default_timeout: [30, 30, 30],
-    project_dir_var: None,
+    project_dir_var: Some("COPILOT_PROJECT_DIR"),
     parallel: false,
+    // Run 1.0.102: a deny ends the preToolUse chain; later handlers never start.
+    first_deny_stops_the_rest: true,
     handler_types: &["command", "prompt"],
     protocol: protocol_rows::PASCAL_PROTOCOL,
     matcher_values: super::COPILOT_MATCHER_VALUES,
@@ -131,12 +135,22 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     ],
     flat_handlers: true,
     wrapper_optional: false,
-    project_dir_variable: "PWD",
-    provided_env: &["CLAUDE_PLUGIN_ROOT", "COPILOT_CLI"],
+    // Run 1.0.102: hooks get COPILOT_PROJECT_DIR and CLAUDE_PROJECT_DIR (the repository root,
+    // also when the handler's `cwd` moves it elsewhere) and COPILOT_HOOK_DIR.
+    project_dir_variable: "COPILOT_PROJECT_DIR",
+    provided_env: &[
+        "CLAUDE_PLUGIN_ROOT",
+        "COPILOT_CLI",
+        "CLAUDE_PROJECT_DIR",
+        "COPILOT_HOOK_DIR",
+    ],
     merges_identical_handlers: false,
     version: Some(1),
     install_project: ".github/hooks/hookx.json",
     install_user: ".copilot/hooks/hookx.json",
+    hook_dir_var: Some("COPILOT_HOOK_DIR"),
+    // Run 1.0.102: `.claude/settings*.json` handlers get the PascalCase payload.
+    reads_foreign_as: &[(super::Dialect::Claude, Flavor::CopilotPascal)],
 };
 
 /// Run-time protocol rows (the seed's payload and decision-control sections), read by
@@ -151,19 +165,41 @@ mod protocol_rows {
     const HSO: &str = "hookSpecificOutput";
     const PRE: &[EventKind] = &[EventKind::PreToolUse];
     const PERM: &[EventKind] = &[EventKind::PermissionRequest];
-    const STOPS: &[EventKind] = &[EventKind::Stop, EventKind::SubagentStop];
-    /// The events whose answer the seed says may carry `additionalContext`; postToolUseFailure
-    /// takes it from stderr at exit 2 instead.
-    const CONTEXT: &[EventKind] = &[EventKind::Notification, EventKind::SubagentStart];
-    /// Field: the CLI sets `COPILOT_CLI=1` for its hooks.
-    const ENV: &[(&str, EnvValue)] = &[("COPILOT_CLI", EnvValue::Literal("1"))];
+    /// The events whose top-level `additionalContext` reaches the model (run 1.0.102,
+    /// tests/live_copilot.rs; notification: seed). postToolUseFailure also takes stderr at
+    /// exit 2.
+    const CONTEXT: &[EventKind] = &[
+        EventKind::SessionStart,
+        EventKind::UserPromptSubmit,
+        EventKind::PostToolUse,
+        EventKind::PostToolUseFailure,
+        EventKind::SubagentStart,
+        EventKind::Notification,
+    ];
+    /// `{decision: "block", reason}`: agentStop and subagentStop continue with the reason;
+    /// userPromptSubmitted refuses the prompt (run 1.0.102).
+    const BLOCKS: &[EventKind] = &[
+        EventKind::Stop,
+        EventKind::SubagentStop,
+        EventKind::UserPromptSubmit,
+    ];
+    /// What the CLI sets for its hooks (run 1.0.102; COPILOT_HOOK_DIR, the hook file's
+    /// folder, is not a property of the event).
+    const ENV: &[(&str, EnvValue)] = &[
+        ("COPILOT_CLI", EnvValue::Literal("1")),
+        ("COPILOT_PROJECT_DIR", EnvValue::ProjectDir),
+        ("CLAUDE_PROJECT_DIR", EnvValue::ProjectDir),
+    ];
     const EXIT2: &[(EventKind, Exit2)] = &[
-        (EventKind::PreToolUse, Exit2::Deny),
+        // Denied "hook exited with code 2"; stderr is not used (run 1.0.102).
+        (EventKind::PreToolUse, Exit2::DenyWithoutReason),
         (EventKind::PermissionRequest, Exit2::DenyWithStdout),
         (EventKind::PostToolUseFailure, Exit2::Context),
     ];
     /// Field: a crashing or failing preToolUse hook denies the call (fail-closed).
     const FAILURE_DENIES: &[EventKind] = &[EventKind::PreToolUse];
+    /// hookx's failure policy: the tool-call guards fail closed.
+    const FAIL_CLOSED: &[EventKind] = &[EventKind::PreToolUse, EventKind::PermissionRequest];
     const ALL_DECISIONS: &[Decision] = &[Decision::Allow, Decision::Ask, Decision::Deny];
 
     pub(super) const PROTOCOL: ProtocolTables = ProtocolTables {
@@ -186,13 +222,16 @@ mod protocol_rows {
             (EventKind::SessionEnd, &["reason"]),
             (EventKind::Notification, &["notification_type"]),
         ],
-        verbatim_keys: &["notification_type"],
-        tool_args: ArgsForm::JsonString,
+        // `stop_hook_active` stays snake_case in camelCase payloads (run 1.0.102).
+        verbatim_keys: &["notification_type", "stop_hook_active"],
+        // An object since 1.0.x (run 1.0.102); a JSON string in older versions (seed).
+        tool_args: ArgsForm::ObjectOrString,
         tool_result_keys: Some(("resultType", "textResultForLlm")),
         env: ENV,
         plain_stdout_context: &[],
         exit2: EXIT2,
         failure_denies: FAILURE_DENIES,
+        fail_closed: FAIL_CLOSED,
         answer: &[
             F::new(Slot::Permission, &["permissionDecision"], Writes::On(PRE)),
             F::new(
@@ -204,8 +243,8 @@ mod protocol_rows {
             F::new(Slot::Behavior, &["behavior"], Writes::On(PERM)),
             F::new(Slot::BehaviorMessage, &["message"], Writes::On(PERM)),
             F::new(Slot::Interrupt, &["interrupt"], Writes::On(PERM)),
-            F::new(Slot::Decision, &["decision"], Writes::On(STOPS)),
-            F::new(Slot::Reason, &["reason"], Writes::On(STOPS)),
+            F::new(Slot::Decision, &["decision"], Writes::On(BLOCKS)),
+            F::new(Slot::Reason, &["reason"], Writes::On(BLOCKS)),
             F::new(Slot::Context, &["additionalContext"], Writes::On(CONTEXT)),
         ],
         answer_event_key: None,
@@ -228,6 +267,7 @@ mod protocol_rows {
         plain_stdout_context: &[],
         exit2: EXIT2,
         failure_denies: FAILURE_DENIES,
+        fail_closed: FAIL_CLOSED,
         answer: &[
             F::new(Slot::Continue, &["continue"], Writes::All),
             F::new(Slot::StopReason, &["stopReason"], Writes::All),
@@ -274,8 +314,8 @@ mod protocol_rows {
             F::new(Slot::Behavior, &["behavior"], Writes::On(PERM)),
             F::new(Slot::BehaviorMessage, &["message"], Writes::On(PERM)),
             F::new(Slot::Interrupt, &["interrupt"], Writes::On(PERM)),
-            F::new(Slot::Decision, &["decision"], Writes::On(STOPS)),
-            F::new(Slot::Reason, &["reason"], Writes::On(STOPS)),
+            F::new(Slot::Decision, &["decision"], Writes::On(BLOCKS)),
+            F::new(Slot::Reason, &["reason"], Writes::On(BLOCKS)),
             F::new(Slot::Context, &["additionalContext"], Writes::On(CONTEXT)),
             F::new(Slot::Context, &[HSO, "additionalContext"], Writes::Never),
         ],

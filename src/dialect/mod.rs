@@ -57,6 +57,16 @@ impl Dialect {
             .unwrap_or(self.default_flavor())
     }
 
+    /// The flavour whose payload this agent sends a rule of `flavor` in a file it runs by
+    /// itself: its own, or the one it reads another dialect's files as.
+    pub fn native_flavor(self, flavor: Flavor) -> Flavor {
+        self.config()
+            .reads_foreign_as
+            .iter()
+            .find(|(d, _)| *d == flavor.dialect())
+            .map_or(flavor, |(_, f)| *f)
+    }
+
     /// The flavour a new rule of this dialect is written in.
     pub fn default_flavor(self) -> Flavor {
         match self {
@@ -165,6 +175,8 @@ pub struct Tables {
     pub project_dir_var: Option<&'static str>,
     /// Whether several matching handlers run in parallel (else in order).
     pub parallel: bool,
+    /// Whether, running in order, the first handler that denies stops the ones after it.
+    pub first_deny_stops_the_rest: bool,
     /// Handler types the dialect has, by the `type` string.
     pub handler_types: &'static [&'static str],
     /// The values the agent sends for a field matcher, where the set is closed (SessionStart

@@ -6,13 +6,16 @@ use crate::dialect::{Dialect, Flavor};
 use crate::discover::{self, EffectiveRule, Runner, Source};
 use crate::error::Error;
 use crate::model::{Event, EventKind};
+use crate::protocol::HostAnswer;
 use crate::protocol::payload::{decode_event_as, detect_host};
 use crate::trust::{TrustState, TrustStore};
 use std::io::Read;
 use std::path::PathBuf;
 
-/// Payloads larger than this are refused (a host event is a few kilobytes).
-pub const MAX_PAYLOAD_BYTES: u64 = 16 * 1024 * 1024;
+/// Payloads larger than this are refused. A host event is usually a few kilobytes, but a Write
+/// of a large file carries the file: Node (Claude Code, Copilot CLI) cannot build a string of
+/// more than 2^29 UTF-16 units, which is at most 1.5 GiB of UTF-8.
+pub const MAX_PAYLOAD_BYTES: u64 = 3 << 29;
 
 /// A decoded host event and where its project is.
 pub struct HostEvent {
@@ -70,6 +73,8 @@ pub fn decode(
         .or_else(|| event.field("cwd").map(PathBuf::from))
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_else(|| PathBuf::from("."));
+    // Handlers run elsewhere (their `cwd`) and are told this path: it must not be relative.
+    let project = std::path::absolute(&project).unwrap_or(project);
     Ok(HostEvent {
         host: flavor,
         event,
@@ -95,44 +100,81 @@ pub fn parse_event(name: &str) -> EventKind {
         .unwrap_or_else(|| EventKind::from_name(name))
 }
 
-/// The environment says who runs us (Bricks sets `BRICKS_*`, Claude `CLAUDE_PROJECT_DIR`,
-/// Copilot `COPILOT_CLI`); otherwise the payload's shape.
+/// The payload's shape says who sent it; when it does not, the environment does (Bricks sets
+/// `BRICKS_*`, Copilot `COPILOT_CLI`, Claude `CLAUDE_PROJECT_DIR`). The payload comes first: a
+/// variable may be inherited from an agent that started the one calling hookx. Copilot 1.0.102
+/// sets `CLAUDE_PROJECT_DIR` too, so `COPILOT_CLI` is asked first.
 fn guess_host(payload: &[u8]) -> Option<Dialect> {
+    let shaped = serde_json::from_slice::<serde_json::Value>(
+        &crate::protocol::payload::replace_lone_surrogates(payload),
+    )
+    .ok()
+    .as_ref()
+    .and_then(detect_host);
+    if shaped.is_some() {
+        return shaped;
+    }
     let from_env = [
         ("BRICKS_HOOK_EVENT", Dialect::Bricks),
-        ("CLAUDE_PROJECT_DIR", Dialect::Claude),
         ("COPILOT_CLI", Dialect::Copilot),
+        ("CLAUDE_PROJECT_DIR", Dialect::Claude),
     ];
-    if let Some((_, d)) = from_env
+    from_env
         .iter()
         .find(|(var, _)| std::env::var_os(var).is_some())
-    {
-        return Some(*d);
-    }
-    serde_json::from_slice(payload)
-        .ok()
-        .as_ref()
-        .and_then(detect_host)
+        .map(|(_, d)| *d)
+}
+
+/// Whether `hookx run --host HOST` was started by another agent that runs HOST's hooks itself
+/// (Copilot runs those of `.claude/settings.json`, hookx's Claude route among them): that
+/// agent's own route answers the event, and answering here too would run every handler twice.
+/// Both the payload's shape and the other agent's marker variable (a literal its hooks get,
+/// such as `COPILOT_CLI=1`) must say so: the variable alone may be inherited, e.g. into a
+/// Claude session started from a Copilot hook.
+pub fn another_agent_runs_route(host: Dialect, payload: &[u8]) -> bool {
+    let marked = |sender: Dialect| {
+        sender.flavors().any(|f| {
+            f.tables().protocol.env.iter().any(|(name, value)| {
+                matches!(value, crate::protocol::EnvValue::Literal(_))
+                    && std::env::var_os(name).is_some()
+            })
+        })
+    };
+    serde_json::from_slice::<serde_json::Value>(&crate::protocol::payload::replace_lone_surrogates(
+        payload,
+    ))
+    .ok()
+    .as_ref()
+    .and_then(detect_host)
+    .is_some_and(|sender| sender != host && marked(sender))
 }
 
 /// Prints the host answer and everything worth knowing on stderr; returns the exit code.
 pub fn answer(dispatch: &Dispatch) -> i32 {
-    let mut stderr = String::new();
     // On exit 2 the host reads stderr as the block reason: nothing else may be in it.
-    if dispatch.answer.exit_code != 2 {
+    let notes = if dispatch.answer.exit_code != 2 {
         // Handler errors are already in the answer's stderr, among its notes.
-        for line in &dispatch.skipped {
-            stderr.push_str(&format!("hookx: {line}\n"));
-        }
+        &dispatch.skipped[..]
+    } else {
+        &[]
+    };
+    print(&dispatch.answer, notes)
+}
+
+/// Prints `answer` for the host, `notes` first on stderr (`hookx: ` each); returns its exit code.
+pub fn print(answer: &HostAnswer, notes: &[String]) -> i32 {
+    let mut stderr = String::new();
+    for line in notes {
+        stderr.push_str(&format!("hookx: {line}\n"));
     }
-    stderr.push_str(&dispatch.answer.stderr);
-    if dispatch.answer.exit_code != 2 && !stderr.is_empty() && !stderr.ends_with('\n') {
+    stderr.push_str(&answer.stderr);
+    if answer.exit_code != 2 && !stderr.is_empty() && !stderr.ends_with('\n') {
         stderr.push('\n');
     }
     use std::io::Write;
-    let _ = std::io::stdout().write_all(dispatch.answer.stdout.as_bytes());
+    let _ = std::io::stdout().write_all(answer.stdout.as_bytes());
     let _ = std::io::stderr().write_all(stderr.as_bytes());
-    dispatch.answer.exit_code
+    answer.exit_code
 }
 
 impl RuleSource for Source {

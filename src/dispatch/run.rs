@@ -9,7 +9,13 @@ use crate::protocol::payload::{encode_event, handler_env};
 use crate::spawn::{self, Finished, Spawn};
 use serde_json::Value;
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// How long the handlers of one event may take in all: the host kills hookx at the route's
+/// timeout (`install` writes [`crate::install::ROUTE_TIMEOUT`], which is also Claude's default
+/// for a command), and hookx needs a moment to answer after the last handler.
+pub const ROUTE_BUDGET: Duration =
+    Duration::from_secs(crate::install::ROUTE_TIMEOUT).saturating_sub(Duration::from_secs(10));
 
 /// One handler that ran: what it was given, how it ended, what it meant.
 #[derive(Debug)]
@@ -30,8 +36,27 @@ pub struct Dispatch {
     pub runs: Vec<HandlerRun>,
     /// Handlers that matched but were not run, and why.
     pub skipped: Vec<String>,
+    /// Handlers of files the host runs by itself that the event fires there (simulate).
+    pub native: Vec<String>,
     pub outcome: Outcome,
     pub answer: HostAnswer,
+}
+
+/// The environment variable that counts how many hookx dispatches run one inside the other:
+/// each handler gets one more than its hookx had. It travels through anything that keeps the
+/// environment (a shell, `env`, an agent started by a hook).
+pub const DEPTH_VAR: &str = "HOOKX_DEPTH";
+
+/// The depth at which `run` and `exec` refuse to dispatch: a hook that starts an agent whose
+/// hooks start hookx again is fine a few levels deep; past this, hookx is running itself.
+pub const MAX_DEPTH: u32 = 4;
+
+/// This process's dispatch depth ([`DEPTH_VAR`]; 0 when unset or unreadable).
+pub fn depth() -> u32 {
+    std::env::var(DEPTH_VAR)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0)
 }
 
 /// What a rule's source adds to its handlers' environment (a Claude plugin's root).
@@ -63,15 +88,48 @@ pub fn dispatch<'a, S: RuleSource + 'a>(
             Err(why) => skipped.push(format!("{}: skipped: {why}", describe(s.rule))),
         }
     }
+    let tables = host.tables();
     let specs: Vec<Spawn> = jobs.iter().map(|j| j.spec.clone()).collect();
-    let finished = spawn::run_all(&specs, host.tables().parallel);
+    // Every handler ends before the host's route timeout, run in parallel or one by one (a
+    // hanging 600 s Claude handler under Copilot leaves the next handlers their share).
+    let deadline = Instant::now() + ROUTE_BUDGET;
+    // Handlers a sequential host runs one at a time, so that a deny can stop the rest.
+    let mut finished = if tables.parallel {
+        spawn::run_all_by(&specs, true, deadline)
+    } else {
+        Vec::new()
+    }
+    .into_iter();
     let mut outcome = Outcome::default();
+    // A rule whose matcher could not be evaluated may have fired: the failure policy answers.
+    let unevaluated: Vec<String> = invalid
+        .iter()
+        .filter(|s| s.unevaluable())
+        .map(|s| format!("{}: {}", describe(s.rule), s.reason))
+        .collect();
+    if !unevaluated.is_empty() {
+        outcome.merge(super::failure::outcome(
+            host,
+            &event.kind,
+            &unevaluated.join("; "),
+        ));
+    }
     let mut runs = Vec::new();
-    for (job, finished) in jobs.into_iter().zip(finished) {
+    let mut jobs = jobs.into_iter();
+    while let Some(job) = jobs.next() {
+        let finished = match finished.next() {
+            Some(f) => f,
+            None => spawn::run_within(
+                &job.spec,
+                deadline,
+                u32::try_from(jobs.len() + 1).unwrap_or(u32::MAX),
+            ),
+        };
         let mut one = decode_answer(job.flavor, event, &finished);
         for e in &mut one.errors {
             *e = format!("{}: {e}", job.origin);
         }
+        let denied = one.decision == Some(crate::model::Decision::Deny);
         outcome.merge(one.clone());
         runs.push(HandlerRun {
             flavor: job.flavor,
@@ -82,11 +140,21 @@ pub fn dispatch<'a, S: RuleSource + 'a>(
             finished,
             outcome: one,
         });
+        if denied && tables.first_deny_stops_the_rest {
+            for rest in jobs.by_ref() {
+                skipped.push(format!(
+                    "{}: not run: a handler before it denied, and {} stops at the first deny",
+                    rest.origin,
+                    host.dialect()
+                ));
+            }
+        }
     }
     let answer = encode_answer(host, event, &outcome);
     Dispatch {
         runs,
         skipped,
+        native: Vec::new(),
         outcome,
         answer,
     }
@@ -132,6 +200,10 @@ fn prepare<S: RuleSource>(
     let stdin = encode_event(event, flavor);
     let mut env = handler_env(event, flavor, &project);
     env.extend(selected.source.env());
+    env.push((
+        DEPTH_VAR.to_string(),
+        (depth().saturating_add(1)).to_string(),
+    ));
     // The host's own variables (CLAUDE_PROJECT_DIR, BRICKS_*, COPILOT_CLI) would tell the
     // handler, or a hookx it runs, that it runs under another agent than the one it was
     // written for.
@@ -143,24 +215,19 @@ fn prepare<S: RuleSource>(
         }
     }
     if let Some(vars) = &command.env {
+        // Passed literally: Copilot 1.0.102 expands neither `$VAR` nor `${VAR}` in them.
         for (name, value) in vars {
-            let value = value.as_str().unwrap_or_default();
-            let expanded = expand(value, |var| {
-                env.iter()
-                    .rev()
-                    .find(|(k, _)| k == var)
-                    .map(|(_, v)| v.clone())
-                    .or_else(|| std::env::var(var).ok())
-            });
-            env.push((name.clone(), expanded));
+            env.push((name.clone(), value.as_str().unwrap_or_default().to_string()));
         }
     }
     let cwd = match &command.cwd {
         Some(dir) => project_dir.join(dir),
         None => project_dir.to_path_buf(),
     };
+    // `timeout: 0` would kill the hook at once: it means the default (`validate` warns).
     let timeout = handler
         .timeout
+        .filter(|t| *t > 0)
         .unwrap_or_else(|| flavor.tables().default_timeout(&handler.kind));
     Ok(Job {
         flavor,
@@ -177,55 +244,10 @@ fn prepare<S: RuleSource>(
     })
 }
 
-/// Expands `$VAR` and `${VAR}` (unset: empty), as Copilot does for `env` values; no other
-/// shell syntax is interpreted.
-pub fn expand(value: &str, lookup: impl Fn(&str) -> Option<String>) -> String {
-    let mut out = String::with_capacity(value.len());
-    let mut rest = value;
-    while let Some(i) = rest.find('$') {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 1..];
-        let (name, tail) = if let Some(braced) = after.strip_prefix('{') {
-            match braced.find('}') {
-                Some(end) => (&braced[..end], &braced[end + 1..]),
-                None => ("", after),
-            }
-        } else {
-            let end = after
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .unwrap_or(after.len());
-            (&after[..end], &after[end..])
-        };
-        if name.is_empty() {
-            out.push('$');
-            rest = after;
-        } else {
-            out.push_str(&lookup(name).unwrap_or_default());
-            rest = tail;
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
 /// Where a rule was written, for messages: `file (pointer)`.
 fn describe(rule: &Rule) -> String {
     match rule.origin.pointer.as_str() {
         "" => rule.origin.file.clone(),
         pointer => format!("{} ({pointer})", rule.origin.file),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::expand;
-
-    #[test]
-    fn expands_plain_and_braced_variables_only() {
-        let lookup = |v: &str| (v == "HOME").then(|| "/home/u".to_string());
-        assert_eq!(
-            expand("$HOME/x:${HOME}:$NOPE:$(id):$", lookup),
-            "/home/u/x:/home/u::$(id):$"
-        );
     }
 }

@@ -10,6 +10,50 @@ use crate::protocol::args_to_canonical;
 use crate::spawn::Exit;
 use serde_json::{Map, Value, json};
 
+/// The handlers of files the host runs by itself that `event` fires there, each with the stdin
+/// the host gives it (Copilot runs `.claude/settings.json` as PascalCase hooks, with Copilot's
+/// PascalCase payload and matcher rules): one line each, for the report.
+pub fn native_runs(
+    host: Flavor,
+    event: &Event,
+    sources: &[crate::discover::Source],
+) -> Vec<String> {
+    use crate::discover::{Runner, runner};
+    let mut rules = Vec::new();
+    for source in sources
+        .iter()
+        .filter(|s| runner(host.dialect(), s) == Runner::Native)
+    {
+        for rule in source.document().into_iter().flat_map(|d| &d.rules) {
+            let mut as_run = rule.clone();
+            as_run.flavor = host.dialect().native_flavor(rule.flavor);
+            rules.push((as_run, source.display.clone()));
+        }
+    }
+    let (selected, _) = super::select::select(rules.iter().map(|(r, d)| (r, d)), event);
+    selected
+        .iter()
+        .map(|s| {
+            let flavor = s.rule.flavor;
+            let command = match &s.handler.kind {
+                crate::model::HandlerKind::Command(c) => {
+                    c.unix_line().unwrap_or_default().to_string()
+                }
+                _ => "(a prompt or agent hook)".to_string(),
+            };
+            format!(
+                "{} runs {} ({}) itself as {} hooks, with stdin {}",
+                host.dialect(),
+                s.source,
+                command,
+                flavor.name(),
+                serde_json::to_string(&crate::protocol::encode_event(event, flavor))
+                    .unwrap_or_default()
+            )
+        })
+        .collect()
+}
+
 /// The event a host would send for `--event`, `--tool`, `--input` and `--field key=value`:
 /// names are read in the host's own spelling (canonical ones work too).
 pub fn synthetic_event(
@@ -77,6 +121,7 @@ pub fn report_json(dispatch: &Dispatch) -> Value {
         "matched": dispatch.runs.len(),
         "runs": runs,
         "skipped": dispatch.skipped,
+        "native": dispatch.native,
         "outcome": dispatch.outcome,
         "answer": {
             "stdout": dispatch.answer.stdout,
@@ -126,6 +171,9 @@ pub fn report_text(dispatch: &Dispatch) -> String {
     }
     for s in &dispatch.skipped {
         out.push_str(&format!("skipped: {s}\n"));
+    }
+    for n in &dispatch.native {
+        out.push_str(&format!("native: {n}\n"));
     }
     out.push_str(&format!(
         "answer to the host: exit {}{}{}\n",

@@ -38,6 +38,7 @@ pub fn decode_answer(flavor: Flavor, event: &Event, finished: &Finished) -> Outc
     if let Some(effect) = exit2 {
         match effect {
             Exit2::Deny => deny(&mut out, reason_or(&stderr, "hook exited with code 2")),
+            Exit2::DenyWithoutReason => deny(&mut out, "hook exited with code 2".into()),
             Exit2::DenyWithStdout => {
                 read_stdout(flavor, event, finished, &mut out);
                 out.decision = Some(Decision::Deny);
@@ -160,7 +161,10 @@ pub fn encode_answer(host: Flavor, event: &Event, outcome: &Outcome) -> HostAnsw
         if p.writes(Slot::Decision, kind) {
             w.set(Slot::Decision, "block".into());
             w.set(Slot::Reason, reason.into());
-        } else if matches!(p.exit2(kind), Some(Exit2::Block | Exit2::Deny)) {
+        } else if matches!(
+            p.exit2(kind),
+            Some(Exit2::Block | Exit2::Deny | Exit2::DenyWithoutReason)
+        ) {
             exit2.push(reason);
         } else if p.writes(Slot::Context, kind) {
             // The event cannot be undone (e.g. PostToolUse): the reason still reaches the model.

@@ -40,6 +40,10 @@ pub struct ProtocolTables {
     pub exit2: &'static [(EventKind, Exit2)],
     /// Events on which any failure but a timeout denies (fail-closed).
     pub failure_denies: &'static [EventKind],
+    /// hookx's own failure policy: the events on which hookx answers a deny when it cannot do
+    /// its job (a bad payload, no home, an unevaluable trusted matcher, an internal error).
+    /// Every other event passes with a non-blocking error. See `crate::dispatch::failure`.
+    pub fail_closed: &'static [EventKind],
     /// Where the answer JSON carries each slot, in the order read and written.
     pub answer: &'static [AnswerField],
     /// The answer object that must name its event, and the key naming it.
@@ -74,6 +78,9 @@ pub enum EnvValue {
 pub enum Exit2 {
     /// Permission denied; stderr is the reason.
     Deny,
+    /// Permission denied; stderr is not used, the reason is that the hook exited with 2
+    /// (Copilot `preToolUse`, run 1.0.102).
+    DenyWithoutReason,
     /// Permission denied; stdout JSON still counts and stderr is ignored (Copilot
     /// `permissionRequest`).
     DenyWithStdout,

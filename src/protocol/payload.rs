@@ -45,7 +45,8 @@ pub fn decode_event_as(
             format!("the {host} event payload is empty: nothing was sent on stdin"),
         ));
     }
-    let value: Value = serde_json::from_slice(payload).map_err(|e| {
+    let payload = replace_lone_surrogates(payload);
+    let value: Value = serde_json::from_slice(&payload).map_err(|e| {
         // The position goes into the diagnostic, not twice into its message.
         let message = e.to_string();
         let message = message
@@ -473,6 +474,51 @@ pub(crate) fn json_kind(value: &Value) -> &'static str {
     }
 }
 
+/// `payload` with every lone UTF-16 surrogate escape (`"\ud83d"` without its pair, as Node
+/// writes half an emoji cut off by `slice`) replaced by `\ufffd`, the replacement character: a
+/// Rust string cannot hold one, and serde_json refuses the whole payload for it. Same length;
+/// borrowed unless something was replaced. Backslashes only occur inside strings in JSON, so
+/// escapes are read without tracking quotes.
+pub fn replace_lone_surrogates(payload: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    let hex4 = |at: usize| -> Option<u32> {
+        let digits = payload.get(at..at + 4)?;
+        u32::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok()
+    };
+    let unit_at = |at: usize| -> Option<u32> {
+        (payload.get(at..at + 2)? == b"\\u")
+            .then(|| hex4(at + 2))
+            .flatten()
+    };
+    let mut out: Option<Vec<u8>> = None;
+    let mut i = 0;
+    while let Some(off) = payload
+        .get(i..)
+        .and_then(|rest| rest.iter().position(|&b| b == b'\\'))
+    {
+        let at = i + off;
+        let Some(unit) = unit_at(at) else {
+            // Any other escape: skip the escaped character (it may be a backslash).
+            i = at + 2;
+            continue;
+        };
+        let high = (0xD800..0xDC00).contains(&unit);
+        let paired = high && unit_at(at + 6).is_some_and(|u| (0xDC00..0xE000).contains(&u));
+        if paired {
+            i = at + 12;
+        } else {
+            if (0xD800..0xE000).contains(&unit) {
+                let buf = out.get_or_insert_with(|| payload.to_vec());
+                buf[at..at + 6].copy_from_slice(b"\\ufffd");
+            }
+            i = at + 6;
+        }
+    }
+    match out {
+        Some(fixed) => std::borrow::Cow::Owned(fixed),
+        None => std::borrow::Cow::Borrowed(payload),
+    }
+}
+
 fn invalid(line: usize, col: usize, message: String) -> Error {
     Error::Invalid(vec![Diagnostic {
         severity: Severity::Error,
@@ -484,4 +530,29 @@ fn invalid(line: usize, col: usize, message: String) -> Error {
         help: None,
         snippet: None,
     }])
+}
+
+#[cfg(test)]
+mod surrogate_tests {
+    use super::replace_lone_surrogates;
+
+    fn fixed(s: &str) -> String {
+        String::from_utf8(replace_lone_surrogates(s.as_bytes()).into_owned()).unwrap()
+    }
+
+    #[test]
+    fn lone_surrogates_become_replacement_characters_and_pairs_stay() {
+        assert_eq!(fixed(r#"{"a":"x\ud83d"}"#), r#"{"a":"x\ufffd"}"#);
+        assert_eq!(fixed(r#"{"a":"\udc00y"}"#), r#"{"a":"\ufffdy"}"#);
+        assert_eq!(fixed(r#"{"a":"\ud83d\ude00"}"#), r#"{"a":"\ud83d\ude00"}"#);
+        assert_eq!(
+            fixed(r#"{"a":"\ud83d\ud83d\ude00"}"#),
+            r#"{"a":"\ufffd\ud83d\ude00"}"#
+        );
+        // An escaped backslash followed by `ud83d` is text, not an escape.
+        assert_eq!(fixed(r#"{"a":"\\ud83d"}"#), r#"{"a":"\\ud83d"}"#);
+        assert_eq!(fixed(r#"{"a":"\ud83d"#), r#"{"a":"\ufffd"#);
+        assert_eq!(fixed(r#"{"a":"\ud8"}"#), r#"{"a":"\ud8"}"#);
+        assert_eq!(fixed("\\"), "\\");
+    }
 }

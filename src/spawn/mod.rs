@@ -63,6 +63,11 @@ pub const OUTPUT_CAP: usize = 4 * 1024 * 1024;
 /// hold them forever, and its output is not the handler's answer.
 const PIPE_GRACE: Duration = Duration::from_millis(100);
 
+/// How long a timed-out group has between SIGTERM and SIGKILL: a `hookx exec` in it uses it to
+/// kill its own handler's group, which the outer SIGKILL cannot reach. Cut short the moment the
+/// group is empty.
+const TERM_GRACE: Duration = Duration::from_secs(1);
+
 /// How long a killed group may take to die before we stop waiting to reap it (a process stuck in
 /// the kernel ignores even SIGKILL).
 const REAP_BOUND: Duration = Duration::from_secs(2);
@@ -96,6 +101,44 @@ pub fn run_all(specs: &[Spawn], parallel: bool) -> Vec<Finished> {
         run_together(specs)
     } else {
         specs.iter().map(run).collect()
+    }
+}
+
+/// [`run_all`], every handler killed by `deadline` at the latest, whatever its own timeout. In
+/// order, each handler may take at most an equal share of what the ones before it left, so
+/// that one that hangs cannot leave nothing to the next (a deny, maybe).
+pub fn run_all_by(specs: &[Spawn], parallel: bool, deadline: Instant) -> Vec<Finished> {
+    if parallel {
+        run_together(
+            &specs
+                .iter()
+                .map(|s| by_deadline(s, deadline, 1))
+                .collect::<Vec<_>>(),
+        )
+    } else {
+        let count = specs.len();
+        specs
+            .iter()
+            .enumerate()
+            .map(|(i, spec)| {
+                run_within(spec, deadline, u32::try_from(count - i).unwrap_or(u32::MAX))
+            })
+            .collect()
+    }
+}
+
+/// Runs one handler of `share` still to run one after the other before `deadline`: it may take
+/// its own timeout, or an equal share of the time left, whichever is shorter.
+pub fn run_within(spec: &Spawn, deadline: Instant, share: u32) -> Finished {
+    run(&by_deadline(spec, deadline, share))
+}
+
+fn by_deadline(spec: &Spawn, deadline: Instant, share: u32) -> Spawn {
+    Spawn {
+        timeout: spec
+            .timeout
+            .min(deadline.saturating_duration_since(Instant::now()) / share.max(1)),
+        ..spec.clone()
     }
 }
 
@@ -140,13 +183,35 @@ impl Drop for LiveGroup {
     }
 }
 
-/// Kills the process group of every handler still running (hookx itself is being killed).
-/// Async-signal-safe: atomic loads and `kill(2)` only.
+/// Kills the process group of every handler still running (hookx itself is being killed):
+/// SIGTERM first, so that a `hookx exec` among them kills its own handler's group, then SIGKILL
+/// once every group is empty or [`TERM_GRACE`] has passed. Async-signal-safe: atomic loads,
+/// `kill(2)`, `waitpid(2)` and `nanosleep(2)` only.
 pub fn kill_live_groups() {
     #[cfg(unix)]
-    for slot in &LIVE_GROUPS {
-        if let Some(pid) = rustix::process::Pid::from_raw(slot.load(Ordering::SeqCst)) {
-            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    {
+        use rustix::process::{Pid, Signal, kill_process_group, test_kill_process_group};
+        let live = || {
+            LIVE_GROUPS
+                .iter()
+                .filter_map(|slot| Pid::from_raw(slot.load(Ordering::SeqCst)))
+        };
+        for pid in live() {
+            let _ = kill_process_group(pid, Signal::TERM);
+        }
+        let nap = Duration::from_millis(10);
+        for _ in 0..TERM_GRACE.as_millis() / nap.as_millis() {
+            // A handler's shell is hookx's child: reaped, its zombie leaves the group.
+            for pid in live() {
+                let _ = rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::NOHANG);
+            }
+            if !live().any(|pid| test_kill_process_group(pid).is_ok()) {
+                break;
+            }
+            std::thread::sleep(nap);
+        }
+        for pid in live() {
+            let _ = kill_process_group(pid, Signal::KILL);
         }
     }
 }

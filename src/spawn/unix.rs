@@ -4,8 +4,8 @@
 //! `poll` until a pipe is ready, a child exits (its pidfd, on Linux) or the next deadline.
 
 use super::{
-    Capture, Exit, Finished, LiveGroup, Naps, PIPE_GRACE, REAP_BOUND, Spawn, exit_of, not_started,
-    shell_command, spawn_failure,
+    Capture, Exit, Finished, LiveGroup, Naps, PIPE_GRACE, REAP_BOUND, Spawn, TERM_GRACE, exit_of,
+    not_started, shell_command, spawn_failure,
 };
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::io::Errno;
@@ -17,17 +17,31 @@ use std::time::Instant;
 const CHUNK: usize = 64 * 1024;
 
 pub(super) fn run_together(specs: &[Spawn]) -> Vec<Finished> {
-    let mut slots: Vec<Slot> = specs
-        .iter()
-        .map(|spec| match Handler::start(spec) {
-            Ok(handler) => Slot::Running(Box::new(handler)),
-            Err(finished) => Slot::Done(finished),
-        })
-        .collect();
+    let cap = concurrency_cap();
+    let mut slots: Vec<Slot> = specs.iter().map(|_| Slot::Waiting).collect();
+    // Handlers start in order, at most `cap` at a time.
+    let mut next = 0;
     let mut chunk = vec![0u8; CHUNK];
     // For children without a pidfd (not Linux, or an old kernel).
     let mut naps = Naps::new();
     loop {
+        let mut running = slots
+            .iter()
+            .filter(|s| matches!(s, Slot::Running(_)))
+            .count();
+        while next < specs.len() && running < cap {
+            match Handler::start(&specs[next]) {
+                Ok(handler) => {
+                    slots[next] = Slot::Running(Box::new(handler));
+                    running += 1;
+                }
+                // Out of descriptors or processes: it starts once a running one has ended,
+                // rather than losing its answer (a deny, maybe).
+                Err((_, true)) if running > 0 => break,
+                Err((finished, _)) => slots[next] = Slot::Done(finished),
+            }
+            next += 1;
+        }
         let now = Instant::now();
         for slot in &mut slots {
             if let Slot::Running(handler) = slot {
@@ -41,10 +55,13 @@ pub(super) fn run_together(specs: &[Spawn]) -> Vec<Finished> {
             .iter_mut()
             .filter_map(|slot| match slot {
                 Slot::Running(handler) => Some(&mut **handler),
-                Slot::Done(_) => None,
+                _ => None,
             })
             .collect();
         if running.is_empty() {
+            if next < specs.len() {
+                continue;
+            }
             break;
         }
         let mut wake = running.iter().filter_map(|h| h.wake_at()).min();
@@ -58,12 +75,31 @@ pub(super) fn run_together(specs: &[Spawn]) -> Vec<Finished> {
         .into_iter()
         .map(|slot| match slot {
             Slot::Done(finished) => finished,
-            Slot::Running(_) => unreachable!("the loop ends when every handler is done"),
+            _ => unreachable!("the loop ends when every handler is done"),
         })
         .collect()
 }
 
+/// How many handlers run at once: each holds up to four descriptors in hookx (three pipes and a
+/// pidfd) and briefly eight while it starts, so the cap follows the descriptor limit, keeping
+/// room for hookx's own files; never more than [`MAX_CONCURRENT`].
+fn concurrency_cap() -> usize {
+    let limit = rustix::process::getrlimit(rustix::process::Resource::Nofile)
+        .current
+        .unwrap_or(u64::MAX);
+    let per_handler = 8;
+    let reserve = 32;
+    usize::try_from(limit.saturating_sub(reserve) / per_handler)
+        .unwrap_or(usize::MAX)
+        .clamp(1, MAX_CONCURRENT)
+}
+
+/// Most handlers running at once whatever the limits: past this, more processes only compete
+/// for the same cores.
+const MAX_CONCURRENT: usize = 64;
+
 enum Slot<'a> {
+    Waiting,
     Running(Box<Handler<'a>>),
     Done(Finished),
 }
@@ -86,6 +122,13 @@ struct Handler<'a> {
 enum State {
     Running {
         deadline: Option<Instant>,
+    },
+    /// Past its timeout; the group was sent SIGTERM, so that a `hookx exec` in it kills its own
+    /// handler's group. SIGKILL follows once the group is empty or at `kill_at`. `exited`: the
+    /// child itself is reaped already.
+    Terminating {
+        kill_at: Instant,
+        exited: bool,
     },
     /// Past its timeout; the group was sent SIGKILL and the child is not reaped yet.
     Killed {
@@ -128,11 +171,17 @@ impl Stream {
 }
 
 impl<'a> Handler<'a> {
-    fn start(spec: &'a Spawn) -> Result<Handler<'a>, Finished> {
+    /// Starts the handler; on failure, how it ended and whether it was for want of descriptors,
+    /// processes or memory (worth another try once a running handler has ended).
+    fn start(spec: &'a Spawn) -> Result<Handler<'a>, (Finished, bool)> {
         let start = Instant::now();
-        let mut child = shell_command(spec)
-            .spawn()
-            .map_err(|err| not_started(start, spawn_failure(spec, &err)))?;
+        let mut child = shell_command(spec).spawn().map_err(|err| {
+            let exhausted = matches!(
+                Errno::from_io_error(&err),
+                Some(Errno::MFILE | Errno::NFILE | Errno::AGAIN | Errno::NOMEM)
+            );
+            (not_started(start, spawn_failure(spec, &err)), exhausted)
+        })?;
         let live = LiveGroup::register(child.id());
         let pidfd = pidfd_of(&child);
         let stdin: Option<OwnedFd> = child.stdin.take().map(Into::into);
@@ -160,15 +209,16 @@ impl<'a> Handler<'a> {
 
     /// Reaps the child if it exited, kills it past its deadline, closes pipes past their grace.
     fn advance(&mut self, now: Instant) {
-        if !matches!(self.state, State::Ended { .. }) {
+        if !matches!(
+            self.state,
+            State::Ended { .. } | State::Terminating { exited: true, .. }
+        ) {
             match self.child.try_wait() {
-                Ok(Some(status)) => {
-                    let exit = match self.state {
-                        State::Killed { .. } => Exit::TimedOut,
-                        _ => exit_of(status),
-                    };
-                    self.end(exit, now + PIPE_GRACE);
-                }
+                Ok(Some(status)) => match &mut self.state {
+                    State::Terminating { exited, .. } => *exited = true,
+                    State::Killed { .. } => self.end(Exit::TimedOut, now + PIPE_GRACE),
+                    _ => self.end(exit_of(status), now + PIPE_GRACE),
+                },
                 Ok(None) => {}
                 // Someone else reaped it (e.g. SIGCHLD set to be ignored).
                 Err(err) => self.end(
@@ -181,10 +231,21 @@ impl<'a> Handler<'a> {
             State::Running {
                 deadline: Some(deadline),
             } if now >= deadline => {
-                self.kill_group();
-                self.state = State::Killed {
-                    reap_by: now + REAP_BOUND,
+                self.signal_group(rustix::process::Signal::TERM);
+                self.state = State::Terminating {
+                    kill_at: now + TERM_GRACE,
+                    exited: false,
                 };
+            }
+            State::Terminating { kill_at, exited } if now >= kill_at || !self.group_alive() => {
+                self.signal_group(rustix::process::Signal::KILL);
+                if exited {
+                    self.end(Exit::TimedOut, now + PIPE_GRACE);
+                } else {
+                    self.state = State::Killed {
+                        reap_by: now + REAP_BOUND,
+                    };
+                }
             }
             // Stuck in the kernel: stop waiting, its pid is never reused while unreaped.
             State::Killed { reap_by } if now >= reap_by => self.end(Exit::TimedOut, now),
@@ -228,6 +289,7 @@ impl<'a> Handler<'a> {
     fn wake_at(&self) -> Option<Instant> {
         match self.state {
             State::Running { deadline } => deadline,
+            State::Terminating { kill_at, .. } => Some(kill_at),
             State::Killed { reap_by } => Some(reap_by),
             State::Ended { grace_until, .. } => Some(grace_until),
         }
@@ -235,7 +297,9 @@ impl<'a> Handler<'a> {
 
     /// No pidfd tells us when it exits: the loop must look now and then.
     fn needs_polling(&self) -> bool {
-        self.pidfd.is_none() && !matches!(self.state, State::Ended { .. })
+        // A terminating group gives no sign when its last process is gone.
+        matches!(self.state, State::Terminating { .. })
+            || (self.pidfd.is_none() && !matches!(self.state, State::Ended { .. }))
     }
 
     /// Writes what the pipe takes; closes stdin once all is written or the child stops reading.
@@ -253,17 +317,22 @@ impl<'a> Handler<'a> {
         self.stdin = None;
     }
 
-    /// SIGKILL to the whole group: the shell and everything it started that stayed in the
-    /// group. The child is not reaped yet, so its pid (the group id) is still its own.
-    fn kill_group(&mut self) {
+    /// A signal to the whole group: the shell and everything it started that stayed in the
+    /// group. The group id stays the group's while any member lives, reaped child or not.
+    fn signal_group(&mut self, signal: rustix::process::Signal) {
         match pid_of(&self.child) {
             Some(pid) => {
-                let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+                let _ = rustix::process::kill_process_group(pid, signal);
             }
             None => {
                 let _ = self.child.kill();
             }
         }
+    }
+
+    /// Whether any process of the group is left (a zombie not yet reaped counts).
+    fn group_alive(&self) -> bool {
+        pid_of(&self.child).is_some_and(|pid| rustix::process::test_kill_process_group(pid).is_ok())
     }
 }
 

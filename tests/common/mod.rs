@@ -86,3 +86,31 @@ pub fn hookx_at(project: &Path, home: &Path, args: &[&str]) -> assert_cmd::asser
         .env_remove("HOOKX_HOME")
         .assert()
 }
+
+/// Waits for process `pid` (any process, not only a child) to exit, woken by the kernel
+/// through a pidfd, for at most `bound`: an event, not a guess at how long the machine takes.
+/// `bound` only limits how long a failing test takes.
+#[cfg(target_os = "linux")]
+pub fn exits_within(pid: i32, bound: Duration) -> bool {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let Some(pid) = rustix::process::Pid::from_raw(pid) else {
+        return true;
+    };
+    let pidfd = match rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()) {
+        Ok(fd) => fd,
+        // No such process: it is gone already.
+        Err(_) => return true,
+    };
+    let start = std::time::Instant::now();
+    loop {
+        let left = bound.saturating_sub(start.elapsed());
+        if left.is_zero() {
+            return false;
+        }
+        let mut fds = [PollFd::new(&pidfd, PollFlags::IN)];
+        let timeout = Timespec::try_from(left).ok();
+        if poll(&mut fds, timeout.as_ref()).unwrap_or(0) > 0 {
+            return true;
+        }
+    }
+}

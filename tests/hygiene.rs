@@ -1,0 +1,345 @@
+//! Process hygiene through the real binary: recursion, routing entries, host detection, project
+//! paths, process trees and resource limits.
+#![cfg(unix)]
+
+mod common;
+
+use assert_cmd::Command;
+use common::{fixtures_dir, write};
+use serde_json::Value;
+use std::path::Path;
+use std::time::Duration;
+
+struct Ran {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+impl std::fmt::Debug for Ran {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let cut = |s: &str| s.chars().take(3000).collect::<String>();
+        write!(
+            f,
+            "exit {:?}\n--- stdout\n{}\n--- stderr\n{}",
+            self.code,
+            cut(&self.stdout),
+            cut(&self.stderr)
+        )
+    }
+}
+
+/// The real binary in `dir`, HOME there too, no agent variable inherited.
+fn hookx(dir: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("hookx").unwrap();
+    for var in [
+        "CLAUDE_PROJECT_DIR",
+        "COPILOT_CLI",
+        "BRICKS_PROJECT_DIR",
+        "BRICKS_SESSION_ID",
+        "BRICKS_HOOK_EVENT",
+        "HOOKX_DEPTH",
+        "HOOKX_HOME",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.current_dir(dir)
+        .env("HOME", dir)
+        .timeout(Duration::from_secs(120));
+    cmd
+}
+
+fn ran(cmd: &mut Command) -> Ran {
+    let out = cmd.output().expect("hookx runs");
+    Ran {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn payload(rel: &str, cwd: &Path) -> Vec<u8> {
+    let mut v: Value =
+        serde_json::from_slice(&std::fs::read(fixtures_dir().join(rel)).unwrap()).unwrap();
+    v["cwd"] = cwd.display().to_string().into();
+    v.to_string().into_bytes()
+}
+
+const CLAUDE_PRE: &str = "payloads/claude/PreToolUse.json";
+
+/// A project whose trusted `.bricks/hooks.json` denies every PreToolUse.
+fn project_with_trusted_deny() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        ".bricks/hooks.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+            {"type": "command", "command": "echo 'trusted deny' >&2; exit 2"}]}]}}"#,
+    );
+    let trusted = ran(hookx(dir.path()).args(["trust", "--project", "."]));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    dir
+}
+
+fn assert_claude_deny(ran: &Ran, reason: &str) {
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    let v: Value = serde_json::from_str(ran.stdout.trim()).unwrap_or_default();
+    assert_eq!(
+        v["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{ran:?}"
+    );
+    assert!(
+        v.to_string().contains(reason),
+        "the deny lacks {reason:?}: {ran:?}"
+    );
+}
+
+#[test]
+fn an_inherited_copilot_variable_does_not_silence_claude_hooks() {
+    let dir = project_with_trusted_deny();
+    // A Claude session started from a Copilot hook inherits COPILOT_CLI=1.
+    let ran = ran(hookx(dir.path())
+        .args(["run", "--host", "claude", "--event", "PreToolUse"])
+        .env("COPILOT_CLI", "1")
+        .write_stdin(payload(CLAUDE_PRE, dir.path())));
+    assert_claude_deny(&ran, "trusted deny");
+    // Copilot itself running the Claude route (its PascalCase payload): its own route answers.
+    let ran = ran_copilot_claude_route(dir.path());
+    assert_eq!((ran.code, ran.stdout.as_str()), (Some(0), ""), "{ran:?}");
+}
+
+fn ran_copilot_claude_route(dir: &Path) -> Ran {
+    ran(hookx(dir)
+        .args(["run", "--host", "claude", "--event", "PreToolUse"])
+        .env("COPILOT_CLI", "1")
+        .write_stdin(payload("payloads/copilot-pascal/PreToolUse.json", dir)))
+}
+
+#[test]
+fn the_host_is_guessed_from_the_payload_before_an_inherited_variable() {
+    let dir = project_with_trusted_deny();
+    let ran = ran(hookx(dir.path())
+        .args(["run", "--event", "PreToolUse"])
+        .env("COPILOT_CLI", "1")
+        .write_stdin(payload(CLAUDE_PRE, dir.path())));
+    assert_claude_deny(&ran, "trusted deny");
+    // Answered as Claude, not as Copilot (which also reads a top-level `permissionDecision`).
+    let v: Value = serde_json::from_str(ran.stdout.trim()).unwrap();
+    assert_eq!(v.get("permissionDecision"), None, "{ran:?}");
+}
+
+#[test]
+fn a_relative_project_gives_handlers_an_absolute_project_dir() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    let got = dir.path().join("got");
+    let ran = ran(hookx(dir.path())
+        .args([
+            "exec",
+            "--host",
+            "claude",
+            "--as",
+            "claude",
+            "--project",
+            "sub",
+            "--",
+        ])
+        .arg(format!(
+            "printf '%s\\n%s' \"$CLAUDE_PROJECT_DIR\" \"$PWD\" > '{}'",
+            got.display()
+        ))
+        .write_stdin(payload(CLAUDE_PRE, dir.path())));
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    let got = std::fs::read_to_string(&got).unwrap();
+    let (project, pwd) = got.split_once('\n').unwrap();
+    let want = dir.path().join("sub").canonicalize().unwrap();
+    assert!(Path::new(project).is_absolute(), "{project}");
+    assert_eq!(Path::new(project).canonicalize().unwrap(), want);
+    assert_eq!(Path::new(pwd).canonicalize().unwrap(), want);
+}
+
+#[test]
+fn the_recursion_guard_travels_in_the_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    let got = dir.path().join("depth");
+    let script = format!("printf '%s' \"$HOOKX_DEPTH\" > '{}'", got.display());
+    let exec = |depth: &str| {
+        ran(hookx(dir.path())
+            .args(["exec", "--host", "claude", "--as", "claude", "--"])
+            .arg(&script)
+            .env("HOOKX_DEPTH", depth)
+            .write_stdin(payload(CLAUDE_PRE, dir.path())))
+    };
+    let ran = exec("1");
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    assert_eq!(std::fs::read_to_string(&got).unwrap(), "2");
+    std::fs::remove_file(&got).unwrap();
+    let ran = exec("4");
+    assert_eq!((ran.code, ran.stdout.as_str()), (Some(0), ""), "{ran:?}");
+    assert!(ran.stderr.contains("HOOKX_DEPTH"), "{ran:?}");
+    assert!(
+        !got.exists(),
+        "a dispatch past the depth limit ran its handler"
+    );
+}
+
+/// A routing entry with a prefix, dispatched by hookx, would run hookx again, without end: it
+/// is recognised as hookx's own and skipped, and the depth guard would stop it anyway.
+#[test]
+fn a_prefixed_routing_entry_is_not_dispatched() {
+    let dir = tempfile::tempdir().unwrap();
+    let hookx_bin = env!("CARGO_BIN_EXE_hookx");
+    let marker = dir.path().join("ran");
+    write(
+        dir.path(),
+        ".bricks/hooks.json",
+        &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+            {"type": "command", "command": format!("env A=1 '{hookx_bin}' run --host claude --event PreToolUse; touch '{}'", marker.display())},
+            {"type": "command", "command": format!("cd . && exec '{hookx_bin}' run --host claude; touch '{}'", marker.display())},
+        ]}]}})
+        .to_string(),
+    );
+    let trusted = ran(hookx(dir.path()).args(["trust", "--project", "."]));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    let ran = ran(hookx(dir.path())
+        .args(["run", "--host", "claude", "--event", "PreToolUse"])
+        .write_stdin(payload(CLAUDE_PRE, dir.path())));
+    assert_eq!((ran.code, ran.stdout.as_str()), (Some(0), ""), "{ran:?}");
+    assert!(!marker.exists(), "a routing entry was dispatched: {ran:?}");
+}
+
+#[test]
+fn convert_does_not_copy_routing_entries() {
+    let dir = tempfile::tempdir().unwrap();
+    let settings = write(
+        dir.path(),
+        ".claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [
+            {"hooks": [{"type": "command", "command": "/usr/local/bin/hookx run --host claude --event PreToolUse"}]},
+            {"matcher": "Bash", "hooks": [
+                {"type": "command", "command": "env X=1 my-hookx run --host claude --event PreToolUse"},
+                {"type": "command", "command": "./guard.sh"}]}]}}"#,
+    );
+    let ran = ran(hookx(dir.path())
+        .arg("convert")
+        .arg(&settings)
+        .args(["--to", "copilot"]));
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    assert!(!ran.stdout.contains("hookx"), "{ran:?}");
+    assert!(ran.stdout.contains("./guard.sh"), "{ran:?}");
+    assert!(
+        ran.stderr
+            .contains("2 hookx routing entries (`hookx run --host …`) not converted"),
+        "{ran:?}"
+    );
+}
+
+/// A handler wrapped in `hookx exec` (what `convert --wrap` writes) that runs past its timeout
+/// dies with the wrapper: the outer SIGTERM lets `hookx exec` kill its own handler's group,
+/// which a SIGKILL of the outer group never reaches.
+#[test]
+fn a_timeout_kills_a_child_wrapped_in_hookx_exec() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("sleeper.pid");
+    let inner = format!(
+        "'{}' exec --host claude --as claude -- \"sleep 600 & echo \\$! > '{}'; wait\"",
+        env!("CARGO_BIN_EXE_hookx"),
+        pid_file.display()
+    );
+    let ran = ran(hookx(dir.path())
+        .args([
+            "exec",
+            "--host",
+            "claude",
+            "--as",
+            "claude",
+            "--timeout",
+            "2",
+            "--",
+        ])
+        .arg(&inner)
+        .write_stdin(payload(CLAUDE_PRE, dir.path())));
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    assert!(ran.stderr.contains("timed out"), "{ran:?}");
+    let pid: i32 = std::fs::read_to_string(&pid_file)
+        .expect("the wrapped handler started its child")
+        .trim()
+        .parse()
+        .unwrap();
+    let gone = common::exits_within(pid, Duration::from_secs(120));
+    if let Some(p) = rustix::process::Pid::from_raw(pid) {
+        let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
+    }
+    assert!(
+        gone,
+        "the wrapped handler's child {pid} outlived the timeout"
+    );
+}
+
+/// Many handlers at a low descriptor limit: they run a few at a time, and the one that denies
+/// still answers (it used to fail to start with EMFILE, a non-blocking error).
+#[test]
+fn a_deny_is_not_lost_to_the_descriptor_limit() {
+    use std::os::unix::process::CommandExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let mut handlers: Vec<Value> = (0..100)
+        .map(|i| serde_json::json!({"type": "command", "command": format!("true {i}")}))
+        .collect();
+    handlers
+        .push(serde_json::json!({"type": "command", "command": "echo 'last deny' >&2; exit 2"}));
+    write(
+        dir.path(),
+        ".bricks/hooks.json",
+        &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": handlers}]}})
+            .to_string(),
+    );
+    let trusted = ran(hookx(dir.path()).args(["trust", "--project", "."]));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"));
+    cmd.args(["run", "--host", "claude", "--event", "PreToolUse"])
+        .current_dir(dir.path())
+        .env("HOME", dir.path())
+        .env_remove("HOOKX_HOME")
+        .env_remove("HOOKX_DEPTH")
+        .env_remove("COPILOT_CLI");
+    // SAFETY: setrlimit(2) only, between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            let limit = rustix::process::Rlimit {
+                current: Some(64),
+                maximum: Some(64),
+            };
+            rustix::process::setrlimit(rustix::process::Resource::Nofile, limit)
+                .map_err(std::io::Error::from)
+        });
+    }
+    let mut cmd = Command::from_std(cmd);
+    let ran = ran(cmd.write_stdin(payload(CLAUDE_PRE, dir.path())));
+    assert_claude_deny(&ran, "last deny");
+    assert!(!ran.stderr.contains("could not start"), "{ran:?}");
+}
+
+/// `timeout: 0` means the dialect's default, not "kill at once"; validate says so.
+#[test]
+fn a_zero_timeout_is_the_default_and_validate_warns() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        ".bricks/hooks.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+            {"type": "command", "command": "sleep 0.2; echo 'slow deny' >&2; exit 2", "timeout": 0}]}]}}"#,
+    );
+    let trusted = ran(hookx(dir.path()).args(["trust", "--project", "."]));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    let ran_run = ran(hookx(dir.path())
+        .args(["run", "--host", "claude", "--event", "PreToolUse"])
+        .write_stdin(payload(CLAUDE_PRE, dir.path())));
+    assert_claude_deny(&ran_run, "slow deny");
+    let validated = ran(hookx(dir.path()).arg("validate").arg(&file));
+    assert!(
+        validated
+            .stdout
+            .contains("timeout 0 would kill the hook at once"),
+        "{validated:?}"
+    );
+}

@@ -1,0 +1,1041 @@
+//! The live conformance suite for GitHub Copilot CLI 1.0.102: the real client, driven offline
+//! through a fake model server, with recording hooks (ground truth) and with hookx routed in.
+//! See conformance/README.md.
+
+#[path = "live_copilot/client.rs"]
+mod client;
+mod common;
+#[path = "live_copilot/server.rs"]
+mod server;
+
+use client::Sandbox;
+use serde_json::{Value, json};
+use server::{FakeModel, Step};
+
+const CAMEL: &[&str] = &[
+    "sessionStart",
+    "sessionEnd",
+    "userPromptSubmitted",
+    "userPromptTransformed",
+    "preToolUse",
+    "preMcpToolCall",
+    "permissionRequest",
+    "postToolUse",
+    "postToolUseFailure",
+    "notification",
+    "subagentStart",
+    "subagentStop",
+    "agentStop",
+    "preCompact",
+    "errorOccurred",
+];
+const PASCAL: &[&str] = &[
+    "SessionStart",
+    "SessionEnd",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "Notification",
+    "SubagentStart",
+    "SubagentStop",
+    "Stop",
+    "PreCompact",
+    "ErrorOccurred",
+];
+
+fn scripts(name: &str, project: &str) -> Vec<Step> {
+    let file = format!("{project}/notes.txt");
+    match name {
+        "tools" => vec![
+            Step::Tools(vec![(
+                "bash",
+                json!({"command": "echo hello-bash", "description": "say hello"}),
+            )]),
+            Step::Tools(vec![(
+                "create",
+                json!({"path": file, "file_text": "one\n"}),
+            )]),
+            Step::Tools(vec![(
+                "edit",
+                json!({"path": file, "old_str": "one", "new_str": "two"}),
+            )]),
+            Step::Tools(vec![("view", json!({"path": file}))]),
+            Step::Tools(vec![(
+                "view",
+                json!({"path": format!("{project}/missing.txt")}),
+            )]),
+            Step::Tools(vec![(
+                "task",
+                json!({"name": "helper", "description": "a helper",
+                "prompt": "SCENARIO:sub run one command", "agent_type": "general-purpose"}),
+            )]),
+            Step::Text("all done"),
+        ],
+        "deny" => {
+            let bash =
+                |c: &str| Step::Tools(vec![("bash", json!({"command": c, "description": "d"}))]);
+            [
+                "echo deny-json",
+                "echo deny-exit2",
+                "echo deny-exit1",
+                "echo modify-me",
+                "echo ask-me",
+                "echo camel-hso-deny",
+                "echo pascal-hso-deny",
+                "echo perm-deny",
+                "echo runs-fine",
+            ]
+            .into_iter()
+            .map(bash)
+            .chain([Step::Text("deny done")])
+            .collect()
+        }
+        "compact" => {
+            // Tool arguments stay in the history: three 12 KB files outgrow a 20000-token window.
+            let big = |n: usize| {
+                let path = format!("{project}/big{n}.txt");
+                Step::Tools(vec![(
+                    "create",
+                    json!({"path": path, "file_text": "x".repeat(12_000)}),
+                )])
+            };
+            vec![
+                Step::Tools(vec![(
+                    "bash",
+                    json!({"command": "echo async-done", "description": "bg", "mode": "async"}),
+                )]),
+                big(1),
+                big(2),
+                big(3),
+                big(4),
+                Step::Fail,
+            ]
+        }
+        "routed" => {
+            let bash =
+                |c: &str| Step::Tools(vec![("bash", json!({"command": c, "description": "d"}))]);
+            let mut steps: Vec<Step> = [
+                "echo claude-deny",
+                "echo claude-exit2",
+                "echo bricks-deny",
+                "echo claude-modify",
+                "echo claude-ask",
+                "echo claude-post",
+                "echo bricks-post",
+            ]
+            .into_iter()
+            .map(bash)
+            .collect();
+            steps.push(Step::Tools(vec![(
+                "create",
+                json!({"path": file, "file_text": "routed\n"}),
+            )]));
+            steps.push(Step::Text("routed done"));
+            steps
+        }
+        "converted" => vec![
+            Step::Tools(vec![(
+                "bash",
+                json!({"command": "rm -rf /nonexistent-hookx-canary",
+                "description": "d"}),
+            )]),
+            Step::Tools(vec![(
+                "bash",
+                json!({"command": "echo safe-call", "description": "d"}),
+            )]),
+            Step::Tools(vec![(
+                "create",
+                json!({"path": file, "file_text": "converted\n"}),
+            )]),
+            Step::Text("converted done"),
+        ],
+        "sub" => vec![
+            Step::Tools(vec![(
+                "bash",
+                json!({"command": "echo from-subagent", "description": "sub"}),
+            )]),
+            Step::Text("sub done"),
+        ],
+        _ => vec![Step::Text("unknown scenario")],
+    }
+}
+
+/// A Claude-shaped hook file (Claude and Bricks): `{"hooks": {Event: [{matcher, hooks}]}}`
+/// with the recording hook labelled `PREFIX-Event` on each event.
+fn dump_claude_style(sb: &Sandbox, prefix: &str, events: &[&str]) -> String {
+    let mut hooks = serde_json::Map::new();
+    for e in events {
+        let handler = json!({"type": "command", "command": sb.dumper(&format!("{prefix}-{e}"))});
+        hooks.insert(e.to_string(), json!([{"matcher": "*", "hooks": [handler]}]));
+    }
+    json!({"hooks": hooks}).to_string()
+}
+
+fn hookx(sb: &Sandbox, args: &[&str]) {
+    common::hookx_at(&sb.project, &sb.home, args).success();
+}
+
+/// The env that lets Copilot read repo hooks in `-p` and hookx find its trust record.
+fn routed_env(sb: &Sandbox) -> Vec<(&'static str, String)> {
+    vec![
+        ("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true".into()),
+        ("HOOKX_HOME", sb.home.display().to_string()),
+    ]
+}
+
+/// A hook file registering the recording hook on every event in both casings.
+fn dump_everything(sb: &Sandbox) -> String {
+    let mut hooks = serde_json::Map::new();
+    for e in CAMEL {
+        hooks.insert(
+            e.to_string(),
+            json!([{"type": "command", "bash": sb.dumper(e)}]),
+        );
+    }
+    for e in PASCAL {
+        hooks.insert(
+            e.to_string(),
+            json!([{"hooks": [{"type": "command", "command": sb.dumper(e)}]}]),
+        );
+    }
+    json!({"version": 1, "hooks": hooks}).to_string()
+}
+
+/// What one scenario's run gives to check: the sandbox, the model's log, the client's outcome.
+struct Live {
+    sb: Sandbox,
+    model: FakeModel,
+    out: client::Outcome,
+    dumps: Vec<client::Dump>,
+}
+
+impl Live {
+    /// The first dump of `label` whose raw stdin contains `text`.
+    fn dump(&self, label: &str, text: &str) -> &client::Dump {
+        self.dumps
+            .iter()
+            .find(|d| d.label == label && d.raw.contains(text))
+            .unwrap_or_else(|| panic!("no {label} hook saw {text:?}; saw {:#?}", self.labels()))
+    }
+
+    fn labels(&self) -> Vec<&str> {
+        self.dumps.iter().map(|d| d.label.as_str()).collect()
+    }
+
+    /// The tool message the model got back for the call whose arguments contain `text`.
+    fn tool_result(&self, scenario: &str, text: &str) -> String {
+        for request in self.model.requests_of(scenario) {
+            let messages = request["messages"].as_array().cloned().unwrap_or_default();
+            let id = messages.iter().find_map(|m| {
+                m["tool_calls"].as_array()?.iter().find_map(|c| {
+                    c["function"]["arguments"]
+                        .as_str()?
+                        .contains(text)
+                        .then(|| c["id"].clone())
+                })
+            });
+            if let Some(id) = id
+                && let Some(reply) = messages
+                    .iter()
+                    .find(|m| m["role"] == "tool" && m["tool_call_id"] == id)
+            {
+                return reply["content"].to_string();
+            }
+        }
+        panic!("no tool result for a call with {text:?}")
+    }
+
+    /// Every request of the scenario, as one string (to find context and reasons in).
+    fn sent(&self, scenario: &str) -> String {
+        self.model
+            .requests_of(scenario)
+            .iter()
+            .map(Value::to_string)
+            .collect()
+    }
+
+    fn keep(&self, name: &str) {
+        if let Some(dir) = std::env::var_os("HOOKX_LIVE_KEEP") {
+            let keep = std::path::Path::new(&dir).join(name);
+            let _ = std::fs::remove_dir_all(&keep);
+            common::copy_tree(&self.sb.root, &keep);
+            let requests = serde_json::to_string_pretty(&self.model.chats()).unwrap();
+            std::fs::write(keep.join("requests.json"), requests).unwrap();
+            std::fs::write(keep.join("stdout.txt"), &self.out.stdout).unwrap();
+        }
+    }
+}
+
+/// Runs `prompt` (which names the scenario) in a sandbox prepared by `setup`.
+fn live(
+    scenario: &str,
+    setup: impl FnOnce(&Sandbox),
+    extra: &[(&'static str, &str)],
+) -> Option<Live> {
+    live_env(scenario, |sb| {
+        setup(sb);
+        extra.iter().map(|(k, v)| (*k, v.to_string())).collect()
+    })
+}
+
+/// As [`live`], with `setup` also giving the run's extra environment.
+fn live_env(
+    scenario: &str,
+    setup: impl FnOnce(&Sandbox) -> Vec<(&'static str, String)>,
+) -> Option<Live> {
+    let bin = client::binary()?;
+    let sb = Sandbox::new();
+    let extra = setup(&sb);
+    let extra: Vec<(&str, &str)> = extra.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let extra = &extra[..];
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let out = sb.run(
+        &bin,
+        model.port,
+        &format!("SCENARIO:{scenario} do the work"),
+        extra,
+    );
+    let dumps = sb.dumps();
+    let live = Live {
+        sb,
+        model,
+        out,
+        dumps,
+    };
+    live.keep(scenario);
+    Some(live)
+}
+
+/// Ground truth, no hookx: every event's payload in both casings, and the answer fields that
+/// reach the model (context on five events, a modified prompt and result, a blocked stop).
+#[test]
+fn ground_truth_tools() {
+    let Some(l) = live(
+        "tools",
+        |sb| {
+            sb.write("home/.copilot/hooks/dump.json", &dump_everything(sb));
+            let ctx = |e: &str| format!(r#"{{"additionalContext":"CTX-{e}"}}"#);
+            for e in ["sessionStart", "postToolUseFailure", "subagentStart"] {
+                sb.answer(e, "a", "", &ctx(e), "", 0);
+            }
+            sb.answer("postToolUse", "a", "hello-bash", &ctx("postToolUse"), "", 0);
+            sb.answer("postToolUse", "b", r#""textResultForLlm":"two"#,
+            r#"{"modifiedResult":{"resultType":"success","textResultForLlm":"MODIFIED-RESULT"}}"#, "", 0);
+            sb.answer("userPromptSubmitted", "a", "SCENARIO:tools",
+            r#"{"additionalContext":"CTX-userPromptSubmitted","modifiedPrompt":"SCENARIO:tools MODIFIED-PROMPT"}"#, "", 0);
+            // The main agent's first stop is blocked once; the reason comes back as a user message.
+            sb.answer(
+                "agentStop",
+                "a",
+                r#""stop_hook_active":false}"#,
+                r#"{"decision":"block","reason":"STOP-AGAIN"}"#,
+                "",
+                0,
+            );
+            // PascalCase SessionStart context is ignored.
+            sb.answer("SessionStart", "a", "",
+            r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"PCTX-SessionStart"}}"#, "", 0);
+        },
+        &[],
+    ) else {
+        return;
+    };
+    let sent = l.sent("tools");
+    for e in ["sessionStart", "userPromptSubmitted", "subagentStart"] {
+        assert!(
+            l.model
+                .chats()
+                .iter()
+                .any(|r| r.to_string().contains(&format!("CTX-{e}"))),
+            "{e} context"
+        );
+    }
+    assert!(
+        sent.contains("MODIFIED-PROMPT"),
+        "modifiedPrompt replaces the prompt"
+    );
+    assert!(
+        l.tool_result("tools", "hello-bash")
+            .contains("CTX-postToolUse")
+    );
+    // postToolUseFailure context arrives as a user message after the failed call.
+    assert!(
+        sent.contains(
+            "Additional guidance from postToolUseFailure hooks:\\nCTX-postToolUseFailure"
+        )
+    );
+    let view = l.tool_result("tools", r#"notes.txt"}"#);
+    assert!(
+        view.contains("MODIFIED-RESULT") && !view.contains("two"),
+        "{view}"
+    );
+    assert!(
+        sent.contains("STOP-AGAIN"),
+        "a blocked agentStop continues with the reason"
+    );
+    assert!(
+        !l.model
+            .chats()
+            .iter()
+            .any(|r| r.to_string().contains("PCTX-SessionStart"))
+    );
+    assert!(
+        l.dumps
+            .iter()
+            .any(|d| d.label == "agentStop" && d.raw.contains(r#""stop_hook_active":true"#))
+    );
+    // events.jsonl: the pinned version ran, and it logged the hooks the recorder saw.
+    let version = l.out.events.iter().find(|e| e["type"] == "session.start");
+    assert_eq!(
+        version.map(|e| &e["data"]["copilotVersion"]),
+        Some(&json!(client::VERSION))
+    );
+    let logged: std::collections::BTreeSet<&str> = l
+        .out
+        .events
+        .iter()
+        .filter(|e| e["type"] == "hook.start")
+        .filter_map(|e| e["data"]["hookType"].as_str())
+        .collect();
+    for label in l
+        .labels()
+        .into_iter()
+        .filter(|l| l.starts_with(char::is_lowercase))
+    {
+        assert!(
+            logged.contains(label),
+            "{label} not in events.jsonl: {logged:?}"
+        );
+    }
+    record::check("tools", &l);
+}
+
+/// Ground truth of preToolUse and permissionRequest answers: which deny, which run.
+#[test]
+fn ground_truth_deny() {
+    let Some(l) = live(
+        "deny",
+        |sb| {
+            sb.write("home/.copilot/hooks/dump.json", &dump_everything(sb));
+            let pre = "preToolUse";
+            sb.answer(
+                pre,
+                "a",
+                "deny-json",
+                r#"{"permissionDecision":"deny","permissionDecisionReason":"REASON-JSON"}"#,
+                "",
+                0,
+            );
+            sb.answer(pre, "b", "deny-exit2", "", "STDERR-EXIT2", 2);
+            sb.answer(pre, "c", "deny-exit1", "", "STDERR-EXIT1", 1);
+            sb.answer(pre, "d", "modify-me",
+            r#"{"permissionDecision":"allow","modifiedArgs":{"command":"echo modified-args","description":"m"}}"#, "", 0);
+            sb.answer(
+                pre,
+                "e",
+                "ask-me",
+                r#"{"permissionDecision":"ask","permissionDecisionReason":"ASKED"}"#,
+                "",
+                0,
+            );
+            sb.answer(pre, "f", "camel-hso-deny",
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"CAMEL-HSO"}}"#, "", 0);
+            sb.answer("PreToolUse", "a", "pascal-hso-deny",
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"PASCAL-HSO"}}"#, "", 0);
+            sb.answer(
+                "permissionRequest",
+                "a",
+                "perm-deny",
+                r#"{"behavior":"deny","message":"PERM-MSG"}"#,
+                "",
+                0,
+            );
+        },
+        &[],
+    ) else {
+        return;
+    };
+    let result = |t: &str| l.tool_result("deny", t);
+    assert!(
+        result("deny-json").contains("REASON-JSON"),
+        "{}",
+        result("deny-json")
+    );
+    assert!(
+        result("deny-exit2").contains("Denied") && !result("deny-exit2").contains("STDERR-EXIT2"),
+        "{}",
+        result("deny-exit2")
+    );
+    assert!(
+        result("deny-exit1").contains("Denied"),
+        "{}",
+        result("deny-exit1")
+    );
+    assert!(
+        // The model's history shows the modified arguments.
+        result("modified-args").contains("modified-args\\n"),
+        "{}",
+        result("modified-args")
+    );
+    assert!(
+        result("ask-me").contains("Denied") || result("ask-me").contains("denied"),
+        "{}",
+        result("ask-me")
+    );
+    assert!(
+        result("camel-hso-deny").contains("camel-hso-deny\\n"),
+        "camelCase ignores hookSpecificOutput: {}",
+        result("camel-hso-deny")
+    );
+    assert!(
+        result("pascal-hso-deny").contains("PASCAL-HSO"),
+        "{}",
+        result("pascal-hso-deny")
+    );
+    assert!(
+        result("perm-deny").contains("PERM-MSG"),
+        "{}",
+        result("perm-deny")
+    );
+    assert!(
+        result("runs-fine").contains("runs-fine\\n"),
+        "{}",
+        result("runs-fine")
+    );
+    // The first deny stops the rest: the PascalCase twin never saw the denied calls.
+    assert!(
+        !l.dumps
+            .iter()
+            .any(|d| d.label == "PreToolUse" && d.raw.contains("deny-json"))
+    );
+    record::check("deny", &l);
+}
+
+/// Ground truth: `decision:"block"` on userPromptSubmitted refuses the prompt.
+#[test]
+fn ground_truth_blocked_prompt() {
+    let Some(l) = live(
+        "blockprompt",
+        |sb| {
+            sb.write("home/.copilot/hooks/dump.json", &dump_everything(sb));
+            sb.answer(
+                "userPromptSubmitted",
+                "a",
+                "",
+                r#"{"decision":"block","reason":"PROMPT-BLOCKED"}"#,
+                "",
+                0,
+            );
+        },
+        &[],
+    ) else {
+        return;
+    };
+    assert!(
+        l.model.requests_of("blockprompt").is_empty(),
+        "no model request for a blocked prompt"
+    );
+    assert!(
+        l.out.log.contains("PROMPT-BLOCKED")
+            || l.out.stderr.contains("PROMPT-BLOCKED")
+            || l.out.stdout.contains("PROMPT-BLOCKED")
+    );
+    record::check("blockprompt", &l);
+}
+
+/// Ground truth: auto-compaction (preCompact), an async shell (notification), a failed model
+/// call (errorOccurred, sessionEnd `error`).
+#[test]
+fn ground_truth_compact_and_error() {
+    let Some(l) = live(
+        "compact",
+        |sb| {
+            sb.write("home/.copilot/hooks/dump.json", &dump_everything(sb));
+        },
+        &[("COPILOT_PROVIDER_MAX_PROMPT_TOKENS", "20000")],
+    ) else {
+        return;
+    };
+    assert_ne!(l.out.status, Some(0));
+    for label in ["preCompact", "errorOccurred"] {
+        assert!(
+            l.labels().contains(&label),
+            "{label} fired: {:?}",
+            l.labels()
+        );
+    }
+    l.dump("sessionEnd", r#""reason":"error""#);
+    record::check("compact", &l);
+}
+
+const CLAUDE_EVENTS: &[&str] = &[
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "Stop",
+];
+const BRICKS_EVENTS: &[&str] = &[
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "Stop",
+];
+
+/// hookx routed in (project and user routes): the user's Claude settings (which Copilot never
+/// reads) and the project's Bricks file run through hookx, each handler in its own dialect,
+/// and each answer has its native effect; the project's `.claude/settings.json` is Copilot's
+/// own (PascalCase payload) and hookx leaves it alone. No handler runs twice.
+#[test]
+fn routed_handlers_of_every_dialect() {
+    let Some(l) = live_env("routed", |sb| {
+        sb.write(
+            "home/.claude/settings.json",
+            &dump_claude_style(sb, "claude", CLAUDE_EVENTS),
+        );
+        sb.write(
+            "project/.bricks/hooks.json",
+            &dump_claude_style(sb, "bricks", BRICKS_EVENTS),
+        );
+        sb.write(
+            "project/.claude/settings.json",
+            &dump_claude_style(sb, "native", &["PreToolUse"]),
+        );
+        let hso = |e: &str, inner: &str| {
+            format!(r#"{{"hookSpecificOutput":{{"hookEventName":"{e}",{inner}}}}}"#)
+        };
+        sb.answer(
+            "claude-PreToolUse",
+            "a",
+            "claude-deny",
+            &hso(
+                "PreToolUse",
+                r#""permissionDecision":"deny","permissionDecisionReason":"CLAUDE-DENY""#,
+            ),
+            "",
+            0,
+        );
+        sb.answer(
+            "claude-PreToolUse",
+            "b",
+            "claude-exit2",
+            "",
+            "CLAUDE-EXIT2",
+            2,
+        );
+        sb.answer("claude-PreToolUse", "c", "claude-modify", &hso("PreToolUse",
+            r#""permissionDecision":"allow","updatedInput":{"command":"echo claude-modified","description":"m"}"#), "", 0);
+        sb.answer(
+            "claude-PreToolUse",
+            "d",
+            "claude-ask",
+            &hso(
+                "PreToolUse",
+                r#""permissionDecision":"ask","permissionDecisionReason":"CLAUDE-ASK""#,
+            ),
+            "",
+            0,
+        );
+        sb.answer(
+            "bricks-PreToolUse",
+            "a",
+            "bricks-deny",
+            r#"{"decision":"block","reason":"BRICKS-DENY"}"#,
+            "",
+            0,
+        );
+        sb.answer(
+            "claude-PostToolUse",
+            "a",
+            "claude-post",
+            &hso("PostToolUse", r#""additionalContext":"CLAUDE-POST-CTX""#),
+            "",
+            0,
+        );
+        sb.answer(
+            "bricks-PostToolUse",
+            "a",
+            "bricks-post",
+            r#"{"additionalContext":"BRICKS-POST-CTX"}"#,
+            "",
+            0,
+        );
+        sb.answer(
+            "claude-SessionStart",
+            "a",
+            "",
+            &hso(
+                "SessionStart",
+                r#""additionalContext":"CLAUDE-SESSION-CTX""#,
+            ),
+            "",
+            0,
+        );
+        sb.answer(
+            "claude-UserPromptSubmit",
+            "a",
+            "",
+            &hso(
+                "UserPromptSubmit",
+                r#""additionalContext":"CLAUDE-PROMPT-CTX""#,
+            ),
+            "",
+            0,
+        );
+        sb.answer(
+            "claude-Stop",
+            "a",
+            r#""stop_hook_active":false"#,
+            r#"{"decision":"block","reason":"CLAUDE-STOP-AGAIN"}"#,
+            "",
+            0,
+        );
+        hookx(sb, &["install", "--host", "copilot"]);
+        hookx(sb, &["install", "--host", "copilot", "--scope", "user"]);
+        hookx(sb, &["trust"]);
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let result = |t: &str| l.tool_result("routed", t);
+    let sent = l.sent("routed");
+    let has = |t: &str, want: &str| {
+        (
+            result(t).contains(want),
+            format!("{t}: {want} in {}", result(t)),
+        )
+    };
+    for (tool, want) in [
+        ("claude-deny", "Denied by preToolUse hook: CLAUDE-DENY"),
+        ("claude-exit2", "CLAUDE-EXIT2"),
+        ("bricks-deny", "BRICKS-DENY"),
+        ("claude-modified", "claude-modified\\n"),
+        ("claude-ask", "unable to ask user"),
+        ("claude-post", "CLAUDE-POST-CTX"),
+        ("bricks-post", "BRICKS-POST-CTX"),
+    ] {
+        let (ok, what) = has(tool, want);
+        c.that(ok, what);
+    }
+    for ctx in [
+        "CLAUDE-SESSION-CTX",
+        "CLAUDE-PROMPT-CTX",
+        "CLAUDE-STOP-AGAIN",
+    ] {
+        c.that(sent.contains(ctx), format!("{ctx} reached the model"));
+    }
+    // Each handler got its own dialect's stdin and env (no `transcript_path`: Copilot sends
+    // none on tool events, and its events.jsonl is not a Claude transcript).
+    let project = l.sb.project.display().to_string();
+    let write = l.dump("claude-PreToolUse", r#""tool_name":"Write""#);
+    c.that(
+        write.stdin["tool_input"]["file_path"]
+            .as_str()
+            .is_some_and(|p| p.ends_with("notes.txt"))
+            && write.stdin["hook_event_name"] == "PreToolUse",
+        format!("Claude stdin for a create: {}", write.raw),
+    );
+    c.that(
+        write.env.get("CLAUDE_PROJECT_DIR") == Some(&project),
+        "Claude env",
+    );
+    let bricks = l.dump("bricks-PreToolUse", "bricks-post");
+    c.that(
+        bricks.stdin["tool_name"] == "bash",
+        format!("Bricks stdin: {}", bricks.raw),
+    );
+    c.that(
+        bricks.env.get("BRICKS_PROJECT_DIR") == Some(&project),
+        "Bricks env",
+    );
+    // The project's .claude/settings.json is Copilot's own: its PascalCase payload.
+    let native = l.dump("native-PreToolUse", "bricks-post");
+    c.that(
+        native.stdin["timestamp"].is_string() && native.stdin.get("transcript_path").is_none(),
+        format!("Copilot's own PascalCase payload: {}", native.raw),
+    );
+    // No handler ran twice for one event (payloads compared without their digits: times).
+    let mut seen = std::collections::BTreeMap::new();
+    for d in &l.dumps {
+        let key = (
+            d.label.clone(),
+            d.raw.replace(|c: char| c.is_ascii_digit(), ""),
+        );
+        *seen.entry(key).or_insert(0) += 1;
+    }
+    for ((label, raw), n) in seen {
+        c.that(
+            n == 1 || label.ends_with("Stop"),
+            format!("{label} ran {n} times on {raw}"),
+        );
+    }
+    c.done("routed");
+}
+
+/// A Claude Bash guard reading `.tool_input.command` (jq), as people write them.
+const CLAUDE_GUARD: &str = r#"#!/bin/sh
+cmd=$(jq -r '.tool_input.command // empty')
+case $cmd in
+  *"rm -rf /"*) echo "BLOCKED by the Claude guard: $cmd" >&2; exit 2 ;;
+esac
+exit 0
+"#;
+
+/// Converted configs under the real client: `convert --wrap` output of a Claude file (kept out
+/// of the project, so Copilot does not also run it natively) is accepted and behaves as the
+/// source did (the guard blocks `rm -rf /`, a Claude context reaches the model); the plain
+/// output is accepted too, and its handler gets Copilot's payload, as the conversion note says.
+#[test]
+fn converted_claude_config() {
+    let Some(l) = live_env("converted", |sb| {
+        let guard = sb.write("guard.sh", CLAUDE_GUARD);
+        let wrapped_src = json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": format!("sh {}", guard.display())}]}],
+            "PostToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": sb.dumper("wrapped-PostToolUse")}]}],
+        }});
+        let plain_src = json!({"hooks": {"PostToolUse": [{"matcher": "Write", "hooks": [
+            {"type": "command", "command": sb.dumper("plain-PostToolUse")}]}]}});
+        sb.answer("wrapped-PostToolUse", "a", "safe-call",
+            r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"WRAPPED-CTX"}}"#, "", 0);
+        for (name, src, wrap) in [
+            ("wrapped", &wrapped_src, true),
+            ("plain", &plain_src, false),
+        ] {
+            let from = sb.write(&format!("{name}/.claude/settings.json"), &src.to_string());
+            let to = sb.project.join(format!(".github/hooks/{name}.json"));
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            let mut args = vec![
+                "convert",
+                from.to_str().unwrap(),
+                "--to",
+                "copilot",
+                "--out",
+                to.to_str().unwrap(),
+            ];
+            if wrap {
+                args.push("--wrap");
+            }
+            common::hookx().args(&args).assert().success();
+        }
+        // The wrapped commands name `hookx`: the run finds this build first on PATH.
+        let bin = std::path::Path::new(env!("CARGO_BIN_EXE_hookx"))
+            .parent()
+            .unwrap()
+            .display()
+            .to_string();
+        vec![
+            ("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true".into()),
+            (
+                "PATH",
+                format!("{bin}:{}", std::env::var("PATH").unwrap_or_default()),
+            ),
+        ]
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        !l.out.log.contains("Invalid hook configuration"),
+        "Copilot accepted the converted files",
+    );
+    let rm = l.tool_result("converted", "rm -rf /nonexistent-hookx-canary");
+    c.that(
+        rm.contains("Denied by preToolUse hook") && rm.contains("BLOCKED by the Claude guard"),
+        format!("the guard blocked rm: {rm}"),
+    );
+    let safe = l.tool_result("converted", "safe-call");
+    c.that(
+        safe.contains("safe-call\\n") && safe.contains("WRAPPED-CTX"),
+        format!("wrapped context: {safe}"),
+    );
+    let wrapped = l.dump("wrapped-PostToolUse", "safe-call");
+    c.that(
+        wrapped.stdin["tool_name"] == "Bash"
+            && wrapped.stdin["tool_input"]["command"] == "echo safe-call",
+        format!("the wrapped handler got Claude's payload: {}", wrapped.raw),
+    );
+    let plain = l.dump("plain-PostToolUse", "notes.txt");
+    c.that(
+        plain.stdin["toolName"] == "create" && plain.stdin["toolArgs"]["path"].is_string(),
+        format!(
+            "the plain handler got Copilot's payload, as the note says: {}",
+            plain.raw
+        ),
+    );
+    c.done("converted");
+}
+
+/// Soft assertions: every failed check of a client run is reported, not just the first.
+#[derive(Default)]
+struct Checks {
+    failed: Vec<String>,
+}
+
+impl Checks {
+    fn that(&mut self, ok: bool, what: impl Into<String>) {
+        if !ok {
+            self.failed.push(what.into());
+        }
+    }
+
+    fn done(self, scenario: &str) {
+        assert!(
+            self.failed.is_empty(),
+            "{scenario}: {} checks failed:\n{}",
+            self.failed.len(),
+            self.failed.join("\n")
+        );
+    }
+}
+
+mod record {
+    //! Recorded payloads: written under `HOOKX_RECORD=1`, else compared by keys and types.
+    use super::*;
+    use std::collections::{BTreeMap, BTreeSet};
+    use std::path::PathBuf;
+
+    fn dir() -> PathBuf {
+        common::fixtures_dir().join(format!("recorded/copilot-{}", client::VERSION))
+    }
+
+    /// The hook-relevant variables: what Copilot adds for hooks, not what the run was given.
+    fn relevant(key: &str) -> bool {
+        (key.starts_with("COPILOT_") || key.starts_with("CLAUDE_"))
+            && !client::GIVEN_ENV.contains(&key)
+    }
+
+    fn normalise(text: &str, l: &Live) -> String {
+        let cache = client::clients_root().join("copilot-cache");
+        text.replace(&l.sb.project.display().to_string(), "<project>")
+            .replace(&l.sb.home.display().to_string(), "<home>")
+            .replace(&cache.display().to_string(), "<copilot-cache>")
+    }
+
+    fn fixture(scenario: &str, order: usize, d: &client::Dump, l: &Live) -> Value {
+        let flavor = if d.label.starts_with(|c: char| c.is_ascii_uppercase()) {
+            "copilot-pascal"
+        } else {
+            "copilot"
+        };
+        let env: BTreeMap<&String, String> = d
+            .env
+            .iter()
+            .filter(|(k, _)| relevant(k))
+            .map(|(k, v)| (k, normalise(v, l)))
+            .collect();
+        let stdin: Value = serde_json::from_str(&normalise(&d.raw, l)).expect("JSON stdin");
+        json!({"client": "copilot-cli", "version": client::VERSION, "host": "copilot",
+            "flavor": flavor, "event": d.label, "scenario": scenario, "order": order,
+            "stdin": stdin, "env": env, "cwd": normalise(&d.cwd, l)})
+    }
+
+    /// Keys and types, with every object key's path (`/toolArgs/command:string`).
+    fn shape(v: &Value, at: String, out: &mut BTreeSet<String>) {
+        let kind = match v {
+            Value::Null => "null",
+            Value::Bool(_) => "bool",
+            Value::Number(_) => "number",
+            Value::String(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        };
+        out.insert(format!("{at}:{kind}"));
+        if let Value::Object(map) = v {
+            for (k, v) in map {
+                shape(v, format!("{at}/{k}"), out);
+            }
+        }
+    }
+
+    fn shapes(fixtures: &[Value]) -> BTreeMap<String, BTreeSet<BTreeSet<String>>> {
+        let mut out: BTreeMap<String, BTreeSet<BTreeSet<String>>> = BTreeMap::new();
+        for f in fixtures {
+            let mut s = BTreeSet::new();
+            shape(&f["stdin"], String::new(), &mut s);
+            let env: BTreeSet<String> = f["env"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(k, _)| format!("$env/{k}"))
+                .collect();
+            s.extend(env);
+            out.entry(f["event"].as_str().unwrap().to_string())
+                .or_default()
+                .insert(s);
+        }
+        out
+    }
+
+    /// Records the run's payloads (`HOOKX_RECORD=1`) or checks them against the recording.
+    pub fn check(scenario: &str, l: &Live) {
+        let got: Vec<Value> = l
+            .dumps
+            .iter()
+            .enumerate()
+            .map(|(i, d)| fixture(scenario, i + 1, d, l))
+            .collect();
+        let dir = dir();
+        let mine = |name: &str| name.starts_with(&format!("{scenario}."));
+        if std::env::var_os("HOOKX_RECORD").is_some() {
+            std::fs::create_dir_all(&dir).unwrap();
+            for e in std::fs::read_dir(&dir).unwrap().flatten() {
+                if mine(&e.file_name().to_string_lossy()) {
+                    std::fs::remove_file(e.path()).unwrap();
+                }
+            }
+            // One fixture per event and payload shape: repeats add nothing to replay.
+            let mut seen = BTreeSet::new();
+            for f in &got {
+                let mut s = BTreeSet::new();
+                shape(&f["stdin"], String::new(), &mut s);
+                if !seen.insert((f["event"].to_string(), s)) {
+                    continue;
+                }
+                let name = format!(
+                    "{scenario}.{:02}.{}.json",
+                    f["order"],
+                    f["event"].as_str().unwrap()
+                );
+                std::fs::write(
+                    dir.join(name),
+                    serde_json::to_string_pretty(f).unwrap() + "\n",
+                )
+                .unwrap();
+            }
+            return;
+        }
+        let recorded: Vec<Value> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e} (record with HOOKX_RECORD=1)", dir.display()))
+            .flatten()
+            .filter(|e| mine(&e.file_name().to_string_lossy()))
+            .map(|e| serde_json::from_str(&std::fs::read_to_string(e.path()).unwrap()).unwrap())
+            .collect();
+        assert!(
+            !recorded.is_empty(),
+            "no recording of {scenario} (HOOKX_RECORD=1)"
+        );
+        let (want, have) = (shapes(&recorded), shapes(&got));
+        assert_eq!(
+            want.keys().collect::<Vec<_>>(),
+            have.keys().collect::<Vec<_>>(),
+            "Copilot {} fired other events in {scenario} than recorded",
+            client::VERSION
+        );
+        for (event, shapes) in &have {
+            for s in shapes {
+                assert!(
+                    want[event].contains(s),
+                    "Copilot {} sent a {event} payload of a new shape in {scenario}: {s:?}\nrecorded: {:?}",
+                    client::VERSION,
+                    want[event]
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,401 @@
+//! The failure policy (README "When hookx cannot do its job"), through the real binary: for every
+//! host flavour and event, what `hookx run` / `hookx exec` answer when they cannot do their job.
+//! Tool-call guards (PreToolUse, PermissionRequest) deny in the host's own protocol at exit 0;
+//! every other event gets a non-blocking exit 1, never exit 2 (Claude reads exit 2 on Stop as
+//! "keep going", forever).
+#![cfg(unix)]
+
+mod common;
+
+use assert_cmd::Command;
+use common::{fixtures_dir, write};
+use hookx::dialect::{Dialect, Flavor};
+use hookx::model::EventKind;
+use serde_json::{Value, json};
+use std::path::Path;
+use std::time::Duration;
+
+struct Ran {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+impl std::fmt::Debug for Ran {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let cut = |s: &str| s.chars().take(3000).collect::<String>();
+        write!(
+            f,
+            "exit {:?}\n--- stdout\n{}\n--- stderr\n{}",
+            self.code,
+            cut(&self.stdout),
+            cut(&self.stderr)
+        )
+    }
+}
+
+/// The real binary with no agent variable inherited from whoever runs the tests.
+fn hookx(dir: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("hookx").unwrap();
+    for var in [
+        "CLAUDE_PROJECT_DIR",
+        "COPILOT_CLI",
+        "BRICKS_PROJECT_DIR",
+        "BRICKS_SESSION_ID",
+        "BRICKS_HOOK_EVENT",
+        "HOOKX_DEPTH",
+        "HOOKX_HOME",
+        "HOOKX_TEST_PANIC",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.current_dir(dir).timeout(Duration::from_secs(120));
+    cmd
+}
+
+fn ran(cmd: &mut Command) -> Ran {
+    let out = cmd.output().expect("hookx runs");
+    Ran {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// The command-line spelling of a flavour's host and of one of its events.
+fn host_of(flavor: Flavor) -> &'static str {
+    flavor.dialect().name()
+}
+
+fn is_guard(kind: &EventKind) -> bool {
+    matches!(kind, EventKind::PreToolUse | EventKind::PermissionRequest)
+}
+
+/// The host read this answer as a deny of the tool call, in its own protocol.
+fn assert_denies(flavor: Flavor, kind: &EventKind, ran: &Ran) {
+    assert_eq!(ran.code, Some(0), "{flavor:?} {kind}: {ran:?}");
+    let v: Value = serde_json::from_str(ran.stdout.trim())
+        .unwrap_or_else(|e| panic!("{flavor:?} {kind}: stdout is not JSON ({e}): {ran:?}"));
+    let denied = match (flavor, kind) {
+        (Flavor::Claude | Flavor::CopilotPascal, EventKind::PermissionRequest) => {
+            &v["hookSpecificOutput"]["decision"]["behavior"]
+        }
+        (Flavor::Copilot, EventKind::PermissionRequest) => &v["behavior"],
+        (Flavor::Copilot, _) => &v["permissionDecision"],
+        _ => &v["hookSpecificOutput"]["permissionDecision"],
+    };
+    assert_eq!(denied, "deny", "{flavor:?} {kind}: {ran:?}");
+    assert!(
+        v.to_string()
+            .contains("hookx could not check this tool call"),
+        "{flavor:?} {kind}: the deny says why: {ran:?}"
+    );
+}
+
+/// The host read this answer as a non-blocking error: nothing blocked, the reason on stderr.
+fn assert_passes_with_error(flavor: Flavor, kind: &EventKind, ran: &Ran) {
+    assert_eq!(ran.code, Some(1), "{flavor:?} {kind}: {ran:?}");
+    assert_eq!(ran.stdout, "", "{flavor:?} {kind}: {ran:?}");
+    assert!(
+        ran.stderr.starts_with("hookx: "),
+        "{flavor:?} {kind}: {ran:?}"
+    );
+}
+
+fn assert_policy(flavor: Flavor, kind: &EventKind, ran: &Ran) {
+    assert!(
+        !ran.stderr.contains("panicked at"),
+        "{flavor:?} {kind}: {ran:?}"
+    );
+    if is_guard(kind) {
+        assert_denies(flavor, kind, ran);
+    } else {
+        assert_passes_with_error(flavor, kind, ran);
+    }
+}
+
+/// Every row of the policy: each flavour's every event, with a payload hookx cannot read, through
+/// `run` and through `exec`.
+#[test]
+fn every_host_and_event_answers_a_bad_payload_by_the_policy() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rows = 0;
+    for flavor in Flavor::ALL {
+        for (kind, name) in flavor.tables().events {
+            for command in [
+                vec!["run", "--host", host_of(flavor), "--event", name],
+                vec![
+                    "exec",
+                    "--host",
+                    host_of(flavor),
+                    "--event",
+                    name,
+                    "--as",
+                    "claude",
+                    "--",
+                    "true",
+                ],
+            ] {
+                let ran = ran(hookx(dir.path())
+                    .args(&command)
+                    .write_stdin("{\"session_id\": \"s\", oops"));
+                assert_policy(flavor, kind, &ran);
+                assert!(ran.stderr.contains("not JSON"), "{command:?}: {ran:?}");
+            }
+            rows += 1;
+        }
+    }
+    assert!(rows >= 40, "{rows} rows");
+}
+
+/// With no event named anywhere, the answer is a non-blocking exit 1 (Copilot, the one host
+/// that sends no event name, reads it as a deny on preToolUse).
+#[test]
+fn an_unknown_event_with_a_bad_payload_is_a_non_blocking_error() {
+    let dir = tempfile::tempdir().unwrap();
+    for host in Dialect::ALL {
+        let ran = ran(hookx(dir.path())
+            .args(["run", "--host", host.name()])
+            .write_stdin("not json"));
+        assert_eq!(ran.code, Some(1), "{host}: {ran:?}");
+        assert_eq!(ran.stdout, "", "{host}: {ran:?}");
+    }
+}
+
+/// A seed payload of `flavor` for `event`, sent from `cwd`.
+fn seed(flavor: Flavor, event: &str, cwd: &Path) -> Vec<u8> {
+    let path = fixtures_dir()
+        .join("payloads")
+        .join(flavor.name())
+        .join(format!("{event}.json"));
+    let mut v: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    v["cwd"] = cwd.display().to_string().into();
+    v.to_string().into_bytes()
+}
+
+/// `hookx run --host claude --event EVENT` with a valid Claude payload, the environment
+/// adjusted by `setup`.
+fn claude_run(event: &str, cwd: &Path, setup: impl Fn(&mut Command)) -> Ran {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = hookx(dir.path());
+    cmd.args(["run", "--host", "claude", "--event", event])
+        .env("HOME", dir.path())
+        .write_stdin(seed(Flavor::Claude, event, cwd));
+    setup(&mut cmd);
+    ran(&mut cmd)
+}
+
+#[test]
+fn no_home_denies_a_tool_call_and_never_blocks_a_stop() {
+    let project = tempfile::tempdir().unwrap();
+    for (event, kind) in [
+        ("PreToolUse", EventKind::PreToolUse),
+        ("Stop", EventKind::Stop),
+        ("UserPromptSubmit", EventKind::UserPromptSubmit),
+    ] {
+        let ran = claude_run(event, project.path(), |cmd| {
+            cmd.env_remove("HOME");
+        });
+        assert_policy(Flavor::Claude, &kind, &ran);
+        assert!(ran.stderr.contains("home"), "{ran:?}");
+    }
+}
+
+#[test]
+fn a_payload_cwd_that_is_a_file_denies_a_tool_call_and_never_blocks_a_stop() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "not-a-dir", "x");
+    for (event, kind) in [
+        ("PreToolUse", EventKind::PreToolUse),
+        ("Stop", EventKind::Stop),
+        ("SubagentStop", EventKind::SubagentStop),
+    ] {
+        let ran = claude_run(event, &file, |_| {});
+        assert_policy(Flavor::Claude, &kind, &ran);
+        assert!(ran.stderr.contains("not-a-dir"), "{ran:?}");
+    }
+}
+
+#[test]
+fn a_panic_answers_by_the_policy() {
+    let project = tempfile::tempdir().unwrap();
+    for (event, kind) in [
+        ("PreToolUse", EventKind::PreToolUse),
+        ("PermissionRequest", EventKind::PermissionRequest),
+        ("Stop", EventKind::Stop),
+        ("SessionStart", EventKind::SessionStart),
+    ] {
+        let ran = claude_run(event, project.path(), |cmd| {
+            cmd.env("HOOKX_TEST_PANIC", "1");
+        });
+        assert!(ran.stderr.contains("hookx: internal error"), "{ran:?}");
+        assert_policy(Flavor::Claude, &kind, &ran);
+    }
+    // Copilot's camelCase preToolUse, through exec.
+    let ran = ran(hookx(project.path())
+        .args([
+            "exec",
+            "--host",
+            "copilot",
+            "--event",
+            "preToolUse",
+            "--as",
+            "copilot",
+        ])
+        .args(["--", "true"])
+        .env("HOOKX_TEST_PANIC", "1")
+        .write_stdin(seed(Flavor::Copilot, "preToolUse", project.path())));
+    assert_policy(Flavor::Copilot, &EventKind::PreToolUse, &ran);
+}
+
+/// A value that makes the backtracking matcher `(a+)+$` run away.
+fn runaway_value() -> String {
+    format!("{}!", "a".repeat(40))
+}
+
+#[test]
+fn a_trusted_matcher_that_cannot_be_evaluated_denies_a_tool_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut payload: Value =
+        serde_json::from_slice(&seed(Flavor::Claude, "PreToolUse", dir.path())).unwrap();
+    payload["tool_name"] = runaway_value().into();
+    let marker = dir.path().join("ran");
+    let ran = ran(hookx(dir.path())
+        .args([
+            "exec", "--host", "claude", "--as", "claude", "--match", "(a+)+$",
+        ])
+        .arg("--")
+        .arg(format!("touch '{}'", marker.display()))
+        .write_stdin(payload.to_string()));
+    assert_denies(Flavor::Claude, &EventKind::PreToolUse, &ran);
+    assert!(ran.stderr.contains("ran away"), "{ran:?}");
+    assert!(!marker.exists());
+}
+
+#[test]
+fn a_matcher_that_cannot_be_evaluated_off_a_tool_call_blocks_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut payload: Value =
+        serde_json::from_slice(&seed(Flavor::Claude, "Notification", dir.path())).unwrap();
+    payload["notification_type"] = runaway_value().into();
+    let ran = ran(hookx(dir.path())
+        .args([
+            "exec", "--host", "claude", "--as", "claude", "--match", "(a+)+$",
+        ])
+        .args(["--", "echo 'blocked' >&2; exit 2"])
+        .write_stdin(payload.to_string()));
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    assert_eq!(ran.stdout, "", "{ran:?}");
+    assert!(ran.stderr.contains("ran away"), "{ran:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Payloads a real host sends: they must reach the handlers, whose deny must hold.
+
+/// `hookx exec --host claude --as claude` on `payload`, its handler denying with exit 2 after
+/// copying its stdin to `got`.
+fn deny_after_copying(dir: &Path, payload: Vec<u8>) -> (Ran, Vec<u8>) {
+    let got = dir.join("got.json");
+    let ran = ran(hookx(dir)
+        .args(["exec", "--host", "claude", "--as", "claude", "--"])
+        .arg(format!(
+            "cat > '{}'; echo 'no way' >&2; exit 2",
+            got.display()
+        ))
+        .write_stdin(payload));
+    let received = std::fs::read(&got).unwrap_or_default();
+    (ran, received)
+}
+
+#[test]
+fn a_lone_surrogate_in_the_payload_reaches_the_handler_and_its_deny_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    // Node's JSON.stringify of half an emoji.
+    let payload = String::from_utf8(seed(Flavor::Claude, "PreToolUse", dir.path()))
+        .unwrap()
+        .replace("npm test", "echo \\ud83d and \\udc00");
+    let (ran, received) = deny_after_copying(dir.path(), payload.into_bytes());
+    assert_denies_with(&ran, "no way");
+    let received: Value = serde_json::from_slice(&received).unwrap();
+    assert_eq!(
+        received["tool_input"]["command"],
+        "echo \u{fffd} and \u{fffd}"
+    );
+}
+
+#[test]
+fn a_payload_over_16_mib_reaches_the_handler_and_its_deny_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = "x".repeat(17 << 20);
+    let payload = json!({
+        "session_id": "s",
+        "transcript_path": "/t",
+        "cwd": dir.path(),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Write",
+        "tool_input": {"file_path": "big.txt", "content": content},
+    });
+    let (ran, received) = deny_after_copying(dir.path(), payload.to_string().into_bytes());
+    assert_denies_with(&ran, "no way");
+    let received: Value = serde_json::from_slice(&received).unwrap();
+    assert_eq!(
+        received["tool_input"]["content"].as_str().map(str::len),
+        Some(17 << 20)
+    );
+}
+
+fn assert_denies_with(ran: &Ran, reason: &str) {
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    let v: Value = serde_json::from_str(ran.stdout.trim()).unwrap();
+    assert_eq!(
+        v["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{ran:?}"
+    );
+    assert_eq!(
+        v["hookSpecificOutput"]["permissionDecisionReason"], reason,
+        "{ran:?}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The README says the same as the tables.
+
+/// The README's policy table lists, per flavour, exactly the events the tables fail closed on.
+#[test]
+fn the_readme_policy_table_is_the_tables() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    for flavor in Flavor::ALL {
+        let t = flavor.tables();
+        let row = readme
+            .lines()
+            .find(|l| l.starts_with(&format!("| {} |", flavor.name())))
+            .unwrap_or_else(|| panic!("README has no policy row for {}", flavor.name()));
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        let names = |cell: &str| -> Vec<String> {
+            let mut v: Vec<String> = cell
+                .split(',')
+                .map(|s| s.trim().trim_matches('`').to_string())
+                .filter(|s| !s.is_empty())
+                .collect();
+            v.sort();
+            v
+        };
+        let mut deny: Vec<String> = t
+            .events
+            .iter()
+            .filter(|(k, _)| t.protocol.fail_closed.contains(k))
+            .map(|(_, n)| n.to_string())
+            .collect();
+        deny.sort();
+        let mut pass: Vec<String> = t
+            .events
+            .iter()
+            .filter(|(k, _)| !t.protocol.fail_closed.contains(k))
+            .map(|(_, n)| n.to_string())
+            .collect();
+        pass.sort();
+        assert_eq!(names(cells[2]), deny, "README row {row}");
+        assert_eq!(names(cells[3]), pass, "README row {row}");
+    }
+}

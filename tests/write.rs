@@ -1,0 +1,268 @@
+//! hookx's one writer, on the real binary: `convert --write` as a sync, writes through
+//! symlinks (convert, trust), concurrent writers (install's byte-exact edits, modes and
+//! symlinks are tested in `install.rs`).
+
+mod common;
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+const BLOCK_RM: &str = "tests/fixtures/claude/seed-block-rm.json";
+
+struct Run {
+    code: i32,
+    stderr: String,
+}
+
+fn convert(input: &str, from: &str, to: &str, extra: &[&str]) -> Run {
+    let output = common::hookx()
+        .args(["convert", input, "--from", from, "--to", to])
+        .args(extra)
+        .output()
+        .unwrap();
+    Run {
+        code: output.status.code().expect("hookx exited"),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}):\n{text}"))
+}
+
+fn record(home: &std::path::Path) -> Value {
+    let text = std::fs::read_to_string(home.join(".hookx/trust.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn trust_writes_through_a_symlinked_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    let hooks = common::write(&project, ".bricks/hooks.json", r#"{"hooks": {}}"#);
+    let real = common::write(
+        &root,
+        "dotfiles/trust.json",
+        "{\"version\": 2, \"trusted\": []}\n",
+    );
+    std::fs::create_dir_all(home.join(".hookx")).unwrap();
+    let link = home.join(".hookx/trust.json");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    common::hookx_at(&project, &home, &["trust", hooks.to_str().unwrap()]).success();
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let trusted = &record(&home)["trusted"];
+    let hooks = hooks.to_str().unwrap();
+    assert!(
+        trusted
+            .as_array()
+            .is_some_and(|t| t.iter().any(|r| r["path"] == hooks)),
+        "{trusted}"
+    );
+}
+
+/// A Claude settings file with one Bash guard of the given timeout (none: no hooks at all).
+fn guard_source(timeout: Option<u64>) -> String {
+    match timeout {
+        Some(t) => format!(
+            r#"{{"hooks": {{"PreToolUse": [{{"matcher": "Bash", "hooks": [{{"type": "command", "command": "./guard.sh", "timeout": {t}}}]}}]}}}}"#
+        ),
+        None => r#"{"hooks": {}}"#.to_string(),
+    }
+}
+
+#[test]
+fn write_syncs_the_entries_it_wrote_with_the_source() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = common::write(
+        dir.path(),
+        "src/.claude/settings.json",
+        &guard_source(Some(5)),
+    );
+    let hand = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"preToolUse\": [\n      {\"type\": \"command\", \"bash\": \"./mine.sh\", \"timeoutSec\": 3}\n    ]\n  }\n}\n";
+    let target = common::write(dir.path(), "out/hooks.json", hand);
+    let write = || {
+        let r = convert(
+            path_str(&source),
+            "claude",
+            "copilot",
+            &["--write", "--out", path_str(&target)],
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        std::fs::read_to_string(&target).unwrap()
+    };
+    let guards = |text: &str| -> Vec<Value> {
+        json(text)["hooks"]["preToolUse"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["bash"] == "./guard.sh")
+            .cloned()
+            .collect()
+    };
+    let first = write();
+    assert_eq!(guards(&first).len(), 1, "{first}");
+    assert_eq!(guards(&first)[0]["timeoutSec"], 5);
+    // The hand-written entry keeps its bytes.
+    assert!(first.contains("{\"type\": \"command\", \"bash\": \"./mine.sh\", \"timeoutSec\": 3}"));
+
+    // A second identical run changes nothing, not even the mtime.
+    let mtime = std::fs::metadata(&target).unwrap().modified().unwrap();
+    assert_eq!(write(), first);
+    assert_eq!(
+        std::fs::metadata(&target).unwrap().modified().unwrap(),
+        mtime
+    );
+
+    // The source's timeout changes: the entry is replaced, not duplicated.
+    std::fs::write(&source, guard_source(Some(7))).unwrap();
+    let second = write();
+    let now = guards(&second);
+    assert_eq!(now.len(), 1, "{second}");
+    assert_eq!(now[0]["timeoutSec"], 7);
+
+    // The hook is deleted from the source: its entry goes, the hand-written one stays.
+    std::fs::write(&source, guard_source(None)).unwrap();
+    let third = write();
+    assert!(guards(&third).is_empty(), "{third}");
+    assert_eq!(third, hand);
+
+    // A source without hooks creates no target.
+    let absent = dir.path().join("none/hooks.json");
+    let r = convert(
+        path_str(&source),
+        "claude",
+        "copilot",
+        &["--write", "--out", path_str(&absent)],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!absent.exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn write_and_out_write_through_a_symlink() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = common::write(dir.path(), "dotfiles/settings.json", "{\"model\": \"x\"}\n");
+    let link = dir.path().join("project/.claude/settings.json");
+    std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    for extra in [vec!["--write"], vec![]] {
+        let mut args = extra.clone();
+        args.extend(["--out", path_str(&link)]);
+        let r = convert(BLOCK_RM, "claude", "claude", &args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink(),
+            "{extra:?} replaced the link"
+        );
+        let text = std::fs::read_to_string(&real).unwrap();
+        assert!(text.contains("block-rm.sh"), "{extra:?}: {text}");
+    }
+}
+
+#[test]
+fn concurrent_writes_keep_every_addition() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("hooks.json");
+    let sources: Vec<PathBuf> = (0..20)
+        .map(|i| {
+            common::write(
+                dir.path(),
+                &format!("src{i}.json"),
+                &format!(
+                    r#"{{"hooks": {{"Stop": [{{"hooks": [{{"type": "command", "command": "echo {i}"}}]}}]}}}}"#
+                ),
+            )
+        })
+        .collect();
+    let children: Vec<_> = sources
+        .iter()
+        .map(|source| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+                .args([
+                    "convert",
+                    path_str(source),
+                    "--from",
+                    "claude",
+                    "--to",
+                    "bricks",
+                ])
+                .args(["--write", "--out", path_str(&target)])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    let text = std::fs::read_to_string(&target).unwrap();
+    let mut commands: Vec<String> = json(&text)["hooks"]["Stop"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["hooks"][0]["command"].as_str().unwrap().to_string())
+        .collect();
+    commands.sort();
+    let mut expected: Vec<String> = (0..20).map(|i| format!("echo {i}")).collect();
+    expected.sort();
+    assert_eq!(commands, expected, "{text}");
+    let names = std::fs::read_dir(dir.path()).unwrap().count();
+    assert_eq!(names, 21, "a temporary file was left behind");
+}
+
+#[test]
+fn concurrent_trust_runs_keep_every_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    let files: Vec<PathBuf> = (0..12)
+        .map(|i| {
+            common::write(
+                &project,
+                &format!(".github/hooks/h{i}.json"),
+                r#"{"version": 1, "hooks": {}}"#,
+            )
+        })
+        .collect();
+    let children: Vec<_> = files
+        .iter()
+        .map(|f| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+                .arg("trust")
+                .arg(f)
+                .arg("--project")
+                .arg(&project)
+                .arg("--home")
+                .arg(&home)
+                .env("HOME", &home)
+                .env_remove("HOOKX_HOME")
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    let text = std::fs::read_to_string(home.join(".hookx/trust.json")).unwrap();
+    for f in &files {
+        assert!(text.contains(path_str(f)), "{} lost:\n{text}", f.display());
+    }
+}
