@@ -921,7 +921,7 @@ fn simulate_cmd(args: SimulateArgs) -> Result<i32, Error> {
     let host_dialect = args.host.dialect();
     let store = crate::trust::TrustStore::load_or_empty(&ctx);
     let sources = crate::discover::discover_for_event(&ctx, host_dialect, &event.kind, &store);
-    let (rules, warnings) = host::runnable(&sources, host_dialect, &store, &event);
+    let (rules, warnings) = host::runnable(&sources, host_dialect, &store);
     let mut dispatch = crate::dispatch::run::dispatch(
         args.host,
         &event,
