@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Builds hookx as a static, non-PIE x86_64 Linux executable and prints its path. hookx is
-# started once per hook event: without the dynamic loader it starts about 0.7 ms sooner on this
-# project's machine (BENCHMARKS.md). `--target` keeps these flags off the proc-macro crates,
-# which must stay dynamic libraries.
+# Builds hookx as the README's install command does on x86_64 Linux (a static, non-PIE
+# executable, flags in .cargo/static.toml) and prints its path. `--target` keeps those flags off
+# the proc-macro crates, which must stay dynamic libraries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=x86_64-unknown-linux-gnu
@@ -10,6 +9,6 @@ if [ "$(uname -sm)" != "Linux x86_64" ]; then
   echo "build-static.sh: only for x86_64 Linux (glibc)" >&2
   exit 1
 fi
-RUSTFLAGS="-C target-feature=+crt-static -C relocation-model=static" \
-  cargo build --release --quiet --target "$target" --target-dir target/static >&2
+cargo build --release --quiet --locked --target "$target" --config .cargo/static.toml \
+  --target-dir target/static >&2
 echo "$PWD/target/static/$target/release/hookx"

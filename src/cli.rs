@@ -19,8 +19,9 @@ macro_rules! out {
 macro_rules! outln {
     ($($arg:tt)*) => { out!("{}\n", format_args!($($arg)*)) };
 }
+/// stderr goes through `anstream`: colours only on a terminal, never under `NO_COLOR`.
 macro_rules! err {
-    ($($arg:tt)*) => { $crate::cli::write_to(&mut std::io::stderr(), format_args!($($arg)*)) };
+    ($($arg:tt)*) => { $crate::cli::write_to(&mut anstream::stderr(), format_args!($($arg)*)) };
 }
 macro_rules! errln {
     ($($arg:tt)*) => { err!("{}\n", format_args!($($arg)*)) };
@@ -34,7 +35,11 @@ pub fn write_to(stream: &mut impl std::io::Write, args: std::fmt::Arguments) {
 #[command(
     name = "hookx",
     version,
-    about = "Portable hooks for AI coding agents: Claude Code, GitHub Copilot CLI, Bricks"
+    about = "Portable hooks for AI coding agents: Claude Code, GitHub Copilot CLI, Bricks",
+    after_help = concat!(
+        "Example:\n  hookx convert .claude/settings.json --to copilot --write\n\n",
+        "Exit codes:\n  0  success\n  1  an error: unreadable or invalid input, a failed write\n  2  a usage error\n  3  convert --strict: something is lost\n  4  simulate: the decision is not --expect (without it: a deny, ask or block)"
+    )
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -47,28 +52,61 @@ pub enum Format {
     Json,
 }
 
+/// `after_help` of a command: its example, then the exit codes.
+macro_rules! example {
+    ($($line:expr),+ $(,)?) => {
+        concat!(
+            "Example:\n",
+            $("  ", $line, "\n",)+
+            "\nExit codes:\n  0  success\n  1  an error: unreadable or invalid input, a failed write\n  2  a usage error\n  3  convert --strict: something is lost\n  4  simulate: the decision is not --expect (without it: a deny, ask or block)"
+        )
+    };
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Translate hook configs into another agent's dialect, reporting anything it cannot express.
+    #[command(after_help = example!(
+        "hookx convert .claude/settings.json --to copilot --write",
+        "hookx convert - --to bricks < hooks.json"
+    ))]
     Convert(ConvertArgs),
     /// Check hook configs: syntax, types, events, matchers, handler types.
+    #[command(after_help = example!("hookx validate .claude/settings.json --deny-warnings"))]
     Validate(ValidateArgs),
     /// The dispatcher a host agent calls for every event: runs every matching handler of the
     /// project's hook set in its own dialect and answers in the host's protocol.
+    #[command(after_help = example!("hookx run --host claude --event PreToolUse < payload.json"))]
     Run(RunArgs),
     /// Fire a synthetic event at the hook set and show what each handler received and answered.
+    #[command(after_help = example!(
+        "hookx simulate --host copilot --event preToolUse --tool bash --input '{\"command\":\"rm -rf /\"}' --expect deny"
+    ))]
     Simulate(SimulateArgs),
     /// Run one handler written for another agent: translate the host's event into the
-    /// handler's dialect and its answer back (what `convert --wrap` emits).
+    /// handler's dialect and its answer back (what `convert` writes for such handlers).
+    #[command(after_help = example!(
+        "hookx exec --host copilot --as claude --event PreToolUse -- ./guard.sh < payload.json"
+    ))]
     Exec(ExecArgs),
     /// Print the JSON Schema (draft-07) of a dialect's hook file, for editors.
+    #[command(after_help = example!("hookx schema copilot > copilot-hooks.schema.json"))]
     Schema { dialect: Dialect },
     /// Show the effective hook set of a project across every scope and agent.
+    #[command(after_help = example!("hookx list --host copilot"))]
     List(ListArgs),
     /// Record hook files as reviewed (by content hash) so that `hookx run` may run them.
+    #[command(after_help = example!("hookx trust .github/hooks/hooks.json"))]
     Trust(TrustArgs),
     /// Route a host agent's events to `hookx run` through the host's own config.
+    #[command(after_help = example!("hookx install --host claude"))]
     Install(InstallArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(after_help = example!("hookx completions bash > ~/.local/share/bash-completion/completions/hookx"))]
+    Completions { shell: clap_complete::Shell },
+    /// Print hookx's man page (roff).
+    #[command(after_help = example!("hookx man > ~/.local/share/man/man1/hookx.1"))]
+    Man,
 }
 
 #[derive(clap::Args, Debug)]
@@ -123,15 +161,16 @@ struct InstallArgs {
 
 #[derive(clap::Args, Debug)]
 struct ConvertArgs {
-    /// Config files to convert (settings.json, hooks.json, SKILL.md, …).
+    /// Config files to convert (settings.json, hooks.json, SKILL.md, …); `-` reads stdin.
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// The dialect of the input files; detected from path and content when omitted.
+    /// The dialect of the input files; detected from path and content when omitted (Claude
+    /// when still ambiguous, with a note).
     #[arg(long)]
     from: Option<Dialect>,
-    /// The dialect to convert to.
-    #[arg(long)]
-    to: Dialect,
+    /// The dialect(s) to convert to: one, or several separated by commas (with --write).
+    #[arg(long, value_delimiter = ',', required = true)]
+    to: Vec<Dialect>,
     /// Write the result to this file (atomically) instead of stdout.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -148,9 +187,17 @@ struct ConvertArgs {
     /// Exit with status 3 if anything is lost.
     #[arg(long)]
     strict: bool,
-    /// Route handlers through `hookx exec` where the target cannot express them natively.
-    #[arg(long)]
+    /// Write handlers as they are, not through `hookx exec`: a handler then receives the
+    /// target's stdin payload, which it was not written for (each is a loss item).
+    #[arg(long, conflicts_with = "wrap")]
+    no_wrap: bool,
+    /// Route handlers through `hookx exec` where the target cannot express them natively
+    /// (the default).
+    #[arg(long, hide = true)]
     wrap: bool,
+    /// The hookx command wrapped entries call.
+    #[arg(long, value_name = "PATH", default_value = "hookx")]
+    hookx: String,
     /// Report format: text (on stderr) or json (on stdout).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -158,8 +205,18 @@ struct ConvertArgs {
 
 #[derive(clap::Args, Debug)]
 struct ValidateArgs {
-    #[arg(required = true)]
+    /// Files to check; every hook file `hookx list` finds when none is given.
     files: Vec<PathBuf>,
+    /// Exit 1 on warnings too.
+    #[arg(long)]
+    deny_warnings: bool,
+    /// Project directory, when no file is given.
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+    /// Home directory for user-level configs, when no file is given [default: $HOOKX_HOME,
+    /// else $HOME].
+    #[arg(long, value_name = "DIR")]
+    home: Option<PathBuf>,
     /// The dialect of the files; detected from path and content when omitted.
     #[arg(long)]
     from: Option<Dialect>,
@@ -178,6 +235,10 @@ struct ExecArgs {
     /// Only run when this matcher (read as the `--as` dialect reads it) accepts the event.
     #[arg(long = "match", value_name = "MATCHER")]
     matcher: Option<String>,
+    /// Only run when the tool call matches this Claude permission rule (`Bash(git *)`,
+    /// `Edit(*.ts)`), the tool named as the `--as` dialect names it: Claude's `if` filter.
+    #[arg(long = "if", value_name = "RULE")]
+    condition: Option<String>,
     /// The agent sending the event; detected from the environment and payload when omitted.
     #[arg(long)]
     host: Option<Dialect>,
@@ -232,6 +293,9 @@ struct SimulateArgs {
     project: Option<PathBuf>,
     #[arg(long, value_name = "DIR")]
     home: Option<PathBuf>,
+    /// Exit 0 when the host's decision is this one and 4 otherwise: a test step for CI.
+    #[arg(long, value_enum)]
+    expect: Option<crate::dispatch::simulate::Verdict>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
 }
@@ -256,7 +320,7 @@ pub fn main() -> i32 {
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            errln!("{e}");
+            errln!("{}", crate::diag::style(&e.to_string()));
             e.exit_code()
         }
     }
@@ -305,6 +369,25 @@ fn run(cli: Cli) -> Result<i32, Error> {
         Command::Simulate(args) => simulate_cmd(args),
         Command::Schema { dialect } => {
             out!("{}", crate::schema::schema(dialect));
+            Ok(0)
+        }
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "hookx", &mut script);
+            out!("{}", String::from_utf8_lossy(&script));
+            Ok(0)
+        }
+        Command::Man => {
+            use clap::CommandFactory;
+            let mut page = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut page)
+                .map_err(|e| Error::Io {
+                    path: "<stdout>".into(),
+                    message: e.to_string(),
+                })?;
+            out!("{}", String::from_utf8_lossy(&page));
             Ok(0)
         }
         Command::List(args) => crate::list::command(&crate::list::Options {
@@ -383,19 +466,69 @@ fn too_deep() -> bool {
     deep
 }
 
-/// Reads and parses one file, detecting its dialect unless given.
+/// Reads and parses one file (`-`: stdin), detecting its dialect unless given; a note on
+/// stderr says when detection had to choose.
 pub fn load(path: &Path, from: Option<Dialect>) -> Result<(SourceFile, Parsed), Error> {
-    let src = SourceFile::read(path)?;
+    let src = read_source(path)?;
     let dialect = match from {
         Some(d) => d,
-        None => config::detect::detect(&src)?,
+        None => {
+            let (dialect, note) = config::detect::detect_noted(&src)?;
+            if let Some(note) = note {
+                errln!("{}", crate::diag::style_note(&note));
+            }
+            dialect
+        }
     };
     let parsed = config::read(&src, dialect)?;
     Ok((src, parsed))
 }
 
+/// A config file's text; `-` reads standard input (shown as `<stdin>`).
+fn read_source(path: &Path) -> Result<SourceFile, Error> {
+    if path.as_os_str() != "-" {
+        return SourceFile::read(path);
+    }
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    let io = |e: std::io::Error| Error::Io {
+        path: "<stdin>".into(),
+        message: e.to_string(),
+    };
+    std::io::stdin()
+        .take(crate::source::MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > crate::source::MAX_FILE_BYTES {
+        return Err(Error::Io {
+            path: "<stdin>".into(),
+            message: format!(
+                "holds more than {} bytes; hookx reads config files up to that size",
+                crate::source::MAX_FILE_BYTES
+            ),
+        });
+    }
+    let text = String::from_utf8(bytes).map_err(|_| Error::Io {
+        path: "<stdin>".into(),
+        message: "is not valid UTF-8".into(),
+    })?;
+    Ok(SourceFile::new("<stdin>", text))
+}
+
 fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
+    let several = args.to.len() > 1;
+    if several && (args.out.is_some() || !args.write) && args.format == Format::Text {
+        return Err(Error::Usage(
+            "several targets (--to a,b) are written with --write into each agent's project file; --out and stdout take one".into(),
+        ));
+    }
+    if several && args.out.is_some() {
+        return Err(Error::Usage("--out takes one target (--to)".into()));
+    }
     let mut loaded = Vec::new();
+    // Parts of an input hookx cannot read: each a located loss; the rest converts.
+    let mut unread = Vec::new();
+    let mut unread_errors = Vec::new();
     for path in &args.files {
         let (src, parsed) = load(path, args.from)?;
         let (errors, warnings): (Vec<_>, Vec<_>) = parsed
@@ -404,29 +537,102 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
             .cloned()
             .partition(|d| d.severity == Severity::Error);
         for w in &warnings {
-            errln!("{w}");
+            errln!("{}", crate::diag::style(&w.to_string()));
         }
-        if !errors.is_empty() {
+        let doc = &parsed.document;
+        if doc.rules.is_empty() && doc.extra_hooks.is_empty() && !errors.is_empty() {
+            // Nothing readable is left: the errors are the answer.
             return Err(Error::Invalid(errors));
         }
+        if !has_hook_config(&src, doc) {
+            return Err(Error::Io {
+                path: src.path.clone(),
+                message: format!(
+                    "no hooks found (expected a `hooks` object of events, or {} events at the top level); nothing converted or written",
+                    parsed.document.dialect
+                ),
+            });
+        }
+        unread_errors.extend(errors.iter().cloned());
+        unread.extend(errors.iter().map(|d| loss::Loss {
+            what: d.message.clone(),
+            why:
+                "hookx cannot read this part; it is not converted (the rest of the file is)".into(),
+            file: d.file.clone(),
+            pointer: d.pointer.clone().unwrap_or_default(),
+            line: d.line,
+            col: d.col,
+        }));
         loaded.push((src, parsed.document));
     }
     let inputs: Vec<_> = loaded.iter().map(|(s, d)| (s, d)).collect();
-    let options = convert::Options {
-        to: args.to,
-        wrap: args.wrap,
-        hookx: "hookx".into(),
-    };
-    let conversion = convert::convert(&inputs, &options);
-    let target = match (&args.out, args.write) {
-        (Some(out), _) => Some(out.clone()),
-        (None, true) => Some(args.project.join(default_target(args.to))),
-        (None, false) => None,
-    };
     // `--write` syncs with the entries converted from these inputs earlier.
     let sources: Vec<&str> = loaded.iter().map(|(s, _)| s.path.as_str()).collect();
+    let mut code = 0;
+    let mut reports = Vec::new();
+    for &to in &args.to {
+        let options = convert::Options {
+            to,
+            wrap: !args.no_wrap,
+            hookx: args.hookx.clone(),
+        };
+        let mut conversion = convert::convert(&inputs, &options);
+        let no_handler = conversion
+            .document
+            .rules
+            .iter()
+            .all(|r| r.handlers.is_empty());
+        if no_handler && !unread_errors.is_empty() {
+            // Nothing but what could not be read: the errors are the answer.
+            return Err(Error::Invalid(unread_errors));
+        }
+        conversion.losses.splice(0..0, unread.iter().cloned());
+        let (report, to_code) = convert_to(&args, to, &conversion, &sources, several)?;
+        reports.extend(report);
+        code = code.max(to_code);
+    }
+    if args.format == Format::Json {
+        let shown = if several {
+            serde_json::Value::Array(reports)
+        } else {
+            reports.pop().unwrap_or_default()
+        };
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&shown).unwrap_or_default()
+        );
+    }
+    Ok(code)
+}
+
+/// Whether a file holds hook configuration at all: rules, event arrays, a `hooks` key or the
+/// `disableAllHooks` switch (a `package.json` holds none).
+fn has_hook_config(src: &SourceFile, doc: &crate::model::Document) -> bool {
+    !doc.rules.is_empty()
+        || !doc.extra_hooks.is_empty()
+        || doc.extra.contains_key("disableAllHooks")
+        || serde_json::from_str::<serde_json::Value>(&src.text)
+            .is_ok_and(|v| v.get("hooks").is_some())
+}
+
+/// Writes or prints one target's conversion and its report; the JSON report (for --format
+/// json) and the exit code.
+fn convert_to(
+    args: &ConvertArgs,
+    to: Dialect,
+    conversion: &convert::Conversion,
+    sources: &[&str],
+    several: bool,
+) -> Result<(Option<serde_json::Value>, i32), Error> {
+    let nothing =
+        conversion.document.rules.is_empty() && conversion.document.extra_hooks.is_empty();
+    let target = match (&args.out, args.write) {
+        (Some(out), _) => Some(out.clone()),
+        (None, true) => Some(args.project.join(default_target(to))),
+        (None, false) => None,
+    };
     let sync = |path: &Path, current: Option<&str>| {
-        config::write::sync_text(path, &conversion.document, &sources, current)
+        config::write::sync_text(path, &conversion.document, sources, current)
     };
     let before = target
         .as_ref()
@@ -437,7 +643,16 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
     };
     let mut written = None;
     let mut diff = None;
-    if let Some(path) = &target {
+    let lossy = !conversion.losses.is_empty();
+    // Nothing converts and there is no file to sync: nothing is created.
+    if nothing && target.as_ref().is_some_and(|p| !p.exists()) {
+        errln!(
+            "{}",
+            crate::diag::style(&format!(
+                "note: no hooks found that convert to {to}; nothing written"
+            ))
+        );
+    } else if let Some(path) = &target {
         if args.dry_run {
             let before = before.unwrap_or_default();
             let shown = path.display().to_string();
@@ -447,7 +662,7 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
                     .header(&shown, &shown)
                     .to_string(),
             );
-        } else if args.strict && !conversion.losses.is_empty() {
+        } else if args.strict && lossy {
             // --strict refuses a lossy result: the target stays as it was.
             errln!(
                 "not writing {}: the conversion loses something (--strict)",
@@ -479,6 +694,7 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
             }
         }
     }
+    let code = if args.strict && lossy { EXIT_LOSSES } else { 0 };
     match args.format {
         Format::Text => {
             if target.is_none() {
@@ -487,34 +703,30 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
             if let Some(diff) = &diff {
                 out!("{diff}");
             }
+            if several {
+                errln!("to {to}:");
+            }
             if let Some(path) = &written {
                 errln!("wrote {path}");
             }
             err!(
                 "{}",
-                loss::render_text(&conversion.losses, &conversion.notes)
+                crate::diag::style(&loss::render_text(&conversion.losses, &conversion.notes))
             );
+            Ok((None, code))
         }
-        Format::Json => {
-            let report = serde_json::json!({
-                "to": args.to,
+        Format::Json => Ok((
+            Some(serde_json::json!({
+                "to": to,
                 "output": if target.is_none() { Some(&text) } else { None },
                 "written": written,
                 "diff": diff,
                 "losses": conversion.losses,
                 "notes": conversion.notes,
-            });
-            outln!(
-                "{}",
-                serde_json::to_string_pretty(&report).unwrap_or_default()
-            );
-        }
+            })),
+            code,
+        )),
     }
-    Ok(if args.strict && !conversion.losses.is_empty() {
-        EXIT_LOSSES
-    } else {
-        0
-    })
 }
 
 /// Where each agent reads project hooks, for `--write` without `--out`.
@@ -530,8 +742,18 @@ fn validate_cmd(args: ValidateArgs) -> Result<i32, Error> {
     let mut all = Vec::new();
     let mut unreadable = 0;
     let mut worst = 0;
-    for path in &args.files {
-        match load(path, args.from) {
+    let files: Vec<(PathBuf, Option<Dialect>)> = if args.files.is_empty() {
+        // What `hookx list` finds, each in the dialect its location says.
+        let ctx = crate::discover::Context::resolve(args.project.as_deref(), args.home.as_deref())?;
+        crate::discover::discover(&ctx)
+            .into_iter()
+            .map(|s| (s.path.clone(), Some(args.from.unwrap_or(s.dialect))))
+            .collect()
+    } else {
+        args.files.iter().map(|p| (p.clone(), args.from)).collect()
+    };
+    for (path, from) in &files {
+        match load(path, *from) {
             Ok((src, parsed)) => {
                 all.extend(parsed.diagnostics.iter().cloned());
                 all.extend(crate::validate::check(&src, &parsed.document));
@@ -554,16 +776,25 @@ fn validate_cmd(args: ValidateArgs) -> Result<i32, Error> {
     match args.format {
         Format::Text => {
             for d in &all {
-                outln!("{d}\n");
+                let text = crate::diag::style(&d.to_string());
+                write_to(&mut anstream::stdout(), format_args!("{text}\n\n"));
             }
-            outln!(
+            let summary = format!(
                 "{errors} error(s), {warnings} warning(s) in {} file(s)",
-                args.files.len()
+                files.len()
             );
+            outln!("{summary}");
+            if args.deny_warnings && errors == 0 && warnings > 0 {
+                errln!(
+                    "{}",
+                    crate::diag::style("error: warnings found (--deny-warnings)")
+                );
+            }
         }
         Format::Json => outln!("{}", serde_json::to_string_pretty(&all).unwrap_or_default()),
     }
-    Ok(if errors > 0 { worst.max(1) } else { 0 })
+    let failed = errors > 0 || (args.deny_warnings && warnings > 0);
+    Ok(if failed { worst.max(1) } else { 0 })
 }
 
 fn exec_cmd(args: ExecArgs, known: &failure::Context) -> Result<i32, Error> {
@@ -581,6 +812,13 @@ fn exec_cmd(args: ExecArgs, known: &failure::Context) -> Result<i32, Error> {
     if kind != hosted.event.kind {
         // Registered for another event: nothing to do.
         return Ok(0);
+    }
+    if let Some(rule) = &args.condition {
+        let condition = crate::dispatch::condition::Condition::parse(rule).map_err(Error::Usage)?;
+        if !condition.matches(&hosted.event, args.as_flavor) {
+            // The handler's own filter says no: it does not run, as under its own agent.
+            return Ok(0);
+        }
     }
     let line = match args.command.as_slice() {
         [one] => one.clone(),
@@ -680,6 +918,7 @@ fn run_cmd(args: RunArgs, known: &failure::Context) -> Result<i32, Error> {
 }
 
 fn simulate_cmd(args: SimulateArgs) -> Result<i32, Error> {
+    use crate::dispatch::simulate;
     let project = match &args.project {
         Some(p) => p.clone(),
         None => std::env::current_dir().map_err(|e| Error::Io {
@@ -698,7 +937,7 @@ fn simulate_cmd(args: SimulateArgs) -> Result<i32, Error> {
             )?;
             hosted.event
         }
-        None => crate::dispatch::simulate::synthetic_event(
+        None => simulate::synthetic_event(
             args.host,
             args.event.as_deref().unwrap_or_default(),
             args.tool.as_deref(),
@@ -708,10 +947,10 @@ fn simulate_cmd(args: SimulateArgs) -> Result<i32, Error> {
         )?,
     };
     let ctx = crate::discover::Context::resolve(Some(&project), args.home.as_deref())?;
+    let host_dialect = args.host.dialect();
     let store = crate::trust::TrustStore::load_or_empty(&ctx);
-    let sources =
-        crate::discover::discover_for_event(&ctx, args.host.dialect(), &event.kind, &store);
-    let (rules, warnings) = host::runnable(&sources, args.host.dialect(), &store, &event);
+    let sources = crate::discover::discover_for_event(&ctx, host_dialect, &event.kind, &store);
+    let (rules, warnings) = host::runnable(&sources, host_dialect, &store);
     let mut dispatch = crate::dispatch::run::dispatch(
         args.host,
         &event,
@@ -720,13 +959,67 @@ fn simulate_cmd(args: SimulateArgs) -> Result<i32, Error> {
     );
     dispatch.skipped.extend(warnings);
     dispatch.native = crate::dispatch::simulate::native_runs(args.host, &event, &sources);
+    // The files the host reads itself: their handlers run without hookx, with the payload the
+    // host sends them (Copilot runs `.claude/settings.json` hooks as its PascalCase hooks).
+    let all = crate::discover::discover(&ctx);
+    let native_rules = simulate::native_rules(&all, host_dialect, &event.kind);
+    let native = crate::dispatch::run::dispatch(
+        args.host,
+        &event,
+        native_rules.iter().map(|r| (r, &())),
+        &project,
+    );
+    let mut outcome = native.outcome.clone();
+    outcome.merge(dispatch.outcome.clone());
+    let verdict = simulate::verdict(&outcome);
     match args.format {
-        Format::Text => out!("{}", crate::dispatch::simulate::report_text(&dispatch)),
-        Format::Json => outln!(
-            "{}",
-            serde_json::to_string_pretty(&crate::dispatch::simulate::report_json(&dispatch))
-                .unwrap_or_default()
-        ),
+        Format::Text => {
+            if !native.runs.is_empty() || !native.skipped.is_empty() {
+                out!(
+                    "run by {host_dialect} itself (natively, not through hookx), with what {host_dialect} sends them:\n{}\nrun through hookx:\n",
+                    simulate::report_text(&native)
+                );
+            }
+            out!("{}", simulate::report_text(&dispatch));
+            outln!(
+                "decision: {}",
+                serde_json::to_value(verdict)
+                    .unwrap_or_default()
+                    .as_str()
+                    .unwrap_or_default()
+            );
+        }
+        Format::Json => {
+            let mut report = simulate::report_json(&dispatch);
+            report["native"] = simulate::report_json(&native);
+            report["decision"] = serde_json::to_value(verdict).unwrap_or_default();
+            outln!(
+                "{}",
+                serde_json::to_string_pretty(&report).unwrap_or_default()
+            )
+        }
     }
-    Ok(0)
+    let stopped = verdict != simulate::Verdict::Allow;
+    Ok(match args.expect {
+        Some(expected) if expected == verdict => 0,
+        Some(expected) => {
+            errln!(
+                "{}",
+                crate::diag::style(&format!(
+                    "error: expected {}, the decision is {}",
+                    serde_json::to_value(expected)
+                        .unwrap_or_default()
+                        .as_str()
+                        .unwrap_or_default(),
+                    serde_json::to_value(verdict)
+                        .unwrap_or_default()
+                        .as_str()
+                        .unwrap_or_default()
+                ))
+            );
+            simulate::EXIT_VERDICT
+        }
+        None if stopped => simulate::EXIT_VERDICT,
+        None => 0,
+    })
 }

@@ -166,3 +166,63 @@ impl std::fmt::Display for Diagnostic {
 }
 
 const SNIPPET_WIDTH: usize = 100;
+
+/// Colours the severity words of hookx's own messages (`error:`, `warning:`, `loss:`,
+/// `note:`, `help:`) where a line starts with one or a `file:line:col: ` prefix precedes it.
+/// The escapes are stripped on the way out unless stderr/stdout is a terminal and `NO_COLOR`
+/// is unset (`anstream`, behind the `cli` output macros).
+pub fn style(text: &str) -> String {
+    use anstyle::{AnsiColor, Style};
+    let words: [(&str, Style); 5] = [
+        ("error:", AnsiColor::Red.on_default().bold()),
+        ("warning:", AnsiColor::Yellow.on_default().bold()),
+        ("loss:", AnsiColor::Yellow.on_default().bold()),
+        ("note:", AnsiColor::Cyan.on_default().bold()),
+        ("= help:", AnsiColor::Cyan.on_default().bold()),
+    ];
+    let mut out = String::with_capacity(text.len() + 16);
+    for line in text.split_inclusive('\n') {
+        let found = words.iter().find_map(|(word, style)| {
+            let at = line.find(word)?;
+            let before = &line[..at];
+            (before.trim().is_empty() || before.ends_with(": ")).then_some((at, *word, *style))
+        });
+        match found {
+            Some((at, word, style)) => {
+                out.push_str(&line[..at]);
+                out.push_str(&format!("{style}{word}{style:#}"));
+                out.push_str(&line[at + word.len()..]);
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
+/// A `note: …` line, styled.
+pub fn style_note(message: &str) -> String {
+    style(&format!("note: {message}"))
+}
+
+/// The candidate closest to `word` (case-insensitive Jaro-Winkler above 0.85), for a
+/// "did you mean" hint.
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let lower = word.to_lowercase();
+    // Ties on the case-insensitive score go to the closer spelling (`preToolUs` →
+    // `preToolUse`, not `PreToolUse`), then to the first candidate.
+    candidates
+        .into_iter()
+        .map(|name| {
+            let score = strsim::jaro_winkler(&lower, &name.to_lowercase());
+            (score, strsim::jaro_winkler(word, name), name)
+        })
+        .filter(|(score, _, _)| *score > 0.85)
+        .fold(None, |best: Option<(f64, f64, &str)>, c| match best {
+            Some(b) if (b.0, b.1) >= (c.0, c.1) => Some(b),
+            _ => Some(c),
+        })
+        .map(|(_, _, name)| name)
+}

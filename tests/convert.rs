@@ -13,7 +13,7 @@ use hookx::convert::{self, Options};
 use hookx::dialect::{Dialect, Flavor};
 use hookx::model::{Document, DocumentKind, EventKind, HandlerKind, Origin, RuleShape};
 use hookx::source::SourceFile;
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::path::Path;
 
 /// Every valid fixture with its dialect.
@@ -372,9 +372,15 @@ fn there_and_back_keeps_every_rule_the_middle_expressed() {
     assert!(compared >= 150, "only {compared} rules compared");
 }
 
-/// Runs `hookx convert FILE --from F --to T --format json` and returns its loss items.
+/// Runs `hookx convert FILE --from F --to T --format json --no-wrap` and returns its loss
+/// items: what the target cannot express natively.
 fn losses(path: &str, from: Dialect, to: Dialect) -> Vec<Value> {
-    let (code, stdout, stderr) = run_convert(&[
+    losses_with(path, from, to, &["--no-wrap"])
+}
+
+/// Like [`losses`], with other extra arguments.
+fn losses_with(path: &str, from: Dialect, to: Dialect, extra: &[&str]) -> Vec<Value> {
+    let mut args = vec![
         path,
         "--from",
         from.name(),
@@ -382,7 +388,9 @@ fn losses(path: &str, from: Dialect, to: Dialect) -> Vec<Value> {
         to.name(),
         "--format",
         "json",
-    ]);
+    ];
+    args.extend(extra);
+    let (code, stdout, stderr) = run_convert(&args);
     assert_eq!(code, 0, "{path} → {to}: {stderr}");
     let report: Value = serde_json::from_str(&stdout)
         .unwrap_or_else(|e| panic!("{path} → {to}: --format json is not JSON ({e}):\n{stdout}"));
@@ -620,16 +628,29 @@ fn unknown_fields_are_losses() {
     let f = "tests/fixtures/claude/wild-settings-newer-events-extra-fields.json";
     for to in [COPILOT, BRICKS] {
         let items = losses(f, CLAUDE, to);
-        // Handler fields `if`, `asyncRewake`, `id`.
-        assert_loss(&items, "/hooks/PreToolUse/0/hooks/0", "`if`", 39, 11);
+        // Handler fields `if` (wrapped, `hookx exec --if` applies it), `asyncRewake`, `id`.
         assert_loss(
             &items,
-            "/hooks/PreToolUse/0/hooks/0",
+            "/hooks/PreToolUse/0/hooks/0/if",
+            "`if: Bash(git *)`",
+            42,
+            19,
+        );
+        assert_loss(
+            &items,
+            "/hooks/PreToolUse/0/hooks/0/asyncRewake",
             "`asyncRewake`",
-            39,
-            11,
+            43,
+            28,
         );
         assert_loss(&items, "/hooks/PreToolUse/0/hooks/0", "`id`", 39, 11);
+        let wrapped = losses_with(f, CLAUDE, to, &[]);
+        assert!(
+            !wrapped
+                .iter()
+                .any(|l| l["pointer"] == "/hooks/PreToolUse/0/hooks/0/if"),
+            "{wrapped:#?}"
+        );
         // The group field `comment`.
         assert_loss(&items, "/hooks/PreToolUse/0", "`comment`", 35, 7);
     }
@@ -674,15 +695,46 @@ fn agent_variables_the_target_does_not_set_are_losses() {
     );
 }
 
-/// A lossless conversion says so, and `--strict` agrees.
+/// A lossless conversion says so, and `--strict` agrees: by default the handlers are wrapped
+/// and nothing is lost.
 #[test]
 fn a_lossless_conversion_has_no_loss_items() {
     let f = "tests/fixtures/claude/seed-block-rm.json";
     for to in [COPILOT, BRICKS] {
-        assert_eq!(losses(f, CLAUDE, to), Vec::<Value>::new());
+        assert_eq!(losses_with(f, CLAUDE, to, &[]), Vec::<Value>::new());
     }
     let f = "tests/fixtures/bricks/seed-config-format.json";
-    assert_eq!(losses(f, BRICKS, CLAUDE), Vec::<Value>::new());
+    assert_eq!(losses_with(f, BRICKS, CLAUDE, &[]), Vec::<Value>::new());
+}
+
+/// Under --no-wrap, a handler written for another agent's protocol is a located loss item,
+/// the summary never says "no losses", and --strict fails on it.
+#[test]
+fn no_wrap_reports_every_handler_that_sees_another_protocol() {
+    let f = "tests/fixtures/claude/seed-block-rm.json";
+    for to in [COPILOT, BRICKS] {
+        let items = losses(f, CLAUDE, to);
+        assert_loss(
+            &items,
+            "/hooks/PreToolUse/0/hooks/0",
+            "claude's hook protocol",
+            7,
+            11,
+        );
+        let args = [
+            f,
+            "--from",
+            "claude",
+            "--to",
+            to.name(),
+            "--no-wrap",
+            "--strict",
+        ];
+        let (code, stdout, stderr) = run_convert(&args);
+        assert_eq!(code, 3, "{stderr}");
+        assert!(!stderr.contains("no losses"), "{stderr}");
+        assert!(!stdout.contains("hookx exec"), "{stdout}");
+    }
 }
 
 /// Matchers keep their meaning: tool names are renamed and anchoring is made explicit, for
@@ -855,4 +907,203 @@ fn copilot_cwd_and_env_become_safe_shell_prefixes() {
         "$HOME/x \"q\" `no` $(no)|dir with 'quotes'"
     );
     assert!(!dir.path().join("pwned").exists());
+}
+
+/// Converts a Claude `hooks` object (as JSON text) to `to` with the given extra arguments:
+/// the converted document and the loss items.
+fn convert_claude(hooks: Value, to: Dialect, extra: &[&str]) -> (Value, Vec<Value>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("settings.json");
+    std::fs::write(&path, json!({ "hooks": hooks }).to_string()).unwrap();
+    let mut args = vec![
+        path.to_str().unwrap(),
+        "--to",
+        to.name(),
+        "--format",
+        "json",
+    ];
+    args.extend(extra);
+    let (code, stdout, stderr) = run_convert(&args);
+    assert_eq!(code, 0, "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let output: Value = serde_json::from_str(report["output"].as_str().unwrap()).unwrap();
+    (output, report["losses"].as_array().unwrap().clone())
+}
+
+fn pre_tool_use(matcher: &str) -> Value {
+    json!({"PreToolUse": [{"matcher": matcher, "hooks": [{"type": "command", "command": "./g.sh"}]}]})
+}
+
+/// The matcher of the first converted preToolUse/PreToolUse rule (`None` when absent).
+fn converted_matcher(out: &Value) -> Option<String> {
+    let hooks = &out["hooks"];
+    let entry = hooks
+        .get("preToolUse")
+        .or_else(|| hooks.get("PreToolUse"))
+        .and_then(|a| a.get(0))?;
+    entry
+        .get("matcher")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+}
+
+/// Match-all stays match-all: `.*` (and `*`) fire for MCP tools and tools hookx does not know
+/// under the target too, never a closed list of known tools.
+#[test]
+fn match_all_stays_match_all() {
+    for to in [COPILOT, BRICKS] {
+        for matcher in [".*", "*", ""] {
+            let (out, losses) = convert_claude(pre_tool_use(matcher), to, &[]);
+            let written = converted_matcher(&out);
+            for tool in ["mcp__github__create_issue", "SomeBrandNewTool", "bash"] {
+                let fires =
+                    hookx::convert::matcher::fires(written.as_deref(), to.default_flavor(), tool);
+                assert_eq!(
+                    fires,
+                    Some(true),
+                    "{matcher:?} → {to}: {written:?} misses {tool}"
+                );
+            }
+            assert_eq!(losses, Vec::<Value>::new(), "{matcher:?} → {to}");
+        }
+    }
+}
+
+/// A matcher whose only tools have no counterpart is not converted, and reported; a
+/// converted matcher is never empty; a partly lost list keeps the rest and counts the loss.
+#[test]
+fn a_rule_for_tools_the_target_lacks_is_not_converted() {
+    for to in [COPILOT, BRICKS] {
+        for matcher in ["TodoWrite", "TodoWrite|NotebookEdit", "Notebook.*"] {
+            let (out, losses) = convert_claude(pre_tool_use(matcher), to, &[]);
+            assert_eq!(converted_matcher(&out), None, "{matcher} → {to}: {out:#}");
+            let hooks = out["hooks"].as_object().map(|h| h.len()).unwrap_or(0);
+            assert_eq!(hooks, 0, "{matcher} → {to}: {out:#}");
+            assert!(
+                losses
+                    .iter()
+                    .any(|l| l["pointer"] == "/hooks/PreToolUse/0/matcher"
+                        && l["why"].as_str().unwrap().contains("not converted")),
+                "{matcher} → {to}: {losses:#?}"
+            );
+        }
+        let (out, losses) = convert_claude(pre_tool_use("Bash|TodoWrite"), to, &[]);
+        let written = converted_matcher(&out).unwrap();
+        assert!(!written.is_empty());
+        assert_eq!(losses.len(), 1, "{losses:#?}");
+        assert!(losses[0]["why"].as_str().unwrap().contains("TodoWrite"));
+    }
+}
+
+/// Every translated tool matcher fires, under the target's own matcher rules, for exactly the
+/// counterparts of the tools the original fired for (known tools and probe MCP/new tools).
+#[test]
+fn translated_matchers_fire_for_the_counterparts_under_the_target_rules() {
+    use hookx::convert::matcher::{counterparts_fired, target_fired};
+    let matchers = [
+        "Bash",
+        "Edit|Write",
+        "Edit,Write",
+        "Edit|MultiEdit|Write",
+        "Write|Edit.*",
+        "mcp__.*",
+        "mcp__github__.*",
+        ".*",
+        "Bash|mcp__memory__.*",
+        "^Read$",
+        "Web.*",
+        "Agent|Task",
+    ];
+    for to in [COPILOT, BRICKS] {
+        for matcher in matchers {
+            let (out, _) = convert_claude(pre_tool_use(matcher), to, &[]);
+            let written = converted_matcher(&out);
+            let (expected, _) =
+                counterparts_fired(Some(matcher), Flavor::Claude, to.default_flavor()).unwrap();
+            let got =
+                target_fired(written.as_deref(), Flavor::Claude, to.default_flavor()).unwrap();
+            assert_eq!(got, expected, "{matcher} → {to}: {written:?}");
+        }
+    }
+}
+
+/// `args` (the exec form) becomes one command line whose words `sh` gives back exactly.
+#[test]
+fn claude_args_become_a_quoted_command_line() {
+    let args = ["--flag", "it's", "$HOME", "a b", "`x`"];
+    let words: Vec<&str> = ["%s\\n"].iter().chain(args.iter()).copied().collect();
+    let hooks = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "printf", "args": words}
+    ]}]});
+    let (out, losses) = convert_claude(hooks, COPILOT, &["--no-wrap"]);
+    let line = out["hooks"]["preToolUse"][0]["bash"].as_str().unwrap();
+    let printed = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(line)
+        .output()
+        .unwrap();
+    let words: Vec<&str> = std::str::from_utf8(&printed.stdout)
+        .unwrap()
+        .lines()
+        .collect();
+    assert_eq!(words, args, "{line}");
+    assert!(
+        !losses
+            .iter()
+            .any(|l| l["what"].as_str().unwrap().contains("args")),
+        "{losses:#?}"
+    );
+}
+
+/// Claude's `if` filter is applied by `hookx exec --if`; `shell: powershell` goes where the
+/// target keeps PowerShell; `onFailure: block` and `asyncRewake` are located losses; an
+/// `http` handler is a loss while its neighbours convert.
+#[test]
+fn every_claude_handler_form_is_read_and_translated_or_reported() {
+    let hooks = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "./git-guard.sh", "if": "Bash(git *)"},
+        {"type": "command", "command": "Write-Host hi", "shell": "powershell"},
+        {"type": "command", "command": "./strict.sh", "onFailure": "block", "asyncRewake": true},
+        {"type": "http", "url": "https://example.com/hook"},
+        {"type": "mcp_tool", "server": "s", "tool": "t"}
+    ]}]});
+    let (out, losses) = convert_claude(hooks.clone(), COPILOT, &[]);
+    let entries = out["hooks"]["preToolUse"].as_array().unwrap();
+    let lines: Vec<&str> = entries.iter().filter_map(|e| e["bash"].as_str()).collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("--if 'Bash(git *)' -- ./git-guard.sh")),
+        "{lines:#?}"
+    );
+    assert!(
+        entries.iter().any(|e| e["powershell"] == "Write-Host hi")
+            || losses
+                .iter()
+                .any(|l| l["what"].as_str().unwrap().contains("PowerShell")),
+        "{out:#}"
+    );
+    // The `http` and `mcp_tool` handlers: a loss at the handler (or its `type`).
+    for pointer in [
+        "/hooks/PreToolUse/0/hooks/2/onFailure",
+        "/hooks/PreToolUse/0/hooks/2/asyncRewake",
+        "/hooks/PreToolUse/0/hooks/3",
+        "/hooks/PreToolUse/0/hooks/4",
+    ] {
+        assert!(
+            losses.iter().any(|l| {
+                let at = l["pointer"].as_str().unwrap();
+                (at == pointer || at == format!("{pointer}/type")) && l["line"].as_u64() > Some(0)
+            }),
+            "{pointer}: {losses:#?}"
+        );
+    }
+    // Without wrapping, the `if` filter cannot be applied: a loss, and the handler still runs.
+    let (_, losses) = convert_claude(hooks, COPILOT, &["--no-wrap"]);
+    assert!(
+        losses
+            .iter()
+            .any(|l| l["pointer"] == "/hooks/PreToolUse/0/hooks/0/if"),
+        "{losses:#?}"
+    );
 }

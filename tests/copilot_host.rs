@@ -118,6 +118,9 @@ fn list_and_simulate_name_the_claude_file_copilot_runs_itself() {
             "bash",
             "--input",
             r#"{"command":"ls"}"#,
+            // guard.sh does not exist: the failing preToolUse hook denies under Copilot.
+            "--expect",
+            "deny",
         ],
     )
     .success();
@@ -162,7 +165,13 @@ fn copilot_env_values_are_not_expanded() {
         .success();
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "${HOME}/$USER");
     let converted = hookx()
-        .args(["convert", hooks.to_str().unwrap(), "--to", "claude"])
+        .args([
+            "convert",
+            hooks.to_str().unwrap(),
+            "--to",
+            "claude",
+            "--no-wrap",
+        ])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&converted.stdout);

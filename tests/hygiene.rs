@@ -223,7 +223,8 @@ fn convert_does_not_copy_routing_entries() {
     let ran = ran(hookx(dir.path())
         .arg("convert")
         .arg(&settings)
-        .args(["--to", "copilot"]));
+        // Written as is: a wrapped guard would name `hookx exec`.
+        .args(["--to", "copilot", "--no-wrap"]));
     assert_eq!(ran.code, Some(0), "{ran:?}");
     assert!(!ran.stdout.contains("hookx"), "{ran:?}");
     assert!(ran.stdout.contains("./guard.sh"), "{ran:?}");

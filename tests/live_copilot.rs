@@ -785,10 +785,11 @@ esac
 exit 0
 "#;
 
-/// Converted configs under the real client: `convert --wrap` output of a Claude file (kept out
+/// Converted configs under the real client: `convert` output (wrapped) of a Claude file (kept out
 /// of the project, so Copilot does not also run it natively) is accepted and behaves as the
 /// source did (the guard blocks `rm -rf /`, a Claude context reaches the model); the plain
-/// output is accepted too, and its handler gets Copilot's payload, as the conversion note says.
+/// output (`--no-wrap`) is accepted too, and its handler gets Copilot's payload, as the loss
+/// report says.
 #[test]
 fn converted_claude_config() {
     let Some(l) = live_env("converted", |sb| {
@@ -818,8 +819,9 @@ fn converted_claude_config() {
                 "--out",
                 to.to_str().unwrap(),
             ];
-            if wrap {
-                args.push("--wrap");
+            // Wrapping is the default; the plain output is asked for.
+            if !wrap {
+                args.push("--no-wrap");
             }
             common::hookx().args(&args).assert().success();
         }

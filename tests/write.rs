@@ -96,7 +96,7 @@ fn write_syncs_the_entries_it_wrote_with_the_source() {
             path_str(&source),
             "claude",
             "copilot",
-            &["--write", "--out", path_str(&target)],
+            &["--write", "--no-wrap", "--out", path_str(&target)],
         );
         assert_eq!(r.code, 0, "{}", r.stderr);
         std::fs::read_to_string(&target).unwrap()
@@ -201,7 +201,7 @@ fn concurrent_writes_keep_every_addition() {
                     "--to",
                     "bricks",
                 ])
-                .args(["--write", "--out", path_str(&target)])
+                .args(["--write", "--no-wrap", "--out", path_str(&target)])
                 .stdout(std::process::Stdio::null())
                 .stderr(std::process::Stdio::null())
                 .spawn()

@@ -5,45 +5,65 @@ use crate::error::Error;
 use crate::source::SourceFile;
 use serde_json::Value;
 
-/// The dialect of `src`. Path conventions decide first, then content; when both Claude and
-/// Bricks (or any two) fit, it is an error that says how to choose.
+/// The dialect of `src`. Path conventions decide first, then content; when content fits
+/// several dialects (or none), Claude, by far the most common, is chosen: see [`detect_noted`].
 pub fn detect(src: &SourceFile) -> Result<Dialect, Error> {
-    if let Some(dialect) = from_path(&src.path) {
-        return Ok(dialect);
+    detect_noted(src).map(|(dialect, _)| dialect)
+}
+
+/// Like [`detect`], with a note for the user when the choice was not settled by the file
+/// itself (it names `--from`).
+pub fn detect_noted(src: &SourceFile) -> Result<(Dialect, Option<String>), Error> {
+    let path = src.path.replace('\\', "/");
+    if let Some(dialect) = from_path(&path) {
+        return Ok((dialect, None));
     }
-    let value: Value = if src.path.ends_with(".md") {
-        return Ok(Dialect::Claude);
-    } else {
-        super::syntax::parse_json(src)?
-    };
+    if src.path.ends_with(".md") {
+        return Ok((Dialect::Claude, None));
+    }
+    let value = super::syntax::parse_json(src)?;
     let candidates = from_content(&value);
-    match candidates.as_slice() {
-        [one] => Ok(*one),
-        [] => Err(Error::Usage(format!(
-            "{}: cannot tell which agent this file is for; pass --from claude, --from copilot or --from bricks",
-            src.path
-        ))),
-        many => Err(Error::Usage(format!(
-            "{}: this file reads as {}; pass --from {} (or another) to choose",
-            src.path,
-            many.iter()
-                .map(|d| d.name())
-                .collect::<Vec<_>>()
-                .join(" or "),
-            many[0].name()
-        ))),
+    // A plugin's `hooks/hooks.json` is Claude's layout (Copilot reads it too): Claude unless
+    // the content has Copilot-only marks.
+    if path.ends_with("hooks/hooks.json") {
+        let dialect = match candidates.as_slice() {
+            [one] => *one,
+            _ => Dialect::Claude,
+        };
+        return Ok((dialect, None));
     }
+    Ok(match candidates.as_slice() {
+        [one] => (*one, None),
+        [] => (
+            Dialect::Claude,
+            Some(format!(
+                "{}: nothing in its path or content names an agent; read as claude (pass --from copilot or --from bricks to choose another)",
+                src.path
+            )),
+        ),
+        many => (
+            Dialect::Claude,
+            Some(format!(
+                "{}: this file reads as {}; read as claude (pass --from to choose)",
+                src.path,
+                many.iter()
+                    .map(|d| d.name())
+                    .collect::<Vec<_>>()
+                    .join(" or "),
+            )),
+        ),
+    })
 }
 
 /// Where each agent keeps its files (dialects.md §1).
 fn from_path(path: &str) -> Option<Dialect> {
-    let path = path.replace('\\', "/");
-    let name = path.rsplit('/').next().unwrap_or(&path);
+    let name = path.rsplit('/').next().unwrap_or(path);
     if path.contains(".github/hooks/") || path.contains(".copilot/hooks/") {
         Some(Dialect::Copilot)
     } else if path.contains(".bricks/") || path.contains(".bricks-project-desktop/") {
         Some(Dialect::Bricks)
     } else if path.contains(".claude/")
+        || path.contains(".claude-plugin/")
         || name == "settings.json"
         || name == "settings.local.json"
         || name == "SKILL.md"
@@ -181,10 +201,30 @@ mod tests {
     }
 
     #[test]
-    fn ambiguity_says_how_to_choose() {
-        let err = detect_text("a.json", r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"x"}]}]}}"#)
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("--from"), "{err}");
+    fn ambiguity_chooses_claude_and_says_how_to_choose() {
+        let (dialect, note) = detect_noted(&SourceFile::new(
+            "a.json",
+            r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"x"}]}]}}"#,
+        ))
+        .unwrap();
+        assert_eq!(dialect, Dialect::Claude);
+        let note = note.unwrap();
+        assert!(note.contains("--from") && note.contains("a.json"), "{note}");
+    }
+
+    #[test]
+    fn a_plugin_layout_is_claude_without_a_note() {
+        let text = r#"{"description":"x","hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"x"}]}]}}"#;
+        let plain =
+            r#"{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"x"}]}]}"#;
+        for text in [text, plain] {
+            let got = detect_noted(&SourceFile::new("my-plugin/hooks/hooks.json", text)).unwrap();
+            assert_eq!(got, (Dialect::Claude, None));
+        }
+        let copilot = r#"{"version":1,"hooks":{"preToolUse":[{"bash":"x"}]}}"#;
+        assert_eq!(
+            detect_text("p/hooks/hooks.json", copilot).unwrap(),
+            Dialect::Copilot
+        );
     }
 }

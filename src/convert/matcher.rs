@@ -15,6 +15,100 @@ pub struct Translated {
     pub text: Option<String>,
     /// Human-readable problems, each a loss item for the caller.
     pub problems: Vec<String>,
+    /// The original fired for some tools and the target has a counterpart for none of them:
+    /// the rule cannot fire there and is not converted.
+    pub fires_for_nothing: bool,
+}
+
+/// Names of tools no table knows (MCP tools, tools newer than hookx), spelled alike by every
+/// agent: a converted matcher must treat them as the original did.
+pub const PROBE_TOOLS: &[&str] = &[
+    "mcp__github__create_issue",
+    "mcp__memory__read_graph",
+    "SomeNewTool",
+    "some_new_tool",
+];
+
+/// Every tool name `from` knows, plus [`PROBE_TOOLS`], each with its counterpart in `to`
+/// (`None` when `to` has no such tool).
+pub fn tool_universe(from: Flavor, to: Flavor) -> Vec<(&'static str, Option<&'static str>)> {
+    from.tables()
+        .all_tool_names()
+        .chain(PROBE_TOOLS.iter().copied())
+        .map(|name| {
+            (
+                name,
+                to.tables().tool_name(from.tables().canonical_tool(name)),
+            )
+        })
+        .collect()
+}
+
+/// Whether matcher `text`, read as `flavor` reads it, fires for each of `names` (regexes are
+/// evaluated within [`bounded`]'s limits): `None` when it is invalid or cannot be evaluated.
+pub fn fire_set(text: Option<&str>, flavor: Flavor, names: &[&str]) -> Option<Vec<bool>> {
+    match flavor.tables().matcher_style.form(text) {
+        MatcherForm::All => Some(vec![true; names.len()]),
+        MatcherForm::Exact(list) => {
+            Some(names.iter().map(|n| list.iter().any(|l| l == n)).collect())
+        }
+        MatcherForm::Regex { pattern, anchored } => {
+            matches(&pattern, anchored, names.iter().copied())
+        }
+    }
+}
+
+/// Whether matcher `text`, read as `flavor` reads it, fires for tool `name`.
+pub fn fires(text: Option<&str>, flavor: Flavor, name: &str) -> Option<bool> {
+    fire_set(text, flavor, &[name]).map(|v| v[0])
+}
+
+/// The tools (of [`tool_universe`]) a tool matcher fires for, as the target names them, and the
+/// source names of those it fires for that have no counterpart in `to`.
+pub fn counterparts_fired(
+    text: Option<&str>,
+    from: Flavor,
+    to: Flavor,
+) -> Option<(BTreeSet<&'static str>, BTreeSet<&'static str>)> {
+    let universe = tool_universe(from, to);
+    let names: Vec<&str> = universe.iter().map(|(n, _)| *n).collect();
+    let fired = fire_set(text, from, &names)?;
+    let mut hit = BTreeSet::new();
+    let mut lacking = BTreeSet::new();
+    for ((name, counterpart), fired) in universe.into_iter().zip(fired) {
+        match (fired, counterpart) {
+            (true, Some(target)) => {
+                hit.insert(target);
+            }
+            (true, None) => {
+                lacking.insert(name);
+            }
+            _ => {}
+        }
+    }
+    Some((hit, lacking))
+}
+
+/// The target-side tools (counterparts of the source's and [`PROBE_TOOLS`]) that matcher
+/// `text`, read as `to` reads it, fires for.
+pub fn target_fired(
+    text: Option<&str>,
+    from: Flavor,
+    to: Flavor,
+) -> Option<BTreeSet<&'static str>> {
+    let names: Vec<&'static str> = tool_universe(from, to)
+        .into_iter()
+        .filter_map(|(_, counterpart)| counterpart)
+        .collect();
+    let fired = fire_set(text, to, &names)?;
+    Some(
+        names
+            .into_iter()
+            .zip(fired)
+            .filter(|(_, f)| *f)
+            .map(|(n, _)| n)
+            .collect(),
+    )
 }
 
 /// Translates `text`, written in `from` for an event whose matcher filters `on`, to `to`.
@@ -26,6 +120,7 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
         return Translated {
             text: text.map(str::to_string),
             problems: Vec::new(),
+            fires_for_nothing: false,
         };
     }
     let mut problems = Vec::new();
@@ -69,9 +164,56 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
         }
         (MatchOn::Field(_) | MatchOn::Unverified, form) => form,
     };
+    // Nothing left to fire for: never an empty matcher, which some agents read as "all" and
+    // Copilot drops.
+    if matches!(&form, MatcherForm::Exact(names) if names.is_empty()) {
+        return Translated {
+            text: None,
+            problems,
+            fires_for_nothing: true,
+        };
+    }
+    let written = write(&form, target_style, text);
+    if on == MatchOn::ToolName {
+        check_tools(text, written.as_deref(), from, to, &mut problems);
+    }
     Translated {
-        text: write(&form, target_style, text),
+        text: written,
         problems,
+        fires_for_nothing: false,
+    }
+}
+
+/// Checks the written matcher, read by the target's own matcher rules, against the original on
+/// every tool: it must fire for exactly the counterparts of the tools the original fired for.
+fn check_tools(
+    original: Option<&str>,
+    written: Option<&str>,
+    from: Flavor,
+    to: Flavor,
+    problems: &mut Vec<String>,
+) {
+    let (Some((expected, _)), Some(got)) = (
+        counterparts_fired(original, from, to),
+        target_fired(written, from, to),
+    ) else {
+        return;
+    };
+    if expected != got {
+        let list = |set: &BTreeSet<&str>| {
+            if set.is_empty() {
+                "none".to_string()
+            } else {
+                set.iter().copied().collect::<Vec<_>>().join(", ")
+            }
+        };
+        problems.push(format!(
+            "the translated matcher `{}` fires under {} for {} instead of {}",
+            written.unwrap_or(""),
+            to.dialect(),
+            list(&got),
+            list(&expected)
+        ));
     }
 }
 
@@ -133,7 +275,9 @@ fn rename_tools(
 }
 
 /// Renames whole-word tool names in the pattern, then checks the result against every known
-/// tool: it must match exactly the translations of the tools the original matched.
+/// tool and the probe names of unknown ones: it must match exactly the counterparts of the
+/// tools the original matched. Tools without a counterpart are reported. Regexes are evaluated
+/// within [`bounded`]'s limits.
 fn translate_tool_regex(
     pattern: &str,
     anchored: bool,
@@ -142,10 +286,11 @@ fn translate_tool_regex(
     problems: &mut Vec<String>,
 ) -> MatcherForm {
     let target_anchored = to.tables().matcher_style == MatcherStyle::AnchoredRegex;
+    let universe = tool_universe(from, to);
     let original = match bounded::run_one(Job::new(
         pattern,
         anchored,
-        from.tables().all_tool_names().map(str::to_string).collect(),
+        universe.iter().map(|(n, _)| n.to_string()).collect(),
     )) {
         Answer::Matches(matched) => matched,
         Answer::Unevaluable(why) => {
@@ -171,26 +316,47 @@ fn translate_tool_regex(
             };
         }
     };
-    let expected: BTreeSet<&str> = from
-        .tables()
-        .all_tool_names()
-        .zip(original)
-        .filter(|(_, m)| *m)
-        .filter_map(|(n, _)| to.tables().tool_name(from.tables().canonical_tool(n)))
-        .collect();
+    let mut expected = BTreeSet::new();
+    let mut lacking = BTreeSet::new();
+    for ((name, counterpart), fired) in universe.iter().zip(&original) {
+        match (fired, counterpart) {
+            (true, Some(target)) => {
+                expected.insert(*target);
+            }
+            (true, None) => {
+                lacking.insert(*name);
+            }
+            _ => {}
+        }
+    }
+    // A regex that fires for every tool (`.*`) is match-all: the target's missing tools are
+    // not missing from it.
+    let fires_for_all = original.iter().all(|m| *m);
+    if !lacking.is_empty() && !fires_for_all {
+        problems.push(format!(
+            "{} {} no {} counterpart; the converted matcher cannot fire for {}",
+            lacking
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            if lacking.len() == 1 { "has" } else { "have" },
+            to.dialect(),
+            if lacking.len() == 1 { "it" } else { "them" },
+        ));
+    }
+    if expected.is_empty() && !lacking.is_empty() {
+        return MatcherForm::Exact(Vec::new());
+    }
     let renamed = rename_words(pattern, from, to);
     let candidate_pattern = reanchor(&renamed, anchored, target_anchored);
-    if let Some(matched) = matches(
-        &candidate_pattern,
-        target_anchored,
-        to.tables().all_tool_names(),
-    ) {
-        let got: BTreeSet<&str> = to
-            .tables()
-            .all_tool_names()
+    let targets: Vec<&str> = universe.iter().filter_map(|(_, c)| *c).collect();
+    if let Some(matched) = matches(&candidate_pattern, target_anchored, targets.iter().copied()) {
+        let got: BTreeSet<&str> = targets
+            .iter()
             .zip(matched)
             .filter(|(_, m)| *m)
-            .map(|(n, _)| n)
+            .map(|(n, _)| *n)
             .collect();
         if got == expected {
             return MatcherForm::Regex {
@@ -199,13 +365,38 @@ fn translate_tool_regex(
             };
         }
     }
+    let known: Vec<String> = expected
+        .iter()
+        .copied()
+        .filter(|n| !PROBE_TOOLS.contains(n))
+        .map(str::to_string)
+        .collect();
+    if known.is_empty() {
+        // It fires only for tools outside the tables: the rewritten regex is the best guess.
+        problems.push(format!(
+            "regex matcher `{}` cannot be checked for {}; it is rewritten as `{}`",
+            shorten(pattern),
+            to.dialect(),
+            shorten(&candidate_pattern)
+        ));
+        return MatcherForm::Regex {
+            pattern: candidate_pattern,
+            anchored: target_anchored,
+        };
+    }
+    let unknown = expected.len() > known.len();
     problems.push(format!(
-        "regex matcher `{}` cannot be rewritten exactly for {}; replaced by the exact list of tools it matched ({}), so tools outside hookx's tables no longer match",
+        "regex matcher `{}` cannot be rewritten exactly for {}; replaced by the exact list of tools it matched ({}){}",
         shorten(pattern),
         to.dialect(),
-        if expected.is_empty() { "none".to_string() } else { expected.iter().copied().collect::<Vec<_>>().join(", ") }
+        known.join(", "),
+        if unknown {
+            ", so MCP tools and tools outside hookx's tables no longer match"
+        } else {
+            ""
+        }
     ));
-    MatcherForm::Exact(expected.into_iter().map(str::to_string).collect())
+    MatcherForm::Exact(known)
 }
 
 /// Whether a regex matches each value, evaluated within [`bounded`]'s limits; `None` when it
@@ -382,7 +573,9 @@ mod tests {
     fn unanchored_regex_becomes_explicit_for_copilot() {
         let t = tools("Edit.*", Claude, Copilot);
         assert_eq!(t.text.as_deref(), Some(".*edit.*"));
-        assert!(t.problems.is_empty());
+        // It fired for MultiEdit and NotebookEdit too, which Copilot lacks: counted.
+        assert_eq!(t.problems.len(), 1, "{:?}", t.problems);
+        assert!(t.problems[0].contains("`MultiEdit`, `NotebookEdit`"));
         let t = tools("mcp__github__.*", Claude, Copilot);
         assert_eq!(t.text.as_deref(), Some(".*mcp__github__.*"));
     }

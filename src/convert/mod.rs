@@ -19,10 +19,22 @@ use serde_json::Value;
 pub struct Options {
     pub to: Dialect,
     /// Route handlers through `hookx exec` where the target cannot express them natively (a
-    /// different stdin/answer protocol, a matcher the target ignores or cannot express).
+    /// different stdin/answer protocol, a matcher the target ignores or cannot express, an
+    /// `if` filter). On by default; off, each such handler is a loss item.
     pub wrap: bool,
     /// The program name written into wrapped commands.
     pub hookx: String,
+}
+
+impl Options {
+    /// Wrapped conversion to `to`, calling `hookx` from `PATH`.
+    pub fn new(to: Dialect) -> Options {
+        Options {
+            to,
+            wrap: true,
+            hookx: "hookx".into(),
+        }
+    }
 }
 
 /// The converted document and what it could not carry.
@@ -49,13 +61,24 @@ pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
     let mut converter = Converter {
         options,
         losses: Vec::new(),
-        foreign_protocol: 0,
+        wrapped: 0,
         routing: 0,
     };
     for (src, doc) in inputs {
         if doc.dialect == options.to && inputs.len() == 1 {
-            // Same dialect: the document is already exact; keep its layout and other keys.
+            // Same dialect: the document is already exact; keep its layout and other keys. A
+            // command handler reading found no command in (an error of its own) is not written.
             out = (*doc).clone();
+            out.rules.retain_mut(|rule| {
+                let before = rule.handlers.len();
+                rule.handlers.retain(|h| match &h.kind {
+                    HandlerKind::Command(c) => {
+                        c.unix_line().is_some() || c.windows_line().is_some()
+                    }
+                    _ => true,
+                });
+                before == 0 || !rule.handlers.is_empty()
+            });
         } else {
             if doc.disable_all_hooks() {
                 let why = if doc.dialect == options.to {
@@ -103,10 +126,10 @@ pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
         }
     }
     let mut notes = Vec::new();
-    if converter.foreign_protocol > 0 {
+    if converter.wrapped > 0 {
         notes.push(format!(
-            "{} command handler(s) were written for another agent's stdin and answer format; under {} they receive {}'s payload. Convert with --wrap to run them through `hookx exec`, which translates both ways.",
-            converter.foreign_protocol, options.to, options.to
+            "{} handler(s) run through `{} exec`, which gives each the stdin, variables and answer rules of the agent it was written for; {} must be installed where {} runs (a wrapped entry says so and fails when it is not)",
+            converter.wrapped, options.hookx, options.hookx, options.to
         ));
     }
     if converter.routing > 0 {
@@ -125,17 +148,20 @@ pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
     }
 }
 
-/// How a handler is routed through `hookx exec` under `--wrap`.
+/// How a handler is routed through `hookx exec` (the default; `--no-wrap` turns it off).
 struct Wrap<'a> {
     /// The source matcher, when the target cannot express it: `exec --match` applies it.
     matcher: Option<&'a str>,
     timeout: u64,
+    /// A Claude `if` permission-rule filter (`Bash(git *)`): `exec --if` applies it.
+    condition: Option<String>,
 }
 
 struct Converter<'a> {
     options: &'a Options,
     losses: Vec<Loss>,
-    foreign_protocol: usize,
+    /// Handlers written through `hookx exec`.
+    wrapped: usize,
     /// hookx routing entries left out.
     routing: usize,
 }
@@ -196,6 +222,27 @@ impl Converter<'_> {
         ) {
             (Some(on), Some(on_target)) if on == on_target => {
                 let mut translated = matcher::translate(rule.matcher.as_deref(), on, from, to);
+                if translated.fires_for_nothing {
+                    let mut why = translated.problems.join("; ");
+                    if !why.is_empty() {
+                        why.push_str("; ");
+                    }
+                    why.push_str(&format!(
+                        "no tool it fires for exists in {}, so the rule is not converted",
+                        self.options.to
+                    ));
+                    self.lose(
+                        src,
+                        &format!("{at}/matcher"),
+                        &format!(
+                            "a rule with {} handler(s), matcher `{}`",
+                            rule.handlers.len(),
+                            rule.matcher.as_deref().unwrap_or("")
+                        ),
+                        &why,
+                    );
+                    return Vec::new();
+                }
                 if from.dialect() != to.dialect() {
                     for value in
                         matcher::values_never_sent(rule.matcher.as_deref(), &event, from, to)
@@ -227,7 +274,7 @@ impl Converter<'_> {
                     wrap_match = rule.matcher.clone();
                 } else {
                     self.lose(src, &format!("{at}/matcher"), &format!("matcher `{}` on `{}`", rule.matcher.as_deref().unwrap_or(""), event), &format!(
-                        "{} does not filter `{}` events by a matcher, so the hook would fire for all of them; the matcher is dropped (use --wrap to filter through hookx exec)",
+                        "{} does not filter `{}` events by a matcher, so the hook would fire for all of them; the matcher is dropped (without --no-wrap, hookx exec filters instead)",
                         self.options.to, event
                     ));
                 }
@@ -356,7 +403,7 @@ impl Converter<'_> {
         let unknown: Vec<String> = handler
             .extra
             .iter()
-            .filter(|(k, v)| !repeated_timeout(k, v))
+            .filter(|(k, v)| !repeated_timeout(k, v) && !CLAUDE_FORM_KEYS.contains(&k.as_str()))
             .map(|(k, _)| format!("`{k}`"))
             .collect();
         if from.dialect() != target && !unknown.is_empty() {
@@ -370,6 +417,7 @@ impl Converter<'_> {
         }
         match &handler.kind {
             HandlerKind::Command(command) => {
+                let (command, condition) = self.command_form(src, at, command, &handler.extra)?;
                 // A wrapped handler keeps the timeout it was written with (its dialect's
                 // default when it had none), whatever the wrapper's dialect defaults to.
                 let wrap = self.options.wrap.then(|| Wrap {
@@ -377,8 +425,9 @@ impl Converter<'_> {
                     timeout: handler
                         .timeout
                         .unwrap_or_else(|| from.tables().default_timeout(&handler.kind)),
+                    condition,
                 });
-                let command = self.command(src, at, command, event, from, to, wrap)?;
+                let command = self.command(src, at, &command, event, from, to, wrap)?;
                 out.kind = HandlerKind::Command(command);
             }
             HandlerKind::Prompt(_) | HandlerKind::Agent(_) => {
@@ -428,6 +477,107 @@ impl Converter<'_> {
         Some(out)
     }
 
+    /// Reads Claude's other command-handler forms (`args`, `shell`, `if`, `onFailure`,
+    /// `asyncRewake`, kept among the handler's unknown fields): the command line they amount
+    /// to, and the `if` filter, which `hookx exec --if` applies. What no target can express is
+    /// a loss item; a form that would change the command drops the handler.
+    fn command_form(
+        &mut self,
+        src: &SourceFile,
+        at: &str,
+        command: &Command,
+        extra: &serde_json::Map<String, Value>,
+    ) -> Option<(Command, Option<String>)> {
+        let mut command = command.clone();
+        let target = self.options.to;
+        if let Some(args) = extra.get("args") {
+            let words = args.as_array().and_then(|a| {
+                a.iter()
+                    .map(|w| w.as_str().map(shell_quote))
+                    .collect::<Option<Vec<_>>>()
+            });
+            let (Some(words), Some(program)) = (words, command.command.as_deref()) else {
+                self.lose(
+                    src,
+                    &format!("{at}/args"),
+                    "`args` that are not a list of strings",
+                    "hookx cannot tell which command they make; the handler is not converted",
+                );
+                return None;
+            };
+            // The exec form runs the program with these arguments and no shell: one quoted
+            // word each, taken literally (as `hookx run` runs the exec form).
+            let mut line = shell_quote(program);
+            for word in words {
+                line.push(' ');
+                line.push_str(&word);
+            }
+            command.command = Some(line);
+        }
+        match extra.get("shell").map(|v| v.as_str()) {
+            None | Some(Some("bash" | "sh")) => {}
+            Some(Some("powershell" | "pwsh")) => {
+                // A PowerShell command line: it goes where the target keeps those.
+                command.powershell = command.command.take();
+            }
+            Some(other) => {
+                self.lose(
+                    src,
+                    &format!("{at}/shell"),
+                    &format!("`shell: {}`", other.unwrap_or("?")),
+                    "hookx knows no such shell; the handler is not converted",
+                );
+                return None;
+            }
+        }
+        match extra.get("onFailure").map(|v| v.as_str()) {
+            None | Some(Some("continue")) => {}
+            Some(value) => self.lose(
+                src,
+                &format!("{at}/onFailure"),
+                &format!("`onFailure: {}`", value.unwrap_or("?")),
+                &format!(
+                    "{target} applies its own rule when a hook fails; a failing command no longer counts as a block"
+                ),
+            ),
+        }
+        for key in ["asyncRewake", "rewakeMessage", "rewakeSummary"] {
+            if extra.get(key).is_some_and(|v| v != &Value::Bool(false)) {
+                self.lose(
+                    src,
+                    &format!("{at}/{key}"),
+                    &format!("`{key}`"),
+                    &format!(
+                        "{target} cannot wake the agent when a background hook ends; it is dropped"
+                    ),
+                );
+            }
+        }
+        let condition = match extra.get("if") {
+            None => None,
+            Some(Value::String(rule)) if self.options.wrap => Some(rule.clone()),
+            Some(Value::String(rule)) => {
+                self.lose(
+                    src,
+                    &format!("{at}/if"),
+                    &format!("the `if: {rule}` filter"),
+                    &format!("{target} has no such filter, so the handler runs on every call its matcher accepts (without --no-wrap, `hookx exec --if` applies it)"),
+                );
+                None
+            }
+            Some(other) => {
+                self.lose(
+                    src,
+                    &format!("{at}/if"),
+                    &format!("`if: {other}`"),
+                    "an `if` filter is a permission rule string; the handler is not converted",
+                );
+                return None;
+            }
+        };
+        Some((command, condition))
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn command(
         &mut self,
@@ -449,13 +599,15 @@ impl Converter<'_> {
             .or(command.osx.as_ref());
         let windows = command.powershell.as_ref().or(command.windows.as_ref());
         let Some(unix) = unix else {
+            // No command at all: reading reported it.
+            windows?;
             self.lose(src, at, "PowerShell-only command handler", &format!(
                 "{target} runs hooks with a POSIX shell and this handler has no bash command; it is not converted"
             ));
             return None;
         };
         let rewritten = self.rewrite_env(src, at, unix, from, to);
-        // Under --wrap the handler runs through `hookx exec --as <its flavour>`, which gives it
+        // Wrapped, the handler runs through `hookx exec --as <its flavour>`, which gives it
         // its own dialect's variables: the command line stays exactly as written.
         let mut line = if self.options.wrap {
             unix.clone()
@@ -522,9 +674,13 @@ impl Converter<'_> {
             }
         }
         if let Some(wrap) = wrap {
+            let hookx = shell_quote(&self.options.hookx);
+            // The host is named: an agent that sets another's variables (Copilot sets
+            // CLAUDE_PROJECT_DIR) must not be taken for it.
             let mut wrapped = format!(
-                "{} exec --as {} --event {} --timeout {}",
-                self.options.hookx,
+                "{} {hookx} exec --host {} --as {} --event {} --timeout {}",
+                not_installed_guard(&self.options.hookx, event, to),
+                target,
                 from.name(),
                 event,
                 wrap.timeout
@@ -532,9 +688,20 @@ impl Converter<'_> {
             if let Some(m) = wrap.matcher {
                 wrapped.push_str(&format!(" --match {}", shell_quote(m)));
             }
+            if let Some(rule) = &wrap.condition {
+                wrapped.push_str(&format!(" --if {}", shell_quote(rule)));
+            }
             line = format!("{wrapped} -- {}", shell_quote(&line));
+            self.wrapped += 1;
         } else {
-            self.foreign_protocol += 1;
+            self.lose(
+                src,
+                at,
+                &format!("a command written for {}'s hook protocol", from.dialect()),
+                &format!(
+                    "under {target} it receives {target}'s stdin payload (other field and tool names) and its answer is read by {target}'s rules, so it may misread its input and let through what it meant to stop (convert without --no-wrap to run it through `hookx exec`)"
+                ),
+            );
         }
         let mut out = Command::default();
         match target {
@@ -619,6 +786,63 @@ impl Converter<'_> {
         }
         line
     }
+}
+
+/// Claude command-handler keys read by [`Converter::command_form`] (kept among a handler's
+/// unknown fields by the reader), each reported on its own.
+const CLAUDE_FORM_KEYS: &[&str] = &[
+    "args",
+    "shell",
+    "if",
+    "onFailure",
+    "asyncRewake",
+    "rewakeMessage",
+    "rewakeSummary",
+];
+
+/// The start of a wrapped entry: where hookx is not installed, it prints one message that
+/// names the fix (stderr) and answers the host by its own protocol. On an event where the
+/// host's exit-code table makes a hook a guard (exit 2 denies or blocks), the answer is a deny
+/// or block with that message as the reason, written as the host reads it (Copilot's
+/// `preToolUse` ignores stderr at exit 2, so its JSON answer carries the reason): a guard is
+/// never dropped silently, and the agent says why. Elsewhere it exits 1, a non-blocking
+/// error the host reports.
+pub fn not_installed_guard(hookx: &str, event: &EventKind, to: Flavor) -> String {
+    use crate::protocol::Exit2;
+    let message = format!(
+        "hookx not found (command -v {hookx} failed): this hook was converted by hookx convert and runs through hookx exec. Install hookx (cargo install --locked --path <hookx checkout>) or convert again with --hookx PATH."
+    );
+    let guards = matches!(
+        to.tables().protocol.exit2(event),
+        Some(Exit2::Deny | Exit2::DenyWithoutReason | Exit2::DenyWithStdout | Exit2::Block)
+    );
+    let mut answer = String::new();
+    let code = if guards {
+        let event = crate::model::Event {
+            kind: event.clone(),
+            timestamp: None,
+            tool: None,
+            fields: Default::default(),
+        };
+        let outcome = crate::model::Outcome {
+            decision: Some(crate::model::Decision::Deny),
+            block: true,
+            reasons: vec![message.clone()],
+            ..Default::default()
+        };
+        let host = crate::protocol::encode_answer(to, &event, &outcome);
+        if !host.stdout.is_empty() {
+            answer = format!(" printf '%s\\n' {};", shell_quote(&host.stdout));
+        }
+        host.exit_code
+    } else {
+        1
+    };
+    format!(
+        "command -v {} >/dev/null 2>&1 || {{{answer} echo {} >&2; exit {code}; }};",
+        shell_quote(hookx),
+        shell_quote(&message)
+    )
 }
 
 /// The pointer of a handler field as the source dialect spells its key (the handler's own

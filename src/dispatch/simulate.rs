@@ -5,7 +5,7 @@ use super::host::parse_event;
 use super::run::Dispatch;
 use crate::dialect::Flavor;
 use crate::error::Error;
-use crate::model::{Event, ToolCall};
+use crate::model::{Decision, Event, EventKind, Outcome, ToolCall};
 use crate::protocol::args_to_canonical;
 use crate::spawn::Exit;
 use serde_json::{Map, Value, json};
@@ -65,8 +65,37 @@ pub fn synthetic_event(
     cwd: &str,
 ) -> Result<Event, Error> {
     let kind = parse_event(event);
+    if let EventKind::Other(name) = &kind {
+        let known = Flavor::ALL
+            .iter()
+            .flat_map(|f| f.tables().events.iter().map(|(_, n)| *n));
+        // The host's own spelling first, so that its name wins a tie.
+        let names: Vec<&str> = host
+            .tables()
+            .events
+            .iter()
+            .map(|(_, n)| *n)
+            .chain(known)
+            .collect();
+        if let Some(close) = crate::diag::did_you_mean(name, names) {
+            return Err(Error::Usage(format!(
+                "unknown event `{name}` (did you mean `{close}`?)"
+            )));
+        }
+    }
     let tool = match tool {
         Some(name) => {
+            let tables = host.tables();
+            let known = tables.all_tool_names().any(|n| n == name);
+            if !known
+                && !crate::model::tool::is_mcp(name)
+                && let Some(close) = crate::diag::did_you_mean(name, tables.all_tool_names())
+            {
+                return Err(Error::Usage(format!(
+                    "unknown {} tool `{name}` (did you mean `{close}`?)",
+                    host.name()
+                )));
+            }
             let id = host.tables().canonical_tool(name).to_string();
             let input: Value = match input {
                 Some(text) => serde_json::from_str(text)
@@ -111,7 +140,7 @@ pub fn report_json(dispatch: &Dispatch) -> Value {
                 "env": r.env.iter().map(|(k, v)| (k.clone(), Value::from(v.as_str()))).collect::<Map<_, _>>(),
                 "exit": exit_text(&r.finished.exit),
                 "millis": r.finished.elapsed.as_secs_f64() * 1000.0,
-                "stdout": String::from_utf8_lossy(&r.finished.stdout),
+                "stdout": output_value(&r.finished.stdout),
                 "stderr": String::from_utf8_lossy(&r.finished.stderr),
                 "outcome": r.outcome,
             })
@@ -124,7 +153,7 @@ pub fn report_json(dispatch: &Dispatch) -> Value {
         "native": dispatch.native,
         "outcome": dispatch.outcome,
         "answer": {
-            "stdout": dispatch.answer.stdout,
+            "stdout": output_value(dispatch.answer.stdout.as_bytes()),
             "stderr": dispatch.answer.stderr,
             "exit_code": dispatch.answer.exit_code,
         },
@@ -206,5 +235,69 @@ fn preview(text: &str) -> String {
     match text.char_indices().nth(MAX) {
         Some((i, _)) => format!("{}… ({} bytes)", &text[..i], text.len()),
         None => text.replace('\n', "\n             "),
+    }
+}
+
+/// What `--expect` compares: the decision the host ends up with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Nothing stopped the action (an explicit allow, or no decision).
+    Allow,
+    Deny,
+    Ask,
+    /// The prompt, stop or tool result was blocked (`decision: block`, exit 2 where it blocks).
+    Block,
+}
+
+/// The verdict of a merged outcome: a deny wins over a block, a block over an ask.
+pub fn verdict(outcome: &Outcome) -> Verdict {
+    match (outcome.decision, outcome.block) {
+        (Some(Decision::Deny), _) => Verdict::Deny,
+        (_, true) => Verdict::Block,
+        (Some(Decision::Ask), _) => Verdict::Ask,
+        _ => Verdict::Allow,
+    }
+}
+
+/// Exit status of `simulate` when the verdict is not the one expected (with `--expect`) or
+/// the action is stopped (deny, ask or block, without it).
+pub const EXIT_VERDICT: i32 = 4;
+
+/// The rules of `event` in the files `host` reads itself, each in the flavour the host runs it
+/// as (a foreign file's rules get the host's flavour of the same event casing), without
+/// hookx's own routing entries.
+pub fn native_rules(
+    sources: &[crate::discover::Source],
+    host: crate::dialect::Dialect,
+    event: &EventKind,
+) -> Vec<crate::model::Rule> {
+    let mut rules = Vec::new();
+    for source in sources {
+        if crate::discover::runner(host, source) != crate::discover::Runner::Native {
+            continue;
+        }
+        let Some(doc) = source.document() else {
+            continue;
+        };
+        for rule in doc.rules.iter().filter(|r| r.event == *event) {
+            let mut rule = rule.clone();
+            rule.handlers
+                .retain(|h| !crate::install::is_hookx_handler(h));
+            if rule.handlers.is_empty() {
+                continue;
+            }
+            rule.flavor = host.native_flavor(rule.flavor);
+            rules.push(rule);
+        }
+    }
+    rules
+}
+
+/// A handler's output as JSON where it parses as an object or array, else as text.
+fn output_value(bytes: &[u8]) -> Value {
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(v @ (Value::Object(_) | Value::Array(_))) => v,
+        _ => Value::from(String::from_utf8_lossy(bytes).into_owned()),
     }
 }
