@@ -817,7 +817,9 @@ fn converted_configs() {
     let model = FakeModel::start(SCRIPTS);
     let mut c = Checks::default();
 
-    // (1) Claude -> Copilot -> Claude.
+    // (1) Claude -> Copilot -> Claude, unwrapped (`--no-wrap`): the handlers come back as they
+    // were written. (Wrapped both ways, each hop adds a `hookx exec` adapter, and the answers
+    // Copilot cannot express are lost: `continue: false`, Stop context, `updatedInput`.)
     let world = World::new();
     let source = world.dump.join("source.json");
     write_json(&source, &native_settings(&world, &EVENTS));
@@ -829,6 +831,7 @@ fn converted_configs() {
             "claude",
             "--to",
             "copilot",
+            "--no-wrap",
         ],
     );
     std::fs::write(world.dump.join("copilot.json"), &copilot).unwrap();
@@ -840,6 +843,7 @@ fn converted_configs() {
             "copilot",
             "--to",
             "claude",
+            "--no-wrap",
         ],
     );
     c.check(
@@ -861,7 +865,7 @@ fn converted_configs() {
         "round trip: the lost PostToolBatch rule is gone, as the report says",
     );
 
-    // (2) Copilot (both casings) and Bricks -> Claude, wrapped.
+    // (2) Copilot (both casings) and Bricks -> Claude, wrapped (convert's default).
     model.clear();
     let world = World::new();
     let mut rules = dumper_rules(&world, Flavor::Copilot, false);
@@ -881,7 +885,6 @@ fn converted_configs() {
             "copilot",
             "--to",
             "claude",
-            "--wrap",
         ],
     );
     let (claude_b, _) = convert(
@@ -892,7 +895,6 @@ fn converted_configs() {
             "bricks",
             "--to",
             "claude",
-            "--wrap",
         ],
     );
     // Both converted hook sets in one settings file: Claude's local settings add to the project's.
