@@ -307,6 +307,11 @@ pub const EXIT_LOSSES: i32 = 3;
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        // Built only when asked: the version plus the host versions the tables were verified by.
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayVersion => {
+            out!("{}", version_text());
+            return 0;
+        }
         Err(e) => {
             let _ = e.print();
             return if e.use_stderr() { 2 } else { 0 };
@@ -319,6 +324,30 @@ pub fn main() -> i32 {
             e.exit_code()
         }
     }
+}
+
+/// `hookx --version`: this version, and each host release whose runs verified a dialect's
+/// tables (`Tables::verified_with`).
+fn version_text() -> String {
+    let mut text = format!("hookx {}\n", env!("CARGO_PKG_VERSION"));
+    for dialect in crate::dialect::Dialect::ALL {
+        let verified: Vec<&str> = dialect
+            .flavors()
+            .filter_map(|f| f.tables().verified_with)
+            .fold(Vec::new(), |mut seen, v| {
+                if !seen.contains(&v) {
+                    seen.push(v);
+                }
+                seen
+            });
+        let what = if verified.is_empty() {
+            "not verified against a real client (documents only)".to_string()
+        } else {
+            format!("verified against {}", verified.join(", "))
+        };
+        text.push_str(&format!("{dialect}: {what}\n"));
+    }
+    text
 }
 
 fn run(cli: Cli) -> Result<i32, Error> {
@@ -921,7 +950,7 @@ fn simulate_cmd(args: SimulateArgs) -> Result<i32, Error> {
     let host_dialect = args.host.dialect();
     let store = crate::trust::TrustStore::load_or_empty(&ctx);
     let sources = crate::discover::discover_for_event(&ctx, host_dialect, &event.kind, &store);
-    let (rules, warnings) = host::runnable(&sources, host_dialect, &store, &event);
+    let (rules, warnings) = host::runnable(&sources, host_dialect, &store);
     let mut dispatch = crate::dispatch::run::dispatch(
         args.host,
         &event,

@@ -1,8 +1,10 @@
 //! `hookx install`: routing a host agent's events to `hookx run --host HOST` through the host's
 //! own config file, and taking that routing out again.
 //!
-//! One entry per event the host knows, each a command `<hookx> run --host HOST` with the hookx
-//! path POSIX-quoted. That prefix is the mark of a hookx entry ([`is_hookx_entry`]): install
+//! One entry per event that has rules hookx runs under the host, in the files of the scope the
+//! install serves (the project's files for a project install, the home's for a user install);
+//! re-running install adds the routes of new events and removes those no rule needs any more.
+//! Each entry is a command `<hookx> run --host HOST` with the hookx path POSIX-quoted. That prefix is the mark of a hookx entry ([`is_hookx_entry`]): install
 //! updates those entries in place instead of adding more, uninstall removes exactly them, and
 //! discovery never dispatches them (that would recurse).
 //!
@@ -15,9 +17,9 @@ use crate::config::write::Change;
 use crate::config::{self, syntax};
 use crate::convert::shell_quote;
 use crate::dialect::Dialect;
-use crate::discover::Context;
+use crate::discover::{Context, Root, Runner};
 use crate::error::Error;
-use crate::model::{Handler, HandlerKind};
+use crate::model::{EventKind, Handler, HandlerKind};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -268,13 +270,21 @@ pub struct Report {
     pub updated: Vec<String>,
     /// Entries removed (uninstall, or surplus copies on install).
     pub removed: usize,
+    /// Events whose route install removed because no rule needs it any more.
+    pub dropped: Vec<String>,
+    /// Events routed once install is done.
+    pub routes: usize,
     /// Whether the file was deleted (uninstall left nothing in it).
     pub deleted: bool,
 }
 
 impl Report {
     pub fn changed(&self) -> bool {
-        !self.added.is_empty() || !self.updated.is_empty() || self.removed > 0 || self.deleted
+        !self.added.is_empty()
+            || !self.updated.is_empty()
+            || !self.dropped.is_empty()
+            || self.removed > 0
+            || self.deleted
     }
 }
 
@@ -306,6 +316,10 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
         false => Some(hookx_program(opts)?),
     };
     let host = opts.host;
+    let needed = match opts.uninstall {
+        true => Vec::new(),
+        false => routed_events(&opts.ctx, host, opts.scope),
+    };
     config::write::update(&path, |current| {
         let fresh = fresh_text(host);
         let (mut text, events) = match current {
@@ -316,7 +330,15 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
         let edited = match &hookx {
             Some(hookx) => {
                 let created = current.is_none();
-                install_text(&mut text, &events, host, hookx, created, &mut report);
+                install_text(
+                    &mut text,
+                    &events,
+                    host,
+                    hookx,
+                    &needed,
+                    created,
+                    &mut report,
+                );
                 report.command = format!("{} run --host {}", shell_quote(hookx), host.name());
                 report.changed()
             }
@@ -454,23 +476,66 @@ fn entries_of(text: &JsonText, list: &[Seg]) -> Option<Vec<Value>> {
     text.value(list)?.as_array().cloned()
 }
 
+/// The events that need a route: those with rules that hookx (not the host itself) runs under
+/// `host`, in the files of the scope the install serves. Trust is not asked: a file trusted
+/// later needs its route already.
+pub fn routed_events(ctx: &Context, host: Dialect, scope: InstallScope) -> Vec<EventKind> {
+    let root = match scope {
+        InstallScope::Project => Root::Project,
+        InstallScope::User => Root::Home,
+    };
+    let mut events = Vec::new();
+    for source in crate::discover::discover(ctx) {
+        if source.location.root != root || crate::discover::runner(host, &source) != Runner::Hookx {
+            continue;
+        }
+        for rule in source.document().map(|d| d.rules.as_slice()).unwrap_or(&[]) {
+            if !rule.handlers.iter().all(is_hookx_handler) && !events.contains(&rule.event) {
+                events.push(rule.event.clone());
+            }
+        }
+    }
+    events
+}
+
 fn install_text(
     text: &mut JsonText,
     events: &[Seg],
     host: Dialect,
     hookx: &str,
+    needed: &[EventKind],
     created: bool,
     report: &mut Report,
 ) {
+    if needed.is_empty() && text.value(events).is_none_or(|v| !v.is_object()) {
+        return;
+    }
     if text.value(events).is_none_or(|v| !v.is_object()) {
         // A file without `hooks` gets one (a file whose `hooks` is not an object was refused).
         if text.add_property(&[], "hooks", &json!({})).is_none() {
             return;
         }
     }
-    for (_, name) in host.default_flavor().tables().events {
-        let command = &route_command(hookx, host, name);
+    for (kind, name) in host.default_flavor().tables().events {
         let list = path_to(events, &[Seg::from(*name)]);
+        if !needed.contains(kind) {
+            // A route no rule needs costs the host a process per event: take it out.
+            let Some(entries) = entries_of(text, &list) else {
+                continue;
+            };
+            let routes = find_routes(&entries, host);
+            if routes.is_empty() {
+                continue;
+            }
+            remove_routes(text, &list, &entries, &routes);
+            if text.len(&list) == Some(0) {
+                let _ = text.remove(&list);
+            }
+            report.dropped.push(name.to_string());
+            continue;
+        }
+        report.routes += 1;
+        let command = &route_command(hookx, host, name);
         let Some(entries) = entries_of(text, &list) else {
             if text.value(&list).is_none()
                 && text
@@ -605,7 +670,12 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         }
         return Ok(0);
     }
-    if !report.changed() {
+    if !report.changed() && report.routes == 0 {
+        println!(
+            "no {host} events to route: no hook file that hookx runs under {host} has rules in \
+             this scope (hookx list --host {host} shows who runs what)"
+        );
+    } else if !report.changed() {
         println!("hookx is already installed for {host} in {shown}");
     } else {
         if !report.added.is_empty() {
@@ -620,6 +690,13 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
                 "re-pointed {} existing hookx entries: {}",
                 report.updated.len(),
                 report.updated.join(", ")
+            );
+        }
+        if !report.dropped.is_empty() {
+            println!(
+                "removed the routes of {} events no rule needs any more: {}",
+                report.dropped.len(),
+                report.dropped.join(", ")
             );
         }
         if report.removed > 0 {

@@ -74,6 +74,16 @@ pub fn rows(rules: &[EffectiveRule<'_>], host: Option<Dialect>, store: &TrustSto
                 ),
                 HandlerKind::Prompt(p) => ("prompt", p.prompt.clone()),
                 HandlerKind::Agent(p) => ("agent", p.prompt.clone()),
+                // What it calls: an http hook's URL, an MCP hook's server and tool.
+                HandlerKind::Service(s) => {
+                    let field = |k: &str| handler.extra.get(k).and_then(|v| v.as_str());
+                    let target = match (field("url"), field("server"), field("tool")) {
+                        (Some(url), _, _) => url.to_string(),
+                        (None, Some(server), Some(tool)) => format!("{server} {tool}"),
+                        _ => String::new(),
+                    };
+                    (s.type_name, target)
+                }
             };
             rows.push(Row {
                 event: entry.rule.event.name().to_string(),

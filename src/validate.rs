@@ -259,10 +259,11 @@ impl Checker<'_> {
     fn handler(&mut self, doc: &Document, rule: &Rule, handler: &Handler, at: &str) {
         let tables = rule.flavor.tables();
         let dialect = rule.flavor.dialect();
-        let type_name = match handler.kind {
+        let type_name = match &handler.kind {
             HandlerKind::Command(_) => "command",
             HandlerKind::Prompt(_) => "prompt",
             HandlerKind::Agent(_) => "agent",
+            HandlerKind::Service(s) => s.type_name,
         };
         for key in handler.extra.keys() {
             let message = match dialect.config().field(key) {

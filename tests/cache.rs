@@ -250,7 +250,7 @@ fn firing_rules_from_an_entry_select_as_a_full_read_does() {
     let store: TrustStore = trusting_everything(&setup.ctx);
     let all = discover::discover_for_event(&setup.ctx, Dialect::Bricks, &kind, &store);
     let chosen = |sources: &[Source], event: &Event| -> Vec<String> {
-        let (rules, _) = runnable(sources, Dialect::Bricks, &store, event);
+        let (rules, _) = runnable(sources, Dialect::Bricks, &store);
         let (selected, _) = select(rules.iter().map(|r| (r.rule.as_ref(), r.source)), event);
         selected
             .iter()

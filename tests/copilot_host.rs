@@ -36,7 +36,8 @@ fn exec_under_copilot_answers_copilot_although_claude_project_dir_is_set() {
 }
 
 /// Copilot runs every route it reads, user files first: with the user and the project route
-/// installed, a handler runs once (from the user route), not twice.
+/// installed (each routes the events its own scope has rules for), a handler runs once (from
+/// the user route), not twice.
 #[test]
 fn user_and_project_routes_run_each_handler_once() {
     let tmp = tempfile::tempdir().unwrap();
@@ -47,6 +48,11 @@ fn user_and_project_routes_run_each_handler_once() {
         log.display()
     );
     write(&project, ".bricks/hooks.json", &bricks);
+    write(
+        &home,
+        ".bricks-project-desktop/hooks.json",
+        &bricks.replace("echo ran", "echo user"),
+    );
     hookx_at(&project, &home, &["install", "--host", "copilot"]).success();
     hookx_at(
         &project,
@@ -69,12 +75,9 @@ fn user_and_project_routes_run_each_handler_once() {
             .success();
     }
     let ran = std::fs::read_to_string(&log).unwrap_or_default();
-    assert_eq!(
-        ran.lines().count(),
-        1,
-        "the Bricks handler ran {} times",
-        ran.lines().count()
-    );
+    let mut lines: Vec<&str> = ran.lines().collect();
+    lines.sort();
+    assert_eq!(lines, ["ran", "user"], "each Bricks handler runs once");
 }
 
 /// Copilot runs `.claude/settings.json` by itself as PascalCase hooks: `list` and `simulate`

@@ -27,12 +27,21 @@ impl Project {
         let home = root.join("home");
         std::fs::create_dir_all(&project).unwrap();
         std::fs::create_dir_all(&home).unwrap();
-        Project {
+        let p = Project {
             _dir: dir,
             root,
             project,
             home,
-        }
+        };
+        // Install routes only events with rules that hookx runs: give each host some.
+        p.write(COPILOT_EVERY, &copilot_rules(&COPILOT_EVENTS));
+        p.write(".bricks/hooks.json", &bricks_rules(&BRICKS_EVENTS));
+        common::write(
+            &p.home,
+            ".copilot/hooks/every.json",
+            &copilot_rules(&COPILOT_EVENTS),
+        );
+        p
     }
 
     /// `hookx ARGS… --project P --home H` with the environment pointing at the temporary home.
@@ -56,6 +65,65 @@ impl Project {
     fn json(&self, rel: &str) -> Value {
         serde_json::from_str(&self.read(rel)).unwrap()
     }
+}
+
+const COPILOT_EVERY: &str = ".github/hooks/every.json";
+
+const COPILOT_EVENTS: [&str; 13] = [
+    "sessionStart",
+    "sessionEnd",
+    "userPromptSubmitted",
+    "preToolUse",
+    "permissionRequest",
+    "postToolUse",
+    "postToolUseFailure",
+    "notification",
+    "subagentStart",
+    "subagentStop",
+    "agentStop",
+    "preCompact",
+    "errorOccurred",
+];
+
+const BRICKS_EVENTS: [&str; 10] = [
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "Stop",
+    "SubagentStart",
+    "SubagentStop",
+    "PreCompact",
+    "PostCompact",
+    "GoalUpdate",
+];
+
+/// A Copilot hook file with one handler on each of `events`.
+fn copilot_rules(events: &[&str]) -> String {
+    let hooks: serde_json::Map<String, Value> = events
+        .iter()
+        .map(|e| {
+            (
+                e.to_string(),
+                json!([{"type": "command", "bash": "./copilot.sh"}]),
+            )
+        })
+        .collect();
+    json!({"version": 1, "hooks": hooks}).to_string()
+}
+
+/// A Bricks hook file with one rule on each of `events`.
+fn bricks_rules(events: &[&str]) -> String {
+    let hooks: serde_json::Map<String, Value> = events
+        .iter()
+        .map(|e| {
+            (
+                e.to_string(),
+                json!([{"matcher": "*", "hooks": [{"type": "command", "command": "./bricks.sh"}]}]),
+            )
+        })
+        .collect();
+    json!({"hooks": hooks}).to_string()
 }
 
 fn fixture_settings() -> String {
@@ -123,6 +191,51 @@ fn install_keeps_every_other_key_and_hook_in_order() {
     let list = p.stdout(&["list"]);
     assert!(list.contains("13 hookx routes (not listed)"), "{list}");
     assert!(!list.contains("run --host"), "{list}");
+}
+
+#[test]
+fn install_routes_only_the_events_with_rules_and_rerunning_follows_them() {
+    let p = Project::new();
+    std::fs::remove_file(p.project.join(".bricks/hooks.json")).unwrap();
+    p.write(SETTINGS, &fixture_settings());
+    let original = p.json(SETTINGS);
+    p.write(COPILOT_EVERY, &copilot_rules(&["preToolUse", "agentStop"]));
+    let out = p.stdout(&["install", "--host", "claude", "--hookx", HOOKX]);
+    assert!(
+        out.starts_with(
+            "routed 2 claude events to hookx in .claude/settings.json: PreToolUse, Stop\n"
+        ),
+        "{out}"
+    );
+    // No new event key: the home's rules are for a user install to route.
+    assert_eq!(keys(&p.json(SETTINGS)["hooks"]), keys(&original["hooks"]));
+    assert_eq!(p.read(SETTINGS).matches(" run --host claude").count(), 2);
+
+    // The rules move to other events: the routes follow, the user's own hooks stay.
+    p.write(
+        COPILOT_EVERY,
+        &copilot_rules(&["sessionStart", "preToolUse"]),
+    );
+    let out = p.stdout(&["install", "--host", "claude", "--hookx", HOOKX]);
+    assert!(
+        out.contains("routed 1 claude events to hookx in .claude/settings.json: SessionStart\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("removed the routes of 1 events no rule needs any more: Stop\n"),
+        "{out}"
+    );
+    let after = p.json(SETTINGS);
+    assert_eq!(after["hooks"]["Stop"], original["hooks"]["Stop"]);
+    assert_eq!(p.read(SETTINGS).matches(" run --host claude").count(), 2);
+
+    // Without any rule hookx runs, nothing is routed and nothing written.
+    std::fs::remove_file(p.project.join(COPILOT_EVERY)).unwrap();
+    p.hookx(&["install", "--host", "claude", "--uninstall"])
+        .success();
+    let out = p.stdout(&["install", "--host", "claude", "--hookx", HOOKX]);
+    assert!(out.starts_with("no claude events to route"), "{out}");
+    assert_eq!(p.json(SETTINGS), original);
 }
 
 #[test]
@@ -238,7 +351,8 @@ fn by_default_the_entries_run_this_hookx() {
     let p = Project::new();
     p.hookx(&["install", "--host", "bricks"]).success();
     let file = p.json(".bricks/hooks.json");
-    let command = file["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+    // After the project's own Bricks rule.
+    let command = file["hooks"]["PreToolUse"][1]["hooks"][0]["command"]
         .as_str()
         .unwrap();
     let program = command
@@ -299,7 +413,7 @@ fn copilot_gets_its_own_file_in_its_own_shape() {
     // The team's file is not touched, and discovery reads both.
     assert!(p.read(".github/hooks/team.json").contains("./guard.sh"));
     let list = p.stdout(&["list", "--host", "copilot"]);
-    assert!(list.contains("13 hookx routes (not listed)"), "{list}");
+    assert!(list.contains("8 hookx routes (not listed)"), "{list}");
     assert!(list.contains("./guard.sh"), "{list}");
 }
 
@@ -316,7 +430,8 @@ fn bricks_events_at_the_root_stay_at_the_root() {
         after["PreToolUse"][1],
         json!({"matcher": "*", "hooks": [{"type": "command", "command": "/opt/hookx/bin/hookx run --host bricks --event PreToolUse", "timeout": 600}]})
     );
-    assert_eq!(keys(&after).len(), 10);
+    // The Bricks events of the project's Copilot rules.
+    assert_eq!(keys(&after).len(), 8);
     p.hookx(&["install", "--host", "bricks", "--uninstall"])
         .success();
     assert_eq!(
@@ -352,7 +467,7 @@ fn user_scope_writes_the_users_file() {
     ])
     .success();
     assert!(p.home.join(".bricks-project-desktop/hooks.json").exists());
-    assert!(!p.project.join(".bricks").exists());
+    assert!(!p.read(".bricks/hooks.json").contains(" run --host"));
     p.hookx(&[
         "install", "--host", "claude", "--scope", "user", "--hookx", HOOKX,
     ])

@@ -172,10 +172,10 @@ fn copilot_permission_request_is_named_by_the_caller() {
 #[test]
 fn unknown_events_and_fields_are_carried() {
     let bytes =
-        br#"{"session_id":"s","hook_event_name":"TeammateIdle","teammate":"bob","x_extra":[1,2]}"#;
+        br#"{"session_id":"s","hook_event_name":"FutureEvent","teammate":"bob","x_extra":[1,2]}"#;
     let (event, flavor) = decode_event(bytes, Dialect::Claude).unwrap();
     assert_eq!(flavor, Flavor::Claude);
-    assert_eq!(event.kind, EventKind::Other("TeammateIdle".into()));
+    assert_eq!(event.kind, EventKind::Other("FutureEvent".into()));
     assert_eq!(event.fields["x_extra"], json!([1, 2]));
     let back = encode_event(&event, Flavor::Claude);
     assert_eq!(back, serde_json::from_slice::<Value>(bytes).unwrap());
@@ -537,7 +537,8 @@ fn answers_per_dialect_and_exit_code() {
             Outcome { interrupt: true, ..denied("nope") }),
         // Claude exit 2: blocks where the event can be blocked, stderr is the reason, stdout ignored.
         (Flavor::Claude, &pre, Code(2), br#"{"hookSpecificOutput":{"permissionDecision":"allow"}}"#, "rm is not allowed\n", denied("rm is not allowed")),
-        (Flavor::Claude, &perm, Code(2), b"", "no", denied("no")),
+        // claude-code 2.1.332: a non-blocking error; the permission flow goes on.
+        (Flavor::Claude, &perm, Code(2), b"", "no", with_errors("hook exited with code 2: no")),
         (Flavor::Claude, &prompt, Code(2), b"", "secret in prompt", blocked("secret in prompt")),
         (Flavor::Claude, &stop, Code(2), b"", "", blocked("blocked by hook")),
         (Flavor::Claude, &post, Code(2), b"", "lint failed", context("lint failed")),

@@ -33,13 +33,7 @@ fn trust_all(sources: &[Source]) -> TrustStore {
 type Outcome = (Vec<(PathBuf, Rule)>, Vec<String>);
 
 fn outcome(sources: &[Source], host: Dialect, store: &TrustStore, kind: &EventKind) -> Outcome {
-    let event = Event {
-        kind: kind.clone(),
-        timestamp: None,
-        tool: None,
-        fields: Default::default(),
-    };
-    let (rules, warnings) = runnable(sources, host, store, &event);
+    let (rules, warnings) = runnable(sources, host, store);
     let rules = rules
         .into_iter()
         .filter(|r| r.rule.event == *kind)
@@ -132,7 +126,7 @@ fn sample_events(kind: &EventKind) -> Vec<Event> {
 /// What dispatch selects from a run's sources: each handler by where it was written and what
 /// it runs, and each skipped rule with its reason.
 fn selection(sources: &[Source], host: Dialect, store: &TrustStore, event: &Event) -> Outcome2 {
-    let (rules, warnings) = runnable(sources, host, store, event);
+    let (rules, warnings) = runnable(sources, host, store);
     let (selected, skipped) = select(rules.iter().map(|r| (r.rule.as_ref(), r.source)), event);
     let selected = selected
         .iter()

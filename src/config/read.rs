@@ -8,7 +8,7 @@ use crate::dialect::{Dialect, Flavor};
 use crate::error::Error;
 use crate::model::{
     Command, Document, DocumentKind, EventKind, Handler, HandlerKind, Origin, PromptSpec, Rule,
-    RuleShape,
+    RuleShape, ServiceSpec,
 };
 use crate::source::SourceFile;
 use serde_json::{Map, Value};
@@ -703,13 +703,24 @@ impl Reader<'_> {
                     HandlerKind::Agent(prompt)
                 }
             }
-            other => {
-                self.error(
-                    &format!("{pointer}/type"),
-                    format!("unknown handler type `{other}`"),
-                );
-                return None;
-            }
+            other => match self
+                .dialect
+                .default_flavor()
+                .tables()
+                .handler_types
+                .iter()
+                .find(|t| **t == other)
+            {
+                // Another type the dialect has (Claude `http`, `mcp_tool`): kept as written.
+                Some(type_name) => HandlerKind::Service(ServiceSpec { type_name }),
+                None => {
+                    self.error(
+                        &format!("{pointer}/type"),
+                        format!("unknown handler type `{other}`"),
+                    );
+                    return None;
+                }
+            },
         };
         Some(Handler {
             kind,

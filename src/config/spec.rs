@@ -73,6 +73,26 @@ pub struct ConfigSpec {
     /// and answer rules their handlers then get (Copilot runs `.claude/settings*.json` as its
     /// PascalCase hooks).
     pub reads_foreign_as: &'static [(crate::dialect::Dialect, crate::dialect::Flavor)],
+    /// Handler keys, kept verbatim among a handler's other fields, that change how it runs.
+    pub run_keys: RunKeys,
+}
+
+/// Handler keys that change how a command runs (kept in `Handler::extra`, read by the run path).
+pub struct RunKeys {
+    /// An array of strings: `command` is the program and these its arguments, with no shell.
+    pub exec_args: Option<&'static str>,
+    /// (key, value): when the key holds the value, any failure counts as exit 2.
+    pub failure_blocks: Option<(&'static str, &'static str)>,
+    /// Keys that, when `true`, run the handler in the background like `async`.
+    pub background: &'static [&'static str],
+}
+
+impl RunKeys {
+    pub const NONE: RunKeys = RunKeys {
+        exec_args: None,
+        failure_blocks: None,
+        background: &[],
+    };
 }
 
 impl ConfigSpec {

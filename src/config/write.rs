@@ -135,6 +135,8 @@ fn handler_value(doc: &Document, flavor: Flavor, handler: &Handler) -> Value {
                 (HandlerField::Model, string(&p.model)),
             ],
         ),
+        // Its fields are all in `extra`, written below.
+        HandlerKind::Service(s) => (s.type_name, Vec::new()),
     };
     put(HandlerField::Type, Value::String(type_name.into()));
     for (field, value) in fields {

@@ -172,7 +172,7 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
                 anchored: target_anchored,
             }
         }
-        (MatchOn::Field(_), form) => form,
+        (MatchOn::Field(_) | MatchOn::Unverified, form) => form,
     };
     // Nothing left to fire for: never an empty matcher, which some agents read as "all" and
     // Copilot drops.
@@ -593,7 +593,7 @@ mod tests {
         );
         assert_eq!(
             values_never_sent(Some(".*"), &session, Claude, Bricks),
-            ["clear", "compact"]
+            ["clear", "compact", "fork"]
         );
         assert!(values_never_sent(Some("startup"), &session, Claude, Copilot).is_empty());
         assert!(values_never_sent(None, &session, Claude, Bricks).is_empty());

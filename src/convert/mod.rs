@@ -374,6 +374,18 @@ impl Converter<'_> {
             return Some(handler.clone());
         }
         let target = to.dialect();
+        if let HandlerKind::Service(s) = &handler.kind
+            && !to.tables().handler_types.contains(&s.type_name)
+        {
+            let type_name = s.type_name;
+            self.lose(
+                src,
+                at,
+                &format!("`{type_name}` handler on `{event}`"),
+                &format!("{target} has no {type_name} handler; it is not converted"),
+            );
+            return None;
+        }
         let spec = target.config();
         let mut out = handler.clone();
         out.extra = if from.dialect() == target {
@@ -432,6 +444,7 @@ impl Converter<'_> {
                 ));
                 return None;
             }
+            HandlerKind::Service(_) => {}
         }
         // Timeouts: carry them, and write the source default where the target's differs.
         let from_default = from.tables().default_timeout(&handler.kind);

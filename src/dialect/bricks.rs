@@ -1,7 +1,7 @@
 //! Bricks: `~/.bricks-project-desktop/hooks.json` and `<project>/.bricks/hooks.json`.
 
 use super::{Flavor, KeyCase, MatchOn, Tables, TimestampForm};
-use crate::config::spec::{ConfigSpec, HandlerField};
+use crate::config::spec::{ConfigSpec, HandlerField, RunKeys};
 use crate::model::tool::ids;
 use crate::model::{EventKind, MatcherStyle};
 
@@ -58,6 +58,7 @@ pub static TABLES: Tables = Tables {
     first_deny_stops_the_rest: false,
     handler_types: &["command"],
     protocol: protocol_rows::PROTOCOL,
+    verified_with: None,
     matcher_values: super::BRICKS_MATCHER_VALUES,
 };
 
@@ -74,6 +75,7 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: true,
     version: None,
     install_project: ".bricks/hooks.json",
+    run_keys: RunKeys::NONE,
     install_user: ".bricks-project-desktop/hooks.json",
     hook_dir_var: None,
     reads_foreign_as: &[],
@@ -133,6 +135,8 @@ mod protocol_rows {
         ],
         answer_event_key: None,
         // The seed shows deny only; allow and ask fall back to Bricks' own flow.
+        permission_passes: &[],
+        hook_budget: &[],
         permission_values: &[Decision::Deny],
     };
 }

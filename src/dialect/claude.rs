@@ -5,7 +5,7 @@ use super::{
     CLAUDE_MATCHER_STYLE, CLAUDE_MATCHER_TARGETS, CLAUDE_TOOLS, Flavor, KeyCase, Tables,
     TimestampForm,
 };
-use crate::config::spec::{ConfigSpec, HandlerField};
+use crate::config::spec::{ConfigSpec, HandlerField, RunKeys};
 use crate::model::EventKind;
 
 pub static TABLES: Tables = Tables {
@@ -25,6 +25,30 @@ pub static TABLES: Tables = Tables {
         (EventKind::PreCompact, "PreCompact"),
         // Newer than the seed (dialects.md §8), with the same `manual`/`auto` trigger.
         (EventKind::PostCompact, "PostCompact"),
+        // The rest of the 34 events of the claude-code 2.1.332 settings schema; PostToolBatch
+        // and MessageDisplay fired in the live suite, the others need an interactive session,
+        // teams, MCP elicitation, worktrees or skills.
+        (EventKind::PostToolBatch, "PostToolBatch"),
+        (EventKind::UserPromptExpansion, "UserPromptExpansion"),
+        (EventKind::StopFailure, "StopFailure"),
+        (EventKind::PreModelSwitch, "PreModelSwitch"),
+        (EventKind::PostModelSwitch, "PostModelSwitch"),
+        (EventKind::PermissionDenied, "PermissionDenied"),
+        (EventKind::Setup, "Setup"),
+        (EventKind::TeammateIdle, "TeammateIdle"),
+        (EventKind::TaskCreated, "TaskCreated"),
+        (EventKind::TaskCompleted, "TaskCompleted"),
+        (EventKind::Elicitation, "Elicitation"),
+        (EventKind::ElicitationResult, "ElicitationResult"),
+        (EventKind::ConfigChange, "ConfigChange"),
+        (EventKind::WorktreeCreate, "WorktreeCreate"),
+        (EventKind::WorktreeRemove, "WorktreeRemove"),
+        (EventKind::InstructionsLoaded, "InstructionsLoaded"),
+        (EventKind::CwdChanged, "CwdChanged"),
+        (EventKind::FileChanged, "FileChanged"),
+        (EventKind::DirectoryAdded, "DirectoryAdded"),
+        (EventKind::MessageDisplay, "MessageDisplay"),
+        (EventKind::PreSkillShellCommand, "PreSkillShellCommand"),
     ],
     tools: CLAUDE_TOOLS,
     // Canonical argument names are Claude's.
@@ -39,8 +63,10 @@ pub static TABLES: Tables = Tables {
     project_dir_var: Some("CLAUDE_PROJECT_DIR"),
     parallel: true,
     first_deny_stops_the_rest: false,
-    handler_types: &["command", "prompt", "agent"],
+    // `http` and `mcp_tool`: claude-code 2.1.332 settings schema.
+    handler_types: &["command", "prompt", "agent", "http", "mcp_tool"],
     protocol: protocol_rows::PROTOCOL,
+    verified_with: Some("claude-code 2.1.332"),
     matcher_values: super::CLAUDE_MATCHER_VALUES,
 };
 
@@ -70,6 +96,15 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     install_user: ".claude/settings.json",
     hook_dir_var: None,
     reads_foreign_as: &[],
+    // claude-code 2.1.332 settings schema: `args` (exec form), `onFailure` (`continue` by
+    // default, or `block`: a failure counts as exit 2), `asyncRewake` (background, like
+    // `async`). `if` (a permission-rule filter) and `shell` are kept but not interpreted:
+    // 2.1.332 runs every command with /bin/sh -c, `"shell": "bash"` included (run).
+    run_keys: RunKeys {
+        exec_args: Some("args"),
+        failure_blocks: Some(("onFailure", "block")),
+        background: &["asyncRewake"],
+    },
 };
 
 /// Run-time protocol rows (dialects.md §6, §7), read by `crate::protocol`.
@@ -90,8 +125,11 @@ mod protocol_rows {
         EventKind::Stop,
         EventKind::SubagentStop,
     ];
-    /// Events whose `hookSpecificOutput` takes `additionalContext`.
+    /// Events whose `hookSpecificOutput` takes `additionalContext` (Stop: the turn goes on
+    /// with it, seen in claude-code 2.1.332; SubagentStop: its schema).
     const CONTEXT: &[EventKind] = &[
+        EventKind::Stop,
+        EventKind::SubagentStop,
         EventKind::SessionStart,
         EventKind::UserPromptSubmit,
         EventKind::PreToolUse,
@@ -109,11 +147,18 @@ mod protocol_rows {
         tool_args: ArgsForm::Object,
         tool_result_keys: None,
         env: &[("CLAUDE_PROJECT_DIR", EnvValue::ProjectDir)],
-        plain_stdout_context: &[EventKind::SessionStart, EventKind::UserPromptSubmit],
+        // PreCompact: stdout at exit 0 joins the compaction instructions (claude-code 2.1.332).
+        plain_stdout_context: &[
+            EventKind::SessionStart,
+            EventKind::UserPromptSubmit,
+            EventKind::PreCompact,
+        ],
         // Stderr at exit 2 on PostToolUse(Failure) is shown to Claude: that is context.
+        // claude-code 2.1.332: PermissionRequest exit 2 is a non-blocking error (the permission
+        // flow goes on, stderr never reaches the model); PreCompact exit 2 blocks compaction.
         exit2: &[
             (EventKind::PreToolUse, Exit2::Deny),
-            (EventKind::PermissionRequest, Exit2::Deny),
+            (EventKind::PreCompact, Exit2::Block),
             (EventKind::UserPromptSubmit, Exit2::Block),
             (EventKind::Stop, Exit2::Block),
             (EventKind::SubagentStop, Exit2::Block),
@@ -171,5 +216,13 @@ mod protocol_rows {
         ],
         answer_event_key: Some((HSO, "hookEventName")),
         permission_values: &[Decision::Allow, Decision::Ask, Decision::Deny],
+        // PreToolUse `defer` (claude-code 2.1.332 schema): the host's own flow decides.
+        permission_passes: &["defer"],
+        // SessionEnd hooks share 1.5 s in all (claude-code 2.1.332 binary, field).
+        hook_budget: &[(
+            EventKind::SessionEnd,
+            1500,
+            Some("CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"),
+        )],
     };
 }

@@ -2,7 +2,7 @@
 //! chosen per event by the casing of its name.
 
 use super::{CLAUDE_TOOLS, Flavor, KeyCase, MatchOn, Tables, TimestampForm};
-use crate::config::spec::{ConfigSpec, HandlerField};
+use crate::config::spec::{ConfigSpec, HandlerField, RunKeys};
 use crate::model::tool::ids;
 use crate::model::{EventKind, MatcherStyle};
 
@@ -74,6 +74,7 @@ pub static TABLES: Tables = Tables {
     first_deny_stops_the_rest: true,
     handler_types: &["command", "prompt"],
     protocol: protocol_rows::PROTOCOL,
+    verified_with: None,
     matcher_values: super::COPILOT_MATCHER_VALUES,
 };
 
@@ -118,6 +119,7 @@ pub static PASCAL_TABLES: Tables = Tables {
     first_deny_stops_the_rest: true,
     handler_types: &["command", "prompt"],
     protocol: protocol_rows::PASCAL_PROTOCOL,
+    verified_with: None,
     matcher_values: super::COPILOT_MATCHER_VALUES,
 };
 
@@ -151,6 +153,7 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: false,
     version: Some(1),
     install_project: ".github/hooks/hookx.json",
+    run_keys: RunKeys::NONE,
     install_user: ".copilot/hooks/hookx.json",
     hook_dir_var: Some("COPILOT_HOOK_DIR"),
     // Run 1.0.102: `.claude/settings*.json` handlers get the PascalCase payload.
@@ -253,6 +256,8 @@ mod protocol_rows {
         ],
         answer_event_key: None,
         permission_values: ALL_DECISIONS,
+        permission_passes: &[],
+        hook_budget: &[],
     };
 
     /// The VS Code-compatible form. hookx's choice for answering it: permission decisions are
@@ -325,5 +330,7 @@ mod protocol_rows {
         ],
         answer_event_key: Some((HSO, "hookEventName")),
         permission_values: ALL_DECISIONS,
+        permission_passes: &[],
+        hook_budget: &[],
     };
 }

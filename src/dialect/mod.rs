@@ -137,6 +137,9 @@ pub enum MatchOn {
     ToolName,
     /// A canonical payload field (`source`, `reason`, `trigger`, `notification_type`, …).
     Field(&'static str),
+    /// Something the agent filters on that no run has shown hookx: the matcher is kept as
+    /// written and not checked, and hookx lets it fire.
+    Unverified,
 }
 
 /// How payload keys are cased.
@@ -189,6 +192,8 @@ pub struct Tables {
     pub matcher_values: &'static [(EventKind, &'static [&'static str])],
     /// Run-time payload and answer rules, read by `crate::protocol`.
     pub protocol: crate::protocol::ProtocolTables,
+    /// The client release whose runs verified these facts (`None`: documents only).
+    pub verified_with: Option<&'static str>,
 }
 
 impl Tables {
@@ -289,7 +294,7 @@ impl Tables {
 
     pub fn default_timeout(&self, kind: &HandlerKind) -> u64 {
         match kind {
-            HandlerKind::Command(_) => self.default_timeout[0],
+            HandlerKind::Command(_) | HandlerKind::Service(_) => self.default_timeout[0],
             HandlerKind::Prompt(_) => self.default_timeout[1],
             HandlerKind::Agent(_) => self.default_timeout[2],
         }
@@ -307,7 +312,8 @@ pub(crate) const CLAUDE_TOOLS: &[(&str, &[&str])] = &[
     (ids::GREP, &["Grep"]),
     (ids::WEB_FETCH, &["WebFetch"]),
     (ids::WEB_SEARCH, &["WebSearch"]),
-    (ids::TASK, &["Task", "Agent"]),
+    // The subagent tool is `Agent` (claude-code 2.1.332 run); `Task` is a matcher alias.
+    (ids::TASK, &["Agent", "Task"]),
     (ids::ASK_USER, &["AskUserQuestion"]),
     (ids::NOTEBOOK_EDIT, &["NotebookEdit"]),
     (ids::TODO_WRITE, &["TodoWrite"]),
@@ -326,25 +332,43 @@ pub(crate) const CLAUDE_MATCHER_TARGETS: &[(EventKind, MatchOn)] = &[
     (EventKind::SubagentStop, MatchOn::Field("agent_type")),
     (EventKind::PreCompact, MatchOn::Field("trigger")),
     (EventKind::PostCompact, MatchOn::Field("trigger")),
+    // The newer events of the claude-code 2.1.332 schema (Copilot's PascalCase form has none
+    // of them): what their matchers filter (FileChanged file names, StopFailure error types,
+    // …) no run has shown yet.
+    (EventKind::PostToolBatch, MatchOn::Unverified),
+    (EventKind::UserPromptExpansion, MatchOn::Unverified),
+    (EventKind::StopFailure, MatchOn::Unverified),
+    (EventKind::PreModelSwitch, MatchOn::Unverified),
+    (EventKind::PostModelSwitch, MatchOn::Unverified),
+    (EventKind::PermissionDenied, MatchOn::Unverified),
+    (EventKind::Setup, MatchOn::Unverified),
+    (EventKind::TeammateIdle, MatchOn::Unverified),
+    (EventKind::TaskCreated, MatchOn::Unverified),
+    (EventKind::TaskCompleted, MatchOn::Unverified),
+    (EventKind::Elicitation, MatchOn::Unverified),
+    (EventKind::ElicitationResult, MatchOn::Unverified),
+    (EventKind::ConfigChange, MatchOn::Unverified),
+    (EventKind::WorktreeCreate, MatchOn::Unverified),
+    (EventKind::WorktreeRemove, MatchOn::Unverified),
+    (EventKind::InstructionsLoaded, MatchOn::Unverified),
+    (EventKind::CwdChanged, MatchOn::Unverified),
+    (EventKind::FileChanged, MatchOn::Unverified),
+    (EventKind::DirectoryAdded, MatchOn::Unverified),
+    (EventKind::MessageDisplay, MatchOn::Unverified),
+    (EventKind::PreSkillShellCommand, MatchOn::Unverified),
 ];
 
 const COMPACT_TRIGGERS: &[&str] = &["manual", "auto"];
 
-/// Claude's closed matcher values (seed reference; `compact`/`clear` sources are Claude's own).
+/// Claude's closed matcher values (the claude-code 2.1.332 settings schema).
 pub(crate) const CLAUDE_MATCHER_VALUES: &[(EventKind, &[&str])] = &[
     (
         EventKind::SessionStart,
-        &["startup", "resume", "clear", "compact"],
+        &["startup", "resume", "clear", "compact", "fork"],
     ),
     (
         EventKind::SessionEnd,
-        &[
-            "clear",
-            "logout",
-            "prompt_input_exit",
-            "bypass_permissions_disabled",
-            "other",
-        ],
+        &["clear", "resume", "logout", "prompt_input_exit", "other"],
     ),
     (EventKind::PreCompact, COMPACT_TRIGGERS),
     (EventKind::PostCompact, COMPACT_TRIGGERS),
@@ -406,8 +430,8 @@ mod tests {
             Some("Read")
         );
         assert_eq!(
-            claude.tool_name(claude.canonical_tool("Agent")),
-            Some("Task")
+            claude.tool_name(claude.canonical_tool("Task")),
+            Some("Agent")
         );
         // A tool the target lacks has no name there; an unknown tool passes through.
         assert_eq!(copilot.tool_name(ids::NOTEBOOK_EDIT), None);

@@ -185,14 +185,13 @@ impl RuleSource for Source {
     }
 }
 
-/// The rules `hookx run --host` runs itself for `event`, and a warning for every source it
+/// The rules `hookx run --host` runs itself, and a warning for every source it
 /// would run but does not trust as found (new, changed since `hookx trust`, or trusted by an
 /// older hookx), whatever the file holds: its content is not looked at.
 pub fn runnable<'a>(
     sources: &'a [Source],
     host: Dialect,
     store: &TrustStore,
-    _event: &Event,
 ) -> (Vec<EffectiveRule<'a>>, Vec<String>) {
     let rules = discover::dispatch_rules(sources, host, store);
     let warnings = untrusted(sources, host, store)

@@ -2,11 +2,12 @@
 //! their answers into one answer for the host.
 
 use super::select::{Selected, select};
+use crate::convert::shell_quote;
 use crate::dialect::Flavor;
 use crate::model::{Event, Handler, HandlerKind, Outcome, Rule};
 use crate::protocol::answer::{HostAnswer, decode_answer, encode_answer};
 use crate::protocol::payload::{encode_event, handler_env};
-use crate::spawn::{self, Finished, Spawn};
+use crate::spawn::{self, Exit, Finished, Spawn};
 use serde_json::Value;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -82,8 +83,9 @@ pub fn dispatch<'a, S: RuleSource + 'a>(
         .map(|s| format!("{}: skipped: {}", describe(s.rule), s.reason))
         .collect();
     let mut jobs = Vec::new();
+    let budget = host.tables().protocol.hook_budget(&event.kind);
     for s in &selected {
-        match prepare(s, event, project_dir) {
+        match prepare(s, event, project_dir, budget) {
             Ok(job) => jobs.push(job),
             Err(why) => skipped.push(format!("{}: skipped: {why}", describe(s.rule))),
         }
@@ -125,7 +127,15 @@ pub fn dispatch<'a, S: RuleSource + 'a>(
                 u32::try_from(jobs.len() + 1).unwrap_or(u32::MAX),
             ),
         };
-        let mut one = decode_answer(job.flavor, event, &finished);
+        let mut one = if job.failure_blocks && !matches!(finished.exit, Exit::Code(0 | 2)) {
+            let blocking = Finished {
+                exit: Exit::Code(2),
+                ..finished.clone()
+            };
+            decode_answer(job.flavor, event, &blocking)
+        } else {
+            decode_answer(job.flavor, event, &finished)
+        };
         for e in &mut one.errors {
             *e = format!("{}: {e}", job.origin);
         }
@@ -162,6 +172,8 @@ pub fn dispatch<'a, S: RuleSource + 'a>(
 
 struct Job {
     flavor: Flavor,
+    /// A failure counts as exit 2 (Claude `onFailure: "block"`).
+    failure_blocks: bool,
     origin: String,
     stdin: Value,
     spec: Spawn,
@@ -172,14 +184,24 @@ fn prepare<S: RuleSource>(
     selected: &Selected<'_, S>,
     event: &Event,
     project_dir: &Path,
+    budget: Option<Duration>,
 ) -> Result<Job, String> {
     let flavor = selected.rule.flavor;
     let handler: &Handler = selected.handler;
-    let HandlerKind::Command(command) = &handler.kind else {
-        return Err(
-            "prompt and agent hooks are evaluated by the agent's model; hookx cannot run them"
-                .into(),
-        );
+    let command = match &handler.kind {
+        HandlerKind::Command(command) => command,
+        HandlerKind::Service(s) => {
+            return Err(format!(
+                "{} hooks are called by the agent itself; hookx cannot run them",
+                s.type_name
+            ));
+        }
+        _ => {
+            return Err(
+                "prompt and agent hooks are evaluated by the agent's model; hookx cannot run them"
+                    .into(),
+            );
+        }
     };
     let line = if cfg!(windows) {
         command.windows_line()
@@ -189,13 +211,38 @@ fn prepare<S: RuleSource>(
     let Some(line) = line else {
         return Err("no command for this operating system".into());
     };
-    if command.is_async == Some(true) {
+    let keys = &flavor.dialect().config().run_keys;
+    let in_background = keys
+        .background
+        .iter()
+        .any(|k| handler.extra.get(*k) == Some(&Value::Bool(true)));
+    if command.is_async == Some(true) || in_background {
         // Claude runs async hooks in the background and ignores their answer.
         return Err(
             "async hooks run in the background in Claude; hookx runs them only under Claude itself"
                 .into(),
         );
     }
+    // The exec form: the program and its arguments, quoted for the shell that runs the line.
+    let exec_args = keys
+        .exec_args
+        .and_then(|k| handler.extra.get(k))
+        .and_then(|v| {
+            v.as_array()?
+                .iter()
+                .map(|a| a.as_str().map(shell_quote))
+                .collect::<Option<Vec<_>>>()
+        });
+    let line = match exec_args {
+        Some(args) => std::iter::once(shell_quote(line))
+            .chain(args)
+            .collect::<Vec<_>>()
+            .join(" "),
+        None => line.to_string(),
+    };
+    let failure_blocks = keys
+        .failure_blocks
+        .is_some_and(|(k, v)| handler.extra.get(k).and_then(Value::as_str) == Some(v));
     let project = project_dir.display().to_string();
     let stdin = encode_event(event, flavor);
     let mut env = handler_env(event, flavor, &project);
@@ -225,21 +272,26 @@ fn prepare<S: RuleSource>(
         None => project_dir.to_path_buf(),
     };
     // `timeout: 0` would kill the hook at once: it means the default (`validate` warns).
-    let timeout = handler
-        .timeout
-        .filter(|t| *t > 0)
-        .unwrap_or_else(|| flavor.tables().default_timeout(&handler.kind));
+    let timeout = Duration::from_secs(
+        handler
+            .timeout
+            .filter(|t| *t > 0)
+            .unwrap_or_else(|| flavor.tables().default_timeout(&handler.kind)),
+    );
+    // The host stops waiting after its budget: the handler must end within it too.
+    let timeout = budget.map_or(timeout, |b| timeout.min(b));
     Ok(Job {
         flavor,
+        failure_blocks,
         origin: describe(selected.rule),
         stdin: stdin.clone(),
         spec: Spawn {
-            command_line: line.to_string(),
+            command_line: line,
             stdin: serde_json::to_vec(&stdin).unwrap_or_default(),
             env,
             env_remove,
             cwd: Some(cwd),
-            timeout: Duration::from_secs(timeout),
+            timeout,
         },
     })
 }

@@ -143,6 +143,10 @@ pub fn rules_match<'a>(
                 None => vec![String::new()],
             },
             MatchOn::Field(name) => vec![event.field(name).unwrap_or_default().to_string()],
+            MatchOn::Unverified => {
+                verdicts.push(MatchVerdict::Match);
+                continue;
+            }
         };
         let matcher = rule.matcher.as_deref().unwrap_or("");
         match tables.matcher_style.form(rule.matcher.as_deref()) {

@@ -28,6 +28,16 @@ pub enum HandlerKind {
     Prompt(PromptSpec),
     /// Claude: a sub-agent with tools.
     Agent(PromptSpec),
+    /// A handler the agent runs without a shell (Claude's `http` and `mcp_tool`, claude-code
+    /// 2.1.332 schema): its fields stay in [`Handler::extra`], it is written back by its own
+    /// dialect, and hookx cannot run it.
+    Service(ServiceSpec),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ServiceSpec {
+    /// The `type` as written, one of its dialect's `Tables::handler_types`.
+    pub type_name: &'static str,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]

@@ -12,7 +12,7 @@ pub mod tool;
 
 pub use event::{Event, ToolCall};
 pub use event_kind::EventKind;
-pub use handler::{Command, Handler, HandlerKind, PromptSpec};
+pub use handler::{Command, Handler, HandlerKind, PromptSpec, ServiceSpec};
 pub use hook_set::{Document, DocumentKind, Frontmatter, Origin, Rule, RuleShape};
 pub use matcher::{CompiledMatcher, MatcherForm, MatcherStyle};
 pub use outcome::{Decision, Outcome};

@@ -90,6 +90,7 @@ pub fn encode_answer(host: Flavor, event: &Event, outcome: &Outcome) -> HostAnsw
     };
     let mut exit2: Vec<String> = Vec::new();
     let mut notes: Vec<String> = Vec::new();
+    let mut plain: Option<String> = None;
     let reason = outcome.reasons.join("\n");
     let tool_id = event.tool.as_ref().map(|t| t.name.as_str());
     let updated = outcome
@@ -188,6 +189,9 @@ pub fn encode_answer(host: Flavor, event: &Event, outcome: &Outcome) -> HostAnsw
             w.set(Slot::Context, joined.into());
         } else if p.exit2(kind) == Some(Exit2::Context) {
             exit2.push(context);
+        } else if p.plain_stdout_context.contains(kind) {
+            // No JSON field for it, but plain stdout is read (Claude's PreCompact instructions).
+            plain = Some(context);
         } else {
             notes.push(format!(
                 "hookx: additional context dropped: {} takes none on {}: {context}",
@@ -232,12 +236,19 @@ pub fn encode_answer(host: Flavor, event: &Event, outcome: &Outcome) -> HostAnsw
         };
     }
     notes.extend(outcome.errors.iter().cloned());
+    let stdout = match plain {
+        Some(text) if w.json.is_empty() => text,
+        plain => {
+            notes.extend(plain);
+            if w.json.is_empty() {
+                String::new()
+            } else {
+                Value::Object(w.json).to_string()
+            }
+        }
+    };
     HostAnswer {
-        stdout: if w.json.is_empty() {
-            String::new()
-        } else {
-            Value::Object(w.json).to_string()
-        },
+        stdout,
         stderr: notes.join("\n"),
         exit_code: 0,
     }
@@ -418,6 +429,7 @@ fn read_json(flavor: Flavor, event: &Event, map: &Map<String, Value>, out: &mut 
             Slot::Permission | Slot::Behavior => {
                 if let Some(s) = text(field.slot, out) {
                     match s.as_str() {
+                        pass if p.permission_passes.contains(&pass) => {}
                         "allow" => set_decision(out, Decision::Allow),
                         "deny" => set_decision(out, Decision::Deny),
                         "ask" if field.slot == Slot::Permission => set_decision(out, Decision::Ask),

@@ -50,6 +50,11 @@ pub struct ProtocolTables {
     pub answer_event_key: Option<(&'static str, &'static str)>,
     /// Permission decisions the answer JSON can carry (others fall back to default behaviour).
     pub permission_values: &'static [Decision],
+    /// Permission decision strings that make no decision and leave it to the host's own flow.
+    pub permission_passes: &'static [&'static str],
+    /// As a host: events whose hooks get a total time budget, in milliseconds, and the
+    /// variable that overrides it. hookx's own handlers must finish within it.
+    pub hook_budget: &'static [(EventKind, u64, Option<&'static str>)],
 }
 
 /// How a payload carries tool arguments.
@@ -146,6 +151,16 @@ impl AnswerField {
 }
 
 impl ProtocolTables {
+    /// The time the host gives all hooks of `kind`, if it caps them.
+    pub fn hook_budget(&self, kind: &EventKind) -> Option<std::time::Duration> {
+        let (_, ms, var) = self.hook_budget.iter().find(|(k, _, _)| k == kind)?;
+        let ms = var
+            .and_then(|v| std::env::var(v).ok())
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(*ms);
+        Some(std::time::Duration::from_millis(ms))
+    }
+
     pub fn exit2(&self, kind: &EventKind) -> Option<Exit2> {
         self.exit2.iter().find(|(k, _)| k == kind).map(|(_, e)| *e)
     }

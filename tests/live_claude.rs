@@ -1,0 +1,918 @@
+//! The live conformance suite for Claude Code 2.1.332 (conformance/README.md): the real client,
+//! driven offline through a fake model, with native dumper hooks (ground truth), with hookx
+//! routed in, and with converted configs. Skips when the client is not installed, unless
+//! `HOOKX_LIVE=require`. `HOOKX_RECORD=1` rewrites `tests/fixtures/recorded/claude-2.1.332/`.
+
+#[path = "live_claude/client.rs"]
+mod client;
+#[path = "live_claude/fixtures.rs"]
+mod fixtures;
+#[path = "live_claude/server.rs"]
+mod server;
+
+use client::{Record, Run, World};
+use hookx::dialect::Flavor;
+use serde_json::{Value, json};
+use server::{Block, FakeModel, Script};
+use std::path::Path;
+
+/// Every event Claude Code 2.1.332 knows (its settings schema); all are registered natively.
+const EVENTS: [&str; 34] = [
+    "SessionStart",
+    "SessionEnd",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "Notification",
+    "SubagentStart",
+    "SubagentStop",
+    "Stop",
+    "PreCompact",
+    "PostCompact",
+    "PostToolBatch",
+    "UserPromptExpansion",
+    "StopFailure",
+    "PreModelSwitch",
+    "PostModelSwitch",
+    "PermissionDenied",
+    "Setup",
+    "TeammateIdle",
+    "TaskCreated",
+    "TaskCompleted",
+    "Elicitation",
+    "ElicitationResult",
+    "ConfigChange",
+    "WorktreeCreate",
+    "WorktreeRemove",
+    "InstructionsLoaded",
+    "CwdChanged",
+    "FileChanged",
+    "DirectoryAdded",
+    "MessageDisplay",
+    "PreSkillShellCommand",
+];
+
+/// The main script: every tool kind, answers picked by the `tag-…` words, a subagent, then
+/// two turn ends (blocked, continued by context) and a tool whose hook stops the session.
+fn tools_script(step: usize, project: &str) -> Vec<Block> {
+    let bash = |cmd: &str| {
+        vec![Block::Tool(
+            "Bash",
+            json!({"command": cmd, "description": "step"}),
+        )]
+    };
+    let file = format!("{project}/write.txt");
+    match step {
+        0 => bash("printf bash > bash.txt # tag-bash"),
+        1 => vec![Block::Tool(
+            "Write",
+            json!({"file_path": file, "content": "original\n"}),
+        )],
+        2 => vec![Block::Tool("Read", json!({"file_path": file}))],
+        3 => vec![Block::Tool(
+            "Edit",
+            json!({"file_path": file, "old_string": "original", "new_string": "edited by model"}),
+        )],
+        4 => bash("exit 3 # tag-fail"),
+        5 => bash("printf x > denied.txt # tag-deny"),
+        6 => bash("printf x > permdenied.txt # tag-permdeny"),
+        7 => bash("printf x > permcode.txt # tag-permcode"),
+        8 => bash("printf x > ask.txt # tag-ask"),
+        9 => bash("printf x > ctx.txt # tag-postctx"),
+        10 => vec![Block::Tool(
+            "Agent",
+            json!({"description": "helper", "prompt": "SCRIPT:sub run the helper step",
+                   "subagent_type": "general-purpose", "run_in_background": false}),
+        )],
+        11 => vec![Block::Text("All done.".into())],
+        12 => vec![Block::Text("Done again.".into())],
+        13 => bash("printf x > original.txt # tag-update"),
+        14 => bash("printf x > halt.txt # tag-halt"),
+        _ => vec![Block::Text("AFTER-HALT".into())],
+    }
+}
+
+fn sub_script(step: usize, _project: &str) -> Vec<Block> {
+    match step {
+        0 => vec![Block::Tool(
+            "Bash",
+            json!({"command": "printf sub > sub.txt # tag-sub", "description": "sub step"}),
+        )],
+        _ => vec![Block::Text("Helper finished.".into())],
+    }
+}
+
+static SCRIPTS: &[(&str, Script)] = &[("sub", sub_script), ("tools", tools_script)];
+
+const PROMPT: &str = "SCRIPT:tools exercise every tool";
+
+/// A Claude answer (sh snippet) putting `fields` into `hookSpecificOutput` of `event`.
+fn hso(event: &str, fields: Value) -> String {
+    let mut inner = json!({"hookEventName": event});
+    inner
+        .as_object_mut()
+        .unwrap()
+        .extend(fields.as_object().unwrap().clone());
+    print_json(&json!({"hookSpecificOutput": inner}))
+}
+
+fn print_json(v: &Value) -> String {
+    format!("printf '%s' '{v}'\n")
+}
+
+fn exit2(stderr: &str) -> String {
+    format!("printf '%s\\n' '{stderr}' >&2; exit 2\n")
+}
+
+/// Claude-protocol answers for the tools script (the native ground truth and, converted, the
+/// same handlers run through hookx).
+fn claude_answers(project: &Path) -> Vec<(&'static str, String)> {
+    let _ = project;
+    vec![
+        ("SessionStart", "echo REASON-SESSION-CONTEXT\n".into()),
+        (
+            "UserPromptSubmit",
+            hso(
+                "UserPromptSubmit",
+                json!({"additionalContext": "REASON-PROMPT-CONTEXT"}),
+            ),
+        ),
+        (
+            "PreToolUse.tag-update",
+            hso(
+                "PreToolUse",
+                json!({"permissionDecision": "allow",
+                       "updatedInput": {"command": "printf x > updated.txt", "description": "updated"}}),
+            ),
+        ),
+        (
+            "PermissionRequest",
+            hso(
+                "PermissionRequest",
+                json!({"decision": {"behavior": "allow"}}),
+            ),
+        ),
+        (
+            "PostToolUseFailure.tag-fail",
+            exit2("REASON-FAILURE-STDERR"),
+        ),
+        (
+            "PreToolUse.tag-deny",
+            hso(
+                "PreToolUse",
+                json!({"permissionDecision": "deny", "permissionDecisionReason": "REASON-DENY"}),
+            ),
+        ),
+        (
+            "PermissionRequest.tag-permdeny",
+            hso(
+                "PermissionRequest",
+                json!({"decision": {"behavior": "deny", "message": "REASON-PERM-DENY"}}),
+            ),
+        ),
+        ("PermissionRequest.tag-permcode", exit2("REASON-PERM-EXIT2")),
+        (
+            "PreToolUse.tag-ask",
+            hso(
+                "PreToolUse",
+                json!({"permissionDecision": "ask", "permissionDecisionReason": "REASON-ASK"}),
+            ),
+        ),
+        (
+            "PostToolUse.tag-postctx",
+            hso(
+                "PostToolUse",
+                json!({"additionalContext": "REASON-POST-CONTEXT"}),
+            ),
+        ),
+        (
+            "SubagentStart",
+            hso(
+                "SubagentStart",
+                json!({"additionalContext": "REASON-SUBAGENT-CONTEXT"}),
+            ),
+        ),
+        (
+            "Stop.#1",
+            print_json(&json!({"decision": "block", "reason": "REASON-STOP-BLOCK"})),
+        ),
+        (
+            "Stop.#2",
+            hso("Stop", json!({"additionalContext": "REASON-STOP-CONTEXT"})),
+        ),
+        (
+            "PostToolUse.tag-halt",
+            print_json(&json!({"continue": false, "stopReason": "REASON-HALT"})),
+        ),
+    ]
+}
+
+/// `.claude/settings.json` registering the dumper (label `claude`) on `events`.
+fn native_settings(world: &World, events: &[&str]) -> Value {
+    let hooks: serde_json::Map<String, Value> = events
+        .iter()
+        .map(|e| {
+            let group = json!([{"hooks": [{"type": "command", "command": world.dumper_command("claude", e)}]}]);
+            (e.to_string(), group)
+        })
+        .collect();
+    json!({"hooks": hooks})
+}
+
+fn write_json(path: &Path, value: &Value) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, serde_json::to_string_pretty(value).unwrap()).unwrap();
+}
+
+/// The client, or a skip (a failure under `HOOKX_LIVE=require`).
+fn client_or_skip(test: &str) -> Option<std::path::PathBuf> {
+    match client::binary() {
+        Some(bin) => Some(bin),
+        None if std::env::var("HOOKX_LIVE").as_deref() == Ok("require") => {
+            panic!(
+                "{test}: Claude Code {} is not installed (conformance/install-clients.sh)",
+                client::VERSION
+            )
+        }
+        None => {
+            eprintln!(
+                "skip {test}: Claude Code {} is not installed (conformance/install-clients.sh)",
+                client::VERSION
+            );
+            None
+        }
+    }
+}
+
+/// What reached the model, as text, with helpers for the checks.
+struct Seen {
+    requests: Vec<Value>,
+    texts: Vec<String>,
+}
+
+impl Seen {
+    fn new(model: &FakeModel) -> Seen {
+        let requests = model.requests();
+        if let Ok(dir) = std::env::var("HOOKX_LIVE_KEEP") {
+            static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+            let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let text = serde_json::to_string_pretty(&requests).unwrap();
+            let _ = std::fs::write(Path::new(&dir).join(format!("requests-{n}.json")), text);
+        }
+        let texts = requests.iter().map(|r| r.to_string()).collect();
+        Seen { requests, texts }
+    }
+
+    fn any(&self, needle: &str) -> bool {
+        self.texts.iter().any(|t| t.contains(needle))
+    }
+
+    /// Main-loop requests of the script named `marker` and their step (assistant messages).
+    fn steps(&self, marker: &str) -> Vec<usize> {
+        self.requests
+            .iter()
+            .filter(|r| r["tools"].as_array().is_some_and(|t| !t.is_empty()))
+            .filter(|r| server::first_user_text(r).contains(&format!("SCRIPT:{marker}")))
+            .map(|r| {
+                r["messages"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|m| m["role"] == "assistant")
+                    .count()
+            })
+            .collect()
+    }
+}
+
+/// Collects failed checks so that one run reports all of its differences at once.
+#[derive(Default)]
+struct Checks {
+    failed: Vec<String>,
+    count: usize,
+}
+
+impl Checks {
+    fn check(&mut self, ok: bool, what: impl Into<String>) {
+        self.count += 1;
+        if !ok {
+            self.failed.push(what.into());
+        }
+    }
+
+    fn finish(self, scenario: &str, run: &Run) {
+        eprintln!("{scenario}: {} checks", self.count);
+        assert!(
+            self.failed.is_empty(),
+            "{scenario}: {} of {} checks failed:\n  {}\n{}",
+            self.failed.len(),
+            self.count,
+            self.failed.join("\n  "),
+            run.describe()
+        );
+    }
+}
+
+/// The effects of the tools script's answers, as the client shows them: files written or not,
+/// and what reached the model. `expect` lists the answers whose effect is checked.
+fn check_tools_effects(c: &mut Checks, world: &World, seen: &Seen, expect: &[&str]) {
+    let exists = |f: &str| world.project.join(f).exists();
+    let read = |f: &str| std::fs::read_to_string(world.project.join(f)).unwrap_or_default();
+    c.check(exists("bash.txt"), "Bash ran (bash.txt)");
+    for e in expect {
+        match *e {
+            "session-context" => c.check(
+                seen.any("REASON-SESSION-CONTEXT"),
+                "SessionStart context reached the model",
+            ),
+            "prompt-context" => c.check(
+                seen.any("REASON-PROMPT-CONTEXT"),
+                "UserPromptSubmit context reached the model",
+            ),
+            "updated-input" => c.check(
+                exists("updated.txt") && !exists("original.txt"),
+                "PreToolUse updatedInput: the rewritten command ran, not the original",
+            ),
+            "write-edit" => c.check(
+                read("write.txt") == "edited by model\n",
+                format!("Write, Read, Edit ran: write.txt = {:?}", read("write.txt")),
+            ),
+            "failure-stderr" => c.check(
+                seen.any("REASON-FAILURE-STDERR"),
+                "PostToolUseFailure exit-2 stderr reached the model",
+            ),
+            "deny" => {
+                c.check(
+                    !exists("denied.txt"),
+                    "PreToolUse deny: the tool did not run",
+                );
+                c.check(
+                    seen.any("REASON-DENY"),
+                    "PreToolUse deny reason reached the model",
+                );
+            }
+            "perm-deny" => {
+                c.check(
+                    !exists("permdenied.txt"),
+                    "PermissionRequest deny: the tool did not run",
+                );
+                c.check(
+                    seen.any("REASON-PERM-DENY"),
+                    "PermissionRequest deny message reached the model",
+                );
+            }
+            "perm-exit2" => {
+                // Non-blocking error: the normal flow goes on, which in -p denies unanswered.
+                c.check(
+                    !exists("permcode.txt"),
+                    "PermissionRequest exit 2: unanswered, denied in -p",
+                );
+                c.check(
+                    !seen.any("REASON-PERM-EXIT2"),
+                    "PermissionRequest exit 2: stderr does not reach the model",
+                );
+            }
+            "ask" => {
+                // In -p nobody can be asked: the tool is denied with the reason (no
+                // PermissionRequest hook runs).
+                c.check(!exists("ask.txt"), "PreToolUse ask: denied in -p");
+                c.check(
+                    seen.any("REASON-ASK"),
+                    "PreToolUse ask: the reason reached the model",
+                );
+            }
+            "post-context" => c.check(
+                seen.any("REASON-POST-CONTEXT"),
+                "PostToolUse context reached the model",
+            ),
+            "subagent" => {
+                c.check(exists("sub.txt"), "the subagent's Bash ran");
+                c.check(
+                    seen.requests.iter().any(|r| {
+                        server::first_user_text(r).contains("SCRIPT:sub")
+                            && r.to_string().contains("REASON-SUBAGENT-CONTEXT")
+                    }),
+                    "SubagentStart context reached the subagent",
+                );
+            }
+            "stop-block" => c.check(
+                seen.any("REASON-STOP-BLOCK"),
+                "Stop block: the turn went on with the reason",
+            ),
+            "stop-context" => c.check(
+                seen.any("REASON-STOP-CONTEXT"),
+                "Stop additionalContext: the turn went on with it",
+            ),
+            "halt" => {
+                c.check(
+                    exists("halt.txt"),
+                    "continue:false on PostToolUse: the tool had run",
+                );
+                c.check(
+                    seen.steps("tools").iter().all(|s| *s < 15),
+                    "continue:false on PostToolUse: no model request after it",
+                );
+            }
+            other => panic!("unknown effect {other}"),
+        }
+    }
+}
+
+const ALL_EFFECTS: &[&str] = &[
+    "session-context",
+    "prompt-context",
+    "updated-input",
+    "write-edit",
+    "failure-stderr",
+    "deny",
+    "perm-deny",
+    "perm-exit2",
+    "ask",
+    "post-context",
+    "subagent",
+    "stop-block",
+    "stop-context",
+    "halt",
+];
+
+/// Events seen in the records, in first-fired order.
+fn fired(records: &[Record]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for r in records {
+        if !out.contains(&r.event) {
+            out.push(r.event.clone());
+        }
+    }
+    out
+}
+
+/// Ground truth: the dumper natively on all 34 events, the tools script, then `/compact`
+/// twice (`--continue`): once with PreCompact instructions on stdout, once blocked by exit 2.
+#[test]
+fn native_ground_truth() {
+    let Some(bin) = client_or_skip("native_ground_truth") else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    write_json(
+        &world.project.join(".claude/settings.json"),
+        &native_settings(&world, &EVENTS),
+    );
+    world.answers("claude", &claude_answers(&world.project));
+    let mut c = Checks::default();
+
+    let run = client::run(&bin, &world, model.port, PROMPT, &[]);
+    let seen = Seen::new(&model);
+    let records = world.records("claude");
+    eprintln!("tools: fired {:?}", fired(&records));
+    c.check(
+        !run.debug_log.contains("Invalid setting"),
+        "all 34 events accepted (no 'Invalid setting' in the debug log)",
+    );
+    check_tools_effects(&mut c, &world, &seen, ALL_EFFECTS);
+    c.check(
+        run.hook_responses("PostToolUseFailure")
+            .iter()
+            .any(|e| e["exit_code"] == 2),
+        "the stream reports the PostToolUseFailure hook's exit 2",
+    );
+    check_native_payloads(&mut c, &world, &records);
+    fixtures::record_or_compare(&mut c, &world, "tools", &records, &[]);
+
+    // Compaction: PreCompact stdout at exit 0 joins the compaction instructions.
+    model.clear();
+    world.clear_records();
+    world.answers(
+        "claude",
+        &[("PreCompact", "echo REASON-COMPACT-INSTRUCTIONS\n".into())],
+    );
+    let compact = client::run(&bin, &world, model.port, "/compact", &["--continue"]);
+    let records = world.records("claude");
+    eprintln!("compact: fired {:?}", fired(&records));
+    let seen = Seen::new(&model);
+    c.check(
+        seen.any("REASON-COMPACT-INSTRUCTIONS"),
+        "PreCompact stdout reached the compaction request",
+    );
+    c.check(
+        records.iter().any(|r| r.event == "PostCompact"),
+        "compaction ran (PostCompact fired)",
+    );
+    fixtures::record_or_compare(&mut c, &world, "compact", &records, &[]);
+
+    // PreCompact exit 2 blocks compaction: no summary request, no PostCompact.
+    model.clear();
+    world.clear_records();
+    world.answers("claude", &[("PreCompact", exit2("REASON-COMPACT-BLOCKED"))]);
+    let blocked = client::run(&bin, &world, model.port, "/compact", &["--continue"]);
+    let records = world.records("claude");
+    c.check(
+        records.iter().any(|r| r.event == "PreCompact"),
+        "PreCompact fired again",
+    );
+    c.check(
+        !records.iter().any(|r| r.event == "PostCompact"),
+        "PreCompact exit 2 blocked compaction (no PostCompact)",
+    );
+    c.check(
+        Seen::new(&model).requests.is_empty(),
+        "PreCompact exit 2: no compaction request reached the model",
+    );
+    let _ = (compact, blocked);
+
+    // The API refuses the request (HTTP 400): the turn fails.
+    model.clear();
+    world.clear_records();
+    let failed = client::run(
+        &bin,
+        &world,
+        model.port,
+        &format!("{} now", server::API_ERROR),
+        &[],
+    );
+    let records = world.records("claude");
+    eprintln!("apierror: fired {:?}", fired(&records));
+    // Seen in 2.1.332: an HTTP 400 ends the turn without Stop; StopFailure (`error`,
+    // `last_assistant_message` "API Error: 400 …") and SessionEnd fire as the process exits,
+    // which does not always wait for them: they are recorded, but not required.
+    c.check(
+        !records.iter().any(|r| r.event == "Stop"),
+        "a refused request (HTTP 400) fires no Stop",
+    );
+    fixtures::record_or_compare(
+        &mut c,
+        &world,
+        "apierror",
+        &records,
+        &["StopFailure", "SessionEnd"],
+    );
+    let _ = failed;
+    c.finish("native_ground_truth", &run);
+}
+
+/// What the records say about Claude's own payloads and env.
+fn check_native_payloads(c: &mut Checks, world: &World, records: &[Record]) {
+    let project = world.project.display().to_string();
+    for r in records {
+        c.check(
+            r.stdin["hook_event_name"] == r.event.as_str(),
+            format!("{} {}: hook_event_name", r.order, r.event),
+        );
+        c.check(
+            r.env.get("CLAUDE_PROJECT_DIR") == Some(&project),
+            format!("{} {}: CLAUDE_PROJECT_DIR", r.order, r.event),
+        );
+        c.check(
+            r.cwd == project,
+            format!("{} {}: cwd is the project", r.order, r.event),
+        );
+    }
+    let tools: Vec<&str> = records
+        .iter()
+        .filter(|r| r.event == "PreToolUse")
+        .filter_map(|r| r.stdin["tool_name"].as_str())
+        .collect();
+    for t in ["Bash", "Write", "Edit", "Read", "Agent"] {
+        c.check(
+            tools.contains(&t),
+            format!("PreToolUse fired for {t} ({tools:?})"),
+        );
+    }
+}
+
+/// `hookx` as built for this test run.
+fn hookx_cmd(world: &World, args: &[&str]) -> std::process::Output {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+        .args(args)
+        .arg("--project")
+        .arg(&world.project)
+        .arg("--home")
+        .arg(&world.home)
+        .env("HOME", &world.home)
+        .env_remove("HOOKX_HOME")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "hookx {args:?}: {out:?}");
+    out
+}
+
+/// One handler per event of `flavor`, each the dumper labelled with the flavour's name.
+fn dumper_rules(world: &World, flavor: Flavor, grouped: bool) -> serde_json::Map<String, Value> {
+    flavor
+        .tables()
+        .events
+        .iter()
+        .map(|(_, name)| {
+            let command = world.dumper_command(flavor.name(), name);
+            let entry = if grouped {
+                json!([{"hooks": [{"type": "command", "command": command}]}])
+            } else {
+                json!([{"type": "command", "bash": command}])
+            };
+            (name.to_string(), entry)
+        })
+        .collect()
+}
+
+/// The answers of the tools script, spread over the foreign flavours, each in its own protocol.
+fn foreign_answers() -> Vec<(&'static str, Vec<(&'static str, String)>)> {
+    let copilot = vec![
+        (
+            "sessionStart",
+            print_json(&json!({"additionalContext": "REASON-SESSION-CONTEXT"})),
+        ),
+        (
+            "permissionRequest",
+            print_json(&json!({"behavior": "allow"})),
+        ),
+        (
+            "permissionRequest.tag-permdeny",
+            print_json(&json!({"behavior": "deny", "message": "REASON-PERM-DENY"})),
+        ),
+        // Copilot: exit 2 denies a permission request, stderr unused.
+        ("permissionRequest.tag-permcode", exit2("REASON-PERM-EXIT2")),
+        (
+            "preToolUse.tag-update",
+            print_json(&json!({"permissionDecision": "allow",
+                "modifiedArgs": {"command": "printf x > updated.txt", "description": "updated"}})),
+        ),
+        (
+            "preToolUse.tag-ask",
+            print_json(
+                &json!({"permissionDecision": "ask", "permissionDecisionReason": "REASON-ASK"}),
+            ),
+        ),
+        (
+            "postToolUseFailure.tag-fail",
+            exit2("REASON-FAILURE-STDERR"),
+        ),
+        (
+            "agentStop.#1",
+            print_json(&json!({"decision": "block", "reason": "REASON-STOP-BLOCK"})),
+        ),
+    ];
+    let pascal = vec![
+        (
+            "UserPromptSubmit",
+            print_json(&json!({"additionalContext": "REASON-PROMPT-CONTEXT"})),
+        ),
+        (
+            "PostToolUse.tag-postctx",
+            print_json(&json!({"additionalContext": "REASON-POST-CONTEXT"})),
+        ),
+        (
+            "SubagentStart",
+            print_json(&json!({"additionalContext": "REASON-SUBAGENT-CONTEXT"})),
+        ),
+        (
+            "Stop.#2",
+            print_json(&json!({"decision": "block", "reason": "REASON-STOP-CONTEXT"})),
+        ),
+        (
+            "PostToolUse.tag-halt",
+            print_json(&json!({"continue": false, "stopReason": "REASON-HALT"})),
+        ),
+    ];
+    let bricks = vec![(
+        "PreToolUse.tag-deny",
+        print_json(&json!({"decision": "block", "reason": "REASON-DENY"})),
+    )];
+    vec![
+        ("copilot", copilot),
+        ("copilot-pascal", pascal),
+        ("bricks", bricks),
+    ]
+}
+
+/// hookx routed in: `hookx install --host claude`, trusted Copilot (both casings) and Bricks
+/// files whose handlers record what they get and answer in their own protocol. Each answer
+/// must have the effect a native Claude answer had in `native_ground_truth`.
+#[test]
+fn hookx_routed_in() {
+    let Some(bin) = client_or_skip("hookx_routed_in") else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    let mut copilot = dumper_rules(&world, Flavor::Copilot, false);
+    copilot.extend(dumper_rules(&world, Flavor::CopilotPascal, false));
+    write_json(
+        &world.project.join(".github/hooks/live.json"),
+        &json!({"version": 1, "hooks": copilot}),
+    );
+    write_json(
+        &world.project.join(".bricks/hooks.json"),
+        &json!({"hooks": dumper_rules(&world, Flavor::Bricks, true)}),
+    );
+    for (label, answers) in foreign_answers() {
+        world.answers(label, &answers);
+    }
+    hookx_cmd(&world, &["install", "--host", "claude"]);
+    hookx_cmd(&world, &["trust"]);
+    let mut c = Checks::default();
+
+    let run = client::run(&bin, &world, model.port, PROMPT, &[]);
+    let seen = Seen::new(&model);
+    c.check(
+        !run.debug_log.contains("Invalid setting"),
+        "Claude accepts hookx's routes",
+    );
+    check_tools_effects(&mut c, &world, &seen, ALL_EFFECTS);
+    for flavor in [Flavor::Copilot, Flavor::CopilotPascal, Flavor::Bricks] {
+        let records = world.records(flavor.name());
+        eprintln!("{}: got {:?}", flavor.name(), fired(&records));
+        check_foreign_payloads(&mut c, &world, flavor, &records);
+    }
+    c.finish("hookx_routed_in", &run);
+}
+
+/// Each handler got its own flavour's payload of the event it is registered on, its own
+/// variables and the project as cwd.
+fn check_foreign_payloads(c: &mut Checks, world: &World, flavor: Flavor, records: &[Record]) {
+    let project = world.project.display().to_string();
+    c.check(
+        !records.is_empty(),
+        format!("{} handlers ran", flavor.name()),
+    );
+    for r in records {
+        let what = format!("{} {} {}", flavor.name(), r.order, r.event);
+        match hookx::protocol::decode_event_as(
+            r.stdin_text.as_bytes(),
+            flavor.dialect(),
+            Some(&r.event),
+        ) {
+            Ok((event, got)) => {
+                c.check(got == flavor, format!("{what}: a {} payload", got.name()));
+                c.check(
+                    flavor.tables().event_name(&event.kind) == Some(r.event.as_str()),
+                    format!("{what}: names {}", event.kind),
+                );
+                if let Some(tool) = &event.tool {
+                    let native = r.stdin.get(if flavor == Flavor::Copilot {
+                        "toolName"
+                    } else {
+                        "tool_name"
+                    });
+                    c.check(
+                        native.and_then(Value::as_str) == flavor.tables().tool_name(&tool.name),
+                        format!(
+                            "{what}: the tool under its {} name ({native:?})",
+                            flavor.name()
+                        ),
+                    );
+                }
+            }
+            Err(e) => c.check(
+                false,
+                format!("{what}: not a {} payload: {e}", flavor.name()),
+            ),
+        }
+        for (var, value) in hookx::protocol::handler_env(
+            &hookx::protocol::decode_event_as(
+                r.stdin_text.as_bytes(),
+                flavor.dialect(),
+                Some(&r.event),
+            )
+            .map(|(e, _)| e)
+            .unwrap_or_else(|_| panic!("{what}")),
+            flavor,
+            &project,
+        ) {
+            c.check(
+                r.env.get(&var) == Some(&value),
+                format!("{what}: ${var} = {value} (got {:?})", r.env.get(&var)),
+            );
+        }
+        c.check(r.cwd == project, format!("{what}: cwd is the project"));
+    }
+}
+
+/// `hookx convert ARGS…`: the converted file on stdout, the loss report on stderr.
+fn convert(world: &World, args: &[&str]) -> (String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+        .arg("convert")
+        .args(args)
+        .current_dir(&world.project)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "hookx convert {args:?}: {out:?}");
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Converted configs, run by the real client with no hookx routing: (1) the native dumper
+/// settings converted to Copilot and back are accepted and behave as the native ones did;
+/// (2) the Copilot and Bricks files of `hookx_routed_in`, converted to Claude with `--wrap`
+/// (`hookx exec` adapters), are accepted and behave as they did routed through `hookx run`.
+#[test]
+fn converted_configs() {
+    let Some(bin) = client_or_skip("converted_configs") else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let mut c = Checks::default();
+
+    // (1) Claude -> Copilot -> Claude, unwrapped (`--no-wrap`): the handlers come back as they
+    // were written. (Wrapped both ways, each hop adds a `hookx exec` adapter, and the answers
+    // Copilot cannot express are lost: `continue: false`, Stop context, `updatedInput`.)
+    let world = World::new();
+    let source = world.dump.join("source.json");
+    write_json(&source, &native_settings(&world, &EVENTS));
+    let (copilot, report) = convert(
+        &world,
+        &[
+            source.to_str().unwrap(),
+            "--from",
+            "claude",
+            "--to",
+            "copilot",
+            "--no-wrap",
+        ],
+    );
+    std::fs::write(world.dump.join("copilot.json"), &copilot).unwrap();
+    let (back, _) = convert(
+        &world,
+        &[
+            world.dump.join("copilot.json").to_str().unwrap(),
+            "--from",
+            "copilot",
+            "--to",
+            "claude",
+            "--no-wrap",
+        ],
+    );
+    c.check(
+        report.contains("copilot has no `PostToolBatch` event"),
+        "the loss report names the Claude-only events",
+    );
+    std::fs::create_dir_all(world.project.join(".claude")).unwrap();
+    std::fs::write(world.project.join(".claude/settings.json"), &back).unwrap();
+    world.answers("claude", &claude_answers(&world.project));
+    let run = client::run(&bin, &world, model.port, PROMPT, &[]);
+    c.check(
+        !run.debug_log.contains("Invalid setting"),
+        "round trip: accepted",
+    );
+    check_tools_effects(&mut c, &world, &Seen::new(&model), ALL_EFFECTS);
+    let fired_now = fired(&world.records("claude"));
+    c.check(
+        !fired_now.iter().any(|e| e == "PostToolBatch"),
+        "round trip: the lost PostToolBatch rule is gone, as the report says",
+    );
+
+    // (2) Copilot (both casings) and Bricks -> Claude, wrapped (convert's default).
+    model.clear();
+    let world = World::new();
+    let mut rules = dumper_rules(&world, Flavor::Copilot, false);
+    rules.extend(dumper_rules(&world, Flavor::CopilotPascal, false));
+    let live = world.dump.join("live.json");
+    write_json(&live, &json!({"version": 1, "hooks": rules}));
+    let bricks = world.dump.join("hooks.json");
+    write_json(
+        &bricks,
+        &json!({"hooks": dumper_rules(&world, Flavor::Bricks, true)}),
+    );
+    let (claude, _) = convert(
+        &world,
+        &[
+            live.to_str().unwrap(),
+            "--from",
+            "copilot",
+            "--to",
+            "claude",
+        ],
+    );
+    let (claude_b, _) = convert(
+        &world,
+        &[
+            bricks.to_str().unwrap(),
+            "--from",
+            "bricks",
+            "--to",
+            "claude",
+        ],
+    );
+    // Both converted hook sets in one settings file: Claude's local settings add to the project's.
+    std::fs::create_dir_all(world.project.join(".claude")).unwrap();
+    std::fs::write(world.project.join(".claude/settings.json"), &claude).unwrap();
+    std::fs::write(world.project.join(".claude/settings.local.json"), &claude_b).unwrap();
+    for (label, answers) in foreign_answers() {
+        world.answers(label, &answers);
+    }
+    let wrapped = client::run(&bin, &world, model.port, PROMPT, &[]);
+    c.check(
+        !wrapped.debug_log.contains("Invalid setting"),
+        "wrapped: accepted",
+    );
+    check_tools_effects(&mut c, &world, &Seen::new(&model), ALL_EFFECTS);
+    for flavor in [Flavor::Copilot, Flavor::CopilotPascal, Flavor::Bricks] {
+        check_foreign_payloads(&mut c, &world, flavor, &world.records(flavor.name()));
+    }
+    let _ = run;
+    c.finish("converted_configs", &wrapped);
+}

@@ -1,0 +1,315 @@
+//! Every payload a real client sent (`tests/fixtures/recorded/*/`, written by the live suites)
+//! replayed without the client: through `hookx run --host HOST`, with trusted recording
+//! handlers of every other dialect, and through `hookx exec --as D` for every handler flavour.
+//! Each handler must receive a payload of its own flavour naming the recorded event (and tool),
+//! and silent handlers must leave the host a silent answer.
+
+mod common;
+
+use hookx::dialect::{Dialect, Flavor};
+use hookx::protocol::decode_event_as;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+struct Recorded {
+    path: PathBuf,
+    host: Dialect,
+    flavor: Flavor,
+    /// The event as the host's config names it.
+    event: String,
+    stdin: String,
+}
+
+fn recorded() -> Vec<Recorded> {
+    let root = common::fixtures_dir().join("recorded");
+    let mut found = Vec::new();
+    for dir in std::fs::read_dir(&root).expect("tests/fixtures/recorded") {
+        let dir = dir.unwrap().path();
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let path = file.unwrap().path();
+            if path.extension().and_then(|e| e.to_str()) != Some("json") {
+                continue;
+            }
+            let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let host = Dialect::ALL
+                .into_iter()
+                .find(|d| v["host"] == d.name())
+                .unwrap_or_else(|| panic!("{}: host {}", path.display(), v["host"]));
+            let flavor = Flavor::ALL
+                .into_iter()
+                .find(|f| v["flavor"] == f.name())
+                .unwrap_or_else(|| panic!("{}: flavor {}", path.display(), v["flavor"]));
+            found.push(Recorded {
+                host,
+                flavor,
+                event: v["event"].as_str().unwrap().to_string(),
+                stdin: v["stdin"].to_string(),
+                path,
+            });
+        }
+    }
+    found.sort_by(|a, b| a.path.cmp(&b.path));
+    assert!(
+        !found.is_empty(),
+        "no recorded payloads in {}",
+        root.display()
+    );
+    found
+}
+
+/// A project whose foreign hook files hold one recording handler per event, for every flavour
+/// but the host's own, all trusted.
+struct World {
+    _tmp: tempfile::TempDir,
+    project: PathBuf,
+    home: PathBuf,
+    out: PathBuf,
+}
+
+fn recorder(label: &str) -> String {
+    format!("cat > \"$REPLAY_OUT/{label}.json\"")
+}
+
+impl World {
+    fn new() -> World {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let (project, home, out) = (root.join("project"), root.join("home"), root.join("out"));
+        for d in [&project, &home, &out] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        // Copilot: both casings in one file (flat handlers); Bricks: groups.
+        let mut copilot = serde_json::Map::new();
+        for flavor in [Flavor::Copilot, Flavor::CopilotPascal] {
+            for (_, name) in flavor.tables().events {
+                copilot.insert(
+                    name.to_string(),
+                    json!([{"type": "command", "bash": recorder(flavor.name())}]),
+                );
+            }
+        }
+        let bricks: serde_json::Map<String, Value> = Flavor::Bricks
+            .tables()
+            .events
+            .iter()
+            .map(|(_, name)| {
+                let group =
+                    json!([{"hooks": [{"type": "command", "command": recorder("bricks")}]}]);
+                (name.to_string(), group)
+            })
+            .collect();
+        let claude: serde_json::Map<String, Value> = Flavor::Claude
+            .tables()
+            .events
+            .iter()
+            .map(|(_, name)| {
+                let group =
+                    json!([{"hooks": [{"type": "command", "command": recorder("claude")}]}]);
+                (name.to_string(), group)
+            })
+            .collect();
+        common::write(
+            &project,
+            ".github/hooks/replay.json",
+            &json!({"version": 1, "hooks": copilot}).to_string(),
+        );
+        common::write(
+            &project,
+            ".bricks/hooks.json",
+            &json!({"hooks": bricks}).to_string(),
+        );
+        // The user's Claude settings: Copilot runs the project's `.claude/settings.json` itself,
+        // never the user's.
+        common::write(
+            &home,
+            ".claude/settings.json",
+            &json!({"hooks": claude}).to_string(),
+        );
+        common::hookx_at(&project, &home, &["trust"]).success();
+        World {
+            _tmp: tmp,
+            project,
+            home,
+            out,
+        }
+    }
+
+    fn clear(&self) {
+        for f in std::fs::read_dir(&self.out).unwrap() {
+            std::fs::remove_file(f.unwrap().path()).unwrap();
+        }
+    }
+
+    fn stdin(&self, r: &Recorded) -> String {
+        r.stdin
+            .replace("<project>", self.project.to_str().unwrap())
+            .replace("<home>", self.home.to_str().unwrap())
+    }
+
+    fn hookx(&self, r: &Recorded, args: &[&str]) -> std::process::Output {
+        let mut cmd = common::hookx();
+        cmd.args(args)
+            .current_dir(&self.project)
+            .env_remove("HOOKX_HOME")
+            .env("HOME", &self.home)
+            .env("REPLAY_OUT", &self.out)
+            .write_stdin(self.stdin(r));
+        for (k, v) in host_env(r.host, &self.project) {
+            cmd.env(k, v);
+        }
+        cmd.output().unwrap()
+    }
+}
+
+/// The variables the host sets for its hooks (its own project-directory variable).
+fn host_env(host: Dialect, project: &Path) -> Vec<(&'static str, String)> {
+    host.default_flavor()
+        .tables()
+        .project_dir_var
+        .map(|var| (var, project.display().to_string()))
+        .into_iter()
+        .collect()
+}
+
+/// What a handler of `flavor` received must be that flavour's payload of the recorded event.
+fn check_received(
+    failures: &mut Vec<String>,
+    what: &str,
+    r: &Recorded,
+    flavor: Flavor,
+    bytes: &[u8],
+) {
+    let host_event = decode_event_as(r.stdin.as_bytes(), r.host, Some(&r.event))
+        .map(|(e, _)| e)
+        .expect("the recorded payload decodes");
+    let native = flavor
+        .tables()
+        .event_name(&host_event.kind)
+        .expect("the flavour knows the event");
+    match decode_event_as(bytes, flavor.dialect(), Some(native)) {
+        Ok((got, got_flavor)) => {
+            if got_flavor != flavor || got.kind != host_event.kind {
+                failures.push(format!(
+                    "{what}: got a {} {} payload, expected {} {}",
+                    got_flavor.name(),
+                    got.kind,
+                    flavor.name(),
+                    host_event.kind
+                ));
+            }
+            let tool = |e: &hookx::model::Event| e.tool.as_ref().map(|t| t.name.clone());
+            if tool(&got) != tool(&host_event) {
+                failures.push(format!(
+                    "{what}: tool {:?}, expected {:?}",
+                    tool(&got),
+                    tool(&host_event)
+                ));
+            }
+        }
+        Err(e) => failures.push(format!("{what}: does not decode as {}: {e}", flavor.name())),
+    }
+}
+
+#[test]
+fn every_recorded_payload_runs_through_hookx_run_and_exec() {
+    let world = World::new();
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    let mut received = 0;
+    for r in recorded() {
+        let name = r.path.file_name().unwrap().to_string_lossy().to_string();
+        let kind = r
+            .flavor
+            .tables()
+            .event_kind(&r.event)
+            // An event no table knows is carried under its own name: no other flavour has it.
+            .unwrap_or_else(|| hookx::model::EventKind::Other(r.event.clone()));
+        // The dispatcher, with every other flavour's recording handler.
+        world.clear();
+        let out = world.hookx(&r, &["run", "--host", r.host.name(), "--event", &r.event]);
+        if out.status.code() != Some(0) || !out.stdout.is_empty() {
+            failures.push(format!(
+                "{name}: run: silent handlers gave {:?} {:?} {}",
+                out.status.code(),
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        for flavor in Flavor::ALL {
+            let file = world.out.join(format!("{}.json", flavor.name()));
+            let expected =
+                flavor.dialect() != r.host && flavor.tables().event_name(&kind).is_some();
+            match std::fs::read(&file) {
+                Ok(bytes) if expected => {
+                    received += 1;
+                    check_received(
+                        &mut failures,
+                        &format!("{name}: run -> {}", flavor.name()),
+                        &r,
+                        flavor,
+                        &bytes,
+                    )
+                }
+                Ok(_) => failures.push(format!(
+                    "{name}: run ran the {} handler, which the host runs itself or lacks the event",
+                    flavor.name()
+                )),
+                Err(_) if expected => failures.push(format!(
+                    "{name}: run did not run the {} handler",
+                    flavor.name()
+                )),
+                Err(_) => {}
+            }
+            checked += 1;
+        }
+        // The adapter, for every handler flavour that has the event.
+        for flavor in Flavor::ALL {
+            if flavor.tables().event_name(&kind).is_none() {
+                continue;
+            }
+            world.clear();
+            let out = world.hookx(
+                &r,
+                &[
+                    "exec",
+                    "--as",
+                    flavor.name(),
+                    "--host",
+                    r.host.name(),
+                    "--event",
+                    &r.event,
+                    "--",
+                    "sh",
+                    "-c",
+                    &recorder("exec"),
+                ],
+            );
+            let what = format!("{name}: exec --as {}", flavor.name());
+            if out.status.code() != Some(0) || !out.stdout.is_empty() {
+                failures.push(format!(
+                    "{what}: a silent handler gave {:?} {:?} {}",
+                    out.status.code(),
+                    String::from_utf8_lossy(&out.stdout),
+                    String::from_utf8_lossy(&out.stderr)
+                ));
+            }
+            match std::fs::read(world.out.join("exec.json")) {
+                Ok(bytes) => {
+                    received += 1;
+                    check_received(&mut failures, &what, &r, flavor, &bytes)
+                }
+                Err(_) => failures.push(format!("{what}: the handler did not run")),
+            }
+            checked += 1;
+        }
+    }
+    eprintln!("{checked} replays, {received} handler payloads checked");
+    assert!(received > 0, "no handler ran");
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} replays failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
