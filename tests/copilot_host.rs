@@ -332,3 +332,40 @@ fn validate_reads_pascal_case_matchers_as_copilot_does() {
         "{diags:#}"
     );
 }
+
+/// Copilot sets COPILOT_HOOK_DIR, the hook file's folder, for its hooks (run 1.0.102): hookx
+/// running a Copilot handler under another host sets it too.
+#[test]
+fn copilot_handlers_run_by_hookx_get_copilot_hook_dir() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (home, project) = (tmp.path().join("home"), tmp.path().join("project"));
+    write(
+        &project,
+        ".github/hooks/h.json",
+        r#"{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "printf %s \"$COPILOT_HOOK_DIR\""}]}}"#,
+    );
+    hookx_at(&project, &home, &["trust"]).success();
+    let sim = hookx_at(
+        &project,
+        &home,
+        &[
+            "simulate",
+            "--host",
+            "claude",
+            "--event",
+            "PreToolUse",
+            "--tool",
+            "Bash",
+            "--input",
+            r#"{"command":"ls"}"#,
+        ],
+    )
+    .success();
+    let text = String::from_utf8_lossy(&sim.get_output().stdout).to_string();
+    let printed = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("stdout:"))
+        .map(str::trim);
+    let dir = project.join(".github/hooks");
+    assert_eq!(printed, Some(dir.to_str().unwrap()), "{text}");
+}

@@ -780,6 +780,7 @@ fn check_foreign_payloads(c: &mut Checks, world: &World, flavor: Flavor, records
             .unwrap_or_else(|_| panic!("{what}")),
             flavor,
             &project,
+            None,
         ) {
             c.check(
                 r.env.get(&var) == Some(&value),

@@ -97,7 +97,7 @@ fn every_seed_payload_decodes_and_encodes_in_every_flavour() {
                 target.name().to_string(),
                 json!({
                     "stdin": encode_event(&event, target),
-                    "env": handler_env(&event, target, "/project"),
+                    "env": handler_env(&event, target, "/project", None),
                 }),
             );
         }
@@ -249,7 +249,7 @@ fn handler_env_per_flavour() {
         tool: None,
         fields: json!({"session_id": "s-9"}).as_object().unwrap().clone(),
     };
-    let env = |f| handler_env(&event, f, "/p");
+    let env = |f| handler_env(&event, f, "/p", None);
     let pairs = |v: &[(&str, &str)]| -> Vec<(String, String)> {
         v.iter()
             .map(|(a, b)| (a.to_string(), b.to_string()))

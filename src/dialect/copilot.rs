@@ -190,12 +190,12 @@ mod protocol_rows {
         EventKind::SubagentStop,
         EventKind::UserPromptSubmit,
     ];
-    /// What the CLI sets for its hooks (run 1.0.102; COPILOT_HOOK_DIR, the hook file's
-    /// folder, is not a property of the event).
+    /// What the CLI sets for its hooks (run 1.0.102).
     const ENV: &[(&str, EnvValue)] = &[
         ("COPILOT_CLI", EnvValue::Literal("1")),
         ("COPILOT_PROJECT_DIR", EnvValue::ProjectDir),
         ("CLAUDE_PROJECT_DIR", EnvValue::ProjectDir),
+        ("COPILOT_HOOK_DIR", EnvValue::HookDir),
     ];
     const EXIT2: &[(EventKind, Exit2)] = &[
         // Denied "hook exited with code 2"; stderr is not used (run 1.0.102).

@@ -10,7 +10,7 @@ use crate::protocol::HostAnswer;
 use crate::protocol::payload::{decode_event_as, detect_host};
 use crate::trust::{TrustState, TrustStore};
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Payloads larger than this are refused. A host event is usually a few kilobytes, but a Write
 /// of a large file carries the file: Node (Claude Code, Copilot CLI) cannot build a string of
@@ -182,6 +182,10 @@ impl RuleSource for Source {
         self.plugin_root()
             .map(|root| vec![("CLAUDE_PLUGIN_ROOT".to_string(), root.display().to_string())])
             .unwrap_or_default()
+    }
+
+    fn hook_dir(&self) -> Option<&Path> {
+        self.path.parent()
     }
 }
 

@@ -65,6 +65,11 @@ pub trait RuleSource {
     fn env(&self) -> Vec<(String, String)> {
         Vec::new()
     }
+
+    /// The folder of the source's file, where it has one.
+    fn hook_dir(&self) -> Option<&Path> {
+        None
+    }
 }
 
 impl RuleSource for () {}
@@ -245,7 +250,8 @@ fn prepare<S: RuleSource>(
         .is_some_and(|(k, v)| handler.extra.get(k).and_then(Value::as_str) == Some(v));
     let project = project_dir.display().to_string();
     let stdin = encode_event(event, flavor);
-    let mut env = handler_env(event, flavor, &project);
+    let hook_dir = selected.source.hook_dir().map(|d| d.display().to_string());
+    let mut env = handler_env(event, flavor, &project, hook_dir.as_deref());
     env.extend(selected.source.env());
     env.push((
         DEPTH_VAR.to_string(),

@@ -72,6 +72,8 @@ pub enum ArgsForm {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EnvValue {
     ProjectDir,
+    /// The folder of the hook file the handler was read from.
+    HookDir,
     SessionId,
     /// The event name in the handler's flavour.
     EventName,

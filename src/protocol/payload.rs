@@ -241,7 +241,13 @@ pub fn encode_event(event: &Event, flavor: Flavor) -> Value {
 }
 
 /// The environment variables a handler of `flavor` expects, beyond those it inherits.
-pub fn handler_env(event: &Event, flavor: Flavor, project_dir: &str) -> Vec<(String, String)> {
+/// `hook_dir` is the folder of the handler's hook file, where known.
+pub fn handler_env(
+    event: &Event,
+    flavor: Flavor,
+    project_dir: &str,
+    hook_dir: Option<&str>,
+) -> Vec<(String, String)> {
     let t = flavor.tables();
     t.protocol
         .env
@@ -249,6 +255,7 @@ pub fn handler_env(event: &Event, flavor: Flavor, project_dir: &str) -> Vec<(Str
         .filter_map(|(name, value)| {
             let value = match value {
                 EnvValue::ProjectDir => project_dir.to_string(),
+                EnvValue::HookDir => hook_dir?.to_string(),
                 EnvValue::SessionId => event.field("session_id")?.to_string(),
                 EnvValue::EventName => event_name(t, &event.kind),
                 EnvValue::Literal(s) => (*s).to_string(),
