@@ -369,3 +369,75 @@ fn copilot_handlers_run_by_hookx_get_copilot_hook_dir() {
     let dir = project.join(".github/hooks");
     assert_eq!(printed, Some(dir.to_str().unwrap()), "{text}");
 }
+
+/// A Copilot handler's `modifiedPrompt` (run 1.0.102: replaces the prompt) run by hookx under
+/// Claude, which cannot replace a prompt, is reported to the host, not silently dropped.
+#[test]
+fn a_modified_prompt_the_host_cannot_take_is_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (home, project) = (tmp.path().join("home"), tmp.path().join("project"));
+    write(
+        &project,
+        ".github/hooks/h.json",
+        r#"{"version": 1, "hooks": {"userPromptSubmitted": [{"type": "command", "bash": "echo '{\"modifiedPrompt\": \"rewritten\"}'"}]}}"#,
+    );
+    hookx_at(&project, &home, &["trust"]).success();
+    let sim = hookx_at(
+        &project,
+        &home,
+        &[
+            "simulate",
+            "--host",
+            "claude",
+            "--event",
+            "UserPromptSubmit",
+            "--field",
+            "prompt=hi",
+        ],
+    )
+    .success();
+    let text = String::from_utf8_lossy(&sim.get_output().stdout).to_string();
+    let answer = text
+        .lines()
+        .skip_while(|l| !l.starts_with("answer to the host:"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        answer.contains("modified prompt dropped") && answer.contains("rewritten"),
+        "{text}"
+    );
+}
+
+/// Under Copilot, a wrapped Copilot handler's `modifiedPrompt` and `modifiedResult` (run
+/// 1.0.102: they replace the prompt and the tool result) reach the host.
+#[test]
+fn exec_under_copilot_keeps_modified_prompt_and_result() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "userPromptSubmitted",
+            r#"{"sessionId":"s1","timestamp":1796103133010,"cwd":"/tmp","prompt":"hi"}"#,
+            r#"{"modifiedPrompt":"rewritten"}"#,
+        ),
+        (
+            "postToolUse",
+            r#"{"sessionId":"s1","timestamp":1796103133010,"cwd":"/tmp","toolName":"bash","toolArgs":{"command":"ls"},"toolResult":{"resultType":"success","textResultForLlm":"a"}}"#,
+            r#"{"modifiedResult":{"resultType":"success","textResultForLlm":"b"}}"#,
+        ),
+    ];
+    for (event, payload, says) in cases {
+        let out = hookx()
+            .args(["exec", "--as", "copilot", "--event", event, "--"])
+            .arg(format!("echo '{says}'"))
+            .env("COPILOT_CLI", "1")
+            .env("COPILOT_PROJECT_DIR", tmp.path())
+            .current_dir(tmp.path())
+            .write_stdin(payload)
+            .output()
+            .unwrap();
+        let answer: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|_| panic!("{event}: not JSON: {out:?}"));
+        let expected: Value = serde_json::from_str(says).unwrap();
+        assert_eq!(answer, expected, "{event}");
+    }
+}

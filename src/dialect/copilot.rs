@@ -172,6 +172,11 @@ mod protocol_rows {
     const HSO: &str = "hookSpecificOutput";
     const PRE: &[EventKind] = &[EventKind::PreToolUse];
     const PERM: &[EventKind] = &[EventKind::PermissionRequest];
+    /// `modifiedPrompt` replaces the prompt, in both casings (run 1.0.102).
+    const PROMPT: &[EventKind] = &[EventKind::UserPromptSubmit];
+    /// `modifiedResult {resultType, textResultForLlm}` replaces the tool result (run 1.0.102,
+    /// camelCase postToolUse).
+    const POST: &[EventKind] = &[EventKind::PostToolUse];
     /// The events whose top-level `additionalContext` reaches the model (run 1.0.102,
     /// tests/live_copilot.rs; notification: seed). postToolUseFailure also takes stderr at
     /// exit 2.
@@ -253,6 +258,8 @@ mod protocol_rows {
             F::new(Slot::Decision, &["decision"], Writes::On(BLOCKS)),
             F::new(Slot::Reason, &["reason"], Writes::On(BLOCKS)),
             F::new(Slot::Context, &["additionalContext"], Writes::On(CONTEXT)),
+            F::new(Slot::Prompt, &["modifiedPrompt"], Writes::On(PROMPT)),
+            F::new(Slot::ToolResult, &["modifiedResult"], Writes::On(POST)),
         ],
         answer_event_key: None,
         permission_values: ALL_DECISIONS,
@@ -327,6 +334,7 @@ mod protocol_rows {
             F::new(Slot::Reason, &["reason"], Writes::On(BLOCKS)),
             F::new(Slot::Context, &["additionalContext"], Writes::On(CONTEXT)),
             F::new(Slot::Context, &[HSO, "additionalContext"], Writes::Never),
+            F::new(Slot::Prompt, &["modifiedPrompt"], Writes::On(PROMPT)),
         ],
         answer_event_key: Some((HSO, "hookEventName")),
         permission_values: ALL_DECISIONS,

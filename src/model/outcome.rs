@@ -37,6 +37,12 @@ pub struct Outcome {
     pub suppress_output: bool,
     /// PermissionRequest: interrupt the agent after a deny.
     pub interrupt: bool,
+    /// UserPromptSubmit: the prompt to send instead of the user's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modified_prompt: Option<String>,
+    /// PostToolUse: the tool result the model sees instead, as the handler wrote it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modified_result: Option<Value>,
     /// Non-blocking errors (a crash, a timeout, unreadable output), shown to the user.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<String>,
@@ -44,7 +50,8 @@ pub struct Outcome {
 
 impl Outcome {
     /// Folds another handler's answer into this one: deny beats ask beats allow, block and stop
-    /// win, reasons, context and messages are concatenated in order, the last updated input wins.
+    /// win, reasons, context and messages are concatenated in order, the last updated input (prompt,
+    /// result) wins.
     pub fn merge(&mut self, other: Outcome) {
         self.decision = self.decision.max(other.decision);
         self.reasons.extend(other.reasons);
@@ -60,6 +67,12 @@ impl Outcome {
         self.system_messages.extend(other.system_messages);
         self.suppress_output |= other.suppress_output;
         self.interrupt |= other.interrupt;
+        if other.modified_prompt.is_some() {
+            self.modified_prompt = other.modified_prompt;
+        }
+        if other.modified_result.is_some() {
+            self.modified_result = other.modified_result;
+        }
         self.errors.extend(other.errors);
     }
 }

@@ -226,6 +226,24 @@ pub fn encode_answer(host: Flavor, event: &Event, outcome: &Outcome) -> HostAnsw
     if outcome.suppress_output {
         w.set(Slot::SuppressOutput, true.into());
     }
+    if let Some(prompt) = &outcome.modified_prompt
+        && !w.set(Slot::Prompt, prompt.clone().into())
+    {
+        notes.push(format!(
+            "hookx: modified prompt dropped: {} cannot replace the prompt on {}: {prompt}",
+            host.name(),
+            w.event_name
+        ));
+    }
+    if let Some(result) = &outcome.modified_result
+        && !w.set(Slot::ToolResult, result.clone())
+    {
+        notes.push(format!(
+            "hookx: modified tool result dropped: {} cannot replace the result on {}: {result}",
+            host.name(),
+            w.event_name
+        ));
+    }
 
     if !exit2.is_empty() {
         // The host reads stderr as the reason at exit 2 and ignores stdout.
@@ -461,6 +479,12 @@ fn read_json(flavor: Flavor, event: &Event, map: &Map<String, Value>, out: &mut 
                     out.additional_context.push(s);
                 }
             }
+            Slot::Prompt => {
+                if let Some(s) = text(Slot::Prompt, out) {
+                    out.modified_prompt = Some(s);
+                }
+            }
+            Slot::ToolResult => out.modified_result = Some(value.clone()),
         }
     }
 }

@@ -119,6 +119,10 @@ pub enum Slot {
     Interrupt,
     BehaviorInput,
     Context,
+    /// A replacement for the user's prompt.
+    Prompt,
+    /// A replacement for the tool's result, in the host's result form.
+    ToolResult,
 }
 
 /// On which events a host reads a field, and so where hookx writes it.
