@@ -248,7 +248,7 @@ pub fn decode_event(data: &[u8]) {
                     assert_eq!(flavor.dialect(), host);
                     for to in Flavor::ALL {
                         let encoded = hookx::protocol::encode_event(&event, to);
-                        let _ = hookx::protocol::handler_env(&event, to, "/p");
+                        let _ = hookx::protocol::handler_env(&event, to, "/p", Some("/p/hooks"));
                         // What hookx sends a handler of `to`, hookx reads as that dialect.
                         let bytes = serde_json::to_vec(&encoded).expect("a JSON value");
                         if let Err(e) = hookx::protocol::decode_event_as(
