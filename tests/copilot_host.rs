@@ -441,3 +441,25 @@ fn exec_under_copilot_keeps_modified_prompt_and_result() {
         assert_eq!(answer, expected, "{event}");
     }
 }
+
+/// userPromptTransformed (run 1.0.102) and preMcpToolCall (1.0.102 settings schema) are
+/// Copilot events: `validate` does not call them unknown.
+#[test]
+fn copilot_only_events_are_known() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = write(
+        tmp.path(),
+        ".github/hooks/h.json",
+        r#"{"version": 1, "hooks": {
+            "userPromptTransformed": [{"type": "command", "bash": "true"}],
+            "preMcpToolCall": [{"type": "command", "bash": "true"}]
+        }}"#,
+    );
+    let out = hookx()
+        .args(["validate", "--format", "json"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let diags: Value = serde_json::from_slice(&out.stdout).expect("JSON diagnostics");
+    assert_eq!(diags, serde_json::json!([]), "{diags:#}");
+}

@@ -30,6 +30,9 @@ pub static TABLES: Tables = Tables {
         (EventKind::Stop, "agentStop"),
         (EventKind::PreCompact, "preCompact"),
         (EventKind::ErrorOccurred, "errorOccurred"),
+        // Copilot only; no PascalCase twin (1.0.102 skips `UserPromptTransformed` as unknown).
+        (EventKind::UserPromptTransformed, "userPromptTransformed"),
+        (EventKind::PreMcpToolCall, "preMcpToolCall"),
     ],
     tools: &[
         (ids::SHELL, &["bash"]),
@@ -229,6 +232,10 @@ mod protocol_rows {
             (EventKind::SubagentStart, &["agentName"]),
             (EventKind::Stop, &["stopReason"]),
             (EventKind::PreCompact, &["trigger"]),
+            (
+                EventKind::UserPromptTransformed,
+                &["prompt", "transformedPrompt"],
+            ),
             (EventKind::UserPromptSubmit, &["prompt"]),
             (EventKind::SessionStart, &["source"]),
             (EventKind::SessionEnd, &["reason"]),

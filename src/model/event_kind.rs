@@ -44,6 +44,11 @@ pub enum EventKind {
     DirectoryAdded,
     MessageDisplay,
     PreSkillShellCommand,
+    // Copilot CLI only (dialects.md §3).
+    /// After Copilot expands the prompt: `prompt`, `transformedPrompt` (run 1.0.102).
+    UserPromptTransformed,
+    /// Before an MCP tool call (1.0.102 settings schema, field).
+    PreMcpToolCall,
     /// An event hookx does not know, under the name it was written with. Carried through
     /// unchanged within its dialect and reported when converting to another.
     Other(String),
@@ -51,7 +56,7 @@ pub enum EventKind {
 
 impl EventKind {
     /// Every known event, in the order of dialects.md §3.
-    pub const KNOWN: [EventKind; 36] = [
+    pub const KNOWN: [EventKind; 38] = [
         EventKind::SessionStart,
         EventKind::SessionEnd,
         EventKind::UserPromptSubmit,
@@ -88,6 +93,8 @@ impl EventKind {
         EventKind::DirectoryAdded,
         EventKind::MessageDisplay,
         EventKind::PreSkillShellCommand,
+        EventKind::UserPromptTransformed,
+        EventKind::PreMcpToolCall,
     ];
 
     /// The canonical name, used in reports and in `--event` arguments.
@@ -129,6 +136,8 @@ impl EventKind {
             EventKind::DirectoryAdded => "DirectoryAdded",
             EventKind::MessageDisplay => "MessageDisplay",
             EventKind::PreSkillShellCommand => "PreSkillShellCommand",
+            EventKind::UserPromptTransformed => "UserPromptTransformed",
+            EventKind::PreMcpToolCall => "PreMcpToolCall",
             EventKind::Other(name) => name,
         }
     }
