@@ -105,43 +105,9 @@ fn pre_tool_use_may_defer() {
     assert_eq!(out.decision, None, "{out:?}");
 }
 
-/// Every event of the 2.1.332 settings schema.
-const EVENTS: [&str; 34] = [
-    "SessionStart",
-    "SessionEnd",
-    "UserPromptSubmit",
-    "PreToolUse",
-    "PermissionRequest",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "Notification",
-    "SubagentStart",
-    "SubagentStop",
-    "Stop",
-    "PreCompact",
-    "PostCompact",
-    "PostToolBatch",
-    "UserPromptExpansion",
-    "StopFailure",
-    "PreModelSwitch",
-    "PostModelSwitch",
-    "PermissionDenied",
-    "Setup",
-    "TeammateIdle",
-    "TaskCreated",
-    "TaskCompleted",
-    "Elicitation",
-    "ElicitationResult",
-    "ConfigChange",
-    "WorktreeCreate",
-    "WorktreeRemove",
-    "InstructionsLoaded",
-    "CwdChanged",
-    "FileChanged",
-    "DirectoryAdded",
-    "MessageDisplay",
-    "PreSkillShellCommand",
-];
+#[path = "common/claude_events.rs"]
+mod claude_events;
+use claude_events::EVENTS;
 
 #[test]
 fn all_34_events_are_known() {
