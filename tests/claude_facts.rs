@@ -163,6 +163,12 @@ fn version_lists_the_host_versions_the_tables_were_verified_with() {
         out.contains("claude: verified against claude-code 2.1.332\n"),
         "{out}"
     );
+    assert!(
+        out.contains("copilot: verified against copilot-cli 1.0.102\n"),
+        "{out}"
+    );
+    // Bricks has no client: its facts are the seed documents'.
+    assert!(out.contains("bricks: not verified"), "{out}");
 }
 
 /// Claude's newer handler fields and types (2.1.332 schema), read from a user settings file
