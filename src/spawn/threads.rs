@@ -3,8 +3,8 @@
 //! the direct child is killed on timeout, and Windows itself is not on CI.
 
 use super::{
-    Capture, Exit, Finished, LiveGroup, Naps, PIPE_GRACE, REAP_BOUND, Spawn, exit_of, not_started,
-    shell_command, spawn_failure,
+    Capture, Exit, Finished, Naps, PIPE_GRACE, REAP_BOUND, Spawn, exit_of, not_started,
+    shell_command, spawn_failure, spawn_live,
 };
 use std::io::{Read, Write};
 use std::process::Child;
