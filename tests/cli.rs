@@ -393,19 +393,10 @@ fn write_creates_the_project_file_for_each_dialect() {
         let expected = convert(BLOCK_RM, "claude", to, &[]).stdout;
         // The converted file, each handler with hookx's record of where it came from.
         let written = std::fs::read_to_string(&target).unwrap();
-        let source = std::fs::canonicalize(BLOCK_RM).unwrap();
-        let record = format!(
-            ",\n{}\"hookx\": {{\n{}  \"source\": {}\n{}}}",
-            " ".repeat(12),
-            " ".repeat(12),
-            serde_json::to_string(source.to_str().unwrap()).unwrap(),
-            " ".repeat(12),
-        );
-        let record = match to {
-            "copilot" => record.replace(&" ".repeat(12), &" ".repeat(8)),
-            _ => record,
-        };
-        assert_eq!(written.replace(&record, ""), expected, "{to}");
+        // The record names the source relative to the target, or absolute: it depends on
+        // where the clone lives, so only its shape is checked here.
+        let record = regex::Regex::new(r#",\n *"hookx": \{\n *"source": "[^"]+"\n *\}"#).unwrap();
+        assert_eq!(record.replace_all(&written, ""), expected, "{to}");
         assert_eq!(written.matches("\"hookx\"").count(), 1, "{written}");
         // Detected from its path, the written file reads back as its dialect.
         let v = run(&["validate", path_str(&target)]);
