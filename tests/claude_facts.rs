@@ -105,43 +105,9 @@ fn pre_tool_use_may_defer() {
     assert_eq!(out.decision, None, "{out:?}");
 }
 
-/// Every event of the 2.1.332 settings schema.
-const EVENTS: [&str; 34] = [
-    "SessionStart",
-    "SessionEnd",
-    "UserPromptSubmit",
-    "PreToolUse",
-    "PermissionRequest",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "Notification",
-    "SubagentStart",
-    "SubagentStop",
-    "Stop",
-    "PreCompact",
-    "PostCompact",
-    "PostToolBatch",
-    "UserPromptExpansion",
-    "StopFailure",
-    "PreModelSwitch",
-    "PostModelSwitch",
-    "PermissionDenied",
-    "Setup",
-    "TeammateIdle",
-    "TaskCreated",
-    "TaskCompleted",
-    "Elicitation",
-    "ElicitationResult",
-    "ConfigChange",
-    "WorktreeCreate",
-    "WorktreeRemove",
-    "InstructionsLoaded",
-    "CwdChanged",
-    "FileChanged",
-    "DirectoryAdded",
-    "MessageDisplay",
-    "PreSkillShellCommand",
-];
+#[path = "common/claude_events.rs"]
+mod claude_events;
+use claude_events::EVENTS;
 
 #[test]
 fn all_34_events_are_known() {
@@ -197,6 +163,12 @@ fn version_lists_the_host_versions_the_tables_were_verified_with() {
         out.contains("claude: verified against claude-code 2.1.332\n"),
         "{out}"
     );
+    assert!(
+        out.contains("copilot: verified against copilot-cli 1.0.102\n"),
+        "{out}"
+    );
+    // Bricks has no client: its facts are the seed documents'.
+    assert!(out.contains("bricks: not verified"), "{out}");
 }
 
 /// Claude's newer handler fields and types (2.1.332 schema), read from a user settings file

@@ -184,9 +184,15 @@ fn gone_soon(pid: i32) -> bool {
 /// `hookx exec --host claude --as claude -- SCRIPT` started in `dir` and handed a Claude
 /// `PreToolUse` (stdin then closed), its output thrown away.
 fn spawn_claude_exec(dir: &Path, script: &str) -> std::process::Child {
+    spawn_claude_exec_with(dir, script, &[])
+}
+
+/// [`spawn_claude_exec`] with extra environment variables.
+fn spawn_claude_exec_with(dir: &Path, script: &str, env: &[(&str, &str)]) -> std::process::Child {
     use std::io::Write as _;
     use std::process::Stdio;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+        .envs(env.iter().copied())
         .current_dir(dir)
         .args(["exec", "--host", "claude", "--as", "claude", "--"])
         .arg(script)
@@ -264,6 +270,34 @@ fn host_killing_hookx_kills_the_running_handlers() {
             "signal {name}: the handler's child {sleeper} outlived hookx"
         );
     }
+}
+
+/// A signal that arrives after a handler's shell started but before hookx registered its group
+/// (a debug-only delay holds that window open) is held back until the group is known, so the
+/// handler's children still die with hookx. Before, such a signal found no group to kill.
+#[test]
+fn a_signal_while_a_handler_starts_still_kills_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("sleeper.pid");
+    let script = sleeper_script(&pid_file);
+    let mut child = spawn_claude_exec_with(
+        dir.path(),
+        &script,
+        &[("HOOKX_TEST_SPAWN_DELAY_MS", "3000")],
+    );
+    let sleeper = (0..500)
+        .find_map(|_| {
+            std::thread::sleep(Duration::from_millis(20));
+            pid_in(&pid_file)
+        })
+        .expect("the handler started its child");
+    let hookx = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
+    rustix::process::kill_process(hookx, rustix::process::Signal::TERM).unwrap();
+    let status = child.wait().unwrap();
+    let gone = gone_soon(sleeper);
+    kill(sleeper);
+    assert_eq!(status.code(), Some(128 + 15), "{status:?}");
+    assert!(gone, "the handler's child {sleeper} outlived hookx");
 }
 
 #[test]

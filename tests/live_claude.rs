@@ -16,43 +16,9 @@ use serde_json::{Value, json};
 use server::{Block, FakeModel, Script};
 use std::path::Path;
 
-/// Every event Claude Code 2.1.332 knows (its settings schema); all are registered natively.
-const EVENTS: [&str; 34] = [
-    "SessionStart",
-    "SessionEnd",
-    "UserPromptSubmit",
-    "PreToolUse",
-    "PermissionRequest",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "Notification",
-    "SubagentStart",
-    "SubagentStop",
-    "Stop",
-    "PreCompact",
-    "PostCompact",
-    "PostToolBatch",
-    "UserPromptExpansion",
-    "StopFailure",
-    "PreModelSwitch",
-    "PostModelSwitch",
-    "PermissionDenied",
-    "Setup",
-    "TeammateIdle",
-    "TaskCreated",
-    "TaskCompleted",
-    "Elicitation",
-    "ElicitationResult",
-    "ConfigChange",
-    "WorktreeCreate",
-    "WorktreeRemove",
-    "InstructionsLoaded",
-    "CwdChanged",
-    "FileChanged",
-    "DirectoryAdded",
-    "MessageDisplay",
-    "PreSkillShellCommand",
-];
+#[path = "common/claude_events.rs"]
+mod claude_events;
+use claude_events::EVENTS;
 
 /// The main script: every tool kind, answers picked by the `tag-…` words, a subagent, then
 /// two turn ends (blocked, continued by context) and a tool whose hook stops the session.

@@ -73,7 +73,7 @@ pub static TABLES: Tables = Tables {
     first_deny_stops_the_rest: true,
     handler_types: &["command", "prompt"],
     protocol: protocol_rows::PROTOCOL,
-    verified_with: None,
+    verified_with: Some("copilot-cli 1.0.102"),
     matcher_values: super::COPILOT_MATCHER_VALUES,
 };
 
@@ -115,7 +115,7 @@ pub static PASCAL_TABLES: Tables = Tables {
     first_deny_stops_the_rest: true,
     handler_types: &["command", "prompt"],
     protocol: protocol_rows::PASCAL_PROTOCOL,
-    verified_with: None,
+    verified_with: Some("copilot-cli 1.0.102"),
     matcher_values: super::COPILOT_MATCHER_VALUES,
 };
 

@@ -15,7 +15,7 @@ mod unix;
 use std::io;
 use std::path::PathBuf;
 use std::process::{Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// What to run.
@@ -216,9 +216,53 @@ pub fn kill_live_groups() {
     }
 }
 
+/// Handlers being started right now: a termination signal then waits for their groups to be
+/// registered (see [`spawn_live`]), else it would find a running handler unregistered.
+static SPAWNING: AtomicUsize = AtomicUsize::new(0);
+/// A termination signal held back while [`SPAWNING`] was not 0; 0 when none.
+static DEFERRED: AtomicI32 = AtomicI32::new(0);
+
+/// Starts a handler's shell and registers its group in [`LIVE_GROUPS`], holding back a host's
+/// termination signal between the two: the shell may already run (and start children) before
+/// the group is registered, and a signal then would leave them running.
+fn spawn_live(cmd: &mut Command) -> io::Result<(std::process::Child, LiveGroup)> {
+    SPAWNING.fetch_add(1, Ordering::SeqCst);
+    let spawned = cmd.spawn().map(|child| {
+        spawn_test_delay();
+        let live = LiveGroup::register(child.id());
+        (child, live)
+    });
+    if SPAWNING.fetch_sub(1, Ordering::SeqCst) == 1 {
+        let signal = DEFERRED.swap(0, Ordering::SeqCst);
+        if signal != 0 {
+            terminate(signal);
+        }
+    }
+    spawned
+}
+
+/// Debug builds only: `HOOKX_TEST_SPAWN_DELAY_MS` widens the window between a handler's start
+/// and its registration, so that a test can send its signal there.
+fn spawn_test_delay() {
+    #[cfg(debug_assertions)]
+    if let Some(ms) = std::env::var("HOOKX_TEST_SPAWN_DELAY_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        std::thread::sleep(Duration::from_millis(ms));
+    }
+}
+
+/// Kills the running handlers' groups and exits as killed by `signal` would. Async-signal-safe.
+fn terminate(signal: i32) -> ! {
+    kill_live_groups();
+    signal_hook::low_level::exit(128 + signal)
+}
+
 /// On SIGTERM, SIGINT or SIGHUP (a host giving up on hookx), kills the running handlers'
 /// groups, then exits as killed by that signal would. No thread: the work is done in the
-/// signal handler itself.
+/// signal handler itself. While a handler is being started the signal is held back until its
+/// group is registered.
 pub fn forward_termination() {
     #[cfg(unix)]
     for signal in [
@@ -230,8 +274,14 @@ pub fn forward_termination() {
         // _exit(2); it neither allocates nor locks.
         let _ = unsafe {
             signal_hook::low_level::register(signal, move || {
-                kill_live_groups();
-                signal_hook::low_level::exit(128 + signal);
+                if SPAWNING.load(Ordering::SeqCst) > 0 {
+                    DEFERRED.store(signal, Ordering::SeqCst);
+                    // Checked again: a start that ended before the store missed it.
+                    if SPAWNING.load(Ordering::SeqCst) > 0 {
+                        return;
+                    }
+                }
+                terminate(signal);
             })
         };
     }

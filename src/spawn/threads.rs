@@ -3,8 +3,8 @@
 //! the direct child is killed on timeout, and Windows itself is not on CI.
 
 use super::{
-    Capture, Exit, Finished, LiveGroup, Naps, PIPE_GRACE, REAP_BOUND, Spawn, exit_of, not_started,
-    shell_command, spawn_failure,
+    Capture, Exit, Finished, Naps, PIPE_GRACE, REAP_BOUND, Spawn, exit_of, not_started,
+    shell_command, spawn_failure, spawn_live,
 };
 use std::io::{Read, Write};
 use std::process::Child;
@@ -35,11 +35,10 @@ pub(super) fn run_together(specs: &[Spawn]) -> Vec<Finished> {
 
 fn run_one(spec: &Spawn) -> Finished {
     let start = Instant::now();
-    let mut child = match shell_command(spec).spawn() {
-        Ok(child) => child,
+    let (mut child, _live) = match spawn_live(&mut shell_command(spec)) {
+        Ok(started) => started,
         Err(err) => return not_started(start, spawn_failure(spec, &err)),
     };
-    let _live = LiveGroup::register(child.id());
     let (done_tx, done_rx) = mpsc::channel();
     let stdout = pump(child.stdout.take(), done_tx.clone());
     let stderr = pump(child.stderr.take(), done_tx);

@@ -175,14 +175,13 @@ impl<'a> Handler<'a> {
     /// processes or memory (worth another try once a running handler has ended).
     fn start(spec: &'a Spawn) -> Result<Handler<'a>, (Finished, bool)> {
         let start = Instant::now();
-        let mut child = shell_command(spec).spawn().map_err(|err| {
+        let (mut child, live) = super::spawn_live(&mut shell_command(spec)).map_err(|err| {
             let exhausted = matches!(
                 Errno::from_io_error(&err),
                 Some(Errno::MFILE | Errno::NFILE | Errno::AGAIN | Errno::NOMEM)
             );
             (not_started(start, spawn_failure(spec, &err)), exhausted)
         })?;
-        let live = LiveGroup::register(child.id());
         let pidfd = pidfd_of(&child);
         let stdin: Option<OwnedFd> = child.stdin.take().map(Into::into);
         if let Some(fd) = &stdin {
