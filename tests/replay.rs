@@ -1,5 +1,6 @@
-//! Every payload a real client sent (`tests/fixtures/recorded/*/`, written by the live suites)
-//! replayed without the client: through `hookx run --host HOST`, with trusted recording
+//! Every payload a real client sent (`tests/fixtures/recorded/*/`, written by the live suites),
+//! and every hand-written payload in a client's documented shape for the events that never fire
+//! offline (`tests/fixtures/documented/*/`, each naming its `source`), replayed without the client: through `hookx run --host HOST`, with trusted recording
 //! handlers of every other dialect, and through `hookx exec --as D` for every handler flavour.
 //! Each handler must receive a payload of its own flavour naming the recorded event (and tool),
 //! and silent handlers must leave the host a silent answer.
@@ -13,6 +14,9 @@ use std::path::{Path, PathBuf};
 
 struct Recorded {
     path: PathBuf,
+    /// Which root the payload came from: `recorded` (a real client sent it) or `documented`
+    /// (hand-written in the client's documented shape).
+    origin: &'static str,
     host: Dialect,
     flavor: Flavor,
     /// The event as the host's config names it.
@@ -20,10 +24,27 @@ struct Recorded {
     stdin: String,
 }
 
+/// The fixture roots, each named by the origin its payloads are labelled with.
+const ORIGINS: [&str; 2] = ["recorded", "documented"];
+
 fn recorded() -> Vec<Recorded> {
-    let root = common::fixtures_dir().join("recorded");
     let mut found = Vec::new();
-    for dir in std::fs::read_dir(&root).expect("tests/fixtures/recorded") {
+    for origin in ORIGINS {
+        let before = found.len();
+        let root = common::fixtures_dir().join(origin);
+        load(&root, origin, &mut found);
+        assert!(
+            found.len() > before,
+            "no {origin} payloads in {}",
+            root.display()
+        );
+    }
+    found.sort_by(|a, b| a.path.cmp(&b.path));
+    found
+}
+
+fn load(root: &Path, origin: &'static str, found: &mut Vec<Recorded>) {
+    for dir in std::fs::read_dir(root).unwrap_or_else(|e| panic!("{}: {e}", root.display())) {
         let dir = dir.unwrap().path();
         for file in std::fs::read_dir(&dir).unwrap() {
             let path = file.unwrap().path();
@@ -40,7 +61,16 @@ fn recorded() -> Vec<Recorded> {
                 .into_iter()
                 .find(|f| v["flavor"] == f.name())
                 .unwrap_or_else(|| panic!("{}: flavor {}", path.display(), v["flavor"]));
+            if origin == "documented" {
+                let source = v["source"].as_str().unwrap_or_default();
+                assert!(
+                    source.starts_with("documented: "),
+                    "{}: a documented payload names its source (\"documented: <where>\")",
+                    path.display()
+                );
+            }
             found.push(Recorded {
+                origin,
                 host,
                 flavor,
                 event: v["event"].as_str().unwrap().to_string(),
@@ -49,13 +79,6 @@ fn recorded() -> Vec<Recorded> {
             });
         }
     }
-    found.sort_by(|a, b| a.path.cmp(&b.path));
-    assert!(
-        !found.is_empty(),
-        "no recorded payloads in {}",
-        root.display()
-    );
-    found
 }
 
 /// A project whose foreign hook files hold one recording handler per event, for every flavour
@@ -182,7 +205,13 @@ fn check_received(
 ) {
     let host_event = decode_event_as(r.stdin.as_bytes(), r.host, Some(&r.event))
         .map(|(e, _)| e)
-        .expect("the recorded payload decodes");
+        .unwrap_or_else(|e| {
+            panic!(
+                "{}: the {} payload decodes: {e}",
+                r.path.display(),
+                r.origin
+            )
+        });
     let native = flavor
         .tables()
         .event_name(&host_event.kind)
@@ -212,13 +241,17 @@ fn check_received(
 }
 
 #[test]
-fn every_recorded_payload_runs_through_hookx_run_and_exec() {
+fn every_recorded_and_documented_payload_runs_through_hookx_run_and_exec() {
     let world = World::new();
     let mut failures = Vec::new();
     let mut checked = 0;
     let mut received = 0;
     for r in recorded() {
-        let name = r.path.file_name().unwrap().to_string_lossy().to_string();
+        let name = format!(
+            "{} {}",
+            r.origin,
+            r.path.file_name().unwrap().to_string_lossy()
+        );
         let kind = r
             .flavor
             .tables()
