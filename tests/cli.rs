@@ -376,6 +376,9 @@ fn write_merges_into_settings_keeping_everything_else() {
 
 #[test]
 fn write_creates_the_project_file_for_each_dialect() {
+    // The record names the source relative to the target, or absolute: it depends on
+    // where the clone lives, so only its shape is checked here.
+    let record = regex::Regex::new(r#",\n *"hookx": \{\n *"source": "[^"]+"\n *\}"#).unwrap();
     for (to, file) in [
         ("claude", ".claude/settings.json"),
         ("copilot", ".github/hooks/hooks.json"),
@@ -393,9 +396,6 @@ fn write_creates_the_project_file_for_each_dialect() {
         let expected = convert(BLOCK_RM, "claude", to, &[]).stdout;
         // The converted file, each handler with hookx's record of where it came from.
         let written = std::fs::read_to_string(&target).unwrap();
-        // The record names the source relative to the target, or absolute: it depends on
-        // where the clone lives, so only its shape is checked here.
-        let record = regex::Regex::new(r#",\n *"hookx": \{\n *"source": "[^"]+"\n *\}"#).unwrap();
         assert_eq!(record.replace_all(&written, ""), expected, "{to}");
         assert_eq!(written.matches("\"hookx\"").count(), 1, "{written}");
         // Detected from its path, the written file reads back as its dialect.
