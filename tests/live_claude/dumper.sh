@@ -15,11 +15,15 @@ k=$(cat "$dir/$label/seen.$ev" 2>/dev/null || echo 0)
 k=$((k + 1))
 echo "$k" > "$dir/$label/seen.$ev"
 rmdir "$dir/lock"
+# Written aside and renamed into rec/ whole: a client that kills a hook mid-write (Claude does
+# after a refused API request) leaves no half record behind.
 rec="$dir/$label/rec/$(printf %03d "$n").$ev"
-mkdir -p "$rec"
-printf '%s' "$in" > "$rec/stdin.json"
-env > "$rec/env"
-pwd > "$rec/cwd"
+part="$dir/$label/part.$n"
+mkdir -p "$part" "$dir/$label/rec"
+printf '%s' "$in" > "$part/stdin.json"
+env > "$part/env"
+pwd > "$part/cwd"
+mv "$part" "$rec"
 answers="$dir/$label/answers"
 for tag in $(printf '%s' "$in" | grep -o 'tag-[a-z0-9]*'); do
     if [ -f "$answers/$ev.$tag" ]; then . "$answers/$ev.$tag"; exit 0; fi
