@@ -5,57 +5,16 @@
 mod common;
 
 use assert_cmd::Command;
-use common::{fixtures_dir, write};
+use common::{Ran, fixtures_dir, ran, write};
 use serde_json::Value;
 use std::path::Path;
 use std::time::Duration;
 
-struct Ran {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-impl std::fmt::Debug for Ran {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let cut = |s: &str| s.chars().take(3000).collect::<String>();
-        write!(
-            f,
-            "exit {:?}\n--- stdout\n{}\n--- stderr\n{}",
-            self.code,
-            cut(&self.stdout),
-            cut(&self.stderr)
-        )
-    }
-}
-
 /// The real binary in `dir`, HOME there too, no agent variable inherited.
 fn hookx(dir: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("hookx").unwrap();
-    for var in [
-        "CLAUDE_PROJECT_DIR",
-        "COPILOT_CLI",
-        "BRICKS_PROJECT_DIR",
-        "BRICKS_SESSION_ID",
-        "BRICKS_HOOK_EVENT",
-        "HOOKX_DEPTH",
-        "HOOKX_HOME",
-    ] {
-        cmd.env_remove(var);
-    }
-    cmd.current_dir(dir)
-        .env("HOME", dir)
-        .timeout(Duration::from_secs(120));
+    let mut cmd = common::hookx_clean(dir);
+    cmd.env("HOME", dir);
     cmd
-}
-
-fn ran(cmd: &mut Command) -> Ran {
-    let out = cmd.output().expect("hookx runs");
-    Ran {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
 }
 
 fn payload(rel: &str, cwd: &Path) -> Vec<u8> {

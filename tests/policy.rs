@@ -8,58 +8,15 @@
 mod common;
 
 use assert_cmd::Command;
-use common::{fixtures_dir, write};
+use common::{Ran, fixtures_dir, ran, write};
 use hookx::dialect::{Dialect, Flavor};
 use hookx::model::EventKind;
 use serde_json::{Value, json};
 use std::path::Path;
-use std::time::Duration;
-
-struct Ran {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-impl std::fmt::Debug for Ran {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let cut = |s: &str| s.chars().take(3000).collect::<String>();
-        write!(
-            f,
-            "exit {:?}\n--- stdout\n{}\n--- stderr\n{}",
-            self.code,
-            cut(&self.stdout),
-            cut(&self.stderr)
-        )
-    }
-}
 
 /// The real binary with no agent variable inherited from whoever runs the tests.
 fn hookx(dir: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("hookx").unwrap();
-    for var in [
-        "CLAUDE_PROJECT_DIR",
-        "COPILOT_CLI",
-        "BRICKS_PROJECT_DIR",
-        "BRICKS_SESSION_ID",
-        "BRICKS_HOOK_EVENT",
-        "HOOKX_DEPTH",
-        "HOOKX_HOME",
-        "HOOKX_TEST_PANIC",
-    ] {
-        cmd.env_remove(var);
-    }
-    cmd.current_dir(dir).timeout(Duration::from_secs(120));
-    cmd
-}
-
-fn ran(cmd: &mut Command) -> Ran {
-    let out = cmd.output().expect("hookx runs");
-    Ran {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    common::hookx_clean(dir)
 }
 
 /// The command-line spelling of a flavour's host and of one of its events.

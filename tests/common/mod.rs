@@ -114,3 +114,53 @@ pub fn exits_within(pid: i32, bound: Duration) -> bool {
         }
     }
 }
+
+/// What one run of the real binary gave: its exit code and output, shown cut short on failure.
+pub struct Ran {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl std::fmt::Debug for Ran {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let cut = |s: &str| s.chars().take(3000).collect::<String>();
+        write!(
+            f,
+            "exit {:?}\n--- stdout\n{}\n--- stderr\n{}",
+            self.code,
+            cut(&self.stdout),
+            cut(&self.stderr)
+        )
+    }
+}
+
+/// Runs `cmd` to its end.
+pub fn ran(cmd: &mut Command) -> Ran {
+    let out = cmd.output().expect("hookx runs");
+    Ran {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// The real binary in `dir` with no agent or hookx variable inherited from whoever runs the
+/// tests, killed (and the test failed) after two minutes.
+pub fn hookx_clean(dir: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("hookx").expect("the hookx binary");
+    for var in [
+        "CLAUDE_PROJECT_DIR",
+        "COPILOT_CLI",
+        "BRICKS_PROJECT_DIR",
+        "BRICKS_SESSION_ID",
+        "BRICKS_HOOK_EVENT",
+        "HOOKX_DEPTH",
+        "HOOKX_HOME",
+        "HOOKX_TEST_PANIC",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.current_dir(dir).timeout(Duration::from_secs(120));
+    cmd
+}
