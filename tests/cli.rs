@@ -1195,3 +1195,73 @@ fn exec_if_runs_the_handler_only_for_matching_calls() {
         "{bad:?}"
     );
 }
+
+/// A Claude config with one PreToolUse handler, written to a temp dir.
+fn claude_config_with(dir: &Path, command: &str) -> String {
+    let config = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": command}]}]}});
+    let path = dir.join("settings.json");
+    std::fs::write(&path, config.to_string()).unwrap();
+    path.display().to_string()
+}
+
+/// The `bash` line of the first preToolUse entry of a converted Copilot file.
+fn first_copilot_line(stdout: &str) -> String {
+    let report = json(stdout);
+    let out = json(report["output"].as_str().unwrap());
+    out["hooks"]["preToolUse"][0]["bash"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn a_40_kb_quote_heavy_handler_still_runs_once_wrapped() {
+    // 40 KB of single quotes: 160 KB once single-quoted, over Linux's 128 KiB argument limit
+    // ("Argument list too long" when the host starts `sh -c`).
+    let dir = tempfile::tempdir().unwrap();
+    let command = format!("printf '%s' ok{}", "''".repeat(20_000));
+    let input = claude_config_with(dir.path(), &command);
+    let r = convert(&input, "claude", "copilot", &["--format", "json"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let line = first_copilot_line(&r.stdout);
+    assert!(line.contains(" exec --host copilot --as claude "), "{line}");
+    // Run it the way Copilot does, with this build of hookx first on PATH.
+    let bin = Path::new(env!("CARGO_BIN_EXE_hookx")).parent().unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let payload =
+        r#"{"timestamp":1,"cwd":"/tmp","toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}"#;
+    let mut child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(&line)
+        .env("PATH", path)
+        .env("HOME", dir.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the wrapped line starts (E2BIG: Argument list too long)");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+}
+
+#[test]
+fn a_handler_too_large_to_wrap_is_reported_and_left_as_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let command = format!("true {}", "x".repeat(140 * 1024));
+    let input = claude_config_with(dir.path(), &command);
+    let r = convert(&input, "claude", "copilot", &["--format", "json"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(first_copilot_line(&r.stdout), command);
+    let report = json(&r.stdout);
+    let losses = report["losses"].to_string();
+    assert!(losses.contains("128 KiB"), "{losses}");
+    assert!(losses.contains("/hooks/PreToolUse/0/hooks/0"), "{losses}");
+}

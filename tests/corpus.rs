@@ -11,7 +11,7 @@
 mod common;
 
 use hookx::config::{read, write};
-use hookx::convert::{self, Options, matcher, shell_quote};
+use hookx::convert::{self, Options, matcher, shell_quote_shortest};
 use hookx::dialect::{Dialect, Flavor};
 use hookx::model::{Document, HandlerKind};
 use hookx::source::SourceFile;
@@ -158,7 +158,7 @@ fn every_claude_config_converts_with_exact_matchers_and_commands() {
                     continue;
                 }
                 figures.commands += 1;
-                let word = format!("-- {}", shell_quote(&original));
+                let word = format!("-- {}", shell_quote_shortest(&original));
                 if wrapped.iter().any(|l| l.ends_with(&word)) {
                     figures.wrapped_kept += 1;
                 } else {

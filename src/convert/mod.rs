@@ -691,8 +691,21 @@ impl Converter<'_> {
             if let Some(rule) = &wrap.condition {
                 wrapped.push_str(&format!(" --if {}", shell_quote(rule)));
             }
-            line = format!("{wrapped} -- {}", shell_quote(&line));
-            self.wrapped += 1;
+            let wrapped = format!("{wrapped} -- {}", shell_quote_shortest(&line));
+            if wrapped.len() > MAX_SHELL_ARGUMENT {
+                self.lose(
+                    src,
+                    at,
+                    &format!("a {}-byte command", line.len()),
+                    &format!(
+                        "wrapped, it is {} bytes, and the host hands it to `sh -c` as one argument, which Linux refuses over 128 KiB; it is left unwrapped, so under {target} it receives {target}'s payload (move it into a script file and convert again)",
+                        wrapped.len()
+                    ),
+                );
+            } else {
+                line = wrapped;
+                self.wrapped += 1;
+            }
         } else {
             self.lose(
                 src,
@@ -898,6 +911,34 @@ fn replace_variable(line: &str, from: &str, to: &str) -> String {
 }
 
 /// Quotes a string for a POSIX shell, as one word.
+/// The longest command line a host can pass to `sh -c`: Linux's limit on one argument
+/// (`MAX_ARG_STRLEN`, 128 KiB with its NUL), less room for the shell's own words.
+const MAX_SHELL_ARGUMENT: usize = 128 * 1024 - 1024;
+
+/// One shell word for `text`, in single or double quotes, whichever is shorter: a quote-heavy
+/// handler grows up to 4× in single quotes (`'\''` per quote) but at most 2× in double quotes,
+/// and it must stay under the host's argument limit once wrapped.
+pub fn shell_quote_shortest(text: &str) -> String {
+    let single = shell_quote(text);
+    let specials = text
+        .chars()
+        .filter(|c| matches!(c, '"' | '$' | '`' | '\\'))
+        .count();
+    if text.len() + specials + 2 >= single.len() {
+        return single;
+    }
+    let mut double = String::with_capacity(text.len() + specials + 2);
+    double.push('"');
+    for c in text.chars() {
+        if matches!(c, '"' | '$' | '`' | '\\') {
+            double.push('\\');
+        }
+        double.push(c);
+    }
+    double.push('"');
+    double
+}
+
 pub fn shell_quote(text: &str) -> String {
     if !text.is_empty()
         && text
