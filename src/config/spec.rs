@@ -1,5 +1,7 @@
 //! The shape of each dialect's config files, as data read by [`super::read`] and
-//! [`super::write`]. Each dialect file holds one `CONFIG` of this type.
+//! [`super::write`]. Each dialect's [`crate::dialect::DialectDef`] holds one.
+
+pub use crate::model::DocumentKind;
 
 /// A handler field of the canonical model that a config key carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,6 +77,34 @@ pub struct ConfigSpec {
     pub reads_foreign_as: &'static [(crate::dialect::Dialect, crate::dialect::Flavor)],
     /// Handler keys, kept verbatim among a handler's other fields, that change how it runs.
     pub run_keys: RunKeys,
+    /// The kinds of file the dialect has.
+    pub documents: Documents,
+    /// The variable the agent sets to a plugin's folder for the plugin's hooks.
+    pub plugin_root_var: Option<&'static str>,
+    /// Where `convert --write` puts a converted file without `--out`, below the project.
+    pub convert_target: &'static str,
+    /// Handler types the agent runs only on some events (Copilot: `prompt` on sessionStart).
+    pub type_only_on: &'static [(&'static str, &'static [crate::model::EventKind])],
+}
+
+/// The kinds of file of one dialect.
+pub struct Documents {
+    /// Its hook file; also what `convert` writes.
+    pub file: &'static DocumentKind,
+    /// Plugin hook files, and how one is told from `file`.
+    pub plugin: Option<PluginForm>,
+    /// Markdown frontmatter: what a `.md` file of the dialect is.
+    pub frontmatter: Option<&'static DocumentKind>,
+}
+
+/// A dialect's plugin hook files: a file is one when its path ends with `path_suffix`, it has
+/// `marker_key` at the top, or it holds events at the top level and is not named like one of
+/// `never_named`.
+pub struct PluginForm {
+    pub kind: &'static DocumentKind,
+    pub path_suffix: &'static str,
+    pub marker_key: &'static str,
+    pub never_named: &'static [&'static str],
 }
 
 /// Handler keys that change how a command runs (kept in `Handler::extra`, read by the run path).

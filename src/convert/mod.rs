@@ -8,9 +8,7 @@ pub use loss::Loss;
 
 use crate::config::spec::HandlerField;
 use crate::dialect::{Dialect, Flavor};
-use crate::model::{
-    Command, Document, DocumentKind, EventKind, Handler, HandlerKind, Rule, RuleShape,
-};
+use crate::model::{Command, Document, EventKind, Handler, HandlerKind, Rule, RuleShape};
 use crate::source::SourceFile;
 use serde_json::Value;
 
@@ -48,12 +46,7 @@ pub struct Conversion {
 
 /// Converts every document (each with the source it was read from) into one target document.
 pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conversion {
-    let kind = match options.to {
-        Dialect::Claude => DocumentKind::ClaudeSettings,
-        Dialect::Copilot => DocumentKind::CopilotFile,
-        Dialect::Bricks => DocumentKind::BricksFile,
-    };
-    let mut out = Document::new(options.to, kind);
+    let mut out = Document::new(options.to, options.to.config().documents.file);
     if let Some(version) = options.to.config().version {
         out.extra.insert("version".into(), Value::from(version));
         out.hooks_index = 1;
@@ -80,7 +73,7 @@ pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
                 before == 0 || !rule.handlers.is_empty()
             });
         } else {
-            if doc.disable_all_hooks() {
+            if let Some(key) = doc.kill_switch_on() {
                 let why = if doc.dialect == options.to {
                     // Several inputs merged into one file of their own dialect.
                     "the inputs are merged into one file, where the switch would turn off the hooks of every input; it is not carried over and the converted hooks are active".to_string()
@@ -90,20 +83,23 @@ pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
                         options.to
                     )
                 };
-                converter.lose(src, "/disableAllHooks", "`disableAllHooks: true`", &why);
+                converter.lose(src, &format!("/{key}"), &format!("`{key}: true`"), &why);
             }
             // Claude's settings `env` reaches every hook command of the session.
-            let has_env = doc.kind == DocumentKind::ClaudeSettings
-                && doc
-                    .extra
-                    .get("env")
+            let session_env = doc.kind.session_env.filter(|key| {
+                doc.extra
+                    .get(*key)
                     .and_then(Value::as_object)
-                    .is_some_and(|e| !e.is_empty());
-            if has_env && !doc.rules.is_empty() && doc.dialect != options.to {
+                    .is_some_and(|e| !e.is_empty())
+            });
+            if let Some(key) = session_env
+                && !doc.rules.is_empty()
+                && doc.dialect != options.to
+            {
                 converter.lose(
                     src,
-                    "/env",
-                    "settings `env` (variables every hook command sees)",
+                    &format!("/{key}"),
+                    &format!("settings `{key}` (variables every hook command sees)"),
                     &format!("{} hook files have no session-wide environment; the converted commands run without these variables", options.to),
                 );
             }
@@ -181,9 +177,10 @@ impl Converter<'_> {
     }
 
     fn target_flavor(&self, from: Flavor) -> Flavor {
-        match (from, self.options.to) {
-            (Flavor::Copilot | Flavor::CopilotPascal, Dialect::Copilot) => from,
-            (_, to) => to.default_flavor(),
+        if from.dialect() == self.options.to {
+            from
+        } else {
+            self.options.to.default_flavor()
         }
     }
 
@@ -704,8 +701,9 @@ impl Converter<'_> {
             );
         }
         let mut out = Command::default();
-        match target {
-            Dialect::Copilot => {
+        // A target with its own bash key (Copilot) carries every form; the others get one line.
+        match target.config().key(HandlerField::Bash) {
+            Some(_) => {
                 out.bash = Some(line);
                 out.powershell = windows.cloned();
                 out.cwd = command.cwd.clone();

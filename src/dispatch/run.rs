@@ -223,10 +223,10 @@ fn prepare<S: RuleSource>(
         .any(|k| handler.extra.get(*k) == Some(&Value::Bool(true)));
     if command.is_async == Some(true) || in_background {
         // Claude runs async hooks in the background and ignores their answer.
-        return Err(
-            "async hooks run in the background in Claude; hookx runs them only under Claude itself"
-                .into(),
-        );
+        let agent = flavor.dialect().def().display;
+        return Err(format!(
+            "async hooks run in the background in {agent}; hookx runs them only under {agent} itself"
+        ));
     }
     // The exec form: the program and its arguments, quoted for the shell that runs the line.
     let exec_args = keys
@@ -262,7 +262,7 @@ fn prepare<S: RuleSource>(
     // written for.
     let own = flavor.tables().protocol.env;
     let mut env_remove: Vec<String> = Vec::new();
-    for (name, _) in Flavor::ALL.iter().flat_map(|f| f.tables().protocol.env) {
+    for (name, _) in Flavor::all().iter().flat_map(|f| f.tables().protocol.env) {
         if !own.iter().any(|(n, _)| n == name) && !env_remove.iter().any(|n| n == name) {
             env_remove.push((*name).to_string());
         }
