@@ -107,22 +107,55 @@ pub struct PluginForm {
     pub never_named: &'static [&'static str],
 }
 
-/// Handler keys that change how a command runs (kept in `Handler::extra`, read by the run path).
+/// Handler keys that change how a command runs (kept in `Handler::extra`, read by the run path
+/// and by `convert`, which turns them into a plain command line or reports them lost).
 pub struct RunKeys {
     /// An array of strings: `command` is the program and these its arguments, with no shell.
     pub exec_args: Option<&'static str>,
-    /// (key, value): when the key holds the value, any failure counts as exit 2.
-    pub failure_blocks: Option<(&'static str, &'static str)>,
+    /// The key naming the shell the command runs in (`bash`, `sh`, `powershell`, `pwsh`).
+    pub shell: Option<&'static str>,
+    /// What happens when the command fails: the key, the value that lets the agent go on,
+    /// and the value that makes any failure count as exit 2.
+    pub on_failure: Option<OnFailure>,
     /// Keys that, when `true`, run the handler in the background like `async`.
     pub background: &'static [&'static str],
+    /// Keys that wake the agent when a background hook ends.
+    pub wake: &'static [&'static str],
+    /// A permission-rule filter (`Bash(git *)`) the handler runs under; `hookx exec --if`
+    /// applies it.
+    pub condition: Option<&'static str>,
+}
+
+/// See [`RunKeys::on_failure`].
+pub struct OnFailure {
+    pub key: &'static str,
+    pub continues: &'static str,
+    pub blocks: &'static str,
 }
 
 impl RunKeys {
     pub const NONE: RunKeys = RunKeys {
         exec_args: None,
-        failure_blocks: None,
+        shell: None,
+        on_failure: None,
         background: &[],
+        wake: &[],
+        condition: None,
     };
+
+    /// Every key named here.
+    pub fn keys(&self) -> impl Iterator<Item = &'static str> {
+        [
+            self.exec_args,
+            self.shell,
+            self.on_failure.as_ref().map(|f| f.key),
+            self.condition,
+        ]
+        .into_iter()
+        .flatten()
+        .chain(self.background.iter().copied())
+        .chain(self.wake.iter().copied())
+    }
 }
 
 impl ConfigSpec {

@@ -5,7 +5,9 @@ use super::{
     CLAUDE_MATCHER_STYLE, CLAUDE_MATCHER_TARGETS, CLAUDE_TOOLS, DetectSpec, Dialect, DialectDef,
     Flavor, HostSpec, KeyCase, KillSwitch, RouteSpec, Schema, Tables, TimestampForm,
 };
-use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, PluginForm, RunKeys};
+use crate::config::spec::{
+    ConfigSpec, DocumentKind, Documents, HandlerField, OnFailure, PluginForm, RunKeys,
+};
 use crate::discover::{Location, PLUGIN_DEPTH, Pattern, Root, Scope};
 use crate::model::EventKind;
 
@@ -267,8 +269,15 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // 2.1.332 runs every command with /bin/sh -c, `"shell": "bash"` included (run).
     run_keys: RunKeys {
         exec_args: Some("args"),
-        failure_blocks: Some(("onFailure", "block")),
+        shell: Some("shell"),
+        on_failure: Some(OnFailure {
+            key: "onFailure",
+            continues: "continue",
+            blocks: "block",
+        }),
         background: &["asyncRewake"],
+        wake: &["asyncRewake", "rewakeMessage", "rewakeSummary"],
+        condition: Some("if"),
     },
     documents: Documents {
         file: &SETTINGS,

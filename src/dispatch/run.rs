@@ -246,8 +246,9 @@ fn prepare<S: RuleSource>(
         None => line.to_string(),
     };
     let failure_blocks = keys
-        .failure_blocks
-        .is_some_and(|(k, v)| handler.extra.get(k).and_then(Value::as_str) == Some(v));
+        .on_failure
+        .as_ref()
+        .is_some_and(|f| handler.extra.get(f.key).and_then(Value::as_str) == Some(f.blocks));
     let project = project_dir.display().to_string();
     let stdin = encode_event(event, flavor);
     let hook_dir = selected.source.hook_dir().map(|d| d.display().to_string());
