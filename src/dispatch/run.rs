@@ -48,6 +48,11 @@ pub struct Dispatch {
 /// environment (a shell, `env`, an agent started by a hook).
 pub const DEPTH_VAR: &str = "HOOKX_DEPTH";
 
+/// Every handler hookx runs is told the agent running it (a dialect name) in this variable,
+/// beside its own dialect's payload and variables: a Claude hook run under Copilot sees
+/// `HOOKX_HOST=copilot`.
+pub const HOST_VAR: &str = "HOOKX_HOST";
+
 /// The depth at which `run` and `exec` refuse to dispatch: a hook that starts an agent whose
 /// hooks start hookx again is fine a few levels deep; past this, hookx is running itself.
 pub const MAX_DEPTH: u32 = 4;
@@ -90,7 +95,7 @@ pub fn dispatch<'a, S: RuleSource + 'a>(
     let mut jobs = Vec::new();
     let budget = host.tables().protocol.hook_budget(&event.kind);
     for s in &selected {
-        match prepare(s, event, project_dir, budget) {
+        match prepare(s, host, event, project_dir, budget) {
             Ok(job) => jobs.push(job),
             Err(why) => skipped.push(format!("{}: skipped: {why}", describe(s.rule))),
         }
@@ -187,6 +192,7 @@ struct Job {
 /// The process for one selected handler: its own dialect's payload, environment and timeout.
 fn prepare<S: RuleSource>(
     selected: &Selected<'_, S>,
+    host: Flavor,
     event: &Event,
     project_dir: &Path,
     budget: Option<Duration>,
@@ -258,6 +264,7 @@ fn prepare<S: RuleSource>(
         DEPTH_VAR.to_string(),
         (depth().saturating_add(1)).to_string(),
     ));
+    env.push((HOST_VAR.to_string(), host.dialect().name().to_string()));
     // The host's own variables (CLAUDE_PROJECT_DIR, BRICKS_*, COPILOT_CLI) would tell the
     // handler, or a hookx it runs, that it runs under another agent than the one it was
     // written for.
