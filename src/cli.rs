@@ -614,12 +614,15 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
     Ok(code)
 }
 
-/// Whether a file holds hook configuration at all: rules, event arrays, a `hooks` key or the
-/// `disableAllHooks` switch (a `package.json` holds none).
+/// Whether a file holds hook configuration at all: rules, event arrays, a `hooks` key or a
+/// kill switch such as `disableAllHooks` (a `package.json` holds none).
 fn has_hook_config(src: &SourceFile, doc: &crate::model::Document) -> bool {
     !doc.rules.is_empty()
         || !doc.extra_hooks.is_empty()
-        || doc.extra.contains_key("disableAllHooks")
+        || Dialect::all()
+            .iter()
+            .filter_map(|d| d.def().kill_switch.as_ref())
+            .any(|k| doc.extra.contains_key(k.key))
         || serde_json::from_str::<serde_json::Value>(&src.text)
             .is_ok_and(|v| v.get("hooks").is_some())
 }
