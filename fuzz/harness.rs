@@ -86,7 +86,7 @@ fn read_as(src: &SourceFile, dialect: Dialect) {
                 check_diagnostic(Some(src), &d);
             }
             let _ = hookx::config::write::to_text(&parsed.document);
-            for to in Dialect::ALL {
+            for &to in Dialect::all() {
                 let options = hookx::convert::Options {
                     to,
                     wrap: to != dialect,
@@ -96,9 +96,10 @@ fn read_as(src: &SourceFile, dialect: Dialect) {
                 let written = hookx::config::write::to_text(&out.document);
                 // What hookx writes, hookx reads (a same-dialect conversion of a skill or agent
                 // file stays markdown).
-                let path = match out.document.kind {
-                    hookx::model::DocumentKind::ClaudeFrontmatter => "converted/SKILL.md",
-                    _ => "converted.json",
+                let path = if out.document.kind.frontmatter {
+                    "converted/SKILL.md"
+                } else {
+                    "converted.json"
                 };
                 let back = SourceFile::new(path, written);
                 if let Err(e) = hookx::config::read(&back, to) {
@@ -113,19 +114,19 @@ fn read_as(src: &SourceFile, dialect: Dialect) {
 /// `config::read` of JSON text in every dialect, as a settings file and as a plugin file.
 pub fn read_json(data: &[u8]) {
     let text = text(data);
-    for dialect in Dialect::ALL {
+    for &dialect in Dialect::all() {
         read_as(&SourceFile::new("p/settings.json", text.as_str()), dialect);
     }
     read_as(
         &SourceFile::new("plugin/hooks/hooks.json", text.as_str()),
-        Dialect::Claude,
+        hookx::dialect::claude::DIALECT,
     );
 }
 
 /// `config::read` of a markdown file (YAML frontmatter) in every dialect.
 pub fn read_markdown(data: &[u8]) {
     let text = text(data);
-    for dialect in Dialect::ALL {
+    for &dialect in Dialect::all() {
         read_as(
             &SourceFile::new("skills/x/SKILL.md", text.as_str()),
             dialect,
@@ -237,7 +238,7 @@ pub fn decode_event(data: &[u8]) {
     if let Ok(value) = serde_json::from_slice::<serde_json::Value>(payload) {
         let _ = hookx::protocol::detect_host(&value);
     }
-    for host in Dialect::ALL {
+    for &host in Dialect::all() {
         for name in &names {
             let result = match name {
                 None => hookx::protocol::decode_event(payload, host),
@@ -246,7 +247,7 @@ pub fn decode_event(data: &[u8]) {
             match result {
                 Ok((event, flavor)) => {
                     assert_eq!(flavor.dialect(), host);
-                    for to in Flavor::ALL {
+                    for &to in Flavor::all() {
                         let encoded = hookx::protocol::encode_event(&event, to);
                         let _ = hookx::protocol::handler_env(&event, to, "/p", Some("/p/hooks"));
                         // What hookx sends a handler of `to`, hookx reads as that dialect.
@@ -356,7 +357,7 @@ fn trust_world(files: &[&[u8]]) -> Vec<(Vec<String>, Vec<String>)> {
         fields: Default::default(),
     };
     let fires = |rules: &[hookx::model::Rule]| can_fire(rules, &event);
-    Dialect::ALL
+    Dialect::all()
         .iter()
         .map(|&host| {
             let sources = discover::discover_firing(&ctx, host, &event.kind, &fires, &store);

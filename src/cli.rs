@@ -31,11 +31,20 @@ pub fn write_to(stream: &mut impl std::io::Write, args: std::fmt::Arguments) {
     let _ = stream.write_fmt(args);
 }
 
+/// The one-line description, naming every registered agent.
+fn about() -> String {
+    let products: Vec<&str> = Dialect::all().iter().map(|d| d.def().product).collect();
+    format!(
+        "Portable hooks for AI coding agents: {}",
+        products.join(", ")
+    )
+}
+
 #[derive(Parser, Debug)]
 #[command(
     name = "hookx",
     version,
-    about = "Portable hooks for AI coding agents: Claude Code, GitHub Copilot CLI, Bricks",
+    about = about(),
     after_help = concat!(
         "Example:\n  hookx convert .claude/settings.json --to copilot --write\n\n",
         "Exit codes:\n  0  success\n  1  an error: unreadable or invalid input, a failed write\n  2  a usage error\n  3  convert --strict: something is lost\n  4  simulate: the decision is not --expect (without it: a deny, ask or block)"
@@ -272,7 +281,7 @@ struct RunArgs {
 #[derive(clap::Args, Debug)]
 struct SimulateArgs {
     /// The agent to act as: the payload it sends and the answer it expects.
-    #[arg(long, value_enum, default_value = "claude")]
+    #[arg(long, value_enum, default_value = Dialect::all()[0].name())]
     host: Flavor,
     /// The event, in the host's spelling or canonically (PreToolUse).
     #[arg(long, required_unless_present = "payload")]
@@ -330,7 +339,7 @@ pub fn main() -> i32 {
 /// tables (`Tables::verified_with`).
 fn version_text() -> String {
     let mut text = format!("hookx {}\n", env!("CARGO_PKG_VERSION"));
-    for dialect in crate::dialect::Dialect::ALL {
+    for dialect in crate::dialect::Dialect::all() {
         let verified: Vec<&str> = dialect
             .flavors()
             .filter_map(|f| f.tables().verified_with)
@@ -605,12 +614,15 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
     Ok(code)
 }
 
-/// Whether a file holds hook configuration at all: rules, event arrays, a `hooks` key or the
-/// `disableAllHooks` switch (a `package.json` holds none).
+/// Whether a file holds hook configuration at all: rules, event arrays, a `hooks` key or a
+/// kill switch such as `disableAllHooks` (a `package.json` holds none).
 fn has_hook_config(src: &SourceFile, doc: &crate::model::Document) -> bool {
     !doc.rules.is_empty()
         || !doc.extra_hooks.is_empty()
-        || doc.extra.contains_key("disableAllHooks")
+        || Dialect::all()
+            .iter()
+            .filter_map(|d| d.def().kill_switch.as_ref())
+            .any(|k| doc.extra.contains_key(k.key))
         || serde_json::from_str::<serde_json::Value>(&src.text)
             .is_ok_and(|v| v.get("hooks").is_some())
 }
@@ -628,7 +640,7 @@ fn convert_to(
         conversion.document.rules.is_empty() && conversion.document.extra_hooks.is_empty();
     let target = match (&args.out, args.write) {
         (Some(out), _) => Some(out.clone()),
-        (None, true) => Some(args.project.join(default_target(to))),
+        (None, true) => Some(args.project.join(to.config().convert_target)),
         (None, false) => None,
     };
     let sync = |path: &Path, current: Option<&str>| {
@@ -726,15 +738,6 @@ fn convert_to(
             })),
             code,
         )),
-    }
-}
-
-/// Where each agent reads project hooks, for `--write` without `--out`.
-fn default_target(dialect: Dialect) -> &'static str {
-    match dialect {
-        Dialect::Claude => ".claude/settings.json",
-        Dialect::Copilot => ".github/hooks/hooks.json",
-        Dialect::Bricks => ".bricks/hooks.json",
     }
 }
 

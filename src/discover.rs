@@ -1,8 +1,8 @@
 //! Finding every hook source of a project and its user, for every agent, and the effective hook
 //! set they add up to.
 //!
-//! Where each agent keeps its files ([`LOCATIONS`]) and which host agent reads which of them by
-//! itself ([`NATIVE`]) are data: a fourth agent is a few rows, not new code.
+//! Where each agent keeps its files ([`locations`]) and which host agent reads which of them by
+//! itself (`DialectDef::native`) are data in the dialect files: a new agent is rows, not code.
 //!
 //! ```no_run
 //! use hookx::discover::{self, Context};
@@ -13,7 +13,7 @@
 //! let store = TrustStore::load_or_empty(&ctx);
 //! let sources = discover::discover_trusting(&ctx, &store);
 //! // What `hookx run --host bricks` runs itself: not run by Bricks natively, and trusted.
-//! for entry in discover::dispatch_rules(&sources, Dialect::Bricks, &store) {
+//! for entry in discover::dispatch_rules(&sources, Dialect::named("bricks").unwrap(), &store) {
 //!     println!("{} from {}", entry.rule.event, entry.source.path.display());
 //! }
 //! ```
@@ -192,7 +192,7 @@ pub enum Pattern {
 /// One place an agent reads hooks from.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Location {
-    /// Stable name, used by [`NATIVE`] and in JSON output.
+    /// Stable name, used by `DialectDef::native` and in JSON output.
     pub id: &'static str,
     pub dialect: Dialect,
     pub scope: Scope,
@@ -203,177 +203,17 @@ pub struct Location {
 /// Plugins sit at `plugins/cache/<marketplace>/<plugin>/<version>/hooks/hooks.json` or
 /// `plugins/marketplaces/<marketplace>/plugins/<plugin>/hooks/hooks.json`: four directories
 /// down; two more leave room for other layouts without walking a whole tree.
-const PLUGIN_DEPTH: usize = 6;
+pub const PLUGIN_DEPTH: usize = 6;
 
 /// Directories entered at most while walking plugins, so a huge tree cannot slow start-up.
 const PLUGIN_DIR_BUDGET: usize = 5_000;
 
-/// Every place hookx looks for hooks (dialects.md §1), in discovery order: per agent, widest
-/// scope first. Managed (enterprise policy) settings are not read.
-pub static LOCATIONS: &[Location] = &[
-    Location {
-        id: "claude-user",
-        dialect: Dialect::Claude,
-        scope: Scope::User,
-        root: Root::Home,
-        pattern: Pattern::File(".claude/settings.json"),
-    },
-    Location {
-        id: "claude-project",
-        dialect: Dialect::Claude,
-        scope: Scope::Project,
-        root: Root::Project,
-        pattern: Pattern::File(".claude/settings.json"),
-    },
-    Location {
-        id: "claude-local",
-        dialect: Dialect::Claude,
-        scope: Scope::Local,
-        root: Root::Project,
-        pattern: Pattern::File(".claude/settings.local.json"),
-    },
-    Location {
-        id: "claude-plugin",
-        dialect: Dialect::Claude,
-        scope: Scope::Plugin,
-        root: Root::Home,
-        pattern: Pattern::Tree {
-            dir: ".claude/plugins",
-            file: "hooks/hooks.json",
-            max_depth: PLUGIN_DEPTH,
-        },
-    },
-    Location {
-        id: "claude-skill-user",
-        dialect: Dialect::Claude,
-        scope: Scope::Skill,
-        root: Root::Home,
-        pattern: Pattern::Sub {
-            dir: ".claude/skills",
-            name: "SKILL.md",
-        },
-    },
-    Location {
-        id: "claude-skill-project",
-        dialect: Dialect::Claude,
-        scope: Scope::Skill,
-        root: Root::Project,
-        pattern: Pattern::Sub {
-            dir: ".claude/skills",
-            name: "SKILL.md",
-        },
-    },
-    Location {
-        id: "claude-agent-user",
-        dialect: Dialect::Claude,
-        scope: Scope::Agent,
-        root: Root::Home,
-        pattern: Pattern::Dir {
-            dir: ".claude/agents",
-            suffix: ".md",
-        },
-    },
-    Location {
-        id: "claude-agent-project",
-        dialect: Dialect::Claude,
-        scope: Scope::Agent,
-        root: Root::Project,
-        pattern: Pattern::Dir {
-            dir: ".claude/agents",
-            suffix: ".md",
-        },
-    },
-    Location {
-        id: "copilot-user",
-        dialect: Dialect::Copilot,
-        scope: Scope::User,
-        root: Root::Home,
-        pattern: Pattern::Dir {
-            dir: ".copilot/hooks",
-            suffix: ".json",
-        },
-    },
-    // Run 1.0.102: inline `hooks` in the user's settings are always read.
-    Location {
-        id: "copilot-user-settings",
-        dialect: Dialect::Copilot,
-        scope: Scope::User,
-        root: Root::Home,
-        pattern: Pattern::File(".copilot/settings.json"),
-    },
-    Location {
-        id: "copilot-project",
-        dialect: Dialect::Copilot,
-        scope: Scope::Project,
-        root: Root::Project,
-        pattern: Pattern::Dir {
-            dir: ".github/hooks",
-            suffix: ".json",
-        },
-    },
-    // Run 1.0.102: read in a trusted folder, after `.claude/settings*.json`.
-    Location {
-        id: "copilot-settings",
-        dialect: Dialect::Copilot,
-        scope: Scope::Project,
-        root: Root::Project,
-        pattern: Pattern::File(".github/copilot/settings.json"),
-    },
-    Location {
-        id: "copilot-settings-local",
-        dialect: Dialect::Copilot,
-        scope: Scope::Local,
-        root: Root::Project,
-        pattern: Pattern::File(".github/copilot/settings.local.json"),
-    },
-    Location {
-        id: "bricks-global",
-        dialect: Dialect::Bricks,
-        scope: Scope::Global,
-        root: Root::Home,
-        pattern: Pattern::File(".bricks-project-desktop/hooks.json"),
-    },
-    Location {
-        id: "bricks-project",
-        dialect: Dialect::Bricks,
-        scope: Scope::Project,
-        root: Root::Project,
-        pattern: Pattern::File(".bricks/hooks.json"),
-    },
-];
-
-/// Which locations each host agent reads by itself. hookx must not run these under that host
-/// (the host already does), and they need no trust there. Copilot also reads the project's
-/// Claude settings (dialects.md §1, field); hookx takes that to mean the two project files, not
-/// the user's `~/.claude/settings.json`, plugins, skills or agents.
-pub static NATIVE: &[(Dialect, &[&str])] = &[
-    (
-        Dialect::Claude,
-        &[
-            "claude-user",
-            "claude-project",
-            "claude-local",
-            "claude-plugin",
-            "claude-skill-user",
-            "claude-skill-project",
-            "claude-agent-user",
-            "claude-agent-project",
-        ],
-    ),
-    (
-        Dialect::Copilot,
-        &[
-            "copilot-user",
-            "copilot-user-settings",
-            "copilot-project",
-            "claude-project",
-            "claude-local",
-            "copilot-settings",
-            "copilot-settings-local",
-        ],
-    ),
-    (Dialect::Bricks, &["bricks-global", "bricks-project"]),
-];
+/// Every place hookx looks for hooks (dialects.md §1), in discovery order: per agent (as
+/// registered), widest scope first. Each dialect lists its own ([`crate::dialect::DialectDef`]).
+/// Managed (enterprise policy) settings are not read.
+pub fn locations() -> impl Iterator<Item = &'static Location> {
+    Dialect::all().iter().flat_map(|d| d.def().locations)
+}
 
 /// Who runs a source's hooks under a given host.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -400,14 +240,12 @@ impl Runner {
 
 /// The location with this id.
 pub fn location(id: &str) -> Option<&'static Location> {
-    LOCATIONS.iter().find(|l| l.id == id)
+    locations().find(|l| l.id == id)
 }
 
-/// Whether `host` reads files of `location` by itself ([`NATIVE`]).
+/// Whether `host` reads files of `location` by itself (`DialectDef::native`).
 pub fn is_native(host: Dialect, location: &Location) -> bool {
-    NATIVE
-        .iter()
-        .any(|(h, ids)| *h == host && ids.contains(&location.id))
+    host.def().native.contains(&location.id)
 }
 
 /// Who runs `source`'s hooks under `host`.
@@ -429,15 +267,15 @@ pub fn location_runner(host: Dialect, location: &Location) -> Runner {
 /// Whether `hookx run --host HOST` needs to read files at `location`: files it runs itself, and
 /// files the host runs natively whose handlers could make one of those a duplicate (same
 /// dialect, de-duplicated: see [`effective_rules`]) or turn them off (`disableAllHooks`, which
-/// only a Claude settings file sets and only Claude sources obey). Copilot de-duplicates
-/// nothing, and component-scoped files run nowhere but natively.
+/// which only sources of its own dialect obey). A dialect that de-duplicates nothing (Copilot)
+/// needs none of its native files, and component-scoped files run nowhere but natively.
 pub fn needed_for_run(host: Dialect, location: &Location) -> bool {
     match location_runner(host, location) {
         Runner::Hookx => true,
         Runner::Inactive => false,
         Runner::Native => {
-            location.dialect != Dialect::Copilot
-                && LOCATIONS.iter().any(|l| {
+            location.dialect.config().merges_identical_handlers
+                && locations().any(|l| {
                     l.dialect == location.dialect && location_runner(host, l) == Runner::Hookx
                 })
         }
@@ -526,7 +364,7 @@ impl Source {
     }
 }
 
-/// Every hook source of the project and the home, in [`LOCATIONS`] order, each file parsed
+/// Every hook source of the project and the home, in [`locations`] order, each file parsed
 /// whole (for `hookx list` and `hookx trust`, which show and record what is in them). Files that
 /// cannot be read or parsed are kept with their error; nothing here fails. A file reached twice
 /// (the project is the home, or a symlink) is listed once: under the first location it is
@@ -581,7 +419,7 @@ pub fn discover_firing(
 pub fn find(ctx: &Context, file: &Path) -> Result<Source, Error> {
     let wanted = as_found(file);
     let store = TrustStore::default();
-    for location in LOCATIONS {
+    for location in locations() {
         for found in candidates(ctx.root(location.root), location.pattern) {
             if as_found(&found.path) == wanted {
                 let canonical = found.canonical.clone();
@@ -624,7 +462,7 @@ fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<Source> {
     // Every file each location names, then one location per real file: the first it is
     // trusted as, else the first (so a project symlink to a trusted file cannot take it over).
     let mut found: Vec<(&'static Location, Found)> = Vec::new();
-    for location in LOCATIONS {
+    for location in locations() {
         for file in candidates(ctx.root(location.root), location.pattern) {
             found.push((location, file));
         }
@@ -993,26 +831,27 @@ pub struct EffectiveRule<'a> {
     pub rule: Cow<'a, Rule>,
 }
 
-/// The Claude settings file whose `disableAllHooks` turns every Claude hook off, if any.
+/// The file whose kill switch (Claude's `disableAllHooks`) turns every hook of `dialect` off,
+/// if any ([`crate::dialect::KillSwitch`]).
 ///
-/// Claude merges settings with precedence local > project > user, so the value comes from
-/// the highest-precedence settings file that sets the key; when it is `true`, every Claude
-/// source is off (settings, plugins, skills, agents). Managed policy settings are not read.
-/// Like every other content, the key counts only in a file `store` trusts as found: an
-/// untrusted `.claude/settings.local.json` cannot turn trusted hooks off.
-pub fn claude_hooks_disabled<'a>(sources: &'a [Source], store: &TrustStore) -> Option<&'a Source> {
-    let precedence = |s: &Source| match s.location.id {
-        "claude-local" => Some(3),
-        "claude-project" => Some(2),
-        "claude-user" => Some(1),
-        _ => None,
-    };
+/// Settings merge by precedence (Claude: local > project > user), so the value comes from the
+/// highest-precedence file that sets the key; when it is `true`, every source of the dialect is
+/// off (settings, plugins, skills, agents). Like every other content, the key counts only in a
+/// file `store` trusts as found: an untrusted `.claude/settings.local.json` cannot turn trusted
+/// hooks off.
+pub fn hooks_disabled<'a>(
+    sources: &'a [Source],
+    dialect: Dialect,
+    store: &TrustStore,
+) -> Option<&'a Source> {
+    let switch = dialect.def().kill_switch.as_ref()?;
+    let precedence = |s: &Source| switch.locations.iter().position(|id| *id == s.location.id);
     sources
         .iter()
         .filter(|s| store.state(s) == TrustState::Trusted)
         .filter_map(|s| {
             let doc = s.document()?;
-            let flag = doc.extra.get("disableAllHooks")?.as_bool()?;
+            let flag = doc.extra.get(switch.key)?.as_bool()?;
             Some((precedence(s)?, flag, s))
         })
         .max_by_key(|(p, _, _)| *p)
@@ -1022,7 +861,7 @@ pub fn claude_hooks_disabled<'a>(sources: &'a [Source], store: &TrustStore) -> O
 
 /// The effective hook set of all sources: every rule of every source that parsed, in
 /// discovery order, with hookx's own routing entries left out (running them would recurse),
-/// Claude hooks left out when `disableAllHooks` is on ([`claude_hooks_disabled`]), and
+/// a dialect's hooks left out when its kill switch is on ([`hooks_disabled`]), and
 /// identical handlers de-duplicated:
 ///
 /// - Bricks (global + project merge additively): same event, matcher and command, once.
@@ -1106,7 +945,11 @@ fn select<'a>(
     store: &TrustStore,
     passes: &[Pass<'_>],
 ) -> Vec<EffectiveRule<'a>> {
-    let claude_off = claude_hooks_disabled(sources, store).is_some();
+    let off: Vec<Dialect> = Dialect::all()
+        .iter()
+        .copied()
+        .filter(|d| hooks_disabled(sources, *d, store).is_some())
+        .collect();
     let mut taken = vec![false; sources.len()];
     // Keys borrow from the sources: de-duplicating allocates nothing per handler.
     let handlers = sources
@@ -1123,7 +966,7 @@ fn select<'a>(
             let Some(doc) = source.document() else {
                 continue;
             };
-            if taken[i] || (claude_off && source.dialect == Dialect::Claude) {
+            if taken[i] || off.contains(&source.dialect) {
                 continue;
             }
             if !(pass.take)(source) {

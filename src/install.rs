@@ -454,17 +454,24 @@ fn new_entry(host: Dialect, command: &str, created: bool) -> Value {
     entry
 }
 
+/// The route's entry in the host's layout ([`crate::dialect::RouteSpec`]).
 fn layout(host: Dialect, command: &str) -> Value {
-    match host {
-        Dialect::Claude => json!({"hooks": [{"type": "command", "command": command}]}),
-        Dialect::Copilot => {
-            json!({"type": "command", "bash": command, "timeoutSec": ROUTE_TIMEOUT})
-        }
-        Dialect::Bricks => json!({
-            "matcher": "*",
-            "hooks": [{"type": "command", "command": command, "timeout": ROUTE_TIMEOUT}],
-        }),
+    let route = &host.def().route;
+    let mut handler = serde_json::Map::new();
+    handler.insert("type".into(), "command".into());
+    handler.insert(route.command_key.into(), command.into());
+    if let Some(key) = route.timeout_key {
+        handler.insert(key.into(), ROUTE_TIMEOUT.into());
     }
+    if !route.grouped {
+        return Value::Object(handler);
+    }
+    let mut group = serde_json::Map::new();
+    if let Some(matcher) = route.matcher {
+        group.insert("matcher".into(), matcher.into());
+    }
+    group.insert("hooks".into(), Value::Array(vec![Value::Object(handler)]));
+    Value::Object(group)
 }
 
 fn path_to(base: &[Seg], tail: &[Seg]) -> Vec<Seg> {

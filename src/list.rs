@@ -202,7 +202,12 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
     if sources.is_empty() {
         return "\nno hook files found\n".into();
     }
-    let disabled_by = discover::claude_hooks_disabled(sources, store);
+    // Each dialect whose kill switch is on, with the file that turns it on.
+    let disabled: Vec<(Dialect, &Source)> = Dialect::all()
+        .iter()
+        .filter_map(|d| discover::hooks_disabled(sources, *d, store).map(|s| (*d, s)))
+        .collect();
+    let switch_key = |d: Dialect| d.def().kill_switch.as_ref().map_or("", |k| k.key);
     let mut table = Vec::new();
     for source in sources {
         let status = match source.error_line() {
@@ -226,8 +231,8 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
                 if routes > 0 {
                     parts.push(format!("{} (not listed)", plural(routes, "hookx route")));
                 }
-                if disabled_by.is_some() && source.dialect == Dialect::Claude {
-                    parts.push("off (disableAllHooks)".into());
+                if disabled.iter().any(|(d, _)| *d == source.dialect) {
+                    parts.push(format!("off ({})", switch_key(source.dialect)));
                 }
                 parts.join(", ")
             }
@@ -240,10 +245,12 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
         ]);
     }
     let mut out = format!("\nsources:\n{}", indent(&align(&table)));
-    if let Some(s) = disabled_by {
+    for (dialect, s) in disabled {
         out.push_str(&format!(
-            "\n\"disableAllHooks\": true in {} turns every Claude hook off\n",
-            s.display
+            "\n\"{}\": true in {} turns every {} hook off\n",
+            switch_key(dialect),
+            s.display,
+            dialect.def().display
         ));
     }
     out

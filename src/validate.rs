@@ -8,9 +8,7 @@ use crate::config::syntax;
 use crate::diag::{Diagnostic, Severity};
 use crate::dialect::{Flavor, MatchOn};
 use crate::model::bounded::{self, Answer, Job};
-use crate::model::{
-    Document, DocumentKind, EventKind, Handler, HandlerKind, MatcherForm, Rule, RuleShape,
-};
+use crate::model::{Document, EventKind, Handler, HandlerKind, MatcherForm, Rule, RuleShape};
 use crate::source::SourceFile;
 
 /// Timeouts at or above this many seconds were most likely meant as milliseconds.
@@ -24,12 +22,7 @@ pub fn check(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
     };
     // Copilot and Bricks files hold nothing but hooks (and Copilot's `version`); Claude's
     // settings, plugin and frontmatter files have many other keys.
-    let known_top: &[&str] = match doc.kind {
-        DocumentKind::CopilotFile => &["version"],
-        DocumentKind::BricksFile => &[],
-        _ => &["*"],
-    };
-    if known_top != ["*"] {
+    if let Some(known_top) = doc.kind.top_keys {
         for key in doc
             .extra
             .keys()
@@ -138,11 +131,11 @@ impl Checker<'_> {
             match bounded::run_one(Job::new(pattern, *anchored, Vec::new())) {
                 Answer::Matches(_) => {}
                 Answer::Invalid(e) => {
-                    let consequence = if rule.flavor == Flavor::Copilot {
-                        "Copilot skips this hook"
-                    } else {
-                        "the agent cannot match it"
-                    };
+                    let consequence = rule
+                        .flavor
+                        .tables()
+                        .invalid_matcher_effect
+                        .unwrap_or("the agent cannot match it");
                     self.push(
                         Severity::Error,
                         &matcher_at,
@@ -233,7 +226,7 @@ impl Checker<'_> {
             if tables.matcher_knows_tool(&name) {
                 continue;
             }
-            let elsewhere = Flavor::ALL
+            let elsewhere = Flavor::all()
                 .iter()
                 .filter(|f| **f != rule.flavor)
                 .find_map(|f| {
@@ -292,15 +285,24 @@ impl Checker<'_> {
                     tables.handler_types.join(", ")
                 )),
             );
-        } else if type_name == "prompt"
-            && dialect == crate::dialect::Dialect::Copilot
-            && rule.event != EventKind::SessionStart
+        } else if let Some((_, events)) = dialect
+            .config()
+            .type_only_on
+            .iter()
+            .find(|(t, _)| *t == type_name)
+            && !events.contains(&rule.event)
         {
+            let names: Vec<&str> = events
+                .iter()
+                .filter_map(|e| dialect.default_flavor().tables().event_name(e))
+                .collect();
             self.push(
                 Severity::Error,
                 &format!("{at}/type"),
                 format!(
-                    "Copilot runs `prompt` hooks only on sessionStart, not on `{}`",
+                    "{} runs `{type_name}` hooks only on {}, not on `{}`",
+                    dialect.def().display,
+                    names.join(", "),
                     rule.event
                 ),
                 None,
@@ -348,7 +350,7 @@ impl Checker<'_> {
                 )),
             );
         }
-        if handler.once.is_some() && doc.kind != DocumentKind::ClaudeFrontmatter {
+        if handler.once.is_some() && !doc.kind.frontmatter {
             self.push(
                 Severity::Warning,
                 &format!("{at}/once"),

@@ -2,7 +2,8 @@
 //! cache next time, with the same rules and hash, until the file changes.
 #![cfg(unix)]
 
-use hookx::dialect::Dialect;
+use hookx::dialect::bricks;
+
 use hookx::discover::{self, Context, Source};
 use hookx::model::{Event, EventKind, Rule, ToolCall};
 use serde_json::{Value, json};
@@ -75,7 +76,7 @@ fn trusting_everything(ctx: &Context) -> hookx::trust::TrustStore {
 /// What `hookx run --host bricks` (for which Claude files are hookx's to run, so hashed)
 /// reads for `event`, the file trusted: each source's hash and rules.
 fn read(ctx: &Context, event: &EventKind) -> Vec<(Option<String>, Vec<Rule>)> {
-    discover::discover_for_event(ctx, Dialect::Bricks, event, &trusting_everything(ctx))
+    discover::discover_for_event(ctx, bricks::DIALECT, event, &trusting_everything(ctx))
         .into_iter()
         .map(|s: Source| {
             let rules = s.document().map(|d| d.rules.clone()).unwrap_or_default();
@@ -248,9 +249,9 @@ fn firing_rules_from_an_entry_select_as_a_full_read_does() {
     let setup = settled_project(&big_settings(900, "v1"));
     let kind = EventKind::PreToolUse;
     let store: TrustStore = trusting_everything(&setup.ctx);
-    let all = discover::discover_for_event(&setup.ctx, Dialect::Bricks, &kind, &store);
+    let all = discover::discover_for_event(&setup.ctx, bricks::DIALECT, &kind, &store);
     let chosen = |sources: &[Source], event: &Event| -> Vec<String> {
-        let (rules, _) = runnable(sources, Dialect::Bricks, &store);
+        let (rules, _) = runnable(sources, bricks::DIALECT, &store);
         let (selected, _) = select(rules.iter().map(|r| (r.rule.as_ref(), r.source)), event);
         selected
             .iter()
@@ -263,7 +264,7 @@ fn firing_rules_from_an_entry_select_as_a_full_read_does() {
         let want = chosen(&all, &event);
         for round in ["first", "from the entry"] {
             let firing =
-                discover::discover_firing(&setup.ctx, Dialect::Bricks, &kind, &fires, &store);
+                discover::discover_firing(&setup.ctx, bricks::DIALECT, &kind, &fires, &store);
             assert_eq!(chosen(&firing, &event), want, "{tool}, {round}");
             let built: usize = firing
                 .iter()

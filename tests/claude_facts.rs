@@ -1,7 +1,7 @@
 //! Claude Code 2.1.332 as the live suite (tests/live_claude.rs) saw it: each fact the tables in
 //! `src/dialect/claude.rs` got from a run, pinned without the client.
 
-use hookx::dialect::Flavor;
+use hookx::dialect::claude;
 use hookx::model::tool::ids;
 use hookx::model::{Event, EventKind, Outcome};
 use hookx::protocol::{decode_answer, encode_answer};
@@ -40,7 +40,7 @@ fn claude(kind: EventKind, code: i32, stdout: &str, stderr: &str) -> Outcome {
         .is_tool_event()
         .then(|| (ids::SHELL, json!({"command": "ls"})));
     decode_answer(
-        Flavor::Claude,
+        claude::FLAVOR,
         &event(kind, tool),
         &finished(code, stdout, stderr),
     )
@@ -48,7 +48,7 @@ fn claude(kind: EventKind, code: i32, stdout: &str, stderr: &str) -> Outcome {
 
 #[test]
 fn the_subagent_tool_is_agent_and_task_an_alias() {
-    let t = Flavor::Claude.tables();
+    let t = claude::FLAVOR.tables();
     assert_eq!(t.tool_name(ids::TASK), Some("Agent"));
     assert_eq!(t.canonical_tool("Task"), ids::TASK);
     assert_eq!(t.canonical_tool("Agent"), ids::TASK);
@@ -75,9 +75,9 @@ fn pre_compact_exit_2_blocks_and_its_stdout_joins_the_instructions() {
 
     // Under a Claude host: the block is exit 2, the instructions plain stdout.
     let pre_compact = event(EventKind::PreCompact, None);
-    let answer = encode_answer(Flavor::Claude, &pre_compact, &blocked);
+    let answer = encode_answer(claude::FLAVOR, &pre_compact, &blocked);
     assert_eq!((answer.exit_code, answer.stderr.as_str()), (2, "not now"));
-    let answer = encode_answer(Flavor::Claude, &pre_compact, &instructions);
+    let answer = encode_answer(claude::FLAVOR, &pre_compact, &instructions);
     assert_eq!(answer.exit_code, 0);
     assert_eq!(answer.stdout, "keep the API notes");
 }
@@ -90,7 +90,7 @@ fn stop_and_subagent_stop_take_additional_context() {
             json!({"hookSpecificOutput": {"hookEventName": name, "additionalContext": "go on"}});
         let out = claude(kind.clone(), 0, &answer.to_string(), "");
         assert_eq!(out.additional_context, ["go on"], "{name}: {out:?}");
-        let written = encode_answer(Flavor::Claude, &event(kind, None), &out);
+        let written = encode_answer(claude::FLAVOR, &event(kind, None), &out);
         let written: Value = serde_json::from_str(&written.stdout).unwrap();
         assert_eq!(written, answer, "{name}");
     }
@@ -111,7 +111,7 @@ use claude_events::EVENTS;
 
 #[test]
 fn all_34_events_are_known() {
-    let t = Flavor::Claude.tables();
+    let t = claude::FLAVOR.tables();
     for name in EVENTS {
         let kind = t.event_kind(name);
         assert!(
@@ -125,7 +125,7 @@ fn all_34_events_are_known() {
 
 #[test]
 fn session_start_may_be_a_fork_and_session_end_reasons_are_the_schemas() {
-    let t = Flavor::Claude.tables();
+    let t = claude::FLAVOR.tables();
     assert!(
         t.matcher_values(&EventKind::SessionStart)
             .unwrap()
@@ -142,7 +142,7 @@ fn session_start_may_be_a_fork_and_session_end_reasons_are_the_schemas() {
 #[test]
 fn the_tables_name_the_client_version_that_verified_them() {
     assert_eq!(
-        Flavor::Claude.tables().verified_with,
+        claude::FLAVOR.tables().verified_with,
         Some("claude-code 2.1.332")
     );
 }

@@ -11,15 +11,17 @@ use common::{fixtures, hookx, snapshots, stem};
 use hookx::config::{read, write};
 use hookx::convert::{self, Options};
 use hookx::dialect::{Dialect, Flavor};
-use hookx::model::{Document, DocumentKind, EventKind, HandlerKind, Origin, RuleShape};
+use hookx::dialect::{bricks, claude, copilot};
+use hookx::model::{Document, EventKind, HandlerKind, Origin, RuleShape};
 use hookx::source::SourceFile;
 use serde_json::{Value, json};
 use std::path::Path;
 
 /// Every valid fixture with its dialect.
 fn valid_fixtures() -> Vec<(Dialect, String)> {
-    Dialect::ALL
-        .into_iter()
+    Dialect::all()
+        .iter()
+        .copied()
         .flat_map(|d| fixtures(d.name()).into_iter().map(move |f| (d, f)))
         .collect()
 }
@@ -61,8 +63,9 @@ fn normalize(mut doc: Document) -> Document {
 fn model_of_every_fixture() {
     let mut inputs: Vec<(Dialect, String)> = valid_fixtures();
     for path in fixtures("invalid") {
-        let dialect = Dialect::ALL
-            .into_iter()
+        let dialect = Dialect::all()
+            .iter()
+            .copied()
             .find(|d| stem(&path).starts_with(&format!("{}-", d.name())));
         if let Some(d) = dialect {
             inputs.push((d, path));
@@ -111,7 +114,7 @@ fn run_convert(args: &[&str]) -> (i32, String, String) {
 fn conversion_of_every_fixture_to_every_dialect() {
     let mut pairs = std::collections::BTreeSet::new();
     for (from, path) in valid_fixtures() {
-        for to in Dialect::ALL {
+        for &to in Dialect::all() {
             let args = [path.as_str(), "--from", from.name(), "--to", to.name()];
             let (code, stdout, stderr) = run_convert(&args);
             assert_eq!(code, 0, "hookx convert {args:?}:\n{stderr}");
@@ -183,7 +186,7 @@ fn every_missing_handler_has_a_loss_item() {
                 stamps.push((stamp, rule.origin.pointer.clone(), at));
             }
         }
-        for to in Dialect::ALL {
+        for &to in Dialect::all() {
             let conversion = convert::convert(&[(&src, &doc)], &options(to));
             let out: Vec<u64> = conversion
                 .document
@@ -220,9 +223,10 @@ fn every_missing_handler_has_a_loss_item() {
             }
             // And the converted document reads back as the target dialect without errors.
             let text = write::to_text(&conversion.document);
-            let name = match conversion.document.kind {
-                DocumentKind::ClaudeFrontmatter => format!("out.{to}.md"),
-                _ => format!("out.{to}.json"),
+            let name = if conversion.document.kind.frontmatter {
+                format!("out.{to}.md")
+            } else {
+                format!("out.{to}.json")
             };
             let reread = read(&SourceFile::new(name, text.clone()), to)
                 .unwrap_or_else(|e| panic!("{path} → {to}: output does not parse: {e}\n{text}"));
@@ -328,7 +332,7 @@ fn there_and_back_keeps_every_rule_the_middle_expressed() {
     let mut compared = 0;
     for (from, path) in valid_fixtures() {
         let (src, doc) = load(&path, from);
-        for via in Dialect::ALL.into_iter().filter(|d| *d != from) {
+        for via in Dialect::all().iter().copied().filter(|d| *d != from) {
             let there = convert::convert(&[(&src, &doc)], &options(via));
             let mid_text = write::to_text(&there.document);
             let mid_src = SourceFile::new(format!("mid.{via}.json"), mid_text.clone());
@@ -341,7 +345,7 @@ fn there_and_back_keeps_every_rule_the_middle_expressed() {
             let (expected, unknown_in_a): (Vec<_>, Vec<_>) = command_lines(&there.document)
                 .into_iter()
                 .partition(|(event, _)| {
-                    Flavor::ALL
+                    Flavor::all()
                         .iter()
                         .filter(|f| f.dialect() == from)
                         .any(|f| f.tables().event_name(event).is_some())
@@ -416,9 +420,9 @@ fn assert_loss(items: &[Value], pointer: &str, what: &str, line: u64, col: u64) 
     assert!(!item["why"].as_str().unwrap_or("").is_empty(), "{item:#}");
 }
 
-const CLAUDE: Dialect = Dialect::Claude;
-const COPILOT: Dialect = Dialect::Copilot;
-const BRICKS: Dialect = Dialect::Bricks;
+const CLAUDE: Dialect = claude::DIALECT;
+const COPILOT: Dialect = copilot::DIALECT;
+const BRICKS: Dialect = bricks::DIALECT;
 
 #[test]
 fn events_the_target_lacks_are_losses() {
@@ -1019,9 +1023,9 @@ fn translated_matchers_fire_for_the_counterparts_under_the_target_rules() {
             let (out, _) = convert_claude(pre_tool_use(matcher), to, &[]);
             let written = converted_matcher(&out);
             let (expected, _) =
-                counterparts_fired(Some(matcher), Flavor::Claude, to.default_flavor()).unwrap();
+                counterparts_fired(Some(matcher), claude::FLAVOR, to.default_flavor()).unwrap();
             let got =
-                target_fired(written.as_deref(), Flavor::Claude, to.default_flavor()).unwrap();
+                target_fired(written.as_deref(), claude::FLAVOR, to.default_flavor()).unwrap();
             assert_eq!(got, expected, "{matcher} → {to}: {written:?}");
         }
     }

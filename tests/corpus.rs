@@ -12,7 +12,7 @@ mod common;
 
 use hookx::config::{read, write};
 use hookx::convert::{self, Options, matcher, shell_quote_shortest};
-use hookx::dialect::{Dialect, Flavor};
+use hookx::dialect::{bricks, claude, copilot};
 use hookx::model::{Document, HandlerKind};
 use hookx::source::SourceFile;
 use std::path::{Path, PathBuf};
@@ -80,7 +80,7 @@ fn every_claude_config_converts_with_exact_matchers_and_commands() {
     for path in corpus() {
         let shown = path.display().to_string();
         let src = SourceFile::read(&path).unwrap_or_else(|e| panic!("{e}"));
-        let parsed = match read(&src, Dialect::Claude) {
+        let parsed = match read(&src, claude::DIALECT) {
             Ok(parsed) => parsed,
             Err(e) => {
                 failures.push(format!("{shown}: does not read: {e}"));
@@ -89,7 +89,7 @@ fn every_claude_config_converts_with_exact_matchers_and_commands() {
         };
         figures.files += 1;
         let doc = &parsed.document;
-        for to in [Dialect::Copilot, Dialect::Bricks] {
+        for to in [copilot::DIALECT, bricks::DIALECT] {
             let target = to.default_flavor();
             let conversion = convert::convert(&[(&src, doc)], &Options::new(to));
             // Matchers, under the target's rules.
@@ -105,7 +105,7 @@ fn every_claude_config_converts_with_exact_matchers_and_commands() {
                 }
                 figures.matchers += 1;
                 let (expected, _) =
-                    matcher::counterparts_fired(rule.matcher.as_deref(), Flavor::Claude, target)
+                    matcher::counterparts_fired(rule.matcher.as_deref(), claude::FLAVOR, target)
                         .unwrap_or_default();
                 let converted: Vec<_> = conversion
                     .document
@@ -131,7 +131,7 @@ fn every_claude_config_converts_with_exact_matchers_and_commands() {
                 }
                 let mut exact = true;
                 for c in converted {
-                    let got = matcher::target_fired(c.matcher.as_deref(), Flavor::Claude, target)
+                    let got = matcher::target_fired(c.matcher.as_deref(), claude::FLAVOR, target)
                         .unwrap_or_default();
                     if got != expected {
                         exact = false;
@@ -181,7 +181,7 @@ fn every_claude_config_converts_with_exact_matchers_and_commands() {
                 &[(&mid_src, &mid)],
                 &Options {
                     wrap: false,
-                    ..Options::new(Dialect::Claude)
+                    ..Options::new(claude::DIALECT)
                 },
             );
             let alike = |line: &str| {

@@ -7,6 +7,7 @@ mod common;
 use assert_cmd::Command;
 use common::{copy_tree, fixtures_dir};
 use hookx::dialect::Dialect;
+use hookx::dialect::{bricks, claude, copilot};
 use hookx::discover::{self, Context, Runner, Scope};
 use hookx::trust::{self, TrustState, TrustStore};
 use std::path::PathBuf;
@@ -218,7 +219,7 @@ fn bricks_global_and_project_merge_and_identical_handlers_run_once() {
     let rules = discover::effective_rules(&sources, &TrustStore::default());
     let bricks: Vec<(String, String, String)> = rules
         .iter()
-        .filter(|r| r.source.dialect == Dialect::Bricks)
+        .filter(|r| r.source.dialect == bricks::DIALECT)
         .flat_map(|r| {
             r.rule.handlers.iter().map(|h| {
                 let hookx::model::HandlerKind::Command(c) = &h.kind else {
@@ -288,7 +289,7 @@ fn disable_all_hooks_follows_claude_precedence() {
         let sources = discover::discover(&tree.ctx());
         discover::effective_rules(&sources, &trust_all(&sources))
             .iter()
-            .filter(|r| r.source.dialect == Dialect::Claude)
+            .filter(|r| r.source.dialect == claude::DIALECT)
             .count()
     };
     assert_eq!(claude_rules(&tree), 9);
@@ -301,17 +302,17 @@ fn disable_all_hooks_follows_claude_precedence() {
     let sources = discover::discover(&tree.ctx());
     let store = trust_all(&sources);
     assert_eq!(
-        discover::claude_hooks_disabled(&sources, &store)
+        discover::hooks_disabled(&sources, claude::DIALECT, &store)
             .unwrap()
             .display,
         "~/.claude/settings.json"
     );
     // Untrusted, the same file turns nothing off.
-    assert!(discover::claude_hooks_disabled(&sources, &TrustStore::default()).is_none());
+    assert!(discover::hooks_disabled(&sources, claude::DIALECT, &TrustStore::default()).is_none());
     assert!(
         discover::effective_rules(&sources, &store)
             .iter()
-            .any(|r| r.source.dialect == Dialect::Bricks)
+            .any(|r| r.source.dialect == bricks::DIALECT)
     );
     tree.hookx(&["trust"]).code(1);
     let text = tree.stdout(&["list"]);
@@ -358,23 +359,23 @@ fn the_native_table_matches_the_agents() {
         let s = sources.iter().find(|s| s.location.id == id).unwrap();
         discover::runner(host, s)
     };
-    assert_eq!(run(Dialect::Claude, "claude-plugin"), Runner::Native);
-    assert_eq!(run(Dialect::Claude, "bricks-project"), Runner::Hookx);
-    assert_eq!(run(Dialect::Copilot, "claude-project"), Runner::Native);
-    assert_eq!(run(Dialect::Copilot, "claude-local"), Runner::Native);
-    assert_eq!(run(Dialect::Copilot, "claude-user"), Runner::Hookx);
+    assert_eq!(run(claude::DIALECT, "claude-plugin"), Runner::Native);
+    assert_eq!(run(claude::DIALECT, "bricks-project"), Runner::Hookx);
+    assert_eq!(run(copilot::DIALECT, "claude-project"), Runner::Native);
+    assert_eq!(run(copilot::DIALECT, "claude-local"), Runner::Native);
+    assert_eq!(run(copilot::DIALECT, "claude-user"), Runner::Hookx);
     assert_eq!(
-        run(Dialect::Copilot, "claude-skill-project"),
+        run(copilot::DIALECT, "claude-skill-project"),
         Runner::Inactive
     );
-    assert_eq!(run(Dialect::Bricks, "copilot-user"), Runner::Hookx);
-    assert_eq!(run(Dialect::Bricks, "bricks-global"), Runner::Native);
+    assert_eq!(run(bricks::DIALECT, "copilot-user"), Runner::Hookx);
+    assert_eq!(run(bricks::DIALECT, "bricks-global"), Runner::Native);
     let settings = sources
         .iter()
         .find(|s| s.location.id == "claude-project")
         .unwrap();
-    assert!(!trust::needs_trust(Dialect::Claude, settings));
-    assert!(trust::needs_trust(Dialect::Bricks, settings));
+    assert!(!trust::needs_trust(claude::DIALECT, settings));
+    assert!(trust::needs_trust(bricks::DIALECT, settings));
 }
 
 /// The trust column of the list's JSON for one file.
@@ -465,7 +466,7 @@ fn dispatch_rules_are_the_trusted_ones_the_host_does_not_run() {
     let ctx = tree.ctx();
     let sources = discover::discover(&ctx);
     let files = |store: &TrustStore| -> Vec<String> {
-        let mut files: Vec<String> = discover::dispatch_rules(&sources, Dialect::Bricks, store)
+        let mut files: Vec<String> = discover::dispatch_rules(&sources, bricks::DIALECT, store)
             .iter()
             .map(|r| r.source.display.clone())
             .collect();
@@ -505,7 +506,7 @@ fn an_identical_handler_from_an_untrusted_file_does_not_hide_a_trusted_one() {
     .success();
     let sources = discover::discover(&ctx);
     let store = TrustStore::load(&ctx).unwrap();
-    let rules = discover::dispatch_rules(&sources, Dialect::Bricks, &store);
+    let rules = discover::dispatch_rules(&sources, bricks::DIALECT, &store);
     assert_eq!(rules.len(), 2);
     assert_eq!(rules[0].rule.handlers.len(), 2);
 }
@@ -610,18 +611,18 @@ fn a_handler_the_host_runs_natively_is_not_run_again_by_hookx() {
     assert!(
         audit(&discover::dispatch_rules(
             &sources,
-            Dialect::Copilot,
+            copilot::DIALECT,
             &store
         ))
         .is_empty()
     );
     assert_eq!(
-        audit(&discover::host_rules(&sources, Dialect::Copilot, &store)),
+        audit(&discover::host_rules(&sources, copilot::DIALECT, &store)),
         [".claude/settings.json"]
     );
     // Under Bricks neither file is native: the user's copy comes first and runs once.
     assert_eq!(
-        audit(&discover::dispatch_rules(&sources, Dialect::Bricks, &store)),
+        audit(&discover::dispatch_rules(&sources, bricks::DIALECT, &store)),
         ["~/.claude/settings.json"]
     );
 }

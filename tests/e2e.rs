@@ -2,7 +2,8 @@
 //! one. Every host (Claude, Copilot camelCase, Copilot PascalCase, Bricks) sends its own payload
 //! (the seeds' examples where they fit, `tests/fixtures/e2e/payloads/` otherwise) to a real
 //! shell handler of every flavour (`tests/fixtures/e2e/handlers/`). The handler checks that it
-//! got its own dialect's stdin and environment and answers in its own dialect; the test checks
+//! got its own dialect's stdin and environment (plus `HOOKX_HOST`, the agent running it) and
+//! answers in its own dialect; the test checks
 //! what the handler received and what the host gets back, in the host's protocol.
 //!
 //! One row per case; each row runs for every (host, handler) pair it applies to. Rows run
@@ -665,6 +666,7 @@ fn invoke(via: Via, row: &Row, host: F, handler: F) -> Outcome {
         cmd.env_remove(var);
     }
     cmd.env_remove("HOOKX_HOME");
+    cmd.env_remove("HOOKX_HOST");
     // The host runs hooks in its project with its own variables.
     cmd.current_dir(&project)
         .envs(host.own_env(&project, &session_of(&payload), host_event))
@@ -1016,6 +1018,14 @@ fn check_env(sc: Sc, host: F, handler: F, env: &BTreeMap<String, String>) -> Vec
         if !own.iter().any(|(v, _)| v == var) && env.contains_key(*var) {
             bad.push(format!("${var} is set for a {} handler", handler.name()));
         }
+    }
+    // Whatever its own dialect, the handler is told which agent runs it (issue 12).
+    if env.get("HOOKX_HOST").map(String::as_str) != Some(host.dialect()) {
+        bad.push(format!(
+            "$HOOKX_HOST is {:?}, expected {:?}",
+            env.get("HOOKX_HOST"),
+            host.dialect()
+        ));
     }
     bad
 }

@@ -12,6 +12,7 @@ mod server;
 
 use client::{Record, Run, World};
 use hookx::dialect::Flavor;
+use hookx::dialect::{bricks, copilot};
 use serde_json::{Value, json};
 use server::{Block, FakeModel, Script};
 use std::path::Path;
@@ -663,15 +664,15 @@ fn hookx_routed_in() {
     };
     let model = FakeModel::start(SCRIPTS);
     let world = World::new();
-    let mut copilot = dumper_rules(&world, Flavor::Copilot, false);
-    copilot.extend(dumper_rules(&world, Flavor::CopilotPascal, false));
+    let mut copilot = dumper_rules(&world, copilot::FLAVOR, false);
+    copilot.extend(dumper_rules(&world, copilot::PASCAL, false));
     write_json(
         &world.project.join(".github/hooks/live.json"),
         &json!({"version": 1, "hooks": copilot}),
     );
     write_json(
         &world.project.join(".bricks/hooks.json"),
-        &json!({"hooks": dumper_rules(&world, Flavor::Bricks, true)}),
+        &json!({"hooks": dumper_rules(&world, bricks::FLAVOR, true)}),
     );
     for (label, answers) in foreign_answers() {
         world.answers(label, &answers);
@@ -687,7 +688,7 @@ fn hookx_routed_in() {
         "Claude accepts hookx's routes",
     );
     check_tools_effects(&mut c, &world, &seen, ALL_EFFECTS);
-    for flavor in [Flavor::Copilot, Flavor::CopilotPascal, Flavor::Bricks] {
+    for flavor in [copilot::FLAVOR, copilot::PASCAL, bricks::FLAVOR] {
         let records = world.records(flavor.name());
         eprintln!("{}: got {:?}", flavor.name(), fired(&records));
         check_foreign_payloads(&mut c, &world, flavor, &records);
@@ -717,7 +718,7 @@ fn check_foreign_payloads(c: &mut Checks, world: &World, flavor: Flavor, records
                     format!("{what}: names {}", event.kind),
                 );
                 if let Some(tool) = &event.tool {
-                    let native = r.stdin.get(if flavor == Flavor::Copilot {
+                    let native = r.stdin.get(if flavor == copilot::FLAVOR {
                         "toolName"
                     } else {
                         "tool_name"
@@ -835,14 +836,14 @@ fn converted_configs() {
     // (2) Copilot (both casings) and Bricks -> Claude, wrapped (convert's default).
     model.clear();
     let world = World::new();
-    let mut rules = dumper_rules(&world, Flavor::Copilot, false);
-    rules.extend(dumper_rules(&world, Flavor::CopilotPascal, false));
+    let mut rules = dumper_rules(&world, copilot::FLAVOR, false);
+    rules.extend(dumper_rules(&world, copilot::PASCAL, false));
     let live = world.dump.join("live.json");
     write_json(&live, &json!({"version": 1, "hooks": rules}));
     let bricks = world.dump.join("hooks.json");
     write_json(
         &bricks,
-        &json!({"hooks": dumper_rules(&world, Flavor::Bricks, true)}),
+        &json!({"hooks": dumper_rules(&world, bricks::FLAVOR, true)}),
     );
     let (claude, _) = convert(
         &world,
@@ -877,7 +878,7 @@ fn converted_configs() {
         "wrapped: accepted",
     );
     check_tools_effects(&mut c, &world, &Seen::new(&model), ALL_EFFECTS);
-    for flavor in [Flavor::Copilot, Flavor::CopilotPascal, Flavor::Bricks] {
+    for flavor in [copilot::FLAVOR, copilot::PASCAL, bricks::FLAVOR] {
         check_foreign_payloads(&mut c, &world, flavor, &world.records(flavor.name()));
     }
     let _ = run;

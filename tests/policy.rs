@@ -10,6 +10,7 @@ mod common;
 use assert_cmd::Command;
 use common::{Ran, fixtures_dir, ran, write};
 use hookx::dialect::{Dialect, Flavor};
+use hookx::dialect::{claude, copilot};
 use hookx::model::EventKind;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -33,12 +34,13 @@ fn assert_denies(flavor: Flavor, kind: &EventKind, ran: &Ran) {
     assert_eq!(ran.code, Some(0), "{flavor:?} {kind}: {ran:?}");
     let v: Value = serde_json::from_str(ran.stdout.trim())
         .unwrap_or_else(|e| panic!("{flavor:?} {kind}: stdout is not JSON ({e}): {ran:?}"));
-    let denied = match (flavor, kind) {
-        (Flavor::Claude | Flavor::CopilotPascal, EventKind::PermissionRequest) => {
+    let permission = *kind == EventKind::PermissionRequest;
+    let denied = match flavor.name() {
+        "claude" | "copilot-pascal" if permission => {
             &v["hookSpecificOutput"]["decision"]["behavior"]
         }
-        (Flavor::Copilot, EventKind::PermissionRequest) => &v["behavior"],
-        (Flavor::Copilot, _) => &v["permissionDecision"],
+        "copilot" if permission => &v["behavior"],
+        "copilot" => &v["permissionDecision"],
         _ => &v["hookSpecificOutput"]["permissionDecision"],
     };
     assert_eq!(denied, "deny", "{flavor:?} {kind}: {ran:?}");
@@ -77,7 +79,7 @@ fn assert_policy(flavor: Flavor, kind: &EventKind, ran: &Ran) {
 fn every_host_and_event_answers_a_bad_payload_by_the_policy() {
     let dir = tempfile::tempdir().unwrap();
     let mut rows = 0;
-    for flavor in Flavor::ALL {
+    for &flavor in Flavor::all() {
         for (kind, name) in flavor.tables().events {
             for command in [
                 vec!["run", "--host", host_of(flavor), "--event", name],
@@ -110,7 +112,7 @@ fn every_host_and_event_answers_a_bad_payload_by_the_policy() {
 #[test]
 fn an_unknown_event_with_a_bad_payload_is_a_non_blocking_error() {
     let dir = tempfile::tempdir().unwrap();
-    for host in Dialect::ALL {
+    for &host in Dialect::all() {
         let ran = ran(hookx(dir.path())
             .args(["run", "--host", host.name()])
             .write_stdin("not json"));
@@ -137,7 +139,7 @@ fn claude_run(event: &str, cwd: &Path, setup: impl Fn(&mut Command)) -> Ran {
     let mut cmd = hookx(dir.path());
     cmd.args(["run", "--host", "claude", "--event", event])
         .env("HOME", dir.path())
-        .write_stdin(seed(Flavor::Claude, event, cwd));
+        .write_stdin(seed(claude::FLAVOR, event, cwd));
     setup(&mut cmd);
     ran(&mut cmd)
 }
@@ -153,7 +155,7 @@ fn no_home_denies_a_tool_call_and_never_blocks_a_stop() {
         let ran = claude_run(event, project.path(), |cmd| {
             cmd.env_remove("HOME");
         });
-        assert_policy(Flavor::Claude, &kind, &ran);
+        assert_policy(claude::FLAVOR, &kind, &ran);
         assert!(ran.stderr.contains("home"), "{ran:?}");
     }
 }
@@ -168,7 +170,7 @@ fn a_payload_cwd_that_is_a_file_denies_a_tool_call_and_never_blocks_a_stop() {
         ("SubagentStop", EventKind::SubagentStop),
     ] {
         let ran = claude_run(event, &file, |_| {});
-        assert_policy(Flavor::Claude, &kind, &ran);
+        assert_policy(claude::FLAVOR, &kind, &ran);
         assert!(ran.stderr.contains("not-a-dir"), "{ran:?}");
     }
 }
@@ -186,7 +188,7 @@ fn a_panic_answers_by_the_policy() {
             cmd.env("HOOKX_TEST_PANIC", "1");
         });
         assert!(ran.stderr.contains("hookx: internal error"), "{ran:?}");
-        assert_policy(Flavor::Claude, &kind, &ran);
+        assert_policy(claude::FLAVOR, &kind, &ran);
     }
     // Copilot's camelCase preToolUse, through exec.
     let ran = ran(hookx(project.path())
@@ -201,8 +203,8 @@ fn a_panic_answers_by_the_policy() {
         ])
         .args(["--", "true"])
         .env("HOOKX_TEST_PANIC", "1")
-        .write_stdin(seed(Flavor::Copilot, "preToolUse", project.path())));
-    assert_policy(Flavor::Copilot, &EventKind::PreToolUse, &ran);
+        .write_stdin(seed(copilot::FLAVOR, "preToolUse", project.path())));
+    assert_policy(copilot::FLAVOR, &EventKind::PreToolUse, &ran);
 }
 
 /// A value that makes the backtracking matcher `(a+)+$` run away.
@@ -214,7 +216,7 @@ fn runaway_value() -> String {
 fn a_trusted_matcher_that_cannot_be_evaluated_denies_a_tool_call() {
     let dir = tempfile::tempdir().unwrap();
     let mut payload: Value =
-        serde_json::from_slice(&seed(Flavor::Claude, "PreToolUse", dir.path())).unwrap();
+        serde_json::from_slice(&seed(claude::FLAVOR, "PreToolUse", dir.path())).unwrap();
     payload["tool_name"] = runaway_value().into();
     let marker = dir.path().join("ran");
     let ran = ran(hookx(dir.path())
@@ -224,7 +226,7 @@ fn a_trusted_matcher_that_cannot_be_evaluated_denies_a_tool_call() {
         .arg("--")
         .arg(format!("touch '{}'", marker.display()))
         .write_stdin(payload.to_string()));
-    assert_denies(Flavor::Claude, &EventKind::PreToolUse, &ran);
+    assert_denies(claude::FLAVOR, &EventKind::PreToolUse, &ran);
     assert!(ran.stderr.contains("ran away"), "{ran:?}");
     assert!(!marker.exists());
 }
@@ -233,7 +235,7 @@ fn a_trusted_matcher_that_cannot_be_evaluated_denies_a_tool_call() {
 fn a_matcher_that_cannot_be_evaluated_off_a_tool_call_blocks_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let mut payload: Value =
-        serde_json::from_slice(&seed(Flavor::Claude, "Notification", dir.path())).unwrap();
+        serde_json::from_slice(&seed(claude::FLAVOR, "Notification", dir.path())).unwrap();
     payload["notification_type"] = runaway_value().into();
     let ran = ran(hookx(dir.path())
         .args([
@@ -268,7 +270,7 @@ fn deny_after_copying(dir: &Path, payload: Vec<u8>) -> (Ran, Vec<u8>) {
 fn a_lone_surrogate_in_the_payload_reaches_the_handler_and_its_deny_holds() {
     let dir = tempfile::tempdir().unwrap();
     // Node's JSON.stringify of half an emoji.
-    let payload = String::from_utf8(seed(Flavor::Claude, "PreToolUse", dir.path()))
+    let payload = String::from_utf8(seed(claude::FLAVOR, "PreToolUse", dir.path()))
         .unwrap()
         .replace("npm test", "echo \\ud83d and \\udc00");
     let (ran, received) = deny_after_copying(dir.path(), payload.into_bytes());
@@ -322,7 +324,7 @@ fn assert_denies_with(ran: &Ran, reason: &str) {
 fn the_readme_policy_table_is_the_tables() {
     let readme =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    for flavor in Flavor::ALL {
+    for &flavor in Flavor::all() {
         let t = flavor.tables();
         let row = readme
             .lines()

@@ -3,6 +3,7 @@
 
 use chrono::DateTime;
 use hookx::dialect::{Dialect, Flavor};
+use hookx::dialect::{bricks, claude, copilot};
 use hookx::error::Error;
 use hookx::model::{Decision, Event, EventKind, Outcome, ToolCall};
 use hookx::protocol::{
@@ -24,8 +25,9 @@ macro_rules! snapshot {
 }
 
 fn fixture_flavor(dir: &str) -> Flavor {
-    Flavor::ALL
-        .into_iter()
+    Flavor::all()
+        .iter()
+        .copied()
         .find(|f| f.name() == dir)
         .expect("fixture folders are named after flavours")
 }
@@ -92,7 +94,7 @@ fn every_seed_payload_decodes_and_encodes_in_every_flavour() {
         );
 
         let mut encoded = Map::new();
-        for target in Flavor::ALL {
+        for &target in Flavor::all() {
             encoded.insert(
                 target.name().to_string(),
                 json!({
@@ -113,8 +115,8 @@ fn copilot_tool_args_string_or_object_or_plain_text() {
     let string = br#"{"sessionId":"s","timestamp":1,"cwd":"/","toolName":"create","toolArgs":"{\"path\":\"/a\",\"file_text\":\"x\"}"}"#;
     let object = br#"{"sessionId":"s","timestamp":1,"cwd":"/","toolName":"create","toolArgs":{"path":"/a","file_text":"x"}}"#;
     for bytes in [&string[..], &object[..]] {
-        let (event, flavor) = decode_event(bytes, Dialect::Copilot).unwrap();
-        assert_eq!(flavor, Flavor::Copilot);
+        let (event, flavor) = decode_event(bytes, copilot::DIALECT).unwrap();
+        assert_eq!(flavor, copilot::FLAVOR);
         assert_eq!(event.kind, EventKind::PreToolUse);
         assert_eq!(
             event.tool,
@@ -129,11 +131,11 @@ fn copilot_tool_args_string_or_object_or_plain_text() {
             "epoch milliseconds"
         );
         // Written back as 1.0.102 sends it: an object (run; older versions sent a string).
-        let out = encode_event(&event, Flavor::Copilot);
+        let out = encode_event(&event, copilot::FLAVOR);
         assert_eq!(out["toolArgs"], json!({"path": "/a", "file_text": "x"}));
         assert_eq!(out["toolName"], json!("create"));
         // A Claude handler reads Claude names.
-        let claude = encode_event(&event, Flavor::Claude);
+        let claude = encode_event(&event, claude::FLAVOR);
         assert_eq!(claude["tool_name"], json!("Write"));
         assert_eq!(
             claude["tool_input"],
@@ -143,60 +145,57 @@ fn copilot_tool_args_string_or_object_or_plain_text() {
     }
     let plain =
         br#"{"sessionId":"s","cwd":"/","toolName":"apply_patch","toolArgs":"*** Begin Patch"}"#;
-    let (event, _) = decode_event(plain, Dialect::Copilot).unwrap();
+    let (event, _) = decode_event(plain, copilot::DIALECT).unwrap();
     assert_eq!(event.tool.unwrap().input, json!("*** Begin Patch"));
 }
 
 #[test]
 fn copilot_permission_request_is_named_by_the_caller() {
     let bytes = br#"{"sessionId":"s","timestamp":1,"cwd":"/","toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}"#;
-    let (guessed, _) = decode_event(bytes, Dialect::Copilot).unwrap();
+    let (guessed, _) = decode_event(bytes, copilot::DIALECT).unwrap();
     assert_eq!(guessed.kind, EventKind::PreToolUse);
     let (named, flavor) =
-        decode_event_as(bytes, Dialect::Copilot, Some("permissionRequest")).unwrap();
+        decode_event_as(bytes, copilot::DIALECT, Some("permissionRequest")).unwrap();
     assert_eq!(named.kind, EventKind::PermissionRequest);
-    assert_eq!(flavor, Flavor::Copilot);
+    assert_eq!(flavor, copilot::FLAVOR);
     // A name in the payload wins over the caller's.
     let (named, flavor) = decode_event_as(
         br#"{"hook_event_name":"Stop","session_id":"s","timestamp":"2025-01-01T00:00:00Z"}"#,
-        Dialect::Copilot,
+        copilot::DIALECT,
         Some("PreToolUse"),
     )
     .unwrap();
-    assert_eq!(
-        (named.kind, flavor),
-        (EventKind::Stop, Flavor::CopilotPascal)
-    );
+    assert_eq!((named.kind, flavor), (EventKind::Stop, copilot::PASCAL));
 }
 
 #[test]
 fn unknown_events_and_fields_are_carried() {
     let bytes =
         br#"{"session_id":"s","hook_event_name":"FutureEvent","teammate":"bob","x_extra":[1,2]}"#;
-    let (event, flavor) = decode_event(bytes, Dialect::Claude).unwrap();
-    assert_eq!(flavor, Flavor::Claude);
+    let (event, flavor) = decode_event(bytes, claude::DIALECT).unwrap();
+    assert_eq!(flavor, claude::FLAVOR);
     assert_eq!(event.kind, EventKind::Other("FutureEvent".into()));
     assert_eq!(event.fields["x_extra"], json!([1, 2]));
-    let back = encode_event(&event, Flavor::Claude);
+    let back = encode_event(&event, claude::FLAVOR);
     assert_eq!(back, serde_json::from_slice::<Value>(bytes).unwrap());
     // An event Claude's table lacks but hookx knows keeps its canonical kind.
     let (event, _) =
-        decode_event(br#"{"hook_event_name":"PostCompact"}"#, Dialect::Claude).unwrap();
+        decode_event(br#"{"hook_event_name":"PostCompact"}"#, claude::DIALECT).unwrap();
     assert_eq!(event.kind, EventKind::PostCompact);
 }
 
 #[test]
 fn malformed_payloads_are_errors_not_panics() {
     let cases: &[(&[u8], Dialect)] = &[
-        (b"", Dialect::Claude),
-        (b"not json", Dialect::Claude),
-        (b"{\"hook_event_name\": ", Dialect::Bricks),
-        (b"[1,2]", Dialect::Claude),
-        (b"\"PreToolUse\"", Dialect::Copilot),
-        (b"{\"hook_event_name\": 3}", Dialect::Claude),
-        (b"{\"session_id\": \"s\"}", Dialect::Claude),
-        (b"{\"sessionId\": \"s\", \"mystery\": 1}", Dialect::Copilot),
-        (b"\xff\xfe{}", Dialect::Claude),
+        (b"", claude::DIALECT),
+        (b"not json", claude::DIALECT),
+        (b"{\"hook_event_name\": ", bricks::DIALECT),
+        (b"[1,2]", claude::DIALECT),
+        (b"\"PreToolUse\"", copilot::DIALECT),
+        (b"{\"hook_event_name\": 3}", claude::DIALECT),
+        (b"{\"session_id\": \"s\"}", claude::DIALECT),
+        (b"{\"sessionId\": \"s\", \"mystery\": 1}", copilot::DIALECT),
+        (b"\xff\xfe{}", claude::DIALECT),
     ];
     let mut messages = Vec::new();
     for (bytes, host) in cases {
@@ -212,23 +211,23 @@ fn host_detection() {
     let cases = [
         (
             json!({"sessionId": "s", "timestamp": 1, "toolName": "bash"}),
-            Some(Dialect::Copilot),
+            Some(copilot::DIALECT),
         ),
         (
             json!({"session_id": "s", "timestamp": "2025-01-01T00:00:00Z", "hook_event_name": "Stop"}),
-            Some(Dialect::Copilot),
+            Some(copilot::DIALECT),
         ),
         (
             json!({"session_id": "s", "transcript_path": "/t", "hook_event_name": "Stop"}),
-            Some(Dialect::Claude),
+            Some(claude::DIALECT),
         ),
         (
             json!({"session_id": "s", "permission_mode": "default"}),
-            Some(Dialect::Claude),
+            Some(claude::DIALECT),
         ),
         (
             json!({"session_id": "s", "hook_event_name": "GoalUpdate"}),
-            Some(Dialect::Bricks),
+            Some(bricks::DIALECT),
         ),
         (
             json!({"session_id": "s", "hook_event_name": "PreToolUse"}),
@@ -255,9 +254,9 @@ fn handler_env_per_flavour() {
             .map(|(a, b)| (a.to_string(), b.to_string()))
             .collect()
     };
-    assert_eq!(env(Flavor::Claude), pairs(&[("CLAUDE_PROJECT_DIR", "/p")]));
+    assert_eq!(env(claude::FLAVOR), pairs(&[("CLAUDE_PROJECT_DIR", "/p")]));
     assert_eq!(
-        env(Flavor::Bricks),
+        env(bricks::FLAVOR),
         pairs(&[
             ("BRICKS_PROJECT_DIR", "/p"),
             ("BRICKS_SESSION_ID", "s-9"),
@@ -270,10 +269,10 @@ fn handler_env_per_flavour() {
         ("COPILOT_PROJECT_DIR", "/p"),
         ("CLAUDE_PROJECT_DIR", "/p"),
     ]);
-    assert_eq!(env(Flavor::Copilot), copilot);
-    assert_eq!(env(Flavor::CopilotPascal), copilot);
+    assert_eq!(env(copilot::FLAVOR), copilot);
+    assert_eq!(env(copilot::PASCAL), copilot);
     // The project dir variable agrees with the config tables.
-    for flavor in Flavor::ALL {
+    for &flavor in Flavor::all() {
         if let Some(var) = flavor.tables().project_dir_var {
             assert!(env(flavor).iter().any(|(k, v)| k == var && v == "/p"));
         }
@@ -314,7 +313,7 @@ fn event_for(flavor: Flavor) -> impl Strategy<Value = Event> {
     let t = flavor.tables();
     let mut kinds: Vec<EventKind> = t.events.iter().map(|(k, _)| k.clone()).collect();
     kinds.push(EventKind::Other("customEvent".into()));
-    let mut tools: Vec<String> = Flavor::ALL
+    let mut tools: Vec<String> = Flavor::all()
         .iter()
         .flat_map(|f| f.tables().tools.iter().map(|(id, _)| id.to_string()))
         .collect();
@@ -389,28 +388,28 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 
     #[test]
-    fn round_trip_claude(event in event_for(Flavor::Claude)) {
-        round_trip(&event, Flavor::Claude)?;
+    fn round_trip_claude(event in event_for(claude::FLAVOR)) {
+        round_trip(&event, claude::FLAVOR)?;
     }
 
     #[test]
-    fn round_trip_copilot(event in event_for(Flavor::Copilot)) {
-        round_trip(&event, Flavor::Copilot)?;
+    fn round_trip_copilot(event in event_for(copilot::FLAVOR)) {
+        round_trip(&event, copilot::FLAVOR)?;
     }
 
     #[test]
-    fn round_trip_copilot_pascal(event in event_for(Flavor::CopilotPascal)) {
-        round_trip(&event, Flavor::CopilotPascal)?;
+    fn round_trip_copilot_pascal(event in event_for(copilot::PASCAL)) {
+        round_trip(&event, copilot::PASCAL)?;
     }
 
     #[test]
-    fn round_trip_bricks(event in event_for(Flavor::Bricks)) {
-        round_trip(&event, Flavor::Bricks)?;
+    fn round_trip_bricks(event in event_for(bricks::FLAVOR)) {
+        round_trip(&event, bricks::FLAVOR)?;
     }
 
     #[test]
     fn decoding_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..64)) {
-        for host in Dialect::ALL {
+        for &host in Dialect::all() {
             let _ = decode_event(&bytes, host);
         }
     }
@@ -514,84 +513,84 @@ fn answers_per_dialect_and_exit_code() {
     #[rustfmt::skip]
     let cases: Vec<AnswerCase> = vec![
         // Claude: JSON at exit 0.
-        (Flavor::Claude, &pre, Code(0), br#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#, "", allow.clone()),
-        (Flavor::Claude, &pre, Code(0), br#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#, "", denied("no")),
-        (Flavor::Claude, &pre, Code(0), br#"{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"check"}}"#, "", ask.clone()),
-        (Flavor::Claude, &pre, Code(0), br#"{"decision":"block","reason":"old style"}"#, "", denied("old style")),
-        (Flavor::Claude, &pre, Code(0), br#"{"decision":"approve"}"#, "", allow.clone()),
-        (Flavor::Claude, &pre, Code(0), b"", "", Outcome::default()),
-        (Flavor::Claude, &pre, Code(0), b"  \n", "", Outcome::default()),
-        (Flavor::Claude, &stop, Code(0), br#"{"decision":"block","reason":"tests fail"}"#, "", blocked("tests fail")),
-        (Flavor::Claude, &stop, Code(0), br#"{"continue":false,"stopReason":"halt","systemMessage":"bye","suppressOutput":true}"#, "",
+        (claude::FLAVOR, &pre, Code(0), br#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#, "", allow.clone()),
+        (claude::FLAVOR, &pre, Code(0), br#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#, "", denied("no")),
+        (claude::FLAVOR, &pre, Code(0), br#"{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"check"}}"#, "", ask.clone()),
+        (claude::FLAVOR, &pre, Code(0), br#"{"decision":"block","reason":"old style"}"#, "", denied("old style")),
+        (claude::FLAVOR, &pre, Code(0), br#"{"decision":"approve"}"#, "", allow.clone()),
+        (claude::FLAVOR, &pre, Code(0), b"", "", Outcome::default()),
+        (claude::FLAVOR, &pre, Code(0), b"  \n", "", Outcome::default()),
+        (claude::FLAVOR, &stop, Code(0), br#"{"decision":"block","reason":"tests fail"}"#, "", blocked("tests fail")),
+        (claude::FLAVOR, &stop, Code(0), br#"{"continue":false,"stopReason":"halt","systemMessage":"bye","suppressOutput":true}"#, "",
             Outcome { stop: true, stop_reason: Some("halt".into()), system_messages: vec!["bye".into()], suppress_output: true, ..Outcome::default() }),
-        (Flavor::Claude, &start, Code(0), b"remember the plan\n", "", context("remember the plan")),
-        (Flavor::Claude, &prompt, Code(0), b"42", "", context("42")),
-        (Flavor::Claude, &start, Code(0), br#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"ctx"}}"#, "", context("ctx")),
-        (Flavor::Claude, &post, Code(0), br#"{"continue":true,"additionalContext":"top level"}"#, "", context("top level")),
-        (Flavor::Claude, &post, Code(0), b"formatted 3 files", "", with_errors("hook stdout is not JSON, ignored: formatted 3 files")),
-        (Flavor::Claude, &pre, Code(0), b"{\"hookSpecificOutput\": ", "", with_errors("hook stdout is not valid JSON (EOF while parsing a value at line 1 column 22): {\"hookSpecificOutput\":")),
-        (Flavor::Claude, &start, Code(0), b"{oops", "", with_errors("hook stdout is not valid JSON (key must be a string at line 1 column 2): {oops")),
-        (Flavor::Claude, &pre, Code(0), b"\xff\xfe", "", with_errors("hook stdout is not valid UTF-8: \u{fffd}\u{fffd}")),
-        (Flavor::Claude, &pre, Code(0), br#"{"hookSpecificOutput":{"permissionDecision":"maybe"}}"#, "", with_errors("hook answer `hookSpecificOutput.permissionDecision` has an unknown value \"maybe\"")),
-        (Flavor::Claude, &perm, Code(0), br#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"nope","interrupt":true}}}"#, "",
+        (claude::FLAVOR, &start, Code(0), b"remember the plan\n", "", context("remember the plan")),
+        (claude::FLAVOR, &prompt, Code(0), b"42", "", context("42")),
+        (claude::FLAVOR, &start, Code(0), br#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"ctx"}}"#, "", context("ctx")),
+        (claude::FLAVOR, &post, Code(0), br#"{"continue":true,"additionalContext":"top level"}"#, "", context("top level")),
+        (claude::FLAVOR, &post, Code(0), b"formatted 3 files", "", with_errors("hook stdout is not JSON, ignored: formatted 3 files")),
+        (claude::FLAVOR, &pre, Code(0), b"{\"hookSpecificOutput\": ", "", with_errors("hook stdout is not valid JSON (EOF while parsing a value at line 1 column 22): {\"hookSpecificOutput\":")),
+        (claude::FLAVOR, &start, Code(0), b"{oops", "", with_errors("hook stdout is not valid JSON (key must be a string at line 1 column 2): {oops")),
+        (claude::FLAVOR, &pre, Code(0), b"\xff\xfe", "", with_errors("hook stdout is not valid UTF-8: \u{fffd}\u{fffd}")),
+        (claude::FLAVOR, &pre, Code(0), br#"{"hookSpecificOutput":{"permissionDecision":"maybe"}}"#, "", with_errors("hook answer `hookSpecificOutput.permissionDecision` has an unknown value \"maybe\"")),
+        (claude::FLAVOR, &perm, Code(0), br#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"nope","interrupt":true}}}"#, "",
             Outcome { interrupt: true, ..denied("nope") }),
         // Claude exit 2: blocks where the event can be blocked, stderr is the reason, stdout ignored.
-        (Flavor::Claude, &pre, Code(2), br#"{"hookSpecificOutput":{"permissionDecision":"allow"}}"#, "rm is not allowed\n", denied("rm is not allowed")),
+        (claude::FLAVOR, &pre, Code(2), br#"{"hookSpecificOutput":{"permissionDecision":"allow"}}"#, "rm is not allowed\n", denied("rm is not allowed")),
         // claude-code 2.1.332: a non-blocking error; the permission flow goes on.
-        (Flavor::Claude, &perm, Code(2), b"", "no", with_errors("hook exited with code 2: no")),
-        (Flavor::Claude, &prompt, Code(2), b"", "secret in prompt", blocked("secret in prompt")),
-        (Flavor::Claude, &stop, Code(2), b"", "", blocked("blocked by hook")),
-        (Flavor::Claude, &post, Code(2), b"", "lint failed", context("lint failed")),
-        (Flavor::Claude, &start, Code(2), b"", "only shown", with_errors("hook exited with code 2: only shown")),
+        (claude::FLAVOR, &perm, Code(2), b"", "no", with_errors("hook exited with code 2: no")),
+        (claude::FLAVOR, &prompt, Code(2), b"", "secret in prompt", blocked("secret in prompt")),
+        (claude::FLAVOR, &stop, Code(2), b"", "", blocked("blocked by hook")),
+        (claude::FLAVOR, &post, Code(2), b"", "lint failed", context("lint failed")),
+        (claude::FLAVOR, &start, Code(2), b"", "only shown", with_errors("hook exited with code 2: only shown")),
         // Claude other exits and timeouts never block.
-        (Flavor::Claude, &pre, Code(1), b"", "boom", with_errors("hook exited with code 1: boom")),
-        (Flavor::Claude, &pre, TimedOut, b"", "", with_errors("hook timed out")),
-        (Flavor::Claude, &pre, Signal(9), b"", "", with_errors("hook was killed by signal 9")),
+        (claude::FLAVOR, &pre, Code(1), b"", "boom", with_errors("hook exited with code 1: boom")),
+        (claude::FLAVOR, &pre, TimedOut, b"", "", with_errors("hook timed out")),
+        (claude::FLAVOR, &pre, Signal(9), b"", "", with_errors("hook was killed by signal 9")),
         // Copilot: top-level fields, Copilot argument names.
-        (Flavor::Copilot, &pre, Code(0), br#"{"permissionDecision":"allow"}"#, "", allow.clone()),
-        (Flavor::Copilot, &pre, Code(0), br#"{"permissionDecision":"deny","permissionDecisionReason":"no"}"#, "", denied("no")),
-        (Flavor::Copilot, &pre, Code(0), br#"{"permissionDecision":"ask","permissionDecisionReason":"check"}"#, "", ask.clone()),
-        (Flavor::Copilot, &pre, Code(0), br#"{"modifiedArgs":{"path":"/b","old_str":"x","new_str":"z"}}"#, "",
+        (copilot::FLAVOR, &pre, Code(0), br#"{"permissionDecision":"allow"}"#, "", allow.clone()),
+        (copilot::FLAVOR, &pre, Code(0), br#"{"permissionDecision":"deny","permissionDecisionReason":"no"}"#, "", denied("no")),
+        (copilot::FLAVOR, &pre, Code(0), br#"{"permissionDecision":"ask","permissionDecisionReason":"check"}"#, "", ask.clone()),
+        (copilot::FLAVOR, &pre, Code(0), br#"{"modifiedArgs":{"path":"/b","old_str":"x","new_str":"z"}}"#, "",
             Outcome { updated_input: Some(json!({"file_path": "/b", "old_string": "x", "new_string": "z"})), ..Outcome::default() }),
-        (Flavor::Copilot, &pre, Code(0), br#"{"modifiedArgs":"{\"path\":\"/c\"}"}"#, "",
+        (copilot::FLAVOR, &pre, Code(0), br#"{"modifiedArgs":"{\"path\":\"/c\"}"}"#, "",
             Outcome { updated_input: Some(json!({"file_path": "/c"})), ..Outcome::default() }),
-        (Flavor::Copilot, &stop, Code(0), br#"{"decision":"block","reason":"keep going"}"#, "", blocked("keep going")),
-        (Flavor::Copilot, &stop, Code(0), br#"{"decision":"allow"}"#, "", Outcome::default()),
-        (Flavor::Copilot, &perm, Code(0), br#"{"behavior":"deny","message":"no","interrupt":true}"#, "", Outcome { interrupt: true, ..denied("no") }),
-        (Flavor::Copilot, &perm, Code(0), br#"{"behavior":"allow"}"#, "", allow.clone()),
-        (Flavor::Copilot, &perm, Code(0), b"{}", "", Outcome::default()),
-        (Flavor::Copilot, &start, Code(0), b"plain text", "", with_errors("hook stdout is not JSON, ignored: plain text")),
-        (Flavor::Copilot, &pre, Code(0), b"[1]", "", with_errors("hook stdout is an array where a JSON object was expected: [1]")),
+        (copilot::FLAVOR, &stop, Code(0), br#"{"decision":"block","reason":"keep going"}"#, "", blocked("keep going")),
+        (copilot::FLAVOR, &stop, Code(0), br#"{"decision":"allow"}"#, "", Outcome::default()),
+        (copilot::FLAVOR, &perm, Code(0), br#"{"behavior":"deny","message":"no","interrupt":true}"#, "", Outcome { interrupt: true, ..denied("no") }),
+        (copilot::FLAVOR, &perm, Code(0), br#"{"behavior":"allow"}"#, "", allow.clone()),
+        (copilot::FLAVOR, &perm, Code(0), b"{}", "", Outcome::default()),
+        (copilot::FLAVOR, &start, Code(0), b"plain text", "", with_errors("hook stdout is not JSON, ignored: plain text")),
+        (copilot::FLAVOR, &pre, Code(0), b"[1]", "", with_errors("hook stdout is an array where a JSON object was expected: [1]")),
         // Copilot preToolUse is fail-closed on any failure but a timeout.
-        (Flavor::Copilot, &pre, Code(1), b"", "crashed", denied("crashed")),
-        (Flavor::Copilot, &pre, Code(2), b"", "", denied("hook exited with code 2")),
-        (Flavor::Copilot, &pre, Signal(11), b"", "", denied("hook was killed by signal 11")),
-        (Flavor::Copilot, &pre, FailedToStart("no such file".into()), b"", "", denied("hook could not start: no such file")),
-        (Flavor::Copilot, &pre, TimedOut, b"", "", with_errors("hook timed out")),
-        (Flavor::CopilotPascal, &pre, Code(1), b"", "crashed", denied("crashed")),
+        (copilot::FLAVOR, &pre, Code(1), b"", "crashed", denied("crashed")),
+        (copilot::FLAVOR, &pre, Code(2), b"", "", denied("hook exited with code 2")),
+        (copilot::FLAVOR, &pre, Signal(11), b"", "", denied("hook was killed by signal 11")),
+        (copilot::FLAVOR, &pre, FailedToStart("no such file".into()), b"", "", denied("hook could not start: no such file")),
+        (copilot::FLAVOR, &pre, TimedOut, b"", "", with_errors("hook timed out")),
+        (copilot::PASCAL, &pre, Code(1), b"", "crashed", denied("crashed")),
         // permissionRequest exit 2 denies; stdout JSON still counts, stderr does not.
-        (Flavor::Copilot, &perm, Code(2), br#"{"message":"from stdout","interrupt":true}"#, "ignored",
+        (copilot::FLAVOR, &perm, Code(2), br#"{"message":"from stdout","interrupt":true}"#, "ignored",
             Outcome { interrupt: true, ..denied("from stdout") }),
-        (Flavor::Copilot, &perm, Code(2), b"", "ignored", Outcome { decision: Some(Decision::Deny), ..Outcome::default() }),
-        (Flavor::Copilot, &perm, Code(1), b"", "x", with_errors("hook exited with code 1: x")),
+        (copilot::FLAVOR, &perm, Code(2), b"", "ignored", Outcome { decision: Some(Decision::Deny), ..Outcome::default() }),
+        (copilot::FLAVOR, &perm, Code(1), b"", "x", with_errors("hook exited with code 1: x")),
         // postToolUseFailure exit 2: stderr is recovery guidance.
-        (Flavor::Copilot, &failure, Code(2), b"", "retry with --offline", context("retry with --offline")),
-        (Flavor::Copilot, &stop, Code(2), b"", "x", with_errors("hook exited with code 2: x")),
-        (Flavor::Copilot, &prompt, Code(2), b"", "x", with_errors("hook exited with code 2: x")),
+        (copilot::FLAVOR, &failure, Code(2), b"", "retry with --offline", context("retry with --offline")),
+        (copilot::FLAVOR, &stop, Code(2), b"", "x", with_errors("hook exited with code 2: x")),
+        (copilot::FLAVOR, &prompt, Code(2), b"", "x", with_errors("hook exited with code 2: x")),
         // Copilot PascalCase also accepts Claude-style answers.
-        (Flavor::CopilotPascal, &pre, Code(0), br#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#, "", denied("no")),
-        (Flavor::CopilotPascal, &pre, Code(0), br#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"},"permissionDecision":"deny","permissionDecisionReason":"no"}"#, "", denied("no")),
+        (copilot::PASCAL, &pre, Code(0), br#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#, "", denied("no")),
+        (copilot::PASCAL, &pre, Code(0), br#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"},"permissionDecision":"deny","permissionDecisionReason":"no"}"#, "", denied("no")),
         // Bricks.
-        (Flavor::Bricks, &pre, Code(0), br#"{"decision":"block","reason":"lint first"}"#, "", denied("lint first")),
-        (Flavor::Bricks, &pre, Code(0), br#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}"#, "", denied("no")),
-        (Flavor::Bricks, &post, Code(0), br#"{"additionalContext":"3 lint warnings"}"#, "", context("3 lint warnings")),
-        (Flavor::Bricks, &prompt, Code(0), br#"{"decision":"block","reason":"no"}"#, "", blocked("no")),
-        (Flavor::Bricks, &pre, Code(2), b"", "blocked by policy", denied("blocked by policy")),
-        (Flavor::Bricks, &prompt, Code(2), b"", "no", blocked("no")),
-        (Flavor::Bricks, &stop, Code(2), b"", "x", with_errors("hook exited with code 2: x")),
-        (Flavor::Bricks, &pre, Code(1), b"", "x", with_errors("hook exited with code 1: x")),
-        (Flavor::Bricks, &pre, TimedOut, b"", "", with_errors("hook timed out")),
-        (Flavor::Bricks, &start, Code(0), b"hello", "", with_errors("hook stdout is not JSON, ignored: hello")),
+        (bricks::FLAVOR, &pre, Code(0), br#"{"decision":"block","reason":"lint first"}"#, "", denied("lint first")),
+        (bricks::FLAVOR, &pre, Code(0), br#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}"#, "", denied("no")),
+        (bricks::FLAVOR, &post, Code(0), br#"{"additionalContext":"3 lint warnings"}"#, "", context("3 lint warnings")),
+        (bricks::FLAVOR, &prompt, Code(0), br#"{"decision":"block","reason":"no"}"#, "", blocked("no")),
+        (bricks::FLAVOR, &pre, Code(2), b"", "blocked by policy", denied("blocked by policy")),
+        (bricks::FLAVOR, &prompt, Code(2), b"", "no", blocked("no")),
+        (bricks::FLAVOR, &stop, Code(2), b"", "x", with_errors("hook exited with code 2: x")),
+        (bricks::FLAVOR, &pre, Code(1), b"", "x", with_errors("hook exited with code 1: x")),
+        (bricks::FLAVOR, &pre, TimedOut, b"", "", with_errors("hook timed out")),
+        (bricks::FLAVOR, &start, Code(0), b"hello", "", with_errors("hook stdout is not JSON, ignored: hello")),
     ];
     for (i, (flavor, event, exit, stdout, stderr, expected)) in cases.into_iter().enumerate() {
         let got = decode_answer(flavor, event, &finished(exit.clone(), stdout, stderr));
@@ -609,7 +608,7 @@ fn answers_per_dialect_and_exit_code() {
 #[test]
 fn claude_updated_input_stays_canonical_and_truncation_is_said() {
     let got = decode_answer(
-        Flavor::Claude,
+        claude::FLAVOR,
         &pre_tool_use(),
         &finished(
             Exit::Code(0),
@@ -620,7 +619,7 @@ fn claude_updated_input_stays_canonical_and_truncation_is_said() {
     assert_eq!(got.updated_input, Some(json!({"file_path": "/b"})));
     let mut cut = finished(Exit::Code(0), b"{\"a\": \"bc", "");
     cut.stdout_truncated = true;
-    let got = decode_answer(Flavor::Claude, &pre_tool_use(), &cut);
+    let got = decode_answer(claude::FLAVOR, &pre_tool_use(), &cut);
     assert!(got.errors[0].contains("(output was truncated)"), "{got:?}");
 }
 
@@ -759,7 +758,7 @@ fn host_answers_per_flavour() {
     let mut read_back = 0;
     for (name, event, outcome) in outcomes {
         let mut all = Map::new();
-        for host in Flavor::ALL {
+        for &host in Flavor::all() {
             let answer = encode_answer(host, &event, &outcome);
             all.insert(host.name().to_string(), answer_json(&answer));
 
@@ -803,7 +802,7 @@ fn host_answers_per_flavour() {
 
 #[test]
 fn empty_outcome_is_silent_everywhere() {
-    for host in Flavor::ALL {
+    for &host in Flavor::all() {
         for kind in EventKind::KNOWN {
             let a = encode_answer(host, &event(kind, None), &Outcome::default());
             assert_eq!(a, HostAnswer::default(), "{} {:?}", host.name(), a);
@@ -815,7 +814,7 @@ fn empty_outcome_is_silent_everywhere() {
 fn copilot_deny_reaches_a_claude_host_as_hook_specific_output() {
     let pre = pre_tool_use();
     let outcome = decode_answer(
-        Flavor::Copilot,
+        copilot::FLAVOR,
         &pre,
         &finished(
             Exit::Code(0),
@@ -823,7 +822,7 @@ fn copilot_deny_reaches_a_claude_host_as_hook_specific_output() {
             "",
         ),
     );
-    let answer = encode_answer(Flavor::Claude, &pre, &outcome);
+    let answer = encode_answer(claude::FLAVOR, &pre, &outcome);
     assert_eq!(answer.exit_code, 0);
     assert_eq!(
         serde_json::from_str::<Value>(&answer.stdout).unwrap(),
@@ -839,16 +838,16 @@ fn copilot_deny_reaches_a_claude_host_as_hook_specific_output() {
 fn claude_updated_input_reaches_a_copilot_host_as_modified_args() {
     let (event, host) = decode_event(
         br#"{"sessionId":"s","timestamp":1,"cwd":"/","toolName":"edit","toolArgs":"{\"path\":\"/a\",\"old_str\":\"x\",\"new_str\":\"y\"}"}"#,
-        Dialect::Copilot,
+        copilot::DIALECT,
     )
     .unwrap();
     // The Claude handler sees Claude names ...
-    let stdin = encode_event(&event, Flavor::Claude);
+    let stdin = encode_event(&event, claude::FLAVOR);
     assert_eq!(stdin["tool_name"], json!("Edit"));
     assert_eq!(stdin["tool_input"]["file_path"], json!("/a"));
     // ... and answers in them.
     let outcome = decode_answer(
-        Flavor::Claude,
+        claude::FLAVOR,
         &event,
         &finished(
             Exit::Code(0),
@@ -867,22 +866,22 @@ fn claude_updated_input_reaches_a_copilot_host_as_modified_args() {
 fn a_crashing_copilot_handler_denies_under_a_claude_host() {
     let pre = pre_tool_use();
     let outcome = decode_answer(
-        Flavor::Copilot,
+        copilot::FLAVOR,
         &pre,
         &finished(Exit::Signal(6), b"", "abort"),
     );
-    let answer = encode_answer(Flavor::Claude, &pre, &outcome);
+    let answer = encode_answer(claude::FLAVOR, &pre, &outcome);
     assert_eq!(
         serde_json::from_str::<Value>(&answer.stdout).unwrap()["hookSpecificOutput"]["permissionDecision"],
         json!("deny")
     );
     // A Claude handler that crashes the same way lets the call through.
     let outcome = decode_answer(
-        Flavor::Claude,
+        claude::FLAVOR,
         &pre,
         &finished(Exit::Signal(6), b"", "abort"),
     );
-    let answer = encode_answer(Flavor::Copilot, &pre, &outcome);
+    let answer = encode_answer(copilot::FLAVOR, &pre, &outcome);
     assert_eq!(answer.stdout, "");
     assert_eq!(answer.stderr, "hook was killed by signal 6: abort");
 }

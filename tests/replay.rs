@@ -8,6 +8,7 @@
 mod common;
 
 use hookx::dialect::{Dialect, Flavor};
+use hookx::dialect::{bricks, claude, copilot};
 use hookx::protocol::decode_event_as;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -53,12 +54,14 @@ fn load(root: &Path, origin: &'static str, found: &mut Vec<Recorded>) {
             }
             let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            let host = Dialect::ALL
-                .into_iter()
+            let host = Dialect::all()
+                .iter()
+                .copied()
                 .find(|d| v["host"] == d.name())
                 .unwrap_or_else(|| panic!("{}: host {}", path.display(), v["host"]));
-            let flavor = Flavor::ALL
-                .into_iter()
+            let flavor = Flavor::all()
+                .iter()
+                .copied()
                 .find(|f| v["flavor"] == f.name())
                 .unwrap_or_else(|| panic!("{}: flavor {}", path.display(), v["flavor"]));
             if origin == "documented" {
@@ -104,7 +107,7 @@ impl World {
         }
         // Copilot: both casings in one file (flat handlers); Bricks: groups.
         let mut copilot = serde_json::Map::new();
-        for flavor in [Flavor::Copilot, Flavor::CopilotPascal] {
+        for flavor in [copilot::FLAVOR, copilot::PASCAL] {
             for (_, name) in flavor.tables().events {
                 copilot.insert(
                     name.to_string(),
@@ -112,7 +115,7 @@ impl World {
                 );
             }
         }
-        let bricks: serde_json::Map<String, Value> = Flavor::Bricks
+        let bricks: serde_json::Map<String, Value> = bricks::FLAVOR
             .tables()
             .events
             .iter()
@@ -122,7 +125,7 @@ impl World {
                 (name.to_string(), group)
             })
             .collect();
-        let claude: serde_json::Map<String, Value> = Flavor::Claude
+        let claude: serde_json::Map<String, Value> = claude::FLAVOR
             .tables()
             .events
             .iter()
@@ -269,7 +272,7 @@ fn every_recorded_and_documented_payload_runs_through_hookx_run_and_exec() {
                 String::from_utf8_lossy(&out.stderr)
             ));
         }
-        for flavor in Flavor::ALL {
+        for &flavor in Flavor::all() {
             let file = world.out.join(format!("{}.json", flavor.name()));
             let expected =
                 flavor.dialect() != r.host && flavor.tables().event_name(&kind).is_some();
@@ -297,7 +300,7 @@ fn every_recorded_and_documented_payload_runs_through_hookx_run_and_exec() {
             checked += 1;
         }
         // The adapter, for every handler flavour that has the event.
-        for flavor in Flavor::ALL {
+        for &flavor in Flavor::all() {
             if flavor.tables().event_name(&kind).is_none() {
                 continue;
             }

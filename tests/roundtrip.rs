@@ -4,6 +4,7 @@
 use hookx::config::{read, write};
 use hookx::convert::{self, Options};
 use hookx::dialect::{Dialect, Flavor};
+use hookx::dialect::{bricks, claude, copilot};
 use hookx::model::{
     Command, Document, DocumentKind, EventKind, Handler, HandlerKind, Origin, Rule, RuleShape,
 };
@@ -11,12 +12,8 @@ use hookx::source::SourceFile;
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-fn kind_of(dialect: Dialect) -> DocumentKind {
-    match dialect {
-        Dialect::Claude => DocumentKind::ClaudeSettings,
-        Dialect::Copilot => DocumentKind::CopilotFile,
-        Dialect::Bricks => DocumentKind::BricksFile,
-    }
+fn kind_of(dialect: Dialect) -> &'static DocumentKind {
+    dialect.config().documents.file
 }
 
 const MATCHERS: &[Option<&str>] = &[
@@ -51,23 +48,23 @@ fn handler(dialect: Dialect) -> impl Strategy<Value = Handler> {
         .prop_map(move |(c, timeout, extra, alt)| {
             let line = COMMANDS[c].to_string();
             let mut command = Command::default();
-            match dialect {
-                Dialect::Copilot if alt => {
+            match dialect.name() {
+                "copilot" if alt => {
                     command.command = Some(line);
                     command.windows = Some("pwsh -File check.ps1".into());
                 }
-                Dialect::Copilot => {
+                "copilot" => {
                     command.bash = Some(line);
                     command.cwd = Some("scripts".into());
                     let mut env = Map::new();
                     env.insert("LEVEL".into(), Value::String("$HOME/x".into()));
                     command.env = Some(env);
                 }
-                Dialect::Claude => {
+                "claude" => {
                     command.command = Some(line);
                     command.is_async = alt.then_some(true);
                 }
-                Dialect::Bricks => command.command = Some(line),
+                _ => command.command = Some(line),
             }
             let mut fields = Map::new();
             if extra {
@@ -76,7 +73,7 @@ fn handler(dialect: Dialect) -> impl Strategy<Value = Handler> {
             Handler {
                 kind: HandlerKind::Command(command),
                 timeout,
-                status_message: (dialect == Dialect::Claude && alt).then(|| "Checking…".into()),
+                status_message: (dialect == claude::DIALECT && alt).then(|| "Checking…".into()),
                 once: None,
                 extra: fields,
             }
@@ -84,8 +81,9 @@ fn handler(dialect: Dialect) -> impl Strategy<Value = Handler> {
 }
 
 fn document(dialect: Dialect) -> impl Strategy<Value = Document> {
-    let flavors: Vec<Flavor> = Flavor::ALL
-        .into_iter()
+    let flavors: Vec<Flavor> = Flavor::all()
+        .iter()
+        .copied()
         .filter(|f| f.dialect() == dialect)
         .collect();
     let rule = (
@@ -98,13 +96,13 @@ fn document(dialect: Dialect) -> impl Strategy<Value = Document> {
         .prop_map(move |(flavor, event, matcher, handlers, flat)| {
             let events = flavor.tables().events;
             let event = events[event.index(events.len())].0.clone();
-            let pool = if flavor == Flavor::Copilot {
+            let pool = if flavor == copilot::FLAVOR {
                 COPILOT_MATCHERS
             } else {
                 MATCHERS
             };
             let matcher = pool[matcher.index(pool.len())].map(str::to_string);
-            let flat = flat && dialect == Dialect::Copilot;
+            let flat = flat && dialect == copilot::DIALECT;
             Rule {
                 event,
                 flavor,
@@ -133,7 +131,7 @@ fn document(dialect: Dialect) -> impl Strategy<Value = Document> {
         }
         rules.sort_by_key(|r| order.iter().position(|k| *k == (r.event.clone(), r.flavor)));
         let mut doc = Document::new(dialect, kind_of(dialect));
-        if dialect == Dialect::Copilot {
+        if dialect == copilot::DIALECT {
             doc.extra.insert("version".into(), Value::from(1));
         }
         doc.rules = rules;
@@ -162,17 +160,17 @@ fn normalize(mut doc: Document) -> Document {
 
 proptest! {
     #[test]
-    fn claude_round_trips(doc in document(Dialect::Claude)) {
+    fn claude_round_trips(doc in document(claude::DIALECT)) {
         prop_assert_eq!(reread(&doc), normalize(doc));
     }
 
     #[test]
-    fn copilot_round_trips(doc in document(Dialect::Copilot)) {
+    fn copilot_round_trips(doc in document(copilot::DIALECT)) {
         prop_assert_eq!(reread(&doc), normalize(doc));
     }
 
     #[test]
-    fn bricks_round_trips(doc in document(Dialect::Bricks)) {
+    fn bricks_round_trips(doc in document(bricks::DIALECT)) {
         prop_assert_eq!(reread(&doc), normalize(doc));
     }
 
@@ -182,7 +180,7 @@ proptest! {
     fn conversion_there_and_back_keeps_expressible_rules(
         (from, via, doc) in (0usize..3, 0usize..3)
             .prop_filter("two different dialects", |(a, b)| a != b)
-            .prop_flat_map(|(a, b)| (Just(Dialect::ALL[a]), Just(Dialect::ALL[b]), document(Dialect::ALL[a])))
+            .prop_flat_map(|(a, b)| (Just(Dialect::all()[a]), Just(Dialect::all()[b]), document(Dialect::all()[a])))
     ) {
         let src = SourceFile::new("a.json", write::to_text(&doc));
         let options = |to| Options { to, wrap: false, hookx: "hookx".into() };

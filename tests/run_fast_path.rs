@@ -47,7 +47,7 @@ fn outcome(sources: &[Source], host: Dialect, store: &TrustStore, kind: &EventKi
 fn assert_same_as_full_discovery(ctx: &Context) -> usize {
     let stores = [trust_all(&discover::discover(ctx)), TrustStore::default()];
     let mut compared = 0;
-    for host in Dialect::ALL {
+    for &host in Dialect::all() {
         for kind in events() {
             for store in &stores {
                 let full = discover::discover_trusting(ctx, store);
@@ -147,7 +147,7 @@ type Outcome2 = (Vec<(PathBuf, String, String)>, Vec<String>, Vec<String>);
 fn assert_firing_selects_the_same(ctx: &Context) -> usize {
     let stores = [trust_all(&discover::discover(ctx)), TrustStore::default()];
     let mut compared = 0;
-    for host in Dialect::ALL {
+    for &host in Dialect::all() {
         for kind in events() {
             for store in &stores {
                 let all = discover::discover_for_event(ctx, host, &kind, store);
@@ -275,7 +275,7 @@ fn reading_one_event_keeps_exactly_its_rules() {
     sources.extend(extra.drain(..).map(|(p, t)| SourceFile::new(p, t)));
     assert!(sources.len() > 50);
     for src in &sources {
-        for dialect in Dialect::ALL {
+        for &dialect in Dialect::all() {
             let full = config::read(src, dialect);
             for kind in events() {
                 let fast = read_event(src, dialect, &kind);

@@ -4,6 +4,7 @@
 //! a draft-07 document.
 
 use hookx::dialect::Dialect;
+use hookx::dialect::{bricks, claude, copilot};
 use hookx::schema::{file_name, schema};
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{ValidationError, Validator};
@@ -150,7 +151,7 @@ fn check_fixtures(dialect: Dialect) -> (usize, usize) {
 
 #[test]
 fn each_schema_is_a_draft7_document_with_help_text() {
-    for dialect in Dialect::ALL {
+    for &dialect in Dialect::all() {
         let schema = schema_value(dialect);
         let file = file_name(dialect);
         assert_eq!(schema["$schema"], DRAFT_07, "{file}: $schema");
@@ -172,7 +173,7 @@ fn each_schema_is_a_draft7_document_with_help_text() {
 
 #[test]
 fn embedded_schema_text_is_the_file_in_schemas_dir() {
-    for dialect in Dialect::ALL {
+    for &dialect in Dialect::all() {
         let on_disk = std::fs::read_to_string(root().join("schemas").join(file_name(dialect)))
             .expect("schema file");
         assert_eq!(schema(dialect), on_disk, "{}", file_name(dialect));
@@ -201,7 +202,7 @@ fn no_schema_object_has_siblings_of_ref() {
             _ => {}
         }
     }
-    for dialect in Dialect::ALL {
+    for &dialect in Dialect::all() {
         let mut bad = Vec::new();
         walk(&schema_value(dialect), "", &mut bad);
         assert!(
@@ -217,7 +218,7 @@ fn no_schema_object_has_siblings_of_ref() {
 
 #[test]
 fn claude_fixtures_are_valid() {
-    let (total, seeds) = check_fixtures(Dialect::Claude);
+    let (total, seeds) = check_fixtures(claude::DIALECT);
     // 23 distinct hook-config examples in the Claude guide + reference, plus the
     // `"disableAllHooks": true` snippet.
     assert_eq!(seeds, 24, "Claude seed fixtures");
@@ -229,7 +230,7 @@ fn claude_fixtures_are_valid() {
 
 #[test]
 fn copilot_fixtures_are_valid() {
-    let (total, seeds) = check_fixtures(Dialect::Copilot);
+    let (total, seeds) = check_fixtures(copilot::DIALECT);
     assert_eq!(seeds, 2, "Copilot seed fixtures");
     assert!(
         total > seeds,
@@ -239,7 +240,7 @@ fn copilot_fixtures_are_valid() {
 
 #[test]
 fn bricks_fixtures_are_valid() {
-    let (total, seeds) = check_fixtures(Dialect::Bricks);
+    let (total, seeds) = check_fixtures(bricks::DIALECT);
     assert_eq!(seeds, 3, "Bricks seed fixtures");
     assert!(
         total > seeds,
@@ -272,9 +273,9 @@ fn claude_markdown_fixtures_carry_hooks_in_frontmatter() {
 #[test]
 fn examples_are_valid() {
     let cases = [
-        (Dialect::Claude, "examples/claude/settings.json"),
-        (Dialect::Copilot, "examples/copilot/hooks.json"),
-        (Dialect::Bricks, "examples/bricks/hooks.json"),
+        (claude::DIALECT, "examples/claude/settings.json"),
+        (copilot::DIALECT, "examples/copilot/hooks.json"),
+        (bricks::DIALECT, "examples/bricks/hooks.json"),
     ];
     for (dialect, file) in cases {
         let value = load(&root().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
@@ -303,43 +304,43 @@ enum Expect {
 const INVALID: &[(&str, Expect)] = &[
     (
         "claude-timeout-string.json",
-        Expect::Rejected(Dialect::Claude, "/hooks/PostToolUse/0/hooks/0/timeout"),
+        Expect::Rejected(claude::DIALECT, "/hooks/PostToolUse/0/hooks/0/timeout"),
     ),
     (
         "claude-hooks-object.json",
-        Expect::Rejected(Dialect::Claude, "/hooks/PreToolUse/0/hooks"),
+        Expect::Rejected(claude::DIALECT, "/hooks/PreToolUse/0/hooks"),
     ),
     (
         "claude-event-not-array.json",
-        Expect::Rejected(Dialect::Claude, "/hooks/Stop"),
+        Expect::Rejected(claude::DIALECT, "/hooks/Stop"),
     ),
     (
         "claude-command-not-string.json",
-        Expect::Rejected(Dialect::Claude, "/hooks/PreToolUse/0/hooks/0/command"),
+        Expect::Rejected(claude::DIALECT, "/hooks/PreToolUse/0/hooks/0/command"),
     ),
     (
         "copilot-timeoutsec-string.json",
-        Expect::Rejected(Dialect::Copilot, "/hooks/preToolUse/0/timeoutSec"),
+        Expect::Rejected(copilot::DIALECT, "/hooks/preToolUse/0/timeoutSec"),
     ),
     (
         "copilot-hooks-object.json",
-        Expect::Rejected(Dialect::Copilot, "/hooks/preToolUse"),
+        Expect::Rejected(copilot::DIALECT, "/hooks/preToolUse"),
     ),
     (
         "copilot-env-number.json",
-        Expect::Rejected(Dialect::Copilot, "/hooks/sessionStart/0/env/RETRIES"),
+        Expect::Rejected(copilot::DIALECT, "/hooks/sessionStart/0/env/RETRIES"),
     ),
     (
         "bricks-timeout-string.json",
-        Expect::Rejected(Dialect::Bricks, "/hooks/PreToolUse/0/hooks/0/timeout"),
+        Expect::Rejected(bricks::DIALECT, "/hooks/PreToolUse/0/hooks/0/timeout"),
     ),
     (
         "bricks-hooks-object.json",
-        Expect::Rejected(Dialect::Bricks, "/PreToolUse/0/hooks"),
+        Expect::Rejected(bricks::DIALECT, "/PreToolUse/0/hooks"),
     ),
     (
         "bricks-prompt-handler.json",
-        Expect::Rejected(Dialect::Bricks, "/hooks/Stop/0/hooks/0/type"),
+        Expect::Rejected(bricks::DIALECT, "/hooks/Stop/0/hooks/0/type"),
     ),
     ("trailing-comma.json", Expect::BadJson),
     ("truncated.json", Expect::BadJson),
@@ -416,7 +417,7 @@ fn accepts(dialect: Dialect, instance: Value) -> bool {
 #[test]
 fn claude_schema_accepts_the_wild_and_rejects_wrong_types() {
     use serde_json::json;
-    let d = Dialect::Claude;
+    let d = claude::DIALECT;
     // unknown events, extra keys on groups and handlers, other settings keys
     assert!(accepts(
         d,
@@ -453,7 +454,7 @@ fn claude_schema_accepts_the_wild_and_rejects_wrong_types() {
 #[test]
 fn copilot_schema_accepts_the_wild_and_rejects_wrong_types() {
     use serde_json::json;
-    let d = Dialect::Copilot;
+    let d = copilot::DIALECT;
     assert!(accepts(
         d,
         json!({"hooks": {"someNewEvent": [{"type": "command", "linux": "true"}]}})
@@ -483,7 +484,7 @@ fn copilot_schema_accepts_the_wild_and_rejects_wrong_types() {
 #[test]
 fn bricks_schema_accepts_the_wild_and_rejects_wrong_types() {
     use serde_json::json;
-    let d = Dialect::Bricks;
+    let d = bricks::DIALECT;
     assert!(accepts(
         d,
         json!({"GoalUpdate": [{"matcher": "set", "hooks": [{"type": "command", "command": "true"}]}]})

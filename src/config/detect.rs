@@ -1,12 +1,14 @@
-//! Telling a config file's dialect from its path and content, when `--from` is not given.
+//! Telling a config file's dialect from its path and content, when `--from` is not given, by
+//! each dialect's [`crate::dialect::DetectSpec`].
 
-use crate::dialect::{Dialect, Flavor};
+use crate::dialect::Dialect;
 use crate::error::Error;
 use crate::source::SourceFile;
 use serde_json::Value;
 
 /// The dialect of `src`. Path conventions decide first, then content; when content fits
-/// several dialects (or none), Claude, by far the most common, is chosen: see [`detect_noted`].
+/// several dialects (or none), the preferred one (Claude, by far the most common) is chosen:
+/// see [`detect_noted`].
 pub fn detect(src: &SourceFile) -> Result<Dialect, Error> {
     detect_noted(src).map(|(dialect, _)| dialect)
 }
@@ -18,33 +20,53 @@ pub fn detect_noted(src: &SourceFile) -> Result<(Dialect, Option<String>), Error
     if let Some(dialect) = from_path(&path) {
         return Ok((dialect, None));
     }
+    let preferred = preferred();
     if src.path.ends_with(".md") {
-        return Ok((Dialect::Claude, None));
+        let reads_markdown = Dialect::all()
+            .iter()
+            .copied()
+            .find(|d| d.config().documents.frontmatter.is_some());
+        return Ok((reads_markdown.unwrap_or(preferred), None));
     }
     let value = super::syntax::parse_json(src)?;
     let candidates = from_content(&value);
-    // A plugin's `hooks/hooks.json` is Claude's layout (Copilot reads it too): Claude unless
-    // the content has Copilot-only marks.
-    if path.ends_with("hooks/hooks.json") {
+    // A plugin layout (`hooks/hooks.json`) is its dialect's (other agents read it too) unless
+    // the content has another dialect's marks.
+    let plugin = Dialect::all().iter().copied().find(|d| {
+        d.config()
+            .documents
+            .plugin
+            .as_ref()
+            .is_some_and(|p| path.ends_with(p.path_suffix))
+    });
+    if let Some(plugin) = plugin {
         let dialect = match candidates.as_slice() {
             [one] => *one,
-            _ => Dialect::Claude,
+            _ => plugin,
         };
         return Ok((dialect, None));
     }
     Ok(match candidates.as_slice() {
         [one] => (*one, None),
-        [] => (
-            Dialect::Claude,
-            Some(format!(
-                "{}: nothing in its path or content names an agent; read as claude (pass --from copilot or --from bricks to choose another)",
-                src.path
-            )),
-        ),
+        [] => {
+            let others: Vec<String> = Dialect::all()
+                .iter()
+                .filter(|d| **d != preferred)
+                .map(|d| format!("--from {d}"))
+                .collect();
+            (
+                preferred,
+                Some(format!(
+                    "{}: nothing in its path or content names an agent; read as {preferred} (pass {} to choose another)",
+                    src.path,
+                    others.join(" or ")
+                )),
+            )
+        }
         many => (
-            Dialect::Claude,
+            preferred,
             Some(format!(
-                "{}: this file reads as {}; read as claude (pass --from to choose)",
+                "{}: this file reads as {}; read as {preferred} (pass --from to choose)",
                 src.path,
                 many.iter()
                     .map(|d| d.name())
@@ -55,23 +77,35 @@ pub fn detect_noted(src: &SourceFile) -> Result<(Dialect, Option<String>), Error
     })
 }
 
-/// Where each agent keeps its files (dialects.md §1).
+/// The dialect chosen when nothing decides.
+fn preferred() -> Dialect {
+    let all = Dialect::all();
+    all.iter()
+        .copied()
+        .find(|d| d.def().detect.preferred)
+        .unwrap_or(all[0])
+}
+
+/// Where each agent keeps its files (dialects.md §1): the folder mark nearest the file name
+/// decides, then the file name.
 fn from_path(path: &str) -> Option<Dialect> {
     let name = path.rsplit('/').next().unwrap_or(path);
-    if path.contains(".github/hooks/") || path.contains(".copilot/hooks/") {
-        Some(Dialect::Copilot)
-    } else if path.contains(".bricks/") || path.contains(".bricks-project-desktop/") {
-        Some(Dialect::Bricks)
-    } else if path.contains(".claude/")
-        || path.contains(".claude-plugin/")
-        || name == "settings.json"
-        || name == "settings.local.json"
-        || name == "SKILL.md"
-    {
-        Some(Dialect::Claude)
-    } else {
-        None
+    let mut best: Option<(usize, Dialect)> = None;
+    for dialect in Dialect::all() {
+        for dir in dialect.def().detect.dirs {
+            if let Some(at) = path.rfind(dir)
+                && best.is_none_or(|(b, _)| at > b)
+            {
+                best = Some((at, *dialect));
+            }
+        }
     }
+    best.map(|(_, d)| d).or_else(|| {
+        Dialect::all()
+            .iter()
+            .copied()
+            .find(|d| d.def().detect.file_names.contains(&name))
+    })
 }
 
 /// Every dialect the content is consistent with, judged by what only one dialect writes.
@@ -79,8 +113,19 @@ fn from_content(value: &Value) -> Vec<Dialect> {
     let Some(top) = value.as_object() else {
         return Vec::new();
     };
-    if top.contains_key("version") {
-        return vec![Dialect::Copilot];
+    let all = Dialect::all();
+    let sole = |pick: &dyn Fn(Dialect) -> bool| all.iter().copied().find(|d| pick(*d));
+    let among = |pick: &dyn Fn(Dialect) -> bool| -> Vec<Dialect> {
+        all.iter().copied().filter(|d| pick(*d)).collect()
+    };
+    if let Some(d) = sole(&|d| {
+        d.def()
+            .detect
+            .sole_top_keys
+            .iter()
+            .any(|k| top.contains_key(*k))
+    }) {
+        return vec![d];
     }
     let events = match top.get("hooks") {
         Some(Value::Object(hooks)) => hooks,
@@ -104,51 +149,42 @@ fn from_content(value: &Value) -> Vec<Dialect> {
         })
         .filter_map(Value::as_object);
     let mut only: Option<Dialect> = None;
-    // Copilot's PascalCase form looks exactly like Claude's; only Copilot-only marks (a
-    // `version`, camelCase events, `bash`, flat handlers) make a file Copilot's.
-    let mut possible = vec![Dialect::Claude, Dialect::Bricks];
-    let mut keep = |d: &[Dialect]| possible.retain(|p| d.contains(p));
+    // Dialects whose files may carry no mark of their own; the others need a mark.
+    let mut possible = among(&|d| d.def().detect.unmarked);
+    let mut keep = |d: &[Dialect]| {
+        if !d.is_empty() {
+            possible.retain(|p| d.contains(p))
+        }
+    };
     for name in names {
-        let in_flavor = |f: Flavor| f.tables().event_kind(name).is_some();
-        if in_flavor(Flavor::Copilot) {
-            only = Some(Dialect::Copilot);
+        let knows = |f: &crate::dialect::Flavor| f.tables().event_kind(name).is_some();
+        if let Some(d) = sole(&|d| d.def().detect.sole_event_flavors.iter().any(knows)) {
+            only = Some(d);
         }
-        let fits: Vec<Dialect> = [Flavor::Claude, Flavor::Bricks]
-            .into_iter()
-            .filter(|f| in_flavor(*f))
-            .map(Flavor::dialect)
-            .collect();
-        if !fits.is_empty() {
-            keep(&fits);
-        }
+        keep(&among(&|d| {
+            d.def().detect.unmarked && d.flavors().any(|f| knows(&f))
+        }));
     }
     for handler in handlers {
         for key in handler.keys() {
-            match key.as_str() {
-                "bash" | "powershell" | "timeoutSec" | "cwd" | "env" | "windows" | "linux"
-                | "osx" => only = Some(Dialect::Copilot),
-                "async" | "statusMessage" | "once" | "model" => keep(&[Dialect::Claude]),
-                _ => {}
+            if let Some(d) = sole(&|d| d.def().detect.sole_handler_keys.contains(&key.as_str())) {
+                only = Some(d);
             }
+            keep(&among(&|d| {
+                d.def().detect.handler_keys.contains(&key.as_str())
+            }));
         }
-        if let Some(t @ ("prompt" | "agent")) = handler.get("type").and_then(Value::as_str) {
-            keep(if t == "agent" {
-                &[Dialect::Claude]
-            } else {
-                &[Dialect::Claude, Dialect::Copilot]
-            });
+        if let Some(t) = handler.get("type").and_then(Value::as_str) {
+            keep(&among(&|d| {
+                d.flavors().any(|f| f.tables().handler_types.contains(&t))
+            }));
         }
     }
-    if top.keys().any(|k| {
-        matches!(
-            k.as_str(),
-            "permissions" | "env" | "model" | "disableAllHooks" | "description"
-        )
-    }) {
-        keep(&[Dialect::Claude]);
+    for key in top.keys() {
+        keep(&among(&|d| d.def().detect.top_keys.contains(&key.as_str())));
     }
-    if flat {
-        only = Some(Dialect::Copilot);
+    if flat && let Some(d) = sole(&|d| d.config().flat_handlers) {
+        only = Some(d);
     }
     match only {
         Some(d) => vec![d],
@@ -159,6 +195,7 @@ fn from_content(value: &Value) -> Vec<Dialect> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dialect::{bricks, claude, copilot};
 
     fn detect_text(path: &str, text: &str) -> Result<Dialect, Error> {
         detect(&SourceFile::new(path, text))
@@ -168,15 +205,15 @@ mod tests {
     fn paths_decide_first() {
         assert_eq!(
             detect_text("repo/.github/hooks/a.json", "{}").unwrap(),
-            Dialect::Copilot
+            copilot::DIALECT
         );
         assert_eq!(
             detect_text("p/.bricks/hooks.json", "{}").unwrap(),
-            Dialect::Bricks
+            bricks::DIALECT
         );
         assert_eq!(
             detect_text("p/.claude/settings.json", "{}").unwrap(),
-            Dialect::Claude
+            claude::DIALECT
         );
     }
 
@@ -184,19 +221,19 @@ mod tests {
     fn content_decides_when_unambiguous() {
         assert_eq!(
             detect_text("a.json", r#"{"version":1,"hooks":{}}"#).unwrap(),
-            Dialect::Copilot
+            copilot::DIALECT
         );
         assert_eq!(
             detect_text("a.json", r#"{"hooks":{"preToolUse":[]}}"#).unwrap(),
-            Dialect::Copilot
+            copilot::DIALECT
         );
         assert_eq!(
             detect_text("a.json", r#"{"GoalUpdate":[]}"#).unwrap(),
-            Dialect::Bricks
+            bricks::DIALECT
         );
         assert_eq!(
             detect_text("a.json", r#"{"hooks":{"Notification":[]}}"#).unwrap(),
-            Dialect::Claude
+            claude::DIALECT
         );
     }
 
@@ -207,7 +244,7 @@ mod tests {
             r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"x"}]}]}}"#,
         ))
         .unwrap();
-        assert_eq!(dialect, Dialect::Claude);
+        assert_eq!(dialect, claude::DIALECT);
         let note = note.unwrap();
         assert!(note.contains("--from") && note.contains("a.json"), "{note}");
     }
@@ -219,12 +256,12 @@ mod tests {
             r#"{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"x"}]}]}"#;
         for text in [text, plain] {
             let got = detect_noted(&SourceFile::new("my-plugin/hooks/hooks.json", text)).unwrap();
-            assert_eq!(got, (Dialect::Claude, None));
+            assert_eq!(got, (claude::DIALECT, None));
         }
         let copilot = r#"{"version":1,"hooks":{"preToolUse":[{"bash":"x"}]}}"#;
         assert_eq!(
             detect_text("p/hooks/hooks.json", copilot).unwrap(),
-            Dialect::Copilot
+            copilot::DIALECT
         );
     }
 }

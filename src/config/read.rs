@@ -1,14 +1,14 @@
 //! Reading a parsed config value into a [`Document`], for any dialect, driven by the dialect's
 //! tables ([`crate::dialect::Tables`], [`super::spec::ConfigSpec`]).
 
-use super::spec::HandlerField;
+use super::spec::{HandlerField, PluginForm};
 use super::syntax;
 use crate::diag::{Diagnostic, Severity};
 use crate::dialect::{Dialect, Flavor};
 use crate::error::Error;
 use crate::model::{
-    Command, Document, DocumentKind, EventKind, Handler, HandlerKind, Origin, PromptSpec, Rule,
-    RuleShape, ServiceSpec,
+    Command, Document, EventKind, Handler, HandlerKind, Origin, PromptSpec, Rule, RuleShape,
+    ServiceSpec,
 };
 use crate::source::SourceFile;
 use serde_json::{Map, Value};
@@ -38,7 +38,7 @@ pub fn read(src: &SourceFile, dialect: Dialect) -> Result<Parsed, Error> {
     } else {
         (syntax::parse_json(src)?, None)
     };
-    let events_at_top = has_top_level_events(&value);
+    let events_at_top = has_top_level_events(dialect, &value);
     Ok(read_value(
         src,
         dialect,
@@ -49,16 +49,19 @@ pub fn read(src: &SourceFile, dialect: Dialect) -> Result<Parsed, Error> {
     ))
 }
 
-/// Whether Claude events sit at the top level, without the `hooks` wrapper.
-fn has_top_level_events(value: &Value) -> bool {
+/// Whether events of `dialect` sit at the top level, without the `hooks` wrapper.
+fn has_top_level_events(dialect: Dialect, value: &Value) -> bool {
     value.get("hooks").is_none()
         && value
             .as_object()
-            .is_some_and(|top| top.keys().any(|k| is_claude_event(k)))
+            .is_some_and(|top| top.keys().any(|k| is_known_event(dialect, k)))
 }
 
-fn is_claude_event(key: &str) -> bool {
-    Flavor::Claude.tables().event_kind(key).is_some()
+/// Whether a flavour of `dialect` names the event `key`.
+fn is_known_event(dialect: Dialect, key: &str) -> bool {
+    dialect
+        .flavors()
+        .any(|f| f.tables().event_kind(key).is_some())
 }
 
 /// Reads a parsed value (JSON, or frontmatter when `markdown` is given) into a document.
@@ -70,13 +73,15 @@ fn read_value(
     events_at_top: bool,
     placeholders: bool,
 ) -> Parsed {
-    let is_markdown = markdown.is_some();
-    let kind = match dialect {
-        Dialect::Claude if is_markdown => DocumentKind::ClaudeFrontmatter,
-        Dialect::Claude if is_plugin_file(src, &value, events_at_top) => DocumentKind::ClaudePlugin,
-        Dialect::Claude => DocumentKind::ClaudeSettings,
-        Dialect::Copilot => DocumentKind::CopilotFile,
-        Dialect::Bricks => DocumentKind::BricksFile,
+    let documents = &dialect.config().documents;
+    let plugin = documents
+        .plugin
+        .as_ref()
+        .filter(|p| is_plugin_file(p, src, &value, events_at_top));
+    let kind = match (&markdown, plugin) {
+        (Some(_), _) => documents.frontmatter.unwrap_or(documents.file),
+        (None, Some(plugin)) => plugin.kind,
+        (None, None) => documents.file,
     };
     let mut reader = Reader {
         src,
@@ -127,7 +132,7 @@ pub fn prune_event(
     // Pruning drops the other events, which the document kind is read from: note them here.
     let top_level_event = std::cell::Cell::new(false);
     let keep_top = |key: &str| {
-        if key != "hooks" && is_claude_event(key) {
+        if key != "hooks" && is_known_event(dialect, key) {
             top_level_event.set(true);
         }
         is_event(key).is_none_or(|kind| kind == *event)
@@ -285,13 +290,12 @@ pub fn read_checked(src: &SourceFile, dialect: Dialect) -> Result<Parsed, Error>
 
 /// A Claude plugin's `hooks/hooks.json` (it may carry a `description`), or any file other than
 /// a settings file whose events sit at the top level without the `hooks` wrapper.
-fn is_plugin_file(src: &SourceFile, value: &Value, events_at_top: bool) -> bool {
+fn is_plugin_file(form: &PluginForm, src: &SourceFile, value: &Value, events_at_top: bool) -> bool {
     let path = src.path.replace('\\', "/");
     let name = path.rsplit('/').next().unwrap_or(&path);
-    let settings = name == "settings.json" || name == "settings.local.json";
-    path.ends_with("hooks/hooks.json")
-        || value.get("description").is_some()
-        || (events_at_top && !settings)
+    path.ends_with(form.path_suffix)
+        || value.get(form.marker_key).is_some()
+        || (events_at_top && !form.never_named.contains(&name))
 }
 
 struct Reader<'a> {
@@ -339,17 +343,19 @@ impl Reader<'_> {
         };
         let spec = self.dialect.config();
         let has_wrapper = top.contains_key("hooks");
-        let events_at_root = !has_wrapper
-            && spec.wrapper_optional
-            && doc.kind != DocumentKind::ClaudeSettings
-            && doc.kind != DocumentKind::ClaudeFrontmatter;
+        let events_at_root = !has_wrapper && doc.kind.wrapper_optional;
         doc.wrapped = !events_at_root;
         if events_at_root {
             // Bricks (and Claude plugins in the wild) may put events at the root: every key
             // that is not a known non-event key is read as an event.
             let mut hooks = Map::new();
             for (key, value) in top {
-                if doc.kind == DocumentKind::ClaudePlugin && key == "description" {
+                let marker = spec
+                    .documents
+                    .plugin
+                    .as_ref()
+                    .filter(|p| *p.kind == *doc.kind);
+                if marker.is_some_and(|p| key == p.marker_key) {
                     doc.extra.insert(key, value);
                 } else {
                     hooks.insert(key, value);
@@ -379,20 +385,29 @@ impl Reader<'_> {
                 }
             }
         }
-        if let Some(flag) = doc.extra.get("disableAllHooks")
-            && !flag.is_boolean()
+        for switch in Dialect::all()
+            .iter()
+            .filter_map(|d| d.def().kill_switch.as_ref())
         {
-            self.error(
-                "/disableAllHooks",
-                "`disableAllHooks` must be true or false",
-            );
+            if let Some(flag) = doc.extra.get(switch.key)
+                && !flag.is_boolean()
+            {
+                self.error(
+                    &format!("/{}", escape(switch.key)),
+                    format!("`{}` must be true or false", switch.key),
+                );
+            }
         }
-        if self.dialect == Dialect::Copilot {
+        if let Some(version) = spec.version {
+            let display = self.dialect.def().display;
             match doc.extra.get("version") {
-                None => self.warn("", "no `version`; Copilot files declare `\"version\": 1`"),
-                Some(v) if v != &Value::from(1) => self.warn(
+                None => self.warn(
+                    "",
+                    format!("no `version`; {display} files declare `\"version\": {version}`"),
+                ),
+                Some(v) if v != &Value::from(version) => self.warn(
                     "/version",
-                    format!("unknown version {v}; hookx reads version 1"),
+                    format!("unknown version {v}; hookx reads version {version}"),
                 ),
                 _ => {}
             }

@@ -1,5 +1,7 @@
 //! The shape of each dialect's config files, as data read by [`super::read`] and
-//! [`super::write`]. Each dialect file holds one `CONFIG` of this type.
+//! [`super::write`]. Each dialect's [`crate::dialect::DialectDef`] holds one.
+
+pub use crate::model::DocumentKind;
 
 /// A handler field of the canonical model that a config key carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,24 +77,85 @@ pub struct ConfigSpec {
     pub reads_foreign_as: &'static [(crate::dialect::Dialect, crate::dialect::Flavor)],
     /// Handler keys, kept verbatim among a handler's other fields, that change how it runs.
     pub run_keys: RunKeys,
+    /// The kinds of file the dialect has.
+    pub documents: Documents,
+    /// The variable the agent sets to a plugin's folder for the plugin's hooks.
+    pub plugin_root_var: Option<&'static str>,
+    /// Where `convert --write` puts a converted file without `--out`, below the project.
+    pub convert_target: &'static str,
+    /// Handler types the agent runs only on some events (Copilot: `prompt` on sessionStart).
+    pub type_only_on: &'static [(&'static str, &'static [crate::model::EventKind])],
 }
 
-/// Handler keys that change how a command runs (kept in `Handler::extra`, read by the run path).
+/// The kinds of file of one dialect.
+pub struct Documents {
+    /// Its hook file; also what `convert` writes.
+    pub file: &'static DocumentKind,
+    /// Plugin hook files, and how one is told from `file`.
+    pub plugin: Option<PluginForm>,
+    /// Markdown frontmatter: what a `.md` file of the dialect is.
+    pub frontmatter: Option<&'static DocumentKind>,
+}
+
+/// A dialect's plugin hook files: a file is one when its path ends with `path_suffix`, it has
+/// `marker_key` at the top, or it holds events at the top level and is not named like one of
+/// `never_named`.
+pub struct PluginForm {
+    pub kind: &'static DocumentKind,
+    pub path_suffix: &'static str,
+    pub marker_key: &'static str,
+    pub never_named: &'static [&'static str],
+}
+
+/// Handler keys that change how a command runs (kept in `Handler::extra`, read by the run path
+/// and by `convert`, which turns them into a plain command line or reports them lost).
 pub struct RunKeys {
     /// An array of strings: `command` is the program and these its arguments, with no shell.
     pub exec_args: Option<&'static str>,
-    /// (key, value): when the key holds the value, any failure counts as exit 2.
-    pub failure_blocks: Option<(&'static str, &'static str)>,
+    /// The key naming the shell the command runs in (`bash`, `sh`, `powershell`, `pwsh`).
+    pub shell: Option<&'static str>,
+    /// What happens when the command fails: the key, the value that lets the agent go on,
+    /// and the value that makes any failure count as exit 2.
+    pub on_failure: Option<OnFailure>,
     /// Keys that, when `true`, run the handler in the background like `async`.
     pub background: &'static [&'static str],
+    /// Keys that wake the agent when a background hook ends.
+    pub wake: &'static [&'static str],
+    /// A permission-rule filter (`Bash(git *)`) the handler runs under; `hookx exec --if`
+    /// applies it.
+    pub condition: Option<&'static str>,
+}
+
+/// See [`RunKeys::on_failure`].
+pub struct OnFailure {
+    pub key: &'static str,
+    pub continues: &'static str,
+    pub blocks: &'static str,
 }
 
 impl RunKeys {
     pub const NONE: RunKeys = RunKeys {
         exec_args: None,
-        failure_blocks: None,
+        shell: None,
+        on_failure: None,
         background: &[],
+        wake: &[],
+        condition: None,
     };
+
+    /// Every key named here.
+    pub fn keys(&self) -> impl Iterator<Item = &'static str> {
+        [
+            self.exec_args,
+            self.shell,
+            self.on_failure.as_ref().map(|f| f.key),
+            self.condition,
+        ]
+        .into_iter()
+        .flatten()
+        .chain(self.background.iter().copied())
+        .chain(self.wake.iter().copied())
+    }
 }
 
 impl ConfigSpec {

@@ -5,14 +5,14 @@ use super::read;
 use super::spec::HandlerField;
 use crate::dialect::Flavor;
 use crate::error::Error;
-use crate::model::{Document, DocumentKind, Handler, HandlerKind, Rule, RuleShape};
+use crate::model::{Document, Handler, HandlerKind, Rule, RuleShape};
 use serde_json::{Map, Value, json};
 use std::path::Path;
 
 /// The document as its dialect writes it: JSON, or markdown with YAML frontmatter.
 pub fn to_text(doc: &Document) -> String {
     let value = to_value(doc);
-    if doc.kind == DocumentKind::ClaudeFrontmatter {
+    if doc.kind.frontmatter {
         let yaml = serde_saphyr::to_string(&value).unwrap_or_default();
         let body = doc.markdown.as_ref().map_or("", |m| m.body.as_str());
         return format!("---\n{yaml}---\n{body}");
@@ -99,11 +99,14 @@ fn handler_value(doc: &Document, flavor: Flavor, handler: &Handler) -> Value {
     let spec = doc.dialect.config();
     let mut out = Map::new();
     let mut put = |field: HandlerField, value: Value| {
-        // Copilot's VS Code-compatible (PascalCase) entries spell the timeout `timeout`.
-        let key = match (flavor, field) {
-            (Flavor::CopilotPascal, HandlerField::Timeout) => Some("timeout"),
-            _ => spec.key(field),
-        };
+        // A flavour may spell a key unlike its dialect (Copilot's PascalCase `timeout`).
+        let key = flavor
+            .tables()
+            .handler_key_overrides
+            .iter()
+            .find(|(f, _)| *f == field)
+            .map(|(_, k)| *k)
+            .or_else(|| spec.key(field));
         if let Some(key) = key {
             out.insert(key.to_string(), value);
         }
@@ -192,7 +195,7 @@ pub fn sync_text(
     sources: &[&str],
     current: Option<&str>,
 ) -> Result<String, Error> {
-    if doc.kind == DocumentKind::ClaudeFrontmatter || path.extension().is_some_and(|e| e == "md") {
+    if doc.kind.frontmatter || path.extension().is_some_and(|e| e == "md") {
         return Err(Error::Usage(format!(
             "{}: hookx does not write into markdown frontmatter; use --out to write a new file",
             path.display()
@@ -555,7 +558,7 @@ fn replace(real: &Path, dir: &Path, text: &str, existed: bool) -> std::io::Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dialect::Dialect;
+    use crate::dialect::claude;
     use crate::source::SourceFile;
 
     /// Reads `text` as a Claude file written at `dir/name`, and syncs it into `target`.
@@ -563,7 +566,7 @@ mod tests {
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();
         let src = SourceFile::new(path.to_str().unwrap(), text);
-        let doc = read::read(&src, Dialect::Claude).unwrap().document;
+        let doc = read::read(&src, claude::DIALECT).unwrap().document;
         let out = dir.join("settings.json");
         sync_text(&out, &doc, &[path.to_str().unwrap()], Some(target)).unwrap()
     }

@@ -562,7 +562,7 @@ fn regex_escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use Flavor::*;
+    use crate::dialect::{bricks, claude, copilot};
 
     fn tools(text: &str, from: Flavor, to: Flavor) -> Translated {
         translate(Some(text), MatchOn::ToolName, from, to)
@@ -573,86 +573,104 @@ mod tests {
     #[test]
     fn pascal_case_matchers_name_copilot_tools_too() {
         assert_eq!(
-            tools("view", CopilotPascal, Claude).text.as_deref(),
+            tools("view", copilot::PASCAL, claude::FLAVOR)
+                .text
+                .as_deref(),
             Some("Read")
         );
         assert_eq!(
-            tools("view|Bash", CopilotPascal, Copilot).text.as_deref(),
+            tools("view|Bash", copilot::PASCAL, copilot::FLAVOR)
+                .text
+                .as_deref(),
             Some("view|bash")
         );
-        assert_eq!(fires(Some("view"), CopilotPascal, "Read"), Some(true));
-        assert_eq!(fires(Some("Rea"), CopilotPascal, "Read"), Some(false));
+        assert_eq!(fires(Some("view"), copilot::PASCAL, "Read"), Some(true));
+        assert_eq!(fires(Some("Rea"), copilot::PASCAL, "Read"), Some(false));
     }
 
     #[test]
     fn values_the_target_never_sends_are_found() {
         let session = EventKind::SessionStart;
         assert_eq!(
-            values_never_sent(Some("startup|compact"), &session, Claude, Bricks),
+            values_never_sent(
+                Some("startup|compact"),
+                &session,
+                claude::FLAVOR,
+                bricks::FLAVOR
+            ),
             ["compact"]
         );
         assert_eq!(
-            values_never_sent(Some(".*"), &session, Claude, Bricks),
+            values_never_sent(Some(".*"), &session, claude::FLAVOR, bricks::FLAVOR),
             ["clear", "compact", "fork"]
         );
-        assert!(values_never_sent(Some("startup"), &session, Claude, Copilot).is_empty());
-        assert!(values_never_sent(None, &session, Claude, Bricks).is_empty());
+        assert!(
+            values_never_sent(Some("startup"), &session, claude::FLAVOR, copilot::FLAVOR)
+                .is_empty()
+        );
+        assert!(values_never_sent(None, &session, claude::FLAVOR, bricks::FLAVOR).is_empty());
     }
 
     #[test]
     fn exact_lists_rename_tools() {
         assert_eq!(
-            tools("Edit|Write", Claude, Copilot).text.as_deref(),
+            tools("Edit|Write", claude::FLAVOR, copilot::FLAVOR)
+                .text
+                .as_deref(),
             Some("edit|create")
         );
         assert_eq!(
-            tools("bash|write_file", Bricks, Claude).text.as_deref(),
+            tools("bash|write_file", bricks::FLAVOR, claude::FLAVOR)
+                .text
+                .as_deref(),
             Some("Bash|Write")
         );
         assert_eq!(
-            tools("edit|create", Copilot, Bricks).text.as_deref(),
+            tools("edit|create", copilot::FLAVOR, bricks::FLAVOR)
+                .text
+                .as_deref(),
             Some("edit_file|write_file")
         );
     }
 
     #[test]
     fn unanchored_regex_becomes_explicit_for_copilot() {
-        let t = tools("Edit.*", Claude, Copilot);
+        let t = tools("Edit.*", claude::FLAVOR, copilot::FLAVOR);
         assert_eq!(t.text.as_deref(), Some(".*edit.*"));
         // It fired for MultiEdit and NotebookEdit too, which Copilot lacks: counted.
         assert_eq!(t.problems.len(), 1, "{:?}", t.problems);
         assert!(t.problems[0].contains("`MultiEdit`, `NotebookEdit`"));
-        let t = tools("mcp__github__.*", Claude, Copilot);
+        let t = tools("mcp__github__.*", claude::FLAVOR, copilot::FLAVOR);
         assert_eq!(t.text.as_deref(), Some(".*mcp__github__.*"));
     }
 
     #[test]
     fn anchors_of_one_alternative_do_not_anchor_the_others() {
-        let t = tools("Bash|Edit.*", Claude, Copilot);
+        let t = tools("Bash|Edit.*", claude::FLAVOR, copilot::FLAVOR);
         assert_eq!(t.text.as_deref(), Some(".*(?:bash|edit.*).*"));
-        let t = tools("^Write|Read", Claude, Copilot);
+        let t = tools("^Write|Read", claude::FLAVOR, copilot::FLAVOR);
         assert_eq!(t.text.as_deref(), Some(".*(?:^create|view).*"));
         let field = translate(
             Some("cost\\$"),
             MatchOn::Field("notification_type"),
-            Claude,
-            Copilot,
+            claude::FLAVOR,
+            copilot::FLAVOR,
         );
         assert_eq!(field.text.as_deref(), Some(".*cost\\$.*"));
     }
 
     #[test]
     fn anchored_regex_becomes_explicit_for_claude() {
-        let t = tools("edit|create", Copilot, Claude);
+        let t = tools("edit|create", copilot::FLAVOR, claude::FLAVOR);
         assert_eq!(t.text.as_deref(), Some("Edit|Write"));
-        let t = tools("ed.*", Copilot, Claude);
+        let t = tools("ed.*", copilot::FLAVOR, claude::FLAVOR);
         assert_eq!(t.text.as_deref(), Some("Edit"), "{:?}", t.problems);
         assert_eq!(t.problems.len(), 1);
     }
 
     #[test]
     fn tool_without_equivalent_is_reported() {
-        let t = tools("Edit|NotebookEdit", Claude, Copilot);
+        let t = tools("Edit|NotebookEdit", claude::FLAVOR, copilot::FLAVOR);
         assert_eq!(t.text.as_deref(), Some("edit"));
         assert_eq!(t.problems.len(), 1);
     }
@@ -661,21 +679,25 @@ mod tests {
     fn field_regexes_keep_their_anchoring() {
         let field = |text, from, to| translate(Some(text), MatchOn::Field("agent_type"), from, to);
         assert_eq!(
-            field("code-.*", Claude, Copilot).text.as_deref(),
+            field("code-.*", claude::FLAVOR, copilot::FLAVOR)
+                .text
+                .as_deref(),
             Some(".*code-.*")
         );
         assert_eq!(
-            field("rev.*", Copilot, Bricks).text.as_deref(),
+            field("rev.*", copilot::FLAVOR, bricks::FLAVOR)
+                .text
+                .as_deref(),
             Some("^rev.*$")
         );
         assert_eq!(
-            field("explore|code-review", Copilot, Bricks)
+            field("explore|code-review", copilot::FLAVOR, bricks::FLAVOR)
                 .text
                 .as_deref(),
             Some("^(?:explore|code\\-review)$")
         );
         assert_eq!(
-            field("explore|code-review", Copilot, Claude)
+            field("explore|code-review", copilot::FLAVOR, claude::FLAVOR)
                 .text
                 .as_deref(),
             Some("explore|code-review")
@@ -684,7 +706,10 @@ mod tests {
 
     #[test]
     fn all_is_absent_for_copilot_and_kept_for_claude() {
-        assert_eq!(tools("*", Claude, Copilot).text, None);
-        assert_eq!(tools("", Claude, Bricks).text.as_deref(), Some(""));
+        assert_eq!(tools("*", claude::FLAVOR, copilot::FLAVOR).text, None);
+        assert_eq!(
+            tools("", claude::FLAVOR, bricks::FLAVOR).text.as_deref(),
+            Some("")
+        );
     }
 }

@@ -8,9 +8,7 @@ pub use loss::Loss;
 
 use crate::config::spec::HandlerField;
 use crate::dialect::{Dialect, Flavor};
-use crate::model::{
-    Command, Document, DocumentKind, EventKind, Handler, HandlerKind, Rule, RuleShape,
-};
+use crate::model::{Command, Document, EventKind, Handler, HandlerKind, Rule, RuleShape};
 use crate::source::SourceFile;
 use serde_json::Value;
 
@@ -48,12 +46,7 @@ pub struct Conversion {
 
 /// Converts every document (each with the source it was read from) into one target document.
 pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conversion {
-    let kind = match options.to {
-        Dialect::Claude => DocumentKind::ClaudeSettings,
-        Dialect::Copilot => DocumentKind::CopilotFile,
-        Dialect::Bricks => DocumentKind::BricksFile,
-    };
-    let mut out = Document::new(options.to, kind);
+    let mut out = Document::new(options.to, options.to.config().documents.file);
     if let Some(version) = options.to.config().version {
         out.extra.insert("version".into(), Value::from(version));
         out.hooks_index = 1;
@@ -80,7 +73,7 @@ pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
                 before == 0 || !rule.handlers.is_empty()
             });
         } else {
-            if doc.disable_all_hooks() {
+            if let Some(key) = doc.kill_switch_on() {
                 let why = if doc.dialect == options.to {
                     // Several inputs merged into one file of their own dialect.
                     "the inputs are merged into one file, where the switch would turn off the hooks of every input; it is not carried over and the converted hooks are active".to_string()
@@ -90,20 +83,23 @@ pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
                         options.to
                     )
                 };
-                converter.lose(src, "/disableAllHooks", "`disableAllHooks: true`", &why);
+                converter.lose(src, &format!("/{key}"), &format!("`{key}: true`"), &why);
             }
             // Claude's settings `env` reaches every hook command of the session.
-            let has_env = doc.kind == DocumentKind::ClaudeSettings
-                && doc
-                    .extra
-                    .get("env")
+            let session_env = doc.kind.session_env.filter(|key| {
+                doc.extra
+                    .get(*key)
                     .and_then(Value::as_object)
-                    .is_some_and(|e| !e.is_empty());
-            if has_env && !doc.rules.is_empty() && doc.dialect != options.to {
+                    .is_some_and(|e| !e.is_empty())
+            });
+            if let Some(key) = session_env
+                && !doc.rules.is_empty()
+                && doc.dialect != options.to
+            {
                 converter.lose(
                     src,
-                    "/env",
-                    "settings `env` (variables every hook command sees)",
+                    &format!("/{key}"),
+                    &format!("settings `{key}` (variables every hook command sees)"),
                     &format!("{} hook files have no session-wide environment; the converted commands run without these variables", options.to),
                 );
             }
@@ -181,9 +177,10 @@ impl Converter<'_> {
     }
 
     fn target_flavor(&self, from: Flavor) -> Flavor {
-        match (from, self.options.to) {
-            (Flavor::Copilot | Flavor::CopilotPascal, Dialect::Copilot) => from,
-            (_, to) => to.default_flavor(),
+        if from.dialect() == self.options.to {
+            from
+        } else {
+            self.options.to.default_flavor()
         }
     }
 
@@ -403,7 +400,15 @@ impl Converter<'_> {
         let unknown: Vec<String> = handler
             .extra
             .iter()
-            .filter(|(k, v)| !repeated_timeout(k, v) && !CLAUDE_FORM_KEYS.contains(&k.as_str()))
+            .filter(|(k, v)| {
+                !repeated_timeout(k, v)
+                    && !from
+                        .dialect()
+                        .config()
+                        .run_keys
+                        .keys()
+                        .any(|r| r == k.as_str())
+            })
             .map(|(k, _)| format!("`{k}`"))
             .collect();
         if from.dialect() != target && !unknown.is_empty() {
@@ -417,7 +422,8 @@ impl Converter<'_> {
         }
         match &handler.kind {
             HandlerKind::Command(command) => {
-                let (command, condition) = self.command_form(src, at, command, &handler.extra)?;
+                let (command, condition) =
+                    self.command_form(src, at, command, &handler.extra, from)?;
                 // A wrapped handler keeps the timeout it was written with (its dialect's
                 // default when it had none), whatever the wrapper's dialect defaults to.
                 let wrap = self.options.wrap.then(|| Wrap {
@@ -477,9 +483,9 @@ impl Converter<'_> {
         Some(out)
     }
 
-    /// Reads Claude's other command-handler forms (`args`, `shell`, `if`, `onFailure`,
-    /// `asyncRewake`, kept among the handler's unknown fields): the command line they amount
-    /// to, and the `if` filter, which `hookx exec --if` applies. What no target can express is
+    /// Reads the source dialect's other command-handler forms ([`crate::config::spec::RunKeys`]; Claude's `args`,
+    /// `shell`, `if`, `onFailure`, `asyncRewake`, kept among the handler's unknown fields): the
+    /// command line they amount to, and the `if` filter, which `hookx exec --if` applies. What no target can express is
     /// a loss item; a form that would change the command drops the handler.
     fn command_form(
         &mut self,
@@ -487,10 +493,13 @@ impl Converter<'_> {
         at: &str,
         command: &Command,
         extra: &serde_json::Map<String, Value>,
+        from: Flavor,
     ) -> Option<(Command, Option<String>)> {
         let mut command = command.clone();
         let target = self.options.to;
-        if let Some(args) = extra.get("args") {
+        let keys = &from.dialect().config().run_keys;
+        let get = |key: Option<&'static str>| key.and_then(|k| Some((k, extra.get(k)?)));
+        if let Some((key, args)) = get(keys.exec_args) {
             let words = args.as_array().and_then(|a| {
                 a.iter()
                     .map(|w| w.as_str().map(shell_quote))
@@ -499,8 +508,8 @@ impl Converter<'_> {
             let (Some(words), Some(program)) = (words, command.command.as_deref()) else {
                 self.lose(
                     src,
-                    &format!("{at}/args"),
-                    "`args` that are not a list of strings",
+                    &format!("{at}/{key}"),
+                    &format!("`{key}` that are not a list of strings"),
                     "hookx cannot tell which command they make; the handler is not converted",
                 );
                 return None;
@@ -514,34 +523,37 @@ impl Converter<'_> {
             }
             command.command = Some(line);
         }
-        match extra.get("shell").map(|v| v.as_str()) {
-            None | Some(Some("bash" | "sh")) => {}
-            Some(Some("powershell" | "pwsh")) => {
+        match get(keys.shell).map(|(k, v)| (k, v.as_str())) {
+            None | Some((_, Some("bash" | "sh"))) => {}
+            Some((_, Some("powershell" | "pwsh"))) => {
                 // A PowerShell command line: it goes where the target keeps those.
                 command.powershell = command.command.take();
             }
-            Some(other) => {
+            Some((key, other)) => {
                 self.lose(
                     src,
-                    &format!("{at}/shell"),
-                    &format!("`shell: {}`", other.unwrap_or("?")),
+                    &format!("{at}/{key}"),
+                    &format!("`{key}: {}`", other.unwrap_or("?")),
                     "hookx knows no such shell; the handler is not converted",
                 );
                 return None;
             }
         }
-        match extra.get("onFailure").map(|v| v.as_str()) {
-            None | Some(Some("continue")) => {}
-            Some(value) => self.lose(
-                src,
-                &format!("{at}/onFailure"),
-                &format!("`onFailure: {}`", value.unwrap_or("?")),
-                &format!(
-                    "{target} applies its own rule when a hook fails; a failing command no longer counts as a block"
+        if let Some(failure) = &keys.on_failure {
+            match extra.get(failure.key).map(|v| v.as_str()) {
+                None => {}
+                Some(Some(value)) if value == failure.continues => {}
+                Some(value) => self.lose(
+                    src,
+                    &format!("{at}/{}", failure.key),
+                    &format!("`{}: {}`", failure.key, value.unwrap_or("?")),
+                    &format!(
+                        "{target} applies its own rule when a hook fails; a failing command no longer counts as a block"
+                    ),
                 ),
-            ),
+            }
         }
-        for key in ["asyncRewake", "rewakeMessage", "rewakeSummary"] {
+        for &key in keys.wake {
             if extra.get(key).is_some_and(|v| v != &Value::Bool(false)) {
                 self.lose(
                     src,
@@ -553,24 +565,26 @@ impl Converter<'_> {
                 );
             }
         }
-        let condition = match extra.get("if") {
+        let condition = match get(keys.condition) {
             None => None,
-            Some(Value::String(rule)) if self.options.wrap => Some(rule.clone()),
-            Some(Value::String(rule)) => {
+            Some((_, Value::String(rule))) if self.options.wrap => Some(rule.clone()),
+            Some((key, Value::String(rule))) => {
                 self.lose(
                     src,
-                    &format!("{at}/if"),
-                    &format!("the `if: {rule}` filter"),
+                    &format!("{at}/{key}"),
+                    &format!("the `{key}: {rule}` filter"),
                     &format!("{target} has no such filter, so the handler runs on every call its matcher accepts (without --no-wrap, `hookx exec --if` applies it)"),
                 );
                 None
             }
-            Some(other) => {
+            Some((key, other)) => {
                 self.lose(
                     src,
-                    &format!("{at}/if"),
-                    &format!("`if: {other}`"),
-                    "an `if` filter is a permission rule string; the handler is not converted",
+                    &format!("{at}/{key}"),
+                    &format!("`{key}: {other}`"),
+                    &format!(
+                        "an `{key}` filter is a permission rule string; the handler is not converted"
+                    ),
                 );
                 return None;
             }
@@ -717,8 +731,9 @@ impl Converter<'_> {
             );
         }
         let mut out = Command::default();
-        match target {
-            Dialect::Copilot => {
+        // A target with its own bash key (Copilot) carries every form; the others get one line.
+        match target.config().key(HandlerField::Bash) {
+            Some(_) => {
                 out.bash = Some(line);
                 out.powershell = windows.cloned();
                 out.cwd = command.cwd.clone();
@@ -800,18 +815,6 @@ impl Converter<'_> {
         line
     }
 }
-
-/// Claude command-handler keys read by [`Converter::command_form`] (kept among a handler's
-/// unknown fields by the reader), each reported on its own.
-const CLAUDE_FORM_KEYS: &[&str] = &[
-    "args",
-    "shell",
-    "if",
-    "onFailure",
-    "asyncRewake",
-    "rewakeMessage",
-    "rewakeSummary",
-];
 
 /// The start of a wrapped entry: where hookx is not installed, it prints one message that
 /// names the fix (stderr) and answers the host by its own protocol. On an event where the

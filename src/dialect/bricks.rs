@@ -1,12 +1,20 @@
 //! Bricks: `~/.bricks-project-desktop/hooks.json` and `<project>/.bricks/hooks.json`.
 
-use super::{Flavor, KeyCase, MatchOn, Tables, TimestampForm};
-use crate::config::spec::{ConfigSpec, HandlerField, RunKeys};
+use super::{
+    DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, MatchOn, RouteSpec, Schema, Tables,
+    TimestampForm,
+};
+use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
+use crate::discover::{Location, Pattern, Root, Scope};
 use crate::model::tool::ids;
 use crate::model::{EventKind, MatcherStyle};
 
+pub static DIALECT: Dialect = Dialect(&DEF);
+pub static FLAVOR: Flavor = Flavor(&TABLES);
+
 pub static TABLES: Tables = Tables {
-    flavor: Flavor::Bricks,
+    name: "bricks",
+    dialect: Dialect(&DEF),
     events: &[
         (EventKind::SessionStart, "SessionStart"),
         (EventKind::UserPromptSubmit, "UserPromptSubmit"),
@@ -60,9 +68,74 @@ pub static TABLES: Tables = Tables {
     protocol: protocol_rows::PROTOCOL,
     verified_with: None,
     matcher_values: super::BRICKS_MATCHER_VALUES,
+    handler_key_overrides: &[],
+    invalid_matcher_effect: None,
 };
 
-pub static CONFIG: ConfigSpec = ConfigSpec {
+/// `hooks.json`, with or without the `hooks` wrapper.
+pub static FILE: DocumentKind = DocumentKind {
+    name: "BricksFile",
+    wrapper_optional: true,
+    top_keys: Some(&[]),
+    session_env: None,
+    frontmatter: false,
+};
+
+pub static DEF: DialectDef = DialectDef {
+    name: "bricks",
+    display: "Bricks",
+    product: "Bricks",
+    flavors: &[Flavor(&TABLES)],
+    config: &CONFIG,
+    detect: DetectSpec {
+        dirs: &[".bricks/", ".bricks-project-desktop/"],
+        file_names: &[],
+        unmarked: true,
+        sole_event_flavors: &[],
+        sole_top_keys: &[],
+        sole_handler_keys: &[],
+        top_keys: &[],
+        handler_keys: &[],
+        preferred: false,
+    },
+    // Global and project files merge additively.
+    locations: &[
+        Location {
+            id: "bricks-global",
+            dialect: Dialect(&DEF),
+            scope: Scope::Global,
+            root: Root::Home,
+            pattern: Pattern::File(".bricks-project-desktop/hooks.json"),
+        },
+        Location {
+            id: "bricks-project",
+            dialect: Dialect(&DEF),
+            scope: Scope::Project,
+            root: Root::Project,
+            pattern: Pattern::File(".bricks/hooks.json"),
+        },
+    ],
+    native: &["bricks-global", "bricks-project"],
+    kill_switch: None,
+    // Bricks payloads look like Claude's without `transcript_path`.
+    host: HostSpec {
+        payload_keys: &[],
+        payload_events: &[EventKind::GoalUpdate],
+        env_markers: &["BRICKS_HOOK_EVENT"],
+    },
+    route: RouteSpec {
+        matcher: Some("*"),
+        grouped: true,
+        command_key: "command",
+        timeout_key: Some("timeout"),
+    },
+    schema: Schema {
+        file_name: "bricks.schema.json",
+        text: include_str!("../../schemas/bricks.schema.json"),
+    },
+};
+
+static CONFIG: ConfigSpec = ConfigSpec {
     handler_keys: &[
         ("type", HandlerField::Type),
         ("command", HandlerField::Command),
@@ -79,6 +152,14 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     install_user: ".bricks-project-desktop/hooks.json",
     hook_dir_var: None,
     reads_foreign_as: &[],
+    documents: Documents {
+        file: &FILE,
+        plugin: None,
+        frontmatter: None,
+    },
+    plugin_root_var: None,
+    convert_target: ".bricks/hooks.json",
+    type_only_on: &[],
 };
 
 /// Run-time protocol rows (the seed's 実行プロトコル), read by `crate::protocol`.

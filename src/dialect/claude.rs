@@ -2,14 +2,21 @@
 //! frontmatter.
 
 use super::{
-    CLAUDE_MATCHER_STYLE, CLAUDE_MATCHER_TARGETS, CLAUDE_TOOLS, Flavor, KeyCase, Tables,
-    TimestampForm,
+    CLAUDE_MATCHER_STYLE, CLAUDE_MATCHER_TARGETS, CLAUDE_TOOLS, DetectSpec, Dialect, DialectDef,
+    Flavor, HostSpec, KeyCase, KillSwitch, RouteSpec, Schema, Tables, TimestampForm,
 };
-use crate::config::spec::{ConfigSpec, HandlerField, RunKeys};
+use crate::config::spec::{
+    ConfigSpec, DocumentKind, Documents, HandlerField, OnFailure, PluginForm, RunKeys,
+};
+use crate::discover::{Location, PLUGIN_DEPTH, Pattern, Root, Scope};
 use crate::model::EventKind;
 
+pub static DIALECT: Dialect = Dialect(&DEF);
+pub static FLAVOR: Flavor = Flavor(&TABLES);
+
 pub static TABLES: Tables = Tables {
-    flavor: Flavor::Claude,
+    name: "claude",
+    dialect: Dialect(&DEF),
     events: &[
         (EventKind::SessionStart, "SessionStart"),
         (EventKind::SessionEnd, "SessionEnd"),
@@ -68,9 +75,169 @@ pub static TABLES: Tables = Tables {
     protocol: protocol_rows::PROTOCOL,
     verified_with: Some("claude-code 2.1.332"),
     matcher_values: super::CLAUDE_MATCHER_VALUES,
+    handler_key_overrides: &[],
+    invalid_matcher_effect: None,
 };
 
-pub static CONFIG: ConfigSpec = ConfigSpec {
+/// `settings.json` / `settings.local.json`: a `hooks` object among other settings.
+pub static SETTINGS: DocumentKind = DocumentKind {
+    name: "ClaudeSettings",
+    wrapper_optional: false,
+    top_keys: None,
+    session_env: Some("env"),
+    frontmatter: false,
+};
+
+/// A plugin's `hooks/hooks.json` (`description`, `hooks`; field: events at the top level).
+pub static PLUGIN: DocumentKind = DocumentKind {
+    name: "ClaudePlugin",
+    wrapper_optional: true,
+    top_keys: None,
+    session_env: None,
+    frontmatter: false,
+};
+
+/// YAML frontmatter of a skill (`SKILL.md`) or agent markdown file.
+pub static FRONTMATTER: DocumentKind = DocumentKind {
+    name: "ClaudeFrontmatter",
+    wrapper_optional: false,
+    top_keys: None,
+    session_env: None,
+    frontmatter: true,
+};
+
+pub static DEF: DialectDef = DialectDef {
+    name: "claude",
+    display: "Claude",
+    product: "Claude Code",
+    flavors: &[Flavor(&TABLES)],
+    config: &CONFIG,
+    detect: DetectSpec {
+        dirs: &[".claude/", ".claude-plugin/"],
+        file_names: &["settings.json", "settings.local.json", "SKILL.md"],
+        unmarked: true,
+        sole_event_flavors: &[],
+        sole_top_keys: &[],
+        sole_handler_keys: &[],
+        top_keys: &[
+            "permissions",
+            "env",
+            "model",
+            "disableAllHooks",
+            "description",
+        ],
+        handler_keys: &["async", "statusMessage", "once", "model"],
+        // By far the most common agent.
+        preferred: true,
+    },
+    locations: &[
+        Location {
+            id: "claude-user",
+            dialect: Dialect(&DEF),
+            scope: Scope::User,
+            root: Root::Home,
+            pattern: Pattern::File(".claude/settings.json"),
+        },
+        Location {
+            id: "claude-project",
+            dialect: Dialect(&DEF),
+            scope: Scope::Project,
+            root: Root::Project,
+            pattern: Pattern::File(".claude/settings.json"),
+        },
+        Location {
+            id: "claude-local",
+            dialect: Dialect(&DEF),
+            scope: Scope::Local,
+            root: Root::Project,
+            pattern: Pattern::File(".claude/settings.local.json"),
+        },
+        Location {
+            id: "claude-plugin",
+            dialect: Dialect(&DEF),
+            scope: Scope::Plugin,
+            root: Root::Home,
+            pattern: Pattern::Tree {
+                dir: ".claude/plugins",
+                file: "hooks/hooks.json",
+                max_depth: PLUGIN_DEPTH,
+            },
+        },
+        Location {
+            id: "claude-skill-user",
+            dialect: Dialect(&DEF),
+            scope: Scope::Skill,
+            root: Root::Home,
+            pattern: Pattern::Sub {
+                dir: ".claude/skills",
+                name: "SKILL.md",
+            },
+        },
+        Location {
+            id: "claude-skill-project",
+            dialect: Dialect(&DEF),
+            scope: Scope::Skill,
+            root: Root::Project,
+            pattern: Pattern::Sub {
+                dir: ".claude/skills",
+                name: "SKILL.md",
+            },
+        },
+        Location {
+            id: "claude-agent-user",
+            dialect: Dialect(&DEF),
+            scope: Scope::Agent,
+            root: Root::Home,
+            pattern: Pattern::Dir {
+                dir: ".claude/agents",
+                suffix: ".md",
+            },
+        },
+        Location {
+            id: "claude-agent-project",
+            dialect: Dialect(&DEF),
+            scope: Scope::Agent,
+            root: Root::Project,
+            pattern: Pattern::Dir {
+                dir: ".claude/agents",
+                suffix: ".md",
+            },
+        },
+    ],
+    native: &[
+        "claude-user",
+        "claude-project",
+        "claude-local",
+        "claude-plugin",
+        "claude-skill-user",
+        "claude-skill-project",
+        "claude-agent-user",
+        "claude-agent-project",
+    ],
+    // Claude merges settings with precedence local > project > user; managed policy settings
+    // are not read.
+    kill_switch: Some(KillSwitch {
+        key: "disableAllHooks",
+        locations: &["claude-user", "claude-project", "claude-local"],
+    }),
+    host: HostSpec {
+        payload_keys: &["transcript_path", "permission_mode"],
+        payload_events: &[],
+        env_markers: &["CLAUDE_PROJECT_DIR"],
+    },
+    route: RouteSpec {
+        matcher: None,
+        grouped: true,
+        command_key: "command",
+        timeout_key: None,
+    },
+    schema: Schema {
+        file_name: "claude.schema.json",
+        text: include_str!("../../schemas/claude.schema.json"),
+    },
+};
+
+static CONFIG: ConfigSpec = ConfigSpec {
     handler_keys: &[
         ("type", HandlerField::Type),
         ("command", HandlerField::Command),
@@ -102,9 +269,29 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     // 2.1.332 runs every command with /bin/sh -c, `"shell": "bash"` included (run).
     run_keys: RunKeys {
         exec_args: Some("args"),
-        failure_blocks: Some(("onFailure", "block")),
+        shell: Some("shell"),
+        on_failure: Some(OnFailure {
+            key: "onFailure",
+            continues: "continue",
+            blocks: "block",
+        }),
         background: &["asyncRewake"],
+        wake: &["asyncRewake", "rewakeMessage", "rewakeSummary"],
+        condition: Some("if"),
     },
+    documents: Documents {
+        file: &SETTINGS,
+        plugin: Some(PluginForm {
+            kind: &PLUGIN,
+            path_suffix: "hooks/hooks.json",
+            marker_key: "description",
+            never_named: &["settings.json", "settings.local.json"],
+        }),
+        frontmatter: Some(&FRONTMATTER),
+    },
+    plugin_root_var: Some("CLAUDE_PLUGIN_ROOT"),
+    convert_target: ".claude/settings.json",
+    type_only_on: &[],
 };
 
 /// Run-time protocol rows (dialects.md §6, §7), read by `crate::protocol`.

@@ -1,10 +1,20 @@
 //! GitHub Copilot CLI: `.github/hooks/*.json`, `{"version": 1, "hooks": …}`, in two flavours
 //! chosen per event by the casing of its name.
 
-use super::{CLAUDE_TOOLS, Flavor, KeyCase, MatchOn, Tables, TimestampForm};
-use crate::config::spec::{ConfigSpec, HandlerField, RunKeys};
+use super::{
+    CLAUDE_TOOLS, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, MatchOn, RouteSpec,
+    Schema, Tables, TimestampForm,
+};
+use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
+use crate::discover::{Location, Pattern, Root, Scope};
 use crate::model::tool::ids;
 use crate::model::{EventKind, MatcherStyle};
+
+pub static DIALECT: Dialect = Dialect(&DEF);
+/// The camelCase flavour.
+pub static FLAVOR: Flavor = Flavor(&TABLES);
+/// The PascalCase (VS Code-compatible) flavour.
+pub static PASCAL: Flavor = Flavor(&PASCAL_TABLES);
 
 const FILE_ARGS: &[(&str, &str)] = &[
     ("file_path", "path"),
@@ -15,7 +25,8 @@ const FILE_ARGS: &[(&str, &str)] = &[
 
 /// camelCase events: camelCase payload, Copilot tool names, anchored regex matchers.
 pub static TABLES: Tables = Tables {
-    flavor: Flavor::Copilot,
+    name: "copilot",
+    dialect: Dialect(&DEF),
     events: &[
         (EventKind::SessionStart, "sessionStart"),
         (EventKind::SessionEnd, "sessionEnd"),
@@ -79,6 +90,8 @@ pub static TABLES: Tables = Tables {
     protocol: protocol_rows::PROTOCOL,
     verified_with: Some("copilot-cli 1.0.102"),
     matcher_values: super::COPILOT_MATCHER_VALUES,
+    handler_key_overrides: &[],
+    invalid_matcher_effect: Some("Copilot skips this hook"),
 };
 
 /// PascalCase events (VS Code-compatible): snake_case payload with an ISO timestamp, Claude
@@ -86,7 +99,8 @@ pub static TABLES: Tables = Tables {
 /// (`Write {path, file_text}`, `Edit {path, old_str, new_str}`; run 1.0.102,
 /// tests/live_copilot.rs).
 pub static PASCAL_TABLES: Tables = Tables {
-    flavor: Flavor::CopilotPascal,
+    name: "copilot-pascal",
+    dialect: Dialect(&DEF),
     events: &[
         (EventKind::SessionStart, "SessionStart"),
         (EventKind::SessionEnd, "SessionEnd"),
@@ -108,7 +122,7 @@ pub static PASCAL_TABLES: Tables = Tables {
     // Run 1.0.102 (dialects.md §4): anchored regexes, no comma lists, `*` = all, an empty
     // matcher drops the entry; tried against the Claude and the Copilot tool name.
     matcher_style: MatcherStyle::AnchoredRegex { star_is_all: true },
-    matcher_tries_names_of: &[Flavor::Copilot],
+    matcher_tries_names_of: &[Flavor(&TABLES)],
     key_case: KeyCase::Snake,
     key_renames: &[
         ("tool_response", "tool_result"),
@@ -124,9 +138,124 @@ pub static PASCAL_TABLES: Tables = Tables {
     protocol: protocol_rows::PASCAL_PROTOCOL,
     verified_with: Some("copilot-cli 1.0.102"),
     matcher_values: super::COPILOT_MATCHER_VALUES,
+    // The VS Code-compatible entries spell the timeout `timeout`.
+    handler_key_overrides: &[(HandlerField::Timeout, "timeout")],
+    invalid_matcher_effect: None,
 };
 
-pub static CONFIG: ConfigSpec = ConfigSpec {
+/// `{"version": 1, "hooks": …}`.
+pub static FILE: DocumentKind = DocumentKind {
+    name: "CopilotFile",
+    wrapper_optional: false,
+    top_keys: Some(&["version"]),
+    session_env: None,
+    frontmatter: false,
+};
+
+pub static DEF: DialectDef = DialectDef {
+    name: "copilot",
+    display: "Copilot",
+    product: "GitHub Copilot CLI",
+    flavors: &[Flavor(&TABLES), Flavor(&PASCAL_TABLES)],
+    config: &CONFIG,
+    // The PascalCase form looks exactly like Claude's: only Copilot-only marks (a `version`,
+    // camelCase events, `bash`, flat handlers) make a file Copilot's.
+    detect: DetectSpec {
+        dirs: &[".github/hooks/", ".copilot/hooks/"],
+        file_names: &[],
+        unmarked: false,
+        sole_event_flavors: &[Flavor(&TABLES)],
+        sole_top_keys: &["version"],
+        sole_handler_keys: &[
+            "bash",
+            "powershell",
+            "timeoutSec",
+            "cwd",
+            "env",
+            "windows",
+            "linux",
+            "osx",
+        ],
+        top_keys: &[],
+        handler_keys: &[],
+        preferred: false,
+    },
+    locations: &[
+        Location {
+            id: "copilot-user",
+            dialect: Dialect(&DEF),
+            scope: Scope::User,
+            root: Root::Home,
+            pattern: Pattern::Dir {
+                dir: ".copilot/hooks",
+                suffix: ".json",
+            },
+        },
+        // Run 1.0.102: inline `hooks` in the user's settings are always read.
+        Location {
+            id: "copilot-user-settings",
+            dialect: Dialect(&DEF),
+            scope: Scope::User,
+            root: Root::Home,
+            pattern: Pattern::File(".copilot/settings.json"),
+        },
+        Location {
+            id: "copilot-project",
+            dialect: Dialect(&DEF),
+            scope: Scope::Project,
+            root: Root::Project,
+            pattern: Pattern::Dir {
+                dir: ".github/hooks",
+                suffix: ".json",
+            },
+        },
+        // Run 1.0.102: read in a trusted folder, after `.claude/settings*.json`.
+        Location {
+            id: "copilot-settings",
+            dialect: Dialect(&DEF),
+            scope: Scope::Project,
+            root: Root::Project,
+            pattern: Pattern::File(".github/copilot/settings.json"),
+        },
+        Location {
+            id: "copilot-settings-local",
+            dialect: Dialect(&DEF),
+            scope: Scope::Local,
+            root: Root::Project,
+            pattern: Pattern::File(".github/copilot/settings.local.json"),
+        },
+    ],
+    // Copilot also reads the project's Claude settings (dialects.md §1, field); hookx takes
+    // that to mean the two project files, not the user's `~/.claude/settings.json`, plugins,
+    // skills or agents.
+    native: &[
+        "copilot-user",
+        "copilot-user-settings",
+        "copilot-project",
+        "claude-project",
+        "claude-local",
+        "copilot-settings",
+        "copilot-settings-local",
+    ],
+    kill_switch: None,
+    host: HostSpec {
+        payload_keys: &[],
+        payload_events: &[],
+        env_markers: &["COPILOT_CLI"],
+    },
+    route: RouteSpec {
+        matcher: None,
+        grouped: false,
+        command_key: "bash",
+        timeout_key: Some("timeoutSec"),
+    },
+    schema: Schema {
+        file_name: "copilot.schema.json",
+        text: include_str!("../../schemas/copilot.schema.json"),
+    },
+};
+
+static CONFIG: ConfigSpec = ConfigSpec {
     handler_keys: &[
         ("type", HandlerField::Type),
         ("bash", HandlerField::Bash),
@@ -160,7 +289,15 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     install_user: ".copilot/hooks/hookx.json",
     hook_dir_var: Some("COPILOT_HOOK_DIR"),
     // Run 1.0.102: `.claude/settings*.json` handlers get the PascalCase payload.
-    reads_foreign_as: &[(super::Dialect::Claude, Flavor::CopilotPascal)],
+    reads_foreign_as: &[(Dialect(&super::claude::DEF), Flavor(&PASCAL_TABLES))],
+    documents: Documents {
+        file: &FILE,
+        plugin: None,
+        frontmatter: None,
+    },
+    plugin_root_var: None,
+    convert_target: ".github/hooks/hooks.json",
+    type_only_on: &[("prompt", &[EventKind::SessionStart])],
 };
 
 /// Run-time protocol rows (the seed's payload and decision-control sections), read by

@@ -1,46 +1,77 @@
-//! The three dialects. Each is one file holding its name tables as data ([`Tables`]) and the
-//! few layout rules of its config files; shared code reads the tables.
+//! The dialects. Each is one file holding everything hookx knows about one agent as data: its
+//! name tables ([`Tables`]), config layout ([`ConfigSpec`]), detection, discovery, host and
+//! install rows ([`DialectDef`]). Shared code reads these and never names a dialect.
+//!
+//! # How to add a dialect
+//!
+//! 1. Copy the closest dialect file (`claude.rs` for a Claude-compatible agent, `copilot.rs`
+//!    for one with its own payload casing) to `src/dialect/<name>.rs` and fill its tables:
+//!    - `TABLES` (one per flavour): event and tool names, argument renames, matcher targets and
+//!      style, payload casing, timeouts, handler types, and the run-time `protocol` rows
+//!      (payload keys, env, exit codes, answer fields).
+//!    - `DEF`: the [`DialectDef`]: name, [`ConfigSpec`] (handler keys, document kinds, install
+//!      paths), [`DetectSpec`] (path and content marks), discovery `locations` and the ones the
+//!      agent reads `native`ly (also other agents' files), [`HostSpec`] (how its payloads and
+//!      environment identify it), [`RouteSpec`] (the entry `hookx install` writes) and its
+//!      JSON Schema (`schemas/<name>.schema.json`).
+//! 2. Add one line to [`DIALECTS`] below.
+//! 3. Record real payloads under `tests/fixtures/recorded/<client>-<version>/` and set
+//!    `verified_with`; without a runnable client, leave it `None` (documents only).
+//!
+//! `tests/architecture.rs` fails when shared code names a dialect or one of its table strings.
 
 pub mod bricks;
 pub mod claude;
 pub mod copilot;
+mod def;
+
+pub use crate::config::spec::ConfigSpec;
+pub use def::{DetectSpec, DialectDef, HostSpec, KillSwitch, RouteSpec, Schema};
 
 use crate::model::tool::{ids, is_mcp};
 use crate::model::{EventKind, HandlerKind, MatcherStyle};
 use serde::Serialize;
+use std::sync::OnceLock;
 
-/// A config-file dialect.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum Dialect {
-    Claude,
-    Copilot,
-    Bricks,
-}
+/// Every dialect, in the order discovery, listings and `--help` show them.
+pub static DIALECTS: &[Dialect] = &[
+    Dialect(&claude::DEF),
+    Dialect(&copilot::DEF),
+    Dialect(&bricks::DEF),
+];
+
+/// A config-file dialect: a handle on its [`DialectDef`]. Equal by name, ordered as registered.
+#[derive(Clone, Copy)]
+pub struct Dialect(&'static DialectDef);
 
 impl Dialect {
-    pub const ALL: [Dialect; 3] = [Dialect::Claude, Dialect::Copilot, Dialect::Bricks];
+    /// Every registered dialect ([`DIALECTS`]).
+    pub fn all() -> &'static [Dialect] {
+        DIALECTS
+    }
+
+    /// The registered dialect with this name.
+    pub fn named(name: &str) -> Option<Dialect> {
+        DIALECTS.iter().copied().find(|d| d.name() == name)
+    }
 
     pub fn name(self) -> &'static str {
-        match self {
-            Dialect::Claude => "claude",
-            Dialect::Copilot => "copilot",
-            Dialect::Bricks => "bricks",
-        }
+        self.0.name
+    }
+
+    /// Everything hookx knows about this dialect.
+    pub fn def(self) -> &'static DialectDef {
+        self.0
     }
 
     /// How this dialect lays out its config files.
-    pub fn config(self) -> &'static crate::config::spec::ConfigSpec {
-        match self {
-            Dialect::Claude => &claude::CONFIG,
-            Dialect::Copilot => &copilot::CONFIG,
-            Dialect::Bricks => &bricks::CONFIG,
-        }
+    pub fn config(self) -> &'static ConfigSpec {
+        self.0.config
     }
 
     /// The flavours its rules may be written in.
     pub fn flavors(self) -> impl Iterator<Item = Flavor> {
-        Flavor::ALL.into_iter().filter(move |f| f.dialect() == self)
+        self.0.flavors.iter().copied()
     }
 
     /// The flavour of an event key no table knows: the one whose event names share its
@@ -67,13 +98,43 @@ impl Dialect {
             .map_or(flavor, |(_, f)| *f)
     }
 
-    /// The flavour a new rule of this dialect is written in.
+    /// The flavour a new rule of this dialect is written in: its first.
     pub fn default_flavor(self) -> Flavor {
-        match self {
-            Dialect::Claude => Flavor::Claude,
-            Dialect::Copilot => Flavor::Copilot,
-            Dialect::Bricks => Flavor::Bricks,
-        }
+        self.0.flavors[0]
+    }
+
+    /// The position in [`DIALECTS`], which orders dialects.
+    fn index(self) -> usize {
+        DIALECTS
+            .iter()
+            .position(|d| *d == self)
+            .unwrap_or(usize::MAX)
+    }
+}
+
+impl PartialEq for Dialect {
+    fn eq(&self, other: &Dialect) -> bool {
+        self.name() == other.name()
+    }
+}
+
+impl Eq for Dialect {}
+
+impl std::hash::Hash for Dialect {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.name().hash(state)
+    }
+}
+
+impl PartialOrd for Dialect {
+    fn partial_cmp(&self, other: &Dialect) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Dialect {
+    fn cmp(&self, other: &Dialect) -> std::cmp::Ordering {
+        self.index().cmp(&other.index())
     }
 }
 
@@ -83,51 +144,120 @@ impl std::fmt::Display for Dialect {
     }
 }
 
-/// The variant of a dialect a rule is written in. Copilot has two: camelCase event names get
-/// the camelCase payload, Copilot tool names and anchored matchers; PascalCase event names (the
-/// VS Code-compatible form) get a snake_case payload, Claude tool names and anchored matchers
-/// tried against both tool names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum Flavor {
-    Claude,
-    Copilot,
-    CopilotPascal,
-    Bricks,
+impl std::fmt::Debug for Dialect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
+impl Serialize for Dialect {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+/// `--host`, `--from`, `--to`: the registered names, listed in `--help`.
+impl clap::ValueEnum for Dialect {
+    fn value_variants<'a>() -> &'a [Dialect] {
+        DIALECTS
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()))
+    }
+}
+
+/// The variant of a dialect a rule is written in: a handle on its [`Tables`]. Copilot has two:
+/// camelCase event names get the camelCase payload, Copilot tool names and anchored matchers;
+/// PascalCase event names (the VS Code-compatible form) get a snake_case payload, Claude tool
+/// names and anchored matchers tried against both tool names.
+#[derive(Clone, Copy)]
+pub struct Flavor(&'static Tables);
+
 impl Flavor {
-    pub const ALL: [Flavor; 4] = [
-        Flavor::Claude,
-        Flavor::Copilot,
-        Flavor::CopilotPascal,
-        Flavor::Bricks,
-    ];
+    /// Every flavour of every dialect, in registry order.
+    pub fn all() -> &'static [Flavor] {
+        static ALL: OnceLock<Vec<Flavor>> = OnceLock::new();
+        ALL.get_or_init(|| DIALECTS.iter().flat_map(|d| d.flavors()).collect())
+    }
+
+    /// The flavour with this name (`copilot-pascal`).
+    pub fn named(name: &str) -> Option<Flavor> {
+        Flavor::all().iter().copied().find(|f| f.name() == name)
+    }
 
     pub fn dialect(self) -> Dialect {
-        match self {
-            Flavor::Claude => Dialect::Claude,
-            Flavor::Copilot | Flavor::CopilotPascal => Dialect::Copilot,
-            Flavor::Bricks => Dialect::Bricks,
-        }
+        self.0.dialect
     }
 
     pub fn tables(self) -> &'static Tables {
-        match self {
-            Flavor::Claude => &claude::TABLES,
-            Flavor::Copilot => &copilot::TABLES,
-            Flavor::CopilotPascal => &copilot::PASCAL_TABLES,
-            Flavor::Bricks => &bricks::TABLES,
-        }
+        self.0
     }
 
     pub fn name(self) -> &'static str {
-        match self {
-            Flavor::Claude => "claude",
-            Flavor::Copilot => "copilot",
-            Flavor::CopilotPascal => "copilot-pascal",
-            Flavor::Bricks => "bricks",
-        }
+        self.0.name
+    }
+
+    fn index(self) -> usize {
+        Flavor::all()
+            .iter()
+            .position(|f| *f == self)
+            .unwrap_or(usize::MAX)
+    }
+}
+
+impl PartialEq for Flavor {
+    fn eq(&self, other: &Flavor) -> bool {
+        std::ptr::eq(self.0, other.0) || self.name() == other.name()
+    }
+}
+
+impl Eq for Flavor {}
+
+impl std::hash::Hash for Flavor {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.name().hash(state)
+    }
+}
+
+impl PartialOrd for Flavor {
+    fn partial_cmp(&self, other: &Flavor) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Flavor {
+    fn cmp(&self, other: &Flavor) -> std::cmp::Ordering {
+        self.index().cmp(&other.index())
+    }
+}
+
+impl std::fmt::Display for Flavor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::fmt::Debug for Flavor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for Flavor {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+/// `simulate --host`, `exec --as`: every flavour's name.
+impl clap::ValueEnum for Flavor {
+    fn value_variants<'a>() -> &'a [Flavor] {
+        Flavor::all()
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()))
     }
 }
 
@@ -159,7 +289,9 @@ pub enum TimestampForm {
 
 /// Everything one flavour names differently, as data.
 pub struct Tables {
-    pub flavor: Flavor,
+    /// The flavour's name (`copilot-pascal`); a dialect's first flavour bears its name.
+    pub name: &'static str,
+    pub dialect: Dialect,
     /// Canonical event ↔ the name this flavour writes.
     pub events: &'static [(EventKind, &'static str)],
     /// Canonical tool id ↔ this flavour's tool names; the first name is the one written.
@@ -194,6 +326,12 @@ pub struct Tables {
     pub protocol: crate::protocol::ProtocolTables,
     /// The client release whose runs verified these facts (`None`: documents only).
     pub verified_with: Option<&'static str>,
+    /// Handler keys this flavour spells unlike its dialect's [`ConfigSpec`] (Copilot's
+    /// PascalCase entries write `timeout`, not `timeoutSec`).
+    pub handler_key_overrides: &'static [(crate::config::spec::HandlerField, &'static str)],
+    /// What the agent does with a rule whose matcher is no valid regex, when known
+    /// ("Copilot skips this hook").
+    pub invalid_matcher_effect: Option<&'static str>,
 }
 
 impl Tables {
@@ -222,7 +360,7 @@ impl Tables {
         if let Some((_, names)) = self.tools.iter().find(|(i, _)| *i == id) {
             return names.first().copied();
         }
-        let known_elsewhere = Flavor::ALL
+        let known_elsewhere = Flavor::all()
             .iter()
             .any(|f| f.tables().tools.iter().any(|(i, _)| *i == id));
         (!known_elsewhere || is_mcp(id)).then_some(id)
@@ -403,9 +541,9 @@ mod tests {
 
     #[test]
     fn every_flavor_names_each_event_once() {
-        for flavor in Flavor::ALL {
+        for &flavor in Flavor::all() {
             let t = flavor.tables();
-            assert_eq!(t.flavor, flavor);
+            assert_eq!(Flavor::named(t.name), Some(flavor));
             for (kind, name) in t.events {
                 assert_eq!(t.event_kind(name).as_ref(), Some(kind), "{flavor:?} {name}");
                 assert_eq!(t.event_name(kind), Some(*name));
@@ -414,9 +552,21 @@ mod tests {
     }
 
     #[test]
+    fn names_are_unique_and_first_flavors_bear_the_dialect_name() {
+        for (i, d) in DIALECTS.iter().enumerate() {
+            assert_eq!(Dialect::named(d.name()), Some(*d));
+            assert_eq!(d.default_flavor().name(), d.name());
+            assert!(d.flavors().all(|f| f.dialect() == *d), "{d}");
+            assert!(DIALECTS[..i].iter().all(|e| e.name() != d.name()));
+        }
+        let names: std::collections::HashSet<_> = Flavor::all().iter().map(|f| f.name()).collect();
+        assert_eq!(names.len(), Flavor::all().len());
+    }
+
+    #[test]
     fn tool_names_translate_through_canonical_ids() {
-        let claude = Flavor::Claude.tables();
-        let copilot = Flavor::Copilot.tables();
+        let claude = claude::FLAVOR.tables();
+        let copilot = copilot::FLAVOR.tables();
         assert_eq!(
             copilot.tool_name(claude.canonical_tool("Edit")),
             Some("edit")

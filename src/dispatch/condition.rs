@@ -146,6 +146,7 @@ fn glob(pattern: &str, star_crosses_slash: bool) -> regex::Regex {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dialect::claude;
     use crate::model::EventKind;
     use crate::model::event::ToolCall;
     use serde_json::json;
@@ -165,7 +166,7 @@ mod tests {
     fn fires(rule: &str, event: &Event) -> bool {
         Condition::parse(rule)
             .unwrap()
-            .matches(event, Flavor::Claude)
+            .matches(event, claude::FLAVOR)
     }
 
     #[test]

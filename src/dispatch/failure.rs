@@ -131,7 +131,7 @@ mod tests {
     /// Claude reads as "keep going" on Stop and elsewhere as a block).
     #[test]
     fn every_fail_closed_event_denies_in_json_at_exit_0() {
-        for flavor in Flavor::ALL {
+        for &flavor in Flavor::all() {
             for kind in flavor.tables().protocol.fail_closed {
                 let a = answer(Some(flavor), Some(kind), "why");
                 assert_eq!(a.exit_code, 0, "{flavor:?} {kind}: {a:?}");

@@ -55,7 +55,15 @@ pub fn decode(
     let host = match host {
         Some(h) => h,
         None => guess_host(payload).ok_or_else(|| {
-            Error::Usage("cannot tell which agent sent this event; pass --host claude, --host copilot or --host bricks".into())
+            let names: Vec<String> = Dialect::all()
+                .iter()
+                .map(|d| format!("--host {d}"))
+                .collect();
+            let (last, rest) = names.split_last().expect("dialects are registered");
+            Error::Usage(format!(
+                "cannot tell which agent sent this event; pass {} or {last}",
+                rest.join(", ")
+            ))
         })?,
     };
     let registered = event.map(|name| host_event_name(host, name));
@@ -85,25 +93,23 @@ pub fn decode(
 /// The host's own spelling of an event given in any dialect's spelling (or canonically).
 fn host_event_name(host: Dialect, name: &str) -> String {
     let kind = parse_event(name);
-    Flavor::ALL
-        .iter()
-        .filter(|f| f.dialect() == host)
+    host.flavors()
         .find_map(|f| f.tables().event_name(&kind))
         .map_or_else(|| name.to_string(), str::to_string)
 }
 
 /// An event name in any flavour's spelling, or canonical.
 pub fn parse_event(name: &str) -> EventKind {
-    Flavor::ALL
+    Flavor::all()
         .iter()
         .find_map(|f| f.tables().event_kind(name))
         .unwrap_or_else(|| EventKind::from_name(name))
 }
 
-/// The payload's shape says who sent it; when it does not, the environment does (Bricks sets
-/// `BRICKS_*`, Copilot `COPILOT_CLI`, Claude `CLAUDE_PROJECT_DIR`). The payload comes first: a
-/// variable may be inherited from an agent that started the one calling hookx. Copilot 1.0.102
-/// sets `CLAUDE_PROJECT_DIR` too, so `COPILOT_CLI` is asked first.
+/// The payload's shape says who sent it; when it does not, the environment does: a variable
+/// an agent sets for its hooks (`DialectDef::host`). The payload comes first: a variable may
+/// be inherited from an agent that started the one calling hookx. A marker another agent sets
+/// too (Copilot 1.0.102 sets `CLAUDE_PROJECT_DIR`) is asked after every other.
 fn guess_host(payload: &[u8]) -> Option<Dialect> {
     let shaped = serde_json::from_slice::<serde_json::Value>(
         &crate::protocol::payload::replace_lone_surrogates(payload),
@@ -114,15 +120,22 @@ fn guess_host(payload: &[u8]) -> Option<Dialect> {
     if shaped.is_some() {
         return shaped;
     }
-    let from_env = [
-        ("BRICKS_HOOK_EVENT", Dialect::Bricks),
-        ("COPILOT_CLI", Dialect::Copilot),
-        ("CLAUDE_PROJECT_DIR", Dialect::Claude),
-    ];
-    from_env
-        .iter()
-        .find(|(var, _)| std::env::var_os(var).is_some())
-        .map(|(_, d)| *d)
+    let set_by_another = |d: Dialect, var: &str| {
+        Dialect::all().iter().filter(|o| **o != d).any(|o| {
+            o.flavors()
+                .any(|f| f.tables().protocol.env.iter().any(|(n, _)| *n == var))
+        })
+    };
+    let markers = || {
+        Dialect::all()
+            .iter()
+            .flat_map(|d| d.def().host.env_markers.iter().map(move |v| (*d, *v)))
+    };
+    markers()
+        .filter(|(d, var)| !set_by_another(*d, var))
+        .chain(markers().filter(|(d, var)| set_by_another(*d, var)))
+        .find(|(_, var)| std::env::var_os(var).is_some())
+        .map(|(d, _)| d)
 }
 
 /// Whether `hookx run --host HOST` was started by another agent that runs HOST's hooks itself
@@ -179,8 +192,10 @@ pub fn print(answer: &HostAnswer, notes: &[String]) -> i32 {
 
 impl RuleSource for Source {
     fn env(&self) -> Vec<(String, String)> {
+        let var = self.dialect.config().plugin_root_var;
         self.plugin_root()
-            .map(|root| vec![("CLAUDE_PLUGIN_ROOT".to_string(), root.display().to_string())])
+            .zip(var)
+            .map(|(root, var)| vec![(var.to_string(), root.display().to_string())])
             .unwrap_or_default()
     }
 

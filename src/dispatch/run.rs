@@ -48,6 +48,11 @@ pub struct Dispatch {
 /// environment (a shell, `env`, an agent started by a hook).
 pub const DEPTH_VAR: &str = "HOOKX_DEPTH";
 
+/// Every handler hookx runs is told the agent running it (a dialect name) in this variable,
+/// beside its own dialect's payload and variables: a Claude hook run under Copilot sees
+/// `HOOKX_HOST=copilot`.
+pub const HOST_VAR: &str = "HOOKX_HOST";
+
 /// The depth at which `run` and `exec` refuse to dispatch: a hook that starts an agent whose
 /// hooks start hookx again is fine a few levels deep; past this, hookx is running itself.
 pub const MAX_DEPTH: u32 = 4;
@@ -90,7 +95,7 @@ pub fn dispatch<'a, S: RuleSource + 'a>(
     let mut jobs = Vec::new();
     let budget = host.tables().protocol.hook_budget(&event.kind);
     for s in &selected {
-        match prepare(s, event, project_dir, budget) {
+        match prepare(s, host, event, project_dir, budget) {
             Ok(job) => jobs.push(job),
             Err(why) => skipped.push(format!("{}: skipped: {why}", describe(s.rule))),
         }
@@ -187,6 +192,7 @@ struct Job {
 /// The process for one selected handler: its own dialect's payload, environment and timeout.
 fn prepare<S: RuleSource>(
     selected: &Selected<'_, S>,
+    host: Flavor,
     event: &Event,
     project_dir: &Path,
     budget: Option<Duration>,
@@ -223,10 +229,10 @@ fn prepare<S: RuleSource>(
         .any(|k| handler.extra.get(*k) == Some(&Value::Bool(true)));
     if command.is_async == Some(true) || in_background {
         // Claude runs async hooks in the background and ignores their answer.
-        return Err(
-            "async hooks run in the background in Claude; hookx runs them only under Claude itself"
-                .into(),
-        );
+        let agent = flavor.dialect().def().display;
+        return Err(format!(
+            "async hooks run in the background in {agent}; hookx runs them only under {agent} itself"
+        ));
     }
     // The exec form: the program and its arguments, quoted for the shell that runs the line.
     let exec_args = keys
@@ -246,8 +252,9 @@ fn prepare<S: RuleSource>(
         None => line.to_string(),
     };
     let failure_blocks = keys
-        .failure_blocks
-        .is_some_and(|(k, v)| handler.extra.get(k).and_then(Value::as_str) == Some(v));
+        .on_failure
+        .as_ref()
+        .is_some_and(|f| handler.extra.get(f.key).and_then(Value::as_str) == Some(f.blocks));
     let project = project_dir.display().to_string();
     let stdin = encode_event(event, flavor);
     let hook_dir = selected.source.hook_dir().map(|d| d.display().to_string());
@@ -257,12 +264,13 @@ fn prepare<S: RuleSource>(
         DEPTH_VAR.to_string(),
         (depth().saturating_add(1)).to_string(),
     ));
+    env.push((HOST_VAR.to_string(), host.dialect().name().to_string()));
     // The host's own variables (CLAUDE_PROJECT_DIR, BRICKS_*, COPILOT_CLI) would tell the
     // handler, or a hookx it runs, that it runs under another agent than the one it was
     // written for.
     let own = flavor.tables().protocol.env;
     let mut env_remove: Vec<String> = Vec::new();
-    for (name, _) in Flavor::ALL.iter().flat_map(|f| f.tables().protocol.env) {
+    for (name, _) in Flavor::all().iter().flat_map(|f| f.tables().protocol.env) {
         if !own.iter().any(|(n, _)| n == name) && !env_remove.iter().any(|n| n == name) {
             env_remove.push((*name).to_string());
         }

@@ -243,6 +243,7 @@ fn shorten(value: &str) -> String {
 mod tests {
     use super::*;
     use crate::dialect::Flavor;
+    use crate::dialect::{bricks, claude, copilot};
     use crate::model::tool::ids;
     use crate::model::{Command, EventKind, HandlerKind, Origin, RuleShape, ToolCall};
 
@@ -292,11 +293,11 @@ mod tests {
     #[test]
     fn each_rule_matches_in_its_own_flavour() {
         let rules = [
-            rule(Flavor::Claude, "Edit|Write", "claude"),
-            rule(Flavor::Copilot, "edit", "copilot"),
-            rule(Flavor::Copilot, "ed", "anchored: no"),
-            rule(Flavor::Bricks, "edit_file", "bricks"),
-            rule(Flavor::Claude, "Bash", "no"),
+            rule(claude::FLAVOR, "Edit|Write", "claude"),
+            rule(copilot::FLAVOR, "edit", "copilot"),
+            rule(copilot::FLAVOR, "ed", "anchored: no"),
+            rule(bricks::FLAVOR, "edit_file", "bricks"),
+            rule(claude::FLAVOR, "Bash", "no"),
         ];
         let (selected, skipped) = select(rules.iter().map(|r| (r, &())), &edit_event());
         assert_eq!(commands(&selected), ["claude", "copilot", "bricks"]);
@@ -310,10 +311,10 @@ mod tests {
         // Two runaways: this test process's regex budget (shared by every test in it) is
         // three seconds. The budget running out is tested through the binary (tests/limits.rs).
         let rules = [
-            rule(Flavor::Claude, "(a+)+$", "evil"),
-            rule(Flavor::Claude, "a+!", "good"),
-            rule(Flavor::Claude, "(a|a)*b", "evil too"),
-            rule(Flavor::Claude, "*", "all"),
+            rule(claude::FLAVOR, "(a+)+$", "evil"),
+            rule(claude::FLAVOR, "a+!", "good"),
+            rule(claude::FLAVOR, "(a|a)*b", "evil too"),
+            rule(claude::FLAVOR, "*", "all"),
         ];
         let (selected, skipped) = select(rules.iter().map(|r| (r, &())), &event);
         assert_eq!(commands(&selected), ["good", "all"]);
@@ -327,9 +328,9 @@ mod tests {
     #[test]
     fn identical_handlers_run_once_and_bad_regexes_are_skipped() {
         let rules = [
-            rule(Flavor::Claude, "Edit", "same"),
-            rule(Flavor::Claude, "Edit|Write", "same"),
-            rule(Flavor::Copilot, "(edit", "broken"),
+            rule(claude::FLAVOR, "Edit", "same"),
+            rule(claude::FLAVOR, "Edit|Write", "same"),
+            rule(copilot::FLAVOR, "(edit", "broken"),
         ];
         let (selected, skipped) = select(rules.iter().map(|r| (r, &())), &edit_event());
         assert_eq!(selected.len(), 1);

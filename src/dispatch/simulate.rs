@@ -66,7 +66,7 @@ pub fn synthetic_event(
 ) -> Result<Event, Error> {
     let kind = parse_event(event);
     if let EventKind::Other(name) = &kind {
-        let known = Flavor::ALL
+        let known = Flavor::all()
             .iter()
             .flat_map(|f| f.tables().events.iter().map(|(_, n)| *n));
         // The host's own spelling first, so that its name wins a tie.

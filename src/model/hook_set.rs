@@ -40,26 +40,41 @@ pub struct Rule {
     pub origin: Origin,
 }
 
-/// The kind of file a document came from; it decides where its hooks block sits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum DocumentKind {
-    /// Claude `settings.json` / `settings.local.json`: a `hooks` object among other settings.
-    ClaudeSettings,
-    /// Claude plugin `hooks/hooks.json` (`description`, `hooks`; field: events at the top level).
-    ClaudePlugin,
-    /// YAML frontmatter of a Claude skill (`SKILL.md`) or agent markdown file.
-    ClaudeFrontmatter,
-    /// `{"version": 1, "hooks": …}`.
-    CopilotFile,
-    /// Bricks `hooks.json`.
-    BricksFile,
+/// The kind of file a document came from (Claude settings, plugin or frontmatter; a Copilot
+/// file): rows of a dialect's [`crate::config::spec::Documents`]. It decides where the hooks
+/// block sits and which other keys the file holds. Equal by name; serialized as the name.
+#[derive(Debug)]
+pub struct DocumentKind {
+    pub name: &'static str,
+    /// Whether events may sit at the top level, without the `hooks` wrapper.
+    pub wrapper_optional: bool,
+    /// The only top-level keys the file holds besides its hooks; `None`: any (settings).
+    pub top_keys: Option<&'static [&'static str]>,
+    /// A top-level key whose variables every hook command of the session sees (`env`).
+    pub session_env: Option<&'static str>,
+    /// Whether it is markdown frontmatter (where `once` applies).
+    pub frontmatter: bool,
+}
+
+impl PartialEq for DocumentKind {
+    fn eq(&self, other: &DocumentKind) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for DocumentKind {}
+
+impl Serialize for DocumentKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name)
+    }
 }
 
 /// One parsed config file.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Document {
     pub dialect: Dialect,
-    pub kind: DocumentKind,
+    pub kind: &'static DocumentKind,
     pub rules: Vec<Rule>,
     /// Whether the events sat under a `hooks` key (Bricks and Claude plugins may omit it).
     pub wrapped: bool,
@@ -89,7 +104,7 @@ pub struct Frontmatter {
 
 impl Document {
     /// An empty document of the given kind, as conversion builds one.
-    pub fn new(dialect: Dialect, kind: DocumentKind) -> Document {
+    pub fn new(dialect: Dialect, kind: &'static DocumentKind) -> Document {
         Document {
             dialect,
             kind,
@@ -102,8 +117,13 @@ impl Document {
         }
     }
 
-    /// Claude's `"disableAllHooks": true` turns every hook of the scope off.
-    pub fn disable_all_hooks(&self) -> bool {
-        self.extra.get("disableAllHooks") == Some(&Value::Bool(true))
+    /// The key of a kill switch that is on in this file (Claude's `"disableAllHooks": true`
+    /// turns every hook of the scope off), if any.
+    pub fn kill_switch_on(&self) -> Option<&'static str> {
+        Dialect::all()
+            .iter()
+            .filter_map(|d| d.def().kill_switch.as_ref())
+            .map(|k| k.key)
+            .find(|key| self.extra.get(*key) == Some(&Value::Bool(true)))
     }
 }

@@ -314,7 +314,7 @@ mod tests {
     /// Additive fields written twice would be read twice; decisions may sit in two places.
     #[test]
     fn additive_fields_are_written_once_per_event() {
-        for flavor in Flavor::ALL {
+        for &flavor in Flavor::all() {
             let p = &flavor.tables().protocol;
             for kind in EventKind::KNOWN {
                 for slot in [Slot::Context, Slot::SystemMessage] {

@@ -168,24 +168,51 @@ pub fn decode_event_as(
     ))
 }
 
-/// Guesses which agent sent a payload. Bricks payloads look like Claude's without
-/// `transcript_path`; telling them apart (by `BRICKS_*` variables) is the caller's business.
+/// Guesses which agent sent a payload, from the dialects' tables, strongest evidence first:
+/// camelCase keys or a timestamp (only a dialect whose payloads have them), keys only one agent
+/// sends (`HostSpec::payload_keys`), a camelCase event name, events only one agent sends.
+/// Bricks payloads look like Claude's without `transcript_path`; telling them apart (by
+/// `BRICKS_*` variables) is the caller's business.
 pub fn detect_host(payload: &Value) -> Option<Dialect> {
     let obj = payload.as_object()?;
     let event = obj.get("hook_event_name").and_then(Value::as_str);
-    if obj.keys().any(|k| has_upper(k)) || obj.contains_key(TIMESTAMP) {
-        return Some(Dialect::Copilot);
+    let find = |pred: &dyn Fn(Dialect) -> bool| Dialect::all().iter().copied().find(|d| pred(*d));
+    let any_flavor =
+        |d: Dialect, pred: &dyn Fn(&Tables) -> bool| d.flavors().any(|f| pred(f.tables()));
+    if obj.keys().any(|k| has_upper(k))
+        && let Some(d) = find(&|d| any_flavor(d, &|t| t.key_case == KeyCase::Camel))
+    {
+        return Some(d);
     }
-    if obj.contains_key("transcript_path") || obj.contains_key("permission_mode") {
-        return Some(Dialect::Claude);
+    if obj.contains_key(TIMESTAMP)
+        && let Some(d) = find(&|d| any_flavor(d, &|t| t.timestamp != TimestampForm::None))
+    {
+        return Some(d);
     }
-    match event {
-        Some(name) if name.starts_with(|c: char| c.is_ascii_lowercase()) => Some(Dialect::Copilot),
-        Some(name) if Flavor::Bricks.tables().event_kind(name) == Some(EventKind::GoalUpdate) => {
-            Some(Dialect::Bricks)
-        }
-        _ => None,
+    if let Some(d) = find(&|d| {
+        d.def()
+            .host
+            .payload_keys
+            .iter()
+            .any(|k| obj.contains_key(*k))
+    }) {
+        return Some(d);
     }
+    let name = event?;
+    let lower = |n: &str| n.starts_with(|c: char| c.is_ascii_lowercase());
+    if lower(name)
+        && let Some(d) =
+            find(&|d| any_flavor(d, &|t| t.events.first().is_some_and(|(_, n)| lower(n))))
+    {
+        return Some(d);
+    }
+    find(&|d| {
+        d.flavors().any(|f| {
+            f.tables()
+                .event_kind(name)
+                .is_some_and(|k| d.def().host.payload_events.contains(&k))
+        })
+    })
 }
 
 /// The stdin a handler of `flavor` expects for `event`.
@@ -271,10 +298,7 @@ pub fn handler_env(
 /// exec` gives in the handler's spelling, not the host's), then the timestamp's type, then
 /// whether the payload names its event.
 fn detect_flavor(obj: &Map<String, Value>, host: Dialect, event: Option<&str>) -> Flavor {
-    let flavors: Vec<Flavor> = Flavor::ALL
-        .into_iter()
-        .filter(|f| f.dialect() == host)
-        .collect();
+    let flavors: Vec<Flavor> = host.flavors().collect();
     let find = |pred: &dyn Fn(&Tables) -> bool| flavors.iter().copied().find(|f| pred(f.tables()));
     if let [only] = flavors.as_slice() {
         return *only;
@@ -326,7 +350,7 @@ fn kind_of(flavor: Flavor, name: &str) -> EventKind {
     {
         return kind.clone();
     }
-    Flavor::ALL
+    Flavor::all()
         .iter()
         .filter(|f| f.dialect() == flavor.dialect())
         .find_map(|f| f.tables().event_kind(name))
@@ -393,7 +417,7 @@ pub fn tool_name(flavor: Flavor, id: &str) -> &str {
     flavor
         .tables()
         .tool_name(id)
-        .or_else(|| Flavor::ALL.iter().find_map(|f| f.tables().tool_name(id)))
+        .or_else(|| Flavor::all().iter().find_map(|f| f.tables().tool_name(id)))
         .unwrap_or(id)
 }
 
@@ -409,7 +433,7 @@ fn tool_id(flavor: Flavor, name: &str) -> &str {
             .map(|(id, _)| *id)
     };
     known(flavor)
-        .or_else(|| Flavor::ALL.into_iter().find_map(known))
+        .or_else(|| Flavor::all().iter().copied().find_map(known))
         .unwrap_or(name)
 }
 

@@ -1,0 +1,94 @@
+//! [`DialectDef`]: everything about one agent besides its name tables, as data. Each dialect
+//! file holds one `DEF`; [`super::DIALECTS`] lists them.
+
+use super::Flavor;
+use crate::config::spec::ConfigSpec;
+use crate::discover::Location;
+use crate::model::EventKind;
+
+/// One agent: its names, config layout, where its files are, how to tell its files and its
+/// payloads apart, and how `hookx install` routes it.
+pub struct DialectDef {
+    /// The `--host` / `--from` / `--to` name; also the name of its first flavour.
+    pub name: &'static str,
+    /// How messages name the agent ("Copilot").
+    pub display: &'static str,
+    /// The product, as `--help` lists it ("GitHub Copilot CLI").
+    pub product: &'static str,
+    /// Its flavours; new rules are written in the first.
+    pub flavors: &'static [Flavor],
+    pub config: &'static ConfigSpec,
+    pub detect: DetectSpec,
+    /// Every place the agent reads hooks from, widest scope first (ids are unique across
+    /// dialects and appear in JSON output).
+    pub locations: &'static [Location],
+    /// The location ids, its own or other agents', whose files the agent runs by itself:
+    /// hookx must not run them under this host, and they need no trust there.
+    pub native: &'static [&'static str],
+    /// A settings key that turns every hook of this dialect off, if it has one.
+    pub kill_switch: Option<KillSwitch>,
+    pub host: HostSpec,
+    pub route: RouteSpec,
+    pub schema: Schema,
+}
+
+/// How a file is told to be this agent's when `--from` is not given (`crate::config::detect`).
+pub struct DetectSpec {
+    /// Path fragments of the agent's own folders (`.claude/`); the one nearest the file name
+    /// decides.
+    pub dirs: &'static [&'static str],
+    /// File names that are this agent's wherever they sit, when no folder decided.
+    pub file_names: &'static [&'static str],
+    /// Whether a file without any of the agent's marks may be its: false when its files are
+    /// otherwise indistinguishable from another agent's (Copilot's PascalCase form is Claude's).
+    pub unmarked: bool,
+    /// Flavours whose event names only this agent writes: one of them settles the dialect.
+    pub sole_event_flavors: &'static [Flavor],
+    /// Top-level and handler keys only this agent writes: one settles the dialect.
+    pub sole_top_keys: &'static [&'static str],
+    pub sole_handler_keys: &'static [&'static str],
+    /// Top-level and handler keys this agent shares with no agent that lacks them: a file with
+    /// one is a file of one of the agents listing it.
+    pub top_keys: &'static [&'static str],
+    pub handler_keys: &'static [&'static str],
+    /// Chosen when the content fits several dialects or none (the most common agent).
+    pub preferred: bool,
+}
+
+/// A settings key (`disableAllHooks`) that turns every hook of the dialect off.
+pub struct KillSwitch {
+    pub key: &'static str,
+    /// The location ids whose files may set it, lowest precedence first: the highest that sets
+    /// it decides.
+    pub locations: &'static [&'static str],
+}
+
+/// How hookx tells, when `--host` is not given, that this agent sent a payload.
+pub struct HostSpec {
+    /// Payload keys only this agent sends (asked after casing and timestamps).
+    pub payload_keys: &'static [&'static str],
+    /// Events only this agent sends, asked last.
+    pub payload_events: &'static [EventKind],
+    /// Variables the agent sets for its hooks that name it; asked when the payload does not
+    /// tell. One another agent sets too (`CLAUDE_PROJECT_DIR`, set by Copilot) is asked last.
+    pub env_markers: &'static [&'static str],
+}
+
+/// The routing entry `hookx install` writes into the host's file for one event.
+pub struct RouteSpec {
+    /// The matcher of the entry, if the host needs one to fire on every tool.
+    pub matcher: Option<&'static str>,
+    /// Whether the handler sits in a `{matcher?, hooks: […]}` group, else straight in the
+    /// event's array.
+    pub grouped: bool,
+    /// The handler key the command goes in.
+    pub command_key: &'static str,
+    /// The handler key the route's timeout goes in, if the host needs one.
+    pub timeout_key: Option<&'static str>,
+}
+
+/// The hand-written JSON Schema of the dialect's files (`schemas/`).
+pub struct Schema {
+    pub file_name: &'static str,
+    pub text: &'static str,
+}
