@@ -180,13 +180,9 @@ pub enum Pattern {
         dir: &'static str,
         name: &'static str,
     },
-    /// `file` (a relative path) in `dir` or any directory below it, up to `max_depth` levels
-    /// down; symlinked directories, `.git` and `node_modules` are not entered.
-    Tree {
-        dir: &'static str,
-        file: &'static str,
-        max_depth: usize,
-    },
+    /// The hook files of the plugins the agent loads, found through its plugin registries
+    /// (its dialect's [`crate::config::spec::PluginSpec`], [`crate::plugins`]).
+    Plugins,
 }
 
 /// One place an agent reads hooks from.
@@ -199,14 +195,6 @@ pub struct Location {
     pub root: Root,
     pub pattern: Pattern,
 }
-
-/// Plugins sit at `plugins/cache/<marketplace>/<plugin>/<version>/hooks/hooks.json` or
-/// `plugins/marketplaces/<marketplace>/plugins/<plugin>/hooks/hooks.json`: four directories
-/// down; two more leave room for other layouts without walking a whole tree.
-const PLUGIN_DEPTH: usize = 6;
-
-/// Directories entered at most while walking plugins, so a huge tree cannot slow start-up.
-const PLUGIN_DIR_BUDGET: usize = 5_000;
 
 /// Every place hookx looks for hooks (dialects.md §1), in discovery order: per agent, widest
 /// scope first. Managed (enterprise policy) settings are not read.
@@ -237,11 +225,7 @@ pub static LOCATIONS: &[Location] = &[
         dialect: Dialect::Claude,
         scope: Scope::Plugin,
         root: Root::Home,
-        pattern: Pattern::Tree {
-            dir: ".claude/plugins",
-            file: "hooks/hooks.json",
-            max_depth: PLUGIN_DEPTH,
-        },
+        pattern: Pattern::Plugins,
     },
     Location {
         id: "claude-skill-user",
@@ -386,6 +370,8 @@ pub enum Runner {
     /// Skill or agent hooks under another host: they apply only while their component is
     /// active in Claude, which hookx cannot know, so nobody runs them.
     Inactive,
+    /// A plugin its agent does not load (not enabled, not installed): nobody runs it.
+    Off,
 }
 
 impl Runner {
@@ -394,6 +380,7 @@ impl Runner {
             Runner::Native => "native",
             Runner::Hookx => "hookx",
             Runner::Inactive => "inactive",
+            Runner::Off => "off",
         }
     }
 }
@@ -412,6 +399,9 @@ pub fn is_native(host: Dialect, location: &Location) -> bool {
 
 /// Who runs `source`'s hooks under `host`.
 pub fn runner(host: Dialect, source: &Source) -> Runner {
+    if !source.is_loaded_by_its_agent() {
+        return Runner::Off;
+    }
     location_runner(host, source.location)
 }
 
@@ -434,7 +424,7 @@ pub fn location_runner(host: Dialect, location: &Location) -> Runner {
 pub fn needed_for_run(host: Dialect, location: &Location) -> bool {
     match location_runner(host, location) {
         Runner::Hookx => true,
-        Runner::Inactive => false,
+        Runner::Inactive | Runner::Off => false,
         Runner::Native => {
             location.dialect != Dialect::Copilot
                 && LOCATIONS.iter().any(|l| {
@@ -465,6 +455,9 @@ pub struct Source {
     /// On the run path, a file hookx would run itself but that is not trusted as found: its
     /// standing. Such a file is never parsed (`document` says so), at most read and hashed.
     pub withheld: Option<TrustState>,
+    /// For a plugin's hook file, whether its agent loads the plugin; one it does not load is
+    /// no hook source under any host ([`Runner::Off`]). The run path finds loaded plugins only.
+    pub plugin: Option<crate::plugins::Standing>,
     /// The parsed file, or why it could not be read or parsed.
     pub document: Result<Document, Error>,
     /// Warnings and errors noticed inside a file that did parse.
@@ -472,6 +465,12 @@ pub struct Source {
 }
 
 impl Source {
+    /// False for a plugin its agent does not load: its hooks run under no host.
+    pub fn is_loaded_by_its_agent(&self) -> bool {
+        self.plugin
+            .is_none_or(|p| p == crate::plugins::Standing::Loaded)
+    }
+
     /// The document, when the file parsed.
     pub fn document(&self) -> Option<&Document> {
         self.document.as_ref().ok()
@@ -583,13 +582,19 @@ pub fn find(ctx: &Context, file: &Path) -> Result<Source, Error> {
     let store = TrustStore::default();
     for location in LOCATIONS {
         for found in candidates(ctx.root(location.root), location.pattern) {
-            if as_found(&found.path) == wanted {
-                let canonical = found.canonical.clone();
-                if let Some(source) = load(ctx, found, canonical, location, None, &store) {
-                    return Ok(source);
-                }
+            if as_found(&found.path) == wanted
+                && let Some(source) = load(ctx, &found, location, None, &store)
+            {
+                return Ok(source);
             }
         }
+    }
+    // Plugin hook files are found through the settings and registries: discover them all.
+    if let Some(source) = discover_with(ctx, &store, None)
+        .into_iter()
+        .find(|s| s.location.pattern == Pattern::Plugins && as_found(&s.path) == wanted)
+    {
+        return Ok(source);
     }
     let io = |e: std::io::Error| Error::Io {
         path: file.display().to_string(),
@@ -621,55 +626,151 @@ fn as_found(path: &Path) -> PathBuf {
 type Run<'a> = Option<(Dialect, &'a EventKind, Option<config::read::Fires<'a>>)>;
 
 fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<Source> {
-    // Every file each location names, then one location per real file: the first it is
-    // trusted as, else the first (so a project symlink to a trusted file cannot take it over).
-    let mut found: Vec<(&'static Location, Found)> = Vec::new();
-    for location in LOCATIONS {
+    let plugins_needed = LOCATIONS
+        .iter()
+        .filter(|l| l.pattern == Pattern::Plugins)
+        .filter(|l| run.is_none_or(|(host, _, _)| needed_for_run(host, l)))
+        .filter_map(|l| Some((l, l.dialect.config().plugins?)))
+        .collect::<Vec<_>>();
+    // The settings files that say which plugins are on are read whenever plugins are.
+    let wanted = |location: &Location| {
+        run.is_none_or(|(host, _, _)| needed_for_run(host, location))
+            || plugins_needed
+                .iter()
+                .any(|(_, spec)| spec.enabled_in.contains(&location.id))
+    };
+    // Every file each location names, then one location per real file (see `Claims`).
+    let mut found: Vec<Candidate> = Vec::new();
+    for (order, location) in LOCATIONS.iter().enumerate() {
         for file in candidates(ctx.root(location.root), location.pattern) {
-            found.push((location, file));
-        }
-    }
-    let real = |f: &Found| f.canonical.clone().unwrap_or_else(|| f.path.clone());
-    let mut chosen: HashMap<PathBuf, usize> = HashMap::with_capacity(found.len());
-    for (i, (location, file)) in found.iter().enumerate() {
-        let trusted = file.canonical.as_deref().is_some_and(|canonical| {
-            store.knows(Identity {
-                canonical,
+            found.push(Candidate {
+                order,
                 location,
+                file,
+                plugin: None,
+            });
+        }
+    }
+    let mut claims = Claims::new(store, found.len());
+    for (i, candidate) in found.iter().enumerate() {
+        claims.claim(&found, i, candidate);
+    }
+    let load_held = |claims: &Claims, i: usize, c: &Candidate| {
+        if !claims.holds(i, c) || !wanted(c.location) {
+            return None;
+        }
+        let mut source = load(ctx, &c.file, c.location, run, store)?;
+        source.plugin = c.plugin;
+        Some((c.order, source))
+    };
+    let mut sources: Vec<Option<(usize, Source)>> = found
+        .iter()
+        .enumerate()
+        .map(|(i, c)| load_held(&claims, i, c))
+        .collect();
+    // Plugins come from the registries, as the settings just read enable them: they may take
+    // a real file over from a location read above, whose source then goes.
+    for &(location, spec) in &plugins_needed {
+        let settings: Vec<(&str, &serde_json::Map<String, serde_json::Value>)> = sources
+            .iter()
+            .flatten()
+            .filter(|(_, s)| s.withheld.is_none())
+            .filter_map(|(_, s)| Some((s.location.id, &s.document()?.extra)))
+            .collect();
+        let enabled = crate::plugins::enabled(spec, &settings);
+        let mut plugins = crate::plugins::loaded(&ctx.home, spec, &enabled);
+        if run.is_none() {
+            let off = crate::plugins::not_loaded(&ctx.home, spec, &plugins);
+            plugins.extend(off);
+        }
+        let order = LOCATIONS
+            .iter()
+            .position(|l| std::ptr::eq(l, location))
+            .unwrap_or(LOCATIONS.len());
+        let first = found.len();
+        found.extend(plugins.into_iter().filter_map(|p| {
+            Some(Candidate {
+                order,
+                location,
+                file: Found::at(p.hook_file, None, true)?,
+                plugin: Some(p.standing),
             })
-        });
-        match chosen.entry(real(file)) {
-            std::collections::hash_map::Entry::Vacant(slot) => {
-                slot.insert(i);
-            }
-            std::collections::hash_map::Entry::Occupied(mut slot) => {
-                let (first, first_file) = &found[*slot.get()];
-                let first_trusted = first_file.canonical.as_deref().is_some_and(|canonical| {
-                    store.knows(Identity {
-                        canonical,
-                        location: first,
-                    })
-                });
-                if trusted && !first_trusted {
-                    slot.insert(i);
-                }
+        }));
+        for i in first..found.len() {
+            if let Some(taken) = claims.claim(&found, i, &found[i]) {
+                sources[taken] = None;
             }
         }
-    }
-    let mut sources = Vec::new();
-    for (i, (location, file)) in found.into_iter().enumerate() {
-        if chosen.get(&real(&file)) != Some(&i) {
-            continue;
-        }
-        if run.is_some_and(|(host, _, _)| !needed_for_run(host, location)) {
-            continue;
-        }
-        let canonical = file.canonical.clone();
-        if let Some(source) = load(ctx, file, canonical, location, run, store) {
-            sources.push(source);
+        for (i, candidate) in found.iter().enumerate().skip(first) {
+            sources.push(load_held(&claims, i, candidate));
         }
     }
-    sources
+    let mut sources: Vec<(usize, Source)> = sources.into_iter().flatten().collect();
+    sources.sort_by_key(|(order, _)| *order);
+    sources.into_iter().map(|(_, source)| source).collect()
+}
+
+/// A file a location names, as discovery found it.
+struct Candidate {
+    /// The location's place in [`LOCATIONS`].
+    order: usize,
+    location: &'static Location,
+    file: Found,
+    /// For a plugin's hook file: whether the agent loads the plugin.
+    plugin: Option<crate::plugins::Standing>,
+}
+
+/// Which candidate holds each real file: the first (in [`LOCATIONS`] order) that the trust
+/// record knows it as, else the first. So a project symlink to a trusted file cannot take it
+/// over, nor make it run as another agent's file.
+struct Claims<'s> {
+    store: &'s TrustStore,
+    holder: HashMap<PathBuf, usize>,
+}
+
+impl<'s> Claims<'s> {
+    fn new(store: &'s TrustStore, capacity: usize) -> Claims<'s> {
+        Claims {
+            store,
+            holder: HashMap::with_capacity(capacity),
+        }
+    }
+
+    fn real(c: &Candidate) -> &Path {
+        c.file.canonical.as_deref().unwrap_or(&c.file.path)
+    }
+
+    fn trusted(&self, c: &Candidate) -> bool {
+        c.file.canonical.as_deref().is_some_and(|canonical| {
+            self.store.knows(Identity {
+                canonical,
+                location: c.location,
+            })
+        })
+    }
+
+    /// Lets `found[i]` claim its real file; the index it took the file from, if any.
+    fn claim(&mut self, found: &[Candidate], i: usize, c: &Candidate) -> Option<usize> {
+        let held = match self.holder.get(Self::real(c)) {
+            None => {
+                self.holder.insert(Self::real(c).to_path_buf(), i);
+                return None;
+            }
+            Some(&held) => held,
+        };
+        let (mine, theirs) = (self.trusted(c), self.trusted(&found[held]));
+        let wins = (mine && !theirs) || (mine == theirs && c.order < found[held].order);
+        if !wins {
+            return None;
+        }
+        self.holder.insert(Self::real(c).to_path_buf(), i);
+        Some(held)
+    }
+
+    /// Whether `found[i]` holds its real file.
+    fn holds(&self, i: usize, c: &Candidate) -> bool {
+        self.holder.get(Self::real(c)) == Some(&i)
+    }
 }
 
 /// A file a location names.
@@ -719,80 +820,43 @@ fn candidates(root: &Path, pattern: Pattern) -> Vec<Found> {
             .into_iter()
             .filter_map(|(p, _)| Found::at(p.join(name), None, true))
             .collect(),
-        Pattern::Tree {
-            dir,
-            file,
-            max_depth,
-        } => {
-            let mut found = Vec::new();
-            let mut budget = PLUGIN_DIR_BUDGET;
-            walk(&root.join(dir), file, max_depth, &mut budget, &mut found);
-            found
-                .into_iter()
-                .filter_map(|p| Found::at(p, None, true))
-                .collect()
-        }
+        // Found through the registries, once the settings are read (see `discover_with`).
+        Pattern::Plugins => Vec::new(),
     }
 }
 
 /// The entries of a directory in name order, each with whether it is a symlink (from the
-/// directory listing: no `stat`).
+/// directory listing: no `stat`). Sorted by name, not by path: comparing whole paths component
+/// by component cost `hookx run` more than anything else in a folder of a thousand files.
 fn sorted_entries(dir: &Path) -> Vec<(PathBuf, bool)> {
     let Ok(read) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
-    let mut paths: Vec<(PathBuf, bool)> = read
+    let mut names: Vec<(std::ffi::OsString, bool)> = read
         .filter_map(|e| {
             let e = e.ok()?;
             let is_link = e.file_type().map_or(true, |t| t.is_symlink());
-            Some((e.path(), is_link))
+            Some((e.file_name(), is_link))
         })
         .collect();
-    paths.sort();
-    paths
-}
-
-fn walk(dir: &Path, file: &str, depth: usize, budget: &mut usize, found: &mut Vec<PathBuf>) {
-    if *budget == 0 {
-        return;
-    }
-    *budget -= 1;
-    let candidate = dir.join(file);
-    if candidate.is_file() {
-        found.push(candidate);
-    }
-    if depth == 0 {
-        return;
-    }
-    let Ok(read) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut subdirs: Vec<PathBuf> = read
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .filter(|e| {
-            let name = e.file_name();
-            name != ".git" && name != "node_modules"
-        })
-        .map(|e| e.path())
-        .collect();
-    subdirs.sort();
-    for sub in subdirs {
-        walk(&sub, file, depth - 1, budget, found);
-    }
+    names.sort_unstable();
+    names
+        .into_iter()
+        .map(|(name, is_link)| (dir.join(name), is_link))
+        .collect()
 }
 
 /// Reads and parses one file (for `run`, only what that host and event need, and only once
 /// trusted when hookx would run it). `None` for markdown without hooks.
 fn load(
     ctx: &Context,
-    found: Found,
-    canonical: Option<PathBuf>,
+    found: &Found,
     location: &'static Location,
     run: Run,
     store: &TrustStore,
 ) -> Option<Source> {
-    let path = found.path;
+    let path = found.path.clone();
+    let canonical = found.canonical.clone();
     let display = match location.root {
         Root::Project => ctx.display(&path),
         Root::Home => match path.strip_prefix(&ctx.home) {
@@ -811,6 +875,7 @@ fn load(
         sha256: None,
         file_id: run.and_then(|_| FileId::of(&found.meta)),
         withheld: None,
+        plugin: None,
         document: Err(Error::Usage(String::new())),
         diagnostics: Vec::new(),
     };
@@ -1007,14 +1072,15 @@ pub fn claude_hooks_disabled<'a>(sources: &'a [Source], store: &TrustStore) -> O
         "claude-user" => Some(1),
         _ => None,
     };
+    // Cheapest test first: most sources are not settings files, or never parsed.
     sources
         .iter()
-        .filter(|s| store.state(s) == TrustState::Trusted)
         .filter_map(|s| {
-            let doc = s.document()?;
-            let flag = doc.extra.get("disableAllHooks")?.as_bool()?;
-            Some((precedence(s)?, flag, s))
+            let precedence = precedence(s)?;
+            let flag = s.document()?.extra.get("disableAllHooks")?.as_bool()?;
+            Some((precedence, flag, s))
         })
+        .filter(|(_, _, s)| store.state(s) == TrustState::Trusted)
         .max_by_key(|(p, _, _)| *p)
         .filter(|(_, flag, _)| *flag)
         .map(|(_, _, s)| s)
@@ -1123,7 +1189,10 @@ fn select<'a>(
             let Some(doc) = source.document() else {
                 continue;
             };
-            if taken[i] || (claude_off && source.dialect == Dialect::Claude) {
+            if taken[i]
+                || (claude_off && source.dialect == Dialect::Claude)
+                || !source.is_loaded_by_its_agent()
+            {
                 continue;
             }
             if !(pass.take)(source) {

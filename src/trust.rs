@@ -22,7 +22,7 @@ use crate::dialect::Dialect;
 use crate::discover::{self, Context, Location, Runner, Source};
 use crate::error::Error;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 /// A source's standing in the trust record.
@@ -70,13 +70,6 @@ pub struct Identity<'a> {
     pub location: &'static Location,
 }
 
-impl Identity<'_> {
-    /// A string naming the identity, for keyed records.
-    pub fn key(&self) -> String {
-        format!("{}\0{}", self.location.id, self.canonical.display())
-    }
-}
-
 /// One trusted identity.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
@@ -114,8 +107,9 @@ const STORE_VERSION: u32 = 2;
 #[derive(Clone, Debug, Default)]
 pub struct TrustStore {
     path: PathBuf,
-    /// By [`Identity::key`].
-    trusted: BTreeMap<String, Record>,
+    /// By location id, then real path: a lookup builds no key, so a thousand untrusted files
+    /// cost `hookx run` a thousand hash lookups and nothing more.
+    trusted: HashMap<&'static str, HashMap<PathBuf, Record>>,
     legacy: BTreeMap<String, LegacyRecord>,
 }
 
@@ -157,19 +151,15 @@ impl TrustStore {
                 ),
             });
         }
-        let trusted = file
-            .trusted
-            .into_iter()
-            .filter_map(|r| {
-                let location = discover::location(&r.location)?;
-                let key = Identity {
-                    canonical: Path::new(&r.path),
-                    location,
-                }
-                .key();
-                Some((key, r))
-            })
-            .collect();
+        let mut trusted: HashMap<&'static str, HashMap<PathBuf, Record>> = HashMap::new();
+        for r in file.trusted {
+            if let Some(location) = discover::location(&r.location) {
+                trusted
+                    .entry(location.id)
+                    .or_default()
+                    .insert(PathBuf::from(&r.path), r);
+            }
+        }
         Ok(TrustStore {
             path,
             trusted,
@@ -194,8 +184,9 @@ impl TrustStore {
     /// The record of an identity.
     pub fn get(&self, id: Identity<'_>) -> Option<&Record> {
         self.trusted
-            .get(&id.key())
-            .filter(|r| r.dialect == id.location.dialect.to_string())
+            .get(id.location.id)?
+            .get(id.canonical)
+            .filter(|r| r.dialect == id.location.dialect.name())
     }
 
     /// Whether an identity has a record at all (whatever its hash): the identity a file is
@@ -210,7 +201,9 @@ impl TrustStore {
         match (self.get(id), sha256) {
             (Some(r), Some(sha)) if r.sha256 == sha => TrustState::Trusted,
             (Some(_), _) => TrustState::Changed,
-            (None, _) if self.legacy.contains_key(&key(id.canonical)) => TrustState::Legacy,
+            (None, _) if !self.legacy.is_empty() && self.legacy.contains_key(&key(id.canonical)) => {
+                TrustState::Legacy
+            }
             (None, _) => TrustState::Untrusted,
         }
     }
@@ -230,8 +223,8 @@ impl TrustStore {
         }
         let trusted_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
         self.legacy.remove(&key(id.canonical));
-        self.trusted.insert(
-            id.key(),
+        self.trusted.entry(id.location.id).or_default().insert(
+            id.canonical.to_path_buf(),
             Record {
                 path: key(id.canonical),
                 location: id.location.id.to_string(),
@@ -273,7 +266,7 @@ impl TrustStore {
                 }
                 legacy.retain(|k, _| disk.legacy.contains_key(k));
             }
-            for r in self.trusted.values() {
+            for r in self.trusted.values().flat_map(HashMap::values) {
                 trusted.insert(format!("{}\0{}", r.location, r.path), r.clone());
             }
             let file = StoreFile {
@@ -348,8 +341,11 @@ pub fn trust(opts: &Options) -> Result<(Vec<Trusted>, Vec<String>), Error> {
             )),
         };
     if opts.files.is_empty() {
+        // A plugin its agent does not load is no hook source: trusted only when named.
         for source in discover::discover(&opts.ctx) {
-            trust_one(&mut store, &source);
+            if source.is_loaded_by_its_agent() {
+                trust_one(&mut store, &source);
+            }
         }
     } else {
         for file in &opts.files {

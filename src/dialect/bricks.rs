@@ -76,6 +76,7 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
     version: None,
     install_project: ".bricks/hooks.json",
     run_keys: RunKeys::NONE,
+    plugins: None,
     install_user: ".bricks-project-desktop/hooks.json",
     hook_dir_var: None,
     reads_foreign_as: &[],

@@ -5,7 +5,7 @@ use super::{
     CLAUDE_MATCHER_STYLE, CLAUDE_MATCHER_TARGETS, CLAUDE_TOOLS, Flavor, KeyCase, Tables,
     TimestampForm,
 };
-use crate::config::spec::{ConfigSpec, HandlerField, RunKeys};
+use crate::config::spec::{ConfigSpec, HandlerField, PluginSpec, RunKeys};
 use crate::model::EventKind;
 
 pub static TABLES: Tables = Tables {
@@ -105,6 +105,35 @@ pub static CONFIG: ConfigSpec = ConfigSpec {
         failure_blocks: Some(("onFailure", "block")),
         background: &["asyncRewake"],
     },
+    plugins: Some(&PLUGINS),
+};
+
+/// claude-code 2.1.332, run (`tests/live_claude.rs`, `plugins_*`; recorded in
+/// `tests/fixtures/recorded/claude-2.1.332/plugins/`): a plugin's hooks load when the merged
+/// `enabledPlugins` (user < project < local; managed settings are not read) sets its ID to
+/// `true`, its marketplace is in `known_marketplaces.json` and that marketplace's catalog
+/// lists it. It then loads from its `installed_plugins.json` record's `installPath`, except a
+/// relative-path plugin of a `directory` marketplace, which loads from the marketplace folder
+/// even when not installed. Installed but not enabled, enabled but not installed (a `git`
+/// marketplace), and downloaded only (a marketplace clone): not loaded. An installed plugin
+/// with no `enabledPlugins` entry is not loaded either.
+static PLUGINS: PluginSpec = PluginSpec {
+    registry: ".claude/plugins/installed_plugins.json",
+    registry_version: 2,
+    plugins_key: "plugins",
+    install_path_key: "installPath",
+    marketplaces: ".claude/plugins/known_marketplaces.json",
+    location_key: "installLocation",
+    source_key: "source",
+    catalog: ".claude-plugin/marketplace.json",
+    catalog_plugins_key: "plugins",
+    in_place_kinds: &["directory"],
+    enabled_key: "enabledPlugins",
+    enabled_in: &["claude-user", "claude-project", "claude-local"],
+    hook_file: "hooks/hooks.json",
+    downloads: &[".claude/plugins/marketplaces", ".claude/plugins/cache"],
+    // `marketplaces/M/plugins/P/hooks/hooks.json`, `cache/M/P/VERSION/hooks/hooks.json`.
+    download_depth: 4,
 };
 
 /// Run-time protocol rows (dialects.md §6, §7), read by `crate::protocol`.
