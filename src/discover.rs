@@ -399,7 +399,7 @@ pub fn is_native(host: Dialect, location: &Location) -> bool {
 
 /// Who runs `source`'s hooks under `host`.
 pub fn runner(host: Dialect, source: &Source) -> Runner {
-    if !source.is_loaded_by_its_agent() {
+    if !source.is_on_under(host) {
         return Runner::Off;
     }
     location_runner(host, source.location)
@@ -455,9 +455,10 @@ pub struct Source {
     /// On the run path, a file hookx would run itself but that is not trusted as found: its
     /// standing. Such a file is never parsed (`document` says so), at most read and hashed.
     pub withheld: Option<TrustState>,
-    /// For a plugin's hook file, whether its agent loads the plugin; one it does not load is
-    /// no hook source under any host ([`Runner::Off`]). The run path finds loaded plugins only.
-    pub plugin: Option<crate::plugins::Standing>,
+    /// For a plugin's hook file, whether its agent loads the plugin, by every settings file and
+    /// by the trusted ones; one that is off is no hook source ([`Runner::Off`]). The run path
+    /// finds the plugins the trusted settings load, and no others.
+    pub plugin: Option<crate::plugins::Standings>,
     /// The parsed file, or why it could not be read or parsed.
     pub document: Result<Document, Error>,
     /// Warnings and errors noticed inside a file that did parse.
@@ -465,10 +466,22 @@ pub struct Source {
 }
 
 impl Source {
-    /// False for a plugin its agent does not load: its hooks run under no host.
+    /// False for a plugin its agent does not load, as the agent's settings files say.
     pub fn is_loaded_by_its_agent(&self) -> bool {
         self.plugin
-            .is_none_or(|p| p == crate::plugins::Standing::Loaded)
+            .is_none_or(|p| p.agent == crate::plugins::Standing::Loaded)
+    }
+
+    /// Whether this source's hooks run at all under `host` (natively, by the agent's view of
+    /// its plugins; through hookx, by the trusted view).
+    fn is_on_under(&self, host: Dialect) -> bool {
+        self.plugin.is_none_or(|p| {
+            let standing = match is_native(host, self.location) {
+                true => p.agent,
+                false => p.trusted,
+            };
+            standing == crate::plugins::Standing::Loaded
+        })
     }
 
     /// The document, when the file parsed.
@@ -669,20 +682,22 @@ fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<Source> {
         .map(|(i, c)| load_held(&claims, i, c))
         .collect();
     // Plugins come from the registries, as the settings just read enable them: they may take
-    // a real file over from a location read above, whose source then goes.
+    // a real file over from a location read above, whose source then goes. Like
+    // `disableAllHooks`, `enabledPlugins` counts only in a settings file trusted as found: the
+    // run path parses no other, and an untrusted file must not turn trusted hooks on or off.
     for &(location, spec) in &plugins_needed {
-        let settings: Vec<(&str, &serde_json::Map<String, serde_json::Value>)> = sources
-            .iter()
-            .flatten()
-            .filter(|(_, s)| s.withheld.is_none())
-            .filter_map(|(_, s)| Some((s.location.id, &s.document()?.extra)))
-            .collect();
-        let enabled = crate::plugins::enabled(spec, &settings);
-        let mut plugins = crate::plugins::loaded(&ctx.home, spec, &enabled);
-        if run.is_none() {
-            let off = crate::plugins::not_loaded(&ctx.home, spec, &plugins);
-            plugins.extend(off);
-        }
+        let settings = |trusted_only: bool| {
+            let files: Vec<(&str, &serde_json::Map<String, serde_json::Value>)> = sources
+                .iter()
+                .flatten()
+                .filter(|(_, s)| spec.enabled_in.contains(&s.location.id))
+                .filter(|(_, s)| !trusted_only || store.state(s) == TrustState::Trusted)
+                .filter_map(|(_, s)| Some((s.location.id, &s.document()?.extra)))
+                .collect();
+            crate::plugins::enabled(spec, &files)
+        };
+        let by_agent = run.is_none().then(|| settings(false));
+        let plugins = crate::plugins::find(&ctx.home, spec, &settings(true), by_agent.as_deref());
         let order = LOCATIONS
             .iter()
             .position(|l| std::ptr::eq(l, location))
@@ -693,7 +708,7 @@ fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<Source> {
                 order,
                 location,
                 file: Found::at(p.hook_file, None, true)?,
-                plugin: Some(p.standing),
+                plugin: Some(p.standings),
             })
         }));
         for i in first..found.len() {
@@ -717,7 +732,7 @@ struct Candidate {
     location: &'static Location,
     file: Found,
     /// For a plugin's hook file: whether the agent loads the plugin.
-    plugin: Option<crate::plugins::Standing>,
+    plugin: Option<crate::plugins::Standings>,
 }
 
 /// Which candidate holds each real file: the first (in [`LOCATIONS`] order) that the trust
@@ -1099,7 +1114,7 @@ pub fn claude_hooks_disabled<'a>(sources: &'a [Source], store: &TrustStore) -> O
 ///
 /// The first occurrence wins, so user and global files come before project ones.
 pub fn effective_rules<'a>(sources: &'a [Source], store: &TrustStore) -> Vec<EffectiveRule<'a>> {
-    select(sources, store, &[Pass::output(|_| true)])
+    select(sources, store, &[Pass::output(Source::is_loaded_by_its_agent)])
 }
 
 /// The effective hook set as it plays out under `host`: de-duplication first keeps what the
@@ -1114,8 +1129,8 @@ pub fn host_rules<'a>(
         sources,
         store,
         &[
-            Pass::output(|s| is_native(host, s.location)),
-            Pass::output(|s| !is_native(host, s.location)),
+            Pass::output(|s| runner(host, s) == Runner::Native),
+            Pass::output(|s| !is_native(host, s.location) && runner(host, s) != Runner::Off),
         ],
     )
 }
@@ -1134,7 +1149,7 @@ pub fn dispatch_rules<'a>(
         sources,
         store,
         &[
-            Pass::seed(|s| is_native(host, s.location)),
+            Pass::seed(|s| runner(host, s) == Runner::Native),
             Pass::output(|s| {
                 runner(host, s) == Runner::Hookx && store.state(s) == TrustState::Trusted
             }),
@@ -1189,10 +1204,7 @@ fn select<'a>(
             let Some(doc) = source.document() else {
                 continue;
             };
-            if taken[i]
-                || (claude_off && source.dialect == Dialect::Claude)
-                || !source.is_loaded_by_its_agent()
-            {
+            if taken[i] || (claude_off && source.dialect == Dialect::Claude) {
                 continue;
             }
             if !(pass.take)(source) {

@@ -226,8 +226,13 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
                 if routes > 0 {
                     parts.push(format!("{} (not listed)", plural(routes, "hookx route")));
                 }
-                if let Some(off) = source.plugin.and_then(|p| p.why_off()) {
-                    parts.push(off.into());
+                match source.plugin.map(|p| (p.agent.why_off(), p.trusted.why_off())) {
+                    Some((Some(off), _)) => parts.push(off.into()),
+                    Some((None, Some(_))) => parts.push(
+                        "enabled only in settings hookx does not trust: not run through hookx"
+                            .into(),
+                    ),
+                    _ => {}
                 }
                 if disabled_by.is_some() && source.dialect == Dialect::Claude {
                     parts.push("off (disableAllHooks)".into());

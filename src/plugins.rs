@@ -20,7 +20,8 @@ use std::path::{Component, Path, PathBuf};
 pub enum Standing {
     /// Enabled, and installed where the agent loads it from: its hooks run.
     Loaded,
-    /// An install record names its folder, but the agent does not load it (not enabled).
+    /// An install record names its folder, but the agent does not load it: not enabled, or
+    /// enabled only in settings files hookx does not trust.
     Disabled,
     /// On disk only: downloaded with a marketplace, or a copy the agent does not load from.
     NotInstalled,
@@ -39,17 +40,91 @@ impl Standing {
     pub fn why_off(self) -> Option<&'static str> {
         match self {
             Standing::Loaded => None,
-            Standing::Disabled => Some("off: plugin installed but not enabled"),
+            Standing::Disabled => {
+                Some("off: plugin installed but not enabled (in settings hookx trusts)")
+            }
             Standing::NotInstalled => Some("off: plugin not installed (downloaded only)"),
         }
     }
 }
 
-/// A plugin's hook file (which may not exist) and its standing.
+/// A plugin's standing twice over: as its agent sees it (from every settings file), and as
+/// hookx may act on it (from the settings files trusted as found). The agent's view says what
+/// the agent runs natively; hookx runs a plugin under another host only by the trusted view, so
+/// that no untrusted file turns trusted hooks on or off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Standings {
+    pub agent: Standing,
+    pub trusted: Standing,
+}
+
+/// A plugin's hook file (which may not exist) and its standings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plugin {
     pub hook_file: PathBuf,
-    pub standing: Standing,
+    pub standings: Standings,
+}
+
+/// The plugins to consider. `trusted`: the IDs enabled by the trusted settings. `agent`: the
+/// IDs enabled by every settings file, for a full picture that also walks the download folders
+/// for plugins that are off; `None` on the run path, which finds the trusted view's loaded
+/// plugins and nothing else (their agent view is then not known, and given as loaded).
+pub fn find(
+    home: &Path,
+    spec: &PluginSpec,
+    trusted: &[String],
+    agent: Option<&[String]>,
+) -> Vec<Plugin> {
+    let by_trusted = loaded(home, spec, trusted);
+    let Some(agent) = agent else {
+        return by_trusted
+            .into_iter()
+            .map(|hook_file| Plugin {
+                hook_file,
+                standings: Standings {
+                    agent: Standing::Loaded,
+                    trusted: Standing::Loaded,
+                },
+            })
+            .collect();
+    };
+    let by_agent = loaded(home, spec, agent);
+    let registry = Registry::read(home, spec);
+    let off = |file: &Path| {
+        let mut dir = file.to_path_buf();
+        for _ in Path::new(spec.hook_file).components() {
+            dir.pop();
+        }
+        if registry.installs(&dir) {
+            Standing::Disabled
+        } else {
+            Standing::NotInstalled
+        }
+    };
+    let mut files = by_agent.clone();
+    files.extend(by_trusted.iter().filter(|f| !by_agent.contains(f)).cloned());
+    for file in downloads(home, spec) {
+        if !files.contains(&file) {
+            files.push(file);
+        }
+    }
+    files
+        .into_iter()
+        .map(|file| {
+            let view = |loaded: &[PathBuf]| match loaded.contains(&file) {
+                true => Standing::Loaded,
+                false => off(&file),
+            };
+            let standings = Standings {
+                agent: view(&by_agent),
+                trusted: view(&by_trusted),
+            };
+            Plugin {
+                hook_file: file,
+                standings,
+            }
+        })
+        .collect()
 }
 
 /// The plugin IDs the settings turn on. `settings`: each settings file's location id and
@@ -75,7 +150,7 @@ pub fn enabled(spec: &PluginSpec, settings: &[(&str, &Map<String, Value>)]) -> V
 /// The hook files of the enabled plugins the agent loads, in ID order. Reads nothing when no
 /// plugin is enabled; otherwise the marketplace record, the catalogs of the marketplaces
 /// named and, for plugins that load from an install, the install record.
-pub fn loaded(home: &Path, spec: &PluginSpec, enabled: &[String]) -> Vec<Plugin> {
+fn loaded(home: &Path, spec: &PluginSpec, enabled: &[String]) -> Vec<PathBuf> {
     if enabled.is_empty() {
         return Vec::new();
     }
@@ -123,20 +198,15 @@ pub fn loaded(home: &Path, spec: &PluginSpec, enabled: &[String]) -> Vec<Plugin>
                 .install_dir(id),
         };
         if let Some(dir) = dir {
-            plugins.push(Plugin {
-                hook_file: dir.join(spec.hook_file),
-                standing: Standing::Loaded,
-            });
+            plugins.push(dir.join(spec.hook_file));
         }
     }
     plugins
 }
 
-/// For `hookx list`, never `hookx run`: the hook files in the download folders that are not
-/// `loaded`, each as disabled (an install record names its folder) or not installed. The walk
-/// is bounded in depth and directories entered.
-pub fn not_loaded(home: &Path, spec: &PluginSpec, loaded: &[Plugin]) -> Vec<Plugin> {
-    let registry = Registry::read(home, spec);
+/// Never on the run path: the hook files in the download folders, found by a walk bounded in
+/// depth and directories entered.
+fn downloads(home: &Path, spec: &PluginSpec) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for dir in spec.downloads {
         let mut budget = WALK_BUDGET;
@@ -148,28 +218,7 @@ pub fn not_loaded(home: &Path, spec: &PluginSpec, loaded: &[Plugin]) -> Vec<Plug
             &mut files,
         );
     }
-    let plugin_dir = |file: &Path| {
-        let mut dir = file.to_path_buf();
-        for _ in Path::new(spec.hook_file).components() {
-            dir.pop();
-        }
-        dir
-    };
     files
-        .into_iter()
-        .filter(|f| !loaded.iter().any(|p| p.hook_file == *f))
-        .map(|f| {
-            let standing = if registry.installs(&plugin_dir(&f)) {
-                Standing::Disabled
-            } else {
-                Standing::NotInstalled
-            };
-            Plugin {
-                hook_file: f,
-                standing,
-            }
-        })
-        .collect()
 }
 
 /// Directories entered at most per download folder, so a huge tree cannot make `hookx list`

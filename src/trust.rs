@@ -20,6 +20,7 @@
 
 use crate::dialect::Dialect;
 use crate::discover::{self, Context, Location, Runner, Source};
+use crate::plugins::Standing;
 use crate::error::Error;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -341,9 +342,11 @@ pub fn trust(opts: &Options) -> Result<(Vec<Trusted>, Vec<String>), Error> {
             )),
         };
     if opts.files.is_empty() {
-        // A plugin its agent does not load is no hook source: trusted only when named.
-        for source in discover::discover(&opts.ctx) {
-            if source.is_loaded_by_its_agent() {
+        // A plugin that is off in every view is no hook source: trusted only when named.
+        for source in discover::discover_trusting(&opts.ctx, &store) {
+            if source.plugin.is_none_or(|p| {
+                p.agent == Standing::Loaded || p.trusted == Standing::Loaded
+            }) {
                 trust_one(&mut store, &source);
             }
         }

@@ -463,8 +463,9 @@ fn trust_without_files_trusts_every_source_that_parses() {
 fn dispatch_rules_are_the_trusted_ones_the_host_does_not_run() {
     let tree = Tree::new("full");
     let ctx = tree.ctx();
-    let sources = discover::discover(&ctx);
+    // Which plugins hookx may run depends on the trusted settings: discovered with the store.
     let files = |store: &TrustStore| -> Vec<String> {
+        let sources = discover::discover_trusting(&ctx, store);
         let mut files: Vec<String> = discover::dispatch_rules(&sources, Dialect::Bricks, store)
             .iter()
             .map(|r| r.source.display.clone())
@@ -584,7 +585,7 @@ fn only_plugins_claude_loads_are_hook_sources() {
     let plugins: Vec<(&str, Option<&str>)> = sources
         .iter()
         .filter(|s| s.scope == Scope::Plugin)
-        .map(|s| (s.display.as_str(), s.plugin.map(|p| p.name())))
+        .map(|s| (s.display.as_str(), s.plugin.map(|p| p.agent.name())))
         .collect();
     assert_eq!(
         plugins,
@@ -619,7 +620,7 @@ fn only_plugins_claude_loads_are_hook_sources() {
     for host in Dialect::ALL {
         assert!(!runs_off(&discover::dispatch_rules(&sources, host, &store)));
         assert!(!runs_off(&discover::host_rules(&sources, host, &store)));
-        for source in sources.iter().filter(|s| s.plugin.is_some_and(|p| p.name() != "loaded")) {
+        for source in sources.iter().filter(|s| !s.is_loaded_by_its_agent()) {
             assert_eq!(discover::runner(host, source), Runner::Off);
         }
     }
