@@ -109,6 +109,18 @@ impl Context {
     }
 }
 
+/// The part of `path` below `dir`, compared as bytes: [`Path::strip_prefix`] compares
+/// component by component, which cost the run path more than the `stat` of each file.
+fn below<'p>(path: &'p Path, dir: &Path) -> Option<&'p std::ffi::OsStr> {
+    let (path, dir) = (path.as_os_str().as_encoded_bytes(), dir.as_os_str().as_encoded_bytes());
+    let rest = path
+        .strip_prefix(dir)?
+        .strip_prefix(std::path::MAIN_SEPARATOR_STR.as_bytes())?;
+    // SAFETY: `rest` follows an ASCII separator in an `OsStr`'s encoded bytes, so it starts and ends
+    // on encoded boundaries, as `from_encoded_bytes_unchecked` requires.
+    (!rest.is_empty()).then(|| unsafe { std::ffi::OsStr::from_encoded_bytes_unchecked(rest) })
+}
+
 /// Canonical when the path exists (so that symlinked temp dirs and `..` compare equal),
 /// otherwise made absolute against the current directory.
 fn absolute(path: &Path) -> PathBuf {
@@ -707,7 +719,7 @@ fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<Source> {
             Some(Candidate {
                 order,
                 location,
-                file: Found::at(p.hook_file, None, true)?,
+                file: Found::at(p.hook_file, None)?,
                 plugin: Some(p.standings),
             })
         }));
@@ -740,7 +752,8 @@ struct Candidate {
 /// over, nor make it run as another agent's file.
 struct Claims<'s> {
     store: &'s TrustStore,
-    holder: HashMap<PathBuf, usize>,
+    /// By real path, as bytes: hashing a [`Path`] goes component by component.
+    holder: HashMap<std::ffi::OsString, usize>,
 }
 
 impl<'s> Claims<'s> {
@@ -751,8 +764,8 @@ impl<'s> Claims<'s> {
         }
     }
 
-    fn real(c: &Candidate) -> &Path {
-        c.file.canonical.as_deref().unwrap_or(&c.file.path)
+    fn real(c: &Candidate) -> &std::ffi::OsStr {
+        c.file.canonical.as_deref().unwrap_or(&c.file.path).as_os_str()
     }
 
     fn trusted(&self, c: &Candidate) -> bool {
@@ -768,7 +781,7 @@ impl<'s> Claims<'s> {
     fn claim(&mut self, found: &[Candidate], i: usize, c: &Candidate) -> Option<usize> {
         let held = match self.holder.get(Self::real(c)) {
             None => {
-                self.holder.insert(Self::real(c).to_path_buf(), i);
+                self.holder.insert(Self::real(c).to_owned(), i);
                 return None;
             }
             Some(&held) => held,
@@ -778,7 +791,7 @@ impl<'s> Claims<'s> {
         if !wins {
             return None;
         }
-        self.holder.insert(Self::real(c).to_path_buf(), i);
+        self.holder.insert(Self::real(c).to_owned(), i);
         Some(held)
     }
 
@@ -798,14 +811,11 @@ struct Found {
 }
 
 impl Found {
-    /// `path` if it is a file (through symlinks); `real_dir` is its directory resolved, when
-    /// known, so that a file that is not itself a symlink needs no resolving.
-    fn at(path: PathBuf, real_dir: Option<&Path>, is_link: bool) -> Option<Found> {
+    /// `path` if it is a file (through symlinks); `canonical` is its real path when known (a
+    /// file that is not itself a symlink, in a resolved directory), else it is resolved here.
+    fn at(path: PathBuf, canonical: Option<PathBuf>) -> Option<Found> {
         let meta = std::fs::metadata(&path).ok().filter(|m| m.is_file())?;
-        let canonical = match (real_dir, path.file_name()) {
-            (Some(dir), Some(name)) if !is_link => Some(dir.join(name)),
-            _ => std::fs::canonicalize(&path).ok(),
-        };
+        let canonical = canonical.or_else(|| std::fs::canonicalize(&path).ok());
         Some(Found {
             path,
             canonical,
@@ -817,33 +827,47 @@ impl Found {
 /// The files a pattern names below `root` that exist, in a stable order.
 fn candidates(root: &Path, pattern: Pattern) -> Vec<Found> {
     match pattern {
-        Pattern::File(rel) => Found::at(root.join(rel), None, true).into_iter().collect(),
+        Pattern::File(rel) => Found::at(root.join(rel), None).into_iter().collect(),
         Pattern::Dir { dir, suffix } => {
             let dir = root.join(dir);
             let real_dir = std::fs::canonicalize(&dir).ok();
             sorted_entries(&dir)
                 .into_iter()
-                .filter(|(p, _)| {
-                    p.file_name()
-                        .and_then(|n| n.to_str())
+                .filter(|(name, _)| {
+                    name.to_str()
                         .is_some_and(|n| n.ends_with(suffix) && !n.starts_with('.'))
                 })
-                .filter_map(|(p, is_link)| Found::at(p, real_dir.as_deref(), is_link))
+                .filter_map(|(name, is_link)| {
+                    let real = real_dir.as_deref().filter(|_| !is_link);
+                    Found::at(join(&dir, &name), real.map(|d| join(d, &name)))
+                })
                 .collect()
         }
-        Pattern::Sub { dir, name } => sorted_entries(&root.join(dir))
-            .into_iter()
-            .filter_map(|(p, _)| Found::at(p.join(name), None, true))
-            .collect(),
+        Pattern::Sub { dir, name } => {
+            let dir = root.join(dir);
+            sorted_entries(&dir)
+                .into_iter()
+                .filter_map(|(sub, _)| Found::at(join(&dir, &sub).join(name), None))
+                .collect()
+        }
         // Found through the registries, once the settings are read (see `discover_with`).
         Pattern::Plugins => Vec::new(),
     }
 }
 
-/// The entries of a directory in name order, each with whether it is a symlink (from the
-/// directory listing: no `stat`). Sorted by name, not by path: comparing whole paths component
-/// by component cost `hookx run` more than anything else in a folder of a thousand files.
-fn sorted_entries(dir: &Path) -> Vec<(PathBuf, bool)> {
+/// `dir/name` in one allocation (`Path::join` grows its buffer a second time).
+fn join(dir: &Path, name: &std::ffi::OsStr) -> PathBuf {
+    let mut path = std::ffi::OsString::with_capacity(dir.as_os_str().len() + 1 + name.len());
+    path.push(dir.as_os_str());
+    path.push(std::path::MAIN_SEPARATOR_STR);
+    path.push(name);
+    PathBuf::from(path)
+}
+
+/// The names in a directory in byte order, each with whether it is a symlink (from the
+/// directory listing: no `stat`). Names, not paths: comparing whole paths component by component
+/// cost `hookx run` more than anything else in a folder of a thousand files.
+fn sorted_entries(dir: &Path) -> Vec<(std::ffi::OsString, bool)> {
     let Ok(read) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -854,11 +878,8 @@ fn sorted_entries(dir: &Path) -> Vec<(PathBuf, bool)> {
             Some((e.file_name(), is_link))
         })
         .collect();
-    names.sort_unstable();
+    names.sort_unstable_by(|a, b| a.0.as_encoded_bytes().cmp(b.0.as_encoded_bytes()));
     names
-        .into_iter()
-        .map(|(name, is_link)| (dir.join(name), is_link))
-        .collect()
 }
 
 /// Reads and parses one file (for `run`, only what that host and event need, and only once
@@ -872,12 +893,11 @@ fn load(
 ) -> Option<Source> {
     let path = found.path.clone();
     let canonical = found.canonical.clone();
-    let display = match location.root {
-        Root::Project => ctx.display(&path),
-        Root::Home => match path.strip_prefix(&ctx.home) {
-            Ok(rel) => format!("~/{}", rel.display()),
-            Err(_) => path.display().to_string(),
-        },
+    let display = match (location.root, below(&path, ctx.root(location.root))) {
+        (Root::Project, Some(rel)) => rel.to_string_lossy().into_owned(),
+        (Root::Home, Some(rel)) => format!("~/{}", rel.to_string_lossy()),
+        (Root::Project, None) => ctx.display(&path),
+        (Root::Home, None) => path.display().to_string(),
     };
     let markdown = display.ends_with(".md");
     let mut source = Source {
@@ -979,7 +999,7 @@ fn load(
 fn withhold(mut source: Source, state: TrustState, sha256: Option<String>) -> Source {
     source.document = Err(Error::Io {
         path: source.display.clone(),
-        message: format!("not read: {}", state.why_not()),
+        message: ["not read: ", state.why_not()].concat(),
     });
     source.sha256 = sha256;
     source.withheld = Some(state);

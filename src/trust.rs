@@ -24,6 +24,7 @@ use crate::plugins::Standing;
 use crate::error::Error;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 /// A source's standing in the trust record.
@@ -108,9 +109,10 @@ const STORE_VERSION: u32 = 2;
 #[derive(Clone, Debug, Default)]
 pub struct TrustStore {
     path: PathBuf,
-    /// By location id, then real path: a lookup builds no key, so a thousand untrusted files
-    /// cost `hookx run` a thousand hash lookups and nothing more.
-    trusted: HashMap<&'static str, HashMap<PathBuf, Record>>,
+    /// By location id, then real path (as bytes: hashing a `Path` goes component by
+    /// component): a lookup builds no key, so a thousand untrusted files cost `hookx run` a
+    /// thousand hash lookups and nothing more.
+    trusted: HashMap<&'static str, HashMap<OsString, Record>>,
     legacy: BTreeMap<String, LegacyRecord>,
 }
 
@@ -152,13 +154,13 @@ impl TrustStore {
                 ),
             });
         }
-        let mut trusted: HashMap<&'static str, HashMap<PathBuf, Record>> = HashMap::new();
+        let mut trusted: HashMap<&'static str, HashMap<OsString, Record>> = HashMap::new();
         for r in file.trusted {
             if let Some(location) = discover::location(&r.location) {
                 trusted
                     .entry(location.id)
                     .or_default()
-                    .insert(PathBuf::from(&r.path), r);
+                    .insert(OsString::from(&r.path), r);
             }
         }
         Ok(TrustStore {
@@ -186,7 +188,7 @@ impl TrustStore {
     pub fn get(&self, id: Identity<'_>) -> Option<&Record> {
         self.trusted
             .get(id.location.id)?
-            .get(id.canonical)
+            .get(id.canonical.as_os_str())
             .filter(|r| r.dialect == id.location.dialect.name())
     }
 
@@ -225,7 +227,7 @@ impl TrustStore {
         let trusted_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
         self.legacy.remove(&key(id.canonical));
         self.trusted.entry(id.location.id).or_default().insert(
-            id.canonical.to_path_buf(),
+            id.canonical.as_os_str().to_owned(),
             Record {
                 path: key(id.canonical),
                 location: id.location.id.to_string(),
