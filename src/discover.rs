@@ -677,11 +677,11 @@ fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<Source> {
         }
     }
     let mut claims = Claims::new(store, found.len());
-    for (i, candidate) in found.iter().enumerate() {
-        claims.claim(&found, i, candidate);
+    for i in 0..found.len() {
+        claims.claim(&found, i);
     }
     let load_held = |claims: &Claims, i: usize, c: &Candidate| {
-        if !claims.holds(i, c) || !wanted(c.location) {
+        if !claims.holds(i) || !wanted(c.location) {
             return None;
         }
         let mut source = load(ctx, &c.file, c.location, run, store)?;
@@ -724,7 +724,7 @@ fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<Source> {
             })
         }));
         for i in first..found.len() {
-            if let Some(taken) = claims.claim(&found, i, &found[i]) {
+            if let Some(taken) = claims.claim(&found, i) {
                 sources[taken] = None;
             }
         }
@@ -752,20 +752,35 @@ struct Candidate {
 /// over, nor make it run as another agent's file.
 struct Claims<'s> {
     store: &'s TrustStore,
-    /// By real path, as bytes: hashing a [`Path`] goes component by component.
-    holder: HashMap<std::ffi::OsString, usize>,
+    /// Keyed hashing of real paths as bytes: no copy of each path, and no path hashed
+    /// component by component.
+    hasher: std::collections::hash_map::RandomState,
+    /// Real-path hash → the candidate holding that file.
+    by_hash: HashMap<u64, usize>,
+    /// Holders whose path hash collided with another file's: looked through one by one.
+    collided: Vec<usize>,
+    /// Per candidate, whether it holds its file.
+    holds: Vec<bool>,
 }
 
 impl<'s> Claims<'s> {
     fn new(store: &'s TrustStore, capacity: usize) -> Claims<'s> {
         Claims {
             store,
-            holder: HashMap::with_capacity(capacity),
+            hasher: Default::default(),
+            by_hash: HashMap::with_capacity(capacity),
+            collided: Vec::new(),
+            holds: Vec::with_capacity(capacity),
         }
     }
 
-    fn real(c: &Candidate) -> &std::ffi::OsStr {
-        c.file.canonical.as_deref().unwrap_or(&c.file.path).as_os_str()
+    fn real(c: &Candidate) -> &[u8] {
+        c.file
+            .canonical
+            .as_deref()
+            .unwrap_or(&c.file.path)
+            .as_os_str()
+            .as_encoded_bytes()
     }
 
     fn trusted(&self, c: &Candidate) -> bool {
@@ -778,26 +793,49 @@ impl<'s> Claims<'s> {
     }
 
     /// Lets `found[i]` claim its real file; the index it took the file from, if any.
-    fn claim(&mut self, found: &[Candidate], i: usize, c: &Candidate) -> Option<usize> {
-        let held = match self.holder.get(Self::real(c)) {
-            None => {
-                self.holder.insert(Self::real(c).to_owned(), i);
-                return None;
+    fn claim(&mut self, found: &[Candidate], i: usize) -> Option<usize> {
+        let c = &found[i];
+        let real = Self::real(c);
+        if self.holds.len() <= i {
+            self.holds.resize(i + 1, false);
+        }
+        let hash = std::hash::BuildHasher::hash_one(&self.hasher, real);
+        let held = match self.by_hash.get(&hash) {
+            Some(&j) if Self::real(&found[j]) == real => Some(j),
+            Some(_) => self
+                .collided
+                .iter()
+                .copied()
+                .find(|&j| Self::real(&found[j]) == real),
+            None => None,
+        };
+        let Some(held) = held else {
+            match self.by_hash.entry(hash) {
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(i);
+                }
+                std::collections::hash_map::Entry::Occupied(_) => self.collided.push(i),
             }
-            Some(&held) => held,
+            self.holds[i] = true;
+            return None;
         };
         let (mine, theirs) = (self.trusted(c), self.trusted(&found[held]));
         let wins = (mine && !theirs) || (mine == theirs && c.order < found[held].order);
         if !wins {
             return None;
         }
-        self.holder.insert(Self::real(c).to_owned(), i);
+        match self.by_hash.get_mut(&hash) {
+            Some(j) if *j == held => *j = i,
+            _ => self.collided.iter_mut().filter(|j| **j == held).for_each(|j| *j = i),
+        }
+        self.holds[held] = false;
+        self.holds[i] = true;
         Some(held)
     }
 
     /// Whether `found[i]` holds its real file.
-    fn holds(&self, i: usize, c: &Candidate) -> bool {
-        self.holder.get(Self::real(c)) == Some(&i)
+    fn holds(&self, i: usize) -> bool {
+        self.holds.get(i).copied().unwrap_or(false)
     }
 }
 

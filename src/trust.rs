@@ -109,10 +109,10 @@ const STORE_VERSION: u32 = 2;
 #[derive(Clone, Debug, Default)]
 pub struct TrustStore {
     path: PathBuf,
-    /// By location id, then real path (as bytes: hashing a `Path` goes component by
-    /// component): a lookup builds no key, so a thousand untrusted files cost `hookx run` a
-    /// thousand hash lookups and nothing more.
-    trusted: HashMap<&'static str, HashMap<OsString, Record>>,
+    /// Per location id (only those with records, found by a short scan), by real path (as
+    /// bytes: hashing a `Path` goes component by component): a lookup builds no key, and a
+    /// file at a location nothing is trusted at costs no hashing at all.
+    trusted: Vec<(&'static str, HashMap<OsString, Record>)>,
     legacy: BTreeMap<String, LegacyRecord>,
 }
 
@@ -154,20 +154,29 @@ impl TrustStore {
                 ),
             });
         }
-        let mut trusted: HashMap<&'static str, HashMap<OsString, Record>> = HashMap::new();
+        let mut store = TrustStore {
+            path,
+            trusted: Vec::new(),
+            legacy: file.legacy,
+        };
         for r in file.trusted {
             if let Some(location) = discover::location(&r.location) {
-                trusted
-                    .entry(location.id)
-                    .or_default()
-                    .insert(OsString::from(&r.path), r);
+                store.at(location.id).insert(OsString::from(&r.path), r);
             }
         }
-        Ok(TrustStore {
-            path,
-            trusted,
-            legacy: file.legacy,
-        })
+        Ok(store)
+    }
+
+    /// The records of one location, made if missing.
+    fn at(&mut self, location: &'static str) -> &mut HashMap<OsString, Record> {
+        let i = match self.trusted.iter().position(|(l, _)| *l == location) {
+            Some(i) => i,
+            None => {
+                self.trusted.push((location, HashMap::new()));
+                self.trusted.len() - 1
+            }
+        };
+        &mut self.trusted[i].1
     }
 
     /// Like [`TrustStore::load`], but an unreadable record trusts nothing (for `run`/`list`,
@@ -187,7 +196,9 @@ impl TrustStore {
     /// The record of an identity.
     pub fn get(&self, id: Identity<'_>) -> Option<&Record> {
         self.trusted
-            .get(id.location.id)?
+            .iter()
+            .find(|(l, _)| *l == id.location.id)?
+            .1
             .get(id.canonical.as_os_str())
             .filter(|r| r.dialect == id.location.dialect.name())
     }
@@ -226,7 +237,7 @@ impl TrustStore {
         }
         let trusted_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
         self.legacy.remove(&key(id.canonical));
-        self.trusted.entry(id.location.id).or_default().insert(
+        self.at(id.location.id).insert(
             id.canonical.as_os_str().to_owned(),
             Record {
                 path: key(id.canonical),
@@ -269,7 +280,7 @@ impl TrustStore {
                 }
                 legacy.retain(|k, _| disk.legacy.contains_key(k));
             }
-            for r in self.trusted.values().flat_map(HashMap::values) {
+            for r in self.trusted.iter().flat_map(|(_, records)| records.values()) {
                 trusted.insert(format!("{}\0{}", r.location, r.path), r.clone());
             }
             let file = StoreFile {
