@@ -83,6 +83,17 @@ impl FileId {
         None
     }
 
+    /// Feeds every field to `hasher`.
+    pub fn digest_into(&self, hasher: &mut impl std::hash::Hasher) {
+        for n in [self.dev, self.ino, self.len] {
+            hasher.write_u64(n);
+        }
+        for (secs, nanos) in [self.mtime, self.ctime] {
+            hasher.write_i64(secs);
+            hasher.write_i64(nanos);
+        }
+    }
+
     /// Whether the file has been unchanged for [`SETTLE`]: only then does an unchanged
     /// identity promise unchanged bytes.
     pub fn settled(&self) -> bool {

@@ -896,21 +896,21 @@ fn run_cmd(args: RunArgs, known: &failure::Context) -> Result<i32, Error> {
     let rules = crate::discover::dispatch_rules(&sources, hosted.host.dialect(), &store);
     let rules = std::mem::ManuallyDrop::new(rules);
     // Each untrusted file is warned about once per content (`hookx list` shows them all).
-    let mut warned = crate::warned::Warned::load(&ctx.home);
-    for (source, state) in host::untrusted(&sources, hosted.host.dialect(), &store) {
-        let key = source
-            .identity()
-            .map_or_else(|| source.path.display().to_string(), |id| id.key());
-        if warned.should_warn(
-            &key,
-            &source.path,
-            source.file_id.as_ref(),
-            source.sha256.as_deref(),
-        ) {
-            errln!("hookx: {}", host::untrusted_warning(source, state));
-        }
+    let untrusted = host::untrusted(&sources, hosted.host.dialect(), &store);
+    let files: Vec<crate::warned::File<'_>> = untrusted
+        .iter()
+        .map(|(source, _)| crate::warned::File {
+            location: source.location.id,
+            real: source.canonical.as_deref().unwrap_or(&source.path),
+            path: &source.path,
+            id: source.file_id.as_ref(),
+            sha256: source.sha256.as_deref(),
+        })
+        .collect();
+    for i in crate::warned::to_warn(&ctx.home, &files) {
+        let (source, state) = untrusted[i];
+        errln!("hookx: {}", host::untrusted_warning(source, state));
     }
-    warned.save();
     let dispatch = crate::dispatch::run::dispatch(
         hosted.host,
         &hosted.event,

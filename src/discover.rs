@@ -109,6 +109,21 @@ impl Context {
     }
 }
 
+/// The part of `path` below `dir`, compared as bytes: [`Path::strip_prefix`] compares
+/// component by component, which cost the run path more than the `stat` of each file.
+fn below<'p>(path: &'p Path, dir: &Path) -> Option<&'p std::ffi::OsStr> {
+    let (path, dir) = (
+        path.as_os_str().as_encoded_bytes(),
+        dir.as_os_str().as_encoded_bytes(),
+    );
+    let rest = path
+        .strip_prefix(dir)?
+        .strip_prefix(std::path::MAIN_SEPARATOR_STR.as_bytes())?;
+    // SAFETY: `rest` follows an ASCII separator in an `OsStr`'s encoded bytes, so it starts and ends
+    // on encoded boundaries, as `from_encoded_bytes_unchecked` requires.
+    (!rest.is_empty()).then(|| unsafe { std::ffi::OsStr::from_encoded_bytes_unchecked(rest) })
+}
+
 /// Canonical when the path exists (so that symlinked temp dirs and `..` compare equal),
 /// otherwise made absolute against the current directory.
 fn absolute(path: &Path) -> PathBuf {
@@ -180,13 +195,9 @@ pub enum Pattern {
         dir: &'static str,
         name: &'static str,
     },
-    /// `file` (a relative path) in `dir` or any directory below it, up to `max_depth` levels
-    /// down; symlinked directories, `.git` and `node_modules` are not entered.
-    Tree {
-        dir: &'static str,
-        file: &'static str,
-        max_depth: usize,
-    },
+    /// The hook files of the plugins the agent loads, found through its plugin registries
+    /// (its dialect's [`crate::config::spec::PluginSpec`], [`crate::plugins`]).
+    Plugins,
 }
 
 /// One place an agent reads hooks from.
@@ -199,14 +210,6 @@ pub struct Location {
     pub root: Root,
     pub pattern: Pattern,
 }
-
-/// Plugins sit at `plugins/cache/<marketplace>/<plugin>/<version>/hooks/hooks.json` or
-/// `plugins/marketplaces/<marketplace>/plugins/<plugin>/hooks/hooks.json`: four directories
-/// down; two more leave room for other layouts without walking a whole tree.
-pub const PLUGIN_DEPTH: usize = 6;
-
-/// Directories entered at most while walking plugins, so a huge tree cannot slow start-up.
-const PLUGIN_DIR_BUDGET: usize = 5_000;
 
 /// Every place hookx looks for hooks (dialects.md §1), in discovery order: per agent (as
 /// registered), widest scope first. Each dialect lists its own ([`crate::dialect::DialectDef`]).
@@ -226,6 +229,8 @@ pub enum Runner {
     /// Skill or agent hooks under another host: they apply only while their component is
     /// active in Claude, which hookx cannot know, so nobody runs them.
     Inactive,
+    /// A plugin its agent does not load (not enabled, not installed): nobody runs it.
+    Off,
 }
 
 impl Runner {
@@ -234,6 +239,7 @@ impl Runner {
             Runner::Native => "native",
             Runner::Hookx => "hookx",
             Runner::Inactive => "inactive",
+            Runner::Off => "off",
         }
     }
 }
@@ -250,6 +256,9 @@ pub fn is_native(host: Dialect, location: &Location) -> bool {
 
 /// Who runs `source`'s hooks under `host`.
 pub fn runner(host: Dialect, source: &Source) -> Runner {
+    if !source.is_on_under(host) {
+        return Runner::Off;
+    }
     location_runner(host, source.location)
 }
 
@@ -272,7 +281,7 @@ pub fn location_runner(host: Dialect, location: &Location) -> Runner {
 pub fn needed_for_run(host: Dialect, location: &Location) -> bool {
     match location_runner(host, location) {
         Runner::Hookx => true,
-        Runner::Inactive => false,
+        Runner::Inactive | Runner::Off => false,
         Runner::Native => {
             location.dialect.config().merges_identical_handlers
                 && locations().any(|l| {
@@ -303,6 +312,10 @@ pub struct Source {
     /// On the run path, a file hookx would run itself but that is not trusted as found: its
     /// standing. Such a file is never parsed (`document` says so), at most read and hashed.
     pub withheld: Option<TrustState>,
+    /// For a plugin's hook file, whether its agent loads the plugin, by every settings file and
+    /// by the trusted ones; one that is off is no hook source ([`Runner::Off`]). The run path
+    /// finds the plugins the trusted settings load, and no others.
+    pub plugin: Option<crate::plugins::Standings>,
     /// The parsed file, or why it could not be read or parsed.
     pub document: Result<Document, Error>,
     /// Warnings and errors noticed inside a file that did parse.
@@ -310,6 +323,24 @@ pub struct Source {
 }
 
 impl Source {
+    /// False for a plugin its agent does not load, as the agent's settings files say.
+    pub fn is_loaded_by_its_agent(&self) -> bool {
+        self.plugin
+            .is_none_or(|p| p.agent == crate::plugins::Standing::Loaded)
+    }
+
+    /// Whether this source's hooks run at all under `host` (natively, by the agent's view of
+    /// its plugins; through hookx, by the trusted view).
+    fn is_on_under(&self, host: Dialect) -> bool {
+        self.plugin.is_none_or(|p| {
+            let standing = match is_native(host, self.location) {
+                true => p.agent,
+                false => p.trusted,
+            };
+            standing == crate::plugins::Standing::Loaded
+        })
+    }
+
     /// The document, when the file parsed.
     pub fn document(&self) -> Option<&Document> {
         self.document.as_ref().ok()
@@ -421,13 +452,19 @@ pub fn find(ctx: &Context, file: &Path) -> Result<Source, Error> {
     let store = TrustStore::default();
     for location in locations() {
         for found in candidates(ctx.root(location.root), location.pattern) {
-            if as_found(&found.path) == wanted {
-                let canonical = found.canonical.clone();
-                if let Some(source) = load(ctx, found, canonical, location, None, &store) {
-                    return Ok(source);
-                }
+            if as_found(&found.path) == wanted
+                && let Some(source) = load(ctx, &found, location, None, &store)
+            {
+                return Ok(source);
             }
         }
+    }
+    // Plugin hook files are found through the settings and registries: discover them all.
+    if let Some(source) = discover_with(ctx, &store, None)
+        .into_iter()
+        .find(|s| s.location.pattern == Pattern::Plugins && as_found(&s.path) == wanted)
+    {
+        return Ok(source);
     }
     let io = |e: std::io::Error| Error::Io {
         path: file.display().to_string(),
@@ -459,55 +496,194 @@ fn as_found(path: &Path) -> PathBuf {
 type Run<'a> = Option<(Dialect, &'a EventKind, Option<config::read::Fires<'a>>)>;
 
 fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<Source> {
-    // Every file each location names, then one location per real file: the first it is
-    // trusted as, else the first (so a project symlink to a trusted file cannot take it over).
-    let mut found: Vec<(&'static Location, Found)> = Vec::new();
-    for location in locations() {
+    let plugins_needed = locations()
+        .filter(|l| l.pattern == Pattern::Plugins)
+        .filter(|l| run.is_none_or(|(host, _, _)| needed_for_run(host, l)))
+        .filter_map(|l| Some((l, l.dialect.config().plugins?)))
+        .collect::<Vec<_>>();
+    // The settings files that say which plugins are on are read whenever plugins are.
+    let wanted = |location: &Location| {
+        run.is_none_or(|(host, _, _)| needed_for_run(host, location))
+            || plugins_needed
+                .iter()
+                .any(|(_, spec)| spec.enabled_in.contains(&location.id))
+    };
+    // Every file each location names, then one location per real file (see `Claims`).
+    let mut found: Vec<Candidate> = Vec::new();
+    for (order, location) in locations().enumerate() {
         for file in candidates(ctx.root(location.root), location.pattern) {
-            found.push((location, file));
+            found.push(Candidate {
+                order,
+                location,
+                file,
+                plugin: None,
+            });
         }
     }
-    let real = |f: &Found| f.canonical.clone().unwrap_or_else(|| f.path.clone());
-    let mut chosen: HashMap<PathBuf, usize> = HashMap::with_capacity(found.len());
-    for (i, (location, file)) in found.iter().enumerate() {
-        let trusted = file.canonical.as_deref().is_some_and(|canonical| {
-            store.knows(Identity {
-                canonical,
+    let mut claims = Claims::new(store, found.len());
+    for i in 0..found.len() {
+        claims.claim(&found, i);
+    }
+    let load_held = |claims: &Claims, i: usize, c: &Candidate| {
+        if !claims.holds(i) || !wanted(c.location) {
+            return None;
+        }
+        let mut source = load(ctx, &c.file, c.location, run, store)?;
+        source.plugin = c.plugin;
+        Some((c.order, source))
+    };
+    let mut sources: Vec<Option<(usize, Source)>> = found
+        .iter()
+        .enumerate()
+        .map(|(i, c)| load_held(&claims, i, c))
+        .collect();
+    // Plugins come from the registries, as the settings just read enable them: they may take
+    // a real file over from a location read above, whose source then goes. Like
+    // `disableAllHooks`, `enabledPlugins` counts only in a settings file trusted as found: the
+    // run path parses no other, and an untrusted file must not turn trusted hooks on or off.
+    for &(location, spec) in &plugins_needed {
+        let settings = |trusted_only: bool| {
+            let files: Vec<(&str, &serde_json::Map<String, serde_json::Value>)> = sources
+                .iter()
+                .flatten()
+                .filter(|(_, s)| spec.enabled_in.contains(&s.location.id))
+                .filter(|(_, s)| !trusted_only || store.state(s) == TrustState::Trusted)
+                .filter_map(|(_, s)| Some((s.location.id, &s.document()?.extra)))
+                .collect();
+            crate::plugins::enabled(spec, &files)
+        };
+        let by_agent = run.is_none().then(|| settings(false));
+        let plugins = crate::plugins::find(&ctx.home, spec, &settings(true), by_agent.as_deref());
+        let order = locations()
+            .position(|l| std::ptr::eq(l, location))
+            .unwrap_or(usize::MAX);
+        let first = found.len();
+        found.extend(plugins.into_iter().filter_map(|p| {
+            Some(Candidate {
+                order,
                 location,
+                file: Found::at(p.hook_file, None)?,
+                plugin: Some(p.standings),
             })
-        });
-        match chosen.entry(real(file)) {
-            std::collections::hash_map::Entry::Vacant(slot) => {
-                slot.insert(i);
+        }));
+        for i in first..found.len() {
+            if let Some(taken) = claims.claim(&found, i) {
+                sources[taken] = None;
             }
-            std::collections::hash_map::Entry::Occupied(mut slot) => {
-                let (first, first_file) = &found[*slot.get()];
-                let first_trusted = first_file.canonical.as_deref().is_some_and(|canonical| {
-                    store.knows(Identity {
-                        canonical,
-                        location: first,
-                    })
-                });
-                if trusted && !first_trusted {
+        }
+        for (i, candidate) in found.iter().enumerate().skip(first) {
+            sources.push(load_held(&claims, i, candidate));
+        }
+    }
+    let mut sources: Vec<(usize, Source)> = sources.into_iter().flatten().collect();
+    sources.sort_by_key(|(order, _)| *order);
+    sources.into_iter().map(|(_, source)| source).collect()
+}
+
+/// A file a location names, as discovery found it.
+struct Candidate {
+    /// The location's place in [`locations`].
+    order: usize,
+    location: &'static Location,
+    file: Found,
+    /// For a plugin's hook file: whether the agent loads the plugin.
+    plugin: Option<crate::plugins::Standings>,
+}
+
+/// Which candidate holds each real file: the first (in [`locations`] order) that the trust
+/// record knows it as, else the first. So a project symlink to a trusted file cannot take it
+/// over, nor make it run as another agent's file.
+struct Claims<'s> {
+    store: &'s TrustStore,
+    /// Keyed hashing of real paths as bytes: no copy of each path, and no path hashed
+    /// component by component.
+    hasher: std::collections::hash_map::RandomState,
+    /// Real-path hash → the candidate holding that file.
+    by_hash: HashMap<u64, usize>,
+    /// Holders whose path hash collided with another file's: looked through one by one.
+    collided: Vec<usize>,
+    /// Per candidate, whether it holds its file.
+    holds: Vec<bool>,
+}
+
+impl<'s> Claims<'s> {
+    fn new(store: &'s TrustStore, capacity: usize) -> Claims<'s> {
+        Claims {
+            store,
+            hasher: Default::default(),
+            by_hash: HashMap::with_capacity(capacity),
+            collided: Vec::new(),
+            holds: Vec::with_capacity(capacity),
+        }
+    }
+
+    fn real(c: &Candidate) -> &[u8] {
+        c.file
+            .canonical
+            .as_deref()
+            .unwrap_or(&c.file.path)
+            .as_os_str()
+            .as_encoded_bytes()
+    }
+
+    fn trusted(&self, c: &Candidate) -> bool {
+        c.file.canonical.as_deref().is_some_and(|canonical| {
+            self.store.knows(Identity {
+                canonical,
+                location: c.location,
+            })
+        })
+    }
+
+    /// Lets `found[i]` claim its real file; the index it took the file from, if any.
+    fn claim(&mut self, found: &[Candidate], i: usize) -> Option<usize> {
+        let c = &found[i];
+        let real = Self::real(c);
+        if self.holds.len() <= i {
+            self.holds.resize(i + 1, false);
+        }
+        let hash = std::hash::BuildHasher::hash_one(&self.hasher, real);
+        let held = match self.by_hash.get(&hash) {
+            Some(&j) if Self::real(&found[j]) == real => Some(j),
+            Some(_) => self
+                .collided
+                .iter()
+                .copied()
+                .find(|&j| Self::real(&found[j]) == real),
+            None => None,
+        };
+        let Some(held) = held else {
+            match self.by_hash.entry(hash) {
+                std::collections::hash_map::Entry::Vacant(slot) => {
                     slot.insert(i);
                 }
+                std::collections::hash_map::Entry::Occupied(_) => self.collided.push(i),
             }
+            self.holds[i] = true;
+            return None;
+        };
+        let (mine, theirs) = (self.trusted(c), self.trusted(&found[held]));
+        let wins = (mine && !theirs) || (mine == theirs && c.order < found[held].order);
+        if !wins {
+            return None;
         }
+        match self.by_hash.get_mut(&hash) {
+            Some(j) if *j == held => *j = i,
+            _ => self
+                .collided
+                .iter_mut()
+                .filter(|j| **j == held)
+                .for_each(|j| *j = i),
+        }
+        self.holds[held] = false;
+        self.holds[i] = true;
+        Some(held)
     }
-    let mut sources = Vec::new();
-    for (i, (location, file)) in found.into_iter().enumerate() {
-        if chosen.get(&real(&file)) != Some(&i) {
-            continue;
-        }
-        if run.is_some_and(|(host, _, _)| !needed_for_run(host, location)) {
-            continue;
-        }
-        let canonical = file.canonical.clone();
-        if let Some(source) = load(ctx, file, canonical, location, run, store) {
-            sources.push(source);
-        }
+
+    /// Whether `found[i]` holds its real file.
+    fn holds(&self, i: usize) -> bool {
+        self.holds.get(i).copied().unwrap_or(false)
     }
-    sources
 }
 
 /// A file a location names.
@@ -520,14 +696,11 @@ struct Found {
 }
 
 impl Found {
-    /// `path` if it is a file (through symlinks); `real_dir` is its directory resolved, when
-    /// known, so that a file that is not itself a symlink needs no resolving.
-    fn at(path: PathBuf, real_dir: Option<&Path>, is_link: bool) -> Option<Found> {
+    /// `path` if it is a file (through symlinks); `canonical` is its real path when known (a
+    /// file that is not itself a symlink, in a resolved directory), else it is resolved here.
+    fn at(path: PathBuf, canonical: Option<PathBuf>) -> Option<Found> {
         let meta = std::fs::metadata(&path).ok().filter(|m| m.is_file())?;
-        let canonical = match (real_dir, path.file_name()) {
-            (Some(dir), Some(name)) if !is_link => Some(dir.join(name)),
-            _ => std::fs::canonicalize(&path).ok(),
-        };
+        let canonical = canonical.or_else(|| std::fs::canonicalize(&path).ok());
         Some(Found {
             path,
             canonical,
@@ -539,104 +712,77 @@ impl Found {
 /// The files a pattern names below `root` that exist, in a stable order.
 fn candidates(root: &Path, pattern: Pattern) -> Vec<Found> {
     match pattern {
-        Pattern::File(rel) => Found::at(root.join(rel), None, true).into_iter().collect(),
+        Pattern::File(rel) => Found::at(root.join(rel), None).into_iter().collect(),
         Pattern::Dir { dir, suffix } => {
             let dir = root.join(dir);
             let real_dir = std::fs::canonicalize(&dir).ok();
             sorted_entries(&dir)
                 .into_iter()
-                .filter(|(p, _)| {
-                    p.file_name()
-                        .and_then(|n| n.to_str())
+                .filter(|(name, _)| {
+                    name.to_str()
                         .is_some_and(|n| n.ends_with(suffix) && !n.starts_with('.'))
                 })
-                .filter_map(|(p, is_link)| Found::at(p, real_dir.as_deref(), is_link))
+                .filter_map(|(name, is_link)| {
+                    let real = real_dir.as_deref().filter(|_| !is_link);
+                    Found::at(join(&dir, &name), real.map(|d| join(d, &name)))
+                })
                 .collect()
         }
-        Pattern::Sub { dir, name } => sorted_entries(&root.join(dir))
-            .into_iter()
-            .filter_map(|(p, _)| Found::at(p.join(name), None, true))
-            .collect(),
-        Pattern::Tree {
-            dir,
-            file,
-            max_depth,
-        } => {
-            let mut found = Vec::new();
-            let mut budget = PLUGIN_DIR_BUDGET;
-            walk(&root.join(dir), file, max_depth, &mut budget, &mut found);
-            found
+        Pattern::Sub { dir, name } => {
+            let dir = root.join(dir);
+            sorted_entries(&dir)
                 .into_iter()
-                .filter_map(|p| Found::at(p, None, true))
+                .filter_map(|(sub, _)| Found::at(join(&dir, &sub).join(name), None))
                 .collect()
         }
+        // Found through the registries, once the settings are read (see `discover_with`).
+        Pattern::Plugins => Vec::new(),
     }
 }
 
-/// The entries of a directory in name order, each with whether it is a symlink (from the
-/// directory listing: no `stat`).
-fn sorted_entries(dir: &Path) -> Vec<(PathBuf, bool)> {
+/// `dir/name` in one allocation (`Path::join` grows its buffer a second time).
+fn join(dir: &Path, name: &std::ffi::OsStr) -> PathBuf {
+    let mut path = std::ffi::OsString::with_capacity(dir.as_os_str().len() + 1 + name.len());
+    path.push(dir.as_os_str());
+    path.push(std::path::MAIN_SEPARATOR_STR);
+    path.push(name);
+    PathBuf::from(path)
+}
+
+/// The names in a directory in byte order, each with whether it is a symlink (from the
+/// directory listing: no `stat`). Names, not paths: comparing whole paths component by component
+/// cost `hookx run` more than anything else in a folder of a thousand files.
+fn sorted_entries(dir: &Path) -> Vec<(std::ffi::OsString, bool)> {
     let Ok(read) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
-    let mut paths: Vec<(PathBuf, bool)> = read
+    let mut names: Vec<(std::ffi::OsString, bool)> = read
         .filter_map(|e| {
             let e = e.ok()?;
             let is_link = e.file_type().map_or(true, |t| t.is_symlink());
-            Some((e.path(), is_link))
+            Some((e.file_name(), is_link))
         })
         .collect();
-    paths.sort();
-    paths
-}
-
-fn walk(dir: &Path, file: &str, depth: usize, budget: &mut usize, found: &mut Vec<PathBuf>) {
-    if *budget == 0 {
-        return;
-    }
-    *budget -= 1;
-    let candidate = dir.join(file);
-    if candidate.is_file() {
-        found.push(candidate);
-    }
-    if depth == 0 {
-        return;
-    }
-    let Ok(read) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut subdirs: Vec<PathBuf> = read
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .filter(|e| {
-            let name = e.file_name();
-            name != ".git" && name != "node_modules"
-        })
-        .map(|e| e.path())
-        .collect();
-    subdirs.sort();
-    for sub in subdirs {
-        walk(&sub, file, depth - 1, budget, found);
-    }
+    names.sort_unstable_by(|a, b| a.0.as_encoded_bytes().cmp(b.0.as_encoded_bytes()));
+    names
 }
 
 /// Reads and parses one file (for `run`, only what that host and event need, and only once
 /// trusted when hookx would run it). `None` for markdown without hooks.
 fn load(
     ctx: &Context,
-    found: Found,
-    canonical: Option<PathBuf>,
+    found: &Found,
     location: &'static Location,
     run: Run,
     store: &TrustStore,
 ) -> Option<Source> {
-    let path = found.path;
-    let display = match location.root {
-        Root::Project => ctx.display(&path),
-        Root::Home => match path.strip_prefix(&ctx.home) {
-            Ok(rel) => format!("~/{}", rel.display()),
-            Err(_) => path.display().to_string(),
-        },
+    let path = found.path.clone();
+    let canonical = found.canonical.clone();
+    let display = match (location.root, below(&path, ctx.root(location.root))) {
+        (Root::Project, Some(rel)) => rel.to_string_lossy().into_owned(),
+        (Root::Home, Some(rel)) => format!("~/{}", rel.to_string_lossy()),
+        (Root::Project, None) => ctx.display(&path),
+        (Root::Home, None) => path.display().to_string(),
     };
     let markdown = display.ends_with(".md");
     let mut source = Source {
@@ -649,6 +795,7 @@ fn load(
         sha256: None,
         file_id: run.and_then(|_| FileId::of(&found.meta)),
         withheld: None,
+        plugin: None,
         document: Err(Error::Usage(String::new())),
         diagnostics: Vec::new(),
     };
@@ -737,7 +884,7 @@ fn load(
 fn withhold(mut source: Source, state: TrustState, sha256: Option<String>) -> Source {
     source.document = Err(Error::Io {
         path: source.display.clone(),
-        message: format!("not read: {}", state.why_not()),
+        message: ["not read: ", state.why_not()].concat(),
     });
     source.sha256 = sha256;
     source.withheld = Some(state);
@@ -848,12 +995,12 @@ pub fn hooks_disabled<'a>(
     let precedence = |s: &Source| switch.locations.iter().position(|id| *id == s.location.id);
     sources
         .iter()
-        .filter(|s| store.state(s) == TrustState::Trusted)
         .filter_map(|s| {
-            let doc = s.document()?;
-            let flag = doc.extra.get(switch.key)?.as_bool()?;
-            Some((precedence(s)?, flag, s))
+            let precedence = precedence(s)?;
+            let flag = s.document()?.extra.get(switch.key)?.as_bool()?;
+            Some((precedence, flag, s))
         })
+        .filter(|(_, _, s)| store.state(s) == TrustState::Trusted)
         .max_by_key(|(p, _, _)| *p)
         .filter(|(_, flag, _)| *flag)
         .map(|(_, _, s)| s)
@@ -872,7 +1019,11 @@ pub fn hooks_disabled<'a>(
 ///
 /// The first occurrence wins, so user and global files come before project ones.
 pub fn effective_rules<'a>(sources: &'a [Source], store: &TrustStore) -> Vec<EffectiveRule<'a>> {
-    select(sources, store, &[Pass::output(|_| true)])
+    select(
+        sources,
+        store,
+        &[Pass::output(Source::is_loaded_by_its_agent)],
+    )
 }
 
 /// The effective hook set as it plays out under `host`: de-duplication first keeps what the
@@ -887,8 +1038,8 @@ pub fn host_rules<'a>(
         sources,
         store,
         &[
-            Pass::output(|s| is_native(host, s.location)),
-            Pass::output(|s| !is_native(host, s.location)),
+            Pass::output(|s| runner(host, s) == Runner::Native),
+            Pass::output(|s| !is_native(host, s.location) && runner(host, s) != Runner::Off),
         ],
     )
 }
@@ -907,7 +1058,7 @@ pub fn dispatch_rules<'a>(
         sources,
         store,
         &[
-            Pass::seed(|s| is_native(host, s.location)),
+            Pass::seed(|s| runner(host, s) == Runner::Native),
             Pass::output(|s| {
                 runner(host, s) == Runner::Hookx && store.state(s) == TrustState::Trusted
             }),

@@ -17,6 +17,7 @@ pub mod error;
 pub mod install;
 pub mod list;
 pub mod model;
+pub mod plugins;
 pub mod protocol;
 pub mod schema;
 pub mod source;

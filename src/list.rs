@@ -42,7 +42,7 @@ pub struct Row {
     /// `trusted`, `untrusted` or `changed`; `null` under a host that runs the file natively or
     /// not at all, where trust does not matter.
     pub trust: Option<&'static str>,
-    /// With `--host`: `native`, `hookx` or `inactive`.
+    /// With `--host`: `native`, `hookx` or `inactive` (`off` sources have no rows).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run: Option<&'static str>,
     /// With `--host`, for a file of another dialect the host runs by itself: the flavour of
@@ -60,7 +60,7 @@ pub fn rows(rules: &[EffectiveRule<'_>], host: Option<Dialect>, store: &TrustSto
         let source = entry.source;
         let runner = host.map(|h| discover::runner(h, source));
         let trust = match runner {
-            Some(Runner::Native | Runner::Inactive) => None,
+            Some(Runner::Native | Runner::Inactive | Runner::Off) => None,
             _ => Some(store.state(source).name()),
         };
         for handler in &entry.rule.handlers {
@@ -230,6 +230,17 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
                 let routes = source.hookx_entries();
                 if routes > 0 {
                     parts.push(format!("{} (not listed)", plural(routes, "hookx route")));
+                }
+                match source
+                    .plugin
+                    .map(|p| (p.agent.why_off(), p.trusted.why_off()))
+                {
+                    Some((Some(off), _)) => parts.push(off.into()),
+                    Some((None, Some(_))) => parts.push(
+                        "enabled only in settings hookx does not trust: not run through hookx"
+                            .into(),
+                    ),
+                    _ => {}
                 }
                 if disabled.iter().any(|(d, _)| *d == source.dialect) {
                     parts.push(format!("off ({})", switch_key(source.dialect)));

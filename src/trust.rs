@@ -21,8 +21,10 @@
 use crate::dialect::Dialect;
 use crate::discover::{self, Context, Location, Runner, Source};
 use crate::error::Error;
+use crate::plugins::Standing;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 /// A source's standing in the trust record.
@@ -70,13 +72,6 @@ pub struct Identity<'a> {
     pub location: &'static Location,
 }
 
-impl Identity<'_> {
-    /// A string naming the identity, for keyed records.
-    pub fn key(&self) -> String {
-        format!("{}\0{}", self.location.id, self.canonical.display())
-    }
-}
-
 /// One trusted identity.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
@@ -114,8 +109,10 @@ const STORE_VERSION: u32 = 2;
 #[derive(Clone, Debug, Default)]
 pub struct TrustStore {
     path: PathBuf,
-    /// By [`Identity::key`].
-    trusted: BTreeMap<String, Record>,
+    /// Per location id (only those with records, found by a short scan), by real path (as
+    /// bytes: hashing a `Path` goes component by component): a lookup builds no key, and a
+    /// file at a location nothing is trusted at costs no hashing at all.
+    trusted: Vec<(&'static str, HashMap<OsString, Record>)>,
     legacy: BTreeMap<String, LegacyRecord>,
 }
 
@@ -157,24 +154,29 @@ impl TrustStore {
                 ),
             });
         }
-        let trusted = file
-            .trusted
-            .into_iter()
-            .filter_map(|r| {
-                let location = discover::location(&r.location)?;
-                let key = Identity {
-                    canonical: Path::new(&r.path),
-                    location,
-                }
-                .key();
-                Some((key, r))
-            })
-            .collect();
-        Ok(TrustStore {
+        let mut store = TrustStore {
             path,
-            trusted,
+            trusted: Vec::new(),
             legacy: file.legacy,
-        })
+        };
+        for r in file.trusted {
+            if let Some(location) = discover::location(&r.location) {
+                store.at(location.id).insert(OsString::from(&r.path), r);
+            }
+        }
+        Ok(store)
+    }
+
+    /// The records of one location, made if missing.
+    fn at(&mut self, location: &'static str) -> &mut HashMap<OsString, Record> {
+        let i = match self.trusted.iter().position(|(l, _)| *l == location) {
+            Some(i) => i,
+            None => {
+                self.trusted.push((location, HashMap::new()));
+                self.trusted.len() - 1
+            }
+        };
+        &mut self.trusted[i].1
     }
 
     /// Like [`TrustStore::load`], but an unreadable record trusts nothing (for `run`/`list`,
@@ -194,8 +196,11 @@ impl TrustStore {
     /// The record of an identity.
     pub fn get(&self, id: Identity<'_>) -> Option<&Record> {
         self.trusted
-            .get(&id.key())
-            .filter(|r| r.dialect == id.location.dialect.to_string())
+            .iter()
+            .find(|(l, _)| *l == id.location.id)?
+            .1
+            .get(id.canonical.as_os_str())
+            .filter(|r| r.dialect == id.location.dialect.name())
     }
 
     /// Whether an identity has a record at all (whatever its hash): the identity a file is
@@ -210,7 +215,11 @@ impl TrustStore {
         match (self.get(id), sha256) {
             (Some(r), Some(sha)) if r.sha256 == sha => TrustState::Trusted,
             (Some(_), _) => TrustState::Changed,
-            (None, _) if self.legacy.contains_key(&key(id.canonical)) => TrustState::Legacy,
+            (None, _)
+                if !self.legacy.is_empty() && self.legacy.contains_key(&key(id.canonical)) =>
+            {
+                TrustState::Legacy
+            }
             (None, _) => TrustState::Untrusted,
         }
     }
@@ -230,8 +239,8 @@ impl TrustStore {
         }
         let trusted_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
         self.legacy.remove(&key(id.canonical));
-        self.trusted.insert(
-            id.key(),
+        self.at(id.location.id).insert(
+            id.canonical.as_os_str().to_owned(),
             Record {
                 path: key(id.canonical),
                 location: id.location.id.to_string(),
@@ -273,7 +282,11 @@ impl TrustStore {
                 }
                 legacy.retain(|k, _| disk.legacy.contains_key(k));
             }
-            for r in self.trusted.values() {
+            for r in self
+                .trusted
+                .iter()
+                .flat_map(|(_, records)| records.values())
+            {
                 trusted.insert(format!("{}\0{}", r.location, r.path), r.clone());
             }
             let file = StoreFile {
@@ -348,8 +361,14 @@ pub fn trust(opts: &Options) -> Result<(Vec<Trusted>, Vec<String>), Error> {
             )),
         };
     if opts.files.is_empty() {
-        for source in discover::discover(&opts.ctx) {
-            trust_one(&mut store, &source);
+        // A plugin that is off in every view is no hook source: trusted only when named.
+        for source in discover::discover_trusting(&opts.ctx, &store) {
+            if source
+                .plugin
+                .is_none_or(|p| p.agent == Standing::Loaded || p.trusted == Standing::Loaded)
+            {
+                trust_one(&mut store, &source);
+            }
         }
     } else {
         for file in &opts.files {

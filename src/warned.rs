@@ -1,21 +1,164 @@
 //! Which untrusted files `hookx run` has already warned about, so that it warns once per file
 //! and content, and an unchanged untrusted file costs an event no more than a `stat`.
 //!
-//! The record lives in `<home>/.hookx/warned.json`, beside the trust record. Each entry is keyed
-//! by the identity a file was found as (its location and real path, see [`crate::trust`]) and
-//! holds the SHA-256 of the content warned about and the file's [`FileId`] when it was hashed.
-//! A file whose `FileId` is unchanged has unchanged bytes (see [`crate::cache`]): it is not
-//! read again. One whose `FileId` changed is read and hashed (never parsed); it is warned about
-//! again only when the hash differs. The record is best effort: if it cannot be read or
-//! written, hookx warns again, which is the safe side.
+//! Two records live in `<home>/.hookx/`, beside the trust record:
+//!
+//! - `warned.json`, one entry per file warned about, keyed by the identity it was found as (its
+//!   location and real path, see [`crate::trust`]), holding the SHA-256 of the content warned
+//!   about and the file's [`FileId`] when it was hashed. A file whose `FileId` is unchanged has
+//!   unchanged bytes (see [`crate::cache`]): it is not read again. One whose `FileId` changed is
+//!   read and hashed (never parsed); it is warned about again only when the hash differs.
+//! - `warned.sum`, digests of whole sets of files (identity and `FileId` of each) that were
+//!   all warned about as they are. When an event's untrusted files make a set listed there,
+//!   nothing changed since: `warned.json` is not even read, so a thousand untrusted files cost
+//!   a thousand `stat`s and one digest.
+//!
+//! Both are best effort: if they cannot be read or written, hookx warns again, which is the
+//! safe side.
 
 use crate::cache::FileId;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::hash::Hasher;
 use std::path::{Path, PathBuf};
 
 /// Entries kept; past this, the record starts afresh (files warned about again, once).
 const MAX_ENTRIES: usize = 4096;
+
+/// Digests kept in `warned.sum`: one per recent (project, host) set is enough.
+const MAX_DIGESTS: usize = 32;
+
+/// One untrusted file of an event.
+#[derive(Clone, Copy, Debug)]
+pub struct File<'a> {
+    /// The [`crate::discover::Location`] id it was found at.
+    pub location: &'a str,
+    /// Its real path (symlinks resolved), else the path it was found at.
+    pub real: &'a Path,
+    /// Where to read it.
+    pub path: &'a Path,
+    /// Its identity when it was found.
+    pub id: Option<&'a FileId>,
+    /// Its SHA-256, when discovery already hashed it.
+    pub sha256: Option<&'a str>,
+}
+
+impl File<'_> {
+    fn key(&self) -> String {
+        format!("{}\0{}", self.location, self.real.display())
+    }
+}
+
+/// The indices of the `files` to warn about now, recording that they were.
+pub fn to_warn(home: &Path, files: &[File<'_>]) -> Vec<usize> {
+    if files.is_empty() {
+        return Vec::new();
+    }
+    let sums = Sums::load(home);
+    let digest = digest(files);
+    if digest.is_some_and(|d| sums.has(d)) {
+        return Vec::new();
+    }
+    let mut record = Warned::load(home);
+    let mut all_known = true;
+    let warn: Vec<usize> = (0..files.len())
+        .filter(|&i| match record.should_warn(&files[i]) {
+            Some(warn) => warn,
+            None => {
+                all_known = false;
+                true
+            }
+        })
+        .collect();
+    if record.save()
+        && all_known
+        && let Some(digest) = digest
+    {
+        sums.with(digest).save();
+    }
+    warn
+}
+
+/// A digest of the files' locations and `FileId`s (and hashes, where known), in order; `None`
+/// when one has no settled `FileId`, which promises nothing about its bytes. Paths are not
+/// digested: a file renamed or linked anew gets a new ctime, so a new `FileId`.
+fn digest(files: &[File<'_>]) -> Option<u64> {
+    let mut mix = Mix(files.len() as u64);
+    mix.write(env!("CARGO_PKG_VERSION").as_bytes());
+    for file in files {
+        let id = file.id.filter(|id| id.settled())?;
+        mix.write(file.location.as_bytes());
+        id.digest_into(&mut mix);
+        mix.write(file.sha256.unwrap_or_default().as_bytes());
+    }
+    Some(mix.finish())
+}
+
+/// A fast 64-bit mix (splitmix64's finaliser, word by word): a set of a thousand files digests
+/// in microseconds. Not a defence: a collision could only cost a warning about a file that
+/// never runs.
+struct Mix(u64);
+
+impl Hasher for Mix {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+        self.write_u64(bytes.len() as u64);
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        let mut z = (self.0 ^ word).wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        self.0 = z ^ (z >> 31);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// `warned.sum`: digests of sets already warned about, newest last, one hex line each.
+struct Sums {
+    path: PathBuf,
+    digests: Vec<u64>,
+}
+
+impl Sums {
+    fn load(home: &Path) -> Sums {
+        let path = home.join(".hookx").join("warned.sum");
+        let digests = std::fs::read_to_string(&path)
+            .map(|text| {
+                text.lines()
+                    .filter_map(|l| u64::from_str_radix(l.trim(), 16).ok())
+                    .collect()
+            })
+            .unwrap_or_default();
+        Sums { path, digests }
+    }
+
+    fn has(&self, digest: u64) -> bool {
+        self.digests.contains(&digest)
+    }
+
+    fn with(mut self, digest: u64) -> Sums {
+        self.digests.retain(|d| *d != digest);
+        self.digests.push(digest);
+        let excess = self.digests.len().saturating_sub(MAX_DIGESTS);
+        self.digests.drain(..excess);
+        self
+    }
+
+    fn save(&self) {
+        let text: String = self.digests.iter().map(|d| format!("{d:016x}\n")).collect();
+        if let Some(dir) = self.path.parent() {
+            let _ = crate::cache::write_entry(dir, &self.path, &text);
+        }
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 struct Seen {
@@ -33,9 +176,9 @@ struct RecordFile {
 
 const VERSION: u32 = 1;
 
-/// The record of warnings given, loaded once per run.
+/// `warned.json`: the record of warnings given, file by file.
 #[derive(Debug, Default)]
-pub struct Warned {
+struct Warned {
     path: PathBuf,
     files: HashMap<String, Seen>,
     dirty: bool,
@@ -43,7 +186,7 @@ pub struct Warned {
 
 impl Warned {
     /// Loads `<home>/.hookx/warned.json`; missing or unreadable is an empty record.
-    pub fn load(home: &Path) -> Warned {
+    fn load(home: &Path) -> Warned {
         let path = home.join(".hookx").join("warned.json");
         let files = std::fs::read(&path)
             .ok()
@@ -58,31 +201,22 @@ impl Warned {
         }
     }
 
-    /// Whether to warn about the file `key` names, found at `path` with identity `id`:
-    /// `false` when it was warned about with this content. `sha256` is its hash when the caller
-    /// already has one; otherwise the file is read and hashed only if its identity changed.
-    pub fn should_warn(
-        &mut self,
-        key: &str,
-        path: &Path,
-        id: Option<&FileId>,
-        sha256: Option<&str>,
-    ) -> bool {
-        let id = id.cloned();
-        let known = self.files.get(key);
-        if sha256.is_none()
+    /// Whether to warn about `file`: `false` when it was warned about with this content. The
+    /// file is read and hashed only if discovery did not and its identity changed. `None` when
+    /// it cannot be read: warn, and remember nothing.
+    fn should_warn(&mut self, file: &File<'_>) -> Option<bool> {
+        let key = file.key();
+        let id = file.id.cloned();
+        let known = self.files.get(&key);
+        if file.sha256.is_none()
             && let (Some(seen), Some(id)) = (known, &id)
             && seen.id.as_ref() == Some(id)
         {
-            return false;
+            return Some(false);
         }
-        let sha = match sha256 {
+        let sha = match file.sha256 {
             Some(sha) => sha.to_string(),
-            None => match read_hash(path) {
-                Some(sha) => sha,
-                // Unreadable: warn, and remember nothing.
-                None => return true,
-            },
+            None => read_hash(file.path)?,
         };
         let settled = id.filter(FileId::settled);
         let warn = known.is_none_or(|seen| seen.sha256 != sha);
@@ -90,33 +224,33 @@ impl Warned {
             sha256: sha,
             id: settled,
         };
-        if self.files.get(key) != Some(&seen) {
+        if self.files.get(&key) != Some(&seen) {
             if self.files.len() >= MAX_ENTRIES {
                 self.files.clear();
             }
-            self.files.insert(key.to_string(), seen);
+            self.files.insert(key, seen);
             self.dirty = true;
         }
-        warn
+        Some(warn)
     }
 
-    /// Writes the record if anything changed (atomically; errors are ignored).
-    pub fn save(&self) {
+    /// Writes the record if anything changed (atomically). Whether the record on disk is now
+    /// this one.
+    fn save(&self) -> bool {
         if !self.dirty {
-            return;
+            return true;
         }
         let record = RecordFile {
             version: VERSION,
             files: self.files.clone(),
         };
         let Ok(text) = serde_json::to_string(&record) else {
-            return;
+            return false;
         };
-        if let Some(dir) = self.path.parent()
-            && std::fs::create_dir_all(dir).is_ok()
-        {
-            let _ = crate::cache::write_entry(dir, &self.path, &text);
-        }
+        self.path.parent().is_some_and(|dir| {
+            std::fs::create_dir_all(dir).is_ok()
+                && crate::cache::write_entry(dir, &self.path, &text).is_ok()
+        })
     }
 }
 

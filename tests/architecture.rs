@@ -65,8 +65,19 @@ fn owned() -> Owned {
                 Pattern::File(f) => o.within.push(f),
                 Pattern::Dir { dir, .. } => o.within.push(dir),
                 Pattern::Sub { dir, name } => o.within.extend([dir, name]),
-                Pattern::Tree { dir, .. } => o.within.push(dir),
+                Pattern::Plugins => {}
             }
+        }
+        if let Some(p) = config.plugins {
+            o.within.extend([
+                p.registry,
+                p.marketplaces,
+                p.catalog,
+                p.enabled_key,
+                p.hook_file,
+            ]);
+            o.within.extend(p.downloads);
+            o.within.extend(p.enabled_in);
         }
     }
     for &f in Flavor::all() {

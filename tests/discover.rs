@@ -296,7 +296,7 @@ fn disable_all_hooks_follows_claude_precedence() {
     // User turns hooks off: every Claude source is off, other agents are untouched.
     tree.write(
         "home/.claude/settings.json",
-        r#"{"disableAllHooks": true, "hooks": {}}"#,
+        r#"{"disableAllHooks": true, "hooks": {}, "enabledPlugins": {"fmt@tools": true}}"#,
     );
     assert_eq!(claude_rules(&tree), 0);
     let sources = discover::discover(&tree.ctx());
@@ -464,8 +464,9 @@ fn trust_without_files_trusts_every_source_that_parses() {
 fn dispatch_rules_are_the_trusted_ones_the_host_does_not_run() {
     let tree = Tree::new("full");
     let ctx = tree.ctx();
-    let sources = discover::discover(&ctx);
+    // Which plugins hookx may run depends on the trusted settings: discovered with the store.
     let files = |store: &TrustStore| -> Vec<String> {
+        let sources = discover::discover_trusting(&ctx, store);
         let mut files: Vec<String> = discover::dispatch_rules(&sources, bricks::DIALECT, store)
             .iter()
             .map(|r| r.source.display.clone())
@@ -546,29 +547,93 @@ fn the_home_comes_from_hookx_home_when_not_given() {
     assert!(text.contains("~/.claude/settings.json"), "{text}");
 }
 
+/// Plugin hook files come from Claude's registries: a plugin that is downloaded only (in a
+/// marketplace clone), installed but not enabled, or anywhere else below `~/.claude/plugins`
+/// is listed as off and never runs, under any host.
 #[test]
-fn plugins_are_found_only_to_a_bounded_depth() {
+fn only_plugins_claude_loads_are_hook_sources() {
     let tree = Tree::new("full");
-    let hooks = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "deep"}]}]}}"#;
-    tree.write("home/.claude/plugins/a/b/c/d/e/hooks/hooks.json", hooks);
-    tree.write("home/.claude/plugins/a/b/c/d/e/f/g/hooks/hooks.json", hooks);
+    let hooks = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "off"}]}]}}"#;
+    // Downloaded with the marketplace, not installed.
     tree.write(
-        "home/.claude/plugins/x/node_modules/p/hooks/hooks.json",
+        "home/.claude/plugins/marketplaces/tools/plugins/lint/hooks/hooks.json",
         hooks,
     );
+    // Installed, then disabled.
+    tree.write(
+        "home/.claude/plugins/cache/tools/audit/2.0.0/hooks/hooks.json",
+        hooks,
+    );
+    let registry = tree.home().join(".claude/plugins/installed_plugins.json");
+    let mut record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&registry).unwrap()).unwrap();
+    record["plugins"]["audit@tools"] = serde_json::json!([{
+        "scope": "user",
+        "installPath": tree.home().join(".claude/plugins/cache/tools/audit/2.0.0"),
+        "version": "2.0.0",
+    }]);
+    std::fs::write(&registry, record.to_string()).unwrap();
+    let settings = tree.home().join(".claude/settings.json");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    std::fs::write(
+        &settings,
+        text.replace(
+            r#""fmt@tools": true"#,
+            r#""fmt@tools": true, "audit@tools": false"#,
+        ),
+    )
+    .unwrap();
+    // Not a plugin layout at all: never a source.
+    tree.write("home/.claude/plugins/a/b/hooks/hooks.json", hooks);
     let sources = discover::discover(&tree.ctx());
-    let plugins: Vec<&str> = sources
+    let plugins: Vec<(&str, Option<&str>)> = sources
         .iter()
         .filter(|s| s.scope == Scope::Plugin)
-        .map(|s| s.display.as_str())
+        .map(|s| (s.display.as_str(), s.plugin.map(|p| p.agent.name())))
         .collect();
     assert_eq!(
         plugins,
         [
-            "~/.claude/plugins/a/b/c/d/e/hooks/hooks.json",
-            "~/.claude/plugins/cache/tools/fmt/1.2.0/hooks/hooks.json",
+            (
+                "~/.claude/plugins/cache/tools/fmt/1.2.0/hooks/hooks.json",
+                Some("loaded")
+            ),
+            (
+                "~/.claude/plugins/marketplaces/tools/plugins/lint/hooks/hooks.json",
+                Some("not-installed")
+            ),
+            (
+                "~/.claude/plugins/cache/tools/audit/2.0.0/hooks/hooks.json",
+                Some("disabled")
+            ),
         ]
     );
+    let mut store = TrustStore::default();
+    for source in &sources {
+        store.trust_source(source);
+    }
+    let runs_off = |rules: &[discover::EffectiveRule<'_>]| {
+        rules.iter().any(|r| {
+            r.rule.handlers.iter().any(|h| {
+                matches!(&h.kind, hookx::model::HandlerKind::Command(c)
+                    if c.command.as_deref() == Some("off"))
+            })
+        })
+    };
+    assert!(!runs_off(&discover::effective_rules(&sources, &store)));
+    for &host in Dialect::all() {
+        assert!(!runs_off(&discover::dispatch_rules(&sources, host, &store)));
+        assert!(!runs_off(&discover::host_rules(&sources, host, &store)));
+        for source in sources.iter().filter(|s| !s.is_loaded_by_its_agent()) {
+            assert_eq!(discover::runner(host, source), Runner::Off);
+        }
+    }
+    let text = tree.stdout(&["list"]);
+    assert!(
+        text.contains("off: plugin installed but not enabled"),
+        "{text}"
+    );
+    assert!(text.contains("off: plugin not installed"), "{text}");
 }
 
 #[test]

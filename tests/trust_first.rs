@@ -145,7 +145,7 @@ fn runaway_untrusted_matchers_do_not_change_the_trusted_outcome() {
     let s = Setup::new();
     // The trusted rule's matcher is a regex (not a plain list), answered in microseconds.
     s.trusted_deny("a+!");
-    // A downloaded, untrusted Claude plugin (hookx's to run under Copilot): three runaway
+    // An untrusted `~/.claude/settings.json` (hookx's to run under Copilot): three runaway
     // matchers spent the old three-second budget, and the fourth, the trusted rule's text
     // (read unanchored by Claude as by Bricks), was remembered as "not evaluated".
     let rules: Vec<serde_json::Value> = ["(a+)+$", "(a*)*$", "(a|a)*$", "a+!"]
@@ -158,7 +158,7 @@ fn runaway_untrusted_matchers_do_not_change_the_trusted_outcome() {
         .collect();
     write(
         &s.home,
-        ".claude/plugins/cache/evil/p/1.0.0/hooks/hooks.json",
+        ".claude/settings.json",
         &serde_json::json!({"hooks": {"PreToolUse": rules}}).to_string(),
     );
     let payload = serde_json::json!({
@@ -377,4 +377,97 @@ mod mixed {
             harness::trust_mix(&data);
         }
     }
+}
+
+/// Once warned about and settled, an unchanged untrusted file costs `hookx run` one `stat`:
+/// no open, no read, and the per-file record of warnings (`warned.json`) is not read either
+/// (`warned.sum` says the whole set is unchanged). Run under `strace`; skips when it is not
+/// installed (a note says so), unless `HOOKX_STRACE=require`.
+#[test]
+fn an_unchanged_untrusted_file_costs_one_stat() {
+    if std::process::Command::new("strace")
+        .arg("-V")
+        .output()
+        .is_err()
+    {
+        assert!(
+            std::env::var("HOOKX_STRACE").as_deref() != Ok("require"),
+            "strace is not installed"
+        );
+        eprintln!("skip an_unchanged_untrusted_file_costs_one_stat: no strace");
+        return;
+    }
+    let s = Setup::new();
+    s.trusted_deny("bash");
+    let files: Vec<PathBuf> = (0..50)
+        .map(|i| {
+            write(
+                &s.project,
+                &format!(".github/hooks/evil{i:02}.json"),
+                &copilot_file("bash"),
+            )
+        })
+        .collect();
+    let first = s.claude_pre_tool_use("Bash");
+    assert!(
+        first.stderr.contains("evil49.json (not trusted)"),
+        "{first:?}"
+    );
+    // Identities are relied on only once the files have settled; the next run records them.
+    std::thread::sleep(hookx::cache::SETTLE + std::time::Duration::from_millis(200));
+    let second = s.claude_pre_tool_use("Bash");
+    assert!(!second.stderr.contains("evil"), "{second:?}");
+
+    let trace = s.home.join("trace");
+    let payload = serde_json::json!({
+        "session_id": "s", "cwd": s.project, "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "ls"},
+    });
+    let out = std::process::Command::new("strace")
+        .args(["-f", "-y", "-qq", "-e", "trace=%file,%desc", "-o"])
+        .arg(&trace)
+        .arg(env!("CARGO_BIN_EXE_hookx"))
+        .args([
+            "run",
+            "--host",
+            "claude",
+            "--event",
+            "PreToolUse",
+            "--project",
+        ])
+        .arg(&s.project)
+        .arg("--home")
+        .arg(&s.home)
+        .env_remove("HOOKX_HOME")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(payload.to_string().as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("evil"), "{stderr}");
+    let text = std::fs::read_to_string(&trace).unwrap();
+    for file in &files {
+        let name = file.display().to_string();
+        let calls: Vec<&str> = text.lines().filter(|l| l.contains(&name)).collect();
+        assert!(
+            calls.len() == 1 && calls[0].contains("stat"),
+            "{name}: {calls:#?}"
+        );
+    }
+    let record = s.home.join(".hookx/warned.json").display().to_string();
+    assert!(!text.contains(&record), "warned.json was read:\n{text}");
+    assert!(
+        text.contains("warned.sum"),
+        "the trace misses hookx's own files:\n{text}"
+    );
 }

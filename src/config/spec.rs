@@ -85,6 +85,46 @@ pub struct ConfigSpec {
     pub convert_target: &'static str,
     /// Handler types the agent runs only on some events (Copilot: `prompt` on sessionStart).
     pub type_only_on: &'static [(&'static str, &'static [crate::model::EventKind])],
+    /// Where the agent records its installed plugins and how it decides which it loads, when
+    /// its plugins carry hooks ([`crate::plugins`]).
+    pub plugins: Option<&'static PluginSpec>,
+}
+
+/// An agent's plugin registries, as data: which plugins it loads, and from where. Paths are
+/// relative to the home; JSON keys are the agent's own.
+pub struct PluginSpec {
+    /// The record of installed plugins: `{"version": N, PLUGINS_KEY: {ID: [{INSTALL_PATH_KEY:
+    /// DIR, …}, …]}}`, IDs written `name@marketplace`. Another version is not read (no plugin
+    /// loads).
+    pub registry: &'static str,
+    pub registry_version: u64,
+    pub plugins_key: &'static str,
+    pub install_path_key: &'static str,
+    /// The record of known marketplaces: `{NAME: {SOURCE_KEY: {SOURCE_KEY: KIND, …},
+    /// LOCATION_KEY: DIR, …}}`. A plugin of an unknown marketplace is not loaded.
+    pub marketplaces: &'static str,
+    pub location_key: &'static str,
+    pub source_key: &'static str,
+    /// A marketplace's catalog, below its location: `{CATALOG_PLUGINS_KEY: [{"name": NAME,
+    /// SOURCE_KEY: SOURCE, …}]}`. A plugin it does not list is not loaded.
+    pub catalog: &'static str,
+    pub catalog_plugins_key: &'static str,
+    /// Marketplace kinds whose plugins with a relative-path source load in place, from the
+    /// marketplace's own folder, installed or not; every other plugin loads from its install
+    /// record's folder, and only when it has one.
+    pub in_place_kinds: &'static [&'static str],
+    /// The settings key mapping plugin IDs to whether they are on (only `true` turns one on),
+    /// and the [`crate::discover::Location`] ids of the settings files it is read from, lowest
+    /// precedence first: the last file that has an ID decides.
+    pub enabled_key: &'static str,
+    pub enabled_in: &'static [&'static str],
+    /// The hook file below a plugin's folder.
+    pub hook_file: &'static str,
+    /// Folders of downloaded plugins (marketplace clones, the install cache), walked by
+    /// `hookx list` (never by `hookx run`) to `download_depth` levels for hook files of
+    /// plugins the agent does not load.
+    pub downloads: &'static [&'static str],
+    pub download_depth: usize,
 }
 
 /// The kinds of file of one dialect.

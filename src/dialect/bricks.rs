@@ -149,6 +149,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     version: None,
     install_project: ".bricks/hooks.json",
     run_keys: RunKeys::NONE,
+    plugins: None,
     install_user: ".bricks-project-desktop/hooks.json",
     hook_dir_var: None,
     reads_foreign_as: &[],

@@ -6,9 +6,9 @@ use super::{
     Flavor, HostSpec, KeyCase, KillSwitch, RouteSpec, Schema, Tables, TimestampForm,
 };
 use crate::config::spec::{
-    ConfigSpec, DocumentKind, Documents, HandlerField, OnFailure, PluginForm, RunKeys,
+    ConfigSpec, DocumentKind, Documents, HandlerField, OnFailure, PluginForm, PluginSpec, RunKeys,
 };
-use crate::discover::{Location, PLUGIN_DEPTH, Pattern, Root, Scope};
+use crate::discover::{Location, Pattern, Root, Scope};
 use crate::model::EventKind;
 
 pub static DIALECT: Dialect = Dialect(&DEF);
@@ -157,11 +157,7 @@ pub static DEF: DialectDef = DialectDef {
             dialect: Dialect(&DEF),
             scope: Scope::Plugin,
             root: Root::Home,
-            pattern: Pattern::Tree {
-                dir: ".claude/plugins",
-                file: "hooks/hooks.json",
-                max_depth: PLUGIN_DEPTH,
-            },
+            pattern: Pattern::Plugins,
         },
         Location {
             id: "claude-skill-user",
@@ -292,6 +288,35 @@ static CONFIG: ConfigSpec = ConfigSpec {
     plugin_root_var: Some("CLAUDE_PLUGIN_ROOT"),
     convert_target: ".claude/settings.json",
     type_only_on: &[],
+    plugins: Some(&PLUGINS),
+};
+
+/// claude-code 2.1.332, run (`tests/live_claude.rs`, `plugins_*`; recorded in
+/// `tests/fixtures/recorded/claude-2.1.332/plugins/`): a plugin's hooks load when the merged
+/// `enabledPlugins` (user < project < local; managed settings are not read) sets its ID to
+/// `true`, its marketplace is in `known_marketplaces.json` and that marketplace's catalog
+/// lists it. It then loads from its `installed_plugins.json` record's `installPath`, except a
+/// relative-path plugin of a `directory` marketplace, which loads from the marketplace folder
+/// even when not installed. Installed but not enabled, enabled but not installed (a `git`
+/// marketplace), and downloaded only (a marketplace clone): not loaded. An installed plugin
+/// with no `enabledPlugins` entry is not loaded either.
+static PLUGINS: PluginSpec = PluginSpec {
+    registry: ".claude/plugins/installed_plugins.json",
+    registry_version: 2,
+    plugins_key: "plugins",
+    install_path_key: "installPath",
+    marketplaces: ".claude/plugins/known_marketplaces.json",
+    location_key: "installLocation",
+    source_key: "source",
+    catalog: ".claude-plugin/marketplace.json",
+    catalog_plugins_key: "plugins",
+    in_place_kinds: &["directory"],
+    enabled_key: "enabledPlugins",
+    enabled_in: &["claude-user", "claude-project", "claude-local"],
+    hook_file: "hooks/hooks.json",
+    downloads: &[".claude/plugins/marketplaces", ".claude/plugins/cache"],
+    // `marketplaces/M/plugins/P/hooks/hooks.json`, `cache/M/P/VERSION/hooks/hooks.json`.
+    download_depth: 4,
 };
 
 /// Run-time protocol rows (dialects.md §6, §7), read by `crate::protocol`.

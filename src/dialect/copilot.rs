@@ -286,6 +286,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     version: Some(1),
     install_project: ".github/hooks/hookx.json",
     run_keys: RunKeys::NONE,
+    plugins: None,
     install_user: ".copilot/hooks/hookx.json",
     hook_dir_var: Some("COPILOT_HOOK_DIR"),
     // Run 1.0.102: `.claude/settings*.json` handlers get the PascalCase payload.

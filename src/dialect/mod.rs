@@ -114,7 +114,7 @@ impl Dialect {
 
 impl PartialEq for Dialect {
     fn eq(&self, other: &Dialect) -> bool {
-        self.name() == other.name()
+        std::ptr::eq(self.0, other.0) || self.name() == other.name()
     }
 }
 

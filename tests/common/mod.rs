@@ -52,12 +52,22 @@ pub fn stem(path: &str) -> &str {
 
 /// Copies the directory `from` into `to`, recursively.
 pub fn copy_tree(from: &Path, to: &Path) {
+    copy_tree_at(from, to, to);
+}
+
+/// Copies like [`copy_tree`], writing `{{root}}` in `.json` files as `root`'s path: agent
+/// registries (Claude's `installed_plugins.json`) record absolute paths.
+fn copy_tree_at(from: &Path, to: &Path, root: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
         let target = to.join(entry.file_name());
         if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
+            copy_tree_at(&entry.path(), &target, root);
+        } else if target.extension().is_some_and(|e| e == "json") {
+            let text = std::fs::read_to_string(entry.path()).unwrap();
+            let text = text.replace("{{root}}", &root.display().to_string());
+            std::fs::write(target, text).unwrap();
         } else {
             std::fs::copy(entry.path(), target).unwrap();
         }

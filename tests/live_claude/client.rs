@@ -225,20 +225,7 @@ pub fn run(bin: &Path, world: &World, port: u16, prompt: &str, extra: &[&str]) -
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
-    let child = cmd.spawn().expect("start claude");
-    let pid = child.id() as i32;
-    // The bound: a watchdog kills the whole group if the run overruns.
-    let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
-    let watchdog = std::thread::spawn(move || {
-        if done_rx.recv_timeout(Duration::from_secs(120)).is_err() {
-            let _ = Command::new("kill")
-                .args(["-KILL", "--", &format!("-{pid}")])
-                .status();
-        }
-    });
-    let out = child.wait_with_output().expect("wait for claude");
-    let _ = done_tx.send(());
-    watchdog.join().unwrap();
+    let out = bounded(cmd);
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
     let _ = std::fs::write(debug.with_extension("stream"), &stdout);
     Run {
@@ -251,4 +238,38 @@ pub fn run(bin: &Path, world: &World, port: u16, prompt: &str, extra: &[&str]) -
         stderr: String::from_utf8_lossy(&out.stderr).to_string(),
         debug_log: std::fs::read_to_string(&debug).unwrap_or_default(),
     }
+}
+
+/// Runs `claude ARGS…` (`plugin install …`) in the world's project with the run environment,
+/// at most two minutes.
+pub fn command(bin: &Path, world: &World, args: &[&str]) -> std::process::Output {
+    let mut cmd = Command::new(bin);
+    cmd.env_clear()
+        .envs(base_env(world, 9))
+        .current_dir(&world.project)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    bounded(cmd)
+}
+
+/// Starts `cmd` (in its own process group) and waits; a watchdog kills the whole group if it
+/// overruns two minutes.
+fn bounded(mut cmd: Command) -> std::process::Output {
+    let child = cmd.spawn().expect("start claude");
+    let pid = child.id() as i32;
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        if done_rx.recv_timeout(Duration::from_secs(120)).is_err() {
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{pid}")])
+                .status();
+        }
+    });
+    let out = child.wait_with_output().expect("wait for claude");
+    let _ = done_tx.send(());
+    watchdog.join().unwrap();
+    out
 }
