@@ -60,6 +60,7 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Calls(vec![("grep_search", json!({"pattern": "two"}))]),
             Step::Calls(vec![("list_directory", json!({"dir_path": project}))]),
             Step::Calls(vec![("google_web_search", json!({"query": "hookx"}))]),
+            Step::Calls(vec![("mcp_probe_echo", json!({"text": "hi-mcp"}))]),
             Step::Calls(vec![(
                 "invoke_agent",
                 json!({"agent_name": "generalist",
@@ -81,7 +82,9 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             steps
         }
         "ask" => vec![shell("echo ask-me"), Step::Text("ask done")],
-        "model" | "modelblock" | "blockprompt" | "untrusted" => vec![Step::Text("MODEL-ORIGINAL")],
+        "model" | "modelblock" | "blockprompt" | "untrusted" | "skiptrust" | "invalid" => {
+            vec![Step::Text("MODEL-ORIGINAL")]
+        }
         _ => vec![Step::Text("unknown scenario")],
     }
 }
@@ -108,7 +111,13 @@ const DENY_CASES: &[(&str, &str, &str, i32, Expect)] = &[
     ("echo exit3", "", "E-EXIT3", 3, Expect::Blocked("E-EXIT3")),
     ("echo exit2-silent", "", "", 2, Expect::Ran),
     ("echo plain0", "PLAIN-TEXT", "", 0, Expect::Ran),
-    ("echo malformed", r#"{"decision": "deny", "#, "", 0, Expect::Ran),
+    (
+        "echo malformed",
+        r#"{"decision": "deny", "#,
+        "",
+        0,
+        Expect::Ran,
+    ),
     (
         "echo stderr-json",
         "",
@@ -130,13 +139,27 @@ const DENY_CASES: &[(&str, &str, &str, i32, Expect)] = &[
         0,
         Expect::Rewritten("rewritten-cmd"),
     ),
-    ("echo approve", r#"{"decision":"approve"}"#, "", 0, Expect::Ran),
+    (
+        "echo approve",
+        r#"{"decision":"approve"}"#,
+        "",
+        0,
+        Expect::Ran,
+    ),
     (
         "echo sysmsg",
         r#"{"systemMessage":"SYS-MSG"}"#,
         "",
         0,
         Expect::Ran,
+    ),
+    // The user's handler allows, the project's denies: any deny wins.
+    (
+        "echo merge",
+        r#"{"decision":"allow"}"#,
+        "",
+        0,
+        Expect::Blocked("R-MERGE-DENY"),
     ),
     // Answered by the `timeout` handler (1500 ms) only after 4 s.
     ("echo timeout", "", "", 0, Expect::Ran),
@@ -165,7 +188,12 @@ fn group(sb: &Sandbox, matcher: Option<&str>, label: &str) -> Value {
 fn record_everything(sb: &Sandbox, prefix: &str) -> serde_json::Map<String, Value> {
     EVENTS
         .iter()
-        .map(|e| (e.to_string(), json!([group(sb, None, &format!("{prefix}{e}"))])))
+        .map(|e| {
+            (
+                e.to_string(),
+                json!([group(sb, None, &format!("{prefix}{e}"))]),
+            )
+        })
         .collect()
 }
 
@@ -266,9 +294,14 @@ impl Live {
     }
 }
 
-/// Runs `SCENARIO:<scenario> do the work` with `args` in a sandbox prepared by `setup`
-/// (trusted folder unless `setup` says otherwise), or `None` when the client is missing.
-fn live(scenario: &str, args: &[&str], setup: impl FnOnce(&Sandbox)) -> Option<Live> {
+/// Runs `SCENARIO:<scenario> do the work` with `args` and the extra variables `env` in a
+/// sandbox prepared by `setup`, or `None` when the client is missing.
+fn live(
+    scenario: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+    setup: impl FnOnce(&Sandbox),
+) -> Option<Live> {
     let bin = client::binary()?;
     let sb = Sandbox::new();
     setup(&sb);
@@ -278,7 +311,7 @@ fn live(scenario: &str, args: &[&str], setup: impl FnOnce(&Sandbox)) -> Option<L
         model.port,
         &format!("SCENARIO:{scenario} do the work"),
         args,
-        &[],
+        env,
     );
     let dumps = sb.dumps();
     let live = Live {
@@ -315,14 +348,15 @@ impl Checks {
 }
 
 /// Ground truth, no hookx: every event's payload from user, project and extension hooks, the
-/// tools (shell, write, replace, read, a failing read, glob, grep, ls, web search, a subagent),
+/// tools (shell, write, replace, read, a failing read, glob, grep, ls, web search, an MCP tool,
+/// a subagent),
 /// and the answers that reach the model (context on SessionStart, BeforeAgent and AfterTool; an
 /// AfterTool block and tail call; an AfterAgent block). A second run resumes the session and
 /// compresses it (SessionStart `resume`, PreCompress `manual`), with one project hook changed:
 /// the project-hook warning and `trusted_hooks.json`, before and after.
 #[test]
 fn ground_truth_tools() {
-    let Some(l) = live("tools", &["--yolo"], |sb| {
+    let Some(l) = live("tools", &["--yolo"], &[], |sb| {
         sb.trust_folder();
         let mut user = record_everything(sb, "");
         // The shell that runs hooks, and how a command's variables are rewritten as text.
@@ -334,16 +368,28 @@ fn ground_truth_tools() {
             .as_array_mut()
             .unwrap()
             .push(json!({"hooks": [{"type": "command", "command": probe}]}));
-        sb.user_settings(Value::Object(user));
+        user["BeforeTool"]
+            .as_array_mut()
+            .unwrap()
+            .push(group(sb, Some("^mcp_probe_"), "m-mcp"));
+        sb.user_settings_with(Value::Object(user), sb.mcp_server("probe"));
         sb.project_settings(Value::Object(record_everything(sb, "project-")));
-        extension(sb, "hookx-probe", Value::Object(record_everything(sb, "ext-")));
+        extension(
+            sb,
+            "hookx-probe",
+            Value::Object(record_everything(sb, "ext-")),
+        );
         let ctx = |e: &str| {
-            format!(r#"{{"hookSpecificOutput":{{"hookEventName":"{e}","additionalContext":"CTX-{e}"}}}}"#)
+            format!(
+                r#"{{"hookSpecificOutput":{{"hookEventName":"{e}","additionalContext":"CTX-{e}"}}}}"#
+            )
         };
-        sb.answer("SessionStart", "a", "", &format!(
-            r#"{{"systemMessage":"SYS-SessionStart","hookSpecificOutput":{{"hookEventName":"SessionStart","additionalContext":"CTX-SessionStart"}}}}"#), "", 0);
+        sb.answer("SessionStart", "a", "",
+            r#"{"systemMessage":"SYS-SessionStart","hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"CTX-SessionStart"}}"#, "", 0);
         sb.answer("BeforeAgent", "a", "", &ctx("BeforeAgent"), "", 0);
         sb.answer("AfterTool", "a", "hello-shell", &ctx("AfterTool"), "", 0);
+        sb.answer("project-AfterTool", "a", "hello-shell",
+            r#"{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"PCTX-AfterTool"}}"#, "", 0);
         sb.answer(
             "AfterTool",
             "b",
@@ -379,7 +425,12 @@ fn ground_truth_tools() {
         }
     }
     // Context: SessionStart's is prepended to the prompt, BeforeAgent's appended, both tagged.
-    let first = l.model.turns_of("tools").first().cloned().unwrap_or_default();
+    let first = l
+        .model
+        .turns_of("tools")
+        .first()
+        .cloned()
+        .unwrap_or_default();
     let texts = server::user_texts(&first).join("\n");
     c.that(
         texts.contains("<hook_context>CTX-SessionStart</hook_context>"),
@@ -395,8 +446,9 @@ fn ground_truth_tools() {
     );
     let shell = l.tool_result("tools", "hello-shell");
     c.that(
-        shell.contains("hello-shell") && shell.contains("<hook_context>CTX-AfterTool</hook_context>"),
-        format!("AfterTool context appended to the result: {shell}"),
+        shell.contains("hello-shell")
+            && shell.contains("<hook_context>CTX-AfterTool\\nPCTX-AfterTool</hook_context>"),
+        format!("AfterTool contexts (user, then project) appended to the result: {shell}"),
     );
     let write = l.tool_result("tools", "one\\n");
     c.that(
@@ -415,7 +467,10 @@ fn ground_truth_tools() {
     let tail = l.dump("BeforeTool", "echo tail-call");
     c.that(
         tail.stdin["original_request_name"] == "list_directory",
-        format!("the tail call's BeforeTool names the original: {}", tail.raw),
+        format!(
+            "the tail call's BeforeTool names the original: {}",
+            tail.raw
+        ),
     );
     c.that(
         sent.contains("STOP-AGAIN"),
@@ -430,6 +485,18 @@ fn ground_truth_tools() {
     // The subagent's tool calls fire the same tool hooks; its model calls the model hooks.
     l.dump("BeforeTool", "from-subagent");
     l.dump("AfterTool", "from-subagent");
+    // An MCP tool is `mcp_SERVER_TOOL`, with `mcp_context`; matchers see that name.
+    let mcp = l.dump("BeforeTool", "hi-mcp");
+    c.that(
+        mcp.stdin["tool_name"] == "mcp_probe_echo"
+            && mcp.stdin["mcp_context"]["server_name"] == "probe"
+            && mcp.stdin["mcp_context"]["tool_name"] == "echo",
+        format!("MCP BeforeTool: {}", mcp.raw),
+    );
+    c.that(
+        l.count("m-mcp") == 1 && l.tool_result("tools", "hi-mcp").contains("echo: hi-mcp"),
+        "the MCP call ran, and `^mcp_probe_` matched it alone",
+    );
     // Failing read: AfterTool carries the error.
     let failed = l.dump("AfterTool", "missing.txt");
     c.that(
@@ -457,10 +524,14 @@ fn ground_truth_tools() {
         ("GEMINI_CWD", &project),
         ("CLAUDE_PROJECT_DIR", &project),
     ] {
-        c.that(pre.env.get(k) == Some(v), format!("{k} = {:?}", pre.env.get(k)));
+        c.that(
+            pre.env.get(k) == Some(v),
+            format!("{k} = {:?}", pre.env.get(k)),
+        );
     }
     c.that(
-        pre.env.get("GEMINI_SESSION_ID") == pre.stdin["session_id"].as_str().map(String::from).as_ref(),
+        pre.env.get("GEMINI_SESSION_ID")
+            == pre.stdin["session_id"].as_str().map(String::from).as_ref(),
         "GEMINI_SESSION_ID is the payload's session_id",
     );
     c.that(pre.cwd == project, format!("cwd {}", pre.cwd));
@@ -493,11 +564,27 @@ fn ground_truth_tools() {
     l.sb.project_settings(Value::Object(project_hooks));
     let before = l.dumps.len();
     let bin = client::binary().expect("found by live()");
-    let out = l.sb.run(&bin, l.model.port, "/compress", &["--resume", "latest"], &[]);
+    let out = l.sb.run(
+        &bin,
+        l.model.port,
+        "/compress",
+        &["--resume", "latest"],
+        &[],
+    );
     let dumps: Vec<client::Dump> = l.sb.dumps().into_iter().skip(before).collect();
-    c.that(out.status == Some(0), format!("resume exit {:?}: {}", out.status, out.stderr));
-    let has = |label: &str, text: &str| dumps.iter().any(|d| d.label == label && d.raw.contains(text));
-    c.that(has("SessionStart", r#""source":"resume""#), "SessionStart resume");
+    c.that(
+        out.status == Some(0),
+        format!("resume exit {:?}: {}", out.status, out.stderr),
+    );
+    let has = |label: &str, text: &str| {
+        dumps
+            .iter()
+            .any(|d| d.label == label && d.raw.contains(text))
+    };
+    c.that(
+        has("SessionStart", r#""source":"resume""#),
+        "SessionStart resume",
+    );
     c.that(
         has("PreCompress", r#""trigger":"manual""#),
         format!("PreCompress manual: {}", out.stdout),
@@ -531,7 +618,7 @@ fn trusted_hooks(sb: &Sandbox) -> Value {
 /// and `sequential` execution, and the order of user, project and extension hooks.
 #[test]
 fn ground_truth_deny() {
-    let Some(l) = live("deny", &["--yolo"], |sb| {
+    let Some(l) = live("deny", &["--yolo"], &[], |sb| {
         sb.trust_folder();
         let mut user = record_everything(sb, "");
         let before = user["BeforeTool"].as_array_mut().unwrap();
@@ -549,24 +636,50 @@ fn ground_truth_deny() {
         before.push(json!({"matcher": "glob", "hooks": [
             {"type": "command", "command": peer("a", "b")},
             {"type": "command", "command": peer("b", "a")}]}));
-        before.push(json!({"matcher": "grep_search", "sequential": true, "hooks": [
+        before.push(
+            json!({"matcher": "grep_search", "sequential": true, "hooks": [
             {"type": "command", "command": sb.dumper("seq-1")},
-            {"type": "command", "command": sb.dumper("seq-2")}]}));
+            {"type": "command", "command": sb.dumper("seq-2")}]}),
+        );
         let start = user["SessionStart"].as_array_mut().unwrap();
-        for (label, m) in [("s-startup", "startup"), ("s-resume", "resume"), ("s-start", "start")] {
+        for (label, m) in [
+            ("s-startup", "startup"),
+            ("s-resume", "resume"),
+            ("s-start", "start"),
+        ] {
             start.push(group(sb, Some(m), label));
         }
-        user["BeforeAgent"]
-            .as_array_mut()
-            .unwrap()
-            .push(group(sb, Some("no-such-thing"), "a-nomatch"));
+        user["BeforeAgent"].as_array_mut().unwrap().push(group(
+            sb,
+            Some("no-such-thing"),
+            "a-nomatch",
+        ));
         sb.user_settings(Value::Object(user));
         sb.project_settings(json!({"BeforeTool": [group(sb, None, "project-BeforeTool")]}));
-        extension(sb, "hookx-probe", json!({"BeforeTool": [group(sb, None, "ext-BeforeTool")]}));
+        extension(
+            sb,
+            "hookx-probe",
+            json!({"BeforeTool": [group(sb, None, "ext-BeforeTool")]}),
+        );
         for (i, (cmd, stdout, stderr, exit, _)) in DENY_CASES.iter().enumerate() {
             let when = format!("{cmd}\"");
-            sb.answer("BeforeTool", &format!("{i:02}"), &when, stdout, stderr, *exit);
+            sb.answer(
+                "BeforeTool",
+                &format!("{i:02}"),
+                &when,
+                stdout,
+                stderr,
+                *exit,
+            );
         }
+        sb.answer(
+            "project-BeforeTool",
+            "a",
+            "echo merge\"",
+            r#"{"decision":"deny","reason":"R-MERGE-DENY"}"#,
+            "",
+            0,
+        );
         sb.answer_late(
             "timeout",
             "a",
@@ -593,9 +706,12 @@ fn ground_truth_deny() {
         let result = l.out.tool_result(cmd);
         let output = result.map(|r| r["output"].to_string()).unwrap_or_default();
         let ok = match expect {
-            Expect::Ran => result.is_some_and(|r| r["status"] == "success") && output.contains(name),
+            Expect::Ran => {
+                result.is_some_and(|r| r["status"] == "success") && output.contains(name)
+            }
             Expect::Blocked(reason) => {
-                l.tool_result("deny", cmd).contains(&format!("Tool execution blocked: {reason}"))
+                l.tool_result("deny", cmd)
+                    .contains(&format!("Tool execution blocked: {reason}"))
                     && result.is_some_and(|r| r["status"] == "error")
             }
             Expect::Rewritten(ran) => output.contains(ran),
@@ -628,9 +744,11 @@ fn ground_truth_deny() {
     // `continue: false` on BeforeTool ends the run.
     let stop = l.out.tool_result("echo stop-json");
     c.that(
-        stop.is_some_and(|r| r["output"]
-            .as_str()
-            .is_some_and(|o| o.contains("Agent execution stopped by hook: R-STOP"))),
+        stop.is_some_and(|r| {
+            r["output"]
+                .as_str()
+                .is_some_and(|o| o.contains("Agent execution stopped by hook: R-STOP"))
+        }),
         format!("continue:false: {stop:?}"),
     );
     c.that(
@@ -653,13 +771,13 @@ fn ground_truth_deny() {
         l.count("s-resume") == 0 && l.count("s-start") == 0,
         "SessionStart matchers are exact",
     );
-    c.that(
-        l.count("a-nomatch") == 1,
-        "BeforeAgent ignores its matcher",
-    );
+    c.that(l.count("a-nomatch") == 1, "BeforeAgent ignores its matcher");
     // Parallel by default: both handlers of the glob group saw each other running.
     let saw = |who: &str| l.sb.root.join(format!("par.{who}.saw")).exists();
-    c.that(saw("a") && saw("b"), "the two glob handlers ran in parallel");
+    c.that(
+        saw("a") && saw("b"),
+        "the two glob handlers ran in parallel",
+    );
     // Sequential: the second handler got the first one's rewritten tool_input, and so did
     // the tool; the order is user, project, extension.
     let seq2 = l.dump("seq-2", "grep_search");
@@ -709,7 +827,7 @@ const MATCHING: &[&str] = &["m-sub", "m-alt", "m-star", "m-empty", "m-exact"];
 /// no AfterAgent and no SessionEnd.
 #[test]
 fn ground_truth_ask() {
-    let Some(l) = live("ask", &["--yolo"], |sb| {
+    let Some(l) = live("ask", &["--yolo"], &[], |sb| {
         sb.trust_folder();
         sb.user_settings(Value::Object(record_everything(sb, "")));
         sb.answer(
@@ -729,7 +847,10 @@ fn ground_truth_ask() {
         n.stdin["details"]["command"] == "echo ask-me",
         format!("Notification: {}", n.raw),
     );
-    c.that(l.out.tool_result("echo ask-me").is_none(), "the tool never ran");
+    c.that(
+        l.out.tool_result("echo ask-me").is_none(),
+        "the tool never ran",
+    );
     c.that(
         !l.out.events.iter().any(|e| e["type"] == "result"),
         "no result event",
@@ -747,9 +868,26 @@ fn ground_truth_ask() {
 /// narrows the function-calling config, AfterModel replaces the reply.
 #[test]
 fn ground_truth_model() {
-    let Some(l) = live("model", &[], |sb| {
-        sb.trust_folder();
-        sb.user_settings(Value::Object(record_everything(sb, "")));
+    let trust = [("GEMINI_CLI_TRUST_WORKSPACE", "true")];
+    let Some(l) = live("model", &[], &trust, |sb| {
+        let mut user = record_everything(sb, "");
+        let probe = format!(
+            "printf %s \"$PROBE_VAR\" > {}/env-field.txt",
+            sb.root.display()
+        );
+        user["SessionStart"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"hooks": [
+            {"type": "command", "command": probe, "env": {"PROBE_VAR": "from-env-field"}}]}));
+        let disabled = json!({"hooksConfig": {"disabled": [sb.dumper("AfterAgent")]}});
+        sb.user_settings_with(Value::Object(user), disabled);
+        // A project hook, the user's BeforeAgent handler again, and an unknown event.
+        sb.project_settings(json!({
+            "SessionStart": [group(sb, None, "project-SessionStart")],
+            "BeforeAgent": [group(sb, None, "BeforeAgent")],
+            "BeforeToolUse": [group(sb, None, "project-BeforeToolUse")],
+        }));
         sb.answer("BeforeModel", "a", "", r#"{"hookSpecificOutput":{"hookEventName":"BeforeModel","llm_request":{"messages":[{"role":"user","content":"SCENARIO:model REWRITTEN-BY-BEFOREMODEL"}]}}}"#, "", 0);
         sb.answer("BeforeToolSelection", "a", "", r#"{"hookSpecificOutput":{"hookEventName":"BeforeToolSelection","toolConfig":{"mode":"ANY","allowedFunctionNames":["read_file"]}}}"#, "", 0);
         sb.answer("AfterModel", "a", "MODEL-ORIGINAL", r#"{"hookSpecificOutput":{"hookEventName":"AfterModel","llm_response":{"candidates":[{"content":{"role":"model","parts":["REPLACED-BY-AFTERMODEL"]},"finishReason":"STOP"}]}}}"#, "", 0);
@@ -773,6 +911,27 @@ fn ground_truth_model() {
         l.out.said().contains("REPLACED-BY-AFTERMODEL") && !l.out.said().contains("MODEL-ORIGINAL"),
         format!("AfterModel replaced the reply: {}", l.out.said()),
     );
+    // Settings: GEMINI_CLI_TRUST_WORKSPACE trusts the folder (project hooks load); the same
+    // command in two scopes runs once; an unknown event is skipped with a warning; a handler
+    // listed in hooksConfig.disabled never runs; a handler's `env` reaches it.
+    c.that(l.count("project-SessionStart") == 1, "project hooks load");
+    c.that(
+        l.count("BeforeAgent") == 1,
+        "one run of a command in user and project",
+    );
+    c.that(
+        l.out
+            .stderr
+            .contains(r#"Invalid hook event name: "BeforeToolUse""#)
+            && l.count("project-BeforeToolUse") == 0,
+        "unknown event skipped with a warning",
+    );
+    c.that(l.count("AfterAgent") == 0, "hooksConfig.disabled");
+    let env_field = std::fs::read_to_string(l.sb.root.join("env-field.txt")).unwrap_or_default();
+    c.that(
+        env_field == "from-env-field",
+        format!("env field: {env_field:?}"),
+    );
     record::check("model", &l.dumps, &l.sb);
     c.done("model");
 }
@@ -781,7 +940,7 @@ fn ground_truth_model() {
 /// model; no request reaches it.
 #[test]
 fn ground_truth_model_block() {
-    let Some(l) = live("modelblock", &[], |sb| {
+    let Some(l) = live("modelblock", &[], &[], |sb| {
         sb.trust_folder();
         sb.user_settings(Value::Object(record_everything(sb, "")));
         sb.answer("BeforeModel", "a", "", r#"{"decision":"block","reason":"R-MODEL-BLOCK","hookSpecificOutput":{"hookEventName":"BeforeModel","llm_response":{"candidates":[{"content":{"role":"model","parts":["SYNTHETIC-REPLY"]},"finishReason":"STOP"}]}}}"#, "", 0);
@@ -804,7 +963,7 @@ fn ground_truth_model_block() {
 /// Ground truth: BeforeAgent `decision: "block"` refuses the prompt: no model request.
 #[test]
 fn ground_truth_blocked_prompt() {
-    let Some(l) = live("blockprompt", &[], |sb| {
+    let Some(l) = live("blockprompt", &[], &[], |sb| {
         sb.trust_folder();
         sb.user_settings(Value::Object(record_everything(sb, "")));
         sb.answer(
@@ -835,7 +994,7 @@ fn ground_truth_blocked_prompt() {
 /// project hook, no model request.
 #[test]
 fn untrusted_folder_runs_nothing() {
-    let Some(l) = live("untrusted", &["--yolo"], |sb| {
+    let Some(l) = live("untrusted", &["--yolo"], &[], |sb| {
         sb.user_settings(Value::Object(record_everything(sb, "")));
         sb.project_settings(Value::Object(record_everything(sb, "project-")));
     }) else {
@@ -854,6 +1013,58 @@ fn untrusted_folder_runs_nothing() {
         "nothing acknowledged",
     );
     c.done("untrusted");
+}
+
+/// Trust: `--skip-trust` lets `-p` run in an untrusted folder, but the project's settings were
+/// already read as untrusted: user hooks run, project hooks do not (and nothing is warned of or
+/// acknowledged).
+#[test]
+fn skip_trust_drops_project_hooks() {
+    let Some(l) = live("skiptrust", &["--skip-trust"], &[], |sb| {
+        sb.user_settings(Value::Object(record_everything(sb, "")));
+        sb.project_settings(Value::Object(record_everything(sb, "project-")));
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    c.that(l.count("SessionStart") == 1, "user hooks run");
+    c.that(
+        !l.labels().iter().any(|l| l.starts_with("project-")),
+        format!("no project hook: {:?}", l.labels()),
+    );
+    c.that(
+        !l.out.stderr.contains("project-level hooks"),
+        "no project-hook warning",
+    );
+    c.done("skiptrust");
+}
+
+/// A project settings file that is not JSON (a trailing comma) stops the client before
+/// anything runs (exit 52), naming the file and the offset.
+#[test]
+fn invalid_project_settings_stop_the_client() {
+    let Some(l) = live("invalid", &["--yolo"], &[], |sb| {
+        sb.trust_folder();
+        sb.user_settings(Value::Object(record_everything(sb, "")));
+        let hooks = json!({"SessionStart": [group(sb, None, "project-SessionStart")]});
+        let text = format!("{{\"hooks\": {hooks},}}");
+        sb.write("project/.gemini/settings.json", &text);
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(l.out.status == Some(52), format!("exit {:?}", l.out.status));
+    c.that(
+        l.out.stderr.contains(".gemini/settings.json: ") && l.out.stderr.contains("at position"),
+        format!("stderr names the file: {}", l.out.stderr),
+    );
+    c.that(l.dumps.is_empty(), format!("no hook ran: {:?}", l.labels()));
+    c.that(l.model.requests().is_empty(), "no model request");
+    c.done("invalid");
 }
 
 mod record {

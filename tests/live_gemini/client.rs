@@ -111,6 +111,7 @@ impl Sandbox {
             .expect("git");
         assert!(git.success());
         std::fs::write(root.join("dumper.sh"), include_str!("dumper.sh")).unwrap();
+        std::fs::write(root.join("mcp_server.js"), include_str!("mcp_server.js")).unwrap();
         Sandbox {
             _dir: dir,
             root,
@@ -164,14 +165,28 @@ impl Sandbox {
     /// `~/.gemini/settings.json`: API-key auth against the fake model, no telemetry, usage
     /// statistics or update checks, and `hooks`.
     pub fn user_settings(&self, hooks: Value) {
-        let settings = json!({
+        self.user_settings_with(hooks, json!({}));
+    }
+
+    /// As [`Sandbox::user_settings`], plus the top-level keys of `extra`.
+    pub fn user_settings_with(&self, hooks: Value, extra: Value) {
+        let mut settings = json!({
             "security": {"auth": {"selectedType": "gemini-api-key"}},
             "privacy": {"usageStatisticsEnabled": false},
             "telemetry": {"enabled": false},
             "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false},
             "hooks": hooks,
         });
+        for (k, v) in extra.as_object().into_iter().flatten() {
+            settings[k] = v.clone();
+        }
         self.write("home/.gemini/settings.json", &pretty(&settings));
+    }
+
+    /// `mcpServers` settings for the stdio MCP server `mcp_server.js` (tool `echo`) as `name`.
+    pub fn mcp_server(&self, name: &str) -> Value {
+        let script = self.root.join("mcp_server.js").display().to_string();
+        json!({"mcpServers": {name: {"command": "node", "args": [script], "trust": true}}})
     }
 
     /// `PROJECT/.gemini/settings.json` with `hooks`.
@@ -220,7 +235,9 @@ impl Sandbox {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);
-        let child = cmd.spawn().expect("spawn node (Gemini CLI needs node >= 20 on PATH)");
+        let child = cmd
+            .spawn()
+            .expect("spawn node (Gemini CLI needs node >= 20 on PATH)");
         let pid = child.id();
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {

@@ -131,7 +131,11 @@ fn answer(
     project: &str,
 ) -> (u16, &'static str, String) {
     if url.contains(":countTokens") {
-        return (200, "application/json", json!({"totalTokens": 100}).to_string());
+        return (
+            200,
+            "application/json",
+            json!({"totalTokens": 100}).to_string(),
+        );
     }
     if !url.contains(":generateContent") && !url.contains(":streamGenerateContent") {
         let err = json!({"error": {"code": 404, "message": "not found", "status": "NOT_FOUND"}});
@@ -166,7 +170,11 @@ fn answer(
         "modelVersion": "gemini-2.5-flash",
     });
     if url.contains(":streamGenerateContent") {
-        (200, "text/event-stream", format!("data: {response}\r\n\r\n"))
+        (
+            200,
+            "text/event-stream",
+            format!("data: {response}\r\n\r\n"),
+        )
     } else {
         (200, "application/json", response.to_string())
     }
@@ -178,7 +186,12 @@ fn finish_args(body: &Value) -> Value {
         .as_array()
         .into_iter()
         .flatten()
-        .flat_map(|t| t["functionDeclarations"].as_array().cloned().unwrap_or_default())
+        .flat_map(|t| {
+            t["functionDeclarations"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
         .find(|d| d["name"] == "complete_task");
     declared
         .map(|d| {
@@ -205,7 +218,10 @@ fn example(schema: &Value) -> Value {
         "boolean" => json!(true),
         "array" => json!([]),
         _ => {
-            let props = schema["properties"].as_object().cloned().unwrap_or_default();
+            let props = schema["properties"]
+                .as_object()
+                .cloned()
+                .unwrap_or_default();
             Value::Object(props.iter().map(|(k, v)| (k.clone(), example(v))).collect())
         }
     }
