@@ -482,9 +482,20 @@ fn ground_truth_tools() {
             .any(|d| d.label == "AfterAgent" && d.stdin["stop_hook_active"] == true),
         "AfterAgent re-entry has stop_hook_active: true",
     );
-    // The subagent's tool calls fire the same tool hooks; its model calls the model hooks.
-    l.dump("BeforeTool", "from-subagent");
+    // The subagent's tool and model calls fire the same hooks, with the main session's id and
+    // nothing that tells them apart; it fires no BeforeAgent/AfterAgent of its own (the two
+    // BeforeAgent are the prompt and the AfterAgent continuation).
+    let sub = l.dump("BeforeTool", "from-subagent");
+    c.that(
+        sub.stdin["session_id"] == l.dump("SessionStart", "").stdin["session_id"],
+        "the subagent's hooks carry the session's id",
+    );
     l.dump("AfterTool", "from-subagent");
+    l.dump("BeforeModel", "SCENARIO:sub");
+    c.that(
+        l.count("BeforeAgent") == 2,
+        "BeforeAgent: prompt and continuation",
+    );
     // An MCP tool is `mcp_SERVER_TOOL`, with `mcp_context`; matchers see that name.
     let mcp = l.dump("BeforeTool", "hi-mcp");
     c.that(
@@ -535,6 +546,11 @@ fn ground_truth_tools() {
         "GEMINI_SESSION_ID is the payload's session_id",
     );
     c.that(pre.cwd == project, format!("cwd {}", pre.cwd));
+    // The CLI's own environment is passed on unredacted, the API key included.
+    c.that(
+        pre.env.get("GEMINI_API_KEY").map(String::as_str) == Some("dummy"),
+        "hooks inherit GEMINI_API_KEY",
+    );
     // Project hooks: a warning naming them, then acknowledged in ~/.gemini/trusted_hooks.json.
     c.that(
         l.out
@@ -1017,12 +1033,14 @@ fn untrusted_folder_runs_nothing() {
 
 /// Trust: `--skip-trust` lets `-p` run in an untrusted folder, but the project's settings were
 /// already read as untrusted: user hooks run, project hooks do not (and nothing is warned of or
-/// acknowledged).
+/// acknowledged). Also: AfterAgent exit 2 with stderr continues the turn like a JSON block.
 #[test]
 fn skip_trust_drops_project_hooks() {
     let Some(l) = live("skiptrust", &["--skip-trust"], &[], |sb| {
         sb.user_settings(Value::Object(record_everything(sb, "")));
         sb.project_settings(Value::Object(record_everything(sb, "project-")));
+        let once = r#""stop_hook_active":false"#;
+        sb.answer("AfterAgent", "a", once, "", "STOP-EXIT2", 2);
     }) else {
         return;
     };
@@ -1039,6 +1057,15 @@ fn skip_trust_drops_project_hooks() {
     c.that(
         !l.out.stderr.contains("project-level hooks"),
         "no project-hook warning",
+    );
+    let continued = l.model.turns_of("skiptrust").iter().any(|t| {
+        server::user_texts(t)
+            .last()
+            .is_some_and(|u| u == "STOP-EXIT2")
+    });
+    c.that(
+        continued && l.count_with("AfterAgent", r#""stop_hook_active":true"#) == 1,
+        "AfterAgent exit 2: the stderr is the next prompt",
     );
     c.done("skiptrust");
 }

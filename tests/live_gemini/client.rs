@@ -43,13 +43,14 @@ pub fn binary() -> Option<PathBuf> {
     None
 }
 
-/// The variables every run sets for the client itself (not hook-relevant).
+/// The variables a run may set for the client itself (not hook-relevant; hooks inherit them).
 /// `GEMINI_CLI_NO_RELAUNCH` is what the CLI sets for its own relaunched child: setting it saves
 /// one start of node and changes nothing else.
 pub const GIVEN_ENV: &[&str] = &[
     "GEMINI_API_KEY",
     "GOOGLE_GEMINI_BASE_URL",
     "GEMINI_CLI_NO_RELAUNCH",
+    "GEMINI_CLI_TRUST_WORKSPACE",
 ];
 
 /// A run's sandbox: `root/home`, `root/project` (a git repository), `root/dump` (what the
