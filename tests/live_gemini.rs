@@ -881,7 +881,9 @@ fn ground_truth_ask() {
 }
 
 /// Ground truth of the model hooks: BeforeModel rewrites the request's text, BeforeToolSelection
-/// narrows the function-calling config, AfterModel replaces the reply.
+/// narrows the function-calling config, AfterModel replaces the reply. Without `--yolo`: no
+/// tool that needs approval is offered. Settings: trust by variable, one run of a command
+/// found in two scopes, an unknown event, `hooksConfig.disabled`, a handler's `env`.
 #[test]
 fn ground_truth_model() {
     let trust = [("GEMINI_CLI_TRUST_WORKSPACE", "true")];
@@ -917,6 +919,21 @@ fn ground_truth_model() {
     c.that(
         texts.contains("REWRITTEN-BY-BEFOREMODEL") && !texts.contains("do the work"),
         format!("BeforeModel replaced the first user text: {texts}"),
+    );
+    // Without --yolo, `-p` does not even offer the tools that would need an approval.
+    let offered: Vec<&str> = first["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|t| t["functionDeclarations"].as_array().into_iter().flatten())
+        .filter_map(|d| d["name"].as_str())
+        .collect();
+    c.that(
+        offered.contains(&"read_file")
+            && !["run_shell_command", "write_file", "replace", "web_fetch"]
+                .iter()
+                .any(|t| offered.contains(t)),
+        format!("tools offered without --yolo: {offered:?}"),
     );
     c.that(
         first["toolConfig"]["functionCallingConfig"]
