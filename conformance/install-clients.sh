@@ -2,7 +2,8 @@
 # Installs the pinned real agent clients the live conformance suites drive, into a cache outside
 # the clone ($HOOKX_CLIENTS, default ~/.cache/hookx-conformance), where later runs find them.
 # Scripts are off (the native binaries, or a bundled script under node, are called directly),
-# and the packages install in parallel. Prints the cache root; exits non-zero if a client is missing afterwards.
+# and the packages install in parallel. Prints the cache root; exits non-zero if a client is
+# missing afterwards.
 set -euo pipefail
 root="${HOOKX_CLIENTS:-$HOME/.cache/hookx-conformance}"
 mkdir -p "$root"

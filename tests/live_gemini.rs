@@ -349,11 +349,10 @@ impl Checks {
 
 /// Ground truth, no hookx: every event's payload from user, project and extension hooks, the
 /// tools (shell, write, replace, read, a failing read, glob, grep, ls, web search, an MCP tool,
-/// a subagent),
-/// and the answers that reach the model (context on SessionStart, BeforeAgent and AfterTool; an
-/// AfterTool block and tail call; an AfterAgent block). A second run resumes the session and
-/// compresses it (SessionStart `resume`, PreCompress `manual`), with one project hook changed:
-/// the project-hook warning and `trusted_hooks.json`, before and after.
+/// a subagent) and the answers that reach the model (context on SessionStart, BeforeAgent and
+/// AfterTool; an AfterTool block and tail call; an AfterAgent block). A second run resumes the
+/// session and compresses it (SessionStart `resume`, PreCompress `manual`), with one project
+/// hook added: the project-hook warning and `trusted_hooks.json`, before and after.
 #[test]
 fn ground_truth_tools() {
     let Some(l) = live("tools", &["--yolo"], &[], |sb| {
@@ -770,6 +769,12 @@ fn ground_truth_deny() {
     c.that(
         !l.out.said().contains("deny done"),
         "no model turn after continue:false",
+    );
+    // PreCompress `auto` fires before every model turn, with no compression to do.
+    let turns = l.model.turns_of("deny").len();
+    c.that(
+        turns > 1 && l.count_with("PreCompress", r#""trigger":"auto""#) == turns,
+        format!("{} PreCompress for {turns} turns", l.count("PreCompress")),
     );
     // Matchers: regex, unanchored, case-sensitive, `|`, `*` and "" match all, invalid = literal.
     let shell = r#""tool_name":"run_shell_command""#;
