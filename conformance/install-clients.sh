@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the pinned real agent clients the live conformance suites drive, into a cache outside
 # the clone ($HOOKX_CLIENTS, default ~/.cache/hookx-conformance), where later runs find them.
-# Scripts are off (the native binaries are called directly), and the packages install in
-# parallel. Prints the cache root; exits non-zero if a client is missing afterwards.
+# Scripts are off (the native binaries, or a bundled script under node, are called directly),
+# and the packages install in parallel. Prints the cache root; exits non-zero if a client is
+# missing afterwards.
 set -euo pipefail
 root="${HOOKX_CLIENTS:-$HOME/.cache/hookx-conformance}"
 mkdir -p "$root"
@@ -11,6 +12,7 @@ mkdir -p "$root"
 clients=(
   "@anthropic-ai/claude-code@2.1.332 claude-2.1.332 node_modules/@anthropic-ai/claude-code-linux-x64/claude"
   "@github/copilot@1.0.102 copilot-1.0.102 node_modules/@github/copilot-linux-x64/copilot"
+  "@google/gemini-cli@0.61.0 gemini-0.61.0 node_modules/@google/gemini-cli/bundle/gemini.js"
 )
 
 pids=()

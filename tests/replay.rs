@@ -28,6 +28,10 @@ struct Recorded {
 /// The fixture roots, each named by the origin its payloads are labelled with.
 const ORIGINS: [&str; 2] = ["recorded", "documented"];
 
+/// Hosts whose payloads are recorded ahead of their dialect (issue 12, phase 1: the client's
+/// ground truth first): their folders are skipped until hookx knows the host.
+const PENDING_HOSTS: &[&str] = &["gemini"];
+
 fn recorded() -> Vec<Recorded> {
     let mut found = Vec::new();
     for origin in ORIGINS {
@@ -54,6 +58,9 @@ fn load(root: &Path, origin: &'static str, found: &mut Vec<Recorded>) {
             }
             let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            if PENDING_HOSTS.iter().any(|h| v["host"] == *h) {
+                continue;
+            }
             let host = Dialect::all()
                 .iter()
                 .copied()

@@ -1,0 +1,1259 @@
+//! The live conformance suite for Gemini CLI 0.61.0: the real client, driven offline through a
+//! fake Gemini API server, with recording hooks registered natively (ground truth, phase 1 of
+//! issue 12: no hookx dialect yet). See conformance/README.md and conformance/gemini-facts.md.
+
+#[path = "live_gemini/client.rs"]
+mod client;
+mod common;
+#[path = "live_gemini/server.rs"]
+mod server;
+
+use client::Sandbox;
+use serde_json::{Value, json};
+use server::{FakeModel, Step};
+
+/// Every hook event of Gemini CLI 0.61.0 (its settings schema and `HookEventName`).
+const EVENTS: &[&str] = &[
+    "SessionStart",
+    "SessionEnd",
+    "BeforeAgent",
+    "AfterAgent",
+    "BeforeModel",
+    "AfterModel",
+    "BeforeToolSelection",
+    "BeforeTool",
+    "AfterTool",
+    "PreCompress",
+    "Notification",
+];
+
+fn shell(command: &str) -> Step {
+    Step::Calls(vec![(
+        "run_shell_command",
+        json!({"command": command, "description": "d"}),
+    )])
+}
+
+fn scripts(name: &str, project: &str) -> Vec<Step> {
+    let file = format!("{project}/notes.txt");
+    match name {
+        "tools" => vec![
+            Step::Calls(vec![(
+                "run_shell_command",
+                json!({"command": "echo hello-shell", "description": "say hello"}),
+            )]),
+            Step::Calls(vec![(
+                "write_file",
+                json!({"file_path": file, "content": "one\n"}),
+            )]),
+            Step::Calls(vec![(
+                "replace",
+                json!({"file_path": file, "instruction": "change one to two",
+                    "old_string": "one", "new_string": "two"}),
+            )]),
+            Step::Calls(vec![("read_file", json!({"file_path": file}))]),
+            Step::Calls(vec![(
+                "read_file",
+                json!({"file_path": format!("{project}/missing.txt")}),
+            )]),
+            Step::Calls(vec![("glob", json!({"pattern": "*.txt"}))]),
+            Step::Calls(vec![("grep_search", json!({"pattern": "two"}))]),
+            Step::Calls(vec![("list_directory", json!({"dir_path": project}))]),
+            Step::Calls(vec![("google_web_search", json!({"query": "hookx"}))]),
+            Step::Calls(vec![("mcp_probe_echo", json!({"text": "hi-mcp"}))]),
+            Step::Calls(vec![(
+                "invoke_agent",
+                json!({"agent_name": "generalist",
+                    "prompt": "SCENARIO:sub run one command"}),
+            )]),
+            Step::Text("all done"),
+        ],
+        "sub" => vec![shell("echo from-subagent"), Step::Finish],
+        "deny" => {
+            let mut steps: Vec<Step> = DENY_CASES.iter().map(|(c, ..)| shell(c)).collect();
+            // Two handlers in one group (parallel), then a `sequential` group.
+            steps.push(Step::Calls(vec![("glob", json!({"pattern": "*.md"}))]));
+            steps.push(Step::Calls(vec![(
+                "grep_search",
+                json!({"pattern": "seq-original"}),
+            )]));
+            steps.push(shell("echo stop-json"));
+            steps.push(Step::Text("deny done"));
+            steps
+        }
+        "ask" => vec![shell("echo ask-me"), Step::Text("ask done")],
+        "model" | "modelblock" | "blockprompt" | "untrusted" | "skiptrust" | "invalid" => {
+            vec![Step::Text("MODEL-ORIGINAL")]
+        }
+        _ => vec![Step::Text("unknown scenario")],
+    }
+}
+
+/// BeforeTool answers and what the model got back for the shell call `echo NAME`:
+/// (command, hook stdout, hook stderr, exit code, tool result expected).
+const DENY_CASES: &[(&str, &str, &str, i32, Expect)] = &[
+    (
+        "echo deny-json",
+        r#"{"decision":"deny","reason":"R-DENY"}"#,
+        "",
+        0,
+        Expect::Blocked("R-DENY"),
+    ),
+    (
+        "echo block-json",
+        r#"{"decision":"block","reason":"R-BLOCK"}"#,
+        "",
+        0,
+        Expect::Blocked("R-BLOCK"),
+    ),
+    ("echo exit2", "", "E-EXIT2", 2, Expect::Blocked("E-EXIT2")),
+    ("echo exit1", "", "E-EXIT1", 1, Expect::Ran),
+    ("echo exit3", "", "E-EXIT3", 3, Expect::Blocked("E-EXIT3")),
+    ("echo exit2-silent", "", "", 2, Expect::Ran),
+    ("echo plain0", "PLAIN-TEXT", "", 0, Expect::Ran),
+    (
+        "echo malformed",
+        r#"{"decision": "deny", "#,
+        "",
+        0,
+        Expect::Ran,
+    ),
+    (
+        "echo stderr-json",
+        "",
+        r#"{"decision":"deny","reason":"R-STDERR-JSON"}"#,
+        0,
+        Expect::Blocked("R-STDERR-JSON"),
+    ),
+    (
+        "echo exit2-json-allow",
+        r#"{"decision":"allow"}"#,
+        "E-IGNORED",
+        2,
+        Expect::Ran,
+    ),
+    (
+        "echo rewrite",
+        r#"{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"echo rewritten-cmd"}}}"#,
+        "",
+        0,
+        Expect::Rewritten("rewritten-cmd"),
+    ),
+    (
+        "echo approve",
+        r#"{"decision":"approve"}"#,
+        "",
+        0,
+        Expect::Ran,
+    ),
+    (
+        "echo sysmsg",
+        r#"{"systemMessage":"SYS-MSG"}"#,
+        "",
+        0,
+        Expect::Ran,
+    ),
+    // The user's handler allows, the project's denies: any deny wins.
+    (
+        "echo merge",
+        r#"{"decision":"allow"}"#,
+        "",
+        0,
+        Expect::Blocked("R-MERGE-DENY"),
+    ),
+    // Answered by the `timeout` handler (1500 ms) only after 4 s.
+    ("echo timeout", "", "", 0, Expect::Ran),
+];
+
+#[derive(Clone, Copy, Debug)]
+enum Expect {
+    /// The tool ran.
+    Ran,
+    /// The tool did not run; its result is `Tool execution blocked: REASON`.
+    Blocked(&'static str),
+    /// The rewritten command ran instead.
+    Rewritten(&'static str),
+}
+
+/// One `{matcher?, hooks: [recorder]}` definition.
+fn group(sb: &Sandbox, matcher: Option<&str>, label: &str) -> Value {
+    let mut g = json!({"hooks": [{"type": "command", "command": sb.dumper(label)}]});
+    if let Some(m) = matcher {
+        g["matcher"] = json!(m);
+    }
+    g
+}
+
+/// The `hooks` object with the recorder on every event, labelled `PREFIX` + event.
+fn record_everything(sb: &Sandbox, prefix: &str) -> serde_json::Map<String, Value> {
+    EVENTS
+        .iter()
+        .map(|e| {
+            (
+                e.to_string(),
+                json!([group(sb, None, &format!("{prefix}{e}"))]),
+            )
+        })
+        .collect()
+}
+
+/// An installed extension (`~/.gemini/extensions/NAME/`) whose `hooks/hooks.json` is `hooks`.
+fn extension(sb: &Sandbox, name: &str, hooks: Value) {
+    sb.write(
+        &format!("home/.gemini/extensions/{name}/gemini-extension.json"),
+        &json!({"name": name, "version": "1.0.0"}).to_string(),
+    );
+    sb.write(
+        &format!("home/.gemini/extensions/{name}/hooks/hooks.json"),
+        &json!({"hooks": hooks}).to_string(),
+    );
+}
+
+/// What one scenario's run gives to check: the sandbox, the model's log, the client's outcome.
+struct Live {
+    sb: Sandbox,
+    model: FakeModel,
+    out: client::Outcome,
+    dumps: Vec<client::Dump>,
+}
+
+impl Live {
+    /// The first dump of `label` whose raw stdin contains `text`.
+    fn dump(&self, label: &str, text: &str) -> &client::Dump {
+        self.dumps
+            .iter()
+            .find(|d| d.label == label && d.raw.contains(text))
+            .unwrap_or_else(|| panic!("no {label} hook saw {text:?}; saw {:?}", self.labels()))
+    }
+
+    fn labels(&self) -> Vec<&str> {
+        self.dumps.iter().map(|d| d.label.as_str()).collect()
+    }
+
+    fn count(&self, label: &str) -> usize {
+        self.count_with(label, "")
+    }
+
+    /// How many dumps of `label` have `text` in their stdin.
+    fn count_with(&self, label: &str, text: &str) -> usize {
+        self.dumps
+            .iter()
+            .filter(|d| d.label == label && d.raw.contains(text))
+            .count()
+    }
+
+    /// The `functionResponse.response` the model got back for the call whose arguments
+    /// contain `text`, as a string.
+    fn tool_result(&self, scenario: &str, text: &str) -> String {
+        for body in self.model.turns_of(scenario) {
+            let parts: Vec<Value> = body["contents"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .flat_map(|c| c["parts"].as_array().cloned().unwrap_or_default())
+                .collect();
+            let call = parts.iter().position(|p| {
+                p.get("functionCall")
+                    .is_some_and(|c| c["args"].to_string().contains(text))
+            });
+            if let Some(at) = call {
+                let id = &parts[at]["functionCall"]["id"];
+                let name = &parts[at]["functionCall"]["name"];
+                let reply = parts[at..].iter().find_map(|p| {
+                    let r = p.get("functionResponse")?;
+                    (r["name"] == *name && (id.is_null() || r["id"] == *id))
+                        .then(|| r["response"].to_string())
+                });
+                if let Some(reply) = reply {
+                    return reply;
+                }
+            }
+        }
+        panic!("no tool result for a call with {text:?}")
+    }
+
+    /// Every main-loop request of the scenario, as one string (to find context and reasons).
+    fn sent(&self, scenario: &str) -> String {
+        self.model
+            .turns_of(scenario)
+            .iter()
+            .map(Value::to_string)
+            .collect()
+    }
+
+    fn keep(&self, name: &str) {
+        if let Some(dir) = std::env::var_os("HOOKX_LIVE_KEEP") {
+            let keep = std::path::Path::new(&dir).join(name);
+            let _ = std::fs::remove_dir_all(&keep);
+            common::copy_tree(&self.sb.root, &keep);
+            let requests = serde_json::to_string_pretty(&self.model.requests()).unwrap();
+            std::fs::write(keep.join("requests.json"), requests).unwrap();
+            std::fs::write(keep.join("stdout.txt"), &self.out.stdout).unwrap();
+            std::fs::write(keep.join("stderr.txt"), &self.out.stderr).unwrap();
+        }
+    }
+}
+
+/// Runs `SCENARIO:<scenario> do the work` with `args` and the extra variables `env` in a
+/// sandbox prepared by `setup`, or `None` when the client is missing.
+fn live(
+    scenario: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+    setup: impl FnOnce(&Sandbox),
+) -> Option<Live> {
+    let bin = client::binary()?;
+    let sb = Sandbox::new();
+    setup(&sb);
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let out = sb.run(
+        &bin,
+        model.port,
+        &format!("SCENARIO:{scenario} do the work"),
+        args,
+        env,
+    );
+    let dumps = sb.dumps();
+    let live = Live {
+        sb,
+        model,
+        out,
+        dumps,
+    };
+    live.keep(scenario);
+    Some(live)
+}
+
+/// Soft assertions: every failed check of a client run is reported, not just the first.
+#[derive(Default)]
+struct Checks {
+    failed: Vec<String>,
+}
+
+impl Checks {
+    fn that(&mut self, ok: bool, what: impl Into<String>) {
+        if !ok {
+            self.failed.push(what.into());
+        }
+    }
+
+    fn done(self, scenario: &str) {
+        assert!(
+            self.failed.is_empty(),
+            "{scenario}: {} checks failed:\n{}",
+            self.failed.len(),
+            self.failed.join("\n")
+        );
+    }
+}
+
+/// Ground truth, no hookx: every event's payload from user, project and extension hooks, the
+/// tools (shell, write, replace, read, a failing read, glob, grep, ls, web search, an MCP tool,
+/// a subagent) and the answers that reach the model (context on SessionStart, BeforeAgent and
+/// AfterTool; an AfterTool block and tail call; an AfterAgent block). A second run resumes the
+/// session and compresses it (SessionStart `resume`, PreCompress `manual`), with one project
+/// hook added: the project-hook warning and `trusted_hooks.json`, before and after.
+#[test]
+fn ground_truth_tools() {
+    let Some(l) = live("tools", &["--yolo"], &[], |sb| {
+        sb.trust_folder();
+        let mut user = record_everything(sb, "");
+        // The shell that runs hooks, and how a command's variables are rewritten as text.
+        let probe = format!(
+            "printf '%s|%s|%s|%s' \"$BASH_VERSION\" '$GEMINI_PROJECT_DIR' '$HOME' \"$CLAUDE_PROJECT_DIR\" > {}/probe.txt",
+            sb.root.display()
+        );
+        user["SessionStart"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"hooks": [{"type": "command", "command": probe}]}));
+        user["BeforeTool"]
+            .as_array_mut()
+            .unwrap()
+            .push(group(sb, Some("^mcp_probe_"), "m-mcp"));
+        sb.user_settings_with(Value::Object(user), sb.mcp_server("probe"));
+        sb.project_settings(Value::Object(record_everything(sb, "project-")));
+        extension(
+            sb,
+            "hookx-probe",
+            Value::Object(record_everything(sb, "ext-")),
+        );
+        let ctx = |e: &str| {
+            format!(
+                r#"{{"hookSpecificOutput":{{"hookEventName":"{e}","additionalContext":"CTX-{e}"}}}}"#
+            )
+        };
+        sb.answer("SessionStart", "a", "",
+            r#"{"systemMessage":"SYS-SessionStart","hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"CTX-SessionStart"}}"#, "", 0);
+        sb.answer("BeforeAgent", "a", "", &ctx("BeforeAgent"), "", 0);
+        sb.answer("AfterTool", "a", "hello-shell", &ctx("AfterTool"), "", 0);
+        sb.answer("project-AfterTool", "a", "hello-shell",
+            r#"{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"PCTX-AfterTool"}}"#, "", 0);
+        sb.answer(
+            "AfterTool",
+            "b",
+            r#""tool_name":"write_file""#,
+            r#"{"decision":"deny","reason":"R-AFTER-BLOCK"}"#,
+            "",
+            0,
+        );
+        sb.answer("AfterTool", "c", r#""tool_name":"list_directory""#,
+            r#"{"hookSpecificOutput":{"hookEventName":"AfterTool","tailToolCallRequest":{"name":"run_shell_command","args":{"command":"echo tail-call"}}}}"#, "", 0);
+        sb.answer(
+            "AfterAgent",
+            "a",
+            r#""stop_hook_active":false"#,
+            r#"{"decision":"block","reason":"STOP-AGAIN"}"#,
+            "",
+            0,
+        );
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let sent = l.sent("tools");
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    // Every event but Notification fired, for user, project and extension hooks alike.
+    for e in EVENTS.iter().filter(|e| **e != "Notification") {
+        for prefix in ["", "project-", "ext-"] {
+            let label = format!("{prefix}{e}");
+            c.that(l.count(&label) > 0, format!("{label} fired"));
+        }
+    }
+    // Context: SessionStart's is prepended to the prompt, BeforeAgent's appended, both tagged.
+    let first = l
+        .model
+        .turns_of("tools")
+        .first()
+        .cloned()
+        .unwrap_or_default();
+    let texts = server::user_texts(&first).join("\n");
+    c.that(
+        texts.contains("<hook_context>CTX-SessionStart</hook_context>"),
+        format!("SessionStart context in the first request: {texts}"),
+    );
+    c.that(
+        texts.contains("<hook_context>CTX-BeforeAgent</hook_context>"),
+        "BeforeAgent context in the first request",
+    );
+    c.that(
+        l.out.stderr.contains("SYS-SessionStart"),
+        "SessionStart systemMessage on stderr",
+    );
+    let shell = l.tool_result("tools", "hello-shell");
+    c.that(
+        shell.contains("hello-shell")
+            && shell.contains("<hook_context>CTX-AfterTool\\nPCTX-AfterTool</hook_context>"),
+        format!("AfterTool contexts (user, then project) appended to the result: {shell}"),
+    );
+    let write = l.tool_result("tools", "one\\n");
+    c.that(
+        write == r#"{"error":"R-AFTER-BLOCK"}"#,
+        format!("AfterTool deny replaces the result with its reason: {write}"),
+    );
+    c.that(
+        std::fs::read_to_string(l.sb.project.join("notes.txt")).is_ok(),
+        "the write had happened before AfterTool blocked its result",
+    );
+    let ls = l.tool_result("tools", "dir_path");
+    c.that(
+        ls.contains("tail-call"),
+        format!("tailToolCallRequest's result replaces the listing: {ls}"),
+    );
+    let tail = l.dump("BeforeTool", "echo tail-call");
+    c.that(
+        tail.stdin["original_request_name"] == "list_directory",
+        format!(
+            "the tail call's BeforeTool names the original: {}",
+            tail.raw
+        ),
+    );
+    c.that(
+        sent.contains("STOP-AGAIN"),
+        "a blocked AfterAgent continues with the reason as a prompt",
+    );
+    c.that(
+        l.dumps
+            .iter()
+            .any(|d| d.label == "AfterAgent" && d.stdin["stop_hook_active"] == true),
+        "AfterAgent re-entry has stop_hook_active: true",
+    );
+    // The subagent's tool and model calls fire the same hooks, with the main session's id and
+    // nothing that tells them apart; it fires no BeforeAgent/AfterAgent of its own (the two
+    // BeforeAgent are the prompt and the AfterAgent continuation).
+    let sub = l.dump("BeforeTool", "from-subagent");
+    c.that(
+        sub.stdin["session_id"] == l.dump("SessionStart", "").stdin["session_id"],
+        "the subagent's hooks carry the session's id",
+    );
+    l.dump("AfterTool", "from-subagent");
+    l.dump("BeforeModel", "SCENARIO:sub");
+    c.that(
+        l.count("BeforeAgent") == 2,
+        "BeforeAgent: prompt and continuation",
+    );
+    // An MCP tool is `mcp_SERVER_TOOL`, with `mcp_context`; matchers see that name.
+    let mcp = l.dump("BeforeTool", "hi-mcp");
+    c.that(
+        mcp.stdin["tool_name"] == "mcp_probe_echo"
+            && mcp.stdin["mcp_context"]["server_name"] == "probe"
+            && mcp.stdin["mcp_context"]["tool_name"] == "echo",
+        format!("MCP BeforeTool: {}", mcp.raw),
+    );
+    c.that(
+        l.count("m-mcp") == 1 && l.tool_result("tools", "hi-mcp").contains("echo: hi-mcp"),
+        "the MCP call ran, and `^mcp_probe_` matched it alone",
+    );
+    // Failing read: AfterTool carries the error.
+    let failed = l.dump("AfterTool", "missing.txt");
+    c.that(
+        failed.stdin["tool_response"]["error"].is_object(),
+        format!("failed read's AfterTool: {}", failed.raw),
+    );
+    // Hooks run under bash; $GEMINI_PROJECT_DIR and $CLAUDE_PROJECT_DIR are replaced in the
+    // command text (even in single quotes), $HOME is expanded when settings load.
+    let probe = std::fs::read_to_string(l.sb.root.join("probe.txt")).unwrap_or_default();
+    let project = l.sb.project.display().to_string();
+    let home = l.sb.home.display().to_string();
+    let parts: Vec<&str> = probe.split('|').collect();
+    c.that(
+        parts.len() == 4
+            && !parts[0].is_empty()
+            && parts[1] == project
+            && parts[2] == home
+            && parts[3] == project,
+        format!("probe: {probe}"),
+    );
+    // Env and cwd of a hook.
+    let pre = l.dump("BeforeTool", "hello-shell");
+    for (k, v) in [
+        ("GEMINI_PROJECT_DIR", &project),
+        ("GEMINI_CWD", &project),
+        ("CLAUDE_PROJECT_DIR", &project),
+    ] {
+        c.that(
+            pre.env.get(k) == Some(v),
+            format!("{k} = {:?}", pre.env.get(k)),
+        );
+    }
+    c.that(
+        pre.env.get("GEMINI_SESSION_ID")
+            == pre.stdin["session_id"].as_str().map(String::from).as_ref(),
+        "GEMINI_SESSION_ID is the payload's session_id",
+    );
+    c.that(pre.cwd == project, format!("cwd {}", pre.cwd));
+    // The CLI's own environment is passed on unredacted, the API key included.
+    c.that(
+        pre.env.get("GEMINI_API_KEY").map(String::as_str) == Some("dummy"),
+        "hooks inherit GEMINI_API_KEY",
+    );
+    // Project hooks: a warning naming them, then acknowledged in ~/.gemini/trusted_hooks.json.
+    c.that(
+        l.out
+            .stderr
+            .contains("The following project-level hooks have been detected"),
+        "project-hook warning",
+    );
+    let acked = trusted_hooks(&l.sb);
+    let key = format!(":{}", l.sb.dumper("project-BeforeTool"));
+    c.that(
+        acked[&project]
+            .as_array()
+            .is_some_and(|keys| keys.contains(&json!(key))),
+        format!("{key} acknowledged: {acked}"),
+    );
+    record::check("tools", &l.dumps, &l.sb);
+
+    // Second run: resume and compress, with one project hook added. SessionStart context
+    // goes before the prompt, and `/compress` is a command only at the prompt's start: the
+    // context answer goes first.
+    std::fs::remove_dir_all(l.sb.root.join("answers/SessionStart")).unwrap();
+    let mut project_hooks = record_everything(&l.sb, "project-");
+    project_hooks["SessionStart"]
+        .as_array_mut()
+        .unwrap()
+        .push(group(&l.sb, None, "project-new-SessionStart"));
+    l.sb.project_settings(Value::Object(project_hooks));
+    let before = l.dumps.len();
+    let bin = client::binary().expect("found by live()");
+    let out = l.sb.run(
+        &bin,
+        l.model.port,
+        "/compress",
+        &["--resume", "latest"],
+        &[],
+    );
+    let dumps: Vec<client::Dump> = l.sb.dumps().into_iter().skip(before).collect();
+    c.that(
+        out.status == Some(0),
+        format!("resume exit {:?}: {}", out.status, out.stderr),
+    );
+    let has = |label: &str, text: &str| {
+        dumps
+            .iter()
+            .any(|d| d.label == label && d.raw.contains(text))
+    };
+    c.that(
+        has("SessionStart", r#""source":"resume""#),
+        "SessionStart resume",
+    );
+    c.that(
+        has("PreCompress", r#""trigger":"manual""#),
+        format!("PreCompress manual: {}", out.stdout),
+    );
+    c.that(
+        dumps.iter().any(|d| d.label == "project-new-SessionStart"),
+        "the new, unacknowledged project hook ran",
+    );
+    let warning = out
+        .stderr
+        .split("The following project-level hooks")
+        .nth(1)
+        .unwrap_or_default();
+    c.that(
+        warning.contains("project-new-SessionStart") && !warning.contains("project-BeforeTool"),
+        format!("the warning names only the new hook: {warning}"),
+    );
+    record::check("resume", &dumps, &l.sb);
+    c.done("tools");
+}
+
+fn trusted_hooks(sb: &Sandbox) -> Value {
+    std::fs::read_to_string(sb.home.join(".gemini/trusted_hooks.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(Value::Null)
+}
+
+/// Ground truth of BeforeTool answers (decision, exit codes, stderr JSON, malformed output,
+/// rewritten input, timeouts in milliseconds, `continue: false`), matcher semantics, parallel
+/// and `sequential` execution, and the order of user, project and extension hooks.
+#[test]
+fn ground_truth_deny() {
+    let Some(l) = live("deny", &["--yolo"], &[], |sb| {
+        sb.trust_folder();
+        let mut user = record_everything(sb, "");
+        let before = user["BeforeTool"].as_array_mut().unwrap();
+        for (label, m) in MATCHERS {
+            before.push(group(sb, Some(m), label));
+        }
+        before.push(json!({"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": sb.dumper("timeout"), "timeout": 1500}]}));
+        let peer = |me: &str, other: &str| {
+            let d = sb.root.display();
+            format!(
+                "touch {d}/par.{me}; i=0; while [ ! -e {d}/par.{other} ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; [ -e {d}/par.{other} ] && touch {d}/par.{me}.saw"
+            )
+        };
+        before.push(json!({"matcher": "glob", "hooks": [
+            {"type": "command", "command": peer("a", "b")},
+            {"type": "command", "command": peer("b", "a")}]}));
+        before.push(
+            json!({"matcher": "grep_search", "sequential": true, "hooks": [
+            {"type": "command", "command": sb.dumper("seq-1")},
+            {"type": "command", "command": sb.dumper("seq-2")}]}),
+        );
+        let start = user["SessionStart"].as_array_mut().unwrap();
+        for (label, m) in [
+            ("s-startup", "startup"),
+            ("s-resume", "resume"),
+            ("s-start", "start"),
+        ] {
+            start.push(group(sb, Some(m), label));
+        }
+        user["BeforeAgent"].as_array_mut().unwrap().push(group(
+            sb,
+            Some("no-such-thing"),
+            "a-nomatch",
+        ));
+        sb.user_settings(Value::Object(user));
+        sb.project_settings(json!({"BeforeTool": [group(sb, None, "project-BeforeTool")]}));
+        extension(
+            sb,
+            "hookx-probe",
+            json!({"BeforeTool": [group(sb, None, "ext-BeforeTool")]}),
+        );
+        for (i, (cmd, stdout, stderr, exit, _)) in DENY_CASES.iter().enumerate() {
+            let when = format!("{cmd}\"");
+            sb.answer(
+                "BeforeTool",
+                &format!("{i:02}"),
+                &when,
+                stdout,
+                stderr,
+                *exit,
+            );
+        }
+        sb.answer(
+            "project-BeforeTool",
+            "a",
+            "echo merge\"",
+            r#"{"decision":"deny","reason":"R-MERGE-DENY"}"#,
+            "",
+            0,
+        );
+        sb.answer_late(
+            "timeout",
+            "a",
+            "echo timeout\"",
+            r#"{"decision":"deny","reason":"R-TIMEOUT-LATE"}"#,
+            4,
+        );
+        sb.answer("seq-1", "a", "seq-original",
+            r#"{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"pattern":"seq-rewritten"}}}"#, "", 0);
+        sb.answer(
+            "BeforeTool",
+            "zz",
+            "echo stop-json\"",
+            r#"{"continue":false,"stopReason":"R-STOP"}"#,
+            "",
+            0,
+        );
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    for (cmd, _, _, _, expect) in DENY_CASES {
+        let name = cmd.trim_start_matches("echo ");
+        let result = l.out.tool_result(cmd);
+        let output = result.map(|r| r["output"].to_string()).unwrap_or_default();
+        let ok = match expect {
+            Expect::Ran => {
+                result.is_some_and(|r| r["status"] == "success") && output.contains(name)
+            }
+            Expect::Blocked(reason) => {
+                l.tool_result("deny", cmd)
+                    .contains(&format!("Tool execution blocked: {reason}"))
+                    && result.is_some_and(|r| r["status"] == "error")
+            }
+            Expect::Rewritten(ran) => output.contains(ran),
+        };
+        c.that(ok, format!("{cmd}: {expect:?}, got {result:?}"));
+    }
+    let rewritten = l.tool_result("deny", "echo rewrite");
+    c.that(
+        rewritten.contains("rewritten-cmd")
+            && rewritten.contains("Tool input parameters were modified by a hook"),
+        format!("the model is told of the rewrite: {rewritten}"),
+    );
+    for text in ["E-EXIT1", "PLAIN-TEXT", "SYS-MSG"] {
+        c.that(
+            !l.sent("deny").contains(text),
+            format!("{text} does not reach the model"),
+        );
+        c.that(l.out.stderr.contains(text), format!("{text} on stderr"));
+    }
+    c.that(
+        l.out.stderr.contains("Warning: E-EXIT1"),
+        "exit 1 is a warning",
+    );
+    // Timeout in milliseconds: killed at 1.5 s, its late deny never counted.
+    c.that(
+        l.out.stderr.contains("failed for event BeforeTool")
+            && !l.sent("deny").contains("R-TIMEOUT-LATE"),
+        "the 1500 ms handler timed out (fail-open)",
+    );
+    // `continue: false` on BeforeTool ends the run.
+    let stop = l.out.tool_result("echo stop-json");
+    c.that(
+        stop.is_some_and(|r| {
+            r["output"]
+                .as_str()
+                .is_some_and(|o| o.contains("Agent execution stopped by hook: R-STOP"))
+        }),
+        format!("continue:false: {stop:?}"),
+    );
+    c.that(
+        !l.out.said().contains("deny done"),
+        "no model turn after continue:false",
+    );
+    // PreCompress `auto` fires before every model turn, with no compression to do.
+    let turns = l.model.turns_of("deny").len();
+    c.that(
+        turns > 1 && l.count_with("PreCompress", r#""trigger":"auto""#) == turns,
+        format!("{} PreCompress for {turns} turns", l.count("PreCompress")),
+    );
+    // Matchers: regex, unanchored, case-sensitive, `|`, `*` and "" match all, invalid = literal.
+    let shell = r#""tool_name":"run_shell_command""#;
+    let shells = l.count_with("BeforeTool", shell);
+    for (label, m) in MATCHERS {
+        let want = MATCHING.contains(label);
+        let got = l.count_with(label, shell);
+        c.that(
+            if want { got == shells } else { got == 0 },
+            format!("matcher {m:?} ({label}): {got} of {shells} shell calls"),
+        );
+    }
+    c.that(l.count("s-startup") == 1, "SessionStart matcher `startup`");
+    c.that(
+        l.count("s-resume") == 0 && l.count("s-start") == 0,
+        "SessionStart matchers are exact",
+    );
+    c.that(l.count("a-nomatch") == 1, "BeforeAgent ignores its matcher");
+    // Parallel by default: both handlers of the glob group saw each other running.
+    let saw = |who: &str| l.sb.root.join(format!("par.{who}.saw")).exists();
+    c.that(
+        saw("a") && saw("b"),
+        "the two glob handlers ran in parallel",
+    );
+    // Sequential: the second handler got the first one's rewritten tool_input, and so did
+    // the tool; the order is user, project, extension.
+    let seq2 = l.dump("seq-2", "grep_search");
+    c.that(
+        seq2.stdin["tool_input"]["pattern"] == "seq-rewritten",
+        format!("seq-2 saw {}", seq2.raw),
+    );
+    let grep_order: Vec<&str> = l
+        .dumps
+        .iter()
+        .filter(|d| d.raw.contains("\"grep_search\"") && d.stdin["hook_event_name"] == "BeforeTool")
+        .map(|d| d.label.as_str())
+        .collect();
+    c.that(
+        grep_order
+            == [
+                "BeforeTool",
+                "m-star",
+                "m-empty",
+                "seq-1",
+                "seq-2",
+                "project-BeforeTool",
+                "ext-BeforeTool",
+            ],
+        format!("sequential order: {grep_order:?}"),
+    );
+    record::check("deny", &l.dumps, &l.sb);
+    c.done("deny");
+}
+
+/// BeforeTool matcher probes: (label, matcher).
+const MATCHERS: &[(&str, &str)] = &[
+    ("m-sub", "shell"),
+    ("m-anchored", "^shell"),
+    ("m-case", "RUN_SHELL_COMMAND"),
+    ("m-alt", "read_file|run_shell_command"),
+    ("m-star", "*"),
+    ("m-empty", ""),
+    ("m-invalid", "("),
+    ("m-exact", "run_shell_command"),
+];
+/// The probes that match `run_shell_command`.
+const MATCHING: &[&str] = &["m-sub", "m-alt", "m-star", "m-empty", "m-exact"];
+
+/// Ground truth: BeforeTool `decision: "ask"` in `-p --yolo` fires Notification (ToolPermission)
+/// and then nothing answers it: the client exits 0 with the tool never run, no result event,
+/// no AfterAgent and no SessionEnd.
+#[test]
+fn ground_truth_ask() {
+    let Some(l) = live("ask", &["--yolo"], &[], |sb| {
+        sb.trust_folder();
+        sb.user_settings(Value::Object(record_everything(sb, "")));
+        sb.answer(
+            "BeforeTool",
+            "a",
+            "ask-me",
+            r#"{"decision":"ask","reason":"R-ASK","systemMessage":"ASK-SYS"}"#,
+            "",
+            0,
+        );
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let n = l.dump("Notification", "ToolPermission");
+    c.that(
+        n.stdin["details"]["command"] == "echo ask-me",
+        format!("Notification: {}", n.raw),
+    );
+    c.that(
+        l.out.tool_result("echo ask-me").is_none(),
+        "the tool never ran",
+    );
+    c.that(
+        !l.out.events.iter().any(|e| e["type"] == "result"),
+        "no result event",
+    );
+    c.that(
+        l.count("SessionEnd") == 0 && l.count("AfterAgent") == 0,
+        "no AfterAgent, no SessionEnd",
+    );
+    c.that(l.out.status == Some(0), format!("exit {:?}", l.out.status));
+    record::check("ask", &l.dumps, &l.sb);
+    c.done("ask");
+}
+
+/// Ground truth of the model hooks: BeforeModel rewrites the request's text, BeforeToolSelection
+/// narrows the function-calling config, AfterModel replaces the reply. Without `--yolo`: no
+/// tool that needs approval is offered. Settings: trust by variable, one run of a command
+/// found in two scopes, an unknown event, `hooksConfig.disabled`, a handler's `env`.
+#[test]
+fn ground_truth_model() {
+    let trust = [("GEMINI_CLI_TRUST_WORKSPACE", "true")];
+    let Some(l) = live("model", &[], &trust, |sb| {
+        let mut user = record_everything(sb, "");
+        let probe = format!(
+            "printf %s \"$PROBE_VAR\" > {}/env-field.txt",
+            sb.root.display()
+        );
+        user["SessionStart"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"hooks": [
+            {"type": "command", "command": probe, "env": {"PROBE_VAR": "from-env-field"}}]}));
+        let disabled = json!({"hooksConfig": {"disabled": [sb.dumper("AfterAgent")]}});
+        sb.user_settings_with(Value::Object(user), disabled);
+        // A project hook, the user's BeforeAgent handler again, and an unknown event.
+        sb.project_settings(json!({
+            "SessionStart": [group(sb, None, "project-SessionStart")],
+            "BeforeAgent": [group(sb, None, "BeforeAgent")],
+            "BeforeToolUse": [group(sb, None, "project-BeforeToolUse")],
+        }));
+        sb.answer("BeforeModel", "a", "", r#"{"hookSpecificOutput":{"hookEventName":"BeforeModel","llm_request":{"messages":[{"role":"user","content":"SCENARIO:model REWRITTEN-BY-BEFOREMODEL"}]}}}"#, "", 0);
+        sb.answer("BeforeToolSelection", "a", "", r#"{"hookSpecificOutput":{"hookEventName":"BeforeToolSelection","toolConfig":{"mode":"ANY","allowedFunctionNames":["read_file"]}}}"#, "", 0);
+        sb.answer("AfterModel", "a", "MODEL-ORIGINAL", r#"{"hookSpecificOutput":{"hookEventName":"AfterModel","llm_response":{"candidates":[{"content":{"role":"model","parts":["REPLACED-BY-AFTERMODEL"]},"finishReason":"STOP"}]}}}"#, "", 0);
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let turns = l.model.turns_of("model");
+    let first = turns.first().cloned().unwrap_or_default();
+    let texts = server::user_texts(&first).join("\n");
+    c.that(
+        texts.contains("REWRITTEN-BY-BEFOREMODEL") && !texts.contains("do the work"),
+        format!("BeforeModel replaced the first user text: {texts}"),
+    );
+    // Without --yolo, `-p` does not even offer the tools that would need an approval.
+    let offered: Vec<&str> = first["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|t| t["functionDeclarations"].as_array().into_iter().flatten())
+        .filter_map(|d| d["name"].as_str())
+        .collect();
+    c.that(
+        offered.contains(&"read_file")
+            && !["run_shell_command", "write_file", "replace", "web_fetch"]
+                .iter()
+                .any(|t| offered.contains(t)),
+        format!("tools offered without --yolo: {offered:?}"),
+    );
+    c.that(
+        first["toolConfig"]["functionCallingConfig"]
+            == json!({"mode": "ANY", "allowedFunctionNames": ["read_file"]}),
+        format!("toolConfig: {}", first["toolConfig"]),
+    );
+    c.that(
+        l.out.said().contains("REPLACED-BY-AFTERMODEL") && !l.out.said().contains("MODEL-ORIGINAL"),
+        format!("AfterModel replaced the reply: {}", l.out.said()),
+    );
+    // Settings: GEMINI_CLI_TRUST_WORKSPACE trusts the folder (project hooks load); the same
+    // command in two scopes runs once; an unknown event is skipped with a warning; a handler
+    // listed in hooksConfig.disabled never runs; a handler's `env` reaches it.
+    c.that(l.count("project-SessionStart") == 1, "project hooks load");
+    c.that(
+        l.count("BeforeAgent") == 1,
+        "one run of a command in user and project",
+    );
+    c.that(
+        l.out
+            .stderr
+            .contains(r#"Invalid hook event name: "BeforeToolUse""#)
+            && l.count("project-BeforeToolUse") == 0,
+        "unknown event skipped with a warning",
+    );
+    c.that(l.count("AfterAgent") == 0, "hooksConfig.disabled");
+    let env_field = std::fs::read_to_string(l.sb.root.join("env-field.txt")).unwrap_or_default();
+    c.that(
+        env_field == "from-env-field",
+        format!("env field: {env_field:?}"),
+    );
+    record::check("model", &l.dumps, &l.sb);
+    c.done("model");
+}
+
+/// Ground truth: a BeforeModel block with a synthetic `llm_response` answers instead of the
+/// model; no request reaches it.
+#[test]
+fn ground_truth_model_block() {
+    let Some(l) = live("modelblock", &[], &[], |sb| {
+        sb.trust_folder();
+        sb.user_settings(Value::Object(record_everything(sb, "")));
+        sb.answer("BeforeModel", "a", "", r#"{"decision":"block","reason":"R-MODEL-BLOCK","hookSpecificOutput":{"hookEventName":"BeforeModel","llm_response":{"candidates":[{"content":{"role":"model","parts":["SYNTHETIC-REPLY"]},"finishReason":"STOP"}]}}}"#, "", 0);
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.model.turns_of("modelblock").is_empty(),
+        "no main-loop request",
+    );
+    c.that(
+        l.out.said().contains("SYNTHETIC-REPLY"),
+        format!("the synthetic reply is the answer: {}", l.out.stdout),
+    );
+    record::check("modelblock", &l.dumps, &l.sb);
+    c.done("modelblock");
+}
+
+/// Ground truth: BeforeAgent `decision: "block"` refuses the prompt: no model request.
+#[test]
+fn ground_truth_blocked_prompt() {
+    let Some(l) = live("blockprompt", &[], &[], |sb| {
+        sb.trust_folder();
+        sb.user_settings(Value::Object(record_everything(sb, "")));
+        sb.answer(
+            "BeforeAgent",
+            "a",
+            "",
+            r#"{"decision":"block","reason":"PROMPT-BLOCKED"}"#,
+            "",
+            0,
+        );
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.model.turns_of("blockprompt").is_empty(),
+        "no model request for a blocked prompt",
+    );
+    c.that(
+        l.out.stdout.contains("PROMPT-BLOCKED") || l.out.stderr.contains("PROMPT-BLOCKED"),
+        format!("the reason is shown: {} {}", l.out.stdout, l.out.stderr),
+    );
+    record::check("blockprompt", &l.dumps, &l.sb);
+    c.done("blockprompt");
+}
+
+/// Trust: in `-p`, an untrusted folder is refused before anything runs (exit 55): no user or
+/// project hook, no model request.
+#[test]
+fn untrusted_folder_runs_nothing() {
+    let Some(l) = live("untrusted", &["--yolo"], &[], |sb| {
+        sb.user_settings(Value::Object(record_everything(sb, "")));
+        sb.project_settings(Value::Object(record_everything(sb, "project-")));
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(l.out.status == Some(55), format!("exit {:?}", l.out.status));
+    c.that(
+        l.out.stderr.contains("not running in a trusted directory"),
+        format!("stderr: {}", l.out.stderr),
+    );
+    c.that(l.dumps.is_empty(), format!("no hook ran: {:?}", l.labels()));
+    c.that(l.model.requests().is_empty(), "no model request");
+    c.that(
+        !l.sb.home.join(".gemini/trusted_hooks.json").exists(),
+        "nothing acknowledged",
+    );
+    c.done("untrusted");
+}
+
+/// Trust: `--skip-trust` lets `-p` run in an untrusted folder, but the project's settings were
+/// already read as untrusted: user hooks run, project hooks do not (and nothing is warned of or
+/// acknowledged). Also: AfterAgent exit 2 with stderr continues the turn like a JSON block.
+#[test]
+fn skip_trust_drops_project_hooks() {
+    let Some(l) = live("skiptrust", &["--skip-trust"], &[], |sb| {
+        sb.user_settings(Value::Object(record_everything(sb, "")));
+        sb.project_settings(Value::Object(record_everything(sb, "project-")));
+        let once = r#""stop_hook_active":false"#;
+        sb.answer("AfterAgent", "a", once, "", "STOP-EXIT2", 2);
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    c.that(l.count("SessionStart") == 1, "user hooks run");
+    c.that(
+        !l.labels().iter().any(|l| l.starts_with("project-")),
+        format!("no project hook: {:?}", l.labels()),
+    );
+    c.that(
+        !l.out.stderr.contains("project-level hooks"),
+        "no project-hook warning",
+    );
+    let continued = l.model.turns_of("skiptrust").iter().any(|t| {
+        server::user_texts(t)
+            .last()
+            .is_some_and(|u| u == "STOP-EXIT2")
+    });
+    c.that(
+        continued && l.count_with("AfterAgent", r#""stop_hook_active":true"#) == 1,
+        "AfterAgent exit 2: the stderr is the next prompt",
+    );
+    c.done("skiptrust");
+}
+
+/// A project settings file that is not JSON (a trailing comma) stops the client before
+/// anything runs (exit 52), naming the file and the offset.
+#[test]
+fn invalid_project_settings_stop_the_client() {
+    let Some(l) = live("invalid", &["--yolo"], &[], |sb| {
+        sb.trust_folder();
+        sb.user_settings(Value::Object(record_everything(sb, "")));
+        let hooks = json!({"SessionStart": [group(sb, None, "project-SessionStart")]});
+        let text = format!("{{\"hooks\": {hooks},}}");
+        sb.write("project/.gemini/settings.json", &text);
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(l.out.status == Some(52), format!("exit {:?}", l.out.status));
+    c.that(
+        l.out.stderr.contains(".gemini/settings.json: ") && l.out.stderr.contains("at position"),
+        format!("stderr names the file: {}", l.out.stderr),
+    );
+    c.that(l.dumps.is_empty(), format!("no hook ran: {:?}", l.labels()));
+    c.that(l.model.requests().is_empty(), "no model request");
+    c.done("invalid");
+}
+
+mod record {
+    //! Recorded payloads: written under `HOOKX_RECORD=1`, else compared by keys and types.
+    use super::*;
+    use std::collections::{BTreeMap, BTreeSet};
+    use std::path::PathBuf;
+
+    fn dir() -> PathBuf {
+        common::fixtures_dir().join(format!("recorded/gemini-{}", client::VERSION))
+    }
+
+    /// The hook-relevant variables: what Gemini CLI adds for hooks, not what the run was given.
+    fn relevant(key: &str) -> bool {
+        (key.starts_with("GEMINI_") || key.starts_with("CLAUDE_"))
+            && !client::GIVEN_ENV.contains(&key)
+    }
+
+    fn normalise(text: &str, sb: &Sandbox) -> String {
+        text.replace(&sb.project.display().to_string(), "<project>")
+            .replace(&sb.home.display().to_string(), "<home>")
+    }
+
+    fn fixture(scenario: &str, order: usize, d: &client::Dump, sb: &Sandbox) -> Value {
+        let env: BTreeMap<&String, String> = d
+            .env
+            .iter()
+            .filter(|(k, _)| relevant(k))
+            .map(|(k, v)| (k, normalise(v, sb)))
+            .collect();
+        let stdin: Value = serde_json::from_str(&normalise(&d.raw, sb)).expect("JSON stdin");
+        json!({"client": "gemini-cli", "version": client::VERSION, "host": "gemini",
+            "flavor": "gemini", "event": d.label, "scenario": scenario, "order": order,
+            "stdin": stdin, "env": env, "cwd": normalise(&d.cwd, sb)})
+    }
+
+    /// Keys and types, with every object key's path (`/tool_input/command:string`); the keys
+    /// under `tool_input` are the tool's arguments and those of `details` follow the tool, so
+    /// they count too.
+    fn shape(v: &Value, at: String, out: &mut BTreeSet<String>) {
+        let kind = match v {
+            Value::Null => "null",
+            Value::Bool(_) => "bool",
+            Value::Number(_) => "number",
+            Value::String(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        };
+        out.insert(format!("{at}:{kind}"));
+        if let Value::Object(map) = v {
+            for (k, v) in map {
+                shape(v, format!("{at}/{k}"), out);
+            }
+        }
+    }
+
+    fn shapes(fixtures: &[Value]) -> BTreeMap<String, BTreeSet<BTreeSet<String>>> {
+        let mut out: BTreeMap<String, BTreeSet<BTreeSet<String>>> = BTreeMap::new();
+        for f in fixtures {
+            let mut s = BTreeSet::new();
+            shape(&f["stdin"], String::new(), &mut s);
+            let env: BTreeSet<String> = f["env"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(k, _)| format!("$env/{k}"))
+                .collect();
+            s.extend(env);
+            out.entry(f["event"].as_str().unwrap().to_string())
+                .or_default()
+                .insert(s);
+        }
+        out
+    }
+
+    /// Records the run's payloads of the user-scope recorders (labelled with the bare event
+    /// name) under `HOOKX_RECORD=1`, or checks them against the recording.
+    pub fn check(scenario: &str, dumps: &[client::Dump], sb: &Sandbox) {
+        let got: Vec<Value> = dumps
+            .iter()
+            .filter(|d| EVENTS.contains(&d.label.as_str()))
+            .enumerate()
+            .map(|(i, d)| fixture(scenario, i + 1, d, sb))
+            .collect();
+        let dir = dir();
+        let mine = |name: &str| name.starts_with(&format!("{scenario}."));
+        if std::env::var_os("HOOKX_RECORD").is_some() {
+            std::fs::create_dir_all(&dir).unwrap();
+            for e in std::fs::read_dir(&dir).unwrap().flatten() {
+                if mine(&e.file_name().to_string_lossy()) {
+                    std::fs::remove_file(e.path()).unwrap();
+                }
+            }
+            // One fixture per event and payload shape: repeats add nothing to replay.
+            let mut seen = BTreeSet::new();
+            for f in &got {
+                let mut s = BTreeSet::new();
+                shape(&f["stdin"], String::new(), &mut s);
+                if !seen.insert((f["event"].to_string(), s)) {
+                    continue;
+                }
+                let name = format!(
+                    "{scenario}.{:02}.{}.json",
+                    f["order"],
+                    f["event"].as_str().unwrap()
+                );
+                std::fs::write(
+                    dir.join(name),
+                    serde_json::to_string_pretty(f).unwrap() + "\n",
+                )
+                .unwrap();
+            }
+            return;
+        }
+        let recorded: Vec<Value> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e} (record with HOOKX_RECORD=1)", dir.display()))
+            .flatten()
+            .filter(|e| mine(&e.file_name().to_string_lossy()))
+            .map(|e| serde_json::from_str(&std::fs::read_to_string(e.path()).unwrap()).unwrap())
+            .collect();
+        assert!(
+            !recorded.is_empty(),
+            "no recording of {scenario} (HOOKX_RECORD=1)"
+        );
+        let (want, have) = (shapes(&recorded), shapes(&got));
+        assert_eq!(
+            want.keys().collect::<Vec<_>>(),
+            have.keys().collect::<Vec<_>>(),
+            "Gemini CLI {} fired other events in {scenario} than recorded",
+            client::VERSION
+        );
+        for (event, shapes) in &have {
+            for s in shapes {
+                assert!(
+                    want[event].contains(s),
+                    "Gemini CLI {} sent a {event} payload of a new shape in {scenario}: {s:?}\nrecorded: {:?}",
+                    client::VERSION,
+                    want[event]
+                );
+            }
+        }
+    }
+}

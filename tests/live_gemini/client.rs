@@ -1,0 +1,313 @@
+//! One sandboxed Gemini CLI run: `env -i`, a fresh HOME and git project, the fake model, a
+//! bounded lifetime (the process group is killed if it overruns), and the recording hook's
+//! records.
+
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+pub const VERSION: &str = "0.61.0";
+/// A run that has not finished by then is killed with its process group (a hang, not a pace).
+const LIMIT: Duration = Duration::from_secs(180);
+
+pub fn clients_root() -> PathBuf {
+    std::env::var_os("HOOKX_CLIENTS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(&std::env::var("HOME").expect("HOME")).join(".cache/hookx-conformance")
+        })
+}
+
+/// The pinned client's entry script (run by `node` from PATH), or `None` (after a skip line)
+/// when it is not installed; with `HOOKX_LIVE=require` a missing client fails the test.
+pub fn binary() -> Option<PathBuf> {
+    let bin = clients_root()
+        .join(format!("gemini-{VERSION}"))
+        .join("node_modules/@google/gemini-cli/bundle/gemini.js");
+    if bin.is_file() {
+        return Some(bin);
+    }
+    if std::env::var("HOOKX_LIVE").as_deref() == Ok("require") {
+        panic!(
+            "HOOKX_LIVE=require but {} is missing (conformance/install-clients.sh)",
+            bin.display()
+        );
+    }
+    eprintln!(
+        "skip: Gemini CLI {VERSION} not installed at {} (conformance/install-clients.sh)",
+        bin.display()
+    );
+    None
+}
+
+/// The variables a run may set for the client itself (not hook-relevant; hooks inherit them).
+/// `GEMINI_CLI_NO_RELAUNCH` is what the CLI sets for its own relaunched child: setting it saves
+/// one start of node and changes nothing else.
+pub const GIVEN_ENV: &[&str] = &[
+    "GEMINI_API_KEY",
+    "GOOGLE_GEMINI_BASE_URL",
+    "GEMINI_CLI_NO_RELAUNCH",
+    "GEMINI_CLI_TRUST_WORKSPACE",
+];
+
+/// A run's sandbox: `root/home`, `root/project` (a git repository), `root/dump` (what the
+/// recording hook saw), `root/answers` (what it answers).
+pub struct Sandbox {
+    _dir: tempfile::TempDir,
+    pub root: PathBuf,
+    pub home: PathBuf,
+    pub project: PathBuf,
+}
+
+pub struct Outcome {
+    pub status: Option<i32>,
+    /// `-o stream-json` events, one per line.
+    pub events: Vec<Value>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Outcome {
+    /// The `tool_result` event of the call whose parameters contain `text`.
+    pub fn tool_result(&self, text: &str) -> Option<&Value> {
+        let id = self
+            .events
+            .iter()
+            .find(|e| e["type"] == "tool_use" && e["parameters"].to_string().contains(text))?
+            .get("tool_id")?;
+        self.events
+            .iter()
+            .find(|e| e["type"] == "tool_result" && &e["tool_id"] == id)
+    }
+
+    /// The assistant's text, all messages joined.
+    pub fn said(&self) -> String {
+        self.events
+            .iter()
+            .filter(|e| e["type"] == "message" && e["role"] == "assistant")
+            .filter_map(|e| e["content"].as_str())
+            .collect()
+    }
+}
+
+impl Sandbox {
+    pub fn new() -> Sandbox {
+        let dir = tempfile::Builder::new()
+            .prefix("hookx-live-gemini")
+            .tempdir()
+            .unwrap();
+        // Canonical: the client reports real paths, and normalising must find them.
+        let root = dir.path().canonicalize().unwrap();
+        let (home, project) = (root.join("home"), root.join("project"));
+        for d in [&home, &project, &root.join("dump"), &root.join("answers")] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        let git = Command::new("git")
+            .args(["init", "-q"])
+            .current_dir(&project)
+            .status()
+            .expect("git");
+        assert!(git.success());
+        std::fs::write(root.join("dumper.sh"), include_str!("dumper.sh")).unwrap();
+        std::fs::write(root.join("mcp_server.js"), include_str!("mcp_server.js")).unwrap();
+        Sandbox {
+            _dir: dir,
+            root,
+            home,
+            project,
+        }
+    }
+
+    /// The shell command of a recording hook labelled `label`.
+    pub fn dumper(&self, label: &str) -> String {
+        format!(
+            "sh {} {} {label}",
+            self.root.join("dumper.sh").display(),
+            self.root.display()
+        )
+    }
+
+    /// Makes the hook labelled `label` answer `stdout` (and exit with `exit`, stderr `stderr`)
+    /// when its stdin contains `when` (the first matching answer, by `name` order, wins).
+    pub fn answer(
+        &self,
+        label: &str,
+        name: &str,
+        when: &str,
+        stdout: &str,
+        stderr: &str,
+        exit: i32,
+    ) {
+        let dir = self.root.join("answers").join(label).join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("match"), when).unwrap();
+        std::fs::write(dir.join("stdout"), stdout).unwrap();
+        std::fs::write(dir.join("stderr"), stderr).unwrap();
+        std::fs::write(dir.join("exit"), exit.to_string()).unwrap();
+    }
+
+    /// As [`Sandbox::answer`], after sleeping `seconds` first.
+    pub fn answer_late(&self, label: &str, name: &str, when: &str, stdout: &str, seconds: u32) {
+        self.answer(label, name, when, stdout, "", 0);
+        let dir = self.root.join("answers").join(label).join(name);
+        std::fs::write(dir.join("sleep"), seconds.to_string()).unwrap();
+    }
+
+    pub fn write(&self, rel_to_root: &str, text: &str) -> PathBuf {
+        let path = self.root.join(rel_to_root);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// `~/.gemini/settings.json`: API-key auth against the fake model, no telemetry, usage
+    /// statistics or update checks, and `hooks`.
+    pub fn user_settings(&self, hooks: Value) {
+        self.user_settings_with(hooks, json!({}));
+    }
+
+    /// As [`Sandbox::user_settings`], plus the top-level keys of `extra`.
+    pub fn user_settings_with(&self, hooks: Value, extra: Value) {
+        let mut settings = json!({
+            "security": {"auth": {"selectedType": "gemini-api-key"}},
+            "privacy": {"usageStatisticsEnabled": false},
+            "telemetry": {"enabled": false},
+            "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false},
+            "hooks": hooks,
+        });
+        for (k, v) in extra.as_object().into_iter().flatten() {
+            settings[k] = v.clone();
+        }
+        self.write("home/.gemini/settings.json", &pretty(&settings));
+    }
+
+    /// `mcpServers` settings for the stdio MCP server `mcp_server.js` (tool `echo`) as `name`.
+    pub fn mcp_server(&self, name: &str) -> Value {
+        let script = self.root.join("mcp_server.js").display().to_string();
+        json!({"mcpServers": {name: {"command": "node", "args": [script], "trust": true}}})
+    }
+
+    /// `PROJECT/.gemini/settings.json` with `hooks`.
+    pub fn project_settings(&self, hooks: Value) {
+        self.write(
+            "project/.gemini/settings.json",
+            &pretty(&json!({"hooks": hooks})),
+        );
+    }
+
+    /// Trusts the project folder the way the CLI's trust dialog does: its real path mapped to
+    /// `TRUST_FOLDER` in `~/.gemini/trustedFolders.json`.
+    pub fn trust_folder(&self) {
+        let entry = json!({self.project.display().to_string(): "TRUST_FOLDER"});
+        self.write("home/.gemini/trustedFolders.json", &pretty(&entry));
+    }
+
+    /// Runs `gemini -p PROMPT -o stream-json ARGS…` in the project against the fake model.
+    pub fn run(
+        &self,
+        bin: &Path,
+        port: u16,
+        prompt: &str,
+        args: &[&str],
+        extra: &[(&str, &str)],
+    ) -> Outcome {
+        let mut cmd = Command::new("node");
+        cmd.env_clear()
+            .env("HOME", &self.home)
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("LANG", "C.UTF-8")
+            .env("TERM", "dumb")
+            .env("TMPDIR", std::env::temp_dir())
+            .env("NO_COLOR", "1")
+            .env("GEMINI_API_KEY", "dummy")
+            .env("GOOGLE_GEMINI_BASE_URL", format!("http://127.0.0.1:{port}"))
+            .env("GEMINI_CLI_NO_RELAUNCH", "true");
+        for (k, v) in extra {
+            cmd.env(k, v);
+        }
+        cmd.arg(bin)
+            .args(["-p", prompt, "-o", "stream-json"])
+            .args(args)
+            .current_dir(&self.project)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        let child = cmd
+            .spawn()
+            .expect("spawn node (Gemini CLI needs node >= 20 on PATH)");
+        let pid = child.id();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(child.wait_with_output());
+        });
+        let output = match rx.recv_timeout(LIMIT) {
+            Ok(out) => out.expect("gemini output"),
+            Err(_) => {
+                if let Some(pid) = rustix::process::Pid::from_raw(pid as i32) {
+                    let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+                }
+                panic!("gemini overran {LIMIT:?} in {}", self.root.display());
+            }
+        };
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        Outcome {
+            status: output.status.code(),
+            events: stdout
+                .lines()
+                .filter_map(|l| serde_json::from_str(l).ok())
+                .collect(),
+            stdout,
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+
+    /// What the recording hooks saw, in the order they ran.
+    pub fn dumps(&self) -> Vec<Dump> {
+        let dir = self.root.join("dump");
+        let mut found: Vec<Dump> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .filter_map(|e| {
+                let name = e.file_name().into_string().ok()?;
+                let (seq, label) = name.strip_suffix(".stdin")?.split_once('.')?;
+                let read = |ext: &str| {
+                    std::fs::read_to_string(dir.join(format!("{seq}.{label}.{ext}")))
+                        .unwrap_or_default()
+                };
+                let env = read("env")
+                    .lines()
+                    .filter_map(|l| l.split_once('='))
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect();
+                Some(Dump {
+                    order: seq.parse().ok()?,
+                    label: label.to_string(),
+                    raw: read("stdin"),
+                    stdin: serde_json::from_str(&read("stdin")).unwrap_or(Value::Null),
+                    env,
+                    cwd: read("cwd").trim_end().to_string(),
+                })
+            })
+            .collect();
+        found.sort_by_key(|d| d.order);
+        found
+    }
+}
+
+fn pretty(v: &Value) -> String {
+    serde_json::to_string_pretty(v).unwrap()
+}
+
+#[derive(Clone, Debug)]
+pub struct Dump {
+    pub order: u32,
+    pub label: String,
+    pub raw: String,
+    pub stdin: Value,
+    pub env: BTreeMap<String, String>,
+    pub cwd: String,
+}
