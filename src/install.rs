@@ -461,7 +461,12 @@ fn layout(host: Dialect, command: &str) -> Value {
     handler.insert("type".into(), "command".into());
     handler.insert(route.command_key.into(), command.into());
     if let Some(key) = route.timeout_key {
-        handler.insert(key.into(), ROUTE_TIMEOUT.into());
+        let timeout = if host.config().timeout_millis {
+            ROUTE_TIMEOUT * 1000
+        } else {
+            ROUTE_TIMEOUT
+        };
+        handler.insert(key.into(), timeout.into());
     }
     if !route.grouped {
         return Value::Object(handler);

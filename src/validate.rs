@@ -111,7 +111,7 @@ impl Checker<'_> {
         let tables = rule.flavor.tables();
         let at = &rule.origin.pointer;
         let matcher_at = format!("{at}/matcher");
-        let form = tables.matcher_style.form(rule.matcher.as_deref());
+        let form = tables.matcher_form(&rule.event, rule.matcher.as_deref());
         match tables.matcher_target(&rule.event) {
             None if form != MatcherForm::All && !matches!(rule.event, EventKind::Other(_)) => self
                 .push(

@@ -88,6 +88,9 @@ pub struct ConfigSpec {
     /// Where the agent records its installed plugins and how it decides which it loads, when
     /// its plugins carry hooks ([`crate::plugins`]).
     pub plugins: Option<&'static PluginSpec>,
+    /// Whether `timeout` is in milliseconds (Gemini CLI), not seconds. hookx's model holds
+    /// seconds: a millisecond timeout is read rounded up to whole seconds.
+    pub timeout_millis: bool,
 }
 
 /// An agent's plugin registries, as data: which plugins it loads, and from where. Paths are

@@ -264,7 +264,7 @@ impl Converter<'_> {
                 translated.text
             }
             (Some(_), _)
-                if from.tables().matcher_style.form(rule.matcher.as_deref())
+                if from.tables().matcher_form(&event, rule.matcher.as_deref())
                     != crate::model::MatcherForm::All =>
             {
                 if self.options.wrap {

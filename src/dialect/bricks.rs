@@ -56,6 +56,7 @@ pub static TABLES: Tables = Tables {
         list_extra: "",
         separators: "",
     },
+    exact_field_matchers: false,
     matcher_tries_names_of: &[],
     key_case: KeyCase::Snake,
     key_renames: &[],
@@ -150,6 +151,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".bricks/hooks.json",
     run_keys: RunKeys::NONE,
     plugins: None,
+    timeout_millis: false,
     install_user: ".bricks-project-desktop/hooks.json",
     hook_dir_var: None,
     reads_foreign_as: &[],
@@ -167,7 +169,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::protocol::{
-        AnswerField as F, ArgsForm, EnvValue, Exit2, ProtocolTables, Slot, Writes,
+        AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
     };
 
     const HSO: &str = "hookSpecificOutput";
@@ -192,6 +194,7 @@ mod protocol_rows {
             (EventKind::PreToolUse, Exit2::Deny),
             (EventKind::UserPromptSubmit, Exit2::Block),
         ],
+        exit_codes: ExitCodes::ByCode,
         failure_denies: &[],
         fail_closed: &[EventKind::PreToolUse],
         // Only what the seed documents is written; Claude-style context is tolerated on input.

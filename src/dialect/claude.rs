@@ -62,6 +62,7 @@ pub static TABLES: Tables = Tables {
     tool_args: &[],
     matcher_targets: CLAUDE_MATCHER_TARGETS,
     matcher_style: CLAUDE_MATCHER_STYLE,
+    exact_field_matchers: false,
     matcher_tries_names_of: &[],
     key_case: KeyCase::Snake,
     key_renames: &[],
@@ -289,6 +290,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".claude/settings.json",
     type_only_on: &[],
     plugins: Some(&PLUGINS),
+    timeout_millis: false,
 };
 
 /// claude-code 2.1.332, run (`tests/live_claude.rs`, `plugins_*`; recorded in
@@ -323,7 +325,7 @@ static PLUGINS: PluginSpec = PluginSpec {
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::protocol::{
-        AnswerField as F, ArgsForm, EnvValue, Exit2, ProtocolTables, Slot, Writes,
+        AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
     };
 
     const HSO: &str = "hookSpecificOutput";
@@ -377,6 +379,7 @@ mod protocol_rows {
             (EventKind::PostToolUse, Exit2::Context),
             (EventKind::PostToolUseFailure, Exit2::Context),
         ],
+        exit_codes: ExitCodes::ByCode,
         failure_denies: &[],
         fail_closed: &[EventKind::PreToolUse, EventKind::PermissionRequest],
         answer: &[

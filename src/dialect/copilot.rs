@@ -73,6 +73,7 @@ pub static TABLES: Tables = Tables {
         (EventKind::PreCompact, MatchOn::Field("trigger")),
     ],
     matcher_style: MatcherStyle::AnchoredRegex { star_is_all: false },
+    exact_field_matchers: false,
     matcher_tries_names_of: &[],
     key_case: KeyCase::Camel,
     key_renames: &[
@@ -122,6 +123,7 @@ pub static PASCAL_TABLES: Tables = Tables {
     // Run 1.0.102 (dialects.md §4): anchored regexes, no comma lists, `*` = all, an empty
     // matcher drops the entry; tried against the Claude and the Copilot tool name.
     matcher_style: MatcherStyle::AnchoredRegex { star_is_all: true },
+    exact_field_matchers: false,
     matcher_tries_names_of: &[Flavor(&TABLES)],
     key_case: KeyCase::Snake,
     key_renames: &[
@@ -287,6 +289,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".github/hooks/hookx.json",
     run_keys: RunKeys::NONE,
     plugins: None,
+    timeout_millis: false,
     install_user: ".copilot/hooks/hookx.json",
     hook_dir_var: Some("COPILOT_HOOK_DIR"),
     // Run 1.0.102: `.claude/settings*.json` handlers get the PascalCase payload.
@@ -307,7 +310,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::protocol::{
-        AnswerField as F, ArgsForm, EnvValue, Exit2, ProtocolTables, Slot, Writes,
+        AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
     };
 
     const HSO: &str = "hookSpecificOutput";
@@ -387,6 +390,7 @@ mod protocol_rows {
         env: ENV,
         plain_stdout_context: &[],
         exit2: EXIT2,
+        exit_codes: ExitCodes::ByCode,
         failure_denies: FAILURE_DENIES,
         fail_closed: FAIL_CLOSED,
         answer: &[
@@ -427,6 +431,7 @@ mod protocol_rows {
         env: ENV,
         plain_stdout_context: &[],
         exit2: EXIT2,
+        exit_codes: ExitCodes::ByCode,
         failure_denies: FAILURE_DENIES,
         fail_closed: FAIL_CLOSED,
         answer: &[

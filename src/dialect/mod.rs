@@ -24,12 +24,13 @@ pub mod bricks;
 pub mod claude;
 pub mod copilot;
 mod def;
+pub mod gemini;
 
 pub use crate::config::spec::ConfigSpec;
 pub use def::{DetectSpec, DialectDef, HostSpec, KillSwitch, RouteSpec, Schema};
 
 use crate::model::tool::{ids, is_mcp};
-use crate::model::{EventKind, HandlerKind, MatcherStyle};
+use crate::model::{EventKind, HandlerKind, MatcherForm, MatcherStyle};
 use serde::Serialize;
 use std::sync::OnceLock;
 
@@ -38,6 +39,7 @@ pub static DIALECTS: &[Dialect] = &[
     Dialect(&claude::DEF),
     Dialect(&copilot::DEF),
     Dialect(&bricks::DEF),
+    Dialect(&gemini::DEF),
 ];
 
 /// A config-file dialect: a handle on its [`DialectDef`]. Equal by name, ordered as registered.
@@ -301,6 +303,9 @@ pub struct Tables {
     /// Events whose matcher filters something, and what; a matcher on any other event is ignored.
     pub matcher_targets: &'static [(EventKind, MatchOn)],
     pub matcher_style: MatcherStyle,
+    /// Whether a matcher on a field (SessionStart `source`, …) is one exact value, not read in
+    /// `matcher_style` (Gemini CLI compares the trimmed text, run 0.61.0).
+    pub exact_field_matchers: bool,
     /// Flavours whose tool names a tool matcher is tried against besides this flavour's own:
     /// the matcher fires when it accepts any of them (Copilot PascalCase: the Copilot name too,
     /// so a `Read` rule and a `view` rule both fire on view; run 1.0.102).
@@ -388,6 +393,16 @@ impl Tables {
             .map(|(_, on)| *on)
     }
 
+    /// What a matcher of this flavour on `kind` means: a field matcher of a flavour with
+    /// [`Tables::exact_field_matchers`] is its trimmed text as one value (`*` or empty: all),
+    /// any other is read in [`Tables::matcher_style`].
+    pub fn matcher_form(&self, kind: &EventKind, text: Option<&str>) -> MatcherForm {
+        match self.matcher_target(kind) {
+            Some(MatchOn::Field(_)) if self.exact_field_matchers => exact_form(text),
+            _ => self.matcher_style.form(text),
+        }
+    }
+
     /// The names a tool matcher of this flavour is tried against for the tool `own_name` (this
     /// flavour's spelling): that name, then its counterparts in [`Tables::matcher_tries_names_of`].
     pub fn matcher_tool_names<'a>(&self, own_name: &'a str) -> Vec<&'a str> {
@@ -436,6 +451,15 @@ impl Tables {
             HandlerKind::Prompt(_) => self.default_timeout[1],
             HandlerKind::Agent(_) => self.default_timeout[2],
         }
+    }
+}
+
+/// A matcher compared with the value as one exact string, after trimming; `*`, empty and
+/// absent match everything.
+pub(crate) fn exact_form(text: Option<&str>) -> MatcherForm {
+    match text.map(str::trim) {
+        None | Some("" | "*") => MatcherForm::All,
+        Some(value) => MatcherForm::Exact(vec![value.to_string()]),
     }
 }
 

@@ -149,7 +149,7 @@ pub fn rules_match<'a>(
             }
         };
         let matcher = rule.matcher.as_deref().unwrap_or("");
-        match tables.matcher_style.form(rule.matcher.as_deref()) {
+        match tables.matcher_form(&event.kind, rule.matcher.as_deref()) {
             form @ MatcherForm::Regex { .. } if CompiledMatcher::literals(&form).is_none() => {
                 let MatcherForm::Regex { pattern, anchored } = form else {
                     unreachable!("matched as a regex")

@@ -38,6 +38,8 @@ pub struct ProtocolTables {
     pub plain_stdout_context: &'static [EventKind],
     /// What exit code 2 means, per event; on other events it is a non-blocking error.
     pub exit2: &'static [(EventKind, Exit2)],
+    /// How a handler's exit code and output are read.
+    pub exit_codes: ExitCodes,
     /// Events on which any failure but a timeout denies (fail-closed).
     pub failure_denies: &'static [EventKind],
     /// hookx's own failure policy: the events on which hookx answers a deny when it cannot do
@@ -78,6 +80,23 @@ pub enum EnvValue {
     /// The event name in the handler's flavour.
     EventName,
     Literal(&'static str),
+}
+
+/// How a handler's exit code and output are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExitCodes {
+    /// Stdout is read at exit 0; exit 2 means what `exit2` says; any other code is a failure
+    /// (Claude, Copilot, Bricks).
+    ByCode,
+    /// The output (stdout, else stderr when stdout is empty) is the answer whatever the exit
+    /// code when it is a JSON object. Otherwise its text is, at exit 0, a system message; at
+    /// `warning`, a system message after `warning_prefix`; at any other code, the reason of a
+    /// deny (a block off the tool-call events). A non-zero exit with no output is a failure
+    /// (Gemini CLI 0.61.0, run).
+    OutputFirst {
+        warning: i32,
+        warning_prefix: &'static str,
+    },
 }
 
 /// What a handler's exit code 2 means on one event.
