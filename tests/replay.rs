@@ -8,7 +8,7 @@
 mod common;
 
 use hookx::dialect::{Dialect, Flavor};
-use hookx::dialect::{bricks, claude, copilot};
+use hookx::dialect::{bricks, claude, copilot, gemini};
 use hookx::protocol::decode_event_as;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -112,7 +112,7 @@ impl World {
         for d in [&project, &home, &out] {
             std::fs::create_dir_all(d).unwrap();
         }
-        // Copilot: both casings in one file (flat handlers); Bricks: groups.
+        // Copilot: both casings in one file (flat handlers); Bricks and Gemini: groups.
         let mut copilot = serde_json::Map::new();
         for flavor in [copilot::FLAVOR, copilot::PASCAL] {
             for (_, name) in flavor.tables().events {
@@ -151,6 +151,21 @@ impl World {
             &project,
             ".bricks/hooks.json",
             &json!({"hooks": bricks}).to_string(),
+        );
+        let gemini: serde_json::Map<String, Value> = gemini::FLAVOR
+            .tables()
+            .events
+            .iter()
+            .map(|(_, name)| {
+                let group =
+                    json!([{"hooks": [{"type": "command", "command": recorder("gemini")}]}]);
+                (name.to_string(), group)
+            })
+            .collect();
+        common::write(
+            &project,
+            ".gemini/settings.json",
+            &json!({"hooks": gemini}).to_string(),
         );
         // The user's Claude settings: Copilot runs the project's `.claude/settings.json` itself,
         // never the user's.
