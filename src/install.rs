@@ -716,6 +716,24 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         }
     }
     println!("command: {}", report.command);
+    if let Some(trust) = &host.def().folder_trust
+        && opts.scope == InstallScope::Project
+        && report.routes > 0
+    {
+        let project = opts.ctx.project.canonicalize();
+        let project = project.as_deref().unwrap_or(&opts.ctx.project);
+        if !trust.trusts(&opts.ctx.home, project) {
+            eprintln!(
+                "note: {} reads {} only in a folder the user trusted, and ~/{} does not trust {}: \
+                 {}",
+                host.def().product,
+                host.config().install_project,
+                trust.file,
+                project.display(),
+                trust.step
+            );
+        }
+    }
     if opts.hookx.is_none() && opts.scope == InstallScope::Project && report.changed() {
         eprintln!(
             "note: the entries name this hookx by its absolute path; for a file the team shares, \

@@ -333,8 +333,10 @@ impl Checker<'_> {
                 Some("remove it, or write the seconds the hook may take".to_string()),
             );
         }
+        // Milliseconds are the unit already where the dialect's timeouts are milliseconds.
         if let Some(t) = handler.timeout
             && t >= SUSPICIOUS_TIMEOUT
+            && !dialect.config().timeout_millis
         {
             let timeout_at = timeout_at();
             self.push(

@@ -29,6 +29,10 @@ pub struct DialectDef {
     pub kill_switch: Option<KillSwitch>,
     pub host: HostSpec,
     pub route: RouteSpec,
+    /// Where the agent reads its project file only in a folder the user trusted, how it
+    /// records that trust: `hookx install` then tells the user the one step a project route
+    /// needs.
+    pub folder_trust: Option<FolderTrust>,
     pub schema: Schema,
 }
 
@@ -85,6 +89,44 @@ pub struct RouteSpec {
     pub command_key: &'static str,
     /// The handler key the route's timeout goes in, if the host needs one.
     pub timeout_key: Option<&'static str>,
+}
+
+/// An agent's folder trust: a file below the home mapping real folder paths to trust levels
+/// (`{"/path": "LEVEL"}`); the longest path that covers a folder decides.
+pub struct FolderTrust {
+    pub file: &'static str,
+    /// Levels that trust the folder named and every folder below it.
+    pub trust_folder: &'static [&'static str],
+    /// Levels that trust the parent of the folder named and every folder below it.
+    pub trust_parent: &'static [&'static str],
+    /// The one step that trusts a folder, for messages.
+    pub step: &'static str,
+}
+
+impl FolderTrust {
+    /// Whether the trust file below `home` trusts `folder` (a real path).
+    pub fn trusts(&self, home: &std::path::Path, folder: &std::path::Path) -> bool {
+        let Ok(text) = std::fs::read_to_string(home.join(self.file)) else {
+            return false;
+        };
+        let Ok(serde_json::Value::Object(levels)) = serde_json::from_str(&text) else {
+            return false;
+        };
+        let covering = levels.iter().filter_map(|(path, level)| {
+            let level = level.as_str()?;
+            let path = std::path::Path::new(path);
+            let base = match self.trust_parent.contains(&level) {
+                true => path.parent()?,
+                false => path,
+            };
+            folder
+                .starts_with(base)
+                .then(|| (base.components().count(), level))
+        });
+        covering.max_by_key(|(depth, _)| *depth).is_some_and(|(_, level)| {
+            self.trust_folder.contains(&level) || self.trust_parent.contains(&level)
+        })
+    }
 }
 
 /// The hand-written JSON Schema of the dialect's files (`schemas/`).

@@ -3,7 +3,7 @@
 //! (`tests/live_gemini.rs`, `conformance/gemini-facts.md`) unless it says otherwise.
 
 use super::{
-    DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, MatchOn, RouteSpec, Schema, Tables,
+    DetectSpec, Dialect, DialectDef, Flavor, FolderTrust, HostSpec, KeyCase, MatchOn, RouteSpec, Schema, Tables,
     TimestampForm,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
@@ -180,6 +180,16 @@ pub static DEF: DialectDef = DialectDef {
         command_key: "command",
         timeout_key: Some("timeout"),
     },
+    // Source, run: the trust dialog writes `realpath → "TRUST_FOLDER"`; `TRUST_PARENT` trusts
+    // the parent, `DO_NOT_TRUST` distrusts; the longest matching path wins. In `-p` an
+    // untrusted folder is refused (exit 55).
+    folder_trust: Some(FolderTrust {
+        file: ".gemini/trustedFolders.json",
+        trust_folder: &["TRUST_FOLDER"],
+        trust_parent: &["TRUST_PARENT"],
+        step: "trust the folder in Gemini CLI's folder-trust dialog (run `gemini` there once), \
+               or run it with GEMINI_CLI_TRUST_WORKSPACE=true",
+    }),
     schema: Schema {
         file_name: "gemini.schema.json",
         text: include_str!("../../schemas/gemini.schema.json"),
