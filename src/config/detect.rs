@@ -240,7 +240,11 @@ mod tests {
             claude::DIALECT
         );
         assert_eq!(
-            detect_text("a.json", r#"{"hooks":{"BeforeTool":[], "Notification":[]}}"#).unwrap(),
+            detect_text(
+                "a.json",
+                r#"{"hooks":{"BeforeTool":[], "Notification":[]}}"#
+            )
+            .unwrap(),
             gemini::DIALECT
         );
         assert_eq!(

@@ -656,9 +656,7 @@ impl Reader<'_> {
                     }
                     _ => self.error(
                         &at(),
-                        format!(
-                            "`{key}` must be a positive number of milliseconds, found {value}"
-                        ),
+                        format!("`{key}` must be a positive number of milliseconds, found {value}"),
                     ),
                 },
                 HandlerField::Timeout => match value.as_u64() {

@@ -123,9 +123,11 @@ impl FolderTrust {
                 .starts_with(base)
                 .then(|| (base.components().count(), level))
         });
-        covering.max_by_key(|(depth, _)| *depth).is_some_and(|(_, level)| {
-            self.trust_folder.contains(&level) || self.trust_parent.contains(&level)
-        })
+        covering
+            .max_by_key(|(depth, _)| *depth)
+            .is_some_and(|(_, level)| {
+                self.trust_folder.contains(&level) || self.trust_parent.contains(&level)
+            })
     }
 }
 

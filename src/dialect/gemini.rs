@@ -3,8 +3,8 @@
 //! (`tests/live_gemini.rs`, `conformance/gemini-facts.md`) unless it says otherwise.
 
 use super::{
-    DetectSpec, Dialect, DialectDef, Flavor, FolderTrust, HostSpec, KeyCase, MatchOn, RouteSpec, Schema, Tables,
-    TimestampForm,
+    DetectSpec, Dialect, DialectDef, Flavor, FolderTrust, HostSpec, KeyCase, MatchOn, RouteSpec,
+    Schema, Tables, TimestampForm,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
 use crate::discover::{Location, Pattern, Root, Scope};

@@ -3,8 +3,8 @@
 
 use super::payload::json_kind;
 use super::{
-    AnswerField, Exit2, ExitCodes, ProtocolTables, Slot, args_from_canonical, args_to_canonical, event_name,
-    is_permission_event,
+    AnswerField, Exit2, ExitCodes, ProtocolTables, Slot, args_from_canonical, args_to_canonical,
+    event_name, is_permission_event,
 };
 use crate::dialect::Flavor;
 use crate::model::{Decision, Event, EventKind, Outcome};

@@ -187,7 +187,13 @@ pub fn detect_host(payload: &Value) -> Option<Dialect> {
     if obj.contains_key(TIMESTAMP) {
         // Of the agents that send a timestamp, one whose own keys are there, else the first.
         let stamped = |d: Dialect| any_flavor(d, &|t| t.timestamp != TimestampForm::None);
-        let own_keys = |d: Dialect| d.def().host.payload_keys.iter().any(|k| obj.contains_key(*k));
+        let own_keys = |d: Dialect| {
+            d.def()
+                .host
+                .payload_keys
+                .iter()
+                .any(|k| obj.contains_key(*k))
+        };
         if let Some(d) = find(&|d| stamped(d) && own_keys(d)).or_else(|| find(&stamped)) {
             return Some(d);
         }
