@@ -430,6 +430,7 @@ mod protocol_rows {
             // Field: many hooks print a top-level additionalContext.
             F::new(Slot::Context, &["additionalContext"], Writes::Never),
         ],
+        updated_input_merges: false,
         answer_event_key: Some((HSO, "hookEventName")),
         permission_values: &[Decision::Allow, Decision::Ask, Decision::Deny],
         // PreToolUse `defer` (claude-code 2.1.332 schema): the host's own flow decides.

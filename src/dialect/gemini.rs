@@ -303,6 +303,7 @@ mod protocol_rows {
                 Writes::On(CONTEXT),
             ),
         ],
+        updated_input_merges: true,
         answer_event_key: None,
         permission_values: &[Decision::Allow, Decision::Ask, Decision::Deny],
         permission_passes: &[],

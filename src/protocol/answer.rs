@@ -540,7 +540,16 @@ fn read_json(flavor: Flavor, event: &Event, map: &Map<String, Value>, out: &mut 
                         .unwrap_or_else(|| value.clone()),
                     v => v.clone(),
                 };
-                out.updated_input = Some(args_to_canonical(flavor, tool_id, input));
+                let mut input = args_to_canonical(flavor, tool_id, input);
+                if p.updated_input_merges
+                    && let (Some(tool), Value::Object(changes)) = (&event.tool, &input)
+                    && let Value::Object(original) = &tool.input
+                {
+                    let mut merged = original.clone();
+                    merged.extend(changes.clone());
+                    input = Value::Object(merged);
+                }
+                out.updated_input = Some(input);
             }
             Slot::Context => {
                 if let Some(s) = text(Slot::Context, out) {

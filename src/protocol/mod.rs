@@ -48,6 +48,10 @@ pub struct ProtocolTables {
     pub fail_closed: &'static [EventKind],
     /// Where the answer JSON carries each slot, in the order read and written.
     pub answer: &'static [AnswerField],
+    /// Whether an answer's updated tool input holds only the arguments to change, merged
+    /// (shallow) into the call's own (Gemini CLI `hookSpecificOutput.tool_input`), rather than
+    /// the whole new input.
+    pub updated_input_merges: bool,
     /// The answer object that must name its event, and the key naming it.
     pub answer_event_key: Option<(&'static str, &'static str)>,
     /// Permission decisions the answer JSON can carry (others fall back to default behaviour).
