@@ -189,7 +189,8 @@ impl Checker<'_> {
         if tables.matcher_target(&rule.event) == Some(MatchOn::ToolName) {
             self.foreign_tool_names(rule, &form, &matcher_at);
         }
-        for key in rule.extra.keys() {
+        let kept = rule.flavor.dialect().config().kept_keys;
+        for key in rule.extra.keys().filter(|k| !kept.contains(&k.as_str())) {
             self.push(
                 Severity::Warning,
                 &format!("{at}/{}", escape(key)),
@@ -258,7 +259,8 @@ impl Checker<'_> {
             HandlerKind::Agent(_) => "agent",
             HandlerKind::Service(s) => s.type_name,
         };
-        for key in handler.extra.keys() {
+        let kept = dialect.config().kept_keys;
+        for key in handler.extra.keys().filter(|k| !kept.contains(&k.as_str())) {
             let message = match dialect.config().field(key) {
                 Some(field) => format!(
                     "`{key}` gives the {} a second time; only the first key is read",

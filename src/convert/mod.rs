@@ -800,7 +800,11 @@ impl Converter<'_> {
             );
         }
         for var in from_spec.provided_env {
-            if !to_spec.provided_env.contains(var) && references_variable(&line, var) {
+            // The target's own project variable (Copilot and Gemini also set Claude's) is set.
+            if !to_spec.provided_env.contains(var)
+                && *var != to_spec.project_dir_variable
+                && references_variable(&line, var)
+            {
                 self.lose(
                     src,
                     at,

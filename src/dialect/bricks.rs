@@ -153,6 +153,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     run_keys: RunKeys::NONE,
     plugins: None,
     timeout_millis: false,
+    kept_keys: &[],
     install_user: ".bricks-project-desktop/hooks.json",
     hook_dir_var: None,
     reads_foreign_as: &[],

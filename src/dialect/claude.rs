@@ -292,6 +292,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     type_only_on: &[],
     plugins: Some(&PLUGINS),
     timeout_millis: false,
+    kept_keys: &[],
 };
 
 /// claude-code 2.1.332, run (`tests/live_claude.rs`, `plugins_*`; recorded in

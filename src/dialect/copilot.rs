@@ -291,6 +291,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     run_keys: RunKeys::NONE,
     plugins: None,
     timeout_millis: false,
+    kept_keys: &[],
     install_user: ".copilot/hooks/hookx.json",
     hook_dir_var: Some("COPILOT_HOOK_DIR"),
     // Run 1.0.102: `.claude/settings*.json` handlers get the PascalCase payload.

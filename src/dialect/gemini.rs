@@ -232,6 +232,9 @@ static CONFIG: ConfigSpec = ConfigSpec {
     type_only_on: &[],
     plugins: None,
     timeout_millis: true,
+    // Labels (`name` also keys de-duplication and `hooksConfig.disabled`), and a definition's
+    // `sequential` (its event's handlers run one after another; hookx runs them in parallel).
+    kept_keys: &["name", "description", "sequential"],
 };
 
 /// Run-time protocol rows (gemini-facts.md "Answers"), read by `crate::protocol`.
