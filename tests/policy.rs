@@ -41,6 +41,8 @@ fn assert_denies(flavor: Flavor, kind: &EventKind, ran: &Ran) {
         }
         "copilot" if permission => &v["behavior"],
         "copilot" => &v["permissionDecision"],
+        // BeforeTool: a top-level `decision` (gemini-facts.md).
+        "gemini" => &v["decision"],
         _ => &v["hookSpecificOutput"]["permissionDecision"],
     };
     assert_eq!(denied, "deny", "{flavor:?} {kind}: {ran:?}");
