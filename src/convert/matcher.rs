@@ -195,6 +195,17 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
     if target_exact {
         return exact_field(form, text, to, problems);
     }
+    let (from_mcp, to_mcp) = (from.tables().mcp_names, to.tables().mcp_names);
+    if on == MatchOn::ToolName
+        && from_mcp != to_mcp
+        && text.is_some_and(|t| t.contains(from_mcp.prefix))
+    {
+        problems.push(format!(
+            "{} names MCP tools `{}`: the MCP names in this matcher are not rewritten and may not fire",
+            to.dialect(),
+            to_mcp.join("<server>", "<tool>")
+        ));
+    }
     let written = write(&form, target_style, text);
     if on == MatchOn::ToolName {
         check_tools(text, written.as_deref(), from, to, &mut problems);

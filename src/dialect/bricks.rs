@@ -58,6 +58,7 @@ pub static TABLES: Tables = Tables {
     },
     exact_field_matchers: false,
     matcher_tries_names_of: &[],
+    mcp_names: super::MCP_CANONICAL,
     key_case: KeyCase::Snake,
     key_renames: &[],
     timestamp: TimestampForm::None,
@@ -186,6 +187,7 @@ mod protocol_rows {
         verbatim_keys: &[],
         tool_args: ArgsForm::Object,
         tool_result_keys: None,
+        mcp_context_key: None,
         env: &[
             ("BRICKS_PROJECT_DIR", EnvValue::ProjectDir),
             ("BRICKS_SESSION_ID", EnvValue::SessionId),

@@ -64,6 +64,7 @@ pub static TABLES: Tables = Tables {
     matcher_style: CLAUDE_MATCHER_STYLE,
     exact_field_matchers: false,
     matcher_tries_names_of: &[],
+    mcp_names: super::MCP_CANONICAL,
     key_case: KeyCase::Snake,
     key_renames: &[],
     timestamp: TimestampForm::None,
@@ -362,6 +363,7 @@ mod protocol_rows {
         verbatim_keys: &[],
         tool_args: ArgsForm::Object,
         tool_result_keys: None,
+        mcp_context_key: None,
         env: &[("CLAUDE_PROJECT_DIR", EnvValue::ProjectDir)],
         // PreCompact: stdout at exit 0 joins the compaction instructions (claude-code 2.1.332).
         plain_stdout_context: &[

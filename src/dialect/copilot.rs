@@ -75,6 +75,7 @@ pub static TABLES: Tables = Tables {
     matcher_style: MatcherStyle::AnchoredRegex { star_is_all: false },
     exact_field_matchers: false,
     matcher_tries_names_of: &[],
+    mcp_names: super::MCP_CANONICAL,
     key_case: KeyCase::Camel,
     key_renames: &[
         ("tool_input", "toolArgs"),
@@ -125,6 +126,7 @@ pub static PASCAL_TABLES: Tables = Tables {
     matcher_style: MatcherStyle::AnchoredRegex { star_is_all: true },
     exact_field_matchers: false,
     matcher_tries_names_of: &[Flavor(&TABLES)],
+    mcp_names: super::MCP_CANONICAL,
     key_case: KeyCase::Snake,
     key_renames: &[
         ("tool_response", "tool_result"),
@@ -389,6 +391,7 @@ mod protocol_rows {
         // An object since 1.0.x (run 1.0.102); a JSON string in older versions (seed).
         tool_args: ArgsForm::ObjectOrString,
         tool_result_keys: Some(("resultType", "textResultForLlm")),
+        mcp_context_key: None,
         env: ENV,
         plain_stdout_context: &[],
         exit2: EXIT2,
@@ -431,6 +434,7 @@ mod protocol_rows {
         verbatim_keys: &[],
         tool_args: ArgsForm::ObjectOrString,
         tool_result_keys: Some(("result_type", "text_result_for_llm")),
+        mcp_context_key: None,
         env: ENV,
         plain_stdout_context: &[],
         exit2: EXIT2,

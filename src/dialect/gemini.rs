@@ -3,8 +3,8 @@
 //! (`tests/live_gemini.rs`, `conformance/gemini-facts.md`) unless it says otherwise.
 
 use super::{
-    DetectSpec, Dialect, DialectDef, Flavor, FolderTrust, HostSpec, KeyCase, MatchOn, RouteSpec,
-    Schema, Tables, TimestampForm,
+    DetectSpec, Dialect, DialectDef, Flavor, FolderTrust, HostSpec, KeyCase, MatchOn, McpNames,
+    RouteSpec, Schema, Tables, TimestampForm,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
 use crate::discover::{Location, Pattern, Root, Scope};
@@ -76,6 +76,12 @@ pub static TABLES: Tables = Tables {
     // (run: `startup` matched, `start` did not).
     exact_field_matchers: true,
     matcher_tries_names_of: &[],
+    // Run: the MCP server `probe`'s tool `echo` is `mcp_probe_echo`; the payload's
+    // `mcp_context` names both parts.
+    mcp_names: McpNames {
+        prefix: "mcp_",
+        separator: "_",
+    },
     key_case: KeyCase::Snake,
     // AfterAgent's answer text is Claude Stop's `last_assistant_message`.
     key_renames: &[("last_assistant_message", "prompt_response")],
@@ -269,6 +275,7 @@ mod protocol_rows {
         tool_args: ArgsForm::Object,
         // `tool_response {llmContent, returnDisplay, error?}` is passed on as it is.
         tool_result_keys: None,
+        mcp_context_key: Some("mcp_context"),
         // `GEMINI_CWD` is the CLI's working directory, which is the project directory hookx
         // knows; `GEMINI_PLANS_DIR` (below the CLI's own tmp folder) is not set by hookx.
         env: &[

@@ -274,6 +274,34 @@ pub enum MatchOn {
     Unverified,
 }
 
+/// How a flavour spells an MCP tool: `PREFIX` server `SEPARATOR` tool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct McpNames {
+    pub prefix: &'static str,
+    pub separator: &'static str,
+}
+
+/// `mcp__server__tool` (Claude, Copilot): also hookx's canonical id of an MCP tool.
+pub const MCP_CANONICAL: McpNames = McpNames {
+    prefix: "mcp__",
+    separator: "__",
+};
+
+impl McpNames {
+    /// The server and tool of a name in this form; the server ends at the first separator
+    /// (a payload that names both parts, Gemini's `mcp_context`, is read instead where it has
+    /// them).
+    pub fn split<'a>(&self, name: &'a str) -> Option<(&'a str, &'a str)> {
+        name.strip_prefix(self.prefix)?
+            .split_once(self.separator)
+            .filter(|(server, tool)| !server.is_empty() && !tool.is_empty())
+    }
+
+    pub fn join(&self, server: &str, tool: &str) -> String {
+        format!("{}{server}{}{tool}", self.prefix, self.separator)
+    }
+}
+
 /// How payload keys are cased.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KeyCase {
@@ -310,6 +338,8 @@ pub struct Tables {
     /// the matcher fires when it accepts any of them (Copilot PascalCase: the Copilot name too,
     /// so a `Read` rule and a `view` rule both fire on view; run 1.0.102).
     pub matcher_tries_names_of: &'static [Flavor],
+    /// How the flavour spells an MCP tool's name (Gemini CLI: `mcp_server_tool`).
+    pub mcp_names: McpNames,
     /// Payload key casing, plus canonical ↔ native keys that casing alone does not give.
     pub key_case: KeyCase,
     pub key_renames: &'static [(&'static str, &'static str)],

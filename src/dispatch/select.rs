@@ -132,14 +132,14 @@ pub fn rules_match<'a>(
         let values: Vec<String> = match on {
             // The name the handler sees in its payload, and any other the flavour tries.
             MatchOn::ToolName => match &event.tool {
-                Some(tool) => tables
-                    .matcher_tool_names(crate::protocol::payload::tool_name(
-                        rule.flavor,
-                        &tool.name,
-                    ))
-                    .into_iter()
-                    .map(str::to_string)
-                    .collect(),
+                Some(tool) => {
+                    let own = crate::protocol::payload::tool_name(rule.flavor, &tool.name);
+                    tables
+                        .matcher_tool_names(&own)
+                        .into_iter()
+                        .map(str::to_string)
+                        .collect()
+                }
                 None => vec![String::new()],
             },
             MatchOn::Field(name) => vec![event.field(name).unwrap_or_default().to_string()],

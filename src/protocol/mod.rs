@@ -32,6 +32,9 @@ pub struct ProtocolTables {
     /// Native keys (result type, text) of the tool-result envelope; `None`: the tool response is
     /// passed on as the tool returned it.
     pub tool_result_keys: Option<(&'static str, &'static str)>,
+    /// The payload key of an MCP call's `{server_name, tool_name}`, which names the parts of
+    /// an MCP tool name exactly (Gemini CLI `mcp_context`).
+    pub mcp_context_key: Option<&'static str>,
     /// Environment variables a handler of this flavour expects.
     pub env: &'static [(&'static str, EnvValue)],
     /// Events on which plain (non-JSON) stdout at exit 0 becomes additional context.
