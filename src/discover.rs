@@ -997,8 +997,8 @@ pub fn hooks_disabled<'a>(
         .iter()
         .filter_map(|s| {
             let precedence = precedence(s)?;
-            let flag = s.document()?.extra.get(switch.key)?.as_bool()?;
-            Some((precedence, flag, s))
+            let flag = switch.flag(&s.document()?.extra)?.ok()?;
+            Some((precedence, flag == switch.off, s))
         })
         .filter(|(_, _, s)| store.state(s) == TrustState::Trusted)
         .max_by_key(|(p, _, _)| *p)

@@ -207,7 +207,8 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
         .iter()
         .filter_map(|d| discover::hooks_disabled(sources, *d, store).map(|s| (*d, s)))
         .collect();
-    let switch_key = |d: Dialect| d.def().kill_switch.as_ref().map_or("", |k| k.key);
+    let switch = |d: Dialect| d.def().kill_switch.as_ref();
+    let switch_key = |d: Dialect| switch(d).map_or(String::new(), |k| k.name());
     let mut table = Vec::new();
     for source in sources {
         let status = match source.error_line() {
@@ -258,8 +259,8 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
     let mut out = format!("\nsources:\n{}", indent(&align(&table)));
     for (dialect, s) in disabled {
         out.push_str(&format!(
-            "\n\"{}\": true in {} turns every {} hook off\n",
-            switch_key(dialect),
+            "\n{} in {} turns every {} hook off\n",
+            switch(dialect).map_or(String::new(), |k| k.json()),
             s.display,
             dialect.def().display
         ));

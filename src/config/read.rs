@@ -389,12 +389,10 @@ impl Reader<'_> {
             .iter()
             .filter_map(|d| d.def().kill_switch.as_ref())
         {
-            if let Some(flag) = doc.extra.get(switch.key)
-                && !flag.is_boolean()
-            {
+            if let Some(Err(_)) = switch.flag(&doc.extra) {
                 self.error(
-                    &format!("/{}", escape(switch.key)),
-                    format!("`{}` must be true or false", switch.key),
+                    &switch.pointer(),
+                    format!("`{}` must be true or false", switch.name()),
                 );
             }
         }

@@ -73,17 +73,28 @@ pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
                 before == 0 || !rule.handlers.is_empty()
             });
         } else {
-            if let Some(key) = doc.kill_switch_on() {
+            if let Some(switch) = doc.kill_switch_on() {
                 let why = if doc.dialect == options.to {
                     // Several inputs merged into one file of their own dialect.
                     "the inputs are merged into one file, where the switch would turn off the hooks of every input; it is not carried over and the converted hooks are active".to_string()
+                } else if let Some(target) = &options.to.def().kill_switch {
+                    format!(
+                        "the switch is not carried over and the converted hooks are active; `{}` in the {} file turns them off",
+                        target.shown(),
+                        options.to
+                    )
                 } else {
                     format!(
                         "{} has no switch that turns every hook off; the converted hooks are active",
                         options.to
                     )
                 };
-                converter.lose(src, &format!("/{key}"), &format!("`{key}: true`"), &why);
+                converter.lose(
+                    src,
+                    &switch.pointer(),
+                    &format!("`{}`", switch.shown()),
+                    &why,
+                );
             }
             // Claude's settings `env` reaches every hook command of the session.
             let session_env = doc.kind.session_env.filter(|key| {

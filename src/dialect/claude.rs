@@ -216,6 +216,8 @@ pub static DEF: DialectDef = DialectDef {
     // are not read.
     kill_switch: Some(KillSwitch {
         key: "disableAllHooks",
+        inner: None,
+        off: true,
         locations: &["claude-user", "claude-project", "claude-local"],
     }),
     host: HostSpec {

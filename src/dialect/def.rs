@@ -59,9 +59,15 @@ pub struct DetectSpec {
     pub preferred: bool,
 }
 
-/// A settings key (`disableAllHooks`) that turns every hook of the dialect off.
+/// A settings key that turns every hook of the dialect off: `"disableAllHooks": true` (Claude),
+/// `"hooksConfig": {"enabled": false}` (Gemini).
 pub struct KillSwitch {
+    /// The top-level key.
     pub key: &'static str,
+    /// The key inside it that holds the flag, when the flag is nested.
+    pub inner: Option<&'static str>,
+    /// The flag's value that turns the hooks off.
+    pub off: bool,
     /// The location ids whose files may set it, lowest precedence first: the highest that sets
     /// it decides.
     pub locations: &'static [&'static str],
@@ -128,6 +134,54 @@ impl FolderTrust {
             .is_some_and(|(_, level)| {
                 self.trust_folder.contains(&level) || self.trust_parent.contains(&level)
             })
+    }
+}
+
+impl KillSwitch {
+    /// The flag as a file's top-level keys set it, if they do (a non-boolean is `Err`).
+    pub fn flag<'a>(
+        &self,
+        top: &'a serde_json::Map<String, serde_json::Value>,
+    ) -> Option<Result<bool, &'a serde_json::Value>> {
+        let mut value = top.get(self.key)?;
+        if let Some(inner) = self.inner {
+            value = value.as_object()?.get(inner)?;
+        }
+        Some(value.as_bool().ok_or(value))
+    }
+
+    /// Whether a file's top-level keys turn the hooks off.
+    pub fn is_off(&self, top: &serde_json::Map<String, serde_json::Value>) -> bool {
+        matches!(self.flag(top), Some(Ok(flag)) if flag == self.off)
+    }
+
+    /// The flag's JSON pointer in a file.
+    pub fn pointer(&self) -> String {
+        match self.inner {
+            Some(inner) => format!("/{}/{inner}", self.key),
+            None => format!("/{}", self.key),
+        }
+    }
+
+    /// The flag's name: `disableAllHooks`, `hooksConfig.enabled`.
+    pub fn name(&self) -> String {
+        match self.inner {
+            Some(inner) => format!("{}.{inner}", self.key),
+            None => self.key.to_string(),
+        }
+    }
+
+    /// The setting that turns the hooks off: `disableAllHooks: true`.
+    pub fn shown(&self) -> String {
+        format!("{}: {}", self.name(), self.off)
+    }
+
+    /// The same as JSON text: `"disableAllHooks": true`, `"hooksConfig": {"enabled": false}`.
+    pub fn json(&self) -> String {
+        match self.inner {
+            Some(inner) => format!("\"{}\": {{\"{inner}\": {}}}", self.key, self.off),
+            None => format!("\"{}\": {}", self.key, self.off),
+        }
     }
 }
 

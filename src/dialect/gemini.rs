@@ -3,8 +3,8 @@
 //! (`tests/live_gemini.rs`, `conformance/gemini-facts.md`) unless it says otherwise.
 
 use super::{
-    DetectSpec, Dialect, DialectDef, Flavor, FolderTrust, HostSpec, KeyCase, MatchOn, McpNames,
-    RouteSpec, Schema, Tables, TimestampForm,
+    DetectSpec, Dialect, DialectDef, Flavor, FolderTrust, HostSpec, KeyCase, KillSwitch, MatchOn,
+    McpNames, RouteSpec, Schema, Tables, TimestampForm,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
 use crate::discover::{Location, Pattern, Root, Scope};
@@ -166,9 +166,14 @@ pub static DEF: DialectDef = DialectDef {
     ],
     // Gemini CLI reads no other agent's hook files.
     native: &["gemini-user", "gemini-project", "gemini-extension"],
-    // `hooksConfig.enabled: false` turns hooks off, but it is nested and inverted, which
-    // `KillSwitch` (a top-level `true`) cannot say; `list` does not show it yet.
-    kill_switch: None,
+    // Source: `hooksConfig.enabled: false` runs no hook (the merged settings: project over
+    // user). Its `disabled` list of handler names is not read by hookx.
+    kill_switch: Some(KillSwitch {
+        key: "hooksConfig",
+        inner: Some("enabled"),
+        off: false,
+        locations: &["gemini-user", "gemini-project"],
+    }),
     host: HostSpec {
         // With an ISO `timestamp`: Copilot's PascalCase payloads have no `transcript_path`.
         payload_keys: &["transcript_path"],
