@@ -187,8 +187,14 @@ pub fn detect_host(payload: &Value) -> Option<Dialect> {
         return Some(d);
     }
     if obj.contains_key(TIMESTAMP) {
-        // Of the agents that send a timestamp, one whose own keys are there, else the first.
-        let stamped = |d: Dialect| any_flavor(d, &|t| t.timestamp != TimestampForm::None);
+        // Of the agents that send a timestamp (and spell the event so, when it is named), one
+        // whose own keys are there, else the first: Gemini's and Copilot's PascalCase payloads
+        // share some event names and both have an ISO timestamp; only Gemini's always carry
+        // `transcript_path`.
+        let names_event =
+            |d: Dialect| event.is_none_or(|e| any_flavor(d, &|t| t.event_kind(e).is_some()));
+        let stamped =
+            |d: Dialect| any_flavor(d, &|t| t.timestamp != TimestampForm::None) && names_event(d);
         let own_keys = |d: Dialect| {
             d.def()
                 .host
