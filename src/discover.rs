@@ -1101,6 +1101,7 @@ fn select<'a>(
         .copied()
         .filter(|d| hooks_disabled(sources, *d, store).is_some())
         .collect();
+    let disabled = disabled_labels(sources, store);
     let mut taken = vec![false; sources.len()];
     // Keys borrow from the sources: de-duplicating allocates nothing per handler.
     let handlers = sources
@@ -1130,6 +1131,13 @@ fn select<'a>(
                     .iter()
                     .map(|h| {
                         if crate::install::is_hookx_handler(h) {
+                            return false;
+                        }
+                        if let Some(list) = &source.dialect.def().disabled_handlers
+                            && list
+                                .label(h)
+                                .is_some_and(|label| disabled.contains(&(source.dialect, label)))
+                        {
                             return false;
                         }
                         if !source.dialect.config().merges_identical_handlers {
@@ -1170,6 +1178,21 @@ fn select<'a>(
     }
     out.sort_by_key(|(i, j, _)| (*i, *j));
     out.into_iter().map(|(_, _, rule)| rule).collect()
+}
+
+/// The handlers each dialect's disabled list names ([`crate::dialect::DisabledHandlers`]), from
+/// the trusted files of its locations.
+fn disabled_labels<'a>(sources: &'a [Source], store: &TrustStore) -> HashSet<(Dialect, &'a str)> {
+    sources
+        .iter()
+        .filter_map(|s| {
+            let list = s.dialect.def().disabled_handlers.as_ref()?;
+            let listed =
+                list.locations.contains(&s.location.id) && store.state(s) == TrustState::Trusted;
+            Some((s, list, s.document().filter(|_| listed)?))
+        })
+        .flat_map(|(s, list, doc)| list.labels(&doc.extra).map(move |l| (s.dialect, l)))
+        .collect()
 }
 
 /// Absent, empty and `*` all mean "everything" in Claude and Bricks.

@@ -368,6 +368,30 @@ fn gemini_hooks_config_enabled_false_turns_gemini_hooks_off() {
         r#"{"hooksConfig": {"enabled": true}}"#,
     );
     assert_eq!(rules(&tree), (2, 1));
+    // `hooksConfig.disabled` names handlers by `name`, else by command (run 0.61.0).
+    tree.write(
+        "project/.gemini/settings.json",
+        r#"{"hooksConfig": {"enabled": true, "disabled": ["e", "guard"]},
+            "hooks": {"AfterTool": [{"hooks": [
+                {"type": "command", "name": "guard", "command": "p"},
+                {"type": "command", "command": "q"}]}]}}"#,
+    );
+    assert_eq!(rules(&tree), (2, 1));
+    let sources = discover::discover(&tree.ctx());
+    let mut store = TrustStore::default();
+    for s in &sources {
+        store.trust_source(s);
+    }
+    let commands: Vec<String> = discover::effective_rules(&sources, &store)
+        .iter()
+        .filter(|r| r.source.dialect == gemini::DIALECT)
+        .flat_map(|r| r.rule.handlers.clone())
+        .map(|h| match h.kind {
+            hookx::model::HandlerKind::Command(c) => c.command.unwrap_or_default(),
+            _ => String::new(),
+        })
+        .collect();
+    assert_eq!(commands, ["g", "q"]);
 }
 
 #[test]

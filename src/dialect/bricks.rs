@@ -120,6 +120,7 @@ pub static DEF: DialectDef = DialectDef {
     native: &["bricks-global", "bricks-project"],
     kill_switch: None,
     // Bricks payloads look like Claude's without `transcript_path`.
+    disabled_handlers: None,
     host: HostSpec {
         payload_keys: &[],
         payload_events: &[EventKind::GoalUpdate],

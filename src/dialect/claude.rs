@@ -220,6 +220,7 @@ pub static DEF: DialectDef = DialectDef {
         off: true,
         locations: &["claude-user", "claude-project", "claude-local"],
     }),
+    disabled_handlers: None,
     host: HostSpec {
         payload_keys: &["transcript_path", "permission_mode"],
         payload_events: &[],

@@ -242,6 +242,7 @@ pub static DEF: DialectDef = DialectDef {
         "copilot-settings-local",
     ],
     kill_switch: None,
+    disabled_handlers: None,
     host: HostSpec {
         payload_keys: &[],
         payload_events: &[],

@@ -27,6 +27,8 @@ pub struct DialectDef {
     pub native: &'static [&'static str],
     /// A settings key that turns every hook of this dialect off, if it has one.
     pub kill_switch: Option<KillSwitch>,
+    /// A settings list of handlers the agent never runs, if it has one.
+    pub disabled_handlers: Option<DisabledHandlers>,
     pub host: HostSpec,
     pub route: RouteSpec,
     /// Where the agent reads its project file only in a folder the user trusted, how it
@@ -95,6 +97,42 @@ pub struct RouteSpec {
     pub command_key: &'static str,
     /// The handler key the route's timeout goes in, if the host needs one.
     pub timeout_key: Option<&'static str>,
+}
+
+/// A settings list naming handlers the agent never runs (Gemini CLI `hooksConfig.disabled`,
+/// run 0.61.0): `{KEY: {INNER: [label, …]}}`, a handler's label being its `label_key`, else its
+/// command. Read from the trusted files of `locations`; a label listed in any of them is off.
+pub struct DisabledHandlers {
+    pub key: &'static str,
+    pub inner: &'static str,
+    pub label_key: &'static str,
+    pub locations: &'static [&'static str],
+}
+
+impl DisabledHandlers {
+    /// The labels a file's top-level keys list.
+    pub fn labels<'a>(
+        &self,
+        top: &'a serde_json::Map<String, serde_json::Value>,
+    ) -> impl Iterator<Item = &'a str> {
+        top.get(self.key)
+            .and_then(|v| v.get(self.inner))
+            .and_then(serde_json::Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(serde_json::Value::as_str)
+    }
+
+    /// A handler's label: its `label_key`, else its command line.
+    pub fn label<'a>(&self, handler: &'a crate::model::Handler) -> Option<&'a str> {
+        if let Some(label) = handler.extra.get(self.label_key).and_then(|v| v.as_str()) {
+            return Some(label);
+        }
+        match &handler.kind {
+            crate::model::HandlerKind::Command(c) => c.unix_line(),
+            _ => None,
+        }
+    }
 }
 
 /// An agent's folder trust: a file below the home mapping real folder paths to trust levels

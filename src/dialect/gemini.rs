@@ -3,8 +3,8 @@
 //! (`tests/live_gemini.rs`, `conformance/gemini-facts.md`) unless it says otherwise.
 
 use super::{
-    DetectSpec, Dialect, DialectDef, Flavor, FolderTrust, HostSpec, KeyCase, KillSwitch, MatchOn,
-    McpNames, RouteSpec, Schema, Tables, TimestampForm,
+    DetectSpec, Dialect, DialectDef, DisabledHandlers, Flavor, FolderTrust, HostSpec, KeyCase,
+    KillSwitch, MatchOn, McpNames, RouteSpec, Schema, Tables, TimestampForm,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
 use crate::discover::{Location, Pattern, Root, Scope};
@@ -172,6 +172,13 @@ pub static DEF: DialectDef = DialectDef {
         key: "hooksConfig",
         inner: Some("enabled"),
         off: false,
+        locations: &["gemini-user", "gemini-project"],
+    }),
+    // Run: a handler named in `hooksConfig.disabled` (its `name`, else its command) never runs.
+    disabled_handlers: Some(DisabledHandlers {
+        key: "hooksConfig",
+        inner: "disabled",
+        label_key: "name",
         locations: &["gemini-user", "gemini-project"],
     }),
     host: HostSpec {

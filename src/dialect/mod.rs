@@ -27,7 +27,9 @@ mod def;
 pub mod gemini;
 
 pub use crate::config::spec::ConfigSpec;
-pub use def::{DetectSpec, DialectDef, FolderTrust, HostSpec, KillSwitch, RouteSpec, Schema};
+pub use def::{
+    DetectSpec, DialectDef, DisabledHandlers, FolderTrust, HostSpec, KillSwitch, RouteSpec, Schema,
+};
 
 use crate::model::tool::{ids, is_mcp};
 use crate::model::{EventKind, HandlerKind, MatcherForm, MatcherStyle};
