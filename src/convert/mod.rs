@@ -73,6 +73,22 @@ pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
                 before == 0 || !rule.handlers.is_empty()
             });
         } else {
+            if let Some(list) = &doc.dialect.def().disabled_handlers
+                && doc.dialect != options.to
+                && list.labels(&doc.extra).next().is_some()
+            {
+                let named: Vec<String> =
+                    list.labels(&doc.extra).map(|l| format!("`{l}`")).collect();
+                converter.lose(
+                    src,
+                    &format!("/{}/{}", list.key, list.inner),
+                    &format!("the disabled handlers {}", named.join(", ")),
+                    &format!(
+                        "{} has no list of disabled handlers; those of this file are converted and active",
+                        options.to
+                    ),
+                );
+            }
             if let Some(switch) = doc.kill_switch_on() {
                 let why = if doc.dialect == options.to {
                     // Several inputs merged into one file of their own dialect.
