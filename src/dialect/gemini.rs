@@ -259,7 +259,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::protocol::{
-        AnswerField as F, ArgsForm, EnvValue, ExitCodes, ProtocolTables, Slot, Writes,
+        AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
     };
 
     const HSO: &str = "hookSpecificOutput";
@@ -297,8 +297,16 @@ mod protocol_rows {
             ("CLAUDE_PROJECT_DIR", EnvValue::ProjectDir),
         ],
         plain_stdout_context: &[],
-        // Exit codes are read by `exit_codes`: a JSON answer whatever the code.
-        exit2: &[],
+        // Text at exit 2 (any code but 0 and 1) denies BeforeTool, blocks BeforeAgent, makes
+        // AfterAgent continue and AfterTool's result an error (run). Handlers' answers are read
+        // by `exit_codes`; this row tells which events a hook guards (a wrapped entry whose
+        // hookx is missing denies there).
+        exit2: &[
+            (EventKind::PreToolUse, Exit2::Deny),
+            (EventKind::UserPromptSubmit, Exit2::Block),
+            (EventKind::Stop, Exit2::Block),
+            (EventKind::PostToolUse, Exit2::Block),
+        ],
         exit_codes: ExitCodes::OutputFirst {
             warning: 1,
             warning_prefix: "Warning: ",
