@@ -117,6 +117,9 @@ pub static DEF: DialectDef = DialectDef {
     ],
     native: &["bricks-global", "bricks-project"],
     kill_switch: None,
+    // The seed documents no machine-wide policy and no folder trust.
+    managed: None,
+    folder_trust: None,
     // Bricks payloads look like Claude's without `transcript_path`.
     host: HostSpec {
         payload_keys: &[],

@@ -3,7 +3,7 @@
 
 use super::{
     CLAUDE_MATCHER_STYLE, CLAUDE_MATCHER_TARGETS, CLAUDE_TOOLS, DetectSpec, Dialect, DialectDef,
-    Flavor, HostSpec, KeyCase, KillSwitch, RouteSpec, Schema, Tables, TimestampForm,
+    Flavor, HostSpec, KeyCase, KillSwitch, ManagedSpec, RouteSpec, Schema, Tables, TimestampForm,
 };
 use crate::config::spec::{
     ConfigSpec, DocumentKind, Documents, HandlerField, OnFailure, PluginForm, PluginSpec, RunKeys,
@@ -131,6 +131,25 @@ pub static DEF: DialectDef = DialectDef {
         preferred: true,
     },
     locations: &[
+        // The managed policy: `managed-settings.json`, then the `managed-settings.d/*.json`
+        // drop-ins in name order (binary 2.1.332), above every other scope.
+        Location {
+            id: "claude-managed",
+            dialect: Dialect(&DEF),
+            scope: Scope::Managed,
+            root: Root::Managed,
+            pattern: Pattern::File("managed-settings.json"),
+        },
+        Location {
+            id: "claude-managed-d",
+            dialect: Dialect(&DEF),
+            scope: Scope::Managed,
+            root: Root::Managed,
+            pattern: Pattern::Dir {
+                dir: "managed-settings.d",
+                suffix: ".json",
+            },
+        },
         Location {
             id: "claude-user",
             dialect: Dialect(&DEF),
@@ -201,6 +220,8 @@ pub static DEF: DialectDef = DialectDef {
         },
     ],
     native: &[
+        "claude-managed",
+        "claude-managed-d",
         "claude-user",
         "claude-project",
         "claude-local",
@@ -210,12 +231,32 @@ pub static DEF: DialectDef = DialectDef {
         "claude-agent-user",
         "claude-agent-project",
     ],
-    // Claude merges settings with precedence local > project > user; managed policy settings
-    // are not read.
+    // Claude merges settings with precedence managed > local > project > user.
     kill_switch: Some(KillSwitch {
         key: "disableAllHooks",
-        locations: &["claude-user", "claude-project", "claude-local"],
+        locations: &[
+            "claude-user",
+            "claude-project",
+            "claude-local",
+            "claude-managed",
+            "claude-managed-d",
+        ],
     }),
+    managed: Some(ManagedSpec {
+        dirs: &[
+            ("linux", "/etc/claude-code"),
+            ("macos", "/Library/Application Support/ClaudeCode"),
+        ],
+        only_managed_key: Some("allowManagedHooksOnly"),
+        // docs: `disableAllHooks` in managed settings turns managed hooks off too; in user,
+        // project or local settings it cannot.
+        kill_switch_reaches_policy: true,
+        source: "docs: code.claude.com/docs/en/settings (managed-settings.json paths, \
+                 allowManagedHooksOnly, disableAllHooks); binary 2.1.332 (/etc/claude-code, \
+                 managed-settings.d); run 2.1.332 (tests/live_claude_managed.rs)",
+    }),
+    // run 2.1.332: `-p` runs project hooks with no trust step.
+    folder_trust: None,
     host: HostSpec {
         payload_keys: &["transcript_path", "permission_mode"],
         payload_events: &[],

@@ -2,8 +2,8 @@
 //! chosen per event by the casing of its name.
 
 use super::{
-    CLAUDE_TOOLS, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, MatchOn, RouteSpec,
-    Schema, Tables, TimestampForm,
+    CLAUDE_TOOLS, DetectSpec, Dialect, DialectDef, Flavor, FolderTrust, HostSpec, KeyCase,
+    ManagedSpec, MatchOn, RouteSpec, Schema, Tables, TimestampForm,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
 use crate::discover::{Location, Pattern, Root, Scope};
@@ -181,6 +181,18 @@ pub static DEF: DialectDef = DialectDef {
         preferred: false,
     },
     locations: &[
+        // Policy hooks: machine-wide, loaded before all others, whatever the folder trust
+        // (docs: hooks reference; the 1.0.102 debug log and binary name the Linux folder).
+        Location {
+            id: "copilot-policy",
+            dialect: Dialect(&DEF),
+            scope: Scope::Managed,
+            root: Root::Managed,
+            pattern: Pattern::Dir {
+                dir: "policy.d",
+                suffix: ".json",
+            },
+        },
         Location {
             id: "copilot-user",
             dialect: Dialect(&DEF),
@@ -229,6 +241,7 @@ pub static DEF: DialectDef = DialectDef {
     // that to mean the two project files, not the user's `~/.claude/settings.json`, plugins,
     // skills or agents.
     native: &[
+        "copilot-policy",
         "copilot-user",
         "copilot-user-settings",
         "copilot-project",
@@ -238,6 +251,31 @@ pub static DEF: DialectDef = DialectDef {
         "copilot-settings-local",
     ],
     kill_switch: None,
+    // The macOS and Windows policy folders were not found in the material read. Copilot
+    // 1.0.102's settings schema has an `allowManagedHooksOnly` too, set by enterprise-managed
+    // settings rather than by a policy file: not modelled.
+    managed: Some(ManagedSpec {
+        dirs: &[("linux", "/etc/github-copilot")],
+        only_managed_key: None,
+        kill_switch_reaches_policy: false,
+        source: "docs: docs.github.com/en/copilot/reference/hooks-reference (policy hooks load \
+                 first, ignore folder trust and disableAllHooks); run 1.0.102 debug log and \
+                 binary (/etc/github-copilot/policy.d)",
+    }),
+    folder_trust: Some(FolderTrust {
+        locations: &[
+            "copilot-project",
+            "claude-project",
+            "claude-local",
+            "copilot-settings",
+            "copilot-settings-local",
+        ],
+        record: (".copilot/config.json", "trusted_folders"),
+        fix: "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true copilot -p …  (or trust the folder \
+              once in an interactive `copilot` session)",
+        source: "run 1.0.102 (an untrusted folder in -p mode runs no repo hook; the variable \
+                 loads them); docs (trusted_folders in ~/.copilot/config.json)",
+    }),
     host: HostSpec {
         payload_keys: &[],
         payload_events: &[],

@@ -26,7 +26,9 @@ pub mod copilot;
 mod def;
 
 pub use crate::config::spec::ConfigSpec;
-pub use def::{DetectSpec, DialectDef, HostSpec, KillSwitch, RouteSpec, Schema};
+pub use def::{
+    DetectSpec, DialectDef, FolderTrust, HostSpec, KillSwitch, ManagedSpec, RouteSpec, Schema,
+};
 
 use crate::model::tool::{ids, is_mcp};
 use crate::model::{EventKind, HandlerKind, MatcherStyle};
