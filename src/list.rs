@@ -277,7 +277,11 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
             .iter()
             .filter(|other| other.dialect == dialect)
             .all(|other| discover::switched_off(s, other));
-        let which = if reaches_all { "every" } else { "every non-managed" };
+        let which = if reaches_all {
+            "every"
+        } else {
+            "every non-managed"
+        };
         out.push_str(&format!(
             "\n\"{}\": true in {} turns {which} {} hook off\n",
             switch_key(dialect),
