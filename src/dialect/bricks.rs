@@ -70,6 +70,8 @@ pub static TABLES: Tables = Tables {
     matcher_values: super::BRICKS_MATCHER_VALUES,
     handler_key_overrides: &[],
     invalid_matcher_effect: None,
+    // No runnable client: no payload was ever recorded.
+    payload_keys: &[],
 };
 
 /// `hooks.json`, with or without the `hooks` wrapper.

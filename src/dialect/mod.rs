@@ -334,6 +334,11 @@ pub struct Tables {
     /// What the agent does with a rule whose matcher is no valid regex, when known
     /// ("Copilot skips this hook").
     pub invalid_matcher_effect: Option<&'static str>,
+    /// The top-level payload keys the agent sent on each event in recorded runs (optional
+    /// ones included), so that `hookx doctor` can tell a handler reading a key that is never
+    /// there; events never recorded are absent. `tests/doctor.rs` checks it against the
+    /// recordings.
+    pub payload_keys: &'static [(EventKind, &'static [&'static str])],
 }
 
 impl Tables {
@@ -422,6 +427,14 @@ impl Tables {
     /// These tables, then those of [`Tables::matcher_tries_names_of`].
     fn matcher_tables(&self) -> impl Iterator<Item = &Tables> {
         std::iter::once(self).chain(self.matcher_tries_names_of.iter().map(|f| f.tables()))
+    }
+
+    /// The top-level keys this flavour's agent sends on `kind`, if recorded.
+    pub fn payload_keys(&self, kind: &EventKind) -> Option<&'static [&'static str]> {
+        self.payload_keys
+            .iter()
+            .find(|(k, _)| k == kind)
+            .map(|(_, keys)| *keys)
     }
 
     /// The closed set of values this flavour sends for `kind`'s field matcher, if known.
