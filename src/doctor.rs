@@ -44,7 +44,7 @@ pub struct Options {
 pub struct Report {
     pub hosts: Vec<HostReport>,
     pub files: Vec<FileReport>,
-    /// Rules that fire under none of the hosts examined.
+    /// Rules that fire under none of the hosts examined, plus files none of them can read.
     pub never_fire: usize,
 }
 
@@ -184,12 +184,25 @@ pub fn diagnose(ctx: &Context, host: Option<Dialect>) -> Report {
         sources: &sources,
         store: &store,
     };
-    let files: Vec<FileReport> = sources.iter().map(|s| doctor.file(s, &hosts)).collect();
-    let never_fire = files
+    // Files that parsed and hold no hook (settings with other keys) have nothing to diagnose.
+    let files: Vec<FileReport> = sources
         .iter()
-        .flat_map(|f| &f.rules)
-        .filter(|r| r.hosts.iter().all(|v| v.status == Status::Never))
+        .filter(|s| s.document().is_none_or(|d| !d.rules.is_empty()))
+        .map(|s| doctor.file(s, &hosts))
+        .collect();
+    // A file no host can read hides its rules: it counts as one.
+    let unreadable = files
+        .iter()
+        .filter(|f| f.rules.is_empty())
+        .filter(|f| f.hosts.iter().all(|l| l.status == Status::Never))
+        .filter(|f| f.hosts.iter().any(|l| l.runner != Runs::Nobody))
         .count();
+    let never_fire = unreadable
+        + files
+            .iter()
+            .flat_map(|f| &f.rules)
+            .filter(|r| r.hosts.iter().all(|v| v.status == Status::Never))
+            .count();
     Report {
         hosts: hosts.iter().map(|h| doctor.host(*h)).collect(),
         files,
@@ -322,25 +335,36 @@ impl Doctor<'_> {
                     agent: crate::plugins::Standing::Disabled,
                     trusted: crate::plugins::Standing::Disabled,
                 });
-                let why = match discover::is_native(host, source.location) {
-                    true => standings.agent.why_off(),
-                    false => standings.trusted.why_off(),
+                let standing = match discover::is_native(host, source.location) {
+                    true => standings.agent,
+                    false => standings.trusted,
+                };
+                let why = match standing {
+                    crate::plugins::Standing::NotInstalled => "not installed (downloaded only)",
+                    crate::plugins::Standing::Disabled
+                        if discover::is_native(host, source.location) =>
+                    {
+                        "installed but not enabled"
+                    }
+                    _ => "not enabled in the settings hookx trusts",
                 };
                 let enabled_key = source
                     .dialect
                     .config()
                     .plugins
                     .map_or("", |p| p.enabled_key);
+                // The agent loads it, hookx's view does not: the enabling settings are untrusted.
+                let fix = match standings.agent == crate::plugins::Standing::Loaded {
+                    true => "review the settings that enable it, then `hookx trust`".to_string(),
+                    false => format!(
+                        "install it and set `\"{enabled_key}\": {{\"PLUGIN@MARKETPLACE\": true}}` in the {} user settings",
+                        source.dialect.def().display
+                    ),
+                };
                 findings.push(Finding::new(
                     Level::Warning,
-                    format!(
-                        "{}: nobody runs its hooks under {display}",
-                        why.unwrap_or("off: plugin not loaded")
-                    ),
-                    Some(format!(
-                        "enable it: `\"{enabled_key}\": {{\"PLUGIN@MARKETPLACE\": true}}` in the {} user settings (and install it)",
-                        source.dialect.def().display
-                    )),
+                    format!("plugin {why}: nobody runs its hooks under {display}"),
+                    Some(fix),
                 ));
                 return loading(Status::Blocked, findings);
             }
@@ -434,15 +458,15 @@ impl Doctor<'_> {
             payload: None,
             findings: Vec::new(),
         };
-        if loading.status == Status::Never || loading.runner == Runs::Nobody {
-            verdict.status = Status::Never;
+        if loading.status == Status::Never {
             return verdict;
         }
         // The flavour the rule is matched and fed as: the host reads a foreign file its own
-        // way; hookx runs a rule in its own flavour.
-        let flavor = match loading.runner {
-            Runs::Native => host.native_flavor(rule.flavor),
-            _ => rule.flavor,
+        // way (also a plugin it would read once enabled); hookx runs a rule in its own flavour.
+        let native = discover::is_native(host, source.location);
+        let flavor = match native {
+            true => host.native_flavor(rule.flavor),
+            false => rule.flavor,
         };
         let never = |verdict: &mut Verdict, finding: Finding| {
             verdict.findings.push(finding);
@@ -451,7 +475,7 @@ impl Doctor<'_> {
         let display = host.def().display;
         let event = &rule.event;
         if let EventKind::Other(key) = event {
-            let fix = did_you_mean(key, rule.flavor.dialect())
+            let fix = closest_event(key, rule.flavor)
                 .map(|name| format!("rename the key `{key}` to `{name}`"));
             never(
                 &mut verdict,
@@ -467,7 +491,7 @@ impl Doctor<'_> {
             return verdict;
         }
         match loading.runner {
-            Runs::Native if flavor.tables().event_name(event).is_none() => {
+            _ if native && flavor.tables().event_name(event).is_none() => {
                 never(
                     &mut verdict,
                     Finding::new(
@@ -514,12 +538,12 @@ impl Doctor<'_> {
             }
         }
         verdict.payload = Some(flavor.name());
-        let keys = match loading.runner {
-            Runs::Native => flavor
+        let keys = match native {
+            true => flavor
                 .tables()
                 .payload_keys(event)
                 .map(|k| k.iter().map(|s| s.to_string()).collect()),
-            _ => routed_payload_keys(host, event, flavor),
+            false => routed_payload_keys(host, event, flavor),
         };
         if let Some(keys) = keys {
             for handler in &rule.handlers {
@@ -641,6 +665,25 @@ impl Doctor<'_> {
             })
             .find(|p| p.is_file() && p.extension().is_none_or(|e| e != "json"))
     }
+}
+
+/// The event name an unknown key most likely meant: one of its own flavour's (same casing),
+/// else any of its dialect's.
+fn closest_event(key: &str, flavor: Flavor) -> Option<&'static str> {
+    flavor
+        .tables()
+        .events
+        .iter()
+        .map(|(_, name)| {
+            (
+                strsim::jaro_winkler(&key.to_lowercase(), &name.to_lowercase()),
+                *name,
+            )
+        })
+        .filter(|(score, _)| *score > 0.85)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, name)| name)
+        .or_else(|| did_you_mean(key, flavor.dialect()))
 }
 
 /// Where the facts about `host`'s policy come from.
@@ -989,6 +1032,7 @@ pub fn field_reads(text: &str) -> Vec<(String, Option<String>)> {
             }
             let top = q[..n].to_string();
             let tail = &q[n + 1..];
+            rest = tail;
             let sub = tail
                 .strip_prefix("][\"")
                 .or_else(|| tail.strip_prefix("]['"))
@@ -996,6 +1040,10 @@ pub fn field_reads(text: &str) -> Vec<(String, Option<String>)> {
                 .or_else(|| tail.strip_prefix(").get('"))
                 .map(|r| r[..ident(r)].to_string())
                 .filter(|s| !s.is_empty());
+            if let Some(sub) = &sub {
+                // The chained subscript is read here, not again as a key of its own.
+                rest = &tail[tail.find(sub.as_str()).map_or(0, |i| i + sub.len())..];
+            }
             reads.push((top, sub));
         }
     }
@@ -1063,7 +1111,7 @@ pub fn render_text(report: &Report) -> String {
                     Status::Blocked => "blocked".to_string(),
                     Status::Never => "never fires".to_string(),
                 };
-                if verdict.status != Status::Never {
+                if verdict.status != Status::Never && verdict.runner != Runs::Nobody {
                     let runner = match verdict.runner {
                         Runs::Native => "natively",
                         Runs::Hookx => "through hookx",
