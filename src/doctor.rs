@@ -582,12 +582,12 @@ impl Doctor<'_> {
         };
         let mut text = line.to_string();
         let mut scanned = "its command".to_string();
-        if let Some(script) = self.script_of(source, line) {
-            if let Ok(body) = read_limited(&script) {
-                text.push('\n');
-                text.push_str(&body);
-                scanned = self.ctx.display(&script);
-            }
+        if let Some(script) = self.script_of(source, line)
+            && let Ok(body) = read_limited(&script)
+        {
+            text.push('\n');
+            text.push_str(&body);
+            scanned = self.ctx.display(&script);
         }
         let known = known_payload_keys();
         let mut findings = Vec::new();

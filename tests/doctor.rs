@@ -301,12 +301,14 @@ fn matchers_naming_tools_the_host_never_sends_never_fire() {
         json!({"version": 1, "hooks": {"preToolUse": [
             {"type": "command", "bash": "./check.sh", "matcher": "Edit"}]}}),
     );
-    // The subagent tool is `Agent` now (claude-code 2.1.332).
+    // `bash` is Copilot's name: Claude sends `Bash`. `Task`, the subagent tool's old name,
+    // still fires on `Agent` in claude-code 2.1.332 (tests/live_claude_doctor.rs).
     w.write_json(
         "project/.claude/settings.json",
         claude_hooks(&[
-            ("PreToolUse", Some("Task"), command("./sub.sh")),
+            ("PreToolUse", Some("bash"), command("./guard.sh")),
             ("PostToolUse", Some("Edit|Write"), command("./fmt.sh")),
+            ("PermissionRequest", Some("Task"), command("./sub.sh")),
         ]),
     );
     let (code, report) = w.doctor(None);
@@ -327,12 +329,19 @@ fn matchers_naming_tools_the_host_never_sends_never_fire() {
     assert!(
         has(
             v,
-            "matcher `Task` matches no tool Claude sends",
-            Some("matcher \"Agent\"")
+            "matcher `bash` matches no tool Claude sends",
+            Some("matcher \"Bash\"")
         ),
         "{:?}",
         findings(v)
     );
+    let v = verdict(
+        &report,
+        ".claude/settings.json",
+        "PermissionRequest",
+        "claude",
+    );
+    assert_eq!(v["status"], "fires", "{:?}", findings(v));
     // A matcher in the right spelling fires, natively and through hookx.
     let v = verdict(&report, ".claude/settings.json", "PostToolUse", "claude");
     assert_eq!(v["status"], "fires", "{:?}", findings(v));

@@ -396,10 +396,21 @@ impl Tables {
     }
 
     /// The names a tool matcher of this flavour is tried against for the tool `own_name` (this
-    /// flavour's spelling): that name, then its counterparts in [`Tables::matcher_tries_names_of`].
+    /// flavour's spelling): that name, its aliases in this table, then its counterparts in
+    /// [`Tables::matcher_tries_names_of`].
     pub fn matcher_tool_names<'a>(&self, own_name: &'a str) -> Vec<&'a str> {
         let id = self.canonical_tool(own_name);
         let mut names = vec![own_name];
+        // The other names this flavour's table lists for the tool are matcher aliases: a
+        // Claude `Task` rule fires on the `Agent` tool (claude-code 2.1.332 run,
+        // tests/live_claude_doctor.rs).
+        if let Some((_, aliases)) = self.tools.iter().find(|(i, _)| *i == id) {
+            for alias in *aliases {
+                if !names.contains(alias) {
+                    names.push(alias);
+                }
+            }
+        }
         for flavor in self.matcher_tries_names_of {
             if let Some(name) = flavor.tables().tool_name(id)
                 && !names.contains(&name)
@@ -465,7 +476,8 @@ pub(crate) const CLAUDE_TOOLS: &[(&str, &[&str])] = &[
     (ids::GREP, &["Grep"]),
     (ids::WEB_FETCH, &["WebFetch"]),
     (ids::WEB_SEARCH, &["WebSearch"]),
-    // The subagent tool is `Agent` (claude-code 2.1.332 run); `Task` is a matcher alias.
+    // The subagent tool is `Agent` (claude-code 2.1.332 run); `Task` is a matcher alias
+    // (a `Task` rule fired on `Agent`, run 2.1.332, tests/live_claude_doctor.rs).
     (ids::TASK, &["Agent", "Task"]),
     (ids::ASK_USER, &["AskUserQuestion"]),
     (ids::NOTEBOOK_EDIT, &["NotebookEdit"]),
