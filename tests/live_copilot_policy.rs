@@ -9,9 +9,11 @@
 //! client ran must be exactly what `hookx doctor --host copilot` says fires, with
 //! `HOOKX_MANAGED_ROOT` pointing at the same policy.
 
+// Shared with `live_copilot.rs`, which uses the parts this suite does not.
+#[allow(dead_code)]
 #[path = "live_copilot/client.rs"]
 mod client;
-mod common;
+#[allow(dead_code)]
 #[path = "live_copilot/server.rs"]
 mod server;
 
