@@ -532,6 +532,9 @@ impl Doctor<'_> {
             never(&mut verdict, finding);
             return verdict;
         }
+        if let Some(finding) = alias_note(rule, flavor) {
+            verdict.findings.push(finding);
+        }
         for handler in &rule.handlers {
             if let Some(finding) = timeout_finding(handler, flavor) {
                 verdict.findings.push(finding);
@@ -830,6 +833,33 @@ fn matcher_finding(rule: &Rule, flavor: Flavor, host: Dialect) -> Option<Finding
             sends.join(", ")
         ),
         fix,
+    ))
+}
+
+/// A note on a tool matcher that names a tool by an old name its agent still accepts (Claude's
+/// `Task` for `Agent`): it fires today, under a name that may go.
+fn alias_note(rule: &Rule, flavor: Flavor) -> Option<Finding> {
+    let matcher = rule.matcher.as_deref()?;
+    let tables = flavor.tables();
+    if tables.matcher_target(&rule.event) != Some(MatchOn::ToolName) {
+        return None;
+    }
+    let words = matcher.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
+    let (alias, name) = words.into_iter().find_map(|word| {
+        tables
+            .tools
+            .iter()
+            .find(|(_, names)| names[1..].contains(&word))
+            .map(|(_, names)| (word, names[0]))
+    })?;
+    Some(Finding::new(
+        Level::Note,
+        format!(
+            "`{alias}` is an old name of `{name}`, which {} still matches ({})",
+            flavor.name(),
+            tables.verified_with.unwrap_or("documents only")
+        ),
+        corrected_matcher(matcher, flavor).map(|m| format!("matcher \"{m}\"")),
     ))
 }
 

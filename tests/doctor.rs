@@ -342,6 +342,15 @@ fn matchers_naming_tools_the_host_never_sends_never_fire() {
         "claude",
     );
     assert_eq!(v["status"], "fires", "{:?}", findings(v));
+    assert!(
+        has(
+            v,
+            "`Task` is an old name of `Agent`",
+            Some("matcher \"Agent\"")
+        ),
+        "{:?}",
+        findings(v)
+    );
     // A matcher in the right spelling fires, natively and through hookx.
     let v = verdict(&report, ".claude/settings.json", "PostToolUse", "claude");
     assert_eq!(v["status"], "fires", "{:?}", findings(v));
