@@ -548,11 +548,22 @@ impl Doctor<'_> {
                 .map(|k| k.iter().map(|s| s.to_string()).collect()),
             false => routed_payload_keys(host, event, flavor),
         };
+        let payload = match native {
+            true => format!("the {} payload of `{event}`", flavor.name()),
+            false => format!(
+                "the {} payload hookx builds from {display}'s `{event}`",
+                flavor.name()
+            ),
+        };
         if let Some(keys) = keys {
             for handler in &rule.handlers {
-                verdict
-                    .findings
-                    .extend(self.payload_findings(source, handler, flavor, event, &keys));
+                verdict.findings.extend(self.payload_findings(
+                    source,
+                    handler,
+                    (flavor, &payload),
+                    event,
+                    &keys,
+                ));
             }
         }
         verdict
@@ -573,7 +584,7 @@ impl Doctor<'_> {
         &self,
         source: &Source,
         handler: &Handler,
-        flavor: Flavor,
+        (flavor, payload): (Flavor, &str),
         event: &EventKind,
         keys: &[String],
     ) -> Vec<Finding> {
@@ -612,8 +623,7 @@ impl Doctor<'_> {
                 findings.push(Finding::new(
                     Level::Warning,
                     format!(
-                        "its handler seems to read `{top}`, which {} payloads of `{event}` lack (a guess from a scan of {scanned})",
-                        flavor.name()
+                        "its handler seems to read `{top}`, which {payload} lacks (a guess from a scan of {scanned})"
                     ),
                     twin.map(|t| format!("read `.{t}` instead")),
                 ));
@@ -941,15 +951,16 @@ fn routed_payload_keys(host: Dialect, event: &EventKind, flavor: Flavor) -> Opti
     let name = t.event_name(event)?;
     let tool = t.tools.first().and_then(|(_, n)| n.first()).copied();
     let mut payload = Map::new();
+    // Values of the shape each key has (what decoding looks at); the keys are what counts.
     for key in keys {
-        let value = match *key {
-            k if k == t.protocol.event_key => json!(name),
+        let value = match crate::protocol::canonical_key(t, key).as_str() {
+            _ if *key == t.protocol.event_key => json!(name),
             "timestamp" => match t.timestamp {
                 crate::dialect::TimestampForm::EpochMillis => json!(1_700_000_000_000u64),
                 _ => json!("2026-01-01T00:00:00Z"),
             },
-            k if crate::protocol::camel_to_snake(k) == "tool_name" => json!(tool),
-            k if k.contains("nput") || k.contains("rgs") || k.contains("esult") => json!({}),
+            "tool_name" => json!(tool),
+            "tool_input" | "tool_response" => json!({}),
             _ => json!("x"),
         };
         payload.insert(key.to_string(), value);

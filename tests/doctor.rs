@@ -462,7 +462,7 @@ fn a_claude_hook_copilot_runs_gets_copilots_payload_and_its_script_reads_what_is
     assert!(
         has(
             v,
-            "`transcript_path`, which copilot-pascal payloads of `PreToolUse` lack",
+            "`transcript_path`, which the copilot-pascal payload of `PreToolUse` lacks",
             None
         ),
         "{:?}",
@@ -482,6 +482,31 @@ fn a_claude_hook_copilot_runs_gets_copilots_payload_and_its_script_reads_what_is
         "{:?}",
         findings(v)
     );
+
+    // A user Claude hook Copilot never reads runs through hookx, which builds Claude's payload
+    // from Copilot's event: Copilot sends no transcript on tool events (run 1.0.102).
+    w.write_json(
+        "home/.claude/settings.json",
+        claude_hooks(&[(
+            "PreToolUse",
+            Some("Bash"),
+            command("jq -r '.transcript_path, .tool_input.command'"),
+        )]),
+    );
+    let (_, report) = w.doctor(Some("copilot"));
+    let v = verdict(&report, "~/.claude/settings.json", "PreToolUse", "copilot");
+    assert_eq!(v["runner"], "hookx");
+    assert_eq!(v["payload"], "claude");
+    assert!(
+        has(
+            v,
+            "`transcript_path`, which the claude payload hookx builds from Copilot's `PreToolUse` lacks (a guess from a scan of its command)",
+            None
+        ),
+        "{:?}",
+        findings(v)
+    );
+    assert!(!has(v, "tool_input.command", None), "{:?}", findings(v));
 }
 
 #[test]
