@@ -1039,15 +1039,30 @@ pub struct EffectiveRule<'a> {
 /// The file whose kill switch (Claude's `disableAllHooks`) turns every hook of `dialect` off,
 /// if any ([`crate::dialect::KillSwitch`]).
 ///
-/// Settings merge by precedence (Claude: local > project > user), so the value comes from the
-/// highest-precedence file that sets the key; when it is `true`, every source of the dialect is
-/// off (settings, plugins, skills, agents). Like every other content, the key counts only in a
-/// file `store` trusts as found: an untrusted `.claude/settings.local.json` cannot turn trusted
-/// hooks off.
+/// Settings merge by precedence (Claude: managed > local > project > user), so the value comes
+/// from the highest-precedence file that sets the key; when it is `true`, every source of the
+/// dialect is off (settings, plugins, skills, agents), policy sources only where the switch is
+/// the policy's own ([`switched_off`]). Like every other content, the key counts only in a file
+/// `store` trusts as found (policy files are): an untrusted `.claude/settings.local.json` cannot
+/// turn trusted hooks off.
 pub fn hooks_disabled<'a>(
     sources: &'a [Source],
     dialect: Dialect,
     store: &TrustStore,
+) -> Option<&'a Source> {
+    kill_switch_source(sources, dialect, &|s| store.state(s) == TrustState::Trusted)
+}
+
+/// The file whose kill switch turns every hook of `dialect` off as the agent itself sees it:
+/// every settings file counts, trusted by hookx or not.
+pub fn hooks_disabled_by_agent(sources: &[Source], dialect: Dialect) -> Option<&Source> {
+    kill_switch_source(sources, dialect, &|_| true)
+}
+
+fn kill_switch_source<'a>(
+    sources: &'a [Source],
+    dialect: Dialect,
+    counts: &dyn Fn(&Source) -> bool,
 ) -> Option<&'a Source> {
     let switch = dialect.def().kill_switch.as_ref()?;
     let precedence = |s: &Source| switch.locations.iter().position(|id| *id == s.location.id);
@@ -1058,7 +1073,7 @@ pub fn hooks_disabled<'a>(
             let flag = s.document()?.extra.get(switch.key)?.as_bool()?;
             Some((precedence, flag, s))
         })
-        .filter(|(_, _, s)| store.state(s) == TrustState::Trusted)
+        .filter(|(_, _, s)| counts(s))
         .max_by_key(|(p, _, _)| *p)
         .filter(|(_, flag, _)| *flag)
         .map(|(_, _, s)| s)

@@ -390,7 +390,12 @@ impl Doctor<'_> {
             ));
             status = Status::Blocked;
         }
-        if let Some(switch) = discover::hooks_disabled(self.sources, source.dialect, self.store)
+        // The agent obeys every settings file; hookx only trusted ones.
+        let switch = match runs {
+            Runs::Native => discover::hooks_disabled_by_agent(self.sources, source.dialect),
+            _ => discover::hooks_disabled(self.sources, source.dialect, self.store),
+        };
+        if let Some(switch) = switch
             && discover::switched_off(switch, source)
         {
             let key = source

@@ -184,8 +184,26 @@ fn a_kill_switch_in_local_settings_turns_the_project_hook_off() {
         "project/.claude/settings.local.json",
         json!({"disableAllHooks": true}),
     );
-    // Trusted, so that the switch counts for hookx (only trusted content may turn hooks off).
+    // Claude obeys it whether or not hookx trusts the file.
+    let (_, report) = w.doctor(Some("claude"));
+    assert_eq!(
+        verdict(&report, ".claude/settings.json", "PreToolUse", "claude")["status"],
+        "blocked"
+    );
+    // Under another host hookx obeys it only once trusted (untrusted content turns nothing off).
+    let (_, report) = w.doctor(Some("bricks"));
+    assert!(!has(
+        loading(&report, ".claude/settings.json", "bricks"),
+        "disableAllHooks",
+        None
+    ));
     assert!(w.hookx(&["trust"]).status.success());
+    let (_, report) = w.doctor(Some("bricks"));
+    assert!(has(
+        loading(&report, ".claude/settings.json", "bricks"),
+        "disableAllHooks",
+        None
+    ));
     let (code, report) = w.doctor(Some("claude"));
     assert_eq!(
         code, 0,
