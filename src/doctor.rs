@@ -9,6 +9,7 @@
 
 use crate::config::read::did_you_mean;
 use crate::config::spec::HandlerField;
+use crate::diag::Severity;
 use crate::dialect::{Dialect, Flavor, MatchOn};
 use crate::discover::{self, Context, Runner, Scope, Source};
 use crate::dispatch::select::{MatchVerdict, rules_match};
@@ -44,7 +45,8 @@ pub struct Options {
 pub struct Report {
     pub hosts: Vec<HostReport>,
     pub files: Vec<FileReport>,
-    /// Rules that fire under none of the hosts examined, plus files none of them can read.
+    /// Rules that fire under none of the hosts examined, plus files none of them can read and
+    /// entries dropped whole.
     pub never_fire: usize,
 }
 
@@ -65,6 +67,8 @@ pub struct FileReport {
     pub file: String,
     pub dialect: Dialect,
     pub scope: &'static str,
+    /// Entries the file's agent drops whole (no rule comes of them), whichever host reads it.
+    pub problems: Vec<Finding>,
     /// Per host: who runs the file's hooks and what keeps them from loading.
     pub hosts: Vec<Loading>,
     pub rules: Vec<RuleReport>,
@@ -187,17 +191,22 @@ pub fn diagnose(ctx: &Context, host: Option<Dialect>) -> Report {
     // Files that parsed and hold no hook (settings with other keys) have nothing to diagnose.
     let files: Vec<FileReport> = sources
         .iter()
-        .filter(|s| s.document().is_none_or(|d| !d.rules.is_empty()))
+        .filter(|s| {
+            s.document().is_none_or(|d| !d.rules.is_empty())
+                || s.diagnostics.iter().any(|d| d.severity == Severity::Error)
+        })
         .map(|s| doctor.file(s, &hosts))
         .collect();
     // A file no host can read hides its rules: it counts as one.
     let unreadable = files
         .iter()
-        .filter(|f| f.rules.is_empty())
+        .filter(|f| f.rules.is_empty() && f.problems.is_empty())
         .filter(|f| f.hosts.iter().all(|l| l.status == Status::Never))
         .filter(|f| f.hosts.iter().any(|l| l.runner != Runs::Nobody))
         .count();
+    let dropped: usize = files.iter().map(|f| f.problems.len()).sum();
     let never_fire = unreadable
+        + dropped
         + files
             .iter()
             .flat_map(|f| &f.rules)
@@ -277,10 +286,26 @@ impl Doctor<'_> {
                     .collect(),
             })
             .collect();
+        let problems = source
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| {
+                Finding::new(
+                    Level::Error,
+                    format!(
+                        "{}:{}: {}: no rule comes of this entry",
+                        d.line, d.col, d.message
+                    ),
+                    Some(format!("hookx validate {}", shell_path(&source.display))),
+                )
+            })
+            .collect();
         FileReport {
             file: source.display.clone(),
             dialect: source.dialect,
             scope: source.scope.name(),
+            problems,
             hosts: loading,
             rules,
         }
@@ -312,6 +337,20 @@ impl Doctor<'_> {
             findings.push(Finding::new(
                 Level::Error,
                 format!("does not parse ({error}): {who} loads none of its hooks"),
+                Some(format!("hookx validate {}", shell_path(&source.display))),
+            ));
+            return loading(Status::Never, findings);
+        }
+        if runs == Runs::Native
+            && host == source.dialect
+            && let Some((event, at)) = skipping_problem(source)
+        {
+            findings.push(Finding::new(
+                Level::Error,
+                format!(
+                    "{display} skips this whole file: its malformed `{event}` entry ({at}) may guard what sits beside it ({})",
+                    host.default_flavor().tables().verified_with.unwrap_or("documents only")
+                ),
                 Some(format!("hookx validate {}", shell_path(&source.display))),
             ));
             return loading(Status::Never, findings);
@@ -683,6 +722,30 @@ impl Doctor<'_> {
             })
             .find(|p| p.is_file() && p.extension().is_none_or(|e| e != "json"))
     }
+}
+
+/// A malformed entry that makes the file's agent skip the whole file: its event and position.
+fn skipping_problem(source: &Source) -> Option<(EventKind, String)> {
+    let skips = source.dialect.def().malformed_entry_skips_file;
+    source
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .find_map(|d| {
+            let pointer = d.pointer.as_deref()?;
+            let key = pointer
+                .strip_prefix("/hooks/")
+                .unwrap_or(pointer.trim_start_matches('/'))
+                .split('/')
+                .next()?;
+            let kind = source
+                .dialect
+                .flavors()
+                .find_map(|f| f.tables().event_kind(key))?;
+            skips
+                .contains(&kind)
+                .then(|| (kind, format!("{}:{}", d.line, d.col)))
+        })
 }
 
 /// The event name an unknown key most likely meant: one of its own flavour's (same casing),
@@ -1130,6 +1193,9 @@ pub fn render_text(report: &Report) -> String {
             "\n{}  ({} {})\n",
             file.file, file.dialect, file.scope
         ));
+        for problem in &file.problems {
+            push_finding(&mut out, "  ", problem);
+        }
         for loading in &file.hosts {
             let runner = match loading.runner {
                 Runs::Native => "read by the host",

@@ -174,6 +174,44 @@ fn a_project_settings_file_that_does_not_parse_loads_no_hook() {
 }
 
 #[test]
+fn a_malformed_pretooluse_entry_hides_the_whole_project_file_from_claude() {
+    // A handler written without its `{matcher, hooks}` group: Claude 2.1.332 skips the whole
+    // file, its valid Stop rule too (tests/live_claude_doctor.rs); hookx drops the entry only.
+    let w = World::new();
+    w.write_json(
+        "project/.claude/settings.json",
+        json!({"hooks": {
+            "PreToolUse": [{"type": "command", "command": "./guard.sh", "matcher": "Bash"}],
+            "Stop": [{"hooks": [command("./notify.sh")]}],
+        }}),
+    );
+    let (code, report) = w.doctor(None);
+    assert_eq!(code, 5);
+    let f = file(&report, ".claude/settings.json");
+    assert_eq!(f["problems"].as_array().unwrap().len(), 1, "{f:#}");
+    let l = loading(&report, ".claude/settings.json", "claude");
+    assert_eq!(l["status"], "never");
+    assert!(
+        has(
+            l,
+            "Claude skips this whole file: its malformed `PreToolUse` entry",
+            Some("hookx validate .claude/settings.json")
+        ),
+        "{:?}",
+        findings(l)
+    );
+    assert_eq!(
+        verdict(&report, ".claude/settings.json", "Stop", "claude")["status"],
+        "never"
+    );
+    // Through hookx (Bricks) the valid rule still runs once trusted.
+    assert_eq!(
+        verdict(&report, ".claude/settings.json", "Stop", "bricks")["status"],
+        "blocked"
+    );
+}
+
+#[test]
 fn a_kill_switch_in_local_settings_turns_the_project_hook_off() {
     let w = World::new();
     w.write_json(

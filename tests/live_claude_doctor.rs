@@ -80,6 +80,22 @@ fn doctor_says_which_rules_claude_fires() {
     let settings = world.project.join(".claude/settings.json");
     std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
     std::fs::write(&settings, json!({"hooks": hooks}).to_string()).unwrap();
+    // The user's settings: a valid SessionStart rule beside a PreToolUse handler written
+    // without its `{matcher, hooks}` group. 2.1.332 skips the whole file ("Invalid setting
+    // skipped …: a PreToolUse/PermissionRequest hook that cannot be loaded may be what guards
+    // the permissions declared beside it, so nothing it sits in is applied").
+    for label in ["user-ok", "flat"] {
+        world.answers(label, &[]);
+    }
+    let user = world.home.join(".claude/settings.json");
+    std::fs::create_dir_all(user.parent().unwrap()).unwrap();
+    let user_hooks = json!({"hooks": {
+        "SessionStart": [{"hooks": [{"type": "command",
+            "command": world.dumper_command("user-ok", "SessionStart")}]}],
+        "PreToolUse": [{"type": "command", "matcher": "Bash",
+            "command": world.dumper_command("flat", "PreToolUse")}],
+    }});
+    std::fs::write(&user, user_hooks.to_string()).unwrap();
 
     let managed_root = world.home.parent().unwrap().join("no-policy");
     std::fs::create_dir_all(&managed_root).unwrap();
@@ -99,7 +115,25 @@ fn doctor_says_which_rules_claude_fires() {
         .output()
         .unwrap();
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let rules = report["files"][0]["rules"].as_array().unwrap();
+    let file = |name: &str| {
+        report["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["file"] == name)
+            .unwrap_or_else(|| panic!("no {name} in {report:#}"))
+    };
+    let rules = file(".claude/settings.json")["rules"].as_array().unwrap();
+    let user_file = file("~/.claude/settings.json");
+    // doctor: the flat handler is a problem of the file, and it makes Claude skip the file, so
+    // its valid SessionStart rule never fires either.
+    assert_eq!(
+        user_file["problems"].as_array().unwrap().len(),
+        1,
+        "{user_file:#}"
+    );
+    assert_eq!(user_file["hosts"][0]["status"], "never", "{user_file:#}");
+    assert_eq!(user_file["rules"][0]["hosts"][0]["status"], "never");
     let doctor_fires: BTreeSet<String> = RULES
         .iter()
         .zip(rules)
@@ -118,6 +152,14 @@ fn doctor_says_which_rules_claude_fires() {
     assert!(
         claude_fired.contains("bash") && claude_fired.contains("startup"),
         "the run did not get far enough: {claude_fired:?}\n{}",
+        run.describe()
+    );
+    assert!(
+        world.records("user-ok").is_empty() && world.records("flat").is_empty(),
+        "Claude {}: a malformed PreToolUse entry skips its whole file (user-ok {}, flat {})\n{}",
+        client::VERSION,
+        world.records("user-ok").len(),
+        world.records("flat").len(),
         run.describe()
     );
     assert_eq!(

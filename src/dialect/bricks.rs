@@ -122,6 +122,7 @@ pub static DEF: DialectDef = DialectDef {
     // The seed documents no machine-wide policy and no folder trust.
     managed: None,
     folder_trust: None,
+    malformed_entry_skips_file: &[],
     // Bricks payloads look like Claude's without `transcript_path`.
     host: HostSpec {
         payload_keys: &[],

@@ -484,6 +484,10 @@ pub static DEF: DialectDef = DialectDef {
     }),
     // run 2.1.332: `-p` runs project hooks with no trust step.
     folder_trust: None,
+    // run 2.1.332 (tests/live_claude_doctor.rs): "a PreToolUse/PermissionRequest hook that
+    // cannot be loaded may be what guards the permissions declared beside it, so nothing it
+    // sits in is applied" — the settings file's other hooks did not run.
+    malformed_entry_skips_file: &[EventKind::PreToolUse, EventKind::PermissionRequest],
     host: HostSpec {
         payload_keys: &["transcript_path", "permission_mode"],
         payload_events: &[],

@@ -616,6 +616,8 @@ pub static DEF: DialectDef = DialectDef {
         source: "run 1.0.102 (an untrusted folder in -p mode runs no repo hook; the variable \
                  loads them); docs (trusted_folders in ~/.copilot/config.json)",
     }),
+    // run 1.0.102: a malformed entry (no command) drops only that entry.
+    malformed_entry_skips_file: &[],
     host: HostSpec {
         payload_keys: &[],
         payload_events: &[],

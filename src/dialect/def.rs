@@ -31,6 +31,9 @@ pub struct DialectDef {
     pub managed: Option<ManagedSpec>,
     /// Hook locations the agent reads only in a folder the user trusts, if any.
     pub folder_trust: Option<FolderTrust>,
+    /// Events on which one malformed entry (a handler outside its group, a group without
+    /// `hooks`) makes the agent skip the whole file, not just the entry.
+    pub malformed_entry_skips_file: &'static [EventKind],
     pub host: HostSpec,
     pub route: RouteSpec,
     pub schema: Schema,
