@@ -235,11 +235,7 @@ impl Doctor<'_> {
         {
             policy.push(Finding::new(
                 Level::Note,
-                format!(
-                    "policy file {} ({})",
-                    source.display,
-                    crate::list::shorten(&host_source(host), 80)
-                ),
+                format!("policy file {}", source.display),
                 None,
             ));
         }
@@ -765,14 +761,6 @@ fn closest_event(key: &str, flavor: Flavor) -> Option<&'static str> {
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, name)| name)
         .or_else(|| did_you_mean(key, flavor.dialect()))
-}
-
-/// Where the facts about `host`'s policy come from.
-fn host_source(host: Dialect) -> String {
-    host.def()
-        .managed
-        .as_ref()
-        .map_or(String::new(), |m| m.source.to_string())
 }
 
 /// The event key as the file wrote it.
