@@ -208,11 +208,13 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
         .filter_map(|d| discover::hooks_disabled(sources, *d, store).map(|s| (*d, s)))
         .collect();
     let switch_key = |d: Dialect| d.def().kill_switch.as_ref().map_or("", |k| k.key);
-    // Each host whose policy leaves only policy hooks running, with the key that says so.
-    let managed_only: Vec<(Dialect, &str)> = Dialect::all()
+    // Each host whose policy leaves only policy hooks running, the key and the file saying so.
+    let managed_only: Vec<(Dialect, &str, &Source)> = Dialect::all()
         .iter()
-        .filter(|d| discover::managed_only(sources, **d).is_some())
-        .filter_map(|d| Some((*d, d.def().managed.as_ref()?.only_managed_key?)))
+        .filter_map(|d| {
+            let key = d.def().managed.as_ref()?.only_managed_key?;
+            Some((*d, key, discover::managed_only(sources, *d)?))
+        })
         .collect();
     let mut table = Vec::new();
     for source in sources {
@@ -257,7 +259,7 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
                 if source.scope != discover::Scope::Managed && !managed_only.is_empty() {
                     let hosts: Vec<String> = managed_only
                         .iter()
-                        .map(|(h, key)| format!("{} ({key})", h.def().display))
+                        .map(|(h, key, _)| format!("{} ({key})", h.def().display))
                         .collect();
                     parts.push(format!("not run under {}", hosts.join(", ")));
                 }
@@ -289,14 +291,12 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
             dialect.def().display
         ));
     }
-    for (host, key) in &managed_only {
-        if let Some(policy) = discover::managed_only(sources, *host) {
-            out.push_str(&format!(
-                "\n\"{key}\": true in {}: {} runs only managed hooks, and so does `hookx run --host {host}`\n",
-                policy.display,
-                host.def().display
-            ));
-        }
+    for (host, key, policy) in &managed_only {
+        out.push_str(&format!(
+            "\n\"{key}\": true in {}: {} runs only managed hooks, and so does `hookx run --host {host}`\n",
+            policy.display,
+            host.def().display
+        ));
     }
     out
 }
