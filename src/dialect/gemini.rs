@@ -4,7 +4,7 @@
 
 use super::{
     DetectSpec, Dialect, DialectDef, DisabledHandlers, Flavor, FolderTrust, HostSpec, KeyCase,
-    KillSwitch, MatchOn, McpNames, RouteSpec, Schema, Tables, TimestampForm,
+    KillSwitch, MatchOn, McpNames, RouteSpec, Schema, Tables, TimestampForm, TrustRecord,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
 use crate::discover::{Location, Pattern, Root, Scope};
@@ -106,6 +106,142 @@ pub static TABLES: Tables = Tables {
     handler_key_overrides: &[],
     // Source: an invalid regex is compared as an exact string.
     invalid_matcher_effect: Some("Gemini CLI compares it with the tool name as plain text"),
+    // The top-level keys of every recorded payload (tests/fixtures/recorded/gemini-0.61.0/).
+    payload_keys: &[
+        (
+            EventKind::SessionStart,
+            &[
+                "cwd",
+                "hook_event_name",
+                "session_id",
+                "source",
+                "timestamp",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::SessionEnd,
+            &[
+                "cwd",
+                "hook_event_name",
+                "reason",
+                "session_id",
+                "timestamp",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::UserPromptSubmit,
+            &[
+                "cwd",
+                "hook_event_name",
+                "prompt",
+                "session_id",
+                "timestamp",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::Stop,
+            &[
+                "cwd",
+                "hook_event_name",
+                "prompt",
+                "prompt_response",
+                "session_id",
+                "stop_hook_active",
+                "timestamp",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::PreToolUse,
+            &[
+                "cwd",
+                "hook_event_name",
+                "mcp_context",
+                "original_request_name",
+                "session_id",
+                "timestamp",
+                "tool_input",
+                "tool_name",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::PostToolUse,
+            &[
+                "cwd",
+                "hook_event_name",
+                "mcp_context",
+                "original_request_name",
+                "session_id",
+                "timestamp",
+                "tool_input",
+                "tool_name",
+                "tool_response",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::PreCompact,
+            &[
+                "cwd",
+                "hook_event_name",
+                "session_id",
+                "timestamp",
+                "transcript_path",
+                "trigger",
+            ],
+        ),
+        (
+            EventKind::Notification,
+            &[
+                "cwd",
+                "details",
+                "hook_event_name",
+                "message",
+                "notification_type",
+                "session_id",
+                "timestamp",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::BeforeModel,
+            &[
+                "cwd",
+                "hook_event_name",
+                "llm_request",
+                "session_id",
+                "timestamp",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::AfterModel,
+            &[
+                "cwd",
+                "hook_event_name",
+                "llm_request",
+                "llm_response",
+                "session_id",
+                "timestamp",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::BeforeToolSelection,
+            &[
+                "cwd",
+                "hook_event_name",
+                "llm_request",
+                "session_id",
+                "timestamp",
+                "transcript_path",
+            ],
+        ),
+    ],
 };
 
 /// `settings.json`: a `hooks` object among other settings (`hooksConfig`, `security`, …).
@@ -175,6 +311,12 @@ pub static DEF: DialectDef = DialectDef {
         locations: &["gemini-user", "gemini-project"],
     }),
     // Run: a handler named in `hooksConfig.disabled` (its `name`, else its command) never runs.
+    // No machine-wide policy hooks were looked for: `/etc/gemini-cli/settings.json` (source) is
+    // not read by hookx.
+    managed: None,
+    // Run: an unknown event is skipped and the rest loads; a definition without `hooks` is
+    // discarded (source): never the whole file.
+    malformed_entry_skips_file: &[],
     disabled_handlers: Some(DisabledHandlers {
         key: "hooksConfig",
         inner: "disabled",
@@ -202,11 +344,17 @@ pub static DEF: DialectDef = DialectDef {
     // the parent, `DO_NOT_TRUST` distrusts; the longest matching path wins. In `-p` an
     // untrusted folder is refused (exit 55).
     folder_trust: Some(FolderTrust {
-        file: ".gemini/trustedFolders.json",
-        trust_folder: &["TRUST_FOLDER"],
-        trust_parent: &["TRUST_PARENT"],
-        step: "trust the folder in Gemini CLI's folder-trust dialog (run `gemini` there once), \
-               or run it with GEMINI_CLI_TRUST_WORKSPACE=true",
+        locations: &["gemini-project"],
+        record: TrustRecord::Levels {
+            file: ".gemini/trustedFolders.json",
+            trust_folder: &["TRUST_FOLDER"],
+            trust_parent: &["TRUST_PARENT"],
+        },
+        fix: "trust the folder in Gemini CLI's folder-trust dialog (run `gemini` there once), or \
+              run it with GEMINI_CLI_TRUST_WORKSPACE=true",
+        source: "run 0.61.0 (an untrusted folder in -p exits 55; trustedFolders.json TRUST_FOLDER \
+                 and GEMINI_CLI_TRUST_WORKSPACE trust it); source (TRUST_PARENT, DO_NOT_TRUST, \
+                 the longest path wins)",
     }),
     schema: Schema {
         file_name: "gemini.schema.json",
