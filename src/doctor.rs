@@ -554,7 +554,10 @@ impl Doctor<'_> {
             Runs::Hookx if !self.routed(host, event) => {
                 verdict.findings.push(Finding::new(
                     Level::Warning,
-                    format!("{display} has no hookx route for `{event}` in its config: nobody calls hookx for it"),
+                    format!(
+                        "{display} has no hookx route for `{}` in its config: nobody calls hookx for it",
+                        crate::protocol::event_name(host.default_flavor().tables(), event)
+                    ),
                     Some(format!("hookx install --host {host}")),
                 ));
                 verdict.status = verdict.status.max(Status::Blocked);
