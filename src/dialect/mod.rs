@@ -24,6 +24,7 @@ pub mod bricks;
 pub mod claude;
 pub mod copilot;
 mod def;
+pub mod qwen;
 
 pub use crate::config::spec::ConfigSpec;
 pub use def::{DetectSpec, DialectDef, HostSpec, KillSwitch, RouteSpec, Schema};
@@ -38,6 +39,7 @@ pub static DIALECTS: &[Dialect] = &[
     Dialect(&claude::DEF),
     Dialect(&copilot::DEF),
     Dialect(&bricks::DEF),
+    Dialect(&qwen::DEF),
 ];
 
 /// A config-file dialect: a handle on its [`DialectDef`]. Equal by name, ordered as registered.
