@@ -615,7 +615,11 @@ fn routed_handlers_of_every_dialect() {
                 "hooks": [{"type": "command", "command": bricks_handler}]}]}})
             .to_string(),
         );
-        for args in [&["install", "--host", "qwen"][..], &["trust"]] {
+        for args in [
+            &["install", "--host", "qwen"][..],
+            &["install", "--host", "qwen", "--scope", "user"],
+            &["trust"],
+        ] {
             let out = std::process::Command::new(&hookx)
                 .args(args)
                 .current_dir(&sb.project)
