@@ -127,7 +127,7 @@ fn conversion_of_every_fixture_to_every_dialect() {
             pairs.insert((from, to));
         }
     }
-    assert_eq!(pairs.len(), 9);
+    assert_eq!(pairs.len(), Dialect::all().len().pow(2));
 }
 
 /// Counts the handler objects (`"type": "command" | "prompt" | "agent"`) under the file's
@@ -138,7 +138,7 @@ fn raw_handlers(src: &SourceFile) -> usize {
             Value::Object(o) => {
                 let own = matches!(
                     o.get("type").and_then(Value::as_str),
-                    Some("command" | "prompt" | "agent")
+                    Some("command" | "prompt" | "agent" | "http")
                 );
                 usize::from(own) + o.values().map(count).sum::<usize>()
             }

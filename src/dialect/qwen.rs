@@ -182,10 +182,11 @@ static CONFIG: ConfigSpec = ConfigSpec {
     ],
     flat_handlers: false,
     wrapper_optional: false,
-    project_dir_variable: "QWEN_PROJECT_DIR",
-    // Run 0.24.4: hooks also get CLAUDE_PROJECT_DIR and GEMINI_PROJECT_DIR (= the project).
+    // Run 0.24.4: hooks get QWEN_PROJECT_DIR, CLAUDE_PROJECT_DIR and GEMINI_PROJECT_DIR, all
+    // the project: Claude's name keeps a Claude command unchanged both ways.
+    project_dir_variable: "CLAUDE_PROJECT_DIR",
     provided_env: &[
-        "CLAUDE_PROJECT_DIR",
+        "QWEN_PROJECT_DIR",
         "GEMINI_PROJECT_DIR",
         "QWEN_CODE_SESSION_ID",
     ],
