@@ -368,7 +368,14 @@ fn ground_truth_tools() {
         for e in ["SessionStart", "UserPromptSubmit", "SubagentStart"] {
             sb.answer(e, "a", "", &ctx(e), "", 0);
         }
-        sb.answer("PostToolUse", "a", "hello-shell", &ctx("PostToolUse"), "", 0);
+        sb.answer(
+            "PostToolUse",
+            "a",
+            "hello-shell",
+            &ctx("PostToolUse"),
+            "",
+            0,
+        );
         sb.answer(
             "PostToolUseFailure",
             "a",
@@ -433,7 +440,11 @@ fn ground_truth_tools() {
         );
     }
     // The common payload: Claude's keys plus an ISO timestamp; hooks run in the project.
-    for d in l.dumps.iter().filter(|d| EVENTS.contains(&d.label.as_str())) {
+    for d in l
+        .dumps
+        .iter()
+        .filter(|d| EVENTS.contains(&d.label.as_str()))
+    {
         let s = &d.stdin;
         c.that(
             s["hook_event_name"] == d.label.as_str()
@@ -444,7 +455,11 @@ fn ground_truth_tools() {
             format!("{} common payload: {}", d.label, d.raw),
         );
         c.that(d.cwd == l.sb.project.display().to_string(), "cwd = project");
-        for var in ["QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"] {
+        for var in [
+            "QWEN_PROJECT_DIR",
+            "CLAUDE_PROJECT_DIR",
+            "GEMINI_PROJECT_DIR",
+        ] {
             c.that(
                 d.env.get(var) == Some(&l.sb.project.display().to_string()),
                 format!("{} {var}: {:?}", d.label, d.env.get(var)),
@@ -499,7 +514,10 @@ fn ground_truth_tools() {
             .and_then(|m| m.last())
             .is_some_and(|m| m["role"] == "user" && m.to_string().contains("R-STOP-GO-ON"))
     });
-    c.that(continued, "Stop block continued with its reason as a user message");
+    c.that(
+        continued,
+        "Stop block continued with its reason as a user message",
+    );
     c.that(
         l.count_with("Stop", r#""stop_hook_active":true"#) >= 1,
         "Stop re-entry has stop_hook_active: true",
@@ -549,18 +567,25 @@ fn ground_truth_deny() {
     );
     for (command, _, _, _, _, expect) in DENY_CASES {
         // The output itself is sometimes reported `(empty)` under load: the exit code counts.
-        let ran = |r: &str| r.starts_with(&format!("Command: {command}\n")) && r.contains("Exit Code: 0");
+        let ran =
+            |r: &str| r.starts_with(&format!("Command: {command}\n")) && r.contains("Exit Code: 0");
         let result = l.tool_result("deny", command);
         let ok = match expect {
             Expect::Ran => ran(&result),
             Expect::RanWith(text) => ran(&result) && result.contains(text),
             Expect::Blocked(reason) => result == *reason,
         };
-        c.that(ok, format!("{command}: expected {expect:?}, got {result:?}"));
+        c.that(
+            ok,
+            format!("{command}: expected {expect:?}, got {result:?}"),
+        );
     }
     let sent = l.sent("deny");
     for absent in ["rewritten-cmd", "R-POST-BLOCK", "PLAIN-TEXT", "E-EXIT1"] {
-        c.that(!sent.contains(absent), format!("{absent} never reached the model"));
+        c.that(
+            !sent.contains(absent),
+            format!("{absent} never reached the model"),
+        );
     }
     // A denied call fires no PostToolUse or PostToolUseFailure.
     c.that(
@@ -681,7 +706,10 @@ fn routed_handlers_of_every_dialect() {
     // Qwen's own project hook ran natively, once per shell call (hookx did not run it again).
     c.that(
         l.count("native") == 2,
-        format!("the native Qwen hook ran once per call: {}", l.count("native")),
+        format!(
+            "the native Qwen hook ran once per call: {}",
+            l.count("native")
+        ),
     );
     c.done("routed");
 }
