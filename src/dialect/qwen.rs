@@ -290,6 +290,13 @@ mod protocol_rows {
                 &[HSO, "decision", "message"],
                 Writes::On(PERM),
             ),
+            // qwen-code 0.24.4 reads `interrupt` beside `behavior` (`firePermissionRequestHook`);
+            // no run has fired PermissionRequest (`-p` denies before asking).
+            F::new(
+                Slot::Interrupt,
+                &[HSO, "decision", "interrupt"],
+                Writes::On(PERM),
+            ),
             F::new(
                 Slot::BehaviorInput,
                 &[HSO, "decision", "updatedInput"],
