@@ -6,6 +6,8 @@
 #[path = "live_qwen/client.rs"]
 mod client;
 mod common;
+#[path = "live_common/recorded.rs"]
+mod recorded;
 // Copilot's fake model speaks the same OpenAI chat-completions API Qwen Code talks to (this
 // suite scripts no failing model call).
 #[allow(dead_code)]
@@ -522,7 +524,7 @@ fn ground_truth_tools() {
         l.count_with("Stop", r#""stop_hook_active":true"#) >= 1,
         "Stop re-entry has stop_hook_active: true",
     );
-    record::check("tools", &l.dumps, &l.sb);
+    check_recorded("tools", &l);
     c.done("tools");
 }
 
@@ -601,7 +603,7 @@ fn ground_truth_deny() {
             format!("matcher {matcher:?}: {n} of {calls} calls (expected to fire: {fires})"),
         );
     }
-    record::check("deny", &l.dumps, &l.sb);
+    check_recorded("deny", &l);
     c.done("deny");
 }
 
@@ -714,151 +716,48 @@ fn routed_handlers_of_every_dialect() {
     c.done("routed");
 }
 
-mod record {
-    //! Recorded payloads: written under `HOOKX_RECORD=1`, else compared by keys and types.
-    use super::*;
-    use std::collections::{BTreeMap, BTreeSet};
-    use std::path::PathBuf;
-
-    fn dir() -> PathBuf {
-        common::fixtures_dir().join(format!("recorded/qwen-{}", client::VERSION))
-    }
-
-    /// The hook-relevant variables: what Qwen Code adds for hooks, not what the run was given.
-    /// Per-process values (launcher pid, model identity hash) are left out.
-    fn relevant(key: &str) -> bool {
-        (key.starts_with("QWEN_") || key.starts_with("CLAUDE_") || key.starts_with("GEMINI_"))
-            && !client::GIVEN_ENV.contains(&key)
-            && !matches!(
-                key,
-                "QWEN_CODE_LAUNCHER_PID"
-                    | "QWEN_CODE_MODEL_IDENTITY"
-                    | "QWEN_CODE_MANAGED_NPM_PIN"
-                    | "QWEN_CODE_CLI"
-            )
-    }
-
-    /// Sandbox paths as placeholders, also the project path as Qwen names its data folder
-    /// (`~/.qwen/projects/-tmp-…-project`).
-    fn normalise(text: &str, sb: &Sandbox) -> String {
-        let project = sb.project.display().to_string();
-        text.replace(&project.replace('/', "-"), "<project-slug>")
-            .replace(&project, "<project>")
-            .replace(&sb.home.display().to_string(), "<home>")
-    }
-
-    fn fixture(scenario: &str, order: usize, d: &client::Dump, sb: &Sandbox) -> Value {
-        let env: BTreeMap<&String, String> = d
-            .env
-            .iter()
-            .filter(|(k, _)| relevant(k))
-            .map(|(k, v)| (k, normalise(v, sb)))
-            .collect();
-        let stdin: Value = serde_json::from_str(&normalise(&d.raw, sb)).expect("JSON stdin");
-        json!({"client": "qwen-code", "version": client::VERSION, "host": "qwen",
-            "flavor": "qwen", "event": d.label, "scenario": scenario, "order": order,
-            "stdin": stdin, "env": env, "cwd": normalise(&d.cwd, sb)})
-    }
-
-    /// Keys and types, with every object key's path (`/tool_input/command:string`).
-    fn shape(v: &Value, at: String, out: &mut BTreeSet<String>) {
-        let kind = match v {
-            Value::Null => "null",
-            Value::Bool(_) => "bool",
-            Value::Number(_) => "number",
-            Value::String(_) => "string",
-            Value::Array(_) => "array",
-            Value::Object(_) => "object",
-        };
-        out.insert(format!("{at}:{kind}"));
-        if let Value::Object(map) = v {
-            for (k, v) in map {
-                shape(v, format!("{at}/{k}"), out);
-            }
-        }
-    }
-
-    fn shape_of(f: &Value) -> BTreeSet<String> {
-        let mut s = BTreeSet::new();
-        shape(&f["stdin"], String::new(), &mut s);
-        let env = f["env"].as_object().into_iter().flatten();
-        s.extend(env.map(|(k, _)| format!("$env/{k}")));
-        s
-    }
-
-    fn shapes(fixtures: &[Value]) -> BTreeMap<String, BTreeSet<BTreeSet<String>>> {
-        let mut out: BTreeMap<String, BTreeSet<BTreeSet<String>>> = BTreeMap::new();
-        for f in fixtures {
-            out.entry(f["event"].as_str().unwrap().to_string())
-                .or_default()
-                .insert(shape_of(f));
-        }
-        out
-    }
-
-    /// Records the run's payloads of the user-scope recorders (labelled with the bare event
-    /// name), one per event and shape, under `HOOKX_RECORD=1`, or checks them against the
-    /// recording.
-    pub fn check(scenario: &str, dumps: &[client::Dump], sb: &Sandbox) {
-        let got: Vec<Value> = dumps
-            .iter()
-            .filter(|d| EVENTS.contains(&d.label.as_str()))
-            .enumerate()
-            .map(|(i, d)| fixture(scenario, i + 1, d, sb))
-            .collect();
-        let dir = dir();
-        let mine = |name: &str| name.starts_with(&format!("{scenario}."));
-        if std::env::var_os("HOOKX_RECORD").is_some() {
-            std::fs::create_dir_all(&dir).unwrap();
-            for e in std::fs::read_dir(&dir).unwrap().flatten() {
-                if mine(&e.file_name().to_string_lossy()) {
-                    std::fs::remove_file(e.path()).unwrap();
-                }
-            }
-            let mut seen = BTreeSet::new();
-            for f in &got {
-                if !seen.insert((f["event"].to_string(), shape_of(f))) {
-                    continue;
-                }
-                let name = format!(
-                    "{scenario}.{:02}.{}.json",
-                    f["order"].as_u64().unwrap(),
-                    f["event"].as_str().unwrap()
-                );
-                std::fs::write(
-                    dir.join(name),
-                    serde_json::to_string_pretty(f).unwrap() + "\n",
+/// The recording of this suite's payloads (`tests/fixtures/recorded/qwen-0.24.4/`).
+fn recording(sb: &Sandbox) -> recorded::Recording<'static> {
+    let project = sb.project.display().to_string();
+    recorded::Recording {
+        client: "qwen-code",
+        version: client::VERSION,
+        folder: "qwen",
+        host: "qwen",
+        events: EVENTS,
+        // What Qwen Code adds for hooks, less per-process values (launcher pid, model
+        // identity hash, install paths) and what the run gave the client.
+        relevant_env: |key| {
+            (key.starts_with("QWEN_") || key.starts_with("CLAUDE_") || key.starts_with("GEMINI_"))
+                && !client::GIVEN_ENV.contains(&key)
+                && !matches!(
+                    key,
+                    "QWEN_CODE_LAUNCHER_PID"
+                        | "QWEN_CODE_MODEL_IDENTITY"
+                        | "QWEN_CODE_MANAGED_NPM_PIN"
+                        | "QWEN_CODE_CLI"
                 )
-                .unwrap();
-            }
-            return;
-        }
-        let recorded: Vec<Value> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("{}: {e} (record with HOOKX_RECORD=1)", dir.display()))
-            .flatten()
-            .filter(|e| mine(&e.file_name().to_string_lossy()))
-            .map(|e| serde_json::from_str(&std::fs::read_to_string(e.path()).unwrap()).unwrap())
-            .collect();
-        assert!(
-            !recorded.is_empty(),
-            "no recording of {scenario} (HOOKX_RECORD=1)"
-        );
-        let (want, have) = (shapes(&recorded), shapes(&got));
-        assert_eq!(
-            want.keys().collect::<Vec<_>>(),
-            have.keys().collect::<Vec<_>>(),
-            "Qwen Code {} fired other events in {scenario} than recorded",
-            client::VERSION
-        );
-        for (event, shapes) in &have {
-            for s in shapes {
-                assert!(
-                    want[event].contains(s),
-                    "Qwen Code {} sent a {event} payload of a new shape in {scenario}: {s:?}\nrecorded: {:?}",
-                    client::VERSION,
-                    want[event]
-                );
-            }
-        }
+        },
+        // The project path also as Qwen names its data folder (`~/.qwen/projects/-tmp-…`).
+        placeholders: vec![
+            (project.replace('/', "-"), "<project-slug>"),
+            (project, "<project>"),
+            (sb.home.display().to_string(), "<home>"),
+        ],
     }
+}
+
+/// Records or checks the run's payloads of the user-scope recorders.
+fn check_recorded(scenario: &str, l: &Live) {
+    let seen: Vec<recorded::Seen> = l
+        .dumps
+        .iter()
+        .map(|d| recorded::Seen {
+            label: &d.label,
+            raw: &d.raw,
+            env: &d.env,
+            cwd: &d.cwd,
+        })
+        .collect();
+    recording(&l.sb).check(scenario, &seen);
 }
