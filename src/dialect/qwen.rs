@@ -81,8 +81,8 @@ pub static TABLES: Tables = Tables {
     ],
     // Run 0.24.4: empty, `*` or `.*` = all; a name or alias exactly; a `|` list of them; else
     // an unanchored regex on Qwen's own tool name only (`Ba.*` and `^Bash$` never fire,
-    // `run_.*` does). hookx tries the regex on Claude's name too: it fires where Qwen does
-    // not for a regex that only a Claude name meets.
+    // `run_.*` does). hookx tries the regex on the aliases and Claude's name too: it fires
+    // where Qwen does not for a regex that only an alias meets.
     matcher_style: CLAUDE_MATCHER_STYLE,
     matcher_tries_names_of: &[Flavor(&super::claude::TABLES)],
     key_case: KeyCase::Snake,
