@@ -49,6 +49,32 @@ fn scripts(name: &str, _project: &str) -> Vec<Step> {
     }
 }
 
+/// Ends the hub daemon Cline started for a sandbox (the one whose command line names the
+/// sandbox's project), by its pid, when dropped.
+struct HubGuard(String);
+
+impl Drop for HubGuard {
+    fn drop(&mut self) {
+        for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|p| p.parse::<i32>().ok())
+            else {
+                continue;
+            };
+            let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if cmdline.contains("--cline-hub-daemon")
+                && cmdline.contains(&self.0)
+                && let Some(pid) = rustix::process::Pid::from_raw(pid)
+            {
+                let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
+            }
+        }
+    }
+}
+
 /// Ground truth: the recorder as every hook file; a shell call that runs (context after it),
 /// one a PreToolUse hook cancels, then the end of the task.
 #[test]
@@ -92,8 +118,16 @@ fn ground_truth_run_commands_and_answers() {
         (r#"{"cancel":true,"errorMessage":"R-CANCEL"}"#, "", 0),
     );
 
+    // Cline starts a hub daemon in a session of its own, which outlives the run and which
+    // later runs would share: each run gets its own port, and the guard ends its daemon.
+    let hub_port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .unwrap()
+        .port();
+    let _hub = HubGuard(sb.project.display().to_string());
     let mut cmd = sb.command(&bin);
-    cmd.args(["--json", "SCENARIO:tools do the work"]);
+    cmd.env("CLINE_HUB_PORT", hub_port.to_string())
+        .args(["--json", "SCENARIO:tools do the work"]);
     let out = sb.run(cmd);
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     if let Some(keep) = std::env::var_os("HOOKX_LIVE_KEEP") {
@@ -191,7 +225,11 @@ fn ground_truth_run_commands_and_answers() {
         folder: "cline",
         host: "cline",
         events: EVENTS,
-        relevant_env: |key| key.starts_with("CLINE_") && key != "CLINE_CONNECTOR_CLI_LAUNCH",
+        // What Cline sets for hooks, less its launcher line and the hub port the run gave it.
+        relevant_env: |key| {
+            key.starts_with("CLINE_")
+                && !matches!(key, "CLINE_CONNECTOR_CLI_LAUNCH" | "CLINE_HUB_PORT")
+        },
         placeholders: vec![
             (project.clone(), "<project>"),
             (sb.home.display().to_string(), "<home>"),
