@@ -138,7 +138,7 @@ fn raw_handlers(src: &SourceFile) -> usize {
             Value::Object(o) => {
                 let own = matches!(
                     o.get("type").and_then(Value::as_str),
-                    Some("command" | "prompt" | "agent")
+                    Some("command" | "prompt" | "agent" | "http")
                 );
                 usize::from(own) + o.values().map(count).sum::<usize>()
             }

@@ -8,7 +8,7 @@
 mod common;
 
 use hookx::dialect::{Dialect, Flavor};
-use hookx::dialect::{bricks, claude, copilot, gemini};
+use hookx::dialect::{bricks, claude, copilot, gemini, qwen};
 use hookx::protocol::decode_event_as;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -30,7 +30,7 @@ const ORIGINS: [&str; 2] = ["recorded", "documented"];
 
 /// Hosts whose payloads are recorded ahead of their dialect (issue 12, phase 1: the client's
 /// ground truth first): their folders are skipped until hookx knows the host.
-const PENDING_HOSTS: &[&str] = &[];
+const PENDING_HOSTS: &[&str] = &["droid", "cline"];
 
 fn recorded() -> Vec<Recorded> {
     let mut found = Vec::new();
@@ -91,6 +91,17 @@ fn load(root: &Path, origin: &'static str, found: &mut Vec<Recorded>) {
     }
 }
 
+/// Every event of `flavor`, each with one group holding its recording handler.
+fn grouped(flavor: Flavor) -> serde_json::Map<String, Value> {
+    let group = json!([{"hooks": [{"type": "command", "command": recorder(flavor.name())}]}]);
+    flavor
+        .tables()
+        .events
+        .iter()
+        .map(|(_, name)| (name.to_string(), group.clone()))
+        .collect()
+}
+
 /// A project whose foreign hook files hold one recording handler per event, for every flavour
 /// but the host's own, all trusted.
 struct World {
@@ -122,26 +133,11 @@ impl World {
                 );
             }
         }
-        let bricks: serde_json::Map<String, Value> = bricks::FLAVOR
-            .tables()
-            .events
-            .iter()
-            .map(|(_, name)| {
-                let group =
-                    json!([{"hooks": [{"type": "command", "command": recorder("bricks")}]}]);
-                (name.to_string(), group)
-            })
-            .collect();
-        let claude: serde_json::Map<String, Value> = claude::FLAVOR
-            .tables()
-            .events
-            .iter()
-            .map(|(_, name)| {
-                let group =
-                    json!([{"hooks": [{"type": "command", "command": recorder("claude")}]}]);
-                (name.to_string(), group)
-            })
-            .collect();
+        let (bricks, claude, qwen) = (
+            grouped(bricks::FLAVOR),
+            grouped(claude::FLAVOR),
+            grouped(qwen::FLAVOR),
+        );
         common::write(
             &project,
             ".github/hooks/replay.json",
@@ -173,6 +169,11 @@ impl World {
             &home,
             ".claude/settings.json",
             &json!({"hooks": claude}).to_string(),
+        );
+        common::write(
+            &home,
+            ".qwen/settings.json",
+            &json!({"hooks": qwen}).to_string(),
         );
         common::hookx_at(&project, &home, &["trust"]).success();
         World {

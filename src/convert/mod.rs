@@ -412,7 +412,11 @@ impl Converter<'_> {
         }
         let spec = target.config();
         let mut out = handler.clone();
-        out.extra = if from.dialect() == target {
+        // A service handler's fields (an `http` handler's `url`, `headers`, …) are its whole
+        // definition, and a target with the same type reads them under the same names.
+        let service = matches!(handler.kind, HandlerKind::Service(_));
+        let keeps_extra = from.dialect() == target || service;
+        out.extra = if keeps_extra {
             handler.extra.clone()
         } else {
             Default::default()
@@ -438,7 +442,7 @@ impl Converter<'_> {
             })
             .map(|(k, _)| format!("`{k}`"))
             .collect();
-        if from.dialect() != target && !unknown.is_empty() {
+        if !keeps_extra && !unknown.is_empty() {
             let keys = unknown.join(", ");
             self.lose(
                 src,

@@ -25,6 +25,7 @@ pub mod claude;
 pub mod copilot;
 mod def;
 pub mod gemini;
+pub mod qwen;
 
 pub use crate::config::spec::ConfigSpec;
 pub use def::{
@@ -43,6 +44,7 @@ pub static DIALECTS: &[Dialect] = &[
     Dialect(&copilot::DEF),
     Dialect(&bricks::DEF),
     Dialect(&gemini::DEF),
+    Dialect(&qwen::DEF),
 ];
 
 /// A config-file dialect: a handle on its [`DialectDef`]. Equal by name, ordered as registered.
