@@ -792,7 +792,7 @@ impl Converter<'_> {
     ) -> String {
         let (from_spec, to_spec) = (from.dialect().config(), to.dialect().config());
         let mut line = line.to_string();
-        if from_spec.project_dir_variable != "PWD" {
+        if from_spec.project_dir_variable != crate::dialect::NO_PROJECT_DIR_VARIABLE {
             line = replace_variable(
                 &line,
                 from_spec.project_dir_variable,

@@ -70,6 +70,7 @@ pub static TABLES: Tables = Tables {
     matcher_values: super::BRICKS_MATCHER_VALUES,
     handler_key_overrides: &[],
     invalid_matcher_effect: None,
+    tool_scope: super::ToolScope::Any,
 };
 
 /// `hooks.json`, with or without the `hooks` wrapper.

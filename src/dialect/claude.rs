@@ -77,6 +77,7 @@ pub static TABLES: Tables = Tables {
     matcher_values: super::CLAUDE_MATCHER_VALUES,
     handler_key_overrides: &[],
     invalid_matcher_effect: None,
+    tool_scope: super::ToolScope::Any,
 };
 
 /// `settings.json` / `settings.local.json`: a `hooks` object among other settings.
@@ -320,7 +321,7 @@ static PLUGINS: PluginSpec = PluginSpec {
 };
 
 /// Run-time protocol rows (dialects.md §6, §7), read by `crate::protocol`.
-mod protocol_rows {
+pub(crate) mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::protocol::{
         AnswerField as F, ArgsForm, EnvValue, Exit2, ProtocolTables, Slot, Writes,
@@ -351,7 +352,7 @@ mod protocol_rows {
         EventKind::SubagentStart,
     ];
 
-    pub(super) const PROTOCOL: ProtocolTables = ProtocolTables {
+    pub(crate) const PROTOCOL: ProtocolTables = ProtocolTables {
         event_key: "hook_event_name",
         event_key_only: None,
         event_shapes: &[],

@@ -92,6 +92,7 @@ pub static TABLES: Tables = Tables {
     matcher_values: super::COPILOT_MATCHER_VALUES,
     handler_key_overrides: &[],
     invalid_matcher_effect: Some("Copilot skips this hook"),
+    tool_scope: super::ToolScope::Any,
 };
 
 /// PascalCase events (VS Code-compatible): snake_case payload with an ISO timestamp, Claude
@@ -141,6 +142,7 @@ pub static PASCAL_TABLES: Tables = Tables {
     // The VS Code-compatible entries spell the timeout `timeout`.
     handler_key_overrides: &[(HandlerField::Timeout, "timeout")],
     invalid_matcher_effect: None,
+    tool_scope: super::ToolScope::Any,
 };
 
 /// `{"version": 1, "hooks": …}`.

@@ -23,7 +23,9 @@
 pub mod bricks;
 pub mod claude;
 pub mod copilot;
+pub mod cursor;
 mod def;
+pub mod vscode;
 
 pub use crate::config::spec::ConfigSpec;
 pub use def::{DetectSpec, DialectDef, HostSpec, KillSwitch, RouteSpec, Schema};
@@ -33,11 +35,16 @@ use crate::model::{EventKind, HandlerKind, MatcherStyle};
 use serde::Serialize;
 use std::sync::OnceLock;
 
+/// The `project_dir_variable` of an agent that sets none but runs hooks from the project root.
+pub const NO_PROJECT_DIR_VARIABLE: &str = "PWD";
+
 /// Every dialect, in the order discovery, listings and `--help` show them.
 pub static DIALECTS: &[Dialect] = &[
     Dialect(&claude::DEF),
     Dialect(&copilot::DEF),
     Dialect(&bricks::DEF),
+    Dialect(&cursor::DEF),
+    Dialect(&vscode::DEF),
 ];
 
 /// A config-file dialect: a handle on its [`DialectDef`]. Equal by name, ordered as registered.
@@ -332,6 +339,31 @@ pub struct Tables {
     /// What the agent does with a rule whose matcher is no valid regex, when known
     /// ("Copilot skips this hook").
     pub invalid_matcher_effect: Option<&'static str>,
+    /// The tools this flavour's events fire for: a flavour whose events are really a tool
+    /// category (Cursor's `beforeShellExecution`) fires only for those, whatever the matcher.
+    pub tool_scope: ToolScope,
+}
+
+/// Which tool calls a flavour's tool events fire for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ToolScope {
+    /// Every tool (a matcher may narrow it).
+    Any,
+    /// Only these canonical tool ids; the first is the tool of a payload that names none.
+    Only(&'static [&'static str]),
+    /// Only MCP tools.
+    Mcp,
+}
+
+impl ToolScope {
+    /// Whether a tool call with this canonical id is in scope.
+    pub fn admits(self, tool_id: &str) -> bool {
+        match self {
+            ToolScope::Any => true,
+            ToolScope::Only(ids) => ids.contains(&tool_id),
+            ToolScope::Mcp => is_mcp(tool_id),
+        }
+    }
 }
 
 impl Tables {

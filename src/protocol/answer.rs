@@ -162,6 +162,8 @@ pub fn encode_answer(host: Flavor, event: &Event, outcome: &Outcome) -> HostAnsw
         if p.writes(Slot::Decision, kind) {
             w.set(Slot::Decision, "block".into());
             w.set(Slot::Reason, reason.into());
+        } else if p.writes(Slot::BlockingReason, kind) {
+            w.set(Slot::BlockingReason, reason.into());
         } else if matches!(
             p.exit2(kind),
             Some(Exit2::Block | Exit2::Deny | Exit2::DenyWithoutReason)
@@ -485,6 +487,12 @@ fn read_json(flavor: Flavor, event: &Event, map: &Map<String, Value>, out: &mut 
                 }
             }
             Slot::ToolResult => out.modified_result = Some(value.clone()),
+            Slot::BlockingReason => {
+                if let Some(s) = text(Slot::Reason, out) {
+                    out.block = true;
+                    out.reasons.push(s);
+                }
+            }
         }
     }
 }

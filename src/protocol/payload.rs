@@ -6,7 +6,7 @@ use super::{
     native_key,
 };
 use crate::diag::{Diagnostic, Severity};
-use crate::dialect::{Dialect, Flavor, KeyCase, Tables, TimestampForm};
+use crate::dialect::{Dialect, Flavor, KeyCase, Tables, TimestampForm, ToolScope};
 use crate::error::Error;
 use crate::model::{Event, EventKind, ToolCall};
 use chrono::{DateTime, SecondsFormat, Utc};
@@ -20,6 +20,7 @@ const TIMESTAMP: &str = "timestamp";
 /// Canonical envelope keys of a tool result (Copilot's `toolResult`).
 const RESULT_TYPE: &str = "result_type";
 const RESULT_TEXT: &str = "text_result_for_llm";
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 /// Keys written before the tool call, so that payloads read in the usual order.
 const COMMON_KEYS: &[&str] = &["session_id", "transcript_path", "cwd", "permission_mode"];
 
@@ -45,6 +46,8 @@ pub fn decode_event_as(
             format!("the {host} event payload is empty: nothing was sent on stdin"),
         ));
     }
+    // Some hosts (Cursor) start the payload with a UTF-8 byte order mark, which JSON forbids.
+    let payload = payload.strip_prefix(UTF8_BOM).unwrap_or(payload);
     let payload = replace_lone_surrogates(payload);
     let value: Value = serde_json::from_slice(&payload).map_err(|e| {
         // The position goes into the diagnostic, not twice into its message.
@@ -118,7 +121,14 @@ pub fn decode_event_as(
     let mut tool_name = None;
     let mut tool_input = None;
     let mut fields = Map::new();
+    let mut top_level_args = Map::new();
     for (key, value) in obj {
+        if let ArgsForm::TopLevel(arg_keys) = p.tool_args
+            && arg_keys.contains(&key.as_str())
+        {
+            top_level_args.insert(key, value);
+            continue;
+        }
         if key == p.event_key {
             continue;
         }
@@ -140,6 +150,15 @@ pub fn decode_event_as(
                 fields.insert(canonical, value);
             }
         }
+    }
+    // A tool-category event names no tool: its scope does, and its arguments sit at the top.
+    if let (ArgsForm::TopLevel(_), ToolScope::Only([id, ..]), true) =
+        (p.tool_args, t.tool_scope, kind.is_tool_event())
+    {
+        tool_name = Some(Value::String(t.tool_name(id).unwrap_or(id).to_string()));
+        tool_input = Some(Value::Object(top_level_args));
+    } else {
+        fields.extend(top_level_args);
     }
     let tool = match tool_name {
         Some(Value::String(name)) => {
@@ -395,12 +414,21 @@ fn decode_args(form: ArgsForm, value: Value) -> Value {
 fn encode_tool(event: &Event, flavor: Flavor, out: &mut Map<String, Value>) {
     let Some(tool) = &event.tool else { return };
     let t = flavor.tables();
+    let args = args_from_canonical(flavor, Some(&tool.name), &tool.input);
+    if let ArgsForm::TopLevel(_) = t.protocol.tool_args {
+        // The event is the tool: its arguments sit at the top level, no name is sent.
+        if let Value::Object(map) = args {
+            for (key, value) in map {
+                out.entry(key).or_insert(value);
+            }
+        }
+        return;
+    }
     let name = tool_name(flavor, &tool.name);
     out.insert(native_key(t, TOOL_NAME), Value::String(name.to_string()));
     if tool.input.is_null() {
         return;
     }
-    let args = args_from_canonical(flavor, Some(&tool.name), &tool.input);
     let args = match (t.protocol.tool_args, args) {
         (ArgsForm::JsonString, v @ (Value::Object(_) | Value::Array(_))) => {
             Value::String(v.to_string())
