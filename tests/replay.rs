@@ -323,12 +323,12 @@ fn every_recorded_and_documented_payload_runs_through_hookx_run_and_exec() {
         for &flavor in Flavor::all() {
             let file = world.out.join(format!("{}.json", flavor.name()));
             // The host runs its own files (and the foreign ones it reads) itself.
-            let run_by_hookx = world.placed.iter().any(|(f, location)| {
-                *f == flavor && !r.host.def().native.contains(location)
-            });
-            let expected = run_by_hookx
-                && in_scope(flavor)
-                && flavor.tables().event_name(&kind).is_some();
+            let run_by_hookx = world
+                .placed
+                .iter()
+                .any(|(f, location)| *f == flavor && !r.host.def().native.contains(location));
+            let expected =
+                run_by_hookx && in_scope(flavor) && flavor.tables().event_name(&kind).is_some();
             match std::fs::read(&file) {
                 Ok(bytes) if expected => {
                     received += 1;

@@ -154,6 +154,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_user: ".bricks-project-desktop/hooks.json",
     hook_dir_var: None,
     reads_foreign_as: &[],
+    implied_type: None,
     documents: Documents {
         file: &FILE,
         plugin: None,

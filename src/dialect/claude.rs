@@ -276,6 +276,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         wake: &["asyncRewake", "rewakeMessage", "rewakeSummary"],
         condition: Some("if"),
     },
+    implied_type: None,
     documents: Documents {
         file: &SETTINGS,
         plugin: Some(PluginForm {

@@ -293,6 +293,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     hook_dir_var: Some("COPILOT_HOOK_DIR"),
     // Run 1.0.102: `.claude/settings*.json` handlers get the PascalCase payload.
     reads_foreign_as: &[(Dialect(&super::claude::DEF), Flavor(&PASCAL_TABLES))],
+    implied_type: None,
     documents: Documents {
         file: &FILE,
         plugin: None,

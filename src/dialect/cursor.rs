@@ -283,6 +283,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     hook_dir_var: None,
     reads_foreign_as: &[(Dialect(&super::claude::DEF), Flavor(&CLAUDE_COMPAT_TABLES))],
     run_keys: RunKeys::NONE,
+    implied_type: Some("command"),
     documents: Documents {
         file: &FILE,
         plugin: None,

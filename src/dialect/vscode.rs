@@ -161,6 +161,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         (Dialect(&super::copilot::DEF), Flavor(&TABLES)),
     ],
     run_keys: RunKeys::NONE,
+    implied_type: None,
     documents: Documents {
         file: &FILE,
         plugin: None,
