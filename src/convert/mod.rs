@@ -7,7 +7,7 @@ pub mod matcher;
 pub use loss::Loss;
 
 use crate::config::spec::HandlerField;
-use crate::dialect::{Dialect, Flavor};
+use crate::dialect::{Dialect, Flavor, MatchOn, ToolScope};
 use crate::model::{Command, Document, EventKind, Handler, HandlerKind, Rule, RuleShape};
 use crate::source::SourceFile;
 use serde_json::Value;
@@ -276,6 +276,46 @@ impl Converter<'_> {
                     ));
                 }
                 None
+            }
+            // A tool-category event (Cursor's `beforeShellExecution`) becomes a tool matcher.
+            (None, target)
+                if from.tables().tool_scope != ToolScope::Any && event.is_tool_event() =>
+            {
+                let text = category_matcher(from);
+                let translated = match target {
+                    Some(on @ MatchOn::ToolName) => {
+                        Some(matcher::translate(Some(&text), on, from, to))
+                    }
+                    _ => None,
+                };
+                match translated {
+                    Some(t) if t.fires_for_nothing => {
+                        self.lose(
+                            src,
+                            at,
+                            &format!("a rule with {} handler(s) on `{}`", rule.handlers.len(), from.tables().event_name(&event).unwrap_or(event.name())),
+                            &format!("no tool of that category exists in {}, so the rule is not converted", self.options.to),
+                        );
+                        return Vec::new();
+                    }
+                    Some(t) => {
+                        for problem in &t.problems {
+                            self.lose(src, at, &format!("the tool category `{text}`"), problem);
+                        }
+                        t.text
+                    }
+                    None if self.options.wrap => {
+                        wrap_match = Some(text);
+                        None
+                    }
+                    None => {
+                        self.lose(src, at, &format!("the tool category `{text}` of `{}`", from.tables().event_name(&event).unwrap_or(event.name())), &format!(
+                            "{} does not filter `{}` events by tool, so the hook would fire for every tool (without --no-wrap, hookx exec filters instead)",
+                            self.options.to, event
+                        ));
+                        None
+                    }
+                }
             }
             // The source ignored the matcher too: keep its text where the target has a key.
             _ => rule
@@ -813,6 +853,21 @@ impl Converter<'_> {
             }
         }
         line
+    }
+}
+
+/// A matcher, in `flavor`'s own tool names and style, for the tools its category events fire
+/// for.
+fn category_matcher(flavor: Flavor) -> String {
+    let t = flavor.tables();
+    match t.tool_scope {
+        ToolScope::Any => String::new(),
+        ToolScope::Mcp => "mcp__.*".to_string(),
+        ToolScope::Only(ids) => ids
+            .iter()
+            .filter_map(|id| t.tool_name(id))
+            .collect::<Vec<_>>()
+            .join("|"),
     }
 }
 
