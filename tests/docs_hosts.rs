@@ -1,0 +1,314 @@
+//! Cursor and VS Code, whose facts come from their documents (no runnable client here): their
+//! documented payloads (`tests/fixtures/documented/{cursor,vscode}-docs/`) through `hookx run
+//! --host`, answered by real shell handlers of another dialect, must come back in the host's
+//! documented answer shape for that event; and their handlers, run under other hosts, must get
+//! their own documented payload and have their answers translated.
+#![cfg(unix)]
+
+mod common;
+
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+struct Project {
+    _tmp: tempfile::TempDir,
+    project: PathBuf,
+    home: PathBuf,
+}
+
+impl Project {
+    fn new() -> Project {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let (project, home) = (root.join("project"), root.join("home"));
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        Project {
+            _tmp: tmp,
+            project,
+            home,
+        }
+    }
+
+    fn write(&self, rel: &str, value: Value) {
+        common::write(&self.project, rel, &value.to_string());
+    }
+
+    fn trust(&self) {
+        common::hookx_at(&self.project, &self.home, &["trust"]).success();
+    }
+
+    /// `hookx ARGS` with `stdin`: exit code, stdout, stderr.
+    fn hookx(&self, args: &[&str], stdin: impl Into<Vec<u8>>) -> (i32, String, String) {
+        let out = common::hookx()
+            .args(args)
+            .current_dir(&self.project)
+            .env_remove("HOOKX_HOME")
+            .env("HOME", &self.home)
+            .write_stdin(stdin.into())
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    }
+
+    fn read(&self, rel: &str) -> Value {
+        let path = self.project.join(rel);
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: the handler did not run: {e}", path.display()));
+        serde_json::from_str(&text).unwrap()
+    }
+}
+
+/// The `stdin` of a documented fixture, with the project put in.
+fn documented(folder: &str, event: &str, project: &Path) -> String {
+    let path = common::fixtures_dir()
+        .join("documented")
+        .join(folder)
+        .join(format!("{event}.json"));
+    let fixture: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    fixture["stdin"]
+        .to_string()
+        .replace("<project>", project.to_str().unwrap())
+}
+
+fn json_of(stdout: &str) -> Value {
+    serde_json::from_str(stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout:?}"))
+}
+
+/// A Copilot handler (camelCase) that records its stdin and answers `answer`.
+fn copilot_handler(record: &str, answer: &Value) -> Value {
+    json!({"type": "command", "bash": format!("cat > {record}; echo '{answer}'")})
+}
+
+#[test]
+fn cursor_host_answers_in_cursor_shapes_per_event() {
+    let p = Project::new();
+    p.write(
+        ".github/hooks/guard.json",
+        json!({"version": 1, "hooks": {
+            "preToolUse": [copilot_handler("pre.json", &json!({"permissionDecision": "deny", "permissionDecisionReason": "no rm"}))],
+            "agentStop": [copilot_handler("stop.json", &json!({"decision": "block", "reason": "run the tests"}))],
+            "userPromptSubmitted": [copilot_handler("prompt.json", &json!({"decision": "block", "reason": "no secrets"}))],
+            "sessionStart": [copilot_handler("start.json", &json!({"additionalContext": "branch main"}))],
+            "postToolUse": [copilot_handler("post.json", &json!({"additionalContext": "lint clean"}))],
+        }}),
+    );
+    p.trust();
+    let run = |event: &str, stdin: Vec<u8>| {
+        p.hookx(&["run", "--host", "cursor", "--event", event], stdin)
+    };
+
+    // beforeShellExecution, with the BOM Cursor puts first: the Copilot handler gets `bash`
+    // with the command, and its deny comes back as `permission` with both messages.
+    let mut stdin = b"\xEF\xBB\xBF".to_vec();
+    stdin.extend(documented("cursor-docs", "beforeShellExecution", &p.project).into_bytes());
+    let (code, out, err) = run("beforeShellExecution", stdin);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        json_of(&out),
+        json!({"permission": "deny", "agent_message": "no rm", "user_message": "no rm"})
+    );
+    let got = p.read("pre.json");
+    assert_eq!(got["toolName"], "bash");
+    assert_eq!(got["toolArgs"]["command"], "npm install express");
+    assert_eq!(got["sessionId"], "conv-123");
+
+    // The generic preToolUse: same answer shape; the Copilot handler sees `bash` for `Shell`.
+    let (code, out, _) = run(
+        "preToolUse",
+        documented("cursor-docs", "preToolUse", &p.project).into(),
+    );
+    assert_eq!(code, 0);
+    assert_eq!(json_of(&out)["permission"], "deny");
+    assert_eq!(p.read("pre.json")["toolArgs"]["command"], "npm test");
+
+    // beforeReadFile is a Read: the Copilot preToolUse handler gets `view` with its `path`.
+    let (code, out, _) = run(
+        "beforeReadFile",
+        documented("cursor-docs", "beforeReadFile", &p.project).into(),
+    );
+    assert_eq!(code, 0);
+    assert_eq!(json_of(&out)["permission"], "deny");
+    let got = p.read("pre.json");
+    assert_eq!(got["toolName"], "view");
+    assert!(
+        got["toolArgs"]["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("secrets.env")
+    );
+
+    // stop: a block becomes a follow-up message.
+    let (code, out, _) = run("stop", documented("cursor-docs", "stop", &p.project).into());
+    assert_eq!(code, 0);
+    assert_eq!(json_of(&out), json!({"followup_message": "run the tests"}));
+
+    // beforeSubmitPrompt has no JSON block with a reason for the model: exit 2, reason on stderr.
+    let (code, out, err) = run(
+        "beforeSubmitPrompt",
+        documented("cursor-docs", "beforeSubmitPrompt", &p.project).into(),
+    );
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(err.trim(), "no secrets");
+    assert_eq!(p.read("prompt.json")["prompt"], "Fix the bug in main.ts");
+
+    // Context: sessionStart and postToolUse take `additional_context`.
+    for event in ["sessionStart", "postToolUse"] {
+        let (code, out, _) = run(event, documented("cursor-docs", event, &p.project).into());
+        assert_eq!(code, 0);
+        let expected = if event == "sessionStart" {
+            "branch main"
+        } else {
+            "lint clean"
+        };
+        assert_eq!(
+            json_of(&out),
+            json!({"additional_context": expected}),
+            "{event}"
+        );
+    }
+
+    // afterFileEdit is fire-and-forget: the handler's context cannot reach Cursor, and hookx
+    // says so instead of answering a field Cursor does not read.
+    let (code, out, err) = run(
+        "afterFileEdit",
+        documented("cursor-docs", "afterFileEdit", &p.project).into(),
+    );
+    assert_eq!((code, out.as_str()), (0, ""));
+    assert!(err.contains("additional context dropped"), "{err}");
+    assert!(
+        p.read("post.json")["toolArgs"]["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("main.ts")
+    );
+}
+
+#[test]
+fn vscode_host_answers_in_vscode_shapes_and_runs_cursor_handlers() {
+    let p = Project::new();
+    // VS Code runs Copilot's and Claude's files itself: hookx runs the Cursor file.
+    p.write(
+        ".cursor/hooks.json",
+        json!({"version": 1, "hooks": {
+            "beforeShellExecution": [{"command": "cat > shell.json; echo '{\"permission\":\"deny\",\"agent_message\":\"not here\"}'"}],
+            "stop": [{"command": "cat > stop.json; echo '{\"followup_message\":\"add a test\"}'"}],
+            "sessionStart": [{"command": "echo '{\"additional_context\":\"cursor context\"}'"}],
+        }}),
+    );
+    p.trust();
+    let run = |event: &str| {
+        p.hookx(
+            &["run", "--host", "vscode", "--event", event],
+            documented("vscode-docs", event, &p.project),
+        )
+    };
+    let (code, out, err) = run("PreToolUse");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        json_of(&out)["hookSpecificOutput"],
+        json!({"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "not here"})
+    );
+    // `runTerminalCommand` is the shell: the category handler gets the command at the top.
+    let got = p.read("shell.json");
+    assert_eq!(got["hook_event_name"], "beforeShellExecution");
+    assert_eq!(got["command"], "rm -rf dist");
+    assert_eq!(got["conversation_id"], "session-identifier");
+    assert!(got.get("tool_name").is_none());
+
+    let (code, out, _) = run("Stop");
+    assert_eq!(code, 0);
+    assert_eq!(
+        json_of(&out)["hookSpecificOutput"],
+        json!({"hookEventName": "Stop", "decision": "block", "reason": "add a test"})
+    );
+    assert_eq!(p.read("stop.json")["hook_event_name"], "stop");
+
+    let (code, out, _) = run("SessionStart");
+    assert_eq!(code, 0);
+    assert_eq!(
+        json_of(&out)["hookSpecificOutput"]["additionalContext"],
+        "cursor context"
+    );
+
+    // A tool the shell category does not hold: the handler does not run.
+    std::fs::remove_file(p.project.join("shell.json")).unwrap();
+    let (code, out, _) = run("PostToolUse");
+    assert_eq!((code, out.as_str()), (0, ""));
+    assert!(!p.project.join("shell.json").exists());
+}
+
+#[test]
+fn cursor_and_vscode_handlers_under_claude() {
+    let p = Project::new();
+    let claude_pre = json!({"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": p.project,
+        "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git push"}, "tool_use_id": "t1"});
+    let claude_edit = json!({"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": p.project,
+        "hook_event_name": "PreToolUse", "tool_name": "Edit", "tool_input": {"file_path": "a.rs", "old_string": "x", "new_string": "y"}, "tool_use_id": "t2"});
+
+    // A Cursor category handler: the shell only, with Cursor's payload and answer.
+    let cursor = "cat > got.json; echo '{\"permission\":\"deny\",\"agent_message\":\"no push\"}'";
+    let (code, out, err) = p.hookx(
+        &[
+            "exec",
+            "--host",
+            "claude",
+            "--as",
+            "cursor-shell",
+            "--event",
+            "PreToolUse",
+            "--",
+            "sh",
+            "-c",
+            cursor,
+        ],
+        claude_pre.to_string(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        json_of(&out)["hookSpecificOutput"]["permissionDecision"],
+        "deny"
+    );
+    assert_eq!(
+        json_of(&out)["hookSpecificOutput"]["permissionDecisionReason"],
+        "no push"
+    );
+    let got = p.read("got.json");
+    assert_eq!(got["hook_event_name"], "beforeShellExecution");
+    assert_eq!(got["command"], "git push");
+
+    // A VS Code handler: `sessionId`, `hookEventName`, VS Code's tool name and camelCase
+    // arguments; its Claude-like answer is read back.
+    let vscode = "cat > got.json; echo '{\"hookSpecificOutput\":{\"permissionDecision\":\"ask\",\"permissionDecisionReason\":\"check it\"}}'";
+    let (code, out, err) = p.hookx(
+        &[
+            "exec",
+            "--host",
+            "claude",
+            "--as",
+            "vscode",
+            "--event",
+            "PreToolUse",
+            "--",
+            "sh",
+            "-c",
+            vscode,
+        ],
+        claude_edit.to_string(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        json_of(&out)["hookSpecificOutput"]["permissionDecision"],
+        "ask"
+    );
+    let got = p.read("got.json");
+    assert_eq!(got["hookEventName"], "PreToolUse");
+    assert_eq!(got["sessionId"], "s1");
+    assert_eq!(got["tool_name"], "replace_string_in_file");
+    assert_eq!(got["tool_input"]["filePath"], "a.rs");
+    assert_eq!(got["tool_input"]["oldString"], "x");
+}
