@@ -225,8 +225,12 @@ pub fn encode_answer(host: Flavor, event: &Event, outcome: &Outcome) -> HostAnsw
             notes.push(message);
         }
     }
-    if outcome.suppress_output {
-        w.set(Slot::SuppressOutput, true.into());
+    if outcome.suppress_output && !w.set(Slot::SuppressOutput, true.into()) {
+        notes.push(format!(
+            "hookx: {} cannot hide a hook's output on {}",
+            host.name(),
+            w.event_name
+        ));
     }
     if let Some(prompt) = &outcome.modified_prompt
         && !w.set(Slot::Prompt, prompt.clone().into())
