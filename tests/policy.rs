@@ -41,6 +41,9 @@ fn assert_denies(flavor: Flavor, kind: &EventKind, ran: &Ran) {
         }
         "copilot" if permission => &v["behavior"],
         "copilot" => &v["permissionDecision"],
+        "cursor" | "cursor-shell" | "cursor-mcp" | "cursor-read" | "cursor-edit" => {
+            &v["permission"]
+        }
         _ => &v["hookSpecificOutput"]["permissionDecision"],
     };
     assert_eq!(denied, "deny", "{flavor:?} {kind}: {ran:?}");

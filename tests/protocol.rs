@@ -99,7 +99,10 @@ fn every_seed_payload_decodes_and_encodes_in_every_flavour() {
             let t = target.tables();
             let category = t.tool_scope != hookx::dialect::ToolScope::Any;
             let out_of_scope = t.event_name(&event.kind).is_none()
-                || event.tool.as_ref().is_some_and(|tool| !t.tool_scope.admits(&tool.name));
+                || event
+                    .tool
+                    .as_ref()
+                    .is_some_and(|tool| !t.tool_scope.admits(&tool.name));
             if category && out_of_scope {
                 continue;
             }
