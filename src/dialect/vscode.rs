@@ -142,6 +142,11 @@ static CONFIG: ConfigSpec = ConfigSpec {
         ("cwd", HandlerField::Cwd),
         ("env", HandlerField::Env),
         ("timeout", HandlerField::Timeout),
+        // Read from Copilot CLI files: "`powershell` maps to `windows`, and `bash` maps to
+        // `osx` and `linux`" (FAQ); the docs' own example writes `timeoutSec`.
+        ("bash", HandlerField::Bash),
+        ("powershell", HandlerField::PowerShell),
+        ("timeoutSec", HandlerField::Timeout),
     ],
     flat_handlers: true,
     wrapper_optional: false,
