@@ -143,10 +143,10 @@ static CONFIG: ConfigSpec = ConfigSpec {
         ("env", HandlerField::Env),
         ("timeout", HandlerField::Timeout),
         // Read from Copilot CLI files: "`powershell` maps to `windows`, and `bash` maps to
-        // `osx` and `linux`" (FAQ); the docs' own example writes `timeoutSec`.
+        // `osx` and `linux`" (FAQ). The docs' own example also writes `timeoutSec`, which no
+        // table documents for VS Code: it is kept as written, not read as the timeout.
         ("bash", HandlerField::Bash),
         ("powershell", HandlerField::PowerShell),
-        ("timeoutSec", HandlerField::Timeout),
     ],
     flat_handlers: true,
     wrapper_optional: false,
