@@ -312,3 +312,79 @@ fn cursor_and_vscode_handlers_under_claude() {
     assert_eq!(got["tool_input"]["filePath"], "a.rs");
     assert_eq!(got["tool_input"]["oldString"], "x");
 }
+
+/// `hookx install --host cursor|vscode` writes routes into the host's own file; running a
+/// route's command line the way the host would (`sh -c`, the documented payload on stdin, a
+/// BOM first for Cursor) reaches the project's foreign hooks and answers in the host's shape.
+#[test]
+fn installed_routes_run_under_cursor_and_vscode() {
+    let p = Project::new();
+    p.write(
+        ".bricks/hooks.json",
+        json!({"hooks": {"PreToolUse": [{"matcher": "bash", "hooks": [
+            {"type": "command", "command": "echo '{\"hookSpecificOutput\":{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"bricks says no\"}}'"}
+        ]}]}}),
+    );
+    p.trust();
+    let hookx = assert_cmd::cargo::cargo_bin("hookx");
+    for (host, file, event, folder, bom) in [
+        (
+            "cursor",
+            ".cursor/hooks.json",
+            "preToolUse",
+            "cursor-docs",
+            true,
+        ),
+        (
+            "vscode",
+            ".github/hooks/hookx-vscode.json",
+            "PreToolUse",
+            "vscode-docs",
+            false,
+        ),
+    ] {
+        let (code, _, err) = p.hookx(
+            &[
+                "install",
+                "--host",
+                host,
+                "--hookx",
+                hookx.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert_eq!(code, 0, "{host}: {err}");
+        let route = p.read(file)["hooks"][event][0]["command"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{host}: no route for {event}"))
+            .to_string();
+        let mut stdin = if bom {
+            b"\xEF\xBB\xBF".to_vec()
+        } else {
+            Vec::new()
+        };
+        stdin.extend(documented(folder, event, &p.project).into_bytes());
+        let out = std::process::Command::new("sh")
+            .args(["-c", &route])
+            .current_dir(&p.project)
+            .env_remove("HOOKX_HOME")
+            .env("HOME", &p.home)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child.stdin.take().unwrap().write_all(&stdin)?;
+                child.wait_with_output()
+            })
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{host}: {out:?}");
+        let answer = json_of(&String::from_utf8_lossy(&out.stdout));
+        let denied = match host {
+            "cursor" => answer["permission"].clone(),
+            _ => answer["hookSpecificOutput"]["permissionDecision"].clone(),
+        };
+        assert_eq!(denied, "deny", "{host}: {answer}");
+    }
+}

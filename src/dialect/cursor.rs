@@ -252,11 +252,13 @@ pub static DEF: DialectDef = DialectDef {
         payload_events: &[],
         env_markers: &[],
     },
+    // No timeout on the route: its unit is not documented, and 600 read as milliseconds
+    // would cut every hook short.
     route: RouteSpec {
         matcher: None,
         grouped: false,
         command_key: "command",
-        timeout_key: Some("timeout"),
+        timeout_key: None,
     },
     schema: Schema {
         file_name: "cursor.schema.json",
