@@ -388,3 +388,51 @@ fn installed_routes_run_under_cursor_and_vscode() {
         assert_eq!(denied, "deny", "{host}: {answer}");
     }
 }
+
+/// `list` shows a Cursor file's rules under their flavours, and which host runs each; VS Code's
+/// ignored matchers are a `validate` warning and a located `convert` loss.
+#[test]
+fn list_validate_and_convert_know_the_docs_dialects() {
+    let p = Project::new();
+    p.write(
+        ".cursor/hooks.json",
+        json!({"version": 1, "hooks": {
+            "beforeShellExecution": [{"command": "./guard.sh"}],
+            "preToolUse": [{"command": "./all.sh", "matcher": "Read"}],
+        }}),
+    );
+    p.trust();
+    let (code, out, err) = p.hookx(&["list", "--format", "json", "--host", "vscode"], "");
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Value> = serde_json::from_str(&out).unwrap();
+    let flavours: Vec<&str> = rows.iter().filter_map(|r| r["flavor"].as_str()).collect();
+    assert_eq!(flavours, ["cursor-shell", "cursor"], "{out}");
+    assert!(rows.iter().all(|r| r["dialect"] == "cursor"), "{out}");
+
+    let file = common::fixtures_dir().join("vscode/wild-ignored-matcher.json");
+    let file = file.to_str().unwrap();
+    let (code, out, _) = p.hookx(&["validate", file, "--from", "vscode"], "");
+    assert_eq!(code, 0, "a warning is no error: {out}");
+    assert!(
+        out.contains(":6:20: warning: vscode ignores matchers on `PreToolUse`"),
+        "{out}"
+    );
+
+    let claude = common::fixtures_dir().join("claude/seed-block-rm.json");
+    let (code, _, err) = p.hookx(
+        &[
+            "convert",
+            claude.to_str().unwrap(),
+            "--to",
+            "vscode",
+            "--no-wrap",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("(/hooks/PreToolUse/0/matcher): matcher `Bash` on `PreToolUse`")
+            && err.contains("vscode does not filter `PreToolUse` events by a matcher"),
+        "{err}"
+    );
+}
