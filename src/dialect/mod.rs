@@ -8,7 +8,9 @@
 //!    for one with its own payload casing) to `src/dialect/<name>.rs` and fill its tables:
 //!    - `TABLES` (one per flavour): event and tool names, argument renames, matcher targets and
 //!      style, payload casing, timeouts, handler types, and the run-time `protocol` rows
-//!      (payload keys, env, exit codes, answer fields).
+//!      (payload keys, env, exit codes, answer fields). An event that is really a tool category
+//!      (Cursor's `beforeShellExecution`) is a flavour of its own with a [`ToolScope`] and, when
+//!      its payload carries the arguments at the top, `ArgsForm::TopLevel` (`cursor.rs`).
 //!    - `DEF`: the [`DialectDef`]: name, [`ConfigSpec`] (handler keys, document kinds, install
 //!      paths), [`DetectSpec`] (path and content marks), discovery `locations` and the ones the
 //!      agent reads `native`ly (also other agents' files), [`HostSpec`] (how its payloads and
