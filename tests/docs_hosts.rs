@@ -436,3 +436,38 @@ fn list_validate_and_convert_know_the_docs_dialects() {
         "{err}"
     );
 }
+
+/// The Copilot CLI also loads the route installed for VS Code (both read `.github/hooks`):
+/// called with Copilot's payload and `COPILOT_CLI=1`, the VS Code route answers nothing and runs
+/// nothing, since Copilot's own route answers that event.
+#[test]
+fn the_vscode_route_run_by_copilot_stays_silent() {
+    let p = Project::new();
+    p.write(
+        ".bricks/hooks.json",
+        json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "touch ran"}]}]}}),
+    );
+    p.trust();
+    let copilot_pascal = json!({"session_id": "s", "timestamp": "2026-01-01T00:00:00.000Z",
+        "cwd": p.project, "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "ls"}});
+    let out = common::hookx()
+        .args(["run", "--host", "vscode", "--event", "PreToolUse"])
+        .current_dir(&p.project)
+        .env_remove("HOOKX_HOME")
+        .env("HOME", &p.home)
+        .env("COPILOT_CLI", "1")
+        .write_stdin(copilot_pascal.to_string())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    assert!(!p.project.join("ran").exists(), "the handler ran twice");
+    // The same payload from VS Code itself (no COPILOT_CLI) runs the hook.
+    let (code, _, err) = p.hookx(
+        &["run", "--host", "vscode", "--event", "PreToolUse"],
+        documented("vscode-docs", "PreToolUse", &p.project),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(p.project.join("ran").exists(), "{err}");
+}

@@ -282,6 +282,7 @@ impl Converter<'_> {
                 if from.tables().tool_scope != ToolScope::Any && event.is_tool_event() =>
             {
                 let text = category_matcher(from);
+                let native = from.tables().event_name(&event).unwrap_or(event.name());
                 let translated = match target {
                     Some(on @ MatchOn::ToolName) => {
                         Some(matcher::translate(Some(&text), on, from, to))
@@ -290,12 +291,15 @@ impl Converter<'_> {
                 };
                 match translated {
                     Some(t) if t.fires_for_nothing => {
-                        self.lose(
-                            src,
-                            at,
-                            &format!("a rule with {} handler(s) on `{}`", rule.handlers.len(), from.tables().event_name(&event).unwrap_or(event.name())),
-                            &format!("no tool of that category exists in {}, so the rule is not converted", self.options.to),
+                        let what = format!(
+                            "a rule with {} handler(s) on `{native}`",
+                            rule.handlers.len()
                         );
+                        let why = format!(
+                            "no tool of that category exists in {}, so the rule is not converted",
+                            self.options.to
+                        );
+                        self.lose(src, at, &what, &why);
                         return Vec::new();
                     }
                     Some(t) => {
@@ -309,10 +313,12 @@ impl Converter<'_> {
                         None
                     }
                     None => {
-                        self.lose(src, at, &format!("the tool category `{text}` of `{}`", from.tables().event_name(&event).unwrap_or(event.name())), &format!(
-                            "{} does not filter `{}` events by tool, so the hook would fire for every tool (without --no-wrap, hookx exec filters instead)",
-                            self.options.to, event
-                        ));
+                        let what = format!("the tool category `{text}` of `{native}`");
+                        let why = format!(
+                            "{} does not filter `{event}` events by tool, so the hook would fire for every tool (without --no-wrap, hookx exec filters instead)",
+                            self.options.to
+                        );
+                        self.lose(src, at, &what, &why);
                         None
                     }
                 }
