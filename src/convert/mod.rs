@@ -777,13 +777,36 @@ impl Converter<'_> {
             );
         }
         let mut out = Command::default();
-        // A target with its own bash key (Copilot) carries every form; the others get one line.
+        // Where the target has keys for them, `cwd` and `env` stay (else they were prefixed).
+        if spec.key(HandlerField::Cwd).is_some() {
+            out.cwd = command.cwd.clone();
+        }
+        if spec.key(HandlerField::Env).is_some() {
+            out.env = command.env.clone();
+        }
+        // A target with its own bash key (Copilot) carries every form; one with a Windows key
+        // (VS Code) keeps the Windows line beside the one POSIX line; the others get one line.
         match target.config().key(HandlerField::Bash) {
             Some(_) => {
                 out.bash = Some(line);
                 out.powershell = windows.cloned();
-                out.cwd = command.cwd.clone();
-                out.env = command.env.clone();
+            }
+            None if spec.key(HandlerField::Windows).is_some() => {
+                out.command = Some(line);
+                out.windows = windows.cloned();
+                if let (Some(ps), Some(win)) = (&command.powershell, &command.windows)
+                    && ps != win
+                {
+                    self.lose(
+                        src,
+                        &field_pointer(at, from, HandlerField::Windows),
+                        &format!("the {}", name(HandlerField::Windows)),
+                        &format!(
+                            "{target} has one Windows command; the {} is kept",
+                            name(HandlerField::PowerShell)
+                        ),
+                    );
+                }
             }
             _ => {
                 let kept = [

@@ -142,12 +142,10 @@ static CONFIG: ConfigSpec = ConfigSpec {
         ("cwd", HandlerField::Cwd),
         ("env", HandlerField::Env),
         ("timeout", HandlerField::Timeout),
-        // Read from Copilot CLI files: "`powershell` maps to `windows`, and `bash` maps to
-        // `osx` and `linux`" (FAQ). The docs' own example also writes `timeoutSec`, which no
-        // table documents for VS Code: it is kept as written, not read as the timeout.
-        ("bash", HandlerField::Bash),
-        ("powershell", HandlerField::PowerShell),
     ],
+    // Copilot's `bash` and `powershell` ("mapped to OS-specific commands", FAQ) are VS Code
+    // reading Copilot's files, which are Copilot's dialect; `timeoutSec`, in one example of the
+    // docs but in no table, is kept as written.
     flat_handlers: true,
     wrapper_optional: false,
     // No variable documented; `cwd` is "relative to repository root".
