@@ -471,3 +471,78 @@ fn the_vscode_route_run_by_copilot_stays_silent() {
     assert_eq!(code, 0, "{err}");
     assert!(p.project.join("ran").exists(), "{err}");
 }
+
+/// What Cursor and VS Code send the handlers of Claude's files, which they run themselves
+/// (`hookx simulate` shows it without the agent): Cursor gives them Claude's event names with
+/// its own tool names and keys, and reads their matchers in Claude's tool names; VS Code gives
+/// them its own payload and ignores their matchers.
+#[test]
+fn claude_files_under_cursor_and_vscode() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+            "command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"claude says no\"}}'"}]}]}}),
+    );
+    let simulate = |args: &[&str]| {
+        let mut all = vec!["simulate"];
+        all.extend_from_slice(args);
+        p.hookx(&all, "")
+    };
+    let (code, out, err) = simulate(&[
+        "--host",
+        "cursor",
+        "--event",
+        "preToolUse",
+        "--tool",
+        "Shell",
+        "--input",
+        r#"{"command":"ls"}"#,
+        "--expect",
+        "deny",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("(cursor-claude)"), "{out}");
+    assert!(
+        out.contains(r#"stdin:   {"hook_event_name":"PreToolUse","conversation_id":"#)
+            && out.contains(r#""tool_name":"Shell""#),
+        "{out}"
+    );
+    assert!(
+        out.contains(r#"{"permission":"deny","agent_message":"claude says no""#),
+        "{out}"
+    );
+    // A Read: the `Bash` matcher does not fire under Cursor…
+    let (code, _, _) = simulate(&[
+        "--host",
+        "cursor",
+        "--event",
+        "preToolUse",
+        "--tool",
+        "Read",
+        "--input",
+        r#"{"file_path":"a"}"#,
+        "--expect",
+        "allow",
+    ]);
+    assert_eq!(code, 0);
+    // …but fires under VS Code, which ignores matchers.
+    let (code, out, err) = simulate(&[
+        "--host",
+        "vscode",
+        "--event",
+        "PreToolUse",
+        "--tool",
+        "replace_string_in_file",
+        "--input",
+        r#"{"filePath":"a","oldString":"x","newString":"y"}"#,
+        "--expect",
+        "deny",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains(r#"stdin:   {"hookEventName":"PreToolUse","#)
+            && out.contains(r#""sessionId":"#),
+        "{out}"
+    );
+}
