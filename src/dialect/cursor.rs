@@ -95,6 +95,8 @@ pub static TABLES: Tables = cursor_tables! {
         (EventKind::SubagentStop, "subagentStop"),
         (EventKind::Stop, "stop"),
         (EventKind::PreCompact, "preCompact"),
+        (EventKind::AfterAgentResponse, "afterAgentResponse"),
+        (EventKind::AfterAgentThought, "afterAgentThought"),
     ],
     // "`matcher` only on the generic tool events".
     matcher_targets: &[

@@ -49,6 +49,11 @@ pub enum EventKind {
     UserPromptTransformed,
     /// Before an MCP tool call (1.0.102 settings schema, field).
     PreMcpToolCall,
+    // Cursor only (docs, conformance/cursor-facts.md): observe-only.
+    /// After the agent's message.
+    AfterAgentResponse,
+    /// After a thinking block.
+    AfterAgentThought,
     /// An event hookx does not know, under the name it was written with. Carried through
     /// unchanged within its dialect and reported when converting to another.
     Other(String),
@@ -56,7 +61,7 @@ pub enum EventKind {
 
 impl EventKind {
     /// Every known event, in the order of dialects.md §3.
-    pub const KNOWN: [EventKind; 38] = [
+    pub const KNOWN: [EventKind; 40] = [
         EventKind::SessionStart,
         EventKind::SessionEnd,
         EventKind::UserPromptSubmit,
@@ -95,6 +100,8 @@ impl EventKind {
         EventKind::PreSkillShellCommand,
         EventKind::UserPromptTransformed,
         EventKind::PreMcpToolCall,
+        EventKind::AfterAgentResponse,
+        EventKind::AfterAgentThought,
     ];
 
     /// The canonical name, used in reports and in `--event` arguments.
@@ -138,6 +145,8 @@ impl EventKind {
             EventKind::PreSkillShellCommand => "PreSkillShellCommand",
             EventKind::UserPromptTransformed => "UserPromptTransformed",
             EventKind::PreMcpToolCall => "PreMcpToolCall",
+            EventKind::AfterAgentResponse => "AfterAgentResponse",
+            EventKind::AfterAgentThought => "AfterAgentThought",
             EventKind::Other(name) => name,
         }
     }
