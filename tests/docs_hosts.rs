@@ -546,3 +546,24 @@ fn claude_files_under_cursor_and_vscode() {
         "{out}"
     );
 }
+
+/// Without `--host`, a Cursor payload (BOM first, Claude's `transcript_path` among Cursor's own
+/// keys) is told to be Cursor's and answered in Cursor's shape.
+#[test]
+fn a_cursor_payload_is_recognised_without_host() {
+    let p = Project::new();
+    p.write(
+        ".github/hooks/guard.json",
+        json!({"version": 1, "hooks": {"preToolUse": [copilot_handler("pre.json",
+            &json!({"permissionDecision": "deny", "permissionDecisionReason": "no"}))]}}),
+    );
+    p.trust();
+    let mut payload: Value =
+        serde_json::from_str(&documented("cursor-docs", "preToolUse", &p.project)).unwrap();
+    payload["transcript_path"] = "/tmp/transcript.jsonl".into();
+    let mut stdin = b"\xEF\xBB\xBF".to_vec();
+    stdin.extend(payload.to_string().into_bytes());
+    let (code, out, err) = p.hookx(&["run"], stdin);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json_of(&out)["permission"], "deny", "{out} {err}");
+}

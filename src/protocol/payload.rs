@@ -46,9 +46,7 @@ pub fn decode_event_as(
             format!("the {host} event payload is empty: nothing was sent on stdin"),
         ));
     }
-    // Some hosts (Cursor) start the payload with a UTF-8 byte order mark, which JSON forbids.
-    let payload = payload.strip_prefix(UTF8_BOM).unwrap_or(payload);
-    let payload = replace_lone_surrogates(payload);
+    let payload = readable(payload);
     let value: Value = serde_json::from_slice(&payload).map_err(|e| {
         // The position goes into the diagnostic, not twice into its message.
         let message = e.to_string();
@@ -208,13 +206,15 @@ pub fn detect_host(payload: &Value) -> Option<Dialect> {
     {
         return Some(d);
     }
-    if let Some(d) = find(&|d| {
-        d.def()
-            .host
-            .payload_keys
-            .iter()
-            .any(|k| obj.contains_key(*k))
-    }) {
+    // The agent with the most of its own keys: Cursor sends Claude's `transcript_path` too.
+    let own_keys = |d: &Dialect| {
+        let keys = d.def().host.payload_keys.iter();
+        keys.filter(|k| obj.contains_key(**k)).count()
+    };
+    let most = Dialect::all().iter().map(own_keys).max().unwrap_or(0);
+    if most > 0
+        && let Some(d) = find(&|d| own_keys(&d) == most)
+    {
         return Some(d);
     }
     let name = event?;
@@ -531,6 +531,13 @@ pub(crate) fn json_kind(value: &Value) -> &'static str {
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
     }
+}
+
+/// A host's payload as JSON can read it: without the UTF-8 byte order mark some hosts (Cursor)
+/// put first, which JSON forbids, and with lone surrogates replaced
+/// ([`replace_lone_surrogates`]).
+pub fn readable(payload: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    replace_lone_surrogates(payload.strip_prefix(UTF8_BOM).unwrap_or(payload))
 }
 
 /// `payload` with every lone UTF-16 surrogate escape (`"\ud83d"` without its pair, as Node
