@@ -548,7 +548,7 @@ fn claude_files_under_cursor_and_vscode() {
 }
 
 /// Without `--host`, a Cursor payload (BOM first, Claude's `transcript_path` among Cursor's own
-/// keys) is told to be Cursor's and answered in Cursor's shape.
+/// keys) is told to be Cursor's and answered in Cursor's shape; a VS Code payload likewise.
 #[test]
 fn a_cursor_payload_is_recognised_without_host() {
     let p = Project::new();
@@ -566,4 +566,24 @@ fn a_cursor_payload_is_recognised_without_host() {
     let (code, out, err) = p.hookx(&["run"], stdin);
     assert_eq!(code, 0, "{err}");
     assert_eq!(json_of(&out)["permission"], "deny", "{out} {err}");
+
+    // VS Code's payload (`hookEventName`, `sessionId`, an ISO timestamp, `transcript_path`) is
+    // VS Code's, not Copilot's or Claude's: it runs the Bricks file, not Copilot's (which VS
+    // Code runs itself).
+    p.write(
+        ".bricks/hooks.json",
+        json!({"hooks": {"PreToolUse": [{"matcher": "bash", "hooks": [{"type": "command",
+            "command": "echo '{\"hookSpecificOutput\":{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"no\"}}'"}]}]}}),
+    );
+    p.trust();
+    let (code, out, err) = p.hookx(
+        &["run"],
+        documented("vscode-docs", "PreToolUse", &p.project),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        json_of(&out)["hookSpecificOutput"]["permissionDecision"],
+        "deny",
+        "{out} {err}"
+    );
 }

@@ -115,7 +115,8 @@ pub static DEF: DialectDef = DialectDef {
     ],
     kill_switch: None,
     host: HostSpec {
-        payload_keys: &[],
+        // Its event key; `sessionId` is Copilot's too.
+        payload_keys: &["hookEventName"],
         payload_events: &[],
         env_markers: &[],
     },

@@ -186,16 +186,51 @@ pub fn decode_event_as(
 }
 
 /// Guesses which agent sent a payload, from the dialects' tables, strongest evidence first:
-/// camelCase keys or a timestamp (only a dialect whose payloads have them), keys only one agent
-/// sends (`HostSpec::payload_keys`), a camelCase event name, events only one agent sends.
-/// Bricks payloads look like Claude's without `transcript_path`; telling them apart (by
-/// `BRICKS_*` variables) is the caller's business.
+/// every key of an agent's own (`HostSpec::payload_keys`: Cursor's three, VS Code's
+/// `hookEventName`, Claude's two), camelCase keys or a timestamp (only a dialect whose payloads
+/// have them), some of an agent's own keys (the largest share wins: Cursor and VS Code send
+/// Claude's `transcript_path` too, Copilot's PascalCase form sometimes), a camelCase event name,
+/// events only one agent sends. Bricks payloads look like Claude's without `transcript_path`;
+/// telling them apart (by `BRICKS_*` variables) is the caller's business.
 pub fn detect_host(payload: &Value) -> Option<Dialect> {
     let obj = payload.as_object()?;
     let event = obj.get("hook_event_name").and_then(Value::as_str);
     let find = |pred: &dyn Fn(Dialect) -> bool| Dialect::all().iter().copied().find(|d| pred(*d));
     let any_flavor =
         |d: Dialect, pred: &dyn Fn(&Tables) -> bool| d.flavors().any(|f| pred(f.tables()));
+    // (present, listed) of an agent's own keys.
+    let own_keys = |d: &Dialect| {
+        let keys = d.def().host.payload_keys;
+        (
+            keys.iter().filter(|k| obj.contains_key(**k)).count(),
+            keys.len(),
+        )
+    };
+    // The agent whose own keys are present in the largest share (`full`: all of them), the
+    // first registered on a tie.
+    let best_by_keys = |full: bool| {
+        Dialect::all()
+            .iter()
+            .copied()
+            .filter(|d| {
+                let (present, listed) = own_keys(d);
+                present > 0 && (!full || present == listed)
+            })
+            .fold(None, |best: Option<Dialect>, d| match best {
+                Some(b) => {
+                    let ((p, n), (bp, bn)) = (own_keys(&d), own_keys(&b));
+                    Some(if p * bn > bp * n || (full && p > bp) {
+                        d
+                    } else {
+                        b
+                    })
+                }
+                None => Some(d),
+            })
+    };
+    if let Some(d) = best_by_keys(true) {
+        return Some(d);
+    }
     if obj.keys().any(|k| has_upper(k))
         && let Some(d) = find(&|d| any_flavor(d, &|t| t.key_case == KeyCase::Camel))
     {
@@ -206,15 +241,7 @@ pub fn detect_host(payload: &Value) -> Option<Dialect> {
     {
         return Some(d);
     }
-    // The agent with the most of its own keys: Cursor sends Claude's `transcript_path` too.
-    let own_keys = |d: &Dialect| {
-        let keys = d.def().host.payload_keys.iter();
-        keys.filter(|k| obj.contains_key(**k)).count()
-    };
-    let most = Dialect::all().iter().map(own_keys).max().unwrap_or(0);
-    if most > 0
-        && let Some(d) = find(&|d| own_keys(&d) == most)
-    {
+    if let Some(d) = best_by_keys(false) {
         return Some(d);
     }
     let name = event?;
