@@ -23,8 +23,6 @@ use crate::protocol::ArgsForm;
 pub static DIALECT: Dialect = Dialect(&DEF);
 /// The generic events (`preToolUse`, `stop`, …).
 pub static FLAVOR: Flavor = Flavor(&TABLES);
-/// What Cursor sends the handlers of Claude's files it runs (third-party hooks).
-pub static CLAUDE_COMPAT: Flavor = Flavor(&CLAUDE_COMPAT_TABLES);
 
 /// `preToolUse` tool names: "Shell", "Read", "Write", "StrReplace", MCP tools as
 /// `MCP:server:tool` (agents.md, Cursor: match). Argument names are not documented: taken to
