@@ -72,6 +72,8 @@ macro_rules! cursor_tables {
             handler_key_overrides: &[],
             invalid_matcher_effect: None,
             tool_scope: $scope,
+            // No runnable client: no payload was ever recorded.
+            payload_keys: &[],
         }
     };
 }
@@ -256,6 +258,11 @@ pub static DEF: DialectDef = DialectDef {
         "claude-local",
     ],
     kill_switch: None,
+    // Enterprise hooks (`/etc/cursor/hooks.json`, …; [third-party]) are not read; folder trust
+    // and what a malformed entry does are not documented.
+    managed: None,
+    folder_trust: None,
+    malformed_entry_skips_file: &[],
     host: HostSpec {
         payload_keys: &["conversation_id", "generation_id", "workspace_roots"],
         payload_events: &[],

@@ -30,7 +30,9 @@ mod def;
 pub mod vscode;
 
 pub use crate::config::spec::ConfigSpec;
-pub use def::{DetectSpec, DialectDef, HostSpec, KillSwitch, RouteSpec, Schema};
+pub use def::{
+    DetectSpec, DialectDef, FolderTrust, HostSpec, KillSwitch, ManagedSpec, RouteSpec, Schema,
+};
 
 use crate::model::tool::{ids, is_mcp};
 use crate::model::{EventKind, HandlerKind, MatcherStyle};
@@ -344,6 +346,11 @@ pub struct Tables {
     /// The tools this flavour's events fire for: a flavour whose events are really a tool
     /// category (Cursor's `beforeShellExecution`) fires only for those, whatever the matcher.
     pub tool_scope: ToolScope,
+    /// The top-level payload keys the agent sent on each event in recorded runs (optional
+    /// ones included), so that `hookx doctor` can tell a handler reading a key that is never
+    /// there; events never recorded are absent. `tests/doctor.rs` checks it against the
+    /// recordings.
+    pub payload_keys: &'static [(EventKind, &'static [&'static str])],
 }
 
 /// Which tool calls a flavour's tool events fire for.
@@ -423,10 +430,21 @@ impl Tables {
     }
 
     /// The names a tool matcher of this flavour is tried against for the tool `own_name` (this
-    /// flavour's spelling): that name, then its counterparts in [`Tables::matcher_tries_names_of`].
+    /// flavour's spelling): that name, its aliases in this table, then its counterparts in
+    /// [`Tables::matcher_tries_names_of`].
     pub fn matcher_tool_names<'a>(&self, own_name: &'a str) -> Vec<&'a str> {
         let id = self.canonical_tool(own_name);
         let mut names = vec![own_name];
+        // The other names this flavour's table lists for the tool are matcher aliases: a
+        // Claude `Task` rule fires on the `Agent` tool (claude-code 2.1.332 run,
+        // tests/live_claude_doctor.rs).
+        if let Some((_, aliases)) = self.tools.iter().find(|(i, _)| *i == id) {
+            for alias in *aliases {
+                if !names.contains(alias) {
+                    names.push(alias);
+                }
+            }
+        }
         for flavor in self.matcher_tries_names_of {
             if let Some(name) = flavor.tables().tool_name(id)
                 && !names.contains(&name)
@@ -454,6 +472,14 @@ impl Tables {
     /// These tables, then those of [`Tables::matcher_tries_names_of`].
     fn matcher_tables(&self) -> impl Iterator<Item = &Tables> {
         std::iter::once(self).chain(self.matcher_tries_names_of.iter().map(|f| f.tables()))
+    }
+
+    /// The top-level keys this flavour's agent sends on `kind`, if recorded.
+    pub fn payload_keys(&self, kind: &EventKind) -> Option<&'static [&'static str]> {
+        self.payload_keys
+            .iter()
+            .find(|(k, _)| k == kind)
+            .map(|(_, keys)| *keys)
     }
 
     /// The closed set of values this flavour sends for `kind`'s field matcher, if known.
@@ -484,7 +510,8 @@ pub(crate) const CLAUDE_TOOLS: &[(&str, &[&str])] = &[
     (ids::GREP, &["Grep"]),
     (ids::WEB_FETCH, &["WebFetch"]),
     (ids::WEB_SEARCH, &["WebSearch"]),
-    // The subagent tool is `Agent` (claude-code 2.1.332 run); `Task` is a matcher alias.
+    // The subagent tool is `Agent` (claude-code 2.1.332 run); `Task` is a matcher alias
+    // (a `Task` rule fired on `Agent`, run 2.1.332, tests/live_claude_doctor.rs).
     (ids::TASK, &["Agent", "Task"]),
     (ids::ASK_USER, &["AskUserQuestion"]),
     (ids::NOTEBOOK_EDIT, &["NotebookEdit"]),

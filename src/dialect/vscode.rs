@@ -74,6 +74,8 @@ pub static TABLES: Tables = Tables {
     handler_key_overrides: &[],
     invalid_matcher_effect: None,
     tool_scope: ToolScope::Any,
+    // No runnable client: no payload was ever recorded.
+    payload_keys: &[],
 };
 
 /// `{"hooks": {Event: [entry]}}`.
@@ -114,6 +116,11 @@ pub static DEF: DialectDef = DialectDef {
         "claude-local",
     ],
     kill_switch: None,
+    // Enterprise policy only turns hooks off (not read); folder trust and what a malformed
+    // entry does are not documented.
+    managed: None,
+    folder_trust: None,
+    malformed_entry_skips_file: &[],
     host: HostSpec {
         // Its event key; `sessionId` is Copilot's too.
         payload_keys: &["hookEventName"],
