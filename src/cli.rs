@@ -370,7 +370,7 @@ fn version_text() -> String {
                 seen
             });
         let what = if verified.is_empty() {
-            "not verified against a real client (documents only)".to_string()
+            "docs: facts from its documentation, not verified against a real client".to_string()
         } else {
             format!("verified against {}", verified.join(", "))
         };

@@ -1358,3 +1358,291 @@ fn a_tool_the_handler_dialect_lacks_keeps_its_agent_name() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Cursor and VS Code (docs: no runnable client here). Their documented payloads
+// (`tests/fixtures/documented/`) go to every handler flavour above, and their handlers
+// (`cursor.sh`, `vscode.sh`) run under every host above; both through `hookx exec` with the
+// real handler scripts, which check what they receive.
+
+/// A handler flavour of the docs dialects: `--as` value, script, and names in its payload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Docs {
+    Cursor,
+    VsCode,
+}
+
+impl Docs {
+    fn name(self) -> &'static str {
+        match self {
+            Docs::Cursor => "cursor",
+            Docs::VsCode => "vscode",
+        }
+    }
+
+    fn event(self, e: Ev) -> &'static str {
+        match (self, e) {
+            (Docs::Cursor, Ev::PreToolUse) => "preToolUse",
+            (Docs::Cursor, Ev::Stop) => "stop",
+            (Docs::Cursor, Ev::SessionStart) => "sessionStart",
+            (Docs::Cursor, Ev::UserPromptSubmit) => "beforeSubmitPrompt",
+            (_, e) => e.pascal(),
+        }
+    }
+
+    /// The shell tool's name (Cursor: agents.md; VS Code: hooks.md's usage scenario).
+    fn shell(self) -> &'static str {
+        match self {
+            Docs::Cursor => "Shell",
+            Docs::VsCode => "runTerminalCommand",
+        }
+    }
+
+    /// A documented payload of this host for `e`, sent from `project`.
+    fn payload(self, e: Ev, project: &Path) -> Value {
+        let path = fixtures_dir()
+            .join(format!("documented/{}-docs", self.name()))
+            .join(format!("{}.json", self.event(e)));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        let fixture: Value = serde_json::from_str(&text).unwrap();
+        let text = fixture["stdin"]
+            .to_string()
+            .replace("<project>", project.to_str().unwrap());
+        let mut payload: Value = serde_json::from_str(&text).unwrap();
+        payload["cwd"] = project.display().to_string().into();
+        payload
+    }
+}
+
+/// One docs-host case: the event, what the handler says, and what the host must get back.
+struct DocsRow {
+    ev: Ev,
+    says: &'static str,
+    reason: &'static str,
+    handlers: &'static [F],
+    /// The host's stdout (empty: none).
+    expect: &'static str,
+}
+
+/// What one handler is told to expect and answer.
+struct DocsCall<'a> {
+    host: &'a str,
+    payload: &'a Value,
+    project: &'a Path,
+    as_flavour: &'a str,
+    handler_event: &'a str,
+    script: PathBuf,
+    expect_event: &'a str,
+    expect_tool: (&'a str, &'a str),
+    says: &'a str,
+    reason: &'a str,
+    env: Vec<(&'static str, String)>,
+}
+
+/// `hookx exec --host HOST --as AS` with the handler script: exit code, stdout, stderr, and
+/// the handler's own complaints.
+fn exec_docs(call: DocsCall) -> (Option<i32>, String, String, String) {
+    let out = call.project.parent().unwrap().join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let mut cmd = Command::cargo_bin("hookx").unwrap();
+    for var in AGENT_VARS {
+        cmd.env_remove(var);
+    }
+    cmd.env_remove("HOOKX_HOME").env_remove("HOOKX_HOST");
+    let output = cmd
+        .current_dir(call.project)
+        .envs(call.env)
+        .env("E2E_OUT", &out)
+        .env("E2E_EXPECT_EVENT", call.expect_event)
+        .env("E2E_EXPECT_TOOL", call.expect_tool.0)
+        .env("E2E_EXPECT_ARGS", call.expect_tool.1)
+        .env("E2E_EXPECT_PROJECT", call.project)
+        .env("E2E_ANSWER", call.says)
+        .env("E2E_REASON", call.reason)
+        .args(["exec", "--as", call.as_flavour, "--host", call.host])
+        .args(["--event", call.handler_event, "--", "sh"])
+        .arg(&call.script)
+        .timeout(TIMEOUT)
+        .write_stdin(call.payload.to_string())
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        std::fs::read_to_string(out.join("failures")).unwrap_or_default(),
+    )
+}
+
+#[rustfmt::skip]
+const CURSOR_HOST_ROWS: &[DocsRow] = &[
+    DocsRow { ev: Ev::PreToolUse, says: "deny", reason: "no npm here", handlers: ALL,
+        expect: r#"{"permission":"deny","agent_message":"no npm here","user_message":"no npm here"}"# },
+    DocsRow { ev: Ev::Stop, says: "block", reason: "run the tests", handlers: &[Claude, Copilot, Pascal],
+        expect: r#"{"followup_message":"run the tests"}"# },
+    DocsRow { ev: Ev::SessionStart, says: "context", reason: "branch main", handlers: &[Claude, Copilot],
+        expect: r#"{"additional_context":"branch main"}"# },
+    DocsRow { ev: Ev::UserPromptSubmit, says: "silent", reason: "", handlers: ALL, expect: "" },
+];
+
+#[rustfmt::skip]
+const VSCODE_HOST_ROWS: &[DocsRow] = &[
+    DocsRow { ev: Ev::PreToolUse, says: "deny", reason: "no rm here", handlers: ALL,
+        expect: r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm here"}}"# },
+    DocsRow { ev: Ev::Stop, says: "block", reason: "run the tests", handlers: &[Claude, Copilot, Pascal],
+        expect: r#"{"hookSpecificOutput":{"hookEventName":"Stop","decision":"block","reason":"run the tests"}}"# },
+    DocsRow { ev: Ev::SessionStart, says: "context", reason: "branch main", handlers: &[Claude, Copilot],
+        expect: r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"branch main"}}"# },
+    DocsRow { ev: Ev::UserPromptSubmit, says: "silent", reason: "", handlers: ALL, expect: "" },
+];
+
+#[test]
+fn cursor_and_vscode_hosts_run_every_handler_flavour() {
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for (host, rows) in [
+        (Docs::Cursor, CURSOR_HOST_ROWS),
+        (Docs::VsCode, VSCODE_HOST_ROWS),
+    ] {
+        for row in rows {
+            for &handler in row.handlers {
+                let Some(handler_event) = handler.event(row.ev) else {
+                    continue;
+                };
+                let tmp = tempfile::tempdir().unwrap();
+                let project = tmp.path().join("project");
+                std::fs::create_dir_all(&project).unwrap();
+                let payload = host.payload(row.ev, &project);
+                let (tool, args) = match payload.get("tool_name") {
+                    Some(_) => (
+                        handler.tool(Tool::Bash).to_string(),
+                        handler.arg(Tool::Bash, "command"),
+                    ),
+                    None => (String::new(), String::new()),
+                };
+                let (code, stdout, stderr, handler_failures) = exec_docs(DocsCall {
+                    host: host.name(),
+                    payload: &payload,
+                    project: &project,
+                    as_flavour: handler.name(),
+                    handler_event,
+                    script: handler_script(handler),
+                    expect_event: handler.payload_event(row.ev).unwrap_or(""),
+                    expect_tool: (&tool, &args),
+                    says: row.says,
+                    reason: row.reason,
+                    env: Vec::new(),
+                });
+                ran += 1;
+                let what = format!(
+                    "host {} handler {} on {:?} says {}",
+                    host.name(),
+                    handler.name(),
+                    row.ev,
+                    row.says
+                );
+                if !handler_failures.is_empty() {
+                    failures.push(format!("{what}: {handler_failures}"));
+                }
+                let got: Option<Value> = serde_json::from_str(stdout.trim()).ok();
+                let want: Option<Value> = serde_json::from_str(row.expect).ok();
+                if code != Some(0) || got != want {
+                    failures.push(format!(
+                        "{what}: exit {code:?} stdout {stdout:?} stderr {stderr:?}"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(ran >= 20, "only {ran} cases ran");
+    assert!(
+        failures.is_empty(),
+        "{} of {ran} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn cursor_and_vscode_handlers_run_under_every_host() {
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    let cases = [
+        (Sc::PreBash, "deny", "no npm here"),
+        (Sc::Stop, "block", "run the tests"),
+    ];
+    for &host in ALL {
+        for handler in [Docs::Cursor, Docs::VsCode] {
+            for (sc, says, reason) in cases {
+                let ev = sc.event();
+                let Some(host_event) = host.event(ev) else {
+                    continue;
+                };
+                let tmp = tempfile::tempdir().unwrap();
+                let project = tmp.path().join("project");
+                std::fs::create_dir_all(&project).unwrap();
+                let payload = host_payload(sc, host, &project);
+                let tool = if sc == Sc::PreBash {
+                    (handler.shell(), "command")
+                } else {
+                    ("", "")
+                };
+                let (code, stdout, stderr, handler_failures) = exec_docs(DocsCall {
+                    host: host.dialect(),
+                    payload: &payload,
+                    project: &project,
+                    as_flavour: handler.name(),
+                    handler_event: handler.event(ev),
+                    script: fixtures_dir().join(format!("e2e/handlers/{}.sh", handler.name())),
+                    expect_event: handler.event(ev),
+                    expect_tool: tool,
+                    says,
+                    reason,
+                    env: host.own_env(&project, &session_of(&payload), host_event),
+                });
+                ran += 1;
+                let what = format!(
+                    "host {} handler {} on {ev:?} says {says}",
+                    host.name(),
+                    handler.name()
+                );
+                if !handler_failures.is_empty() {
+                    failures.push(format!("{what}: {handler_failures}"));
+                }
+                // What each host reads as a deny or a block, with the reason.
+                let got: Value = serde_json::from_str(stdout.trim()).unwrap_or(Value::Null);
+                let hso = &got["hookSpecificOutput"];
+                let ok = code == Some(0)
+                    && match (host, sc) {
+                        (Copilot, Sc::PreBash) => {
+                            got["permissionDecision"] == "deny"
+                                && got["permissionDecisionReason"] == reason
+                        }
+                        // Gemini reads a top-level decision (gemini-facts.md).
+                        (Gemini, Sc::PreBash) => {
+                            got["decision"] == "deny" && got["reason"] == reason
+                        }
+                        (_, Sc::PreBash) => {
+                            hso["permissionDecision"] == "deny"
+                                && hso["permissionDecisionReason"] == reason
+                        }
+                        // Bricks cannot block Stop: hookx says so.
+                        (Bricks, _) => got.is_null() && stderr.contains("cannot block"),
+                        _ => got["decision"] == "block" && got["reason"] == reason,
+                    };
+                if !ok {
+                    failures.push(format!(
+                        "{what}: exit {code:?} stdout {stdout:?} stderr {stderr:?}"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(ran >= 14, "only {ran} cases ran");
+    assert!(
+        failures.is_empty(),
+        "{} of {ran} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

@@ -43,6 +43,9 @@ fn assert_denies(flavor: Flavor, kind: &EventKind, ran: &Ran) {
         "copilot" => &v["permissionDecision"],
         // BeforeTool: a top-level `decision` (gemini-facts.md).
         "gemini" => &v["decision"],
+        "cursor" | "cursor-shell" | "cursor-mcp" | "cursor-read" | "cursor-edit" => {
+            &v["permission"]
+        }
         _ => &v["hookSpecificOutput"]["permissionDecision"],
     };
     assert_eq!(denied, "deny", "{flavor:?} {kind}: {ran:?}");

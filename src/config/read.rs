@@ -692,7 +692,7 @@ impl Reader<'_> {
                 "prompt".into()
             }
         });
-        if handler_type.is_none() {
+        if handler_type.is_none() && spec.implied_type != Some(type_name_written.as_str()) {
             self.warn(
                 pointer,
                 format!("handler has no `type`; read as `{type_name_written}`"),

@@ -79,6 +79,9 @@ pub struct ConfigSpec {
     pub run_keys: RunKeys,
     /// The kinds of file the dialect has.
     pub documents: Documents,
+    /// The handler type an entry without `type` has, which hookx then leaves out too (Cursor's
+    /// entries are commands unless they say otherwise).
+    pub implied_type: Option<&'static str>,
     /// The variable the agent sets to a plugin's folder for the plugin's hooks.
     pub plugin_root_var: Option<&'static str>,
     /// Where `convert --write` puts a converted file without `--out`, below the project.

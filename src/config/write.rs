@@ -141,7 +141,9 @@ fn handler_value(doc: &Document, flavor: Flavor, handler: &Handler) -> Value {
         // Its fields are all in `extra`, written below.
         HandlerKind::Service(s) => (s.type_name, Vec::new()),
     };
-    put(HandlerField::Type, Value::String(type_name.into()));
+    if spec.implied_type != Some(type_name) {
+        put(HandlerField::Type, Value::String(type_name.into()));
+    }
     for (field, value) in fields {
         if let Some(value) = value {
             put(field, value);

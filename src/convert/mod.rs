@@ -7,7 +7,7 @@ pub mod matcher;
 pub use loss::Loss;
 
 use crate::config::spec::HandlerField;
-use crate::dialect::{Dialect, Flavor};
+use crate::dialect::{Dialect, Flavor, MatchOn, ToolScope};
 use crate::model::{Command, Document, EventKind, Handler, HandlerKind, Rule, RuleShape};
 use crate::source::SourceFile;
 use serde_json::Value;
@@ -304,7 +304,73 @@ impl Converter<'_> {
                 }
                 None
             }
-            // The source ignored the matcher too: keep its text where the target has a key.
+            // A tool-category event (Cursor's `beforeShellExecution`) becomes a tool matcher.
+            (None, target)
+                if from.tables().tool_scope != ToolScope::Any && event.is_tool_event() =>
+            {
+                let text = category_matcher(from);
+                let native = from.tables().event_name(&event).unwrap_or(event.name());
+                let translated = match target {
+                    Some(on @ MatchOn::ToolName) => {
+                        Some(matcher::translate(Some(&text), on, from, to))
+                    }
+                    _ => None,
+                };
+                match translated {
+                    Some(t) if t.fires_for_nothing => {
+                        let what = format!(
+                            "a rule with {} handler(s) on `{native}`",
+                            rule.handlers.len()
+                        );
+                        let why = format!(
+                            "no tool of that category exists in {}, so the rule is not converted",
+                            self.options.to
+                        );
+                        self.lose(src, at, &what, &why);
+                        return Vec::new();
+                    }
+                    Some(t) => {
+                        for problem in &t.problems {
+                            self.lose(src, at, &format!("the tool category `{text}`"), problem);
+                        }
+                        t.text
+                    }
+                    None if self.options.wrap => {
+                        wrap_match = Some(text);
+                        None
+                    }
+                    None => {
+                        let what = format!("the tool category `{text}` of `{native}`");
+                        let why = format!(
+                            "{} does not filter `{event}` events by tool, so the hook would fire for every tool (without --no-wrap, hookx exec filters instead)",
+                            self.options.to
+                        );
+                        self.lose(src, at, &what, &why);
+                        None
+                    }
+                }
+            }
+            // The source ignores matchers here (VS Code): the hook fired for every tool, and a
+            // target that reads matchers must not start filtering by a text nobody applied.
+            (None, Some(_))
+                if rule
+                    .matcher
+                    .as_deref()
+                    .is_some_and(|m| !m.is_empty() && m != "*") =>
+            {
+                self.lose(
+                    src,
+                    &format!("{at}/matcher"),
+                    &format!("matcher `{}`", rule.matcher.as_deref().unwrap_or("")),
+                    &format!(
+                        "{} ignores matchers on `{event}`, so the hook fires for everything; the matcher is dropped so that it still does in {}",
+                        from.dialect(),
+                        self.options.to
+                    ),
+                );
+                None
+            }
+            // Both ignore the matcher: keep its text where the target has a key.
             _ => rule
                 .matcher
                 .clone()
@@ -762,13 +828,36 @@ impl Converter<'_> {
             );
         }
         let mut out = Command::default();
-        // A target with its own bash key (Copilot) carries every form; the others get one line.
+        // Where the target has keys for them, `cwd` and `env` stay (else they were prefixed).
+        if spec.key(HandlerField::Cwd).is_some() {
+            out.cwd = command.cwd.clone();
+        }
+        if spec.key(HandlerField::Env).is_some() {
+            out.env = command.env.clone();
+        }
+        // A target with its own bash key (Copilot) carries every form; one with a Windows key
+        // (VS Code) keeps the Windows line beside the one POSIX line; the others get one line.
         match target.config().key(HandlerField::Bash) {
             Some(_) => {
                 out.bash = Some(line);
                 out.powershell = windows.cloned();
-                out.cwd = command.cwd.clone();
-                out.env = command.env.clone();
+            }
+            None if spec.key(HandlerField::Windows).is_some() => {
+                out.command = Some(line);
+                out.windows = windows.cloned();
+                if let (Some(ps), Some(win)) = (&command.powershell, &command.windows)
+                    && ps != win
+                {
+                    self.lose(
+                        src,
+                        &field_pointer(at, from, HandlerField::Windows),
+                        &format!("the {}", name(HandlerField::Windows)),
+                        &format!(
+                            "{target} has one Windows command; the {} is kept",
+                            name(HandlerField::PowerShell)
+                        ),
+                    );
+                }
             }
             _ => {
                 let kept = [
@@ -823,7 +912,7 @@ impl Converter<'_> {
     ) -> String {
         let (from_spec, to_spec) = (from.dialect().config(), to.dialect().config());
         let mut line = line.to_string();
-        if from_spec.project_dir_variable != "PWD" {
+        if from_spec.project_dir_variable != crate::dialect::NO_PROJECT_DIR_VARIABLE {
             line = replace_variable(
                 &line,
                 from_spec.project_dir_variable,
@@ -848,6 +937,21 @@ impl Converter<'_> {
             }
         }
         line
+    }
+}
+
+/// A matcher, in `flavor`'s own tool names and style, for the tools its category events fire
+/// for.
+fn category_matcher(flavor: Flavor) -> String {
+    let t = flavor.tables();
+    match t.tool_scope {
+        ToolScope::Any => String::new(),
+        ToolScope::Mcp => "mcp__.*".to_string(),
+        ToolScope::Only(ids) => ids
+            .iter()
+            .filter_map(|id| t.tool_name(id))
+            .collect::<Vec<_>>()
+            .join("|"),
     }
 }
 

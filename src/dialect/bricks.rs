@@ -72,6 +72,7 @@ pub static TABLES: Tables = Tables {
     matcher_values: super::BRICKS_MATCHER_VALUES,
     handler_key_overrides: &[],
     invalid_matcher_effect: None,
+    tool_scope: super::ToolScope::Any,
     // No runnable client: no payload was ever recorded.
     payload_keys: &[],
 };
@@ -164,6 +165,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_user: ".bricks-project-desktop/hooks.json",
     hook_dir_var: None,
     reads_foreign_as: &[],
+    implied_type: None,
     documents: Documents {
         file: &FILE,
         plugin: None,

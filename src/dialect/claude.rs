@@ -79,6 +79,7 @@ pub static TABLES: Tables = Tables {
     matcher_values: super::CLAUDE_MATCHER_VALUES,
     handler_key_overrides: &[],
     invalid_matcher_effect: None,
+    tool_scope: super::ToolScope::Any,
     // Every top-level key claude-code 2.1.332 sent per event (tests/fixtures/recorded/claude-2.1.332).
     payload_keys: &[
         (
@@ -552,6 +553,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         wake: &["asyncRewake", "rewakeMessage", "rewakeSummary"],
         condition: Some("if"),
     },
+    implied_type: None,
     documents: Documents {
         file: &SETTINGS,
         plugin: Some(PluginForm {
@@ -599,7 +601,7 @@ static PLUGINS: PluginSpec = PluginSpec {
 };
 
 /// Run-time protocol rows (dialects.md §6, §7), read by `crate::protocol`.
-mod protocol_rows {
+pub(crate) mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::protocol::{
         AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
@@ -630,7 +632,7 @@ mod protocol_rows {
         EventKind::SubagentStart,
     ];
 
-    pub(super) const PROTOCOL: ProtocolTables = ProtocolTables {
+    pub(crate) const PROTOCOL: ProtocolTables = ProtocolTables {
         event_key: "hook_event_name",
         event_key_only: None,
         event_shapes: &[],

@@ -94,6 +94,7 @@ pub static TABLES: Tables = Tables {
     matcher_values: super::COPILOT_MATCHER_VALUES,
     handler_key_overrides: &[],
     invalid_matcher_effect: Some("Copilot skips this hook"),
+    tool_scope: super::ToolScope::Any,
     // Every top-level key copilot-cli 1.0.102 sent per event (tests/fixtures/recorded/copilot-1.0.102).
     payload_keys: &[
         (
@@ -311,6 +312,7 @@ pub static PASCAL_TABLES: Tables = Tables {
     // The VS Code-compatible entries spell the timeout `timeout`.
     handler_key_overrides: &[(HandlerField::Timeout, "timeout")],
     invalid_matcher_effect: None,
+    tool_scope: super::ToolScope::Any,
     // Every top-level key copilot-cli 1.0.102 sent per PascalCase event (its recordings).
     payload_keys: &[
         (
@@ -681,6 +683,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     hook_dir_var: Some("COPILOT_HOOK_DIR"),
     // Run 1.0.102: `.claude/settings*.json` handlers get the PascalCase payload.
     reads_foreign_as: &[(Dialect(&super::claude::DEF), Flavor(&PASCAL_TABLES))],
+    implied_type: None,
     documents: Documents {
         file: &FILE,
         plugin: None,

@@ -72,6 +72,7 @@ pub static TABLES: Tables = Tables {
     // Tool matchers: a JavaScript RegExp tested unanchored, case-sensitive; `*`, empty and
     // absent match all (run).
     matcher_style: MatcherStyle::UnanchoredRegex,
+    tool_scope: super::ToolScope::Any,
     // SessionStart/SessionEnd/PreCompress compare the trimmed matcher with the value exactly
     // (run: `startup` matched, `start` did not).
     exact_field_matchers: true,
@@ -373,6 +374,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     ],
     flat_handlers: false,
     wrapper_optional: false,
+    implied_type: None,
     project_dir_variable: "GEMINI_PROJECT_DIR",
     provided_env: &[
         "GEMINI_CWD",

@@ -8,7 +8,9 @@
 //!    for one with its own payload casing) to `src/dialect/<name>.rs` and fill its tables:
 //!    - `TABLES` (one per flavour): event and tool names, argument renames, matcher targets and
 //!      style, payload casing, timeouts, handler types, and the run-time `protocol` rows
-//!      (payload keys, env, exit codes, answer fields).
+//!      (payload keys, env, exit codes, answer fields). An event that is really a tool category
+//!      (Cursor's `beforeShellExecution`) is a flavour of its own with a [`ToolScope`] and, when
+//!      its payload carries the arguments at the top, `ArgsForm::TopLevel` (`cursor.rs`).
 //!    - `DEF`: the [`DialectDef`]: name, [`ConfigSpec`] (handler keys, document kinds, install
 //!      paths), [`DetectSpec`] (path and content marks), discovery `locations` and the ones the
 //!      agent reads `native`ly (also other agents' files), [`HostSpec`] (how its payloads and
@@ -23,9 +25,11 @@
 pub mod bricks;
 pub mod claude;
 pub mod copilot;
+pub mod cursor;
 mod def;
 pub mod gemini;
 pub mod qwen;
+pub mod vscode;
 
 pub use crate::config::spec::ConfigSpec;
 pub use def::{
@@ -38,6 +42,9 @@ use crate::model::{EventKind, HandlerKind, MatcherForm, MatcherStyle};
 use serde::Serialize;
 use std::sync::OnceLock;
 
+/// The `project_dir_variable` of an agent that sets none but runs hooks from the project root.
+pub const NO_PROJECT_DIR_VARIABLE: &str = "PWD";
+
 /// Every dialect, in the order discovery, listings and `--help` show them.
 pub static DIALECTS: &[Dialect] = &[
     Dialect(&claude::DEF),
@@ -45,6 +52,8 @@ pub static DIALECTS: &[Dialect] = &[
     Dialect(&bricks::DEF),
     Dialect(&gemini::DEF),
     Dialect(&qwen::DEF),
+    Dialect(&cursor::DEF),
+    Dialect(&vscode::DEF),
 ];
 
 /// A config-file dialect: a handle on its [`DialectDef`]. Equal by name, ordered as registered.
@@ -372,11 +381,36 @@ pub struct Tables {
     /// What the agent does with a rule whose matcher is no valid regex, when known
     /// ("Copilot skips this hook").
     pub invalid_matcher_effect: Option<&'static str>,
+    /// The tools this flavour's events fire for: a flavour whose events are really a tool
+    /// category (Cursor's `beforeShellExecution`) fires only for those, whatever the matcher.
+    pub tool_scope: ToolScope,
     /// The top-level payload keys the agent sent on each event in recorded runs (optional
     /// ones included), so that `hookx doctor` can tell a handler reading a key that is never
     /// there; events never recorded are absent. `tests/doctor.rs` checks it against the
     /// recordings.
     pub payload_keys: &'static [(EventKind, &'static [&'static str])],
+}
+
+/// Which tool calls a flavour's tool events fire for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ToolScope {
+    /// Every tool (a matcher may narrow it).
+    Any,
+    /// Only these canonical tool ids; the first is the tool of a payload that names none.
+    Only(&'static [&'static str]),
+    /// Only MCP tools.
+    Mcp,
+}
+
+impl ToolScope {
+    /// Whether a tool call with this canonical id is in scope.
+    pub fn admits(self, tool_id: &str) -> bool {
+        match self {
+            ToolScope::Any => true,
+            ToolScope::Only(ids) => ids.contains(&tool_id),
+            ToolScope::Mcp => is_mcp(tool_id),
+        }
+    }
 }
 
 impl Tables {

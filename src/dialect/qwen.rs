@@ -84,6 +84,7 @@ pub static TABLES: Tables = Tables {
     // `run_.*` does). hookx tries the regex on the aliases and Claude's name too: it fires
     // where Qwen does not for a regex that only an alias meets.
     matcher_style: CLAUDE_MATCHER_STYLE,
+    tool_scope: super::ToolScope::Any,
     exact_field_matchers: false,
     // Run 0.24.4 tries Claude's MCP spelling, `mcp__server__tool`.
     mcp_names: super::MCP_CANONICAL,
@@ -386,6 +387,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     ],
     flat_handlers: false,
     wrapper_optional: false,
+    implied_type: None,
     timeout_millis: false,
     kept_keys: &[],
     // Run 0.24.4: hooks get QWEN_PROJECT_DIR, CLAUDE_PROJECT_DIR and GEMINI_PROJECT_DIR, all

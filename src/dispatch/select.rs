@@ -124,6 +124,14 @@ pub fn rules_match<'a>(
     let mut regexes: Vec<(usize, RegexKey)> = Vec::new();
     for rule in rules {
         let tables = rule.flavor.tables();
+        if event.kind.is_tool_event()
+            && let Some(tool) = &event.tool
+            && !tables.tool_scope.admits(&tool.name)
+        {
+            // The rule's event is a tool category that does not hold this tool.
+            verdicts.push(MatchVerdict::NoMatch);
+            continue;
+        }
         let Some(on) = tables.matcher_target(&event.kind) else {
             // This flavour ignores matchers on this event.
             verdicts.push(MatchVerdict::Match);

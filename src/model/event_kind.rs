@@ -56,6 +56,11 @@ pub enum EventKind {
     AfterModel,
     /// After BeforeModel, before the model chooses tools: `llm_request`.
     BeforeToolSelection,
+    // Cursor only (docs, conformance/cursor-facts.md): observe-only.
+    /// After the agent's message.
+    AfterAgentResponse,
+    /// After a thinking block.
+    AfterAgentThought,
     /// An event hookx does not know, under the name it was written with. Carried through
     /// unchanged within its dialect and reported when converting to another.
     Other(String),
@@ -63,7 +68,7 @@ pub enum EventKind {
 
 impl EventKind {
     /// Every known event, in the order of dialects.md §3.
-    pub const KNOWN: [EventKind; 41] = [
+    pub const KNOWN: [EventKind; 43] = [
         EventKind::SessionStart,
         EventKind::SessionEnd,
         EventKind::UserPromptSubmit,
@@ -105,6 +110,8 @@ impl EventKind {
         EventKind::BeforeModel,
         EventKind::AfterModel,
         EventKind::BeforeToolSelection,
+        EventKind::AfterAgentResponse,
+        EventKind::AfterAgentThought,
     ];
 
     /// The canonical name, used in reports and in `--event` arguments.
@@ -151,6 +158,8 @@ impl EventKind {
             EventKind::BeforeModel => "BeforeModel",
             EventKind::AfterModel => "AfterModel",
             EventKind::BeforeToolSelection => "BeforeToolSelection",
+            EventKind::AfterAgentResponse => "AfterAgentResponse",
+            EventKind::AfterAgentThought => "AfterAgentThought",
             EventKind::Other(name) => name,
         }
     }

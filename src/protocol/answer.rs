@@ -230,6 +230,8 @@ pub fn encode_answer(host: Flavor, event: &Event, outcome: &Outcome) -> HostAnsw
         if p.writes(Slot::Decision, kind) {
             w.set(Slot::Decision, "block".into());
             w.set(Slot::Reason, reason.into());
+        } else if p.writes(Slot::BlockingReason, kind) {
+            w.set(Slot::BlockingReason, reason.into());
         } else if matches!(
             p.exit2(kind),
             Some(Exit2::Block | Exit2::Deny | Exit2::DenyWithoutReason)
@@ -291,8 +293,12 @@ pub fn encode_answer(host: Flavor, event: &Event, outcome: &Outcome) -> HostAnsw
             notes.push(message);
         }
     }
-    if outcome.suppress_output {
-        w.set(Slot::SuppressOutput, true.into());
+    if outcome.suppress_output && !w.set(Slot::SuppressOutput, true.into()) {
+        notes.push(format!(
+            "hookx: {} cannot hide a hook's output on {}",
+            host.name(),
+            w.event_name
+        ));
     }
     if let Some(prompt) = &outcome.modified_prompt
         && !w.set(Slot::Prompt, prompt.clone().into())
@@ -562,6 +568,12 @@ fn read_json(flavor: Flavor, event: &Event, map: &Map<String, Value>, out: &mut 
                 }
             }
             Slot::ToolResult => out.modified_result = Some(value.clone()),
+            Slot::BlockingReason => {
+                if let Some(s) = text(Slot::Reason, out) {
+                    out.block = true;
+                    out.reasons.push(s);
+                }
+            }
         }
     }
 }

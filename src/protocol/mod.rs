@@ -75,6 +75,9 @@ pub enum ArgsForm {
     ObjectOrString,
     /// A string holding JSON (Copilot camelCase); an object is accepted on input.
     JsonString,
+    /// No `tool_input`: the event is the tool (Cursor's `beforeShellExecution`), and these
+    /// native keys of its arguments sit at the payload's top level.
+    TopLevel(&'static [&'static str]),
 }
 
 /// The value of an environment variable set for a handler.
@@ -149,6 +152,9 @@ pub enum Slot {
     Prompt,
     /// A replacement for the tool's result, in the host's result form.
     ToolResult,
+    /// A message whose presence blocks the event and is its reason (Cursor `stop`'s
+    /// `followup_message`: the agent goes on with it).
+    BlockingReason,
 }
 
 /// On which events a host reads a field, and so where hookx writes it.

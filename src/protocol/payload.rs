@@ -6,7 +6,7 @@ use super::{
     native_key,
 };
 use crate::diag::{Diagnostic, Severity};
-use crate::dialect::{Dialect, Flavor, KeyCase, MCP_CANONICAL, Tables, TimestampForm};
+use crate::dialect::{Dialect, Flavor, KeyCase, MCP_CANONICAL, Tables, TimestampForm, ToolScope};
 use crate::error::Error;
 use crate::model::{Event, EventKind, ToolCall};
 use chrono::{DateTime, SecondsFormat, Utc};
@@ -21,6 +21,7 @@ const TIMESTAMP: &str = "timestamp";
 /// Canonical envelope keys of a tool result (Copilot's `toolResult`).
 const RESULT_TYPE: &str = "result_type";
 const RESULT_TEXT: &str = "text_result_for_llm";
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 /// Keys written before the tool call, so that payloads read in the usual order.
 const COMMON_KEYS: &[&str] = &["session_id", "transcript_path", "cwd", "permission_mode"];
 
@@ -46,7 +47,7 @@ pub fn decode_event_as(
             format!("the {host} event payload is empty: nothing was sent on stdin"),
         ));
     }
-    let payload = replace_lone_surrogates(payload);
+    let payload = readable(payload);
     let value: Value = serde_json::from_slice(&payload).map_err(|e| {
         // The position goes into the diagnostic, not twice into its message.
         let message = e.to_string();
@@ -119,7 +120,14 @@ pub fn decode_event_as(
     let mut tool_name = None;
     let mut tool_input = None;
     let mut fields = Map::new();
+    let mut top_level_args = Map::new();
     for (key, value) in obj {
+        if let ArgsForm::TopLevel(arg_keys) = p.tool_args
+            && arg_keys.contains(&key.as_str())
+        {
+            top_level_args.insert(key, value);
+            continue;
+        }
         if key == p.event_key {
             continue;
         }
@@ -141,6 +149,15 @@ pub fn decode_event_as(
                 fields.insert(canonical, value);
             }
         }
+    }
+    // A tool-category event names no tool: its scope does, and its arguments sit at the top.
+    if let (ArgsForm::TopLevel(_), ToolScope::Only([id, ..]), true) =
+        (p.tool_args, t.tool_scope, kind.is_tool_event())
+    {
+        tool_name = Some(Value::String(t.tool_name(id).unwrap_or(id).to_string()));
+        tool_input = Some(Value::Object(top_level_args));
+    } else {
+        fields.extend(top_level_args);
     }
     let tool = match tool_name {
         Some(Value::String(name)) => {
@@ -171,16 +188,67 @@ pub fn decode_event_as(
 }
 
 /// Guesses which agent sent a payload, from the dialects' tables, strongest evidence first:
-/// camelCase keys or a timestamp (only a dialect whose payloads have them), keys only one agent
-/// sends (`HostSpec::payload_keys`), a camelCase event name, events only one agent sends.
-/// Bricks payloads look like Claude's without `transcript_path`; telling them apart (by
-/// `BRICKS_*` variables) is the caller's business.
+/// every key of an agent's own (`HostSpec::payload_keys`: Cursor's three, VS Code's
+/// `hookEventName`, Claude's two), camelCase keys or a timestamp (only a dialect whose payloads
+/// have them), some of an agent's own keys (the largest share wins: Cursor and VS Code send
+/// Claude's `transcript_path` too, Copilot's PascalCase form sometimes), a camelCase event name,
+/// events only one agent sends. Bricks payloads look like Claude's without `transcript_path`;
+/// telling them apart (by `BRICKS_*` variables) is the caller's business.
 pub fn detect_host(payload: &Value) -> Option<Dialect> {
     let obj = payload.as_object()?;
     let event = obj.get("hook_event_name").and_then(Value::as_str);
     let find = |pred: &dyn Fn(Dialect) -> bool| Dialect::all().iter().copied().find(|d| pred(*d));
     let any_flavor =
         |d: Dialect, pred: &dyn Fn(&Tables) -> bool| d.flavors().any(|f| pred(f.tables()));
+    // (present, listed) of an agent's own keys.
+    let own_keys = |d: &Dialect| {
+        let keys = d.def().host.payload_keys;
+        (
+            keys.iter().filter(|k| obj.contains_key(**k)).count(),
+            keys.len(),
+        )
+    };
+    // Whether the payload, when it names its event under some agent's event key, names an
+    // event of `d` under `d`'s own (a VS Code `hookEventName` is no Gemini payload, a Claude
+    // `PreToolUse` no Gemini event).
+    let names_event = Dialect::all()
+        .iter()
+        .flat_map(|d| d.flavors())
+        .any(|f| obj.contains_key(f.tables().protocol.event_key));
+    let names_own_event = |d: &Dialect| {
+        !names_event
+            || d.flavors().any(|f| {
+                let t = f.tables();
+                obj.get(t.protocol.event_key)
+                    .and_then(Value::as_str)
+                    .is_some_and(|name| t.event_kind(name).is_some())
+            })
+    };
+    // Of the agents whose payload names one of their events, the one whose own keys are
+    // present in the largest share (`full`: all of them), the first registered on a tie.
+    let best_by_keys = |full: bool| {
+        Dialect::all()
+            .iter()
+            .copied()
+            .filter(|d| {
+                let (present, listed) = own_keys(d);
+                present > 0 && (!full || present == listed) && names_own_event(d)
+            })
+            .fold(None, |best: Option<Dialect>, d| match best {
+                Some(b) => {
+                    let ((p, n), (bp, bn)) = (own_keys(&d), own_keys(&b));
+                    Some(if p * bn > bp * n || (full && p > bp) {
+                        d
+                    } else {
+                        b
+                    })
+                }
+                None => Some(d),
+            })
+    };
+    if let Some(d) = best_by_keys(true) {
+        return Some(d);
+    }
     if obj.keys().any(|k| has_upper(k))
         && let Some(d) = find(&|d| any_flavor(d, &|t| t.key_case == KeyCase::Camel))
     {
@@ -206,13 +274,7 @@ pub fn detect_host(payload: &Value) -> Option<Dialect> {
             return Some(d);
         }
     }
-    if let Some(d) = find(&|d| {
-        d.def()
-            .host
-            .payload_keys
-            .iter()
-            .any(|k| obj.contains_key(*k))
-    }) {
+    if let Some(d) = best_by_keys(false) {
         return Some(d);
     }
     let name = event?;
@@ -427,12 +489,21 @@ fn mcp_id(t: &Tables, name: &str, fields: &Map<String, Value>) -> Option<String>
 fn encode_tool(event: &Event, flavor: Flavor, out: &mut Map<String, Value>) {
     let Some(tool) = &event.tool else { return };
     let t = flavor.tables();
+    let args = args_from_canonical(flavor, Some(&tool.name), &tool.input);
+    if let ArgsForm::TopLevel(_) = t.protocol.tool_args {
+        // The event is the tool: its arguments sit at the top level, no name is sent.
+        if let Value::Object(map) = args {
+            for (key, value) in map {
+                out.entry(key).or_insert(value);
+            }
+        }
+        return;
+    }
     let name = tool_name(flavor, &tool.name).into_owned();
     out.insert(native_key(t, TOOL_NAME), Value::String(name));
     if tool.input.is_null() {
         return;
     }
-    let args = args_from_canonical(flavor, Some(&tool.name), &tool.input);
     let args = match (t.protocol.tool_args, args) {
         (ArgsForm::JsonString, v @ (Value::Object(_) | Value::Array(_))) => {
             Value::String(v.to_string())
@@ -544,6 +615,13 @@ pub(crate) fn json_kind(value: &Value) -> &'static str {
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
     }
+}
+
+/// A host's payload as JSON can read it: without the UTF-8 byte order mark some hosts (Cursor)
+/// put first, which JSON forbids, and with lone surrogates replaced
+/// ([`replace_lone_surrogates`]).
+pub fn readable(payload: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    replace_lone_surrogates(payload.strip_prefix(UTF8_BOM).unwrap_or(payload))
 }
 
 /// `payload` with every lone UTF-16 surrogate escape (`"\ud83d"` without its pair, as Node
