@@ -29,10 +29,23 @@ pub const PROBE_TOOLS: &[&str] = &[
     "some_new_tool",
 ];
 
-/// Every tool name `from` knows, plus [`PROBE_TOOLS`], each with its counterpart in `to`
-/// (`None` when `to` has no such tool).
-pub fn tool_universe(from: Flavor, to: Flavor) -> Vec<(&'static str, Option<&'static str>)> {
-    from.tables()
+/// A tool name and its counterpart in another flavour (`None`: it has no such tool).
+pub type Counterpart = (&'static str, Option<&'static str>);
+
+/// Every tool name `from` knows, plus [`PROBE_TOOLS`], each with its counterpart in `to`.
+/// Built once per pair of flavours and process: every tool matcher of a conversion is checked
+/// against it (rebuilt per matcher, it was a fourteenth of a 10 000-rule conversion).
+pub fn tool_universe(from: Flavor, to: Flavor) -> &'static [Counterpart] {
+    type Memo = Vec<((Flavor, Flavor), &'static [Counterpart])>;
+    static BUILT: std::sync::Mutex<Memo> = std::sync::Mutex::new(Vec::new());
+    let mut built = BUILT
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, universe)) = built.iter().find(|((f, t), _)| *f == from && *t == to) {
+        return universe;
+    }
+    let universe: Vec<Counterpart> = from
+        .tables()
         .all_tool_names()
         .chain(PROBE_TOOLS.iter().copied())
         .map(|name| {
@@ -41,7 +54,11 @@ pub fn tool_universe(from: Flavor, to: Flavor) -> Vec<(&'static str, Option<&'st
                 to.tables().tool_name(from.tables().canonical_tool(name)),
             )
         })
-        .collect()
+        .collect();
+    // Leaked on purpose: one small table per pair of flavours, for the process's lifetime.
+    let universe: &'static [Counterpart] = Box::leak(universe.into_boxed_slice());
+    built.push(((from, to), universe));
+    universe
 }
 
 /// Whether matcher `text`, read as `flavor` reads it, fires for each of `names` (regexes are
@@ -85,7 +102,7 @@ pub fn counterparts_fired(
     let fired = fire_set(text, from, &names)?;
     let mut hit = BTreeSet::new();
     let mut lacking = BTreeSet::new();
-    for ((name, counterpart), fired) in universe.into_iter().zip(fired) {
+    for (&(name, counterpart), fired) in universe.iter().zip(fired) {
         match (fired, counterpart) {
             (true, Some(target)) => {
                 hit.insert(target);
@@ -107,8 +124,8 @@ pub fn target_fired(
     to: Flavor,
 ) -> Option<BTreeSet<&'static str>> {
     let names: Vec<&'static str> = tool_universe(from, to)
-        .into_iter()
-        .filter_map(|(_, counterpart)| counterpart)
+        .iter()
+        .filter_map(|&(_, counterpart)| counterpart)
         .collect();
     let fired = fire_set(text, to, &names)?;
     Some(
@@ -135,24 +152,16 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
     }
     let mut problems = Vec::new();
     let form = match form {
-        // An anchored alternation of plain names (`-` is literal outside a class) is an exact
-        // list.
         MatcherForm::Regex {
             pattern,
             anchored: true,
-        } if !pattern.is_empty()
-            && pattern
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|' || c == '-') =>
-        {
-            MatcherForm::Exact(
-                pattern
-                    .split('|')
-                    .filter(|s| !s.is_empty())
-                    .map(str::to_string)
-                    .collect(),
-            )
-        }
+        } if is_name_list(&pattern) => MatcherForm::Exact(
+            pattern
+                .split('|')
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect(),
+        ),
         form => form,
     };
     let form = match (on, form) {
@@ -192,6 +201,46 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
         problems,
         fires_for_nothing: false,
     }
+}
+
+/// Whether an anchored pattern is an alternation of plain names (`-` is literal outside a
+/// class): an exact list.
+fn is_name_list(pattern: &str) -> bool {
+    !pattern.is_empty()
+        && pattern
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|' || c == '-')
+}
+
+/// The regex jobs [`translate`] gives the engine for a tool matcher `text` (the original
+/// tried on the source's tools, the rewritten one on the target's), so that a caller can have
+/// them answered ahead, in one batch ([`bounded::with_answers`]).
+pub fn translate_jobs(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> Vec<Job> {
+    let MatcherForm::Regex { pattern, anchored } = from.tables().matcher_style.form(text) else {
+        return Vec::new();
+    };
+    if from == to || on != MatchOn::ToolName || (anchored && is_name_list(&pattern)) {
+        return Vec::new();
+    }
+    let universe = tool_universe(from, to);
+    let names: Vec<&str> = universe.iter().map(|(n, _)| *n).collect();
+    let targets: Vec<&str> = universe.iter().filter_map(|(_, c)| *c).collect();
+    let target_anchored = to.tables().matcher_style.anchored();
+    let candidate = reanchor(&rename_words(&pattern, from, to), anchored, target_anchored);
+    vec![
+        Job::new(&pattern, anchored, tried_names(from, &names)),
+        Job::new(&candidate, target_anchored, tried_names(to, &targets)),
+    ]
+}
+
+/// `names` each with the counterparts `flavor`'s matchers try it with
+/// ([`crate::dialect::Tables::matcher_tool_names`]), in one list.
+fn tried_names(flavor: Flavor, names: &[&str]) -> Vec<String> {
+    names
+        .iter()
+        .flat_map(|n| flavor.tables().matcher_tool_names(n))
+        .map(str::to_string)
+        .collect()
 }
 
 /// Checks the written matcher, read by the target's own matcher rules, against the original on
