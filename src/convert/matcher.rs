@@ -319,10 +319,12 @@ fn rename_tools(
     problems: &mut Vec<String>,
 ) -> Vec<String> {
     let mut out = Vec::new();
+    // A set beside the list: a 100 000-name matcher was quadratic here (issue 9).
+    let mut seen = std::collections::HashSet::new();
     for name in names {
         let id = from.tables().matcher_canonical_tool(name);
         match to.tables().tool_name(id) {
-            Some(target) if !out.iter().any(|n| n == target) => out.push(target.to_string()),
+            Some(target) if seen.insert(target.to_string()) => out.push(target.to_string()),
             Some(_) => {}
             None => problems.push(format!(
                 "tool `{name}` has no {} equivalent; it is dropped from the matcher",
