@@ -920,12 +920,16 @@ fn field_pointer(handler_at: &str, from: Flavor, field: HandlerField) -> String 
 }
 
 fn references_variable(line: &str, var: &str) -> bool {
-    replace_variable(line, var, "\u{0}") != line
+    // Most lines never name the variable: no copy of them is made then.
+    line.contains(var) && replace_variable(line, var, "\u{0}") != line
 }
 
 /// Replaces `$VAR` and `${VAR…}` (not `$VARIABLE`) by the other name, where the shell would
 /// expand it: not inside single quotes, not escaped with a backslash.
 fn replace_variable(line: &str, from: &str, to: &str) -> String {
+    if !line.contains(from) {
+        return line.to_string();
+    }
     let mut out = String::with_capacity(line.len());
     let (mut single, mut double) = (false, false);
     let mut chars = line.char_indices().peekable();

@@ -49,7 +49,8 @@ pub const MATCH_BUDGET: Duration = Duration::from_secs(3);
 pub struct Job {
     pub pattern: String,
     pub anchored: bool,
-    pub values: Vec<String>,
+    /// Shared: `convert` tries every tool matcher on the same names.
+    pub values: std::sync::Arc<[String]>,
 }
 
 /// What became of a job.
@@ -65,11 +66,11 @@ pub enum Answer {
 }
 
 impl Job {
-    pub fn new(pattern: &str, anchored: bool, values: Vec<String>) -> Job {
+    pub fn new(pattern: &str, anchored: bool, values: impl Into<std::sync::Arc<[String]>>) -> Job {
         Job {
             pattern: pattern.to_string(),
             anchored,
-            values,
+            values: values.into(),
         }
     }
 
@@ -124,7 +125,7 @@ fn spent() -> std::sync::MutexGuard<'static, Duration> {
 thread_local! {
     /// Answers of jobs run ahead by [`with_answers`] on this thread, by pattern.
     #[allow(clippy::type_complexity)]
-    static AHEAD: std::cell::RefCell<HashMap<String, Vec<(bool, Vec<String>, Answer)>>> =
+    static AHEAD: std::cell::RefCell<HashMap<String, Vec<(bool, std::sync::Arc<[String]>, Answer)>>> =
         std::cell::RefCell::new(HashMap::new());
 }
 
