@@ -773,12 +773,8 @@ fn lived_in_home(home: &Path) -> LivedIn {
     const SKILLS: usize = 10;
     const INSTALLED: usize = 4;
     let plugins = home.join(".claude/plugins");
-    let mut dirs = 0;
     let mut hook_files = 0;
-    let mut mkdir = |path: &Path| {
-        std::fs::create_dir_all(path).unwrap();
-        dirs += 1;
-    };
+    let mkdir = |path: &Path| std::fs::create_dir_all(path).unwrap();
     let hooks = |name: &str| {
         serde_json::json!({
             "description": format!("{name}: checks before shell and file tools"),
@@ -884,9 +880,19 @@ fn lived_in_home(home: &Path) -> LivedIn {
     );
     LivedIn {
         marketplaces: MARKETPLACES.len(),
-        dirs,
+        dirs: count_dirs(&plugins),
         hook_files,
     }
+}
+
+/// Directories under `dir`, itself included.
+fn count_dirs(dir: &Path) -> usize {
+    1 + std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().unwrap().is_dir())
+        .map(|e| count_dirs(&e.path()))
+        .sum::<usize>()
 }
 
 /// Group 3: `hookx convert` of 10 … 10 000 rules (Bricks to Claude), of the 10 000-rule file
@@ -919,7 +925,7 @@ fn convert_group(root: &Path, bins: &[(String, PathBuf)], opts: &Opts) -> Vec<Ro
                 &project,
                 Vec::new(),
             ),
-            false,
+            true,
         ));
     }
     let largest = *SIZES.last().unwrap();
@@ -940,7 +946,7 @@ fn convert_group(root: &Path, bins: &[(String, PathBuf)], opts: &Opts) -> Vec<Ro
                 name.clone(),
                 Kind::Convert { rules: n },
                 convert(n, "bricks", "claude"),
-                false,
+                true,
             ));
         }
         cases.push((
@@ -948,10 +954,10 @@ fn convert_group(root: &Path, bins: &[(String, PathBuf)], opts: &Opts) -> Vec<Ro
             name.clone(),
             Kind::Convert { rules: largest },
             convert(largest, "claude", "copilot"),
-            false,
+            true,
         ));
     }
-    rows_for("convert", cases, opts.runs, opts.warmup, false)
+    rows_for("convert", cases, opts.runs, opts.warmup, opts.callgrind)
 }
 
 /// Group 4: eight handlers sleeping 200 ms, under hosts that run hooks in parallel (Claude,
@@ -1156,8 +1162,14 @@ fn check(row: &Row, rows: &[Row], reference: Option<&Row>) -> String {
             match floor {
                 Some(f) if *rules == 10_000 => {
                     let times = row.median() / f.median();
+                    let ir = match (row.instructions, f.instructions) {
+                        (Some(a), Some(b)) => {
+                            format!("; {:.2}× the floor's instructions", a as f64 / b as f64)
+                        }
+                        _ => String::new(),
+                    };
                     format!(
-                        "{}: {times:.2}× the floor ≤ 2×; {per_rule}",
+                        "{}: {times:.2}× the floor ≤ 2×{ir}; {per_rule}",
                         ok(times <= 2.0)
                     )
                 }
@@ -1179,8 +1191,9 @@ fn check(row: &Row, rows: &[Row], reference: Option<&Row>) -> String {
     }
 }
 
-/// Slower than the baseline by more than this share of its median is a regression. Rows of one
-/// run differ by a few per cent on a quiet machine; more than that is hookx's doing.
+/// Slower than the baseline by more than this share is a regression: of its instructions where
+/// callgrind counted them, else of its median time (rows of one run differ by a few per cent on
+/// a quiet machine).
 const REGRESSION_TOLERANCE: f64 = 0.05;
 
 /// The last target: no case slower than the baseline (`before`, measured in the same
@@ -1195,16 +1208,20 @@ fn regression(row: &Row, rows: &[Row]) -> String {
     else {
         return String::new();
     };
+    let bound = 1.0 + REGRESSION_TOLERANCE;
+    let ok = |pass: bool| if pass { "ok" } else { "MISSED" };
     let times = row.median() / before.median();
-    let ok = if times <= 1.0 + REGRESSION_TOLERANCE {
-        "ok"
-    } else {
-        "MISSED"
-    };
-    format!(
-        "{ok}: {times:.2}× before ≤ {:.2}×",
-        1.0 + REGRESSION_TOLERANCE
-    )
+    match (row.instructions, before.instructions) {
+        // Instruction counts do not depend on the machine's load: they decide where counted.
+        (Some(now), Some(then)) => {
+            let ir = now as f64 / then as f64;
+            format!(
+                "{}: {ir:.2}× before's instructions ≤ {bound:.2}× (time {times:.2}×)",
+                ok(ir <= bound)
+            )
+        }
+        _ => format!("{}: {times:.2}× before ≤ {bound:.2}×", ok(times <= bound)),
+    }
 }
 
 fn group_digits(n: u64) -> String {
