@@ -284,6 +284,28 @@ fn lower_priority(_: Option<()>) {}
 mod tests {
     use super::*;
 
+    /// Jobs answered ahead give the answers they give one by one, whatever else is asked
+    /// meanwhile; the batch is gone once the call returns.
+    #[test]
+    fn answers_ahead_are_the_answers_of_each_job() {
+        let values: Vec<String> = ["mcp__a__b", "Bash", "mcp__x"].map(String::from).into();
+        let jobs = vec![
+            Job::new("mcp__.*__.*", false, values.clone()),
+            Job::new("^Ba", true, values.clone()),
+            Job::new("(", false, values.clone()),
+        ];
+        let alone: Vec<Answer> = jobs.iter().map(|j| run_one(j.clone())).collect();
+        let (ahead, other) = with_answers(jobs.clone(), || {
+            let ahead: Vec<Answer> = jobs.iter().map(|j| run_one(j.clone())).collect();
+            (ahead, run_one(Job::new("x$", false, values.clone())))
+        });
+        assert_eq!(ahead, alone);
+        assert_eq!(alone[0], Answer::Matches(vec![true, false, false]));
+        assert!(matches!(alone[2], Answer::Invalid(_)), "{:?}", alone[2]);
+        assert_eq!(other, Answer::Matches(vec![false, false, true]));
+        assert!(AHEAD.with(|ahead| ahead.borrow().is_empty()));
+    }
+
     #[test]
     fn deep_nesting_and_huge_patterns_are_answered_without_overflowing() {
         let deep = format!("{}a{}", "(".repeat(2000), ")".repeat(2000));
