@@ -12,7 +12,7 @@
 //! The strings come from the registry itself, so a new dialect's strings are checked as soon as
 //! its file is registered.
 
-use hookx::dialect::{Dialect, Flavor};
+use hookx::dialect::{Dialect, Flavor, TrustRecord};
 use hookx::discover::Pattern;
 use std::path::{Path, PathBuf};
 
@@ -53,6 +53,26 @@ fn owned() -> Owned {
         // Payload keys and handler keys are not checked: canonical field names are Claude's
         // (`transcript_path`, the `shell` tool), and handler keys are plain words.
         o.exact.extend(def.kill_switch.as_ref().map(|k| k.key));
+        if let Some(m) = &def.managed {
+            o.within.extend(m.dirs.iter().map(|(_, dir)| *dir));
+            o.exact.extend(m.only_managed_key);
+        }
+        if let Some(t) = &def.folder_trust {
+            match t.record {
+                TrustRecord::List { file, key } => o.within.extend([file, key]),
+                TrustRecord::Levels {
+                    file,
+                    trust_folder,
+                    trust_parent,
+                } => {
+                    o.within.push(file);
+                    o.within.extend(trust_folder.iter().chain(trust_parent));
+                }
+            }
+        }
+        if let Some(d) = &def.disabled_handlers {
+            o.exact.push(d.key);
+        }
         let docs = &config.documents;
         o.within.push(docs.file.name);
         o.within.extend(docs.frontmatter.map(|k| k.name));

@@ -168,7 +168,10 @@ fn version_lists_the_host_versions_the_tables_were_verified_with() {
         "{out}"
     );
     // Bricks has no client: its facts are the seed documents'.
-    assert!(out.contains("bricks: not verified"), "{out}");
+    assert!(out.contains("bricks: docs: "), "{out}");
+    // Cursor and VS Code have no runnable client here: their facts are their documents'.
+    assert!(out.contains("cursor: docs: "), "{out}");
+    assert!(out.contains("vscode: docs: "), "{out}");
 }
 
 /// Claude's newer handler fields and types (2.1.332 schema), read from a user settings file

@@ -11,7 +11,7 @@ use common::{fixtures, hookx, snapshots, stem};
 use hookx::config::{read, write};
 use hookx::convert::{self, Options};
 use hookx::dialect::{Dialect, Flavor};
-use hookx::dialect::{bricks, claude, copilot};
+use hookx::dialect::{bricks, claude, copilot, gemini};
 use hookx::model::{Document, EventKind, HandlerKind, Origin, RuleShape};
 use hookx::source::SourceFile;
 use serde_json::{Value, json};
@@ -111,7 +111,7 @@ fn run_convert(args: &[&str]) -> (i32, String, String) {
     (code, stdout, stderr)
 }
 
-/// Every valid fixture converted to each of the three dialects (9 (from, to) pairs): the
+/// Every valid fixture converted to every dialect (each ordered (from, to) pair): the
 /// converted config and the loss report, exactly as `hookx convert` prints them.
 #[test]
 fn conversion_of_every_fixture_to_every_dialect() {
@@ -130,25 +130,32 @@ fn conversion_of_every_fixture_to_every_dialect() {
             pairs.insert((from, to));
         }
     }
-    assert_eq!(pairs.len(), 9);
+    assert_eq!(pairs.len(), Dialect::all().len().pow(2));
 }
 
-/// Counts the handler objects (`"type": "command" | "prompt" | "agent"`) under the file's
-/// `hooks` key (or its root, for files without the wrapper), straight from the text.
-fn raw_handlers(src: &SourceFile) -> usize {
-    fn count(value: &Value) -> usize {
-        match value {
-            Value::Object(o) => {
-                let own = matches!(
-                    o.get("type").and_then(Value::as_str),
-                    Some("command" | "prompt" | "agent")
-                );
-                usize::from(own) + o.values().map(count).sum::<usize>()
+/// Counts the handler objects (`"type": "command" | "prompt" | "agent"`, or a `command`
+/// without a type where the dialect implies it) under the file's `hooks` key (or its root, for
+/// files without the wrapper), straight from the text.
+fn raw_handlers(src: &SourceFile, dialect: Dialect) -> usize {
+    let implied = dialect.config().implied_type.is_some();
+    let count = |value: &Value| -> usize {
+        fn count(value: &Value, implied: bool) -> usize {
+            match value {
+                Value::Object(o) => {
+                    let own = match o.get("type") {
+                        Some(t) => {
+                            matches!(t.as_str(), Some("command" | "prompt" | "agent" | "http"))
+                        }
+                        None => implied && o.get("command").is_some_and(Value::is_string),
+                    };
+                    usize::from(own) + o.values().map(|v| count(v, implied)).sum::<usize>()
+                }
+                Value::Array(a) => a.iter().map(|v| count(v, implied)).sum(),
+                _ => 0,
             }
-            Value::Array(a) => a.iter().map(count).sum(),
-            _ => 0,
         }
-    }
+        count(value, implied)
+    };
     let value = if src.path.ends_with(".md") {
         hookx::config::syntax::parse_frontmatter(src)
             .expect("frontmatter")
@@ -173,7 +180,7 @@ fn every_missing_handler_has_a_loss_item() {
         let in_model: usize = doc.rules.iter().map(|r| r.handlers.len()).sum();
         assert_eq!(
             in_model,
-            raw_handlers(&src),
+            raw_handlers(&src, from),
             "{path}: the model does not hold every handler of the file"
         );
         // (stamp, rule pointer, handler pointer)
@@ -208,10 +215,11 @@ fn every_missing_handler_has_a_loss_item() {
                     continue;
                 }
                 missing_total += 1;
-                let item = conversion
-                    .losses
-                    .iter()
-                    .find(|l| &l.pointer == at || &l.pointer == rule_at);
+                let item = conversion.losses.iter().find(|l| {
+                    &l.pointer == at
+                        || &l.pointer == rule_at
+                        || l.pointer == format!("{rule_at}/matcher")
+                });
                 let item = item.unwrap_or_else(|| {
                     panic!(
                         "{path} → {to}: the handler at {at} is missing from the output and no loss item names it; losses: {:#?}",
@@ -318,6 +326,7 @@ fn command_lines(doc: &Document) -> Vec<(EventKind, String)> {
                         .unwrap_or_default()
                         .replace("BRICKS_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
                         .replace("COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
+                        .replace("GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
                         .replace("$PWD", "$CLAUDE_PROJECT_DIR"),
                 )),
                 _ => None,
@@ -1112,5 +1121,47 @@ fn every_claude_handler_form_is_read_and_translated_or_reported() {
             .iter()
             .any(|l| l["pointer"] == "/hooks/PreToolUse/0/hooks/0/if"),
         "{losses:#?}"
+    );
+}
+
+/// Gemini CLI timeouts are milliseconds (run 0.61.0); hookx's model holds whole seconds. A
+/// whole number of seconds converts both ways exactly; anything else is rounded up with a
+/// warning at the timeout, never silently.
+#[test]
+fn gemini_millisecond_timeouts_become_seconds() {
+    let text = r#"{"hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": "a", "timeout": 5000},
+        {"type": "command", "command": "b", "timeout": 1500}]}]}}"#;
+    let src = SourceFile::new("settings.json", text);
+    let parsed = read(&src, gemini::DIALECT).unwrap();
+    let timeouts: Vec<_> = parsed.document.rules[0]
+        .handlers
+        .iter()
+        .map(|h| h.timeout)
+        .collect();
+    assert_eq!(timeouts, [Some(5), Some(2)]);
+    let warnings: Vec<_> = parsed
+        .diagnostics
+        .iter()
+        .map(|d| (d.pointer.as_deref(), d.message.as_str()))
+        .collect();
+    assert_eq!(
+        warnings,
+        [(
+            Some("/hooks/BeforeTool/0/hooks/1/timeout"),
+            "`timeout` is 1500 ms; hookx runs hooks with whole seconds and rounds it up to 2 s"
+        )]
+    );
+    let to_claude = convert::convert(&[(&src, &parsed.document)], &options(claude::DIALECT));
+    let claude_text: Value = serde_json::from_str(&write::to_text(&to_claude.document)).unwrap();
+    assert_eq!(
+        claude_text["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"],
+        5
+    );
+    let back = convert::convert(&[(&src, &parsed.document)], &options(gemini::DIALECT));
+    let gemini_text: Value = serde_json::from_str(&write::to_text(&back.document)).unwrap();
+    assert_eq!(
+        gemini_text["hooks"]["BeforeTool"][0]["hooks"][0]["timeout"],
+        5000
     );
 }

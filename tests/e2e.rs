@@ -1,5 +1,5 @@
 //! End to end: the real `hookx` binary between a host agent and a handler written for another
-//! one. Every host (Claude, Copilot camelCase, Copilot PascalCase, Bricks) sends its own payload
+//! one. Every host (Claude, Copilot camelCase, Copilot PascalCase, Bricks, Gemini, Qwen) sends its own payload
 //! (the seeds' examples where they fit, `tests/fixtures/e2e/payloads/` otherwise) to a real
 //! shell handler of every flavour (`tests/fixtures/e2e/handlers/`). The handler checks that it
 //! got its own dialect's stdin and environment (plus `HOOKX_HOST`, the agent running it) and
@@ -33,10 +33,12 @@ enum F {
     Copilot,
     Pascal,
     Bricks,
+    Gemini,
+    Qwen,
 }
 use F::*;
 
-const ALL: &[F] = &[Claude, Copilot, Pascal, Bricks];
+const ALL: &[F] = &[Claude, Copilot, Pascal, Bricks, Gemini, Qwen];
 
 impl F {
     /// `--as` value, handler script and fixture folder.
@@ -46,6 +48,8 @@ impl F {
             Copilot => "copilot",
             Pascal => "copilot-pascal",
             Bricks => "bricks",
+            Gemini => "gemini",
+            Qwen => "qwen",
         }
     }
 
@@ -55,10 +59,13 @@ impl F {
             Claude => "claude",
             Copilot | Pascal => "copilot",
             Bricks => "bricks",
+            Gemini => "gemini",
+            Qwen => "qwen",
         }
     }
 
-    /// The event's name in this flavour's config (§3); `None`: the flavour lacks it.
+    /// The event's name in this flavour's config (§3, gemini-facts.md); `None`: the flavour
+    /// lacks it.
     fn event(self, e: Ev) -> Option<&'static str> {
         Some(match (self, e) {
             (Bricks, Ev::PermissionRequest | Ev::Notification | Ev::PostToolUseFailure) => {
@@ -73,6 +80,13 @@ impl F {
             (Copilot, Ev::PermissionRequest) => "permissionRequest",
             (Copilot, Ev::Notification) => "notification",
             (Copilot, Ev::SessionStart) => "sessionStart",
+            (Gemini, Ev::PermissionRequest | Ev::PostToolUseFailure | Ev::SubagentStart) => {
+                return None;
+            }
+            (Gemini, Ev::PreToolUse) => "BeforeTool",
+            (Gemini, Ev::PostToolUse) => "AfterTool",
+            (Gemini, Ev::UserPromptSubmit) => "BeforeAgent",
+            (Gemini, Ev::Stop) => "AfterAgent",
             (_, e) => e.pascal(),
         })
     }
@@ -87,7 +101,8 @@ impl F {
         }
     }
 
-    /// The tool's name in this flavour (§5; Bricks `edit_file` is hookx's documented choice).
+    /// The tool's name in this flavour (§5; Bricks `edit_file` is hookx's documented choice;
+    /// Gemini's, run 0.61.0, with Claude's argument names for these three tools).
     fn tool(self, t: Tool) -> &'static str {
         match (self, t) {
             (Claude | Pascal, Tool::Edit) => "Edit",
@@ -97,7 +112,13 @@ impl F {
             (Copilot, Tool::Write) => "create",
             (Copilot | Bricks, Tool::Bash) => "bash",
             (Bricks, Tool::Edit) => "edit_file",
-            (Bricks, Tool::Write) => "write_file",
+            (Bricks | Gemini, Tool::Write) => "write_file",
+            (Gemini, Tool::Edit) => "replace",
+            (Gemini, Tool::Bash) => "run_shell_command",
+            (Qwen, Tool::Write) => "write_file",
+            // Qwen Code's own names (run 0.24.4).
+            (Qwen, Tool::Edit) => "edit",
+            (Qwen, Tool::Bash) => "run_shell_command",
         }
     }
 
@@ -145,6 +166,20 @@ impl F {
                 ("BRICKS_SESSION_ID", session.into()),
                 ("BRICKS_HOOK_EVENT", event.into()),
             ],
+            // Run 0.61.0: the project (the CLI's cwd) three times and the session.
+            Gemini => vec![
+                ("GEMINI_PROJECT_DIR", project.display().to_string()),
+                ("GEMINI_CWD", project.display().to_string()),
+                ("GEMINI_SESSION_ID", session.into()),
+                ("CLAUDE_PROJECT_DIR", project.display().to_string()),
+            ],
+            // Run 0.24.4: three project variables and the session id.
+            Qwen => vec![
+                ("QWEN_PROJECT_DIR", project.display().to_string()),
+                ("CLAUDE_PROJECT_DIR", project.display().to_string()),
+                ("GEMINI_PROJECT_DIR", project.display().to_string()),
+                ("QWEN_CODE_SESSION_ID", session.into()),
+            ],
         }
     }
 }
@@ -161,6 +196,11 @@ const AGENT_VARS: &[&str] = &[
     "BRICKS_PROJECT_DIR",
     "BRICKS_SESSION_ID",
     "BRICKS_HOOK_EVENT",
+    "GEMINI_PROJECT_DIR",
+    "GEMINI_CWD",
+    "GEMINI_SESSION_ID",
+    "QWEN_PROJECT_DIR",
+    "QWEN_CODE_SESSION_ID",
 ];
 
 fn camel(key: &str) -> String {
@@ -317,6 +357,26 @@ impl Sc {
             (Sc::SessionStart, Copilot) => "payloads/copilot/sessionStart.json",
             (Sc::SessionStart, Pascal) => "payloads/copilot-pascal/SessionStart.json",
             (Sc::SessionStart, Bricks) => "payloads/bricks/SessionStart.json",
+            (Sc::PreEdit, Gemini) => "e2e/payloads/gemini/BeforeTool-replace.json",
+            (Sc::PreWrite, Gemini) => "e2e/payloads/gemini/BeforeTool-write.json",
+            (Sc::PreBash, Gemini) => "e2e/payloads/gemini/BeforeTool-shell.json",
+            (Sc::PostBash, Gemini) => "e2e/payloads/gemini/AfterTool-shell.json",
+            (Sc::Prompt, Gemini) => "e2e/payloads/gemini/BeforeAgent.json",
+            (Sc::Stop, Gemini) => "e2e/payloads/gemini/AfterAgent.json",
+            (Sc::Notification, Gemini) => "e2e/payloads/gemini/Notification.json",
+            (Sc::SessionStart, Gemini) => "e2e/payloads/gemini/SessionStart.json",
+            (Sc::Permission | Sc::FailedBash | Sc::SubagentStart, Gemini) => return None,
+            (Sc::PreEdit, Qwen) => "e2e/payloads/qwen/PreToolUse-edit.json",
+            (Sc::PreWrite, Qwen) => "e2e/payloads/qwen/PreToolUse-write.json",
+            (Sc::PreBash, Qwen) => "e2e/payloads/qwen/PreToolUse-bash.json",
+            (Sc::PostBash, Qwen) => "e2e/payloads/qwen/PostToolUse-bash.json",
+            (Sc::FailedBash, Qwen) => "e2e/payloads/qwen/PostToolUseFailure-cargo.json",
+            (Sc::Prompt, Qwen) => "e2e/payloads/qwen/UserPromptSubmit.json",
+            (Sc::Stop, Qwen) => "e2e/payloads/qwen/Stop.json",
+            (Sc::SubagentStart, Qwen) => "e2e/payloads/qwen/SubagentStart.json",
+            (Sc::Permission, Qwen) => "e2e/payloads/qwen/PermissionRequest.json",
+            (Sc::Notification, Qwen) => "e2e/payloads/qwen/Notification.json",
+            (Sc::SessionStart, Qwen) => "e2e/payloads/qwen/SessionStart.json",
         })
     }
 }
@@ -337,14 +397,16 @@ enum Expect {
     Note(&'static str),
     /// The handler is not run (its matcher does not accept the event): exit 0, no output.
     NotRun,
+    /// What the Claude host gets (a Qwen host: its answers are Claude's).
+    AsClaude,
 }
 
 /// Which matcher each handler is registered with.
 #[derive(Clone, Copy, Debug)]
 enum Matcher {
     None,
-    /// Per handler flavour: claude, copilot, copilot-pascal, bricks.
-    Per([&'static str; 4]),
+    /// Per handler flavour: claude, copilot, copilot-pascal, bricks, gemini, qwen.
+    Per([&'static str; 6]),
 }
 
 impl Matcher {
@@ -370,6 +432,8 @@ struct Row {
     copilot: Expect,
     pascal: Expect,
     bricks: Expect,
+    gemini: Expect,
+    qwen: Expect,
 }
 
 impl Row {
@@ -379,211 +443,269 @@ impl Row {
             Copilot => self.copilot,
             Pascal => self.pascal,
             Bricks => self.bricks,
+            Gemini => self.gemini,
+            Qwen => match self.qwen {
+                AsClaude => self.claude,
+                own => own,
+            },
         }
     }
 }
 
-use Expect::{Json, JsonNote, NotRun, Note, Silent};
+use Expect::{AsClaude, Json, JsonNote, NotRun, Note, Silent};
 
 /// For hosts that lack the row's event: never asked.
 const NO_EVENT: Expect = Silent;
-const PERMISSION_HANDLERS: &[F] = &[Claude, Copilot, Pascal];
+const PERMISSION_HANDLERS: &[F] = &[Claude, Copilot, Pascal, Gemini];
+/// Those, and a Qwen handler where it answers as a Claude one does (run 0.24.4).
+const PERMISSION_AND_QWEN: &[F] = &[Claude, Copilot, Pascal, Gemini, Qwen];
 
 #[rustfmt::skip]
 const ROWS: &[Row] = &[
     // --- every handler, answering nothing: what it receives is the point -------------------
     Row { case: "silent on a write", sc: Sc::PreWrite, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
-        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent },
+        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
+        gemini: Silent, qwen: AsClaude },
     Row { case: "silent on a shell call", sc: Sc::PreBash, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
-        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent },
+        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
+        gemini: Silent, qwen: AsClaude },
     Row { case: "silent after a shell call", sc: Sc::PostBash, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
-        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent },
+        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
+        gemini: Silent, qwen: AsClaude },
     Row { case: "silent on a prompt", sc: Sc::Prompt, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
-        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent },
+        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
+        gemini: Silent, qwen: AsClaude },
     Row { case: "silent on stop", sc: Sc::Stop, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
-        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent },
+        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
+        gemini: Silent, qwen: AsClaude },
     Row { case: "silent on subagent start", sc: Sc::SubagentStart, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
-        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent },
+        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
+        gemini: NO_EVENT, qwen: AsClaude },
     Row { case: "silent on a notification", sc: Sc::Notification, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
-        claude: Silent, copilot: Silent, pascal: Silent, bricks: NO_EVENT },
+        claude: Silent, copilot: Silent, pascal: Silent, bricks: NO_EVENT,
+        gemini: Silent, qwen: AsClaude },
     Row { case: "silent on session start", sc: Sc::SessionStart, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
-        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent },
+        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
+        gemini: Silent, qwen: AsClaude },
 
     // --- PreToolUse: permission decisions -------------------------------------------------
-    Row { case: "allow an edit", sc: Sc::PreEdit, says: "allow", reason: "", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
+    Row { case: "allow an edit", sc: Sc::PreEdit, says: "allow", reason: "", handlers: PERMISSION_AND_QWEN, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#),
         copilot: Json(r#"{"permissionDecision":"allow"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"},"permissionDecision":"allow"}"#),
         // Bricks' protocol has no allow: its own flow goes on.
-        bricks: Silent },
+        bricks: Silent,
+        gemini: Json(r#"{"decision":"allow"}"#), qwen: AsClaude },
     Row { case: "deny an edit", sc: Sc::PreEdit, says: "deny", reason: "no edits on main ✋ (été)", handlers: ALL, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"},"permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}"#),
-        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}}"#) },
-    Row { case: "deny in the dialect's other form", sc: Sc::PreBash, says: "deny-alt", reason: "tests are slow", handlers: &[Claude, Bricks], matcher: Matcher::None,
+        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}}"#),
+        gemini: Json(r#"{"decision":"deny","reason":"no edits on main ✋ (été)"}"#), qwen: AsClaude },
+    Row { case: "deny in the dialect's other form", sc: Sc::PreBash, says: "deny-alt", reason: "tests are slow", handlers: &[Claude, Bricks, Gemini, Qwen], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"tests are slow"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"tests are slow"},"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}"#),
-        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}}"#) },
-    Row { case: "exit 2 denies a shell call", sc: Sc::PreBash, says: "exit2", reason: "npm is banned", handlers: &[Claude, Bricks], matcher: Matcher::None,
+        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}}"#),
+        gemini: Json(r#"{"decision":"deny","reason":"tests are slow"}"#), qwen: AsClaude },
+    Row { case: "exit 2 denies a shell call", sc: Sc::PreBash, says: "exit2", reason: "npm is banned", handlers: &[Claude, Bricks, Gemini, Qwen], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"},"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}"#),
-        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#) },
+        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
+        gemini: Json(r#"{"decision":"deny","reason":"npm is banned"}"#), qwen: AsClaude },
     // Copilot denies on exit 2 without reading stderr (run 1.0.102).
     Row { case: "a Copilot exit 2 denies without its stderr", sc: Sc::PreBash, says: "exit2", reason: "npm is banned", handlers: &[Copilot, Pascal], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"},"permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}"#),
-        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}}"#) },
-    Row { case: "ask about an edit", sc: Sc::PreEdit, says: "ask", reason: "touches main", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
+        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}}"#),
+        gemini: Json(r#"{"decision":"deny","reason":"hook exited with code 2"}"#), qwen: AsClaude },
+    Row { case: "ask about an edit", sc: Sc::PreEdit, says: "ask", reason: "touches main", handlers: PERMISSION_AND_QWEN, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"touches main"}}"#),
         copilot: Json(r#"{"permissionDecision":"ask","permissionDecisionReason":"touches main"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"touches main"},"permissionDecision":"ask","permissionDecisionReason":"touches main"}"#),
-        bricks: Note("cannot ask on PreToolUse") },
+        bricks: Note("cannot ask on PreToolUse"),
+        gemini: Json(r#"{"decision":"ask","reason":"touches main"}"#), qwen: AsClaude },
     Row { case: "rewrite an edit's input", sc: Sc::PreEdit, says: "update", reason: "", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#),
         copilot: Json(r#"{"permissionDecision":"allow","modifiedArgs":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}},"permissionDecision":"allow","modifiedArgs":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}"#),
-        bricks: Note("updated tool input dropped") },
+        bricks: Note("updated tool input dropped"),
+        gemini: Json(r#"{"decision":"allow","hookSpecificOutput":{"tool_input":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#), qwen: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#, "updated tool input dropped") },
 
     // --- matchers, read in the handler's own dialect --------------------------------------
     Row { case: "matcher in the handler's own tool names fires", sc: Sc::PreEdit, says: "deny", reason: "matched", handlers: ALL,
-        matcher: Matcher::Per(["Edit|Write", "edit|create", "Edit|Write", "edit_file|write_file"]),
+        matcher: Matcher::Per(["Edit|Write", "edit|create", "Edit|Write", "edit_file|write_file", "replace|write_file", "edit|write_file"]),
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"matched"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"matched"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"matched"},"permissionDecision":"deny","permissionDecisionReason":"matched"}"#),
-        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"matched"}}"#) },
+        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"matched"}}"#),
+        gemini: Json(r#"{"decision":"deny","reason":"matched"}"#), qwen: AsClaude },
     Row { case: "matcher in another dialect's tool names does not fire", sc: Sc::PreEdit, says: "deny", reason: "wrongly matched", handlers: ALL,
-        matcher: Matcher::Per(["edit", "Edit", "edit_file", "Edit"]),
-        claude: NotRun, copilot: NotRun, pascal: NotRun, bricks: NotRun },
-    Row { case: "unanchored regex matcher fires", sc: Sc::PreEdit, says: "deny", reason: "regex", handlers: &[Claude, Bricks],
-        matcher: Matcher::Per(["di.", "", "", "di."]),
+        matcher: Matcher::Per(["edit", "Edit", "edit_file", "Edit", "Edit", "edit_file"]),
+        claude: NotRun, copilot: NotRun, pascal: NotRun, bricks: NotRun,
+        gemini: NotRun, qwen: AsClaude },
+    Row { case: "unanchored regex matcher fires", sc: Sc::PreEdit, says: "deny", reason: "regex", handlers: &[Claude, Bricks, Gemini, Qwen],
+        matcher: Matcher::Per(["di.", "", "", "di.", "rep.a", "di."]),
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"regex"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"regex"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"regex"},"permissionDecision":"deny","permissionDecisionReason":"regex"}"#),
-        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"regex"}}"#) },
+        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"regex"}}"#),
+        gemini: Json(r#"{"decision":"deny","reason":"regex"}"#), qwen: AsClaude },
     // Both Copilot flavours anchor (run 1.0.102, dialects.md §4).
     Row { case: "Copilot regex matcher is anchored", sc: Sc::PreEdit, says: "deny", reason: "wrongly matched", handlers: &[Copilot, Pascal],
-        matcher: Matcher::Per(["", "di.", "di.", ""]),
-        claude: NotRun, copilot: NotRun, pascal: NotRun, bricks: NotRun },
+        matcher: Matcher::Per(["", "di.", "di.", "", "", ""]),
+        claude: NotRun, copilot: NotRun, pascal: NotRun, bricks: NotRun,
+        gemini: NotRun, qwen: AsClaude },
 
     // --- PostToolUse ----------------------------------------------------------------------
-    Row { case: "context after a shell call", sc: Sc::PostBash, says: "context", reason: "lint is clean", handlers: &[Claude, Bricks], matcher: Matcher::None,
+    Row { case: "context after a shell call", sc: Sc::PostBash, says: "context", reason: "lint is clean", handlers: &[Claude, Bricks, Gemini, Qwen], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint is clean"}}"#),
         // Copilot appends top-level additionalContext to the tool result (run 1.0.102).
         copilot: Json(r#"{"additionalContext":"lint is clean"}"#),
         pascal: Json(r#"{"additionalContext":"lint is clean"}"#),
-        bricks: Json(r#"{"additionalContext":"lint is clean"}"#) },
+        bricks: Json(r#"{"additionalContext":"lint is clean"}"#),
+        gemini: Json(r#"{"hookSpecificOutput":{"additionalContext":"lint is clean"}}"#), qwen: AsClaude },
     Row { case: "exit 2 after a shell call feeds stderr to the model", sc: Sc::PostBash, says: "exit2", reason: "2 tests failed", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"2 tests failed"}}"#),
         copilot: Json(r#"{"additionalContext":"2 tests failed"}"#),
         pascal: Json(r#"{"additionalContext":"2 tests failed"}"#),
-        bricks: Json(r#"{"additionalContext":"2 tests failed"}"#) },
-    Row { case: "block after a shell call", sc: Sc::PostBash, says: "block", reason: "fix the tests", handlers: &[Claude], matcher: Matcher::None,
+        bricks: Json(r#"{"additionalContext":"2 tests failed"}"#),
+        gemini: Json(r#"{"hookSpecificOutput":{"additionalContext":"2 tests failed"}}"#), qwen: AsClaude },
+    Row { case: "block after a shell call", sc: Sc::PostBash, says: "block", reason: "fix the tests", handlers: &[Claude, Gemini], matcher: Matcher::None,
         claude: Json(r#"{"decision":"block","reason":"fix the tests"}"#),
         // The call cannot be undone; the reason still reaches the model.
         copilot: Json(r#"{"additionalContext":"fix the tests"}"#),
         pascal: Json(r#"{"additionalContext":"fix the tests"}"#),
-        bricks: Json(r#"{"additionalContext":"fix the tests"}"#) },
+        bricks: Json(r#"{"additionalContext":"fix the tests"}"#),
+        gemini: Json(r#"{"decision":"block","reason":"fix the tests"}"#), qwen: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"fix the tests"}}"#) },
 
     // --- PostToolUseFailure (Bricks has none) ----------------------------------------------
-    Row { case: "context after a failed call", sc: Sc::FailedBash, says: "context", reason: "run cargo test -- --nocapture", handlers: &[Claude], matcher: Matcher::None,
+    Row { case: "context after a failed call", sc: Sc::FailedBash, says: "context", reason: "run cargo test -- --nocapture", handlers: &[Claude, Qwen], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUseFailure","additionalContext":"run cargo test -- --nocapture"}}"#),
         // Copilot takes top-level additionalContext as recovery guidance (run 1.0.102).
         copilot: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
         pascal: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
-        bricks: NO_EVENT },
+        bricks: NO_EVENT,
+        gemini: NO_EVENT, qwen: AsClaude },
     Row { case: "exit 2 after a failed call is guidance", sc: Sc::FailedBash, says: "exit2", reason: "run cargo test -- --nocapture", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUseFailure","additionalContext":"run cargo test -- --nocapture"}}"#),
         copilot: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
         pascal: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
-        bricks: NO_EVENT },
+        bricks: NO_EVENT,
+        gemini: NO_EVENT, qwen: AsClaude },
 
     // --- UserPromptSubmit -----------------------------------------------------------------
-    Row { case: "block a prompt", sc: Sc::Prompt, says: "block", reason: "no secrets in prompts", handlers: &[Claude, Bricks], matcher: Matcher::None,
+    Row { case: "block a prompt", sc: Sc::Prompt, says: "block", reason: "no secrets in prompts", handlers: &[Claude, Bricks, Gemini], matcher: Matcher::None,
         claude: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         // `decision: "block"` refuses the prompt (run 1.0.102).
         copilot: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         pascal: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
-        bricks: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#) },
-    Row { case: "exit 2 blocks a prompt", sc: Sc::Prompt, says: "exit2", reason: "no secrets in prompts", handlers: &[Claude, Bricks], matcher: Matcher::None,
+        bricks: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
+        gemini: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#), qwen: AsClaude },
+    Row { case: "exit 2 blocks a prompt", sc: Sc::Prompt, says: "exit2", reason: "no secrets in prompts", handlers: &[Claude, Bricks, Gemini], matcher: Matcher::None,
         claude: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         // `decision: "block"` refuses the prompt (run 1.0.102).
         copilot: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         pascal: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
-        bricks: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#) },
+        bricks: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
+        gemini: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#), qwen: AsClaude },
     Row { case: "exit 2 on a prompt is only an error for Copilot", sc: Sc::Prompt, says: "exit2", reason: "oops", handlers: &[Copilot, Pascal], matcher: Matcher::None,
         claude: Note("exited with code 2: oops"), copilot: Note("exited with code 2: oops"),
-        pascal: Note("exited with code 2: oops"), bricks: Note("exited with code 2: oops") },
+        pascal: Note("exited with code 2: oops"), bricks: Note("exited with code 2: oops"),
+        gemini: Note("exited with code 2: oops"), qwen: AsClaude },
     Row { case: "plain stdout on a prompt is context", sc: Sc::Prompt, says: "plain", reason: "the repo uses tabs", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"the repo uses tabs"}}"#),
         copilot: Json(r#"{"additionalContext":"the repo uses tabs"}"#),
         pascal: Json(r#"{"additionalContext":"the repo uses tabs"}"#),
-        bricks: Note("additional context dropped") },
+        bricks: Note("additional context dropped"),
+        gemini: Json(r#"{"hookSpecificOutput":{"additionalContext":"the repo uses tabs"}}"#), qwen: AsClaude },
 
     // --- Stop -----------------------------------------------------------------------------
-    Row { case: "block stopping", sc: Sc::Stop, says: "block", reason: "tests are red", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
+    Row { case: "block stopping", sc: Sc::Stop, says: "block", reason: "tests are red", handlers: PERMISSION_AND_QWEN, matcher: Matcher::None,
         claude: Json(r#"{"decision":"block","reason":"tests are red"}"#),
         copilot: Json(r#"{"decision":"block","reason":"tests are red"}"#),
         pascal: Json(r#"{"decision":"block","reason":"tests are red"}"#),
-        bricks: Note("cannot block Stop") },
-    Row { case: "continue false stops the agent", sc: Sc::Stop, says: "stop", reason: "budget spent", handlers: &[Claude], matcher: Matcher::None,
+        bricks: Note("cannot block Stop"),
+        gemini: Json(r#"{"decision":"block","reason":"tests are red"}"#), qwen: AsClaude },
+    Row { case: "continue false stops the agent", sc: Sc::Stop, says: "stop", reason: "budget spent", handlers: &[Claude, Gemini], matcher: Matcher::None,
         claude: Json(r#"{"continue":false,"stopReason":"budget spent"}"#),
         copilot: Note("cannot be told to stop: budget spent"),
         pascal: Json(r#"{"continue":false,"stopReason":"budget spent"}"#),
-        bricks: Note("cannot be told to stop: budget spent") },
+        bricks: Note("cannot be told to stop: budget spent"),
+        gemini: Json(r#"{"continue":false,"stopReason":"budget spent"}"#), qwen: AsClaude },
 
     // --- SubagentStart --------------------------------------------------------------------
     Row { case: "context for a subagent", sc: Sc::SubagentStart, says: "context", reason: "read STYLE.md", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"read STYLE.md"}}"#),
         copilot: Json(r#"{"additionalContext":"read STYLE.md"}"#),
         pascal: Json(r#"{"additionalContext":"read STYLE.md"}"#),
-        bricks: Note("additional context dropped") },
+        bricks: Note("additional context dropped"),
+        gemini: NO_EVENT, qwen: Note("additional context dropped") },
 
     // --- PermissionRequest (Bricks has none) ----------------------------------------------
     Row { case: "deny a permission request", sc: Sc::Permission, says: "behavior-deny", reason: "not in CI", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not in CI"}}}"#),
         copilot: Json(r#"{"behavior":"deny","message":"not in CI"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not in CI"}},"behavior":"deny","message":"not in CI"}"#),
-        bricks: NO_EVENT },
+        bricks: NO_EVENT,
+        gemini: NO_EVENT, qwen: AsClaude },
     // claude-code 2.1.332 (live suite): exit 2 on PermissionRequest is a non-blocking error;
     // the host's own permission flow goes on.
     Row { case: "Claude exit 2 on a permission request is a non-blocking error", sc: Sc::Permission, says: "exit2", reason: "not in CI", handlers: &[Claude], matcher: Matcher::None,
         claude: Note("hook exited with code 2: not in CI"),
         copilot: Note("hook exited with code 2: not in CI"),
         pascal: Note("hook exited with code 2: not in CI"),
-        bricks: NO_EVENT },
+        bricks: NO_EVENT,
+        gemini: NO_EVENT, qwen: AsClaude },
     // Copilot reads stdout, not stderr, at exit 2 on permissionRequest.
     Row { case: "Copilot exit 2 denies a permission request", sc: Sc::Permission, says: "exit2", reason: "not in CI", handlers: &[Copilot, Pascal], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}}}"#),
         copilot: Json(r#"{"behavior":"deny"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}},"behavior":"deny"}"#),
-        bricks: NO_EVENT },
+        bricks: NO_EVENT,
+        gemini: NO_EVENT, qwen: AsClaude },
     Row { case: "allow a permission request with new input", sc: Sc::Permission, says: "behavior-update", reason: "", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"npm ci"}}}}"#),
         copilot: JsonNote(r#"{"behavior":"allow"}"#, "updated tool input dropped"),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"npm ci"}}},"behavior":"allow"}"#),
-        bricks: NO_EVENT },
+        bricks: NO_EVENT,
+        gemini: NO_EVENT, qwen: AsClaude },
 
     // --- Notification, SessionStart, messages ---------------------------------------------
     Row { case: "context on a notification", sc: Sc::Notification, says: "context", reason: "user is away", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"Notification","additionalContext":"user is away"}}"#),
         copilot: Json(r#"{"additionalContext":"user is away"}"#),
         pascal: Json(r#"{"additionalContext":"user is away"}"#),
-        bricks: NO_EVENT },
+        bricks: NO_EVENT,
+        gemini: Note("additional context dropped"), qwen: Note("additional context dropped") },
     Row { case: "plain stdout at session start is context", sc: Sc::SessionStart, says: "plain", reason: "main is frozen", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"main is frozen"}}"#),
         // sessionStart's top-level additionalContext reaches the model (run 1.0.102).
         copilot: Json(r#"{"additionalContext":"main is frozen"}"#),
         pascal: Json(r#"{"additionalContext":"main is frozen"}"#),
-        bricks: Note("additional context dropped") },
-    Row { case: "system message for the user", sc: Sc::Stop, says: "system-message", reason: "3 files changed", handlers: &[Claude], matcher: Matcher::None,
+        bricks: Note("additional context dropped"),
+        gemini: Json(r#"{"hookSpecificOutput":{"additionalContext":"main is frozen"}}"#), qwen: AsClaude },
+    Row { case: "system message for the user", sc: Sc::Stop, says: "system-message", reason: "3 files changed", handlers: &[Claude, Gemini], matcher: Matcher::None,
         claude: Json(r#"{"systemMessage":"3 files changed"}"#),
         copilot: Note("3 files changed"),
         pascal: Json(r#"{"systemMessage":"3 files changed"}"#),
-        bricks: Note("3 files changed") },
+        bricks: Note("3 files changed"),
+        gemini: Json(r#"{"systemMessage":"3 files changed"}"#), qwen: AsClaude },
+    // --- Gemini's own answer rules (gemini-facts.md, run 0.61.0) -----------------------------
+    Row { case: "a Gemini JSON answer counts at any exit code", sc: Sc::PreBash, says: "deny-exit2", reason: "npm is banned", handlers: &[Gemini], matcher: Matcher::None,
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
+        copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}"#),
+        pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"},"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}"#),
+        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
+        gemini: Json(r#"{"decision":"deny","reason":"npm is banned"}"#), qwen: AsClaude },
+    Row { case: "plain stdout from a Gemini hook is a system message", sc: Sc::Stop, says: "plain", reason: "3 files changed", handlers: &[Gemini], matcher: Matcher::None,
+        claude: Json(r#"{"systemMessage":"3 files changed"}"#),
+        copilot: Note("3 files changed"),
+        pascal: Json(r#"{"systemMessage":"3 files changed"}"#),
+        bricks: Note("3 files changed"),
+        gemini: Json(r#"{"systemMessage":"3 files changed"}"#), qwen: AsClaude },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -753,17 +875,24 @@ fn hook_file(f: F, event: &str, matcher: Option<&str>, command: &str) -> (&'stat
         group.insert("matcher".into(), m.into());
     }
     match f {
-        Claude | Bricks => {
+        Claude | Bricks | Qwen => {
             group.insert(
                 "hooks".into(),
                 json!([{"type": "command", "command": command}]),
             );
-            let file = if f == Claude {
-                ".claude/settings.json"
-            } else {
-                ".bricks/hooks.json"
+            let file = match f {
+                Claude => ".claude/settings.json",
+                Qwen => ".qwen/settings.json",
+                _ => ".bricks/hooks.json",
             };
             (file, json!({"hooks": {event: [group]}}))
+        }
+        Gemini => {
+            group.insert(
+                "hooks".into(),
+                json!([{"type": "command", "command": command}]),
+            );
+            (".gemini/settings.json", json!({"hooks": {event: [group]}}))
         }
         Copilot | Pascal => {
             group.insert("type".into(), "command".into());
@@ -820,6 +949,7 @@ fn check(row: &Row, host: F, handler: F, got: &Outcome) -> Vec<String> {
         JsonNote(j, n) => (0, Some(j), Some(n)),
         Silent | NotRun => (0, None, None),
         Note(n) => (0, None, Some(n)),
+        AsClaude => unreachable!("Row::expect resolves it"),
     };
     if got.code != Some(code) {
         bad.push(format!("exit code {:?}, expected {code}", got.code));
@@ -892,7 +1022,7 @@ fn check_stdin(sc: Sc, host: F, handler: F, stdin: &str) -> Vec<String> {
         Copilot => ts
             .and_then(Value::as_i64)
             .is_some_and(|ms| ms > 1_600_000_000_000),
-        Pascal => ts
+        Pascal | Gemini | Qwen => ts
             .and_then(Value::as_str)
             .is_some_and(|s| chrono::DateTime::parse_from_rfc3339(s).is_ok()),
     };
@@ -987,7 +1117,7 @@ fn check_stdin(sc: Sc, host: F, handler: F, stdin: &str) -> Vec<String> {
             Pascal => result.is_some_and(|r| {
                 r.get("result_type").is_some() && r.get("text_result_for_llm").is_some()
             }),
-            Claude | Bricks => result.is_some_and(Value::is_object),
+            Claude | Bricks | Gemini | Qwen => result.is_some_and(Value::is_object),
         };
         if !ok {
             bad.push(format!(
@@ -1086,6 +1216,16 @@ fn copilot_pascal_case_host_runs_every_handler_flavour() {
 #[test]
 fn bricks_host_runs_every_handler_flavour() {
     run_matrix(Bricks, Via::Exec);
+}
+
+#[test]
+fn gemini_host_runs_every_handler_flavour() {
+    run_matrix(Gemini, Via::Exec);
+}
+
+#[test]
+fn qwen_host_runs_every_handler_flavour() {
+    run_matrix(Qwen, Via::Exec);
 }
 
 #[test]
@@ -1217,4 +1357,292 @@ fn a_tool_the_handler_dialect_lacks_keeps_its_agent_name() {
             handler.name()
         );
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cursor and VS Code (docs: no runnable client here). Their documented payloads
+// (`tests/fixtures/documented/`) go to every handler flavour above, and their handlers
+// (`cursor.sh`, `vscode.sh`) run under every host above; both through `hookx exec` with the
+// real handler scripts, which check what they receive.
+
+/// A handler flavour of the docs dialects: `--as` value, script, and names in its payload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Docs {
+    Cursor,
+    VsCode,
+}
+
+impl Docs {
+    fn name(self) -> &'static str {
+        match self {
+            Docs::Cursor => "cursor",
+            Docs::VsCode => "vscode",
+        }
+    }
+
+    fn event(self, e: Ev) -> &'static str {
+        match (self, e) {
+            (Docs::Cursor, Ev::PreToolUse) => "preToolUse",
+            (Docs::Cursor, Ev::Stop) => "stop",
+            (Docs::Cursor, Ev::SessionStart) => "sessionStart",
+            (Docs::Cursor, Ev::UserPromptSubmit) => "beforeSubmitPrompt",
+            (_, e) => e.pascal(),
+        }
+    }
+
+    /// The shell tool's name (Cursor: agents.md; VS Code: hooks.md's usage scenario).
+    fn shell(self) -> &'static str {
+        match self {
+            Docs::Cursor => "Shell",
+            Docs::VsCode => "runTerminalCommand",
+        }
+    }
+
+    /// A documented payload of this host for `e`, sent from `project`.
+    fn payload(self, e: Ev, project: &Path) -> Value {
+        let path = fixtures_dir()
+            .join(format!("documented/{}-docs", self.name()))
+            .join(format!("{}.json", self.event(e)));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        let fixture: Value = serde_json::from_str(&text).unwrap();
+        let text = fixture["stdin"]
+            .to_string()
+            .replace("<project>", project.to_str().unwrap());
+        let mut payload: Value = serde_json::from_str(&text).unwrap();
+        payload["cwd"] = project.display().to_string().into();
+        payload
+    }
+}
+
+/// One docs-host case: the event, what the handler says, and what the host must get back.
+struct DocsRow {
+    ev: Ev,
+    says: &'static str,
+    reason: &'static str,
+    handlers: &'static [F],
+    /// The host's stdout (empty: none).
+    expect: &'static str,
+}
+
+/// What one handler is told to expect and answer.
+struct DocsCall<'a> {
+    host: &'a str,
+    payload: &'a Value,
+    project: &'a Path,
+    as_flavour: &'a str,
+    handler_event: &'a str,
+    script: PathBuf,
+    expect_event: &'a str,
+    expect_tool: (&'a str, &'a str),
+    says: &'a str,
+    reason: &'a str,
+    env: Vec<(&'static str, String)>,
+}
+
+/// `hookx exec --host HOST --as AS` with the handler script: exit code, stdout, stderr, and
+/// the handler's own complaints.
+fn exec_docs(call: DocsCall) -> (Option<i32>, String, String, String) {
+    let out = call.project.parent().unwrap().join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let mut cmd = Command::cargo_bin("hookx").unwrap();
+    for var in AGENT_VARS {
+        cmd.env_remove(var);
+    }
+    cmd.env_remove("HOOKX_HOME").env_remove("HOOKX_HOST");
+    let output = cmd
+        .current_dir(call.project)
+        .envs(call.env)
+        .env("E2E_OUT", &out)
+        .env("E2E_EXPECT_EVENT", call.expect_event)
+        .env("E2E_EXPECT_TOOL", call.expect_tool.0)
+        .env("E2E_EXPECT_ARGS", call.expect_tool.1)
+        .env("E2E_EXPECT_PROJECT", call.project)
+        .env("E2E_ANSWER", call.says)
+        .env("E2E_REASON", call.reason)
+        .args(["exec", "--as", call.as_flavour, "--host", call.host])
+        .args(["--event", call.handler_event, "--", "sh"])
+        .arg(&call.script)
+        .timeout(TIMEOUT)
+        .write_stdin(call.payload.to_string())
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        std::fs::read_to_string(out.join("failures")).unwrap_or_default(),
+    )
+}
+
+#[rustfmt::skip]
+const CURSOR_HOST_ROWS: &[DocsRow] = &[
+    DocsRow { ev: Ev::PreToolUse, says: "deny", reason: "no npm here", handlers: ALL,
+        expect: r#"{"permission":"deny","agent_message":"no npm here","user_message":"no npm here"}"# },
+    DocsRow { ev: Ev::Stop, says: "block", reason: "run the tests", handlers: &[Claude, Copilot, Pascal],
+        expect: r#"{"followup_message":"run the tests"}"# },
+    DocsRow { ev: Ev::SessionStart, says: "context", reason: "branch main", handlers: &[Claude, Copilot],
+        expect: r#"{"additional_context":"branch main"}"# },
+    DocsRow { ev: Ev::UserPromptSubmit, says: "silent", reason: "", handlers: ALL, expect: "" },
+];
+
+#[rustfmt::skip]
+const VSCODE_HOST_ROWS: &[DocsRow] = &[
+    DocsRow { ev: Ev::PreToolUse, says: "deny", reason: "no rm here", handlers: ALL,
+        expect: r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm here"}}"# },
+    DocsRow { ev: Ev::Stop, says: "block", reason: "run the tests", handlers: &[Claude, Copilot, Pascal],
+        expect: r#"{"hookSpecificOutput":{"hookEventName":"Stop","decision":"block","reason":"run the tests"}}"# },
+    DocsRow { ev: Ev::SessionStart, says: "context", reason: "branch main", handlers: &[Claude, Copilot],
+        expect: r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"branch main"}}"# },
+    DocsRow { ev: Ev::UserPromptSubmit, says: "silent", reason: "", handlers: ALL, expect: "" },
+];
+
+#[test]
+fn cursor_and_vscode_hosts_run_every_handler_flavour() {
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for (host, rows) in [
+        (Docs::Cursor, CURSOR_HOST_ROWS),
+        (Docs::VsCode, VSCODE_HOST_ROWS),
+    ] {
+        for row in rows {
+            for &handler in row.handlers {
+                let Some(handler_event) = handler.event(row.ev) else {
+                    continue;
+                };
+                let tmp = tempfile::tempdir().unwrap();
+                let project = tmp.path().join("project");
+                std::fs::create_dir_all(&project).unwrap();
+                let payload = host.payload(row.ev, &project);
+                let (tool, args) = match payload.get("tool_name") {
+                    Some(_) => (
+                        handler.tool(Tool::Bash).to_string(),
+                        handler.arg(Tool::Bash, "command"),
+                    ),
+                    None => (String::new(), String::new()),
+                };
+                let (code, stdout, stderr, handler_failures) = exec_docs(DocsCall {
+                    host: host.name(),
+                    payload: &payload,
+                    project: &project,
+                    as_flavour: handler.name(),
+                    handler_event,
+                    script: handler_script(handler),
+                    expect_event: handler.payload_event(row.ev).unwrap_or(""),
+                    expect_tool: (&tool, &args),
+                    says: row.says,
+                    reason: row.reason,
+                    env: Vec::new(),
+                });
+                ran += 1;
+                let what = format!(
+                    "host {} handler {} on {:?} says {}",
+                    host.name(),
+                    handler.name(),
+                    row.ev,
+                    row.says
+                );
+                if !handler_failures.is_empty() {
+                    failures.push(format!("{what}: {handler_failures}"));
+                }
+                let got: Option<Value> = serde_json::from_str(stdout.trim()).ok();
+                let want: Option<Value> = serde_json::from_str(row.expect).ok();
+                if code != Some(0) || got != want {
+                    failures.push(format!(
+                        "{what}: exit {code:?} stdout {stdout:?} stderr {stderr:?}"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(ran >= 20, "only {ran} cases ran");
+    assert!(
+        failures.is_empty(),
+        "{} of {ran} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn cursor_and_vscode_handlers_run_under_every_host() {
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    let cases = [
+        (Sc::PreBash, "deny", "no npm here"),
+        (Sc::Stop, "block", "run the tests"),
+    ];
+    for &host in ALL {
+        for handler in [Docs::Cursor, Docs::VsCode] {
+            for (sc, says, reason) in cases {
+                let ev = sc.event();
+                let Some(host_event) = host.event(ev) else {
+                    continue;
+                };
+                let tmp = tempfile::tempdir().unwrap();
+                let project = tmp.path().join("project");
+                std::fs::create_dir_all(&project).unwrap();
+                let payload = host_payload(sc, host, &project);
+                let tool = if sc == Sc::PreBash {
+                    (handler.shell(), "command")
+                } else {
+                    ("", "")
+                };
+                let (code, stdout, stderr, handler_failures) = exec_docs(DocsCall {
+                    host: host.dialect(),
+                    payload: &payload,
+                    project: &project,
+                    as_flavour: handler.name(),
+                    handler_event: handler.event(ev),
+                    script: fixtures_dir().join(format!("e2e/handlers/{}.sh", handler.name())),
+                    expect_event: handler.event(ev),
+                    expect_tool: tool,
+                    says,
+                    reason,
+                    env: host.own_env(&project, &session_of(&payload), host_event),
+                });
+                ran += 1;
+                let what = format!(
+                    "host {} handler {} on {ev:?} says {says}",
+                    host.name(),
+                    handler.name()
+                );
+                if !handler_failures.is_empty() {
+                    failures.push(format!("{what}: {handler_failures}"));
+                }
+                // What each host reads as a deny or a block, with the reason.
+                let got: Value = serde_json::from_str(stdout.trim()).unwrap_or(Value::Null);
+                let hso = &got["hookSpecificOutput"];
+                let ok = code == Some(0)
+                    && match (host, sc) {
+                        (Copilot, Sc::PreBash) => {
+                            got["permissionDecision"] == "deny"
+                                && got["permissionDecisionReason"] == reason
+                        }
+                        // Gemini reads a top-level decision (gemini-facts.md).
+                        (Gemini, Sc::PreBash) => {
+                            got["decision"] == "deny" && got["reason"] == reason
+                        }
+                        (_, Sc::PreBash) => {
+                            hso["permissionDecision"] == "deny"
+                                && hso["permissionDecisionReason"] == reason
+                        }
+                        // Bricks cannot block Stop: hookx says so.
+                        (Bricks, _) => got.is_null() && stderr.contains("cannot block"),
+                        _ => got["decision"] == "block" && got["reason"] == reason,
+                    };
+                if !ok {
+                    failures.push(format!(
+                        "{what}: exit {code:?} stdout {stdout:?} stderr {stderr:?}"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(ran >= 14, "only {ran} cases ran");
+    assert!(
+        failures.is_empty(),
+        "{} of {ran} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

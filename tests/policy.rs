@@ -36,11 +36,16 @@ fn assert_denies(flavor: Flavor, kind: &EventKind, ran: &Ran) {
         .unwrap_or_else(|e| panic!("{flavor:?} {kind}: stdout is not JSON ({e}): {ran:?}"));
     let permission = *kind == EventKind::PermissionRequest;
     let denied = match flavor.name() {
-        "claude" | "copilot-pascal" if permission => {
+        "claude" | "copilot-pascal" | "qwen" if permission => {
             &v["hookSpecificOutput"]["decision"]["behavior"]
         }
         "copilot" if permission => &v["behavior"],
         "copilot" => &v["permissionDecision"],
+        // BeforeTool: a top-level `decision` (gemini-facts.md).
+        "gemini" => &v["decision"],
+        "cursor" | "cursor-shell" | "cursor-mcp" | "cursor-read" | "cursor-edit" => {
+            &v["permission"]
+        }
         _ => &v["hookSpecificOutput"]["permissionDecision"],
     };
     assert_eq!(denied, "deny", "{flavor:?} {kind}: {ran:?}");

@@ -8,7 +8,7 @@
 mod common;
 
 use hookx::dialect::{Dialect, Flavor};
-use hookx::dialect::{bricks, claude, copilot};
+use hookx::dialect::{bricks, claude, copilot, cursor, gemini, qwen};
 use hookx::protocol::decode_event_as;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -30,7 +30,7 @@ const ORIGINS: [&str; 2] = ["recorded", "documented"];
 
 /// Hosts whose payloads are recorded ahead of their dialect (issue 12, phase 1: the client's
 /// ground truth first): their folders are skipped until hookx knows the host.
-const PENDING_HOSTS: &[&str] = &["gemini"];
+const PENDING_HOSTS: &[&str] = &["droid", "cline"];
 
 fn recorded() -> Vec<Recorded> {
     let mut found = Vec::new();
@@ -91,6 +91,17 @@ fn load(root: &Path, origin: &'static str, found: &mut Vec<Recorded>) {
     }
 }
 
+/// Every event of `flavor`, each with one group holding its recording handler.
+fn grouped(flavor: Flavor) -> serde_json::Map<String, Value> {
+    let group = json!([{"hooks": [{"type": "command", "command": recorder(flavor.name())}]}]);
+    flavor
+        .tables()
+        .events
+        .iter()
+        .map(|(_, name)| (name.to_string(), group.clone()))
+        .collect()
+}
+
 /// A project whose foreign hook files hold one recording handler per event, for every flavour
 /// but the host's own, all trusted.
 struct World {
@@ -98,6 +109,8 @@ struct World {
     project: PathBuf,
     home: PathBuf,
     out: PathBuf,
+    /// Each flavour with recording handlers, and the location id of the file that holds them.
+    placed: Vec<(Flavor, &'static str)>,
 }
 
 fn recorder(label: &str) -> String {
@@ -112,7 +125,7 @@ impl World {
         for d in [&project, &home, &out] {
             std::fs::create_dir_all(d).unwrap();
         }
-        // Copilot: both casings in one file (flat handlers); Bricks: groups.
+        // Copilot: both casings in one file (flat handlers); Bricks and Gemini: groups.
         let mut copilot = serde_json::Map::new();
         for flavor in [copilot::FLAVOR, copilot::PASCAL] {
             for (_, name) in flavor.tables().events {
@@ -122,26 +135,11 @@ impl World {
                 );
             }
         }
-        let bricks: serde_json::Map<String, Value> = bricks::FLAVOR
-            .tables()
-            .events
-            .iter()
-            .map(|(_, name)| {
-                let group =
-                    json!([{"hooks": [{"type": "command", "command": recorder("bricks")}]}]);
-                (name.to_string(), group)
-            })
-            .collect();
-        let claude: serde_json::Map<String, Value> = claude::FLAVOR
-            .tables()
-            .events
-            .iter()
-            .map(|(_, name)| {
-                let group =
-                    json!([{"hooks": [{"type": "command", "command": recorder("claude")}]}]);
-                (name.to_string(), group)
-            })
-            .collect();
+        let (bricks, claude, qwen) = (
+            grouped(bricks::FLAVOR),
+            grouped(claude::FLAVOR),
+            grouped(qwen::FLAVOR),
+        );
         common::write(
             &project,
             ".github/hooks/replay.json",
@@ -152,6 +150,21 @@ impl World {
             ".bricks/hooks.json",
             &json!({"hooks": bricks}).to_string(),
         );
+        let gemini: serde_json::Map<String, Value> = gemini::FLAVOR
+            .tables()
+            .events
+            .iter()
+            .map(|(_, name)| {
+                let group =
+                    json!([{"hooks": [{"type": "command", "command": recorder("gemini")}]}]);
+                (name.to_string(), group)
+            })
+            .collect();
+        common::write(
+            &project,
+            ".gemini/settings.json",
+            &json!({"hooks": gemini}).to_string(),
+        );
         // The user's Claude settings: Copilot runs the project's `.claude/settings.json` itself,
         // never the user's.
         common::write(
@@ -159,12 +172,42 @@ impl World {
             ".claude/settings.json",
             &json!({"hooks": claude}).to_string(),
         );
+        common::write(
+            &home,
+            ".qwen/settings.json",
+            &json!({"hooks": qwen}).to_string(),
+        );
+        // Cursor: every flavour in one file (the category events and the Claude names too).
+        let mut cursor_events = serde_json::Map::new();
+        for flavor in cursor::DIALECT.flavors() {
+            for (_, name) in flavor.tables().events {
+                cursor_events.insert(
+                    name.to_string(),
+                    json!([{"type": "command", "command": recorder(flavor.name())}]),
+                );
+            }
+        }
+        common::write(
+            &project,
+            ".cursor/hooks.json",
+            &json!({"version": 1, "hooks": cursor_events}).to_string(),
+        );
         common::hookx_at(&project, &home, &["trust"]).success();
+        let mut placed = vec![
+            (copilot::FLAVOR, "copilot-project"),
+            (copilot::PASCAL, "copilot-project"),
+            (bricks::FLAVOR, "bricks-project"),
+            (claude::FLAVOR, "claude-user"),
+            (gemini::FLAVOR, "gemini-project"),
+            (qwen::FLAVOR, "qwen-user"),
+        ];
+        placed.extend(cursor::DIALECT.flavors().map(|f| (f, "cursor-project")));
         World {
             _tmp: tmp,
             project,
             home,
             out,
+            placed,
         }
     }
 
@@ -238,7 +281,14 @@ fn check_received(
                 ));
             }
             let tool = |e: &hookx::model::Event| e.tool.as_ref().map(|t| t.name.clone());
-            if tool(&got) != tool(&host_event) {
+            // A tool-category payload names no tool (Cursor's `afterFileEdit` is an edit or a
+            // write): it must only be one its category holds.
+            let named_by_category = matches!(
+                flavor.tables().protocol.tool_args,
+                hookx::protocol::ArgsForm::TopLevel(_)
+            ) && tool(&host_event)
+                .is_some_and(|t| flavor.tables().tool_scope.admits(&t));
+            if tool(&got) != tool(&host_event) && !named_by_category {
                 failures.push(format!(
                     "{what}: tool {:?}, expected {:?}",
                     tool(&got),
@@ -279,10 +329,24 @@ fn every_recorded_and_documented_payload_runs_through_hookx_run_and_exec() {
                 String::from_utf8_lossy(&out.stderr)
             ));
         }
+        let host_tool = decode_event_as(r.stdin.as_bytes(), r.host, Some(&r.event))
+            .ok()
+            .and_then(|(e, _)| e.tool.map(|t| t.name));
+        // Whether a flavour's category events fire for the payload's tool.
+        let in_scope = |flavor: Flavor| {
+            host_tool
+                .as_deref()
+                .is_none_or(|tool| flavor.tables().tool_scope.admits(tool))
+        };
         for &flavor in Flavor::all() {
             let file = world.out.join(format!("{}.json", flavor.name()));
+            // The host runs its own files (and the foreign ones it reads) itself.
+            let run_by_hookx = world
+                .placed
+                .iter()
+                .any(|(f, location)| *f == flavor && !r.host.def().native.contains(location));
             let expected =
-                flavor.dialect() != r.host && flavor.tables().event_name(&kind).is_some();
+                run_by_hookx && in_scope(flavor) && flavor.tables().event_name(&kind).is_some();
             match std::fs::read(&file) {
                 Ok(bytes) if expected => {
                     received += 1;
@@ -308,7 +372,7 @@ fn every_recorded_and_documented_payload_runs_through_hookx_run_and_exec() {
         }
         // The adapter, for every handler flavour that has the event.
         for &flavor in Flavor::all() {
-            if flavor.tables().event_name(&kind).is_none() {
+            if flavor.tables().event_name(&kind).is_none() || !in_scope(flavor) {
                 continue;
             }
             world.clear();

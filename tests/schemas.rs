@@ -4,7 +4,7 @@
 //! a draft-07 document.
 
 use hookx::dialect::Dialect;
-use hookx::dialect::{bricks, claude, copilot};
+use hookx::dialect::{bricks, claude, copilot, cursor, gemini, vscode};
 use hookx::schema::{file_name, schema};
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{ValidationError, Validator};
@@ -248,6 +248,26 @@ fn bricks_fixtures_are_valid() {
     );
 }
 
+/// Gemini CLI has no seed documents: its fixtures are configs of the shapes Gemini CLI 0.61.0
+/// loaded in the live suite (`run-*`).
+#[test]
+fn gemini_fixtures_are_valid() {
+    let (total, seeds) = check_fixtures(gemini::DIALECT);
+    assert_eq!(seeds, 0, "Gemini seed fixtures");
+    assert!(total >= 3, "Gemini fixtures missing ({total} files)");
+}
+
+/// Cursor and VS Code have no seed: their fixtures are their documents' examples (`docs-*`)
+/// and real configs (`wild-*`).
+#[test]
+fn cursor_and_vscode_fixtures_are_valid() {
+    for dialect in [cursor::DIALECT, vscode::DIALECT] {
+        let (total, seeds) = check_fixtures(dialect);
+        assert_eq!(seeds, 0, "{dialect} seed fixtures");
+        assert!(total >= 3, "{dialect}: {total} fixtures");
+    }
+}
+
 #[test]
 fn claude_markdown_fixtures_carry_hooks_in_frontmatter() {
     let dir = fixtures().join("claude");
@@ -341,6 +361,18 @@ const INVALID: &[(&str, Expect)] = &[
     (
         "bricks-prompt-handler.json",
         Expect::Rejected(bricks::DIALECT, "/hooks/Stop/0/hooks/0/type"),
+    ),
+    (
+        "gemini-timeout-string.json",
+        Expect::Rejected(gemini::DIALECT, "/hooks/BeforeTool/0/hooks/0/timeout"),
+    ),
+    (
+        "cursor-timeout-string.json",
+        Expect::Rejected(cursor::DIALECT, "/hooks/stop/0/timeout"),
+    ),
+    (
+        "vscode-prompt-type.json",
+        Expect::Rejected(vscode::DIALECT, "/hooks/Stop/0/type"),
     ),
     ("trailing-comma.json", Expect::BadJson),
     ("truncated.json", Expect::BadJson),

@@ -118,15 +118,15 @@ fn from_content(value: &Value) -> Vec<Dialect> {
     let among = |pick: &dyn Fn(Dialect) -> bool| -> Vec<Dialect> {
         all.iter().copied().filter(|d| pick(*d)).collect()
     };
-    if let Some(d) = sole(&|d| {
+    // A dialect-only top key decides unless a dialect-only event or handler key (below) says
+    // otherwise: Cursor's files declare Copilot's `version` too.
+    let mut only: Option<Dialect> = sole(&|d| {
         d.def()
             .detect
             .sole_top_keys
             .iter()
             .any(|k| top.contains_key(*k))
-    }) {
-        return vec![d];
-    }
+    });
     let events = match top.get("hooks") {
         Some(Value::Object(hooks)) => hooks,
         _ => top,
@@ -148,7 +148,7 @@ fn from_content(value: &Value) -> Vec<Dialect> {
             }
         })
         .filter_map(Value::as_object);
-    let mut only: Option<Dialect> = None;
+    let mut own_event: Option<Dialect> = None;
     // Dialects whose files may carry no mark of their own; the others need a mark.
     let mut possible = among(&|d| d.def().detect.unmarked);
     let mut keep = |d: &[Dialect]| {
@@ -158,8 +158,24 @@ fn from_content(value: &Value) -> Vec<Dialect> {
     };
     for name in names {
         let knows = |f: &crate::dialect::Flavor| f.tables().event_kind(name).is_some();
-        if let Some(d) = sole(&|d| d.def().detect.sole_event_flavors.iter().any(knows)) {
-            only = Some(d);
+        // A name another agent spells too (Gemini's and Claude's `Notification`) settles
+        // nothing.
+        if let [d] = among(&|d| d.flavors().any(|f| knows(&f))).as_slice()
+            && d.def().detect.sole_event_flavors.iter().any(knows)
+        {
+            only = Some(*d);
+        }
+        // An event name only one agent that needs a mark knows is the strongest mark (Cursor's
+        // `stop`, in a flavour whose other names are Copilot's too).
+        let knowers: Vec<Dialect> = all
+            .iter()
+            .copied()
+            .filter(|d| d.flavors().any(|f| knows(&f)))
+            .collect();
+        if let [d] = knowers[..]
+            && !d.def().detect.unmarked
+        {
+            own_event = Some(d);
         }
         keep(&among(&|d| {
             d.def().detect.unmarked && d.flavors().any(|f| knows(&f))
@@ -183,10 +199,14 @@ fn from_content(value: &Value) -> Vec<Dialect> {
     for key in top.keys() {
         keep(&among(&|d| d.def().detect.top_keys.contains(&key.as_str())));
     }
-    if flat && let Some(d) = sole(&|d| d.config().flat_handlers) {
+    // Flat handlers are the weakest mark: several dialects write them.
+    if flat
+        && only.is_none()
+        && let Some(d) = sole(&|d| d.config().flat_handlers)
+    {
         only = Some(d);
     }
-    match only {
+    match own_event.or(only) {
         Some(d) => vec![d],
         None => possible,
     }
@@ -195,7 +215,7 @@ fn from_content(value: &Value) -> Vec<Dialect> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dialect::{bricks, claude, copilot};
+    use crate::dialect::{bricks, claude, copilot, cursor, gemini};
 
     fn detect_text(path: &str, text: &str) -> Result<Dialect, Error> {
         detect(&SourceFile::new(path, text))
@@ -217,6 +237,37 @@ mod tests {
         );
     }
 
+    /// Cursor's files look like Copilot's (`version`, flat entries, shared camelCase events):
+    /// its folder, its category events and its own event names tell them apart.
+    #[test]
+    fn cursor_files_by_folder_and_by_their_own_events() {
+        assert_eq!(
+            detect_text("p/.cursor/hooks.json", "{}").unwrap(),
+            cursor::DIALECT
+        );
+        for events in [
+            r#"{"beforeShellExecution":[{"command":"a"}]}"#,
+            r#"{"stop":[{"command":"a"}]}"#,
+            r#"{"beforeSubmitPrompt":[{"command":"a"}],"preToolUse":[{"command":"b"}]}"#,
+        ] {
+            let text = format!(r#"{{"version":1,"hooks":{events}}}"#);
+            assert_eq!(
+                detect_text("a.json", &text).unwrap(),
+                cursor::DIALECT,
+                "{text}"
+            );
+        }
+        // Events both agents have: Copilot, as before.
+        assert_eq!(
+            detect_text(
+                "a.json",
+                r#"{"version":1,"hooks":{"preToolUse":[{"bash":"a"}]}}"#
+            )
+            .unwrap(),
+            copilot::DIALECT
+        );
+    }
+
     #[test]
     fn content_decides_when_unambiguous() {
         assert_eq!(
@@ -234,6 +285,18 @@ mod tests {
         assert_eq!(
             detect_text("a.json", r#"{"hooks":{"Notification":[]}}"#).unwrap(),
             claude::DIALECT
+        );
+        assert_eq!(
+            detect_text(
+                "a.json",
+                r#"{"hooks":{"BeforeTool":[], "Notification":[]}}"#
+            )
+            .unwrap(),
+            gemini::DIALECT
+        );
+        assert_eq!(
+            detect_text("p/.gemini/settings.json", "{}").unwrap(),
+            gemini::DIALECT
         );
     }
 

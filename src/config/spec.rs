@@ -79,6 +79,9 @@ pub struct ConfigSpec {
     pub run_keys: RunKeys,
     /// The kinds of file the dialect has.
     pub documents: Documents,
+    /// The handler type an entry without `type` has, which hookx then leaves out too (Cursor's
+    /// entries are commands unless they say otherwise).
+    pub implied_type: Option<&'static str>,
     /// The variable the agent sets to a plugin's folder for the plugin's hooks.
     pub plugin_root_var: Option<&'static str>,
     /// Where `convert --write` puts a converted file without `--out`, below the project.
@@ -88,6 +91,13 @@ pub struct ConfigSpec {
     /// Where the agent records its installed plugins and how it decides which it loads, when
     /// its plugins carry hooks ([`crate::plugins`]).
     pub plugins: Option<&'static PluginSpec>,
+    /// Whether `timeout` is in milliseconds (Gemini CLI), not seconds. hookx's model holds
+    /// seconds: a millisecond timeout is read rounded up to whole seconds.
+    pub timeout_millis: bool,
+    /// Rule and handler keys the agent reads that hookx keeps as written without acting on
+    /// them (Gemini's `name`, `description`, `sequential`): `validate` does not call them
+    /// unknown; converting to another dialect still reports them lost.
+    pub kept_keys: &'static [&'static str],
 }
 
 /// An agent's plugin registries, as data: which plugins it loads, and from where. Paths are

@@ -218,13 +218,16 @@ fn handler_out<'a>(doc: &Document, flavor: Flavor, handler: &'a Handler) -> Obje
         // Its fields are all in `extra`, written below.
         HandlerKind::Service(s) => (s.type_name, Vec::new()),
     };
-    put(HandlerField::Type, Out::Str(type_name));
+    if spec.implied_type != Some(type_name) {
+        put(HandlerField::Type, Out::Str(type_name));
+    }
     for (field, value) in fields {
         if let Some(value) = value {
             put(field, value);
         }
     }
     if let Some(t) = handler.timeout {
+        let t = if spec.timeout_millis { t * 1000 } else { t };
         put(HandlerField::Timeout, Out::U64(t));
     }
     if let Some(s) = &handler.status_message {

@@ -7,7 +7,7 @@ pub mod matcher;
 pub use loss::Loss;
 
 use crate::config::spec::HandlerField;
-use crate::dialect::{Dialect, Flavor};
+use crate::dialect::{Dialect, Flavor, MatchOn, ToolScope};
 use crate::model::{Command, Document, EventKind, Handler, HandlerKind, Rule, RuleShape};
 use crate::source::SourceFile;
 use serde_json::Value;
@@ -116,17 +116,44 @@ fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
                 before == 0 || !rule.handlers.is_empty()
             });
         } else {
-            if let Some(key) = doc.kill_switch_on() {
+            if let Some(list) = &doc.dialect.def().disabled_handlers
+                && doc.dialect != options.to
+                && list.labels(&doc.extra).next().is_some()
+            {
+                let named: Vec<String> =
+                    list.labels(&doc.extra).map(|l| format!("`{l}`")).collect();
+                converter.lose(
+                    src,
+                    &format!("/{}/{}", list.key, list.inner),
+                    &format!("the disabled handlers {}", named.join(", ")),
+                    &format!(
+                        "{} has no list of disabled handlers; those of this file are converted and active",
+                        options.to
+                    ),
+                );
+            }
+            if let Some(switch) = doc.kill_switch_on() {
                 let why = if doc.dialect == options.to {
                     // Several inputs merged into one file of their own dialect.
                     "the inputs are merged into one file, where the switch would turn off the hooks of every input; it is not carried over and the converted hooks are active".to_string()
+                } else if let Some(target) = &options.to.def().kill_switch {
+                    format!(
+                        "the switch is not carried over and the converted hooks are active; `{}` in the {} file turns them off",
+                        target.shown(),
+                        options.to
+                    )
                 } else {
                     format!(
                         "{} has no switch that turns every hook off; the converted hooks are active",
                         options.to
                     )
                 };
-                converter.lose(src, &format!("/{key}"), &format!("`{key}: true`"), &why);
+                converter.lose(
+                    src,
+                    &switch.pointer(),
+                    &format!("`{}`", switch.shown()),
+                    &why,
+                );
             }
             // Claude's settings `env` reaches every hook command of the session.
             let session_env = doc.kind.session_env.filter(|key| {
@@ -313,7 +340,7 @@ impl Converter<'_> {
                 translated.text
             }
             (Some(_), _)
-                if from.tables().matcher_style.form(rule.matcher.as_deref())
+                if from.tables().matcher_form(&event, rule.matcher.as_deref())
                     != crate::model::MatcherForm::All =>
             {
                 if self.options.wrap {
@@ -326,7 +353,73 @@ impl Converter<'_> {
                 }
                 None
             }
-            // The source ignored the matcher too: keep its text where the target has a key.
+            // A tool-category event (Cursor's `beforeShellExecution`) becomes a tool matcher.
+            (None, target)
+                if from.tables().tool_scope != ToolScope::Any && event.is_tool_event() =>
+            {
+                let text = category_matcher(from);
+                let native = from.tables().event_name(&event).unwrap_or(event.name());
+                let translated = match target {
+                    Some(on @ MatchOn::ToolName) => {
+                        Some(matcher::translate(Some(&text), on, from, to))
+                    }
+                    _ => None,
+                };
+                match translated {
+                    Some(t) if t.fires_for_nothing => {
+                        let what = format!(
+                            "a rule with {} handler(s) on `{native}`",
+                            rule.handlers.len()
+                        );
+                        let why = format!(
+                            "no tool of that category exists in {}, so the rule is not converted",
+                            self.options.to
+                        );
+                        self.lose(src, at, &what, &why);
+                        return Vec::new();
+                    }
+                    Some(t) => {
+                        for problem in &t.problems {
+                            self.lose(src, at, &format!("the tool category `{text}`"), problem);
+                        }
+                        t.text
+                    }
+                    None if self.options.wrap => {
+                        wrap_match = Some(text);
+                        None
+                    }
+                    None => {
+                        let what = format!("the tool category `{text}` of `{native}`");
+                        let why = format!(
+                            "{} does not filter `{event}` events by tool, so the hook would fire for every tool (without --no-wrap, hookx exec filters instead)",
+                            self.options.to
+                        );
+                        self.lose(src, at, &what, &why);
+                        None
+                    }
+                }
+            }
+            // The source ignores matchers here (VS Code): the hook fired for every tool, and a
+            // target that reads matchers must not start filtering by a text nobody applied.
+            (None, Some(_))
+                if rule
+                    .matcher
+                    .as_deref()
+                    .is_some_and(|m| !m.is_empty() && m != "*") =>
+            {
+                self.lose(
+                    src,
+                    &format!("{at}/matcher"),
+                    &format!("matcher `{}`", rule.matcher.as_deref().unwrap_or("")),
+                    &format!(
+                        "{} ignores matchers on `{event}`, so the hook fires for everything; the matcher is dropped so that it still does in {}",
+                        from.dialect(),
+                        self.options.to
+                    ),
+                );
+                None
+            }
+            // Both ignore the matcher: keep its text where the target has a key.
             _ => rule
                 .matcher
                 .clone()
@@ -434,7 +527,11 @@ impl Converter<'_> {
         }
         let spec = target.config();
         let mut out = handler.clone();
-        out.extra = if from.dialect() == target {
+        // A service handler's fields (an `http` handler's `url`, `headers`, …) are its whole
+        // definition, and a target with the same type reads them under the same names.
+        let service = matches!(handler.kind, HandlerKind::Service(_));
+        let keeps_extra = from.dialect() == target || service;
+        out.extra = if keeps_extra {
             handler.extra.clone()
         } else {
             Default::default()
@@ -460,7 +557,7 @@ impl Converter<'_> {
             })
             .map(|(k, _)| format!("`{k}`"))
             .collect();
-        if from.dialect() != target && !unknown.is_empty() {
+        if !keeps_extra && !unknown.is_empty() {
             let keys = unknown.join(", ");
             self.lose(
                 src,
@@ -780,13 +877,36 @@ impl Converter<'_> {
             );
         }
         let mut out = Command::default();
-        // A target with its own bash key (Copilot) carries every form; the others get one line.
+        // Where the target has keys for them, `cwd` and `env` stay (else they were prefixed).
+        if spec.key(HandlerField::Cwd).is_some() {
+            out.cwd = command.cwd.clone();
+        }
+        if spec.key(HandlerField::Env).is_some() {
+            out.env = command.env.clone();
+        }
+        // A target with its own bash key (Copilot) carries every form; one with a Windows key
+        // (VS Code) keeps the Windows line beside the one POSIX line; the others get one line.
         match target.config().key(HandlerField::Bash) {
             Some(_) => {
                 out.bash = Some(line);
                 out.powershell = windows.cloned();
-                out.cwd = command.cwd.clone();
-                out.env = command.env.clone();
+            }
+            None if spec.key(HandlerField::Windows).is_some() => {
+                out.command = Some(line);
+                out.windows = windows.cloned();
+                if let (Some(ps), Some(win)) = (&command.powershell, &command.windows)
+                    && ps != win
+                {
+                    self.lose(
+                        src,
+                        &field_pointer(at, from, HandlerField::Windows),
+                        &format!("the {}", name(HandlerField::Windows)),
+                        &format!(
+                            "{target} has one Windows command; the {} is kept",
+                            name(HandlerField::PowerShell)
+                        ),
+                    );
+                }
             }
             _ => {
                 let kept = [
@@ -841,7 +961,7 @@ impl Converter<'_> {
     ) -> String {
         let (from_spec, to_spec) = (from.dialect().config(), to.dialect().config());
         let mut line = line.to_string();
-        if from_spec.project_dir_variable != "PWD" {
+        if from_spec.project_dir_variable != crate::dialect::NO_PROJECT_DIR_VARIABLE {
             line = replace_variable(
                 &line,
                 from_spec.project_dir_variable,
@@ -849,7 +969,11 @@ impl Converter<'_> {
             );
         }
         for var in from_spec.provided_env {
-            if !to_spec.provided_env.contains(var) && references_variable(&line, var) {
+            // The target's own project variable (Copilot and Gemini also set Claude's) is set.
+            if !to_spec.provided_env.contains(var)
+                && *var != to_spec.project_dir_variable
+                && references_variable(&line, var)
+            {
                 self.lose(
                     src,
                     at,
@@ -862,6 +986,21 @@ impl Converter<'_> {
             }
         }
         line
+    }
+}
+
+/// A matcher, in `flavor`'s own tool names and style, for the tools its category events fire
+/// for.
+fn category_matcher(flavor: Flavor) -> String {
+    let t = flavor.tables();
+    match t.tool_scope {
+        ToolScope::Any => String::new(),
+        ToolScope::Mcp => "mcp__.*".to_string(),
+        ToolScope::Only(ids) => ids
+            .iter()
+            .filter_map(|id| t.tool_name(id))
+            .collect::<Vec<_>>()
+            .join("|"),
     }
 }
 

@@ -56,7 +56,9 @@ pub static TABLES: Tables = Tables {
         list_extra: "",
         separators: "",
     },
+    exact_field_matchers: false,
     matcher_tries_names_of: &[],
+    mcp_names: super::MCP_CANONICAL,
     key_case: KeyCase::Snake,
     key_renames: &[],
     timestamp: TimestampForm::None,
@@ -70,6 +72,9 @@ pub static TABLES: Tables = Tables {
     matcher_values: super::BRICKS_MATCHER_VALUES,
     handler_key_overrides: &[],
     invalid_matcher_effect: None,
+    tool_scope: super::ToolScope::Any,
+    // No runnable client: no payload was ever recorded.
+    payload_keys: &[],
 };
 
 /// `hooks.json`, with or without the `hooks` wrapper.
@@ -117,7 +122,12 @@ pub static DEF: DialectDef = DialectDef {
     ],
     native: &["bricks-global", "bricks-project"],
     kill_switch: None,
+    // The seed documents no machine-wide policy and no folder trust.
+    managed: None,
+    folder_trust: None,
+    malformed_entry_skips_file: &[],
     // Bricks payloads look like Claude's without `transcript_path`.
+    disabled_handlers: None,
     host: HostSpec {
         payload_keys: &[],
         payload_events: &[EventKind::GoalUpdate],
@@ -150,9 +160,12 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".bricks/hooks.json",
     run_keys: RunKeys::NONE,
     plugins: None,
+    timeout_millis: false,
+    kept_keys: &[],
     install_user: ".bricks-project-desktop/hooks.json",
     hook_dir_var: None,
     reads_foreign_as: &[],
+    implied_type: None,
     documents: Documents {
         file: &FILE,
         plugin: None,
@@ -167,7 +180,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::protocol::{
-        AnswerField as F, ArgsForm, EnvValue, Exit2, ProtocolTables, Slot, Writes,
+        AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
     };
 
     const HSO: &str = "hookSpecificOutput";
@@ -182,6 +195,7 @@ mod protocol_rows {
         verbatim_keys: &[],
         tool_args: ArgsForm::Object,
         tool_result_keys: None,
+        mcp_context_key: None,
         env: &[
             ("BRICKS_PROJECT_DIR", EnvValue::ProjectDir),
             ("BRICKS_SESSION_ID", EnvValue::SessionId),
@@ -192,6 +206,7 @@ mod protocol_rows {
             (EventKind::PreToolUse, Exit2::Deny),
             (EventKind::UserPromptSubmit, Exit2::Block),
         ],
+        exit_codes: ExitCodes::ByCode,
         failure_denies: &[],
         fail_closed: &[EventKind::PreToolUse],
         // Only what the seed documents is written; Claude-style context is tolerated on input.
@@ -215,6 +230,7 @@ mod protocol_rows {
             ),
             F::new(Slot::Context, &[HSO, "additionalContext"], Writes::Never),
         ],
+        updated_input_merges: false,
         answer_event_key: None,
         // The seed shows deny only; allow and ask fall back to Bricks' own flow.
         permission_passes: &[],

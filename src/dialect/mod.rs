@@ -8,7 +8,9 @@
 //!    for one with its own payload casing) to `src/dialect/<name>.rs` and fill its tables:
 //!    - `TABLES` (one per flavour): event and tool names, argument renames, matcher targets and
 //!      style, payload casing, timeouts, handler types, and the run-time `protocol` rows
-//!      (payload keys, env, exit codes, answer fields).
+//!      (payload keys, env, exit codes, answer fields). An event that is really a tool category
+//!      (Cursor's `beforeShellExecution`) is a flavour of its own with a [`ToolScope`] and, when
+//!      its payload carries the arguments at the top, `ArgsForm::TopLevel` (`cursor.rs`).
 //!    - `DEF`: the [`DialectDef`]: name, [`ConfigSpec`] (handler keys, document kinds, install
 //!      paths), [`DetectSpec`] (path and content marks), discovery `locations` and the ones the
 //!      agent reads `native`ly (also other agents' files), [`HostSpec`] (how its payloads and
@@ -23,21 +25,35 @@
 pub mod bricks;
 pub mod claude;
 pub mod copilot;
+pub mod cursor;
 mod def;
+pub mod gemini;
+pub mod qwen;
+pub mod vscode;
 
 pub use crate::config::spec::ConfigSpec;
-pub use def::{DetectSpec, DialectDef, HostSpec, KillSwitch, RouteSpec, Schema};
+pub use def::{
+    DetectSpec, DialectDef, DisabledHandlers, FolderTrust, HostSpec, KillSwitch, ManagedSpec,
+    RouteSpec, Schema, TrustRecord,
+};
 
 use crate::model::tool::{ids, is_mcp};
-use crate::model::{EventKind, HandlerKind, MatcherStyle};
+use crate::model::{EventKind, HandlerKind, MatcherForm, MatcherStyle};
 use serde::Serialize;
 use std::sync::OnceLock;
+
+/// The `project_dir_variable` of an agent that sets none but runs hooks from the project root.
+pub const NO_PROJECT_DIR_VARIABLE: &str = "PWD";
 
 /// Every dialect, in the order discovery, listings and `--help` show them.
 pub static DIALECTS: &[Dialect] = &[
     Dialect(&claude::DEF),
     Dialect(&copilot::DEF),
     Dialect(&bricks::DEF),
+    Dialect(&gemini::DEF),
+    Dialect(&qwen::DEF),
+    Dialect(&cursor::DEF),
+    Dialect(&vscode::DEF),
 ];
 
 /// A config-file dialect: a handle on its [`DialectDef`]. Equal by name, ordered as registered.
@@ -272,6 +288,34 @@ pub enum MatchOn {
     Unverified,
 }
 
+/// How a flavour spells an MCP tool: `PREFIX` server `SEPARATOR` tool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct McpNames {
+    pub prefix: &'static str,
+    pub separator: &'static str,
+}
+
+/// `mcp__server__tool` (Claude, Copilot): also hookx's canonical id of an MCP tool.
+pub const MCP_CANONICAL: McpNames = McpNames {
+    prefix: "mcp__",
+    separator: "__",
+};
+
+impl McpNames {
+    /// The server and tool of a name in this form; the server ends at the first separator
+    /// (a payload that names both parts, Gemini's `mcp_context`, is read instead where it has
+    /// them).
+    pub fn split<'a>(&self, name: &'a str) -> Option<(&'a str, &'a str)> {
+        name.strip_prefix(self.prefix)?
+            .split_once(self.separator)
+            .filter(|(server, tool)| !server.is_empty() && !tool.is_empty())
+    }
+
+    pub fn join(&self, server: &str, tool: &str) -> String {
+        format!("{}{server}{}{tool}", self.prefix, self.separator)
+    }
+}
+
 /// How payload keys are cased.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KeyCase {
@@ -301,10 +345,15 @@ pub struct Tables {
     /// Events whose matcher filters something, and what; a matcher on any other event is ignored.
     pub matcher_targets: &'static [(EventKind, MatchOn)],
     pub matcher_style: MatcherStyle,
+    /// Whether a matcher on a field (SessionStart `source`, …) is one exact value, not read in
+    /// `matcher_style` (Gemini CLI compares the trimmed text, run 0.61.0).
+    pub exact_field_matchers: bool,
     /// Flavours whose tool names a tool matcher is tried against besides this flavour's own:
     /// the matcher fires when it accepts any of them (Copilot PascalCase: the Copilot name too,
     /// so a `Read` rule and a `view` rule both fire on view; run 1.0.102).
     pub matcher_tries_names_of: &'static [Flavor],
+    /// How the flavour spells an MCP tool's name (Gemini CLI: `mcp_server_tool`).
+    pub mcp_names: McpNames,
     /// Payload key casing, plus canonical ↔ native keys that casing alone does not give.
     pub key_case: KeyCase,
     pub key_renames: &'static [(&'static str, &'static str)],
@@ -332,6 +381,36 @@ pub struct Tables {
     /// What the agent does with a rule whose matcher is no valid regex, when known
     /// ("Copilot skips this hook").
     pub invalid_matcher_effect: Option<&'static str>,
+    /// The tools this flavour's events fire for: a flavour whose events are really a tool
+    /// category (Cursor's `beforeShellExecution`) fires only for those, whatever the matcher.
+    pub tool_scope: ToolScope,
+    /// The top-level payload keys the agent sent on each event in recorded runs (optional
+    /// ones included), so that `hookx doctor` can tell a handler reading a key that is never
+    /// there; events never recorded are absent. `tests/doctor.rs` checks it against the
+    /// recordings.
+    pub payload_keys: &'static [(EventKind, &'static [&'static str])],
+}
+
+/// Which tool calls a flavour's tool events fire for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ToolScope {
+    /// Every tool (a matcher may narrow it).
+    Any,
+    /// Only these canonical tool ids; the first is the tool of a payload that names none.
+    Only(&'static [&'static str]),
+    /// Only MCP tools.
+    Mcp,
+}
+
+impl ToolScope {
+    /// Whether a tool call with this canonical id is in scope.
+    pub fn admits(self, tool_id: &str) -> bool {
+        match self {
+            ToolScope::Any => true,
+            ToolScope::Only(ids) => ids.contains(&tool_id),
+            ToolScope::Mcp => is_mcp(tool_id),
+        }
+    }
 }
 
 impl Tables {
@@ -388,11 +467,32 @@ impl Tables {
             .map(|(_, on)| *on)
     }
 
+    /// What a matcher of this flavour on `kind` means: a field matcher of a flavour with
+    /// [`Tables::exact_field_matchers`] is its trimmed text as one value (`*` or empty: all),
+    /// any other is read in [`Tables::matcher_style`].
+    pub fn matcher_form(&self, kind: &EventKind, text: Option<&str>) -> MatcherForm {
+        match self.matcher_target(kind) {
+            Some(MatchOn::Field(_)) if self.exact_field_matchers => exact_form(text),
+            _ => self.matcher_style.form(text),
+        }
+    }
+
     /// The names a tool matcher of this flavour is tried against for the tool `own_name` (this
-    /// flavour's spelling): that name, then its counterparts in [`Tables::matcher_tries_names_of`].
+    /// flavour's spelling): that name, its aliases in this table, then its counterparts in
+    /// [`Tables::matcher_tries_names_of`].
     pub fn matcher_tool_names<'a>(&self, own_name: &'a str) -> Vec<&'a str> {
         let id = self.canonical_tool(own_name);
         let mut names = vec![own_name];
+        // The other names this flavour's table lists for the tool are matcher aliases: a
+        // Claude `Task` rule fires on the `Agent` tool (claude-code 2.1.332 run,
+        // tests/live_claude_doctor.rs).
+        if let Some((_, aliases)) = self.tools.iter().find(|(i, _)| *i == id) {
+            for alias in *aliases {
+                if !names.contains(alias) {
+                    names.push(alias);
+                }
+            }
+        }
         for flavor in self.matcher_tries_names_of {
             if let Some(name) = flavor.tables().tool_name(id)
                 && !names.contains(&name)
@@ -422,6 +522,14 @@ impl Tables {
         std::iter::once(self).chain(self.matcher_tries_names_of.iter().map(|f| f.tables()))
     }
 
+    /// The top-level keys this flavour's agent sends on `kind`, if recorded.
+    pub fn payload_keys(&self, kind: &EventKind) -> Option<&'static [&'static str]> {
+        self.payload_keys
+            .iter()
+            .find(|(k, _)| k == kind)
+            .map(|(_, keys)| *keys)
+    }
+
     /// The closed set of values this flavour sends for `kind`'s field matcher, if known.
     pub fn matcher_values(&self, kind: &EventKind) -> Option<&'static [&'static str]> {
         self.matcher_values
@@ -439,6 +547,15 @@ impl Tables {
     }
 }
 
+/// A matcher compared with the value as one exact string, after trimming; `*`, empty and
+/// absent match everything.
+pub(crate) fn exact_form(text: Option<&str>) -> MatcherForm {
+    match text.map(str::trim) {
+        None | Some("" | "*") => MatcherForm::All,
+        Some(value) => MatcherForm::Exact(vec![value.to_string()]),
+    }
+}
+
 /// Claude's tool spellings, shared by Copilot's PascalCase form.
 pub(crate) const CLAUDE_TOOLS: &[(&str, &[&str])] = &[
     (ids::SHELL, &["Bash"]),
@@ -450,7 +567,8 @@ pub(crate) const CLAUDE_TOOLS: &[(&str, &[&str])] = &[
     (ids::GREP, &["Grep"]),
     (ids::WEB_FETCH, &["WebFetch"]),
     (ids::WEB_SEARCH, &["WebSearch"]),
-    // The subagent tool is `Agent` (claude-code 2.1.332 run); `Task` is a matcher alias.
+    // The subagent tool is `Agent` (claude-code 2.1.332 run); `Task` is a matcher alias
+    // (a `Task` rule fired on `Agent`, run 2.1.332, tests/live_claude_doctor.rs).
     (ids::TASK, &["Agent", "Task"]),
     (ids::ASK_USER, &["AskUserQuestion"]),
     (ids::NOTEBOOK_EDIT, &["NotebookEdit"]),

@@ -111,12 +111,11 @@ pub fn parse_event(name: &str) -> EventKind {
 /// be inherited from an agent that started the one calling hookx. A marker another agent sets
 /// too (Copilot 1.0.102 sets `CLAUDE_PROJECT_DIR`) is asked after every other.
 fn guess_host(payload: &[u8]) -> Option<Dialect> {
-    let shaped = serde_json::from_slice::<serde_json::Value>(
-        &crate::protocol::payload::replace_lone_surrogates(payload),
-    )
-    .ok()
-    .as_ref()
-    .and_then(detect_host);
+    let shaped =
+        serde_json::from_slice::<serde_json::Value>(&crate::protocol::payload::readable(payload))
+            .ok()
+            .as_ref()
+            .and_then(detect_host);
     if shaped.is_some() {
         return shaped;
     }
@@ -153,13 +152,11 @@ pub fn another_agent_runs_route(host: Dialect, payload: &[u8]) -> bool {
             })
         })
     };
-    serde_json::from_slice::<serde_json::Value>(&crate::protocol::payload::replace_lone_surrogates(
-        payload,
-    ))
-    .ok()
-    .as_ref()
-    .and_then(detect_host)
-    .is_some_and(|sender| sender != host && marked(sender))
+    serde_json::from_slice::<serde_json::Value>(&crate::protocol::payload::readable(payload))
+        .ok()
+        .as_ref()
+        .and_then(detect_host)
+        .is_some_and(|sender| sender != host && marked(sender))
 }
 
 /// Prints the host answer and everything worth knowing on stderr; returns the exit code.

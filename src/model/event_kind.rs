@@ -49,6 +49,18 @@ pub enum EventKind {
     UserPromptTransformed,
     /// Before an MCP tool call (1.0.102 settings schema, field).
     PreMcpToolCall,
+    // Gemini CLI only (conformance/gemini-facts.md, run 0.61.0): around each model call.
+    /// Before every model call: `llm_request`.
+    BeforeModel,
+    /// After each streamed response chunk: `llm_request`, `llm_response`.
+    AfterModel,
+    /// After BeforeModel, before the model chooses tools: `llm_request`.
+    BeforeToolSelection,
+    // Cursor only (docs, conformance/cursor-facts.md): observe-only.
+    /// After the agent's message.
+    AfterAgentResponse,
+    /// After a thinking block.
+    AfterAgentThought,
     /// An event hookx does not know, under the name it was written with. Carried through
     /// unchanged within its dialect and reported when converting to another.
     Other(String),
@@ -56,7 +68,7 @@ pub enum EventKind {
 
 impl EventKind {
     /// Every known event, in the order of dialects.md §3.
-    pub const KNOWN: [EventKind; 38] = [
+    pub const KNOWN: [EventKind; 43] = [
         EventKind::SessionStart,
         EventKind::SessionEnd,
         EventKind::UserPromptSubmit,
@@ -95,6 +107,11 @@ impl EventKind {
         EventKind::PreSkillShellCommand,
         EventKind::UserPromptTransformed,
         EventKind::PreMcpToolCall,
+        EventKind::BeforeModel,
+        EventKind::AfterModel,
+        EventKind::BeforeToolSelection,
+        EventKind::AfterAgentResponse,
+        EventKind::AfterAgentThought,
     ];
 
     /// The canonical name, used in reports and in `--event` arguments.
@@ -138,6 +155,11 @@ impl EventKind {
             EventKind::PreSkillShellCommand => "PreSkillShellCommand",
             EventKind::UserPromptTransformed => "UserPromptTransformed",
             EventKind::PreMcpToolCall => "PreMcpToolCall",
+            EventKind::BeforeModel => "BeforeModel",
+            EventKind::AfterModel => "AfterModel",
+            EventKind::BeforeToolSelection => "BeforeToolSelection",
+            EventKind::AfterAgentResponse => "AfterAgentResponse",
+            EventKind::AfterAgentThought => "AfterAgentThought",
             EventKind::Other(name) => name,
         }
     }

@@ -6,11 +6,12 @@ use super::{
     native_key,
 };
 use crate::diag::{Diagnostic, Severity};
-use crate::dialect::{Dialect, Flavor, KeyCase, Tables, TimestampForm};
+use crate::dialect::{Dialect, Flavor, KeyCase, MCP_CANONICAL, Tables, TimestampForm, ToolScope};
 use crate::error::Error;
 use crate::model::{Event, EventKind, ToolCall};
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 /// Canonical keys of the tool call, lifted out of `fields` into [`Event::tool`].
 const TOOL_NAME: &str = "tool_name";
@@ -20,6 +21,7 @@ const TIMESTAMP: &str = "timestamp";
 /// Canonical envelope keys of a tool result (Copilot's `toolResult`).
 const RESULT_TYPE: &str = "result_type";
 const RESULT_TEXT: &str = "text_result_for_llm";
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 /// Keys written before the tool call, so that payloads read in the usual order.
 const COMMON_KEYS: &[&str] = &["session_id", "transcript_path", "cwd", "permission_mode"];
 
@@ -45,7 +47,7 @@ pub fn decode_event_as(
             format!("the {host} event payload is empty: nothing was sent on stdin"),
         ));
     }
-    let payload = replace_lone_surrogates(payload);
+    let payload = readable(payload);
     let value: Value = serde_json::from_slice(&payload).map_err(|e| {
         // The position goes into the diagnostic, not twice into its message.
         let message = e.to_string();
@@ -118,7 +120,14 @@ pub fn decode_event_as(
     let mut tool_name = None;
     let mut tool_input = None;
     let mut fields = Map::new();
+    let mut top_level_args = Map::new();
     for (key, value) in obj {
+        if let ArgsForm::TopLevel(arg_keys) = p.tool_args
+            && arg_keys.contains(&key.as_str())
+        {
+            top_level_args.insert(key, value);
+            continue;
+        }
         if key == p.event_key {
             continue;
         }
@@ -141,9 +150,19 @@ pub fn decode_event_as(
             }
         }
     }
+    // A tool-category event names no tool: its scope does, and its arguments sit at the top.
+    if let (ArgsForm::TopLevel(_), ToolScope::Only([id, ..]), true) =
+        (p.tool_args, t.tool_scope, kind.is_tool_event())
+    {
+        tool_name = Some(Value::String(t.tool_name(id).unwrap_or(id).to_string()));
+        tool_input = Some(Value::Object(top_level_args));
+    } else {
+        fields.extend(top_level_args);
+    }
     let tool = match tool_name {
         Some(Value::String(name)) => {
-            let id = tool_id(flavor, &name).to_string();
+            let id =
+                mcp_id(t, &name, &fields).unwrap_or_else(|| tool_id(flavor, &name).to_string());
             let input = tool_input
                 .map(|v| decode_args(p.tool_args, v))
                 .map(|v| args_to_canonical(flavor, Some(&id), v))
@@ -169,33 +188,93 @@ pub fn decode_event_as(
 }
 
 /// Guesses which agent sent a payload, from the dialects' tables, strongest evidence first:
-/// camelCase keys or a timestamp (only a dialect whose payloads have them), keys only one agent
-/// sends (`HostSpec::payload_keys`), a camelCase event name, events only one agent sends.
-/// Bricks payloads look like Claude's without `transcript_path`; telling them apart (by
-/// `BRICKS_*` variables) is the caller's business.
+/// every key of an agent's own (`HostSpec::payload_keys`: Cursor's three, VS Code's
+/// `hookEventName`, Claude's two), camelCase keys or a timestamp (only a dialect whose payloads
+/// have them), some of an agent's own keys (the largest share wins: Cursor and VS Code send
+/// Claude's `transcript_path` too, Copilot's PascalCase form sometimes), a camelCase event name,
+/// events only one agent sends. Bricks payloads look like Claude's without `transcript_path`;
+/// telling them apart (by `BRICKS_*` variables) is the caller's business.
 pub fn detect_host(payload: &Value) -> Option<Dialect> {
     let obj = payload.as_object()?;
     let event = obj.get("hook_event_name").and_then(Value::as_str);
     let find = |pred: &dyn Fn(Dialect) -> bool| Dialect::all().iter().copied().find(|d| pred(*d));
     let any_flavor =
         |d: Dialect, pred: &dyn Fn(&Tables) -> bool| d.flavors().any(|f| pred(f.tables()));
+    // (present, listed) of an agent's own keys.
+    let own_keys = |d: &Dialect| {
+        let keys = d.def().host.payload_keys;
+        (
+            keys.iter().filter(|k| obj.contains_key(**k)).count(),
+            keys.len(),
+        )
+    };
+    // Whether the payload, when it names its event under some agent's event key, names an
+    // event of `d` under `d`'s own (a VS Code `hookEventName` is no Gemini payload, a Claude
+    // `PreToolUse` no Gemini event).
+    let names_event = Dialect::all()
+        .iter()
+        .flat_map(|d| d.flavors())
+        .any(|f| obj.contains_key(f.tables().protocol.event_key));
+    let names_own_event = |d: &Dialect| {
+        !names_event
+            || d.flavors().any(|f| {
+                let t = f.tables();
+                obj.get(t.protocol.event_key)
+                    .and_then(Value::as_str)
+                    .is_some_and(|name| t.event_kind(name).is_some())
+            })
+    };
+    // Of the agents whose payload names one of their events, the one whose own keys are
+    // present in the largest share (`full`: all of them), the first registered on a tie.
+    let best_by_keys = |full: bool| {
+        Dialect::all()
+            .iter()
+            .copied()
+            .filter(|d| {
+                let (present, listed) = own_keys(d);
+                present > 0 && (!full || present == listed) && names_own_event(d)
+            })
+            .fold(None, |best: Option<Dialect>, d| match best {
+                Some(b) => {
+                    let ((p, n), (bp, bn)) = (own_keys(&d), own_keys(&b));
+                    Some(if p * bn > bp * n || (full && p > bp) {
+                        d
+                    } else {
+                        b
+                    })
+                }
+                None => Some(d),
+            })
+    };
+    if let Some(d) = best_by_keys(true) {
+        return Some(d);
+    }
     if obj.keys().any(|k| has_upper(k))
         && let Some(d) = find(&|d| any_flavor(d, &|t| t.key_case == KeyCase::Camel))
     {
         return Some(d);
     }
-    if obj.contains_key(TIMESTAMP)
-        && let Some(d) = find(&|d| any_flavor(d, &|t| t.timestamp != TimestampForm::None))
-    {
-        return Some(d);
+    if obj.contains_key(TIMESTAMP) {
+        // Of the agents that send a timestamp (and spell the event so, when it is named), one
+        // whose own keys are there, else the first: Gemini's and Copilot's PascalCase payloads
+        // share some event names and both have an ISO timestamp; only Gemini's always carry
+        // `transcript_path`.
+        let names_event =
+            |d: Dialect| event.is_none_or(|e| any_flavor(d, &|t| t.event_kind(e).is_some()));
+        let stamped =
+            |d: Dialect| any_flavor(d, &|t| t.timestamp != TimestampForm::None) && names_event(d);
+        let own_keys = |d: Dialect| {
+            d.def()
+                .host
+                .payload_keys
+                .iter()
+                .any(|k| obj.contains_key(*k))
+        };
+        if let Some(d) = find(&|d| stamped(d) && own_keys(d)).or_else(|| find(&stamped)) {
+            return Some(d);
+        }
     }
-    if let Some(d) = find(&|d| {
-        d.def()
-            .host
-            .payload_keys
-            .iter()
-            .any(|k| obj.contains_key(*k))
-    }) {
+    if let Some(d) = best_by_keys(false) {
         return Some(d);
     }
     let name = event?;
@@ -392,15 +471,39 @@ fn decode_args(form: ArgsForm, value: Value) -> Value {
     }
 }
 
+/// The canonical id (`mcp__server__tool`) of an MCP tool named in a flavour's own form, from
+/// the payload's MCP context where it has one, else from the name.
+fn mcp_id(t: &Tables, name: &str, fields: &Map<String, Value>) -> Option<String> {
+    if t.mcp_names == MCP_CANONICAL {
+        return None;
+    }
+    let context = t.protocol.mcp_context_key.and_then(|key| fields.get(key));
+    let part = |key: &str| context.and_then(|c| c.get(key)).and_then(Value::as_str);
+    let (server, tool) = match (part("server_name"), part("tool_name")) {
+        (Some(server), Some(tool)) if name == t.mcp_names.join(server, tool) => (server, tool),
+        _ => t.mcp_names.split(name)?,
+    };
+    Some(MCP_CANONICAL.join(server, tool))
+}
+
 fn encode_tool(event: &Event, flavor: Flavor, out: &mut Map<String, Value>) {
     let Some(tool) = &event.tool else { return };
     let t = flavor.tables();
-    let name = tool_name(flavor, &tool.name);
-    out.insert(native_key(t, TOOL_NAME), Value::String(name.to_string()));
+    let args = args_from_canonical(flavor, Some(&tool.name), &tool.input);
+    if let ArgsForm::TopLevel(_) = t.protocol.tool_args {
+        // The event is the tool: its arguments sit at the top level, no name is sent.
+        if let Value::Object(map) = args {
+            for (key, value) in map {
+                out.entry(key).or_insert(value);
+            }
+        }
+        return;
+    }
+    let name = tool_name(flavor, &tool.name).into_owned();
+    out.insert(native_key(t, TOOL_NAME), Value::String(name));
     if tool.input.is_null() {
         return;
     }
-    let args = args_from_canonical(flavor, Some(&tool.name), &tool.input);
     let args = match (t.protocol.tool_args, args) {
         (ArgsForm::JsonString, v @ (Value::Object(_) | Value::Array(_))) => {
             Value::String(v.to_string())
@@ -412,13 +515,22 @@ fn encode_tool(event: &Event, flavor: Flavor, out: &mut Map<String, Value>) {
 
 /// The name a handler of `flavor` sees for a tool: its own dialect's, else (a tool its dialect
 /// does not have, such as Claude's `NotebookEdit` for Copilot) the name an agent that has it
-/// gives it, never hookx's internal id (`notebook_edit`); unknown tools keep their name.
-pub fn tool_name(flavor: Flavor, id: &str) -> &str {
-    flavor
-        .tables()
-        .tool_name(id)
-        .or_else(|| Flavor::all().iter().find_map(|f| f.tables().tool_name(id)))
-        .unwrap_or(id)
+/// gives it, never hookx's internal id (`notebook_edit`); unknown tools keep their name. An MCP
+/// tool is spelled in the flavour's MCP form.
+pub fn tool_name(flavor: Flavor, id: &str) -> Cow<'_, str> {
+    let mcp = flavor.tables().mcp_names;
+    if mcp != MCP_CANONICAL
+        && let Some((server, tool)) = MCP_CANONICAL.split(id)
+    {
+        return Cow::Owned(mcp.join(server, tool));
+    }
+    Cow::Borrowed(
+        flavor
+            .tables()
+            .tool_name(id)
+            .or_else(|| Flavor::all().iter().find_map(|f| f.tables().tool_name(id)))
+            .unwrap_or(id),
+    )
 }
 
 /// The canonical id of a tool name in a `flavor` payload: its own dialect's name, else a name
@@ -505,6 +617,13 @@ pub(crate) fn json_kind(value: &Value) -> &'static str {
     }
 }
 
+/// A host's payload as JSON can read it: without the UTF-8 byte order mark some hosts (Cursor)
+/// put first, which JSON forbids, and with lone surrogates replaced
+/// ([`replace_lone_surrogates`]).
+pub fn readable(payload: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    replace_lone_surrogates(payload.strip_prefix(UTF8_BOM).unwrap_or(payload))
+}
+
 /// `payload` with every lone UTF-16 surrogate escape (`"\ud83d"` without its pair, as Node
 /// writes half an emoji cut off by `slice`) replaced by `\ufffd`, the replacement character: a
 /// Rust string cannot hold one, and serde_json refuses the whole payload for it. Same length;
@@ -585,5 +704,39 @@ mod surrogate_tests {
         assert_eq!(fixed(r#"{"a":"\ud83d"#), r#"{"a":"\ufffd"#);
         assert_eq!(fixed(r#"{"a":"\ud8"}"#), r#"{"a":"\ud8"}"#);
         assert_eq!(fixed("\\"), "\\");
+    }
+}
+
+#[cfg(test)]
+mod mcp_tests {
+    use super::*;
+    use crate::dialect::{claude, gemini};
+
+    /// Gemini CLI 0.61.0 (run): the MCP server `probe`'s tool `echo` is `mcp_probe_echo`, with
+    /// `mcp_context` naming both parts. Other agents spell it `mcp__probe__echo`.
+    #[test]
+    fn mcp_tool_names_follow_each_flavour() {
+        let payload = br#"{"session_id": "s", "cwd": "/p", "hook_event_name": "BeforeTool",
+            "timestamp": "2026-12-01T14:57:53.788Z", "tool_name": "mcp_my_server_echo_all",
+            "tool_input": {"text": "hi"},
+            "mcp_context": {"server_name": "my_server", "tool_name": "echo_all"}}"#;
+        let (event, _) = decode_event(payload, gemini::DIALECT).unwrap();
+        assert_eq!(
+            event.tool.as_ref().unwrap().name,
+            "mcp__my_server__echo_all"
+        );
+        assert_eq!(
+            encode_event(&event, claude::FLAVOR)["tool_name"],
+            "mcp__my_server__echo_all"
+        );
+        assert_eq!(
+            encode_event(&event, gemini::FLAVOR)["tool_name"],
+            "mcp_my_server_echo_all"
+        );
+        // Without a context, the server ends at the first separator.
+        let bare = br#"{"session_id": "s", "cwd": "/p", "hook_event_name": "BeforeTool",
+            "tool_name": "mcp_probe_echo", "tool_input": {}}"#;
+        let (event, _) = decode_event(bare, gemini::DIALECT).unwrap();
+        assert_eq!(event.tool.unwrap().name, "mcp__probe__echo");
     }
 }

@@ -1,0 +1,396 @@
+//! Cursor: `.cursor/hooks.json` and `~/.cursor/hooks.json`, `{"version": 1, "hooks": {event:
+//! [entry]}}` with camelCase events and flat `{command, type, matcher, timeout}` entries.
+//!
+//! Every fact here is "docs": read in cursor.com/docs/agent/hooks and
+//! cursor.com/docs/reference/third-party-hooks and in integrators' references that quote them
+//! (conformance/cursor-facts.md names each source); none was verified by running Cursor.
+//!
+//! Some Cursor events are a tool category rather than a moment (`beforeShellExecution` is
+//! `preToolUse` for the shell, with the command at the top of the payload and no `tool_name`).
+//! Each category is a flavour of its own, with a [`ToolScope`] and top-level arguments, so
+//! that its rules fire under other hosts only for those tools, and convert to a matcher.
+
+use super::{
+    CLAUDE_MATCHER_STYLE, CLAUDE_MATCHER_TARGETS, DetectSpec, Dialect, DialectDef, Flavor,
+    HostSpec, KeyCase, MatchOn, RouteSpec, Schema, Tables, TimestampForm, ToolScope,
+};
+use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
+use crate::discover::{Location, Pattern, Root, Scope};
+use crate::model::EventKind;
+use crate::model::tool::ids;
+use crate::protocol::ArgsForm;
+
+pub static DIALECT: Dialect = Dialect(&DEF);
+/// The generic events (`preToolUse`, `stop`, …).
+pub static FLAVOR: Flavor = Flavor(&TABLES);
+
+/// `preToolUse` tool names: "Shell", "Read", "Write", "StrReplace", MCP tools as
+/// `MCP:server:tool` (agents.md, Cursor: match). Argument names are not documented: taken to
+/// be Claude's.
+const TOOLS: &[(&str, &[&str])] = &[
+    (ids::SHELL, &["Shell"]),
+    (ids::READ, &["Read"]),
+    (ids::WRITE, &["Write"]),
+    (ids::EDIT, &["StrReplace"]),
+    (ids::TASK, &["Task"]),
+];
+
+/// One flavour's tables: what differs between the flavours is given, the rest is shared.
+macro_rules! cursor_tables {
+    (
+        name: $name:expr,
+        events: $events:expr,
+        matcher_targets: $targets:expr,
+        matcher_tries: $tries:expr,
+        key_renames: $renames:expr,
+        matcher_values: $values:expr,
+        protocol: $protocol:expr,
+        tool_scope: $scope:expr $(,)?
+    ) => {
+        Tables {
+            name: $name,
+            dialect: Dialect(&DEF),
+            events: $events,
+            tools: TOOLS,
+            tool_args: &[],
+            matcher_targets: $targets,
+            // Not documented beyond single names (`"matcher": "Shell"`): read as Claude's.
+            matcher_style: CLAUDE_MATCHER_STYLE,
+            exact_field_matchers: false,
+            mcp_names: super::MCP_CANONICAL,
+            matcher_tries_names_of: $tries,
+            key_case: KeyCase::Snake,
+            key_renames: $renames,
+            timestamp: TimestampForm::None,
+            // Unit and default are not documented; hookx takes seconds, Claude's prompt default.
+            default_timeout: [60, 30, 60],
+            project_dir_var: None,
+            parallel: true,
+            first_deny_stops_the_rest: false,
+            handler_types: &["command", "prompt"],
+            protocol: $protocol,
+            verified_with: None,
+            matcher_values: $values,
+            handler_key_overrides: &[],
+            invalid_matcher_effect: None,
+            tool_scope: $scope,
+            // No runnable client: no payload was ever recorded.
+            payload_keys: &[],
+        }
+    };
+}
+
+/// `conversation_id` names the session.
+const SESSION: (&str, &str) = ("session_id", "conversation_id");
+
+/// The generic events.
+pub static TABLES: Tables = cursor_tables! {
+    name: "cursor",
+    events: &[
+        (EventKind::SessionStart, "sessionStart"),
+        (EventKind::SessionEnd, "sessionEnd"),
+        (EventKind::UserPromptSubmit, "beforeSubmitPrompt"),
+        (EventKind::PreToolUse, "preToolUse"),
+        (EventKind::PostToolUse, "postToolUse"),
+        (EventKind::PostToolUseFailure, "postToolUseFailure"),
+        (EventKind::SubagentStart, "subagentStart"),
+        (EventKind::SubagentStop, "subagentStop"),
+        (EventKind::Stop, "stop"),
+        (EventKind::PreCompact, "preCompact"),
+        (EventKind::AfterAgentResponse, "afterAgentResponse"),
+        (EventKind::AfterAgentThought, "afterAgentThought"),
+    ],
+    // "`matcher` only on the generic tool events".
+    matcher_targets: &[
+        (EventKind::PreToolUse, MatchOn::ToolName),
+        (EventKind::PostToolUse, MatchOn::ToolName),
+        (EventKind::PostToolUseFailure, MatchOn::ToolName),
+    ],
+    matcher_tries: &[],
+    key_renames: &[SESSION],
+    matcher_values: &[],
+    protocol: protocol_rows::GENERIC,
+    tool_scope: ToolScope::Any,
+};
+
+/// `beforeShellExecution` / `afterShellExecution`: `command` (and `cwd`) at the top, `output`
+/// after.
+pub static SHELL_TABLES: Tables = cursor_tables! {
+    name: "cursor-shell",
+    events: &[
+        (EventKind::PreToolUse, "beforeShellExecution"),
+        (EventKind::PostToolUse, "afterShellExecution"),
+    ],
+    matcher_targets: &[],
+    matcher_tries: &[],
+    key_renames: &[SESSION, ("tool_response", "output")],
+    matcher_values: &[],
+    protocol: protocol_rows::category(ArgsForm::TopLevel(&["command"])),
+    tool_scope: ToolScope::Only(&[ids::SHELL]),
+};
+
+/// `beforeMCPExecution` / `afterMCPExecution`: `tool_name` (the server's own name for it),
+/// `tool_input` as a JSON string, `result_json` after.
+pub static MCP_TABLES: Tables = cursor_tables! {
+    name: "cursor-mcp",
+    events: &[
+        (EventKind::PreToolUse, "beforeMCPExecution"),
+        (EventKind::PostToolUse, "afterMCPExecution"),
+    ],
+    matcher_targets: &[],
+    matcher_tries: &[],
+    key_renames: &[SESSION, ("tool_response", "result_json")],
+    matcher_values: &[],
+    protocol: protocol_rows::category(ArgsForm::JsonString),
+    tool_scope: ToolScope::Mcp,
+};
+
+/// `beforeReadFile`: `file_path` (and the file's `content`) at the top.
+pub static READ_TABLES: Tables = cursor_tables! {
+    name: "cursor-read",
+    events: &[(EventKind::PreToolUse, "beforeReadFile")],
+    matcher_targets: &[],
+    matcher_tries: &[],
+    key_renames: &[SESSION],
+    matcher_values: &[],
+    protocol: protocol_rows::category(ArgsForm::TopLevel(&["file_path"])),
+    tool_scope: ToolScope::Only(&[ids::READ]),
+};
+
+/// `afterFileEdit`: `file_path` and the `edits` made.
+pub static EDIT_TABLES: Tables = cursor_tables! {
+    name: "cursor-edit",
+    events: &[(EventKind::PostToolUse, "afterFileEdit")],
+    matcher_targets: &[],
+    matcher_tries: &[],
+    key_renames: &[SESSION],
+    matcher_values: &[],
+    protocol: protocol_rows::category(ArgsForm::TopLevel(&["file_path"])),
+    tool_scope: ToolScope::Only(&[ids::EDIT, ids::WRITE, ids::MULTI_EDIT]),
+};
+
+/// Claude's files run by Cursor (third-party hooks): Claude's event names and answers, with
+/// Cursor's values in the payload ("Shell", `workspace_roots`, `conversation_id`).
+pub static CLAUDE_COMPAT_TABLES: Tables = cursor_tables! {
+    name: "cursor-claude",
+    events: &[
+        (EventKind::SessionStart, "SessionStart"),
+        (EventKind::SessionEnd, "SessionEnd"),
+        (EventKind::UserPromptSubmit, "UserPromptSubmit"),
+        (EventKind::PreToolUse, "PreToolUse"),
+        (EventKind::PostToolUse, "PostToolUse"),
+        (EventKind::PostToolUseFailure, "PostToolUseFailure"),
+        (EventKind::SubagentStart, "SubagentStart"),
+        (EventKind::SubagentStop, "SubagentStop"),
+        (EventKind::Stop, "Stop"),
+        (EventKind::PreCompact, "PreCompact"),
+    ],
+    matcher_targets: CLAUDE_MATCHER_TARGETS,
+    // Claude's files name Claude's tools: their matchers are taken to be read in Claude's
+    // names too (not documented), while the payload carries Cursor's.
+    matcher_tries: &[super::claude::FLAVOR],
+    key_renames: &[SESSION],
+    matcher_values: super::CLAUDE_MATCHER_VALUES,
+    protocol: super::claude::protocol_rows::PROTOCOL,
+    tool_scope: ToolScope::Any,
+};
+
+/// `{"version": 1, "hooks": …}`.
+pub static FILE: DocumentKind = DocumentKind {
+    name: "CursorHooksFile",
+    wrapper_optional: false,
+    top_keys: Some(&["version"]),
+    session_env: None,
+    frontmatter: false,
+};
+
+pub static DEF: DialectDef = DialectDef {
+    name: "cursor",
+    display: "Cursor",
+    product: "Cursor (docs)",
+    flavors: &[
+        Flavor(&TABLES),
+        Flavor(&SHELL_TABLES),
+        Flavor(&MCP_TABLES),
+        Flavor(&READ_TABLES),
+        Flavor(&EDIT_TABLES),
+        Flavor(&CLAUDE_COMPAT_TABLES),
+    ],
+    config: &CONFIG,
+    // Its generic camelCase events are Copilot's too; the category events are Cursor's alone.
+    detect: DetectSpec {
+        dirs: &[".cursor/"],
+        file_names: &[],
+        unmarked: false,
+        sole_event_flavors: &[
+            Flavor(&SHELL_TABLES),
+            Flavor(&MCP_TABLES),
+            Flavor(&READ_TABLES),
+            Flavor(&EDIT_TABLES),
+        ],
+        sole_top_keys: &[],
+        sole_handler_keys: &["failClosed", "loop_limit"],
+        top_keys: &[],
+        handler_keys: &[],
+        preferred: false,
+    },
+    locations: &[
+        Location {
+            id: "cursor-user",
+            dialect: Dialect(&DEF),
+            scope: Scope::User,
+            root: Root::Home,
+            pattern: Pattern::File(".cursor/hooks.json"),
+        },
+        Location {
+            id: "cursor-project",
+            dialect: Dialect(&DEF),
+            scope: Scope::Project,
+            root: Root::Project,
+            pattern: Pattern::File(".cursor/hooks.json"),
+        },
+    ],
+    // Third-party hooks: `.claude/settings.local.json`, `.claude/settings.json` and
+    // `~/.claude/settings.json`, when the user turns the setting on (hookx assumes on).
+    native: &[
+        "cursor-user",
+        "cursor-project",
+        "claude-user",
+        "claude-project",
+        "claude-local",
+    ],
+    kill_switch: None,
+    // Enterprise hooks (`/etc/cursor/hooks.json`, …; [third-party]) are not read; folder trust
+    // and what a malformed entry does are not documented.
+    managed: None,
+    folder_trust: None,
+    disabled_handlers: None,
+    malformed_entry_skips_file: &[],
+    host: HostSpec {
+        payload_keys: &["conversation_id", "generation_id", "workspace_roots"],
+        payload_events: &[],
+        env_markers: &[],
+    },
+    // No timeout on the route: its unit is not documented, and 600 read as milliseconds
+    // would cut every hook short.
+    route: RouteSpec {
+        matcher: None,
+        grouped: false,
+        command_key: "command",
+        timeout_key: None,
+    },
+    schema: Schema {
+        file_name: "cursor.schema.json",
+        text: include_str!("../../schemas/cursor.schema.json"),
+    },
+};
+
+static CONFIG: ConfigSpec = ConfigSpec {
+    handler_keys: &[
+        ("type", HandlerField::Type),
+        ("command", HandlerField::Command),
+        ("prompt", HandlerField::Prompt),
+        ("timeout", HandlerField::Timeout),
+    ],
+    flat_handlers: true,
+    wrapper_optional: false,
+    timeout_millis: false,
+    kept_keys: &[],
+    // No variable documented; "command paths are relative to the .cursor/hooks.json file".
+    project_dir_variable: super::NO_PROJECT_DIR_VARIABLE,
+    provided_env: &[],
+    merges_identical_handlers: false,
+    version: Some(1),
+    install_project: ".cursor/hooks.json",
+    install_user: ".cursor/hooks.json",
+    hook_dir_var: None,
+    reads_foreign_as: &[(Dialect(&super::claude::DEF), Flavor(&CLAUDE_COMPAT_TABLES))],
+    run_keys: RunKeys::NONE,
+    implied_type: Some("command"),
+    documents: Documents {
+        file: &FILE,
+        plugin: None,
+        frontmatter: None,
+    },
+    plugin_root_var: None,
+    convert_target: ".cursor/hooks.json",
+    type_only_on: &[],
+    plugins: None,
+};
+
+/// Run-time protocol rows: the answer shapes per event (cursor.com/docs/agent/hooks, as quoted
+/// by cupcake.eqtylab.io and pivanov.github.io/agent-hooks-bridge).
+mod protocol_rows {
+    use crate::model::{Decision, EventKind};
+    use crate::protocol::{
+        AnswerField as F, ArgsForm, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
+    };
+
+    const PRE: &[EventKind] = &[EventKind::PreToolUse];
+    /// `beforeSubmitPrompt`: `{continue, user_message}`.
+    const PROMPT: &[EventKind] = &[EventKind::UserPromptSubmit];
+    /// `stop`: `followup_message` makes the agent go on with it.
+    const STOP: &[EventKind] = &[EventKind::Stop];
+    /// `additional_context`: sessionStart, postToolUse.
+    const CONTEXT: &[EventKind] = &[EventKind::SessionStart, EventKind::PostToolUse];
+    /// "exit 2 = deny".
+    const EXIT2: &[(EventKind, Exit2)] = &[
+        (EventKind::PreToolUse, Exit2::Deny),
+        (EventKind::UserPromptSubmit, Exit2::Block),
+    ];
+    const ALL_DECISIONS: &[Decision] = &[Decision::Allow, Decision::Ask, Decision::Deny];
+    /// The permission answer of the `before…` events: the reason goes to the model
+    /// (`agent_message`) and to the user (`user_message`).
+    const PERMISSION: [F; 3] = [
+        F::new(Slot::Permission, &["permission"], Writes::On(PRE)),
+        F::new(Slot::PermissionReason, &["agent_message"], Writes::On(PRE)),
+        F::new(Slot::PermissionReason, &["user_message"], Writes::On(PRE)),
+    ];
+
+    pub(super) const GENERIC: ProtocolTables = ProtocolTables {
+        event_key: "hook_event_name",
+        event_key_only: None,
+        mcp_context_key: None,
+        exit_codes: ExitCodes::ByCode,
+        updated_input_merges: false,
+        event_shapes: &[],
+        verbatim_keys: &[],
+        tool_args: ArgsForm::ObjectOrString,
+        tool_result_keys: None,
+        env: &[],
+        plain_stdout_context: &[],
+        exit2: EXIT2,
+        // "failures fail-open unless `failClosed`".
+        failure_denies: &[],
+        fail_closed: PRE,
+        answer: &[
+            PERMISSION[0],
+            PERMISSION[1],
+            PERMISSION[2],
+            // `updated_input` on preToolUse only.
+            F::new(Slot::UpdatedInput, &["updated_input"], Writes::On(PRE)),
+            F::new(Slot::Continue, &["continue"], Writes::On(PROMPT)),
+            F::new(Slot::StopReason, &["user_message"], Writes::On(PROMPT)),
+            F::new(
+                Slot::BlockingReason,
+                &["followup_message"],
+                Writes::On(STOP),
+            ),
+            F::new(Slot::Context, &["additional_context"], Writes::On(CONTEXT)),
+        ],
+        answer_event_key: None,
+        permission_values: ALL_DECISIONS,
+        permission_passes: &[],
+        hook_budget: &[],
+    };
+
+    /// A tool-category flavour: the permission answer before, nothing after
+    /// ("fire-and-forget").
+    pub(super) const fn category(args: ArgsForm) -> ProtocolTables {
+        ProtocolTables {
+            tool_args: args,
+            answer: &PERMISSION,
+            ..GENERIC
+        }
+    }
+}

@@ -1,0 +1,268 @@
+//! VS Code agent hooks (the "Local" harness, Preview): `.github/hooks/*.json` with PascalCase
+//! events and flat `{type, command, windows, linux, osx, cwd, env, timeout}` entries.
+//!
+//! Every fact here is "docs": read in microsoft/vscode-docs `docs/agent-customization/hooks.md`
+//! (conformance/vscode-facts.md quotes each), none verified by running VS Code.
+//!
+//! VS Code has no file of its own: it reads Copilot's folders and Claude's settings files and
+//! sends every handler in them its own payload. A file is VS Code's only when `--from vscode`
+//! says so.
+
+use super::{
+    CLAUDE_MATCHER_STYLE, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, RouteSpec,
+    Schema, Tables, TimestampForm, ToolScope,
+};
+use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
+use crate::model::EventKind;
+use crate::model::tool::ids;
+
+pub static DIALECT: Dialect = Dialect(&DEF);
+pub static FLAVOR: Flavor = Flavor(&TABLES);
+
+/// "Claude Code uses snake_case for tool input properties (`tool_input.file_path`), while VS
+/// Code tools use camelCase (`tool_input.filePath`)" (hooks.md, FAQ).
+const FILE_ARGS: &[(&str, &str)] = &[
+    ("file_path", "filePath"),
+    ("old_string", "oldString"),
+    ("new_string", "newString"),
+];
+
+pub static TABLES: Tables = Tables {
+    name: "vscode",
+    dialect: Dialect(&DEF),
+    // "VS Code supports eight hook events" (hooks.md, Hook lifecycle events).
+    events: &[
+        (EventKind::SessionStart, "SessionStart"),
+        (EventKind::UserPromptSubmit, "UserPromptSubmit"),
+        (EventKind::PreToolUse, "PreToolUse"),
+        (EventKind::PostToolUse, "PostToolUse"),
+        (EventKind::PreCompact, "PreCompact"),
+        (EventKind::SubagentStart, "SubagentStart"),
+        (EventKind::SubagentStop, "SubagentStop"),
+        (EventKind::Stop, "Stop"),
+    ],
+    // The tool names the docs show: `runTerminalCommand`, `editFiles`, `createFile` (usage
+    // scenarios), `create_file`, `replace_string_in_file` (FAQ). The first is the one written.
+    tools: &[
+        (ids::SHELL, &["runTerminalCommand"]),
+        (ids::WRITE, &["create_file", "createFile"]),
+        (ids::EDIT, &["replace_string_in_file", "editFiles"]),
+    ],
+    tool_args: &[(ids::WRITE, FILE_ARGS), (ids::EDIT, FILE_ARGS)],
+    // "Hook matchers like "Edit|Write" are parsed but not applied. All hooks run on every
+    // matching event" (hooks.md, FAQ): no event filters on a matcher.
+    matcher_targets: &[],
+    matcher_style: CLAUDE_MATCHER_STYLE,
+    exact_field_matchers: false,
+    mcp_names: super::MCP_CANONICAL,
+    matcher_tries_names_of: &[],
+    // Mixed casing: `sessionId`, `hookEventName` beside `tool_name`, `tool_input`,
+    // `transcript_path` (hooks.md, Common input fields).
+    key_case: KeyCase::Snake,
+    key_renames: &[("session_id", "sessionId")],
+    timestamp: TimestampForm::Iso8601,
+    // "Timeout in seconds (default: 30)".
+    default_timeout: [30, 30, 30],
+    project_dir_var: None,
+    // Not stated; "the most restrictive decision wins" either way.
+    parallel: false,
+    first_deny_stops_the_rest: false,
+    // "Each hook entry must have type: "command"".
+    handler_types: &["command"],
+    protocol: protocol_rows::PROTOCOL,
+    verified_with: None,
+    // SessionStart `source`: "Currently always "new"".
+    matcher_values: &[(EventKind::SessionStart, &["new"])],
+    handler_key_overrides: &[],
+    invalid_matcher_effect: None,
+    tool_scope: ToolScope::Any,
+    // No runnable client: no payload was ever recorded.
+    payload_keys: &[],
+};
+
+/// `{"hooks": {Event: [entry]}}`.
+pub static FILE: DocumentKind = DocumentKind {
+    name: "VsCodeHookFile",
+    wrapper_optional: false,
+    top_keys: Some(&[]),
+    session_env: None,
+    frontmatter: false,
+};
+
+pub static DEF: DialectDef = DialectDef {
+    name: "vscode",
+    display: "VS Code",
+    product: "VS Code agent hooks (docs)",
+    flavors: &[Flavor(&TABLES)],
+    config: &CONFIG,
+    // Its files are Copilot's folders with Claude's event names: nothing marks one as VS Code's.
+    detect: DetectSpec {
+        dirs: &[],
+        file_names: &[],
+        unmarked: false,
+        sole_event_flavors: &[],
+        sole_top_keys: &[],
+        sole_handler_keys: &[],
+        top_keys: &[],
+        handler_keys: &[],
+        preferred: false,
+    },
+    locations: &[],
+    // hooks.md, Hook file locations: `.github/hooks/*.json`, `.claude/settings.json`,
+    // `.claude/settings.local.json`, `~/.copilot/hooks`, `~/.claude/settings.json`.
+    native: &[
+        "copilot-user",
+        "copilot-project",
+        "claude-user",
+        "claude-project",
+        "claude-local",
+    ],
+    kill_switch: None,
+    // Enterprise policy only turns hooks off (not read); folder trust and what a malformed
+    // entry does are not documented.
+    managed: None,
+    folder_trust: None,
+    disabled_handlers: None,
+    malformed_entry_skips_file: &[],
+    host: HostSpec {
+        // Its event key; `sessionId` is Copilot's too.
+        payload_keys: &["hookEventName"],
+        payload_events: &[],
+        env_markers: &[],
+    },
+    route: RouteSpec {
+        matcher: None,
+        grouped: false,
+        command_key: "command",
+        timeout_key: Some("timeout"),
+    },
+    schema: Schema {
+        file_name: "vscode.schema.json",
+        text: include_str!("../../schemas/vscode.schema.json"),
+    },
+};
+
+static CONFIG: ConfigSpec = ConfigSpec {
+    // hooks.md, Hook command properties.
+    handler_keys: &[
+        ("type", HandlerField::Type),
+        ("command", HandlerField::Command),
+        ("windows", HandlerField::Windows),
+        ("linux", HandlerField::Linux),
+        ("osx", HandlerField::Osx),
+        ("cwd", HandlerField::Cwd),
+        ("env", HandlerField::Env),
+        ("timeout", HandlerField::Timeout),
+    ],
+    // Copilot's `bash` and `powershell` ("mapped to OS-specific commands", FAQ) are VS Code
+    // reading Copilot's files, which are Copilot's dialect; `timeoutSec`, in one example of the
+    // docs but in no table, is kept as written.
+    flat_handlers: true,
+    wrapper_optional: false,
+    timeout_millis: false,
+    kept_keys: &[],
+    // No variable documented; `cwd` is "relative to repository root".
+    project_dir_variable: super::NO_PROJECT_DIR_VARIABLE,
+    provided_env: &[],
+    merges_identical_handlers: false,
+    version: None,
+    // Copilot CLI reads `.github/hooks` too: a file of its own keeps the two routes apart.
+    install_project: ".github/hooks/hookx-vscode.json",
+    install_user: ".copilot/hooks/hookx-vscode.json",
+    hook_dir_var: None,
+    // "VS Code parses Claude Code's hook configuration format" and "parses Copilot CLI hook
+    // configurations": their handlers get VS Code's payload.
+    reads_foreign_as: &[
+        (Dialect(&super::claude::DEF), Flavor(&TABLES)),
+        (Dialect(&super::copilot::DEF), Flavor(&TABLES)),
+    ],
+    run_keys: RunKeys::NONE,
+    implied_type: None,
+    documents: Documents {
+        file: &FILE,
+        plugin: None,
+        frontmatter: None,
+    },
+    plugin_root_var: None,
+    convert_target: ".github/hooks/vscode-hooks.json",
+    type_only_on: &[],
+    plugins: None,
+};
+
+/// Run-time protocol rows (hooks.md, Hook input and output and the per-event sections).
+mod protocol_rows {
+    use crate::model::{Decision, EventKind};
+    use crate::protocol::{
+        AnswerField as F, ArgsForm, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
+    };
+
+    const HSO: &str = "hookSpecificOutput";
+    const PRE: &[EventKind] = &[EventKind::PreToolUse];
+    /// `hookSpecificOutput.additionalContext`: PreToolUse, PostToolUse, SessionStart,
+    /// SubagentStart.
+    const CONTEXT: &[EventKind] = &[
+        EventKind::PreToolUse,
+        EventKind::PostToolUse,
+        EventKind::SessionStart,
+        EventKind::SubagentStart,
+    ];
+    /// Top-level `decision: "block"` + `reason`: PostToolUse, SubagentStop.
+    const TOP_BLOCK: &[EventKind] = &[EventKind::PostToolUse, EventKind::SubagentStop];
+    /// Stop's `decision` sits in `hookSpecificOutput`.
+    const STOP: &[EventKind] = &[EventKind::Stop];
+
+    pub(super) const PROTOCOL: ProtocolTables = ProtocolTables {
+        event_key: "hookEventName",
+        event_key_only: None,
+        mcp_context_key: None,
+        exit_codes: ExitCodes::ByCode,
+        updated_input_merges: false,
+        event_shapes: &[],
+        verbatim_keys: &[],
+        tool_args: ArgsForm::Object,
+        tool_result_keys: None,
+        env: &[],
+        plain_stdout_context: &[],
+        // "2: Blocking error: stop processing and show error to model".
+        exit2: &[
+            (EventKind::PreToolUse, Exit2::Deny),
+            (EventKind::UserPromptSubmit, Exit2::Block),
+            (EventKind::Stop, Exit2::Block),
+            (EventKind::SubagentStop, Exit2::Block),
+            (EventKind::PostToolUse, Exit2::Context),
+        ],
+        failure_denies: &[],
+        fail_closed: &[EventKind::PreToolUse],
+        answer: &[
+            // "All hooks support these output fields".
+            F::new(Slot::Continue, &["continue"], Writes::All),
+            F::new(Slot::StopReason, &["stopReason"], Writes::All),
+            F::new(Slot::SystemMessage, &["systemMessage"], Writes::All),
+            F::new(
+                Slot::Permission,
+                &[HSO, "permissionDecision"],
+                Writes::On(PRE),
+            ),
+            F::new(
+                Slot::PermissionReason,
+                &[HSO, "permissionDecisionReason"],
+                Writes::On(PRE),
+            ),
+            F::new(Slot::UpdatedInput, &[HSO, "updatedInput"], Writes::On(PRE)),
+            F::new(Slot::Decision, &["decision"], Writes::On(TOP_BLOCK)),
+            F::new(Slot::Reason, &["reason"], Writes::On(TOP_BLOCK)),
+            F::new(Slot::Decision, &[HSO, "decision"], Writes::On(STOP)),
+            F::new(Slot::Reason, &[HSO, "reason"], Writes::On(STOP)),
+            F::new(
+                Slot::Context,
+                &[HSO, "additionalContext"],
+                Writes::On(CONTEXT),
+            ),
+        ],
+        answer_event_key: Some((HSO, "hookEventName")),
+        // "deny (most restrictive) … ask … allow".
+        permission_values: &[Decision::Allow, Decision::Ask, Decision::Deny],
+        permission_passes: &[],
+        hook_budget: &[],
+    };
+}

@@ -1,0 +1,589 @@
+//! Cursor and VS Code, whose facts come from their documents (no runnable client here): their
+//! documented payloads (`tests/fixtures/documented/{cursor,vscode}-docs/`) through `hookx run
+//! --host`, answered by real shell handlers of another dialect, must come back in the host's
+//! documented answer shape for that event; and their handlers, run under other hosts, must get
+//! their own documented payload and have their answers translated.
+#![cfg(unix)]
+
+mod common;
+
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+struct Project {
+    _tmp: tempfile::TempDir,
+    project: PathBuf,
+    home: PathBuf,
+}
+
+impl Project {
+    fn new() -> Project {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let (project, home) = (root.join("project"), root.join("home"));
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        Project {
+            _tmp: tmp,
+            project,
+            home,
+        }
+    }
+
+    fn write(&self, rel: &str, value: Value) {
+        common::write(&self.project, rel, &value.to_string());
+    }
+
+    fn trust(&self) {
+        common::hookx_at(&self.project, &self.home, &["trust"]).success();
+    }
+
+    /// `hookx ARGS` with `stdin`: exit code, stdout, stderr.
+    fn hookx(&self, args: &[&str], stdin: impl Into<Vec<u8>>) -> (i32, String, String) {
+        let out = common::hookx()
+            .args(args)
+            .current_dir(&self.project)
+            .env_remove("HOOKX_HOME")
+            .env("HOME", &self.home)
+            .write_stdin(stdin.into())
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    }
+
+    fn read(&self, rel: &str) -> Value {
+        let path = self.project.join(rel);
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: the handler did not run: {e}", path.display()));
+        serde_json::from_str(&text).unwrap()
+    }
+}
+
+/// The `stdin` of a documented fixture, with the project put in.
+fn documented(folder: &str, event: &str, project: &Path) -> String {
+    let path = common::fixtures_dir()
+        .join("documented")
+        .join(folder)
+        .join(format!("{event}.json"));
+    let fixture: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    fixture["stdin"]
+        .to_string()
+        .replace("<project>", project.to_str().unwrap())
+}
+
+fn json_of(stdout: &str) -> Value {
+    serde_json::from_str(stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout:?}"))
+}
+
+/// A Copilot handler (camelCase) that records its stdin and answers `answer`.
+fn copilot_handler(record: &str, answer: &Value) -> Value {
+    json!({"type": "command", "bash": format!("cat > {record}; echo '{answer}'")})
+}
+
+#[test]
+fn cursor_host_answers_in_cursor_shapes_per_event() {
+    let p = Project::new();
+    p.write(
+        ".github/hooks/guard.json",
+        json!({"version": 1, "hooks": {
+            "preToolUse": [copilot_handler("pre.json", &json!({"permissionDecision": "deny", "permissionDecisionReason": "no rm"}))],
+            "agentStop": [copilot_handler("stop.json", &json!({"decision": "block", "reason": "run the tests"}))],
+            "userPromptSubmitted": [copilot_handler("prompt.json", &json!({"decision": "block", "reason": "no secrets"}))],
+            "sessionStart": [copilot_handler("start.json", &json!({"additionalContext": "branch main"}))],
+            "postToolUse": [copilot_handler("post.json", &json!({"additionalContext": "lint clean"}))],
+        }}),
+    );
+    p.trust();
+    let run = |event: &str, stdin: Vec<u8>| {
+        p.hookx(&["run", "--host", "cursor", "--event", event], stdin)
+    };
+
+    // beforeShellExecution, with the BOM Cursor puts first: the Copilot handler gets `bash`
+    // with the command, and its deny comes back as `permission` with both messages.
+    let mut stdin = b"\xEF\xBB\xBF".to_vec();
+    stdin.extend(documented("cursor-docs", "beforeShellExecution", &p.project).into_bytes());
+    let (code, out, err) = run("beforeShellExecution", stdin);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        json_of(&out),
+        json!({"permission": "deny", "agent_message": "no rm", "user_message": "no rm"})
+    );
+    let got = p.read("pre.json");
+    assert_eq!(got["toolName"], "bash");
+    assert_eq!(got["toolArgs"]["command"], "npm install express");
+    assert_eq!(got["sessionId"], "conv-123");
+
+    // The generic preToolUse: same answer shape; the Copilot handler sees `bash` for `Shell`.
+    let (code, out, _) = run(
+        "preToolUse",
+        documented("cursor-docs", "preToolUse", &p.project).into(),
+    );
+    assert_eq!(code, 0);
+    assert_eq!(json_of(&out)["permission"], "deny");
+    assert_eq!(p.read("pre.json")["toolArgs"]["command"], "npm test");
+
+    // beforeReadFile is a Read: the Copilot preToolUse handler gets `view` with its `path`.
+    let (code, out, _) = run(
+        "beforeReadFile",
+        documented("cursor-docs", "beforeReadFile", &p.project).into(),
+    );
+    assert_eq!(code, 0);
+    assert_eq!(json_of(&out)["permission"], "deny");
+    let got = p.read("pre.json");
+    assert_eq!(got["toolName"], "view");
+    assert!(
+        got["toolArgs"]["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("secrets.env")
+    );
+
+    // stop: a block becomes a follow-up message.
+    let (code, out, _) = run("stop", documented("cursor-docs", "stop", &p.project).into());
+    assert_eq!(code, 0);
+    assert_eq!(json_of(&out), json!({"followup_message": "run the tests"}));
+
+    // beforeSubmitPrompt has no JSON block with a reason for the model: exit 2, reason on stderr.
+    let (code, out, err) = run(
+        "beforeSubmitPrompt",
+        documented("cursor-docs", "beforeSubmitPrompt", &p.project).into(),
+    );
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(err.trim(), "no secrets");
+    assert_eq!(p.read("prompt.json")["prompt"], "Fix the bug in main.ts");
+
+    // Context: sessionStart and postToolUse take `additional_context`.
+    for event in ["sessionStart", "postToolUse"] {
+        let (code, out, _) = run(event, documented("cursor-docs", event, &p.project).into());
+        assert_eq!(code, 0);
+        let expected = if event == "sessionStart" {
+            "branch main"
+        } else {
+            "lint clean"
+        };
+        assert_eq!(
+            json_of(&out),
+            json!({"additional_context": expected}),
+            "{event}"
+        );
+    }
+
+    // afterFileEdit is fire-and-forget: the handler's context cannot reach Cursor, and hookx
+    // says so instead of answering a field Cursor does not read.
+    let (code, out, err) = run(
+        "afterFileEdit",
+        documented("cursor-docs", "afterFileEdit", &p.project).into(),
+    );
+    assert_eq!((code, out.as_str()), (0, ""));
+    assert!(err.contains("additional context dropped"), "{err}");
+    assert!(
+        p.read("post.json")["toolArgs"]["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("main.ts")
+    );
+}
+
+#[test]
+fn vscode_host_answers_in_vscode_shapes_and_runs_cursor_handlers() {
+    let p = Project::new();
+    // VS Code runs Copilot's and Claude's files itself: hookx runs the Cursor file.
+    p.write(
+        ".cursor/hooks.json",
+        json!({"version": 1, "hooks": {
+            "beforeShellExecution": [{"command": "cat > shell.json; echo '{\"permission\":\"deny\",\"agent_message\":\"not here\"}'"}],
+            "stop": [{"command": "cat > stop.json; echo '{\"followup_message\":\"add a test\"}'"}],
+            "sessionStart": [{"command": "echo '{\"additional_context\":\"cursor context\"}'"}],
+        }}),
+    );
+    p.trust();
+    let run = |event: &str| {
+        p.hookx(
+            &["run", "--host", "vscode", "--event", event],
+            documented("vscode-docs", event, &p.project),
+        )
+    };
+    let (code, out, err) = run("PreToolUse");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        json_of(&out)["hookSpecificOutput"],
+        json!({"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "not here"})
+    );
+    // `runTerminalCommand` is the shell: the category handler gets the command at the top.
+    let got = p.read("shell.json");
+    assert_eq!(got["hook_event_name"], "beforeShellExecution");
+    assert_eq!(got["command"], "rm -rf dist");
+    assert_eq!(got["conversation_id"], "session-identifier");
+    assert!(got.get("tool_name").is_none());
+
+    let (code, out, _) = run("Stop");
+    assert_eq!(code, 0);
+    assert_eq!(
+        json_of(&out)["hookSpecificOutput"],
+        json!({"hookEventName": "Stop", "decision": "block", "reason": "add a test"})
+    );
+    assert_eq!(p.read("stop.json")["hook_event_name"], "stop");
+
+    let (code, out, _) = run("SessionStart");
+    assert_eq!(code, 0);
+    assert_eq!(
+        json_of(&out)["hookSpecificOutput"]["additionalContext"],
+        "cursor context"
+    );
+
+    // A tool the shell category does not hold: the handler does not run.
+    std::fs::remove_file(p.project.join("shell.json")).unwrap();
+    let (code, out, _) = run("PostToolUse");
+    assert_eq!((code, out.as_str()), (0, ""));
+    assert!(!p.project.join("shell.json").exists());
+}
+
+#[test]
+fn cursor_and_vscode_handlers_under_claude() {
+    let p = Project::new();
+    let claude_pre = json!({"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": p.project,
+        "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git push"}, "tool_use_id": "t1"});
+    let claude_edit = json!({"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": p.project,
+        "hook_event_name": "PreToolUse", "tool_name": "Edit", "tool_input": {"file_path": "a.rs", "old_string": "x", "new_string": "y"}, "tool_use_id": "t2"});
+
+    // A Cursor category handler: the shell only, with Cursor's payload and answer.
+    let cursor = "cat > got.json; echo '{\"permission\":\"deny\",\"agent_message\":\"no push\"}'";
+    let (code, out, err) = p.hookx(
+        &[
+            "exec",
+            "--host",
+            "claude",
+            "--as",
+            "cursor-shell",
+            "--event",
+            "PreToolUse",
+            "--",
+            "sh",
+            "-c",
+            cursor,
+        ],
+        claude_pre.to_string(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        json_of(&out)["hookSpecificOutput"]["permissionDecision"],
+        "deny"
+    );
+    assert_eq!(
+        json_of(&out)["hookSpecificOutput"]["permissionDecisionReason"],
+        "no push"
+    );
+    let got = p.read("got.json");
+    assert_eq!(got["hook_event_name"], "beforeShellExecution");
+    assert_eq!(got["command"], "git push");
+
+    // A VS Code handler: `sessionId`, `hookEventName`, VS Code's tool name and camelCase
+    // arguments; its Claude-like answer is read back.
+    let vscode = "cat > got.json; echo '{\"hookSpecificOutput\":{\"permissionDecision\":\"ask\",\"permissionDecisionReason\":\"check it\"}}'";
+    let (code, out, err) = p.hookx(
+        &[
+            "exec",
+            "--host",
+            "claude",
+            "--as",
+            "vscode",
+            "--event",
+            "PreToolUse",
+            "--",
+            "sh",
+            "-c",
+            vscode,
+        ],
+        claude_edit.to_string(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        json_of(&out)["hookSpecificOutput"]["permissionDecision"],
+        "ask"
+    );
+    let got = p.read("got.json");
+    assert_eq!(got["hookEventName"], "PreToolUse");
+    assert_eq!(got["sessionId"], "s1");
+    assert_eq!(got["tool_name"], "replace_string_in_file");
+    assert_eq!(got["tool_input"]["filePath"], "a.rs");
+    assert_eq!(got["tool_input"]["oldString"], "x");
+}
+
+/// `hookx install --host cursor|vscode` writes routes into the host's own file; running a
+/// route's command line the way the host would (`sh -c`, the documented payload on stdin, a
+/// BOM first for Cursor) reaches the project's foreign hooks and answers in the host's shape.
+#[test]
+fn installed_routes_run_under_cursor_and_vscode() {
+    let p = Project::new();
+    p.write(
+        ".bricks/hooks.json",
+        json!({"hooks": {"PreToolUse": [{"matcher": "bash", "hooks": [
+            {"type": "command", "command": "echo '{\"hookSpecificOutput\":{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"bricks says no\"}}'"}
+        ]}]}}),
+    );
+    p.trust();
+    let hookx = assert_cmd::cargo::cargo_bin("hookx");
+    for (host, file, event, folder, bom) in [
+        (
+            "cursor",
+            ".cursor/hooks.json",
+            "preToolUse",
+            "cursor-docs",
+            true,
+        ),
+        (
+            "vscode",
+            ".github/hooks/hookx-vscode.json",
+            "PreToolUse",
+            "vscode-docs",
+            false,
+        ),
+    ] {
+        let (code, _, err) = p.hookx(
+            &[
+                "install",
+                "--host",
+                host,
+                "--hookx",
+                hookx.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert_eq!(code, 0, "{host}: {err}");
+        let route = p.read(file)["hooks"][event][0]["command"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{host}: no route for {event}"))
+            .to_string();
+        let mut stdin = if bom {
+            b"\xEF\xBB\xBF".to_vec()
+        } else {
+            Vec::new()
+        };
+        stdin.extend(documented(folder, event, &p.project).into_bytes());
+        let out = std::process::Command::new("sh")
+            .args(["-c", &route])
+            .current_dir(&p.project)
+            .env_remove("HOOKX_HOME")
+            .env("HOME", &p.home)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child.stdin.take().unwrap().write_all(&stdin)?;
+                child.wait_with_output()
+            })
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{host}: {out:?}");
+        let answer = json_of(&String::from_utf8_lossy(&out.stdout));
+        let denied = match host {
+            "cursor" => answer["permission"].clone(),
+            _ => answer["hookSpecificOutput"]["permissionDecision"].clone(),
+        };
+        assert_eq!(denied, "deny", "{host}: {answer}");
+    }
+}
+
+/// `list` shows a Cursor file's rules under their flavours, and which host runs each; VS Code's
+/// ignored matchers are a `validate` warning and a located `convert` loss.
+#[test]
+fn list_validate_and_convert_know_the_docs_dialects() {
+    let p = Project::new();
+    p.write(
+        ".cursor/hooks.json",
+        json!({"version": 1, "hooks": {
+            "beforeShellExecution": [{"command": "./guard.sh"}],
+            "preToolUse": [{"command": "./all.sh", "matcher": "Read"}],
+        }}),
+    );
+    p.trust();
+    let (code, out, err) = p.hookx(&["list", "--format", "json", "--host", "vscode"], "");
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Value> = serde_json::from_str(&out).unwrap();
+    let flavours: Vec<&str> = rows.iter().filter_map(|r| r["flavor"].as_str()).collect();
+    assert_eq!(flavours, ["cursor-shell", "cursor"], "{out}");
+    assert!(rows.iter().all(|r| r["dialect"] == "cursor"), "{out}");
+
+    let file = common::fixtures_dir().join("vscode/wild-ignored-matcher.json");
+    let file = file.to_str().unwrap();
+    let (code, out, _) = p.hookx(&["validate", file, "--from", "vscode"], "");
+    assert_eq!(code, 0, "a warning is no error: {out}");
+    assert!(
+        out.contains(":6:20: warning: vscode ignores matchers on `PreToolUse`"),
+        "{out}"
+    );
+
+    let claude = common::fixtures_dir().join("claude/seed-block-rm.json");
+    let (code, _, err) = p.hookx(
+        &[
+            "convert",
+            claude.to_str().unwrap(),
+            "--to",
+            "vscode",
+            "--no-wrap",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("(/hooks/PreToolUse/0/matcher): matcher `Bash` on `PreToolUse`")
+            && err.contains("vscode does not filter `PreToolUse` events by a matcher"),
+        "{err}"
+    );
+}
+
+/// The Copilot CLI also loads the route installed for VS Code (both read `.github/hooks`):
+/// called with Copilot's payload and `COPILOT_CLI=1`, the VS Code route answers nothing and runs
+/// nothing, since Copilot's own route answers that event.
+#[test]
+fn the_vscode_route_run_by_copilot_stays_silent() {
+    let p = Project::new();
+    p.write(
+        ".bricks/hooks.json",
+        json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "touch ran"}]}]}}),
+    );
+    p.trust();
+    let copilot_pascal = json!({"session_id": "s", "timestamp": "2026-01-01T00:00:00.000Z",
+        "cwd": p.project, "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "ls"}});
+    let out = common::hookx()
+        .args(["run", "--host", "vscode", "--event", "PreToolUse"])
+        .current_dir(&p.project)
+        .env_remove("HOOKX_HOME")
+        .env("HOME", &p.home)
+        .env("COPILOT_CLI", "1")
+        .write_stdin(copilot_pascal.to_string())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    assert!(!p.project.join("ran").exists(), "the handler ran twice");
+    // The same payload from VS Code itself (no COPILOT_CLI) runs the hook.
+    let (code, _, err) = p.hookx(
+        &["run", "--host", "vscode", "--event", "PreToolUse"],
+        documented("vscode-docs", "PreToolUse", &p.project),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(p.project.join("ran").exists(), "{err}");
+}
+
+/// What Cursor and VS Code send the handlers of Claude's files, which they run themselves
+/// (`hookx simulate` shows it without the agent): Cursor gives them Claude's event names with
+/// its own tool names and keys, and reads their matchers in Claude's tool names; VS Code gives
+/// them its own payload and ignores their matchers.
+#[test]
+fn claude_files_under_cursor_and_vscode() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+            "command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"claude says no\"}}'"}]}]}}),
+    );
+    let simulate = |args: &[&str]| {
+        let mut all = vec!["simulate"];
+        all.extend_from_slice(args);
+        p.hookx(&all, "")
+    };
+    let (code, out, err) = simulate(&[
+        "--host",
+        "cursor",
+        "--event",
+        "preToolUse",
+        "--tool",
+        "Shell",
+        "--input",
+        r#"{"command":"ls"}"#,
+        "--expect",
+        "deny",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("(cursor-claude)"), "{out}");
+    assert!(
+        out.contains(r#"stdin:   {"hook_event_name":"PreToolUse","conversation_id":"#)
+            && out.contains(r#""tool_name":"Shell""#),
+        "{out}"
+    );
+    assert!(
+        out.contains(r#"{"permission":"deny","agent_message":"claude says no""#),
+        "{out}"
+    );
+    // A Read: the `Bash` matcher does not fire under Cursor…
+    let (code, _, _) = simulate(&[
+        "--host",
+        "cursor",
+        "--event",
+        "preToolUse",
+        "--tool",
+        "Read",
+        "--input",
+        r#"{"file_path":"a"}"#,
+        "--expect",
+        "allow",
+    ]);
+    assert_eq!(code, 0);
+    // …but fires under VS Code, which ignores matchers.
+    let (code, out, err) = simulate(&[
+        "--host",
+        "vscode",
+        "--event",
+        "PreToolUse",
+        "--tool",
+        "replace_string_in_file",
+        "--input",
+        r#"{"filePath":"a","oldString":"x","newString":"y"}"#,
+        "--expect",
+        "deny",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains(r#"stdin:   {"hookEventName":"PreToolUse","#)
+            && out.contains(r#""sessionId":"#),
+        "{out}"
+    );
+}
+
+/// Without `--host`, a Cursor payload (BOM first, Claude's `transcript_path` among Cursor's own
+/// keys) is told to be Cursor's and answered in Cursor's shape; a VS Code payload likewise.
+#[test]
+fn a_cursor_payload_is_recognised_without_host() {
+    let p = Project::new();
+    p.write(
+        ".github/hooks/guard.json",
+        json!({"version": 1, "hooks": {"preToolUse": [copilot_handler("pre.json",
+            &json!({"permissionDecision": "deny", "permissionDecisionReason": "no"}))]}}),
+    );
+    p.trust();
+    let mut payload: Value =
+        serde_json::from_str(&documented("cursor-docs", "preToolUse", &p.project)).unwrap();
+    payload["transcript_path"] = "/tmp/transcript.jsonl".into();
+    let mut stdin = b"\xEF\xBB\xBF".to_vec();
+    stdin.extend(payload.to_string().into_bytes());
+    let (code, out, err) = p.hookx(&["run"], stdin);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json_of(&out)["permission"], "deny", "{out} {err}");
+
+    // VS Code's payload (`hookEventName`, `sessionId`, an ISO timestamp, `transcript_path`) is
+    // VS Code's, not Copilot's or Claude's: it runs the Bricks file, not Copilot's (which VS
+    // Code runs itself).
+    p.write(
+        ".bricks/hooks.json",
+        json!({"hooks": {"PreToolUse": [{"matcher": "bash", "hooks": [{"type": "command",
+            "command": "echo '{\"hookSpecificOutput\":{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"no\"}}'"}]}]}}),
+    );
+    p.trust();
+    let (code, out, err) = p.hookx(
+        &["run"],
+        documented("vscode-docs", "PreToolUse", &p.project),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        json_of(&out)["hookSpecificOutput"]["permissionDecision"],
+        "deny",
+        "{out} {err}"
+    );
+}
