@@ -13,6 +13,7 @@ clients=(
   "@anthropic-ai/claude-code@2.1.332 claude-2.1.332 node_modules/@anthropic-ai/claude-code-linux-x64/claude"
   "@github/copilot@1.0.102 copilot-1.0.102 node_modules/@github/copilot-linux-x64/copilot"
   "@google/gemini-cli@0.61.0 gemini-0.61.0 node_modules/@google/gemini-cli/bundle/gemini.js"
+  "@openai/codex@0.171.0 codex-0.171.0 node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"
 )
 
 pids=()

@@ -30,7 +30,7 @@ const ORIGINS: [&str; 2] = ["recorded", "documented"];
 
 /// Hosts whose payloads are recorded ahead of their dialect (issue 12, phase 1: the client's
 /// ground truth first): their folders are skipped until hookx knows the host.
-const PENDING_HOSTS: &[&str] = &["gemini"];
+const PENDING_HOSTS: &[&str] = &["gemini", "codex"];
 
 fn recorded() -> Vec<Recorded> {
     let mut found = Vec::new();
