@@ -8,7 +8,7 @@
 mod common;
 
 use hookx::dialect::{Dialect, Flavor};
-use hookx::dialect::{bricks, claude, copilot};
+use hookx::dialect::{bricks, claude, codex, copilot};
 use hookx::protocol::decode_event_as;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -30,7 +30,7 @@ const ORIGINS: [&str; 2] = ["recorded", "documented"];
 
 /// Hosts whose payloads are recorded ahead of their dialect (issue 12, phase 1: the client's
 /// ground truth first): their folders are skipped until hookx knows the host.
-const PENDING_HOSTS: &[&str] = &["gemini", "codex"];
+const PENDING_HOSTS: &[&str] = &["gemini"];
 
 fn recorded() -> Vec<Recorded> {
     let mut found = Vec::new();
@@ -132,16 +132,19 @@ impl World {
                 (name.to_string(), group)
             })
             .collect();
-        let claude: serde_json::Map<String, Value> = claude::FLAVOR
-            .tables()
-            .events
-            .iter()
-            .map(|(_, name)| {
-                let group =
-                    json!([{"hooks": [{"type": "command", "command": recorder("claude")}]}]);
-                (name.to_string(), group)
-            })
-            .collect();
+        let grouped = |flavor: Flavor| -> serde_json::Map<String, Value> {
+            flavor
+                .tables()
+                .events
+                .iter()
+                .map(|(_, name)| {
+                    let group = json!([{"hooks": [
+                        {"type": "command", "command": recorder(flavor.name())}]}]);
+                    (name.to_string(), group)
+                })
+                .collect()
+        };
+        let claude = grouped(claude::FLAVOR);
         common::write(
             &project,
             ".github/hooks/replay.json",
@@ -158,6 +161,11 @@ impl World {
             &home,
             ".claude/settings.json",
             &json!({"hooks": claude}).to_string(),
+        );
+        common::write(
+            &home,
+            ".codex/hooks.json",
+            &json!({"hooks": grouped(codex::FLAVOR)}).to_string(),
         );
         common::hookx_at(&project, &home, &["trust"]).success();
         World {

@@ -792,11 +792,11 @@ impl Converter<'_> {
     ) -> String {
         let (from_spec, to_spec) = (from.dialect().config(), to.dialect().config());
         let mut line = line.to_string();
-        if from_spec.project_dir_variable != "PWD" {
+        if let Some(from_var) = from_spec.project_dir_variable {
             line = replace_variable(
                 &line,
-                from_spec.project_dir_variable,
-                to_spec.project_dir_variable,
+                from_var,
+                to_spec.project_dir_variable.unwrap_or("PWD"),
             );
         }
         for var in from_spec.provided_env {

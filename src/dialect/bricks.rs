@@ -70,6 +70,7 @@ pub static TABLES: Tables = Tables {
     matcher_values: super::BRICKS_MATCHER_VALUES,
     handler_key_overrides: &[],
     invalid_matcher_effect: None,
+    tool_codecs: &[],
 };
 
 /// `hooks.json`, with or without the `hooks` wrapper.
@@ -143,7 +144,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     ],
     flat_handlers: false,
     wrapper_optional: true,
-    project_dir_variable: "BRICKS_PROJECT_DIR",
+    project_dir_variable: Some("BRICKS_PROJECT_DIR"),
     provided_env: &["BRICKS_SESSION_ID", "BRICKS_HOOK_EVENT"],
     merges_identical_handlers: true,
     version: None,

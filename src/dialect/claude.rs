@@ -77,6 +77,7 @@ pub static TABLES: Tables = Tables {
     matcher_values: super::CLAUDE_MATCHER_VALUES,
     handler_key_overrides: &[],
     invalid_matcher_effect: None,
+    tool_codecs: &[],
 };
 
 /// `settings.json` / `settings.local.json`: a `hooks` object among other settings.
@@ -247,7 +248,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     flat_handlers: false,
     // Plugin hooks.json files in the wild put events at the top level.
     wrapper_optional: true,
-    project_dir_variable: "CLAUDE_PROJECT_DIR",
+    project_dir_variable: Some("CLAUDE_PROJECT_DIR"),
     provided_env: &[
         "CLAUDE_PLUGIN_ROOT",
         "CLAUDE_ENV_FILE",

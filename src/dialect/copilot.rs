@@ -92,6 +92,7 @@ pub static TABLES: Tables = Tables {
     matcher_values: super::COPILOT_MATCHER_VALUES,
     handler_key_overrides: &[],
     invalid_matcher_effect: Some("Copilot skips this hook"),
+    tool_codecs: &[],
 };
 
 /// PascalCase events (VS Code-compatible): snake_case payload with an ISO timestamp, Claude
@@ -141,6 +142,7 @@ pub static PASCAL_TABLES: Tables = Tables {
     // The VS Code-compatible entries spell the timeout `timeout`.
     handler_key_overrides: &[(HandlerField::Timeout, "timeout")],
     invalid_matcher_effect: None,
+    tool_codecs: &[],
 };
 
 /// `{"version": 1, "hooks": …}`.
@@ -275,7 +277,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     wrapper_optional: false,
     // Run 1.0.102: hooks get COPILOT_PROJECT_DIR and CLAUDE_PROJECT_DIR (the repository root,
     // also when the handler's `cwd` moves it elsewhere) and COPILOT_HOOK_DIR.
-    project_dir_variable: "COPILOT_PROJECT_DIR",
+    project_dir_variable: Some("COPILOT_PROJECT_DIR"),
     provided_env: &[
         "CLAUDE_PLUGIN_ROOT",
         "COPILOT_CLI",

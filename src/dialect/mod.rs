@@ -22,6 +22,7 @@
 
 pub mod bricks;
 pub mod claude;
+pub mod codex;
 pub mod copilot;
 mod def;
 
@@ -38,6 +39,7 @@ pub static DIALECTS: &[Dialect] = &[
     Dialect(&claude::DEF),
     Dialect(&copilot::DEF),
     Dialect(&bricks::DEF),
+    Dialect(&codex::DEF),
 ];
 
 /// A config-file dialect: a handle on its [`DialectDef`]. Equal by name, ordered as registered.
@@ -332,6 +334,25 @@ pub struct Tables {
     /// What the agent does with a rule whose matcher is no valid regex, when known
     /// ("Copilot skips this hook").
     pub invalid_matcher_effect: Option<&'static str>,
+    /// Tools whose call is no renaming of a canonical one (Codex's `apply_patch`: every edit,
+    /// its paths inside a patch text), with the functions that translate them.
+    pub tool_codecs: &'static [ToolCodec],
+}
+
+/// One tool of a flavour that stands for several canonical tools, told apart by its input.
+pub struct ToolCodec {
+    /// The flavour's tool name.
+    pub name: &'static str,
+    /// The canonical tools it stands for.
+    pub ids: &'static [&'static str],
+    /// The canonical tool id and input of a call with this input; `cwd` makes relative paths
+    /// absolute. `None`: no canonical tool says it (the call keeps the flavour's name).
+    pub decode: fn(
+        input: &serde_json::Value,
+        cwd: Option<&str>,
+    ) -> Option<(&'static str, serde_json::Value)>,
+    /// The flavour's input for a canonical call of one of `ids` (canonical input).
+    pub encode: fn(id: &str, input: &serde_json::Value) -> Option<serde_json::Value>,
 }
 
 impl Tables {
@@ -391,13 +412,24 @@ impl Tables {
     /// The names a tool matcher of this flavour is tried against for the tool `own_name` (this
     /// flavour's spelling): that name, then its counterparts in [`Tables::matcher_tries_names_of`].
     pub fn matcher_tool_names<'a>(&self, own_name: &'a str) -> Vec<&'a str> {
-        let id = self.canonical_tool(own_name);
+        // A name that stands for several tools (Codex's `apply_patch`) tries each one's names.
+        let mut ids: Vec<&str> = self
+            .tools
+            .iter()
+            .filter(|(_, names)| names.contains(&own_name))
+            .map(|(id, _)| *id)
+            .collect();
+        if ids.is_empty() {
+            ids.push(self.canonical_tool(own_name));
+        }
         let mut names = vec![own_name];
         for flavor in self.matcher_tries_names_of {
-            if let Some(name) = flavor.tables().tool_name(id)
-                && !names.contains(&name)
-            {
-                names.push(name);
+            for id in &ids {
+                if let Some(name) = flavor.tables().tool_name(id)
+                    && !names.contains(&name)
+                {
+                    names.push(name);
+                }
             }
         }
         names

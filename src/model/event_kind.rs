@@ -49,6 +49,13 @@ pub enum EventKind {
     UserPromptTransformed,
     /// Before an MCP tool call (1.0.102 settings schema, field).
     PreMcpToolCall,
+    // Codex CLI only (conformance/codex-facts.md, run 0.171.0).
+    /// Before and after each model request (`request_id`, `attempt_number`; after: `status`,
+    /// `token_usage`).
+    PreModelRequest,
+    PostModelRequest,
+    /// A turn was interrupted.
+    Interrupt,
     /// An event hookx does not know, under the name it was written with. Carried through
     /// unchanged within its dialect and reported when converting to another.
     Other(String),
@@ -56,7 +63,7 @@ pub enum EventKind {
 
 impl EventKind {
     /// Every known event, in the order of dialects.md §3.
-    pub const KNOWN: [EventKind; 38] = [
+    pub const KNOWN: [EventKind; 41] = [
         EventKind::SessionStart,
         EventKind::SessionEnd,
         EventKind::UserPromptSubmit,
@@ -95,6 +102,9 @@ impl EventKind {
         EventKind::PreSkillShellCommand,
         EventKind::UserPromptTransformed,
         EventKind::PreMcpToolCall,
+        EventKind::PreModelRequest,
+        EventKind::PostModelRequest,
+        EventKind::Interrupt,
     ];
 
     /// The canonical name, used in reports and in `--event` arguments.
@@ -138,6 +148,9 @@ impl EventKind {
             EventKind::PreSkillShellCommand => "PreSkillShellCommand",
             EventKind::UserPromptTransformed => "UserPromptTransformed",
             EventKind::PreMcpToolCall => "PreMcpToolCall",
+            EventKind::PreModelRequest => "PreModelRequest",
+            EventKind::PostModelRequest => "PostModelRequest",
+            EventKind::Interrupt => "Interrupt",
             EventKind::Other(name) => name,
         }
     }

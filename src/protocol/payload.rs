@@ -142,6 +142,22 @@ pub fn decode_event_as(
         }
     }
     let tool = match tool_name {
+        Some(Value::String(name)) if t.tool_codecs.iter().any(|c| c.name == name) => {
+            // One tool for several canonical ones: its input says which (or none: it keeps
+            // its own name).
+            let codec = t.tool_codecs.iter().find(|c| c.name == name);
+            let input = tool_input
+                .map(|v| decode_args(p.tool_args, v))
+                .unwrap_or(Value::Null);
+            let cwd = fields.get("cwd").and_then(Value::as_str);
+            Some(match codec.and_then(|c| (c.decode)(&input, cwd)) {
+                Some((id, input)) => ToolCall {
+                    name: id.to_string(),
+                    input,
+                },
+                None => ToolCall { name, input },
+            })
+        }
         Some(Value::String(name)) => {
             let id = tool_id(flavor, &name).to_string();
             let input = tool_input
@@ -395,6 +411,16 @@ fn decode_args(form: ArgsForm, value: Value) -> Value {
 fn encode_tool(event: &Event, flavor: Flavor, out: &mut Map<String, Value>) {
     let Some(tool) = &event.tool else { return };
     let t = flavor.tables();
+    let coded = t
+        .tool_codecs
+        .iter()
+        .filter(|c| c.ids.contains(&tool.name.as_str()))
+        .find_map(|c| Some((c.name, (c.encode)(&tool.name, &tool.input)?)));
+    if let Some((name, input)) = coded {
+        out.insert(native_key(t, TOOL_NAME), Value::String(name.to_string()));
+        out.insert(native_key(t, TOOL_INPUT), input);
+        return;
+    }
     let name = tool_name(flavor, &tool.name);
     out.insert(native_key(t, TOOL_NAME), Value::String(name.to_string()));
     if tool.input.is_null() {

@@ -1,0 +1,528 @@
+//! Codex CLI: `~/.codex/hooks.json` and `<project>/.codex/hooks.json` (Claude's file shape), a
+//! trust entry per handler in `~/.codex/config.toml`, and `apply_patch` for every edit. Facts:
+//! `conformance/codex-facts.md` (Codex CLI 0.171.0, run).
+
+use super::{
+    DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, MatchOn, RouteSpec, Schema, Tables,
+    TimestampForm, ToolCodec,
+};
+use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
+use crate::discover::{Location, Pattern, Root, Scope};
+use crate::model::tool::ids;
+use crate::model::{EventKind, MatcherStyle};
+use serde_json::{Value, json};
+
+pub static DIALECT: Dialect = Dialect(&DEF);
+pub static FLAVOR: Flavor = Flavor(&TABLES);
+
+/// The tool every edit arrives as: `{"command": PATCH}`.
+const APPLY_PATCH: &str = "apply_patch";
+
+pub static TABLES: Tables = Tables {
+    name: "codex",
+    dialect: Dialect(&DEF),
+    // The app-server protocol's `HookEventName` of 0.171.0; all but Interrupt fired (run).
+    events: &[
+        (EventKind::SessionStart, "SessionStart"),
+        (EventKind::SessionEnd, "SessionEnd"),
+        (EventKind::UserPromptSubmit, "UserPromptSubmit"),
+        (EventKind::PreModelRequest, "PreModelRequest"),
+        (EventKind::PostModelRequest, "PostModelRequest"),
+        (EventKind::PreToolUse, "PreToolUse"),
+        (EventKind::PermissionRequest, "PermissionRequest"),
+        (EventKind::PostToolUse, "PostToolUse"),
+        (EventKind::PreCompact, "PreCompact"),
+        (EventKind::PostCompact, "PostCompact"),
+        (EventKind::SubagentStart, "SubagentStart"),
+        (EventKind::SubagentStop, "SubagentStop"),
+        (EventKind::Stop, "Stop"),
+        (EventKind::Interrupt, "Interrupt"),
+    ],
+    // `exec_command` reaches hooks as `Bash {command}`; every patch as `apply_patch`, which
+    // [`PATCH_CODEC`] turns into a write, an edit or several edits (run).
+    tools: &[
+        (ids::SHELL, &["Bash"]),
+        (ids::EDIT, &[APPLY_PATCH]),
+        (ids::WRITE, &[APPLY_PATCH]),
+        (ids::MULTI_EDIT, &[APPLY_PATCH]),
+    ],
+    tool_args: &[],
+    // Matchers on other events are dropped (list); what SessionStart, SessionEnd, compaction
+    // and subagent matchers filter on no run has shown.
+    matcher_targets: &[
+        (EventKind::PreToolUse, MatchOn::ToolName),
+        (EventKind::PostToolUse, MatchOn::ToolName),
+        (EventKind::PermissionRequest, MatchOn::ToolName),
+        (EventKind::SessionStart, MatchOn::Unverified),
+        (EventKind::SessionEnd, MatchOn::Unverified),
+        (EventKind::PreCompact, MatchOn::Unverified),
+        (EventKind::PostCompact, MatchOn::Unverified),
+        (EventKind::SubagentStart, MatchOn::Unverified),
+        (EventKind::SubagentStop, MatchOn::Unverified),
+    ],
+    // Exact lists of letters, digits, `_` and `|`, else unanchored regexes (run).
+    matcher_style: MatcherStyle::ListOrRegex {
+        list_extra: "",
+        separators: "",
+    },
+    // A patch also answers to `Edit` and `Write` (run).
+    matcher_tries_names_of: &[super::claude::FLAVOR],
+    key_case: KeyCase::Snake,
+    key_renames: &[],
+    timestamp: TimestampForm::None,
+    // Prompt and agent handlers are skipped (list): only the command default applies.
+    default_timeout: [600, 600, 600],
+    project_dir_var: None,
+    parallel: true,
+    first_deny_stops_the_rest: false,
+    handler_types: &["command"],
+    protocol: protocol_rows::PROTOCOL,
+    verified_with: Some("codex 0.171.0"),
+    matcher_values: &[],
+    handler_key_overrides: &[],
+    invalid_matcher_effect: Some("Codex skips this group with a warning"),
+    tool_codecs: &[PATCH_CODEC],
+};
+
+/// `hooks.json`: `{"hooks": {Event: [{matcher?, hooks: [handler]}]}}`.
+pub static HOOKS_FILE: DocumentKind = DocumentKind {
+    name: "CodexHooks",
+    wrapper_optional: false,
+    top_keys: Some(&[]),
+    session_env: None,
+    frontmatter: false,
+};
+
+pub static DEF: DialectDef = DialectDef {
+    name: "codex",
+    display: "Codex",
+    product: "Codex CLI",
+    flavors: &[Flavor(&TABLES)],
+    config: &CONFIG,
+    // Its hooks.json is Claude's plugin file in shape: only the folder tells.
+    detect: DetectSpec {
+        dirs: &[".codex/"],
+        file_names: &[],
+        unmarked: false,
+        sole_event_flavors: &[],
+        sole_top_keys: &[],
+        sole_handler_keys: &[],
+        top_keys: &[],
+        handler_keys: &[],
+        preferred: false,
+    },
+    // `$CODEX_HOME` (default `~/.codex`) is read as `~/.codex`. The project layer loads only
+    // in a project Codex trusts.
+    locations: &[
+        Location {
+            id: "codex-user",
+            dialect: Dialect(&DEF),
+            scope: Scope::User,
+            root: Root::Home,
+            pattern: Pattern::File(".codex/hooks.json"),
+        },
+        Location {
+            id: "codex-project",
+            dialect: Dialect(&DEF),
+            scope: Scope::Project,
+            root: Root::Project,
+            pattern: Pattern::File(".codex/hooks.json"),
+        },
+    ],
+    native: &["codex-user", "codex-project"],
+    kill_switch: None,
+    // Its payloads carry Claude's keys too; `turn_id` and its own events tell it apart.
+    host: HostSpec {
+        payload_keys: &["turn_id"],
+        payload_events: &[
+            EventKind::PreModelRequest,
+            EventKind::PostModelRequest,
+            EventKind::Interrupt,
+        ],
+        env_markers: &[],
+    },
+    route: RouteSpec {
+        matcher: None,
+        grouped: true,
+        command_key: "command",
+        timeout_key: None,
+    },
+    schema: Schema {
+        file_name: "codex.schema.json",
+        text: include_str!("../../schemas/codex.schema.json"),
+    },
+};
+
+static CONFIG: ConfigSpec = ConfigSpec {
+    handler_keys: &[
+        ("type", HandlerField::Type),
+        ("command", HandlerField::Command),
+        ("commandWindows", HandlerField::Windows),
+        ("timeout", HandlerField::Timeout),
+        ("async", HandlerField::Async),
+        ("statusMessage", HandlerField::StatusMessage),
+    ],
+    flat_handlers: false,
+    wrapper_optional: false,
+    // Codex sets no variable for hooks; they run in the project directory (run).
+    project_dir_variable: None,
+    provided_env: &[],
+    merges_identical_handlers: false,
+    version: None,
+    install_project: ".codex/hooks.json",
+    install_user: ".codex/hooks.json",
+    hook_dir_var: None,
+    reads_foreign_as: &[],
+    run_keys: RunKeys::NONE,
+    documents: Documents {
+        file: &HOOKS_FILE,
+        plugin: None,
+        frontmatter: None,
+    },
+    plugin_root_var: None,
+    convert_target: ".codex/hooks.json",
+    type_only_on: &[],
+    plugins: None,
+};
+
+/// `apply_patch {command: PATCH}` ↔ Write, Edit, MultiEdit with the patch's path.
+const PATCH_CODEC: ToolCodec = ToolCodec {
+    name: APPLY_PATCH,
+    ids: &[ids::WRITE, ids::EDIT, ids::MULTI_EDIT],
+    decode: patch::decode,
+    encode: patch::encode,
+};
+
+/// Codex's patch format: `*** Begin Patch`, then per file `*** Add File: P` (lines `+…`),
+/// `*** Update File: P` (optional `*** Move to: Q`, hunks `@@ …` of ` `, `-`, `+` lines) or
+/// `*** Delete File: P`, then `*** End Patch`.
+mod patch {
+    use super::*;
+
+    enum Op {
+        Add {
+            path: String,
+            lines: Vec<String>,
+        },
+        Update {
+            path: String,
+            moved: bool,
+            hunks: Vec<(Vec<String>, Vec<String>)>,
+        },
+        Delete,
+    }
+
+    fn parse(text: &str) -> Option<Vec<Op>> {
+        let mut lines = text.lines();
+        if lines.next()?.trim() != "*** Begin Patch" {
+            return None;
+        }
+        let mut ops: Vec<Op> = Vec::new();
+        for line in lines {
+            if let Some(path) = line.strip_prefix("*** Add File: ") {
+                ops.push(Op::Add {
+                    path: path.trim().to_string(),
+                    lines: Vec::new(),
+                });
+            } else if let Some(path) = line.strip_prefix("*** Update File: ") {
+                ops.push(Op::Update {
+                    path: path.trim().to_string(),
+                    moved: false,
+                    hunks: Vec::new(),
+                });
+            } else if line.starts_with("*** Delete File: ") {
+                ops.push(Op::Delete);
+            } else if line.starts_with("*** Move to: ") {
+                if let Some(Op::Update { moved, .. }) = ops.last_mut() {
+                    *moved = true;
+                }
+            } else if line.trim() == "*** End Patch" {
+                return Some(ops);
+            } else if line.starts_with("*** ") {
+                // `*** End of File` and the like change no text.
+            } else {
+                match ops.last_mut()? {
+                    Op::Add { lines, .. } => lines.push(line.strip_prefix('+')?.to_string()),
+                    Op::Update { hunks, .. } => {
+                        if line.starts_with("@@") || hunks.is_empty() {
+                            hunks.push((Vec::new(), Vec::new()));
+                        }
+                        if line.starts_with("@@") {
+                            continue;
+                        }
+                        let (old, new) = hunks.last_mut()?;
+                        match line.split_at(line.chars().next().map_or(0, char::len_utf8)) {
+                            ("-", rest) => old.push(rest.to_string()),
+                            ("+", rest) => new.push(rest.to_string()),
+                            (" ", rest) | ("", rest) => {
+                                old.push(rest.to_string());
+                                new.push(rest.to_string());
+                            }
+                            _ => return None,
+                        }
+                    }
+                    Op::Delete => return None,
+                }
+            }
+        }
+        None
+    }
+
+    fn absolute(path: &str, cwd: Option<&str>) -> String {
+        match cwd {
+            Some(cwd) if !std::path::Path::new(path).is_absolute() => {
+                std::path::Path::new(cwd).join(path).display().to_string()
+            }
+            _ => path.to_string(),
+        }
+    }
+
+    /// A patch of one added or updated file is a Write, an Edit or a MultiEdit of that file;
+    /// deletions, moves and patches of several files have no canonical tool.
+    pub(super) fn decode(input: &Value, cwd: Option<&str>) -> Option<(&'static str, Value)> {
+        let mut ops = parse(input.get("command")?.as_str()?)?;
+        if ops.len() != 1 {
+            return None;
+        }
+        let joined = |lines: &[String]| lines.join("\n");
+        match ops.pop()? {
+            Op::Add { path, lines } => Some((
+                ids::WRITE,
+                json!({"file_path": absolute(&path, cwd), "content": joined(&lines) + "\n"}),
+            )),
+            Op::Update {
+                path,
+                moved: false,
+                hunks,
+            } => {
+                let file_path = absolute(&path, cwd);
+                match hunks.as_slice() {
+                    [(old, new)] => Some((
+                        ids::EDIT,
+                        json!({"file_path": file_path, "old_string": joined(old),
+                            "new_string": joined(new)}),
+                    )),
+                    [] => None,
+                    several => {
+                        let edits: Vec<Value> = several
+                            .iter()
+                            .map(|(old, new)| {
+                                json!({"old_string": joined(old), "new_string": joined(new)})
+                            })
+                            .collect();
+                        Some((
+                            ids::MULTI_EDIT,
+                            json!({"file_path": file_path, "edits": edits}),
+                        ))
+                    }
+                }
+            }
+            Op::Update { .. } | Op::Delete => None,
+        }
+    }
+
+    /// The patch Codex would send for a canonical Write, Edit or MultiEdit.
+    pub(super) fn encode(id: &str, input: &Value) -> Option<Value> {
+        let path = input.get("file_path")?.as_str()?;
+        let prefixed = |text: &str, mark: char| -> String {
+            text.lines().map(|l| format!("{mark}{l}\n")).collect()
+        };
+        let hunk = |edit: &Value| -> Option<String> {
+            let old = edit.get("old_string")?.as_str()?;
+            let new = edit.get("new_string")?.as_str()?;
+            Some(format!("@@\n{}{}", prefixed(old, '-'), prefixed(new, '+')))
+        };
+        let body = match id {
+            ids::WRITE => format!(
+                "*** Add File: {path}\n{}",
+                prefixed(input.get("content")?.as_str()?, '+')
+            ),
+            // An edit given as a unified diff (Copilot's `edit` permission request): its hunks.
+            ids::EDIT if input.get("old_string").is_none() => format!(
+                "*** Update File: {path}\n{}",
+                hunks_of_diff(input.get("diff")?.as_str()?)?
+            ),
+            ids::EDIT => format!("*** Update File: {path}\n{}", hunk(input)?),
+            ids::MULTI_EDIT => {
+                let hunks: Option<String> =
+                    input.get("edits")?.as_array()?.iter().map(hunk).collect();
+                format!("*** Update File: {path}\n{}", hunks?)
+            }
+            _ => return None,
+        };
+        Some(json!({ "command": format!("*** Begin Patch\n{body}*** End Patch\n") }))
+    }
+
+    /// The hunks of a unified diff as patch hunks: each `@@ … @@` starts one, ` `, `-` and `+`
+    /// lines carry over, file headers are dropped.
+    fn hunks_of_diff(diff: &str) -> Option<String> {
+        let mut out = String::new();
+        let mut in_hunk = false;
+        for line in diff.lines() {
+            if line.starts_with("@@") {
+                in_hunk = true;
+                out.push_str("@@\n");
+            } else if in_hunk && line.starts_with([' ', '-', '+']) {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn recorded_patches_decode_to_write_and_edit_with_absolute_paths() {
+            let add = json!({"command": "*** Begin Patch\n*** Add File: notes.txt\n+one\n*** End Patch\n"});
+            assert_eq!(
+                decode(&add, Some("/p")),
+                Some((
+                    ids::WRITE,
+                    json!({"file_path": "/p/notes.txt", "content": "one\n"})
+                ))
+            );
+            let update = json!({"command": "*** Begin Patch\n*** Update File: notes.txt\n@@\n-one\n+two\n*** End Patch\n"});
+            assert_eq!(
+                decode(&update, Some("/p")),
+                Some((
+                    ids::EDIT,
+                    json!({"file_path": "/p/notes.txt", "old_string": "one", "new_string": "two"})
+                ))
+            );
+            let two = json!({"command": "*** Begin Patch\n*** Update File: /a\n@@\n a\n-b\n+c\n@@ f\n-d\n*** End Patch\n"});
+            assert_eq!(
+                decode(&two, None),
+                Some((
+                    ids::MULTI_EDIT,
+                    json!({"file_path": "/a", "edits": [
+                        {"old_string": "a\nb", "new_string": "a\nc"},
+                        {"old_string": "d", "new_string": ""}]})
+                ))
+            );
+        }
+
+        #[test]
+        fn deletions_moves_several_files_and_garbage_have_no_canonical_tool() {
+            for text in [
+                "*** Begin Patch\n*** Delete File: a\n*** End Patch\n",
+                "*** Begin Patch\n*** Update File: a\n*** Move to: b\n@@\n-x\n+y\n*** End Patch\n",
+                "*** Begin Patch\n*** Add File: a\n+x\n*** Add File: b\n+y\n*** End Patch\n",
+                "*** Begin Patch\n*** Add File: a\nno plus\n*** End Patch\n",
+                "*** Begin Patch\n*** Add File: a\n+x\n",
+                "not a patch",
+            ] {
+                assert_eq!(decode(&json!({ "command": text }), None), None, "{text}");
+            }
+            assert_eq!(decode(&json!("*** Begin Patch"), None), None);
+        }
+
+        #[test]
+        fn an_edit_given_as_a_diff_becomes_its_hunks() {
+            let diff = "\ndiff --git a/n b/n\n--- a/dev/null\n+++ b/n\n@@ -1,0 +1,1 @@\n+one\n";
+            let patch = encode(ids::EDIT, &json!({"file_path": "/n", "diff": diff})).unwrap();
+            assert_eq!(
+                patch["command"],
+                "*** Begin Patch\n*** Update File: /n\n@@\n+one\n*** End Patch\n"
+            );
+            assert_eq!(decode(&patch, None).map(|(id, _)| id), Some(ids::EDIT));
+        }
+
+        #[test]
+        fn encoded_patches_decode_to_the_same_call() {
+            for (id, input) in [
+                (
+                    ids::WRITE,
+                    json!({"file_path": "/a/b.txt", "content": "x\ny\n"}),
+                ),
+                (
+                    ids::EDIT,
+                    json!({"file_path": "/a", "old_string": "o\np", "new_string": "n"}),
+                ),
+                (
+                    ids::MULTI_EDIT,
+                    json!({"file_path": "/a", "edits": [
+                        {"old_string": "o", "new_string": "n"},
+                        {"old_string": "p", "new_string": "q"}]}),
+                ),
+            ] {
+                let patch = encode(id, &input).expect("encodes");
+                assert_eq!(decode(&patch, None), Some((id, input.clone())), "{patch}");
+            }
+        }
+    }
+}
+
+/// Run-time protocol rows (conformance/codex-facts.md), read by `crate::protocol`.
+mod protocol_rows {
+    use crate::model::{Decision, EventKind};
+    use crate::protocol::{AnswerField as F, ArgsForm, Exit2, ProtocolTables, Slot, Writes};
+
+    const HSO: &str = "hookSpecificOutput";
+    const PRE: &[EventKind] = &[EventKind::PreToolUse];
+    const PERM: &[EventKind] = &[EventKind::PermissionRequest];
+    /// `decision: "block"` + `reason` continues the turn with the reason (run).
+    const BLOCKABLE: &[EventKind] = &[EventKind::Stop];
+    /// `hookSpecificOutput.additionalContext` reaches the model as a developer message (run).
+    const CONTEXT: &[EventKind] = &[
+        EventKind::SessionStart,
+        EventKind::UserPromptSubmit,
+        EventKind::PreToolUse,
+        EventKind::PostToolUse,
+    ];
+
+    pub(super) const PROTOCOL: ProtocolTables = ProtocolTables {
+        event_key: "hook_event_name",
+        event_key_only: None,
+        event_shapes: &[],
+        verbatim_keys: &[],
+        tool_args: ArgsForm::Object,
+        tool_result_keys: None,
+        // Codex sets no variable of its own for hooks (run).
+        env: &[],
+        // Plain stdout on PreToolUse reaches nobody (run); elsewhere unknown.
+        plain_stdout_context: &[],
+        exit2: &[(EventKind::PreToolUse, Exit2::Deny)],
+        failure_denies: &[],
+        fail_closed: &[EventKind::PreToolUse, EventKind::PermissionRequest],
+        answer: &[
+            F::new(
+                Slot::Permission,
+                &[HSO, "permissionDecision"],
+                Writes::On(PRE),
+            ),
+            F::new(
+                Slot::PermissionReason,
+                &[HSO, "permissionDecisionReason"],
+                Writes::On(PRE),
+            ),
+            // Read from a Codex handler, never written: Codex runs the original call (run).
+            F::new(Slot::UpdatedInput, &[HSO, "updatedInput"], Writes::Never),
+            F::new(
+                Slot::Behavior,
+                &[HSO, "decision", "behavior"],
+                Writes::On(PERM),
+            ),
+            F::new(
+                Slot::BehaviorMessage,
+                &[HSO, "decision", "message"],
+                Writes::On(PERM),
+            ),
+            // Also `{"decision": "block"}` on PreToolUse, which denies (run).
+            F::new(Slot::Decision, &["decision"], Writes::On(BLOCKABLE)),
+            F::new(Slot::Reason, &["reason"], Writes::On(BLOCKABLE)),
+            F::new(
+                Slot::Context,
+                &[HSO, "additionalContext"],
+                Writes::On(CONTEXT),
+            ),
+        ],
+        answer_event_key: Some((HSO, "hookEventName")),
+        // `ask` runs the call like `allow` (run): only allow and deny decide.
+        permission_values: &[Decision::Allow, Decision::Deny],
+        permission_passes: &[],
+        hook_budget: &[],
+    };
+}
