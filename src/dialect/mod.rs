@@ -443,6 +443,23 @@ impl Tables {
             .map_or(name, |t| t.canonical_tool(name))
     }
 
+    /// Every canonical tool a name in a matcher of this flavour stands for: each one where the
+    /// flavour gives several tools that name (Codex's `apply_patch`), else the one
+    /// [`Tables::matcher_canonical_tool`] gives.
+    pub fn matcher_canonical_tools<'a>(&self, name: &'a str) -> Vec<&'a str> {
+        let own: Vec<&str> = self
+            .tools
+            .iter()
+            .filter(|(_, names)| names.contains(&name))
+            .map(|(id, _)| *id)
+            .collect();
+        if own.len() > 1 {
+            own
+        } else {
+            vec![self.matcher_canonical_tool(name)]
+        }
+    }
+
     /// Whether `name` is a tool name a tool matcher of this flavour can meet.
     pub fn matcher_knows_tool(&self, name: &str) -> bool {
         self.matcher_tables()
