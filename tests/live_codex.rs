@@ -99,9 +99,8 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             patch("*** Add File: matched.txt\n+m\n"),
             Step::Text("matchers done"),
         ],
-        "untrusted" | "routed" | "timeout" => {
-            vec![shell("echo untrusted-probe"), Step::Text("done")]
-        }
+        "untrusted" => vec![shell("echo untrusted-probe"), Step::Text("done")],
+        "blocks" => vec![shell("echo post-block"), Step::Text("blocks done")],
         _ => vec![Step::Text("unknown scenario")],
     }
 }
@@ -483,10 +482,16 @@ fn ground_truth_compact() {
             "model_auto_compact_token_limit=12000",
         ],
         |sb| {
-            sb.trusted_hooks(
-                HookFile::UserJson,
-                &Value::Object(record_everything(sb, "")),
-            );
+            // Compaction matchers filter on `trigger`.
+            let mut user = record_everything(sb, "");
+            for m in ["auto", "manual"] {
+                user["PreCompact"].as_array_mut().unwrap().push(group(
+                    sb,
+                    Some(m),
+                    &format!("compact-{m}"),
+                ));
+            }
+            sb.trusted_hooks(HookFile::UserJson, &Value::Object(user));
         },
     ) else {
         return;
@@ -495,6 +500,10 @@ fn ground_truth_compact() {
     c.that(
         l.out.status == Some(0),
         format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    c.that(
+        l.count("compact-auto") == l.count("PreCompact") && l.count("compact-manual") == 0,
+        "PreCompact matchers filter on the trigger",
     );
     c.that(
         l.count_with("PreCompact", r#""trigger":"auto""#) > 0,
@@ -670,11 +679,30 @@ fn pre_tool_use_matchers() {
             .enumerate()
             .map(|(i, (m, ..))| group(sb, Some(m), &format!("m{i:02}")))
             .collect();
-        sb.trusted_hooks(HookFile::UserJson, &json!({ "PreToolUse": groups }));
+        // SessionStart matchers filter on `source`.
+        let starts: Vec<Value> = ["startup", "resume", "start", "^start"]
+            .iter()
+            .map(|m| group(sb, Some(m), &format!("start-{m}")))
+            .collect();
+        sb.trusted_hooks(
+            HookFile::UserJson,
+            &json!({ "PreToolUse": groups, "SessionStart": starts }),
+        );
     }) else {
         return;
     };
     let mut c = Checks::default();
+    for (m, fires) in [
+        ("startup", true),
+        ("resume", false),
+        ("start", false),
+        ("^start", true),
+    ] {
+        c.that(
+            (l.count(&format!("start-{m}")) == 1) == fires,
+            format!("SessionStart matcher {m:?} fires: {}", !fires),
+        );
+    }
     for (i, (m, shell, patch)) in MATCHERS.iter().enumerate() {
         let label = format!("m{i:02}");
         let got = (
@@ -803,6 +831,66 @@ fn trust_hashes_are_codex_hashes() {
         );
     }
     c.done("hashes");
+}
+
+/// Blocks outside PreToolUse: a UserPromptSubmit `decision: block` ends the run before any
+/// model request (exit 0, the reason shown nowhere); a PostToolUse one replaces the tool's
+/// output with the reason.
+#[test]
+fn prompt_and_post_tool_blocks() {
+    let Some(prompt) = live("blocks", WRITE, |sb| {
+        sb.trusted_hooks(
+            HookFile::UserJson,
+            &Value::Object(record_everything(sb, "")),
+        );
+        sb.answer(
+            "UserPromptSubmit",
+            "a",
+            "SCENARIO",
+            r#"{"decision":"block","reason":"R-PROMPT-BLOCK"}"#,
+            "",
+            0,
+        );
+    }) else {
+        return;
+    };
+    let Some(post) = live("blocks", WRITE, |sb| {
+        sb.trusted_hooks(
+            HookFile::UserJson,
+            &Value::Object(record_everything(sb, "")),
+        );
+        sb.answer(
+            "PostToolUse",
+            "a",
+            "post-block",
+            r#"{"decision":"block","reason":"R-POST-BLOCK"}"#,
+            "",
+            0,
+        );
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        prompt.out.status == Some(0)
+            && prompt.model.turns_of("blocks").is_empty()
+            && prompt.labels() == ["SessionStart", "UserPromptSubmit", "SessionEnd"],
+        format!(
+            "a blocked prompt ends the run: {:?} {:?}",
+            prompt.out.status,
+            prompt.labels()
+        ),
+    );
+    c.that(
+        !prompt.out.stdout.contains("R-PROMPT-BLOCK") && !prompt.out.stderr.contains("R-PROMPT"),
+        "the prompt block's reason is shown nowhere",
+    );
+    let result = post.tool_result("blocks", "post-block");
+    c.that(
+        result == "R-POST-BLOCK",
+        format!("a PostToolUse block replaces the output: {result}"),
+    );
+    c.done("blocks");
 }
 
 mod record {

@@ -47,15 +47,15 @@ pub static TABLES: Tables = Tables {
         (ids::MULTI_EDIT, &[APPLY_PATCH]),
     ],
     tool_args: &[],
-    // Matchers on other events are dropped (list); what SessionStart, SessionEnd, compaction
-    // and subagent matchers filter on no run has shown.
+    // Matchers on other events are dropped (list); what SessionEnd, PostCompact and subagent
+    // matchers filter on no run has shown.
     matcher_targets: &[
         (EventKind::PreToolUse, MatchOn::ToolName),
         (EventKind::PostToolUse, MatchOn::ToolName),
         (EventKind::PermissionRequest, MatchOn::ToolName),
-        (EventKind::SessionStart, MatchOn::Unverified),
+        (EventKind::SessionStart, MatchOn::Field("source")),
         (EventKind::SessionEnd, MatchOn::Unverified),
-        (EventKind::PreCompact, MatchOn::Unverified),
+        (EventKind::PreCompact, MatchOn::Field("trigger")),
         (EventKind::PostCompact, MatchOn::Unverified),
         (EventKind::SubagentStart, MatchOn::Unverified),
         (EventKind::SubagentStop, MatchOn::Unverified),
@@ -463,8 +463,14 @@ mod protocol_rows {
     const HSO: &str = "hookSpecificOutput";
     const PRE: &[EventKind] = &[EventKind::PreToolUse];
     const PERM: &[EventKind] = &[EventKind::PermissionRequest];
-    /// `decision: "block"` + `reason` continues the turn with the reason (run).
-    const BLOCKABLE: &[EventKind] = &[EventKind::Stop];
+    /// `decision: "block"` + `reason` (run): UserPromptSubmit ends the run before the model
+    /// sees the prompt, PostToolUse replaces the tool's output with the reason, Stop continues
+    /// the turn with the reason.
+    const BLOCKABLE: &[EventKind] = &[
+        EventKind::UserPromptSubmit,
+        EventKind::PostToolUse,
+        EventKind::Stop,
+    ];
     /// `hookSpecificOutput.additionalContext` reaches the model as a developer message (run).
     const CONTEXT: &[EventKind] = &[
         EventKind::SessionStart,
