@@ -339,18 +339,19 @@ pub struct Tables {
     pub tool_codecs: &'static [ToolCodec],
 }
 
+/// A [`ToolCodec`]'s decoder: the canonical tool id and input of a call with this input;
+/// `cwd` makes relative paths absolute. `None`: no canonical tool says it.
+pub type ToolDecoder =
+    fn(input: &serde_json::Value, cwd: Option<&str>) -> Option<(&'static str, serde_json::Value)>;
+
 /// One tool of a flavour that stands for several canonical tools, told apart by its input.
 pub struct ToolCodec {
     /// The flavour's tool name.
     pub name: &'static str,
     /// The canonical tools it stands for.
     pub ids: &'static [&'static str],
-    /// The canonical tool id and input of a call with this input; `cwd` makes relative paths
-    /// absolute. `None`: no canonical tool says it (the call keeps the flavour's name).
-    pub decode: fn(
-        input: &serde_json::Value,
-        cwd: Option<&str>,
-    ) -> Option<(&'static str, serde_json::Value)>,
+    /// The call keeps the flavour's name when it gives `None`.
+    pub decode: ToolDecoder,
     /// The flavour's input for a canonical call of one of `ids` (canonical input).
     pub encode: fn(id: &str, input: &serde_json::Value) -> Option<serde_json::Value>,
 }

@@ -241,7 +241,8 @@ pub fn run(bin: &Path, world: &World, port: u16, prompt: &str, extra: &[&str]) -
 }
 
 /// Runs `claude ARGS…` (`plugin install …`) in the world's project with the run environment,
-/// at most two minutes.
+/// at most two minutes. Only `live_claude_plugins.rs` uses it.
+#[allow(dead_code)]
 pub fn command(bin: &Path, world: &World, args: &[&str]) -> std::process::Output {
     let mut cmd = Command::new(bin);
     cmd.env_clear()
