@@ -130,6 +130,7 @@ pub static DEF: DialectDef = DialectDef {
         command_key: "command",
         timeout_key: Some("timeout"),
     },
+    route_trust: None,
     schema: Schema {
         file_name: "bricks.schema.json",
         text: include_str!("../../schemas/bricks.schema.json"),

@@ -228,6 +228,7 @@ pub static DEF: DialectDef = DialectDef {
         command_key: "command",
         timeout_key: None,
     },
+    route_trust: None,
     schema: Schema {
         file_name: "claude.schema.json",
         text: include_str!("../../schemas/claude.schema.json"),

@@ -3,8 +3,8 @@
 //! `conformance/codex-facts.md` (Codex CLI 0.171.0, run).
 
 use super::{
-    DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, MatchOn, RouteSpec, Schema, Tables,
-    TimestampForm, ToolCodec,
+    DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, MatchOn, RouteSpec, RouteTrust,
+    Schema, Tables, TimestampForm, ToolCodec,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
 use crate::discover::{Location, Pattern, Root, Scope};
@@ -147,6 +147,17 @@ pub static DEF: DialectDef = DialectDef {
         command_key: "command",
         timeout_key: None,
     },
+    // Codex skips every handler its `/hooks` review has not trusted by hash (run).
+    route_trust: Some(RouteTrust {
+        file: ".codex/config.toml",
+        records: trust::records,
+        set: trust::set,
+        unset: trust::unset,
+        project_step: Some(
+            "Codex reads .codex/ only in a project it trusts: run `codex exec --trust` once in \
+             the project (or accept the trust prompt of `codex`)",
+        ),
+    }),
     schema: Schema {
         file_name: "codex.schema.json",
         text: include_str!("../../schemas/codex.schema.json"),
@@ -451,6 +462,251 @@ mod patch {
                 let patch = encode(id, &input).expect("encodes");
                 assert_eq!(decode(&patch, None), Some((id, input.clone())), "{patch}");
             }
+        }
+    }
+}
+
+/// Codex's handler trust (conformance/codex-facts.md, "Trust", checked against Codex 0.171.0's
+/// own `hooks/list`): one `[hooks.state."KEY"] trusted_hash = "sha256:HEX"` table per handler
+/// in `~/.codex/config.toml`.
+pub mod trust {
+    use super::*;
+    use sha2::Digest;
+    use std::collections::BTreeMap;
+    use std::path::Path;
+
+    /// `PreToolUse` → `pre_tool_use`: the event label of trust keys.
+    fn label(event: &str) -> String {
+        let mut out = String::new();
+        for (i, c) in event.chars().enumerate() {
+            if c.is_ascii_uppercase() && i > 0 {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        }
+        out
+    }
+
+    /// The SHA-256, over the compact JSON with sorted keys, of `{event_name, matcher?, hooks:
+    /// [{type, command, timeout, async, statusMessage?}]}`: the timeout as Codex normalises it
+    /// (default 600 s, at least 1; SessionEnd and Interrupt default 1, at most 3), the matcher
+    /// only on events that take one, `commandWindows` never.
+    pub fn hash(event: &str, matcher: Option<&Value>, handler: &Value) -> String {
+        let short = matches!(event, "SessionEnd" | "Interrupt");
+        let timeout = match handler.get("timeout").and_then(Value::as_u64) {
+            Some(t) if short => t.clamp(1, 3),
+            Some(t) => t.max(1),
+            None if short => 1,
+            None => 600,
+        };
+        let mut hook = BTreeMap::new();
+        hook.insert("type", json!("command"));
+        hook.insert(
+            "command",
+            handler.get("command").cloned().unwrap_or(Value::Null),
+        );
+        hook.insert("timeout", json!(timeout));
+        let is_async = handler.get("async").and_then(Value::as_bool);
+        hook.insert("async", json!(is_async.unwrap_or(false)));
+        if let Some(status) = handler.get("statusMessage") {
+            hook.insert("statusMessage", status.clone());
+        }
+        let mut identity = BTreeMap::new();
+        identity.insert("event_name", json!(label(event)));
+        identity.insert("hooks", json!([hook]));
+        let takes_matcher = TABLES
+            .event_kind(event)
+            .is_some_and(|kind| TABLES.matcher_target(&kind).is_some());
+        if let (true, Some(m)) = (takes_matcher, matcher) {
+            identity.insert("matcher", m.clone());
+        }
+        // Maps serialise with sorted keys, as Codex's canonical JSON does.
+        let bytes = serde_json::to_vec(&identity).unwrap_or_default();
+        let hex: String = sha2::Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        format!("sha256:{hex}")
+    }
+
+    /// The trust keys and hashes of the command handlers of `hook_file` (a hooks.json value,
+    /// read from `path`) whose command `is_route` accepts.
+    pub fn records(
+        path: &Path,
+        hook_file: &Value,
+        is_route: &dyn Fn(&str) -> bool,
+    ) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        let Some(events) = hook_file.get("hooks").and_then(Value::as_object) else {
+            return out;
+        };
+        for (event, groups) in events {
+            if TABLES.event_kind(event).is_none() {
+                continue;
+            }
+            for (g, group) in groups.as_array().into_iter().flatten().enumerate() {
+                let handlers = group.get("hooks").and_then(Value::as_array);
+                for (h, handler) in handlers.into_iter().flatten().enumerate() {
+                    let command = handler.get("command").and_then(Value::as_str);
+                    if handler.get("type").and_then(Value::as_str) != Some("command")
+                        || !command.is_some_and(is_route)
+                    {
+                        continue;
+                    }
+                    let key = format!("{}:{}:{g}:{h}", path.display(), label(event));
+                    out.push((key, hash(event, group.get("matcher"), handler)));
+                }
+            }
+        }
+        out
+    }
+
+    fn header(key: &str) -> String {
+        format!("[hooks.state.{}]", json!(key))
+    }
+
+    fn parse(text: &str) -> Result<toml_edit::DocumentMut, String> {
+        text.parse::<toml_edit::DocumentMut>()
+            .map_err(|e| e.to_string().trim_end().to_string())
+    }
+
+    fn trusted(doc: &toml_edit::DocumentMut, key: &str) -> Option<String> {
+        let state = doc.get("hooks")?.get("state")?;
+        Some(state.get(key)?.get("trusted_hash")?.as_str()?.to_string())
+    }
+
+    /// The lines of the table under `header`: its header line and the lines up to the next
+    /// table header.
+    fn table_lines(lines: &[&str], header: &str) -> Option<std::ops::Range<usize>> {
+        let is_header = |l: &str| l.trim_start().starts_with('[');
+        let start = lines.iter().position(|l| {
+            l.trim() == header
+                || l.trim()
+                    .strip_prefix(header)
+                    .is_some_and(|r| r.trim_start().starts_with('#'))
+        })?;
+        let end = (start + 1..lines.len())
+            .find(|&i| is_header(lines[i]))
+            .unwrap_or(lines.len());
+        Some(start..end)
+    }
+
+    fn join(lines: &[String], newline_at_end: bool) -> String {
+        let mut out = lines.join("\n");
+        if newline_at_end && !out.is_empty() {
+            out.push('\n');
+        }
+        out
+    }
+
+    /// `text` with `trusted_hash` set for each record: its table's line replaced or added, a
+    /// new table appended; every other line kept as it was. Checked by parsing before and
+    /// after: a file that is no TOML, or that defines a record in a form hookx does not edit
+    /// (inline tables, dotted keys), is refused.
+    pub fn set(text: &str, records: &[(String, String)]) -> Result<String, String> {
+        parse(text)?;
+        let mut out = text.to_string();
+        for (key, hash) in records {
+            if trusted(&parse(&out)?, key).as_deref() == Some(hash.as_str()) {
+                continue;
+            }
+            let line = format!("trusted_hash = {}", json!(hash));
+            let mut lines: Vec<String> = out.lines().map(str::to_string).collect();
+            let view: Vec<&str> = lines.iter().map(String::as_str).collect();
+            match table_lines(&view, &header(key)) {
+                Some(range) => {
+                    let at = range.clone().skip(1).find(|&i| {
+                        let l = lines[i].trim_start();
+                        l.strip_prefix("trusted_hash")
+                            .is_some_and(|r| r.trim_start().starts_with('='))
+                    });
+                    match at {
+                        Some(i) => lines[i] = line,
+                        None => lines.insert(range.start + 1, line),
+                    }
+                    out = join(&lines, true);
+                }
+                None => {
+                    let mut text = out.trim_end().to_string();
+                    if !text.is_empty() {
+                        text.push_str("\n\n");
+                    }
+                    out = format!("{text}{}\n{line}\n", header(key));
+                }
+            }
+            let doc = parse(&out).map_err(|e| {
+                format!("the trust of {key} cannot be added where the file defines it: {e}")
+            })?;
+            if trusted(&doc, key).as_deref() != Some(hash.as_str()) {
+                return Err(format!(
+                    "`hooks.state` entry {key} is written in a form hookx does not edit"
+                ));
+            }
+        }
+        Ok(out)
+    }
+
+    /// `text` without the `[hooks.state."KEY"]` tables of these keys.
+    pub fn unset(text: &str, keys: &[String]) -> Result<String, String> {
+        parse(text)?;
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        for key in keys {
+            let view: Vec<&str> = lines.iter().map(String::as_str).collect();
+            if let Some(range) = table_lines(&view, &header(key)) {
+                lines.drain(range);
+            }
+        }
+        let out = join(&lines, text.ends_with('\n'));
+        parse(&out)?;
+        Ok(out)
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        /// Hashes Codex 0.171.0's `hooks/list` gave (tests/live_codex.rs checks many more).
+        #[test]
+        fn hashes_are_codex_hashes() {
+            let handler = json!({"type": "command", "command": "echo PreToolUse"});
+            assert_eq!(
+                hash("PreToolUse", Some(&json!("*")), &handler),
+                "sha256:a6f0fcc89bcecd46a9998ad153fed21a1b774a69c5ebbf12873357b631dd5950"
+            );
+        }
+
+        #[test]
+        fn records_are_set_and_unset_keeping_every_other_line() {
+            let text = "# mine\nmodel = \"o3\"\n\n[hooks.state.\"/a:stop:0:0\"]\nenabled = false\n";
+            let records = vec![
+                ("/a:stop:0:0".to_string(), "sha256:1".to_string()),
+                ("/a:pre_tool_use:0:1".to_string(), "sha256:2".to_string()),
+            ];
+            let set_once = set(text, &records).unwrap();
+            assert_eq!(
+                set_once,
+                "# mine\nmodel = \"o3\"\n\n[hooks.state.\"/a:stop:0:0\"]\ntrusted_hash = \"sha256:1\"\nenabled = false\n\n[hooks.state.\"/a:pre_tool_use:0:1\"]\ntrusted_hash = \"sha256:2\"\n"
+            );
+            assert_eq!(set(&set_once, &records).unwrap(), set_once);
+            let changed = vec![("/a:stop:0:0".to_string(), "sha256:3".to_string())];
+            assert!(
+                set(&set_once, &changed)
+                    .unwrap()
+                    .contains("trusted_hash = \"sha256:3\"\nenabled")
+            );
+            let gone = unset(&set_once, &["/a:pre_tool_use:0:1".to_string()]).unwrap();
+            assert_eq!(
+                gone,
+                "# mine\nmodel = \"o3\"\n\n[hooks.state.\"/a:stop:0:0\"]\ntrusted_hash = \"sha256:1\"\nenabled = false\n\n"
+            );
+        }
+
+        #[test]
+        fn files_hookx_cannot_edit_are_refused() {
+            let records = vec![("/a:stop:0:0".to_string(), "sha256:1".to_string())];
+            assert!(set("model = ", &records).unwrap_err().contains("line 1"));
+            let inline = "hooks = { state = { \"/a:stop:0:0\" = { enabled = true } } }\n";
+            assert!(set(inline, &records).is_err());
         }
     }
 }

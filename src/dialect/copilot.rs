@@ -251,6 +251,7 @@ pub static DEF: DialectDef = DialectDef {
         command_key: "bash",
         timeout_key: Some("timeoutSec"),
     },
+    route_trust: None,
     schema: Schema {
         file_name: "copilot.schema.json",
         text: include_str!("../../schemas/copilot.schema.json"),

@@ -27,7 +27,9 @@ pub mod copilot;
 mod def;
 
 pub use crate::config::spec::ConfigSpec;
-pub use def::{DetectSpec, DialectDef, HostSpec, KillSwitch, RouteSpec, Schema};
+pub use def::{
+    DetectSpec, DialectDef, HostSpec, KillSwitch, RouteRecords, RouteSpec, RouteTrust, Schema,
+};
 
 use crate::model::tool::{ids, is_mcp};
 use crate::model::{EventKind, HandlerKind, MatcherStyle};
