@@ -101,6 +101,13 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
         ],
         "untrusted" => vec![shell("echo untrusted-probe"), Step::Text("done")],
         "blocks" => vec![shell("echo post-block"), Step::Text("blocks done")],
+        "routed" => vec![
+            shell("echo claude-deny"),
+            shell("echo routed-ok"),
+            patch("*** Add File: routed.txt\n+routed\n"),
+            patch("*** Update File: routed.txt\n@@\n-routed\n+changed\n"),
+            Step::Text("routed done"),
+        ],
         _ => vec![Step::Text("unknown scenario")],
     }
 }
@@ -891,6 +898,169 @@ fn prompt_and_post_tool_blocks() {
         format!("a PostToolUse block replaces the output: {result}"),
     );
     c.done("blocks");
+}
+
+/// hookx in the loop: `hookx install --host codex` routes Codex's events to `hookx run` and
+/// records Codex's trust of exactly those routes (no bypass); Claude, Copilot and Bricks
+/// handlers of the project, trusted with `hookx trust`, then run under Codex, each with its own
+/// payload: a Claude deny blocks a shell call, Claude context reaches the model, and patches
+/// arrive as Write and Edit (Claude), create and edit (Copilot), write_file and edit_file
+/// (Bricks) with the patch's absolute path.
+#[test]
+fn routed_handlers_of_every_dialect_run_under_codex() {
+    let Some(l) = live("routed", WRITE, |sb| {
+        sb.trust_project();
+        let group =
+            |label: &str| json!([{"hooks": [{"type": "command", "command": sb.dumper(label)}]}]);
+        sb.write(
+            "project/.claude/settings.json",
+            &client::pretty(&json!({"hooks": {"PreToolUse": group("claude-pre"),
+                "PostToolUse": group("claude-post")}})),
+        );
+        sb.write(
+            "project/.github/hooks/routed.json",
+            &client::pretty(&json!({"version": 1, "hooks": {"preToolUse": [
+                {"type": "command", "bash": sb.dumper("copilot-pre")}]}})),
+        );
+        sb.write(
+            "project/.bricks/hooks.json",
+            &client::pretty(&json!({"hooks": {"PreToolUse": group("bricks-pre")}})),
+        );
+        sb.answer("claude-pre", "a", "claude-deny",
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-CLAUDE-DENY"}}"#, "", 0);
+        sb.answer("claude-post", "a", "routed-ok",
+            r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"CTX-CLAUDE-POST"}}"#, "", 0);
+        common::hookx_at(&sb.project, &sb.home, &["trust"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "codex"]).success();
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    let denied = l.tool_result("routed", "claude-deny");
+    c.that(
+        denied.contains("R-CLAUDE-DENY") && !denied.contains("\nclaude-deny\n"),
+        format!("the Claude deny blocks the Codex shell call: {denied}"),
+    );
+    c.that(
+        l.sent("routed").contains("CTX-CLAUDE-POST"),
+        "the Claude PostToolUse context reaches the model",
+    );
+    let project = l.sb.project.display().to_string();
+    let file = format!("{project}/routed.txt");
+    // Each handler gets its own dialect's payload, and is told the host.
+    let expect = [
+        (
+            "claude-pre",
+            "tool_name",
+            "Bash",
+            "tool_input",
+            "command",
+            "echo claude-deny",
+        ),
+        (
+            "claude-pre",
+            "tool_name",
+            "Write",
+            "tool_input",
+            "file_path",
+            file.as_str(),
+        ),
+        (
+            "claude-pre",
+            "tool_name",
+            "Edit",
+            "tool_input",
+            "file_path",
+            file.as_str(),
+        ),
+        (
+            "copilot-pre",
+            "toolName",
+            "bash",
+            "toolArgs",
+            "command",
+            "echo claude-deny",
+        ),
+        (
+            "copilot-pre",
+            "toolName",
+            "create",
+            "toolArgs",
+            "path",
+            file.as_str(),
+        ),
+        (
+            "copilot-pre",
+            "toolName",
+            "edit",
+            "toolArgs",
+            "path",
+            file.as_str(),
+        ),
+        (
+            "bricks-pre",
+            "tool_name",
+            "bash",
+            "tool_input",
+            "command",
+            "echo claude-deny",
+        ),
+        (
+            "bricks-pre",
+            "tool_name",
+            "write_file",
+            "tool_input",
+            "file_path",
+            file.as_str(),
+        ),
+        (
+            "bricks-pre",
+            "tool_name",
+            "edit_file",
+            "tool_input",
+            "file_path",
+            file.as_str(),
+        ),
+    ];
+    for (label, name_key, name, input_key, arg, value) in expect {
+        let found = l
+            .dumps
+            .iter()
+            .find(|d| d.label == label && d.stdin[name_key] == name);
+        let input = found.map(|d| match &d.stdin[input_key] {
+            Value::String(s) => serde_json::from_str(s).unwrap_or(Value::Null),
+            v => v.clone(),
+        });
+        c.that(
+            input.as_ref().is_some_and(|i| i[arg] == value)
+                && found
+                    .is_some_and(|d| d.env.get("HOOKX_HOST").map(String::as_str) == Some("codex")),
+            format!("{label} got {name} {{{arg}: {value}}}: {found:?}"),
+        );
+    }
+    let edit = l
+        .dumps
+        .iter()
+        .find(|d| d.label == "claude-pre" && d.stdin["tool_name"] == "Edit");
+    c.that(
+        edit.is_some_and(|d| {
+            d.stdin["tool_input"]["old_string"] == "routed"
+                && d.stdin["tool_input"]["new_string"] == "changed"
+        }),
+        "the update patch reaches Claude as old_string/new_string",
+    );
+    c.that(
+        std::fs::read_to_string(l.sb.project.join("routed.txt"))
+            .ok()
+            .as_deref()
+            == Some("changed\n"),
+        "both patches applied",
+    );
+    c.done("routed");
 }
 
 mod record {

@@ -44,19 +44,22 @@ pub struct RouteTrust {
     /// whose command `is_route` accepts.
     pub records: RouteRecords,
     /// The file's text with these records set, or why hookx cannot edit it.
-    pub set: fn(text: &str, records: &[(String, String)]) -> Result<String, String>,
+    pub set: fn(text: &str, records: &[Record]) -> Result<String, String>,
     /// The file's text without the records of these keys.
     pub unset: fn(text: &str, keys: &[String]) -> Result<String, String>,
     /// What the user must still do once for project routes to run, if anything.
     pub project_step: Option<&'static str>,
 }
 
+/// One review record: its key and value.
+pub type Record = (String, String);
+
 /// See [`RouteTrust::records`].
 pub type RouteRecords = fn(
     path: &std::path::Path,
     hook_file: &serde_json::Value,
     is_route: &dyn Fn(&str) -> bool,
-) -> Vec<(String, String)>;
+) -> Vec<Record>;
 
 /// How a file is told to be this agent's when `--from` is not given (`crate::config::detect`).
 pub struct DetectSpec {

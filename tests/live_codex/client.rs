@@ -236,11 +236,14 @@ impl Sandbox {
     /// Writes the user `config.toml`: the fake model on `port` as provider `fake`, then the
     /// hook tables, trust state and project trust the helpers collected.
     pub fn write_config(&self, port: u16) {
-        // Top-level keys first: the TOML tables come after them.
+        // Top-level keys first: the TOML tables come after them, then what is in the file
+        // already (tables `hookx install` wrote).
+        let written =
+            std::fs::read_to_string(self.home.join(".codex/config.toml")).unwrap_or_default();
         let config = format!(
             "model = \"gpt-5.5\"\nmodel_provider = \"fake\"\n\n\
              [model_providers.fake]\nname = \"fake\"\nbase_url = \"http://127.0.0.1:{port}/v1\"\n\
-             wire_api = \"responses\"\nenv_key = \"FAKE_MODEL_KEY\"\n\n{}",
+             wire_api = \"responses\"\nenv_key = \"FAKE_MODEL_KEY\"\n\n{}{written}",
             self.user_config.borrow()
         );
         self.write("home/.codex/config.toml", &config);
@@ -413,76 +416,10 @@ fn toml_hooks(hooks: &Value) -> String {
     out
 }
 
-/// The trust state keys and hashes of every command handler of `hooks` in `source`.
+/// The trust state keys and hashes of every command handler of `hooks` in `source`, as hookx
+/// computes them (`trust_hashes_are_codex_hashes` checks them against Codex's own).
 pub fn trust_entries(source: &Path, hooks: &Value) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for (event, groups) in hooks.as_object().expect("hooks object") {
-        for (g, group) in groups.as_array().expect("groups").iter().enumerate() {
-            for (h, handler) in group["hooks"]
-                .as_array()
-                .expect("handlers")
-                .iter()
-                .enumerate()
-            {
-                if handler["type"] != "command" {
-                    continue;
-                }
-                let key = format!("{}:{}:{g}:{h}", source.display(), snake(event));
-                out.push((key, trusted_hash(event, group, handler)));
-            }
-        }
-    }
-    out
-}
-
-/// `PreToolUse` → `pre_tool_use`: the event label of Codex's hook state keys.
-fn snake(event: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in event.chars().enumerate() {
-        if c.is_ascii_uppercase() && i > 0 {
-            out.push('_');
-        }
-        out.push(c.to_ascii_lowercase());
-    }
-    out
-}
-
-/// Codex 0.171.0's trust hash of one command handler: SHA-256 over the compact JSON, keys
-/// sorted, of `{event_name, matcher?, hooks: [{type, command, timeout, async, statusMessage?}]}`
-/// with the timeout as Codex normalises it (default 600 s, at least 1; SessionEnd and Interrupt
-/// default 1 and at most 3) and the matcher dropped on events that take none.
-fn trusted_hash(event: &str, group: &Value, handler: &Value) -> String {
-    use sha2::Digest;
-    let short = matches!(event, "SessionEnd" | "Interrupt");
-    let timeout = match handler["timeout"].as_u64() {
-        Some(t) if short => t.clamp(1, 3),
-        Some(t) => t.max(1),
-        None if short => 1,
-        None => 600,
-    };
-    let mut hook = BTreeMap::new();
-    hook.insert("type", json!("command"));
-    hook.insert("command", handler["command"].clone());
-    hook.insert("timeout", json!(timeout));
-    hook.insert("async", json!(handler["async"].as_bool().unwrap_or(false)));
-    if let Some(s) = handler.get("statusMessage") {
-        hook.insert("statusMessage", s.clone());
-    }
-    let mut identity = BTreeMap::new();
-    identity.insert("event_name", json!(snake(event)));
-    identity.insert("hooks", json!([hook]));
-    let takes_matcher = !matches!(
-        event,
-        "PreModelRequest" | "PostModelRequest" | "UserPromptSubmit" | "Stop" | "Interrupt"
-    );
-    if let (true, Some(m)) = (takes_matcher, group.get("matcher")) {
-        identity.insert("matcher", m.clone());
-    }
-    // BTreeMaps serialise with sorted keys, as Codex's canonical JSON does.
-    let bytes = serde_json::to_vec(&identity).unwrap();
-    let digest = sha2::Sha256::digest(&bytes);
-    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-    format!("sha256:{hex}")
+    hookx::dialect::codex::trust::records(source, &json!({ "hooks": hooks }), &|_| true)
 }
 
 pub fn pretty(v: &Value) -> String {
