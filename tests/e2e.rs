@@ -1,5 +1,5 @@
 //! End to end: the real `hookx` binary between a host agent and a handler written for another
-//! one. Every host (Claude, Copilot camelCase, Copilot PascalCase, Bricks) sends its own payload
+//! one. Every host (Claude, Copilot camelCase, Copilot PascalCase, Bricks, Codex) sends its own payload
 //! (the seeds' examples where they fit, `tests/fixtures/e2e/payloads/` otherwise) to a real
 //! shell handler of every flavour (`tests/fixtures/e2e/handlers/`). The handler checks that it
 //! got its own dialect's stdin and environment (plus `HOOKX_HOST`, the agent running it) and
@@ -33,10 +33,11 @@ enum F {
     Copilot,
     Pascal,
     Bricks,
+    Codex,
 }
 use F::*;
 
-const ALL: &[F] = &[Claude, Copilot, Pascal, Bricks];
+const ALL: &[F] = &[Claude, Copilot, Pascal, Bricks, Codex];
 
 impl F {
     /// `--as` value, handler script and fixture folder.
@@ -46,6 +47,7 @@ impl F {
             Copilot => "copilot",
             Pascal => "copilot-pascal",
             Bricks => "bricks",
+            Codex => "codex",
         }
     }
 
@@ -55,6 +57,7 @@ impl F {
             Claude => "claude",
             Copilot | Pascal => "copilot",
             Bricks => "bricks",
+            Codex => "codex",
         }
     }
 
@@ -64,6 +67,7 @@ impl F {
             (Bricks, Ev::PermissionRequest | Ev::Notification | Ev::PostToolUseFailure) => {
                 return None;
             }
+            (Codex, Ev::Notification | Ev::PostToolUseFailure) => return None,
             (Copilot, Ev::PreToolUse) => "preToolUse",
             (Copilot, Ev::PostToolUse) => "postToolUse",
             (Copilot, Ev::PostToolUseFailure) => "postToolUseFailure",
@@ -98,6 +102,9 @@ impl F {
             (Copilot | Bricks, Tool::Bash) => "bash",
             (Bricks, Tool::Edit) => "edit_file",
             (Bricks, Tool::Write) => "write_file",
+            // Every edit is a patch (codex-facts.md).
+            (Codex, Tool::Edit | Tool::Write) => "apply_patch",
+            (Codex, Tool::Bash) => "Bash",
         }
     }
 
@@ -114,6 +121,8 @@ impl F {
         match (self, tool) {
             // PascalCase payloads keep Copilot's argument names (run 1.0.102).
             (Copilot | Pascal, Tool::Edit | Tool::Write) => renamed.into(),
+            // A patch is one text.
+            (Codex, Tool::Edit | Tool::Write) => "command".into(),
             _ => canonical.into(),
         }
     }
@@ -145,6 +154,8 @@ impl F {
                 ("BRICKS_SESSION_ID", session.into()),
                 ("BRICKS_HOOK_EVENT", event.into()),
             ],
+            // Codex sets none (run 0.171.0).
+            Codex => vec![],
         }
     }
 }
@@ -317,6 +328,17 @@ impl Sc {
             (Sc::SessionStart, Copilot) => "payloads/copilot/sessionStart.json",
             (Sc::SessionStart, Pascal) => "payloads/copilot-pascal/SessionStart.json",
             (Sc::SessionStart, Bricks) => "payloads/bricks/SessionStart.json",
+            // Shaped as Codex 0.171.0 sent them (tests/fixtures/recorded/codex-0.171.0/).
+            (Sc::PreEdit, Codex) => "e2e/payloads/codex/PreToolUse-edit.json",
+            (Sc::PreWrite, Codex) => "e2e/payloads/codex/PreToolUse-write.json",
+            (Sc::PreBash, Codex) => "e2e/payloads/codex/PreToolUse-bash.json",
+            (Sc::PostBash, Codex) => "e2e/payloads/codex/PostToolUse-bash.json",
+            (Sc::Prompt, Codex) => "e2e/payloads/codex/UserPromptSubmit.json",
+            (Sc::Stop, Codex) => "e2e/payloads/codex/Stop.json",
+            (Sc::SubagentStart, Codex) => "e2e/payloads/codex/SubagentStart.json",
+            (Sc::Permission, Codex) => "e2e/payloads/codex/PermissionRequest.json",
+            (Sc::SessionStart, Codex) => "e2e/payloads/codex/SessionStart.json",
+            (Sc::Notification | Sc::FailedBash, Codex) => return None,
         })
     }
 }
@@ -343,8 +365,8 @@ enum Expect {
 #[derive(Clone, Copy, Debug)]
 enum Matcher {
     None,
-    /// Per handler flavour: claude, copilot, copilot-pascal, bricks.
-    Per([&'static str; 4]),
+    /// Per handler flavour: claude, copilot, copilot-pascal, bricks, codex.
+    Per([&'static str; 5]),
 }
 
 impl Matcher {
@@ -370,6 +392,7 @@ struct Row {
     copilot: Expect,
     pascal: Expect,
     bricks: Expect,
+    codex: Expect,
 }
 
 impl Row {
@@ -379,6 +402,7 @@ impl Row {
             Copilot => self.copilot,
             Pascal => self.pascal,
             Bricks => self.bricks,
+            Codex => self.codex,
         }
     }
 }
@@ -393,21 +417,29 @@ const PERMISSION_HANDLERS: &[F] = &[Claude, Copilot, Pascal];
 const ROWS: &[Row] = &[
     // --- every handler, answering nothing: what it receives is the point -------------------
     Row { case: "silent on a write", sc: Sc::PreWrite, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
-        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent },
+        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
+        codex: Silent },
     Row { case: "silent on a shell call", sc: Sc::PreBash, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
-        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent },
+        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
+        codex: Silent },
     Row { case: "silent after a shell call", sc: Sc::PostBash, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
-        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent },
+        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
+        codex: Silent },
     Row { case: "silent on a prompt", sc: Sc::Prompt, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
-        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent },
+        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
+        codex: Silent },
     Row { case: "silent on stop", sc: Sc::Stop, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
-        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent },
+        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
+        codex: Silent },
     Row { case: "silent on subagent start", sc: Sc::SubagentStart, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
-        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent },
+        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
+        codex: Silent },
     Row { case: "silent on a notification", sc: Sc::Notification, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
-        claude: Silent, copilot: Silent, pascal: Silent, bricks: NO_EVENT },
+        claude: Silent, copilot: Silent, pascal: Silent, bricks: NO_EVENT,
+        codex: NO_EVENT },
     Row { case: "silent on session start", sc: Sc::SessionStart, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
-        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent },
+        claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
+        codex: Silent },
 
     // --- PreToolUse: permission decisions -------------------------------------------------
     Row { case: "allow an edit", sc: Sc::PreEdit, says: "allow", reason: "", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
@@ -415,59 +447,70 @@ const ROWS: &[Row] = &[
         copilot: Json(r#"{"permissionDecision":"allow"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"},"permissionDecision":"allow"}"#),
         // Bricks' protocol has no allow: its own flow goes on.
-        bricks: Silent },
+        bricks: Silent,
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#) },
     Row { case: "deny an edit", sc: Sc::PreEdit, says: "deny", reason: "no edits on main ✋ (été)", handlers: ALL, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"},"permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}"#),
-        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}}"#) },
+        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}}"#),
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}}"#) },
     Row { case: "deny in the dialect's other form", sc: Sc::PreBash, says: "deny-alt", reason: "tests are slow", handlers: &[Claude, Bricks], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"tests are slow"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"tests are slow"},"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}"#),
-        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}}"#) },
+        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}}"#),
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"tests are slow"}}"#) },
     Row { case: "exit 2 denies a shell call", sc: Sc::PreBash, says: "exit2", reason: "npm is banned", handlers: &[Claude, Bricks], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"},"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}"#),
-        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#) },
+        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#) },
     // Copilot denies on exit 2 without reading stderr (run 1.0.102).
     Row { case: "a Copilot exit 2 denies without its stderr", sc: Sc::PreBash, says: "exit2", reason: "npm is banned", handlers: &[Copilot, Pascal], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"},"permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}"#),
-        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}}"#) },
+        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}}"#),
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}}"#) },
     Row { case: "ask about an edit", sc: Sc::PreEdit, says: "ask", reason: "touches main", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"touches main"}}"#),
         copilot: Json(r#"{"permissionDecision":"ask","permissionDecisionReason":"touches main"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"touches main"},"permissionDecision":"ask","permissionDecisionReason":"touches main"}"#),
-        bricks: Note("cannot ask on PreToolUse") },
+        bricks: Note("cannot ask on PreToolUse"),
+        codex: Note("cannot ask on PreToolUse") },
     Row { case: "rewrite an edit's input", sc: Sc::PreEdit, says: "update", reason: "", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#),
         copilot: Json(r#"{"permissionDecision":"allow","modifiedArgs":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}},"permissionDecision":"allow","modifiedArgs":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}"#),
-        bricks: Note("updated tool input dropped") },
+        bricks: Note("updated tool input dropped"),
+        codex: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#, "updated tool input dropped") },
 
     // --- matchers, read in the handler's own dialect --------------------------------------
     Row { case: "matcher in the handler's own tool names fires", sc: Sc::PreEdit, says: "deny", reason: "matched", handlers: ALL,
-        matcher: Matcher::Per(["Edit|Write", "edit|create", "Edit|Write", "edit_file|write_file"]),
+        matcher: Matcher::Per(["Edit|Write", "edit|create", "Edit|Write", "edit_file|write_file", "apply_patch"]),
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"matched"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"matched"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"matched"},"permissionDecision":"deny","permissionDecisionReason":"matched"}"#),
-        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"matched"}}"#) },
+        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"matched"}}"#),
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"matched"}}"#) },
     Row { case: "matcher in another dialect's tool names does not fire", sc: Sc::PreEdit, says: "deny", reason: "wrongly matched", handlers: ALL,
-        matcher: Matcher::Per(["edit", "Edit", "edit_file", "Edit"]),
-        claude: NotRun, copilot: NotRun, pascal: NotRun, bricks: NotRun },
+        matcher: Matcher::Per(["edit", "Edit", "edit_file", "Edit", "edit"]),
+        claude: NotRun, copilot: NotRun, pascal: NotRun, bricks: NotRun,
+        codex: NotRun },
     Row { case: "unanchored regex matcher fires", sc: Sc::PreEdit, says: "deny", reason: "regex", handlers: &[Claude, Bricks],
-        matcher: Matcher::Per(["di.", "", "", "di."]),
+        matcher: Matcher::Per(["di.", "", "", "di.", ""]),
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"regex"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"regex"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"regex"},"permissionDecision":"deny","permissionDecisionReason":"regex"}"#),
-        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"regex"}}"#) },
+        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"regex"}}"#),
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"regex"}}"#) },
     // Both Copilot flavours anchor (run 1.0.102, dialects.md §4).
     Row { case: "Copilot regex matcher is anchored", sc: Sc::PreEdit, says: "deny", reason: "wrongly matched", handlers: &[Copilot, Pascal],
-        matcher: Matcher::Per(["", "di.", "di.", ""]),
-        claude: NotRun, copilot: NotRun, pascal: NotRun, bricks: NotRun },
+        matcher: Matcher::Per(["", "di.", "di.", "", ""]),
+        claude: NotRun, copilot: NotRun, pascal: NotRun, bricks: NotRun,
+        codex: NotRun },
 
     // --- PostToolUse ----------------------------------------------------------------------
     Row { case: "context after a shell call", sc: Sc::PostBash, says: "context", reason: "lint is clean", handlers: &[Claude, Bricks], matcher: Matcher::None,
@@ -475,18 +518,21 @@ const ROWS: &[Row] = &[
         // Copilot appends top-level additionalContext to the tool result (run 1.0.102).
         copilot: Json(r#"{"additionalContext":"lint is clean"}"#),
         pascal: Json(r#"{"additionalContext":"lint is clean"}"#),
-        bricks: Json(r#"{"additionalContext":"lint is clean"}"#) },
+        bricks: Json(r#"{"additionalContext":"lint is clean"}"#),
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint is clean"}}"#) },
     Row { case: "exit 2 after a shell call feeds stderr to the model", sc: Sc::PostBash, says: "exit2", reason: "2 tests failed", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"2 tests failed"}}"#),
         copilot: Json(r#"{"additionalContext":"2 tests failed"}"#),
         pascal: Json(r#"{"additionalContext":"2 tests failed"}"#),
-        bricks: Json(r#"{"additionalContext":"2 tests failed"}"#) },
+        bricks: Json(r#"{"additionalContext":"2 tests failed"}"#),
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"2 tests failed"}}"#) },
     Row { case: "block after a shell call", sc: Sc::PostBash, says: "block", reason: "fix the tests", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"decision":"block","reason":"fix the tests"}"#),
         // The call cannot be undone; the reason still reaches the model.
         copilot: Json(r#"{"additionalContext":"fix the tests"}"#),
         pascal: Json(r#"{"additionalContext":"fix the tests"}"#),
-        bricks: Json(r#"{"additionalContext":"fix the tests"}"#) },
+        bricks: Json(r#"{"additionalContext":"fix the tests"}"#),
+        codex: Json(r#"{"decision":"block","reason":"fix the tests"}"#) },
 
     // --- PostToolUseFailure (Bricks has none) ----------------------------------------------
     Row { case: "context after a failed call", sc: Sc::FailedBash, says: "context", reason: "run cargo test -- --nocapture", handlers: &[Claude], matcher: Matcher::None,
@@ -494,12 +540,14 @@ const ROWS: &[Row] = &[
         // Copilot takes top-level additionalContext as recovery guidance (run 1.0.102).
         copilot: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
         pascal: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
-        bricks: NO_EVENT },
+        bricks: NO_EVENT,
+        codex: NO_EVENT },
     Row { case: "exit 2 after a failed call is guidance", sc: Sc::FailedBash, says: "exit2", reason: "run cargo test -- --nocapture", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUseFailure","additionalContext":"run cargo test -- --nocapture"}}"#),
         copilot: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
         pascal: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
-        bricks: NO_EVENT },
+        bricks: NO_EVENT,
+        codex: NO_EVENT },
 
     // --- UserPromptSubmit -----------------------------------------------------------------
     Row { case: "block a prompt", sc: Sc::Prompt, says: "block", reason: "no secrets in prompts", handlers: &[Claude, Bricks], matcher: Matcher::None,
@@ -507,83 +555,97 @@ const ROWS: &[Row] = &[
         // `decision: "block"` refuses the prompt (run 1.0.102).
         copilot: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         pascal: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
-        bricks: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#) },
+        bricks: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
+        codex: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#) },
     Row { case: "exit 2 blocks a prompt", sc: Sc::Prompt, says: "exit2", reason: "no secrets in prompts", handlers: &[Claude, Bricks], matcher: Matcher::None,
         claude: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         // `decision: "block"` refuses the prompt (run 1.0.102).
         copilot: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         pascal: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
-        bricks: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#) },
+        bricks: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
+        codex: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#) },
     Row { case: "exit 2 on a prompt is only an error for Copilot", sc: Sc::Prompt, says: "exit2", reason: "oops", handlers: &[Copilot, Pascal], matcher: Matcher::None,
         claude: Note("exited with code 2: oops"), copilot: Note("exited with code 2: oops"),
-        pascal: Note("exited with code 2: oops"), bricks: Note("exited with code 2: oops") },
+        pascal: Note("exited with code 2: oops"), bricks: Note("exited with code 2: oops"),
+        codex: Note("exited with code 2: oops") },
     Row { case: "plain stdout on a prompt is context", sc: Sc::Prompt, says: "plain", reason: "the repo uses tabs", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"the repo uses tabs"}}"#),
         copilot: Json(r#"{"additionalContext":"the repo uses tabs"}"#),
         pascal: Json(r#"{"additionalContext":"the repo uses tabs"}"#),
-        bricks: Note("additional context dropped") },
+        bricks: Note("additional context dropped"),
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"the repo uses tabs"}}"#) },
 
     // --- Stop -----------------------------------------------------------------------------
     Row { case: "block stopping", sc: Sc::Stop, says: "block", reason: "tests are red", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
         claude: Json(r#"{"decision":"block","reason":"tests are red"}"#),
         copilot: Json(r#"{"decision":"block","reason":"tests are red"}"#),
         pascal: Json(r#"{"decision":"block","reason":"tests are red"}"#),
-        bricks: Note("cannot block Stop") },
+        bricks: Note("cannot block Stop"),
+        codex: Json(r#"{"decision":"block","reason":"tests are red"}"#) },
     Row { case: "continue false stops the agent", sc: Sc::Stop, says: "stop", reason: "budget spent", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"continue":false,"stopReason":"budget spent"}"#),
         copilot: Note("cannot be told to stop: budget spent"),
         pascal: Json(r#"{"continue":false,"stopReason":"budget spent"}"#),
-        bricks: Note("cannot be told to stop: budget spent") },
+        bricks: Note("cannot be told to stop: budget spent"),
+        codex: Note("cannot be told to stop: budget spent") },
 
     // --- SubagentStart --------------------------------------------------------------------
     Row { case: "context for a subagent", sc: Sc::SubagentStart, says: "context", reason: "read STYLE.md", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"read STYLE.md"}}"#),
         copilot: Json(r#"{"additionalContext":"read STYLE.md"}"#),
         pascal: Json(r#"{"additionalContext":"read STYLE.md"}"#),
-        bricks: Note("additional context dropped") },
+        bricks: Note("additional context dropped"),
+        codex: Note("additional context dropped") },
 
     // --- PermissionRequest (Bricks has none) ----------------------------------------------
     Row { case: "deny a permission request", sc: Sc::Permission, says: "behavior-deny", reason: "not in CI", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not in CI"}}}"#),
         copilot: Json(r#"{"behavior":"deny","message":"not in CI"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not in CI"}},"behavior":"deny","message":"not in CI"}"#),
-        bricks: NO_EVENT },
+        bricks: NO_EVENT,
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not in CI"}}}"#) },
     // claude-code 2.1.332 (live suite): exit 2 on PermissionRequest is a non-blocking error;
     // the host's own permission flow goes on.
     Row { case: "Claude exit 2 on a permission request is a non-blocking error", sc: Sc::Permission, says: "exit2", reason: "not in CI", handlers: &[Claude], matcher: Matcher::None,
         claude: Note("hook exited with code 2: not in CI"),
         copilot: Note("hook exited with code 2: not in CI"),
         pascal: Note("hook exited with code 2: not in CI"),
-        bricks: NO_EVENT },
+        bricks: NO_EVENT,
+        codex: Note("hook exited with code 2: not in CI") },
     // Copilot reads stdout, not stderr, at exit 2 on permissionRequest.
     Row { case: "Copilot exit 2 denies a permission request", sc: Sc::Permission, says: "exit2", reason: "not in CI", handlers: &[Copilot, Pascal], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}}}"#),
         copilot: Json(r#"{"behavior":"deny"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}},"behavior":"deny"}"#),
-        bricks: NO_EVENT },
+        bricks: NO_EVENT,
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}}}"#) },
     Row { case: "allow a permission request with new input", sc: Sc::Permission, says: "behavior-update", reason: "", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"npm ci"}}}}"#),
         copilot: JsonNote(r#"{"behavior":"allow"}"#, "updated tool input dropped"),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"npm ci"}}},"behavior":"allow"}"#),
-        bricks: NO_EVENT },
+        bricks: NO_EVENT,
+        codex: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#, "updated tool input dropped") },
 
     // --- Notification, SessionStart, messages ---------------------------------------------
     Row { case: "context on a notification", sc: Sc::Notification, says: "context", reason: "user is away", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"Notification","additionalContext":"user is away"}}"#),
         copilot: Json(r#"{"additionalContext":"user is away"}"#),
         pascal: Json(r#"{"additionalContext":"user is away"}"#),
-        bricks: NO_EVENT },
+        bricks: NO_EVENT,
+        codex: NO_EVENT },
     Row { case: "plain stdout at session start is context", sc: Sc::SessionStart, says: "plain", reason: "main is frozen", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"main is frozen"}}"#),
         // sessionStart's top-level additionalContext reaches the model (run 1.0.102).
         copilot: Json(r#"{"additionalContext":"main is frozen"}"#),
         pascal: Json(r#"{"additionalContext":"main is frozen"}"#),
-        bricks: Note("additional context dropped") },
+        bricks: Note("additional context dropped"),
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"main is frozen"}}"#) },
     Row { case: "system message for the user", sc: Sc::Stop, says: "system-message", reason: "3 files changed", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"systemMessage":"3 files changed"}"#),
         copilot: Note("3 files changed"),
         pascal: Json(r#"{"systemMessage":"3 files changed"}"#),
-        bricks: Note("3 files changed") },
+        bricks: Note("3 files changed"),
+        codex: Note("3 files changed") },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -753,15 +815,15 @@ fn hook_file(f: F, event: &str, matcher: Option<&str>, command: &str) -> (&'stat
         group.insert("matcher".into(), m.into());
     }
     match f {
-        Claude | Bricks => {
+        Claude | Bricks | Codex => {
             group.insert(
                 "hooks".into(),
                 json!([{"type": "command", "command": command}]),
             );
-            let file = if f == Claude {
-                ".claude/settings.json"
-            } else {
-                ".bricks/hooks.json"
+            let file = match f {
+                Claude => ".claude/settings.json",
+                Bricks => ".bricks/hooks.json",
+                _ => ".codex/hooks.json",
             };
             (file, json!({"hooks": {event: [group]}}))
         }
@@ -888,7 +950,7 @@ fn check_stdin(sc: Sc, host: F, handler: F, stdin: &str) -> Vec<String> {
     // The timestamp.
     let ts = obj.get("timestamp");
     let ts_ok = match handler {
-        Claude | Bricks => ts.is_none(),
+        Claude | Bricks | Codex => ts.is_none(),
         Copilot => ts
             .and_then(Value::as_i64)
             .is_some_and(|ms| ms > 1_600_000_000_000),
@@ -951,12 +1013,33 @@ fn check_stdin(sc: Sc, host: F, handler: F, stdin: &str) -> Vec<String> {
                     handler.tool(tool)
                 ));
             }
-            let want: Map<String, Value> = canonical
-                .as_object()
-                .unwrap()
-                .iter()
-                .map(|(k, v)| (handler.arg(tool, k), v.clone()))
-                .collect();
+            let want: Map<String, Value> = match (handler, tool) {
+                // The patch Codex would send for the scenario's edit or write.
+                (Codex, Tool::Edit | Tool::Write) => {
+                    let path = canonical["file_path"].as_str().unwrap_or_default();
+                    let body = match tool {
+                        Tool::Edit => format!(
+                            "*** Update File: {path}\n@@\n-{}\n+{}\n",
+                            canonical["old_string"].as_str().unwrap_or_default(),
+                            canonical["new_string"].as_str().unwrap_or_default()
+                        ),
+                        _ => format!(
+                            "*** Add File: {path}\n+{}",
+                            canonical["content"].as_str().unwrap_or_default()
+                        ),
+                    };
+                    let patch = format!("*** Begin Patch\n{body}*** End Patch\n");
+                    [("command".to_string(), Value::String(patch))]
+                        .into_iter()
+                        .collect()
+                }
+                _ => canonical
+                    .as_object()
+                    .unwrap()
+                    .iter()
+                    .map(|(k, v)| (handler.arg(tool, k), v.clone()))
+                    .collect(),
+            };
             let args = match (handler, obj.get(&args_key)) {
                 // Copilot camelCase: an object since 1.0.x (run 1.0.102; a JSON string before).
                 (_, Some(v @ Value::Object(_))) => Some(v.clone()),
@@ -987,7 +1070,11 @@ fn check_stdin(sc: Sc, host: F, handler: F, stdin: &str) -> Vec<String> {
             Pascal => result.is_some_and(|r| {
                 r.get("result_type").is_some() && r.get("text_result_for_llm").is_some()
             }),
-            Claude | Bricks => result.is_some_and(Value::is_object),
+            // Codex sends the output text: a raw response is passed on as it came.
+            Claude | Bricks => {
+                result.is_some_and(|r| r.is_object() || host == Codex && r.is_string())
+            }
+            Codex => result.is_some_and(|r| r.is_object() || r.is_string()),
         };
         if !ok {
             bad.push(format!(
@@ -1086,6 +1173,11 @@ fn copilot_pascal_case_host_runs_every_handler_flavour() {
 #[test]
 fn bricks_host_runs_every_handler_flavour() {
     run_matrix(Bricks, Via::Exec);
+}
+
+#[test]
+fn codex_host_runs_every_handler_flavour() {
+    run_matrix(Codex, Via::Exec);
 }
 
 #[test]
