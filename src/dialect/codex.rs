@@ -785,6 +785,11 @@ mod protocol_rows {
         // `ask` runs the call like `allow` (run): only allow and deny decide.
         permission_values: &[Decision::Allow, Decision::Deny],
         permission_passes: &[],
-        hook_budget: &[],
+        // The route has Codex's default timeout, 1 s on SessionEnd and Interrupt (list): the
+        // handlers hookx runs there must end within it, hookx's own start included.
+        hook_budget: &[
+            (EventKind::SessionEnd, 900, None),
+            (EventKind::Interrupt, 900, None),
+        ],
     };
 }
