@@ -101,6 +101,7 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
         ],
         "untrusted" => vec![shell("echo untrusted-probe"), Step::Text("done")],
         "blocks" => vec![shell("echo post-block"), Step::Text("blocks done")],
+        "interrupt" => vec![shell("sleep 30"), Step::Text("interrupt done")],
         "routed" => vec![
             shell("echo claude-deny"),
             shell("echo routed-ok"),
@@ -1061,6 +1062,37 @@ fn routed_handlers_of_every_dialect_run_under_codex() {
         "both patches applied",
     );
     c.done("routed");
+}
+
+/// Ctrl-C during a shell call (SIGINT to the client once PreToolUse has recorded the call):
+/// Interrupt fires, then SessionEnd; no PostToolUse, no Stop; exit 1.
+#[test]
+fn ground_truth_interrupt() {
+    let Some(l) = live("interrupt", WRITE, |sb| {
+        sb.trusted_hooks(
+            HookFile::UserJson,
+            &Value::Object(record_everything(sb, "")),
+        );
+        sb.interrupt_when_recorded("sleep 30");
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(l.out.status == Some(1), format!("exit {:?}", l.out.status));
+    let labels = l.labels();
+    let at = |e: &str| labels.iter().position(|x| *x == e);
+    c.that(
+        at("PreToolUse") < at("Interrupt")
+            && at("Interrupt") < at("SessionEnd")
+            && at("Interrupt").is_some(),
+        format!("PreToolUse, Interrupt, SessionEnd in order: {labels:?}"),
+    );
+    c.that(
+        l.count("PostToolUse") == 0 && l.count("Stop") == 0,
+        format!("no PostToolUse, no Stop: {labels:?}"),
+    );
+    record::check("interrupt", &l.dumps, &l.sb);
+    c.done("interrupt");
 }
 
 mod record {

@@ -21,7 +21,7 @@ const APPLY_PATCH: &str = "apply_patch";
 pub static TABLES: Tables = Tables {
     name: "codex",
     dialect: Dialect(&DEF),
-    // The app-server protocol's `HookEventName` of 0.171.0; all but Interrupt fired (run).
+    // The app-server protocol's `HookEventName` of 0.171.0; every one fired (run).
     events: &[
         (EventKind::SessionStart, "SessionStart"),
         (EventKind::SessionEnd, "SessionEnd"),

@@ -78,6 +78,9 @@ pub struct Sandbox {
     /// `config.toml` text of the user layer before the provider section: hook tables, trust
     /// state, project trust. Written out by [`Sandbox::run`].
     user_config: std::cell::RefCell<String>,
+    /// A text that, once a recorded hook's stdin holds it, makes [`Sandbox::run`] send SIGINT
+    /// to the client (as Ctrl-C would).
+    interrupt_on: std::cell::RefCell<Option<String>>,
 }
 
 pub struct Outcome {
@@ -134,6 +137,7 @@ impl Sandbox {
             home,
             project,
             user_config: Default::default(),
+            interrupt_on: Default::default(),
         }
     }
 
@@ -228,6 +232,11 @@ impl Sandbox {
         self.user_config.borrow_mut().push_str(&entry);
     }
 
+    /// Sends SIGINT to the client's process group once a hook has recorded `text` in its stdin.
+    pub fn interrupt_when_recorded(&self, text: &str) {
+        *self.interrupt_on.borrow_mut() = Some(text.to_string());
+    }
+
     /// Appends raw TOML to the user `config.toml`.
     pub fn user_config(&self, toml: &str) {
         self.user_config.borrow_mut().push_str(toml);
@@ -282,6 +291,34 @@ impl Sandbox {
             .process_group(0);
         let child = cmd.spawn().expect("spawn codex");
         let pid = child.id();
+        if let Some(text) = self.interrupt_on.borrow().clone() {
+            let dump = self.root.join("dump");
+            std::thread::spawn(move || {
+                // A record is whole once its stdin file exists (dumper.sh renames it last).
+                let start = std::time::Instant::now();
+                while start.elapsed() < LIMIT {
+                    let seen = std::fs::read_dir(&dump)
+                        .into_iter()
+                        .flatten()
+                        .flatten()
+                        .any(|e| {
+                            e.file_name().to_string_lossy().ends_with(".stdin")
+                                && std::fs::read_to_string(e.path())
+                                    .is_ok_and(|t| t.contains(&text))
+                        });
+                    if seen {
+                        if let Some(pid) = rustix::process::Pid::from_raw(pid as i32) {
+                            let _ = rustix::process::kill_process_group(
+                                pid,
+                                rustix::process::Signal::INT,
+                            );
+                        }
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+            });
+        }
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let _ = tx.send(child.wait_with_output());
