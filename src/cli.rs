@@ -47,7 +47,7 @@ fn about() -> String {
     about = about(),
     after_help = concat!(
         "Example:\n  hookx convert .claude/settings.json --to copilot --write\n\n",
-        "Exit codes:\n  0  success\n  1  an error: unreadable or invalid input, a failed write\n  2  a usage error\n  3  convert --strict: something is lost\n  4  simulate: the decision is not --expect (without it: a deny, ask or block)"
+        "Exit codes:\n  0  success\n  1  an error: unreadable or invalid input, a failed write\n  2  a usage error\n  3  convert --strict: something is lost\n  4  simulate: the decision is not --expect (without it: a deny, ask or block)\n  5  doctor: a rule can fire under none of the hosts examined"
     )
 )]
 pub struct Cli {
@@ -67,7 +67,7 @@ macro_rules! example {
         concat!(
             "Example:\n",
             $("  ", $line, "\n",)+
-            "\nExit codes:\n  0  success\n  1  an error: unreadable or invalid input, a failed write\n  2  a usage error\n  3  convert --strict: something is lost\n  4  simulate: the decision is not --expect (without it: a deny, ask or block)"
+            "\nExit codes:\n  0  success\n  1  an error: unreadable or invalid input, a failed write\n  2  a usage error\n  3  convert --strict: something is lost\n  4  simulate: the decision is not --expect (without it: a deny, ask or block)\n  5  doctor: a rule can fire under none of the hosts examined"
         )
     };
 }
@@ -107,6 +107,10 @@ enum Command {
     /// Record hook files as reviewed (by content hash) so that `hookx run` may run them.
     #[command(after_help = example!("hookx trust .github/hooks/hooks.json"))]
     Trust(TrustArgs),
+    /// Why a hook does or does not fire: per hook file, rule and host, whether the host loads
+    /// it, whether it can fire, who runs it, what payload it gets, and the fix.
+    #[command(after_help = example!("hookx doctor --host copilot"))]
+    Doctor(DoctorArgs),
     /// Route a host agent's events to `hookx run` through the host's own config.
     #[command(after_help = example!("hookx install --host claude"))]
     Install(InstallArgs),
@@ -128,6 +132,22 @@ struct ListArgs {
     #[arg(long, value_name = "DIR")]
     home: Option<PathBuf>,
     /// Show whether each hook runs natively under this agent or through hookx.
+    #[arg(long)]
+    host: Option<Dialect>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+#[derive(clap::Args, Debug)]
+struct DoctorArgs {
+    /// Project directory.
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+    /// Home directory for user-level configs and hookx's trust record [default: $HOOKX_HOME,
+    /// else $HOME].
+    #[arg(long, value_name = "DIR")]
+    home: Option<PathBuf>,
+    /// Only this host agent [default: every agent].
     #[arg(long)]
     host: Option<Dialect>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -400,6 +420,11 @@ fn run(cli: Cli) -> Result<i32, Error> {
             Ok(0)
         }
         Command::List(args) => crate::list::command(&crate::list::Options {
+            ctx: crate::discover::Context::resolve(args.project.as_deref(), args.home.as_deref())?,
+            host: args.host,
+            json: args.format == Format::Json,
+        }),
+        Command::Doctor(args) => crate::doctor::command(&crate::doctor::Options {
             ctx: crate::discover::Context::resolve(args.project.as_deref(), args.home.as_deref())?,
             host: args.host,
             json: args.format == Format::Json,

@@ -40,6 +40,19 @@ pub struct Context {
     pub project: PathBuf,
     /// The user's home: user-level agent configs and hookx's own state live below it.
     pub home: PathBuf,
+    /// Where the agents' machine-wide policy folders ([`crate::dialect::ManagedSpec`]) are
+    /// looked for: `/`, or `$HOOKX_MANAGED_ROOT` so that tests and images never depend on the
+    /// machine's `/etc`.
+    pub managed_root: PathBuf,
+}
+
+/// Moves the root the agents' policy folders are looked for under (default `/`).
+pub const MANAGED_ROOT_VAR: &str = "HOOKX_MANAGED_ROOT";
+
+fn managed_root() -> PathBuf {
+    std::env::var_os(MANAGED_ROOT_VAR)
+        .filter(|v| !v.is_empty())
+        .map_or_else(|| PathBuf::from("/"), |v| absolute(Path::new(&v)))
 }
 
 impl Context {
@@ -48,6 +61,7 @@ impl Context {
         Context {
             project: project.into(),
             home: home.into(),
+            managed_root: managed_root(),
         }
     }
 
@@ -83,6 +97,7 @@ impl Context {
         Ok(Context {
             project: absolute(project),
             home: absolute(&home),
+            managed_root: managed_root(),
         })
     }
 
@@ -101,10 +116,34 @@ impl Context {
         path.display().to_string()
     }
 
-    fn root(&self, root: Root) -> &Path {
-        match root {
-            Root::Home => &self.home,
-            Root::Project => &self.project,
+    /// The folder `location`'s pattern is below; `None` for a policy location of an agent
+    /// with no policy folder on this operating system.
+    fn root(&self, location: &Location) -> Option<Cow<'_, Path>> {
+        match location.root {
+            Root::Home => Some(Cow::Borrowed(&self.home)),
+            Root::Project => Some(Cow::Borrowed(&self.project)),
+            Root::Managed => self.managed_dir(location.dialect).map(Cow::Owned),
+        }
+    }
+
+    /// `dialect`'s policy folder on this operating system, below [`Context::managed_root`].
+    pub fn managed_dir(&self, dialect: Dialect) -> Option<PathBuf> {
+        let managed = dialect.def().managed.as_ref()?;
+        let (_, dir) = managed
+            .dirs
+            .iter()
+            .find(|(os, _)| *os == std::env::consts::OS)?;
+        Some(self.managed_root.join(dir.trim_start_matches('/')))
+    }
+
+    /// A policy file's path as people read it: as on the machine, or below
+    /// `$HOOKX_MANAGED_ROOT` when that moved the root.
+    fn display_managed(&self, path: &Path) -> String {
+        match path.strip_prefix(&self.managed_root) {
+            Ok(rel) if self.managed_root != Path::new("/") => {
+                format!("${MANAGED_ROOT_VAR}/{}", rel.display())
+            }
+            _ => path.display().to_string(),
         }
     }
 }
@@ -136,6 +175,9 @@ fn absolute(path: &Path) -> PathBuf {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
+    /// The machine's policy, deployed by an administrator (Claude's managed settings,
+    /// Copilot's policy hooks): above every other scope.
+    Managed,
     /// The user's own settings, for every project.
     User,
     /// Committed with the project.
@@ -156,6 +198,7 @@ pub enum Scope {
 impl Scope {
     pub fn name(self) -> &'static str {
         match self {
+            Scope::Managed => "managed",
             Scope::User => "user",
             Scope::Project => "project",
             Scope::Local => "local",
@@ -178,6 +221,8 @@ impl Scope {
 pub enum Root {
     Home,
     Project,
+    /// The dialect's policy folder for this operating system ([`Context::managed_dir`]).
+    Managed,
 }
 
 /// Which files below a root a location names.
@@ -212,8 +257,8 @@ pub struct Location {
 }
 
 /// Every place hookx looks for hooks (dialects.md §1), in discovery order: per agent (as
-/// registered), widest scope first. Each dialect lists its own ([`crate::dialect::DialectDef`]).
-/// Managed (enterprise policy) settings are not read.
+/// registered), widest scope first, the machine's policy before all. Each dialect lists its
+/// own ([`crate::dialect::DialectDef`]).
 pub fn locations() -> impl Iterator<Item = &'static Location> {
     Dialect::all().iter().flat_map(|d| d.def().locations)
 }
@@ -279,6 +324,10 @@ pub fn location_runner(host: Dialect, location: &Location) -> Runner {
 /// which only sources of its own dialect obey). A dialect that de-duplicates nothing (Copilot)
 /// needs none of its native files, and component-scoped files run nowhere but natively.
 pub fn needed_for_run(host: Dialect, location: &Location) -> bool {
+    // The host's policy may leave only policy hooks running (`allowManagedHooksOnly`).
+    if location.scope == Scope::Managed && location.dialect == host {
+        return true;
+    }
     match location_runner(host, location) {
         Runner::Hookx => true,
         Runner::Inactive | Runner::Off => false,
@@ -451,7 +500,10 @@ pub fn find(ctx: &Context, file: &Path) -> Result<Source, Error> {
     let wanted = as_found(file);
     let store = TrustStore::default();
     for location in locations() {
-        for found in candidates(ctx.root(location.root), location.pattern) {
+        let Some(root) = ctx.root(location) else {
+            continue;
+        };
+        for found in candidates(&root, location.pattern) {
             if as_found(&found.path) == wanted
                 && let Some(source) = load(ctx, &found, location, None, &store)
             {
@@ -511,7 +563,10 @@ fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<Source> {
     // Every file each location names, then one location per real file (see `Claims`).
     let mut found: Vec<Candidate> = Vec::new();
     for (order, location) in locations().enumerate() {
-        for file in candidates(ctx.root(location.root), location.pattern) {
+        let Some(root) = ctx.root(location) else {
+            continue;
+        };
+        for file in candidates(&root, location.pattern) {
             found.push(Candidate {
                 order,
                 location,
@@ -778,11 +833,13 @@ fn load(
 ) -> Option<Source> {
     let path = found.path.clone();
     let canonical = found.canonical.clone();
-    let display = match (location.root, below(&path, ctx.root(location.root))) {
+    let root = ctx.root(location);
+    let display = match (location.root, root.as_deref().and_then(|r| below(&path, r))) {
         (Root::Project, Some(rel)) => rel.to_string_lossy().into_owned(),
         (Root::Home, Some(rel)) => format!("~/{}", rel.to_string_lossy()),
         (Root::Project, None) => ctx.display(&path),
         (Root::Home, None) => path.display().to_string(),
+        (Root::Managed, _) => ctx.display_managed(&path),
     };
     let markdown = display.ends_with(".md");
     let mut source = Source {
@@ -801,7 +858,8 @@ fn load(
     };
     // Trust first: on the run path, a file hookx would run itself is parsed only with the
     // content trusted for it as found.
-    let gated = run.is_some_and(|(host, _, _)| location_runner(host, location) == Runner::Hookx);
+    let gated = run.is_some_and(|(host, _, _)| location_runner(host, location) == Runner::Hookx)
+        && location.scope != Scope::Managed;
     let trusted_sha: Option<String> = if gated {
         let record = source.identity().and_then(|id| store.get(id));
         match record {
@@ -981,15 +1039,30 @@ pub struct EffectiveRule<'a> {
 /// The file whose kill switch (Claude's `disableAllHooks`) turns every hook of `dialect` off,
 /// if any ([`crate::dialect::KillSwitch`]).
 ///
-/// Settings merge by precedence (Claude: local > project > user), so the value comes from the
-/// highest-precedence file that sets the key; when it is `true`, every source of the dialect is
-/// off (settings, plugins, skills, agents). Like every other content, the key counts only in a
-/// file `store` trusts as found: an untrusted `.claude/settings.local.json` cannot turn trusted
-/// hooks off.
+/// Settings merge by precedence (Claude: managed > local > project > user), so the value comes
+/// from the highest-precedence file that sets the key; when it is `true`, every source of the
+/// dialect is off (settings, plugins, skills, agents), policy sources only where the switch is
+/// the policy's own ([`switched_off`]). Like every other content, the key counts only in a file
+/// `store` trusts as found (policy files are): an untrusted `.claude/settings.local.json` cannot
+/// turn trusted hooks off.
 pub fn hooks_disabled<'a>(
     sources: &'a [Source],
     dialect: Dialect,
     store: &TrustStore,
+) -> Option<&'a Source> {
+    kill_switch_source(sources, dialect, &|s| store.state(s) == TrustState::Trusted)
+}
+
+/// The file whose kill switch turns every hook of `dialect` off as the agent itself sees it:
+/// every settings file counts, trusted by hookx or not.
+pub fn hooks_disabled_by_agent(sources: &[Source], dialect: Dialect) -> Option<&Source> {
+    kill_switch_source(sources, dialect, &|_| true)
+}
+
+fn kill_switch_source<'a>(
+    sources: &'a [Source],
+    dialect: Dialect,
+    counts: &dyn Fn(&Source) -> bool,
 ) -> Option<&'a Source> {
     let switch = dialect.def().kill_switch.as_ref()?;
     let precedence = |s: &Source| switch.locations.iter().position(|id| *id == s.location.id);
@@ -1000,10 +1073,40 @@ pub fn hooks_disabled<'a>(
             let flag = s.document()?.extra.get(switch.key)?.as_bool()?;
             Some((precedence, flag, s))
         })
-        .filter(|(_, _, s)| store.state(s) == TrustState::Trusted)
+        .filter(|(_, _, s)| counts(s))
         .max_by_key(|(p, _, _)| *p)
         .filter(|(_, flag, _)| *flag)
         .map(|(_, _, s)| s)
+}
+
+/// The policy file that leaves only policy hooks running in `host`'s sessions (Claude's
+/// `"allowManagedHooksOnly": true`), if any: the agent then runs no hook of another scope, and
+/// neither does `hookx run --host HOST`. Any policy file setting it is enough (the agents
+/// treat it as sticky).
+pub fn managed_only(sources: &[Source], host: Dialect) -> Option<&Source> {
+    let key = host.def().managed.as_ref()?.only_managed_key?;
+    sources
+        .iter()
+        .filter(|s| s.scope == Scope::Managed && s.dialect == host)
+        .find(|s| {
+            s.document()
+                .and_then(|d| d.extra.get(key))
+                .and_then(serde_json::Value::as_bool)
+                == Some(true)
+        })
+}
+
+/// Whether a kill switch set in `switch` turns `source`'s hooks off: a policy file's reaches
+/// every hook of its dialect where the agent says so, any other file's leaves policy hooks on.
+pub fn switched_off(switch: &Source, source: &Source) -> bool {
+    let reaches_policy = switch.scope == Scope::Managed
+        && switch
+            .dialect
+            .def()
+            .managed
+            .as_ref()
+            .is_some_and(|m| m.kill_switch_reaches_policy);
+    source.dialect == switch.dialect && (source.scope != Scope::Managed || reaches_policy)
 }
 
 /// The effective hook set of all sources: every rule of every source that parsed, in
@@ -1034,14 +1137,23 @@ pub fn host_rules<'a>(
     host: Dialect,
     store: &TrustStore,
 ) -> Vec<EffectiveRule<'a>> {
+    let allowed = allowed_under(sources, host);
     select(
         sources,
         store,
         &[
-            Pass::output(|s| runner(host, s) == Runner::Native),
-            Pass::output(|s| !is_native(host, s.location) && runner(host, s) != Runner::Off),
+            Pass::output(|s| allowed(s) && runner(host, s) == Runner::Native),
+            Pass::output(|s| {
+                allowed(s) && !is_native(host, s.location) && runner(host, s) != Runner::Off
+            }),
         ],
     )
+}
+
+/// Whether `host`'s policy lets a source's hooks run in its sessions ([`managed_only`]).
+fn allowed_under(sources: &[Source], host: Dialect) -> impl Fn(&Source) -> bool {
+    let only_managed = managed_only(sources, host).is_some();
+    move |s: &Source| !only_managed || s.scope == Scope::Managed
 }
 
 /// What `hookx run --host HOST` runs itself: the effective rules of sources that the host does
@@ -1054,13 +1166,16 @@ pub fn dispatch_rules<'a>(
     host: Dialect,
     store: &TrustStore,
 ) -> Vec<EffectiveRule<'a>> {
+    let allowed = allowed_under(sources, host);
     select(
         sources,
         store,
         &[
-            Pass::seed(|s| runner(host, s) == Runner::Native),
+            Pass::seed(|s| allowed(s) && runner(host, s) == Runner::Native),
             Pass::output(|s| {
-                runner(host, s) == Runner::Hookx && store.state(s) == TrustState::Trusted
+                allowed(s)
+                    && runner(host, s) == Runner::Hookx
+                    && store.state(s) == TrustState::Trusted
             }),
         ],
     )
@@ -1096,10 +1211,9 @@ fn select<'a>(
     store: &TrustStore,
     passes: &[Pass<'_>],
 ) -> Vec<EffectiveRule<'a>> {
-    let off: Vec<Dialect> = Dialect::all()
+    let switches: Vec<&Source> = Dialect::all()
         .iter()
-        .copied()
-        .filter(|d| hooks_disabled(sources, *d, store).is_some())
+        .filter_map(|d| hooks_disabled(sources, *d, store))
         .collect();
     let mut taken = vec![false; sources.len()];
     // Keys borrow from the sources: de-duplicating allocates nothing per handler.
@@ -1117,7 +1231,7 @@ fn select<'a>(
             let Some(doc) = source.document() else {
                 continue;
             };
-            if taken[i] || off.contains(&source.dialect) {
+            if taken[i] || switches.iter().any(|switch| switched_off(switch, source)) {
                 continue;
             }
             if !(pass.take)(source) {

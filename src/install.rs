@@ -57,8 +57,9 @@ pub fn route_command(hookx: &str, host: Dialect, event: &str) -> String {
 
 /// Whether a command line is a hookx routing entry: some simple command in it runs a hookx
 /// program ([`is_hookx_program`]) with `run` and `--host HOST`, whatever comes before it
-/// (`env A=1 hookx run …`, `exec hookx …`, `cd . && hookx run …`). The dispatcher skips these,
-/// convert does not copy them.
+/// (`env A=1 hookx run …`, `exec hookx …`, `cd . && hookx run …`), or runs any program with
+/// exactly the arguments [`route_command`] writes (an install with `--hookx hx`). The
+/// dispatcher skips these, convert does not copy them.
 pub fn is_hookx_entry(command: &str) -> bool {
     route_host(command).is_some()
 }
@@ -97,12 +98,28 @@ fn route_of<'a>(mut words: impl Iterator<Item = &'a str>) -> Option<String> {
         }
         break word;
     };
-    if !is_hookx_program(program) || words.next()? != "run" {
+    if words.next()? != "run" {
         return None;
     }
-    while let Some(word) = words.next() {
-        if word == "--host" {
-            return words.next().map(str::to_string);
+    let args: Vec<&str> = words.collect();
+    if is_hookx_program(program) {
+        return host_option(&args);
+    }
+    // Any other program name (`--hookx /opt/bin/hx`, `hx` on PATH): only the exact line
+    // `install` writes, `run --host HOST --event EVENT` with a host hookx knows, is a route
+    // (`./check.sh run --host claude` is the user's own).
+    match args[..] {
+        ["--host", host, "--event", _] if Dialect::named(host).is_some() => Some(host.to_string()),
+        _ => None,
+    }
+}
+
+/// The value of `--host H` or `--host=H` among a route's arguments.
+fn host_option(args: &[&str]) -> Option<String> {
+    let mut args = args.iter();
+    while let Some(word) = args.next() {
+        if *word == "--host" {
+            return args.next().map(|h| h.to_string());
         }
         if let Some(host) = word.strip_prefix("--host=") {
             return Some(host.to_string());

@@ -13,6 +13,7 @@ pub mod diag;
 pub mod dialect;
 pub mod discover;
 pub mod dispatch;
+pub mod doctor;
 pub mod error;
 pub mod install;
 pub mod list;

@@ -208,6 +208,14 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
         .filter_map(|d| discover::hooks_disabled(sources, *d, store).map(|s| (*d, s)))
         .collect();
     let switch_key = |d: Dialect| d.def().kill_switch.as_ref().map_or("", |k| k.key);
+    // Each host whose policy leaves only policy hooks running, the key and the file saying so.
+    let managed_only: Vec<(Dialect, &str, &Source)> = Dialect::all()
+        .iter()
+        .filter_map(|d| {
+            let key = d.def().managed.as_ref()?.only_managed_key?;
+            Some((*d, key, discover::managed_only(sources, *d)?))
+        })
+        .collect();
     let mut table = Vec::new();
     for source in sources {
         let status = match source.error_line() {
@@ -242,8 +250,18 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
                     ),
                     _ => {}
                 }
-                if disabled.iter().any(|(d, _)| *d == source.dialect) {
+                if disabled
+                    .iter()
+                    .any(|(_, switch)| discover::switched_off(switch, source))
+                {
                     parts.push(format!("off ({})", switch_key(source.dialect)));
+                }
+                if source.scope != discover::Scope::Managed && !managed_only.is_empty() {
+                    let hosts: Vec<String> = managed_only
+                        .iter()
+                        .map(|(h, key, _)| format!("{} ({key})", h.def().display))
+                        .collect();
+                    parts.push(format!("not run under {}", hosts.join(", ")));
                 }
                 parts.join(", ")
             }
@@ -257,11 +275,27 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
     }
     let mut out = format!("\nsources:\n{}", indent(&align(&table)));
     for (dialect, s) in disabled {
+        let reaches_all = sources
+            .iter()
+            .filter(|other| other.dialect == dialect)
+            .all(|other| discover::switched_off(s, other));
+        let which = if reaches_all {
+            "every"
+        } else {
+            "every non-managed"
+        };
         out.push_str(&format!(
-            "\n\"{}\": true in {} turns every {} hook off\n",
+            "\n\"{}\": true in {} turns {which} {} hook off\n",
             switch_key(dialect),
             s.display,
             dialect.def().display
+        ));
+    }
+    for (host, key, policy) in &managed_only {
+        out.push_str(&format!(
+            "\n\"{key}\": true in {}: {} runs only managed hooks, and so does `hookx run --host {host}`\n",
+            policy.display,
+            host.def().display
         ));
     }
     out

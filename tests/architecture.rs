@@ -53,6 +53,13 @@ fn owned() -> Owned {
         // Payload keys and handler keys are not checked: canonical field names are Claude's
         // (`transcript_path`, the `shell` tool), and handler keys are plain words.
         o.exact.extend(def.kill_switch.as_ref().map(|k| k.key));
+        if let Some(m) = &def.managed {
+            o.within.extend(m.dirs.iter().map(|(_, dir)| *dir));
+            o.exact.extend(m.only_managed_key);
+        }
+        if let Some(t) = &def.folder_trust {
+            o.within.extend([t.record.0, t.record.1]);
+        }
         let docs = &config.documents;
         o.within.push(docs.file.name);
         o.within.extend(docs.frontmatter.map(|k| k.name));

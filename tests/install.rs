@@ -278,6 +278,30 @@ fn uninstall_leaves_exactly_the_original_hooks() {
     );
 }
 
+/// Issue 9: an install with a `--hookx` whose name does not say hookx (`hx` on PATH, a copy
+/// at `/opt/bin/hx`) was not recognised as hookx's own: a second install added the routes again
+/// and uninstall found none.
+#[test]
+fn routes_of_a_hookx_under_another_name_are_recognised_as_its_own() {
+    for program in ["hx", "/opt/bin/hx"] {
+        let p = Project::new();
+        p.write(SETTINGS, &fixture_settings());
+        let original = p.json(SETTINGS);
+        p.hookx(&["install", "--host", "claude", "--hookx", program])
+            .success();
+        let once = p.read(SETTINGS);
+        p.hookx(&["install", "--host", "claude", "--hookx", program])
+            .success();
+        assert_eq!(p.read(SETTINGS), once, "{program}: installed twice");
+        let out = p.stdout(&["install", "--host", "claude", "--uninstall"]);
+        assert_eq!(
+            out, "removed 13 hookx entries for claude from .claude/settings.json\n",
+            "{program}"
+        );
+        assert_eq!(p.json(SETTINGS), original, "{program}");
+    }
+}
+
 #[test]
 fn uninstall_removes_a_file_that_only_held_hookx() {
     let p = Project::new();
@@ -486,6 +510,14 @@ fn hookx_entries_are_recognised_however_they_are_quoted() {
         ("hookx exec --as bricks -- ./x.sh", None),
         ("echo hookx run --host claude", None),
         ("/bin/hookxy run", None),
+        (
+            "/opt/bin/hx run --host claude --event PreToolUse",
+            Some("claude"),
+        ),
+        ("hx run --host copilot --event preToolUse", Some("copilot")),
+        ("./check.sh run --host claude", None),
+        ("hx run --host nosuch --event Stop", None),
+        ("make run --host claude --verbose", None),
         ("'unterminated run --host claude", None),
         ("", None),
     ] {

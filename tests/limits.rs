@@ -214,6 +214,26 @@ fn convert_and_validate_do_not_give_a_huge_alternation_to_the_regex_engine() {
     assert!(out.contains("hookx evaluates regexes of up to"), "{out}");
 }
 
+/// 100 000 plain tool names (`t0|t1|…`, 690 KB) are a name list, not a regex: the old convert
+/// deduplicated the renamed list pairwise (5 000 names 2 s, 20 000 names 18 s in a debug
+/// build, so about 7 minutes here) and never reached the harness's bound.
+#[test]
+fn convert_of_a_100000_name_list_is_linear_and_keeps_every_name() {
+    let names: Vec<String> = (0..100_000).map(|i| format!("t{i}")).collect();
+    let (code, out) = on_settings(
+        &["convert", "--from", "claude", "--to", "copilot"],
+        &names.join("|"),
+    );
+    assert_eq!(code, Some(0), "{}", &out[out.len().saturating_sub(2000)..]);
+    let converted: serde_json::Value =
+        serde_json::from_str(&out[..out.find("\nnote:").unwrap_or(out.len())]).unwrap();
+    let matcher = converted["hooks"]["preToolUse"][0]["matcher"]
+        .as_str()
+        .unwrap();
+    assert_eq!(matcher.split('|').count(), 100_000);
+    assert!(matcher.split('|').eq(names.iter().map(String::as_str)));
+}
+
 /// Twenty `.*` before a letter no tool name holds: on a tool name of 15 characters the engine
 /// tries every way to split it twenty ways (billions). The old convert checked the translated
 /// regex against every known tool name with no time bound and never finished.

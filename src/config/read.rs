@@ -747,7 +747,7 @@ impl Reader<'_> {
     }
 }
 
-fn did_you_mean(key: &str, dialect: Dialect) -> Option<&'static str> {
+pub(crate) fn did_you_mean(key: &str, dialect: Dialect) -> Option<&'static str> {
     dialect
         .flavors()
         .flat_map(|f| f.tables().events.iter().map(|(_, n)| *n))

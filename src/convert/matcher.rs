@@ -270,7 +270,9 @@ fn rename_tools(
     problems: &mut Vec<String>,
 ) -> Vec<String> {
     let mut out = Vec::new();
-    let source_ids: Vec<&str> = names
+    // Sets beside the list: a 100 000-name matcher was quadratic here (issue 9).
+    let mut seen = std::collections::HashSet::new();
+    let source_ids: std::collections::HashSet<&str> = names
         .iter()
         .flat_map(|n| from.tables().matcher_canonical_tools(n))
         .collect();
@@ -288,7 +290,7 @@ fn rename_tools(
             ));
         }
         for target in targets {
-            if out.iter().any(|n| n == target) {
+            if !seen.insert(target.to_string()) {
                 continue;
             }
             // A target name that stands for more tools (Codex's `apply_patch`) widens the rule.

@@ -70,6 +70,8 @@ pub static TABLES: Tables = Tables {
     matcher_values: super::BRICKS_MATCHER_VALUES,
     handler_key_overrides: &[],
     invalid_matcher_effect: None,
+    // No runnable client: no payload was ever recorded.
+    payload_keys: &[],
     tool_codecs: &[],
 };
 
@@ -118,6 +120,10 @@ pub static DEF: DialectDef = DialectDef {
     ],
     native: &["bricks-global", "bricks-project"],
     kill_switch: None,
+    // The seed documents no machine-wide policy and no folder trust.
+    managed: None,
+    folder_trust: None,
+    malformed_entry_skips_file: &[],
     // Bricks payloads look like Claude's without `transcript_path`.
     host: HostSpec {
         payload_keys: &[],

@@ -3,7 +3,7 @@
 
 use super::{
     CLAUDE_MATCHER_STYLE, CLAUDE_MATCHER_TARGETS, CLAUDE_TOOLS, DetectSpec, Dialect, DialectDef,
-    Flavor, HostSpec, KeyCase, KillSwitch, RouteSpec, Schema, Tables, TimestampForm,
+    Flavor, HostSpec, KeyCase, KillSwitch, ManagedSpec, RouteSpec, Schema, Tables, TimestampForm,
 };
 use crate::config::spec::{
     ConfigSpec, DocumentKind, Documents, HandlerField, OnFailure, PluginForm, PluginSpec, RunKeys,
@@ -77,6 +77,233 @@ pub static TABLES: Tables = Tables {
     matcher_values: super::CLAUDE_MATCHER_VALUES,
     handler_key_overrides: &[],
     invalid_matcher_effect: None,
+    // Every top-level key claude-code 2.1.332 sent per event (tests/fixtures/recorded/claude-2.1.332).
+    payload_keys: &[
+        (
+            EventKind::MessageDisplay,
+            &[
+                "cwd",
+                "delta",
+                "final",
+                "hook_event_name",
+                "index",
+                "message_id",
+                "prompt_id",
+                "session_id",
+                "transcript_path",
+                "turn_id",
+            ],
+        ),
+        (
+            EventKind::PermissionRequest,
+            &[
+                "agent_id",
+                "agent_type",
+                "cwd",
+                "effort",
+                "hook_event_name",
+                "permission_mode",
+                "permission_suggestions",
+                "prompt_id",
+                "session_id",
+                "tool_input",
+                "tool_name",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::PostCompact,
+            &[
+                "compact_summary",
+                "cwd",
+                "hook_event_name",
+                "prompt_id",
+                "session_id",
+                "transcript_path",
+                "trigger",
+            ],
+        ),
+        (
+            EventKind::PostToolBatch,
+            &[
+                "agent_id",
+                "agent_type",
+                "cwd",
+                "effort",
+                "hook_event_name",
+                "permission_mode",
+                "prompt_id",
+                "session_id",
+                "tool_calls",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::PostToolUse,
+            &[
+                "agent_id",
+                "agent_type",
+                "cwd",
+                "duration_ms",
+                "effort",
+                "hook_event_name",
+                "permission_mode",
+                "prompt_id",
+                "session_id",
+                "tool_input",
+                "tool_name",
+                "tool_response",
+                "tool_use_id",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::PostToolUseFailure,
+            &[
+                "cwd",
+                "duration_ms",
+                "effort",
+                "error",
+                "hook_event_name",
+                "is_interrupt",
+                "permission_mode",
+                "prompt_id",
+                "session_id",
+                "tool_input",
+                "tool_name",
+                "tool_use_id",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::PreCompact,
+            &[
+                "custom_instructions",
+                "cwd",
+                "hook_event_name",
+                "prompt_id",
+                "session_id",
+                "transcript_path",
+                "trigger",
+            ],
+        ),
+        (
+            EventKind::PreToolUse,
+            &[
+                "agent_id",
+                "agent_type",
+                "cwd",
+                "effort",
+                "hook_event_name",
+                "permission_mode",
+                "prompt_id",
+                "session_id",
+                "tool_input",
+                "tool_name",
+                "tool_use_id",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::SessionEnd,
+            &[
+                "cwd",
+                "hook_event_name",
+                "prompt_id",
+                "reason",
+                "session_id",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::SessionStart,
+            &[
+                "context_tokens",
+                "cwd",
+                "estimated_cache_write_usd",
+                "hook_event_name",
+                "model",
+                "prompt_cache_likely_expired",
+                "prompt_id",
+                "seconds_since_last_response",
+                "session_id",
+                "source",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::Stop,
+            &[
+                "background_tasks",
+                "cwd",
+                "effort",
+                "hook_event_name",
+                "last_assistant_message",
+                "permission_mode",
+                "prompt_id",
+                "session_crons",
+                "session_id",
+                "stop_hook_active",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::StopFailure,
+            &[
+                "cwd",
+                "effort",
+                "error",
+                "hook_event_name",
+                "last_assistant_message",
+                "prompt_id",
+                "session_id",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::SubagentStart,
+            &[
+                "agent_id",
+                "agent_type",
+                "cwd",
+                "hook_event_name",
+                "prompt_id",
+                "session_id",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::SubagentStop,
+            &[
+                "agent_id",
+                "agent_transcript_path",
+                "agent_type",
+                "background_tasks",
+                "cwd",
+                "effort",
+                "hook_event_name",
+                "last_assistant_message",
+                "permission_mode",
+                "prompt_id",
+                "session_crons",
+                "session_id",
+                "stop_hook_active",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::UserPromptSubmit,
+            &[
+                "cwd",
+                "hook_event_name",
+                "permission_mode",
+                "prompt",
+                "prompt_id",
+                "session_id",
+                "transcript_path",
+            ],
+        ),
+    ],
     tool_codecs: &[],
 };
 
@@ -132,6 +359,25 @@ pub static DEF: DialectDef = DialectDef {
         preferred: true,
     },
     locations: &[
+        // The managed policy: `managed-settings.json`, then the `managed-settings.d/*.json`
+        // drop-ins in name order (binary 2.1.332), above every other scope.
+        Location {
+            id: "claude-managed",
+            dialect: Dialect(&DEF),
+            scope: Scope::Managed,
+            root: Root::Managed,
+            pattern: Pattern::File("managed-settings.json"),
+        },
+        Location {
+            id: "claude-managed-d",
+            dialect: Dialect(&DEF),
+            scope: Scope::Managed,
+            root: Root::Managed,
+            pattern: Pattern::Dir {
+                dir: "managed-settings.d",
+                suffix: ".json",
+            },
+        },
         Location {
             id: "claude-user",
             dialect: Dialect(&DEF),
@@ -202,6 +448,8 @@ pub static DEF: DialectDef = DialectDef {
         },
     ],
     native: &[
+        "claude-managed",
+        "claude-managed-d",
         "claude-user",
         "claude-project",
         "claude-local",
@@ -211,12 +459,36 @@ pub static DEF: DialectDef = DialectDef {
         "claude-agent-user",
         "claude-agent-project",
     ],
-    // Claude merges settings with precedence local > project > user; managed policy settings
-    // are not read.
+    // Claude merges settings with precedence managed > local > project > user.
     kill_switch: Some(KillSwitch {
         key: "disableAllHooks",
-        locations: &["claude-user", "claude-project", "claude-local"],
+        locations: &[
+            "claude-user",
+            "claude-project",
+            "claude-local",
+            "claude-managed",
+            "claude-managed-d",
+        ],
     }),
+    managed: Some(ManagedSpec {
+        dirs: &[
+            ("linux", "/etc/claude-code"),
+            ("macos", "/Library/Application Support/ClaudeCode"),
+        ],
+        only_managed_key: Some("allowManagedHooksOnly"),
+        // docs: `disableAllHooks` in managed settings turns managed hooks off too; in user,
+        // project or local settings it cannot.
+        kill_switch_reaches_policy: true,
+        source: "docs: code.claude.com/docs/en/settings (managed-settings.json paths, \
+                 allowManagedHooksOnly, disableAllHooks); binary 2.1.332 (/etc/claude-code, \
+                 managed-settings.d); run 2.1.332 (tests/live_claude_managed.rs)",
+    }),
+    // run 2.1.332: `-p` runs project hooks with no trust step.
+    folder_trust: None,
+    // run 2.1.332 (tests/live_claude_doctor.rs): "a PreToolUse/PermissionRequest hook that
+    // cannot be loaded may be what guards the permissions declared beside it, so nothing it
+    // sits in is applied" — the settings file's other hooks did not run.
+    malformed_entry_skips_file: &[EventKind::PreToolUse, EventKind::PermissionRequest],
     host: HostSpec {
         payload_keys: &["transcript_path", "permission_mode"],
         payload_events: &[],

@@ -2,8 +2,8 @@
 //! chosen per event by the casing of its name.
 
 use super::{
-    CLAUDE_TOOLS, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, MatchOn, RouteSpec,
-    Schema, Tables, TimestampForm,
+    CLAUDE_TOOLS, DetectSpec, Dialect, DialectDef, Flavor, FolderTrust, HostSpec, KeyCase,
+    ManagedSpec, MatchOn, RouteSpec, Schema, Tables, TimestampForm,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
 use crate::discover::{Location, Pattern, Root, Scope};
@@ -92,6 +92,172 @@ pub static TABLES: Tables = Tables {
     matcher_values: super::COPILOT_MATCHER_VALUES,
     handler_key_overrides: &[],
     invalid_matcher_effect: Some("Copilot skips this hook"),
+    // Every top-level key copilot-cli 1.0.102 sent per event (tests/fixtures/recorded/copilot-1.0.102).
+    payload_keys: &[
+        (
+            EventKind::ErrorOccurred,
+            &[
+                "cwd",
+                "error",
+                "errorContext",
+                "recoverable",
+                "sessionId",
+                "timestamp",
+            ],
+        ),
+        (
+            EventKind::Notification,
+            &[
+                "cwd",
+                "hook_event_name",
+                "message",
+                "notification_type",
+                "sessionId",
+                "timestamp",
+                "title",
+            ],
+        ),
+        (
+            EventKind::PermissionRequest,
+            &[
+                "agentId",
+                "agentType",
+                "cwd",
+                "hookName",
+                "parentAgentId",
+                "permissionSuggestions",
+                "sessionId",
+                "timestamp",
+                "toolInput",
+                "toolName",
+            ],
+        ),
+        (
+            EventKind::PostToolUse,
+            &[
+                "agentId",
+                "agentType",
+                "cwd",
+                "parentAgentId",
+                "sessionId",
+                "timestamp",
+                "toolArgs",
+                "toolName",
+                "toolResult",
+            ],
+        ),
+        (
+            EventKind::PostToolUseFailure,
+            &[
+                "cwd",
+                "error",
+                "sessionId",
+                "timestamp",
+                "toolArgs",
+                "toolName",
+            ],
+        ),
+        (
+            EventKind::PreCompact,
+            &[
+                "customInstructions",
+                "cwd",
+                "sessionId",
+                "timestamp",
+                "transcriptPath",
+                "trigger",
+            ],
+        ),
+        (
+            EventKind::PreToolUse,
+            &[
+                "agentId",
+                "agentType",
+                "cwd",
+                "parentAgentId",
+                "sessionId",
+                "timestamp",
+                "toolArgs",
+                "toolName",
+            ],
+        ),
+        (
+            EventKind::SessionEnd,
+            &["cwd", "reason", "sessionId", "timestamp"],
+        ),
+        (
+            EventKind::SessionStart,
+            &["cwd", "initialPrompt", "sessionId", "source", "timestamp"],
+        ),
+        (
+            EventKind::Stop,
+            &[
+                "agentId",
+                "agentType",
+                "cwd",
+                "parentAgentId",
+                "sessionId",
+                "stopReason",
+                "stop_hook_active",
+                "timestamp",
+                "transcriptPath",
+            ],
+        ),
+        (
+            EventKind::SubagentStart,
+            &[
+                "agentId",
+                "agentName",
+                "agentType",
+                "cwd",
+                "parentAgentId",
+                "sessionId",
+                "timestamp",
+                "transcriptPath",
+            ],
+        ),
+        (
+            EventKind::SubagentStop,
+            &[
+                "agentId",
+                "agentName",
+                "agentType",
+                "cwd",
+                "parentAgentId",
+                "response",
+                "sessionId",
+                "stopReason",
+                "stop_hook_active",
+                "timestamp",
+                "transcriptPath",
+            ],
+        ),
+        (
+            EventKind::UserPromptSubmit,
+            &[
+                "agentId",
+                "agentType",
+                "cwd",
+                "parentAgentId",
+                "prompt",
+                "sessionId",
+                "timestamp",
+            ],
+        ),
+        (
+            EventKind::UserPromptTransformed,
+            &[
+                "agentId",
+                "agentType",
+                "cwd",
+                "parentAgentId",
+                "prompt",
+                "sessionId",
+                "timestamp",
+                "transformedPrompt",
+            ],
+        ),
+    ],
     tool_codecs: &[],
 };
 
@@ -142,6 +308,180 @@ pub static PASCAL_TABLES: Tables = Tables {
     // The VS Code-compatible entries spell the timeout `timeout`.
     handler_key_overrides: &[(HandlerField::Timeout, "timeout")],
     invalid_matcher_effect: None,
+    // Every top-level key copilot-cli 1.0.102 sent per PascalCase event (its recordings).
+    payload_keys: &[
+        (
+            EventKind::ErrorOccurred,
+            &[
+                "cwd",
+                "error",
+                "error_context",
+                "hook_event_name",
+                "recoverable",
+                "session_id",
+                "timestamp",
+            ],
+        ),
+        (
+            EventKind::Notification,
+            &[
+                "cwd",
+                "hook_event_name",
+                "message",
+                "notification_type",
+                "sessionId",
+                "timestamp",
+                "title",
+            ],
+        ),
+        (
+            EventKind::PermissionRequest,
+            &[
+                "agent_id",
+                "agent_type",
+                "cwd",
+                "hookName",
+                "parent_agent_id",
+                "permissionSuggestions",
+                "sessionId",
+                "timestamp",
+                "toolInput",
+                "toolName",
+            ],
+        ),
+        (
+            EventKind::PostToolUse,
+            &[
+                "agent_id",
+                "agent_type",
+                "cwd",
+                "hook_event_name",
+                "parent_agent_id",
+                "session_id",
+                "timestamp",
+                "tool_input",
+                "tool_name",
+                "tool_result",
+            ],
+        ),
+        (
+            EventKind::PostToolUseFailure,
+            &[
+                "cwd",
+                "error",
+                "hook_event_name",
+                "session_id",
+                "timestamp",
+                "tool_input",
+                "tool_name",
+            ],
+        ),
+        (
+            EventKind::PreCompact,
+            &[
+                "custom_instructions",
+                "cwd",
+                "hook_event_name",
+                "session_id",
+                "timestamp",
+                "transcript_path",
+                "trigger",
+            ],
+        ),
+        (
+            EventKind::PreToolUse,
+            &[
+                "agent_id",
+                "agent_type",
+                "cwd",
+                "hook_event_name",
+                "parent_agent_id",
+                "session_id",
+                "timestamp",
+                "tool_input",
+                "tool_name",
+            ],
+        ),
+        (
+            EventKind::SessionEnd,
+            &[
+                "cwd",
+                "hook_event_name",
+                "reason",
+                "session_id",
+                "timestamp",
+            ],
+        ),
+        (
+            EventKind::SessionStart,
+            &[
+                "cwd",
+                "hook_event_name",
+                "initial_prompt",
+                "session_id",
+                "source",
+                "timestamp",
+            ],
+        ),
+        (
+            EventKind::Stop,
+            &[
+                "agent_id",
+                "agent_type",
+                "cwd",
+                "hook_event_name",
+                "parent_agent_id",
+                "session_id",
+                "stop_hook_active",
+                "stop_reason",
+                "timestamp",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::SubagentStart,
+            &[
+                "agentName",
+                "agent_id",
+                "agent_type",
+                "cwd",
+                "parent_agent_id",
+                "sessionId",
+                "timestamp",
+                "transcriptPath",
+            ],
+        ),
+        (
+            EventKind::SubagentStop,
+            &[
+                "agent_id",
+                "agent_name",
+                "agent_type",
+                "cwd",
+                "hook_event_name",
+                "last_assistant_message",
+                "parent_agent_id",
+                "session_id",
+                "stop_hook_active",
+                "stop_reason",
+                "timestamp",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::UserPromptSubmit,
+            &[
+                "agent_id",
+                "agent_type",
+                "cwd",
+                "hook_event_name",
+                "parent_agent_id",
+                "prompt",
+                "session_id",
+                "timestamp",
+            ],
+        ),
+    ],
     tool_codecs: &[],
 };
 
@@ -183,6 +523,18 @@ pub static DEF: DialectDef = DialectDef {
         preferred: false,
     },
     locations: &[
+        // Policy hooks: machine-wide, loaded before all others, whatever the folder trust
+        // (docs: hooks reference; the 1.0.102 debug log and binary name the Linux folder).
+        Location {
+            id: "copilot-policy",
+            dialect: Dialect(&DEF),
+            scope: Scope::Managed,
+            root: Root::Managed,
+            pattern: Pattern::Dir {
+                dir: "policy.d",
+                suffix: ".json",
+            },
+        },
         Location {
             id: "copilot-user",
             dialect: Dialect(&DEF),
@@ -231,6 +583,7 @@ pub static DEF: DialectDef = DialectDef {
     // that to mean the two project files, not the user's `~/.claude/settings.json`, plugins,
     // skills or agents.
     native: &[
+        "copilot-policy",
         "copilot-user",
         "copilot-user-settings",
         "copilot-project",
@@ -240,6 +593,33 @@ pub static DEF: DialectDef = DialectDef {
         "copilot-settings-local",
     ],
     kill_switch: None,
+    // The macOS and Windows policy folders were not found in the material read. Copilot
+    // 1.0.102's settings schema has an `allowManagedHooksOnly` too, set by enterprise-managed
+    // settings rather than by a policy file: not modelled.
+    managed: Some(ManagedSpec {
+        dirs: &[("linux", "/etc/github-copilot")],
+        only_managed_key: None,
+        kill_switch_reaches_policy: false,
+        source: "docs: docs.github.com/en/copilot/reference/hooks-reference (policy hooks load \
+                 first, ignore folder trust and disableAllHooks); run 1.0.102 debug log and \
+                 binary (/etc/github-copilot/policy.d)",
+    }),
+    folder_trust: Some(FolderTrust {
+        locations: &[
+            "copilot-project",
+            "claude-project",
+            "claude-local",
+            "copilot-settings",
+            "copilot-settings-local",
+        ],
+        record: (".copilot/config.json", "trusted_folders"),
+        fix: "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true copilot -p …  (or trust the folder \
+              once in an interactive `copilot` session)",
+        source: "run 1.0.102 (an untrusted folder in -p mode runs no repo hook; the variable \
+                 loads them); docs (trusted_folders in ~/.copilot/config.json)",
+    }),
+    // run 1.0.102: a malformed entry (no command) drops only that entry.
+    malformed_entry_skips_file: &[],
     host: HostSpec {
         payload_keys: &[],
         payload_events: &[],

@@ -27,6 +27,13 @@ pub struct DialectDef {
     pub native: &'static [&'static str],
     /// A settings key that turns every hook of this dialect off, if it has one.
     pub kill_switch: Option<KillSwitch>,
+    /// The machine-wide policy an administrator deploys, if the agent has one.
+    pub managed: Option<ManagedSpec>,
+    /// Hook locations the agent reads only in a folder the user trusts, if any.
+    pub folder_trust: Option<FolderTrust>,
+    /// Events on which one malformed entry (a handler outside its group, a group without
+    /// `hooks`) makes the agent skip the whole file, not just the entry.
+    pub malformed_entry_skips_file: &'static [EventKind],
     pub host: HostSpec,
     pub route: RouteSpec,
     /// For an agent that runs only the handlers its user reviewed: how `hookx install` records
@@ -120,4 +127,41 @@ pub struct RouteSpec {
 pub struct Schema {
     pub file_name: &'static str,
     pub text: &'static str,
+}
+
+/// Where an agent reads its machine-wide policy (Claude's managed settings, Copilot's policy
+/// hooks) and which of its keys turn other hooks off. Policy files are the agent's highest
+/// scope: `hookx run` never overrides them, and hookx reads them as the agent does, without
+/// asking for `hookx trust` (only an administrator can write them). Its locations have
+/// [`crate::discover::Root::Managed`] and [`crate::discover::Scope::Managed`].
+///
+/// A Codex dialect would fill it with `requirements.toml` under `/etc/codex` and
+/// `only_managed_key: Some("allow_managed_hooks_only")` (docs: openai/codex `docs/config.md`).
+pub struct ManagedSpec {
+    /// The policy folder per operating system (`std::env::consts::OS`); the location patterns
+    /// are below it. `HOOKX_MANAGED_ROOT` moves `/` elsewhere (tests, images).
+    pub dirs: &'static [(&'static str, &'static str)],
+    /// A key whose `true` in a policy file leaves only policy hooks running in the agent's
+    /// sessions (Claude's `allowManagedHooksOnly`): `hookx run` under this host then runs
+    /// nothing from any other scope.
+    pub only_managed_key: Option<&'static str>,
+    /// Whether a `true` kill switch ([`KillSwitch`]) in a policy file turns the policy hooks
+    /// off too; set in any other file it leaves them on.
+    pub kill_switch_reaches_policy: bool,
+    /// Where these facts come from ("docs: …", "run …", "binary …").
+    pub source: &'static str,
+}
+
+/// Hook locations an agent reads only once the user has trusted the project folder (Copilot
+/// in `-p` mode: `.github/hooks`, repo settings, `.claude/settings*.json`).
+pub struct FolderTrust {
+    /// The location ids gated by folder trust.
+    pub locations: &'static [&'static str],
+    /// The file below the home that lists trusted folders, and its key (an array of paths; a
+    /// folder is trusted when it or a parent is listed).
+    pub record: (&'static str, &'static str),
+    /// How to trust the folder for one run, shown as the fix.
+    pub fix: &'static str,
+    /// Where these facts come from.
+    pub source: &'static str,
 }

@@ -28,7 +28,8 @@ mod def;
 
 pub use crate::config::spec::ConfigSpec;
 pub use def::{
-    DetectSpec, DialectDef, HostSpec, KillSwitch, RouteRecords, RouteSpec, RouteTrust, Schema,
+    DetectSpec, DialectDef, FolderTrust, HostSpec, KillSwitch, ManagedSpec, RouteRecords,
+    RouteSpec, RouteTrust, Schema,
 };
 
 use crate::model::tool::{ids, is_mcp};
@@ -336,6 +337,11 @@ pub struct Tables {
     /// What the agent does with a rule whose matcher is no valid regex, when known
     /// ("Copilot skips this hook").
     pub invalid_matcher_effect: Option<&'static str>,
+    /// The top-level payload keys the agent sent on each event in recorded runs (optional
+    /// ones included), so that `hookx doctor` can tell a handler reading a key that is never
+    /// there; events never recorded are absent. `tests/doctor.rs` checks it against the
+    /// recordings.
+    pub payload_keys: &'static [(EventKind, &'static [&'static str])],
     /// Tools whose call is no renaming of a canonical one (Codex's `apply_patch`: every edit,
     /// its paths inside a patch text), with the functions that translate them.
     pub tool_codecs: &'static [ToolCodec],
@@ -413,7 +419,8 @@ impl Tables {
     }
 
     /// The names a tool matcher of this flavour is tried against for the tool `own_name` (this
-    /// flavour's spelling): that name, then its counterparts in [`Tables::matcher_tries_names_of`].
+    /// flavour's spelling): that name, its aliases in this table, then its counterparts in
+    /// [`Tables::matcher_tries_names_of`].
     pub fn matcher_tool_names<'a>(&self, own_name: &'a str) -> Vec<&'a str> {
         // A name that stands for several tools (Codex's `apply_patch`) tries each one's names.
         let mut ids: Vec<&str> = self
@@ -426,6 +433,18 @@ impl Tables {
             ids.push(self.canonical_tool(own_name));
         }
         let mut names = vec![own_name];
+        // The other names this flavour's table lists for the tool are matcher aliases: a
+        // Claude `Task` rule fires on the `Agent` tool (claude-code 2.1.332 run,
+        // tests/live_claude_doctor.rs).
+        for id in &ids {
+            if let Some((_, aliases)) = self.tools.iter().find(|(i, _)| i == id) {
+                for alias in *aliases {
+                    if !names.contains(alias) {
+                        names.push(alias);
+                    }
+                }
+            }
+        }
         for flavor in self.matcher_tries_names_of {
             for id in &ids {
                 if let Some(name) = flavor.tables().tool_name(id)
@@ -474,6 +493,14 @@ impl Tables {
         std::iter::once(self).chain(self.matcher_tries_names_of.iter().map(|f| f.tables()))
     }
 
+    /// The top-level keys this flavour's agent sends on `kind`, if recorded.
+    pub fn payload_keys(&self, kind: &EventKind) -> Option<&'static [&'static str]> {
+        self.payload_keys
+            .iter()
+            .find(|(k, _)| k == kind)
+            .map(|(_, keys)| *keys)
+    }
+
     /// The closed set of values this flavour sends for `kind`'s field matcher, if known.
     pub fn matcher_values(&self, kind: &EventKind) -> Option<&'static [&'static str]> {
         self.matcher_values
@@ -502,7 +529,8 @@ pub(crate) const CLAUDE_TOOLS: &[(&str, &[&str])] = &[
     (ids::GREP, &["Grep"]),
     (ids::WEB_FETCH, &["WebFetch"]),
     (ids::WEB_SEARCH, &["WebSearch"]),
-    // The subagent tool is `Agent` (claude-code 2.1.332 run); `Task` is a matcher alias.
+    // The subagent tool is `Agent` (claude-code 2.1.332 run); `Task` is a matcher alias
+    // (a `Task` rule fired on `Agent`, run 2.1.332, tests/live_claude_doctor.rs).
     (ids::TASK, &["Agent", "Task"]),
     (ids::ASK_USER, &["AskUserQuestion"]),
     (ids::NOTEBOOK_EDIT, &["NotebookEdit"]),

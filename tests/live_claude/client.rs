@@ -241,8 +241,8 @@ pub fn run(bin: &Path, world: &World, port: u16, prompt: &str, extra: &[&str]) -
 }
 
 /// Runs `claude ARGS…` (`plugin install …`) in the world's project with the run environment,
-/// at most two minutes. Only `live_claude_plugins.rs` uses it.
-#[allow(dead_code)]
+/// at most two minutes.
+#[allow(dead_code)] // used by live_claude_plugins only
 pub fn command(bin: &Path, world: &World, args: &[&str]) -> std::process::Output {
     let mut cmd = Command::new(bin);
     cmd.env_clear()

@@ -1,0 +1,759 @@
+//! `hookx doctor` (issue 13): one test per silent-failure cause, each on the layout the real
+//! agent reads, with the fix it proposes; the recorded payload keys the diagnosis relies on;
+//! and a snapshot of the whole report on a realistic project.
+
+mod common;
+
+use hookx::dialect::Flavor;
+use hookx::model::EventKind;
+use serde_json::{Value, json};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+/// A home, a git project and an empty stand-in for `/` (so the machine's `/etc` never counts).
+struct World {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+impl World {
+    fn new() -> World {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        for d in ["home", "project/.git", "managed"] {
+            std::fs::create_dir_all(root.join(d)).unwrap();
+        }
+        World { _dir: dir, root }
+    }
+
+    fn project(&self) -> PathBuf {
+        self.root.join("project")
+    }
+
+    fn home(&self) -> PathBuf {
+        self.root.join("home")
+    }
+
+    fn write(&self, rel: &str, text: &str) -> PathBuf {
+        common::write(&self.root, rel, text)
+    }
+
+    fn write_json(&self, rel: &str, value: Value) -> PathBuf {
+        self.write(rel, &serde_json::to_string_pretty(&value).unwrap())
+    }
+
+    /// `hookx ARGS… --project P --home H` with the stand-in policy root.
+    fn hookx(&self, args: &[&str]) -> std::process::Output {
+        common::hookx()
+            .args(args)
+            .arg("--project")
+            .arg(self.project())
+            .arg("--home")
+            .arg(self.home())
+            .env("HOME", self.home())
+            .env_remove("HOOKX_HOME")
+            .env("HOOKX_MANAGED_ROOT", self.root.join("managed"))
+            .output()
+            .unwrap()
+    }
+
+    /// `hookx doctor --format json` (under `host`, if given): its exit code and report.
+    fn doctor(&self, host: Option<&str>) -> (i32, Value) {
+        let mut args = vec!["doctor", "--format", "json"];
+        if let Some(host) = host {
+            args.extend(["--host", host]);
+        }
+        let out = self.hookx(&args);
+        let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "doctor printed no JSON ({e}): {}\n{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        (out.status.code().unwrap(), report)
+    }
+}
+
+fn file<'a>(report: &'a Value, display: &str) -> &'a Value {
+    report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["file"] == display)
+        .unwrap_or_else(|| panic!("no file {display} in {report:#}"))
+}
+
+fn loading<'a>(report: &'a Value, display: &str, host: &str) -> &'a Value {
+    file(report, display)["hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["host"] == host)
+        .unwrap_or_else(|| panic!("no {host} loading of {display}"))
+}
+
+/// The verdict on the rule written under `event` in `display`, under `host`.
+fn verdict<'a>(report: &'a Value, display: &str, event: &str, host: &str) -> &'a Value {
+    file(report, display)["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["event"] == event)
+        .unwrap_or_else(|| panic!("no rule {event} in {display}: {report:#}"))["hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["host"] == host)
+        .unwrap_or_else(|| panic!("no {host} verdict"))
+}
+
+/// The findings' messages and fixes, one string each.
+fn findings(value: &Value) -> Vec<String> {
+    value["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| format!("{} | fix: {}", f["message"], f["fix"]))
+        .collect()
+}
+
+fn has(value: &Value, message: &str, fix: Option<&str>) -> bool {
+    value["findings"].as_array().unwrap().iter().any(|f| {
+        f["message"].as_str().unwrap().contains(message)
+            && fix.is_none_or(|fix| f["fix"].as_str().is_some_and(|f| f.contains(fix)))
+    })
+}
+
+fn command(text: &str) -> Value {
+    json!({"type": "command", "command": text})
+}
+
+/// A Claude settings file's `hooks`, one group per (event, matcher, command).
+fn claude_hooks(groups: &[(&str, Option<&str>, Value)]) -> Value {
+    let mut hooks = serde_json::Map::new();
+    for (event, matcher, handler) in groups {
+        let mut group = json!({"hooks": [handler]});
+        if let Some(m) = matcher {
+            group["matcher"] = json!(m);
+        }
+        hooks
+            .entry(event.to_string())
+            .or_insert_with(|| json!([]))
+            .as_array_mut()
+            .unwrap()
+            .push(group);
+    }
+    json!({"hooks": hooks})
+}
+
+#[test]
+fn a_project_settings_file_that_does_not_parse_loads_no_hook() {
+    // The project PreToolUse hook `/hooks` does not show: a trailing comma drops the file.
+    let w = World::new();
+    w.write(
+        "project/.claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}],}}"#,
+    );
+    let (code, report) = w.doctor(Some("claude"));
+    assert_eq!(
+        code, 5,
+        "a file that loads nowhere is a rule that never fires"
+    );
+    let l = loading(&report, ".claude/settings.json", "claude");
+    assert_eq!(l["status"], "never");
+    assert!(
+        has(
+            l,
+            "does not parse",
+            Some("hookx validate .claude/settings.json")
+        ),
+        "{:?}",
+        findings(l)
+    );
+}
+
+#[test]
+fn a_malformed_pretooluse_entry_hides_the_whole_project_file_from_claude() {
+    // A handler written without its `{matcher, hooks}` group: Claude 2.1.332 skips the whole
+    // file, its valid Stop rule too (tests/live_claude_doctor.rs); hookx drops the entry only.
+    let w = World::new();
+    w.write_json(
+        "project/.claude/settings.json",
+        json!({"hooks": {
+            "PreToolUse": [{"type": "command", "command": "./guard.sh", "matcher": "Bash"}],
+            "Stop": [{"hooks": [command("./notify.sh")]}],
+        }}),
+    );
+    let (code, report) = w.doctor(None);
+    assert_eq!(code, 5);
+    let f = file(&report, ".claude/settings.json");
+    assert_eq!(f["problems"].as_array().unwrap().len(), 1, "{f:#}");
+    let l = loading(&report, ".claude/settings.json", "claude");
+    assert_eq!(l["status"], "never");
+    assert!(
+        has(
+            l,
+            "Claude skips this whole file: its malformed `PreToolUse` entry",
+            Some("hookx validate .claude/settings.json")
+        ),
+        "{:?}",
+        findings(l)
+    );
+    assert_eq!(
+        verdict(&report, ".claude/settings.json", "Stop", "claude")["status"],
+        "never"
+    );
+    // Through hookx (Bricks) the valid rule still runs once trusted.
+    assert_eq!(
+        verdict(&report, ".claude/settings.json", "Stop", "bricks")["status"],
+        "blocked"
+    );
+}
+
+#[test]
+fn a_kill_switch_in_local_settings_turns_the_project_hook_off() {
+    let w = World::new();
+    w.write_json(
+        "project/.claude/settings.json",
+        claude_hooks(&[("PreToolUse", Some("Bash"), command("./guard.sh"))]),
+    );
+    w.write_json(
+        "project/.claude/settings.local.json",
+        json!({"disableAllHooks": true}),
+    );
+    // Claude obeys it whether or not hookx trusts the file.
+    let (_, report) = w.doctor(Some("claude"));
+    assert_eq!(
+        verdict(&report, ".claude/settings.json", "PreToolUse", "claude")["status"],
+        "blocked"
+    );
+    // Under another host hookx obeys it only once trusted (untrusted content turns nothing off).
+    let (_, report) = w.doctor(Some("bricks"));
+    assert!(!has(
+        loading(&report, ".claude/settings.json", "bricks"),
+        "disableAllHooks",
+        None
+    ));
+    assert!(w.hookx(&["trust"]).status.success());
+    let (_, report) = w.doctor(Some("bricks"));
+    assert!(has(
+        loading(&report, ".claude/settings.json", "bricks"),
+        "disableAllHooks",
+        None
+    ));
+    let (code, report) = w.doctor(Some("claude"));
+    assert_eq!(
+        code, 0,
+        "switched off is not `never`: the fix turns it back on"
+    );
+    let v = verdict(&report, ".claude/settings.json", "PreToolUse", "claude");
+    assert_eq!(v["status"], "blocked");
+    let l = loading(&report, ".claude/settings.json", "claude");
+    assert!(
+        has(
+            l,
+            "\"disableAllHooks\": true in .claude/settings.local.json",
+            Some("remove \"disableAllHooks\" from .claude/settings.local.json")
+        ),
+        "{:?}",
+        findings(l)
+    );
+}
+
+#[test]
+fn repo_hooks_in_an_untrusted_folder_do_not_run_in_prompt_mode() {
+    let w = World::new();
+    w.write_json(
+        "project/.github/hooks/hooks.json",
+        json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./deny.sh"}]}}),
+    );
+    let (code, report) = w.doctor(Some("copilot"));
+    assert_eq!(code, 0);
+    let l = loading(&report, ".github/hooks/hooks.json", "copilot");
+    assert_eq!(l["runner"], "native");
+    assert_eq!(l["status"], "blocked");
+    assert!(
+        has(
+            l,
+            "only in a trusted folder",
+            Some("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true")
+        ),
+        "{:?}",
+        findings(l)
+    );
+    assert_eq!(
+        verdict(&report, ".github/hooks/hooks.json", "preToolUse", "copilot")["status"],
+        "blocked"
+    );
+
+    // Trusted for future sessions (the folder in Copilot's record): it fires.
+    w.write_json(
+        "home/.copilot/config.json",
+        json!({"trusted_folders": [w.project()]}),
+    );
+    let (_, report) = w.doctor(Some("copilot"));
+    let l = loading(&report, ".github/hooks/hooks.json", "copilot");
+    assert_eq!(l["status"], "fires", "{:?}", findings(l));
+    // User hooks never needed the folder's trust.
+    w.write_json(
+        "home/.copilot/hooks/mine.json",
+        json!({"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": "true"}]}}),
+    );
+    std::fs::remove_file(w.home().join(".copilot/config.json")).unwrap();
+    let (_, report) = w.doctor(Some("copilot"));
+    assert_eq!(
+        loading(&report, "~/.copilot/hooks/mine.json", "copilot")["status"],
+        "fires"
+    );
+}
+
+#[test]
+fn unknown_event_keys_never_fire_and_the_fix_names_the_key() {
+    let w = World::new();
+    w.write_json(
+        "project/.claude/settings.json",
+        claude_hooks(&[("pretooluse", Some("Bash"), command("./guard.sh"))]),
+    );
+    w.write_json(
+        "project/.github/hooks/hooks.json",
+        json!({"version": 1, "hooks": {"preToolUsed": [{"type": "command", "bash": "./deny.sh"}]}}),
+    );
+    let (code, report) = w.doctor(None);
+    assert_eq!(code, 5);
+    assert_eq!(report["never_fire"], 2);
+    for host in ["claude", "copilot", "bricks"] {
+        let v = verdict(&report, ".claude/settings.json", "pretooluse", host);
+        assert_eq!(v["status"], "never", "{host}");
+        assert!(
+            has(
+                v,
+                "`pretooluse` is no claude event",
+                Some("rename the key `pretooluse` to `PreToolUse`")
+            ),
+            "{:?}",
+            findings(v)
+        );
+        let v = verdict(&report, ".github/hooks/hooks.json", "preToolUsed", host);
+        assert_eq!(v["status"], "never", "{host}");
+        assert!(
+            has(
+                v,
+                "`preToolUsed` is no copilot event",
+                Some("to `preToolUse`")
+            ),
+            "{:?}",
+            findings(v)
+        );
+    }
+}
+
+#[test]
+fn matchers_naming_tools_the_host_never_sends_never_fire() {
+    let w = World::new();
+    // `Edit` is Claude's name: Copilot's camelCase rules see `edit`.
+    w.write_json(
+        "project/.github/hooks/hooks.json",
+        json!({"version": 1, "hooks": {"preToolUse": [
+            {"type": "command", "bash": "./check.sh", "matcher": "Edit"}]}}),
+    );
+    // `bash` is Copilot's name: Claude sends `Bash`. `Task`, the subagent tool's old name,
+    // still fires on `Agent` in claude-code 2.1.332 (tests/live_claude_doctor.rs).
+    w.write_json(
+        "project/.claude/settings.json",
+        claude_hooks(&[
+            ("PreToolUse", Some("bash"), command("./guard.sh")),
+            ("PostToolUse", Some("Edit|Write"), command("./fmt.sh")),
+            ("PermissionRequest", Some("Task"), command("./sub.sh")),
+        ]),
+    );
+    let (code, report) = w.doctor(None);
+    assert_eq!(code, 5);
+    let v = verdict(&report, ".github/hooks/hooks.json", "preToolUse", "copilot");
+    assert_eq!(v["status"], "never");
+    assert!(
+        has(
+            v,
+            "matcher `Edit` matches no tool Copilot sends",
+            Some("matcher \"edit\"")
+        ),
+        "{:?}",
+        findings(v)
+    );
+    let v = verdict(&report, ".claude/settings.json", "PreToolUse", "claude");
+    assert_eq!(v["status"], "never");
+    assert!(
+        has(
+            v,
+            "matcher `bash` matches no tool Claude sends",
+            Some("matcher \"Bash\"")
+        ),
+        "{:?}",
+        findings(v)
+    );
+    let v = verdict(
+        &report,
+        ".claude/settings.json",
+        "PermissionRequest",
+        "claude",
+    );
+    assert_eq!(v["status"], "fires", "{:?}", findings(v));
+    assert!(
+        has(
+            v,
+            "`Task` is an old name of `Agent`",
+            Some("matcher \"Agent\"")
+        ),
+        "{:?}",
+        findings(v)
+    );
+    // A matcher in the right spelling fires, natively and through hookx.
+    let v = verdict(&report, ".claude/settings.json", "PostToolUse", "claude");
+    assert_eq!(v["status"], "fires", "{:?}", findings(v));
+    let v = verdict(&report, ".claude/settings.json", "PostToolUse", "bricks");
+    assert_ne!(v["status"], "never", "{:?}", findings(v));
+}
+
+#[test]
+fn timeouts_in_milliseconds_are_flagged_with_the_seconds_to_write() {
+    let w = World::new();
+    w.write_json(
+        "project/.claude/settings.json",
+        claude_hooks(&[(
+            "PreToolUse",
+            Some("Bash"),
+            json!({"type": "command", "command": "./guard.sh", "timeout": 30000}),
+        )]),
+    );
+    w.write_json(
+        "home/.copilot/hooks/slow.json",
+        json!({"version": 1, "hooks": {"postToolUse": [
+            {"type": "command", "bash": "./audit.sh", "timeoutSec": 5000}]}}),
+    );
+    let (code, report) = w.doctor(None);
+    assert_eq!(code, 0, "a long timeout still fires");
+    let v = verdict(&report, ".claude/settings.json", "PreToolUse", "claude");
+    assert_eq!(v["status"], "fires");
+    assert!(
+        has(v, "timeout 30000 is seconds", Some("\"timeout\": 30")),
+        "{:?}",
+        findings(v)
+    );
+    let v = verdict(
+        &report,
+        "~/.copilot/hooks/slow.json",
+        "postToolUse",
+        "copilot",
+    );
+    assert!(
+        has(v, "timeout 5000 is seconds", Some("\"timeoutSec\": 5")),
+        "{:?}",
+        findings(v)
+    );
+}
+
+/// The plugin world Claude Code 2.1.332 was recorded in (`tests/live_claude_plugins.rs`).
+fn plugin_world(w: &World, keep: impl Fn(&str) -> bool) {
+    let path = common::fixtures_dir().join("recorded/claude-2.1.332/plugins/facts.json");
+    let facts: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    for (rel, value) in facts["files"].as_object().unwrap() {
+        if !keep(rel) {
+            continue;
+        }
+        let text = value
+            .to_string()
+            .replace("<root>", &w.root.display().to_string());
+        w.write(rel, &text);
+    }
+}
+
+#[test]
+fn a_plugin_installed_but_not_enabled_runs_nowhere() {
+    let w = World::new();
+    plugin_world(&w, |_| true);
+    let (_, report) = w.doctor(Some("claude"));
+    let off = "~/.claude/plugins/cache/dirmkt/dir-off/1.0.0/hooks/hooks.json";
+    let l = loading(&report, off, "claude");
+    assert_eq!(l["runner"], "nobody");
+    assert_eq!(l["status"], "blocked");
+    assert!(
+        has(l, "installed but not enabled", Some("\"enabledPlugins\"")),
+        "{:?}",
+        findings(l)
+    );
+    // One Claude loads fires (the recording: git-on ran).
+    let on = "~/.claude/plugins/cache/gitmkt/git-on/1.0.0/hooks/hooks.json";
+    assert_eq!(
+        verdict(&report, on, "SessionStart", "claude")["status"],
+        "fires"
+    );
+}
+
+#[test]
+fn a_claude_hook_copilot_runs_gets_copilots_payload_and_its_script_reads_what_is_not_there() {
+    let w = World::new();
+    w.write(
+        "project/hooks/guard.sh",
+        "#!/bin/sh\ninput=$(cat)\nfile=$(printf '%s' \"$input\" | jq -r '.tool_input.file_path')\n\
+         log=$(printf '%s' \"$input\" | jq -r '.transcript_path')\n\
+         case \"$file\" in *.env) exit 2;; esac\n",
+    );
+    w.write_json(
+        "project/.claude/settings.json",
+        claude_hooks(&[(
+            "PreToolUse",
+            Some("Write"),
+            command("\"$CLAUDE_PROJECT_DIR\"/hooks/guard.sh"),
+        )]),
+    );
+    let (_, report) = w.doctor(None);
+    // Claude sends what the script reads.
+    let v = verdict(&report, ".claude/settings.json", "PreToolUse", "claude");
+    assert_eq!(v["payload"], "claude");
+    assert_eq!(findings(v), Vec::<String>::new());
+    // Copilot runs the same file itself, with its PascalCase payload (run 1.0.102).
+    let v = verdict(&report, ".claude/settings.json", "PreToolUse", "copilot");
+    assert_eq!(v["runner"], "native");
+    assert_eq!(v["payload"], "copilot-pascal");
+    assert!(
+        has(
+            v,
+            "`transcript_path`, which the copilot-pascal payload of `PreToolUse` lacks",
+            None
+        ),
+        "{:?}",
+        findings(v)
+    );
+    assert!(
+        has(
+            v,
+            "`tool_input.file_path`, which copilot-pascal payloads name `path`",
+            Some("read `.tool_input.path` instead")
+        ),
+        "{:?}",
+        findings(v)
+    );
+    assert!(
+        has(v, "a guess from a scan of hooks/guard.sh", None),
+        "{:?}",
+        findings(v)
+    );
+
+    // A user Claude hook Copilot never reads runs through hookx, which builds Claude's payload
+    // from Copilot's event: Copilot sends no transcript on tool events (run 1.0.102).
+    w.write_json(
+        "home/.claude/settings.json",
+        claude_hooks(&[(
+            "PreToolUse",
+            Some("Bash"),
+            command("jq -r '.transcript_path, .tool_input.command'"),
+        )]),
+    );
+    let (_, report) = w.doctor(Some("copilot"));
+    let v = verdict(&report, "~/.claude/settings.json", "PreToolUse", "copilot");
+    assert_eq!(v["runner"], "hookx");
+    assert_eq!(v["payload"], "claude");
+    assert!(
+        has(
+            v,
+            "`transcript_path`, which the claude payload hookx builds from Copilot's `PreToolUse` lacks (a guess from a scan of its command)",
+            None
+        ),
+        "{:?}",
+        findings(v)
+    );
+    assert!(!has(v, "tool_input.command", None), "{:?}", findings(v));
+}
+
+#[test]
+fn managed_only_policy_leaves_only_policy_hooks() {
+    let w = World::new();
+    w.write_json(
+        "managed/etc/claude-code/managed-settings.json",
+        json!({"allowManagedHooksOnly": true, "hooks": {"SessionStart": [{"hooks": [
+            {"type": "command", "command": "/opt/audit.sh"}]}]}}),
+    );
+    w.write_json(
+        "project/.claude/settings.json",
+        claude_hooks(&[("SessionStart", None, command("./hello.sh"))]),
+    );
+    let (code, report) = w.doctor(Some("claude"));
+    assert_eq!(code, 0);
+    let policy = json!({"findings": report["hosts"][0]["policy"]});
+    assert!(
+        has(
+            &policy,
+            "\"allowManagedHooksOnly\": true in $HOOKX_MANAGED_ROOT/etc/claude-code/managed-settings.json",
+            None
+        ),
+        "{policy:#}"
+    );
+    let managed = "$HOOKX_MANAGED_ROOT/etc/claude-code/managed-settings.json";
+    assert_eq!(file(&report, managed)["scope"], "managed");
+    assert_eq!(
+        verdict(&report, managed, "SessionStart", "claude")["status"],
+        "fires"
+    );
+    let v = verdict(&report, ".claude/settings.json", "SessionStart", "claude");
+    assert_eq!(v["status"], "blocked");
+    assert!(has(
+        loading(&report, ".claude/settings.json", "claude"),
+        "leaves only policy hooks",
+        None
+    ));
+}
+
+/// The payload keys the tables hold are exactly those the clients sent in their recordings.
+#[test]
+fn payload_keys_are_the_recorded_ones() {
+    let mut recorded: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
+    let dir = common::fixtures_dir().join("recorded");
+    for client in std::fs::read_dir(&dir).unwrap() {
+        let client = client.unwrap().path();
+        for entry in std::fs::read_dir(&client).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "json") {
+                continue;
+            }
+            let record: Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let (Some(flavor), Some(stdin)) =
+                (record["flavor"].as_str(), record["stdin"].as_object())
+            else {
+                continue;
+            };
+            recorded
+                .entry((
+                    flavor.to_string(),
+                    record["event"].as_str().unwrap().to_string(),
+                ))
+                .or_default()
+                .extend(stdin.keys().cloned());
+        }
+    }
+    let mut checked = 0;
+    for flavor in Flavor::all() {
+        let tables = flavor.tables();
+        for (kind, keys) in tables.payload_keys {
+            let name = tables.event_name(kind).unwrap();
+            let want = recorded
+                .get(&(flavor.name().to_string(), name.to_string()))
+                .unwrap_or_else(|| panic!("{flavor} {name}: in the table, never recorded"));
+            let have: BTreeSet<String> = keys.iter().map(|k| k.to_string()).collect();
+            assert_eq!(&have, want, "{flavor} {name}");
+            checked += 1;
+        }
+        // Every recorded event of a flavour with a dialect is in its table.
+        for (f, event) in recorded.keys() {
+            if f == flavor.name() {
+                let kind = tables
+                    .event_kind(event)
+                    .unwrap_or(EventKind::Other(event.clone()));
+                assert!(
+                    tables.payload_keys(&kind).is_some(),
+                    "{flavor} {event}: recorded, not in the table"
+                );
+            }
+        }
+    }
+    assert!(checked > 30, "only {checked} events checked");
+}
+
+/// A realistic project: Claude and Copilot files, one plugin (and one installed but off), an
+/// untrusted Copilot file, and an event key in the wrong casing.
+fn realistic(w: &World) {
+    // The git marketplace's plugin Claude ran (`git-on`) and one installed but off (`git-off`).
+    plugin_world(w, |rel| {
+        [
+            "home/.claude/settings.json",
+            "home/.claude/plugins/installed_plugins.json",
+            "home/.claude/plugins/known_marketplaces.json",
+            "home/.claude/plugins/marketplaces/gitmkt/.claude-plugin/marketplace.json",
+        ]
+        .contains(&rel)
+    });
+    // The recorded plugins' hooks call the live suite's recorder: give them a real one.
+    for name in ["git-on", "git-off"] {
+        w.write_json(
+            &format!("home/.claude/plugins/cache/gitmkt/{name}/1.0.0/hooks/hooks.json"),
+            json!({"hooks": {"PostToolUse": [{"matcher": "Write|Edit", "hooks": [
+                command("\"${CLAUDE_PLUGIN_ROOT}\"/scripts/format.sh")]}]}}),
+        );
+    }
+    w.write(
+        "project/hooks/guard.sh",
+        "#!/bin/sh\n# Blocks edits to secrets.\nfile=$(jq -r '.tool_input.file_path')\n\
+         case \"$file\" in *.env) echo 'secrets are off limits' >&2; exit 2;; esac\n",
+    );
+    w.write_json(
+        "project/.claude/settings.json",
+        claude_hooks(&[
+            (
+                "PreToolUse",
+                Some("Write|Edit"),
+                json!({"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/hooks/guard.sh",
+                       "timeout": 10000}),
+            ),
+            ("Stop", None, command("./hooks/notify.sh")),
+        ]),
+    );
+    w.write_json(
+        "project/.github/hooks/policy.json",
+        json!({"version": 1, "hooks": {
+            "preToolUse": [{"type": "command", "bash": "./hooks/no-rm.sh", "matcher": "bash"}],
+            "SessionStart": [{"hooks": [{"type": "command", "command": "./hooks/banner.sh"}]}],
+            "postToolUse": [{"type": "command", "bash": "./hooks/audit.sh", "matcher": "Edit"}],
+            "UserPromptSubmitted": [{"type": "command", "bash": "./hooks/log-prompt.sh"}]
+        }}),
+    );
+}
+
+#[test]
+fn doctor_on_a_realistic_project() {
+    let w = World::new();
+    realistic(&w);
+    let text = w.hookx(&["doctor"]);
+    assert_eq!(text.status.code(), Some(5), "{text:?}");
+    let (code, json) = w.doctor(None);
+    assert_eq!(code, 5);
+    let root = w.root.display().to_string();
+    let settings = common::snapshots();
+    settings.bind(|| {
+        insta::assert_snapshot!(
+            "doctor_realistic_text",
+            String::from_utf8(text.stdout)
+                .unwrap()
+                .replace(&root, "<root>")
+        );
+        insta::assert_snapshot!(
+            "doctor_realistic_json",
+            serde_json::to_string_pretty(&json)
+                .unwrap()
+                .replace(&root, "<root>")
+        );
+    });
+}
+
+#[test]
+fn field_reads_find_jq_paths_and_subscripts_only() {
+    let reads = hookx::doctor::field_reads(
+        "x=$(jq -r '.tool_input.command // empty')\n./guard.sh --config .hookrc\n\
+         name = data[\"tool_name\"]; cwd = data.get('cwd')\nv = payload[\"tool_input\"][\"file_path\"]",
+    );
+    let got: Vec<String> = reads
+        .iter()
+        .map(|(top, sub)| match sub {
+            Some(sub) => format!("{top}.{sub}"),
+            None => top.clone(),
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "tool_input.command",
+            "tool_name",
+            "cwd",
+            "tool_input.file_path"
+        ]
+    );
+}

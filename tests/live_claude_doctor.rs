@@ -1,0 +1,172 @@
+//! `hookx doctor` against the real Claude Code 2.1.332 (conformance/README.md): a project whose
+//! rules fire or not for the reasons doctor diagnoses (a lowercase event key, a matcher on the
+//! subagent tool's old name `Task`, a SessionStart matcher on a source Claude never sends), run
+//! once by the client. The rules Claude ran must be exactly those `hookx doctor --host claude`
+//! says fire. 2.1.332 still fires a `Task` rule on the `Agent` tool: the old name is a matcher
+//! alias, which hookx's matching follows (`Tables::matcher_tool_names`).
+
+// Shared with `live_claude.rs`, which uses the parts this suite does not.
+#[allow(dead_code)]
+#[path = "live_claude/client.rs"]
+mod client;
+#[allow(dead_code)]
+#[path = "live_claude/server.rs"]
+mod server;
+
+use client::World;
+use serde_json::{Value, json};
+use server::{Block, FakeModel, Script};
+use std::collections::BTreeSet;
+
+fn doctor_script(step: usize, _project: &str) -> Vec<Block> {
+    match step {
+        0 => vec![Block::Tool(
+            "Agent",
+            json!({"description": "helper", "prompt": "SCRIPT:sub say done",
+                   "subagent_type": "general-purpose", "run_in_background": false}),
+        )],
+        1 => vec![Block::Tool(
+            "Bash",
+            json!({"command": "true", "description": "nothing"}),
+        )],
+        _ => vec![Block::Text("Doctor done.".into())],
+    }
+}
+
+fn sub_script(_step: usize, _project: &str) -> Vec<Block> {
+    vec![Block::Text("Helper done.".into())]
+}
+
+static SCRIPTS: &[(&str, Script)] = &[("sub", sub_script), ("doctor", doctor_script)];
+
+/// (event key, matcher, label): one rule each, recording under its label.
+const RULES: &[(&str, Option<&str>, &str)] = &[
+    ("PreToolUse", Some("Agent"), "agent"),
+    ("PreToolUse", Some("Task"), "task"),
+    ("PreToolUse", Some("Bash"), "bash"),
+    ("pretooluse", Some("Bash"), "lowercase"),
+    ("SessionStart", Some("startup"), "startup"),
+    ("SessionStart", Some("boot"), "boot"),
+];
+
+#[test]
+fn doctor_says_which_rules_claude_fires() {
+    let Some(bin) = client::binary() else {
+        assert!(
+            std::env::var("HOOKX_LIVE").as_deref() != Ok("require"),
+            "Claude Code {} is not installed (conformance/install-clients.sh)",
+            client::VERSION
+        );
+        eprintln!("skip: Claude Code {} is not installed", client::VERSION);
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    let mut hooks = serde_json::Map::new();
+    for (event, matcher, label) in RULES {
+        let mut group = json!({"hooks": [{"type": "command",
+            "command": world.dumper_command(label, event)}]});
+        if let Some(m) = matcher {
+            group["matcher"] = json!(m);
+        }
+        hooks
+            .entry(event.to_string())
+            .or_insert_with(|| json!([]))
+            .as_array_mut()
+            .unwrap()
+            .push(group);
+        world.answers(label, &[]);
+    }
+    let settings = world.project.join(".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::fs::write(&settings, json!({"hooks": hooks}).to_string()).unwrap();
+    // The user's settings: a valid SessionStart rule beside a PreToolUse handler written
+    // without its `{matcher, hooks}` group. 2.1.332 skips the whole file ("Invalid setting
+    // skipped …: a PreToolUse/PermissionRequest hook that cannot be loaded may be what guards
+    // the permissions declared beside it, so nothing it sits in is applied").
+    for label in ["user-ok", "flat"] {
+        world.answers(label, &[]);
+    }
+    let user = world.home.join(".claude/settings.json");
+    std::fs::create_dir_all(user.parent().unwrap()).unwrap();
+    let user_hooks = json!({"hooks": {
+        "SessionStart": [{"hooks": [{"type": "command",
+            "command": world.dumper_command("user-ok", "SessionStart")}]}],
+        "PreToolUse": [{"type": "command", "matcher": "Bash",
+            "command": world.dumper_command("flat", "PreToolUse")}],
+    }});
+    std::fs::write(&user, user_hooks.to_string()).unwrap();
+
+    let managed_root = world.home.parent().unwrap().join("no-policy");
+    std::fs::create_dir_all(&managed_root).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+        .args([
+            "doctor",
+            "--host",
+            "claude",
+            "--format",
+            "json",
+            "--project",
+        ])
+        .arg(&world.project)
+        .arg("--home")
+        .arg(&world.home)
+        .env("HOOKX_MANAGED_ROOT", &managed_root)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let file = |name: &str| {
+        report["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["file"] == name)
+            .unwrap_or_else(|| panic!("no {name} in {report:#}"))
+    };
+    let rules = file(".claude/settings.json")["rules"].as_array().unwrap();
+    let user_file = file("~/.claude/settings.json");
+    // doctor: the flat handler is a problem of the file, and it makes Claude skip the file, so
+    // its valid SessionStart rule never fires either.
+    assert_eq!(
+        user_file["problems"].as_array().unwrap().len(),
+        1,
+        "{user_file:#}"
+    );
+    assert_eq!(user_file["hosts"][0]["status"], "never", "{user_file:#}");
+    assert_eq!(user_file["rules"][0]["hosts"][0]["status"], "never");
+    let doctor_fires: BTreeSet<String> = RULES
+        .iter()
+        .zip(rules)
+        .filter(|(_, r)| r["hosts"][0]["status"] == "fires")
+        .map(|((_, _, label), _)| label.to_string())
+        .collect();
+    assert_eq!(rules.len(), RULES.len(), "{report:#}");
+
+    let run = client::run(&bin, &world, model.port, "SCRIPT:doctor go", &[]);
+    let claude_fired: BTreeSet<String> = RULES
+        .iter()
+        .map(|(_, _, label)| label)
+        .filter(|label| !world.records(label).is_empty())
+        .map(|label| label.to_string())
+        .collect();
+    assert!(
+        claude_fired.contains("bash") && claude_fired.contains("startup"),
+        "the run did not get far enough: {claude_fired:?}\n{}",
+        run.describe()
+    );
+    assert!(
+        world.records("user-ok").is_empty() && world.records("flat").is_empty(),
+        "Claude {}: a malformed PreToolUse entry skips its whole file (user-ok {}, flat {})\n{}",
+        client::VERSION,
+        world.records("user-ok").len(),
+        world.records("flat").len(),
+        run.describe()
+    );
+    assert_eq!(
+        doctor_fires,
+        claude_fired,
+        "hookx doctor disagrees with Claude {} (doctor exit {:?})",
+        client::VERSION,
+        out.status.code()
+    );
+}

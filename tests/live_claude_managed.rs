@@ -1,0 +1,235 @@
+//! Claude Code 2.1.332's managed settings, with the real client (conformance/README.md).
+//!
+//! The public 2.1.332 build reads its policy only from `/etc/claude-code` on Linux (the
+//! override its binary names, `CLAUDE_CODE_MANAGED_SETTINGS_PATH`, is compiled out), so each
+//! client run happens in a private mount namespace (`unshare --mount`) where an overlay puts
+//! the test's `managed-settings.json` over `/etc`: the machine's `/etc` never changes and other
+//! processes never see the file. Without root or `unshare` the test skips.
+//!
+//! Each world has a SessionStart hook in the managed settings, in the user's settings and in
+//! the project's settings, each recording under its scope's name. What Claude ran must be what
+//! hookx says Claude runs (`hookx list --host claude`, with `HOOKX_MANAGED_ROOT` pointing at the
+//! same policy), and `hookx run --host claude` must run a trusted Bricks hook only where the
+//! policy lets hooks of other scopes run.
+
+// Shared with `live_claude.rs`, which uses the parts this suite does not.
+#[allow(dead_code)]
+#[path = "live_claude/client.rs"]
+mod client;
+#[allow(dead_code)]
+#[path = "live_claude/server.rs"]
+mod server;
+
+use client::World;
+use serde_json::{Value, json};
+use server::{Block, FakeModel, Script};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn text_script(_step: usize, _project: &str) -> Vec<Block> {
+    vec![Block::Text("Managed done.".into())]
+}
+
+static SCRIPTS: &[(&str, Script)] = &[("managed", text_script)];
+
+const SCOPES: &[&str] = &["managed", "user", "project"];
+
+fn write_json(path: &Path, value: &Value) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, serde_json::to_string_pretty(value).unwrap()).unwrap();
+}
+
+fn session_start(world: &World, label: &str) -> Value {
+    json!({"SessionStart": [{"hooks": [{"type": "command",
+        "command": world.dumper_command(label, "SessionStart")}]}]})
+}
+
+/// A world whose managed settings hold `policy` plus a SessionStart recorder; returns the
+/// folder standing in for `/` (`HOOKX_MANAGED_ROOT`).
+fn build(world: &World, policy: Value) -> PathBuf {
+    let root = world.home.parent().unwrap().join("managed-root");
+    let mut managed = policy;
+    managed["hooks"] = session_start(world, "managed");
+    write_json(
+        &root.join("etc/claude-code/managed-settings.json"),
+        &managed,
+    );
+    for (label, file) in [
+        ("user", world.home.join(".claude/settings.json")),
+        ("project", world.project.join(".claude/settings.json")),
+    ] {
+        write_json(&file, &json!({"hooks": session_start(world, label)}));
+    }
+    // A Bricks hook only hookx runs, trusted.
+    write_json(
+        &world.project.join(".bricks/hooks.json"),
+        &json!({"hooks": session_start(world, "bricks")}),
+    );
+    for label in SCOPES.iter().chain(&["bricks"]) {
+        world.answers(label, &[]);
+    }
+    let trust = hookx(world, &root, &["trust"]).output().unwrap();
+    assert!(trust.status.success(), "hookx trust: {trust:?}");
+    root
+}
+
+/// `hookx ARGS… --project P --home H` with the policy at `root`.
+fn hookx(world: &World, root: &Path, args: &[&str]) -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"));
+    cmd.args(args)
+        .arg("--project")
+        .arg(&world.project)
+        .arg("--home")
+        .arg(&world.home)
+        .env("HOOKX_MANAGED_ROOT", root);
+    cmd
+}
+
+/// Whether `hookx run --host claude` (as a route in the managed settings would call it) runs
+/// the trusted Bricks hook.
+fn hookx_runs_foreign_hook(world: &World, root: &Path) -> bool {
+    world.clear_records();
+    let mut child = hookx(
+        world,
+        root,
+        &["run", "--host", "claude", "--event", "SessionStart"],
+    )
+    .stdin(std::process::Stdio::piped())
+    .stdout(std::process::Stdio::piped())
+    .stderr(std::process::Stdio::piped())
+    .spawn()
+    .unwrap();
+    let payload = json!({"session_id": "s", "transcript_path": "/dev/null", "cwd": world.project,
+                         "hook_event_name": "SessionStart", "source": "startup"});
+    std::io::Write::write_all(
+        child.stdin.as_mut().unwrap(),
+        payload.to_string().as_bytes(),
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "hookx run: {out:?}");
+    world
+        .records("bricks")
+        .iter()
+        .any(|r| r.event == "SessionStart")
+}
+
+/// A wrapper that runs the client with `root/etc/claude-code` over `/etc/claude-code`, in a
+/// mount namespace of its own.
+fn namespaced_client(world: &World, bin: &Path, root: &Path) -> PathBuf {
+    let upper = world.home.parent().unwrap().join("overlay");
+    let wrapper = world.dump.join("claude-in-namespace.sh");
+    let script = format!(
+        "#!/bin/sh\nexec unshare --mount --propagation private /bin/sh -c 'set -e\n\
+         mount -t tmpfs tmpfs {upper}\nmkdir -p {upper}/u {upper}/w\n\
+         cp -r {etc}/. {upper}/u/\n\
+         mount -t overlay overlay -o lowerdir=/etc,upperdir={upper}/u,workdir={upper}/w /etc\n\
+         exec \"$0\" \"$@\"' {bin} \"$@\"\n",
+        upper = upper.display(),
+        etc = root.join("etc").display(),
+        bin = bin.display(),
+    );
+    std::fs::create_dir_all(&upper).unwrap();
+    std::fs::write(&wrapper, script).unwrap();
+    std::fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    wrapper
+}
+
+/// Whether this process may make private mounts (root with `unshare`).
+fn can_namespace() -> bool {
+    std::process::Command::new("unshare")
+        .args(["--mount", "--propagation", "private", "true"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn fired(world: &World) -> BTreeSet<String> {
+    SCOPES
+        .iter()
+        .filter(|l| world.records(l).iter().any(|r| r.event == "SessionStart"))
+        .map(|l| l.to_string())
+        .collect()
+}
+
+/// The labels of the SessionStart handlers `hookx list --host claude --format json` says
+/// Claude runs, with the policy at `root`.
+fn listed(world: &World, root: &Path) -> BTreeSet<String> {
+    let out = hookx(
+        world,
+        root,
+        &["list", "--host", "claude", "--format", "json"],
+    )
+    .output()
+    .unwrap();
+    assert!(out.status.success(), "hookx list: {out:?}");
+    let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    rows.iter()
+        .filter(|r| r["event"] == "SessionStart" && r["run"] == "native")
+        .filter_map(|r| Some(r["handler"].as_str()?.split(' ').nth(3)?.to_string()))
+        .collect()
+}
+
+fn names(list: &[&str]) -> BTreeSet<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn managed_settings_decide_which_hooks_claude_runs() {
+    let Some(bin) = client::binary() else {
+        assert!(
+            std::env::var("HOOKX_LIVE").as_deref() != Ok("require"),
+            "Claude Code {} is not installed (conformance/install-clients.sh)",
+            client::VERSION
+        );
+        eprintln!("skip: Claude Code {} is not installed", client::VERSION);
+        return;
+    };
+    if !can_namespace() {
+        assert!(
+            std::env::var("HOOKX_LIVE").as_deref() != Ok("require"),
+            "live_claude_managed needs root and unshare(1) for a private /etc overlay"
+        );
+        eprintln!("skip: no private mount namespace (needs root and unshare)");
+        return;
+    }
+    let model = FakeModel::start(SCRIPTS);
+    // (policy, what Claude 2.1.332 ran)
+    let cases = [
+        (json!({}), names(&["managed", "user", "project"])),
+        (json!({"allowManagedHooksOnly": true}), names(&["managed"])),
+        (json!({"disableAllHooks": true}), names(&[])),
+    ];
+    for (policy, want) in cases {
+        let world = World::new();
+        let root = build(&world, policy.clone());
+        let wrapper = namespaced_client(&world, &bin, &root);
+        let hookx_says = listed(&world, &root);
+        let run = client::run(&wrapper, &world, model.port, "SCRIPT:managed hello", &[]);
+        let claude_ran = fired(&world);
+        assert_eq!(
+            claude_ran,
+            want,
+            "policy {policy}: Claude {} ran other hooks than recorded\n{}",
+            client::VERSION,
+            run.describe()
+        );
+        assert_eq!(
+            hookx_says, claude_ran,
+            "policy {policy}: hookx list --host claude disagrees with Claude"
+        );
+        // Under `allowManagedHooksOnly`, hookx runs no hook of another scope either; a
+        // disabled Claude never calls hookx at all.
+        if policy.get("disableAllHooks").is_none() {
+            let managed_only = policy.get("allowManagedHooksOnly").is_some();
+            assert_eq!(
+                hookx_runs_foreign_hook(&world, &root),
+                !managed_only,
+                "policy {policy}: hookx run --host claude and the trusted Bricks hook"
+            );
+        }
+    }
+}
