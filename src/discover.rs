@@ -1070,8 +1070,8 @@ fn kill_switch_source<'a>(
         .iter()
         .filter_map(|s| {
             let precedence = precedence(s)?;
-            let flag = s.document()?.extra.get(switch.key)?.as_bool()?;
-            Some((precedence, flag, s))
+            let flag = switch.flag(&s.document()?.extra)?.ok()?;
+            Some((precedence, flag == switch.off, s))
         })
         .filter(|(_, _, s)| counts(s))
         .max_by_key(|(p, _, _)| *p)
@@ -1215,6 +1215,7 @@ fn select<'a>(
         .iter()
         .filter_map(|d| hooks_disabled(sources, *d, store))
         .collect();
+    let disabled = disabled_labels(sources, store);
     let mut taken = vec![false; sources.len()];
     // Keys borrow from the sources: de-duplicating allocates nothing per handler.
     let handlers = sources
@@ -1244,6 +1245,13 @@ fn select<'a>(
                     .iter()
                     .map(|h| {
                         if crate::install::is_hookx_handler(h) {
+                            return false;
+                        }
+                        if let Some(list) = &source.dialect.def().disabled_handlers
+                            && list
+                                .label(h)
+                                .is_some_and(|label| disabled.contains(&(source.dialect, label)))
+                        {
                             return false;
                         }
                         if !source.dialect.config().merges_identical_handlers {
@@ -1284,6 +1292,21 @@ fn select<'a>(
     }
     out.sort_by_key(|(i, j, _)| (*i, *j));
     out.into_iter().map(|(_, _, rule)| rule).collect()
+}
+
+/// The handlers each dialect's disabled list names ([`crate::dialect::DisabledHandlers`]), from
+/// the trusted files of its locations.
+fn disabled_labels<'a>(sources: &'a [Source], store: &TrustStore) -> HashSet<(Dialect, &'a str)> {
+    sources
+        .iter()
+        .filter_map(|s| {
+            let list = s.dialect.def().disabled_handlers.as_ref()?;
+            let listed =
+                list.locations.contains(&s.location.id) && store.state(s) == TrustState::Trusted;
+            Some((s, list, s.document().filter(|_| listed)?))
+        })
+        .flat_map(|(s, list, doc)| list.labels(&doc.extra).map(move |l| (s.dialect, l)))
+        .collect()
 }
 
 /// Absent, empty and `*` all mean "everything" in Claude and Bricks.

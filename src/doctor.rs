@@ -433,20 +433,14 @@ impl Doctor<'_> {
         if let Some(switch) = switch
             && discover::switched_off(switch, source)
         {
-            let key = source
-                .dialect
-                .def()
-                .kill_switch
-                .as_ref()
-                .map_or("", |k| k.key);
+            let kill = source.dialect.def().kill_switch.as_ref();
+            let name = kill.map_or(String::new(), |k| k.name());
+            let set = kill.map_or(String::new(), |k| k.json());
             let fix = (switch.scope != Scope::Managed)
-                .then(|| format!("remove \"{key}\" from {}", switch.display));
+                .then(|| format!("remove \"{name}\" from {}", switch.display));
             findings.push(Finding::new(
                 Level::Warning,
-                format!(
-                    "off: \"{key}\": true in {} turns its hooks off",
-                    switch.display
-                ),
+                format!("off: {set} in {} turns its hooks off", switch.display),
                 fix,
             ));
             status = Status::Blocked;
@@ -460,9 +454,8 @@ impl Doctor<'_> {
                     findings.push(Finding::new(
                         Level::Warning,
                         format!(
-                            "{display} reads it only in a trusted folder, and this project is not in ~/{} `{}`: in `-p` mode none of its hooks run",
-                            gate.record.0,
-                            gate.record.1
+                            "{display} reads it only in a trusted folder, and this project is not in {}: in `-p` mode none of its hooks run",
+                            gate.describe()
                         ),
                         Some(gate.fix.to_string()),
                     ));
@@ -561,7 +554,10 @@ impl Doctor<'_> {
             Runs::Hookx if !self.routed(host, event) => {
                 verdict.findings.push(Finding::new(
                     Level::Warning,
-                    format!("{display} has no hookx route for `{event}` in its config: nobody calls hookx for it"),
+                    format!(
+                        "{display} has no hookx route for `{}` in its config: nobody calls hookx for it",
+                        crate::protocol::event_name(host.default_flavor().tables(), event)
+                    ),
                     Some(format!("hookx install --host {host}")),
                 ));
                 verdict.status = verdict.status.max(Status::Blocked);
@@ -803,22 +799,9 @@ fn shell_path(display: &str) -> String {
     }
 }
 
-/// Whether the project (or a folder above it) is in the agent's trusted-folder record.
+/// Whether the agent's trusted-folder record trusts the project.
 fn folder_trusted(ctx: &Context, gate: &crate::dialect::FolderTrust) -> bool {
-    let (file, key) = gate.record;
-    let Ok(text) = std::fs::read_to_string(ctx.home.join(file)) else {
-        return false;
-    };
-    let Ok(value) = serde_json::from_str::<Value>(&text) else {
-        return false;
-    };
-    value
-        .get(key)
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .any(|folder| ctx.project.starts_with(folder))
+    gate.trusts(&ctx.home, &ctx.project)
 }
 
 /// Why the rule's matcher can never match what `host` sends, read as `flavor`; `None` when it

@@ -548,7 +548,12 @@ fn layout(host: Dialect, command: &str) -> Value {
     handler.insert("type".into(), "command".into());
     handler.insert(route.command_key.into(), command.into());
     if let Some(key) = route.timeout_key {
-        handler.insert(key.into(), ROUTE_TIMEOUT.into());
+        let timeout = if host.config().timeout_millis {
+            ROUTE_TIMEOUT * 1000
+        } else {
+            ROUTE_TIMEOUT
+        };
+        handler.insert(key.into(), timeout.into());
     }
     if !route.grouped {
         return Value::Object(handler);
@@ -806,6 +811,23 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         }
     }
     println!("command: {}", report.command);
+    if let Some(trust) = &host.def().folder_trust
+        && opts.scope == InstallScope::Project
+        && report.routes > 0
+    {
+        let project = opts.ctx.project.canonicalize();
+        let project = project.as_deref().unwrap_or(&opts.ctx.project);
+        if !trust.trusts(&opts.ctx.home, project) {
+            eprintln!(
+                "note: {} reads {} only in a folder the user trusted, and {} does not trust {}: {}",
+                host.def().product,
+                host.config().install_project,
+                trust.describe(),
+                project.display(),
+                trust.fix
+            );
+        }
+    }
     if let Some(file) = &report.trust_file {
         // Exactly what is trusted: each route, by its position and the hash of its entry.
         println!(

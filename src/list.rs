@@ -207,7 +207,8 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
         .iter()
         .filter_map(|d| discover::hooks_disabled(sources, *d, store).map(|s| (*d, s)))
         .collect();
-    let switch_key = |d: Dialect| d.def().kill_switch.as_ref().map_or("", |k| k.key);
+    let switch = |d: Dialect| d.def().kill_switch.as_ref();
+    let switch_key = |d: Dialect| switch(d).map_or(String::new(), |k| k.name());
     // Each host whose policy leaves only policy hooks running, the key and the file saying so.
     let managed_only: Vec<(Dialect, &str, &Source)> = Dialect::all()
         .iter()
@@ -285,8 +286,8 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
             "every non-managed"
         };
         out.push_str(&format!(
-            "\n\"{}\": true in {} turns {which} {} hook off\n",
-            switch_key(dialect),
+            "\n{} in {} turns {which} {} hook off\n",
+            switch(dialect).map_or(String::new(), |k| k.json()),
             s.display,
             dialect.def().display
         ));

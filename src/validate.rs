@@ -111,7 +111,7 @@ impl Checker<'_> {
         let tables = rule.flavor.tables();
         let at = &rule.origin.pointer;
         let matcher_at = format!("{at}/matcher");
-        let form = tables.matcher_style.form(rule.matcher.as_deref());
+        let form = tables.matcher_form(&rule.event, rule.matcher.as_deref());
         match tables.matcher_target(&rule.event) {
             None if form != MatcherForm::All && !matches!(rule.event, EventKind::Other(_)) => self
                 .push(
@@ -189,7 +189,8 @@ impl Checker<'_> {
         if tables.matcher_target(&rule.event) == Some(MatchOn::ToolName) {
             self.foreign_tool_names(rule, &form, &matcher_at);
         }
-        for key in rule.extra.keys() {
+        let kept = rule.flavor.dialect().config().kept_keys;
+        for key in rule.extra.keys().filter(|k| !kept.contains(&k.as_str())) {
             self.push(
                 Severity::Warning,
                 &format!("{at}/{}", escape(key)),
@@ -258,7 +259,8 @@ impl Checker<'_> {
             HandlerKind::Agent(_) => "agent",
             HandlerKind::Service(s) => s.type_name,
         };
-        for key in handler.extra.keys() {
+        let kept = dialect.config().kept_keys;
+        for key in handler.extra.keys().filter(|k| !kept.contains(&k.as_str())) {
             let message = match dialect.config().field(key) {
                 Some(field) => format!(
                     "`{key}` gives the {} a second time; only the first key is read",
@@ -333,8 +335,10 @@ impl Checker<'_> {
                 Some("remove it, or write the seconds the hook may take".to_string()),
             );
         }
+        // Milliseconds are the unit already where the dialect's timeouts are milliseconds.
         if let Some(t) = handler.timeout
             && t >= SUSPICIOUS_TIMEOUT
+            && !dialect.config().timeout_millis
         {
             let timeout_at = timeout_at();
             self.push(

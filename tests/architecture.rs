@@ -12,7 +12,7 @@
 //! The strings come from the registry itself, so a new dialect's strings are checked as soon as
 //! its file is registered.
 
-use hookx::dialect::{Dialect, Flavor};
+use hookx::dialect::{Dialect, Flavor, TrustRecord};
 use hookx::discover::Pattern;
 use std::path::{Path, PathBuf};
 
@@ -58,7 +58,20 @@ fn owned() -> Owned {
             o.exact.extend(m.only_managed_key);
         }
         if let Some(t) = &def.folder_trust {
-            o.within.extend([t.record.0, t.record.1]);
+            match t.record {
+                TrustRecord::List { file, key } => o.within.extend([file, key]),
+                TrustRecord::Levels {
+                    file,
+                    trust_folder,
+                    trust_parent,
+                } => {
+                    o.within.push(file);
+                    o.within.extend(trust_folder.iter().chain(trust_parent));
+                }
+            }
+        }
+        if let Some(d) = &def.disabled_handlers {
+            o.exact.push(d.key);
         }
         let docs = &config.documents;
         o.within.push(docs.file.name);

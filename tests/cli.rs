@@ -739,7 +739,7 @@ fn bad_input_is_refused_without_panics_hangs_or_writes() {
     for entry in std::fs::read_dir("tests/fixtures/invalid").unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_str().unwrap().to_string();
-        let from = ["claude", "copilot", "bricks"]
+        let from = ["claude", "copilot", "bricks", "gemini"]
             .into_iter()
             .find(|d| name.starts_with(&format!("{d}-")));
         // Files with one bad value and a readable rest convert, with the value a loss item.
@@ -873,8 +873,9 @@ fn bad_input_is_refused_without_panics_hangs_or_writes() {
 }
 
 /// Invalid fixtures whose only problem is one value: the rest of the file converts.
-const PARTLY_READABLE: [&str; 4] = [
+const PARTLY_READABLE: [&str; 5] = [
     "claude-timeout-string.json",
+    "gemini-timeout-string.json",
     "bricks-timeout-string.json",
     "copilot-timeoutsec-string.json",
     "copilot-env-number.json",

@@ -11,7 +11,7 @@ use common::{fixtures, hookx, snapshots, stem};
 use hookx::config::{read, write};
 use hookx::convert::{self, Options};
 use hookx::dialect::{Dialect, Flavor};
-use hookx::dialect::{bricks, claude, copilot};
+use hookx::dialect::{bricks, claude, copilot, gemini};
 use hookx::model::{Document, EventKind, HandlerKind, Origin, RuleShape};
 use hookx::source::SourceFile;
 use serde_json::{Value, json};
@@ -108,8 +108,8 @@ fn run_convert(args: &[&str]) -> (i32, String, String) {
     (code, stdout, stderr)
 }
 
-/// Every valid fixture converted to every dialect (every (from, to) pair): the converted
-/// config and the loss report, exactly as `hookx convert` prints them.
+/// Every valid fixture converted to each dialect (every ordered (from, to) pair): the
+/// converted config and the loss report, exactly as `hookx convert` prints them.
 #[test]
 fn conversion_of_every_fixture_to_every_dialect() {
     let mut pairs = std::collections::BTreeSet::new();
@@ -138,7 +138,7 @@ fn raw_handlers(src: &SourceFile) -> usize {
             Value::Object(o) => {
                 let own = matches!(
                     o.get("type").and_then(Value::as_str),
-                    Some("command" | "prompt" | "agent")
+                    Some("command" | "prompt" | "agent" | "http")
                 );
                 usize::from(own) + o.values().map(count).sum::<usize>()
             }
@@ -320,6 +320,7 @@ fn command_lines(doc: &Document) -> Vec<(EventKind, String)> {
                         .unwrap_or_default()
                         .replace("BRICKS_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
                         .replace("COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
+                        .replace("GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
                         .replace("$PWD", "$CLAUDE_PROJECT_DIR"),
                 )),
                 _ => None,
@@ -1114,5 +1115,47 @@ fn every_claude_handler_form_is_read_and_translated_or_reported() {
             .iter()
             .any(|l| l["pointer"] == "/hooks/PreToolUse/0/hooks/0/if"),
         "{losses:#?}"
+    );
+}
+
+/// Gemini CLI timeouts are milliseconds (run 0.61.0); hookx's model holds whole seconds. A
+/// whole number of seconds converts both ways exactly; anything else is rounded up with a
+/// warning at the timeout, never silently.
+#[test]
+fn gemini_millisecond_timeouts_become_seconds() {
+    let text = r#"{"hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": "a", "timeout": 5000},
+        {"type": "command", "command": "b", "timeout": 1500}]}]}}"#;
+    let src = SourceFile::new("settings.json", text);
+    let parsed = read(&src, gemini::DIALECT).unwrap();
+    let timeouts: Vec<_> = parsed.document.rules[0]
+        .handlers
+        .iter()
+        .map(|h| h.timeout)
+        .collect();
+    assert_eq!(timeouts, [Some(5), Some(2)]);
+    let warnings: Vec<_> = parsed
+        .diagnostics
+        .iter()
+        .map(|d| (d.pointer.as_deref(), d.message.as_str()))
+        .collect();
+    assert_eq!(
+        warnings,
+        [(
+            Some("/hooks/BeforeTool/0/hooks/1/timeout"),
+            "`timeout` is 1500 ms; hookx runs hooks with whole seconds and rounds it up to 2 s"
+        )]
+    );
+    let to_claude = convert::convert(&[(&src, &parsed.document)], &options(claude::DIALECT));
+    let claude_text: Value = serde_json::from_str(&write::to_text(&to_claude.document)).unwrap();
+    assert_eq!(
+        claude_text["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"],
+        5
+    );
+    let back = convert::convert(&[(&src, &parsed.document)], &options(gemini::DIALECT));
+    let gemini_text: Value = serde_json::from_str(&write::to_text(&back.document)).unwrap();
+    assert_eq!(
+        gemini_text["hooks"]["BeforeTool"][0]["hooks"][0]["timeout"],
+        5000
     );
 }

@@ -7,7 +7,7 @@ mod common;
 use assert_cmd::Command;
 use common::{copy_tree, fixtures_dir};
 use hookx::dialect::Dialect;
-use hookx::dialect::{bricks, claude, copilot};
+use hookx::dialect::{bricks, claude, copilot, gemini};
 use hookx::discover::{self, Context, Runner, Scope};
 use hookx::trust::{self, TrustState, TrustStore};
 use std::path::PathBuf;
@@ -326,6 +326,72 @@ fn disable_all_hooks_follows_claude_precedence() {
         r#"{"disableAllHooks": false}"#,
     );
     assert_eq!(claude_rules(&tree), 7);
+}
+
+/// Gemini CLI: `hooksConfig.enabled: false` runs no hook (its extensions' included); the
+/// project's settings win over the user's (settings merge, source). Counted in trusted files.
+#[test]
+fn gemini_hooks_config_enabled_false_turns_gemini_hooks_off() {
+    let tree = Tree::new("empty");
+    let hooks = r#""hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "g"}]}]}"#;
+    tree.write(
+        "home/.gemini/settings.json",
+        &format!(r#"{{"hooksConfig": {{"enabled": false}}, {hooks}}}"#),
+    );
+    tree.write(
+        "home/.gemini/extensions/x/hooks/hooks.json",
+        &format!("{{{}}}", hooks.replace("\"g\"", "\"e\"")),
+    );
+    tree.write(
+        "project/.claude/settings.json",
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "c"}]}]}}"#,
+    );
+    let rules = |tree: &Tree| {
+        let sources = discover::discover(&tree.ctx());
+        let mut store = TrustStore::default();
+        for s in &sources {
+            store.trust_source(s);
+        }
+        let rules = discover::effective_rules(&sources, &store);
+        let of = |d| rules.iter().filter(|r| r.source.dialect == d).count();
+        (of(gemini::DIALECT), of(claude::DIALECT))
+    };
+    assert_eq!(rules(&tree), (0, 1));
+    tree.hookx(&["trust"]).success();
+    let text = tree.stdout(&["list"]);
+    assert!(
+        text.contains(r#""hooksConfig": {"enabled": false} in ~/.gemini/settings.json"#),
+        "{text}"
+    );
+    tree.write(
+        "project/.gemini/settings.json",
+        r#"{"hooksConfig": {"enabled": true}}"#,
+    );
+    assert_eq!(rules(&tree), (2, 1));
+    // `hooksConfig.disabled` names handlers by `name`, else by command (run 0.61.0).
+    tree.write(
+        "project/.gemini/settings.json",
+        r#"{"hooksConfig": {"enabled": true, "disabled": ["e", "guard"]},
+            "hooks": {"AfterTool": [{"hooks": [
+                {"type": "command", "name": "guard", "command": "p"},
+                {"type": "command", "command": "q"}]}]}}"#,
+    );
+    assert_eq!(rules(&tree), (2, 1));
+    let sources = discover::discover(&tree.ctx());
+    let mut store = TrustStore::default();
+    for s in &sources {
+        store.trust_source(s);
+    }
+    let commands: Vec<String> = discover::effective_rules(&sources, &store)
+        .iter()
+        .filter(|r| r.source.dialect == gemini::DIALECT)
+        .flat_map(|r| r.rule.handlers.clone())
+        .map(|h| match h.kind {
+            hookx::model::HandlerKind::Command(c) => c.command.unwrap_or_default(),
+            _ => String::new(),
+        })
+        .collect();
+    assert_eq!(commands, ["g", "q"]);
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! End to end: the real `hookx` binary between a host agent and a handler written for another
-//! one. Every host (Claude, Copilot camelCase, Copilot PascalCase, Bricks, Codex) sends its own payload
+//! one. Every host (Claude, Copilot camelCase, Copilot PascalCase, Bricks, Gemini, Qwen, Codex) sends its own payload
 //! (the seeds' examples where they fit, `tests/fixtures/e2e/payloads/` otherwise) to a real
 //! shell handler of every flavour (`tests/fixtures/e2e/handlers/`). The handler checks that it
 //! got its own dialect's stdin and environment (plus `HOOKX_HOST`, the agent running it) and
@@ -33,11 +33,13 @@ enum F {
     Copilot,
     Pascal,
     Bricks,
+    Gemini,
+    Qwen,
     Codex,
 }
 use F::*;
 
-const ALL: &[F] = &[Claude, Copilot, Pascal, Bricks, Codex];
+const ALL: &[F] = &[Claude, Copilot, Pascal, Bricks, Gemini, Qwen, Codex];
 
 impl F {
     /// `--as` value, handler script and fixture folder.
@@ -47,6 +49,8 @@ impl F {
             Copilot => "copilot",
             Pascal => "copilot-pascal",
             Bricks => "bricks",
+            Gemini => "gemini",
+            Qwen => "qwen",
             Codex => "codex",
         }
     }
@@ -57,17 +61,19 @@ impl F {
             Claude => "claude",
             Copilot | Pascal => "copilot",
             Bricks => "bricks",
+            Gemini => "gemini",
+            Qwen => "qwen",
             Codex => "codex",
         }
     }
 
-    /// The event's name in this flavour's config (§3); `None`: the flavour lacks it.
+    /// The event's name in this flavour's config (§3, gemini-facts.md); `None`: the flavour
+    /// lacks it.
     fn event(self, e: Ev) -> Option<&'static str> {
         Some(match (self, e) {
             (Bricks, Ev::PermissionRequest | Ev::Notification | Ev::PostToolUseFailure) => {
                 return None;
             }
-            (Codex, Ev::Notification | Ev::PostToolUseFailure) => return None,
             (Copilot, Ev::PreToolUse) => "preToolUse",
             (Copilot, Ev::PostToolUse) => "postToolUse",
             (Copilot, Ev::PostToolUseFailure) => "postToolUseFailure",
@@ -77,6 +83,14 @@ impl F {
             (Copilot, Ev::PermissionRequest) => "permissionRequest",
             (Copilot, Ev::Notification) => "notification",
             (Copilot, Ev::SessionStart) => "sessionStart",
+            (Gemini, Ev::PermissionRequest | Ev::PostToolUseFailure | Ev::SubagentStart) => {
+                return None;
+            }
+            (Gemini, Ev::PreToolUse) => "BeforeTool",
+            (Gemini, Ev::PostToolUse) => "AfterTool",
+            (Gemini, Ev::UserPromptSubmit) => "BeforeAgent",
+            (Gemini, Ev::Stop) => "AfterAgent",
+            (Codex, Ev::Notification | Ev::PostToolUseFailure) => return None,
             (_, e) => e.pascal(),
         })
     }
@@ -91,7 +105,8 @@ impl F {
         }
     }
 
-    /// The tool's name in this flavour (§5; Bricks `edit_file` is hookx's documented choice).
+    /// The tool's name in this flavour (§5; Bricks `edit_file` is hookx's documented choice;
+    /// Gemini's, run 0.61.0, with Claude's argument names for these three tools).
     fn tool(self, t: Tool) -> &'static str {
         match (self, t) {
             (Claude | Pascal, Tool::Edit) => "Edit",
@@ -101,7 +116,13 @@ impl F {
             (Copilot, Tool::Write) => "create",
             (Copilot | Bricks, Tool::Bash) => "bash",
             (Bricks, Tool::Edit) => "edit_file",
-            (Bricks, Tool::Write) => "write_file",
+            (Bricks | Gemini, Tool::Write) => "write_file",
+            (Gemini, Tool::Edit) => "replace",
+            (Gemini, Tool::Bash) => "run_shell_command",
+            (Qwen, Tool::Write) => "write_file",
+            // Qwen Code's own names (run 0.24.4).
+            (Qwen, Tool::Edit) => "edit",
+            (Qwen, Tool::Bash) => "run_shell_command",
             // Every edit is a patch (codex-facts.md).
             (Codex, Tool::Edit | Tool::Write) => "apply_patch",
             (Codex, Tool::Bash) => "Bash",
@@ -154,6 +175,20 @@ impl F {
                 ("BRICKS_SESSION_ID", session.into()),
                 ("BRICKS_HOOK_EVENT", event.into()),
             ],
+            // Run 0.61.0: the project (the CLI's cwd) three times and the session.
+            Gemini => vec![
+                ("GEMINI_PROJECT_DIR", project.display().to_string()),
+                ("GEMINI_CWD", project.display().to_string()),
+                ("GEMINI_SESSION_ID", session.into()),
+                ("CLAUDE_PROJECT_DIR", project.display().to_string()),
+            ],
+            // Run 0.24.4: three project variables and the session id.
+            Qwen => vec![
+                ("QWEN_PROJECT_DIR", project.display().to_string()),
+                ("CLAUDE_PROJECT_DIR", project.display().to_string()),
+                ("GEMINI_PROJECT_DIR", project.display().to_string()),
+                ("QWEN_CODE_SESSION_ID", session.into()),
+            ],
             // Codex sets none (run 0.171.0).
             Codex => vec![],
         }
@@ -172,6 +207,11 @@ const AGENT_VARS: &[&str] = &[
     "BRICKS_PROJECT_DIR",
     "BRICKS_SESSION_ID",
     "BRICKS_HOOK_EVENT",
+    "GEMINI_PROJECT_DIR",
+    "GEMINI_CWD",
+    "GEMINI_SESSION_ID",
+    "QWEN_PROJECT_DIR",
+    "QWEN_CODE_SESSION_ID",
 ];
 
 fn camel(key: &str) -> String {
@@ -339,6 +379,26 @@ impl Sc {
             (Sc::Permission, Codex) => "e2e/payloads/codex/PermissionRequest.json",
             (Sc::SessionStart, Codex) => "e2e/payloads/codex/SessionStart.json",
             (Sc::Notification | Sc::FailedBash, Codex) => return None,
+            (Sc::PreEdit, Gemini) => "e2e/payloads/gemini/BeforeTool-replace.json",
+            (Sc::PreWrite, Gemini) => "e2e/payloads/gemini/BeforeTool-write.json",
+            (Sc::PreBash, Gemini) => "e2e/payloads/gemini/BeforeTool-shell.json",
+            (Sc::PostBash, Gemini) => "e2e/payloads/gemini/AfterTool-shell.json",
+            (Sc::Prompt, Gemini) => "e2e/payloads/gemini/BeforeAgent.json",
+            (Sc::Stop, Gemini) => "e2e/payloads/gemini/AfterAgent.json",
+            (Sc::Notification, Gemini) => "e2e/payloads/gemini/Notification.json",
+            (Sc::SessionStart, Gemini) => "e2e/payloads/gemini/SessionStart.json",
+            (Sc::Permission | Sc::FailedBash | Sc::SubagentStart, Gemini) => return None,
+            (Sc::PreEdit, Qwen) => "e2e/payloads/qwen/PreToolUse-edit.json",
+            (Sc::PreWrite, Qwen) => "e2e/payloads/qwen/PreToolUse-write.json",
+            (Sc::PreBash, Qwen) => "e2e/payloads/qwen/PreToolUse-bash.json",
+            (Sc::PostBash, Qwen) => "e2e/payloads/qwen/PostToolUse-bash.json",
+            (Sc::FailedBash, Qwen) => "e2e/payloads/qwen/PostToolUseFailure-cargo.json",
+            (Sc::Prompt, Qwen) => "e2e/payloads/qwen/UserPromptSubmit.json",
+            (Sc::Stop, Qwen) => "e2e/payloads/qwen/Stop.json",
+            (Sc::SubagentStart, Qwen) => "e2e/payloads/qwen/SubagentStart.json",
+            (Sc::Permission, Qwen) => "e2e/payloads/qwen/PermissionRequest.json",
+            (Sc::Notification, Qwen) => "e2e/payloads/qwen/Notification.json",
+            (Sc::SessionStart, Qwen) => "e2e/payloads/qwen/SessionStart.json",
         })
     }
 }
@@ -359,14 +419,16 @@ enum Expect {
     Note(&'static str),
     /// The handler is not run (its matcher does not accept the event): exit 0, no output.
     NotRun,
+    /// What the Claude host gets (a Qwen host: its answers are Claude's).
+    AsClaude,
 }
 
 /// Which matcher each handler is registered with.
 #[derive(Clone, Copy, Debug)]
 enum Matcher {
     None,
-    /// Per handler flavour: claude, copilot, copilot-pascal, bricks, codex.
-    Per([&'static str; 5]),
+    /// Per handler flavour: claude, copilot, copilot-pascal, bricks, gemini, qwen, codex.
+    Per([&'static str; 7]),
 }
 
 impl Matcher {
@@ -392,6 +454,8 @@ struct Row {
     copilot: Expect,
     pascal: Expect,
     bricks: Expect,
+    gemini: Expect,
+    qwen: Expect,
     codex: Expect,
 }
 
@@ -402,70 +466,89 @@ impl Row {
             Copilot => self.copilot,
             Pascal => self.pascal,
             Bricks => self.bricks,
+            Gemini => self.gemini,
+            Qwen => match self.qwen {
+                AsClaude => self.claude,
+                own => own,
+            },
             Codex => self.codex,
         }
     }
 }
 
-use Expect::{Json, JsonNote, NotRun, Note, Silent};
+use Expect::{AsClaude, Json, JsonNote, NotRun, Note, Silent};
 
 /// For hosts that lack the row's event: never asked.
 const NO_EVENT: Expect = Silent;
-const PERMISSION_HANDLERS: &[F] = &[Claude, Copilot, Pascal];
+const PERMISSION_HANDLERS: &[F] = &[Claude, Copilot, Pascal, Gemini];
+/// Those, and a Qwen handler where it answers as a Claude one does (run 0.24.4).
+const PERMISSION_AND_QWEN: &[F] = &[Claude, Copilot, Pascal, Gemini, Qwen];
 
 #[rustfmt::skip]
 const ROWS: &[Row] = &[
     // --- every handler, answering nothing: what it receives is the point -------------------
     Row { case: "silent on a write", sc: Sc::PreWrite, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
+        gemini: Silent, qwen: AsClaude,
         codex: Silent },
     Row { case: "silent on a shell call", sc: Sc::PreBash, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
+        gemini: Silent, qwen: AsClaude,
         codex: Silent },
     Row { case: "silent after a shell call", sc: Sc::PostBash, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
+        gemini: Silent, qwen: AsClaude,
         codex: Silent },
     Row { case: "silent on a prompt", sc: Sc::Prompt, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
+        gemini: Silent, qwen: AsClaude,
         codex: Silent },
     Row { case: "silent on stop", sc: Sc::Stop, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
+        gemini: Silent, qwen: AsClaude,
         codex: Silent },
     Row { case: "silent on subagent start", sc: Sc::SubagentStart, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
+        gemini: NO_EVENT, qwen: AsClaude,
         codex: Silent },
     Row { case: "silent on a notification", sc: Sc::Notification, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: NO_EVENT,
+        gemini: Silent, qwen: AsClaude,
         codex: NO_EVENT },
     Row { case: "silent on session start", sc: Sc::SessionStart, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
+        gemini: Silent, qwen: AsClaude,
         codex: Silent },
 
     // --- PreToolUse: permission decisions -------------------------------------------------
-    Row { case: "allow an edit", sc: Sc::PreEdit, says: "allow", reason: "", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
+    Row { case: "allow an edit", sc: Sc::PreEdit, says: "allow", reason: "", handlers: PERMISSION_AND_QWEN, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#),
         copilot: Json(r#"{"permissionDecision":"allow"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"},"permissionDecision":"allow"}"#),
         // Bricks' protocol has no allow: its own flow goes on.
         bricks: Silent,
+        gemini: Json(r#"{"decision":"allow"}"#), qwen: AsClaude,
         codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#) },
     Row { case: "deny an edit", sc: Sc::PreEdit, says: "deny", reason: "no edits on main ✋ (été)", handlers: ALL, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"},"permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}}"#),
+        gemini: Json(r#"{"decision":"deny","reason":"no edits on main ✋ (été)"}"#), qwen: AsClaude,
         codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}}"#) },
-    Row { case: "deny in the dialect's other form", sc: Sc::PreBash, says: "deny-alt", reason: "tests are slow", handlers: &[Claude, Bricks], matcher: Matcher::None,
+    Row { case: "deny in the dialect's other form", sc: Sc::PreBash, says: "deny-alt", reason: "tests are slow", handlers: &[Claude, Bricks, Gemini, Qwen], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"tests are slow"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"tests are slow"},"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}}"#),
+        gemini: Json(r#"{"decision":"deny","reason":"tests are slow"}"#), qwen: AsClaude,
         codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"tests are slow"}}"#) },
-    Row { case: "exit 2 denies a shell call", sc: Sc::PreBash, says: "exit2", reason: "npm is banned", handlers: &[Claude, Bricks], matcher: Matcher::None,
+    Row { case: "exit 2 denies a shell call", sc: Sc::PreBash, says: "exit2", reason: "npm is banned", handlers: &[Claude, Bricks, Gemini, Qwen], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"},"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
+        gemini: Json(r#"{"decision":"deny","reason":"npm is banned"}"#), qwen: AsClaude,
         codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#) },
     // Copilot denies on exit 2 without reading stderr (run 1.0.102).
     Row { case: "a Copilot exit 2 denies without its stderr", sc: Sc::PreBash, says: "exit2", reason: "npm is banned", handlers: &[Copilot, Pascal], matcher: Matcher::None,
@@ -473,120 +556,138 @@ const ROWS: &[Row] = &[
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"},"permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}}"#),
+        gemini: Json(r#"{"decision":"deny","reason":"hook exited with code 2"}"#), qwen: AsClaude,
         codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}}"#) },
-    Row { case: "ask about an edit", sc: Sc::PreEdit, says: "ask", reason: "touches main", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
+    Row { case: "ask about an edit", sc: Sc::PreEdit, says: "ask", reason: "touches main", handlers: PERMISSION_AND_QWEN, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"touches main"}}"#),
         copilot: Json(r#"{"permissionDecision":"ask","permissionDecisionReason":"touches main"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"touches main"},"permissionDecision":"ask","permissionDecisionReason":"touches main"}"#),
         bricks: Note("cannot ask on PreToolUse"),
+        gemini: Json(r#"{"decision":"ask","reason":"touches main"}"#), qwen: AsClaude,
         codex: Note("cannot ask on PreToolUse") },
     Row { case: "rewrite an edit's input", sc: Sc::PreEdit, says: "update", reason: "", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#),
         copilot: Json(r#"{"permissionDecision":"allow","modifiedArgs":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}},"permissionDecision":"allow","modifiedArgs":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}"#),
         bricks: Note("updated tool input dropped"),
+        gemini: Json(r#"{"decision":"allow","hookSpecificOutput":{"tool_input":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#), qwen: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#, "updated tool input dropped"),
         codex: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#, "updated tool input dropped") },
 
     // --- matchers, read in the handler's own dialect --------------------------------------
     Row { case: "matcher in the handler's own tool names fires", sc: Sc::PreEdit, says: "deny", reason: "matched", handlers: ALL,
-        matcher: Matcher::Per(["Edit|Write", "edit|create", "Edit|Write", "edit_file|write_file", "apply_patch"]),
+        matcher: Matcher::Per(["Edit|Write", "edit|create", "Edit|Write", "edit_file|write_file", "replace|write_file", "edit|write_file", "apply_patch"]),
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"matched"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"matched"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"matched"},"permissionDecision":"deny","permissionDecisionReason":"matched"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"matched"}}"#),
+        gemini: Json(r#"{"decision":"deny","reason":"matched"}"#), qwen: AsClaude,
         codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"matched"}}"#) },
     Row { case: "matcher in another dialect's tool names does not fire", sc: Sc::PreEdit, says: "deny", reason: "wrongly matched", handlers: ALL,
-        matcher: Matcher::Per(["edit", "Edit", "edit_file", "Edit", "edit"]),
+        matcher: Matcher::Per(["edit", "Edit", "edit_file", "Edit", "Edit", "edit_file", "edit"]),
         claude: NotRun, copilot: NotRun, pascal: NotRun, bricks: NotRun,
+        gemini: NotRun, qwen: AsClaude,
         codex: NotRun },
-    Row { case: "unanchored regex matcher fires", sc: Sc::PreEdit, says: "deny", reason: "regex", handlers: &[Claude, Bricks],
-        matcher: Matcher::Per(["di.", "", "", "di.", ""]),
+    Row { case: "unanchored regex matcher fires", sc: Sc::PreEdit, says: "deny", reason: "regex", handlers: &[Claude, Bricks, Gemini, Qwen],
+        matcher: Matcher::Per(["di.", "", "", "di.", "rep.a", "di.", ""]),
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"regex"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"regex"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"regex"},"permissionDecision":"deny","permissionDecisionReason":"regex"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"regex"}}"#),
+        gemini: Json(r#"{"decision":"deny","reason":"regex"}"#), qwen: AsClaude,
         codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"regex"}}"#) },
     // Both Copilot flavours anchor (run 1.0.102, dialects.md §4).
     Row { case: "Copilot regex matcher is anchored", sc: Sc::PreEdit, says: "deny", reason: "wrongly matched", handlers: &[Copilot, Pascal],
-        matcher: Matcher::Per(["", "di.", "di.", "", ""]),
+        matcher: Matcher::Per(["", "di.", "di.", "", "", "", ""]),
         claude: NotRun, copilot: NotRun, pascal: NotRun, bricks: NotRun,
+        gemini: NotRun, qwen: AsClaude,
         codex: NotRun },
 
     // --- PostToolUse ----------------------------------------------------------------------
-    Row { case: "context after a shell call", sc: Sc::PostBash, says: "context", reason: "lint is clean", handlers: &[Claude, Bricks], matcher: Matcher::None,
+    Row { case: "context after a shell call", sc: Sc::PostBash, says: "context", reason: "lint is clean", handlers: &[Claude, Bricks, Gemini, Qwen], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint is clean"}}"#),
         // Copilot appends top-level additionalContext to the tool result (run 1.0.102).
         copilot: Json(r#"{"additionalContext":"lint is clean"}"#),
         pascal: Json(r#"{"additionalContext":"lint is clean"}"#),
         bricks: Json(r#"{"additionalContext":"lint is clean"}"#),
+        gemini: Json(r#"{"hookSpecificOutput":{"additionalContext":"lint is clean"}}"#), qwen: AsClaude,
         codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint is clean"}}"#) },
     Row { case: "exit 2 after a shell call feeds stderr to the model", sc: Sc::PostBash, says: "exit2", reason: "2 tests failed", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"2 tests failed"}}"#),
         copilot: Json(r#"{"additionalContext":"2 tests failed"}"#),
         pascal: Json(r#"{"additionalContext":"2 tests failed"}"#),
         bricks: Json(r#"{"additionalContext":"2 tests failed"}"#),
+        gemini: Json(r#"{"hookSpecificOutput":{"additionalContext":"2 tests failed"}}"#), qwen: AsClaude,
         codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"2 tests failed"}}"#) },
-    Row { case: "block after a shell call", sc: Sc::PostBash, says: "block", reason: "fix the tests", handlers: &[Claude], matcher: Matcher::None,
+    Row { case: "block after a shell call", sc: Sc::PostBash, says: "block", reason: "fix the tests", handlers: &[Claude, Gemini], matcher: Matcher::None,
         claude: Json(r#"{"decision":"block","reason":"fix the tests"}"#),
         // The call cannot be undone; the reason still reaches the model.
         copilot: Json(r#"{"additionalContext":"fix the tests"}"#),
         pascal: Json(r#"{"additionalContext":"fix the tests"}"#),
         bricks: Json(r#"{"additionalContext":"fix the tests"}"#),
+        gemini: Json(r#"{"decision":"block","reason":"fix the tests"}"#), qwen: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"fix the tests"}}"#),
         codex: Json(r#"{"decision":"block","reason":"fix the tests"}"#) },
 
     // --- PostToolUseFailure (Bricks has none) ----------------------------------------------
-    Row { case: "context after a failed call", sc: Sc::FailedBash, says: "context", reason: "run cargo test -- --nocapture", handlers: &[Claude], matcher: Matcher::None,
+    Row { case: "context after a failed call", sc: Sc::FailedBash, says: "context", reason: "run cargo test -- --nocapture", handlers: &[Claude, Qwen], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUseFailure","additionalContext":"run cargo test -- --nocapture"}}"#),
         // Copilot takes top-level additionalContext as recovery guidance (run 1.0.102).
         copilot: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
         pascal: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
         bricks: NO_EVENT,
+        gemini: NO_EVENT, qwen: AsClaude,
         codex: NO_EVENT },
     Row { case: "exit 2 after a failed call is guidance", sc: Sc::FailedBash, says: "exit2", reason: "run cargo test -- --nocapture", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUseFailure","additionalContext":"run cargo test -- --nocapture"}}"#),
         copilot: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
         pascal: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
         bricks: NO_EVENT,
+        gemini: NO_EVENT, qwen: AsClaude,
         codex: NO_EVENT },
 
     // --- UserPromptSubmit -----------------------------------------------------------------
-    Row { case: "block a prompt", sc: Sc::Prompt, says: "block", reason: "no secrets in prompts", handlers: &[Claude, Bricks], matcher: Matcher::None,
+    Row { case: "block a prompt", sc: Sc::Prompt, says: "block", reason: "no secrets in prompts", handlers: &[Claude, Bricks, Gemini], matcher: Matcher::None,
         claude: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         // `decision: "block"` refuses the prompt (run 1.0.102).
         copilot: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         pascal: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         bricks: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
+        gemini: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#), qwen: AsClaude,
         codex: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#) },
-    Row { case: "exit 2 blocks a prompt", sc: Sc::Prompt, says: "exit2", reason: "no secrets in prompts", handlers: &[Claude, Bricks], matcher: Matcher::None,
+    Row { case: "exit 2 blocks a prompt", sc: Sc::Prompt, says: "exit2", reason: "no secrets in prompts", handlers: &[Claude, Bricks, Gemini], matcher: Matcher::None,
         claude: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         // `decision: "block"` refuses the prompt (run 1.0.102).
         copilot: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         pascal: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         bricks: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
+        gemini: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#), qwen: AsClaude,
         codex: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#) },
     Row { case: "exit 2 on a prompt is only an error for Copilot", sc: Sc::Prompt, says: "exit2", reason: "oops", handlers: &[Copilot, Pascal], matcher: Matcher::None,
         claude: Note("exited with code 2: oops"), copilot: Note("exited with code 2: oops"),
         pascal: Note("exited with code 2: oops"), bricks: Note("exited with code 2: oops"),
+        gemini: Note("exited with code 2: oops"), qwen: AsClaude,
         codex: Note("exited with code 2: oops") },
     Row { case: "plain stdout on a prompt is context", sc: Sc::Prompt, says: "plain", reason: "the repo uses tabs", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"the repo uses tabs"}}"#),
         copilot: Json(r#"{"additionalContext":"the repo uses tabs"}"#),
         pascal: Json(r#"{"additionalContext":"the repo uses tabs"}"#),
         bricks: Note("additional context dropped"),
+        gemini: Json(r#"{"hookSpecificOutput":{"additionalContext":"the repo uses tabs"}}"#), qwen: AsClaude,
         codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"the repo uses tabs"}}"#) },
 
     // --- Stop -----------------------------------------------------------------------------
-    Row { case: "block stopping", sc: Sc::Stop, says: "block", reason: "tests are red", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
+    Row { case: "block stopping", sc: Sc::Stop, says: "block", reason: "tests are red", handlers: PERMISSION_AND_QWEN, matcher: Matcher::None,
         claude: Json(r#"{"decision":"block","reason":"tests are red"}"#),
         copilot: Json(r#"{"decision":"block","reason":"tests are red"}"#),
         pascal: Json(r#"{"decision":"block","reason":"tests are red"}"#),
         bricks: Note("cannot block Stop"),
+        gemini: Json(r#"{"decision":"block","reason":"tests are red"}"#), qwen: AsClaude,
         codex: Json(r#"{"decision":"block","reason":"tests are red"}"#) },
-    Row { case: "continue false stops the agent", sc: Sc::Stop, says: "stop", reason: "budget spent", handlers: &[Claude], matcher: Matcher::None,
+    Row { case: "continue false stops the agent", sc: Sc::Stop, says: "stop", reason: "budget spent", handlers: &[Claude, Gemini], matcher: Matcher::None,
         claude: Json(r#"{"continue":false,"stopReason":"budget spent"}"#),
         copilot: Note("cannot be told to stop: budget spent"),
         pascal: Json(r#"{"continue":false,"stopReason":"budget spent"}"#),
         bricks: Note("cannot be told to stop: budget spent"),
+        gemini: Json(r#"{"continue":false,"stopReason":"budget spent"}"#), qwen: AsClaude,
         codex: Note("cannot be told to stop: budget spent") },
 
     // --- SubagentStart --------------------------------------------------------------------
@@ -595,6 +696,7 @@ const ROWS: &[Row] = &[
         copilot: Json(r#"{"additionalContext":"read STYLE.md"}"#),
         pascal: Json(r#"{"additionalContext":"read STYLE.md"}"#),
         bricks: Note("additional context dropped"),
+        gemini: NO_EVENT, qwen: Note("additional context dropped"),
         codex: Note("additional context dropped") },
 
     // --- PermissionRequest (Bricks has none) ----------------------------------------------
@@ -603,6 +705,7 @@ const ROWS: &[Row] = &[
         copilot: Json(r#"{"behavior":"deny","message":"not in CI"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not in CI"}},"behavior":"deny","message":"not in CI"}"#),
         bricks: NO_EVENT,
+        gemini: NO_EVENT, qwen: AsClaude,
         codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not in CI"}}}"#) },
     // claude-code 2.1.332 (live suite): exit 2 on PermissionRequest is a non-blocking error;
     // the host's own permission flow goes on.
@@ -611,6 +714,7 @@ const ROWS: &[Row] = &[
         copilot: Note("hook exited with code 2: not in CI"),
         pascal: Note("hook exited with code 2: not in CI"),
         bricks: NO_EVENT,
+        gemini: NO_EVENT, qwen: AsClaude,
         codex: Note("hook exited with code 2: not in CI") },
     // Copilot reads stdout, not stderr, at exit 2 on permissionRequest.
     Row { case: "Copilot exit 2 denies a permission request", sc: Sc::Permission, says: "exit2", reason: "not in CI", handlers: &[Copilot, Pascal], matcher: Matcher::None,
@@ -618,12 +722,14 @@ const ROWS: &[Row] = &[
         copilot: Json(r#"{"behavior":"deny"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}},"behavior":"deny"}"#),
         bricks: NO_EVENT,
+        gemini: NO_EVENT, qwen: AsClaude,
         codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}}}"#) },
     Row { case: "allow a permission request with new input", sc: Sc::Permission, says: "behavior-update", reason: "", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"npm ci"}}}}"#),
         copilot: JsonNote(r#"{"behavior":"allow"}"#, "updated tool input dropped"),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"npm ci"}}},"behavior":"allow"}"#),
         bricks: NO_EVENT,
+        gemini: NO_EVENT, qwen: AsClaude,
         codex: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#, "updated tool input dropped") },
 
     // --- Notification, SessionStart, messages ---------------------------------------------
@@ -632,6 +738,7 @@ const ROWS: &[Row] = &[
         copilot: Json(r#"{"additionalContext":"user is away"}"#),
         pascal: Json(r#"{"additionalContext":"user is away"}"#),
         bricks: NO_EVENT,
+        gemini: Note("additional context dropped"), qwen: Note("additional context dropped"),
         codex: NO_EVENT },
     Row { case: "plain stdout at session start is context", sc: Sc::SessionStart, says: "plain", reason: "main is frozen", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"main is frozen"}}"#),
@@ -639,12 +746,29 @@ const ROWS: &[Row] = &[
         copilot: Json(r#"{"additionalContext":"main is frozen"}"#),
         pascal: Json(r#"{"additionalContext":"main is frozen"}"#),
         bricks: Note("additional context dropped"),
+        gemini: Json(r#"{"hookSpecificOutput":{"additionalContext":"main is frozen"}}"#), qwen: AsClaude,
         codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"main is frozen"}}"#) },
-    Row { case: "system message for the user", sc: Sc::Stop, says: "system-message", reason: "3 files changed", handlers: &[Claude], matcher: Matcher::None,
+    Row { case: "system message for the user", sc: Sc::Stop, says: "system-message", reason: "3 files changed", handlers: &[Claude, Gemini], matcher: Matcher::None,
         claude: Json(r#"{"systemMessage":"3 files changed"}"#),
         copilot: Note("3 files changed"),
         pascal: Json(r#"{"systemMessage":"3 files changed"}"#),
         bricks: Note("3 files changed"),
+        gemini: Json(r#"{"systemMessage":"3 files changed"}"#), qwen: AsClaude,
+        codex: Note("3 files changed") },
+    // --- Gemini's own answer rules (gemini-facts.md, run 0.61.0) -----------------------------
+    Row { case: "a Gemini JSON answer counts at any exit code", sc: Sc::PreBash, says: "deny-exit2", reason: "npm is banned", handlers: &[Gemini], matcher: Matcher::None,
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
+        copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}"#),
+        pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"},"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}"#),
+        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
+        gemini: Json(r#"{"decision":"deny","reason":"npm is banned"}"#), qwen: AsClaude,
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#) },
+    Row { case: "plain stdout from a Gemini hook is a system message", sc: Sc::Stop, says: "plain", reason: "3 files changed", handlers: &[Gemini], matcher: Matcher::None,
+        claude: Json(r#"{"systemMessage":"3 files changed"}"#),
+        copilot: Note("3 files changed"),
+        pascal: Json(r#"{"systemMessage":"3 files changed"}"#),
+        bricks: Note("3 files changed"),
+        gemini: Json(r#"{"systemMessage":"3 files changed"}"#), qwen: AsClaude,
         codex: Note("3 files changed") },
 ];
 
@@ -815,17 +939,25 @@ fn hook_file(f: F, event: &str, matcher: Option<&str>, command: &str) -> (&'stat
         group.insert("matcher".into(), m.into());
     }
     match f {
-        Claude | Bricks | Codex => {
+        Claude | Bricks | Qwen | Codex => {
             group.insert(
                 "hooks".into(),
                 json!([{"type": "command", "command": command}]),
             );
             let file = match f {
                 Claude => ".claude/settings.json",
-                Bricks => ".bricks/hooks.json",
-                _ => ".codex/hooks.json",
+                Qwen => ".qwen/settings.json",
+                Codex => ".codex/hooks.json",
+                _ => ".bricks/hooks.json",
             };
             (file, json!({"hooks": {event: [group]}}))
+        }
+        Gemini => {
+            group.insert(
+                "hooks".into(),
+                json!([{"type": "command", "command": command}]),
+            );
+            (".gemini/settings.json", json!({"hooks": {event: [group]}}))
         }
         Copilot | Pascal => {
             group.insert("type".into(), "command".into());
@@ -882,6 +1014,7 @@ fn check(row: &Row, host: F, handler: F, got: &Outcome) -> Vec<String> {
         JsonNote(j, n) => (0, Some(j), Some(n)),
         Silent | NotRun => (0, None, None),
         Note(n) => (0, None, Some(n)),
+        AsClaude => unreachable!("Row::expect resolves it"),
     };
     if got.code != Some(code) {
         bad.push(format!("exit code {:?}, expected {code}", got.code));
@@ -954,7 +1087,7 @@ fn check_stdin(sc: Sc, host: F, handler: F, stdin: &str) -> Vec<String> {
         Copilot => ts
             .and_then(Value::as_i64)
             .is_some_and(|ms| ms > 1_600_000_000_000),
-        Pascal => ts
+        Pascal | Gemini | Qwen => ts
             .and_then(Value::as_str)
             .is_some_and(|s| chrono::DateTime::parse_from_rfc3339(s).is_ok()),
     };
@@ -1071,7 +1204,7 @@ fn check_stdin(sc: Sc, host: F, handler: F, stdin: &str) -> Vec<String> {
                 r.get("result_type").is_some() && r.get("text_result_for_llm").is_some()
             }),
             // Codex sends the output text: a raw response is passed on as it came.
-            Claude | Bricks => {
+            Claude | Bricks | Gemini | Qwen => {
                 result.is_some_and(|r| r.is_object() || host == Codex && r.is_string())
             }
             Codex => result.is_some_and(|r| r.is_object() || r.is_string()),
@@ -1176,8 +1309,18 @@ fn bricks_host_runs_every_handler_flavour() {
 }
 
 #[test]
+fn gemini_host_runs_every_handler_flavour() {
+    run_matrix(Gemini, Via::Exec);
+}
+
+#[test]
 fn codex_host_runs_every_handler_flavour() {
     run_matrix(Codex, Via::Exec);
+}
+
+#[test]
+fn qwen_host_runs_every_handler_flavour() {
+    run_matrix(Qwen, Via::Exec);
 }
 
 #[test]

@@ -1,10 +1,13 @@
 //! The live conformance suite for Gemini CLI 0.61.0: the real client, driven offline through a
-//! fake Gemini API server, with recording hooks registered natively (ground truth, phase 1 of
-//! issue 12: no hookx dialect yet). See conformance/README.md and conformance/gemini-facts.md.
+//! fake Gemini API server, with recording hooks registered natively (ground truth), and with
+//! hookx in the loop (`routed.rs`: `hookx install --host gemini`, `hookx convert --to gemini`).
+//! See conformance/README.md and conformance/gemini-facts.md.
 
 #[path = "live_gemini/client.rs"]
 mod client;
 mod common;
+#[path = "live_gemini/routed.rs"]
+mod routed;
 #[path = "live_gemini/server.rs"]
 mod server;
 
@@ -82,6 +85,29 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             steps
         }
         "ask" => vec![shell("echo ask-me"), Step::Text("ask done")],
+        "routed" => vec![
+            shell("echo claude-deny"),
+            shell("echo claude-exit2"),
+            shell("echo bricks-deny"),
+            shell("echo copilot-deny"),
+            shell("echo claude-modify"),
+            shell("echo claude-post"),
+            shell("echo copilot-post"),
+            Step::Calls(vec![(
+                "write_file",
+                json!({"file_path": file, "content": "routed\n"}),
+            )]),
+            Step::Text("routed done"),
+        ],
+        "converted" => vec![
+            shell("rm -rf /nonexistent-hookx-canary"),
+            shell("echo safe-call"),
+            Step::Calls(vec![(
+                "write_file",
+                json!({"file_path": file, "content": "converted\n"}),
+            )]),
+            Step::Text("converted done"),
+        ],
         "model" | "modelblock" | "blockprompt" | "untrusted" | "skiptrust" | "invalid" => {
             vec![Step::Text("MODEL-ORIGINAL")]
         }

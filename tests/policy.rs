@@ -36,11 +36,13 @@ fn assert_denies(flavor: Flavor, kind: &EventKind, ran: &Ran) {
         .unwrap_or_else(|e| panic!("{flavor:?} {kind}: stdout is not JSON ({e}): {ran:?}"));
     let permission = *kind == EventKind::PermissionRequest;
     let denied = match flavor.name() {
-        "claude" | "copilot-pascal" | "codex" if permission => {
+        "claude" | "copilot-pascal" | "qwen" | "codex" if permission => {
             &v["hookSpecificOutput"]["decision"]["behavior"]
         }
         "copilot" if permission => &v["behavior"],
         "copilot" => &v["permissionDecision"],
+        // BeforeTool: a top-level `decision` (gemini-facts.md).
+        "gemini" => &v["decision"],
         _ => &v["hookSpecificOutput"]["permissionDecision"],
     };
     assert_eq!(denied, "deny", "{flavor:?} {kind}: {ran:?}");

@@ -8,7 +8,7 @@
 mod common;
 
 use hookx::dialect::{Dialect, Flavor};
-use hookx::dialect::{bricks, claude, codex, copilot};
+use hookx::dialect::{bricks, claude, codex, copilot, gemini, qwen};
 use hookx::protocol::decode_event_as;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -30,7 +30,7 @@ const ORIGINS: [&str; 2] = ["recorded", "documented"];
 
 /// Hosts whose payloads are recorded ahead of their dialect (issue 12, phase 1: the client's
 /// ground truth first): their folders are skipped until hookx knows the host.
-const PENDING_HOSTS: &[&str] = &["gemini"];
+const PENDING_HOSTS: &[&str] = &["droid", "cline"];
 
 fn recorded() -> Vec<Recorded> {
     let mut found = Vec::new();
@@ -91,6 +91,17 @@ fn load(root: &Path, origin: &'static str, found: &mut Vec<Recorded>) {
     }
 }
 
+/// Every event of `flavor`, each with one group holding its recording handler.
+fn grouped(flavor: Flavor) -> serde_json::Map<String, Value> {
+    let group = json!([{"hooks": [{"type": "command", "command": recorder(flavor.name())}]}]);
+    flavor
+        .tables()
+        .events
+        .iter()
+        .map(|(_, name)| (name.to_string(), group.clone()))
+        .collect()
+}
+
 /// A project whose foreign hook files hold one recording handler per event, for every flavour
 /// but the host's own, all trusted.
 struct World {
@@ -112,7 +123,7 @@ impl World {
         for d in [&project, &home, &out] {
             std::fs::create_dir_all(d).unwrap();
         }
-        // Copilot: both casings in one file (flat handlers); Bricks: groups.
+        // Copilot: both casings in one file (flat handlers); Bricks and Gemini: groups.
         let mut copilot = serde_json::Map::new();
         for flavor in [copilot::FLAVOR, copilot::PASCAL] {
             for (_, name) in flavor.tables().events {
@@ -122,29 +133,11 @@ impl World {
                 );
             }
         }
-        let bricks: serde_json::Map<String, Value> = bricks::FLAVOR
-            .tables()
-            .events
-            .iter()
-            .map(|(_, name)| {
-                let group =
-                    json!([{"hooks": [{"type": "command", "command": recorder("bricks")}]}]);
-                (name.to_string(), group)
-            })
-            .collect();
-        let grouped = |flavor: Flavor| -> serde_json::Map<String, Value> {
-            flavor
-                .tables()
-                .events
-                .iter()
-                .map(|(_, name)| {
-                    let group = json!([{"hooks": [
-                        {"type": "command", "command": recorder(flavor.name())}]}]);
-                    (name.to_string(), group)
-                })
-                .collect()
-        };
-        let claude = grouped(claude::FLAVOR);
+        let (bricks, claude, qwen) = (
+            grouped(bricks::FLAVOR),
+            grouped(claude::FLAVOR),
+            grouped(qwen::FLAVOR),
+        );
         common::write(
             &project,
             ".github/hooks/replay.json",
@@ -155,12 +148,32 @@ impl World {
             ".bricks/hooks.json",
             &json!({"hooks": bricks}).to_string(),
         );
+        let gemini: serde_json::Map<String, Value> = gemini::FLAVOR
+            .tables()
+            .events
+            .iter()
+            .map(|(_, name)| {
+                let group =
+                    json!([{"hooks": [{"type": "command", "command": recorder("gemini")}]}]);
+                (name.to_string(), group)
+            })
+            .collect();
+        common::write(
+            &project,
+            ".gemini/settings.json",
+            &json!({"hooks": gemini}).to_string(),
+        );
         // The user's Claude settings: Copilot runs the project's `.claude/settings.json` itself,
         // never the user's.
         common::write(
             &home,
             ".claude/settings.json",
             &json!({"hooks": claude}).to_string(),
+        );
+        common::write(
+            &home,
+            ".qwen/settings.json",
+            &json!({"hooks": qwen}).to_string(),
         );
         common::write(
             &home,

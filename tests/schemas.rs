@@ -4,7 +4,7 @@
 //! a draft-07 document.
 
 use hookx::dialect::Dialect;
-use hookx::dialect::{bricks, claude, copilot};
+use hookx::dialect::{bricks, claude, copilot, gemini};
 use hookx::schema::{file_name, schema};
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{ValidationError, Validator};
@@ -248,6 +248,15 @@ fn bricks_fixtures_are_valid() {
     );
 }
 
+/// Gemini CLI has no seed documents: its fixtures are configs of the shapes Gemini CLI 0.61.0
+/// loaded in the live suite (`run-*`).
+#[test]
+fn gemini_fixtures_are_valid() {
+    let (total, seeds) = check_fixtures(gemini::DIALECT);
+    assert_eq!(seeds, 0, "Gemini seed fixtures");
+    assert!(total >= 3, "Gemini fixtures missing ({total} files)");
+}
+
 #[test]
 fn claude_markdown_fixtures_carry_hooks_in_frontmatter() {
     let dir = fixtures().join("claude");
@@ -341,6 +350,10 @@ const INVALID: &[(&str, Expect)] = &[
     (
         "bricks-prompt-handler.json",
         Expect::Rejected(bricks::DIALECT, "/hooks/Stop/0/hooks/0/type"),
+    ),
+    (
+        "gemini-timeout-string.json",
+        Expect::Rejected(gemini::DIALECT, "/hooks/BeforeTool/0/hooks/0/timeout"),
     ),
     ("trailing-comma.json", Expect::BadJson),
     ("truncated.json", Expect::BadJson),

@@ -158,8 +158,12 @@ fn from_content(value: &Value) -> Vec<Dialect> {
     };
     for name in names {
         let knows = |f: &crate::dialect::Flavor| f.tables().event_kind(name).is_some();
-        if let Some(d) = sole(&|d| d.def().detect.sole_event_flavors.iter().any(knows)) {
-            only = Some(d);
+        // A name another agent spells too (Gemini's and Claude's `Notification`) settles
+        // nothing.
+        if let [d] = among(&|d| d.flavors().any(|f| knows(&f))).as_slice()
+            && d.def().detect.sole_event_flavors.iter().any(knows)
+        {
+            only = Some(*d);
         }
         keep(&among(&|d| {
             d.def().detect.unmarked && d.flavors().any(|f| knows(&f))
@@ -195,7 +199,7 @@ fn from_content(value: &Value) -> Vec<Dialect> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dialect::{bricks, claude, copilot};
+    use crate::dialect::{bricks, claude, copilot, gemini};
 
     fn detect_text(path: &str, text: &str) -> Result<Dialect, Error> {
         detect(&SourceFile::new(path, text))
@@ -234,6 +238,18 @@ mod tests {
         assert_eq!(
             detect_text("a.json", r#"{"hooks":{"Notification":[]}}"#).unwrap(),
             claude::DIALECT
+        );
+        assert_eq!(
+            detect_text(
+                "a.json",
+                r#"{"hooks":{"BeforeTool":[], "Notification":[]}}"#
+            )
+            .unwrap(),
+            gemini::DIALECT
+        );
+        assert_eq!(
+            detect_text("p/.gemini/settings.json", "{}").unwrap(),
+            gemini::DIALECT
         );
     }
 

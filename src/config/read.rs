@@ -389,12 +389,10 @@ impl Reader<'_> {
             .iter()
             .filter_map(|d| d.def().kill_switch.as_ref())
         {
-            if let Some(flag) = doc.extra.get(switch.key)
-                && !flag.is_boolean()
-            {
+            if let Some(Err(_)) = switch.flag(&doc.extra) {
                 self.error(
-                    &format!("/{}", escape(switch.key)),
-                    format!("`{}` must be true or false", switch.key),
+                    &switch.pointer(),
+                    format!("`{}` must be true or false", switch.name()),
                 );
             }
         }
@@ -641,6 +639,24 @@ impl Reader<'_> {
                 HandlerField::Timeout if timeout.is_some() => {
                     extra.insert(key, value);
                 }
+                HandlerField::Timeout if spec.timeout_millis => match value.as_f64() {
+                    Some(ms) if ms > 0.0 => {
+                        let seconds = (ms / 1000.0).ceil();
+                        if seconds * 1000.0 != ms {
+                            self.warn(
+                                &at(),
+                                format!(
+                                    "`{key}` is {ms} ms; hookx runs hooks with whole seconds and rounds it up to {seconds} s"
+                                ),
+                            );
+                        }
+                        timeout = Some(seconds as u64);
+                    }
+                    _ => self.error(
+                        &at(),
+                        format!("`{key}` must be a positive number of milliseconds, found {value}"),
+                    ),
+                },
                 HandlerField::Timeout => match value.as_u64() {
                     Some(seconds) => {
                         timeout = Some(seconds);

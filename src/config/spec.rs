@@ -88,6 +88,13 @@ pub struct ConfigSpec {
     /// Where the agent records its installed plugins and how it decides which it loads, when
     /// its plugins carry hooks ([`crate::plugins`]).
     pub plugins: Option<&'static PluginSpec>,
+    /// Whether `timeout` is in milliseconds (Gemini CLI), not seconds. hookx's model holds
+    /// seconds: a millisecond timeout is read rounded up to whole seconds.
+    pub timeout_millis: bool,
+    /// Rule and handler keys the agent reads that hookx keeps as written without acting on
+    /// them (Gemini's `name`, `description`, `sequential`): `validate` does not call them
+    /// unknown; converting to another dialect still reports them lost.
+    pub kept_keys: &'static [&'static str],
 }
 
 /// An agent's plugin registries, as data: which plugins it loads, and from where. Paths are

@@ -148,6 +148,7 @@ fn handler_value(doc: &Document, flavor: Flavor, handler: &Handler) -> Value {
         }
     }
     if let Some(t) = handler.timeout {
+        let t = if spec.timeout_millis { t * 1000 } else { t };
         put(HandlerField::Timeout, Value::from(t));
     }
     if let Some(s) = &handler.status_message {

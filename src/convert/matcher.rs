@@ -125,8 +125,17 @@ pub fn target_fired(
 pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> Translated {
     let source_style = from.tables().matcher_style;
     let target_style = to.tables().matcher_style;
-    let form = source_style.form(text);
-    if from == to || (on != MatchOn::ToolName && source_style == target_style) {
+    let field = matches!(on, MatchOn::Field(_));
+    let source_exact = field && from.tables().exact_field_matchers;
+    let target_exact = field && to.tables().exact_field_matchers;
+    let form = if source_exact {
+        crate::dialect::exact_form(text)
+    } else {
+        source_style.form(text)
+    };
+    if from == to
+        || (on != MatchOn::ToolName && source_style == target_style && source_exact == target_exact)
+    {
         return Translated {
             text: text.map(str::to_string),
             problems: Vec::new(),
@@ -183,12 +192,54 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
             fires_for_nothing: true,
         };
     }
+    if target_exact {
+        return exact_field(form, text, to, problems);
+    }
+    let (from_mcp, to_mcp) = (from.tables().mcp_names, to.tables().mcp_names);
+    if on == MatchOn::ToolName
+        && from_mcp != to_mcp
+        && text.is_some_and(|t| t.contains(from_mcp.prefix))
+    {
+        problems.push(format!(
+            "{} names MCP tools `{}`: the MCP names in this matcher are not rewritten and may not fire",
+            to.dialect(),
+            to_mcp.join("<server>", "<tool>")
+        ));
+    }
     let written = write(&form, target_style, text);
     if on == MatchOn::ToolName {
         check_tools(text, written.as_deref(), from, to, &mut problems);
     }
     Translated {
         text: written,
+        problems,
+        fires_for_nothing: false,
+    }
+}
+
+/// A field matcher for a target that compares it with one value exactly (Gemini CLI): all, or
+/// exactly one value; anything else cannot be written and is reported (the rule then fires
+/// for every value unless hookx filters it).
+fn exact_field(
+    form: MatcherForm,
+    original: Option<&str>,
+    to: Flavor,
+    mut problems: Vec<String>,
+) -> Translated {
+    let text = match form {
+        MatcherForm::All => original.map(str::to_string),
+        MatcherForm::Exact(values) if values.len() == 1 => values.into_iter().next(),
+        _ => {
+            problems.push(format!(
+                "{} compares this matcher with one value exactly; `{}` cannot be written so",
+                to.dialect(),
+                original.unwrap_or("")
+            ));
+            None
+        }
+    };
+    Translated {
+        text,
         problems,
         fires_for_nothing: false,
     }
@@ -238,7 +289,7 @@ pub fn values_never_sent(
     let Some(sent) = to.tables().matcher_values(event) else {
         return Vec::new();
     };
-    let form = from.tables().matcher_style.form(text);
+    let form = from.tables().matcher_form(event, text);
     let accepted: Vec<String> = match &form {
         MatcherForm::All => return Vec::new(),
         MatcherForm::Exact(values) => values.clone(),
@@ -548,7 +599,20 @@ fn reanchor(pattern: &str, from_anchored: bool, to_anchored: bool) -> String {
 /// target reads it the same way (`*`, empty) and is omitted otherwise.
 fn write(form: &MatcherForm, style: MatcherStyle, original: Option<&str>) -> Option<String> {
     match (form, style) {
-        (MatcherForm::All, MatcherStyle::ListOrRegex { .. }) => original.map(str::to_string),
+        (MatcherForm::All, MatcherStyle::ListOrRegex { .. } | MatcherStyle::UnanchoredRegex) => {
+            original.map(str::to_string)
+        }
+        (MatcherForm::Exact(names), MatcherStyle::UnanchoredRegex) => {
+            let alternatives = names
+                .iter()
+                .map(|n| regex_escape(n))
+                .collect::<Vec<_>>()
+                .join("|");
+            Some(match names.len() {
+                1 => format!("^{alternatives}$"),
+                _ => format!("^(?:{alternatives})$"),
+            })
+        }
         (MatcherForm::All, MatcherStyle::AnchoredRegex { .. }) => None,
         (MatcherForm::Exact(names), MatcherStyle::AnchoredRegex { .. }) => Some(
             names

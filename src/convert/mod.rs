@@ -73,17 +73,44 @@ pub fn convert(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
                 before == 0 || !rule.handlers.is_empty()
             });
         } else {
-            if let Some(key) = doc.kill_switch_on() {
+            if let Some(list) = &doc.dialect.def().disabled_handlers
+                && doc.dialect != options.to
+                && list.labels(&doc.extra).next().is_some()
+            {
+                let named: Vec<String> =
+                    list.labels(&doc.extra).map(|l| format!("`{l}`")).collect();
+                converter.lose(
+                    src,
+                    &format!("/{}/{}", list.key, list.inner),
+                    &format!("the disabled handlers {}", named.join(", ")),
+                    &format!(
+                        "{} has no list of disabled handlers; those of this file are converted and active",
+                        options.to
+                    ),
+                );
+            }
+            if let Some(switch) = doc.kill_switch_on() {
                 let why = if doc.dialect == options.to {
                     // Several inputs merged into one file of their own dialect.
                     "the inputs are merged into one file, where the switch would turn off the hooks of every input; it is not carried over and the converted hooks are active".to_string()
+                } else if let Some(target) = &options.to.def().kill_switch {
+                    format!(
+                        "the switch is not carried over and the converted hooks are active; `{}` in the {} file turns them off",
+                        target.shown(),
+                        options.to
+                    )
                 } else {
                     format!(
                         "{} has no switch that turns every hook off; the converted hooks are active",
                         options.to
                     )
                 };
-                converter.lose(src, &format!("/{key}"), &format!("`{key}: true`"), &why);
+                converter.lose(
+                    src,
+                    &switch.pointer(),
+                    &format!("`{}`", switch.shown()),
+                    &why,
+                );
             }
             // Claude's settings `env` reaches every hook command of the session.
             let session_env = doc.kind.session_env.filter(|key| {
@@ -264,7 +291,7 @@ impl Converter<'_> {
                 translated.text
             }
             (Some(_), _)
-                if from.tables().matcher_style.form(rule.matcher.as_deref())
+                if from.tables().matcher_form(&event, rule.matcher.as_deref())
                     != crate::model::MatcherForm::All =>
             {
                 if self.options.wrap {
@@ -385,7 +412,11 @@ impl Converter<'_> {
         }
         let spec = target.config();
         let mut out = handler.clone();
-        out.extra = if from.dialect() == target {
+        // A service handler's fields (an `http` handler's `url`, `headers`, …) are its whole
+        // definition, and a target with the same type reads them under the same names.
+        let service = matches!(handler.kind, HandlerKind::Service(_));
+        let keeps_extra = from.dialect() == target || service;
+        out.extra = if keeps_extra {
             handler.extra.clone()
         } else {
             Default::default()
@@ -411,7 +442,7 @@ impl Converter<'_> {
             })
             .map(|(k, _)| format!("`{k}`"))
             .collect();
-        if from.dialect() != target && !unknown.is_empty() {
+        if !keeps_extra && !unknown.is_empty() {
             let keys = unknown.join(", ");
             self.lose(
                 src,
@@ -800,7 +831,11 @@ impl Converter<'_> {
             );
         }
         for var in from_spec.provided_env {
-            if !to_spec.provided_env.contains(var) && references_variable(&line, var) {
+            // The target's own project variable (Copilot and Gemini also set Claude's) is set.
+            if !to_spec.provided_env.contains(var)
+                && Some(*var) != to_spec.project_dir_variable
+                && references_variable(&line, var)
+            {
                 self.lose(
                     src,
                     at,

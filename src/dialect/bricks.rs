@@ -56,7 +56,9 @@ pub static TABLES: Tables = Tables {
         list_extra: "",
         separators: "",
     },
+    exact_field_matchers: false,
     matcher_tries_names_of: &[],
+    mcp_names: super::MCP_CANONICAL,
     key_case: KeyCase::Snake,
     key_renames: &[],
     timestamp: TimestampForm::None,
@@ -125,6 +127,7 @@ pub static DEF: DialectDef = DialectDef {
     folder_trust: None,
     malformed_entry_skips_file: &[],
     // Bricks payloads look like Claude's without `transcript_path`.
+    disabled_handlers: None,
     host: HostSpec {
         payload_keys: &[],
         payload_events: &[EventKind::GoalUpdate],
@@ -158,6 +161,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".bricks/hooks.json",
     run_keys: RunKeys::NONE,
     plugins: None,
+    timeout_millis: false,
+    kept_keys: &[],
     install_user: ".bricks-project-desktop/hooks.json",
     hook_dir_var: None,
     reads_foreign_as: &[],
@@ -175,7 +180,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::protocol::{
-        AnswerField as F, ArgsForm, EnvValue, Exit2, ProtocolTables, Slot, Writes,
+        AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
     };
 
     const HSO: &str = "hookSpecificOutput";
@@ -190,6 +195,7 @@ mod protocol_rows {
         verbatim_keys: &[],
         tool_args: ArgsForm::Object,
         tool_result_keys: None,
+        mcp_context_key: None,
         env: &[
             ("BRICKS_PROJECT_DIR", EnvValue::ProjectDir),
             ("BRICKS_SESSION_ID", EnvValue::SessionId),
@@ -200,6 +206,7 @@ mod protocol_rows {
             (EventKind::PreToolUse, Exit2::Deny),
             (EventKind::UserPromptSubmit, Exit2::Block),
         ],
+        exit_codes: ExitCodes::ByCode,
         failure_denies: &[],
         fail_closed: &[EventKind::PreToolUse],
         // Only what the seed documents is written; Claude-style context is tolerated on input.
@@ -223,6 +230,7 @@ mod protocol_rows {
             ),
             F::new(Slot::Context, &[HSO, "additionalContext"], Writes::Never),
         ],
+        updated_input_merges: false,
         answer_event_key: None,
         // The seed shows deny only; allow and ask fall back to Bricks' own flow.
         permission_passes: &[],

@@ -62,7 +62,9 @@ pub static TABLES: Tables = Tables {
     tool_args: &[],
     matcher_targets: CLAUDE_MATCHER_TARGETS,
     matcher_style: CLAUDE_MATCHER_STYLE,
+    exact_field_matchers: false,
     matcher_tries_names_of: &[],
+    mcp_names: super::MCP_CANONICAL,
     key_case: KeyCase::Snake,
     key_renames: &[],
     timestamp: TimestampForm::None,
@@ -462,6 +464,8 @@ pub static DEF: DialectDef = DialectDef {
     // Claude merges settings with precedence managed > local > project > user.
     kill_switch: Some(KillSwitch {
         key: "disableAllHooks",
+        inner: None,
+        off: true,
         locations: &[
             "claude-user",
             "claude-project",
@@ -470,6 +474,7 @@ pub static DEF: DialectDef = DialectDef {
             "claude-managed-d",
         ],
     }),
+    disabled_handlers: None,
     managed: Some(ManagedSpec {
         dirs: &[
             ("linux", "/etc/claude-code"),
@@ -563,6 +568,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".claude/settings.json",
     type_only_on: &[],
     plugins: Some(&PLUGINS),
+    timeout_millis: false,
+    kept_keys: &[],
 };
 
 /// claude-code 2.1.332, run (`tests/live_claude.rs`, `plugins_*`; recorded in
@@ -597,7 +604,7 @@ static PLUGINS: PluginSpec = PluginSpec {
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::protocol::{
-        AnswerField as F, ArgsForm, EnvValue, Exit2, ProtocolTables, Slot, Writes,
+        AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
     };
 
     const HSO: &str = "hookSpecificOutput";
@@ -632,6 +639,7 @@ mod protocol_rows {
         verbatim_keys: &[],
         tool_args: ArgsForm::Object,
         tool_result_keys: None,
+        mcp_context_key: None,
         env: &[("CLAUDE_PROJECT_DIR", EnvValue::ProjectDir)],
         // PreCompact: stdout at exit 0 joins the compaction instructions (claude-code 2.1.332).
         plain_stdout_context: &[
@@ -651,6 +659,7 @@ mod protocol_rows {
             (EventKind::PostToolUse, Exit2::Context),
             (EventKind::PostToolUseFailure, Exit2::Context),
         ],
+        exit_codes: ExitCodes::ByCode,
         failure_denies: &[],
         fail_closed: &[EventKind::PreToolUse, EventKind::PermissionRequest],
         answer: &[
@@ -700,6 +709,7 @@ mod protocol_rows {
             // Field: many hooks print a top-level additionalContext.
             F::new(Slot::Context, &["additionalContext"], Writes::Never),
         ],
+        updated_input_merges: false,
         answer_event_key: Some((HSO, "hookEventName")),
         permission_values: &[Decision::Allow, Decision::Ask, Decision::Deny],
         // PreToolUse `defer` (claude-code 2.1.332 schema): the host's own flow decides.

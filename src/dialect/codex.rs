@@ -65,8 +65,10 @@ pub static TABLES: Tables = Tables {
         list_extra: "",
         separators: "",
     },
+    exact_field_matchers: false,
     // A patch also answers to `Edit` and `Write` (run).
     matcher_tries_names_of: &[super::claude::FLAVOR],
+    mcp_names: super::MCP_CANONICAL,
     key_case: KeyCase::Snake,
     key_renames: &[],
     timestamp: TimestampForm::None,
@@ -333,6 +335,7 @@ pub static DEF: DialectDef = DialectDef {
     ],
     native: &["codex-user", "codex-project"],
     kill_switch: None,
+    disabled_handlers: None,
     // `requirements.toml` managed hooks (source) are not read.
     managed: None,
     // The project layer loads only in a project Codex trusts (run), recorded in TOML
@@ -402,6 +405,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".codex/hooks.json",
     type_only_on: &[],
     plugins: None,
+    timeout_millis: false,
+    kept_keys: &[],
 };
 
 /// `apply_patch {command: PATCH}` ↔ Write, Edit, MultiEdit with the patch's path.
@@ -922,7 +927,9 @@ pub mod trust {
 /// Run-time protocol rows (conformance/codex-facts.md), read by `crate::protocol`.
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
-    use crate::protocol::{AnswerField as F, ArgsForm, Exit2, ProtocolTables, Slot, Writes};
+    use crate::protocol::{
+        AnswerField as F, ArgsForm, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
+    };
 
     const HSO: &str = "hookSpecificOutput";
     const PRE: &[EventKind] = &[EventKind::PreToolUse];
@@ -950,11 +957,13 @@ mod protocol_rows {
         verbatim_keys: &[],
         tool_args: ArgsForm::Object,
         tool_result_keys: None,
+        mcp_context_key: None,
         // Codex sets no variable of its own for hooks (run).
         env: &[],
         // Plain stdout on PreToolUse reaches nobody (run); elsewhere unknown.
         plain_stdout_context: &[],
         exit2: &[(EventKind::PreToolUse, Exit2::Deny)],
+        exit_codes: ExitCodes::ByCode,
         failure_denies: &[],
         fail_closed: &[EventKind::PreToolUse, EventKind::PermissionRequest],
         answer: &[
@@ -989,6 +998,7 @@ mod protocol_rows {
                 Writes::On(CONTEXT),
             ),
         ],
+        updated_input_merges: false,
         answer_event_key: Some((HSO, "hookEventName")),
         // `ask` runs the call like `allow` (run): only allow and deny decide.
         permission_values: &[Decision::Allow, Decision::Deny],

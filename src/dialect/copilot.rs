@@ -3,7 +3,7 @@
 
 use super::{
     CLAUDE_TOOLS, DetectSpec, Dialect, DialectDef, Flavor, FolderTrust, HostSpec, KeyCase,
-    ManagedSpec, MatchOn, RouteSpec, Schema, Tables, TimestampForm,
+    ManagedSpec, MatchOn, RouteSpec, Schema, Tables, TimestampForm, TrustRecord,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
 use crate::discover::{Location, Pattern, Root, Scope};
@@ -73,7 +73,9 @@ pub static TABLES: Tables = Tables {
         (EventKind::PreCompact, MatchOn::Field("trigger")),
     ],
     matcher_style: MatcherStyle::AnchoredRegex { star_is_all: false },
+    exact_field_matchers: false,
     matcher_tries_names_of: &[],
+    mcp_names: super::MCP_CANONICAL,
     key_case: KeyCase::Camel,
     key_renames: &[
         ("tool_input", "toolArgs"),
@@ -289,7 +291,9 @@ pub static PASCAL_TABLES: Tables = Tables {
     // Run 1.0.102 (dialects.md §4): anchored regexes, no comma lists, `*` = all, an empty
     // matcher drops the entry; tried against the Claude and the Copilot tool name.
     matcher_style: MatcherStyle::AnchoredRegex { star_is_all: true },
+    exact_field_matchers: false,
     matcher_tries_names_of: &[Flavor(&TABLES)],
+    mcp_names: super::MCP_CANONICAL,
     key_case: KeyCase::Snake,
     key_renames: &[
         ("tool_response", "tool_result"),
@@ -593,6 +597,7 @@ pub static DEF: DialectDef = DialectDef {
         "copilot-settings-local",
     ],
     kill_switch: None,
+    disabled_handlers: None,
     // The macOS and Windows policy folders were not found in the material read. Copilot
     // 1.0.102's settings schema has an `allowManagedHooksOnly` too, set by enterprise-managed
     // settings rather than by a policy file: not modelled.
@@ -612,7 +617,10 @@ pub static DEF: DialectDef = DialectDef {
             "copilot-settings",
             "copilot-settings-local",
         ],
-        record: (".copilot/config.json", "trusted_folders"),
+        record: TrustRecord::List {
+            file: ".copilot/config.json",
+            key: "trusted_folders",
+        },
         fix: "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true copilot -p …  (or trust the folder \
               once in an interactive `copilot` session)",
         source: "run 1.0.102 (an untrusted folder in -p mode runs no repo hook; the variable \
@@ -670,6 +678,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".github/hooks/hookx.json",
     run_keys: RunKeys::NONE,
     plugins: None,
+    timeout_millis: false,
+    kept_keys: &[],
     install_user: ".copilot/hooks/hookx.json",
     hook_dir_var: Some("COPILOT_HOOK_DIR"),
     // Run 1.0.102: `.claude/settings*.json` handlers get the PascalCase payload.
@@ -690,7 +700,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::protocol::{
-        AnswerField as F, ArgsForm, EnvValue, Exit2, ProtocolTables, Slot, Writes,
+        AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
     };
 
     const HSO: &str = "hookSpecificOutput";
@@ -767,9 +777,11 @@ mod protocol_rows {
         // An object since 1.0.x (run 1.0.102); a JSON string in older versions (seed).
         tool_args: ArgsForm::ObjectOrString,
         tool_result_keys: Some(("resultType", "textResultForLlm")),
+        mcp_context_key: None,
         env: ENV,
         plain_stdout_context: &[],
         exit2: EXIT2,
+        exit_codes: ExitCodes::ByCode,
         failure_denies: FAILURE_DENIES,
         fail_closed: FAIL_CLOSED,
         answer: &[
@@ -789,6 +801,7 @@ mod protocol_rows {
             F::new(Slot::Prompt, &["modifiedPrompt"], Writes::On(PROMPT)),
             F::new(Slot::ToolResult, &["modifiedResult"], Writes::On(POST)),
         ],
+        updated_input_merges: false,
         answer_event_key: None,
         permission_values: ALL_DECISIONS,
         permission_passes: &[],
@@ -807,9 +820,11 @@ mod protocol_rows {
         verbatim_keys: &[],
         tool_args: ArgsForm::ObjectOrString,
         tool_result_keys: Some(("result_type", "text_result_for_llm")),
+        mcp_context_key: None,
         env: ENV,
         plain_stdout_context: &[],
         exit2: EXIT2,
+        exit_codes: ExitCodes::ByCode,
         failure_denies: FAILURE_DENIES,
         fail_closed: FAIL_CLOSED,
         answer: &[
@@ -864,6 +879,7 @@ mod protocol_rows {
             F::new(Slot::Context, &[HSO, "additionalContext"], Writes::Never),
             F::new(Slot::Prompt, &["modifiedPrompt"], Writes::On(PROMPT)),
         ],
+        updated_input_merges: false,
         answer_event_key: Some((HSO, "hookEventName")),
         permission_values: ALL_DECISIONS,
         permission_passes: &[],

@@ -27,6 +27,8 @@ pub struct DialectDef {
     pub native: &'static [&'static str],
     /// A settings key that turns every hook of this dialect off, if it has one.
     pub kill_switch: Option<KillSwitch>,
+    /// A settings list of handlers the agent never runs, if it has one.
+    pub disabled_handlers: Option<DisabledHandlers>,
     /// The machine-wide policy an administrator deploys, if the agent has one.
     pub managed: Option<ManagedSpec>,
     /// Hook locations the agent reads only in a folder the user trusts, if any.
@@ -91,9 +93,15 @@ pub struct DetectSpec {
     pub preferred: bool,
 }
 
-/// A settings key (`disableAllHooks`) that turns every hook of the dialect off.
+/// A settings key that turns every hook of the dialect off: `"disableAllHooks": true` (Claude),
+/// `"hooksConfig": {"enabled": false}` (Gemini).
 pub struct KillSwitch {
+    /// The top-level key.
     pub key: &'static str,
+    /// The key inside it that holds the flag, when the flag is nested.
+    pub inner: Option<&'static str>,
+    /// The flag's value that turns the hooks off.
+    pub off: bool,
     /// The location ids whose files may set it, lowest precedence first: the highest that sets
     /// it decides.
     pub locations: &'static [&'static str],
@@ -121,6 +129,90 @@ pub struct RouteSpec {
     pub command_key: &'static str,
     /// The handler key the route's timeout goes in, if the host needs one.
     pub timeout_key: Option<&'static str>,
+}
+
+/// A settings list naming handlers the agent never runs (Gemini CLI `hooksConfig.disabled`,
+/// run 0.61.0): `{KEY: {INNER: [label, …]}}`, a handler's label being its `label_key`, else its
+/// command. Read from the trusted files of `locations`; a label listed in any of them is off.
+pub struct DisabledHandlers {
+    pub key: &'static str,
+    pub inner: &'static str,
+    pub label_key: &'static str,
+    pub locations: &'static [&'static str],
+}
+
+impl DisabledHandlers {
+    /// The labels a file's top-level keys list.
+    pub fn labels<'a>(
+        &self,
+        top: &'a serde_json::Map<String, serde_json::Value>,
+    ) -> impl Iterator<Item = &'a str> {
+        top.get(self.key)
+            .and_then(|v| v.get(self.inner))
+            .and_then(serde_json::Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(serde_json::Value::as_str)
+    }
+
+    /// A handler's label: its `label_key`, else its command line.
+    pub fn label<'a>(&self, handler: &'a crate::model::Handler) -> Option<&'a str> {
+        if let Some(label) = handler.extra.get(self.label_key).and_then(|v| v.as_str()) {
+            return Some(label);
+        }
+        match &handler.kind {
+            crate::model::HandlerKind::Command(c) => c.unix_line(),
+            _ => None,
+        }
+    }
+}
+
+impl KillSwitch {
+    /// The flag as a file's top-level keys set it, if they do (a non-boolean is `Err`).
+    pub fn flag<'a>(
+        &self,
+        top: &'a serde_json::Map<String, serde_json::Value>,
+    ) -> Option<Result<bool, &'a serde_json::Value>> {
+        let mut value = top.get(self.key)?;
+        if let Some(inner) = self.inner {
+            value = value.as_object()?.get(inner)?;
+        }
+        Some(value.as_bool().ok_or(value))
+    }
+
+    /// Whether a file's top-level keys turn the hooks off.
+    pub fn is_off(&self, top: &serde_json::Map<String, serde_json::Value>) -> bool {
+        matches!(self.flag(top), Some(Ok(flag)) if flag == self.off)
+    }
+
+    /// The flag's JSON pointer in a file.
+    pub fn pointer(&self) -> String {
+        match self.inner {
+            Some(inner) => format!("/{}/{inner}", self.key),
+            None => format!("/{}", self.key),
+        }
+    }
+
+    /// The flag's name: `disableAllHooks`, `hooksConfig.enabled`.
+    pub fn name(&self) -> String {
+        match self.inner {
+            Some(inner) => format!("{}.{inner}", self.key),
+            None => self.key.to_string(),
+        }
+    }
+
+    /// The setting that turns the hooks off: `disableAllHooks: true`.
+    pub fn shown(&self) -> String {
+        format!("{}: {}", self.name(), self.off)
+    }
+
+    /// The same as JSON text: `"disableAllHooks": true`, `"hooksConfig": {"enabled": false}`.
+    pub fn json(&self) -> String {
+        match self.inner {
+            Some(inner) => format!("\"{}\": {{\"{inner}\": {}}}", self.key, self.off),
+            None => format!("\"{}\": {}", self.key, self.off),
+        }
+    }
 }
 
 /// The hand-written JSON Schema of the dialect's files (`schemas/`).
@@ -153,15 +245,93 @@ pub struct ManagedSpec {
 }
 
 /// Hook locations an agent reads only once the user has trusted the project folder (Copilot
-/// in `-p` mode: `.github/hooks`, repo settings, `.claude/settings*.json`).
+/// in `-p` mode: `.github/hooks`, repo settings, `.claude/settings*.json`; Gemini CLI:
+/// `.gemini/settings.json`).
 pub struct FolderTrust {
     /// The location ids gated by folder trust.
     pub locations: &'static [&'static str],
-    /// The file below the home that lists trusted folders, and its key (an array of paths; a
-    /// folder is trusted when it or a parent is listed).
-    pub record: (&'static str, &'static str),
-    /// How to trust the folder for one run, shown as the fix.
+    /// The file below the home that records trusted folders, and how.
+    pub record: TrustRecord,
+    /// How to trust the folder, shown as the fix.
     pub fix: &'static str,
     /// Where these facts come from.
     pub source: &'static str,
+}
+
+/// How an agent records the folders the user trusts.
+pub enum TrustRecord {
+    /// `{KEY: [path, …]}` in `file`: a folder is trusted when it or a parent is listed
+    /// (Copilot).
+    List {
+        file: &'static str,
+        key: &'static str,
+    },
+    /// `{path: LEVEL, …}` in `file`: the longest path that covers the folder decides; levels in
+    /// `trust_folder` trust the path named and below, levels in `trust_parent` its parent and
+    /// below, any other distrusts (Gemini CLI `trustedFolders.json`).
+    Levels {
+        file: &'static str,
+        trust_folder: &'static [&'static str],
+        trust_parent: &'static [&'static str],
+    },
+}
+
+impl FolderTrust {
+    /// Where the record is, for messages: `~/.copilot/config.json` `trusted_folders`.
+    pub fn describe(&self) -> String {
+        match self.record {
+            TrustRecord::List { file, key } => format!("~/{file} `{key}`"),
+            TrustRecord::Levels { file, .. } => format!("~/{file}"),
+        }
+    }
+
+    /// Whether the record below `home` trusts `folder` (a real path).
+    pub fn trusts(&self, home: &std::path::Path, folder: &std::path::Path) -> bool {
+        use serde_json::Value;
+        let file = match self.record {
+            TrustRecord::List { file, .. } | TrustRecord::Levels { file, .. } => file,
+        };
+        let Ok(text) = std::fs::read_to_string(home.join(file)) else {
+            return false;
+        };
+        let Ok(value) = serde_json::from_str::<Value>(&text) else {
+            return false;
+        };
+        match self.record {
+            TrustRecord::List { key, .. } => value
+                .get(key)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .any(|listed| folder.starts_with(listed)),
+            TrustRecord::Levels {
+                trust_folder,
+                trust_parent,
+                ..
+            } => {
+                let covering =
+                    value
+                        .as_object()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|(path, level)| {
+                            let level = level.as_str()?;
+                            let path = std::path::Path::new(path);
+                            let base = match trust_parent.contains(&level) {
+                                true => path.parent()?,
+                                false => path,
+                            };
+                            folder
+                                .starts_with(base)
+                                .then(|| (base.components().count(), level))
+                        });
+                covering
+                    .max_by_key(|(depth, _)| *depth)
+                    .is_some_and(|(_, level)| {
+                        trust_folder.contains(&level) || trust_parent.contains(&level)
+                    })
+            }
+        }
+    }
 }

@@ -25,15 +25,17 @@ pub mod claude;
 pub mod codex;
 pub mod copilot;
 mod def;
+pub mod gemini;
+pub mod qwen;
 
 pub use crate::config::spec::ConfigSpec;
 pub use def::{
-    DetectSpec, DialectDef, FolderTrust, HostSpec, KillSwitch, ManagedSpec, RouteRecords,
-    RouteSpec, RouteTrust, Schema,
+    DetectSpec, DialectDef, DisabledHandlers, FolderTrust, HostSpec, KillSwitch, ManagedSpec,
+    RouteRecords, RouteSpec, RouteTrust, Schema, TrustRecord,
 };
 
 use crate::model::tool::{ids, is_mcp};
-use crate::model::{EventKind, HandlerKind, MatcherStyle};
+use crate::model::{EventKind, HandlerKind, MatcherForm, MatcherStyle};
 use serde::Serialize;
 use std::sync::OnceLock;
 
@@ -42,6 +44,8 @@ pub static DIALECTS: &[Dialect] = &[
     Dialect(&claude::DEF),
     Dialect(&copilot::DEF),
     Dialect(&bricks::DEF),
+    Dialect(&gemini::DEF),
+    Dialect(&qwen::DEF),
     Dialect(&codex::DEF),
 ];
 
@@ -277,6 +281,34 @@ pub enum MatchOn {
     Unverified,
 }
 
+/// How a flavour spells an MCP tool: `PREFIX` server `SEPARATOR` tool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct McpNames {
+    pub prefix: &'static str,
+    pub separator: &'static str,
+}
+
+/// `mcp__server__tool` (Claude, Copilot): also hookx's canonical id of an MCP tool.
+pub const MCP_CANONICAL: McpNames = McpNames {
+    prefix: "mcp__",
+    separator: "__",
+};
+
+impl McpNames {
+    /// The server and tool of a name in this form; the server ends at the first separator
+    /// (a payload that names both parts, Gemini's `mcp_context`, is read instead where it has
+    /// them).
+    pub fn split<'a>(&self, name: &'a str) -> Option<(&'a str, &'a str)> {
+        name.strip_prefix(self.prefix)?
+            .split_once(self.separator)
+            .filter(|(server, tool)| !server.is_empty() && !tool.is_empty())
+    }
+
+    pub fn join(&self, server: &str, tool: &str) -> String {
+        format!("{}{server}{}{tool}", self.prefix, self.separator)
+    }
+}
+
 /// How payload keys are cased.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KeyCase {
@@ -306,10 +338,15 @@ pub struct Tables {
     /// Events whose matcher filters something, and what; a matcher on any other event is ignored.
     pub matcher_targets: &'static [(EventKind, MatchOn)],
     pub matcher_style: MatcherStyle,
+    /// Whether a matcher on a field (SessionStart `source`, …) is one exact value, not read in
+    /// `matcher_style` (Gemini CLI compares the trimmed text, run 0.61.0).
+    pub exact_field_matchers: bool,
     /// Flavours whose tool names a tool matcher is tried against besides this flavour's own:
     /// the matcher fires when it accepts any of them (Copilot PascalCase: the Copilot name too,
     /// so a `Read` rule and a `view` rule both fire on view; run 1.0.102).
     pub matcher_tries_names_of: &'static [Flavor],
+    /// How the flavour spells an MCP tool's name (Gemini CLI: `mcp_server_tool`).
+    pub mcp_names: McpNames,
     /// Payload key casing, plus canonical ↔ native keys that casing alone does not give.
     pub key_case: KeyCase,
     pub key_renames: &'static [(&'static str, &'static str)],
@@ -418,6 +455,16 @@ impl Tables {
             .map(|(_, on)| *on)
     }
 
+    /// What a matcher of this flavour on `kind` means: a field matcher of a flavour with
+    /// [`Tables::exact_field_matchers`] is its trimmed text as one value (`*` or empty: all),
+    /// any other is read in [`Tables::matcher_style`].
+    pub fn matcher_form(&self, kind: &EventKind, text: Option<&str>) -> MatcherForm {
+        match self.matcher_target(kind) {
+            Some(MatchOn::Field(_)) if self.exact_field_matchers => exact_form(text),
+            _ => self.matcher_style.form(text),
+        }
+    }
+
     /// The names a tool matcher of this flavour is tried against for the tool `own_name` (this
     /// flavour's spelling): that name, its aliases in this table, then its counterparts in
     /// [`Tables::matcher_tries_names_of`].
@@ -515,6 +562,15 @@ impl Tables {
             HandlerKind::Prompt(_) => self.default_timeout[1],
             HandlerKind::Agent(_) => self.default_timeout[2],
         }
+    }
+}
+
+/// A matcher compared with the value as one exact string, after trimming; `*`, empty and
+/// absent match everything.
+pub(crate) fn exact_form(text: Option<&str>) -> MatcherForm {
+    match text.map(str::trim) {
+        None | Some("" | "*") => MatcherForm::All,
+        Some(value) => MatcherForm::Exact(vec![value.to_string()]),
     }
 }
 

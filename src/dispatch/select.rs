@@ -132,14 +132,14 @@ pub fn rules_match<'a>(
         let values: Vec<String> = match on {
             // The name the handler sees in its payload, and any other the flavour tries.
             MatchOn::ToolName => match &event.tool {
-                Some(tool) => tables
-                    .matcher_tool_names(crate::protocol::payload::tool_name(
-                        rule.flavor,
-                        &tool.name,
-                    ))
-                    .into_iter()
-                    .map(str::to_string)
-                    .collect(),
+                Some(tool) => {
+                    let own = crate::protocol::payload::tool_name(rule.flavor, &tool.name);
+                    tables
+                        .matcher_tool_names(&own)
+                        .into_iter()
+                        .map(str::to_string)
+                        .collect()
+                }
                 None => vec![String::new()],
             },
             MatchOn::Field(name) => vec![event.field(name).unwrap_or_default().to_string()],
@@ -149,7 +149,7 @@ pub fn rules_match<'a>(
             }
         };
         let matcher = rule.matcher.as_deref().unwrap_or("");
-        match tables.matcher_style.form(rule.matcher.as_deref()) {
+        match tables.matcher_form(&event.kind, rule.matcher.as_deref()) {
             form @ MatcherForm::Regex { .. } if CompiledMatcher::literals(&form).is_none() => {
                 let MatcherForm::Regex { pattern, anchored } = form else {
                     unreachable!("matched as a regex")

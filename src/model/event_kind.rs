@@ -49,6 +49,13 @@ pub enum EventKind {
     UserPromptTransformed,
     /// Before an MCP tool call (1.0.102 settings schema, field).
     PreMcpToolCall,
+    // Gemini CLI only (conformance/gemini-facts.md, run 0.61.0): around each model call.
+    /// Before every model call: `llm_request`.
+    BeforeModel,
+    /// After each streamed response chunk: `llm_request`, `llm_response`.
+    AfterModel,
+    /// After BeforeModel, before the model chooses tools: `llm_request`.
+    BeforeToolSelection,
     // Codex CLI only (conformance/codex-facts.md, run 0.171.0).
     /// Before and after each model request (`request_id`, `attempt_number`; after: `status`,
     /// `token_usage`).
@@ -63,7 +70,7 @@ pub enum EventKind {
 
 impl EventKind {
     /// Every known event, in the order of dialects.md §3.
-    pub const KNOWN: [EventKind; 41] = [
+    pub const KNOWN: [EventKind; 44] = [
         EventKind::SessionStart,
         EventKind::SessionEnd,
         EventKind::UserPromptSubmit,
@@ -102,6 +109,9 @@ impl EventKind {
         EventKind::PreSkillShellCommand,
         EventKind::UserPromptTransformed,
         EventKind::PreMcpToolCall,
+        EventKind::BeforeModel,
+        EventKind::AfterModel,
+        EventKind::BeforeToolSelection,
         EventKind::PreModelRequest,
         EventKind::PostModelRequest,
         EventKind::Interrupt,
@@ -148,6 +158,9 @@ impl EventKind {
             EventKind::PreSkillShellCommand => "PreSkillShellCommand",
             EventKind::UserPromptTransformed => "UserPromptTransformed",
             EventKind::PreMcpToolCall => "PreMcpToolCall",
+            EventKind::BeforeModel => "BeforeModel",
+            EventKind::AfterModel => "AfterModel",
+            EventKind::BeforeToolSelection => "BeforeToolSelection",
             EventKind::PreModelRequest => "PreModelRequest",
             EventKind::PostModelRequest => "PostModelRequest",
             EventKind::Interrupt => "Interrupt",

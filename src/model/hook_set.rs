@@ -117,13 +117,12 @@ impl Document {
         }
     }
 
-    /// The key of a kill switch that is on in this file (Claude's `"disableAllHooks": true`
-    /// turns every hook of the scope off), if any.
-    pub fn kill_switch_on(&self) -> Option<&'static str> {
+    /// A kill switch that is on in this file (Claude's `"disableAllHooks": true` turns every
+    /// hook of the scope off), if any.
+    pub fn kill_switch_on(&self) -> Option<&'static crate::dialect::KillSwitch> {
         Dialect::all()
             .iter()
             .filter_map(|d| d.def().kill_switch.as_ref())
-            .map(|k| k.key)
-            .find(|key| self.extra.get(*key) == Some(&Value::Bool(true)))
+            .find(|k| k.is_off(&self.extra))
     }
 }

@@ -19,6 +19,9 @@ pub enum MatcherStyle {
     /// Absent = all; anything else an ECMAScript regex anchored at both ends (so an empty
     /// matcher matches nothing), except `*` where `star_is_all`.
     AnchoredRegex { star_is_all: bool },
+    /// Empty / `*` / absent = all; anything else an ECMAScript regex tested unanchored, with no
+    /// exact-list reading (Gemini CLI: `shell` matches `run_shell_command`).
+    UnanchoredRegex,
 }
 
 /// The meaning of a matcher, independent of its flavour.
@@ -62,6 +65,17 @@ impl MatcherStyle {
                         pattern: text.to_string(),
                         anchored: false,
                     }
+                }
+            }
+            MatcherStyle::UnanchoredRegex => {
+                // Gemini CLI trims the matcher first (source).
+                let text = text.trim();
+                if text.is_empty() || text == "*" {
+                    return MatcherForm::All;
+                }
+                MatcherForm::Regex {
+                    pattern: text.to_string(),
+                    anchored: false,
                 }
             }
             MatcherStyle::AnchoredRegex { star_is_all } => {

@@ -3,8 +3,8 @@
 
 use super::payload::json_kind;
 use super::{
-    AnswerField, Exit2, ProtocolTables, Slot, args_from_canonical, args_to_canonical, event_name,
-    is_permission_event,
+    AnswerField, Exit2, ExitCodes, ProtocolTables, Slot, args_from_canonical, args_to_canonical,
+    event_name, is_permission_event,
 };
 use crate::dialect::Flavor;
 use crate::model::{Decision, Event, EventKind, Outcome};
@@ -31,6 +31,14 @@ pub fn decode_answer(flavor: Flavor, event: &Event, finished: &Finished) -> Outc
     let kind = &event.kind;
     let stderr = String::from_utf8_lossy(&finished.stderr).trim().to_string();
     let mut out = Outcome::default();
+    if let ExitCodes::OutputFirst {
+        warning,
+        warning_prefix,
+    } = p.exit_codes
+    {
+        read_output_first(flavor, event, finished, warning, warning_prefix, &mut out);
+        return out;
+    }
     let exit2 = match finished.exit {
         Exit::Code(2) => p.exit2(kind),
         _ => None,
@@ -72,6 +80,66 @@ pub fn decode_answer(flavor: Flavor, event: &Event, finished: &Finished) -> Outc
         out.errors.push(failure(&what, &stderr));
     }
     out
+}
+
+/// [`ExitCodes::OutputFirst`]: a JSON object in the output is the answer whatever the exit
+/// code; plain text means what the exit code says.
+fn read_output_first(
+    flavor: Flavor,
+    event: &Event,
+    finished: &Finished,
+    warning: i32,
+    warning_prefix: &str,
+    out: &mut Outcome,
+) {
+    let code = match &finished.exit {
+        Exit::Code(code) => *code,
+        Exit::TimedOut => {
+            out.errors.push("hook timed out".into());
+            return;
+        }
+        Exit::Signal(sig) => {
+            out.errors.push(format!("hook was killed by signal {sig}"));
+            return;
+        }
+        Exit::FailedToStart(why) => {
+            out.errors.push(format!("hook could not start: {why}"));
+            return;
+        }
+    };
+    let stdout = String::from_utf8_lossy(&finished.stdout);
+    let stderr = String::from_utf8_lossy(&finished.stderr);
+    let text = match stdout.trim() {
+        "" => stderr.trim(),
+        text => text,
+    };
+    // A JSON string holding JSON is parsed again (source).
+    let object = match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(map)) => Some(map),
+        Ok(Value::String(inner)) => match serde_json::from_str::<Value>(&inner) {
+            Ok(Value::Object(map)) => Some(map),
+            _ => None,
+        },
+        _ => None,
+    };
+    if let Some(map) = object {
+        read_json(flavor, event, &map, out);
+        return;
+    }
+    match code {
+        _ if text.is_empty() => {
+            if code != 0 {
+                out.errors.push(format!("hook exited with code {code}"));
+            }
+        }
+        0 => out.system_messages.push(text.to_string()),
+        c if c == warning => out.system_messages.push(format!("{warning_prefix}{text}")),
+        _ if is_permission_event(&event.kind) => deny(out, text.to_string()),
+        _ => {
+            out.block = true;
+            out.reasons.push(text.to_string());
+        }
+    }
 }
 
 /// The merged outcome in the host's protocol. JSON at exit 0 wherever the host has a field for
@@ -476,7 +544,16 @@ fn read_json(flavor: Flavor, event: &Event, map: &Map<String, Value>, out: &mut 
                         .unwrap_or_else(|| value.clone()),
                     v => v.clone(),
                 };
-                out.updated_input = Some(args_to_canonical(flavor, tool_id, input));
+                let mut input = args_to_canonical(flavor, tool_id, input);
+                if p.updated_input_merges
+                    && let (Some(tool), Value::Object(changes)) = (&event.tool, &input)
+                    && let Value::Object(original) = &tool.input
+                {
+                    let mut merged = original.clone();
+                    merged.extend(changes.clone());
+                    input = Value::Object(merged);
+                }
+                out.updated_input = Some(input);
             }
             Slot::Context => {
                 if let Some(s) = text(Slot::Context, out) {

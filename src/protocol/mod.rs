@@ -32,12 +32,17 @@ pub struct ProtocolTables {
     /// Native keys (result type, text) of the tool-result envelope; `None`: the tool response is
     /// passed on as the tool returned it.
     pub tool_result_keys: Option<(&'static str, &'static str)>,
+    /// The payload key of an MCP call's `{server_name, tool_name}`, which names the parts of
+    /// an MCP tool name exactly (Gemini CLI `mcp_context`).
+    pub mcp_context_key: Option<&'static str>,
     /// Environment variables a handler of this flavour expects.
     pub env: &'static [(&'static str, EnvValue)],
     /// Events on which plain (non-JSON) stdout at exit 0 becomes additional context.
     pub plain_stdout_context: &'static [EventKind],
     /// What exit code 2 means, per event; on other events it is a non-blocking error.
     pub exit2: &'static [(EventKind, Exit2)],
+    /// How a handler's exit code and output are read.
+    pub exit_codes: ExitCodes,
     /// Events on which any failure but a timeout denies (fail-closed).
     pub failure_denies: &'static [EventKind],
     /// hookx's own failure policy: the events on which hookx answers a deny when it cannot do
@@ -46,6 +51,10 @@ pub struct ProtocolTables {
     pub fail_closed: &'static [EventKind],
     /// Where the answer JSON carries each slot, in the order read and written.
     pub answer: &'static [AnswerField],
+    /// Whether an answer's updated tool input holds only the arguments to change, merged
+    /// (shallow) into the call's own (Gemini CLI `hookSpecificOutput.tool_input`), rather than
+    /// the whole new input.
+    pub updated_input_merges: bool,
     /// The answer object that must name its event, and the key naming it.
     pub answer_event_key: Option<(&'static str, &'static str)>,
     /// Permission decisions the answer JSON can carry (others fall back to default behaviour).
@@ -78,6 +87,23 @@ pub enum EnvValue {
     /// The event name in the handler's flavour.
     EventName,
     Literal(&'static str),
+}
+
+/// How a handler's exit code and output are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExitCodes {
+    /// Stdout is read at exit 0; exit 2 means what `exit2` says; any other code is a failure
+    /// (Claude, Copilot, Bricks).
+    ByCode,
+    /// The output (stdout, else stderr when stdout is empty) is the answer whatever the exit
+    /// code when it is a JSON object. Otherwise its text is, at exit 0, a system message; at
+    /// `warning`, a system message after `warning_prefix`; at any other code, the reason of a
+    /// deny (a block off the tool-call events). A non-zero exit with no output is a failure
+    /// (Gemini CLI 0.61.0, run).
+    OutputFirst {
+        warning: i32,
+        warning_prefix: &'static str,
+    },
 }
 
 /// What a handler's exit code 2 means on one event.

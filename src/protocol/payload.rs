@@ -6,11 +6,12 @@ use super::{
     native_key,
 };
 use crate::diag::{Diagnostic, Severity};
-use crate::dialect::{Dialect, Flavor, KeyCase, Tables, TimestampForm};
+use crate::dialect::{Dialect, Flavor, KeyCase, MCP_CANONICAL, Tables, TimestampForm};
 use crate::error::Error;
 use crate::model::{Event, EventKind, ToolCall};
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 /// Canonical keys of the tool call, lifted out of `fields` into [`Event::tool`].
 const TOOL_NAME: &str = "tool_name";
@@ -159,7 +160,8 @@ pub fn decode_event_as(
             })
         }
         Some(Value::String(name)) => {
-            let id = tool_id(flavor, &name).to_string();
+            let id =
+                mcp_id(t, &name, &fields).unwrap_or_else(|| tool_id(flavor, &name).to_string());
             let input = tool_input
                 .map(|v| decode_args(p.tool_args, v))
                 .map(|v| args_to_canonical(flavor, Some(&id), v))
@@ -200,10 +202,25 @@ pub fn detect_host(payload: &Value) -> Option<Dialect> {
     {
         return Some(d);
     }
-    if obj.contains_key(TIMESTAMP)
-        && let Some(d) = find(&|d| any_flavor(d, &|t| t.timestamp != TimestampForm::None))
-    {
-        return Some(d);
+    if obj.contains_key(TIMESTAMP) {
+        // Of the agents that send a timestamp (and spell the event so, when it is named), one
+        // whose own keys are there, else the first: Gemini's and Copilot's PascalCase payloads
+        // share some event names and both have an ISO timestamp; only Gemini's always carry
+        // `transcript_path`.
+        let names_event =
+            |d: Dialect| event.is_none_or(|e| any_flavor(d, &|t| t.event_kind(e).is_some()));
+        let stamped =
+            |d: Dialect| any_flavor(d, &|t| t.timestamp != TimestampForm::None) && names_event(d);
+        let own_keys = |d: Dialect| {
+            d.def()
+                .host
+                .payload_keys
+                .iter()
+                .any(|k| obj.contains_key(*k))
+        };
+        if let Some(d) = find(&|d| stamped(d) && own_keys(d)).or_else(|| find(&stamped)) {
+            return Some(d);
+        }
     }
     if let Some(d) = find(&|d| {
         d.def()
@@ -408,6 +425,21 @@ fn decode_args(form: ArgsForm, value: Value) -> Value {
     }
 }
 
+/// The canonical id (`mcp__server__tool`) of an MCP tool named in a flavour's own form, from
+/// the payload's MCP context where it has one, else from the name.
+fn mcp_id(t: &Tables, name: &str, fields: &Map<String, Value>) -> Option<String> {
+    if t.mcp_names == MCP_CANONICAL {
+        return None;
+    }
+    let context = t.protocol.mcp_context_key.and_then(|key| fields.get(key));
+    let part = |key: &str| context.and_then(|c| c.get(key)).and_then(Value::as_str);
+    let (server, tool) = match (part("server_name"), part("tool_name")) {
+        (Some(server), Some(tool)) if name == t.mcp_names.join(server, tool) => (server, tool),
+        _ => t.mcp_names.split(name)?,
+    };
+    Some(MCP_CANONICAL.join(server, tool))
+}
+
 fn encode_tool(event: &Event, flavor: Flavor, out: &mut Map<String, Value>) {
     let Some(tool) = &event.tool else { return };
     let t = flavor.tables();
@@ -421,8 +453,8 @@ fn encode_tool(event: &Event, flavor: Flavor, out: &mut Map<String, Value>) {
         out.insert(native_key(t, TOOL_INPUT), input);
         return;
     }
-    let name = tool_name(flavor, &tool.name);
-    out.insert(native_key(t, TOOL_NAME), Value::String(name.to_string()));
+    let name = tool_name(flavor, &tool.name).into_owned();
+    out.insert(native_key(t, TOOL_NAME), Value::String(name));
     if tool.input.is_null() {
         return;
     }
@@ -438,13 +470,22 @@ fn encode_tool(event: &Event, flavor: Flavor, out: &mut Map<String, Value>) {
 
 /// The name a handler of `flavor` sees for a tool: its own dialect's, else (a tool its dialect
 /// does not have, such as Claude's `NotebookEdit` for Copilot) the name an agent that has it
-/// gives it, never hookx's internal id (`notebook_edit`); unknown tools keep their name.
-pub fn tool_name(flavor: Flavor, id: &str) -> &str {
-    flavor
-        .tables()
-        .tool_name(id)
-        .or_else(|| Flavor::all().iter().find_map(|f| f.tables().tool_name(id)))
-        .unwrap_or(id)
+/// gives it, never hookx's internal id (`notebook_edit`); unknown tools keep their name. An MCP
+/// tool is spelled in the flavour's MCP form.
+pub fn tool_name(flavor: Flavor, id: &str) -> Cow<'_, str> {
+    let mcp = flavor.tables().mcp_names;
+    if mcp != MCP_CANONICAL
+        && let Some((server, tool)) = MCP_CANONICAL.split(id)
+    {
+        return Cow::Owned(mcp.join(server, tool));
+    }
+    Cow::Borrowed(
+        flavor
+            .tables()
+            .tool_name(id)
+            .or_else(|| Flavor::all().iter().find_map(|f| f.tables().tool_name(id)))
+            .unwrap_or(id),
+    )
 }
 
 /// The canonical id of a tool name in a `flavor` payload: its own dialect's name, else a name
@@ -611,5 +652,39 @@ mod surrogate_tests {
         assert_eq!(fixed(r#"{"a":"\ud83d"#), r#"{"a":"\ufffd"#);
         assert_eq!(fixed(r#"{"a":"\ud8"}"#), r#"{"a":"\ud8"}"#);
         assert_eq!(fixed("\\"), "\\");
+    }
+}
+
+#[cfg(test)]
+mod mcp_tests {
+    use super::*;
+    use crate::dialect::{claude, gemini};
+
+    /// Gemini CLI 0.61.0 (run): the MCP server `probe`'s tool `echo` is `mcp_probe_echo`, with
+    /// `mcp_context` naming both parts. Other agents spell it `mcp__probe__echo`.
+    #[test]
+    fn mcp_tool_names_follow_each_flavour() {
+        let payload = br#"{"session_id": "s", "cwd": "/p", "hook_event_name": "BeforeTool",
+            "timestamp": "2026-12-01T14:57:53.788Z", "tool_name": "mcp_my_server_echo_all",
+            "tool_input": {"text": "hi"},
+            "mcp_context": {"server_name": "my_server", "tool_name": "echo_all"}}"#;
+        let (event, _) = decode_event(payload, gemini::DIALECT).unwrap();
+        assert_eq!(
+            event.tool.as_ref().unwrap().name,
+            "mcp__my_server__echo_all"
+        );
+        assert_eq!(
+            encode_event(&event, claude::FLAVOR)["tool_name"],
+            "mcp__my_server__echo_all"
+        );
+        assert_eq!(
+            encode_event(&event, gemini::FLAVOR)["tool_name"],
+            "mcp_my_server_echo_all"
+        );
+        // Without a context, the server ends at the first separator.
+        let bare = br#"{"session_id": "s", "cwd": "/p", "hook_event_name": "BeforeTool",
+            "tool_name": "mcp_probe_echo", "tool_input": {}}"#;
+        let (event, _) = decode_event(bare, gemini::DIALECT).unwrap();
+        assert_eq!(event.tool.unwrap().name, "mcp__probe__echo");
     }
 }

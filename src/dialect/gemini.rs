@@ -1,0 +1,492 @@
+//! Gemini CLI: `hooks` in `~/.gemini/settings.json` and `.gemini/settings.json`, and an
+//! extension's `hooks/hooks.json`. Every fact here was seen with the real client 0.61.0
+//! (`tests/live_gemini.rs`, `conformance/gemini-facts.md`) unless it says otherwise.
+
+use super::{
+    DetectSpec, Dialect, DialectDef, DisabledHandlers, Flavor, FolderTrust, HostSpec, KeyCase,
+    KillSwitch, MatchOn, McpNames, RouteSpec, Schema, Tables, TimestampForm, TrustRecord,
+};
+use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
+use crate::discover::{Location, Pattern, Root, Scope};
+use crate::model::tool::ids;
+use crate::model::{EventKind, MatcherStyle};
+
+pub static DIALECT: Dialect = Dialect(&DEF);
+pub static FLAVOR: Flavor = Flavor(&TABLES);
+
+pub static TABLES: Tables = Tables {
+    name: "gemini",
+    dialect: Dialect(&DEF),
+    // All 11 fired in `-p` runs. BeforeAgent is the prompt hook (once per prompt, its context
+    // joins the prompt, a block stops the model request); AfterAgent the end of the turn (a
+    // block continues it with the reason, `stop_hook_active` on re-entry); AfterTool also fires
+    // after a failed tool, with `tool_response.error`.
+    events: &[
+        (EventKind::SessionStart, "SessionStart"),
+        (EventKind::SessionEnd, "SessionEnd"),
+        (EventKind::UserPromptSubmit, "BeforeAgent"),
+        (EventKind::Stop, "AfterAgent"),
+        (EventKind::PreToolUse, "BeforeTool"),
+        (EventKind::PostToolUse, "AfterTool"),
+        (EventKind::PreCompact, "PreCompress"),
+        (EventKind::Notification, "Notification"),
+        (EventKind::BeforeModel, "BeforeModel"),
+        (EventKind::AfterModel, "AfterModel"),
+        (EventKind::BeforeToolSelection, "BeforeToolSelection"),
+    ],
+    // The tools a `--yolo` run offered (their names and argument names, run).
+    tools: &[
+        (ids::SHELL, &["run_shell_command"]),
+        (ids::WRITE, &["write_file"]),
+        (ids::EDIT, &["replace"]),
+        (ids::READ, &["read_file"]),
+        (ids::GLOB, &["glob"]),
+        (ids::GREP, &["grep_search"]),
+        (ids::WEB_FETCH, &["web_fetch"]),
+        (ids::WEB_SEARCH, &["google_web_search"]),
+        (ids::TASK, &["invoke_agent"]),
+    ],
+    // Canonical (Claude) argument names → Gemini's, where only the name differs. `file_path`,
+    // `content`, `old_string`, `new_string`, `command`, `pattern`, `prompt`, `query` are the
+    // same; Read's `offset`/`limit` and `start_line`/`end_line` mean different things and are
+    // not renamed.
+    tool_args: &[
+        (ids::SHELL, &[("run_in_background", "is_background")]),
+        (ids::EDIT, &[("replace_all", "allow_multiple")]),
+        (ids::GLOB, &[("path", "dir_path")]),
+        (
+            ids::GREP,
+            &[("path", "dir_path"), ("glob", "include_pattern")],
+        ),
+        (ids::TASK, &[("subagent_type", "agent_name")]),
+    ],
+    // The agent, model and Notification events ignore their matcher (run: a BeforeAgent
+    // matcher `no-such-thing` ran).
+    matcher_targets: &[
+        (EventKind::PreToolUse, MatchOn::ToolName),
+        (EventKind::PostToolUse, MatchOn::ToolName),
+        (EventKind::SessionStart, MatchOn::Field("source")),
+        (EventKind::SessionEnd, MatchOn::Field("reason")),
+        (EventKind::PreCompact, MatchOn::Field("trigger")),
+    ],
+    // Tool matchers: a JavaScript RegExp tested unanchored, case-sensitive; `*`, empty and
+    // absent match all (run).
+    matcher_style: MatcherStyle::UnanchoredRegex,
+    // SessionStart/SessionEnd/PreCompress compare the trimmed matcher with the value exactly
+    // (run: `startup` matched, `start` did not).
+    exact_field_matchers: true,
+    matcher_tries_names_of: &[],
+    // Run: the MCP server `probe`'s tool `echo` is `mcp_probe_echo`; the payload's
+    // `mcp_context` names both parts.
+    mcp_names: McpNames {
+        prefix: "mcp_",
+        separator: "_",
+    },
+    key_case: KeyCase::Snake,
+    // AfterAgent's answer text is Claude Stop's `last_assistant_message`.
+    key_renames: &[("last_assistant_message", "prompt_response")],
+    timestamp: TimestampForm::Iso8601,
+    // 60000 ms (source).
+    default_timeout: [60, 60, 60],
+    project_dir_var: Some("GEMINI_PROJECT_DIR"),
+    // In parallel unless a matching definition says `sequential: true`.
+    parallel: true,
+    first_deny_stops_the_rest: false,
+    handler_types: &["command"],
+    protocol: protocol_rows::PROTOCOL,
+    verified_with: Some("gemini-cli 0.61.0"),
+    matcher_values: &[
+        (EventKind::SessionStart, &["startup", "resume", "clear"]),
+        (
+            EventKind::SessionEnd,
+            &["exit", "clear", "logout", "prompt_input_exit", "other"],
+        ),
+        (EventKind::PreCompact, &["manual", "auto"]),
+    ],
+    handler_key_overrides: &[],
+    // Source: an invalid regex is compared as an exact string.
+    invalid_matcher_effect: Some("Gemini CLI compares it with the tool name as plain text"),
+    tool_codecs: &[],
+    // The top-level keys of every recorded payload (tests/fixtures/recorded/gemini-0.61.0/).
+    payload_keys: &[
+        (
+            EventKind::SessionStart,
+            &[
+                "cwd",
+                "hook_event_name",
+                "session_id",
+                "source",
+                "timestamp",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::SessionEnd,
+            &[
+                "cwd",
+                "hook_event_name",
+                "reason",
+                "session_id",
+                "timestamp",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::UserPromptSubmit,
+            &[
+                "cwd",
+                "hook_event_name",
+                "prompt",
+                "session_id",
+                "timestamp",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::Stop,
+            &[
+                "cwd",
+                "hook_event_name",
+                "prompt",
+                "prompt_response",
+                "session_id",
+                "stop_hook_active",
+                "timestamp",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::PreToolUse,
+            &[
+                "cwd",
+                "hook_event_name",
+                "mcp_context",
+                "original_request_name",
+                "session_id",
+                "timestamp",
+                "tool_input",
+                "tool_name",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::PostToolUse,
+            &[
+                "cwd",
+                "hook_event_name",
+                "mcp_context",
+                "original_request_name",
+                "session_id",
+                "timestamp",
+                "tool_input",
+                "tool_name",
+                "tool_response",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::PreCompact,
+            &[
+                "cwd",
+                "hook_event_name",
+                "session_id",
+                "timestamp",
+                "transcript_path",
+                "trigger",
+            ],
+        ),
+        (
+            EventKind::Notification,
+            &[
+                "cwd",
+                "details",
+                "hook_event_name",
+                "message",
+                "notification_type",
+                "session_id",
+                "timestamp",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::BeforeModel,
+            &[
+                "cwd",
+                "hook_event_name",
+                "llm_request",
+                "session_id",
+                "timestamp",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::AfterModel,
+            &[
+                "cwd",
+                "hook_event_name",
+                "llm_request",
+                "llm_response",
+                "session_id",
+                "timestamp",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::BeforeToolSelection,
+            &[
+                "cwd",
+                "hook_event_name",
+                "llm_request",
+                "session_id",
+                "timestamp",
+                "transcript_path",
+            ],
+        ),
+    ],
+};
+
+/// `settings.json`: a `hooks` object among other settings (`hooksConfig`, `security`, …).
+pub static SETTINGS: DocumentKind = DocumentKind {
+    name: "GeminiSettings",
+    wrapper_optional: false,
+    top_keys: None,
+    session_env: None,
+    frontmatter: false,
+};
+
+pub static DEF: DialectDef = DialectDef {
+    name: "gemini",
+    display: "Gemini",
+    product: "Gemini CLI",
+    flavors: &[Flavor(&TABLES)],
+    config: &CONFIG,
+    // `settings.json` is Claude's file name too: the `.gemini/` folder, Gemini's event names
+    // or `hooksConfig` make a file Gemini's.
+    detect: DetectSpec {
+        dirs: &[".gemini/"],
+        file_names: &[],
+        unmarked: false,
+        sole_event_flavors: &[Flavor(&TABLES)],
+        sole_top_keys: &["hooksConfig"],
+        sole_handler_keys: &[],
+        top_keys: &[],
+        handler_keys: &[],
+        preferred: false,
+    },
+    // Merged in this order (user, project, extensions), each event's arrays concatenated.
+    locations: &[
+        Location {
+            id: "gemini-user",
+            dialect: Dialect(&DEF),
+            scope: Scope::User,
+            root: Root::Home,
+            pattern: Pattern::File(".gemini/settings.json"),
+        },
+        // Read only in a trusted folder (`trustedFolders.json`, GEMINI_CLI_TRUST_WORKSPACE).
+        Location {
+            id: "gemini-project",
+            dialect: Dialect(&DEF),
+            scope: Scope::Project,
+            root: Root::Project,
+            pattern: Pattern::File(".gemini/settings.json"),
+        },
+        Location {
+            id: "gemini-extension",
+            dialect: Dialect(&DEF),
+            scope: Scope::Plugin,
+            root: Root::Home,
+            pattern: Pattern::Sub {
+                dir: ".gemini/extensions",
+                name: "hooks/hooks.json",
+            },
+        },
+    ],
+    // Gemini CLI reads no other agent's hook files.
+    native: &["gemini-user", "gemini-project", "gemini-extension"],
+    // Source: `hooksConfig.enabled: false` runs no hook (the merged settings: project over
+    // user). Its `disabled` list of handler names is not read by hookx.
+    kill_switch: Some(KillSwitch {
+        key: "hooksConfig",
+        inner: Some("enabled"),
+        off: false,
+        locations: &["gemini-user", "gemini-project"],
+    }),
+    // Run: a handler named in `hooksConfig.disabled` (its `name`, else its command) never runs.
+    // No machine-wide policy hooks were looked for: `/etc/gemini-cli/settings.json` (source) is
+    // not read by hookx.
+    managed: None,
+    // Run: an unknown event is skipped and the rest loads; a definition without `hooks` is
+    // discarded (source): never the whole file.
+    malformed_entry_skips_file: &[],
+    disabled_handlers: Some(DisabledHandlers {
+        key: "hooksConfig",
+        inner: "disabled",
+        label_key: "name",
+        locations: &["gemini-user", "gemini-project"],
+    }),
+    host: HostSpec {
+        // With an ISO `timestamp`: Copilot's PascalCase payloads have no `transcript_path`.
+        payload_keys: &["transcript_path"],
+        payload_events: &[
+            EventKind::BeforeModel,
+            EventKind::AfterModel,
+            EventKind::BeforeToolSelection,
+        ],
+        env_markers: &["GEMINI_CWD"],
+    },
+    // No matcher: every tool and every value.
+    route: RouteSpec {
+        matcher: None,
+        grouped: true,
+        command_key: "command",
+        timeout_key: Some("timeout"),
+    },
+    // Source, run: the trust dialog writes `realpath → "TRUST_FOLDER"`; `TRUST_PARENT` trusts
+    // the parent, `DO_NOT_TRUST` distrusts; the longest matching path wins. In `-p` an
+    // untrusted folder is refused (exit 55).
+    folder_trust: Some(FolderTrust {
+        locations: &["gemini-project"],
+        record: TrustRecord::Levels {
+            file: ".gemini/trustedFolders.json",
+            trust_folder: &["TRUST_FOLDER"],
+            trust_parent: &["TRUST_PARENT"],
+        },
+        fix: "trust the folder in Gemini CLI's folder-trust dialog (run `gemini` there once), or \
+              run it with GEMINI_CLI_TRUST_WORKSPACE=true",
+        source: "run 0.61.0 (an untrusted folder in -p exits 55; trustedFolders.json TRUST_FOLDER \
+                 and GEMINI_CLI_TRUST_WORKSPACE trust it); source (TRUST_PARENT, DO_NOT_TRUST, \
+                 the longest path wins)",
+    }),
+    route_trust: None,
+    schema: Schema {
+        file_name: "gemini.schema.json",
+        text: include_str!("../../schemas/gemini.schema.json"),
+    },
+};
+
+static CONFIG: ConfigSpec = ConfigSpec {
+    // `name` and `description` are labels (kept verbatim): `name` replaces the command in
+    // messages and in the de-duplication key.
+    handler_keys: &[
+        ("type", HandlerField::Type),
+        ("command", HandlerField::Command),
+        ("timeout", HandlerField::Timeout),
+        ("env", HandlerField::Env),
+    ],
+    flat_handlers: false,
+    wrapper_optional: false,
+    project_dir_variable: Some("GEMINI_PROJECT_DIR"),
+    provided_env: &[
+        "GEMINI_CWD",
+        "GEMINI_SESSION_ID",
+        "GEMINI_PLANS_DIR",
+        "CLAUDE_PROJECT_DIR",
+    ],
+    // Handlers with the same `name:command` run once per event, across scopes.
+    merges_identical_handlers: true,
+    version: None,
+    install_project: ".gemini/settings.json",
+    install_user: ".gemini/settings.json",
+    hook_dir_var: None,
+    reads_foreign_as: &[],
+    run_keys: RunKeys::NONE,
+    documents: Documents {
+        file: &SETTINGS,
+        plugin: None,
+        frontmatter: None,
+    },
+    plugin_root_var: None,
+    convert_target: ".gemini/settings.json",
+    type_only_on: &[],
+    plugins: None,
+    timeout_millis: true,
+    // Labels (`name` also keys de-duplication and `hooksConfig.disabled`), and a definition's
+    // `sequential` (its event's handlers run one after another; hookx runs them in parallel).
+    kept_keys: &["name", "description", "sequential"],
+};
+
+/// Run-time protocol rows (gemini-facts.md "Answers"), read by `crate::protocol`.
+mod protocol_rows {
+    use crate::model::{Decision, EventKind};
+    use crate::protocol::{
+        AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
+    };
+
+    const HSO: &str = "hookSpecificOutput";
+    const PRE: &[EventKind] = &[EventKind::PreToolUse];
+    /// `decision: block`: BeforeAgent stops the model request, AfterAgent continues the turn
+    /// with the reason, AfterTool gives the model `{"error": REASON}` instead of the result.
+    const BLOCKS: &[EventKind] = &[
+        EventKind::UserPromptSubmit,
+        EventKind::Stop,
+        EventKind::PostToolUse,
+    ];
+    /// `hookSpecificOutput.additionalContext` reaches the model: appended to the tool result
+    /// (AfterTool), to the prompt (BeforeAgent), before the input (SessionStart).
+    const CONTEXT: &[EventKind] = &[
+        EventKind::PostToolUse,
+        EventKind::UserPromptSubmit,
+        EventKind::SessionStart,
+    ];
+
+    pub(super) const PROTOCOL: ProtocolTables = ProtocolTables {
+        event_key: "hook_event_name",
+        event_key_only: None,
+        event_shapes: &[],
+        verbatim_keys: &[],
+        tool_args: ArgsForm::Object,
+        // `tool_response {llmContent, returnDisplay, error?}` is passed on as it is.
+        tool_result_keys: None,
+        mcp_context_key: Some("mcp_context"),
+        // `GEMINI_CWD` is the CLI's working directory, which is the project directory hookx
+        // knows; `GEMINI_PLANS_DIR` (below the CLI's own tmp folder) is not set by hookx.
+        env: &[
+            ("GEMINI_PROJECT_DIR", EnvValue::ProjectDir),
+            ("GEMINI_CWD", EnvValue::ProjectDir),
+            ("GEMINI_SESSION_ID", EnvValue::SessionId),
+            ("CLAUDE_PROJECT_DIR", EnvValue::ProjectDir),
+        ],
+        plain_stdout_context: &[],
+        // Text at exit 2 (any code but 0 and 1) denies BeforeTool, blocks BeforeAgent, makes
+        // AfterAgent continue and AfterTool's result an error (run). Handlers' answers are read
+        // by `exit_codes`; this row tells which events a hook guards (a wrapped entry whose
+        // hookx is missing denies there).
+        exit2: &[
+            (EventKind::PreToolUse, Exit2::Deny),
+            (EventKind::UserPromptSubmit, Exit2::Block),
+            (EventKind::Stop, Exit2::Block),
+            (EventKind::PostToolUse, Exit2::Block),
+        ],
+        exit_codes: ExitCodes::OutputFirst {
+            warning: 1,
+            warning_prefix: "Warning: ",
+        },
+        // A failing or timed-out hook lets the tool run (fail-open, run).
+        failure_denies: &[],
+        fail_closed: &[EventKind::PreToolUse],
+        // `decision` carries both: on BeforeTool it is the permission (`allow`, `deny`, `ask`;
+        // `block` and `approve` read too), elsewhere a block. Read once, as a decision.
+        answer: &[
+            F::new(Slot::Continue, &["continue"], Writes::All),
+            F::new(Slot::StopReason, &["stopReason"], Writes::All),
+            F::new(Slot::SuppressOutput, &["suppressOutput"], Writes::All),
+            F::new(Slot::SystemMessage, &["systemMessage"], Writes::All),
+            F::new(Slot::Decision, &["decision"], Writes::On(BLOCKS)),
+            F::new(Slot::Reason, &["reason"], Writes::On(BLOCKS)),
+            F::new(Slot::Permission, &["decision"], Writes::On(PRE)),
+            F::new(Slot::PermissionReason, &["reason"], Writes::On(PRE)),
+            // Merged (shallow) into the arguments, which are then re-validated.
+            F::new(Slot::UpdatedInput, &[HSO, "tool_input"], Writes::On(PRE)),
+            F::new(
+                Slot::Context,
+                &[HSO, "additionalContext"],
+                Writes::On(CONTEXT),
+            ),
+        ],
+        updated_input_merges: true,
+        answer_event_key: None,
+        permission_values: &[Decision::Allow, Decision::Ask, Decision::Deny],
+        permission_passes: &[],
+        hook_budget: &[],
+    };
+}

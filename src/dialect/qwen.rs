@@ -1,0 +1,531 @@
+//! Qwen Code: `hooks` in `~/.qwen/settings.json` and `<project>/.qwen/settings.json`. Claude's
+//! file shape, events, payload keys and answers, with Qwen's own tool names (Claude's argument
+//! names) and an ISO timestamp. Facts: conformance/qwen-facts.md (run: qwen-code 0.24.4,
+//! `tests/live_qwen.rs`).
+
+use super::{
+    CLAUDE_MATCHER_STYLE, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, MatchOn,
+    RouteSpec, Schema, Tables, TimestampForm,
+};
+use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
+use crate::discover::{Location, Pattern, Root, Scope};
+use crate::model::EventKind;
+use crate::model::tool::ids;
+
+pub static DIALECT: Dialect = Dialect(&DEF);
+pub static FLAVOR: Flavor = Flavor(&TABLES);
+
+pub static TABLES: Tables = Tables {
+    name: "qwen",
+    dialect: Dialect(&DEF),
+    // qwen-code 0.24.4 `HookEventName`, less SessionDelete, TodoCreated and TodoCompleted,
+    // which hookx carries as unknown events (none fires in `-p`).
+    events: &[
+        (EventKind::SessionStart, "SessionStart"),
+        (EventKind::SessionEnd, "SessionEnd"),
+        (EventKind::UserPromptSubmit, "UserPromptSubmit"),
+        (EventKind::UserPromptExpansion, "UserPromptExpansion"),
+        (EventKind::PreToolUse, "PreToolUse"),
+        (EventKind::PermissionRequest, "PermissionRequest"),
+        (EventKind::PermissionDenied, "PermissionDenied"),
+        (EventKind::PostToolUse, "PostToolUse"),
+        (EventKind::PostToolUseFailure, "PostToolUseFailure"),
+        (EventKind::PostToolBatch, "PostToolBatch"),
+        (EventKind::Notification, "Notification"),
+        (EventKind::SubagentStart, "SubagentStart"),
+        (EventKind::SubagentStop, "SubagentStop"),
+        (EventKind::Stop, "Stop"),
+        (EventKind::StopFailure, "StopFailure"),
+        (EventKind::PreCompact, "PreCompact"),
+        (EventKind::PostCompact, "PostCompact"),
+        (EventKind::MessageDisplay, "MessageDisplay"),
+        (EventKind::InstructionsLoaded, "InstructionsLoaded"),
+    ],
+    // The names Qwen sends (run 0.24.4); the second of each is the alias a matcher also
+    // accepts exactly (its `TOOL_NAME_ALIASES`). Claude's names are tried through
+    // `matcher_tries_names_of`.
+    tools: &[
+        (ids::SHELL, &["run_shell_command", "Shell"]),
+        (ids::WRITE, &["write_file", "WriteFile"]),
+        (ids::EDIT, &["edit", "replace"]),
+        (ids::READ, &["read_file", "ReadFile"]),
+        (ids::GLOB, &["glob", "FindFiles"]),
+        (ids::GREP, &["grep_search", "SearchFiles"]),
+        (ids::WEB_FETCH, &["web_fetch"]),
+        (ids::WEB_SEARCH, &["web_search"]),
+        (ids::TASK, &["agent", "task"]),
+        (ids::ASK_USER, &["ask_user_question"]),
+        (ids::NOTEBOOK_EDIT, &["notebook_edit"]),
+        (ids::TODO_WRITE, &["todo_write", "TodoList"]),
+    ],
+    // Run 0.24.4: Claude's argument names (file_path, content, old_string, new_string).
+    tool_args: &[],
+    // qwen-code 0.24.4 `getHookMatcherTarget`; UserPromptSubmit, Stop, MessageDisplay and
+    // PostToolBatch take no matcher.
+    matcher_targets: &[
+        (EventKind::PreToolUse, MatchOn::ToolName),
+        (EventKind::PostToolUse, MatchOn::ToolName),
+        (EventKind::PostToolUseFailure, MatchOn::ToolName),
+        (EventKind::PermissionRequest, MatchOn::ToolName),
+        (EventKind::PermissionDenied, MatchOn::ToolName),
+        (EventKind::SubagentStart, MatchOn::Field("agent_type")),
+        (EventKind::SubagentStop, MatchOn::Field("agent_type")),
+        (EventKind::PreCompact, MatchOn::Field("trigger")),
+        (EventKind::PostCompact, MatchOn::Field("trigger")),
+        (EventKind::SessionStart, MatchOn::Field("source")),
+        (EventKind::SessionEnd, MatchOn::Field("reason")),
+        (EventKind::Notification, MatchOn::Field("notification_type")),
+        (EventKind::StopFailure, MatchOn::Unverified),
+        (EventKind::InstructionsLoaded, MatchOn::Field("file_path")),
+        (EventKind::UserPromptExpansion, MatchOn::Unverified),
+    ],
+    // Run 0.24.4: empty, `*` or `.*` = all; a name or alias exactly; a `|` list of them; else
+    // an unanchored regex on Qwen's own tool name only (`Ba.*` and `^Bash$` never fire,
+    // `run_.*` does). hookx tries the regex on the aliases and Claude's name too: it fires
+    // where Qwen does not for a regex that only an alias meets.
+    matcher_style: CLAUDE_MATCHER_STYLE,
+    exact_field_matchers: false,
+    // Run 0.24.4 tries Claude's MCP spelling, `mcp__server__tool`.
+    mcp_names: super::MCP_CANONICAL,
+    matcher_tries_names_of: &[Flavor(&super::claude::TABLES)],
+    key_case: KeyCase::Snake,
+    key_renames: &[],
+    // Run 0.24.4: `2026-12-02T00:52:33.333Z`.
+    timestamp: TimestampForm::Iso8601,
+    // qwen-code 0.24.4: command 60 s, prompt 30 s (seconds; large values are read as legacy
+    // milliseconds), no agent handlers.
+    default_timeout: [60, 30, 30],
+    project_dir_var: Some("QWEN_PROJECT_DIR"),
+    // Parallel unless a group says `sequential: true`.
+    parallel: true,
+    first_deny_stops_the_rest: false,
+    // `function` handlers are registered from code only.
+    handler_types: &["command", "http", "prompt"],
+    protocol: protocol_rows::PROTOCOL,
+    verified_with: Some("qwen-code 0.24.4"),
+    matcher_values: &[(EventKind::PreCompact, &["manual", "auto"])],
+    handler_key_overrides: &[],
+    invalid_matcher_effect: Some("Qwen Code never fires this hook"),
+    tool_codecs: &[],
+    // Recorded by tests/live_qwen.rs (0.24.4); tests/doctor.rs checks them.
+    payload_keys: &[
+        (
+            EventKind::SessionStart,
+            &[
+                "cwd",
+                "hook_event_name",
+                "model",
+                "permission_mode",
+                "session_id",
+                "source",
+                "timestamp",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::UserPromptSubmit,
+            &[
+                "cwd",
+                "hook_event_name",
+                "permission_mode",
+                "prompt",
+                "prompt_id",
+                "session_id",
+                "submitted_prompt",
+                "timestamp",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::PreToolUse,
+            &[
+                "agent_id",
+                "cwd",
+                "hook_event_name",
+                "permission_mode",
+                "prompt_id",
+                "session_id",
+                "timestamp",
+                "tool_call_id",
+                "tool_input",
+                "tool_name",
+                "tool_use_id",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::PostToolUse,
+            &[
+                "agent_id",
+                "cwd",
+                "duration_ms",
+                "hook_event_name",
+                "permission_mode",
+                "prompt_id",
+                "session_id",
+                "timestamp",
+                "tool_call_id",
+                "tool_input",
+                "tool_name",
+                "tool_response",
+                "tool_use_id",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::PostToolUseFailure,
+            &[
+                "cwd",
+                "duration_ms",
+                "error",
+                "hook_event_name",
+                "is_interrupt",
+                "permission_mode",
+                "prompt_id",
+                "session_id",
+                "timestamp",
+                "tool_call_id",
+                "tool_input",
+                "tool_name",
+                "tool_use_id",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::PostToolBatch,
+            &[
+                "agent_id",
+                "cwd",
+                "hook_event_name",
+                "permission_mode",
+                "prompt_id",
+                "session_id",
+                "timestamp",
+                "tool_calls",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::Notification,
+            &[
+                "cwd",
+                "hook_event_name",
+                "message",
+                "notification_type",
+                "permission_mode",
+                "session_id",
+                "timestamp",
+                "title",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::SubagentStart,
+            &[
+                "agent_id",
+                "agent_type",
+                "cwd",
+                "hook_event_name",
+                "permission_mode",
+                "prompt_id",
+                "session_id",
+                "timestamp",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::SubagentStop,
+            &[
+                "agent_id",
+                "agent_transcript_path",
+                "agent_type",
+                "background_tasks",
+                "crons",
+                "cwd",
+                "hook_event_name",
+                "last_assistant_message",
+                "permission_mode",
+                "prompt_id",
+                "session_id",
+                "stop_hook_active",
+                "timestamp",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::Stop,
+            &[
+                "background_tasks",
+                "context_limit",
+                "context_usage",
+                "crons",
+                "cwd",
+                "hook_event_name",
+                "input_tokens",
+                "last_assistant_message",
+                "permission_mode",
+                "prompt_id",
+                "session_id",
+                "stop_hook_active",
+                "timestamp",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::MessageDisplay,
+            &[
+                "cwd",
+                "displayed_text",
+                "hook_event_name",
+                "is_final",
+                "message_id",
+                "permission_mode",
+                "prompt_id",
+                "session_id",
+                "timestamp",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::InstructionsLoaded,
+            &[
+                "cwd",
+                "file_path",
+                "hook_event_name",
+                "load_reason",
+                "memory_type",
+                "permission_mode",
+                "session_id",
+                "timestamp",
+                "transcript_path",
+            ],
+        ),
+    ],
+};
+
+/// `settings.json`: a `hooks` object among other settings.
+pub static SETTINGS: DocumentKind = DocumentKind {
+    name: "QwenSettings",
+    wrapper_optional: false,
+    top_keys: None,
+    session_env: None,
+    frontmatter: false,
+};
+
+pub static DEF: DialectDef = DialectDef {
+    name: "qwen",
+    display: "Qwen",
+    product: "Qwen Code",
+    flavors: &[Flavor(&TABLES)],
+    config: &CONFIG,
+    detect: DetectSpec {
+        dirs: &[".qwen/"],
+        file_names: &[],
+        // Its files are Claude's shape: only the folder tells them apart.
+        unmarked: false,
+        sole_event_flavors: &[],
+        sole_top_keys: &[],
+        sole_handler_keys: &[],
+        top_keys: &[],
+        handler_keys: &[],
+        preferred: false,
+    },
+    // Run 0.24.4: user and project hooks both run, the project's with no trust step (its
+    // folder-trust feature is off by default).
+    locations: &[
+        Location {
+            id: "qwen-user",
+            dialect: Dialect(&DEF),
+            scope: Scope::User,
+            root: Root::Home,
+            pattern: Pattern::File(".qwen/settings.json"),
+        },
+        Location {
+            id: "qwen-project",
+            dialect: Dialect(&DEF),
+            scope: Scope::Project,
+            root: Root::Project,
+            pattern: Pattern::File(".qwen/settings.json"),
+        },
+    ],
+    native: &["qwen-user", "qwen-project"],
+    kill_switch: None,
+    // qwen-code 0.24.4 also reads system settings hooks (`getSystemHooks`, source): not run,
+    // so not modelled. Its folder-trust feature is off by default (run: project hooks ran with
+    // no trust step).
+    managed: None,
+    folder_trust: None,
+    disabled_handlers: None,
+    malformed_entry_skips_file: &[],
+    // Qwen's payloads are Claude's plus a timestamp; its variables name it.
+    host: HostSpec {
+        payload_keys: &["tool_call_id"],
+        payload_events: &[],
+        env_markers: &["QWEN_PROJECT_DIR"],
+    },
+    route: RouteSpec {
+        matcher: None,
+        grouped: true,
+        command_key: "command",
+        timeout_key: None,
+    },
+    route_trust: None,
+    schema: Schema {
+        file_name: "qwen.schema.json",
+        text: include_str!("../../schemas/qwen.schema.json"),
+    },
+};
+
+static CONFIG: ConfigSpec = ConfigSpec {
+    handler_keys: &[
+        ("type", HandlerField::Type),
+        ("command", HandlerField::Command),
+        ("async", HandlerField::Async),
+        ("prompt", HandlerField::Prompt),
+        ("model", HandlerField::Model),
+        ("timeout", HandlerField::Timeout),
+        ("statusMessage", HandlerField::StatusMessage),
+    ],
+    flat_handlers: false,
+    wrapper_optional: false,
+    timeout_millis: false,
+    kept_keys: &[],
+    // Run 0.24.4: hooks get QWEN_PROJECT_DIR, CLAUDE_PROJECT_DIR and GEMINI_PROJECT_DIR, all
+    // the project: Claude's name keeps a Claude command unchanged both ways.
+    project_dir_variable: Some("CLAUDE_PROJECT_DIR"),
+    provided_env: &[
+        "QWEN_PROJECT_DIR",
+        "GEMINI_PROJECT_DIR",
+        "QWEN_CODE_SESSION_ID",
+    ],
+    // `getHookKey`: identical commands of one event run once.
+    merges_identical_handlers: true,
+    version: None,
+    install_project: ".qwen/settings.json",
+    install_user: ".qwen/settings.json",
+    hook_dir_var: None,
+    reads_foreign_as: &[],
+    // `shell` is parsed (qwen-code 0.24.4 `parseHookMatcher`), not interpreted by hookx.
+    run_keys: RunKeys {
+        shell: Some("shell"),
+        ..RunKeys::NONE
+    },
+    documents: Documents {
+        file: &SETTINGS,
+        plugin: None,
+        frontmatter: None,
+    },
+    plugin_root_var: None,
+    convert_target: ".qwen/settings.json",
+    type_only_on: &[],
+    plugins: None,
+};
+
+/// Run-time protocol rows (conformance/qwen-facts.md), read by `crate::protocol`.
+mod protocol_rows {
+    use crate::model::{Decision, EventKind};
+    use crate::protocol::{
+        AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
+    };
+
+    const HSO: &str = "hookSpecificOutput";
+    const PRE: &[EventKind] = &[EventKind::PreToolUse];
+    const PERM: &[EventKind] = &[EventKind::PermissionRequest];
+    /// Events whose answer takes a top-level `decision: "block"`: Stop (run 0.24.4: the turn
+    /// goes on with the reason as a user message) and Claude's others, except PostToolUse,
+    /// whose block reason never reached the model (run 0.24.4).
+    const BLOCKABLE: &[EventKind] = &[
+        EventKind::UserPromptSubmit,
+        EventKind::Stop,
+        EventKind::SubagentStop,
+    ];
+    /// Run 0.24.4: context reached the model from SessionStart, UserPromptSubmit, PostToolUse
+    /// and PostToolUseFailure (appended to the tool result); not from SubagentStart.
+    const CONTEXT: &[EventKind] = &[
+        EventKind::SessionStart,
+        EventKind::UserPromptSubmit,
+        EventKind::PostToolUse,
+        EventKind::PostToolUseFailure,
+    ];
+
+    pub(super) const PROTOCOL: ProtocolTables = ProtocolTables {
+        mcp_context_key: None,
+        exit_codes: ExitCodes::ByCode,
+        updated_input_merges: false,
+        event_key: "hook_event_name",
+        event_key_only: None,
+        event_shapes: &[],
+        verbatim_keys: &[],
+        tool_args: ArgsForm::Object,
+        tool_result_keys: None,
+        env: &[
+            ("QWEN_PROJECT_DIR", EnvValue::ProjectDir),
+            ("CLAUDE_PROJECT_DIR", EnvValue::ProjectDir),
+            ("GEMINI_PROJECT_DIR", EnvValue::ProjectDir),
+            ("QWEN_CODE_SESSION_ID", EnvValue::SessionId),
+        ],
+        // Run 0.24.4: plain stdout on PreToolUse is ignored; elsewhere not seen yet.
+        plain_stdout_context: &[],
+        // Run 0.24.4: PreToolUse exit 2 denies with stderr as the reason, over any stdout JSON.
+        exit2: &[
+            (EventKind::PreToolUse, Exit2::Deny),
+            (EventKind::UserPromptSubmit, Exit2::Block),
+            (EventKind::Stop, Exit2::Block),
+        ],
+        failure_denies: &[],
+        fail_closed: &[EventKind::PreToolUse, EventKind::PermissionRequest],
+        answer: &[
+            F::new(Slot::Continue, &["continue"], Writes::All),
+            F::new(Slot::StopReason, &["stopReason"], Writes::All),
+            F::new(Slot::SuppressOutput, &["suppressOutput"], Writes::All),
+            F::new(Slot::SystemMessage, &["systemMessage"], Writes::All),
+            F::new(
+                Slot::Permission,
+                &[HSO, "permissionDecision"],
+                Writes::On(PRE),
+            ),
+            F::new(
+                Slot::PermissionReason,
+                &[HSO, "permissionDecisionReason"],
+                Writes::On(PRE),
+            ),
+            // Run 0.24.4: PreToolUse `updatedInput` is ignored (the original command ran).
+            F::new(Slot::UpdatedInput, &[HSO, "updatedInput"], Writes::Never),
+            F::new(
+                Slot::Behavior,
+                &[HSO, "decision", "behavior"],
+                Writes::On(PERM),
+            ),
+            F::new(
+                Slot::BehaviorMessage,
+                &[HSO, "decision", "message"],
+                Writes::On(PERM),
+            ),
+            // qwen-code 0.24.4 reads `interrupt` beside `behavior` (`firePermissionRequestHook`);
+            // no run has fired PermissionRequest (`-p` denies before asking).
+            F::new(
+                Slot::Interrupt,
+                &[HSO, "decision", "interrupt"],
+                Writes::On(PERM),
+            ),
+            F::new(
+                Slot::BehaviorInput,
+                &[HSO, "decision", "updatedInput"],
+                Writes::On(PERM),
+            ),
+            // Run 0.24.4: the legacy PreToolUse `decision: "block"` denies with `reason`.
+            F::new(Slot::Decision, &["decision"], Writes::On(BLOCKABLE)),
+            F::new(Slot::Reason, &["reason"], Writes::On(BLOCKABLE)),
+            F::new(
+                Slot::Context,
+                &[HSO, "additionalContext"],
+                Writes::On(CONTEXT),
+            ),
+        ],
+        answer_event_key: Some((HSO, "hookEventName")),
+        // Run 0.24.4: `ask` in `-p` denies with the reason as the result.
+        permission_values: &[Decision::Allow, Decision::Ask, Decision::Deny],
+        permission_passes: &[],
+        hook_budget: &[],
+    };
+}

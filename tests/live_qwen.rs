@@ -1,0 +1,763 @@
+//! The live conformance suite for Qwen Code 0.24.4: the real client (node 22), driven offline
+//! through a fake OpenAI chat-completions server, with recording hooks registered natively in
+//! user and project settings (ground truth), and with hookx routed in by `hookx install --host
+//! qwen`. See conformance/README.md and conformance/qwen-facts.md.
+
+#[path = "live_qwen/client.rs"]
+mod client;
+mod common;
+#[path = "live_common/recorded.rs"]
+mod recorded;
+// Copilot's fake model speaks the same OpenAI chat-completions API Qwen Code talks to (this
+// suite scripts no failing model call).
+#[allow(dead_code)]
+#[path = "live_copilot/server.rs"]
+mod server;
+
+use client::Sandbox;
+use serde_json::{Value, json};
+use server::{FakeModel, Step};
+
+/// Every hook event of Qwen Code 0.24.4 (its `HookEventName` enum).
+const EVENTS: &[&str] = &[
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PostToolBatch",
+    "Notification",
+    "UserPromptSubmit",
+    "UserPromptExpansion",
+    "SessionStart",
+    "Stop",
+    "MessageDisplay",
+    "SubagentStart",
+    "SubagentStop",
+    "PreCompact",
+    "PostCompact",
+    "SessionEnd",
+    "SessionDelete",
+    "PermissionRequest",
+    "PermissionDenied",
+    "StopFailure",
+    "TodoCreated",
+    "TodoCompleted",
+    "InstructionsLoaded",
+];
+
+/// The events a `-p --yolo` run of the `tools` script fires (the rest need an interactive
+/// session, compaction, todos, slash-command expansion or approvals; SessionEnd does not fire
+/// in `-p`).
+const FIRED: &[&str] = &[
+    "InstructionsLoaded",
+    "SessionStart",
+    "Notification",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PostToolBatch",
+    "SubagentStart",
+    "SubagentStop",
+    "MessageDisplay",
+    "Stop",
+];
+
+fn shell(command: &str) -> (&'static str, Value) {
+    (
+        "run_shell_command",
+        json!({"command": command, "description": "d"}),
+    )
+}
+
+fn scripts(name: &str, project: &str) -> Vec<Step> {
+    let file = format!("{project}/notes.txt");
+    let one = |call| Step::Tools(vec![call]);
+    match name {
+        "tools" => vec![
+            one(shell("echo hello-shell")),
+            one(("write_file", json!({"file_path": file, "content": "one\n"}))),
+            one((
+                "edit",
+                json!({"file_path": file, "old_string": "one", "new_string": "two"}),
+            )),
+            one(("read_file", json!({"file_path": file}))),
+            one((
+                "read_file",
+                json!({"file_path": format!("{project}/missing.txt")}),
+            )),
+            one(("glob", json!({"pattern": "*.txt"}))),
+            one(("grep_search", json!({"pattern": "two"}))),
+            one((
+                "agent",
+                json!({"description": "run one command", "prompt": "SCENARIO:sub run one command",
+                    "subagent_type": "general-purpose", "run_in_background": false}),
+            )),
+            Step::Text("all done"),
+        ],
+        "sub" => vec![one(shell("echo from-subagent")), Step::Text("sub done")],
+        "deny" => DENY_CASES
+            .iter()
+            .map(|case| one(shell(case.0)))
+            .chain([Step::Text("deny done")])
+            .collect(),
+        "routed" => vec![
+            one(shell("echo routed-ok")),
+            one(shell("rm -rf /tmp/hookx-routed-probe")),
+            Step::Text("routed done"),
+        ],
+        _ => vec![Step::Text("unknown scenario")],
+    }
+}
+
+/// PreToolUse (and PostToolUse) answers and what the model got back for the shell call:
+/// (command, hook, stdout, stderr, exit code, expected).
+const DENY_CASES: &[(&str, &str, &str, &str, i32, Expect)] = &[
+    (
+        "echo deny-json",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-DENY"}}"#,
+        "",
+        0,
+        Expect::Blocked("R-DENY"),
+    ),
+    (
+        "echo exit2",
+        "PreToolUse",
+        "",
+        "E-EXIT2",
+        2,
+        Expect::Blocked("E-EXIT2"),
+    ),
+    ("echo exit1", "PreToolUse", "", "E-EXIT1", 1, Expect::Ran),
+    (
+        "echo rewrite",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo rewritten-cmd","description":"d"}}}"#,
+        "",
+        0,
+        Expect::Ran,
+    ),
+    (
+        "echo ask-me",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"R-ASK"}}"#,
+        "",
+        0,
+        Expect::Blocked("R-ASK"),
+    ),
+    (
+        "echo plain0",
+        "PreToolUse",
+        "PLAIN-TEXT",
+        "",
+        0,
+        Expect::Ran,
+    ),
+    (
+        "echo exit2-json",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#,
+        "E-OVER-JSON",
+        2,
+        Expect::Blocked("E-OVER-JSON"),
+    ),
+    (
+        "echo legacy-block",
+        "PreToolUse",
+        r#"{"decision":"block","reason":"R-LEGACY"}"#,
+        "",
+        0,
+        Expect::Blocked("R-LEGACY"),
+    ),
+    (
+        "echo post-ctx",
+        "PostToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"CTX-POST"}}"#,
+        "",
+        0,
+        Expect::RanWith("CTX-POST"),
+    ),
+    (
+        "echo post-block",
+        "PostToolUse",
+        r#"{"decision":"block","reason":"R-POST-BLOCK"}"#,
+        "",
+        0,
+        Expect::Ran,
+    ),
+];
+
+#[derive(Clone, Copy, Debug)]
+enum Expect {
+    /// The tool ran and its plain result went back.
+    Ran,
+    /// The tool ran; its result carries this text.
+    RanWith(&'static str),
+    /// The tool did not run; its error result is exactly this text.
+    Blocked(&'static str),
+}
+
+/// One `{matcher?, hooks: [recorder]}` group.
+fn group(sb: &Sandbox, matcher: Option<&str>, label: &str) -> Value {
+    let mut g = json!({"hooks": [{"type": "command", "command": sb.dumper(label)}]});
+    if let Some(m) = matcher {
+        g["matcher"] = json!(m);
+    }
+    g
+}
+
+/// The `hooks` object with the recorder on every event, labelled `PREFIX` + event.
+fn record_everything(sb: &Sandbox, prefix: &str) -> serde_json::Map<String, Value> {
+    EVENTS
+        .iter()
+        .map(|e| {
+            (
+                e.to_string(),
+                json!([group(sb, None, &format!("{prefix}{e}"))]),
+            )
+        })
+        .collect()
+}
+
+/// What one scenario's run gives to check.
+struct Live {
+    sb: Sandbox,
+    model: FakeModel,
+    out: client::Outcome,
+    dumps: Vec<client::Dump>,
+}
+
+impl Live {
+    fn count(&self, label: &str) -> usize {
+        self.count_with(label, "")
+    }
+
+    /// How many dumps of `label` have `text` in their stdin.
+    fn count_with(&self, label: &str, text: &str) -> usize {
+        self.dumps
+            .iter()
+            .filter(|d| d.label == label && d.raw.contains(text))
+            .count()
+    }
+
+    /// The first dump of `label` whose stdin contains `text`.
+    fn dump(&self, label: &str, text: &str) -> Option<&client::Dump> {
+        self.dumps
+            .iter()
+            .find(|d| d.label == label && d.raw.contains(text))
+    }
+
+    /// The text of the `role:"tool"` message answering the call whose arguments contain `text`.
+    fn tool_result(&self, scenario: &str, text: &str) -> String {
+        for body in self.model.requests_of(scenario) {
+            let messages = body["messages"].as_array().cloned().unwrap_or_default();
+            let id = messages.iter().find_map(|m| {
+                m["tool_calls"].as_array()?.iter().find_map(|c| {
+                    c["function"]["arguments"]
+                        .as_str()?
+                        .contains(text)
+                        .then(|| c["id"].clone())
+                })
+            });
+            let Some(id) = id else { continue };
+            if let Some(reply) = messages
+                .iter()
+                .find(|m| m["role"] == "tool" && m["tool_call_id"] == id)
+            {
+                return match &reply["content"] {
+                    Value::String(s) => s.clone(),
+                    other => other
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|p| p["text"].as_str())
+                        .collect(),
+                };
+            }
+        }
+        panic!("no tool result for a call with {text:?}")
+    }
+
+    /// Every request of the scenario, as one string (to find context and reasons).
+    fn sent(&self, scenario: &str) -> String {
+        self.model
+            .requests_of(scenario)
+            .iter()
+            .map(Value::to_string)
+            .collect()
+    }
+
+    fn keep(&self, name: &str) {
+        if let Some(dir) = std::env::var_os("HOOKX_LIVE_KEEP") {
+            let keep = std::path::Path::new(&dir).join(name);
+            let _ = std::fs::remove_dir_all(&keep);
+            common::copy_tree(&self.sb.root, &keep);
+            let requests = serde_json::to_string_pretty(&self.model.chats()).unwrap();
+            std::fs::write(keep.join("requests.json"), requests).unwrap();
+            std::fs::write(keep.join("stdout.txt"), &self.out.stdout).unwrap();
+            std::fs::write(keep.join("stderr.txt"), &self.out.stderr).unwrap();
+        }
+    }
+}
+
+/// Runs `SCENARIO:<scenario> do the work` with `args` in a sandbox prepared by `setup` (which
+/// may name a folder to put first on PATH), or `None` when the client is missing.
+fn live(
+    scenario: &str,
+    args: &[&str],
+    setup: impl FnOnce(&Sandbox) -> Option<std::path::PathBuf>,
+) -> Option<Live> {
+    let bin = client::binary()?;
+    let sb = Sandbox::new();
+    let path_first = setup(&sb);
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let out = sb.run(
+        &bin,
+        model.port,
+        &format!("SCENARIO:{scenario} do the work"),
+        args,
+        path_first.as_deref(),
+    );
+    let dumps = sb.dumps();
+    let live = Live {
+        sb,
+        model,
+        out,
+        dumps,
+    };
+    live.keep(scenario);
+    Some(live)
+}
+
+/// Soft assertions: every failed check of a client run is reported, not just the first.
+#[derive(Default)]
+struct Checks {
+    failed: Vec<String>,
+}
+
+impl Checks {
+    fn that(&mut self, ok: bool, what: impl Into<String>) {
+        if !ok {
+            self.failed.push(what.into());
+        }
+    }
+
+    fn done(self, scenario: &str) {
+        assert!(
+            self.failed.is_empty(),
+            "{scenario}: {} checks failed:\n{}",
+            self.failed.len(),
+            self.failed.join("\n")
+        );
+    }
+}
+
+/// Ground truth, no hookx: the recorder on all 22 events in user and project settings (the
+/// project's run with no trust step), the tools (shell, write, edit, read, a failing read,
+/// glob, grep, a foreground subagent with its own shell call), and the answers that reach the
+/// model: context from SessionStart, UserPromptSubmit, PostToolUse and PostToolUseFailure; a
+/// Stop block continues the turn with its reason.
+#[test]
+fn ground_truth_tools() {
+    let Some(l) = live("tools", &["--yolo"], |sb| {
+        sb.user_settings(Value::Object(record_everything(sb, "")));
+        sb.project_settings(Value::Object(record_everything(sb, "project-")));
+        let ctx = |e: &str| {
+            format!(
+                r#"{{"hookSpecificOutput":{{"hookEventName":"{e}","additionalContext":"CTX-{e}"}}}}"#
+            )
+        };
+        for e in ["SessionStart", "UserPromptSubmit", "SubagentStart"] {
+            sb.answer(e, "a", "", &ctx(e), "", 0);
+        }
+        sb.answer(
+            "PostToolUse",
+            "a",
+            "hello-shell",
+            &ctx("PostToolUse"),
+            "",
+            0,
+        );
+        sb.answer(
+            "PostToolUseFailure",
+            "a",
+            "",
+            &ctx("PostToolUseFailure"),
+            "",
+            0,
+        );
+        sb.answer(
+            "Stop",
+            "a",
+            r#""stop_hook_active":false"#,
+            r#"{"decision":"block","reason":"R-STOP-GO-ON"}"#,
+            "",
+            0,
+        );
+        None
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    for e in FIRED {
+        for prefix in ["", "project-"] {
+            let label = format!("{prefix}{e}");
+            c.that(l.count(&label) > 0, format!("{label} fired"));
+        }
+    }
+    for e in EVENTS.iter().filter(|e| !FIRED.contains(e)) {
+        c.that(l.count(e) == 0, format!("{e} did not fire in -p"));
+    }
+    // Tool names are Qwen's own, arguments Claude's (file_path, content, old_string, …).
+    for (tool, arg) in [
+        ("run_shell_command", "\"command\":\"echo hello-shell\""),
+        ("write_file", "\"content\":\"one\\n\""),
+        ("edit", "\"old_string\":\"one\""),
+        ("read_file", "notes.txt"),
+        ("glob", "\"pattern\":\"*.txt\""),
+        ("grep_search", "\"pattern\":\"two\""),
+        ("agent", "\"subagent_type\":\"general-purpose\""),
+    ] {
+        let seen = l.dumps.iter().any(|d| {
+            d.label == "PreToolUse" && d.stdin["tool_name"] == tool && d.raw.contains(arg)
+        });
+        c.that(seen, format!("PreToolUse saw {tool} with {arg}"));
+    }
+    c.that(
+        l.count_with("PostToolUseFailure", "missing.txt") == 1,
+        "the failing read fired PostToolUseFailure",
+    );
+    c.that(
+        l.count_with("PreToolUse", "from-subagent") == 1,
+        "the subagent's shell call fired the same PreToolUse hooks",
+    );
+    if let Some(start) = l.dump("SubagentStart", "") {
+        c.that(
+            start.stdin["agent_type"] == "general-purpose",
+            format!("SubagentStart agent_type: {}", start.raw),
+        );
+    }
+    // The common payload: Claude's keys plus an ISO timestamp; hooks run in the project.
+    for d in l
+        .dumps
+        .iter()
+        .filter(|d| EVENTS.contains(&d.label.as_str()))
+    {
+        let s = &d.stdin;
+        c.that(
+            s["hook_event_name"] == d.label.as_str()
+                && s["session_id"].is_string()
+                && s["transcript_path"].is_string()
+                && s["cwd"] == l.sb.project.display().to_string()
+                && s["timestamp"].as_str().is_some_and(|t| t.ends_with('Z')),
+            format!("{} common payload: {}", d.label, d.raw),
+        );
+        c.that(d.cwd == l.sb.project.display().to_string(), "cwd = project");
+        for var in [
+            "QWEN_PROJECT_DIR",
+            "CLAUDE_PROJECT_DIR",
+            "GEMINI_PROJECT_DIR",
+        ] {
+            c.that(
+                d.env.get(var) == Some(&l.sb.project.display().to_string()),
+                format!("{} {var}: {:?}", d.label, d.env.get(var)),
+            );
+        }
+    }
+    // UserPromptSubmit fires before every model turn; after the first, with an empty prompt.
+    let prompts: Vec<&Value> = l
+        .dumps
+        .iter()
+        .filter(|d| d.label == "UserPromptSubmit")
+        .map(|d| &d.stdin["prompt"])
+        .collect();
+    c.that(
+        prompts.len() > 2
+            && prompts[0] == "SCENARIO:tools do the work"
+            && prompts[1..].iter().any(|p| *p == ""),
+        format!("UserPromptSubmit per turn: {prompts:?}"),
+    );
+    let sent = l.sent("tools");
+    for e in ["SessionStart", "UserPromptSubmit"] {
+        c.that(
+            sent.contains(&format!("CTX-{e}")),
+            format!("{e} context reached the model"),
+        );
+    }
+    c.that(
+        l.tool_result("tools", "hello-shell")
+            .ends_with("\n\nCTX-PostToolUse"),
+        "PostToolUse context appended to the tool result",
+    );
+    c.that(
+        l.tool_result("tools", "missing.txt")
+            .ends_with("\n\nCTX-PostToolUseFailure"),
+        "PostToolUseFailure context appended to the failed result",
+    );
+    let sub_sent: String = l
+        .model
+        .requests_of("sub")
+        .iter()
+        .map(Value::to_string)
+        .collect();
+    c.that(
+        !sub_sent.is_empty() && !sub_sent.contains("CTX-SubagentStart"),
+        "SubagentStart context did not reach the subagent (0.24.4)",
+    );
+    // Stop `decision: block`: the reason goes back as a user message and the turn goes on;
+    // the next Stop says `stop_hook_active: true`.
+    let continued = l.model.requests_of("tools").iter().any(|b| {
+        b["messages"]
+            .as_array()
+            .and_then(|m| m.last())
+            .is_some_and(|m| m["role"] == "user" && m.to_string().contains("R-STOP-GO-ON"))
+    });
+    c.that(
+        continued,
+        "Stop block continued with its reason as a user message",
+    );
+    c.that(
+        l.count_with("Stop", r#""stop_hook_active":true"#) >= 1,
+        "Stop re-entry has stop_hook_active: true",
+    );
+    check_recorded("tools", &l);
+    c.done("tools");
+}
+
+/// Ground truth for answers on tool events and for matchers: PreToolUse deny (JSON, exit 2,
+/// exit 2 over JSON, legacy `decision: block`, `ask`), what does not deny (exit 1, plain text,
+/// `updatedInput`, which 0.24.4 ignores), PostToolUse context and block; matchers on Claude
+/// aliases, the Qwen name, regexes and pipe lists.
+#[test]
+fn ground_truth_deny() {
+    const PROBES: &[(&str, &str, bool)] = &[
+        ("Bash", "m-claude-alias", true),
+        ("Shell", "m-qwen-alias", true),
+        ("run_shell_command", "m-native", true),
+        ("run_.*", "m-native-regex", true),
+        ("Read|Bash", "m-list", true),
+        ("*", "m-star", true),
+        ("Ba.*", "m-alias-regex", false),
+        ("^Bash$", "m-anchored-alias", false),
+        ("bash", "m-lowercase", false),
+    ];
+    let Some(l) = live("deny", &["--yolo"], |sb| {
+        let mut user = record_everything(sb, "");
+        for (matcher, label, _) in PROBES {
+            user["PreToolUse"]
+                .as_array_mut()
+                .unwrap()
+                .push(group(sb, Some(matcher), label));
+        }
+        sb.user_settings(Value::Object(user));
+        for (i, (command, hook, stdout, stderr, exit, _)) in DENY_CASES.iter().enumerate() {
+            let when = format!("\"{command}\"");
+            sb.answer(hook, &format!("{i:02}"), &when, stdout, stderr, *exit);
+        }
+        None
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    for (command, _, _, _, _, expect) in DENY_CASES {
+        // The output itself is sometimes reported `(empty)` under load: the exit code counts.
+        let ran =
+            |r: &str| r.starts_with(&format!("Command: {command}\n")) && r.contains("Exit Code: 0");
+        let result = l.tool_result("deny", command);
+        let ok = match expect {
+            Expect::Ran => ran(&result),
+            Expect::RanWith(text) => ran(&result) && result.contains(text),
+            Expect::Blocked(reason) => result == *reason,
+        };
+        c.that(
+            ok,
+            format!("{command}: expected {expect:?}, got {result:?}"),
+        );
+    }
+    let sent = l.sent("deny");
+    for absent in ["rewritten-cmd", "R-POST-BLOCK", "PLAIN-TEXT", "E-EXIT1"] {
+        c.that(
+            !sent.contains(absent),
+            format!("{absent} never reached the model"),
+        );
+    }
+    // A denied call fires no PostToolUse or PostToolUseFailure.
+    c.that(
+        l.count_with("PostToolUse", "deny-json") == 0
+            && l.count_with("PostToolUseFailure", "deny-json") == 0,
+        "no post event after a deny",
+    );
+    let calls = DENY_CASES.len();
+    for (matcher, label, fires) in PROBES {
+        let n = l.count(label);
+        c.that(
+            n == if *fires { calls } else { 0 },
+            format!("matcher {matcher:?}: {n} of {calls} calls (expected to fire: {fires})"),
+        );
+    }
+    check_recorded("deny", &l);
+    c.done("deny");
+}
+
+/// hookx in the loop: `hookx install --host qwen` routes every Qwen event to `hookx run --host
+/// qwen`, which runs a trusted Claude handler (`~/.claude/settings.json`) that denies `rm -rf`
+/// and a Bricks handler that adds context. Each gets its own dialect's payload and
+/// `HOOKX_HOST=qwen`; Qwen's own hooks (the recorder in `.qwen/settings.json`) still run once.
+#[test]
+fn routed_handlers_of_every_dialect() {
+    let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
+    let bin_dir = hookx.parent().unwrap().to_path_buf();
+    let Some(l) = live("routed", &["--yolo"], |sb| {
+        sb.user_settings(json!({}));
+        sb.project_settings(json!({"PreToolUse": [group(sb, Some("Bash"), "native")]}));
+        // A Claude guard in the Claude user file and a Bricks context handler, both trusted.
+        let claude_handler = format!(
+            "tee {root}/claude-last.json > {root}/claude-$(date +%s%N).json; \
+             env > {root}/claude-env.txt; \
+             if grep -q 'rm -rf' {root}/claude-last.json; then echo R-CLAUDE-GUARD >&2; exit 2; fi",
+            root = sb.root.display()
+        );
+        sb.write(
+            "home/.claude/settings.json",
+            &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+                "hooks": [{"type": "command", "command": claude_handler}]}]}})
+            .to_string(),
+        );
+        let bricks_handler = format!(
+            "cat > {root}/bricks-last.json; env > {root}/bricks-env.txt; \
+             echo '{{\"additionalContext\": \"CTX-BRICKS\"}}'",
+            root = sb.root.display()
+        );
+        sb.write(
+            "project/.bricks/hooks.json",
+            &json!({"hooks": {"PostToolUse": [{"matcher": "bash",
+                "hooks": [{"type": "command", "command": bricks_handler}]}]}})
+            .to_string(),
+        );
+        for args in [
+            &["install", "--host", "qwen"][..],
+            &["install", "--host", "qwen", "--scope", "user"],
+            &["trust"],
+        ] {
+            let out = std::process::Command::new(&hookx)
+                .args(args)
+                .current_dir(&sb.project)
+                .env("HOME", &sb.home)
+                .env_remove("HOOKX_HOME")
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "hookx {args:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        Some(bin_dir)
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    let blocked = l.tool_result("routed", "rm -rf");
+    c.that(
+        blocked == "R-CLAUDE-GUARD",
+        format!("the Claude guard denied the Qwen shell call: {blocked:?}"),
+    );
+    let ok = l.tool_result("routed", "routed-ok");
+    c.that(
+        ok.contains("Output: routed-ok") && ok.contains("CTX-BRICKS"),
+        format!("the call ran and the Bricks context reached the model: {ok:?}"),
+    );
+    let claude: Value = serde_json::from_str(
+        &std::fs::read_to_string(l.sb.root.join("claude-last.json")).unwrap_or_default(),
+    )
+    .unwrap_or(Value::Null);
+    c.that(
+        claude["hook_event_name"] == "PreToolUse"
+            && claude["tool_name"] == "Bash"
+            && claude["tool_input"]["command"] == "rm -rf /tmp/hookx-routed-probe",
+        format!("the Claude handler got a Claude payload: {claude}"),
+    );
+    let env = |who: &str| std::fs::read_to_string(l.sb.root.join(format!("{who}-env.txt")));
+    for who in ["claude", "bricks"] {
+        let env = env(who).unwrap_or_default();
+        c.that(
+            env.lines().any(|l| l == "HOOKX_HOST=qwen"),
+            format!("{who} handler told HOOKX_HOST=qwen"),
+        );
+    }
+    let bricks: Value = serde_json::from_str(
+        &std::fs::read_to_string(l.sb.root.join("bricks-last.json")).unwrap_or_default(),
+    )
+    .unwrap_or(Value::Null);
+    c.that(
+        bricks["tool_name"] == "bash",
+        format!("the Bricks handler got a Bricks payload: {bricks}"),
+    );
+    // Qwen's own project hook ran natively, once per shell call (hookx did not run it again).
+    c.that(
+        l.count("native") == 2,
+        format!(
+            "the native Qwen hook ran once per call: {}",
+            l.count("native")
+        ),
+    );
+    c.done("routed");
+}
+
+/// The recording of this suite's payloads (`tests/fixtures/recorded/qwen-0.24.4/`).
+fn recording(sb: &Sandbox) -> recorded::Recording<'static> {
+    let project = sb.project.display().to_string();
+    recorded::Recording {
+        client: "qwen-code",
+        version: client::VERSION,
+        folder: "qwen",
+        host: "qwen",
+        events: EVENTS,
+        // What Qwen Code adds for hooks, less per-process values (launcher pid, model
+        // identity hash, install paths) and what the run gave the client.
+        relevant_env: |key| {
+            (key.starts_with("QWEN_") || key.starts_with("CLAUDE_") || key.starts_with("GEMINI_"))
+                && !client::GIVEN_ENV.contains(&key)
+                && !matches!(
+                    key,
+                    "QWEN_CODE_LAUNCHER_PID"
+                        | "QWEN_CODE_MODEL_IDENTITY"
+                        | "QWEN_CODE_MANAGED_NPM_PIN"
+                        | "QWEN_CODE_CLI"
+                )
+        },
+        // The project path also as Qwen names its data folder (`~/.qwen/projects/-tmp-…`).
+        placeholders: vec![
+            (project.replace('/', "-"), "<project-slug>"),
+            (project, "<project>"),
+            (sb.home.display().to_string(), "<home>"),
+        ],
+    }
+}
+
+/// Records or checks the run's payloads of the user-scope recorders.
+fn check_recorded(scenario: &str, l: &Live) {
+    let seen: Vec<recorded::Seen> = l
+        .dumps
+        .iter()
+        .map(|d| recorded::Seen {
+            label: &d.label,
+            raw: &d.raw,
+            env: &d.env,
+            cwd: &d.cwd,
+        })
+        .collect();
+    recording(&l.sb).check(scenario, &seen);
+}
