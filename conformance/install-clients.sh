@@ -13,6 +13,7 @@ clients=(
   "@anthropic-ai/claude-code@2.1.332 claude-2.1.332 node_modules/@anthropic-ai/claude-code-linux-x64/claude"
   "@github/copilot@1.0.102 copilot-1.0.102 node_modules/@github/copilot-linux-x64/copilot"
   "@google/gemini-cli@0.61.0 gemini-0.61.0 node_modules/@google/gemini-cli/bundle/gemini.js"
+  "@openai/codex@0.171.0 codex-0.171.0 node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"
   "@qwen-code/qwen-code@0.24.4 qwen-0.24.4 node_modules/@qwen-code/qwen-code/cli-entry.js"
   # Qwen Code needs node >= 22 (the system node may be older): the platform package holds
   # the plain executable, so no install script is needed.

@@ -687,7 +687,9 @@ impl Doctor<'_> {
     fn script_of(&self, source: &Source, line: &str) -> Option<PathBuf> {
         let mut vars: Vec<(&str, PathBuf)> = Vec::new();
         for d in Dialect::all() {
-            vars.push((d.config().project_dir_variable, self.ctx.project.clone()));
+            if let Some(v) = d.config().project_dir_variable {
+                vars.push((v, self.ctx.project.clone()));
+            }
             for f in d.flavors() {
                 if let Some(v) = f.tables().project_dir_var {
                     vars.push((v, self.ctx.project.clone()));

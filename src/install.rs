@@ -293,6 +293,12 @@ pub struct Report {
     pub routes: usize,
     /// Whether the file was deleted (uninstall left nothing in it).
     pub deleted: bool,
+    /// The host's review records hookx keeps for its routes ([`crate::dialect::RouteTrust`]):
+    /// the file, and the keys set (install) or removed (uninstall).
+    pub trust_file: Option<PathBuf>,
+    pub trusted: Vec<String>,
+    /// What the user must still do once for project routes to run.
+    pub step: Option<&'static str>,
 }
 
 impl Report {
@@ -337,7 +343,19 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
         true => Vec::new(),
         false => routed_events(&opts.ctx, host, opts.scope),
     };
+    // The host's review file is checked first: routes it could not record would not run.
+    if let Some(trust) = &host.def().route_trust {
+        let file = opts.ctx.home.join(trust.file);
+        if let Ok(text) = std::fs::read_to_string(&file) {
+            (trust.set)(&text, &[]).map_err(|message| Error::Io {
+                path: opts.ctx.display(&file),
+                message: format!("cannot record the review of hookx's routes: {message}"),
+            })?;
+        }
+    }
+    let mut before: Option<String> = None;
     config::write::update(&path, |current| {
+        before = current.map(str::to_string);
         let fresh = fresh_text(host);
         let (mut text, events) = match current {
             None if opts.uninstall => return Ok(Change::Keep),
@@ -380,7 +398,59 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
             false => Change::Keep,
         })
     })?;
+    if let Some(trust) = &host.def().route_trust {
+        record_trust(opts, trust, &path, before.as_deref(), &mut report)?;
+    }
     Ok(report)
+}
+
+/// Keeps the host's review records of hookx's routes in step with the routes: on install, one
+/// per route of the file as written; on uninstall, those of the routes it had.
+fn record_trust(
+    opts: &Options,
+    trust: &crate::dialect::RouteTrust,
+    path: &Path,
+    before: Option<&str>,
+    report: &mut Report,
+) -> Result<(), Error> {
+    let routes_of = |text: Option<&str>| -> Vec<(String, String)> {
+        text.and_then(|t| serde_json::from_str::<Value>(t).ok())
+            .map(|value| (trust.records)(path, &value, &is_hookx_entry))
+            .unwrap_or_default()
+    };
+    let records = match opts.uninstall {
+        true => routes_of(before),
+        false => routes_of(std::fs::read_to_string(path).ok().as_deref()),
+    };
+    let file = opts.ctx.home.join(trust.file);
+    if records.is_empty() && !file.exists() {
+        return Ok(());
+    }
+    let shown = opts.ctx.display(&file);
+    config::write::update(&file, |current| {
+        let text = current.unwrap_or_default();
+        let edited = match opts.uninstall {
+            true => {
+                let keys: Vec<String> = records.iter().map(|(k, _)| k.clone()).collect();
+                (trust.unset)(text, &keys)
+            }
+            false => (trust.set)(text, &records),
+        }
+        .map_err(|message| Error::Io {
+            path: shown.clone(),
+            message: format!("cannot record the review of hookx's routes: {message}"),
+        })?;
+        Ok(match edited == text {
+            true => Change::Keep,
+            false => Change::Write(edited),
+        })
+    })?;
+    report.trust_file = Some(file);
+    report.trusted = records.into_iter().map(|(k, _)| k).collect();
+    if opts.scope == InstallScope::Project && !opts.uninstall {
+        report.step = trust.project_step;
+    }
+    Ok(())
 }
 
 /// The text of a file install creates, before its entries go in.
@@ -697,6 +767,14 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         } else {
             println!("no hookx entries for {host} in {shown}");
         }
+        if let Some(file) = &report.trust_file
+            && !report.trusted.is_empty()
+        {
+            println!(
+                "removed {host}'s review records of those entries from {}",
+                opts.ctx.display(file)
+            );
+        }
         return Ok(0);
     }
     if !report.changed() && report.routes == 0 {
@@ -749,6 +827,18 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
                 trust.fix
             );
         }
+    }
+    if let Some(file) = &report.trust_file {
+        // Exactly what is trusted: each route, by its position and the hash of its entry.
+        println!(
+            "trusted for {host} in {}: the {} hookx entries of {shown} and nothing else ({})",
+            opts.ctx.display(file),
+            report.trusted.len(),
+            report.trusted.join(", ")
+        );
+    }
+    if let Some(step) = report.step {
+        eprintln!("note: {step}");
     }
     if opts.hookx.is_none() && opts.scope == InstallScope::Project && report.changed() {
         eprintln!(

@@ -41,9 +41,9 @@ fn owned() -> Owned {
             config.install_project,
             config.install_user,
             config.convert_target,
-            config.project_dir_variable,
             def.schema.file_name,
         ]);
+        o.within.extend(config.project_dir_variable);
         o.within.extend(config.provided_env);
         o.within.extend(config.hook_dir_var);
         o.within.extend(config.plugin_root_var);

@@ -1,5 +1,5 @@
 //! End to end: the real `hookx` binary between a host agent and a handler written for another
-//! one. Every host (Claude, Copilot camelCase, Copilot PascalCase, Bricks, Gemini, Qwen) sends its own payload
+//! one. Every host (Claude, Copilot camelCase, Copilot PascalCase, Bricks, Gemini, Qwen, Codex) sends its own payload
 //! (the seeds' examples where they fit, `tests/fixtures/e2e/payloads/` otherwise) to a real
 //! shell handler of every flavour (`tests/fixtures/e2e/handlers/`). The handler checks that it
 //! got its own dialect's stdin and environment (plus `HOOKX_HOST`, the agent running it) and
@@ -35,10 +35,11 @@ enum F {
     Bricks,
     Gemini,
     Qwen,
+    Codex,
 }
 use F::*;
 
-const ALL: &[F] = &[Claude, Copilot, Pascal, Bricks, Gemini, Qwen];
+const ALL: &[F] = &[Claude, Copilot, Pascal, Bricks, Gemini, Qwen, Codex];
 
 impl F {
     /// `--as` value, handler script and fixture folder.
@@ -50,6 +51,7 @@ impl F {
             Bricks => "bricks",
             Gemini => "gemini",
             Qwen => "qwen",
+            Codex => "codex",
         }
     }
 
@@ -61,6 +63,7 @@ impl F {
             Bricks => "bricks",
             Gemini => "gemini",
             Qwen => "qwen",
+            Codex => "codex",
         }
     }
 
@@ -87,6 +90,7 @@ impl F {
             (Gemini, Ev::PostToolUse) => "AfterTool",
             (Gemini, Ev::UserPromptSubmit) => "BeforeAgent",
             (Gemini, Ev::Stop) => "AfterAgent",
+            (Codex, Ev::Notification | Ev::PostToolUseFailure) => return None,
             (_, e) => e.pascal(),
         })
     }
@@ -119,6 +123,9 @@ impl F {
             // Qwen Code's own names (run 0.24.4).
             (Qwen, Tool::Edit) => "edit",
             (Qwen, Tool::Bash) => "run_shell_command",
+            // Every edit is a patch (codex-facts.md).
+            (Codex, Tool::Edit | Tool::Write) => "apply_patch",
+            (Codex, Tool::Bash) => "Bash",
         }
     }
 
@@ -135,6 +142,8 @@ impl F {
         match (self, tool) {
             // PascalCase payloads keep Copilot's argument names (run 1.0.102).
             (Copilot | Pascal, Tool::Edit | Tool::Write) => renamed.into(),
+            // A patch is one text.
+            (Codex, Tool::Edit | Tool::Write) => "command".into(),
             _ => canonical.into(),
         }
     }
@@ -180,6 +189,8 @@ impl F {
                 ("GEMINI_PROJECT_DIR", project.display().to_string()),
                 ("QWEN_CODE_SESSION_ID", session.into()),
             ],
+            // Codex sets none (run 0.171.0).
+            Codex => vec![],
         }
     }
 }
@@ -357,6 +368,17 @@ impl Sc {
             (Sc::SessionStart, Copilot) => "payloads/copilot/sessionStart.json",
             (Sc::SessionStart, Pascal) => "payloads/copilot-pascal/SessionStart.json",
             (Sc::SessionStart, Bricks) => "payloads/bricks/SessionStart.json",
+            // Shaped as Codex 0.171.0 sent them (tests/fixtures/recorded/codex-0.171.0/).
+            (Sc::PreEdit, Codex) => "e2e/payloads/codex/PreToolUse-edit.json",
+            (Sc::PreWrite, Codex) => "e2e/payloads/codex/PreToolUse-write.json",
+            (Sc::PreBash, Codex) => "e2e/payloads/codex/PreToolUse-bash.json",
+            (Sc::PostBash, Codex) => "e2e/payloads/codex/PostToolUse-bash.json",
+            (Sc::Prompt, Codex) => "e2e/payloads/codex/UserPromptSubmit.json",
+            (Sc::Stop, Codex) => "e2e/payloads/codex/Stop.json",
+            (Sc::SubagentStart, Codex) => "e2e/payloads/codex/SubagentStart.json",
+            (Sc::Permission, Codex) => "e2e/payloads/codex/PermissionRequest.json",
+            (Sc::SessionStart, Codex) => "e2e/payloads/codex/SessionStart.json",
+            (Sc::Notification | Sc::FailedBash, Codex) => return None,
             (Sc::PreEdit, Gemini) => "e2e/payloads/gemini/BeforeTool-replace.json",
             (Sc::PreWrite, Gemini) => "e2e/payloads/gemini/BeforeTool-write.json",
             (Sc::PreBash, Gemini) => "e2e/payloads/gemini/BeforeTool-shell.json",
@@ -405,8 +427,8 @@ enum Expect {
 #[derive(Clone, Copy, Debug)]
 enum Matcher {
     None,
-    /// Per handler flavour: claude, copilot, copilot-pascal, bricks, gemini, qwen.
-    Per([&'static str; 6]),
+    /// Per handler flavour: claude, copilot, copilot-pascal, bricks, gemini, qwen, codex.
+    Per([&'static str; 7]),
 }
 
 impl Matcher {
@@ -434,6 +456,7 @@ struct Row {
     bricks: Expect,
     gemini: Expect,
     qwen: Expect,
+    codex: Expect,
 }
 
 impl Row {
@@ -448,6 +471,7 @@ impl Row {
                 AsClaude => self.claude,
                 own => own,
             },
+            Codex => self.codex,
         }
     }
 }
@@ -465,28 +489,36 @@ const ROWS: &[Row] = &[
     // --- every handler, answering nothing: what it receives is the point -------------------
     Row { case: "silent on a write", sc: Sc::PreWrite, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
-        gemini: Silent, qwen: AsClaude },
+        gemini: Silent, qwen: AsClaude,
+        codex: Silent },
     Row { case: "silent on a shell call", sc: Sc::PreBash, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
-        gemini: Silent, qwen: AsClaude },
+        gemini: Silent, qwen: AsClaude,
+        codex: Silent },
     Row { case: "silent after a shell call", sc: Sc::PostBash, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
-        gemini: Silent, qwen: AsClaude },
+        gemini: Silent, qwen: AsClaude,
+        codex: Silent },
     Row { case: "silent on a prompt", sc: Sc::Prompt, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
-        gemini: Silent, qwen: AsClaude },
+        gemini: Silent, qwen: AsClaude,
+        codex: Silent },
     Row { case: "silent on stop", sc: Sc::Stop, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
-        gemini: Silent, qwen: AsClaude },
+        gemini: Silent, qwen: AsClaude,
+        codex: Silent },
     Row { case: "silent on subagent start", sc: Sc::SubagentStart, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
-        gemini: NO_EVENT, qwen: AsClaude },
+        gemini: NO_EVENT, qwen: AsClaude,
+        codex: Silent },
     Row { case: "silent on a notification", sc: Sc::Notification, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: NO_EVENT,
-        gemini: Silent, qwen: AsClaude },
+        gemini: Silent, qwen: AsClaude,
+        codex: NO_EVENT },
     Row { case: "silent on session start", sc: Sc::SessionStart, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
-        gemini: Silent, qwen: AsClaude },
+        gemini: Silent, qwen: AsClaude,
+        codex: Silent },
 
     // --- PreToolUse: permission decisions -------------------------------------------------
     Row { case: "allow an edit", sc: Sc::PreEdit, says: "allow", reason: "", handlers: PERMISSION_AND_QWEN, matcher: Matcher::None,
@@ -495,69 +527,80 @@ const ROWS: &[Row] = &[
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"},"permissionDecision":"allow"}"#),
         // Bricks' protocol has no allow: its own flow goes on.
         bricks: Silent,
-        gemini: Json(r#"{"decision":"allow"}"#), qwen: AsClaude },
+        gemini: Json(r#"{"decision":"allow"}"#), qwen: AsClaude,
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#) },
     Row { case: "deny an edit", sc: Sc::PreEdit, says: "deny", reason: "no edits on main ✋ (été)", handlers: ALL, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"},"permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}}"#),
-        gemini: Json(r#"{"decision":"deny","reason":"no edits on main ✋ (été)"}"#), qwen: AsClaude },
+        gemini: Json(r#"{"decision":"deny","reason":"no edits on main ✋ (été)"}"#), qwen: AsClaude,
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}}"#) },
     Row { case: "deny in the dialect's other form", sc: Sc::PreBash, says: "deny-alt", reason: "tests are slow", handlers: &[Claude, Bricks, Gemini, Qwen], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"tests are slow"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"tests are slow"},"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}}"#),
-        gemini: Json(r#"{"decision":"deny","reason":"tests are slow"}"#), qwen: AsClaude },
+        gemini: Json(r#"{"decision":"deny","reason":"tests are slow"}"#), qwen: AsClaude,
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"tests are slow"}}"#) },
     Row { case: "exit 2 denies a shell call", sc: Sc::PreBash, says: "exit2", reason: "npm is banned", handlers: &[Claude, Bricks, Gemini, Qwen], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"},"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
-        gemini: Json(r#"{"decision":"deny","reason":"npm is banned"}"#), qwen: AsClaude },
+        gemini: Json(r#"{"decision":"deny","reason":"npm is banned"}"#), qwen: AsClaude,
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#) },
     // Copilot denies on exit 2 without reading stderr (run 1.0.102).
     Row { case: "a Copilot exit 2 denies without its stderr", sc: Sc::PreBash, says: "exit2", reason: "npm is banned", handlers: &[Copilot, Pascal], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"},"permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}}"#),
-        gemini: Json(r#"{"decision":"deny","reason":"hook exited with code 2"}"#), qwen: AsClaude },
+        gemini: Json(r#"{"decision":"deny","reason":"hook exited with code 2"}"#), qwen: AsClaude,
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}}"#) },
     Row { case: "ask about an edit", sc: Sc::PreEdit, says: "ask", reason: "touches main", handlers: PERMISSION_AND_QWEN, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"touches main"}}"#),
         copilot: Json(r#"{"permissionDecision":"ask","permissionDecisionReason":"touches main"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"touches main"},"permissionDecision":"ask","permissionDecisionReason":"touches main"}"#),
         bricks: Note("cannot ask on PreToolUse"),
-        gemini: Json(r#"{"decision":"ask","reason":"touches main"}"#), qwen: AsClaude },
+        gemini: Json(r#"{"decision":"ask","reason":"touches main"}"#), qwen: AsClaude,
+        codex: Note("cannot ask on PreToolUse") },
     Row { case: "rewrite an edit's input", sc: Sc::PreEdit, says: "update", reason: "", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#),
         copilot: Json(r#"{"permissionDecision":"allow","modifiedArgs":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}},"permissionDecision":"allow","modifiedArgs":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}"#),
         bricks: Note("updated tool input dropped"),
-        gemini: Json(r#"{"decision":"allow","hookSpecificOutput":{"tool_input":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#), qwen: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#, "updated tool input dropped") },
+        gemini: Json(r#"{"decision":"allow","hookSpecificOutput":{"tool_input":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#), qwen: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#, "updated tool input dropped"),
+        codex: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#, "updated tool input dropped") },
 
     // --- matchers, read in the handler's own dialect --------------------------------------
     Row { case: "matcher in the handler's own tool names fires", sc: Sc::PreEdit, says: "deny", reason: "matched", handlers: ALL,
-        matcher: Matcher::Per(["Edit|Write", "edit|create", "Edit|Write", "edit_file|write_file", "replace|write_file", "edit|write_file"]),
+        matcher: Matcher::Per(["Edit|Write", "edit|create", "Edit|Write", "edit_file|write_file", "replace|write_file", "edit|write_file", "apply_patch"]),
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"matched"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"matched"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"matched"},"permissionDecision":"deny","permissionDecisionReason":"matched"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"matched"}}"#),
-        gemini: Json(r#"{"decision":"deny","reason":"matched"}"#), qwen: AsClaude },
+        gemini: Json(r#"{"decision":"deny","reason":"matched"}"#), qwen: AsClaude,
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"matched"}}"#) },
     Row { case: "matcher in another dialect's tool names does not fire", sc: Sc::PreEdit, says: "deny", reason: "wrongly matched", handlers: ALL,
-        matcher: Matcher::Per(["edit", "Edit", "edit_file", "Edit", "Edit", "edit_file"]),
+        matcher: Matcher::Per(["edit", "Edit", "edit_file", "Edit", "Edit", "edit_file", "edit"]),
         claude: NotRun, copilot: NotRun, pascal: NotRun, bricks: NotRun,
-        gemini: NotRun, qwen: AsClaude },
+        gemini: NotRun, qwen: AsClaude,
+        codex: NotRun },
     Row { case: "unanchored regex matcher fires", sc: Sc::PreEdit, says: "deny", reason: "regex", handlers: &[Claude, Bricks, Gemini, Qwen],
-        matcher: Matcher::Per(["di.", "", "", "di.", "rep.a", "di."]),
+        matcher: Matcher::Per(["di.", "", "", "di.", "rep.a", "di.", ""]),
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"regex"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"regex"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"regex"},"permissionDecision":"deny","permissionDecisionReason":"regex"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"regex"}}"#),
-        gemini: Json(r#"{"decision":"deny","reason":"regex"}"#), qwen: AsClaude },
+        gemini: Json(r#"{"decision":"deny","reason":"regex"}"#), qwen: AsClaude,
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"regex"}}"#) },
     // Both Copilot flavours anchor (run 1.0.102, dialects.md §4).
     Row { case: "Copilot regex matcher is anchored", sc: Sc::PreEdit, says: "deny", reason: "wrongly matched", handlers: &[Copilot, Pascal],
-        matcher: Matcher::Per(["", "di.", "di.", "", "", ""]),
+        matcher: Matcher::Per(["", "di.", "di.", "", "", "", ""]),
         claude: NotRun, copilot: NotRun, pascal: NotRun, bricks: NotRun,
-        gemini: NotRun, qwen: AsClaude },
+        gemini: NotRun, qwen: AsClaude,
+        codex: NotRun },
 
     // --- PostToolUse ----------------------------------------------------------------------
     Row { case: "context after a shell call", sc: Sc::PostBash, says: "context", reason: "lint is clean", handlers: &[Claude, Bricks, Gemini, Qwen], matcher: Matcher::None,
@@ -566,20 +609,23 @@ const ROWS: &[Row] = &[
         copilot: Json(r#"{"additionalContext":"lint is clean"}"#),
         pascal: Json(r#"{"additionalContext":"lint is clean"}"#),
         bricks: Json(r#"{"additionalContext":"lint is clean"}"#),
-        gemini: Json(r#"{"hookSpecificOutput":{"additionalContext":"lint is clean"}}"#), qwen: AsClaude },
+        gemini: Json(r#"{"hookSpecificOutput":{"additionalContext":"lint is clean"}}"#), qwen: AsClaude,
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint is clean"}}"#) },
     Row { case: "exit 2 after a shell call feeds stderr to the model", sc: Sc::PostBash, says: "exit2", reason: "2 tests failed", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"2 tests failed"}}"#),
         copilot: Json(r#"{"additionalContext":"2 tests failed"}"#),
         pascal: Json(r#"{"additionalContext":"2 tests failed"}"#),
         bricks: Json(r#"{"additionalContext":"2 tests failed"}"#),
-        gemini: Json(r#"{"hookSpecificOutput":{"additionalContext":"2 tests failed"}}"#), qwen: AsClaude },
+        gemini: Json(r#"{"hookSpecificOutput":{"additionalContext":"2 tests failed"}}"#), qwen: AsClaude,
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"2 tests failed"}}"#) },
     Row { case: "block after a shell call", sc: Sc::PostBash, says: "block", reason: "fix the tests", handlers: &[Claude, Gemini], matcher: Matcher::None,
         claude: Json(r#"{"decision":"block","reason":"fix the tests"}"#),
         // The call cannot be undone; the reason still reaches the model.
         copilot: Json(r#"{"additionalContext":"fix the tests"}"#),
         pascal: Json(r#"{"additionalContext":"fix the tests"}"#),
         bricks: Json(r#"{"additionalContext":"fix the tests"}"#),
-        gemini: Json(r#"{"decision":"block","reason":"fix the tests"}"#), qwen: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"fix the tests"}}"#) },
+        gemini: Json(r#"{"decision":"block","reason":"fix the tests"}"#), qwen: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"fix the tests"}}"#),
+        codex: Json(r#"{"decision":"block","reason":"fix the tests"}"#) },
 
     // --- PostToolUseFailure (Bricks has none) ----------------------------------------------
     Row { case: "context after a failed call", sc: Sc::FailedBash, says: "context", reason: "run cargo test -- --nocapture", handlers: &[Claude, Qwen], matcher: Matcher::None,
@@ -588,13 +634,15 @@ const ROWS: &[Row] = &[
         copilot: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
         pascal: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
         bricks: NO_EVENT,
-        gemini: NO_EVENT, qwen: AsClaude },
+        gemini: NO_EVENT, qwen: AsClaude,
+        codex: NO_EVENT },
     Row { case: "exit 2 after a failed call is guidance", sc: Sc::FailedBash, says: "exit2", reason: "run cargo test -- --nocapture", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUseFailure","additionalContext":"run cargo test -- --nocapture"}}"#),
         copilot: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
         pascal: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
         bricks: NO_EVENT,
-        gemini: NO_EVENT, qwen: AsClaude },
+        gemini: NO_EVENT, qwen: AsClaude,
+        codex: NO_EVENT },
 
     // --- UserPromptSubmit -----------------------------------------------------------------
     Row { case: "block a prompt", sc: Sc::Prompt, says: "block", reason: "no secrets in prompts", handlers: &[Claude, Bricks, Gemini], matcher: Matcher::None,
@@ -603,24 +651,28 @@ const ROWS: &[Row] = &[
         copilot: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         pascal: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         bricks: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
-        gemini: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#), qwen: AsClaude },
+        gemini: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#), qwen: AsClaude,
+        codex: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#) },
     Row { case: "exit 2 blocks a prompt", sc: Sc::Prompt, says: "exit2", reason: "no secrets in prompts", handlers: &[Claude, Bricks, Gemini], matcher: Matcher::None,
         claude: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         // `decision: "block"` refuses the prompt (run 1.0.102).
         copilot: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         pascal: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         bricks: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
-        gemini: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#), qwen: AsClaude },
+        gemini: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#), qwen: AsClaude,
+        codex: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#) },
     Row { case: "exit 2 on a prompt is only an error for Copilot", sc: Sc::Prompt, says: "exit2", reason: "oops", handlers: &[Copilot, Pascal], matcher: Matcher::None,
         claude: Note("exited with code 2: oops"), copilot: Note("exited with code 2: oops"),
         pascal: Note("exited with code 2: oops"), bricks: Note("exited with code 2: oops"),
-        gemini: Note("exited with code 2: oops"), qwen: AsClaude },
+        gemini: Note("exited with code 2: oops"), qwen: AsClaude,
+        codex: Note("exited with code 2: oops") },
     Row { case: "plain stdout on a prompt is context", sc: Sc::Prompt, says: "plain", reason: "the repo uses tabs", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"the repo uses tabs"}}"#),
         copilot: Json(r#"{"additionalContext":"the repo uses tabs"}"#),
         pascal: Json(r#"{"additionalContext":"the repo uses tabs"}"#),
         bricks: Note("additional context dropped"),
-        gemini: Json(r#"{"hookSpecificOutput":{"additionalContext":"the repo uses tabs"}}"#), qwen: AsClaude },
+        gemini: Json(r#"{"hookSpecificOutput":{"additionalContext":"the repo uses tabs"}}"#), qwen: AsClaude,
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"the repo uses tabs"}}"#) },
 
     // --- Stop -----------------------------------------------------------------------------
     Row { case: "block stopping", sc: Sc::Stop, says: "block", reason: "tests are red", handlers: PERMISSION_AND_QWEN, matcher: Matcher::None,
@@ -628,13 +680,15 @@ const ROWS: &[Row] = &[
         copilot: Json(r#"{"decision":"block","reason":"tests are red"}"#),
         pascal: Json(r#"{"decision":"block","reason":"tests are red"}"#),
         bricks: Note("cannot block Stop"),
-        gemini: Json(r#"{"decision":"block","reason":"tests are red"}"#), qwen: AsClaude },
+        gemini: Json(r#"{"decision":"block","reason":"tests are red"}"#), qwen: AsClaude,
+        codex: Json(r#"{"decision":"block","reason":"tests are red"}"#) },
     Row { case: "continue false stops the agent", sc: Sc::Stop, says: "stop", reason: "budget spent", handlers: &[Claude, Gemini], matcher: Matcher::None,
         claude: Json(r#"{"continue":false,"stopReason":"budget spent"}"#),
         copilot: Note("cannot be told to stop: budget spent"),
         pascal: Json(r#"{"continue":false,"stopReason":"budget spent"}"#),
         bricks: Note("cannot be told to stop: budget spent"),
-        gemini: Json(r#"{"continue":false,"stopReason":"budget spent"}"#), qwen: AsClaude },
+        gemini: Json(r#"{"continue":false,"stopReason":"budget spent"}"#), qwen: AsClaude,
+        codex: Note("cannot be told to stop: budget spent") },
 
     // --- SubagentStart --------------------------------------------------------------------
     Row { case: "context for a subagent", sc: Sc::SubagentStart, says: "context", reason: "read STYLE.md", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
@@ -642,7 +696,8 @@ const ROWS: &[Row] = &[
         copilot: Json(r#"{"additionalContext":"read STYLE.md"}"#),
         pascal: Json(r#"{"additionalContext":"read STYLE.md"}"#),
         bricks: Note("additional context dropped"),
-        gemini: NO_EVENT, qwen: Note("additional context dropped") },
+        gemini: NO_EVENT, qwen: Note("additional context dropped"),
+        codex: Note("additional context dropped") },
 
     // --- PermissionRequest (Bricks has none) ----------------------------------------------
     Row { case: "deny a permission request", sc: Sc::Permission, says: "behavior-deny", reason: "not in CI", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
@@ -650,7 +705,8 @@ const ROWS: &[Row] = &[
         copilot: Json(r#"{"behavior":"deny","message":"not in CI"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not in CI"}},"behavior":"deny","message":"not in CI"}"#),
         bricks: NO_EVENT,
-        gemini: NO_EVENT, qwen: AsClaude },
+        gemini: NO_EVENT, qwen: AsClaude,
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not in CI"}}}"#) },
     // claude-code 2.1.332 (live suite): exit 2 on PermissionRequest is a non-blocking error;
     // the host's own permission flow goes on.
     Row { case: "Claude exit 2 on a permission request is a non-blocking error", sc: Sc::Permission, says: "exit2", reason: "not in CI", handlers: &[Claude], matcher: Matcher::None,
@@ -658,20 +714,23 @@ const ROWS: &[Row] = &[
         copilot: Note("hook exited with code 2: not in CI"),
         pascal: Note("hook exited with code 2: not in CI"),
         bricks: NO_EVENT,
-        gemini: NO_EVENT, qwen: AsClaude },
+        gemini: NO_EVENT, qwen: AsClaude,
+        codex: Note("hook exited with code 2: not in CI") },
     // Copilot reads stdout, not stderr, at exit 2 on permissionRequest.
     Row { case: "Copilot exit 2 denies a permission request", sc: Sc::Permission, says: "exit2", reason: "not in CI", handlers: &[Copilot, Pascal], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}}}"#),
         copilot: Json(r#"{"behavior":"deny"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}},"behavior":"deny"}"#),
         bricks: NO_EVENT,
-        gemini: NO_EVENT, qwen: AsClaude },
+        gemini: NO_EVENT, qwen: AsClaude,
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}}}"#) },
     Row { case: "allow a permission request with new input", sc: Sc::Permission, says: "behavior-update", reason: "", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"npm ci"}}}}"#),
         copilot: JsonNote(r#"{"behavior":"allow"}"#, "updated tool input dropped"),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"npm ci"}}},"behavior":"allow"}"#),
         bricks: NO_EVENT,
-        gemini: NO_EVENT, qwen: AsClaude },
+        gemini: NO_EVENT, qwen: AsClaude,
+        codex: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#, "updated tool input dropped") },
 
     // --- Notification, SessionStart, messages ---------------------------------------------
     Row { case: "context on a notification", sc: Sc::Notification, says: "context", reason: "user is away", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
@@ -679,33 +738,38 @@ const ROWS: &[Row] = &[
         copilot: Json(r#"{"additionalContext":"user is away"}"#),
         pascal: Json(r#"{"additionalContext":"user is away"}"#),
         bricks: NO_EVENT,
-        gemini: Note("additional context dropped"), qwen: Note("additional context dropped") },
+        gemini: Note("additional context dropped"), qwen: Note("additional context dropped"),
+        codex: NO_EVENT },
     Row { case: "plain stdout at session start is context", sc: Sc::SessionStart, says: "plain", reason: "main is frozen", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"main is frozen"}}"#),
         // sessionStart's top-level additionalContext reaches the model (run 1.0.102).
         copilot: Json(r#"{"additionalContext":"main is frozen"}"#),
         pascal: Json(r#"{"additionalContext":"main is frozen"}"#),
         bricks: Note("additional context dropped"),
-        gemini: Json(r#"{"hookSpecificOutput":{"additionalContext":"main is frozen"}}"#), qwen: AsClaude },
+        gemini: Json(r#"{"hookSpecificOutput":{"additionalContext":"main is frozen"}}"#), qwen: AsClaude,
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"main is frozen"}}"#) },
     Row { case: "system message for the user", sc: Sc::Stop, says: "system-message", reason: "3 files changed", handlers: &[Claude, Gemini], matcher: Matcher::None,
         claude: Json(r#"{"systemMessage":"3 files changed"}"#),
         copilot: Note("3 files changed"),
         pascal: Json(r#"{"systemMessage":"3 files changed"}"#),
         bricks: Note("3 files changed"),
-        gemini: Json(r#"{"systemMessage":"3 files changed"}"#), qwen: AsClaude },
+        gemini: Json(r#"{"systemMessage":"3 files changed"}"#), qwen: AsClaude,
+        codex: Note("3 files changed") },
     // --- Gemini's own answer rules (gemini-facts.md, run 0.61.0) -----------------------------
     Row { case: "a Gemini JSON answer counts at any exit code", sc: Sc::PreBash, says: "deny-exit2", reason: "npm is banned", handlers: &[Gemini], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"},"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
-        gemini: Json(r#"{"decision":"deny","reason":"npm is banned"}"#), qwen: AsClaude },
+        gemini: Json(r#"{"decision":"deny","reason":"npm is banned"}"#), qwen: AsClaude,
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#) },
     Row { case: "plain stdout from a Gemini hook is a system message", sc: Sc::Stop, says: "plain", reason: "3 files changed", handlers: &[Gemini], matcher: Matcher::None,
         claude: Json(r#"{"systemMessage":"3 files changed"}"#),
         copilot: Note("3 files changed"),
         pascal: Json(r#"{"systemMessage":"3 files changed"}"#),
         bricks: Note("3 files changed"),
-        gemini: Json(r#"{"systemMessage":"3 files changed"}"#), qwen: AsClaude },
+        gemini: Json(r#"{"systemMessage":"3 files changed"}"#), qwen: AsClaude,
+        codex: Note("3 files changed") },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -875,7 +939,7 @@ fn hook_file(f: F, event: &str, matcher: Option<&str>, command: &str) -> (&'stat
         group.insert("matcher".into(), m.into());
     }
     match f {
-        Claude | Bricks | Qwen => {
+        Claude | Bricks | Qwen | Codex => {
             group.insert(
                 "hooks".into(),
                 json!([{"type": "command", "command": command}]),
@@ -883,6 +947,7 @@ fn hook_file(f: F, event: &str, matcher: Option<&str>, command: &str) -> (&'stat
             let file = match f {
                 Claude => ".claude/settings.json",
                 Qwen => ".qwen/settings.json",
+                Codex => ".codex/hooks.json",
                 _ => ".bricks/hooks.json",
             };
             (file, json!({"hooks": {event: [group]}}))
@@ -1018,7 +1083,7 @@ fn check_stdin(sc: Sc, host: F, handler: F, stdin: &str) -> Vec<String> {
     // The timestamp.
     let ts = obj.get("timestamp");
     let ts_ok = match handler {
-        Claude | Bricks => ts.is_none(),
+        Claude | Bricks | Codex => ts.is_none(),
         Copilot => ts
             .and_then(Value::as_i64)
             .is_some_and(|ms| ms > 1_600_000_000_000),
@@ -1081,12 +1146,33 @@ fn check_stdin(sc: Sc, host: F, handler: F, stdin: &str) -> Vec<String> {
                     handler.tool(tool)
                 ));
             }
-            let want: Map<String, Value> = canonical
-                .as_object()
-                .unwrap()
-                .iter()
-                .map(|(k, v)| (handler.arg(tool, k), v.clone()))
-                .collect();
+            let want: Map<String, Value> = match (handler, tool) {
+                // The patch Codex would send for the scenario's edit or write.
+                (Codex, Tool::Edit | Tool::Write) => {
+                    let path = canonical["file_path"].as_str().unwrap_or_default();
+                    let body = match tool {
+                        Tool::Edit => format!(
+                            "*** Update File: {path}\n@@\n-{}\n+{}\n",
+                            canonical["old_string"].as_str().unwrap_or_default(),
+                            canonical["new_string"].as_str().unwrap_or_default()
+                        ),
+                        _ => format!(
+                            "*** Add File: {path}\n+{}",
+                            canonical["content"].as_str().unwrap_or_default()
+                        ),
+                    };
+                    let patch = format!("*** Begin Patch\n{body}*** End Patch\n");
+                    [("command".to_string(), Value::String(patch))]
+                        .into_iter()
+                        .collect()
+                }
+                _ => canonical
+                    .as_object()
+                    .unwrap()
+                    .iter()
+                    .map(|(k, v)| (handler.arg(tool, k), v.clone()))
+                    .collect(),
+            };
             let args = match (handler, obj.get(&args_key)) {
                 // Copilot camelCase: an object since 1.0.x (run 1.0.102; a JSON string before).
                 (_, Some(v @ Value::Object(_))) => Some(v.clone()),
@@ -1117,7 +1203,11 @@ fn check_stdin(sc: Sc, host: F, handler: F, stdin: &str) -> Vec<String> {
             Pascal => result.is_some_and(|r| {
                 r.get("result_type").is_some() && r.get("text_result_for_llm").is_some()
             }),
-            Claude | Bricks | Gemini | Qwen => result.is_some_and(Value::is_object),
+            // Codex sends the output text: a raw response is passed on as it came.
+            Claude | Bricks | Gemini | Qwen => {
+                result.is_some_and(|r| r.is_object() || host == Codex && r.is_string())
+            }
+            Codex => result.is_some_and(|r| r.is_object() || r.is_string()),
         };
         if !ok {
             bad.push(format!(
@@ -1221,6 +1311,11 @@ fn bricks_host_runs_every_handler_flavour() {
 #[test]
 fn gemini_host_runs_every_handler_flavour() {
     run_matrix(Gemini, Via::Exec);
+}
+
+#[test]
+fn codex_host_runs_every_handler_flavour() {
+    run_matrix(Codex, Via::Exec);
 }
 
 #[test]

@@ -681,3 +681,99 @@ fn a_new_file_gets_the_umask_mode_and_an_old_one_keeps_its_own() {
     assert!(p.read(".github/hooks/hookx.json").contains(HOOKX));
     assert_eq!(mode(&copilot), 0o640);
 }
+
+/// Codex runs only the handlers its review trusted by hash: install writes one
+/// `[hooks.state."FILE:event:group:handler"] trusted_hash` table per route it adds to
+/// `.codex/hooks.json`, keeps every other line of `~/.codex/config.toml`, says exactly what it
+/// trusted and the one step left (a trusted project); re-running changes nothing; uninstall
+/// takes out the routes and their records and nothing else.
+#[test]
+fn codex_routes_come_with_their_trust_records() {
+    let p = Project::new();
+    let config = "# my settings\nmodel = \"o3\"\n\n[hooks.state.\"/elsewhere/hooks.json:stop:0:0\"]\ntrusted_hash = \"sha256:kept\"\n";
+    common::write(&p.home, ".codex/config.toml", config);
+    let user_hook = json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+        "hooks": [{"type": "command", "command": "./mine.sh"}]}]}});
+    p.write(".codex/hooks.json", &user_hook.to_string());
+    let out = p
+        .hookx(&["install", "--host", "codex", "--hookx", HOOKX])
+        .success();
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    let hooks_path = p.project.join(".codex/hooks.json");
+    let hooks: Value =
+        serde_json::from_str(&std::fs::read_to_string(&hooks_path).unwrap()).unwrap();
+    let records = hookx::dialect::codex::trust::records(&hooks_path, &hooks, &is_hookx_entry);
+    assert!(!records.is_empty(), "{stdout}");
+    // The user's own handler is not trusted by hookx: only the routes.
+    assert!(
+        records
+            .iter()
+            .all(|(k, _)| !k.contains(":pre_tool_use:0:0"))
+    );
+    assert_eq!(
+        hooks["hooks"]["PreToolUse"][0],
+        user_hook["hooks"]["PreToolUse"][0]
+    );
+    let written = std::fs::read_to_string(p.home.join(".codex/config.toml")).unwrap();
+    assert!(written.starts_with(config), "{written}");
+    for (key, hash) in &records {
+        let table = format!(
+            "[hooks.state.{}]\ntrusted_hash = {}\n",
+            json!(key),
+            json!(hash)
+        );
+        assert!(written.contains(&table), "{table} in {written}");
+        assert!(stdout.contains(key.as_str()), "{stdout}");
+    }
+    assert!(
+        stdout.contains(&format!("the {} hookx entries", records.len())),
+        "{stdout}"
+    );
+    assert!(stderr.contains("codex exec --trust"), "{stderr}");
+    // Again: nothing changes.
+    p.hookx(&["install", "--host", "codex", "--hookx", HOOKX])
+        .success();
+    assert_eq!(
+        std::fs::read_to_string(p.home.join(".codex/config.toml")).unwrap(),
+        written
+    );
+    // Uninstall: the routes and their records go, the rest stays.
+    p.hookx(&["install", "--host", "codex", "--uninstall"])
+        .success();
+    let hooks: Value =
+        serde_json::from_str(&std::fs::read_to_string(&hooks_path).unwrap()).unwrap();
+    assert_eq!(hooks, user_hook);
+    let after = std::fs::read_to_string(p.home.join(".codex/config.toml")).unwrap();
+    assert_eq!(after.trim_end(), config.trim_end(), "{after}");
+}
+
+/// A Codex config.toml hookx cannot edit is refused with its position before anything is
+/// written.
+#[test]
+fn codex_trust_refuses_a_config_that_is_not_toml() {
+    let p = Project::new();
+    let bad = "model = \"o3\"\n[hooks\n";
+    common::write(&p.home, ".codex/config.toml", bad);
+    let hooks =
+        json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "./x"}]}]}})
+            .to_string();
+    p.write(".codex/hooks.json", &hooks);
+    let out = p
+        .hookx(&["install", "--host", "codex", "--hookx", HOOKX])
+        .failure();
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(
+        stderr.contains(".codex/config.toml") && stderr.contains("line 2"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(p.home.join(".codex/config.toml")).unwrap(),
+        bad
+    );
+    // Nor are routes written that Codex would skip.
+    assert_eq!(
+        std::fs::read_to_string(p.project.join(".codex/hooks.json")).unwrap(),
+        hooks
+    );
+}

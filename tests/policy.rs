@@ -36,7 +36,7 @@ fn assert_denies(flavor: Flavor, kind: &EventKind, ran: &Ran) {
         .unwrap_or_else(|e| panic!("{flavor:?} {kind}: stdout is not JSON ({e}): {ran:?}"));
     let permission = *kind == EventKind::PermissionRequest;
     let denied = match flavor.name() {
-        "claude" | "copilot-pascal" | "qwen" if permission => {
+        "claude" | "copilot-pascal" | "qwen" | "codex" if permission => {
             &v["hookSpecificOutput"]["decision"]["behavior"]
         }
         "copilot" if permission => &v["behavior"],

@@ -8,7 +8,7 @@
 mod common;
 
 use hookx::dialect::{Dialect, Flavor};
-use hookx::dialect::{bricks, claude, copilot, cursor, gemini, qwen};
+use hookx::dialect::{bricks, claude, codex, copilot, cursor, gemini, qwen};
 use hookx::protocol::decode_event_as;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -192,6 +192,11 @@ impl World {
             ".cursor/hooks.json",
             &json!({"version": 1, "hooks": cursor_events}).to_string(),
         );
+        common::write(
+            &home,
+            ".codex/hooks.json",
+            &json!({"hooks": grouped(codex::FLAVOR)}).to_string(),
+        );
         common::hookx_at(&project, &home, &["trust"]).success();
         let mut placed = vec![
             (copilot::FLAVOR, "copilot-project"),
@@ -200,6 +205,7 @@ impl World {
             (claude::FLAVOR, "claude-user"),
             (gemini::FLAVOR, "gemini-project"),
             (qwen::FLAVOR, "qwen-user"),
+            (codex::FLAVOR, "codex-user"),
         ];
         placed.extend(cursor::DIALECT.flavors().map(|f| (f, "cursor-project")));
         World {

@@ -55,9 +55,9 @@ pub struct ConfigSpec {
     pub flat_handlers: bool,
     /// Whether events may sit at the top level without the `hooks` wrapper.
     pub wrapper_optional: bool,
-    /// The variable a command uses for the project directory (`PWD` where the agent sets none
-    /// but runs hooks from the project root).
-    pub project_dir_variable: &'static str,
+    /// The variable a command uses for the project directory; `None` where the agent sets none
+    /// but runs hooks from the project root (a converted command then says `$PWD`).
+    pub project_dir_variable: Option<&'static str>,
     /// Other environment variables the agent sets for hooks, which commands may reference.
     pub provided_env: &'static [&'static str],
     /// Whether the agent runs a handler once when several files (or groups with the same

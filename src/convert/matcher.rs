@@ -415,17 +415,46 @@ fn rename_tools(
     problems: &mut Vec<String>,
 ) -> Vec<String> {
     let mut out = Vec::new();
-    // A set beside the list: a 100 000-name matcher was quadratic here (issue 9).
+    // Sets beside the list: a 100 000-name matcher was quadratic here (issue 9).
     let mut seen = std::collections::HashSet::new();
+    let source_ids: std::collections::HashSet<&str> = names
+        .iter()
+        .flat_map(|n| from.tables().matcher_canonical_tools(n))
+        .collect();
     for name in names {
-        let id = from.tables().matcher_canonical_tool(name);
-        match to.tables().tool_name(id) {
-            Some(target) if seen.insert(target.to_string()) => out.push(target.to_string()),
-            Some(_) => {}
-            None => problems.push(format!(
+        let targets: Vec<&str> = from
+            .tables()
+            .matcher_canonical_tools(name)
+            .into_iter()
+            .filter_map(|id| to.tables().tool_name(id))
+            .collect();
+        if targets.is_empty() {
+            problems.push(format!(
                 "tool `{name}` has no {} equivalent; it is dropped from the matcher",
                 to.dialect()
-            )),
+            ));
+        }
+        for target in targets {
+            if !seen.insert(target.to_string()) {
+                continue;
+            }
+            // A target name that stands for more tools (Codex's `apply_patch`) widens the rule.
+            let wider: Vec<&str> = to
+                .tables()
+                .matcher_canonical_tools(target)
+                .into_iter()
+                .filter(|id| !source_ids.contains(id))
+                .filter_map(|id| from.tables().tool_name(id))
+                .collect();
+            if !wider.is_empty() {
+                let wider: Vec<String> = wider.iter().map(|w| format!("`{w}`")).collect();
+                problems.push(format!(
+                    "`{target}` also stands for {} in {}; the converted matcher fires for it too",
+                    wider.join(", "),
+                    to.dialect()
+                ));
+            }
+            out.push(target.to_string());
         }
     }
     out

@@ -961,17 +961,17 @@ impl Converter<'_> {
     ) -> String {
         let (from_spec, to_spec) = (from.dialect().config(), to.dialect().config());
         let mut line = line.to_string();
-        if from_spec.project_dir_variable != crate::dialect::NO_PROJECT_DIR_VARIABLE {
+        if let Some(from_var) = from_spec.project_dir_variable {
             line = replace_variable(
                 &line,
-                from_spec.project_dir_variable,
-                to_spec.project_dir_variable,
+                from_var,
+                to_spec.project_dir_variable.unwrap_or("PWD"),
             );
         }
         for var in from_spec.provided_env {
             // The target's own project variable (Copilot and Gemini also set Claude's) is set.
             if !to_spec.provided_env.contains(var)
-                && *var != to_spec.project_dir_variable
+                && Some(*var) != to_spec.project_dir_variable
                 && references_variable(&line, var)
             {
                 self.lose(

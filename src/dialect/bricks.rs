@@ -75,6 +75,7 @@ pub static TABLES: Tables = Tables {
     tool_scope: super::ToolScope::Any,
     // No runnable client: no payload was ever recorded.
     payload_keys: &[],
+    tool_codecs: &[],
 };
 
 /// `hooks.json`, with or without the `hooks` wrapper.
@@ -139,6 +140,7 @@ pub static DEF: DialectDef = DialectDef {
         command_key: "command",
         timeout_key: Some("timeout"),
     },
+    route_trust: None,
     schema: Schema {
         file_name: "bricks.schema.json",
         text: include_str!("../../schemas/bricks.schema.json"),
@@ -153,7 +155,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     ],
     flat_handlers: false,
     wrapper_optional: true,
-    project_dir_variable: "BRICKS_PROJECT_DIR",
+    project_dir_variable: Some("BRICKS_PROJECT_DIR"),
     provided_env: &["BRICKS_SESSION_ID", "BRICKS_HOOK_EVENT"],
     merges_identical_handlers: true,
     version: None,

@@ -307,6 +307,7 @@ pub static TABLES: Tables = Tables {
             ],
         ),
     ],
+    tool_codecs: &[],
 };
 
 /// `settings.json` / `settings.local.json`: a `hooks` object among other settings.
@@ -505,6 +506,7 @@ pub static DEF: DialectDef = DialectDef {
         command_key: "command",
         timeout_key: None,
     },
+    route_trust: None,
     schema: Schema {
         file_name: "claude.schema.json",
         text: include_str!("../../schemas/claude.schema.json"),
@@ -525,7 +527,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     flat_handlers: false,
     // Plugin hooks.json files in the wild put events at the top level.
     wrapper_optional: true,
-    project_dir_variable: "CLAUDE_PROJECT_DIR",
+    project_dir_variable: Some("CLAUDE_PROJECT_DIR"),
     provided_env: &[
         "CLAUDE_PLUGIN_ROOT",
         "CLAUDE_ENV_FILE",

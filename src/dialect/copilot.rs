@@ -261,6 +261,7 @@ pub static TABLES: Tables = Tables {
             ],
         ),
     ],
+    tool_codecs: &[],
 };
 
 /// PascalCase events (VS Code-compatible): snake_case payload with an ISO timestamp, Claude
@@ -487,6 +488,7 @@ pub static PASCAL_TABLES: Tables = Tables {
             ],
         ),
     ],
+    tool_codecs: &[],
 };
 
 /// `{"version": 1, "hooks": …}`.
@@ -639,6 +641,7 @@ pub static DEF: DialectDef = DialectDef {
         command_key: "bash",
         timeout_key: Some("timeoutSec"),
     },
+    route_trust: None,
     schema: Schema {
         file_name: "copilot.schema.json",
         text: include_str!("../../schemas/copilot.schema.json"),
@@ -665,7 +668,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     wrapper_optional: false,
     // Run 1.0.102: hooks get COPILOT_PROJECT_DIR and CLAUDE_PROJECT_DIR (the repository root,
     // also when the handler's `cwd` moves it elsewhere) and COPILOT_HOOK_DIR.
-    project_dir_variable: "COPILOT_PROJECT_DIR",
+    project_dir_variable: Some("COPILOT_PROJECT_DIR"),
     provided_env: &[
         "CLAUDE_PLUGIN_ROOT",
         "COPILOT_CLI",

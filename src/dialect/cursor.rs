@@ -74,6 +74,7 @@ macro_rules! cursor_tables {
             handler_key_overrides: &[],
             invalid_matcher_effect: None,
             tool_scope: $scope,
+            tool_codecs: &[],
             // No runnable client: no payload was ever recorded.
             payload_keys: &[],
         }
@@ -165,7 +166,7 @@ pub static EDIT_TABLES: Tables = cursor_tables! {
     matcher_tries: &[],
     key_renames: &[SESSION],
     matcher_values: &[],
-    protocol: protocol_rows::category(ArgsForm::TopLevel(&["file_path"])),
+    protocol: protocol_rows::category(ArgsForm::TopLevel(&["file_path", "edits"])),
     tool_scope: ToolScope::Only(&[ids::EDIT, ids::WRITE, ids::MULTI_EDIT]),
 };
 
@@ -265,6 +266,7 @@ pub static DEF: DialectDef = DialectDef {
     managed: None,
     folder_trust: None,
     disabled_handlers: None,
+    route_trust: None,
     malformed_entry_skips_file: &[],
     host: HostSpec {
         payload_keys: &["conversation_id", "generation_id", "workspace_roots"],
@@ -297,7 +299,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     timeout_millis: false,
     kept_keys: &[],
     // No variable documented; "command paths are relative to the .cursor/hooks.json file".
-    project_dir_variable: super::NO_PROJECT_DIR_VARIABLE,
+    project_dir_variable: None,
     provided_env: &[],
     merges_identical_handlers: false,
     version: Some(1),

@@ -38,8 +38,37 @@ pub struct DialectDef {
     pub malformed_entry_skips_file: &'static [EventKind],
     pub host: HostSpec,
     pub route: RouteSpec,
+    /// For an agent that runs only the handlers its user reviewed: how `hookx install` records
+    /// that review of the routes it writes.
+    pub route_trust: Option<RouteTrust>,
     pub schema: Schema,
 }
+
+/// The review records `hookx install` keeps in an agent's own config for its routes (Codex:
+/// `[hooks.state."FILE:event:group:handler"] trusted_hash` in `~/.codex/config.toml`).
+pub struct RouteTrust {
+    /// The agent's file, below the home, that holds the records.
+    pub file: &'static str,
+    /// The (key, value) records of the handlers of the hook file at `path` (its JSON value)
+    /// whose command `is_route` accepts.
+    pub records: RouteRecords,
+    /// The file's text with these records set, or why hookx cannot edit it.
+    pub set: fn(text: &str, records: &[Record]) -> Result<String, String>,
+    /// The file's text without the records of these keys.
+    pub unset: fn(text: &str, keys: &[String]) -> Result<String, String>,
+    /// What the user must still do once for project routes to run, if anything.
+    pub project_step: Option<&'static str>,
+}
+
+/// One review record: its key and value.
+pub type Record = (String, String);
+
+/// See [`RouteTrust::records`].
+pub type RouteRecords = fn(
+    path: &std::path::Path,
+    hook_file: &serde_json::Value,
+    is_route: &dyn Fn(&str) -> bool,
+) -> Vec<Record>;
 
 /// How a file is told to be this agent's when `--from` is not given (`crate::config::detect`).
 pub struct DetectSpec {

@@ -107,6 +107,7 @@ pub static TABLES: Tables = Tables {
     handler_key_overrides: &[],
     // Source: an invalid regex is compared as an exact string.
     invalid_matcher_effect: Some("Gemini CLI compares it with the tool name as plain text"),
+    tool_codecs: &[],
     // The top-level keys of every recorded payload (tests/fixtures/recorded/gemini-0.61.0/).
     payload_keys: &[
         (
@@ -357,6 +358,7 @@ pub static DEF: DialectDef = DialectDef {
                  and GEMINI_CLI_TRUST_WORKSPACE trust it); source (TRUST_PARENT, DO_NOT_TRUST, \
                  the longest path wins)",
     }),
+    route_trust: None,
     schema: Schema {
         file_name: "gemini.schema.json",
         text: include_str!("../../schemas/gemini.schema.json"),
@@ -375,7 +377,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     flat_handlers: false,
     wrapper_optional: false,
     implied_type: None,
-    project_dir_variable: "GEMINI_PROJECT_DIR",
+    project_dir_variable: Some("GEMINI_PROJECT_DIR"),
     provided_env: &[
         "GEMINI_CWD",
         "GEMINI_SESSION_ID",

@@ -24,6 +24,7 @@
 
 pub mod bricks;
 pub mod claude;
+pub mod codex;
 pub mod copilot;
 pub mod cursor;
 mod def;
@@ -34,16 +35,13 @@ pub mod vscode;
 pub use crate::config::spec::ConfigSpec;
 pub use def::{
     DetectSpec, DialectDef, DisabledHandlers, FolderTrust, HostSpec, KillSwitch, ManagedSpec,
-    RouteSpec, Schema, TrustRecord,
+    RouteRecords, RouteSpec, RouteTrust, Schema, TrustRecord,
 };
 
 use crate::model::tool::{ids, is_mcp};
 use crate::model::{EventKind, HandlerKind, MatcherForm, MatcherStyle};
 use serde::Serialize;
 use std::sync::OnceLock;
-
-/// The `project_dir_variable` of an agent that sets none but runs hooks from the project root.
-pub const NO_PROJECT_DIR_VARIABLE: &str = "PWD";
 
 /// Every dialect, in the order discovery, listings and `--help` show them.
 pub static DIALECTS: &[Dialect] = &[
@@ -54,6 +52,7 @@ pub static DIALECTS: &[Dialect] = &[
     Dialect(&qwen::DEF),
     Dialect(&cursor::DEF),
     Dialect(&vscode::DEF),
+    Dialect(&codex::DEF),
 ];
 
 /// A config-file dialect: a handle on its [`DialectDef`]. Equal by name, ordered as registered.
@@ -389,6 +388,26 @@ pub struct Tables {
     /// there; events never recorded are absent. `tests/doctor.rs` checks it against the
     /// recordings.
     pub payload_keys: &'static [(EventKind, &'static [&'static str])],
+    /// Tools whose call is no renaming of a canonical one (Codex's `apply_patch`: every edit,
+    /// its paths inside a patch text), with the functions that translate them.
+    pub tool_codecs: &'static [ToolCodec],
+}
+
+/// A [`ToolCodec`]'s decoder: the canonical tool id and input of a call with this input;
+/// `cwd` makes relative paths absolute. `None`: no canonical tool says it.
+pub type ToolDecoder =
+    fn(input: &serde_json::Value, cwd: Option<&str>) -> Option<(&'static str, serde_json::Value)>;
+
+/// One tool of a flavour that stands for several canonical tools, told apart by its input.
+pub struct ToolCodec {
+    /// The flavour's tool name.
+    pub name: &'static str,
+    /// The canonical tools it stands for.
+    pub ids: &'static [&'static str],
+    /// The call keeps the flavour's name when it gives `None`.
+    pub decode: ToolDecoder,
+    /// The flavour's input for a canonical call of one of `ids` (canonical input).
+    pub encode: fn(id: &str, input: &serde_json::Value) -> Option<serde_json::Value>,
 }
 
 /// Which tool calls a flavour's tool events fire for.
@@ -481,23 +500,36 @@ impl Tables {
     /// flavour's spelling): that name, its aliases in this table, then its counterparts in
     /// [`Tables::matcher_tries_names_of`].
     pub fn matcher_tool_names<'a>(&self, own_name: &'a str) -> Vec<&'a str> {
-        let id = self.canonical_tool(own_name);
+        // A name that stands for several tools (Codex's `apply_patch`) tries each one's names.
+        let mut ids: Vec<&str> = self
+            .tools
+            .iter()
+            .filter(|(_, names)| names.contains(&own_name))
+            .map(|(id, _)| *id)
+            .collect();
+        if ids.is_empty() {
+            ids.push(self.canonical_tool(own_name));
+        }
         let mut names = vec![own_name];
         // The other names this flavour's table lists for the tool are matcher aliases: a
         // Claude `Task` rule fires on the `Agent` tool (claude-code 2.1.332 run,
         // tests/live_claude_doctor.rs).
-        if let Some((_, aliases)) = self.tools.iter().find(|(i, _)| *i == id) {
-            for alias in *aliases {
-                if !names.contains(alias) {
-                    names.push(alias);
+        for id in &ids {
+            if let Some((_, aliases)) = self.tools.iter().find(|(i, _)| i == id) {
+                for alias in *aliases {
+                    if !names.contains(alias) {
+                        names.push(alias);
+                    }
                 }
             }
         }
         for flavor in self.matcher_tries_names_of {
-            if let Some(name) = flavor.tables().tool_name(id)
-                && !names.contains(&name)
-            {
-                names.push(name);
+            for id in &ids {
+                if let Some(name) = flavor.tables().tool_name(id)
+                    && !names.contains(&name)
+                {
+                    names.push(name);
+                }
             }
         }
         names
@@ -509,6 +541,23 @@ impl Tables {
         self.matcher_tables()
             .find(|t| t.all_tool_names().any(|n| n == name))
             .map_or(name, |t| t.canonical_tool(name))
+    }
+
+    /// Every canonical tool a name in a matcher of this flavour stands for: each one where the
+    /// flavour gives several tools that name (Codex's `apply_patch`), else the one
+    /// [`Tables::matcher_canonical_tool`] gives.
+    pub fn matcher_canonical_tools<'a>(&self, name: &'a str) -> Vec<&'a str> {
+        let own: Vec<&str> = self
+            .tools
+            .iter()
+            .filter(|(_, names)| names.contains(&name))
+            .map(|(id, _)| *id)
+            .collect();
+        if own.len() > 1 {
+            own
+        } else {
+            vec![self.matcher_canonical_tool(name)]
+        }
     }
 
     /// Whether `name` is a tool name a tool matcher of this flavour can meet.

@@ -107,6 +107,7 @@ pub static TABLES: Tables = Tables {
     matcher_values: &[(EventKind::PreCompact, &["manual", "auto"])],
     handler_key_overrides: &[],
     invalid_matcher_effect: Some("Qwen Code never fires this hook"),
+    tool_codecs: &[],
     // Recorded by tests/live_qwen.rs (0.24.4); tests/doctor.rs checks them.
     payload_keys: &[
         (
@@ -369,6 +370,7 @@ pub static DEF: DialectDef = DialectDef {
         command_key: "command",
         timeout_key: None,
     },
+    route_trust: None,
     schema: Schema {
         file_name: "qwen.schema.json",
         text: include_str!("../../schemas/qwen.schema.json"),
@@ -392,7 +394,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     kept_keys: &[],
     // Run 0.24.4: hooks get QWEN_PROJECT_DIR, CLAUDE_PROJECT_DIR and GEMINI_PROJECT_DIR, all
     // the project: Claude's name keeps a Claude command unchanged both ways.
-    project_dir_variable: "CLAUDE_PROJECT_DIR",
+    project_dir_variable: Some("CLAUDE_PROJECT_DIR"),
     provided_env: &[
         "QWEN_PROJECT_DIR",
         "GEMINI_PROJECT_DIR",

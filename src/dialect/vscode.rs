@@ -76,6 +76,7 @@ pub static TABLES: Tables = Tables {
     handler_key_overrides: &[],
     invalid_matcher_effect: None,
     tool_scope: ToolScope::Any,
+    tool_codecs: &[],
     // No runnable client: no payload was ever recorded.
     payload_keys: &[],
 };
@@ -123,6 +124,7 @@ pub static DEF: DialectDef = DialectDef {
     managed: None,
     folder_trust: None,
     disabled_handlers: None,
+    route_trust: None,
     malformed_entry_skips_file: &[],
     host: HostSpec {
         // Its event key; `sessionId` is Copilot's too.
@@ -162,7 +164,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     timeout_millis: false,
     kept_keys: &[],
     // No variable documented; `cwd` is "relative to repository root".
-    project_dir_variable: super::NO_PROJECT_DIR_VARIABLE,
+    project_dir_variable: None,
     provided_env: &[],
     merges_identical_handlers: false,
     version: None,

@@ -61,6 +61,13 @@ pub enum EventKind {
     AfterAgentResponse,
     /// After a thinking block.
     AfterAgentThought,
+    // Codex CLI only (conformance/codex-facts.md, run 0.171.0).
+    /// Before and after each model request (`request_id`, `attempt_number`; after: `status`,
+    /// `token_usage`).
+    PreModelRequest,
+    PostModelRequest,
+    /// A turn was interrupted.
+    Interrupt,
     /// An event hookx does not know, under the name it was written with. Carried through
     /// unchanged within its dialect and reported when converting to another.
     Other(String),
@@ -68,7 +75,7 @@ pub enum EventKind {
 
 impl EventKind {
     /// Every known event, in the order of dialects.md §3.
-    pub const KNOWN: [EventKind; 43] = [
+    pub const KNOWN: [EventKind; 46] = [
         EventKind::SessionStart,
         EventKind::SessionEnd,
         EventKind::UserPromptSubmit,
@@ -112,6 +119,9 @@ impl EventKind {
         EventKind::BeforeToolSelection,
         EventKind::AfterAgentResponse,
         EventKind::AfterAgentThought,
+        EventKind::PreModelRequest,
+        EventKind::PostModelRequest,
+        EventKind::Interrupt,
     ];
 
     /// The canonical name, used in reports and in `--event` arguments.
@@ -160,6 +170,9 @@ impl EventKind {
             EventKind::BeforeToolSelection => "BeforeToolSelection",
             EventKind::AfterAgentResponse => "AfterAgentResponse",
             EventKind::AfterAgentThought => "AfterAgentThought",
+            EventKind::PreModelRequest => "PreModelRequest",
+            EventKind::PostModelRequest => "PostModelRequest",
+            EventKind::Interrupt => "Interrupt",
             EventKind::Other(name) => name,
         }
     }

@@ -181,8 +181,12 @@ pub fn encode_answer(host: Flavor, event: &Event, outcome: &Outcome) -> HostAnsw
                 }
                 if d == Decision::Deny {
                     w.set_str(Slot::BehaviorMessage, &reason);
-                    if outcome.interrupt {
-                        w.set(Slot::Interrupt, true.into());
+                    if outcome.interrupt && !w.set(Slot::Interrupt, true.into()) {
+                        notes.push(format!(
+                            "hookx: interrupt dropped: {} cannot stop the agent from {}",
+                            host.name(),
+                            w.event_name
+                        ));
                     }
                 }
                 if d == Decision::Allow

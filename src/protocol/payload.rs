@@ -160,6 +160,22 @@ pub fn decode_event_as(
         fields.extend(top_level_args);
     }
     let tool = match tool_name {
+        Some(Value::String(name)) if t.tool_codecs.iter().any(|c| c.name == name) => {
+            // One tool for several canonical ones: its input says which (or none: it keeps
+            // its own name).
+            let codec = t.tool_codecs.iter().find(|c| c.name == name);
+            let input = tool_input
+                .map(|v| decode_args(p.tool_args, v))
+                .unwrap_or(Value::Null);
+            let cwd = fields.get("cwd").and_then(Value::as_str);
+            Some(match codec.and_then(|c| (c.decode)(&input, cwd)) {
+                Some((id, input)) => ToolCall {
+                    name: id.to_string(),
+                    input,
+                },
+                None => ToolCall { name, input },
+            })
+        }
         Some(Value::String(name)) => {
             let id =
                 mcp_id(t, &name, &fields).unwrap_or_else(|| tool_id(flavor, &name).to_string());
@@ -489,6 +505,16 @@ fn mcp_id(t: &Tables, name: &str, fields: &Map<String, Value>) -> Option<String>
 fn encode_tool(event: &Event, flavor: Flavor, out: &mut Map<String, Value>) {
     let Some(tool) = &event.tool else { return };
     let t = flavor.tables();
+    let coded = t
+        .tool_codecs
+        .iter()
+        .filter(|c| c.ids.contains(&tool.name.as_str()))
+        .find_map(|c| Some((c.name, (c.encode)(&tool.name, &tool.input)?)));
+    if let Some((name, input)) = coded {
+        out.insert(native_key(t, TOOL_NAME), Value::String(name.to_string()));
+        out.insert(native_key(t, TOOL_INPUT), input);
+        return;
+    }
     let args = args_from_canonical(flavor, Some(&tool.name), &tool.input);
     if let ArgsForm::TopLevel(_) = t.protocol.tool_args {
         // The event is the tool: its arguments sit at the top level, no name is sent.

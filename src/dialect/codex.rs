@@ -1,0 +1,1016 @@
+//! Codex CLI: `~/.codex/hooks.json` and `<project>/.codex/hooks.json` (Claude's file shape), a
+//! trust entry per handler in `~/.codex/config.toml`, and `apply_patch` for every edit. Facts:
+//! `conformance/codex-facts.md` (Codex CLI 0.171.0, run).
+
+use super::{
+    DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, MatchOn, RouteSpec, RouteTrust,
+    Schema, Tables, TimestampForm, ToolCodec,
+};
+use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
+use crate::discover::{Location, Pattern, Root, Scope};
+use crate::model::tool::ids;
+use crate::model::{EventKind, MatcherStyle};
+use serde_json::{Value, json};
+
+pub static DIALECT: Dialect = Dialect(&DEF);
+pub static FLAVOR: Flavor = Flavor(&TABLES);
+
+/// The tool every edit arrives as: `{"command": PATCH}`.
+const APPLY_PATCH: &str = "apply_patch";
+
+pub static TABLES: Tables = Tables {
+    name: "codex",
+    dialect: Dialect(&DEF),
+    // The app-server protocol's `HookEventName` of 0.171.0; every one fired (run).
+    events: &[
+        (EventKind::SessionStart, "SessionStart"),
+        (EventKind::SessionEnd, "SessionEnd"),
+        (EventKind::UserPromptSubmit, "UserPromptSubmit"),
+        (EventKind::PreModelRequest, "PreModelRequest"),
+        (EventKind::PostModelRequest, "PostModelRequest"),
+        (EventKind::PreToolUse, "PreToolUse"),
+        (EventKind::PermissionRequest, "PermissionRequest"),
+        (EventKind::PostToolUse, "PostToolUse"),
+        (EventKind::PreCompact, "PreCompact"),
+        (EventKind::PostCompact, "PostCompact"),
+        (EventKind::SubagentStart, "SubagentStart"),
+        (EventKind::SubagentStop, "SubagentStop"),
+        (EventKind::Stop, "Stop"),
+        (EventKind::Interrupt, "Interrupt"),
+    ],
+    // `exec_command` reaches hooks as `Bash {command}`; every patch as `apply_patch`, which
+    // [`PATCH_CODEC`] turns into a write, an edit or several edits (run).
+    tools: &[
+        (ids::SHELL, &["Bash"]),
+        (ids::EDIT, &[APPLY_PATCH]),
+        (ids::WRITE, &[APPLY_PATCH]),
+        (ids::MULTI_EDIT, &[APPLY_PATCH]),
+    ],
+    tool_args: &[],
+    // Matchers on other events are dropped (list); what SessionEnd, PostCompact and subagent
+    // matchers filter on no run has shown.
+    matcher_targets: &[
+        (EventKind::PreToolUse, MatchOn::ToolName),
+        (EventKind::PostToolUse, MatchOn::ToolName),
+        (EventKind::PermissionRequest, MatchOn::ToolName),
+        (EventKind::SessionStart, MatchOn::Field("source")),
+        (EventKind::SessionEnd, MatchOn::Unverified),
+        (EventKind::PreCompact, MatchOn::Field("trigger")),
+        (EventKind::PostCompact, MatchOn::Unverified),
+        (EventKind::SubagentStart, MatchOn::Unverified),
+        (EventKind::SubagentStop, MatchOn::Unverified),
+    ],
+    // Exact lists of letters, digits, `_` and `|`, else unanchored regexes (run).
+    matcher_style: MatcherStyle::ListOrRegex {
+        list_extra: "",
+        separators: "",
+    },
+    tool_scope: super::ToolScope::Any,
+    exact_field_matchers: false,
+    // A patch also answers to `Edit` and `Write` (run).
+    matcher_tries_names_of: &[super::claude::FLAVOR],
+    mcp_names: super::MCP_CANONICAL,
+    key_case: KeyCase::Snake,
+    key_renames: &[],
+    timestamp: TimestampForm::None,
+    // Prompt and agent handlers are skipped (list): only the command default applies.
+    default_timeout: [600, 600, 600],
+    project_dir_var: None,
+    parallel: true,
+    first_deny_stops_the_rest: false,
+    handler_types: &["command"],
+    protocol: protocol_rows::PROTOCOL,
+    verified_with: Some("codex 0.171.0"),
+    matcher_values: &[],
+    handler_key_overrides: &[],
+    invalid_matcher_effect: Some("Codex skips this group with a warning"),
+    // Every top-level key codex 0.171.0 sent per event (tests/fixtures/recorded/codex-0.171.0).
+    payload_keys: &[
+        (
+            EventKind::SessionStart,
+            &[
+                "cwd",
+                "hook_event_name",
+                "model",
+                "permission_mode",
+                "session_id",
+                "source",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::SessionEnd,
+            &[
+                "cwd",
+                "hook_event_name",
+                "reason",
+                "session_id",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::UserPromptSubmit,
+            &[
+                "cwd",
+                "hook_event_name",
+                "model",
+                "permission_mode",
+                "prompt",
+                "session_id",
+                "transcript_path",
+                "turn_id",
+            ],
+        ),
+        (
+            EventKind::PreModelRequest,
+            &[
+                "agent_id",
+                "agent_type",
+                "attempt_number",
+                "cwd",
+                "hook_event_name",
+                "kind",
+                "model",
+                "request_id",
+                "session_id",
+                "thread_id",
+                "transcript_path",
+                "turn_id",
+            ],
+        ),
+        (
+            EventKind::PostModelRequest,
+            &[
+                "agent_id",
+                "agent_type",
+                "attempt_number",
+                "cwd",
+                "error",
+                "hook_event_name",
+                "kind",
+                "model",
+                "request_id",
+                "response_id",
+                "session_id",
+                "status",
+                "thread_id",
+                "token_usage",
+                "transcript_path",
+                "turn_id",
+            ],
+        ),
+        (
+            EventKind::PreToolUse,
+            &[
+                "cwd",
+                "hook_event_name",
+                "model",
+                "permission_mode",
+                "session_id",
+                "tool_input",
+                "tool_name",
+                "tool_use_id",
+                "transcript_path",
+                "turn_id",
+            ],
+        ),
+        (
+            EventKind::PermissionRequest,
+            &[
+                "cwd",
+                "hook_event_name",
+                "model",
+                "permission_mode",
+                "session_id",
+                "tool_input",
+                "tool_name",
+                "transcript_path",
+                "turn_id",
+            ],
+        ),
+        (
+            EventKind::PostToolUse,
+            &[
+                "cwd",
+                "hook_event_name",
+                "model",
+                "permission_mode",
+                "session_id",
+                "tool_input",
+                "tool_name",
+                "tool_response",
+                "tool_use_id",
+                "transcript_path",
+                "turn_id",
+            ],
+        ),
+        (
+            EventKind::PreCompact,
+            &[
+                "cwd",
+                "hook_event_name",
+                "model",
+                "session_id",
+                "transcript_path",
+                "trigger",
+                "turn_id",
+            ],
+        ),
+        (
+            EventKind::PostCompact,
+            &[
+                "cwd",
+                "hook_event_name",
+                "model",
+                "session_id",
+                "transcript_path",
+                "trigger",
+                "turn_id",
+            ],
+        ),
+        (
+            EventKind::SubagentStart,
+            &[
+                "agent_id",
+                "agent_type",
+                "cwd",
+                "hook_event_name",
+                "model",
+                "permission_mode",
+                "session_id",
+                "transcript_path",
+                "turn_id",
+            ],
+        ),
+        (
+            EventKind::SubagentStop,
+            &[
+                "agent_id",
+                "agent_transcript_path",
+                "agent_type",
+                "cwd",
+                "hook_event_name",
+                "last_assistant_message",
+                "model",
+                "permission_mode",
+                "session_id",
+                "stop_hook_active",
+                "transcript_path",
+                "turn_id",
+            ],
+        ),
+        (
+            EventKind::Stop,
+            &[
+                "cwd",
+                "hook_event_name",
+                "last_assistant_message",
+                "model",
+                "permission_mode",
+                "session_id",
+                "stop_hook_active",
+                "transcript_path",
+                "turn_id",
+            ],
+        ),
+        (
+            EventKind::Interrupt,
+            &[
+                "cwd",
+                "hook_event_name",
+                "model",
+                "permission_mode",
+                "session_id",
+                "transcript_path",
+                "turn_id",
+            ],
+        ),
+    ],
+    tool_codecs: &[PATCH_CODEC],
+};
+
+/// `hooks.json`: `{"hooks": {Event: [{matcher?, hooks: [handler]}]}}`.
+pub static HOOKS_FILE: DocumentKind = DocumentKind {
+    name: "CodexHooks",
+    wrapper_optional: false,
+    top_keys: Some(&[]),
+    session_env: None,
+    frontmatter: false,
+};
+
+pub static DEF: DialectDef = DialectDef {
+    name: "codex",
+    display: "Codex",
+    product: "Codex CLI",
+    flavors: &[Flavor(&TABLES)],
+    config: &CONFIG,
+    // Its hooks.json is Claude's plugin file in shape: only the folder tells.
+    detect: DetectSpec {
+        dirs: &[".codex/"],
+        file_names: &[],
+        unmarked: false,
+        sole_event_flavors: &[],
+        sole_top_keys: &[],
+        sole_handler_keys: &[],
+        top_keys: &[],
+        handler_keys: &[],
+        preferred: false,
+    },
+    // `$CODEX_HOME` (default `~/.codex`) is read as `~/.codex`. The project layer loads only
+    // in a project Codex trusts.
+    locations: &[
+        Location {
+            id: "codex-user",
+            dialect: Dialect(&DEF),
+            scope: Scope::User,
+            root: Root::Home,
+            pattern: Pattern::File(".codex/hooks.json"),
+        },
+        Location {
+            id: "codex-project",
+            dialect: Dialect(&DEF),
+            scope: Scope::Project,
+            root: Root::Project,
+            pattern: Pattern::File(".codex/hooks.json"),
+        },
+    ],
+    native: &["codex-user", "codex-project"],
+    kill_switch: None,
+    disabled_handlers: None,
+    // `requirements.toml` managed hooks (source) are not read.
+    managed: None,
+    // The project layer loads only in a project Codex trusts (run), recorded in TOML
+    // (`[projects."PATH"] trust_level`), which `FolderTrust`'s JSON record cannot say yet.
+    folder_trust: None,
+    malformed_entry_skips_file: &[],
+    // Its payloads carry Claude's keys too; `turn_id` and its own events tell it apart.
+    host: HostSpec {
+        payload_keys: &["turn_id"],
+        payload_events: &[
+            EventKind::PreModelRequest,
+            EventKind::PostModelRequest,
+            EventKind::Interrupt,
+        ],
+        env_markers: &[],
+    },
+    route: RouteSpec {
+        matcher: None,
+        grouped: true,
+        command_key: "command",
+        timeout_key: None,
+    },
+    // Codex skips every handler its `/hooks` review has not trusted by hash (run).
+    route_trust: Some(RouteTrust {
+        file: ".codex/config.toml",
+        records: trust::records,
+        set: trust::set,
+        unset: trust::unset,
+        project_step: Some(
+            "Codex reads .codex/ only in a project it trusts: run `codex exec --trust` once in \
+             the project (or accept the trust prompt of `codex`)",
+        ),
+    }),
+    schema: Schema {
+        file_name: "codex.schema.json",
+        text: include_str!("../../schemas/codex.schema.json"),
+    },
+};
+
+static CONFIG: ConfigSpec = ConfigSpec {
+    handler_keys: &[
+        ("type", HandlerField::Type),
+        ("command", HandlerField::Command),
+        ("commandWindows", HandlerField::Windows),
+        ("timeout", HandlerField::Timeout),
+        ("async", HandlerField::Async),
+        ("statusMessage", HandlerField::StatusMessage),
+    ],
+    flat_handlers: false,
+    wrapper_optional: false,
+    implied_type: None,
+    // Codex sets no variable for hooks; they run in the project directory (run).
+    project_dir_variable: None,
+    provided_env: &[],
+    merges_identical_handlers: false,
+    version: None,
+    install_project: ".codex/hooks.json",
+    install_user: ".codex/hooks.json",
+    hook_dir_var: None,
+    reads_foreign_as: &[],
+    run_keys: RunKeys::NONE,
+    documents: Documents {
+        file: &HOOKS_FILE,
+        plugin: None,
+        frontmatter: None,
+    },
+    plugin_root_var: None,
+    convert_target: ".codex/hooks.json",
+    type_only_on: &[],
+    plugins: None,
+    timeout_millis: false,
+    kept_keys: &[],
+};
+
+/// `apply_patch {command: PATCH}` ↔ Write, Edit, MultiEdit with the patch's path.
+const PATCH_CODEC: ToolCodec = ToolCodec {
+    name: APPLY_PATCH,
+    ids: &[ids::WRITE, ids::EDIT, ids::MULTI_EDIT],
+    decode: patch::decode,
+    encode: patch::encode,
+};
+
+/// Codex's patch format: `*** Begin Patch`, then per file `*** Add File: P` (lines `+…`),
+/// `*** Update File: P` (optional `*** Move to: Q`, hunks `@@ …` of ` `, `-`, `+` lines) or
+/// `*** Delete File: P`, then `*** End Patch`.
+mod patch {
+    use super::*;
+
+    enum Op {
+        Add {
+            path: String,
+            lines: Vec<String>,
+        },
+        Update {
+            path: String,
+            moved: bool,
+            hunks: Vec<(Vec<String>, Vec<String>)>,
+        },
+        Delete,
+    }
+
+    fn parse(text: &str) -> Option<Vec<Op>> {
+        let mut lines = text.lines();
+        if lines.next()?.trim() != "*** Begin Patch" {
+            return None;
+        }
+        let mut ops: Vec<Op> = Vec::new();
+        for line in lines {
+            if let Some(path) = line.strip_prefix("*** Add File: ") {
+                ops.push(Op::Add {
+                    path: path.trim().to_string(),
+                    lines: Vec::new(),
+                });
+            } else if let Some(path) = line.strip_prefix("*** Update File: ") {
+                ops.push(Op::Update {
+                    path: path.trim().to_string(),
+                    moved: false,
+                    hunks: Vec::new(),
+                });
+            } else if line.starts_with("*** Delete File: ") {
+                ops.push(Op::Delete);
+            } else if line.starts_with("*** Move to: ") {
+                if let Some(Op::Update { moved, .. }) = ops.last_mut() {
+                    *moved = true;
+                }
+            } else if line.trim() == "*** End Patch" {
+                return Some(ops);
+            } else if line.starts_with("*** ") {
+                // `*** End of File` and the like change no text.
+            } else {
+                match ops.last_mut()? {
+                    Op::Add { lines, .. } => lines.push(line.strip_prefix('+')?.to_string()),
+                    Op::Update { hunks, .. } => {
+                        if line.starts_with("@@") || hunks.is_empty() {
+                            hunks.push((Vec::new(), Vec::new()));
+                        }
+                        if line.starts_with("@@") {
+                            continue;
+                        }
+                        let (old, new) = hunks.last_mut()?;
+                        match line.split_at(line.chars().next().map_or(0, char::len_utf8)) {
+                            ("-", rest) => old.push(rest.to_string()),
+                            ("+", rest) => new.push(rest.to_string()),
+                            (" ", rest) | ("", rest) => {
+                                old.push(rest.to_string());
+                                new.push(rest.to_string());
+                            }
+                            _ => return None,
+                        }
+                    }
+                    Op::Delete => return None,
+                }
+            }
+        }
+        None
+    }
+
+    fn absolute(path: &str, cwd: Option<&str>) -> String {
+        match cwd {
+            Some(cwd) if !std::path::Path::new(path).is_absolute() => {
+                std::path::Path::new(cwd).join(path).display().to_string()
+            }
+            _ => path.to_string(),
+        }
+    }
+
+    /// A patch of one added or updated file is a Write, an Edit or a MultiEdit of that file;
+    /// deletions, moves and patches of several files have no canonical tool.
+    pub(super) fn decode(input: &Value, cwd: Option<&str>) -> Option<(&'static str, Value)> {
+        let mut ops = parse(input.get("command")?.as_str()?)?;
+        if ops.len() != 1 {
+            return None;
+        }
+        let joined = |lines: &[String]| lines.join("\n");
+        match ops.pop()? {
+            Op::Add { path, lines } => Some((
+                ids::WRITE,
+                json!({"file_path": absolute(&path, cwd), "content": joined(&lines) + "\n"}),
+            )),
+            Op::Update {
+                path,
+                moved: false,
+                hunks,
+            } => {
+                let file_path = absolute(&path, cwd);
+                match hunks.as_slice() {
+                    [(old, new)] => Some((
+                        ids::EDIT,
+                        json!({"file_path": file_path, "old_string": joined(old),
+                            "new_string": joined(new)}),
+                    )),
+                    [] => None,
+                    several => {
+                        let edits: Vec<Value> = several
+                            .iter()
+                            .map(|(old, new)| {
+                                json!({"old_string": joined(old), "new_string": joined(new)})
+                            })
+                            .collect();
+                        Some((
+                            ids::MULTI_EDIT,
+                            json!({"file_path": file_path, "edits": edits}),
+                        ))
+                    }
+                }
+            }
+            Op::Update { .. } | Op::Delete => None,
+        }
+    }
+
+    /// The patch Codex would send for a canonical Write, Edit or MultiEdit.
+    pub(super) fn encode(id: &str, input: &Value) -> Option<Value> {
+        let path = input.get("file_path")?.as_str()?;
+        let prefixed = |text: &str, mark: char| -> String {
+            text.lines().map(|l| format!("{mark}{l}\n")).collect()
+        };
+        let hunk = |edit: &Value| -> Option<String> {
+            let old = edit.get("old_string")?.as_str()?;
+            let new = edit.get("new_string")?.as_str()?;
+            Some(format!("@@\n{}{}", prefixed(old, '-'), prefixed(new, '+')))
+        };
+        let body = match id {
+            ids::WRITE => format!(
+                "*** Add File: {path}\n{}",
+                prefixed(input.get("content")?.as_str()?, '+')
+            ),
+            // An edit given as a list of edits (Cursor's `afterFileEdit`): one hunk each.
+            ids::EDIT | ids::MULTI_EDIT if input.get("edits").is_some() => {
+                let hunks: Option<String> =
+                    input.get("edits")?.as_array()?.iter().map(hunk).collect();
+                format!("*** Update File: {path}\n{}", hunks?)
+            }
+            // An edit given as a unified diff (Copilot's `edit` permission request): its hunks.
+            ids::EDIT if input.get("old_string").is_none() => format!(
+                "*** Update File: {path}\n{}",
+                hunks_of_diff(input.get("diff")?.as_str()?)?
+            ),
+            ids::EDIT => format!("*** Update File: {path}\n{}", hunk(input)?),
+            _ => return None,
+        };
+        Some(json!({ "command": format!("*** Begin Patch\n{body}*** End Patch\n") }))
+    }
+
+    /// The hunks of a unified diff as patch hunks: each `@@ … @@` starts one, ` `, `-` and `+`
+    /// lines carry over, file headers are dropped.
+    fn hunks_of_diff(diff: &str) -> Option<String> {
+        let mut out = String::new();
+        let mut in_hunk = false;
+        for line in diff.lines() {
+            if line.starts_with("@@") {
+                in_hunk = true;
+                out.push_str("@@\n");
+            } else if in_hunk && line.starts_with([' ', '-', '+']) {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn recorded_patches_decode_to_write_and_edit_with_absolute_paths() {
+            let add = json!({"command": "*** Begin Patch\n*** Add File: notes.txt\n+one\n*** End Patch\n"});
+            assert_eq!(
+                decode(&add, Some("/p")),
+                Some((
+                    ids::WRITE,
+                    json!({"file_path": "/p/notes.txt", "content": "one\n"})
+                ))
+            );
+            let update = json!({"command": "*** Begin Patch\n*** Update File: notes.txt\n@@\n-one\n+two\n*** End Patch\n"});
+            assert_eq!(
+                decode(&update, Some("/p")),
+                Some((
+                    ids::EDIT,
+                    json!({"file_path": "/p/notes.txt", "old_string": "one", "new_string": "two"})
+                ))
+            );
+            let two = json!({"command": "*** Begin Patch\n*** Update File: /a\n@@\n a\n-b\n+c\n@@ f\n-d\n*** End Patch\n"});
+            assert_eq!(
+                decode(&two, None),
+                Some((
+                    ids::MULTI_EDIT,
+                    json!({"file_path": "/a", "edits": [
+                        {"old_string": "a\nb", "new_string": "a\nc"},
+                        {"old_string": "d", "new_string": ""}]})
+                ))
+            );
+        }
+
+        #[test]
+        fn deletions_moves_several_files_and_garbage_have_no_canonical_tool() {
+            for text in [
+                "*** Begin Patch\n*** Delete File: a\n*** End Patch\n",
+                "*** Begin Patch\n*** Update File: a\n*** Move to: b\n@@\n-x\n+y\n*** End Patch\n",
+                "*** Begin Patch\n*** Add File: a\n+x\n*** Add File: b\n+y\n*** End Patch\n",
+                "*** Begin Patch\n*** Add File: a\nno plus\n*** End Patch\n",
+                "*** Begin Patch\n*** Add File: a\n+x\n",
+                "not a patch",
+            ] {
+                assert_eq!(decode(&json!({ "command": text }), None), None, "{text}");
+            }
+            assert_eq!(decode(&json!("*** Begin Patch"), None), None);
+        }
+
+        #[test]
+        fn an_edit_given_as_a_diff_becomes_its_hunks() {
+            let diff = "\ndiff --git a/n b/n\n--- a/dev/null\n+++ b/n\n@@ -1,0 +1,1 @@\n+one\n";
+            let patch = encode(ids::EDIT, &json!({"file_path": "/n", "diff": diff})).unwrap();
+            assert_eq!(
+                patch["command"],
+                "*** Begin Patch\n*** Update File: /n\n@@\n+one\n*** End Patch\n"
+            );
+            assert_eq!(decode(&patch, None).map(|(id, _)| id), Some(ids::EDIT));
+        }
+
+        #[test]
+        fn encoded_patches_decode_to_the_same_call() {
+            for (id, input) in [
+                (
+                    ids::WRITE,
+                    json!({"file_path": "/a/b.txt", "content": "x\ny\n"}),
+                ),
+                (
+                    ids::EDIT,
+                    json!({"file_path": "/a", "old_string": "o\np", "new_string": "n"}),
+                ),
+                (
+                    ids::MULTI_EDIT,
+                    json!({"file_path": "/a", "edits": [
+                        {"old_string": "o", "new_string": "n"},
+                        {"old_string": "p", "new_string": "q"}]}),
+                ),
+            ] {
+                let patch = encode(id, &input).expect("encodes");
+                assert_eq!(decode(&patch, None), Some((id, input.clone())), "{patch}");
+            }
+        }
+    }
+}
+
+/// Codex's handler trust (conformance/codex-facts.md, "Trust", checked against Codex 0.171.0's
+/// own `hooks/list`): one `[hooks.state."KEY"] trusted_hash = "sha256:HEX"` table per handler
+/// in `~/.codex/config.toml`.
+pub mod trust {
+    use super::*;
+    use sha2::Digest;
+    use std::collections::BTreeMap;
+    use std::path::Path;
+
+    /// `PreToolUse` → `pre_tool_use`: the event label of trust keys.
+    fn label(event: &str) -> String {
+        let mut out = String::new();
+        for (i, c) in event.chars().enumerate() {
+            if c.is_ascii_uppercase() && i > 0 {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        }
+        out
+    }
+
+    /// The SHA-256, over the compact JSON with sorted keys, of `{event_name, matcher?, hooks:
+    /// [{type, command, timeout, async, statusMessage?}]}`: the timeout as Codex normalises it
+    /// (default 600 s, at least 1; SessionEnd and Interrupt default 1, at most 3), the matcher
+    /// only on events that take one, `commandWindows` never.
+    pub fn hash(event: &str, matcher: Option<&Value>, handler: &Value) -> String {
+        let short = matches!(event, "SessionEnd" | "Interrupt");
+        let timeout = match handler.get("timeout").and_then(Value::as_u64) {
+            Some(t) if short => t.clamp(1, 3),
+            Some(t) => t.max(1),
+            None if short => 1,
+            None => 600,
+        };
+        let mut hook = BTreeMap::new();
+        hook.insert("type", json!("command"));
+        hook.insert(
+            "command",
+            handler.get("command").cloned().unwrap_or(Value::Null),
+        );
+        hook.insert("timeout", json!(timeout));
+        let is_async = handler.get("async").and_then(Value::as_bool);
+        hook.insert("async", json!(is_async.unwrap_or(false)));
+        if let Some(status) = handler.get("statusMessage") {
+            hook.insert("statusMessage", status.clone());
+        }
+        let mut identity = BTreeMap::new();
+        identity.insert("event_name", json!(label(event)));
+        identity.insert("hooks", json!([hook]));
+        let takes_matcher = TABLES
+            .event_kind(event)
+            .is_some_and(|kind| TABLES.matcher_target(&kind).is_some());
+        if let (true, Some(m)) = (takes_matcher, matcher) {
+            identity.insert("matcher", m.clone());
+        }
+        // Maps serialise with sorted keys, as Codex's canonical JSON does.
+        let bytes = serde_json::to_vec(&identity).unwrap_or_default();
+        let hex: String = sha2::Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        format!("sha256:{hex}")
+    }
+
+    /// The trust keys and hashes of the command handlers of `hook_file` (a hooks.json value,
+    /// read from `path`) whose command `is_route` accepts.
+    pub fn records(
+        path: &Path,
+        hook_file: &Value,
+        is_route: &dyn Fn(&str) -> bool,
+    ) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        let Some(events) = hook_file.get("hooks").and_then(Value::as_object) else {
+            return out;
+        };
+        for (event, groups) in events {
+            if TABLES.event_kind(event).is_none() {
+                continue;
+            }
+            for (g, group) in groups.as_array().into_iter().flatten().enumerate() {
+                let handlers = group.get("hooks").and_then(Value::as_array);
+                for (h, handler) in handlers.into_iter().flatten().enumerate() {
+                    let command = handler.get("command").and_then(Value::as_str);
+                    if handler.get("type").and_then(Value::as_str) != Some("command")
+                        || !command.is_some_and(is_route)
+                    {
+                        continue;
+                    }
+                    let key = format!("{}:{}:{g}:{h}", path.display(), label(event));
+                    out.push((key, hash(event, group.get("matcher"), handler)));
+                }
+            }
+        }
+        out
+    }
+
+    fn header(key: &str) -> String {
+        format!("[hooks.state.{}]", json!(key))
+    }
+
+    fn parse(text: &str) -> Result<toml_edit::DocumentMut, String> {
+        text.parse::<toml_edit::DocumentMut>()
+            .map_err(|e| e.to_string().trim_end().to_string())
+    }
+
+    fn trusted(doc: &toml_edit::DocumentMut, key: &str) -> Option<String> {
+        let state = doc.get("hooks")?.get("state")?;
+        Some(state.get(key)?.get("trusted_hash")?.as_str()?.to_string())
+    }
+
+    /// The lines of the table under `header`: its header line and the lines up to the next
+    /// table header.
+    fn table_lines(lines: &[&str], header: &str) -> Option<std::ops::Range<usize>> {
+        let is_header = |l: &str| l.trim_start().starts_with('[');
+        let start = lines.iter().position(|l| {
+            l.trim() == header
+                || l.trim()
+                    .strip_prefix(header)
+                    .is_some_and(|r| r.trim_start().starts_with('#'))
+        })?;
+        let end = (start + 1..lines.len())
+            .find(|&i| is_header(lines[i]))
+            .unwrap_or(lines.len());
+        Some(start..end)
+    }
+
+    fn join(lines: &[String], newline_at_end: bool) -> String {
+        let mut out = lines.join("\n");
+        if newline_at_end && !out.is_empty() {
+            out.push('\n');
+        }
+        out
+    }
+
+    /// `text` with `trusted_hash` set for each record: its table's line replaced or added, a
+    /// new table appended; every other line kept as it was. Checked by parsing before and
+    /// after: a file that is no TOML, or that defines a record in a form hookx does not edit
+    /// (inline tables, dotted keys), is refused.
+    pub fn set(text: &str, records: &[(String, String)]) -> Result<String, String> {
+        parse(text)?;
+        let mut out = text.to_string();
+        for (key, hash) in records {
+            if trusted(&parse(&out)?, key).as_deref() == Some(hash.as_str()) {
+                continue;
+            }
+            let line = format!("trusted_hash = {}", json!(hash));
+            let mut lines: Vec<String> = out.lines().map(str::to_string).collect();
+            let view: Vec<&str> = lines.iter().map(String::as_str).collect();
+            match table_lines(&view, &header(key)) {
+                Some(range) => {
+                    let at = range.clone().skip(1).find(|&i| {
+                        let l = lines[i].trim_start();
+                        l.strip_prefix("trusted_hash")
+                            .is_some_and(|r| r.trim_start().starts_with('='))
+                    });
+                    match at {
+                        Some(i) => lines[i] = line,
+                        None => lines.insert(range.start + 1, line),
+                    }
+                    out = join(&lines, true);
+                }
+                None => {
+                    let mut text = out.trim_end().to_string();
+                    if !text.is_empty() {
+                        text.push_str("\n\n");
+                    }
+                    out = format!("{text}{}\n{line}\n", header(key));
+                }
+            }
+            let doc = parse(&out).map_err(|e| {
+                format!("the trust of {key} cannot be added where the file defines it: {e}")
+            })?;
+            if trusted(&doc, key).as_deref() != Some(hash.as_str()) {
+                return Err(format!(
+                    "`hooks.state` entry {key} is written in a form hookx does not edit"
+                ));
+            }
+        }
+        Ok(out)
+    }
+
+    /// `text` without the `[hooks.state."KEY"]` tables of these keys.
+    pub fn unset(text: &str, keys: &[String]) -> Result<String, String> {
+        parse(text)?;
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        for key in keys {
+            let view: Vec<&str> = lines.iter().map(String::as_str).collect();
+            if let Some(range) = table_lines(&view, &header(key)) {
+                lines.drain(range);
+            }
+        }
+        let out = join(&lines, text.ends_with('\n'));
+        parse(&out)?;
+        Ok(out)
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        /// Hashes Codex 0.171.0's `hooks/list` gave (tests/live_codex.rs checks many more).
+        #[test]
+        fn hashes_are_codex_hashes() {
+            let handler = json!({"type": "command", "command": "echo PreToolUse"});
+            assert_eq!(
+                hash("PreToolUse", Some(&json!("*")), &handler),
+                "sha256:a6f0fcc89bcecd46a9998ad153fed21a1b774a69c5ebbf12873357b631dd5950"
+            );
+        }
+
+        #[test]
+        fn records_are_set_and_unset_keeping_every_other_line() {
+            let text = "# mine\nmodel = \"o3\"\n\n[hooks.state.\"/a:stop:0:0\"]\nenabled = false\n";
+            let records = vec![
+                ("/a:stop:0:0".to_string(), "sha256:1".to_string()),
+                ("/a:pre_tool_use:0:1".to_string(), "sha256:2".to_string()),
+            ];
+            let set_once = set(text, &records).unwrap();
+            assert_eq!(
+                set_once,
+                "# mine\nmodel = \"o3\"\n\n[hooks.state.\"/a:stop:0:0\"]\ntrusted_hash = \"sha256:1\"\nenabled = false\n\n[hooks.state.\"/a:pre_tool_use:0:1\"]\ntrusted_hash = \"sha256:2\"\n"
+            );
+            assert_eq!(set(&set_once, &records).unwrap(), set_once);
+            let changed = vec![("/a:stop:0:0".to_string(), "sha256:3".to_string())];
+            assert!(
+                set(&set_once, &changed)
+                    .unwrap()
+                    .contains("trusted_hash = \"sha256:3\"\nenabled")
+            );
+            let gone = unset(&set_once, &["/a:pre_tool_use:0:1".to_string()]).unwrap();
+            assert_eq!(
+                gone,
+                "# mine\nmodel = \"o3\"\n\n[hooks.state.\"/a:stop:0:0\"]\ntrusted_hash = \"sha256:1\"\nenabled = false\n\n"
+            );
+        }
+
+        #[test]
+        fn files_hookx_cannot_edit_are_refused() {
+            let records = vec![("/a:stop:0:0".to_string(), "sha256:1".to_string())];
+            assert!(set("model = ", &records).unwrap_err().contains("line 1"));
+            let inline = "hooks = { state = { \"/a:stop:0:0\" = { enabled = true } } }\n";
+            assert!(set(inline, &records).is_err());
+        }
+    }
+}
+
+/// Run-time protocol rows (conformance/codex-facts.md), read by `crate::protocol`.
+mod protocol_rows {
+    use crate::model::{Decision, EventKind};
+    use crate::protocol::{
+        AnswerField as F, ArgsForm, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
+    };
+
+    const HSO: &str = "hookSpecificOutput";
+    const PRE: &[EventKind] = &[EventKind::PreToolUse];
+    const PERM: &[EventKind] = &[EventKind::PermissionRequest];
+    /// `decision: "block"` + `reason` (run): UserPromptSubmit ends the run before the model
+    /// sees the prompt, PostToolUse replaces the tool's output with the reason, Stop continues
+    /// the turn with the reason.
+    const BLOCKABLE: &[EventKind] = &[
+        EventKind::UserPromptSubmit,
+        EventKind::PostToolUse,
+        EventKind::Stop,
+    ];
+    /// `hookSpecificOutput.additionalContext` reaches the model as a developer message (run).
+    const CONTEXT: &[EventKind] = &[
+        EventKind::SessionStart,
+        EventKind::UserPromptSubmit,
+        EventKind::PreToolUse,
+        EventKind::PostToolUse,
+    ];
+
+    pub(super) const PROTOCOL: ProtocolTables = ProtocolTables {
+        event_key: "hook_event_name",
+        event_key_only: None,
+        event_shapes: &[],
+        verbatim_keys: &[],
+        tool_args: ArgsForm::Object,
+        tool_result_keys: None,
+        mcp_context_key: None,
+        // Codex sets no variable of its own for hooks (run).
+        env: &[],
+        // Plain stdout on PreToolUse reaches nobody (run); elsewhere unknown.
+        plain_stdout_context: &[],
+        exit2: &[(EventKind::PreToolUse, Exit2::Deny)],
+        exit_codes: ExitCodes::ByCode,
+        failure_denies: &[],
+        fail_closed: &[EventKind::PreToolUse, EventKind::PermissionRequest],
+        answer: &[
+            F::new(
+                Slot::Permission,
+                &[HSO, "permissionDecision"],
+                Writes::On(PRE),
+            ),
+            F::new(
+                Slot::PermissionReason,
+                &[HSO, "permissionDecisionReason"],
+                Writes::On(PRE),
+            ),
+            // Read from a Codex handler, never written: Codex runs the original call (run).
+            F::new(Slot::UpdatedInput, &[HSO, "updatedInput"], Writes::Never),
+            F::new(
+                Slot::Behavior,
+                &[HSO, "decision", "behavior"],
+                Writes::On(PERM),
+            ),
+            F::new(
+                Slot::BehaviorMessage,
+                &[HSO, "decision", "message"],
+                Writes::On(PERM),
+            ),
+            // Also `{"decision": "block"}` on PreToolUse, which denies (run).
+            F::new(Slot::Decision, &["decision"], Writes::On(BLOCKABLE)),
+            F::new(Slot::Reason, &["reason"], Writes::On(BLOCKABLE)),
+            F::new(
+                Slot::Context,
+                &[HSO, "additionalContext"],
+                Writes::On(CONTEXT),
+            ),
+        ],
+        updated_input_merges: false,
+        answer_event_key: Some((HSO, "hookEventName")),
+        // `ask` runs the call like `allow` (run): only allow and deny decide.
+        permission_values: &[Decision::Allow, Decision::Deny],
+        permission_passes: &[],
+        // The route has Codex's default timeout, 1 s on SessionEnd and Interrupt (list): the
+        // handlers hookx runs there must end within it, hookx's own start included.
+        hook_budget: &[
+            (EventKind::SessionEnd, 900, None),
+            (EventKind::Interrupt, 900, None),
+        ],
+    };
+}

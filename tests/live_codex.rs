@@ -1,0 +1,1236 @@
+//! The live conformance suite for Codex CLI 0.171.0: the real client (`codex exec`), driven
+//! offline through a fake Responses API server, with recording hooks registered natively and
+//! trusted by hash the way Codex's `/hooks` review trusts them (never with its trust bypass).
+//! See conformance/README.md and conformance/codex-facts.md.
+
+#[path = "live_codex/client.rs"]
+mod client;
+mod common;
+#[path = "live_codex/server.rs"]
+mod server;
+
+use client::{HookFile, Sandbox};
+use serde_json::{Value, json};
+use server::{Call, FakeModel, Step};
+
+/// Every hook event of Codex CLI 0.171.0 (the app-server protocol's `HookEventName`).
+const EVENTS: &[&str] = &[
+    "SessionStart",
+    "SessionEnd",
+    "UserPromptSubmit",
+    "PreModelRequest",
+    "PostModelRequest",
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PreCompact",
+    "PostCompact",
+    "SubagentStart",
+    "SubagentStop",
+    "Stop",
+    "Interrupt",
+];
+
+fn shell(cmd: &str) -> Step {
+    Step::Calls(vec![Call::Function("exec_command", json!({"cmd": cmd}))])
+}
+
+fn patch(body: &str) -> Step {
+    Step::Calls(vec![Call::Custom(
+        "apply_patch",
+        format!("*** Begin Patch\n{body}*** End Patch\n"),
+    )])
+}
+
+fn scripts(name: &str, project: &str) -> Vec<Step> {
+    match name {
+        "tools" => vec![
+            shell("echo hello-shell"),
+            patch("*** Add File: notes.txt\n+one\n"),
+            patch("*** Update File: notes.txt\n@@\n-one\n+two\n"),
+            shell("cat missing.txt"),
+            Step::Calls(vec![Call::Function(
+                "view_image",
+                json!({"path": format!("{project}/missing.png")}),
+            )]),
+            Step::Text("all done"),
+        ],
+        "deny" => {
+            let mut steps: Vec<Step> = DENY_CASES.iter().map(|(c, ..)| shell(c)).collect();
+            steps.push(patch("*** Add File: denied.txt\n+no\n"));
+            steps.push(Step::Text("deny done"));
+            steps
+        }
+        "compact" => vec![
+            shell("seq 1 3000"),
+            shell("seq 1 3000"),
+            shell("echo after-compact"),
+            Step::Text("compact done"),
+        ],
+        "permission" => vec![
+            Step::Calls(vec![Call::Function(
+                "exec_command",
+                json!({"cmd": "echo escalate-allowed", "sandbox_permissions": "require_escalated",
+                    "justification": "J-ALLOW"}),
+            )]),
+            Step::Calls(vec![Call::Function(
+                "exec_command",
+                json!({"cmd": "echo escalate-denied", "sandbox_permissions": "require_escalated",
+                    "justification": "J-DENY"}),
+            )]),
+            Step::Text("permission done"),
+        ],
+        "agents" => vec![
+            Step::Calls(vec![Call::Namespaced(
+                "collaboration",
+                "spawn_agent",
+                json!({"fork_turns": "none", "message": "run one command",
+                    "task_name": "helper"}),
+            )]),
+            Step::Calls(vec![Call::Namespaced(
+                "collaboration",
+                "wait_agent",
+                json!({"timeout_ms": 10000}),
+            )]),
+            Step::Text("agents done"),
+        ],
+        "matchers" => vec![
+            shell("echo match-shell"),
+            patch("*** Add File: matched.txt\n+m\n"),
+            Step::Text("matchers done"),
+        ],
+        "untrusted" => vec![shell("echo untrusted-probe"), Step::Text("done")],
+        "blocks" => vec![shell("echo post-block"), Step::Text("blocks done")],
+        "interrupt" => vec![shell("sleep 30"), Step::Text("interrupt done")],
+        "routed" => vec![
+            shell("echo claude-deny"),
+            shell("echo routed-ok"),
+            patch("*** Add File: routed.txt\n+routed\n"),
+            patch("*** Update File: routed.txt\n@@\n-routed\n+changed\n"),
+            Step::Text("routed done"),
+        ],
+        _ => vec![Step::Text("unknown scenario")],
+    }
+}
+
+/// PreToolUse answers and what happened to the shell call `echo NAME`:
+/// (command, hook stdout, hook stderr, exit code, expected).
+const DENY_CASES: &[(&str, &str, &str, i32, Expect)] = &[
+    (
+        "echo deny-json",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-DENY"}}"#,
+        "",
+        0,
+        Expect::Blocked("R-DENY"),
+    ),
+    (
+        "echo block-json",
+        r#"{"decision":"block","reason":"R-BLOCK"}"#,
+        "",
+        0,
+        Expect::Blocked("R-BLOCK"),
+    ),
+    ("echo exit2", "", "E-EXIT2", 2, Expect::Blocked("E-EXIT2")),
+    ("echo exit1", "", "E-EXIT1", 1, Expect::Ran),
+    ("echo plain0", "PLAIN-TEXT", "", 0, Expect::Ran),
+    (
+        "echo malformed",
+        r#"{"hookSpecificOutput": "#,
+        "",
+        0,
+        Expect::Ran,
+    ),
+    (
+        "echo allow-json",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#,
+        "",
+        0,
+        Expect::Ran,
+    ),
+    (
+        "echo ask-json",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"R-ASK"}}"#,
+        "",
+        0,
+        Expect::Ran,
+    ),
+    (
+        "echo rewrite",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo rewritten-cmd"}}}"#,
+        "",
+        0,
+        Expect::Ran,
+    ),
+    (
+        "echo context",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"CTX-PRE"}}"#,
+        "",
+        0,
+        Expect::Ran,
+    ),
+    (
+        "echo continue-false",
+        r#"{"continue":false,"stopReason":"R-STOP"}"#,
+        "",
+        0,
+        Expect::Ran,
+    ),
+    // The user's handler allows, the project's denies: any deny wins.
+    (
+        "echo merge",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#,
+        "",
+        0,
+        Expect::Blocked("R-MERGE-DENY"),
+    ),
+    // Answered by the `timeout` handler (1 s) only after 4 s.
+    ("echo timeout", "", "", 0, Expect::Ran),
+];
+
+#[derive(Clone, Copy, Debug)]
+enum Expect {
+    /// The tool ran.
+    Ran,
+    /// The tool did not run; the model got the reason back.
+    Blocked(&'static str),
+}
+
+/// One `{matcher?, hooks: [recorder]}` group.
+fn group(sb: &Sandbox, matcher: Option<&str>, label: &str) -> Value {
+    let mut g = json!({"hooks": [{"type": "command", "command": sb.dumper(label)}]});
+    if let Some(m) = matcher {
+        g["matcher"] = json!(m);
+    }
+    g
+}
+
+/// The `hooks` object with the recorder on every event, labelled `PREFIX` + event.
+fn record_everything(sb: &Sandbox, prefix: &str) -> serde_json::Map<String, Value> {
+    EVENTS
+        .iter()
+        .map(|e| {
+            (
+                e.to_string(),
+                json!([group(sb, None, &format!("{prefix}{e}"))]),
+            )
+        })
+        .collect()
+}
+
+/// What one scenario's run gives to check: the sandbox, the model's log, the client's outcome.
+struct Live {
+    sb: Sandbox,
+    model: FakeModel,
+    out: client::Outcome,
+    dumps: Vec<client::Dump>,
+}
+
+impl Live {
+    /// The first dump of `label` whose raw stdin contains `text`.
+    fn dump(&self, label: &str, text: &str) -> Option<&client::Dump> {
+        self.dumps
+            .iter()
+            .find(|d| d.label == label && d.raw.contains(text))
+    }
+
+    fn labels(&self) -> Vec<&str> {
+        self.dumps.iter().map(|d| d.label.as_str()).collect()
+    }
+
+    fn count(&self, label: &str) -> usize {
+        self.count_with(label, "")
+    }
+
+    /// How many dumps of `label` have `text` in their stdin.
+    fn count_with(&self, label: &str, text: &str) -> usize {
+        self.dumps
+            .iter()
+            .filter(|d| d.label == label && d.raw.contains(text))
+            .count()
+    }
+
+    /// The output the model got back for the call whose arguments or input contain `text`.
+    fn tool_result(&self, scenario: &str, text: &str) -> String {
+        for body in self.model.turns_of(scenario) {
+            let input = body["input"].as_array().cloned().unwrap_or_default();
+            let call = input.iter().find(|i| {
+                i["type"].as_str().is_some_and(|t| t.ends_with("call"))
+                    && (i["arguments"].as_str().unwrap_or_default().contains(text)
+                        || i["input"].as_str().unwrap_or_default().contains(text))
+            });
+            if let Some(call) = call {
+                let reply = input.iter().find(|i| {
+                    i["type"]
+                        .as_str()
+                        .is_some_and(|t| t.ends_with("call_output"))
+                        && i["call_id"] == call["call_id"]
+                });
+                if let Some(reply) = reply {
+                    return match &reply["output"] {
+                        Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    };
+                }
+            }
+        }
+        String::from("<no tool result>")
+    }
+
+    /// Every main-loop request of the scenario, as one string (to find context and reasons).
+    fn sent(&self, scenario: &str) -> String {
+        self.model
+            .turns_of(scenario)
+            .iter()
+            .map(Value::to_string)
+            .collect()
+    }
+
+    fn keep(&self, name: &str) {
+        if let Some(dir) = std::env::var_os("HOOKX_LIVE_KEEP") {
+            let keep = std::path::Path::new(&dir).join(name);
+            let _ = std::fs::remove_dir_all(&keep);
+            common::copy_tree(&self.sb.root, &keep);
+            let requests = serde_json::to_string_pretty(&self.model.requests()).unwrap();
+            std::fs::write(keep.join("requests.json"), requests).unwrap();
+            std::fs::write(keep.join("stdout.txt"), &self.out.stdout).unwrap();
+            std::fs::write(keep.join("stderr.txt"), &self.out.stderr).unwrap();
+        }
+    }
+}
+
+/// Runs `SCENARIO:<scenario> do the work` with `args` in a sandbox prepared by `setup`, or
+/// `None` when the client is missing.
+fn live(scenario: &str, args: &[&str], setup: impl FnOnce(&Sandbox)) -> Option<Live> {
+    live_env(scenario, args, &[], setup)
+}
+
+fn live_env(
+    scenario: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+    setup: impl FnOnce(&Sandbox),
+) -> Option<Live> {
+    let bin = client::binary()?;
+    let sb = Sandbox::new();
+    setup(&sb);
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let out = sb.run(
+        &bin,
+        model.port,
+        &format!("SCENARIO:{scenario} do the work"),
+        args,
+        env,
+    );
+    let dumps = sb.dumps();
+    let live = Live {
+        sb,
+        model,
+        out,
+        dumps,
+    };
+    live.keep(scenario);
+    Some(live)
+}
+
+/// Soft assertions: every failed check of a client run is reported, not just the first.
+#[derive(Default)]
+struct Checks {
+    failed: Vec<String>,
+}
+
+impl Checks {
+    fn that(&mut self, ok: bool, what: impl Into<String>) {
+        if !ok {
+            self.failed.push(what.into());
+        }
+    }
+
+    fn done(self, scenario: &str) {
+        assert!(
+            self.failed.is_empty(),
+            "{scenario}: {} checks failed:\n{}",
+            self.failed.len(),
+            self.failed.join("\n")
+        );
+    }
+}
+
+/// `-s workspace-write`: `exec`'s default read-only sandbox rejects apply_patch.
+const WRITE: &[&str] = &["-s", "workspace-write"];
+
+/// Ground truth, no hookx: every event's payload from user hooks (`~/.codex/hooks.json`) and
+/// project hooks (`.codex/config.toml [hooks]`, in a trusted project), over a shell call, two
+/// patches, a failing command and a failing image view; and the context that reaches the model.
+#[test]
+fn ground_truth_tools() {
+    let Some(l) = live("tools", WRITE, |sb| {
+        sb.trust_project();
+        sb.trusted_hooks(
+            HookFile::UserJson,
+            &Value::Object(record_everything(sb, "")),
+        );
+        sb.trusted_hooks(
+            HookFile::ProjectToml,
+            &Value::Object(record_everything(sb, "project-")),
+        );
+        let ctx = |e: &str| {
+            format!(
+                r#"{{"hookSpecificOutput":{{"hookEventName":"{e}","additionalContext":"CTX-{e}"}}}}"#
+            )
+        };
+        sb.answer("SessionStart", "a", "", &ctx("SessionStart"), "", 0);
+        sb.answer("UserPromptSubmit", "a", "", &ctx("UserPromptSubmit"), "", 0);
+        sb.answer(
+            "PostToolUse",
+            "a",
+            "hello-shell",
+            &ctx("PostToolUse"),
+            "",
+            0,
+        );
+        sb.answer(
+            "Stop",
+            "a",
+            r#""stop_hook_active":false"#,
+            r#"{"decision":"block","reason":"STOP-AGAIN"}"#,
+            "",
+            0,
+        );
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    for e in [
+        "SessionStart",
+        "SessionEnd",
+        "UserPromptSubmit",
+        "PreModelRequest",
+        "PostModelRequest",
+        "PreToolUse",
+        "PostToolUse",
+        "Stop",
+    ] {
+        for prefix in ["", "project-"] {
+            let label = format!("{prefix}{e}");
+            c.that(l.count(&label) > 0, format!("{label} fired"));
+        }
+    }
+    let bash = l.dump("PreToolUse", "hello-shell");
+    c.that(
+        bash.is_some_and(|d| {
+            d.stdin["tool_name"] == "Bash" && d.stdin["tool_input"]["command"] == "echo hello-shell"
+        }),
+        format!("exec_command reaches hooks as Bash {{command}}: {bash:?}"),
+    );
+    let add = l.dump("PreToolUse", "Add File: notes.txt");
+    c.that(
+        add.is_some_and(|d| {
+            d.stdin["tool_name"] == "apply_patch"
+                && d.stdin["tool_input"]["command"]
+                    .as_str()
+                    .is_some_and(|p| p.starts_with("*** Begin Patch"))
+        }),
+        format!("apply_patch reaches hooks as apply_patch {{command: PATCH}}: {add:?}"),
+    );
+    c.that(
+        std::fs::read_to_string(l.sb.project.join("notes.txt"))
+            .ok()
+            .as_deref()
+            == Some("two\n"),
+        "both patches applied",
+    );
+    let post = l.dump("PostToolUse", "hello-shell");
+    c.that(
+        post.is_some_and(|d| d.stdin["tool_response"] == "hello-shell\n"),
+        format!("PostToolUse tool_response is the output text: {post:?}"),
+    );
+    c.that(
+        l.out.said().contains("all done"),
+        format!("the final answer is printed: {}", l.out.stdout),
+    );
+    let sent = l.sent("tools");
+    for e in ["SessionStart", "UserPromptSubmit", "PostToolUse"] {
+        c.that(
+            sent.contains(&format!("CTX-{e}")),
+            format!("{e} additionalContext reaches the model"),
+        );
+    }
+    c.that(
+        sent.contains("STOP-AGAIN"),
+        "a blocked Stop continues with the reason as a prompt",
+    );
+    c.that(
+        l.count_with("Stop", r#""stop_hook_active":true"#) > 0,
+        "Stop re-entry has stop_hook_active: true",
+    );
+    let pre = l.dump("PreToolUse", "hello-shell");
+    let project = l.sb.project.display().to_string();
+    c.that(
+        pre.is_some_and(|d| d.cwd == project),
+        format!("hooks run in the project: {:?}", pre.map(|d| &d.cwd)),
+    );
+    record::check("tools", &l.dumps, &l.sb);
+    c.done("tools");
+}
+
+/// Ground truth of compaction: a small `model_auto_compact_token_limit` compacts the history
+/// mid-turn (PreCompact/PostCompact `auto`, then SessionStart `compact`).
+#[test]
+fn ground_truth_compact() {
+    let Some(l) = live(
+        "compact",
+        &[
+            "-s",
+            "workspace-write",
+            "-c",
+            "model_auto_compact_token_limit=12000",
+        ],
+        |sb| {
+            // Compaction matchers filter on `trigger`.
+            let mut user = record_everything(sb, "");
+            for m in ["auto", "manual"] {
+                user["PreCompact"].as_array_mut().unwrap().push(group(
+                    sb,
+                    Some(m),
+                    &format!("compact-{m}"),
+                ));
+            }
+            sb.trusted_hooks(HookFile::UserJson, &Value::Object(user));
+        },
+    ) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    c.that(
+        l.count("compact-auto") == l.count("PreCompact") && l.count("compact-manual") == 0,
+        "PreCompact matchers filter on the trigger",
+    );
+    c.that(
+        l.count_with("PreCompact", r#""trigger":"auto""#) > 0,
+        format!("PreCompact auto: {:?}", l.labels()),
+    );
+    c.that(
+        l.count_with("PostCompact", r#""trigger":"auto""#) > 0,
+        "PostCompact auto",
+    );
+    c.that(
+        l.count_with("SessionStart", r#""source":"compact""#) > 0,
+        "SessionStart compact",
+    );
+    c.that(
+        l.count_with("PreToolUse", "after-compact") == 1,
+        "the turn went on",
+    );
+    record::check("compact", &l.dumps, &l.sb);
+    c.done("compact");
+}
+
+/// Ground truth of PermissionRequest: it fires only when approvals are on (`--approve-for-me`)
+/// and a call asks for escalation; the hook's decision replaces the automatic review.
+#[test]
+fn ground_truth_permission() {
+    let Some(l) = live("permission", &["--approve-for-me"], |sb| {
+        sb.trusted_hooks(
+            HookFile::UserJson,
+            &Value::Object(record_everything(sb, "")),
+        );
+        sb.answer("PermissionRequest", "a", "escalate-allowed",
+            r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#, "", 0);
+        sb.answer("PermissionRequest", "b", "escalate-denied",
+            r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"R-PERM-DENY"}}}"#, "", 0);
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let req = l.dump("PermissionRequest", "escalate-allowed");
+    c.that(
+        req.is_some_and(|d| {
+            d.stdin["tool_name"] == "Bash" && d.stdin["tool_input"]["description"] == "J-ALLOW"
+        }),
+        format!("PermissionRequest: Bash {{command, description: justification}}: {req:?}"),
+    );
+    let allowed = l.tool_result("permission", "escalate-allowed");
+    c.that(
+        allowed.contains("escalate-allowed\n"),
+        format!("allowed call ran: {allowed}"),
+    );
+    let denied = l.tool_result("permission", "escalate-denied");
+    c.that(
+        denied.contains("R-PERM-DENY"),
+        format!("denied call carries the message: {denied}"),
+    );
+    record::check("permission", &l.dumps, &l.sb);
+    c.done("permission");
+}
+
+/// Ground truth of subagents (`--enable multi_agent_v2`): SubagentStart and SubagentStop around
+/// a spawned agent; the collaboration tools reach hooks as `collaboration` + tool name.
+#[test]
+fn ground_truth_agents() {
+    let Some(l) = live(
+        "agents",
+        &["-s", "workspace-write", "--enable", "multi_agent_v2"],
+        |sb| {
+            sb.trusted_hooks(
+                HookFile::UserJson,
+                &Value::Object(record_everything(sb, "")),
+            );
+        },
+    ) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.count("SubagentStart") == 1,
+        format!("SubagentStart: {:?}", l.labels()),
+    );
+    c.that(l.count("SubagentStop") == 1, "SubagentStop");
+    c.that(
+        l.count_with("PreToolUse", r#""tool_name":"collaborationspawn_agent""#) == 1,
+        "spawn_agent's PreToolUse tool_name",
+    );
+    record::check("agents", &l.dumps, &l.sb);
+    c.done("agents");
+}
+
+/// PreToolUse answers (JSON and exit codes) on shell calls, from a user and a project handler,
+/// and a `timeout` handler that answers too late; what ran and what the model got back.
+#[test]
+fn pre_tool_use_answers() {
+    let Some(l) = live("deny", WRITE, |sb| {
+        sb.trust_project();
+        let mut user = record_everything(sb, "");
+        let late = json!({"hooks": [{"type": "command", "command": sb.dumper("timeout"),
+            "timeout": 1}]});
+        user["PreToolUse"].as_array_mut().unwrap().push(late);
+        sb.trusted_hooks(HookFile::UserJson, &Value::Object(user));
+        sb.trusted_hooks(
+            HookFile::ProjectJson,
+            &json!({"PreToolUse": [group(sb, None, "project-PreToolUse")]}),
+        );
+        for (i, (cmd, stdout, stderr, exit, _)) in DENY_CASES.iter().enumerate() {
+            sb.answer("PreToolUse", &format!("{i:02}"), cmd, stdout, stderr, *exit);
+        }
+        sb.answer("PreToolUse", "zz", "denied.txt",
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-PATCH"}}"#, "", 0);
+        sb.answer("project-PreToolUse", "a", "echo merge",
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-MERGE-DENY"}}"#, "", 0);
+        sb.answer_late(
+            "timeout",
+            "a",
+            "echo timeout",
+            r#"{"decision":"block","reason":"R-LATE"}"#,
+            4,
+        );
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    for (cmd, _, _, _, expect) in DENY_CASES {
+        let said = cmd.trim_start_matches("echo ");
+        let result = l.tool_result("deny", cmd);
+        let ran = result.contains(&format!("\n{said}\n"));
+        match expect {
+            Expect::Ran => c.that(ran, format!("{cmd} ran: {result}")),
+            Expect::Blocked(reason) => c.that(
+                !ran && result.contains(reason),
+                format!("{cmd} blocked with {reason}: {result}"),
+            ),
+        }
+    }
+    let patch = l.tool_result("deny", "denied.txt");
+    c.that(
+        patch.contains("R-PATCH") && !l.sb.project.join("denied.txt").exists(),
+        format!("a denied patch is not applied: {patch}"),
+    );
+    c.done("deny");
+}
+
+/// PreToolUse matchers against a shell call and a patch: (matcher, matches the shell call,
+/// matches the patch). As in Claude Code: a matcher of only letters, digits, `_` and `|` is a
+/// list of exact names, anything else an unanchored regex; `*` and the empty string match
+/// everything; a patch also answers to `Edit` and `Write`.
+const MATCHERS: &[(&str, bool, bool)] = &[
+    ("Bash", true, false),
+    ("^Bash$", true, false),
+    ("bash", false, false),
+    ("exec_command", false, false),
+    ("apply_patch", false, true),
+    ("Edit", false, true),
+    ("Write", false, true),
+    ("Edit|Write", false, true),
+    ("Bash|apply_patch", true, true),
+    ("^apply", false, true),
+    ("apply", false, false),
+    ("ash", false, false),
+    ("ash|nothing", false, false),
+    ("ash$", true, false),
+    ("B.sh", true, false),
+    ("*", true, true),
+    ("", true, true),
+    (".*", true, true),
+];
+
+#[test]
+fn pre_tool_use_matchers() {
+    let Some(l) = live("matchers", WRITE, |sb| {
+        let groups: Vec<Value> = MATCHERS
+            .iter()
+            .enumerate()
+            .map(|(i, (m, ..))| group(sb, Some(m), &format!("m{i:02}")))
+            .collect();
+        // SessionStart matchers filter on `source`.
+        let starts: Vec<Value> = ["startup", "resume", "start", "^start"]
+            .iter()
+            .map(|m| group(sb, Some(m), &format!("start-{m}")))
+            .collect();
+        sb.trusted_hooks(
+            HookFile::UserJson,
+            &json!({ "PreToolUse": groups, "SessionStart": starts }),
+        );
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    for (m, fires) in [
+        ("startup", true),
+        ("resume", false),
+        ("start", false),
+        ("^start", true),
+    ] {
+        c.that(
+            (l.count(&format!("start-{m}")) == 1) == fires,
+            format!("SessionStart matcher {m:?} fires: {}", !fires),
+        );
+    }
+    for (i, (m, shell, patch)) in MATCHERS.iter().enumerate() {
+        let label = format!("m{i:02}");
+        let got = (
+            l.count_with(&label, "match-shell") == 1,
+            l.count_with(&label, "matched.txt") == 1,
+        );
+        c.that(
+            got == (*shell, *patch),
+            format!("matcher {m:?}: (shell, patch) = {got:?}"),
+        );
+    }
+    c.done("matchers");
+}
+
+/// Trust by hash, without the bypass: a trusted handler runs; one with no trust entry, and one
+/// whose entry hashes an older command, are skipped silently; trusted entries for a project
+/// file do not load it while the project itself is untrusted; `config.toml [hooks]` in the
+/// user layer is trusted the same way.
+#[test]
+fn only_trusted_handlers_run() {
+    let Some(l) = live("untrusted", WRITE, |sb| {
+        let handler = |label: &str| json!({"type": "command", "command": sb.dumper(label)});
+        let user = json!({"PreToolUse": [{"hooks": [
+            handler("trusted"), handler("untrusted"), handler("modified")]}]});
+        // What the review saw before the third handler's command changed.
+        let reviewed = json!({"PreToolUse": [{"hooks": [
+            handler("trusted"), handler("untrusted"), handler("modified-before")]}]});
+        sb.hooks(HookFile::UserJson, &user);
+        let entries = client::trust_entries(&sb.path_of(HookFile::UserJson), &reviewed);
+        for (key, hash) in entries.iter().filter(|(k, _)| !k.ends_with(":0:1")) {
+            sb.user_config(&format!(
+                "[hooks.state.{}]\ntrusted_hash = {}\n\n",
+                json!(key),
+                json!(hash)
+            ));
+        }
+        sb.trusted_hooks(
+            HookFile::UserToml,
+            &json!({"PreToolUse": [group(sb, None, "toml-trusted")]}),
+        );
+        sb.trusted_hooks(
+            HookFile::ProjectJson,
+            &json!({"PreToolUse": [group(sb, None, "project-untrusted-folder")]}),
+        );
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(l.out.status == Some(0), format!("exit {:?}", l.out.status));
+    c.that(
+        l.count("trusted") == 1,
+        format!("the trusted handler ran: {:?}", l.labels()),
+    );
+    c.that(
+        l.count("toml-trusted") == 1,
+        "the trusted config.toml handler ran",
+    );
+    for label in ["untrusted", "modified", "project-untrusted-folder"] {
+        c.that(l.count(label) == 0, format!("{label} did not run"));
+    }
+    // The untrusted project is named on stderr; the skipped handlers are not.
+    c.that(
+        l.out
+            .stderr
+            .contains("Untrusted project-local configuration is disabled")
+            && !l.out.stderr.contains("PreToolUse")
+            && !l.out.stderr.contains("dumper.sh"),
+        format!("stderr: {}", l.out.stderr),
+    );
+    c.done("untrusted");
+}
+
+/// The trust entries this suite writes are Codex's own: `codex app-server`'s `hooks/list` gives
+/// every handler's key and current hash, for every event, matchers, timeouts (clamped on
+/// SessionEnd and Interrupt), `async` and `statusMessage`, in `hooks.json` and `config.toml`.
+#[test]
+fn trust_hashes_are_codex_hashes() {
+    let Some(bin) = client::binary() else {
+        return;
+    };
+    let sb = Sandbox::new();
+    let mut json_hooks = serde_json::Map::new();
+    for (i, e) in EVENTS.iter().enumerate() {
+        json_hooks.insert(
+            e.to_string(),
+            json!([
+                {"hooks": [{"type": "command", "command": format!("echo {e}")}]},
+                {"matcher": format!("M{i}"), "hooks": [
+                    {"type": "command", "command": "echo a", "timeout": 5},
+                    {"type": "command", "command": "echo b", "timeout": 0, "async": true,
+                        "statusMessage": "S"}]}
+            ]),
+        );
+    }
+    let json_hooks = Value::Object(json_hooks);
+    let toml_hooks = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "echo 'toml'", "timeout": 30}]}],
+        "Stop": [{"hooks": [{"type": "command", "command": "echo stop"}]}]});
+    sb.trusted_hooks(HookFile::UserJson, &json_hooks);
+    sb.trusted_hooks(HookFile::UserToml, &toml_hooks);
+    // The config is written by `run`; write it the same way without running the model.
+    sb.write_config(0);
+    let inventory = sb.hook_inventory(&bin);
+    let hooks = inventory["hooks"].as_array().cloned().unwrap_or_default();
+    let mut want = client::trust_entries(&sb.path_of(HookFile::UserJson), &json_hooks);
+    want.extend(client::trust_entries(
+        &sb.path_of(HookFile::UserToml),
+        &toml_hooks,
+    ));
+    let mut c = Checks::default();
+    c.that(
+        hooks.len() == want.len(),
+        format!(
+            "{} hooks listed, {} written: {inventory}",
+            hooks.len(),
+            want.len()
+        ),
+    );
+    for (key, hash) in &want {
+        let listed = hooks.iter().find(|h| h["key"] == key.as_str());
+        c.that(
+            listed.is_some_and(|h| {
+                h["currentHash"] == hash.as_str() && h["trustStatus"] == "trusted"
+            }),
+            format!("{key}: ours {hash}, Codex {listed:?}"),
+        );
+    }
+    c.done("hashes");
+}
+
+/// Blocks outside PreToolUse: a UserPromptSubmit `decision: block` ends the run before any
+/// model request (exit 0, the reason shown nowhere); a PostToolUse one replaces the tool's
+/// output with the reason.
+#[test]
+fn prompt_and_post_tool_blocks() {
+    let Some(prompt) = live("blocks", WRITE, |sb| {
+        sb.trusted_hooks(
+            HookFile::UserJson,
+            &Value::Object(record_everything(sb, "")),
+        );
+        sb.answer(
+            "UserPromptSubmit",
+            "a",
+            "SCENARIO",
+            r#"{"decision":"block","reason":"R-PROMPT-BLOCK"}"#,
+            "",
+            0,
+        );
+    }) else {
+        return;
+    };
+    let Some(post) = live("blocks", WRITE, |sb| {
+        sb.trusted_hooks(
+            HookFile::UserJson,
+            &Value::Object(record_everything(sb, "")),
+        );
+        sb.answer(
+            "PostToolUse",
+            "a",
+            "post-block",
+            r#"{"decision":"block","reason":"R-POST-BLOCK"}"#,
+            "",
+            0,
+        );
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        prompt.out.status == Some(0)
+            && prompt.model.turns_of("blocks").is_empty()
+            && prompt.labels() == ["SessionStart", "UserPromptSubmit", "SessionEnd"],
+        format!(
+            "a blocked prompt ends the run: {:?} {:?}",
+            prompt.out.status,
+            prompt.labels()
+        ),
+    );
+    c.that(
+        !prompt.out.stdout.contains("R-PROMPT-BLOCK") && !prompt.out.stderr.contains("R-PROMPT"),
+        "the prompt block's reason is shown nowhere",
+    );
+    let result = post.tool_result("blocks", "post-block");
+    c.that(
+        result == "R-POST-BLOCK",
+        format!("a PostToolUse block replaces the output: {result}"),
+    );
+    c.done("blocks");
+}
+
+/// hookx in the loop: `hookx install --host codex` routes Codex's events to `hookx run` and
+/// records Codex's trust of exactly those routes (no bypass); Claude, Copilot and Bricks
+/// handlers of the project, trusted with `hookx trust`, then run under Codex, each with its own
+/// payload: a Claude deny blocks a shell call, Claude context reaches the model, and patches
+/// arrive as Write and Edit (Claude), create and edit (Copilot), write_file and edit_file
+/// (Bricks) with the patch's absolute path.
+#[test]
+fn routed_handlers_of_every_dialect_run_under_codex() {
+    let Some(l) = live("routed", WRITE, |sb| {
+        sb.trust_project();
+        let group =
+            |label: &str| json!([{"hooks": [{"type": "command", "command": sb.dumper(label)}]}]);
+        sb.write(
+            "project/.claude/settings.json",
+            &client::pretty(&json!({"hooks": {"PreToolUse": group("claude-pre"),
+                "PostToolUse": group("claude-post")}})),
+        );
+        sb.write(
+            "project/.github/hooks/routed.json",
+            &client::pretty(&json!({"version": 1, "hooks": {"preToolUse": [
+                {"type": "command", "bash": sb.dumper("copilot-pre")}]}})),
+        );
+        sb.write(
+            "project/.bricks/hooks.json",
+            &client::pretty(&json!({"hooks": {"PreToolUse": group("bricks-pre")}})),
+        );
+        sb.answer("claude-pre", "a", "claude-deny",
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-CLAUDE-DENY"}}"#, "", 0);
+        sb.answer("claude-post", "a", "routed-ok",
+            r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"CTX-CLAUDE-POST"}}"#, "", 0);
+        common::hookx_at(&sb.project, &sb.home, &["trust"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "codex"]).success();
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    let denied = l.tool_result("routed", "claude-deny");
+    c.that(
+        denied.contains("R-CLAUDE-DENY") && !denied.contains("\nclaude-deny\n"),
+        format!("the Claude deny blocks the Codex shell call: {denied}"),
+    );
+    c.that(
+        l.sent("routed").contains("CTX-CLAUDE-POST"),
+        "the Claude PostToolUse context reaches the model",
+    );
+    let project = l.sb.project.display().to_string();
+    let file = format!("{project}/routed.txt");
+    // Each handler gets its own dialect's payload, and is told the host.
+    let expect = [
+        (
+            "claude-pre",
+            "tool_name",
+            "Bash",
+            "tool_input",
+            "command",
+            "echo claude-deny",
+        ),
+        (
+            "claude-pre",
+            "tool_name",
+            "Write",
+            "tool_input",
+            "file_path",
+            file.as_str(),
+        ),
+        (
+            "claude-pre",
+            "tool_name",
+            "Edit",
+            "tool_input",
+            "file_path",
+            file.as_str(),
+        ),
+        (
+            "copilot-pre",
+            "toolName",
+            "bash",
+            "toolArgs",
+            "command",
+            "echo claude-deny",
+        ),
+        (
+            "copilot-pre",
+            "toolName",
+            "create",
+            "toolArgs",
+            "path",
+            file.as_str(),
+        ),
+        (
+            "copilot-pre",
+            "toolName",
+            "edit",
+            "toolArgs",
+            "path",
+            file.as_str(),
+        ),
+        (
+            "bricks-pre",
+            "tool_name",
+            "bash",
+            "tool_input",
+            "command",
+            "echo claude-deny",
+        ),
+        (
+            "bricks-pre",
+            "tool_name",
+            "write_file",
+            "tool_input",
+            "file_path",
+            file.as_str(),
+        ),
+        (
+            "bricks-pre",
+            "tool_name",
+            "edit_file",
+            "tool_input",
+            "file_path",
+            file.as_str(),
+        ),
+    ];
+    for (label, name_key, name, input_key, arg, value) in expect {
+        let found = l
+            .dumps
+            .iter()
+            .find(|d| d.label == label && d.stdin[name_key] == name);
+        let input = found.map(|d| match &d.stdin[input_key] {
+            Value::String(s) => serde_json::from_str(s).unwrap_or(Value::Null),
+            v => v.clone(),
+        });
+        c.that(
+            input.as_ref().is_some_and(|i| i[arg] == value)
+                && found
+                    .is_some_and(|d| d.env.get("HOOKX_HOST").map(String::as_str) == Some("codex")),
+            format!("{label} got {name} {{{arg}: {value}}}: {found:?}"),
+        );
+    }
+    let edit = l
+        .dumps
+        .iter()
+        .find(|d| d.label == "claude-pre" && d.stdin["tool_name"] == "Edit");
+    c.that(
+        edit.is_some_and(|d| {
+            d.stdin["tool_input"]["old_string"] == "routed"
+                && d.stdin["tool_input"]["new_string"] == "changed"
+        }),
+        "the update patch reaches Claude as old_string/new_string",
+    );
+    c.that(
+        std::fs::read_to_string(l.sb.project.join("routed.txt"))
+            .ok()
+            .as_deref()
+            == Some("changed\n"),
+        "both patches applied",
+    );
+    c.done("routed");
+}
+
+/// Ctrl-C during a shell call (SIGINT to the client once PreToolUse has recorded the call):
+/// Interrupt fires, then SessionEnd; no PostToolUse, no Stop; exit 1.
+#[test]
+fn ground_truth_interrupt() {
+    let Some(l) = live("interrupt", WRITE, |sb| {
+        sb.trusted_hooks(
+            HookFile::UserJson,
+            &Value::Object(record_everything(sb, "")),
+        );
+        sb.interrupt_when_recorded("sleep 30");
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(l.out.status == Some(1), format!("exit {:?}", l.out.status));
+    let labels = l.labels();
+    let at = |e: &str| labels.iter().position(|x| *x == e);
+    c.that(
+        at("PreToolUse") < at("Interrupt")
+            && at("Interrupt") < at("SessionEnd")
+            && at("Interrupt").is_some(),
+        format!("PreToolUse, Interrupt, SessionEnd in order: {labels:?}"),
+    );
+    c.that(
+        l.count("PostToolUse") == 0 && l.count("Stop") == 0,
+        format!("no PostToolUse, no Stop: {labels:?}"),
+    );
+    record::check("interrupt", &l.dumps, &l.sb);
+    c.done("interrupt");
+}
+
+mod record {
+    //! Recorded payloads: written under `HOOKX_RECORD=1`, else compared by keys and types.
+    use super::*;
+    use std::collections::{BTreeMap, BTreeSet};
+    use std::path::PathBuf;
+
+    fn dir() -> PathBuf {
+        common::fixtures_dir().join(format!("recorded/codex-{}", client::VERSION))
+    }
+
+    /// The hook-relevant variables: what Codex adds for hooks, not what the run was given.
+    fn relevant(key: &str) -> bool {
+        (key.starts_with("CODEX_") || key.starts_with("CLAUDE_") || key.starts_with("PLUGIN_"))
+            && !client::GIVEN_ENV.contains(&key)
+    }
+
+    fn normalise(text: &str, sb: &Sandbox) -> String {
+        text.replace(&sb.project.display().to_string(), "<project>")
+            .replace(&sb.home.display().to_string(), "<home>")
+    }
+
+    fn fixture(scenario: &str, order: usize, d: &client::Dump, sb: &Sandbox) -> Value {
+        let env: BTreeMap<&String, String> = d
+            .env
+            .iter()
+            .filter(|(k, _)| relevant(k))
+            .map(|(k, v)| (k, normalise(v, sb)))
+            .collect();
+        let stdin: Value = serde_json::from_str(&normalise(&d.raw, sb)).expect("JSON stdin");
+        json!({"client": "codex", "version": client::VERSION, "host": "codex",
+            "flavor": "codex", "event": d.label, "scenario": scenario, "order": order,
+            "stdin": stdin, "env": env, "cwd": normalise(&d.cwd, sb)})
+    }
+
+    /// Keys and types, with every object key's path (`/tool_input/command:string`).
+    fn shape(v: &Value, at: String, out: &mut BTreeSet<String>) {
+        let kind = match v {
+            Value::Null => "null",
+            Value::Bool(_) => "bool",
+            Value::Number(_) => "number",
+            Value::String(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        };
+        out.insert(format!("{at}:{kind}"));
+        if let Value::Object(map) = v {
+            for (k, v) in map {
+                shape(v, format!("{at}/{k}"), out);
+            }
+        }
+    }
+
+    fn shapes(fixtures: &[Value]) -> BTreeMap<String, BTreeSet<BTreeSet<String>>> {
+        let mut out: BTreeMap<String, BTreeSet<BTreeSet<String>>> = BTreeMap::new();
+        for f in fixtures {
+            let mut s = BTreeSet::new();
+            shape(&f["stdin"], String::new(), &mut s);
+            let env: BTreeSet<String> = f["env"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(k, _)| format!("$env/{k}"))
+                .collect();
+            s.extend(env);
+            out.entry(f["event"].as_str().unwrap().to_string())
+                .or_default()
+                .insert(s);
+        }
+        out
+    }
+
+    /// Records the run's payloads of the user-scope recorders (labelled with the bare event
+    /// name) under `HOOKX_RECORD=1`, or checks them against the recording.
+    pub fn check(scenario: &str, dumps: &[client::Dump], sb: &Sandbox) {
+        let got: Vec<Value> = dumps
+            .iter()
+            .filter(|d| EVENTS.contains(&d.label.as_str()))
+            .enumerate()
+            .map(|(i, d)| fixture(scenario, i + 1, d, sb))
+            .collect();
+        let dir = dir();
+        let mine = |name: &str| name.starts_with(&format!("{scenario}."));
+        if std::env::var_os("HOOKX_RECORD").is_some() {
+            std::fs::create_dir_all(&dir).unwrap();
+            for e in std::fs::read_dir(&dir).unwrap().flatten() {
+                if mine(&e.file_name().to_string_lossy()) {
+                    std::fs::remove_file(e.path()).unwrap();
+                }
+            }
+            // One fixture per event and payload shape: repeats add nothing to replay.
+            let mut seen = BTreeSet::new();
+            for f in &got {
+                let mut s = BTreeSet::new();
+                shape(&f["stdin"], String::new(), &mut s);
+                if !seen.insert((f["event"].to_string(), s)) {
+                    continue;
+                }
+                let name = format!(
+                    "{scenario}.{:02}.{}.json",
+                    f["order"],
+                    f["event"].as_str().unwrap()
+                );
+                std::fs::write(
+                    dir.join(name),
+                    serde_json::to_string_pretty(f).unwrap() + "\n",
+                )
+                .unwrap();
+            }
+            return;
+        }
+        let recorded: Vec<Value> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e} (record with HOOKX_RECORD=1)", dir.display()))
+            .flatten()
+            .filter(|e| mine(&e.file_name().to_string_lossy()))
+            .map(|e| serde_json::from_str(&std::fs::read_to_string(e.path()).unwrap()).unwrap())
+            .collect();
+        assert!(
+            !recorded.is_empty(),
+            "no recording of {scenario} (HOOKX_RECORD=1)"
+        );
+        let (want, have) = (shapes(&recorded), shapes(&got));
+        assert_eq!(
+            want.keys().collect::<Vec<_>>(),
+            have.keys().collect::<Vec<_>>(),
+            "Codex CLI {} fired other events in {scenario} than recorded",
+            client::VERSION
+        );
+        for (event, shapes) in &have {
+            for s in shapes {
+                assert!(
+                    want[event].contains(s),
+                    "Codex CLI {} sent a {event} payload of a new shape in {scenario}: {s:?}\nrecorded: {:?}",
+                    client::VERSION,
+                    want[event]
+                );
+            }
+        }
+    }
+}
