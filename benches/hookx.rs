@@ -518,6 +518,8 @@ enum Kind {
     ConvertFloor { rules: usize },
     /// One trusted rule beside this many hostile untrusted files.
     Untrusted { files: usize },
+    /// One trusted rule in a home holding Claude plugin marketplaces (see [`lived_in_home`]).
+    LivedIn,
     /// Eight sleeping handlers under one host.
     Sleepers { parallel: bool },
     /// One sleeping handler started directly.
@@ -655,6 +657,14 @@ fn startup_group(root: &Path, bins: &[(String, PathBuf)], opts: &Opts) -> Vec<Ro
         }});
         std::fs::write(path, text.to_string()).unwrap();
     }
+    // One trusted rule, then (after `hookx trust`) a home as a Claude user's looks.
+    let lived_in = Project::new(
+        root,
+        "lived-in",
+        &[(".bricks/hooks.json", bricks_rules(1, "true"))],
+        trusting,
+    );
+    let home = lived_in_home(&lived_in.home);
     let first = &projects[0].1;
     let mut cases = vec![(
         "no-op handler directly (`sh -c true`)".to_string(),
@@ -707,13 +717,26 @@ fn startup_group(root: &Path, bins: &[(String, PathBuf)], opts: &Opts) -> Vec<Ro
         ));
         for (n, project) in &projects {
             cases.push((
-                format!("`hookx run --host claude`, {n} rule(s)"),
+                match n {
+                    1 => "`hookx run --host claude`, 1 rule, empty home".to_string(),
+                    n => format!("`hookx run --host claude`, {n} rules"),
+                },
                 name.clone(),
                 Kind::Hookx { rules: Some(*n) },
                 host.run_case(bin, project),
                 true,
             ));
         }
+        cases.push((
+            format!(
+                "`hookx run --host claude`, 1 rule, lived-in home ({} marketplaces, {} dirs, {} plugin hook files)",
+                home.marketplaces, home.dirs, home.hook_files
+            ),
+            name.clone(),
+            Kind::LivedIn,
+            host.run_case(bin, &lived_in),
+            true,
+        ));
         cases.push((
             format!(
                 "`hookx run --host claude`, 1 rule + {UNTRUSTED_FILES} hostile untrusted files"
@@ -727,6 +750,149 @@ fn startup_group(root: &Path, bins: &[(String, PathBuf)], opts: &Opts) -> Vec<Ro
         ));
     }
     rows_for("startup", cases, opts.runs, opts.warmup, opts.callgrind)
+}
+
+/// What [`lived_in_home`] made.
+struct LivedIn {
+    marketplaces: usize,
+    dirs: usize,
+    hook_files: usize,
+}
+
+/// Fills `home` as a Claude Code user's looks after adding three plugin marketplaces (the
+/// home issue 11 measured): each a git clone under `~/.claude/plugins/marketplaces/` (its
+/// `.git/objects` fan-out, a catalog, 20 plugins with skills, commands and a `hooks/hooks.json`),
+/// a few plugins installed into `~/.claude/plugins/cache/`, and the registries as Claude
+/// 2.1.332 writes them (`known_marketplaces.json`, `installed_plugins.json` version 2; see
+/// `tests/fixtures/recorded/claude-2.1.332/plugins/facts.json`). No plugin is enabled (the
+/// installed ones are set to `false` in `enabledPlugins`) and none is trusted: hookx must not
+/// run any of them, and must not pay for them either.
+fn lived_in_home(home: &Path) -> LivedIn {
+    const MARKETPLACES: [&str; 3] = ["acme-tools", "community-plugins", "team-internal"];
+    const PLUGINS: usize = 20;
+    const SKILLS: usize = 10;
+    const INSTALLED: usize = 4;
+    let plugins = home.join(".claude/plugins");
+    let mut hook_files = 0;
+    let mkdir = |path: &Path| std::fs::create_dir_all(path).unwrap();
+    let hooks = |name: &str| {
+        serde_json::json!({
+            "description": format!("{name}: checks before shell and file tools"),
+            "hooks": {
+                "PreToolUse": [{"matcher": "Bash|Write|Edit|MultiEdit", "hooks": [
+                    {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/hooks/check.sh", "timeout": 10}
+                ]}],
+                "PostToolUse": [{"matcher": "Write|Edit", "hooks": [
+                    {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/hooks/format.sh"}
+                ]}],
+                "SessionStart": [{"matcher": "startup", "hooks": [
+                    {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/hooks/start.sh"}
+                ]}]
+            }
+        })
+    };
+    let write = |path: PathBuf, value: serde_json::Value| {
+        std::fs::write(path, serde_json::to_string_pretty(&value).unwrap()).unwrap();
+    };
+    let mut known = serde_json::Map::new();
+    let mut installed = serde_json::Map::new();
+    let mut enabled = serde_json::Map::new();
+    for market in MARKETPLACES {
+        let clone = plugins.join("marketplaces").join(market);
+        for git in [
+            "refs/heads",
+            "refs/remotes/origin",
+            "refs/tags",
+            "hooks",
+            "info",
+            "logs/refs/heads",
+        ] {
+            mkdir(&clone.join(".git").join(git));
+        }
+        for byte in 0..=255u8 {
+            mkdir(&clone.join(format!(".git/objects/{byte:02x}")));
+        }
+        mkdir(&clone.join(".claude-plugin"));
+        let mut catalog = Vec::new();
+        for p in 0..PLUGINS {
+            let name = format!("{market}-plugin-{p:02}");
+            let dir = clone.join("plugins").join(&name);
+            mkdir(&dir.join(".claude-plugin"));
+            mkdir(&dir.join("hooks"));
+            mkdir(&dir.join("commands"));
+            mkdir(&dir.join("agents"));
+            for s in 0..SKILLS {
+                mkdir(&dir.join(format!("skills/skill-{s}/references")));
+            }
+            write(
+                dir.join(".claude-plugin/plugin.json"),
+                serde_json::json!({"name": name, "version": "1.0.0", "description": name}),
+            );
+            write(dir.join("hooks/hooks.json"), hooks(&name));
+            hook_files += 1;
+            catalog.push(serde_json::json!({
+                "name": name, "source": format!("./plugins/{name}"), "description": name
+            }));
+            if p < INSTALLED {
+                let id = format!("{name}@{market}");
+                let cache = plugins.join("cache").join(market).join(&name).join("1.0.0");
+                mkdir(&cache.join("hooks"));
+                write(cache.join("hooks/hooks.json"), hooks(&name));
+                hook_files += 1;
+                installed.insert(
+                    id.clone(),
+                    serde_json::json!([{
+                        "scope": "user",
+                        "installPath": cache.display().to_string(),
+                        "version": "1.0.0",
+                        "installedAt": "2026-12-01T14:53:24.000Z",
+                        "lastUpdated": "2026-12-01T14:53:24.000Z",
+                        "gitCommitSha": "0123456789abcdef0123456789abcdef01234567"
+                    }]),
+                );
+                enabled.insert(id, false.into());
+            }
+        }
+        write(
+            clone.join(".claude-plugin/marketplace.json"),
+            serde_json::json!({"name": market, "owner": {"name": market}, "plugins": catalog}),
+        );
+        known.insert(
+            market.to_string(),
+            serde_json::json!({
+                "source": {"source": "git", "url": format!("https://example.com/{market}.git")},
+                "installLocation": clone.display().to_string(),
+                "lastUpdated": "2026-12-01T14:53:21.469Z"
+            }),
+        );
+    }
+    write(plugins.join("known_marketplaces.json"), known.into());
+    write(
+        plugins.join("installed_plugins.json"),
+        serde_json::json!({"version": 2, "plugins": installed}),
+    );
+    write(
+        home.join(".claude/settings.json"),
+        serde_json::json!({
+            "permissions": {"allow": ["Bash(git status)", "Read"]},
+            "enabledPlugins": enabled,
+        }),
+    );
+    LivedIn {
+        marketplaces: MARKETPLACES.len(),
+        dirs: count_dirs(&plugins),
+        hook_files,
+    }
+}
+
+/// Directories under `dir`, itself included.
+fn count_dirs(dir: &Path) -> usize {
+    1 + std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().unwrap().is_dir())
+        .map(|e| count_dirs(&e.path()))
+        .sum::<usize>()
 }
 
 /// Group 3: `hookx convert` of 10 … 10 000 rules (Bricks to Claude), of the 10 000-rule file
@@ -759,7 +925,7 @@ fn convert_group(root: &Path, bins: &[(String, PathBuf)], opts: &Opts) -> Vec<Ro
                 &project,
                 Vec::new(),
             ),
-            false,
+            true,
         ));
     }
     let largest = *SIZES.last().unwrap();
@@ -780,7 +946,7 @@ fn convert_group(root: &Path, bins: &[(String, PathBuf)], opts: &Opts) -> Vec<Ro
                 name.clone(),
                 Kind::Convert { rules: n },
                 convert(n, "bricks", "claude"),
-                false,
+                true,
             ));
         }
         cases.push((
@@ -788,10 +954,10 @@ fn convert_group(root: &Path, bins: &[(String, PathBuf)], opts: &Opts) -> Vec<Ro
             name.clone(),
             Kind::Convert { rules: largest },
             convert(largest, "claude", "copilot"),
-            false,
+            true,
         ));
     }
-    rows_for("convert", cases, opts.runs, opts.warmup, false)
+    rows_for("convert", cases, opts.runs, opts.warmup, opts.callgrind)
 }
 
 /// Group 4: eight handlers sleeping 200 ms, under hosts that run hooks in parallel (Claude,
@@ -911,14 +1077,25 @@ fn print_report(
         let (median, p95) = (row.median(), row.p95());
         let reference = base(row.group);
         let (added, added95, ratio) = match (&row.kind, reference) {
-            (Kind::Floor | Kind::Hookx { .. } | Kind::Sleepers { .. }, Some(r)) => (
+            (
+                Kind::Floor
+                | Kind::Hookx { .. }
+                | Kind::LivedIn
+                | Kind::Untrusted { .. }
+                | Kind::Sleepers { .. },
+                Some(r),
+            ) => (
                 format!("{:+.2}", median - r.median()),
                 format!("{:+.2}", p95 - r.p95()),
                 format!("{:.2}×", median / r.median()),
             ),
             _ => ("".into(), "".into(), "".into()),
         };
-        let check = check(row, rows, reference);
+        let check = [check(row, rows, reference), regression(row, rows)]
+            .into_iter()
+            .filter(|c| !c.is_empty())
+            .collect::<Vec<_>>()
+            .join("; ");
         let rss = row
             .rss_kib
             .map_or("n/a".into(), |k| format!("{:.1}", k as f64 / 1024.0));
@@ -937,7 +1114,7 @@ fn check(row: &Row, rows: &[Row], reference: Option<&Row>) -> String {
     let ok = |pass: bool| if pass { "ok" } else { "MISSED" };
     let rss_ok = row.rss_kib.is_none_or(|k| k <= 10 * 1024);
     match (&row.kind, reference) {
-        (Kind::Hookx { rules: None }, Some(r)) | (Kind::Hookx { rules: Some(1) }, Some(r)) => {
+        (Kind::Hookx { rules: None } | Kind::Hookx { rules: Some(1) } | Kind::LivedIn, Some(r)) => {
             let added = row.median() - r.median();
             match rows.iter().find(|o| matches!(o.kind, Kind::Floor)) {
                 Some(f) => {
@@ -985,8 +1162,14 @@ fn check(row: &Row, rows: &[Row], reference: Option<&Row>) -> String {
             match floor {
                 Some(f) if *rules == 10_000 => {
                     let times = row.median() / f.median();
+                    let ir = match (row.instructions, f.instructions) {
+                        (Some(a), Some(b)) => {
+                            format!("; {:.2}× the floor's instructions", a as f64 / b as f64)
+                        }
+                        _ => String::new(),
+                    };
                     format!(
-                        "{}: {times:.2}× the floor ≤ 2×; {per_rule}",
+                        "{}: {times:.2}× the floor ≤ 2×{ir}; {per_rule}",
                         ok(times <= 2.0)
                     )
                 }
@@ -1005,6 +1188,39 @@ fn check(row: &Row, rows: &[Row], reference: Option<&Row>) -> String {
             format!("in order: {:.0} ms ≈ {SLEEPERS} × 200 ms", row.median())
         }
         _ => String::new(),
+    }
+}
+
+/// Slower than the baseline by more than this share is a regression: of its instructions where
+/// callgrind counted them, else of its median time (rows of one run differ by a few per cent on
+/// a quiet machine).
+const REGRESSION_TOLERANCE: f64 = 0.05;
+
+/// The issue's last target: no case slower than the baseline (`before`, measured in the same
+/// rounds). Only `after` is compared: it is built the same way as the baseline.
+fn regression(row: &Row, rows: &[Row]) -> String {
+    if row.bin != "after" {
+        return String::new();
+    }
+    let Some(before) = rows
+        .iter()
+        .find(|o| o.bin == "before" && o.group == row.group && o.label == row.label)
+    else {
+        return String::new();
+    };
+    let bound = 1.0 + REGRESSION_TOLERANCE;
+    let ok = |pass: bool| if pass { "ok" } else { "MISSED" };
+    let times = row.median() / before.median();
+    match (row.instructions, before.instructions) {
+        // Instruction counts do not depend on the machine's load: they decide where counted.
+        (Some(now), Some(then)) => {
+            let ir = now as f64 / then as f64;
+            format!(
+                "{}: {ir:.2}× before's instructions ≤ {bound:.2}× (time {times:.2}×)",
+                ok(ir <= bound)
+            )
+        }
+        _ => format!("{}: {times:.2}× before ≤ {bound:.2}×", ok(times <= bound)),
     }
 }
 

@@ -11,6 +11,7 @@ const BLOCK_RM: &str = "tests/fixtures/claude/seed-block-rm.json";
 
 struct Run {
     code: i32,
+    stdout: String,
     stderr: String,
 }
 
@@ -22,6 +23,7 @@ fn convert(input: &str, from: &str, to: &str, extra: &[&str]) -> Run {
         .unwrap();
     Run {
         code: output.status.code().expect("hookx exited"),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }
 }
@@ -264,5 +266,74 @@ fn concurrent_trust_runs_keep_every_record() {
     let text = std::fs::read_to_string(home.join(".hookx/trust.json")).unwrap();
     for f in &files {
         assert!(text.contains(path_str(f)), "{} lost:\n{text}", f.display());
+    }
+}
+
+/// Numbers are written as they were read (issue 9: integers beyond 2^64 became floats, `1.10`
+/// lost its zero, and `1e400` was refused as out of range): to stdout, into a new file, and
+/// synced into an existing one whose own numbers stay byte for byte. The digits of a number
+/// hookx writes are kept; only an exponent's implicit sign is spelled out (`1e+400`).
+#[test]
+fn numbers_are_written_as_they_were_read() {
+    const NUMBERS: [&str; 5] = [
+        "18446744073709551616",
+        "-123456789012345678901234567890",
+        "1.10",
+        "1e400",
+        "0.1000000000000000055511151231257827",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let input = common::write(
+        dir.path(),
+        "in/settings.json",
+        &format!(
+            r#"{{"cleanupPeriodDays": {}, "hooks": {{"PreToolUse": [{{"matcher": "Bash", "weight": {},
+                "hooks": [{{"type": "command", "command": "true", "timeout": 5, "a": {}, "b": {}, "c": {}}}]}}]}}}}"#,
+            NUMBERS[0], NUMBERS[1], NUMBERS[2], NUMBERS[3], NUMBERS[4]
+        ),
+    );
+    let printed = convert(path_str(&input), "claude", "claude", &[]);
+    assert_eq!(printed.code, 0, "{}", printed.stderr);
+    let out = dir.path().join("out/settings.json");
+    let r = convert(
+        path_str(&input),
+        "claude",
+        "claude",
+        &["--out", path_str(&out)],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let written = std::fs::read_to_string(&out).unwrap();
+    let target = common::write(
+        dir.path(),
+        "synced/settings.json",
+        "{\"feedbackSurveyRate\": 1E+2, \"big\": 98765432109876543210987654321}\n",
+    );
+    let r = convert(
+        path_str(&input),
+        "claude",
+        "claude",
+        &["--write", "--out", path_str(&target)],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let synced = std::fs::read_to_string(&target).unwrap();
+    assert!(
+        synced
+            .starts_with("{\"feedbackSurveyRate\": 1E+2, \"big\": 98765432109876543210987654321,"),
+        "{synced}"
+    );
+    let kept = |number: &str| number.replace("e4", "e+4");
+    for (what, text) in [("stdout", &printed.stdout), ("--out", &written)] {
+        for number in NUMBERS {
+            assert!(
+                text.contains(&kept(number)),
+                "{what} lost {number}:\n{text}"
+            );
+        }
+    }
+    for number in &NUMBERS[1..] {
+        assert!(
+            synced.contains(&kept(number)),
+            "--write lost {number}:\n{synced}"
+        );
     }
 }

@@ -158,9 +158,15 @@ fn from_content(value: &Value) -> Vec<Dialect> {
     };
     for name in names {
         let knows = |f: &crate::dialect::Flavor| f.tables().event_kind(name).is_some();
-        // A name another agent spells too (Gemini's and Claude's `Notification`) settles
-        // nothing.
-        if let [d] = among(&|d| d.flavors().any(|f| knows(&f))).as_slice()
+        // A name another agent that may write it unmarked spells too (Gemini's and Claude's
+        // `Notification`) settles nothing; one that needs its own mark (Cursor's `preToolUse`
+        // beside Copilot's) does not stand in the way.
+        let claim = |d: Dialect| {
+            let detect = &d.def().detect;
+            d.flavors().any(|f| knows(&f))
+                && (detect.unmarked || detect.sole_event_flavors.iter().any(knows))
+        };
+        if let [d] = among(&claim).as_slice()
             && d.def().detect.sole_event_flavors.iter().any(knows)
         {
             only = Some(*d);

@@ -42,6 +42,11 @@ mod pruned {
     use serde_json::{Map, Value};
     use std::fmt;
 
+    /// The key under which serde_json's `arbitrary_precision` hands a number to a visitor (as
+    /// a one-entry map holding its text). serde_json does not export it; `Value`'s own visitor
+    /// matches the same string.
+    const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+
     /// An object's keys filtered by `keep`; `hooks`, when given, filters the keys of the
     /// object under the key `hooks` (one level down only).
     pub(super) struct Pruned<'f> {
@@ -66,7 +71,13 @@ mod pruned {
 
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
             let mut out = Map::new();
+            let mut first = true;
             while let Some(key) = map.next_key::<String>()? {
+                if std::mem::take(&mut first) && key == NUMBER_TOKEN {
+                    // A number kept as written (`arbitrary_precision`), as `Value` reads it.
+                    let text: String = map.next_value()?;
+                    return text.parse().map(Value::Number).map_err(de::Error::custom);
+                }
                 if let (Some(hooks), "hooks") = (self.hooks, key.as_str()) {
                     let value = map.next_value_seed(Pruned {
                         keep: hooks,
@@ -551,6 +562,27 @@ mod tests {
         // The error is at `b`, on the second line of the file (it once said line 8).
         let (line, col, message) = at("---\nname: a\r\r\r\r\r\rb\nc: d\n---\n");
         assert_eq!((line, col), (2, 14), "{message}");
+    }
+
+    /// Numbers are kept as written, whether or not pruning builds the value around them: the
+    /// pruned parse hands a top-level number, and numbers one level under `hooks`, through its
+    /// own visitor.
+    #[test]
+    fn pruned_and_full_parses_keep_numbers_as_written() {
+        let keep_all = |_: &str| true;
+        for text in [
+            "18446744073709551616",
+            "1e+400",
+            r#"{"hooks": 1.10, "big": -123456789012345678901234567890}"#,
+            r#"{"hooks": {"Stop": 1e-3, "PreToolUse": [{"timeout": 18446744073709551616}]}}"#,
+        ] {
+            let src = SourceFile::new("a.json", text);
+            let full = parse_json(&src).unwrap();
+            let pruned = parse_json_pruned(&src, &keep_all, &keep_all).unwrap();
+            assert_eq!(pruned, full, "{text}");
+            let compact: String = text.split_whitespace().collect();
+            assert_eq!(serde_json::to_string(&pruned).unwrap(), compact);
+        }
     }
 
     #[test]

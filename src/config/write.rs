@@ -9,9 +9,10 @@ use crate::model::{Document, Handler, HandlerKind, Rule, RuleShape};
 use serde_json::{Map, Value, json};
 use std::path::Path;
 
-/// The document as its dialect writes it: JSON, or markdown with YAML frontmatter.
+/// The document as its dialect writes it (every key hookx does not own in its place): JSON, or
+/// markdown with YAML frontmatter.
 pub fn to_text(doc: &Document) -> String {
-    let value = to_value(doc);
+    let value = document_out(doc);
     if doc.kind.frontmatter {
         let yaml = serde_saphyr::to_string(&value).unwrap_or_default();
         let body = doc.markdown.as_ref().map_or("", |m| m.body.as_str());
@@ -22,83 +23,154 @@ pub fn to_text(doc: &Document) -> String {
     text
 }
 
-/// The document as a JSON value, every key hookx does not own in its place.
-pub fn to_value(doc: &Document) -> Value {
-    let hooks = hooks_object(doc);
-    let mut top = Map::new();
-    if !doc.wrapped {
-        top.extend(doc.extra.clone());
-        top.extend(hooks);
-        return Value::Object(top);
-    }
-    for (i, (key, value)) in doc.extra.iter().enumerate() {
-        if i == doc.hooks_index {
-            top.insert("hooks".into(), Value::Object(hooks.clone()));
-        }
-        top.insert(key.clone(), value.clone());
-    }
-    if !top.contains_key("hooks") {
-        top.insert("hooks".into(), Value::Object(hooks));
-    }
-    Value::Object(top)
+/// A JSON value to write, borrowing what the document holds: a document is serialized without
+/// first being copied into a `serde_json::Value` (at 10 000 rules, building that copy cost as
+/// much as printing it). Objects keep `serde_json::Map`'s order and its rule for a key given
+/// twice (the later value, in the earlier place).
+enum Out<'a> {
+    Value(&'a Value),
+    Str(&'a str),
+    U64(u64),
+    Bool(bool),
+    Array(Vec<Out<'a>>),
+    Object(Object<'a>),
 }
 
-fn hooks_object(doc: &Document) -> Map<String, Value> {
-    let mut hooks = Map::new();
+#[derive(Default)]
+struct Object<'a>(Vec<(&'a str, Out<'a>)>);
+
+impl<'a> Object<'a> {
+    /// As `Map::insert`: a key already there keeps its place and takes the new value.
+    fn insert(&mut self, key: &'a str, value: Out<'a>) {
+        match self.0.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, old)) => *old = value,
+            None => self.0.push((key, value)),
+        }
+    }
+
+    /// As `Map::entry(key).or_insert(value)`: a key already there keeps its value.
+    fn insert_new(&mut self, key: &'a str, value: Out<'a>) {
+        if !self.contains(key) {
+            self.0.push((key, value));
+        }
+    }
+
+    fn contains(&self, key: &str) -> bool {
+        self.0.iter().any(|(k, _)| *k == key)
+    }
+
+    fn extend(&mut self, other: impl IntoIterator<Item = (&'a str, Out<'a>)>) {
+        for (key, value) in other {
+            self.insert(key, value);
+        }
+    }
+
+    fn values(map: &'a Map<String, Value>) -> impl Iterator<Item = (&'a str, Out<'a>)> {
+        map.iter().map(|(k, v)| (k.as_str(), Out::Value(v)))
+    }
+}
+
+impl serde::Serialize for Out<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        match self {
+            Out::Value(v) => v.serialize(s),
+            Out::Str(v) => s.serialize_str(v),
+            Out::U64(v) => s.serialize_u64(*v),
+            Out::Bool(v) => s.serialize_bool(*v),
+            Out::Array(items) => {
+                let mut seq = s.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(item)?;
+                }
+                seq.end()
+            }
+            Out::Object(Object(entries)) => {
+                let mut map = s.serialize_map(Some(entries.len()))?;
+                for (key, value) in entries {
+                    map.serialize_entry(key, value)?;
+                }
+                map.end()
+            }
+        }
+    }
+}
+
+fn document_out(doc: &Document) -> Out<'_> {
+    let hooks = hooks_object(doc);
+    let mut top = Object::default();
+    if !doc.wrapped {
+        top.extend(Object::values(&doc.extra));
+        top.extend(hooks.0);
+        return Out::Object(top);
+    }
+    let mut hooks = Some(hooks);
+    for (i, (key, value)) in doc.extra.iter().enumerate() {
+        if i == doc.hooks_index
+            && let Some(hooks) = hooks.take()
+        {
+            top.insert("hooks", Out::Object(hooks));
+        }
+        top.insert(key, Out::Value(value));
+    }
+    if !top.contains("hooks") {
+        top.insert("hooks", Out::Object(hooks.unwrap_or_default()));
+    }
+    Out::Object(top)
+}
+
+fn hooks_object(doc: &Document) -> Object<'_> {
+    let mut hooks: Object = Object::default();
     for rule in &doc.rules {
         let name = event_key(rule);
-        let entry = hooks
-            .entry(name)
-            .or_insert_with(|| Value::Array(Vec::new()));
-        if let Value::Array(list) = entry {
-            list.extend(rule_values(doc, rule));
+        let values = rule_values(doc, rule);
+        match hooks.0.iter_mut().find(|(k, _)| *k == name) {
+            Some((_, Out::Array(list))) => list.extend(values),
+            Some(_) => {}
+            None => hooks.0.push((name, Out::Array(values))),
         }
     }
     for (key, value) in &doc.extra_hooks {
-        if !hooks.contains_key(key) {
-            hooks.insert(key.clone(), value.clone());
-        }
+        hooks.insert_new(key, Out::Value(value));
     }
     hooks
 }
 
-fn rule_values(doc: &Document, rule: &Rule) -> Vec<Value> {
+fn rule_values<'a>(doc: &Document, rule: &'a Rule) -> Vec<Out<'a>> {
     match rule.shape {
         RuleShape::Flat => rule
             .handlers
             .iter()
             .map(|h| {
-                let mut entry = Map::new();
+                let mut entry = Object::default();
                 if let Some(m) = &rule.matcher {
-                    entry.insert("matcher".into(), Value::String(m.clone()));
+                    entry.insert("matcher", Out::Str(m));
                 }
-                if let Value::Object(fields) = handler_value(doc, rule.flavor, h) {
-                    entry.extend(fields);
-                }
-                Value::Object(entry)
+                entry.extend(handler_out(doc, rule.flavor, h).0);
+                Out::Object(entry)
             })
             .collect(),
         RuleShape::Group => {
-            let mut group = Map::new();
+            let mut group = Object::default();
             if let Some(m) = &rule.matcher {
-                group.insert("matcher".into(), Value::String(m.clone()));
+                group.insert("matcher", Out::Str(m));
             }
             let handlers = rule
                 .handlers
                 .iter()
-                .map(|h| handler_value(doc, rule.flavor, h))
+                .map(|h| Out::Object(handler_out(doc, rule.flavor, h)))
                 .collect();
-            group.insert("hooks".into(), Value::Array(handlers));
-            group.extend(rule.extra.clone());
-            vec![Value::Object(group)]
+            group.insert("hooks", Out::Array(handlers));
+            group.extend(Object::values(&rule.extra));
+            vec![Out::Object(group)]
         }
     }
 }
 
-fn handler_value(doc: &Document, flavor: Flavor, handler: &Handler) -> Value {
+fn handler_out<'a>(doc: &Document, flavor: Flavor, handler: &'a Handler) -> Object<'a> {
     let spec = doc.dialect.config();
-    let mut out = Map::new();
-    let mut put = |field: HandlerField, value: Value| {
+    let mut out = Object(Vec::with_capacity(4 + handler.extra.len()));
+    let mut put = |field: HandlerField, value: Out<'a>| {
         // A flavour may spell a key unlike its dialect (Copilot's PascalCase `timeout`).
         let key = flavor
             .tables()
@@ -108,11 +180,11 @@ fn handler_value(doc: &Document, flavor: Flavor, handler: &Handler) -> Value {
             .map(|(_, k)| *k)
             .or_else(|| spec.key(field));
         if let Some(key) = key {
-            out.insert(key.to_string(), value);
+            out.insert(key, value);
         }
     };
-    let string = |s: &Option<String>| s.clone().map(Value::String);
-    let (type_name, fields): (&str, Vec<(HandlerField, Option<Value>)>) = match &handler.kind {
+    let string = |s: &'a Option<String>| s.as_deref().map(Out::Str);
+    let (type_name, fields): (&str, Vec<(HandlerField, Option<Out>)>) = match &handler.kind {
         HandlerKind::Command(c) => (
             "command",
             vec![
@@ -123,8 +195,13 @@ fn handler_value(doc: &Document, flavor: Flavor, handler: &Handler) -> Value {
                 (HandlerField::Linux, string(&c.linux)),
                 (HandlerField::Osx, string(&c.osx)),
                 (HandlerField::Cwd, string(&c.cwd)),
-                (HandlerField::Env, c.env.clone().map(Value::Object)),
-                (HandlerField::Async, c.is_async.map(Value::Bool)),
+                (
+                    HandlerField::Env,
+                    c.env
+                        .as_ref()
+                        .map(|env| Out::Object(Object(Object::values(env).collect()))),
+                ),
+                (HandlerField::Async, c.is_async.map(Out::Bool)),
             ],
         ),
         HandlerKind::Prompt(p) | HandlerKind::Agent(p) => (
@@ -134,7 +211,7 @@ fn handler_value(doc: &Document, flavor: Flavor, handler: &Handler) -> Value {
                 "agent"
             },
             vec![
-                (HandlerField::Prompt, Some(Value::String(p.prompt.clone()))),
+                (HandlerField::Prompt, Some(Out::Str(&p.prompt))),
                 (HandlerField::Model, string(&p.model)),
             ],
         ),
@@ -142,7 +219,7 @@ fn handler_value(doc: &Document, flavor: Flavor, handler: &Handler) -> Value {
         HandlerKind::Service(s) => (s.type_name, Vec::new()),
     };
     if spec.implied_type != Some(type_name) {
-        put(HandlerField::Type, Value::String(type_name.into()));
+        put(HandlerField::Type, Out::Str(type_name));
     }
     for (field, value) in fields {
         if let Some(value) = value {
@@ -151,18 +228,18 @@ fn handler_value(doc: &Document, flavor: Flavor, handler: &Handler) -> Value {
     }
     if let Some(t) = handler.timeout {
         let t = if spec.timeout_millis { t * 1000 } else { t };
-        put(HandlerField::Timeout, Value::from(t));
+        put(HandlerField::Timeout, Out::U64(t));
     }
     if let Some(s) = &handler.status_message {
-        put(HandlerField::StatusMessage, Value::String(s.clone()));
+        put(HandlerField::StatusMessage, Out::Str(s));
     }
     if let Some(o) = handler.once {
-        put(HandlerField::Once, Value::Bool(o));
+        put(HandlerField::Once, Out::Bool(o));
     }
     for (key, value) in &handler.extra {
-        out.entry(key.clone()).or_insert_with(|| value.clone());
+        out.insert_new(key, Out::Value(value));
     }
-    Value::Object(out)
+    out
 }
 
 /// Merges `doc`'s rules into the config file at `path` (which may not exist yet): a sync from
@@ -228,10 +305,13 @@ pub fn sync_text(
     let mut wanted: Vec<(String, Vec<Value>)> = Vec::new();
     for rule in &marked.rules {
         let name = event_key(rule);
-        let values = rule_values(&marked, rule);
+        let values = rule_values(&marked, rule)
+            .iter()
+            .map(|v| serde_json::to_value(v).unwrap_or_default())
+            .collect::<Vec<_>>();
         match wanted.iter_mut().find(|(n, _)| *n == name) {
             Some((_, list)) => list.extend(values),
-            None => wanted.push((name, values)),
+            None => wanted.push((name.to_string(), values)),
         }
     }
     let mut names: Vec<String> = match text.value(&events) {
@@ -402,12 +482,11 @@ fn source_record(target: &Path, source: &str) -> String {
     out.to_string_lossy().replace('\\', "/")
 }
 
-fn event_key(rule: &Rule) -> String {
+fn event_key(rule: &Rule) -> &str {
     rule.flavor
         .tables()
         .event_name(&rule.event)
         .unwrap_or(rule.event.name())
-        .to_string()
 }
 
 /// The key of hookx's provenance record on a handler it wrote into a file:

@@ -29,10 +29,67 @@ pub const PROBE_TOOLS: &[&str] = &[
     "some_new_tool",
 ];
 
-/// Every tool name `from` knows, plus [`PROBE_TOOLS`], each with its counterpart in `to`
-/// (`None` when `to` has no such tool).
-pub fn tool_universe(from: Flavor, to: Flavor) -> Vec<(&'static str, Option<&'static str>)> {
-    from.tables()
+/// A tool name and its counterpart in another flavour (`None`: it has no such tool).
+pub type Counterpart = (&'static str, Option<&'static str>);
+
+/// Names as a flavour's tool matchers try them: each with its counterparts
+/// ([`crate::dialect::Tables::matcher_tool_names`]), all in one list.
+struct Tried {
+    /// How many of `flat` each name took.
+    groups: Vec<usize>,
+    flat: std::sync::Arc<[String]>,
+}
+
+impl Tried {
+    fn new(flavor: Flavor, names: &[&str]) -> Tried {
+        let tables = flavor.tables();
+        let mut groups = Vec::with_capacity(names.len());
+        let mut flat = Vec::with_capacity(names.len());
+        for name in names {
+            let tried = tables.matcher_tool_names(name);
+            groups.push(tried.len());
+            flat.extend(tried.into_iter().map(str::to_string));
+        }
+        Tried {
+            groups,
+            flat: flat.into(),
+        }
+    }
+
+    /// Per name, whether any of its tries fired.
+    fn fold(&self, fired: Vec<bool>) -> Vec<bool> {
+        let mut fired = fired.into_iter();
+        self.groups
+            .iter()
+            .map(|&n| fired.by_ref().take(n).fold(false, |a, f| a | f))
+            .collect()
+    }
+}
+
+/// What every tool matcher converted from one flavour to another is checked against.
+struct Universe {
+    pairs: Vec<Counterpart>,
+    /// The source names, as the source flavour's matchers try them.
+    source: Tried,
+    /// The counterparts there are, as the target flavour's matchers try them.
+    targets: Vec<&'static str>,
+    target: Tried,
+}
+
+/// The [`Universe`] of a pair of flavours, built once per process: every tool matcher of a
+/// conversion is checked against it (rebuilt per matcher, it was a third of a 10 000-rule
+/// conversion).
+fn universe(from: Flavor, to: Flavor) -> &'static Universe {
+    type Memo = Vec<((Flavor, Flavor), &'static Universe)>;
+    static BUILT: std::sync::Mutex<Memo> = std::sync::Mutex::new(Vec::new());
+    let mut built = BUILT
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, universe)) = built.iter().find(|((f, t), _)| *f == from && *t == to) {
+        return universe;
+    }
+    let pairs: Vec<Counterpart> = from
+        .tables()
         .all_tool_names()
         .chain(PROBE_TOOLS.iter().copied())
         .map(|name| {
@@ -41,7 +98,24 @@ pub fn tool_universe(from: Flavor, to: Flavor) -> Vec<(&'static str, Option<&'st
                 to.tables().tool_name(from.tables().canonical_tool(name)),
             )
         })
-        .collect()
+        .collect();
+    let names: Vec<&str> = pairs.iter().map(|(n, _)| *n).collect();
+    let targets: Vec<&'static str> = pairs.iter().filter_map(|(_, c)| *c).collect();
+    let universe = Universe {
+        source: Tried::new(from, &names),
+        target: Tried::new(to, &targets),
+        targets,
+        pairs,
+    };
+    // Leaked on purpose: one small table per pair of flavours, for the process's lifetime.
+    let universe: &'static Universe = Box::leak(Box::new(universe));
+    built.push(((from, to), universe));
+    universe
+}
+
+/// Every tool name `from` knows, plus [`PROBE_TOOLS`], each with its counterpart in `to`.
+pub fn tool_universe(from: Flavor, to: Flavor) -> &'static [Counterpart] {
+    &universe(from, to).pairs
 }
 
 /// Whether matcher `text`, read as `flavor` reads it, fires for each of `names` (regexes are
@@ -49,23 +123,25 @@ pub fn tool_universe(from: Flavor, to: Flavor) -> Vec<(&'static str, Option<&'st
 /// Each name is tried with its counterparts where the flavour's tables say so
 /// ([`crate::dialect::Tables::matcher_tool_names`]).
 pub fn fire_set(text: Option<&str>, flavor: Flavor, names: &[&str]) -> Option<Vec<bool>> {
-    let tables = flavor.tables();
-    let tried: Vec<Vec<&str>> = names.iter().map(|n| tables.matcher_tool_names(n)).collect();
-    let flat: Vec<&str> = tried.iter().flatten().copied().collect();
-    let fired: Vec<bool> = match tables.matcher_style.form(text) {
-        MatcherForm::All => vec![true; flat.len()],
-        MatcherForm::Exact(list) => flat.iter().map(|n| list.iter().any(|l| l == n)).collect(),
+    fire_tried(text, flavor, &Tried::new(flavor, names))
+}
+
+fn fire_tried(text: Option<&str>, flavor: Flavor, tried: &Tried) -> Option<Vec<bool>> {
+    let fired: Vec<bool> = match flavor.tables().matcher_style.form(text) {
+        MatcherForm::All => vec![true; tried.flat.len()],
+        MatcherForm::Exact(list) => tried
+            .flat
+            .iter()
+            .map(|n| list.iter().any(|l| l == n))
+            .collect(),
         MatcherForm::Regex { pattern, anchored } => {
-            matches(&pattern, anchored, flat.iter().copied())?
+            match bounded::run_one(Job::new(&pattern, anchored, tried.flat.clone())) {
+                Answer::Matches(matched) => matched,
+                _ => return None,
+            }
         }
     };
-    let mut fired = fired.into_iter();
-    Some(
-        tried
-            .iter()
-            .map(|group| fired.by_ref().take(group.len()).fold(false, |a, f| a | f))
-            .collect(),
-    )
+    Some(tried.fold(fired))
 }
 
 /// Whether matcher `text`, read as `flavor` reads it, fires for tool `name`.
@@ -80,12 +156,11 @@ pub fn counterparts_fired(
     from: Flavor,
     to: Flavor,
 ) -> Option<(BTreeSet<&'static str>, BTreeSet<&'static str>)> {
-    let universe = tool_universe(from, to);
-    let names: Vec<&str> = universe.iter().map(|(n, _)| *n).collect();
-    let fired = fire_set(text, from, &names)?;
+    let universe = universe(from, to);
+    let fired = fire_tried(text, from, &universe.source)?;
     let mut hit = BTreeSet::new();
     let mut lacking = BTreeSet::new();
-    for ((name, counterpart), fired) in universe.into_iter().zip(fired) {
+    for (&(name, counterpart), fired) in universe.pairs.iter().zip(fired) {
         match (fired, counterpart) {
             (true, Some(target)) => {
                 hit.insert(target);
@@ -106,14 +181,13 @@ pub fn target_fired(
     from: Flavor,
     to: Flavor,
 ) -> Option<BTreeSet<&'static str>> {
-    let names: Vec<&'static str> = tool_universe(from, to)
-        .into_iter()
-        .filter_map(|(_, counterpart)| counterpart)
-        .collect();
-    let fired = fire_set(text, to, &names)?;
+    let universe = universe(from, to);
+    let fired = fire_tried(text, to, &universe.target)?;
     Some(
-        names
-            .into_iter()
+        universe
+            .targets
+            .iter()
+            .copied()
             .zip(fired)
             .filter(|(_, f)| *f)
             .map(|(n, _)| n)
@@ -144,24 +218,16 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
     }
     let mut problems = Vec::new();
     let form = match form {
-        // An anchored alternation of plain names (`-` is literal outside a class) is an exact
-        // list.
         MatcherForm::Regex {
             pattern,
             anchored: true,
-        } if !pattern.is_empty()
-            && pattern
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|' || c == '-') =>
-        {
-            MatcherForm::Exact(
-                pattern
-                    .split('|')
-                    .filter(|s| !s.is_empty())
-                    .map(str::to_string)
-                    .collect(),
-            )
-        }
+        } if is_name_list(&pattern) => MatcherForm::Exact(
+            pattern
+                .split('|')
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect(),
+        ),
         form => form,
     };
     let form = match (on, form) {
@@ -215,6 +281,34 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
         problems,
         fires_for_nothing: false,
     }
+}
+
+/// Whether an anchored pattern is an alternation of plain names (`-` is literal outside a
+/// class): an exact list.
+fn is_name_list(pattern: &str) -> bool {
+    !pattern.is_empty()
+        && pattern
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|' || c == '-')
+}
+
+/// The regex jobs [`translate`] gives the engine for a tool matcher `text` (the original
+/// tried on the source's tools, the rewritten one on the target's), so that a caller can have
+/// them answered ahead, in one batch ([`bounded::with_answers`]).
+pub fn translate_jobs(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> Vec<Job> {
+    let MatcherForm::Regex { pattern, anchored } = from.tables().matcher_style.form(text) else {
+        return Vec::new();
+    };
+    if from == to || on != MatchOn::ToolName || (anchored && is_name_list(&pattern)) {
+        return Vec::new();
+    }
+    let universe = universe(from, to);
+    let target_anchored = to.tables().matcher_style.anchored();
+    let candidate = reanchor(&rename_words(&pattern, from, to), anchored, target_anchored);
+    vec![
+        Job::new(&pattern, anchored, universe.source.flat.clone()),
+        Job::new(&candidate, target_anchored, universe.target.flat.clone()),
+    ]
 }
 
 /// A field matcher for a target that compares it with one value exactly (Gemini CLI): all, or
@@ -349,9 +443,8 @@ fn translate_tool_regex(
     problems: &mut Vec<String>,
 ) -> MatcherForm {
     let target_anchored = to.tables().matcher_style.anchored();
-    let universe = tool_universe(from, to);
-    let names: Vec<&str> = universe.iter().map(|(n, _)| *n).collect();
-    let original = match regex_fires(pattern, anchored, from, &names) {
+    let universe = universe(from, to);
+    let original = match regex_fires(pattern, anchored, &universe.source) {
         Answer::Matches(matched) => matched,
         Answer::Unevaluable(why) => {
             // Renamed and re-anchored as text, which needs no regex engine, but unchecked.
@@ -378,7 +471,7 @@ fn translate_tool_regex(
     };
     let mut expected = BTreeSet::new();
     let mut lacking = BTreeSet::new();
-    for ((name, counterpart), fired) in universe.iter().zip(&original) {
+    for ((name, counterpart), fired) in universe.pairs.iter().zip(&original) {
         match (fired, counterpart) {
             (true, Some(target)) => {
                 expected.insert(*target);
@@ -410,10 +503,11 @@ fn translate_tool_regex(
     }
     let renamed = rename_words(pattern, from, to);
     let candidate_pattern = reanchor(&renamed, anchored, target_anchored);
-    let targets: Vec<&str> = universe.iter().filter_map(|(_, c)| *c).collect();
-    if let Answer::Matches(matched) = regex_fires(&candidate_pattern, target_anchored, to, &targets)
+    if let Answer::Matches(matched) =
+        regex_fires(&candidate_pattern, target_anchored, &universe.target)
     {
-        let got: BTreeSet<&str> = targets
+        let got: BTreeSet<&str> = universe
+            .targets
             .iter()
             .zip(matched)
             .filter(|(_, m)| *m)
@@ -460,24 +554,10 @@ fn translate_tool_regex(
     MatcherForm::Exact(known)
 }
 
-/// Whether a regex fires for each of `flavor`'s tool `names`, each tried with its
-/// counterparts where the flavour's tables say so, evaluated within [`bounded`]'s limits.
-fn regex_fires(pattern: &str, anchored: bool, flavor: Flavor, names: &[&str]) -> Answer {
-    let tried: Vec<Vec<&str>> = names
-        .iter()
-        .map(|n| flavor.tables().matcher_tool_names(n))
-        .collect();
-    let flat = tried.iter().flatten().map(|n| n.to_string()).collect();
-    match bounded::run_one(Job::new(pattern, anchored, flat)) {
-        Answer::Matches(fired) => {
-            let mut fired = fired.into_iter();
-            Answer::Matches(
-                tried
-                    .iter()
-                    .map(|group| fired.by_ref().take(group.len()).fold(false, |a, f| a | f))
-                    .collect(),
-            )
-        }
+/// Whether a regex fires for each name of `tried`, evaluated within [`bounded`]'s limits.
+fn regex_fires(pattern: &str, anchored: bool, tried: &Tried) -> Answer {
+    match bounded::run_one(Job::new(pattern, anchored, tried.flat.clone())) {
+        Answer::Matches(fired) => Answer::Matches(tried.fold(fired)),
         other => other,
     }
 }
@@ -492,7 +572,7 @@ fn matches<'v>(
     match bounded::run_one(Job::new(
         pattern,
         anchored,
-        values.map(str::to_string).collect(),
+        values.map(str::to_string).collect::<Vec<_>>(),
     )) {
         Answer::Matches(matched) => Some(matched),
         _ => None,

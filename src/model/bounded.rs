@@ -20,6 +20,7 @@
 //! ([`crate::dispatch::select::MatchVerdict::Unevaluable`]).
 
 use super::matcher::{CompiledMatcher, MatcherForm};
+use std::collections::HashMap;
 use std::sync::{Mutex, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -48,7 +49,8 @@ pub const MATCH_BUDGET: Duration = Duration::from_secs(3);
 pub struct Job {
     pub pattern: String,
     pub anchored: bool,
-    pub values: Vec<String>,
+    /// Shared: `convert` tries every tool matcher on the same names.
+    pub values: std::sync::Arc<[String]>,
 }
 
 /// What became of a job.
@@ -64,11 +66,11 @@ pub enum Answer {
 }
 
 impl Job {
-    pub fn new(pattern: &str, anchored: bool, values: Vec<String>) -> Job {
+    pub fn new(pattern: &str, anchored: bool, values: impl Into<std::sync::Arc<[String]>>) -> Job {
         Job {
             pattern: pattern.to_string(),
             anchored,
-            values,
+            values: values.into(),
         }
     }
 
@@ -120,9 +122,56 @@ fn spent() -> std::sync::MutexGuard<'static, Duration> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+thread_local! {
+    /// Answers of jobs run ahead by [`with_answers`] on this thread, by pattern.
+    #[allow(clippy::type_complexity)]
+    static AHEAD: std::cell::RefCell<HashMap<String, Vec<(bool, std::sync::Arc<[String]>, Answer)>>> =
+        std::cell::RefCell::new(HashMap::new());
+}
+
+/// Runs `f` with `jobs` answered ahead, in one batch on one worker thread (in order, within the
+/// same bounds as [`run`]): a job `f` asks for that is among them is answered from the batch.
+/// Each [`run`] otherwise starts a worker of its own, and waits on it: `convert` checks each
+/// tool matcher twice, and at 10 000 rules the threads cost more than the rest of the
+/// conversion (under load, each handoff waits for a CPU). The answers are those of the same
+/// jobs run one by one; they are dropped when `f` returns.
+pub fn with_answers<R>(jobs: Vec<Job>, f: impl FnOnce() -> R) -> R {
+    let answers = run(jobs.clone());
+    AHEAD.with(|ahead| {
+        let mut ahead = ahead.borrow_mut();
+        for (job, answer) in jobs.into_iter().zip(answers) {
+            ahead
+                .entry(job.pattern)
+                .or_default()
+                .push((job.anchored, job.values, answer));
+        }
+    });
+    let result = f();
+    AHEAD.with(|ahead| ahead.borrow_mut().clear());
+    result
+}
+
+/// The answer [`with_answers`] has for `job`, if any.
+fn answered_ahead(job: &Job) -> Option<Answer> {
+    AHEAD.with(|ahead| {
+        let ahead = ahead.borrow();
+        if ahead.is_empty() {
+            return None;
+        }
+        ahead
+            .get(job.pattern.as_str())?
+            .iter()
+            .find(|(anchored, values, _)| *anchored == job.anchored && *values == job.values)
+            .map(|(_, _, answer)| answer.clone())
+    })
+}
+
 /// Answers every job, in order, within the bounds of this module.
 pub fn run(jobs: Vec<Job>) -> Vec<Answer> {
-    let mut answers: Vec<Option<Answer>> = jobs.iter().map(Job::precheck).collect();
+    let mut answers: Vec<Option<Answer>> = jobs
+        .iter()
+        .map(|job| job.precheck().or_else(|| answered_ahead(job)))
+        .collect();
     let pending: Vec<(usize, Job)> = jobs
         .into_iter()
         .enumerate()
@@ -234,6 +283,28 @@ fn lower_priority(_: Option<()>) {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Jobs answered ahead give the answers they give one by one, whatever else is asked
+    /// meanwhile; the batch is gone once the call returns.
+    #[test]
+    fn answers_ahead_are_the_answers_of_each_job() {
+        let values: Vec<String> = ["mcp__a__b", "Bash", "mcp__x"].map(String::from).into();
+        let jobs = vec![
+            Job::new("mcp__.*__.*", false, values.clone()),
+            Job::new("^Ba", true, values.clone()),
+            Job::new("(", false, values.clone()),
+        ];
+        let alone: Vec<Answer> = jobs.iter().map(|j| run_one(j.clone())).collect();
+        let (ahead, other) = with_answers(jobs.clone(), || {
+            let ahead: Vec<Answer> = jobs.iter().map(|j| run_one(j.clone())).collect();
+            (ahead, run_one(Job::new("x$", false, values.clone())))
+        });
+        assert_eq!(ahead, alone);
+        assert_eq!(alone[0], Answer::Matches(vec![true, false, false]));
+        assert!(matches!(alone[2], Answer::Invalid(_)), "{:?}", alone[2]);
+        assert_eq!(other, Answer::Matches(vec![false, false, true]));
+        assert!(AHEAD.with(|ahead| ahead.borrow().is_empty()));
+    }
 
     #[test]
     fn deep_nesting_and_huge_patterns_are_answered_without_overflowing() {
