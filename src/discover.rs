@@ -1097,15 +1097,16 @@ pub fn managed_only(sources: &[Source], host: Dialect) -> Option<&Source> {
 }
 
 /// Whether a kill switch set in `switch` turns `source`'s hooks off: a policy file's reaches
-/// every hook of its dialect where the agent says so, any other file's leaves policy hooks on.
+/// every hook of its dialect where the agent says so, any other file's leaves policy hooks on
+/// unless the agent merges one flag over all files (Gemini).
 pub fn switched_off(switch: &Source, source: &Source) -> bool {
-    let reaches_policy = switch.scope == Scope::Managed
-        && switch
-            .dialect
-            .def()
-            .managed
-            .as_ref()
-            .is_some_and(|m| m.kill_switch_reaches_policy);
+    let reaches_policy = switch.dialect.def().managed.as_ref().is_some_and(|m| {
+        if switch.scope == Scope::Managed {
+            m.kill_switch_reaches_policy
+        } else {
+            m.any_kill_switch_reaches_policy
+        }
+    });
     source.dialect == switch.dialect && (source.scope != Scope::Managed || reaches_policy)
 }
 

@@ -612,6 +612,52 @@ fn managed_only_policy_leaves_only_policy_hooks() {
     ));
 }
 
+/// Gemini CLI's system settings and system defaults are its managed files, and its one merged
+/// `hooksConfig.enabled` reaches their hooks from the user's file too, unless the system
+/// settings turn hooks back on (run 0.61.0: `live_gemini::system_settings_hooks_run`).
+#[test]
+fn gemini_system_settings_are_managed_and_obey_the_merged_hooks_switch() {
+    let w = World::new();
+    let system = "$HOOKX_MANAGED_ROOT/etc/gemini-cli/settings.json";
+    let defaults = "$HOOKX_MANAGED_ROOT/etc/gemini-cli/system-defaults.json";
+    let audit = |cmd: &str| json!({"hooks": {"SessionStart": [{"hooks": [command(cmd)]}]}});
+    w.write_json(
+        "managed/etc/gemini-cli/settings.json",
+        audit("/opt/audit.sh"),
+    );
+    w.write_json(
+        "managed/etc/gemini-cli/system-defaults.json",
+        audit("/opt/default.sh"),
+    );
+    w.write_json(
+        "home/.gemini/settings.json",
+        json!({"hooksConfig": {"enabled": false}}),
+    );
+    let (_, report) = w.doctor(Some("gemini"));
+    for managed in [system, defaults] {
+        assert_eq!(file(&report, managed)["scope"], "managed");
+        let v = verdict(&report, managed, "SessionStart", "gemini");
+        assert_eq!(v["status"], "blocked", "{managed}: {v:#}");
+        assert!(
+            has(
+                loading(&report, managed, "gemini"),
+                "in ~/.gemini/settings.json turns its hooks off",
+                Some("remove \"hooksConfig.enabled\" from ~/.gemini/settings.json")
+            ),
+            "{:?}",
+            findings(loading(&report, managed, "gemini"))
+        );
+    }
+    let mut on = audit("/opt/audit.sh");
+    on["hooksConfig"] = json!({"enabled": true});
+    w.write_json("managed/etc/gemini-cli/settings.json", on);
+    let (_, report) = w.doctor(Some("gemini"));
+    for managed in [system, defaults] {
+        let v = verdict(&report, managed, "SessionStart", "gemini");
+        assert_eq!(v["status"], "fires", "{managed}: {v:#}");
+    }
+}
+
 /// The payload keys the tables hold are exactly those the clients sent in their recordings.
 #[test]
 fn payload_keys_are_the_recorded_ones() {

@@ -108,7 +108,8 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             )]),
             Step::Text("converted done"),
         ],
-        "model" | "modelblock" | "blockprompt" | "untrusted" | "skiptrust" | "invalid" => {
+        "model" | "modelblock" | "blockprompt" | "untrusted" | "skiptrust" | "invalid"
+        | "system" => {
             vec![Step::Text("MODEL-ORIGINAL")]
         }
         _ => vec![Step::Text("unknown scenario")],
@@ -1140,6 +1141,116 @@ fn invalid_project_settings_stop_the_client() {
     c.that(l.dumps.is_empty(), format!("no hook ran: {:?}", l.labels()));
     c.that(l.model.requests().is_empty(), "no model request");
     c.done("invalid");
+}
+
+/// A settings file: `extra` plus a SessionStart recorder labelled `label`.
+fn session_start_settings(sb: &Sandbox, label: &str, extra: &Value) -> String {
+    let mut settings = extra.clone();
+    settings["hooks"] = json!({"SessionStart": [group(sb, None, label)]});
+    serde_json::to_string_pretty(&settings).unwrap()
+}
+
+/// `hookx ARGS… --project P --home H` with `root` standing in for `/`.
+fn hookx_managed(sb: &Sandbox, root: &std::path::Path, args: &[&str]) -> std::process::Output {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+        .args(args)
+        .arg("--project")
+        .arg(&sb.project)
+        .arg("--home")
+        .arg(&sb.home)
+        .env("HOME", &sb.home)
+        .env("HOOKX_MANAGED_ROOT", root)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "hookx {args:?}: {out:?}");
+    out
+}
+
+/// The labels of the SessionStart handlers `hookx list --host gemini --format json` says Gemini
+/// runs, with `root` standing in for `/`, once hookx trusts the user's and project's files.
+fn listed_session_start(sb: &Sandbox, root: &std::path::Path) -> Vec<String> {
+    hookx_managed(sb, root, &["trust"]);
+    let out = hookx_managed(sb, root, &["list", "--host", "gemini", "--format", "json"]);
+    let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let mut labels: Vec<String> = rows
+        .iter()
+        .filter(|r| r["event"] == "SessionStart" && r["run"] == "native")
+        .filter_map(|r| Some(r["handler"].as_str()?.rsplit(' ').next()?.to_string()))
+        .collect();
+    labels.sort();
+    labels
+}
+
+/// Whether Gemini CLI 0.61.0 reads system settings below `dir`: it skips them with a "Security
+/// Warning" unless the file and every folder above it are owned by root and not writable by
+/// group or others.
+fn admin_owned(dir: &std::path::Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    dir.ancestors()
+        .all(|d| std::fs::metadata(d).is_ok_and(|m| m.uid() == 0 && m.mode() & 0o022 == 0))
+}
+
+/// System settings (`GEMINI_CLI_SYSTEM_SETTINGS_PATH`, standing in for
+/// `/etc/gemini-cli/settings.json`) and the `system-defaults.json` beside them: their hooks run
+/// beside the user's and the project's, and `hooksConfig.enabled` is one merged flag (system
+/// over user over system defaults) that turns every hook off, system ones included.
+/// `hookx list --host gemini` (with `HOOKX_MANAGED_ROOT`) lists what Gemini ran.
+#[test]
+fn system_settings_hooks_run() {
+    let off = json!({"hooksConfig": {"enabled": false}});
+    let on = json!({"hooksConfig": {"enabled": true}});
+    let none = json!({});
+    let all: &[&str] = &["project", "system", "system-defaults", "user"];
+    // (system settings, user settings, system defaults, what Gemini CLI 0.61.0 ran)
+    let cases: [(&Value, &Value, &Value, &[&str]); 5] = [
+        (&none, &none, &none, all),
+        (&off, &none, &none, &[]),
+        (&none, &off, &none, &[]),
+        (&on, &off, &none, all),
+        (&none, &on, &off, all),
+    ];
+    for (system, user, defaults, want) in cases {
+        let root = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+        if !admin_owned(root.path()) {
+            assert!(
+                std::env::var("HOOKX_LIVE").as_deref() != Ok("require"),
+                "system_settings_hooks_run needs a folder that root owns on a root-owned path"
+            );
+            eprintln!("skip: Gemini CLI reads system settings only from root-owned folders");
+            return;
+        }
+        let dir = root.path().join("etc/gemini-cli");
+        std::fs::create_dir_all(&dir).unwrap();
+        let settings = dir.join("settings.json");
+        let settings_var = settings.display().to_string();
+        let env = [("GEMINI_CLI_SYSTEM_SETTINGS_PATH", settings_var.as_str())];
+        let Some(l) = live("system", &[], &env, |sb| {
+            sb.trust_folder();
+            std::fs::write(&settings, session_start_settings(sb, "system", system)).unwrap();
+            std::fs::write(
+                dir.join("system-defaults.json"),
+                session_start_settings(sb, "system-defaults", defaults),
+            )
+            .unwrap();
+            sb.user_settings_with(
+                json!({"SessionStart": [group(sb, None, "user")]}),
+                user.clone(),
+            );
+            sb.project_settings(json!({"SessionStart": [group(sb, None, "project")]}));
+        }) else {
+            return;
+        };
+        let case = format!("system {system}, user {user}, defaults {defaults}");
+        assert_eq!(l.out.status, Some(0), "{case}: {}", l.out.stderr);
+        let mut ran: Vec<String> = l.labels().iter().map(|s| s.to_string()).collect();
+        ran.sort();
+        assert_eq!(ran, want, "{case}: Gemini ran other hooks than recorded");
+        assert_eq!(
+            listed_session_start(&l.sb, root.path()),
+            ran,
+            "{case}: hookx list --host gemini disagrees with Gemini"
+        );
+    }
 }
 
 mod record {

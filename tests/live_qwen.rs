@@ -105,6 +105,7 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             one(shell("rm -rf /tmp/hookx-routed-probe")),
             Step::Text("routed done"),
         ],
+        "system" => vec![Step::Text("system done")],
         _ => vec![Step::Text("unknown scenario")],
     }
 }
@@ -300,11 +301,13 @@ impl Live {
     }
 }
 
-/// Runs `SCENARIO:<scenario> do the work` with `args` in a sandbox prepared by `setup` (which
-/// may name a folder to put first on PATH), or `None` when the client is missing.
+/// Runs `SCENARIO:<scenario> do the work` with `args` and the extra variables `env` in a
+/// sandbox prepared by `setup` (which may name a folder to put first on PATH), or `None` when
+/// the client is missing.
 fn live(
     scenario: &str,
     args: &[&str],
+    env: &[(&str, &str)],
     setup: impl FnOnce(&Sandbox) -> Option<std::path::PathBuf>,
 ) -> Option<Live> {
     let bin = client::binary()?;
@@ -317,6 +320,7 @@ fn live(
         &format!("SCENARIO:{scenario} do the work"),
         args,
         path_first.as_deref(),
+        env,
     );
     let dumps = sb.dumps();
     let live = Live {
@@ -359,7 +363,7 @@ impl Checks {
 /// Stop block continues the turn with its reason.
 #[test]
 fn ground_truth_tools() {
-    let Some(l) = live("tools", &["--yolo"], |sb| {
+    let Some(l) = live("tools", &["--yolo"], &[], |sb| {
         sb.user_settings(Value::Object(record_everything(sb, "")));
         sb.project_settings(Value::Object(record_everything(sb, "project-")));
         let ctx = |e: &str| {
@@ -545,7 +549,7 @@ fn ground_truth_deny() {
         ("^Bash$", "m-anchored-alias", false),
         ("bash", "m-lowercase", false),
     ];
-    let Some(l) = live("deny", &["--yolo"], |sb| {
+    let Some(l) = live("deny", &["--yolo"], &[], |sb| {
         let mut user = record_everything(sb, "");
         for (matcher, label, _) in PROBES {
             user["PreToolUse"]
@@ -615,7 +619,7 @@ fn ground_truth_deny() {
 fn routed_handlers_of_every_dialect() {
     let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
     let bin_dir = hookx.parent().unwrap().to_path_buf();
-    let Some(l) = live("routed", &["--yolo"], |sb| {
+    let Some(l) = live("routed", &["--yolo"], &[], |sb| {
         sb.user_settings(json!({}));
         sb.project_settings(json!({"PreToolUse": [group(sb, Some("Bash"), "native")]}));
         // A Claude guard in the Claude user file and a Bricks context handler, both trusted.
@@ -714,6 +718,71 @@ fn routed_handlers_of_every_dialect() {
         ),
     );
     c.done("routed");
+}
+
+/// System settings (`QWEN_CODE_SYSTEM_SETTINGS_PATH`, standing in for
+/// `/etc/qwen-code/settings.json`) and the `system-defaults.json` beside them: their hooks run
+/// beside the user's and the project's, and `hookx list --host qwen` (with
+/// `HOOKX_MANAGED_ROOT`) lists the same handlers as managed.
+#[test]
+fn system_settings_hooks_run() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("etc/qwen-code");
+    std::fs::create_dir_all(&dir).unwrap();
+    let settings = dir.join("settings.json");
+    let settings_var = settings.display().to_string();
+    let env = [("QWEN_CODE_SYSTEM_SETTINGS_PATH", settings_var.as_str())];
+    let Some(l) = live("system", &[], &env, |sb| {
+        let session_start = |label: &str| json!({"SessionStart": [group(sb, None, label)]});
+        let file = |label: &str| {
+            serde_json::to_string_pretty(&json!({"hooks": session_start(label)})).unwrap()
+        };
+        std::fs::write(&settings, file("system")).unwrap();
+        std::fs::write(dir.join("system-defaults.json"), file("system-defaults")).unwrap();
+        sb.user_settings(session_start("user"));
+        sb.project_settings(session_start("project"));
+        None
+    }) else {
+        return;
+    };
+    assert_eq!(l.out.status, Some(0), "{}", l.out.stderr);
+    // One event's handlers run in parallel: the order of the records says nothing.
+    let mut ran: Vec<&str> = l.dumps.iter().map(|d| d.label.as_str()).collect();
+    ran.sort();
+    assert_eq!(
+        ran,
+        ["project", "system", "system-defaults", "user"],
+        "Qwen ran other hooks than recorded"
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+        .args(["list", "--host", "qwen", "--format", "json", "--project"])
+        .arg(&l.sb.project)
+        .arg("--home")
+        .arg(&l.sb.home)
+        .env("HOME", &l.sb.home)
+        .env("HOOKX_MANAGED_ROOT", root.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "hookx list: {out:?}");
+    let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let listed: Vec<(&str, &str)> = rows
+        .iter()
+        .filter(|r| r["event"] == "SessionStart" && r["run"] == "native")
+        .filter_map(|r| {
+            let label = r["handler"].as_str()?.rsplit(' ').next()?;
+            Some((label, r["scope"].as_str()?))
+        })
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("system-defaults", "managed"),
+            ("system", "managed"),
+            ("user", "user"),
+            ("project", "project"),
+        ],
+        "hookx list --host qwen disagrees with Qwen"
+    );
 }
 
 /// The recording of this suite's payloads (`tests/fixtures/recorded/qwen-0.24.4/`).

@@ -240,6 +240,10 @@ pub struct ManagedSpec {
     /// Whether a `true` kill switch ([`KillSwitch`]) in a policy file turns the policy hooks
     /// off too; set in any other file it leaves them on.
     pub kill_switch_reaches_policy: bool,
+    /// Whether a kill switch set in a file that is not policy turns the policy hooks off too:
+    /// Gemini CLI merges one `hooksConfig.enabled` over all its files (system settings last),
+    /// so a user's `false` stops system hooks unless the system settings say `true`.
+    pub any_kill_switch_reaches_policy: bool,
     /// Where these facts come from ("docs: …", "run …", "binary …").
     pub source: &'static str,
 }

@@ -4,7 +4,8 @@
 
 use super::{
     DetectSpec, Dialect, DialectDef, DisabledHandlers, Flavor, FolderTrust, HostSpec, KeyCase,
-    KillSwitch, MatchOn, McpNames, RouteSpec, Schema, Tables, TimestampForm, TrustRecord,
+    KillSwitch, ManagedSpec, MatchOn, McpNames, RouteSpec, Schema, Tables, TimestampForm,
+    TrustRecord,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
 use crate::discover::{Location, Pattern, Root, Scope};
@@ -274,8 +275,18 @@ pub static DEF: DialectDef = DialectDef {
         handler_keys: &[],
         preferred: false,
     },
-    // Merged in this order (user, project, extensions), each event's arrays concatenated.
+    // Merged in this order (system defaults, user, project, system settings, then extensions),
+    // each event's arrays concatenated (source 0.61.0: `mergeSettings`, `hooks.*` "concat").
     locations: &[
+        // Machine-wide defaults an administrator ships (`system-defaults.json` beside the
+        // system settings): lowest precedence for plain settings, but its hooks still run.
+        Location {
+            id: "gemini-system-defaults",
+            dialect: Dialect(&DEF),
+            scope: Scope::Managed,
+            root: Root::Managed,
+            pattern: Pattern::File("system-defaults.json"),
+        },
         Location {
             id: "gemini-user",
             dialect: Dialect(&DEF),
@@ -291,6 +302,15 @@ pub static DEF: DialectDef = DialectDef {
             root: Root::Project,
             pattern: Pattern::File(".gemini/settings.json"),
         },
+        // System settings: merged last, so they override every other file's plain settings
+        // (`hooksConfig.enabled` included); their hooks are appended after the project's.
+        Location {
+            id: "gemini-system",
+            dialect: Dialect(&DEF),
+            scope: Scope::Managed,
+            root: Root::Managed,
+            pattern: Pattern::File("settings.json"),
+        },
         Location {
             id: "gemini-extension",
             dialect: Dialect(&DEF),
@@ -303,19 +323,41 @@ pub static DEF: DialectDef = DialectDef {
         },
     ],
     // Gemini CLI reads no other agent's hook files.
-    native: &["gemini-user", "gemini-project", "gemini-extension"],
-    // Source: `hooksConfig.enabled: false` runs no hook (the merged settings: project over
-    // user). Its `disabled` list of handler names is not read by hookx.
+    native: &[
+        "gemini-system-defaults",
+        "gemini-user",
+        "gemini-project",
+        "gemini-system",
+        "gemini-extension",
+    ],
+    // Source: `hooksConfig.enabled: false` runs no hook (the merged settings: system over
+    // project over user over system defaults).
     kill_switch: Some(KillSwitch {
         key: "hooksConfig",
         inner: Some("enabled"),
         off: false,
-        locations: &["gemini-user", "gemini-project"],
+        locations: &[
+            "gemini-system-defaults",
+            "gemini-user",
+            "gemini-project",
+            "gemini-system",
+        ],
     }),
     // Run: a handler named in `hooksConfig.disabled` (its `name`, else its command) never runs.
-    // No machine-wide policy hooks were looked for: `/etc/gemini-cli/settings.json` (source) is
-    // not read by hookx.
-    managed: None,
+    // System settings and system defaults: `GEMINI_CLI_SYSTEM_SETTINGS_PATH` moves the first,
+    // `GEMINI_CLI_SYSTEM_DEFAULTS_PATH` the second (default: beside the first). Windows
+    // (`C:\ProgramData\gemini-cli`) is not modelled. No key keeps only system hooks.
+    managed: Some(ManagedSpec {
+        dirs: &[
+            ("linux", "/etc/gemini-cli"),
+            ("macos", "/Library/Application Support/GeminiCli"),
+        ],
+        only_managed_key: None,
+        kill_switch_reaches_policy: true,
+        any_kill_switch_reaches_policy: true,
+        source: "source 0.61.0 (getSystemSettingsPath, getSystemDefaultsPath, mergeSettings); \
+                 run 0.61.0 (tests/live_gemini.rs system_settings_hooks_run)",
+    }),
     // Run: an unknown event is skipped and the rest loads; a definition without `hooks` is
     // discarded (source): never the whole file.
     malformed_entry_skips_file: &[],
@@ -323,7 +365,13 @@ pub static DEF: DialectDef = DialectDef {
         key: "hooksConfig",
         inner: "disabled",
         label_key: "name",
-        locations: &["gemini-user", "gemini-project"],
+        // Source: the lists of all four files are joined ("union").
+        locations: &[
+            "gemini-system-defaults",
+            "gemini-user",
+            "gemini-project",
+            "gemini-system",
+        ],
     }),
     host: HostSpec {
         // With an ISO `timestamp`: Copilot's PascalCase payloads have no `transcript_path`.

@@ -4,8 +4,8 @@
 //! `tests/live_qwen.rs`).
 
 use super::{
-    CLAUDE_MATCHER_STYLE, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, MatchOn,
-    RouteSpec, Schema, Tables, TimestampForm,
+    CLAUDE_MATCHER_STYLE, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, ManagedSpec,
+    MatchOn, RouteSpec, Schema, Tables, TimestampForm,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
 use crate::discover::{Location, Pattern, Root, Scope};
@@ -331,9 +331,24 @@ pub static DEF: DialectDef = DialectDef {
         handler_keys: &[],
         preferred: false,
     },
-    // Run 0.24.4: user and project hooks both run, the project's with no trust step (its
+    // Run 0.24.4: system (system defaults, then system settings), user and project hooks all
+    // run, in that order (`processHooksFromConfig`), the project's with no trust step (its
     // folder-trust feature is off by default).
     locations: &[
+        Location {
+            id: "qwen-system-defaults",
+            dialect: Dialect(&DEF),
+            scope: Scope::Managed,
+            root: Root::Managed,
+            pattern: Pattern::File("system-defaults.json"),
+        },
+        Location {
+            id: "qwen-system",
+            dialect: Dialect(&DEF),
+            scope: Scope::Managed,
+            root: Root::Managed,
+            pattern: Pattern::File("settings.json"),
+        },
         Location {
             id: "qwen-user",
             dialect: Dialect(&DEF),
@@ -349,12 +364,29 @@ pub static DEF: DialectDef = DialectDef {
             pattern: Pattern::File(".qwen/settings.json"),
         },
     ],
-    native: &["qwen-user", "qwen-project"],
+    native: &[
+        "qwen-system-defaults",
+        "qwen-system",
+        "qwen-user",
+        "qwen-project",
+    ],
+    // Source 0.24.4: a merged `disableAllHooks` (system settings last) turns hooks off; not
+    // modelled yet.
     kill_switch: None,
-    // qwen-code 0.24.4 also reads system settings hooks (`getSystemHooks`, source): not run,
-    // so not modelled. Its folder-trust feature is off by default (run: project hooks ran with
-    // no trust step).
-    managed: None,
+    // `QWEN_CODE_SYSTEM_SETTINGS_PATH` moves the system settings, `QWEN_CODE_SYSTEM_DEFAULTS_PATH`
+    // the defaults (default: beside them); unlike Gemini CLI, no ownership check. Windows
+    // (`C:\ProgramData\qwen-code`) is not modelled.
+    managed: Some(ManagedSpec {
+        dirs: &[
+            ("linux", "/etc/qwen-code"),
+            ("macos", "/Library/Application Support/QwenCode"),
+        ],
+        only_managed_key: None,
+        kill_switch_reaches_policy: true,
+        any_kill_switch_reaches_policy: true,
+        source: "source 0.24.4 (getSystemSettingsPath, getSystemDefaultsPath, getSystemHooks); \
+                 run 0.24.4 (tests/live_qwen.rs system_settings_hooks_run)",
+    }),
     folder_trust: None,
     disabled_handlers: None,
     malformed_entry_skips_file: &[],

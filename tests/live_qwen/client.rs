@@ -161,7 +161,7 @@ impl Sandbox {
     }
 
     /// Runs `qwen PROMPT -o stream-json ARGS…` in the project against the fake model, with
-    /// `path_first` (if any) ahead of PATH.
+    /// `path_first` (if any) ahead of PATH and the extra variables `env`.
     pub fn run(
         &self,
         (bin, node): &(PathBuf, PathBuf),
@@ -169,6 +169,7 @@ impl Sandbox {
         prompt: &str,
         args: &[&str],
         path_first: Option<&Path>,
+        env: &[(&str, &str)],
     ) -> Outcome {
         let mut path = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
             .collect::<Vec<_>>();
@@ -188,6 +189,7 @@ impl Sandbox {
             .env("OPENAI_BASE_URL", format!("http://127.0.0.1:{port}/v1"))
             .env("OPENAI_MODEL", "gpt-4.1")
             .env("QWEN_CODE_SUPPRESS_YOLO_WARNING", "1")
+            .envs(env.iter().copied())
             .arg(bin)
             .arg(prompt)
             .args(["-o", "stream-json"])
