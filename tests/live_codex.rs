@@ -1091,7 +1091,9 @@ fn ground_truth_interrupt() {
         l.count("PostToolUse") == 0 && l.count("Stop") == 0,
         format!("no PostToolUse, no Stop: {labels:?}"),
     );
-    record::check("interrupt", &l.dumps, &l.sb);
+    // The PostModelRequest of the request that asked for the tool call races with the
+    // interrupt (seen in some runs of 0.171.0, not in others): it is not compared.
+    record::check_except("interrupt", &l.dumps, &l.sb, &["PostModelRequest"]);
     c.done("interrupt");
 }
 
@@ -1169,6 +1171,12 @@ mod record {
     /// Records the run's payloads of the user-scope recorders (labelled with the bare event
     /// name) under `HOOKX_RECORD=1`, or checks them against the recording.
     pub fn check(scenario: &str, dumps: &[client::Dump], sb: &Sandbox) {
+        check_except(scenario, dumps, sb, &[]);
+    }
+
+    /// [`check`], leaving out of the comparison the events in `racy` (fired or not depending
+    /// on timing); a recording keeps them.
+    pub fn check_except(scenario: &str, dumps: &[client::Dump], sb: &Sandbox, racy: &[&str]) {
         let got: Vec<Value> = dumps
             .iter()
             .filter(|d| EVENTS.contains(&d.label.as_str()))
@@ -1215,7 +1223,13 @@ mod record {
             !recorded.is_empty(),
             "no recording of {scenario} (HOOKX_RECORD=1)"
         );
-        let (want, have) = (shapes(&recorded), shapes(&got));
+        let compared = |v: &[Value]| -> Vec<Value> {
+            v.iter()
+                .filter(|f| !racy.iter().any(|r| f["event"] == *r))
+                .cloned()
+                .collect()
+        };
+        let (want, have) = (shapes(&compared(&recorded)), shapes(&compared(&got)));
         assert_eq!(
             want.keys().collect::<Vec<_>>(),
             have.keys().collect::<Vec<_>>(),
