@@ -1280,6 +1280,8 @@ fn run_matrix(host: F, via: Via) {
         }
     }
     assert!(ran > 0, "no row ran for host {}", host.name());
+    // The matrix's size, for `--nocapture` readers (issue 12 asks for the counts).
+    eprintln!("e2e: host {} ({via:?}): {ran} cases", host.name());
     assert!(
         failures.is_empty(),
         "{} of {ran} cases failed:\n\n{}",
