@@ -1210,7 +1210,13 @@ fn system_settings_hooks_run() {
         (&none, &on, &off, all),
     ];
     for (system, user, defaults, want) in cases {
-        let root = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+        // The build's own temporary folder, else `/run` when a clone sits below a folder
+        // others may write (Gemini would skip the file there).
+        let base = [env!("CARGO_TARGET_TMPDIR"), "/run"]
+            .into_iter()
+            .find(|b| admin_owned(std::path::Path::new(b)))
+            .unwrap_or(env!("CARGO_TARGET_TMPDIR"));
+        let root = tempfile::tempdir_in(base).unwrap();
         if !admin_owned(root.path()) {
             assert!(
                 std::env::var("HOOKX_LIVE").as_deref() != Ok("require"),
