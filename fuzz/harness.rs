@@ -279,6 +279,12 @@ const UNTRUSTED_PLACES: &[&str] = &[
     "home/.claude/plugins/cache/m/p/1.0.0/hooks/hooks.json",
     "project/.claude/skills/s/SKILL.md",
     "project/.claude/agents/a.md",
+    "project/.gemini/settings.json",
+    "project/.codex/hooks.json",
+    "project/.cursor/hooks.json",
+    "project/.qwen/settings.json",
+    "home/.gemini/settings.json",
+    "home/.codex/hooks.json",
 ];
 
 /// The trusted files: a Bricks deny and a Copilot deny of the shell tool, in the home.
