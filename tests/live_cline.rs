@@ -235,7 +235,7 @@ fn ground_truth_run_commands_and_answers() {
             (sb.home.display().to_string(), "<home>"),
         ],
     }
-    .check("tools", &seen);
+    .check("tools", &seen, &[]);
     assert!(
         failed.is_empty(),
         "{} checks failed:\n{}",

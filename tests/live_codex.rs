@@ -6,6 +6,8 @@
 #[path = "live_codex/client.rs"]
 mod client;
 mod common;
+#[path = "live_common/recorded.rs"]
+mod recorded;
 #[path = "live_codex/server.rs"]
 mod server;
 
@@ -473,7 +475,7 @@ fn ground_truth_tools() {
         pre.is_some_and(|d| d.cwd == project),
         format!("hooks run in the project: {:?}", pre.map(|d| &d.cwd)),
     );
-    record::check("tools", &l.dumps, &l.sb);
+    check_recorded("tools", &l, &[]);
     c.done("tools");
 }
 
@@ -529,7 +531,7 @@ fn ground_truth_compact() {
         l.count_with("PreToolUse", "after-compact") == 1,
         "the turn went on",
     );
-    record::check("compact", &l.dumps, &l.sb);
+    check_recorded("compact", &l, &[]);
     c.done("compact");
 }
 
@@ -567,7 +569,7 @@ fn ground_truth_permission() {
         denied.contains("R-PERM-DENY"),
         format!("denied call carries the message: {denied}"),
     );
-    record::check("permission", &l.dumps, &l.sb);
+    check_recorded("permission", &l, &[]);
     c.done("permission");
 }
 
@@ -597,7 +599,7 @@ fn ground_truth_agents() {
         l.count_with("PreToolUse", r#""tool_name":"collaborationspawn_agent""#) == 1,
         "spawn_agent's PreToolUse tool_name",
     );
-    record::check("agents", &l.dumps, &l.sb);
+    check_recorded("agents", &l, &[]);
     c.done("agents");
 }
 
@@ -1093,158 +1095,42 @@ fn ground_truth_interrupt() {
     );
     // The PostModelRequest of the request that asked for the tool call races with the
     // interrupt (seen in some runs of 0.171.0, not in others): it is not compared.
-    record::check_except("interrupt", &l.dumps, &l.sb, &["PostModelRequest"]);
+    check_recorded("interrupt", &l, &["PostModelRequest"]);
     c.done("interrupt");
 }
 
-mod record {
-    //! Recorded payloads: written under `HOOKX_RECORD=1`, else compared by keys and types.
-    use super::*;
-    use std::collections::{BTreeMap, BTreeSet};
-    use std::path::PathBuf;
-
-    fn dir() -> PathBuf {
-        common::fixtures_dir().join(format!("recorded/codex-{}", client::VERSION))
+/// The recording of this suite's payloads (`tests/fixtures/recorded/codex-0.171.0/`).
+fn recording(sb: &Sandbox) -> recorded::Recording<'static> {
+    recorded::Recording {
+        client: "codex",
+        version: client::VERSION,
+        folder: "codex",
+        host: "codex",
+        events: EVENTS,
+        // The hook-relevant variables: what Codex adds for hooks, not what the run was given.
+        relevant_env: |key| {
+            (key.starts_with("CODEX_") || key.starts_with("CLAUDE_") || key.starts_with("PLUGIN_"))
+                && !client::GIVEN_ENV.contains(&key)
+        },
+        placeholders: vec![
+            (sb.project.display().to_string(), "<project>"),
+            (sb.home.display().to_string(), "<home>"),
+        ],
     }
+}
 
-    /// The hook-relevant variables: what Codex adds for hooks, not what the run was given.
-    fn relevant(key: &str) -> bool {
-        (key.starts_with("CODEX_") || key.starts_with("CLAUDE_") || key.starts_with("PLUGIN_"))
-            && !client::GIVEN_ENV.contains(&key)
-    }
-
-    fn normalise(text: &str, sb: &Sandbox) -> String {
-        text.replace(&sb.project.display().to_string(), "<project>")
-            .replace(&sb.home.display().to_string(), "<home>")
-    }
-
-    fn fixture(scenario: &str, order: usize, d: &client::Dump, sb: &Sandbox) -> Value {
-        let env: BTreeMap<&String, String> = d
-            .env
-            .iter()
-            .filter(|(k, _)| relevant(k))
-            .map(|(k, v)| (k, normalise(v, sb)))
-            .collect();
-        let stdin: Value = serde_json::from_str(&normalise(&d.raw, sb)).expect("JSON stdin");
-        json!({"client": "codex", "version": client::VERSION, "host": "codex",
-            "flavor": "codex", "event": d.label, "scenario": scenario, "order": order,
-            "stdin": stdin, "env": env, "cwd": normalise(&d.cwd, sb)})
-    }
-
-    /// Keys and types, with every object key's path (`/tool_input/command:string`).
-    fn shape(v: &Value, at: String, out: &mut BTreeSet<String>) {
-        let kind = match v {
-            Value::Null => "null",
-            Value::Bool(_) => "bool",
-            Value::Number(_) => "number",
-            Value::String(_) => "string",
-            Value::Array(_) => "array",
-            Value::Object(_) => "object",
-        };
-        out.insert(format!("{at}:{kind}"));
-        if let Value::Object(map) = v {
-            for (k, v) in map {
-                shape(v, format!("{at}/{k}"), out);
-            }
-        }
-    }
-
-    fn shapes(fixtures: &[Value]) -> BTreeMap<String, BTreeSet<BTreeSet<String>>> {
-        let mut out: BTreeMap<String, BTreeSet<BTreeSet<String>>> = BTreeMap::new();
-        for f in fixtures {
-            let mut s = BTreeSet::new();
-            shape(&f["stdin"], String::new(), &mut s);
-            let env: BTreeSet<String> = f["env"]
-                .as_object()
-                .into_iter()
-                .flatten()
-                .map(|(k, _)| format!("$env/{k}"))
-                .collect();
-            s.extend(env);
-            out.entry(f["event"].as_str().unwrap().to_string())
-                .or_default()
-                .insert(s);
-        }
-        out
-    }
-
-    /// Records the run's payloads of the user-scope recorders (labelled with the bare event
-    /// name) under `HOOKX_RECORD=1`, or checks them against the recording.
-    pub fn check(scenario: &str, dumps: &[client::Dump], sb: &Sandbox) {
-        check_except(scenario, dumps, sb, &[]);
-    }
-
-    /// [`check`], leaving out of the comparison the events in `racy` (fired or not depending
-    /// on timing); a recording keeps them.
-    pub fn check_except(scenario: &str, dumps: &[client::Dump], sb: &Sandbox, racy: &[&str]) {
-        let got: Vec<Value> = dumps
-            .iter()
-            .filter(|d| EVENTS.contains(&d.label.as_str()))
-            .enumerate()
-            .map(|(i, d)| fixture(scenario, i + 1, d, sb))
-            .collect();
-        let dir = dir();
-        let mine = |name: &str| name.starts_with(&format!("{scenario}."));
-        if std::env::var_os("HOOKX_RECORD").is_some() {
-            std::fs::create_dir_all(&dir).unwrap();
-            for e in std::fs::read_dir(&dir).unwrap().flatten() {
-                if mine(&e.file_name().to_string_lossy()) {
-                    std::fs::remove_file(e.path()).unwrap();
-                }
-            }
-            // One fixture per event and payload shape: repeats add nothing to replay.
-            let mut seen = BTreeSet::new();
-            for f in &got {
-                let mut s = BTreeSet::new();
-                shape(&f["stdin"], String::new(), &mut s);
-                if !seen.insert((f["event"].to_string(), s)) {
-                    continue;
-                }
-                let name = format!(
-                    "{scenario}.{:02}.{}.json",
-                    f["order"],
-                    f["event"].as_str().unwrap()
-                );
-                std::fs::write(
-                    dir.join(name),
-                    serde_json::to_string_pretty(f).unwrap() + "\n",
-                )
-                .unwrap();
-            }
-            return;
-        }
-        let recorded: Vec<Value> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("{}: {e} (record with HOOKX_RECORD=1)", dir.display()))
-            .flatten()
-            .filter(|e| mine(&e.file_name().to_string_lossy()))
-            .map(|e| serde_json::from_str(&std::fs::read_to_string(e.path()).unwrap()).unwrap())
-            .collect();
-        assert!(
-            !recorded.is_empty(),
-            "no recording of {scenario} (HOOKX_RECORD=1)"
-        );
-        let compared = |v: &[Value]| -> Vec<Value> {
-            v.iter()
-                .filter(|f| !racy.iter().any(|r| f["event"] == *r))
-                .cloned()
-                .collect()
-        };
-        let (want, have) = (shapes(&compared(&recorded)), shapes(&compared(&got)));
-        assert_eq!(
-            want.keys().collect::<Vec<_>>(),
-            have.keys().collect::<Vec<_>>(),
-            "Codex CLI {} fired other events in {scenario} than recorded",
-            client::VERSION
-        );
-        for (event, shapes) in &have {
-            for s in shapes {
-                assert!(
-                    want[event].contains(s),
-                    "Codex CLI {} sent a {event} payload of a new shape in {scenario}: {s:?}\nrecorded: {:?}",
-                    client::VERSION,
-                    want[event]
-                );
-            }
-        }
-    }
+/// Records or checks the run's payloads of the user-scope recorders (labelled with the bare
+/// event name), leaving `racy` events out of the comparison.
+fn check_recorded(scenario: &str, l: &Live, racy: &[&str]) {
+    let seen: Vec<recorded::Seen> = l
+        .dumps
+        .iter()
+        .map(|d| recorded::Seen {
+            label: &d.label,
+            raw: &d.raw,
+            env: &d.env,
+            cwd: &d.cwd,
+        })
+        .collect();
+    recording(&l.sb).check(scenario, &seen, racy);
 }

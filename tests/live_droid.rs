@@ -226,7 +226,7 @@ fn ground_truth_execute_and_answers() {
             (sb.home.display().to_string(), "<home>"),
         ],
     }
-    .check("tools", &seen);
+    .check("tools", &seen, &[]);
     assert!(
         failed.is_empty(),
         "{} checks failed:\n{}",

@@ -828,5 +828,5 @@ fn check_recorded(scenario: &str, l: &Live) {
             cwd: &d.cwd,
         })
         .collect();
-    recording(&l.sb).check(scenario, &seen);
+    recording(&l.sb).check(scenario, &seen, &[]);
 }

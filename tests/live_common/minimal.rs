@@ -3,11 +3,14 @@
 //! its process group, and what reached the fake OpenAI model. Included with `#[path]`.
 
 use serde_json::Value;
-use std::collections::BTreeMap;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
+
+#[path = "dumps.rs"]
+mod dumps;
+pub use dumps::Dump;
 
 /// A run that has not finished by then is killed with its process group (a hang, not a pace).
 const LIMIT: Duration = Duration::from_secs(180);
@@ -127,45 +130,8 @@ impl Sandbox {
 
     /// What the recording hooks saw, in the order they ran.
     pub fn dumps(&self) -> Vec<Dump> {
-        let dir = self.root.join("dump");
-        let mut found: Vec<(u32, Dump)> = std::fs::read_dir(&dir)
-            .unwrap()
-            .flatten()
-            .filter_map(|e| {
-                let name = e.file_name().into_string().ok()?;
-                let (seq, label) = name.strip_suffix(".stdin")?.split_once('.')?;
-                let read = |ext: &str| {
-                    std::fs::read_to_string(dir.join(format!("{seq}.{label}.{ext}")))
-                        .unwrap_or_default()
-                };
-                let raw = read("stdin");
-                Some((
-                    seq.parse().ok()?,
-                    Dump {
-                        label: label.to_string(),
-                        stdin: serde_json::from_str(&raw).unwrap_or(Value::Null),
-                        raw,
-                        env: read("env")
-                            .lines()
-                            .filter_map(|l| l.split_once('='))
-                            .map(|(k, v)| (k.to_string(), v.to_string()))
-                            .collect(),
-                        cwd: read("cwd").trim_end().to_string(),
-                    },
-                ))
-            })
-            .collect();
-        found.sort_by_key(|(n, _)| *n);
-        found.into_iter().map(|(_, d)| d).collect()
+        dumps::read(&self.root.join("dump"))
     }
-}
-
-pub struct Dump {
-    pub label: String,
-    pub raw: String,
-    pub stdin: Value,
-    pub env: BTreeMap<String, String>,
-    pub cwd: String,
 }
 
 /// The text of the `role:"tool"` message answering the call whose arguments contain `text`, in

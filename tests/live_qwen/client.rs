@@ -3,11 +3,14 @@
 //! overruns), and the recording hook's records.
 
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
+
+#[path = "../live_common/dumps.rs"]
+mod dumps;
+pub use dumps::Dump;
 
 pub const VERSION: &str = "0.24.4";
 /// The node the client runs on (it declares node >= 22; the system node may be older).
@@ -224,47 +227,10 @@ impl Sandbox {
 
     /// What the recording hooks saw, in the order they ran.
     pub fn dumps(&self) -> Vec<Dump> {
-        let dir = self.root.join("dump");
-        let mut found: Vec<Dump> = std::fs::read_dir(&dir)
-            .unwrap()
-            .flatten()
-            .filter_map(|e| {
-                let name = e.file_name().into_string().ok()?;
-                let (seq, label) = name.strip_suffix(".stdin")?.split_once('.')?;
-                let read = |ext: &str| {
-                    std::fs::read_to_string(dir.join(format!("{seq}.{label}.{ext}")))
-                        .unwrap_or_default()
-                };
-                let env = read("env")
-                    .lines()
-                    .filter_map(|l| l.split_once('='))
-                    .map(|(k, v)| (k.to_string(), v.to_string()))
-                    .collect();
-                Some(Dump {
-                    order: seq.parse().ok()?,
-                    label: label.to_string(),
-                    raw: read("stdin"),
-                    stdin: serde_json::from_str(&read("stdin")).unwrap_or(Value::Null),
-                    env,
-                    cwd: read("cwd").trim_end().to_string(),
-                })
-            })
-            .collect();
-        found.sort_by_key(|d| d.order);
-        found
+        dumps::read(&self.root.join("dump"))
     }
 }
 
 fn pretty(v: &Value) -> String {
     serde_json::to_string_pretty(v).unwrap()
-}
-
-#[derive(Clone, Debug)]
-pub struct Dump {
-    pub order: u32,
-    pub label: String,
-    pub raw: String,
-    pub stdin: Value,
-    pub env: BTreeMap<String, String>,
-    pub cwd: String,
 }
