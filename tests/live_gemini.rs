@@ -6,6 +6,8 @@
 #[path = "live_gemini/client.rs"]
 mod client;
 mod common;
+#[path = "live_common/recorded.rs"]
+mod recorded;
 #[path = "live_gemini/routed.rs"]
 mod routed;
 #[path = "live_gemini/server.rs"]
@@ -592,7 +594,7 @@ fn ground_truth_tools() {
             .is_some_and(|keys| keys.contains(&json!(key))),
         format!("{key} acknowledged: {acked}"),
     );
-    record::check("tools", &l.dumps, &l.sb);
+    check_recorded("tools", &l.dumps, &l.sb);
 
     // Second run: resume and compress, with one project hook added. SessionStart context
     // goes before the prompt, and `/compress` is a command only at the prompt's start: the
@@ -644,7 +646,7 @@ fn ground_truth_tools() {
         warning.contains("project-new-SessionStart") && !warning.contains("project-BeforeTool"),
         format!("the warning names only the new hook: {warning}"),
     );
-    record::check("resume", &dumps, &l.sb);
+    check_recorded("resume", &dumps, &l.sb);
     c.done("tools");
 }
 
@@ -852,7 +854,7 @@ fn ground_truth_deny() {
             ],
         format!("sequential order: {grep_order:?}"),
     );
-    record::check("deny", &l.dumps, &l.sb);
+    check_recorded("deny", &l.dumps, &l.sb);
     c.done("deny");
 }
 
@@ -908,7 +910,7 @@ fn ground_truth_ask() {
         "no AfterAgent, no SessionEnd",
     );
     c.that(l.out.status == Some(0), format!("exit {:?}", l.out.status));
-    record::check("ask", &l.dumps, &l.sb);
+    check_recorded("ask", &l.dumps, &l.sb);
     c.done("ask");
 }
 
@@ -997,7 +999,7 @@ fn ground_truth_model() {
         env_field == "from-env-field",
         format!("env field: {env_field:?}"),
     );
-    record::check("model", &l.dumps, &l.sb);
+    check_recorded("model", &l.dumps, &l.sb);
     c.done("model");
 }
 
@@ -1021,7 +1023,7 @@ fn ground_truth_model_block() {
         l.out.said().contains("SYNTHETIC-REPLY"),
         format!("the synthetic reply is the answer: {}", l.out.stdout),
     );
-    record::check("modelblock", &l.dumps, &l.sb);
+    check_recorded("modelblock", &l.dumps, &l.sb);
     c.done("modelblock");
 }
 
@@ -1051,7 +1053,7 @@ fn ground_truth_blocked_prompt() {
         l.out.stdout.contains("PROMPT-BLOCKED") || l.out.stderr.contains("PROMPT-BLOCKED"),
         format!("the reason is shown: {} {}", l.out.stdout, l.out.stderr),
     );
-    record::check("blockprompt", &l.dumps, &l.sb);
+    check_recorded("blockprompt", &l.dumps, &l.sb);
     c.done("blockprompt");
 }
 
@@ -1259,144 +1261,33 @@ fn system_settings_hooks_run() {
     }
 }
 
-mod record {
-    //! Recorded payloads: written under `HOOKX_RECORD=1`, else compared by keys and types.
-    use super::*;
-    use std::collections::{BTreeMap, BTreeSet};
-    use std::path::PathBuf;
-
-    fn dir() -> PathBuf {
-        common::fixtures_dir().join(format!("recorded/gemini-{}", client::VERSION))
-    }
-
-    /// The hook-relevant variables: what Gemini CLI adds for hooks, not what the run was given.
-    fn relevant(key: &str) -> bool {
-        (key.starts_with("GEMINI_") || key.starts_with("CLAUDE_"))
-            && !client::GIVEN_ENV.contains(&key)
-    }
-
-    fn normalise(text: &str, sb: &Sandbox) -> String {
-        text.replace(&sb.project.display().to_string(), "<project>")
-            .replace(&sb.home.display().to_string(), "<home>")
-    }
-
-    fn fixture(scenario: &str, order: usize, d: &client::Dump, sb: &Sandbox) -> Value {
-        let env: BTreeMap<&String, String> = d
-            .env
-            .iter()
-            .filter(|(k, _)| relevant(k))
-            .map(|(k, v)| (k, normalise(v, sb)))
-            .collect();
-        let stdin: Value = serde_json::from_str(&normalise(&d.raw, sb)).expect("JSON stdin");
-        json!({"client": "gemini-cli", "version": client::VERSION, "host": "gemini",
-            "flavor": "gemini", "event": d.label, "scenario": scenario, "order": order,
-            "stdin": stdin, "env": env, "cwd": normalise(&d.cwd, sb)})
-    }
-
-    /// Keys and types, with every object key's path (`/tool_input/command:string`); the keys
-    /// under `tool_input` are the tool's arguments and those of `details` follow the tool, so
-    /// they count too.
-    fn shape(v: &Value, at: String, out: &mut BTreeSet<String>) {
-        let kind = match v {
-            Value::Null => "null",
-            Value::Bool(_) => "bool",
-            Value::Number(_) => "number",
-            Value::String(_) => "string",
-            Value::Array(_) => "array",
-            Value::Object(_) => "object",
-        };
-        out.insert(format!("{at}:{kind}"));
-        if let Value::Object(map) = v {
-            for (k, v) in map {
-                shape(v, format!("{at}/{k}"), out);
-            }
-        }
-    }
-
-    fn shapes(fixtures: &[Value]) -> BTreeMap<String, BTreeSet<BTreeSet<String>>> {
-        let mut out: BTreeMap<String, BTreeSet<BTreeSet<String>>> = BTreeMap::new();
-        for f in fixtures {
-            let mut s = BTreeSet::new();
-            shape(&f["stdin"], String::new(), &mut s);
-            let env: BTreeSet<String> = f["env"]
-                .as_object()
-                .into_iter()
-                .flatten()
-                .map(|(k, _)| format!("$env/{k}"))
-                .collect();
-            s.extend(env);
-            out.entry(f["event"].as_str().unwrap().to_string())
-                .or_default()
-                .insert(s);
-        }
-        out
-    }
-
-    /// Records the run's payloads of the user-scope recorders (labelled with the bare event
-    /// name) under `HOOKX_RECORD=1`, or checks them against the recording.
-    pub fn check(scenario: &str, dumps: &[client::Dump], sb: &Sandbox) {
-        let got: Vec<Value> = dumps
-            .iter()
-            .filter(|d| EVENTS.contains(&d.label.as_str()))
-            .enumerate()
-            .map(|(i, d)| fixture(scenario, i + 1, d, sb))
-            .collect();
-        let dir = dir();
-        let mine = |name: &str| name.starts_with(&format!("{scenario}."));
-        if std::env::var_os("HOOKX_RECORD").is_some() {
-            std::fs::create_dir_all(&dir).unwrap();
-            for e in std::fs::read_dir(&dir).unwrap().flatten() {
-                if mine(&e.file_name().to_string_lossy()) {
-                    std::fs::remove_file(e.path()).unwrap();
-                }
-            }
-            // One fixture per event and payload shape: repeats add nothing to replay.
-            let mut seen = BTreeSet::new();
-            for f in &got {
-                let mut s = BTreeSet::new();
-                shape(&f["stdin"], String::new(), &mut s);
-                if !seen.insert((f["event"].to_string(), s)) {
-                    continue;
-                }
-                let name = format!(
-                    "{scenario}.{:02}.{}.json",
-                    f["order"],
-                    f["event"].as_str().unwrap()
-                );
-                std::fs::write(
-                    dir.join(name),
-                    serde_json::to_string_pretty(f).unwrap() + "\n",
-                )
-                .unwrap();
-            }
-            return;
-        }
-        let recorded: Vec<Value> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("{}: {e} (record with HOOKX_RECORD=1)", dir.display()))
-            .flatten()
-            .filter(|e| mine(&e.file_name().to_string_lossy()))
-            .map(|e| serde_json::from_str(&std::fs::read_to_string(e.path()).unwrap()).unwrap())
-            .collect();
-        assert!(
-            !recorded.is_empty(),
-            "no recording of {scenario} (HOOKX_RECORD=1)"
-        );
-        let (want, have) = (shapes(&recorded), shapes(&got));
-        assert_eq!(
-            want.keys().collect::<Vec<_>>(),
-            have.keys().collect::<Vec<_>>(),
-            "Gemini CLI {} fired other events in {scenario} than recorded",
-            client::VERSION
-        );
-        for (event, shapes) in &have {
-            for s in shapes {
-                assert!(
-                    want[event].contains(s),
-                    "Gemini CLI {} sent a {event} payload of a new shape in {scenario}: {s:?}\nrecorded: {:?}",
-                    client::VERSION,
-                    want[event]
-                );
-            }
-        }
-    }
+/// Records or checks the payloads of the user-scope recorders (labelled with the bare event
+/// name) in `tests/fixtures/recorded/gemini-0.61.0/`.
+fn check_recorded(scenario: &str, dumps: &[client::Dump], sb: &Sandbox) {
+    let recording = recorded::Recording {
+        client: "gemini-cli",
+        version: client::VERSION,
+        folder: "gemini",
+        host: "gemini",
+        events: EVENTS,
+        // What Gemini CLI adds for hooks, not what the run was given.
+        relevant_env: |key| {
+            (key.starts_with("GEMINI_") || key.starts_with("CLAUDE_"))
+                && !client::GIVEN_ENV.contains(&key)
+        },
+        placeholders: vec![
+            (sb.project.display().to_string(), "<project>"),
+            (sb.home.display().to_string(), "<home>"),
+        ],
+    };
+    let seen: Vec<recorded::Seen> = dumps
+        .iter()
+        .map(|d| recorded::Seen {
+            label: &d.label,
+            raw: &d.raw,
+            env: &d.env,
+            cwd: &d.cwd,
+        })
+        .collect();
+    recording.check(scenario, &seen, &[]);
 }
