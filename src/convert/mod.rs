@@ -402,10 +402,8 @@ impl Converter<'_> {
             // The source ignores matchers here (VS Code): the hook fired for every tool, and a
             // target that reads matchers must not start filtering by a text nobody applied.
             (None, Some(_))
-                if rule
-                    .matcher
-                    .as_deref()
-                    .is_some_and(|m| !m.is_empty() && m != "*") =>
+                if from.tables().matcher_form(&event, rule.matcher.as_deref())
+                    != crate::model::MatcherForm::All =>
             {
                 self.lose(
                     src,
