@@ -615,9 +615,9 @@ fn install_text(
             return;
         }
     }
-    for (kind, name) in host.default_flavor().tables().events {
-        let list = path_to(events, &[Seg::from(*name)]);
-        if !needed.contains(kind) {
+    for (kind, name, _) in host.own_events() {
+        let list = path_to(events, &[Seg::from(name)]);
+        if !needed.contains(&kind) {
             // A route no rule needs costs the host a process per event: take it out.
             let Some(entries) = entries_of(text, &list) else {
                 continue;

@@ -268,6 +268,167 @@ impl Converter<'_> {
     fn rule(&mut self, src: &SourceFile, rule: &Rule) -> Vec<Rule> {
         let from = rule.flavor;
         let to = target_flavor(from, self.options.to);
+        let event = target_event(rule, to);
+        // A target whose tool events are only categories (Windsurf's `pre_run_command`) gets
+        // the rule once per category it fires for.
+        if from.dialect() != to.dialect()
+            && event.is_tool_event()
+            && to.tables().event_name(&event).is_none()
+        {
+            let categories: Vec<Flavor> = self
+                .options
+                .to
+                .flavors()
+                .filter(|f| {
+                    f.tables().tool_scope != ToolScope::Any
+                        && f.tables().event_name(&event).is_some()
+                })
+                .collect();
+            if !categories.is_empty() {
+                return self.split_by_category(src, rule, &event, &categories);
+            }
+        }
+        self.rule_to(src, rule, to, None)
+    }
+
+    /// A tool rule for a target that has an event per tool category: one rule per category
+    /// the rule fires for. A category the rule fires for only in part gets the rule with its
+    /// matcher applied by `hookx exec --match` (or, with `--no-wrap`, a loss: the target runs
+    /// it for every tool of the category); tools it fires for that no category holds are a
+    /// loss.
+    fn split_by_category(
+        &mut self,
+        src: &SourceFile,
+        rule: &Rule,
+        event: &EventKind,
+        categories: &[Flavor],
+    ) -> Vec<Rule> {
+        let from = rule.flavor;
+        let at = rule.origin.pointer.as_str();
+        let text = rule.matcher.as_deref().unwrap_or("");
+        let reads_tool_matcher = from.tables().matcher_target(event) == Some(MatchOn::ToolName);
+        // Whether the rule fires for each of these canonical tools; `None`: its matcher cannot
+        // be evaluated.
+        let fires = |ids: &[&str]| -> Option<Vec<bool>> {
+            if reads_tool_matcher {
+                let names: Vec<String> = ids
+                    .iter()
+                    .map(|id| crate::protocol::payload::tool_name(from, id).into_owned())
+                    .collect();
+                let names: Vec<&str> = names.iter().map(String::as_str).collect();
+                matcher::fire_set(rule.matcher.as_deref(), from, &names)
+            } else {
+                Some(
+                    ids.iter()
+                        .map(|id| from.tables().tool_scope.admits(id))
+                        .collect(),
+                )
+            }
+        };
+        let scope_ids = |f: Flavor| -> Vec<&'static str> {
+            match f.tables().tool_scope {
+                ToolScope::Only(ids) => ids.to_vec(),
+                ToolScope::Mcp => matcher::PROBE_TOOLS
+                    .iter()
+                    .copied()
+                    .filter(|id| crate::model::tool::is_mcp(id))
+                    .collect(),
+                ToolScope::Any => Vec::new(),
+            }
+        };
+        // The source matcher, for `hookx exec --match`, in the source's own tool names.
+        let source_matcher = match reads_tool_matcher {
+            true => text.to_string(),
+            false => category_matcher(from),
+        };
+        let mut out = Vec::new();
+        let mut partial = Vec::new();
+        for &category in categories {
+            let ids = scope_ids(category);
+            let Some(fired) = fires(&ids) else {
+                self.lose(
+                    src,
+                    &format!("{at}/matcher"),
+                    &format!("a rule with {} handler(s), matcher `{text}`", rule.handlers.len()),
+                    &format!(
+                        "hookx cannot tell which tools it fires for, and {} has one event per tool category; the rule is not converted",
+                        self.options.to
+                    ),
+                );
+                return Vec::new();
+            };
+            if !fired.contains(&true) {
+                continue;
+            }
+            let native = category.tables().event_name(event).unwrap_or(event.name());
+            let whole = !fired.contains(&false);
+            if !whole {
+                partial.push(native);
+            }
+            let wrap = (!whole && self.options.wrap).then(|| source_matcher.clone());
+            out.extend(self.rule_to(src, rule, category, Some(wrap)));
+        }
+        // The tools of the source that no category holds.
+        let held = |id: &str| categories.iter().any(|c| c.tables().tool_scope.admits(id));
+        let others: Vec<&str> = from
+            .tables()
+            .tools
+            .iter()
+            .map(|(id, _)| *id)
+            .filter(|id| !held(id))
+            .collect();
+        let missed: Vec<String> = fires(&others)
+            .unwrap_or_default()
+            .into_iter()
+            .zip(&others)
+            .filter(|(fired, _)| *fired)
+            .map(|(_, id)| format!("`{}`", crate::protocol::payload::tool_name(from, id)))
+            .collect();
+        let what = || match text {
+            "" => format!(
+                "a rule with {} handler(s) on `{event}`",
+                rule.handlers.len()
+            ),
+            _ => format!("matcher `{text}`"),
+        };
+        if out.is_empty() && !missed.is_empty() {
+            let why = format!(
+                "it fires for {}, and {} has no hook event for those tools; the rule is not converted",
+                missed.join(", "),
+                self.options.to
+            );
+            self.lose(src, at, &what(), &why);
+            return out;
+        }
+        if !missed.is_empty() {
+            let why = format!(
+                "{} has no hook event for {}: the converted hooks do not fire for those tools",
+                self.options.to,
+                missed.join(", ")
+            );
+            self.lose(src, at, &what(), &why);
+        }
+        if !partial.is_empty() && !self.options.wrap {
+            let why = format!(
+                "{} runs `{}` for every tool of its category; the rule fired for some of them only (without --no-wrap, hookx exec filters instead)",
+                self.options.to,
+                partial.join("`, `")
+            );
+            self.lose(src, at, &what(), &why);
+        }
+        out
+    }
+
+    /// `rule` converted to the flavour `to`; `category`: `to` is one of the target's tool
+    /// categories, and the matcher `hookx exec --match` applies there, if any.
+    fn rule_to(
+        &mut self,
+        src: &SourceFile,
+        rule: &Rule,
+        to: Flavor,
+        category: Option<Option<String>>,
+    ) -> Vec<Rule> {
+        let from = rule.flavor;
         let at = rule.origin.pointer.as_str();
         let to_tables = to.tables();
         let event = target_event(rule, to);
@@ -293,6 +454,11 @@ impl Converter<'_> {
             from.tables().matcher_target(&event),
             to_tables.matcher_target(&event),
         ) {
+            // The category is the filter; what it cannot say, `hookx exec --match` does.
+            _ if category.is_some() => {
+                wrap_match = category.flatten();
+                None
+            }
             (Some(on), Some(on_target)) if on == on_target => {
                 let mut translated = matcher::translate(rule.matcher.as_deref(), on, from, to);
                 if translated.fires_for_nothing {
