@@ -538,7 +538,7 @@ impl Doctor<'_> {
                 );
                 return verdict;
             }
-            Runs::Hookx if host.default_flavor().tables().event_name(event).is_none() => {
+            Runs::Hookx if !host.own_events().iter().any(|(kind, ..)| kind == event) => {
                 never(
                     &mut verdict,
                     Finding::new(

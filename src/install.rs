@@ -13,6 +13,7 @@
 //! cleanly is refused and left untouched.
 
 use crate::config::edit::{JsonText, Seg};
+use crate::config::spec::HandlerField;
 use crate::config::write::Change;
 use crate::config::{self, syntax};
 use crate::convert::shell_quote;
@@ -545,7 +546,10 @@ fn new_entry(host: Dialect, command: &str, created: bool) -> Value {
 fn layout(host: Dialect, command: &str) -> Value {
     let route = &host.def().route;
     let mut handler = serde_json::Map::new();
-    handler.insert("type".into(), "command".into());
+    // An agent whose entries have no `type` (Windsurf) gets none.
+    if host.config().key(HandlerField::Type).is_some() {
+        handler.insert("type".into(), "command".into());
+    }
     handler.insert(route.command_key.into(), command.into());
     if let Some(key) = route.timeout_key {
         let timeout = if host.config().timeout_millis {
