@@ -303,6 +303,10 @@ impl Converter<'_> {
         event: &EventKind,
         categories: &[Flavor],
     ) -> Vec<Rule> {
+        if rule.handlers.is_empty() {
+            // Nothing to run, nothing to lose.
+            return Vec::new();
+        }
         let from = rule.flavor;
         let at = rule.origin.pointer.as_str();
         let text = rule.matcher.as_deref().unwrap_or("");
@@ -343,6 +347,9 @@ impl Converter<'_> {
         };
         let mut out = Vec::new();
         let mut partial = Vec::new();
+        let mut fired_any = false;
+        // Each copy reports the same handler losses: they are kept once.
+        let losses_before = self.losses.len();
         for &category in categories {
             let ids = scope_ids(category);
             let Some(fired) = fires(&ids) else {
@@ -357,9 +364,15 @@ impl Converter<'_> {
                 );
                 return Vec::new();
             };
-            if !fired.contains(&true) {
+            // MCP tools cannot all be probed: a matcher naming the MCP prefix is taken to fire
+            // for some of them.
+            let names_mcp = category.tables().tool_scope == ToolScope::Mcp
+                && reads_tool_matcher
+                && text.contains(from.tables().mcp_names.prefix);
+            if !fired.contains(&true) && !names_mcp {
                 continue;
             }
+            fired_any = true;
             let native = category.tables().event_name(event).unwrap_or(event.name());
             let whole = !fired.contains(&false);
             if !whole {
@@ -367,6 +380,18 @@ impl Converter<'_> {
             }
             let wrap = (!whole && self.options.wrap).then(|| source_matcher.clone());
             out.extend(self.rule_to(src, rule, category, Some(wrap)));
+        }
+        let mut seen = Vec::new();
+        let mut i = losses_before;
+        while i < self.losses.len() {
+            let l = &self.losses[i];
+            let key = (l.pointer.clone(), l.what.clone(), l.why.clone());
+            if seen.contains(&key) {
+                self.losses.remove(i);
+            } else {
+                seen.push(key);
+                i += 1;
+            }
         }
         // The tools of the source that no category holds.
         let held = |id: &str| categories.iter().any(|c| c.tables().tool_scope.admits(id));
@@ -391,12 +416,18 @@ impl Converter<'_> {
             ),
             _ => format!("matcher `{text}`"),
         };
-        if out.is_empty() && !missed.is_empty() {
-            let why = format!(
-                "it fires for {}, and {} has no hook event for those tools; the rule is not converted",
-                missed.join(", "),
-                self.options.to
-            );
+        if !fired_any {
+            let why = match missed.is_empty() {
+                true => format!(
+                    "it fires for no tool of any {} tool category; the rule is not converted",
+                    self.options.to
+                ),
+                false => format!(
+                    "it fires for {}, and {} has no hook event for those tools; the rule is not converted",
+                    missed.join(", "),
+                    self.options.to
+                ),
+            };
             self.lose(src, at, &what(), &why);
             return out;
         }
@@ -1160,11 +1191,16 @@ fn category_matcher(flavor: Flavor) -> String {
     match t.tool_scope {
         ToolScope::Any => String::new(),
         ToolScope::Mcp => "mcp__.*".to_string(),
-        ToolScope::Only(ids) => ids
-            .iter()
-            .filter_map(|id| t.tool_name(id))
-            .collect::<Vec<_>>()
-            .join("|"),
+        ToolScope::Only(ids) => {
+            // One name may stand for several tools of the category (Windsurf's `write_code`).
+            let mut names: Vec<&str> = Vec::new();
+            for name in ids.iter().filter_map(|id| t.tool_name(id)) {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+            names.join("|")
+        }
     }
 }
 
