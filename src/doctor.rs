@@ -556,7 +556,13 @@ impl Doctor<'_> {
                     Level::Warning,
                     format!(
                         "{display} has no hookx route for `{}` in its config: nobody calls hookx for it",
-                        crate::protocol::event_name(host.default_flavor().tables(), event)
+                        // One event per tool category (Windsurf) needs a route each.
+                        host.own_events()
+                            .iter()
+                            .filter(|(kind, ..)| kind == event)
+                            .map(|(_, name, _)| *name)
+                            .collect::<Vec<_>>()
+                            .join("`, `")
                     ),
                     Some(format!("hookx install --host {host}")),
                 ));

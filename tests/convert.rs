@@ -350,7 +350,8 @@ fn splits_by_category(d: Dialect) -> bool {
         .tables()
         .event_name(&EventKind::PreToolUse)
         .is_none()
-        && d.flavors().any(|f| f.tables().event_name(&EventKind::PreToolUse).is_some())
+        && d.flavors()
+            .any(|f| f.tables().event_name(&EventKind::PreToolUse).is_some())
 }
 
 /// A → B → A over every fixture: every rule B expressed comes back with the same event and
@@ -393,8 +394,7 @@ fn there_and_back_keeps_every_rule_the_middle_expressed() {
                 expected.dedup();
             }
             assert_eq!(
-                back_lines,
-                expected,
+                back_lines, expected,
                 "{path} → {via} → {from}\nmiddle:\n{mid_text}\nlosses back: {:#?}",
                 back.losses
             );
