@@ -15,7 +15,7 @@
 
 use super::{
     CLAUDE_MATCHER_STYLE, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, ManagedSpec,
-    RouteSpec, Schema, Tables, TimestampForm, ToolScope,
+    RouteSpec, Schema, Tables, TimestampForm, ToolCodec, ToolScope,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
 use crate::discover::{Location, Pattern, Root, Scope};
@@ -55,7 +55,8 @@ macro_rules! windsurf_tables {
         events: $events:expr,
         key_renames: $renames:expr,
         protocol: $protocol:expr,
-        tool_scope: $scope:expr $(,)?
+        tool_scope: $scope:expr,
+        tool_codecs: $codecs:expr $(,)?
     ) => {
         Tables {
             name: $name,
@@ -86,7 +87,7 @@ macro_rules! windsurf_tables {
             handler_key_overrides: &[],
             invalid_matcher_effect: None,
             tool_scope: $scope,
-            tool_codecs: &[],
+            tool_codecs: $codecs,
             // No runnable client: no payload was ever recorded.
             payload_keys: &[],
         }
@@ -111,6 +112,7 @@ pub static TABLES: Tables = windsurf_tables! {
     ],
     protocol: protocol_rows::nested(&Nested { key: "tool_info", top: TOP, args: &[], mcp_parts: None }),
     tool_scope: ToolScope::Any,
+    tool_codecs: &[],
 };
 
 /// `pre_run_command` / `post_run_command`: `command_line`, `cwd`; after, `exit_code` and
@@ -129,6 +131,7 @@ pub static COMMAND_TABLES: Tables = windsurf_tables! {
         mcp_parts: None,
     }),
     tool_scope: ToolScope::Only(&[ids::SHELL]),
+    tool_codecs: &[],
 };
 
 /// `pre_write_code` / `post_write_code`: `file_path` and `edits: [{old_string, new_string}]`.
@@ -147,6 +150,7 @@ pub static WRITE_TABLES: Tables = windsurf_tables! {
         mcp_parts: None,
     }),
     tool_scope: ToolScope::Only(&[ids::EDIT, ids::WRITE, ids::MULTI_EDIT]),
+    tool_codecs: &[EDITS_CODEC],
 };
 
 /// `pre_read_code` / `post_read_code`: `file_path` ("may be a directory path when Cascade
@@ -165,6 +169,7 @@ pub static READ_TABLES: Tables = windsurf_tables! {
         mcp_parts: None,
     }),
     tool_scope: ToolScope::Only(&[ids::READ]),
+    tool_codecs: &[],
 };
 
 /// `pre_mcp_tool_use` / `post_mcp_tool_use`: `mcp_server_name`, `mcp_tool_name`,
@@ -187,7 +192,54 @@ pub static MCP_TABLES: Tables = windsurf_tables! {
         mcp_parts: Some(("mcp_server_name", "mcp_tool_name")),
     }),
     tool_scope: ToolScope::Mcp,
+    tool_codecs: &[],
 };
+
+/// `pre_write_code`'s `{file_path, edits: [{old_string, new_string}]}` is every edit and write:
+/// one edit reads as an Edit, several as a MultiEdit; a Write is written as one edit of nothing
+/// into its content (the docs show no new file).
+const EDITS_CODEC: ToolCodec = ToolCodec {
+    name: "write_code",
+    ids: &[ids::EDIT, ids::WRITE, ids::MULTI_EDIT],
+    decode: edits::decode,
+    encode: edits::encode,
+};
+
+mod edits {
+    use crate::model::tool::ids;
+    use serde_json::{Value, json};
+
+    pub(super) fn decode(input: &Value, _cwd: Option<&str>) -> Option<(&'static str, Value)> {
+        let path = input.get("file_path")?;
+        // One edit is Claude's Edit; several, its MultiEdit (which has `edits` too).
+        match input
+            .get("edits")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+        {
+            Some([one]) => Some((
+                ids::EDIT,
+                json!({"file_path": path, "old_string": one.get("old_string")?, "new_string": one.get("new_string")?}),
+            )),
+            Some([_, _, ..]) => Some((ids::MULTI_EDIT, input.clone())),
+            // No edits to tell: an edit of that file.
+            _ => Some((ids::EDIT, input.clone())),
+        }
+    }
+
+    pub(super) fn encode(id: &str, input: &Value) -> Option<Value> {
+        let path = input.get("file_path")?;
+        let edits = match id {
+            ids::EDIT => {
+                json!([{"old_string": input.get("old_string")?, "new_string": input.get("new_string")?}])
+            }
+            ids::WRITE => json!([{"old_string": "", "new_string": input.get("content")?}]),
+            ids::MULTI_EDIT => input.get("edits")?.clone(),
+            _ => return None,
+        };
+        Some(json!({"file_path": path, "edits": edits}))
+    }
+}
 
 /// `{"hooks": {event: [entry]}}`.
 pub static FILE: DocumentKind = DocumentKind {

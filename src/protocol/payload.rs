@@ -541,8 +541,18 @@ fn encode_tool(event: &Event, flavor: Flavor, out: &mut Map<String, Value>) {
         .filter(|c| c.ids.contains(&tool.name.as_str()))
         .find_map(|c| Some((c.name, (c.encode)(&tool.name, &tool.input)?)));
     if let Some((name, input)) = coded {
-        out.insert(native_key(t, TOOL_NAME), Value::String(name.to_string()));
-        out.insert(native_key(t, TOOL_INPUT), input);
+        match (t.protocol.tool_args.loose_args(), input) {
+            // The event is the tool: its arguments sit among the payload's keys.
+            (Some(_), Value::Object(map)) => {
+                for (key, value) in map {
+                    out.entry(key).or_insert(value);
+                }
+            }
+            (_, input) => {
+                out.insert(native_key(t, TOOL_NAME), Value::String(name.to_string()));
+                out.insert(native_key(t, TOOL_INPUT), input);
+            }
+        }
         return;
     }
     let args = args_from_canonical(flavor, Some(&tool.name), &tool.input);
