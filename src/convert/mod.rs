@@ -614,11 +614,16 @@ impl Converter<'_> {
                 );
                 None
             }
-            // Both ignore the matcher: keep its text where the target has a key.
-            _ => rule
-                .matcher
-                .clone()
-                .filter(|_| to_tables.matcher_style == from.tables().matcher_style),
+            // Both ignore the matcher: keep its text where the target has a key (an agent
+            // with no matcher anywhere, Windsurf, has none).
+            _ => rule.matcher.clone().filter(|_| {
+                to_tables.matcher_style == from.tables().matcher_style
+                    && (from.dialect() == to.dialect()
+                        || to
+                            .dialect()
+                            .flavors()
+                            .any(|f| !f.tables().matcher_targets.is_empty()))
+            }),
         };
         let mut handlers = Vec::new();
         for (i, handler) in rule.handlers.iter().enumerate() {
