@@ -10,7 +10,10 @@
 //!      style, payload casing, timeouts, handler types, and the run-time `protocol` rows
 //!      (payload keys, env, exit codes, answer fields). An event that is really a tool category
 //!      (Cursor's `beforeShellExecution`) is a flavour of its own with a [`ToolScope`] and, when
-//!      its payload carries the arguments at the top, `ArgsForm::TopLevel` (`cursor.rs`).
+//!      its payload carries the arguments at the top, `ArgsForm::TopLevel` (`cursor.rs`). An
+//!      agent with no generic tool event (Windsurf: every tool event is a category, its fields
+//!      inside `tool_info`, `ArgsForm::Nested`) gets tool rules split by category in `convert`
+//!      and a route per category event in `install` ([`Dialect::own_events`], `windsurf.rs`).
 //!    - `DEF`: the [`DialectDef`]: name, [`ConfigSpec`] (handler keys, document kinds, install
 //!      paths), [`DetectSpec`] (path and content marks), discovery `locations` and the ones the
 //!      agent reads `native`ly (also other agents' files), [`HostSpec`] (how its payloads and
