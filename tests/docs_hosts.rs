@@ -940,3 +940,73 @@ fn convert_list_and_validate_know_windsurf() {
     );
     assert_eq!((code, out.as_str(), err.trim()), (2, "", "no npm"));
 }
+
+/// A Claude file converted for Windsurf, run the way Windsurf runs it (`sh -c` on each entry,
+/// its documented payload on stdin): the `Edit` rule runs on `pre_write_code` and its deny is
+/// exit 2 with the reason; the `Write`-only rule, which shares that category, is filtered out
+/// by `hookx exec --match` (the documented payload is an edit); the `Bash` rule is not there.
+#[test]
+fn a_converted_file_runs_under_windsurf_with_its_matchers_applied() {
+    let p = Project::new();
+    let deny = |reason: &str| {
+        format!(
+            "cat > {reason}.json; echo '{{\"hookSpecificOutput\":{{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"{reason}\"}}}}'"
+        )
+    };
+    p.write(
+        "claude.json",
+        json!({"hooks": {"PreToolUse": [
+            {"matcher": "Edit", "hooks": [{"type": "command", "command": deny("edit")}]},
+            {"matcher": "Write", "hooks": [{"type": "command", "command": deny("write")}]},
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": deny("bash")}]},
+        ]}}),
+    );
+    let hookx = assert_cmd::cargo::cargo_bin("hookx");
+    let (code, out, err) = p.hookx(
+        &[
+            "convert",
+            "claude.json",
+            "--from",
+            "claude",
+            "--to",
+            "windsurf",
+            "--hookx",
+            hookx.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let converted = json_of(&out);
+    let entries = converted["hooks"]["pre_write_code"].as_array().unwrap();
+    assert_eq!(entries.len(), 2, "{converted}");
+    let stdin = documented("windsurf-docs", "pre_write_code", &p.project);
+    let mut answers = Vec::new();
+    for entry in entries {
+        let out = std::process::Command::new("sh")
+            .args(["-c", entry["command"].as_str().unwrap()])
+            .current_dir(&p.project)
+            .env_remove("HOOKX_HOME")
+            .env("HOME", &p.home)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child.stdin.take().unwrap().write_all(stdin.as_bytes())?;
+                child.wait_with_output()
+            })
+            .unwrap();
+        answers.push((
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        ));
+    }
+    assert_eq!(
+        answers,
+        [(Some(2), "edit".to_string()), (Some(0), String::new())]
+    );
+    assert_eq!(p.read("edit.json")["tool_name"], "Edit");
+    assert!(!p.project.join("write.json").exists());
+    assert!(!p.project.join("bash.json").exists());
+}
