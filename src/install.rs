@@ -20,7 +20,7 @@ use crate::convert::shell_quote;
 use crate::dialect::Dialect;
 use crate::discover::{Context, Root, Runner};
 use crate::error::Error;
-use crate::model::{EventKind, Handler, HandlerKind};
+use crate::model::{Handler, HandlerKind};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -582,23 +582,35 @@ fn entries_of(text: &JsonText, list: &[Seg]) -> Option<Vec<Value>> {
 /// The events that need a route: those with rules that hookx (not the host itself) runs under
 /// `host`, in the files of the scope the install serves. Trust is not asked: a file trusted
 /// later needs its route already.
-pub fn routed_events(ctx: &Context, host: Dialect, scope: InstallScope) -> Vec<EventKind> {
+/// The host's event names are returned: an event that is a tool category (Windsurf's
+/// `pre_run_command`) needs a route only when some rule fires for a tool of it.
+pub fn routed_events(ctx: &Context, host: Dialect, scope: InstallScope) -> Vec<&'static str> {
     let root = match scope {
         InstallScope::Project => Root::Project,
         InstallScope::User => Root::Home,
     };
-    let mut events = Vec::new();
-    for source in crate::discover::discover(ctx) {
-        if source.location.root != root || crate::discover::runner(host, &source) != Runner::Hookx {
-            continue;
-        }
-        for rule in source.document().map(|d| d.rules.as_slice()).unwrap_or(&[]) {
-            if !rule.handlers.iter().all(is_hookx_handler) && !events.contains(&rule.event) {
-                events.push(rule.event.clone());
-            }
-        }
-    }
-    events
+    let sources: Vec<_> = crate::discover::discover(ctx)
+        .into_iter()
+        .filter(|s| s.location.root == root && crate::discover::runner(host, s) == Runner::Hookx)
+        .collect();
+    let rules: Vec<&crate::model::Rule> = sources
+        .iter()
+        .filter_map(|s| s.document())
+        .flat_map(|d| &d.rules)
+        .filter(|r| !r.handlers.iter().all(is_hookx_handler))
+        .collect();
+    host.own_events()
+        .into_iter()
+        .filter(|(kind, _, flavor)| {
+            rules.iter().any(|r| {
+                r.event == *kind
+                    && crate::convert::RuleTools::new(r, kind)
+                        .in_category(*flavor)
+                        .is_none_or(|fire| fire != crate::convert::CategoryFire::Never)
+            })
+        })
+        .map(|(_, name, _)| name)
+        .collect()
 }
 
 fn install_text(
@@ -606,7 +618,7 @@ fn install_text(
     events: &[Seg],
     host: Dialect,
     hookx: &str,
-    needed: &[EventKind],
+    needed: &[&str],
     created: bool,
     report: &mut Report,
 ) {
@@ -619,9 +631,9 @@ fn install_text(
             return;
         }
     }
-    for (kind, name, _) in host.own_events() {
+    for (_, name, _) in host.own_events() {
         let list = path_to(events, &[Seg::from(name)]);
-        if !needed.contains(&kind) {
+        if !needed.contains(&name) {
             // A route no rule needs costs the host a process per event: take it out.
             let Some(entries) = entries_of(text, &list) else {
                 continue;

@@ -774,7 +774,7 @@ fn windsurf_handlers_under_claude() {
     assert!(!p.project.join("wrote").exists());
 }
 
-/// `hookx install --host windsurf` routes every category event a rule needs (and writes no
+/// `hookx install --host windsurf` routes every category event a rule fires for (and writes no
 /// `type`, which Windsurf entries lack); the route, run as Windsurf would with its documented
 /// payload, answers by exit code; installing again changes nothing.
 #[test]
@@ -844,6 +844,27 @@ fn installed_windsurf_routes_run_per_category() {
     assert_eq!(code, 0, "{err}");
     let after = std::fs::read_to_string(p.project.join(".windsurf/hooks.json")).unwrap();
     assert_eq!(before, after);
+
+    // A rule for one tool needs the route of its category only.
+    p.write(
+        ".claude/settings.json",
+        json!({"hooks": {"PostToolUse": [{"matcher": "Read", "hooks": [{"type": "command", "command": "true"}]}]}}),
+    );
+    p.trust();
+    let (code, _, err) = install();
+    assert_eq!(code, 0, "{err}");
+    let file = p.read(".windsurf/hooks.json");
+    let events: Vec<&String> = file["hooks"].as_object().unwrap().keys().collect();
+    assert_eq!(
+        events,
+        [
+            "pre_run_command",
+            "pre_write_code",
+            "pre_read_code",
+            "pre_mcp_tool_use",
+            "post_read_code"
+        ]
+    );
 }
 
 /// `convert --to windsurf` puts a tool rule on each category event it fires for, filters a part

@@ -310,36 +310,9 @@ impl Converter<'_> {
         let from = rule.flavor;
         let at = rule.origin.pointer.as_str();
         let text = rule.matcher.as_deref().unwrap_or("");
-        let reads_tool_matcher = from.tables().matcher_target(event) == Some(MatchOn::ToolName);
-        // Whether the rule fires for each of these canonical tools; `None`: its matcher cannot
-        // be evaluated.
-        let fires = |ids: &[&str]| -> Option<Vec<bool>> {
-            if reads_tool_matcher {
-                let names: Vec<String> = ids
-                    .iter()
-                    .map(|id| crate::protocol::payload::tool_name(from, id).into_owned())
-                    .collect();
-                let names: Vec<&str> = names.iter().map(String::as_str).collect();
-                matcher::fire_set(rule.matcher.as_deref(), from, &names)
-            } else {
-                Some(
-                    ids.iter()
-                        .map(|id| from.tables().tool_scope.admits(id))
-                        .collect(),
-                )
-            }
-        };
-        let scope_ids = |f: Flavor| -> Vec<&'static str> {
-            match f.tables().tool_scope {
-                ToolScope::Only(ids) => ids.to_vec(),
-                ToolScope::Mcp => matcher::PROBE_TOOLS
-                    .iter()
-                    .copied()
-                    .filter(|id| crate::model::tool::is_mcp(id))
-                    .collect(),
-                ToolScope::Any => Vec::new(),
-            }
-        };
+        let tools = RuleTools::new(rule, event);
+        let fires = |ids: &[&str]| tools.fire_set(ids);
+        let reads_tool_matcher = tools.reads_tool_matcher;
         // The source matcher, for `hookx exec --match`, in the source's own tool names.
         let source_matcher = match reads_tool_matcher {
             true => text.to_string(),
@@ -351,8 +324,7 @@ impl Converter<'_> {
         // Each copy reports the same handler losses: they are kept once.
         let losses_before = self.losses.len();
         for &category in categories {
-            let ids = scope_ids(category);
-            let Some(fired) = fires(&ids) else {
+            let Some(fired) = tools.in_category(category) else {
                 self.lose(
                     src,
                     &format!("{at}/matcher"),
@@ -364,17 +336,12 @@ impl Converter<'_> {
                 );
                 return Vec::new();
             };
-            // MCP tools cannot all be probed: a matcher naming the MCP prefix is taken to fire
-            // for some of them.
-            let names_mcp = category.tables().tool_scope == ToolScope::Mcp
-                && reads_tool_matcher
-                && text.contains(from.tables().mcp_names.prefix);
-            if !fired.contains(&true) && !names_mcp {
+            if fired == CategoryFire::Never {
                 continue;
             }
             fired_any = true;
             let native = category.tables().event_name(event).unwrap_or(event.name());
-            let whole = !fired.contains(&false);
+            let whole = fired == CategoryFire::Whole;
             if !whole {
                 partial.push(native);
             }
@@ -1186,6 +1153,81 @@ impl Converter<'_> {
             }
         }
         line
+    }
+}
+
+/// Which tools a tool rule fires for, in canonical ids.
+pub(crate) struct RuleTools<'a> {
+    rule: &'a Rule,
+    /// Whether its flavour filters the event by a tool matcher; else its tool scope decides.
+    reads_tool_matcher: bool,
+}
+
+/// How much of a tool category a rule fires for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CategoryFire {
+    Whole,
+    Part,
+    Never,
+}
+
+impl<'a> RuleTools<'a> {
+    pub(crate) fn new(rule: &'a Rule, event: &EventKind) -> RuleTools<'a> {
+        let reads_tool_matcher =
+            rule.flavor.tables().matcher_target(event) == Some(MatchOn::ToolName);
+        RuleTools {
+            rule,
+            reads_tool_matcher,
+        }
+    }
+
+    /// Whether the rule fires for each of these canonical tools; `None`: its matcher cannot be
+    /// evaluated.
+    pub(crate) fn fire_set(&self, ids: &[&str]) -> Option<Vec<bool>> {
+        let from = self.rule.flavor;
+        if !self.reads_tool_matcher {
+            return Some(
+                ids.iter()
+                    .map(|id| from.tables().tool_scope.admits(id))
+                    .collect(),
+            );
+        }
+        let names: Vec<String> = ids
+            .iter()
+            .map(|id| crate::protocol::payload::tool_name(from, id).into_owned())
+            .collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        matcher::fire_set(self.rule.matcher.as_deref(), from, &names)
+    }
+
+    /// How much of the tools of `category` (a flavour whose events are a tool category) the
+    /// rule fires for; `None`: its matcher cannot be evaluated. MCP tools cannot all be
+    /// probed: a matcher naming the MCP prefix is taken to fire for some of them.
+    pub(crate) fn in_category(&self, category: Flavor) -> Option<CategoryFire> {
+        let ids: Vec<&str> = match category.tables().tool_scope {
+            ToolScope::Only(ids) => ids.to_vec(),
+            ToolScope::Mcp => matcher::PROBE_TOOLS
+                .iter()
+                .copied()
+                .filter(|id| crate::model::tool::is_mcp(id))
+                .collect(),
+            ToolScope::Any => return Some(CategoryFire::Whole),
+        };
+        let fired = self.fire_set(&ids)?;
+        let from = self.rule.flavor;
+        let names_mcp = category.tables().tool_scope == ToolScope::Mcp
+            && self.reads_tool_matcher
+            && self
+                .rule
+                .matcher
+                .as_deref()
+                .is_some_and(|m| m.contains(from.tables().mcp_names.prefix));
+        Some(match (fired.contains(&true), fired.contains(&false)) {
+            (true, false) => CategoryFire::Whole,
+            (true, true) => CategoryFire::Part,
+            (false, _) if names_mcp => CategoryFire::Part,
+            (false, _) => CategoryFire::Never,
+        })
     }
 }
 
