@@ -6,7 +6,7 @@ use super::{
     DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, MatchOn, RouteSpec, RouteTrust,
     Schema, Tables, TimestampForm, ToolCodec,
 };
-use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
+use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys, TomlForm};
 use crate::discover::{Location, Pattern, Root, Scope};
 use crate::model::tool::ids;
 use crate::model::{EventKind, MatcherStyle};
@@ -298,6 +298,17 @@ pub static HOOKS_FILE: DocumentKind = DocumentKind {
     frontmatter: false,
 };
 
+/// `config.toml` (user, project, and the machine's `/etc/codex`) and the policy's
+/// `requirements.toml`: settings, with the hooks as `[[hooks.Event]]` tables in the shape of
+/// `hooks.json` (run).
+pub static TOML_FILE: DocumentKind = DocumentKind {
+    name: "CodexToml",
+    wrapper_optional: false,
+    top_keys: None,
+    session_env: None,
+    frontmatter: false,
+};
+
 pub static DEF: DialectDef = DialectDef {
     name: "codex",
     display: "Codex",
@@ -333,8 +344,46 @@ pub static DEF: DialectDef = DialectDef {
             root: Root::Project,
             pattern: Pattern::File(".codex/hooks.json"),
         },
+        // The same layers' `config.toml [hooks]`: both representations load (run).
+        Location {
+            id: "codex-user-toml",
+            dialect: Dialect(&DEF),
+            scope: Scope::User,
+            root: Root::Home,
+            pattern: Pattern::File(".codex/config.toml"),
+        },
+        Location {
+            id: "codex-project-toml",
+            dialect: Dialect(&DEF),
+            scope: Scope::Project,
+            root: Root::Project,
+            pattern: Pattern::File(".codex/config.toml"),
+        },
+        // The machine's policy: `requirements.toml` `[hooks]` (managed hooks) and the system
+        // `config.toml` `[hooks]`; both run without a trust review (source, run).
+        Location {
+            id: "codex-managed-requirements",
+            dialect: Dialect(&DEF),
+            scope: Scope::Managed,
+            root: Root::Managed,
+            pattern: Pattern::File("requirements.toml"),
+        },
+        Location {
+            id: "codex-managed-config",
+            dialect: Dialect(&DEF),
+            scope: Scope::Managed,
+            root: Root::Managed,
+            pattern: Pattern::File("config.toml"),
+        },
     ],
-    native: &["codex-user", "codex-project"],
+    native: &[
+        "codex-user",
+        "codex-project",
+        "codex-user-toml",
+        "codex-project-toml",
+        "codex-managed-requirements",
+        "codex-managed-config",
+    ],
     kill_switch: None,
     disabled_handlers: None,
     // `requirements.toml` managed hooks (source) are not read.
@@ -402,6 +451,12 @@ static CONFIG: ConfigSpec = ConfigSpec {
         file: &HOOKS_FILE,
         plugin: None,
         frontmatter: None,
+        toml: Some(TomlForm {
+            kind: &TOML_FILE,
+            // `state`: the trust review's records (config.toml); `managed_dir` and
+            // `windows_managed_dir`: the policy's script folder (requirements.toml).
+            hook_settings: &["state", "managed_dir", "windows_managed_dir"],
+        }),
     },
     plugin_root_var: None,
     convert_target: ".codex/hooks.json",
