@@ -3,8 +3,8 @@
 //! `conformance/codex-facts.md` (Codex CLI 0.171.0, run).
 
 use super::{
-    DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, MatchOn, RouteSpec, RouteTrust,
-    Schema, Tables, TimestampForm, ToolCodec,
+    DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, ManagedSpec, MatchOn, RouteSpec,
+    RouteTrust, Schema, Tables, TimestampForm, ToolCodec,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys, TomlForm};
 use crate::discover::{Location, Pattern, Root, Scope};
@@ -386,8 +386,20 @@ pub static DEF: DialectDef = DialectDef {
     ],
     kill_switch: None,
     disabled_handlers: None,
-    // `requirements.toml` managed hooks (source) are not read.
-    managed: None,
+    // `/etc/codex` on Linux and macOS (source: `SYSTEM_CONFIG_TOML_FILE_UNIX`, the system
+    // `requirements.toml`); the macOS MDM profile and the cloud requirements are not files and
+    // are not read. No variable moves the folder (binary 0.171.0).
+    managed: Some(ManagedSpec {
+        dirs: &[("linux", "/etc/codex"), ("macos", "/etc/codex")],
+        // `allow_managed_hooks_only = true` in requirements.toml runs only the policy's hooks
+        // (requirements and system config.toml): run 0.171.0, tests/live_codex_managed.rs.
+        only_managed_key: Some("allow_managed_hooks_only"),
+        // Codex has no kill switch.
+        kill_switch_reaches_policy: false,
+        any_kill_switch_reaches_policy: false,
+        source: "source: openai/codex codex-rs/config (requirements.toml `allow_managed_hooks_only`, \
+                 `[hooks]` managed hooks, /etc/codex); run 0.171.0 (tests/live_codex_managed.rs)",
+    }),
     // The project layer loads only in a project Codex trusts (run), recorded in TOML
     // (`[projects."PATH"] trust_level`), which `FolderTrust`'s JSON record cannot say yet.
     folder_trust: None,

@@ -226,9 +226,6 @@ pub struct Schema {
 /// scope: `hookx run` never overrides them, and hookx reads them as the agent does, without
 /// asking for `hookx trust` (only an administrator can write them). Its locations have
 /// [`crate::discover::Root::Managed`] and [`crate::discover::Scope::Managed`].
-///
-/// A Codex dialect would fill it with `requirements.toml` under `/etc/codex` and
-/// `only_managed_key: Some("allow_managed_hooks_only")` (docs: openai/codex `docs/config.md`).
 pub struct ManagedSpec {
     /// The policy folder per operating system (`std::env::consts::OS`); the location patterns
     /// are below it. `HOOKX_MANAGED_ROOT` moves `/` elsewhere (tests, images).
