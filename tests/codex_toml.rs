@@ -5,7 +5,7 @@ mod common;
 
 use assert_cmd::Command;
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The user `config.toml` as Codex and `hookx install` leave it: settings, hook tables, trust
 /// records and project trust.
