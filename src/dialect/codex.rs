@@ -1,5 +1,6 @@
-//! Codex CLI: `~/.codex/hooks.json` and `<project>/.codex/hooks.json` (Claude's file shape), a
-//! trust entry per handler in `~/.codex/config.toml`, and `apply_patch` for every edit. Facts:
+//! Codex CLI: `~/.codex/hooks.json` and `<project>/.codex/hooks.json` (Claude's file shape), the
+//! same hooks as `[hooks]` tables in those layers' `config.toml` and in the `/etc/codex` policy,
+//! a trust entry per handler in `~/.codex/config.toml`, and `apply_patch` for every edit. Facts:
 //! `conformance/codex-facts.md` (Codex CLI 0.171.0, run).
 
 use super::{
@@ -404,7 +405,9 @@ pub static DEF: DialectDef = DialectDef {
     // (`[projects."PATH"] trust_level`), which `FolderTrust`'s JSON record cannot say yet.
     folder_trust: None,
     malformed_entry_skips_file: &[],
-    // Its payloads carry Claude's keys too; `turn_id` and its own events tell it apart.
+    // Its payloads carry Claude's keys too; `turn_id`, its own events and the keys of its
+    // recorded payloads (`payload_keys` above: `model` where Claude has `prompt_id`) tell it
+    // apart; it sets no variable of its own (run).
     host: HostSpec {
         payload_keys: &["turn_id"],
         payload_events: &[

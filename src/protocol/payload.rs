@@ -208,7 +208,10 @@ pub fn decode_event_as(
 /// `hookEventName`, Claude's two), camelCase keys or a timestamp (only a dialect whose payloads
 /// have them), some of an agent's own keys (the largest share wins: Cursor and VS Code send
 /// Claude's `transcript_path` too, Copilot's PascalCase form sometimes), a camelCase event name,
-/// events only one agent sends. Bricks payloads look like Claude's without `transcript_path`;
+/// events only one agent sends. Agents the payload contradicts are never guessed (a timestamp
+/// habit broken, an event they lack, a key only other agents' recordings of the event have),
+/// and a guess from some shared keys is refused when another agent's recordings fit as well:
+/// no guess beats a wrong one. Bricks payloads look like Claude's without `transcript_path`;
 /// telling them apart (by `BRICKS_*` variables) is the caller's business.
 pub fn detect_host(payload: &Value) -> Option<Dialect> {
     let obj = payload.as_object()?;
