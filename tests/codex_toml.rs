@@ -267,3 +267,40 @@ fn run_and_install_treat_config_toml_as_a_codex_source() {
         "{added}"
     );
 }
+
+/// `doctor --host codex` says Codex skips the project's `.codex/` files until the project is
+/// trusted in `~/.codex/config.toml` (`[projects."PATH"] trust_level = "trusted"`, by its own
+/// path), with the step to take.
+#[test]
+fn doctor_names_codex_project_trust() {
+    let w = World::new();
+    common::write(
+        &w.project,
+        ".codex/config.toml",
+        "[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"echo project-toml\" }]\n",
+    );
+    let doctor = |w: &World| {
+        let out = w.hookx(&["doctor", "--host", "codex"]).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let untrusted = doctor(&w);
+    assert!(
+        untrusted.contains("Codex reads it only in a trusted folder")
+            && untrusted.contains("codex exec --trust"),
+        "{untrusted}"
+    );
+    // A parent's entry does not trust the project; its own does.
+    let user = w.home.join(".codex/config.toml");
+    let entry = |path: &std::path::Path| {
+        format!(
+            "\n[projects.{}]\ntrust_level = \"trusted\"\n",
+            json!(path.display().to_string())
+        )
+    };
+    let parent = USER_CONFIG.to_string() + &entry(w.project.parent().unwrap());
+    std::fs::write(&user, &parent).unwrap();
+    assert!(doctor(&w).contains("Codex reads it only in a trusted folder"));
+    std::fs::write(&user, parent + &entry(&w.project)).unwrap();
+    let trusted = doctor(&w);
+    assert!(!trusted.contains("trusted folder"), "{trusted}");
+}

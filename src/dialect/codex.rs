@@ -4,8 +4,8 @@
 //! `conformance/codex-facts.md` (Codex CLI 0.171.0, run).
 
 use super::{
-    DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, ManagedSpec, MatchOn, RouteSpec,
-    RouteTrust, Schema, Tables, TimestampForm, ToolCodec,
+    DetectSpec, Dialect, DialectDef, Flavor, FolderTrust, HostSpec, KeyCase, ManagedSpec, MatchOn,
+    RouteSpec, RouteTrust, Schema, Tables, TimestampForm, ToolCodec, TrustRecord,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys, TomlForm};
 use crate::discover::{Location, Pattern, Root, Scope};
@@ -401,9 +401,21 @@ pub static DEF: DialectDef = DialectDef {
         source: "source: openai/codex codex-rs/config (requirements.toml `allow_managed_hooks_only`, \
                  `[hooks]` managed hooks, /etc/codex); run 0.171.0 (tests/live_codex_managed.rs)",
     }),
-    // The project layer loads only in a project Codex trusts (run), recorded in TOML
-    // (`[projects."PATH"] trust_level`), which `FolderTrust`'s JSON record cannot say yet.
-    folder_trust: None,
+    // The project layer loads only in a project Codex trusts (run: `only_trusted_handlers_run`),
+    // by the exact real path of the project (source: codex-rs/config loader,
+    // `project_trust_for_lookup_key`).
+    folder_trust: Some(FolderTrust {
+        locations: &["codex-project", "codex-project-toml"],
+        record: TrustRecord::TomlTable {
+            file: ".codex/config.toml",
+            table: "projects",
+            key: "trust_level",
+            trusted: "trusted",
+        },
+        fix: "run `codex exec --trust` once in the project (or accept the trust prompt of `codex`)",
+        source: "run 0.171.0 (tests/live_codex.rs only_trusted_handlers_run); source: openai/codex \
+                 codex-rs/config/src/loader (project trust by exact path)",
+    }),
     malformed_entry_skips_file: &[],
     // Its payloads carry Claude's keys too; `turn_id`, its own events and the keys of its
     // recorded payloads (`payload_keys` above: `model` where Claude has `prompt_id`) tell it

@@ -275,6 +275,15 @@ pub enum TrustRecord {
         trust_folder: &'static [&'static str],
         trust_parent: &'static [&'static str],
     },
+    /// `[TABLE."PATH"] KEY = "VALUE"` in the TOML `file`: the folder is trusted when its own
+    /// entry has `trusted` (Codex `[projects."/real/path"] trust_level = "trusted"`; a parent's
+    /// entry does not count).
+    TomlTable {
+        file: &'static str,
+        table: &'static str,
+        key: &'static str,
+        trusted: &'static str,
+    },
 }
 
 impl FolderTrust {
@@ -283,6 +292,7 @@ impl FolderTrust {
         match self.record {
             TrustRecord::List { file, key } => format!("~/{file} `{key}`"),
             TrustRecord::Levels { file, .. } => format!("~/{file}"),
+            TrustRecord::TomlTable { file, table, .. } => format!("~/{file} `[{table}]`"),
         }
     }
 
@@ -290,11 +300,30 @@ impl FolderTrust {
     pub fn trusts(&self, home: &std::path::Path, folder: &std::path::Path) -> bool {
         use serde_json::Value;
         let file = match self.record {
-            TrustRecord::List { file, .. } | TrustRecord::Levels { file, .. } => file,
+            TrustRecord::List { file, .. }
+            | TrustRecord::Levels { file, .. }
+            | TrustRecord::TomlTable { file, .. } => file,
         };
         let Ok(text) = std::fs::read_to_string(home.join(file)) else {
             return false;
         };
+        if let TrustRecord::TomlTable {
+            table,
+            key,
+            trusted,
+            ..
+        } = self.record
+        {
+            let Ok(doc) = text.parse::<toml_edit::DocumentMut>() else {
+                return false;
+            };
+            let level = doc
+                .get(table)
+                .and_then(|t| t.get(folder.to_str()?))
+                .and_then(|entry| entry.get(key))
+                .and_then(|v| v.as_str());
+            return level == Some(trusted);
+        }
         let Ok(value) = serde_json::from_str::<Value>(&text) else {
             return false;
         };
@@ -306,6 +335,7 @@ impl FolderTrust {
                 .flatten()
                 .filter_map(Value::as_str)
                 .any(|listed| folder.starts_with(listed)),
+            TrustRecord::TomlTable { .. } => false,
             TrustRecord::Levels {
                 trust_folder,
                 trust_parent,
