@@ -304,3 +304,54 @@ fn doctor_names_codex_project_trust() {
     let trusted = doctor(&w);
     assert!(!trusted.contains("trusted folder"), "{trusted}");
 }
+
+/// `doctor --host codex` names the handlers Codex skips silently because its review has not
+/// trusted them (no `[hooks.state."KEY"] trusted_hash`, or one of older content), and is quiet
+/// once every record matches.
+#[test]
+fn doctor_names_handlers_codex_has_not_reviewed() {
+    let w = World::new();
+    let hooks = json!({"Stop": [{"hooks": [
+        {"type": "command", "command": "echo a"}, {"type": "command", "command": "echo b"}]}]});
+    let file = common::write(
+        &w.home,
+        ".codex/hooks.json",
+        &json!({ "hooks": hooks }).to_string(),
+    );
+    let records =
+        hookx::dialect::codex::trust::records(&file, &json!({ "hooks": hooks }), &|_| true);
+    assert_eq!(records.len(), 2);
+    let doctor = |w: &World| {
+        let out = w.hookx(&["doctor", "--host", "codex"]).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let report = doctor(&w);
+    // The user config.toml's own PreToolUse handler has no record either.
+    assert!(
+        report.contains("silently skips 2 of the 2 here: 2 never reviewed"),
+        "{report}"
+    );
+    let user = w.home.join(".codex/config.toml");
+    let toml_records = hookx::dialect::codex::trust::records(
+        &user,
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "echo user-toml", "timeout": 30}]}]}}),
+        &|_| true,
+    );
+    let mut all = records.clone();
+    all.extend(toml_records);
+    // One record hashes older content.
+    all[1].1 = "sha256:older".into();
+    let text = hookx::dialect::codex::trust::set(USER_CONFIG, &all).unwrap();
+    std::fs::write(&user, text).unwrap();
+    let report = doctor(&w);
+    assert!(
+        report.contains("silently skips 1 of the 2 here: 1 changed since review"),
+        "{report}"
+    );
+    all[1] = records[1].clone();
+    let text = hookx::dialect::codex::trust::set(USER_CONFIG, &all).unwrap();
+    std::fs::write(&user, text).unwrap();
+    let report = doctor(&w);
+    assert!(!report.contains("silently skips"), "{report}");
+}

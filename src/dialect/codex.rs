@@ -441,6 +441,7 @@ pub static DEF: DialectDef = DialectDef {
         records: trust::records,
         set: trust::set,
         unset: trust::unset,
+        recorded: trust::recorded,
         project_step: Some(
             "Codex reads .codex/ only in a project it trusts: run `codex exec --trust` once in \
              the project (or accept the trust prompt of `codex`)",
@@ -871,6 +872,11 @@ pub mod trust {
     fn trusted(doc: &toml_edit::DocumentMut, key: &str) -> Option<String> {
         let state = doc.get("hooks")?.get("state")?;
         Some(state.get(key)?.get("trusted_hash")?.as_str()?.to_string())
+    }
+
+    /// The `trusted_hash` the config text records for `key`, if any.
+    pub fn recorded(text: &str, key: &str) -> Option<String> {
+        trusted(&parse(text).ok()?, key)
     }
 
     /// The lines of the table under `header`: its header line and the lines up to the next

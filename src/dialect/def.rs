@@ -56,6 +56,9 @@ pub struct RouteTrust {
     pub set: fn(text: &str, records: &[Record]) -> Result<String, String>,
     /// The file's text without the records of these keys.
     pub unset: fn(text: &str, keys: &[String]) -> Result<String, String>,
+    /// The value the file's text records for a key, if any (`doctor` compares it with the
+    /// handler's current one: the agent skips a handler whose record is missing or stale).
+    pub recorded: fn(text: &str, key: &str) -> Option<String>,
     /// What the user must still do once for project routes to run, if anything.
     pub project_step: Option<&'static str>,
 }
