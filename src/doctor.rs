@@ -245,7 +245,8 @@ impl Doctor<'_> {
             policy.push(Finding::new(
                 Level::Warning,
                 format!(
-                    "\"{key}\": true in {}: {} runs only policy hooks, and so does `hookx run --host {host}`",
+                    "{} in {}: {} runs only policy hooks, and so does `hookx run --host {host}`",
+                    only_managed(policy_file, key),
                     policy_file.display,
                     host.def().display
                 ),
@@ -418,7 +419,8 @@ impl Doctor<'_> {
             findings.push(Finding::new(
                 Level::Warning,
                 format!(
-                    "dropped under {display}: \"{key}\": true in {} leaves only policy hooks",
+                    "dropped under {display}: {} in {} leaves only policy hooks",
+                    only_managed(policy, key),
                     policy.display
                 ),
                 None,
@@ -803,6 +805,11 @@ fn shell_path(display: &str) -> String {
     } else {
         crate::convert::shell_quote(display)
     }
+}
+
+/// The policy setting that leaves only policy hooks running, as `policy` writes it.
+pub fn only_managed(policy: &Source, key: &str) -> String {
+    crate::config::syntax::Format::of(&policy.path.to_string_lossy()).setting(key, "true")
 }
 
 /// For an agent that runs only the handlers its user reviewed (`DialectDef::route_trust`), the

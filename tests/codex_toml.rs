@@ -355,3 +355,31 @@ fn doctor_names_handlers_codex_has_not_reviewed() {
     let report = doctor(&w);
     assert!(!report.contains("silently skips"), "{report}");
 }
+
+/// `allow_managed_hooks_only = true` in the policy's `requirements.toml`: `list` shows it as the
+/// policy writes it and runs only the policy's hooks under Codex (the live test,
+/// `live_codex_managed.rs`, checks the same against the real client).
+#[test]
+fn list_obeys_allow_managed_hooks_only() {
+    let w = World::new();
+    common::write(
+        &w.managed,
+        "etc/codex/requirements.toml",
+        "allow_managed_hooks_only = true\n\n[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"echo policy\" }]\n",
+    );
+    let text = stdout(w.hookx(&["list", "--host", "codex"]));
+    assert!(
+        text.contains("allow_managed_hooks_only = true in $HOOKX_MANAGED_ROOT/etc/codex/requirements.toml: Codex runs only managed hooks"),
+        "{text}"
+    );
+    let rows: Vec<Value> = serde_json::from_str(&stdout(
+        w.hookx(&["list", "--host", "codex", "--format", "json"]),
+    ))
+    .unwrap();
+    let native: Vec<&str> = rows
+        .iter()
+        .filter(|r| r["run"] == "native")
+        .filter_map(|r| r["handler"].as_str())
+        .collect();
+    assert_eq!(native, ["echo policy"], "{rows:?}");
+}

@@ -336,6 +336,14 @@ pub enum Format {
 }
 
 impl Format {
+    /// A top-level setting as a file of this format writes it: `"key": true`, `key = true`.
+    pub fn setting(self, key: &str, value: &str) -> String {
+        match self {
+            Format::Toml => format!("{key} = {value}"),
+            Format::Json | Format::Frontmatter => format!("\"{key}\": {value}"),
+        }
+    }
+
     pub fn of(path: &str) -> Format {
         if path.ends_with(".md") {
             Format::Frontmatter
