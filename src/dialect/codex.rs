@@ -442,10 +442,6 @@ pub static DEF: DialectDef = DialectDef {
         set: trust::set,
         unset: trust::unset,
         recorded: trust::recorded,
-        project_step: Some(
-            "Codex reads .codex/ only in a project it trusts: run `codex exec --trust` once in \
-             the project (or accept the trust prompt of `codex`)",
-        ),
     }),
     schema: Schema {
         file_name: "codex.schema.json",

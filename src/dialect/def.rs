@@ -59,8 +59,6 @@ pub struct RouteTrust {
     /// The value the file's text records for a key, if any (`doctor` compares it with the
     /// handler's current one: the agent skips a handler whose record is missing or stale).
     pub recorded: fn(text: &str, key: &str) -> Option<String>,
-    /// What the user must still do once for project routes to run, if anything.
-    pub project_step: Option<&'static str>,
 }
 
 /// One review record: its key and value.
