@@ -546,7 +546,7 @@ impl Doctor<'_> {
                 );
                 return verdict;
             }
-            Runs::Hookx if host.default_flavor().tables().event_name(event).is_none() => {
+            Runs::Hookx if !host.own_events().iter().any(|(kind, ..)| kind == event) => {
                 never(
                     &mut verdict,
                     Finding::new(
@@ -559,12 +559,16 @@ impl Doctor<'_> {
                 );
                 return verdict;
             }
-            Runs::Hookx if !self.routed(host, event) => {
+            // A rule that fires for no tool category gets the matcher's finding below instead.
+            Runs::Hookx
+                if !route_names(host, rule).is_empty()
+                    && !self.routed(host, event, &route_names(host, rule)) =>
+            {
                 verdict.findings.push(Finding::new(
                     Level::Warning,
                     format!(
                         "{display} has no hookx route for `{}` in its config: nobody calls hookx for it",
-                        crate::protocol::event_name(host.default_flavor().tables(), event)
+                        route_names(host, rule).join("`, `")
                     ),
                     Some(format!("hookx install --host {host}")),
                 ));
@@ -613,14 +617,24 @@ impl Doctor<'_> {
         verdict
     }
 
-    /// Whether a hookx route for `event` sits in a file `host` reads itself.
-    fn routed(&self, host: Dialect, event: &EventKind) -> bool {
+    /// Whether a hookx route for `event` sits in a file `host` reads itself; where the event is
+    /// a tool category of the host (Windsurf), a route of one of `names`.
+    fn routed(&self, host: Dialect, event: &EventKind, names: &[&str]) -> bool {
+        let by_category = host.default_flavor().tables().event_name(event).is_none();
         self.sources
             .iter()
             .filter(|s| discover::runner(host, s) == Runner::Native)
             .filter_map(Source::document)
             .flat_map(|d| &d.rules)
-            .any(|r| r.event == *event && r.handlers.iter().any(crate::install::is_hookx_handler))
+            .any(|r| {
+                r.event == *event
+                    && r.handlers.iter().any(crate::install::is_hookx_handler)
+                    && (!by_category
+                        || r.flavor
+                            .tables()
+                            .event_name(event)
+                            .is_some_and(|n| names.contains(&n)))
+            })
     }
 
     /// Keys the handler seems to read that its payload lacks (a guess from a scan).
@@ -1041,6 +1055,20 @@ fn timeout_finding(handler: &Handler, flavor: Flavor) -> Option<Finding> {
 /// The keys a handler of `flavor` gets when hookx runs it for `host`'s `event`: the host's
 /// recorded payload, decoded and encoded as hookx's run path does. `None` when the host's
 /// payload was never recorded.
+/// The host's event names that must route `rule` to hookx: its event's, or, where the host has
+/// one event per tool category (Windsurf), those of the categories the rule fires for.
+fn route_names(host: Dialect, rule: &Rule) -> Vec<&'static str> {
+    let tools = crate::convert::RuleTools::new(rule, &rule.event);
+    host.own_events()
+        .into_iter()
+        .filter(|(kind, _, flavor)| {
+            *kind == rule.event
+                && tools.in_category(*flavor) != Some(crate::convert::CategoryFire::Never)
+        })
+        .map(|(_, name, _)| name)
+        .collect()
+}
+
 fn routed_payload_keys(host: Dialect, event: &EventKind, flavor: Flavor) -> Option<Vec<String>> {
     let sent = host.default_flavor();
     let t = sent.tables();

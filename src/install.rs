@@ -13,13 +13,14 @@
 //! cleanly is refused and left untouched.
 
 use crate::config::edit::{JsonText, Seg};
+use crate::config::spec::HandlerField;
 use crate::config::write::Change;
 use crate::config::{self, syntax};
 use crate::convert::shell_quote;
 use crate::dialect::Dialect;
 use crate::discover::{Context, Root, Runner};
 use crate::error::Error;
-use crate::model::{EventKind, Handler, HandlerKind};
+use crate::model::{Handler, HandlerKind};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -540,7 +541,10 @@ fn new_entry(host: Dialect, command: &str, created: bool) -> Value {
 fn layout(host: Dialect, command: &str) -> Value {
     let route = &host.def().route;
     let mut handler = serde_json::Map::new();
-    handler.insert("type".into(), "command".into());
+    // An agent whose entries have no `type` (Windsurf) gets none.
+    if host.config().key(HandlerField::Type).is_some() {
+        handler.insert("type".into(), "command".into());
+    }
     handler.insert(route.command_key.into(), command.into());
     if let Some(key) = route.timeout_key {
         let timeout = if host.config().timeout_millis {
@@ -573,23 +577,35 @@ fn entries_of(text: &JsonText, list: &[Seg]) -> Option<Vec<Value>> {
 /// The events that need a route: those with rules that hookx (not the host itself) runs under
 /// `host`, in the files of the scope the install serves. Trust is not asked: a file trusted
 /// later needs its route already.
-pub fn routed_events(ctx: &Context, host: Dialect, scope: InstallScope) -> Vec<EventKind> {
+/// The host's event names are returned: an event that is a tool category (Windsurf's
+/// `pre_run_command`) needs a route only when some rule fires for a tool of it.
+pub fn routed_events(ctx: &Context, host: Dialect, scope: InstallScope) -> Vec<&'static str> {
     let root = match scope {
         InstallScope::Project => Root::Project,
         InstallScope::User => Root::Home,
     };
-    let mut events = Vec::new();
-    for source in crate::discover::discover(ctx) {
-        if source.location.root != root || crate::discover::runner(host, &source) != Runner::Hookx {
-            continue;
-        }
-        for rule in source.document().map(|d| d.rules.as_slice()).unwrap_or(&[]) {
-            if !rule.handlers.iter().all(is_hookx_handler) && !events.contains(&rule.event) {
-                events.push(rule.event.clone());
-            }
-        }
-    }
-    events
+    let sources: Vec<_> = crate::discover::discover(ctx)
+        .into_iter()
+        .filter(|s| s.location.root == root && crate::discover::runner(host, s) == Runner::Hookx)
+        .collect();
+    let rules: Vec<&crate::model::Rule> = sources
+        .iter()
+        .filter_map(|s| s.document())
+        .flat_map(|d| &d.rules)
+        .filter(|r| !r.handlers.iter().all(is_hookx_handler))
+        .collect();
+    host.own_events()
+        .into_iter()
+        .filter(|(kind, _, flavor)| {
+            rules.iter().any(|r| {
+                r.event == *kind
+                    && crate::convert::RuleTools::new(r, kind)
+                        .in_category(*flavor)
+                        .is_none_or(|fire| fire != crate::convert::CategoryFire::Never)
+            })
+        })
+        .map(|(_, name, _)| name)
+        .collect()
 }
 
 fn install_text(
@@ -597,7 +613,7 @@ fn install_text(
     events: &[Seg],
     host: Dialect,
     hookx: &str,
-    needed: &[EventKind],
+    needed: &[&str],
     created: bool,
     report: &mut Report,
 ) {
@@ -610,9 +626,9 @@ fn install_text(
             return;
         }
     }
-    for (kind, name) in host.default_flavor().tables().events {
-        let list = path_to(events, &[Seg::from(*name)]);
-        if !needed.contains(kind) {
+    for (_, name, _) in host.own_events() {
+        let list = path_to(events, &[Seg::from(name)]);
+        if !needed.contains(&name) {
             // A route no rule needs costs the host a process per event: take it out.
             let Some(entries) = entries_of(text, &list) else {
                 continue;

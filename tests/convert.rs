@@ -205,10 +205,13 @@ fn every_missing_handler_has_a_loss_item() {
                 .flat_map(|r| r.handlers.iter().filter_map(|h| h.timeout))
                 .collect();
             // Nothing is duplicated either.
+            // A target with an event per tool category holds one copy per category.
             let mut sorted = out.clone();
             sorted.sort();
             sorted.dedup();
-            assert_eq!(sorted.len(), out.len(), "{path} → {to}: duplicated handler");
+            if !splits_by_category(to) {
+                assert_eq!(sorted.len(), out.len(), "{path} → {to}: duplicated handler");
+            }
             for (stamp, rule_at, at) in &stamps {
                 checked += 1;
                 if out.contains(stamp) {
@@ -341,6 +344,16 @@ fn command_lines(doc: &Document) -> Vec<(EventKind, String)> {
     lines
 }
 
+/// Whether `d` has no generic tool event, only one per tool category (Windsurf).
+fn splits_by_category(d: Dialect) -> bool {
+    d.default_flavor()
+        .tables()
+        .event_name(&EventKind::PreToolUse)
+        .is_none()
+        && d.flavors()
+            .any(|f| f.tables().event_name(&EventKind::PreToolUse).is_some())
+}
+
 /// A → B → A over every fixture: every rule B expressed comes back with the same event and
 /// the same command line, and B's second conversion loses nothing the first kept.
 #[test]
@@ -372,9 +385,16 @@ fn there_and_back_keeps_every_rule_the_middle_expressed() {
                     "{path} → {via} → {from}: `{line}` on {event} vanished without a loss item"
                 );
             }
+            // A dialect with an event per tool category (Windsurf) holds one copy of a rule per
+            // category: the other side gets back each copy its tools allow (and a matcher VS
+            // Code ignored fires for every category), so lines are compared as sets.
+            let (mut back_lines, mut expected) = (command_lines(&back.document), expected);
+            if splits_by_category(via) || splits_by_category(from) {
+                back_lines.dedup();
+                expected.dedup();
+            }
             assert_eq!(
-                command_lines(&back.document),
-                expected,
+                back_lines, expected,
                 "{path} → {via} → {from}\nmiddle:\n{mid_text}\nlosses back: {:#?}",
                 back.losses
             );

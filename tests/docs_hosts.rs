@@ -1,5 +1,5 @@
-//! Cursor and VS Code, whose facts come from their documents (no runnable client here): their
-//! documented payloads (`tests/fixtures/documented/{cursor,vscode}-docs/`) through `hookx run
+//! Cursor, VS Code and Windsurf, whose facts come from their documents (no runnable client here): their
+//! documented payloads (`tests/fixtures/documented/{cursor,vscode,windsurf}-docs/`) through `hookx run
 //! --host`, answered by real shell handlers of another dialect, must come back in the host's
 //! documented answer shape for that event; and their handlers, run under other hosts, must get
 //! their own documented payload and have their answers translated.
@@ -586,4 +586,448 @@ fn a_cursor_payload_is_recognised_without_host() {
         "deny",
         "{out} {err}"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Windsurf Cascade (docs): one event per tool category, fields inside `tool_info`, answers by
+// exit code only (conformance/windsurf-facts.md).
+
+/// `hookx ARGS` reading `stdin` with a Windsurf documented payload of `event`.
+fn windsurf_run(p: &Project, event: &str) -> (i32, String, String) {
+    p.hookx(
+        &["run", "--host", "windsurf", "--event", event],
+        documented("windsurf-docs", event, &p.project),
+    )
+}
+
+/// Every documented pre-hook payload reaches only the handlers of its tool category, with the
+/// handler's own tool name and arguments; a deny comes back as exit 2 with the reason on
+/// stderr, Windsurf's only way to block; a handler that stays silent lets the action go on.
+#[test]
+fn windsurf_host_runs_each_category_and_answers_by_exit_code() {
+    let p = Project::new();
+    let record = |file: &str, answer: &str| json!({"type": "command", "command": format!("cat > {file}; {answer}")});
+    let deny = |reason: &str| {
+        format!(
+            "echo '{{\"hookSpecificOutput\":{{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"{reason}\"}}}}'"
+        )
+    };
+    p.write(
+        ".claude/settings.json",
+        json!({"hooks": {
+            "PreToolUse": [
+                {"matcher": "Bash", "hooks": [record("bash.json", &deny("no npm here"))]},
+                {"matcher": "Edit", "hooks": [record("edit.json", "true")]},
+                {"matcher": "Read", "hooks": [record("read.json", &deny("not that file"))]},
+                {"matcher": "mcp__github__.*", "hooks": [record("mcp.json", "true")]},
+            ],
+            "UserPromptSubmit": [{"hooks": [record("prompt.json", "echo '{\"decision\":\"block\",\"reason\":\"no secrets\"}'")]}],
+            "PostToolUse": [{"matcher": "Bash", "hooks": [record("post.json", "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"additionalContext\":\"lint clean\"}}'")]}],
+        }}),
+    );
+    p.trust();
+
+    let (code, out, err) = windsurf_run(&p, "pre_run_command");
+    assert_eq!((code, out.as_str(), err.trim()), (2, "", "no npm here"));
+    let got = p.read("bash.json");
+    assert_eq!(got["hook_event_name"], "PreToolUse");
+    assert_eq!(got["tool_name"], "Bash");
+    assert_eq!(
+        got["tool_input"],
+        json!({"command": "npm install package-name"})
+    );
+    assert_eq!(got["session_id"], "traj-7f3a");
+    assert_eq!(got["cwd"], p.project.to_str().unwrap());
+    // Only the shell's handler ran.
+    for other in ["edit.json", "read.json", "mcp.json"] {
+        assert!(!p.project.join(other).exists(), "{other} ran");
+    }
+
+    // One edit in `edits` is Claude's Edit, with its own argument names.
+    let (code, out, err) = windsurf_run(&p, "pre_write_code");
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    let got = p.read("edit.json");
+    assert_eq!(got["tool_name"], "Edit");
+    assert_eq!(
+        got["tool_input"]["old_string"],
+        "def old_function():\n    pass"
+    );
+    assert_eq!(
+        got["tool_input"]["file_path"],
+        format!("{}/src/app.py", p.project.display())
+    );
+
+    let (code, _, err) = windsurf_run(&p, "pre_read_code");
+    assert_eq!((code, err.trim()), (2, "not that file"));
+    assert_eq!(p.read("read.json")["tool_name"], "Read");
+
+    // The MCP tool's name is its server and tool, its input the arguments.
+    let (code, _, err) = windsurf_run(&p, "pre_mcp_tool_use");
+    assert_eq!(code, 0, "{err}");
+    let got = p.read("mcp.json");
+    assert_eq!(got["tool_name"], "mcp__github__create_issue");
+    assert_eq!(got["tool_input"]["title"], "Bug report");
+
+    // A prompt block is exit 2 too.
+    let (code, _, err) = windsurf_run(&p, "pre_user_prompt");
+    assert_eq!((code, err.trim()), (2, "no secrets"));
+    assert_eq!(
+        p.read("prompt.json")["prompt"],
+        "add a health check endpoint"
+    );
+
+    // After the command, context reaches the agent the one way Windsurf shows hook text to it:
+    // stderr at exit 2, which blocks nothing after the fact.
+    let (code, _, err) = windsurf_run(&p, "post_run_command");
+    assert_eq!((code, err.trim()), (2, "lint clean"));
+    assert_eq!(p.read("post.json")["tool_name"], "Bash");
+}
+
+/// Windsurf handlers under another host get Windsurf's payload (`agent_action_name`,
+/// `trajectory_id`, the fields in `tool_info`, the documented `edits` list) and their exit 2
+/// is read as a deny with stderr as the reason.
+#[test]
+fn windsurf_handlers_under_claude() {
+    let p = Project::new();
+    let claude = |tool: &str, input: Value| {
+        json!({"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": p.project,
+            "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input, "tool_use_id": "t1"})
+        .to_string()
+    };
+    let exec = |flavour: &str, script: &str, stdin: String| {
+        p.hookx(
+            &[
+                "exec",
+                "--host",
+                "claude",
+                "--as",
+                flavour,
+                "--event",
+                "PreToolUse",
+                "--",
+                "sh",
+                "-c",
+                script,
+            ],
+            stdin,
+        )
+    };
+    let (code, out, err) = exec(
+        "windsurf-command",
+        "cat > got.json; echo 'no push' >&2; exit 2",
+        claude("Bash", json!({"command": "git push"})),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        json_of(&out)["hookSpecificOutput"],
+        json!({"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no push"})
+    );
+    let got = p.read("got.json");
+    assert_eq!(got["agent_action_name"], "pre_run_command");
+    assert_eq!(got["trajectory_id"], "s1");
+    assert_eq!(got["tool_info"]["command_line"], "git push");
+    assert!(got.get("tool_name").is_none() && got.get("session_id").is_none());
+
+    let (code, out, err) = exec(
+        "windsurf-write",
+        "cat > got.json",
+        claude(
+            "Write",
+            json!({"file_path": "/p/a.rs", "content": "fn main() {}"}),
+        ),
+    );
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    let got = p.read("got.json");
+    assert_eq!(got["agent_action_name"], "pre_write_code");
+    assert_eq!(
+        got["tool_info"]["edits"],
+        json!([{"old_string": "", "new_string": "fn main() {}"}])
+    );
+
+    let (code, _, err) = exec(
+        "windsurf-mcp",
+        "cat > got.json",
+        claude("mcp__memory__read_graph", json!({"depth": 2})),
+    );
+    assert_eq!(code, 0, "{err}");
+    let info = &p.read("got.json")["tool_info"];
+    assert_eq!(
+        (
+            &info["mcp_server_name"],
+            &info["mcp_tool_name"],
+            &info["mcp_tool_arguments"]
+        ),
+        (&json!("memory"), &json!("read_graph"), &json!({"depth": 2}))
+    );
+
+    // A Bash call is no write: the write category's handler does not run under `hookx run`.
+    p.write(
+        ".windsurf/hooks.json",
+        json!({"hooks": {"pre_write_code": [{"command": "touch wrote"}]}}),
+    );
+    p.trust();
+    let (code, _, err) = p.hookx(
+        &["run", "--host", "claude"],
+        claude("Bash", json!({"command": "ls"})),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(!p.project.join("wrote").exists());
+}
+
+/// `hookx install --host windsurf` routes every category event a rule fires for (and writes no
+/// `type`, which Windsurf entries lack); the route, run as Windsurf would with its documented
+/// payload, answers by exit code; installing again changes nothing.
+#[test]
+fn installed_windsurf_routes_run_per_category() {
+    let p = Project::new();
+    p.write(
+        ".github/hooks/guard.json",
+        json!({"version": 1, "hooks": {"preToolUse": [copilot_handler("pre.json", &json!({"permissionDecision": "deny", "permissionDecisionReason": "copilot says no"}))]}}),
+    );
+    p.trust();
+    let hookx = assert_cmd::cargo::cargo_bin("hookx");
+    let install = || {
+        p.hookx(
+            &[
+                "install",
+                "--host",
+                "windsurf",
+                "--hookx",
+                hookx.to_str().unwrap(),
+            ],
+            "",
+        )
+    };
+    let (code, _, err) = install();
+    assert_eq!(code, 0, "{err}");
+    let file = p.read(".windsurf/hooks.json");
+    let events: Vec<&String> = file["hooks"].as_object().unwrap().keys().collect();
+    assert_eq!(
+        events,
+        [
+            "pre_run_command",
+            "pre_write_code",
+            "pre_read_code",
+            "pre_mcp_tool_use"
+        ]
+    );
+    let route = &file["hooks"]["pre_run_command"][0];
+    assert!(route.get("type").is_none(), "{route}");
+    let command = route["command"].as_str().unwrap();
+    let out =
+        std::process::Command::new("sh")
+            .args(["-c", command])
+            .current_dir(&p.project)
+            .env_remove("HOOKX_HOME")
+            .env("HOME", &p.home)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child.stdin.take().unwrap().write_all(
+                    documented("windsurf-docs", "pre_run_command", &p.project).as_bytes(),
+                )?;
+                child.wait_with_output()
+            })
+            .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "copilot says no"
+    );
+    assert_eq!(p.read("pre.json")["toolName"], "bash");
+
+    let before = std::fs::read_to_string(p.project.join(".windsurf/hooks.json")).unwrap();
+    let (code, _, err) = install();
+    assert_eq!(code, 0, "{err}");
+    let after = std::fs::read_to_string(p.project.join(".windsurf/hooks.json")).unwrap();
+    assert_eq!(before, after);
+
+    // A rule for one tool needs the route of its category only.
+    p.write(
+        ".claude/settings.json",
+        json!({"hooks": {"PostToolUse": [{"matcher": "Read", "hooks": [{"type": "command", "command": "true"}]}]}}),
+    );
+    p.trust();
+    let (code, _, err) = install();
+    assert_eq!(code, 0, "{err}");
+    let file = p.read(".windsurf/hooks.json");
+    let events: Vec<&String> = file["hooks"].as_object().unwrap().keys().collect();
+    assert_eq!(
+        events,
+        [
+            "pre_run_command",
+            "pre_write_code",
+            "pre_read_code",
+            "pre_mcp_tool_use",
+            "post_read_code"
+        ]
+    );
+}
+
+/// `convert --to windsurf` puts a tool rule on each category event it fires for, filters a part
+/// of a category through `hookx exec --match`, and reports tools no category holds at the
+/// rule; `list` and `validate` know Windsurf's files; a Windsurf payload is recognised without
+/// `--host`.
+#[test]
+fn convert_list_and_validate_know_windsurf() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        json!({"hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "./bash.sh"}]},
+            {"matcher": "Write", "hooks": [{"type": "command", "command": "./write.sh"}]},
+            {"matcher": "Bash|WebFetch", "hooks": [{"type": "command", "command": "./web.sh"}]},
+        ]}}),
+    );
+    let (code, out, err) = p.hookx(
+        &[
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "windsurf",
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let result = json_of(&out);
+    let document = json_of(result["output"].as_str().unwrap());
+    let hooks = &document["hooks"];
+    let on = |event: &str| -> Vec<String> {
+        hooks[event]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|e| e["command"].as_str().unwrap().to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let run = on("pre_run_command");
+    assert_eq!(run.len(), 2, "{hooks}");
+    assert!(
+        run[0].ends_with("-- ./bash.sh") && !run[0].contains("--match"),
+        "{run:?}"
+    );
+    let write = on("pre_write_code");
+    assert_eq!(write.len(), 1, "{hooks}");
+    assert!(
+        write[0].contains("--match Write -- ./write.sh"),
+        "{write:?}"
+    );
+    assert!(on("pre_read_code").is_empty() && on("pre_mcp_tool_use").is_empty());
+    let losses = result["losses"].as_array().unwrap();
+    assert_eq!(losses.len(), 1, "{losses:?}");
+    assert_eq!(losses[0]["pointer"], "/hooks/PreToolUse/2");
+    assert!(
+        losses[0]["why"].as_str().unwrap().contains("`WebFetch`"),
+        "{losses:?}"
+    );
+
+    p.write(
+        ".windsurf/hooks.json",
+        json!({"hooks": {"pre_run_command": [{"command": "./guard.sh", "show_output": true}],
+            "post_setup_worktree": [{"command": "./setup.sh"}]}}),
+    );
+    p.trust();
+    let (code, out, err) = p.hookx(&["list", "--format", "json", "--host", "claude"], "");
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Value> = serde_json::from_str(&out).unwrap();
+    let windsurf: Vec<&Value> = rows.iter().filter(|r| r["dialect"] == "windsurf").collect();
+    assert_eq!(windsurf.len(), 2, "{out}");
+    assert_eq!(windsurf[0]["flavor"], "windsurf-command");
+    let (code, out, _) = p.hookx(&["validate", ".windsurf/hooks.json"], "");
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("unknown windsurf event `post_setup_worktree`"),
+        "{out}"
+    );
+
+    // No `--host`: `agent_action_name` and `trajectory_id` say Windsurf, which is answered in
+    // its own way (exit 2, not Claude's JSON).
+    let q = Project::new();
+    q.write(
+        ".claude/settings.json",
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo 'no npm' >&2; exit 2"}]}]}}),
+    );
+    q.trust();
+    let (code, out, err) = q.hookx(
+        &["run"],
+        documented("windsurf-docs", "pre_run_command", &q.project),
+    );
+    assert_eq!((code, out.as_str(), err.trim()), (2, "", "no npm"));
+}
+
+/// A Claude file converted for Windsurf, run the way Windsurf runs it (`sh -c` on each entry,
+/// its documented payload on stdin): the `Edit` rule runs on `pre_write_code` and its deny is
+/// exit 2 with the reason; the `Write`-only rule, which shares that category, is filtered out
+/// by `hookx exec --match` (the documented payload is an edit); the `Bash` rule is not there.
+#[test]
+fn a_converted_file_runs_under_windsurf_with_its_matchers_applied() {
+    let p = Project::new();
+    let deny = |reason: &str| {
+        format!(
+            "cat > {reason}.json; echo '{{\"hookSpecificOutput\":{{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"{reason}\"}}}}'"
+        )
+    };
+    p.write(
+        "claude.json",
+        json!({"hooks": {"PreToolUse": [
+            {"matcher": "Edit", "hooks": [{"type": "command", "command": deny("edit")}]},
+            {"matcher": "Write", "hooks": [{"type": "command", "command": deny("write")}]},
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": deny("bash")}]},
+        ]}}),
+    );
+    let hookx = assert_cmd::cargo::cargo_bin("hookx");
+    let (code, out, err) = p.hookx(
+        &[
+            "convert",
+            "claude.json",
+            "--from",
+            "claude",
+            "--to",
+            "windsurf",
+            "--hookx",
+            hookx.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let converted = json_of(&out);
+    let entries = converted["hooks"]["pre_write_code"].as_array().unwrap();
+    assert_eq!(entries.len(), 2, "{converted}");
+    let stdin = documented("windsurf-docs", "pre_write_code", &p.project);
+    let mut answers = Vec::new();
+    for entry in entries {
+        let out = std::process::Command::new("sh")
+            .args(["-c", entry["command"].as_str().unwrap()])
+            .current_dir(&p.project)
+            .env_remove("HOOKX_HOME")
+            .env("HOME", &p.home)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child.stdin.take().unwrap().write_all(stdin.as_bytes())?;
+                child.wait_with_output()
+            })
+            .unwrap();
+        answers.push((
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        ));
+    }
+    assert_eq!(
+        answers,
+        [(Some(2), "edit".to_string()), (Some(0), String::new())]
+    );
+    assert_eq!(p.read("edit.json")["tool_name"], "Edit");
+    assert!(!p.project.join("write.json").exists());
+    assert!(!p.project.join("bash.json").exists());
 }

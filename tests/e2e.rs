@@ -1457,9 +1457,9 @@ fn a_tool_the_handler_dialect_lacks_keeps_its_agent_name() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Cursor and VS Code (docs: no runnable client here). Their documented payloads
+// Cursor, VS Code and Windsurf (docs: no runnable client here). Their documented payloads
 // (`tests/fixtures/documented/`) go to every handler flavour above, and their handlers
-// (`cursor.sh`, `vscode.sh`) run under every host above; both through `hookx exec` with the
+// (`cursor.sh`, `vscode.sh`, `windsurf.sh`) run under every host above; both through `hookx exec` with the
 // real handler scripts, which check what they receive.
 
 /// A handler flavour of the docs dialects: `--as` value, script, and names in its payload.
@@ -1467,6 +1467,7 @@ fn a_tool_the_handler_dialect_lacks_keeps_its_agent_name() {
 enum Docs {
     Cursor,
     VsCode,
+    Windsurf,
 }
 
 impl Docs {
@@ -1474,11 +1475,23 @@ impl Docs {
         match self {
             Docs::Cursor => "cursor",
             Docs::VsCode => "vscode",
+            Docs::Windsurf => "windsurf",
+        }
+    }
+
+    /// The `--as` value of its hooks on `e`: Windsurf's tool events are tool categories.
+    fn flavour(self, e: Ev) -> &'static str {
+        match (self, e) {
+            (Docs::Windsurf, Ev::PreToolUse) => "windsurf-command",
+            _ => self.name(),
         }
     }
 
     fn event(self, e: Ev) -> &'static str {
         match (self, e) {
+            (Docs::Windsurf, Ev::PreToolUse) => "pre_run_command",
+            (Docs::Windsurf, Ev::Stop) => "post_cascade_response",
+            (Docs::Windsurf, Ev::UserPromptSubmit) => "pre_user_prompt",
             (Docs::Cursor, Ev::PreToolUse) => "preToolUse",
             (Docs::Cursor, Ev::Stop) => "stop",
             (Docs::Cursor, Ev::SessionStart) => "sessionStart",
@@ -1487,11 +1500,13 @@ impl Docs {
         }
     }
 
-    /// The shell tool's name (Cursor: agents.md; VS Code: hooks.md's usage scenario).
-    fn shell(self) -> &'static str {
+    /// The shell tool's name and its command argument (Cursor: agents.md; VS Code: hooks.md's
+    /// usage scenario; Windsurf names no tool, `tool_info.command_line`: its hooks page).
+    fn shell(self) -> (&'static str, &'static str) {
         match self {
-            Docs::Cursor => "Shell",
-            Docs::VsCode => "runTerminalCommand",
+            Docs::Cursor => ("Shell", "command"),
+            Docs::VsCode => ("runTerminalCommand", "command"),
+            Docs::Windsurf => ("", "command_line"),
         }
     }
 
@@ -1519,6 +1534,8 @@ struct DocsRow {
     handlers: &'static [F],
     /// The host's stdout (empty: none).
     expect: &'static str,
+    /// The host's exit code; at 2 its stderr holds the reason.
+    exit: i32,
 }
 
 /// What one handler is told to expect and answer.
@@ -1574,32 +1591,43 @@ fn exec_docs(call: DocsCall) -> (Option<i32>, String, String, String) {
 #[rustfmt::skip]
 const CURSOR_HOST_ROWS: &[DocsRow] = &[
     DocsRow { ev: Ev::PreToolUse, says: "deny", reason: "no npm here", handlers: ALL,
-        expect: r#"{"permission":"deny","agent_message":"no npm here","user_message":"no npm here"}"# },
+        expect: r#"{"permission":"deny","agent_message":"no npm here","user_message":"no npm here"}"#, exit: 0 },
     DocsRow { ev: Ev::Stop, says: "block", reason: "run the tests", handlers: &[Claude, Copilot, Pascal],
-        expect: r#"{"followup_message":"run the tests"}"# },
+        expect: r#"{"followup_message":"run the tests"}"#, exit: 0 },
     DocsRow { ev: Ev::SessionStart, says: "context", reason: "branch main", handlers: &[Claude, Copilot],
-        expect: r#"{"additional_context":"branch main"}"# },
-    DocsRow { ev: Ev::UserPromptSubmit, says: "silent", reason: "", handlers: ALL, expect: "" },
+        expect: r#"{"additional_context":"branch main"}"#, exit: 0 },
+    DocsRow { ev: Ev::UserPromptSubmit, says: "silent", reason: "", handlers: ALL, expect: "", exit: 0 },
 ];
 
 #[rustfmt::skip]
 const VSCODE_HOST_ROWS: &[DocsRow] = &[
     DocsRow { ev: Ev::PreToolUse, says: "deny", reason: "no rm here", handlers: ALL,
-        expect: r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm here"}}"# },
+        expect: r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm here"}}"#, exit: 0 },
     DocsRow { ev: Ev::Stop, says: "block", reason: "run the tests", handlers: &[Claude, Copilot, Pascal],
-        expect: r#"{"hookSpecificOutput":{"hookEventName":"Stop","decision":"block","reason":"run the tests"}}"# },
+        expect: r#"{"hookSpecificOutput":{"hookEventName":"Stop","decision":"block","reason":"run the tests"}}"#, exit: 0 },
     DocsRow { ev: Ev::SessionStart, says: "context", reason: "branch main", handlers: &[Claude, Copilot],
-        expect: r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"branch main"}}"# },
-    DocsRow { ev: Ev::UserPromptSubmit, says: "silent", reason: "", handlers: ALL, expect: "" },
+        expect: r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"branch main"}}"#, exit: 0 },
+    DocsRow { ev: Ev::UserPromptSubmit, says: "silent", reason: "", handlers: ALL, expect: "", exit: 0 },
+];
+
+/// Windsurf answers by exit code only: 2 blocks a pre-hook, with stderr as the reason.
+#[rustfmt::skip]
+const WINDSURF_HOST_ROWS: &[DocsRow] = &[
+    DocsRow { ev: Ev::PreToolUse, says: "deny", reason: "no npm here", handlers: ALL, expect: "", exit: 2 },
+    DocsRow { ev: Ev::UserPromptSubmit, says: "block", reason: "no secrets", handlers: &[Claude, Copilot],
+        expect: "", exit: 2 },
+    DocsRow { ev: Ev::UserPromptSubmit, says: "silent", reason: "", handlers: ALL, expect: "", exit: 0 },
+    DocsRow { ev: Ev::Stop, says: "silent", reason: "", handlers: ALL, expect: "", exit: 0 },
 ];
 
 #[test]
-fn cursor_and_vscode_hosts_run_every_handler_flavour() {
+fn docs_hosts_run_every_handler_flavour() {
     let mut failures = Vec::new();
     let mut ran = 0;
     for (host, rows) in [
         (Docs::Cursor, CURSOR_HOST_ROWS),
         (Docs::VsCode, VSCODE_HOST_ROWS),
+        (Docs::Windsurf, WINDSURF_HOST_ROWS),
     ] {
         for row in rows {
             for &handler in row.handlers {
@@ -1610,12 +1638,14 @@ fn cursor_and_vscode_hosts_run_every_handler_flavour() {
                 let project = tmp.path().join("project");
                 std::fs::create_dir_all(&project).unwrap();
                 let payload = host.payload(row.ev, &project);
-                let (tool, args) = match payload.get("tool_name") {
-                    Some(_) => (
+                let names_tool = payload.get("tool_name").is_some()
+                    || payload.pointer("/tool_info/command_line").is_some();
+                let (tool, args) = match names_tool {
+                    true => (
                         handler.tool(Tool::Bash).to_string(),
                         handler.arg(Tool::Bash, "command"),
                     ),
-                    None => (String::new(), String::new()),
+                    false => (String::new(), String::new()),
                 };
                 let (code, stdout, stderr, handler_failures) = exec_docs(DocsCall {
                     host: host.name(),
@@ -1643,7 +1673,8 @@ fn cursor_and_vscode_hosts_run_every_handler_flavour() {
                 }
                 let got: Option<Value> = serde_json::from_str(stdout.trim()).ok();
                 let want: Option<Value> = serde_json::from_str(row.expect).ok();
-                if code != Some(0) || got != want {
+                let reason_given = row.exit != 2 || stderr.contains(row.reason);
+                if code != Some(row.exit) || got != want || !reason_given {
                     failures.push(format!(
                         "{what}: exit {code:?} stdout {stdout:?} stderr {stderr:?}"
                     ));
@@ -1651,7 +1682,7 @@ fn cursor_and_vscode_hosts_run_every_handler_flavour() {
             }
         }
     }
-    assert!(ran >= 20, "only {ran} cases ran");
+    assert!(ran >= 40, "only {ran} cases ran");
     assert!(
         failures.is_empty(),
         "{} of {ran} failed:\n{}",
@@ -1661,7 +1692,7 @@ fn cursor_and_vscode_hosts_run_every_handler_flavour() {
 }
 
 #[test]
-fn cursor_and_vscode_handlers_run_under_every_host() {
+fn docs_handlers_run_under_every_host() {
     let mut failures = Vec::new();
     let mut ran = 0;
     let cases = [
@@ -1669,9 +1700,13 @@ fn cursor_and_vscode_handlers_run_under_every_host() {
         (Sc::Stop, "block", "run the tests"),
     ];
     for &host in ALL {
-        for handler in [Docs::Cursor, Docs::VsCode] {
+        for handler in [Docs::Cursor, Docs::VsCode, Docs::Windsurf] {
             for (sc, says, reason) in cases {
                 let ev = sc.event();
+                // Windsurf's `post_cascade_response` cannot block.
+                if (handler, sc) == (Docs::Windsurf, Sc::Stop) {
+                    continue;
+                }
                 let Some(host_event) = host.event(ev) else {
                     continue;
                 };
@@ -1680,7 +1715,7 @@ fn cursor_and_vscode_handlers_run_under_every_host() {
                 std::fs::create_dir_all(&project).unwrap();
                 let payload = host_payload(sc, host, &project);
                 let tool = if sc == Sc::PreBash {
-                    (handler.shell(), "command")
+                    handler.shell()
                 } else {
                     ("", "")
                 };
@@ -1688,7 +1723,7 @@ fn cursor_and_vscode_handlers_run_under_every_host() {
                     host: host.dialect(),
                     payload: &payload,
                     project: &project,
-                    as_flavour: handler.name(),
+                    as_flavour: handler.flavour(ev),
                     handler_event: handler.event(ev),
                     script: fixtures_dir().join(format!("e2e/handlers/{}.sh", handler.name())),
                     expect_event: handler.event(ev),
@@ -1735,7 +1770,7 @@ fn cursor_and_vscode_handlers_run_under_every_host() {
             }
         }
     }
-    assert!(ran >= 14, "only {ran} cases ran");
+    assert!(ran >= 21, "only {ran} cases ran");
     assert!(
         failures.is_empty(),
         "{} of {ran} failed:\n{}",

@@ -31,6 +31,16 @@ fn is_guard(kind: &EventKind) -> bool {
 
 /// The host read this answer as a deny of the tool call, in its own protocol.
 fn assert_denies(flavor: Flavor, kind: &EventKind, ran: &Ran) {
+    // A host that reads exit codes only (Windsurf): exit 2 denies, stderr is the reason.
+    if flavor.tables().protocol.answer.is_empty() {
+        assert_eq!(ran.code, Some(2), "{flavor:?} {kind}: {ran:?}");
+        assert_eq!(ran.stdout, "", "{flavor:?} {kind}: {ran:?}");
+        assert!(
+            ran.stderr.contains("hookx could not check this tool call"),
+            "{flavor:?} {kind}: the deny says why: {ran:?}"
+        );
+        return;
+    }
     assert_eq!(ran.code, Some(0), "{flavor:?} {kind}: {ran:?}");
     let v: Value = serde_json::from_str(ran.stdout.trim())
         .unwrap_or_else(|e| panic!("{flavor:?} {kind}: stdout is not JSON ({e}): {ran:?}"));

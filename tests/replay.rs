@@ -287,13 +287,10 @@ fn check_received(
                 ));
             }
             let tool = |e: &hookx::model::Event| e.tool.as_ref().map(|t| t.name.clone());
-            // A tool-category payload names no tool (Cursor's `afterFileEdit` is an edit or a
-            // write): it must only be one its category holds.
-            let named_by_category = matches!(
-                flavor.tables().protocol.tool_args,
-                hookx::protocol::ArgsForm::TopLevel(_)
-            ) && tool(&host_event)
-                .is_some_and(|t| flavor.tables().tool_scope.admits(&t));
+            // A tool-category payload names no tool (Cursor's `afterFileEdit`, Windsurf's
+            // `pre_write_code` is an edit or a write): it must only be one its category holds.
+            let named_by_category = flavor.tables().protocol.tool_args.loose_args().is_some()
+                && tool(&host_event).is_some_and(|t| flavor.tables().tool_scope.admits(&t));
             if tool(&got) != tool(&host_event) && !named_by_category {
                 failures.push(format!(
                     "{what}: tool {:?}, expected {:?}",

@@ -4,7 +4,7 @@
 //! a draft-07 document.
 
 use hookx::dialect::Dialect;
-use hookx::dialect::{bricks, claude, copilot, cursor, gemini, vscode};
+use hookx::dialect::{bricks, claude, copilot, cursor, gemini, vscode, windsurf};
 use hookx::schema::{file_name, schema};
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{ValidationError, Validator};
@@ -373,6 +373,10 @@ const INVALID: &[(&str, Expect)] = &[
     (
         "vscode-prompt-type.json",
         Expect::Rejected(vscode::DIALECT, "/hooks/Stop/0/type"),
+    ),
+    (
+        "windsurf-command-not-string.json",
+        Expect::Rejected(windsurf::DIALECT, "/hooks/pre_run_command/0/command"),
     ),
     ("trailing-comma.json", Expect::BadJson),
     ("truncated.json", Expect::BadJson),

@@ -272,6 +272,165 @@ impl Converter<'_> {
     fn rule(&mut self, src: &SourceFile, rule: &Rule) -> Vec<Rule> {
         let from = rule.flavor;
         let to = target_flavor(from, self.options.to);
+        let event = target_event(rule, to);
+        // A target whose tool events are only categories (Windsurf's `pre_run_command`) gets
+        // the rule once per category it fires for.
+        if from.dialect() != to.dialect()
+            && event.is_tool_event()
+            && to.tables().event_name(&event).is_none()
+        {
+            let categories: Vec<Flavor> = self
+                .options
+                .to
+                .flavors()
+                .filter(|f| {
+                    f.tables().tool_scope != ToolScope::Any
+                        && f.tables().event_name(&event).is_some()
+                })
+                .collect();
+            if !categories.is_empty() {
+                return self.split_by_category(src, rule, &event, &categories);
+            }
+        }
+        self.rule_to(src, rule, to, None)
+    }
+
+    /// A tool rule for a target that has an event per tool category: one rule per category
+    /// the rule fires for. A category the rule fires for only in part gets the rule with its
+    /// matcher applied by `hookx exec --match` (or, with `--no-wrap`, a loss: the target runs
+    /// it for every tool of the category); tools it fires for that no category holds are a
+    /// loss.
+    fn split_by_category(
+        &mut self,
+        src: &SourceFile,
+        rule: &Rule,
+        event: &EventKind,
+        categories: &[Flavor],
+    ) -> Vec<Rule> {
+        if rule.handlers.is_empty() {
+            // Nothing to run, nothing to lose.
+            return Vec::new();
+        }
+        let from = rule.flavor;
+        let at = rule.origin.pointer.as_str();
+        let text = rule.matcher.as_deref().unwrap_or("");
+        let tools = RuleTools::new(rule, event);
+        let fires = |ids: &[&str]| tools.fire_set(ids);
+        let reads_tool_matcher = tools.reads_tool_matcher;
+        // The source matcher, for `hookx exec --match`, in the source's own tool names.
+        let source_matcher = match reads_tool_matcher {
+            true => text.to_string(),
+            false => category_matcher(from),
+        };
+        let mut out = Vec::new();
+        let mut partial = Vec::new();
+        let mut fired_any = false;
+        // Each copy reports the same handler losses: they are kept once.
+        let losses_before = self.losses.len();
+        for &category in categories {
+            let Some(fired) = tools.in_category(category) else {
+                self.lose(
+                    src,
+                    &format!("{at}/matcher"),
+                    &format!("a rule with {} handler(s), matcher `{text}`", rule.handlers.len()),
+                    &format!(
+                        "hookx cannot tell which tools it fires for, and {} has one event per tool category; the rule is not converted",
+                        self.options.to
+                    ),
+                );
+                return Vec::new();
+            };
+            if fired == CategoryFire::Never {
+                continue;
+            }
+            fired_any = true;
+            let native = category.tables().event_name(event).unwrap_or(event.name());
+            let whole = fired == CategoryFire::Whole;
+            if !whole {
+                partial.push(native);
+            }
+            let wrap = (!whole && self.options.wrap).then(|| source_matcher.clone());
+            out.extend(self.rule_to(src, rule, category, Some(wrap)));
+        }
+        let mut seen = Vec::new();
+        let mut i = losses_before;
+        while i < self.losses.len() {
+            let l = &self.losses[i];
+            let key = (l.pointer.clone(), l.what.clone(), l.why.clone());
+            if seen.contains(&key) {
+                self.losses.remove(i);
+            } else {
+                seen.push(key);
+                i += 1;
+            }
+        }
+        // The tools of the source that no category holds.
+        let held = |id: &str| categories.iter().any(|c| c.tables().tool_scope.admits(id));
+        let others: Vec<&str> = from
+            .tables()
+            .tools
+            .iter()
+            .map(|(id, _)| *id)
+            .filter(|id| !held(id))
+            .collect();
+        let missed: Vec<String> = fires(&others)
+            .unwrap_or_default()
+            .into_iter()
+            .zip(&others)
+            .filter(|(fired, _)| *fired)
+            .map(|(_, id)| format!("`{}`", crate::protocol::payload::tool_name(from, id)))
+            .collect();
+        let what = || match text {
+            "" => format!(
+                "a rule with {} handler(s) on `{event}`",
+                rule.handlers.len()
+            ),
+            _ => format!("matcher `{text}`"),
+        };
+        if !fired_any {
+            let why = match missed.is_empty() {
+                true => format!(
+                    "it fires for no tool of any {} tool category; the rule is not converted",
+                    self.options.to
+                ),
+                false => format!(
+                    "it fires for {}, and {} has no hook event for those tools; the rule is not converted",
+                    missed.join(", "),
+                    self.options.to
+                ),
+            };
+            self.lose(src, at, &what(), &why);
+            return out;
+        }
+        if !missed.is_empty() {
+            let why = format!(
+                "{} has no hook event for {}: the converted hooks do not fire for those tools",
+                self.options.to,
+                missed.join(", ")
+            );
+            self.lose(src, at, &what(), &why);
+        }
+        if !partial.is_empty() && !self.options.wrap {
+            let why = format!(
+                "{} runs `{}` for every tool of its category; the rule fired for some of them only (without --no-wrap, hookx exec filters instead)",
+                self.options.to,
+                partial.join("`, `")
+            );
+            self.lose(src, at, &what(), &why);
+        }
+        out
+    }
+
+    /// `rule` converted to the flavour `to`; `category`: `to` is one of the target's tool
+    /// categories, and the matcher `hookx exec --match` applies there, if any.
+    fn rule_to(
+        &mut self,
+        src: &SourceFile,
+        rule: &Rule,
+        to: Flavor,
+        category: Option<Option<String>>,
+    ) -> Vec<Rule> {
+        let from = rule.flavor;
         let at = rule.origin.pointer.as_str();
         let to_tables = to.tables();
         let event = target_event(rule, to);
@@ -297,6 +456,11 @@ impl Converter<'_> {
             from.tables().matcher_target(&event),
             to_tables.matcher_target(&event),
         ) {
+            // The category is the filter; what it cannot say, `hookx exec --match` does.
+            _ if category.is_some() => {
+                wrap_match = category.flatten();
+                None
+            }
             (Some(on), Some(on_target)) if on == on_target => {
                 let mut translated = matcher::translate(rule.matcher.as_deref(), on, from, to);
                 if translated.fires_for_nothing {
@@ -421,11 +585,16 @@ impl Converter<'_> {
                 );
                 None
             }
-            // Both ignore the matcher: keep its text where the target has a key.
-            _ => rule
-                .matcher
-                .clone()
-                .filter(|_| to_tables.matcher_style == from.tables().matcher_style),
+            // Both ignore the matcher: keep its text where the target has a key (an agent
+            // with no matcher anywhere, Windsurf, has none).
+            _ => rule.matcher.clone().filter(|_| {
+                to_tables.matcher_style == from.tables().matcher_style
+                    && (from.dialect() == to.dialect()
+                        || to
+                            .dialect()
+                            .flavors()
+                            .any(|f| !f.tables().matcher_targets.is_empty()))
+            }),
         };
         let mut handlers = Vec::new();
         for (i, handler) in rule.handlers.iter().enumerate() {
@@ -991,6 +1160,81 @@ impl Converter<'_> {
     }
 }
 
+/// Which tools a tool rule fires for, in canonical ids.
+pub(crate) struct RuleTools<'a> {
+    rule: &'a Rule,
+    /// Whether its flavour filters the event by a tool matcher; else its tool scope decides.
+    reads_tool_matcher: bool,
+}
+
+/// How much of a tool category a rule fires for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CategoryFire {
+    Whole,
+    Part,
+    Never,
+}
+
+impl<'a> RuleTools<'a> {
+    pub(crate) fn new(rule: &'a Rule, event: &EventKind) -> RuleTools<'a> {
+        let reads_tool_matcher =
+            rule.flavor.tables().matcher_target(event) == Some(MatchOn::ToolName);
+        RuleTools {
+            rule,
+            reads_tool_matcher,
+        }
+    }
+
+    /// Whether the rule fires for each of these canonical tools; `None`: its matcher cannot be
+    /// evaluated.
+    pub(crate) fn fire_set(&self, ids: &[&str]) -> Option<Vec<bool>> {
+        let from = self.rule.flavor;
+        if !self.reads_tool_matcher {
+            return Some(
+                ids.iter()
+                    .map(|id| from.tables().tool_scope.admits(id))
+                    .collect(),
+            );
+        }
+        let names: Vec<String> = ids
+            .iter()
+            .map(|id| crate::protocol::payload::tool_name(from, id).into_owned())
+            .collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        matcher::fire_set(self.rule.matcher.as_deref(), from, &names)
+    }
+
+    /// How much of the tools of `category` (a flavour whose events are a tool category) the
+    /// rule fires for; `None`: its matcher cannot be evaluated. MCP tools cannot all be
+    /// probed: a matcher naming the MCP prefix is taken to fire for some of them.
+    pub(crate) fn in_category(&self, category: Flavor) -> Option<CategoryFire> {
+        let ids: Vec<&str> = match category.tables().tool_scope {
+            ToolScope::Only(ids) => ids.to_vec(),
+            ToolScope::Mcp => matcher::PROBE_TOOLS
+                .iter()
+                .copied()
+                .filter(|id| crate::model::tool::is_mcp(id))
+                .collect(),
+            ToolScope::Any => return Some(CategoryFire::Whole),
+        };
+        let fired = self.fire_set(&ids)?;
+        let from = self.rule.flavor;
+        let names_mcp = category.tables().tool_scope == ToolScope::Mcp
+            && self.reads_tool_matcher
+            && self
+                .rule
+                .matcher
+                .as_deref()
+                .is_some_and(|m| m.contains(from.tables().mcp_names.prefix));
+        Some(match (fired.contains(&true), fired.contains(&false)) {
+            (true, false) => CategoryFire::Whole,
+            (true, true) => CategoryFire::Part,
+            (false, _) if names_mcp => CategoryFire::Part,
+            (false, _) => CategoryFire::Never,
+        })
+    }
+}
+
 /// A matcher, in `flavor`'s own tool names and style, for the tools its category events fire
 /// for.
 fn category_matcher(flavor: Flavor) -> String {
@@ -998,11 +1242,16 @@ fn category_matcher(flavor: Flavor) -> String {
     match t.tool_scope {
         ToolScope::Any => String::new(),
         ToolScope::Mcp => "mcp__.*".to_string(),
-        ToolScope::Only(ids) => ids
-            .iter()
-            .filter_map(|id| t.tool_name(id))
-            .collect::<Vec<_>>()
-            .join("|"),
+        ToolScope::Only(ids) => {
+            // One name may stand for several tools of the category (Windsurf's `write_code`).
+            let mut names: Vec<&str> = Vec::new();
+            for name in ids.iter().filter_map(|id| t.tool_name(id)) {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+            names.join("|")
+        }
     }
 }
 

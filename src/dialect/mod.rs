@@ -10,7 +10,10 @@
 //!      style, payload casing, timeouts, handler types, and the run-time `protocol` rows
 //!      (payload keys, env, exit codes, answer fields). An event that is really a tool category
 //!      (Cursor's `beforeShellExecution`) is a flavour of its own with a [`ToolScope`] and, when
-//!      its payload carries the arguments at the top, `ArgsForm::TopLevel` (`cursor.rs`).
+//!      its payload carries the arguments at the top, `ArgsForm::TopLevel` (`cursor.rs`). An
+//!      agent with no generic tool event (Windsurf: every tool event is a category, its fields
+//!      inside `tool_info`, `ArgsForm::Nested`) gets tool rules split by category in `convert`
+//!      and a route per category event in `install` ([`Dialect::own_events`], `windsurf.rs`).
 //!    - `DEF`: the [`DialectDef`]: name, [`ConfigSpec`] (handler keys, document kinds, install
 //!      paths), [`DetectSpec`] (path and content marks), discovery `locations` and the ones the
 //!      agent reads `native`ly (also other agents' files), [`HostSpec`] (how its payloads and
@@ -31,6 +34,7 @@ mod def;
 pub mod gemini;
 pub mod qwen;
 pub mod vscode;
+pub mod windsurf;
 
 pub use crate::config::spec::ConfigSpec;
 pub use def::{
@@ -53,6 +57,7 @@ pub static DIALECTS: &[Dialect] = &[
     Dialect(&cursor::DEF),
     Dialect(&vscode::DEF),
     Dialect(&codex::DEF),
+    Dialect(&windsurf::DEF),
 ];
 
 /// A config-file dialect: a handle on its [`DialectDef`]. Equal by name, ordered as registered.
@@ -116,6 +121,28 @@ impl Dialect {
     /// The flavour a new rule of this dialect is written in: its first.
     pub fn default_flavor(self) -> Flavor {
         self.0.flavors[0]
+    }
+
+    /// The events the agent's own files register, with the name and flavour of each: the
+    /// default flavour's, then those of its other own flavours for events the default lacks
+    /// (Windsurf's tool categories: PreToolUse is `pre_run_command`, `pre_write_code`, …).
+    pub fn own_events(self) -> Vec<(EventKind, &'static str, Flavor)> {
+        let default = self.default_flavor();
+        let foreign = |f: &Flavor| self.config().reads_foreign_as.iter().any(|(_, g)| g == f);
+        let mut out: Vec<_> = default
+            .tables()
+            .events
+            .iter()
+            .map(|(k, n)| (k.clone(), *n, default))
+            .collect();
+        for flavor in self.flavors().skip(1).filter(|f| !foreign(f)) {
+            for (kind, name) in flavor.tables().events {
+                if default.tables().event_name(kind).is_none() {
+                    out.push((kind.clone(), *name, flavor));
+                }
+            }
+        }
+        out
     }
 
     /// The position in [`DIALECTS`], which orders dialects.

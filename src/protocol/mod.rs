@@ -78,6 +78,34 @@ pub enum ArgsForm {
     /// No `tool_input`: the event is the tool (Cursor's `beforeShellExecution`), and these
     /// native keys of its arguments sit at the payload's top level.
     TopLevel(&'static [&'static str]),
+    /// Every event-specific key sits inside one object beside the common keys (Windsurf's
+    /// `tool_info`): read as if it were at the top level, written there.
+    Nested(&'static Nested),
+}
+
+/// See [`ArgsForm::Nested`].
+#[derive(Debug, PartialEq, Eq)]
+pub struct Nested {
+    /// The key of the object.
+    pub key: &'static str,
+    /// The native keys that stay at the top.
+    pub top: &'static [&'static str],
+    /// As [`ArgsForm::TopLevel`]: the native keys of the tool's arguments, for an event that
+    /// is the tool.
+    pub args: &'static [&'static str],
+    /// The keys naming an MCP tool's server and tool, which together are its name.
+    pub mcp_parts: Option<(&'static str, &'static str)>,
+}
+
+impl ArgsForm {
+    /// The native keys of the tool's arguments when they sit among the payload's own keys.
+    pub fn loose_args(self) -> Option<&'static [&'static str]> {
+        match self {
+            ArgsForm::TopLevel(keys) => Some(keys),
+            ArgsForm::Nested(n) if !n.args.is_empty() => Some(n.args),
+            _ => None,
+        }
+    }
 }
 
 /// The value of an environment variable set for a handler.

@@ -2,7 +2,7 @@
 //! and environment a handler of some flavour expects.
 
 use super::{
-    ArgsForm, EnvValue, args_from_canonical, args_to_canonical, canonical_key, event_name,
+    ArgsForm, EnvValue, Nested, args_from_canonical, args_to_canonical, canonical_key, event_name,
     native_key,
 };
 use crate::diag::{Diagnostic, Severity};
@@ -62,7 +62,7 @@ pub fn decode_event_as(
             format!("the {host} event payload is not JSON: {message}"),
         )
     })?;
-    let Value::Object(obj) = value else {
+    let Value::Object(mut obj) = value else {
         return Err(invalid(
             0,
             0,
@@ -75,6 +75,7 @@ pub fn decode_event_as(
     let flavor = detect_flavor(&obj, host, event);
     let t = flavor.tables();
     let p = &t.protocol;
+    let mcp_name = unnest(&mut obj, p.tool_args);
 
     let named = match obj.get(p.event_key) {
         Some(Value::String(name)) => Some(name.as_str()),
@@ -122,7 +123,7 @@ pub fn decode_event_as(
     let mut fields = Map::new();
     let mut top_level_args = Map::new();
     for (key, value) in obj {
-        if let ArgsForm::TopLevel(arg_keys) = p.tool_args
+        if let Some(arg_keys) = p.tool_args.loose_args()
             && arg_keys.contains(&key.as_str())
         {
             top_level_args.insert(key, value);
@@ -151,13 +152,16 @@ pub fn decode_event_as(
         }
     }
     // A tool-category event names no tool: its scope does, and its arguments sit at the top.
-    if let (ArgsForm::TopLevel(_), ToolScope::Only([id, ..]), true) =
-        (p.tool_args, t.tool_scope, kind.is_tool_event())
+    if let (Some(_), ToolScope::Only([id, ..]), true) =
+        (p.tool_args.loose_args(), t.tool_scope, kind.is_tool_event())
     {
         tool_name = Some(Value::String(t.tool_name(id).unwrap_or(id).to_string()));
         tool_input = Some(Value::Object(top_level_args));
     } else {
         fields.extend(top_level_args);
+    }
+    if tool_name.is_none() {
+        tool_name = mcp_name.map(Value::String);
     }
     let tool = match tool_name {
         Some(Value::String(name)) if t.tool_codecs.iter().any(|c| c.name == name) => {
@@ -201,6 +205,25 @@ pub fn decode_event_as(
         },
         flavor,
     ))
+}
+
+/// Lifts the fields of a payload's nested object ([`ArgsForm::Nested`]) to the top, where the
+/// other payloads have theirs; the canonical name of an MCP tool its parts name, if they do.
+fn unnest(obj: &mut Map<String, Value>, form: ArgsForm) -> Option<String> {
+    let ArgsForm::Nested(nested) = form else {
+        return None;
+    };
+    if let Some(Value::Object(inner)) = obj.remove(nested.key) {
+        for (key, value) in inner {
+            obj.entry(key).or_insert(value);
+        }
+    }
+    let (server_key, tool_key) = nested.mcp_parts?;
+    let part = |key: &str| obj.get(key).and_then(Value::as_str).map(str::to_string);
+    let (server, tool) = (part(server_key)?, part(tool_key)?);
+    obj.remove(server_key);
+    obj.remove(tool_key);
+    Some(MCP_CANONICAL.join(&server, &tool))
 }
 
 /// Guesses which agent sent a payload, from the dialects' tables, strongest evidence first:
@@ -410,6 +433,13 @@ pub fn encode_event(event: &Event, flavor: Flavor) -> Value {
     if !tool_done {
         encode_tool(event, flavor, &mut out);
     }
+    if let ArgsForm::Nested(nested) = p.tool_args {
+        let (top, inner): (Map<String, Value>, Map<String, Value>) = out
+            .into_iter()
+            .partition(|(key, _)| nested.top.contains(&key.as_str()));
+        out = top;
+        out.insert(nested.key.to_string(), Value::Object(inner));
+    }
     Value::Object(out)
 }
 
@@ -562,12 +592,36 @@ fn encode_tool(event: &Event, flavor: Flavor, out: &mut Map<String, Value>) {
         .filter(|c| c.ids.contains(&tool.name.as_str()))
         .find_map(|c| Some((c.name, (c.encode)(&tool.name, &tool.input)?)));
     if let Some((name, input)) = coded {
-        out.insert(native_key(t, TOOL_NAME), Value::String(name.to_string()));
-        out.insert(native_key(t, TOOL_INPUT), input);
+        match (t.protocol.tool_args.loose_args(), input) {
+            // The event is the tool: its arguments sit among the payload's keys.
+            (Some(_), Value::Object(map)) => {
+                for (key, value) in map {
+                    out.entry(key).or_insert(value);
+                }
+            }
+            (_, input) => {
+                out.insert(native_key(t, TOOL_NAME), Value::String(name.to_string()));
+                out.insert(native_key(t, TOOL_INPUT), input);
+            }
+        }
         return;
     }
     let args = args_from_canonical(flavor, Some(&tool.name), &tool.input);
-    if let ArgsForm::TopLevel(_) = t.protocol.tool_args {
+    if let ArgsForm::Nested(Nested {
+        mcp_parts: Some((server_key, tool_key)),
+        ..
+    }) = t.protocol.tool_args
+        && let Some((server, name)) = MCP_CANONICAL.split(&tool.name)
+    {
+        // The name is its two parts.
+        out.insert(server_key.to_string(), server.into());
+        out.insert(tool_key.to_string(), name.into());
+        if !tool.input.is_null() {
+            out.insert(native_key(t, TOOL_INPUT), args);
+        }
+        return;
+    }
+    if t.protocol.tool_args.loose_args().is_some() {
         // The event is the tool: its arguments sit at the top level, no name is sent.
         if let Value::Object(map) = args {
             for (key, value) in map {
