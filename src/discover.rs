@@ -365,6 +365,10 @@ pub struct Source {
     /// by the trusted ones; one that is off is no hook source ([`Runner::Off`]). The run path
     /// finds the plugins the trusted settings load, and no others.
     pub plugin: Option<crate::plugins::Standings>,
+    /// For a policy file its agent skips because someone other than root could have written
+    /// it ([`crate::dialect::ManagedSpec::root_owned_only`]): why. hookx does not read it
+    /// either (`document` says so), so none of its hooks runs anywhere.
+    pub refused_policy: Option<Unsafe>,
     /// The parsed file, or why it could not be read or parsed.
     pub document: Result<Document, Error>,
     /// Warnings and errors noticed inside a file that did parse.
@@ -853,9 +857,30 @@ fn load(
         file_id: run.and_then(|_| FileId::of(&found.meta)),
         withheld: None,
         plugin: None,
+        refused_policy: None,
         document: Err(Error::Usage(String::new())),
         diagnostics: Vec::new(),
     };
+    // A policy file its agent would skip is no policy: not read at all.
+    if location.scope == Scope::Managed
+        && location
+            .dialect
+            .def()
+            .managed
+            .as_ref()
+            .is_some_and(|m| m.root_owned_only)
+        && let Some(why) = Unsafe::find(&source.path)
+    {
+        source.document = Err(Error::Io {
+            path: source.display.clone(),
+            message: format!(
+                "not read: {} skips it, as {why}",
+                location.dialect.def().display
+            ),
+        });
+        source.refused_policy = Some(why);
+        return Some(source);
+    }
     // Trust first: on the run path, a file hookx would run itself is parsed only with the
     // content trusted for it as found.
     let gated = run.is_some_and(|(host, _, _)| location_runner(host, location) == Runner::Hookx)
@@ -936,6 +961,95 @@ fn load(
         Err(e) => source.document = Err(e),
     }
     Some(source)
+}
+
+/// Why a policy file may have been written by someone other than root: the file, a folder
+/// above it, or a symlink on its way, as given or as resolved, that is not root's or that
+/// group or others may write (the checks of Gemini CLI 0.61.0 `isFileAndDirectorySecureSync`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Unsafe {
+    /// The file, folder or symlink at fault.
+    pub path: PathBuf,
+    /// Its owner, when root is not.
+    pub owner: Option<u32>,
+    /// Its permission bits, when group or others may write it.
+    pub mode: Option<u32>,
+}
+
+impl Unsafe {
+    /// The first fault on the way to `file`, if any: each folder from `/` down, then the file,
+    /// then the same along its real path when symlinks lead elsewhere.
+    #[cfg(unix)]
+    pub fn find(file: &Path) -> Option<Unsafe> {
+        let real = std::fs::canonicalize(file).ok();
+        let paths = |p: &Path| -> Vec<PathBuf> {
+            let mut all: Vec<PathBuf> = p.ancestors().map(Path::to_path_buf).collect();
+            all.reverse();
+            all
+        };
+        let mut order = paths(file);
+        if let Some(real) = real.filter(|r| r != file) {
+            order.extend(paths(&real));
+        }
+        order.iter().find_map(|p| Unsafe::of(p))
+    }
+
+    #[cfg(not(unix))]
+    pub fn find(_file: &Path) -> Option<Unsafe> {
+        None
+    }
+
+    /// One path's fault: a symlink not root's, or what it names (or it) not root's or
+    /// writable by group or others. A path that cannot be read is no fault here: reading the
+    /// file fails on its own.
+    #[cfg(unix)]
+    fn of(path: &Path) -> Option<Unsafe> {
+        use std::os::unix::fs::MetadataExt;
+        let fault = |meta: &std::fs::Metadata| {
+            let owner = (meta.uid() != 0).then_some(meta.uid());
+            let mode = (meta.mode() & 0o022 != 0).then_some(meta.mode() & 0o7777);
+            (owner.is_some() || mode.is_some()).then(|| Unsafe {
+                path: path.to_path_buf(),
+                owner,
+                mode,
+            })
+        };
+        let link = std::fs::symlink_metadata(path).ok()?;
+        if link.file_type().is_symlink() && link.uid() != 0 {
+            return Some(Unsafe {
+                path: path.to_path_buf(),
+                owner: Some(link.uid()),
+                mode: None,
+            });
+        }
+        fault(&std::fs::metadata(path).ok()?)
+    }
+
+    /// The commands that remove the fault.
+    pub fn fix(&self) -> String {
+        let path = self.path.display();
+        let mut steps = Vec::new();
+        if self.owner.is_some() {
+            steps.push(format!("sudo chown -h root:root '{path}'"));
+        }
+        if self.mode.is_some() {
+            steps.push(format!("sudo chmod g-w,o-w '{path}'"));
+        }
+        steps.join(" && ")
+    }
+}
+
+impl std::fmt::Display for Unsafe {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut faults = Vec::new();
+        if let Some(uid) = self.owner {
+            faults.push(format!("owned by uid {uid}, not root"));
+        }
+        if let Some(mode) = self.mode {
+            faults.push(format!("writable by group or others (mode {mode:o})"));
+        }
+        write!(f, "{} is {}", self.path.display(), faults.join(" and "))
+    }
 }
 
 /// A source left unparsed because it is not trusted as found.

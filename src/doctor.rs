@@ -233,11 +233,14 @@ impl Doctor<'_> {
             .iter()
             .filter(|s| s.scope == Scope::Managed && s.dialect == host)
         {
-            policy.push(Finding::new(
-                Level::Note,
-                format!("policy file {}", source.display),
-                None,
-            ));
+            policy.push(match &source.refused_policy {
+                Some(why) => Finding::new(
+                    Level::Warning,
+                    format!("policy file {} is skipped: {why}", source.display),
+                    Some(why.fix()),
+                ),
+                None => Finding::new(Level::Note, format!("policy file {}", source.display), None),
+            });
         }
         if let Some(policy_file) = discover::managed_only(self.sources, host)
             && let Some(key) = host.def().managed.as_ref().and_then(|m| m.only_managed_key)
@@ -323,6 +326,17 @@ impl Doctor<'_> {
             status,
             findings,
         };
+        if let Some(why) = &source.refused_policy {
+            findings.push(Finding::new(
+                Level::Error,
+                format!(
+                    "{} skips this policy file, as {why} (someone other than root could have written it): hookx does not read it either, and none of its hooks runs",
+                    source.dialect.def().display
+                ),
+                Some(why.fix()),
+            ));
+            return loading(Status::Never, findings);
+        }
         if let Some(error) = source.error_line()
             && source.withheld.is_none()
         {

@@ -10,7 +10,9 @@ use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-/// A home, a git project and an empty stand-in for `/` (so the machine's `/etc` never counts).
+/// A home, a git project and an empty stand-in for `/` (so the machine's `/etc` never counts),
+/// in the build's own temporary folder: Gemini's policy files count only on a path that others
+/// than root cannot write, which `/tmp` is not.
 struct World {
     _dir: tempfile::TempDir,
     root: PathBuf,
@@ -18,7 +20,7 @@ struct World {
 
 impl World {
     fn new() -> World {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
         let root = dir.path().canonicalize().unwrap();
         for d in ["home", "project/.git", "managed"] {
             std::fs::create_dir_all(root.join(d)).unwrap();
@@ -618,6 +620,10 @@ fn managed_only_policy_leaves_only_policy_hooks() {
 #[test]
 fn gemini_system_settings_are_managed_and_obey_the_merged_hooks_switch() {
     let w = World::new();
+    if !root_owned_path(&w.root) {
+        eprintln!("skip: Gemini CLI reads system settings only on a path that only root can write");
+        return;
+    }
     let system = "$HOOKX_MANAGED_ROOT/etc/gemini-cli/settings.json";
     let defaults = "$HOOKX_MANAGED_ROOT/etc/gemini-cli/system-defaults.json";
     let audit = |cmd: &str| json!({"hooks": {"SessionStart": [{"hooks": [command(cmd)]}]}});
@@ -655,6 +661,84 @@ fn gemini_system_settings_are_managed_and_obey_the_merged_hooks_switch() {
     for managed in [system, defaults] {
         let v = verdict(&report, managed, "SessionStart", "gemini");
         assert_eq!(v["status"], "fires", "{managed}: {v:#}");
+    }
+}
+
+/// Whether `dir` and every folder above it are root's and not writable by group or others.
+fn root_owned_path(dir: &std::path::Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    dir.ancestors()
+        .all(|d| std::fs::metadata(d).is_ok_and(|m| m.uid() == 0 && m.mode() & 0o022 == 0))
+}
+
+/// Gemini CLI 0.61.0 skips a system settings file that someone other than root could have
+/// written ("Security Warning: Skipping system settings file", `live_gemini::
+/// system_settings_others_could_write_are_skipped`): hookx does not take it as policy either,
+/// runs none of its hooks under any host, and doctor says why with the command that fixes it.
+#[test]
+fn gemini_system_settings_others_could_write_are_no_policy() {
+    let w = World::new();
+    let system = "$HOOKX_MANAGED_ROOT/etc/gemini-cli/settings.json";
+    let path = w.write_json(
+        "managed/etc/gemini-cli/settings.json",
+        json!({"hooks": {"SessionStart": [{"hooks": [command("/opt/audit.sh")]}]}}),
+    );
+    // Not root's: another user's file (when the test runs as root), or the test user's own.
+    if rustix::process::geteuid().is_root() {
+        std::os::unix::fs::chown(&path, Some(1000), Some(1000)).unwrap();
+    }
+    let (code, report) = w.doctor(Some("gemini"));
+    assert_eq!(code, 5, "a policy file nobody reads never fires");
+    let l = loading(&report, system, "gemini");
+    assert_eq!(l["status"], "never", "{l:#}");
+    let fix = format!("sudo chown -h root:root '{}'", path.display());
+    assert!(
+        has(
+            l,
+            &format!(
+                "Gemini skips this policy file, as {} is owned by uid",
+                path.display()
+            ),
+            Some(&fix)
+        ),
+        "{:?}",
+        findings(l)
+    );
+    let policy = json!({"findings": report["hosts"][0]["policy"]});
+    assert!(has(&policy, "is skipped", Some(&fix)), "{policy:#}");
+    // Through hookx under another host, nothing of it runs either.
+    let out = w.hookx(&["list", "--format", "json"]);
+    assert!(out.status.success(), "{out:?}");
+    let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        !rows.iter().any(|r| r["file"] == system),
+        "hookx list shows a rule of the skipped file: {rows:#?}"
+    );
+    // A folder above it that group members may write is the same fault.
+    if rustix::process::geteuid().is_root() {
+        std::os::unix::fs::chown(&path, Some(0), Some(0)).unwrap();
+        if root_owned_path(&w.root) {
+            let (_, report) = w.doctor(Some("gemini"));
+            assert_eq!(loading(&report, system, "gemini")["status"], "fires");
+            let folder = path.parent().unwrap();
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o775)).unwrap();
+            let (_, report) = w.doctor(Some("gemini"));
+            let l = loading(&report, system, "gemini");
+            assert_eq!(l["status"], "never", "{l:#}");
+            assert!(
+                has(
+                    l,
+                    &format!(
+                        "{} is writable by group or others (mode 775)",
+                        folder.display()
+                    ),
+                    Some(&format!("sudo chmod g-w,o-w '{}'", folder.display()))
+                ),
+                "{:?}",
+                findings(l)
+            );
+        }
     }
 }
 

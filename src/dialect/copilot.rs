@@ -608,6 +608,7 @@ pub static DEF: DialectDef = DialectDef {
         only_managed_key: None,
         kill_switch_reaches_policy: false,
         any_kill_switch_reaches_policy: false,
+        root_owned_only: false,
         source: "docs: docs.github.com/en/copilot/reference/hooks-reference (policy hooks load \
                  first, ignore folder trust and disableAllHooks); run 1.0.102 debug log and \
                  binary (/etc/github-copilot/policy.d)",

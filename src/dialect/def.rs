@@ -244,6 +244,11 @@ pub struct ManagedSpec {
     /// Gemini CLI merges one `hooksConfig.enabled` over all its files (system settings last),
     /// so a user's `false` stops system hooks unless the system settings say `true`.
     pub any_kill_switch_reaches_policy: bool,
+    /// Whether the agent skips a policy file that root does not own, or that group or others
+    /// may write, or below a folder (or through a symlink) that is so: another user could have
+    /// written it (Gemini CLI 0.61.0 `isFileAndDirectorySecureSync`). hookx then does not read
+    /// it as policy either ([`crate::discover::Source::refused_policy`]).
+    pub root_owned_only: bool,
     /// Where these facts come from ("docs: …", "run …", "binary …").
     pub source: &'static str,
 }

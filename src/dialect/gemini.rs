@@ -355,7 +355,11 @@ pub static DEF: DialectDef = DialectDef {
         only_managed_key: None,
         kill_switch_reaches_policy: true,
         any_kill_switch_reaches_policy: true,
-        source: "source 0.61.0 (getSystemSettingsPath, getSystemDefaultsPath, mergeSettings); \
+        // Source 0.61.0: "Security Warning: Skipping system settings file" unless it, its
+        // folders and what it links to are root's and not group/other-writable.
+        root_owned_only: true,
+        source: "source 0.61.0 (getSystemSettingsPath, getSystemDefaultsPath, mergeSettings, \
+                 isFileAndDirectorySecureSync); \
                  run 0.61.0 (tests/live_gemini.rs system_settings_hooks_run)",
     }),
     // Run: an unknown event is skipped and the rest loads; a definition without `hooks` is
