@@ -664,6 +664,59 @@ fn gemini_system_settings_are_managed_and_obey_the_merged_hooks_switch() {
     }
 }
 
+/// Cursor's enterprise `hooks.json` (Linux `/etc/cursor`, docs: cursor.com/docs/agent/hooks,
+/// conformance/cursor-facts.md) is its policy: above project and user hooks, run by Cursor
+/// itself, and by `hookx run` under other hosts with no `hookx trust` (only root writes it).
+#[test]
+fn cursor_enterprise_hooks_are_policy() {
+    let w = World::new();
+    let enterprise = "$HOOKX_MANAGED_ROOT/etc/cursor/hooks.json";
+    w.write_json(
+        "managed/etc/cursor/hooks.json",
+        json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": "/opt/audit.sh"}]}}),
+    );
+    w.write_json(
+        "project/.cursor/hooks.json",
+        json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": "./check.sh"}]}}),
+    );
+    let (_, report) = w.doctor(None);
+    let f = file(&report, enterprise);
+    assert_eq!(f["scope"], "managed", "{f:#}");
+    assert_eq!(f["dialect"], "cursor", "{f:#}");
+    let cursor = verdict(&report, enterprise, "beforeShellExecution", "cursor");
+    assert_eq!(cursor["status"], "fires", "{cursor:#}");
+    assert_eq!(loading(&report, enterprise, "cursor")["runner"], "native");
+    // Under Claude hookx runs it, trusted as policy; the project's file waits for `hookx trust`.
+    let claude = loading(&report, enterprise, "claude");
+    assert_eq!(claude["runner"], "hookx");
+    assert!(
+        !has(claude, "runs it only once trusted", None),
+        "{claude:#}"
+    );
+    assert!(has(
+        loading(&report, ".cursor/hooks.json", "claude"),
+        "runs it only once trusted",
+        Some("hookx trust .cursor/hooks.json")
+    ));
+    let (_, report) = w.doctor(Some("cursor"));
+    let policy = json!({"findings": report["hosts"][0]["policy"]});
+    assert!(
+        has(&policy, &format!("policy file {enterprise}"), None),
+        "{policy:#}"
+    );
+    let out = w.hookx(&["list", "--host", "cursor", "--format", "json"]);
+    assert!(out.status.success(), "{out:?}");
+    let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let row = rows
+        .iter()
+        .find(|r| r["file"] == enterprise)
+        .unwrap_or_else(|| panic!("hookx list shows no enterprise rule: {rows:#?}"));
+    assert_eq!(
+        (&row["scope"], &row["run"]),
+        (&json!("managed"), &json!("native"))
+    );
+}
+
 /// Whether `dir` and every folder above it are root's and not writable by group or others.
 fn root_owned_path(dir: &std::path::Path) -> bool {
     use std::os::unix::fs::MetadataExt;
