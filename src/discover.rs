@@ -1195,19 +1195,19 @@ fn kill_switch_source<'a>(
 
 /// The policy file that leaves only policy hooks running in `host`'s sessions (Claude's
 /// `"allowManagedHooksOnly": true`), if any: the agent then runs no hook of another scope, and
-/// neither does `hookx run --host HOST`. Any policy file setting it is enough (the agents
-/// treat it as sticky).
+/// neither does `hookx run --host HOST`. The policy files merge in discovery order
+/// (`managed-settings.json`, then the `managed-settings.d` drop-ins by name): the last that sets
+/// the key decides, a drop-in's `false` undoing an earlier `true` (run 2.1.332,
+/// `tests/live_claude_managed.rs`). No other scope can set it.
 pub fn managed_only(sources: &[Source], host: Dialect) -> Option<&Source> {
     let key = host.def().managed.as_ref()?.only_managed_key?;
     sources
         .iter()
         .filter(|s| s.scope == Scope::Managed && s.dialect == host)
-        .find(|s| {
-            s.document()
-                .and_then(|d| d.extra.get(key))
-                .and_then(serde_json::Value::as_bool)
-                == Some(true)
-        })
+        .filter_map(|s| Some((s, s.document()?.extra.get(key)?.as_bool()?)))
+        .last()
+        .filter(|(_, only)| *only)
+        .map(|(s, _)| s)
 }
 
 /// Whether a kill switch set in `switch` turns `source`'s hooks off: a policy file's reaches

@@ -614,6 +614,41 @@ fn managed_only_policy_leaves_only_policy_hooks() {
     ));
 }
 
+/// A `managed-settings.d` drop-in's `"allowManagedHooksOnly": false` undoes the `true` of
+/// `managed-settings.json`: the last policy document that sets it decides (run 2.1.332,
+/// `live_claude_managed::managed_drop_ins_merge_with_managed_settings`).
+#[test]
+fn a_later_drop_in_undoes_managed_only() {
+    let w = World::new();
+    w.write_json(
+        "managed/etc/claude-code/managed-settings.json",
+        json!({"allowManagedHooksOnly": true}),
+    );
+    w.write_json(
+        "project/.claude/settings.json",
+        claude_hooks(&[("SessionStart", None, command("./hello.sh"))]),
+    );
+    let status = |w: &World| {
+        let (_, report) = w.doctor(Some("claude"));
+        verdict(&report, ".claude/settings.json", "SessionStart", "claude")["status"].clone()
+    };
+    assert_eq!(status(&w), "blocked");
+    let drop_in = "managed/etc/claude-code/managed-settings.d/20-undo.json";
+    w.write_json(drop_in, json!({"allowManagedHooksOnly": false}));
+    assert_eq!(status(&w), "fires");
+    // An earlier drop-in's `false` does not: `managed-settings.json` comes first, then by name.
+    std::fs::remove_file(w.root.join(drop_in)).unwrap();
+    w.write_json(
+        "managed/etc/claude-code/managed-settings.d/10-undo.json",
+        json!({"allowManagedHooksOnly": false}),
+    );
+    w.write_json(
+        "managed/etc/claude-code/managed-settings.d/20-only.json",
+        json!({"allowManagedHooksOnly": true}),
+    );
+    assert_eq!(status(&w), "blocked");
+}
+
 /// Gemini CLI's system settings and system defaults are its managed files, and its one merged
 /// `hooksConfig.enabled` reaches their hooks from the user's file too, unless the system
 /// settings turn hooks back on (run 0.61.0: `live_gemini::system_settings_hooks_run`).

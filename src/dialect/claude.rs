@@ -363,7 +363,8 @@ pub static DEF: DialectDef = DialectDef {
     },
     locations: &[
         // The managed policy: `managed-settings.json`, then the `managed-settings.d/*.json`
-        // drop-ins in name order (binary 2.1.332), above every other scope.
+        // drop-ins in name order, dot-files left out, above every other scope; hooks add up and
+        // the last document that sets a flag decides it (binary and run 2.1.332).
         Location {
             id: "claude-managed",
             dialect: Dialect(&DEF),
@@ -489,7 +490,8 @@ pub static DEF: DialectDef = DialectDef {
         root_owned_only: false,
         source: "docs: code.claude.com/docs/en/settings (managed-settings.json paths, \
                  allowManagedHooksOnly, disableAllHooks); binary 2.1.332 (/etc/claude-code, \
-                 managed-settings.d); run 2.1.332 (tests/live_claude_managed.rs)",
+                 managed-settings.d); run 2.1.332 (tests/live_claude_managed.rs, drop-ins \
+                 included)",
     }),
     // run 2.1.332: `-p` runs project hooks with no trust step.
     folder_trust: None,
