@@ -1205,7 +1205,7 @@ pub fn managed_only(sources: &[Source], host: Dialect) -> Option<&Source> {
         .iter()
         .filter(|s| s.scope == Scope::Managed && s.dialect == host)
         .filter_map(|s| Some((s, s.document()?.extra.get(key)?.as_bool()?)))
-        .last()
+        .next_back()
         .filter(|(_, only)| *only)
         .map(|(s, _)| s)
 }
