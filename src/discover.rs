@@ -1265,10 +1265,26 @@ pub fn host_rules<'a>(
     )
 }
 
-/// Whether `host`'s policy lets a source's hooks run in its sessions ([`managed_only`]).
+/// The policy file that turns every hook off in `host`'s sessions (VS Code's `"ChatHooks":
+/// false`), if any ([`crate::dialect::ManagedSpec::hooks_off`]): the last of the host's policy
+/// files that sets the key decides.
+pub fn hooks_off_by_policy(sources: &[Source], host: Dialect) -> Option<&Source> {
+    let (key, off) = host.def().managed.as_ref()?.hooks_off?;
+    sources
+        .iter()
+        .filter(|s| s.scope == Scope::Managed && s.dialect == host)
+        .filter_map(|s| Some((s, s.document()?.extra.get(key)?.as_bool()?)))
+        .next_back()
+        .filter(|(_, value)| *value == off)
+        .map(|(s, _)| s)
+}
+
+/// Whether `host`'s policy lets a source's hooks run in its sessions ([`managed_only`],
+/// [`hooks_off_by_policy`]).
 fn allowed_under(sources: &[Source], host: Dialect) -> impl Fn(&Source) -> bool {
     let only_managed = managed_only(sources, host).is_some();
-    move |s: &Source| !only_managed || s.scope == Scope::Managed
+    let all_off = hooks_off_by_policy(sources, host).is_some();
+    move |s: &Source| !all_off && (!only_managed || s.scope == Scope::Managed)
 }
 
 /// What `hookx run --host HOST` runs itself: the effective rules of sources that the host does

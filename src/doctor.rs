@@ -255,6 +255,19 @@ impl Doctor<'_> {
                 None,
             ));
         }
+        if let Some(policy_file) = discover::hooks_off_by_policy(self.sources, host)
+            && let Some((key, off)) = host.def().managed.as_ref().and_then(|m| m.hooks_off)
+        {
+            policy.push(Finding::new(
+                Level::Warning,
+                format!(
+                    "\"{key}\": {off} in {}: {} runs no hook, and neither does `hookx run --host {host}`",
+                    policy_file.display,
+                    host.def().display
+                ),
+                None,
+            ));
+        }
         HostReport {
             host,
             verified_with: host.default_flavor().tables().verified_with,
@@ -433,6 +446,19 @@ impl Doctor<'_> {
                 Level::Warning,
                 format!(
                     "dropped under {display}: \"{key}\": true in {} leaves only policy hooks",
+                    policy.display
+                ),
+                None,
+            ));
+            status = Status::Blocked;
+        }
+        if let Some(policy) = discover::hooks_off_by_policy(self.sources, host)
+            && let Some((key, off)) = host.def().managed.as_ref().and_then(|m| m.hooks_off)
+        {
+            findings.push(Finding::new(
+                Level::Warning,
+                format!(
+                    "off under {display}: \"{key}\": {off} in {} turns every hook off",
                     policy.display
                 ),
                 None,

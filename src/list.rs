@@ -217,6 +217,14 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
             Some((*d, key, discover::managed_only(sources, *d)?))
         })
         .collect();
+    // Each host whose policy turns every hook off, the key and value and the file saying so.
+    let all_off: Vec<(Dialect, (&str, bool), &Source)> = Dialect::all()
+        .iter()
+        .filter_map(|d| {
+            let switch = d.def().managed.as_ref()?.hooks_off?;
+            Some((*d, switch, discover::hooks_off_by_policy(sources, *d)?))
+        })
+        .collect();
     let mut table = Vec::new();
     for source in sources {
         let status = match source.error_line() {
@@ -257,11 +265,20 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
                 {
                     parts.push(format!("off ({})", switch_key(source.dialect)));
                 }
-                if source.scope != discover::Scope::Managed && !managed_only.is_empty() {
-                    let hosts: Vec<String> = managed_only
-                        .iter()
-                        .map(|(h, key, _)| format!("{} ({key})", h.def().display))
-                        .collect();
+                // A policy file without hooks (VS Code's) is not "not run".
+                let mut hosts: Vec<String> = all_off
+                    .iter()
+                    .filter(|_| handlers > 0)
+                    .map(|(h, (key, _), _)| format!("{} ({key})", h.def().display))
+                    .collect();
+                if source.scope != discover::Scope::Managed {
+                    hosts.extend(
+                        managed_only
+                            .iter()
+                            .map(|(h, key, _)| format!("{} ({key})", h.def().display)),
+                    );
+                }
+                if !hosts.is_empty() {
                     parts.push(format!("not run under {}", hosts.join(", ")));
                 }
                 parts.join(", ")
@@ -290,6 +307,13 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
             switch(dialect).map_or(String::new(), |k| k.json()),
             s.display,
             dialect.def().display
+        ));
+    }
+    for (host, (key, off), policy) in &all_off {
+        out.push_str(&format!(
+            "\n\"{key}\": {off} in {}: {} runs no hook, and neither does `hookx run --host {host}`\n",
+            policy.display,
+            host.def().display
         ));
     }
     for (host, key, policy) in &managed_only {

@@ -483,6 +483,7 @@ pub static DEF: DialectDef = DialectDef {
             ("macos", "/Library/Application Support/ClaudeCode"),
         ],
         only_managed_key: Some("allowManagedHooksOnly"),
+        hooks_off: None,
         // docs: `disableAllHooks` in managed settings turns managed hooks off too; in user,
         // project or local settings it cannot.
         kill_switch_reaches_policy: true,

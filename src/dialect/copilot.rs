@@ -606,6 +606,7 @@ pub static DEF: DialectDef = DialectDef {
     managed: Some(ManagedSpec {
         dirs: &[("linux", "/etc/github-copilot")],
         only_managed_key: None,
+        hooks_off: None,
         kill_switch_reaches_policy: false,
         any_kill_switch_reaches_policy: false,
         root_owned_only: false,

@@ -284,6 +284,7 @@ pub static DEF: DialectDef = DialectDef {
             ("macos", "/Library/Application Support/Cursor"),
         ],
         only_managed_key: None,
+        hooks_off: None,
         kill_switch_reaches_policy: false,
         any_kill_switch_reaches_policy: false,
         // Not documented: read wherever it lies, whoever owns it.

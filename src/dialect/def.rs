@@ -237,6 +237,11 @@ pub struct ManagedSpec {
     /// sessions (Claude's `allowManagedHooksOnly`): `hookx run` under this host then runs
     /// nothing from any other scope.
     pub only_managed_key: Option<&'static str>,
+    /// A key of the agent's policy file and the value of it that turns every hook off in the
+    /// agent's sessions, whichever agent's files they come from (VS Code's `"ChatHooks": false`,
+    /// which controls `chat.useHooks`): `hookx run` under this host then runs nothing either.
+    /// The last policy file that sets it decides.
+    pub hooks_off: Option<(&'static str, bool)>,
     /// Whether a `true` kill switch ([`KillSwitch`]) in a policy file turns the policy hooks
     /// off too; set in any other file it leaves them on.
     pub kill_switch_reaches_policy: bool,

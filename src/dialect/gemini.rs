@@ -353,6 +353,7 @@ pub static DEF: DialectDef = DialectDef {
             ("macos", "/Library/Application Support/GeminiCli"),
         ],
         only_managed_key: None,
+        hooks_off: None,
         kill_switch_reaches_policy: true,
         any_kill_switch_reaches_policy: true,
         // Source 0.61.0: "Security Warning: Skipping system settings file" unless it, its

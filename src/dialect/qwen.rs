@@ -382,6 +382,7 @@ pub static DEF: DialectDef = DialectDef {
             ("macos", "/Library/Application Support/QwenCode"),
         ],
         only_managed_key: None,
+        hooks_off: None,
         kill_switch_reaches_policy: true,
         any_kill_switch_reaches_policy: true,
         // Source 0.24.4: read wherever it lies, whoever owns it.
