@@ -1265,25 +1265,56 @@ pub fn host_rules<'a>(
     )
 }
 
-/// The policy file that turns every hook off in `host`'s sessions (VS Code's `"ChatHooks":
-/// false`), if any ([`crate::dialect::ManagedSpec::hooks_off`]): the last of the host's policy
-/// files that sets the key decides.
-pub fn hooks_off_by_policy(sources: &[Source], host: Dialect) -> Option<&Source> {
-    let (key, off) = host.def().managed.as_ref()?.hooks_off?;
-    sources
+/// Why no hook at all runs in `host`'s sessions by its policy, if so: a policy file that does
+/// not parse where that stops the agent ([`crate::dialect::ManagedSpec::broken_policy_stops_agent`]),
+/// or a policy key that turns every hook off ([`crate::dialect::ManagedSpec::hooks_off`], the
+/// last policy file setting it deciding). `hookx run --host HOST` then runs nothing either.
+pub fn stopped_by_policy(sources: &[Source], host: Dialect) -> Option<PolicyStop<'_>> {
+    let managed = host.def().managed.as_ref()?;
+    let policy = sources
         .iter()
-        .filter(|s| s.scope == Scope::Managed && s.dialect == host)
+        .filter(|s| s.scope == Scope::Managed && s.dialect == host);
+    if managed.broken_policy_stops_agent
+        && let Some(broken) = policy
+            .clone()
+            .find(|s| matches!(s.document, Err(Error::Invalid(_))))
+    {
+        return Some(PolicyStop {
+            file: broken,
+            why: format!(
+                "{} does not parse, and {} does not start with a policy file it cannot parse",
+                broken.display,
+                host.def().display
+            ),
+            fix: Some(format!("hookx validate '{}'", broken.path.display())),
+        });
+    }
+    let (key, off) = managed.hooks_off?;
+    let (file, _) = policy
         .filter_map(|s| Some((s, s.document()?.extra.get(key)?.as_bool()?)))
         .next_back()
-        .filter(|(_, value)| *value == off)
-        .map(|(s, _)| s)
+        .filter(|(_, value)| *value == off)?;
+    Some(PolicyStop {
+        file,
+        why: format!("\"{key}\": {off} in {} turns every hook off", file.display),
+        fix: None,
+    })
+}
+
+/// See [`stopped_by_policy`].
+pub struct PolicyStop<'a> {
+    /// The policy file.
+    pub file: &'a Source,
+    /// What it does, in a sentence part: `"ChatHooks": false in … turns every hook off`.
+    pub why: String,
+    pub fix: Option<String>,
 }
 
 /// Whether `host`'s policy lets a source's hooks run in its sessions ([`managed_only`],
-/// [`hooks_off_by_policy`]).
+/// [`stopped_by_policy`]).
 fn allowed_under(sources: &[Source], host: Dialect) -> impl Fn(&Source) -> bool {
     let only_managed = managed_only(sources, host).is_some();
-    let all_off = hooks_off_by_policy(sources, host).is_some();
+    let all_off = stopped_by_policy(sources, host).is_some();
     move |s: &Source| !all_off && (!only_managed || s.scope == Scope::Managed)
 }
 

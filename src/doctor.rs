@@ -255,17 +255,15 @@ impl Doctor<'_> {
                 None,
             ));
         }
-        if let Some(policy_file) = discover::hooks_off_by_policy(self.sources, host)
-            && let Some((key, off)) = host.def().managed.as_ref().and_then(|m| m.hooks_off)
-        {
+        if let Some(stop) = discover::stopped_by_policy(self.sources, host) {
             policy.push(Finding::new(
                 Level::Warning,
                 format!(
-                    "\"{key}\": {off} in {}: {} runs no hook, and neither does `hookx run --host {host}`",
-                    policy_file.display,
+                    "{}: {} runs no hook, and neither does `hookx run --host {host}`",
+                    stop.why,
                     host.def().display
                 ),
-                None,
+                stop.fix,
             ));
         }
         HostReport {
@@ -452,16 +450,11 @@ impl Doctor<'_> {
             ));
             status = Status::Blocked;
         }
-        if let Some(policy) = discover::hooks_off_by_policy(self.sources, host)
-            && let Some((key, off)) = host.def().managed.as_ref().and_then(|m| m.hooks_off)
-        {
+        if let Some(stop) = discover::stopped_by_policy(self.sources, host) {
             findings.push(Finding::new(
                 Level::Warning,
-                format!(
-                    "off under {display}: \"{key}\": {off} in {} turns every hook off",
-                    policy.display
-                ),
-                None,
+                format!("off under {display}: {}", stop.why),
+                stop.fix,
             ));
             status = Status::Blocked;
         }

@@ -217,13 +217,10 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
             Some((*d, key, discover::managed_only(sources, *d)?))
         })
         .collect();
-    // Each host whose policy turns every hook off, the key and value and the file saying so.
-    let all_off: Vec<(Dialect, (&str, bool), &Source)> = Dialect::all()
+    // Each host whose policy stops every hook, and why.
+    let all_off: Vec<(Dialect, discover::PolicyStop)> = Dialect::all()
         .iter()
-        .filter_map(|d| {
-            let switch = d.def().managed.as_ref()?.hooks_off?;
-            Some((*d, switch, discover::hooks_off_by_policy(sources, *d)?))
-        })
+        .filter_map(|d| Some((*d, discover::stopped_by_policy(sources, *d)?)))
         .collect();
     let mut table = Vec::new();
     for source in sources {
@@ -269,7 +266,7 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
                 let mut hosts: Vec<String> = all_off
                     .iter()
                     .filter(|_| handlers > 0)
-                    .map(|(h, (key, _), _)| format!("{} ({key})", h.def().display))
+                    .map(|(h, stop)| format!("{} ({})", h.def().display, stop.file.display))
                     .collect();
                 if source.scope != discover::Scope::Managed {
                     hosts.extend(
@@ -309,10 +306,10 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
             dialect.def().display
         ));
     }
-    for (host, (key, off), policy) in &all_off {
+    for (host, stop) in &all_off {
         out.push_str(&format!(
-            "\n\"{key}\": {off} in {}: {} runs no hook, and neither does `hookx run --host {host}`\n",
-            policy.display,
+            "\n{}: {} runs no hook, and neither does `hookx run --host {host}`\n",
+            stop.why,
             host.def().display
         ));
     }

@@ -662,7 +662,7 @@ fn vscode_device_policies_turn_hooks_off_or_leave_only_policy_hooks() {
     .unwrap();
     let said = doctor.to_string();
     assert!(
-        said.contains(r#"\"ChatHooks\": false in $HOOKX_MANAGED_ROOT/etc/vscode/policy.json: VS Code runs no hook"#)
+        said.contains(r#"\"ChatHooks\": false in $HOOKX_MANAGED_ROOT/etc/vscode/policy.json turns every hook off: VS Code runs no hook"#)
             && said.contains(r#"off under VS Code: \"ChatHooks\": false in $HOOKX_MANAGED_ROOT/etc/vscode/policy.json turns every hook off"#),
         "{doctor:#}"
     );

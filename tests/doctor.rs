@@ -649,6 +649,44 @@ fn a_later_drop_in_undoes_managed_only() {
     assert_eq!(status(&w), "blocked");
 }
 
+/// A Claude policy document that does not parse stops Claude from starting (run 2.1.332,
+/// `live_claude_managed::managed_drop_ins_merge_with_managed_settings`): no hook of any file
+/// runs under Claude, and doctor says so on each, with the check that finds the fault.
+#[test]
+fn a_broken_claude_policy_file_stops_every_hook() {
+    let w = World::new();
+    w.write_json(
+        "project/.claude/settings.json",
+        claude_hooks(&[("SessionStart", None, command("./hello.sh"))]),
+    );
+    let broken = w.write(
+        "managed/etc/claude-code/managed-settings.d/10-broken.json",
+        "{\"disableAllHooks\": tru",
+    );
+    let (_, report) = w.doctor(Some("claude"));
+    let l = loading(&report, ".claude/settings.json", "claude");
+    assert_eq!(l["status"], "blocked", "{l:#}");
+    assert!(
+        has(
+            l,
+            "off under Claude: $HOOKX_MANAGED_ROOT/etc/claude-code/managed-settings.d/10-broken.json does not parse, and Claude does not start",
+            Some(&format!("hookx validate '{}'", broken.display()))
+        ),
+        "{:?}",
+        findings(l)
+    );
+    // Fixed, the project's hook fires again.
+    w.write_json(
+        "managed/etc/claude-code/managed-settings.d/10-broken.json",
+        json!({}),
+    );
+    let (_, report) = w.doctor(Some("claude"));
+    assert_eq!(
+        verdict(&report, ".claude/settings.json", "SessionStart", "claude")["status"],
+        "fires"
+    );
+}
+
 /// Gemini CLI's system settings and system defaults are its managed files, and its one merged
 /// `hooksConfig.enabled` reaches their hooks from the user's file too, unless the system
 /// settings turn hooks back on (run 0.61.0: `live_gemini::system_settings_hooks_run`).

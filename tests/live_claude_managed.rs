@@ -377,5 +377,40 @@ fn managed_drop_ins_merge_with_managed_settings() {
             ));
         }
     }
+    // A policy document that does not parse, `managed-settings.json` or a drop-in before one
+    // that adds a hook: Claude refuses to start ("Managed settings document could not be parsed
+    // as a JSON object; none of its settings are in effect. Fix or remove it.", exit 1).
+    for broken in ["managed-settings.json", "managed-settings.d/10-broken.json"] {
+        let world = World::new();
+        let root = build_with_drop_ins(
+            &world,
+            none.clone(),
+            &[("20-audit.json", none.clone(), true)],
+        );
+        std::fs::write(
+            root.join("etc/claude-code").join(broken),
+            "{\"disableAllHooks\": tru",
+        )
+        .unwrap();
+        let wrapper = namespaced_client(&world, &bin, &root);
+        let hookx_says = listed(&world, &root);
+        let run = client::run(&wrapper, &world, model.port, "SCRIPT:managed hello", &[]);
+        let claude_ran = fired_of(&world, &["20-audit"]);
+        if !claude_ran.is_empty()
+            || run.status != Some(1)
+            || !run.stderr.contains("could not be parsed")
+        {
+            failures.push(format!(
+                "broken {broken}: Claude {} ran {claude_ran:?}, recorded a refusal to start\n{}",
+                client::VERSION,
+                run.describe()
+            ));
+        }
+        if hookx_says != claude_ran {
+            failures.push(format!(
+                "broken {broken}: hookx list --host claude says {hookx_says:?}, Claude ran {claude_ran:?}"
+            ));
+        }
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

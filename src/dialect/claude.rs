@@ -484,6 +484,9 @@ pub static DEF: DialectDef = DialectDef {
         ],
         only_managed_key: Some("allowManagedHooksOnly"),
         hooks_off: None,
+        // Run 2.1.332 (tests/live_claude_managed.rs): it exits 1, `managed-settings.json` or
+        // a drop-in alike.
+        broken_policy_stops_agent: true,
         // docs: `disableAllHooks` in managed settings turns managed hooks off too; in user,
         // project or local settings it cannot.
         kill_switch_reaches_policy: true,

@@ -285,6 +285,7 @@ pub static DEF: DialectDef = DialectDef {
         ],
         only_managed_key: None,
         hooks_off: None,
+        broken_policy_stops_agent: false,
         kill_switch_reaches_policy: false,
         any_kill_switch_reaches_policy: false,
         // Not documented: read wherever it lies, whoever owns it.

@@ -383,6 +383,7 @@ pub static DEF: DialectDef = DialectDef {
         ],
         only_managed_key: None,
         hooks_off: None,
+        broken_policy_stops_agent: false,
         kill_switch_reaches_policy: true,
         any_kill_switch_reaches_policy: true,
         // Source 0.24.4: read wherever it lies, whoever owns it.

@@ -141,6 +141,7 @@ pub static DEF: DialectDef = DialectDef {
         dirs: &[("linux", "/etc/vscode")],
         only_managed_key: Some("ChatAllowManagedHooksOnly"),
         hooks_off: Some(("ChatHooks", false)),
+        broken_policy_stops_agent: false,
         kill_switch_reaches_policy: false,
         any_kill_switch_reaches_policy: false,
         root_owned_only: false,
