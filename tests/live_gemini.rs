@@ -1269,13 +1269,15 @@ fn system_settings_others_could_write_are_skipped() {
     use std::os::unix::fs::PermissionsExt;
     let none = json!({});
     // (the fault, what Gemini CLI 0.61.0 ran)
-    let cases: [(&str, &[&str]); 3] = [
+    let cases: [(&str, &[&str]); 4] = [
         ("none", &["project", "system", "system-defaults", "user"]),
         (
             "settings file not root's",
             &["project", "system-defaults", "user"],
         ),
         ("folder group-writable", &["project", "user"]),
+        // Gemini does not start: "Error in …: … Please fix the configuration file(s)".
+        ("settings file does not parse", &[]),
     ];
     for (fault, want) in cases {
         let base = [env!("CARGO_TARGET_TMPDIR"), "/run"]
@@ -1316,12 +1318,24 @@ fn system_settings_others_could_write_are_skipped() {
                 "folder group-writable" => {
                     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o775)).unwrap()
                 }
+                "settings file does not parse" => {
+                    std::fs::write(&settings, "{\"hooks\": tru").unwrap()
+                }
                 _ => {}
             }
         }) else {
             return;
         };
-        assert_eq!(l.out.status, Some(0), "{fault}: {}", l.out.stderr);
+        if want.is_empty() {
+            assert!(
+                l.out.status != Some(0) && l.out.stderr.contains("Please fix the configuration"),
+                "{fault}: Gemini started: {:?} {}",
+                l.out.status,
+                l.out.stderr
+            );
+        } else {
+            assert_eq!(l.out.status, Some(0), "{fault}: {}", l.out.stderr);
+        }
         let mut ran: Vec<String> = l.labels().iter().map(|s| s.to_string()).collect();
         ran.sort();
         assert_eq!(ran, want, "{fault}: Gemini ran other hooks than recorded");
