@@ -1310,6 +1310,17 @@ pub struct PolicyStop<'a> {
     pub fix: Option<String>,
 }
 
+impl PolicyStop<'_> {
+    /// The whole of it under `host`, for `list` and `doctor`.
+    pub fn sentence(&self, host: Dialect) -> String {
+        format!(
+            "{}: {} runs no hook, and neither does `hookx run --host {host}`",
+            self.why,
+            host.def().display
+        )
+    }
+}
+
 /// Whether `host`'s policy lets a source's hooks run in its sessions ([`managed_only`],
 /// [`stopped_by_policy`]).
 fn allowed_under(sources: &[Source], host: Dialect) -> impl Fn(&Source) -> bool {

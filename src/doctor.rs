@@ -258,11 +258,7 @@ impl Doctor<'_> {
         if let Some(stop) = discover::stopped_by_policy(self.sources, host) {
             policy.push(Finding::new(
                 Level::Warning,
-                format!(
-                    "{}: {} runs no hook, and neither does `hookx run --host {host}`",
-                    stop.why,
-                    host.def().display
-                ),
+                stop.sentence(host),
                 stop.fix,
             ));
         }

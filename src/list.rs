@@ -307,11 +307,7 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
         ));
     }
     for (host, stop) in &all_off {
-        out.push_str(&format!(
-            "\n{}: {} runs no hook, and neither does `hookx run --host {host}`\n",
-            stop.why,
-            host.def().display
-        ));
+        out.push_str(&format!("\n{}\n", stop.sentence(*host)));
     }
     for (host, key, policy) in &managed_only {
         out.push_str(&format!(
