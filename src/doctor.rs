@@ -256,11 +256,7 @@ impl Doctor<'_> {
             ));
         }
         if let Some(stop) = discover::stopped_by_policy(self.sources, host) {
-            policy.push(Finding::new(
-                Level::Warning,
-                stop.sentence(host),
-                stop.fix,
-            ));
+            policy.push(Finding::new(Level::Warning, stop.sentence(host), stop.fix));
         }
         HostReport {
             host,
