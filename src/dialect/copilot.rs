@@ -607,6 +607,7 @@ pub static DEF: DialectDef = DialectDef {
         dirs: &[("linux", "/etc/github-copilot")],
         only_managed_key: None,
         hooks_off: None,
+        // Run 1.0.102 (tests/live_copilot_policy.rs): the broken file is skipped, the rest runs.
         broken_policy_stops_agent: false,
         kill_switch_reaches_policy: false,
         any_kill_switch_reaches_policy: false,
