@@ -421,6 +421,17 @@ impl Source {
         }
     }
 
+    /// Whether the file is no JSON object at all: it does not parse, or its top is something
+    /// else. Claude Code 2.1.332 does not start with such a policy file, while one whose entries
+    /// are wrong (`"hooks": "x"`) only loses them (run, `tests/live_claude_managed.rs`).
+    pub fn is_not_an_object(&self) -> bool {
+        matches!(self.document, Err(Error::Invalid(_)))
+            || self
+                .diagnostics
+                .iter()
+                .any(|d| d.severity == Severity::Error && d.pointer.as_deref() == Some(""))
+    }
+
     /// For a plugin, the directory `CLAUDE_PLUGIN_ROOT` names (the parent of `hooks/`).
     pub fn plugin_root(&self) -> Option<&Path> {
         if self.scope != Scope::Plugin {
@@ -1265,8 +1276,8 @@ pub fn host_rules<'a>(
     )
 }
 
-/// Why no hook at all runs in `host`'s sessions by its policy, if so: a policy file that does
-/// not parse where that stops the agent ([`crate::dialect::ManagedSpec::broken_policy_stops_agent`]),
+/// Why no hook at all runs in `host`'s sessions by its policy, if so: a policy file that is no
+/// JSON object where that stops the agent ([`crate::dialect::ManagedSpec::broken_policy_stops_agent`]),
 /// or a policy key that turns every hook off ([`crate::dialect::ManagedSpec::hooks_off`], the
 /// last policy file setting it deciding). `hookx run --host HOST` then runs nothing either.
 pub fn stopped_by_policy(sources: &[Source], host: Dialect) -> Option<PolicyStop<'_>> {
@@ -1275,14 +1286,12 @@ pub fn stopped_by_policy(sources: &[Source], host: Dialect) -> Option<PolicyStop
         .iter()
         .filter(|s| s.scope == Scope::Managed && s.dialect == host);
     if managed.broken_policy_stops_agent
-        && let Some(broken) = policy
-            .clone()
-            .find(|s| matches!(s.document, Err(Error::Invalid(_))))
+        && let Some(broken) = policy.clone().find(|s| s.is_not_an_object())
     {
         return Some(PolicyStop {
             file: broken,
             why: format!(
-                "{} does not parse, and {} does not start with a policy file it cannot parse",
+                "{} is no JSON object, and {} does not start with such a policy file",
                 broken.display,
                 host.def().display
             ),

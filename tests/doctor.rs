@@ -659,32 +659,31 @@ fn a_broken_claude_policy_file_stops_every_hook() {
         "project/.claude/settings.json",
         claude_hooks(&[("SessionStart", None, command("./hello.sh"))]),
     );
-    let broken = w.write(
-        "managed/etc/claude-code/managed-settings.d/10-broken.json",
-        "{\"disableAllHooks\": tru",
-    );
-    let (_, report) = w.doctor(Some("claude"));
-    let l = loading(&report, ".claude/settings.json", "claude");
-    assert_eq!(l["status"], "blocked", "{l:#}");
-    assert!(
-        has(
-            l,
-            "off under Claude: $HOOKX_MANAGED_ROOT/etc/claude-code/managed-settings.d/10-broken.json does not parse, and Claude does not start",
-            Some(&format!("hookx validate '{}'", broken.display()))
-        ),
-        "{:?}",
-        findings(l)
-    );
-    // Fixed, the project's hook fires again.
-    w.write_json(
-        "managed/etc/claude-code/managed-settings.d/10-broken.json",
-        json!({}),
-    );
-    let (_, report) = w.doctor(Some("claude"));
-    assert_eq!(
-        verdict(&report, ".claude/settings.json", "SessionStart", "claude")["status"],
-        "fires"
-    );
+    let status = |w: &World| {
+        let (_, report) = w.doctor(Some("claude"));
+        let l = loading(&report, ".claude/settings.json", "claude").clone();
+        (l["status"].as_str().unwrap().to_string(), l)
+    };
+    let rel = "managed/etc/claude-code/managed-settings.d/10-broken.json";
+    for text in ["{\"disableAllHooks\": tru", "[1]"] {
+        let broken = w.write(rel, text);
+        let (status, l) = status(&w);
+        assert_eq!(status, "blocked", "{text}: {l:#}");
+        assert!(
+            has(
+                &l,
+                "off under Claude: $HOOKX_MANAGED_ROOT/etc/claude-code/managed-settings.d/10-broken.json is no JSON object, and Claude does not start",
+                Some(&format!("hookx validate '{}'", broken.display()))
+            ),
+            "{text}: {:?}",
+            findings(&l)
+        );
+    }
+    // Wrong entries only lose them; fixed, the project's hook fires again.
+    for text in ["{\"hooks\": \"x\"}", "{}"] {
+        w.write(rel, text);
+        assert_eq!(status(&w).0, "fires", "{text}");
+    }
 }
 
 /// Gemini CLI's system settings and system defaults are its managed files, and its one merged

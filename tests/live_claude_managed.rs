@@ -377,38 +377,57 @@ fn managed_drop_ins_merge_with_managed_settings() {
             ));
         }
     }
-    // A policy document that does not parse, `managed-settings.json` or a drop-in before one
-    // that adds a hook: Claude refuses to start ("Managed settings document could not be parsed
-    // as a JSON object; none of its settings are in effect. Fix or remove it.", exit 1).
-    for broken in ["managed-settings.json", "managed-settings.d/10-broken.json"] {
+    // A policy document that is no JSON object (it does not parse, or its top is an array),
+    // `managed-settings.json` or a drop-in before one that adds a hook: Claude refuses to start
+    // ("Managed settings document could not be parsed as a JSON object; none of its settings are
+    // in effect. Fix or remove it.", exit 1). One whose `hooks` is wrong only loses them ("Managed
+    // settings contain invalid entries (remaining valid policies are still enforced)").
+    let bad_json = "{\"disableAllHooks\": tru";
+    let started: &[&str] = &["20-audit", "project", "user"];
+    let cases: [(&str, &str, &[&str], &str); 4] = [
+        (
+            "managed-settings.json",
+            bad_json,
+            &[],
+            "could not be parsed",
+        ),
+        (
+            "managed-settings.d/10-broken.json",
+            bad_json,
+            &[],
+            "could not be parsed",
+        ),
+        ("managed-settings.json", "[1]", &[], "could not be parsed"),
+        (
+            "managed-settings.json",
+            "{\"hooks\": \"x\"}",
+            started,
+            "invalid entries",
+        ),
+    ];
+    for (broken, text, want, said) in cases {
         let world = World::new();
         let root = build_with_drop_ins(
             &world,
             none.clone(),
             &[("20-audit.json", none.clone(), true)],
         );
-        std::fs::write(
-            root.join("etc/claude-code").join(broken),
-            "{\"disableAllHooks\": tru",
-        )
-        .unwrap();
+        std::fs::write(root.join("etc/claude-code").join(broken), text).unwrap();
         let wrapper = namespaced_client(&world, &bin, &root);
         let hookx_says = listed(&world, &root);
         let run = client::run(&wrapper, &world, model.port, "SCRIPT:managed hello", &[]);
         let claude_ran = fired_of(&world, &["20-audit"]);
-        if !claude_ran.is_empty()
-            || run.status != Some(1)
-            || !run.stderr.contains("could not be parsed")
-        {
+        let status = if want.is_empty() { Some(1) } else { Some(0) };
+        if claude_ran != names(want) || run.status != status || !run.stderr.contains(said) {
             failures.push(format!(
-                "broken {broken}: Claude {} ran {claude_ran:?}, recorded a refusal to start\n{}",
+                "{broken} {text}: Claude {} ran {claude_ran:?}, recorded {want:?} and {said:?}\n{}",
                 client::VERSION,
                 run.describe()
             ));
         }
         if hookx_says != claude_ran {
             failures.push(format!(
-                "broken {broken}: hookx list --host claude says {hookx_says:?}, Claude ran {claude_ran:?}"
+                "{broken} {text}: hookx list --host claude says {hookx_says:?}, Claude ran {claude_ran:?}"
             ));
         }
     }

@@ -242,9 +242,10 @@ pub struct ManagedSpec {
     /// which controls `chat.useHooks`): `hookx run` under this host then runs nothing either.
     /// The last policy file that sets it decides.
     pub hooks_off: Option<(&'static str, bool)>,
-    /// Whether a policy file that does not parse stops the agent from starting, so that no
-    /// hook runs in its sessions (Claude Code 2.1.332 exits 1: "Managed settings document could
-    /// not be parsed as a JSON object; none of its settings are in effect. Fix or remove it.").
+    /// Whether a policy file that is no JSON object (it does not parse, or its top is not an
+    /// object) stops the agent from starting, so that no hook runs in its sessions (Claude Code
+    /// 2.1.332 exits 1: "Managed settings document could not be parsed as a JSON object; none of
+    /// its settings are in effect. Fix or remove it.").
     pub broken_policy_stops_agent: bool,
     /// Whether a `true` kill switch ([`KillSwitch`]) in a policy file turns the policy hooks
     /// off too; set in any other file it leaves them on.
