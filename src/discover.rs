@@ -1277,7 +1277,7 @@ pub fn host_rules<'a>(
 }
 
 /// Why no hook at all runs in `host`'s sessions by its policy, if so: a policy file that is no
-/// JSON object where that stops the agent ([`crate::dialect::ManagedSpec::broken_policy_stops_agent`]),
+/// JSON object where that stops the agent ([`crate::dialect::BrokenPolicy::StopsAgent`]),
 /// or a policy key that turns every hook off ([`crate::dialect::ManagedSpec::hooks_off`], the
 /// last policy file setting it deciding). `hookx run --host HOST` then runs nothing either.
 pub fn stopped_by_policy(sources: &[Source], host: Dialect) -> Option<PolicyStop<'_>> {
@@ -1285,8 +1285,13 @@ pub fn stopped_by_policy(sources: &[Source], host: Dialect) -> Option<PolicyStop
     let policy = sources
         .iter()
         .filter(|s| s.scope == Scope::Managed && s.dialect == host);
-    if managed.broken_policy_stops_agent
-        && let Some(broken) = policy.clone().find(|s| s.is_not_an_object())
+    if let crate::dialect::BrokenPolicy::StopsAgent { comments } = managed.broken_policy
+        && let Some(broken) = policy.clone().find(|s| {
+            s.is_not_an_object()
+                && !(comments
+                    && std::fs::read_to_string(&s.path)
+                        .is_ok_and(|text| syntax::is_object_with_comments(&text)))
+        })
     {
         return Some(PolicyStop {
             file: broken,

@@ -789,6 +789,36 @@ fn cursor_enterprise_hooks_are_policy() {
     );
 }
 
+/// A Gemini system settings file that is no JSON object stops Gemini CLI (run 0.61.0,
+/// `live_gemini::system_settings_others_could_write_are_skipped`), but one with comments does
+/// not: Gemini strips them first (source 0.61.0, `strip-json-comments`).
+#[test]
+fn gemini_system_settings_with_comments_do_not_stop_gemini() {
+    let w = World::new();
+    if !root_owned_path(&w.root) {
+        eprintln!("skip: Gemini CLI reads system settings only on a path that only root can write");
+        return;
+    }
+    w.write_json(
+        "home/.gemini/settings.json",
+        json!({"hooks": {"SessionStart": [{"hooks": [command("./hello.sh")]}]}}),
+    );
+    let system = "managed/etc/gemini-cli/settings.json";
+    let status = |w: &World| {
+        let (_, report) = w.doctor(Some("gemini"));
+        loading(&report, "~/.gemini/settings.json", "gemini").clone()
+    };
+    w.write(system, "// set by IT\n{\"general\": {} /* none */}");
+    assert_eq!(status(&w)["status"], "fires");
+    w.write(system, "{\"general\": {},}");
+    let l = status(&w);
+    assert_eq!(l["status"], "blocked", "{l:#}");
+    assert!(
+        has(&l, "is no JSON object, and Gemini does not start", None),
+        "{l:#}"
+    );
+}
+
 /// Whether `dir` and every folder above it are root's and not writable by group or others.
 fn root_owned_path(dir: &std::path::Path) -> bool {
     use std::os::unix::fs::MetadataExt;

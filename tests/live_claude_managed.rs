@@ -384,7 +384,13 @@ fn managed_drop_ins_merge_with_managed_settings() {
     // settings contain invalid entries (remaining valid policies are still enforced)").
     let bad_json = "{\"disableAllHooks\": tru";
     let started: &[&str] = &["20-audit", "project", "user"];
-    let cases: [(&str, &str, &[&str], &str); 4] = [
+    let cases: [(&str, &str, &[&str], &str); 5] = [
+        (
+            "managed-settings.json",
+            "// a comment\n{}",
+            &[],
+            "could not be parsed",
+        ),
         (
             "managed-settings.json",
             bad_json,

@@ -2,8 +2,9 @@
 //! frontmatter.
 
 use super::{
-    CLAUDE_MATCHER_STYLE, CLAUDE_MATCHER_TARGETS, CLAUDE_TOOLS, DetectSpec, Dialect, DialectDef,
-    Flavor, HostSpec, KeyCase, KillSwitch, ManagedSpec, RouteSpec, Schema, Tables, TimestampForm,
+    BrokenPolicy, CLAUDE_MATCHER_STYLE, CLAUDE_MATCHER_TARGETS, CLAUDE_TOOLS, DetectSpec, Dialect,
+    DialectDef, Flavor, HostSpec, KeyCase, KillSwitch, ManagedSpec, RouteSpec, Schema, Tables,
+    TimestampForm,
 };
 use crate::config::spec::{
     ConfigSpec, DocumentKind, Documents, HandlerField, OnFailure, PluginForm, PluginSpec, RunKeys,
@@ -486,7 +487,7 @@ pub static DEF: DialectDef = DialectDef {
         hooks_off: None,
         // Run 2.1.332 (tests/live_claude_managed.rs): it exits 1, `managed-settings.json` or
         // a drop-in alike.
-        broken_policy_stops_agent: true,
+        broken_policy: BrokenPolicy::StopsAgent { comments: false },
         // docs: `disableAllHooks` in managed settings turns managed hooks off too; in user,
         // project or local settings it cannot.
         kill_switch_reaches_policy: true,

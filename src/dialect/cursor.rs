@@ -12,8 +12,9 @@
 //! that its rules fire under other hosts only for those tools, and convert to a matcher.
 
 use super::{
-    CLAUDE_MATCHER_STYLE, CLAUDE_MATCHER_TARGETS, DetectSpec, Dialect, DialectDef, Flavor,
-    HostSpec, KeyCase, ManagedSpec, MatchOn, RouteSpec, Schema, Tables, TimestampForm, ToolScope,
+    BrokenPolicy, CLAUDE_MATCHER_STYLE, CLAUDE_MATCHER_TARGETS, DetectSpec, Dialect, DialectDef,
+    Flavor, HostSpec, KeyCase, ManagedSpec, MatchOn, RouteSpec, Schema, Tables, TimestampForm,
+    ToolScope,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
 use crate::discover::{Location, Pattern, Root, Scope};
@@ -285,7 +286,7 @@ pub static DEF: DialectDef = DialectDef {
         ],
         only_managed_key: None,
         hooks_off: None,
-        broken_policy_stops_agent: false,
+        broken_policy: BrokenPolicy::Skipped,
         kill_switch_reaches_policy: false,
         any_kill_switch_reaches_policy: false,
         // Not documented: read wherever it lies, whoever owns it.

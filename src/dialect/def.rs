@@ -242,11 +242,8 @@ pub struct ManagedSpec {
     /// which controls `chat.useHooks`): `hookx run` under this host then runs nothing either.
     /// The last policy file that sets it decides.
     pub hooks_off: Option<(&'static str, bool)>,
-    /// Whether a policy file that is no JSON object (it does not parse, or its top is not an
-    /// object) stops the agent from starting, so that no hook runs in its sessions (Claude Code
-    /// 2.1.332 exits 1: "Managed settings document could not be parsed as a JSON object; none of
-    /// its settings are in effect. Fix or remove it.").
-    pub broken_policy_stops_agent: bool,
+    /// What the agent does with a policy file that is no JSON object.
+    pub broken_policy: BrokenPolicy,
     /// Whether a `true` kill switch ([`KillSwitch`]) in a policy file turns the policy hooks
     /// off too; set in any other file it leaves them on.
     pub kill_switch_reaches_policy: bool,
@@ -261,6 +258,19 @@ pub struct ManagedSpec {
     pub root_owned_only: bool,
     /// Where these facts come from ("docs: …", "run …", "binary …").
     pub source: &'static str,
+}
+
+/// What an agent does with a policy file that is no JSON object (it does not parse, or its top
+/// is something else).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BrokenPolicy {
+    /// It skips that file and reads the others (Copilot CLI 1.0.102).
+    Skipped,
+    /// It does not start, so no hook runs in its sessions (Claude Code 2.1.332 exits 1:
+    /// "Managed settings document could not be parsed as a JSON object; none of its settings
+    /// are in effect. Fix or remove it."). `comments`: whether it strips `//` and `/* */`
+    /// comments first (Gemini CLI, Qwen Code), so that a file with comments is no fault to it.
+    StopsAgent { comments: bool },
 }
 
 /// Hook locations an agent reads only once the user has trusted the project folder (Copilot

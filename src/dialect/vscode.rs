@@ -9,8 +9,8 @@
 //! says so.
 
 use super::{
-    CLAUDE_MATCHER_STYLE, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, ManagedSpec,
-    RouteSpec, Schema, Tables, TimestampForm, ToolScope,
+    BrokenPolicy, CLAUDE_MATCHER_STYLE, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase,
+    ManagedSpec, RouteSpec, Schema, Tables, TimestampForm, ToolScope,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
 use crate::discover::{Location, Pattern, Root, Scope};
@@ -141,7 +141,7 @@ pub static DEF: DialectDef = DialectDef {
         dirs: &[("linux", "/etc/vscode")],
         only_managed_key: Some("ChatAllowManagedHooksOnly"),
         hooks_off: Some(("ChatHooks", false)),
-        broken_policy_stops_agent: false,
+        broken_policy: BrokenPolicy::Skipped,
         kill_switch_reaches_policy: false,
         any_kill_switch_reaches_policy: false,
         root_owned_only: false,
