@@ -286,6 +286,7 @@ pub static DEF: DialectDef = DialectDef {
         ],
         only_managed_key: None,
         hooks_off: None,
+        // Not documented: taken as skipped, the rest read.
         broken_policy: BrokenPolicy::Skipped,
         kill_switch_reaches_policy: false,
         any_kill_switch_reaches_policy: false,

@@ -141,6 +141,7 @@ pub static DEF: DialectDef = DialectDef {
         dirs: &[("linux", "/etc/vscode")],
         only_managed_key: Some("ChatAllowManagedHooksOnly"),
         hooks_off: Some(("ChatHooks", false)),
+        // Not documented: taken as skipped (it holds no hooks anyway).
         broken_policy: BrokenPolicy::Skipped,
         kill_switch_reaches_policy: false,
         any_kill_switch_reaches_policy: false,
