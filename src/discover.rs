@@ -368,7 +368,7 @@ pub struct Source {
     /// For a policy file its agent skips because someone other than root could have written
     /// it ([`crate::dialect::ManagedSpec::root_owned_only`]): why. hookx does not read it
     /// either (`document` says so), so none of its hooks runs anywhere.
-    pub refused_policy: Option<Unsafe>,
+    pub refused_policy: Option<OthersCouldWrite>,
     /// The parsed file, or why it could not be read or parsed.
     pub document: Result<Document, Error>,
     /// Warnings and errors noticed inside a file that did parse.
@@ -880,7 +880,7 @@ fn load(
             .managed
             .as_ref()
             .is_some_and(|m| m.root_owned_only)
-        && let Some(why) = Unsafe::find(&source.path)
+        && let Some(why) = OthersCouldWrite::find(&source.path)
     {
         source.document = Err(Error::Io {
             path: source.display.clone(),
@@ -977,8 +977,8 @@ fn load(
 /// Why a policy file may have been written by someone other than root: the file, a folder
 /// above it, or a symlink on its way, as given or as resolved, that is not root's or that
 /// group or others may write (the checks of Gemini CLI 0.61.0 `isFileAndDirectorySecureSync`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Unsafe {
+#[derive(Debug)]
+pub struct OthersCouldWrite {
     /// The file, folder or symlink at fault.
     pub path: PathBuf,
     /// Its owner, when root is not.
@@ -987,11 +987,11 @@ pub struct Unsafe {
     pub mode: Option<u32>,
 }
 
-impl Unsafe {
+impl OthersCouldWrite {
     /// The first fault on the way to `file`, if any: each folder from `/` down, then the file,
     /// then the same along its real path when symlinks lead elsewhere.
     #[cfg(unix)]
-    pub fn find(file: &Path) -> Option<Unsafe> {
+    pub fn find(file: &Path) -> Option<OthersCouldWrite> {
         let real = std::fs::canonicalize(file).ok();
         let paths = |p: &Path| -> Vec<PathBuf> {
             let mut all: Vec<PathBuf> = p.ancestors().map(Path::to_path_buf).collect();
@@ -1002,11 +1002,11 @@ impl Unsafe {
         if let Some(real) = real.filter(|r| r != file) {
             order.extend(paths(&real));
         }
-        order.iter().find_map(|p| Unsafe::of(p))
+        order.iter().find_map(|p| OthersCouldWrite::of(p))
     }
 
     #[cfg(not(unix))]
-    pub fn find(_file: &Path) -> Option<Unsafe> {
+    pub fn find(_file: &Path) -> Option<OthersCouldWrite> {
         None
     }
 
@@ -1014,12 +1014,12 @@ impl Unsafe {
     /// writable by group or others. A path that cannot be read is no fault here: reading the
     /// file fails on its own.
     #[cfg(unix)]
-    fn of(path: &Path) -> Option<Unsafe> {
+    fn of(path: &Path) -> Option<OthersCouldWrite> {
         use std::os::unix::fs::MetadataExt;
         let fault = |meta: &std::fs::Metadata| {
             let owner = (meta.uid() != 0).then_some(meta.uid());
             let mode = (meta.mode() & 0o022 != 0).then_some(meta.mode() & 0o7777);
-            (owner.is_some() || mode.is_some()).then(|| Unsafe {
+            (owner.is_some() || mode.is_some()).then(|| OthersCouldWrite {
                 path: path.to_path_buf(),
                 owner,
                 mode,
@@ -1027,7 +1027,7 @@ impl Unsafe {
         };
         let link = std::fs::symlink_metadata(path).ok()?;
         if link.file_type().is_symlink() && link.uid() != 0 {
-            return Some(Unsafe {
+            return Some(OthersCouldWrite {
                 path: path.to_path_buf(),
                 owner: Some(link.uid()),
                 mode: None,
@@ -1050,7 +1050,7 @@ impl Unsafe {
     }
 }
 
-impl std::fmt::Display for Unsafe {
+impl std::fmt::Display for OthersCouldWrite {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mut faults = Vec::new();
         if let Some(uid) = self.owner {
