@@ -365,6 +365,10 @@ pub struct Source {
     /// by the trusted ones; one that is off is no hook source ([`Runner::Off`]). The run path
     /// finds the plugins the trusted settings load, and no others.
     pub plugin: Option<crate::plugins::Standings>,
+    /// For a policy file its agent skips because someone other than root could have written
+    /// it ([`crate::dialect::ManagedSpec::root_owned_only`]): why. hookx does not read it
+    /// either (`document` says so), so none of its hooks runs anywhere.
+    pub refused_policy: Option<OthersCouldWrite>,
     /// The parsed file, or why it could not be read or parsed.
     pub document: Result<Document, Error>,
     /// Warnings and errors noticed inside a file that did parse.
@@ -415,6 +419,17 @@ impl Source {
             Err(Error::Io { message, .. }) => Some(message.clone()),
             Err(e) => Some(e.to_string()),
         }
+    }
+
+    /// Whether the file is no JSON object at all: it does not parse, or its top is something
+    /// else. Claude Code 2.1.332 does not start with such a policy file, while one whose entries
+    /// are wrong (`"hooks": "x"`) only loses them (run, `tests/live_claude_managed.rs`).
+    pub fn is_not_an_object(&self) -> bool {
+        matches!(self.document, Err(Error::Invalid(_)))
+            || self
+                .diagnostics
+                .iter()
+                .any(|d| d.severity == Severity::Error && d.pointer.as_deref() == Some(""))
     }
 
     /// For a plugin, the directory `CLAUDE_PLUGIN_ROOT` names (the parent of `hooks/`).
@@ -853,9 +868,30 @@ fn load(
         file_id: run.and_then(|_| FileId::of(&found.meta)),
         withheld: None,
         plugin: None,
+        refused_policy: None,
         document: Err(Error::Usage(String::new())),
         diagnostics: Vec::new(),
     };
+    // A policy file its agent would skip is no policy: not read at all.
+    if location.scope == Scope::Managed
+        && location
+            .dialect
+            .def()
+            .managed
+            .as_ref()
+            .is_some_and(|m| m.root_owned_only)
+        && let Some(why) = OthersCouldWrite::find(&source.path)
+    {
+        source.document = Err(Error::Io {
+            path: source.display.clone(),
+            message: format!(
+                "not read: {} skips it, as {why}",
+                location.dialect.def().display
+            ),
+        });
+        source.refused_policy = Some(why);
+        return Some(source);
+    }
     // Trust first: on the run path, a file hookx would run itself is parsed only with the
     // content trusted for it as found.
     let gated = run.is_some_and(|(host, _, _)| location_runner(host, location) == Runner::Hookx)
@@ -936,6 +972,95 @@ fn load(
         Err(e) => source.document = Err(e),
     }
     Some(source)
+}
+
+/// Why a policy file may have been written by someone other than root: the file, a folder
+/// above it, or a symlink on its way, as given or as resolved, that is not root's or that
+/// group or others may write (the checks of Gemini CLI 0.61.0 `isFileAndDirectorySecureSync`).
+#[derive(Debug)]
+pub struct OthersCouldWrite {
+    /// The file, folder or symlink at fault.
+    pub path: PathBuf,
+    /// Its owner, when root is not.
+    pub owner: Option<u32>,
+    /// Its permission bits, when group or others may write it.
+    pub mode: Option<u32>,
+}
+
+impl OthersCouldWrite {
+    /// The first fault on the way to `file`, if any: each folder from `/` down, then the file,
+    /// then the same along its real path when symlinks lead elsewhere.
+    #[cfg(unix)]
+    pub fn find(file: &Path) -> Option<OthersCouldWrite> {
+        let real = std::fs::canonicalize(file).ok();
+        let paths = |p: &Path| -> Vec<PathBuf> {
+            let mut all: Vec<PathBuf> = p.ancestors().map(Path::to_path_buf).collect();
+            all.reverse();
+            all
+        };
+        let mut order = paths(file);
+        if let Some(real) = real.filter(|r| r != file) {
+            order.extend(paths(&real));
+        }
+        order.iter().find_map(|p| OthersCouldWrite::of(p))
+    }
+
+    #[cfg(not(unix))]
+    pub fn find(_file: &Path) -> Option<OthersCouldWrite> {
+        None
+    }
+
+    /// One path's fault: a symlink not root's, or what it names (or it) not root's or
+    /// writable by group or others. A path that cannot be read is no fault here: reading the
+    /// file fails on its own.
+    #[cfg(unix)]
+    fn of(path: &Path) -> Option<OthersCouldWrite> {
+        use std::os::unix::fs::MetadataExt;
+        let fault = |meta: &std::fs::Metadata| {
+            let owner = (meta.uid() != 0).then_some(meta.uid());
+            let mode = (meta.mode() & 0o022 != 0).then_some(meta.mode() & 0o7777);
+            (owner.is_some() || mode.is_some()).then(|| OthersCouldWrite {
+                path: path.to_path_buf(),
+                owner,
+                mode,
+            })
+        };
+        let link = std::fs::symlink_metadata(path).ok()?;
+        if link.file_type().is_symlink() && link.uid() != 0 {
+            return Some(OthersCouldWrite {
+                path: path.to_path_buf(),
+                owner: Some(link.uid()),
+                mode: None,
+            });
+        }
+        fault(&std::fs::metadata(path).ok()?)
+    }
+
+    /// The commands that remove the fault.
+    pub fn fix(&self) -> String {
+        let path = self.path.display();
+        let mut steps = Vec::new();
+        if self.owner.is_some() {
+            steps.push(format!("sudo chown -h root:root '{path}'"));
+        }
+        if self.mode.is_some() {
+            steps.push(format!("sudo chmod g-w,o-w '{path}'"));
+        }
+        steps.join(" && ")
+    }
+}
+
+impl std::fmt::Display for OthersCouldWrite {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut faults = Vec::new();
+        if let Some(uid) = self.owner {
+            faults.push(format!("owned by uid {uid}, not root"));
+        }
+        if let Some(mode) = self.mode {
+            faults.push(format!("writable by group or others (mode {mode:o})"));
+        }
+        write!(f, "{} is {}", self.path.display(), faults.join(" and "))
+    }
 }
 
 /// A source left unparsed because it is not trusted as found.
@@ -1081,19 +1206,19 @@ fn kill_switch_source<'a>(
 
 /// The policy file that leaves only policy hooks running in `host`'s sessions (Claude's
 /// `"allowManagedHooksOnly": true`), if any: the agent then runs no hook of another scope, and
-/// neither does `hookx run --host HOST`. Any policy file setting it is enough (the agents
-/// treat it as sticky).
+/// neither does `hookx run --host HOST`. The policy files merge in discovery order
+/// (`managed-settings.json`, then the `managed-settings.d` drop-ins by name): the last that sets
+/// the key decides, a drop-in's `false` undoing an earlier `true` (run 2.1.332,
+/// `tests/live_claude_managed.rs`). No other scope can set it.
 pub fn managed_only(sources: &[Source], host: Dialect) -> Option<&Source> {
     let key = host.def().managed.as_ref()?.only_managed_key?;
     sources
         .iter()
         .filter(|s| s.scope == Scope::Managed && s.dialect == host)
-        .find(|s| {
-            s.document()
-                .and_then(|d| d.extra.get(key))
-                .and_then(serde_json::Value::as_bool)
-                == Some(true)
-        })
+        .filter_map(|s| Some((s, s.document()?.extra.get(key)?.as_bool()?)))
+        .next_back()
+        .filter(|(_, only)| *only)
+        .map(|(s, _)| s)
 }
 
 /// Whether a kill switch set in `switch` turns `source`'s hooks off: a policy file's reaches
@@ -1151,10 +1276,71 @@ pub fn host_rules<'a>(
     )
 }
 
-/// Whether `host`'s policy lets a source's hooks run in its sessions ([`managed_only`]).
+/// Why no hook at all runs in `host`'s sessions by its policy, if so: a policy file that is no
+/// JSON object where that stops the agent ([`crate::dialect::BrokenPolicy::StopsAgent`]),
+/// or a policy key that turns every hook off ([`crate::dialect::ManagedSpec::hooks_off`], the
+/// last policy file setting it deciding). `hookx run --host HOST` then runs nothing either.
+pub fn stopped_by_policy(sources: &[Source], host: Dialect) -> Option<PolicyStop<'_>> {
+    let managed = host.def().managed.as_ref()?;
+    let policy = sources
+        .iter()
+        .filter(|s| s.scope == Scope::Managed && s.dialect == host);
+    if let crate::dialect::BrokenPolicy::StopsAgent { comments } = managed.broken_policy
+        && let Some(broken) = policy.clone().find(|s| {
+            s.is_not_an_object()
+                && !(comments
+                    && std::fs::read_to_string(&s.path)
+                        .is_ok_and(|text| syntax::is_object_with_comments(&text)))
+        })
+    {
+        return Some(PolicyStop {
+            file: broken,
+            why: format!(
+                "{} is no JSON object, and {} does not start with such a policy file",
+                broken.display,
+                host.def().display
+            ),
+            fix: Some(format!("hookx validate '{}'", broken.path.display())),
+        });
+    }
+    let (key, off) = managed.hooks_off?;
+    let (file, _) = policy
+        .filter_map(|s| Some((s, s.document()?.extra.get(key)?.as_bool()?)))
+        .next_back()
+        .filter(|(_, value)| *value == off)?;
+    Some(PolicyStop {
+        file,
+        why: format!("\"{key}\": {off} in {} turns every hook off", file.display),
+        fix: None,
+    })
+}
+
+/// See [`stopped_by_policy`].
+pub struct PolicyStop<'a> {
+    /// The policy file.
+    pub file: &'a Source,
+    /// What it does, in a sentence part: `"ChatHooks": false in … turns every hook off`.
+    pub why: String,
+    pub fix: Option<String>,
+}
+
+impl PolicyStop<'_> {
+    /// The whole of it under `host`, for `list` and `doctor`.
+    pub fn sentence(&self, host: Dialect) -> String {
+        format!(
+            "{}: {} runs no hook, and neither does `hookx run --host {host}`",
+            self.why,
+            host.def().display
+        )
+    }
+}
+
+/// Whether `host`'s policy lets a source's hooks run in its sessions ([`managed_only`],
+/// [`stopped_by_policy`]).
 fn allowed_under(sources: &[Source], host: Dialect) -> impl Fn(&Source) -> bool {
     let only_managed = managed_only(sources, host).is_some();
-    move |s: &Source| !only_managed || s.scope == Scope::Managed
+    let all_off = stopped_by_policy(sources, host).is_some();
+    move |s: &Source| !all_off && (!only_managed || s.scope == Scope::Managed)
 }
 
 /// What `hookx run --host HOST` runs itself: the effective rules of sources that the host does

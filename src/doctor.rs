@@ -233,11 +233,14 @@ impl Doctor<'_> {
             .iter()
             .filter(|s| s.scope == Scope::Managed && s.dialect == host)
         {
-            policy.push(Finding::new(
-                Level::Note,
-                format!("policy file {}", source.display),
-                None,
-            ));
+            policy.push(match &source.refused_policy {
+                Some(why) => Finding::new(
+                    Level::Warning,
+                    format!("policy file {} is skipped: {why}", source.display),
+                    Some(why.fix()),
+                ),
+                None => Finding::new(Level::Note, format!("policy file {}", source.display), None),
+            });
         }
         if let Some(policy_file) = discover::managed_only(self.sources, host)
             && let Some(key) = host.def().managed.as_ref().and_then(|m| m.only_managed_key)
@@ -252,6 +255,9 @@ impl Doctor<'_> {
                 ),
                 None,
             ));
+        }
+        if let Some(stop) = discover::stopped_by_policy(self.sources, host) {
+            policy.push(Finding::new(Level::Warning, stop.sentence(host), stop.fix));
         }
         HostReport {
             host,
@@ -324,6 +330,17 @@ impl Doctor<'_> {
             status,
             findings,
         };
+        if let Some(why) = &source.refused_policy {
+            findings.push(Finding::new(
+                Level::Error,
+                format!(
+                    "{} skips this policy file, as {why} (someone other than root could have written it): hookx does not read it either, and none of its hooks runs",
+                    source.dialect.def().display
+                ),
+                Some(why.fix()),
+            ));
+            return loading(Status::Never, findings);
+        }
         if let Some(error) = source.error_line()
             && source.withheld.is_none()
         {
@@ -424,6 +441,14 @@ impl Doctor<'_> {
                     policy.display
                 ),
                 None,
+            ));
+            status = Status::Blocked;
+        }
+        if let Some(stop) = discover::stopped_by_policy(self.sources, host) {
+            findings.push(Finding::new(
+                Level::Warning,
+                format!("off under {display}: {}", stop.why),
+                stop.fix,
             ));
             status = Status::Blocked;
         }

@@ -217,6 +217,11 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
             Some((*d, key, discover::managed_only(sources, *d)?))
         })
         .collect();
+    // Each host whose policy stops every hook, and why.
+    let all_off: Vec<(Dialect, discover::PolicyStop)> = Dialect::all()
+        .iter()
+        .filter_map(|d| Some((*d, discover::stopped_by_policy(sources, *d)?)))
+        .collect();
     let mut table = Vec::new();
     for source in sources {
         let status = match source.error_line() {
@@ -257,11 +262,20 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
                 {
                     parts.push(format!("off ({})", switch_key(source.dialect)));
                 }
-                if source.scope != discover::Scope::Managed && !managed_only.is_empty() {
-                    let hosts: Vec<String> = managed_only
-                        .iter()
-                        .map(|(h, key, _)| format!("{} ({key})", h.def().display))
-                        .collect();
+                // A policy file without hooks (VS Code's) is not "not run".
+                let mut hosts: Vec<String> = all_off
+                    .iter()
+                    .filter(|_| handlers > 0)
+                    .map(|(h, stop)| format!("{} ({})", h.def().display, stop.file.display))
+                    .collect();
+                if source.scope != discover::Scope::Managed {
+                    hosts.extend(
+                        managed_only
+                            .iter()
+                            .map(|(h, key, _)| format!("{} ({key})", h.def().display)),
+                    );
+                }
+                if !hosts.is_empty() {
                     parts.push(format!("not run under {}", hosts.join(", ")));
                 }
                 parts.join(", ")
@@ -291,6 +305,9 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
             s.display,
             dialect.def().display
         ));
+    }
+    for (host, stop) in &all_off {
+        out.push_str(&format!("\n{}\n", stop.sentence(*host)));
     }
     for (host, key, policy) in &managed_only {
         out.push_str(&format!(

@@ -366,11 +366,14 @@ pub fn trust(opts: &Options) -> Result<(Vec<Trusted>, Vec<String>), Error> {
             )),
         };
     if opts.files.is_empty() {
-        // A plugin that is off in every view is no hook source: trusted only when named.
+        // A plugin that is off in every view is no hook source: trusted only when named. A
+        // policy file needs no trust, and one that cannot be used is not the user's to fix
+        // (`hookx doctor` says what is wrong with it).
         for source in discover::discover_trusting(&opts.ctx, &store) {
             if source
                 .plugin
                 .is_none_or(|p| p.agent == Standing::Loaded || p.trusted == Standing::Loaded)
+                && (source.scope != discover::Scope::Managed || source.document().is_some())
             {
                 trust_one(&mut store, &source);
             }

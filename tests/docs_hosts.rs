@@ -1031,3 +1031,89 @@ fn a_converted_file_runs_under_windsurf_with_its_matchers_applied() {
     assert!(!p.project.join("write.json").exists());
     assert!(!p.project.join("bash.json").exists());
 }
+
+/// VS Code's device policies in `/etc/vscode/policy.json` (Linux; docs: microsoft/vscode-docs
+/// `docs/enterprise/manage-ai-settings.md`, conformance/vscode-facts.md): `"ChatHooks": false`
+/// disables hooks, so `hookx run --host vscode` runs none and `list`/`doctor` say so;
+/// `"ChatAllowManagedHooksOnly": true` leaves only the hooks of policy files.
+#[test]
+fn vscode_device_policies_turn_hooks_off_or_leave_only_policy_hooks() {
+    let p = Project::new();
+    let managed = p.project.parent().unwrap().join("managed");
+    let policy = |value: Value| {
+        common::write(&managed, "etc/vscode/policy.json", &value.to_string());
+    };
+    let hookx = |args: &[&str], stdin: String| {
+        let out = common::hookx()
+            .args(args)
+            .current_dir(&p.project)
+            .env_remove("HOOKX_HOME")
+            .env("HOME", &p.home)
+            .env("HOOKX_MANAGED_ROOT", &managed)
+            .write_stdin(stdin)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "hookx {args:?}: {out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let marker = |name: &str| json!({"version": 1, "hooks": {"sessionStart": [{"command": format!("touch {}", p.project.join(name).display())}]}});
+    p.write(".cursor/hooks.json", marker("project-ran"));
+    common::write(
+        &managed,
+        "etc/cursor/hooks.json",
+        &marker("policy-ran").to_string(),
+    );
+    p.trust();
+    // What `hookx run --host vscode` ran on a SessionStart, and what `list --host vscode` lists.
+    let session = || {
+        for ran in ["project-ran", "policy-ran"] {
+            let _ = std::fs::remove_file(p.project.join(ran));
+        }
+        let payload = documented("vscode-docs", "SessionStart", &p.project);
+        hookx(
+            &["run", "--host", "vscode", "--event", "SessionStart"],
+            payload,
+        );
+        let ran: Vec<&str> = ["policy-ran", "project-ran"]
+            .into_iter()
+            .filter(|m| p.project.join(m).exists())
+            .collect();
+        let rows: Vec<Value> = serde_json::from_str(&hookx(
+            &["list", "--host", "vscode", "--format", "json"],
+            String::new(),
+        ))
+        .unwrap();
+        let listed: Vec<String> = rows
+            .iter()
+            .map(|r| r["file"].as_str().unwrap().to_string())
+            .collect();
+        (ran, listed)
+    };
+    let enterprise = "$HOOKX_MANAGED_ROOT/etc/cursor/hooks.json";
+    let both = (
+        vec!["policy-ran", "project-ran"],
+        vec![enterprise.to_string(), ".cursor/hooks.json".to_string()],
+    );
+    assert_eq!(session(), both, "no policy file");
+    policy(json!({"ChatHooks": true}));
+    assert_eq!(session(), both, "ChatHooks true");
+    policy(json!({"ChatHooks": false}));
+    assert_eq!(session(), (vec![], vec![]), "ChatHooks false");
+    let doctor: Value = serde_json::from_str(&hookx(
+        &["doctor", "--host", "vscode", "--format", "json"],
+        String::new(),
+    ))
+    .unwrap();
+    let said = doctor.to_string();
+    assert!(
+        said.contains(r#"\"ChatHooks\": false in $HOOKX_MANAGED_ROOT/etc/vscode/policy.json turns every hook off: VS Code runs no hook"#)
+            && said.contains(r#"off under VS Code: \"ChatHooks\": false in $HOOKX_MANAGED_ROOT/etc/vscode/policy.json turns every hook off"#),
+        "{doctor:#}"
+    );
+    policy(json!({"ChatAllowManagedHooksOnly": true}));
+    assert_eq!(
+        session(),
+        (vec!["policy-ran"], vec![enterprise.to_string()]),
+        "ChatAllowManagedHooksOnly true"
+    );
+}

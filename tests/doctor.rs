@@ -10,7 +10,9 @@ use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-/// A home, a git project and an empty stand-in for `/` (so the machine's `/etc` never counts).
+/// A home, a git project and an empty stand-in for `/` (so the machine's `/etc` never counts),
+/// in the build's own temporary folder: Gemini's policy files count only on a path that others
+/// than root cannot write, which `/tmp` is not.
 struct World {
     _dir: tempfile::TempDir,
     root: PathBuf,
@@ -18,7 +20,7 @@ struct World {
 
 impl World {
     fn new() -> World {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
         let root = dir.path().canonicalize().unwrap();
         for d in ["home", "project/.git", "managed"] {
             std::fs::create_dir_all(root.join(d)).unwrap();
@@ -612,12 +614,88 @@ fn managed_only_policy_leaves_only_policy_hooks() {
     ));
 }
 
+/// A `managed-settings.d` drop-in's `"allowManagedHooksOnly": false` undoes the `true` of
+/// `managed-settings.json`: the last policy document that sets it decides (run 2.1.332,
+/// `live_claude_managed::managed_drop_ins_merge_with_managed_settings`).
+#[test]
+fn a_later_drop_in_undoes_managed_only() {
+    let w = World::new();
+    w.write_json(
+        "managed/etc/claude-code/managed-settings.json",
+        json!({"allowManagedHooksOnly": true}),
+    );
+    w.write_json(
+        "project/.claude/settings.json",
+        claude_hooks(&[("SessionStart", None, command("./hello.sh"))]),
+    );
+    let status = |w: &World| {
+        let (_, report) = w.doctor(Some("claude"));
+        verdict(&report, ".claude/settings.json", "SessionStart", "claude")["status"].clone()
+    };
+    assert_eq!(status(&w), "blocked");
+    let drop_in = "managed/etc/claude-code/managed-settings.d/20-undo.json";
+    w.write_json(drop_in, json!({"allowManagedHooksOnly": false}));
+    assert_eq!(status(&w), "fires");
+    // An earlier drop-in's `false` does not: `managed-settings.json` comes first, then by name.
+    std::fs::remove_file(w.root.join(drop_in)).unwrap();
+    w.write_json(
+        "managed/etc/claude-code/managed-settings.d/10-undo.json",
+        json!({"allowManagedHooksOnly": false}),
+    );
+    w.write_json(
+        "managed/etc/claude-code/managed-settings.d/20-only.json",
+        json!({"allowManagedHooksOnly": true}),
+    );
+    assert_eq!(status(&w), "blocked");
+}
+
+/// A Claude policy document that does not parse stops Claude from starting (run 2.1.332,
+/// `live_claude_managed::managed_drop_ins_merge_with_managed_settings`): no hook of any file
+/// runs under Claude, and doctor says so on each, with the check that finds the fault.
+#[test]
+fn a_broken_claude_policy_file_stops_every_hook() {
+    let w = World::new();
+    w.write_json(
+        "project/.claude/settings.json",
+        claude_hooks(&[("SessionStart", None, command("./hello.sh"))]),
+    );
+    let status = |w: &World| {
+        let (_, report) = w.doctor(Some("claude"));
+        let l = loading(&report, ".claude/settings.json", "claude").clone();
+        (l["status"].as_str().unwrap().to_string(), l)
+    };
+    let rel = "managed/etc/claude-code/managed-settings.d/10-broken.json";
+    for text in ["{\"disableAllHooks\": tru", "[1]"] {
+        let broken = w.write(rel, text);
+        let (status, l) = status(&w);
+        assert_eq!(status, "blocked", "{text}: {l:#}");
+        assert!(
+            has(
+                &l,
+                "off under Claude: $HOOKX_MANAGED_ROOT/etc/claude-code/managed-settings.d/10-broken.json is no JSON object, and Claude does not start",
+                Some(&format!("hookx validate '{}'", broken.display()))
+            ),
+            "{text}: {:?}",
+            findings(&l)
+        );
+    }
+    // Wrong entries only lose them; fixed, the project's hook fires again.
+    for text in ["{\"hooks\": \"x\"}", "{}"] {
+        w.write(rel, text);
+        assert_eq!(status(&w).0, "fires", "{text}");
+    }
+}
+
 /// Gemini CLI's system settings and system defaults are its managed files, and its one merged
 /// `hooksConfig.enabled` reaches their hooks from the user's file too, unless the system
 /// settings turn hooks back on (run 0.61.0: `live_gemini::system_settings_hooks_run`).
 #[test]
 fn gemini_system_settings_are_managed_and_obey_the_merged_hooks_switch() {
     let w = World::new();
+    if !root_owned_path(&w.root) {
+        eprintln!("skip: Gemini CLI reads system settings only on a path that only root can write");
+        return;
+    }
     let system = "$HOOKX_MANAGED_ROOT/etc/gemini-cli/settings.json";
     let defaults = "$HOOKX_MANAGED_ROOT/etc/gemini-cli/system-defaults.json";
     let audit = |cmd: &str| json!({"hooks": {"SessionStart": [{"hooks": [command(cmd)]}]}});
@@ -655,6 +733,167 @@ fn gemini_system_settings_are_managed_and_obey_the_merged_hooks_switch() {
     for managed in [system, defaults] {
         let v = verdict(&report, managed, "SessionStart", "gemini");
         assert_eq!(v["status"], "fires", "{managed}: {v:#}");
+    }
+}
+
+/// Cursor's enterprise `hooks.json` (Linux `/etc/cursor`, docs: cursor.com/docs/agent/hooks,
+/// conformance/cursor-facts.md) is its policy: above project and user hooks, run by Cursor
+/// itself, and by `hookx run` under other hosts with no `hookx trust` (only root writes it).
+#[test]
+fn cursor_enterprise_hooks_are_policy() {
+    let w = World::new();
+    let enterprise = "$HOOKX_MANAGED_ROOT/etc/cursor/hooks.json";
+    w.write_json(
+        "managed/etc/cursor/hooks.json",
+        json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": "/opt/audit.sh"}]}}),
+    );
+    w.write_json(
+        "project/.cursor/hooks.json",
+        json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": "./check.sh"}]}}),
+    );
+    let (_, report) = w.doctor(None);
+    let f = file(&report, enterprise);
+    assert_eq!(f["scope"], "managed", "{f:#}");
+    assert_eq!(f["dialect"], "cursor", "{f:#}");
+    let cursor = verdict(&report, enterprise, "beforeShellExecution", "cursor");
+    assert_eq!(cursor["status"], "fires", "{cursor:#}");
+    assert_eq!(loading(&report, enterprise, "cursor")["runner"], "native");
+    // Under Claude hookx runs it, trusted as policy; the project's file waits for `hookx trust`.
+    let claude = loading(&report, enterprise, "claude");
+    assert_eq!(claude["runner"], "hookx");
+    assert!(
+        !has(claude, "runs it only once trusted", None),
+        "{claude:#}"
+    );
+    assert!(has(
+        loading(&report, ".cursor/hooks.json", "claude"),
+        "runs it only once trusted",
+        Some("hookx trust .cursor/hooks.json")
+    ));
+    let (_, report) = w.doctor(Some("cursor"));
+    let policy = json!({"findings": report["hosts"][0]["policy"]});
+    assert!(
+        has(&policy, &format!("policy file {enterprise}"), None),
+        "{policy:#}"
+    );
+    let out = w.hookx(&["list", "--host", "cursor", "--format", "json"]);
+    assert!(out.status.success(), "{out:?}");
+    let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let row = rows
+        .iter()
+        .find(|r| r["file"] == enterprise)
+        .unwrap_or_else(|| panic!("hookx list shows no enterprise rule: {rows:#?}"));
+    assert_eq!(
+        (&row["scope"], &row["run"]),
+        (&json!("managed"), &json!("native"))
+    );
+}
+
+/// A Gemini system settings file that is no JSON object stops Gemini CLI (run 0.61.0,
+/// `live_gemini::system_settings_others_could_write_are_skipped`), but one with comments does
+/// not: Gemini strips them first (source 0.61.0, `strip-json-comments`).
+#[test]
+fn gemini_system_settings_with_comments_do_not_stop_gemini() {
+    let w = World::new();
+    if !root_owned_path(&w.root) {
+        eprintln!("skip: Gemini CLI reads system settings only on a path that only root can write");
+        return;
+    }
+    w.write_json(
+        "home/.gemini/settings.json",
+        json!({"hooks": {"SessionStart": [{"hooks": [command("./hello.sh")]}]}}),
+    );
+    let system = "managed/etc/gemini-cli/settings.json";
+    let status = |w: &World| {
+        let (_, report) = w.doctor(Some("gemini"));
+        loading(&report, "~/.gemini/settings.json", "gemini").clone()
+    };
+    w.write(system, "// set by IT\n{\"general\": {} /* none */}");
+    assert_eq!(status(&w)["status"], "fires");
+    w.write(system, "{\"general\": {},}");
+    let l = status(&w);
+    assert_eq!(l["status"], "blocked", "{l:#}");
+    assert!(
+        has(&l, "is no JSON object, and Gemini does not start", None),
+        "{l:#}"
+    );
+}
+
+/// Whether `dir` and every folder above it are root's and not writable by group or others.
+fn root_owned_path(dir: &std::path::Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    dir.ancestors()
+        .all(|d| std::fs::metadata(d).is_ok_and(|m| m.uid() == 0 && m.mode() & 0o022 == 0))
+}
+
+/// Gemini CLI 0.61.0 skips a system settings file that someone other than root could have
+/// written ("Security Warning: Skipping system settings file", `live_gemini::
+/// system_settings_others_could_write_are_skipped`): hookx does not take it as policy either,
+/// runs none of its hooks under any host, and doctor says why with the command that fixes it.
+#[test]
+fn gemini_system_settings_others_could_write_are_no_policy() {
+    let w = World::new();
+    let system = "$HOOKX_MANAGED_ROOT/etc/gemini-cli/settings.json";
+    let path = w.write_json(
+        "managed/etc/gemini-cli/settings.json",
+        json!({"hooks": {"SessionStart": [{"hooks": [command("/opt/audit.sh")]}]}}),
+    );
+    // Not root's: another user's file (when the test runs as root), or the test user's own.
+    if rustix::process::geteuid().is_root() {
+        std::os::unix::fs::chown(&path, Some(1000), Some(1000)).unwrap();
+    }
+    let (code, report) = w.doctor(Some("gemini"));
+    assert_eq!(code, 5, "a policy file nobody reads never fires");
+    let l = loading(&report, system, "gemini");
+    assert_eq!(l["status"], "never", "{l:#}");
+    let fix = format!("sudo chown -h root:root '{}'", path.display());
+    assert!(
+        has(
+            l,
+            &format!(
+                "Gemini skips this policy file, as {} is owned by uid",
+                path.display()
+            ),
+            Some(&fix)
+        ),
+        "{:?}",
+        findings(l)
+    );
+    let policy = json!({"findings": report["hosts"][0]["policy"]});
+    assert!(has(&policy, "is skipped", Some(&fix)), "{policy:#}");
+    // Through hookx under another host, nothing of it runs either.
+    let out = w.hookx(&["list", "--format", "json"]);
+    assert!(out.status.success(), "{out:?}");
+    let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        !rows.iter().any(|r| r["file"] == system),
+        "hookx list shows a rule of the skipped file: {rows:#?}"
+    );
+    // A folder above it that group members may write is the same fault.
+    if rustix::process::geteuid().is_root() {
+        std::os::unix::fs::chown(&path, Some(0), Some(0)).unwrap();
+        if root_owned_path(&w.root) {
+            let (_, report) = w.doctor(Some("gemini"));
+            assert_eq!(loading(&report, system, "gemini")["status"], "fires");
+            let folder = path.parent().unwrap();
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o775)).unwrap();
+            let (_, report) = w.doctor(Some("gemini"));
+            let l = loading(&report, system, "gemini");
+            assert_eq!(l["status"], "never", "{l:#}");
+            assert!(
+                has(
+                    l,
+                    &format!(
+                        "{} is writable by group or others (mode 775)",
+                        folder.display()
+                    ),
+                    Some(&format!("sudo chmod g-w,o-w '{}'", folder.display()))
+                ),
+                "{:?}",
+                findings(l)
+            );
+        }
     }
 }
 

@@ -233,3 +233,209 @@ fn managed_settings_decide_which_hooks_claude_runs() {
         }
     }
 }
+
+/// A world whose `managed-settings.json` holds `policy` plus the "managed" SessionStart
+/// recorder, with the drop-ins `(file name, keys, whether it adds a recorder under its name)` in
+/// `managed-settings.d/`, and the user's and project's recorders; returns the policy root.
+fn build_with_drop_ins(world: &World, policy: Value, drop_ins: &[(&str, Value, bool)]) -> PathBuf {
+    let root = build(world, policy);
+    let dir = root.join("etc/claude-code/managed-settings.d");
+    for (name, keys, hooked) in drop_ins {
+        let mut doc = keys.clone();
+        if *hooked {
+            doc["hooks"] = session_start(world, label_of(name));
+            world.answers(label_of(name), &[]);
+        }
+        write_json(&dir.join(name), &doc);
+    }
+    root
+}
+
+/// A drop-in's recorder label: its file name without `.json` (`10-audit`).
+fn label_of(name: &str) -> &str {
+    name.trim_end_matches(".json")
+}
+
+/// Like [`fired`], for these labels too.
+fn fired_of(world: &World, extra: &[&str]) -> BTreeSet<String> {
+    SCOPES
+        .iter()
+        .chain(extra)
+        .filter(|l| world.records(l).iter().any(|r| r.event == "SessionStart"))
+        .map(|l| l.to_string())
+        .collect()
+}
+
+/// `managed-settings.d/*.json` (Claude Code 2.1.332): how the drop-ins merge with
+/// `managed-settings.json` and with each other, as Claude runs them and as `hookx list --host
+/// claude` says it does.
+#[test]
+fn managed_drop_ins_merge_with_managed_settings() {
+    let Some(bin) = client::binary() else {
+        assert!(
+            std::env::var("HOOKX_LIVE").as_deref() != Ok("require"),
+            "Claude Code {} is not installed (conformance/install-clients.sh)",
+            client::VERSION
+        );
+        eprintln!("skip: Claude Code {} is not installed", client::VERSION);
+        return;
+    };
+    if !can_namespace() {
+        assert!(
+            std::env::var("HOOKX_LIVE").as_deref() != Ok("require"),
+            "live_claude_managed needs root and unshare(1) for a private /etc overlay"
+        );
+        eprintln!("skip: no private mount namespace (needs root and unshare)");
+        return;
+    }
+    let model = FakeModel::start(SCRIPTS);
+    let on = |key: &str| json!({key: true});
+    let off = |key: &str| json!({key: false});
+    let none = json!({});
+    type Case<'a> = (&'a str, Value, Vec<(&'a str, Value, bool)>, &'a [&'a str]);
+    // (what the case shows, managed-settings.json keys, drop-ins, what Claude 2.1.332 ran)
+    let cases: Vec<Case> = vec![
+        (
+            "drop-in hooks run beside the file's, a dot-file and a non-.json file are not read",
+            none.clone(),
+            vec![
+                ("10-audit.json", none.clone(), true),
+                (".20-hidden.json", none.clone(), true),
+                ("30-notes.txt", none.clone(), true),
+            ],
+            &["10-audit", "managed", "project", "user"],
+        ),
+        (
+            "allowManagedHooksOnly in a drop-in",
+            none.clone(),
+            vec![("10-only.json", on("allowManagedHooksOnly"), true)],
+            &["10-only", "managed"],
+        ),
+        (
+            "a drop-in's allowManagedHooksOnly false undoes the file's true",
+            on("allowManagedHooksOnly"),
+            vec![("10-undo.json", off("allowManagedHooksOnly"), false)],
+            &["managed", "project", "user"],
+        ),
+        (
+            "of two drop-ins the later in name order decides allowManagedHooksOnly",
+            none.clone(),
+            vec![
+                ("10-only.json", on("allowManagedHooksOnly"), true),
+                ("20-undo.json", off("allowManagedHooksOnly"), false),
+            ],
+            &["10-only", "managed", "project", "user"],
+        ),
+        (
+            "disableAllHooks in a drop-in",
+            none.clone(),
+            vec![("10-off.json", on("disableAllHooks"), true)],
+            &[],
+        ),
+        (
+            "a later drop-in's disableAllHooks false over the file's true",
+            on("disableAllHooks"),
+            vec![("10-on.json", off("disableAllHooks"), false)],
+            &["managed", "project", "user"],
+        ),
+        (
+            "of two drop-ins the later in name order decides disableAllHooks",
+            none.clone(),
+            vec![
+                ("10-on.json", off("disableAllHooks"), false),
+                ("20-off.json", on("disableAllHooks"), false),
+            ],
+            &[],
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (what, policy, drop_ins, want) in cases {
+        let world = World::new();
+        let root = build_with_drop_ins(&world, policy, &drop_ins);
+        let wrapper = namespaced_client(&world, &bin, &root);
+        let labels: Vec<&str> = drop_ins.iter().map(|(n, _, _)| label_of(n)).collect();
+        let hookx_says = listed(&world, &root);
+        let run = client::run(&wrapper, &world, model.port, "SCRIPT:managed hello", &[]);
+        let claude_ran = fired_of(&world, &labels);
+        if claude_ran != names(want) {
+            failures.push(format!(
+                "{what}: Claude {} ran {claude_ran:?}, recorded {want:?}\n{}",
+                client::VERSION,
+                run.describe()
+            ));
+        }
+        if hookx_says != claude_ran {
+            failures.push(format!(
+                "{what}: hookx list --host claude says {hookx_says:?}, Claude ran {claude_ran:?}"
+            ));
+        }
+        // `hookx run --host claude` runs the trusted Bricks hook exactly when Claude runs hooks
+        // of other scopes than the policy's (a disabled Claude never calls hookx).
+        if !want.is_empty() && hookx_runs_foreign_hook(&world, &root) != want.contains(&"user") {
+            failures.push(format!(
+                "{what}: hookx run --host claude and the trusted Bricks hook disagree with Claude"
+            ));
+        }
+    }
+    // A policy document that is no JSON object (it does not parse, or its top is an array),
+    // `managed-settings.json` or a drop-in before one that adds a hook: Claude refuses to start
+    // ("Managed settings document could not be parsed as a JSON object; none of its settings are
+    // in effect. Fix or remove it.", exit 1). One whose `hooks` is wrong only loses them ("Managed
+    // settings contain invalid entries (remaining valid policies are still enforced)").
+    let bad_json = "{\"disableAllHooks\": tru";
+    let started: &[&str] = &["20-audit", "project", "user"];
+    let cases: [(&str, &str, &[&str], &str); 5] = [
+        (
+            "managed-settings.json",
+            "// a comment\n{}",
+            &[],
+            "could not be parsed",
+        ),
+        (
+            "managed-settings.json",
+            bad_json,
+            &[],
+            "could not be parsed",
+        ),
+        (
+            "managed-settings.d/10-broken.json",
+            bad_json,
+            &[],
+            "could not be parsed",
+        ),
+        ("managed-settings.json", "[1]", &[], "could not be parsed"),
+        (
+            "managed-settings.json",
+            "{\"hooks\": \"x\"}",
+            started,
+            "invalid entries",
+        ),
+    ];
+    for (broken, text, want, said) in cases {
+        let world = World::new();
+        let root = build_with_drop_ins(
+            &world,
+            none.clone(),
+            &[("20-audit.json", none.clone(), true)],
+        );
+        std::fs::write(root.join("etc/claude-code").join(broken), text).unwrap();
+        let wrapper = namespaced_client(&world, &bin, &root);
+        let hookx_says = listed(&world, &root);
+        let run = client::run(&wrapper, &world, model.port, "SCRIPT:managed hello", &[]);
+        let claude_ran = fired_of(&world, &["20-audit"]);
+        let status = if want.is_empty() { Some(1) } else { Some(0) };
+        if claude_ran != names(want) || run.status != status || !run.stderr.contains(said) {
+            failures.push(format!(
+                "{broken} {text}: Claude {} ran {claude_ran:?}, recorded {want:?} and {said:?}\n{}",
+                client::VERSION,
+                run.describe()
+            ));
+        }
+        if hookx_says != claude_ran {
+            failures.push(format!(
+                "{broken} {text}: hookx list --host claude says {hookx_says:?}, Claude ran {claude_ran:?}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

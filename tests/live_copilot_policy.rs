@@ -65,6 +65,47 @@ fn namespaced(sb: &Sandbox, bin: &Path, root: &Path) -> PathBuf {
     wrapper
 }
 
+/// The labels of the files whose sessionStart rule `hookx doctor --host copilot` says fires,
+/// with the policy under `managed`; the report must list `files` files.
+fn doctor_fires(sb: &Sandbox, managed: &Path, files: usize) -> BTreeSet<String> {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+        .args([
+            "doctor",
+            "--host",
+            "copilot",
+            "--format",
+            "json",
+            "--project",
+        ])
+        .arg(&sb.project)
+        .arg("--home")
+        .arg(&sb.home)
+        .env("HOOKX_MANAGED_ROOT", managed)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let doctor_fires: BTreeSet<String> = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rules"][0]["hosts"][0]["status"] == "fires")
+        .filter_map(|f| {
+            let file = f["file"].as_str()?;
+            let (_, label) = FILES.iter().find(|(path, _)| {
+                let rel = path.split_once('/').map_or(*path, |(_, rest)| rest);
+                file.ends_with(rel)
+            })?;
+            Some(label.to_string())
+        })
+        .collect();
+    assert_eq!(
+        report["files"].as_array().unwrap().len(),
+        files,
+        "{report:#}"
+    );
+    doctor_fires
+}
+
 #[test]
 fn policy_hooks_run_in_an_untrusted_folder_and_doctor_says_so() {
     let Some(bin) = client::binary() else {
@@ -92,41 +133,7 @@ fn policy_hooks_run_in_an_untrusted_folder_and_doctor_says_so() {
     }
     let managed = sb.root.join("managed");
 
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
-        .args([
-            "doctor",
-            "--host",
-            "copilot",
-            "--format",
-            "json",
-            "--project",
-        ])
-        .arg(&sb.project)
-        .arg("--home")
-        .arg(&sb.home)
-        .env("HOOKX_MANAGED_ROOT", &managed)
-        .output()
-        .unwrap();
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let doctor_fires: BTreeSet<String> = report["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| f["rules"][0]["hosts"][0]["status"] == "fires")
-        .filter_map(|f| {
-            let file = f["file"].as_str()?;
-            let (_, label) = FILES.iter().find(|(path, _)| {
-                let rel = path.split_once('/').map_or(*path, |(_, rest)| rest);
-                file.ends_with(rel)
-            })?;
-            Some(label.to_string())
-        })
-        .collect();
-    assert_eq!(
-        report["files"].as_array().unwrap().len(),
-        FILES.len(),
-        "{report:#}"
-    );
+    let doctor_fires = doctor_fires(&sb, &managed, FILES.len());
 
     let model = FakeModel::start(scripts, sb.project.display().to_string());
     let wrapper = namespaced(&sb, &bin, &managed);
@@ -138,6 +145,54 @@ fn policy_hooks_run_in_an_untrusted_folder_and_doctor_says_so() {
         run.stdout,
         run.stderr
     );
+    assert_eq!(
+        ran,
+        ["policy", "user"].map(String::from).into(),
+        "Copilot {} ran other hooks than recorded",
+        client::VERSION
+    );
+    assert_eq!(doctor_fires, ran, "hookx doctor disagrees with Copilot");
+}
+
+/// A policy file that does not parse, beside one that does: Copilot skips it and runs the rest
+/// (unlike Claude Code, which does not start), as `hookx doctor --host copilot` says.
+#[test]
+fn a_policy_file_that_does_not_parse() {
+    let Some(bin) = client::binary() else {
+        assert!(
+            std::env::var("HOOKX_LIVE").as_deref() != Ok("require"),
+            "Copilot CLI {} is not installed (conformance/install-clients.sh)",
+            client::VERSION
+        );
+        eprintln!("skip: Copilot CLI {} is not installed", client::VERSION);
+        return;
+    };
+    if !can_namespace() {
+        assert!(
+            std::env::var("HOOKX_LIVE").as_deref() != Ok("require"),
+            "live_copilot_policy needs root and unshare(1) for a private /etc overlay"
+        );
+        eprintln!("skip: no private mount namespace (needs root and unshare)");
+        return;
+    }
+    let sb = Sandbox::new();
+    for (file, label) in FILES {
+        let hooks = json!({"version": 1, "hooks": {"sessionStart": [
+            {"type": "command", "bash": sb.dumper(label)}]}});
+        sb.write(file, &hooks.to_string());
+    }
+    sb.write(
+        "managed/etc/github-copilot/policy.d/broken.json",
+        "{\"version\": 1, \"hooks\": tru",
+    );
+    let managed = sb.root.join("managed");
+    // The broken file is listed too, with no rule.
+    let doctor_fires = doctor_fires(&sb, &managed, FILES.len() + 1);
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let wrapper = namespaced(&sb, &bin, &managed);
+    let run = sb.run(&wrapper, model.port, "SCENARIO:policy say hi", &[]);
+    let ran: BTreeSet<String> = sb.dumps().into_iter().map(|d| d.label).collect();
+    assert_eq!(run.status, Some(0), "{}", run.stderr);
     assert_eq!(
         ran,
         ["policy", "user"].map(String::from).into(),

@@ -1261,6 +1261,92 @@ fn system_settings_hooks_run() {
     }
 }
 
+/// A system settings file, or system defaults, that someone other than root could have written
+/// (the file not root's, or a folder above it writable by its group) is skipped by Gemini CLI
+/// with a "Security Warning", and `hookx list --host gemini` leaves its hooks out too.
+#[test]
+fn system_settings_others_could_write_are_skipped() {
+    use std::os::unix::fs::PermissionsExt;
+    let none = json!({});
+    // (the fault, what Gemini CLI 0.61.0 ran)
+    let cases: [(&str, &[&str]); 4] = [
+        ("none", &["project", "system", "system-defaults", "user"]),
+        (
+            "settings file not root's",
+            &["project", "system-defaults", "user"],
+        ),
+        ("folder group-writable", &["project", "user"]),
+        // Gemini does not start: "Error in …: … Please fix the configuration file(s)".
+        ("settings file does not parse", &[]),
+    ];
+    for (fault, want) in cases {
+        let base = [env!("CARGO_TARGET_TMPDIR"), "/run"]
+            .into_iter()
+            .find(|b| admin_owned(std::path::Path::new(b)))
+            .unwrap_or(env!("CARGO_TARGET_TMPDIR"));
+        let root = tempfile::tempdir_in(base).unwrap();
+        if !admin_owned(root.path()) || !rustix::process::geteuid().is_root() {
+            assert!(
+                std::env::var("HOOKX_LIVE").as_deref() != Ok("require"),
+                "system_settings_others_could_write_are_skipped needs root and a root-owned path"
+            );
+            eprintln!("skip: needs root (to give files away) and a root-owned path");
+            return;
+        }
+        let dir = root.path().join("etc/gemini-cli");
+        std::fs::create_dir_all(&dir).unwrap();
+        let settings = dir.join("settings.json");
+        let settings_var = settings.display().to_string();
+        let env = [("GEMINI_CLI_SYSTEM_SETTINGS_PATH", settings_var.as_str())];
+        let Some(l) = live("system", &[], &env, |sb| {
+            sb.trust_folder();
+            std::fs::write(&settings, session_start_settings(sb, "system", &none)).unwrap();
+            std::fs::write(
+                dir.join("system-defaults.json"),
+                session_start_settings(sb, "system-defaults", &none),
+            )
+            .unwrap();
+            sb.user_settings_with(
+                json!({"SessionStart": [group(sb, None, "user")]}),
+                none.clone(),
+            );
+            sb.project_settings(json!({"SessionStart": [group(sb, None, "project")]}));
+            match fault {
+                "settings file not root's" => {
+                    std::os::unix::fs::chown(&settings, Some(1000), Some(1000)).unwrap()
+                }
+                "folder group-writable" => {
+                    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o775)).unwrap()
+                }
+                "settings file does not parse" => {
+                    std::fs::write(&settings, "{\"hooks\": tru").unwrap()
+                }
+                _ => {}
+            }
+        }) else {
+            return;
+        };
+        if want.is_empty() {
+            assert!(
+                l.out.status != Some(0) && l.out.stderr.contains("Please fix the configuration"),
+                "{fault}: Gemini started: {:?} {}",
+                l.out.status,
+                l.out.stderr
+            );
+        } else {
+            assert_eq!(l.out.status, Some(0), "{fault}: {}", l.out.stderr);
+        }
+        let mut ran: Vec<String> = l.labels().iter().map(|s| s.to_string()).collect();
+        ran.sort();
+        assert_eq!(ran, want, "{fault}: Gemini ran other hooks than recorded");
+        assert_eq!(
+            listed_session_start(&l.sb, root.path()),
+            ran,
+            "{fault}: hookx list --host gemini disagrees with Gemini"
+        );
+    }
+}
+
 /// Records or checks the payloads of the user-scope recorders (labelled with the bare event
 /// name) in `tests/fixtures/recorded/gemini-0.61.0/`.
 fn check_recorded(scenario: &str, dumps: &[client::Dump], sb: &Sandbox) {

@@ -785,6 +785,49 @@ fn system_settings_hooks_run() {
     );
 }
 
+/// System settings that do not parse: Qwen Code 0.24.4 does not start (exit 1, "Cannot read
+/// operator sandbox policy from PATH: SyntaxError…"; its settings loader would throw
+/// `FatalConfigError` too), so no hook runs, and `hookx list --host qwen` lists none.
+#[test]
+fn system_settings_that_do_not_parse_stop_qwen() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("etc/qwen-code");
+    std::fs::create_dir_all(&dir).unwrap();
+    let settings = dir.join("settings.json");
+    let settings_var = settings.display().to_string();
+    let env = [("QWEN_CODE_SYSTEM_SETTINGS_PATH", settings_var.as_str())];
+    let Some(l) = live("system", &[], &env, |sb| {
+        std::fs::write(&settings, "{\"hooks\": tru").unwrap();
+        sb.user_settings(json!({"SessionStart": [group(sb, None, "user")]}));
+        sb.project_settings(json!({"SessionStart": [group(sb, None, "project")]}));
+        None
+    }) else {
+        return;
+    };
+    assert!(
+        l.out.status != Some(0) && l.out.stderr.contains(&settings_var),
+        "Qwen started: {:?} {}",
+        l.out.status,
+        l.out.stderr
+    );
+    assert!(l.dumps.is_empty(), "Qwen ran hooks: {:?}", l.dumps.len());
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+        .args(["list", "--host", "qwen", "--format", "json", "--project"])
+        .arg(&l.sb.project)
+        .arg("--home")
+        .arg(&l.sb.home)
+        .env("HOME", &l.sb.home)
+        .env("HOOKX_MANAGED_ROOT", root.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "hookx list: {out:?}");
+    let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        rows.is_empty(),
+        "hookx list --host qwen lists what Qwen never runs: {rows:#?}"
+    );
+}
+
 /// The recording of this suite's payloads (`tests/fixtures/recorded/qwen-0.24.4/`).
 fn recording(sb: &Sandbox) -> recorded::Recording<'static> {
     let project = sb.project.display().to_string();

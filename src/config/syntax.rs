@@ -14,6 +14,27 @@ pub fn parse_json(src: &SourceFile) -> Result<Value, Error> {
     serde_json::from_str(&src.text).map_err(|e| json_error(src, e))
 }
 
+/// Whether `text` is a JSON object once `//` and `/* */` comments are taken out (what agents
+/// that strip comments before `JSON.parse` accept; nothing else is tolerated).
+pub fn is_object_with_comments(text: &str) -> bool {
+    let strict = jsonc_parser::ParseOptions {
+        allow_comments: true,
+        allow_loose_object_property_names: false,
+        allow_trailing_commas: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    };
+    matches!(
+        jsonc_parser::parse_to_value(text, &strict),
+        Ok(Some(jsonc_parser::JsonValue::Object(_)))
+    )
+}
+
 /// Like [`parse_json`], but builds only part of the value: a top-level key is kept when
 /// `keep_top(key)` and the keys of the top-level `hooks` object when `keep_hook(key)`; what is
 /// left out is still parsed (so exactly the texts [`parse_json`] refuses are refused, with the

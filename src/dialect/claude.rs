@@ -2,8 +2,9 @@
 //! frontmatter.
 
 use super::{
-    CLAUDE_MATCHER_STYLE, CLAUDE_MATCHER_TARGETS, CLAUDE_TOOLS, DetectSpec, Dialect, DialectDef,
-    Flavor, HostSpec, KeyCase, KillSwitch, ManagedSpec, RouteSpec, Schema, Tables, TimestampForm,
+    BrokenPolicy, CLAUDE_MATCHER_STYLE, CLAUDE_MATCHER_TARGETS, CLAUDE_TOOLS, DetectSpec, Dialect,
+    DialectDef, Flavor, HostSpec, KeyCase, KillSwitch, ManagedSpec, RouteSpec, Schema, Tables,
+    TimestampForm,
 };
 use crate::config::spec::{
     ConfigSpec, DocumentKind, Documents, HandlerField, OnFailure, PluginForm, PluginSpec, RunKeys,
@@ -363,7 +364,8 @@ pub static DEF: DialectDef = DialectDef {
     },
     locations: &[
         // The managed policy: `managed-settings.json`, then the `managed-settings.d/*.json`
-        // drop-ins in name order (binary 2.1.332), above every other scope.
+        // drop-ins in name order, dot-files left out, above every other scope; hooks add up and
+        // the last document that sets a flag decides it (binary and run 2.1.332).
         Location {
             id: "claude-managed",
             dialect: Dialect(&DEF),
@@ -482,13 +484,19 @@ pub static DEF: DialectDef = DialectDef {
             ("macos", "/Library/Application Support/ClaudeCode"),
         ],
         only_managed_key: Some("allowManagedHooksOnly"),
+        hooks_off: None,
+        // Run 2.1.332 (tests/live_claude_managed.rs): it exits 1, `managed-settings.json` or
+        // a drop-in alike.
+        broken_policy: BrokenPolicy::StopsAgent { comments: false },
         // docs: `disableAllHooks` in managed settings turns managed hooks off too; in user,
         // project or local settings it cannot.
         kill_switch_reaches_policy: true,
         any_kill_switch_reaches_policy: false,
+        root_owned_only: false,
         source: "docs: code.claude.com/docs/en/settings (managed-settings.json paths, \
                  allowManagedHooksOnly, disableAllHooks); binary 2.1.332 (/etc/claude-code, \
-                 managed-settings.d); run 2.1.332 (tests/live_claude_managed.rs)",
+                 managed-settings.d); run 2.1.332 (tests/live_claude_managed.rs, drop-ins \
+                 included)",
     }),
     // run 2.1.332: `-p` runs project hooks with no trust step.
     folder_trust: None,

@@ -4,8 +4,9 @@
 //! `conformance/codex-facts.md` (Codex CLI 0.171.0, run).
 
 use super::{
-    DetectSpec, Dialect, DialectDef, Flavor, FolderTrust, HostSpec, KeyCase, ManagedSpec, MatchOn,
-    RouteSpec, RouteTrust, Schema, Tables, TimestampForm, ToolCodec, TrustRecord,
+    BrokenPolicy, DetectSpec, Dialect, DialectDef, Flavor, FolderTrust, HostSpec, KeyCase,
+    ManagedSpec, MatchOn, RouteSpec, RouteTrust, Schema, Tables, TimestampForm, ToolCodec,
+    TrustRecord,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys, TomlForm};
 use crate::discover::{Location, Pattern, Root, Scope};
@@ -395,6 +396,12 @@ pub static DEF: DialectDef = DialectDef {
         // `allow_managed_hooks_only = true` in requirements.toml runs only the policy's hooks
         // (requirements and system config.toml): run 0.171.0, tests/live_codex_managed.rs.
         only_managed_key: Some("allow_managed_hooks_only"),
+        hooks_off: None,
+        // Not verified (what Codex does with a policy file that does not parse): taken as
+        // skipped, the rest read, as before these facts existed.
+        broken_policy: BrokenPolicy::Skipped,
+        // Not verified either: read whoever owns it.
+        root_owned_only: false,
         // Codex has no kill switch.
         kill_switch_reaches_policy: false,
         any_kill_switch_reaches_policy: false,

@@ -2,8 +2,8 @@
 //! chosen per event by the casing of its name.
 
 use super::{
-    CLAUDE_TOOLS, DetectSpec, Dialect, DialectDef, Flavor, FolderTrust, HostSpec, KeyCase,
-    ManagedSpec, MatchOn, RouteSpec, Schema, Tables, TimestampForm, TrustRecord,
+    BrokenPolicy, CLAUDE_TOOLS, DetectSpec, Dialect, DialectDef, Flavor, FolderTrust, HostSpec,
+    KeyCase, ManagedSpec, MatchOn, RouteSpec, Schema, Tables, TimestampForm, TrustRecord,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
 use crate::discover::{Location, Pattern, Root, Scope};
@@ -606,8 +606,12 @@ pub static DEF: DialectDef = DialectDef {
     managed: Some(ManagedSpec {
         dirs: &[("linux", "/etc/github-copilot")],
         only_managed_key: None,
+        hooks_off: None,
+        // Run 1.0.102 (tests/live_copilot_policy.rs): the broken file is skipped, the rest runs.
+        broken_policy: BrokenPolicy::Skipped,
         kill_switch_reaches_policy: false,
         any_kill_switch_reaches_policy: false,
+        root_owned_only: false,
         source: "docs: docs.github.com/en/copilot/reference/hooks-reference (policy hooks load \
                  first, ignore folder trust and disableAllHooks); run 1.0.102 debug log and \
                  binary (/etc/github-copilot/policy.d)",

@@ -1,5 +1,6 @@
-//! Cursor: `.cursor/hooks.json` and `~/.cursor/hooks.json`, `{"version": 1, "hooks": {event:
-//! [entry]}}` with camelCase events and flat `{command, type, matcher, timeout}` entries.
+//! Cursor: `.cursor/hooks.json`, `~/.cursor/hooks.json` and the enterprise `hooks.json` (Linux
+//! `/etc/cursor`), `{"version": 1, "hooks": {event: [entry]}}` with camelCase events and flat
+//! `{command, type, matcher, timeout}` entries.
 //!
 //! Every fact here is "docs": read in cursor.com/docs/agent/hooks and
 //! cursor.com/docs/reference/third-party-hooks and in integrators' references that quote them
@@ -11,8 +12,9 @@
 //! that its rules fire under other hosts only for those tools, and convert to a matcher.
 
 use super::{
-    CLAUDE_MATCHER_STYLE, CLAUDE_MATCHER_TARGETS, DetectSpec, Dialect, DialectDef, Flavor,
-    HostSpec, KeyCase, MatchOn, RouteSpec, Schema, Tables, TimestampForm, ToolScope,
+    BrokenPolicy, CLAUDE_MATCHER_STYLE, CLAUDE_MATCHER_TARGETS, DetectSpec, Dialect, DialectDef,
+    Flavor, HostSpec, KeyCase, ManagedSpec, MatchOn, RouteSpec, Schema, Tables, TimestampForm,
+    ToolScope,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
 use crate::discover::{Location, Pattern, Root, Scope};
@@ -236,6 +238,15 @@ pub static DEF: DialectDef = DialectDef {
         preferred: false,
     },
     locations: &[
+        // "Global (Enterprise-managed)": one `hooks.json` in the policy folder, above team,
+        // project and user hooks [hooks].
+        Location {
+            id: "cursor-enterprise",
+            dialect: Dialect(&DEF),
+            scope: Scope::Managed,
+            root: Root::Managed,
+            pattern: Pattern::File("hooks.json"),
+        },
         Location {
             id: "cursor-user",
             dialect: Dialect(&DEF),
@@ -254,6 +265,7 @@ pub static DEF: DialectDef = DialectDef {
     // Third-party hooks: `.claude/settings.local.json`, `.claude/settings.json` and
     // `~/.claude/settings.json`, when the user turns the setting on (hookx assumes on).
     native: &[
+        "cursor-enterprise",
         "cursor-user",
         "cursor-project",
         "claude-user",
@@ -261,9 +273,28 @@ pub static DEF: DialectDef = DialectDef {
         "claude-local",
     ],
     kill_switch: None,
-    // Enterprise hooks (`/etc/cursor/hooks.json`, …; [third-party]) are not read; folder trust
-    // and what a malformed entry does are not documented.
-    managed: None,
+    // Enterprise hooks [hooks]: "Linux/WSL: /etc/cursor/hooks.json", "macOS: /Library/Application
+    // Support/Cursor/hooks.json" (Windows `C:\ProgramData\Cursor` is not modelled). "All matching
+    // hooks from every source run" [third-party]: no key keeps only them, and Cursor has no kill
+    // switch. Team hooks come from the dashboard, to a folder not documented: not read. Project
+    // hooks "run in any trusted workspace", but where Cursor records trust is not documented, and
+    // neither is what a malformed entry does.
+    managed: Some(ManagedSpec {
+        dirs: &[
+            ("linux", "/etc/cursor"),
+            ("macos", "/Library/Application Support/Cursor"),
+        ],
+        only_managed_key: None,
+        hooks_off: None,
+        // Not documented: taken as skipped, the rest read.
+        broken_policy: BrokenPolicy::Skipped,
+        kill_switch_reaches_policy: false,
+        any_kill_switch_reaches_policy: false,
+        // Not documented: read wherever it lies, whoever owns it.
+        root_owned_only: false,
+        source: "docs: cursor.com/docs/agent/hooks (Configuration, MDM Distribution), \
+                 cursor.com/docs/reference/third-party-hooks (Priority Order)",
+    }),
     folder_trust: None,
     disabled_handlers: None,
     route_trust: None,

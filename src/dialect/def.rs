@@ -235,6 +235,13 @@ pub struct ManagedSpec {
     /// sessions (Claude's `allowManagedHooksOnly`): `hookx run` under this host then runs
     /// nothing from any other scope.
     pub only_managed_key: Option<&'static str>,
+    /// A key of the agent's policy file and the value of it that turns every hook off in the
+    /// agent's sessions, whichever agent's files they come from (VS Code's `"ChatHooks": false`,
+    /// which controls `chat.useHooks`): `hookx run` under this host then runs nothing either.
+    /// The last policy file that sets it decides.
+    pub hooks_off: Option<(&'static str, bool)>,
+    /// What the agent does with a policy file that is no JSON object.
+    pub broken_policy: BrokenPolicy,
     /// Whether a `true` kill switch ([`KillSwitch`]) in a policy file turns the policy hooks
     /// off too; set in any other file it leaves them on.
     pub kill_switch_reaches_policy: bool,
@@ -242,8 +249,26 @@ pub struct ManagedSpec {
     /// Gemini CLI merges one `hooksConfig.enabled` over all its files (system settings last),
     /// so a user's `false` stops system hooks unless the system settings say `true`.
     pub any_kill_switch_reaches_policy: bool,
+    /// Whether the agent skips a policy file that root does not own, or that group or others
+    /// may write, or below a folder (or through a symlink) that is so: another user could have
+    /// written it (Gemini CLI 0.61.0 `isFileAndDirectorySecureSync`). hookx then does not read
+    /// it as policy either ([`crate::discover::Source::refused_policy`]).
+    pub root_owned_only: bool,
     /// Where these facts come from ("docs: …", "run …", "binary …").
     pub source: &'static str,
+}
+
+/// What an agent does with a policy file that is no JSON object (it does not parse, or its top
+/// is something else).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BrokenPolicy {
+    /// It skips that file and reads the others (Copilot CLI 1.0.102).
+    Skipped,
+    /// It does not start, so no hook runs in its sessions (Claude Code 2.1.332 exits 1:
+    /// "Managed settings document could not be parsed as a JSON object; none of its settings
+    /// are in effect. Fix or remove it."). `comments`: whether it strips `//` and `/* */`
+    /// comments first (Gemini CLI, Qwen Code), so that a file with comments is no fault to it.
+    StopsAgent { comments: bool },
 }
 
 /// Hook locations an agent reads only once the user has trusted the project folder (Copilot

@@ -3,8 +3,8 @@
 //! (`tests/live_gemini.rs`, `conformance/gemini-facts.md`) unless it says otherwise.
 
 use super::{
-    DetectSpec, Dialect, DialectDef, DisabledHandlers, Flavor, FolderTrust, HostSpec, KeyCase,
-    KillSwitch, ManagedSpec, MatchOn, McpNames, RouteSpec, Schema, Tables, TimestampForm,
+    BrokenPolicy, DetectSpec, Dialect, DialectDef, DisabledHandlers, Flavor, FolderTrust, HostSpec,
+    KeyCase, KillSwitch, ManagedSpec, MatchOn, McpNames, RouteSpec, Schema, Tables, TimestampForm,
     TrustRecord,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
@@ -353,9 +353,18 @@ pub static DEF: DialectDef = DialectDef {
             ("macos", "/Library/Application Support/GeminiCli"),
         ],
         only_managed_key: None,
+        hooks_off: None,
+        // Source 0.61.0 (`FatalConfigError`, "Please fix the configuration file(s) and try
+        // again"), run 0.61.0 (`live_gemini::system_settings_others_could_write_are_skipped`).
+        // A user or project settings file that does not parse stops it too: not modelled.
+        broken_policy: BrokenPolicy::StopsAgent { comments: true },
         kill_switch_reaches_policy: true,
         any_kill_switch_reaches_policy: true,
-        source: "source 0.61.0 (getSystemSettingsPath, getSystemDefaultsPath, mergeSettings); \
+        // Source 0.61.0: "Security Warning: Skipping system settings file" unless it, its
+        // folders and what it links to are root's and not group/other-writable.
+        root_owned_only: true,
+        source: "source 0.61.0 (getSystemSettingsPath, getSystemDefaultsPath, mergeSettings, \
+                 isFileAndDirectorySecureSync); \
                  run 0.61.0 (tests/live_gemini.rs system_settings_hooks_run)",
     }),
     // Run: an unknown event is skipped and the rest loads; a definition without `hooks` is

@@ -38,8 +38,8 @@ pub mod windsurf;
 
 pub use crate::config::spec::ConfigSpec;
 pub use def::{
-    DetectSpec, DialectDef, DisabledHandlers, FolderTrust, HostSpec, KillSwitch, ManagedSpec,
-    RouteRecords, RouteSpec, RouteTrust, Schema, TrustRecord,
+    BrokenPolicy, DetectSpec, DialectDef, DisabledHandlers, FolderTrust, HostSpec, KillSwitch,
+    ManagedSpec, RouteRecords, RouteSpec, RouteTrust, Schema, TrustRecord,
 };
 
 use crate::model::tool::{ids, is_mcp};

@@ -4,8 +4,8 @@
 //! `tests/live_qwen.rs`).
 
 use super::{
-    CLAUDE_MATCHER_STYLE, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, ManagedSpec,
-    MatchOn, RouteSpec, Schema, Tables, TimestampForm,
+    BrokenPolicy, CLAUDE_MATCHER_STYLE, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase,
+    ManagedSpec, MatchOn, RouteSpec, Schema, Tables, TimestampForm,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
 use crate::discover::{Location, Pattern, Root, Scope};
@@ -382,8 +382,15 @@ pub static DEF: DialectDef = DialectDef {
             ("macos", "/Library/Application Support/QwenCode"),
         ],
         only_managed_key: None,
+        hooks_off: None,
+        // Run 0.24.4 (tests/live_qwen.rs system_settings_that_do_not_parse_stop_qwen): exit 1,
+        // "Cannot read operator sandbox policy from PATH"; a user or project settings file that
+        // does not parse stops it too (source `FatalConfigError`): not modelled.
+        broken_policy: BrokenPolicy::StopsAgent { comments: true },
         kill_switch_reaches_policy: true,
         any_kill_switch_reaches_policy: true,
+        // Source 0.24.4: read wherever it lies, whoever owns it.
+        root_owned_only: false,
         source: "source 0.24.4 (getSystemSettingsPath, getSystemDefaultsPath, getSystemHooks); \
                  run 0.24.4 (tests/live_qwen.rs system_settings_hooks_run)",
     }),

@@ -9,10 +9,11 @@
 //! says so.
 
 use super::{
-    CLAUDE_MATCHER_STYLE, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, RouteSpec,
-    Schema, Tables, TimestampForm, ToolScope,
+    BrokenPolicy, CLAUDE_MATCHER_STYLE, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase,
+    ManagedSpec, RouteSpec, Schema, Tables, TimestampForm, ToolScope,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
+use crate::discover::{Location, Pattern, Root, Scope};
 use crate::model::EventKind;
 use crate::model::tool::ids;
 
@@ -108,10 +109,19 @@ pub static DEF: DialectDef = DialectDef {
         handler_keys: &[],
         preferred: false,
     },
-    locations: &[],
+    // The Linux policy file (enterprise/policies.md, "Linux JSON policies"): policy names and
+    // values, no hooks of its own; read for `ChatHooks` and `ChatAllowManagedHooksOnly`.
+    locations: &[Location {
+        id: "vscode-policy",
+        dialect: Dialect(&DEF),
+        scope: Scope::Managed,
+        root: Root::Managed,
+        pattern: Pattern::File("policy.json"),
+    }],
     // hooks.md, Hook file locations: `.github/hooks/*.json`, `.claude/settings.json`,
     // `.claude/settings.local.json`, `~/.copilot/hooks`, `~/.claude/settings.json`.
     native: &[
+        "vscode-policy",
         "copilot-user",
         "copilot-project",
         "claude-user",
@@ -119,9 +129,26 @@ pub static DEF: DialectDef = DialectDef {
         "claude-local",
     ],
     kill_switch: None,
-    // Enterprise policy only turns hooks off (not read); folder trust and what a malformed
-    // entry does are not documented.
-    managed: None,
+    // Device policies (enterprise/manage-ai-settings.md, "Enable or disable hooks"): "Set the
+    // `ChatHooks` device policy to `false` to disable hooks in the Local harness"; "Use the
+    // `ChatAllowManagedHooksOnly` device policy to allow hooks only from enterprise-managed
+    // sources and plugins that policy force-enables" (hookx reads no managed hook source of VS
+    // Code's, nor its plugins: under it nothing but other agents' policy files runs). Linux
+    // reads them from `/etc/vscode/policy.json` (VS Code 1.106 and later); macOS from a
+    // configuration profile and Windows from the registry, neither a file hookx reads. The
+    // `chat.useHooks` user setting, folder trust and what a malformed entry does are not read.
+    managed: Some(ManagedSpec {
+        dirs: &[("linux", "/etc/vscode")],
+        only_managed_key: Some("ChatAllowManagedHooksOnly"),
+        hooks_off: Some(("ChatHooks", false)),
+        // Not documented: taken as skipped (it holds no hooks anyway).
+        broken_policy: BrokenPolicy::Skipped,
+        kill_switch_reaches_policy: false,
+        any_kill_switch_reaches_policy: false,
+        root_owned_only: false,
+        source: "docs: microsoft/vscode-docs docs/enterprise/manage-ai-settings.md (Enable or \
+                 disable hooks), docs/enterprise/policies.md (Linux JSON policies)",
+    }),
     folder_trust: None,
     disabled_handlers: None,
     route_trust: None,

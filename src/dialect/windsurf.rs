@@ -14,8 +14,8 @@
 //! ([`crate::protocol::ArgsForm::Nested`]).
 
 use super::{
-    CLAUDE_MATCHER_STYLE, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, ManagedSpec,
-    RouteSpec, Schema, Tables, TimestampForm, ToolCodec, ToolScope,
+    BrokenPolicy, CLAUDE_MATCHER_STYLE, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase,
+    ManagedSpec, RouteSpec, Schema, Tables, TimestampForm, ToolCodec, ToolScope,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
 use crate::discover::{Location, Pattern, Root, Scope};
@@ -312,8 +312,13 @@ pub static DEF: DialectDef = DialectDef {
             ("macos", "/Library/Application Support/Windsurf"),
         ],
         only_managed_key: None,
+        hooks_off: None,
+        // Not documented: taken as skipped, the rest read.
+        broken_policy: BrokenPolicy::Skipped,
         kill_switch_reaches_policy: false,
         any_kill_switch_reaches_policy: false,
+        // Not documented: read wherever it lies, whoever owns it.
+        root_owned_only: false,
         source: "docs: docs.windsurf.com/windsurf/cascade/hooks (System-Level)",
     }),
     // Not documented.
