@@ -54,6 +54,7 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             )]),
             Step::Text("all done"),
         ],
+        "text" => vec![Step::Text("nothing to do")],
         _ => vec![Step::Text("unknown scenario")],
     }
 }
@@ -233,4 +234,102 @@ fn ground_truth_execute_and_answers() {
         failed.len(),
         failed.join("\n")
     );
+}
+
+/// The pinned binary, or `None` after a skip line.
+fn droid() -> Option<std::path::PathBuf> {
+    minimal::client(
+        &format!("factory-{VERSION}/node_modules/@factory/cli-linux-x64/bin/droid"),
+        "Factory Droid",
+    )
+}
+
+/// `~/.factory/settings.json` naming the fake model, with `hooks` if given.
+fn user_settings(sb: &Sandbox, model: &FakeModel, hooks: Option<Value>) {
+    let mut settings = json!({
+        // Not a GPT name: Droid warns the model about a GPT model on this provider.
+        "customModels": [{"model": "hookx-fake", "displayName": "fake",
+            "baseUrl": format!("http://127.0.0.1:{}/v1", model.port), "apiKey": "dummy",
+            "provider": "generic-chat-completion-api", "maxOutputTokens": 1000}],
+    });
+    if let Some(hooks) = hooks {
+        settings["hooks"] = hooks;
+    }
+    common::write(&sb.home, ".factory/settings.json", &settings.to_string());
+}
+
+/// One `droid exec` run of `scenario` in the sandbox.
+fn run_droid(sb: &Sandbox, bin: &std::path::Path, scenario: &str) -> std::process::Output {
+    let mut cmd = sb.command(bin);
+    // Any value passes offline: the custom model carries its own key.
+    cmd.env("FACTORY_API_KEY", "dummy")
+        .args([
+            "exec",
+            "-m",
+            "custom:fake-0",
+            "--auto",
+            "high",
+            "-o",
+            "json",
+        ])
+        .arg(format!("SCENARIO:{scenario} do the work"));
+    sb.run(cmd)
+}
+
+/// A `hooks` object with one recorder labelled `label` on `event`.
+fn recorder_on(sb: &Sandbox, event: &str, label: &str) -> Value {
+    json!({event: [{"hooks": [{"type": "command", "command": sb.dumper(label)}]}]})
+}
+
+/// Which files 0.225.2 reads hooks from: a SessionStart or Stop recorder in each candidate,
+/// labelled by its file. Two runs: the legacy `.factory/hooks/hooks.json` beside no
+/// `.factory/hooks.json`, then beside one.
+#[test]
+fn files_droid_reads() {
+    let Some(bin) = droid() else { return };
+    let mut seen = Vec::new();
+    for with_project_hooks_json in [false, true] {
+        let sb = Sandbox::new("hookx-live-droid-files");
+        let model = FakeModel::start(scripts, sb.project.display().to_string());
+        let mut user = recorder_on(&sb, "SessionStart", "user-settings");
+        user["Stop"] = recorder_on(&sb, "Stop", "user-settings-stop")["Stop"].clone();
+        user_settings(&sb, &model, Some(user));
+        // A hooks file holds the events at its top level (Droid's `hooks` object itself).
+        common::write(
+            &sb.home,
+            ".factory/hooks.json",
+            &recorder_on(&sb, "Stop", "user-hooks-json").to_string(),
+        );
+        let project_files = [
+            (".factory/settings.json", "project-settings"),
+            (".factory/settings.local.json", "project-settings-local"),
+            (".factory/hooks/hooks.json", "project-legacy"),
+        ];
+        for (file, label) in project_files {
+            let hooks = recorder_on(&sb, "SessionStart", label);
+            let text = match file.ends_with("settings.json") || file.ends_with("local.json") {
+                true => json!({"hooks": hooks}),
+                false => hooks,
+            };
+            common::write(&sb.project, file, &text.to_string());
+        }
+        if with_project_hooks_json {
+            common::write(
+                &sb.project,
+                ".factory/hooks.json",
+                &recorder_on(&sb, "SessionStart", "project-hooks-json").to_string(),
+            );
+        }
+        let out = run_droid(&sb, &bin, "text");
+        assert!(
+            out.status.success(),
+            "exit {:?}: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut labels: Vec<String> = sb.dumps().into_iter().map(|d| d.label).collect();
+        labels.sort();
+        seen.push(labels);
+    }
+    eprintln!("files read: {seen:?}");
 }

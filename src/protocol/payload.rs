@@ -265,7 +265,7 @@ pub fn detect_host(payload: &Value) -> Option<Dialect> {
     if let Some(d) = best_by_keys(true) {
         return Some(d);
     }
-    if obj.keys().any(|k| has_upper(k))
+    if obj.keys().any(|k| is_camel_case(k))
         && let Some(d) = find(&|d| any_flavor(d, &|t| t.key_case == KeyCase::Camel))
     {
         return Some(d);
@@ -398,7 +398,7 @@ fn detect_flavor(obj: &Map<String, Value>, host: Dialect, event: Option<&str>) -
     if let [only] = flavors.as_slice() {
         return *only;
     }
-    if obj.keys().any(|k| has_upper(k))
+    if obj.keys().any(|k| is_camel_case(k))
         && let Some(f) = find(&|t| t.key_case == KeyCase::Camel)
     {
         return f;
@@ -628,8 +628,10 @@ fn encode_tool_result(t: &Tables, value: &Value) -> Value {
     }
 }
 
-fn has_upper(key: &str) -> bool {
-    key.chars().any(|c| c.is_ascii_uppercase())
+/// A camelCase key (`toolName`); an upper-case one (`CLAUDE_ENV_FILE`, which Factory Droid
+/// 0.225.2 sends in its snake_case SessionStart payload) is not.
+fn is_camel_case(key: &str) -> bool {
+    key.starts_with(|c: char| c.is_ascii_lowercase()) && key.chars().any(|c| c.is_ascii_uppercase())
 }
 
 pub(crate) fn json_kind(value: &Value) -> &'static str {
