@@ -376,7 +376,8 @@ mod protocol_rows {
             (EventKind::PostToolUse, Exit2::Context),
         ],
         failure_denies: &[],
-        fail_closed: &[],
+        // hookx's policy for a guard it cannot check (README).
+        fail_closed: &[EventKind::PreToolUse],
         answer: &[
             F::new(Slot::Continue, &["continue"], Writes::All),
             F::new(Slot::StopReason, &["stopReason"], Writes::All),
