@@ -352,7 +352,8 @@ mod protocol_rows {
     pub(super) const PROTOCOL: ProtocolTables = ProtocolTables {
         mcp_context_key: None,
         exit_codes: ExitCodes::ByCode,
-        updated_input_merges: false,
+        // Binary 0.225.2: `updatedInput` is merged over the call's input.
+        updated_input_merges: true,
         event_key: "hook_event_name",
         event_key_only: None,
         event_shapes: &[],
@@ -376,7 +377,8 @@ mod protocol_rows {
             (EventKind::PostToolUse, Exit2::Context),
         ],
         failure_denies: &[],
-        // hookx's policy for a guard it cannot check (README).
+        // Binary 0.225.2: a hook that fails lets the tool run; hookx's own policy for a guard
+        // it cannot check is to deny (README).
         fail_closed: &[EventKind::PreToolUse],
         answer: &[
             F::new(Slot::Continue, &["continue"], Writes::All),
