@@ -129,6 +129,11 @@ pub struct RouteSpec {
     pub command_key: &'static str,
     /// The handler key the route's timeout goes in, if the host needs one.
     pub timeout_key: Option<&'static str>,
+    /// Whether the project route says it is one (`--installed-in project`): the agent runs a
+    /// user and a project route both, identical commands included, and tells hookx neither
+    /// which file fired nor (no [`crate::config::spec::ConfigSpec::hook_dir_var`]) its folder,
+    /// so the project route must leave an event the user route also takes to it.
+    pub names_project_route: bool,
 }
 
 /// A settings list naming handlers the agent never runs (Gemini CLI `hooksConfig.disabled`,

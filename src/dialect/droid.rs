@@ -273,6 +273,7 @@ pub static DEF: DialectDef = DialectDef {
         grouped: true,
         command_key: "command",
         timeout_key: None,
+        names_project_route: true,
     },
     route_trust: None,
     schema: Schema {
@@ -298,8 +299,9 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // Run 0.225.2: hooks also get DROID_PROJECT_DIR and CLAUDE_PROJECT_DIR (the project) and,
     // on SessionStart, CLAUDE_ENV_FILE.
     provided_env: &["DROID_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "CLAUDE_ENV_FILE"],
-    // Not verified: hookx assumes Claude's rule (identical commands run once).
-    merges_identical_handlers: true,
+    // Run 0.225.2 (tests/live_droid.rs `routed_handlers_of_every_dialect`): the same command in
+    // the user and the project settings runs twice.
+    merges_identical_handlers: false,
     version: None,
     // Not `hooks.json`: an event there would hide that event's hooks in settings.json.
     install_project: ".factory/settings.json",
