@@ -52,6 +52,14 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
                 "Read",
                 json!({"file_path": format!("{project}/notes.txt")}),
             )]),
+            Step::Tools(vec![(
+                "Create",
+                json!({"file_path": format!("{project}/made.txt"), "content": "one\n"}),
+            )]),
+            Step::Tools(vec![(
+                "Edit",
+                json!({"file_path": format!("{project}/made.txt"), "old_str": "one", "new_str": "two"}),
+            )]),
             Step::Text("all done"),
         ],
         "text" => vec![Step::Text("nothing to do")],
@@ -67,8 +75,9 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
 }
 
 /// Ground truth: the recorder on every event in `~/.factory/settings.json`; Execute (context
-/// after it), Execute denied by JSON, Execute denied by exit 2, Read of a missing file; a Stop
-/// block that continues the turn.
+/// after it), Execute denied by JSON, Execute denied by exit 2, Read of a missing file, Create
+/// and Edit of a file; a Stop block that continues the turn. The tools Droid offers the model
+/// are the ones the droid dialect names.
 #[test]
 fn ground_truth_execute_and_answers() {
     let Some(bin) = droid() else { return };
@@ -153,6 +162,53 @@ fn ground_truth_execute_and_answers() {
     );
     let ok = minimal::tool_result(&requests, "hello-droid");
     check(ok.contains("hello-droid"), format!("the call ran: {ok}"));
+    // Create and Edit ran, and their hooks got Droid's argument names.
+    let made = std::fs::read_to_string(sb.project.join("made.txt")).unwrap_or_default();
+    check(
+        made == "two\n",
+        format!("Create then Edit wrote made.txt: {made:?}"),
+    );
+    for (tool, keys) in [
+        ("Create", &["content", "file_path"][..]),
+        ("Edit", &["file_path", "new_str", "old_str"]),
+    ] {
+        let pre = dumps
+            .iter()
+            .find(|d| d.label == "PreToolUse" && d.stdin["tool_name"] == tool);
+        let mut got: Vec<&str> = pre
+            .and_then(|d| d.stdin["tool_input"].as_object())
+            .map(|o| o.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        got.sort();
+        check(
+            got == keys,
+            format!("{tool} arguments in its PreToolUse: {got:?}"),
+        );
+    }
+    // The tools offered to the model carry the droid dialect's names.
+    let offered: Vec<String> = requests
+        .first()
+        .and_then(|b| b["tools"].as_array())
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t["function"]["name"].as_str().map(str::to_string))
+        .collect();
+    let droid_tables = hookx::dialect::droid::FLAVOR.tables();
+    for name in [
+        "Execute", "Read", "Create", "Edit", "Glob", "Grep", "Task", "LS",
+    ] {
+        check(
+            offered.iter().any(|o| o == name),
+            format!("{name} offered: {offered:?}"),
+        );
+    }
+    for id in ["shell", "read", "write", "edit", "glob", "grep", "task"] {
+        let name = droid_tables.tool_name(id).unwrap_or_default();
+        check(
+            offered.iter().any(|o| o == name),
+            format!("the table's {id} tool `{name}` is offered: {offered:?}"),
+        );
+    }
     // PostToolUse context reaches the model as a user message of its own, after the result.
     check(
         context_after_result(&requests, "CTX-POST"),
