@@ -63,6 +63,15 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Text("all done"),
         ],
         "text" => vec![Step::Text("nothing to do")],
+        "task" => vec![
+            Step::Tools(vec![(
+                "Task",
+                json!({"subagent_type": "worker", "description": "Run one command",
+                    "prompt": "SCENARIO:sub run echo sub-ok", "await": true}),
+            )]),
+            Step::Text("task done"),
+        ],
+        "sub" => vec![execute("echo sub-ok"), Step::Text("sub done")],
         "routed" => vec![
             execute("echo routed-ok"),
             execute("echo claude-deny"),
@@ -225,33 +234,7 @@ fn ground_truth_execute_and_answers() {
         .iter()
         .any(|b| b["messages"].to_string().contains("R-STOP-GO-ON"));
     check(continued, "Stop block reason reached the model".into());
-    let seen: Vec<recorded::Seen> = dumps
-        .iter()
-        .map(|d| recorded::Seen {
-            label: &d.label,
-            raw: &d.raw,
-            env: &d.env,
-            cwd: &d.cwd,
-        })
-        .collect();
-    recorded::Recording {
-        client: "factory-droid",
-        version: VERSION,
-        folder: "droid",
-        host: "droid",
-        events: EVENTS,
-        relevant_env: |key| {
-            // What Droid sets for hooks, less the key the run gave it.
-            (key.starts_with("FACTORY_") || key.starts_with("CLAUDE_") || key.starts_with("DROID_"))
-                && key != "FACTORY_API_KEY"
-        },
-        placeholders: vec![
-            (project.replace('/', "-"), "<project-slug>"),
-            (project.clone(), "<project>"),
-            (sb.home.display().to_string(), "<home>"),
-        ],
-    }
-    .check("tools", &seen, &[]);
+    check_recorded(&sb, &dumps, "tools");
     assert!(
         failed.is_empty(),
         "{} checks failed:\n{}",
@@ -678,4 +661,80 @@ fn keep(sb: &Sandbox, model: &FakeModel, out: &std::process::Output, name: &str)
         std::fs::write(keep.join("requests.json"), requests).unwrap();
         std::fs::write(keep.join("stdout.txt"), &out.stdout).unwrap();
     }
+}
+
+/// A `Task` subagent (Droid's built-in `worker`, awaited): PreToolUse names Task with Droid's
+/// arguments, and offline the subagent cannot start (it needs Droid's daemon), so no
+/// SubagentStop fires: that event stays unverified.
+#[test]
+fn subagent_task_needs_the_daemon() {
+    let Some(bin) = droid() else { return };
+    let sb = Sandbox::new("hookx-live-droid-task");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let hooks: serde_json::Map<String, Value> = EVENTS
+        .iter()
+        .map(|e| (e.to_string(), recorder_on(&sb, e, e)[e].clone()))
+        .collect();
+    user_settings(&sb, &model, Some(Value::Object(hooks)));
+    let out = run_droid(&sb, &bin, "task");
+    keep(&sb, &model, &out, "droid-task");
+    assert!(
+        out.status.success(),
+        "exit {:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dumps = sb.dumps();
+    let task = dumps
+        .iter()
+        .find(|d| d.label == "PreToolUse" && d.stdin["tool_name"] == "Task");
+    assert!(
+        task.is_some_and(|d| {
+            d.stdin["tool_input"]["subagent_type"] == "worker"
+                && d.stdin["tool_input"]["prompt"] == "SCENARIO:sub run echo sub-ok"
+        }),
+        "PreToolUse names Task with its arguments: {dumps:?}"
+    );
+    let result = minimal::tool_result(&model.requests_of("task"), "SCENARIO:sub");
+    assert!(
+        result.contains("Could not reach the daemon"),
+        "the subagent did not start offline: {result}"
+    );
+    assert!(
+        !dumps.iter().any(|d| d.label == "SubagentStop"),
+        "no SubagentStop: {dumps:?}"
+    );
+    check_recorded(&sb, &dumps, "task");
+}
+
+/// Compares the payloads with the recordings of `scenario` (`HOOKX_RECORD=1` re-records).
+fn check_recorded(sb: &Sandbox, dumps: &[minimal::Dump], scenario: &str) {
+    let project = sb.project.display().to_string();
+    let seen: Vec<recorded::Seen> = dumps
+        .iter()
+        .map(|d| recorded::Seen {
+            label: &d.label,
+            raw: &d.raw,
+            env: &d.env,
+            cwd: &d.cwd,
+        })
+        .collect();
+    recorded::Recording {
+        client: "factory-droid",
+        version: VERSION,
+        folder: "droid",
+        host: "droid",
+        events: EVENTS,
+        relevant_env: |key| {
+            // What Droid sets for hooks, less the key the run gave it.
+            (key.starts_with("FACTORY_") || key.starts_with("CLAUDE_") || key.starts_with("DROID_"))
+                && key != "FACTORY_API_KEY"
+        },
+        placeholders: vec![
+            (project.replace('/', "-"), "<project-slug>"),
+            (project.clone(), "<project>"),
+            (sb.home.display().to_string(), "<home>"),
+        ],
+    }
+    .check(scenario, &seen, &[]);
 }
