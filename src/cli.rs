@@ -653,7 +653,7 @@ fn has_hook_config(src: &SourceFile, doc: &crate::model::Document) -> bool {
         || Dialect::all()
             .iter()
             .filter_map(|d| d.def().kill_switch.as_ref())
-            .any(|k| doc.extra.contains_key(k.key))
+            .any(|k| k.flag_in(doc).is_some())
         || serde_json::from_str::<serde_json::Value>(&src.text)
             .is_ok_and(|v| v.get("hooks").is_some())
 }

@@ -738,3 +738,38 @@ fn check_recorded(sb: &Sandbox, dumps: &[minimal::Dump], scenario: &str) {
     }
     .check(scenario, &seen, &[]);
 }
+
+/// `hooksDisabled: true` among the events of `~/.factory/settings.json` (binary 0.225.2, the
+/// `/hooks` switch): no hook runs, the project's included; with `false` both run.
+#[test]
+fn hooks_disabled_turns_every_hook_off() {
+    let Some(bin) = droid() else { return };
+    let mut ran = Vec::new();
+    for disabled in [false, true] {
+        let sb = Sandbox::new("hookx-live-droid-off");
+        let model = FakeModel::start(scripts, sb.project.display().to_string());
+        let mut user = recorder_on(&sb, "SessionStart", "user-settings");
+        user["hooksDisabled"] = disabled.into();
+        user_settings(&sb, &model, Some(user));
+        common::write(
+            &sb.project,
+            ".factory/hooks.json",
+            &recorder_on(&sb, "SessionStart", "project-hooks-json").to_string(),
+        );
+        let out = run_droid(&sb, &bin, "text");
+        assert!(
+            out.status.success(),
+            "exit {:?}: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut labels: Vec<String> = sb.dumps().into_iter().map(|d| d.label).collect();
+        labels.sort();
+        ran.push(labels);
+    }
+    assert_eq!(
+        ran,
+        [vec!["project-hooks-json", "user-settings"], vec![]],
+        "hooks run with hooksDisabled false, then true"
+    );
+}

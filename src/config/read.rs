@@ -137,9 +137,13 @@ pub fn prune_event(
         }
         is_event(key).is_none_or(|kind| kind == *event)
     };
+    // Settings among the events (Droid's `hooksDisabled`) stay: a kill switch may be one.
     let keep_hook = |key: &str| match is_event(key) {
         Some(kind) => kind == *event,
-        None => matches!(event, EventKind::Other(name) if name == key),
+        None => {
+            matches!(event, EventKind::Other(name) if name == key)
+                || dialect.config().kept_keys.contains(&key)
+        }
     };
     let value = syntax::parse_json_pruned(src, &keep_top, &keep_hook)?;
     let events_at_top = value.get("hooks").is_none() && top_level_event.get();
@@ -389,7 +393,7 @@ impl Reader<'_> {
             .iter()
             .filter_map(|d| d.def().kill_switch.as_ref())
         {
-            if let Some(Err(_)) = switch.flag(&doc.extra) {
+            if let Some(Err(_)) = switch.flag_in(doc) {
                 self.error(
                     &switch.pointer(),
                     format!("`{}` must be true or false", switch.name()),
@@ -415,6 +419,11 @@ impl Reader<'_> {
     fn read_hooks(&mut self, hooks: Map<String, Value>, base: &str, doc: &mut Document) {
         for (key, value) in hooks {
             let pointer = format!("{base}/{}", escape(&key));
+            // A setting beside the events (Droid's `hooksDisabled`): kept, not an event.
+            if !value.is_array() && self.dialect.config().kept_keys.contains(&key.as_str()) {
+                doc.extra_hooks.insert(key, value);
+                continue;
+            }
             let (event, flavor) = self.event(&key, &pointer);
             let Value::Array(entries) = value else {
                 self.error(

@@ -466,6 +466,7 @@ pub static DEF: DialectDef = DialectDef {
     kill_switch: Some(KillSwitch {
         key: "disableAllHooks",
         inner: None,
+        among_events: false,
         off: true,
         locations: &[
             "claude-user",

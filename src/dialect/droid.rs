@@ -4,8 +4,8 @@
 //! Facts: conformance/droid-facts.md (run: droid 0.225.2, `tests/live_droid.rs`).
 
 use super::{
-    CLAUDE_MATCHER_STYLE, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, MatchOn,
-    RouteSpec, Schema, Tables, TimestampForm,
+    CLAUDE_MATCHER_STYLE, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, KillSwitch,
+    MatchOn, RouteSpec, Schema, Tables, TimestampForm,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, PluginForm, RunKeys};
 use crate::discover::{Location, Pattern, Root, Scope};
@@ -255,8 +255,16 @@ pub static DEF: DialectDef = DialectDef {
         "droid-project-hooks",
         "droid-project-legacy",
     ],
-    // Binary 0.225.2: `hooks.hooksDisabled: true` turns hooks off; not modelled yet (no run).
-    kill_switch: None,
+    // Run 0.225.2 (`hooks_disabled_turns_every_hook_off`): `hooks.hooksDisabled: true` in the
+    // user settings turns every hook off, the project's included. The project settings' flag
+    // is read from the merged settings (binary), not run.
+    kill_switch: Some(KillSwitch {
+        key: "hooksDisabled",
+        inner: None,
+        among_events: true,
+        off: true,
+        locations: &["droid-user", "droid-project"],
+    }),
     // Docs: organisation-managed hooks come from Factory's servers, not a local file.
     managed: None,
     folder_trust: None,
@@ -293,8 +301,9 @@ static CONFIG: ConfigSpec = ConfigSpec {
     implied_type: None,
     timeout_millis: false,
     // Binary 0.225.2: a group's `commandRegex` narrows it to Execute calls whose command
-    // matches; hookx keeps it without acting on it.
-    kept_keys: &["commandRegex"],
+    // matches; `hooksDisabled` and `showHookOutput` sit among the events. hookx keeps them
+    // without acting on them.
+    kept_keys: &["commandRegex", "hooksDisabled", "showHookOutput"],
     project_dir_variable: Some("FACTORY_PROJECT_DIR"),
     // Run 0.225.2: hooks also get DROID_PROJECT_DIR and CLAUDE_PROJECT_DIR (the project) and,
     // on SessionStart, CLAUDE_ENV_FILE.

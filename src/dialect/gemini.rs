@@ -335,6 +335,7 @@ pub static DEF: DialectDef = DialectDef {
     kill_switch: Some(KillSwitch {
         key: "hooksConfig",
         inner: Some("enabled"),
+        among_events: false,
         off: false,
         locations: &[
             "gemini-system-defaults",
