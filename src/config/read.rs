@@ -120,6 +120,10 @@ pub struct PrunedEvent {
     /// Whether the file had events at the top level, without the `hooks` wrapper (pruning may
     /// have dropped them all, so the value alone cannot tell).
     pub events_at_top: bool,
+    /// The event: in a file read with its events at the top level, a key no table knows is
+    /// kept (it may be a setting) and read as an event of its own, whose rules are not this
+    /// event's.
+    pub event: EventKind,
 }
 
 /// Parses `src` (JSON) keeping only what `event` needs; see [`read_pruned`].
@@ -150,6 +154,7 @@ pub fn prune_event(
     Ok(PrunedEvent {
         value,
         events_at_top,
+        event: event.clone(),
     })
 }
 
@@ -157,7 +162,9 @@ pub fn prune_event(
 /// event, with the same origins.
 /// `null` rules are placeholders for rules left out by [`leave_out_unfired`], and skipped.
 pub fn read_pruned(src: &SourceFile, dialect: Dialect, pruned: PrunedEvent) -> Parsed {
-    read_value(src, dialect, pruned.value, None, pruned.events_at_top, true)
+    let mut parsed = read_value(src, dialect, pruned.value, None, pruned.events_at_top, true);
+    parsed.document.rules.retain(|r| r.event == pruned.event);
+    parsed
 }
 
 /// Which of an event's rules can fire: one verdict per rule given, each carrying only its

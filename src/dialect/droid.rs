@@ -32,8 +32,9 @@ pub static TABLES: Tables = Tables {
         (EventKind::PreCompact, "PreCompact"),
     ],
     // The tools 0.225.2 offered the model (the fake server's request log) and sent hooks
-    // (`Execute`, `Read`); FetchUrl, WebSearch and TodoWrite are named in the binary, not
-    // offered to a custom model. `LS` has no canonical tool and keeps its name.
+    // (`Execute`, `Read`, `Create`, `Edit`, `Task`: recorded); FetchUrl, WebSearch and TodoWrite
+    // are named in the binary, not offered to a custom model. `LS` has no canonical tool and
+    // keeps its name; `ApplyPatch` (binary, not offered) is not modelled.
     tools: &[
         (ids::SHELL, &["Execute"]),
         (ids::WRITE, &["Create"]),
@@ -82,13 +83,8 @@ pub static TABLES: Tables = Tables {
     handler_types: &["command"],
     protocol: protocol_rows::PROTOCOL,
     verified_with: Some("droid 0.225.2"),
-    matcher_values: &[
-        (
-            EventKind::SessionStart,
-            &["startup", "resume", "clear", "compact"],
-        ),
-        (EventKind::PreCompact, &["manual", "auto"]),
-    ],
+    // No field matchers (docs).
+    matcher_values: &[],
     handler_key_overrides: &[],
     invalid_matcher_effect: Some("Factory Droid never fires this hook"),
     tool_codecs: &[],
