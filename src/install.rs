@@ -304,8 +304,6 @@ pub struct Report {
     /// the file, and the keys set (install) or removed (uninstall).
     pub trust_file: Option<PathBuf>,
     pub trusted: Vec<String>,
-    /// What the user must still do once for project routes to run.
-    pub step: Option<&'static str>,
 }
 
 impl Report {
@@ -454,9 +452,6 @@ fn record_trust(
     })?;
     report.trust_file = Some(file);
     report.trusted = records.into_iter().map(|(k, _)| k).collect();
-    if opts.scope == InstallScope::Project && !opts.uninstall {
-        report.step = trust.project_step;
-    }
     Ok(())
 }
 
@@ -843,9 +838,6 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             report.trusted.len(),
             report.trusted.join(", ")
         );
-    }
-    if let Some(step) = report.step {
-        eprintln!("note: {step}");
     }
     if opts.hookx.is_none() && opts.scope == InstallScope::Project && report.changed() {
         eprintln!(

@@ -324,6 +324,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
             never_named: &["settings.json"],
         }),
         frontmatter: None,
+        toml: None,
     },
     plugin_root_var: None,
     convert_target: ".factory/settings.json",
