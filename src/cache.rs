@@ -140,6 +140,7 @@ pub fn lookup(
     let mut pruned = PrunedEvent {
         value: entry.shell,
         events_at_top: entry.events_at_top,
+        event: event.clone(),
     };
     let mut arrays = entry.arrays;
     for (key, slot) in pruned.event_arrays(dialect) {

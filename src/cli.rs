@@ -296,6 +296,10 @@ struct RunArgs {
     /// Home directory for user-scope hooks and hookx's trust record (default: $HOOKX_HOME, $HOME).
     #[arg(long, value_name = "DIR")]
     home: Option<PathBuf>,
+    /// The host's file holding this route, where the host does not tell (`hookx install`
+    /// writes it): a project route leaves an event the user route also takes to that route.
+    #[arg(long, value_enum, value_name = "SCOPE")]
+    installed_in: Option<crate::install::InstallScope>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -649,7 +653,7 @@ fn has_hook_config(src: &SourceFile, doc: &crate::model::Document) -> bool {
         || Dialect::all()
             .iter()
             .filter_map(|d| d.def().kill_switch.as_ref())
-            .any(|k| doc.extra.contains_key(k.key))
+            .any(|k| k.flag_in(doc).is_some())
         || serde_json::from_str::<serde_json::Value>(&src.text)
             .is_ok_and(|v| v.get("hooks").is_some())
 }
@@ -900,9 +904,22 @@ fn run_cmd(args: RunArgs, known: &failure::Context) -> Result<i32, Error> {
     injected_panic();
     let ctx = crate::discover::Context::resolve(Some(&hosted.project), args.home.as_deref())?;
     let host_dialect = hosted.host.dialect();
-    if let (Some(var), Some(event)) = (host_dialect.config().hook_dir_var, &args.event)
-        && let Some(dir) = std::env::var_os(var)
-        && crate::install::left_to_user_route(&ctx, host_dialect, Path::new(&dir), event)
+    // The folder of the host file whose route fired: the host's variable, else the project
+    // file's folder when the route says it is the project's.
+    let hook_dir = host_dialect
+        .config()
+        .hook_dir_var
+        .and_then(std::env::var_os)
+        .map(PathBuf::from)
+        .or_else(|| {
+            let project = crate::install::InstallScope::Project;
+            (args.installed_in == Some(project)).then(|| {
+                let file = crate::install::target(&ctx, host_dialect, project);
+                file.parent().map(Path::to_path_buf).unwrap_or(file)
+            })
+        });
+    if let (Some(dir), Some(event)) = (hook_dir, &args.event)
+        && crate::install::left_to_user_route(&ctx, host_dialect, &dir, event)
     {
         return Ok(0);
     }

@@ -1195,7 +1195,7 @@ fn kill_switch_source<'a>(
         .iter()
         .filter_map(|s| {
             let precedence = precedence(s)?;
-            let flag = switch.flag(&s.document()?.extra)?.ok()?;
+            let flag = switch.flag_in(s.document()?)?.ok()?;
             Some((precedence, flag == switch.off, s))
         })
         .filter(|(_, _, s)| counts(s))

@@ -47,12 +47,19 @@ pub fn target(ctx: &Context, host: Dialect, scope: InstallScope) -> PathBuf {
 }
 
 /// The command line a host runs for one event: the hookx path, quoted as one POSIX word, and
-/// the event as the host names it (Copilot's camelCase payloads do not say which event fired).
-pub fn route_command(hookx: &str, host: Dialect, event: &str) -> String {
+/// the event as the host names it (Copilot's camelCase payloads do not say which event fired);
+/// a project route says so where the host needs it ([`crate::dialect::RouteSpec::names_project_route`]).
+pub fn route_command(hookx: &str, host: Dialect, event: &str, scope: InstallScope) -> String {
+    let names_scope = host.def().route.names_project_route && scope == InstallScope::Project;
     format!(
-        "{} run --host {} --event {event}",
+        "{} run --host {} --event {event}{}",
         shell_quote(hookx),
-        host.name()
+        host.name(),
+        if names_scope {
+            " --installed-in project"
+        } else {
+            ""
+        }
     )
 }
 
@@ -367,7 +374,7 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
                 install_text(
                     &mut text,
                     &events,
-                    host,
+                    (host, opts.scope),
                     hookx,
                     &needed,
                     created,
@@ -611,7 +618,7 @@ pub fn routed_events(ctx: &Context, host: Dialect, scope: InstallScope) -> Vec<&
 fn install_text(
     text: &mut JsonText,
     events: &[Seg],
-    host: Dialect,
+    (host, scope): (Dialect, InstallScope),
     hookx: &str,
     needed: &[&str],
     created: bool,
@@ -645,7 +652,7 @@ fn install_text(
             continue;
         }
         report.routes += 1;
-        let command = &route_command(hookx, host, name);
+        let command = &route_command(hookx, host, name, scope);
         let Some(entries) = entries_of(text, &list) else {
             if text.value(&list).is_none()
                 && text

@@ -334,6 +334,7 @@ fn command_lines(doc: &Document) -> Vec<(EventKind, String)> {
                         .replace("BRICKS_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
                         .replace("COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
                         .replace("GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
+                        .replace("FACTORY_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
                         .replace("$PWD", "$CLAUDE_PROJECT_DIR"),
                 )),
                 _ => None,

@@ -7,7 +7,7 @@ mod common;
 use assert_cmd::Command;
 use common::{copy_tree, fixtures_dir};
 use hookx::dialect::Dialect;
-use hookx::dialect::{bricks, claude, copilot, gemini};
+use hookx::dialect::{bricks, claude, copilot, droid, gemini};
 use hookx::discover::{self, Context, Runner, Scope};
 use hookx::trust::{self, TrustState, TrustStore};
 use std::path::PathBuf;
@@ -755,5 +755,48 @@ fn a_handler_the_host_runs_natively_is_not_run_again_by_hookx() {
     assert_eq!(
         audit(&discover::dispatch_rules(&sources, bricks::DIALECT, &store)),
         ["~/.claude/settings.json"]
+    );
+}
+
+/// Droid's switch sits among the events (`hooks.hooksDisabled`, run 0.225.2 in
+/// tests/live_droid.rs): set in the user settings, every Droid file is off, the project's
+/// `hooks.json` included; `list` names it; the file still validates.
+#[test]
+fn droid_hooks_disabled_among_the_events_turns_droid_off() {
+    let tree = Tree::new("full");
+    let rule =
+        r#"[{"matcher": "Execute", "hooks": [{"type": "command", "command": "./guard.sh"}]}]"#;
+    tree.write(
+        "project/.factory/hooks.json",
+        &format!(r#"{{"PreToolUse": {rule}}}"#),
+    );
+    let user = |disabled: bool| {
+        format!(
+            r#"{{"customModels": [], "hooks": {{"hooksDisabled": {disabled}, "Stop": {rule}}}}}"#
+        )
+    };
+    let droid_rules = |tree: &Tree| {
+        let sources = discover::discover(&tree.ctx());
+        let mut store = TrustStore::default();
+        for s in &sources {
+            store.trust_source(s);
+        }
+        discover::effective_rules(&sources, &store)
+            .iter()
+            .filter(|r| r.source.dialect == droid::DIALECT)
+            .count()
+    };
+    tree.write("home/.factory/settings.json", &user(false));
+    assert_eq!(droid_rules(&tree), 2);
+    tree.write("home/.factory/settings.json", &user(true));
+    assert_eq!(droid_rules(&tree), 0);
+    let settings = tree.home().join(".factory/settings.json");
+    tree.hookx(&["validate", settings.to_str().unwrap()])
+        .success();
+    tree.hookx(&["trust"]).code(1);
+    let text = tree.stdout(&["list"]);
+    assert!(
+        text.contains(r#""hooks": {"hooksDisabled": true} in ~/.factory/settings.json"#),
+        "{text}"
     );
 }

@@ -1,5 +1,5 @@
 //! End to end: the real `hookx` binary between a host agent and a handler written for another
-//! one. Every host (Claude, Copilot camelCase, Copilot PascalCase, Bricks, Gemini, Qwen, Codex) sends its own payload
+//! one. Every host (Claude, Copilot camelCase, Copilot PascalCase, Bricks, Gemini, Qwen, Codex, Droid) sends its own payload
 //! (the seeds' examples where they fit, `tests/fixtures/e2e/payloads/` otherwise) to a real
 //! shell handler of every flavour (`tests/fixtures/e2e/handlers/`). The handler checks that it
 //! got its own dialect's stdin and environment (plus `HOOKX_HOST`, the agent running it) and
@@ -36,10 +36,11 @@ enum F {
     Gemini,
     Qwen,
     Codex,
+    Droid,
 }
 use F::*;
 
-const ALL: &[F] = &[Claude, Copilot, Pascal, Bricks, Gemini, Qwen, Codex];
+const ALL: &[F] = &[Claude, Copilot, Pascal, Bricks, Gemini, Qwen, Codex, Droid];
 
 impl F {
     /// `--as` value, handler script and fixture folder.
@@ -52,6 +53,7 @@ impl F {
             Gemini => "gemini",
             Qwen => "qwen",
             Codex => "codex",
+            Droid => "droid",
         }
     }
 
@@ -64,6 +66,7 @@ impl F {
             Gemini => "gemini",
             Qwen => "qwen",
             Codex => "codex",
+            Droid => "droid",
         }
     }
 
@@ -91,6 +94,9 @@ impl F {
             (Gemini, Ev::UserPromptSubmit) => "BeforeAgent",
             (Gemini, Ev::Stop) => "AfterAgent",
             (Codex, Ev::Notification | Ev::PostToolUseFailure) => return None,
+            (Droid, Ev::PostToolUseFailure | Ev::SubagentStart | Ev::PermissionRequest) => {
+                return None;
+            }
             (_, e) => e.pascal(),
         })
     }
@@ -126,6 +132,10 @@ impl F {
             // Every edit is a patch (codex-facts.md).
             (Codex, Tool::Edit | Tool::Write) => "apply_patch",
             (Codex, Tool::Bash) => "Bash",
+            // Factory Droid's own names (run 0.225.2).
+            (Droid, Tool::Edit) => "Edit",
+            (Droid, Tool::Write) => "Create",
+            (Droid, Tool::Bash) => "Execute",
         }
     }
 
@@ -144,6 +154,8 @@ impl F {
             (Copilot | Pascal, Tool::Edit | Tool::Write) => renamed.into(),
             // A patch is one text.
             (Codex, Tool::Edit | Tool::Write) => "command".into(),
+            // Droid's Edit: Copilot's old_str and new_str beside Claude's file_path (0.225.2).
+            (Droid, Tool::Edit) if canonical != "file_path" => renamed.into(),
             _ => canonical.into(),
         }
     }
@@ -191,6 +203,12 @@ impl F {
             ],
             // Codex sets none (run 0.171.0).
             Codex => vec![],
+            // Run 0.225.2: three project variables.
+            Droid => vec![
+                ("FACTORY_PROJECT_DIR", project.display().to_string()),
+                ("DROID_PROJECT_DIR", project.display().to_string()),
+                ("CLAUDE_PROJECT_DIR", project.display().to_string()),
+            ],
         }
     }
 }
@@ -212,6 +230,8 @@ const AGENT_VARS: &[&str] = &[
     "GEMINI_SESSION_ID",
     "QWEN_PROJECT_DIR",
     "QWEN_CODE_SESSION_ID",
+    "FACTORY_PROJECT_DIR",
+    "DROID_PROJECT_DIR",
 ];
 
 fn camel(key: &str) -> String {
@@ -399,6 +419,17 @@ impl Sc {
             (Sc::Permission, Qwen) => "e2e/payloads/qwen/PermissionRequest.json",
             (Sc::Notification, Qwen) => "e2e/payloads/qwen/Notification.json",
             (Sc::SessionStart, Qwen) => "e2e/payloads/qwen/SessionStart.json",
+            // Shaped as Droid 0.225.2 sent them (tests/fixtures/recorded/droid-0.225.2/);
+            // UserPromptSubmit and Notification never fired there: Claude's shape (docs).
+            (Sc::PreEdit, Droid) => "e2e/payloads/droid/PreToolUse-edit.json",
+            (Sc::PreWrite, Droid) => "e2e/payloads/droid/PreToolUse-write.json",
+            (Sc::PreBash, Droid) => "e2e/payloads/droid/PreToolUse-bash.json",
+            (Sc::PostBash, Droid) => "e2e/payloads/droid/PostToolUse-bash.json",
+            (Sc::Prompt, Droid) => "e2e/payloads/droid/UserPromptSubmit.json",
+            (Sc::Stop, Droid) => "e2e/payloads/droid/Stop.json",
+            (Sc::Notification, Droid) => "e2e/payloads/droid/Notification.json",
+            (Sc::SessionStart, Droid) => "e2e/payloads/droid/SessionStart.json",
+            (Sc::Permission | Sc::FailedBash | Sc::SubagentStart, Droid) => return None,
         })
     }
 }
@@ -419,7 +450,7 @@ enum Expect {
     Note(&'static str),
     /// The handler is not run (its matcher does not accept the event): exit 0, no output.
     NotRun,
-    /// What the Claude host gets (a Qwen host: its answers are Claude's).
+    /// What the Claude host gets (a Qwen or Droid host: its answers are Claude's).
     AsClaude,
 }
 
@@ -427,8 +458,8 @@ enum Expect {
 #[derive(Clone, Copy, Debug)]
 enum Matcher {
     None,
-    /// Per handler flavour: claude, copilot, copilot-pascal, bricks, gemini, qwen, codex.
-    Per([&'static str; 7]),
+    /// Per handler flavour: claude, copilot, copilot-pascal, bricks, gemini, qwen, codex, droid.
+    Per([&'static str; 8]),
 }
 
 impl Matcher {
@@ -457,6 +488,7 @@ struct Row {
     gemini: Expect,
     qwen: Expect,
     codex: Expect,
+    droid: Expect,
 }
 
 impl Row {
@@ -472,6 +504,10 @@ impl Row {
                 own => own,
             },
             Codex => self.codex,
+            Droid => match self.droid {
+                AsClaude => self.claude,
+                own => own,
+            },
         }
     }
 }
@@ -481,8 +517,9 @@ use Expect::{AsClaude, Json, JsonNote, NotRun, Note, Silent};
 /// For hosts that lack the row's event: never asked.
 const NO_EVENT: Expect = Silent;
 const PERMISSION_HANDLERS: &[F] = &[Claude, Copilot, Pascal, Gemini];
-/// Those, and a Qwen handler where it answers as a Claude one does (run 0.24.4).
-const PERMISSION_AND_QWEN: &[F] = &[Claude, Copilot, Pascal, Gemini, Qwen];
+/// Those, and the Qwen and Droid handlers where they answer as a Claude one does (runs 0.24.4,
+/// 0.225.2).
+const PERMISSION_AND_CLAUDE_LIKE: &[F] = &[Claude, Copilot, Pascal, Gemini, Qwen, Droid];
 
 #[rustfmt::skip]
 const ROWS: &[Row] = &[
@@ -490,66 +527,66 @@ const ROWS: &[Row] = &[
     Row { case: "silent on a write", sc: Sc::PreWrite, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
         gemini: Silent, qwen: AsClaude,
-        codex: Silent },
+        droid: AsClaude, codex: Silent },
     Row { case: "silent on a shell call", sc: Sc::PreBash, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
         gemini: Silent, qwen: AsClaude,
-        codex: Silent },
+        droid: AsClaude, codex: Silent },
     Row { case: "silent after a shell call", sc: Sc::PostBash, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
         gemini: Silent, qwen: AsClaude,
-        codex: Silent },
+        droid: AsClaude, codex: Silent },
     Row { case: "silent on a prompt", sc: Sc::Prompt, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
         gemini: Silent, qwen: AsClaude,
-        codex: Silent },
+        droid: AsClaude, codex: Silent },
     Row { case: "silent on stop", sc: Sc::Stop, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
         gemini: Silent, qwen: AsClaude,
-        codex: Silent },
+        droid: AsClaude, codex: Silent },
     Row { case: "silent on subagent start", sc: Sc::SubagentStart, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
         gemini: NO_EVENT, qwen: AsClaude,
-        codex: Silent },
+        droid: AsClaude, codex: Silent },
     Row { case: "silent on a notification", sc: Sc::Notification, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: NO_EVENT,
         gemini: Silent, qwen: AsClaude,
-        codex: NO_EVENT },
+        droid: AsClaude, codex: NO_EVENT },
     Row { case: "silent on session start", sc: Sc::SessionStart, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
         gemini: Silent, qwen: AsClaude,
-        codex: Silent },
+        droid: AsClaude, codex: Silent },
 
     // --- PreToolUse: permission decisions -------------------------------------------------
-    Row { case: "allow an edit", sc: Sc::PreEdit, says: "allow", reason: "", handlers: PERMISSION_AND_QWEN, matcher: Matcher::None,
+    Row { case: "allow an edit", sc: Sc::PreEdit, says: "allow", reason: "", handlers: PERMISSION_AND_CLAUDE_LIKE, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#),
         copilot: Json(r#"{"permissionDecision":"allow"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"},"permissionDecision":"allow"}"#),
         // Bricks' protocol has no allow: its own flow goes on.
         bricks: Silent,
         gemini: Json(r#"{"decision":"allow"}"#), qwen: AsClaude,
-        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#) },
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#) },
     Row { case: "deny an edit", sc: Sc::PreEdit, says: "deny", reason: "no edits on main ✋ (été)", handlers: ALL, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"},"permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}}"#),
         gemini: Json(r#"{"decision":"deny","reason":"no edits on main ✋ (été)"}"#), qwen: AsClaude,
-        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}}"#) },
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}}"#) },
     Row { case: "deny in the dialect's other form", sc: Sc::PreBash, says: "deny-alt", reason: "tests are slow", handlers: &[Claude, Bricks, Gemini, Qwen], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"tests are slow"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"tests are slow"},"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}}"#),
         gemini: Json(r#"{"decision":"deny","reason":"tests are slow"}"#), qwen: AsClaude,
-        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"tests are slow"}}"#) },
-    Row { case: "exit 2 denies a shell call", sc: Sc::PreBash, says: "exit2", reason: "npm is banned", handlers: &[Claude, Bricks, Gemini, Qwen], matcher: Matcher::None,
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"tests are slow"}}"#) },
+    Row { case: "exit 2 denies a shell call", sc: Sc::PreBash, says: "exit2", reason: "npm is banned", handlers: &[Claude, Bricks, Gemini, Qwen, Droid], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"},"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
         gemini: Json(r#"{"decision":"deny","reason":"npm is banned"}"#), qwen: AsClaude,
-        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#) },
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#) },
     // Copilot denies on exit 2 without reading stderr (run 1.0.102).
     Row { case: "a Copilot exit 2 denies without its stderr", sc: Sc::PreBash, says: "exit2", reason: "npm is banned", handlers: &[Copilot, Pascal], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}}"#),
@@ -557,67 +594,68 @@ const ROWS: &[Row] = &[
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"},"permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}}"#),
         gemini: Json(r#"{"decision":"deny","reason":"hook exited with code 2"}"#), qwen: AsClaude,
-        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}}"#) },
-    Row { case: "ask about an edit", sc: Sc::PreEdit, says: "ask", reason: "touches main", handlers: PERMISSION_AND_QWEN, matcher: Matcher::None,
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}}"#) },
+    Row { case: "ask about an edit", sc: Sc::PreEdit, says: "ask", reason: "touches main", handlers: PERMISSION_AND_CLAUDE_LIKE, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"touches main"}}"#),
         copilot: Json(r#"{"permissionDecision":"ask","permissionDecisionReason":"touches main"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"touches main"},"permissionDecision":"ask","permissionDecisionReason":"touches main"}"#),
         bricks: Note("cannot ask on PreToolUse"),
         gemini: Json(r#"{"decision":"ask","reason":"touches main"}"#), qwen: AsClaude,
-        codex: Note("cannot ask on PreToolUse") },
+        droid: AsClaude, codex: Note("cannot ask on PreToolUse") },
     Row { case: "rewrite an edit's input", sc: Sc::PreEdit, says: "update", reason: "", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#),
         copilot: Json(r#"{"permissionDecision":"allow","modifiedArgs":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}},"permissionDecision":"allow","modifiedArgs":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}"#),
         bricks: Note("updated tool input dropped"),
         gemini: Json(r#"{"decision":"allow","hookSpecificOutput":{"tool_input":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#), qwen: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#, "updated tool input dropped"),
-        codex: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#, "updated tool input dropped") },
+        // Droid's argument names (run 0.225.2); Droid merges them over the call's input.
+        droid: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}}"#), codex: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#, "updated tool input dropped") },
 
     // --- matchers, read in the handler's own dialect --------------------------------------
     Row { case: "matcher in the handler's own tool names fires", sc: Sc::PreEdit, says: "deny", reason: "matched", handlers: ALL,
-        matcher: Matcher::Per(["Edit|Write", "edit|create", "Edit|Write", "edit_file|write_file", "replace|write_file", "edit|write_file", "apply_patch"]),
+        matcher: Matcher::Per(["Edit|Write", "edit|create", "Edit|Write", "edit_file|write_file", "replace|write_file", "edit|write_file", "apply_patch", "Edit|Create"]),
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"matched"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"matched"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"matched"},"permissionDecision":"deny","permissionDecisionReason":"matched"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"matched"}}"#),
         gemini: Json(r#"{"decision":"deny","reason":"matched"}"#), qwen: AsClaude,
-        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"matched"}}"#) },
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"matched"}}"#) },
     Row { case: "matcher in another dialect's tool names does not fire", sc: Sc::PreEdit, says: "deny", reason: "wrongly matched", handlers: ALL,
-        matcher: Matcher::Per(["edit", "Edit", "edit_file", "Edit", "Edit", "edit_file", "edit"]),
+        matcher: Matcher::Per(["edit", "Edit", "edit_file", "Edit", "Edit", "edit_file", "edit", "edit"]),
         claude: NotRun, copilot: NotRun, pascal: NotRun, bricks: NotRun,
         gemini: NotRun, qwen: AsClaude,
-        codex: NotRun },
-    Row { case: "unanchored regex matcher fires", sc: Sc::PreEdit, says: "deny", reason: "regex", handlers: &[Claude, Bricks, Gemini, Qwen],
-        matcher: Matcher::Per(["di.", "", "", "di.", "rep.a", "di.", ""]),
+        droid: AsClaude, codex: NotRun },
+    Row { case: "unanchored regex matcher fires", sc: Sc::PreEdit, says: "deny", reason: "regex", handlers: &[Claude, Bricks, Gemini, Qwen, Droid],
+        matcher: Matcher::Per(["di.", "", "", "di.", "rep.a", "di.", "", "di."]),
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"regex"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"regex"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"regex"},"permissionDecision":"deny","permissionDecisionReason":"regex"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"regex"}}"#),
         gemini: Json(r#"{"decision":"deny","reason":"regex"}"#), qwen: AsClaude,
-        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"regex"}}"#) },
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"regex"}}"#) },
     // Both Copilot flavours anchor (run 1.0.102, dialects.md §4).
     Row { case: "Copilot regex matcher is anchored", sc: Sc::PreEdit, says: "deny", reason: "wrongly matched", handlers: &[Copilot, Pascal],
-        matcher: Matcher::Per(["", "di.", "di.", "", "", "", ""]),
+        matcher: Matcher::Per(["", "di.", "di.", "", "", "", "", ""]),
         claude: NotRun, copilot: NotRun, pascal: NotRun, bricks: NotRun,
         gemini: NotRun, qwen: AsClaude,
-        codex: NotRun },
+        droid: AsClaude, codex: NotRun },
 
     // --- PostToolUse ----------------------------------------------------------------------
-    Row { case: "context after a shell call", sc: Sc::PostBash, says: "context", reason: "lint is clean", handlers: &[Claude, Bricks, Gemini, Qwen], matcher: Matcher::None,
+    Row { case: "context after a shell call", sc: Sc::PostBash, says: "context", reason: "lint is clean", handlers: &[Claude, Bricks, Gemini, Qwen, Droid], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint is clean"}}"#),
         // Copilot appends top-level additionalContext to the tool result (run 1.0.102).
         copilot: Json(r#"{"additionalContext":"lint is clean"}"#),
         pascal: Json(r#"{"additionalContext":"lint is clean"}"#),
         bricks: Json(r#"{"additionalContext":"lint is clean"}"#),
         gemini: Json(r#"{"hookSpecificOutput":{"additionalContext":"lint is clean"}}"#), qwen: AsClaude,
-        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint is clean"}}"#) },
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint is clean"}}"#) },
     Row { case: "exit 2 after a shell call feeds stderr to the model", sc: Sc::PostBash, says: "exit2", reason: "2 tests failed", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"2 tests failed"}}"#),
         copilot: Json(r#"{"additionalContext":"2 tests failed"}"#),
         pascal: Json(r#"{"additionalContext":"2 tests failed"}"#),
         bricks: Json(r#"{"additionalContext":"2 tests failed"}"#),
         gemini: Json(r#"{"hookSpecificOutput":{"additionalContext":"2 tests failed"}}"#), qwen: AsClaude,
-        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"2 tests failed"}}"#) },
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"2 tests failed"}}"#) },
     Row { case: "block after a shell call", sc: Sc::PostBash, says: "block", reason: "fix the tests", handlers: &[Claude, Gemini], matcher: Matcher::None,
         claude: Json(r#"{"decision":"block","reason":"fix the tests"}"#),
         // The call cannot be undone; the reason still reaches the model.
@@ -625,7 +663,7 @@ const ROWS: &[Row] = &[
         pascal: Json(r#"{"additionalContext":"fix the tests"}"#),
         bricks: Json(r#"{"additionalContext":"fix the tests"}"#),
         gemini: Json(r#"{"decision":"block","reason":"fix the tests"}"#), qwen: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"fix the tests"}}"#),
-        codex: Json(r#"{"decision":"block","reason":"fix the tests"}"#) },
+        droid: AsClaude, codex: Json(r#"{"decision":"block","reason":"fix the tests"}"#) },
 
     // --- PostToolUseFailure (Bricks has none) ----------------------------------------------
     Row { case: "context after a failed call", sc: Sc::FailedBash, says: "context", reason: "run cargo test -- --nocapture", handlers: &[Claude, Qwen], matcher: Matcher::None,
@@ -635,60 +673,60 @@ const ROWS: &[Row] = &[
         pascal: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
         bricks: NO_EVENT,
         gemini: NO_EVENT, qwen: AsClaude,
-        codex: NO_EVENT },
+        droid: AsClaude, codex: NO_EVENT },
     Row { case: "exit 2 after a failed call is guidance", sc: Sc::FailedBash, says: "exit2", reason: "run cargo test -- --nocapture", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUseFailure","additionalContext":"run cargo test -- --nocapture"}}"#),
         copilot: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
         pascal: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
         bricks: NO_EVENT,
         gemini: NO_EVENT, qwen: AsClaude,
-        codex: NO_EVENT },
+        droid: AsClaude, codex: NO_EVENT },
 
     // --- UserPromptSubmit -----------------------------------------------------------------
-    Row { case: "block a prompt", sc: Sc::Prompt, says: "block", reason: "no secrets in prompts", handlers: &[Claude, Bricks, Gemini], matcher: Matcher::None,
+    Row { case: "block a prompt", sc: Sc::Prompt, says: "block", reason: "no secrets in prompts", handlers: &[Claude, Bricks, Gemini, Droid], matcher: Matcher::None,
         claude: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         // `decision: "block"` refuses the prompt (run 1.0.102).
         copilot: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         pascal: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         bricks: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         gemini: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#), qwen: AsClaude,
-        codex: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#) },
-    Row { case: "exit 2 blocks a prompt", sc: Sc::Prompt, says: "exit2", reason: "no secrets in prompts", handlers: &[Claude, Bricks, Gemini], matcher: Matcher::None,
+        droid: AsClaude, codex: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#) },
+    Row { case: "exit 2 blocks a prompt", sc: Sc::Prompt, says: "exit2", reason: "no secrets in prompts", handlers: &[Claude, Bricks, Gemini, Droid], matcher: Matcher::None,
         claude: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         // `decision: "block"` refuses the prompt (run 1.0.102).
         copilot: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         pascal: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         bricks: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         gemini: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#), qwen: AsClaude,
-        codex: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#) },
+        droid: AsClaude, codex: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#) },
     Row { case: "exit 2 on a prompt is only an error for Copilot", sc: Sc::Prompt, says: "exit2", reason: "oops", handlers: &[Copilot, Pascal], matcher: Matcher::None,
         claude: Note("exited with code 2: oops"), copilot: Note("exited with code 2: oops"),
         pascal: Note("exited with code 2: oops"), bricks: Note("exited with code 2: oops"),
         gemini: Note("exited with code 2: oops"), qwen: AsClaude,
-        codex: Note("exited with code 2: oops") },
+        droid: AsClaude, codex: Note("exited with code 2: oops") },
     Row { case: "plain stdout on a prompt is context", sc: Sc::Prompt, says: "plain", reason: "the repo uses tabs", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"the repo uses tabs"}}"#),
         copilot: Json(r#"{"additionalContext":"the repo uses tabs"}"#),
         pascal: Json(r#"{"additionalContext":"the repo uses tabs"}"#),
         bricks: Note("additional context dropped"),
         gemini: Json(r#"{"hookSpecificOutput":{"additionalContext":"the repo uses tabs"}}"#), qwen: AsClaude,
-        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"the repo uses tabs"}}"#) },
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"the repo uses tabs"}}"#) },
 
     // --- Stop -----------------------------------------------------------------------------
-    Row { case: "block stopping", sc: Sc::Stop, says: "block", reason: "tests are red", handlers: PERMISSION_AND_QWEN, matcher: Matcher::None,
+    Row { case: "block stopping", sc: Sc::Stop, says: "block", reason: "tests are red", handlers: PERMISSION_AND_CLAUDE_LIKE, matcher: Matcher::None,
         claude: Json(r#"{"decision":"block","reason":"tests are red"}"#),
         copilot: Json(r#"{"decision":"block","reason":"tests are red"}"#),
         pascal: Json(r#"{"decision":"block","reason":"tests are red"}"#),
         bricks: Note("cannot block Stop"),
         gemini: Json(r#"{"decision":"block","reason":"tests are red"}"#), qwen: AsClaude,
-        codex: Json(r#"{"decision":"block","reason":"tests are red"}"#) },
-    Row { case: "continue false stops the agent", sc: Sc::Stop, says: "stop", reason: "budget spent", handlers: &[Claude, Gemini], matcher: Matcher::None,
+        droid: AsClaude, codex: Json(r#"{"decision":"block","reason":"tests are red"}"#) },
+    Row { case: "continue false stops the agent", sc: Sc::Stop, says: "stop", reason: "budget spent", handlers: &[Claude, Gemini, Droid], matcher: Matcher::None,
         claude: Json(r#"{"continue":false,"stopReason":"budget spent"}"#),
         copilot: Note("cannot be told to stop: budget spent"),
         pascal: Json(r#"{"continue":false,"stopReason":"budget spent"}"#),
         bricks: Note("cannot be told to stop: budget spent"),
         gemini: Json(r#"{"continue":false,"stopReason":"budget spent"}"#), qwen: AsClaude,
-        codex: Note("cannot be told to stop: budget spent") },
+        droid: AsClaude, codex: Note("cannot be told to stop: budget spent") },
 
     // --- SubagentStart --------------------------------------------------------------------
     Row { case: "context for a subagent", sc: Sc::SubagentStart, says: "context", reason: "read STYLE.md", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
@@ -697,7 +735,7 @@ const ROWS: &[Row] = &[
         pascal: Json(r#"{"additionalContext":"read STYLE.md"}"#),
         bricks: Note("additional context dropped"),
         gemini: NO_EVENT, qwen: Note("additional context dropped"),
-        codex: Note("additional context dropped") },
+        droid: AsClaude, codex: Note("additional context dropped") },
 
     // --- PermissionRequest (Bricks has none) ----------------------------------------------
     Row { case: "deny a permission request", sc: Sc::Permission, says: "behavior-deny", reason: "not in CI", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
@@ -706,7 +744,7 @@ const ROWS: &[Row] = &[
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not in CI"}},"behavior":"deny","message":"not in CI"}"#),
         bricks: NO_EVENT,
         gemini: NO_EVENT, qwen: AsClaude,
-        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not in CI"}}}"#) },
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not in CI"}}}"#) },
     // claude-code 2.1.332 (live suite): exit 2 on PermissionRequest is a non-blocking error;
     // the host's own permission flow goes on.
     Row { case: "Claude exit 2 on a permission request is a non-blocking error", sc: Sc::Permission, says: "exit2", reason: "not in CI", handlers: &[Claude], matcher: Matcher::None,
@@ -715,7 +753,7 @@ const ROWS: &[Row] = &[
         pascal: Note("hook exited with code 2: not in CI"),
         bricks: NO_EVENT,
         gemini: NO_EVENT, qwen: AsClaude,
-        codex: Note("hook exited with code 2: not in CI") },
+        droid: AsClaude, codex: Note("hook exited with code 2: not in CI") },
     // Copilot reads stdout, not stderr, at exit 2 on permissionRequest.
     Row { case: "Copilot exit 2 denies a permission request", sc: Sc::Permission, says: "exit2", reason: "not in CI", handlers: &[Copilot, Pascal], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}}}"#),
@@ -723,14 +761,14 @@ const ROWS: &[Row] = &[
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}},"behavior":"deny"}"#),
         bricks: NO_EVENT,
         gemini: NO_EVENT, qwen: AsClaude,
-        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}}}"#) },
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}}}"#) },
     Row { case: "allow a permission request with new input", sc: Sc::Permission, says: "behavior-update", reason: "", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"npm ci"}}}}"#),
         copilot: JsonNote(r#"{"behavior":"allow"}"#, "updated tool input dropped"),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"npm ci"}}},"behavior":"allow"}"#),
         bricks: NO_EVENT,
         gemini: NO_EVENT, qwen: AsClaude,
-        codex: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#, "updated tool input dropped") },
+        droid: AsClaude, codex: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#, "updated tool input dropped") },
 
     // --- Notification, SessionStart, messages ---------------------------------------------
     Row { case: "context on a notification", sc: Sc::Notification, says: "context", reason: "user is away", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
@@ -739,7 +777,7 @@ const ROWS: &[Row] = &[
         pascal: Json(r#"{"additionalContext":"user is away"}"#),
         bricks: NO_EVENT,
         gemini: Note("additional context dropped"), qwen: Note("additional context dropped"),
-        codex: NO_EVENT },
+        droid: Note("additional context dropped"), codex: NO_EVENT },
     Row { case: "plain stdout at session start is context", sc: Sc::SessionStart, says: "plain", reason: "main is frozen", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"main is frozen"}}"#),
         // sessionStart's top-level additionalContext reaches the model (run 1.0.102).
@@ -747,14 +785,14 @@ const ROWS: &[Row] = &[
         pascal: Json(r#"{"additionalContext":"main is frozen"}"#),
         bricks: Note("additional context dropped"),
         gemini: Json(r#"{"hookSpecificOutput":{"additionalContext":"main is frozen"}}"#), qwen: AsClaude,
-        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"main is frozen"}}"#) },
-    Row { case: "system message for the user", sc: Sc::Stop, says: "system-message", reason: "3 files changed", handlers: &[Claude, Gemini], matcher: Matcher::None,
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"main is frozen"}}"#) },
+    Row { case: "system message for the user", sc: Sc::Stop, says: "system-message", reason: "3 files changed", handlers: &[Claude, Gemini, Droid], matcher: Matcher::None,
         claude: Json(r#"{"systemMessage":"3 files changed"}"#),
         copilot: Note("3 files changed"),
         pascal: Json(r#"{"systemMessage":"3 files changed"}"#),
         bricks: Note("3 files changed"),
         gemini: Json(r#"{"systemMessage":"3 files changed"}"#), qwen: AsClaude,
-        codex: Note("3 files changed") },
+        droid: AsClaude, codex: Note("3 files changed") },
     // --- Gemini's own answer rules (gemini-facts.md, run 0.61.0) -----------------------------
     Row { case: "a Gemini JSON answer counts at any exit code", sc: Sc::PreBash, says: "deny-exit2", reason: "npm is banned", handlers: &[Gemini], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
@@ -762,14 +800,14 @@ const ROWS: &[Row] = &[
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"},"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
         gemini: Json(r#"{"decision":"deny","reason":"npm is banned"}"#), qwen: AsClaude,
-        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#) },
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#) },
     Row { case: "plain stdout from a Gemini hook is a system message", sc: Sc::Stop, says: "plain", reason: "3 files changed", handlers: &[Gemini], matcher: Matcher::None,
         claude: Json(r#"{"systemMessage":"3 files changed"}"#),
         copilot: Note("3 files changed"),
         pascal: Json(r#"{"systemMessage":"3 files changed"}"#),
         bricks: Note("3 files changed"),
         gemini: Json(r#"{"systemMessage":"3 files changed"}"#), qwen: AsClaude,
-        codex: Note("3 files changed") },
+        droid: AsClaude, codex: Note("3 files changed") },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -939,7 +977,7 @@ fn hook_file(f: F, event: &str, matcher: Option<&str>, command: &str) -> (&'stat
         group.insert("matcher".into(), m.into());
     }
     match f {
-        Claude | Bricks | Qwen | Codex => {
+        Claude | Bricks | Qwen | Codex | Droid => {
             group.insert(
                 "hooks".into(),
                 json!([{"type": "command", "command": command}]),
@@ -948,6 +986,7 @@ fn hook_file(f: F, event: &str, matcher: Option<&str>, command: &str) -> (&'stat
                 Claude => ".claude/settings.json",
                 Qwen => ".qwen/settings.json",
                 Codex => ".codex/hooks.json",
+                Droid => ".factory/settings.json",
                 _ => ".bricks/hooks.json",
             };
             (file, json!({"hooks": {event: [group]}}))
@@ -1083,7 +1122,7 @@ fn check_stdin(sc: Sc, host: F, handler: F, stdin: &str) -> Vec<String> {
     // The timestamp.
     let ts = obj.get("timestamp");
     let ts_ok = match handler {
-        Claude | Bricks | Codex => ts.is_none(),
+        Claude | Bricks | Codex | Droid => ts.is_none(),
         Copilot => ts
             .and_then(Value::as_i64)
             .is_some_and(|ms| ms > 1_600_000_000_000),
@@ -1204,10 +1243,10 @@ fn check_stdin(sc: Sc, host: F, handler: F, stdin: &str) -> Vec<String> {
                 r.get("result_type").is_some() && r.get("text_result_for_llm").is_some()
             }),
             // Codex sends the output text: a raw response is passed on as it came.
-            Claude | Bricks | Gemini | Qwen => {
-                result.is_some_and(|r| r.is_object() || host == Codex && r.is_string())
-            }
-            Codex => result.is_some_and(|r| r.is_object() || r.is_string()),
+            // Droid sends the output text too (run 0.225.2).
+            Claude | Bricks | Gemini | Qwen => result
+                .is_some_and(|r| r.is_object() || matches!(host, Codex | Droid) && r.is_string()),
+            Codex | Droid => result.is_some_and(|r| r.is_object() || r.is_string()),
         };
         if !ok {
             bad.push(format!(
@@ -1323,6 +1362,11 @@ fn codex_host_runs_every_handler_flavour() {
 #[test]
 fn qwen_host_runs_every_handler_flavour() {
     run_matrix(Qwen, Via::Exec);
+}
+
+#[test]
+fn droid_host_runs_every_handler_flavour() {
+    run_matrix(Droid, Via::Exec);
 }
 
 #[test]

@@ -777,3 +777,80 @@ fn codex_trust_refuses_a_config_that_is_not_toml() {
         hooks
     );
 }
+
+/// Factory Droid runs the same command from the user and the project settings twice (run
+/// 0.225.2, tests/live_droid.rs): the project route says it is one, and leaves an event the user
+/// route also takes to that route, so that a handler runs once.
+#[test]
+fn a_droid_project_route_leaves_an_event_to_the_users_route() {
+    let p = Project::new();
+    let log = p.root.join("ran.log");
+    common::write(
+        &p.home,
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": format!("echo ran >> '{}'", log.display())}]}]}})
+        .to_string(),
+    );
+    p.hookx(&["trust"]).success();
+    p.hookx(&["install", "--host", "droid", "--hookx", HOOKX])
+        .success();
+    let route = |file: &Path| -> String {
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+        v["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let project_route = route(&p.project.join(".factory/settings.json"));
+    assert_eq!(
+        project_route,
+        format!("{HOOKX} run --host droid --event PreToolUse --installed-in project")
+    );
+    let payload = json!({"session_id": "s", "cwd": p.project, "hook_event_name": "PreToolUse",
+        "tool_name": "Execute", "tool_input": {"command": "ls"}})
+    .to_string();
+    let fire = |args: &[&str]| {
+        assert_cmd::Command::cargo_bin("hookx")
+            .unwrap()
+            .args(args)
+            .args(["--project".as_ref(), p.project.as_os_str()])
+            .args(["--home".as_ref(), p.home.as_os_str()])
+            .env("HOME", &p.home)
+            .env_remove("HOOKX_HOME")
+            .write_stdin(payload.clone())
+            .assert()
+            .success();
+        let ran = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count();
+        let _ = std::fs::remove_file(&log);
+        ran
+    };
+    let project_args = [
+        "run",
+        "--host",
+        "droid",
+        "--event",
+        "PreToolUse",
+        "--installed-in",
+        "project",
+    ];
+    assert_eq!(fire(&project_args), 1, "the project route alone dispatches");
+    p.hookx(&[
+        "install", "--host", "droid", "--scope", "user", "--hookx", HOOKX,
+    ])
+    .success();
+    let user_route = route(&p.home.join(".factory/settings.json"));
+    assert_eq!(
+        user_route,
+        format!("{HOOKX} run --host droid --event PreToolUse")
+    );
+    assert_eq!(
+        fire(&project_args),
+        0,
+        "the project route leaves it to the user's"
+    );
+    assert_eq!(fire(&project_args[..5]), 1, "the user route dispatches");
+}

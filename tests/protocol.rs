@@ -236,9 +236,15 @@ fn host_detection() {
             json!({"session_id": "s", "transcript_path": "/t", "hook_event_name": "Stop"}),
             None,
         ),
+        // Claude's keys, all of them, but Droid's Stop payloads hold them too (run 0.225.2).
         (
             json!({"session_id": "s", "transcript_path": "/t", "hook_event_name": "Stop",
                    "permission_mode": "default"}),
+            None,
+        ),
+        (
+            json!({"session_id": "s", "transcript_path": "/t", "hook_event_name": "Stop",
+                   "permission_mode": "default", "prompt_id": "p"}),
             Some(claude::DIALECT),
         ),
         (
@@ -818,8 +824,8 @@ fn host_answers_per_flavour() {
     }
     // 33 for Claude, Copilot and Bricks (Copilot reads context and prompt blocks too, run
     // 1.0.102); 9 more for Gemini, 10 for Qwen, 41 for Cursor's six flavours and VS Code (docs),
-    // 7 for Codex, 15 for Windsurf's five flavours (docs: exit 2 and stderr only).
-    assert_eq!(read_back, 115, "answers read back");
+    // 7 for Codex, 15 for Windsurf's five flavours (docs: exit 2 and stderr only), 9 for Droid.
+    assert_eq!(read_back, 124, "answers read back");
 }
 
 #[test]

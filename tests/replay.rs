@@ -8,7 +8,7 @@
 mod common;
 
 use hookx::dialect::{Dialect, Flavor};
-use hookx::dialect::{bricks, claude, codex, copilot, cursor, gemini, qwen};
+use hookx::dialect::{bricks, claude, codex, copilot, cursor, droid, gemini, qwen};
 use hookx::protocol::decode_event_as;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -30,7 +30,7 @@ const ORIGINS: [&str; 2] = ["recorded", "documented"];
 
 /// Hosts whose payloads are recorded ahead of their dialect (issue 12, phase 1: the client's
 /// ground truth first): their folders are skipped until hookx knows the host.
-const PENDING_HOSTS: &[&str] = &["droid", "cline"];
+const PENDING_HOSTS: &[&str] = &["cline"];
 
 fn recorded() -> Vec<Recorded> {
     let mut found = Vec::new();
@@ -197,6 +197,11 @@ impl World {
             ".codex/hooks.json",
             &json!({"hooks": grouped(codex::FLAVOR)}).to_string(),
         );
+        common::write(
+            &project,
+            ".factory/settings.json",
+            &json!({"hooks": grouped(droid::FLAVOR)}).to_string(),
+        );
         common::hookx_at(&project, &home, &["trust"]).success();
         let mut placed = vec![
             (copilot::FLAVOR, "copilot-project"),
@@ -206,6 +211,7 @@ impl World {
             (gemini::FLAVOR, "gemini-project"),
             (qwen::FLAVOR, "qwen-user"),
             (codex::FLAVOR, "codex-user"),
+            (droid::FLAVOR, "droid-project"),
         ];
         placed.extend(cursor::DIALECT.flavors().map(|f| (f, "cursor-project")));
         World {

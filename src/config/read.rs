@@ -143,6 +143,10 @@ pub struct PrunedEvent {
     /// Whether the file had events at the top level, without the `hooks` wrapper (pruning may
     /// have dropped them all, so the value alone cannot tell).
     pub events_at_top: bool,
+    /// The event: in a file read with its events at the top level, a key no table knows is
+    /// kept (it may be a setting) and read as an event of its own, whose rules are not this
+    /// event's.
+    pub event: EventKind,
 }
 
 /// Parses `src` (JSON) keeping only what `event` needs; see [`read_pruned`].
@@ -160,9 +164,13 @@ pub fn prune_event(
         }
         is_event(key).is_none_or(|kind| kind == *event)
     };
+    // Settings among the events (Droid's `hooksDisabled`) stay: a kill switch may be one.
     let keep_hook = |key: &str| match is_event(key) {
         Some(kind) => kind == *event,
-        None => matches!(event, EventKind::Other(name) if name == key),
+        None => {
+            matches!(event, EventKind::Other(name) if name == key)
+                || dialect.config().kept_keys.contains(&key)
+        }
     };
     let value = match syntax::Format::of(&src.path) {
         // TOML settings files are small: parsed whole, then pruned.
@@ -173,6 +181,7 @@ pub fn prune_event(
     Ok(PrunedEvent {
         value,
         events_at_top,
+        event: event.clone(),
     })
 }
 
@@ -199,7 +208,9 @@ fn prune(value: Value, keep_top: &dyn Fn(&str) -> bool, keep_hook: &dyn Fn(&str)
 /// event, with the same origins.
 /// `null` rules are placeholders for rules left out by [`leave_out_unfired`], and skipped.
 pub fn read_pruned(src: &SourceFile, dialect: Dialect, pruned: PrunedEvent) -> Parsed {
-    read_value(src, dialect, pruned.value, None, pruned.events_at_top, true)
+    let mut parsed = read_value(src, dialect, pruned.value, None, pruned.events_at_top, true);
+    parsed.document.rules.retain(|r| r.event == pruned.event);
+    parsed
 }
 
 /// Which of an event's rules can fire: one verdict per rule given, each carrying only its
@@ -435,7 +446,7 @@ impl Reader<'_> {
             .iter()
             .filter_map(|d| d.def().kill_switch.as_ref())
         {
-            if let Some(Err(_)) = switch.flag(&doc.extra) {
+            if let Some(Err(_)) = switch.flag_in(doc) {
                 self.error(
                     &switch.pointer(),
                     format!("`{}` must be true or false", switch.name()),
@@ -466,6 +477,11 @@ impl Reader<'_> {
                 continue;
             }
             let pointer = format!("{base}/{}", escape(&key));
+            // A setting beside the events (Droid's `hooksDisabled`): kept, not an event.
+            if !value.is_array() && self.dialect.config().kept_keys.contains(&key.as_str()) {
+                doc.extra_hooks.insert(key, value);
+                continue;
+            }
             let (event, flavor) = self.event(&key, &pointer);
             let Value::Array(entries) = value else {
                 self.error(

@@ -95,8 +95,9 @@ pub struct ConfigSpec {
     /// seconds: a millisecond timeout is read rounded up to whole seconds.
     pub timeout_millis: bool,
     /// Rule and handler keys the agent reads that hookx keeps as written without acting on
-    /// them (Gemini's `name`, `description`, `sequential`): `validate` does not call them
-    /// unknown; converting to another dialect still reports them lost.
+    /// them (Gemini's `name`, `description`, `sequential`), and settings that sit among the
+    /// events of its hooks object (Droid's `hooksDisabled`, not an array): `validate` does not
+    /// call them unknown; converting to another dialect still reports them lost.
     pub kept_keys: &'static [&'static str],
 }
 

@@ -178,19 +178,29 @@ fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
             for rule in &doc.rules {
                 out.rules.extend(converter.rule(src, rule));
             }
+            let switch_on = doc.kill_switch_on();
             for (key, value) in &doc.extra_hooks {
-                // An empty event array holds nothing to lose; TOML settings are no hooks.
+                // An empty event array holds nothing to lose; a kill switch is reported above;
+                // TOML settings are no hooks.
                 if value.as_array().is_some_and(Vec::is_empty)
+                    || switch_on.is_some_and(|k| k.among_events && k.key == key)
                     || documents.is_hook_setting(doc.kind, key)
                 {
                     continue;
                 }
+                let why = match doc.dialect.config().kept_keys.contains(&key.as_str()) {
+                    true => format!("{} has no such setting; it is not carried over", options.to),
+                    false => {
+                        "hookx could not read it as an event with hooks, so it is not converted"
+                            .to_string()
+                    }
+                };
                 let base = if doc.wrapped { "/hooks" } else { "" };
                 converter.lose(
                     src,
                     &format!("{base}/{}", crate::config::read::escape(key)),
                     &format!("the `{key}` entry"),
-                    "hookx could not read it as an event with hooks, so it is not converted",
+                    &why,
                 );
             }
         }

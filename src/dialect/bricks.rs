@@ -139,6 +139,7 @@ pub static DEF: DialectDef = DialectDef {
         grouped: true,
         command_key: "command",
         timeout_key: Some("timeout"),
+        names_project_route: false,
     },
     route_trust: None,
     schema: Schema {

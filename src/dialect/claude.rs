@@ -468,6 +468,7 @@ pub static DEF: DialectDef = DialectDef {
     kill_switch: Some(KillSwitch {
         key: "disableAllHooks",
         inner: None,
+        among_events: false,
         off: true,
         locations: &[
             "claude-user",
@@ -514,6 +515,7 @@ pub static DEF: DialectDef = DialectDef {
         grouped: true,
         command_key: "command",
         timeout_key: None,
+        names_project_route: false,
     },
     route_trust: None,
     schema: Schema {

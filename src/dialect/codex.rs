@@ -441,6 +441,7 @@ pub static DEF: DialectDef = DialectDef {
         grouped: true,
         command_key: "command",
         timeout_key: None,
+        names_project_route: false,
     },
     // Codex skips every handler its `/hooks` review has not trusted by hash (run).
     route_trust: Some(RouteTrust {

@@ -645,6 +645,7 @@ pub static DEF: DialectDef = DialectDef {
         grouped: false,
         command_key: "bash",
         timeout_key: Some("timeoutSec"),
+        names_project_route: false,
     },
     route_trust: None,
     schema: Schema {

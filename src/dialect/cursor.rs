@@ -311,6 +311,7 @@ pub static DEF: DialectDef = DialectDef {
         grouped: false,
         command_key: "command",
         timeout_key: None,
+        names_project_route: false,
     },
     schema: Schema {
         file_name: "cursor.schema.json",

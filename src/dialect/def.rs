@@ -101,6 +101,9 @@ pub struct KillSwitch {
     pub key: &'static str,
     /// The key inside it that holds the flag, when the flag is nested.
     pub inner: Option<&'static str>,
+    /// Whether `key` sits among the events of the hooks object, not at the top level
+    /// (Droid's `hooks.hooksDisabled`).
+    pub among_events: bool,
     /// The flag's value that turns the hooks off.
     pub off: bool,
     /// The location ids whose files may set it, lowest precedence first: the highest that sets
@@ -130,6 +133,11 @@ pub struct RouteSpec {
     pub command_key: &'static str,
     /// The handler key the route's timeout goes in, if the host needs one.
     pub timeout_key: Option<&'static str>,
+    /// Whether the project route says it is one (`--installed-in project`): the agent runs a
+    /// user and a project route both, identical commands included, and tells hookx neither
+    /// which file fired nor (no [`crate::config::spec::ConfigSpec::hook_dir_var`]) its folder,
+    /// so the project route must leave an event the user route also takes to it.
+    pub names_project_route: bool,
 }
 
 /// A settings list naming handlers the agent never runs (Gemini CLI `hooksConfig.disabled`,
@@ -168,6 +176,9 @@ impl DisabledHandlers {
     }
 }
 
+/// The key of a config file's hooks object.
+const HOOKS_OBJECT: &str = "hooks";
+
 impl KillSwitch {
     /// The flag as a file's top-level keys set it, if they do (a non-boolean is `Err`).
     pub fn flag<'a>(
@@ -181,25 +192,44 @@ impl KillSwitch {
         Some(value.as_bool().ok_or(value))
     }
 
-    /// Whether a file's top-level keys turn the hooks off.
-    pub fn is_off(&self, top: &serde_json::Map<String, serde_json::Value>) -> bool {
-        matches!(self.flag(top), Some(Ok(flag)) if flag == self.off)
+    /// The flag as a document sets it. A switch inside the hooks object (Droid's
+    /// `hooks.hooksDisabled`) is among the hooks keys that are not events.
+    pub fn flag_in<'a>(
+        &self,
+        doc: &'a crate::model::Document,
+    ) -> Option<Result<bool, &'a serde_json::Value>> {
+        match self.among_events {
+            true => {
+                let value = doc.extra_hooks.get(self.key)?;
+                Some(value.as_bool().ok_or(value))
+            }
+            false => self.flag(&doc.extra),
+        }
+    }
+
+    /// Whether a document turns the hooks off.
+    pub fn is_off(&self, doc: &crate::model::Document) -> bool {
+        matches!(self.flag_in(doc), Some(Ok(flag)) if flag == self.off)
+    }
+
+    /// The keys leading to the flag: `[hooksConfig, enabled]`, `[hooks, hooksDisabled]`.
+    fn path(&self) -> Vec<&'static str> {
+        let outer = self.among_events.then_some(HOOKS_OBJECT);
+        outer
+            .into_iter()
+            .chain([self.key])
+            .chain(self.inner)
+            .collect()
     }
 
     /// The flag's JSON pointer in a file.
     pub fn pointer(&self) -> String {
-        match self.inner {
-            Some(inner) => format!("/{}/{inner}", self.key),
-            None => format!("/{}", self.key),
-        }
+        self.path().iter().map(|k| format!("/{k}")).collect()
     }
 
     /// The flag's name: `disableAllHooks`, `hooksConfig.enabled`.
     pub fn name(&self) -> String {
-        match self.inner {
-            Some(inner) => format!("{}.{inner}", self.key),
-            None => self.key.to_string(),
-        }
+        self.path().join(".")
     }
 
     /// The setting that turns the hooks off: `disableAllHooks: true`.
@@ -209,10 +239,13 @@ impl KillSwitch {
 
     /// The same as JSON text: `"disableAllHooks": true`, `"hooksConfig": {"enabled": false}`.
     pub fn json(&self) -> String {
-        match self.inner {
-            Some(inner) => format!("\"{}\": {{\"{inner}\": {}}}", self.key, self.off),
-            None => format!("\"{}\": {}", self.key, self.off),
+        let path = self.path();
+        let (last, outer) = path.split_last().expect("a switch has a key");
+        let mut text = format!("\"{last}\": {}", self.off);
+        for key in outer.iter().rev() {
+            text = format!("\"{key}\": {{{text}}}");
         }
+        text
     }
 }
 

@@ -335,6 +335,7 @@ pub static DEF: DialectDef = DialectDef {
     kill_switch: Some(KillSwitch {
         key: "hooksConfig",
         inner: Some("enabled"),
+        among_events: false,
         off: false,
         locations: &[
             "gemini-system-defaults",
@@ -398,6 +399,7 @@ pub static DEF: DialectDef = DialectDef {
         grouped: true,
         command_key: "command",
         timeout_key: Some("timeout"),
+        names_project_route: false,
     },
     // Source, run: the trust dialog writes `realpath → "TRUST_FOLDER"`; `TRUST_PARENT` trusts
     // the parent, `DO_NOT_TRUST` distrusts; the longest matching path wins. In `-p` an

@@ -31,6 +31,7 @@ pub mod codex;
 pub mod copilot;
 pub mod cursor;
 mod def;
+pub mod droid;
 pub mod gemini;
 pub mod qwen;
 pub mod vscode;
@@ -58,6 +59,7 @@ pub static DIALECTS: &[Dialect] = &[
     Dialect(&vscode::DEF),
     Dialect(&codex::DEF),
     Dialect(&windsurf::DEF),
+    Dialect(&droid::DEF),
 ];
 
 /// A config-file dialect: a handle on its [`DialectDef`]. Equal by name, ordered as registered.

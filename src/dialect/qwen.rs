@@ -408,6 +408,7 @@ pub static DEF: DialectDef = DialectDef {
         grouped: true,
         command_key: "command",
         timeout_key: None,
+        names_project_route: false,
     },
     route_trust: None,
     schema: Schema {

@@ -164,6 +164,7 @@ pub static DEF: DialectDef = DialectDef {
         grouped: false,
         command_key: "command",
         timeout_key: Some("timeout"),
+        names_project_route: false,
     },
     schema: Schema {
         file_name: "vscode.schema.json",

@@ -336,6 +336,7 @@ pub static DEF: DialectDef = DialectDef {
         grouped: false,
         command_key: "command",
         timeout_key: None,
+        names_project_route: false,
     },
     schema: Schema {
         file_name: "windsurf.schema.json",

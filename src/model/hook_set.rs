@@ -123,6 +123,6 @@ impl Document {
         Dialect::all()
             .iter()
             .filter_map(|d| d.def().kill_switch.as_ref())
-            .find(|k| k.is_off(&self.extra))
+            .find(|k| k.is_off(self))
     }
 }

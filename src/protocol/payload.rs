@@ -329,10 +329,22 @@ pub fn detect_host(payload: &Value) -> Option<Dialect> {
                 None => Some(d),
             })
     };
+    // Another agent whose recorded payloads of this event hold every key of this one makes
+    // even a full match ambiguous (Droid's tool payloads are Claude's, fewer keys).
+    let holds_every_key = |o: Dialect| {
+        !contradicted(o)
+            && o.flavors().any(|f| {
+                recorded(f.tables())
+                    .is_some_and(|keys| obj.keys().all(|k| keys.contains(&k.as_str())))
+            })
+    };
     if let Some(d) = best_by_keys(true) {
-        return Some(d);
+        let rival = Dialect::all()
+            .iter()
+            .any(|o| *o != d && holds_every_key(*o));
+        return (!rival).then_some(d);
     }
-    if obj.keys().any(|k| has_upper(k))
+    if obj.keys().any(|k| is_camel_case(k))
         && let Some(d) = find(&|d| any_flavor(d, &|t| t.key_case == KeyCase::Camel))
     {
         return Some(d);
@@ -479,7 +491,7 @@ fn detect_flavor(obj: &Map<String, Value>, host: Dialect, event: Option<&str>) -
     if let [only] = flavors.as_slice() {
         return *only;
     }
-    if obj.keys().any(|k| has_upper(k))
+    if obj.keys().any(|k| is_camel_case(k))
         && let Some(f) = find(&|t| t.key_case == KeyCase::Camel)
     {
         return f;
@@ -733,8 +745,10 @@ fn encode_tool_result(t: &Tables, value: &Value) -> Value {
     }
 }
 
-fn has_upper(key: &str) -> bool {
-    key.chars().any(|c| c.is_ascii_uppercase())
+/// A camelCase key (`toolName`); an upper-case one (`CLAUDE_ENV_FILE`, which Factory Droid
+/// 0.225.2 sends in its snake_case SessionStart payload) is not.
+fn is_camel_case(key: &str) -> bool {
+    key.starts_with(|c: char| c.is_ascii_lowercase()) && key.chars().any(|c| c.is_ascii_uppercase())
 }
 
 pub(crate) fn json_kind(value: &Value) -> &'static str {

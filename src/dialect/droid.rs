@@ -1,0 +1,420 @@
+//! Factory Droid: `hooks` in `~/.factory/settings.json` and `<project>/.factory/settings.json`,
+//! or the events at the top level of `.factory/hooks.json` beside them. Claude's file shape,
+//! events (9 of them), payload keys and answers, with Droid's own tool and argument names.
+//! Facts: conformance/droid-facts.md (run: droid 0.225.2, `tests/live_droid.rs`).
+
+use super::{
+    CLAUDE_MATCHER_STYLE, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, KillSwitch,
+    MatchOn, RouteSpec, Schema, Tables, TimestampForm,
+};
+use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, PluginForm, RunKeys};
+use crate::discover::{Location, Pattern, Root, Scope};
+use crate::model::EventKind;
+use crate::model::tool::ids;
+
+pub static DIALECT: Dialect = Dialect(&DEF);
+pub static FLAVOR: Flavor = Flavor(&TABLES);
+
+pub static TABLES: Tables = Tables {
+    name: "droid",
+    dialect: Dialect(&DEF),
+    // Docs (hooks reference) and the 0.225.2 settings schema: these 9; `droid exec` fired
+    // SessionStart, PreToolUse, PostToolUse, Stop and SessionEnd (run 0.225.2).
+    events: &[
+        (EventKind::SessionStart, "SessionStart"),
+        (EventKind::SessionEnd, "SessionEnd"),
+        (EventKind::UserPromptSubmit, "UserPromptSubmit"),
+        (EventKind::PreToolUse, "PreToolUse"),
+        (EventKind::PostToolUse, "PostToolUse"),
+        (EventKind::Notification, "Notification"),
+        (EventKind::SubagentStop, "SubagentStop"),
+        (EventKind::Stop, "Stop"),
+        (EventKind::PreCompact, "PreCompact"),
+    ],
+    // The tools 0.225.2 offered the model (the fake server's request log) and sent hooks
+    // (`Execute`, `Read`, `Create`, `Edit`, `Task`: recorded); FetchUrl, WebSearch and TodoWrite
+    // are named in the binary, not offered to a custom model. `LS` has no canonical tool and
+    // keeps its name; `ApplyPatch` (binary, not offered) is not modelled.
+    tools: &[
+        (ids::SHELL, &["Execute"]),
+        (ids::WRITE, &["Create"]),
+        (ids::EDIT, &["Edit"]),
+        (ids::READ, &["Read"]),
+        (ids::GLOB, &["Glob"]),
+        (ids::GREP, &["Grep"]),
+        (ids::WEB_FETCH, &["FetchUrl"]),
+        (ids::WEB_SEARCH, &["WebSearch"]),
+        (ids::TASK, &["Task"]),
+        (ids::TODO_WRITE, &["TodoWrite"]),
+    ],
+    // The request's tool schemas (0.225.2): `Edit {file_path, old_str, new_str}`, `Grep
+    // {pattern, path, glob_pattern}`, `Glob {patterns: [...], folder}` (a list, not one
+    // pattern: carried as it is).
+    tool_args: &[
+        (
+            ids::EDIT,
+            &[("old_string", "old_str"), ("new_string", "new_str")],
+        ),
+        (ids::GREP, &[("glob", "glob_pattern")]),
+        (ids::GLOB, &[("path", "folder")]),
+    ],
+    // Docs: the matcher applies to PreToolUse and PostToolUse only.
+    matcher_targets: &[
+        (EventKind::PreToolUse, MatchOn::ToolName),
+        (EventKind::PostToolUse, MatchOn::ToolName),
+    ],
+    // Binary 0.225.2: absent, empty or `*` = every tool; the exact name; else an unanchored
+    // JavaScript regex (`new RegExp(m).test(name)`); an invalid regex never fires. Claude's
+    // comma lists are no regex there: hookx reads them as lists.
+    matcher_style: CLAUDE_MATCHER_STYLE,
+    tool_scope: super::ToolScope::Any,
+    exact_field_matchers: false,
+    mcp_names: super::MCP_CANONICAL,
+    matcher_tries_names_of: &[],
+    key_case: KeyCase::Snake,
+    key_renames: &[],
+    timestamp: TimestampForm::None,
+    // Binary 0.225.2: "default (60s)"; only command handlers.
+    default_timeout: [60, 60, 60],
+    project_dir_var: Some("FACTORY_PROJECT_DIR"),
+    // Docs: matching hooks run in parallel.
+    parallel: true,
+    first_deny_stops_the_rest: false,
+    handler_types: &["command"],
+    protocol: protocol_rows::PROTOCOL,
+    verified_with: Some("droid 0.225.2"),
+    // No field matchers (docs).
+    matcher_values: &[],
+    handler_key_overrides: &[],
+    invalid_matcher_effect: Some("Factory Droid never fires this hook"),
+    tool_codecs: &[],
+    // Recorded by tests/live_droid.rs (0.225.2); tests/doctor.rs checks them.
+    payload_keys: &[
+        (
+            EventKind::SessionStart,
+            &[
+                "CLAUDE_ENV_FILE",
+                "cwd",
+                "hook_event_name",
+                "permission_mode",
+                "session_id",
+                "source",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::PreToolUse,
+            &[
+                "cwd",
+                "hook_event_name",
+                "permission_mode",
+                "session_id",
+                "tool_input",
+                "tool_name",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::PostToolUse,
+            &[
+                "cwd",
+                "hook_event_name",
+                "permission_mode",
+                "session_id",
+                "tool_input",
+                "tool_name",
+                "tool_response",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::Stop,
+            &[
+                "cwd",
+                "elapsed_time",
+                "hook_event_name",
+                "message_id",
+                "permission_mode",
+                "session_id",
+                "stop_hook_active",
+                "tool_execution_count",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::SessionEnd,
+            &[
+                "cwd",
+                "hook_event_name",
+                "message_count",
+                "message_id",
+                "permission_mode",
+                "reason",
+                "session_duration_ms",
+                "session_id",
+                "transcript_path",
+            ],
+        ),
+    ],
+};
+
+/// `settings.json`: a `hooks` object among other settings.
+pub static SETTINGS: DocumentKind = DocumentKind {
+    name: "DroidSettings",
+    wrapper_optional: false,
+    top_keys: None,
+    session_env: None,
+    frontmatter: false,
+};
+
+/// `hooks.json` (and the legacy `hooks/hooks.json`): the events at the top level.
+pub static HOOKS_FILE: DocumentKind = DocumentKind {
+    name: "DroidHooks",
+    wrapper_optional: true,
+    top_keys: None,
+    session_env: None,
+    frontmatter: false,
+};
+
+pub static DEF: DialectDef = DialectDef {
+    name: "droid",
+    display: "Droid",
+    product: "Factory Droid",
+    flavors: &[Flavor(&TABLES)],
+    config: &CONFIG,
+    detect: DetectSpec {
+        dirs: &[".factory/"],
+        file_names: &[],
+        // Its files are Claude's shape: only the folder tells them apart.
+        unmarked: false,
+        sole_event_flavors: &[],
+        sole_top_keys: &[],
+        sole_handler_keys: &[],
+        top_keys: &[],
+        handler_keys: &[],
+        preferred: false,
+    },
+    // Run 0.225.2 (tests/live_droid.rs `files_droid_reads`): in each `.factory` folder (user,
+    // project) `hooks.json`, else the legacy `hooks/hooks.json`, and the `hooks` of
+    // `settings.json` all load, an event of the hooks file replacing that event of
+    // settings.json (hookx does not model this yet: it lists both); user and project hooks
+    // both run, the project's with no trust step. `settings.local.json` hooks did not run.
+    locations: &[
+        Location {
+            id: "droid-user",
+            dialect: Dialect(&DEF),
+            scope: Scope::User,
+            root: Root::Home,
+            pattern: Pattern::File(".factory/settings.json"),
+        },
+        Location {
+            id: "droid-user-hooks",
+            dialect: Dialect(&DEF),
+            scope: Scope::User,
+            root: Root::Home,
+            pattern: Pattern::File(".factory/hooks.json"),
+        },
+        Location {
+            id: "droid-user-legacy",
+            dialect: Dialect(&DEF),
+            scope: Scope::User,
+            root: Root::Home,
+            pattern: Pattern::File(".factory/hooks/hooks.json"),
+        },
+        Location {
+            id: "droid-project",
+            dialect: Dialect(&DEF),
+            scope: Scope::Project,
+            root: Root::Project,
+            pattern: Pattern::File(".factory/settings.json"),
+        },
+        Location {
+            id: "droid-project-hooks",
+            dialect: Dialect(&DEF),
+            scope: Scope::Project,
+            root: Root::Project,
+            pattern: Pattern::File(".factory/hooks.json"),
+        },
+        Location {
+            id: "droid-project-legacy",
+            dialect: Dialect(&DEF),
+            scope: Scope::Project,
+            root: Root::Project,
+            pattern: Pattern::File(".factory/hooks/hooks.json"),
+        },
+    ],
+    native: &[
+        "droid-user",
+        "droid-user-hooks",
+        "droid-user-legacy",
+        "droid-project",
+        "droid-project-hooks",
+        "droid-project-legacy",
+    ],
+    // Run 0.225.2 (`hooks_disabled_turns_every_hook_off`): `hooks.hooksDisabled: true` in the
+    // user settings turns every hook off, the project's included. The project settings' flag
+    // is read from the merged settings (binary), not run.
+    kill_switch: Some(KillSwitch {
+        key: "hooksDisabled",
+        inner: None,
+        among_events: true,
+        off: true,
+        locations: &["droid-user", "droid-project"],
+    }),
+    // Docs: organisation-managed hooks come from Factory's servers, not a local file.
+    managed: None,
+    folder_trust: None,
+    disabled_handlers: None,
+    malformed_entry_skips_file: &[],
+    // Droid's payloads are Claude's keys; its variables and a few keys name it.
+    host: HostSpec {
+        payload_keys: &["tool_execution_count", "session_duration_ms"],
+        payload_events: &[],
+        env_markers: &["FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR"],
+    },
+    route: RouteSpec {
+        matcher: None,
+        grouped: true,
+        command_key: "command",
+        timeout_key: None,
+        names_project_route: true,
+    },
+    route_trust: None,
+    schema: Schema {
+        file_name: "droid.schema.json",
+        text: include_str!("../../schemas/droid.schema.json"),
+    },
+};
+
+static CONFIG: ConfigSpec = ConfigSpec {
+    handler_keys: &[
+        ("type", HandlerField::Type),
+        ("command", HandlerField::Command),
+        ("timeout", HandlerField::Timeout),
+    ],
+    flat_handlers: false,
+    wrapper_optional: false,
+    implied_type: None,
+    timeout_millis: false,
+    // Binary 0.225.2: a group's `commandRegex` narrows it to Execute calls whose command
+    // matches; `hooksDisabled` and `showHookOutput` sit among the events. hookx keeps them
+    // without acting on them.
+    kept_keys: &["commandRegex", "hooksDisabled", "showHookOutput"],
+    project_dir_variable: Some("FACTORY_PROJECT_DIR"),
+    // Run 0.225.2: hooks also get DROID_PROJECT_DIR and CLAUDE_PROJECT_DIR (the project) and,
+    // on SessionStart, CLAUDE_ENV_FILE.
+    provided_env: &["DROID_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "CLAUDE_ENV_FILE"],
+    // Run 0.225.2 (tests/live_droid.rs `routed_handlers_of_every_dialect`): the same command in
+    // the user and the project settings runs twice.
+    merges_identical_handlers: false,
+    version: None,
+    // Not `hooks.json`: an event there would hide that event's hooks in settings.json.
+    install_project: ".factory/settings.json",
+    install_user: ".factory/settings.json",
+    hook_dir_var: None,
+    reads_foreign_as: &[],
+    run_keys: RunKeys::NONE,
+    documents: Documents {
+        file: &SETTINGS,
+        plugin: Some(PluginForm {
+            kind: &HOOKS_FILE,
+            path_suffix: ".factory/hooks.json",
+            // Binary 0.225.2: `hooksDisabled` sits beside the events.
+            marker_key: "hooksDisabled",
+            never_named: &["settings.json"],
+        }),
+        frontmatter: None,
+        toml: None,
+    },
+    plugin_root_var: None,
+    convert_target: ".factory/settings.json",
+    type_only_on: &[],
+    plugins: None,
+};
+
+/// Run-time protocol rows (conformance/droid-facts.md), read by `crate::protocol`.
+mod protocol_rows {
+    use crate::model::{Decision, EventKind};
+    use crate::protocol::{
+        AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
+    };
+
+    const HSO: &str = "hookSpecificOutput";
+    const PRE: &[EventKind] = &[EventKind::PreToolUse];
+    /// Events whose answer takes a top-level `decision: "block"` (docs; Stop run 0.225.2: the
+    /// turn goes on with the reason as a user message).
+    const BLOCKABLE: &[EventKind] = &[
+        EventKind::UserPromptSubmit,
+        EventKind::PostToolUse,
+        EventKind::Stop,
+        EventKind::SubagentStop,
+    ];
+    /// Run 0.225.2: PostToolUse context reaches the model as its own user message; the
+    /// others are from the docs.
+    const CONTEXT: &[EventKind] = &[
+        EventKind::SessionStart,
+        EventKind::UserPromptSubmit,
+        EventKind::PostToolUse,
+    ];
+
+    pub(super) const PROTOCOL: ProtocolTables = ProtocolTables {
+        mcp_context_key: None,
+        exit_codes: ExitCodes::ByCode,
+        // Binary 0.225.2: `updatedInput` is merged over the call's input.
+        updated_input_merges: true,
+        event_key: "hook_event_name",
+        event_key_only: None,
+        event_shapes: &[],
+        verbatim_keys: &[],
+        tool_args: ArgsForm::Object,
+        tool_result_keys: None,
+        env: &[
+            ("FACTORY_PROJECT_DIR", EnvValue::ProjectDir),
+            ("DROID_PROJECT_DIR", EnvValue::ProjectDir),
+            ("CLAUDE_PROJECT_DIR", EnvValue::ProjectDir),
+        ],
+        // Docs: plain stdout of SessionStart and UserPromptSubmit is context.
+        plain_stdout_context: &[EventKind::SessionStart, EventKind::UserPromptSubmit],
+        // Run 0.225.2: PreToolUse exit 2 denies with stderr as the reason (`Error: REASON`);
+        // the others are from the docs.
+        exit2: &[
+            (EventKind::PreToolUse, Exit2::Deny),
+            (EventKind::UserPromptSubmit, Exit2::Block),
+            (EventKind::Stop, Exit2::Block),
+            (EventKind::SubagentStop, Exit2::Block),
+            (EventKind::PostToolUse, Exit2::Context),
+        ],
+        failure_denies: &[],
+        // Binary 0.225.2: a hook that fails lets the tool run; hookx's own policy for a guard
+        // it cannot check is to deny (README).
+        fail_closed: &[EventKind::PreToolUse],
+        answer: &[
+            F::new(Slot::Continue, &["continue"], Writes::All),
+            F::new(Slot::StopReason, &["stopReason"], Writes::All),
+            F::new(Slot::SuppressOutput, &["suppressOutput"], Writes::All),
+            F::new(Slot::SystemMessage, &["systemMessage"], Writes::All),
+            F::new(
+                Slot::Permission,
+                &[HSO, "permissionDecision"],
+                Writes::On(PRE),
+            ),
+            F::new(
+                Slot::PermissionReason,
+                &[HSO, "permissionDecisionReason"],
+                Writes::On(PRE),
+            ),
+            F::new(Slot::UpdatedInput, &[HSO, "updatedInput"], Writes::On(PRE)),
+            F::new(Slot::Decision, &["decision"], Writes::On(BLOCKABLE)),
+            F::new(Slot::Reason, &["reason"], Writes::On(BLOCKABLE)),
+            F::new(
+                Slot::Context,
+                &[HSO, "additionalContext"],
+                Writes::On(CONTEXT),
+            ),
+        ],
+        answer_event_key: Some((HSO, "hookEventName")),
+        permission_values: &[Decision::Allow, Decision::Ask, Decision::Deny],
+        permission_passes: &[],
+        hook_budget: &[],
+    };
+}
