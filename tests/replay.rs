@@ -8,7 +8,7 @@
 mod common;
 
 use hookx::dialect::{Dialect, Flavor};
-use hookx::dialect::{bricks, claude, codex, copilot, cursor, gemini, qwen};
+use hookx::dialect::{bricks, claude, cline, codex, copilot, cursor, gemini, qwen};
 use hookx::protocol::decode_event_as;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -30,7 +30,7 @@ const ORIGINS: [&str; 2] = ["recorded", "documented"];
 
 /// Hosts whose payloads are recorded ahead of their dialect (issue 12, phase 1: the client's
 /// ground truth first): their folders are skipped until hookx knows the host.
-const PENDING_HOSTS: &[&str] = &["droid", "cline"];
+const PENDING_HOSTS: &[&str] = &["droid"];
 
 fn recorded() -> Vec<Recorded> {
     let mut found = Vec::new();
@@ -197,6 +197,16 @@ impl World {
             ".codex/hooks.json",
             &json!({"hooks": grouped(codex::FLAVOR)}).to_string(),
         );
+        // Cline: one script per event in ~/.cline/hooks, named after it.
+        for (_, name) in cline::FLAVOR.tables().events {
+            let path = common::write(
+                &home,
+                &format!(".cline/hooks/{name}"),
+                &format!("#!/bin/sh\n{}\n", recorder("cline")),
+            );
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
         common::hookx_at(&project, &home, &["trust"]).success();
         let mut placed = vec![
             (copilot::FLAVOR, "copilot-project"),
@@ -206,6 +216,7 @@ impl World {
             (gemini::FLAVOR, "gemini-project"),
             (qwen::FLAVOR, "qwen-user"),
             (codex::FLAVOR, "codex-user"),
+            (cline::FLAVOR, "cline-user"),
         ];
         placed.extend(cursor::DIALECT.flavors().map(|f| (f, "cursor-project")));
         World {

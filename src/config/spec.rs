@@ -98,6 +98,26 @@ pub struct ConfigSpec {
     /// them (Gemini's `name`, `description`, `sequential`): `validate` does not call them
     /// unknown; converting to another dialect still reports them lost.
     pub kept_keys: &'static [&'static str],
+    /// Hooks that are no config file but one executable per event, named after the event
+    /// (Cline): the dialect's locations are folders ([`crate::discover::Pattern::Scripts`]).
+    pub scripts: Option<&'static ScriptLayout>,
+}
+
+/// A folder of hook scripts, one per event: the file's name, less one of `extensions`, is the
+/// event's name in the dialect, compared without case. Each script is one rule with no matcher
+/// whose command is the script's path.
+pub struct ScriptLayout {
+    /// The name endings the agent accepts (`""`: none); other files are not hooks.
+    pub extensions: &'static [&'static str],
+    /// Script names the agent runs for events hookx has no canonical name for: carried as
+    /// unknown events by that name.
+    pub other_events: &'static [&'static str],
+    /// Whether the agent runs a script without the executable bit (through its `#!` line or
+    /// a shell chosen by extension).
+    pub runs_unexecutable: bool,
+    /// What a script that denies a tool call does to the agent's run, when more than the call
+    /// (Cline: the whole run ends), for `install` and `doctor` to warn about.
+    pub deny_effect: Option<&'static str>,
 }
 
 /// An agent's plugin registries, as data: which plugins it loads, and from where. Paths are

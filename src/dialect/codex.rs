@@ -409,6 +409,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     plugins: None,
     timeout_millis: false,
     kept_keys: &[],
+    scripts: None,
 };
 
 /// `apply_patch {command: PATCH}` ↔ Write, Edit, MultiEdit with the patch's path.
@@ -961,6 +962,7 @@ mod protocol_rows {
         tool_args: ArgsForm::Object,
         tool_result_keys: None,
         mcp_context_key: None,
+        reshape: None,
         // Codex sets no variable of its own for hooks (run).
         env: &[],
         // Plain stdout on PreToolUse reaches nobody (run); elsewhere unknown.

@@ -24,6 +24,7 @@
 
 pub mod bricks;
 pub mod claude;
+pub mod cline;
 pub mod codex;
 pub mod copilot;
 pub mod cursor;
@@ -53,6 +54,7 @@ pub static DIALECTS: &[Dialect] = &[
     Dialect(&cursor::DEF),
     Dialect(&vscode::DEF),
     Dialect(&codex::DEF),
+    Dialect(&cline::DEF),
 ];
 
 /// A config-file dialect: a handle on its [`DialectDef`]. Equal by name, ordered as registered.

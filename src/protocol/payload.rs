@@ -75,6 +75,10 @@ pub fn decode_event_as(
     let flavor = detect_flavor(&obj, host, event);
     let t = flavor.tables();
     let p = &t.protocol;
+    let obj = match p.reshape {
+        Some(reshape) => (reshape.flatten)(obj),
+        None => obj,
+    };
 
     let named = match obj.get(p.event_key) {
         Some(Value::String(name)) => Some(name.as_str()),
@@ -359,7 +363,10 @@ pub fn encode_event(event: &Event, flavor: Flavor) -> Value {
     if !tool_done {
         encode_tool(event, flavor, &mut out);
     }
-    Value::Object(out)
+    match p.reshape {
+        Some(reshape) => Value::Object((reshape.nest)(&event.kind, out)),
+        None => Value::Object(out),
+    }
 }
 
 /// The environment variables a handler of `flavor` expects, beyond those it inherits.

@@ -1,0 +1,194 @@
+//! Hook folders of a dialect whose hooks are executables, one per event, named after it
+//! ([`ScriptLayout`], Cline): reading one script as a rule, writing scripts.
+//!
+//! A script is one rule of its event with no matcher, whose handler's command is the script's
+//! path. What the dialect knows about the layout is data in its [`ScriptLayout`].
+
+use super::read::Parsed;
+use super::spec::ScriptLayout;
+use crate::convert::shell_quote;
+use crate::diag::{Diagnostic, Severity};
+use crate::dialect::{Dialect, Flavor};
+use crate::model::{Command, Document, EventKind, Handler, HandlerKind, Origin, Rule, RuleShape};
+use std::path::Path;
+
+/// The first line of every script hookx writes: a script without it is the user's own.
+pub const MARK: &str = "# written by hookx: edits are overwritten";
+
+/// The event a script file name stands for in `dialect`'s layout, and its flavour.
+pub fn event_of(
+    dialect: Dialect,
+    layout: &ScriptLayout,
+    name: &str,
+) -> Option<(EventKind, Flavor)> {
+    let lower = name.to_ascii_lowercase();
+    let stem = layout
+        .extensions
+        .iter()
+        .filter(|ext| ext.is_empty() || lower.ends_with(&ext.to_ascii_lowercase()))
+        .map(|ext| &name[..name.len() - ext.len()])
+        // The longest ending that fits: `PreToolUse.sh` is not `PreToolUse.sh` without "".
+        .min_by_key(|stem| stem.len())?;
+    let stem = stem.trim();
+    let known = dialect.flavors().find_map(|flavor| {
+        let (kind, _) = flavor
+            .tables()
+            .events
+            .iter()
+            .find(|(_, n)| n.eq_ignore_ascii_case(stem))?;
+        Some((kind.clone(), flavor))
+    });
+    known.or_else(|| {
+        let other = layout
+            .other_events
+            .iter()
+            .find(|n| n.eq_ignore_ascii_case(stem))?;
+        Some((EventKind::from_name(other), dialect.default_flavor()))
+    })
+}
+
+/// Reads one script of a hook folder: the rule it is, or a warning saying why the agent does not
+/// run it (a name that is no event, no executable bit where the agent needs one).
+pub fn read(path: &Path, display: &str, dialect: Dialect, layout: &ScriptLayout) -> Parsed {
+    let mut document = Document::new(dialect, dialect.config().documents.file);
+    let mut diagnostics = Vec::new();
+    let warn = |message: String, help: Option<String>| Diagnostic {
+        severity: Severity::Warning,
+        file: display.to_string(),
+        line: 0,
+        col: 0,
+        pointer: None,
+        message,
+        help,
+        snippet: None,
+    };
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    let Some((event, flavor)) = event_of(dialect, layout, name) else {
+        let events: Vec<&str> = dialect
+            .flavors()
+            .flat_map(|f| f.tables().events.iter().map(|(_, n)| *n))
+            .chain(layout.other_events.iter().copied())
+            .collect();
+        diagnostics.push(warn(
+            format!(
+                "{} runs no hook named `{name}`: a hook's name is its event",
+                dialect.def().display
+            ),
+            Some(format!(
+                "name it after one of: {}, optionally ending in {}",
+                events.join(", "),
+                layout
+                    .extensions
+                    .iter()
+                    .filter(|e| !e.is_empty())
+                    .copied()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )),
+        ));
+        return Parsed {
+            document,
+            diagnostics,
+        };
+    };
+    if !layout.runs_unexecutable && !is_executable(path) {
+        diagnostics.push(warn(
+            format!("not executable: {} skips this hook", dialect.def().display),
+            Some(format!(
+                "chmod +x {}",
+                shell_quote(&path.display().to_string())
+            )),
+        ));
+        return Parsed {
+            document,
+            diagnostics,
+        };
+    }
+    document.rules.push(Rule {
+        event,
+        flavor,
+        matcher: None,
+        handlers: vec![Handler {
+            kind: HandlerKind::Command(Command {
+                command: Some(shell_quote(&path.display().to_string())),
+                ..Command::default()
+            }),
+            timeout: None,
+            status_message: None,
+            once: None,
+            extra: Default::default(),
+        }],
+        shape: RuleShape::Group,
+        extra: Default::default(),
+        origin: Origin {
+            file: display.to_string(),
+            pointer: String::new(),
+        },
+    });
+    Parsed {
+        document,
+        diagnostics,
+    }
+}
+
+/// Whether the file's mode lets its owner run it.
+pub fn is_executable(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        path.is_file()
+    }
+}
+
+/// Whether a script's text is one hookx wrote ([`MARK`] on its second line).
+pub fn is_hookx_script(text: &str) -> bool {
+    text.lines().nth(1) == Some(MARK)
+}
+
+/// A POSIX sh script that runs each command line in turn, feeding each the event's payload;
+/// the answers of all are the script's output.
+pub fn script(lines: &[String]) -> String {
+    let mut text = format!("#!/bin/sh\n{MARK}\n");
+    match lines {
+        [one] => {
+            text.push_str("exec ");
+            text.push_str(one);
+            text.push('\n');
+        }
+        many => {
+            text.push_str("payload=$(cat)\n");
+            for line in many {
+                text.push_str(&format!("printf '%s' \"$payload\" | {line}\n"));
+            }
+        }
+    }
+    text
+}
+
+/// Writes `text` to `path` with mode 0755 in one rename: the agent never sees a half-written
+/// or unexecutable script.
+pub fn write_executable(path: &Path, text: &str) -> Result<(), crate::error::Error> {
+    use std::io::Write;
+    let io = |e: std::io::Error| crate::error::Error::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    };
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".hookx-");
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o755));
+    let mut tmp = builder.tempfile_in(dir).map_err(io)?;
+    tmp.write_all(text.as_bytes()).map_err(io)?;
+    tmp.as_file().sync_all().map_err(io)?;
+    tmp.persist(path).map_err(|e| io(e.error))?;
+    Ok(())
+}
