@@ -909,7 +909,9 @@ fn load(
             return Some(withhold(source, TrustState::Changed, Some(sha256)));
         }
         source.sha256 = Some(sha256);
-        let mut parsed = config::scripts::read(&source.path, &display, location.dialect, layout);
+        let text = String::from_utf8_lossy(&bytes);
+        let mut parsed =
+            config::scripts::read(&source.path, &display, &text, location.dialect, layout);
         if let Some((_, event, _)) = run {
             parsed.document.rules.retain(|r| r.event == *event);
         }

@@ -49,7 +49,13 @@ pub fn event_of(
 
 /// Reads one script of a hook folder: the rule it is, or a warning saying why the agent does not
 /// run it (a name that is no event, no executable bit where the agent needs one).
-pub fn read(path: &Path, display: &str, dialect: Dialect, layout: &ScriptLayout) -> Parsed {
+pub fn read(
+    path: &Path,
+    display: &str,
+    text: &str,
+    dialect: Dialect,
+    layout: &ScriptLayout,
+) -> Parsed {
     let mut document = Document::new(dialect, dialect.config().documents.file);
     let mut diagnostics = Vec::new();
     let warn = |message: String, help: Option<String>| Diagnostic {
@@ -107,13 +113,18 @@ pub fn read(path: &Path, display: &str, dialect: Dialect, layout: &ScriptLayout)
             diagnostics,
         };
     }
+    // A route hookx wrote is the `hookx run` line it runs, so that it is known as hookx's.
+    let command = match route_line(text) {
+        Some(line) => line.to_string(),
+        None => shell_quote(&path.display().to_string()),
+    };
     document.rules.push(Rule {
         event,
         flavor,
         matcher: None,
         handlers: vec![Handler {
             kind: HandlerKind::Command(Command {
-                command: Some(shell_quote(&path.display().to_string())),
+                command: Some(command),
                 ..Command::default()
             }),
             timeout: None,
@@ -150,6 +161,16 @@ pub fn is_executable(path: &Path) -> bool {
 /// Whether a script's text is one hookx wrote ([`MARK`] on its second line).
 pub fn is_hookx_script(text: &str) -> bool {
     text.lines().nth(1) == Some(MARK)
+}
+
+/// The command line of a script hookx wrote with one command ([`script`]).
+fn route_line(text: &str) -> Option<&str> {
+    if !is_hookx_script(text) {
+        return None;
+    }
+    let mut body = text.lines().skip(2).filter(|l| !l.trim().is_empty());
+    let line = body.next()?.strip_prefix("exec ")?;
+    body.next().is_none().then_some(line)
 }
 
 /// A POSIX sh script that runs each command line in turn, feeding each the event's payload;
