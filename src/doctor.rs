@@ -56,7 +56,8 @@ pub struct HostReport {
     pub host: Dialect,
     /// `None`: documents only, no runnable client verified them.
     pub verified_with: Option<&'static str>,
-    /// The machine's policy files for this host and what they switch off.
+    /// The machine's policy files for this host and what they switch off, and what a deny
+    /// does to its run where that is more than the call.
     pub policy: Vec<Finding>,
 }
 
@@ -251,6 +252,12 @@ impl Doctor<'_> {
                 ),
                 None,
             ));
+        }
+        // A deny through a route that ends more than the call (Cline: the whole run).
+        if let Some(effect) = host.config().scripts.and_then(|l| l.deny_effect)
+            && self.routed(host, &EventKind::PreToolUse)
+        {
+            policy.push(Finding::new(Level::Warning, effect, None));
         }
         HostReport {
             host,

@@ -412,7 +412,7 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
 
 /// Install for a host whose hooks are one script per event ([`crate::config::spec::ScriptLayout`]): a route is a
 /// script named after its event in the scope's hook folder, running `hookx run`. Only scripts
-/// hookx wrote ([`scripts::MARK`]) are replaced or removed; a script of the user's own under
+/// install wrote ([`scripts::ROUTE_MARK`]) are replaced or removed; a script of the user's own under
 /// an event's name leaves that event unrouted, and the report says so.
 fn apply_scripts(opts: &Options) -> Result<Report, Error> {
     let dir = target(&opts.ctx, opts.host, opts.scope);
@@ -451,7 +451,7 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
         else {
             continue;
         };
-        let ours = std::fs::read_to_string(&path).is_ok_and(|t| scripts::is_hookx_script(&t));
+        let ours = std::fs::read_to_string(&path).is_ok_and(|t| scripts::is_route(&t));
         if ours && !wanted.contains(&name) {
             std::fs::remove_file(&path).map_err(|e| io(&path, e))?;
             match opts.uninstall {
@@ -463,10 +463,10 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
     if let Some(hookx) = &hookx {
         for name in &wanted {
             let path = dir.join(name);
-            let text = scripts::script(&[route_command(hookx, host, name)]);
+            let text = scripts::route_script(&route_command(hookx, host, name));
             match std::fs::read_to_string(&path) {
                 Ok(current) if current == text && scripts::is_executable(&path) => {}
-                Ok(current) if scripts::is_hookx_script(&current) => {
+                Ok(current) if scripts::is_route(&current) => {
                     scripts::write_executable(&path, &text)?;
                     report.updated.push(name.clone());
                 }

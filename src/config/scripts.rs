@@ -12,8 +12,11 @@ use crate::dialect::{Dialect, Flavor};
 use crate::model::{Command, Document, EventKind, Handler, HandlerKind, Origin, Rule, RuleShape};
 use std::path::Path;
 
-/// The first line of every script hookx writes: a script without it is the user's own.
-pub const MARK: &str = "# written by hookx: edits are overwritten";
+/// The second line of a route script `hookx install` writes; install replaces and removes
+/// only scripts with it.
+pub const ROUTE_MARK: &str = "# hookx route (hookx install): edits are overwritten";
+/// The second line of a script `hookx convert` writes; convert overwrites only scripts with it.
+pub const CONVERTED_MARK: &str = "# written by hookx convert: edits are overwritten";
 
 /// The event a script file name stands for in `dialect`'s layout, and its flavour.
 pub fn event_of(
@@ -158,14 +161,19 @@ pub fn is_executable(path: &Path) -> bool {
     }
 }
 
-/// Whether a script's text is one hookx wrote ([`MARK`] on its second line).
-pub fn is_hookx_script(text: &str) -> bool {
-    text.lines().nth(1) == Some(MARK)
+/// Whether a script is a route `hookx install` wrote.
+pub fn is_route(text: &str) -> bool {
+    text.lines().nth(1) == Some(ROUTE_MARK)
 }
 
-/// The command line of a script hookx wrote with one command ([`script`]).
+/// Whether a script is one `hookx convert` wrote.
+pub fn is_converted(text: &str) -> bool {
+    text.lines().nth(1) == Some(CONVERTED_MARK)
+}
+
+/// The command line of a route script ([`route_script`]).
 fn route_line(text: &str) -> Option<&str> {
-    if !is_hookx_script(text) {
+    if !is_route(text) {
         return None;
     }
     let mut body = text.lines().skip(2).filter(|l| !l.trim().is_empty());
@@ -173,24 +181,15 @@ fn route_line(text: &str) -> Option<&str> {
     body.next().is_none().then_some(line)
 }
 
-/// A POSIX sh script that runs each command line in turn, feeding each the event's payload;
-/// the answers of all are the script's output.
-pub fn script(lines: &[String]) -> String {
-    let mut text = format!("#!/bin/sh\n{MARK}\n");
-    match lines {
-        [one] => {
-            text.push_str("exec ");
-            text.push_str(one);
-            text.push('\n');
-        }
-        many => {
-            text.push_str("payload=$(cat)\n");
-            for line in many {
-                text.push_str(&format!("printf '%s' \"$payload\" | {line}\n"));
-            }
-        }
-    }
-    text
+/// The route `hookx install` writes: POSIX sh that becomes `line` (one simple command).
+pub fn route_script(line: &str) -> String {
+    format!("#!/bin/sh\n{ROUTE_MARK}\nexec {line}\n")
+}
+
+/// A converted handler: POSIX sh running its command line as written, stdin and stdout the
+/// agent's.
+pub fn converted_script(line: &str) -> String {
+    format!("#!/bin/sh\n{CONVERTED_MARK}\n{line}\n")
 }
 
 /// Writes `text` to `path` with mode 0755 in one rename: the agent never sees a half-written
@@ -212,4 +211,84 @@ pub fn write_executable(path: &Path, text: &str) -> Result<(), crate::error::Err
     tmp.as_file().sync_all().map_err(io)?;
     tmp.persist(path).map_err(|e| io(e.error))?;
     Ok(())
+}
+
+/// The scripts a document becomes: (file name, text), one per command handler, and the
+/// command lines left over. The agent reads one answer per script and merges the answers of
+/// all scripts of an event, so each handler is a script of its own: the event's name, then
+/// the event's name with each of the layout's endings (its `#!/bin/sh` line decides how it
+/// runs, not the ending). An event with more handlers than names leaves the rest over.
+pub fn emit(doc: &Document, layout: &ScriptLayout) -> (Vec<(String, String)>, Vec<String>) {
+    let mut events: Vec<(String, Vec<String>)> = Vec::new();
+    for rule in &doc.rules {
+        let name = rule
+            .flavor
+            .tables()
+            .event_name(&rule.event)
+            .map_or_else(|| rule.event.name().to_string(), str::to_string);
+        let lines = rule.handlers.iter().filter_map(|h| match &h.kind {
+            HandlerKind::Command(c) => c.unix_line().map(str::to_string),
+            _ => None,
+        });
+        match events.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, existing)) => existing.extend(lines),
+            None => events.push((name, lines.collect())),
+        }
+    }
+    let mut scripts = Vec::new();
+    let mut left = Vec::new();
+    for (name, lines) in events {
+        for (i, line) in lines.into_iter().enumerate() {
+            match layout.extensions.get(i) {
+                Some(ext) => scripts.push((format!("{name}{ext}"), converted_script(&line))),
+                None => left.push(format!("{name}: {line}")),
+            }
+        }
+    }
+    (scripts, left)
+}
+
+/// Reads a hook folder (or one script) of a script-layout dialect as one document: every
+/// script's rule, in name order, and every warning.
+pub fn read_path(path: &Path, display: &str, dialect: Dialect, layout: &ScriptLayout) -> Parsed {
+    let files: Vec<std::path::PathBuf> = match std::fs::read_dir(path) {
+        Ok(entries) => {
+            let mut files: Vec<_> = entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_file())
+                .filter(|p| {
+                    p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| !n.starts_with('.'))
+                })
+                .collect();
+            files.sort();
+            files
+        }
+        Err(_) => vec![path.to_path_buf()],
+    };
+    let mut document = Document::new(dialect, dialect.config().documents.file);
+    let mut diagnostics = Vec::new();
+    for file in files {
+        let absolute = std::fs::canonicalize(&file).unwrap_or(file.clone());
+        let shown = match file.strip_prefix(path) {
+            Ok(rel) if !rel.as_os_str().is_empty() => format!(
+                "{}/{}",
+                display.trim_end_matches('/'),
+                rel.display()
+            ),
+            _ => display.to_string(),
+        };
+        let text = std::fs::read(&file)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default();
+        let parsed = read(&absolute, &shown, &text, dialect, layout);
+        document.rules.extend(parsed.document.rules);
+        diagnostics.extend(parsed.diagnostics);
+    }
+    Parsed {
+        document,
+        diagnostics,
+    }
 }
