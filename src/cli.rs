@@ -814,9 +814,10 @@ fn convert_to_scripts(
     conversion: &convert::Conversion,
     several: bool,
 ) -> Result<(Option<serde_json::Value>, i32), Error> {
-    let layout = to.config().scripts.ok_or_else(|| {
-        Error::Usage(format!("{to} has no hook scripts"))
-    })?;
+    let layout = to
+        .config()
+        .scripts
+        .ok_or_else(|| Error::Usage(format!("{to} has no hook scripts")))?;
     let (scripts, left) = config::scripts::emit(&conversion.document, layout);
     let dir = match (&args.out, args.write) {
         (Some(out), _) => Some(out.clone()),

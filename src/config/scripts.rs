@@ -116,10 +116,9 @@ pub fn read(
             diagnostics,
         };
     }
-    // A route hookx wrote is the `hookx run` line it runs, so that it is known as hookx's.
-    let command = match route_line(text) {
+    let command = match hookx_line(text) {
         Some(line) => line.to_string(),
-        None => shell_quote(&path.display().to_string()),
+        None => launch(path, text, layout),
     };
     document.rules.push(Rule {
         event,
@@ -148,6 +147,48 @@ pub fn read(
     }
 }
 
+/// The command line the agent runs a script with: the script itself where the agent needs
+/// the executable bit, else its `#!` interpreter or the program for its ending, then its path.
+fn launch(path: &Path, text: &str, layout: &ScriptLayout) -> String {
+    let file = shell_quote(&path.display().to_string());
+    if !layout.runs_unexecutable {
+        return file;
+    }
+    let shebang: Vec<&str> = text
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("#!"))
+        .map(|l| l.split_whitespace().collect())
+        .unwrap_or_default();
+    let base = |w: &str| w.rsplit('/').next().unwrap_or(w).to_string();
+    let mut words: Vec<String> = shebang.iter().map(|w| w.to_string()).collect();
+    if words.first().is_some_and(|w| base(w) == "env") {
+        words.remove(0);
+    }
+    if let Some(first) = words.first_mut()
+        && layout.path_interpreters.contains(&base(first).as_str())
+    {
+        *first = base(first);
+    }
+    let program = match words.is_empty() {
+        false => words
+            .iter()
+            .map(|w| shell_quote(w))
+            .collect::<Vec<_>>()
+            .join(" "),
+        true => {
+            let lower = path.display().to_string().to_ascii_lowercase();
+            layout
+                .runners
+                .iter()
+                .find(|(ext, _)| lower.ends_with(ext))
+                .map_or(layout.default_runner, |(_, program)| program)
+                .to_string()
+        }
+    };
+    format!("{program} {file}")
+}
+
 /// Whether the file's mode lets its owner run it.
 pub fn is_executable(path: &Path) -> bool {
     #[cfg(unix)]
@@ -171,14 +212,16 @@ pub fn is_converted(text: &str) -> bool {
     text.lines().nth(1) == Some(CONVERTED_MARK)
 }
 
-/// The command line of a route script ([`route_script`]).
-fn route_line(text: &str) -> Option<&str> {
-    if !is_route(text) {
-        return None;
+/// The command line a script hookx wrote runs ([`route_script`], [`converted_script`]): such
+/// a script is read as that line, so that a route is known as hookx's and a converted handler
+/// converts back to what it was.
+fn hookx_line(text: &str) -> Option<&str> {
+    let body = text.splitn(3, '\n').nth(2)?;
+    if is_converted(text) {
+        return Some(body.strip_suffix('\n').unwrap_or(body));
     }
-    let mut body = text.lines().skip(2).filter(|l| !l.trim().is_empty());
-    let line = body.next()?.strip_prefix("exec ")?;
-    body.next().is_none().then_some(line)
+    let line = body.strip_prefix("exec ")?.strip_suffix('\n')?;
+    (is_route(text) && !line.contains('\n')).then_some(line)
 }
 
 /// The route `hookx install` writes: POSIX sh that becomes `line` (one simple command).
@@ -273,11 +316,9 @@ pub fn read_path(path: &Path, display: &str, dialect: Dialect, layout: &ScriptLa
     for file in files {
         let absolute = std::fs::canonicalize(&file).unwrap_or(file.clone());
         let shown = match file.strip_prefix(path) {
-            Ok(rel) if !rel.as_os_str().is_empty() => format!(
-                "{}/{}",
-                display.trim_end_matches('/'),
-                rel.display()
-            ),
+            Ok(rel) if !rel.as_os_str().is_empty() => {
+                format!("{}/{}", display.trim_end_matches('/'), rel.display())
+            }
             _ => display.to_string(),
         };
         let text = std::fs::read(&file)

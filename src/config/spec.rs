@@ -113,8 +113,15 @@ pub struct ScriptLayout {
     /// unknown events by that name.
     pub other_events: &'static [&'static str],
     /// Whether the agent runs a script without the executable bit (through its `#!` line or
-    /// a shell chosen by extension).
+    /// a program chosen by its ending), else it runs the file itself.
     pub runs_unexecutable: bool,
+    /// The program that runs a script without a `#!` line, by name ending (the first that
+    /// fits), else `default_runner`.
+    pub runners: &'static [(&'static str, &'static str)],
+    pub default_runner: &'static str,
+    /// Interpreters of a `#!` line the agent runs by name from `PATH` (a leading `env` is
+    /// dropped): `#!/bin/sh` runs `sh FILE`; any other runs as written.
+    pub path_interpreters: &'static [&'static str],
     /// What a script that denies a tool call does to the agent's run, when more than the call
     /// (Cline: the whole run ends), for `install` and `doctor` to warn about.
     pub deny_effect: Option<&'static str>,

@@ -167,6 +167,21 @@ static LAYOUT: ScriptLayout = ScriptLayout {
     ],
     other_events: &["TaskResume"],
     runs_unexecutable: true,
+    runners: &[
+        (".sh", "bash"),
+        (".bash", "bash"),
+        (".zsh", "bash"),
+        (".js", "node"),
+        (".mjs", "node"),
+        (".cjs", "node"),
+        (".ts", "bun run"),
+        (".mts", "bun run"),
+        (".cts", "bun run"),
+        (".py", "python3"),
+        (".ps1", "pwsh -File"),
+    ],
+    default_runner: "bash",
+    path_interpreters: &["bash", "sh", "zsh", "python3", "python"],
     deny_effect: Some(
         "a deny (`cancel: true`) on PreToolUse ends Cline's whole run, not only the tool call \
          (run 3.0.65)",
