@@ -1014,7 +1014,19 @@ fn routed_payload_keys(host: Dialect, event: &EventKind, flavor: Flavor) -> Opti
         payload.insert(key.to_string(), value);
     }
     let bytes = serde_json::to_vec(&Value::Object(payload)).ok()?;
-    let (decoded, _) = crate::protocol::payload::decode_event_as(&bytes, host, Some(name)).ok()?;
+    let (mut decoded, _) =
+        crate::protocol::payload::decode_event_as(&bytes, host, Some(name)).ok()?;
+    // A host that nests the call in an object (Cline's `preToolUse`) gets none from the sample's
+    // flat values: its tool events still carry one, and a result after it.
+    if event.is_tool_event() && decoded.tool.is_none() {
+        decoded.tool = Some(crate::model::ToolCall {
+            name: t.canonical_tool(tool.unwrap_or_default()).to_string(),
+            input: json!({}),
+        });
+        if *event == EventKind::PostToolUse {
+            decoded.fields.insert("tool_response".into(), json!({}));
+        }
+    }
     match crate::protocol::payload::encode_event(&decoded, flavor) {
         Value::Object(out) => Some(out.keys().cloned().collect()),
         _ => None,

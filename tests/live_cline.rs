@@ -43,11 +43,19 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
     match name {
         "tools" => vec![
             run("echo hello-cline"),
+            Step::Tools(vec![(
+                "apply_patch",
+                json!({"input": "*** Begin Patch\n*** Add File: hello.txt\n+hello\n*** End Patch\n"}),
+            )]),
             run("echo cancel-me"),
             Step::Text("all done"),
         ],
         "routed" => vec![
             run("echo routed-ok"),
+            Step::Tools(vec![(
+                "apply_patch",
+                json!({"input": "*** Begin Patch\n*** Add File: notes.txt\n+patched-by-cline\n*** End Patch\n"}),
+            )]),
             run(&format!("touch {project}/MARKER")),
             Step::Text("all done"),
         ],
@@ -130,7 +138,7 @@ fn run_client(
 }
 
 /// Ground truth: the recorder as every hook file; a shell call that runs (context after it),
-/// one a PreToolUse hook cancels, then the end of the task.
+/// a patch that adds a file, a shell call a PreToolUse hook cancels, then the end of the task.
 #[test]
 fn ground_truth_run_commands_and_answers() {
     let Some(bin) = minimal::client(
@@ -274,7 +282,11 @@ fn foreign_handlers(sb: &Sandbox) -> Vec<(&'static str, &'static str, serde_json
             "claude",
             "home/.claude/settings.json",
             json!({"hooks": {
-                "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": sb.dumper("claude")}]}],
+                "PreToolUse": [
+                    {"matcher": "Bash", "hooks": [{"type": "command", "command": sb.dumper("claude")}]},
+                    // Cline's apply_patch, read as the edit it is.
+                    {"matcher": "Write|Edit", "hooks": [{"type": "command", "command": sb.dumper("claude-edits")}]},
+                ],
                 "PostToolUse": group("claude"),
             }}),
         ),
@@ -436,24 +448,28 @@ fn routed_handlers_of_every_dialect_run_under_cline() {
         let dialect = hookx::dialect::Dialect::named(label).unwrap();
         let mine: Vec<&minimal::Dump> = dumps.iter().filter(|d| d.label == label).collect();
         check(
-            mine.len() >= 2,
-            format!("{label}: ran on both tool events: {}", mine.len()),
+            mine.len() >= 3,
+            format!("{label}: ran on the tool events: {}", mine.len()),
         );
         for d in &mine {
             check(
                 d.env.get("HOOKX_HOST").map(String::as_str) == Some("cline"),
                 format!("{label}: HOOKX_HOST=cline: {:?}", d.env.get("HOOKX_HOST")),
             );
+            // Its own dialect's payload: it decodes as that dialect into the call Cline made.
             let decoded = hookx::protocol::decode_event(d.raw.as_bytes(), dialect);
-            let shell = decoded.as_ref().ok().and_then(|(e, _)| e.tool.clone());
+            let tool = decoded.as_ref().ok().and_then(|(e, _)| e.tool.clone());
             check(
-                shell.as_ref().is_some_and(|t| {
-                    t.name == "shell"
-                        && t.input["command"]
-                            .as_str()
-                            .is_some_and(|c| c.contains("routed-ok") || c.contains("MARKER"))
+                tool.as_ref().is_some_and(|t| match t.name.as_str() {
+                    "shell" => t.input["command"]
+                        .as_str()
+                        .is_some_and(|c| c.contains("routed-ok") || c.contains("MARKER")),
+                    "write" => t.input["file_path"]
+                        .as_str()
+                        .is_some_and(|p| p.ends_with("/notes.txt")),
+                    _ => false,
                 }),
-                format!("{label}: its own payload of the shell call: {}", d.raw),
+                format!("{label}: its own payload of the call: {}", d.raw),
             );
         }
     }
@@ -470,11 +486,28 @@ fn routed_handlers_of_every_dialect_run_under_cline() {
         }),
         format!("the Claude handler got a Claude PreToolUse: {claude:?}"),
     );
+    // The patch reached the Claude edit guard as a Write of the file, with its content.
+    let edits: Vec<&minimal::Dump> = dumps.iter().filter(|d| d.label == "claude-edits").collect();
+    check(
+        edits.len() == 1
+            && edits[0].stdin["tool_name"] == "Write"
+            && edits[0].stdin["tool_input"]["file_path"]
+                == json!(sb.project.join("notes.txt").display().to_string())
+            && edits[0].stdin["tool_input"]["content"] == "patched-by-cline",
+        format!("the Write|Edit guard saw the patch as a Write: {edits:?}"),
+    );
+    check(
+        std::fs::read_to_string(sb.project.join("notes.txt"))
+            .ok()
+            .as_deref()
+            == Some("patched-by-cline"),
+        "the patch was applied (no newline after the last line)".into(),
+    );
     // Cline's own scripts ran natively, once per event (hookx did not run them again).
     let count = |label: &str| dumps.iter().filter(|d| d.label == label).count();
     for (label, expected) in [
         ("documents-folder", 1),
-        ("rules-folder-unexecutable", 2),
+        ("rules-folder-unexecutable", 3),
         ("project-folder", 1),
     ] {
         check(

@@ -20,6 +20,9 @@ pub static FLAVOR: Flavor = Flavor(&TABLES);
 
 /// The shell tool: `{commands: [LINE, …]}`, each line run in turn.
 const RUN_COMMANDS: &str = "run_commands";
+/// Every edit: `{input: PATCH}` in Codex's patch grammar (offered in the 3.0.65 run; its
+/// description names the grammar).
+const APPLY_PATCH: &str = "apply_patch";
 
 pub static TABLES: Tables = Tables {
     name: "cline",
@@ -41,6 +44,9 @@ pub static TABLES: Tables = Tables {
     // The tools 3.0.65 offered the model (run: the fake model's request).
     tools: &[
         (ids::SHELL, &[RUN_COMMANDS]),
+        (ids::EDIT, &[APPLY_PATCH]),
+        (ids::WRITE, &[APPLY_PATCH]),
+        (ids::MULTI_EDIT, &[APPLY_PATCH]),
         (ids::READ, &["read_files"]),
         (ids::GREP, &["search_codebase"]),
         (ids::WEB_FETCH, &["fetch_web_content"]),
@@ -71,12 +77,20 @@ pub static TABLES: Tables = Tables {
     handler_key_overrides: &[],
     invalid_matcher_effect: None,
     tool_scope: super::ToolScope::Any,
-    tool_codecs: &[ToolCodec {
-        name: RUN_COMMANDS,
-        ids: &[ids::SHELL],
-        decode: commands::decode,
-        encode: commands::encode,
-    }],
+    tool_codecs: &[
+        ToolCodec {
+            name: RUN_COMMANDS,
+            ids: &[ids::SHELL],
+            decode: commands::decode,
+            encode: commands::encode,
+        },
+        ToolCodec {
+            name: APPLY_PATCH,
+            ids: &[ids::WRITE, ids::EDIT, ids::MULTI_EDIT],
+            decode: patch::decode,
+            encode: patch::encode,
+        },
+    ],
     // Recorded by tests/live_cline.rs (3.0.65), before [`reshape`].
     payload_keys: &[
         (
@@ -320,6 +334,30 @@ mod commands {
         let command = native.remove("command")?;
         native.insert("commands".into(), json!([command]));
         Some(Value::Object(native))
+    }
+}
+
+/// `apply_patch {input: PATCH}`: Codex's patch codec, whose input says `command`.
+mod patch {
+    use super::*;
+
+    pub(super) fn decode(input: &Value, cwd: Option<&str>) -> Option<(&'static str, Value)> {
+        let patch = input.get("input")?.clone();
+        let (id, mut canonical) =
+            super::super::codex::patch::decode(&json!({ "command": patch }), cwd)?;
+        // Run 3.0.65: an added file is its lines joined, with no newline after the last.
+        if id == ids::WRITE
+            && let Some(Value::String(content)) = canonical.get_mut("content")
+            && content.ends_with('\n')
+        {
+            content.pop();
+        }
+        Some((id, canonical))
+    }
+
+    pub(super) fn encode(id: &str, input: &Value) -> Option<Value> {
+        let coded = super::super::codex::patch::encode(id, input)?;
+        Some(json!({ "input": coded.get("command")? }))
     }
 }
 

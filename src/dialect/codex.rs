@@ -423,7 +423,7 @@ const PATCH_CODEC: ToolCodec = ToolCodec {
 /// Codex's patch format: `*** Begin Patch`, then per file `*** Add File: P` (lines `+…`),
 /// `*** Update File: P` (optional `*** Move to: Q`, hunks `@@ …` of ` `, `-`, `+` lines) or
 /// `*** Delete File: P`, then `*** End Patch`.
-mod patch {
+pub(super) mod patch {
     use super::*;
 
     enum Op {
@@ -506,7 +506,10 @@ mod patch {
 
     /// A patch of one added or updated file is a Write, an Edit or a MultiEdit of that file;
     /// deletions, moves and patches of several files have no canonical tool.
-    pub(super) fn decode(input: &Value, cwd: Option<&str>) -> Option<(&'static str, Value)> {
+    pub(in crate::dialect) fn decode(
+        input: &Value,
+        cwd: Option<&str>,
+    ) -> Option<(&'static str, Value)> {
         let mut ops = parse(input.get("command")?.as_str()?)?;
         if ops.len() != 1 {
             return None;
@@ -549,7 +552,7 @@ mod patch {
     }
 
     /// The patch Codex would send for a canonical Write, Edit or MultiEdit.
-    pub(super) fn encode(id: &str, input: &Value) -> Option<Value> {
+    pub(in crate::dialect) fn encode(id: &str, input: &Value) -> Option<Value> {
         let path = input.get("file_path")?.as_str()?;
         let prefixed = |text: &str, mark: char| -> String {
             text.lines().map(|l| format!("{mark}{l}\n")).collect()
