@@ -459,7 +459,13 @@ mod reshape {
                 .collect::<Map<_, _>>()
                 .into()
         };
-        let call = json!({"id": id, "name": name, "input": input});
+        let mut call = Map::new();
+        for (key, value) in [("id", &id), ("name", &name), ("input", &input)] {
+            if let Some(value) = value {
+                call.insert(key.into(), value.clone());
+            }
+        }
+        let call = Value::Object(call);
         match kind {
             EventKind::PreToolUse => {
                 flat.insert("tool_call".into(), call);
