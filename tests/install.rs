@@ -811,6 +811,29 @@ fn cline_routes_are_scripts_and_a_script_of_the_users_own_is_left_alone() {
         std::fs::read_to_string(&own).unwrap(),
         "#!/bin/sh\necho mine\n"
     );
+    // A user route for the same event as well would run every handler twice: install says so.
+    let out = p
+        .hookx(&[
+            "install", "--host", "cline", "--scope", "user", "--hookx", HOOKX,
+        ])
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("run each handler twice")
+            && stderr.contains(".clinerules/hooks/PreToolUse"),
+        "{stderr}"
+    );
+    p.hookx(&[
+        "install",
+        "--host",
+        "cline",
+        "--scope",
+        "user",
+        "--uninstall",
+    ])
+    .success();
     // A route hookx wrote is listed as a route, not as a handler.
     let list = p.stdout(&["list"]);
     assert!(list.contains("hookx route"), "{list}");
