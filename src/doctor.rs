@@ -246,7 +246,8 @@ impl Doctor<'_> {
             policy.push(Finding::new(
                 Level::Warning,
                 format!(
-                    "\"{key}\": true in {}: {} runs only policy hooks, and so does `hookx run --host {host}`",
+                    "{} in {}: {} runs only policy hooks, and so does `hookx run --host {host}`",
+                    only_managed(policy_file, key),
                     policy_file.display,
                     host.def().display
                 ),
@@ -425,7 +426,8 @@ impl Doctor<'_> {
             findings.push(Finding::new(
                 Level::Warning,
                 format!(
-                    "dropped under {display}: \"{key}\": true in {} leaves only policy hooks",
+                    "dropped under {display}: {} in {} leaves only policy hooks",
+                    only_managed(policy, key),
                     policy.display
                 ),
                 None,
@@ -466,6 +468,12 @@ impl Doctor<'_> {
                         ),
                         Some(gate.fix.to_string()),
                     ));
+                    status = status.max(Status::Blocked);
+                }
+                if source.scope != Scope::Managed
+                    && let Some(finding) = unreviewed(self.ctx, host, source)
+                {
+                    findings.push(finding);
                     status = status.max(Status::Blocked);
                 }
             }
@@ -804,6 +812,54 @@ fn shell_path(display: &str) -> String {
     } else {
         crate::convert::shell_quote(display)
     }
+}
+
+/// The policy setting that leaves only policy hooks running, as `policy` writes it.
+pub fn only_managed(policy: &Source, key: &str) -> String {
+    crate::config::syntax::Format::of(&policy.path.to_string_lossy()).setting(key, "true")
+}
+
+/// For an agent that runs only the handlers its user reviewed (`DialectDef::route_trust`), the
+/// handlers of `source` it skips because their review record is missing or hashes other
+/// content; `None` when it runs them all.
+fn unreviewed(ctx: &Context, host: Dialect, source: &Source) -> Option<Finding> {
+    let review = host.def().route_trust.as_ref()?;
+    let src = SourceFile::read(&source.path).ok()?;
+    let value = match crate::config::syntax::Format::of(&src.path) {
+        crate::config::syntax::Format::Toml => crate::config::syntax::parse_toml(&src).ok()?,
+        crate::config::syntax::Format::Json => crate::config::syntax::parse_json(&src).ok()?,
+        crate::config::syntax::Format::Frontmatter => return None,
+    };
+    let text = std::fs::read_to_string(ctx.home.join(review.file)).unwrap_or_default();
+    let records = (review.records)(&source.path, &value, &|_| true);
+    let (mut missing, mut stale) = (0, 0);
+    for (key, value) in &records {
+        match (review.recorded)(&text, key) {
+            Some(recorded) if recorded == *value => {}
+            Some(_) => stale += 1,
+            None => missing += 1,
+        }
+    }
+    if missing + stale == 0 {
+        return None;
+    }
+    let display = host.def().display;
+    let why: Vec<String> = [(missing, "never reviewed"), (stale, "changed since review")]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
+    Some(Finding::new(
+        Level::Warning,
+        format!(
+            "{display} runs only handlers its user reviewed (records in ~/{}), and silently skips {} of the {} here: {}",
+            review.file,
+            missing + stale,
+            records.len(),
+            why.join(", ")
+        ),
+        Some(format!("review and trust them in {display} itself")),
+    ))
 }
 
 /// Whether the agent's trusted-folder record trusts the project.

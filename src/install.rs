@@ -298,8 +298,6 @@ pub struct Report {
     /// the file, and the keys set (install) or removed (uninstall).
     pub trust_file: Option<PathBuf>,
     pub trusted: Vec<String>,
-    /// What the user must still do once for project routes to run.
-    pub step: Option<&'static str>,
     /// Events left unrouted, and why (a hook script of the user's own holds the name).
     pub refused: Vec<String>,
     /// Routes of the other scope for the same events, which the host runs too (each route
@@ -555,9 +553,6 @@ fn record_trust(
     })?;
     report.trust_file = Some(file);
     report.trusted = records.into_iter().map(|(k, _)| k).collect();
-    if opts.scope == InstallScope::Project && !opts.uninstall {
-        report.step = trust.project_step;
-    }
     Ok(())
 }
 
@@ -960,9 +955,6 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             report.trusted.len(),
             report.trusted.join(", ")
         );
-    }
-    if let Some(step) = report.step {
-        eprintln!("note: {step}");
     }
     if opts.hookx.is_none() && opts.scope == InstallScope::Project && report.changed() {
         eprintln!(

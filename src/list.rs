@@ -294,7 +294,8 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
     }
     for (host, key, policy) in &managed_only {
         out.push_str(&format!(
-            "\n\"{key}\": true in {}: {} runs only managed hooks, and so does `hookx run --host {host}`\n",
+            "\n{} in {}: {} runs only managed hooks, and so does `hookx run --host {host}`\n",
+            crate::doctor::only_managed(policy, key),
             policy.display,
             host.def().display
         ));

@@ -21,6 +21,8 @@ pub struct SourceFile {
     json: OnceLock<Option<crate::config::syntax::JsonPositions>>,
     /// Where each YAML key and item starts (frontmatter), built on the first pointer located.
     yaml: OnceLock<crate::config::syntax::YamlPositions>,
+    /// Where each TOML key, table and value starts, built on the first pointer located.
+    toml: OnceLock<Option<crate::config::syntax::TomlPositions>>,
 }
 
 impl SourceFile {
@@ -31,6 +33,7 @@ impl SourceFile {
             lines: OnceLock::new(),
             json: OnceLock::new(),
             yaml: OnceLock::new(),
+            toml: OnceLock::new(),
         }
     }
 
@@ -48,6 +51,15 @@ impl SourceFile {
     pub fn locate_yaml(&self, pointer: &str) -> Option<usize> {
         self.yaml
             .get_or_init(|| crate::config::syntax::YamlPositions::new(&self.text))
+            .locate(pointer)
+    }
+
+    /// Byte offset of the TOML table, key or value at `pointer`, parsing the text once however
+    /// many pointers are located.
+    pub fn locate_toml(&self, pointer: &str) -> Option<usize> {
+        self.toml
+            .get_or_init(|| crate::config::syntax::TomlPositions::new(&self.text))
+            .as_ref()?
             .locate(pointer)
     }
 

@@ -42,7 +42,8 @@ pub fn check(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
     for rule in &doc.rules {
         checker.rule(doc, rule);
     }
-    if !src.path.ends_with(".md") {
+    // TOML refuses duplicate keys when parsed; frontmatter is checked by its parser.
+    if syntax::Format::of(&src.path) == syntax::Format::Json {
         checker.diagnostics.extend(duplicate_keys(src));
     }
     checker.diagnostics

@@ -68,6 +68,12 @@ fn owned() -> Owned {
                     o.within.push(file);
                     o.within.extend(trust_folder.iter().chain(trust_parent));
                 }
+                TrustRecord::TomlTable {
+                    file, table, key, ..
+                } => {
+                    o.within.push(file);
+                    o.exact.extend([table, key]);
+                }
             }
         }
         if let Some(d) = &def.disabled_handlers {
@@ -76,6 +82,7 @@ fn owned() -> Owned {
         let docs = &config.documents;
         o.within.push(docs.file.name);
         o.within.extend(docs.frontmatter.map(|k| k.name));
+        o.within.extend(docs.toml.as_ref().map(|t| t.kind.name));
         if let Some(p) = &docs.plugin {
             o.within.extend([p.kind.name, p.path_suffix]);
         }

@@ -231,8 +231,14 @@ fn host_detection() {
             json!({"session_id": "s", "timestamp": "2025-01-01T00:00:00Z", "hook_event_name": "Stop"}),
             Some(copilot::DIALECT),
         ),
+        // Claude's keys, but Codex's Stop payloads hold them too: either may have sent it.
         (
             json!({"session_id": "s", "transcript_path": "/t", "hook_event_name": "Stop"}),
+            None,
+        ),
+        (
+            json!({"session_id": "s", "transcript_path": "/t", "hook_event_name": "Stop",
+                   "permission_mode": "default"}),
             Some(claude::DIALECT),
         ),
         (

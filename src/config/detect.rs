@@ -28,6 +28,13 @@ pub fn detect_noted(src: &SourceFile) -> Result<(Dialect, Option<String>), Error
             .find(|d| d.config().documents.frontmatter.is_some());
         return Ok((reads_markdown.unwrap_or(preferred), None));
     }
+    if src.path.ends_with(".toml") {
+        let reads_toml = Dialect::all()
+            .iter()
+            .copied()
+            .find(|d| d.config().documents.toml.is_some());
+        return Ok((reads_toml.unwrap_or(preferred), None));
+    }
     let value = super::syntax::parse_json(src)?;
     let candidates = from_content(&value);
     // A plugin layout (`hooks/hooks.json`) is its dialect's (other agents read it too) unless

@@ -31,12 +31,13 @@ impl Parsed {
 /// Reads `src` as a config file of `dialect`. Syntax errors are an `Err`; problems inside a
 /// well-formed file are diagnostics on the returned document, which keeps all it could read.
 pub fn read(src: &SourceFile, dialect: Dialect) -> Result<Parsed, Error> {
-    let is_markdown = src.path.ends_with(".md");
-    let (value, markdown) = if is_markdown {
-        let (value, front) = syntax::parse_frontmatter(src)?;
-        (value, Some(front))
-    } else {
-        (syntax::parse_json(src)?, None)
+    let (value, markdown) = match syntax::Format::of(&src.path) {
+        syntax::Format::Frontmatter => {
+            let (value, front) = syntax::parse_frontmatter(src)?;
+            (value, Some(front))
+        }
+        syntax::Format::Toml => (parse_toml(src, dialect)?, None),
+        syntax::Format::Json => (syntax::parse_json(src)?, None),
     };
     let events_at_top = has_top_level_events(dialect, &value);
     Ok(read_value(
@@ -47,6 +48,23 @@ pub fn read(src: &SourceFile, dialect: Dialect) -> Result<Parsed, Error> {
         events_at_top,
         false,
     ))
+}
+
+/// Parses a `.toml` file of `dialect`; an error when the dialect has no TOML files.
+fn parse_toml(src: &SourceFile, dialect: Dialect) -> Result<Value, Error> {
+    if dialect.config().documents.toml.is_none() {
+        return Err(Error::Invalid(vec![Diagnostic::at_line_col(
+            Severity::Error,
+            src,
+            1,
+            1,
+            format!(
+                "{} has no TOML hook files; pass --from with the agent that reads this file",
+                dialect.def().display
+            ),
+        )]));
+    }
+    syntax::parse_toml(src)
 }
 
 /// Whether events of `dialect` sit at the top level, without the `hooks` wrapper.
@@ -78,10 +96,15 @@ fn read_value(
         .plugin
         .as_ref()
         .filter(|p| is_plugin_file(p, src, &value, events_at_top));
-    let kind = match (&markdown, plugin) {
-        (Some(_), _) => documents.frontmatter.unwrap_or(documents.file),
-        (None, Some(plugin)) => plugin.kind,
-        (None, None) => documents.file,
+    let toml = documents
+        .toml
+        .as_ref()
+        .filter(|_| syntax::Format::of(&src.path) == syntax::Format::Toml);
+    let kind = match (&markdown, toml, plugin) {
+        (Some(_), _, _) => documents.frontmatter.unwrap_or(documents.file),
+        (None, Some(toml), _) => toml.kind,
+        (None, None, Some(plugin)) => plugin.kind,
+        (None, None, None) => documents.file,
     };
     let mut reader = Reader {
         src,
@@ -104,7 +127,7 @@ fn read_value(
 /// parse. Every top-level key that is not another event stays (settings such as
 /// `disableAllHooks`, `description`, `version`). Diagnostics cover only what was built.
 pub fn read_event(src: &SourceFile, dialect: Dialect, event: &EventKind) -> Result<Parsed, Error> {
-    if src.path.ends_with(".md") {
+    if syntax::Format::of(&src.path) == syntax::Format::Frontmatter {
         // Frontmatter is small; read it whole.
         let mut parsed = read(src, dialect)?;
         parsed.document.rules.retain(|r| r.event == *event);
@@ -141,12 +164,35 @@ pub fn prune_event(
         Some(kind) => kind == *event,
         None => matches!(event, EventKind::Other(name) if name == key),
     };
-    let value = syntax::parse_json_pruned(src, &keep_top, &keep_hook)?;
+    let value = match syntax::Format::of(&src.path) {
+        // TOML settings files are small: parsed whole, then pruned.
+        syntax::Format::Toml => prune(parse_toml(src, dialect)?, &keep_top, &keep_hook),
+        _ => syntax::parse_json_pruned(src, &keep_top, &keep_hook)?,
+    };
     let events_at_top = value.get("hooks").is_none() && top_level_event.get();
     Ok(PrunedEvent {
         value,
         events_at_top,
     })
+}
+
+/// `value` with the top-level keys `keep_top` refuses and the `hooks` keys `keep_hook` refuses
+/// left out, as [`syntax::parse_json_pruned`] builds it from JSON text.
+fn prune(value: Value, keep_top: &dyn Fn(&str) -> bool, keep_hook: &dyn Fn(&str) -> bool) -> Value {
+    let Value::Object(top) = value else {
+        return value;
+    };
+    let top = top
+        .into_iter()
+        .filter_map(|(key, value)| match (key.as_str(), value) {
+            ("hooks", Value::Object(hooks)) => {
+                let hooks = hooks.into_iter().filter(|(k, _)| keep_hook(k)).collect();
+                Some((key, Value::Object(hooks)))
+            }
+            (_, value) => (key == "hooks" || keep_top(&key)).then_some((key, value)),
+        })
+        .collect();
+    Value::Object(top)
 }
 
 /// Reads a pruned value of `src` as [`read`] reads the whole file: the same rules for the
@@ -413,7 +459,12 @@ impl Reader<'_> {
     }
 
     fn read_hooks(&mut self, hooks: Map<String, Value>, base: &str, doc: &mut Document) {
+        let documents = &self.dialect.config().documents;
         for (key, value) in hooks {
+            if documents.is_hook_setting(doc.kind, &key) {
+                doc.extra_hooks.insert(key, value);
+                continue;
+            }
             let pointer = format!("{base}/{}", escape(&key));
             let (event, flavor) = self.event(&key, &pointer);
             let Value::Array(entries) = value else {

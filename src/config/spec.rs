@@ -172,6 +172,32 @@ pub struct Documents {
     pub plugin: Option<PluginForm>,
     /// Markdown frontmatter: what a `.md` file of the dialect is.
     pub frontmatter: Option<&'static DocumentKind>,
+    /// Hooks in TOML settings: what a `.toml` file of the dialect is.
+    pub toml: Option<TomlForm>,
+}
+
+impl Documents {
+    /// Whether `key` under `hooks` of a `kind` file is a setting of the dialect's TOML files.
+    pub fn is_hook_setting(&self, kind: &DocumentKind, key: &str) -> bool {
+        self.toml
+            .as_ref()
+            .is_some_and(|t| *t.kind == *kind && t.hook_settings.contains(&key))
+    }
+
+    /// Whether `kind` is the dialect's TOML settings file.
+    pub fn is_toml(&self, kind: &DocumentKind) -> bool {
+        self.toml.as_ref().is_some_and(|t| *t.kind == *kind)
+    }
+}
+
+/// A dialect's TOML files (Codex `config.toml` and `requirements.toml`): settings with the
+/// hooks under `[hooks]`, in the same shape as its JSON hook file. hookx reads them; it never
+/// writes hooks into them (`convert` and `install` write the JSON file).
+pub struct TomlForm {
+    pub kind: &'static DocumentKind,
+    /// Keys under `[hooks]` that are settings, not events (Codex: the trust `state`, the
+    /// policy's `managed_dir`).
+    pub hook_settings: &'static [&'static str],
 }
 
 /// A dialect's plugin hook files: a file is one when its path ends with `path_suffix`, it has

@@ -1,5 +1,6 @@
 //! Turning config text into a JSON value, with exact positions for syntax errors and for
-//! values named by a JSON pointer. JSON and YAML (frontmatter) both end up as `serde_json::Value`.
+//! values named by a JSON pointer. JSON, YAML (frontmatter) and TOML all end up as
+//! `serde_json::Value`.
 
 use crate::diag::{Diagnostic, Severity};
 use crate::error::Error;
@@ -316,13 +317,170 @@ pub fn parse_frontmatter(src: &SourceFile) -> Result<(Value, Frontmatter), Error
     }
 }
 
-/// Byte offset in `src` of the value at `pointer`: in JSON text, or in a markdown file's YAML
-/// frontmatter. Positions are indexed once per file, however many are asked for.
+/// Byte offset in `src` of the value at `pointer`: in JSON text, in a markdown file's YAML
+/// frontmatter, or in TOML. Positions are indexed once per file, however many are asked for.
 pub fn locate(src: &SourceFile, pointer: &str) -> Option<usize> {
-    if src.path.ends_with(".md") {
-        src.locate_yaml(pointer)
-    } else {
-        src.locate_json(pointer)
+    match Format::of(&src.path) {
+        Format::Frontmatter => src.locate_yaml(pointer),
+        Format::Toml => src.locate_toml(pointer),
+        Format::Json => src.locate_json(pointer),
+    }
+}
+
+/// The syntax of a config file, told by its name: `.md` (YAML frontmatter), `.toml`, else JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Json,
+    Frontmatter,
+    Toml,
+}
+
+impl Format {
+    /// A top-level setting as a file of this format writes it: `"key": true`, `key = true`.
+    pub fn setting(self, key: &str, value: &str) -> String {
+        match self {
+            Format::Toml => format!("{key} = {value}"),
+            Format::Json | Format::Frontmatter => format!("\"{key}\": {value}"),
+        }
+    }
+
+    pub fn of(path: &str) -> Format {
+        if path.ends_with(".md") {
+            Format::Frontmatter
+        } else if path.ends_with(".toml") {
+            Format::Toml
+        } else {
+            Format::Json
+        }
+    }
+}
+
+/// Parses TOML text as a JSON value (dates become their TOML text, non-finite floats `null`);
+/// a syntax error names the file, line and column.
+pub fn parse_toml(src: &SourceFile) -> Result<Value, Error> {
+    let doc = toml_edit::Document::parse(src.text.as_str()).map_err(|e| {
+        let message = e.message().lines().next().unwrap_or("syntax error").trim();
+        let message = format!("invalid TOML: {message}");
+        let offset = e.span().map_or(0, |span| span.start);
+        Error::Invalid(vec![Diagnostic::at_offset(
+            Severity::Error,
+            src,
+            offset,
+            message,
+        )])
+    })?;
+    Ok(toml::item(doc.as_item(), "", 0, &mut None))
+}
+
+/// Where each key, table and value of a TOML text starts, by JSON pointer.
+#[derive(Clone, Debug)]
+pub struct TomlPositions {
+    offsets: HashMap<String, usize>,
+}
+
+impl TomlPositions {
+    /// `None` when the text is not TOML.
+    pub fn new(text: &str) -> Option<TomlPositions> {
+        let doc = toml_edit::Document::parse(text).ok()?;
+        let mut offsets = Some(HashMap::new());
+        toml::item(doc.as_item(), "", 0, &mut offsets);
+        offsets.map(|offsets| TomlPositions { offsets })
+    }
+
+    /// Byte offset of the table header, key or value at `pointer` (`""`: the start).
+    pub fn locate(&self, pointer: &str) -> Option<usize> {
+        match pointer {
+            "" => Some(0),
+            _ => self.offsets.get(pointer).copied(),
+        }
+    }
+}
+
+/// TOML items as JSON values, noting where each starts when asked.
+mod toml {
+    use serde_json::{Map, Value};
+    use std::collections::HashMap;
+    use toml_edit::{Item, Value as Toml};
+
+    type Offsets = Option<HashMap<String, usize>>;
+
+    fn note(offsets: &mut Offsets, pointer: &str, at: usize) {
+        if let Some(map) = offsets {
+            map.entry(pointer.to_string()).or_insert(at);
+        }
+    }
+
+    fn child(pointer: &str, key: &str) -> String {
+        format!("{pointer}/{}", crate::config::read::escape(key))
+    }
+
+    /// `item` at `pointer`; `at` is where its key starts, used when it has no span of its own
+    /// (an implicit table such as `hooks` in `[hooks.state."k"]`).
+    pub(super) fn item(item: &Item, pointer: &str, at: usize, offsets: &mut Offsets) -> Value {
+        let at = item.span().map_or(at, |span| span.start);
+        note(offsets, pointer, at);
+        match item {
+            Item::None => Value::Null,
+            Item::Value(v) => value(v, pointer, offsets),
+            Item::Table(table) => {
+                let mut out = Map::new();
+                for (key, sub) in table.iter() {
+                    let key_at = table
+                        .key(key)
+                        .and_then(|k| k.span())
+                        .map_or(at, |s| s.start);
+                    let p = child(pointer, key);
+                    out.insert(key.to_string(), self::item(sub, &p, key_at, offsets));
+                }
+                Value::Object(out)
+            }
+            Item::ArrayOfTables(tables) => Value::Array(
+                tables
+                    .iter()
+                    .enumerate()
+                    .map(|(i, table)| {
+                        let table_at = table.span().map_or(at, |s| s.start);
+                        let p = format!("{pointer}/{i}");
+                        let whole = Item::Table(table.clone());
+                        self::item(&whole, &p, table_at, offsets)
+                    })
+                    .collect(),
+            ),
+        }
+    }
+
+    fn value(v: &Toml, pointer: &str, offsets: &mut Offsets) -> Value {
+        if let Some(span) = v.span() {
+            note(offsets, pointer, span.start);
+        }
+        match v {
+            Toml::String(s) => Value::String(s.value().clone()),
+            Toml::Integer(i) => Value::from(*i.value()),
+            Toml::Float(f) => {
+                serde_json::Number::from_f64(*f.value()).map_or(Value::Null, Value::Number)
+            }
+            Toml::Boolean(b) => Value::Bool(*b.value()),
+            Toml::Datetime(d) => Value::String(d.value().to_string()),
+            Toml::Array(items) => Value::Array(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| value(v, &format!("{pointer}/{i}"), offsets))
+                    .collect(),
+            ),
+            Toml::InlineTable(table) => {
+                let mut out = Map::new();
+                for (key, sub) in table.iter() {
+                    let p = child(pointer, key);
+                    out.insert(key.to_string(), value(sub, &p, offsets));
+                    // Where the value has no span of its own, its key.
+                    if let Some(span) = table.key(key).and_then(|k| k.span()) {
+                        note(offsets, &p, span.start);
+                    }
+                }
+                Value::Object(out)
+            }
+        }
     }
 }
 
@@ -583,6 +741,46 @@ mod tests {
             let compact: String = text.split_whitespace().collect();
             assert_eq!(serde_json::to_string(&pruned).unwrap(), compact);
         }
+    }
+
+    #[test]
+    fn toml_reads_as_json_with_every_table_key_and_value_located() {
+        let text = "model = \"o3\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{ type = \"command\", timeout = 5 }]\n\n[hooks.state.\"/a:stop:0:0\"]\nenabled = false\nwhen = 1979-05-27\n";
+        let src = SourceFile::new("config.toml", text);
+        let value = parse_toml(&src).unwrap();
+        assert_eq!(
+            value,
+            serde_json::json!({"model": "o3", "hooks": {
+                "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "timeout": 5}]}],
+                "state": {"/a:stop:0:0": {"enabled": false, "when": "1979-05-27"}}}})
+        );
+        let at = |pointer: &str| src.line_col(locate(&src, pointer).expect(pointer));
+        assert_eq!(at("/model"), (1, 9));
+        assert_eq!(at("/hooks/PreToolUse/0"), (3, 1));
+        assert_eq!(at("/hooks/PreToolUse/0/matcher"), (4, 11));
+        assert_eq!(at("/hooks/PreToolUse/0/hooks/0/timeout"), (5, 40));
+        assert_eq!(at("/hooks/state/~1a:stop:0:0/enabled"), (8, 11));
+        assert_eq!(locate(&src, "/hooks/PreToolUse/1"), None);
+    }
+
+    #[test]
+    fn toml_syntax_errors_name_line_and_column() {
+        let src = SourceFile::new("config.toml", "[hooks]\nStop = [\n");
+        let Err(Error::Invalid(diags)) = parse_toml(&src) else {
+            panic!("parsed");
+        };
+        assert_eq!(
+            (diags[0].line, diags[0].col),
+            (2, 9),
+            "{}",
+            diags[0].message
+        );
+        assert!(diags[0].message.starts_with("invalid TOML: "));
+        let src = SourceFile::new("config.toml", "a = 1\na = 2\n");
+        let Err(Error::Invalid(diags)) = parse_toml(&src) else {
+            panic!("a duplicate key parsed");
+        };
+        assert_eq!(diags[0].line, 2, "{}", diags[0].message);
     }
 
     #[test]

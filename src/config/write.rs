@@ -281,6 +281,13 @@ pub fn sync_text(
             path.display()
         )));
     }
+    if path.extension().is_some_and(|e| e == "toml") {
+        return Err(Error::Usage(format!(
+            "{}: hookx reads hooks in TOML but does not write them; write the {} hook file (the default target, or --out FILE.json)",
+            path.display(),
+            doc.dialect.def().display
+        )));
+    }
     let mut marked = doc.clone();
     for rule in &mut marked.rules {
         let record = json!({ "source": source_record(path, &rule.origin.file) });

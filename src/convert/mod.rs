@@ -101,7 +101,9 @@ fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
         guards: Vec::new(),
     };
     for (src, doc) in inputs {
-        if doc.dialect == options.to && inputs.len() == 1 {
+        // A TOML settings file is not the hook file `convert` writes: its hooks are converted.
+        let documents = &doc.dialect.config().documents;
+        if doc.dialect == options.to && inputs.len() == 1 && !documents.is_toml(doc.kind) {
             // Same dialect: the document is already exact; keep its layout and other keys. A
             // command handler reading found no command in (an error of its own) is not written.
             out = (*doc).clone();
@@ -177,8 +179,10 @@ fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
                 out.rules.extend(converter.rule(src, rule));
             }
             for (key, value) in &doc.extra_hooks {
-                // An empty event array holds nothing to lose.
-                if value.as_array().is_some_and(Vec::is_empty) {
+                // An empty event array holds nothing to lose; TOML settings are no hooks.
+                if value.as_array().is_some_and(Vec::is_empty)
+                    || documents.is_hook_setting(doc.kind, key)
+                {
                     continue;
                 }
                 let base = if doc.wrapped { "/hooks" } else { "" };

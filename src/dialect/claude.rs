@@ -566,6 +566,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
             never_named: &["settings.json", "settings.local.json"],
         }),
         frontmatter: Some(&FRONTMATTER),
+        toml: None,
     },
     plugin_root_var: Some("CLAUDE_PLUGIN_ROOT"),
     convert_target: ".claude/settings.json",

@@ -302,6 +302,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         file: &SCRIPT,
         plugin: None,
         frontmatter: None,
+        toml: None,
     },
     plugin_root_var: None,
     convert_target: ".clinerules/hooks",

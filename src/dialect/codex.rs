@@ -1,12 +1,13 @@
-//! Codex CLI: `~/.codex/hooks.json` and `<project>/.codex/hooks.json` (Claude's file shape), a
-//! trust entry per handler in `~/.codex/config.toml`, and `apply_patch` for every edit. Facts:
+//! Codex CLI: `~/.codex/hooks.json` and `<project>/.codex/hooks.json` (Claude's file shape), the
+//! same hooks as `[hooks]` tables in those layers' `config.toml` and in the `/etc/codex` policy,
+//! a trust entry per handler in `~/.codex/config.toml`, and `apply_patch` for every edit. Facts:
 //! `conformance/codex-facts.md` (Codex CLI 0.171.0, run).
 
 use super::{
-    DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, MatchOn, RouteSpec, RouteTrust,
-    Schema, Tables, TimestampForm, ToolCodec,
+    DetectSpec, Dialect, DialectDef, Flavor, FolderTrust, HostSpec, KeyCase, ManagedSpec, MatchOn,
+    RouteSpec, RouteTrust, Schema, Tables, TimestampForm, ToolCodec, TrustRecord,
 };
-use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
+use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys, TomlForm};
 use crate::discover::{Location, Pattern, Root, Scope};
 use crate::model::tool::ids;
 use crate::model::{EventKind, MatcherStyle};
@@ -298,6 +299,17 @@ pub static HOOKS_FILE: DocumentKind = DocumentKind {
     frontmatter: false,
 };
 
+/// `config.toml` (user, project, and the machine's `/etc/codex`) and the policy's
+/// `requirements.toml`: settings, with the hooks as `[[hooks.Event]]` tables in the shape of
+/// `hooks.json` (run).
+pub static TOML_FILE: DocumentKind = DocumentKind {
+    name: "CodexToml",
+    wrapper_optional: false,
+    top_keys: None,
+    session_env: None,
+    frontmatter: false,
+};
+
 pub static DEF: DialectDef = DialectDef {
     name: "codex",
     display: "Codex",
@@ -333,17 +345,81 @@ pub static DEF: DialectDef = DialectDef {
             root: Root::Project,
             pattern: Pattern::File(".codex/hooks.json"),
         },
+        // The same layers' `config.toml [hooks]`: both representations load (run).
+        Location {
+            id: "codex-user-toml",
+            dialect: Dialect(&DEF),
+            scope: Scope::User,
+            root: Root::Home,
+            pattern: Pattern::File(".codex/config.toml"),
+        },
+        Location {
+            id: "codex-project-toml",
+            dialect: Dialect(&DEF),
+            scope: Scope::Project,
+            root: Root::Project,
+            pattern: Pattern::File(".codex/config.toml"),
+        },
+        // The machine's policy: `requirements.toml` `[hooks]` (managed hooks) and the system
+        // `config.toml` `[hooks]`; both run without a trust review (source, run).
+        Location {
+            id: "codex-managed-requirements",
+            dialect: Dialect(&DEF),
+            scope: Scope::Managed,
+            root: Root::Managed,
+            pattern: Pattern::File("requirements.toml"),
+        },
+        Location {
+            id: "codex-managed-config",
+            dialect: Dialect(&DEF),
+            scope: Scope::Managed,
+            root: Root::Managed,
+            pattern: Pattern::File("config.toml"),
+        },
     ],
-    native: &["codex-user", "codex-project"],
+    native: &[
+        "codex-user",
+        "codex-project",
+        "codex-user-toml",
+        "codex-project-toml",
+        "codex-managed-requirements",
+        "codex-managed-config",
+    ],
     kill_switch: None,
     disabled_handlers: None,
-    // `requirements.toml` managed hooks (source) are not read.
-    managed: None,
-    // The project layer loads only in a project Codex trusts (run), recorded in TOML
-    // (`[projects."PATH"] trust_level`), which `FolderTrust`'s JSON record cannot say yet.
-    folder_trust: None,
+    // `/etc/codex` on Linux and macOS (source: `SYSTEM_CONFIG_TOML_FILE_UNIX`, the system
+    // `requirements.toml`); the macOS MDM profile and the cloud requirements are not files and
+    // are not read. No variable moves the folder (binary 0.171.0).
+    managed: Some(ManagedSpec {
+        dirs: &[("linux", "/etc/codex"), ("macos", "/etc/codex")],
+        // `allow_managed_hooks_only = true` in requirements.toml runs only the policy's hooks
+        // (requirements and system config.toml): run 0.171.0, tests/live_codex_managed.rs.
+        only_managed_key: Some("allow_managed_hooks_only"),
+        // Codex has no kill switch.
+        kill_switch_reaches_policy: false,
+        any_kill_switch_reaches_policy: false,
+        source: "source: openai/codex codex-rs/config (requirements.toml `allow_managed_hooks_only`, \
+                 `[hooks]` managed hooks, /etc/codex); run 0.171.0 (tests/live_codex_managed.rs)",
+    }),
+    // The project layer loads only in a project Codex trusts (run: `only_trusted_handlers_run`),
+    // by the exact real path of the project (source: codex-rs/config loader,
+    // `project_trust_for_lookup_key`).
+    folder_trust: Some(FolderTrust {
+        locations: &["codex-project", "codex-project-toml"],
+        record: TrustRecord::TomlTable {
+            file: ".codex/config.toml",
+            table: "projects",
+            key: "trust_level",
+            trusted: "trusted",
+        },
+        fix: "run `codex exec --trust` once in the project (or accept the trust prompt of `codex`)",
+        source: "run 0.171.0 (tests/live_codex.rs only_trusted_handlers_run); source: openai/codex \
+                 codex-rs/config/src/loader (project trust by exact path)",
+    }),
     malformed_entry_skips_file: &[],
-    // Its payloads carry Claude's keys too; `turn_id` and its own events tell it apart.
+    // Its payloads carry Claude's keys too; `turn_id`, its own events and the keys of its
+    // recorded payloads (`payload_keys` above: `model` where Claude has `prompt_id`) tell it
+    // apart; it sets no variable of its own (run).
     host: HostSpec {
         payload_keys: &["turn_id"],
         payload_events: &[
@@ -365,10 +441,7 @@ pub static DEF: DialectDef = DialectDef {
         records: trust::records,
         set: trust::set,
         unset: trust::unset,
-        project_step: Some(
-            "Codex reads .codex/ only in a project it trusts: run `codex exec --trust` once in \
-             the project (or accept the trust prompt of `codex`)",
-        ),
+        recorded: trust::recorded,
     }),
     schema: Schema {
         file_name: "codex.schema.json",
@@ -402,6 +475,12 @@ static CONFIG: ConfigSpec = ConfigSpec {
         file: &HOOKS_FILE,
         plugin: None,
         frontmatter: None,
+        toml: Some(TomlForm {
+            kind: &TOML_FILE,
+            // `state`: the trust review's records (config.toml); `managed_dir` and
+            // `windows_managed_dir`: the policy's script folder (requirements.toml).
+            hook_settings: &["state", "managed_dir", "windows_managed_dir"],
+        }),
     },
     plugin_root_var: None,
     convert_target: ".codex/hooks.json",
@@ -793,6 +872,11 @@ pub mod trust {
     fn trusted(doc: &toml_edit::DocumentMut, key: &str) -> Option<String> {
         let state = doc.get("hooks")?.get("state")?;
         Some(state.get(key)?.get("trusted_hash")?.as_str()?.to_string())
+    }
+
+    /// The `trusted_hash` the config text records for `key`, if any.
+    pub fn recorded(text: &str, key: &str) -> Option<String> {
+        trusted(&parse(text).ok()?, key)
     }
 
     /// The lines of the table under `header`: its header line and the lines up to the next

@@ -313,6 +313,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         file: &FILE,
         plugin: None,
         frontmatter: None,
+        toml: None,
     },
     plugin_root_var: None,
     convert_target: ".cursor/hooks.json",

@@ -56,8 +56,9 @@ pub struct RouteTrust {
     pub set: fn(text: &str, records: &[Record]) -> Result<String, String>,
     /// The file's text without the records of these keys.
     pub unset: fn(text: &str, keys: &[String]) -> Result<String, String>,
-    /// What the user must still do once for project routes to run, if anything.
-    pub project_step: Option<&'static str>,
+    /// The value the file's text records for a key, if any (`doctor` compares it with the
+    /// handler's current one: the agent skips a handler whose record is missing or stale).
+    pub recorded: fn(text: &str, key: &str) -> Option<String>,
 }
 
 /// One review record: its key and value.
@@ -226,9 +227,6 @@ pub struct Schema {
 /// scope: `hookx run` never overrides them, and hookx reads them as the agent does, without
 /// asking for `hookx trust` (only an administrator can write them). Its locations have
 /// [`crate::discover::Root::Managed`] and [`crate::discover::Scope::Managed`].
-///
-/// A Codex dialect would fill it with `requirements.toml` under `/etc/codex` and
-/// `only_managed_key: Some("allow_managed_hooks_only")` (docs: openai/codex `docs/config.md`).
 pub struct ManagedSpec {
     /// The policy folder per operating system (`std::env::consts::OS`); the location patterns
     /// are below it. `HOOKX_MANAGED_ROOT` moves `/` elsewhere (tests, images).
@@ -278,6 +276,15 @@ pub enum TrustRecord {
         trust_folder: &'static [&'static str],
         trust_parent: &'static [&'static str],
     },
+    /// `[TABLE."PATH"] KEY = "VALUE"` in the TOML `file`: the folder is trusted when its own
+    /// entry has `trusted` (Codex `[projects."/real/path"] trust_level = "trusted"`; a parent's
+    /// entry does not count).
+    TomlTable {
+        file: &'static str,
+        table: &'static str,
+        key: &'static str,
+        trusted: &'static str,
+    },
 }
 
 impl FolderTrust {
@@ -286,6 +293,7 @@ impl FolderTrust {
         match self.record {
             TrustRecord::List { file, key } => format!("~/{file} `{key}`"),
             TrustRecord::Levels { file, .. } => format!("~/{file}"),
+            TrustRecord::TomlTable { file, table, .. } => format!("~/{file} `[{table}]`"),
         }
     }
 
@@ -293,11 +301,30 @@ impl FolderTrust {
     pub fn trusts(&self, home: &std::path::Path, folder: &std::path::Path) -> bool {
         use serde_json::Value;
         let file = match self.record {
-            TrustRecord::List { file, .. } | TrustRecord::Levels { file, .. } => file,
+            TrustRecord::List { file, .. }
+            | TrustRecord::Levels { file, .. }
+            | TrustRecord::TomlTable { file, .. } => file,
         };
         let Ok(text) = std::fs::read_to_string(home.join(file)) else {
             return false;
         };
+        if let TrustRecord::TomlTable {
+            table,
+            key,
+            trusted,
+            ..
+        } = self.record
+        {
+            let Ok(doc) = text.parse::<toml_edit::DocumentMut>() else {
+                return false;
+            };
+            let level = doc
+                .get(table)
+                .and_then(|t| t.get(folder.to_str()?))
+                .and_then(|entry| entry.get(key))
+                .and_then(|v| v.as_str());
+            return level == Some(trusted);
+        }
         let Ok(value) = serde_json::from_str::<Value>(&text) else {
             return false;
         };
@@ -309,6 +336,7 @@ impl FolderTrust {
                 .flatten()
                 .filter_map(Value::as_str)
                 .any(|listed| folder.starts_with(listed)),
+            TrustRecord::TomlTable { .. } => false,
             TrustRecord::Levels {
                 trust_folder,
                 trust_parent,

@@ -444,6 +444,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         file: &SETTINGS,
         plugin: None,
         frontmatter: None,
+        toml: None,
     },
     plugin_root_var: None,
     convert_target: ".gemini/settings.json",

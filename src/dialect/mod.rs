@@ -446,6 +446,19 @@ impl Tables {
             .map(|(k, _)| k.clone())
     }
 
+    /// The event a payload names under the flavour's event key: by its config name, or by the
+    /// name its payloads give it where that differs ([`crate::protocol::ProtocolTables`]
+    /// `event_key_only`: Cline's `tool_call`).
+    pub fn payload_event_kind(&self, name: &str) -> Option<EventKind> {
+        self.event_kind(name).or_else(|| {
+            self.protocol
+                .event_key_only?
+                .iter()
+                .find(|(_, n)| *n == name)
+                .map(|(k, _)| k.clone())
+        })
+    }
+
     /// The canonical id of a tool name of this flavour (unknown names are their own id).
     pub fn canonical_tool<'a>(&self, name: &'a str) -> &'a str {
         self.tools

@@ -184,6 +184,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         file: &FILE,
         plugin: None,
         frontmatter: None,
+        toml: None,
     },
     plugin_root_var: None,
     convert_target: ".github/hooks/vscode-hooks.json",

@@ -54,7 +54,7 @@ pub fn decode(
 ) -> Result<HostEvent, Error> {
     let host = match host {
         Some(h) => h,
-        None => guess_host(payload).ok_or_else(|| {
+        None => guess_host(payload, &|var| std::env::var_os(var).is_some()).ok_or_else(|| {
             let names: Vec<String> = Dialect::all()
                 .iter()
                 .map(|d| format!("--host {d}"))
@@ -110,7 +110,8 @@ pub fn parse_event(name: &str) -> EventKind {
 /// an agent sets for its hooks (`DialectDef::host`). The payload comes first: a variable may
 /// be inherited from an agent that started the one calling hookx. A marker another agent sets
 /// too (Copilot 1.0.102 sets `CLAUDE_PROJECT_DIR`) is asked after every other.
-fn guess_host(payload: &[u8]) -> Option<Dialect> {
+/// `is_set` says whether a variable is set in the environment hookx runs in.
+pub fn guess_host(payload: &[u8], is_set: &dyn Fn(&str) -> bool) -> Option<Dialect> {
     let shaped =
         serde_json::from_slice::<serde_json::Value>(&crate::protocol::payload::readable(payload))
             .ok()
@@ -133,7 +134,7 @@ fn guess_host(payload: &[u8]) -> Option<Dialect> {
     markers()
         .filter(|(d, var)| !set_by_another(*d, var))
         .chain(markers().filter(|(d, var)| set_by_another(*d, var)))
-        .find(|(_, var)| std::env::var_os(var).is_some())
+        .find(|(_, var)| is_set(var))
         .map(|(d, _)| d)
 }
 

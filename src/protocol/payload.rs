@@ -212,12 +212,53 @@ pub fn decode_event_as(
 /// `hookEventName`, Claude's two), camelCase keys or a timestamp (only a dialect whose payloads
 /// have them), some of an agent's own keys (the largest share wins: Cursor and VS Code send
 /// Claude's `transcript_path` too, Copilot's PascalCase form sometimes), a camelCase event name,
-/// events only one agent sends. Bricks payloads look like Claude's without `transcript_path`;
+/// events only one agent sends. Agents the payload contradicts are never guessed (a timestamp
+/// habit broken, an event they lack, a key only other agents' recordings of the event have),
+/// and a guess from some shared keys is refused when another agent's recordings fit as well:
+/// no guess beats a wrong one. Bricks payloads look like Claude's without `transcript_path`;
 /// telling them apart (by `BRICKS_*` variables) is the caller's business.
 pub fn detect_host(payload: &Value) -> Option<Dialect> {
     let obj = payload.as_object()?;
     let event = obj.get("hook_event_name").and_then(Value::as_str);
-    let find = |pred: &dyn Fn(Dialect) -> bool| Dialect::all().iter().copied().find(|d| pred(*d));
+    // The event the payload names under `t`'s event key: `None` when it names none there,
+    // `Some(None)` when `t` has no such event.
+    let named = |t: &Tables| {
+        let name = obj.get(t.protocol.event_key).and_then(Value::as_str)?;
+        Some(t.payload_event_kind(name))
+    };
+    // The recorded keys of the event the payload names in `t`'s spelling, if recorded.
+    let recorded = |t: &Tables| named(t).flatten().and_then(|kind| t.payload_keys(&kind));
+    // Whether an agent other than `d` sent `key` on the named event in recorded runs.
+    let others_key = |d: Dialect, key: &str| {
+        Dialect::all()
+            .iter()
+            .filter(|o| **o != d)
+            .flat_map(|o| o.flavors())
+            .any(|f| recorded(f.tables()).is_some_and(|keys| keys.contains(&key)))
+    };
+    // An agent did not send the payload when none of its flavours could have: the flavour
+    // stamps every payload and this one has no `timestamp` (or it never stamps and this one has
+    // one), the payload names an event the flavour does not have, or it has a key the
+    // flavour's recorded payloads of that event never had and another agent's had (a Codex
+    // `turn_id` or `model` in a Claude PreToolUse, a Claude `prompt_id` in a Codex one). A key
+    // no recording has (a documented one) tells nothing.
+    let contradicted = |d: Dialect| {
+        d.flavors().all(|f| {
+            let t = f.tables();
+            (t.timestamp != TimestampForm::None) != obj.contains_key(TIMESTAMP)
+                || named(t).is_some_and(|kind| kind.is_none())
+                || recorded(t).is_some_and(|keys| {
+                    obj.keys()
+                        .any(|k| !keys.contains(&k.as_str()) && others_key(d, k))
+                })
+        })
+    };
+    let find = |pred: &dyn Fn(Dialect) -> bool| {
+        Dialect::all()
+            .iter()
+            .copied()
+            .find(|d| !contradicted(*d) && pred(*d))
+    };
     let any_flavor =
         |d: Dialect, pred: &dyn Fn(&Tables) -> bool| d.flavors().any(|f| pred(f.tables()));
     // (present, listed) of an agent's own keys.
@@ -241,7 +282,7 @@ pub fn detect_host(payload: &Value) -> Option<Dialect> {
                 let t = f.tables();
                 obj.get(t.protocol.event_key)
                     .and_then(Value::as_str)
-                    .is_some_and(|name| t.event_kind(name).is_some())
+                    .is_some_and(|name| t.payload_event_kind(name).is_some())
             })
     };
     // Of the agents whose payload names one of their events, the one whose own keys are
@@ -252,7 +293,10 @@ pub fn detect_host(payload: &Value) -> Option<Dialect> {
             .copied()
             .filter(|d| {
                 let (present, listed) = own_keys(d);
-                present > 0 && (!full || present == listed) && names_own_event(d)
+                present > 0
+                    && (!full || present == listed)
+                    && names_own_event(d)
+                    && !contradicted(*d)
             })
             .fold(None, |best: Option<Dialect>, d| match best {
                 Some(b) => {
@@ -294,9 +338,16 @@ pub fn detect_host(payload: &Value) -> Option<Dialect> {
             return Some(d);
         }
     }
+    // Some of an agent's keys are weak evidence: another agent whose recorded payloads of this
+    // event hold every key of it (Codex's SessionEnd is Claude's without `prompt_id`) makes the
+    // payload ambiguous.
+    let fits_recorded =
+        |d: Dialect| !contradicted(d) && d.flavors().any(|f| recorded(f.tables()).is_some());
     if let Some(d) = best_by_keys(false) {
-        return Some(d);
+        let rival = Dialect::all().iter().any(|o| *o != d && fits_recorded(*o));
+        return (!rival).then_some(d);
     }
+
     let name = event?;
     let lower = |n: &str| n.starts_with(|c: char| c.is_ascii_lowercase());
     if lower(name)
