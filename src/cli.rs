@@ -507,6 +507,18 @@ fn too_deep() -> bool {
 /// Reads and parses one file (`-`: stdin), detecting its dialect unless given; a note on
 /// stderr says when detection had to choose.
 pub fn load(path: &Path, from: Option<Dialect>) -> Result<(SourceFile, Parsed), Error> {
+    if let Some((dialect, layout)) = script_dialect(path, from) {
+        // A hook folder (or script) of a dialect whose hooks are one script per event.
+        if !path.exists() {
+            return Err(Error::Io {
+                path: path.display().to_string(),
+                message: "no such file or folder".into(),
+            });
+        }
+        let shown = path.display().to_string();
+        let parsed = config::scripts::read_path(path, &shown, dialect, layout);
+        return Ok((SourceFile::new(shown, String::new()), parsed));
+    }
     let src = read_source(path)?;
     let dialect = match from {
         Some(d) => d,
@@ -520,6 +532,27 @@ pub fn load(path: &Path, from: Option<Dialect>) -> Result<(SourceFile, Parsed), 
     };
     let parsed = config::read(&src, dialect)?;
     Ok((src, parsed))
+}
+
+/// The script-layout dialect a path is read in: `from` when it has that layout, else the one
+/// whose folders the path is in (or is), when the path is no JSON file.
+fn script_dialect(
+    path: &Path,
+    from: Option<Dialect>,
+) -> Option<(Dialect, &'static config::spec::ScriptLayout)> {
+    if let Some(d) = from {
+        return Some((d, d.config().scripts?));
+    }
+    if path.as_os_str() == "-" {
+        return None;
+    }
+    let shown = format!("{}/", path.display());
+    Dialect::all().iter().find_map(|d| {
+        let layout = d.config().scripts?;
+        let inside = d.def().detect.dirs.iter().any(|dir| shown.contains(dir));
+        (inside && (path.is_dir() || path.extension().is_none_or(|e| e != "json")))
+            .then_some((*d, layout))
+    })
 }
 
 /// A config file's text; `-` reads standard input (shown as `<stdin>`).
@@ -667,6 +700,9 @@ fn convert_to(
     sources: &[&str],
     several: bool,
 ) -> Result<(Option<serde_json::Value>, i32), Error> {
+    if to.config().scripts.is_some() {
+        return convert_to_scripts(args, to, conversion, several);
+    }
     let nothing =
         conversion.document.rules.is_empty() && conversion.document.extra_hooks.is_empty();
     let target = match (&args.out, args.write) {
@@ -764,6 +800,106 @@ fn convert_to(
                 "output": if target.is_none() { Some(&text) } else { None },
                 "written": written,
                 "diff": diff,
+                "losses": conversion.losses,
+                "notes": conversion.notes,
+            })),
+            code,
+        )),
+    }
+}
+
+/// [`convert_to`] for a dialect whose hooks are one script per event: the scripts are printed
+/// (each after a `==> NAME <==` line) or written into a folder (`--out DIR`, or the dialect's
+/// project folder with `--write`), each atomically with mode 0755. A script there that hookx
+/// did not write is left as it is, and the report says so (exit 1).
+fn convert_to_scripts(
+    args: &ConvertArgs,
+    to: Dialect,
+    conversion: &convert::Conversion,
+    several: bool,
+) -> Result<(Option<serde_json::Value>, i32), Error> {
+    let layout = to
+        .config()
+        .scripts
+        .ok_or_else(|| Error::Usage(format!("{to} has no hook scripts")))?;
+    let (scripts, left) = config::scripts::emit(&conversion.document, layout);
+    let dir = match (&args.out, args.write) {
+        (Some(out), _) => Some(out.clone()),
+        (None, true) => Some(args.project.join(to.config().convert_target)),
+        (None, false) => None,
+    };
+    let lossy = !conversion.losses.is_empty();
+    let mut written = Vec::new();
+    let mut refused: Vec<String> = left
+        .iter()
+        .map(|l| format!("{l}: {to} runs no more scripts of this event from one folder"))
+        .collect();
+    let mut shown = String::new();
+    for (name, text) in &scripts {
+        let Some(dir) = &dir else {
+            shown.push_str(&format!("==> {name} <==\n{text}"));
+            continue;
+        };
+        let path = dir.join(name);
+        let before = std::fs::read_to_string(&path).ok();
+        if before
+            .as_deref()
+            .is_some_and(|b| !config::scripts::is_converted(b))
+        {
+            refused.push(format!(
+                "{}: a hook hookx convert did not write, not overwritten",
+                path.display()
+            ));
+            continue;
+        }
+        if args.dry_run {
+            let shown_path = path.display().to_string();
+            shown.push_str(
+                &similar::TextDiff::from_lines(before.as_deref().unwrap_or_default(), text)
+                    .unified_diff()
+                    .header(&shown_path, &shown_path)
+                    .to_string(),
+            );
+        } else if !(args.strict && lossy) && before.as_deref() != Some(text.as_str()) {
+            config::scripts::write_executable(&path, text)?;
+            written.push(path.display().to_string());
+        }
+    }
+    if args.strict && lossy && dir.is_some() && !args.dry_run {
+        errln!("not writing: the conversion loses something (--strict)");
+    }
+    let code = match (args.strict && lossy, refused.is_empty()) {
+        (true, _) => EXIT_LOSSES,
+        (false, false) => 1,
+        (false, true) => 0,
+    };
+    match args.format {
+        Format::Text => {
+            out!("{shown}");
+            if several {
+                errln!("to {to}:");
+            }
+            for path in &written {
+                errln!("wrote {path}");
+            }
+            for why in &refused {
+                errln!("not written: {why}");
+            }
+            err!(
+                "{}",
+                crate::diag::style(&loss::render_text(&conversion.losses, &conversion.notes))
+            );
+            Ok((None, code))
+        }
+        Format::Json => Ok((
+            Some(serde_json::json!({
+                "to": to,
+                "scripts": scripts
+                    .iter()
+                    .map(|(name, text)| serde_json::json!({"name": name, "text": text}))
+                    .collect::<Vec<_>>(),
+                "written": written,
+                "refused": refused,
                 "losses": conversion.losses,
                 "notes": conversion.notes,
             })),

@@ -240,6 +240,9 @@ pub enum Pattern {
         dir: &'static str,
         name: &'static str,
     },
+    /// Every file directly in `dir`, in name order: hook scripts named after their event
+    /// ([`crate::config::spec::ScriptLayout`]).
+    Scripts(&'static str),
     /// The hook files of the plugins the agent loads, found through its plugin registries
     /// (its dialect's [`crate::config::spec::PluginSpec`], [`crate::plugins`]).
     Plugins,
@@ -805,6 +808,18 @@ fn candidates(root: &Path, pattern: Pattern) -> Vec<Found> {
                 .filter_map(|(sub, _)| Found::at(join(&dir, &sub).join(name), None))
                 .collect()
         }
+        Pattern::Scripts(dir) => {
+            let dir = root.join(dir);
+            let real_dir = std::fs::canonicalize(&dir).ok();
+            sorted_entries(&dir)
+                .into_iter()
+                .filter(|(name, _)| !name.as_encoded_bytes().starts_with(b"."))
+                .filter_map(|(name, is_link)| {
+                    let real = real_dir.as_deref().filter(|_| !is_link);
+                    Found::at(join(&dir, &name), real.map(|d| join(d, &name)))
+                })
+                .collect()
+        }
         // Found through the registries, once the settings are read (see `discover_with`).
         Pattern::Plugins => Vec::new(),
     }
@@ -912,6 +927,34 @@ fn load(
         None
     };
     let accept = |sha: &str| trusted_sha.as_deref().is_none_or(|t| t == sha);
+    if let Some(layout) = location.dialect.config().scripts {
+        // A hook script: its bytes are what trust hashes, its name the event.
+        let bytes = match std::fs::read(&source.path) {
+            Ok(bytes) => bytes,
+            Err(_) if gated => return Some(withhold(source, TrustState::Changed, None)),
+            Err(e) => {
+                source.document = Err(Error::Io {
+                    path: display,
+                    message: e.to_string(),
+                });
+                return Some(source);
+            }
+        };
+        let sha256 = sha256_hex(&bytes);
+        if !accept(&sha256) {
+            return Some(withhold(source, TrustState::Changed, Some(sha256)));
+        }
+        source.sha256 = Some(sha256);
+        let text = String::from_utf8_lossy(&bytes);
+        let mut parsed =
+            config::scripts::read(&source.path, &display, &text, location.dialect, layout);
+        if let Some((_, event, _)) = run {
+            parsed.document.rules.retain(|r| r.event == *event);
+        }
+        source.diagnostics = parsed.diagnostics;
+        source.document = Ok(parsed.document);
+        return Some(source);
+    }
     let parsed = match run {
         // Frontmatter is read whole: whether it has hooks decides whether it is a source.
         Some((_, event, fires)) if !markdown => {

@@ -56,7 +56,8 @@ pub struct HostReport {
     pub host: Dialect,
     /// `None`: documents only, no runnable client verified them.
     pub verified_with: Option<&'static str>,
-    /// The machine's policy files for this host and what they switch off.
+    /// The machine's policy files for this host and what they switch off, and what a deny
+    /// does to its run where that is more than the call.
     pub policy: Vec<Finding>,
 }
 
@@ -258,6 +259,12 @@ impl Doctor<'_> {
         }
         if let Some(stop) = discover::stopped_by_policy(self.sources, host) {
             policy.push(Finding::new(Level::Warning, stop.sentence(host), stop.fix));
+        }
+        // A deny through a route that ends more than the call (Cline: the whole run).
+        if let Some(effect) = host.config().scripts.and_then(|l| l.deny_effect)
+            && self.routed(host, &EventKind::PreToolUse, &[])
+        {
+            policy.push(Finding::new(Level::Warning, effect, None));
         }
         HostReport {
             host,
@@ -1116,7 +1123,19 @@ fn routed_payload_keys(host: Dialect, event: &EventKind, flavor: Flavor) -> Opti
         payload.insert(key.to_string(), value);
     }
     let bytes = serde_json::to_vec(&Value::Object(payload)).ok()?;
-    let (decoded, _) = crate::protocol::payload::decode_event_as(&bytes, host, Some(name)).ok()?;
+    let (mut decoded, _) =
+        crate::protocol::payload::decode_event_as(&bytes, host, Some(name)).ok()?;
+    // A host that nests the call in an object (Cline's `preToolUse`) gets none from the sample's
+    // flat values: its tool events still carry one, and a result after it.
+    if event.is_tool_event() && decoded.tool.is_none() {
+        decoded.tool = Some(crate::model::ToolCall {
+            name: t.canonical_tool(tool.unwrap_or_default()).to_string(),
+            input: json!({}),
+        });
+        if *event == EventKind::PostToolUse {
+            decoded.fields.insert("tool_response".into(), json!({}));
+        }
+    }
     match crate::protocol::payload::encode_event(&decoded, flavor) {
         Value::Object(out) => Some(out.keys().cloned().collect()),
         _ => None,

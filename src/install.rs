@@ -13,6 +13,7 @@
 //! cleanly is refused and left untouched.
 
 use crate::config::edit::{JsonText, Seg};
+use crate::config::scripts;
 use crate::config::spec::HandlerField;
 use crate::config::write::Change;
 use crate::config::{self, syntax};
@@ -305,6 +306,11 @@ pub struct Report {
     /// the file, and the keys set (install) or removed (uninstall).
     pub trust_file: Option<PathBuf>,
     pub trusted: Vec<String>,
+    /// Events left unrouted, and why (a hook script of the user's own holds the name).
+    pub refused: Vec<String>,
+    /// Routes of the other scope for the same events, which the host runs too (each route
+    /// runs every rule: hookx then runs the handlers twice).
+    pub doubled: Vec<PathBuf>,
 }
 
 impl Report {
@@ -335,6 +341,9 @@ fn hookx_program(opts: &Options) -> Result<String, Error> {
 /// hookx's entries change, and nothing is written when nothing changes. Uninstall gives back
 /// the bytes the file had before install, and deletes the file only when install created it.
 pub fn apply(opts: &Options) -> Result<Report, Error> {
+    if opts.host.config().scripts.is_some() {
+        return apply_scripts(opts);
+    }
     let path = target(&opts.ctx, opts.host, opts.scope);
     let mut report = Report {
         path: path.clone(),
@@ -406,6 +415,98 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
     })?;
     if let Some(trust) = &host.def().route_trust {
         record_trust(opts, trust, &path, before.as_deref(), &mut report)?;
+    }
+    Ok(report)
+}
+
+/// Install for a host whose hooks are one script per event ([`crate::config::spec::ScriptLayout`]): a route is a
+/// script named after its event in the scope's hook folder, running `hookx run`. Only scripts
+/// install wrote ([`scripts::ROUTE_MARK`]) are replaced or removed; a script of the user's own under
+/// an event's name leaves that event unrouted, and the report says so.
+fn apply_scripts(opts: &Options) -> Result<Report, Error> {
+    let dir = target(&opts.ctx, opts.host, opts.scope);
+    let host = opts.host;
+    let mut report = Report {
+        path: dir.clone(),
+        ..Report::default()
+    };
+    let needed = match opts.uninstall {
+        true => Vec::new(),
+        false => routed_events(&opts.ctx, host, opts.scope),
+    };
+    let hookx = match opts.uninstall {
+        true => None,
+        false => Some(hookx_program(opts)?),
+    };
+    let wanted: Vec<String> = needed.iter().map(|name| name.to_string()).collect();
+    let io = |path: &Path, e: std::io::Error| Error::Io {
+        path: opts.ctx.display(path),
+        message: e.to_string(),
+    };
+    // hookx's scripts no rule needs any more go (all of them on uninstall).
+    for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        let Some(name) = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .map(str::to_string)
+        else {
+            continue;
+        };
+        let ours = std::fs::read_to_string(&path).is_ok_and(|t| scripts::is_route(&t));
+        if ours && !wanted.contains(&name) {
+            std::fs::remove_file(&path).map_err(|e| io(&path, e))?;
+            match opts.uninstall {
+                true => report.removed += 1,
+                false => report.dropped.push(name),
+            }
+        }
+    }
+    if let Some(hookx) = &hookx {
+        for name in &wanted {
+            let path = dir.join(name);
+            let text = scripts::route_script(&route_command(hookx, host, name, opts.scope));
+            match std::fs::read_to_string(&path) {
+                Ok(current) if current == text && scripts::is_executable(&path) => {}
+                Ok(current) if scripts::is_route(&current) => {
+                    scripts::write_executable(&path, &text)?;
+                    report.updated.push(name.clone());
+                }
+                Ok(_) => {
+                    report.refused.push(format!(
+                        "{name}: {} is a hook of your own, left as it is",
+                        opts.ctx.display(&path)
+                    ));
+                    continue;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    scripts::write_executable(&path, &text)?;
+                    report.added.push(name.clone());
+                }
+                Err(e) => return Err(io(&path, e)),
+            }
+            report.routes += 1;
+        }
+        report.command = format!("{} run --host {}", shell_quote(hookx), host.name());
+        let other = match opts.scope {
+            InstallScope::Project => InstallScope::User,
+            InstallScope::User => InstallScope::Project,
+        };
+        let other_dir = target(&opts.ctx, host, other);
+        if other_dir != dir {
+            report.doubled = wanted
+                .iter()
+                .map(|name| other_dir.join(name))
+                .filter(|p| std::fs::read_to_string(p).is_ok_and(|t| scripts::is_route(&t)))
+                .collect();
+        }
+    }
+    if opts.uninstall
+        && report.removed > 0
+        && std::fs::read_dir(&dir).is_ok_and(|mut d| d.next().is_none())
+    {
+        // The folder install created, now empty.
+        let _ = std::fs::remove_dir(&dir);
     }
     Ok(report)
 }
@@ -828,7 +929,23 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             println!("removed {} duplicate hookx entries", report.removed);
         }
     }
+    for refused in &report.refused {
+        eprintln!("note: not routed: {refused}");
+    }
+    if !report.doubled.is_empty() {
+        let shown: Vec<String> = report.doubled.iter().map(|p| opts.ctx.display(p)).collect();
+        eprintln!(
+            "warning: {} runs these routes of the other scope too, and every route runs all              the rules: hookx would run each handler twice; keep one scope (hookx install              --host {host} --uninstall with the other --scope): {}",
+            host.def().display,
+            shown.join(", ")
+        );
+    }
     println!("command: {}", report.command);
+    if let Some(effect) = host.config().scripts.and_then(|l| l.deny_effect)
+        && report.routes > 0
+    {
+        eprintln!("warning: {effect}");
+    }
     if let Some(trust) = &host.def().folder_trust
         && opts.scope == InstallScope::Project
         && report.routes > 0

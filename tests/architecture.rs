@@ -90,7 +90,7 @@ fn owned() -> Owned {
             o.within.push(location.id);
             match location.pattern {
                 Pattern::File(f) => o.within.push(f),
-                Pattern::Dir { dir, .. } => o.within.push(dir),
+                Pattern::Dir { dir, .. } | Pattern::Scripts(dir) => o.within.push(dir),
                 Pattern::Sub { dir, name } => o.within.extend([dir, name]),
                 Pattern::Plugins => {}
             }

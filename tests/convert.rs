@@ -17,18 +17,88 @@ use hookx::source::SourceFile;
 use serde_json::{Value, json};
 use std::path::Path;
 
-/// Every valid fixture with its dialect.
+/// Every valid fixture with its dialect: config files, and for a dialect whose hooks are one
+/// script per event ([`hookx::config::spec::ScriptLayout`]), each hook folder below its
+/// fixture folder.
 fn valid_fixtures() -> Vec<(Dialect, String)> {
     Dialect::all()
         .iter()
         .copied()
-        .flat_map(|d| fixtures(d.name()).into_iter().map(move |f| (d, f)))
+        .flat_map(|d| {
+            match d.config().scripts {
+                Some(_) => script_folders(d),
+                None => fixtures(d.name()),
+            }
+            .into_iter()
+            .map(move |f| (d, f))
+        })
         .collect()
 }
 
-fn load(path: &str, dialect: Dialect) -> (SourceFile, Document) {
+/// The hook folders of a script-layout dialect's fixtures.
+fn script_folders(d: Dialect) -> Vec<String> {
+    let dir = Path::new("tests/fixtures").join(d.name());
+    let mut found: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .map(|p| p.to_str().unwrap().to_string())
+        .collect();
+    found.sort();
+    assert!(!found.is_empty(), "no hook folders in {}", dir.display());
+    found
+}
+
+/// Reads a fixture: a config file, or a hook folder of a script-layout dialect (its source
+/// text is empty).
+fn read_fixture(path: &str, dialect: Dialect) -> (SourceFile, hookx::config::Parsed) {
+    if let Some(layout) = dialect.config().scripts {
+        let parsed = hookx::config::scripts::read_path(Path::new(path), path, dialect, layout);
+        return (SourceFile::new(path, String::new()), parsed);
+    }
     let src = SourceFile::read(Path::new(path)).unwrap_or_else(|e| panic!("{e}"));
     let parsed = read(&src, dialect).unwrap_or_else(|e| panic!("{path}: {e}"));
+    (src, parsed)
+}
+
+/// A converted document as its dialect writes it, read back: the config text, or for a
+/// script-layout dialect the scripts written into `dir` and read as a folder.
+fn write_and_read(doc: &Document, to: Dialect, dir: &Path) -> (String, hookx::config::Parsed) {
+    if let Some(layout) = to.config().scripts {
+        let (scripts, left) = hookx::config::scripts::emit(doc, layout);
+        assert!(left.is_empty(), "scripts left over: {left:?}");
+        let _ = std::fs::remove_dir_all(dir);
+        std::fs::create_dir_all(dir).unwrap();
+        let mut text = String::new();
+        for (name, script) in &scripts {
+            hookx::config::scripts::write_executable(&dir.join(name), script).unwrap();
+            text.push_str(&format!("==> {name} <==\n{script}"));
+        }
+        let shown = dir.display().to_string();
+        return (
+            text,
+            hookx::config::scripts::read_path(dir, &shown, to, layout),
+        );
+    }
+    let text = write::to_text(doc);
+    let name = if doc.kind.frontmatter {
+        format!("out.{to}.md")
+    } else {
+        format!("out.{to}.json")
+    };
+    let parsed = read(&SourceFile::new(name, text.clone()), to)
+        .unwrap_or_else(|e| panic!("→ {to}: output does not parse: {e}\n{text}"));
+    (text, parsed)
+}
+
+/// `text` with this checkout's path written `<root>`: script rules name their script by its
+/// absolute path.
+fn rooted(text: &str) -> String {
+    text.replace(env!("CARGO_MANIFEST_DIR"), "<root>")
+}
+
+fn load(path: &str, dialect: Dialect) -> (SourceFile, Document) {
+    let (src, parsed) = read_fixture(path, dialect);
     assert!(
         !parsed.has_errors(),
         "{path} is a valid fixture but reads with errors: {:#?}",
@@ -73,8 +143,7 @@ fn model_of_every_fixture() {
     }
     let mut count = 0;
     for (dialect, path) in inputs {
-        let src = SourceFile::read(Path::new(&path)).unwrap_or_else(|e| panic!("{e}"));
-        let parsed = read(&src, dialect).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let (_, parsed) = read_fixture(&path, dialect);
         let folder = if path.contains("/invalid/") {
             "invalid"
         } else {
@@ -87,7 +156,7 @@ fn model_of_every_fixture() {
         });
         // Printed by serde_json: insta's own serializer would show a number (kept as written,
         // `arbitrary_precision`) as serde_json's internal struct.
-        let text = serde_json::to_string_pretty(&value).unwrap();
+        let text = rooted(&serde_json::to_string_pretty(&value).unwrap());
         snapshots().bind(|| insta::assert_snapshot!(name, text));
         count += 1;
     }
@@ -122,10 +191,10 @@ fn conversion_of_every_fixture_to_every_dialect() {
             let (code, stdout, stderr) = run_convert(&args);
             assert_eq!(code, 0, "hookx convert {args:?}:\n{stderr}");
             let name = format!("convert__{from}__{}__to_{to}", stem(&path));
-            let shown = format!(
+            let shown = rooted(&format!(
                 "$ hookx convert {}\n--- stdout\n{stdout}--- stderr\n{stderr}",
                 args.join(" ")
-            );
+            ));
             snapshots().bind(|| insta::assert_snapshot!(name, shown));
             pairs.insert((from, to));
         }
@@ -172,15 +241,21 @@ fn raw_handlers(src: &SourceFile, dialect: Dialect) -> usize {
 #[test]
 fn every_missing_handler_has_a_loss_item() {
     const STAMP: u64 = 7_000_000;
+    let tmp = tempfile::tempdir().unwrap();
+    let scratch = tmp.path();
     let mut checked = 0;
     let mut missing_total = 0;
     for (from, path) in valid_fixtures() {
         let (src, mut doc) = load(&path, from);
-        // Reading drops nothing either: the model holds every handler object of the file.
+        // Reading drops nothing either: the model holds every handler object of the file
+        // (every script of a hook folder).
         let in_model: usize = doc.rules.iter().map(|r| r.handlers.len()).sum();
+        let raw = match from.config().scripts {
+            Some(_) => std::fs::read_dir(&path).unwrap().count(),
+            None => raw_handlers(&src, from),
+        };
         assert_eq!(
-            in_model,
-            raw_handlers(&src, from),
+            in_model, raw,
             "{path}: the model does not hold every handler of the file"
         );
         // (stamp, rule pointer, handler pointer)
@@ -233,21 +308,19 @@ fn every_missing_handler_has_a_loss_item() {
                         conversion.losses
                     )
                 });
-                assert_eq!(item.file, path);
+                // A hook folder's losses name the script.
+                assert!(
+                    item.file == path || item.file.starts_with(&format!("{path}/")),
+                    "{path} → {to}: loss names {}",
+                    item.file
+                );
                 assert!(
                     item.line > 0 && item.col > 0,
                     "{path} → {to}: loss without a position: {item:?}"
                 );
             }
             // And the converted document reads back as the target dialect without errors.
-            let text = write::to_text(&conversion.document);
-            let name = if conversion.document.kind.frontmatter {
-                format!("out.{to}.md")
-            } else {
-                format!("out.{to}.json")
-            };
-            let reread = read(&SourceFile::new(name, text.clone()), to)
-                .unwrap_or_else(|e| panic!("{path} → {to}: output does not parse: {e}\n{text}"));
+            let (text, reread) = write_and_read(&conversion.document, to, &scratch.join("out"));
             assert!(
                 !reread.has_errors(),
                 "{path} → {to}: output reads with errors {:#?}\n{text}",
@@ -267,6 +340,11 @@ fn every_missing_handler_has_a_loss_item() {
 #[test]
 fn same_dialect_conversion_reads_back_the_same() {
     for (dialect, path) in valid_fixtures() {
+        if dialect.config().scripts.is_some() {
+            // A hook folder converts to wrapper scripts of its scripts: read back, each is
+            // its script's path again (there_and_back_keeps_every_rule_the_middle_expressed).
+            continue;
+        }
         let (_, doc) = load(&path, dialect);
         let (code, stdout, stderr) =
             run_convert(&[&path, "--from", dialect.name(), "--to", dialect.name()]);
@@ -359,16 +437,16 @@ fn splits_by_category(d: Dialect) -> bool {
 /// the same command line, and B's second conversion loses nothing the first kept.
 #[test]
 fn there_and_back_keeps_every_rule_the_middle_expressed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let scratch = tmp.path();
     let mut compared = 0;
     for (from, path) in valid_fixtures() {
         let (src, doc) = load(&path, from);
         for via in Dialect::all().iter().copied().filter(|d| *d != from) {
             let there = convert::convert(&[(&src, &doc)], &options(via));
-            let mid_text = write::to_text(&there.document);
+            let (mid_text, mid) = write_and_read(&there.document, via, &scratch.join("mid"));
             let mid_src = SourceFile::new(format!("mid.{via}.json"), mid_text.clone());
-            let mid = read(&mid_src, via)
-                .unwrap_or_else(|e| panic!("{path} → {via}: {e}\n{mid_text}"))
-                .document;
+            let mid = mid.document;
             let back = convert::convert(&[(&mid_src, &mid)], &options(from));
             // An event only B's table knows (Bricks `PostCompact`, which reached Bricks from
             // Claude's newer, table-less `PostCompact`) cannot come back: it must be reported.

@@ -854,3 +854,75 @@ fn a_droid_project_route_leaves_an_event_to_the_users_route() {
     );
     assert_eq!(fire(&project_args[..5]), 1, "the user route dispatches");
 }
+
+/// Cline's hooks are one script per event: install writes a route script per event with rules
+/// (0755, `exec HOOKX run --host cline --event EVENT`), leaves a script of the user's own under
+/// an event's name and says so, follows the rules on re-install, and uninstall removes only
+/// its routes.
+#[test]
+fn cline_routes_are_scripts_and_a_script_of_the_users_own_is_left_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let p = Project::new();
+    let hooks = p.project.join(".clinerules/hooks");
+    let own = common::write(&hooks, "PostToolUse", "#!/bin/sh\necho mine\n");
+    let out = p
+        .hookx(&["install", "--host", "cline", "--hookx", HOOKX])
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("not routed: PostToolUse") && stderr.contains("ends Cline's whole run"),
+        "{stderr}"
+    );
+    let route = hooks.join("PreToolUse");
+    let text = std::fs::read_to_string(&route).unwrap();
+    assert_eq!(
+        text.lines().last(),
+        Some("exec /opt/hookx/bin/hookx run --host cline --event PreToolUse")
+    );
+    assert!(text.starts_with("#!/bin/sh\n"));
+    let mode = std::fs::metadata(&route).unwrap().permissions().mode();
+    assert_eq!(mode & 0o111, 0o111, "route is executable: {mode:o}");
+    assert_eq!(
+        std::fs::read_to_string(&own).unwrap(),
+        "#!/bin/sh\necho mine\n"
+    );
+    // A user route for the same event as well would run every handler twice: install says so.
+    let out = p
+        .hookx(&[
+            "install", "--host", "cline", "--scope", "user", "--hookx", HOOKX,
+        ])
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("run each handler twice")
+            && stderr.contains(".clinerules/hooks/PreToolUse"),
+        "{stderr}"
+    );
+    p.hookx(&[
+        "install",
+        "--host",
+        "cline",
+        "--scope",
+        "user",
+        "--uninstall",
+    ])
+    .success();
+    // A route hookx wrote is listed as a route, not as a handler.
+    let list = p.stdout(&["list"]);
+    assert!(list.contains("hookx route"), "{list}");
+    // No rule needs PreToolUse any more: re-install drops its route.
+    p.write(".bricks/hooks.json", &bricks_rules(&["Stop"]));
+    std::fs::remove_file(p.project.join(COPILOT_EVERY)).unwrap();
+    p.hookx(&["install", "--host", "cline", "--hookx", HOOKX])
+        .success();
+    assert!(!route.exists());
+    assert!(hooks.join("TaskComplete").exists());
+    p.hookx(&["install", "--host", "cline", "--uninstall"])
+        .success();
+    assert!(!hooks.join("TaskComplete").exists());
+    assert!(own.exists(), "uninstall keeps the user's own script");
+}

@@ -1,7 +1,8 @@
-//! A minimal live suite for the Cline CLI 3.0.65 (ground truth; hookx has no Cline dialect):
-//! `cline --json PROMPT` offline, its provider OpenAI-compatible (`cline auth -p openai -b URL`,
-//! run in the sandbox) against the fake model on 127.0.0.1, with a recording hook as the
-//! executable of each event in `~/.cline/hooks/`. See conformance/README.md.
+//! The live suite for the Cline CLI 3.0.65: `cline --json PROMPT` offline, its provider
+//! OpenAI-compatible (`cline auth -p openai -b URL`, run in the sandbox) against the fake model
+//! on 127.0.0.1. Ground truth with a recording hook as the executable of each event in
+//! `~/.cline/hooks/`, and hookx in the loop (`hookx install --host cline`). See
+//! conformance/README.md and conformance/cline-facts.md.
 
 mod common;
 #[path = "live_common/minimal.rs"]
@@ -38,11 +39,24 @@ fn run(command: &str) -> Step {
     Step::Tools(vec![("run_commands", json!({"commands": [command]}))])
 }
 
-fn scripts(name: &str, _project: &str) -> Vec<Step> {
+fn scripts(name: &str, project: &str) -> Vec<Step> {
     match name {
         "tools" => vec![
             run("echo hello-cline"),
+            Step::Tools(vec![(
+                "apply_patch",
+                json!({"input": "*** Begin Patch\n*** Add File: hello.txt\n+hello\n*** End Patch\n"}),
+            )]),
             run("echo cancel-me"),
+            Step::Text("all done"),
+        ],
+        "routed" => vec![
+            run("echo routed-ok"),
+            Step::Tools(vec![(
+                "apply_patch",
+                json!({"input": "*** Begin Patch\n*** Add File: notes.txt\n+patched-by-cline\n*** End Patch\n"}),
+            )]),
+            run(&format!("touch {project}/MARKER")),
             Step::Text("all done"),
         ],
         _ => vec![Step::Text("unknown scenario")],
@@ -75,8 +89,56 @@ impl Drop for HubGuard {
     }
 }
 
+/// A hook script at `root/rel` running `command`, with `mode`.
+fn executable(root: &std::path::Path, rel: &str, command: &str, mode: u32) {
+    let path = common::write(root, rel, &format!("#!/bin/sh\nexec {command}\n"));
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+/// `cline auth` against the fake model, then one `cline --json` run of `scenario`; its output
+/// and stdout. `HOOKX_LIVE_KEEP` keeps the sandbox, the requests and stdout under `keep`.
+fn run_client(
+    bin: &std::path::Path,
+    sb: &Sandbox,
+    model: &FakeModel,
+    scenario: &str,
+    keep: &str,
+) -> (std::process::Output, String) {
+    let mut auth = sb.command(bin);
+    auth.args(["auth", "-p", "openai", "-k", "dummy", "-m", "gpt-4.1", "-b"])
+        .arg(format!("http://127.0.0.1:{}/v1", model.port));
+    let configured = sb.run(auth);
+    assert!(
+        configured.status.success(),
+        "cline auth: {}",
+        String::from_utf8_lossy(&configured.stderr)
+    );
+    // Cline starts a hub daemon in a session of its own, which outlives the run and which
+    // later runs would share: each run gets its own port, and the guard ends its daemon.
+    let hub_port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .unwrap()
+        .port();
+    let _hub = HubGuard(sb.project.display().to_string());
+    let mut cmd = sb.command(bin);
+    cmd.env("CLINE_HUB_PORT", hub_port.to_string())
+        .args(["--json", &format!("SCENARIO:{scenario} do the work")]);
+    let out = sb.run(cmd);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    if let Some(dir) = std::env::var_os("HOOKX_LIVE_KEEP") {
+        let dir = std::path::Path::new(&dir).join(keep);
+        let _ = std::fs::remove_dir_all(&dir);
+        common::copy_tree(&sb.root, &dir);
+        let requests = serde_json::to_string_pretty(&model.chats()).unwrap();
+        std::fs::write(dir.join("requests.json"), requests).unwrap();
+        std::fs::write(dir.join("stdout.txt"), &stdout).unwrap();
+    }
+    (out, stdout)
+}
+
 /// Ground truth: the recorder as every hook file; a shell call that runs (context after it),
-/// one a PreToolUse hook cancels, then the end of the task.
+/// a patch that adds a file, a shell call a PreToolUse hook cancels, then the end of the task.
 #[test]
 fn ground_truth_run_commands_and_answers() {
     let Some(bin) = minimal::client(
@@ -87,23 +149,8 @@ fn ground_truth_run_commands_and_answers() {
     };
     let sb = Sandbox::new("hookx-live-cline");
     let model = FakeModel::start(scripts, sb.project.display().to_string());
-    let mut auth = sb.command(&bin);
-    auth.args(["auth", "-p", "openai", "-k", "dummy", "-m", "gpt-4.1", "-b"])
-        .arg(format!("http://127.0.0.1:{}/v1", model.port));
-    let configured = sb.run(auth);
-    assert!(
-        configured.status.success(),
-        "cline auth: {}",
-        String::from_utf8_lossy(&configured.stderr)
-    );
     for e in EVENTS {
-        let path = common::write(
-            &sb.home,
-            &format!(".cline/hooks/{e}"),
-            &format!("#!/bin/sh\nexec {}\n", sb.dumper(e)),
-        );
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        executable(&sb.home, &format!(".cline/hooks/{e}"), &sb.dumper(e), 0o755);
     }
     sb.answer(
         "PostToolUse",
@@ -117,27 +164,7 @@ fn ground_truth_run_commands_and_answers() {
         "cancel-me",
         (r#"{"cancel":true,"errorMessage":"R-CANCEL"}"#, "", 0),
     );
-
-    // Cline starts a hub daemon in a session of its own, which outlives the run and which
-    // later runs would share: each run gets its own port, and the guard ends its daemon.
-    let hub_port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .unwrap()
-        .port();
-    let _hub = HubGuard(sb.project.display().to_string());
-    let mut cmd = sb.command(&bin);
-    cmd.env("CLINE_HUB_PORT", hub_port.to_string())
-        .args(["--json", "SCENARIO:tools do the work"]);
-    let out = sb.run(cmd);
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    if let Some(keep) = std::env::var_os("HOOKX_LIVE_KEEP") {
-        let keep = std::path::Path::new(&keep).join("cline");
-        let _ = std::fs::remove_dir_all(&keep);
-        common::copy_tree(&sb.root, &keep);
-        let requests = serde_json::to_string_pretty(&model.chats()).unwrap();
-        std::fs::write(keep.join("requests.json"), requests).unwrap();
-        std::fs::write(keep.join("stdout.txt"), &stdout).unwrap();
-    }
+    let (out, stdout) = run_client(&bin, &sb, &model, "tools", "cline");
     let dumps = sb.dumps();
     let requests = model.requests_of("tools");
     let project = sb.project.display().to_string();
@@ -236,6 +263,258 @@ fn ground_truth_run_commands_and_answers() {
         ],
     }
     .check("tools", &seen, &[]);
+    assert!(
+        failed.is_empty(),
+        "{} checks failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
+
+/// A recording handler of another dialect: its label, the file (below the sandbox root) and
+/// the file's JSON, with the recorder on the dialect's tool events.
+fn foreign_handlers(sb: &Sandbox) -> Vec<(&'static str, &'static str, serde_json::Value)> {
+    let group =
+        |label: &str| json!([{"hooks": [{"type": "command", "command": sb.dumper(label)}]}]);
+    let flat = |label: &str| json!([{"type": "command", "bash": sb.dumper(label)}]);
+    vec![
+        (
+            "claude",
+            "home/.claude/settings.json",
+            json!({"hooks": {
+                "PreToolUse": [
+                    {"matcher": "Bash", "hooks": [{"type": "command", "command": sb.dumper("claude")}]},
+                    // Cline's apply_patch, read as the edit it is.
+                    {"matcher": "Write|Edit", "hooks": [{"type": "command", "command": sb.dumper("claude-edits")}]},
+                ],
+                "PostToolUse": group("claude"),
+            }}),
+        ),
+        (
+            "gemini",
+            "home/.gemini/settings.json",
+            json!({"hooks": {"BeforeTool": group("gemini"), "AfterTool": group("gemini")}}),
+        ),
+        (
+            "copilot",
+            "home/.copilot/hooks/record.json",
+            json!({"version": 1, "hooks": {"preToolUse": flat("copilot"), "postToolUse": flat("copilot")}}),
+        ),
+        (
+            "codex",
+            "home/.codex/hooks.json",
+            json!({"hooks": {"PreToolUse": group("codex"), "PostToolUse": group("codex")}}),
+        ),
+        (
+            "qwen",
+            "home/.qwen/settings.json",
+            json!({"hooks": {"PreToolUse": group("qwen"), "PostToolUse": group("qwen")}}),
+        ),
+        (
+            "bricks",
+            "home/.bricks-project-desktop/hooks.json",
+            json!({"hooks": {"PreToolUse": group("bricks"), "PostToolUse": group("bricks")}}),
+        ),
+    ]
+}
+
+/// hookx in the loop: `hookx install --host cline --scope user` writes `~/.cline/hooks/
+/// PreToolUse` and `PostToolUse` routes; trusted handlers of six dialects run under them, each
+/// with its own dialect's payload and `HOOKX_HOST=cline`. A Claude PreToolUse deny on Bash
+/// stops Cline's `run_commands` (the run aborts; the command never runs: no marker file); a
+/// Claude PostToolUse context reaches the model. Cline's own scripts in the other hook folders
+/// (`~/Documents/Cline/Hooks`, `.clinerules/hooks` without the executable bit, `.cline/hooks`
+/// of the project) run natively, once each time.
+#[test]
+fn routed_handlers_of_every_dialect_run_under_cline() {
+    let Some(bin) = minimal::client(
+        &format!("cline-{VERSION}/node_modules/@cline/cli-linux-x64/bin/cline"),
+        "Cline CLI",
+    ) else {
+        return;
+    };
+    let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
+    let sb = Sandbox::new("hookx-live-cline-routed");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    for (_, file, value) in foreign_handlers(&sb) {
+        common::write(&sb.root, file, &value.to_string());
+    }
+    sb.answer(
+        "claude",
+        "a-deny",
+        "MARKER",
+        (
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-CLAUDE-DENY"}}"#,
+            "",
+            0,
+        ),
+    );
+    sb.answer(
+        "claude",
+        "b-context",
+        "tool_response",
+        (
+            r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"CTX-CLAUDE"}}"#,
+            "",
+            0,
+        ),
+    );
+    // Cline's own hooks in its other folders.
+    executable(
+        &sb.home,
+        "Documents/Cline/Hooks/TaskStart",
+        &sb.dumper("documents-folder"),
+        0o755,
+    );
+    executable(
+        &sb.project,
+        ".clinerules/hooks/PreToolUse.sh",
+        &sb.dumper("rules-folder-unexecutable"),
+        0o644,
+    );
+    executable(
+        &sb.project,
+        ".cline/hooks/SessionShutdown",
+        &sb.dumper("project-folder"),
+        0o755,
+    );
+    let hookx_run = |args: &[&str]| {
+        let out = std::process::Command::new(&hookx)
+            .args(args)
+            .current_dir(&sb.project)
+            .env("HOME", &sb.home)
+            .env_remove("HOOKX_HOME")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "hookx {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    };
+    hookx_run(&["trust"]);
+    let installed = hookx_run(&["install", "--host", "cline", "--scope", "user"]);
+    let (out, stdout) = run_client(&bin, &sb, &model, "routed", "cline-routed");
+    let dumps = sb.dumps();
+    let requests = model.requests_of("routed");
+    let mut failed = Vec::new();
+    let mut check = |ok: bool, what: String| {
+        if !ok {
+            failed.push(what)
+        }
+    };
+    check(
+        String::from_utf8_lossy(&installed.stderr).contains("ends Cline's whole run"),
+        format!(
+            "install warns that a deny ends the run: {}",
+            String::from_utf8_lossy(&installed.stderr)
+        ),
+    );
+    check(out.status.success(), format!("exit {:?}", out.status));
+    // The deny: the run aborted before the command ran.
+    check(
+        !sb.project.join("MARKER").exists(),
+        "the denied command never ran (no MARKER)".into(),
+    );
+    check(
+        stdout.contains(r#""finishReason":"aborted""#),
+        "the deny aborted the run".into(),
+    );
+    check(
+        !dumps.iter().any(|d| {
+            d.label == "claude" && d.raw.contains("MARKER") && d.raw.contains("tool_response")
+        }),
+        "no PostToolUse for the denied call".into(),
+    );
+    // The allowed call ran, and the Claude context followed its result.
+    let ran = minimal::tool_result(&requests, "routed-ok");
+    check(ran.contains("routed-ok"), format!("the call ran: {ran}"));
+    let context = requests.iter().any(|b| {
+        b["messages"].as_array().into_iter().flatten().any(|m| {
+            m["role"] == "user"
+                && m["content"].as_str().is_some_and(|c| {
+                    c.starts_with("<hook_context source=\"PostToolUse\"")
+                        && c.contains("CTX-CLAUDE")
+                })
+        })
+    });
+    check(
+        context,
+        "the Claude PostToolUse context reached the model".into(),
+    );
+    // Each dialect's handler got its own payload, told HOOKX_HOST=cline.
+    for (label, _, _) in foreign_handlers(&sb) {
+        let dialect = hookx::dialect::Dialect::named(label).unwrap();
+        let mine: Vec<&minimal::Dump> = dumps.iter().filter(|d| d.label == label).collect();
+        check(
+            mine.len() >= 3,
+            format!("{label}: ran on the tool events: {}", mine.len()),
+        );
+        for d in &mine {
+            check(
+                d.env.get("HOOKX_HOST").map(String::as_str) == Some("cline"),
+                format!("{label}: HOOKX_HOST=cline: {:?}", d.env.get("HOOKX_HOST")),
+            );
+            // Its own dialect's payload: it decodes as that dialect into the call Cline made.
+            let decoded = hookx::protocol::decode_event(d.raw.as_bytes(), dialect);
+            let tool = decoded.as_ref().ok().and_then(|(e, _)| e.tool.clone());
+            check(
+                tool.as_ref().is_some_and(|t| match t.name.as_str() {
+                    "shell" => t.input["command"]
+                        .as_str()
+                        .is_some_and(|c| c.contains("routed-ok") || c.contains("MARKER")),
+                    "write" => t.input["file_path"]
+                        .as_str()
+                        .is_some_and(|p| p.ends_with("/notes.txt")),
+                    _ => false,
+                }),
+                format!("{label}: its own payload of the call: {}", d.raw),
+            );
+        }
+    }
+    let claude = dumps
+        .iter()
+        .find(|d| d.label == "claude" && d.raw.contains("MARKER"));
+    check(
+        claude.is_some_and(|d| {
+            d.stdin["hook_event_name"] == "PreToolUse"
+                && d.stdin["tool_name"] == "Bash"
+                && d.stdin["tool_input"]["command"]
+                    .as_str()
+                    .is_some_and(|c| c.starts_with("touch "))
+        }),
+        format!("the Claude handler got a Claude PreToolUse: {claude:?}"),
+    );
+    // The patch reached the Claude edit guard as a Write of the file, with its content.
+    let edits: Vec<&minimal::Dump> = dumps.iter().filter(|d| d.label == "claude-edits").collect();
+    check(
+        edits.len() == 1
+            && edits[0].stdin["tool_name"] == "Write"
+            && edits[0].stdin["tool_input"]["file_path"]
+                == json!(sb.project.join("notes.txt").display().to_string())
+            && edits[0].stdin["tool_input"]["content"] == "patched-by-cline",
+        format!("the Write|Edit guard saw the patch as a Write: {edits:?}"),
+    );
+    check(
+        std::fs::read_to_string(sb.project.join("notes.txt"))
+            .ok()
+            .as_deref()
+            == Some("patched-by-cline"),
+        "the patch was applied (no newline after the last line)".into(),
+    );
+    // Cline's own scripts ran natively, once per event (hookx did not run them again).
+    let count = |label: &str| dumps.iter().filter(|d| d.label == label).count();
+    for (label, expected) in [
+        ("documents-folder", 1),
+        ("rules-folder-unexecutable", 3),
+        ("project-folder", 1),
+    ] {
+        check(
+            count(label) == expected,
+            format!("{label} ran {expected} times: {}", count(label)),
+        );
+    }
     assert!(
         failed.is_empty(),
         "{} checks failed:\n{}",

@@ -8,7 +8,7 @@
 mod common;
 
 use hookx::dialect::{Dialect, Flavor};
-use hookx::dialect::{bricks, claude, codex, copilot, cursor, droid, gemini, qwen};
+use hookx::dialect::{bricks, claude, cline, codex, copilot, cursor, droid, gemini, qwen};
 use hookx::protocol::decode_event_as;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -27,10 +27,6 @@ struct Recorded {
 
 /// The fixture roots, each named by the origin its payloads are labelled with.
 const ORIGINS: [&str; 2] = ["recorded", "documented"];
-
-/// Hosts whose payloads are recorded ahead of their dialect (issue 12, phase 1: the client's
-/// ground truth first): their folders are skipped until hookx knows the host.
-const PENDING_HOSTS: &[&str] = &["cline"];
 
 fn recorded() -> Vec<Recorded> {
     let mut found = Vec::new();
@@ -58,9 +54,6 @@ fn load(root: &Path, origin: &'static str, found: &mut Vec<Recorded>) {
             }
             let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            if PENDING_HOSTS.iter().any(|h| v["host"] == *h) {
-                continue;
-            }
             let host = Dialect::all()
                 .iter()
                 .copied()
@@ -202,6 +195,16 @@ impl World {
             ".factory/settings.json",
             &json!({"hooks": grouped(droid::FLAVOR)}).to_string(),
         );
+        // Cline: one script per event in ~/.cline/hooks, named after it.
+        for (_, name) in cline::FLAVOR.tables().events {
+            let path = common::write(
+                &home,
+                &format!(".cline/hooks/{name}"),
+                &format!("#!/bin/sh\n{}\n", recorder("cline")),
+            );
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
         common::hookx_at(&project, &home, &["trust"]).success();
         let mut placed = vec![
             (copilot::FLAVOR, "copilot-project"),
@@ -212,6 +215,7 @@ impl World {
             (qwen::FLAVOR, "qwen-user"),
             (codex::FLAVOR, "codex-user"),
             (droid::FLAVOR, "droid-project"),
+            (cline::FLAVOR, "cline-user"),
         ];
         placed.extend(cursor::DIALECT.flavors().map(|f| (f, "cursor-project")));
         World {

@@ -4,6 +4,7 @@
 pub mod detect;
 pub mod edit;
 pub mod read;
+pub mod scripts;
 pub mod spec;
 pub mod syntax;
 pub mod write;

@@ -99,6 +99,33 @@ pub struct ConfigSpec {
     /// events of its hooks object (Droid's `hooksDisabled`, not an array): `validate` does not
     /// call them unknown; converting to another dialect still reports them lost.
     pub kept_keys: &'static [&'static str],
+    /// Hooks that are no config file but one executable per event, named after the event
+    /// (Cline): the dialect's locations are folders ([`crate::discover::Pattern::Scripts`]).
+    pub scripts: Option<&'static ScriptLayout>,
+}
+
+/// A folder of hook scripts, one per event: the file's name, less one of `extensions`, is the
+/// event's name in the dialect, compared without case. Each script is one rule with no matcher
+/// whose command is the script's path.
+pub struct ScriptLayout {
+    /// The name endings the agent accepts (`""`: none); other files are not hooks.
+    pub extensions: &'static [&'static str],
+    /// Script names the agent runs for events hookx has no canonical name for: carried as
+    /// unknown events by that name.
+    pub other_events: &'static [&'static str],
+    /// Whether the agent runs a script without the executable bit (through its `#!` line or
+    /// a program chosen by its ending), else it runs the file itself.
+    pub runs_unexecutable: bool,
+    /// The program that runs a script without a `#!` line, by name ending (the first that
+    /// fits), else `default_runner`.
+    pub runners: &'static [(&'static str, &'static str)],
+    pub default_runner: &'static str,
+    /// Interpreters of a `#!` line the agent runs by name from `PATH` (a leading `env` is
+    /// dropped): `#!/bin/sh` runs `sh FILE`; any other runs as written.
+    pub path_interpreters: &'static [&'static str],
+    /// What a script that denies a tool call does to the agent's run, when more than the call
+    /// (Cline: the whole run ends), for `install` and `doctor` to warn about.
+    pub deny_effect: Option<&'static str>,
 }
 
 /// An agent's plugin registries, as data: which plugins it loads, and from where. Paths are

@@ -251,8 +251,13 @@ struct Converter<'a> {
 
 impl Converter<'_> {
     fn lose(&mut self, src: &SourceFile, pointer: &str, what: &str, why: &str) {
-        let (line, col) =
-            crate::config::syntax::locate(src, pointer).map_or((0, 0), |o| src.line_col(o));
+        // A source read without its text (a hook script) is located at its start.
+        let (line, col) = match src.text.is_empty() {
+            true => (1, 1),
+            false => {
+                crate::config::syntax::locate(src, pointer).map_or((0, 0), |o| src.line_col(o))
+            }
+        };
         self.losses.push(Loss {
             what: what.to_string(),
             why: why.to_string(),
@@ -280,6 +285,15 @@ impl Converter<'_> {
     }
 
     fn rule(&mut self, src: &SourceFile, rule: &Rule) -> Vec<Rule> {
+        // A rule of a hook folder is its own file, a script: losses name that file.
+        let script;
+        let src = match src.text.is_empty() && rule.origin.file != src.path {
+            true => {
+                script = SourceFile::new(rule.origin.file.clone(), String::new());
+                &script
+            }
+            false => src,
+        };
         let from = rule.flavor;
         let to = target_flavor(from, self.options.to);
         let event = target_event(rule, to);
@@ -1277,10 +1291,14 @@ pub fn not_installed_guard(hookx: &str, event: &EventKind, to: Flavor) -> String
     let message = format!(
         "hookx not found (command -v {hookx} failed): this hook was converted by hookx convert and runs through hookx exec. Install hookx (cargo install --locked --path <hookx checkout>) or convert again with --hookx PATH."
     );
+    // Where the target refuses the event at exit 2, and where it reads no exit code at all
+    // but hookx fails closed (Cline's PreToolUse, refused only in JSON): a missing hookx
+    // refuses.
+    let p = &to.tables().protocol;
     let guards = matches!(
-        to.tables().protocol.exit2(event),
+        p.exit2(event),
         Some(Exit2::Deny | Exit2::DenyWithoutReason | Exit2::DenyWithStdout | Exit2::Block)
-    );
+    ) || (p.exit2.is_empty() && p.fail_closed.contains(event));
     let mut answer = String::new();
     let code = if guards {
         let event = crate::model::Event {

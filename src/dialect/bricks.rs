@@ -178,6 +178,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     plugin_root_var: None,
     convert_target: ".bricks/hooks.json",
     type_only_on: &[],
+    scripts: None,
 };
 
 /// Run-time protocol rows (the seed's 実行プロトコル), read by `crate::protocol`.
@@ -200,6 +201,7 @@ mod protocol_rows {
         tool_args: ArgsForm::Object,
         tool_result_keys: None,
         mcp_context_key: None,
+        reshape: None,
         env: &[
             ("BRICKS_PROJECT_DIR", EnvValue::ProjectDir),
             ("BRICKS_SESSION_ID", EnvValue::SessionId),

@@ -584,6 +584,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     plugins: Some(&PLUGINS),
     timeout_millis: false,
     kept_keys: &[],
+    scripts: None,
 };
 
 /// claude-code 2.1.332, run (`tests/live_claude.rs`, `plugins_*`; recorded in
@@ -654,6 +655,7 @@ pub(crate) mod protocol_rows {
         tool_args: ArgsForm::Object,
         tool_result_keys: None,
         mcp_context_key: None,
+        reshape: None,
         env: &[("CLAUDE_PROJECT_DIR", EnvValue::ProjectDir)],
         // PreCompact: stdout at exit 0 joins the compaction instructions (claude-code 2.1.332).
         plain_stdout_context: &[

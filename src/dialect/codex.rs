@@ -496,6 +496,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     plugins: None,
     timeout_millis: false,
     kept_keys: &[],
+    scripts: None,
 };
 
 /// `apply_patch {command: PATCH}` ↔ Write, Edit, MultiEdit with the patch's path.
@@ -509,7 +510,7 @@ const PATCH_CODEC: ToolCodec = ToolCodec {
 /// Codex's patch format: `*** Begin Patch`, then per file `*** Add File: P` (lines `+…`),
 /// `*** Update File: P` (optional `*** Move to: Q`, hunks `@@ …` of ` `, `-`, `+` lines) or
 /// `*** Delete File: P`, then `*** End Patch`.
-mod patch {
+pub(super) mod patch {
     use super::*;
 
     enum Op {
@@ -592,7 +593,10 @@ mod patch {
 
     /// A patch of one added or updated file is a Write, an Edit or a MultiEdit of that file;
     /// deletions, moves and patches of several files have no canonical tool.
-    pub(super) fn decode(input: &Value, cwd: Option<&str>) -> Option<(&'static str, Value)> {
+    pub(in crate::dialect) fn decode(
+        input: &Value,
+        cwd: Option<&str>,
+    ) -> Option<(&'static str, Value)> {
         let mut ops = parse(input.get("command")?.as_str()?)?;
         if ops.len() != 1 {
             return None;
@@ -635,7 +639,7 @@ mod patch {
     }
 
     /// The patch Codex would send for a canonical Write, Edit or MultiEdit.
-    pub(super) fn encode(id: &str, input: &Value) -> Option<Value> {
+    pub(in crate::dialect) fn encode(id: &str, input: &Value) -> Option<Value> {
         let path = input.get("file_path")?.as_str()?;
         let prefixed = |text: &str, mark: char| -> String {
             text.lines().map(|l| format!("{mark}{l}\n")).collect()
@@ -1053,6 +1057,7 @@ mod protocol_rows {
         tool_args: ArgsForm::Object,
         tool_result_keys: None,
         mcp_context_key: None,
+        reshape: None,
         // Codex sets no variable of its own for hooks (run).
         env: &[],
         // Plain stdout on PreToolUse reaches nobody (run); elsewhere unknown.

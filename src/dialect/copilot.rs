@@ -702,6 +702,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     plugin_root_var: None,
     convert_target: ".github/hooks/hooks.json",
     type_only_on: &[("prompt", &[EventKind::SessionStart])],
+    scripts: None,
 };
 
 /// Run-time protocol rows (the seed's payload and decision-control sections), read by
@@ -788,6 +789,7 @@ mod protocol_rows {
         tool_args: ArgsForm::ObjectOrString,
         tool_result_keys: Some(("resultType", "textResultForLlm")),
         mcp_context_key: None,
+        reshape: None,
         env: ENV,
         plain_stdout_context: &[],
         exit2: EXIT2,
@@ -831,6 +833,7 @@ mod protocol_rows {
         tool_args: ArgsForm::ObjectOrString,
         tool_result_keys: Some(("result_type", "text_result_for_llm")),
         mcp_context_key: None,
+        reshape: None,
         env: ENV,
         plain_stdout_context: &[],
         exit2: EXIT2,

@@ -351,6 +351,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".cursor/hooks.json",
     type_only_on: &[],
     plugins: None,
+    scripts: None,
 };
 
 /// Run-time protocol rows: the answer shapes per event (cursor.com/docs/agent/hooks, as quoted
@@ -386,6 +387,7 @@ mod protocol_rows {
         event_key: "hook_event_name",
         event_key_only: None,
         mcp_context_key: None,
+        reshape: None,
         exit_codes: ExitCodes::ByCode,
         updated_input_merges: false,
         event_shapes: &[],

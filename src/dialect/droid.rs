@@ -287,6 +287,7 @@ pub static DEF: DialectDef = DialectDef {
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {
+    scripts: None,
     handler_keys: &[
         ("type", HandlerField::Type),
         ("command", HandlerField::Command),
@@ -358,6 +359,7 @@ mod protocol_rows {
     ];
 
     pub(super) const PROTOCOL: ProtocolTables = ProtocolTables {
+        reshape: None,
         mcp_context_key: None,
         exit_codes: ExitCodes::ByCode,
         // Binary 0.225.2: `updatedInput` is merged over the call's input.

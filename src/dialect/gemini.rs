@@ -465,6 +465,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // Labels (`name` also keys de-duplication and `hooksConfig.disabled`), and a definition's
     // `sequential` (its event's handlers run one after another; hookx runs them in parallel).
     kept_keys: &["name", "description", "sequential"],
+    scripts: None,
 };
 
 /// Run-time protocol rows (gemini-facts.md "Answers"), read by `crate::protocol`.
@@ -500,6 +501,7 @@ mod protocol_rows {
         // `tool_response {llmContent, returnDisplay, error?}` is passed on as it is.
         tool_result_keys: None,
         mcp_context_key: Some("mcp_context"),
+        reshape: None,
         // `GEMINI_CWD` is the CLI's working directory, which is the project directory hookx
         // knows; `GEMINI_PLANS_DIR` (below the CLI's own tmp folder) is not set by hookx.
         env: &[

@@ -27,6 +27,7 @@
 
 pub mod bricks;
 pub mod claude;
+pub mod cline;
 pub mod codex;
 pub mod copilot;
 pub mod cursor;
@@ -60,6 +61,7 @@ pub static DIALECTS: &[Dialect] = &[
     Dialect(&codex::DEF),
     Dialect(&windsurf::DEF),
     Dialect(&droid::DEF),
+    Dialect(&cline::DEF),
 ];
 
 /// A config-file dialect: a handle on its [`DialectDef`]. Equal by name, ordered as registered.
@@ -471,6 +473,19 @@ impl Tables {
             .iter()
             .find(|(_, n)| *n == name)
             .map(|(k, _)| k.clone())
+    }
+
+    /// The event a payload names under the flavour's event key: by its config name, or by the
+    /// name its payloads give it where that differs ([`crate::protocol::ProtocolTables`]
+    /// `event_key_only`: Cline's `tool_call`).
+    pub fn payload_event_kind(&self, name: &str) -> Option<EventKind> {
+        self.event_kind(name).or_else(|| {
+            self.protocol
+                .event_key_only?
+                .iter()
+                .find(|(_, n)| *n == name)
+                .map(|(k, _)| k.clone())
+        })
     }
 
     /// The canonical id of a tool name of this flavour (unknown names are their own id).

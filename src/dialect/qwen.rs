@@ -462,6 +462,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".qwen/settings.json",
     type_only_on: &[],
     plugins: None,
+    scripts: None,
 };
 
 /// Run-time protocol rows (conformance/qwen-facts.md), read by `crate::protocol`.
@@ -493,6 +494,7 @@ mod protocol_rows {
 
     pub(super) const PROTOCOL: ProtocolTables = ProtocolTables {
         mcp_context_key: None,
+        reshape: None,
         exit_codes: ExitCodes::ByCode,
         updated_input_merges: false,
         event_key: "hook_event_name",

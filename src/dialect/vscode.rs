@@ -218,6 +218,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".github/hooks/vscode-hooks.json",
     type_only_on: &[],
     plugins: None,
+    scripts: None,
 };
 
 /// Run-time protocol rows (hooks.md, Hook input and output and the per-event sections).
@@ -246,6 +247,7 @@ mod protocol_rows {
         event_key: "hookEventName",
         event_key_only: None,
         mcp_context_key: None,
+        reshape: None,
         exit_codes: ExitCodes::ByCode,
         updated_input_merges: false,
         event_shapes: &[],

@@ -345,6 +345,7 @@ pub static DEF: DialectDef = DialectDef {
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {
+    scripts: None,
     handler_keys: &[
         ("command", HandlerField::Command),
         // "The directory to execute the command from. Defaults to your workspace root."
@@ -396,6 +397,7 @@ mod protocol_rows {
     /// The rows of a flavour whose payload nests its fields as `nested` says.
     pub(super) const fn nested(nested: &'static Nested) -> ProtocolTables {
         ProtocolTables {
+            reshape: None,
             event_key: "agent_action_name",
             event_key_only: None,
             mcp_context_key: None,

@@ -144,7 +144,27 @@ mod tests {
                     continue;
                 }
                 assert_eq!(a.exit_code, 0, "{flavor:?} {kind}: {a:?}");
-                assert!(a.stdout.contains("deny"), "{flavor:?} {kind}: {a:?}");
+                // Read back as the host reads a hook's answer: a deny.
+                let event = crate::model::Event {
+                    kind: kind.clone(),
+                    timestamp: None,
+                    tool: None,
+                    fields: Default::default(),
+                };
+                let finished = crate::spawn::Finished {
+                    exit: crate::spawn::Exit::Code(0),
+                    stdout: a.stdout.clone().into_bytes(),
+                    stderr: Vec::new(),
+                    stdout_truncated: false,
+                    stderr_truncated: false,
+                    elapsed: std::time::Duration::ZERO,
+                };
+                let read = crate::protocol::decode_answer(flavor, &event, &finished);
+                assert_eq!(
+                    read.decision,
+                    Some(crate::model::Decision::Deny),
+                    "{flavor:?} {kind}: {a:?}"
+                );
             }
         }
     }

@@ -197,6 +197,9 @@ pub fn encode_answer(host: Flavor, event: &Event, outcome: &Outcome) -> HostAnsw
             } else if p.writes(Slot::Permission, kind) && p.permission_values.contains(&d) {
                 w.set(Slot::Permission, decision_str(d).into());
                 w.set_str(Slot::PermissionReason, &reason);
+            } else if d == Decision::Deny && p.writes(Slot::Cancel, kind) {
+                w.set(Slot::Cancel, true.into());
+                w.set(Slot::Reason, reason_or(&reason, "denied by hook").into());
             } else if d == Decision::Deny && p.writes(Slot::Decision, kind) {
                 w.set(Slot::Decision, "block".into());
                 w.set(Slot::Reason, reason_or(&reason, "denied by hook").into());
@@ -535,6 +538,15 @@ fn read_json(flavor: Flavor, event: &Event, map: &Map<String, Value>, out: &mut 
                     }
                 }
             }
+            Slot::Cancel => match value {
+                Value::Bool(true) if permission_event => set_decision(out, Decision::Deny),
+                Value::Bool(true) => out.block = true,
+                Value::Bool(false) => {}
+                other => out.errors.push(format!(
+                    "hook answer `{key}` must be a boolean, not {}",
+                    json_kind(other)
+                )),
+            },
             Slot::Reason | Slot::PermissionReason | Slot::BehaviorMessage => {
                 if let Some(s) = text(Slot::Reason, out) {
                     out.reasons.push(s);

@@ -35,6 +35,10 @@ pub struct ProtocolTables {
     /// The payload key of an MCP call's `{server_name, tool_name}`, which names the parts of
     /// an MCP tool name exactly (Gemini CLI `mcp_context`).
     pub mcp_context_key: Option<&'static str>,
+    /// For an agent whose payload nests the event's own keys (Cline's `preToolUse: {toolName,
+    /// parameters}`): the functions between its payload and the flat form every other row
+    /// reads. `None`: its payloads are flat.
+    pub reshape: Option<Reshape>,
     /// Environment variables a handler of this flavour expects.
     pub env: &'static [(&'static str, EnvValue)],
     /// Events on which plain (non-JSON) stdout at exit 0 becomes additional context.
@@ -64,6 +68,20 @@ pub struct ProtocolTables {
     /// As a host: events whose hooks get a total time budget, in milliseconds, and the
     /// variable that overrides it. hookx's own handlers must finish within it.
     pub hook_budget: &'static [(EventKind, u64, Option<&'static str>)],
+}
+
+/// See [`ProtocolTables::reshape`]. The flat form has the agent's own key case and names.
+#[derive(Clone, Copy)]
+pub struct Reshape {
+    /// The agent's payload → flat keys (`toolName`, `toolInput`, `toolResponse`, `cwd`, …).
+    pub flatten: fn(
+        serde_json::Map<String, serde_json::Value>,
+    ) -> serde_json::Map<String, serde_json::Value>,
+    /// Flat keys → the payload the agent sends on `kind`.
+    pub nest: fn(
+        &EventKind,
+        serde_json::Map<String, serde_json::Value>,
+    ) -> serde_json::Map<String, serde_json::Value>,
 }
 
 /// How a payload carries tool arguments.
@@ -180,6 +198,9 @@ pub enum Slot {
     Prompt,
     /// A replacement for the tool's result, in the host's result form.
     ToolResult,
+    /// A boolean whose `true` denies the tool call (blocks elsewhere); the reason goes in
+    /// [`Slot::Reason`] (Cline's `cancel`, which ends the agent's whole run).
+    Cancel,
     /// A message whose presence blocks the event and is its reason (Cursor `stop`'s
     /// `followup_message`: the agent goes on with it).
     BlockingReason,

@@ -75,6 +75,10 @@ pub fn decode_event_as(
     let flavor = detect_flavor(&obj, host, event);
     let t = flavor.tables();
     let p = &t.protocol;
+    let mut obj = match p.reshape {
+        Some(reshape) => (reshape.flatten)(obj),
+        None => obj,
+    };
     let mcp_name = unnest(&mut obj, p.tool_args);
 
     let named = match obj.get(p.event_key) {
@@ -243,7 +247,7 @@ pub fn detect_host(payload: &Value) -> Option<Dialect> {
     // `Some(None)` when `t` has no such event.
     let named = |t: &Tables| {
         let name = obj.get(t.protocol.event_key).and_then(Value::as_str)?;
-        Some(t.event_kind(name))
+        Some(t.payload_event_kind(name))
     };
     // The recorded keys of the event the payload names in `t`'s spelling, if recorded.
     let recorded = |t: &Tables| named(t).flatten().and_then(|kind| t.payload_keys(&kind));
@@ -301,7 +305,7 @@ pub fn detect_host(payload: &Value) -> Option<Dialect> {
                 let t = f.tables();
                 obj.get(t.protocol.event_key)
                     .and_then(Value::as_str)
-                    .is_some_and(|name| t.event_kind(name).is_some())
+                    .is_some_and(|name| t.payload_event_kind(name).is_some())
             })
     };
     // Of the agents whose payload names one of their events, the one whose own keys are
@@ -452,7 +456,10 @@ pub fn encode_event(event: &Event, flavor: Flavor) -> Value {
         out = top;
         out.insert(nested.key.to_string(), Value::Object(inner));
     }
-    Value::Object(out)
+    match p.reshape {
+        Some(reshape) => Value::Object((reshape.nest)(&event.kind, out)),
+        None => Value::Object(out),
+    }
 }
 
 /// The environment variables a handler of `flavor` expects, beyond those it inherits.

@@ -1,0 +1,335 @@
+//! Hook folders of a dialect whose hooks are executables, one per event, named after it
+//! ([`ScriptLayout`], Cline): reading one script as a rule, writing scripts.
+//!
+//! A script is one rule of its event with no matcher, whose handler's command is the script's
+//! path. What the dialect knows about the layout is data in its [`ScriptLayout`].
+
+use super::read::Parsed;
+use super::spec::ScriptLayout;
+use crate::convert::shell_quote;
+use crate::diag::{Diagnostic, Severity};
+use crate::dialect::{Dialect, Flavor};
+use crate::model::{Command, Document, EventKind, Handler, HandlerKind, Origin, Rule, RuleShape};
+use std::path::Path;
+
+/// The second line of a route script `hookx install` writes; install replaces and removes
+/// only scripts with it.
+pub const ROUTE_MARK: &str = "# hookx route (hookx install): edits are overwritten";
+/// The second line of a script `hookx convert` writes; convert overwrites only scripts with it.
+pub const CONVERTED_MARK: &str = "# written by hookx convert: edits are overwritten";
+
+/// The event a script file name stands for in `dialect`'s layout, and its flavour.
+pub fn event_of(
+    dialect: Dialect,
+    layout: &ScriptLayout,
+    name: &str,
+) -> Option<(EventKind, Flavor)> {
+    let lower = name.to_ascii_lowercase();
+    let stem = layout
+        .extensions
+        .iter()
+        .filter(|ext| ext.is_empty() || lower.ends_with(&ext.to_ascii_lowercase()))
+        .map(|ext| &name[..name.len() - ext.len()])
+        // The longest ending that fits: `PreToolUse.sh` is not `PreToolUse.sh` without "".
+        .min_by_key(|stem| stem.len())?;
+    let stem = stem.trim();
+    let known = dialect.flavors().find_map(|flavor| {
+        let (kind, _) = flavor
+            .tables()
+            .events
+            .iter()
+            .find(|(_, n)| n.eq_ignore_ascii_case(stem))?;
+        Some((kind.clone(), flavor))
+    });
+    known.or_else(|| {
+        let other = layout
+            .other_events
+            .iter()
+            .find(|n| n.eq_ignore_ascii_case(stem))?;
+        Some((EventKind::from_name(other), dialect.default_flavor()))
+    })
+}
+
+/// Reads one script of a hook folder: the rule it is, or a warning saying why the agent does not
+/// run it (a name that is no event, no executable bit where the agent needs one).
+pub fn read(
+    path: &Path,
+    display: &str,
+    text: &str,
+    dialect: Dialect,
+    layout: &ScriptLayout,
+) -> Parsed {
+    let mut document = Document::new(dialect, dialect.config().documents.file);
+    let mut diagnostics = Vec::new();
+    let warn = |message: String, help: Option<String>| Diagnostic {
+        severity: Severity::Warning,
+        file: display.to_string(),
+        line: 0,
+        col: 0,
+        pointer: None,
+        message,
+        help,
+        snippet: None,
+    };
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    let Some((event, flavor)) = event_of(dialect, layout, name) else {
+        let events: Vec<&str> = dialect
+            .flavors()
+            .flat_map(|f| f.tables().events.iter().map(|(_, n)| *n))
+            .chain(layout.other_events.iter().copied())
+            .collect();
+        diagnostics.push(warn(
+            format!(
+                "{} runs no hook named `{name}`: a hook's name is its event",
+                dialect.def().display
+            ),
+            Some(format!(
+                "name it after one of: {}, optionally ending in {}",
+                events.join(", "),
+                layout
+                    .extensions
+                    .iter()
+                    .filter(|e| !e.is_empty())
+                    .copied()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )),
+        ));
+        return Parsed {
+            document,
+            diagnostics,
+        };
+    };
+    if !layout.runs_unexecutable && !is_executable(path) {
+        diagnostics.push(warn(
+            format!("not executable: {} skips this hook", dialect.def().display),
+            Some(format!(
+                "chmod +x {}",
+                shell_quote(&path.display().to_string())
+            )),
+        ));
+        return Parsed {
+            document,
+            diagnostics,
+        };
+    }
+    let command = match hookx_line(text) {
+        Some(line) => line.to_string(),
+        None => launch(path, text, layout),
+    };
+    document.rules.push(Rule {
+        event,
+        flavor,
+        matcher: None,
+        handlers: vec![Handler {
+            kind: HandlerKind::Command(Command {
+                command: Some(command),
+                ..Command::default()
+            }),
+            timeout: None,
+            status_message: None,
+            once: None,
+            extra: Default::default(),
+        }],
+        shape: RuleShape::Group,
+        extra: Default::default(),
+        origin: Origin {
+            file: display.to_string(),
+            pointer: String::new(),
+        },
+    });
+    Parsed {
+        document,
+        diagnostics,
+    }
+}
+
+/// The command line the agent runs a script with: the script itself where the agent needs
+/// the executable bit, else its `#!` interpreter or the program for its ending, then its path.
+fn launch(path: &Path, text: &str, layout: &ScriptLayout) -> String {
+    let file = shell_quote(&path.display().to_string());
+    if !layout.runs_unexecutable {
+        return file;
+    }
+    let shebang: Vec<&str> = text
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("#!"))
+        .map(|l| l.split_whitespace().collect())
+        .unwrap_or_default();
+    let base = |w: &str| w.rsplit('/').next().unwrap_or(w).to_string();
+    let mut words: Vec<String> = shebang.iter().map(|w| w.to_string()).collect();
+    if words.first().is_some_and(|w| base(w) == "env") {
+        words.remove(0);
+    }
+    if let Some(first) = words.first_mut()
+        && layout.path_interpreters.contains(&base(first).as_str())
+    {
+        *first = base(first);
+    }
+    let program = match words.is_empty() {
+        false => words
+            .iter()
+            .map(|w| shell_quote(w))
+            .collect::<Vec<_>>()
+            .join(" "),
+        true => {
+            let lower = path.display().to_string().to_ascii_lowercase();
+            layout
+                .runners
+                .iter()
+                .find(|(ext, _)| lower.ends_with(ext))
+                .map_or(layout.default_runner, |(_, program)| program)
+                .to_string()
+        }
+    };
+    format!("{program} {file}")
+}
+
+/// Whether the file's mode lets its owner run it.
+pub fn is_executable(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        path.is_file()
+    }
+}
+
+/// Whether a script is a route `hookx install` wrote.
+pub fn is_route(text: &str) -> bool {
+    text.lines().nth(1) == Some(ROUTE_MARK)
+}
+
+/// Whether a script is one `hookx convert` wrote.
+pub fn is_converted(text: &str) -> bool {
+    text.lines().nth(1) == Some(CONVERTED_MARK)
+}
+
+/// The command line a script hookx wrote runs ([`route_script`], [`converted_script`]): such
+/// a script is read as that line, so that a route is known as hookx's and a converted handler
+/// converts back to what it was.
+fn hookx_line(text: &str) -> Option<&str> {
+    let body = text.splitn(3, '\n').nth(2)?;
+    if is_converted(text) {
+        return Some(body.strip_suffix('\n').unwrap_or(body));
+    }
+    let line = body.strip_prefix("exec ")?.strip_suffix('\n')?;
+    (is_route(text) && !line.contains('\n')).then_some(line)
+}
+
+/// The route `hookx install` writes: POSIX sh that becomes `line` (one simple command).
+pub fn route_script(line: &str) -> String {
+    format!("#!/bin/sh\n{ROUTE_MARK}\nexec {line}\n")
+}
+
+/// A converted handler: POSIX sh running its command line as written, stdin and stdout the
+/// agent's.
+pub fn converted_script(line: &str) -> String {
+    format!("#!/bin/sh\n{CONVERTED_MARK}\n{line}\n")
+}
+
+/// Writes `text` to `path` with mode 0755 in one rename: the agent never sees a half-written
+/// or unexecutable script.
+pub fn write_executable(path: &Path, text: &str) -> Result<(), crate::error::Error> {
+    use std::io::Write;
+    let io = |e: std::io::Error| crate::error::Error::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    };
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".hookx-");
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o755));
+    let mut tmp = builder.tempfile_in(dir).map_err(io)?;
+    tmp.write_all(text.as_bytes()).map_err(io)?;
+    tmp.as_file().sync_all().map_err(io)?;
+    tmp.persist(path).map_err(|e| io(e.error))?;
+    Ok(())
+}
+
+/// The scripts a document becomes: (file name, text), one per command handler, and the
+/// command lines left over. The agent reads one answer per script and merges the answers of
+/// all scripts of an event, so each handler is a script of its own: the event's name, then
+/// the event's name with each of the layout's endings (its `#!/bin/sh` line decides how it
+/// runs, not the ending). An event with more handlers than names leaves the rest over.
+pub fn emit(doc: &Document, layout: &ScriptLayout) -> (Vec<(String, String)>, Vec<String>) {
+    let mut events: Vec<(String, Vec<String>)> = Vec::new();
+    for rule in &doc.rules {
+        let name = rule
+            .flavor
+            .tables()
+            .event_name(&rule.event)
+            .map_or_else(|| rule.event.name().to_string(), str::to_string);
+        let lines = rule.handlers.iter().filter_map(|h| match &h.kind {
+            HandlerKind::Command(c) => c.unix_line().map(str::to_string),
+            _ => None,
+        });
+        match events.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, existing)) => existing.extend(lines),
+            None => events.push((name, lines.collect())),
+        }
+    }
+    let mut scripts = Vec::new();
+    let mut left = Vec::new();
+    for (name, lines) in events {
+        for (i, line) in lines.into_iter().enumerate() {
+            match layout.extensions.get(i) {
+                Some(ext) => scripts.push((format!("{name}{ext}"), converted_script(&line))),
+                None => left.push(format!("{name}: {line}")),
+            }
+        }
+    }
+    (scripts, left)
+}
+
+/// Reads a hook folder (or one script) of a script-layout dialect as one document: every
+/// script's rule, in name order, and every warning.
+pub fn read_path(path: &Path, display: &str, dialect: Dialect, layout: &ScriptLayout) -> Parsed {
+    let files: Vec<std::path::PathBuf> = match std::fs::read_dir(path) {
+        Ok(entries) => {
+            let mut files: Vec<_> = entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_file())
+                .filter(|p| {
+                    p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| !n.starts_with('.'))
+                })
+                .collect();
+            files.sort();
+            files
+        }
+        Err(_) => vec![path.to_path_buf()],
+    };
+    let mut document = Document::new(dialect, dialect.config().documents.file);
+    let mut diagnostics = Vec::new();
+    for file in files {
+        let absolute = std::fs::canonicalize(&file).unwrap_or(file.clone());
+        let shown = match file.strip_prefix(path) {
+            Ok(rel) if !rel.as_os_str().is_empty() => {
+                format!("{}/{}", display.trim_end_matches('/'), rel.display())
+            }
+            _ => display.to_string(),
+        };
+        let text = std::fs::read(&file)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default();
+        let parsed = read(&absolute, &shown, &text, dialect, layout);
+        document.rules.extend(parsed.document.rules);
+        diagnostics.extend(parsed.diagnostics);
+    }
+    Parsed {
+        document,
+        diagnostics,
+    }
+}
