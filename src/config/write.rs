@@ -18,9 +18,166 @@ pub fn to_text(doc: &Document) -> String {
         let body = doc.markdown.as_ref().map_or("", |m| m.body.as_str());
         return format!("---\n{yaml}---\n{body}");
     }
-    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    let mut text = String::new();
+    pretty::out(&mut text, &value, 0);
     text.push('\n');
     text
+}
+
+/// Pretty-printed JSON, byte for byte what `serde_json::to_string_pretty` writes, but with
+/// strings escaped eight bytes at a time: a converted file is mostly long wrapped command
+/// lines, and serde_json's byte-by-byte escaping was a tenth of a 10 000-rule `convert`.
+mod pretty {
+    use super::{Object, Out};
+    use serde_json::Value;
+
+    pub(super) fn out(text: &mut String, node: &Out, level: usize) {
+        match node {
+            Out::Value(v) => value(text, v, level),
+            Out::Str(s) => string(text, s),
+            Out::U64(n) => text.push_str(itoa::Buffer::new().format(*n)),
+            Out::Bool(b) => text.push_str(if *b { "true" } else { "false" }),
+            Out::Array(items) => array(text, items, level, out),
+            Out::Object(Object(entries)) => {
+                object(text, entries.iter().map(|(k, v)| (*k, v)), level, out)
+            }
+        }
+    }
+
+    fn value(text: &mut String, node: &Value, level: usize) {
+        match node {
+            Value::Null => text.push_str("null"),
+            Value::Bool(b) => text.push_str(if *b { "true" } else { "false" }),
+            // Kept as written (`arbitrary_precision`), as serde_json prints it.
+            Value::Number(n) => text.push_str(n.as_str()),
+            Value::String(s) => string(text, s),
+            Value::Array(items) => array(text, items, level, value),
+            Value::Object(map) => {
+                object(text, map.iter().map(|(k, v)| (k.as_str(), v)), level, value)
+            }
+        }
+    }
+
+    fn array<T>(text: &mut String, items: &[T], level: usize, item: fn(&mut String, &T, usize)) {
+        if items.is_empty() {
+            text.push_str("[]");
+            return;
+        }
+        text.push('[');
+        for (i, v) in items.iter().enumerate() {
+            text.push_str(if i == 0 { "\n" } else { ",\n" });
+            indent(text, level + 1);
+            item(text, v, level + 1);
+        }
+        text.push('\n');
+        indent(text, level);
+        text.push(']');
+    }
+
+    fn object<'a, T: 'a>(
+        text: &mut String,
+        entries: impl ExactSizeIterator<Item = (&'a str, &'a T)>,
+        level: usize,
+        item: fn(&mut String, &T, usize),
+    ) {
+        if entries.len() == 0 {
+            text.push_str("{}");
+            return;
+        }
+        text.push('{');
+        for (i, (k, v)) in entries.enumerate() {
+            text.push_str(if i == 0 { "\n" } else { ",\n" });
+            indent(text, level + 1);
+            string(text, k);
+            text.push_str(": ");
+            item(text, v, level + 1);
+        }
+        text.push('\n');
+        indent(text, level);
+        text.push('}');
+    }
+
+    fn indent(text: &mut String, level: usize) {
+        for _ in 0..level {
+            text.push_str("  ");
+        }
+    }
+
+    /// A JSON string as serde_json escapes it: `"`, `\\` and the control characters, which
+    /// have a short form (`\n`) or `\u00xx`; nothing else.
+    pub(super) fn string(text: &mut String, s: &str) {
+        let bytes = s.as_bytes();
+        text.reserve(bytes.len() + 2);
+        text.push('"');
+        let (mut done, mut at) = (0, 0);
+        while at < bytes.len() {
+            if let Some(word) = bytes.get(at..at + 8) {
+                let word = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+                if !may_need_escape(word) {
+                    at += 8;
+                    continue;
+                }
+            }
+            // Byte by byte up to the next word boundary: every byte escaped is ASCII, so each
+            // cut is between characters.
+            for _ in 0..8 {
+                let Some(&b) = bytes.get(at) else { break };
+                let short = match b {
+                    b'"' => "\\\"",
+                    b'\\' => "\\\\",
+                    b'\n' => "\\n",
+                    b'\r' => "\\r",
+                    b'\t' => "\\t",
+                    0x08 => "\\b",
+                    0x0c => "\\f",
+                    0x00..=0x1f => "",
+                    _ => {
+                        at += 1;
+                        continue;
+                    }
+                };
+                text.push_str(&s[done..at]);
+                if short.is_empty() {
+                    const HEX: &[u8; 16] = b"0123456789abcdef";
+                    text.push_str("\\u00");
+                    text.push(HEX[usize::from(b >> 4)] as char);
+                    text.push(HEX[usize::from(b & 0xf)] as char);
+                } else {
+                    text.push_str(short);
+                }
+                at += 1;
+                done = at;
+            }
+        }
+        text.push_str(&s[done..]);
+        text.push('"');
+    }
+
+    /// Whether any of the eight bytes may be `"`, `\\` or below 0x20 (never false when one is;
+    /// rarely true when none is).
+    fn may_need_escape(word: u64) -> bool {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        let below = |w: u64, n: u64| w.wrapping_sub(ONES * n) & !w & HIGH != 0;
+        below(word, 0x20) || below(word ^ (ONES * 0x22), 1) || below(word ^ (ONES * 0x5c), 1)
+    }
+
+    #[cfg(test)]
+    mod tests {
+        /// Every byte value and mixes of them, against serde_json's own escaping.
+        #[test]
+        fn strings_are_escaped_as_serde_json_escapes_them() {
+            let mut cases: Vec<String> = (0u8..128).map(|b| (b as char).to_string()).collect();
+            cases.push("plain text longer than eight bytes, with é and 中文".into());
+            cases.push("a\"b\\c\nd\u{1}e\u{1f}f\u{7f}g 'quoted' \"long enough\" \t".into());
+            cases.push("12345678\"12345678\\1234567\u{0}".into());
+            for case in cases {
+                let mut text = String::new();
+                super::string(&mut text, &case);
+                assert_eq!(text, serde_json::to_string(&case).unwrap(), "{case:?}");
+            }
+        }
+    }
 }
 
 /// A JSON value to write, borrowing what the document holds: a document is serialized without
