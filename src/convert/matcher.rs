@@ -621,12 +621,16 @@ fn rename_words(pattern: &str, from: Flavor, to: Flavor) -> String {
     let mut out = String::with_capacity(pattern.len());
     let mut word = String::new();
     let flush = |word: &mut String, out: &mut String| {
-        let id = from.tables().matcher_canonical_tool(word);
-        let known = from.tables().matcher_knows_tool(word);
-        match to.tables().tool_name(id) {
-            Some(target) if known => out.push_str(target),
-            _ => out.push_str(word),
-        }
+        // Most words of a pattern are no tool name: they are not looked up further.
+        let renamed = from
+            .tables()
+            .matcher_knows_tool(word)
+            .then(|| {
+                to.tables()
+                    .tool_name(from.tables().matcher_canonical_tool(word))
+            })
+            .flatten();
+        out.push_str(renamed.unwrap_or(word));
         word.clear();
     };
     let mut escaped = false;
