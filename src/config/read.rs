@@ -503,7 +503,7 @@ impl Reader<'_> {
                 if self.placeholders && entry.is_null() {
                     continue;
                 }
-                let pointer = format!("{pointer}/{i}");
+                let pointer = join_pointer(&pointer, &[itoa::Buffer::new().format(i)]);
                 if let Some(rule) = self.rule(entry, &event, flavor, &pointer) {
                     doc.rules.push(rule);
                 }
@@ -576,7 +576,7 @@ impl Reader<'_> {
                 // and a rule has one (a 10 000-rule file: 3 MB of empty room).
                 let mut handlers = Vec::with_capacity(list.len());
                 for (i, h) in list.into_iter().enumerate() {
-                    let at = format!("{pointer}/hooks/{i}");
+                    let at = join_pointer(pointer, &["hooks", itoa::Buffer::new().format(i)]);
                     match h {
                         Value::Object(h) => handlers.extend(self.handler(h, &at)),
                         other => self.error(
@@ -843,6 +843,19 @@ pub(crate) fn did_you_mean(key: &str, dialect: Dialect) -> Option<&'static str> 
         .filter(|(score, _)| *score > 0.85)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, name)| name)
+}
+
+/// `base` followed by `/segment` for each segment (already escaped), without `format!`: a
+/// pointer is built for every rule and handler of a file.
+pub fn join_pointer(base: &str, segments: &[&str]) -> String {
+    let len = segments.iter().map(|s| s.len() + 1).sum::<usize>();
+    let mut out = String::with_capacity(base.len() + len);
+    out.push_str(base);
+    for segment in segments {
+        out.push('/');
+        out.push_str(segment);
+    }
+    out
 }
 
 /// Escapes a key for use in a JSON pointer.

@@ -512,6 +512,200 @@ pub fn locate_json(text: &str, pointer: &str) -> Option<usize> {
     JsonPositions::new(text)?.locate(pointer)
 }
 
+/// Byte offset of the value at `pointer` in JSON text (comments and trailing commas
+/// tolerated), found in one pass that skips every value off the pointer's path: nothing is
+/// built, so a file where a few positions are asked for is not indexed whole (indexing a
+/// 10 000-rule file cost more than converting it). `None` when it is not found or the text is
+/// not plain enough to be sure, where [`JsonPositions`] decides.
+pub fn scan_json(text: &str, pointer: &str) -> Option<usize> {
+    let mut scan = Scan {
+        bytes: text.as_bytes(),
+        at: 0,
+    };
+    scan.blank();
+    for token in pointer.split('/').skip(1) {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        match scan.peek()? {
+            b'{' => {
+                scan.at += 1;
+                // A duplicated key names its last value, the one a JSON reader keeps.
+                let mut found = None;
+                loop {
+                    scan.blank();
+                    if scan.peek()? == b'}' {
+                        break;
+                    }
+                    let key = scan.string()?;
+                    let key_matches = match key.contains('\\') {
+                        false => key == token,
+                        true => {
+                            serde_json::from_str::<String>(&format!("\"{key}\"")).ok()? == token
+                        }
+                    };
+                    scan.blank();
+                    scan.expect(b':')?;
+                    scan.blank();
+                    if key_matches {
+                        found = Some(scan.at);
+                    }
+                    scan.value()?;
+                    scan.blank();
+                    match scan.peek()? {
+                        b',' => scan.at += 1,
+                        b'}' => break,
+                        _ => return None,
+                    }
+                }
+                scan.at = found?;
+            }
+            b'[' => {
+                let index: usize = token.parse().ok()?;
+                scan.at += 1;
+                for _ in 0..index {
+                    scan.blank();
+                    scan.value()?;
+                    scan.blank();
+                    scan.expect(b',')?;
+                }
+                scan.blank();
+                if scan.peek()? == b']' {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(scan.at)
+}
+
+/// Where a string's raw text stops: its end or an escape.
+static STRING_END: [bool; 256] = bytes(b"\"\\");
+/// The bytes that matter inside an object or array skipped whole.
+static IN_CONTAINER: [bool; 256] = bytes(b"\"/{}[]");
+
+/// A set of bytes, as a table.
+const fn bytes(set: &[u8]) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < set.len() {
+        table[set[i] as usize] = true;
+        i += 1;
+    }
+    table
+}
+
+/// A cursor over JSON text for [`scan_json`].
+struct Scan<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Scan<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.at).copied()
+    }
+
+    fn expect(&mut self, byte: u8) -> Option<()> {
+        (self.peek()? == byte).then(|| self.at += 1)
+    }
+
+    /// Skips white space and comments.
+    fn blank(&mut self) {
+        loop {
+            match self.bytes.get(self.at..self.at + 2) {
+                Some(b"//") => {
+                    self.at = match memchr::memchr(b'\n', &self.bytes[self.at..]) {
+                        Some(n) => self.at + n + 1,
+                        None => self.bytes.len(),
+                    }
+                }
+                Some(b"/*") => {
+                    self.at = match memchr::memmem::find(&self.bytes[self.at + 2..], b"*/") {
+                        Some(n) => self.at + 2 + n + 2,
+                        None => self.bytes.len(),
+                    }
+                }
+                _ => match self.peek() {
+                    Some(b' ' | b'\t' | b'\n' | b'\r') => self.at += 1,
+                    _ => return,
+                },
+            }
+        }
+    }
+
+    /// Moves to the next byte of `set`.
+    fn skip_to(&mut self, set: &[bool; 256]) -> Option<u8> {
+        let n = self.bytes[self.at..]
+            .iter()
+            .position(|&b| set[usize::from(b)])?;
+        self.at += n;
+        Some(self.bytes[self.at])
+    }
+
+    /// A string's raw text between its quotes (escapes left as written).
+    fn string(&mut self) -> Option<&'a str> {
+        self.expect(b'"')?;
+        let start = self.at;
+        loop {
+            self.skip_to(&STRING_END)?;
+            if self.bytes[self.at] == b'\\' {
+                self.at += 2;
+                continue;
+            }
+            let raw = std::str::from_utf8(&self.bytes[start..self.at]).ok()?;
+            self.at += 1;
+            return Some(raw);
+        }
+    }
+
+    /// Skips one value.
+    fn value(&mut self) -> Option<()> {
+        match self.peek()? {
+            b'"' => self.string().map(drop),
+            b'{' | b'[' => {
+                let mut depth = 0usize;
+                loop {
+                    match self.skip_to(&IN_CONTAINER)? {
+                        b'"' => {
+                            self.string()?;
+                            continue;
+                        }
+                        b'/' => {
+                            let before = self.at;
+                            self.blank();
+                            if self.at == before {
+                                return None;
+                            }
+                            continue;
+                        }
+                        b'{' | b'[' => depth += 1,
+                        b'}' | b']' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                self.at += 1;
+                                return Some(());
+                            }
+                        }
+                        _ => {}
+                    }
+                    self.at += 1;
+                }
+            }
+            // A number, `true`, `false` or `null`.
+            _ => {
+                let start = self.at;
+                while let Some(b) = self.peek() {
+                    if matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r' | b'/') {
+                        break;
+                    }
+                    self.at += 1;
+                }
+                (self.at > start).then_some(())
+            }
+        }
+    }
+}
+
 /// Where each value of a JSON text starts, so that many pointers are located with one parse.
 #[derive(Clone, Debug)]
 pub struct JsonPositions {
@@ -831,5 +1025,49 @@ mod tests {
         assert_eq!(at("/hooks/PreToolUse/0/hooks/1/command"), (7, 11));
         assert_eq!(at("/hooks/PreToolUse/1/hooks/0/type"), (11, 11));
         assert_eq!(locate_yaml(text, "/hooks/PreToolUse/2"), None);
+    }
+
+    /// The scan finds every value where the index does: comments, trailing commas, escaped
+    /// and duplicated keys, nesting, strings holding brackets and quotes.
+    #[test]
+    fn scanning_locates_what_the_index_locates() {
+        let text = r#"// settings
+{
+  /* the hooks */ "hooks": {
+    "Pre\"Tool/Use": [
+      {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo '}]' \"x\"", "timeout": 10,},],},
+      {"matcher": "a~b", "hooks": [], "n": [1, -2.5e3, true, null, {"a": [[]]}]}
+    ],
+    "Stop": [],
+    "Stop": [{"hooks": [{"command": "// not a comment"}]}]
+  },
+  "env": {"A": "1"}
+}"#;
+        let index = JsonPositions::new(text).unwrap();
+        fn pointers(node: &Node, at: String, out: &mut Vec<String>) {
+            match node {
+                Node::Object(_, props) => {
+                    for (k, v) in props {
+                        let k = k.replace('~', "~0").replace('/', "~1");
+                        pointers(v, format!("{at}/{k}"), out);
+                    }
+                }
+                Node::Array(_, items) => {
+                    for (i, v) in items.iter().enumerate() {
+                        pointers(v, format!("{at}/{i}"), out);
+                    }
+                }
+                Node::Leaf(_) => {}
+            }
+            out.push(at);
+        }
+        let mut all = Vec::new();
+        pointers(&index.root, String::new(), &mut all);
+        assert_eq!(all.len(), 28, "{all:?}");
+        all.extend(["/nope".into(), "/hooks/Stop/1".into(), "/env/A/x".into()]);
+        for pointer in &all {
+            let indexed = index.locate(pointer);
+            assert_eq!(scan_json(text, pointer), indexed, "{pointer}");
+        }
     }
 }

@@ -18,9 +18,169 @@ pub fn to_text(doc: &Document) -> String {
         let body = doc.markdown.as_ref().map_or("", |m| m.body.as_str());
         return format!("---\n{yaml}---\n{body}");
     }
-    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    let mut text = String::new();
+    pretty::out(&mut text, &value, 0);
     text.push('\n');
     text
+}
+
+/// Pretty-printed JSON, byte for byte what `serde_json::to_string_pretty` writes, but with
+/// strings checked for escapes sixteen bytes at a time: a converted file is mostly long wrapped command
+/// lines, and serde_json's byte-by-byte escaping was a tenth of a 10 000-rule `convert`.
+mod pretty {
+    use super::{Object, Out};
+    use serde_json::Value;
+
+    pub(super) fn out(text: &mut String, node: &Out, level: usize) {
+        match node {
+            Out::Value(v) => value(text, v, level),
+            Out::Str(s) => string(text, s),
+            Out::U64(n) => text.push_str(itoa::Buffer::new().format(*n)),
+            Out::Bool(b) => text.push_str(if *b { "true" } else { "false" }),
+            Out::Array(items) => array(text, items, level, out),
+            Out::Object(Object(entries)) => {
+                object(text, entries.iter().map(|(k, v)| (*k, v)), level, out)
+            }
+        }
+    }
+
+    fn value(text: &mut String, node: &Value, level: usize) {
+        match node {
+            Value::Null => text.push_str("null"),
+            Value::Bool(b) => text.push_str(if *b { "true" } else { "false" }),
+            // Kept as written (`arbitrary_precision`), as serde_json prints it.
+            Value::Number(n) => text.push_str(n.as_str()),
+            Value::String(s) => string(text, s),
+            Value::Array(items) => array(text, items, level, value),
+            Value::Object(map) => {
+                object(text, map.iter().map(|(k, v)| (k.as_str(), v)), level, value)
+            }
+        }
+    }
+
+    fn array<T>(text: &mut String, items: &[T], level: usize, item: fn(&mut String, &T, usize)) {
+        if items.is_empty() {
+            text.push_str("[]");
+            return;
+        }
+        text.push('[');
+        for (i, v) in items.iter().enumerate() {
+            text.push_str(if i == 0 { "\n" } else { ",\n" });
+            indent(text, level + 1);
+            item(text, v, level + 1);
+        }
+        text.push('\n');
+        indent(text, level);
+        text.push(']');
+    }
+
+    fn object<'a, T: 'a>(
+        text: &mut String,
+        entries: impl ExactSizeIterator<Item = (&'a str, &'a T)>,
+        level: usize,
+        item: fn(&mut String, &T, usize),
+    ) {
+        if entries.len() == 0 {
+            text.push_str("{}");
+            return;
+        }
+        text.push('{');
+        for (i, (k, v)) in entries.enumerate() {
+            text.push_str(if i == 0 { "\n" } else { ",\n" });
+            indent(text, level + 1);
+            string(text, k);
+            text.push_str(": ");
+            item(text, v, level + 1);
+        }
+        text.push('\n');
+        indent(text, level);
+        text.push('}');
+    }
+
+    fn indent(text: &mut String, level: usize) {
+        for _ in 0..level {
+            text.push_str("  ");
+        }
+    }
+
+    /// A JSON string as serde_json escapes it: `"`, `\\` and the control characters, which
+    /// have a short form (`\n`) or `\u00xx`; nothing else.
+    pub(super) fn string(text: &mut String, s: &str) {
+        let bytes = s.as_bytes();
+        text.reserve(bytes.len() + 2);
+        text.push('"');
+        let mut done = 0;
+        let mut at = 0;
+        while at < bytes.len() {
+            // Sixteen bytes checked at once (the compiler vectorizes a fixed-size fold); only a
+            // chunk holding a byte to escape is gone through byte by byte.
+            let end = (at + 16).min(bytes.len());
+            let chunk = &bytes[at..end];
+            let clean = match <&[u8; 16]>::try_from(chunk) {
+                Ok(chunk) => !chunk.iter().fold(false, |any, &b| any | needs_escape(b)),
+                Err(_) => !chunk.iter().any(|&b| needs_escape(b)),
+            };
+            if !clean {
+                for (i, &b) in chunk.iter().enumerate().filter(|(_, b)| needs_escape(**b)) {
+                    // Every byte escaped is ASCII, so each cut is between characters.
+                    text.push_str(&s[done..at + i]);
+                    push_escape(text, b);
+                    done = at + i + 1;
+                }
+            }
+            at = end;
+        }
+        text.push_str(&s[done..]);
+        text.push('"');
+    }
+
+    fn needs_escape(b: u8) -> bool {
+        (b < 0x20) | (b == b'"') | (b == b'\\')
+    }
+
+    /// The escape of `"`, `\\` or a control character: a short form (`\n`) or `\u00xx`.
+    fn push_escape(text: &mut String, b: u8) {
+        let short = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                text.push_str("\\u00");
+                text.push(HEX[usize::from(b >> 4)] as char);
+                text.push(HEX[usize::from(b & 0xf)] as char);
+                return;
+            }
+        };
+        text.push_str(short);
+    }
+
+    #[cfg(test)]
+    mod tests {
+        /// Every byte value and mixes of them, against serde_json's own escaping.
+        #[test]
+        fn strings_are_escaped_as_serde_json_escapes_them() {
+            let mut cases: Vec<String> = (0u8..128).map(|b| (b as char).to_string()).collect();
+            cases.push("plain text longer than eight bytes, with é and 中文".into());
+            cases.push("a\"b\\c\nd\u{1}e\u{1f}f\u{7f}g 'quoted' \"long enough\" \t".into());
+            cases.push("12345678\"12345678\\1234567\u{0}".into());
+            cases.push(format!(
+                "{}\"{}\n{}",
+                "x".repeat(15),
+                "y".repeat(16),
+                "é".repeat(9)
+            ));
+            for case in cases {
+                let mut text = String::new();
+                super::string(&mut text, &case);
+                assert_eq!(text, serde_json::to_string(&case).unwrap(), "{case:?}");
+            }
+        }
+    }
 }
 
 /// A JSON value to write, borrowing what the document holds: a document is serialized without

@@ -230,13 +230,17 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
         ),
         form => form,
     };
+    // Set when the written matcher was already checked as the target reads it.
+    let mut checked = false;
     let form = match (on, form) {
         (_, MatcherForm::All) => MatcherForm::All,
         (MatchOn::ToolName, MatcherForm::Exact(names)) => {
             MatcherForm::Exact(rename_tools(&names, from, to, &mut problems))
         }
         (MatchOn::ToolName, MatcherForm::Regex { pattern, anchored }) => {
-            translate_tool_regex(&pattern, anchored, from, to, &mut problems)
+            let translated = translate_tool_regex(&pattern, anchored, from, to, &mut problems);
+            checked = translated.1;
+            translated.0
         }
         // Agent names, triggers, …: no names to rename, but the anchoring must be made
         // explicit where the target reads regexes the other way.
@@ -273,7 +277,7 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
         ));
     }
     let written = write(&form, target_style, text);
-    if on == MatchOn::ToolName {
+    if on == MatchOn::ToolName && !checked {
         check_tools(text, written.as_deref(), from, to, &mut problems);
     }
     Translated {
@@ -463,14 +467,15 @@ fn rename_tools(
 /// Renames whole-word tool names in the pattern, then checks the result against every known
 /// tool and the probe names of unknown ones: it must match exactly the counterparts of the
 /// tools the original matched. Tools without a counterpart are reported. Regexes are evaluated
-/// within [`bounded`]'s limits.
+/// within [`bounded`]'s limits. The flag says whether the result was checked as the target
+/// reads its text, which is what [`check_tools`] would check again.
 fn translate_tool_regex(
     pattern: &str,
     anchored: bool,
     from: Flavor,
     to: Flavor,
     problems: &mut Vec<String>,
-) -> MatcherForm {
+) -> (MatcherForm, bool) {
     let target_anchored = to.tables().matcher_style.anchored();
     let universe = universe(from, to);
     let original = match regex_fires(pattern, anchored, &universe.source) {
@@ -482,20 +487,22 @@ fn translate_tool_regex(
                  anchoring made explicit, unchecked",
                 shorten(pattern)
             ));
-            return MatcherForm::Regex {
+            let form = MatcherForm::Regex {
                 pattern: reanchor(&rename_words(pattern, from, to), anchored, target_anchored),
                 anchored: target_anchored,
             };
+            return (form, false);
         }
         Answer::Invalid(_) => {
             problems.push(format!(
                 "matcher `{}` is not a valid regex; it is copied unchanged",
                 shorten(pattern)
             ));
-            return MatcherForm::Regex {
+            let form = MatcherForm::Regex {
                 pattern: pattern.to_string(),
                 anchored: target_anchored,
             };
+            return (form, false);
         }
     };
     let mut expected = BTreeSet::new();
@@ -528,7 +535,7 @@ fn translate_tool_regex(
         ));
     }
     if expected.is_empty() && !lacking.is_empty() {
-        return MatcherForm::Exact(Vec::new());
+        return (MatcherForm::Exact(Vec::new()), false);
     }
     let renamed = rename_words(pattern, from, to);
     let candidate_pattern = reanchor(&renamed, anchored, target_anchored);
@@ -543,10 +550,14 @@ fn translate_tool_regex(
             .map(|(n, _)| *n)
             .collect();
         if got == expected {
-            return MatcherForm::Regex {
+            let form = MatcherForm::Regex {
                 pattern: candidate_pattern,
                 anchored: target_anchored,
             };
+            // Checked as a regex: the same check as the target's, if it reads the text so.
+            let checked = matches!(&form, MatcherForm::Regex { pattern, .. }
+                if to.tables().matcher_style.form(Some(pattern)) == form);
+            return (form, checked);
         }
     }
     let known: Vec<String> = expected
@@ -563,10 +574,11 @@ fn translate_tool_regex(
             to.dialect(),
             shorten(&candidate_pattern)
         ));
-        return MatcherForm::Regex {
+        let form = MatcherForm::Regex {
             pattern: candidate_pattern,
             anchored: target_anchored,
         };
+        return (form, false);
     }
     let unknown = expected.len() > known.len();
     problems.push(format!(
@@ -580,7 +592,7 @@ fn translate_tool_regex(
             ""
         }
     ));
-    MatcherForm::Exact(known)
+    (MatcherForm::Exact(known), false)
 }
 
 /// Whether a regex fires for each name of `tried`, evaluated within [`bounded`]'s limits.
@@ -621,12 +633,16 @@ fn rename_words(pattern: &str, from: Flavor, to: Flavor) -> String {
     let mut out = String::with_capacity(pattern.len());
     let mut word = String::new();
     let flush = |word: &mut String, out: &mut String| {
-        let id = from.tables().matcher_canonical_tool(word);
-        let known = from.tables().matcher_knows_tool(word);
-        match to.tables().tool_name(id) {
-            Some(target) if known => out.push_str(target),
-            _ => out.push_str(word),
-        }
+        // Most words of a pattern are no tool name: they are not looked up further.
+        let renamed = from
+            .tables()
+            .matcher_knows_tool(word)
+            .then(|| {
+                to.tables()
+                    .tool_name(from.tables().matcher_canonical_tool(word))
+            })
+            .flatten();
+        out.push_str(renamed.unwrap_or(word));
         word.clear();
     };
     let mut escaped = false;

@@ -98,7 +98,7 @@ fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
         losses: Vec::new(),
         wrapped: 0,
         routing: 0,
-        guards: Vec::new(),
+        exec_lines: Vec::new(),
     };
     for (src, doc) in inputs {
         // A TOML settings file is not the hook file `convert` writes: its hooks are converted.
@@ -244,9 +244,10 @@ struct Converter<'a> {
     wrapped: usize,
     /// hookx routing entries left out.
     routing: usize,
-    /// [`not_installed_guard`] per event and target flavour, built once: it is the same for
-    /// every handler of an event (building it was a sixth of a 10 000-rule conversion).
-    guards: Vec<((EventKind, Flavor), String)>,
+    /// The start of a wrapped command line (the [`not_installed_guard`] and `hookx exec` with
+    /// its host, flavour and event) per event and pair of flavours, built once: it is the same
+    /// for every handler of an event (building it was a sixth of a 10 000-rule conversion).
+    exec_lines: Vec<((EventKind, Flavor, Flavor), String)>,
 }
 
 impl Converter<'_> {
@@ -268,20 +269,27 @@ impl Converter<'_> {
         });
     }
 
-    fn guard(&mut self, event: &EventKind, to: Flavor) -> &str {
+    /// `<guard> hookx exec --host <to's dialect> --as <from> --event <event>`.
+    fn exec_line(&mut self, event: &EventKind, from: Flavor, to: Flavor) -> &str {
         let at = match self
-            .guards
+            .exec_lines
             .iter()
-            .position(|((e, f), _)| e == event && *f == to)
+            .position(|((e, f, t), _)| e == event && *f == from && *t == to)
         {
             Some(at) => at,
             None => {
-                let guard = not_installed_guard(&self.options.hookx, event, to);
-                self.guards.push(((event.clone(), to), guard));
-                self.guards.len() - 1
+                let line = format!(
+                    "{} {} exec --host {} --as {} --event {event}",
+                    not_installed_guard(&self.options.hookx, event, to),
+                    shell_quote(&self.options.hookx),
+                    to.dialect(),
+                    from.name(),
+                );
+                self.exec_lines.push(((event.clone(), from, to), line));
+                self.exec_lines.len() - 1
             }
         };
-        &self.guards[at].1
+        &self.exec_lines[at].1
     }
 
     fn rule(&mut self, src: &SourceFile, rule: &Rule) -> Vec<Rule> {
@@ -620,7 +628,7 @@ impl Converter<'_> {
                             .any(|f| !f.tables().matcher_targets.is_empty()))
             }),
         };
-        let mut handlers = Vec::new();
+        let mut handlers = Vec::with_capacity(rule.handlers.len());
         for (i, handler) in rule.handlers.iter().enumerate() {
             if from.dialect() != to.dialect() && crate::install::is_hookx_handler(handler) {
                 // It routes the source agent to hookx; the target gets its own route from
@@ -629,7 +637,9 @@ impl Converter<'_> {
                 continue;
             }
             let pointer = match rule.shape {
-                RuleShape::Group => format!("{at}/hooks/{i}"),
+                RuleShape::Group => {
+                    crate::config::read::join_pointer(at, &["hooks", itoa::Buffer::new().format(i)])
+                }
                 RuleShape::Flat => at.to_string(),
             };
             if let Some(h) = self.handler(
@@ -1029,24 +1039,24 @@ impl Converter<'_> {
             }
         }
         if let Some(wrap) = wrap {
-            let hookx = shell_quote(&self.options.hookx);
             // The host is named: an agent that sets another's variables (Copilot sets
-            // CLAUDE_PROJECT_DIR) must not be taken for it.
-            let mut wrapped = format!(
-                "{} {hookx} exec --host {} --as {} --event {} --timeout {}",
-                self.guard(event, to),
-                target,
-                from.name(),
-                event,
-                wrap.timeout
-            );
+            // CLAUDE_PROJECT_DIR) must not be taken for it. Built with pushes, not `format!`:
+            // at 10 000 handlers the formatting machinery cost more than the text.
+            let start = self.exec_line(event, from, to);
+            let mut wrapped = String::with_capacity(start.len() + 2 * line.len() + 32);
+            wrapped.push_str(start);
+            wrapped.push_str(" --timeout ");
+            wrapped.push_str(itoa::Buffer::new().format(wrap.timeout));
             if let Some(m) = wrap.matcher {
-                wrapped.push_str(&format!(" --match {}", shell_quote(m)));
+                wrapped.push_str(" --match ");
+                push_shell_quote(&mut wrapped, m);
             }
             if let Some(rule) = &wrap.condition {
-                wrapped.push_str(&format!(" --if {}", shell_quote(rule)));
+                wrapped.push_str(" --if ");
+                push_shell_quote(&mut wrapped, rule);
             }
-            let wrapped = format!("{wrapped} -- {}", shell_quote_shortest(&line));
+            wrapped.push_str(" -- ");
+            push_shell_quote_shortest(&mut wrapped, &line);
             if wrapped.len() > MAX_SHELL_ARGUMENT {
                 self.lose(
                     src,
@@ -1393,35 +1403,64 @@ const MAX_SHELL_ARGUMENT: usize = 128 * 1024 - 1024;
 /// handler grows up to 4× in single quotes (`'\''` per quote) but at most 2× in double quotes,
 /// and it must stay under the host's argument limit once wrapped.
 pub fn shell_quote_shortest(text: &str) -> String {
-    let single = shell_quote(text);
-    let specials = text
-        .chars()
-        .filter(|c| matches!(c, '"' | '$' | '`' | '\\'))
-        .count();
-    if text.len() + specials + 2 >= single.len() {
-        return single;
+    let mut out = String::new();
+    push_shell_quote_shortest(&mut out, text);
+    out
+}
+
+/// [`shell_quote_shortest`], appended to `out`.
+fn push_shell_quote_shortest(out: &mut String, text: &str) {
+    let double_specials = |b: &u8| matches!(b, b'"' | b'$' | b'`' | b'\\');
+    let specials = text.bytes().filter(double_specials).count();
+    let single_len = if is_plain_word(text) {
+        text.len()
+    } else {
+        text.len() + 2 + 3 * text.bytes().filter(|b| *b == b'\'').count()
+    };
+    if text.len() + specials + 2 >= single_len {
+        return push_shell_quote(out, text);
     }
-    let mut double = String::with_capacity(text.len() + specials + 2);
-    double.push('"');
-    for c in text.chars() {
-        if matches!(c, '"' | '$' | '`' | '\\') {
-            double.push('\\');
-        }
-        double.push(c);
+    out.reserve(text.len() + specials + 2);
+    out.push('"');
+    let mut done = 0;
+    for (at, _) in text.bytes().enumerate().filter(|(_, b)| double_specials(b)) {
+        out.push_str(&text[done..at]);
+        out.push('\\');
+        done = at;
     }
-    double.push('"');
-    double
+    out.push_str(&text[done..]);
+    out.push('"');
 }
 
 pub fn shell_quote(text: &str) -> String {
-    if !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c))
-    {
-        return text.to_string();
+    let mut out = String::new();
+    push_shell_quote(&mut out, text);
+    out
+}
+
+/// [`shell_quote`], appended to `out`.
+fn push_shell_quote(out: &mut String, text: &str) {
+    if is_plain_word(text) {
+        out.push_str(text);
+        return;
     }
-    format!("'{}'", text.replace('\'', r"'\''"))
+    out.reserve(text.len() + 2);
+    out.push('\'');
+    for (i, part) in text.split('\'').enumerate() {
+        if i > 0 {
+            out.push_str(r"'\''");
+        }
+        out.push_str(part);
+    }
+    out.push('\'');
+}
+
+/// A word the shell takes literally without quotes.
+fn is_plain_word(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b))
 }
 
 #[cfg(test)]

@@ -88,6 +88,16 @@ impl Job {
                 self.values.iter().map(|v| literals.is_match(v)).collect(),
             ));
         }
+        self.refusal()
+    }
+
+    /// Whether the job goes to the engine: it is not a list of literals, nor refused.
+    fn needs_engine(&self) -> bool {
+        CompiledMatcher::literals(&self.form()).is_none() && self.refusal().is_none()
+    }
+
+    /// Why the engine must not be given the job, if it must not.
+    fn refusal(&self) -> Option<Answer> {
         if self.pattern.len() > MAX_REGEX_BYTES {
             return Some(Answer::Unevaluable(format!(
                 "not evaluated: the regex is {} bytes; hookx evaluates regexes of up to \
@@ -136,6 +146,8 @@ thread_local! {
 /// conversion (under load, each handoff waits for a CPU). The answers are those of the same
 /// jobs run one by one; they are dropped when `f` returns.
 pub fn with_answers<R>(jobs: Vec<Job>, f: impl FnOnce() -> R) -> R {
+    // A job [`Job::precheck`] answers is answered so again when asked: not run ahead.
+    let jobs: Vec<Job> = jobs.into_iter().filter(Job::needs_engine).collect();
     let answers = run(jobs.clone());
     AHEAD.with(|ahead| {
         let mut ahead = ahead.borrow_mut();
