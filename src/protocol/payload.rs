@@ -62,7 +62,7 @@ pub fn decode_event_as(
             format!("the {host} event payload is not JSON: {message}"),
         )
     })?;
-    let Value::Object(mut obj) = value else {
+    let Value::Object(obj) = value else {
         return Err(invalid(
             0,
             0,
