@@ -74,17 +74,40 @@ fn ran_copilot_claude_route(dir: &Path) -> Ran {
         .write_stdin(payload("payloads/copilot-pascal/PreToolUse.json", dir)))
 }
 
+/// A payload as Claude Code 2.1.332 sends it (recorded), whose keys only Claude's recordings have.
+fn recorded_claude_pre(cwd: &Path) -> Vec<u8> {
+    let rec: Value = serde_json::from_slice(
+        &std::fs::read(fixtures_dir().join("recorded/claude-2.1.332/tools.03.PreToolUse.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let mut v = rec["stdin"].clone();
+    v["cwd"] = cwd.display().to_string().into();
+    v.to_string().into_bytes()
+}
+
 #[test]
 fn the_host_is_guessed_from_the_payload_before_an_inherited_variable() {
     let dir = project_with_trusted_deny();
     let ran = ran(hookx(dir.path())
         .args(["run", "--event", "PreToolUse"])
         .env("COPILOT_CLI", "1")
-        .write_stdin(payload(CLAUDE_PRE, dir.path())));
+        .write_stdin(recorded_claude_pre(dir.path())));
     assert_claude_deny(&ran, "trusted deny");
     // Answered as Claude, not as Copilot (which also reads a top-level `permissionDecision`).
     let v: Value = serde_json::from_str(ran.stdout.trim()).unwrap();
     assert_eq!(v.get("permissionDecision"), None, "{ran:?}");
+    // A payload Claude and Droid could both have sent is not given to the inherited variable's
+    // agent, whose payloads it rules out (no timestamp): hookx asks for --host instead.
+    let refused = self::ran(
+        hookx(dir.path())
+            .args(["run", "--event", "PreToolUse"])
+            .env("COPILOT_CLI", "1")
+            .write_stdin(payload(CLAUDE_PRE, dir.path())),
+    );
+    assert_eq!(refused.code, Some(1), "{refused:?}");
+    assert_eq!(refused.stdout, "", "{refused:?}");
+    assert!(refused.stderr.contains("pass --host claude"), "{refused:?}");
 }
 
 #[test]

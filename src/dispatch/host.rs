@@ -112,14 +112,20 @@ pub fn parse_event(name: &str) -> EventKind {
 /// too (Copilot 1.0.102 sets `CLAUDE_PROJECT_DIR`) is asked after every other.
 /// `is_set` says whether a variable is set in the environment hookx runs in.
 pub fn guess_host(payload: &[u8], is_set: &dyn Fn(&str) -> bool) -> Option<Dialect> {
-    let shaped =
+    let value =
         serde_json::from_slice::<serde_json::Value>(&crate::protocol::payload::readable(payload))
-            .ok()
-            .as_ref()
-            .and_then(detect_host);
-    if shaped.is_some() {
-        return shaped;
+            .ok();
+    if let Some(host) = value.as_ref().and_then(detect_host) {
+        return Some(host);
     }
+    // A variable may be inherited (a Claude session started from a Copilot hook): it never
+    // names an agent the payload rules out.
+    let possible = |d: Dialect| {
+        value
+            .as_ref()
+            .and_then(serde_json::Value::as_object)
+            .is_none_or(|obj| !crate::protocol::payload::rules_out(obj, d))
+    };
     let set_by_another = |d: Dialect, var: &str| {
         Dialect::all().iter().filter(|o| **o != d).any(|o| {
             o.flavors()
@@ -134,7 +140,7 @@ pub fn guess_host(payload: &[u8], is_set: &dyn Fn(&str) -> bool) -> Option<Diale
     markers()
         .filter(|(d, var)| !set_by_another(*d, var))
         .chain(markers().filter(|(d, var)| set_by_another(*d, var)))
-        .find(|(_, var)| is_set(var))
+        .find(|(d, var)| is_set(var) && possible(*d))
         .map(|(d, _)| d)
 }
 

@@ -243,39 +243,8 @@ fn unnest(obj: &mut Map<String, Value>, form: ArgsForm) -> Option<String> {
 pub fn detect_host(payload: &Value) -> Option<Dialect> {
     let obj = payload.as_object()?;
     let event = obj.get("hook_event_name").and_then(Value::as_str);
-    // The event the payload names under `t`'s event key: `None` when it names none there,
-    // `Some(None)` when `t` has no such event.
-    let named = |t: &Tables| {
-        let name = obj.get(t.protocol.event_key).and_then(Value::as_str)?;
-        Some(t.payload_event_kind(name))
-    };
-    // The recorded keys of the event the payload names in `t`'s spelling, if recorded.
-    let recorded = |t: &Tables| named(t).flatten().and_then(|kind| t.payload_keys(&kind));
-    // Whether an agent other than `d` sent `key` on the named event in recorded runs.
-    let others_key = |d: Dialect, key: &str| {
-        Dialect::all()
-            .iter()
-            .filter(|o| **o != d)
-            .flat_map(|o| o.flavors())
-            .any(|f| recorded(f.tables()).is_some_and(|keys| keys.contains(&key)))
-    };
-    // An agent did not send the payload when none of its flavours could have: the flavour
-    // stamps every payload and this one has no `timestamp` (or it never stamps and this one has
-    // one), the payload names an event the flavour does not have, or it has a key the
-    // flavour's recorded payloads of that event never had and another agent's had (a Codex
-    // `turn_id` or `model` in a Claude PreToolUse, a Claude `prompt_id` in a Codex one). A key
-    // no recording has (a documented one) tells nothing.
-    let contradicted = |d: Dialect| {
-        d.flavors().all(|f| {
-            let t = f.tables();
-            (t.timestamp != TimestampForm::None) != obj.contains_key(TIMESTAMP)
-                || named(t).is_some_and(|kind| kind.is_none())
-                || recorded(t).is_some_and(|keys| {
-                    obj.keys()
-                        .any(|k| !keys.contains(&k.as_str()) && others_key(d, k))
-                })
-        })
-    };
+    let recorded = |t: &Tables| recorded_keys(obj, t);
+    let contradicted = |d: Dialect| rules_out(obj, d);
     let find = |pred: &dyn Fn(Dialect) -> bool| {
         Dialect::all()
             .iter()
@@ -397,6 +366,45 @@ pub fn detect_host(payload: &Value) -> Option<Dialect> {
                 .event_kind(name)
                 .is_some_and(|k| d.def().host.payload_events.contains(&k))
         })
+    })
+}
+
+/// The event `obj` names under `t`'s event key: `None` when it names none there, `Some(None)`
+/// when `t` has no such event.
+fn named_event(obj: &Map<String, Value>, t: &Tables) -> Option<Option<EventKind>> {
+    let name = obj.get(t.protocol.event_key).and_then(Value::as_str)?;
+    Some(t.payload_event_kind(name))
+}
+
+/// The recorded keys of the event `obj` names in `t`'s spelling, if recorded.
+fn recorded_keys(obj: &Map<String, Value>, t: &Tables) -> Option<&'static [&'static str]> {
+    named_event(obj, t)
+        .flatten()
+        .and_then(|kind| t.payload_keys(&kind))
+}
+
+/// Whether the payload rules agent `d` out as its sender: none of its flavours could have sent
+/// it. The flavour stamps every payload and this one has no `timestamp` (or it never stamps and
+/// this one has one), the payload names an event the flavour does not have, or it has a key the
+/// flavour's recorded payloads of that event never had and another agent's had (a Codex
+/// `turn_id` or `model` in a Claude PreToolUse, a Claude `prompt_id` in a Codex one). A key no
+/// recording has (a documented one) tells nothing.
+pub fn rules_out(obj: &Map<String, Value>, d: Dialect) -> bool {
+    let others_key = |key: &str| {
+        Dialect::all()
+            .iter()
+            .filter(|o| **o != d)
+            .flat_map(|o| o.flavors())
+            .any(|f| recorded_keys(obj, f.tables()).is_some_and(|keys| keys.contains(&key)))
+    };
+    d.flavors().all(|f| {
+        let t = f.tables();
+        (t.timestamp != TimestampForm::None) != obj.contains_key(TIMESTAMP)
+            || named_event(obj, t).is_some_and(|kind| kind.is_none())
+            || recorded_keys(obj, t).is_some_and(|keys| {
+                obj.keys()
+                    .any(|k| !keys.contains(&k.as_str()) && others_key(k))
+            })
     })
 }
 
