@@ -3,24 +3,9 @@
 use crate::error::Error;
 use std::path::Path;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// Files larger than this are refused: no hook config is anywhere near it.
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
-
-/// How many pointers of a JSON file are located by [`crate::config::syntax::scan_json`]
-/// before its positions are indexed ([`crate::config::syntax::JsonPositions`]).
-const SCANS_BEFORE_INDEX: usize = 16;
-
-/// A counter that a clone copies.
-#[derive(Debug, Default)]
-struct Scans(AtomicUsize);
-
-impl Clone for Scans {
-    fn clone(&self) -> Scans {
-        Scans(AtomicUsize::new(self.0.load(Relaxed)))
-    }
-}
 
 /// A config file's path and text.
 #[derive(Clone, Debug)]
@@ -32,11 +17,8 @@ pub struct SourceFile {
     /// Where lines start, built on the first position asked for: a file with thousands of
     /// diagnostics must not be rescanned for each.
     lines: OnceLock<LineIndex>,
-    /// Where each JSON value starts, built once more than [`SCANS_BEFORE_INDEX`] pointers
-    /// were located.
+    /// Where each JSON value starts, built on the first pointer located.
     json: OnceLock<Option<crate::config::syntax::JsonPositions>>,
-    /// How many pointers were located by scanning the text.
-    scans: Scans,
     /// Where each YAML key and item starts (frontmatter), built on the first pointer located.
     yaml: OnceLock<crate::config::syntax::YamlPositions>,
     /// Where each TOML key, table and value starts, built on the first pointer located.
@@ -50,7 +32,6 @@ impl SourceFile {
             text: text.into(),
             lines: OnceLock::new(),
             json: OnceLock::new(),
-            scans: Scans::default(),
             yaml: OnceLock::new(),
             toml: OnceLock::new(),
         }
@@ -59,13 +40,6 @@ impl SourceFile {
     /// Byte offset of the JSON value at `pointer` ([`crate::config::syntax::locate_json`]),
     /// parsing the text once however many pointers are located.
     pub fn locate_json(&self, pointer: &str) -> Option<usize> {
-        // A few pointers are found by scanning the text; indexing it costs a few dozen scans.
-        if self.json.get().is_none()
-            && self.scans.0.fetch_add(1, Relaxed) < SCANS_BEFORE_INDEX
-            && let Some(at) = crate::config::syntax::scan_json(&self.text, pointer)
-        {
-            return Some(at);
-        }
         self.json
             .get_or_init(|| crate::config::syntax::JsonPositions::new(&self.text))
             .as_ref()?
