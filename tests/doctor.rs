@@ -8,7 +8,7 @@ use hookx::dialect::Flavor;
 use hookx::model::EventKind;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A home, a git project and an empty stand-in for `/` (so the machine's `/etc` never counts),
 /// in the build's own temporary folder: Gemini's policy files count only on a path that others
@@ -20,7 +20,14 @@ struct World {
 
 impl World {
     fn new() -> World {
-        let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+        // Gemini reads a system file only on a path only root can write (see
+        // `root_owned_path`): a checkout below /tmp is on none, /run is when the tests run as root.
+        let target = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        let base = [target, Path::new("/run")]
+            .into_iter()
+            .find(|b| root_owned_path(b))
+            .unwrap_or(target);
+        let dir = tempfile::tempdir_in(base).unwrap();
         let root = dir.path().canonicalize().unwrap();
         for d in ["home", "project/.git", "managed"] {
             std::fs::create_dir_all(root.join(d)).unwrap();
