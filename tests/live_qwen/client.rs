@@ -10,6 +10,8 @@ use std::time::Duration;
 
 #[path = "../live_common/dumps.rs"]
 mod dumps;
+#[path = "../live_common/sandbox.rs"]
+mod sandbox;
 pub use dumps::Dump;
 
 pub const VERSION: &str = "0.24.4";
@@ -127,19 +129,11 @@ impl Sandbox {
         stderr: &str,
         exit: i32,
     ) {
-        let dir = self.root.join("answers").join(label).join(name);
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("match"), when).unwrap();
-        std::fs::write(dir.join("stdout"), stdout).unwrap();
-        std::fs::write(dir.join("stderr"), stderr).unwrap();
-        std::fs::write(dir.join("exit"), exit.to_string()).unwrap();
+        sandbox::answer(&self.root, label, name, (when, stdout, stderr, exit));
     }
 
     pub fn write(&self, rel_to_root: &str, text: &str) -> PathBuf {
-        let path = self.root.join(rel_to_root);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, text).unwrap();
-        path
+        sandbox::write(&self.root, rel_to_root, text)
     }
 
     /// `~/.qwen/settings.json`: OpenAI-compatible auth (the fake model), no telemetry, usage
