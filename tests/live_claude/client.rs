@@ -1,6 +1,8 @@
 //! Driving the real Claude Code: a fresh HOME and project per scenario, `env -i`, a bounded
 //! run (the process group is killed if it overruns), and the records of the dumper hook.
 
+#[path = "../live_common/spawn.rs"]
+mod spawn;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::os::unix::process::CommandExt;
@@ -259,7 +261,7 @@ pub fn command(bin: &Path, world: &World, args: &[&str]) -> std::process::Output
 /// Starts `cmd` (in its own process group) and waits; a watchdog kills the whole group if it
 /// overruns two minutes.
 fn bounded(mut cmd: Command) -> std::process::Output {
-    let child = cmd.spawn().expect("start claude");
+    let child = spawn::spawn(&mut cmd).expect("start claude");
     let pid = child.id() as i32;
     let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
     let watchdog = std::thread::spawn(move || {

@@ -3,6 +3,8 @@
 //! is killed if it overruns), the recording hook's records, and Codex's hook trust written the
 //! way its `/hooks` review writes it.
 
+#[path = "../live_common/spawn.rs"]
+mod spawn;
 use serde_json::{Value, json};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -285,7 +287,7 @@ impl Sandbox {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);
-        let child = cmd.spawn().expect("spawn codex");
+        let child = spawn::spawn(&mut cmd).expect("spawn codex");
         let pid = child.id();
         if let Some(text) = self.interrupt_on.borrow().clone() {
             let dump = self.root.join("dump");

@@ -1,6 +1,8 @@
 //! One sandboxed Copilot CLI run: `env -i`, a fresh HOME and git project, the shared unpack
 //! cache, the fake model, a bounded lifetime (the process group is killed if it overruns).
 
+#[path = "../live_common/spawn.rs"]
+mod spawn;
 use serde_json::Value;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -165,7 +167,7 @@ impl Sandbox {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
-        let child = cmd.spawn().expect("spawn copilot");
+        let child = spawn::spawn(&mut cmd).expect("spawn copilot");
         let pid = child.id();
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
