@@ -359,7 +359,16 @@ mod patch {
     }
 
     pub(super) fn encode(id: &str, input: &Value) -> Option<Value> {
-        let coded = super::super::codex::patch::encode(id, input)?;
+        // The inverse of `decode`: Cline writes an added file's lines with no newline after
+        // the last, so a content that ends in one needs an empty last line.
+        let mut input = input.clone();
+        if id == ids::WRITE
+            && let Some(Value::String(content)) = input.get_mut("content")
+            && content.ends_with('\n')
+        {
+            content.push('\n');
+        }
+        let coded = super::super::codex::patch::encode(id, &input)?;
         Some(json!({ "input": coded.get("command")? }))
     }
 }
@@ -534,7 +543,7 @@ mod reshape {
 mod protocol_rows {
     use crate::model::EventKind;
     use crate::protocol::{
-        AnswerField as F, ArgsForm, ExitCodes, ProtocolTables, Reshape, Slot, Writes,
+        AnswerField as F, ArgsForm, EnvValue, ExitCodes, ProtocolTables, Reshape, Slot, Writes,
     };
 
     const PRE: &[EventKind] = &[EventKind::PreToolUse];
@@ -566,7 +575,8 @@ mod protocol_rows {
             flatten: super::reshape::flatten,
             nest: super::reshape::nest,
         }),
-        env: &[],
+        // Run 3.0.65: the only `CLINE_*` variable its hooks get.
+        env: &[("CLINE_BUILD_ENV", EnvValue::Literal("production"))],
         plain_stdout_context: &[],
         // Source 3.0.65: the exit code is not read; stdout JSON (or its last `HOOK_CONTROL\t`
         // line) is, whatever the code. hookx reads it at exit 0 only.
