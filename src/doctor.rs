@@ -1058,19 +1058,7 @@ fn timeout_finding(handler: &Handler, flavor: Flavor) -> Option<Finding> {
     let t = handler.timeout.filter(|t| *t >= MILLISECONDS_LIKELY)?;
     let dialect = flavor.dialect();
     let key = flavor
-        .tables()
-        .handler_key_overrides
-        .iter()
-        .find(|(f, _)| *f == HandlerField::Timeout)
-        .map(|(_, k)| *k)
-        .or_else(|| {
-            dialect
-                .config()
-                .handler_keys
-                .iter()
-                .find(|(_, f)| *f == HandlerField::Timeout)
-                .map(|(k, _)| *k)
-        })
+        .handler_key(HandlerField::Timeout)
         .unwrap_or("timeout");
     Some(Finding::new(
         Level::Warning,

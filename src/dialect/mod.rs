@@ -244,6 +244,17 @@ impl Flavor {
         self.0.name
     }
 
+    /// The key of a handler field in this flavour's files: a flavour may spell one unlike its
+    /// dialect (Copilot's PascalCase `timeout`).
+    pub fn handler_key(self, field: crate::config::spec::HandlerField) -> Option<&'static str> {
+        self.0
+            .handler_key_overrides
+            .iter()
+            .find(|(f, _)| *f == field)
+            .map(|(_, k)| *k)
+            .or_else(|| self.dialect().config().key(field))
+    }
+
     fn index(self) -> usize {
         Flavor::all()
             .iter()
