@@ -262,6 +262,10 @@ pub fn left_to_user_route(ctx: &Context, host: Dialect, hook_dir: &Path, event: 
     if same(user_dir, hook_dir) {
         return false;
     }
+    // A host of hook scripts: the user's route is the script named after the event.
+    if host.config().scripts.is_some() {
+        return std::fs::read_to_string(user.join(event)).is_ok_and(|t| scripts::is_route(&t));
+    }
     let Ok(text) = std::fs::read_to_string(&user) else {
         return false;
     };
@@ -308,9 +312,6 @@ pub struct Report {
     pub trusted: Vec<String>,
     /// Events left unrouted, and why (a hook script of the user's own holds the name).
     pub refused: Vec<String>,
-    /// Routes of the other scope for the same events, which the host runs too (each route
-    /// runs every rule: hookx then runs the handlers twice).
-    pub doubled: Vec<PathBuf>,
 }
 
 impl Report {
@@ -488,18 +489,6 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
             report.routes += 1;
         }
         report.command = format!("{} run --host {}", shell_quote(hookx), host.name());
-        let other = match opts.scope {
-            InstallScope::Project => InstallScope::User,
-            InstallScope::User => InstallScope::Project,
-        };
-        let other_dir = target(&opts.ctx, host, other);
-        if other_dir != dir {
-            report.doubled = wanted
-                .iter()
-                .map(|name| other_dir.join(name))
-                .filter(|p| std::fs::read_to_string(p).is_ok_and(|t| scripts::is_route(&t)))
-                .collect();
-        }
     }
     if opts.uninstall
         && report.removed > 0
@@ -931,14 +920,6 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     }
     for refused in &report.refused {
         eprintln!("note: not routed: {refused}");
-    }
-    if !report.doubled.is_empty() {
-        let shown: Vec<String> = report.doubled.iter().map(|p| opts.ctx.display(p)).collect();
-        eprintln!(
-            "warning: {} runs these routes of the other scope too, and every route runs all              the rules: hookx would run each handler twice; keep one scope (hookx install              --host {host} --uninstall with the other --scope): {}",
-            host.def().display,
-            shown.join(", ")
-        );
     }
     println!("command: {}", report.command);
     if let Some(effect) = host.config().scripts.and_then(|l| l.deny_effect)

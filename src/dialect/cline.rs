@@ -275,8 +275,9 @@ pub static DEF: DialectDef = DialectDef {
         grouped: true,
         command_key: "command",
         timeout_key: None,
-        // Cline runs a user and a project route both; install warns instead (tests/install.rs).
-        names_project_route: false,
+        // Cline runs the scripts of every folder (run 3.0.65): both routes would
+        // (tests/double_runs.rs).
+        names_project_route: true,
     },
     route_trust: None,
     schema: Schema {

@@ -441,7 +441,9 @@ pub static DEF: DialectDef = DialectDef {
         grouped: true,
         command_key: "command",
         timeout_key: None,
-        names_project_route: false,
+        // The user and the project layer both load, each handler keyed by its file
+        // (codex-facts.md): both routes would (tests/double_runs.rs).
+        names_project_route: true,
     },
     // Codex skips every handler its `/hooks` review has not trusted by hash (run).
     route_trust: Some(RouteTrust {

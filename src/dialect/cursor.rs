@@ -311,7 +311,9 @@ pub static DEF: DialectDef = DialectDef {
         grouped: false,
         command_key: "command",
         timeout_key: None,
-        names_project_route: false,
+        // Docs: "All matching hooks from every source run" (cursor-facts.md): both routes
+        // would (tests/double_runs.rs).
+        names_project_route: true,
     },
     schema: Schema {
         file_name: "cursor.schema.json",

@@ -164,7 +164,9 @@ pub static DEF: DialectDef = DialectDef {
         grouped: false,
         command_key: "command",
         timeout_key: Some("timeout"),
-        names_project_route: false,
+        // It reads every hook file and merges none (vscode-facts.md): both routes would
+        // (tests/double_runs.rs).
+        names_project_route: true,
     },
     schema: Schema {
         file_name: "vscode.schema.json",

@@ -336,7 +336,9 @@ pub static DEF: DialectDef = DialectDef {
         grouped: false,
         command_key: "command",
         timeout_key: None,
-        names_project_route: false,
+        // Docs: the hooks of all locations "are merged together … all hooks will execute"
+        // (windsurf-facts.md): both routes would (tests/double_runs.rs).
+        names_project_route: true,
     },
     schema: Schema {
         file_name: "windsurf.schema.json",
