@@ -488,8 +488,9 @@ impl Doctor<'_> {
                     findings.push(Finding::new(
                         Level::Warning,
                         format!(
-                            "{display} reads it only in a trusted folder, and this project is not in {}: in `-p` mode none of its hooks run",
-                            gate.describe()
+                            "{display} reads it only in a trusted folder, and this project is not in {}: {}",
+                            gate.describe(),
+                            gate.untrusted
                         ),
                         Some(gate.fix.to_string()),
                     ));

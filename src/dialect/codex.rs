@@ -420,6 +420,8 @@ pub static DEF: DialectDef = DialectDef {
             trusted: "trusted",
         },
         fix: "run `codex exec --trust` once in the project (or accept the trust prompt of `codex`)",
+        untrusted: "Codex does not load the project's `.codex/` folder, in `codex exec` or \
+                    interactively, so none of its hooks run",
         source: "run 0.171.0 (tests/live_codex.rs only_trusted_handlers_run); source: openai/codex \
                  codex-rs/config/src/loader (project trust by exact path)",
     }),

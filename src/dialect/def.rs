@@ -306,7 +306,7 @@ pub enum BrokenPolicy {
 
 /// Hook locations an agent reads only once the user has trusted the project folder (Copilot
 /// in `-p` mode: `.github/hooks`, repo settings, `.claude/settings*.json`; Gemini CLI:
-/// `.gemini/settings.json`).
+/// `.gemini/settings.json`; Codex: `.codex/`).
 pub struct FolderTrust {
     /// The location ids gated by folder trust.
     pub locations: &'static [&'static str],
@@ -314,6 +314,9 @@ pub struct FolderTrust {
     pub record: TrustRecord,
     /// How to trust the folder, shown as the fix.
     pub fix: &'static str,
+    /// What the agent does with these hooks in a folder the user has not trusted, for doctor's
+    /// warning: agents differ (Copilot skips them in `-p` mode only, Codex never loads them).
+    pub untrusted: &'static str,
     /// Where these facts come from.
     pub source: &'static str,
 }
