@@ -585,6 +585,9 @@ static CONFIG: ConfigSpec = ConfigSpec {
     timeout_millis: false,
     kept_keys: &[],
     scripts: None,
+    // Run 2.1.332 (`tests/live_claude_doctor.rs`): settings with a comment or a trailing comma
+    // are dropped whole; the session goes on.
+    json_syntax: crate::config::spec::JsonSyntax::STRICT,
 };
 
 /// claude-code 2.1.332, run (`tests/live_claude.rs`, `plugins_*`; recorded in

@@ -466,6 +466,13 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // `sequential` (its event's handlers run one after another; hookx runs them in parallel).
     kept_keys: &["name", "description", "sequential"],
     scripts: None,
+    // Run 0.61.0 (`tests/live_gemini.rs`): settings are read with comments
+    // (`strip-json-comments`), a trailing comma stops the CLI; an extension's `hooks/hooks.json`
+    // with either is dropped without a word.
+    json_syntax: crate::config::spec::JsonSyntax {
+        comments: true,
+        strict_files: &["hooks/hooks.json"],
+    },
 };
 
 /// Run-time protocol rows (gemini-facts.md "Answers"), read by `crate::protocol`.

@@ -463,6 +463,12 @@ static CONFIG: ConfigSpec = ConfigSpec {
     type_only_on: &[],
     plugins: None,
     scripts: None,
+    // Run 0.24.4 (`tests/live_qwen.rs`): settings are read with comments; a trailing comma
+    // drops the file.
+    json_syntax: crate::config::spec::JsonSyntax {
+        comments: true,
+        strict_files: &[],
+    },
 };
 
 /// Run-time protocol rows (conformance/qwen-facts.md), read by `crate::protocol`.
