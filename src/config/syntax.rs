@@ -859,6 +859,37 @@ mod tests {
         }
     }
 
+    /// With comments allowed, a text parses (whole or pruned, for `hookx run`) to what it holds
+    /// without them; strict, it is refused at the comment.
+    #[test]
+    fn comments_read_as_whitespace_where_allowed() {
+        let keep_all = |_: &str| true;
+        let comments = JsonSyntax {
+            comments: true,
+            strict_files: &[],
+        };
+        let text = "/* é */ {\"hooks\": {\"Stop\": [] // x\n, \"Pre\": [1]}, \"k\": \"//not\"}";
+        let src = SourceFile::new("a.json", text);
+        let expected = serde_json::json!({"hooks": {"Stop": [], "Pre": [1]}, "k": "//not"});
+        assert_eq!(parse_json_as(&src, comments).unwrap(), expected);
+        let pruned = parse_json_pruned(&src, comments, &keep_all, &|k| k == "Pre").unwrap();
+        assert_eq!(
+            pruned,
+            serde_json::json!({"hooks": {"Pre": [1]}, "k": "//not"})
+        );
+        let Err(Error::Invalid(diags)) = parse_json(&src) else {
+            panic!("strict JSON took a comment");
+        };
+        assert_eq!((diags[0].line, diags[0].col), (1, 1));
+        assert!(
+            diags[0]
+                .help
+                .as_deref()
+                .unwrap()
+                .contains("comments are not JSON")
+        );
+    }
+
     #[test]
     fn toml_reads_as_json_with_every_table_key_and_value_located() {
         let text = "model = \"o3\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{ type = \"command\", timeout = 5 }]\n\n[hooks.state.\"/a:stop:0:0\"]\nenabled = false\nwhen = 1979-05-27\n";
