@@ -235,10 +235,6 @@ fn settings_with_comments_or_trailing_commas() {
             .filter(|label| !world.records(label).is_empty())
             .map(str::to_string)
             .collect();
-        eprintln!(
-            "{variant:?}: ran {ran:?}, doctor {doctor_status:?}, exit {:?}",
-            run.status
-        );
         let expected: &[&str] = match variant {
             json_syntax::Variant::Plain => &["control", "probe"],
             _ => &["control"],

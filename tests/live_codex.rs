@@ -1159,13 +1159,9 @@ fn hooks_json_with_comments_or_trailing_commas() {
         };
         let mut ran: Vec<String> = l.dumps.iter().map(|d| d.label.clone()).collect();
         ran.sort();
-        eprintln!(
-            "{variant:?}: exit {:?}, ran {ran:?}, stderr {}",
-            l.out.status, l.out.stderr
-        );
         let expected: &[&str] = match variant {
             json_syntax::Variant::Plain => &["control", "probe"],
-            _ => &["control", "probe"],
+            _ => &["control"],
         };
         let what = format!("{variant:?}");
         c.that(
