@@ -488,7 +488,7 @@ pub static DEF: DialectDef = DialectDef {
         hooks_off: None,
         // Run 2.1.332 (tests/live_claude_managed.rs): it exits 1, `managed-settings.json` or
         // a drop-in alike.
-        broken_policy: BrokenPolicy::StopsAgent { comments: false },
+        broken_policy: BrokenPolicy::StopsAgent,
         // docs: `disableAllHooks` in managed settings turns managed hooks off too; in user,
         // project or local settings it cannot.
         kill_switch_reaches_policy: true,

@@ -358,7 +358,7 @@ pub static DEF: DialectDef = DialectDef {
         // Source 0.61.0 (`FatalConfigError`, "Please fix the configuration file(s) and try
         // again"), run 0.61.0 (`live_gemini::system_settings_others_could_write_are_skipped`).
         // A user or project settings file that does not parse stops it too: not modelled.
-        broken_policy: BrokenPolicy::StopsAgent { comments: true },
+        broken_policy: BrokenPolicy::StopsAgent,
         kill_switch_reaches_policy: true,
         any_kill_switch_reaches_policy: true,
         // Source 0.61.0: "Security Warning: Skipping system settings file" unless it, its
