@@ -4,6 +4,7 @@
 
 mod common;
 
+use assert_cmd::Command;
 use std::path::PathBuf;
 
 /// A Gemini settings file with comments before, inside and after its values: a SessionStart
@@ -209,4 +210,33 @@ fn convert_write_keeps_comments() {
         written.contains("// ours") && written.contains("echo cop"),
         "{written}"
     );
+}
+
+/// `hookx run` (its pruned read) runs a trusted Gemini handler from settings with comments
+/// under another host.
+#[test]
+fn run_reads_settings_with_comments() {
+    let w = World::new();
+    let mark = w.project.join("ran.txt");
+    let text = format!(
+        "// c\n{{\n  \"hooks\": {{\"SessionStart\": [{{\"hooks\": [{{\"type\": \"command\", \"command\": \"echo ran > '{}'\"}}]}}]}} /* x */\n}}\n",
+        mark.display()
+    );
+    w.write(".gemini/settings.json", &text);
+    w.hookx(&["trust"]).success();
+    let payload = serde_json::json!({"session_id": "s", "transcript_path": "/tmp/t",
+        "cwd": w.project, "hook_event_name": "SessionStart", "source": "startup"});
+    Command::cargo_bin("hookx")
+        .unwrap()
+        .args(["run", "--host", "claude", "--project"])
+        .arg(&w.project)
+        .arg("--home")
+        .arg(&w.home)
+        .env("HOME", &w.home)
+        .env_remove("HOOKX_HOME")
+        .current_dir(&w.project)
+        .write_stdin(payload.to_string())
+        .assert()
+        .success();
+    assert_eq!(std::fs::read_to_string(&mark).unwrap(), "ran\n");
 }
