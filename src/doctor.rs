@@ -355,9 +355,19 @@ impl Doctor<'_> {
                 Runs::Hookx => "hookx".to_string(),
                 _ => display.to_string(),
             };
+            // Comments its agent does not accept are all that is wrong with it.
+            let comments = std::fs::read_to_string(&source.path)
+                .is_ok_and(|text| crate::config::syntax::is_object_with_comments(&text));
+            let why = match comments {
+                true => format!(
+                    "has comments, and {} reads it as strict JSON ({error}): {who} loads none of its hooks",
+                    source.dialect.def().product
+                ),
+                false => format!("does not parse ({error}): {who} loads none of its hooks"),
+            };
             findings.push(Finding::new(
                 Level::Error,
-                format!("does not parse ({error}): {who} loads none of its hooks"),
+                why,
                 Some(format!("hookx validate {}", shell_path(&source.display))),
             ));
             return loading(Status::Never, findings);
@@ -867,7 +877,10 @@ fn unreviewed(ctx: &Context, host: Dialect, source: &Source) -> Option<Finding> 
     let src = SourceFile::read(&source.path).ok()?;
     let value = match crate::config::syntax::Format::of(&src.path) {
         crate::config::syntax::Format::Toml => crate::config::syntax::parse_toml(&src).ok()?,
-        crate::config::syntax::Format::Json => crate::config::syntax::parse_json(&src).ok()?,
+        crate::config::syntax::Format::Json => {
+            let syntax = crate::config::read::json_syntax(&src, source.dialect);
+            crate::config::syntax::parse_json_as(&src, syntax).ok()?
+        }
         crate::config::syntax::Format::Frontmatter => return None,
     };
     let text = std::fs::read_to_string(ctx.home.join(review.file)).unwrap_or_default();

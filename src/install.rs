@@ -563,7 +563,7 @@ fn fresh_text(host: Dialect) -> String {
 fn events_path(path: &Path, text: &str, host: Dialect) -> Result<Vec<Seg>, Error> {
     let src = crate::source::SourceFile::new(path.display().to_string(), text);
     let parsed = config::read::read_checked(&src, host)?;
-    let value = syntax::parse_json(&src)?;
+    let value = syntax::parse_json_as(&src, config::read::json_syntax(&src, host))?;
     let has_keys = value.as_object().is_some_and(|o| !o.is_empty());
     if host.config().wrapper_optional && !parsed.document.wrapped && has_keys {
         // Bricks may put events at the root; keep that layout.

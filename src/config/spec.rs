@@ -102,6 +102,37 @@ pub struct ConfigSpec {
     /// Hooks that are no config file but one executable per event, named after the event
     /// (Cline): the dialect's locations are folders ([`crate::discover::Pattern::Scripts`]).
     pub scripts: Option<&'static ScriptLayout>,
+    /// What the agent accepts in its JSON hook files beyond strict JSON: a file with more is
+    /// one it drops (or stops on), and hookx reads it the same way.
+    pub json_syntax: JsonSyntax,
+}
+
+/// Departures from strict JSON an agent's reader accepts. Positions hookx reports stay those of
+/// the text as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JsonSyntax {
+    /// `//` and `/* */` comments (stripped before parsing: Gemini CLI, Qwen Code, Droid, VS
+    /// Code). No agent run so far accepts a trailing comma.
+    pub comments: bool,
+    /// Files the agent reads as strict JSON all the same, by how their path ends (Gemini CLI's
+    /// extension `hooks/hooks.json`).
+    pub strict_files: &'static [&'static str],
+}
+
+impl JsonSyntax {
+    pub const STRICT: JsonSyntax = JsonSyntax {
+        comments: false,
+        strict_files: &[],
+    };
+
+    /// The syntax of the file at `path`.
+    pub fn of_file(&self, path: &str) -> JsonSyntax {
+        let path = path.replace('\\', "/");
+        match self.strict_files.iter().any(|end| path.ends_with(end)) {
+            true => JsonSyntax::STRICT,
+            false => *self,
+        }
+    }
 }
 
 /// A folder of hook scripts, one per event: the file's name, less one of `extensions`, is the

@@ -179,6 +179,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".bricks/hooks.json",
     type_only_on: &[],
     scripts: None,
+    // hookx's own format: strict JSON.
+    json_syntax: crate::config::spec::JsonSyntax::STRICT,
 };
 
 /// Run-time protocol rows (the seed's 実行プロトコル), read by `crate::protocol`.

@@ -314,6 +314,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     timeout_millis: false,
     kept_keys: &[],
     scripts: Some(&LAYOUT),
+    // Its hooks are scripts, not JSON.
+    json_syntax: crate::config::spec::JsonSyntax::STRICT,
 };
 
 /// `run_commands {commands: [LINE, …]}` ↔ a shell call `{command}` (several lines joined by

@@ -704,6 +704,9 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".github/hooks/hooks.json",
     type_only_on: &[("prompt", &[EventKind::SessionStart])],
     scripts: None,
+    // Run 1.0.102 (`tests/live_copilot.rs`): a hook file with a comment or a trailing comma is
+    // dropped; the session goes on.
+    json_syntax: crate::config::spec::JsonSyntax::STRICT,
 };
 
 /// Run-time protocol rows (the seed's payload and decision-control sections), read by

@@ -354,6 +354,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     type_only_on: &[],
     plugins: None,
     scripts: None,
+    // Its documents say nothing of comments: read as strict JSON.
+    json_syntax: crate::config::spec::JsonSyntax::STRICT,
 };
 
 /// Run-time protocol rows: the answer shapes per event (cursor.com/docs/agent/hooks, as quoted

@@ -299,9 +299,9 @@ pub enum BrokenPolicy {
     Skipped,
     /// It does not start, so no hook runs in its sessions (Claude Code 2.1.332 exits 1:
     /// "Managed settings document could not be parsed as a JSON object; none of its settings
-    /// are in effect. Fix or remove it."). `comments`: whether it strips `//` and `/* */`
-    /// comments first (Gemini CLI, Qwen Code), so that a file with comments is no fault to it.
-    StopsAgent { comments: bool },
+    /// are in effect. Fix or remove it."). Comments are a fault only where the agent's
+    /// [`crate::config::spec::JsonSyntax`] has none: hookx reads the file the same way.
+    StopsAgent,
 }
 
 /// Hook locations an agent reads only once the user has trusted the project folder (Copilot

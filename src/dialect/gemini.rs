@@ -358,7 +358,7 @@ pub static DEF: DialectDef = DialectDef {
         // Source 0.61.0 (`FatalConfigError`, "Please fix the configuration file(s) and try
         // again"), run 0.61.0 (`live_gemini::system_settings_others_could_write_are_skipped`).
         // A user or project settings file that does not parse stops it too: not modelled.
-        broken_policy: BrokenPolicy::StopsAgent { comments: true },
+        broken_policy: BrokenPolicy::StopsAgent,
         kill_switch_reaches_policy: true,
         any_kill_switch_reaches_policy: true,
         // Source 0.61.0: "Security Warning: Skipping system settings file" unless it, its
@@ -468,6 +468,13 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // `sequential` (its event's handlers run one after another; hookx runs them in parallel).
     kept_keys: &["name", "description", "sequential"],
     scripts: None,
+    // Run 0.61.0 (`tests/live_gemini.rs`): settings are read with comments
+    // (`strip-json-comments`), a trailing comma stops the CLI; an extension's `hooks/hooks.json`
+    // with either is dropped without a word.
+    json_syntax: crate::config::spec::JsonSyntax {
+        comments: true,
+        strict_files: &["hooks/hooks.json"],
+    },
 };
 
 /// Run-time protocol rows (gemini-facts.md "Answers"), read by `crate::protocol`.

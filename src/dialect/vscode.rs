@@ -221,6 +221,13 @@ static CONFIG: ConfigSpec = ConfigSpec {
     type_only_on: &[],
     plugins: None,
     scripts: None,
+    // Source (microsoft/vscode, `PromptsService` hook discovery): `parseJSONC(text, errors)`,
+    // and a file with any error is skipped; its JSONC reader allows comments, and no trailing
+    // comma by default.
+    json_syntax: crate::config::spec::JsonSyntax {
+        comments: true,
+        strict_files: &[],
+    },
 };
 
 /// Run-time protocol rows (hooks.md, Hook input and output and the per-event sections).

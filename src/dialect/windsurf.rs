@@ -348,6 +348,8 @@ pub static DEF: DialectDef = DialectDef {
 
 static CONFIG: ConfigSpec = ConfigSpec {
     scripts: None,
+    // Its documents say nothing of comments: read as strict JSON.
+    json_syntax: crate::config::spec::JsonSyntax::STRICT,
     handler_keys: &[
         ("command", HandlerField::Command),
         // "The directory to execute the command from. Defaults to your workspace root."
