@@ -9,8 +9,8 @@
 //! to Augment's own backend and no offline run has fired a hook (conformance/README.md).
 
 use super::{
-    BrokenPolicy, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, ManagedSpec,
-    MatchOn, RouteSpec, Schema, Tables, TimestampForm, ToolCodec,
+    BrokenPolicy, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, ManagedSpec, MatchOn,
+    RouteSpec, Schema, Tables, TimestampForm, ToolCodec,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
 use crate::discover::{Location, Pattern, Root, Scope};
