@@ -107,7 +107,7 @@ pub static TABLES: Tables = Tables {
     first_deny_stops_the_rest: false,
     handler_types: &["command"],
     protocol: protocol_rows::PROTOCOL,
-    verified_with: Some("source (auggie 0.36.0)"),
+    verified_with: Some("source: auggie 0.36.0"),
     matcher_values: &[],
     handler_key_overrides: &[],
     invalid_matcher_effect: Some("Auggie refuses the file's hooks for this event"),
