@@ -79,14 +79,17 @@ pub static TABLES: Tables = Tables {
         (EventKind::PostToolUse, MatchOn::ToolName),
     ],
     // Source 0.36.0 (`f7n`/`aao`): `.*`, empty or absent = every tool, else
-    // `new RegExp(m).test(tool_name)`, unanchored and case-sensitive; an invalid regex is
-    // refused at load. `mcp:*` / `mcp:REGEX` (MCP tools only) are not read by hookx: the
-    // regex never matches an MCP tool (hookx lets it).
+    // `new RegExp(m).test(tool_name)`, unanchored and case-sensitive, never on an MCP tool (hookx
+    // lets it); an invalid regex is refused at load.
     matcher_style: MatcherStyle::UnanchoredRegex,
     exact_field_matchers: false,
     matcher_tries_names_of: &[],
-    // Source 0.36.0 (`createNamespacedToolName`): an MCP tool is `TOOL_SERVER`, server last,
-    // with `is_mcp_tool: true`; no split of it is certain, so it keeps its name.
+    // Source 0.36.0 (`createNamespacedToolName`, `f7n`): an MCP tool is named `TOOL_SERVER`
+    // (server last, `is_mcp_tool: true`), which no split makes certain: it keeps that name, and
+    // hookx writes an MCP tool for an Augment handler in the canonical `mcp__SERVER__TOOL`. Its
+    // matchers `mcp:*` / `mcp:REGEX` (MCP tools only) are not modelled: hookx reads them as
+    // plain regexes, and an MCP matcher converted to Augment keeps the source's names, which
+    // Auggie never sends (not reported yet).
     mcp_names: super::MCP_CANONICAL,
     key_case: KeyCase::Snake,
     // Source 0.36.0 (`B7n`, `k7n`, `V7n`): `conversation_id` names the session; the tool's
@@ -324,7 +327,7 @@ mod reshape {
             let mcp = flat
                 .get("tool_name")
                 .and_then(Value::as_str)
-                .is_some_and(|name| super::super::MCP_CANONICAL.split(name).is_some());
+                .is_some_and(|name| TABLES.mcp_names.split(name).is_some());
             flat.entry(IS_MCP_TOOL).or_insert(mcp.into());
             flat.entry(TOOL_ERROR).or_insert(Value::Null);
         }
