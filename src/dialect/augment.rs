@@ -4,9 +4,9 @@
 //! its own payload (`conversation_id`, `workspace_roots`, no `session_id` or `cwd`), answers
 //! read only inside `hookSpecificOutput`, and its own tool names.
 //!
-//! Every fact is "source": read in the shipped program, `@augmentcode/auggie` 0.36.0
-//! `augment.mjs` (conformance/augment-facts.md names each function and offset); auggie talks
-//! to Augment's own backend and no offline run has fired a hook (conformance/README.md).
+//! Facts: conformance/augment-facts.md. "Run": `tests/live_augment.rs` drives `auggie -p`
+//! 0.36.0 against a fake Augment backend on 127.0.0.1 (its `enable_hooks` feature flag on);
+//! "source": read in its shipped `augment.mjs`, with the function and offset named there.
 
 use super::{
     BrokenPolicy, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, ManagedSpec, MatchOn,
@@ -20,6 +20,11 @@ use serde_json::{Map, Value, json};
 
 pub static DIALECT: Dialect = Dialect(&DEF);
 pub static FLAVOR: Flavor = Flavor(&TABLES);
+
+/// Edits: `{command: "str_replace", path, str_replace_entries: [{old_str, new_str, …}]}` (run
+/// 0.36.0: the schema offered to the model); `insert` and the older flat (`old_str`) and
+/// numbered (`old_str_1`) forms are source 0.36.0.
+const STR_REPLACE_EDITOR: &str = "str-replace-editor";
 
 /// Every edit as one patch: `{input: PATCH}` in Codex's patch grammar (`x7n` reads its
 /// `*** Add File:` / `*** Update File:` / `*** Delete File:` lines).
@@ -44,29 +49,21 @@ pub static TABLES: Tables = Tables {
         (ids::SHELL, &["launch-process"]),
         (ids::READ, &["view"]),
         (ids::WRITE, &["save-file"]),
-        (ids::EDIT, &["str-replace-editor"]),
+        (ids::EDIT, &[STR_REPLACE_EDITOR]),
         (ids::MULTI_EDIT, &[APPLY_PATCH]),
         (ids::GREP, &["grep-search"]),
         (ids::WEB_FETCH, &["web-fetch"]),
         (ids::WEB_SEARCH, &["web-search"]),
         (ids::TASK, &["sub-agent"]),
     ],
-    // Source 0.36.0: `view {path}`, `save-file {path, file_content}`, `str-replace-editor
-    // {command, path, old_str, new_str}` (the flat schema; `old_str_1`… in the numbered one),
-    // `grep-search {directory_absolute_path, query}`.
+    // Run 0.36.0 (the tools offered to the model): `view {path}`, `save-file {path,
+    // file_content}`; source: `grep-search {directory_absolute_path, query}`.
+    // `str-replace-editor` is a codec ([`edit`]).
     tool_args: &[
         (ids::READ, &[("file_path", "path")]),
         (
             ids::WRITE,
             &[("file_path", "path"), ("content", "file_content")],
-        ),
-        (
-            ids::EDIT,
-            &[
-                ("file_path", "path"),
-                ("old_string", "old_str"),
-                ("new_string", "new_str"),
-            ],
         ),
         (
             ids::GREP,
@@ -110,20 +107,79 @@ pub static TABLES: Tables = Tables {
     first_deny_stops_the_rest: false,
     handler_types: &["command"],
     protocol: protocol_rows::PROTOCOL,
-    verified_with: Some("source: auggie 0.36.0"),
+    verified_with: Some("auggie 0.36.0"),
     matcher_values: &[],
     handler_key_overrides: &[],
     invalid_matcher_effect: Some("Auggie refuses the file's hooks for this event"),
     tool_scope: super::ToolScope::Any,
-    tool_codecs: &[ToolCodec {
-        name: APPLY_PATCH,
-        ids: &[ids::MULTI_EDIT],
-        decode: patch::decode,
-        encode: patch::encode,
-    }],
-    // No run: no payload was ever recorded.
-    payload_keys: &[],
+    tool_codecs: &[
+        ToolCodec {
+            name: STR_REPLACE_EDITOR,
+            ids: &[ids::EDIT],
+            decode: edit::decode,
+            encode: edit::encode,
+        },
+        ToolCodec {
+            name: APPLY_PATCH,
+            ids: &[ids::MULTI_EDIT],
+            decode: patch::decode,
+            encode: patch::encode,
+        },
+    ],
+    // Recorded by tests/live_augment.rs (0.36.0); tests/doctor.rs checks them.
+    payload_keys: &[
+        (EventKind::SessionStart, COMMON_KEYS),
+        (EventKind::SessionEnd, COMMON_KEYS),
+        (
+            EventKind::UserPromptSubmit,
+            &[
+                "conversation_id",
+                "hook_event_name",
+                "user_prompt",
+                "workspace_roots",
+            ],
+        ),
+        (EventKind::PreToolUse, TOOL_KEYS),
+        (
+            EventKind::PostToolUse,
+            &[
+                "conversation_id",
+                "file_changes",
+                "hook_event_name",
+                "is_mcp_tool",
+                "tool_error",
+                "tool_input",
+                "tool_name",
+                "tool_output",
+                "workspace_roots",
+            ],
+        ),
+        (
+            EventKind::Stop,
+            &[
+                "_exchange",
+                "agent_stop_cause",
+                "conversation_id",
+                "hook_event_name",
+                "workspace_roots",
+            ],
+        ),
+    ],
 };
+
+/// The keys of every payload (run 0.36.0).
+const COMMON_KEYS: &[&str] = &["conversation_id", "hook_event_name", "workspace_roots"];
+/// PreToolUse's keys (run 0.36.0); `tool_output` is `"[undefined]"` there.
+const TOOL_KEYS: &[&str] = &[
+    "conversation_id",
+    "hook_event_name",
+    "is_mcp_tool",
+    "tool_error",
+    "tool_input",
+    "tool_name",
+    "tool_output",
+    "workspace_roots",
+];
 
 /// `settings.json`: a `hooks` object among other settings.
 pub static SETTINGS: DocumentKind = DocumentKind {
@@ -137,7 +193,7 @@ pub static SETTINGS: DocumentKind = DocumentKind {
 pub static DEF: DialectDef = DialectDef {
     name: "augment",
     display: "Augment",
-    product: "Augment Auggie CLI (source)",
+    product: "Augment Auggie CLI",
     flavors: &[Flavor(&TABLES)],
     config: &CONFIG,
     detect: DetectSpec {
@@ -281,6 +337,62 @@ static CONFIG: ConfigSpec = ConfigSpec {
     plugins: None,
 };
 
+/// `str-replace-editor` ↔ Edit (one replacement) or MultiEdit (several); an `insert` keeps its
+/// own name.
+mod edit {
+    use super::*;
+
+    /// The (old, new) pairs of a `str_replace` call, in any of its three forms.
+    fn replacements(input: &Value) -> Vec<(Value, Value)> {
+        if let Some(entries) = input.get("str_replace_entries").and_then(Value::as_array) {
+            return entries
+                .iter()
+                .filter_map(|e| Some((e.get("old_str")?.clone(), e.get("new_str")?.clone())))
+                .collect();
+        }
+        if let (Some(old), Some(new)) = (input.get("old_str"), input.get("new_str")) {
+            return vec![(old.clone(), new.clone())];
+        }
+        (1..)
+            .map_while(|n| {
+                let old = input.get(format!("old_str_{n}"))?;
+                Some((old.clone(), input.get(format!("new_str_{n}"))?.clone()))
+            })
+            .collect()
+    }
+
+    pub(super) fn decode(input: &Value, _cwd: Option<&str>) -> Option<(&'static str, Value)> {
+        if input.get("command")? != "str_replace" {
+            return None;
+        }
+        let path = input.get("path")?.clone();
+        match replacements(input).as_slice() {
+            [] => None,
+            [(old, new)] => Some((
+                ids::EDIT,
+                json!({"file_path": path, "old_string": old, "new_string": new}),
+            )),
+            several => Some((
+                ids::MULTI_EDIT,
+                json!({"file_path": path, "edits": several.iter()
+                    .map(|(old, new)| json!({"old_string": old, "new_string": new}))
+                    .collect::<Vec<_>>()}),
+            )),
+        }
+    }
+
+    pub(super) fn encode(id: &str, input: &Value) -> Option<Value> {
+        if id != ids::EDIT {
+            return None;
+        }
+        Some(
+            json!({"command": "str_replace", "path": input.get("file_path")?,
+            "str_replace_entries": [{"old_str": input.get("old_string")?,
+                "new_str": input.get("new_string")?}]}),
+        )
+    }
+}
+
 /// `apply_patch {input: PATCH}` ↔ Write, Edit, MultiEdit, through Codex's patch codec.
 mod patch {
     use super::*;
@@ -305,7 +417,12 @@ mod reshape {
     const IS_MCP_TOOL: &str = "is_mcp_tool";
     const TOOL_ERROR: &str = "tool_error";
 
+    /// What Auggie's serializer writes for an absent value (run 0.36.0: PreToolUse's
+    /// `tool_output`).
+    const UNDEFINED: &str = "[undefined]";
+
     pub(super) fn flatten(mut obj: Map<String, Value>) -> Map<String, Value> {
+        obj.retain(|_, v| v.as_str() != Some(UNDEFINED));
         let root = obj
             .get(WORKSPACE_ROOTS)
             .and_then(|r| r.get(0))

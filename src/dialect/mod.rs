@@ -21,8 +21,7 @@
 //!      JSON Schema (`schemas/<name>.schema.json`).
 //! 2. Add one line to [`DIALECTS`] below.
 //! 3. Record real payloads under `tests/fixtures/recorded/<client>-<version>/` and set
-//!    `verified_with`; without a runnable client, leave it `None` (documents only), or
-//!    `Some("source: RELEASE")` for facts read in its shipped code.
+//!    `verified_with`; without a runnable client, leave it `None` (documents only).
 //!
 //! `tests/architecture.rs` fails when shared code names a dialect or one of its table strings.
 
@@ -406,8 +405,7 @@ pub struct Tables {
     pub matcher_values: &'static [(EventKind, &'static [&'static str])],
     /// Run-time payload and answer rules, read by `crate::protocol`.
     pub protocol: crate::protocol::ProtocolTables,
-    /// The client release whose runs verified these facts (`None`: documents only;
-    /// `source: RELEASE`: read in that release's shipped code, never seen running).
+    /// The client release whose runs verified these facts (`None`: documents only).
     pub verified_with: Option<&'static str>,
     /// Handler keys this flavour spells unlike its dialect's [`ConfigSpec`] (Copilot's
     /// PascalCase entries write `timeout`, not `timeoutSec`).
