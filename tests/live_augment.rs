@@ -70,6 +70,12 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
                 "save-file",
                 json!({"path": format!("{project}/kept.txt"), "file_content": "kept\n"}),
             ),
+            Step::Tool(
+                "str-replace-editor",
+                json!({"command": "str_replace", "path": format!("{project}/kept.txt"),
+                    "str_replace_entries": [{"old_str": "kept", "new_str": "edited",
+                        "old_str_start_line_number": 1, "old_str_end_line_number": 1}]}),
+            ),
             Step::Text("routed done"),
         ],
         _ => vec![Step::Text("unknown scenario")],
@@ -397,7 +403,7 @@ fn hookx_routes_run_claude_hooks_under_auggie() {
         ".claude/settings.json",
         &json!({"hooks": {
             "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": sb.dumper("claude-pre")}]}],
-            "PostToolUse": [{"matcher": "Write", "hooks": [{"type": "command", "command": sb.dumper("claude-post")}]}],
+            "PostToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "command", "command": sb.dumper("claude-post")}]}],
             "UserPromptSubmit": [{"hooks": [{"type": "command", "command": sb.dumper("claude-prompt")}]}],
         }})
         .to_string(),
@@ -470,6 +476,21 @@ fn hookx_routes_run_claude_hooks_under_auggie() {
         format!(
             "the Claude PostToolUse hook got Write: {:?}",
             post.map(|d| &d.raw)
+        ),
+    );
+    // `str-replace-editor` with one entry is Claude's Edit.
+    let edit = dumps
+        .iter()
+        .find(|d| d.label == "claude-post" && d.stdin["tool_name"] == "Edit");
+    check(
+        edit.is_some_and(|d| {
+            d.stdin["tool_input"]
+                == json!({"file_path": format!("{project}/kept.txt"), "old_string": "kept",
+                    "new_string": "edited"})
+        }),
+        format!(
+            "the Claude PostToolUse hook got Edit: {:?}",
+            edit.map(|d| &d.raw)
         ),
     );
     let prompt = dumps.iter().find(|d| d.label == "claude-prompt");

@@ -361,13 +361,26 @@ mod edit {
             .collect()
     }
 
+    /// `input` with one key renamed.
+    fn renamed(input: &Value, from: &str, to: &str) -> Value {
+        match input {
+            Value::Object(map) => map
+                .iter()
+                .map(|(k, v)| (if k == from { to } else { k }.to_string(), v.clone()))
+                .collect::<Map<_, _>>()
+                .into(),
+            other => other.clone(),
+        }
+    }
+
     pub(super) fn decode(input: &Value, _cwd: Option<&str>) -> Option<(&'static str, Value)> {
-        if input.get("command")? != "str_replace" {
+        if input.get("command").is_some_and(|c| c != "str_replace") {
             return None;
         }
         let path = input.get("path")?.clone();
         match replacements(input).as_slice() {
-            [] => None,
+            // An edit in another shape (Cursor's `edits`): only the path is renamed.
+            [] => Some((ids::EDIT, renamed(input, "path", "file_path"))),
             [(old, new)] => Some((
                 ids::EDIT,
                 json!({"file_path": path, "old_string": old, "new_string": new}),
@@ -385,10 +398,12 @@ mod edit {
         if id != ids::EDIT {
             return None;
         }
+        let (Some(old), Some(new)) = (input.get("old_string"), input.get("new_string")) else {
+            return Some(renamed(input, "file_path", "path"));
+        };
         Some(
             json!({"command": "str_replace", "path": input.get("file_path")?,
-            "str_replace_entries": [{"old_str": input.get("old_string")?,
-                "new_str": input.get("new_string")?}]}),
+            "str_replace_entries": [{"old_str": old, "new_str": new}]}),
         )
     }
 }
