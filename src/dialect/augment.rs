@@ -481,11 +481,11 @@ mod protocol_rows {
     /// PostToolUse (the reason joins the tool result) and Stop (its answer is unused by the
     /// CLI's agent loop, `triggerStopHook`).
     const BLOCKABLE: &[EventKind] = &[EventKind::PostToolUse, EventKind::Stop];
-    /// Source 0.36.0 (`Gao`, `runPostToolUseHook`): a top-level `additionalContext` goes to
-    /// the agent, and only a PostToolUse's reaches it (appended to the tool result after
-    /// `[Hook Context]`); SessionStart's answer is unused by the CLI, PromptSubmit's not
-    /// waited for.
-    const CONTEXT: &[EventKind] = &[EventKind::PostToolUse];
+    /// A top-level `additionalContext` goes to the agent (source 0.36.0 `Gao`): a
+    /// PostToolUse's is appended to the tool result after `[Hook Context]` (run 0.36.0);
+    /// SessionStart's is read (`sessionStartContext`) but the CLI drops that answer (source),
+    /// PromptSubmit's is not waited for.
+    const CONTEXT: &[EventKind] = &[EventKind::SessionStart, EventKind::PostToolUse];
 
     pub(super) const PROTOCOL: ProtocolTables = ProtocolTables {
         reshape: Some(Reshape {
