@@ -1119,9 +1119,9 @@ fn vscode_device_policies_turn_hooks_off_or_leave_only_policy_hooks() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Augment (Auggie CLI 0.36.0): facts read in its shipped `augment.mjs` (no offline run fires a
-// hook). Its payloads (`tests/fixtures/documented/augment-source/`) name no `session_id` or
-// `cwd`; it reads answers only inside `hookSpecificOutput`.
+// Augment (Auggie CLI 0.36.0; live: tests/live_augment.rs). Without the client: its payloads
+// as its source builds them (`tests/fixtures/documented/augment-source/`), which name no
+// `session_id` or `cwd`; it reads answers only inside `hookSpecificOutput`.
 
 /// A Claude handler that records its stdin in `record` and prints `answer` (empty: nothing).
 fn claude_handler(record: &str, answer: &str) -> Value {

@@ -1501,10 +1501,11 @@ fn a_tool_the_handler_dialect_lacks_keeps_its_agent_name() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Cursor, VS Code and Windsurf (docs) and Augment (source): no runnable client here. Their
-// hand-written payloads (`tests/fixtures/documented/`) go to every handler flavour above, and
-// their handlers (`cursor.sh`, `vscode.sh`, `windsurf.sh`, `augment.sh`) run under every host
-// above; both through `hookx exec` with the real handler scripts, which check what they receive.
+// Cursor, VS Code and Windsurf (docs: no runnable client here) and Augment (its source's payload
+// shapes; tests/live_augment.rs runs it). Their hand-written payloads (`tests/fixtures/documented/`)
+// go to every handler flavour above, and their handlers (`cursor.sh`, `vscode.sh`, `windsurf.sh`,
+// `augment.sh`) run under every host above; both through `hookx exec` with the real handler
+// scripts, which check what they receive.
 
 /// A handler flavour of the docs dialects: `--as` value, script, and names in its payload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
