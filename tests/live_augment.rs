@@ -78,6 +78,10 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             ),
             Step::Text("routed done"),
         ],
+        "files" => vec![
+            launch("echo slow-deny > slow.txt"),
+            Step::Text("files done"),
+        ],
         _ => vec![Step::Text("unknown scenario")],
     }
 }
@@ -509,6 +513,54 @@ fn hookx_routes_run_claude_hooks_under_auggie() {
         "{} checks failed:\n{}",
         failed.len(),
         failed.join("\n")
+    );
+}
+
+/// Which files 0.36.0 reads hooks from (user `settings.json`, project `settings.json` and
+/// `settings.local.json`: all run), and that `timeout` is in milliseconds: a PreToolUse hook of
+/// `timeout: 1500` that would deny after 5 s is cut off, and Auggie fails open (the call runs).
+#[test]
+fn files_auggie_reads_and_millisecond_timeouts() {
+    let Some(program) = auggie() else { return };
+    let sb = Sandbox::new("hookx-live-augment-files");
+    let model = FakeAugment::start(sb.project.display().to_string());
+    let session_start = |label: &str| json!({"SessionStart": [{"hooks": [{"type": "command", "command": sb.dumper(label)}]}]});
+    common::write(
+        &sb.home,
+        ".augment/settings.json",
+        &json!({"hooks": session_start("user")}).to_string(),
+    );
+    common::write(
+        &sb.project,
+        ".augment/settings.local.json",
+        &json!({"hooks": session_start("project-local")}).to_string(),
+    );
+    let mut project = session_start("project");
+    project["PreToolUse"] =
+        json!([{"hooks": [{"type": "command", "command": sb.dumper("slow"), "timeout": 1500}]}]);
+    common::write(
+        &sb.project,
+        ".augment/settings.json",
+        &json!({"hooks": project}).to_string(),
+    );
+    sb.answer("slow", "a", "slow-deny",
+        (r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-SLOW"}}"#, "", 0));
+    std::fs::write(sb.root.join("answers/slow/a/sleep"), "5").unwrap();
+    let out = run_auggie(&sb, &program, &model, "files");
+    assert!(
+        out.status.success(),
+        "exit {:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let labels: Vec<String> = sb.dumps().into_iter().map(|d| d.label).collect();
+    for label in ["user", "project-local", "project", "slow"] {
+        assert!(labels.iter().any(|l| l == label), "{label} ran: {labels:?}");
+    }
+    assert!(
+        sb.project.join("slow.txt").exists(),
+        "the hook was cut off after 1.5 s and the call ran: {}",
+        model.tool_result("toolu_1")
     );
 }
 

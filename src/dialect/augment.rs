@@ -209,7 +209,8 @@ pub static DEF: DialectDef = DialectDef {
         preferred: false,
     },
     // Source 0.36.0 (`cle`, offset ~5656048): system, user, project local, project; all rules
-    // of every file run (`wgi`: concatenated per event), the project's with no trust step.
+    // of every file run (`wgi`: concatenated per event), the project's with no trust step (run
+    // 0.36.0, `files_auggie_reads_and_millisecond_timeouts`: user, project and project local).
     locations: &[
         Location {
             id: "augment-system",
@@ -300,7 +301,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     flat_handlers: false,
     wrapper_optional: false,
     implied_type: None,
-    // Source 0.36.0: "Timeout must be a positive number (milliseconds)".
+    // Source 0.36.0: "Timeout must be a positive number (milliseconds)"; run 0.36.0: a hook of
+    // `timeout: 1500` is cut off after 1.5 s and the call goes on.
     timeout_millis: true,
     // Source 0.36.0: a rule's `metadata` adds payload keys (`includeConversationData`, …).
     kept_keys: &["metadata"],
