@@ -27,6 +27,7 @@
 //!
 //! `tests/architecture.rs` fails when shared code names a dialect or one of its table strings.
 
+pub mod augment;
 pub mod bricks;
 pub mod claude;
 pub mod cline;
@@ -64,6 +65,7 @@ pub static DIALECTS: &[Dialect] = &[
     Dialect(&windsurf::DEF),
     Dialect(&droid::DEF),
     Dialect(&cline::DEF),
+    Dialect(&augment::DEF),
 ];
 
 /// A config-file dialect: a handle on its [`DialectDef`]. Equal by name, ordered as registered.
