@@ -444,6 +444,13 @@ mod reshape {
 
     pub(super) fn flatten(mut obj: Map<String, Value>) -> Map<String, Value> {
         obj.retain(|_, v| v.as_str() != Some(UNDEFINED));
+        let canonical = (obj.get(IS_MCP_TOOL) == Some(&Value::Bool(true)))
+            .then(|| obj.get("tool_name")?.as_str())
+            .flatten()
+            .and_then(|name| mcp::canonical(name, obj.get(mcp::METADATA)));
+        if let Some(canonical) = canonical {
+            obj.insert("tool_name".into(), canonical.into());
+        }
         let root = obj
             .get(WORKSPACE_ROOTS)
             .and_then(|r| r.get(0))
@@ -462,14 +469,67 @@ mod reshape {
             flat.entry(WORKSPACE_ROOTS).or_insert(json!([cwd]));
         }
         if kind.is_tool_event() {
-            let mcp = flat
+            let native = flat
                 .get("tool_name")
                 .and_then(Value::as_str)
-                .is_some_and(|name| TABLES.mcp_names.split(name).is_some());
-            flat.entry(IS_MCP_TOOL).or_insert(mcp.into());
+                .and_then(|name| TABLES.mcp_names.split(name))
+                .map(|(server, tool)| mcp::native(server, tool));
+            if let Some(native) = &native {
+                flat.insert("tool_name".into(), native.as_str().into());
+            }
+            flat.entry(IS_MCP_TOOL).or_insert(native.is_some().into());
             flat.entry(TOOL_ERROR).or_insert(Value::Null);
         }
         flat
+    }
+}
+
+/// Auggie's MCP tool names (source 0.36.0 `createNamespacedToolName`): `TOOL_SERVER`, each part
+/// with every character outside `[A-Za-z0-9_-]` made `_`, cut at 64 characters, marked by
+/// `is_mcp_tool: true`; hookx's canonical name is `mcp__SERVER__TOOL`.
+mod mcp {
+    use super::*;
+
+    /// The payload key a group's `metadata.includeMCPMetadata` adds (source 0.36.0 `kao`,
+    /// `c7n`): `mcpExecutedToolServerName` names the server.
+    pub(super) const METADATA: &str = "mcp_metadata";
+    const SERVER: &str = "mcpExecutedToolServerName";
+    const MAX_LEN: usize = 64;
+
+    fn sanitized(name: &str) -> String {
+        name.chars()
+            .map(|c| match c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                true => c,
+                false => '_',
+            })
+            .collect()
+    }
+
+    /// Auggie's name of tool `tool` of server `server`.
+    pub(super) fn native(server: &str, tool: &str) -> String {
+        let mut name = format!("{}_{}", sanitized(tool), sanitized(server));
+        name.truncate(MAX_LEN);
+        name
+    }
+
+    /// The canonical name of MCP tool `name` when hookx can split it exactly: the payload's
+    /// metadata names the server (and `name` ends with it), or `name` has one `_`. Otherwise
+    /// (`read_graph_memory` without metadata could be server `memory` or `graph_memory`)
+    /// `None`: the name stays Auggie's and an `mcp__…` matcher does not fire for it.
+    pub(super) fn canonical(name: &str, metadata: Option<&Value>) -> Option<String> {
+        let server = metadata
+            .and_then(|m| m.get(SERVER))
+            .and_then(Value::as_str)
+            .map(sanitized);
+        let (tool, server) = match server {
+            Some(server) => (name.strip_suffix(server.as_str())?.strip_suffix('_')?, server),
+            None => match name.split('_').collect::<Vec<_>>().as_slice() {
+                [tool, server] => (*tool, server.to_string()),
+                _ => return None,
+            },
+        };
+        (!tool.is_empty() && !server.is_empty())
+            .then(|| super::super::MCP_CANONICAL.join(&server, tool))
     }
 }
 
@@ -555,4 +615,70 @@ mod protocol_rows {
         permission_passes: &[],
         hook_budget: &[],
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::dialect::{augment, claude};
+    use crate::protocol::payload::{decode_event, encode_event};
+    use serde_json::{Value, json};
+
+    fn decoded_tool(payload: Value) -> String {
+        let (event, _) = decode_event(payload.to_string().as_bytes(), augment::DIALECT)
+            .expect("an Auggie payload");
+        event.tool.expect("a tool event").name
+    }
+
+    fn pre_tool_use(name: &str) -> Value {
+        json!({"hook_event_name": "PreToolUse", "conversation_id": "c", "workspace_roots": ["/w"],
+            "tool_name": name, "tool_input": {}, "tool_output": "[undefined]",
+            "tool_error": null, "is_mcp_tool": true})
+    }
+
+    /// Auggie's `TOOL_SERVER` reaches a Claude handler as `mcp__SERVER__TOOL` when the split
+    /// is certain: the metadata names the server, or the name has one `_`.
+    #[test]
+    fn mcp_tools_are_split_when_certain() {
+        let mut with_server = pre_tool_use("read_graph_memory");
+        with_server["mcp_metadata"] = json!({"mcpExecutedToolServerName": "memory",
+            "mcpExecutedToolName": "read_graph"});
+        assert_eq!(decoded_tool(with_server), "mcp__memory__read_graph");
+        assert_eq!(decoded_tool(pre_tool_use("search_github")), "mcp__github__search");
+        // Server `memory` or `graph_memory`: the name stays Auggie's.
+        assert_eq!(decoded_tool(pre_tool_use("read_graph_memory")), "read_graph_memory");
+        // Not an MCP tool: never split.
+        let mut native = pre_tool_use("apply_patch");
+        native["is_mcp_tool"] = false.into();
+        assert_eq!(decoded_tool(native), "apply_patch");
+        // Metadata naming another server than the name's end: not split.
+        let mut other = pre_tool_use("read_graph_memory");
+        other["mcp_metadata"] = json!({"mcpExecutedToolServerName": "github"});
+        assert_eq!(decoded_tool(other), "read_graph_memory");
+    }
+
+    /// The split name is what a Claude handler sees, and an Augment handler run by hookx for
+    /// another host gets Auggie's own spelling back.
+    #[test]
+    fn mcp_tools_are_spelled_per_handler() {
+        let payload = json!({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": "/w",
+            "tool_name": "mcp__memory__read_graph", "tool_input": {}});
+        let (event, _) =
+            decode_event(payload.to_string().as_bytes(), claude::DIALECT).expect("Claude");
+        let out = encode_event(&event, augment::FLAVOR);
+        assert_eq!(out["tool_name"], "read_graph_memory");
+        assert_eq!(out["is_mcp_tool"], true);
+        let (event, _) =
+            decode_event(out.to_string().as_bytes(), augment::DIALECT).expect("Auggie");
+        let mut back = encode_event(&event, claude::FLAVOR);
+        assert_eq!(back["tool_name"], "read_graph_memory", "one `_` too many to split");
+        back["tool_name"] = "mcp__github__search".into();
+        let (event, _) =
+            decode_event(back.to_string().as_bytes(), claude::DIALECT).expect("Claude");
+        let out = encode_event(&event, augment::FLAVOR);
+        assert_eq!(out["tool_name"], "search_github");
+        assert_eq!(
+            encode_event(&decode_event(out.to_string().as_bytes(), augment::DIALECT).unwrap().0, claude::FLAVOR)["tool_name"],
+            "mcp__github__search"
+        );
+    }
 }
