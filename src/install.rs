@@ -658,6 +658,10 @@ fn layout(host: Dialect, command: &str) -> Value {
     if let Some(matcher) = route.matcher {
         group.insert("matcher".into(), matcher.into());
     }
+    for (key, value) in route.group_keys {
+        let value = serde_json::from_str(value).expect("a route's group keys are JSON");
+        group.insert((*key).into(), value);
+    }
     group.insert("hooks".into(), Value::Array(vec![Value::Object(handler)]));
     Value::Object(group)
 }

@@ -925,3 +925,33 @@ fn cline_routes_are_scripts_and_a_script_of_the_users_own_is_left_alone() {
     assert!(!hooks.join("TaskComplete").exists());
     assert!(own.exists(), "uninstall keeps the user's own script");
 }
+
+/// Auggie fires a group with no matcher on every tool, MCP tools included, and names an MCP
+/// tool's server only under `metadata.includeMCPMetadata` (augment-facts.md, source 0.36.0):
+/// the routes carry both, so a Claude `mcp__…` rule can run under Auggie; uninstall removes
+/// them with the file install created.
+#[test]
+fn augment_routes_reach_mcp_tools_and_ask_for_their_server() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "mcp__memory__.*",
+            "hooks": [{"type": "command", "command": "echo memory"}]}]}}"#,
+    );
+    p.hookx(&["install", "--host", "augment", "--hookx", HOOKX])
+        .success();
+    let settings = p.json(".augment/settings.json");
+    let groups = settings["hooks"]["PreToolUse"].as_array().expect("routes");
+    assert_eq!(groups.len(), 1, "{settings:#}");
+    assert_eq!(groups[0].get("matcher"), None, "{settings:#}");
+    assert_eq!(
+        groups[0]["metadata"],
+        json!({"includeMCPMetadata": true}),
+        "{settings:#}"
+    );
+    let command = groups[0]["hooks"][0]["command"].as_str().unwrap_or("");
+    assert!(is_hookx_entry(command), "{settings:#}");
+    p.hookx(&["install", "--host", "augment", "--uninstall"])
+        .success();
+    assert!(!p.project.join(".augment/settings.json").exists());
+}

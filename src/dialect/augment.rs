@@ -275,11 +275,14 @@ pub static DEF: DialectDef = DialectDef {
         payload_events: &[EventKind::UserPromptSubmit],
         env_markers: &["AUGMENT_PROJECT_DIR", "AUGMENT_CONVERSATION_ID"],
     },
-    // Source 0.36.0: an absent matcher fires on every tool. The default timeout (60 s) would
-    // cut hookx short of its handlers' own.
+    // Source 0.36.0 (`aao`): an absent matcher fires on every tool, MCP tools included (a
+    // plain regex never fires on one). `includeMCPMetadata` adds `mcp_metadata`, which names
+    // the server of an MCP tool (`kao`/`c7n`): hookx splits `TOOL_SERVER` by it. The default
+    // timeout (60 s) would cut hookx short of its handlers' own.
     route: RouteSpec {
         matcher: None,
         grouped: true,
+        group_keys: &[("metadata", r#"{"includeMCPMetadata": true}"#)],
         command_key: "command",
         timeout_key: Some("timeout"),
         names_project_route: false,

@@ -137,6 +137,7 @@ pub static DEF: DialectDef = DialectDef {
     route: RouteSpec {
         matcher: Some("*"),
         grouped: true,
+        group_keys: &[],
         command_key: "command",
         timeout_key: Some("timeout"),
         names_project_route: false,

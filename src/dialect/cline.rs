@@ -273,6 +273,7 @@ pub static DEF: DialectDef = DialectDef {
     route: RouteSpec {
         matcher: None,
         grouped: true,
+        group_keys: &[],
         command_key: "command",
         timeout_key: None,
         // Cline runs the scripts of every folder (run 3.0.65): both routes would

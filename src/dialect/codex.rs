@@ -441,6 +441,7 @@ pub static DEF: DialectDef = DialectDef {
     route: RouteSpec {
         matcher: None,
         grouped: true,
+        group_keys: &[],
         command_key: "command",
         timeout_key: None,
         // The user and the project layer both load, each handler keyed by its file

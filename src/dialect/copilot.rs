@@ -644,6 +644,7 @@ pub static DEF: DialectDef = DialectDef {
     route: RouteSpec {
         matcher: None,
         grouped: false,
+        group_keys: &[],
         command_key: "bash",
         timeout_key: Some("timeoutSec"),
         names_project_route: false,

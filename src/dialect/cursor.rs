@@ -309,6 +309,7 @@ pub static DEF: DialectDef = DialectDef {
     route: RouteSpec {
         matcher: None,
         grouped: false,
+        group_keys: &[],
         command_key: "command",
         timeout_key: None,
         // Docs: "All matching hooks from every source run" (cursor-facts.md): both routes

@@ -129,6 +129,10 @@ pub struct RouteSpec {
     /// Whether the handler sits in a `{matcher?, hooks: […]}` group, else straight in the
     /// event's array.
     pub grouped: bool,
+    /// Keys the route's group carries besides `matcher` and `hooks`, each with its JSON value:
+    /// what the host sends only when asked (Auggie names an MCP tool's server only under
+    /// `metadata.includeMCPMetadata`). Empty elsewhere.
+    pub group_keys: &'static [(&'static str, &'static str)],
     /// The handler key the command goes in.
     pub command_key: &'static str,
     /// The handler key the route's timeout goes in, if the host needs one.

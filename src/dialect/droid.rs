@@ -275,6 +275,7 @@ pub static DEF: DialectDef = DialectDef {
     route: RouteSpec {
         matcher: None,
         grouped: true,
+        group_keys: &[],
         command_key: "command",
         timeout_key: None,
         names_project_route: true,

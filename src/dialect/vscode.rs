@@ -162,6 +162,7 @@ pub static DEF: DialectDef = DialectDef {
     route: RouteSpec {
         matcher: None,
         grouped: false,
+        group_keys: &[],
         command_key: "command",
         timeout_key: Some("timeout"),
         // It reads every hook file and merges none (vscode-facts.md): both routes would

@@ -334,6 +334,7 @@ pub static DEF: DialectDef = DialectDef {
     route: RouteSpec {
         matcher: None,
         grouped: false,
+        group_keys: &[],
         command_key: "command",
         timeout_key: None,
         // Docs: the hooks of all locations "are merged together … all hooks will execute"
