@@ -127,21 +127,50 @@ pub fn fire_set(text: Option<&str>, flavor: Flavor, names: &[&str]) -> Option<Ve
 }
 
 fn fire_tried(text: Option<&str>, flavor: Flavor, tried: &Tried) -> Option<Vec<bool>> {
-    let fired: Vec<bool> = match flavor.tables().matcher_style.form(text) {
-        MatcherForm::All => vec![true; tried.flat.len()],
-        MatcherForm::Exact(list) => tried
-            .flat
+    let tables = flavor.tables();
+    if tables.mcp_names.matchers.is_none() {
+        return Some(tried.fold(fire_names(text, flavor, tried.flat.clone())?));
+    }
+    // The matcher reads differently for MCP tools ([`crate::dialect::McpMatchers`]): each
+    // reading is tried on the names it applies to.
+    let mut fired = vec![false; tried.flat.len()];
+    let mut readings: Vec<(Option<&str>, Vec<usize>, Vec<String>)> = Vec::new();
+    for (i, own) in tried.flat.iter().enumerate() {
+        let Some((read, name)) = tables.tool_matcher_for(text, own) else {
+            continue;
+        };
+        let name = name.unwrap_or_else(|| own.clone());
+        match readings.iter_mut().find(|(r, _, _)| *r == read) {
+            Some((_, at, names)) => {
+                at.push(i);
+                names.push(name);
+            }
+            None => readings.push((read, vec![i], vec![name])),
+        }
+    }
+    for (read, at, names) in readings {
+        for (i, hit) in at.into_iter().zip(fire_names(read, flavor, names.into())?) {
+            fired[i] = hit;
+        }
+    }
+    Some(tried.fold(fired))
+}
+
+/// Whether matcher `text`, read in `flavor`'s style, fires for each of `names`.
+fn fire_names(text: Option<&str>, flavor: Flavor, names: std::sync::Arc<[String]>) -> Option<Vec<bool>> {
+    Some(match flavor.tables().matcher_style.form(text) {
+        MatcherForm::All => vec![true; names.len()],
+        MatcherForm::Exact(list) => names
             .iter()
             .map(|n| list.iter().any(|l| l == n))
             .collect(),
         MatcherForm::Regex { pattern, anchored } => {
-            match bounded::run_one(Job::new(&pattern, anchored, tried.flat.clone())) {
+            match bounded::run_one(Job::new(&pattern, anchored, names)) {
                 Answer::Matches(matched) => matched,
                 _ => return None,
             }
         }
-    };
-    Some(tried.fold(fired))
+    })
 }
 
 /// Whether matcher `text`, read as `flavor` reads it, fires for tool `name`.
@@ -217,6 +246,14 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
         };
     }
     let mut problems = Vec::new();
+    let (from_mcp, to_mcp) = (from.tables().mcp_names, to.tables().mcp_names);
+    if on == MatchOn::ToolName
+        && from_mcp.matchers != to_mcp.matchers
+        && form != MatcherForm::All
+        && let Some(translated) = mcp_matchers(text, from, to, &mut problems)
+    {
+        return translated;
+    }
     let form = match form {
         MatcherForm::Regex {
             pattern,
@@ -265,9 +302,8 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
     if target_exact {
         return exact_field(form, text, to, problems);
     }
-    let (from_mcp, to_mcp) = (from.tables().mcp_names, to.tables().mcp_names);
     if on == MatchOn::ToolName
-        && from_mcp != to_mcp
+        && from_mcp.prefix != to_mcp.prefix
         && text.is_some_and(|t| t.contains(from_mcp.prefix))
     {
         problems.push(format!(
@@ -285,6 +321,111 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
         problems,
         fires_for_nothing: false,
     }
+}
+
+/// A tool matcher between a flavour whose matchers reach MCP tools only through a prefix
+/// ([`crate::dialect::McpMatchers`], Auggie's `mcp:`) and one whose matchers reach them by
+/// name; `None`: the matcher concerns no MCP tool, or only its non-MCP part can be written (a
+/// problem says so), and it is translated as any other. Where the written matcher fires for
+/// more MCP tools than the original, a problem says which (`hookx exec --match` then filters).
+fn mcp_matchers(
+    text: Option<&str>,
+    from: Flavor,
+    to: Flavor,
+    problems: &mut Vec<String>,
+) -> Option<Translated> {
+    let (from_mcp, to_mcp) = (from.tables().mcp_names, to.tables().mcp_names);
+    let written = |text: String, problems: &mut Vec<String>| {
+        Some(Translated {
+            text: Some(text),
+            problems: std::mem::take(problems),
+            fires_for_nothing: false,
+        })
+    };
+    if let Some(matchers) = from_mcp.matchers {
+        // From `mcp:…`: every MCP tool is the target's MCP prefix.
+        let rest = text?.strip_prefix(matchers.prefix)?;
+        let every = reanchor(
+            &format!("{}.*", regex_escape(to_mcp.prefix)),
+            true,
+            to.tables().matcher_style.anchored(),
+        );
+        if rest != "*" {
+            problems.push(format!(
+                "`{}` tests a regex on {}'s MCP names (`TOOL{}SERVER`), which {} does not write: it fires for every MCP tool there",
+                text?,
+                from.dialect(),
+                matchers.separator,
+                to.dialect()
+            ));
+        }
+        return written(every, problems);
+    }
+    let matchers = to_mcp.matchers?;
+    let text = text?;
+    let mcp_probes: Vec<&str> = PROBE_TOOLS
+        .iter()
+        .copied()
+        .filter(|id| crate::model::tool::is_mcp(id))
+        .map(|id| from.tables().tool_name(id).unwrap_or(id))
+        .collect();
+    let fires_for_mcp = text.contains(from_mcp.prefix)
+        || fire_set(Some(text), from, &mcp_probes).is_some_and(|f| f.contains(&true));
+    if !fires_for_mcp {
+        return None;
+    }
+    let others: Vec<&str> = from
+        .tables()
+        .all_tool_names()
+        .chain(PROBE_TOOLS.iter().copied())
+        .filter(|name| from_mcp.split(name).is_none())
+        .collect();
+    if fire_set(Some(text), from, &others).is_none_or(|f| f.contains(&true)) {
+        problems.push(format!(
+            "{} reaches MCP tools only with a matcher of its own (`{}*`, `{}REGEX`), and this one fires for other tools too: its MCP part never fires there",
+            to.dialect(),
+            matchers.prefix,
+            matchers.prefix
+        ));
+        return None;
+    }
+    let name = |s: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    };
+    let rest = text.strip_prefix(from_mcp.prefix).unwrap_or(text);
+    let (regex, exact) = match rest.split_once(from_mcp.separator) {
+        _ if rest == ".*" => return written(format!("{}*", matchers.prefix), problems),
+        None if name(rest) => (format!("{}{}$", matchers.separator, regex_escape(rest)), false),
+        Some((server, ".*")) if name(server) => {
+            (format!("{}{}$", matchers.separator, regex_escape(server)), false)
+        }
+        Some((server, tool)) if name(server) && name(tool) => {
+            let native = matchers.name(server, tool);
+            // Auggie's name splits one way only when it has one separator.
+            let exact = native.matches(matchers.separator).count() == 1;
+            (format!("^{}$", regex_escape(&native)), exact)
+        }
+        _ => {
+            problems.push(format!(
+                "{} tests an MCP matcher on `TOOL{}SERVER`, where this one cannot be written: it is `{}*` there, every MCP tool",
+                to.dialect(),
+                matchers.separator,
+                matchers.prefix
+            ));
+            return written(format!("{}*", matchers.prefix), problems);
+        }
+    };
+    let regex = format!("{}{regex}", matchers.prefix);
+    if !exact {
+        problems.push(format!(
+            "{} names an MCP tool `TOOL{}SERVER`: `{regex}` also fires for a tool of another server whose name ends the same way",
+            to.dialect(),
+            matchers.separator
+        ));
+    }
+    written(regex, problems)
 }
 
 /// Whether an anchored pattern is an alternation of plain names (`-` is literal outside a
@@ -753,7 +894,7 @@ fn regex_escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dialect::{bricks, claude, copilot};
+    use crate::dialect::{augment, bricks, claude, copilot};
 
     fn tools(text: &str, from: Flavor, to: Flavor) -> Translated {
         translate(Some(text), MatchOn::ToolName, from, to)
@@ -893,6 +1034,73 @@ mod tests {
                 .as_deref(),
             Some("explore|code-review")
         );
+    }
+
+    /// Auggie's matchers reach MCP tools only as `mcp:*` / `mcp:REGEX` (on `TOOL_SERVER`), and
+    /// a plain regex other than the match-all never fires for one (source 0.36.0 `f7n`).
+    #[test]
+    fn augment_reaches_mcp_tools_only_through_mcp_matchers() {
+        let mcp = "mcp__memory__read_graph";
+        for (text, tool, fired) in [
+            ("mcp:*", mcp, true),
+            ("mcp:*", "view", false),
+            ("mcp:_memory$", mcp, true),
+            ("mcp:^read_graph_memory$", mcp, true),
+            ("mcp:_github$", mcp, false),
+            (".*", mcp, true),
+            ("", mcp, true),
+            ("read", mcp, false),
+            ("mcp__memory__.*", mcp, false),
+            ("view", "view", true),
+        ] {
+            assert_eq!(
+                fires(Some(text), augment::FLAVOR, tool),
+                Some(fired),
+                "`{text}` on {tool}"
+            );
+        }
+    }
+
+    #[test]
+    fn mcp_matchers_are_written_in_augment_form() {
+        let to_augment = |text| tools(text, claude::FLAVOR, augment::FLAVOR);
+        let every = to_augment("mcp__.*");
+        assert_eq!(every.text.as_deref(), Some("mcp:*"));
+        assert!(every.problems.is_empty(), "{:?}", every.problems);
+        let one = to_augment("mcp__github__search");
+        assert_eq!(one.text.as_deref(), Some("mcp:^search_github$"));
+        assert!(one.problems.is_empty(), "{:?}", one.problems);
+        // `tool_x_memory` may be tool `tool_x` of `memory` or `tool` of `x_memory`.
+        let server = to_augment("mcp__memory__.*");
+        assert_eq!(server.text.as_deref(), Some("mcp:_memory$"));
+        assert_eq!(server.problems.len(), 1, "{:?}", server.problems);
+        let tool = to_augment("mcp__memory__read_graph");
+        assert_eq!(tool.text.as_deref(), Some("mcp:^read_graph_memory$"));
+        assert_eq!(tool.problems.len(), 1, "{:?}", tool.problems);
+        let wider = to_augment("mcp__.*__write.*");
+        assert_eq!(wider.text.as_deref(), Some("mcp:*"));
+        assert_eq!(wider.problems.len(), 1, "{:?}", wider.problems);
+        // One Auggie matcher cannot reach both: the MCP part is reported.
+        let mixed = to_augment("Write|mcp__memory__.*");
+        assert!(
+            mixed.problems.iter().any(|p| p.contains("its MCP part never fires")),
+            "{:?}",
+            mixed.problems
+        );
+        // Tools only, or every tool: as before.
+        assert_eq!(to_augment("Bash").text.as_deref(), Some("^launch\\-process$"));
+        assert_eq!(to_augment(".*").text.as_deref(), Some(".*"));
+    }
+
+    #[test]
+    fn augment_mcp_matchers_are_read_as_mcp_only() {
+        let every = tools("mcp:*", augment::FLAVOR, claude::FLAVOR);
+        assert_eq!(every.text.as_deref(), Some("^mcp__.*$"));
+        assert!(every.problems.is_empty(), "{:?}", every.problems);
+        let server = tools("mcp:_memory$", augment::FLAVOR, claude::FLAVOR);
+        assert_eq!(server.text.as_deref(), Some("^mcp__.*$"));
+        assert_eq!(server.problems.len(), 1, "{:?}", server.problems);
+        assert_eq!(fires(Some("^mcp__.*$"), claude::FLAVOR, "Bash"), Some(false));
     }
 
     #[test]

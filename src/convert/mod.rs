@@ -687,6 +687,22 @@ impl Converter<'_> {
                 ),
             );
         }
+        // A wrapped handler reads the payload as a route does: it asks for what the host
+        // sends only when asked (Auggie: an MCP tool's server), where the rule can fire for an
+        // MCP tool.
+        let probe = crate::dialect::MCP_CANONICAL.join("server", "tool");
+        if self.options.wrap
+            && shape == RuleShape::Group
+            && event.is_tool_event()
+            && to_tables
+                .tool_matcher_for(matcher.as_deref(), &probe)
+                .is_some()
+        {
+            for (key, value) in to.dialect().def().route.group_keys {
+                let value = serde_json::from_str(value).expect("a route's group keys are JSON");
+                extra.entry(*key).or_insert(value);
+            }
+        }
         let make = |handlers: Vec<Handler>| Rule {
             event: event.clone(),
             flavor: to,
@@ -1294,7 +1310,7 @@ fn category_matcher(flavor: Flavor) -> String {
     let t = flavor.tables();
     match t.tool_scope {
         ToolScope::Any => String::new(),
-        ToolScope::Mcp => "mcp__.*".to_string(),
+        ToolScope::Mcp => format!("{}.*", t.mcp_names.prefix),
         ToolScope::Only(ids) => {
             // One name may stand for several tools of the category (Windsurf's `write_code`).
             let mut names: Vec<&str> = Vec::new();

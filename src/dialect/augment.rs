@@ -10,7 +10,7 @@
 
 use super::{
     BrokenPolicy, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, ManagedSpec, MatchOn,
-    RouteSpec, Schema, Tables, TimestampForm, ToolCodec,
+    McpMatchers, McpNames, RouteSpec, Schema, Tables, TimestampForm, ToolCodec,
 };
 use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
 use crate::discover::{Location, Pattern, Root, Scope};
@@ -82,12 +82,17 @@ pub static TABLES: Tables = Tables {
     exact_field_matchers: false,
     matcher_tries_names_of: &[],
     // Source 0.36.0 (`createNamespacedToolName`, `f7n`): an MCP tool is named `TOOL_SERVER`
-    // (server last, `is_mcp_tool: true`), which no split makes certain: it keeps that name, and
-    // hookx writes an MCP tool for an Augment handler in the canonical `mcp__SERVER__TOOL`. Its
-    // matchers `mcp:*` / `mcp:REGEX` (MCP tools only) are not modelled: hookx reads them as
-    // plain regexes, and an MCP matcher converted to Augment keeps the source's names, which
-    // Auggie never sends (not reported yet).
-    mcp_names: super::MCP_CANONICAL,
+    // (server last, `is_mcp_tool: true`); the payload is read and written in that spelling
+    // ([`mcp`]), hookx's own being the canonical one. Its matchers reach MCP tools only as
+    // `mcp:*` / `mcp:REGEX` (REGEX on `TOOL_SERVER`).
+    mcp_names: McpNames {
+        matchers: Some(McpMatchers {
+            prefix: "mcp:",
+            separator: "_",
+            all: &["", ".*"],
+        }),
+        ..super::MCP_CANONICAL
+    },
     key_case: KeyCase::Snake,
     // Source 0.36.0 (`B7n`, `k7n`, `V7n`): `conversation_id` names the session; the tool's
     // result is `tool_output`, the prompt `user_prompt`, a notification's text

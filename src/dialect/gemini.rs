@@ -83,6 +83,7 @@ pub static TABLES: Tables = Tables {
     mcp_names: McpNames {
         prefix: "mcp_",
         separator: "_",
+        matchers: None,
     },
     key_case: KeyCase::Snake,
     // AfterAgent's answer text is Claude Stop's `last_assistant_message`.

@@ -338,12 +338,35 @@ pub enum MatchOn {
 pub struct McpNames {
     pub prefix: &'static str,
     pub separator: &'static str,
+    /// How the flavour's tool matchers reach MCP tools; `None`: by the name above, as any
+    /// other tool.
+    pub matchers: Option<McpMatchers>,
+}
+
+/// Tool matchers that reach MCP tools only through a prefix (Auggie's `mcp:`, source 0.36.0
+/// `f7n`): `PREFIX*` fires for every MCP tool and for nothing else, `PREFIX REGEX` tests REGEX
+/// on an MCP tool's name spelled `TOOL SEPARATOR SERVER`, and any other matcher but the
+/// match-all never fires for an MCP tool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct McpMatchers {
+    pub prefix: &'static str,
+    pub separator: &'static str,
+    /// Matchers besides an absent one that fire for every tool, MCP tools included.
+    pub all: &'static [&'static str],
+}
+
+impl McpMatchers {
+    /// The name `PREFIX REGEX` is tested on.
+    pub fn name(&self, server: &str, tool: &str) -> String {
+        format!("{tool}{}{server}", self.separator)
+    }
 }
 
 /// `mcp__server__tool` (Claude, Copilot): also hookx's canonical id of an MCP tool.
 pub const MCP_CANONICAL: McpNames = McpNames {
     prefix: "mcp__",
     separator: "__",
+    matchers: None,
 };
 
 impl McpNames {
@@ -552,6 +575,34 @@ impl Tables {
         match self.matcher_target(kind) {
             Some(MatchOn::Field(_)) if self.exact_field_matchers => exact_form(text),
             _ => self.matcher_style.form(text),
+        }
+    }
+
+    /// What tool matcher `text` is, as this flavour reads it, for the tool `own_name` (this
+    /// flavour's spelling): the matcher to read in [`Tables::matcher_style`] and the name to
+    /// try it on, or `None` when it never fires for that tool ([`McpMatchers`]).
+    pub fn tool_matcher_for<'t>(
+        &self,
+        text: Option<&'t str>,
+        own_name: &str,
+    ) -> Option<(Option<&'t str>, Option<String>)> {
+        let Some(matchers) = self.mcp_names.matchers else {
+            return Some((text, None));
+        };
+        let mcp = self.mcp_names.split(own_name);
+        match (text.and_then(|t| t.strip_prefix(matchers.prefix)), mcp) {
+            (Some("*"), Some(_)) => Some((None, None)),
+            (Some(regex), Some((server, tool))) => {
+                Some((Some(regex), Some(matchers.name(server, tool))))
+            }
+            (Some(_), None) => None,
+            (None, Some(_))
+                if text.is_some_and(|t| !matchers.all.contains(&t))
+                    && self.matcher_style.form(text) != MatcherForm::All =>
+            {
+                None
+            }
+            (None, _) => Some((text, None)),
         }
     }
 

@@ -137,16 +137,26 @@ pub fn rules_match<'a>(
             verdicts.push(MatchVerdict::Match);
             continue;
         };
+        let mut text = rule.matcher.as_deref();
         let values: Vec<String> = match on {
             // The name the handler sees in its payload, and any other the flavour tries.
             MatchOn::ToolName => match &event.tool {
                 Some(tool) => {
                     let own = crate::protocol::payload::tool_name(rule.flavor, &tool.name);
-                    tables
-                        .matcher_tool_names(&own)
-                        .into_iter()
-                        .map(str::to_string)
-                        .collect()
+                    let Some((read, name)) = tables.tool_matcher_for(text, &own) else {
+                        // An MCP tool this flavour's matcher never reaches, or the reverse.
+                        verdicts.push(MatchVerdict::NoMatch);
+                        continue;
+                    };
+                    text = read;
+                    match name {
+                        Some(name) => vec![name],
+                        None => tables
+                            .matcher_tool_names(&own)
+                            .into_iter()
+                            .map(str::to_string)
+                            .collect(),
+                    }
                 }
                 None => vec![String::new()],
             },
@@ -157,7 +167,7 @@ pub fn rules_match<'a>(
             }
         };
         let matcher = rule.matcher.as_deref().unwrap_or("");
-        match tables.matcher_form(&event.kind, rule.matcher.as_deref()) {
+        match tables.matcher_form(&event.kind, text) {
             form @ MatcherForm::Regex { .. } if CompiledMatcher::literals(&form).is_none() => {
                 let MatcherForm::Regex { pattern, anchored } = form else {
                     unreachable!("matched as a regex")
