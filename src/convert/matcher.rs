@@ -363,12 +363,13 @@ fn mcp_matchers(
     }
     let matchers = to_mcp.matchers?;
     let text = text?;
-    let mcp_probes: Vec<&str> = PROBE_TOOLS
+    let mcp_probes: Vec<std::borrow::Cow<str>> = PROBE_TOOLS
         .iter()
         .copied()
         .filter(|id| crate::model::tool::is_mcp(id))
-        .map(|id| from.tables().tool_name(id).unwrap_or(id))
+        .map(|id| crate::protocol::payload::tool_name(from, id))
         .collect();
+    let mcp_probes: Vec<&str> = mcp_probes.iter().map(|n| n.as_ref()).collect();
     let fires_for_mcp = text.contains(from_mcp.prefix)
         || fire_set(Some(text), from, &mcp_probes).is_some_and(|f| f.contains(&true));
     if !fires_for_mcp {
@@ -378,7 +379,7 @@ fn mcp_matchers(
         .tables()
         .all_tool_names()
         .chain(PROBE_TOOLS.iter().copied())
-        .filter(|name| from_mcp.split(name).is_none())
+        .filter(|name| !crate::model::tool::is_mcp(name))
         .collect();
     if fire_set(Some(text), from, &others).is_none_or(|f| f.contains(&true)) {
         problems.push(format!(
@@ -395,8 +396,11 @@ fn mcp_matchers(
                 .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
     };
     let rest = text.strip_prefix(from_mcp.prefix).unwrap_or(text);
+    let every = text.trim_start_matches('^').strip_prefix(from_mcp.prefix);
     let (regex, exact) = match rest.split_once(from_mcp.separator) {
-        _ if rest == ".*" => return written(format!("{}*", matchers.prefix), problems),
+        _ if matches!(every, Some("" | ".*")) => {
+            return written(format!("{}*", matchers.prefix), problems);
+        }
         None if name(rest) => (format!("{}{}$", matchers.separator, regex_escape(rest)), false),
         Some((server, ".*")) if name(server) => {
             (format!("{}{}$", matchers.separator, regex_escape(server)), false)
@@ -894,7 +898,7 @@ fn regex_escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dialect::{augment, bricks, claude, copilot};
+    use crate::dialect::{augment, bricks, claude, copilot, gemini};
 
     fn tools(text: &str, from: Flavor, to: Flavor) -> Translated {
         translate(Some(text), MatchOn::ToolName, from, to)
@@ -1077,6 +1081,9 @@ mod tests {
         let tool = to_augment("mcp__memory__read_graph");
         assert_eq!(tool.text.as_deref(), Some("mcp:^read_graph_memory$"));
         assert_eq!(tool.problems.len(), 1, "{:?}", tool.problems);
+        let gemini_every = tools("^mcp_", gemini::FLAVOR, augment::FLAVOR);
+        assert_eq!(gemini_every.text.as_deref(), Some("mcp:*"));
+        assert!(gemini_every.problems.is_empty(), "{:?}", gemini_every.problems);
         let wider = to_augment("mcp__.*__write.*");
         assert_eq!(wider.text.as_deref(), Some("mcp:*"));
         assert_eq!(wider.problems.len(), 1, "{:?}", wider.problems);
