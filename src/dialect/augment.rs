@@ -477,15 +477,20 @@ mod reshape {
             flat.entry(WORKSPACE_ROOTS).or_insert(json!([cwd]));
         }
         if kind.is_tool_event() {
-            let native = flat
+            let parts = flat
                 .get("tool_name")
                 .and_then(Value::as_str)
                 .and_then(|name| TABLES.mcp_names.split(name))
-                .map(|(server, tool)| mcp::native(server, tool));
-            if let Some(native) = &native {
-                flat.insert("tool_name".into(), native.as_str().into());
+                .map(|(server, tool)| (server.to_string(), tool.to_string()));
+            if let Some((server, tool)) = &parts {
+                flat.insert("tool_name".into(), mcp::native(server, tool).into());
+                // As Auggie sends it under `includeMCPMetadata`: the name alone may not split.
+                flat.entry(mcp::METADATA).or_insert(json!({
+                    mcp::SERVER: server,
+                    mcp::TOOL: tool,
+                }));
             }
-            flat.entry(IS_MCP_TOOL).or_insert(native.is_some().into());
+            flat.entry(IS_MCP_TOOL).or_insert(parts.is_some().into());
             flat.entry(TOOL_ERROR).or_insert(Value::Null);
         }
         flat
@@ -501,7 +506,8 @@ mod mcp {
     /// The payload key a group's `metadata.includeMCPMetadata` adds (source 0.36.0 `kao`,
     /// `c7n`): `mcpExecutedToolServerName` names the server.
     pub(super) const METADATA: &str = "mcp_metadata";
-    const SERVER: &str = "mcpExecutedToolServerName";
+    pub(super) const SERVER: &str = "mcpExecutedToolServerName";
+    pub(super) const TOOL: &str = "mcpExecutedToolName";
     const MAX_LEN: usize = 64;
 
     fn sanitized(name: &str) -> String {
@@ -678,8 +684,9 @@ mod tests {
         let (event, _) =
             decode_event(out.to_string().as_bytes(), augment::DIALECT).expect("Auggie");
         let mut back = encode_event(&event, claude::FLAVOR);
-        assert_eq!(back["tool_name"], "read_graph_memory", "one `_` too many to split");
+        assert_eq!(back["tool_name"], "mcp__memory__read_graph", "by mcp_metadata");
         back["tool_name"] = "mcp__github__search".into();
+        back.as_object_mut().unwrap().remove("mcp_metadata");
         let (event, _) =
             decode_event(back.to_string().as_bytes(), claude::DIALECT).expect("Claude");
         let out = encode_event(&event, augment::FLAVOR);
