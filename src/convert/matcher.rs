@@ -157,13 +157,14 @@ fn fire_tried(text: Option<&str>, flavor: Flavor, tried: &Tried) -> Option<Vec<b
 }
 
 /// Whether matcher `text`, read in `flavor`'s style, fires for each of `names`.
-fn fire_names(text: Option<&str>, flavor: Flavor, names: std::sync::Arc<[String]>) -> Option<Vec<bool>> {
+fn fire_names(
+    text: Option<&str>,
+    flavor: Flavor,
+    names: std::sync::Arc<[String]>,
+) -> Option<Vec<bool>> {
     Some(match flavor.tables().matcher_style.form(text) {
         MatcherForm::All => vec![true; names.len()],
-        MatcherForm::Exact(list) => names
-            .iter()
-            .map(|n| list.iter().any(|l| l == n))
-            .collect(),
+        MatcherForm::Exact(list) => names.iter().map(|n| list.iter().any(|l| l == n)).collect(),
         MatcherForm::Regex { pattern, anchored } => {
             match bounded::run_one(Job::new(&pattern, anchored, names)) {
                 Answer::Matches(matched) => matched,
@@ -401,10 +402,14 @@ fn mcp_matchers(
         _ if matches!(every, Some("" | ".*")) => {
             return written(format!("{}*", matchers.prefix), problems);
         }
-        None if name(rest) => (format!("{}{}$", matchers.separator, regex_escape(rest)), false),
-        Some((server, ".*")) if name(server) => {
-            (format!("{}{}$", matchers.separator, regex_escape(server)), false)
-        }
+        None if name(rest) => (
+            format!("{}{}$", matchers.separator, regex_escape(rest)),
+            false,
+        ),
+        Some((server, ".*")) if name(server) => (
+            format!("{}{}$", matchers.separator, regex_escape(server)),
+            false,
+        ),
         Some((server, tool)) if name(server) && name(tool) => {
             let native = matchers.name(server, tool);
             // Auggie's name splits one way only when it has one separator.
@@ -1083,19 +1088,29 @@ mod tests {
         assert_eq!(tool.problems.len(), 1, "{:?}", tool.problems);
         let gemini_every = tools("^mcp_", gemini::FLAVOR, augment::FLAVOR);
         assert_eq!(gemini_every.text.as_deref(), Some("mcp:*"));
-        assert!(gemini_every.problems.is_empty(), "{:?}", gemini_every.problems);
+        assert!(
+            gemini_every.problems.is_empty(),
+            "{:?}",
+            gemini_every.problems
+        );
         let wider = to_augment("mcp__.*__write.*");
         assert_eq!(wider.text.as_deref(), Some("mcp:*"));
         assert_eq!(wider.problems.len(), 1, "{:?}", wider.problems);
         // One Auggie matcher cannot reach both: the MCP part is reported.
         let mixed = to_augment("Write|mcp__memory__.*");
         assert!(
-            mixed.problems.iter().any(|p| p.contains("its MCP part never fires")),
+            mixed
+                .problems
+                .iter()
+                .any(|p| p.contains("its MCP part never fires")),
             "{:?}",
             mixed.problems
         );
         // Tools only, or every tool: as before.
-        assert_eq!(to_augment("Bash").text.as_deref(), Some("^launch\\-process$"));
+        assert_eq!(
+            to_augment("Bash").text.as_deref(),
+            Some("^launch\\-process$")
+        );
         assert_eq!(to_augment(".*").text.as_deref(), Some(".*"));
     }
 
@@ -1107,7 +1122,10 @@ mod tests {
         let server = tools("mcp:_memory$", augment::FLAVOR, claude::FLAVOR);
         assert_eq!(server.text.as_deref(), Some("^mcp__.*$"));
         assert_eq!(server.problems.len(), 1, "{:?}", server.problems);
-        assert_eq!(fires(Some("^mcp__.*$"), claude::FLAVOR, "Bash"), Some(false));
+        assert_eq!(
+            fires(Some("^mcp__.*$"), claude::FLAVOR, "Bash"),
+            Some(false)
+        );
     }
 
     #[test]

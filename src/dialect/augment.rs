@@ -76,8 +76,8 @@ pub static TABLES: Tables = Tables {
         (EventKind::PostToolUse, MatchOn::ToolName),
     ],
     // Source 0.36.0 (`f7n`/`aao`): `.*`, empty or absent = every tool, else
-    // `new RegExp(m).test(tool_name)`, unanchored and case-sensitive, never on an MCP tool (hookx
-    // lets it); an invalid regex is refused at load.
+    // `new RegExp(m).test(tool_name)`, unanchored and case-sensitive, never on an MCP tool
+    // (`mcp_names.matchers`); an invalid regex is refused at load.
     matcher_style: MatcherStyle::UnanchoredRegex,
     exact_field_matchers: false,
     matcher_tries_names_of: &[],
@@ -512,10 +512,12 @@ mod mcp {
 
     fn sanitized(name: &str) -> String {
         name.chars()
-            .map(|c| match c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                true => c,
-                false => '_',
-            })
+            .map(
+                |c| match c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    true => c,
+                    false => '_',
+                },
+            )
             .collect()
     }
 
@@ -536,7 +538,10 @@ mod mcp {
             .and_then(Value::as_str)
             .map(sanitized);
         let (tool, server) = match server {
-            Some(server) => (name.strip_suffix(server.as_str())?.strip_suffix('_')?, server),
+            Some(server) => (
+                name.strip_suffix(server.as_str())?.strip_suffix('_')?,
+                server,
+            ),
             None => match name.split('_').collect::<Vec<_>>().as_slice() {
                 [tool, server] => (*tool, server.to_string()),
                 _ => return None,
@@ -657,9 +662,15 @@ mod tests {
         with_server["mcp_metadata"] = json!({"mcpExecutedToolServerName": "memory",
             "mcpExecutedToolName": "read_graph"});
         assert_eq!(decoded_tool(with_server), "mcp__memory__read_graph");
-        assert_eq!(decoded_tool(pre_tool_use("search_github")), "mcp__github__search");
+        assert_eq!(
+            decoded_tool(pre_tool_use("search_github")),
+            "mcp__github__search"
+        );
         // Server `memory` or `graph_memory`: the name stays Auggie's.
-        assert_eq!(decoded_tool(pre_tool_use("read_graph_memory")), "read_graph_memory");
+        assert_eq!(
+            decoded_tool(pre_tool_use("read_graph_memory")),
+            "read_graph_memory"
+        );
         // Not an MCP tool: never split.
         let mut native = pre_tool_use("apply_patch");
         native["is_mcp_tool"] = false.into();
@@ -684,7 +695,10 @@ mod tests {
         let (event, _) =
             decode_event(out.to_string().as_bytes(), augment::DIALECT).expect("Auggie");
         let mut back = encode_event(&event, claude::FLAVOR);
-        assert_eq!(back["tool_name"], "mcp__memory__read_graph", "by mcp_metadata");
+        assert_eq!(
+            back["tool_name"], "mcp__memory__read_graph",
+            "by mcp_metadata"
+        );
         back["tool_name"] = "mcp__github__search".into();
         back.as_object_mut().unwrap().remove("mcp_metadata");
         let (event, _) =
@@ -692,7 +706,12 @@ mod tests {
         let out = encode_event(&event, augment::FLAVOR);
         assert_eq!(out["tool_name"], "search_github");
         assert_eq!(
-            encode_event(&decode_event(out.to_string().as_bytes(), augment::DIALECT).unwrap().0, claude::FLAVOR)["tool_name"],
+            encode_event(
+                &decode_event(out.to_string().as_bytes(), augment::DIALECT)
+                    .unwrap()
+                    .0,
+                claude::FLAVOR
+            )["tool_name"],
             "mcp__github__search"
         );
     }
