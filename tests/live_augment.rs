@@ -82,6 +82,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             launch("echo slow-deny > slow.txt"),
             Step::Text("files done"),
         ],
+        // The MCP server's tool, as Auggie offers it: `TOOL_SERVER`.
+        "mcp" => vec![
+            Step::Tool("read_graph_memory", json!({})),
+            Step::Text("mcp done"),
+        ],
         _ => vec![Step::Text("unknown scenario")],
     }
 }
@@ -211,6 +216,7 @@ fn run_auggie(
     program: &Path,
     model: &FakeAugment,
     scenario: &str,
+    extra: &[&str],
 ) -> std::process::Output {
     let mut cmd = sb.command(Path::new("node"));
     cmd.env(
@@ -220,6 +226,7 @@ fn run_auggie(
         .to_string(),
     )
     .arg(program)
+    .args(extra)
     .arg("-p")
     .arg(format!("SCENARIO:{scenario} do the work"));
     sb.run(cmd)
@@ -254,7 +261,7 @@ fn ground_truth_tool_calls_and_answers() {
     sb.answer("PreToolUse", "a", "deny-json",
         (r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-DENY"}}"#, "", 0));
     sb.answer("PreToolUse", "b", "deny-exit2", ("", "E-EXIT2", 2));
-    let out = run_auggie(&sb, &program, &model, "tools");
+    let out = run_auggie(&sb, &program, &model, "tools", &[]);
     let dumps = sb.dumps();
     let project = sb.project.display().to_string();
     let mut failed = Vec::new();
@@ -428,7 +435,7 @@ fn hookx_routes_run_claude_hooks_under_auggie() {
         ],
     )
     .success();
-    let out = run_auggie(&sb, &program, &model, "routed");
+    let out = run_auggie(&sb, &program, &model, "routed", &[]);
     let dumps = sb.dumps();
     let project = sb.project.display().to_string();
     let mut failed = Vec::new();
@@ -516,6 +523,112 @@ fn hookx_routes_run_claude_hooks_under_auggie() {
     );
 }
 
+/// A stdio MCP server of one tool, `read_graph` (newline-delimited JSON-RPC: `initialize`,
+/// `tools/list`, `tools/call`).
+const MCP_SERVER: &str = r#"
+const send = (m) => process.stdout.write(JSON.stringify(m) + "\n");
+require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
+  let m;
+  try { m = JSON.parse(line); } catch { return; }
+  if (m.id === undefined) return;
+  const result =
+    m.method === "initialize"
+      ? { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} },
+          serverInfo: { name: "memory", version: "1.0.0" } }
+      : m.method === "tools/list"
+      ? { tools: [{ name: "read_graph", description: "Reads the graph",
+          inputSchema: { type: "object", properties: {} } }] }
+      : m.method === "tools/call"
+      ? { content: [{ type: "text", text: "GRAPH-CONTENTS" }] }
+      : {};
+  send({ jsonrpc: "2.0", id: m.id, result });
+});
+"#;
+
+/// MCP through hookx: Auggie names server `memory`'s tool `read_graph` `read_graph_memory`,
+/// which has two readings (`read_graph` of `memory`, `read` of `graph_memory`). hookx's route
+/// (no matcher, `metadata.includeMCPMetadata`) gets the call with `mcp_metadata` naming the
+/// server, and a Claude `mcp__memory__.*` hook fires with `mcp__memory__read_graph`; its deny
+/// stops the call.
+#[test]
+fn hookx_routes_mcp_calls_to_claude_mcp_hooks() {
+    let Some(program) = auggie() else { return };
+    let sb = Sandbox::new("hookx-live-augment-mcp");
+    let model = FakeAugment::start(sb.project.display().to_string());
+    let server = sb.root.join("mcp-server.js");
+    std::fs::write(&server, MCP_SERVER).unwrap();
+    common::write(
+        &sb.project,
+        ".claude/settings.json",
+        &json!({"hooks": {
+            "PreToolUse": [
+                {"matcher": "mcp__memory__.*", "hooks": [{"type": "command", "command": sb.dumper("claude-mcp")}]},
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": sb.dumper("claude-bash")}]},
+            ],
+        }})
+        .to_string(),
+    );
+    sb.answer("claude-mcp", "a", "read_graph",
+        (r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-MCP"}}"#, "", 0));
+    let hookx = assert_cmd::cargo::cargo_bin("hookx");
+    common::hookx_at(&sb.project, &sb.home, &["trust"]).success();
+    common::hookx_at(
+        &sb.project,
+        &sb.home,
+        &[
+            "install",
+            "--host",
+            "augment",
+            "--hookx",
+            hookx.to_str().unwrap(),
+        ],
+    )
+    .success();
+    let config = json!({"mcpServers": {"memory": {"command": "node", "args": [server]}}});
+    let out = run_auggie(
+        &sb,
+        &program,
+        &model,
+        "mcp",
+        &["--mcp-config", &config.to_string()],
+    );
+    let offered: Vec<String> = model
+        .chats()
+        .first()
+        .and_then(|b| b["tool_definitions"].as_array().cloned())
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t["name"].as_str().map(str::to_string))
+        .collect();
+    assert!(
+        offered.iter().any(|o| o == "read_graph_memory"),
+        "the MCP tool is offered as TOOL_SERVER: {offered:?}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dumps = sb.dumps();
+    let mcp = dumps.iter().find(|d| d.label == "claude-mcp");
+    assert!(
+        mcp.is_some_and(|d| d.stdin["tool_name"] == "mcp__memory__read_graph"
+            && d.stdin["hook_event_name"] == "PreToolUse"
+            && d.stdin["is_mcp_tool"] == true
+            && d.stdin["mcp_metadata"]["mcpExecutedToolServerName"] == "memory"
+            && d.stdin["mcp_metadata"]["mcpExecutedToolName"] == "read_graph"),
+        "the Claude mcp__memory__ hook got mcp__memory__read_graph: {:?}; fired: {:?}\n{}",
+        mcp.map(|d| &d.raw),
+        dumps.iter().map(|d| &d.label).collect::<Vec<_>>(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        !dumps.iter().any(|d| d.label == "claude-bash"),
+        "the Bash hook stayed out of it"
+    );
+    let result = model.tool_result("toolu_1");
+    assert!(
+        result.contains("R-MCP") && !result.contains("GRAPH-CONTENTS"),
+        "the Claude deny stopped the MCP call: {result}"
+    );
+}
+
 /// Which files 0.36.0 reads hooks from (user `settings.json`, project `settings.json` and
 /// `settings.local.json`: all run), and that `timeout` is in milliseconds: a PreToolUse hook of
 /// `timeout: 1500` that would deny after 5 s is cut off, and Auggie fails open (the call runs).
@@ -546,7 +659,7 @@ fn files_auggie_reads_and_millisecond_timeouts() {
     sb.answer("slow", "a", "slow-deny",
         (r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-SLOW"}}"#, "", 0));
     std::fs::write(sb.root.join("answers/slow/a/sleep"), "5").unwrap();
-    let out = run_auggie(&sb, &program, &model, "files");
+    let out = run_auggie(&sb, &program, &model, "files", &[]);
     assert!(
         out.status.success(),
         "exit {:?}: {}",
