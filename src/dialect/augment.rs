@@ -523,7 +523,8 @@ mod mcp {
 
     /// Auggie's name of tool `tool` of server `server`.
     pub(super) fn native(server: &str, tool: &str) -> String {
-        let mut name = format!("{}_{}", sanitized(tool), sanitized(server));
+        let matchers = TABLES.mcp_names.matchers.expect("Auggie's MCP matchers");
+        let mut name = matchers.name(&sanitized(server), &sanitized(tool));
         name.truncate(MAX_LEN);
         name
     }

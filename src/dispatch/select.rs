@@ -261,7 +261,7 @@ fn shorten(value: &str) -> String {
 mod tests {
     use super::*;
     use crate::dialect::Flavor;
-    use crate::dialect::{bricks, claude, copilot};
+    use crate::dialect::{augment, bricks, claude, copilot};
     use crate::model::tool::ids;
     use crate::model::{Command, EventKind, HandlerKind, Origin, RuleShape, ToolCall};
 
@@ -320,6 +320,30 @@ mod tests {
         let (selected, skipped) = select(rules.iter().map(|r| (r, &())), &edit_event());
         assert_eq!(commands(&selected), ["claude", "copilot", "bricks"]);
         assert!(skipped.is_empty());
+    }
+
+    /// Augment's rules reach an MCP tool only as `mcp:*` / `mcp:REGEX` on `TOOL_SERVER`, or
+    /// by the match-all (source 0.36.0 `f7n`), whichever host hookx runs them under.
+    #[test]
+    fn augment_rules_reach_mcp_tools_only_through_mcp_matchers() {
+        let mut mcp = edit_event();
+        mcp.tool.as_mut().unwrap().name = "mcp__memory__read_graph".into();
+        let rules = [
+            rule(augment::FLAVOR, "mcp:_memory$", "server"),
+            rule(augment::FLAVOR, "mcp:_github$", "other server: no"),
+            rule(augment::FLAVOR, "mcp:*", "every MCP tool"),
+            rule(augment::FLAVOR, "read", "plain regex: no"),
+            rule(augment::FLAVOR, ".*", "every tool"),
+            rule(claude::FLAVOR, "mcp__memory__.*", "claude"),
+        ];
+        let (selected, skipped) = select(rules.iter().map(|r| (r, &())), &mcp);
+        assert_eq!(
+            commands(&selected),
+            ["server", "every MCP tool", "every tool", "claude"]
+        );
+        assert!(skipped.is_empty());
+        let (selected, _) = select(rules.iter().map(|r| (r, &())), &edit_event());
+        assert_eq!(commands(&selected), ["every tool"]);
     }
 
     #[test]
