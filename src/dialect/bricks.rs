@@ -179,6 +179,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".bricks/hooks.json",
     type_only_on: &[],
     scripts: None,
+    rule_list: None,
 };
 
 /// Run-time protocol rows (the seed's 実行プロトコル), read by `crate::protocol`.

@@ -313,6 +313,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     timeout_millis: false,
     kept_keys: &[],
     scripts: Some(&LAYOUT),
+    rule_list: None,
 };
 
 /// `run_commands {commands: [LINE, …]}` ↔ a shell call `{command}` (several lines joined by

@@ -497,6 +497,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     timeout_millis: false,
     kept_keys: &[],
     scripts: None,
+    rule_list: None,
 };
 
 /// `apply_patch {command: PATCH}` ↔ Write, Edit, MultiEdit with the patch's path.

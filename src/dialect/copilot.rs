@@ -703,6 +703,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".github/hooks/hooks.json",
     type_only_on: &[("prompt", &[EventKind::SessionStart])],
     scripts: None,
+    rule_list: None,
 };
 
 /// Run-time protocol rows (the seed's payload and decision-control sections), read by

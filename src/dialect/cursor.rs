@@ -352,6 +352,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     type_only_on: &[],
     plugins: None,
     scripts: None,
+    rule_list: None,
 };
 
 /// Run-time protocol rows: the answer shapes per event (cursor.com/docs/agent/hooks, as quoted

@@ -466,6 +466,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // `sequential` (its event's handlers run one after another; hookx runs them in parallel).
     kept_keys: &["name", "description", "sequential"],
     scripts: None,
+    rule_list: None,
 };
 
 /// Run-time protocol rows (gemini-facts.md "Answers"), read by `crate::protocol`.

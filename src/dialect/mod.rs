@@ -34,6 +34,7 @@ pub mod cursor;
 mod def;
 pub mod droid;
 pub mod gemini;
+pub mod kiro;
 pub mod qwen;
 pub mod vscode;
 pub mod windsurf;
@@ -62,6 +63,7 @@ pub static DIALECTS: &[Dialect] = &[
     Dialect(&windsurf::DEF),
     Dialect(&droid::DEF),
     Dialect(&cline::DEF),
+    Dialect(&kiro::DEF),
 ];
 
 /// A config-file dialect: a handle on its [`DialectDef`]. Equal by name, ordered as registered.

@@ -463,6 +463,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     type_only_on: &[],
     plugins: None,
     scripts: None,
+    rule_list: None,
 };
 
 /// Run-time protocol rows (conformance/qwen-facts.md), read by `crate::protocol`.

@@ -219,6 +219,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     type_only_on: &[],
     plugins: None,
     scripts: None,
+    rule_list: None,
 };
 
 /// Run-time protocol rows (hooks.md, Hook input and output and the per-event sections).

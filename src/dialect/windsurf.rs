@@ -346,6 +346,7 @@ pub static DEF: DialectDef = DialectDef {
 
 static CONFIG: ConfigSpec = ConfigSpec {
     scripts: None,
+    rule_list: None,
     handler_keys: &[
         ("command", HandlerField::Command),
         // "The directory to execute the command from. Defaults to your workspace root."
