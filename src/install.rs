@@ -551,18 +551,20 @@ fn apply_rule_list(opts: &Options, list: &crate::config::spec::RuleList) -> Resu
             .map(|event| {
                 let command = route_command(hookx, host, event, opts.scope);
                 let mut handler = layout(host, &command);
-                let mut rule = serde_json::Map::new();
-                rule.insert(list.name_key.into(), format!("hookx-{event}").into());
-                rule.insert(list.event_key.into(), (*event).into());
+                let mut on_rule = Vec::new();
                 if let Some(obj) = handler.as_object_mut() {
                     obj.insert(config::write::MARKER.into(), created_file());
                     for key in list.handler_keys_on_rule {
                         if let Some(value) = obj.remove(*key) {
-                            rule.insert(key.to_string(), value);
+                            on_rule.push((key.to_string(), value));
                         }
                     }
                 }
+                let mut rule = serde_json::Map::new();
+                rule.insert(list.name_key.into(), format!("hookx-{event}").into());
+                rule.insert(list.event_key.into(), (*event).into());
                 rule.insert(list.handler_key.into(), handler);
+                rule.extend(on_rule);
                 Value::Object(rule)
             })
             .collect();
