@@ -1117,3 +1117,263 @@ fn vscode_device_policies_turn_hooks_off_or_leave_only_policy_hooks() {
         "ChatAllowManagedHooksOnly true"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Kiro (docs): `.kiro/hooks/*.json` rule lists, exit-code answers, camelCase payload events.
+
+/// Under `run --host kiro`, a deny from a handler of another dialect is exit 2 with the reason
+/// on stderr, and plain context reaches Kiro's stdout on SessionStart; the handler gets its
+/// own payload of the documented one.
+#[test]
+fn kiro_host_answers_by_exit_code_and_plain_stdout() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "cat > pre.json; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"no npm here\"}}'"}]}],
+            "SessionStart": [{"hooks": [{"type": "command", "command": "echo branch main"}]}],
+        }}),
+    );
+    p.trust();
+    let run = |event: &str| {
+        p.hookx(
+            &["run", "--host", "kiro", "--event", event],
+            documented("kiro-docs", event, &p.project),
+        )
+    };
+    let (code, out, err) = run("PreToolUse");
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.contains("no npm here"), "{err}");
+    let got = p.read("pre.json");
+    assert_eq!(got["hook_event_name"], "PreToolUse");
+    assert_eq!(got["tool_name"], "Bash");
+    assert_eq!(got["tool_input"]["command"], "npm test");
+
+    let (code, out, err) = run("SessionStart");
+    assert_eq!((code, out.trim()), (0, "branch main"), "{err}");
+}
+
+/// A Kiro handler under Claude: Kiro's payload (camelCase event, Kiro tool names, `@server/tool`
+/// MCP names), and its exit 2 (or any failure, the safe reading) denies with stderr.
+#[test]
+fn kiro_handlers_under_claude() {
+    let p = Project::new();
+    let claude = |tool: &str, input: Value| {
+        json!({"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": p.project,
+            "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input, "tool_use_id": "t1"})
+        .to_string()
+    };
+    let exec = |script: &str, stdin: String| {
+        p.hookx(
+            &[
+                "exec",
+                "--host",
+                "claude",
+                "--as",
+                "kiro",
+                "--event",
+                "PreToolUse",
+                "--",
+                "sh",
+                "-c",
+                script,
+            ],
+            stdin,
+        )
+    };
+    let (code, out, err) = exec(
+        "cat > got.json; echo 'not with npm' >&2; exit 2",
+        claude("Bash", json!({"command": "npm i"})),
+    );
+    assert_eq!(code, 0, "{err}");
+    let hso = &json_of(&out)["hookSpecificOutput"];
+    assert_eq!(hso["permissionDecision"], "deny", "{out}");
+    assert_eq!(hso["permissionDecisionReason"], "not with npm", "{out}");
+    let got = p.read("got.json");
+    assert_eq!(got["hook_event_name"], "preToolUse");
+    assert_eq!(got["tool_name"], "execute_bash");
+    assert_eq!(got["tool_input"]["command"], "npm i");
+
+    let (code, _, err) = exec(
+        "cat > got.json",
+        claude("Write", json!({"file_path": "a.txt", "content": "hi"})),
+    );
+    assert_eq!(code, 0, "{err}");
+    let got = p.read("got.json");
+    assert_eq!(got["tool_name"], "fs_write");
+    assert_eq!(
+        got["tool_input"],
+        json!({"path": "a.txt", "file_text": "hi"})
+    );
+
+    let (code, _, err) = exec(
+        "cat > got.json",
+        claude("mcp__postgres__query", json!({"sql": "SELECT 1"})),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(p.read("got.json")["tool_name"], "@postgres/query");
+
+    // The sources disagree on other codes; a failing Kiro guard denies.
+    let (code, out, err) = exec("exit 1", claude("Bash", json!({"command": "ls"})));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        json_of(&out)["hookSpecificOutput"]["permissionDecision"],
+        "deny"
+    );
+}
+
+/// A disabled Kiro rule never runs under another host; an enabled one in the same file does.
+#[test]
+fn a_disabled_kiro_rule_never_runs() {
+    let p = Project::new();
+    p.write(
+        ".kiro/hooks/guards.json",
+        json!({"version": "v1", "hooks": [
+            {"name": "off", "trigger": "PreToolUse", "matcher": "execute_bash",
+             "action": {"type": "command", "command": "touch off-ran"}, "enabled": false},
+            {"name": "on", "trigger": "PreToolUse", "matcher": "execute_bash",
+             "action": {"type": "command", "command": "touch on-ran"}},
+            {"name": "ask", "trigger": "PreToolUse",
+             "action": {"type": "agent", "prompt": "Check the tests"}},
+        ]}),
+    );
+    p.trust();
+    let claude = json!({"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": p.project,
+        "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1"});
+    let (code, out, err) = p.hookx(
+        &["run", "--host", "claude", "--event", "PreToolUse"],
+        claude.to_string(),
+    );
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    assert!(p.project.join("on-ran").exists(), "{err}");
+    assert!(!p.project.join("off-ran").exists(), "{err}");
+}
+
+/// `install --host kiro` writes hookx's own `.kiro/hooks/hookx.json` whole; its route, run the
+/// way Kiro runs a command (`sh -c`, the documented payload on stdin), denies with exit 2. A
+/// second install changes nothing, the user's other hook files stay byte for byte, and
+/// uninstall removes the file. A `hookx.json` of the user's own is refused and left as it is.
+#[test]
+fn installed_routes_run_under_kiro() {
+    let p = Project::new();
+    p.write(
+        ".bricks/hooks.json",
+        json!({"hooks": {"PreToolUse": [{"matcher": "bash", "hooks": [
+            {"type": "command", "command": "echo '{\"hookSpecificOutput\":{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"bricks says no\"}}'"}
+        ]}]}}),
+    );
+    let own = "{\"version\": \"v1\", \"hooks\": [{\"name\": \"fmt\", \"trigger\": \"PostToolUse\", \"action\": {\"type\": \"command\", \"command\": \"cargo fmt\"}}]}\n";
+    common::write(&p.project, ".kiro/hooks/own.json", own);
+    p.trust();
+    let hookx = assert_cmd::cargo::cargo_bin("hookx");
+    let install = |extra: &[&str]| {
+        let mut args = vec![
+            "install",
+            "--host",
+            "kiro",
+            "--hookx",
+            hookx.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        p.hookx(&args, "")
+    };
+    let (code, out, err) = install(&[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("PreToolUse"), "{out}");
+    let file = p.project.join(".kiro/hooks/hookx.json");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let routes = p.read(".kiro/hooks/hookx.json");
+    assert_eq!(routes["version"], "v1");
+    let rule = &routes["hooks"][0];
+    assert_eq!(rule["trigger"], "PreToolUse", "{routes}");
+    assert_eq!(rule["name"], "hookx-PreToolUse");
+    assert_eq!(rule["timeout"], 600);
+    let route = rule["action"]["command"].as_str().unwrap().to_string();
+
+    let out = std::process::Command::new("sh")
+        .args(["-c", &route])
+        .current_dir(&p.project)
+        .env_remove("HOOKX_HOME")
+        .env("HOME", &p.home)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(documented("kiro-docs", "PreToolUse", &p.project).as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bricks says no"));
+
+    let (code, out, err) = install(&[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("already installed"), "{out}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    // hookx's routes are not rules it runs.
+    let (code, out, _) = p.hookx(&["list", "--format", "json", "--host", "claude"], "");
+    assert_eq!(code, 0);
+    assert!(!out.contains("run --host kiro"), "{out}");
+
+    let (code, _, err) = install(&["--uninstall"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!file.exists());
+    let (code, _, err) = install(&["--uninstall"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        std::fs::read_to_string(p.project.join(".kiro/hooks/own.json")).unwrap(),
+        own
+    );
+
+    // A file of that name that is the user's: refused, untouched.
+    common::write(&p.project, ".kiro/hooks/hookx.json", own);
+    let (code, _, err) = install(&[]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("hookx.json") && err.contains("did not write"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), own);
+}
+
+/// `validate`, `list` and `schema` know Kiro's rule lists; an unknown trigger is a warning
+/// naming its position, a rule without an action an error naming its position.
+#[test]
+fn validate_list_and_schema_know_kiro_rule_lists() {
+    let p = Project::new();
+    let text = r#"{
+  "version": "v1",
+  "hooks": [
+    {"name": "lint", "trigger": "PostFileSave", "matcher": "\\.ts$", "action": {"type": "command", "command": "npm run lint"}},
+    {"name": "typo", "trigger": "PreToolUs", "action": {"type": "command", "command": "./x.sh"}},
+    {"name": "broken", "trigger": "Stop"}
+  ]
+}
+"#;
+    common::write(&p.project, ".kiro/hooks/a.json", text);
+    let (code, out, _) = p.hookx(&["validate", ".kiro/hooks/a.json"], "");
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        out.contains(".kiro/hooks/a.json:5:") && out.contains("unknown kiro event `PreToolUs`"),
+        "{out}"
+    );
+    assert!(out.contains("(did you mean `PreToolUse`?)"), "{out}");
+    assert!(
+        out.contains(".kiro/hooks/a.json:6:") && out.contains("a rule needs an `action`"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("PostFileSave"),
+        "a Kiro trigger is no unknown event: {out}"
+    );
+
+    let (code, out, err) = p.hookx(&["schema", "kiro"], "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json_of(&out)["properties"]["version"]["const"], "v1");
+}
