@@ -266,6 +266,21 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
         return exact_field(form, text, to, problems);
     }
     let (from_mcp, to_mcp) = (from.tables().mcp_names, to.tables().mcp_names);
+    // A matcher that is one MCP name in the source's spelling (every MCP tool, a server's
+    // tools, one tool) is written in the target's, where the two prefixes share nothing
+    // (Kiro's `@git` is Claude's `mcp__git__.*`).
+    if on == MatchOn::ToolName
+        && from_mcp != to_mcp
+        && !to_mcp.prefix.starts_with(from_mcp.prefix)
+        && !from_mcp.prefix.starts_with(to_mcp.prefix)
+        && let Some(rewritten) = text.and_then(|t| mcp_matcher(t, from_mcp, to_mcp))
+    {
+        return Translated {
+            text: Some(rewritten),
+            problems,
+            fires_for_nothing: false,
+        };
+    }
     if on == MatchOn::ToolName
         && from_mcp != to_mcp
         && text.is_some_and(|t| t.contains(from_mcp.prefix))
@@ -284,6 +299,31 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
         text: written,
         problems,
         fires_for_nothing: false,
+    }
+}
+
+/// `text` in `to`'s MCP spelling when it is one MCP name of `from`'s: `PREFIX.*` (every MCP
+/// tool), `PREFIX server` (its tools) or `PREFIX server SEPARATOR tool`, names being word
+/// characters and `-`.
+fn mcp_matcher(
+    text: &str,
+    from: crate::dialect::McpNames,
+    to: crate::dialect::McpNames,
+) -> Option<String> {
+    let rest = text.strip_prefix(from.prefix)?;
+    if rest == ".*" {
+        return Some(format!("{}.*", to.prefix));
+    }
+    let name = |s: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    };
+    match rest.split_once(from.separator) {
+        None if name(rest) => Some(to.join(rest, ".*")),
+        Some((server, ".*")) if name(server) => Some(to.join(server, ".*")),
+        Some((server, tool)) if name(server) && name(tool) => Some(to.join(server, tool)),
+        _ => None,
     }
 }
 
