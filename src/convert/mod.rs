@@ -1083,6 +1083,21 @@ impl Converter<'_> {
             } else {
                 line = wrapped;
                 self.wrapped += 1;
+                let unread = crate::protocol::unreadable_answers(
+                    &from.tables().protocol,
+                    &to.tables().protocol,
+                    event,
+                );
+                if !unread.is_empty() {
+                    self.lose(
+                        src,
+                        at,
+                        &format!("its answers on `{event}`: {}", unread.join(", ")),
+                        &format!(
+                            "{target} reads no JSON answer, only exit codes (and plain stdout as context where it says so); `hookx exec` cannot pass these on"
+                        ),
+                    );
+                }
             }
         } else {
             self.lose(
