@@ -531,6 +531,15 @@ impl Reader<'_> {
                 );
                 continue;
             };
+            if !entry.get(list.name_key).is_some_and(Value::is_string) {
+                self.warn(
+                    &pointer,
+                    format!(
+                        "a rule needs a `{}` string; hookx writes it back as its event and place",
+                        list.name_key
+                    ),
+                );
+            }
             let event_at = format!("{pointer}/{}", escape(list.event_key));
             let (event, flavor) = match entry.remove(list.event_key) {
                 Some(Value::String(name)) if list.other_events.contains(&name.as_str()) => {

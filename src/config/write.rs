@@ -541,27 +541,13 @@ pub fn sync_text(
     };
     let src = crate::source::SourceFile::new(path.display().to_string(), current);
     let parsed = read::read_checked(&src, doc.dialect)?;
-    if let Some(list) = doc.dialect.config().rule_list {
-        // The agent reads every file of its folder: hookx writes files of its own, whole.
-        let value: Value = serde_json::from_str(current).unwrap_or_default();
-        let ours = value["hooks"].as_array().is_some_and(|rules| {
-            rules
-                .iter()
-                .all(|r| r[list.handler_key].get(MARKER).is_some())
-        });
-        if !ours {
-            return Err(Error::Usage(format!(
-                "{}: holds rules hookx did not write; hookx writes {} rule lists whole, so write a file of its own (--out FILE.json in the same folder)",
-                path.display(),
-                doc.dialect.def().display
-            )));
-        }
-        return Ok(to_text(&marked));
-    }
     let owned: Vec<Value> = sources
         .iter()
         .map(|s| json!({ "source": source_record(path, s) }))
         .collect();
+    if let Some(list) = doc.dialect.config().rule_list {
+        return sync_rule_list(path, doc, list, &marked, &owned, current);
+    }
     let events: Vec<Seg> = match parsed.document.wrapped || parsed.document.rules.is_empty() {
         true => vec![Seg::from("hooks")],
         false => Vec::new(),
@@ -752,6 +738,43 @@ fn event_key(rule: &Rule) -> &str {
         .tables()
         .event_name(&rule.event)
         .unwrap_or(rule.event.name())
+}
+
+/// [`sync_text`] for a rule-list file, which the agent reads beside the others of its folder:
+/// hookx syncs only a file that holds nothing but rules it converted. Rules converted from
+/// other sources stay, first; those from `owned` sources are replaced by the new ones.
+fn sync_rule_list(
+    path: &Path,
+    doc: &Document,
+    list: &RuleList,
+    marked: &Document,
+    owned: &[Value],
+    current: &str,
+) -> Result<String, Error> {
+    let value: Value = serde_json::from_str(current).unwrap_or_default();
+    let rules = value["hooks"].as_array().cloned().unwrap_or_default();
+    if rules
+        .iter()
+        .any(|r| r[list.handler_key].get(MARKER).is_none())
+    {
+        return Err(Error::Usage(format!(
+            "{}: holds rules hookx did not write; hookx writes {} rule lists of its own, so write another file of the folder (--out FILE.json)",
+            path.display(),
+            doc.dialect.def().display
+        )));
+    }
+    let mut synced: Value = serde_json::from_str(&to_text(marked)).unwrap_or_default();
+    let kept = rules
+        .into_iter()
+        .filter(|r| !is_owned(&r[list.handler_key], owned));
+    if let Some(new) = synced["hooks"].as_array_mut() {
+        let fresh = std::mem::take(new);
+        new.extend(kept);
+        new.extend(fresh);
+    }
+    let mut text = serde_json::to_string_pretty(&synced).unwrap_or_default();
+    text.push('\n');
+    Ok(text)
 }
 
 /// The key of hookx's provenance record on a handler it wrote into a file:
