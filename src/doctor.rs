@@ -547,6 +547,44 @@ impl Doctor<'_> {
         };
         let display = host.def().display;
         let event = &rule.event;
+        if source.dialect.config().is_disabled(rule) {
+            never(
+                &mut verdict,
+                Finding::new(
+                    Level::Note,
+                    "the rule is turned off (`enabled: false`): the agent never runs it, nor does hookx",
+                    None,
+                ),
+            );
+            return verdict;
+        }
+        // An event only the file's agent fires (Kiro's `PostFileSave`): there it fires as the
+        // agent reads it; under any other host, never.
+        let agent_only = match event {
+            EventKind::Other(key) => source
+                .dialect
+                .config()
+                .rule_list
+                .is_some_and(|list| list.other_events.contains(&key.as_str())),
+            _ => false,
+        };
+        if agent_only && native {
+            return verdict;
+        }
+        if agent_only {
+            never(
+                &mut verdict,
+                Finding::new(
+                    Level::Note,
+                    format!(
+                        "`{event}` is an event only {} fires: {display} has none",
+                        source.dialect.def().display
+                    ),
+                    None,
+                ),
+            );
+            return verdict;
+        }
         if let EventKind::Other(key) = event {
             let fix = closest_event(key, rule.flavor)
                 .map(|name| format!("rename the key `{key}` to `{name}`"));

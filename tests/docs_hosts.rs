@@ -1433,3 +1433,54 @@ fn convert_write_keeps_kiro_rule_lists_of_its_own() {
     assert!(err.contains("holds rules hookx did not write"), "{err}");
     assert_eq!(std::fs::read_to_string(&target).unwrap(), own);
 }
+
+/// `doctor`: a Kiro-only trigger fires under Kiro, natively, and never elsewhere (a note, not an
+/// error); a rule with `enabled: false` fires nowhere and says why.
+#[test]
+fn doctor_knows_kiro_triggers_and_disabled_rules() {
+    let p = Project::new();
+    p.write(
+        ".kiro/hooks/a.json",
+        json!({"version": "v1", "hooks": [
+            {"name": "lint", "trigger": "PostFileSave", "matcher": "\\.ts$",
+             "action": {"type": "command", "command": "npm run lint"}},
+            {"name": "off", "trigger": "PreToolUse",
+             "action": {"type": "command", "command": "./off.sh"}, "enabled": false},
+        ]}),
+    );
+    p.trust();
+    let (_, out, err) = p.hookx(&["doctor", "--format", "json"], "");
+    let report = json_of(&out);
+    let rules = report["files"][0]["rules"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{err}"));
+    let verdict = |rule: &Value, host: &str| -> (String, String) {
+        let v = rule["hosts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["host"] == host)
+            .unwrap();
+        let messages: Vec<&str> = v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["message"].as_str().unwrap())
+            .collect();
+        (
+            v["status"].as_str().unwrap().to_string(),
+            messages.join("; "),
+        )
+    };
+    let (status, findings) = verdict(&rules[0], "kiro");
+    assert_eq!(status, "fires", "{findings}");
+    let (status, findings) = verdict(&rules[0], "claude");
+    assert_eq!(status, "never");
+    assert!(findings.contains("an event only Kiro fires"), "{findings}");
+    for host in ["kiro", "claude"] {
+        let (status, findings) = verdict(&rules[1], host);
+        assert_eq!(status, "never", "{host}");
+        assert!(findings.contains("`enabled: false`"), "{host}: {findings}");
+    }
+    assert_eq!(report["never_fire"], 1);
+}
