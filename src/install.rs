@@ -265,6 +265,10 @@ pub fn left_to_user_route(ctx: &Context, host: Dialect, hook_dir: &Path, event: 
     let Ok(text) = std::fs::read_to_string(&user) else {
         return false;
     };
+    if let Some(list) = host.config().rule_list {
+        return routes_in_list(&user, &text, host, list)
+            .is_ok_and(|events| events.iter().any(|e| e == event));
+    }
     let Ok(events) = events_path(&user, &text, host) else {
         return false;
     };

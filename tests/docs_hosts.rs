@@ -1484,3 +1484,81 @@ fn doctor_knows_kiro_triggers_and_disabled_rules() {
     }
     assert_eq!(report["never_fire"], 1);
 }
+
+/// Kiro runs the user's and the project's hook files both: with hookx installed in each, the
+/// project route (which names itself) leaves an event the user route also takes to it, so a
+/// handler runs once.
+#[test]
+fn kiro_user_and_project_routes_run_a_handler_once() {
+    let p = Project::new();
+    p.write(
+        ".bricks/hooks.json",
+        json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "echo project >> runs.txt"}]}]}}),
+    );
+    common::write(
+        &p.home,
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "echo user >> runs.txt"}]}]}})
+            .to_string(),
+    );
+    p.trust();
+    let hookx = assert_cmd::cargo::cargo_bin("hookx");
+    for scope in ["project", "user"] {
+        let (code, _, err) = p.hookx(
+            &[
+                "install",
+                "--host",
+                "kiro",
+                "--scope",
+                scope,
+                "--hookx",
+                hookx.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert_eq!(code, 0, "{scope}: {err}");
+    }
+    let route = |file: &Path| -> String {
+        let list: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+        list["hooks"][0]["action"]["command"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let project_route = route(&p.project.join(".kiro/hooks/hookx.json"));
+    let user_route = route(&p.home.join(".kiro/hooks/hookx.json"));
+    assert!(
+        project_route.ends_with("--installed-in project"),
+        "{project_route}"
+    );
+    assert_ne!(project_route, user_route);
+    for command in [&project_route, &user_route] {
+        let out = std::process::Command::new("sh")
+            .args(["-c", command])
+            .current_dir(&p.project)
+            .env_remove("HOOKX_HOME")
+            .env("HOME", &p.home)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child
+                    .stdin
+                    .take()
+                    .unwrap()
+                    .write_all(documented("kiro-docs", "PreToolUse", &p.project).as_bytes())?;
+                child.wait_with_output()
+            })
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{command}: {out:?}");
+    }
+    let mut runs: Vec<String> = std::fs::read_to_string(p.project.join("runs.txt"))
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    runs.sort();
+    assert_eq!(runs, ["project", "user"]);
+}

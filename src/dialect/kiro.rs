@@ -191,13 +191,14 @@ pub static DEF: DialectDef = DialectDef {
         env_markers: &[],
     },
     // One rule per event, no matcher ("No matcher – Applies to all tools"), in hookx's own
-    // file of the folder (`install` writes it whole).
+    // file of the folder (`install` writes it whole). Kiro runs the user's and the project's
+    // files both and says nothing of which one fired: the project route names itself.
     route: RouteSpec {
         matcher: None,
         grouped: false,
         command_key: "command",
         timeout_key: Some("timeout"),
-        names_project_route: false,
+        names_project_route: true,
     },
     route_trust: None,
     schema: Schema {
