@@ -562,17 +562,7 @@ impl Reader<'_> {
                     continue;
                 }
             };
-            let matcher = match entry.remove("matcher") {
-                None | Some(Value::Null) => None,
-                Some(Value::String(s)) => Some(s),
-                Some(other) => {
-                    self.error(
-                        &format!("{pointer}/matcher"),
-                        format!("`matcher` must be a string, found {}", type_name(&other)),
-                    );
-                    None
-                }
-            };
+            let matcher = self.matcher(&mut entry, &pointer);
             if let Some(enabled) = entry.get(list.enabled_key)
                 && !enabled.is_boolean()
             {
@@ -682,6 +672,21 @@ impl Reader<'_> {
         (event, flavor)
     }
 
+    /// The rule's `matcher`, taken out of its fields; not a string is an error (no matcher).
+    fn matcher(&mut self, entry: &mut Map<String, Value>, pointer: &str) -> Option<String> {
+        match entry.remove("matcher") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s),
+            Some(other) => {
+                self.error(
+                    &format!("{pointer}/matcher"),
+                    format!("`matcher` must be a string, found {}", type_name(&other)),
+                );
+                None
+            }
+        }
+    }
+
     fn rule(
         &mut self,
         entry: Value,
@@ -696,17 +701,7 @@ impl Reader<'_> {
             );
             return None;
         };
-        let matcher = match entry.remove("matcher") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(s),
-            Some(other) => {
-                self.error(
-                    &format!("{pointer}/matcher"),
-                    format!("`matcher` must be a string, found {}", type_name(&other)),
-                );
-                None
-            }
-        };
+        let matcher = self.matcher(&mut entry, pointer);
         let origin = Origin {
             file: self.src.path.clone(),
             pointer: pointer.to_string(),
