@@ -687,7 +687,7 @@ fn has_hook_config(src: &SourceFile, doc: &crate::model::Document) -> bool {
             .iter()
             .filter_map(|d| d.def().kill_switch.as_ref())
             .any(|k| k.flag_in(doc).is_some())
-        || serde_json::from_str::<serde_json::Value>(&src.text)
+        || crate::config::syntax::parse_json_as(src, config::read::json_syntax(src, doc.dialect))
             .is_ok_and(|v| v.get("hooks").is_some())
 }
 

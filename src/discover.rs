@@ -1328,13 +1328,8 @@ pub fn stopped_by_policy(sources: &[Source], host: Dialect) -> Option<PolicyStop
     let policy = sources
         .iter()
         .filter(|s| s.scope == Scope::Managed && s.dialect == host);
-    if let crate::dialect::BrokenPolicy::StopsAgent { comments } = managed.broken_policy
-        && let Some(broken) = policy.clone().find(|s| {
-            s.is_not_an_object()
-                && !(comments
-                    && std::fs::read_to_string(&s.path)
-                        .is_ok_and(|text| syntax::is_object_with_comments(&text)))
-        })
+    if managed.broken_policy == crate::dialect::BrokenPolicy::StopsAgent
+        && let Some(broken) = policy.clone().find(|s| s.is_not_an_object())
     {
         return Some(PolicyStop {
             file: broken,

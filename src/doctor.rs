@@ -355,9 +355,19 @@ impl Doctor<'_> {
                 Runs::Hookx => "hookx".to_string(),
                 _ => display.to_string(),
             };
+            // Comments its agent does not accept are all that is wrong with it.
+            let comments = std::fs::read_to_string(&source.path)
+                .is_ok_and(|text| crate::config::syntax::is_object_with_comments(&text));
+            let why = match comments {
+                true => format!(
+                    "has comments, and {} reads it as strict JSON ({error}): {who} loads none of its hooks",
+                    source.dialect.def().product
+                ),
+                false => format!("does not parse ({error}): {who} loads none of its hooks"),
+            };
             findings.push(Finding::new(
                 Level::Error,
-                format!("does not parse ({error}): {who} loads none of its hooks"),
+                why,
                 Some(format!("hookx validate {}", shell_path(&source.display))),
             ));
             return loading(Status::Never, findings);
@@ -488,8 +498,9 @@ impl Doctor<'_> {
                     findings.push(Finding::new(
                         Level::Warning,
                         format!(
-                            "{display} reads it only in a trusted folder, and this project is not in {}: in `-p` mode none of its hooks run",
-                            gate.describe()
+                            "{display} reads it only in a trusted folder, and this project is not in {}: {}",
+                            gate.describe(),
+                            gate.untrusted
                         ),
                         Some(gate.fix.to_string()),
                     ));
@@ -904,7 +915,10 @@ fn unreviewed(ctx: &Context, host: Dialect, source: &Source) -> Option<Finding> 
     let src = SourceFile::read(&source.path).ok()?;
     let value = match crate::config::syntax::Format::of(&src.path) {
         crate::config::syntax::Format::Toml => crate::config::syntax::parse_toml(&src).ok()?,
-        crate::config::syntax::Format::Json => crate::config::syntax::parse_json(&src).ok()?,
+        crate::config::syntax::Format::Json => {
+            let syntax = crate::config::read::json_syntax(&src, source.dialect);
+            crate::config::syntax::parse_json_as(&src, syntax).ok()?
+        }
         crate::config::syntax::Format::Frontmatter => return None,
     };
     let text = std::fs::read_to_string(ctx.home.join(review.file)).unwrap_or_default();
@@ -1096,19 +1110,7 @@ fn timeout_finding(handler: &Handler, flavor: Flavor) -> Option<Finding> {
     let t = handler.timeout.filter(|t| *t >= MILLISECONDS_LIKELY)?;
     let dialect = flavor.dialect();
     let key = flavor
-        .tables()
-        .handler_key_overrides
-        .iter()
-        .find(|(f, _)| *f == HandlerField::Timeout)
-        .map(|(_, k)| *k)
-        .or_else(|| {
-            dialect
-                .config()
-                .handler_keys
-                .iter()
-                .find(|(_, f)| *f == HandlerField::Timeout)
-                .map(|(k, _)| *k)
-        })
+        .handler_key(HandlerField::Timeout)
         .unwrap_or("timeout");
     Some(Finding::new(
         Level::Warning,

@@ -262,6 +262,10 @@ pub fn left_to_user_route(ctx: &Context, host: Dialect, hook_dir: &Path, event: 
     if same(user_dir, hook_dir) {
         return false;
     }
+    // A host of hook scripts: the user's route is the script named after the event.
+    if host.config().scripts.is_some() {
+        return std::fs::read_to_string(user.join(event)).is_ok_and(|t| scripts::is_route(&t));
+    }
     let Ok(text) = std::fs::read_to_string(&user) else {
         return false;
     };
@@ -312,9 +316,6 @@ pub struct Report {
     pub trusted: Vec<String>,
     /// Events left unrouted, and why (a hook script of the user's own holds the name).
     pub refused: Vec<String>,
-    /// Routes of the other scope for the same events, which the host runs too (each route
-    /// runs every rule: hookx then runs the handlers twice).
-    pub doubled: Vec<PathBuf>,
 }
 
 impl Report {
@@ -495,18 +496,6 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
             report.routes += 1;
         }
         report.command = format!("{} run --host {}", shell_quote(hookx), host.name());
-        let other = match opts.scope {
-            InstallScope::Project => InstallScope::User,
-            InstallScope::User => InstallScope::Project,
-        };
-        let other_dir = target(&opts.ctx, host, other);
-        if other_dir != dir {
-            report.doubled = wanted
-                .iter()
-                .map(|name| other_dir.join(name))
-                .filter(|p| std::fs::read_to_string(p).is_ok_and(|t| scripts::is_route(&t)))
-                .collect();
-        }
     }
     if opts.uninstall
         && report.removed > 0
@@ -697,7 +686,7 @@ fn fresh_text(host: Dialect) -> String {
 fn events_path(path: &Path, text: &str, host: Dialect) -> Result<Vec<Seg>, Error> {
     let src = crate::source::SourceFile::new(path.display().to_string(), text);
     let parsed = config::read::read_checked(&src, host)?;
-    let value = syntax::parse_json(&src)?;
+    let value = syntax::parse_json_as(&src, config::read::json_syntax(&src, host))?;
     let has_keys = value.as_object().is_some_and(|o| !o.is_empty());
     if host.config().wrapper_optional && !parsed.document.wrapped && has_keys {
         // Bricks may put events at the root; keep that layout.
@@ -1054,14 +1043,6 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     }
     for refused in &report.refused {
         eprintln!("note: not routed: {refused}");
-    }
-    if !report.doubled.is_empty() {
-        let shown: Vec<String> = report.doubled.iter().map(|p| opts.ctx.display(p)).collect();
-        eprintln!(
-            "warning: {} runs these routes of the other scope too, and every route runs all              the rules: hookx would run each handler twice; keep one scope (hookx install              --host {host} --uninstall with the other --scope): {}",
-            host.def().display,
-            shown.join(", ")
-        );
     }
     println!("command: {}", report.command);
     if let Some(effect) = host.config().scripts.and_then(|l| l.deny_effect)

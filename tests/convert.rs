@@ -11,7 +11,7 @@ use common::{fixtures, hookx, snapshots, stem};
 use hookx::config::{read, write};
 use hookx::convert::{self, Options};
 use hookx::dialect::{Dialect, Flavor};
-use hookx::dialect::{bricks, claude, copilot, gemini};
+use hookx::dialect::{bricks, claude, cline, copilot, gemini};
 use hookx::model::{Document, EventKind, HandlerKind, Origin, RuleShape};
 use hookx::source::SourceFile;
 use serde_json::{Value, json};
@@ -1267,4 +1267,66 @@ fn gemini_millisecond_timeouts_become_seconds() {
         gemini_text["hooks"]["BeforeTool"][0]["hooks"][0]["timeout"],
         5000
     );
+}
+
+/// Cline runs a hook script with no timeout of its own and ends it after 120 s (source
+/// 3.0.65, cline-facts.md): a timeout the source set is a located loss, not silence. Wrapped,
+/// `hookx exec --timeout` still ends a hook sooner, so only a longer timeout is lost; bare,
+/// every one that differs is.
+#[test]
+fn a_timeout_a_hook_script_cannot_hold_is_a_loss() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("settings.json");
+    std::fs::write(
+        &path,
+        r#"{
+  "hooks": {
+    "PreToolUse": [{"hooks": [{"type": "command", "command": "./guard.sh", "timeout": 300}]}],
+    "PostToolUse": [{"hooks": [{"type": "command", "command": "./lint.sh", "timeout": 30}]}],
+    "Stop": [{"hooks": [{"type": "command", "command": "./stop.sh", "timeout": 120}]}]
+  }
+}
+"#,
+    )
+    .unwrap();
+    let path = path.to_str().unwrap();
+    // Its JSON report lists scripts, not one output document.
+    let timeouts = |extra: &[&str]| -> Vec<Value> {
+        let mut args = vec![path, "--to", cline::DIALECT.name(), "--format", "json"];
+        args.extend(extra);
+        let (code, stdout, stderr) = run_convert(&args);
+        assert_eq!(code, 0, "{stderr}");
+        let report: Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(
+            report["scripts"].as_array().map(Vec::len),
+            Some(3),
+            "{report}"
+        );
+        report["losses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|l| l["pointer"].as_str().unwrap().ends_with("/timeout"))
+            .cloned()
+            .collect()
+    };
+
+    let wrapped = timeouts(&[]);
+    assert_loss(
+        &wrapped,
+        "/hooks/PreToolUse/0/hooks/0/timeout",
+        "300 s",
+        3,
+        87,
+    );
+    assert!(
+        wrapped[0]["why"].as_str().unwrap().contains("120 s"),
+        "{wrapped:#?}"
+    );
+    assert_eq!(wrapped.len(), 1, "{wrapped:#?}");
+
+    let bare = timeouts(&["--no-wrap"]);
+    assert_loss(&bare, "/hooks/PreToolUse/0/hooks/0/timeout", "300 s", 3, 87);
+    assert_loss(&bare, "/hooks/PostToolUse/0/hooks/0/timeout", "30 s", 4, 87);
+    assert_eq!(bare.len(), 2, "{bare:#?}");
 }

@@ -270,6 +270,59 @@ fn a_kill_switch_in_local_settings_turns_the_project_hook_off() {
     );
 }
 
+/// Codex loads no part of an untrusted project's `.codex/`, in `codex exec` as interactively
+/// (codex-facts.md, run 0.171.0): doctor says so, not Copilot's "in `-p` mode".
+#[test]
+fn codex_hooks_in_an_untrusted_project_never_load() {
+    let w = World::new();
+    w.write_json(
+        "project/.codex/hooks.json",
+        json!({"hooks": {"PreToolUse": [{"hooks": [command("./deny.sh")]}]}}),
+    );
+    let (_, report) = w.doctor(Some("codex"));
+    let l = loading(&report, ".codex/hooks.json", "codex");
+    assert_eq!(l["runner"], "native");
+    assert_eq!(l["status"], "blocked");
+    let gate = l["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| {
+            f["message"]
+                .as_str()
+                .unwrap()
+                .contains("only in a trusted folder")
+        })
+        .unwrap_or_else(|| panic!("no folder-trust finding: {:?}", findings(l)));
+    let message = gate["message"].as_str().unwrap();
+    assert!(
+        message.contains("~/.codex/config.toml `[projects]`")
+            && message.contains("Codex does not load the project's `.codex/` folder")
+            && !message.contains("-p"),
+        "{message}"
+    );
+    assert!(
+        gate["fix"].as_str().unwrap().contains("codex exec --trust"),
+        "{gate}"
+    );
+
+    // Trusted by its exact path, as `codex exec --trust` records it: no such finding.
+    w.write(
+        "home/.codex/config.toml",
+        &format!(
+            "[projects.\"{}\"]\ntrust_level = \"trusted\"\n",
+            w.project().display()
+        ),
+    );
+    let (_, report) = w.doctor(Some("codex"));
+    let l = loading(&report, ".codex/hooks.json", "codex");
+    assert!(
+        !has(l, "only in a trusted folder", None),
+        "{:?}",
+        findings(l)
+    );
+}
+
 #[test]
 fn repo_hooks_in_an_untrusted_folder_do_not_run_in_prompt_mode() {
     let w = World::new();

@@ -1,5 +1,5 @@
 //! End to end: the real `hookx` binary between a host agent and a handler written for another
-//! one. Every host (Claude, Copilot camelCase, Copilot PascalCase, Bricks, Gemini, Qwen, Codex, Droid) sends its own payload
+//! one. Every host (Claude, Copilot camelCase, Copilot PascalCase, Bricks, Gemini, Qwen, Codex, Droid, Cline) sends its own payload
 //! (the seeds' examples where they fit, `tests/fixtures/e2e/payloads/` otherwise) to a real
 //! shell handler of every flavour (`tests/fixtures/e2e/handlers/`). The handler checks that it
 //! got its own dialect's stdin and environment (plus `HOOKX_HOST`, the agent running it) and
@@ -37,10 +37,15 @@ enum F {
     Qwen,
     Codex,
     Droid,
+    Cline,
 }
 use F::*;
 
-const ALL: &[F] = &[Claude, Copilot, Pascal, Bricks, Gemini, Qwen, Codex, Droid];
+const ALL: &[F] = &[
+    Claude, Copilot, Pascal, Bricks, Gemini, Qwen, Codex, Droid, Cline,
+];
+/// Those whose hooks take a matcher (a Cline hook is a script named after its event).
+const WITH_MATCHERS: &[F] = &[Claude, Copilot, Pascal, Bricks, Gemini, Qwen, Codex, Droid];
 
 impl F {
     /// `--as` value, handler script and fixture folder.
@@ -54,6 +59,7 @@ impl F {
             Qwen => "qwen",
             Codex => "codex",
             Droid => "droid",
+            Cline => "cline",
         }
     }
 
@@ -67,6 +73,7 @@ impl F {
             Qwen => "qwen",
             Codex => "codex",
             Droid => "droid",
+            Cline => "cline",
         }
     }
 
@@ -97,17 +104,41 @@ impl F {
             (Droid, Ev::PostToolUseFailure | Ev::SubagentStart | Ev::PermissionRequest) => {
                 return None;
             }
+            // Hook file names (cline-facts.md).
+            (
+                Cline,
+                Ev::PostToolUseFailure
+                | Ev::SubagentStart
+                | Ev::PermissionRequest
+                | Ev::Notification,
+            ) => return None,
+            (Cline, Ev::SessionStart) => "TaskStart",
+            (Cline, Ev::Stop) => "TaskComplete",
             (_, e) => e.pascal(),
         })
     }
 
-    /// The event name the payload carries (§6): Copilot's camelCase payloads name none but
-    /// the notification, which says `Notification`.
+    /// The event name the payload carries (§6) under [`F::event_key`]: Copilot's camelCase
+    /// payloads name none but the notification, which says `Notification`; Cline's `hookName`
+    /// has names of its own (run 3.0.65; source for `agent_end` and `prompt_submit`).
     fn payload_event(self, e: Ev) -> Option<&'static str> {
         match (self, e) {
             (Copilot, Ev::Notification) => Some("Notification"),
             (Copilot, _) => None,
+            (Cline, Ev::PreToolUse) => Some("tool_call"),
+            (Cline, Ev::PostToolUse) => Some("tool_result"),
+            (Cline, Ev::SessionStart) => Some("agent_start"),
+            (Cline, Ev::Stop) => Some("agent_end"),
+            (Cline, Ev::UserPromptSubmit) => Some("prompt_submit"),
             _ => self.event(e),
+        }
+    }
+
+    /// The payload key that names the event.
+    fn event_key(self) -> &'static str {
+        match self {
+            Cline => "hookName",
+            _ => "hook_event_name",
         }
     }
 
@@ -136,6 +167,9 @@ impl F {
             (Droid, Tool::Edit) => "Edit",
             (Droid, Tool::Write) => "Create",
             (Droid, Tool::Bash) => "Execute",
+            // Run 3.0.65: every edit is Codex's patch grammar, a shell call a list of lines.
+            (Cline, Tool::Edit | Tool::Write) => "apply_patch",
+            (Cline, Tool::Bash) => "run_commands",
         }
     }
 
@@ -154,6 +188,8 @@ impl F {
             (Copilot | Pascal, Tool::Edit | Tool::Write) => renamed.into(),
             // A patch is one text.
             (Codex, Tool::Edit | Tool::Write) => "command".into(),
+            (Cline, Tool::Edit | Tool::Write) => "input".into(),
+            (Cline, Tool::Bash) => "commands".into(),
             // Droid's Edit: Copilot's old_str and new_str beside Claude's file_path (0.225.2).
             (Droid, Tool::Edit) if canonical != "file_path" => renamed.into(),
             _ => canonical.into(),
@@ -168,6 +204,7 @@ impl F {
             (Pascal, "tool_response") => "tool_result".into(),
             (Copilot, "notification_type") => "notification_type".into(),
             (Copilot, key) => camel(key),
+            (Cline, "session_id") => "taskId".into(),
             (_, key) => key.into(),
         }
     }
@@ -209,6 +246,8 @@ impl F {
                 ("DROID_PROJECT_DIR", project.display().to_string()),
                 ("CLAUDE_PROJECT_DIR", project.display().to_string()),
             ],
+            // Run 3.0.65: only this one, naming no project.
+            Cline => vec![("CLINE_BUILD_ENV", "production".into())],
         }
     }
 }
@@ -232,6 +271,7 @@ const AGENT_VARS: &[&str] = &[
     "QWEN_CODE_SESSION_ID",
     "FACTORY_PROJECT_DIR",
     "DROID_PROJECT_DIR",
+    "CLINE_BUILD_ENV",
 ];
 
 fn camel(key: &str) -> String {
@@ -430,6 +470,18 @@ impl Sc {
             (Sc::Notification, Droid) => "e2e/payloads/droid/Notification.json",
             (Sc::SessionStart, Droid) => "e2e/payloads/droid/SessionStart.json",
             (Sc::Permission | Sc::FailedBash | Sc::SubagentStart, Droid) => return None,
+            // Shaped as Cline 3.0.65 sent them (tests/fixtures/recorded/cline-3.0.65/); the
+            // prompt and TaskComplete never fired there: the shape its source builds.
+            (Sc::PreEdit, Cline) => "e2e/payloads/cline/PreToolUse-edit.json",
+            (Sc::PreWrite, Cline) => "e2e/payloads/cline/PreToolUse-write.json",
+            (Sc::PreBash, Cline) => "e2e/payloads/cline/PreToolUse-bash.json",
+            (Sc::PostBash, Cline) => "e2e/payloads/cline/PostToolUse-bash.json",
+            (Sc::Prompt, Cline) => "e2e/payloads/cline/UserPromptSubmit.json",
+            (Sc::Stop, Cline) => "e2e/payloads/cline/TaskComplete.json",
+            (Sc::SessionStart, Cline) => "e2e/payloads/cline/TaskStart.json",
+            (Sc::Permission | Sc::FailedBash | Sc::SubagentStart | Sc::Notification, Cline) => {
+                return None;
+            }
         })
     }
 }
@@ -458,7 +510,8 @@ enum Expect {
 #[derive(Clone, Copy, Debug)]
 enum Matcher {
     None,
-    /// Per handler flavour: claude, copilot, copilot-pascal, bricks, gemini, qwen, codex, droid.
+    /// Per handler flavour of [`WITH_MATCHERS`]: claude, copilot, copilot-pascal, bricks,
+    /// gemini, qwen, codex, droid.
     Per([&'static str; 8]),
 }
 
@@ -466,7 +519,7 @@ impl Matcher {
     fn for_flavour(self, f: F) -> Option<&'static str> {
         match self {
             Matcher::None => None,
-            Matcher::Per(m) => Some(m[ALL.iter().position(|x| *x == f).unwrap()]),
+            Matcher::Per(m) => Some(m[WITH_MATCHERS.iter().position(|x| *x == f).unwrap()]),
         }
     }
 }
@@ -489,6 +542,7 @@ struct Row {
     qwen: Expect,
     codex: Expect,
     droid: Expect,
+    cline: Expect,
 }
 
 impl Row {
@@ -508,6 +562,7 @@ impl Row {
                 AsClaude => self.claude,
                 own => own,
             },
+            Cline => self.cline,
         }
     }
 }
@@ -527,35 +582,43 @@ const ROWS: &[Row] = &[
     Row { case: "silent on a write", sc: Sc::PreWrite, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
         gemini: Silent, qwen: AsClaude,
-        droid: AsClaude, codex: Silent },
+        droid: AsClaude, codex: Silent,
+        cline: Silent },
     Row { case: "silent on a shell call", sc: Sc::PreBash, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
         gemini: Silent, qwen: AsClaude,
-        droid: AsClaude, codex: Silent },
+        droid: AsClaude, codex: Silent,
+        cline: Silent },
     Row { case: "silent after a shell call", sc: Sc::PostBash, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
         gemini: Silent, qwen: AsClaude,
-        droid: AsClaude, codex: Silent },
+        droid: AsClaude, codex: Silent,
+        cline: Silent },
     Row { case: "silent on a prompt", sc: Sc::Prompt, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
         gemini: Silent, qwen: AsClaude,
-        droid: AsClaude, codex: Silent },
+        droid: AsClaude, codex: Silent,
+        cline: Silent },
     Row { case: "silent on stop", sc: Sc::Stop, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
         gemini: Silent, qwen: AsClaude,
-        droid: AsClaude, codex: Silent },
+        droid: AsClaude, codex: Silent,
+        cline: Silent },
     Row { case: "silent on subagent start", sc: Sc::SubagentStart, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
         gemini: NO_EVENT, qwen: AsClaude,
-        droid: AsClaude, codex: Silent },
+        droid: AsClaude, codex: Silent,
+        cline: NO_EVENT },
     Row { case: "silent on a notification", sc: Sc::Notification, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: NO_EVENT,
         gemini: Silent, qwen: AsClaude,
-        droid: AsClaude, codex: NO_EVENT },
+        droid: AsClaude, codex: NO_EVENT,
+        cline: NO_EVENT },
     Row { case: "silent on session start", sc: Sc::SessionStart, says: "silent", reason: "", handlers: ALL, matcher: Matcher::None,
         claude: Silent, copilot: Silent, pascal: Silent, bricks: Silent,
         gemini: Silent, qwen: AsClaude,
-        droid: AsClaude, codex: Silent },
+        droid: AsClaude, codex: Silent,
+        cline: Silent },
 
     // --- PreToolUse: permission decisions -------------------------------------------------
     Row { case: "allow an edit", sc: Sc::PreEdit, says: "allow", reason: "", handlers: PERMISSION_AND_CLAUDE_LIKE, matcher: Matcher::None,
@@ -565,28 +628,32 @@ const ROWS: &[Row] = &[
         // Bricks' protocol has no allow: its own flow goes on.
         bricks: Silent,
         gemini: Json(r#"{"decision":"allow"}"#), qwen: AsClaude,
-        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#) },
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#),
+        cline: Silent },
     Row { case: "deny an edit", sc: Sc::PreEdit, says: "deny", reason: "no edits on main ✋ (été)", handlers: ALL, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"},"permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}}"#),
         gemini: Json(r#"{"decision":"deny","reason":"no edits on main ✋ (été)"}"#), qwen: AsClaude,
-        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}}"#) },
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}}"#),
+        cline: Json(r#"{"cancel":true,"errorMessage":"no edits on main ✋ (été)"}"#) },
     Row { case: "deny in the dialect's other form", sc: Sc::PreBash, says: "deny-alt", reason: "tests are slow", handlers: &[Claude, Bricks, Gemini, Qwen], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"tests are slow"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"tests are slow"},"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"tests are slow"}}"#),
         gemini: Json(r#"{"decision":"deny","reason":"tests are slow"}"#), qwen: AsClaude,
-        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"tests are slow"}}"#) },
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"tests are slow"}}"#),
+        cline: Json(r#"{"cancel":true,"errorMessage":"tests are slow"}"#) },
     Row { case: "exit 2 denies a shell call", sc: Sc::PreBash, says: "exit2", reason: "npm is banned", handlers: &[Claude, Bricks, Gemini, Qwen, Droid], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"},"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
         gemini: Json(r#"{"decision":"deny","reason":"npm is banned"}"#), qwen: AsClaude,
-        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#) },
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
+        cline: Json(r#"{"cancel":true,"errorMessage":"npm is banned"}"#) },
     // Copilot denies on exit 2 without reading stderr (run 1.0.102).
     Row { case: "a Copilot exit 2 denies without its stderr", sc: Sc::PreBash, says: "exit2", reason: "npm is banned", handlers: &[Copilot, Pascal], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}}"#),
@@ -594,14 +661,16 @@ const ROWS: &[Row] = &[
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"},"permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}}"#),
         gemini: Json(r#"{"decision":"deny","reason":"hook exited with code 2"}"#), qwen: AsClaude,
-        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}}"#) },
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook exited with code 2"}}"#),
+        cline: Json(r#"{"cancel":true,"errorMessage":"hook exited with code 2"}"#) },
     Row { case: "ask about an edit", sc: Sc::PreEdit, says: "ask", reason: "touches main", handlers: PERMISSION_AND_CLAUDE_LIKE, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"touches main"}}"#),
         copilot: Json(r#"{"permissionDecision":"ask","permissionDecisionReason":"touches main"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"touches main"},"permissionDecision":"ask","permissionDecisionReason":"touches main"}"#),
         bricks: Note("cannot ask on PreToolUse"),
         gemini: Json(r#"{"decision":"ask","reason":"touches main"}"#), qwen: AsClaude,
-        droid: AsClaude, codex: Note("cannot ask on PreToolUse") },
+        droid: AsClaude, codex: Note("cannot ask on PreToolUse"),
+        cline: Note("cannot ask on PreToolUse") },
     Row { case: "rewrite an edit's input", sc: Sc::PreEdit, says: "update", reason: "", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#),
         copilot: Json(r#"{"permissionDecision":"allow","modifiedArgs":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}"#),
@@ -609,22 +678,25 @@ const ROWS: &[Row] = &[
         bricks: Note("updated tool input dropped"),
         gemini: Json(r#"{"decision":"allow","hookSpecificOutput":{"tool_input":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#), qwen: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#, "updated tool input dropped"),
         // Droid's argument names (run 0.225.2); Droid merges them over the call's input.
-        droid: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}}"#), codex: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#, "updated tool input dropped") },
+        droid: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}}"#), codex: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#, "updated tool input dropped"),
+        cline: Note("updated tool input dropped") },
 
     // --- matchers, read in the handler's own dialect --------------------------------------
-    Row { case: "matcher in the handler's own tool names fires", sc: Sc::PreEdit, says: "deny", reason: "matched", handlers: ALL,
+    Row { case: "matcher in the handler's own tool names fires", sc: Sc::PreEdit, says: "deny", reason: "matched", handlers: WITH_MATCHERS,
         matcher: Matcher::Per(["Edit|Write", "edit|create", "Edit|Write", "edit_file|write_file", "replace|write_file", "edit|write_file", "apply_patch", "Edit|Create"]),
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"matched"}}"#),
         copilot: Json(r#"{"permissionDecision":"deny","permissionDecisionReason":"matched"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"matched"},"permissionDecision":"deny","permissionDecisionReason":"matched"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"matched"}}"#),
         gemini: Json(r#"{"decision":"deny","reason":"matched"}"#), qwen: AsClaude,
-        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"matched"}}"#) },
-    Row { case: "matcher in another dialect's tool names does not fire", sc: Sc::PreEdit, says: "deny", reason: "wrongly matched", handlers: ALL,
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"matched"}}"#),
+        cline: Json(r#"{"cancel":true,"errorMessage":"matched"}"#) },
+    Row { case: "matcher in another dialect's tool names does not fire", sc: Sc::PreEdit, says: "deny", reason: "wrongly matched", handlers: WITH_MATCHERS,
         matcher: Matcher::Per(["edit", "Edit", "edit_file", "Edit", "Edit", "edit_file", "edit", "edit"]),
         claude: NotRun, copilot: NotRun, pascal: NotRun, bricks: NotRun,
         gemini: NotRun, qwen: AsClaude,
-        droid: AsClaude, codex: NotRun },
+        droid: AsClaude, codex: NotRun,
+        cline: NotRun },
     Row { case: "unanchored regex matcher fires", sc: Sc::PreEdit, says: "deny", reason: "regex", handlers: &[Claude, Bricks, Gemini, Qwen, Droid],
         matcher: Matcher::Per(["di.", "", "", "di.", "rep.a", "di.", "", "di."]),
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"regex"}}"#),
@@ -632,30 +704,34 @@ const ROWS: &[Row] = &[
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"regex"},"permissionDecision":"deny","permissionDecisionReason":"regex"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"regex"}}"#),
         gemini: Json(r#"{"decision":"deny","reason":"regex"}"#), qwen: AsClaude,
-        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"regex"}}"#) },
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"regex"}}"#),
+        cline: Json(r#"{"cancel":true,"errorMessage":"regex"}"#) },
     // Both Copilot flavours anchor (run 1.0.102, dialects.md §4).
     Row { case: "Copilot regex matcher is anchored", sc: Sc::PreEdit, says: "deny", reason: "wrongly matched", handlers: &[Copilot, Pascal],
         matcher: Matcher::Per(["", "di.", "di.", "", "", "", "", ""]),
         claude: NotRun, copilot: NotRun, pascal: NotRun, bricks: NotRun,
         gemini: NotRun, qwen: AsClaude,
-        droid: AsClaude, codex: NotRun },
+        droid: AsClaude, codex: NotRun,
+        cline: NotRun },
 
     // --- PostToolUse ----------------------------------------------------------------------
-    Row { case: "context after a shell call", sc: Sc::PostBash, says: "context", reason: "lint is clean", handlers: &[Claude, Bricks, Gemini, Qwen, Droid], matcher: Matcher::None,
+    Row { case: "context after a shell call", sc: Sc::PostBash, says: "context", reason: "lint is clean", handlers: &[Claude, Bricks, Gemini, Qwen, Droid, Cline], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint is clean"}}"#),
         // Copilot appends top-level additionalContext to the tool result (run 1.0.102).
         copilot: Json(r#"{"additionalContext":"lint is clean"}"#),
         pascal: Json(r#"{"additionalContext":"lint is clean"}"#),
         bricks: Json(r#"{"additionalContext":"lint is clean"}"#),
         gemini: Json(r#"{"hookSpecificOutput":{"additionalContext":"lint is clean"}}"#), qwen: AsClaude,
-        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint is clean"}}"#) },
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint is clean"}}"#),
+        cline: Json(r#"{"contextModification":"lint is clean"}"#) },
     Row { case: "exit 2 after a shell call feeds stderr to the model", sc: Sc::PostBash, says: "exit2", reason: "2 tests failed", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"2 tests failed"}}"#),
         copilot: Json(r#"{"additionalContext":"2 tests failed"}"#),
         pascal: Json(r#"{"additionalContext":"2 tests failed"}"#),
         bricks: Json(r#"{"additionalContext":"2 tests failed"}"#),
         gemini: Json(r#"{"hookSpecificOutput":{"additionalContext":"2 tests failed"}}"#), qwen: AsClaude,
-        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"2 tests failed"}}"#) },
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"2 tests failed"}}"#),
+        cline: Json(r#"{"contextModification":"2 tests failed"}"#) },
     Row { case: "block after a shell call", sc: Sc::PostBash, says: "block", reason: "fix the tests", handlers: &[Claude, Gemini], matcher: Matcher::None,
         claude: Json(r#"{"decision":"block","reason":"fix the tests"}"#),
         // The call cannot be undone; the reason still reaches the model.
@@ -663,7 +739,8 @@ const ROWS: &[Row] = &[
         pascal: Json(r#"{"additionalContext":"fix the tests"}"#),
         bricks: Json(r#"{"additionalContext":"fix the tests"}"#),
         gemini: Json(r#"{"decision":"block","reason":"fix the tests"}"#), qwen: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"fix the tests"}}"#),
-        droid: AsClaude, codex: Json(r#"{"decision":"block","reason":"fix the tests"}"#) },
+        droid: AsClaude, codex: Json(r#"{"decision":"block","reason":"fix the tests"}"#),
+        cline: Json(r#"{"contextModification":"fix the tests"}"#) },
 
     // --- PostToolUseFailure (Bricks has none) ----------------------------------------------
     Row { case: "context after a failed call", sc: Sc::FailedBash, says: "context", reason: "run cargo test -- --nocapture", handlers: &[Claude, Qwen], matcher: Matcher::None,
@@ -673,14 +750,16 @@ const ROWS: &[Row] = &[
         pascal: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
         bricks: NO_EVENT,
         gemini: NO_EVENT, qwen: AsClaude,
-        droid: AsClaude, codex: NO_EVENT },
+        droid: AsClaude, codex: NO_EVENT,
+        cline: NO_EVENT },
     Row { case: "exit 2 after a failed call is guidance", sc: Sc::FailedBash, says: "exit2", reason: "run cargo test -- --nocapture", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUseFailure","additionalContext":"run cargo test -- --nocapture"}}"#),
         copilot: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
         pascal: Json(r#"{"additionalContext":"run cargo test -- --nocapture"}"#),
         bricks: NO_EVENT,
         gemini: NO_EVENT, qwen: AsClaude,
-        droid: AsClaude, codex: NO_EVENT },
+        droid: AsClaude, codex: NO_EVENT,
+        cline: NO_EVENT },
 
     // --- UserPromptSubmit -----------------------------------------------------------------
     Row { case: "block a prompt", sc: Sc::Prompt, says: "block", reason: "no secrets in prompts", handlers: &[Claude, Bricks, Gemini, Droid], matcher: Matcher::None,
@@ -690,7 +769,8 @@ const ROWS: &[Row] = &[
         pascal: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         bricks: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         gemini: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#), qwen: AsClaude,
-        droid: AsClaude, codex: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#) },
+        droid: AsClaude, codex: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
+        cline: Note("cannot block UserPromptSubmit") },
     Row { case: "exit 2 blocks a prompt", sc: Sc::Prompt, says: "exit2", reason: "no secrets in prompts", handlers: &[Claude, Bricks, Gemini, Droid], matcher: Matcher::None,
         claude: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         // `decision: "block"` refuses the prompt (run 1.0.102).
@@ -698,19 +778,22 @@ const ROWS: &[Row] = &[
         pascal: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         bricks: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
         gemini: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#), qwen: AsClaude,
-        droid: AsClaude, codex: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#) },
+        droid: AsClaude, codex: Json(r#"{"decision":"block","reason":"no secrets in prompts"}"#),
+        cline: Note("cannot block UserPromptSubmit") },
     Row { case: "exit 2 on a prompt is only an error for Copilot", sc: Sc::Prompt, says: "exit2", reason: "oops", handlers: &[Copilot, Pascal], matcher: Matcher::None,
         claude: Note("exited with code 2: oops"), copilot: Note("exited with code 2: oops"),
         pascal: Note("exited with code 2: oops"), bricks: Note("exited with code 2: oops"),
         gemini: Note("exited with code 2: oops"), qwen: AsClaude,
-        droid: AsClaude, codex: Note("exited with code 2: oops") },
+        droid: AsClaude, codex: Note("exited with code 2: oops"),
+        cline: Note("exited with code 2: oops") },
     Row { case: "plain stdout on a prompt is context", sc: Sc::Prompt, says: "plain", reason: "the repo uses tabs", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"the repo uses tabs"}}"#),
         copilot: Json(r#"{"additionalContext":"the repo uses tabs"}"#),
         pascal: Json(r#"{"additionalContext":"the repo uses tabs"}"#),
         bricks: Note("additional context dropped"),
         gemini: Json(r#"{"hookSpecificOutput":{"additionalContext":"the repo uses tabs"}}"#), qwen: AsClaude,
-        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"the repo uses tabs"}}"#) },
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"the repo uses tabs"}}"#),
+        cline: Note("additional context dropped") },
 
     // --- Stop -----------------------------------------------------------------------------
     Row { case: "block stopping", sc: Sc::Stop, says: "block", reason: "tests are red", handlers: PERMISSION_AND_CLAUDE_LIKE, matcher: Matcher::None,
@@ -719,14 +802,16 @@ const ROWS: &[Row] = &[
         pascal: Json(r#"{"decision":"block","reason":"tests are red"}"#),
         bricks: Note("cannot block Stop"),
         gemini: Json(r#"{"decision":"block","reason":"tests are red"}"#), qwen: AsClaude,
-        droid: AsClaude, codex: Json(r#"{"decision":"block","reason":"tests are red"}"#) },
+        droid: AsClaude, codex: Json(r#"{"decision":"block","reason":"tests are red"}"#),
+        cline: Note("cannot block TaskComplete") },
     Row { case: "continue false stops the agent", sc: Sc::Stop, says: "stop", reason: "budget spent", handlers: &[Claude, Gemini, Droid], matcher: Matcher::None,
         claude: Json(r#"{"continue":false,"stopReason":"budget spent"}"#),
         copilot: Note("cannot be told to stop: budget spent"),
         pascal: Json(r#"{"continue":false,"stopReason":"budget spent"}"#),
         bricks: Note("cannot be told to stop: budget spent"),
         gemini: Json(r#"{"continue":false,"stopReason":"budget spent"}"#), qwen: AsClaude,
-        droid: AsClaude, codex: Note("cannot be told to stop: budget spent") },
+        droid: AsClaude, codex: Note("cannot be told to stop: budget spent"),
+        cline: Note("cannot be told to stop: budget spent") },
 
     // --- SubagentStart --------------------------------------------------------------------
     Row { case: "context for a subagent", sc: Sc::SubagentStart, says: "context", reason: "read STYLE.md", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
@@ -735,7 +820,8 @@ const ROWS: &[Row] = &[
         pascal: Json(r#"{"additionalContext":"read STYLE.md"}"#),
         bricks: Note("additional context dropped"),
         gemini: NO_EVENT, qwen: Note("additional context dropped"),
-        droid: AsClaude, codex: Note("additional context dropped") },
+        droid: AsClaude, codex: Note("additional context dropped"),
+        cline: NO_EVENT },
 
     // --- PermissionRequest (Bricks has none) ----------------------------------------------
     Row { case: "deny a permission request", sc: Sc::Permission, says: "behavior-deny", reason: "not in CI", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
@@ -744,7 +830,8 @@ const ROWS: &[Row] = &[
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not in CI"}},"behavior":"deny","message":"not in CI"}"#),
         bricks: NO_EVENT,
         gemini: NO_EVENT, qwen: AsClaude,
-        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not in CI"}}}"#) },
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not in CI"}}}"#),
+        cline: NO_EVENT },
     // claude-code 2.1.332 (live suite): exit 2 on PermissionRequest is a non-blocking error;
     // the host's own permission flow goes on.
     Row { case: "Claude exit 2 on a permission request is a non-blocking error", sc: Sc::Permission, says: "exit2", reason: "not in CI", handlers: &[Claude], matcher: Matcher::None,
@@ -753,7 +840,8 @@ const ROWS: &[Row] = &[
         pascal: Note("hook exited with code 2: not in CI"),
         bricks: NO_EVENT,
         gemini: NO_EVENT, qwen: AsClaude,
-        droid: AsClaude, codex: Note("hook exited with code 2: not in CI") },
+        droid: AsClaude, codex: Note("hook exited with code 2: not in CI"),
+        cline: NO_EVENT },
     // Copilot reads stdout, not stderr, at exit 2 on permissionRequest.
     Row { case: "Copilot exit 2 denies a permission request", sc: Sc::Permission, says: "exit2", reason: "not in CI", handlers: &[Copilot, Pascal], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}}}"#),
@@ -761,14 +849,16 @@ const ROWS: &[Row] = &[
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}},"behavior":"deny"}"#),
         bricks: NO_EVENT,
         gemini: NO_EVENT, qwen: AsClaude,
-        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}}}"#) },
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}}}"#),
+        cline: NO_EVENT },
     Row { case: "allow a permission request with new input", sc: Sc::Permission, says: "behavior-update", reason: "", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"npm ci"}}}}"#),
         copilot: JsonNote(r#"{"behavior":"allow"}"#, "updated tool input dropped"),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"npm ci"}}},"behavior":"allow"}"#),
         bricks: NO_EVENT,
         gemini: NO_EVENT, qwen: AsClaude,
-        droid: AsClaude, codex: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#, "updated tool input dropped") },
+        droid: AsClaude, codex: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#, "updated tool input dropped"),
+        cline: NO_EVENT },
 
     // --- Notification, SessionStart, messages ---------------------------------------------
     Row { case: "context on a notification", sc: Sc::Notification, says: "context", reason: "user is away", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
@@ -777,7 +867,8 @@ const ROWS: &[Row] = &[
         pascal: Json(r#"{"additionalContext":"user is away"}"#),
         bricks: NO_EVENT,
         gemini: Note("additional context dropped"), qwen: Note("additional context dropped"),
-        droid: Note("additional context dropped"), codex: NO_EVENT },
+        droid: Note("additional context dropped"), codex: NO_EVENT,
+        cline: NO_EVENT },
     Row { case: "plain stdout at session start is context", sc: Sc::SessionStart, says: "plain", reason: "main is frozen", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"main is frozen"}}"#),
         // sessionStart's top-level additionalContext reaches the model (run 1.0.102).
@@ -785,14 +876,16 @@ const ROWS: &[Row] = &[
         pascal: Json(r#"{"additionalContext":"main is frozen"}"#),
         bricks: Note("additional context dropped"),
         gemini: Json(r#"{"hookSpecificOutput":{"additionalContext":"main is frozen"}}"#), qwen: AsClaude,
-        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"main is frozen"}}"#) },
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"main is frozen"}}"#),
+        cline: Note("additional context dropped") },
     Row { case: "system message for the user", sc: Sc::Stop, says: "system-message", reason: "3 files changed", handlers: &[Claude, Gemini, Droid], matcher: Matcher::None,
         claude: Json(r#"{"systemMessage":"3 files changed"}"#),
         copilot: Note("3 files changed"),
         pascal: Json(r#"{"systemMessage":"3 files changed"}"#),
         bricks: Note("3 files changed"),
         gemini: Json(r#"{"systemMessage":"3 files changed"}"#), qwen: AsClaude,
-        droid: AsClaude, codex: Note("3 files changed") },
+        droid: AsClaude, codex: Note("3 files changed"),
+        cline: Note("3 files changed") },
     // --- Gemini's own answer rules (gemini-facts.md, run 0.61.0) -----------------------------
     Row { case: "a Gemini JSON answer counts at any exit code", sc: Sc::PreBash, says: "deny-exit2", reason: "npm is banned", handlers: &[Gemini], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
@@ -800,14 +893,16 @@ const ROWS: &[Row] = &[
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"},"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}"#),
         bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
         gemini: Json(r#"{"decision":"deny","reason":"npm is banned"}"#), qwen: AsClaude,
-        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#) },
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"npm is banned"}}"#),
+        cline: Json(r#"{"cancel":true,"errorMessage":"npm is banned"}"#) },
     Row { case: "plain stdout from a Gemini hook is a system message", sc: Sc::Stop, says: "plain", reason: "3 files changed", handlers: &[Gemini], matcher: Matcher::None,
         claude: Json(r#"{"systemMessage":"3 files changed"}"#),
         copilot: Note("3 files changed"),
         pascal: Json(r#"{"systemMessage":"3 files changed"}"#),
         bricks: Note("3 files changed"),
         gemini: Json(r#"{"systemMessage":"3 files changed"}"#), qwen: AsClaude,
-        droid: AsClaude, codex: Note("3 files changed") },
+        droid: AsClaude, codex: Note("3 files changed"),
+        cline: Note("3 files changed") },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -847,12 +942,19 @@ fn host_payload(sc: Sc, host: F, project: &Path) -> Value {
     let path = fixtures_dir().join(sc.payload(host).expect("the host has the event"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
     let mut payload: Value = serde_json::from_str(&text).expect("fixture is JSON");
-    payload["cwd"] = project.display().to_string().into();
+    let project = project.display().to_string();
+    // Cline names its workspace root, not a `cwd`.
+    if payload.get("workspaceRoots").is_some() {
+        payload["workspaceRoots"] = json!([project]);
+        payload["workspaceInfo"]["rootPath"] = project.into();
+    } else {
+        payload["cwd"] = project.into();
+    }
     payload
 }
 
 fn session_of(payload: &Value) -> String {
-    ["session_id", "sessionId"]
+    ["session_id", "sessionId", "taskId"]
         .iter()
         .find_map(|k| payload.get(*k).and_then(Value::as_str))
         .unwrap_or_default()
@@ -914,12 +1016,8 @@ fn invoke(via: Via, row: &Row, host: F, handler: F) -> Outcome {
             cmd.args(["--", "sh"]).arg(&script);
         }
         Via::Run => {
-            let (file, config) = hook_file(handler, handler_event, matcher, &command);
-            common::write(
-                &project,
-                file,
-                &serde_json::to_string_pretty(&config).unwrap(),
-            );
+            let (file, text) = hook_file(handler, handler_event, matcher, &command);
+            common::write(&project, &file, &text);
             let home = tmp.path().join("home");
             std::fs::create_dir_all(&home).unwrap();
             cmd.env("HOOKX_HOME", &home);
@@ -970,8 +1068,25 @@ fn invoke(via: Via, row: &Row, host: F, handler: F) -> Outcome {
 }
 
 /// The hook file that registers `command` for `event` in a flavour's own config
-/// (dialects.md §1-§2), for [`Via::Run`].
-fn hook_file(f: F, event: &str, matcher: Option<&str>, command: &str) -> (&'static str, Value) {
+/// (dialects.md §1-§2), and its text, for [`Via::Run`].
+fn hook_file(f: F, event: &str, matcher: Option<&str>, command: &str) -> (String, String) {
+    if f == Cline {
+        // A script named after the event in the project's hook folder (cline-facts.md).
+        assert!(matcher.is_none(), "a Cline hook takes no matcher");
+        return (
+            format!(".clinerules/hooks/{event}"),
+            format!("#!/bin/sh\n{command}\n"),
+        );
+    }
+    let (file, config) = hook_config(f, event, matcher, command);
+    (
+        file.to_string(),
+        serde_json::to_string_pretty(&config).unwrap(),
+    )
+}
+
+/// The JSON config of the flavours whose hooks are entries of a settings file.
+fn hook_config(f: F, event: &str, matcher: Option<&str>, command: &str) -> (&'static str, Value) {
     let mut group = Map::new();
     if let Some(m) = matcher {
         group.insert("matcher".into(), m.into());
@@ -1007,6 +1122,7 @@ fn hook_file(f: F, event: &str, matcher: Option<&str>, command: &str) -> (&'stat
                 json!({"version": 1, "hooks": {event: [group]}}),
             )
         }
+        Cline => unreachable!("a script, written by hook_file"),
     }
 }
 
@@ -1105,6 +1221,12 @@ fn check_stdin(sc: Sc, host: F, handler: F, stdin: &str) -> Vec<String> {
                     || ["hook_event_name", "notification_type", "stop_hook_active"]
                         .contains(&key.as_str())
             }
+            // Run 3.0.65: camelCase beside these four.
+            Cline => {
+                !key.contains('_')
+                    || ["tool_call", "tool_result", "agent_id", "parent_agent_id"]
+                        .contains(&key.as_str())
+            }
             _ => !key.chars().any(|c| c.is_ascii_uppercase()),
         };
         if !ok {
@@ -1112,10 +1234,11 @@ fn check_stdin(sc: Sc, host: F, handler: F, stdin: &str) -> Vec<String> {
         }
     }
     // The event name.
-    let named = obj.get("hook_event_name").and_then(Value::as_str);
+    let named = obj.get(handler.event_key()).and_then(Value::as_str);
     if named != handler.payload_event(ev) {
         bad.push(format!(
-            "hook_event_name {named:?}, expected {:?}",
+            "{} {named:?}, expected {:?}",
+            handler.event_key(),
             handler.payload_event(ev)
         ));
     }
@@ -1126,7 +1249,7 @@ fn check_stdin(sc: Sc, host: F, handler: F, stdin: &str) -> Vec<String> {
         Copilot => ts
             .and_then(Value::as_i64)
             .is_some_and(|ms| ms > 1_600_000_000_000),
-        Pascal | Gemini | Qwen => ts
+        Pascal | Gemini | Qwen | Cline => ts
             .and_then(Value::as_str)
             .is_some_and(|s| chrono::DateTime::parse_from_rfc3339(s).is_ok()),
     };
@@ -1162,23 +1285,38 @@ fn check_stdin(sc: Sc, host: F, handler: F, stdin: &str) -> Vec<String> {
             session_of(&payload)
         ));
     }
-    let cwd = obj.get("cwd").and_then(Value::as_str).map(PathBuf::from);
+    let cwd = match handler {
+        Cline => obj.get("workspaceRoots").and_then(|r| r.get(0)),
+        _ => obj.get("cwd"),
+    };
+    let cwd = cwd.and_then(Value::as_str).map(PathBuf::from);
     if cwd.as_deref().and_then(|c| c.file_name()) != Some("project".as_ref()) {
         bad.push(format!("cwd {cwd:?} is not the host's project"));
     }
-    // The tool call: its name and arguments in the handler's own names.
-    let name_key = handler.key("tool_name");
-    let args_key = handler.key("tool_input");
+    // The tool call: its name and arguments in the handler's own names. Cline's is the object
+    // `tool_call` (`tool_result` after the call) `{id, name, input}`.
+    let (name_key, args_key) = match handler {
+        Cline => ("name".to_string(), "input".to_string()),
+        _ => (handler.key("tool_name"), handler.key("tool_input")),
+    };
+    let empty = Map::new();
+    let call = match handler {
+        Cline => ["tool_call", "tool_result"]
+            .iter()
+            .find_map(|k| obj.get(*k).and_then(Value::as_object))
+            .unwrap_or(&empty),
+        _ => obj,
+    };
     match sc.tool() {
         None => {
-            for key in [&name_key, &args_key] {
+            for key in [&name_key, &args_key, "tool_call", "toolName"] {
                 if obj.contains_key(key) {
                     bad.push(format!("`{key}` on an event without a tool"));
                 }
             }
         }
         Some((tool, canonical)) => {
-            let name = obj.get(&name_key).and_then(Value::as_str);
+            let name = call.get(&name_key).and_then(Value::as_str);
             if name != Some(handler.tool(tool)) {
                 bad.push(format!(
                     "`{name_key}` {name:?}, expected {:?}",
@@ -1205,6 +1343,31 @@ fn check_stdin(sc: Sc, host: F, handler: F, stdin: &str) -> Vec<String> {
                         .into_iter()
                         .collect()
                 }
+                // Codex's grammar; an added file's lines joined with no newline after the last
+                // (run 3.0.65), so a content that ends in one has an empty last line.
+                (Cline, Tool::Edit | Tool::Write) => {
+                    let path = canonical["file_path"].as_str().unwrap_or_default();
+                    let body = match tool {
+                        Tool::Edit => format!(
+                            "*** Update File: {path}\n@@\n-{}\n+{}\n",
+                            canonical["old_string"].as_str().unwrap_or_default(),
+                            canonical["new_string"].as_str().unwrap_or_default()
+                        ),
+                        _ => {
+                            let content = canonical["content"].as_str().unwrap_or_default();
+                            let lines: String =
+                                content.split('\n').map(|l| format!("+{l}\n")).collect();
+                            format!("*** Add File: {path}\n{lines}")
+                        }
+                    };
+                    let patch = format!("*** Begin Patch\n{body}*** End Patch\n");
+                    [("input".to_string(), Value::String(patch))]
+                        .into_iter()
+                        .collect()
+                }
+                (Cline, Tool::Bash) => [("commands".to_string(), json!([canonical["command"]]))]
+                    .into_iter()
+                    .collect(),
                 _ => canonical
                     .as_object()
                     .unwrap()
@@ -1212,7 +1375,7 @@ fn check_stdin(sc: Sc, host: F, handler: F, stdin: &str) -> Vec<String> {
                     .map(|(k, v)| (handler.arg(tool, k), v.clone()))
                     .collect(),
             };
-            let args = match (handler, obj.get(&args_key)) {
+            let args = match (handler, call.get(&args_key)) {
                 // Copilot camelCase: an object since 1.0.x (run 1.0.102; a JSON string before).
                 (_, Some(v @ Value::Object(_))) => Some(v.clone()),
                 (_, other) => {
@@ -1225,8 +1388,30 @@ fn check_stdin(sc: Sc, host: F, handler: F, stdin: &str) -> Vec<String> {
             {
                 bad.push(format!(
                     "arguments {args}, expected {}",
-                    Value::Object(want)
+                    Value::Object(want.clone())
                 ));
+            }
+            // Cline's second form: `{toolName, parameters}`, each parameter JSON-encoded
+            // unless it is a string (run 3.0.65).
+            if handler == Cline {
+                let body = ["preToolUse", "postToolUse"]
+                    .iter()
+                    .find_map(|k| obj.get(*k))
+                    .unwrap_or(&Value::Null);
+                let encoded: Map<String, Value> = want
+                    .iter()
+                    .map(|(k, v)| {
+                        let text = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+                        (k.clone(), Value::String(text))
+                    })
+                    .collect();
+                if body["toolName"] != handler.tool(tool) || body["parameters"] != json!(encoded) {
+                    bad.push(format!(
+                        "{{toolName, parameters}} {body}, expected {} and {}",
+                        handler.tool(tool),
+                        Value::Object(encoded)
+                    ));
+                }
             }
         }
     }
@@ -1243,10 +1428,23 @@ fn check_stdin(sc: Sc, host: F, handler: F, stdin: &str) -> Vec<String> {
                 r.get("result_type").is_some() && r.get("text_result_for_llm").is_some()
             }),
             // Codex sends the output text: a raw response is passed on as it came.
-            // Droid sends the output text too (run 0.225.2).
-            Claude | Bricks | Gemini | Qwen => result
-                .is_some_and(|r| r.is_object() || matches!(host, Codex | Droid) && r.is_string()),
-            Codex | Droid => result.is_some_and(|r| r.is_object() || r.is_string()),
+            // Droid sends the output text too (run 0.225.2); Cline a list, one result per
+            // command line (run 3.0.65).
+            Claude | Bricks | Gemini | Qwen => result.is_some_and(|r| {
+                r.is_object()
+                    || matches!(host, Codex | Droid) && r.is_string()
+                    || host == Cline && r.is_array()
+            }),
+            Codex | Droid => result
+                .is_some_and(|r| r.is_object() || r.is_string() || host == Cline && r.is_array()),
+            // The output in `tool_result`, and JSON-encoded in `postToolUse.result` (run 3.0.65).
+            Cline => {
+                call.contains_key("output")
+                    && obj
+                        .get("postToolUse")
+                        .and_then(|body| body.get("result"))
+                        .is_some_and(Value::is_string)
+            }
         };
         if !ok {
             bad.push(format!(
@@ -1367,6 +1565,11 @@ fn qwen_host_runs_every_handler_flavour() {
 #[test]
 fn droid_host_runs_every_handler_flavour() {
     run_matrix(Droid, Via::Exec);
+}
+
+#[test]
+fn cline_host_runs_every_handler_flavour() {
+    run_matrix(Cline, Via::Exec);
 }
 
 #[test]
@@ -1824,12 +2027,16 @@ fn docs_handlers_run_under_every_host() {
                         (Gemini, Sc::PreBash) => {
                             got["decision"] == "deny" && got["reason"] == reason
                         }
+                        // A deny ends Cline's run (cline-facts.md).
+                        (Cline, Sc::PreBash) => {
+                            got["cancel"] == true && got["errorMessage"] == reason
+                        }
                         (_, Sc::PreBash) => {
                             hso["permissionDecision"] == "deny"
                                 && hso["permissionDecisionReason"] == reason
                         }
-                        // Bricks cannot block Stop: hookx says so.
-                        (Bricks, _) => got.is_null() && stderr.contains("cannot block"),
+                        // Bricks and Cline cannot block Stop: hookx says so.
+                        (Bricks | Cline, _) => got.is_null() && stderr.contains("cannot block"),
                         _ => got["decision"] == "block" && got["reason"] == reason,
                     };
                 if !ok {

@@ -856,7 +856,7 @@ fn a_droid_project_route_leaves_an_event_to_the_users_route() {
 }
 
 /// Cline's hooks are one script per event: install writes a route script per event with rules
-/// (0755, `exec HOOKX run --host cline --event EVENT`), leaves a script of the user's own under
+/// (0755, `exec HOOKX run --host cline --event EVENT`, the project's saying it is one), leaves a script of the user's own under
 /// an event's name and says so, follows the rules on re-install, and uninstall removes only
 /// its routes.
 #[test]
@@ -879,7 +879,9 @@ fn cline_routes_are_scripts_and_a_script_of_the_users_own_is_left_alone() {
     let text = std::fs::read_to_string(&route).unwrap();
     assert_eq!(
         text.lines().last(),
-        Some("exec /opt/hookx/bin/hookx run --host cline --event PreToolUse")
+        Some(
+            "exec /opt/hookx/bin/hookx run --host cline --event PreToolUse --installed-in project"
+        )
     );
     assert!(text.starts_with("#!/bin/sh\n"));
     let mode = std::fs::metadata(&route).unwrap().permissions().mode();
@@ -888,19 +890,16 @@ fn cline_routes_are_scripts_and_a_script_of_the_users_own_is_left_alone() {
         std::fs::read_to_string(&own).unwrap(),
         "#!/bin/sh\necho mine\n"
     );
-    // A user route for the same event as well would run every handler twice: install says so.
-    let out = p
-        .hookx(&[
-            "install", "--host", "cline", "--scope", "user", "--hookx", HOOKX,
-        ])
-        .success()
-        .get_output()
-        .clone();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("run each handler twice")
-            && stderr.contains(".clinerules/hooks/PreToolUse"),
-        "{stderr}"
+    // A user route for the same event as well: the project route leaves the event to it
+    // (tests/double_runs.rs), so that no handler runs twice.
+    p.hookx(&[
+        "install", "--host", "cline", "--scope", "user", "--hookx", HOOKX,
+    ])
+    .success();
+    let user_route = p.home.join(".cline/hooks/PreToolUse");
+    assert_eq!(
+        std::fs::read_to_string(&user_route).unwrap().lines().last(),
+        Some("exec /opt/hookx/bin/hookx run --host cline --event PreToolUse")
     );
     p.hookx(&[
         "install",

@@ -9,6 +9,8 @@
 #[allow(dead_code)]
 #[path = "live_claude/client.rs"]
 mod client;
+#[path = "live_common/json_syntax.rs"]
+mod json_syntax;
 #[allow(dead_code)]
 #[path = "live_claude/server.rs"]
 mod server;
@@ -49,17 +51,23 @@ const RULES: &[(&str, Option<&str>, &str)] = &[
     ("SessionStart", Some("boot"), "boot"),
 ];
 
-#[test]
-fn doctor_says_which_rules_claude_fires() {
-    let Some(bin) = client::binary() else {
+/// The client, or a skip (a failure under `HOOKX_LIVE=require`).
+fn client_or_skip() -> Option<std::path::PathBuf> {
+    let bin = client::binary();
+    if bin.is_none() {
         assert!(
             std::env::var("HOOKX_LIVE").as_deref() != Ok("require"),
             "Claude Code {} is not installed (conformance/install-clients.sh)",
             client::VERSION
         );
         eprintln!("skip: Claude Code {} is not installed", client::VERSION);
-        return;
-    };
+    }
+    bin
+}
+
+#[test]
+fn doctor_says_which_rules_claude_fires() {
+    let Some(bin) = client_or_skip() else { return };
     let model = FakeModel::start(SCRIPTS);
     let world = World::new();
     let mut hooks = serde_json::Map::new();
@@ -168,5 +176,92 @@ fn doctor_says_which_rules_claude_fires() {
         "hookx doctor disagrees with Claude {} (doctor exit {:?})",
         client::VERSION,
         out.status.code()
+    );
+}
+
+/// Project settings with `//` or `/* */` comments or a trailing comma, each in its own run
+/// beside plain user settings with a `control` recorder (Claude Code 2.1.332). `hookx list
+/// --host claude` must list the `probe` exactly when Claude runs it, and `hookx doctor --host
+/// claude` must say the file never fires when Claude drops it.
+#[test]
+fn settings_with_comments_or_trailing_commas() {
+    let Some(bin) = client_or_skip() else { return };
+    let model = FakeModel::start(SCRIPTS);
+    let mut failed = Vec::new();
+    for variant in json_syntax::VARIANTS {
+        let world = World::new();
+        let recorder = |label: &str| {
+            world.answers(label, &[]);
+            json!({"hooks": {"SessionStart": [{"hooks": [{"type": "command",
+                "command": world.dumper_command(label, "SessionStart")}]}]}})
+        };
+        let user = world.home.join(".claude/settings.json");
+        std::fs::create_dir_all(user.parent().unwrap()).unwrap();
+        std::fs::write(&user, recorder("control").to_string()).unwrap();
+        let settings = world.project.join(".claude/settings.json");
+        std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+        std::fs::write(&settings, variant.text(&recorder("probe"))).unwrap();
+        let listed = json_syntax::hookx_native(
+            (&world.home, &world.project),
+            "claude",
+            "SessionStart",
+            &["control", "probe"],
+        );
+        let doctor = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+            .args([
+                "doctor",
+                "--host",
+                "claude",
+                "--format",
+                "json",
+                "--project",
+            ])
+            .arg(&world.project)
+            .arg("--home")
+            .arg(&world.home)
+            .output()
+            .unwrap();
+        let report: Value = serde_json::from_slice(&doctor.stdout).unwrap_or_default();
+        let doctor_status = report["files"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|f| f["file"] == ".claude/settings.json")
+            .map(|f| f["hosts"][0]["status"].clone());
+
+        let run = client::run(&bin, &world, model.port, "SCRIPT:sub say done", &[]);
+        let ran: Vec<String> = ["control", "probe"]
+            .into_iter()
+            .filter(|label| !world.records(label).is_empty())
+            .map(str::to_string)
+            .collect();
+        let expected: &[&str] = match variant {
+            json_syntax::Variant::Plain => &["control", "probe"],
+            _ => &["control"],
+        };
+        if ran != expected {
+            failed.push(format!(
+                "{variant:?}: ran {ran:?}, expected {expected:?}\n{}",
+                run.describe()
+            ));
+        }
+        if listed.as_deref() != Ok(&ran) {
+            failed.push(format!(
+                "{variant:?}: Claude ran {ran:?}, hookx lists {listed:?}"
+            ));
+        }
+        let fires = ran.iter().any(|l| l == "probe");
+        let doctor_fires = doctor_status.as_ref().is_some_and(|s| s == "fires");
+        if doctor_fires != fires {
+            failed.push(format!(
+                "{variant:?}: Claude ran the probe: {fires}; doctor says {doctor_status:?}: {report:#}"
+            ));
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "Claude {}:\n{}",
+        client::VERSION,
+        failed.join("\n")
     );
 }

@@ -6,6 +6,8 @@
 #[path = "live_codex/client.rs"]
 mod client;
 mod common;
+#[path = "live_common/json_syntax.rs"]
+mod json_syntax;
 #[path = "live_common/recorded.rs"]
 mod recorded;
 #[path = "live_codex/server.rs"]
@@ -1133,4 +1135,53 @@ fn check_recorded(scenario: &str, l: &Live, racy: &[&str]) {
         })
         .collect();
     recording(&l.sb).check(scenario, &seen, racy);
+}
+
+/// `~/.codex/hooks.json` with `//` or `/* */` comments or a trailing comma, each in its own run
+/// beside a `control` recorder in `config.toml`, both trusted by hash (Codex CLI 0.171.0).
+/// `hookx list --host codex` must list the `probe` exactly when Codex runs it. Codex reads
+/// `hooks.json` as strict JSON: any other is dropped without a word, the session goes on.
+#[test]
+fn hooks_json_with_comments_or_trailing_commas() {
+    let mut c = Checks::default();
+    for variant in json_syntax::VARIANTS {
+        let Some(l) = live("syntax", &[], |sb| {
+            let control = json!({"SessionStart": [group(sb, None, "control")]});
+            sb.trusted_hooks(HookFile::UserToml, &control);
+            let probe = json!({"SessionStart": [group(sb, None, "probe")]});
+            sb.trust(HookFile::UserJson, &probe);
+            sb.write(
+                "home/.codex/hooks.json",
+                &variant.text(&json!({"hooks": probe})),
+            );
+        }) else {
+            return;
+        };
+        let mut ran: Vec<String> = l.dumps.iter().map(|d| d.label.clone()).collect();
+        ran.sort();
+        let expected: &[&str] = match variant {
+            json_syntax::Variant::Plain => &["control", "probe"],
+            _ => &["control"],
+        };
+        let what = format!("{variant:?}");
+        c.that(
+            ran == expected,
+            format!("{what}: ran {ran:?}, expected {expected:?}"),
+        );
+        c.that(
+            l.out.status == Some(0),
+            format!("{what}: exit {:?}", l.out.status),
+        );
+        let listed = json_syntax::hookx_native(
+            (&l.sb.home, &l.sb.project),
+            "codex",
+            "SessionStart",
+            &["control", "probe"],
+        );
+        c.that(
+            listed.as_deref() == Ok(&ran),
+            format!("{what}: Codex ran {ran:?}, hookx lists {listed:?}"),
+        );
+    }
+    c.done("syntax");
 }

@@ -5,6 +5,8 @@
 #[path = "live_copilot/client.rs"]
 mod client;
 mod common;
+#[path = "live_common/json_syntax.rs"]
+mod json_syntax;
 #[path = "live_copilot/server.rs"]
 mod server;
 
@@ -1040,4 +1042,61 @@ mod record {
             }
         }
     }
+}
+
+/// A repository hook file (`.github/hooks/probe.json`, the folder trusted in
+/// `~/.copilot/config.json`) with `//` or `/* */` comments or a trailing comma, each in its own
+/// run beside a plain `~/.copilot/hooks/control.json` (Copilot CLI 1.0.102). `hookx list --host
+/// copilot`, asked before the run, must list the `probe` exactly when Copilot runs it.
+/// Copilot reads these files as strict JSON: any other is dropped, the session goes on.
+#[test]
+fn hook_files_with_comments_or_trailing_commas() {
+    let mut failed = Vec::new();
+    for variant in json_syntax::VARIANTS {
+        let mut listed = Err(String::new());
+        let Some(l) = live(
+            "syntax",
+            |sb| {
+                let recorder = |label: &str| json!({"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": sb.dumper(label)}]}});
+                let project = sb.project.display().to_string();
+                sb.write(
+                    "home/.copilot/config.json",
+                    &json!({"trusted_folders": [project]}).to_string(),
+                );
+                sb.write(
+                    "home/.copilot/hooks/control.json",
+                    &recorder("control").to_string(),
+                );
+                sb.write(
+                    "project/.github/hooks/probe.json",
+                    &variant.text(&recorder("probe")),
+                );
+                listed = json_syntax::hookx_native(
+                    (&sb.home, &sb.project),
+                    "copilot",
+                    "SessionStart",
+                    &["control", "probe"],
+                );
+            },
+            &[],
+        ) else {
+            return;
+        };
+        let mut ran: Vec<String> = l.dumps.iter().map(|d| d.label.clone()).collect();
+        ran.sort();
+        ran.dedup();
+        let expected: &[&str] = match variant {
+            json_syntax::Variant::Plain => &["control", "probe"],
+            _ => &["control"],
+        };
+        if ran != expected {
+            failed.push(format!("{variant:?}: ran {ran:?}, expected {expected:?}"));
+        }
+        if listed.as_deref() != Ok(&ran) {
+            failed.push(format!(
+                "{variant:?}: Copilot ran {ran:?}, hookx lists {listed:?}"
+            ));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
 }

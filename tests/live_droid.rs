@@ -4,6 +4,8 @@
 //! its 9 events. See conformance/README.md.
 
 mod common;
+#[path = "live_common/json_syntax.rs"]
+mod json_syntax;
 #[path = "live_common/minimal.rs"]
 mod minimal;
 #[path = "live_common/recorded.rs"]
@@ -772,4 +774,61 @@ fn hooks_disabled_turns_every_hook_off() {
         [vec!["project-hooks-json", "user-settings"], vec![]],
         "hooks run with hooksDisabled false, then true"
     );
+}
+
+/// Project `.factory/settings.json` and `.factory/hooks.json` with `//` or `/* */` comments or
+/// a trailing comma, each in its own run beside plain user settings with a `control` recorder
+/// (Droid 0.225.2). `hookx list --host droid`, asked before the run, must list the `probe`
+/// exactly when Droid runs it. Both files are read with comments; a trailing comma drops the
+/// file without a word.
+#[test]
+fn hook_files_with_comments_or_trailing_commas() {
+    let Some(bin) = droid() else { return };
+    let mut failed = Vec::new();
+    for file in ["settings.json", "hooks.json"] {
+        for variant in json_syntax::VARIANTS {
+            let sb = Sandbox::new("hookx-live-droid-syntax");
+            let model = FakeModel::start(scripts, sb.project.display().to_string());
+            user_settings(
+                &sb,
+                &model,
+                Some(recorder_on(&sb, "SessionStart", "control")),
+            );
+            let probe = recorder_on(&sb, "SessionStart", "probe");
+            let probe = match file {
+                "settings.json" => json!({"hooks": probe}),
+                _ => probe,
+            };
+            common::write(
+                &sb.project,
+                &format!(".factory/{file}"),
+                &variant.text(&probe),
+            );
+            let listed = json_syntax::hookx_native(
+                (&sb.home, &sb.project),
+                "droid",
+                "SessionStart",
+                &["control", "probe"],
+            );
+            let out = run_droid(&sb, &bin, "text");
+            let mut ran: Vec<String> = sb.dumps().into_iter().map(|d| d.label).collect();
+            ran.sort();
+            assert!(out.status.success(), "{file} {variant:?}: {out:?}");
+            let expected: &[&str] = match variant {
+                json_syntax::Variant::TrailingComma => &["control"],
+                _ => &["control", "probe"],
+            };
+            if ran != expected {
+                failed.push(format!(
+                    "{file} {variant:?}: ran {ran:?}, expected {expected:?}"
+                ));
+            }
+            if listed.as_deref() != Ok(&ran) {
+                failed.push(format!(
+                    "{file} {variant:?}: Droid ran {ran:?}, hookx lists {listed:?}"
+                ));
+            }
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
 }

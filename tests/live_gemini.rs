@@ -6,6 +6,8 @@
 #[path = "live_gemini/client.rs"]
 mod client;
 mod common;
+#[path = "live_common/json_syntax.rs"]
+mod json_syntax;
 #[path = "live_common/recorded.rs"]
 mod recorded;
 #[path = "live_gemini/routed.rs"]
@@ -111,7 +113,7 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Text("converted done"),
         ],
         "model" | "modelblock" | "blockprompt" | "untrusted" | "skiptrust" | "invalid"
-        | "system" => {
+        | "system" | "syntax" => {
             vec![Step::Text("MODEL-ORIGINAL")]
         }
         _ => vec![Step::Text("unknown scenario")],
@@ -1376,4 +1378,79 @@ fn check_recorded(scenario: &str, dumps: &[client::Dump], sb: &Sandbox) {
         })
         .collect();
     recording.check(scenario, &seen, &[]);
+}
+
+/// Hook files with `//` or `/* */` comments or a trailing comma, each in its own run beside a
+/// plain user settings file with a `control` recorder (Gemini CLI 0.61.0). `hookx list --host
+/// gemini`, asked before the run, must list the `probe` exactly when Gemini runs it.
+/// Settings are read with comments (`strip-json-comments`); a trailing comma in them stops the
+/// CLI (exit 52). An extension's `hooks/hooks.json` with either is dropped without a word.
+#[test]
+fn hook_files_with_comments_or_trailing_commas() {
+    use json_syntax::Variant;
+    // Per file: what runs with each variant (the control alone when the file is dropped,
+    // nothing when the CLI stops).
+    let expect = |file: &str, variant: Variant| -> &[&str] {
+        match (file, variant) {
+            (_, Variant::Plain) => &["control", "probe"],
+            ("settings", Variant::TrailingComma) => &[],
+            ("settings", _) => &["control", "probe"],
+            _ => &["control"],
+        }
+    };
+    let mut c = Checks::default();
+    for file in ["settings", "extension"] {
+        for variant in json_syntax::VARIANTS {
+            let mut listed = Err(String::new());
+            let Some(l) = live("syntax", &["--yolo"], &[], |sb| {
+                sb.trust_folder();
+                sb.user_settings(json!({"SessionStart": [group(sb, None, "control")]}));
+                let text =
+                    variant.text(&json!({"hooks": {"SessionStart": [group(sb, None, "probe")]}}));
+                if file == "extension" {
+                    sb.write(
+                        "home/.gemini/extensions/probe/gemini-extension.json",
+                        &json!({"name": "probe", "version": "1.0.0"}).to_string(),
+                    );
+                    sb.write("home/.gemini/extensions/probe/hooks/hooks.json", &text);
+                } else {
+                    sb.write("project/.gemini/settings.json", &text);
+                }
+                listed = json_syntax::hookx_native(
+                    (&sb.home, &sb.project),
+                    "gemini",
+                    "SessionStart",
+                    &["control", "probe"],
+                );
+            }) else {
+                return;
+            };
+            let mut ran: Vec<String> = l.dumps.iter().map(|d| d.label.clone()).collect();
+            ran.sort();
+            let what = format!("{file} with {variant:?}");
+            let expected = expect(file, variant);
+            c.that(
+                ran == expected,
+                format!("{what}: ran {ran:?}, expected {expected:?}"),
+            );
+            let exit = if ran.is_empty() { 52 } else { 0 };
+            c.that(
+                l.out.status == Some(exit),
+                format!("{what}: exit {:?}", l.out.status),
+            );
+            // Not modelled: a user or project settings file that does not parse stops the CLI
+            // (hookx models that for policy files only), so hookx still lists the control.
+            let hookx_expected: &[&str] = match (file, variant) {
+                ("settings", Variant::TrailingComma) => &["control"],
+                _ => expected,
+            };
+            c.that(
+                listed
+                    .as_deref()
+                    .is_ok_and(|listed| listed == hookx_expected),
+                format!("{what}: Gemini ran {ran:?}, hookx lists {listed:?}"),
+            );
+        }
+    }
+    c.done("syntax");
 }

@@ -6,6 +6,8 @@
 #[path = "live_qwen/client.rs"]
 mod client;
 mod common;
+#[path = "live_common/json_syntax.rs"]
+mod json_syntax;
 #[path = "live_common/recorded.rs"]
 mod recorded;
 // Copilot's fake model speaks the same OpenAI chat-completions API Qwen Code talks to (this
@@ -872,4 +874,53 @@ fn check_recorded(scenario: &str, l: &Live) {
         })
         .collect();
     recording(&l.sb).check(scenario, &seen, &[]);
+}
+
+/// Project settings with `//` or `/* */` comments or a trailing comma, each in its own run
+/// beside plain user settings with a `control` recorder (Qwen Code 0.24.4). `hookx list --host
+/// qwen`, asked before the run (the client rewrites its settings files), must list the `probe`
+/// exactly when Qwen runs it.
+#[test]
+fn settings_with_comments_or_trailing_commas() {
+    use json_syntax::Variant;
+    let mut c = Checks::default();
+    for variant in json_syntax::VARIANTS {
+        let mut listed = Err(String::new());
+        let Some(l) = live("system", &[], &[], |sb| {
+            sb.user_settings(json!({"SessionStart": [group(sb, None, "control")]}));
+            let hooks = json!({"hooks": {"SessionStart": [group(sb, None, "probe")]}});
+            sb.write("project/.qwen/settings.json", &variant.text(&hooks));
+            listed = json_syntax::hookx_native(
+                (&sb.home, &sb.project),
+                "qwen",
+                "SessionStart",
+                &["control", "probe"],
+            );
+            None
+        }) else {
+            return;
+        };
+        let mut ran: Vec<String> = l.dumps.iter().map(|d| d.label.clone()).collect();
+        ran.sort();
+        let what = format!("{variant:?}");
+        // Settings are read with comments stripped; a file with a trailing comma is dropped
+        // without a word (unlike system settings, which stop the client).
+        let expected: &[&str] = match variant {
+            Variant::TrailingComma => &["control"],
+            _ => &["control", "probe"],
+        };
+        c.that(
+            ran == expected,
+            format!("{what}: ran {ran:?}, expected {expected:?}"),
+        );
+        c.that(
+            l.out.status == Some(0),
+            format!("{what}: exit {:?}", l.out.status),
+        );
+        c.that(
+            listed.as_deref().is_ok_and(|listed| listed == ran),
+            format!("{what}: Qwen ran {ran:?}, hookx lists {listed:?}"),
+        );
+    }
+    c.done("syntax");
 }

@@ -35,7 +35,12 @@ pub fn detect_noted(src: &SourceFile) -> Result<(Dialect, Option<String>), Error
             .find(|d| d.config().documents.toml.is_some());
         return Ok((reads_toml.unwrap_or(preferred), None));
     }
-    let value = super::syntax::parse_json(src)?;
+    // Comments do not hide a file's dialect: reading it then decides whether they are allowed.
+    let comments = super::spec::JsonSyntax {
+        comments: true,
+        strict_files: &[],
+    };
+    let value = super::syntax::parse_json_as(src, comments)?;
     let candidates = from_content(&value);
     // A plugin layout (`hooks/hooks.json`) is its dialect's (other agents read it too) unless
     // the content has another dialect's marks.

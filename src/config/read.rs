@@ -37,7 +37,7 @@ pub fn read(src: &SourceFile, dialect: Dialect) -> Result<Parsed, Error> {
             (value, Some(front))
         }
         syntax::Format::Toml => (parse_toml(src, dialect)?, None),
-        syntax::Format::Json => (syntax::parse_json(src)?, None),
+        syntax::Format::Json => (syntax::parse_json_as(src, json_syntax(src, dialect))?, None),
     };
     let events_at_top = has_top_level_events(dialect, &value);
     Ok(read_value(
@@ -48,6 +48,11 @@ pub fn read(src: &SourceFile, dialect: Dialect) -> Result<Parsed, Error> {
         events_at_top,
         false,
     ))
+}
+
+/// What `dialect` accepts in the JSON file `src` beyond strict JSON.
+pub fn json_syntax(src: &SourceFile, dialect: Dialect) -> super::spec::JsonSyntax {
+    dialect.config().json_syntax.of_file(&src.path)
 }
 
 /// Parses a `.toml` file of `dialect`; an error when the dialect has no TOML files.
@@ -178,7 +183,7 @@ pub fn prune_event(
         _ if dialect.config().rule_list.is_some() => syntax::parse_json(src)?,
         // TOML settings files are small: parsed whole, then pruned.
         syntax::Format::Toml => prune(parse_toml(src, dialect)?, &keep_top, &keep_hook),
-        _ => syntax::parse_json_pruned(src, &keep_top, &keep_hook)?,
+        _ => syntax::parse_json_pruned(src, json_syntax(src, dialect), &keep_top, &keep_hook)?,
     };
     let events_at_top = value.get("hooks").is_none() && top_level_event.get();
     Ok(PrunedEvent {

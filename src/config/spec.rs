@@ -105,6 +105,9 @@ pub struct ConfigSpec {
     /// Hooks that are a list of rules, each naming its event, not a map of events (Kiro's
     /// `{"version": "v1", "hooks": [{name, trigger, matcher, action, …}]}`).
     pub rule_list: Option<&'static RuleList>,
+    /// What the agent accepts in its JSON hook files beyond strict JSON: a file with more is
+    /// one it drops (or stops on), and hookx reads it the same way.
+    pub json_syntax: JsonSyntax,
 }
 
 /// A file whose `hooks` is a list of rules, each holding its event, its matcher and its one
@@ -140,6 +143,34 @@ impl RuleList {
     /// Whether a rule read from such a list is turned off.
     pub fn is_disabled(&self, rule: &crate::model::Rule) -> bool {
         rule.extra.get(self.enabled_key) == Some(&serde_json::Value::Bool(false))
+    }
+}
+
+/// Departures from strict JSON an agent's reader accepts. Positions hookx reports stay those of
+/// the text as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JsonSyntax {
+    /// `//` and `/* */` comments (stripped before parsing: Gemini CLI, Qwen Code, Droid, VS
+    /// Code). No agent run so far accepts a trailing comma.
+    pub comments: bool,
+    /// Files the agent reads as strict JSON all the same, by how their path ends (Gemini CLI's
+    /// extension `hooks/hooks.json`).
+    pub strict_files: &'static [&'static str],
+}
+
+impl JsonSyntax {
+    pub const STRICT: JsonSyntax = JsonSyntax {
+        comments: false,
+        strict_files: &[],
+    };
+
+    /// The syntax of the file at `path`.
+    pub fn of_file(&self, path: &str) -> JsonSyntax {
+        let path = path.replace('\\', "/");
+        match self.strict_files.iter().any(|end| path.ends_with(end)) {
+            true => JsonSyntax::STRICT,
+            false => *self,
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 //! values named by a JSON pointer. JSON, YAML (frontmatter) and TOML all end up as
 //! `serde_json::Value`.
 
+use super::spec::JsonSyntax;
 use crate::diag::{Diagnostic, Severity};
 use crate::error::Error;
 use crate::model::Frontmatter;
@@ -11,26 +12,119 @@ use std::collections::HashMap;
 
 /// Parses JSON text; a syntax error names the file, line and column.
 pub fn parse_json(src: &SourceFile) -> Result<Value, Error> {
-    serde_json::from_str(&src.text).map_err(|e| json_error(src, e))
+    parse_json_as(src, JsonSyntax::STRICT)
+}
+
+/// Parses JSON text as an agent reading it with `syntax` does: comments, where it accepts them,
+/// are read as whitespace, so that every position (of values and of errors) stays that of the
+/// original text. A strict JSON text is parsed exactly as [`parse_json`] parses it.
+pub fn parse_json_as(src: &SourceFile, syntax: JsonSyntax) -> Result<Value, Error> {
+    with_syntax(src, syntax, |text| serde_json::from_str(text))
+}
+
+/// Parses `src` with `parse`, strict first; when that fails and `syntax` allows comments, again
+/// with the comments blanked out. An error is the strict one, unless that sits at a comment
+/// `syntax` allows (then it is the comment-aware parse's).
+fn with_syntax<T>(
+    src: &SourceFile,
+    syntax: JsonSyntax,
+    parse: impl Fn(&str) -> Result<T, serde_json::Error>,
+) -> Result<T, Error> {
+    let strict = match parse(&src.text) {
+        Ok(value) => return Ok(value),
+        Err(e) => e,
+    };
+    if !syntax.comments {
+        let comment = at_comment(src, &strict);
+        let mut error = json_error(src, strict);
+        if let (true, Error::Invalid(diags)) = (comment, &mut error) {
+            diags[0].help = Some(
+                "comments are not JSON, and the agent reads this file as strict JSON: it drops \
+                 the whole file; remove the comment"
+                    .to_string(),
+            );
+        }
+        return Err(error);
+    }
+    match blank_comments(&src.text) {
+        Ok(Some(text)) => parse(&text).map_err(|e| json_error(src, e)),
+        Err(e) if at_comment(src, &strict) => Err(jsonc_error(src, &e)),
+        _ => Err(json_error(src, strict)),
+    }
+}
+
+/// `text` with each comment replaced by spaces (line breaks kept), so byte offsets are
+/// unchanged; `None` when it has none; an error when the text is not JSON even with comments.
+fn blank_comments(text: &str) -> Result<Option<String>, jsonc_parser::errors::ParseError> {
+    let options = jsonc_parser::ParseOptions {
+        allow_comments: true,
+        ..STRICT_JSONC
+    };
+    let collect = jsonc_parser::CollectOptions {
+        comments: jsonc_parser::CommentCollectionStrategy::AsTokens,
+        tokens: true,
+    };
+    let parsed = jsonc_parser::parse_to_ast(text, &collect, &options)?;
+    let mut bytes = text.as_bytes().to_vec();
+    let mut blanked = false;
+    for token in parsed.tokens.unwrap_or_default() {
+        use jsonc_parser::tokens::Token;
+        if matches!(token.token, Token::CommentLine(_) | Token::CommentBlock(_)) {
+            for b in &mut bytes[token.range.start..token.range.end] {
+                if !matches!(*b, b'\n' | b'\r') {
+                    *b = b' ';
+                }
+            }
+            blanked = true;
+        }
+    }
+    // Every byte of a comment was replaced, so its characters went whole.
+    Ok(blanked.then(|| String::from_utf8(bytes).expect("comments blanked whole")))
+}
+
+/// JSON with nothing allowed beyond it.
+const STRICT_JSONC: jsonc_parser::ParseOptions = jsonc_parser::ParseOptions {
+    allow_comments: false,
+    allow_loose_object_property_names: false,
+    allow_trailing_commas: false,
+    allow_missing_commas: false,
+    allow_single_quoted_strings: false,
+    allow_hexadecimal_numbers: false,
+    allow_unary_plus_numbers: false,
+    allow_bare_decimal_point_numbers: false,
+    allow_non_finite_numbers: false,
+    allow_extended_string_escapes: false,
+};
+
+/// Whether serde_json's error sits at the start of a comment (`//` or `/*`).
+fn at_comment(src: &SourceFile, e: &serde_json::Error) -> bool {
+    src.text
+        .split('\n')
+        .nth(e.line().saturating_sub(1))
+        .and_then(|line| line.get(e.column().saturating_sub(1)..))
+        .is_some_and(|rest| rest.starts_with("//") || rest.starts_with("/*"))
+}
+
+/// A syntax error of the relaxed parse, at its place in the text.
+fn jsonc_error(src: &SourceFile, e: &jsonc_parser::errors::ParseError) -> Error {
+    let message = format!("invalid JSON: {}", e.kind());
+    Error::Invalid(vec![Diagnostic::at_offset(
+        Severity::Error,
+        src,
+        e.range().start,
+        message,
+    )])
 }
 
 /// Whether `text` is a JSON object once `//` and `/* */` comments are taken out (what agents
 /// that strip comments before `JSON.parse` accept; nothing else is tolerated).
 pub fn is_object_with_comments(text: &str) -> bool {
-    let strict = jsonc_parser::ParseOptions {
+    let comments = jsonc_parser::ParseOptions {
         allow_comments: true,
-        allow_loose_object_property_names: false,
-        allow_trailing_commas: false,
-        allow_missing_commas: false,
-        allow_single_quoted_strings: false,
-        allow_hexadecimal_numbers: false,
-        allow_unary_plus_numbers: false,
-        allow_bare_decimal_point_numbers: false,
-        allow_non_finite_numbers: false,
-        allow_extended_string_escapes: false,
+        ..STRICT_JSONC
     };
     matches!(
-        jsonc_parser::parse_to_value(text, &strict),
+        jsonc_parser::parse_to_value(text, &comments),
         Ok(Some(jsonc_parser::JsonValue::Object(_)))
     )
 }
@@ -42,19 +136,20 @@ pub fn is_object_with_comments(text: &str) -> bool {
 /// [`parse_json`] does.
 pub fn parse_json_pruned(
     src: &SourceFile,
+    syntax: JsonSyntax,
     keep_top: &dyn Fn(&str) -> bool,
     keep_hook: &dyn Fn(&str) -> bool,
 ) -> Result<Value, Error> {
     use serde::de::DeserializeSeed;
-    let mut de = serde_json::Deserializer::from_str(&src.text);
-    let value = pruned::Pruned {
-        keep: keep_top,
-        hooks: Some(keep_hook),
-    }
-    .deserialize(&mut de)
-    .and_then(|value| de.end().map(|()| value))
-    .map_err(|e| json_error(src, e))?;
-    Ok(value)
+    with_syntax(src, syntax, |text| {
+        let mut de = serde_json::Deserializer::from_str(text);
+        pruned::Pruned {
+            keep: keep_top,
+            hooks: Some(keep_hook),
+        }
+        .deserialize(&mut de)
+        .and_then(|value| de.end().map(|()| value))
+    })
 }
 
 /// The value built by [`parse_json_pruned`]: the visitor mirrors `serde_json::Value`'s own, so
@@ -757,11 +852,42 @@ mod tests {
         ] {
             let src = SourceFile::new("a.json", text);
             let full = parse_json(&src).unwrap();
-            let pruned = parse_json_pruned(&src, &keep_all, &keep_all).unwrap();
+            let pruned = parse_json_pruned(&src, JsonSyntax::STRICT, &keep_all, &keep_all).unwrap();
             assert_eq!(pruned, full, "{text}");
             let compact: String = text.split_whitespace().collect();
             assert_eq!(serde_json::to_string(&pruned).unwrap(), compact);
         }
+    }
+
+    /// With comments allowed, a text parses (whole or pruned, for `hookx run`) to what it holds
+    /// without them; strict, it is refused at the comment.
+    #[test]
+    fn comments_read_as_whitespace_where_allowed() {
+        let keep_all = |_: &str| true;
+        let comments = JsonSyntax {
+            comments: true,
+            strict_files: &[],
+        };
+        let text = "/* é */ {\"hooks\": {\"Stop\": [] // x\n, \"Pre\": [1]}, \"k\": \"//not\"}";
+        let src = SourceFile::new("a.json", text);
+        let expected = serde_json::json!({"hooks": {"Stop": [], "Pre": [1]}, "k": "//not"});
+        assert_eq!(parse_json_as(&src, comments).unwrap(), expected);
+        let pruned = parse_json_pruned(&src, comments, &keep_all, &|k| k == "Pre").unwrap();
+        assert_eq!(
+            pruned,
+            serde_json::json!({"hooks": {"Pre": [1]}, "k": "//not"})
+        );
+        let Err(Error::Invalid(diags)) = parse_json(&src) else {
+            panic!("strict JSON took a comment");
+        };
+        assert_eq!((diags[0].line, diags[0].col), (1, 1));
+        assert!(
+            diags[0]
+                .help
+                .as_deref()
+                .unwrap()
+                .contains("comments are not JSON")
+        );
     }
 
     #[test]

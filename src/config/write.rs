@@ -412,15 +412,7 @@ fn handler_out<'a>(doc: &Document, flavor: Flavor, handler: &'a Handler) -> Obje
     let spec = doc.dialect.config();
     let mut out = Object(Vec::with_capacity(4 + handler.extra.len()));
     let mut put = |field: HandlerField, value: Out<'a>| {
-        // A flavour may spell a key unlike its dialect (Copilot's PascalCase `timeout`).
-        let key = flavor
-            .tables()
-            .handler_key_overrides
-            .iter()
-            .find(|(f, _)| *f == field)
-            .map(|(_, k)| *k)
-            .or_else(|| spec.key(field));
-        if let Some(key) = key {
+        if let Some(key) = flavor.handler_key(field) {
             out.insert(key, value);
         }
     };

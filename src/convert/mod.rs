@@ -821,6 +821,25 @@ impl Converter<'_> {
         if out.timeout.is_none() && to.tables().default_timeout(&out.kind) != from_default {
             out.timeout = Some(from_default);
         }
+        // A target without a timeout field (a hook script) runs every hook under its own fixed
+        // limit, so a timeout the source set is lost unless it is that limit; wrapped, `hookx
+        // exec --timeout` still ends the hook sooner, so only a longer one is.
+        if spec.key(HandlerField::Timeout).is_none()
+            && let Some(asked) = handler.timeout
+        {
+            let limit = to.tables().default_timeout(&out.kind);
+            if asked > limit || !self.options.wrap && asked != limit {
+                self.lose(
+                    src,
+                    &field_pointer(at, from, HandlerField::Timeout),
+                    &format!("timeout of {asked} s on `{event}`"),
+                    &format!(
+                        "{target} has no per-hook timeout: it is dropped, and {target}'s own \
+                         limit applies ({limit} s in hookx's table)"
+                    ),
+                );
+            }
+        }
         for (present, field, what) in [
             (
                 handler.status_message.is_some(),
@@ -1369,7 +1388,7 @@ pub fn not_installed_guard(hookx: &str, event: &EventKind, to: Flavor) -> String
 /// The pointer of a handler field as the source dialect spells its key (the handler's own
 /// pointer when the dialect has no key for it).
 fn field_pointer(handler_at: &str, from: Flavor, field: HandlerField) -> String {
-    match from.dialect().config().key(field) {
+    match from.handler_key(field) {
         Some(key) => format!("{handler_at}/{key}"),
         None => handler_at.to_string(),
     }

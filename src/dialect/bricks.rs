@@ -180,6 +180,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     type_only_on: &[],
     scripts: None,
     rule_list: None,
+    // hookx's own format: strict JSON.
+    json_syntax: crate::config::spec::JsonSyntax::STRICT,
 };
 
 /// Run-time protocol rows (the seed's 実行プロトコル), read by `crate::protocol`.

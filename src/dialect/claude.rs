@@ -488,7 +488,7 @@ pub static DEF: DialectDef = DialectDef {
         hooks_off: None,
         // Run 2.1.332 (tests/live_claude_managed.rs): it exits 1, `managed-settings.json` or
         // a drop-in alike.
-        broken_policy: BrokenPolicy::StopsAgent { comments: false },
+        broken_policy: BrokenPolicy::StopsAgent,
         // docs: `disableAllHooks` in managed settings turns managed hooks off too; in user,
         // project or local settings it cannot.
         kill_switch_reaches_policy: true,
@@ -586,6 +586,9 @@ static CONFIG: ConfigSpec = ConfigSpec {
     kept_keys: &[],
     scripts: None,
     rule_list: None,
+    // Run 2.1.332 (`tests/live_claude_doctor.rs`): settings with a comment or a trailing comma
+    // are dropped whole; the session goes on.
+    json_syntax: crate::config::spec::JsonSyntax::STRICT,
 };
 
 /// claude-code 2.1.332, run (`tests/live_claude.rs`, `plugins_*`; recorded in

@@ -275,8 +275,9 @@ pub static DEF: DialectDef = DialectDef {
         grouped: true,
         command_key: "command",
         timeout_key: None,
-        // Cline runs a user and a project route both; install warns instead (tests/install.rs).
-        names_project_route: false,
+        // Cline runs the scripts of every folder (run 3.0.65): both routes would
+        // (tests/double_runs.rs).
+        names_project_route: true,
     },
     route_trust: None,
     schema: Schema {
@@ -314,6 +315,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     kept_keys: &[],
     scripts: Some(&LAYOUT),
     rule_list: None,
+    // Its hooks are scripts, not JSON.
+    json_syntax: crate::config::spec::JsonSyntax::STRICT,
 };
 
 /// `run_commands {commands: [LINE, …]}` ↔ a shell call `{command}` (several lines joined by
@@ -360,7 +363,16 @@ mod patch {
     }
 
     pub(super) fn encode(id: &str, input: &Value) -> Option<Value> {
-        let coded = super::super::codex::patch::encode(id, input)?;
+        // The inverse of `decode`: Cline writes an added file's lines with no newline after
+        // the last, so a content that ends in one needs an empty last line.
+        let mut input = input.clone();
+        if id == ids::WRITE
+            && let Some(Value::String(content)) = input.get_mut("content")
+            && content.ends_with('\n')
+        {
+            content.push('\n');
+        }
+        let coded = super::super::codex::patch::encode(id, &input)?;
         Some(json!({ "input": coded.get("command")? }))
     }
 }
@@ -535,7 +547,7 @@ mod reshape {
 mod protocol_rows {
     use crate::model::EventKind;
     use crate::protocol::{
-        AnswerField as F, ArgsForm, ExitCodes, ProtocolTables, Reshape, Slot, Writes,
+        AnswerField as F, ArgsForm, EnvValue, ExitCodes, ProtocolTables, Reshape, Slot, Writes,
     };
 
     const PRE: &[EventKind] = &[EventKind::PreToolUse];
@@ -567,7 +579,8 @@ mod protocol_rows {
             flatten: super::reshape::flatten,
             nest: super::reshape::nest,
         }),
-        env: &[],
+        // Run 3.0.65: the only `CLINE_*` variable its hooks get.
+        env: &[("CLINE_BUILD_ENV", EnvValue::Literal("production"))],
         plain_stdout_context: &[],
         // Source 3.0.65: the exit code is not read; stdout JSON (or its last `HOOK_CONTROL\t`
         // line) is, whatever the code. hookx reads it at exit 0 only.

@@ -420,6 +420,8 @@ pub static DEF: DialectDef = DialectDef {
             trusted: "trusted",
         },
         fix: "run `codex exec --trust` once in the project (or accept the trust prompt of `codex`)",
+        untrusted: "Codex does not load the project's `.codex/` folder, in `codex exec` or \
+                    interactively, so none of its hooks run",
         source: "run 0.171.0 (tests/live_codex.rs only_trusted_handlers_run); source: openai/codex \
                  codex-rs/config/src/loader (project trust by exact path)",
     }),
@@ -441,7 +443,9 @@ pub static DEF: DialectDef = DialectDef {
         grouped: true,
         command_key: "command",
         timeout_key: None,
-        names_project_route: false,
+        // The user and the project layer both load, each handler keyed by its file
+        // (codex-facts.md): both routes would (tests/double_runs.rs).
+        names_project_route: true,
     },
     // Codex skips every handler its `/hooks` review has not trusted by hash (run).
     route_trust: Some(RouteTrust {
@@ -498,6 +502,9 @@ static CONFIG: ConfigSpec = ConfigSpec {
     kept_keys: &[],
     scripts: None,
     rule_list: None,
+    // Run 0.171.0 (`tests/live_codex.rs`): a `hooks.json` with a comment or a trailing comma
+    // is dropped without a word.
+    json_syntax: crate::config::spec::JsonSyntax::STRICT,
 };
 
 /// `apply_patch {command: PATCH}` ↔ Write, Edit, MultiEdit with the patch's path.

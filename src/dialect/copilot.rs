@@ -630,6 +630,7 @@ pub static DEF: DialectDef = DialectDef {
         },
         fix: "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true copilot -p …  (or trust the folder \
               once in an interactive `copilot` session)",
+        untrusted: "in `-p` mode none of its hooks run",
         source: "run 1.0.102 (an untrusted folder in -p mode runs no repo hook; the variable \
                  loads them); docs (trusted_folders in ~/.copilot/config.json)",
     }),
@@ -704,6 +705,9 @@ static CONFIG: ConfigSpec = ConfigSpec {
     type_only_on: &[("prompt", &[EventKind::SessionStart])],
     scripts: None,
     rule_list: None,
+    // Run 1.0.102 (`tests/live_copilot.rs`): a hook file with a comment or a trailing comma is
+    // dropped; the session goes on.
+    json_syntax: crate::config::spec::JsonSyntax::STRICT,
 };
 
 /// Run-time protocol rows (the seed's payload and decision-control sections), read by

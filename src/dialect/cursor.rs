@@ -311,7 +311,9 @@ pub static DEF: DialectDef = DialectDef {
         grouped: false,
         command_key: "command",
         timeout_key: None,
-        names_project_route: false,
+        // Docs: "All matching hooks from every source run" (cursor-facts.md): both routes
+        // would (tests/double_runs.rs).
+        names_project_route: true,
     },
     schema: Schema {
         file_name: "cursor.schema.json",
@@ -353,6 +355,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     plugins: None,
     scripts: None,
     rule_list: None,
+    // Its documents say nothing of comments: read as strict JSON.
+    json_syntax: crate::config::spec::JsonSyntax::STRICT,
 };
 
 /// Run-time protocol rows: the answer shapes per event (cursor.com/docs/agent/hooks, as quoted

@@ -299,14 +299,14 @@ pub enum BrokenPolicy {
     Skipped,
     /// It does not start, so no hook runs in its sessions (Claude Code 2.1.332 exits 1:
     /// "Managed settings document could not be parsed as a JSON object; none of its settings
-    /// are in effect. Fix or remove it."). `comments`: whether it strips `//` and `/* */`
-    /// comments first (Gemini CLI, Qwen Code), so that a file with comments is no fault to it.
-    StopsAgent { comments: bool },
+    /// are in effect. Fix or remove it."). Comments are a fault only where the agent's
+    /// [`crate::config::spec::JsonSyntax`] has none: hookx reads the file the same way.
+    StopsAgent,
 }
 
 /// Hook locations an agent reads only once the user has trusted the project folder (Copilot
 /// in `-p` mode: `.github/hooks`, repo settings, `.claude/settings*.json`; Gemini CLI:
-/// `.gemini/settings.json`).
+/// `.gemini/settings.json`; Codex: `.codex/`).
 pub struct FolderTrust {
     /// The location ids gated by folder trust.
     pub locations: &'static [&'static str],
@@ -314,6 +314,9 @@ pub struct FolderTrust {
     pub record: TrustRecord,
     /// How to trust the folder, shown as the fix.
     pub fix: &'static str,
+    /// What the agent does with these hooks in a folder the user has not trusted, for doctor's
+    /// warning: agents differ (Copilot skips them in `-p` mode only, Codex never loads them).
+    pub untrusted: &'static str,
     /// Where these facts come from.
     pub source: &'static str,
 }

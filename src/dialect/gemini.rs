@@ -358,7 +358,7 @@ pub static DEF: DialectDef = DialectDef {
         // Source 0.61.0 (`FatalConfigError`, "Please fix the configuration file(s) and try
         // again"), run 0.61.0 (`live_gemini::system_settings_others_could_write_are_skipped`).
         // A user or project settings file that does not parse stops it too: not modelled.
-        broken_policy: BrokenPolicy::StopsAgent { comments: true },
+        broken_policy: BrokenPolicy::StopsAgent,
         kill_switch_reaches_policy: true,
         any_kill_switch_reaches_policy: true,
         // Source 0.61.0: "Security Warning: Skipping system settings file" unless it, its
@@ -413,6 +413,8 @@ pub static DEF: DialectDef = DialectDef {
         },
         fix: "trust the folder in Gemini CLI's folder-trust dialog (run `gemini` there once), or \
               run it with GEMINI_CLI_TRUST_WORKSPACE=true",
+        untrusted: "in `-p` mode Gemini CLI exits (55) before any hook runs; interactively it \
+                    does not read the file, and registers no hook",
         source: "run 0.61.0 (an untrusted folder in -p exits 55; trustedFolders.json TRUST_FOLDER \
                  and GEMINI_CLI_TRUST_WORKSPACE trust it); source (TRUST_PARENT, DO_NOT_TRUST, \
                  the longest path wins)",
@@ -467,6 +469,13 @@ static CONFIG: ConfigSpec = ConfigSpec {
     kept_keys: &["name", "description", "sequential"],
     scripts: None,
     rule_list: None,
+    // Run 0.61.0 (`tests/live_gemini.rs`): settings are read with comments
+    // (`strip-json-comments`), a trailing comma stops the CLI; an extension's `hooks/hooks.json`
+    // with either is dropped without a word.
+    json_syntax: crate::config::spec::JsonSyntax {
+        comments: true,
+        strict_files: &["hooks/hooks.json"],
+    },
 };
 
 /// Run-time protocol rows (gemini-facts.md "Answers"), read by `crate::protocol`.

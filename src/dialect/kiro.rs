@@ -245,6 +245,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     plugins: None,
     scripts: None,
     rule_list: Some(&RULES),
+    // Not documented: read as strict JSON.
+    json_syntax: crate::config::spec::JsonSyntax::STRICT,
 };
 
 /// Run-time protocol rows: exit codes and plain stdout only ("No JSON answer is documented").

@@ -15,7 +15,9 @@
 //!      inside `tool_info`, `ArgsForm::Nested`) gets tool rules split by category in `convert`
 //!      and a route per category event in `install` ([`Dialect::own_events`], `windsurf.rs`).
 //!    - `DEF`: the [`DialectDef`]: name, [`ConfigSpec`] (handler keys, document kinds, install
-//!      paths), [`DetectSpec`] (path and content marks), discovery `locations` and the ones the
+//!      paths, `json_syntax`: whether the agent reads its JSON files with comments; run the
+//!      client on one, as the live suites' `*_with_comments_or_trailing_commas` tests do),
+//!      [`DetectSpec`] (path and content marks), discovery `locations` and the ones the
 //!      agent reads `native`ly (also other agents' files), [`HostSpec`] (how its payloads and
 //!      environment identify it), [`RouteSpec`] (the entry `hookx install` writes) and its
 //!      JSON Schema (`schemas/<name>.schema.json`).
@@ -244,6 +246,17 @@ impl Flavor {
 
     pub fn name(self) -> &'static str {
         self.0.name
+    }
+
+    /// The key of a handler field in this flavour's files: a flavour may spell one unlike its
+    /// dialect (Copilot's PascalCase `timeout`).
+    pub fn handler_key(self, field: crate::config::spec::HandlerField) -> Option<&'static str> {
+        self.0
+            .handler_key_overrides
+            .iter()
+            .find(|(f, _)| *f == field)
+            .map(|(_, k)| *k)
+            .or_else(|| self.dialect().config().key(field))
     }
 
     fn index(self) -> usize {

@@ -386,7 +386,7 @@ pub static DEF: DialectDef = DialectDef {
         // Run 0.24.4 (tests/live_qwen.rs system_settings_that_do_not_parse_stop_qwen): exit 1,
         // "Cannot read operator sandbox policy from PATH"; a user or project settings file that
         // does not parse stops it too (source `FatalConfigError`): not modelled.
-        broken_policy: BrokenPolicy::StopsAgent { comments: true },
+        broken_policy: BrokenPolicy::StopsAgent,
         kill_switch_reaches_policy: true,
         any_kill_switch_reaches_policy: true,
         // Source 0.24.4: read wherever it lies, whoever owns it.
@@ -464,6 +464,12 @@ static CONFIG: ConfigSpec = ConfigSpec {
     plugins: None,
     scripts: None,
     rule_list: None,
+    // Run 0.24.4 (`tests/live_qwen.rs`): settings are read with comments; a trailing comma
+    // drops the file.
+    json_syntax: crate::config::spec::JsonSyntax {
+        comments: true,
+        strict_files: &[],
+    },
 };
 
 /// Run-time protocol rows (conformance/qwen-facts.md), read by `crate::protocol`.

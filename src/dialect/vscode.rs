@@ -164,7 +164,9 @@ pub static DEF: DialectDef = DialectDef {
         grouped: false,
         command_key: "command",
         timeout_key: Some("timeout"),
-        names_project_route: false,
+        // It reads every hook file and merges none (vscode-facts.md): both routes would
+        // (tests/double_runs.rs).
+        names_project_route: true,
     },
     schema: Schema {
         file_name: "vscode.schema.json",
@@ -220,6 +222,13 @@ static CONFIG: ConfigSpec = ConfigSpec {
     plugins: None,
     scripts: None,
     rule_list: None,
+    // Source (microsoft/vscode, `PromptsService` hook discovery): `parseJSONC(text, errors)`,
+    // and a file with any error is skipped; its JSONC reader allows comments, and no trailing
+    // comma by default.
+    json_syntax: crate::config::spec::JsonSyntax {
+        comments: true,
+        strict_files: &[],
+    },
 };
 
 /// Run-time protocol rows (hooks.md, Hook input and output and the per-event sections).

@@ -336,7 +336,9 @@ pub static DEF: DialectDef = DialectDef {
         grouped: false,
         command_key: "command",
         timeout_key: None,
-        names_project_route: false,
+        // Docs: the hooks of all locations "are merged together … all hooks will execute"
+        // (windsurf-facts.md): both routes would (tests/double_runs.rs).
+        names_project_route: true,
     },
     schema: Schema {
         file_name: "windsurf.schema.json",
@@ -347,6 +349,8 @@ pub static DEF: DialectDef = DialectDef {
 static CONFIG: ConfigSpec = ConfigSpec {
     scripts: None,
     rule_list: None,
+    // Its documents say nothing of comments: read as strict JSON.
+    json_syntax: crate::config::spec::JsonSyntax::STRICT,
     handler_keys: &[
         ("command", HandlerField::Command),
         // "The directory to execute the command from. Defaults to your workspace root."

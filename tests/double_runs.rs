@@ -1,0 +1,191 @@
+//! hookx installed twice, in the user's and in the project's hook file of one host: every
+//! route runs all the rules, so when the host runs both routes for one event, each rule must
+//! still run once. Each host's routes are fired the way that host fires them (the facts below,
+//! from the conformance files), with its own payload, and a rule counts its runs.
+#![cfg(unix)]
+
+mod common;
+
+use hookx::dialect::{Dialect, Flavor};
+use hookx::model::EventKind;
+use std::path::{Path, PathBuf};
+
+/// Whether the host runs a command of one event from both its user and its project file when
+/// both hold it. Hosts that key a handler by its command run an identical one once.
+fn runs_both(host: &str, identical: bool) -> bool {
+    match host {
+        // claude-facts.md, gemini-facts.md (run: the same command in user and project ran
+        // once), qwen-facts.md (`getHookKey`), dialects.md (Bricks, as Claude).
+        "claude" | "gemini" | "qwen" | "bricks" => !identical,
+        // copilot (run 1.0.102), droid-facts.md (run 0.225.2: "The same command in the user
+        // and the project settings runs twice"), cline-facts.md (run 3.0.65: both ran),
+        // cursor-facts.md ("All matching hooks from every source run"), windsurf-facts.md
+        // ("Hooks from all three locations are merged together … all hooks will execute"),
+        // codex-facts.md (user and project layers both load; a handler is keyed by its file),
+        // vscode (it reads every hook file; no merging is documented).
+        _ => true,
+    }
+}
+
+/// The host's name for `Stop` (every host has one), and the flavour that names it.
+fn stop_event(host: Dialect) -> (Flavor, &'static str) {
+    host.flavors()
+        .find_map(|f| {
+            f.tables()
+                .events
+                .iter()
+                .find(|(kind, _)| *kind == EventKind::Stop)
+                .map(|(_, name)| (f, *name))
+        })
+        .unwrap_or_else(|| panic!("{} has no Stop", host.name()))
+}
+
+/// The route lines hookx wrote for `event` into the host file (or script folder) at `path`.
+fn routes(path: &Path, bin: &str, host: &str, event: &str) -> Vec<String> {
+    let texts: Vec<String> = if path.is_dir() {
+        std::fs::read_dir(path)
+            .unwrap()
+            .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+            .collect()
+    } else {
+        vec![std::fs::read_to_string(path).unwrap_or_default()]
+    };
+    let head = format!("{bin} run --host {host} --event {event}");
+    texts
+        .iter()
+        .flat_map(|text| text.match_indices(&head).map(|(at, _)| &text[at..]))
+        .map(|rest| {
+            let end = rest.find(['"', '\n', '\'']).unwrap_or(rest.len());
+            rest[..end].to_string()
+        })
+        .filter(|line| {
+            // Only this event: not `--event StopFailure`.
+            let after = &line[head.len()..];
+            after.is_empty() || after.starts_with(' ')
+        })
+        .collect()
+}
+
+struct Fired {
+    /// How often the user's and the project's rule ran.
+    runs: [usize; 2],
+    user: String,
+    project: String,
+}
+
+/// Installs hookx for `host` in both scopes of a fresh project whose one rule counts its runs,
+/// then fires `Stop` through each route the host would run.
+fn fire_both_routes(host: Dialect) -> Fired {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let log = root.join("ran.log");
+    // A user and a project rule (each scope's route routes its own rules' events), in files
+    // the host does not read itself, so that hookx runs them.
+    let (user_file, project_file) = match host.name() {
+        "bricks" => (".claude/settings.json", ".claude/settings.json"),
+        _ => (".bricks-project-desktop/hooks.json", ".bricks/hooks.json"),
+    };
+    for (dir, file, scope) in [
+        (&home, user_file, "user"),
+        (&project, project_file, "project"),
+    ] {
+        let count = format!("echo {scope} >> '{}'", log.display());
+        let rule = serde_json::json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": count}]}]}});
+        common::write(dir, file, &rule.to_string());
+    }
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    common::hookx_at(&project, &home, &["trust"]).success();
+    for scope in ["project", "user"] {
+        common::hookx_at(
+            &project,
+            &home,
+            &[
+                "install",
+                "--host",
+                host.name(),
+                "--scope",
+                scope,
+                "--hookx",
+                bin,
+            ],
+        )
+        .success();
+    }
+    let (flavor, stop) = stop_event(host);
+    let spec = host.config();
+    let route_in = |path: PathBuf| -> (String, PathBuf) {
+        let found = routes(&path, bin, host.name(), stop);
+        assert_eq!(
+            found.len(),
+            1,
+            "{}: routes in {path:?}: {found:?}",
+            host.name()
+        );
+        (found[0].clone(), path)
+    };
+    let (project_route, project_file) = route_in(project.join(spec.install_project));
+    let (user_route, user_file) = route_in(home.join(spec.install_user));
+
+    let event = hookx::dispatch::simulate::synthetic_event(
+        flavor,
+        stop,
+        None,
+        None,
+        &[],
+        project.to_str().unwrap(),
+    )
+    .unwrap();
+    let payload = hookx::protocol::encode_event(&event, flavor).to_string();
+    let identical = project_route == user_route;
+    let mut fired = vec![(&user_route, &user_file)];
+    if runs_both(host.name(), identical) {
+        fired.push((&project_route, &project_file));
+    }
+    for (route, file) in fired {
+        let mut cmd = assert_cmd::Command::new("sh");
+        cmd.args(["-c", route])
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .env_remove("HOOKX_HOST")
+            .write_stdin(payload.clone());
+        // The host's variable naming the folder of the file whose hook runs (Copilot's).
+        if let Some(var) = spec.hook_dir_var {
+            let dir = if file.is_dir() {
+                file
+            } else {
+                file.parent().unwrap()
+            };
+            cmd.env(var, dir);
+        }
+        cmd.assert().success();
+    }
+    let ran = std::fs::read_to_string(&log).unwrap_or_default();
+    let runs = ["user", "project"].map(|rule| ran.lines().filter(|l| *l == rule).count());
+    Fired {
+        runs,
+        user: user_route,
+        project: project_route,
+    }
+}
+
+#[test]
+fn a_user_and_a_project_route_run_each_rule_once_under_every_host() {
+    let mut wrong = Vec::new();
+    for &host in Dialect::all() {
+        let fired = fire_both_routes(host);
+        if fired.runs != [1, 1] {
+            wrong.push(format!(
+                "{}: the user's and the project's rule ran {:?} times (user route `{}`, project route `{}`)",
+                host.name(),
+                fired.runs,
+                fired.user,
+                fired.project
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
