@@ -22,6 +22,8 @@ clients=(
   # 0.225.2 on, so the wrapper finds no binary; the platform package is the program.
   "@factory/cli-linux-x64@0.225.2 factory-0.225.2 node_modules/@factory/cli-linux-x64/bin/droid"
   "cline@3.0.65 cline-3.0.65 node_modules/@cline/cli-linux-x64/bin/cline"
+  # Augment's Auggie: one bundled script, run by node (>= 20).
+  "@augmentcode/auggie@0.36.0 auggie-0.36.0 node_modules/@augmentcode/auggie/augment.mjs"
 )
 
 pids=()

@@ -405,16 +405,17 @@ fn command_lines(doc: &Document) -> Vec<(EventKind, String)> {
         .iter()
         .flat_map(|r| {
             r.handlers.iter().filter_map(move |h| match &h.kind {
-                HandlerKind::Command(c) => Some((
-                    r.event.clone(),
-                    c.unix_line()
+                HandlerKind::Command(c) => {
+                    let line = c
+                        .unix_line()
                         .unwrap_or_default()
-                        .replace("BRICKS_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
-                        .replace("COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
-                        .replace("GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
-                        .replace("FACTORY_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
-                        .replace("$PWD", "$CLAUDE_PROJECT_DIR"),
-                )),
+                        .replace("$PWD", "$CLAUDE_PROJECT_DIR");
+                    let line = Dialect::all()
+                        .iter()
+                        .filter_map(|d| d.config().project_dir_variable)
+                        .fold(line, |line, var| line.replace(var, "CLAUDE_PROJECT_DIR"));
+                    Some((r.event.clone(), line))
+                }
                 _ => None,
             })
         })

@@ -1125,6 +1125,241 @@ fn vscode_device_policies_turn_hooks_off_or_leave_only_policy_hooks() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Augment (Auggie CLI 0.36.0; live: tests/live_augment.rs). Without the client: its payloads
+// as its source builds them (`tests/fixtures/documented/augment-source/`), which name no
+// `session_id` or `cwd`; it reads answers only inside `hookSpecificOutput`.
+
+/// A Claude handler that records its stdin in `record` and prints `answer` (empty: nothing).
+fn claude_handler(record: &str, answer: &str) -> Value {
+    json!({"type": "command", "command": format!("cat > {record}; printf '%s' '{answer}'")})
+}
+
+#[test]
+fn augment_host_gives_claude_handlers_a_complete_payload_and_reads_their_answers_inside() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": "cat > pre.json; echo 'no npm here' >&2; exit 2"}]}],
+            "PostToolUse": [{"matcher": "Write", "hooks": [
+                claude_handler("post.json", r#"{"decision":"block","reason":"lint failed"}"#)]}],
+            "UserPromptSubmit": [{"hooks": [claude_handler("prompt.json", "")]}],
+            "Stop": [{"hooks": [claude_handler("stop.json", r#"{"decision":"block","reason":"run the tests"}"#)]}],
+        }}),
+    );
+    p.trust();
+    let run = |event: &str| {
+        p.hookx(
+            &["run", "--host", "augment"],
+            documented("augment-source", event, &p.project),
+        )
+    };
+    let conversation = "3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f4a1c55";
+    let project = p.project.to_str().unwrap();
+
+    // PreToolUse: `launch-process` is Bash, `session_id` and `cwd` come from
+    // `conversation_id` and `workspace_roots[0]`; exit 2 is a deny inside hookSpecificOutput.
+    let (code, out, err) = run("PreToolUse");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        json_of(&out),
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+            "permissionDecision": "deny", "permissionDecisionReason": "no npm here"}})
+    );
+    let got = p.read("pre.json");
+    assert_eq!(got["hook_event_name"], "PreToolUse");
+    assert_eq!(got["session_id"], conversation, "{got}");
+    assert_eq!(got["cwd"], project, "{got}");
+    assert_eq!(got["tool_name"], "Bash");
+    assert_eq!(got["tool_input"]["command"], "npm install left-pad");
+
+    // PostToolUse: `save-file {path, file_content}` is Write {file_path, content}; Claude's
+    // top-level `decision` is not lost: Auggie reads it only inside hookSpecificOutput.
+    let (code, out, err) = run("PostToolUse");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        json_of(&out),
+        json!({"hookSpecificOutput": {"hookEventName": "PostToolUse",
+            "decision": "block", "reason": "lint failed"}})
+    );
+    let got = p.read("post.json");
+    assert_eq!(got["tool_name"], "Write");
+    assert_eq!(got["tool_input"]["file_path"], "notes.txt", "{got}");
+    assert_eq!(got["tool_input"]["content"], "hello\n", "{got}");
+    assert_eq!(got["tool_response"], "File saved.  Saved file {notes.txt}");
+    assert_eq!(
+        (&got["session_id"], &got["cwd"]),
+        (&json!(conversation), &json!(project))
+    );
+
+    // PromptSubmit is Claude's UserPromptSubmit, `user_prompt` its `prompt`.
+    let (code, out, err) = run("PromptSubmit");
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    let got = p.read("prompt.json");
+    assert_eq!(got["hook_event_name"], "UserPromptSubmit");
+    assert_eq!(got["prompt"], "list the files here");
+    assert_eq!(got["cwd"], project);
+
+    // Stop: the block goes inside too.
+    let (code, out, err) = run("Stop");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        json_of(&out),
+        json!({"hookSpecificOutput": {"hookEventName": "Stop",
+            "decision": "block", "reason": "run the tests"}})
+    );
+    assert_eq!(p.read("stop.json")["session_id"], conversation);
+}
+
+/// An Augment file's handlers run under Claude Code get Auggie's own payload (`PromptSubmit`,
+/// `workspace_roots`, `launch-process` with `command`, ms timeouts read), and their
+/// `hookSpecificOutput` deny reaches Claude.
+#[test]
+fn augment_handlers_under_claude() {
+    let p = Project::new();
+    let deny = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"augment says no"}}"#;
+    p.write(
+        ".augment/settings.json",
+        json!({"hooks": {
+            "PreToolUse": [{"matcher": "launch-process", "hooks": [
+                {"type": "command", "command": format!("cat > pre.json; printf '%s' '{deny}'"), "timeout": 5000}]}],
+            "PromptSubmit": [{"hooks": [{"type": "command", "command": "cat > prompt.json"}]}],
+        }}),
+    );
+    p.trust();
+    let pre = json!({"session_id": "s1", "transcript_path": "/t.jsonl", "cwd": p.project,
+        "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "rm -rf build"}, "tool_use_id": "toolu_1"});
+    let (code, out, err) = p.hookx(&["run", "--host", "claude"], pre.to_string());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        json_of(&out)["hookSpecificOutput"]["permissionDecisionReason"],
+        "augment says no"
+    );
+    let got = p.read("pre.json");
+    assert_eq!(got["hook_event_name"], "PreToolUse");
+    assert_eq!(got["conversation_id"], "s1");
+    assert_eq!(got["workspace_roots"], json!([p.project]));
+    assert_eq!(got["tool_name"], "launch-process");
+    assert_eq!(got["tool_input"]["command"], "rm -rf build");
+    assert_eq!(got["is_mcp_tool"], false);
+    assert!(
+        got.get("cwd").is_none() && got.get("session_id").is_none(),
+        "{got}"
+    );
+
+    let prompt = json!({"session_id": "s1", "transcript_path": "/t.jsonl", "cwd": p.project,
+        "permission_mode": "default", "hook_event_name": "UserPromptSubmit", "prompt": "hi"});
+    let (code, _, err) = p.hookx(&["run", "--host", "claude"], prompt.to_string());
+    assert_eq!(code, 0, "{err}");
+    let got = p.read("prompt.json");
+    assert_eq!(got["hook_event_name"], "PromptSubmit");
+    assert_eq!(got["user_prompt"], "hi");
+}
+
+/// `install --host augment` writes routes in `.augment/settings.json` (milliseconds), which,
+/// run with an Auggie payload, run the project's Claude hooks.
+#[test]
+fn installed_augment_routes_run_claude_hooks() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"claude says no\"}}'"}
+        ]}], "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "true"}]}]}}),
+    );
+    p.trust();
+    let hookx = assert_cmd::cargo::cargo_bin("hookx");
+    let (code, _, err) = p.hookx(
+        &[
+            "install",
+            "--host",
+            "augment",
+            "--hookx",
+            hookx.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let settings = p.read(".augment/settings.json");
+    let events: Vec<&String> = settings["hooks"].as_object().unwrap().keys().collect();
+    assert!(events.iter().any(|e| *e == "PromptSubmit"), "{settings}");
+    assert!(
+        !events.iter().any(|e| *e == "UserPromptSubmit"),
+        "{settings}"
+    );
+    let handler = &settings["hooks"]["PreToolUse"][0]["hooks"][0];
+    assert_eq!(handler["timeout"], 600_000, "milliseconds: {settings}");
+    let route = handler["command"].as_str().unwrap().to_string();
+    let out = std::process::Command::new("sh")
+        .args(["-c", &route])
+        .current_dir(&p.project)
+        .env_remove("HOOKX_HOME")
+        .env("HOME", &p.home)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            let stdin = documented("augment-source", "PreToolUse", &p.project);
+            child.stdin.take().unwrap().write_all(stdin.as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let answer = json_of(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecisionReason"],
+        "claude says no"
+    );
+}
+
+/// `list`, `validate`, `schema` and `doctor` know Augment's files.
+#[test]
+fn list_validate_schema_and_doctor_know_augment() {
+    let p = Project::new();
+    p.write(
+        ".augment/settings.json",
+        json!({"hooks": {
+            "PromptSubmit": [{"hooks": [{"type": "command", "command": "./log.sh"}]}],
+            "PreToolUse": [{"matcher": "launch-process", "hooks": [{"type": "command", "command": "./guard.sh", "timeout": 5000}]}],
+        }}),
+    );
+    p.trust();
+    let (code, out, err) = p.hookx(&["list", "--format", "json", "--host", "claude"], "");
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Value> = serde_json::from_str(&out).unwrap();
+    assert_eq!(rows.len(), 2, "{out}");
+    assert!(rows.iter().all(|r| r["dialect"] == "augment"), "{out}");
+
+    let (code, out, err) = p.hookx(&["doctor", "--host", "augment"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("PromptSubmit (line 1): ./log.sh\n    augment  fires, natively"),
+        "{out}"
+    );
+
+    // Detected by its folder; `UserPromptSubmit` is no Auggie event.
+    let (code, out, _) = p.hookx(&["validate", ".augment/settings.json"], "");
+    assert_eq!(code, 0, "{out}");
+    p.write(
+        ".augment/settings.local.json",
+        json!({"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "./log.sh"}]}]}}),
+    );
+    let (_, out, err) = p.hookx(&["validate", ".augment/settings.local.json"], "");
+    assert!(
+        format!("{out}{err}").contains("UserPromptSubmit"),
+        "{out}{err}"
+    );
+
+    let (code, out, _) = p.hookx(&["schema", "augment"], "");
+    assert_eq!(code, 0);
+    assert!(json_of(&out)["definitions"]["hooks"]["properties"]["PromptSubmit"].is_object());
+}
+
+// ---------------------------------------------------------------------------------------------
 // Kiro (docs): `.kiro/hooks/*.json` rule lists, exit-code answers, camelCase payload events.
 
 /// Under `run --host kiro`, a deny from a handler of another dialect is exit 2 with the reason

@@ -1704,10 +1704,11 @@ fn a_tool_the_handler_dialect_lacks_keeps_its_agent_name() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Cursor, VS Code and Windsurf (docs: no runnable client here). Their documented payloads
-// (`tests/fixtures/documented/`) go to every handler flavour above, and their handlers
-// (`cursor.sh`, `vscode.sh`, `windsurf.sh`) run under every host above; both through `hookx exec` with the
-// real handler scripts, which check what they receive.
+// Cursor, VS Code and Windsurf (docs: no runnable client here) and Augment (its source's payload
+// shapes; tests/live_augment.rs runs it). Their hand-written payloads (`tests/fixtures/documented/`)
+// go to every handler flavour above, and their handlers (`cursor.sh`, `vscode.sh`, `windsurf.sh`,
+// `augment.sh`) run under every host above; both through `hookx exec` with the real handler
+// scripts, which check what they receive.
 
 /// A handler flavour of the docs dialects: `--as` value, script, and names in its payload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1715,6 +1716,8 @@ enum Docs {
     Cursor,
     VsCode,
     Windsurf,
+    /// Facts read in auggie 0.36.0's shipped code ("source"), not documents.
+    Augment,
     Kiro,
 }
 
@@ -1725,6 +1728,15 @@ impl Docs {
             Docs::VsCode => "vscode",
             Docs::Windsurf => "windsurf",
             Docs::Kiro => "kiro",
+            Docs::Augment => "augment",
+        }
+    }
+
+    /// The folder of its hand-written payloads below `tests/fixtures/documented/`.
+    fn folder(self) -> String {
+        match self {
+            Docs::Augment => "augment-source".into(),
+            _ => format!("{}-docs", self.name()),
         }
     }
 
@@ -1745,6 +1757,7 @@ impl Docs {
             (Docs::Cursor, Ev::Stop) => "stop",
             (Docs::Cursor, Ev::SessionStart) => "sessionStart",
             (Docs::Cursor, Ev::UserPromptSubmit) => "beforeSubmitPrompt",
+            (Docs::Augment, Ev::UserPromptSubmit) => "PromptSubmit",
             (_, e) => e.pascal(),
         }
     }
@@ -1768,6 +1781,7 @@ impl Docs {
             Docs::Cursor => ("Shell", "command"),
             Docs::VsCode => ("runTerminalCommand", "command"),
             Docs::Windsurf => ("", "command_line"),
+            Docs::Augment => ("launch-process", "command"),
             Docs::Kiro => ("execute_bash", "command"),
         }
     }
@@ -1775,7 +1789,8 @@ impl Docs {
     /// A documented payload of this host for `e`, sent from `project`.
     fn payload(self, e: Ev, project: &Path) -> Value {
         let path = fixtures_dir()
-            .join(format!("documented/{}-docs", self.name()))
+            .join("documented")
+            .join(self.folder())
             .join(format!("{}.json", self.event(e)));
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
         let fixture: Value = serde_json::from_str(&text).unwrap();
@@ -1872,6 +1887,17 @@ const VSCODE_HOST_ROWS: &[DocsRow] = &[
     DocsRow { ev: Ev::UserPromptSubmit, says: "silent", reason: "", handlers: ALL, expect: "", exit: 0 },
 ];
 
+/// Auggie reads answers only inside `hookSpecificOutput` (a Claude handler's top-level
+/// `decision` must come back there); its Stop answer is unused, but hookx still writes it.
+#[rustfmt::skip]
+const AUGMENT_HOST_ROWS: &[DocsRow] = &[
+    DocsRow { ev: Ev::PreToolUse, says: "deny", reason: "no npm here", handlers: ALL,
+        expect: r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no npm here"}}"#, exit: 0 },
+    DocsRow { ev: Ev::Stop, says: "block", reason: "run the tests", handlers: &[Claude, Copilot, Pascal, Qwen, Droid],
+        expect: r#"{"hookSpecificOutput":{"hookEventName":"Stop","decision":"block","reason":"run the tests"}}"#, exit: 0 },
+    DocsRow { ev: Ev::UserPromptSubmit, says: "silent", reason: "", handlers: ALL, expect: "", exit: 0 },
+];
+
 /// Windsurf answers by exit code only: 2 blocks a pre-hook, with stderr as the reason.
 #[rustfmt::skip]
 const WINDSURF_HOST_ROWS: &[DocsRow] = &[
@@ -1900,6 +1926,7 @@ fn docs_hosts_run_every_handler_flavour() {
         (Docs::Cursor, CURSOR_HOST_ROWS),
         (Docs::VsCode, VSCODE_HOST_ROWS),
         (Docs::Windsurf, WINDSURF_HOST_ROWS),
+        (Docs::Augment, AUGMENT_HOST_ROWS),
         (Docs::Kiro, KIRO_HOST_ROWS),
     ] {
         for row in rows {
@@ -1973,7 +2000,13 @@ fn docs_handlers_run_under_every_host() {
         (Sc::Stop, "block", "run the tests"),
     ];
     for &host in ALL {
-        for handler in [Docs::Cursor, Docs::VsCode, Docs::Windsurf, Docs::Kiro] {
+        for handler in [
+            Docs::Cursor,
+            Docs::VsCode,
+            Docs::Windsurf,
+            Docs::Augment,
+            Docs::Kiro,
+        ] {
             for (sc, says, reason) in cases {
                 let ev = sc.event();
                 // Windsurf's `post_cascade_response` and Kiro's `Stop` cannot block.

@@ -8,7 +8,9 @@
 mod common;
 
 use hookx::dialect::{Dialect, Flavor};
-use hookx::dialect::{bricks, claude, cline, codex, copilot, cursor, droid, gemini, kiro, qwen};
+use hookx::dialect::{
+    augment, bricks, claude, cline, codex, copilot, cursor, droid, gemini, kiro, qwen,
+};
 use hookx::protocol::decode_event_as;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -195,6 +197,11 @@ impl World {
             ".factory/settings.json",
             &json!({"hooks": grouped(droid::FLAVOR)}).to_string(),
         );
+        common::write(
+            &project,
+            ".augment/settings.json",
+            &json!({"hooks": grouped(augment::FLAVOR)}).to_string(),
+        );
         // Cline: one script per event in ~/.cline/hooks, named after it.
         for (_, name) in cline::FLAVOR.tables().events {
             let path = common::write(
@@ -232,6 +239,7 @@ impl World {
             (codex::FLAVOR, "codex-user"),
             (droid::FLAVOR, "droid-project"),
             (cline::FLAVOR, "cline-user"),
+            (augment::FLAVOR, "augment-project"),
         ];
         placed.extend(cursor::DIALECT.flavors().map(|f| (f, "cursor-project")));
         World {

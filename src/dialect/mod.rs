@@ -27,6 +27,7 @@
 //!
 //! `tests/architecture.rs` fails when shared code names a dialect or one of its table strings.
 
+pub mod augment;
 pub mod bricks;
 pub mod claude;
 pub mod cline;
@@ -65,6 +66,7 @@ pub static DIALECTS: &[Dialect] = &[
     Dialect(&windsurf::DEF),
     Dialect(&droid::DEF),
     Dialect(&cline::DEF),
+    Dialect(&augment::DEF),
     Dialect(&kiro::DEF),
 ];
 

@@ -3,8 +3,8 @@
 
 use super::payload::json_kind;
 use super::{
-    AnswerField, Exit2, ExitCodes, ProtocolTables, Slot, args_from_canonical, args_to_canonical,
-    event_name, is_permission_event,
+    AnswerField, Exit2, ExitCodes, ProtocolTables, Slot, event_name, input_from_canonical,
+    input_to_canonical, is_permission_event,
 };
 use crate::dialect::Flavor;
 use crate::model::{Decision, Event, EventKind, Outcome};
@@ -164,7 +164,7 @@ pub fn encode_answer(host: Flavor, event: &Event, outcome: &Outcome) -> HostAnsw
     let updated = outcome
         .updated_input
         .as_ref()
-        .map(|v| args_from_canonical(host, tool_id, v));
+        .map(|v| input_from_canonical(host, tool_id, v));
 
     if is_permission_event(kind) {
         let decision = if outcome.block {
@@ -562,7 +562,7 @@ fn read_json(flavor: Flavor, event: &Event, map: &Map<String, Value>, out: &mut 
                         .unwrap_or_else(|| value.clone()),
                     v => v.clone(),
                 };
-                let mut input = args_to_canonical(flavor, tool_id, input);
+                let mut input = input_to_canonical(flavor, tool_id, input);
                 if p.updated_input_merges
                     && let (Some(tool), Value::Object(changes)) = (&event.tool, &input)
                     && let Value::Object(original) = &tool.input

@@ -397,6 +397,45 @@ pub fn args_to_canonical(
     rename_args(flavor, tool_id, input, true)
 }
 
+/// A canonical tool input in one flavour's form: through its codec where the flavour has one
+/// for the tool (Augment's `str-replace-editor` for Edit), else with its arguments renamed.
+pub(crate) fn input_from_canonical(
+    flavor: Flavor,
+    tool_id: Option<&str>,
+    input: &serde_json::Value,
+) -> serde_json::Value {
+    let coded = tool_id.and_then(|id| {
+        flavor
+            .tables()
+            .tool_codecs
+            .iter()
+            .filter(|c| c.ids.contains(&id))
+            .find_map(|c| (c.encode)(id, input))
+    });
+    coded.unwrap_or_else(|| args_from_canonical(flavor, tool_id, input))
+}
+
+/// One flavour's tool input in canonical form: through its codec where it has one for the
+/// tool, else with its arguments renamed (the inverse of [`input_from_canonical`]).
+pub(crate) fn input_to_canonical(
+    flavor: Flavor,
+    tool_id: Option<&str>,
+    input: serde_json::Value,
+) -> serde_json::Value {
+    let decoded = tool_id.and_then(|id| {
+        flavor
+            .tables()
+            .tool_codecs
+            .iter()
+            .filter(|c| c.ids.contains(&id))
+            .find_map(|c| (c.decode)(&input, None))
+    });
+    match decoded {
+        Some((_, canonical)) => canonical,
+        None => args_to_canonical(flavor, tool_id, input),
+    }
+}
+
 /// Tool arguments renamed from canonical names to one flavour's names.
 pub(crate) fn args_from_canonical(
     flavor: Flavor,

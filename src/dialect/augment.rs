@@ -1,0 +1,559 @@
+//! Augment (Auggie CLI): `hooks` in `/etc/augment/settings.json`, `~/.augment/settings.json`,
+//! `<project>/.augment/settings.local.json` and `<project>/.augment/settings.json`. Claude's file
+//! shape with seven events (`PromptSubmit`, not `UserPromptSubmit`), timeouts in milliseconds,
+//! its own payload (`conversation_id`, `workspace_roots`, no `session_id` or `cwd`), answers
+//! read only inside `hookSpecificOutput`, and its own tool names.
+//!
+//! Facts: conformance/augment-facts.md. "Run": `tests/live_augment.rs` drives `auggie -p`
+//! 0.36.0 against a fake Augment backend on 127.0.0.1 (its `enable_hooks` feature flag on);
+//! "source": read in its shipped `augment.mjs`, with the function and offset named there.
+
+use super::{
+    BrokenPolicy, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, ManagedSpec, MatchOn,
+    RouteSpec, Schema, Tables, TimestampForm, ToolCodec,
+};
+use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
+use crate::discover::{Location, Pattern, Root, Scope};
+use crate::model::tool::ids;
+use crate::model::{EventKind, MatcherStyle};
+use serde_json::{Map, Value, json};
+
+pub static DIALECT: Dialect = Dialect(&DEF);
+pub static FLAVOR: Flavor = Flavor(&TABLES);
+
+/// Edits: `{command: "str_replace", path, str_replace_entries: [{old_str, new_str, …}]}` (run
+/// 0.36.0: the schema offered to the model); `insert` and the older flat (`old_str`) and
+/// numbered (`old_str_1`) forms are source 0.36.0.
+const STR_REPLACE_EDITOR: &str = "str-replace-editor";
+
+/// Every edit as one patch: `{input: PATCH}` in Codex's patch grammar (`x7n` reads its
+/// `*** Add File:` / `*** Update File:` / `*** Delete File:` lines).
+const APPLY_PATCH: &str = "apply_patch";
+
+pub static TABLES: Tables = Tables {
+    name: "augment",
+    dialect: Dialect(&DEF),
+    // Source 0.36.0 `Whn` (offset 5588524): these seven.
+    events: &[
+        (EventKind::SessionStart, "SessionStart"),
+        (EventKind::SessionEnd, "SessionEnd"),
+        (EventKind::UserPromptSubmit, "PromptSubmit"),
+        (EventKind::PreToolUse, "PreToolUse"),
+        (EventKind::PostToolUse, "PostToolUse"),
+        (EventKind::Notification, "Notification"),
+        (EventKind::Stop, "Stop"),
+    ],
+    // Source 0.36.0: the tool classes' `super("name")`. `remove-files`, `grep-search`'s
+    // siblings and the process tools have no canonical tool and keep their names.
+    tools: &[
+        (ids::SHELL, &["launch-process"]),
+        (ids::READ, &["view"]),
+        (ids::WRITE, &["save-file"]),
+        (ids::EDIT, &[STR_REPLACE_EDITOR]),
+        (ids::MULTI_EDIT, &[APPLY_PATCH]),
+        (ids::GREP, &["grep-search"]),
+        (ids::WEB_FETCH, &["web-fetch"]),
+        (ids::WEB_SEARCH, &["web-search"]),
+        (ids::TASK, &["sub-agent"]),
+    ],
+    // Run 0.36.0 (the tools offered to the model): `view {path}`, `save-file {path,
+    // file_content}`; source: `grep-search {directory_absolute_path, query}`.
+    // `str-replace-editor` is a codec ([`edit`]).
+    tool_args: &[
+        (ids::READ, &[("file_path", "path")]),
+        (
+            ids::WRITE,
+            &[("file_path", "path"), ("content", "file_content")],
+        ),
+        (
+            ids::GREP,
+            &[("pattern", "query"), ("path", "directory_absolute_path")],
+        ),
+    ],
+    // Source 0.36.0 (`znt`/`O6`): a matcher on the other five events is ignored.
+    matcher_targets: &[
+        (EventKind::PreToolUse, MatchOn::ToolName),
+        (EventKind::PostToolUse, MatchOn::ToolName),
+    ],
+    // Source 0.36.0 (`f7n`/`aao`): `.*`, empty or absent = every tool, else
+    // `new RegExp(m).test(tool_name)`, unanchored and case-sensitive, never on an MCP tool (hookx
+    // lets it); an invalid regex is refused at load.
+    matcher_style: MatcherStyle::UnanchoredRegex,
+    exact_field_matchers: false,
+    matcher_tries_names_of: &[],
+    // Source 0.36.0 (`createNamespacedToolName`, `f7n`): an MCP tool is named `TOOL_SERVER`
+    // (server last, `is_mcp_tool: true`), which no split makes certain: it keeps that name, and
+    // hookx writes an MCP tool for an Augment handler in the canonical `mcp__SERVER__TOOL`. Its
+    // matchers `mcp:*` / `mcp:REGEX` (MCP tools only) are not modelled: hookx reads them as
+    // plain regexes, and an MCP matcher converted to Augment keeps the source's names, which
+    // Auggie never sends (not reported yet).
+    mcp_names: super::MCP_CANONICAL,
+    key_case: KeyCase::Snake,
+    // Source 0.36.0 (`B7n`, `k7n`, `V7n`): `conversation_id` names the session; the tool's
+    // result is `tool_output`, the prompt `user_prompt`, a notification's text
+    // `notification_message`.
+    key_renames: &[
+        ("session_id", "conversation_id"),
+        ("tool_response", "tool_output"),
+        ("prompt", "user_prompt"),
+        ("message", "notification_message"),
+    ],
+    timestamp: TimestampForm::None,
+    // Source 0.36.0: `Sao=6e4` ms for every hook; only command handlers.
+    default_timeout: [60, 60, 60],
+    project_dir_var: Some("AUGMENT_PROJECT_DIR"),
+    // Source 0.36.0 (`I7n`): "Executing N hooks in parallel".
+    parallel: true,
+    first_deny_stops_the_rest: false,
+    handler_types: &["command"],
+    protocol: protocol_rows::PROTOCOL,
+    verified_with: Some("auggie 0.36.0"),
+    matcher_values: &[],
+    handler_key_overrides: &[],
+    invalid_matcher_effect: Some("Auggie refuses the file's hooks for this event"),
+    tool_scope: super::ToolScope::Any,
+    tool_codecs: &[
+        ToolCodec {
+            name: STR_REPLACE_EDITOR,
+            ids: &[ids::EDIT],
+            decode: edit::decode,
+            encode: edit::encode,
+        },
+        ToolCodec {
+            name: APPLY_PATCH,
+            ids: &[ids::MULTI_EDIT],
+            decode: patch::decode,
+            encode: patch::encode,
+        },
+    ],
+    // Recorded by tests/live_augment.rs (0.36.0); tests/doctor.rs checks them.
+    payload_keys: &[
+        (EventKind::SessionStart, COMMON_KEYS),
+        (EventKind::SessionEnd, COMMON_KEYS),
+        (
+            EventKind::UserPromptSubmit,
+            &[
+                "conversation_id",
+                "hook_event_name",
+                "user_prompt",
+                "workspace_roots",
+            ],
+        ),
+        (EventKind::PreToolUse, TOOL_KEYS),
+        (
+            EventKind::PostToolUse,
+            &[
+                "conversation_id",
+                "file_changes",
+                "hook_event_name",
+                "is_mcp_tool",
+                "tool_error",
+                "tool_input",
+                "tool_name",
+                "tool_output",
+                "workspace_roots",
+            ],
+        ),
+        (
+            EventKind::Stop,
+            &[
+                "_exchange",
+                "agent_stop_cause",
+                "conversation_id",
+                "hook_event_name",
+                "workspace_roots",
+            ],
+        ),
+    ],
+};
+
+/// The keys of every payload (run 0.36.0).
+const COMMON_KEYS: &[&str] = &["conversation_id", "hook_event_name", "workspace_roots"];
+/// PreToolUse's keys (run 0.36.0); `tool_output` is `"[undefined]"` there.
+const TOOL_KEYS: &[&str] = &[
+    "conversation_id",
+    "hook_event_name",
+    "is_mcp_tool",
+    "tool_error",
+    "tool_input",
+    "tool_name",
+    "tool_output",
+    "workspace_roots",
+];
+
+/// `settings.json`: a `hooks` object among other settings.
+pub static SETTINGS: DocumentKind = DocumentKind {
+    name: "AugmentSettings",
+    wrapper_optional: false,
+    top_keys: None,
+    session_env: None,
+    frontmatter: false,
+};
+
+pub static DEF: DialectDef = DialectDef {
+    name: "augment",
+    display: "Augment",
+    product: "Augment Auggie CLI",
+    flavors: &[Flavor(&TABLES)],
+    config: &CONFIG,
+    detect: DetectSpec {
+        dirs: &[".augment/"],
+        file_names: &[],
+        // Its files are Claude's shape: the folder, or `PromptSubmit`, tells them apart.
+        unmarked: false,
+        sole_event_flavors: &[],
+        sole_top_keys: &[],
+        sole_handler_keys: &[],
+        top_keys: &[],
+        handler_keys: &[],
+        preferred: false,
+    },
+    // Source 0.36.0 (`cle`, offset ~5656048): system, user, project local, project; all rules
+    // of every file run (`wgi`: concatenated per event), the project's with no trust step (run
+    // 0.36.0, `files_auggie_reads_and_millisecond_timeouts`: user, project and project local).
+    locations: &[
+        Location {
+            id: "augment-system",
+            dialect: Dialect(&DEF),
+            scope: Scope::Managed,
+            root: Root::Managed,
+            pattern: Pattern::File("settings.json"),
+        },
+        Location {
+            id: "augment-user",
+            dialect: Dialect(&DEF),
+            scope: Scope::User,
+            root: Root::Home,
+            pattern: Pattern::File(".augment/settings.json"),
+        },
+        Location {
+            id: "augment-local",
+            dialect: Dialect(&DEF),
+            scope: Scope::Project,
+            root: Root::Project,
+            pattern: Pattern::File(".augment/settings.local.json"),
+        },
+        Location {
+            id: "augment-project",
+            dialect: Dialect(&DEF),
+            scope: Scope::Project,
+            root: Root::Project,
+            pattern: Pattern::File(".augment/settings.json"),
+        },
+    ],
+    native: &[
+        "augment-system",
+        "augment-user",
+        "augment-local",
+        "augment-project",
+    ],
+    // Source 0.36.0: no key turns the hooks off.
+    kill_switch: None,
+    // Source 0.36.0 (`n1e`, offset 5463875): `/etc/augment` (Windows
+    // `%ProgramData%\augment`, not modelled); "System hooks cannot be modified or removed".
+    managed: Some(ManagedSpec {
+        dirs: &[("linux", "/etc/augment"), ("macos", "/etc/augment")],
+        only_managed_key: None,
+        hooks_off: None,
+        // Source 0.36.0: a file that is no valid JSON is skipped with a warning.
+        broken_policy: BrokenPolicy::Skipped,
+        kill_switch_reaches_policy: false,
+        any_kill_switch_reaches_policy: false,
+        // Source 0.36.0: read wherever it lies, whoever owns it.
+        root_owned_only: false,
+        source: "source (auggie 0.36.0): augment.mjs `n1e` (systemConfigDir), `cle` (order), \
+                 `wgi` (merge)",
+    }),
+    folder_trust: None,
+    disabled_handlers: None,
+    // Source 0.36.0: an invalid event skips that event's hooks of the file, with a warning.
+    malformed_entry_skips_file: &[],
+    // Cursor sends `conversation_id` and `workspace_roots` too; only Auggie `is_mcp_tool` and
+    // `agent_stop_cause`.
+    host: HostSpec {
+        payload_keys: &["conversation_id", "workspace_roots", "is_mcp_tool"],
+        payload_events: &[EventKind::UserPromptSubmit],
+        env_markers: &["AUGMENT_PROJECT_DIR", "AUGMENT_CONVERSATION_ID"],
+    },
+    // Source 0.36.0: an absent matcher fires on every tool. The default timeout (60 s) would
+    // cut hookx short of its handlers' own.
+    route: RouteSpec {
+        matcher: None,
+        grouped: true,
+        command_key: "command",
+        timeout_key: Some("timeout"),
+        names_project_route: false,
+    },
+    route_trust: None,
+    schema: Schema {
+        file_name: "augment.schema.json",
+        text: include_str!("../../schemas/augment.schema.json"),
+    },
+};
+
+static CONFIG: ConfigSpec = ConfigSpec {
+    scripts: None,
+    rule_list: None,
+    handler_keys: &[
+        ("type", HandlerField::Type),
+        ("command", HandlerField::Command),
+        ("timeout", HandlerField::Timeout),
+    ],
+    flat_handlers: false,
+    wrapper_optional: false,
+    implied_type: None,
+    // Source 0.36.0: "Timeout must be a positive number (milliseconds)"; run 0.36.0: a hook of
+    // `timeout: 1500` is cut off after 1.5 s and the call goes on.
+    timeout_millis: true,
+    // Source 0.36.0: a rule's `metadata` adds payload keys (`includeConversationData`, …).
+    kept_keys: &["metadata"],
+    project_dir_variable: Some("AUGMENT_PROJECT_DIR"),
+    // Source 0.36.0 (`vao`).
+    provided_env: &[
+        "AUGMENT_CONVERSATION_ID",
+        "AUGMENT_HOOK_EVENT",
+        "AUGMENT_TOOL_NAME",
+    ],
+    // Source 0.36.0 (`_gi`): the same `command` + `args` in several files runs once.
+    merges_identical_handlers: true,
+    version: None,
+    install_project: ".augment/settings.json",
+    install_user: ".augment/settings.json",
+    hook_dir_var: None,
+    reads_foreign_as: &[],
+    // Source 0.36.0 (`vao`/`S7n`): `args` are the program's arguments.
+    run_keys: RunKeys {
+        exec_args: Some("args"),
+        ..RunKeys::NONE
+    },
+    documents: Documents {
+        file: &SETTINGS,
+        plugin: None,
+        frontmatter: None,
+        toml: None,
+    },
+    // Plugins (`.augment-plugin/`, `.claude-plugin/`) get AUGMENT_PLUGIN_ROOT; where Auggie
+    // records installed plugins is not read yet, so hookx does not load them.
+    plugin_root_var: None,
+    convert_target: ".augment/settings.json",
+    type_only_on: &[],
+    plugins: None,
+    // Not probed: whether auggie 0.36.0 reads comments in settings.json was not found in
+    // augment.mjs nor run. Strict is the safe reading: hookx then refuses to rewrite a file
+    // with comments instead of dropping them.
+    json_syntax: crate::config::spec::JsonSyntax::STRICT,
+};
+
+/// `str-replace-editor` ↔ Edit (one replacement) or MultiEdit (several); an `insert` keeps its
+/// own name.
+mod edit {
+    use super::*;
+
+    /// The (old, new) pairs of a `str_replace` call, in any of its three forms.
+    fn replacements(input: &Value) -> Vec<(Value, Value)> {
+        if let Some(entries) = input.get("str_replace_entries").and_then(Value::as_array) {
+            return entries
+                .iter()
+                .filter_map(|e| Some((e.get("old_str")?.clone(), e.get("new_str")?.clone())))
+                .collect();
+        }
+        if let (Some(old), Some(new)) = (input.get("old_str"), input.get("new_str")) {
+            return vec![(old.clone(), new.clone())];
+        }
+        (1..)
+            .map_while(|n| {
+                let old = input.get(format!("old_str_{n}"))?;
+                Some((old.clone(), input.get(format!("new_str_{n}"))?.clone()))
+            })
+            .collect()
+    }
+
+    /// `input` with one key renamed.
+    fn renamed(input: &Value, from: &str, to: &str) -> Value {
+        match input {
+            Value::Object(map) => map
+                .iter()
+                .map(|(k, v)| (if k == from { to } else { k }.to_string(), v.clone()))
+                .collect::<Map<_, _>>()
+                .into(),
+            other => other.clone(),
+        }
+    }
+
+    pub(super) fn decode(input: &Value, _cwd: Option<&str>) -> Option<(&'static str, Value)> {
+        if input.get("command").is_some_and(|c| c != "str_replace") {
+            return None;
+        }
+        let path = input.get("path")?.clone();
+        match replacements(input).as_slice() {
+            // An edit in another shape (Cursor's `edits`): only the path is renamed.
+            [] => Some((ids::EDIT, renamed(input, "path", "file_path"))),
+            [(old, new)] => Some((
+                ids::EDIT,
+                json!({"file_path": path, "old_string": old, "new_string": new}),
+            )),
+            several => Some((
+                ids::MULTI_EDIT,
+                json!({"file_path": path, "edits": several.iter()
+                    .map(|(old, new)| json!({"old_string": old, "new_string": new}))
+                    .collect::<Vec<_>>()}),
+            )),
+        }
+    }
+
+    pub(super) fn encode(id: &str, input: &Value) -> Option<Value> {
+        if id != ids::EDIT {
+            return None;
+        }
+        let (Some(old), Some(new)) = (input.get("old_string"), input.get("new_string")) else {
+            return Some(renamed(input, "file_path", "path"));
+        };
+        Some(
+            json!({"command": "str_replace", "path": input.get("file_path")?,
+            "str_replace_entries": [{"old_str": old, "new_str": new}]}),
+        )
+    }
+}
+
+/// `apply_patch {input: PATCH}` ↔ Write, Edit, MultiEdit, through Codex's patch codec.
+mod patch {
+    use super::*;
+
+    pub(super) fn decode(input: &Value, cwd: Option<&str>) -> Option<(&'static str, Value)> {
+        let patch = input.get("input")?.clone();
+        super::super::codex::patch::decode(&json!({ "command": patch }), cwd)
+    }
+
+    pub(super) fn encode(id: &str, input: &Value) -> Option<Value> {
+        let coded = super::super::codex::patch::encode(id, input)?;
+        Some(json!({ "input": coded.get("command")? }))
+    }
+}
+
+/// Between Auggie's payload and the flat form the protocol rows read: `workspace_roots[0]` is
+/// the `cwd` a Claude handler expects.
+mod reshape {
+    use super::*;
+
+    const WORKSPACE_ROOTS: &str = "workspace_roots";
+    const IS_MCP_TOOL: &str = "is_mcp_tool";
+    const TOOL_ERROR: &str = "tool_error";
+
+    /// What Auggie's serializer writes for an absent value (run 0.36.0: PreToolUse's
+    /// `tool_output`).
+    const UNDEFINED: &str = "[undefined]";
+
+    pub(super) fn flatten(mut obj: Map<String, Value>) -> Map<String, Value> {
+        obj.retain(|_, v| v.as_str() != Some(UNDEFINED));
+        let root = obj
+            .get(WORKSPACE_ROOTS)
+            .and_then(|r| r.get(0))
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        if let Some(root) = root {
+            obj.entry("cwd").or_insert(root.into());
+        }
+        obj
+    }
+
+    /// The flat form as Auggie sends it on `kind`: the `cwd` as `workspace_roots`, and the
+    /// tool events' `is_mcp_tool` and `tool_error`.
+    pub(super) fn nest(kind: &EventKind, mut flat: Map<String, Value>) -> Map<String, Value> {
+        if let Some(cwd) = flat.remove("cwd") {
+            flat.entry(WORKSPACE_ROOTS).or_insert(json!([cwd]));
+        }
+        if kind.is_tool_event() {
+            let mcp = flat
+                .get("tool_name")
+                .and_then(Value::as_str)
+                .is_some_and(|name| TABLES.mcp_names.split(name).is_some());
+            flat.entry(IS_MCP_TOOL).or_insert(mcp.into());
+            flat.entry(TOOL_ERROR).or_insert(Value::Null);
+        }
+        flat
+    }
+}
+
+/// Run-time protocol rows (conformance/augment-facts.md), read by `crate::protocol`.
+mod protocol_rows {
+    use crate::model::{Decision, EventKind};
+    use crate::protocol::{
+        AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Reshape, Slot,
+        Writes,
+    };
+
+    const HSO: &str = "hookSpecificOutput";
+    const PRE: &[EventKind] = &[EventKind::PreToolUse];
+    /// Source 0.36.0 (`zIt`): `hookSpecificOutput.decision: "block"` with `reason`, on
+    /// PostToolUse (the reason joins the tool result) and Stop (its answer is unused by the
+    /// CLI's agent loop, `triggerStopHook`).
+    const BLOCKABLE: &[EventKind] = &[EventKind::PostToolUse, EventKind::Stop];
+    /// A top-level `additionalContext` goes to the agent (source 0.36.0 `Gao`): a
+    /// PostToolUse's is appended to the tool result after `[Hook Context]` (run 0.36.0);
+    /// SessionStart's is read (`sessionStartContext`) but the CLI drops that answer (source),
+    /// PromptSubmit's is not waited for.
+    const CONTEXT: &[EventKind] = &[EventKind::SessionStart, EventKind::PostToolUse];
+
+    pub(super) const PROTOCOL: ProtocolTables = ProtocolTables {
+        reshape: Some(Reshape {
+            flatten: super::reshape::flatten,
+            nest: super::reshape::nest,
+        }),
+        mcp_context_key: None,
+        exit_codes: ExitCodes::ByCode,
+        // Source 0.36.0: the last `updatedInput` is the call's new input.
+        updated_input_merges: false,
+        event_key: "hook_event_name",
+        event_key_only: None,
+        event_shapes: &[],
+        verbatim_keys: &[],
+        tool_args: ArgsForm::Object,
+        tool_result_keys: None,
+        env: &[
+            ("AUGMENT_PROJECT_DIR", EnvValue::ProjectDir),
+            ("AUGMENT_CONVERSATION_ID", EnvValue::SessionId),
+            ("AUGMENT_HOOK_EVENT", EnvValue::EventName),
+        ],
+        // Source 0.36.0 (`Wao`): plain stdout at exit 0 goes to the agent on SessionStart only
+        // (to the user elsewhere).
+        plain_stdout_context: &[EventKind::SessionStart],
+        // Source 0.36.0 (`wao`, `Dao`): "Exit code 2 only blocks for PreToolUse"; on
+        // PostToolUse its stderr joins the tool result.
+        exit2: &[
+            (EventKind::PreToolUse, Exit2::Deny),
+            (EventKind::PostToolUse, Exit2::Context),
+        ],
+        // Source 0.36.0: other exit codes, spawn errors and timeouts fail open.
+        failure_denies: &[],
+        // hookx's own policy for a guard it cannot check is to deny (README).
+        fail_closed: &[EventKind::PreToolUse],
+        answer: &[
+            // Source 0.36.0 (`zIt`): `continue: false` stops; on PreToolUse it blocks the call.
+            F::new(Slot::Continue, &["continue"], Writes::All),
+            F::new(Slot::StopReason, &["stopReason"], Writes::All),
+            F::new(Slot::SuppressOutput, &["suppressOutput"], Writes::All),
+            F::new(Slot::SystemMessage, &["systemMessage"], Writes::All),
+            F::new(
+                Slot::Permission,
+                &[HSO, "permissionDecision"],
+                Writes::On(PRE),
+            ),
+            F::new(
+                Slot::PermissionReason,
+                &[HSO, "permissionDecisionReason"],
+                Writes::On(PRE),
+            ),
+            F::new(Slot::UpdatedInput, &[HSO, "updatedInput"], Writes::On(PRE)),
+            // Claude's top-level `decision`/`reason` are not read: they go inside.
+            F::new(Slot::Decision, &[HSO, "decision"], Writes::On(BLOCKABLE)),
+            F::new(Slot::Reason, &[HSO, "reason"], Writes::On(BLOCKABLE)),
+            F::new(Slot::Context, &["additionalContext"], Writes::On(CONTEXT)),
+            // Source 0.36.0: PostToolUse's and SessionStart's `hookSpecificOutput` take it too.
+            F::new(Slot::Context, &[HSO, "additionalContext"], Writes::Never),
+        ],
+        answer_event_key: Some((HSO, "hookEventName")),
+        permission_values: &[Decision::Allow, Decision::Ask, Decision::Deny],
+        permission_passes: &[],
+        hook_budget: &[],
+    };
+}

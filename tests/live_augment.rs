@@ -1,0 +1,592 @@
+//! A minimal live suite for Augment's Auggie CLI 0.36.0: `auggie -p` offline, pointed at a fake
+//! Augment backend on 127.0.0.1 (`AUGMENT_SESSION_AUTH` names it as the tenant; it answers
+//! `get-models` with the `enable_hooks` feature flag, without which Auggie loads no hooks, and
+//! `chat-stream` with one NDJSON line whose `nodes` ask for a tool call: `{type: 5, tool_use:
+//! {tool_use_id, tool_name, input_json}}`). Recording hooks in `~/.augment/settings.json`, and
+//! hookx's own routes. See conformance/README.md and conformance/augment-facts.md.
+
+mod common;
+// Its OpenAI-shaped `tool_result` does not apply: Auggie's tool results are request nodes.
+#[allow(dead_code)]
+#[path = "live_common/minimal.rs"]
+mod minimal;
+#[path = "live_common/recorded.rs"]
+mod recorded;
+
+use minimal::Sandbox;
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+const VERSION: &str = "0.36.0";
+
+/// Auggie's seven hook events (source 0.36.0 `Whn`).
+const EVENTS: &[&str] = &[
+    "PreToolUse",
+    "PostToolUse",
+    "Stop",
+    "SessionStart",
+    "SessionEnd",
+    "Notification",
+    "PromptSubmit",
+];
+
+/// What the fake model answers at one turn of a scenario.
+enum Step {
+    Tool(&'static str, Value),
+    Text(&'static str),
+}
+
+fn launch(command: &str) -> Step {
+    Step::Tool(
+        "launch-process",
+        json!({"command": command, "wait": true, "max_wait_seconds": 30}),
+    )
+}
+
+fn scripts(name: &str, project: &str) -> Vec<Step> {
+    match name {
+        "tools" => vec![
+            launch("echo hello-augment"),
+            launch("echo deny-json > denied-json.txt"),
+            launch("echo deny-exit2 > denied-exit2.txt"),
+            Step::Tool(
+                "save-file",
+                json!({"path": format!("{project}/made.txt"), "file_content": "one\n"}),
+            ),
+            Step::Tool(
+                "str-replace-editor",
+                json!({"command": "str_replace", "path": format!("{project}/made.txt"),
+                    "str_replace_entries": [{"old_str": "one", "new_str": "two",
+                        "old_str_start_line_number": 1, "old_str_end_line_number": 1}]}),
+            ),
+            Step::Text("all done"),
+        ],
+        "routed" => vec![
+            launch("echo claude-deny > routed.txt"),
+            Step::Tool(
+                "save-file",
+                json!({"path": format!("{project}/kept.txt"), "file_content": "kept\n"}),
+            ),
+            Step::Tool(
+                "str-replace-editor",
+                json!({"command": "str_replace", "path": format!("{project}/kept.txt"),
+                    "str_replace_entries": [{"old_str": "kept", "new_str": "edited",
+                        "old_str_start_line_number": 1, "old_str_end_line_number": 1}]}),
+            ),
+            Step::Text("routed done"),
+        ],
+        "files" => vec![
+            launch("echo slow-deny > slow.txt"),
+            Step::Text("files done"),
+        ],
+        _ => vec![Step::Text("unknown scenario")],
+    }
+}
+
+/// The fake Augment backend: what it was asked (`chat-stream` bodies), by scenario.
+struct FakeAugment {
+    port: u16,
+    chats: Arc<Mutex<Vec<Value>>>,
+}
+
+impl FakeAugment {
+    fn start(project: String) -> FakeAugment {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let chats = Arc::new(Mutex::new(Vec::new()));
+        let seen = chats.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let (seen, project) = (seen.clone(), project.clone());
+                std::thread::spawn(move || serve(stream, &seen, &project));
+            }
+        });
+        FakeAugment { port, chats }
+    }
+
+    fn chats(&self) -> Vec<Value> {
+        self.chats.lock().unwrap().clone()
+    }
+
+    /// The text of the tool result Auggie sent back for the call with this id.
+    fn tool_result(&self, id: &str) -> String {
+        self.chats()
+            .iter()
+            .flat_map(|c| c["nodes"].as_array().cloned().unwrap_or_default())
+            .find(|n| n["tool_result_node"]["tool_use_id"] == id)
+            .and_then(|n| {
+                n["tool_result_node"]["content"]
+                    .as_str()
+                    .map(str::to_string)
+            })
+            .unwrap_or_else(|| panic!("no tool result for {id}"))
+    }
+}
+
+/// One request: HTTP/1.1 with a `content-length` body, answered and closed.
+fn serve(stream: TcpStream, chats: &Mutex<Vec<Value>>, project: &str) {
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut line = String::new();
+    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+        return;
+    }
+    let path = line.split_whitespace().nth(1).unwrap_or("/").to_string();
+    let mut length = 0;
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header).unwrap_or(0) == 0 || header == "\r\n" {
+            break;
+        }
+        if let Some((name, value)) = header.split_once(':')
+            && name.eq_ignore_ascii_case("content-length")
+        {
+            length = value.trim().parse().unwrap_or(0);
+        }
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).unwrap();
+    let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    let answer = if path.ends_with("/get-models") {
+        json!({"default_model": "fake", "models": [{"name": "fake", "internal_name": "fake",
+            "suggested_prefix_char_count": 0, "suggested_suffix_char_count": 0}],
+            "languages": [], "feature_flags": {"enable_hooks": true}})
+    } else if path.ends_with("/chat-stream") {
+        chats.lock().unwrap().push(body.clone());
+        chat_step(&body, project)
+    } else if path.contains("list-remote-tools") {
+        json!({"tools": []})
+    } else {
+        json!({})
+    };
+    let text = answer.to_string() + "\n";
+    let mut stream = stream;
+    let _ = write!(
+        stream,
+        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{text}",
+        text.len()
+    );
+}
+
+/// The scenario's step for a `chat-stream` request: its `SCENARIO:NAME` from the first user
+/// text, the step by the exchanges before it. A tool call is a response node of type 5.
+fn chat_step(body: &Value, project: &str) -> Value {
+    let history = body["chat_history"].as_array().cloned().unwrap_or_default();
+    let first_nodes = match history.first() {
+        Some(h) => h["request_nodes"].clone(),
+        None => body["nodes"].clone(),
+    };
+    let prompt = first_nodes
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find_map(|n| n["text_node"]["content"].as_str())
+        .unwrap_or_default();
+    let scenario = prompt
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("SCENARIO:"))
+        .unwrap_or("");
+    let steps = scripts(scenario, project);
+    match steps.get(history.len()).unwrap_or(&Step::Text("done")) {
+        Step::Tool(name, input) => json!({"text": "", "nodes": [{"id": 1, "type": 5, "content": "",
+            "tool_use": {"tool_use_id": format!("toolu_{}", history.len() + 1),
+                "tool_name": name, "input_json": input.to_string()}}]}),
+        Step::Text(text) => json!({"text": text, "nodes": [{"id": 1, "type": 0, "content": text}]}),
+    }
+}
+
+/// The pinned program (run by node), or `None` after a skip line.
+fn auggie() -> Option<PathBuf> {
+    minimal::client(
+        &format!("auggie-{VERSION}/node_modules/@augmentcode/auggie/augment.mjs"),
+        "Augment Auggie CLI",
+    )
+}
+
+/// One `auggie -p` run of `scenario`, its backend the fake.
+fn run_auggie(
+    sb: &Sandbox,
+    program: &Path,
+    model: &FakeAugment,
+    scenario: &str,
+) -> std::process::Output {
+    let mut cmd = sb.command(Path::new("node"));
+    cmd.env(
+        "AUGMENT_SESSION_AUTH",
+        json!({"accessToken": "dummy", "tenantURL": format!("http://127.0.0.1:{}/", model.port),
+            "scopes": ["email"]})
+        .to_string(),
+    )
+    .arg(program)
+    .arg("-p")
+    .arg(format!("SCENARIO:{scenario} do the work"));
+    sb.run(cmd)
+}
+
+/// A `hooks` object with the recorder, labelled by its event, on every event.
+fn recorders(sb: &Sandbox) -> Value {
+    let hooks: serde_json::Map<String, Value> = EVENTS
+        .iter()
+        .map(|e| {
+            let group = json!([{"hooks": [{"type": "command", "command": sb.dumper(e)}]}]);
+            (e.to_string(), group)
+        })
+        .collect();
+    Value::Object(hooks)
+}
+
+/// Ground truth: the recorder on every event in `~/.augment/settings.json`; `launch-process`
+/// (context after it), denied by JSON and by exit 2, `save-file`, `str-replace-editor`.
+#[test]
+fn ground_truth_tool_calls_and_answers() {
+    let Some(program) = auggie() else { return };
+    let sb = Sandbox::new("hookx-live-augment");
+    let model = FakeAugment::start(sb.project.display().to_string());
+    common::write(
+        &sb.home,
+        ".augment/settings.json",
+        &json!({"hooks": recorders(&sb)}).to_string(),
+    );
+    sb.answer("PostToolUse", "a", "hello-augment",
+        (r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"CTX-POST"}}"#, "", 0));
+    sb.answer("PreToolUse", "a", "deny-json",
+        (r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-DENY"}}"#, "", 0));
+    sb.answer("PreToolUse", "b", "deny-exit2", ("", "E-EXIT2", 2));
+    let out = run_auggie(&sb, &program, &model, "tools");
+    let dumps = sb.dumps();
+    let project = sb.project.display().to_string();
+    let mut failed = Vec::new();
+    let mut check = |ok: bool, what: String| {
+        if !ok {
+            failed.push(what)
+        }
+    };
+    check(
+        out.status.success(),
+        format!(
+            "exit {:?}: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    );
+    let labels: Vec<&str> = dumps.iter().map(|d| d.label.as_str()).collect();
+    for e in [
+        "SessionStart",
+        "PromptSubmit",
+        "PreToolUse",
+        "PostToolUse",
+        "Stop",
+    ] {
+        check(labels.contains(&e), format!("{e} fired: {labels:?}"));
+    }
+    // Auggie's payload: `conversation_id` and `workspace_roots`, no `session_id` or `cwd`;
+    // AUGMENT_PROJECT_DIR and the hook's working directory are the workspace root.
+    for d in &dumps {
+        check(
+            d.stdin["hook_event_name"] == d.label.as_str()
+                && d.stdin["conversation_id"].is_string()
+                && d.stdin["workspace_roots"] == json!([project])
+                && d.stdin.get("session_id").is_none()
+                && d.stdin.get("cwd").is_none(),
+            format!("{} common payload: {}", d.label, d.raw),
+        );
+        check(
+            d.env.get("AUGMENT_PROJECT_DIR") == Some(&project) && d.cwd == project,
+            format!(
+                "{} AUGMENT_PROJECT_DIR and cwd: {:?} {}",
+                d.label,
+                d.env.get("AUGMENT_PROJECT_DIR"),
+                d.cwd
+            ),
+        );
+    }
+    let prompt = dumps.iter().find(|d| d.label == "PromptSubmit");
+    check(
+        prompt.is_some_and(|d| d.stdin["user_prompt"] == "SCENARIO:tools do the work"),
+        "PromptSubmit carries user_prompt".into(),
+    );
+    let pre = dumps
+        .iter()
+        .find(|d| d.label == "PreToolUse" && d.raw.contains("hello-augment"));
+    check(
+        pre.is_some_and(|d| {
+            d.stdin["tool_name"] == "launch-process"
+                && d.stdin["tool_input"]["command"] == "echo hello-augment"
+                && d.stdin["is_mcp_tool"] == false
+        }),
+        "PreToolUse names launch-process with its command".into(),
+    );
+    // PostToolUse context is appended to the tool result.
+    let first = model.tool_result("toolu_1");
+    check(
+        first.contains("[Hook Context]") && first.contains("CTX-POST"),
+        format!("PostToolUse context in the tool result: {first}"),
+    );
+    // Both denies hold: the commands never ran, and the reason reached the model.
+    for (file, id, reason) in [
+        ("denied-json.txt", "toolu_2", "R-DENY"),
+        ("denied-exit2.txt", "toolu_3", "E-EXIT2"),
+    ] {
+        check(
+            !sb.project.join(file).exists(),
+            format!("{file}: the denied call did not run"),
+        );
+        let result = model.tool_result(id);
+        check(
+            result.contains(reason),
+            format!("{id}: {reason} in {result}"),
+        );
+    }
+    let made = std::fs::read_to_string(sb.project.join("made.txt")).unwrap_or_default();
+    check(
+        made == "two\n",
+        format!(
+            "save-file then str-replace-editor: {made:?} ({})",
+            model.tool_result("toolu_5")
+        ),
+    );
+    for (tool, keys) in [
+        ("save-file", &["file_content", "path"][..]),
+        (
+            "str-replace-editor",
+            &["command", "path", "str_replace_entries"],
+        ),
+    ] {
+        let pre = dumps
+            .iter()
+            .find(|d| d.label == "PreToolUse" && d.stdin["tool_name"] == tool);
+        let mut got: Vec<&str> = pre
+            .and_then(|d| d.stdin["tool_input"].as_object())
+            .map(|o| o.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        got.sort();
+        check(
+            got == keys,
+            format!("{tool} arguments in its PreToolUse: {got:?}"),
+        );
+    }
+    // The tools offered to the model carry the augment dialect's names.
+    let offered: Vec<String> = model
+        .chats()
+        .first()
+        .and_then(|b| b["tool_definitions"].as_array().cloned())
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t["name"].as_str().map(str::to_string))
+        .collect();
+    let tables = hookx::dialect::augment::FLAVOR.tables();
+    for id in ["shell", "read", "write", "edit", "multi_edit", "web_fetch"] {
+        let name = tables.tool_name(id).unwrap_or_default();
+        check(
+            offered.iter().any(|o| o == name),
+            format!("the table's {id} tool `{name}` is offered: {offered:?}"),
+        );
+    }
+    check_recorded(&sb, &dumps, "tools");
+    assert!(
+        failed.is_empty(),
+        "{} checks failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
+
+/// hookx in the loop: `hookx install --host augment` routes Auggie's events to `hookx run`,
+/// which runs the project's Claude hooks with a Claude payload (`session_id` from
+/// `conversation_id`, `cwd` from `workspace_roots[0]`, Bash for `launch-process`, Write for
+/// `save-file`); a Claude deny stops the call.
+#[test]
+fn hookx_routes_run_claude_hooks_under_auggie() {
+    let Some(program) = auggie() else { return };
+    let sb = Sandbox::new("hookx-live-augment-routed");
+    let model = FakeAugment::start(sb.project.display().to_string());
+    common::write(
+        &sb.project,
+        ".claude/settings.json",
+        &json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": sb.dumper("claude-pre")}]}],
+            "PostToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "command", "command": sb.dumper("claude-post")}]}],
+            "UserPromptSubmit": [{"hooks": [{"type": "command", "command": sb.dumper("claude-prompt")}]}],
+        }})
+        .to_string(),
+    );
+    sb.answer("claude-pre", "a", "claude-deny",
+        (r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-CLAUDE"}}"#, "", 0));
+    let hookx = assert_cmd::cargo::cargo_bin("hookx");
+    common::hookx_at(&sb.project, &sb.home, &["trust"]).success();
+    common::hookx_at(
+        &sb.project,
+        &sb.home,
+        &[
+            "install",
+            "--host",
+            "augment",
+            "--hookx",
+            hookx.to_str().unwrap(),
+        ],
+    )
+    .success();
+    let out = run_auggie(&sb, &program, &model, "routed");
+    let dumps = sb.dumps();
+    let project = sb.project.display().to_string();
+    let mut failed = Vec::new();
+    let mut check = |ok: bool, what: String| {
+        if !ok {
+            failed.push(what)
+        }
+    };
+    check(
+        out.status.success(),
+        format!(
+            "exit {:?}: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    );
+    let pre = dumps.iter().find(|d| d.label == "claude-pre");
+    check(
+        pre.is_some_and(|d| {
+            d.stdin["hook_event_name"] == "PreToolUse"
+                && d.stdin["session_id"].is_string()
+                && d.stdin["cwd"] == project
+                && d.stdin["tool_name"] == "Bash"
+                && d.stdin["tool_input"]["command"] == "echo claude-deny > routed.txt"
+                && d.env.get("CLAUDE_PROJECT_DIR") == Some(&project)
+                && d.env.get("HOOKX_HOST").map(String::as_str) == Some("augment")
+        }),
+        format!(
+            "the Claude PreToolUse hook got a Claude payload: {:?}",
+            pre.map(|d| &d.raw)
+        ),
+    );
+    check(
+        !sb.project.join("routed.txt").exists(),
+        "the Claude deny stopped the call".into(),
+    );
+    let denied = model.tool_result("toolu_1");
+    check(
+        denied.contains("R-CLAUDE"),
+        format!("the reason reached the model: {denied}"),
+    );
+    let post = dumps.iter().find(|d| d.label == "claude-post");
+    check(
+        post.is_some_and(|d| {
+            d.stdin["tool_name"] == "Write"
+                && d.stdin["tool_input"]["file_path"] == format!("{project}/kept.txt")
+                && d.stdin["tool_input"]["content"] == "kept\n"
+        }),
+        format!(
+            "the Claude PostToolUse hook got Write: {:?}",
+            post.map(|d| &d.raw)
+        ),
+    );
+    // `str-replace-editor` with one entry is Claude's Edit.
+    let edit = dumps
+        .iter()
+        .find(|d| d.label == "claude-post" && d.stdin["tool_name"] == "Edit");
+    check(
+        edit.is_some_and(|d| {
+            d.stdin["tool_input"]
+                == json!({"file_path": format!("{project}/kept.txt"), "old_string": "kept",
+                    "new_string": "edited"})
+        }),
+        format!(
+            "the Claude PostToolUse hook got Edit: {:?}",
+            edit.map(|d| &d.raw)
+        ),
+    );
+    let prompt = dumps.iter().find(|d| d.label == "claude-prompt");
+    check(
+        prompt.is_some_and(|d| {
+            d.stdin["hook_event_name"] == "UserPromptSubmit"
+                && d.stdin["prompt"] == "SCENARIO:routed do the work"
+        }),
+        format!(
+            "PromptSubmit reached the Claude UserPromptSubmit hook: {:?}",
+            prompt.map(|d| &d.raw)
+        ),
+    );
+    assert!(
+        failed.is_empty(),
+        "{} checks failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
+
+/// Which files 0.36.0 reads hooks from (user `settings.json`, project `settings.json` and
+/// `settings.local.json`: all run), and that `timeout` is in milliseconds: a PreToolUse hook of
+/// `timeout: 1500` that would deny after 5 s is cut off, and Auggie fails open (the call runs).
+#[test]
+fn files_auggie_reads_and_millisecond_timeouts() {
+    let Some(program) = auggie() else { return };
+    let sb = Sandbox::new("hookx-live-augment-files");
+    let model = FakeAugment::start(sb.project.display().to_string());
+    let session_start = |label: &str| json!({"SessionStart": [{"hooks": [{"type": "command", "command": sb.dumper(label)}]}]});
+    common::write(
+        &sb.home,
+        ".augment/settings.json",
+        &json!({"hooks": session_start("user")}).to_string(),
+    );
+    common::write(
+        &sb.project,
+        ".augment/settings.local.json",
+        &json!({"hooks": session_start("project-local")}).to_string(),
+    );
+    let mut project = session_start("project");
+    project["PreToolUse"] =
+        json!([{"hooks": [{"type": "command", "command": sb.dumper("slow"), "timeout": 1500}]}]);
+    common::write(
+        &sb.project,
+        ".augment/settings.json",
+        &json!({"hooks": project}).to_string(),
+    );
+    sb.answer("slow", "a", "slow-deny",
+        (r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-SLOW"}}"#, "", 0));
+    std::fs::write(sb.root.join("answers/slow/a/sleep"), "5").unwrap();
+    let out = run_auggie(&sb, &program, &model, "files");
+    assert!(
+        out.status.success(),
+        "exit {:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let labels: Vec<String> = sb.dumps().into_iter().map(|d| d.label).collect();
+    for label in ["user", "project-local", "project", "slow"] {
+        assert!(labels.iter().any(|l| l == label), "{label} ran: {labels:?}");
+    }
+    assert!(
+        sb.project.join("slow.txt").exists(),
+        "the hook was cut off after 1.5 s and the call ran: {}",
+        model.tool_result("toolu_1")
+    );
+}
+
+/// The recording of this suite's payloads (`tests/fixtures/recorded/augment-0.36.0/`).
+fn check_recorded(sb: &Sandbox, dumps: &[minimal::Dump], scenario: &str) {
+    let project = sb.project.display().to_string();
+    let seen: Vec<recorded::Seen> = dumps
+        .iter()
+        .map(|d| recorded::Seen {
+            label: &d.label,
+            raw: &d.raw,
+            env: &d.env,
+            cwd: &d.cwd,
+        })
+        .collect();
+    recorded::Recording {
+        client: "auggie",
+        version: VERSION,
+        folder: "augment",
+        host: "augment",
+        events: EVENTS,
+        relevant_env: |key| key.starts_with("AUGMENT_") && key != "AUGMENT_SESSION_AUTH",
+        placeholders: vec![
+            (project.clone(), "<project>"),
+            (sb.home.display().to_string(), "<home>"),
+        ],
+    }
+    .check(scenario, &seen, &[]);
+}
