@@ -15,8 +15,10 @@ use std::path::{Path, PathBuf};
 fn runs_both(host: &str, identical: bool) -> bool {
     match host {
         // claude-facts.md, gemini-facts.md (run: the same command in user and project ran
-        // once), qwen-facts.md (`getHookKey`), dialects.md (Bricks, as Claude).
-        "claude" | "gemini" | "qwen" | "bricks" => !identical,
+        // once), qwen-facts.md (`getHookKey`), dialects.md (Bricks, as Claude),
+        // augment-facts.md (source 0.36.0: "handlers with the same `command` + `args` are
+        // deduplicated" across the merged files).
+        "claude" | "gemini" | "qwen" | "bricks" | "augment" => !identical,
         // copilot (run 1.0.102), droid-facts.md (run 0.225.2: "The same command in the user
         // and the project settings runs twice"), cline-facts.md (run 3.0.65: both ran),
         // cursor-facts.md ("All matching hooks from every source run"), windsurf-facts.md
