@@ -1670,7 +1670,8 @@ fn convert_write_keeps_kiro_rule_lists_of_its_own() {
 }
 
 /// `doctor`: a Kiro-only trigger fires under Kiro, natively, and never elsewhere (a note, not an
-/// error); a rule with `enabled: false` fires nowhere and says why.
+/// error); a rule with `enabled: false` is "off" everywhere, says why, and is no fault: doctor's
+/// count of rules that fire nowhere (its exit 5) leaves it out.
 #[test]
 fn doctor_knows_kiro_triggers_and_disabled_rules() {
     let p = Project::new();
@@ -1684,7 +1685,7 @@ fn doctor_knows_kiro_triggers_and_disabled_rules() {
         ]}),
     );
     p.trust();
-    let (_, out, err) = p.hookx(&["doctor", "--format", "json"], "");
+    let (code, out, err) = p.hookx(&["doctor", "--format", "json"], "");
     let report = json_of(&out);
     let rules = report["files"][0]["rules"]
         .as_array()
@@ -1714,10 +1715,11 @@ fn doctor_knows_kiro_triggers_and_disabled_rules() {
     assert!(findings.contains("an event only Kiro fires"), "{findings}");
     for host in ["kiro", "claude"] {
         let (status, findings) = verdict(&rules[1], host);
-        assert_eq!(status, "never", "{host}");
+        assert_eq!(status, "off", "{host}");
         assert!(findings.contains("`enabled: false`"), "{host}: {findings}");
     }
-    assert_eq!(report["never_fire"], 1);
+    assert_eq!(report["never_fire"], 0);
+    assert_eq!(code, 0, "{err}");
 }
 
 /// Kiro runs the user's and the project's hook files both: with hookx installed in each, the
