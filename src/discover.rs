@@ -1465,6 +1465,10 @@ fn select<'a>(
             }
             taken[i] = true;
             for (j, rule) in doc.rules.iter().enumerate() {
+                if source.dialect.config().is_disabled(rule) {
+                    // The agent never runs it (a rule list's `enabled: false`).
+                    continue;
+                }
                 let keep: Vec<bool> = rule
                     .handlers
                     .iter()

@@ -106,6 +106,8 @@ pub enum Status {
     Blocked,
     /// As written it cannot fire under this host.
     Never,
+    /// The user turned it off (`enabled: false`): meant not to fire, so no fault.
+    Off,
 }
 
 /// One rule (a matcher and its handlers under one event key).
@@ -558,6 +560,42 @@ impl Doctor<'_> {
         };
         let display = host.def().display;
         let event = &rule.event;
+        if source.dialect.config().is_disabled(rule) {
+            verdict.findings.push(Finding::new(
+                Level::Note,
+                "the rule is turned off (`enabled: false`): the agent never runs it, nor does hookx",
+                None,
+            ));
+            verdict.status = Status::Off;
+            return verdict;
+        }
+        // An event only the file's agent fires (Kiro's `PostFileSave`): there it fires as the
+        // agent reads it; under any other host, never.
+        let agent_only = match event {
+            EventKind::Other(key) => source
+                .dialect
+                .config()
+                .rule_list
+                .is_some_and(|list| list.other_events.contains(&key.as_str())),
+            _ => false,
+        };
+        if agent_only && native {
+            return verdict;
+        }
+        if agent_only {
+            never(
+                &mut verdict,
+                Finding::new(
+                    Level::Note,
+                    format!(
+                        "`{event}` is an event only {} fires: {display} has none",
+                        source.dialect.def().display
+                    ),
+                    None,
+                ),
+            );
+            return verdict;
+        }
         if let EventKind::Other(key) = event {
             let fix = closest_event(key, rule.flavor)
                 .map(|name| format!("rename the key `{key}` to `{name}`"));
@@ -1325,8 +1363,9 @@ pub fn render_text(report: &Report) -> String {
                     Status::Fires => "fires".to_string(),
                     Status::Blocked => "blocked".to_string(),
                     Status::Never => "never fires".to_string(),
+                    Status::Off => "turned off".to_string(),
                 };
-                if verdict.status != Status::Never && verdict.runner != Runs::Nobody {
+                if verdict.status < Status::Never && verdict.runner != Runs::Nobody {
                     let runner = match verdict.runner {
                         Runs::Native => "natively",
                         Runs::Hookx => "through hookx",

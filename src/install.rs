@@ -269,6 +269,10 @@ pub fn left_to_user_route(ctx: &Context, host: Dialect, hook_dir: &Path, event: 
     let Ok(text) = std::fs::read_to_string(&user) else {
         return false;
     };
+    if let Some(list) = host.config().rule_list {
+        return routes_in_list(&user, &text, host, list)
+            .is_ok_and(|events| events.iter().any(|e| e == event));
+    }
     let Ok(events) = events_path(&user, &text, host) else {
         return false;
     };
@@ -344,6 +348,9 @@ fn hookx_program(opts: &Options) -> Result<String, Error> {
 pub fn apply(opts: &Options) -> Result<Report, Error> {
     if opts.host.config().scripts.is_some() {
         return apply_scripts(opts);
+    }
+    if let Some(list) = opts.host.config().rule_list {
+        return apply_rule_list(opts, list);
     }
     let path = target(&opts.ctx, opts.host, opts.scope);
     let mut report = Report {
@@ -498,6 +505,122 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
         let _ = std::fs::remove_dir(&dir);
     }
     Ok(report)
+}
+
+/// Install for a host whose files are rule lists ([`crate::config::spec::RuleList`]) and
+/// which reads every file of its hook folder: hookx's routes are a file of its own, written
+/// whole (one rule per event, each marked as install's). A file there that holds any rule
+/// install did not write is refused and left as it is. Uninstall deletes the file.
+fn apply_rule_list(opts: &Options, list: &crate::config::spec::RuleList) -> Result<Report, Error> {
+    let path = target(&opts.ctx, opts.host, opts.scope);
+    let host = opts.host;
+    let mut report = Report {
+        path: path.clone(),
+        ..Report::default()
+    };
+    let hookx = match opts.uninstall {
+        true => None,
+        false => Some(hookx_program(opts)?),
+    };
+    let needed = match opts.uninstall {
+        true => Vec::new(),
+        false => routed_events(&opts.ctx, host, opts.scope),
+    };
+    config::write::update(&path, |current| {
+        let had: Vec<String> = match current {
+            None => Vec::new(),
+            Some(text) => routes_in_list(&path, text, host, list)?,
+        };
+        let Some(hookx) = &hookx else {
+            report.removed = had.len();
+            report.deleted = current.is_some();
+            return Ok(match current {
+                Some(_) => Change::Delete,
+                None => Change::Keep,
+            });
+        };
+        let rules: Vec<Value> = needed
+            .iter()
+            .map(|event| {
+                let command = route_command(hookx, host, event, opts.scope);
+                let mut handler = layout(host, &command);
+                let mut on_rule = Vec::new();
+                if let Some(obj) = handler.as_object_mut() {
+                    obj.insert(config::write::MARKER.into(), created_file());
+                    for key in list.handler_keys_on_rule {
+                        if let Some(value) = obj.remove(*key) {
+                            on_rule.push((key.to_string(), value));
+                        }
+                    }
+                }
+                let mut rule = serde_json::Map::new();
+                rule.insert(list.name_key.into(), format!("hookx-{event}").into());
+                rule.insert(list.event_key.into(), (*event).into());
+                rule.insert(list.handler_key.into(), handler);
+                rule.extend(on_rule);
+                Value::Object(rule)
+            })
+            .collect();
+        for event in &needed {
+            match had.iter().any(|h| h == event) {
+                true => {}
+                false => report.added.push(event.to_string()),
+            }
+        }
+        report.dropped = had
+            .iter()
+            .filter(|h| !needed.contains(&h.as_str()))
+            .cloned()
+            .collect();
+        report.routes = rules.len();
+        report.command = format!("{} run --host {}", shell_quote(hookx), host.name());
+        if rules.is_empty() {
+            report.deleted = current.is_some();
+            return Ok(match current {
+                Some(_) => Change::Delete,
+                None => Change::Keep,
+            });
+        }
+        let value = json!({"version": list.version, "hooks": rules});
+        let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+        text.push('\n');
+        if current != Some(text.as_str()) && report.added.is_empty() && report.dropped.is_empty() {
+            // Same events, another hookx path.
+            report.updated = needed.iter().map(|e| e.to_string()).collect();
+        }
+        Ok(Change::Write(text))
+    })?;
+    Ok(report)
+}
+
+/// The events routed by hookx's own rule-list file; an error when the file holds anything
+/// else (it is the user's, or was edited: hookx would overwrite what it does not own).
+fn routes_in_list(
+    path: &Path,
+    text: &str,
+    host: Dialect,
+    list: &crate::config::spec::RuleList,
+) -> Result<Vec<String>, Error> {
+    let src = crate::source::SourceFile::new(path.display().to_string(), text);
+    let value = syntax::parse_json(&src)?;
+    let rules = value.get("hooks").and_then(Value::as_array);
+    let ours = |rule: &Value| {
+        let handler = &rule[list.handler_key];
+        says_created(handler) && routing_key(handler, host).is_some()
+    };
+    match rules {
+        Some(rules) if list.fits(&value) && rules.iter().all(ours) => Ok(rules
+            .iter()
+            .filter_map(|r| r[list.event_key].as_str().map(str::to_string))
+            .collect()),
+        _ => Err(Error::Invalid(vec![crate::diag::Diagnostic::at_line_col(
+            crate::diag::Severity::Error,
+            &src,
+            1,
+            1,
+            "holds rules hookx did not write; hookx writes this file whole and leaves it as it is (move your rules to another file of the folder)",
+        )])),
+    }
 }
 
 /// Keeps the host's review records of hookx's routes in step with the routes: on install, one

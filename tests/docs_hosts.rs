@@ -920,7 +920,13 @@ fn convert_list_and_validate_know_windsurf() {
         "{write:?}"
     );
     assert!(on("pre_read_code").is_empty() && on("pre_mcp_tool_use").is_empty());
-    let losses = result["losses"].as_array().unwrap();
+    // Each wrapped handler's JSON answers, which Windsurf cannot hear, are a loss of their own.
+    let (answers, losses): (Vec<&Value>, Vec<&Value>) = result["losses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .partition(|l| l["what"].as_str().unwrap().starts_with("its answers on"));
+    assert_eq!(answers.len(), 3, "{answers:?}");
     assert_eq!(losses.len(), 1, "{losses:?}");
     assert_eq!(losses[0]["pointer"], "/hooks/PreToolUse/2");
     assert!(
@@ -1351,4 +1357,445 @@ fn list_validate_schema_and_doctor_know_augment() {
     let (code, out, _) = p.hookx(&["schema", "augment"], "");
     assert_eq!(code, 0);
     assert!(json_of(&out)["definitions"]["hooks"]["properties"]["PromptSubmit"].is_object());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kiro (docs): `.kiro/hooks/*.json` rule lists, exit-code answers, camelCase payload events.
+
+/// Under `run --host kiro`, a deny from a handler of another dialect is exit 2 with the reason
+/// on stderr, and plain context reaches Kiro's stdout on SessionStart; the handler gets its
+/// own payload of the documented one.
+#[test]
+fn kiro_host_answers_by_exit_code_and_plain_stdout() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "cat > pre.json; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"no npm here\"}}'"}]}],
+            "SessionStart": [{"hooks": [{"type": "command", "command": "echo branch main"}]}],
+        }}),
+    );
+    p.trust();
+    let run = |event: &str| {
+        p.hookx(
+            &["run", "--host", "kiro", "--event", event],
+            documented("kiro-docs", event, &p.project),
+        )
+    };
+    let (code, out, err) = run("PreToolUse");
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.contains("no npm here"), "{err}");
+    let got = p.read("pre.json");
+    assert_eq!(got["hook_event_name"], "PreToolUse");
+    assert_eq!(got["tool_name"], "Bash");
+    assert_eq!(got["tool_input"]["command"], "npm test");
+
+    let (code, out, err) = run("SessionStart");
+    assert_eq!((code, out.trim()), (0, "branch main"), "{err}");
+}
+
+/// A Kiro handler under Claude: Kiro's payload (camelCase event, Kiro tool names, `@server/tool`
+/// MCP names), and its exit 2 (or any failure, the safe reading) denies with stderr.
+#[test]
+fn kiro_handlers_under_claude() {
+    let p = Project::new();
+    let claude = |tool: &str, input: Value| {
+        json!({"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": p.project,
+            "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input, "tool_use_id": "t1"})
+        .to_string()
+    };
+    let exec = |script: &str, stdin: String| {
+        p.hookx(
+            &[
+                "exec",
+                "--host",
+                "claude",
+                "--as",
+                "kiro",
+                "--event",
+                "PreToolUse",
+                "--",
+                "sh",
+                "-c",
+                script,
+            ],
+            stdin,
+        )
+    };
+    let (code, out, err) = exec(
+        "cat > got.json; echo 'not with npm' >&2; exit 2",
+        claude("Bash", json!({"command": "npm i"})),
+    );
+    assert_eq!(code, 0, "{err}");
+    let hso = &json_of(&out)["hookSpecificOutput"];
+    assert_eq!(hso["permissionDecision"], "deny", "{out}");
+    assert_eq!(hso["permissionDecisionReason"], "not with npm", "{out}");
+    let got = p.read("got.json");
+    assert_eq!(got["hook_event_name"], "preToolUse");
+    assert_eq!(got["tool_name"], "execute_bash");
+    assert_eq!(got["tool_input"]["command"], "npm i");
+
+    let (code, _, err) = exec(
+        "cat > got.json",
+        claude("Write", json!({"file_path": "a.txt", "content": "hi"})),
+    );
+    assert_eq!(code, 0, "{err}");
+    let got = p.read("got.json");
+    assert_eq!(got["tool_name"], "fs_write");
+    assert_eq!(
+        got["tool_input"],
+        json!({"path": "a.txt", "file_text": "hi"})
+    );
+
+    let (code, _, err) = exec(
+        "cat > got.json",
+        claude("mcp__postgres__query", json!({"sql": "SELECT 1"})),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(p.read("got.json")["tool_name"], "@postgres/query");
+
+    // The sources disagree on other codes; a failing Kiro guard denies.
+    let (code, out, err) = exec("exit 1", claude("Bash", json!({"command": "ls"})));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        json_of(&out)["hookSpecificOutput"]["permissionDecision"],
+        "deny"
+    );
+}
+
+/// A disabled Kiro rule never runs under another host; an enabled one in the same file does.
+#[test]
+fn a_disabled_kiro_rule_never_runs() {
+    let p = Project::new();
+    p.write(
+        ".kiro/hooks/guards.json",
+        json!({"version": "v1", "hooks": [
+            {"name": "off", "trigger": "PreToolUse", "matcher": "execute_bash",
+             "action": {"type": "command", "command": "touch off-ran"}, "enabled": false},
+            {"name": "on", "trigger": "PreToolUse", "matcher": "execute_bash",
+             "action": {"type": "command", "command": "touch on-ran"}},
+            {"name": "ask", "trigger": "PreToolUse",
+             "action": {"type": "agent", "prompt": "Check the tests"}},
+        ]}),
+    );
+    p.trust();
+    let claude = json!({"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": p.project,
+        "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1"});
+    let (code, out, err) = p.hookx(
+        &["run", "--host", "claude", "--event", "PreToolUse"],
+        claude.to_string(),
+    );
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    assert!(p.project.join("on-ran").exists(), "{err}");
+    assert!(!p.project.join("off-ran").exists(), "{err}");
+}
+
+/// `install --host kiro` writes hookx's own `.kiro/hooks/hookx.json` whole; its route, run the
+/// way Kiro runs a command (`sh -c`, the documented payload on stdin), denies with exit 2. A
+/// second install changes nothing, the user's other hook files stay byte for byte, and
+/// uninstall removes the file. A `hookx.json` of the user's own is refused and left as it is.
+#[test]
+fn installed_routes_run_under_kiro() {
+    let p = Project::new();
+    p.write(
+        ".bricks/hooks.json",
+        json!({"hooks": {"PreToolUse": [{"matcher": "bash", "hooks": [
+            {"type": "command", "command": "echo '{\"hookSpecificOutput\":{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"bricks says no\"}}'"}
+        ]}]}}),
+    );
+    let own = "{\"version\": \"v1\", \"hooks\": [{\"name\": \"fmt\", \"trigger\": \"PostToolUse\", \"action\": {\"type\": \"command\", \"command\": \"cargo fmt\"}}]}\n";
+    common::write(&p.project, ".kiro/hooks/own.json", own);
+    p.trust();
+    let hookx = assert_cmd::cargo::cargo_bin("hookx");
+    let install = |extra: &[&str]| {
+        let mut args = vec![
+            "install",
+            "--host",
+            "kiro",
+            "--hookx",
+            hookx.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        p.hookx(&args, "")
+    };
+    let (code, out, err) = install(&[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("PreToolUse"), "{out}");
+    let file = p.project.join(".kiro/hooks/hookx.json");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let routes = p.read(".kiro/hooks/hookx.json");
+    assert_eq!(routes["version"], "v1");
+    let rule = &routes["hooks"][0];
+    assert_eq!(rule["trigger"], "PreToolUse", "{routes}");
+    assert_eq!(rule["name"], "hookx-PreToolUse");
+    assert_eq!(rule["timeout"], 600);
+    let route = rule["action"]["command"].as_str().unwrap().to_string();
+
+    let out = std::process::Command::new("sh")
+        .args(["-c", &route])
+        .current_dir(&p.project)
+        .env_remove("HOOKX_HOME")
+        .env("HOME", &p.home)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(documented("kiro-docs", "PreToolUse", &p.project).as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bricks says no"));
+
+    let (code, out, err) = install(&[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("already installed"), "{out}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    // hookx's routes are not rules it runs.
+    let (code, out, _) = p.hookx(&["list", "--format", "json", "--host", "claude"], "");
+    assert_eq!(code, 0);
+    assert!(!out.contains("run --host kiro"), "{out}");
+
+    let (code, _, err) = install(&["--uninstall"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!file.exists());
+    let (code, _, err) = install(&["--uninstall"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        std::fs::read_to_string(p.project.join(".kiro/hooks/own.json")).unwrap(),
+        own
+    );
+
+    // A file of that name that is the user's: refused, untouched.
+    common::write(&p.project, ".kiro/hooks/hookx.json", own);
+    let (code, _, err) = install(&[]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("hookx.json") && err.contains("did not write"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), own);
+}
+
+/// `validate`, `list` and `schema` know Kiro's rule lists; an unknown trigger is a warning
+/// naming its position, a rule without an action an error naming its position.
+#[test]
+fn validate_list_and_schema_know_kiro_rule_lists() {
+    let p = Project::new();
+    let text = r#"{
+  "version": "v1",
+  "hooks": [
+    {"name": "lint", "trigger": "PostFileSave", "matcher": "\\.ts$", "action": {"type": "command", "command": "npm run lint"}},
+    {"name": "typo", "trigger": "PreToolUs", "action": {"type": "command", "command": "./x.sh"}},
+    {"name": "broken", "trigger": "Stop"}
+  ]
+}
+"#;
+    common::write(&p.project, ".kiro/hooks/a.json", text);
+    let (code, out, _) = p.hookx(&["validate", ".kiro/hooks/a.json"], "");
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        out.contains(".kiro/hooks/a.json:5:") && out.contains("unknown kiro event `PreToolUs`"),
+        "{out}"
+    );
+    assert!(out.contains("(did you mean `PreToolUse`?)"), "{out}");
+    assert!(
+        out.contains(".kiro/hooks/a.json:6:") && out.contains("a rule needs an `action`"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("PostFileSave"),
+        "a Kiro trigger is no unknown event: {out}"
+    );
+
+    let (code, out, err) = p.hookx(&["schema", "kiro"], "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json_of(&out)["properties"]["version"]["const"], "v1");
+}
+
+/// `convert --to kiro --write` writes a rule list of hookx's own: a second run from the same
+/// source gives the same bytes, another source's rules stay beside them, and a file holding a
+/// rule hookx did not write is refused and left as it is.
+#[test]
+fn convert_write_keeps_kiro_rule_lists_of_its_own() {
+    let p = Project::new();
+    let claude = |command: &str| {
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": command}]}]}})
+    };
+    p.write("a.json", claude("./a.sh"));
+    p.write("b.json", claude("./b.sh"));
+    let convert = |file: &str| {
+        p.hookx(
+            &[
+                "convert", file, "--from", "claude", "--to", "kiro", "--write",
+            ],
+            "",
+        )
+    };
+    let target = p.project.join(".kiro/hooks/hookx-converted.json");
+    let (code, _, err) = convert("a.json");
+    assert_eq!(code, 0, "{err}");
+    let first = std::fs::read_to_string(&target).unwrap();
+    let (code, _, err) = convert("a.json");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), first);
+    let (code, _, err) = convert("b.json");
+    assert_eq!(code, 0, "{err}");
+    let both = p.read(".kiro/hooks/hookx-converted.json");
+    let commands: Vec<&str> = both["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["action"]["command"].as_str().unwrap())
+        .collect();
+    assert_eq!(commands.len(), 2, "{both}");
+    assert!(
+        commands[0].ends_with("./a.sh") && commands[1].ends_with("./b.sh"),
+        "{both}"
+    );
+
+    let own = "{\"version\":\"v1\",\"hooks\":[{\"name\":\"mine\",\"trigger\":\"Stop\",\"action\":{\"type\":\"command\",\"command\":\"x\"}}]}\n";
+    std::fs::write(&target, own).unwrap();
+    let (code, _, err) = convert("a.json");
+    assert_ne!(code, 0);
+    assert!(err.contains("holds rules hookx did not write"), "{err}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), own);
+}
+
+/// `doctor`: a Kiro-only trigger fires under Kiro, natively, and never elsewhere (a note, not an
+/// error); a rule with `enabled: false` is "off" everywhere, says why, and is no fault: doctor's
+/// count of rules that fire nowhere (its exit 5) leaves it out.
+#[test]
+fn doctor_knows_kiro_triggers_and_disabled_rules() {
+    let p = Project::new();
+    p.write(
+        ".kiro/hooks/a.json",
+        json!({"version": "v1", "hooks": [
+            {"name": "lint", "trigger": "PostFileSave", "matcher": "\\.ts$",
+             "action": {"type": "command", "command": "npm run lint"}},
+            {"name": "off", "trigger": "PreToolUse",
+             "action": {"type": "command", "command": "./off.sh"}, "enabled": false},
+        ]}),
+    );
+    p.trust();
+    let (code, out, err) = p.hookx(&["doctor", "--format", "json"], "");
+    let report = json_of(&out);
+    let rules = report["files"][0]["rules"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{err}"));
+    let verdict = |rule: &Value, host: &str| -> (String, String) {
+        let v = rule["hosts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["host"] == host)
+            .unwrap();
+        let messages: Vec<&str> = v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["message"].as_str().unwrap())
+            .collect();
+        (
+            v["status"].as_str().unwrap().to_string(),
+            messages.join("; "),
+        )
+    };
+    let (status, findings) = verdict(&rules[0], "kiro");
+    assert_eq!(status, "fires", "{findings}");
+    let (status, findings) = verdict(&rules[0], "claude");
+    assert_eq!(status, "never");
+    assert!(findings.contains("an event only Kiro fires"), "{findings}");
+    for host in ["kiro", "claude"] {
+        let (status, findings) = verdict(&rules[1], host);
+        assert_eq!(status, "off", "{host}");
+        assert!(findings.contains("`enabled: false`"), "{host}: {findings}");
+    }
+    assert_eq!(report["never_fire"], 0);
+    assert_eq!(code, 0, "{err}");
+}
+
+/// Kiro runs the user's and the project's hook files both: with hookx installed in each, the
+/// project route (which names itself) leaves an event the user route also takes to it, so a
+/// handler runs once.
+#[test]
+fn kiro_user_and_project_routes_run_a_handler_once() {
+    let p = Project::new();
+    p.write(
+        ".bricks/hooks.json",
+        json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "echo project >> runs.txt"}]}]}}),
+    );
+    common::write(
+        &p.home,
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "echo user >> runs.txt"}]}]}})
+            .to_string(),
+    );
+    p.trust();
+    let hookx = assert_cmd::cargo::cargo_bin("hookx");
+    for scope in ["project", "user"] {
+        let (code, _, err) = p.hookx(
+            &[
+                "install",
+                "--host",
+                "kiro",
+                "--scope",
+                scope,
+                "--hookx",
+                hookx.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert_eq!(code, 0, "{scope}: {err}");
+    }
+    let route = |file: &Path| -> String {
+        let list: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+        list["hooks"][0]["action"]["command"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let project_route = route(&p.project.join(".kiro/hooks/hookx.json"));
+    let user_route = route(&p.home.join(".kiro/hooks/hookx.json"));
+    assert!(
+        project_route.ends_with("--installed-in project"),
+        "{project_route}"
+    );
+    assert_ne!(project_route, user_route);
+    for command in [&project_route, &user_route] {
+        let out = std::process::Command::new("sh")
+            .args(["-c", command])
+            .current_dir(&p.project)
+            .env_remove("HOOKX_HOME")
+            .env("HOME", &p.home)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child
+                    .stdin
+                    .take()
+                    .unwrap()
+                    .write_all(documented("kiro-docs", "PreToolUse", &p.project).as_bytes())?;
+                child.wait_with_output()
+            })
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{command}: {out:?}");
+    }
+    let mut runs: Vec<String> = std::fs::read_to_string(p.project.join("runs.txt"))
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    runs.sort();
+    assert_eq!(runs, ["project", "user"]);
 }

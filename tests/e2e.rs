@@ -1718,6 +1718,7 @@ enum Docs {
     Windsurf,
     /// Facts read in auggie 0.36.0's shipped code ("source"), not documents.
     Augment,
+    Kiro,
 }
 
 impl Docs {
@@ -1726,6 +1727,7 @@ impl Docs {
             Docs::Cursor => "cursor",
             Docs::VsCode => "vscode",
             Docs::Windsurf => "windsurf",
+            Docs::Kiro => "kiro",
             Docs::Augment => "augment",
         }
     }
@@ -1760,6 +1762,18 @@ impl Docs {
         }
     }
 
+    /// The event as its payload names it: Kiro's files say `PreToolUse`, its payloads
+    /// `preToolUse` (kiro-facts.md).
+    fn payload_event(self, e: Ev) -> &'static str {
+        match (self, e) {
+            (Docs::Kiro, Ev::PreToolUse) => "preToolUse",
+            (Docs::Kiro, Ev::Stop) => "stop",
+            (Docs::Kiro, Ev::SessionStart) => "agentSpawn",
+            (Docs::Kiro, Ev::UserPromptSubmit) => "userPromptSubmit",
+            _ => self.event(e),
+        }
+    }
+
     /// The shell tool's name and its command argument (Cursor: agents.md; VS Code: hooks.md's
     /// usage scenario; Windsurf names no tool, `tool_info.command_line`: its hooks page).
     fn shell(self) -> (&'static str, &'static str) {
@@ -1768,6 +1782,7 @@ impl Docs {
             Docs::VsCode => ("runTerminalCommand", "command"),
             Docs::Windsurf => ("", "command_line"),
             Docs::Augment => ("launch-process", "command"),
+            Docs::Kiro => ("execute_bash", "command"),
         }
     }
 
@@ -1893,6 +1908,16 @@ const WINDSURF_HOST_ROWS: &[DocsRow] = &[
     DocsRow { ev: Ev::Stop, says: "silent", reason: "", handlers: ALL, expect: "", exit: 0 },
 ];
 
+/// Kiro answers by exit code only: 2 denies a tool call, with stderr as the reason; it cannot
+/// block a prompt or a stop (kiro-facts.md).
+#[rustfmt::skip]
+const KIRO_HOST_ROWS: &[DocsRow] = &[
+    DocsRow { ev: Ev::PreToolUse, says: "deny", reason: "no npm here", handlers: ALL, expect: "", exit: 2 },
+    DocsRow { ev: Ev::UserPromptSubmit, says: "silent", reason: "", handlers: ALL, expect: "", exit: 0 },
+    DocsRow { ev: Ev::Stop, says: "silent", reason: "", handlers: ALL, expect: "", exit: 0 },
+    DocsRow { ev: Ev::SessionStart, says: "silent", reason: "", handlers: ALL, expect: "", exit: 0 },
+];
+
 #[test]
 fn docs_hosts_run_every_handler_flavour() {
     let mut failures = Vec::new();
@@ -1902,6 +1927,7 @@ fn docs_hosts_run_every_handler_flavour() {
         (Docs::VsCode, VSCODE_HOST_ROWS),
         (Docs::Windsurf, WINDSURF_HOST_ROWS),
         (Docs::Augment, AUGMENT_HOST_ROWS),
+        (Docs::Kiro, KIRO_HOST_ROWS),
     ] {
         for row in rows {
             for &handler in row.handlers {
@@ -1974,11 +2000,17 @@ fn docs_handlers_run_under_every_host() {
         (Sc::Stop, "block", "run the tests"),
     ];
     for &host in ALL {
-        for handler in [Docs::Cursor, Docs::VsCode, Docs::Windsurf, Docs::Augment] {
+        for handler in [
+            Docs::Cursor,
+            Docs::VsCode,
+            Docs::Windsurf,
+            Docs::Augment,
+            Docs::Kiro,
+        ] {
             for (sc, says, reason) in cases {
                 let ev = sc.event();
-                // Windsurf's `post_cascade_response` cannot block.
-                if (handler, sc) == (Docs::Windsurf, Sc::Stop) {
+                // Windsurf's `post_cascade_response` and Kiro's `Stop` cannot block.
+                if matches!((handler, sc), (Docs::Windsurf | Docs::Kiro, Sc::Stop)) {
                     continue;
                 }
                 let Some(host_event) = host.event(ev) else {
@@ -2000,7 +2032,7 @@ fn docs_handlers_run_under_every_host() {
                     as_flavour: handler.flavour(ev),
                     handler_event: handler.event(ev),
                     script: fixtures_dir().join(format!("e2e/handlers/{}.sh", handler.name())),
-                    expect_event: handler.event(ev),
+                    expect_event: handler.payload_event(ev),
                     expect_tool: tool,
                     says,
                     reason,

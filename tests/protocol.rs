@@ -652,9 +652,18 @@ fn claude_updated_input_stays_canonical_and_truncation_is_said() {
 // ---------------------------------------------------------------------------------------------
 // Answers for the host.
 
-fn answer_json(a: &HostAnswer) -> Value {
+/// The answer as JSON; a host that reads no JSON answer (`answer` table empty: Kiro) may get
+/// plain text, its context.
+fn answer_json(host: Flavor, a: &HostAnswer) -> Value {
+    let plain = host.tables().protocol.answer.is_empty();
+    let stdout = match serde_json::from_str::<Value>(&a.stdout) {
+        _ if a.stdout.is_empty() => Value::Null,
+        Ok(value) => value,
+        Err(_) if plain => Value::String(a.stdout.clone()),
+        Err(e) => panic!("{}: stdout is not JSON ({e}): {}", host.name(), a.stdout),
+    };
     json!({
-        "stdout": if a.stdout.is_empty() { Value::Null } else { serde_json::from_str::<Value>(&a.stdout).expect("stdout is JSON") },
+        "stdout": stdout,
         "stderr": a.stderr,
         "exit_code": a.exit_code,
     })
@@ -786,7 +795,7 @@ fn host_answers_per_flavour() {
         let mut all = Map::new();
         for &host in Flavor::all() {
             let answer = encode_answer(host, &event, &outcome);
-            all.insert(host.name().to_string(), answer_json(&answer));
+            all.insert(host.name().to_string(), answer_json(host, &answer));
 
             // What hookx writes for a host, a handler of that flavour could have written: read
             // as one, it means the same outcome (when nothing had to be dropped or folded).
@@ -825,8 +834,9 @@ fn host_answers_per_flavour() {
     // 33 for Claude, Copilot and Bricks (Copilot reads context and prompt blocks too, run
     // 1.0.102); 9 more for Gemini, 10 for Qwen, 41 for Cursor's six flavours and VS Code (docs),
     // 7 for Codex, 15 for Windsurf's five flavours (docs: exit 2 and stderr only), 9 for Droid,
-    // 3 for Cline (context, and a deny as `cancel`), 8 for Augment.
-    assert_eq!(read_back, 135, "answers read back");
+    // 3 for Cline (context, and a deny as `cancel`), 8 for Augment, 4 for Kiro (docs: exit 2
+    // and stderr, and plain stdout as context).
+    assert_eq!(read_back, 139, "answers read back");
 }
 
 #[test]

@@ -8,7 +8,9 @@
 mod common;
 
 use hookx::dialect::{Dialect, Flavor};
-use hookx::dialect::{augment, bricks, claude, cline, codex, copilot, cursor, droid, gemini, qwen};
+use hookx::dialect::{
+    augment, bricks, claude, cline, codex, copilot, cursor, droid, gemini, kiro, qwen,
+};
 use hookx::protocol::decode_event_as;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -210,8 +212,24 @@ impl World {
             use std::os::unix::fs::PermissionsExt;
             std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
         }
+        // Kiro: a rule list, one rule per event.
+        let kiro_rules: Vec<Value> = kiro::FLAVOR
+            .tables()
+            .events
+            .iter()
+            .map(|(_, name)| {
+                json!({"name": name, "trigger": name,
+                    "action": {"type": "command", "command": recorder("kiro")}})
+            })
+            .collect();
+        common::write(
+            &project,
+            ".kiro/hooks/replay.json",
+            &json!({"version": "v1", "hooks": kiro_rules}).to_string(),
+        );
         common::hookx_at(&project, &home, &["trust"]).success();
         let mut placed = vec![
+            (kiro::FLAVOR, "kiro-project"),
             (copilot::FLAVOR, "copilot-project"),
             (copilot::PASCAL, "copilot-project"),
             (bricks::FLAVOR, "bricks-project"),

@@ -4,7 +4,7 @@
 //! a draft-07 document.
 
 use hookx::dialect::Dialect;
-use hookx::dialect::{bricks, claude, copilot, cursor, gemini, vscode, windsurf};
+use hookx::dialect::{bricks, claude, copilot, cursor, gemini, kiro, vscode, windsurf};
 use hookx::schema::{file_name, schema};
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{ValidationError, Validator};
@@ -268,6 +268,35 @@ fn cursor_and_vscode_fixtures_are_valid() {
     }
 }
 
+/// Kiro's fixtures pass its schema, and so does every Claude, Copilot and Gemini fixture once
+/// converted to Kiro: the rule lists hookx writes are ones Kiro's documented schema accepts.
+#[test]
+fn kiro_fixtures_and_conversions_to_kiro_are_valid() {
+    let (total, _) = check_fixtures(kiro::DIALECT);
+    assert!(total >= 3, "kiro: {total} fixtures");
+    let validator = validator(kiro::DIALECT);
+    let mut converted = 0;
+    let mut failures = Vec::new();
+    for from in [claude::DIALECT, copilot::DIALECT, gemini::DIALECT] {
+        for path in files(&fixtures().join(from.name()), &["json"]) {
+            let src = hookx::source::SourceFile::read(&path).unwrap();
+            let parsed = hookx::config::read(&src, from).unwrap();
+            let conversion = hookx::convert::convert(
+                &[(&src, &parsed.document)],
+                &hookx::convert::Options::new(kiro::DIALECT),
+            );
+            let text = hookx::config::write::to_text(&conversion.document);
+            let value: Value = serde_json::from_str(&text).unwrap();
+            for (at, message) in errors(&validator, &value) {
+                failures.push(format!("{} → kiro: {at}: {message}", name(&path)));
+            }
+            converted += 1;
+        }
+    }
+    assert!(converted >= 30, "only {converted} conversions");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 #[test]
 fn claude_markdown_fixtures_carry_hooks_in_frontmatter() {
     let dir = fixtures().join("claude");
@@ -373,6 +402,10 @@ const INVALID: &[(&str, Expect)] = &[
     (
         "vscode-prompt-type.json",
         Expect::Rejected(vscode::DIALECT, "/hooks/Stop/0/type"),
+    ),
+    (
+        "kiro-rule-without-action.json",
+        Expect::Rejected(kiro::DIALECT, "/hooks/0"),
     ),
     (
         "windsurf-command-not-string.json",

@@ -126,6 +126,13 @@ fn from_content(value: &Value) -> Vec<Dialect> {
         return Vec::new();
     };
     let all = Dialect::all();
+    // A versioned list of rules is the one dialect's whose files are lists.
+    if let Some(d) = all
+        .iter()
+        .find(|d| d.config().rule_list.is_some_and(|list| list.fits(value)))
+    {
+        return vec![*d];
+    }
     let sole = |pick: &dyn Fn(Dialect) -> bool| all.iter().copied().find(|d| pick(*d));
     let among = |pick: &dyn Fn(Dialect) -> bool| -> Vec<Dialect> {
         all.iter().copied().filter(|d| pick(*d)).collect()

@@ -1,7 +1,7 @@
 //! Reading a parsed config value into a [`Document`], for any dialect, driven by the dialect's
 //! tables ([`crate::dialect::Tables`], [`super::spec::ConfigSpec`]).
 
-use super::spec::{HandlerField, PluginForm};
+use super::spec::{HandlerField, PluginForm, RuleList};
 use super::syntax;
 use crate::diag::{Diagnostic, Severity};
 use crate::dialect::{Dialect, Flavor};
@@ -178,6 +178,9 @@ pub fn prune_event(
         }
     };
     let value = match syntax::Format::of(&src.path) {
+        // A rule list names each rule's event inside the rule: parsed whole, and the event's
+        // rules picked by `read_pruned`.
+        _ if dialect.config().rule_list.is_some() => syntax::parse_json(src)?,
         // TOML settings files are small: parsed whole, then pruned.
         syntax::Format::Toml => prune(parse_toml(src, dialect)?, &keep_top, &keep_hook),
         _ => syntax::parse_json_pruned(src, json_syntax(src, dialect), &keep_top, &keep_hook)?,
@@ -404,6 +407,10 @@ impl Reader<'_> {
             return;
         };
         let spec = self.dialect.config();
+        if let Some(list) = spec.rule_list {
+            self.read_rule_list(list, top, doc);
+            return;
+        }
         let has_wrapper = top.contains_key("hooks");
         let events_at_root = !has_wrapper && doc.kind.wrapper_optional;
         doc.wrapped = !events_at_root;
@@ -474,6 +481,143 @@ impl Reader<'_> {
         }
     }
 
+    /// A file whose `hooks` is a list of rules ([`RuleList`]): each rule's handler object and
+    /// its handler keys on the rule are read as one flat handler; the rule's other keys
+    /// (`name`, `description`, `enabled`) are kept on the rule.
+    fn read_rule_list(&mut self, list: &RuleList, top: Map<String, Value>, doc: &mut Document) {
+        doc.hooks_index = top.len();
+        let mut rules = None;
+        for (key, value) in top {
+            if key == "hooks" {
+                doc.hooks_index = doc.extra.len();
+                rules = Some(value);
+            } else {
+                doc.extra.insert(key, value);
+            }
+        }
+        match doc.extra.get("version") {
+            None => self.warn(
+                "",
+                format!(
+                    "no `version`; these files declare `\"version\": \"{}\"`",
+                    list.version
+                ),
+            ),
+            Some(v) if v.as_str() != Some(list.version) => self.warn(
+                "/version",
+                format!(
+                    "unknown version {v}; hookx reads version \"{}\"",
+                    list.version
+                ),
+            ),
+            _ => {}
+        }
+        let rules = match rules {
+            None => return,
+            Some(Value::Array(rules)) => rules,
+            Some(other) => {
+                self.error(
+                    "/hooks",
+                    format!(
+                        "`hooks` must be an array of rules, found {}",
+                        type_name(&other)
+                    ),
+                );
+                doc.extra_hooks.insert(String::new(), other);
+                return;
+            }
+        };
+        for (i, entry) in rules.into_iter().enumerate() {
+            let pointer = join_pointer("/hooks", &[itoa::Buffer::new().format(i)]);
+            let Value::Object(mut entry) = entry else {
+                self.error(
+                    &pointer,
+                    format!("a rule must be an object, found {}", type_name(&entry)),
+                );
+                continue;
+            };
+            if !entry.get(list.name_key).is_some_and(Value::is_string) {
+                self.warn(
+                    &pointer,
+                    format!(
+                        "a rule needs a `{}` string; hookx writes it back as its event and place",
+                        list.name_key
+                    ),
+                );
+            }
+            let event_at = format!("{pointer}/{}", escape(list.event_key));
+            let (event, flavor) = match entry.remove(list.event_key) {
+                Some(Value::String(name)) if list.other_events.contains(&name.as_str()) => {
+                    (EventKind::Other(name), self.dialect.default_flavor())
+                }
+                Some(Value::String(name)) => self.event(&name, &event_at),
+                Some(other) => {
+                    self.error(
+                        &event_at,
+                        format!(
+                            "`{}` must be a string, found {}",
+                            list.event_key,
+                            type_name(&other)
+                        ),
+                    );
+                    continue;
+                }
+                None => {
+                    self.error(&pointer, format!("a rule needs a `{}`", list.event_key));
+                    continue;
+                }
+            };
+            let matcher = self.matcher(&mut entry, &pointer);
+            if let Some(enabled) = entry.get(list.enabled_key)
+                && !enabled.is_boolean()
+            {
+                self.error(
+                    &format!("{pointer}/{}", list.enabled_key),
+                    format!("`{}` must be true or false", list.enabled_key),
+                );
+            }
+            let handler_at = format!("{pointer}/{}", escape(list.handler_key));
+            let mut fields = match entry.remove(list.handler_key) {
+                Some(Value::Object(fields)) => fields,
+                Some(other) => {
+                    self.error(
+                        &handler_at,
+                        format!(
+                            "`{}` must be an object, found {}",
+                            list.handler_key,
+                            type_name(&other)
+                        ),
+                    );
+                    continue;
+                }
+                None => {
+                    self.error(&pointer, format!("a rule needs an `{}`", list.handler_key));
+                    continue;
+                }
+            };
+            for key in list.handler_keys_on_rule {
+                if let Some(value) = entry.remove(*key) {
+                    fields.insert(key.to_string(), value);
+                }
+            }
+            let Some(handler) = self.handler(fields, &handler_at) else {
+                continue;
+            };
+            doc.rules.push(Rule {
+                event,
+                flavor,
+                matcher,
+                handlers: vec![handler],
+                shape: RuleShape::Flat,
+                extra: entry,
+                origin: Origin {
+                    file: self.src.path.clone(),
+                    pointer,
+                },
+            });
+        }
+    }
+
     fn read_hooks(&mut self, hooks: Map<String, Value>, base: &str, doc: &mut Document) {
         let documents = &self.dialect.config().documents;
         for (key, value) in hooks {
@@ -533,6 +677,21 @@ impl Reader<'_> {
         (event, flavor)
     }
 
+    /// The rule's `matcher`, taken out of its fields; not a string is an error (no matcher).
+    fn matcher(&mut self, entry: &mut Map<String, Value>, pointer: &str) -> Option<String> {
+        match entry.remove("matcher") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s),
+            Some(other) => {
+                self.error(
+                    &format!("{pointer}/matcher"),
+                    format!("`matcher` must be a string, found {}", type_name(&other)),
+                );
+                None
+            }
+        }
+    }
+
     fn rule(
         &mut self,
         entry: Value,
@@ -547,17 +706,7 @@ impl Reader<'_> {
             );
             return None;
         };
-        let matcher = match entry.remove("matcher") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(s),
-            Some(other) => {
-                self.error(
-                    &format!("{pointer}/matcher"),
-                    format!("`matcher` must be a string, found {}", type_name(&other)),
-                );
-                None
-            }
-        };
+        let matcher = self.matcher(&mut entry, pointer);
         let origin = Origin {
             file: self.src.path.clone(),
             pointer: pointer.to_string(),

@@ -102,9 +102,48 @@ pub struct ConfigSpec {
     /// Hooks that are no config file but one executable per event, named after the event
     /// (Cline): the dialect's locations are folders ([`crate::discover::Pattern::Scripts`]).
     pub scripts: Option<&'static ScriptLayout>,
+    /// Hooks that are a list of rules, each naming its event, not a map of events (Kiro's
+    /// `{"version": "v1", "hooks": [{name, trigger, matcher, action, …}]}`).
+    pub rule_list: Option<&'static RuleList>,
     /// What the agent accepts in its JSON hook files beyond strict JSON: a file with more is
     /// one it drops (or stops on), and hookx reads it the same way.
     pub json_syntax: JsonSyntax,
+}
+
+/// A file whose `hooks` is a list of rules, each holding its event, its matcher and its one
+/// handler: read into, and written from, the same rules as an event map's flat entries.
+pub struct RuleList {
+    /// The `version` the file declares at the top; with a list-valued `hooks` it marks the
+    /// dialect's files.
+    pub version: &'static str,
+    /// The rule key naming the event (`trigger`).
+    pub event_key: &'static str,
+    /// The rule key holding the handler object (`action`).
+    pub handler_key: &'static str,
+    /// Handler keys written on the rule, not in the handler object (`timeout`).
+    pub handler_keys_on_rule: &'static [&'static str],
+    /// The rule key naming the rule, which every rule needs: a converted rule gets its event's
+    /// name and its place (`PreToolUse-1`).
+    pub name_key: &'static str,
+    /// The rule key whose `false` turns the rule off: the agent never runs it, nor does hookx.
+    pub enabled_key: &'static str,
+    /// Events the agent fires that hookx has no canonical name for (`PostFileSave`): read as
+    /// unknown events by that name without a warning, kept on round trip, and reported lost
+    /// when converted away.
+    pub other_events: &'static [&'static str],
+}
+
+impl RuleList {
+    /// Whether a file's value is such a list: the version and a list-valued `hooks`.
+    pub fn fits(&self, value: &serde_json::Value) -> bool {
+        value.get("version").and_then(serde_json::Value::as_str) == Some(self.version)
+            && value.get("hooks").is_some_and(serde_json::Value::is_array)
+    }
+
+    /// Whether a rule read from such a list is turned off.
+    pub fn is_disabled(&self, rule: &crate::model::Rule) -> bool {
+        rule.extra.get(self.enabled_key) == Some(&serde_json::Value::Bool(false))
+    }
 }
 
 /// Departures from strict JSON an agent's reader accepts. Positions hookx reports stay those of
@@ -307,5 +346,10 @@ impl ConfigSpec {
             .iter()
             .find(|(_, f)| *f == field)
             .map(|(k, _)| *k)
+    }
+
+    /// Whether the agent never runs this rule (a rule list's `enabled: false`).
+    pub fn is_disabled(&self, rule: &crate::model::Rule) -> bool {
+        self.rule_list.is_some_and(|list| list.is_disabled(rule))
     }
 }

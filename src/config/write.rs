@@ -2,7 +2,7 @@
 
 use super::edit::{JsonText, Seg};
 use super::read;
-use super::spec::HandlerField;
+use super::spec::{HandlerField, RuleList};
 use crate::dialect::Flavor;
 use crate::error::Error;
 use crate::model::{Document, Handler, HandlerKind, Rule, RuleShape};
@@ -35,6 +35,7 @@ mod pretty {
         match node {
             Out::Value(v) => value(text, v, level),
             Out::Str(s) => string(text, s),
+            Out::String(s) => string(text, s),
             Out::U64(n) => text.push_str(itoa::Buffer::new().format(*n)),
             Out::Bool(b) => text.push_str(if *b { "true" } else { "false" }),
             Out::Array(items) => array(text, items, level, out),
@@ -190,6 +191,8 @@ mod pretty {
 enum Out<'a> {
     Value(&'a Value),
     Str(&'a str),
+    /// A string hookx made up (a rule list's rule name).
+    String(String),
     U64(u64),
     Bool(bool),
     Array(Vec<Out<'a>>),
@@ -236,6 +239,7 @@ impl serde::Serialize for Out<'_> {
         match self {
             Out::Value(v) => v.serialize(s),
             Out::Str(v) => s.serialize_str(v),
+            Out::String(v) => s.serialize_str(v),
             Out::U64(v) => s.serialize_u64(*v),
             Out::Bool(v) => s.serialize_bool(*v),
             Out::Array(items) => {
@@ -257,6 +261,9 @@ impl serde::Serialize for Out<'_> {
 }
 
 fn document_out(doc: &Document) -> Out<'_> {
+    if let Some(list) = doc.dialect.config().rule_list {
+        return rule_list_out(doc, list);
+    }
     let hooks = hooks_object(doc);
     let mut top = Object::default();
     if !doc.wrapped {
@@ -277,6 +284,80 @@ fn document_out(doc: &Document) -> Out<'_> {
         top.insert("hooks", Out::Object(hooks.unwrap_or_default()));
     }
     Out::Object(top)
+}
+
+/// A rule-list file ([`RuleList`]): its version, the other top-level keys in their place, and
+/// one rule per handler, in the document's order.
+fn rule_list_out<'a>(doc: &'a Document, list: &'a RuleList) -> Out<'a> {
+    let mut rules = Vec::with_capacity(doc.rules.len());
+    for rule in &doc.rules {
+        for handler in &rule.handlers {
+            rules.push(Out::Object(rule_out(doc, list, rule, handler, rules.len())));
+        }
+    }
+    let mut top = Object::default();
+    top.insert("version", Out::Str(list.version));
+    let mut hooks = Some(Out::Array(rules));
+    for (i, (key, value)) in doc.extra.iter().enumerate() {
+        if i == doc.hooks_index
+            && let Some(hooks) = hooks.take()
+        {
+            top.insert("hooks", hooks);
+        }
+        top.insert(key, Out::Value(value));
+    }
+    if let Some(hooks) = hooks {
+        top.insert("hooks", hooks);
+    }
+    for (key, value) in &doc.extra_hooks {
+        // A `hooks` that was no list, kept as it was.
+        if key.is_empty() {
+            top.insert("hooks", Out::Value(value));
+        }
+    }
+    Out::Object(top)
+}
+
+/// One rule of a rule list: its name (made up from its event and place when it has none),
+/// its other keys, event, matcher, handler object, the handler keys that sit on the rule, and
+/// `enabled` last.
+fn rule_out<'a>(
+    doc: &'a Document,
+    list: &'a RuleList,
+    rule: &'a Rule,
+    handler: &'a Handler,
+    index: usize,
+) -> Object<'a> {
+    let mut out = Object::default();
+    let event = event_key(rule);
+    match rule.extra.get(list.name_key) {
+        Some(name) => out.insert(list.name_key, Out::Value(name)),
+        None => out.insert(list.name_key, Out::String(format!("{event}-{}", index + 1))),
+    }
+    for (key, value) in &rule.extra {
+        if key != list.enabled_key {
+            out.insert(key, Out::Value(value));
+        }
+    }
+    out.insert(list.event_key, Out::Str(event));
+    if let Some(m) = &rule.matcher {
+        out.insert("matcher", Out::Str(m));
+    }
+    let mut fields = handler_out(doc, rule.flavor, handler);
+    let on_rule: Vec<(&str, Out)> = list
+        .handler_keys_on_rule
+        .iter()
+        .filter_map(|key| {
+            let at = fields.0.iter().position(|(k, _)| k == key)?;
+            Some(fields.0.remove(at))
+        })
+        .collect();
+    out.insert(list.handler_key, Out::Object(fields));
+    out.extend(on_rule);
+    if let Some(enabled) = rule.extra.get(list.enabled_key) {
+        out.insert(list.enabled_key, Out::Value(enabled));
+    }
+    out
 }
 
 fn hooks_object(doc: &Document) -> Object<'_> {
@@ -456,6 +537,9 @@ pub fn sync_text(
         .iter()
         .map(|s| json!({ "source": source_record(path, s) }))
         .collect();
+    if let Some(list) = doc.dialect.config().rule_list {
+        return sync_rule_list(path, doc, list, &marked, &owned, current);
+    }
     let events: Vec<Seg> = match parsed.document.wrapped || parsed.document.rules.is_empty() {
         true => vec![Seg::from("hooks")],
         false => Vec::new(),
@@ -646,6 +730,43 @@ fn event_key(rule: &Rule) -> &str {
         .tables()
         .event_name(&rule.event)
         .unwrap_or(rule.event.name())
+}
+
+/// [`sync_text`] for a rule-list file, which the agent reads beside the others of its folder:
+/// hookx syncs only a file that holds nothing but rules it converted. Rules converted from
+/// other sources stay, first; those from `owned` sources are replaced by the new ones.
+fn sync_rule_list(
+    path: &Path,
+    doc: &Document,
+    list: &RuleList,
+    marked: &Document,
+    owned: &[Value],
+    current: &str,
+) -> Result<String, Error> {
+    let value: Value = serde_json::from_str(current).unwrap_or_default();
+    let rules = value["hooks"].as_array().cloned().unwrap_or_default();
+    if rules
+        .iter()
+        .any(|r| r[list.handler_key].get(MARKER).is_none())
+    {
+        return Err(Error::Usage(format!(
+            "{}: holds rules hookx did not write; hookx writes {} rule lists of its own, so write another file of the folder (--out FILE.json)",
+            path.display(),
+            doc.dialect.def().display
+        )));
+    }
+    let mut synced: Value = serde_json::from_str(&to_text(marked)).unwrap_or_default();
+    let kept = rules
+        .into_iter()
+        .filter(|r| !is_owned(&r[list.handler_key], owned));
+    if let Some(new) = synced["hooks"].as_array_mut() {
+        let fresh = std::mem::take(new);
+        new.extend(kept);
+        new.extend(fresh);
+    }
+    let mut text = serde_json::to_string_pretty(&synced).unwrap_or_default();
+    text.push('\n');
+    Ok(text)
 }
 
 /// The key of hookx's provenance record on a handler it wrote into a file:

@@ -303,6 +303,25 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
     if target_exact {
         return exact_field(form, text, to, problems);
     }
+    // A matcher that is one MCP name in the source's spelling (every MCP tool, a server's
+    // tools, one tool) is written in the target's, where the two prefixes share nothing
+    // (Kiro's `@git` is Claude's `mcp__git__.*`).
+    if on == MatchOn::ToolName
+        && from_mcp != to_mcp
+        && !to_mcp.prefix.starts_with(from_mcp.prefix)
+        && !from_mcp.prefix.starts_with(to_mcp.prefix)
+        && let Some(name) = text.and_then(|t| McpName::parse(t, from_mcp))
+    {
+        return Translated {
+            text: Some(match name {
+                McpName::Every => format!("{}.*", to_mcp.prefix),
+                McpName::Server(server) => to_mcp.join(server, ".*"),
+                McpName::Tool(server, tool) => to_mcp.join(server, tool),
+            }),
+            problems,
+            fires_for_nothing: false,
+        };
+    }
     if on == MatchOn::ToolName
         && from_mcp.prefix != to_mcp.prefix
         && text.is_some_and(|t| t.contains(from_mcp.prefix))
@@ -391,32 +410,22 @@ fn mcp_matchers(
         ));
         return None;
     }
-    let name = |s: &str| {
-        !s.is_empty()
-            && s.chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-    };
-    let rest = text.strip_prefix(from_mcp.prefix).unwrap_or(text);
-    let every = text.trim_start_matches('^').strip_prefix(from_mcp.prefix);
-    let (regex, exact) = match rest.split_once(from_mcp.separator) {
-        _ if matches!(every, Some("" | ".*")) => {
-            return written(format!("{}*", matchers.prefix), problems);
-        }
-        None if name(rest) => (
-            format!("{}{}$", matchers.separator, regex_escape(rest)),
-            false,
-        ),
-        Some((server, ".*")) if name(server) => (
+    // A leading `^` anchors nothing more: a name starts with the prefix.
+    let text = text.trim_start_matches('^');
+    let (regex, exact) = match McpName::parse(text, from_mcp) {
+        _ if text == from_mcp.prefix => return written(format!("{}*", matchers.prefix), problems),
+        Some(McpName::Every) => return written(format!("{}*", matchers.prefix), problems),
+        Some(McpName::Server(server)) => (
             format!("{}{}$", matchers.separator, regex_escape(server)),
             false,
         ),
-        Some((server, tool)) if name(server) && name(tool) => {
+        Some(McpName::Tool(server, tool)) => {
             let native = matchers.name(server, tool);
             // Auggie's name splits one way only when it has one separator.
             let exact = native.matches(matchers.separator).count() == 1;
             (format!("^{}$", regex_escape(&native)), exact)
         }
-        _ => {
+        None => {
             problems.push(format!(
                 "{} tests an MCP matcher on `TOOL{}SERVER`, where this one cannot be written: it is `{}*` there, every MCP tool",
                 to.dialect(),
@@ -435,6 +444,35 @@ fn mcp_matchers(
         ));
     }
     written(regex, problems)
+}
+
+/// A matcher that is one MCP name in a flavour's spelling: `PREFIX.*` (`^PREFIX.*` too),
+/// `PREFIX server` or `PREFIX server SEPARATOR .*` (its tools), `PREFIX server SEPARATOR tool`,
+/// names being word characters and `-`.
+enum McpName<'a> {
+    Every,
+    Server(&'a str),
+    Tool(&'a str, &'a str),
+}
+
+impl<'a> McpName<'a> {
+    fn parse(text: &'a str, names: crate::dialect::McpNames) -> Option<McpName<'a>> {
+        let rest = text.strip_prefix(names.prefix)?;
+        if rest == ".*" {
+            return Some(McpName::Every);
+        }
+        let name = |s: &str| {
+            !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        };
+        match rest.split_once(names.separator) {
+            None if name(rest) => Some(McpName::Server(rest)),
+            Some((server, ".*")) if name(server) => Some(McpName::Server(server)),
+            Some((server, tool)) if name(server) && name(tool) => Some(McpName::Tool(server, tool)),
+            _ => None,
+        }
+    }
 }
 
 /// Whether an anchored pattern is an alternation of plain names (`-` is literal outside a

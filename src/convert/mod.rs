@@ -304,6 +304,19 @@ impl Converter<'_> {
         };
         let from = rule.flavor;
         let to = target_flavor(from, self.options.to);
+        if from.dialect() != to.dialect() && from.dialect().config().is_disabled(rule) {
+            // Converted, it would run: the target has no switch for one rule.
+            self.lose(
+                src,
+                &rule.origin.pointer,
+                &format!("the disabled rule on `{}`", rule.event),
+                &format!(
+                    "{} has no switch that turns one rule off; it is not converted",
+                    self.options.to
+                ),
+            );
+            return Vec::new();
+        }
         let event = target_event(rule, to);
         // A target whose tool events are only categories (Windsurf's `pre_run_command`) gets
         // the rule once per category it fires for.
@@ -1105,6 +1118,21 @@ impl Converter<'_> {
             } else {
                 line = wrapped;
                 self.wrapped += 1;
+                let unread = crate::protocol::unreadable_answers(
+                    &from.tables().protocol,
+                    &to.tables().protocol,
+                    event,
+                );
+                if !unread.is_empty() {
+                    self.lose(
+                        src,
+                        at,
+                        &format!("its answers on `{event}`: {}", unread.join(", ")),
+                        &format!(
+                            "{target} reads no JSON answer, only exit codes (and plain stdout as context where it says so); `hookx exec` cannot pass these on"
+                        ),
+                    );
+                }
             }
         } else {
             self.lose(

@@ -301,6 +301,7 @@ pub static DEF: DialectDef = DialectDef {
 
 static CONFIG: ConfigSpec = ConfigSpec {
     scripts: None,
+    rule_list: None,
     handler_keys: &[
         ("type", HandlerField::Type),
         ("command", HandlerField::Command),

@@ -180,6 +180,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".bricks/hooks.json",
     type_only_on: &[],
     scripts: None,
+    rule_list: None,
     // hookx's own format: strict JSON.
     json_syntax: crate::config::spec::JsonSyntax::STRICT,
 };

@@ -586,6 +586,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     timeout_millis: false,
     kept_keys: &[],
     scripts: None,
+    rule_list: None,
     // Run 2.1.332 (`tests/live_claude_doctor.rs`): settings with a comment or a trailing comma
     // are dropped whole; the session goes on.
     json_syntax: crate::config::spec::JsonSyntax::STRICT,

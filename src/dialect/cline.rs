@@ -315,6 +315,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     timeout_millis: false,
     kept_keys: &[],
     scripts: Some(&LAYOUT),
+    rule_list: None,
     // Its hooks are scripts, not JSON.
     json_syntax: crate::config::spec::JsonSyntax::STRICT,
 };

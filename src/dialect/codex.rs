@@ -502,6 +502,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     timeout_millis: false,
     kept_keys: &[],
     scripts: None,
+    rule_list: None,
     // Run 0.171.0 (`tests/live_codex.rs`): a `hooks.json` with a comment or a trailing comma
     // is dropped without a word.
     json_syntax: crate::config::spec::JsonSyntax::STRICT,

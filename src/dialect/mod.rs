@@ -37,6 +37,7 @@ pub mod cursor;
 mod def;
 pub mod droid;
 pub mod gemini;
+pub mod kiro;
 pub mod qwen;
 pub mod vscode;
 pub mod windsurf;
@@ -66,6 +67,7 @@ pub static DIALECTS: &[Dialect] = &[
     Dialect(&droid::DEF),
     Dialect(&cline::DEF),
     Dialect(&augment::DEF),
+    Dialect(&kiro::DEF),
 ];
 
 /// A config-file dialect: a handle on its [`DialectDef`]. Equal by name, ordered as registered.

@@ -349,6 +349,7 @@ pub static DEF: DialectDef = DialectDef {
 
 static CONFIG: ConfigSpec = ConfigSpec {
     scripts: None,
+    rule_list: None,
     // Its documents say nothing of comments: read as strict JSON.
     json_syntax: crate::config::spec::JsonSyntax::STRICT,
     handler_keys: &[

@@ -266,7 +266,7 @@ pub const EXIT_VERDICT: i32 = 4;
 
 /// The rules of `event` in the files `host` reads itself, each in the flavour the host runs it
 /// as (a foreign file's rules get the host's flavour of the same event casing), without
-/// hookx's own routing entries.
+/// hookx's own routing entries and the rules the agent never runs (`enabled: false`).
 pub fn native_rules(
     sources: &[crate::discover::Source],
     host: crate::dialect::Dialect,
@@ -280,7 +280,9 @@ pub fn native_rules(
         let Some(doc) = source.document() else {
             continue;
         };
-        for rule in doc.rules.iter().filter(|r| r.event == *event) {
+        let runs =
+            |r: &&crate::model::Rule| r.event == *event && !source.dialect.config().is_disabled(r);
+        for rule in doc.rules.iter().filter(runs) {
             let mut rule = rule.clone();
             rule.handlers
                 .retain(|h| !crate::install::is_hookx_handler(h));

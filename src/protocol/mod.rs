@@ -264,6 +264,55 @@ impl ProtocolTables {
     }
 }
 
+/// What a handler answering by `from`'s rules may say on `kind` that a host answering by
+/// `to`'s cannot hear, when `to` reads no JSON answer at all (only exit codes, and plain stdout
+/// as context on its `plain_stdout_context` events): empty for a host with JSON answers.
+pub fn unreadable_answers(
+    from: &ProtocolTables,
+    to: &ProtocolTables,
+    kind: &EventKind,
+) -> Vec<&'static str> {
+    if !to.answer.is_empty() {
+        return Vec::new();
+    }
+    let stops = matches!(
+        to.exit2(kind),
+        Some(Exit2::Deny | Exit2::DenyWithoutReason | Exit2::DenyWithStdout | Exit2::Block)
+    );
+    let mut out: Vec<&'static str> = Vec::new();
+    for field in from.answer.iter().filter(|f| f.written_on(kind)) {
+        let lost = match field.slot {
+            Slot::Permission | Slot::Behavior => Some("allow and ask decisions"),
+            Slot::Decision | Slot::Cancel | Slot::BlockingReason if !stops => {
+                Some("blocking decisions")
+            }
+            Slot::Context if !to.plain_stdout_context.contains(kind) => Some("additional context"),
+            Slot::UpdatedInput | Slot::BehaviorInput => Some("updated tool input"),
+            Slot::Continue => Some("stopping the agent"),
+            Slot::SystemMessage => Some("a message to the user"),
+            Slot::Prompt => Some("a replacement prompt"),
+            Slot::ToolResult => Some("a replacement tool result"),
+            Slot::Interrupt => Some("interrupting the agent"),
+            _ => None,
+        };
+        if let Some(lost) = lost
+            && !out.contains(&lost)
+        {
+            out.push(lost);
+        }
+    }
+    if !stops
+        && from
+            .exit2
+            .iter()
+            .any(|(k, e)| k == kind && !matches!(e, Exit2::Context))
+        && !out.contains(&"blocking decisions")
+    {
+        out.push("blocking decisions");
+    }
+    out
+}
+
 /// Whether the event asks for a permission decision on a tool call.
 pub(crate) fn is_permission_event(kind: &EventKind) -> bool {
     matches!(kind, EventKind::PreToolUse | EventKind::PermissionRequest)

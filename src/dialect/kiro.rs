@@ -1,0 +1,295 @@
+//! Kiro (CLI 3, IDE 1): standalone hook files `.kiro/hooks/*.json` (project) and
+//! `~/.kiro/hooks/*.json` (user), each a versioned list of rules:
+//! `{"version": "v1", "hooks": [{name, description?, trigger, matcher?, action: {type,
+//! command | prompt}, timeout?, enabled?}]}` ([`RuleList`]).
+//!
+//! Every fact here is "docs": kiro.dev/docs/cli/v3/hooks, the pre-v3 CLI's `docs/hooks.md`
+//! (aws/amazon-q-developer-cli) and the sources `conformance/kiro-facts.md` quotes; none was
+//! verified by running Kiro, which has no CLI on npm.
+//!
+//! Triggers are PascalCase in files, while the payload names the event in camelCase
+//! (`"hook_event_name": "preToolUse"`). An `agent` action hands its `prompt` to the agent: no
+//! command hookx could run, and no Claude `agent` hook (that one asks a model for a verdict),
+//! so it stays a Kiro handler: kept on round trip, never run by hookx, lost when converted.
+//! The old form (`hooks` inside `.kiro/agents/*.json`) is not read.
+
+use super::{
+    DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, MatchOn, McpNames, RouteSpec,
+    Schema, Tables, TimestampForm, ToolScope,
+};
+use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RuleList, RunKeys};
+use crate::discover::{Location, Pattern, Root, Scope};
+use crate::model::tool::ids;
+use crate::model::{EventKind, MatcherStyle};
+
+pub static DIALECT: Dialect = Dialect(&DEF);
+pub static FLAVOR: Flavor = Flavor(&TABLES);
+
+/// The file paths of `fs_write` (`{"command": "create", "path", "file_text"}`, a live 2.19.2
+/// capture) and `str_replace` (`path`, `old_str`, `new_str`: the pre-v3 CLI's `fs_write`
+/// `str_replace` command).
+const WRITE_ARGS: &[(&str, &str)] = &[("file_path", "path"), ("content", "file_text")];
+const EDIT_ARGS: &[(&str, &str)] = &[
+    ("file_path", "path"),
+    ("old_string", "old_str"),
+    ("new_string", "new_str"),
+];
+const READ_ARGS: &[(&str, &str)] = &[("file_path", "path")];
+
+pub static TABLES: Tables = Tables {
+    name: "kiro",
+    dialect: Dialect(&DEF),
+    // The v1 triggers hookx has a canonical event for; the Kiro-only ones are
+    // `RuleList::other_events` below.
+    events: &[
+        (EventKind::SessionStart, "SessionStart"),
+        (EventKind::UserPromptSubmit, "UserPromptSubmit"),
+        (EventKind::PreToolUse, "PreToolUse"),
+        (EventKind::PostToolUse, "PostToolUse"),
+        (EventKind::Stop, "Stop"),
+    ],
+    // "fs_read, fs_write (v3 aliases write, fsWrite), execute_bash / shell, str_replace,
+    // use_aws"; `use_aws` has no canonical tool and keeps its name.
+    tools: &[
+        (ids::SHELL, &["execute_bash", "shell"]),
+        (ids::WRITE, &["fs_write", "write", "fsWrite"]),
+        (ids::EDIT, &["str_replace"]),
+        (ids::READ, &["fs_read"]),
+    ],
+    tool_args: &[
+        (ids::WRITE, WRITE_ARGS),
+        (ids::EDIT, EDIT_ARGS),
+        (ids::READ, READ_ARGS),
+    ],
+    // "matcher (regex over tool name for PreToolUse/PostToolUse)"; on the file triggers it is
+    // a file-path regex, which hookx does not apply (they never fire under another host).
+    matcher_targets: &[
+        (EventKind::PreToolUse, MatchOn::ToolName),
+        (EventKind::PostToolUse, MatchOn::ToolName),
+    ],
+    // `*` and no matcher: every tool; `fs_write|str_replace`: those names; anything else a
+    // regex over the tool name, unanchored, so `@git` fires on every `@git/…` tool. Not read
+    // as Kiro reads them: `fs_*` as a glob (a regex, it still fires on `fs_read`, `fs_write`)
+    // and `@builtin` (every built-in tool; here a regex no tool name fits).
+    matcher_style: MatcherStyle::ListOrRegex {
+        list_extra: "",
+        separators: "",
+    },
+    exact_field_matchers: false,
+    // "MCP tools `@server/tool` (`@postgres/query`)".
+    mcp_names: McpNames {
+        prefix: "@",
+        separator: "/",
+        matchers: None,
+    },
+    matcher_tries_names_of: &[],
+    // `hook_event_name`, `cwd`, `session_id`, `tool_name`, `tool_input`, `tool_response`,
+    // `prompt`.
+    key_case: KeyCase::Snake,
+    key_renames: &[],
+    timestamp: TimestampForm::None,
+    // "`timeout` (seconds, default 60, `0` disables)".
+    default_timeout: [60, 60, 60],
+    project_dir_var: None,
+    // Not documented.
+    parallel: false,
+    first_deny_stops_the_rest: false,
+    // "`action.type` (`"command"` | `"agent"`)".
+    handler_types: &["command", "agent"],
+    protocol: protocol_rows::PROTOCOL,
+    verified_with: None,
+    matcher_values: &[],
+    handler_key_overrides: &[],
+    invalid_matcher_effect: None,
+    tool_scope: ToolScope::Any,
+    tool_codecs: &[],
+    // No runnable client: no payload was ever recorded.
+    payload_keys: &[],
+};
+
+/// `{"version": "v1", "hooks": [rule]}`.
+pub static FILE: DocumentKind = DocumentKind {
+    name: "KiroHookFile",
+    wrapper_optional: false,
+    top_keys: Some(&["version"]),
+    session_env: None,
+    frontmatter: false,
+};
+
+/// The v1 rule list.
+static RULES: RuleList = RuleList {
+    version: "v1",
+    event_key: "trigger",
+    handler_key: "action",
+    handler_keys_on_rule: &["timeout"],
+    name_key: "name",
+    enabled_key: "enabled",
+    // File and spec-task triggers (matcher: a file-path regex) and the manual one.
+    other_events: &[
+        "PostFileSave",
+        "PostFileCreate",
+        "PostFileDelete",
+        "PreTaskExec",
+        "PostTaskExec",
+        "Manual",
+    ],
+};
+
+pub static DEF: DialectDef = DialectDef {
+    name: "kiro",
+    display: "Kiro",
+    product: "Kiro CLI / IDE (docs)",
+    flavors: &[Flavor(&TABLES)],
+    config: &CONFIG,
+    // `.kiro/` settles it; elsewhere a `"version": "v1"` list of rules does
+    // ([`RuleList::fits`]).
+    detect: DetectSpec {
+        dirs: &[".kiro/"],
+        file_names: &[],
+        unmarked: false,
+        sole_event_flavors: &[],
+        sole_top_keys: &[],
+        sole_handler_keys: &[],
+        top_keys: &[],
+        handler_keys: &[],
+        preferred: false,
+    },
+    // "You define them once in .kiro/hooks/ and they apply across all agents in the workspace";
+    // `~/.kiro/hooks/*.json` for the user.
+    locations: &[
+        Location {
+            id: "kiro-user",
+            dialect: Dialect(&DEF),
+            scope: Scope::User,
+            root: Root::Home,
+            pattern: Pattern::Dir {
+                dir: ".kiro/hooks",
+                suffix: ".json",
+            },
+        },
+        Location {
+            id: "kiro-project",
+            dialect: Dialect(&DEF),
+            scope: Scope::Project,
+            root: Root::Project,
+            pattern: Pattern::Dir {
+                dir: ".kiro/hooks",
+                suffix: ".json",
+            },
+        },
+    ],
+    native: &["kiro-user", "kiro-project"],
+    kill_switch: None,
+    disabled_handlers: None,
+    managed: None,
+    folder_trust: None,
+    malformed_entry_skips_file: &[],
+    // Its payload keys are Claude's (`hook_event_name`, `tool_name`, …) and it sets no
+    // variable of its own: `run --host kiro` names it.
+    host: HostSpec {
+        payload_keys: &[],
+        payload_events: &[],
+        env_markers: &[],
+    },
+    // One rule per event, no matcher ("No matcher – Applies to all tools"), in hookx's own
+    // file of the folder (`install` writes it whole). Kiro runs the user's and the project's
+    // files both and says nothing of which one fired: the project route names itself.
+    route: RouteSpec {
+        matcher: None,
+        grouped: false,
+        group_keys: &[],
+        command_key: "command",
+        timeout_key: Some("timeout"),
+        names_project_route: true,
+    },
+    route_trust: None,
+    schema: Schema {
+        file_name: "kiro.schema.json",
+        text: include_str!("../../schemas/kiro.schema.json"),
+    },
+};
+
+static CONFIG: ConfigSpec = ConfigSpec {
+    // `action.type`, `action.command`, `action.prompt`; the rule's `timeout` is read with them
+    // (`RuleList::handler_keys_on_rule`).
+    handler_keys: &[
+        ("type", HandlerField::Type),
+        ("command", HandlerField::Command),
+        ("prompt", HandlerField::Prompt),
+        ("timeout", HandlerField::Timeout),
+    ],
+    flat_handlers: true,
+    wrapper_optional: false,
+    timeout_millis: false,
+    // The rule's `name`, `description` and `enabled` (a disabled rule never runs).
+    kept_keys: &["name", "description", "enabled"],
+    // Not documented: the payload's `cwd` is the working directory.
+    project_dir_variable: None,
+    provided_env: &[],
+    merges_identical_handlers: false,
+    version: None,
+    // Kiro reads every file of the folder: hookx's routes are a file of their own.
+    install_project: ".kiro/hooks/hookx.json",
+    install_user: ".kiro/hooks/hookx.json",
+    hook_dir_var: None,
+    reads_foreign_as: &[],
+    run_keys: RunKeys::NONE,
+    implied_type: None,
+    documents: Documents {
+        file: &FILE,
+        plugin: None,
+        frontmatter: None,
+        toml: None,
+    },
+    plugin_root_var: None,
+    convert_target: ".kiro/hooks/hookx-converted.json",
+    type_only_on: &[],
+    plugins: None,
+    scripts: None,
+    rule_list: Some(&RULES),
+    // Not documented: read as strict JSON.
+    json_syntax: crate::config::spec::JsonSyntax::STRICT,
+};
+
+/// Run-time protocol rows: exit codes and plain stdout only ("No JSON answer is documented").
+mod protocol_rows {
+    use crate::model::{Decision, EventKind};
+    use crate::protocol::{ArgsForm, Exit2, ExitCodes, ProtocolTables};
+
+    const PRE: &[EventKind] = &[EventKind::PreToolUse];
+
+    pub(super) const PROTOCOL: ProtocolTables = ProtocolTables {
+        // "The payload names the event in camelCase even for v1 files": the pre-v3 names.
+        event_key: "hook_event_name",
+        event_key_only: Some(&[
+            (EventKind::SessionStart, "agentSpawn"),
+            (EventKind::UserPromptSubmit, "userPromptSubmit"),
+            (EventKind::PreToolUse, "preToolUse"),
+            (EventKind::PostToolUse, "postToolUse"),
+            (EventKind::Stop, "stop"),
+        ]),
+        event_shapes: &[],
+        verbatim_keys: &[],
+        tool_args: ArgsForm::Object,
+        tool_result_keys: None,
+        mcp_context_key: None,
+        reshape: None,
+        env: &[],
+        // "Exit 0: stdout is added to the agent's context (AgentSpawn, UserPromptSubmit)".
+        plain_stdout_context: &[EventKind::SessionStart, EventKind::UserPromptSubmit],
+        // "Exit 2: (PreToolUse only) Block tool execution. STDERR is returned to the LLM".
+        exit2: &[(EventKind::PreToolUse, Exit2::Deny)],
+        exit_codes: ExitCodes::ByCode,
+        // The sources disagree on other codes: the pre-v3 CLI calls them a warning, one
+        // reading of v3 says "any non-zero exit blocks" PreToolUse. The safe reading: a Kiro
+        // handler that fails on PreToolUse denies the call, under any host.
+        failure_denies: PRE,
+        fail_closed: PRE,
+        answer: &[],
+        updated_input_merges: false,
+        answer_event_key: None,
+        permission_values: &[Decision::Deny],
+        permission_passes: &[],
+        hook_budget: &[],
+    };
+}
