@@ -181,7 +181,7 @@ fn a_wrapped_entry_without_hookx_says_how_to_fix_it() {
     let answer: Value = serde_json::from_str(&stdout).unwrap();
     let reason = answer["permissionDecisionReason"].as_str().unwrap();
     assert!(
-        reason.contains("hookx not found") && reason.contains("cargo install"),
+        reason.contains("hookx not found") && reason.contains("--hookx PATH"),
         "{reason}"
     );
     assert_eq!(stderr.lines().count(), 1, "{stderr}");

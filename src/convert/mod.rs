@@ -1352,18 +1352,20 @@ fn category_matcher(flavor: Flavor) -> String {
     }
 }
 
-/// The start of a wrapped entry: where hookx is not installed, it prints one message that
-/// names the fix (stderr) and answers the host by its own protocol. On an event where the
-/// host's exit-code table makes a hook a guard (exit 2 denies or blocks), the answer is a deny
-/// or block with that message as the reason, written as the host reads it (Copilot's
-/// `preToolUse` ignores stderr at exit 2, so its JSON answer carries the reason): a guard is
-/// never dropped silently, and the agent says why. Elsewhere it exits 1, a non-blocking
-/// error the host reports.
+/// What a wrapped entry says where hookx is not installed: what to do about it. No quote,
+/// backslash or `%`, so it stands as is inside JSON, a single-quoted word and a `printf` format.
+pub const NOT_INSTALLED: &str = "hookx not found: install it or convert again with --hookx PATH";
+
+/// The start of a wrapped entry: where hookx is not installed, it prints [`NOT_INSTALLED`]
+/// (stderr) and answers the host by its own protocol. On an event where the host's exit-code
+/// table makes a hook a guard (exit 2 denies or blocks), the answer is a deny or block with that
+/// message as the reason, written as the host reads it (Copilot's `preToolUse` ignores stderr at
+/// exit 2, so its JSON answer carries the reason): a guard is never dropped silently, and the
+/// agent says why. Elsewhere it exits 1, a non-blocking error the host reports. The message is
+/// in the line once (a shell variable where the answer repeats it): every wrapped handler of a
+/// converted file carries this guard.
 pub fn not_installed_guard(hookx: &str, event: &EventKind, to: Flavor) -> String {
     use crate::protocol::Exit2;
-    let message = format!(
-        "hookx not found (command -v {hookx} failed): this hook was converted by hookx convert and runs through hookx exec. Install hookx (cargo install --locked --path <hookx checkout>) or convert again with --hookx PATH."
-    );
     // Where the target refuses the event at exit 2, and where it reads no exit code at all
     // but hookx fails closed (Cline's PreToolUse, refused only in JSON): a missing hookx
     // refuses.
@@ -1372,32 +1374,39 @@ pub fn not_installed_guard(hookx: &str, event: &EventKind, to: Flavor) -> String
         p.exit2(event),
         Some(Exit2::Deny | Exit2::DenyWithoutReason | Exit2::DenyWithStdout | Exit2::Block)
     ) || (p.exit2.is_empty() && p.fail_closed.contains(event));
-    let mut answer = String::new();
-    let code = if guards {
-        let event = crate::model::Event {
-            kind: event.clone(),
-            timestamp: None,
-            tool: None,
-            fields: Default::default(),
-        };
-        let outcome = crate::model::Outcome {
-            decision: Some(crate::model::Decision::Deny),
-            block: true,
-            reasons: vec![message.clone()],
-            ..Default::default()
-        };
-        let host = crate::protocol::encode_answer(to, &event, &outcome);
-        if !host.stdout.is_empty() {
-            answer = format!(" printf '%s\\n' {};", shell_quote(&host.stdout));
-        }
-        host.exit_code
-    } else {
-        1
+    let test = format!("command -v {} >/dev/null 2>&1 ||", shell_quote(hookx));
+    let message = shell_quote(NOT_INSTALLED);
+    if !guards {
+        return format!("{test} {{ echo {message} >&2; exit 1; }};");
+    }
+    let event = crate::model::Event {
+        kind: event.clone(),
+        timestamp: None,
+        tool: None,
+        fields: Default::default(),
     };
+    let outcome = crate::model::Outcome {
+        decision: Some(crate::model::Decision::Deny),
+        block: true,
+        reasons: vec![NOT_INSTALLED.to_string()],
+        ..Default::default()
+    };
+    let host = crate::protocol::encode_answer(to, &event, &outcome);
+    let code = host.exit_code;
+    if host.stdout.is_empty() {
+        return format!("{test} {{ echo {message} >&2; exit {code}; }};");
+    }
+    // The answer as a `printf` format, the message's places in it taken by `%s`.
+    let uses = host.stdout.matches(NOT_INSTALLED).count();
+    let format = host
+        .stdout
+        .replace('\\', "\\\\")
+        .replace('%', "%%")
+        .replace(NOT_INSTALLED, "%s");
     format!(
-        "command -v {} >/dev/null 2>&1 || {{{answer} echo {} >&2; exit {code}; }};",
-        shell_quote(hookx),
-        shell_quote(&message)
+        "{test} {{ m={message}; printf {}{}; echo \"$m\" >&2; exit {code}; }};",
+        shell_quote(&format!("{format}\\n")),
+        " \"$m\"".repeat(uses),
     )
 }
 
@@ -1560,5 +1569,72 @@ mod tests {
     fn shell_quoting_is_one_word() {
         assert_eq!(shell_quote("it's"), r"'it'\''s'");
         assert_eq!(shell_quote("plain"), "plain");
+    }
+}
+
+#[cfg(test)]
+mod guard_tests {
+    use super::*;
+    use crate::dialect::Flavor;
+
+    /// Runs a guard line in `sh` where its hookx is not installed.
+    fn run_guard(line: &str) -> (i32, String, String) {
+        let out = std::process::Command::new("/bin/sh")
+            .arg("-c")
+            .arg(format!("{line} echo ran"))
+            .env("PATH", "/nonexistent")
+            .output()
+            .unwrap();
+        let text = |b: &[u8]| String::from_utf8(b.to_vec()).unwrap();
+        (
+            out.status.code().unwrap(),
+            text(&out.stdout),
+            text(&out.stderr),
+        )
+    }
+
+    /// For every target flavour and every event it has: without hookx, the guard says
+    /// [`NOT_INSTALLED`] once on stderr and answers exactly what hookx itself answers for a deny
+    /// with that reason (the same exit code and JSON, message included), or exits 1 where
+    /// exit 2 would not refuse.
+    #[test]
+    fn without_hookx_every_guard_answers_as_the_host_reads_a_deny() {
+        let mut refusing = 0;
+        for &to in Flavor::all() {
+            for (kind, _) in to.tables().events {
+                let hookx = "/no where/it's/hookx";
+                let line = not_installed_guard(hookx, kind, to);
+                assert_eq!(line.matches(NOT_INSTALLED).count(), 1, "{line}");
+                let (code, stdout, stderr) = run_guard(&line);
+                assert_eq!(stderr, format!("{NOT_INSTALLED}\n"), "{line}");
+                let event = crate::model::Event {
+                    kind: kind.clone(),
+                    timestamp: None,
+                    tool: None,
+                    fields: Default::default(),
+                };
+                let deny = crate::model::Outcome {
+                    decision: Some(crate::model::Decision::Deny),
+                    block: true,
+                    reasons: vec![NOT_INSTALLED.to_string()],
+                    ..Default::default()
+                };
+                let host = crate::protocol::encode_answer(to, &event, &deny);
+                if code == 1 && stdout.is_empty() {
+                    continue;
+                }
+                refusing += 1;
+                assert_eq!(
+                    (code, stdout.trim_end()),
+                    (host.exit_code, &*host.stdout),
+                    "{line}"
+                );
+                if !stdout.is_empty() {
+                    let answer: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+                    assert!(answer.to_string().contains(NOT_INSTALLED), "{stdout}");
+                }
+            }
+        }
+        assert!(refusing > 10, "{refusing}");
     }
 }

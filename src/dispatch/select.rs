@@ -1,9 +1,10 @@
 //! Choosing the handlers an event fires: each rule is matched with the semantics of the flavour
 //! it was written in, and identical handlers run once.
 
-use crate::dialect::MatchOn;
+use crate::dialect::{Flavor, MatchOn};
 use crate::model::bounded::{self, Answer, Job};
 use crate::model::{CompiledMatcher, Event, Handler, MatcherForm, Rule};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex, MutexGuard};
 
@@ -122,6 +123,9 @@ pub fn rules_match<'a>(
 ) -> Vec<MatchVerdict> {
     let mut verdicts = Vec::new();
     let mut regexes: Vec<(usize, RegexKey)> = Vec::new();
+    // The tool names a matcher is tried against depend on the rule's flavour only: found once
+    // per flavour, not once per rule (a 10 000-rule file has a few flavours).
+    let mut tool_names: Vec<(Flavor, Vec<String>)> = Vec::new();
     for rule in rules {
         let tables = rule.flavor.tables();
         if event.kind.is_tool_event()
@@ -138,29 +142,41 @@ pub fn rules_match<'a>(
             continue;
         };
         let mut text = rule.matcher.as_deref();
-        let values: Vec<String> = match on {
+        let values: Cow<[String]> = match on {
             // The name the handler sees in its payload, and any other the flavour tries.
             MatchOn::ToolName => match &event.tool {
                 Some(tool) => {
-                    let own = crate::protocol::payload::tool_name(rule.flavor, &tool.name);
-                    let Some((read, name)) = tables.tool_matcher_for(text, &own) else {
-                        // An MCP tool this flavour's matcher never reaches, or the reverse.
-                        verdicts.push(MatchVerdict::NoMatch);
-                        continue;
+                    let at = match tool_names.iter().position(|(f, _)| *f == rule.flavor) {
+                        Some(at) => at,
+                        None => {
+                            let own = crate::protocol::payload::tool_name(rule.flavor, &tool.name);
+                            let names = tables.matcher_tool_names(&own);
+                            tool_names
+                                .push((rule.flavor, names.into_iter().map(String::from).collect()));
+                            tool_names.len() - 1
+                        }
                     };
-                    text = read;
-                    match name {
-                        Some(name) => vec![name],
-                        None => tables
-                            .matcher_tool_names(&own)
-                            .into_iter()
-                            .map(str::to_string)
-                            .collect(),
+                    let own = &tool_names[at].1[0];
+                    match tables.tool_matcher_for(text, own) {
+                        // An MCP tool this flavour's matcher never reaches, or the reverse.
+                        None => {
+                            verdicts.push(MatchVerdict::NoMatch);
+                            continue;
+                        }
+                        Some((read, name)) => {
+                            text = read;
+                            match name {
+                                Some(name) => Cow::Owned(vec![name]),
+                                None => Cow::Borrowed(&tool_names[at].1),
+                            }
+                        }
                     }
                 }
-                None => vec![String::new()],
+                None => Cow::Owned(vec![String::new()]),
             },
-            MatchOn::Field(name) => vec![event.field(name).unwrap_or_default().to_string()],
+            MatchOn::Field(name) => {
+                Cow::Owned(vec![event.field(name).unwrap_or_default().to_string()])
+            }
             MatchOn::Unverified => {
                 verdicts.push(MatchVerdict::Match);
                 continue;
@@ -176,7 +192,7 @@ pub fn rules_match<'a>(
                     file: rule.origin.file.clone(),
                     pattern,
                     anchored,
-                    values,
+                    values: values.into_owned(),
                 };
                 match lock_verdicts().get(&key) {
                     Some(known) => verdicts.push(known.clone()),
