@@ -181,6 +181,28 @@ impl LineIndex {
     }
 }
 
+/// [`line_col`] of each of `offsets`, in one scan of `text` up to the last: cheaper than a
+/// [`SourceFile`]'s line index when a large file has a few positions to tell (a conversion's
+/// losses).
+pub fn line_cols(text: &str, offsets: &[usize]) -> Vec<(usize, usize)> {
+    let mut order: Vec<usize> = (0..offsets.len()).collect();
+    order.sort_unstable_by_key(|&i| offsets[i]);
+    let bytes = text.as_bytes();
+    let (mut at, mut line, mut line_start) = (0, 1, 0);
+    let mut out = vec![(0, 0); offsets.len()];
+    for i in order {
+        let offset = text.floor_char_boundary(offsets[i].min(text.len()));
+        let span = &bytes[at..offset];
+        if let Some(last) = span.iter().rposition(|&b| b == b'\n') {
+            line += span.iter().filter(|&&b| b == b'\n').count();
+            line_start = at + last + 1;
+        }
+        at = offset;
+        out[i] = (line, text[line_start..offset].chars().count() + 1);
+    }
+    out
+}
+
 /// 1-based line and column (in characters) of a byte offset into `text` (one scan; a
 /// [`SourceFile`] indexes its lines for many).
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
@@ -194,6 +216,16 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_scan_gives_the_line_index_answers() {
+        let text = "{\n  \"é\": \"ü\",\r\n\n  \"b\": [1,\n2]\n}\n";
+        let src = SourceFile::new("f.json", text);
+        let offsets: Vec<usize> = (0..=text.len() + 2).rev().collect();
+        let expected: Vec<(usize, usize)> = offsets.iter().map(|&o| src.line_col(o)).collect();
+        assert_eq!(line_cols(text, &offsets), expected);
+        assert!(expected.contains(&(4, 4)) && expected.contains(&(2, 5)));
+    }
 
     #[test]
     fn indexed_positions_agree_with_a_scan() {

@@ -8,6 +8,7 @@ use crate::error::Error;
 use crate::model::Frontmatter;
 use crate::source::SourceFile;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// Parses JSON text; a syntax error names the file, line and column.
@@ -809,9 +810,278 @@ fn split_key(text: &str) -> Option<(&str, &str)> {
     Some((key, value.trim_start()))
 }
 
+/// Byte offsets in `src` of the values at `pointers`, as [`locate`] gives them one by one. A
+/// JSON text is read once for all of them, descending only into the values on their paths and
+/// skipping the rest without building anything: a conversion of a large file reporting a few
+/// losses must not index every value of it (that cost more than parsing the file).
+pub fn locate_many(src: &SourceFile, pointers: &[&str]) -> Vec<Option<usize>> {
+    let scanned = match Format::of(&src.path) {
+        Format::Json => PointerScan::run(&src.text, pointers),
+        Format::Frontmatter | Format::Toml => None,
+    };
+    scanned.unwrap_or_else(|| pointers.iter().map(|p| locate(src, p)).collect())
+}
+
+/// One pass over JSON text (comments, single quotes and trailing commas as jsonc-parser takes
+/// them) finding where the values at some pointers start. `None` on anything it does not
+/// expect (an unquoted key, an escape in a single-quoted key, the text ending early): the
+/// caller then asks [`JsonPositions`], which parses the whole text.
+struct PointerScan<'t> {
+    bytes: &'t [u8],
+    at: usize,
+    /// Each pointer's reference tokens, unescaped.
+    paths: Vec<Vec<String>>,
+    found: Vec<Option<usize>>,
+}
+
+impl<'t> PointerScan<'t> {
+    fn run(text: &'t str, pointers: &[&str]) -> Option<Vec<Option<usize>>> {
+        let paths: Vec<Vec<String>> = pointers
+            .iter()
+            .map(|p| {
+                p.split('/')
+                    .skip(1)
+                    .map(|t| t.replace("~1", "/").replace("~0", "~"))
+                    .collect()
+            })
+            .collect();
+        let mut scan = PointerScan {
+            bytes: text.as_bytes(),
+            at: 0,
+            found: vec![None; paths.len()],
+            paths,
+        };
+        let all: Vec<usize> = (0..pointers.len()).collect();
+        scan.space()?;
+        scan.value(0, &all)?;
+        Some(scan.found)
+    }
+
+    /// The value starting here, at `depth` tokens down the paths of `wanted`.
+    fn value(&mut self, depth: usize, wanted: &[usize]) -> Option<()> {
+        let (here, deeper): (Vec<usize>, Vec<usize>) =
+            wanted.iter().partition(|&&p| self.paths[p].len() == depth);
+        for p in here {
+            self.found[p] = Some(self.at);
+        }
+        if deeper.is_empty() {
+            return self.skip_value();
+        }
+        let close = match self.bytes.get(self.at)? {
+            b'{' => b'}',
+            b'[' => b']',
+            _ => return self.skip_value(),
+        };
+        self.at += 1;
+        let mut index = 0usize;
+        loop {
+            self.space()?;
+            if *self.bytes.get(self.at)? == close {
+                self.at += 1;
+                return Some(());
+            }
+            let matched: Vec<usize> = if close == b'}' {
+                let key = self.key()?;
+                self.space()?;
+                (*self.bytes.get(self.at)? == b':').then_some(())?;
+                self.at += 1;
+                deeper
+                    .iter()
+                    .copied()
+                    .filter(|&p| self.paths[p][depth] == key)
+                    .collect()
+            } else {
+                deeper
+                    .iter()
+                    .copied()
+                    .filter(|&p| self.paths[p][depth].parse::<usize>().ok() == Some(index))
+                    .collect()
+            };
+            self.space()?;
+            // A duplicated key names its last value, the one a JSON reader keeps.
+            for &p in &matched {
+                self.found[p] = None;
+            }
+            match matched.is_empty() {
+                true => self.skip_value()?,
+                false => self.value(depth + 1, &matched)?,
+            }
+            self.space()?;
+            match *self.bytes.get(self.at)? {
+                b',' => {
+                    self.at += 1;
+                    index += 1;
+                }
+                b if b == close => {}
+                _ => return None,
+            }
+        }
+    }
+
+    /// An object key, unescaped.
+    fn key(&mut self) -> Option<Cow<'t, str>> {
+        let start = self.at;
+        let quote = *self.bytes.get(start)?;
+        if quote != b'"' && quote != b'\'' {
+            return None;
+        }
+        self.skip_string()?;
+        let bytes = self.bytes;
+        let raw = std::str::from_utf8(&bytes[start + 1..self.at - 1]).ok()?;
+        match (raw.contains('\\'), quote) {
+            (false, _) => Some(Cow::Borrowed(raw)),
+            (true, b'"') => serde_json::from_str::<String>(&format!("\"{raw}\""))
+                .ok()
+                .map(Cow::Owned),
+            (true, _) => None,
+        }
+    }
+
+    /// Whitespace and comments.
+    fn space(&mut self) -> Option<()> {
+        loop {
+            match self.bytes.get(self.at) {
+                Some(b' ' | b'\t' | b'\n' | b'\r') => self.at += 1,
+                Some(b'/') => match self.bytes.get(self.at + 1)? {
+                    b'/' => {
+                        let rest = &self.bytes[self.at..];
+                        self.at += rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+                    }
+                    b'*' => {
+                        let rest = &self.bytes[self.at + 2..];
+                        self.at += 2 + rest.windows(2).position(|w| w == b"*/")? + 2;
+                    }
+                    _ => return None,
+                },
+                _ => return Some(()),
+            }
+        }
+    }
+
+    /// A string from its opening quote to past its closing one.
+    fn skip_string(&mut self) -> Option<()> {
+        let quote = self.bytes[self.at];
+        self.at += 1;
+        loop {
+            self.at += memchr::memchr2(quote, b'\\', self.bytes.get(self.at..)?)?;
+            match self.bytes[self.at] {
+                b'\\' => self.at += 2,
+                _ => {
+                    self.at += 1;
+                    return Some(());
+                }
+            }
+        }
+    }
+
+    /// One value, whatever it holds.
+    fn skip_value(&mut self) -> Option<()> {
+        /// The bytes that open or close something inside a container: all others are skipped.
+        const MARKS: [bool; 256] = {
+            let mut marks = [false; 256];
+            let mut i = 0;
+            let set = b"\"'{}[]/";
+            while i < set.len() {
+                marks[set[i] as usize] = true;
+                i += 1;
+            }
+            marks
+        };
+        match *self.bytes.get(self.at)? {
+            b'"' | b'\'' => self.skip_string(),
+            b'{' | b'[' => {
+                let mut depth = 0usize;
+                loop {
+                    let rest = self.bytes.get(self.at..)?;
+                    self.at += rest.iter().position(|&b| MARKS[b as usize])?;
+                    match self.bytes[self.at] {
+                        b'"' | b'\'' => self.skip_string()?,
+                        b'/' => self.space()?,
+                        b'{' | b'[' => {
+                            depth += 1;
+                            self.at += 1;
+                        }
+                        _ => {
+                            depth -= 1;
+                            self.at += 1;
+                            if depth == 0 {
+                                return Some(());
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {
+                let rest = &self.bytes[self.at..];
+                self.at += rest
+                    .iter()
+                    .position(|b| {
+                        matches!(b, b',' | b'}' | b']' | b'/' | b' ' | b'\t' | b'\n' | b'\r')
+                    })
+                    .unwrap_or(rest.len());
+                Some(())
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every value of texts with comments, single quotes, escaped keys, duplicated keys and
+    /// trailing commas, located in one scan, is where the whole-text index puts it; so are the
+    /// pointers that name nothing.
+    #[test]
+    fn one_scan_locates_json_values_where_the_index_does() {
+        let texts = [
+            "{\n  \"hooks\": {\n    \"Stop\": [ {\"hooks\": []} ]\n  }\n}",
+            "// lead\n{ /* a { [ */ \"a\": [1, 'x}', {\"b\": \"q\\\"]\"}, ],\n \"a~b/c\": {\"d\\u0041\": null},\n \"a\": [true, [2, 3], // ]\n {\"e\": -1.5e3} ], }",
+            "{\"k\": {\"x\": 1, \"y\": [ ]}, \"k\": {\"y\": [ \"é\" , 7 ]}, 'l': 'it\\'s'}",
+        ];
+        let pointers = [
+            "",
+            "/hooks",
+            "/hooks/Stop",
+            "/hooks/Stop/0",
+            "/hooks/Stop/0/hooks",
+            "/hooks/Stop/1",
+            "/a",
+            "/a/0",
+            "/a/1",
+            "/a/1/0",
+            "/a/2",
+            "/a/2/e",
+            "/a/3",
+            "/a/02",
+            "/a~0b~1c",
+            "/a~0b~1c/dA",
+            "/k",
+            "/k/x",
+            "/k/y",
+            "/k/y/0",
+            "/k/y/1",
+            "/k/y/1/z",
+            "/l",
+            "/missing",
+            "/hooks/Stop/0/hooks/0",
+        ];
+        for text in texts {
+            let src = SourceFile::new("hooks.json", text);
+            let index = JsonPositions::new(text).expect("the text is JSON with comments");
+            let expected: Vec<Option<usize>> = pointers.iter().map(|p| index.locate(p)).collect();
+            assert!(
+                expected.iter().filter(|o| o.is_some()).count() >= 4,
+                "{text}"
+            );
+            assert_eq!(
+                PointerScan::run(text, &pointers),
+                Some(expected.clone()),
+                "{text}"
+            );
+            assert_eq!(locate_many(&src, &pointers), expected, "{text}");
+        }
+    }
 
     #[test]
     fn locates_json_values_by_pointer() {

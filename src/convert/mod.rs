@@ -101,6 +101,7 @@ fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
         exec_lines: Vec::new(),
     };
     for (src, doc) in inputs {
+        let first_loss = converter.losses.len();
         // A TOML settings file is not the hook file `convert` writes: its hooks are converted.
         let documents = &doc.dialect.config().documents;
         if doc.dialect == options.to && inputs.len() == 1 && !documents.is_toml(doc.kind) {
@@ -204,6 +205,7 @@ fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
                 );
             }
         }
+        converter.locate_losses(src, first_loss);
     }
     let mut notes = Vec::new();
     if converter.wrapped > 0 {
@@ -251,13 +253,12 @@ struct Converter<'a> {
 }
 
 impl Converter<'_> {
+    /// Notes a loss; [`Converter::locate_losses`] finds where it is once the source is done.
     fn lose(&mut self, src: &SourceFile, pointer: &str, what: &str, why: &str) {
         // A source read without its text (a hook script) is located at its start.
         let (line, col) = match src.text.is_empty() {
             true => (1, 1),
-            false => {
-                crate::config::syntax::locate(src, pointer).map_or((0, 0), |o| src.line_col(o))
-            }
+            false => (0, 0),
         };
         self.losses.push(Loss {
             what: what.to_string(),
@@ -267,6 +268,32 @@ impl Converter<'_> {
             line,
             col,
         });
+    }
+
+    /// Finds the lines and columns of the losses from `first` on that name `src`, reading its
+    /// text once for all of them.
+    fn locate_losses(&mut self, src: &SourceFile, first: usize) {
+        let unlocated: Vec<usize> = (first..self.losses.len())
+            .filter(|&i| self.losses[i].line == 0 && self.losses[i].file == src.path)
+            .collect();
+        if unlocated.is_empty() {
+            return;
+        }
+        let pointers: Vec<&str> = unlocated
+            .iter()
+            .map(|&i| self.losses[i].pointer.as_str())
+            .collect();
+        let offsets = crate::config::syntax::locate_many(src, &pointers);
+        let found: Vec<(usize, usize)> = unlocated
+            .into_iter()
+            .zip(offsets)
+            .filter_map(|(i, offset)| Some((i, offset?)))
+            .collect();
+        let at: Vec<usize> = found.iter().map(|&(_, offset)| offset).collect();
+        let line_cols = crate::source::line_cols(&src.text, &at);
+        for ((i, _), (line, col)) in found.into_iter().zip(line_cols) {
+            (self.losses[i].line, self.losses[i].col) = (line, col);
+        }
     }
 
     /// `<guard> hookx exec --host <to's dialect> --as <from> --event <event>`.
