@@ -193,6 +193,19 @@ pub fn locate(data: &[u8]) {
             let _ = hookx::source::line_col(&text, offset);
         }
     }
+    // The one-pass scan that `convert` uses for its loss items gives, on every text the index
+    // can read, exactly the index's answers.
+    if syntax::JsonPositions::new(&text).is_some() {
+        let src = SourceFile::new("f.json", text.as_str());
+        let refs: Vec<&str> = pointers.iter().map(String::as_str).collect();
+        for (pointer, many) in refs.iter().zip(syntax::locate_many(&src, &refs)) {
+            assert_eq!(
+                many,
+                syntax::locate_json(&text, pointer),
+                "pointer {pointer:?}"
+            );
+        }
+    }
 }
 
 /// `detect` for arbitrary content under arbitrary paths: `TEXT\0PATH`, or a few usual paths.
