@@ -322,7 +322,7 @@ impl Checker<'_> {
                 .find(|p| syntax::locate(self.src, p).is_some())
                 .unwrap_or_else(|| at.to_string())
         };
-        if handler.timeout == Some(0) {
+        if handler.timeout == Some(0) && !dialect.config().zero_timeout_is_none {
             let default = dialect
                 .default_flavor()
                 .tables()

@@ -1799,3 +1799,96 @@ fn kiro_user_and_project_routes_run_a_handler_once() {
     runs.sort();
     assert_eq!(runs, ["project", "user"]);
 }
+
+/// Kiro's matcher forms under another host ([q-cli]): `@builtin` fires for every tool but MCP
+/// tools, `@git` for the tools of server `git` only (not `@github/…`), `@git/status` for that
+/// tool only, `*` for all; `fs_*` is an unanchored regex (`conformance/kiro-facts.md`): it
+/// fires for `fs_read` and `fs_write` (and `fsWrite`, the same tool), not for `execute_bash`.
+#[test]
+fn kiro_matcher_forms_under_claude() {
+    let p = Project::new();
+    let rule = |name: &str, matcher: &str| {
+        json!({"name": name, "trigger": "PreToolUse", "matcher": matcher,
+            "action": {"type": "command", "command": format!("echo {name} >> fired.log")}})
+    };
+    p.write(
+        ".kiro/hooks/forms.json",
+        json!({"version": "v1", "hooks": [
+            rule("builtin", "@builtin"), rule("git", "@git"), rule("git-status", "@git/status"),
+            rule("all", "*"), rule("fs", "fs_*"),
+        ]}),
+    );
+    p.trust();
+    let fired = |tool: &str| {
+        let claude = json!({"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": p.project,
+            "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": {}, "tool_use_id": "t1"});
+        let (code, _, err) = p.hookx(
+            &["run", "--host", "claude", "--event", "PreToolUse"],
+            claude.to_string(),
+        );
+        assert_eq!(code, 0, "{err}");
+        let log = p.project.join("fired.log");
+        let mut names: Vec<String> = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let _ = std::fs::remove_file(&log);
+        names.sort();
+        names
+    };
+    assert_eq!(fired("Bash"), ["all", "builtin"]);
+    assert_eq!(fired("Read"), ["all", "builtin", "fs"]);
+    assert_eq!(fired("Write"), ["all", "builtin", "fs"]);
+    assert_eq!(fired("mcp__git__status"), ["all", "git", "git-status"]);
+    assert_eq!(fired("mcp__git__log"), ["all", "git"]);
+    assert_eq!(fired("mcp__github__create_issue"), ["all"]);
+}
+
+/// Converted from Kiro: `@builtin` becomes the built-in tools by name (a located loss: a newer
+/// tool does not fire it), `@git` every tool of server `git`; `timeout: 0` ("no timeout")
+/// stays 0 within Kiro and is left out for Claude, which cannot say "none" (a located loss).
+#[test]
+fn kiro_builtin_matcher_and_zero_timeout_convert() {
+    let p = Project::new();
+    p.write(
+        ".kiro/hooks/forms.json",
+        json!({"version": "v1", "hooks": [
+            {"name": "b", "trigger": "PreToolUse", "matcher": "@builtin",
+             "action": {"type": "command", "command": "echo b"}},
+            {"name": "g", "trigger": "PreToolUse", "matcher": "@git",
+             "action": {"type": "command", "command": "echo g"}, "timeout": 0},
+        ]}),
+    );
+    let (code, out, err) = p.hookx(
+        &[
+            "convert",
+            ".kiro/hooks/forms.json",
+            "--to",
+            "claude",
+            "--no-wrap",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let groups = &json_of(&out)["hooks"]["PreToolUse"];
+    assert_eq!(groups[0]["matcher"], "Bash|Write|Edit|Read", "{out}");
+    assert_eq!(groups[1]["matcher"], "mcp__git__.*", "{out}");
+    assert_eq!(groups[1]["hooks"][0].get("timeout"), None, "{out}");
+    assert!(
+        err.contains("(/hooks/0/matcher)")
+            && err.contains("`@builtin` fires for every tool but MCP tools"),
+        "{err}"
+    );
+    assert!(
+        err.contains("(/hooks/1/timeout)") && err.contains("kiro reads it as no timeout"),
+        "{err}"
+    );
+
+    let (code, out, err) = p.hookx(&["convert", ".kiro/hooks/forms.json", "--to", "kiro"], "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json_of(&out)["hooks"][1]["timeout"], 0, "{out}");
+    // `validate` no longer calls Kiro's `timeout: 0` an instant kill.
+    let (_, out, err) = p.hookx(&["validate", ".kiro/hooks/forms.json"], "");
+    assert!(!format!("{out}{err}").contains("timeout 0"), "{out}{err}");
+}

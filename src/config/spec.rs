@@ -94,6 +94,9 @@ pub struct ConfigSpec {
     /// Whether `timeout` is in milliseconds (Gemini CLI), not seconds. hookx's model holds
     /// seconds: a millisecond timeout is read rounded up to whole seconds.
     pub timeout_millis: bool,
+    /// Whether `timeout: 0` means "no timeout" (Kiro, [v3]), not an instant kill: hookx runs
+    /// such a handler without a limit of its own, and converts it so.
+    pub zero_timeout_is_none: bool,
     /// Rule and handler keys the agent reads that hookx keeps as written without acting on
     /// them (Gemini's `name`, `description`, `sequential`), and settings that sit among the
     /// events of its hooks object (Droid's `hooksDisabled`, not an array): `validate` does not

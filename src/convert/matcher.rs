@@ -128,7 +128,7 @@ pub fn fire_set(text: Option<&str>, flavor: Flavor, names: &[&str]) -> Option<Ve
 
 fn fire_tried(text: Option<&str>, flavor: Flavor, tried: &Tried) -> Option<Vec<bool>> {
     let tables = flavor.tables();
-    if tables.mcp_names.matchers.is_none() {
+    if !tables.mcp_names.reads_mcp_apart() {
         return Some(tried.fold(fire_names(text, flavor, tried.flat.clone())?));
     }
     // The matcher reads differently for MCP tools ([`crate::dialect::McpMatchers`]): each
@@ -255,6 +255,22 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
     {
         return translated;
     }
+    // A matcher for every tool but MCP tools (Kiro's `@builtin`) has no form in a flavour
+    // without one: the built-in tools hookx knows, by name.
+    let builtin_listed = on == MatchOn::ToolName
+        && text.is_some()
+        && text == from_mcp.builtin
+        && to_mcp.builtin != from_mcp.builtin;
+    let form = if builtin_listed {
+        problems.push(format!(
+            "`{}` fires for every tool but MCP tools, which {} cannot say: it is the list of the built-in tools hookx knows, and a newer one does not fire it",
+            text.unwrap_or_default(),
+            to.dialect()
+        ));
+        MatcherForm::Exact(from.tables().all_tool_names().map(str::to_string).collect())
+    } else {
+        form
+    };
     let form = match form {
         MatcherForm::Regex {
             pattern,
@@ -269,7 +285,7 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
         form => form,
     };
     // Set when the written matcher was already checked as the target reads it.
-    let mut checked = false;
+    let mut checked = builtin_listed;
     let form = match (on, form) {
         (_, MatcherForm::All) => MatcherForm::All,
         (MatchOn::ToolName, MatcherForm::Exact(names)) => {
@@ -310,6 +326,7 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
         && from_mcp != to_mcp
         && !to_mcp.prefix.starts_with(from_mcp.prefix)
         && !from_mcp.prefix.starts_with(to_mcp.prefix)
+        && text != from_mcp.builtin
         && let Some(name) = text.and_then(|t| McpName::parse(t, from_mcp))
     {
         return Translated {
@@ -324,6 +341,7 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
     }
     if on == MatchOn::ToolName
         && from_mcp.prefix != to_mcp.prefix
+        && !builtin_listed
         && text.is_some_and(|t| t.contains(from_mcp.prefix))
     {
         problems.push(format!(
@@ -390,7 +408,7 @@ fn mcp_matchers(
         .map(|id| crate::protocol::payload::tool_name(from, id))
         .collect();
     let mcp_probes: Vec<&str> = mcp_probes.iter().map(|n| n.as_ref()).collect();
-    let fires_for_mcp = text.contains(from_mcp.prefix)
+    let fires_for_mcp = (text.contains(from_mcp.prefix) && Some(text) != from_mcp.builtin)
         || fire_set(Some(text), from, &mcp_probes).is_some_and(|f| f.contains(&true));
     if !fires_for_mcp {
         return None;

@@ -859,15 +859,38 @@ impl Converter<'_> {
             }
             HandlerKind::Service(_) => {}
         }
+        // "No timeout" (`0` where the source says so) where the target cannot say it: the
+        // target's default applies.
+        let no_timeout = handler.timeout == Some(0)
+            && from.dialect().config().zero_timeout_is_none
+            && !to.dialect().config().zero_timeout_is_none;
+        if no_timeout {
+            out.timeout = None;
+            let limit = to.tables().default_timeout(&out.kind);
+            self.lose(
+                src,
+                &field_pointer(at, from, HandlerField::Timeout),
+                &format!("timeout 0 on `{event}`"),
+                &format!(
+                    "{} reads it as no timeout, which {target} cannot say: it is left out, and \
+                     {target}'s default applies ({limit} s in hookx's table)",
+                    from.dialect()
+                ),
+            );
+        }
         // Timeouts: carry them, and write the source default where the target's differs.
         let from_default = from.tables().default_timeout(&handler.kind);
-        if out.timeout.is_none() && to.tables().default_timeout(&out.kind) != from_default {
+        if !no_timeout
+            && out.timeout.is_none()
+            && to.tables().default_timeout(&out.kind) != from_default
+        {
             out.timeout = Some(from_default);
         }
         // A target without a timeout field (a hook script) runs every hook under its own fixed
         // limit, so a timeout the source set is lost unless it is that limit; wrapped, `hookx
         // exec --timeout` still ends the hook sooner, so only a longer one is.
         if spec.key(HandlerField::Timeout).is_none()
+            && !no_timeout
             && let Some(asked) = handler.timeout
         {
             let limit = to.tables().default_timeout(&out.kind);

@@ -165,6 +165,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     run_keys: RunKeys::NONE,
     plugins: None,
     timeout_millis: false,
+    zero_timeout_is_none: false,
     kept_keys: &[],
     install_user: ".bricks-project-desktop/hooks.json",
     hook_dir_var: None,

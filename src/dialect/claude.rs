@@ -584,6 +584,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     type_only_on: &[],
     plugins: Some(&PLUGINS),
     timeout_millis: false,
+    zero_timeout_is_none: false,
     kept_keys: &[],
     scripts: None,
     rule_list: None,

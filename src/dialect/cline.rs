@@ -313,6 +313,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     type_only_on: &[],
     plugins: None,
     timeout_millis: false,
+    zero_timeout_is_none: false,
     kept_keys: &[],
     scripts: Some(&LAYOUT),
     rule_list: None,

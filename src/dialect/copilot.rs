@@ -689,6 +689,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     run_keys: RunKeys::NONE,
     plugins: None,
     timeout_millis: false,
+    zero_timeout_is_none: false,
     kept_keys: &[],
     install_user: ".copilot/hooks/hookx.json",
     hook_dir_var: Some("COPILOT_HOOK_DIR"),

@@ -332,6 +332,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     flat_handlers: true,
     wrapper_optional: false,
     timeout_millis: false,
+    zero_timeout_is_none: false,
     kept_keys: &[],
     // No variable documented; "command paths are relative to the .cursor/hooks.json file".
     project_dir_variable: None,

@@ -84,6 +84,7 @@ pub static TABLES: Tables = Tables {
         prefix: "mcp_",
         separator: "_",
         matchers: None,
+        builtin: None,
     },
     key_case: KeyCase::Snake,
     // AfterAgent's answer text is Claude Stop's `last_assistant_message`.
@@ -466,6 +467,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     type_only_on: &[],
     plugins: None,
     timeout_millis: true,
+    zero_timeout_is_none: false,
     // Labels (`name` also keys de-duplication and `hooksConfig.disabled`), and a definition's
     // `sequential` (its event's handlers run one after another; hookx runs them in parallel).
     kept_keys: &["name", "description", "sequential"],

@@ -67,20 +67,22 @@ pub static TABLES: Tables = Tables {
         (EventKind::PreToolUse, MatchOn::ToolName),
         (EventKind::PostToolUse, MatchOn::ToolName),
     ],
-    // `*` and no matcher: every tool; `fs_write|str_replace`: those names; anything else a
-    // regex over the tool name, unanchored, so `@git` fires on every `@git/…` tool. Not read
-    // as Kiro reads them: `fs_*` as a glob (a regex, it still fires on `fs_read`, `fs_write`)
-    // and `@builtin` (every built-in tool; here a regex no tool name fits).
+    // `*` and no matcher: every tool; `fs_write|str_replace`: those names; `@builtin`, `@git`,
+    // `@git/status`: groups ([`McpNames::builtin`]); anything else a regex over the tool name,
+    // unanchored ([v3]), so `fs_*` fires on `fs_read`, `fs_write` (and any name holding `fs`).
     matcher_style: MatcherStyle::ListOrRegex {
         list_extra: "",
         separators: "",
     },
     exact_field_matchers: false,
-    // "MCP tools `@server/tool` (`@postgres/query`)".
+    // "MCP tools `@server/tool` (`@postgres/query`)"; "`@git` All tools from git MCP
+    // server; `@git/status` Specific tool from git MCP server; `@builtin` All built-in tools
+    // only" [q-cli].
     mcp_names: McpNames {
         prefix: "@",
         separator: "/",
         matchers: None,
+        builtin: Some("@builtin"),
     },
     matcher_tries_names_of: &[],
     // `hook_event_name`, `cwd`, `session_id`, `tool_name`, `tool_input`, `tool_response`,
@@ -221,6 +223,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     flat_handlers: true,
     wrapper_optional: false,
     timeout_millis: false,
+    zero_timeout_is_none: true,
     // The rule's `name`, `description` and `enabled` (a disabled rule never runs).
     kept_keys: &["name", "description", "enabled"],
     // Not documented: the payload's `cwd` is the working directory.

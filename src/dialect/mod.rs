@@ -343,6 +343,10 @@ pub struct McpNames {
     /// How the flavour's tool matchers reach MCP tools; `None`: by the name above, as any
     /// other tool.
     pub matchers: Option<McpMatchers>,
+    /// The matcher that fires for every tool but MCP tools (Kiro's `@builtin`, [q-cli]). Where
+    /// there is one, a matcher that is one MCP name is a group, not a regex: `@git` fires for
+    /// the tools of server `git` only (not `@github/…`), `@git/status` for that tool only.
+    pub builtin: Option<&'static str>,
 }
 
 /// Tool matchers that reach MCP tools only through a prefix (Auggie's `mcp:`, source 0.36.0
@@ -369,6 +373,7 @@ pub const MCP_CANONICAL: McpNames = McpNames {
     prefix: "mcp__",
     separator: "__",
     matchers: None,
+    builtin: None,
 };
 
 impl McpNames {
@@ -383,6 +388,37 @@ impl McpNames {
 
     pub fn join(&self, server: &str, tool: &str) -> String {
         format!("{}{server}{}{tool}", self.prefix, self.separator)
+    }
+
+    /// Whether matcher `text` is a group of a flavour with [`McpNames::builtin`], and if so
+    /// whether it fires for the tool `own_name` (this flavour's spelling): `@builtin` for every
+    /// tool but MCP tools, `@server` for that server's tools, `@server/tool` for that tool.
+    pub fn group_fires(&self, text: &str, own_name: &str) -> Option<bool> {
+        let builtin = self.builtin?;
+        let mcp = self.split(own_name);
+        if text == builtin {
+            // A canonical MCP name (`mcp__s__t`, another agent's spelling) is one too.
+            return Some(mcp.is_none() && !crate::model::tool::is_mcp(own_name));
+        }
+        let plain = |s: &str| {
+            !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        };
+        let rest = text.strip_prefix(self.prefix)?;
+        match rest.split_once(self.separator) {
+            None if plain(rest) => Some(mcp.is_some_and(|(server, _)| server == rest)),
+            Some((server, tool)) if plain(server) && plain(tool) => {
+                Some(mcp == Some((server, tool)))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether a tool matcher of this flavour reads differently for MCP tools than as one
+    /// regex over every name ([`McpNames::matchers`], [`McpNames::builtin`]).
+    pub fn reads_mcp_apart(&self) -> bool {
+        self.matchers.is_some() || self.builtin.is_some()
     }
 }
 
@@ -588,6 +624,9 @@ impl Tables {
         text: Option<&'t str>,
         own_name: &str,
     ) -> Option<(Option<&'t str>, Option<String>)> {
+        if let Some(fires) = text.and_then(|t| self.mcp_names.group_fires(t, own_name)) {
+            return fires.then_some((None, None));
+        }
         let Some(matchers) = self.mcp_names.matchers else {
             return Some((text, None));
         };

@@ -193,6 +193,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     flat_handlers: true,
     wrapper_optional: false,
     timeout_millis: false,
+    zero_timeout_is_none: false,
     kept_keys: &[],
     // No variable documented; `cwd` is "relative to repository root".
     project_dir_variable: None,

@@ -285,13 +285,17 @@ fn prepare<S: RuleSource>(
         Some(dir) => project_dir.join(dir),
         None => project_dir.to_path_buf(),
     };
-    // `timeout: 0` would kill the hook at once: it means the default (`validate` warns).
-    let timeout = Duration::from_secs(
-        handler
-            .timeout
-            .filter(|t| *t > 0)
-            .unwrap_or_else(|| flavor.tables().default_timeout(&handler.kind)),
-    );
+    // `timeout: 0` is "no timeout" where the dialect says so (a duration too long to add is
+    // none at all); elsewhere it would kill the hook at once: it means the default (`validate`
+    // warns).
+    let timeout = match handler.timeout {
+        Some(0) if flavor.dialect().config().zero_timeout_is_none => Duration::MAX,
+        asked => Duration::from_secs(
+            asked
+                .filter(|t| *t > 0)
+                .unwrap_or_else(|| flavor.tables().default_timeout(&handler.kind)),
+        ),
+    };
     // The host stops waiting after its budget: the handler must end within it too.
     let timeout = budget.map_or(timeout, |b| timeout.min(b));
     Ok(Job {
