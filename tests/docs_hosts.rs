@@ -1804,6 +1804,7 @@ fn kiro_user_and_project_routes_run_a_handler_once() {
 /// tools, `@git` for the tools of server `git` only (not `@github/…`), `@git/status` for that
 /// tool only, `*` for all; `fs_*` is an unanchored regex (`conformance/kiro-facts.md`): it
 /// fires for `fs_read` and `fs_write` (and `fsWrite`, the same tool), not for `execute_bash`.
+/// A rule with `timeout: 0` (no timeout) runs.
 #[test]
 fn kiro_matcher_forms_under_claude() {
     let p = Project::new();
@@ -1815,7 +1816,10 @@ fn kiro_matcher_forms_under_claude() {
         ".kiro/hooks/forms.json",
         json!({"version": "v1", "hooks": [
             rule("builtin", "@builtin"), rule("git", "@git"), rule("git-status", "@git/status"),
-            rule("all", "*"), rule("fs", "fs_*"),
+            // `timeout: 0`, no timeout: it runs to the end.
+            json!({"name": "all", "trigger": "PreToolUse", "matcher": "*", "timeout": 0,
+                "action": {"type": "command", "command": "echo all >> fired.log"}}),
+            rule("fs", "fs_*"),
         ]}),
     );
     p.trust();

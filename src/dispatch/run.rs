@@ -189,6 +189,20 @@ struct Job {
     spec: Spawn,
 }
 
+/// How long a handler of `flavor` may run. `timeout: 0` is "no timeout" where the dialect says
+/// so (a duration too long to add is none at all); elsewhere it would kill the hook at once: it
+/// means the default (`validate` warns).
+fn handler_timeout(flavor: Flavor, handler: &Handler) -> Duration {
+    match handler.timeout {
+        Some(0) if flavor.dialect().config().zero_timeout_is_none => Duration::MAX,
+        asked => Duration::from_secs(
+            asked
+                .filter(|t| *t > 0)
+                .unwrap_or_else(|| flavor.tables().default_timeout(&handler.kind)),
+        ),
+    }
+}
+
 /// The process for one selected handler: its own dialect's payload, environment and timeout.
 fn prepare<S: RuleSource>(
     selected: &Selected<'_, S>,
@@ -285,17 +299,7 @@ fn prepare<S: RuleSource>(
         Some(dir) => project_dir.join(dir),
         None => project_dir.to_path_buf(),
     };
-    // `timeout: 0` is "no timeout" where the dialect says so (a duration too long to add is
-    // none at all); elsewhere it would kill the hook at once: it means the default (`validate`
-    // warns).
-    let timeout = match handler.timeout {
-        Some(0) if flavor.dialect().config().zero_timeout_is_none => Duration::MAX,
-        asked => Duration::from_secs(
-            asked
-                .filter(|t| *t > 0)
-                .unwrap_or_else(|| flavor.tables().default_timeout(&handler.kind)),
-        ),
-    };
+    let timeout = handler_timeout(flavor, handler);
     // The host stops waiting after its budget: the handler must end within it too.
     let timeout = budget.map_or(timeout, |b| timeout.min(b));
     Ok(Job {
@@ -319,5 +323,43 @@ fn describe(rule: &Rule) -> String {
     match rule.origin.pointer.as_str() {
         "" => rule.origin.file.clone(),
         pointer => format!("{} ({pointer})", rule.origin.file),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Command, HandlerKind};
+
+    fn handler(timeout: Option<u64>) -> Handler {
+        Handler {
+            kind: HandlerKind::Command(Command {
+                command: Some("true".into()),
+                ..Default::default()
+            }),
+            timeout,
+            status_message: None,
+            once: None,
+            extra: Default::default(),
+        }
+    }
+
+    /// Kiro's `timeout: 0` is no timeout; Claude's is its default; a number is that many seconds.
+    #[test]
+    fn zero_timeout_is_none_only_where_the_dialect_says_so() {
+        let (kiro, claude) = (crate::dialect::kiro::FLAVOR, crate::dialect::claude::FLAVOR);
+        assert_eq!(handler_timeout(kiro, &handler(Some(0))), Duration::MAX);
+        assert_eq!(
+            handler_timeout(kiro, &handler(None)),
+            Duration::from_secs(60)
+        );
+        assert_eq!(
+            handler_timeout(kiro, &handler(Some(5))),
+            Duration::from_secs(5)
+        );
+        assert_eq!(
+            handler_timeout(claude, &handler(Some(0))),
+            Duration::from_secs(claude.tables().default_timeout(&handler(None).kind))
+        );
     }
 }
