@@ -90,7 +90,7 @@ pub static TABLES: Tables = Tables {
     key_case: KeyCase::Snake,
     key_renames: &[],
     timestamp: TimestampForm::None,
-    // "`timeout` (seconds, default 60, `0` disables)".
+    // "`timeout` (seconds, default 60, `0` disables)": `0` is `ConfigSpec::zero_timeout_is_none`.
     default_timeout: [60, 60, 60],
     project_dir_var: None,
     // Not documented.
@@ -223,6 +223,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     flat_handlers: true,
     wrapper_optional: false,
     timeout_millis: false,
+    // "`0` disables" ([v3]): no timeout.
     zero_timeout_is_none: true,
     // The rule's `name`, `description` and `enabled` (a disabled rule never runs).
     kept_keys: &["name", "description", "enabled"],
