@@ -55,6 +55,22 @@ impl Project {
         )
     }
 
+    /// A route command as the host runs it: `sh -c COMMAND` in the project, `stdin` piped in.
+    fn route(&self, command: &str, stdin: &[u8]) -> std::process::Output {
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", command])
+            .current_dir(&self.project)
+            .env_remove("HOOKX_HOME")
+            .env("HOME", &self.home)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), stdin).unwrap();
+        child.wait_with_output().unwrap()
+    }
+
     fn read(&self, rel: &str) -> Value {
         let path = self.project.join(rel);
         let text = std::fs::read_to_string(&path)
@@ -364,21 +380,7 @@ fn installed_routes_run_under_cursor_and_vscode() {
             Vec::new()
         };
         stdin.extend(documented(folder, event, &p.project).into_bytes());
-        let out = std::process::Command::new("sh")
-            .args(["-c", &route])
-            .current_dir(&p.project)
-            .env_remove("HOOKX_HOME")
-            .env("HOME", &p.home)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .and_then(|mut child| {
-                use std::io::Write;
-                child.stdin.take().unwrap().write_all(&stdin)?;
-                child.wait_with_output()
-            })
-            .unwrap();
+        let out = p.route(&route, &stdin);
         assert_eq!(out.status.code(), Some(0), "{host}: {out:?}");
         let answer = json_of(&String::from_utf8_lossy(&out.stdout));
         let denied = match host {
@@ -814,24 +816,10 @@ fn installed_windsurf_routes_run_per_category() {
     let route = &file["hooks"]["pre_run_command"][0];
     assert!(route.get("type").is_none(), "{route}");
     let command = route["command"].as_str().unwrap();
-    let out =
-        std::process::Command::new("sh")
-            .args(["-c", command])
-            .current_dir(&p.project)
-            .env_remove("HOOKX_HOME")
-            .env("HOME", &p.home)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .and_then(|mut child| {
-                use std::io::Write;
-                child.stdin.take().unwrap().write_all(
-                    documented("windsurf-docs", "pre_run_command", &p.project).as_bytes(),
-                )?;
-                child.wait_with_output()
-            })
-            .unwrap();
+    let out = p.route(
+        command,
+        documented("windsurf-docs", "pre_run_command", &p.project).as_bytes(),
+    );
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert_eq!(
         String::from_utf8_lossy(&out.stderr).trim(),
@@ -1009,21 +997,7 @@ fn a_converted_file_runs_under_windsurf_with_its_matchers_applied() {
     let stdin = documented("windsurf-docs", "pre_write_code", &p.project);
     let mut answers = Vec::new();
     for entry in entries {
-        let out = std::process::Command::new("sh")
-            .args(["-c", entry["command"].as_str().unwrap()])
-            .current_dir(&p.project)
-            .env_remove("HOOKX_HOME")
-            .env("HOME", &p.home)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .and_then(|mut child| {
-                use std::io::Write;
-                child.stdin.take().unwrap().write_all(stdin.as_bytes())?;
-                child.wait_with_output()
-            })
-            .unwrap();
+        let out = p.route(entry["command"].as_str().unwrap(), stdin.as_bytes());
         answers.push((
             out.status.code(),
             String::from_utf8_lossy(&out.stderr).trim().to_string(),
@@ -1292,22 +1266,10 @@ fn installed_augment_routes_run_claude_hooks() {
     let handler = &settings["hooks"]["PreToolUse"][0]["hooks"][0];
     assert_eq!(handler["timeout"], 600_000, "milliseconds: {settings}");
     let route = handler["command"].as_str().unwrap().to_string();
-    let out = std::process::Command::new("sh")
-        .args(["-c", &route])
-        .current_dir(&p.project)
-        .env_remove("HOOKX_HOME")
-        .env("HOME", &p.home)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            let stdin = documented("augment-source", "PreToolUse", &p.project);
-            child.stdin.take().unwrap().write_all(stdin.as_bytes())?;
-            child.wait_with_output()
-        })
-        .unwrap();
+    let out = p.route(
+        &route,
+        documented("augment-source", "PreToolUse", &p.project).as_bytes(),
+    );
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let answer = json_of(&String::from_utf8_lossy(&out.stdout));
     assert_eq!(
@@ -1531,25 +1493,10 @@ fn installed_routes_run_under_kiro() {
     assert_eq!(rule["timeout"], 600);
     let route = rule["action"]["command"].as_str().unwrap().to_string();
 
-    let out = std::process::Command::new("sh")
-        .args(["-c", &route])
-        .current_dir(&p.project)
-        .env_remove("HOOKX_HOME")
-        .env("HOME", &p.home)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(documented("kiro-docs", "PreToolUse", &p.project).as_bytes())?;
-            child.wait_with_output()
-        })
-        .unwrap();
+    let out = p.route(
+        &route,
+        documented("kiro-docs", "PreToolUse", &p.project).as_bytes(),
+    );
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("bricks says no"));
 
@@ -1770,25 +1717,10 @@ fn kiro_user_and_project_routes_run_a_handler_once() {
     );
     assert_ne!(project_route, user_route);
     for command in [&project_route, &user_route] {
-        let out = std::process::Command::new("sh")
-            .args(["-c", command])
-            .current_dir(&p.project)
-            .env_remove("HOOKX_HOME")
-            .env("HOME", &p.home)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .and_then(|mut child| {
-                use std::io::Write;
-                child
-                    .stdin
-                    .take()
-                    .unwrap()
-                    .write_all(documented("kiro-docs", "PreToolUse", &p.project).as_bytes())?;
-                child.wait_with_output()
-            })
-            .unwrap();
+        let out = p.route(
+            command,
+            documented("kiro-docs", "PreToolUse", &p.project).as_bytes(),
+        );
         assert_eq!(out.status.code(), Some(0), "{command}: {out:?}");
     }
     let mut runs: Vec<String> = std::fs::read_to_string(p.project.join("runs.txt"))
