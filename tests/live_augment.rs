@@ -421,20 +421,7 @@ fn hookx_routes_run_claude_hooks_under_auggie() {
     );
     sb.answer("claude-pre", "a", "claude-deny",
         (r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-CLAUDE"}}"#, "", 0));
-    let hookx = assert_cmd::cargo::cargo_bin("hookx");
-    common::hookx_at(&sb.project, &sb.home, &["trust"]).success();
-    common::hookx_at(
-        &sb.project,
-        &sb.home,
-        &[
-            "install",
-            "--host",
-            "augment",
-            "--hookx",
-            hookx.to_str().unwrap(),
-        ],
-    )
-    .success();
+    trust_and_install(&sb);
     let out = run_auggie(&sb, &program, &model, "routed", &[]);
     let dumps = sb.dumps();
     let project = sb.project.display().to_string();
@@ -570,20 +557,7 @@ fn hookx_routes_mcp_calls_to_claude_mcp_hooks() {
     );
     sb.answer("claude-mcp", "a", "read_graph",
         (r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-MCP"}}"#, "", 0));
-    let hookx = assert_cmd::cargo::cargo_bin("hookx");
-    common::hookx_at(&sb.project, &sb.home, &["trust"]).success();
-    common::hookx_at(
-        &sb.project,
-        &sb.home,
-        &[
-            "install",
-            "--host",
-            "augment",
-            "--hookx",
-            hookx.to_str().unwrap(),
-        ],
-    )
-    .success();
+    trust_and_install(&sb);
     let config = json!({"mcpServers": {"memory": {"command": "node", "args": [server]}}});
     let out = run_auggie(
         &sb,
@@ -702,4 +676,22 @@ fn check_recorded(sb: &Sandbox, dumps: &[minimal::Dump], scenario: &str) {
         ],
     }
     .check(scenario, &seen, &[]);
+}
+
+/// The project's hooks trusted, and hookx's Augment routes installed in the project.
+fn trust_and_install(sb: &Sandbox) {
+    let hookx = assert_cmd::cargo::cargo_bin("hookx");
+    common::hookx_at(&sb.project, &sb.home, &["trust"]).success();
+    common::hookx_at(
+        &sb.project,
+        &sb.home,
+        &[
+            "install",
+            "--host",
+            "augment",
+            "--hookx",
+            hookx.to_str().unwrap(),
+        ],
+    )
+    .success();
 }
