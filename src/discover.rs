@@ -788,13 +788,16 @@ fn candidates(root: &Path, pattern: Pattern) -> Vec<Found> {
         Pattern::File(rel) => Found::at(root.join(rel), None).into_iter().collect(),
         Pattern::Dir { dir, suffix } => {
             let dir = root.join(dir);
-            let real_dir = std::fs::canonicalize(&dir).ok();
-            sorted_entries(&dir)
+            let names: Vec<_> = sorted_entries(&dir)
                 .into_iter()
                 .filter(|(name, _)| {
                     name.to_str()
                         .is_some_and(|n| n.ends_with(suffix) && !n.starts_with('.'))
                 })
+                .collect();
+            let real_dir = resolved_if_any(&dir, &names);
+            names
+                .into_iter()
                 .filter_map(|(name, is_link)| {
                     let real = real_dir.as_deref().filter(|_| !is_link);
                     Found::at(join(&dir, &name), real.map(|d| join(d, &name)))
@@ -810,10 +813,13 @@ fn candidates(root: &Path, pattern: Pattern) -> Vec<Found> {
         }
         Pattern::Scripts(dir) => {
             let dir = root.join(dir);
-            let real_dir = std::fs::canonicalize(&dir).ok();
-            sorted_entries(&dir)
+            let names: Vec<_> = sorted_entries(&dir)
                 .into_iter()
                 .filter(|(name, _)| !name.as_encoded_bytes().starts_with(b"."))
+                .collect();
+            let real_dir = resolved_if_any(&dir, &names);
+            names
+                .into_iter()
                 .filter_map(|(name, is_link)| {
                     let real = real_dir.as_deref().filter(|_| !is_link);
                     Found::at(join(&dir, &name), real.map(|d| join(d, &name)))
@@ -823,6 +829,15 @@ fn candidates(root: &Path, pattern: Pattern) -> Vec<Found> {
         // Found through the registries, once the settings are read (see `discover_with`).
         Pattern::Plugins => Vec::new(),
     }
+}
+
+/// `dir`'s real path, resolved only when it holds candidates: most folders a location names do
+/// not exist, and resolving costs a `readlink` per component of the path.
+fn resolved_if_any<T>(dir: &Path, names: &[T]) -> Option<PathBuf> {
+    if names.is_empty() {
+        return None;
+    }
+    std::fs::canonicalize(dir).ok()
 }
 
 /// `dir/name` in one allocation (`Path::join` grows its buffer a second time).

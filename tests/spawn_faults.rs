@@ -339,3 +339,18 @@ fn in_order_a_hanging_handler_leaves_the_next_its_share_of_the_deadline() {
     assert_eq!(done[1].exit, Exit::Code(0));
     assert_eq!(utf8(&done[1].stdout), "deny\n");
 }
+
+/// The usual handler runs in hookx's own directory: no `chdir` is asked for then (which keeps a
+/// static build on `posix_spawn`), and the handler is still there.
+#[test]
+fn a_cwd_that_is_hookx_own_directory_is_where_the_handler_runs() {
+    let here = std::env::current_dir().unwrap();
+    let mut spec = sh("pwd -P");
+    spec.cwd = Some(here.clone());
+    let done = run(&spec);
+    assert_eq!(done.exit, Exit::Code(0));
+    assert_eq!(
+        utf8(&done.stdout).trim_end(),
+        here.canonicalize().unwrap().display().to_string()
+    );
+}

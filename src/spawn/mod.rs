@@ -13,7 +13,7 @@ mod threads;
 mod unix;
 
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -313,10 +313,17 @@ fn configure(mut cmd: Command, spec: &Spawn) -> Command {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    if let Some(cwd) = &spec.cwd {
+    // Only another directory than hookx's own needs a `chdir`. The usual case needs none, which
+    // also keeps a static glibc build on std's `posix_spawn` path: it cannot look up
+    // `posix_spawn_file_actions_addchdir_np` there, and forks the whole process instead.
+    if let Some(cwd) = spec.cwd.as_deref().filter(|cwd| !is_current_dir(cwd)) {
         cmd.current_dir(cwd);
     }
     cmd
+}
+
+fn is_current_dir(dir: &Path) -> bool {
+    std::env::current_dir().is_ok_and(|current| current == dir)
 }
 
 /// The OS says only "not found" for a missing cwd and a missing shell alike; name the cwd when
@@ -356,6 +363,8 @@ struct Capture {
 }
 
 impl Capture {
+    /// The thread runner's copy in (the Unix runner reads straight into `kept`).
+    #[cfg(any(not(unix), test))]
     fn keep(&mut self, bytes: &[u8]) {
         let room = OUTPUT_CAP.saturating_sub(self.kept.len());
         let keep = bytes.len().min(room);

@@ -4,8 +4,8 @@
 //! `poll` until a pipe is ready, a child exits (its pidfd, on Linux) or the next deadline.
 
 use super::{
-    Capture, Exit, Finished, LiveGroup, Naps, PIPE_GRACE, REAP_BOUND, Spawn, TERM_GRACE, exit_of,
-    not_started, shell_command, spawn_failure,
+    Capture, Exit, Finished, LiveGroup, Naps, OUTPUT_CAP, PIPE_GRACE, REAP_BOUND, Spawn,
+    TERM_GRACE, exit_of, not_started, shell_command, spawn_failure,
 };
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::io::Errno;
@@ -21,7 +21,6 @@ pub(super) fn run_together(specs: &[Spawn]) -> Vec<Finished> {
     let mut slots: Vec<Slot> = specs.iter().map(|_| Slot::Waiting).collect();
     // Handlers start in order, at most `cap` at a time.
     let mut next = 0;
-    let mut chunk = vec![0u8; CHUNK];
     // For children without a pidfd (not Linux, or an old kernel).
     let mut naps = Naps::new();
     loop {
@@ -69,7 +68,7 @@ pub(super) fn run_together(specs: &[Spawn]) -> Vec<Finished> {
             let nap = now + naps.next();
             wake = Some(wake.map_or(nap, |at| at.min(nap)));
         }
-        wait_for_events(running, wake, &mut chunk);
+        wait_for_events(running, wake);
     }
     slots
         .into_iter()
@@ -158,13 +157,28 @@ impl Stream {
         }
     }
 
-    /// One read: EOF or an error closes the pipe; "would block" waits for the next wake-up.
-    fn read(&mut self, chunk: &mut [u8]) {
+    /// One read, straight into what is kept: a zeroed scratch buffer cost `hookx run` a page
+    /// fault per page. Past [`OUTPUT_CAP`], into one on the stack, and dropped. EOF or an error
+    /// closes the pipe; "would block" waits for the next wake-up.
+    fn read(&mut self) {
         let Some(fd) = &self.pipe else { return };
-        match rustix::io::read(fd, &mut *chunk) {
+        let kept = &mut self.capture.kept;
+        let room = OUTPUT_CAP.saturating_sub(kept.len());
+        let read = if room == 0 {
+            let mut drain = [0u8; CHUNK];
+            rustix::io::read(fd, &mut drain).inspect(|&n| self.capture.truncated |= n > 0)
+        } else {
+            kept.reserve(CHUNK.min(room));
+            let read = rustix::io::read(fd, rustix::buffer::spare_capacity(&mut *kept));
+            if kept.len() > OUTPUT_CAP {
+                kept.truncate(OUTPUT_CAP);
+                self.capture.truncated = true;
+            }
+            read
+        };
+        match read {
             Ok(0) => self.pipe = None,
-            Ok(n) => self.capture.keep(&chunk[..n]),
-            Err(Errno::AGAIN | Errno::INTR) => {}
+            Ok(_) | Err(Errno::AGAIN | Errno::INTR) => {}
             Err(_) => self.pipe = None,
         }
     }
@@ -360,7 +374,7 @@ enum Watch {
 
 /// Sleeps until some handler's pipe or pidfd is ready or `wake` comes, then serves what is
 /// ready: reads output, writes input. Reaping is left to the next turn's `advance`.
-fn wait_for_events(mut running: Vec<&mut Handler>, wake: Option<Instant>, chunk: &mut [u8]) {
+fn wait_for_events(mut running: Vec<&mut Handler>, wake: Option<Instant>) {
     let mut watched = Vec::new();
     let mut fds = Vec::new();
     for (i, handler) in running.iter().enumerate() {
@@ -395,8 +409,8 @@ fn wait_for_events(mut running: Vec<&mut Handler>, wake: Option<Instant>, chunk:
         let handler = &mut *running[i];
         match watch {
             Watch::Stdin => handler.feed(),
-            Watch::Stdout => handler.stdout.read(chunk),
-            Watch::Stderr => handler.stderr.read(chunk),
+            Watch::Stdout => handler.stdout.read(),
+            Watch::Stderr => handler.stderr.read(),
             Watch::Exit => {}
         }
     }
