@@ -169,6 +169,14 @@ mod pretty {
             cases.push("plain text longer than eight bytes, with é and 中文".into());
             cases.push("a\"b\\c\nd\u{1}e\u{1f}f\u{7f}g 'quoted' \"long enough\" \t".into());
             cases.push("12345678\"12345678\\1234567\u{0}".into());
+            // Each byte value at each place of a word and of the tail after it.
+            for b in 0u8..128 {
+                for at in 0..17 {
+                    let mut bytes = vec![b'x'; 17];
+                    bytes[at] = b;
+                    cases.push(String::from_utf8(bytes).unwrap());
+                }
+            }
             cases.push(format!(
                 "{}\"{}\n{}",
                 "x".repeat(15),

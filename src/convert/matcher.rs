@@ -6,6 +6,7 @@
 
 use crate::dialect::{Flavor, MatchOn};
 use crate::model::bounded::{self, Answer, Job};
+use crate::model::matcher::Literals;
 use crate::model::{EventKind, MatcherForm, MatcherStyle};
 use std::collections::BTreeSet;
 
@@ -166,6 +167,9 @@ fn fire_names(
         MatcherForm::All => vec![true; names.len()],
         MatcherForm::Exact(list) => names.iter().map(|n| list.iter().any(|l| l == n)).collect(),
         MatcherForm::Regex { pattern, anchored } => {
+            if let Some(matched) = bounded::literal_matches(&pattern, anchored, &names) {
+                return Some(matched);
+            }
             match bounded::run_one(Job::new(&pattern, anchored, names)) {
                 Answer::Matches(matched) => matched,
                 _ => return None,
@@ -515,10 +519,16 @@ pub fn translate_jobs(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor)
     let universe = universe(from, to);
     let target_anchored = to.tables().matcher_style.anchored();
     let candidate = reanchor(&rename_words(&pattern, from, to), anchored, target_anchored);
-    vec![
-        Job::new(&pattern, anchored, universe.source.flat.clone()),
-        Job::new(&candidate, target_anchored, universe.target.flat.clone()),
+    // A regex of literal alternatives needs no engine: [`bounded::with_answers`] would leave
+    // its job out of the batch.
+    [
+        (pattern.as_str(), anchored, &universe.source.flat),
+        (candidate.as_str(), target_anchored, &universe.target.flat),
     ]
+    .into_iter()
+    .filter(|(pattern, anchored, _)| Literals::parse(pattern, *anchored).is_none())
+    .map(|(pattern, anchored, values)| Job::new(pattern, anchored, values.clone()))
+    .collect()
 }
 
 /// A field matcher for a target that compares it with one value exactly (Gemini CLI): all, or
@@ -618,8 +628,8 @@ pub fn values_never_sent(
         .collect()
 }
 
-fn rename_tools(
-    names: &[String],
+fn rename_tools<'a>(
+    names: &'a [String],
     from: Flavor,
     to: Flavor,
     problems: &mut Vec<String>,
@@ -627,11 +637,20 @@ fn rename_tools(
     let mut out = Vec::new();
     // Sets beside the list: a 100 000-name matcher was quadratic here (issue 9).
     let mut seen = std::collections::HashSet::new();
-    let source_ids: std::collections::HashSet<&str> = names
-        .iter()
-        .flat_map(|n| from.tables().matcher_canonical_tools(n))
-        .collect();
+    // A name no table knows stands for itself everywhere, and widens nothing.
+    let canonical = |n: &'a str| match Flavor::is_unknown_tool(n) {
+        true => vec![n],
+        false => from.tables().matcher_canonical_tools(n),
+    };
+    let source_ids: std::collections::HashSet<&str> =
+        names.iter().flat_map(|n| canonical(n)).collect();
     for name in names {
+        if Flavor::is_unknown_tool(name) {
+            if seen.insert(name.clone()) {
+                out.push(name.clone());
+            }
+            continue;
+        }
         let targets: Vec<&str> = from
             .tables()
             .matcher_canonical_tools(name)
@@ -803,6 +822,9 @@ fn translate_tool_regex(
 
 /// Whether a regex fires for each name of `tried`, evaluated within [`bounded`]'s limits.
 fn regex_fires(pattern: &str, anchored: bool, tried: &Tried) -> Answer {
+    if let Some(fired) = bounded::literal_matches(pattern, anchored, &tried.flat) {
+        return Answer::Matches(tried.fold(fired));
+    }
     match bounded::run_one(Job::new(pattern, anchored, tried.flat.clone())) {
         Answer::Matches(fired) => Answer::Matches(tried.fold(fired)),
         other => other,
@@ -840,9 +862,7 @@ fn rename_words(pattern: &str, from: Flavor, to: Flavor) -> String {
     let mut word = String::new();
     let flush = |word: &mut String, out: &mut String| {
         // Most words of a pattern are no tool name: they are not looked up further.
-        let renamed = from
-            .tables()
-            .matcher_knows_tool(word)
+        let renamed = (!Flavor::is_unknown_tool(word) && from.tables().matcher_knows_tool(word))
             .then(|| {
                 to.tables()
                     .tool_name(from.tables().matcher_canonical_tool(word))

@@ -99,6 +99,7 @@ fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
         wrapped: 0,
         routing: 0,
         exec_lines: Vec::new(),
+        mcp_probe: crate::dialect::MCP_CANONICAL.join("server", "tool"),
     };
     for (src, doc) in inputs {
         let first_loss = converter.losses.len();
@@ -250,6 +251,9 @@ struct Converter<'a> {
     /// its host, flavour and event) per event and pair of flavours, built once: it is the same
     /// for every handler of an event (building it was a sixth of a 10 000-rule conversion).
     exec_lines: Vec<((EventKind, Flavor, Flavor), String)>,
+    /// An MCP tool's canonical name, which a wrapped group's matcher is tried on (made once,
+    /// not per rule).
+    mcp_probe: String,
 }
 
 impl Converter<'_> {
@@ -730,12 +734,11 @@ impl Converter<'_> {
         // A wrapped handler reads the payload as a route does: it asks for what the host
         // sends only when asked (Auggie: an MCP tool's server), where the rule can fire for an
         // MCP tool.
-        let probe = crate::dialect::MCP_CANONICAL.join("server", "tool");
         if self.options.wrap
             && shape == RuleShape::Group
             && event.is_tool_event()
             && to_tables
-                .tool_matcher_for(matcher.as_deref(), &probe)
+                .tool_matcher_for(matcher.as_deref(), &self.mcp_probe)
                 .is_some()
         {
             for (key, value) in to.dialect().def().route.group_keys {

@@ -233,6 +233,26 @@ impl Flavor {
         ALL.get_or_init(|| DIALECTS.iter().flat_map(|d| d.flavors()).collect())
     }
 
+    /// Whether no flavour's tables know `name`, as a tool name or as a canonical tool id: every
+    /// table then reads it as itself ([`Tables::matcher_canonical_tools`] is `[name]`,
+    /// [`Tables::tool_name`] is `name`, [`Tables::matcher_knows_tool`] is false). One lookup
+    /// in a sorted list of every name, where those answers scan each table (`convert` asks
+    /// for every name of every matcher).
+    pub fn is_unknown_tool(name: &str) -> bool {
+        static KNOWN: OnceLock<Vec<&'static str>> = OnceLock::new();
+        let known = KNOWN.get_or_init(|| {
+            let mut known: Vec<&'static str> = Flavor::all()
+                .iter()
+                .flat_map(|f| f.tables().tools.iter())
+                .flat_map(|(id, names)| std::iter::once(*id).chain(names.iter().copied()))
+                .collect();
+            known.sort_unstable();
+            known.dedup();
+            known
+        });
+        known.binary_search(&name).is_err()
+    }
+
     /// The flavour with this name (`copilot-pascal`).
     pub fn named(name: &str) -> Option<Flavor> {
         Flavor::all().iter().copied().find(|f| f.name() == name)

@@ -129,7 +129,7 @@ struct Branch {
 
 impl Literals {
     /// The pattern as literal alternatives, if it is one of the recognised shapes.
-    fn parse(pattern: &str, anchored: bool) -> Option<Literals> {
+    pub fn parse(pattern: &str, anchored: bool) -> Option<Literals> {
         let branches = pattern
             .split('|')
             .map(|text| {
