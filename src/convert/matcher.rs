@@ -6,7 +6,7 @@
 
 use crate::dialect::{Flavor, MatchOn};
 use crate::model::bounded::{self, Answer, Job};
-use crate::model::matcher::Literals;
+use crate::model::matcher::{Literals, Reading};
 use crate::model::{EventKind, MatcherForm, MatcherStyle};
 use std::collections::BTreeSet;
 
@@ -288,6 +288,33 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
         ),
         form => form,
     };
+    // A list of plain names no table knows (`tool_1|other_1`), between flavours that read MCP
+    // names as any other: each name stays itself, and the check below tries only names the
+    // tables know and the probes, which neither the list nor what it is written as fires for
+    // (see `unknown_lists_are_written_as_the_check_would_pass_them`): it is not run.
+    if on == MatchOn::ToolName
+        && !builtin_listed
+        && !from_mcp.reads_mcp_apart()
+        && !to_mcp.reads_mcp_apart()
+        && text.is_some_and(|t| !t.contains(from_mcp.prefix))
+        && let MatcherForm::Exact(names) = &form
+        && !names.is_empty()
+        && names.iter().all(|n| is_unknown_plain_name(n))
+    {
+        // In its first place, as `rename_tools` keeps a name given twice (a set beside the
+        // list: a 100 000-name list was quadratic there, issue 9).
+        let mut seen = std::collections::HashSet::with_capacity(names.len());
+        let kept: Vec<String> = names
+            .iter()
+            .filter(|n| seen.insert(n.as_str()))
+            .cloned()
+            .collect();
+        return Translated {
+            text: write(&MatcherForm::Exact(kept), target_style, text),
+            problems,
+            fires_for_nothing: false,
+        };
+    }
     // Set when the written matcher was already checked as the target reads it.
     let mut checked = builtin_listed;
     let form = match (on, form) {
@@ -497,6 +524,15 @@ impl<'a> McpName<'a> {
     }
 }
 
+/// A tool name of word characters that no table knows and that is none of the
+/// [`PROBE_TOOLS`]: no tool a converted matcher is checked against bears it.
+fn is_unknown_plain_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && !PROBE_TOOLS.contains(&name)
+        && Flavor::is_unknown_tool(name)
+}
+
 /// Whether an anchored pattern is an alternation of plain names (`-` is literal outside a
 /// class): an exact list.
 fn is_name_list(pattern: &str) -> bool {
@@ -510,19 +546,19 @@ fn is_name_list(pattern: &str) -> bool {
 /// tried on the source's tools, the rewritten one on the target's), so that a caller can have
 /// them answered ahead, in one batch ([`bounded::with_answers`]).
 pub fn translate_jobs(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> Vec<Job> {
-    let MatcherForm::Regex { pattern, anchored } = from.tables().matcher_style.form(text) else {
+    let Reading::Regex(pattern, anchored) = from.tables().matcher_style.reading(text) else {
         return Vec::new();
     };
-    if from == to || on != MatchOn::ToolName || (anchored && is_name_list(&pattern)) {
+    if from == to || on != MatchOn::ToolName || (anchored && is_name_list(pattern)) {
         return Vec::new();
     }
     let universe = universe(from, to);
     let target_anchored = to.tables().matcher_style.anchored();
-    let candidate = reanchor(&rename_words(&pattern, from, to), anchored, target_anchored);
+    let candidate = reanchor(&rename_words(pattern, from, to), anchored, target_anchored);
     // A regex of literal alternatives needs no engine: [`bounded::with_answers`] would leave
     // its job out of the batch.
     [
-        (pattern.as_str(), anchored, &universe.source.flat),
+        (pattern, anchored, &universe.source.flat),
         (candidate.as_str(), target_anchored, &universe.target.flat),
     ]
     .into_iter()
@@ -983,6 +1019,61 @@ mod tests {
 
     fn tools(text: &str, from: Flavor, to: Flavor) -> Translated {
         translate(Some(text), MatchOn::ToolName, from, to)
+    }
+
+    /// What `translate` takes for granted of a list of names no table knows: between
+    /// flavours that read MCP names as any other, the names stay, nothing is lost, and the
+    /// check it skips finds that neither the list nor what it is written as fires for any
+    /// tool it tries.
+    #[test]
+    fn unknown_lists_are_written_as_the_check_would_pass_them() {
+        let lists = ["tool_1|other_1", "tool_2", "a|b|a", "x_9|Y_10|z"];
+        for &from in Flavor::all() {
+            for &to in Flavor::all() {
+                if from == to
+                    || from.tables().mcp_names.reads_mcp_apart()
+                    || to.tables().mcp_names.reads_mcp_apart()
+                {
+                    continue;
+                }
+                for text in lists {
+                    // An exact list, or an anchored regex of names, which is read as one.
+                    if let MatcherForm::Regex {
+                        anchored: false, ..
+                    } = from.tables().matcher_style.form(Some(text))
+                    {
+                        continue;
+                    }
+                    let t = translate(Some(text), MatchOn::ToolName, from, to);
+                    assert!(t.problems.is_empty(), "{from:?} -> {to:?} {text}: {t:?}");
+                    assert!(!t.fires_for_nothing);
+                    let mut problems = Vec::new();
+                    check_tools(Some(text), t.text.as_deref(), from, to, &mut problems);
+                    assert!(
+                        problems.is_empty(),
+                        "{from:?} -> {to:?} {text}: {problems:?}"
+                    );
+                    let (hit, lacking) = counterparts_fired(Some(text), from, to).unwrap();
+                    assert!(hit.is_empty() && lacking.is_empty());
+                    assert_eq!(
+                        target_fired(t.text.as_deref(), from, to),
+                        Some(BTreeSet::new())
+                    );
+                    let mut renamed = Vec::new();
+                    let names: Vec<String> = text.split('|').map(str::to_string).collect();
+                    let kept = rename_tools(&names, from, to, &mut renamed);
+                    assert!(renamed.is_empty());
+                    assert_eq!(
+                        t.text,
+                        write(
+                            &MatcherForm::Exact(kept),
+                            to.tables().matcher_style,
+                            Some(text)
+                        )
+                    );
+                }
+            }
+        }
     }
 
     /// A PascalCase Copilot matcher is tried against the Copilot tool name too (run 1.0.102):

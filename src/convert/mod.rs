@@ -790,15 +790,24 @@ impl Converter<'_> {
             return None;
         }
         let spec = target.config();
-        let mut out = handler.clone();
         // A service handler's fields (an `http` handler's `url`, `headers`, …) are its whole
         // definition, and a target with the same type reads them under the same names.
         let service = matches!(handler.kind, HandlerKind::Service(_));
         let keeps_extra = from.dialect() == target || service;
-        out.extra = if keeps_extra {
-            handler.extra.clone()
-        } else {
-            Default::default()
+        let mut out = Handler {
+            // A command is made below; its copy would only be dropped.
+            kind: match &handler.kind {
+                HandlerKind::Command(_) => HandlerKind::Command(Command::default()),
+                other => other.clone(),
+            },
+            timeout: handler.timeout,
+            status_message: handler.status_message.clone(),
+            once: handler.once,
+            extra: if keeps_extra {
+                handler.extra.clone()
+            } else {
+                Default::default()
+            },
         };
         // A timeout alias repeating the timeout that was read (Copilot `timeout` beside
         // `timeoutSec`) carries nothing more.

@@ -38,54 +38,60 @@ pub enum MatcherForm {
 impl MatcherStyle {
     /// Reads matcher text (`None` = the key was absent) in this style.
     pub fn form(self, text: Option<&str>) -> MatcherForm {
+        match self.reading(text) {
+            Reading::All => MatcherForm::All,
+            Reading::List(text) => {
+                let MatcherStyle::ListOrRegex { separators, .. } = self else {
+                    unreachable!("only a list style reads lists")
+                };
+                let names = text
+                    .split(|c: char| c == '|' || separators.contains(c))
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect();
+                MatcherForm::Exact(names)
+            }
+            Reading::Regex(pattern, anchored) => MatcherForm::Regex {
+                pattern: pattern.to_string(),
+                anchored,
+            },
+        }
+    }
+
+    /// What [`MatcherStyle::form`] reads `text` as, borrowing it: callers that only need to
+    /// know which form it is (or the regex) copy nothing.
+    pub fn reading<'t>(self, text: Option<&'t str>) -> Reading<'t> {
         let Some(text) = text else {
-            return MatcherForm::All;
+            return Reading::All;
         };
         match self {
-            MatcherStyle::ListOrRegex {
-                list_extra,
-                separators,
-            } => {
+            MatcherStyle::ListOrRegex { list_extra, .. } => {
                 if text.is_empty() || text == "*" {
-                    return MatcherForm::All;
+                    return Reading::All;
                 }
                 let is_list_char = |c: char| {
                     c.is_ascii_alphanumeric() || c == '_' || c == '|' || list_extra.contains(c)
                 };
                 if text.chars().all(is_list_char) {
-                    let names = text
-                        .split(|c: char| c == '|' || separators.contains(c))
-                        .map(str::trim)
-                        .filter(|s| !s.is_empty())
-                        .map(str::to_string)
-                        .collect();
-                    MatcherForm::Exact(names)
+                    Reading::List(text)
                 } else {
-                    MatcherForm::Regex {
-                        pattern: text.to_string(),
-                        anchored: false,
-                    }
+                    Reading::Regex(text, false)
                 }
             }
             MatcherStyle::UnanchoredRegex => {
                 // Gemini CLI trims the matcher first (source).
                 let text = text.trim();
                 if text.is_empty() || text == "*" {
-                    return MatcherForm::All;
+                    return Reading::All;
                 }
-                MatcherForm::Regex {
-                    pattern: text.to_string(),
-                    anchored: false,
-                }
+                Reading::Regex(text, false)
             }
             MatcherStyle::AnchoredRegex { star_is_all } => {
                 if star_is_all && text == "*" {
-                    return MatcherForm::All;
+                    return Reading::All;
                 }
-                MatcherForm::Regex {
-                    pattern: text.to_string(),
-                    anchored: true,
-                }
+                Reading::Regex(text, true)
             }
         }
     }
@@ -94,6 +100,16 @@ impl MatcherStyle {
     pub fn anchored(self) -> bool {
         matches!(self, MatcherStyle::AnchoredRegex { .. })
     }
+}
+
+/// Which [`MatcherForm`] a text is, borrowing it ([`MatcherStyle::reading`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading<'t> {
+    All,
+    /// An exact list, still to be split on the style's separators.
+    List(&'t str),
+    /// A regex, and whether it is anchored.
+    Regex(&'t str, bool),
 }
 
 /// A compiled matcher, ready to test values at run time.
