@@ -562,7 +562,7 @@ pub fn translate_jobs(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor)
         (candidate.as_str(), target_anchored, &universe.target.flat),
     ]
     .into_iter()
-    .filter(|(pattern, anchored, _)| Literals::parse(pattern, *anchored).is_none())
+    .filter(|(pattern, anchored, _)| !Literals::is_shape(pattern, *anchored))
     .map(|(pattern, anchored, values)| Job::new(pattern, anchored, values.clone()))
     .collect()
 }
@@ -816,8 +816,9 @@ fn translate_tool_regex(
                 anchored: target_anchored,
             };
             // Checked as a regex: the same check as the target's, if it reads the text so.
-            let checked = matches!(&form, MatcherForm::Regex { pattern, .. }
-                if to.tables().matcher_style.form(Some(pattern)) == form);
+            let checked = matches!(&form, MatcherForm::Regex { pattern, anchored }
+                if to.tables().matcher_style.reading(Some(pattern))
+                    == Reading::Regex(pattern, *anchored));
             return (form, checked);
         }
     }
@@ -895,29 +896,35 @@ fn shorten(pattern: &str) -> String {
 /// Replaces every identifier that is a source tool name by the target's name for that tool.
 fn rename_words(pattern: &str, from: Flavor, to: Flavor) -> String {
     let mut out = String::with_capacity(pattern.len());
-    let mut word = String::new();
-    let flush = |word: &mut String, out: &mut String| {
+    let push = |word: &str, out: &mut String| {
         // Most words of a pattern are no tool name: they are not looked up further.
-        let renamed = (!Flavor::is_unknown_tool(word) && from.tables().matcher_knows_tool(word))
-            .then(|| {
-                to.tables()
-                    .tool_name(from.tables().matcher_canonical_tool(word))
-            })
-            .flatten();
+        let renamed = (!word.is_empty()
+            && !Flavor::is_unknown_tool(word)
+            && from.tables().matcher_knows_tool(word))
+        .then(|| {
+            to.tables()
+                .tool_name(from.tables().matcher_canonical_tool(word))
+        })
+        .flatten();
         out.push_str(renamed.unwrap_or(word));
-        word.clear();
     };
+    // Where the word being read starts, if one is.
+    let mut word = None;
     let mut escaped = false;
-    for c in pattern.chars() {
+    for (at, c) in pattern.char_indices() {
         if !escaped && (c.is_ascii_alphanumeric() || c == '_') {
-            word.push(c);
+            word.get_or_insert(at);
             continue;
         }
-        flush(&mut word, &mut out);
+        if let Some(start) = word.take() {
+            push(&pattern[start..at], &mut out);
+        }
         escaped = !escaped && c == '\\';
         out.push(c);
     }
-    flush(&mut word, &mut out);
+    if let Some(start) = word {
+        push(&pattern[start..], &mut out);
+    }
     out
 }
 

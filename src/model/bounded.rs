@@ -93,7 +93,7 @@ impl Job {
 
     /// Whether the job goes to the engine: it is not a list of literals, nor refused.
     fn needs_engine(&self) -> bool {
-        Literals::parse(&self.pattern, self.anchored).is_none() && self.refusal().is_none()
+        !Literals::is_shape(&self.pattern, self.anchored) && self.refusal().is_none()
     }
 
     /// Why the engine must not be given the job, if it must not.

@@ -148,27 +148,16 @@ impl Literals {
     pub fn parse(pattern: &str, anchored: bool) -> Option<Literals> {
         let branches = pattern
             .split('|')
-            .map(|text| {
-                let (start, text) = strip(text, text.strip_prefix('^'), !anchored)?;
-                let (end, text) = strip(text, text.strip_suffix('$'), !anchored)?;
-                let (any_before, text) = strip(text, text.strip_prefix(".*"), !start)?;
-                let (any_after, text) = strip(text, text.strip_suffix(".*"), !end)?;
-                let plain = text
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-                // An empty literal only as `.*`: `^`, `$`, `^$` and empty alternatives are
-                // left to the regex engine.
-                let shaped = !text.is_empty() || (any_before && !start && !end);
-                (plain && shaped).then(|| Branch {
-                    literal: text.to_string(),
-                    start,
-                    end,
-                    any_before,
-                    any_after,
-                })
-            })
+            .map(|text| Branch::parse(text, anchored))
             .collect::<Option<Vec<_>>>()?;
         Some(Literals { branches, anchored })
+    }
+
+    /// Whether [`Literals::parse`] reads the pattern, without making its branches.
+    pub fn is_shape(pattern: &str, anchored: bool) -> bool {
+        pattern
+            .split('|')
+            .all(|text| Branch::shape(text, anchored).is_some())
     }
 
     /// Whether the pattern matches `value`, as the regex would.
@@ -190,6 +179,33 @@ fn strip<'t>(text: &'t str, stripped: Option<&'t str>, allowed: bool) -> Option<
 }
 
 impl Branch {
+    fn parse(text: &str, anchored: bool) -> Option<Branch> {
+        let (literal, start, end, any_before, any_after) = Branch::shape(text, anchored)?;
+        Some(Branch {
+            literal: literal.to_string(),
+            start,
+            end,
+            any_before,
+            any_after,
+        })
+    }
+
+    /// An alternative's literal and its `^`, `$`, `.*` before and `.*` after, if it is of a
+    /// recognised shape.
+    fn shape(text: &str, anchored: bool) -> Option<(&str, bool, bool, bool, bool)> {
+        let (start, text) = strip(text, text.strip_prefix('^'), !anchored)?;
+        let (end, text) = strip(text, text.strip_suffix('$'), !anchored)?;
+        let (any_before, text) = strip(text, text.strip_prefix(".*"), !start)?;
+        let (any_after, text) = strip(text, text.strip_suffix(".*"), !end)?;
+        let plain = text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        // An empty literal only as `.*`: `^`, `$`, `^$` and empty alternatives are left to
+        // the regex engine.
+        let shaped = !text.is_empty() || (any_before && !start && !end);
+        (plain && shaped).then_some((text, start, end, any_before, any_after))
+    }
+
     fn is_match(&self, value: &str, anchored: bool) -> bool {
         let lit = self.literal.as_str();
         if !anchored {
