@@ -640,14 +640,14 @@ pub fn values_never_sent(
         return Vec::new();
     };
     let form = from.tables().matcher_form(event, text);
-    let accepted: Vec<String> = match &form {
+    let accepted: Vec<String> = match form {
         MatcherForm::All => return Vec::new(),
-        MatcherForm::Exact(values) => values.clone(),
+        MatcherForm::Exact(values) => values,
         MatcherForm::Regex { pattern, anchored } => {
             let Some(known) = from.tables().matcher_values(event) else {
                 return Vec::new();
             };
-            let Some(matched) = matches(pattern, *anchored, known.iter().copied()) else {
+            let Some(matched) = matches(&pattern, anchored, known.iter().copied()) else {
                 return Vec::new();
             };
             known

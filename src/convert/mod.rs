@@ -757,8 +757,19 @@ impl Converter<'_> {
         };
         match shape {
             // A flat entry holds one handler.
-            RuleShape::Flat => handlers.into_iter().map(|h| make(vec![h])).collect(),
-            RuleShape::Group => vec![make(handlers)],
+            RuleShape::Flat if handlers.len() > 1 => {
+                handlers.into_iter().map(|h| make(vec![h])).collect()
+            }
+            // One rule: it takes what was made for it rather than copies.
+            _ => vec![Rule {
+                event,
+                flavor: to,
+                matcher,
+                handlers,
+                shape,
+                extra,
+                origin: rule.origin.clone(),
+            }],
         }
     }
 
@@ -1289,6 +1300,11 @@ impl Converter<'_> {
         from: Flavor,
         to: Flavor,
     ) -> String {
+        // Every variable renamed or reported is `$NAME` or `${NAME…}`: a line without a `$`
+        // names none.
+        if !line.contains('$') {
+            return line.to_string();
+        }
         let (from_spec, to_spec) = (from.dialect().config(), to.dialect().config());
         let mut line = line.to_string();
         if let Some(from_var) = from_spec.project_dir_variable {
