@@ -11,6 +11,7 @@ use crate::dialect::{Dialect, Flavor, MatchOn, ToolScope};
 use crate::model::{Command, Document, EventKind, Handler, HandlerKind, Rule, RuleShape};
 use crate::source::SourceFile;
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// How to convert.
 #[derive(Clone, Debug)]
@@ -959,15 +960,16 @@ impl Converter<'_> {
     /// `shell`, `if`, `onFailure`, `asyncRewake`, kept among the handler's unknown fields): the
     /// command line they amount to, and the `if` filter, which `hookx exec --if` applies. What no target can express is
     /// a loss item; a form that would change the command drops the handler.
-    fn command_form(
+    fn command_form<'c>(
         &mut self,
         src: &SourceFile,
         at: &str,
-        command: &Command,
+        command: &'c Command,
         extra: &serde_json::Map<String, Value>,
         from: Flavor,
-    ) -> Option<(Command, Option<String>)> {
-        let mut command = command.clone();
+    ) -> Option<(Cow<'c, Command>, Option<String>)> {
+        // Copied only when another form changes it.
+        let mut command = Cow::Borrowed(command);
         let target = self.options.to;
         let keys = &from.dialect().config().run_keys;
         let get = |key: Option<&'static str>| key.and_then(|k| Some((k, extra.get(k)?)));
@@ -993,12 +995,13 @@ impl Converter<'_> {
                 line.push(' ');
                 line.push_str(&word);
             }
-            command.command = Some(line);
+            command.to_mut().command = Some(line);
         }
         match get(keys.shell).map(|(k, v)| (k, v.as_str())) {
             None | Some((_, Some("bash" | "sh"))) => {}
             Some((_, Some("powershell" | "pwsh"))) => {
                 // A PowerShell command line: it goes where the target keeps those.
+                let command = command.to_mut();
                 command.powershell = command.command.take();
             }
             Some((key, other)) => {
@@ -1095,8 +1098,8 @@ impl Converter<'_> {
         let rewritten = self.rewrite_env(src, at, unix, from, to);
         // Wrapped, the handler runs through `hookx exec --as <its flavour>`, which gives it
         // its own dialect's variables: the command line stays exactly as written.
-        let mut line = if self.options.wrap {
-            unix.clone()
+        let mut line: Cow<str> = if self.options.wrap {
+            Cow::Borrowed(unix)
         } else {
             rewritten
         };
@@ -1131,7 +1134,7 @@ impl Converter<'_> {
         if let Some(cwd) = &command.cwd
             && spec.key(HandlerField::Cwd).is_none()
         {
-            line = format!("cd {} && {line}", shell_quote(cwd));
+            line = format!("cd {} && {line}", shell_quote(cwd)).into();
         }
         if let Some(env) = &command.env
             && spec.key(HandlerField::Env).is_none()
@@ -1156,7 +1159,7 @@ impl Converter<'_> {
                 ));
             }
             if !exports.is_empty() {
-                line = format!("{} {line}", exports.join(" "));
+                line = format!("{} {line}", exports.join(" ")).into();
             }
         }
         if let Some(wrap) = wrap {
@@ -1189,7 +1192,7 @@ impl Converter<'_> {
                     ),
                 );
             } else {
-                line = wrapped;
+                line = wrapped.into();
                 self.wrapped += 1;
                 let unread = crate::protocol::unreadable_answers(
                     &from.tables().protocol,
@@ -1229,11 +1232,11 @@ impl Converter<'_> {
         // (VS Code) keeps the Windows line beside the one POSIX line; the others get one line.
         match target.config().key(HandlerField::Bash) {
             Some(_) => {
-                out.bash = Some(line);
+                out.bash = Some(line.into_owned());
                 out.powershell = windows.cloned();
             }
             None if spec.key(HandlerField::Windows).is_some() => {
-                out.command = Some(line);
+                out.command = Some(line.into_owned());
                 out.windows = windows.cloned();
                 if let (Some(ps), Some(win)) = (&command.powershell, &command.windows)
                     && ps != win
@@ -1274,7 +1277,7 @@ impl Converter<'_> {
                         );
                     }
                 }
-                out.command = Some(line);
+                out.command = Some(line.into_owned());
             }
         }
         if command.is_async == Some(true) && spec.key(HandlerField::Async).is_none() {
@@ -1292,18 +1295,18 @@ impl Converter<'_> {
 
     /// Rewrites the source's project-directory variable to the target's, and reports other
     /// agent variables the target does not set.
-    fn rewrite_env(
+    fn rewrite_env<'l>(
         &mut self,
         src: &SourceFile,
         at: &str,
-        line: &str,
+        line: &'l str,
         from: Flavor,
         to: Flavor,
-    ) -> String {
+    ) -> Cow<'l, str> {
         // Every variable renamed or reported is `$NAME` or `${NAME…}`: a line without a `$`
         // names none.
         if !line.contains('$') {
-            return line.to_string();
+            return Cow::Borrowed(line);
         }
         let (from_spec, to_spec) = (from.dialect().config(), to.dialect().config());
         let mut line = line.to_string();
@@ -1331,7 +1334,7 @@ impl Converter<'_> {
                 );
             }
         }
-        line
+        Cow::Owned(line)
     }
 }
 

@@ -215,7 +215,9 @@ impl Branch {
                 (true, true) => value == lit,
                 (true, false) => value.starts_with(lit),
                 (false, true) => value.ends_with(lit),
-                (false, false) => value.contains(lit),
+                // Longer than the value, it is not in it: most tool names are shorter than
+                // an MCP prefix, and `contains` prepares its search before it looks.
+                (false, false) => value.len() >= lit.len() && value.contains(lit),
             };
         }
         // The whole value must match: `.*` covers the rest, which must then hold no line
@@ -228,7 +230,9 @@ impl Branch {
             (true, false) => value
                 .strip_suffix(lit)
                 .is_some_and(|rest| !has_line_terminator(rest)),
-            (true, true) => value.contains(lit) && !has_line_terminator(value),
+            (true, true) => {
+                value.len() >= lit.len() && value.contains(lit) && !has_line_terminator(value)
+            }
         }
     }
 }
