@@ -259,7 +259,7 @@ struct Converter<'a> {
 
 impl Converter<'_> {
     /// Notes a loss; [`Converter::locate_losses`] finds where it is once the source is done.
-    fn lose(&mut self, src: &SourceFile, pointer: &str, what: &str, why: &str) {
+    fn lose(&mut self, src: &SourceFile, pointer: impl std::fmt::Display, what: &str, why: &str) {
         // A source read without its text (a hook script) is located at its start.
         let (line, col) = match src.text.is_empty() {
             true => (1, 1),
@@ -681,11 +681,9 @@ impl Converter<'_> {
                 self.routing += 1;
                 continue;
             }
-            let pointer = match rule.shape {
-                RuleShape::Group => {
-                    crate::config::read::join_pointer(at, &["hooks", itoa::Buffer::new().format(i)])
-                }
-                RuleShape::Flat => at.to_string(),
+            let pointer = HandlerAt {
+                rule: at,
+                index: (rule.shape == RuleShape::Group).then_some(i),
             };
             if let Some(h) = self.handler(
                 src,
@@ -778,7 +776,7 @@ impl Converter<'_> {
     fn handler(
         &mut self,
         src: &SourceFile,
-        at: &str,
+        at: &HandlerAt,
         handler: &Handler,
         event: &EventKind,
         from: Flavor,
@@ -963,7 +961,7 @@ impl Converter<'_> {
     fn command_form<'c>(
         &mut self,
         src: &SourceFile,
-        at: &str,
+        at: &HandlerAt,
         command: &'c Command,
         extra: &serde_json::Map<String, Value>,
         from: Flavor,
@@ -1071,7 +1069,7 @@ impl Converter<'_> {
     fn command(
         &mut self,
         src: &SourceFile,
-        at: &str,
+        at: &HandlerAt,
         command: &Command,
         event: &EventKind,
         from: Flavor,
@@ -1298,7 +1296,7 @@ impl Converter<'_> {
     fn rewrite_env<'l>(
         &mut self,
         src: &SourceFile,
-        at: &str,
+        at: &HandlerAt,
         line: &'l str,
         from: Flavor,
         to: Flavor,
@@ -1335,6 +1333,22 @@ impl Converter<'_> {
             }
         }
         Cow::Owned(line)
+    }
+}
+
+/// A handler's JSON pointer: its rule's, then `/hooks/INDEX` in a group. Written out only for
+/// a loss, which most handlers have none of (making it was a string per handler).
+struct HandlerAt<'a> {
+    rule: &'a str,
+    index: Option<usize>,
+}
+
+impl std::fmt::Display for HandlerAt<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.index {
+            Some(i) => write!(f, "{}/hooks/{i}", self.rule),
+            None => f.write_str(self.rule),
+        }
     }
 }
 
@@ -1493,7 +1507,7 @@ pub fn not_installed_guard(hookx: &str, event: &EventKind, to: Flavor) -> String
 
 /// The pointer of a handler field as the source dialect spells its key (the handler's own
 /// pointer when the dialect has no key for it).
-fn field_pointer(handler_at: &str, from: Flavor, field: HandlerField) -> String {
+fn field_pointer(handler_at: &HandlerAt, from: Flavor, field: HandlerField) -> String {
     match from.handler_key(field) {
         Some(key) => format!("{handler_at}/{key}"),
         None => handler_at.to_string(),
