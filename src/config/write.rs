@@ -445,10 +445,26 @@ fn handler_out<'a>(doc: &Document, flavor: Flavor, handler: &'a Handler) -> Obje
         }
     };
     let string = |s: &'a Option<String>| s.as_deref().map(Out::Str);
-    let (type_name, fields): (&str, Vec<(HandlerField, Option<Out>)>) = match &handler.kind {
-        HandlerKind::Command(c) => (
-            "command",
-            vec![
+    let type_name = match &handler.kind {
+        HandlerKind::Command(_) => "command",
+        HandlerKind::Prompt(_) => "prompt",
+        HandlerKind::Agent(_) => "agent",
+        HandlerKind::Service(s) => s.type_name,
+    };
+    if spec.implied_type != Some(type_name) {
+        put(HandlerField::Type, Out::Str(type_name));
+    }
+    // Arrays, not a list per handler: at 10 000 handlers each list was an allocation.
+    let mut put_all = |fields: &mut dyn Iterator<Item = (HandlerField, Option<Out<'a>>)>| {
+        for (field, value) in fields {
+            if let Some(value) = value {
+                put(field, value);
+            }
+        }
+    };
+    match &handler.kind {
+        HandlerKind::Command(c) => put_all(
+            &mut [
                 (HandlerField::Bash, string(&c.bash)),
                 (HandlerField::PowerShell, string(&c.powershell)),
                 (HandlerField::Command, string(&c.command)),
@@ -463,29 +479,18 @@ fn handler_out<'a>(doc: &Document, flavor: Flavor, handler: &'a Handler) -> Obje
                         .map(|env| Out::Object(Object(Object::values(env).collect()))),
                 ),
                 (HandlerField::Async, c.is_async.map(Out::Bool)),
-            ],
+            ]
+            .into_iter(),
         ),
-        HandlerKind::Prompt(p) | HandlerKind::Agent(p) => (
-            if matches!(handler.kind, HandlerKind::Prompt(_)) {
-                "prompt"
-            } else {
-                "agent"
-            },
-            vec![
+        HandlerKind::Prompt(p) | HandlerKind::Agent(p) => put_all(
+            &mut [
                 (HandlerField::Prompt, Some(Out::Str(&p.prompt))),
                 (HandlerField::Model, string(&p.model)),
-            ],
+            ]
+            .into_iter(),
         ),
         // Its fields are all in `extra`, written below.
-        HandlerKind::Service(s) => (s.type_name, Vec::new()),
-    };
-    if spec.implied_type != Some(type_name) {
-        put(HandlerField::Type, Out::Str(type_name));
-    }
-    for (field, value) in fields {
-        if let Some(value) = value {
-            put(field, value);
-        }
+        HandlerKind::Service(_) => {}
     }
     if let Some(t) = handler.timeout {
         let t = if spec.timeout_millis { t * 1000 } else { t };
