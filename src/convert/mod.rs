@@ -129,7 +129,7 @@ fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
                     list.labels(&doc.extra).map(|l| format!("`{l}`")).collect();
                 converter.lose(
                     src,
-                    &format!("/{}/{}", list.key, list.inner),
+                    format!("/{}/{}", list.key, list.inner),
                     &format!("the disabled handlers {}", named.join(", ")),
                     &format!(
                         "{} has no list of disabled handlers; those of this file are converted and active",
@@ -155,7 +155,7 @@ fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
                 };
                 converter.lose(
                     src,
-                    &switch.pointer(),
+                    switch.pointer(),
                     &format!("`{}`", switch.shown()),
                     &why,
                 );
@@ -173,7 +173,7 @@ fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
             {
                 converter.lose(
                     src,
-                    &format!("/{key}"),
+                    format!("/{key}"),
                     &format!("settings `{key}` (variables every hook command sees)"),
                     &format!("{} hook files have no session-wide environment; the converted commands run without these variables", options.to),
                 );
@@ -201,7 +201,7 @@ fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
                 let base = if doc.wrapped { "/hooks" } else { "" };
                 converter.lose(
                     src,
-                    &format!("{base}/{}", crate::config::read::escape(key)),
+                    format!("{base}/{}", crate::config::read::escape(key)),
                     &format!("the `{key}` entry"),
                     &why,
                 );
@@ -408,7 +408,7 @@ impl Converter<'_> {
             let Some(fired) = tools.in_category(category) else {
                 self.lose(
                     src,
-                    &format!("{at}/matcher"),
+                    format!("{at}/matcher"),
                     &format!("a rule with {} handler(s), matcher `{text}`", rule.handlers.len()),
                     &format!(
                         "hookx cannot tell which tools it fires for, and {} has one event per tool category; the rule is not converted",
@@ -551,7 +551,7 @@ impl Converter<'_> {
                     ));
                     self.lose(
                         src,
-                        &format!("{at}/matcher"),
+                        format!("{at}/matcher"),
                         &format!(
                             "a rule with {} handler(s), matcher `{}`",
                             rule.handlers.len(),
@@ -574,7 +574,7 @@ impl Converter<'_> {
                 for problem in &translated.problems {
                     self.lose(
                         src,
-                        &format!("{at}/matcher"),
+                        format!("{at}/matcher"),
                         &format!("matcher `{}`", rule.matcher.as_deref().unwrap_or("")),
                         problem,
                     );
@@ -591,7 +591,7 @@ impl Converter<'_> {
                 if self.options.wrap {
                     wrap_match = rule.matcher.clone();
                 } else {
-                    self.lose(src, &format!("{at}/matcher"), &format!("matcher `{}` on `{}`", rule.matcher.as_deref().unwrap_or(""), event), &format!(
+                    self.lose(src, format!("{at}/matcher"), &format!("matcher `{}` on `{}`", rule.matcher.as_deref().unwrap_or(""), event), &format!(
                         "{} does not filter `{}` events by a matcher, so the hook would fire for all of them; the matcher is dropped (without --no-wrap, hookx exec filters instead)",
                         self.options.to, event
                     ));
@@ -652,7 +652,7 @@ impl Converter<'_> {
             {
                 self.lose(
                     src,
-                    &format!("{at}/matcher"),
+                    format!("{at}/matcher"),
                     &format!("matcher `{}`", rule.matcher.as_deref().unwrap_or("")),
                     &format!(
                         "{} ignores matchers on `{event}`, so the hook fires for everything; the matcher is dropped so that it still does in {}",
@@ -891,7 +891,7 @@ impl Converter<'_> {
             let limit = to.tables().default_timeout(&out.kind);
             self.lose(
                 src,
-                &field_pointer(at, from, HandlerField::Timeout),
+                field_pointer(at, from, HandlerField::Timeout),
                 &format!("timeout 0 on `{event}`"),
                 &format!(
                     "{} reads it as no timeout, which {target} cannot say: it is left out, and \
@@ -919,7 +919,7 @@ impl Converter<'_> {
             if asked > limit || !self.options.wrap && asked != limit {
                 self.lose(
                     src,
-                    &field_pointer(at, from, HandlerField::Timeout),
+                    field_pointer(at, from, HandlerField::Timeout),
                     &format!("timeout of {asked} s on `{event}`"),
                     &format!(
                         "{target} has no per-hook timeout: it is dropped, and {target}'s own \
@@ -939,7 +939,7 @@ impl Converter<'_> {
             if present && spec.key(field).is_none() {
                 self.lose(
                     src,
-                    &field_pointer(at, from, field),
+                    field_pointer(at, from, field),
                     what,
                     &format!("{target} has no such handler field; it is dropped"),
                 );
@@ -980,7 +980,7 @@ impl Converter<'_> {
             let (Some(words), Some(program)) = (words, command.command.as_deref()) else {
                 self.lose(
                     src,
-                    &format!("{at}/{key}"),
+                    format!("{at}/{key}"),
                     &format!("`{key}` that are not a list of strings"),
                     "hookx cannot tell which command they make; the handler is not converted",
                 );
@@ -1005,7 +1005,7 @@ impl Converter<'_> {
             Some((key, other)) => {
                 self.lose(
                     src,
-                    &format!("{at}/{key}"),
+                    format!("{at}/{key}"),
                     &format!("`{key}: {}`", other.unwrap_or("?")),
                     "hookx knows no such shell; the handler is not converted",
                 );
@@ -1018,7 +1018,7 @@ impl Converter<'_> {
                 Some(Some(value)) if value == failure.continues => {}
                 Some(value) => self.lose(
                     src,
-                    &format!("{at}/{}", failure.key),
+                    format!("{at}/{}", failure.key),
                     &format!("`{}: {}`", failure.key, value.unwrap_or("?")),
                     &format!(
                         "{target} applies its own rule when a hook fails; a failing command no longer counts as a block"
@@ -1030,7 +1030,7 @@ impl Converter<'_> {
             if extra.get(key).is_some_and(|v| v != &Value::Bool(false)) {
                 self.lose(
                     src,
-                    &format!("{at}/{key}"),
+                    format!("{at}/{key}"),
                     &format!("`{key}`"),
                     &format!(
                         "{target} cannot wake the agent when a background hook ends; it is dropped"
@@ -1044,7 +1044,7 @@ impl Converter<'_> {
             Some((key, Value::String(rule))) => {
                 self.lose(
                     src,
-                    &format!("{at}/{key}"),
+                    format!("{at}/{key}"),
                     &format!("the `{key}: {rule}` filter"),
                     &format!("{target} has no such filter, so the handler runs on every call its matcher accepts (without --no-wrap, `hookx exec --if` applies it)"),
                 );
@@ -1053,7 +1053,7 @@ impl Converter<'_> {
             Some((key, other)) => {
                 self.lose(
                     src,
-                    &format!("{at}/{key}"),
+                    format!("{at}/{key}"),
                     &format!("`{key}: {other}`"),
                     &format!(
                         "an `{key}` filter is a permission rule string; the handler is not converted"
@@ -1119,7 +1119,7 @@ impl Converter<'_> {
                 if line != unix {
                     self.lose(
                         src,
-                        &field_pointer(at, from, field),
+                        field_pointer(at, from, field),
                         &format!("the {}", name(field)),
                         &format!(
                             "{target} has one command for every OS; the {} is kept",
@@ -1145,7 +1145,7 @@ impl Converter<'_> {
                     // `export A B=…` or `export X;rm …=…` would do something else entirely.
                     self.lose(
                         src,
-                        &format!("{at}/env/{}", crate::config::read::escape(k)),
+                        format!("{at}/env/{}", crate::config::read::escape(k)),
                         &format!("environment variable `{k}`"),
                         "it is not a shell variable name, so it cannot be exported in the command; it is dropped",
                     );
@@ -1241,7 +1241,7 @@ impl Converter<'_> {
                 {
                     self.lose(
                         src,
-                        &field_pointer(at, from, HandlerField::Windows),
+                        field_pointer(at, from, HandlerField::Windows),
                         &format!("the {}", name(HandlerField::Windows)),
                         &format!(
                             "{target} has one Windows command; the {} is kept",
@@ -1266,7 +1266,7 @@ impl Converter<'_> {
                     if line.is_some() {
                         self.lose(
                             src,
-                            &field_pointer(at, from, field),
+                            field_pointer(at, from, field),
                             &format!("the {}", name(field)),
                             &format!(
                                 "{target} has one shell command for every OS; the {} is kept",
@@ -1281,7 +1281,7 @@ impl Converter<'_> {
         if command.is_async == Some(true) && spec.key(HandlerField::Async).is_none() {
             self.lose(
                 src,
-                &field_pointer(at, from, HandlerField::Async),
+                field_pointer(at, from, HandlerField::Async),
                 "`async: true`",
                 &format!("{target} cannot run a hook in the background; it runs synchronously"),
             );
