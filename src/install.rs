@@ -76,7 +76,11 @@ pub fn is_hookx_entry(command: &str) -> bool {
 /// The host a hookx routing command names (`… <hookx> run --host HOST …`), if it is one.
 pub fn route_host(command: &str) -> Option<String> {
     // Every handler of every event is asked this on the hot path; most are not hookx.
-    if !command.contains("run") || !command.contains("--host") {
+    // A byte search first: a line without a `-` has no `--host`.
+    if !command.as_bytes().contains(&b'-')
+        || !command.contains("run")
+        || !command.contains("--host")
+    {
         return None;
     }
     let words = shell_words(command)?;

@@ -653,7 +653,7 @@ impl Reader<'_> {
                     continue;
                 }
                 let pointer = join_pointer(&pointer, &[itoa::Buffer::new().format(i)]);
-                if let Some(rule) = self.rule(entry, &event, flavor, &pointer) {
+                if let Some(rule) = self.rule(entry, &event, flavor, pointer) {
                     doc.rules.push(rule);
                 }
             }
@@ -697,8 +697,9 @@ impl Reader<'_> {
         entry: Value,
         event: &EventKind,
         flavor: Flavor,
-        pointer: &str,
+        owned_pointer: String,
     ) -> Option<Rule> {
+        let pointer = owned_pointer.as_str();
         let Value::Object(mut entry) = entry else {
             self.error(
                 pointer,
@@ -707,13 +708,13 @@ impl Reader<'_> {
             return None;
         };
         let matcher = self.matcher(&mut entry, pointer);
-        let origin = Origin {
-            file: self.src.path.clone(),
-            pointer: pointer.to_string(),
-        };
         let grouped = entry.contains_key("hooks") || !self.dialect.config().flat_handlers;
         if !grouped {
-            let handler = self.handler(entry, pointer)?;
+            let handler = self.handler(entry, &pointer)?;
+            let origin = Origin {
+                file: self.src.path.clone(),
+                pointer: owned_pointer,
+            };
             return Some(Rule {
                 event: event.clone(),
                 flavor,
@@ -730,11 +731,11 @@ impl Reader<'_> {
                 // and a rule has one (a 10 000-rule file: 3 MB of empty room).
                 let mut handlers = Vec::with_capacity(list.len());
                 for (i, h) in list.into_iter().enumerate() {
-                    let at = join_pointer(pointer, &["hooks", itoa::Buffer::new().format(i)]);
+                    let at = HandlerAt { rule: pointer, i };
                     match h {
                         Value::Object(h) => handlers.extend(self.handler(h, &at)),
                         other => self.error(
-                            &at,
+                            &at.to_string(),
                             format!("a handler must be an object, found {}", type_name(&other)),
                         ),
                     }
@@ -756,6 +757,10 @@ impl Reader<'_> {
                 return None;
             }
         };
+        let origin = Origin {
+            file: self.src.path.clone(),
+            pointer: owned_pointer,
+        };
         Some(Rule {
             event: event.clone(),
             flavor,
@@ -767,7 +772,13 @@ impl Reader<'_> {
         })
     }
 
-    fn handler(&mut self, fields: Map<String, Value>, pointer: &str) -> Option<Handler> {
+    /// A handler from its fields; `pointer` is written out only for a diagnostic (most
+    /// handlers have none, and making it was a string per handler).
+    fn handler(
+        &mut self,
+        fields: Map<String, Value>,
+        pointer: &dyn std::fmt::Display,
+    ) -> Option<Handler> {
         let spec = self.dialect.config();
         let mut handler_type = None;
         let mut command = Command::default();
@@ -906,20 +917,21 @@ impl Reader<'_> {
             || command.windows.is_some()
             || command.linux.is_some()
             || command.osx.is_some();
-        let type_name_written = handler_type.clone().unwrap_or_else(|| {
-            if has_command || prompt.prompt.is_empty() {
-                "command".into()
-            } else {
-                "prompt".into()
-            }
-        });
-        if handler_type.is_none() && spec.implied_type != Some(type_name_written.as_str()) {
+        let type_name_written =
+            handler_type
+                .as_deref()
+                .unwrap_or(if has_command || prompt.prompt.is_empty() {
+                    "command"
+                } else {
+                    "prompt"
+                });
+        if handler_type.is_none() && spec.implied_type != Some(type_name_written) {
             self.warn(
-                pointer,
+                &pointer.to_string(),
                 format!("handler has no `type`; read as `{type_name_written}`"),
             );
         }
-        let kind = match type_name_written.as_str() {
+        let kind = match type_name_written {
             "command" => {
                 if !has_command && !command_key_given {
                     let keys = ["command", "bash", "powershell"]
@@ -928,7 +940,10 @@ impl Reader<'_> {
                         .map(|k| format!("`{k}`"))
                         .collect::<Vec<_>>()
                         .join(" or ");
-                    self.error(pointer, format!("command handler has no command ({keys})"));
+                    self.error(
+                        &pointer.to_string(),
+                        format!("command handler has no command ({keys})"),
+                    );
                 }
                 HandlerKind::Command(command)
             }
@@ -945,7 +960,7 @@ impl Reader<'_> {
             "prompt" | "agent" => {
                 if prompt.prompt.is_empty() {
                     self.error(
-                        pointer,
+                        &pointer.to_string(),
                         format!("{type_name_written} handler has no `prompt`"),
                     );
                 }
@@ -1001,6 +1016,18 @@ pub(crate) fn did_you_mean(key: &str, dialect: Dialect) -> Option<&'static str> 
 
 /// `base` followed by `/segment` for each segment (already escaped), without `format!`: a
 /// pointer is built for every rule and handler of a file.
+/// The JSON pointer of the `i`th handler of a rule's `hooks`, written out when shown.
+struct HandlerAt<'a> {
+    rule: &'a str,
+    i: usize,
+}
+
+impl std::fmt::Display for HandlerAt<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/hooks/{}", self.rule, self.i)
+    }
+}
+
 pub fn join_pointer(base: &str, segments: &[&str]) -> String {
     let len = segments.iter().map(|s| s.len() + 1).sum::<usize>();
     let mut out = String::with_capacity(base.len() + len);

@@ -18,26 +18,35 @@ pub fn to_text(doc: &Document) -> String {
         let body = doc.markdown.as_ref().map_or("", |m| m.body.as_str());
         return format!("---\n{yaml}---\n{body}");
     }
-    let mut text = String::new();
-    pretty::out(&mut text, &value, 0);
-    text.push('\n');
-    text
+    pretty::text(&value, 0)
 }
 
 /// Pretty-printed JSON, byte for byte what `serde_json::to_string_pretty` writes, but with
 /// strings checked for escapes sixteen bytes at a time: a converted file is mostly long wrapped command
-/// lines, and serde_json's byte-by-byte escaping was a tenth of a 10 000-rule `convert`.
+/// lines, and serde_json's byte-by-byte escaping was a tenth of a 10 000-rule `convert`. It is
+/// written as bytes: the text between two escapes (a wrapped command's guard holds a dozen) is
+/// a few bytes, each a call to `memcpy` when pushed onto a `String`.
 mod pretty {
     use super::{Object, Out};
     use serde_json::Value;
 
-    pub(super) fn out(text: &mut String, node: &Out, level: usize) {
+    /// The JSON text of `node`, from `level` on.
+    pub(super) fn text(node: &Out, level: usize) -> String {
+        let mut bytes = Vec::new();
+        out(&mut bytes, node, level);
+        bytes.push(b'\n');
+        // Only whole strings and ASCII are written, and an escape cuts a string only at an
+        // ASCII byte.
+        String::from_utf8(bytes).expect("JSON text is UTF-8")
+    }
+
+    fn out(text: &mut Vec<u8>, node: &Out, level: usize) {
         match node {
             Out::Value(v) => value(text, v, level),
             Out::Str(s) => string(text, s),
             Out::String(s) => string(text, s),
-            Out::U64(n) => text.push_str(itoa::Buffer::new().format(*n)),
-            Out::Bool(b) => text.push_str(if *b { "true" } else { "false" }),
+            Out::U64(n) => text.extend_from_slice(itoa::Buffer::new().format(*n).as_bytes()),
+            Out::Bool(b) => text.extend_from_slice(if *b { b"true" } else { b"false" }),
             Out::Array(items) => array(text, items, level, out),
             Out::Object(Object(entries)) => {
                 object(text, entries.iter().map(|(k, v)| (*k, v)), level, out)
@@ -45,12 +54,12 @@ mod pretty {
         }
     }
 
-    fn value(text: &mut String, node: &Value, level: usize) {
+    fn value(text: &mut Vec<u8>, node: &Value, level: usize) {
         match node {
-            Value::Null => text.push_str("null"),
-            Value::Bool(b) => text.push_str(if *b { "true" } else { "false" }),
+            Value::Null => text.extend_from_slice(b"null"),
+            Value::Bool(b) => text.extend_from_slice(if *b { b"true" } else { b"false" }),
             // Kept as written (`arbitrary_precision`), as serde_json prints it.
-            Value::Number(n) => text.push_str(n.as_str()),
+            Value::Number(n) => text.extend_from_slice(n.as_str().as_bytes()),
             Value::String(s) => string(text, s),
             Value::Array(items) => array(text, items, level, value),
             Value::Object(map) => {
@@ -59,80 +68,85 @@ mod pretty {
         }
     }
 
-    fn array<T>(text: &mut String, items: &[T], level: usize, item: fn(&mut String, &T, usize)) {
+    fn array<T>(text: &mut Vec<u8>, items: &[T], level: usize, item: fn(&mut Vec<u8>, &T, usize)) {
         if items.is_empty() {
-            text.push_str("[]");
+            text.extend_from_slice(b"[]");
             return;
         }
-        text.push('[');
+        text.push(b'[');
         for (i, v) in items.iter().enumerate() {
-            text.push_str(if i == 0 { "\n" } else { ",\n" });
-            indent(text, level + 1);
+            if i > 0 {
+                text.push(b',');
+            }
+            newline(text, level + 1);
             item(text, v, level + 1);
         }
-        text.push('\n');
-        indent(text, level);
-        text.push(']');
+        newline(text, level);
+        text.push(b']');
     }
 
     fn object<'a, T: 'a>(
-        text: &mut String,
+        text: &mut Vec<u8>,
         entries: impl ExactSizeIterator<Item = (&'a str, &'a T)>,
         level: usize,
-        item: fn(&mut String, &T, usize),
+        item: fn(&mut Vec<u8>, &T, usize),
     ) {
         if entries.len() == 0 {
-            text.push_str("{}");
+            text.extend_from_slice(b"{}");
             return;
         }
-        text.push('{');
+        text.push(b'{');
         for (i, (k, v)) in entries.enumerate() {
-            text.push_str(if i == 0 { "\n" } else { ",\n" });
-            indent(text, level + 1);
+            if i > 0 {
+                text.push(b',');
+            }
+            newline(text, level + 1);
             string(text, k);
-            text.push_str(": ");
+            text.extend_from_slice(b": ");
             item(text, v, level + 1);
         }
-        text.push('\n');
-        indent(text, level);
-        text.push('}');
+        newline(text, level);
+        text.push(b'}');
     }
 
-    fn indent(text: &mut String, level: usize) {
+    /// A line break and the indent of `level`.
+    fn newline(text: &mut Vec<u8>, level: usize) {
+        text.push(b'\n');
         for _ in 0..level {
-            text.push_str("  ");
+            text.extend_from_slice(b"  ");
         }
     }
 
     /// A JSON string as serde_json escapes it: `"`, `\\` and the control characters, which
     /// have a short form (`\n`) or `\u00xx`; nothing else.
-    pub(super) fn string(text: &mut String, s: &str) {
+    pub(super) fn string(text: &mut Vec<u8>, s: &str) {
         let bytes = s.as_bytes();
         text.reserve(bytes.len() + 2);
-        text.push('"');
-        let mut done = 0;
-        let mut at = 0;
-        while at < bytes.len() {
+        text.push(b'"');
+        let mut chunks = bytes.chunks_exact(16);
+        for chunk in &mut chunks {
             // Sixteen bytes checked at once (the compiler vectorizes a fixed-size fold); only a
             // chunk holding a byte to escape is gone through byte by byte.
-            let end = (at + 16).min(bytes.len());
-            let chunk = &bytes[at..end];
-            let clean = match <&[u8; 16]>::try_from(chunk) {
-                Ok(chunk) => !chunk.iter().fold(false, |any, &b| any | needs_escape(b)),
-                Err(_) => !chunk.iter().any(|&b| needs_escape(b)),
-            };
-            if !clean {
-                for (i, &b) in chunk.iter().enumerate().filter(|(_, b)| needs_escape(**b)) {
-                    // Every byte escaped is ASCII, so each cut is between characters.
-                    text.push_str(&s[done..at + i]);
-                    push_escape(text, b);
-                    done = at + i + 1;
-                }
+            let chunk: &[u8; 16] = chunk.try_into().expect("chunks of 16");
+            if chunk.iter().fold(false, |any, &b| any | needs_escape(b)) {
+                bytewise(text, chunk);
+            } else {
+                text.extend_from_slice(chunk);
             }
-            at = end;
         }
-        text.push_str(&s[done..]);
-        text.push('"');
+        bytewise(text, chunks.remainder());
+        text.push(b'"');
+    }
+
+    /// Bytes copied one by one, escapes escaped.
+    fn bytewise(text: &mut Vec<u8>, bytes: &[u8]) {
+        for &b in bytes {
+            if needs_escape(b) {
+                push_escape(text, b);
+            } else {
+                text.push(b);
+            }
+        }
     }
 
     fn needs_escape(b: u8) -> bool {
@@ -140,24 +154,29 @@ mod pretty {
     }
 
     /// The escape of `"`, `\\` or a control character: a short form (`\n`) or `\u00xx`.
-    fn push_escape(text: &mut String, b: u8) {
+    fn push_escape(text: &mut Vec<u8>, b: u8) {
         let short = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0c => "\\f",
+            b'"' => b'"',
+            b'\\' => b'\\',
+            b'\n' => b'n',
+            b'\r' => b'r',
+            b'\t' => b't',
+            0x08 => b'b',
+            0x0c => b'f',
             _ => {
                 const HEX: &[u8; 16] = b"0123456789abcdef";
-                text.push_str("\\u00");
-                text.push(HEX[usize::from(b >> 4)] as char);
-                text.push(HEX[usize::from(b & 0xf)] as char);
+                text.extend_from_slice(&[
+                    b'\\',
+                    b'u',
+                    b'0',
+                    b'0',
+                    HEX[usize::from(b >> 4)],
+                    HEX[usize::from(b & 0xf)],
+                ]);
                 return;
             }
         };
-        text.push_str(short);
+        text.extend_from_slice(&[b'\\', short]);
     }
 
     #[cfg(test)]
@@ -169,6 +188,14 @@ mod pretty {
             cases.push("plain text longer than eight bytes, with é and 中文".into());
             cases.push("a\"b\\c\nd\u{1}e\u{1f}f\u{7f}g 'quoted' \"long enough\" \t".into());
             cases.push("12345678\"12345678\\1234567\u{0}".into());
+            // Each byte value at each place of a word and of the tail after it.
+            for b in 0u8..128 {
+                for at in 0..17 {
+                    let mut bytes = vec![b'x'; 17];
+                    bytes[at] = b;
+                    cases.push(String::from_utf8(bytes).unwrap());
+                }
+            }
             cases.push(format!(
                 "{}\"{}\n{}",
                 "x".repeat(15),
@@ -176,8 +203,9 @@ mod pretty {
                 "é".repeat(9)
             ));
             for case in cases {
-                let mut text = String::new();
+                let mut text = Vec::new();
                 super::string(&mut text, &case);
+                let text = String::from_utf8(text).unwrap();
                 assert_eq!(text, serde_json::to_string(&case).unwrap(), "{case:?}");
             }
         }
@@ -417,10 +445,26 @@ fn handler_out<'a>(doc: &Document, flavor: Flavor, handler: &'a Handler) -> Obje
         }
     };
     let string = |s: &'a Option<String>| s.as_deref().map(Out::Str);
-    let (type_name, fields): (&str, Vec<(HandlerField, Option<Out>)>) = match &handler.kind {
-        HandlerKind::Command(c) => (
-            "command",
-            vec![
+    let type_name = match &handler.kind {
+        HandlerKind::Command(_) => "command",
+        HandlerKind::Prompt(_) => "prompt",
+        HandlerKind::Agent(_) => "agent",
+        HandlerKind::Service(s) => s.type_name,
+    };
+    if spec.implied_type != Some(type_name) {
+        put(HandlerField::Type, Out::Str(type_name));
+    }
+    // Arrays, not a list per handler: at 10 000 handlers each list was an allocation.
+    let mut put_all = |fields: &mut dyn Iterator<Item = (HandlerField, Option<Out<'a>>)>| {
+        for (field, value) in fields {
+            if let Some(value) = value {
+                put(field, value);
+            }
+        }
+    };
+    match &handler.kind {
+        HandlerKind::Command(c) => put_all(
+            &mut [
                 (HandlerField::Bash, string(&c.bash)),
                 (HandlerField::PowerShell, string(&c.powershell)),
                 (HandlerField::Command, string(&c.command)),
@@ -435,29 +479,18 @@ fn handler_out<'a>(doc: &Document, flavor: Flavor, handler: &'a Handler) -> Obje
                         .map(|env| Out::Object(Object(Object::values(env).collect()))),
                 ),
                 (HandlerField::Async, c.is_async.map(Out::Bool)),
-            ],
+            ]
+            .into_iter(),
         ),
-        HandlerKind::Prompt(p) | HandlerKind::Agent(p) => (
-            if matches!(handler.kind, HandlerKind::Prompt(_)) {
-                "prompt"
-            } else {
-                "agent"
-            },
-            vec![
+        HandlerKind::Prompt(p) | HandlerKind::Agent(p) => put_all(
+            &mut [
                 (HandlerField::Prompt, Some(Out::Str(&p.prompt))),
                 (HandlerField::Model, string(&p.model)),
-            ],
+            ]
+            .into_iter(),
         ),
         // Its fields are all in `extra`, written below.
-        HandlerKind::Service(s) => (s.type_name, Vec::new()),
-    };
-    if spec.implied_type != Some(type_name) {
-        put(HandlerField::Type, Out::Str(type_name));
-    }
-    for (field, value) in fields {
-        if let Some(value) = value {
-            put(field, value);
-        }
+        HandlerKind::Service(_) => {}
     }
     if let Some(t) = handler.timeout {
         let t = if spec.timeout_millis { t * 1000 } else { t };

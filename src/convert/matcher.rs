@@ -6,6 +6,7 @@
 
 use crate::dialect::{Flavor, MatchOn};
 use crate::model::bounded::{self, Answer, Job};
+use crate::model::matcher::{Literals, Reading};
 use crate::model::{EventKind, MatcherForm, MatcherStyle};
 use std::collections::BTreeSet;
 
@@ -166,6 +167,9 @@ fn fire_names(
         MatcherForm::All => vec![true; names.len()],
         MatcherForm::Exact(list) => names.iter().map(|n| list.iter().any(|l| l == n)).collect(),
         MatcherForm::Regex { pattern, anchored } => {
+            if let Some(matched) = bounded::literal_matches(&pattern, anchored, &names) {
+                return Some(matched);
+            }
             match bounded::run_one(Job::new(&pattern, anchored, names)) {
                 Answer::Matches(matched) => matched,
                 _ => return None,
@@ -284,6 +288,33 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
         ),
         form => form,
     };
+    // A list of plain names no table knows (`tool_1|other_1`), between flavours that read MCP
+    // names as any other: each name stays itself, and the check below tries only names the
+    // tables know and the probes, which neither the list nor what it is written as fires for
+    // (see `unknown_lists_are_written_as_the_check_would_pass_them`): it is not run.
+    if on == MatchOn::ToolName
+        && !builtin_listed
+        && !from_mcp.reads_mcp_apart()
+        && !to_mcp.reads_mcp_apart()
+        && text.is_some_and(|t| !t.contains(from_mcp.prefix))
+        && let MatcherForm::Exact(names) = &form
+        && !names.is_empty()
+        && names.iter().all(|n| is_unknown_plain_name(n))
+    {
+        // In its first place, as `rename_tools` keeps a name given twice (a set beside the
+        // list: a 100 000-name list was quadratic there, issue 9).
+        let mut seen = std::collections::HashSet::with_capacity(names.len());
+        let kept: Vec<String> = names
+            .iter()
+            .filter(|n| seen.insert(n.as_str()))
+            .cloned()
+            .collect();
+        return Translated {
+            text: write(&MatcherForm::Exact(kept), target_style, text),
+            problems,
+            fires_for_nothing: false,
+        };
+    }
     // Set when the written matcher was already checked as the target reads it.
     let mut checked = builtin_listed;
     let form = match (on, form) {
@@ -493,6 +524,15 @@ impl<'a> McpName<'a> {
     }
 }
 
+/// A tool name of word characters that no table knows and that is none of the
+/// [`PROBE_TOOLS`]: no tool a converted matcher is checked against bears it.
+fn is_unknown_plain_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && !PROBE_TOOLS.contains(&name)
+        && Flavor::is_unknown_tool(name)
+}
+
 /// Whether an anchored pattern is an alternation of plain names (`-` is literal outside a
 /// class): an exact list.
 fn is_name_list(pattern: &str) -> bool {
@@ -506,19 +546,25 @@ fn is_name_list(pattern: &str) -> bool {
 /// tried on the source's tools, the rewritten one on the target's), so that a caller can have
 /// them answered ahead, in one batch ([`bounded::with_answers`]).
 pub fn translate_jobs(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> Vec<Job> {
-    let MatcherForm::Regex { pattern, anchored } = from.tables().matcher_style.form(text) else {
+    let Reading::Regex(pattern, anchored) = from.tables().matcher_style.reading(text) else {
         return Vec::new();
     };
-    if from == to || on != MatchOn::ToolName || (anchored && is_name_list(&pattern)) {
+    if from == to || on != MatchOn::ToolName || (anchored && is_name_list(pattern)) {
         return Vec::new();
     }
     let universe = universe(from, to);
     let target_anchored = to.tables().matcher_style.anchored();
-    let candidate = reanchor(&rename_words(&pattern, from, to), anchored, target_anchored);
-    vec![
-        Job::new(&pattern, anchored, universe.source.flat.clone()),
-        Job::new(&candidate, target_anchored, universe.target.flat.clone()),
+    let candidate = reanchor(&rename_words(pattern, from, to), anchored, target_anchored);
+    // A regex of literal alternatives needs no engine: [`bounded::with_answers`] would leave
+    // its job out of the batch.
+    [
+        (pattern, anchored, &universe.source.flat),
+        (candidate.as_str(), target_anchored, &universe.target.flat),
     ]
+    .into_iter()
+    .filter(|(pattern, anchored, _)| !Literals::is_shape(pattern, *anchored))
+    .map(|(pattern, anchored, values)| Job::new(pattern, anchored, values.clone()))
+    .collect()
 }
 
 /// A field matcher for a target that compares it with one value exactly (Gemini CLI): all, or
@@ -594,14 +640,14 @@ pub fn values_never_sent(
         return Vec::new();
     };
     let form = from.tables().matcher_form(event, text);
-    let accepted: Vec<String> = match &form {
+    let accepted: Vec<String> = match form {
         MatcherForm::All => return Vec::new(),
-        MatcherForm::Exact(values) => values.clone(),
+        MatcherForm::Exact(values) => values,
         MatcherForm::Regex { pattern, anchored } => {
             let Some(known) = from.tables().matcher_values(event) else {
                 return Vec::new();
             };
-            let Some(matched) = matches(pattern, *anchored, known.iter().copied()) else {
+            let Some(matched) = matches(&pattern, anchored, known.iter().copied()) else {
                 return Vec::new();
             };
             known
@@ -618,8 +664,8 @@ pub fn values_never_sent(
         .collect()
 }
 
-fn rename_tools(
-    names: &[String],
+fn rename_tools<'a>(
+    names: &'a [String],
     from: Flavor,
     to: Flavor,
     problems: &mut Vec<String>,
@@ -627,11 +673,20 @@ fn rename_tools(
     let mut out = Vec::new();
     // Sets beside the list: a 100 000-name matcher was quadratic here (issue 9).
     let mut seen = std::collections::HashSet::new();
-    let source_ids: std::collections::HashSet<&str> = names
-        .iter()
-        .flat_map(|n| from.tables().matcher_canonical_tools(n))
-        .collect();
+    // A name no table knows stands for itself everywhere, and widens nothing.
+    let canonical = |n: &'a str| match Flavor::is_unknown_tool(n) {
+        true => vec![n],
+        false => from.tables().matcher_canonical_tools(n),
+    };
+    let source_ids: std::collections::HashSet<&str> =
+        names.iter().flat_map(|n| canonical(n)).collect();
     for name in names {
+        if Flavor::is_unknown_tool(name) {
+            if seen.insert(name.clone()) {
+                out.push(name.clone());
+            }
+            continue;
+        }
         let targets: Vec<&str> = from
             .tables()
             .matcher_canonical_tools(name)
@@ -761,8 +816,9 @@ fn translate_tool_regex(
                 anchored: target_anchored,
             };
             // Checked as a regex: the same check as the target's, if it reads the text so.
-            let checked = matches!(&form, MatcherForm::Regex { pattern, .. }
-                if to.tables().matcher_style.form(Some(pattern)) == form);
+            let checked = matches!(&form, MatcherForm::Regex { pattern, anchored }
+                if to.tables().matcher_style.reading(Some(pattern))
+                    == Reading::Regex(pattern, *anchored));
             return (form, checked);
         }
     }
@@ -803,6 +859,9 @@ fn translate_tool_regex(
 
 /// Whether a regex fires for each name of `tried`, evaluated within [`bounded`]'s limits.
 fn regex_fires(pattern: &str, anchored: bool, tried: &Tried) -> Answer {
+    if let Some(fired) = bounded::literal_matches(pattern, anchored, &tried.flat) {
+        return Answer::Matches(tried.fold(fired));
+    }
     match bounded::run_one(Job::new(pattern, anchored, tried.flat.clone())) {
         Answer::Matches(fired) => Answer::Matches(tried.fold(fired)),
         other => other,
@@ -837,31 +896,35 @@ fn shorten(pattern: &str) -> String {
 /// Replaces every identifier that is a source tool name by the target's name for that tool.
 fn rename_words(pattern: &str, from: Flavor, to: Flavor) -> String {
     let mut out = String::with_capacity(pattern.len());
-    let mut word = String::new();
-    let flush = |word: &mut String, out: &mut String| {
+    let push = |word: &str, out: &mut String| {
         // Most words of a pattern are no tool name: they are not looked up further.
-        let renamed = from
-            .tables()
-            .matcher_knows_tool(word)
-            .then(|| {
-                to.tables()
-                    .tool_name(from.tables().matcher_canonical_tool(word))
-            })
-            .flatten();
+        let renamed = (!word.is_empty()
+            && !Flavor::is_unknown_tool(word)
+            && from.tables().matcher_knows_tool(word))
+        .then(|| {
+            to.tables()
+                .tool_name(from.tables().matcher_canonical_tool(word))
+        })
+        .flatten();
         out.push_str(renamed.unwrap_or(word));
-        word.clear();
     };
+    // Where the word being read starts, if one is.
+    let mut word = None;
     let mut escaped = false;
-    for c in pattern.chars() {
+    for (at, c) in pattern.char_indices() {
         if !escaped && (c.is_ascii_alphanumeric() || c == '_') {
-            word.push(c);
+            word.get_or_insert(at);
             continue;
         }
-        flush(&mut word, &mut out);
+        if let Some(start) = word.take() {
+            push(&pattern[start..at], &mut out);
+        }
         escaped = !escaped && c == '\\';
         out.push(c);
     }
-    flush(&mut word, &mut out);
+    if let Some(start) = word {
+        push(&pattern[start..], &mut out);
+    }
     out
 }
 
@@ -963,6 +1026,61 @@ mod tests {
 
     fn tools(text: &str, from: Flavor, to: Flavor) -> Translated {
         translate(Some(text), MatchOn::ToolName, from, to)
+    }
+
+    /// What `translate` takes for granted of a list of names no table knows: between
+    /// flavours that read MCP names as any other, the names stay, nothing is lost, and the
+    /// check it skips finds that neither the list nor what it is written as fires for any
+    /// tool it tries.
+    #[test]
+    fn unknown_lists_are_written_as_the_check_would_pass_them() {
+        let lists = ["tool_1|other_1", "tool_2", "a|b|a", "x_9|Y_10|z"];
+        for &from in Flavor::all() {
+            for &to in Flavor::all() {
+                if from == to
+                    || from.tables().mcp_names.reads_mcp_apart()
+                    || to.tables().mcp_names.reads_mcp_apart()
+                {
+                    continue;
+                }
+                for text in lists {
+                    // An exact list, or an anchored regex of names, which is read as one.
+                    if let MatcherForm::Regex {
+                        anchored: false, ..
+                    } = from.tables().matcher_style.form(Some(text))
+                    {
+                        continue;
+                    }
+                    let t = translate(Some(text), MatchOn::ToolName, from, to);
+                    assert!(t.problems.is_empty(), "{from:?} -> {to:?} {text}: {t:?}");
+                    assert!(!t.fires_for_nothing);
+                    let mut problems = Vec::new();
+                    check_tools(Some(text), t.text.as_deref(), from, to, &mut problems);
+                    assert!(
+                        problems.is_empty(),
+                        "{from:?} -> {to:?} {text}: {problems:?}"
+                    );
+                    let (hit, lacking) = counterparts_fired(Some(text), from, to).unwrap();
+                    assert!(hit.is_empty() && lacking.is_empty());
+                    assert_eq!(
+                        target_fired(t.text.as_deref(), from, to),
+                        Some(BTreeSet::new())
+                    );
+                    let mut renamed = Vec::new();
+                    let names: Vec<String> = text.split('|').map(str::to_string).collect();
+                    let kept = rename_tools(&names, from, to, &mut renamed);
+                    assert!(renamed.is_empty());
+                    assert_eq!(
+                        t.text,
+                        write(
+                            &MatcherForm::Exact(kept),
+                            to.tables().matcher_style,
+                            Some(text)
+                        )
+                    );
+                }
+            }
+        }
     }
 
     /// A PascalCase Copilot matcher is tried against the Copilot tool name too (run 1.0.102):

@@ -11,6 +11,7 @@ use crate::dialect::{Dialect, Flavor, MatchOn, ToolScope};
 use crate::model::{Command, Document, EventKind, Handler, HandlerKind, Rule, RuleShape};
 use crate::source::SourceFile;
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// How to convert.
 #[derive(Clone, Debug)]
@@ -99,6 +100,7 @@ fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
         wrapped: 0,
         routing: 0,
         exec_lines: Vec::new(),
+        mcp_probe: crate::dialect::MCP_CANONICAL.join("server", "tool"),
     };
     for (src, doc) in inputs {
         let first_loss = converter.losses.len();
@@ -127,7 +129,7 @@ fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
                     list.labels(&doc.extra).map(|l| format!("`{l}`")).collect();
                 converter.lose(
                     src,
-                    &format!("/{}/{}", list.key, list.inner),
+                    format!("/{}/{}", list.key, list.inner),
                     &format!("the disabled handlers {}", named.join(", ")),
                     &format!(
                         "{} has no list of disabled handlers; those of this file are converted and active",
@@ -153,7 +155,7 @@ fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
                 };
                 converter.lose(
                     src,
-                    &switch.pointer(),
+                    switch.pointer(),
                     &format!("`{}`", switch.shown()),
                     &why,
                 );
@@ -171,7 +173,7 @@ fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
             {
                 converter.lose(
                     src,
-                    &format!("/{key}"),
+                    format!("/{key}"),
                     &format!("settings `{key}` (variables every hook command sees)"),
                     &format!("{} hook files have no session-wide environment; the converted commands run without these variables", options.to),
                 );
@@ -199,7 +201,7 @@ fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
                 let base = if doc.wrapped { "/hooks" } else { "" };
                 converter.lose(
                     src,
-                    &format!("{base}/{}", crate::config::read::escape(key)),
+                    format!("{base}/{}", crate::config::read::escape(key)),
                     &format!("the `{key}` entry"),
                     &why,
                 );
@@ -250,11 +252,14 @@ struct Converter<'a> {
     /// its host, flavour and event) per event and pair of flavours, built once: it is the same
     /// for every handler of an event (building it was a sixth of a 10 000-rule conversion).
     exec_lines: Vec<((EventKind, Flavor, Flavor), String)>,
+    /// An MCP tool's canonical name, which a wrapped group's matcher is tried on (made once,
+    /// not per rule).
+    mcp_probe: String,
 }
 
 impl Converter<'_> {
     /// Notes a loss; [`Converter::locate_losses`] finds where it is once the source is done.
-    fn lose(&mut self, src: &SourceFile, pointer: &str, what: &str, why: &str) {
+    fn lose(&mut self, src: &SourceFile, pointer: impl std::fmt::Display, what: &str, why: &str) {
         // A source read without its text (a hook script) is located at its start.
         let (line, col) = match src.text.is_empty() {
             true => (1, 1),
@@ -403,7 +408,7 @@ impl Converter<'_> {
             let Some(fired) = tools.in_category(category) else {
                 self.lose(
                     src,
-                    &format!("{at}/matcher"),
+                    format!("{at}/matcher"),
                     &format!("a rule with {} handler(s), matcher `{text}`", rule.handlers.len()),
                     &format!(
                         "hookx cannot tell which tools it fires for, and {} has one event per tool category; the rule is not converted",
@@ -546,7 +551,7 @@ impl Converter<'_> {
                     ));
                     self.lose(
                         src,
-                        &format!("{at}/matcher"),
+                        format!("{at}/matcher"),
                         &format!(
                             "a rule with {} handler(s), matcher `{}`",
                             rule.handlers.len(),
@@ -569,7 +574,7 @@ impl Converter<'_> {
                 for problem in &translated.problems {
                     self.lose(
                         src,
-                        &format!("{at}/matcher"),
+                        format!("{at}/matcher"),
                         &format!("matcher `{}`", rule.matcher.as_deref().unwrap_or("")),
                         problem,
                     );
@@ -586,7 +591,7 @@ impl Converter<'_> {
                 if self.options.wrap {
                     wrap_match = rule.matcher.clone();
                 } else {
-                    self.lose(src, &format!("{at}/matcher"), &format!("matcher `{}` on `{}`", rule.matcher.as_deref().unwrap_or(""), event), &format!(
+                    self.lose(src, format!("{at}/matcher"), &format!("matcher `{}` on `{}`", rule.matcher.as_deref().unwrap_or(""), event), &format!(
                         "{} does not filter `{}` events by a matcher, so the hook would fire for all of them; the matcher is dropped (without --no-wrap, hookx exec filters instead)",
                         self.options.to, event
                     ));
@@ -647,7 +652,7 @@ impl Converter<'_> {
             {
                 self.lose(
                     src,
-                    &format!("{at}/matcher"),
+                    format!("{at}/matcher"),
                     &format!("matcher `{}`", rule.matcher.as_deref().unwrap_or("")),
                     &format!(
                         "{} ignores matchers on `{event}`, so the hook fires for everything; the matcher is dropped so that it still does in {}",
@@ -676,11 +681,9 @@ impl Converter<'_> {
                 self.routing += 1;
                 continue;
             }
-            let pointer = match rule.shape {
-                RuleShape::Group => {
-                    crate::config::read::join_pointer(at, &["hooks", itoa::Buffer::new().format(i)])
-                }
-                RuleShape::Flat => at.to_string(),
+            let pointer = HandlerAt {
+                rule: at,
+                index: (rule.shape == RuleShape::Group).then_some(i),
             };
             if let Some(h) = self.handler(
                 src,
@@ -730,12 +733,11 @@ impl Converter<'_> {
         // A wrapped handler reads the payload as a route does: it asks for what the host
         // sends only when asked (Auggie: an MCP tool's server), where the rule can fire for an
         // MCP tool.
-        let probe = crate::dialect::MCP_CANONICAL.join("server", "tool");
         if self.options.wrap
             && shape == RuleShape::Group
             && event.is_tool_event()
             && to_tables
-                .tool_matcher_for(matcher.as_deref(), &probe)
+                .tool_matcher_for(matcher.as_deref(), &self.mcp_probe)
                 .is_some()
         {
             for (key, value) in to.dialect().def().route.group_keys {
@@ -754,8 +756,19 @@ impl Converter<'_> {
         };
         match shape {
             // A flat entry holds one handler.
-            RuleShape::Flat => handlers.into_iter().map(|h| make(vec![h])).collect(),
-            RuleShape::Group => vec![make(handlers)],
+            RuleShape::Flat if handlers.len() > 1 => {
+                handlers.into_iter().map(|h| make(vec![h])).collect()
+            }
+            // One rule: it takes what was made for it rather than copies.
+            _ => vec![Rule {
+                event,
+                flavor: to,
+                matcher,
+                handlers,
+                shape,
+                extra,
+                origin: rule.origin.clone(),
+            }],
         }
     }
 
@@ -763,7 +776,7 @@ impl Converter<'_> {
     fn handler(
         &mut self,
         src: &SourceFile,
-        at: &str,
+        at: &HandlerAt,
         handler: &Handler,
         event: &EventKind,
         from: Flavor,
@@ -787,15 +800,24 @@ impl Converter<'_> {
             return None;
         }
         let spec = target.config();
-        let mut out = handler.clone();
         // A service handler's fields (an `http` handler's `url`, `headers`, …) are its whole
         // definition, and a target with the same type reads them under the same names.
         let service = matches!(handler.kind, HandlerKind::Service(_));
         let keeps_extra = from.dialect() == target || service;
-        out.extra = if keeps_extra {
-            handler.extra.clone()
-        } else {
-            Default::default()
+        let mut out = Handler {
+            // A command is made below; its copy would only be dropped.
+            kind: match &handler.kind {
+                HandlerKind::Command(_) => HandlerKind::Command(Command::default()),
+                other => other.clone(),
+            },
+            timeout: handler.timeout,
+            status_message: handler.status_message.clone(),
+            once: handler.once,
+            extra: if keeps_extra {
+                handler.extra.clone()
+            } else {
+                Default::default()
+            },
         };
         // A timeout alias repeating the timeout that was read (Copilot `timeout` beside
         // `timeoutSec`) carries nothing more.
@@ -869,7 +891,7 @@ impl Converter<'_> {
             let limit = to.tables().default_timeout(&out.kind);
             self.lose(
                 src,
-                &field_pointer(at, from, HandlerField::Timeout),
+                field_pointer(at, from, HandlerField::Timeout),
                 &format!("timeout 0 on `{event}`"),
                 &format!(
                     "{} reads it as no timeout, which {target} cannot say: it is left out, and \
@@ -897,7 +919,7 @@ impl Converter<'_> {
             if asked > limit || !self.options.wrap && asked != limit {
                 self.lose(
                     src,
-                    &field_pointer(at, from, HandlerField::Timeout),
+                    field_pointer(at, from, HandlerField::Timeout),
                     &format!("timeout of {asked} s on `{event}`"),
                     &format!(
                         "{target} has no per-hook timeout: it is dropped, and {target}'s own \
@@ -917,7 +939,7 @@ impl Converter<'_> {
             if present && spec.key(field).is_none() {
                 self.lose(
                     src,
-                    &field_pointer(at, from, field),
+                    field_pointer(at, from, field),
                     what,
                     &format!("{target} has no such handler field; it is dropped"),
                 );
@@ -936,15 +958,16 @@ impl Converter<'_> {
     /// `shell`, `if`, `onFailure`, `asyncRewake`, kept among the handler's unknown fields): the
     /// command line they amount to, and the `if` filter, which `hookx exec --if` applies. What no target can express is
     /// a loss item; a form that would change the command drops the handler.
-    fn command_form(
+    fn command_form<'c>(
         &mut self,
         src: &SourceFile,
-        at: &str,
-        command: &Command,
+        at: &HandlerAt,
+        command: &'c Command,
         extra: &serde_json::Map<String, Value>,
         from: Flavor,
-    ) -> Option<(Command, Option<String>)> {
-        let mut command = command.clone();
+    ) -> Option<(Cow<'c, Command>, Option<String>)> {
+        // Copied only when another form changes it.
+        let mut command = Cow::Borrowed(command);
         let target = self.options.to;
         let keys = &from.dialect().config().run_keys;
         let get = |key: Option<&'static str>| key.and_then(|k| Some((k, extra.get(k)?)));
@@ -957,7 +980,7 @@ impl Converter<'_> {
             let (Some(words), Some(program)) = (words, command.command.as_deref()) else {
                 self.lose(
                     src,
-                    &format!("{at}/{key}"),
+                    format!("{at}/{key}"),
                     &format!("`{key}` that are not a list of strings"),
                     "hookx cannot tell which command they make; the handler is not converted",
                 );
@@ -970,18 +993,19 @@ impl Converter<'_> {
                 line.push(' ');
                 line.push_str(&word);
             }
-            command.command = Some(line);
+            command.to_mut().command = Some(line);
         }
         match get(keys.shell).map(|(k, v)| (k, v.as_str())) {
             None | Some((_, Some("bash" | "sh"))) => {}
             Some((_, Some("powershell" | "pwsh"))) => {
                 // A PowerShell command line: it goes where the target keeps those.
+                let command = command.to_mut();
                 command.powershell = command.command.take();
             }
             Some((key, other)) => {
                 self.lose(
                     src,
-                    &format!("{at}/{key}"),
+                    format!("{at}/{key}"),
                     &format!("`{key}: {}`", other.unwrap_or("?")),
                     "hookx knows no such shell; the handler is not converted",
                 );
@@ -994,7 +1018,7 @@ impl Converter<'_> {
                 Some(Some(value)) if value == failure.continues => {}
                 Some(value) => self.lose(
                     src,
-                    &format!("{at}/{}", failure.key),
+                    format!("{at}/{}", failure.key),
                     &format!("`{}: {}`", failure.key, value.unwrap_or("?")),
                     &format!(
                         "{target} applies its own rule when a hook fails; a failing command no longer counts as a block"
@@ -1006,7 +1030,7 @@ impl Converter<'_> {
             if extra.get(key).is_some_and(|v| v != &Value::Bool(false)) {
                 self.lose(
                     src,
-                    &format!("{at}/{key}"),
+                    format!("{at}/{key}"),
                     &format!("`{key}`"),
                     &format!(
                         "{target} cannot wake the agent when a background hook ends; it is dropped"
@@ -1020,7 +1044,7 @@ impl Converter<'_> {
             Some((key, Value::String(rule))) => {
                 self.lose(
                     src,
-                    &format!("{at}/{key}"),
+                    format!("{at}/{key}"),
                     &format!("the `{key}: {rule}` filter"),
                     &format!("{target} has no such filter, so the handler runs on every call its matcher accepts (without --no-wrap, `hookx exec --if` applies it)"),
                 );
@@ -1029,7 +1053,7 @@ impl Converter<'_> {
             Some((key, other)) => {
                 self.lose(
                     src,
-                    &format!("{at}/{key}"),
+                    format!("{at}/{key}"),
                     &format!("`{key}: {other}`"),
                     &format!(
                         "an `{key}` filter is a permission rule string; the handler is not converted"
@@ -1045,7 +1069,7 @@ impl Converter<'_> {
     fn command(
         &mut self,
         src: &SourceFile,
-        at: &str,
+        at: &HandlerAt,
         command: &Command,
         event: &EventKind,
         from: Flavor,
@@ -1072,8 +1096,8 @@ impl Converter<'_> {
         let rewritten = self.rewrite_env(src, at, unix, from, to);
         // Wrapped, the handler runs through `hookx exec --as <its flavour>`, which gives it
         // its own dialect's variables: the command line stays exactly as written.
-        let mut line = if self.options.wrap {
-            unix.clone()
+        let mut line: Cow<str> = if self.options.wrap {
+            Cow::Borrowed(unix)
         } else {
             rewritten
         };
@@ -1095,7 +1119,7 @@ impl Converter<'_> {
                 if line != unix {
                     self.lose(
                         src,
-                        &field_pointer(at, from, field),
+                        field_pointer(at, from, field),
                         &format!("the {}", name(field)),
                         &format!(
                             "{target} has one command for every OS; the {} is kept",
@@ -1108,7 +1132,7 @@ impl Converter<'_> {
         if let Some(cwd) = &command.cwd
             && spec.key(HandlerField::Cwd).is_none()
         {
-            line = format!("cd {} && {line}", shell_quote(cwd));
+            line = format!("cd {} && {line}", shell_quote(cwd)).into();
         }
         if let Some(env) = &command.env
             && spec.key(HandlerField::Env).is_none()
@@ -1121,7 +1145,7 @@ impl Converter<'_> {
                     // `export A B=…` or `export X;rm …=…` would do something else entirely.
                     self.lose(
                         src,
-                        &format!("{at}/env/{}", crate::config::read::escape(k)),
+                        format!("{at}/env/{}", crate::config::read::escape(k)),
                         &format!("environment variable `{k}`"),
                         "it is not a shell variable name, so it cannot be exported in the command; it is dropped",
                     );
@@ -1133,7 +1157,7 @@ impl Converter<'_> {
                 ));
             }
             if !exports.is_empty() {
-                line = format!("{} {line}", exports.join(" "));
+                line = format!("{} {line}", exports.join(" ")).into();
             }
         }
         if let Some(wrap) = wrap {
@@ -1166,7 +1190,7 @@ impl Converter<'_> {
                     ),
                 );
             } else {
-                line = wrapped;
+                line = wrapped.into();
                 self.wrapped += 1;
                 let unread = crate::protocol::unreadable_answers(
                     &from.tables().protocol,
@@ -1206,18 +1230,18 @@ impl Converter<'_> {
         // (VS Code) keeps the Windows line beside the one POSIX line; the others get one line.
         match target.config().key(HandlerField::Bash) {
             Some(_) => {
-                out.bash = Some(line);
+                out.bash = Some(line.into_owned());
                 out.powershell = windows.cloned();
             }
             None if spec.key(HandlerField::Windows).is_some() => {
-                out.command = Some(line);
+                out.command = Some(line.into_owned());
                 out.windows = windows.cloned();
                 if let (Some(ps), Some(win)) = (&command.powershell, &command.windows)
                     && ps != win
                 {
                     self.lose(
                         src,
-                        &field_pointer(at, from, HandlerField::Windows),
+                        field_pointer(at, from, HandlerField::Windows),
                         &format!("the {}", name(HandlerField::Windows)),
                         &format!(
                             "{target} has one Windows command; the {} is kept",
@@ -1242,7 +1266,7 @@ impl Converter<'_> {
                     if line.is_some() {
                         self.lose(
                             src,
-                            &field_pointer(at, from, field),
+                            field_pointer(at, from, field),
                             &format!("the {}", name(field)),
                             &format!(
                                 "{target} has one shell command for every OS; the {} is kept",
@@ -1251,13 +1275,13 @@ impl Converter<'_> {
                         );
                     }
                 }
-                out.command = Some(line);
+                out.command = Some(line.into_owned());
             }
         }
         if command.is_async == Some(true) && spec.key(HandlerField::Async).is_none() {
             self.lose(
                 src,
-                &field_pointer(at, from, HandlerField::Async),
+                field_pointer(at, from, HandlerField::Async),
                 "`async: true`",
                 &format!("{target} cannot run a hook in the background; it runs synchronously"),
             );
@@ -1269,14 +1293,19 @@ impl Converter<'_> {
 
     /// Rewrites the source's project-directory variable to the target's, and reports other
     /// agent variables the target does not set.
-    fn rewrite_env(
+    fn rewrite_env<'l>(
         &mut self,
         src: &SourceFile,
-        at: &str,
-        line: &str,
+        at: &HandlerAt,
+        line: &'l str,
         from: Flavor,
         to: Flavor,
-    ) -> String {
+    ) -> Cow<'l, str> {
+        // Every variable renamed or reported is `$NAME` or `${NAME…}`: a line without a `$`
+        // names none.
+        if !line.contains('$') {
+            return Cow::Borrowed(line);
+        }
         let (from_spec, to_spec) = (from.dialect().config(), to.dialect().config());
         let mut line = line.to_string();
         if let Some(from_var) = from_spec.project_dir_variable {
@@ -1303,7 +1332,23 @@ impl Converter<'_> {
                 );
             }
         }
-        line
+        Cow::Owned(line)
+    }
+}
+
+/// A handler's JSON pointer: its rule's, then `/hooks/INDEX` in a group. Written out only for
+/// a loss, which most handlers have none of (making it was a string per handler).
+struct HandlerAt<'a> {
+    rule: &'a str,
+    index: Option<usize>,
+}
+
+impl std::fmt::Display for HandlerAt<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.index {
+            Some(i) => write!(f, "{}/hooks/{i}", self.rule),
+            None => f.write_str(self.rule),
+        }
     }
 }
 
@@ -1462,7 +1507,7 @@ pub fn not_installed_guard(hookx: &str, event: &EventKind, to: Flavor) -> String
 
 /// The pointer of a handler field as the source dialect spells its key (the handler's own
 /// pointer when the dialect has no key for it).
-fn field_pointer(handler_at: &str, from: Flavor, field: HandlerField) -> String {
+fn field_pointer(handler_at: &HandlerAt, from: Flavor, field: HandlerField) -> String {
     match from.handler_key(field) {
         Some(key) => format!("{handler_at}/{key}"),
         None => handler_at.to_string(),

@@ -19,7 +19,7 @@
 //! An unevaluable matcher is never read as "no match": callers report it as its own outcome
 //! ([`crate::dispatch::select::MatchVerdict::Unevaluable`]).
 
-use super::matcher::{CompiledMatcher, MatcherForm};
+use super::matcher::{CompiledMatcher, Literals, MatcherForm};
 use std::collections::HashMap;
 use std::sync::{Mutex, mpsc};
 use std::thread;
@@ -83,7 +83,7 @@ impl Job {
 
     /// The answer when no engine is needed, or the engine must not be given the job.
     fn precheck(&self) -> Option<Answer> {
-        if let Some(literals) = CompiledMatcher::literals(&self.form()) {
+        if let Some(literals) = Literals::parse(&self.pattern, self.anchored) {
             return Some(Answer::Matches(
                 self.values.iter().map(|v| literals.is_match(v)).collect(),
             ));
@@ -93,7 +93,7 @@ impl Job {
 
     /// Whether the job goes to the engine: it is not a list of literals, nor refused.
     fn needs_engine(&self) -> bool {
-        CompiledMatcher::literals(&self.form()).is_none() && self.refusal().is_none()
+        !Literals::is_shape(&self.pattern, self.anchored) && self.refusal().is_none()
     }
 
     /// Why the engine must not be given the job, if it must not.
@@ -198,6 +198,14 @@ pub fn run(jobs: Vec<Job>) -> Vec<Answer> {
         .into_iter()
         .map(|a| a.expect("every job answered"))
         .collect()
+}
+
+/// The answer [`run_one`] gives a regex of literal alternatives
+/// ([`super::matcher::Literals`]) tested on `values`, without making a job of it (`convert`
+/// asks this for every tool matcher, twice); `None` when the regex is of no literal shape.
+pub fn literal_matches(pattern: &str, anchored: bool, values: &[String]) -> Option<Vec<bool>> {
+    let literals = Literals::parse(pattern, anchored)?;
+    Some(values.iter().map(|v| literals.is_match(v)).collect())
 }
 
 /// One job, as [`run`] answers it.

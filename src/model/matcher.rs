@@ -38,54 +38,60 @@ pub enum MatcherForm {
 impl MatcherStyle {
     /// Reads matcher text (`None` = the key was absent) in this style.
     pub fn form(self, text: Option<&str>) -> MatcherForm {
+        match self.reading(text) {
+            Reading::All => MatcherForm::All,
+            Reading::List(text) => {
+                let MatcherStyle::ListOrRegex { separators, .. } = self else {
+                    unreachable!("only a list style reads lists")
+                };
+                let names = text
+                    .split(|c: char| c == '|' || separators.contains(c))
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect();
+                MatcherForm::Exact(names)
+            }
+            Reading::Regex(pattern, anchored) => MatcherForm::Regex {
+                pattern: pattern.to_string(),
+                anchored,
+            },
+        }
+    }
+
+    /// What [`MatcherStyle::form`] reads `text` as, borrowing it: callers that only need to
+    /// know which form it is (or the regex) copy nothing.
+    pub fn reading<'t>(self, text: Option<&'t str>) -> Reading<'t> {
         let Some(text) = text else {
-            return MatcherForm::All;
+            return Reading::All;
         };
         match self {
-            MatcherStyle::ListOrRegex {
-                list_extra,
-                separators,
-            } => {
+            MatcherStyle::ListOrRegex { list_extra, .. } => {
                 if text.is_empty() || text == "*" {
-                    return MatcherForm::All;
+                    return Reading::All;
                 }
                 let is_list_char = |c: char| {
                     c.is_ascii_alphanumeric() || c == '_' || c == '|' || list_extra.contains(c)
                 };
                 if text.chars().all(is_list_char) {
-                    let names = text
-                        .split(|c: char| c == '|' || separators.contains(c))
-                        .map(str::trim)
-                        .filter(|s| !s.is_empty())
-                        .map(str::to_string)
-                        .collect();
-                    MatcherForm::Exact(names)
+                    Reading::List(text)
                 } else {
-                    MatcherForm::Regex {
-                        pattern: text.to_string(),
-                        anchored: false,
-                    }
+                    Reading::Regex(text, false)
                 }
             }
             MatcherStyle::UnanchoredRegex => {
                 // Gemini CLI trims the matcher first (source).
                 let text = text.trim();
                 if text.is_empty() || text == "*" {
-                    return MatcherForm::All;
+                    return Reading::All;
                 }
-                MatcherForm::Regex {
-                    pattern: text.to_string(),
-                    anchored: false,
-                }
+                Reading::Regex(text, false)
             }
             MatcherStyle::AnchoredRegex { star_is_all } => {
                 if star_is_all && text == "*" {
-                    return MatcherForm::All;
+                    return Reading::All;
                 }
-                MatcherForm::Regex {
-                    pattern: text.to_string(),
-                    anchored: true,
-                }
+                Reading::Regex(text, true)
             }
         }
     }
@@ -94,6 +100,16 @@ impl MatcherStyle {
     pub fn anchored(self) -> bool {
         matches!(self, MatcherStyle::AnchoredRegex { .. })
     }
+}
+
+/// Which [`MatcherForm`] a text is, borrowing it ([`MatcherStyle::reading`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading<'t> {
+    All,
+    /// An exact list, still to be split on the style's separators.
+    List(&'t str),
+    /// A regex, and whether it is anchored.
+    Regex(&'t str, bool),
 }
 
 /// A compiled matcher, ready to test values at run time.
@@ -129,30 +145,19 @@ struct Branch {
 
 impl Literals {
     /// The pattern as literal alternatives, if it is one of the recognised shapes.
-    fn parse(pattern: &str, anchored: bool) -> Option<Literals> {
+    pub fn parse(pattern: &str, anchored: bool) -> Option<Literals> {
         let branches = pattern
             .split('|')
-            .map(|text| {
-                let (start, text) = strip(text, text.strip_prefix('^'), !anchored)?;
-                let (end, text) = strip(text, text.strip_suffix('$'), !anchored)?;
-                let (any_before, text) = strip(text, text.strip_prefix(".*"), !start)?;
-                let (any_after, text) = strip(text, text.strip_suffix(".*"), !end)?;
-                let plain = text
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-                // An empty literal only as `.*`: `^`, `$`, `^$` and empty alternatives are
-                // left to the regex engine.
-                let shaped = !text.is_empty() || (any_before && !start && !end);
-                (plain && shaped).then(|| Branch {
-                    literal: text.to_string(),
-                    start,
-                    end,
-                    any_before,
-                    any_after,
-                })
-            })
+            .map(|text| Branch::parse(text, anchored))
             .collect::<Option<Vec<_>>>()?;
         Some(Literals { branches, anchored })
+    }
+
+    /// Whether [`Literals::parse`] reads the pattern, without making its branches.
+    pub fn is_shape(pattern: &str, anchored: bool) -> bool {
+        pattern
+            .split('|')
+            .all(|text| Branch::shape(text, anchored).is_some())
     }
 
     /// Whether the pattern matches `value`, as the regex would.
@@ -174,6 +179,33 @@ fn strip<'t>(text: &'t str, stripped: Option<&'t str>, allowed: bool) -> Option<
 }
 
 impl Branch {
+    fn parse(text: &str, anchored: bool) -> Option<Branch> {
+        let (literal, start, end, any_before, any_after) = Branch::shape(text, anchored)?;
+        Some(Branch {
+            literal: literal.to_string(),
+            start,
+            end,
+            any_before,
+            any_after,
+        })
+    }
+
+    /// An alternative's literal and its `^`, `$`, `.*` before and `.*` after, if it is of a
+    /// recognised shape.
+    fn shape(text: &str, anchored: bool) -> Option<(&str, bool, bool, bool, bool)> {
+        let (start, text) = strip(text, text.strip_prefix('^'), !anchored)?;
+        let (end, text) = strip(text, text.strip_suffix('$'), !anchored)?;
+        let (any_before, text) = strip(text, text.strip_prefix(".*"), !start)?;
+        let (any_after, text) = strip(text, text.strip_suffix(".*"), !end)?;
+        let plain = text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        // An empty literal only as `.*`: `^`, `$`, `^$` and empty alternatives are left to
+        // the regex engine.
+        let shaped = !text.is_empty() || (any_before && !start && !end);
+        (plain && shaped).then_some((text, start, end, any_before, any_after))
+    }
+
     fn is_match(&self, value: &str, anchored: bool) -> bool {
         let lit = self.literal.as_str();
         if !anchored {
@@ -183,7 +215,9 @@ impl Branch {
                 (true, true) => value == lit,
                 (true, false) => value.starts_with(lit),
                 (false, true) => value.ends_with(lit),
-                (false, false) => value.contains(lit),
+                // Longer than the value, it is not in it: most tool names are shorter than
+                // an MCP prefix, and `contains` prepares its search before it looks.
+                (false, false) => value.len() >= lit.len() && value.contains(lit),
             };
         }
         // The whole value must match: `.*` covers the rest, which must then hold no line
@@ -196,7 +230,9 @@ impl Branch {
             (true, false) => value
                 .strip_suffix(lit)
                 .is_some_and(|rest| !has_line_terminator(rest)),
-            (true, true) => value.contains(lit) && !has_line_terminator(value),
+            (true, true) => {
+                value.len() >= lit.len() && value.contains(lit) && !has_line_terminator(value)
+            }
         }
     }
 }
