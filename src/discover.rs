@@ -809,7 +809,13 @@ impl Listings {
             Pattern::Plugins => return true,
         };
         let first = first.split('/').next().unwrap_or(first);
-        let at = match self.roots.iter().position(|(r, _)| r == root) {
+        // As bytes: `Path`'s `==` compares component by component, which cost more here than
+        // the listings.
+        let at = match self
+            .roots
+            .iter()
+            .position(|(r, _)| r.as_os_str() == root.as_os_str())
+        {
             Some(at) => at,
             None => {
                 self.roots.push((root.to_path_buf(), Self::list(root)));
