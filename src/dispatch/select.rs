@@ -3,6 +3,7 @@
 
 use crate::dialect::{Flavor, MatchOn};
 use crate::model::bounded::{self, Answer, Job};
+use crate::model::matcher::Literals;
 use crate::model::{CompiledMatcher, Event, Handler, MatcherForm, Rule};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -184,10 +185,7 @@ pub fn rules_match<'a>(
         };
         let matcher = rule.matcher.as_deref().unwrap_or("");
         match tables.matcher_form(&event.kind, text) {
-            form @ MatcherForm::Regex { .. } if CompiledMatcher::literals(&form).is_none() => {
-                let MatcherForm::Regex { pattern, anchored } = form else {
-                    unreachable!("matched as a regex")
-                };
+            MatcherForm::Regex { pattern, anchored } if !Literals::is_shape(&pattern, anchored) => {
                 let key = RegexKey {
                     file: rule.origin.file.clone(),
                     pattern,

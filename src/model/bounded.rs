@@ -83,10 +83,8 @@ impl Job {
 
     /// The answer when no engine is needed, or the engine must not be given the job.
     fn precheck(&self) -> Option<Answer> {
-        if let Some(literals) = Literals::parse(&self.pattern, self.anchored) {
-            return Some(Answer::Matches(
-                self.values.iter().map(|v| literals.is_match(v)).collect(),
-            ));
+        if let Some(matched) = literal_matches(&self.pattern, self.anchored, &self.values) {
+            return Some(Answer::Matches(matched));
         }
         self.refusal()
     }

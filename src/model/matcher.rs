@@ -243,15 +243,6 @@ fn has_line_terminator(s: &str) -> bool {
 }
 
 impl CompiledMatcher {
-    /// A regex form of literal alternatives, which needs no regex engine (and so none of the
-    /// bounds of [`super::bounded`]).
-    pub fn literals(form: &MatcherForm) -> Option<Literals> {
-        match form {
-            MatcherForm::Regex { pattern, anchored } => Literals::parse(pattern, *anchored),
-            _ => None,
-        }
-    }
-
     /// Compiles a form. An invalid regex is an error the caller reports (Copilot skips such a
     /// hook). This runs the regex engine on the calling thread with no time bound: matchers
     /// from files go through [`super::bounded`], which calls this within its bounds. A regex
