@@ -719,8 +719,11 @@ fn convert_to(
     let before = target
         .as_ref()
         .and_then(|path| std::fs::read_to_string(path).ok());
+    // Text for stdout is written as it is made ([`config::write::write_text`]).
+    let streamed = target.is_none() && args.format == Format::Text;
     let text = match (&target, args.write) {
         (Some(path), true) => sync(path, before.as_deref())?,
+        _ if streamed => String::new(),
         _ => config::write::to_text(&conversion.document),
     };
     let mut written = None;
@@ -779,8 +782,10 @@ fn convert_to(
     let code = if args.strict && lossy { EXIT_LOSSES } else { 0 };
     match args.format {
         Format::Text => {
-            if target.is_none() {
-                out!("{text}");
+            if streamed {
+                // As `out!`: a closed stdout is not an error of the conversion.
+                let _ =
+                    config::write::write_text(&conversion.document, &mut std::io::stdout().lock());
             }
             if let Some(diff) = &diff {
                 out!("{diff}");

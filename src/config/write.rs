@@ -21,26 +21,93 @@ pub fn to_text(doc: &Document) -> String {
     pretty::text(&value, 0)
 }
 
+/// [`to_text`] written to `sink` as it is made: a 10 000-rule conversion's text is megabytes,
+/// and building it whole before printing it cost more page faults than making it.
+pub fn write_text(doc: &Document, sink: &mut dyn std::io::Write) -> std::io::Result<()> {
+    if doc.kind.frontmatter {
+        return sink.write_all(to_text(doc).as_bytes());
+    }
+    pretty::write(&document_out(doc), sink)
+}
+
 /// Pretty-printed JSON, byte for byte what `serde_json::to_string_pretty` writes, but with
 /// strings checked for escapes sixteen bytes at a time: a converted file is mostly long wrapped command
 /// lines, and serde_json's byte-by-byte escaping was a tenth of a 10 000-rule `convert`. It is
 /// written as bytes: the text between two escapes (a wrapped command's guard holds a dozen) is
 /// a few bytes, each a call to `memcpy` when pushed onto a `String`.
 mod pretty {
-    use super::{Object, Out};
+    use super::{Object, Out, rule_values};
     use serde_json::Value;
+    use std::io::Write;
 
     /// The JSON text of `node`, from `level` on.
     pub(super) fn text(node: &Out, level: usize) -> String {
-        let mut bytes = Vec::new();
-        out(&mut bytes, node, level);
-        bytes.push(b'\n');
+        let mut text = Text::default();
+        out(&mut text, node, level);
+        text.push(b'\n');
         // Only whole strings and ASCII are written, and an escape cuts a string only at an
         // ASCII byte.
-        String::from_utf8(bytes).expect("JSON text is UTF-8")
+        String::from_utf8(text.bytes).expect("JSON text is UTF-8")
     }
 
-    fn out(text: &mut Vec<u8>, node: &Out, level: usize) {
+    /// The JSON text of `node`, written to `sink` a buffer at a time.
+    pub(super) fn write(node: &Out, sink: &mut dyn Write) -> std::io::Result<()> {
+        let mut text = Text {
+            bytes: Vec::with_capacity(2 * Text::SPILL_AT),
+            sink: Some(sink),
+            failed: None,
+        };
+        out(&mut text, node, 0);
+        text.push(b'\n');
+        text.spill_all();
+        text.failed.map_or(Ok(()), Err)
+    }
+
+    /// The text being written: kept whole, or passed on to a sink once it holds
+    /// [`Text::SPILL_AT`] bytes (between two values, so only whole values are passed on).
+    #[derive(Default)]
+    struct Text<'a> {
+        bytes: Vec<u8>,
+        sink: Option<&'a mut dyn Write>,
+        /// The sink's first error: nothing more is written to it.
+        failed: Option<std::io::Error>,
+    }
+
+    impl Text<'_> {
+        const SPILL_AT: usize = 64 * 1024;
+
+        fn spill(&mut self) {
+            if self.bytes.len() >= Self::SPILL_AT {
+                self.spill_all();
+            }
+        }
+
+        fn spill_all(&mut self) {
+            let Some(sink) = self.sink.as_mut() else {
+                return;
+            };
+            if let Err(e) = sink.write_all(&self.bytes) {
+                self.sink = None;
+                self.failed = Some(e);
+            }
+            self.bytes.clear();
+        }
+    }
+
+    impl std::ops::Deref for Text<'_> {
+        type Target = Vec<u8>;
+        fn deref(&self) -> &Vec<u8> {
+            &self.bytes
+        }
+    }
+
+    impl std::ops::DerefMut for Text<'_> {
+        fn deref_mut(&mut self) -> &mut Vec<u8> {
+            &mut self.bytes
+        }
+    }
+
+    fn out(text: &mut Text, node: &Out, level: usize) {
         match node {
             Out::Value(v) => value(text, v, level),
             Out::Str(s) => string(text, s),
@@ -48,13 +115,19 @@ mod pretty {
             Out::U64(n) => text.extend_from_slice(itoa::Buffer::new().format(*n).as_bytes()),
             Out::Bool(b) => text.extend_from_slice(if *b { b"true" } else { b"false" }),
             Out::Array(items) => array(text, items, level, out),
+            Out::Rules(doc, rules) => array(
+                text,
+                rules.iter().flat_map(|rule| rule_values(doc, rule)),
+                level,
+                |text, v, level| out(text, &v, level),
+            ),
             Out::Object(Object(entries)) => {
                 object(text, entries.iter().map(|(k, v)| (*k, v)), level, out)
             }
         }
     }
 
-    fn value(text: &mut Vec<u8>, node: &Value, level: usize) {
+    fn value(text: &mut Text, node: &Value, level: usize) {
         match node {
             Value::Null => text.extend_from_slice(b"null"),
             Value::Bool(b) => text.extend_from_slice(if *b { b"true" } else { b"false" }),
@@ -68,28 +141,33 @@ mod pretty {
         }
     }
 
-    fn array<T>(text: &mut Vec<u8>, items: &[T], level: usize, item: fn(&mut Vec<u8>, &T, usize)) {
-        if items.is_empty() {
-            text.extend_from_slice(b"[]");
-            return;
-        }
-        text.push(b'[');
-        for (i, v) in items.iter().enumerate() {
-            if i > 0 {
-                text.push(b',');
-            }
+    fn array<T>(
+        text: &mut Text,
+        items: impl IntoIterator<Item = T>,
+        level: usize,
+        item: impl Fn(&mut Text, T, usize),
+    ) {
+        let mut empty = true;
+        for v in items {
+            text.push(if empty { b'[' } else { b',' });
+            empty = false;
             newline(text, level + 1);
             item(text, v, level + 1);
+            text.spill();
+        }
+        if empty {
+            text.extend_from_slice(b"[]");
+            return;
         }
         newline(text, level);
         text.push(b']');
     }
 
     fn object<'a, T: 'a>(
-        text: &mut Vec<u8>,
+        text: &mut Text,
         entries: impl ExactSizeIterator<Item = (&'a str, &'a T)>,
         level: usize,
-        item: fn(&mut Vec<u8>, &T, usize),
+        item: fn(&mut Text, &T, usize),
     ) {
         if entries.len() == 0 {
             text.extend_from_slice(b"{}");
@@ -104,6 +182,7 @@ mod pretty {
             string(text, k);
             text.extend_from_slice(b": ");
             item(text, v, level + 1);
+            text.spill();
         }
         newline(text, level);
         text.push(b'}');
@@ -118,35 +197,38 @@ mod pretty {
     }
 
     /// A JSON string as serde_json escapes it: `"`, `\\` and the control characters, which
-    /// have a short form (`\n`) or `\u00xx`; nothing else.
+    /// have a short form (`\n`) or `\u00xx`; nothing else. The bytes are checked sixteen at a
+    /// time (the last few padded to sixteen), and copied in runs between escapes: most keys
+    /// are shorter than sixteen bytes, and a wrapped command's guard holds a dozen quotes.
     pub(super) fn string(text: &mut Vec<u8>, s: &str) {
         let bytes = s.as_bytes();
         text.reserve(bytes.len() + 2);
         text.push(b'"');
+        // Where the run not yet copied starts.
+        let mut plain = 0;
         let mut chunks = bytes.chunks_exact(16);
-        for chunk in &mut chunks {
-            // Sixteen bytes checked at once (the compiler vectorizes a fixed-size fold); only a
-            // chunk holding a byte to escape is gone through byte by byte.
-            let chunk: &[u8; 16] = chunk.try_into().expect("chunks of 16");
-            if chunk.iter().fold(false, |any, &b| any | needs_escape(b)) {
-                bytewise(text, chunk);
-            } else {
-                text.extend_from_slice(chunk);
+        let tail = chunks.remainder();
+        let mut padded = [b' '; 16];
+        padded[..tail.len()].copy_from_slice(tail);
+        let whole = chunks
+            .by_ref()
+            .map(|c| <&[u8; 16]>::try_from(c).expect("16 bytes"));
+        for (n, chunk) in whole.chain([&padded]).enumerate() {
+            // A fixed-size fold the compiler vectorizes.
+            if !chunk.iter().fold(false, |any, &b| any | needs_escape(b)) {
+                continue;
+            }
+            for (i, &b) in chunk.iter().enumerate() {
+                if needs_escape(b) {
+                    let at = n * 16 + i;
+                    text.extend_from_slice(&bytes[plain..at]);
+                    push_escape(text, b);
+                    plain = at + 1;
+                }
             }
         }
-        bytewise(text, chunks.remainder());
+        text.extend_from_slice(&bytes[plain..]);
         text.push(b'"');
-    }
-
-    /// Bytes copied one by one, escapes escaped.
-    fn bytewise(text: &mut Vec<u8>, bytes: &[u8]) {
-        for &b in bytes {
-            if needs_escape(b) {
-                push_escape(text, b);
-            } else {
-                text.push(b);
-            }
-        }
     }
 
     fn needs_escape(b: u8) -> bool {
@@ -224,6 +306,9 @@ enum Out<'a> {
     U64(u64),
     Bool(bool),
     Array(Vec<Out<'a>>),
+    /// The values of these rules (of one event), made one rule at a time as they are written:
+    /// a 10 000-rule document's tree cost as much as printing it.
+    Rules(&'a Document, Vec<&'a Rule>),
     Object(Object<'a>),
 }
 
@@ -276,6 +361,10 @@ impl serde::Serialize for Out<'_> {
                     seq.serialize_element(item)?;
                 }
                 seq.end()
+            }
+            Out::Rules(doc, rules) => {
+                let values: Vec<Out> = rules.iter().flat_map(|r| rule_values(doc, r)).collect();
+                Out::Array(values).serialize(s)
             }
             Out::Object(Object(entries)) => {
                 let mut map = s.serialize_map(Some(entries.len()))?;
@@ -392,11 +481,10 @@ fn hooks_object(doc: &Document) -> Object<'_> {
     let mut hooks: Object = Object::default();
     for rule in &doc.rules {
         let name = event_key(rule);
-        let values = rule_values(doc, rule);
         match hooks.0.iter_mut().find(|(k, _)| *k == name) {
-            Some((_, Out::Array(list))) => list.extend(values),
+            Some((_, Out::Rules(_, list))) => list.push(rule),
             Some(_) => {}
-            None => hooks.0.push((name, Out::Array(values))),
+            None => hooks.0.push((name, Out::Rules(doc, vec![rule]))),
         }
     }
     for (key, value) in &doc.extra_hooks {

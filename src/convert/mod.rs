@@ -178,6 +178,7 @@ fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
                     &format!("{} hook files have no session-wide environment; the converted commands run without these variables", options.to),
                 );
             }
+            out.rules.reserve(doc.rules.len());
             for rule in &doc.rules {
                 out.rules.extend(converter.rule(src, rule));
             }
