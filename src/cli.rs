@@ -599,6 +599,17 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
     if several && args.out.is_some() {
         return Err(Error::Usage("--out takes one target (--to)".into()));
     }
+    // Input of a quarter megabyte or more (over a thousand rules) is read into a heap of huge
+    // pages.
+    let input_bytes: u64 = args
+        .files
+        .iter()
+        .filter_map(|f| std::fs::metadata(f).ok())
+        .map(|m| m.len())
+        .sum();
+    if input_bytes >= crate::heap::LARGE_INPUT {
+        crate::heap::grow_in_huge_pages();
+    }
     // The documents, their sources and conversions are left for the OS to free when hookx
     // exits: at 10 000 rules, freeing them value by value cost a tenth of the conversion.
     let mut loaded = std::mem::ManuallyDrop::new(Vec::new());

@@ -15,6 +15,7 @@ pub mod discover;
 pub mod dispatch;
 pub mod doctor;
 pub mod error;
+pub mod heap;
 pub mod install;
 pub mod list;
 pub mod model;
