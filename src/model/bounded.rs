@@ -8,10 +8,12 @@
 //!   ([`super::matcher::Literals`]) need no engine and have no such cap;
 //! - the engine runs on a worker thread with a [`STACK_BYTES`] stack (reserved, touched only as
 //!   used), so deep nesting cannot overflow the caller's stack;
-//! - each job gets [`MATCH_TIME_LIMIT`], and all jobs of the process together
-//!   [`MATCH_BUDGET`] of waiting for the engine: once it is spent every regex job is
-//!   unevaluable at once, so however many runaway matchers a hook set holds, an event waits at
-//!   most the budget. Real matchers answer in microseconds and never come near it. A job that
+//! - each job gets [`MATCH_TIME_LIMIT`], and all jobs one thread asks for together
+//!   [`MATCH_BUDGET`] of waiting for the engine: once it is spent every regex job of that thread
+//!   is unevaluable at once, so however many runaway matchers a hook set holds, an event (one
+//!   thread of one process) waits at most the budget. Per thread, not per process: a library
+//!   caller's threads (a test binary's tests, running side by side) do not spend each other's
+//!   budget. Real matchers answer in microseconds and never come near it. A job that
 //!   overruns is abandoned: its thread cannot be stopped, so it is lowered to the lowest CPU
 //!   priority and ends with the process (`run`, `validate`, `convert` and `simulate` all exit
 //!   once they have answered).
@@ -21,7 +23,7 @@
 
 use super::matcher::{CompiledMatcher, Literals, MatcherForm};
 use std::collections::HashMap;
-use std::sync::{Mutex, mpsc};
+use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -41,7 +43,7 @@ pub const STACK_BYTES: usize = 256 * 1024 * 1024;
 /// microseconds; `(a+)+$` against forty `a`s and a `!` would run for hours.
 pub const MATCH_TIME_LIMIT: Duration = Duration::from_secs(1);
 
-/// How long all regex jobs of one process may take together, from the first.
+/// How long all regex jobs one thread asks for may take together.
 pub const MATCH_BUDGET: Duration = Duration::from_secs(3);
 
 /// One regex to compile and test against some values (none: only compile it).
@@ -121,13 +123,9 @@ impl Job {
     }
 }
 
-/// How long this process has waited for the regex engine, in all.
-static SPENT: Mutex<Duration> = Mutex::new(Duration::ZERO);
-
-fn spent() -> std::sync::MutexGuard<'static, Duration> {
-    SPENT
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+thread_local! {
+    /// How long this thread has waited for the regex engine, in all.
+    static SPENT: std::cell::Cell<Duration> = const { std::cell::Cell::new(Duration::ZERO) };
 }
 
 thread_local! {
@@ -212,10 +210,14 @@ pub fn run_one(job: Job) -> Answer {
 }
 
 /// Runs the jobs in order on a worker thread; a job that overruns is abandoned and the rest go
-/// on on a new worker, until the process's budget is spent.
+/// on on a new worker, until this thread's budget is spent.
 fn run_on_workers(jobs: &[(usize, Job)]) -> Vec<Answer> {
     let mut answers = Vec::with_capacity(jobs.len());
     while answers.len() < jobs.len() {
+        if SPENT.get() >= MATCH_BUDGET {
+            answers.resize(jobs.len(), budget_spent());
+            break;
+        }
         let (tx, rx) = mpsc::channel();
         let batch: Vec<Job> = jobs[answers.len()..]
             .iter()
@@ -239,22 +241,17 @@ fn run_on_workers(jobs: &[(usize, Job)]) -> Vec<Answer> {
             break;
         }
         while answers.len() < jobs.len() {
-            let left = MATCH_BUDGET.saturating_sub(*spent());
+            let left = MATCH_BUDGET.saturating_sub(SPENT.get());
             let wait = MATCH_TIME_LIMIT.min(left);
             let started = Instant::now();
             let received = rx.recv_timeout(wait);
-            *spent() += started.elapsed();
+            SPENT.set(SPENT.get() + started.elapsed());
             match received {
                 Ok(answer) => answers.push(answer),
                 Err(mpsc::RecvTimeoutError::Timeout) => {
                     lower_priority(tid_rx.try_recv().ok().flatten());
                     if wait < MATCH_TIME_LIMIT {
-                        let why = format!(
-                            "not evaluated: regex matchers took more than {} ms in all; hookx \
-                             evaluates no more",
-                            MATCH_BUDGET.as_millis()
-                        );
-                        answers.resize(jobs.len(), Answer::Unevaluable(why));
+                        answers.resize(jobs.len(), budget_spent());
                         return answers;
                     }
                     answers.push(Answer::Unevaluable(format!(
@@ -274,6 +271,14 @@ fn run_on_workers(jobs: &[(usize, Job)]) -> Vec<Answer> {
         }
     }
     answers
+}
+
+/// The answer to every job once [`MATCH_BUDGET`] is spent.
+fn budget_spent() -> Answer {
+    Answer::Unevaluable(format!(
+        "not evaluated: regex matchers took more than {} ms in all; hookx evaluates no more",
+        MATCH_BUDGET.as_millis()
+    ))
 }
 
 #[cfg(target_os = "linux")]
@@ -322,6 +327,30 @@ mod tests {
         assert!(matches!(alone[2], Answer::Invalid(_)), "{:?}", alone[2]);
         assert_eq!(other, Answer::Matches(vec![false, false, true]));
         assert!(AHEAD.with(|ahead| ahead.borrow().is_empty()));
+    }
+
+    /// A thread that has spent its budget gets no regex evaluated; another thread of the same
+    /// process (a test beside it, a library caller's worker) still gets its answers.
+    #[test]
+    fn the_budget_is_each_threads_own() {
+        let job = || Job::new("^a.*b$", false, vec!["axb".to_string()]);
+        let spent = thread::spawn(move || {
+            SPENT.set(MATCH_BUDGET);
+            run_one(job())
+        })
+        .join()
+        .unwrap();
+        assert!(
+            matches!(&spent, Answer::Unevaluable(why) if why.contains("in all")),
+            "{spent:?}"
+        );
+        // Literal alternatives need no engine: answered whatever the budget.
+        let literal = thread::spawn(|| {
+            SPENT.set(MATCH_BUDGET);
+            run_one(Job::new("a|b", true, vec!["b".to_string()]))
+        });
+        assert_eq!(literal.join().unwrap(), Answer::Matches(vec![true]));
+        assert_eq!(run_one(job()), Answer::Matches(vec![true]));
     }
 
     #[test]
