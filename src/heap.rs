@@ -4,8 +4,9 @@
 //! A 10 000-rule conversion touches about 20 MB of heap. In 4 KiB pages that is 5 000 page
 //! faults: a third of the conversion's time went to the kernel.
 
-/// Input size from which a job's heap is worth [`grow_in_huge_pages`]: below it, the first huge
-/// page's zeroing costs more than the small pages' faults it saves.
+/// Input size from which a job's heap is worth [`grow_in_huge_pages`]: below it there are few
+/// faults to save (1 000 rules, 190 KiB, took the same time with and without; 3 000 rules,
+/// 560 KiB, 10 ms instead of 12).
 pub const LARGE_INPUT: u64 = 256 << 10;
 
 /// Makes glibc's heap grow in large steps and asks the kernel to back it with transparent huge

@@ -1054,6 +1054,42 @@ mod tests {
         sync_text(&out, &doc, &[path.to_str().unwrap()], Some(target)).unwrap()
     }
 
+    /// A document written as it is made, in spills of 64 KiB, is the text [`to_text`] makes,
+    /// which is what serde_json prints: rules of several events, an empty event, keys hookx
+    /// does not own, escapes.
+    #[test]
+    fn written_text_is_the_made_text() {
+        let mut rules = serde_json::Map::new();
+        let events = ["PreToolUse", "Stop", "PostToolUse"];
+        for event in events {
+            let list: Vec<Value> = (0..700)
+                .map(|i| {
+                    json!({
+                        "matcher": format!("tool_{i}|other"),
+                        "hooks": [{"type": "command", "command": format!("echo \"{event} {i}\"\t\u{1}"), "timeout": i}],
+                        "note": {"kept": [i, "as written"]}
+                    })
+                })
+                .collect();
+            rules.insert(event.to_string(), Value::Array(list));
+        }
+        rules.insert("Notification".into(), json!([]));
+        let value = json!({"model": "x", "hooks": rules, "env": {"A": "1"}});
+        let text = serde_json::to_string_pretty(&value).unwrap() + "\n";
+        let doc = read::read(
+            &SourceFile::new("settings.json", text.as_str()),
+            claude::DIALECT,
+        )
+        .unwrap()
+        .document;
+        let made = to_text(&doc);
+        assert!(made.len() > 3 * 64 * 1024, "{} bytes", made.len());
+        let mut written = Vec::new();
+        write_text(&doc, &mut written).unwrap();
+        assert_eq!(String::from_utf8(written).unwrap(), made);
+        assert_eq!(made, text);
+    }
+
     fn stop(command: &str) -> String {
         format!(
             r#"{{"hooks": {{"Stop": [{{"hooks": [{{"type": "command", "command": "{command}"}}]}}]}}}}"#
