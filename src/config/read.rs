@@ -740,7 +740,10 @@ impl Reader<'_> {
                 // and a rule has one (a 10 000-rule file: 3 MB of empty room).
                 let mut handlers = Vec::with_capacity(list.len());
                 for (i, h) in list.into_iter().enumerate() {
-                    let at = HandlerAt { rule: pointer, i };
+                    let at = HandlerAt {
+                        rule: pointer,
+                        index: Some(i),
+                    };
                     match h {
                         Value::Object(h) => handlers.extend(self.handler(h, &at)),
                         other => self.error(
@@ -1025,20 +1028,25 @@ pub(crate) fn did_you_mean(key: &str, dialect: Dialect) -> Option<&'static str> 
         .map(|(_, name)| name)
 }
 
-/// `base` followed by `/segment` for each segment (already escaped), without `format!`: a
-/// pointer is built for every rule and handler of a file.
-/// The JSON pointer of the `i`th handler of a rule's `hooks`, written out when shown.
-struct HandlerAt<'a> {
-    rule: &'a str,
-    i: usize,
+/// A handler's JSON pointer: its rule's, then `/hooks/INDEX` in a group. Written out only when
+/// shown (a diagnostic, a loss), which most handlers need none of: making it was a string per
+/// handler.
+pub struct HandlerAt<'a> {
+    pub rule: &'a str,
+    pub index: Option<usize>,
 }
 
 impl std::fmt::Display for HandlerAt<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/hooks/{}", self.rule, self.i)
+        match self.index {
+            Some(i) => write!(f, "{}/hooks/{i}", self.rule),
+            None => f.write_str(self.rule),
+        }
     }
 }
 
+/// `base` followed by `/segment` for each segment (already escaped), without `format!`: a
+/// pointer is built for every rule and handler of a file.
 pub fn join_pointer(base: &str, segments: &[&str]) -> String {
     let len = segments.iter().map(|s| s.len() + 1).sum::<usize>();
     let mut out = String::with_capacity(base.len() + len);

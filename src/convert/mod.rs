@@ -6,6 +6,7 @@ pub mod matcher;
 
 pub use loss::Loss;
 
+use crate::config::read::HandlerAt;
 use crate::config::spec::HandlerField;
 use crate::dialect::{Dialect, Flavor, MatchOn, ToolScope};
 use crate::model::{Command, Document, EventKind, Handler, HandlerKind, Rule, RuleShape};
@@ -746,31 +747,27 @@ impl Converter<'_> {
                 extra.entry(*key).or_insert(value);
             }
         }
-        let make = |handlers: Vec<Handler>| Rule {
-            event: event.clone(),
+        let mut one = Rule {
+            event,
             flavor: to,
-            matcher: matcher.clone(),
+            matcher,
             handlers,
             shape,
-            extra: extra.clone(),
+            extra,
             origin: rule.origin.clone(),
         };
-        match shape {
-            // A flat entry holds one handler.
-            RuleShape::Flat if handlers.len() > 1 => {
-                handlers.into_iter().map(|h| make(vec![h])).collect()
-            }
-            // One rule: it takes what was made for it rather than copies.
-            _ => vec![Rule {
-                event,
-                flavor: to,
-                matcher,
-                handlers,
-                shape,
-                extra,
-                origin: rule.origin.clone(),
-            }],
+        // A flat entry holds one handler: one rule each, the others copies of it.
+        if shape == RuleShape::Flat && one.handlers.len() > 1 {
+            let handlers = std::mem::take(&mut one.handlers);
+            return handlers
+                .into_iter()
+                .map(|h| Rule {
+                    handlers: vec![h],
+                    ..one.clone()
+                })
+                .collect();
         }
+        vec![one]
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1334,22 +1331,6 @@ impl Converter<'_> {
             }
         }
         Cow::Owned(line)
-    }
-}
-
-/// A handler's JSON pointer: its rule's, then `/hooks/INDEX` in a group. Written out only for
-/// a loss, which most handlers have none of (making it was a string per handler).
-struct HandlerAt<'a> {
-    rule: &'a str,
-    index: Option<usize>,
-}
-
-impl std::fmt::Display for HandlerAt<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.index {
-            Some(i) => write!(f, "{}/hooks/{i}", self.rule),
-            None => f.write_str(self.rule),
-        }
     }
 }
 
