@@ -10,9 +10,9 @@
 
 use hookx::config::{detect, syntax};
 use hookx::diag::Diagnostic;
-use hookx::dialect::{Dialect, Flavor};
 use hookx::error::Error;
 use hookx::source::SourceFile;
+use hookx::tables::{Dialect, Flavor};
 
 /// A target's entry point.
 pub type Target = fn(&[u8]);
@@ -375,7 +375,7 @@ fn trust_world(files: &[&[u8]]) -> Vec<(Vec<String>, Vec<String>)> {
         }),
         fields: Default::default(),
     };
-    let fires = |rules: &[hookx::model::Rule]| can_fire(rules, &event);
+    let fires = |rules: &[hookx::tables::Rule]| can_fire(rules, &event);
     Dialect::all()
         .iter()
         .map(|&host| {

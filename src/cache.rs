@@ -12,8 +12,8 @@
 //! record; they are written atomically, and one that is unreadable or stale is a miss.
 
 use crate::config::read::{Fires, PrunedEvent, which_fire};
-use crate::dialect::Dialect;
 use crate::model::EventKind;
+use crate::tables::Dialect;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;

@@ -4,10 +4,10 @@
 use crate::config::{self, Parsed};
 use crate::convert::{self, loss};
 use crate::diag::Severity;
-use crate::dialect::{Dialect, Flavor};
 use crate::dispatch::{failure, host};
 use crate::error::Error;
 use crate::source::SourceFile;
+use crate::tables::{Dialect, Flavor};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
 
@@ -366,7 +366,7 @@ pub fn main() -> i32 {
 /// tables (`Tables::verified_with`).
 fn version_text() -> String {
     let mut text = format!("hookx {}\n", env!("CARGO_PKG_VERSION"));
-    for dialect in crate::dialect::Dialect::all() {
+    for dialect in crate::tables::Dialect::all() {
         let verified: Vec<&str> = dialect
             .flavors()
             .filter_map(|f| f.tables().verified_with)
@@ -542,7 +542,7 @@ pub fn load(path: &Path, from: Option<Dialect>) -> Result<(SourceFile, Parsed), 
 fn script_dialect(
     path: &Path,
     from: Option<Dialect>,
-) -> Option<(Dialect, &'static config::spec::ScriptLayout)> {
+) -> Option<(Dialect, &'static crate::tables::ScriptLayout)> {
     if let Some(d) = from {
         return Some((d, d.config().scripts?));
     }
@@ -694,7 +694,7 @@ fn convert_cmd(args: ConvertArgs) -> Result<i32, Error> {
 
 /// Whether a file holds hook configuration at all: rules, event arrays, a `hooks` key or a
 /// kill switch such as `disableAllHooks` (a `package.json` holds none).
-fn has_hook_config(src: &SourceFile, doc: &crate::model::Document) -> bool {
+fn has_hook_config(src: &SourceFile, doc: &crate::tables::Document) -> bool {
     !doc.rules.is_empty()
         || !doc.extra_hooks.is_empty()
         || Dialect::all()
@@ -1017,7 +1017,7 @@ fn exec_cmd(args: ExecArgs, known: &failure::Context) -> Result<i32, Error> {
             .collect::<Vec<_>>()
             .join(" "),
     };
-    let rule = crate::model::Rule {
+    let rule = crate::tables::Rule {
         event: kind,
         flavor: args.as_flavor,
         matcher: args.matcher,
@@ -1031,9 +1031,9 @@ fn exec_cmd(args: ExecArgs, known: &failure::Context) -> Result<i32, Error> {
             once: None,
             extra: Default::default(),
         }],
-        shape: crate::model::RuleShape::Group,
+        shape: crate::tables::RuleShape::Group,
         extra: Default::default(),
-        origin: crate::model::Origin {
+        origin: crate::tables::Origin {
             file: "<hookx exec>".into(),
             pointer: String::new(),
         },
@@ -1080,7 +1080,7 @@ fn run_cmd(args: RunArgs, known: &failure::Context) -> Result<i32, Error> {
     }
     // Rules that cannot fire are not even built: decided by the matching dispatch uses.
     let fires =
-        |rules: &[crate::model::Rule]| crate::dispatch::select::can_fire(rules, &hosted.event);
+        |rules: &[crate::tables::Rule]| crate::dispatch::select::can_fire(rules, &hosted.event);
     // Left for the OS to free when hookx exits: freeing thousands of rules one by one costs
     // an event more than reading them from the cache did.
     // Trust first: the record decides which files are parsed at all.

@@ -6,7 +6,7 @@
 //!
 //! ```no_run
 //! use hookx::discover::{self, Context};
-//! use hookx::dialect::Dialect;
+//! use hookx::tables::Dialect;
 //! use hookx::trust::TrustStore;
 //!
 //! let ctx = Context::resolve(None, None).unwrap();
@@ -22,10 +22,11 @@ use crate::cache;
 use crate::cache::FileId;
 use crate::config::{self, syntax};
 use crate::diag::{Diagnostic, Severity};
-use crate::dialect::Dialect;
 use crate::error::Error;
-use crate::model::{Document, EventKind, HandlerKind, Rule};
+use crate::model::{EventKind, HandlerKind};
 use crate::source::SourceFile;
+use crate::tables::{Dialect, Location, Pattern, Root, Scope};
+use crate::tables::{Document, Rule};
 use crate::trust::{Identity, TrustState, TrustStore};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -40,7 +41,7 @@ pub struct Context {
     pub project: PathBuf,
     /// The user's home: user-level agent configs and hookx's own state live below it.
     pub home: PathBuf,
-    /// Where the agents' machine-wide policy folders ([`crate::dialect::ManagedSpec`]) are
+    /// Where the agents' machine-wide policy folders ([`crate::tables::ManagedSpec`]) are
     /// looked for: `/`, or `$HOOKX_MANAGED_ROOT` so that tests and images never depend on the
     /// machine's `/etc`.
     pub managed_root: PathBuf,
@@ -171,97 +172,9 @@ fn absolute(path: &Path) -> PathBuf {
         .unwrap_or_else(|_| path.to_path_buf())
 }
 
-/// How far a source reaches, as its agent defines it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Scope {
-    /// The machine's policy, deployed by an administrator (Claude's managed settings,
-    /// Copilot's policy hooks): above every other scope.
-    Managed,
-    /// The user's own settings, for every project.
-    User,
-    /// Committed with the project.
-    Project,
-    /// Claude `.claude/settings.local.json`, Copilot `.github/copilot/settings.local.json`:
-    /// this project, this machine, not committed.
-    Local,
-    /// A Claude plugin's `hooks/hooks.json`.
-    Plugin,
-    /// Frontmatter of a Claude skill: active while the skill is.
-    Skill,
-    /// Frontmatter of a Claude agent: active while the agent is.
-    Agent,
-    /// Bricks' global file.
-    Global,
-}
-
-impl Scope {
-    pub fn name(self) -> &'static str {
-        match self {
-            Scope::Managed => "managed",
-            Scope::User => "user",
-            Scope::Project => "project",
-            Scope::Local => "local",
-            Scope::Plugin => "plugin",
-            Scope::Skill => "skill",
-            Scope::Agent => "agent",
-            Scope::Global => "global",
-        }
-    }
-
-    /// Hooks that only apply while one component (a skill, an agent) is active.
-    pub fn is_component(self) -> bool {
-        matches!(self, Scope::Skill | Scope::Agent)
-    }
-}
-
-/// Which directory a location is relative to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Root {
-    Home,
-    Project,
-    /// The dialect's policy folder for this operating system ([`Context::managed_dir`]).
-    Managed,
-}
-
-/// Which files below a root a location names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pattern {
-    /// One file.
-    File(&'static str),
-    /// Every file directly in `dir` whose name ends with `suffix`, in name order.
-    Dir {
-        dir: &'static str,
-        suffix: &'static str,
-    },
-    /// `dir/*/name`: one file per subdirectory (skills).
-    Sub {
-        dir: &'static str,
-        name: &'static str,
-    },
-    /// Every file directly in `dir`, in name order: hook scripts named after their event
-    /// ([`crate::config::spec::ScriptLayout`]).
-    Scripts(&'static str),
-    /// The hook files of the plugins the agent loads, found through its plugin registries
-    /// (its dialect's [`crate::config::spec::PluginSpec`], [`crate::plugins`]).
-    Plugins,
-}
-
-/// One place an agent reads hooks from.
-#[derive(Debug, PartialEq, Eq)]
-pub struct Location {
-    /// Stable name, used by `DialectDef::native` and in JSON output.
-    pub id: &'static str,
-    pub dialect: Dialect,
-    pub scope: Scope,
-    pub root: Root,
-    pub pattern: Pattern,
-}
-
 /// Every place hookx looks for hooks (dialects.md §1), in discovery order: per agent (as
 /// registered), widest scope first, the machine's policy before all. Each dialect lists its
-/// own ([`crate::dialect::DialectDef`]).
+/// own ([`crate::tables::DialectDef`]).
 pub fn locations() -> impl Iterator<Item = &'static Location> {
     Dialect::all().iter().flat_map(|d| d.def().locations)
 }
@@ -369,7 +282,7 @@ pub struct Source {
     /// finds the plugins the trusted settings load, and no others.
     pub plugin: Option<crate::plugins::Standings>,
     /// For a policy file its agent skips because someone other than root could have written
-    /// it ([`crate::dialect::ManagedSpec::root_owned_only`]): why. hookx does not read it
+    /// it ([`crate::tables::ManagedSpec::root_owned_only`]): why. hookx does not read it
     /// either (`document` says so), so none of its hooks runs anywhere.
     pub refused_policy: Option<OthersCouldWrite>,
     /// The parsed file, or why it could not be read or parsed.
@@ -1279,7 +1192,7 @@ pub struct EffectiveRule<'a> {
 }
 
 /// The file whose kill switch (Claude's `disableAllHooks`) turns every hook of `dialect` off,
-/// if any ([`crate::dialect::KillSwitch`]).
+/// if any ([`crate::tables::KillSwitch`]).
 ///
 /// Settings merge by precedence (Claude: managed > local > project > user), so the value comes
 /// from the highest-precedence file that sets the key; when it is `true`, every source of the
@@ -1394,15 +1307,15 @@ pub fn host_rules<'a>(
 }
 
 /// Why no hook at all runs in `host`'s sessions by its policy, if so: a policy file that is no
-/// JSON object where that stops the agent ([`crate::dialect::BrokenPolicy::StopsAgent`]),
-/// or a policy key that turns every hook off ([`crate::dialect::ManagedSpec::hooks_off`], the
+/// JSON object where that stops the agent ([`crate::tables::BrokenPolicy::StopsAgent`]),
+/// or a policy key that turns every hook off ([`crate::tables::ManagedSpec::hooks_off`], the
 /// last policy file setting it deciding). `hookx run --host HOST` then runs nothing either.
 pub fn stopped_by_policy(sources: &[Source], host: Dialect) -> Option<PolicyStop<'_>> {
     let managed = host.def().managed.as_ref()?;
     let policy = sources
         .iter()
         .filter(|s| s.scope == Scope::Managed && s.dialect == host);
-    if managed.broken_policy == crate::dialect::BrokenPolicy::StopsAgent
+    if managed.broken_policy == crate::tables::BrokenPolicy::StopsAgent
         && let Some(broken) = policy.clone().find(|s| s.is_not_an_object())
     {
         return Some(PolicyStop {
@@ -1597,7 +1510,7 @@ fn select<'a>(
     out.into_iter().map(|(_, _, rule)| rule).collect()
 }
 
-/// The handlers each dialect's disabled list names ([`crate::dialect::DisabledHandlers`]), from
+/// The handlers each dialect's disabled list names ([`crate::tables::DisabledHandlers`]), from
 /// the trusted files of its locations.
 fn disabled_labels<'a>(sources: &'a [Source], store: &TrustStore) -> HashSet<(Dialect, &'a str)> {
     sources

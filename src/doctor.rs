@@ -8,14 +8,16 @@
 //! Everything agent-specific comes from the dialect tables: this file names no agent.
 
 use crate::config::read::did_you_mean;
-use crate::config::spec::HandlerField;
 use crate::diag::Severity;
-use crate::dialect::{Dialect, Flavor, MatchOn};
-use crate::discover::{self, Context, Runner, Scope, Source};
+use crate::discover::{self, Context, Runner, Source};
 use crate::dispatch::select::{MatchVerdict, rules_match};
 use crate::error::Error;
-use crate::model::{Event, EventKind, Handler, HandlerKind, Rule, ToolCall};
+use crate::model::{Event, EventKind, Handler, HandlerKind, ToolCall};
 use crate::source::SourceFile;
+use crate::tables::HandlerField;
+use crate::tables::Rule;
+use crate::tables::Scope;
+use crate::tables::{Dialect, Flavor, MatchOn};
 use crate::trust::{TrustState, TrustStore};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -954,7 +956,7 @@ fn unreviewed(ctx: &Context, host: Dialect, source: &Source) -> Option<Finding> 
 }
 
 /// Whether the agent's trusted-folder record trusts the project.
-fn folder_trusted(ctx: &Context, gate: &crate::dialect::FolderTrust) -> bool {
+fn folder_trusted(ctx: &Context, gate: &crate::tables::FolderTrust) -> bool {
     gate.trusts(&ctx.home, &ctx.project)
 }
 
@@ -1153,7 +1155,7 @@ fn routed_payload_keys(host: Dialect, event: &EventKind, flavor: Flavor) -> Opti
         let value = match crate::protocol::canonical_key(t, key).as_str() {
             _ if *key == t.protocol.event_key => json!(name),
             "timestamp" => match t.timestamp {
-                crate::dialect::TimestampForm::EpochMillis => json!(1_700_000_000_000u64),
+                crate::tables::TimestampForm::EpochMillis => json!(1_700_000_000_000u64),
                 _ => json!("2026-01-01T00:00:00Z"),
             },
             "tool_name" => json!(tool),

@@ -14,14 +14,15 @@
 
 use crate::config::edit::{JsonText, Seg};
 use crate::config::scripts;
-use crate::config::spec::HandlerField;
 use crate::config::write::Change;
 use crate::config::{self, syntax};
 use crate::convert::shell_quote;
-use crate::dialect::Dialect;
-use crate::discover::{Context, Root, Runner};
+use crate::discover::{Context, Runner};
 use crate::error::Error;
 use crate::model::{Handler, HandlerKind};
+use crate::tables::Dialect;
+use crate::tables::HandlerField;
+use crate::tables::Root;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -49,7 +50,7 @@ pub fn target(ctx: &Context, host: Dialect, scope: InstallScope) -> PathBuf {
 
 /// The command line a host runs for one event: the hookx path, quoted as one POSIX word, and
 /// the event as the host names it (Copilot's camelCase payloads do not say which event fired);
-/// a project route says so where the host needs it ([`crate::dialect::RouteSpec::names_project_route`]).
+/// a project route says so where the host needs it ([`crate::tables::RouteSpec::names_project_route`]).
 pub fn route_command(hookx: &str, host: Dialect, event: &str, scope: InstallScope) -> String {
     let names_scope = host.def().route.names_project_route && scope == InstallScope::Project;
     format!(
@@ -314,7 +315,7 @@ pub struct Report {
     pub routes: usize,
     /// Whether the file was deleted (uninstall left nothing in it).
     pub deleted: bool,
-    /// The host's review records hookx keeps for its routes ([`crate::dialect::RouteTrust`]):
+    /// The host's review records hookx keeps for its routes ([`crate::tables::RouteTrust`]):
     /// the file, and the keys set (install) or removed (uninstall).
     pub trust_file: Option<PathBuf>,
     pub trusted: Vec<String>,
@@ -431,7 +432,7 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
     Ok(report)
 }
 
-/// Install for a host whose hooks are one script per event ([`crate::config::spec::ScriptLayout`]): a route is a
+/// Install for a host whose hooks are one script per event ([`crate::tables::ScriptLayout`]): a route is a
 /// script named after its event in the scope's hook folder, running `hookx run`. Only scripts
 /// install wrote ([`scripts::ROUTE_MARK`]) are replaced or removed; a script of the user's own under
 /// an event's name leaves that event unrouted, and the report says so.
@@ -511,11 +512,11 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
     Ok(report)
 }
 
-/// Install for a host whose files are rule lists ([`crate::config::spec::RuleList`]) and
+/// Install for a host whose files are rule lists ([`crate::tables::RuleList`]) and
 /// which reads every file of its hook folder: hookx's routes are a file of its own, written
 /// whole (one rule per event, each marked as install's). A file there that holds any rule
 /// install did not write is refused and left as it is. Uninstall deletes the file.
-fn apply_rule_list(opts: &Options, list: &crate::config::spec::RuleList) -> Result<Report, Error> {
+fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Report, Error> {
     let path = target(&opts.ctx, opts.host, opts.scope);
     let host = opts.host;
     let mut report = Report {
@@ -603,7 +604,7 @@ fn routes_in_list(
     path: &Path,
     text: &str,
     host: Dialect,
-    list: &crate::config::spec::RuleList,
+    list: &crate::tables::RuleList,
 ) -> Result<Vec<String>, Error> {
     let src = crate::source::SourceFile::new(path.display().to_string(), text);
     let value = syntax::parse_json(&src)?;
@@ -631,7 +632,7 @@ fn routes_in_list(
 /// per route of the file as written; on uninstall, those of the routes it had.
 fn record_trust(
     opts: &Options,
-    trust: &crate::dialect::RouteTrust,
+    trust: &crate::tables::RouteTrust,
     path: &Path,
     before: Option<&str>,
     report: &mut Report,
@@ -761,7 +762,7 @@ fn new_entry(host: Dialect, command: &str, created: bool) -> Value {
     entry
 }
 
-/// The route's entry in the host's layout ([`crate::dialect::RouteSpec`]).
+/// The route's entry in the host's layout ([`crate::tables::RouteSpec`]).
 fn layout(host: Dialect, command: &str) -> Value {
     let route = &host.def().route;
     let mut handler = serde_json::Map::new();
@@ -816,7 +817,7 @@ pub fn routed_events(ctx: &Context, host: Dialect, scope: InstallScope) -> Vec<&
         .into_iter()
         .filter(|s| s.location.root == root && crate::discover::runner(host, s) == Runner::Hookx)
         .collect();
-    let rules: Vec<&crate::model::Rule> = sources
+    let rules: Vec<&crate::tables::Rule> = sources
         .iter()
         .filter_map(|s| s.document())
         .flat_map(|d| &d.rules)

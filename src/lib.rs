@@ -24,6 +24,7 @@ pub mod protocol;
 pub mod schema;
 pub mod source;
 pub mod spawn;
+pub mod tables;
 pub mod trust;
 pub mod validate;
 pub mod warned;

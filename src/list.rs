@@ -3,10 +3,10 @@
 //! (with `--host`) who runs it under that host.
 
 use crate::diag::Severity;
-use crate::dialect::Dialect;
 use crate::discover::{self, Context, EffectiveRule, Runner, Source};
 use crate::error::Error;
 use crate::model::HandlerKind;
+use crate::tables::Dialect;
 use crate::trust::TrustStore;
 use serde::Serialize;
 
@@ -268,7 +268,7 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
                     .filter(|_| handlers > 0)
                     .map(|(h, stop)| format!("{} ({})", h.def().display, stop.file.display))
                     .collect();
-                if source.scope != discover::Scope::Managed {
+                if source.scope != crate::tables::Scope::Managed {
                     hosts.extend(
                         managed_only
                             .iter()

@@ -8,7 +8,7 @@
 //! enabled, not installed, only downloaded) is not a hook source under any host; `hookx list`
 //! walks the download folders to show such plugins as off.
 
-use crate::config::spec::PluginSpec;
+use crate::tables::PluginSpec;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap};

@@ -18,10 +18,11 @@
 //! again with its identity. Guessing the location an old entry meant would re-open the hole
 //! identities close.
 
-use crate::dialect::Dialect;
-use crate::discover::{self, Context, Location, Runner, Source};
+use crate::discover::{self, Context, Runner, Source};
 use crate::error::Error;
 use crate::plugins::Standing;
+use crate::tables::Dialect;
+use crate::tables::Location;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsString;
@@ -214,7 +215,7 @@ impl TrustStore {
     pub fn state_of(&self, id: Identity<'_>, sha256: Option<&str>) -> TrustState {
         // The machine's policy is trusted as the agent trusts it: only an administrator can
         // write it, and hookx must never override it.
-        if id.location.scope == crate::discover::Scope::Managed {
+        if id.location.scope == crate::tables::Scope::Managed {
             return TrustState::Trusted;
         }
         match (self.get(id), sha256) {
@@ -373,7 +374,7 @@ pub fn trust(opts: &Options) -> Result<(Vec<Trusted>, Vec<String>), Error> {
             if source
                 .plugin
                 .is_none_or(|p| p.agent == Standing::Loaded || p.trusted == Standing::Loaded)
-                && (source.scope != discover::Scope::Managed || source.document().is_some())
+                && (source.scope != crate::tables::Scope::Managed || source.document().is_some())
             {
                 trust_one(&mut store, &source);
             }

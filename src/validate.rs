@@ -3,13 +3,14 @@
 //! commands.
 
 use crate::config::read::escape;
-use crate::config::spec::HandlerField;
 use crate::config::syntax;
 use crate::diag::{Diagnostic, Severity};
-use crate::dialect::{Flavor, MatchOn};
 use crate::model::bounded::{self, Answer, Job};
-use crate::model::{Document, EventKind, Handler, HandlerKind, MatcherForm, Rule, RuleShape};
+use crate::model::{EventKind, Handler, HandlerKind, MatcherForm};
 use crate::source::SourceFile;
+use crate::tables::HandlerField;
+use crate::tables::{Document, Rule, RuleShape};
+use crate::tables::{Flavor, MatchOn};
 
 /// Timeouts at or above this many seconds were most likely meant as milliseconds.
 const SUSPICIOUS_TIMEOUT: u64 = 1000;

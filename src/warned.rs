@@ -31,7 +31,7 @@ const MAX_DIGESTS: usize = 32;
 /// One untrusted file of an event.
 #[derive(Clone, Copy, Debug)]
 pub struct File<'a> {
-    /// The [`crate::discover::Location`] id it was found at.
+    /// The [`crate::tables::Location`] id it was found at.
     pub location: &'a str,
     /// Its real path (symlinks resolved), else the path it was found at.
     pub real: &'a Path,

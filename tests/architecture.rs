@@ -12,8 +12,8 @@
 //! The strings come from the registry itself, so a new dialect's strings are checked as soon as
 //! its file is registered.
 
-use hookx::dialect::{Dialect, Flavor, TrustRecord};
-use hookx::discover::Pattern;
+use hookx::tables::Pattern;
+use hookx::tables::{Dialect, Flavor, TrustRecord};
 use std::path::{Path, PathBuf};
 
 /// What the tables own, by how a literal is matched against it.

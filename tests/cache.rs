@@ -5,7 +5,8 @@
 use hookx::dialect::bricks;
 
 use hookx::discover::{self, Context, Source};
-use hookx::model::{Event, EventKind, Rule, ToolCall};
+use hookx::model::{Event, EventKind, ToolCall};
+use hookx::tables::Rule;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::time::Duration;

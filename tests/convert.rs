@@ -10,15 +10,16 @@ mod common;
 use common::{fixtures, hookx, snapshots, stem};
 use hookx::config::{read, write};
 use hookx::convert::{self, Options};
-use hookx::dialect::{Dialect, Flavor};
 use hookx::dialect::{bricks, claude, cline, copilot, gemini};
-use hookx::model::{Document, EventKind, HandlerKind, Origin, RuleShape};
+use hookx::model::{EventKind, HandlerKind};
 use hookx::source::SourceFile;
+use hookx::tables::{Dialect, Flavor};
+use hookx::tables::{Document, Origin, RuleShape};
 use serde_json::{Value, json};
 use std::path::Path;
 
 /// Every valid fixture with its dialect: config files, and for a dialect whose hooks are one
-/// script per event ([`hookx::config::spec::ScriptLayout`]), each hook folder below its
+/// script per event ([`hookx::tables::ScriptLayout`]), each hook folder below its
 /// fixture folder.
 fn valid_fixtures() -> Vec<(Dialect, String)> {
     Dialect::all()

@@ -13,8 +13,9 @@ mod common;
 use hookx::config::{read, write};
 use hookx::convert::{self, Options, matcher, shell_quote_shortest};
 use hookx::dialect::{bricks, claude, copilot};
-use hookx::model::{Document, HandlerKind};
+use hookx::model::HandlerKind;
 use hookx::source::SourceFile;
+use hookx::tables::Document;
 use std::path::{Path, PathBuf};
 
 fn files_below(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -99,7 +100,7 @@ fn every_claude_config_converts_with_exact_matchers_and_commands() {
                     target.tables().matcher_target(&rule.event),
                 );
                 // A rule with no handler (a placeholder) has nothing to convert.
-                let tools = Some(hookx::dialect::MatchOn::ToolName);
+                let tools = Some(hookx::tables::MatchOn::ToolName);
                 if rule.handlers.is_empty() || on != (tools, tools) {
                     continue;
                 }

@@ -6,9 +6,10 @@ mod common;
 
 use assert_cmd::Command;
 use common::{copy_tree, fixtures_dir};
-use hookx::dialect::Dialect;
 use hookx::dialect::{bricks, claude, copilot, droid, gemini};
-use hookx::discover::{self, Context, Runner, Scope};
+use hookx::discover::{self, Context, Runner};
+use hookx::tables::Dialect;
+use hookx::tables::Scope;
 use hookx::trust::{self, TrustState, TrustStore};
 use std::path::PathBuf;
 

@@ -4,8 +4,8 @@
 
 mod common;
 
-use hookx::dialect::Flavor;
 use hookx::model::EventKind;
+use hookx::tables::Flavor;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -6,8 +6,8 @@
 
 mod common;
 
-use hookx::dialect::{Dialect, Flavor};
 use hookx::model::EventKind;
+use hookx::tables::{Dialect, Flavor};
 use std::path::{Path, PathBuf};
 
 /// Whether the host runs a command of one event from both its user and its project file when

@@ -2,7 +2,7 @@
 //! config), over every payload a real client sent (`tests/fixtures/recorded/`): each is guessed
 //! as its own host or refused, never taken for another agent's.
 
-use hookx::dialect::Dialect;
+use hookx::tables::Dialect;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -11,8 +11,8 @@ mod fixtures;
 mod server;
 
 use client::{Record, Run, World};
-use hookx::dialect::Flavor;
 use hookx::dialect::{bricks, copilot};
+use hookx::tables::Flavor;
 use serde_json::{Value, json};
 use server::{Block, FakeModel, Script};
 use std::path::Path;

@@ -28,7 +28,8 @@ mod client;
 mod server;
 
 use client::World;
-use hookx::discover::{self, Context, Scope};
+use hookx::discover::{self, Context};
+use hookx::tables::Scope;
 use serde_json::{Value, json};
 use server::{Block, FakeModel, Script};
 use std::collections::BTreeSet;

@@ -445,7 +445,7 @@ fn routed_handlers_of_every_dialect_run_under_cline() {
     );
     // Each dialect's handler got its own payload, told HOOKX_HOST=cline.
     for (label, _, _) in foreign_handlers(&sb) {
-        let dialect = hookx::dialect::Dialect::named(label).unwrap();
+        let dialect = hookx::tables::Dialect::named(label).unwrap();
         let mine: Vec<&minimal::Dump> = dumps.iter().filter(|d| d.label == label).collect();
         check(
             mine.len() >= 3,

@@ -7,8 +7,9 @@
 mod common;
 
 use hookx::dialect::{bricks, copilot};
-use hookx::discover::{self, Context, Scope, Source};
+use hookx::discover::{self, Context, Source};
 use hookx::model::{EventKind, HandlerKind};
+use hookx::tables::Scope;
 use hookx::trust::TrustStore;
 use serde_json::Value;
 use std::collections::BTreeSet;

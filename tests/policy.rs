@@ -9,9 +9,9 @@ mod common;
 
 use assert_cmd::Command;
 use common::{Ran, fixtures_dir, ran, write};
-use hookx::dialect::{Dialect, Flavor};
 use hookx::dialect::{claude, copilot};
 use hookx::model::EventKind;
+use hookx::tables::{Dialect, Flavor};
 use serde_json::{Value, json};
 use std::path::Path;
 

@@ -2,7 +2,6 @@
 //! own dialect, merged outcomes written in the host's.
 
 use chrono::DateTime;
-use hookx::dialect::{Dialect, Flavor};
 use hookx::dialect::{bricks, claude, copilot};
 use hookx::error::Error;
 use hookx::model::{Decision, Event, EventKind, Outcome, ToolCall};
@@ -11,6 +10,7 @@ use hookx::protocol::{
     encode_event, handler_env,
 };
 use hookx::spawn::{Exit, Finished};
+use hookx::tables::{Dialect, Flavor};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use std::path::Path;
@@ -100,7 +100,7 @@ fn every_seed_payload_decodes_and_encodes_in_every_flavour() {
         for &target in Flavor::all() {
             // A tool-category flavour (Cursor's) only ever gets the events and tools it holds.
             let t = target.tables();
-            let category = t.tool_scope != hookx::dialect::ToolScope::Any;
+            let category = t.tool_scope != hookx::tables::ToolScope::Any;
             let out_of_scope = t.event_name(&event.kind).is_none()
                 || event
                     .tool
@@ -346,7 +346,7 @@ fn event_for(flavor: Flavor) -> impl Strategy<Value = Event> {
     tools.push("mcp__github__create_issue".into());
     tools.push("Frobnicate".into());
     let envelope = t.protocol.tool_result_keys.is_some();
-    let has_time = t.timestamp != hookx::dialect::TimestampForm::None;
+    let has_time = t.timestamp != hookx::tables::TimestampForm::None;
     let key =
         "[a-z]{1,6}(_[a-z]{1,6}){0,2}".prop_filter("reserved", |k| !RESERVED.contains(&k.as_str()));
     let args = prop_oneof![
@@ -805,7 +805,7 @@ fn host_answers_per_flavour() {
                 && !host
                     .tables()
                     .protocol
-                    .writes(hookx::protocol::Slot::Decision, &event.kind);
+                    .writes(hookx::tables::Slot::Decision, &event.kind);
             if lossless && !folded && outcome.additional_context.len() <= 1 {
                 let stderr = if answer.exit_code == 2 {
                     answer.stderr.as_str()

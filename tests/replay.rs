@@ -7,11 +7,11 @@
 
 mod common;
 
-use hookx::dialect::{Dialect, Flavor};
 use hookx::dialect::{
     augment, bricks, claude, cline, codex, copilot, cursor, droid, gemini, kiro, qwen,
 };
 use hookx::protocol::decode_event_as;
+use hookx::tables::{Dialect, Flavor};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 

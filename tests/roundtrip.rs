@@ -3,12 +3,11 @@
 
 use hookx::config::{read, write};
 use hookx::convert::{self, Options};
-use hookx::dialect::{Dialect, Flavor};
 use hookx::dialect::{bricks, claude, copilot};
-use hookx::model::{
-    Command, Document, DocumentKind, EventKind, Handler, HandlerKind, Origin, Rule, RuleShape,
-};
+use hookx::model::{Command, EventKind, Handler, HandlerKind};
 use hookx::source::SourceFile;
+use hookx::tables::{Dialect, Flavor};
+use hookx::tables::{Document, DocumentKind, Origin, Rule, RuleShape};
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 

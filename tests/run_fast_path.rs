@@ -5,12 +5,13 @@ mod common;
 
 use common::{copy_tree, fixtures_dir, write};
 use hookx::config::{self, read::read_event};
-use hookx::dialect::Dialect;
 use hookx::discover::{self, Context, Source};
 use hookx::dispatch::host::runnable;
 use hookx::dispatch::select::{can_fire, select};
-use hookx::model::{Event, EventKind, Rule, ToolCall};
+use hookx::model::{Event, EventKind, ToolCall};
 use hookx::source::SourceFile;
+use hookx::tables::Dialect;
+use hookx::tables::Rule;
 use hookx::trust::TrustStore;
 use std::path::PathBuf;
 

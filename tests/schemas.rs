@@ -3,9 +3,9 @@
 //! is rejected (by the schema, or already by the JSON / YAML parser), and each schema is itself
 //! a draft-07 document.
 
-use hookx::dialect::Dialect;
 use hookx::dialect::{bricks, claude, copilot, cursor, gemini, kiro, vscode, windsurf};
 use hookx::schema::{file_name, schema};
+use hookx::tables::Dialect;
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{ValidationError, Validator};
 use serde_json::Value;

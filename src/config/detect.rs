@@ -1,9 +1,9 @@
 //! Telling a config file's dialect from its path and content, when `--from` is not given, by
-//! each dialect's [`crate::dialect::DetectSpec`].
+//! each dialect's [`crate::tables::DetectSpec`].
 
-use crate::dialect::Dialect;
 use crate::error::Error;
 use crate::source::SourceFile;
+use crate::tables::Dialect;
 use serde_json::Value;
 
 /// The dialect of `src`. Path conventions decide first, then content; when content fits
@@ -36,7 +36,7 @@ pub fn detect_noted(src: &SourceFile) -> Result<(Dialect, Option<String>), Error
         return Ok((reads_toml.unwrap_or(preferred), None));
     }
     // Comments do not hide a file's dialect: reading it then decides whether they are allowed.
-    let comments = super::spec::JsonSyntax {
+    let comments = crate::tables::JsonSyntax {
         comments: true,
         strict_files: &[],
     };
@@ -176,7 +176,7 @@ fn from_content(value: &Value) -> Vec<Dialect> {
         }
     };
     for name in names {
-        let knows = |f: &crate::dialect::Flavor| f.tables().event_kind(name).is_some();
+        let knows = |f: &crate::tables::Flavor| f.tables().event_kind(name).is_some();
         // A name another agent that may write it unmarked spells too (Gemini's and Claude's
         // `Notification`) settles nothing; one that needs its own mark (Cursor's `preToolUse`
         // beside Copilot's) does not stand in the way.

@@ -5,7 +5,6 @@ pub mod detect;
 pub mod edit;
 pub mod read;
 pub mod scripts;
-pub mod spec;
 pub mod syntax;
 pub mod write;
 

@@ -1,16 +1,14 @@
 //! Reading a parsed config value into a [`Document`], for any dialect, driven by the dialect's
-//! tables ([`crate::dialect::Tables`], [`super::spec::ConfigSpec`]).
+//! tables ([`crate::tables::Tables`], [`crate::tables::ConfigSpec`]).
 
-use super::spec::{HandlerField, PluginForm, RuleList};
 use super::syntax;
 use crate::diag::{Diagnostic, Severity};
-use crate::dialect::{Dialect, Flavor};
 use crate::error::Error;
-use crate::model::{
-    Command, Document, EventKind, Handler, HandlerKind, Origin, PromptSpec, Rule, RuleShape,
-    ServiceSpec,
-};
+use crate::model::{Command, EventKind, Handler, HandlerKind, PromptSpec, ServiceSpec};
 use crate::source::SourceFile;
+use crate::tables::{Dialect, Flavor};
+use crate::tables::{Document, Origin, Rule, RuleShape};
+use crate::tables::{HandlerField, PluginForm, RuleList};
 use serde_json::{Map, Value};
 
 /// A document and what was noticed while reading it (errors make it unfit to convert).
@@ -51,7 +49,7 @@ pub fn read(src: &SourceFile, dialect: Dialect) -> Result<Parsed, Error> {
 }
 
 /// What `dialect` accepts in the JSON file `src` beyond strict JSON.
-pub fn json_syntax(src: &SourceFile, dialect: Dialect) -> super::spec::JsonSyntax {
+pub fn json_syntax(src: &SourceFile, dialect: Dialect) -> crate::tables::JsonSyntax {
     dialect.config().json_syntax.of_file(&src.path)
 }
 
@@ -92,7 +90,7 @@ fn read_value(
     src: &SourceFile,
     dialect: Dialect,
     value: Value,
-    markdown: Option<crate::model::Frontmatter>,
+    markdown: Option<crate::tables::Frontmatter>,
     events_at_top: bool,
     placeholders: bool,
 ) -> Parsed {

@@ -5,11 +5,12 @@
 //! path. What the dialect knows about the layout is data in its [`ScriptLayout`].
 
 use super::read::Parsed;
-use super::spec::ScriptLayout;
 use crate::convert::shell_quote;
 use crate::diag::{Diagnostic, Severity};
-use crate::dialect::{Dialect, Flavor};
-use crate::model::{Command, Document, EventKind, Handler, HandlerKind, Origin, Rule, RuleShape};
+use crate::model::{Command, EventKind, Handler, HandlerKind};
+use crate::tables::ScriptLayout;
+use crate::tables::{Dialect, Flavor};
+use crate::tables::{Document, Origin, Rule, RuleShape};
 use std::path::Path;
 
 /// The second line of a route script `hookx install` writes; install replaces and removes

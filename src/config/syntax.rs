@@ -2,11 +2,11 @@
 //! values named by a JSON pointer. JSON, YAML (frontmatter) and TOML all end up as
 //! `serde_json::Value`.
 
-use super::spec::JsonSyntax;
 use crate::diag::{Diagnostic, Severity};
 use crate::error::Error;
-use crate::model::Frontmatter;
 use crate::source::SourceFile;
+use crate::tables::Frontmatter;
+use crate::tables::JsonSyntax;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::HashMap;

@@ -2,10 +2,11 @@
 
 use super::edit::{JsonText, Seg};
 use super::read;
-use super::spec::{HandlerField, RuleList};
-use crate::dialect::Flavor;
 use crate::error::Error;
-use crate::model::{Document, Handler, HandlerKind, Rule, RuleShape};
+use crate::model::{Handler, HandlerKind};
+use crate::tables::Flavor;
+use crate::tables::{Document, Rule, RuleShape};
+use crate::tables::{HandlerField, RuleList};
 use serde_json::{Map, Value, json};
 use std::path::Path;
 

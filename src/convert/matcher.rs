@@ -4,10 +4,10 @@
 //! the tables know. When the check fails, the matcher falls back to an exact list of the tools
 //! it matched, and the caller reports the approximation.
 
-use crate::dialect::{Flavor, MatchOn};
 use crate::model::bounded::{self, Answer, Job};
 use crate::model::matcher::{Literals, Reading};
 use crate::model::{EventKind, MatcherForm, MatcherStyle};
+use crate::tables::{Flavor, MatchOn};
 use std::collections::BTreeSet;
 
 /// A matcher in the target flavour, and what could not be carried over.
@@ -34,7 +34,7 @@ pub const PROBE_TOOLS: &[&str] = &[
 pub type Counterpart = (&'static str, Option<&'static str>);
 
 /// Names as a flavour's tool matchers try them: each with its counterparts
-/// ([`crate::dialect::Tables::matcher_tool_names`]), all in one list.
+/// ([`crate::tables::Tables::matcher_tool_names`]), all in one list.
 struct Tried {
     /// How many of `flat` each name took.
     groups: Vec<usize>,
@@ -122,7 +122,7 @@ pub fn tool_universe(from: Flavor, to: Flavor) -> &'static [Counterpart] {
 /// Whether matcher `text`, read as `flavor` reads it, fires for each of `names` (regexes are
 /// evaluated within [`bounded`]'s limits): `None` when it is invalid or cannot be evaluated.
 /// Each name is tried with its counterparts where the flavour's tables say so
-/// ([`crate::dialect::Tables::matcher_tool_names`]).
+/// ([`crate::tables::Tables::matcher_tool_names`]).
 pub fn fire_set(text: Option<&str>, flavor: Flavor, names: &[&str]) -> Option<Vec<bool>> {
     fire_tried(text, flavor, &Tried::new(flavor, names))
 }
@@ -132,7 +132,7 @@ fn fire_tried(text: Option<&str>, flavor: Flavor, tried: &Tried) -> Option<Vec<b
     if !tables.mcp_names.reads_mcp_apart() {
         return Some(tried.fold(fire_names(text, flavor, tried.flat.clone())?));
     }
-    // The matcher reads differently for MCP tools ([`crate::dialect::McpMatchers`]): each
+    // The matcher reads differently for MCP tools ([`crate::tables::McpMatchers`]): each
     // reading is tried on the names it applies to.
     let mut fired = vec![false; tried.flat.len()];
     let mut readings: Vec<(Option<&str>, Vec<usize>, Vec<String>)> = Vec::new();
@@ -237,7 +237,7 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
     let source_exact = field && from.tables().exact_field_matchers;
     let target_exact = field && to.tables().exact_field_matchers;
     let form = if source_exact {
-        crate::dialect::exact_form(text)
+        crate::tables::exact_form(text)
     } else {
         source_style.form(text)
     };
@@ -393,7 +393,7 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
 }
 
 /// A tool matcher between a flavour whose matchers reach MCP tools only through a prefix
-/// ([`crate::dialect::McpMatchers`], Auggie's `mcp:`) and one whose matchers reach them by
+/// ([`crate::tables::McpMatchers`], Auggie's `mcp:`) and one whose matchers reach them by
 /// name; `None`: the matcher concerns no MCP tool, or only its non-MCP part can be written (a
 /// problem says so), and it is translated as any other. Where the written matcher fires for
 /// more MCP tools than the original, a problem says which (`hookx exec --match` then filters).
@@ -505,7 +505,7 @@ enum McpName<'a> {
 }
 
 impl<'a> McpName<'a> {
-    fn parse(text: &'a str, names: crate::dialect::McpNames) -> Option<McpName<'a>> {
+    fn parse(text: &'a str, names: crate::tables::McpNames) -> Option<McpName<'a>> {
         let rest = text.strip_prefix(names.prefix)?;
         if rest == ".*" {
             return Some(McpName::Every);

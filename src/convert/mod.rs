@@ -7,10 +7,11 @@ pub mod matcher;
 pub use loss::Loss;
 
 use crate::config::read::HandlerAt;
-use crate::config::spec::HandlerField;
-use crate::dialect::{Dialect, Flavor, MatchOn, ToolScope};
-use crate::model::{Command, Document, EventKind, Handler, HandlerKind, Rule, RuleShape};
+use crate::model::{Command, EventKind, Handler, HandlerKind};
 use crate::source::SourceFile;
+use crate::tables::HandlerField;
+use crate::tables::{Dialect, Flavor, MatchOn, ToolScope};
+use crate::tables::{Document, Rule, RuleShape};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -101,7 +102,7 @@ fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
         wrapped: 0,
         routing: 0,
         exec_lines: Vec::new(),
-        mcp_probe: crate::dialect::MCP_CANONICAL.join("server", "tool"),
+        mcp_probe: crate::tables::MCP_CANONICAL.join("server", "tool"),
     };
     for (src, doc) in inputs {
         let first_loss = converter.losses.len();
@@ -952,7 +953,7 @@ impl Converter<'_> {
         Some(out)
     }
 
-    /// Reads the source dialect's other command-handler forms ([`crate::config::spec::RunKeys`]; Claude's `args`,
+    /// Reads the source dialect's other command-handler forms ([`crate::tables::RunKeys`]; Claude's `args`,
     /// `shell`, `if`, `onFailure`, `asyncRewake`, kept among the handler's unknown fields): the
     /// command line they amount to, and the `if` filter, which `hookx exec --if` applies. What no target can express is
     /// a loss item; a form that would change the command drops the handler.
@@ -1442,7 +1443,7 @@ pub const NOT_INSTALLED: &str = "hookx not found: install it or convert again wi
 /// in the line once (a shell variable where the answer repeats it): every wrapped handler of a
 /// converted file carries this guard.
 pub fn not_installed_guard(hookx: &str, event: &EventKind, to: Flavor) -> String {
-    use crate::protocol::Exit2;
+    use crate::tables::Exit2;
     // Where the target refuses the event at exit 2, and where it reads no exit code at all
     // but hookx fails closed (Cline's PreToolUse, refused only in JSON): a missing hookx
     // refuses.
@@ -1652,7 +1653,7 @@ mod tests {
 #[cfg(test)]
 mod guard_tests {
     use super::*;
-    use crate::dialect::Flavor;
+    use crate::tables::Flavor;
 
     /// Runs a guard line in `sh` where its hookx is not installed.
     fn run_guard(line: &str) -> (i32, String, String) {

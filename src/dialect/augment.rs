@@ -8,14 +8,14 @@
 //! 0.36.0 against a fake Augment backend on 127.0.0.1 (its `enable_hooks` feature flag on);
 //! "source": read in its shipped `augment.mjs`, with the function and offset named there.
 
-use super::{
+use crate::model::tool::ids;
+use crate::model::{EventKind, MatcherStyle};
+use crate::tables::{
     BrokenPolicy, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, ManagedSpec, MatchOn,
     McpMatchers, McpNames, RouteSpec, Schema, Tables, TimestampForm, ToolCodec,
 };
-use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
-use crate::discover::{Location, Pattern, Root, Scope};
-use crate::model::tool::ids;
-use crate::model::{EventKind, MatcherStyle};
+use crate::tables::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
+use crate::tables::{Location, Pattern, Root, Scope};
 use serde_json::{Map, Value, json};
 
 pub static DIALECT: Dialect = Dialect(&DEF);
@@ -91,7 +91,7 @@ pub static TABLES: Tables = Tables {
             separator: "_",
             all: &["", ".*"],
         }),
-        ..super::MCP_CANONICAL
+        ..crate::tables::MCP_CANONICAL
     },
     key_case: KeyCase::Snake,
     // Source 0.36.0 (`B7n`, `k7n`, `V7n`): `conversation_id` names the session; the tool's
@@ -116,7 +116,7 @@ pub static TABLES: Tables = Tables {
     matcher_values: &[],
     handler_key_overrides: &[],
     invalid_matcher_effect: Some("Auggie refuses the file's hooks for this event"),
-    tool_scope: super::ToolScope::Any,
+    tool_scope: crate::tables::ToolScope::Any,
     tool_codecs: &[
         ToolCodec {
             name: STR_REPLACE_EDITOR,
@@ -350,7 +350,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // Not probed: whether auggie 0.36.0 reads comments in settings.json was not found in
     // augment.mjs nor run. Strict is the safe reading: hookx then refuses to rewrite a file
     // with comments instead of dropping them.
-    json_syntax: crate::config::spec::JsonSyntax::STRICT,
+    json_syntax: crate::tables::JsonSyntax::STRICT,
 };
 
 /// `str-replace-editor` ↔ Edit (one replacement) or MultiEdit (several); an `insert` keeps its
@@ -551,14 +551,14 @@ mod mcp {
             },
         };
         (!tool.is_empty() && !server.is_empty())
-            .then(|| super::super::MCP_CANONICAL.join(&server, tool))
+            .then(|| crate::tables::MCP_CANONICAL.join(&server, tool))
     }
 }
 
 /// Run-time protocol rows (conformance/augment-facts.md), read by `crate::protocol`.
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
-    use crate::protocol::{
+    use crate::tables::{
         AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Reshape, Slot,
         Writes,
     };

@@ -1,13 +1,13 @@
 //! Bricks: `~/.bricks-project-desktop/hooks.json` and `<project>/.bricks/hooks.json`.
 
-use super::{
+use crate::model::tool::ids;
+use crate::model::{EventKind, MatcherStyle};
+use crate::tables::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
+use crate::tables::{
     DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, MatchOn, RouteSpec, Schema, Tables,
     TimestampForm,
 };
-use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
-use crate::discover::{Location, Pattern, Root, Scope};
-use crate::model::tool::ids;
-use crate::model::{EventKind, MatcherStyle};
+use crate::tables::{Location, Pattern, Root, Scope};
 
 pub static DIALECT: Dialect = Dialect(&DEF);
 pub static FLAVOR: Flavor = Flavor(&TABLES);
@@ -58,7 +58,7 @@ pub static TABLES: Tables = Tables {
     },
     exact_field_matchers: false,
     matcher_tries_names_of: &[],
-    mcp_names: super::MCP_CANONICAL,
+    mcp_names: crate::tables::MCP_CANONICAL,
     key_case: KeyCase::Snake,
     key_renames: &[],
     timestamp: TimestampForm::None,
@@ -72,7 +72,7 @@ pub static TABLES: Tables = Tables {
     matcher_values: super::BRICKS_MATCHER_VALUES,
     handler_key_overrides: &[],
     invalid_matcher_effect: None,
-    tool_scope: super::ToolScope::Any,
+    tool_scope: crate::tables::ToolScope::Any,
     // No runnable client: no payload was ever recorded.
     payload_keys: &[],
     tool_codecs: &[],
@@ -183,13 +183,13 @@ static CONFIG: ConfigSpec = ConfigSpec {
     scripts: None,
     rule_list: None,
     // hookx's own format: strict JSON.
-    json_syntax: crate::config::spec::JsonSyntax::STRICT,
+    json_syntax: crate::tables::JsonSyntax::STRICT,
 };
 
 /// Run-time protocol rows (the seed's 実行プロトコル), read by `crate::protocol`.
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
-    use crate::protocol::{
+    use crate::tables::{
         AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
     };
 

@@ -1,16 +1,17 @@
 //! Claude Code: `settings.json` hooks blocks, plugin `hooks/hooks.json`, skill and agent
 //! frontmatter.
 
-use super::{
-    BrokenPolicy, CLAUDE_MATCHER_STYLE, CLAUDE_MATCHER_TARGETS, CLAUDE_TOOLS, DetectSpec, Dialect,
-    DialectDef, Flavor, HostSpec, KeyCase, KillSwitch, ManagedSpec, RouteSpec, Schema, Tables,
-    TimestampForm,
+use crate::tables::{
+    BrokenPolicy, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, KillSwitch,
+    ManagedSpec, RouteSpec, Schema, Tables, TimestampForm,
 };
-use crate::config::spec::{
+
+use crate::dialect::{CLAUDE_MATCHER_STYLE, CLAUDE_MATCHER_TARGETS, CLAUDE_TOOLS};
+use crate::model::EventKind;
+use crate::tables::{
     ConfigSpec, DocumentKind, Documents, HandlerField, OnFailure, PluginForm, PluginSpec, RunKeys,
 };
-use crate::discover::{Location, Pattern, Root, Scope};
-use crate::model::EventKind;
+use crate::tables::{Location, Pattern, Root, Scope};
 
 pub static DIALECT: Dialect = Dialect(&DEF);
 pub static FLAVOR: Flavor = Flavor(&TABLES);
@@ -65,7 +66,7 @@ pub static TABLES: Tables = Tables {
     matcher_style: CLAUDE_MATCHER_STYLE,
     exact_field_matchers: false,
     matcher_tries_names_of: &[],
-    mcp_names: super::MCP_CANONICAL,
+    mcp_names: crate::tables::MCP_CANONICAL,
     key_case: KeyCase::Snake,
     key_renames: &[],
     timestamp: TimestampForm::None,
@@ -80,7 +81,7 @@ pub static TABLES: Tables = Tables {
     matcher_values: super::CLAUDE_MATCHER_VALUES,
     handler_key_overrides: &[],
     invalid_matcher_effect: None,
-    tool_scope: super::ToolScope::Any,
+    tool_scope: crate::tables::ToolScope::Any,
     // Every top-level key claude-code 2.1.332 sent per event (tests/fixtures/recorded/claude-2.1.332).
     payload_keys: &[
         (
@@ -590,7 +591,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     rule_list: None,
     // Run 2.1.332 (`tests/live_claude_doctor.rs`): settings with a comment or a trailing comma
     // are dropped whole; the session goes on.
-    json_syntax: crate::config::spec::JsonSyntax::STRICT,
+    json_syntax: crate::tables::JsonSyntax::STRICT,
 };
 
 /// claude-code 2.1.332, run (`tests/live_claude.rs`, `plugins_*`; recorded in
@@ -624,7 +625,7 @@ static PLUGINS: PluginSpec = PluginSpec {
 /// Run-time protocol rows (dialects.md §6, §7), read by `crate::protocol`.
 pub(crate) mod protocol_rows {
     use crate::model::{Decision, EventKind};
-    use crate::protocol::{
+    use crate::tables::{
         AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
     };
 

@@ -5,14 +5,14 @@
 //! PreToolUse `cancel: true` ends the whole run. Facts: conformance/cline-facts.md (run: cline
 //! 3.0.65, `tests/live_cline.rs`; "source" facts read in its bundled JavaScript).
 
-use super::{
+use crate::model::tool::ids;
+use crate::model::{EventKind, MatcherStyle};
+use crate::tables::{ConfigSpec, DocumentKind, Documents, RunKeys, ScriptLayout};
+use crate::tables::{
     DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, RouteSpec, Schema, Tables,
     TimestampForm, ToolCodec,
 };
-use crate::config::spec::{ConfigSpec, DocumentKind, Documents, RunKeys, ScriptLayout};
-use crate::discover::{Location, Pattern, Root, Scope};
-use crate::model::tool::ids;
-use crate::model::{EventKind, MatcherStyle};
+use crate::tables::{Location, Pattern, Root, Scope};
 use serde_json::{Map, Value, json};
 
 pub static DIALECT: Dialect = Dialect(&DEF);
@@ -59,7 +59,7 @@ pub static TABLES: Tables = Tables {
     matcher_style: MatcherStyle::UnanchoredRegex,
     exact_field_matchers: false,
     matcher_tries_names_of: &[],
-    mcp_names: super::MCP_CANONICAL,
+    mcp_names: crate::tables::MCP_CANONICAL,
     key_case: KeyCase::Camel,
     key_renames: &[("session_id", "taskId"), ("duration_ms", "executionTimeMs")],
     // Run 3.0.65: `2026-12-02T02:04:39.034Z`.
@@ -76,7 +76,7 @@ pub static TABLES: Tables = Tables {
     matcher_values: &[],
     handler_key_overrides: &[],
     invalid_matcher_effect: None,
-    tool_scope: super::ToolScope::Any,
+    tool_scope: crate::tables::ToolScope::Any,
     tool_codecs: &[
         ToolCodec {
             name: RUN_COMMANDS,
@@ -318,7 +318,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     scripts: Some(&LAYOUT),
     rule_list: None,
     // Its hooks are scripts, not JSON.
-    json_syntax: crate::config::spec::JsonSyntax::STRICT,
+    json_syntax: crate::tables::JsonSyntax::STRICT,
 };
 
 /// `run_commands {commands: [LINE, …]}` ↔ a shell call `{command}` (several lines joined by
@@ -548,7 +548,7 @@ mod reshape {
 /// Run-time protocol rows (conformance/cline-facts.md), read by `crate::protocol`.
 mod protocol_rows {
     use crate::model::EventKind;
-    use crate::protocol::{
+    use crate::tables::{
         AnswerField as F, ArgsForm, EnvValue, ExitCodes, ProtocolTables, Reshape, Slot, Writes,
     };
 

@@ -3,15 +3,15 @@
 //! a trust entry per handler in `~/.codex/config.toml`, and `apply_patch` for every edit. Facts:
 //! `conformance/codex-facts.md` (Codex CLI 0.171.0, run).
 
-use super::{
+use crate::model::tool::ids;
+use crate::model::{EventKind, MatcherStyle};
+use crate::tables::{
     BrokenPolicy, DetectSpec, Dialect, DialectDef, Flavor, FolderTrust, HostSpec, KeyCase,
     ManagedSpec, MatchOn, RouteSpec, RouteTrust, Schema, Tables, TimestampForm, ToolCodec,
     TrustRecord,
 };
-use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys, TomlForm};
-use crate::discover::{Location, Pattern, Root, Scope};
-use crate::model::tool::ids;
-use crate::model::{EventKind, MatcherStyle};
+use crate::tables::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys, TomlForm};
+use crate::tables::{Location, Pattern, Root, Scope};
 use serde_json::{Value, json};
 
 pub static DIALECT: Dialect = Dialect(&DEF);
@@ -67,11 +67,11 @@ pub static TABLES: Tables = Tables {
         list_extra: "",
         separators: "",
     },
-    tool_scope: super::ToolScope::Any,
+    tool_scope: crate::tables::ToolScope::Any,
     exact_field_matchers: false,
     // A patch also answers to `Edit` and `Write` (run).
     matcher_tries_names_of: &[super::claude::FLAVOR],
-    mcp_names: super::MCP_CANONICAL,
+    mcp_names: crate::tables::MCP_CANONICAL,
     key_case: KeyCase::Snake,
     key_renames: &[],
     timestamp: TimestampForm::None,
@@ -506,7 +506,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     rule_list: None,
     // Run 0.171.0 (`tests/live_codex.rs`): a `hooks.json` with a comment or a trailing comma
     // is dropped without a word.
-    json_syntax: crate::config::spec::JsonSyntax::STRICT,
+    json_syntax: crate::tables::JsonSyntax::STRICT,
 };
 
 /// `apply_patch {command: PATCH}` ↔ Write, Edit, MultiEdit with the patch's path.
@@ -1036,7 +1036,7 @@ pub mod trust {
 /// Run-time protocol rows (conformance/codex-facts.md), read by `crate::protocol`.
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
-    use crate::protocol::{
+    use crate::tables::{
         AnswerField as F, ArgsForm, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
     };
 

@@ -1,14 +1,16 @@
 //! GitHub Copilot CLI: `.github/hooks/*.json`, `{"version": 1, "hooks": …}`, in two flavours
 //! chosen per event by the casing of its name.
 
-use super::{
-    BrokenPolicy, CLAUDE_TOOLS, DetectSpec, Dialect, DialectDef, Flavor, FolderTrust, HostSpec,
-    KeyCase, ManagedSpec, MatchOn, RouteSpec, Schema, Tables, TimestampForm, TrustRecord,
+use crate::tables::{
+    BrokenPolicy, DetectSpec, Dialect, DialectDef, Flavor, FolderTrust, HostSpec, KeyCase,
+    ManagedSpec, MatchOn, RouteSpec, Schema, Tables, TimestampForm, TrustRecord,
 };
-use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
-use crate::discover::{Location, Pattern, Root, Scope};
+
+use crate::dialect::CLAUDE_TOOLS;
 use crate::model::tool::ids;
 use crate::model::{EventKind, MatcherStyle};
+use crate::tables::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
+use crate::tables::{Location, Pattern, Root, Scope};
 
 pub static DIALECT: Dialect = Dialect(&DEF);
 /// The camelCase flavour.
@@ -75,7 +77,7 @@ pub static TABLES: Tables = Tables {
     matcher_style: MatcherStyle::AnchoredRegex { star_is_all: false },
     exact_field_matchers: false,
     matcher_tries_names_of: &[],
-    mcp_names: super::MCP_CANONICAL,
+    mcp_names: crate::tables::MCP_CANONICAL,
     key_case: KeyCase::Camel,
     key_renames: &[
         ("tool_input", "toolArgs"),
@@ -94,7 +96,7 @@ pub static TABLES: Tables = Tables {
     matcher_values: super::COPILOT_MATCHER_VALUES,
     handler_key_overrides: &[],
     invalid_matcher_effect: Some("Copilot skips this hook"),
-    tool_scope: super::ToolScope::Any,
+    tool_scope: crate::tables::ToolScope::Any,
     // Every top-level key copilot-cli 1.0.102 sent per event (tests/fixtures/recorded/copilot-1.0.102).
     payload_keys: &[
         (
@@ -294,7 +296,7 @@ pub static PASCAL_TABLES: Tables = Tables {
     matcher_style: MatcherStyle::AnchoredRegex { star_is_all: true },
     exact_field_matchers: false,
     matcher_tries_names_of: &[Flavor(&TABLES)],
-    mcp_names: super::MCP_CANONICAL,
+    mcp_names: crate::tables::MCP_CANONICAL,
     key_case: KeyCase::Snake,
     key_renames: &[
         ("tool_response", "tool_result"),
@@ -313,7 +315,7 @@ pub static PASCAL_TABLES: Tables = Tables {
     // The VS Code-compatible entries spell the timeout `timeout`.
     handler_key_overrides: &[(HandlerField::Timeout, "timeout")],
     invalid_matcher_effect: None,
-    tool_scope: super::ToolScope::Any,
+    tool_scope: crate::tables::ToolScope::Any,
     // Every top-level key copilot-cli 1.0.102 sent per PascalCase event (its recordings).
     payload_keys: &[
         (
@@ -709,7 +711,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     rule_list: None,
     // Run 1.0.102 (`tests/live_copilot.rs`): a hook file with a comment or a trailing comma is
     // dropped; the session goes on.
-    json_syntax: crate::config::spec::JsonSyntax::STRICT,
+    json_syntax: crate::tables::JsonSyntax::STRICT,
 };
 
 /// Run-time protocol rows (the seed's payload and decision-control sections), read by
@@ -717,7 +719,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
 /// the payload form, so both flavours share them.
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
-    use crate::protocol::{
+    use crate::tables::{
         AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
     };
 

@@ -11,16 +11,17 @@
 //! Each category is a flavour of its own, with a [`ToolScope`] and top-level arguments, so
 //! that its rules fire under other hosts only for those tools, and convert to a matcher.
 
-use super::{
-    BrokenPolicy, CLAUDE_MATCHER_STYLE, CLAUDE_MATCHER_TARGETS, DetectSpec, Dialect, DialectDef,
-    Flavor, HostSpec, KeyCase, ManagedSpec, MatchOn, RouteSpec, Schema, Tables, TimestampForm,
-    ToolScope,
+use crate::tables::{
+    BrokenPolicy, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, ManagedSpec, MatchOn,
+    RouteSpec, Schema, Tables, TimestampForm, ToolScope,
 };
-use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
-use crate::discover::{Location, Pattern, Root, Scope};
+
+use crate::dialect::{CLAUDE_MATCHER_STYLE, CLAUDE_MATCHER_TARGETS};
 use crate::model::EventKind;
 use crate::model::tool::ids;
-use crate::protocol::ArgsForm;
+use crate::tables::ArgsForm;
+use crate::tables::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
+use crate::tables::{Location, Pattern, Root, Scope};
 
 pub static DIALECT: Dialect = Dialect(&DEF);
 /// The generic events (`preToolUse`, `stop`, …).
@@ -59,7 +60,7 @@ macro_rules! cursor_tables {
             // Not documented beyond single names (`"matcher": "Shell"`): read as Claude's.
             matcher_style: CLAUDE_MATCHER_STYLE,
             exact_field_matchers: false,
-            mcp_names: super::MCP_CANONICAL,
+            mcp_names: crate::tables::MCP_CANONICAL,
             matcher_tries_names_of: $tries,
             key_case: KeyCase::Snake,
             key_renames: $renames,
@@ -358,14 +359,14 @@ static CONFIG: ConfigSpec = ConfigSpec {
     scripts: None,
     rule_list: None,
     // Its documents say nothing of comments: read as strict JSON.
-    json_syntax: crate::config::spec::JsonSyntax::STRICT,
+    json_syntax: crate::tables::JsonSyntax::STRICT,
 };
 
 /// Run-time protocol rows: the answer shapes per event (cursor.com/docs/agent/hooks, as quoted
 /// by cupcake.eqtylab.io and pivanov.github.io/agent-hooks-bridge).
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
-    use crate::protocol::{
+    use crate::tables::{
         AnswerField as F, ArgsForm, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
     };
 

@@ -3,14 +3,16 @@
 //! events (9 of them), payload keys and answers, with Droid's own tool and argument names.
 //! Facts: conformance/droid-facts.md (run: droid 0.225.2, `tests/live_droid.rs`).
 
-use super::{
-    CLAUDE_MATCHER_STYLE, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, KillSwitch,
-    MatchOn, RouteSpec, Schema, Tables, TimestampForm,
-};
-use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, PluginForm, RunKeys};
-use crate::discover::{Location, Pattern, Root, Scope};
+use crate::dialect::CLAUDE_MATCHER_STYLE;
+
 use crate::model::EventKind;
 use crate::model::tool::ids;
+use crate::tables::{ConfigSpec, DocumentKind, Documents, HandlerField, PluginForm, RunKeys};
+use crate::tables::{
+    DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, KillSwitch, MatchOn, RouteSpec,
+    Schema, Tables, TimestampForm,
+};
+use crate::tables::{Location, Pattern, Root, Scope};
 
 pub static DIALECT: Dialect = Dialect(&DEF);
 pub static FLAVOR: Flavor = Flavor(&TABLES);
@@ -67,9 +69,9 @@ pub static TABLES: Tables = Tables {
     // JavaScript regex (`new RegExp(m).test(name)`); an invalid regex never fires. Claude's
     // comma lists are no regex there: hookx reads them as lists.
     matcher_style: CLAUDE_MATCHER_STYLE,
-    tool_scope: super::ToolScope::Any,
+    tool_scope: crate::tables::ToolScope::Any,
     exact_field_matchers: false,
-    mcp_names: super::MCP_CANONICAL,
+    mcp_names: crate::tables::MCP_CANONICAL,
     matcher_tries_names_of: &[],
     key_case: KeyCase::Snake,
     key_renames: &[],
@@ -292,7 +294,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     rule_list: None,
     // Run 0.225.2 (`tests/live_droid.rs`): `settings.json` and `hooks.json` are read with
     // comments; a trailing comma drops the file.
-    json_syntax: crate::config::spec::JsonSyntax {
+    json_syntax: crate::tables::JsonSyntax {
         comments: true,
         strict_files: &[],
     },
@@ -345,7 +347,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
 /// Run-time protocol rows (conformance/droid-facts.md), read by `crate::protocol`.
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
-    use crate::protocol::{
+    use crate::tables::{
         AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
     };
 

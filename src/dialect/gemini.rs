@@ -2,15 +2,15 @@
 //! extension's `hooks/hooks.json`. Every fact here was seen with the real client 0.61.0
 //! (`tests/live_gemini.rs`, `conformance/gemini-facts.md`) unless it says otherwise.
 
-use super::{
+use crate::model::tool::ids;
+use crate::model::{EventKind, MatcherStyle};
+use crate::tables::{
     BrokenPolicy, DetectSpec, Dialect, DialectDef, DisabledHandlers, Flavor, FolderTrust, HostSpec,
     KeyCase, KillSwitch, ManagedSpec, MatchOn, McpNames, RouteSpec, Schema, Tables, TimestampForm,
     TrustRecord,
 };
-use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
-use crate::discover::{Location, Pattern, Root, Scope};
-use crate::model::tool::ids;
-use crate::model::{EventKind, MatcherStyle};
+use crate::tables::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
+use crate::tables::{Location, Pattern, Root, Scope};
 
 pub static DIALECT: Dialect = Dialect(&DEF);
 pub static FLAVOR: Flavor = Flavor(&TABLES);
@@ -73,7 +73,7 @@ pub static TABLES: Tables = Tables {
     // Tool matchers: a JavaScript RegExp tested unanchored, case-sensitive; `*`, empty and
     // absent match all (run).
     matcher_style: MatcherStyle::UnanchoredRegex,
-    tool_scope: super::ToolScope::Any,
+    tool_scope: crate::tables::ToolScope::Any,
     // SessionStart/SessionEnd/PreCompress compare the trimmed matcher with the value exactly
     // (run: `startup` matched, `start` did not).
     exact_field_matchers: true,
@@ -476,7 +476,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // Run 0.61.0 (`tests/live_gemini.rs`): settings are read with comments
     // (`strip-json-comments`), a trailing comma stops the CLI; an extension's `hooks/hooks.json`
     // with either is dropped without a word.
-    json_syntax: crate::config::spec::JsonSyntax {
+    json_syntax: crate::tables::JsonSyntax {
         comments: true,
         strict_files: &["hooks/hooks.json"],
     },
@@ -485,7 +485,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
 /// Run-time protocol rows (gemini-facts.md "Answers"), read by `crate::protocol`.
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
-    use crate::protocol::{
+    use crate::tables::{
         AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
     };
 

@@ -13,14 +13,14 @@
 //! so it stays a Kiro handler: kept on round trip, never run by hookx, lost when converted.
 //! The old form (`hooks` inside `.kiro/agents/*.json`) is not read.
 
-use super::{
+use crate::model::tool::ids;
+use crate::model::{EventKind, MatcherStyle};
+use crate::tables::{ConfigSpec, DocumentKind, Documents, HandlerField, RuleList, RunKeys};
+use crate::tables::{
     DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, MatchOn, McpNames, RouteSpec,
     Schema, Tables, TimestampForm, ToolScope,
 };
-use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RuleList, RunKeys};
-use crate::discover::{Location, Pattern, Root, Scope};
-use crate::model::tool::ids;
-use crate::model::{EventKind, MatcherStyle};
+use crate::tables::{Location, Pattern, Root, Scope};
 
 pub static DIALECT: Dialect = Dialect(&DEF);
 pub static FLAVOR: Flavor = Flavor(&TABLES);
@@ -252,13 +252,13 @@ static CONFIG: ConfigSpec = ConfigSpec {
     scripts: None,
     rule_list: Some(&RULES),
     // Not documented: read as strict JSON.
-    json_syntax: crate::config::spec::JsonSyntax::STRICT,
+    json_syntax: crate::tables::JsonSyntax::STRICT,
 };
 
 /// Run-time protocol rows: exit codes and plain stdout only ("No JSON answer is documented").
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
-    use crate::protocol::{ArgsForm, Exit2, ExitCodes, ProtocolTables};
+    use crate::tables::{ArgsForm, Exit2, ExitCodes, ProtocolTables};
 
     const PRE: &[EventKind] = &[EventKind::PreToolUse];
 

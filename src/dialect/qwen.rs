@@ -3,14 +3,16 @@
 //! names) and an ISO timestamp. Facts: conformance/qwen-facts.md (run: qwen-code 0.24.4,
 //! `tests/live_qwen.rs`).
 
-use super::{
-    BrokenPolicy, CLAUDE_MATCHER_STYLE, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase,
-    ManagedSpec, MatchOn, RouteSpec, Schema, Tables, TimestampForm,
+use crate::tables::{
+    BrokenPolicy, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, ManagedSpec, MatchOn,
+    RouteSpec, Schema, Tables, TimestampForm,
 };
-use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
-use crate::discover::{Location, Pattern, Root, Scope};
+
+use crate::dialect::CLAUDE_MATCHER_STYLE;
 use crate::model::EventKind;
 use crate::model::tool::ids;
+use crate::tables::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
+use crate::tables::{Location, Pattern, Root, Scope};
 
 pub static DIALECT: Dialect = Dialect(&DEF);
 pub static FLAVOR: Flavor = Flavor(&TABLES);
@@ -84,10 +86,10 @@ pub static TABLES: Tables = Tables {
     // `run_.*` does). hookx tries the regex on the aliases and Claude's name too: it fires
     // where Qwen does not for a regex that only an alias meets.
     matcher_style: CLAUDE_MATCHER_STYLE,
-    tool_scope: super::ToolScope::Any,
+    tool_scope: crate::tables::ToolScope::Any,
     exact_field_matchers: false,
     // Run 0.24.4 tries Claude's MCP spelling, `mcp__server__tool`.
-    mcp_names: super::MCP_CANONICAL,
+    mcp_names: crate::tables::MCP_CANONICAL,
     matcher_tries_names_of: &[Flavor(&super::claude::TABLES)],
     key_case: KeyCase::Snake,
     key_renames: &[],
@@ -468,7 +470,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     rule_list: None,
     // Run 0.24.4 (`tests/live_qwen.rs`): settings are read with comments; a trailing comma
     // drops the file.
-    json_syntax: crate::config::spec::JsonSyntax {
+    json_syntax: crate::tables::JsonSyntax {
         comments: true,
         strict_files: &[],
     },
@@ -477,7 +479,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
 /// Run-time protocol rows (conformance/qwen-facts.md), read by `crate::protocol`.
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
-    use crate::protocol::{
+    use crate::tables::{
         AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
     };
 

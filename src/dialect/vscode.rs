@@ -8,14 +8,16 @@
 //! sends every handler in them its own payload. A file is VS Code's only when `--from vscode`
 //! says so.
 
-use super::{
-    BrokenPolicy, CLAUDE_MATCHER_STYLE, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase,
-    ManagedSpec, RouteSpec, Schema, Tables, TimestampForm, ToolScope,
+use crate::tables::{
+    BrokenPolicy, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, ManagedSpec,
+    RouteSpec, Schema, Tables, TimestampForm, ToolScope,
 };
-use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
-use crate::discover::{Location, Pattern, Root, Scope};
+
+use crate::dialect::CLAUDE_MATCHER_STYLE;
 use crate::model::EventKind;
 use crate::model::tool::ids;
+use crate::tables::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
+use crate::tables::{Location, Pattern, Root, Scope};
 
 pub static DIALECT: Dialect = Dialect(&DEF);
 pub static FLAVOR: Flavor = Flavor(&TABLES);
@@ -55,7 +57,7 @@ pub static TABLES: Tables = Tables {
     matcher_targets: &[],
     matcher_style: CLAUDE_MATCHER_STYLE,
     exact_field_matchers: false,
-    mcp_names: super::MCP_CANONICAL,
+    mcp_names: crate::tables::MCP_CANONICAL,
     matcher_tries_names_of: &[],
     // Mixed casing: `sessionId`, `hookEventName` beside `tool_name`, `tool_input`,
     // `transcript_path` (hooks.md, Common input fields).
@@ -227,7 +229,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // Source (microsoft/vscode, `PromptsService` hook discovery): `parseJSONC(text, errors)`,
     // and a file with any error is skipped; its JSONC reader allows comments, and no trailing
     // comma by default.
-    json_syntax: crate::config::spec::JsonSyntax {
+    json_syntax: crate::tables::JsonSyntax {
         comments: true,
         strict_files: &[],
     },
@@ -236,7 +238,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
 /// Run-time protocol rows (hooks.md, Hook input and output and the per-event sections).
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
-    use crate::protocol::{
+    use crate::tables::{
         AnswerField as F, ArgsForm, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
     };
 

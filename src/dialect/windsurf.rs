@@ -11,17 +11,19 @@
 //! a [`ToolScope`], as Cursor's `beforeShellExecution` is, so that its rules fire under other
 //! hosts only for those tools; `convert --to windsurf` splits a tool rule by the categories its
 //! matcher fires for. Every payload carries its event-specific keys inside `tool_info`
-//! ([`crate::protocol::ArgsForm::Nested`]).
+//! ([`crate::tables::ArgsForm::Nested`]).
 
-use super::{
-    BrokenPolicy, CLAUDE_MATCHER_STYLE, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase,
-    ManagedSpec, RouteSpec, Schema, Tables, TimestampForm, ToolCodec, ToolScope,
+use crate::tables::{
+    BrokenPolicy, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, ManagedSpec,
+    RouteSpec, Schema, Tables, TimestampForm, ToolCodec, ToolScope,
 };
-use crate::config::spec::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
-use crate::discover::{Location, Pattern, Root, Scope};
+
+use crate::dialect::CLAUDE_MATCHER_STYLE;
 use crate::model::EventKind;
 use crate::model::tool::ids;
-use crate::protocol::Nested;
+use crate::tables::Nested;
+use crate::tables::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
+use crate::tables::{Location, Pattern, Root, Scope};
 
 pub static DIALECT: Dialect = Dialect(&DEF);
 /// The events that are no tool category (`pre_user_prompt`, `post_cascade_response`).
@@ -68,7 +70,7 @@ macro_rules! windsurf_tables {
             matcher_targets: &[],
             matcher_style: CLAUDE_MATCHER_STYLE,
             exact_field_matchers: false,
-            mcp_names: super::MCP_CANONICAL,
+            mcp_names: crate::tables::MCP_CANONICAL,
             matcher_tries_names_of: &[],
             key_case: KeyCase::Snake,
             key_renames: $renames,
@@ -351,7 +353,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     scripts: None,
     rule_list: None,
     // Its documents say nothing of comments: read as strict JSON.
-    json_syntax: crate::config::spec::JsonSyntax::STRICT,
+    json_syntax: crate::tables::JsonSyntax::STRICT,
     handler_keys: &[
         ("command", HandlerField::Command),
         // "The directory to execute the command from. Defaults to your workspace root."
@@ -389,7 +391,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
 /// Run-time protocol rows: exit codes only (docs, "Exit Codes").
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
-    use crate::protocol::{ArgsForm, Exit2, ExitCodes, Nested, ProtocolTables};
+    use crate::tables::{ArgsForm, Exit2, ExitCodes, Nested, ProtocolTables};
 
     /// "Only pre-hooks (pre_read_code, pre_write_code, pre_run_command, pre_mcp_tool_use) can
     /// block actions using exit code 2"; `pre_user_prompt` blocks the prompt the same way

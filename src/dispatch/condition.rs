@@ -8,9 +8,9 @@
 //! `**` across them; a pattern without `/` also matches the file name), the host of a fetch
 //! (`domain:HOST`). A tool with none of these is tested on each string argument.
 
-use crate::dialect::Flavor;
 use crate::model::Event;
 use crate::model::tool::ids;
+use crate::tables::Flavor;
 use serde_json::Value;
 
 /// A parsed `if` rule.

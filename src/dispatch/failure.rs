@@ -12,11 +12,11 @@
 //!   [`EXIT_ERROR`] too: Copilot reads a non-zero exit on preToolUse as a deny, Claude and Bricks
 //!   as a non-blocking error.
 //!
-//! [`fail_closed`]: crate::protocol::ProtocolTables::fail_closed
+//! [`fail_closed`]: crate::tables::ProtocolTables::fail_closed
 
-use crate::dialect::{Dialect, Flavor};
 use crate::model::{Decision, Event, EventKind, Outcome};
 use crate::protocol::answer::{HostAnswer, encode_answer};
+use crate::tables::{Dialect, Flavor};
 use serde::Serialize;
 use std::cell::RefCell;
 
@@ -132,7 +132,7 @@ mod tests {
     /// (never an exit 2 that means anything else: Claude reads it as "keep going" on Stop).
     #[test]
     fn every_fail_closed_event_denies_in_json_at_exit_0_or_by_its_deny_exit() {
-        use crate::protocol::{Exit2, Slot};
+        use crate::tables::{Exit2, Slot};
         for &flavor in Flavor::all() {
             let p = &flavor.tables().protocol;
             for kind in p.fail_closed {

@@ -2,12 +2,12 @@
 //! project, and answering in the host's protocol.
 
 use super::run::{Dispatch, RuleSource};
-use crate::dialect::{Dialect, Flavor};
 use crate::discover::{self, EffectiveRule, Runner, Source};
 use crate::error::Error;
 use crate::model::{Event, EventKind};
 use crate::protocol::HostAnswer;
 use crate::protocol::payload::{decode_event_as, detect_host};
+use crate::tables::{Dialect, Flavor};
 use crate::trust::{TrustState, TrustStore};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -154,7 +154,7 @@ pub fn another_agent_runs_route(host: Dialect, payload: &[u8]) -> bool {
     let marked = |sender: Dialect| {
         sender.flavors().any(|f| {
             f.tables().protocol.env.iter().any(|(name, value)| {
-                matches!(value, crate::protocol::EnvValue::Literal(_))
+                matches!(value, crate::tables::EnvValue::Literal(_))
                     && std::env::var_os(name).is_some()
             })
         })

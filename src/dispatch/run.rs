@@ -3,11 +3,12 @@
 
 use super::select::{Selected, select};
 use crate::convert::shell_quote;
-use crate::dialect::Flavor;
-use crate::model::{Event, Handler, HandlerKind, Outcome, Rule};
+use crate::model::{Event, Handler, HandlerKind, Outcome};
 use crate::protocol::answer::{HostAnswer, decode_answer, encode_answer};
 use crate::protocol::payload::{encode_event, handler_env};
 use crate::spawn::{self, Exit, Finished, Spawn};
+use crate::tables::Flavor;
+use crate::tables::Rule;
 use serde_json::Value;
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -1,10 +1,11 @@
 //! Choosing the handlers an event fires: each rule is matched with the semantics of the flavour
 //! it was written in, and identical handlers run once.
 
-use crate::dialect::{Flavor, MatchOn};
 use crate::model::bounded::{self, Answer, Job};
 use crate::model::matcher::Literals;
-use crate::model::{CompiledMatcher, Event, Handler, MatcherForm, Rule};
+use crate::model::{CompiledMatcher, Event, Handler, MatcherForm};
+use crate::tables::Rule;
+use crate::tables::{Flavor, MatchOn};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex, MutexGuard};
@@ -274,10 +275,11 @@ fn shorten(value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dialect::Flavor;
     use crate::dialect::{augment, bricks, claude, copilot};
     use crate::model::tool::ids;
-    use crate::model::{Command, EventKind, HandlerKind, Origin, RuleShape, ToolCall};
+    use crate::model::{Command, EventKind, HandlerKind, ToolCall};
+    use crate::tables::Flavor;
+    use crate::tables::{Origin, RuleShape};
 
     fn rule(flavor: Flavor, matcher: &str, command: &str) -> Rule {
         Rule {

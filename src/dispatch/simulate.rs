@@ -3,11 +3,11 @@
 
 use super::host::parse_event;
 use super::run::Dispatch;
-use crate::dialect::Flavor;
 use crate::error::Error;
 use crate::model::{Decision, Event, EventKind, Outcome, ToolCall};
 use crate::protocol::args_to_canonical;
 use crate::spawn::Exit;
+use crate::tables::Flavor;
 use serde_json::{Map, Value, json};
 
 /// The handlers of files the host runs by itself that `event` fires there, each with the stdin
@@ -269,9 +269,9 @@ pub const EXIT_VERDICT: i32 = 4;
 /// hookx's own routing entries and the rules the agent never runs (`enabled: false`).
 pub fn native_rules(
     sources: &[crate::discover::Source],
-    host: crate::dialect::Dialect,
+    host: crate::tables::Dialect,
     event: &EventKind,
-) -> Vec<crate::model::Rule> {
+) -> Vec<crate::tables::Rule> {
     let mut rules = Vec::new();
     for source in sources {
         if crate::discover::runner(host, source) != crate::discover::Runner::Native {
@@ -281,7 +281,7 @@ pub fn native_rules(
             continue;
         };
         let runs =
-            |r: &&crate::model::Rule| r.event == *event && !source.dialect.config().is_disabled(r);
+            |r: &&crate::tables::Rule| r.event == *event && !source.dialect.config().is_disabled(r);
         for rule in doc.rules.iter().filter(runs) {
             let mut rule = rule.clone();
             rule.handlers

@@ -21,7 +21,7 @@
 //! An unevaluable matcher is never read as "no match": callers report it as its own outcome
 //! ([`crate::dispatch::select::MatchVerdict::Unevaluable`]).
 
-use super::matcher::{CompiledMatcher, Literals, MatcherForm};
+use crate::model::matcher::{CompiledMatcher, Literals, MatcherForm};
 use std::collections::HashMap;
 use std::sync::mpsc;
 use std::thread;

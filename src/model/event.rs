@@ -1,6 +1,6 @@
 //! One fired event, in canonical form: what a host sent, before it is re-encoded for a handler.
 
-use super::EventKind;
+use crate::model::EventKind;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::{Map, Value};

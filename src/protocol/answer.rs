@@ -1,14 +1,12 @@
 //! Answers: a handler's exit code and output, read in its own dialect, into a canonical
 //! [`Outcome`]; and a merged [`Outcome`] written in the host's protocol.
 
-use super::payload::json_kind;
-use super::{
-    AnswerField, Exit2, ExitCodes, ProtocolTables, Slot, event_name, input_from_canonical,
-    input_to_canonical, is_permission_event,
-};
-use crate::dialect::Flavor;
 use crate::model::{Decision, Event, EventKind, Outcome};
+use crate::protocol::payload::json_kind;
+use crate::protocol::{event_name, input_from_canonical, input_to_canonical, is_permission_event};
 use crate::spawn::{Exit, Finished};
+use crate::tables::Flavor;
+use crate::tables::{AnswerField, Exit2, ExitCodes, ProtocolTables, Slot};
 use serde_json::{Map, Value};
 
 /// How much of a handler's output an error message quotes.

@@ -1,14 +1,15 @@
 //! Event payloads: a host's stdin into a canonical [`Event`], and an [`Event`] into the stdin
 //! and environment a handler of some flavour expects.
 
-use super::{
-    ArgsForm, EnvValue, Nested, args_from_canonical, args_to_canonical, canonical_key, event_name,
-    native_key,
-};
+use crate::tables::{ArgsForm, EnvValue, Nested};
+
 use crate::diag::{Diagnostic, Severity};
-use crate::dialect::{Dialect, Flavor, KeyCase, MCP_CANONICAL, Tables, TimestampForm, ToolScope};
 use crate::error::Error;
 use crate::model::{Event, EventKind, ToolCall};
+use crate::protocol::{
+    args_from_canonical, args_to_canonical, canonical_key, event_name, native_key,
+};
+use crate::tables::{Dialect, Flavor, KeyCase, MCP_CANONICAL, Tables, TimestampForm, ToolScope};
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{Map, Value};
 use std::borrow::Cow;

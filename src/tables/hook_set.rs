@@ -1,7 +1,7 @@
 //! Parsed hook configuration: documents, rules and where each came from.
 
-use super::{EventKind, Handler};
-use crate::dialect::{Dialect, Flavor};
+use super::{Dialect, Flavor};
+use crate::model::{EventKind, Handler};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -41,7 +41,7 @@ pub struct Rule {
 }
 
 /// The kind of file a document came from (Claude settings, plugin or frontmatter; a Copilot
-/// file): rows of a dialect's [`crate::config::spec::Documents`]. It decides where the hooks
+/// file): rows of a dialect's [`crate::tables::Documents`]. It decides where the hooks
 /// block sits and which other keys the file holds. Equal by name; serialized as the name.
 #[derive(Debug)]
 pub struct DocumentKind {
@@ -119,7 +119,7 @@ impl Document {
 
     /// A kill switch that is on in this file (Claude's `"disableAllHooks": true` turns every
     /// hook of the scope off), if any.
-    pub fn kill_switch_on(&self) -> Option<&'static crate::dialect::KillSwitch> {
+    pub fn kill_switch_on(&self) -> Option<&'static crate::tables::KillSwitch> {
         Dialect::all()
             .iter()
             .filter_map(|d| d.def().kill_switch.as_ref())

@@ -1,9 +1,7 @@
 //! [`DialectDef`]: everything about one agent besides its name tables, as data. Each dialect
-//! file holds one `DEF`; [`super::DIALECTS`] lists them.
+//! file holds one `DEF`; `crate::dialect::DIALECTS` lists them.
 
-use super::Flavor;
-use crate::config::spec::ConfigSpec;
-use crate::discover::Location;
+use super::{ConfigSpec, Flavor, Location};
 use crate::model::EventKind;
 
 /// One agent: its names, config layout, where its files are, how to tell its files and its
@@ -139,7 +137,7 @@ pub struct RouteSpec {
     pub timeout_key: Option<&'static str>,
     /// Whether the project route says it is one (`--installed-in project`): the agent runs a
     /// user and a project route both, identical commands included, and tells hookx neither
-    /// which file fired nor (no [`crate::config::spec::ConfigSpec::hook_dir_var`]) its folder,
+    /// which file fired nor (no [`crate::tables::ConfigSpec::hook_dir_var`]) its folder,
     /// so the project route must leave an event the user route also takes to it.
     pub names_project_route: bool,
 }
@@ -200,7 +198,7 @@ impl KillSwitch {
     /// `hooks.hooksDisabled`) is among the hooks keys that are not events.
     pub fn flag_in<'a>(
         &self,
-        doc: &'a crate::model::Document,
+        doc: &'a crate::tables::Document,
     ) -> Option<Result<bool, &'a serde_json::Value>> {
         match self.among_events {
             true => {
@@ -212,7 +210,7 @@ impl KillSwitch {
     }
 
     /// Whether a document turns the hooks off.
-    pub fn is_off(&self, doc: &crate::model::Document) -> bool {
+    pub fn is_off(&self, doc: &crate::tables::Document) -> bool {
         matches!(self.flag_in(doc), Some(Ok(flag)) if flag == self.off)
     }
 
@@ -263,7 +261,7 @@ pub struct Schema {
 /// hooks) and which of its keys turn other hooks off. Policy files are the agent's highest
 /// scope: `hookx run` never overrides them, and hookx reads them as the agent does, without
 /// asking for `hookx trust` (only an administrator can write them). Its locations have
-/// [`crate::discover::Root::Managed`] and [`crate::discover::Scope::Managed`].
+/// [`crate::tables::Root::Managed`] and [`crate::tables::Scope::Managed`].
 pub struct ManagedSpec {
     /// The policy folder per operating system (`std::env::consts::OS`); the location patterns
     /// are below it. `HOOKX_MANAGED_ROOT` moves `/` elsewhere (tests, images).
@@ -304,7 +302,7 @@ pub enum BrokenPolicy {
     /// It does not start, so no hook runs in its sessions (Claude Code 2.1.332 exits 1:
     /// "Managed settings document could not be parsed as a JSON object; none of its settings
     /// are in effect. Fix or remove it."). Comments are a fault only where the agent's
-    /// [`crate::config::spec::JsonSyntax`] has none: hookx reads the file the same way.
+    /// [`crate::tables::JsonSyntax`] has none: hookx reads the file the same way.
     StopsAgent,
 }
 

@@ -1,7 +1,7 @@
-//! The shape of each dialect's config files, as data read by [`super::read`] and
-//! [`super::write`]. Each dialect's [`crate::dialect::DialectDef`] holds one.
+//! The shape of each dialect's config files, as data read by `crate::config::read` and
+//! `crate::config::write`. Each dialect's [`super::DialectDef`] holds one.
 
-pub use crate::model::DocumentKind;
+use super::DocumentKind;
 
 /// A handler field of the canonical model that a config key carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,7 +74,7 @@ pub struct ConfigSpec {
     /// Other dialects' files the agent runs by itself, and the flavour whose payload, matcher
     /// and answer rules their handlers then get (Copilot runs `.claude/settings*.json` as its
     /// PascalCase hooks).
-    pub reads_foreign_as: &'static [(crate::dialect::Dialect, crate::dialect::Flavor)],
+    pub reads_foreign_as: &'static [(crate::tables::Dialect, crate::tables::Flavor)],
     /// Handler keys, kept verbatim among a handler's other fields, that change how it runs.
     pub run_keys: RunKeys,
     /// The kinds of file the dialect has.
@@ -103,7 +103,7 @@ pub struct ConfigSpec {
     /// call them unknown; converting to another dialect still reports them lost.
     pub kept_keys: &'static [&'static str],
     /// Hooks that are no config file but one executable per event, named after the event
-    /// (Cline): the dialect's locations are folders ([`crate::discover::Pattern::Scripts`]).
+    /// (Cline): the dialect's locations are folders ([`crate::tables::Pattern::Scripts`]).
     pub scripts: Option<&'static ScriptLayout>,
     /// Hooks that are a list of rules, each naming its event, not a map of events (Kiro's
     /// `{"version": "v1", "hooks": [{name, trigger, matcher, action, …}]}`).
@@ -144,7 +144,7 @@ impl RuleList {
     }
 
     /// Whether a rule read from such a list is turned off.
-    pub fn is_disabled(&self, rule: &crate::model::Rule) -> bool {
+    pub fn is_disabled(&self, rule: &crate::tables::Rule) -> bool {
         rule.extra.get(self.enabled_key) == Some(&serde_json::Value::Bool(false))
     }
 }
@@ -225,7 +225,7 @@ pub struct PluginSpec {
     /// record's folder, and only when it has one.
     pub in_place_kinds: &'static [&'static str],
     /// The settings key mapping plugin IDs to whether they are on (only `true` turns one on),
-    /// and the [`crate::discover::Location`] ids of the settings files it is read from, lowest
+    /// and the [`crate::tables::Location`] ids of the settings files it is read from, lowest
     /// precedence first: the last file that has an ID decides.
     pub enabled_key: &'static str,
     pub enabled_in: &'static [&'static str],
@@ -352,7 +352,7 @@ impl ConfigSpec {
     }
 
     /// Whether the agent never runs this rule (a rule list's `enabled: false`).
-    pub fn is_disabled(&self, rule: &crate::model::Rule) -> bool {
+    pub fn is_disabled(&self, rule: &crate::tables::Rule) -> bool {
         self.rule_list.is_some_and(|list| list.is_disabled(rule))
     }
 }

@@ -1,0 +1,439 @@
+//! [`Tables`]: everything one flavour of a dialect names differently (events, tools,
+//! arguments, matchers, payload casing, timeouts), as data.
+
+use super::{Dialect, Flavor, HandlerField, ProtocolTables};
+use crate::model::tool::is_mcp;
+use crate::model::{EventKind, HandlerKind, MatcherForm, MatcherStyle};
+use serde::Serialize;
+
+/// What a matcher filters on for one event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum MatchOn {
+    ToolName,
+    /// A canonical payload field (`source`, `reason`, `trigger`, `notification_type`, …).
+    Field(&'static str),
+    /// Something the agent filters on that no run has shown hookx: the matcher is kept as
+    /// written and not checked, and hookx lets it fire.
+    Unverified,
+}
+
+/// How a flavour spells an MCP tool: `PREFIX` server `SEPARATOR` tool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct McpNames {
+    pub prefix: &'static str,
+    pub separator: &'static str,
+    /// How the flavour's tool matchers reach MCP tools; `None`: by the name above, as any
+    /// other tool.
+    pub matchers: Option<McpMatchers>,
+    /// The matcher that fires for every tool but MCP tools (Kiro's `@builtin`, [q-cli]). Where
+    /// there is one, a matcher that is one MCP name is a group, not a regex: `@git` fires for
+    /// the tools of server `git` only (not `@github/…`), `@git/status` for that tool only.
+    pub builtin: Option<&'static str>,
+}
+
+/// Tool matchers that reach MCP tools only through a prefix (Auggie's `mcp:`, source 0.36.0
+/// `f7n`): `PREFIX*` fires for every MCP tool and for nothing else, `PREFIX REGEX` tests REGEX
+/// on an MCP tool's name spelled `TOOL SEPARATOR SERVER`, and any other matcher but the
+/// match-all never fires for an MCP tool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct McpMatchers {
+    pub prefix: &'static str,
+    pub separator: &'static str,
+    /// Matchers besides an absent one that fire for every tool, MCP tools included.
+    pub all: &'static [&'static str],
+}
+
+impl McpMatchers {
+    /// The name `PREFIX REGEX` is tested on.
+    pub fn name(&self, server: &str, tool: &str) -> String {
+        format!("{tool}{}{server}", self.separator)
+    }
+}
+
+/// `mcp__server__tool` (Claude, Copilot): also hookx's canonical id of an MCP tool.
+pub const MCP_CANONICAL: McpNames = McpNames {
+    prefix: "mcp__",
+    separator: "__",
+    matchers: None,
+    builtin: None,
+};
+
+impl McpNames {
+    /// The server and tool of a name in this form; the server ends at the first separator
+    /// (a payload that names both parts, Gemini's `mcp_context`, is read instead where it has
+    /// them).
+    pub fn split<'a>(&self, name: &'a str) -> Option<(&'a str, &'a str)> {
+        name.strip_prefix(self.prefix)?
+            .split_once(self.separator)
+            .filter(|(server, tool)| !server.is_empty() && !tool.is_empty())
+    }
+
+    pub fn join(&self, server: &str, tool: &str) -> String {
+        format!("{}{server}{}{tool}", self.prefix, self.separator)
+    }
+
+    /// Whether matcher `text` is a group of a flavour with [`McpNames::builtin`], and if so
+    /// whether it fires for the tool `own_name` (this flavour's spelling): `@builtin` for every
+    /// tool but MCP tools, `@server` for that server's tools, `@server/tool` for that tool.
+    pub fn group_fires(&self, text: &str, own_name: &str) -> Option<bool> {
+        let builtin = self.builtin?;
+        let mcp = self.split(own_name);
+        if text == builtin {
+            // A canonical MCP name (`mcp__s__t`, another agent's spelling) is one too.
+            return Some(mcp.is_none() && !crate::model::tool::is_mcp(own_name));
+        }
+        let plain = |s: &str| {
+            !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        };
+        let rest = text.strip_prefix(self.prefix)?;
+        match rest.split_once(self.separator) {
+            None if plain(rest) => Some(mcp.is_some_and(|(server, _)| server == rest)),
+            Some((server, tool)) if plain(server) && plain(tool) => {
+                Some(mcp == Some((server, tool)))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether a tool matcher of this flavour reads differently for MCP tools than as one
+    /// regex over every name ([`McpNames::matchers`], [`McpNames::builtin`]).
+    pub fn reads_mcp_apart(&self) -> bool {
+        self.matchers.is_some() || self.builtin.is_some()
+    }
+}
+
+/// How payload keys are cased.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyCase {
+    Snake,
+    Camel,
+}
+
+/// How a payload carries its timestamp.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimestampForm {
+    None,
+    EpochMillis,
+    Iso8601,
+}
+
+/// Everything one flavour names differently, as data.
+pub struct Tables {
+    /// The flavour's name (`copilot-pascal`); a dialect's first flavour bears its name.
+    pub name: &'static str,
+    pub dialect: Dialect,
+    /// Canonical event ↔ the name this flavour writes.
+    pub events: &'static [(EventKind, &'static str)],
+    /// Canonical tool id ↔ this flavour's tool names; the first name is the one written.
+    pub tools: &'static [(&'static str, &'static [&'static str])],
+    /// Canonical tool id → (canonical argument name, this flavour's name) for renamed arguments.
+    pub tool_args: &'static [(&'static str, &'static [(&'static str, &'static str)])],
+    /// Events whose matcher filters something, and what; a matcher on any other event is ignored.
+    pub matcher_targets: &'static [(EventKind, MatchOn)],
+    pub matcher_style: MatcherStyle,
+    /// Whether a matcher on a field (SessionStart `source`, …) is one exact value, not read in
+    /// `matcher_style` (Gemini CLI compares the trimmed text, run 0.61.0).
+    pub exact_field_matchers: bool,
+    /// Flavours whose tool names a tool matcher is tried against besides this flavour's own:
+    /// the matcher fires when it accepts any of them (Copilot PascalCase: the Copilot name too,
+    /// so a `Read` rule and a `view` rule both fire on view; run 1.0.102).
+    pub matcher_tries_names_of: &'static [Flavor],
+    /// How the flavour spells an MCP tool's name (Gemini CLI: `mcp_server_tool`).
+    pub mcp_names: McpNames,
+    /// Payload key casing, plus canonical ↔ native keys that casing alone does not give.
+    pub key_case: KeyCase,
+    pub key_renames: &'static [(&'static str, &'static str)],
+    pub timestamp: TimestampForm,
+    /// Default timeouts in seconds: command, prompt, agent.
+    pub default_timeout: [u64; 3],
+    /// Environment variable that holds the project directory, if the dialect sets one.
+    pub project_dir_var: Option<&'static str>,
+    /// Whether several matching handlers run in parallel (else in order).
+    pub parallel: bool,
+    /// Whether, running in order, the first handler that denies stops the ones after it.
+    pub first_deny_stops_the_rest: bool,
+    /// Handler types the dialect has, by the `type` string.
+    pub handler_types: &'static [&'static str],
+    /// The values the agent sends for a field matcher, where the set is closed (SessionStart
+    /// `source`, compaction `trigger`, …): a value outside it never fires.
+    pub matcher_values: &'static [(EventKind, &'static [&'static str])],
+    /// Run-time payload and answer rules, read by `crate::protocol`.
+    pub protocol: ProtocolTables,
+    /// The client release whose runs verified these facts (`None`: documents only).
+    pub verified_with: Option<&'static str>,
+    /// Handler keys this flavour spells unlike its dialect's [`ConfigSpec`] (Copilot's
+    /// PascalCase entries write `timeout`, not `timeoutSec`).
+    pub handler_key_overrides: &'static [(HandlerField, &'static str)],
+    /// What the agent does with a rule whose matcher is no valid regex, when known
+    /// ("Copilot skips this hook").
+    pub invalid_matcher_effect: Option<&'static str>,
+    /// The tools this flavour's events fire for: a flavour whose events are really a tool
+    /// category (Cursor's `beforeShellExecution`) fires only for those, whatever the matcher.
+    pub tool_scope: ToolScope,
+    /// The top-level payload keys the agent sent on each event in recorded runs (optional
+    /// ones included), so that `hookx doctor` can tell a handler reading a key that is never
+    /// there; events never recorded are absent. `tests/doctor.rs` checks it against the
+    /// recordings.
+    pub payload_keys: &'static [(EventKind, &'static [&'static str])],
+    /// Tools whose call is no renaming of a canonical one (Codex's `apply_patch`: every edit,
+    /// its paths inside a patch text), with the functions that translate them.
+    pub tool_codecs: &'static [ToolCodec],
+}
+
+/// A [`ToolCodec`]'s decoder: the canonical tool id and input of a call with this input;
+/// `cwd` makes relative paths absolute. `None`: no canonical tool says it.
+pub type ToolDecoder =
+    fn(input: &serde_json::Value, cwd: Option<&str>) -> Option<(&'static str, serde_json::Value)>;
+
+/// One tool of a flavour that stands for several canonical tools, told apart by its input.
+pub struct ToolCodec {
+    /// The flavour's tool name.
+    pub name: &'static str,
+    /// The canonical tools it stands for.
+    pub ids: &'static [&'static str],
+    /// The call keeps the flavour's name when it gives `None`.
+    pub decode: ToolDecoder,
+    /// The flavour's input for a canonical call of one of `ids` (canonical input).
+    pub encode: fn(id: &str, input: &serde_json::Value) -> Option<serde_json::Value>,
+}
+
+/// Which tool calls a flavour's tool events fire for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ToolScope {
+    /// Every tool (a matcher may narrow it).
+    Any,
+    /// Only these canonical tool ids; the first is the tool of a payload that names none.
+    Only(&'static [&'static str]),
+    /// Only MCP tools.
+    Mcp,
+}
+
+impl ToolScope {
+    /// Whether a tool call with this canonical id is in scope.
+    pub fn admits(self, tool_id: &str) -> bool {
+        match self {
+            ToolScope::Any => true,
+            ToolScope::Only(ids) => ids.contains(&tool_id),
+            ToolScope::Mcp => is_mcp(tool_id),
+        }
+    }
+}
+
+impl Tables {
+    pub fn event_name(&self, kind: &EventKind) -> Option<&'static str> {
+        self.events.iter().find(|(k, _)| k == kind).map(|(_, n)| *n)
+    }
+
+    pub fn event_kind(&self, name: &str) -> Option<EventKind> {
+        self.events
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map(|(k, _)| k.clone())
+    }
+
+    /// The event a payload names under the flavour's event key: by its config name, or by the
+    /// name its payloads give it where that differs ([`ProtocolTables`]
+    /// `event_key_only`: Cline's `tool_call`).
+    pub fn payload_event_kind(&self, name: &str) -> Option<EventKind> {
+        self.event_kind(name).or_else(|| {
+            self.protocol
+                .event_key_only?
+                .iter()
+                .find(|(_, n)| *n == name)
+                .map(|(k, _)| k.clone())
+        })
+    }
+
+    /// The canonical id of a tool name of this flavour (unknown names are their own id).
+    pub fn canonical_tool<'a>(&self, name: &'a str) -> &'a str {
+        self.tools
+            .iter()
+            .find(|(_, names)| names.contains(&name))
+            .map(|(id, _)| *id)
+            .unwrap_or(name)
+    }
+
+    /// This flavour's name for a canonical tool id: `None` when the flavour has no such tool.
+    pub fn tool_name<'a>(&self, id: &'a str) -> Option<&'a str> {
+        if let Some((_, names)) = self.tools.iter().find(|(i, _)| *i == id) {
+            return names.first().copied();
+        }
+        let known_elsewhere = Flavor::all()
+            .iter()
+            .any(|f| f.tables().tools.iter().any(|(i, _)| *i == id));
+        (!known_elsewhere || is_mcp(id)).then_some(id)
+    }
+
+    /// Every tool name this flavour knows, for testing matchers against.
+    pub fn all_tool_names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.tools
+            .iter()
+            .flat_map(|(_, names)| names.iter().copied())
+    }
+
+    pub fn arg_renames(&self, tool_id: &str) -> &'static [(&'static str, &'static str)] {
+        self.tool_args
+            .iter()
+            .find(|(id, _)| *id == tool_id)
+            .map(|(_, pairs)| *pairs)
+            .unwrap_or(&[])
+    }
+
+    pub fn matcher_target(&self, kind: &EventKind) -> Option<MatchOn> {
+        self.matcher_targets
+            .iter()
+            .find(|(k, _)| k == kind)
+            .map(|(_, on)| *on)
+    }
+
+    /// What a matcher of this flavour on `kind` means: a field matcher of a flavour with
+    /// [`Tables::exact_field_matchers`] is its trimmed text as one value (`*` or empty: all),
+    /// any other is read in [`Tables::matcher_style`].
+    pub fn matcher_form(&self, kind: &EventKind, text: Option<&str>) -> MatcherForm {
+        match self.matcher_target(kind) {
+            Some(MatchOn::Field(_)) if self.exact_field_matchers => exact_form(text),
+            _ => self.matcher_style.form(text),
+        }
+    }
+
+    /// What tool matcher `text` is, as this flavour reads it, for the tool `own_name` (this
+    /// flavour's spelling): the matcher to read in [`Tables::matcher_style`] and the name to
+    /// try it on, or `None` when it never fires for that tool ([`McpMatchers`]).
+    pub fn tool_matcher_for<'t>(
+        &self,
+        text: Option<&'t str>,
+        own_name: &str,
+    ) -> Option<(Option<&'t str>, Option<String>)> {
+        if let Some(fires) = text.and_then(|t| self.mcp_names.group_fires(t, own_name)) {
+            return fires.then_some((None, None));
+        }
+        let Some(matchers) = self.mcp_names.matchers else {
+            return Some((text, None));
+        };
+        let mcp = self.mcp_names.split(own_name);
+        match (text.and_then(|t| t.strip_prefix(matchers.prefix)), mcp) {
+            (Some("*"), Some(_)) => Some((None, None)),
+            (Some(regex), Some((server, tool))) => {
+                Some((Some(regex), Some(matchers.name(server, tool))))
+            }
+            (Some(_), None) => None,
+            (None, Some(_))
+                if text.is_some_and(|t| !matchers.all.contains(&t))
+                    && self.matcher_style.form(text) != MatcherForm::All =>
+            {
+                None
+            }
+            (None, _) => Some((text, None)),
+        }
+    }
+
+    /// The names a tool matcher of this flavour is tried against for the tool `own_name` (this
+    /// flavour's spelling): that name, its aliases in this table, then its counterparts in
+    /// [`Tables::matcher_tries_names_of`].
+    pub fn matcher_tool_names<'a>(&self, own_name: &'a str) -> Vec<&'a str> {
+        // A name that stands for several tools (Codex's `apply_patch`) tries each one's names.
+        let mut ids: Vec<&str> = self
+            .tools
+            .iter()
+            .filter(|(_, names)| names.contains(&own_name))
+            .map(|(id, _)| *id)
+            .collect();
+        if ids.is_empty() {
+            ids.push(self.canonical_tool(own_name));
+        }
+        let mut names = vec![own_name];
+        // The other names this flavour's table lists for the tool are matcher aliases: a
+        // Claude `Task` rule fires on the `Agent` tool (claude-code 2.1.332 run,
+        // tests/live_claude_doctor.rs).
+        for id in &ids {
+            if let Some((_, aliases)) = self.tools.iter().find(|(i, _)| i == id) {
+                for alias in *aliases {
+                    if !names.contains(alias) {
+                        names.push(alias);
+                    }
+                }
+            }
+        }
+        for flavor in self.matcher_tries_names_of {
+            for id in &ids {
+                if let Some(name) = flavor.tables().tool_name(id)
+                    && !names.contains(&name)
+                {
+                    names.push(name);
+                }
+            }
+        }
+        names
+    }
+
+    /// The canonical id of a tool name in a matcher of this flavour: its own names first, then
+    /// those of [`Tables::matcher_tries_names_of`] (a PascalCase `view` rule means Read).
+    pub fn matcher_canonical_tool<'a>(&self, name: &'a str) -> &'a str {
+        self.matcher_tables()
+            .find(|t| t.all_tool_names().any(|n| n == name))
+            .map_or(name, |t| t.canonical_tool(name))
+    }
+
+    /// Every canonical tool a name in a matcher of this flavour stands for: each one where the
+    /// flavour gives several tools that name (Codex's `apply_patch`), else the one
+    /// [`Tables::matcher_canonical_tool`] gives.
+    pub fn matcher_canonical_tools<'a>(&self, name: &'a str) -> Vec<&'a str> {
+        let own: Vec<&str> = self
+            .tools
+            .iter()
+            .filter(|(_, names)| names.contains(&name))
+            .map(|(id, _)| *id)
+            .collect();
+        if own.len() > 1 {
+            own
+        } else {
+            vec![self.matcher_canonical_tool(name)]
+        }
+    }
+
+    /// Whether `name` is a tool name a tool matcher of this flavour can meet.
+    pub fn matcher_knows_tool(&self, name: &str) -> bool {
+        self.matcher_tables()
+            .any(|t| t.all_tool_names().any(|n| n == name))
+    }
+
+    /// These tables, then those of [`Tables::matcher_tries_names_of`].
+    fn matcher_tables(&self) -> impl Iterator<Item = &Tables> {
+        std::iter::once(self).chain(self.matcher_tries_names_of.iter().map(|f| f.tables()))
+    }
+
+    /// The top-level keys this flavour's agent sends on `kind`, if recorded.
+    pub fn payload_keys(&self, kind: &EventKind) -> Option<&'static [&'static str]> {
+        self.payload_keys
+            .iter()
+            .find(|(k, _)| k == kind)
+            .map(|(_, keys)| *keys)
+    }
+
+    /// The closed set of values this flavour sends for `kind`'s field matcher, if known.
+    pub fn matcher_values(&self, kind: &EventKind) -> Option<&'static [&'static str]> {
+        self.matcher_values
+            .iter()
+            .find(|(k, _)| k == kind)
+            .map(|(_, values)| *values)
+    }
+
+    pub fn default_timeout(&self, kind: &HandlerKind) -> u64 {
+        match kind {
+            HandlerKind::Command(_) | HandlerKind::Service(_) => self.default_timeout[0],
+            HandlerKind::Prompt(_) => self.default_timeout[1],
+            HandlerKind::Agent(_) => self.default_timeout[2],
+        }
+    }
+}
+
+/// A matcher compared with the value as one exact string, after trimming; `*`, empty and
+/// absent match everything.
+pub fn exact_form(text: Option<&str>) -> MatcherForm {
+    match text.map(str::trim) {
+        None | Some("" | "*") => MatcherForm::All,
+        Some(value) => MatcherForm::Exact(vec![value.to_string()]),
+    }
+}

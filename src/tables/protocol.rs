@@ -1,0 +1,255 @@
+//! [`ProtocolTables`]: the run-time half of a flavour's tables. How its payloads are shaped
+//! and cased, what environment its handlers get, and how its exit codes and answer fields are
+//! read, as data read by `crate::protocol`.
+
+use crate::model::{Decision, EventKind};
+
+/// The protocol half of a flavour's tables.
+pub struct ProtocolTables {
+    /// The payload key that names the event.
+    pub event_key: &'static str,
+    /// `None`: every payload names its event under `event_key`. `Some`: only these events do,
+    /// with the name written (Copilot's camelCase payloads name no event, except
+    /// `notification`, which says `"Notification"`).
+    pub event_key_only: Option<&'static [(EventKind, &'static str)]>,
+    /// For payloads that name no event: the native keys that identify each event, tried in
+    /// order (all keys of a row must be present).
+    pub event_shapes: &'static [(EventKind, &'static [&'static str])],
+    /// Keys written as they are whatever the key case (Copilot's camelCase notification
+    /// payload has snake_case `notification_type`).
+    pub verbatim_keys: &'static [&'static str],
+    pub tool_args: ArgsForm,
+    /// Native keys (result type, text) of the tool-result envelope; `None`: the tool response is
+    /// passed on as the tool returned it.
+    pub tool_result_keys: Option<(&'static str, &'static str)>,
+    /// The payload key of an MCP call's `{server_name, tool_name}`, which names the parts of
+    /// an MCP tool name exactly (Gemini CLI `mcp_context`).
+    pub mcp_context_key: Option<&'static str>,
+    /// For an agent whose payload nests the event's own keys (Cline's `preToolUse: {toolName,
+    /// parameters}`): the functions between its payload and the flat form every other row
+    /// reads. `None`: its payloads are flat.
+    pub reshape: Option<Reshape>,
+    /// Environment variables a handler of this flavour expects.
+    pub env: &'static [(&'static str, EnvValue)],
+    /// Events on which plain (non-JSON) stdout at exit 0 becomes additional context.
+    pub plain_stdout_context: &'static [EventKind],
+    /// What exit code 2 means, per event; on other events it is a non-blocking error.
+    pub exit2: &'static [(EventKind, Exit2)],
+    /// How a handler's exit code and output are read.
+    pub exit_codes: ExitCodes,
+    /// Events on which any failure but a timeout denies (fail-closed).
+    pub failure_denies: &'static [EventKind],
+    /// hookx's own failure policy: the events on which hookx answers a deny when it cannot do
+    /// its job (a bad payload, no home, an unevaluable trusted matcher, an internal error).
+    /// Every other event passes with a non-blocking error. See `crate::dispatch::failure`.
+    pub fail_closed: &'static [EventKind],
+    /// Where the answer JSON carries each slot, in the order read and written.
+    pub answer: &'static [AnswerField],
+    /// Whether an answer's updated tool input holds only the arguments to change, merged
+    /// (shallow) into the call's own (Gemini CLI `hookSpecificOutput.tool_input`), rather than
+    /// the whole new input.
+    pub updated_input_merges: bool,
+    /// The answer object that must name its event, and the key naming it.
+    pub answer_event_key: Option<(&'static str, &'static str)>,
+    /// Permission decisions the answer JSON can carry (others fall back to default behaviour).
+    pub permission_values: &'static [Decision],
+    /// Permission decision strings that make no decision and leave it to the host's own flow.
+    pub permission_passes: &'static [&'static str],
+    /// As a host: events whose hooks get a total time budget, in milliseconds, and the
+    /// variable that overrides it. hookx's own handlers must finish within it.
+    pub hook_budget: &'static [(EventKind, u64, Option<&'static str>)],
+}
+
+/// See [`ProtocolTables::reshape`]. The flat form has the agent's own key case and names.
+#[derive(Clone, Copy)]
+pub struct Reshape {
+    /// The agent's payload → flat keys (`toolName`, `toolInput`, `toolResponse`, `cwd`, …).
+    pub flatten: fn(
+        serde_json::Map<String, serde_json::Value>,
+    ) -> serde_json::Map<String, serde_json::Value>,
+    /// Flat keys → the payload the agent sends on `kind`.
+    pub nest: fn(
+        &EventKind,
+        serde_json::Map<String, serde_json::Value>,
+    ) -> serde_json::Map<String, serde_json::Value>,
+}
+
+/// How a payload carries tool arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgsForm {
+    /// A JSON object, passed as is.
+    Object,
+    /// A JSON object; a string holding a JSON object is parsed on input.
+    ObjectOrString,
+    /// A string holding JSON (Copilot camelCase); an object is accepted on input.
+    JsonString,
+    /// No `tool_input`: the event is the tool (Cursor's `beforeShellExecution`), and these
+    /// native keys of its arguments sit at the payload's top level.
+    TopLevel(&'static [&'static str]),
+    /// Every event-specific key sits inside one object beside the common keys (Windsurf's
+    /// `tool_info`): read as if it were at the top level, written there.
+    Nested(&'static Nested),
+}
+
+/// See [`ArgsForm::Nested`].
+#[derive(Debug, PartialEq, Eq)]
+pub struct Nested {
+    /// The key of the object.
+    pub key: &'static str,
+    /// The native keys that stay at the top.
+    pub top: &'static [&'static str],
+    /// As [`ArgsForm::TopLevel`]: the native keys of the tool's arguments, for an event that
+    /// is the tool.
+    pub args: &'static [&'static str],
+    /// The keys naming an MCP tool's server and tool, which together are its name.
+    pub mcp_parts: Option<(&'static str, &'static str)>,
+}
+
+impl ArgsForm {
+    /// The native keys of the tool's arguments when they sit among the payload's own keys.
+    pub fn loose_args(self) -> Option<&'static [&'static str]> {
+        match self {
+            ArgsForm::TopLevel(keys) => Some(keys),
+            ArgsForm::Nested(n) if !n.args.is_empty() => Some(n.args),
+            _ => None,
+        }
+    }
+}
+
+/// The value of an environment variable set for a handler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EnvValue {
+    ProjectDir,
+    /// The folder of the hook file the handler was read from.
+    HookDir,
+    SessionId,
+    /// The event name in the handler's flavour.
+    EventName,
+    Literal(&'static str),
+}
+
+/// How a handler's exit code and output are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExitCodes {
+    /// Stdout is read at exit 0; exit 2 means what `exit2` says; any other code is a failure
+    /// (Claude, Copilot, Bricks).
+    ByCode,
+    /// The output (stdout, else stderr when stdout is empty) is the answer whatever the exit
+    /// code when it is a JSON object. Otherwise its text is, at exit 0, a system message; at
+    /// `warning`, a system message after `warning_prefix`; at any other code, the reason of a
+    /// deny (a block off the tool-call events). A non-zero exit with no output is a failure
+    /// (Gemini CLI 0.61.0, run).
+    OutputFirst {
+        warning: i32,
+        warning_prefix: &'static str,
+    },
+}
+
+/// What a handler's exit code 2 means on one event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit2 {
+    /// Permission denied; stderr is the reason.
+    Deny,
+    /// Permission denied; stderr is not used, the reason is that the hook exited with 2
+    /// (Copilot `preToolUse`, run 1.0.102).
+    DenyWithoutReason,
+    /// Permission denied; stdout JSON still counts and stderr is ignored (Copilot
+    /// `permissionRequest`).
+    DenyWithStdout,
+    /// The action is blocked; stderr is the reason.
+    Block,
+    /// stderr is fed to the model as context.
+    Context,
+}
+
+/// One piece of an answer, whatever key it sits under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    /// `continue: false` stops the agent.
+    Continue,
+    StopReason,
+    SuppressOutput,
+    SystemMessage,
+    /// A top-level `decision` string: `block`/`allow`/`approve`/`deny`/`ask`.
+    Decision,
+    /// The reason that goes with `Decision`.
+    Reason,
+    /// `allow`/`deny`/`ask` on a tool call.
+    Permission,
+    PermissionReason,
+    UpdatedInput,
+    /// `allow`/`deny` on a permission request.
+    Behavior,
+    BehaviorMessage,
+    Interrupt,
+    BehaviorInput,
+    Context,
+    /// A replacement for the user's prompt.
+    Prompt,
+    /// A replacement for the tool's result, in the host's result form.
+    ToolResult,
+    /// A boolean whose `true` denies the tool call (blocks elsewhere); the reason goes in
+    /// [`Slot::Reason`] (Cline's `cancel`, which ends the agent's whole run).
+    Cancel,
+    /// A message whose presence blocks the event and is its reason (Cursor `stop`'s
+    /// `followup_message`: the agent goes on with it).
+    BlockingReason,
+}
+
+/// On which events a host reads a field, and so where hookx writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Writes {
+    All,
+    On(&'static [EventKind]),
+    /// Accepted from handlers, never written (tolerated variants).
+    Never,
+}
+
+/// Where one slot sits in an answer object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AnswerField {
+    pub slot: Slot,
+    pub path: &'static [&'static str],
+    pub writes: Writes,
+}
+
+impl AnswerField {
+    pub const fn new(slot: Slot, path: &'static [&'static str], writes: Writes) -> AnswerField {
+        AnswerField { slot, path, writes }
+    }
+
+    pub fn written_on(&self, kind: &EventKind) -> bool {
+        match self.writes {
+            Writes::All => true,
+            Writes::On(kinds) => kinds.contains(kind),
+            Writes::Never => false,
+        }
+    }
+}
+
+impl ProtocolTables {
+    /// The time the host gives all hooks of `kind`, if it caps them.
+    pub fn hook_budget(&self, kind: &EventKind) -> Option<std::time::Duration> {
+        let (_, ms, var) = self.hook_budget.iter().find(|(k, _, _)| k == kind)?;
+        let ms = var
+            .and_then(|v| std::env::var(v).ok())
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(*ms);
+        Some(std::time::Duration::from_millis(ms))
+    }
+
+    pub fn exit2(&self, kind: &EventKind) -> Option<Exit2> {
+        self.exit2.iter().find(|(k, _)| k == kind).map(|(_, e)| *e)
+    }
+
+    /// The fields a host reads for `slot` on `kind`.
+    pub fn written(&self, slot: Slot, kind: &EventKind) -> impl Iterator<Item = &AnswerField> {
+        self.answer
+            .iter()
+            .filter(move |f| f.slot == slot && f.written_on(kind))
+    }
+
+    pub fn writes(&self, slot: Slot, kind: &EventKind) -> bool {
+        self.written(slot, kind).next().is_some()
+    }
+}
