@@ -276,7 +276,7 @@ fn key(path: &Path, dialect: Dialect, event: &EventKind) -> String {
 }
 
 fn entry_path(home: &Path, key: &str) -> PathBuf {
-    let name = &crate::discover::sha256_hex(key.as_bytes())[..32];
+    let name = &crate::hash::sha256_hex(key.as_bytes())[..32];
     home.join(".hookx")
         .join("cache")
         .join(format!("{name}.json"))

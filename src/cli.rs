@@ -1013,7 +1013,7 @@ fn exec_cmd(args: ExecArgs, known: &failure::Context) -> Result<i32, Error> {
         [one] => one.clone(),
         words => words
             .iter()
-            .map(|w| convert::shell_quote(w))
+            .map(|w| crate::shell::shell_quote(w))
             .collect::<Vec<_>>()
             .join(" "),
     };

@@ -23,13 +23,14 @@ use crate::cache::FileId;
 use crate::config::{self, syntax};
 use crate::diag::{Diagnostic, Severity};
 use crate::error::Error;
+use crate::hash::sha256_hex;
 use crate::model::{EventKind, HandlerKind};
 use crate::source::SourceFile;
 use crate::tables::{Dialect, Location, Pattern, Root, Scope};
 use crate::tables::{Document, Rule};
 use crate::trust::{Identity, TrustState, TrustStore};
 use serde::Serialize;
-use sha2::{Digest, Sha256};
+
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -1172,14 +1173,6 @@ fn read_for_event(
         cache::store(&ctx.home, path, dialect, event, before, &sha256, kept);
     }
     EventRead::Parsed(Some(sha256), Box::new(Ok(parsed)))
-}
-
-/// Lower-case hex SHA-256 of some bytes.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 /// One rule of the effective hook set, with the source it came from.

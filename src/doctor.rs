@@ -900,7 +900,7 @@ fn shell_path(display: &str) -> String {
     if display.starts_with("~/") && !display.contains([' ', '\'', '"']) {
         display.to_string()
     } else {
-        crate::convert::shell_quote(display)
+        crate::shell::shell_quote(display)
     }
 }
 

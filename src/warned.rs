@@ -262,5 +262,5 @@ fn read_hash(path: &Path) -> Option<String> {
     file.take(crate::source::MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
         .ok()?;
-    Some(crate::discover::sha256_hex(&bytes))
+    Some(crate::hash::sha256_hex(&bytes))
 }

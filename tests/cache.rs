@@ -132,7 +132,7 @@ fn a_cached_event_reads_as_the_file_does() {
     );
     let cached: Vec<_> = events.iter().map(|e| read(&setup.ctx, e)).collect();
     assert_eq!(fresh, cached);
-    let sha = hookx::discover::sha256_hex(text.as_bytes());
+    let sha = hookx::hash::sha256_hex(text.as_bytes());
     assert_eq!(fresh[0][0].0.as_deref(), Some(sha.as_str()));
     assert_eq!(fresh[0][0].1.len(), 300);
     assert!(fresh[3][0].1.is_empty());
@@ -163,7 +163,7 @@ fn a_changed_file_is_read_again_even_at_the_same_size() {
     let after = read(&setup.ctx, &EventKind::PreToolUse);
     assert!(commands(&before).iter().all(|c| c.contains("v1")));
     assert!(commands(&after).iter().all(|c| c.contains("v2")));
-    let sha = hookx::discover::sha256_hex(changed.as_bytes());
+    let sha = hookx::hash::sha256_hex(changed.as_bytes());
     assert_eq!(after[0].0.as_deref(), Some(sha.as_str()));
     // Changed just now: not cached again until it settles.
     let entry = std::fs::read_to_string(&entries(&setup.ctx.home)[0]).unwrap();

@@ -11,9 +11,10 @@
 mod common;
 
 use hookx::config::{read, write};
-use hookx::convert::{self, Options, matcher, shell_quote_shortest};
+use hookx::convert::{self, Options, matcher};
 use hookx::dialect::{bricks, claude, copilot};
 use hookx::model::HandlerKind;
+use hookx::shell::shell_quote_shortest;
 use hookx::source::SourceFile;
 use hookx::tables::Document;
 use std::path::{Path, PathBuf};

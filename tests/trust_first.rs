@@ -296,7 +296,7 @@ fn a_file_that_is_not_json_beside_a_trusted_deny_is_not_parsed_on_the_run_path()
 fn an_old_trust_record_is_kept_readable_but_not_honoured() {
     let s = Setup::new();
     let file = write(&s.home, ".bricks-project-desktop/hooks.json", &deny("bash"));
-    let sha = hookx::discover::sha256_hex(&std::fs::read(&file).unwrap());
+    let sha = hookx::hash::sha256_hex(&std::fs::read(&file).unwrap());
     let v1 = serde_json::json!({"version": 1, "files": {
         file.display().to_string(): {"sha256": sha, "trusted_at": "2026-01-01T00:00:00Z"}
     }});

@@ -5,9 +5,9 @@
 //! path. What the dialect knows about the layout is data in its [`ScriptLayout`].
 
 use super::read::Parsed;
-use crate::convert::shell_quote;
 use crate::diag::{Diagnostic, Severity};
 use crate::model::{Command, EventKind, Handler, HandlerKind};
+use crate::shell::shell_quote;
 use crate::tables::ScriptLayout;
 use crate::tables::{Dialect, Flavor};
 use crate::tables::{Document, Origin, Rule, RuleShape};

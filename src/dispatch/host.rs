@@ -247,6 +247,6 @@ pub fn untrusted_warning(source: &Source, state: TrustState) -> String {
         "skipped {} ({}): review it, then run `hookx trust {}`",
         source.display,
         state.why_not(),
-        crate::convert::shell_quote(&source.path.display().to_string())
+        crate::shell::shell_quote(&source.path.display().to_string())
     )
 }

@@ -2,10 +2,10 @@
 //! their answers into one answer for the host.
 
 use super::select::{Selected, select};
-use crate::convert::shell_quote;
 use crate::model::{Event, Handler, HandlerKind, Outcome};
 use crate::protocol::answer::{HostAnswer, decode_answer, encode_answer};
 use crate::protocol::payload::{encode_event, handler_env};
+use crate::shell::shell_quote;
 use crate::spawn::{self, Exit, Finished, Spawn};
 use crate::tables::Flavor;
 use crate::tables::Rule;
