@@ -181,8 +181,8 @@ struct InstallArgs {
     #[arg(long, value_name = "DIR")]
     home: Option<PathBuf>,
     /// Write into the project's config or the user's.
-    #[arg(long, value_enum, default_value_t = crate::install::InstallScope::Project)]
-    scope: crate::install::InstallScope,
+    #[arg(long, value_enum, default_value_t = crate::commands::install::InstallScope::Project)]
+    scope: crate::commands::install::InstallScope,
     /// Remove hookx's entries instead, and nothing else.
     #[arg(long)]
     uninstall: bool,
@@ -302,7 +302,7 @@ struct RunArgs {
     /// The host's file holding this route, where the host does not tell (`hookx install`
     /// writes it): a project route leaves an event the user route also takes to that route.
     #[arg(long, value_enum, value_name = "SCOPE")]
-    installed_in: Option<crate::install::InstallScope>,
+    installed_in: Option<crate::commands::install::InstallScope>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -404,7 +404,7 @@ fn run(cli: Cli) -> Result<i32, Error> {
         })),
         Command::Simulate(args) => simulate_cmd(args),
         Command::Schema { dialect } => {
-            out!("{}", crate::schema::schema(dialect));
+            out!("{}", crate::commands::schema::schema(dialect));
             Ok(0)
         }
         Command::Completions { shell } => {
@@ -426,27 +426,37 @@ fn run(cli: Cli) -> Result<i32, Error> {
             out!("{}", String::from_utf8_lossy(&page));
             Ok(0)
         }
-        Command::List(args) => crate::list::command(&crate::list::Options {
+        Command::List(args) => crate::commands::list::command(&crate::commands::list::Options {
             ctx: crate::discover::Context::resolve(args.project.as_deref(), args.home.as_deref())?,
             host: args.host,
             json: args.format == Format::Json,
         }),
-        Command::Doctor(args) => crate::doctor::command(&crate::doctor::Options {
-            ctx: crate::discover::Context::resolve(args.project.as_deref(), args.home.as_deref())?,
-            host: args.host,
-            json: args.format == Format::Json,
-        }),
-        Command::Trust(args) => crate::trust::command(&crate::trust::Options {
+        Command::Doctor(args) => {
+            crate::commands::doctor::command(&crate::commands::doctor::Options {
+                ctx: crate::discover::Context::resolve(
+                    args.project.as_deref(),
+                    args.home.as_deref(),
+                )?,
+                host: args.host,
+                json: args.format == Format::Json,
+            })
+        }
+        Command::Trust(args) => crate::commands::trust::command(&crate::commands::trust::Options {
             ctx: crate::discover::Context::resolve(args.project.as_deref(), args.home.as_deref())?,
             files: args.files,
         }),
-        Command::Install(args) => crate::install::command(&crate::install::Options {
-            ctx: crate::discover::Context::resolve(args.project.as_deref(), args.home.as_deref())?,
-            host: args.host,
-            scope: args.scope,
-            uninstall: args.uninstall,
-            hookx: args.hookx,
-        }),
+        Command::Install(args) => {
+            crate::commands::install::command(&crate::commands::install::Options {
+                ctx: crate::discover::Context::resolve(
+                    args.project.as_deref(),
+                    args.home.as_deref(),
+                )?,
+                host: args.host,
+                scope: args.scope,
+                uninstall: args.uninstall,
+                hookx: args.hookx,
+            })
+        }
     }
 }
 
@@ -945,7 +955,7 @@ fn validate_cmd(args: ValidateArgs) -> Result<i32, Error> {
         match load(path, *from) {
             Ok((src, parsed)) => {
                 all.extend(parsed.diagnostics.iter().cloned());
-                all.extend(crate::validate::check(&src, &parsed.document));
+                all.extend(crate::commands::validate::check(&src, &parsed.document));
             }
             Err(Error::Invalid(diags)) => all.extend(diags),
             // An unreadable or ambiguous file is one failure among the files, not the end.
@@ -1067,14 +1077,14 @@ fn run_cmd(args: RunArgs, known: &failure::Context) -> Result<i32, Error> {
         .and_then(std::env::var_os)
         .map(PathBuf::from)
         .or_else(|| {
-            let project = crate::install::InstallScope::Project;
+            let project = crate::commands::install::InstallScope::Project;
             (args.installed_in == Some(project)).then(|| {
-                let file = crate::install::target(&ctx, host_dialect, project);
+                let file = crate::commands::install::target(&ctx, host_dialect, project);
                 file.parent().map(Path::to_path_buf).unwrap_or(file)
             })
         });
     if let (Some(dir), Some(event)) = (hook_dir, &args.event)
-        && crate::install::left_to_user_route(&ctx, host_dialect, &dir, event)
+        && crate::commands::install::left_to_user_route(&ctx, host_dialect, &dir, event)
     {
         return Ok(0);
     }
@@ -1084,7 +1094,7 @@ fn run_cmd(args: RunArgs, known: &failure::Context) -> Result<i32, Error> {
     // Left for the OS to free when hookx exits: freeing thousands of rules one by one costs
     // an event more than reading them from the cache did.
     // Trust first: the record decides which files are parsed at all.
-    let store = crate::trust::TrustStore::load_or_empty(&ctx);
+    let store = crate::commands::trust::TrustStore::load_or_empty(&ctx);
     let sources = std::mem::ManuallyDrop::new(crate::discover::discover_firing(
         &ctx,
         hosted.host.dialect(),
@@ -1150,7 +1160,7 @@ fn simulate_cmd(args: SimulateArgs) -> Result<i32, Error> {
     };
     let ctx = crate::discover::Context::resolve(Some(&project), args.home.as_deref())?;
     let host_dialect = args.host.dialect();
-    let store = crate::trust::TrustStore::load_or_empty(&ctx);
+    let store = crate::commands::trust::TrustStore::load_or_empty(&ctx);
     let sources = crate::discover::discover_for_event(&ctx, host_dialect, &event.kind, &store);
     let (rules, warnings) = host::runnable(&sources, host_dialect, &store);
     let mut dispatch = crate::dispatch::run::dispatch(

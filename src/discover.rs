@@ -7,7 +7,7 @@
 //! ```no_run
 //! use hookx::discover::{self, Context};
 //! use hookx::tables::Dialect;
-//! use hookx::trust::TrustStore;
+//! use hookx::commands::trust::TrustStore;
 //!
 //! let ctx = Context::resolve(None, None).unwrap();
 //! let store = TrustStore::load_or_empty(&ctx);
@@ -20,6 +20,7 @@
 
 use crate::cache;
 use crate::cache::FileId;
+use crate::commands::trust::{Identity, TrustState, TrustStore};
 use crate::config::{self, syntax};
 use crate::diag::{Diagnostic, Severity};
 use crate::error::Error;
@@ -28,7 +29,6 @@ use crate::model::{EventKind, HandlerKind};
 use crate::source::SourceFile;
 use crate::tables::{Dialect, Location, Pattern, Root, Scope};
 use crate::tables::{Document, Rule};
-use crate::trust::{Identity, TrustState, TrustStore};
 use serde::Serialize;
 
 use std::borrow::Cow;
@@ -268,7 +268,7 @@ pub struct Source {
     pub dialect: Dialect,
     pub scope: Scope,
     /// The path resolved through symlinks; with the location, the identity trust records are
-    /// keyed by ([`crate::trust::Identity`]). `None` when it could not be resolved.
+    /// keyed by ([`crate::commands::trust::Identity`]). `None` when it could not be resolved.
     pub canonical: Option<PathBuf>,
     /// SHA-256 (hex) of exactly the bytes that were parsed (or, for a file withheld, hashed);
     /// `None` when the file was not read. Trust compares this, so what is checked is what runs.
@@ -363,7 +363,7 @@ impl Source {
             doc.rules
                 .iter()
                 .flat_map(|r| &r.handlers)
-                .filter(|h| crate::install::is_hookx_handler(h))
+                .filter(|h| crate::commands::install::is_hookx_handler(h))
                 .count()
         })
     }
@@ -1453,7 +1453,7 @@ fn select<'a>(
                     .handlers
                     .iter()
                     .map(|h| {
-                        if crate::install::is_hookx_handler(h) {
+                        if crate::commands::install::is_hookx_handler(h) {
                             return false;
                         }
                         if let Some(list) = &source.dialect.def().disabled_handlers

@@ -7,26 +7,21 @@
 
 pub mod cache;
 pub mod cli;
+pub mod commands;
 pub mod config;
 pub mod convert;
 pub mod diag;
 pub mod dialect;
 pub mod discover;
 pub mod dispatch;
-pub mod doctor;
 pub mod error;
 pub mod hash;
 pub mod heap;
-pub mod install;
-pub mod list;
 pub mod model;
 pub mod plugins;
 pub mod protocol;
-pub mod schema;
 pub mod shell;
 pub mod source;
 pub mod spawn;
 pub mod tables;
-pub mod trust;
-pub mod validate;
 pub mod warned;

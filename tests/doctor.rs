@@ -1090,7 +1090,7 @@ fn doctor_on_a_realistic_project() {
 
 #[test]
 fn field_reads_find_jq_paths_and_subscripts_only() {
-    let reads = hookx::doctor::field_reads(
+    let reads = hookx::commands::doctor::field_reads(
         "x=$(jq -r '.tool_input.command // empty')\n./guard.sh --config .hookrc\n\
          name = data[\"tool_name\"]; cwd = data.get('cwd')\nv = payload[\"tool_input\"][\"file_path\"]",
     );

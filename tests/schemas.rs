@@ -3,8 +3,8 @@
 //! is rejected (by the schema, or already by the JSON / YAML parser), and each schema is itself
 //! a draft-07 document.
 
+use hookx::commands::schema::{file_name, schema};
 use hookx::dialect::{bricks, claude, copilot, cursor, gemini, kiro, vscode, windsurf};
-use hookx::schema::{file_name, schema};
 use hookx::tables::Dialect;
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{ValidationError, Validator};

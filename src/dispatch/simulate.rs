@@ -285,7 +285,7 @@ pub fn native_rules(
         for rule in doc.rules.iter().filter(runs) {
             let mut rule = rule.clone();
             rule.handlers
-                .retain(|h| !crate::install::is_hookx_handler(h));
+                .retain(|h| !crate::commands::install::is_hookx_handler(h));
             if rule.handlers.is_empty() {
                 continue;
             }

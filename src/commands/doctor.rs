@@ -7,6 +7,7 @@
 //!
 //! Everything agent-specific comes from the dialect tables: this file names no agent.
 
+use crate::commands::trust::{TrustState, TrustStore};
 use crate::config::read::did_you_mean;
 use crate::diag::Severity;
 use crate::discover::{self, Context, Runner, Source};
@@ -18,7 +19,6 @@ use crate::tables::HandlerField;
 use crate::tables::Rule;
 use crate::tables::Scope;
 use crate::tables::{Dialect, Flavor, MatchOn};
-use crate::trust::{TrustState, TrustStore};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
@@ -285,7 +285,11 @@ impl Doctor<'_> {
             .map(|d| d.rules.as_slice())
             .unwrap_or_default()
             .iter()
-            .filter(|r| !r.handlers.iter().all(crate::install::is_hookx_handler))
+            .filter(|r| {
+                !r.handlers
+                    .iter()
+                    .all(crate::commands::install::is_hookx_handler)
+            })
             .map(|rule| RuleReport {
                 event: written_key(rule),
                 matcher: rule.matcher.clone(),
@@ -711,7 +715,9 @@ impl Doctor<'_> {
             .flat_map(|d| &d.rules)
             .any(|r| {
                 r.event == *event
-                    && r.handlers.iter().any(crate::install::is_hookx_handler)
+                    && r.handlers
+                        .iter()
+                        .any(crate::commands::install::is_hookx_handler)
                     && (!by_category
                         || r.flavor
                             .tables()
@@ -888,7 +894,7 @@ fn handler_summary(handlers: &[Handler]) -> String {
         HandlerKind::Prompt(p) | HandlerKind::Agent(p) => format!("prompt: {}", p.prompt),
         HandlerKind::Service(s) => s.type_name.to_string(),
     });
-    let mut text = crate::list::shorten(&first, 60);
+    let mut text = crate::commands::list::shorten(&first, 60);
     if handlers.len() > 1 {
         text.push_str(&format!(" (+{})", handlers.len() - 1));
     }

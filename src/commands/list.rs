@@ -2,12 +2,12 @@
 //! a JSON array. Each row is one handler, with where it came from, whether it is trusted, and
 //! (with `--host`) who runs it under that host.
 
+use crate::commands::trust::TrustStore;
 use crate::diag::Severity;
 use crate::discover::{self, Context, EffectiveRule, Runner, Source};
 use crate::error::Error;
 use crate::model::HandlerKind;
 use crate::tables::Dialect;
-use crate::trust::TrustStore;
 use serde::Serialize;
 
 /// What `hookx list` shows.
@@ -312,7 +312,7 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
     for (host, key, policy) in &managed_only {
         out.push_str(&format!(
             "\n{} in {}: {} runs only managed hooks, and so does `hookx run --host {host}`\n",
-            crate::doctor::only_managed(policy, key),
+            crate::commands::doctor::only_managed(policy, key),
             policy.display,
             host.def().display
         ));
