@@ -181,8 +181,8 @@ struct InstallArgs {
     #[arg(long, value_name = "DIR")]
     home: Option<PathBuf>,
     /// Write into the project's config or the user's.
-    #[arg(long, value_enum, default_value_t = crate::commands::install::InstallScope::Project)]
-    scope: crate::commands::install::InstallScope,
+    #[arg(long, value_enum, default_value_t = crate::route::InstallScope::Project)]
+    scope: crate::route::InstallScope,
     /// Remove hookx's entries instead, and nothing else.
     #[arg(long)]
     uninstall: bool,
@@ -302,7 +302,7 @@ struct RunArgs {
     /// The host's file holding this route, where the host does not tell (`hookx install`
     /// writes it): a project route leaves an event the user route also takes to that route.
     #[arg(long, value_enum, value_name = "SCOPE")]
-    installed_in: Option<crate::commands::install::InstallScope>,
+    installed_in: Option<crate::route::InstallScope>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -1077,14 +1077,14 @@ fn run_cmd(args: RunArgs, known: &failure::Context) -> Result<i32, Error> {
         .and_then(std::env::var_os)
         .map(PathBuf::from)
         .or_else(|| {
-            let project = crate::commands::install::InstallScope::Project;
+            let project = crate::route::InstallScope::Project;
             (args.installed_in == Some(project)).then(|| {
-                let file = crate::commands::install::target(&ctx, host_dialect, project);
+                let file = crate::route::target(&ctx.home, &ctx.project, host_dialect, project);
                 file.parent().map(Path::to_path_buf).unwrap_or(file)
             })
         });
     if let (Some(dir), Some(event)) = (hook_dir, &args.event)
-        && crate::commands::install::left_to_user_route(&ctx, host_dialect, &dir, event)
+        && crate::route::left_to_user_route(&ctx.home, host_dialect, &dir, event)
     {
         return Ok(0);
     }

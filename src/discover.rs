@@ -363,7 +363,7 @@ impl Source {
             doc.rules
                 .iter()
                 .flat_map(|r| &r.handlers)
-                .filter(|h| crate::commands::install::is_hookx_handler(h))
+                .filter(|h| crate::route::is_hookx_handler(h))
                 .count()
         })
     }
@@ -1453,7 +1453,7 @@ fn select<'a>(
                     .handlers
                     .iter()
                     .map(|h| {
-                        if crate::commands::install::is_hookx_handler(h) {
+                        if crate::route::is_hookx_handler(h) {
                             return false;
                         }
                         if let Some(list) = &source.dialect.def().disabled_handlers

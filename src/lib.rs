@@ -20,6 +20,7 @@ pub mod heap;
 pub mod model;
 pub mod plugins;
 pub mod protocol;
+pub mod route;
 pub mod shell;
 pub mod source;
 pub mod spawn;

@@ -2,7 +2,7 @@
 
 mod common;
 
-use hookx::commands::install::{is_hookx_entry, route_host};
+use hookx::route::{is_hookx_entry, route_host};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 

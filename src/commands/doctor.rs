@@ -285,11 +285,7 @@ impl Doctor<'_> {
             .map(|d| d.rules.as_slice())
             .unwrap_or_default()
             .iter()
-            .filter(|r| {
-                !r.handlers
-                    .iter()
-                    .all(crate::commands::install::is_hookx_handler)
-            })
+            .filter(|r| !r.handlers.iter().all(crate::route::is_hookx_handler))
             .map(|rule| RuleReport {
                 event: written_key(rule),
                 matcher: rule.matcher.clone(),
@@ -715,9 +711,7 @@ impl Doctor<'_> {
             .flat_map(|d| &d.rules)
             .any(|r| {
                 r.event == *event
-                    && r.handlers
-                        .iter()
-                        .any(crate::commands::install::is_hookx_handler)
+                    && r.handlers.iter().any(crate::route::is_hookx_handler)
                     && (!by_category
                         || r.flavor
                             .tables()

@@ -679,8 +679,7 @@ impl Converter<'_> {
         };
         let mut handlers = Vec::with_capacity(rule.handlers.len());
         for (i, handler) in rule.handlers.iter().enumerate() {
-            if from.dialect() != to.dialect() && crate::commands::install::is_hookx_handler(handler)
-            {
+            if from.dialect() != to.dialect() && crate::route::is_hookx_handler(handler) {
                 // It routes the source agent to hookx; the target gets its own route from
                 // `hookx install`, and a copy would run every hook twice.
                 self.routing += 1;

@@ -14,10 +14,10 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// How long the handlers of one event may take in all: the host kills hookx at the route's
-/// timeout (`install` writes [`crate::commands::install::ROUTE_TIMEOUT`], which is also Claude's default
+/// timeout (`install` writes [`crate::route::ROUTE_TIMEOUT`], which is also Claude's default
 /// for a command), and hookx needs a moment to answer after the last handler.
-pub const ROUTE_BUDGET: Duration = Duration::from_secs(crate::commands::install::ROUTE_TIMEOUT)
-    .saturating_sub(Duration::from_secs(10));
+pub const ROUTE_BUDGET: Duration =
+    Duration::from_secs(crate::route::ROUTE_TIMEOUT).saturating_sub(Duration::from_secs(10));
 
 /// One handler that ran: what it was given, how it ended, what it meant.
 #[derive(Debug)]

@@ -284,8 +284,7 @@ pub fn native_rules(
             |r: &&crate::tables::Rule| r.event == *event && !source.dialect.config().is_disabled(r);
         for rule in doc.rules.iter().filter(runs) {
             let mut rule = rule.clone();
-            rule.handlers
-                .retain(|h| !crate::commands::install::is_hookx_handler(h));
+            rule.handlers.retain(|h| !crate::route::is_hookx_handler(h));
             if rule.handlers.is_empty() {
                 continue;
             }

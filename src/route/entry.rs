@@ -1,0 +1,209 @@
+//! A route's command line: writing it ([`route_command`]) and recognising one, whatever the
+//! user wrapped it in ([`route_host`]), so that the engine never dispatches a route.
+
+use super::InstallScope;
+use crate::model::{Handler, HandlerKind};
+use crate::shell::shell_quote;
+use crate::tables::Dialect;
+use std::path::Path;
+
+/// The command line a host runs for one event: the hookx path, quoted as one POSIX word, and
+/// the event as the host names it (Copilot's camelCase payloads do not say which event fired);
+/// a project route says so where the host needs it ([`crate::tables::RouteSpec::names_project_route`]).
+pub fn route_command(hookx: &str, host: Dialect, event: &str, scope: InstallScope) -> String {
+    let names_scope = host.def().route.names_project_route && scope == InstallScope::Project;
+    format!(
+        "{} run --host {} --event {event}{}",
+        shell_quote(hookx),
+        host.name(),
+        if names_scope {
+            " --installed-in project"
+        } else {
+            ""
+        }
+    )
+}
+
+/// Whether a command line is a hookx routing entry: some simple command in it runs a hookx
+/// program ([`is_hookx_program`]) with `run` and `--host HOST`, whatever comes before it
+/// (`env A=1 hookx run …`, `exec hookx …`, `cd . && hookx run …`), or runs any program with
+/// exactly the arguments [`route_command`] writes (an install with `--hookx hx`). The
+/// dispatcher skips these, convert does not copy them.
+pub fn is_hookx_entry(command: &str) -> bool {
+    route_host(command).is_some()
+}
+
+/// The host a hookx routing command names (`… <hookx> run --host HOST …`), if it is one.
+pub fn route_host(command: &str) -> Option<String> {
+    // Every handler of every event is asked this on the hot path; most are not hookx.
+    // A byte search first: a line without a `-` has no `--host`.
+    if !command.as_bytes().contains(&b'-')
+        || !command.contains("run")
+        || !command.contains("--host")
+    {
+        return None;
+    }
+    let words = shell_words(command)?;
+    words
+        .split(|w| w.is_none())
+        .find_map(|simple| route_of(simple.iter().flatten().map(String::as_str)))
+}
+
+/// Programs that run the command after them (with their options and `NAME=value` words).
+const WRAPPERS: &[&str] = &[
+    "env", "exec", "command", "nohup", "builtin", "time", "nice", "setsid", "stdbuf", "timeout",
+];
+
+/// The host of one simple command (its words, unquoted), if it runs hookx's router.
+fn route_of<'a>(mut words: impl Iterator<Item = &'a str>) -> Option<String> {
+    let program = loop {
+        let word = words.next()?;
+        let name = Path::new(word).file_name()?.to_str()?;
+        let assignment = word.split_once('=').is_some_and(|(k, _)| {
+            !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        });
+        if assignment || word.starts_with('-') || WRAPPERS.contains(&name) {
+            continue;
+        }
+        // `timeout 600 hookx …`, `nice 5 …`: a number is a wrapper's argument.
+        if word.parse::<f64>().is_ok() {
+            continue;
+        }
+        break word;
+    };
+    if words.next()? != "run" {
+        return None;
+    }
+    let args: Vec<&str> = words.collect();
+    if is_hookx_program(program) {
+        return host_option(&args);
+    }
+    // Any other program name (`--hookx /opt/bin/hx`, `hx` on PATH): only the exact line
+    // `install` writes, `run --host HOST --event EVENT` with a host hookx knows, is a route
+    // (`./check.sh run --host claude` is the user's own).
+    match args[..] {
+        ["--host", host, "--event", _] if Dialect::named(host).is_some() => Some(host.to_string()),
+        _ => None,
+    }
+}
+
+/// The value of `--host H` or `--host=H` among a route's arguments.
+fn host_option(args: &[&str]) -> Option<String> {
+    let mut args = args.iter();
+    while let Some(word) = args.next() {
+        if *word == "--host" {
+            return args.next().map(|h| h.to_string());
+        }
+        if let Some(host) = word.strip_prefix("--host=") {
+            return Some(host.to_string());
+        }
+    }
+    None
+}
+
+/// Whether `program` is hookx: its file name contains `hookx` (`hookx`, `/opt/x/my-hookx`,
+/// `hookx-0.1`), or it is this very executable under another name.
+pub fn is_hookx_program(program: &str) -> bool {
+    let Some(name) = Path::new(program).file_name().and_then(|n| n.to_str()) else {
+        return false;
+    };
+    if name.contains("hookx") {
+        return true;
+    }
+    let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    program.contains('/') && std::env::current_exe().is_ok_and(|exe| same(Path::new(program), &exe))
+}
+
+/// Whether a handler is a hookx routing entry, whatever field carries its command line.
+pub fn is_hookx_handler(handler: &Handler) -> bool {
+    let HandlerKind::Command(c) = &handler.kind else {
+        return false;
+    };
+    [&c.command, &c.bash, &c.linux, &c.osx]
+        .into_iter()
+        .flatten()
+        .any(|line| is_hookx_entry(line))
+}
+
+/// The words of a POSIX shell command line, unquoted, with `None` for each control operator
+/// (`;`, `&`, `&&`, `|`, `||`, a newline, a parenthesis). `None` when a quote is left open.
+fn shell_words(line: &str) -> Option<Vec<Option<String>>> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            ';' | '&' | '|' | '\n' | '(' | ')' => {
+                words.extend(word.take().map(Some));
+                words.push(None);
+            }
+            c if c.is_whitespace() => words.extend(word.take().map(Some)),
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next()? {
+                        '\'' => break,
+                        c => w.push(c),
+                    }
+                }
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next()? {
+                        '"' => break,
+                        '\\' => match chars.peek() {
+                            Some(&c @ ('"' | '\\' | '$' | '`')) => {
+                                w.push(c);
+                                chars.next();
+                            }
+                            _ => w.push('\\'),
+                        },
+                        c => w.push(c),
+                    }
+                }
+            }
+            '\\' => {
+                let w = word.get_or_insert_with(String::new);
+                if let Some(c) = chars.next() {
+                    w.push(c);
+                }
+            }
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word.take().map(Some));
+    Some(words)
+}
+
+#[cfg(test)]
+mod route_tests {
+    use super::route_host;
+
+    #[test]
+    fn routing_entries_are_recognised_whatever_comes_before_them() {
+        for (line, host) in [
+            ("hookx run --host claude --event Stop", Some("claude")),
+            ("'/opt/my tools/hookx' run --host=copilot", Some("copilot")),
+            ("env hookx run --host claude --event Stop", Some("claude")),
+            ("env -i A=1 B=2 hookx run --host bricks", Some("bricks")),
+            ("exec hookx run --host claude", Some("claude")),
+            (
+                "cd . && hookx run --host copilot --event agentStop",
+                Some("copilot"),
+            ),
+            ("true; /opt/x/my-hookx run --host claude", Some("claude")),
+            ("X=1 timeout 5 hookx run --host claude", Some("claude")),
+            ("(hookx run --host claude)", Some("claude")),
+            ("hookx exec --as claude -- run --host x", None),
+            ("echo hookx run --host claude", None),
+            ("./check.sh run --host claude", None),
+            ("hookx run --host 'claude", None),
+        ] {
+            assert_eq!(route_host(line).as_deref(), host, "{line}");
+        }
+    }
+}

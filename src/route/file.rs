@@ -1,0 +1,342 @@
+//! Routes in a host's JSON config file: where its event arrays sit, which entries are hookx's,
+//! the entry install writes in the host's layout, and adding and removing them in place. The
+//! file is edited as JSON text, not re-emitted from the canonical model: every key, hook and
+//! field that is not hookx's stays as written, in its order.
+
+use super::{InstallScope, ROUTE_TIMEOUT, route_command, route_host};
+use crate::config::edit::{JsonText, Seg};
+use crate::config::{self, syntax};
+use crate::error::Error;
+use crate::tables::Dialect;
+use crate::tables::HandlerField;
+use serde_json::{Value, json};
+use std::path::Path;
+
+/// The events routed by hookx's own rule-list file; an error when the file holds anything
+/// else (it is the user's, or was edited: hookx would overwrite what it does not own).
+pub(crate) fn routes_in_list(
+    path: &Path,
+    text: &str,
+    host: Dialect,
+    list: &crate::tables::RuleList,
+) -> Result<Vec<String>, Error> {
+    let src = crate::source::SourceFile::new(path.display().to_string(), text);
+    let value = syntax::parse_json(&src)?;
+    let rules = value.get("hooks").and_then(Value::as_array);
+    let ours = |rule: &Value| {
+        let handler = &rule[list.handler_key];
+        says_created(handler) && routing_key(handler, host).is_some()
+    };
+    match rules {
+        Some(rules) if list.fits(&value) && rules.iter().all(ours) => Ok(rules
+            .iter()
+            .filter_map(|r| r[list.event_key].as_str().map(str::to_string))
+            .collect()),
+        _ => Err(Error::Invalid(vec![crate::diag::Diagnostic::at_line_col(
+            crate::diag::Severity::Error,
+            &src,
+            1,
+            1,
+            "holds rules hookx did not write; hookx writes this file whole and leaves it as it is (move your rules to another file of the folder)",
+        )])),
+    }
+}
+
+/// The text of a file install creates, before its entries go in.
+pub(crate) fn fresh_text(host: Dialect) -> String {
+    let value = match host.config().version {
+        Some(version) => json!({"version": version, "hooks": {}}),
+        None => json!({"hooks": {}}),
+    };
+    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Where the event arrays of an existing target sit: under `hooks`, or at the root where the
+/// dialect allows that and the file has it so. A target hookx cannot read cleanly in the
+/// host's dialect is refused: editing it would risk the hooks it has.
+pub(crate) fn events_path(path: &Path, text: &str, host: Dialect) -> Result<Vec<Seg>, Error> {
+    let src = crate::source::SourceFile::new(path.display().to_string(), text);
+    let parsed = config::read::read_checked(&src, host)?;
+    let value = syntax::parse_json_as(&src, config::read::json_syntax(&src, host))?;
+    let has_keys = value.as_object().is_some_and(|o| !o.is_empty());
+    if host.config().wrapper_optional && !parsed.document.wrapped && has_keys {
+        // Bricks may put events at the root; keep that layout.
+        return Ok(Vec::new());
+    }
+    Ok(vec![Seg::from("hooks")])
+}
+
+/// The command-line fields of a handler object that may hold a routing command.
+const COMMAND_KEYS: &[&str] = &["command", "bash", "linux", "osx"];
+
+/// The key of `handler` whose command routes to hookx for `host`.
+fn routing_key(handler: &Value, host: Dialect) -> Option<&'static str> {
+    let obj = handler.as_object()?;
+    COMMAND_KEYS.iter().copied().find(|k| {
+        obj.get(*k)
+            .and_then(Value::as_str)
+            .and_then(route_host)
+            .is_some_and(|h| h == host.name())
+    })
+}
+
+/// Where hookx entries for `host` sit in one event's array: (entry, handler within its group).
+pub(super) fn find_routes(entries: &[Value], host: Dialect) -> Vec<(usize, Option<usize>)> {
+    let mut found = Vec::new();
+    for (i, entry) in entries.iter().enumerate() {
+        match entry.get("hooks").and_then(Value::as_array) {
+            Some(handlers) => {
+                for (j, h) in handlers.iter().enumerate() {
+                    if routing_key(h, host).is_some() {
+                        found.push((i, Some(j)));
+                    }
+                }
+            }
+            None => {
+                if routing_key(entry, host).is_some() {
+                    found.push((i, None));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The provenance record on the routing entries of a file install created.
+pub(crate) fn created_file() -> Value {
+    json!({"created": "file"})
+}
+
+/// Whether a routing handler says install created its file.
+fn says_created(handler: &Value) -> bool {
+    handler.get(config::write::MARKER) == Some(&created_file())
+}
+
+/// The entry install adds for one event, in the host's own layout; `created`: install is
+/// creating the file, and the entry says so.
+fn new_entry(host: Dialect, command: &str, created: bool) -> Value {
+    let mut entry = layout(host, command);
+    if created {
+        let handler = match entry.get_mut("hooks").and_then(|h| h.get_mut(0)) {
+            Some(inner) => inner,
+            None => &mut entry,
+        };
+        if let Some(obj) = handler.as_object_mut() {
+            obj.insert(config::write::MARKER.into(), created_file());
+        }
+    }
+    entry
+}
+
+/// The route's entry in the host's layout ([`crate::tables::RouteSpec`]).
+pub(crate) fn layout(host: Dialect, command: &str) -> Value {
+    let route = &host.def().route;
+    let mut handler = serde_json::Map::new();
+    // An agent whose entries have no `type` (Windsurf) gets none.
+    if host.config().key(HandlerField::Type).is_some() {
+        handler.insert("type".into(), "command".into());
+    }
+    handler.insert(route.command_key.into(), command.into());
+    if let Some(key) = route.timeout_key {
+        let timeout = if host.config().timeout_millis {
+            ROUTE_TIMEOUT * 1000
+        } else {
+            ROUTE_TIMEOUT
+        };
+        handler.insert(key.into(), timeout.into());
+    }
+    if !route.grouped {
+        return Value::Object(handler);
+    }
+    let mut group = serde_json::Map::new();
+    if let Some(matcher) = route.matcher {
+        group.insert("matcher".into(), matcher.into());
+    }
+    for (key, value) in route.group_keys {
+        let value = serde_json::from_str(value).expect("a route's group keys are JSON");
+        group.insert((*key).into(), value);
+    }
+    group.insert("hooks".into(), Value::Array(vec![Value::Object(handler)]));
+    Value::Object(group)
+}
+
+/// `base` followed by `tail`: a path into the JSON text.
+pub(super) fn path_to(base: &[Seg], tail: &[Seg]) -> Vec<Seg> {
+    base.iter().chain(tail).cloned().collect()
+}
+
+/// The event's entries as the text holds them now.
+pub(super) fn entries_of(text: &JsonText, list: &[Seg]) -> Option<Vec<Value>> {
+    text.value(list)?.as_array().cloned()
+}
+
+/// What install changed in one file's routes.
+#[derive(Debug, Default)]
+pub(crate) struct Tally {
+    /// Events routed once install is done.
+    pub routes: usize,
+    /// Events that got a new entry.
+    pub added: Vec<String>,
+    /// Events whose entry pointed elsewhere and now points at this hookx.
+    pub updated: Vec<String>,
+    /// Surplus copies removed.
+    pub removed: usize,
+    /// Events whose route was removed because no rule needs it any more.
+    pub dropped: Vec<String>,
+}
+
+/// Brings the routes of the event arrays at `events` in line with the `needed` events: adds
+/// the missing ones, re-points those that run another hookx, removes surplus copies and the
+/// routes no rule needs; `created`: install is creating the file.
+pub(crate) fn install_text(
+    text: &mut JsonText,
+    events: &[Seg],
+    (host, scope): (Dialect, InstallScope),
+    hookx: &str,
+    needed: &[&str],
+    created: bool,
+    tally: &mut Tally,
+) {
+    if needed.is_empty() && text.value(events).is_none_or(|v| !v.is_object()) {
+        return;
+    }
+    if text.value(events).is_none_or(|v| !v.is_object()) {
+        // A file without `hooks` gets one (a file whose `hooks` is not an object was refused).
+        if text.add_property(&[], "hooks", &json!({})).is_none() {
+            return;
+        }
+    }
+    for (_, name, _) in host.own_events() {
+        let list = path_to(events, &[Seg::from(name)]);
+        if !needed.contains(&name) {
+            // A route no rule needs costs the host a process per event: take it out.
+            let Some(entries) = entries_of(text, &list) else {
+                continue;
+            };
+            let routes = find_routes(&entries, host);
+            if routes.is_empty() {
+                continue;
+            }
+            remove_routes(text, &list, &entries, &routes);
+            if text.len(&list) == Some(0) {
+                let _ = text.remove(&list);
+            }
+            tally.dropped.push(name.to_string());
+            continue;
+        }
+        tally.routes += 1;
+        let command = &route_command(hookx, host, name, scope);
+        let Some(entries) = entries_of(text, &list) else {
+            if text.value(&list).is_none()
+                && text
+                    .add_property(events, name, &json!([new_entry(host, command, created)]))
+                    .is_some()
+            {
+                tally.added.push(name.to_string());
+            }
+            continue;
+        };
+        let routes = find_routes(&entries, host);
+        let Some(&(first, inner)) = routes.first() else {
+            if text
+                .push(&list, &new_entry(host, command, created))
+                .is_some()
+            {
+                tally.added.push(name.to_string());
+            }
+            continue;
+        };
+        // Keep the first entry (and whatever the user tuned on it), pointed at this hookx.
+        let handler_path = match inner {
+            Some(j) => path_to(
+                &list,
+                &[Seg::Index(first), Seg::from("hooks"), Seg::Index(j)],
+            ),
+            None => path_to(&list, &[Seg::Index(first)]),
+        };
+        let handler = match inner {
+            Some(j) => entries[first].get("hooks").and_then(|h| h.get(j)),
+            None => entries.get(first),
+        };
+        if let Some(handler) = handler
+            && let Some(key) = routing_key(handler, host)
+            && handler.get(key).and_then(Value::as_str) != Some(command)
+            && text
+                .replace(&path_to(&handler_path, &[Seg::from(key)]), &json!(command))
+                .is_some()
+        {
+            tally.updated.push(name.to_string());
+        }
+        // Surplus copies would run the dispatcher twice per event.
+        tally.removed += remove_routes(text, &list, &entries, &routes[1..]);
+    }
+}
+
+/// Removes every routing entry of `host`: how many, and whether one said install created the
+/// file.
+pub(crate) fn uninstall_text(text: &mut JsonText, events: &[Seg], host: Dialect) -> (usize, bool) {
+    let Some(Value::Object(names)) = text.value(events) else {
+        return (0, false);
+    };
+    let mut removed = 0;
+    let mut created = false;
+    for name in names.keys() {
+        let list = path_to(events, &[Seg::from(name.as_str())]);
+        let Some(entries) = entries_of(text, &list) else {
+            continue;
+        };
+        let routes = find_routes(&entries, host);
+        if routes.is_empty() {
+            continue;
+        }
+        created |= routes.iter().any(|&(i, inner)| {
+            let handler = match inner {
+                Some(j) => entries[i].get("hooks").and_then(|h| h.get(j)),
+                None => entries.get(i),
+            };
+            handler.is_some_and(says_created)
+        });
+        removed += remove_routes(text, &list, &entries, &routes);
+        if text.len(&list) == Some(0) {
+            let _ = text.remove(&list);
+        }
+    }
+    (removed, created)
+}
+
+/// Removes the given routes (in ascending order) from the event array at `list`, whose
+/// entries were `entries`; a group left without handlers goes whole.
+fn remove_routes(
+    text: &mut JsonText,
+    list: &[Seg],
+    entries: &[Value],
+    routes: &[(usize, Option<usize>)],
+) -> usize {
+    let mut groups: Vec<usize> = routes.iter().map(|r| r.0).collect();
+    groups.dedup();
+    // Last entry first, so that the indices still to remove stay valid.
+    for &i in groups.iter().rev() {
+        let inner: Vec<usize> = routes
+            .iter()
+            .filter(|r| r.0 == i)
+            .filter_map(|r| r.1)
+            .collect();
+        let handlers = entries[i]
+            .get("hooks")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        if inner.is_empty() || inner.len() == handlers {
+            let _ = text.remove(&path_to(list, &[Seg::Index(i)]));
+        } else {
+            for &j in inner.iter().rev() {
+                let _ = text.remove(&path_to(
+                    list,
+                    &[Seg::Index(i), Seg::from("hooks"), Seg::Index(j)],
+                ));
+            }
+        }
+    }
+    routes.len()
+}

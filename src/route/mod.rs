@@ -1,0 +1,88 @@
+//! Routes: the entries `hookx install` writes into a host agent's own config file so that the
+//! host runs `hookx run --host HOST` for an event, and the engine's knowledge of them.
+//!
+//! Each entry is a command `<hookx> run --host HOST` with the hookx path POSIX-quoted. That
+//! prefix is the mark of a hookx entry ([`is_hookx_entry`]): install updates those entries in
+//! place instead of adding more, uninstall removes exactly them, discovery never dispatches
+//! them (that would recurse) and convert does not copy them. [`entry`] recognises and writes
+//! the command line; [`file`] finds, adds and removes the entries in a host's file.
+//!
+//! This module sits below discovery (which asks [`is_hookx_handler`]): it takes the home and
+//! project folders it needs, never a discovery context.
+
+mod entry;
+mod file;
+
+pub use entry::{is_hookx_entry, is_hookx_handler, is_hookx_program, route_command, route_host};
+pub(crate) use file::{
+    Tally, created_file, events_path, fresh_text, install_text, layout, routes_in_list,
+    uninstall_text,
+};
+
+use crate::config::edit::{JsonText, Seg};
+use crate::config::scripts;
+use crate::tables::Dialect;
+use file::{entries_of, find_routes, path_to};
+use std::path::{Path, PathBuf};
+
+/// Where the routing goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum InstallScope {
+    /// The project's file (committed with it).
+    Project,
+    /// The user's file, for every project.
+    User,
+}
+
+/// Seconds the host gives the dispatcher where its default is shorter: hookx enforces each
+/// handler's own timeout inside, and Claude's default for commands is 600.
+pub const ROUTE_TIMEOUT: u64 = 600;
+
+/// The host's own file that install writes (dialects.md §1).
+/// `home` and `project` are the folders the two scopes are relative to.
+pub fn target(home: &Path, project: &Path, host: Dialect, scope: InstallScope) -> PathBuf {
+    let spec = host.config();
+    match scope {
+        InstallScope::Project => project.join(spec.install_project),
+        InstallScope::User => home.join(spec.install_user),
+    }
+}
+
+/// Whether the route that fired from the folder `hook_dir` must leave `event` to the user's
+/// route. A host that runs every handler it reads, user files first (Copilot), runs both routes
+/// when the user and the project route are installed; only the user's route dispatches then,
+/// so that no handler runs twice. An unreadable user file changes nothing. The user's route is
+/// looked for below `home`.
+pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &str) -> bool {
+    if host.config().merges_identical_handlers {
+        return false;
+    }
+    // The user's `target`: only the home is needed for it.
+    let user = home.join(host.config().install_user);
+    let Some(user_dir) = user.parent() else {
+        return false;
+    };
+    let same = |a: &Path, b: &Path| {
+        a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+    };
+    if same(user_dir, hook_dir) {
+        return false;
+    }
+    // A host of hook scripts: the user's route is the script named after the event.
+    if host.config().scripts.is_some() {
+        return std::fs::read_to_string(user.join(event)).is_ok_and(|t| scripts::is_route(&t));
+    }
+    let Ok(text) = std::fs::read_to_string(&user) else {
+        return false;
+    };
+    if let Some(list) = host.config().rule_list {
+        return routes_in_list(&user, &text, host, list)
+            .is_ok_and(|events| events.iter().any(|e| e == event));
+    }
+    let Ok(events) = events_path(&user, &text, host) else {
+        return false;
+    };
+    let list = path_to(&events, &[Seg::from(event)]);
+    entries_of(&JsonText::new(&text), &list)
+        .is_some_and(|entries| !find_routes(&entries, host).is_empty())
+}
