@@ -7,6 +7,7 @@
 //!
 //! Everything agent-specific comes from the dialect tables: this file names no agent.
 
+use crate::commands::list::{only_managed, shorten};
 use crate::commands::trust::{TrustState, TrustStore};
 use crate::config::read::did_you_mean;
 use crate::diag::Severity;
@@ -888,7 +889,7 @@ fn handler_summary(handlers: &[Handler]) -> String {
         HandlerKind::Prompt(p) | HandlerKind::Agent(p) => format!("prompt: {}", p.prompt),
         HandlerKind::Service(s) => s.type_name.to_string(),
     });
-    let mut text = crate::commands::list::shorten(&first, 60);
+    let mut text = shorten(&first, 60);
     if handlers.len() > 1 {
         text.push_str(&format!(" (+{})", handlers.len() - 1));
     }
@@ -902,11 +903,6 @@ fn shell_path(display: &str) -> String {
     } else {
         crate::shell::shell_quote(display)
     }
-}
-
-/// The policy setting that leaves only policy hooks running, as `policy` writes it.
-pub fn only_managed(policy: &Source, key: &str) -> String {
-    crate::config::syntax::Format::of(&policy.path.to_string_lossy()).setting(key, "true")
 }
 
 /// For an agent that runs only the handlers its user reviewed (`DialectDef::route_trust`), the

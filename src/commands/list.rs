@@ -312,12 +312,18 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
     for (host, key, policy) in &managed_only {
         out.push_str(&format!(
             "\n{} in {}: {} runs only managed hooks, and so does `hookx run --host {host}`\n",
-            crate::commands::doctor::only_managed(policy, key),
+            only_managed(policy, key),
             policy.display,
             host.def().display
         ));
     }
     out
+}
+
+/// The policy setting that leaves only policy hooks running (a phrase `hookx doctor` also
+/// prints), as `policy` writes it.
+pub fn only_managed(policy: &Source, key: &str) -> String {
+    crate::config::syntax::Format::of(&policy.path.to_string_lossy()).setting(key, "true")
 }
 
 fn indent(text: &str) -> String {
