@@ -4,8 +4,8 @@
 //! Each entry is a command `<hookx> run --host HOST` with the hookx path POSIX-quoted. That
 //! prefix is the mark of a hookx entry ([`is_hookx_entry`]): install updates those entries in
 //! place instead of adding more, uninstall removes exactly them, discovery never dispatches
-//! them (that would recurse) and convert does not copy them. [`entry`] recognises and writes
-//! the command line; [`file`] finds, adds and removes the entries in a host's file.
+//! them (that would recurse) and convert does not copy them. `entry` recognises and writes
+//! the command line; `file` finds, adds and removes the entries in a host's file.
 //!
 //! This module sits below discovery (which asks [`is_hookx_handler`]): it takes the home and
 //! project folders it needs, never a discovery context.

@@ -1,0 +1,339 @@
+//! Whether a host (or hookx under it) loads a hook file, and who runs it: the machine's
+//! policy, parse problems, plugins, kill switches, folder trust and review records.
+
+use super::{Doctor, Finding, Level, Loading, Runs, Status, shell_path};
+use crate::commands::list::only_managed;
+use crate::commands::trust::TrustState;
+use crate::diag::Severity;
+use crate::discover::{self, Context, Runner, Source};
+use crate::model::EventKind;
+use crate::source::SourceFile;
+use crate::tables::Dialect;
+use crate::tables::Scope;
+
+impl Doctor<'_> {
+    /// Whether `host` (or hookx under it) loads `source`, and who runs it.
+    pub(super) fn loading(&self, source: &Source, host: Dialect) -> Loading {
+        let runner = discover::runner(host, source);
+        let runs = match runner {
+            Runner::Native => Runs::Native,
+            Runner::Hookx => Runs::Hookx,
+            Runner::Inactive | Runner::Off => Runs::Nobody,
+        };
+        let loading = |status, findings| Loading {
+            host,
+            runner: runs,
+            status,
+            findings,
+        };
+        if let Some(finding) = unloadable(source, host, runs) {
+            return loading(Status::Never, vec![finding]);
+        }
+        if let Some((status, finding)) = not_running(source, host, runner) {
+            return loading(status, vec![finding]);
+        }
+        // Each finding from here on holds the file back.
+        let mut status = Status::Fires;
+        let mut findings = self.switched_off(source, host, runs);
+        if !findings.is_empty() {
+            status = Status::Blocked;
+        }
+        let gated = self.gated(source, host, runs);
+        if !gated.is_empty() {
+            status = status.max(Status::Blocked);
+        }
+        findings.extend(gated);
+        loading(status, findings)
+    }
+
+    /// What turns the file's hooks off under `host`: the machine's policy (only policy hooks,
+    /// or none at all) and the kill switch of the file's agent.
+    fn switched_off(&self, source: &Source, host: Dialect, runs: Runs) -> Vec<Finding> {
+        let mut findings = Vec::new();
+        let display = host.def().display;
+        if source.scope != Scope::Managed
+            && let Some(policy) = discover::managed_only(self.sources, host)
+        {
+            let key = host
+                .def()
+                .managed
+                .as_ref()
+                .and_then(|m| m.only_managed_key)
+                .unwrap_or_default();
+            findings.push(Finding::new(
+                Level::Warning,
+                format!(
+                    "dropped under {display}: {} in {} leaves only policy hooks",
+                    only_managed(policy, key),
+                    policy.display
+                ),
+                None,
+            ));
+        }
+        if let Some(stop) = discover::stopped_by_policy(self.sources, host) {
+            findings.push(Finding::new(
+                Level::Warning,
+                format!("off under {display}: {}", stop.why),
+                stop.fix,
+            ));
+        }
+        // The agent obeys every settings file; hookx only trusted ones.
+        let switch = match runs {
+            Runs::Native => discover::hooks_disabled_by_agent(self.sources, source.dialect),
+            _ => discover::hooks_disabled(self.sources, source.dialect, self.store),
+        };
+        if let Some(switch) = switch
+            && discover::switched_off(switch, source)
+        {
+            let kill = source.dialect.def().kill_switch.as_ref();
+            let name = kill.map_or(String::new(), |k| k.name());
+            let set = kill.map_or(String::new(), |k| k.json());
+            let fix = (switch.scope != Scope::Managed)
+                .then(|| format!("remove \"{name}\" from {}", switch.display));
+            findings.push(Finding::new(
+                Level::Warning,
+                format!("off: {set} in {} turns its hooks off", switch.display),
+                fix,
+            ));
+        }
+        findings
+    }
+
+    /// The gate the file must pass under `host` for its runner: the folder trust and review
+    /// records of a host that reads it itself, hookx's trust for a file hookx runs.
+    fn gated(&self, source: &Source, host: Dialect, runs: Runs) -> Vec<Finding> {
+        let mut findings = Vec::new();
+        let display = host.def().display;
+        match runs {
+            Runs::Native => {
+                if let Some(gate) = host.def().folder_trust.as_ref()
+                    && gate.locations.contains(&source.location.id)
+                    && !folder_trusted(self.ctx, gate)
+                {
+                    findings.push(Finding::new(
+                        Level::Warning,
+                        format!(
+                            "{display} reads it only in a trusted folder, and this project is not in {}: {}",
+                            gate.describe(),
+                            gate.untrusted
+                        ),
+                        Some(gate.fix.to_string()),
+                    ));
+                }
+                if source.scope != Scope::Managed
+                    && let Some(finding) = unreviewed(self.ctx, host, source)
+                {
+                    findings.push(finding);
+                }
+            }
+            Runs::Hookx => {
+                let state = source.withheld.unwrap_or_else(|| self.store.state(source));
+                if state != TrustState::Trusted {
+                    findings.push(Finding::new(
+                        Level::Warning,
+                        format!(
+                            "{display} does not read it; hookx runs it only once trusted, and it is {}",
+                            state.why_not()
+                        ),
+                        Some(format!("hookx trust {}", shell_path(&source.display))),
+                    ));
+                }
+            }
+            Runs::Nobody => {}
+        }
+        findings
+    }
+}
+
+/// Why `host` (or hookx under it) loads none of `source`'s hooks, whoever `runs` it: the
+/// policy file is refused, the file does not parse, or a malformed entry makes its agent skip it.
+fn unloadable(source: &Source, host: Dialect, runs: Runs) -> Option<Finding> {
+    let display = host.def().display;
+    if let Some(why) = &source.refused_policy {
+        return Some(Finding::new(
+            Level::Error,
+            format!(
+                "{} skips this policy file, as {why} (someone other than root could have written it): hookx does not read it either, and none of its hooks runs",
+                source.dialect.def().display
+            ),
+            Some(why.fix()),
+        ));
+    }
+    if let Some(error) = source.error_line()
+        && source.withheld.is_none()
+    {
+        let who = match runs {
+            Runs::Hookx => "hookx".to_string(),
+            _ => display.to_string(),
+        };
+        // Comments its agent does not accept are all that is wrong with it.
+        let comments = std::fs::read_to_string(&source.path)
+            .is_ok_and(|text| crate::config::syntax::is_object_with_comments(&text));
+        let why = match comments {
+            true => format!(
+                "has comments, and {} reads it as strict JSON ({error}): {who} loads none of its hooks",
+                source.dialect.def().product
+            ),
+            false => format!("does not parse ({error}): {who} loads none of its hooks"),
+        };
+        return Some(Finding::new(
+            Level::Error,
+            why,
+            Some(format!("hookx validate {}", shell_path(&source.display))),
+        ));
+    }
+    if runs == Runs::Native
+        && host == source.dialect
+        && let Some((event, at)) = skipping_problem(source)
+    {
+        return Some(Finding::new(
+            Level::Error,
+            format!(
+                "{display} skips this whole file: its malformed `{event}` entry ({at}) may guard what sits beside it ({})",
+                host.default_flavor()
+                    .tables()
+                    .verified_with
+                    .unwrap_or("documents only")
+            ),
+            Some(format!("hookx validate {}", shell_path(&source.display))),
+        ));
+    }
+    None
+}
+
+/// Why nobody runs `source`'s hooks under `host` though they load (`runner`): hooks of a scope
+/// that is not active, or of a plugin not installed or not enabled; with the status that gives.
+fn not_running(source: &Source, host: Dialect, runner: Runner) -> Option<(Status, Finding)> {
+    let display = host.def().display;
+    match runner {
+        Runner::Inactive => Some((
+            Status::Never,
+            Finding::new(
+                Level::Note,
+                format!(
+                    "{} hooks apply only while their {} is active in {}: nobody runs them under {display}",
+                    source.scope.name(),
+                    source.scope.name(),
+                    source.dialect.def().display
+                ),
+                None,
+            ),
+        )),
+        Runner::Off => {
+            let standings = source.plugin.unwrap_or(crate::plugins::Standings {
+                agent: crate::plugins::Standing::Disabled,
+                trusted: crate::plugins::Standing::Disabled,
+            });
+            let standing = match discover::is_native(host, source.location) {
+                true => standings.agent,
+                false => standings.trusted,
+            };
+            let why = match standing {
+                crate::plugins::Standing::NotInstalled => "not installed (downloaded only)",
+                crate::plugins::Standing::Disabled
+                    if discover::is_native(host, source.location) =>
+                {
+                    "installed but not enabled"
+                }
+                _ => "not enabled in the settings hookx trusts",
+            };
+            let enabled_key = source
+                .dialect
+                .config()
+                .plugins
+                .map_or("", |p| p.enabled_key);
+            // The agent loads it, hookx's view does not: the enabling settings are untrusted.
+            let fix = match standings.agent == crate::plugins::Standing::Loaded {
+                true => "review the settings that enable it, then `hookx trust`".to_string(),
+                false => format!(
+                    "install it and set `\"{enabled_key}\": {{\"PLUGIN@MARKETPLACE\": true}}` in the {} user settings",
+                    source.dialect.def().display
+                ),
+            };
+            Some((
+                Status::Blocked,
+                Finding::new(
+                    Level::Warning,
+                    format!("plugin {why}: nobody runs its hooks under {display}"),
+                    Some(fix),
+                ),
+            ))
+        }
+        Runner::Native | Runner::Hookx => None,
+    }
+}
+
+/// A malformed entry that makes the file's agent skip the whole file: its event and position.
+fn skipping_problem(source: &Source) -> Option<(EventKind, String)> {
+    let skips = source.dialect.def().malformed_entry_skips_file;
+    source
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .find_map(|d| {
+            let pointer = d.pointer.as_deref()?;
+            let key = pointer
+                .strip_prefix("/hooks/")
+                .unwrap_or(pointer.trim_start_matches('/'))
+                .split('/')
+                .next()?;
+            let kind = source
+                .dialect
+                .flavors()
+                .find_map(|f| f.tables().event_kind(key))?;
+            skips
+                .contains(&kind)
+                .then(|| (kind, format!("{}:{}", d.line, d.col)))
+        })
+}
+
+/// For an agent that runs only the handlers its user reviewed (`DialectDef::route_trust`), the
+/// handlers of `source` it skips because their review record is missing or hashes other
+/// content; `None` when it runs them all.
+fn unreviewed(ctx: &Context, host: Dialect, source: &Source) -> Option<Finding> {
+    let review = host.def().route_trust.as_ref()?;
+    let src = SourceFile::read(&source.path).ok()?;
+    let value = match crate::config::syntax::Format::of(&src.path) {
+        crate::config::syntax::Format::Toml => crate::config::syntax::parse_toml(&src).ok()?,
+        crate::config::syntax::Format::Json => {
+            let syntax = crate::config::read::json_syntax(&src, source.dialect);
+            crate::config::syntax::parse_json_as(&src, syntax).ok()?
+        }
+        crate::config::syntax::Format::Frontmatter => return None,
+    };
+    let text = std::fs::read_to_string(ctx.home.join(review.file)).unwrap_or_default();
+    let records = (review.records)(&source.path, &value, &|_| true);
+    let (mut missing, mut stale) = (0, 0);
+    for (key, value) in &records {
+        match (review.recorded)(&text, key) {
+            Some(recorded) if recorded == *value => {}
+            Some(_) => stale += 1,
+            None => missing += 1,
+        }
+    }
+    if missing + stale == 0 {
+        return None;
+    }
+    let display = host.def().display;
+    let why: Vec<String> = [(missing, "never reviewed"), (stale, "changed since review")]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
+    Some(Finding::new(
+        Level::Warning,
+        format!(
+            "{display} runs only handlers its user reviewed (records in ~/{}), and silently skips {} of the {} here: {}",
+            review.file,
+            missing + stale,
+            records.len(),
+            why.join(", ")
+        ),
+        Some(format!("review and trust them in {display} itself")),
+    ))
+}
+
+/// Whether the agent's trusted-folder record trusts the project.
+fn folder_trusted(ctx: &Context, gate: &crate::tables::FolderTrust) -> bool {
+    gate.trusts(&ctx.home, &ctx.project)
+}

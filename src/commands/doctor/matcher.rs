@@ -1,0 +1,156 @@
+//! A rule's matcher against what the host sends: whether it can match at all, and tool names
+//! written in another flavour's spelling or an old one.
+
+use super::{Finding, Level};
+use crate::dispatch::select::{MatchVerdict, rules_match};
+use crate::model::{Event, ToolCall};
+use crate::tables::Rule;
+use crate::tables::{Dialect, Flavor, MatchOn};
+use serde_json::{Map, json};
+
+/// Why the rule's matcher can never match what `host` sends, read as `flavor`; `None` when it
+/// can (or is not checked).
+pub(super) fn matcher_finding(rule: &Rule, flavor: Flavor, host: Dialect) -> Option<Finding> {
+    let matcher = rule.matcher.as_deref()?;
+    let tables = flavor.tables();
+    let on = tables.matcher_target(&rule.event)?;
+    let mut read_as = rule.clone();
+    read_as.flavor = flavor;
+    let sent = host.default_flavor().tables();
+    let events: Vec<Event> = match on {
+        MatchOn::ToolName => sent
+            .tools
+            .iter()
+            .map(|(id, _)| Event {
+                kind: rule.event.clone(),
+                timestamp: None,
+                tool: Some(ToolCall {
+                    name: id.to_string(),
+                    input: json!({}),
+                }),
+                fields: Map::new(),
+            })
+            .collect(),
+        MatchOn::Field(name) => sent
+            .matcher_values(&rule.event)?
+            .iter()
+            .map(|value| Event {
+                kind: rule.event.clone(),
+                timestamp: None,
+                tool: None,
+                fields: Map::from_iter([(name.to_string(), json!(value))]),
+            })
+            .collect(),
+        MatchOn::Unverified => return None,
+    };
+    let mut invalid = None;
+    for event in &events {
+        match rules_match([&read_as], event).pop() {
+            Some(MatchVerdict::Match) => return None,
+            Some(MatchVerdict::Unevaluable(_)) => return None,
+            Some(MatchVerdict::Invalid(why)) => invalid = Some(why),
+            _ => {}
+        }
+    }
+    // Names the host makes up as it goes (MCP tools) are not in any table.
+    if on == MatchOn::ToolName && matcher.contains("mcp") {
+        return None;
+    }
+    let version = tables.verified_with.unwrap_or("documents only");
+    if let Some(why) = invalid {
+        let effect = tables
+            .invalid_matcher_effect
+            .unwrap_or("the agent cannot match it");
+        return Some(Finding::new(Level::Error, format!("{why}; {effect}"), None));
+    }
+    let (what, sends) = match on {
+        MatchOn::ToolName => (
+            "tool",
+            sent.tools
+                .iter()
+                .filter_map(|(id, _)| tables.tool_name(id))
+                .collect::<Vec<_>>(),
+        ),
+        MatchOn::Field(name) => (name, sent.matcher_values(&rule.event)?.to_vec()),
+        MatchOn::Unverified => return None,
+    };
+    let fix = (on == MatchOn::ToolName)
+        .then(|| corrected_matcher(matcher, flavor))
+        .flatten()
+        .map(|m| format!("matcher \"{m}\""));
+    Some(Finding::new(
+        Level::Error,
+        format!(
+            "matcher `{matcher}` matches no {what} {} sends for `{}` ({}: {}; {version})",
+            host.def().display,
+            rule.event,
+            flavor.name(),
+            sends.join(", ")
+        ),
+        fix,
+    ))
+}
+
+/// A note on a tool matcher that names a tool by an old name its agent still accepts (Claude's
+/// `Task` for `Agent`): it fires today, under a name that may go.
+pub(super) fn alias_note(rule: &Rule, flavor: Flavor) -> Option<Finding> {
+    let matcher = rule.matcher.as_deref()?;
+    let tables = flavor.tables();
+    if tables.matcher_target(&rule.event) != Some(MatchOn::ToolName) {
+        return None;
+    }
+    let words = matcher.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
+    let (alias, name) = words.into_iter().find_map(|word| {
+        tables
+            .tools
+            .iter()
+            .find(|(_, names)| names[1..].contains(&word))
+            .map(|(_, names)| (word, names[0]))
+    })?;
+    Some(Finding::new(
+        Level::Note,
+        format!(
+            "`{alias}` is an old name of `{name}`, which {} still matches ({})",
+            flavor.name(),
+            tables.verified_with.unwrap_or("documents only")
+        ),
+        corrected_matcher(matcher, flavor).map(|m| format!("matcher \"{m}\"")),
+    ))
+}
+
+/// The matcher with every tool name another flavour spells rewritten in `flavor`'s spelling
+/// (`Edit` → `edit`, `Task` → `Agent`); `None` when nothing changes.
+fn corrected_matcher(matcher: &str, flavor: Flavor) -> Option<String> {
+    let tables = flavor.tables();
+    let mut out = String::new();
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        let id = Flavor::all()
+            .iter()
+            .find(|f| f.tables().all_tool_names().any(|n| n == word.as_str()))
+            .map(|f| f.tables().canonical_tool(word));
+        match id.and_then(|id| tables.tool_name(id)) {
+            Some(own)
+                if own != word.as_str()
+                    && !tables
+                        .tools
+                        .iter()
+                        .any(|(_, names)| names.first() == Some(&word.as_str())) =>
+            {
+                out.push_str(own)
+            }
+            _ => out.push_str(word),
+        }
+        word.clear();
+    };
+    for c in matcher.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    (out != matcher).then_some(out)
+}

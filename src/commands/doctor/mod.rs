@@ -1,0 +1,254 @@
+//! `hookx doctor`: why a hook does or does not fire. For every hook file and rule of every
+//! scope, per host agent: whether the host loads the file (location, folder trust, parse
+//! problems, the machine's policy), whether the rule can fire (its event and matcher against
+//! what the host sends, from the dialect tables and the client version that verified them),
+//! who runs it (the host, hookx, nobody), what payload its handler gets and whether the handler
+//! seems to read keys that payload lacks, and the fix, as a command where there is one.
+//!
+//! Everything agent-specific comes from the dialect tables: this module names no agent.
+//!
+//! Here: the command and the diagnosis, file by file and host by host. The checks are by
+//! kind: `loading` (does a host load the file), `verdict` (does a rule fire),
+//! `matcher` (can its matcher match), `payload` (what its handlers read); `report` is
+//! what they find, `render` prints it.
+
+mod loading;
+mod matcher;
+mod payload;
+mod render;
+mod report;
+mod verdict;
+
+pub use payload::field_reads;
+pub use render::render_text;
+pub use report::{
+    FileReport, Finding, HostReport, Level, Loading, Report, RuleReport, Runs, Status, Verdict,
+};
+
+use crate::commands::list::{only_managed, shorten};
+use crate::commands::trust::TrustStore;
+use crate::diag::Severity;
+use crate::discover::{self, Context, Source};
+use crate::error::Error;
+use crate::model::{EventKind, Handler, HandlerKind};
+use crate::source::SourceFile;
+use crate::tables::Dialect;
+use crate::tables::Rule;
+use crate::tables::Scope;
+
+/// Exit code when some rule can fire under none of the hosts examined.
+pub const NEVER_FIRES_EXIT: i32 = 5;
+
+/// What `hookx doctor` examines.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub ctx: Context,
+    /// Only this host; every registered agent when `None`.
+    pub host: Option<Dialect>,
+    pub json: bool,
+}
+
+/// `hookx doctor`: prints the report; exits [`NEVER_FIRES_EXIT`] when a rule fires nowhere.
+pub fn command(opts: &Options) -> Result<i32, Error> {
+    let report = diagnose(&opts.ctx, opts.host);
+    if opts.json {
+        let mut text = serde_json::to_string_pretty(&report).unwrap_or_default();
+        text.push('\n');
+        print!("{text}");
+    } else {
+        print!("{}", render_text(&report));
+    }
+    Ok(if report.never_fire > 0 {
+        NEVER_FIRES_EXIT
+    } else {
+        0
+    })
+}
+
+/// The diagnosis of every hook file of the project and home, under `host` or every agent.
+pub fn diagnose(ctx: &Context, host: Option<Dialect>) -> Report {
+    let store = TrustStore::load_or_empty(ctx);
+    let sources = discover::discover_trusting(ctx, &store);
+    let hosts: Vec<Dialect> = match host {
+        Some(h) => vec![h],
+        None => Dialect::all().to_vec(),
+    };
+    let doctor = Doctor {
+        ctx,
+        sources: &sources,
+        store: &store,
+    };
+    // Files that parsed and hold no hook (settings with other keys) have nothing to diagnose.
+    let files: Vec<FileReport> = sources
+        .iter()
+        .filter(|s| {
+            s.document().is_none_or(|d| !d.rules.is_empty())
+                || s.diagnostics.iter().any(|d| d.severity == Severity::Error)
+        })
+        .map(|s| doctor.file(s, &hosts))
+        .collect();
+    // A file no host can read hides its rules: it counts as one.
+    let unreadable = files
+        .iter()
+        .filter(|f| f.rules.is_empty() && f.problems.is_empty())
+        .filter(|f| f.hosts.iter().all(|l| l.status == Status::Never))
+        .filter(|f| f.hosts.iter().any(|l| l.runner != Runs::Nobody))
+        .count();
+    let dropped: usize = files.iter().map(|f| f.problems.len()).sum();
+    let never_fire = unreadable
+        + dropped
+        + files
+            .iter()
+            .flat_map(|f| &f.rules)
+            .filter(|r| r.hosts.iter().all(|v| v.status == Status::Never))
+            .count();
+    Report {
+        hosts: hosts.iter().map(|h| doctor.host(*h)).collect(),
+        files,
+        never_fire,
+    }
+}
+
+/// What every check reads: the folders, every source found, and hookx's trust record.
+struct Doctor<'a> {
+    ctx: &'a Context,
+    sources: &'a [Source],
+    store: &'a TrustStore,
+}
+
+impl Doctor<'_> {
+    /// One host: its verified client release and what its machine's policy does.
+    fn host(&self, host: Dialect) -> HostReport {
+        let mut policy = Vec::new();
+        for source in self
+            .sources
+            .iter()
+            .filter(|s| s.scope == Scope::Managed && s.dialect == host)
+        {
+            policy.push(match &source.refused_policy {
+                Some(why) => Finding::new(
+                    Level::Warning,
+                    format!("policy file {} is skipped: {why}", source.display),
+                    Some(why.fix()),
+                ),
+                None => Finding::new(Level::Note, format!("policy file {}", source.display), None),
+            });
+        }
+        if let Some(policy_file) = discover::managed_only(self.sources, host)
+            && let Some(key) = host.def().managed.as_ref().and_then(|m| m.only_managed_key)
+        {
+            policy.push(Finding::new(
+                Level::Warning,
+                format!(
+                    "{} in {}: {} runs only policy hooks, and so does `hookx run --host {host}`",
+                    only_managed(policy_file, key),
+                    policy_file.display,
+                    host.def().display
+                ),
+                None,
+            ));
+        }
+        if let Some(stop) = discover::stopped_by_policy(self.sources, host) {
+            policy.push(Finding::new(Level::Warning, stop.sentence(host), stop.fix));
+        }
+        // A deny through a route that ends more than the call (Cline: the whole run).
+        if let Some(effect) = host.config().scripts.and_then(|l| l.deny_effect)
+            && self.routed(host, &EventKind::PreToolUse, &[])
+        {
+            policy.push(Finding::new(Level::Warning, effect, None));
+        }
+        HostReport {
+            host,
+            verified_with: host.default_flavor().tables().verified_with,
+            policy,
+        }
+    }
+
+    /// One file: who runs it under each host, its rules' verdicts, the entries dropped whole.
+    fn file(&self, source: &Source, hosts: &[Dialect]) -> FileReport {
+        let text = SourceFile::read(&source.path).ok();
+        let loading: Vec<Loading> = hosts.iter().map(|h| self.loading(source, *h)).collect();
+        let rules = source
+            .document()
+            .map(|d| d.rules.as_slice())
+            .unwrap_or_default()
+            .iter()
+            .filter(|r| !r.handlers.iter().all(crate::route::is_hookx_handler))
+            .map(|rule| RuleReport {
+                event: written_key(rule),
+                matcher: rule.matcher.clone(),
+                line: text.as_ref().and_then(|src| {
+                    let offset = crate::config::syntax::locate(src, &rule.origin.pointer)?;
+                    Some(src.line_col(offset).0)
+                }),
+                handler: handler_summary(&rule.handlers),
+                hosts: loading
+                    .iter()
+                    .map(|l| self.verdict(source, rule, l))
+                    .collect(),
+            })
+            .collect();
+        let problems = source
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| {
+                Finding::new(
+                    Level::Error,
+                    format!(
+                        "{}:{}: {}: no rule comes of this entry",
+                        d.line, d.col, d.message
+                    ),
+                    Some(format!("hookx validate {}", shell_path(&source.display))),
+                )
+            })
+            .collect();
+        FileReport {
+            file: source.display.clone(),
+            dialect: source.dialect,
+            scope: source.scope.name(),
+            problems,
+            hosts: loading,
+            rules,
+        }
+    }
+}
+
+/// The event key as the file wrote it.
+fn written_key(rule: &Rule) -> String {
+    match &rule.event {
+        EventKind::Other(key) => key.clone(),
+        kind => rule
+            .flavor
+            .tables()
+            .event_name(kind)
+            .map_or_else(|| kind.name().to_string(), str::to_string),
+    }
+}
+
+/// A rule's first handler on one line, shortened, with how many more there are.
+fn handler_summary(handlers: &[Handler]) -> String {
+    let first = handlers.first().map_or(String::new(), |h| match &h.kind {
+        HandlerKind::Command(c) => c
+            .unix_line()
+            .or_else(|| c.windows_line())
+            .unwrap_or_default()
+            .to_string(),
+        HandlerKind::Prompt(p) | HandlerKind::Agent(p) => format!("prompt: {}", p.prompt),
+        HandlerKind::Service(s) => s.type_name.to_string(),
+    });
+    let mut text = shorten(&first, 60);
+    if handlers.len() > 1 {
+        text.push_str(&format!(" (+{})", handlers.len() - 1));
+    }
+    text
+}
+
+/// A path for a command line: quoted when it needs it.
+fn shell_path(display: &str) -> String {
+    if display.starts_with("~/") && !display.contains([' ', '\'', '"']) {
+        display.to_string()
+    } else {
+        crate::shell::shell_quote(display)
+    }
+}

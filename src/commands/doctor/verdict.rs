@@ -1,0 +1,245 @@
+//! Whether a rule fires under a host: its event (does the host have it, does a route bring it
+//! to hookx), its matcher, its timeouts, and what its handlers read of the payload.
+
+use super::matcher::{alias_note, matcher_finding};
+use super::{Doctor, Finding, Level, Loading, Runs, Status, Verdict};
+use crate::config::read::did_you_mean;
+use crate::discover::{self, Runner, Source};
+use crate::model::{EventKind, Handler};
+use crate::tables::HandlerField;
+use crate::tables::Rule;
+use crate::tables::{Dialect, Flavor};
+
+/// Timeouts at or above this many seconds were most likely written as milliseconds.
+const MILLISECONDS_LIKELY: u64 = 1000;
+
+impl Doctor<'_> {
+    /// `rule` of `source` under the host `loading` is about.
+    pub(super) fn verdict(&self, source: &Source, rule: &Rule, loading: &Loading) -> Verdict {
+        let host = loading.host;
+        let mut verdict = Verdict {
+            host,
+            status: loading.status,
+            runner: loading.runner,
+            payload: None,
+            findings: Vec::new(),
+        };
+        if loading.status == Status::Never {
+            return verdict;
+        }
+        // The flavour the rule is matched and fed as: the host reads a foreign file its own
+        // way (also a plugin it would read once enabled); hookx runs a rule in its own flavour.
+        let native = discover::is_native(host, source.location);
+        let flavor = match native {
+            true => host.native_flavor(rule.flavor),
+            false => rule.flavor,
+        };
+        let never = |verdict: &mut Verdict, finding: Finding| {
+            verdict.findings.push(finding);
+            verdict.status = Status::Never;
+        };
+        let display = host.def().display;
+        let event = &rule.event;
+        if source.dialect.config().is_disabled(rule) {
+            verdict.findings.push(Finding::new(
+                Level::Note,
+                "the rule is turned off (`enabled: false`): the agent never runs it, nor does hookx",
+                None,
+            ));
+            verdict.status = Status::Off;
+            return verdict;
+        }
+        // An event only the file's agent fires (Kiro's `PostFileSave`): there it fires as the
+        // agent reads it; under any other host, never.
+        let agent_only = match event {
+            EventKind::Other(key) => source
+                .dialect
+                .config()
+                .rule_list
+                .is_some_and(|list| list.other_events.contains(&key.as_str())),
+            _ => false,
+        };
+        if agent_only && native {
+            return verdict;
+        }
+        if agent_only {
+            never(
+                &mut verdict,
+                Finding::new(
+                    Level::Note,
+                    format!(
+                        "`{event}` is an event only {} fires: {display} has none",
+                        source.dialect.def().display
+                    ),
+                    None,
+                ),
+            );
+            return verdict;
+        }
+        if let EventKind::Other(key) = event {
+            let fix = closest_event(key, rule.flavor)
+                .map(|name| format!("rename the key `{key}` to `{name}`"));
+            never(
+                &mut verdict,
+                Finding::new(
+                    Level::Error,
+                    format!(
+                        "`{key}` is no {} event: the agent skips it (at most a debug-log line)",
+                        rule.flavor.name()
+                    ),
+                    fix,
+                ),
+            );
+            return verdict;
+        }
+        if let Some(finding) = unsent(rule, host, (flavor, native), loading.runner) {
+            never(&mut verdict, finding);
+            return verdict;
+        }
+        // A rule that fires for no tool category gets the matcher's finding below instead.
+        if loading.runner == Runs::Hookx
+            && let Some(finding) = self.unrouted(rule, host)
+        {
+            verdict.findings.push(finding);
+            verdict.status = verdict.status.max(Status::Blocked);
+        }
+        if let Some(finding) = matcher_finding(rule, flavor, host) {
+            never(&mut verdict, finding);
+            return verdict;
+        }
+        if let Some(finding) = alias_note(rule, flavor) {
+            verdict.findings.push(finding);
+        }
+        for handler in &rule.handlers {
+            if let Some(finding) = timeout_finding(handler, flavor) {
+                verdict.findings.push(finding);
+            }
+        }
+        verdict.payload = Some(flavor.name());
+        verdict
+            .findings
+            .extend(self.rule_payload_findings(source, rule, host, (flavor, native)));
+        verdict
+    }
+
+    /// The missing route of a rule hookx runs under `host`: nobody calls hookx for its event
+    /// (or, where the host has one event per tool category, for the categories it fires for).
+    fn unrouted(&self, rule: &Rule, host: Dialect) -> Option<Finding> {
+        let names = route_names(host, rule);
+        if names.is_empty() || self.routed(host, &rule.event, &names) {
+            return None;
+        }
+        Some(Finding::new(
+            Level::Warning,
+            format!(
+                "{} has no hookx route for `{}` in its config: nobody calls hookx for it",
+                host.def().display,
+                names.join("`, `")
+            ),
+            Some(format!("hookx install --host {host}")),
+        ))
+    }
+
+    /// Whether a hookx route for `event` sits in a file `host` reads itself; where the event is
+    /// a tool category of the host (Windsurf), a route of one of `names`.
+    pub(super) fn routed(&self, host: Dialect, event: &EventKind, names: &[&str]) -> bool {
+        let by_category = host.default_flavor().tables().event_name(event).is_none();
+        self.sources
+            .iter()
+            .filter(|s| discover::runner(host, s) == Runner::Native)
+            .filter_map(Source::document)
+            .flat_map(|d| &d.rules)
+            .any(|r| {
+                r.event == *event
+                    && r.handlers.iter().any(crate::route::is_hookx_handler)
+                    && (!by_category
+                        || r.flavor
+                            .tables()
+                            .event_name(event)
+                            .is_some_and(|n| names.contains(&n)))
+            })
+    }
+}
+
+/// The event name an unknown key most likely meant: one of its own flavour's (same casing),
+/// else any of its dialect's.
+fn closest_event(key: &str, flavor: Flavor) -> Option<&'static str> {
+    flavor
+        .tables()
+        .events
+        .iter()
+        .map(|(_, name)| {
+            (
+                strsim::jaro_winkler(&key.to_lowercase(), &name.to_lowercase()),
+                *name,
+            )
+        })
+        .filter(|(score, _)| *score > 0.85)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, name)| name)
+        .or_else(|| did_you_mean(key, flavor.dialect()))
+}
+
+/// Why `rule`'s event never comes to whoever runs it under `host` (`runs`), read as `flavor`
+/// (`native`: the host reads the file itself): the host has no such event for that flavour's
+/// hooks, or sends none a route could bring to hookx.
+fn unsent(
+    rule: &Rule,
+    host: Dialect,
+    (flavor, native): (Flavor, bool),
+    runs: Runs,
+) -> Option<Finding> {
+    let display = host.def().display;
+    let event = &rule.event;
+    match runs {
+        _ if native && flavor.tables().event_name(event).is_none() => Some(Finding::new(
+            Level::Error,
+            format!(
+                "{display} has no `{event}` for {} hooks: it never fires here",
+                flavor.name()
+            ),
+            None,
+        )),
+        Runs::Hookx if !host.own_events().iter().any(|(kind, ..)| kind == event) => {
+            Some(Finding::new(
+                Level::Error,
+                format!("{display} sends no `{event}` event: no route can bring it to hookx"),
+                None,
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// A timeout that reads like milliseconds in a field that counts seconds.
+fn timeout_finding(handler: &Handler, flavor: Flavor) -> Option<Finding> {
+    let t = handler.timeout.filter(|t| *t >= MILLISECONDS_LIKELY)?;
+    let dialect = flavor.dialect();
+    let key = flavor
+        .handler_key(HandlerField::Timeout)
+        .unwrap_or("timeout");
+    Some(Finding::new(
+        Level::Warning,
+        format!(
+            "timeout {t} is seconds ({} min) in {}: milliseconds in a seconds field? The hook is not cut off after {} s",
+            t / 60,
+            dialect.def().display,
+            (t / 1000).max(1)
+        ),
+        Some(format!("\"{key}\": {}", (t / 1000).max(1))),
+    ))
+}
+
+/// The host's event names that must route `rule` to hookx: its event's, or, where the host has
+/// one event per tool category (Windsurf), those of the categories the rule fires for.
+fn route_names(host: Dialect, rule: &Rule) -> Vec<&'static str> {
+    let tools = crate::convert::RuleTools::new(rule, &rule.event);
+    host.own_events()
+        .into_iter()
+        .filter(|(kind, _, flavor)| {
+            *kind == rule.event
+                && tools.in_category(*flavor) != Some(crate::convert::CategoryFire::Never)
+        })
+        .map(|(_, name, _)| name)
+        .collect()
+}
