@@ -66,7 +66,7 @@ impl Converter<'_> {
                 (None, target)
                     if from.tables().tool_scope != ToolScope::Any && event.is_tool_event() =>
                 {
-                    self.from_category(src, rule, event, target, to)?
+                    self.category_event_matcher(src, rule, event, target, to)?
                 }
                 // The source ignores matchers here (VS Code): the hook fired for every tool, and a
                 // target that reads matchers must not start filtering by a text nobody applied.
@@ -163,7 +163,7 @@ impl Converter<'_> {
     /// A rule on a tool-category event of the source: the category as a tool matcher where
     /// the target filters the event by tool, else applied by `hookx exec --match` (or lost).
     /// `None` (and a loss): no tool of the category exists in the target.
-    fn from_category(
+    fn category_event_matcher(
         &mut self,
         src: &SourceFile,
         rule: &Rule,
