@@ -1,0 +1,99 @@
+//! The converter's state: the options, the losses noted so far (and where in the source each
+//! one is), and the counts and caches the steps share.
+
+use super::{Loss, Options};
+use crate::config::read::HandlerAt;
+use crate::model::EventKind;
+use crate::source::SourceFile;
+use crate::tables::{Flavor, HandlerField};
+
+/// Converts rule by rule, noting on the way everything the target cannot carry.
+pub(super) struct Converter<'a> {
+    pub(super) options: &'a Options,
+    pub(super) losses: Vec<Loss>,
+    /// Handlers written through `hookx exec`.
+    pub(super) wrapped: usize,
+    /// hookx routing entries left out.
+    pub(super) routing: usize,
+    /// The start of a wrapped command line (the [`not_installed_guard`](super::not_installed_guard) and `hookx exec` with
+    /// its host, flavour and event) per event and pair of flavours, built once: it is the same
+    /// for every handler of an event (building it was a sixth of a 10 000-rule conversion).
+    pub(super) exec_lines: Vec<((EventKind, Flavor, Flavor), String)>,
+    /// An MCP tool's canonical name, which a wrapped group's matcher is tried on (made once,
+    /// not per rule).
+    pub(super) mcp_probe: String,
+}
+
+impl<'a> Converter<'a> {
+    /// A converter with nothing noted yet.
+    pub(super) fn new(options: &'a Options) -> Converter<'a> {
+        Converter {
+            options,
+            losses: Vec::new(),
+            wrapped: 0,
+            routing: 0,
+            exec_lines: Vec::new(),
+            mcp_probe: crate::tables::MCP_CANONICAL.join("server", "tool"),
+        }
+    }
+}
+
+impl Converter<'_> {
+    /// Notes a loss; [`Converter::locate_losses`] finds where it is once the source is done.
+    pub(super) fn lose(
+        &mut self,
+        src: &SourceFile,
+        pointer: impl std::fmt::Display,
+        what: &str,
+        why: &str,
+    ) {
+        // A source read without its text (a hook script) is located at its start.
+        let (line, col) = match src.text.is_empty() {
+            true => (1, 1),
+            false => (0, 0),
+        };
+        self.losses.push(Loss {
+            what: what.to_string(),
+            why: why.to_string(),
+            file: src.path.clone(),
+            pointer: pointer.to_string(),
+            line,
+            col,
+        });
+    }
+
+    /// Finds the lines and columns of the losses from `first` on that name `src`, reading its
+    /// text once for all of them.
+    pub(super) fn locate_losses(&mut self, src: &SourceFile, first: usize) {
+        let unlocated: Vec<usize> = (first..self.losses.len())
+            .filter(|&i| self.losses[i].line == 0 && self.losses[i].file == src.path)
+            .collect();
+        if unlocated.is_empty() {
+            return;
+        }
+        let pointers: Vec<&str> = unlocated
+            .iter()
+            .map(|&i| self.losses[i].pointer.as_str())
+            .collect();
+        let offsets = crate::config::syntax::locate_many(src, &pointers);
+        let found: Vec<(usize, usize)> = unlocated
+            .into_iter()
+            .zip(offsets)
+            .filter_map(|(i, offset)| Some((i, offset?)))
+            .collect();
+        let at: Vec<usize> = found.iter().map(|&(_, offset)| offset).collect();
+        let line_cols = crate::source::line_cols(&src.text, &at);
+        for ((i, _), (line, col)) in found.into_iter().zip(line_cols) {
+            (self.losses[i].line, self.losses[i].col) = (line, col);
+        }
+    }
+}
+
+/// The pointer of a handler field as the source dialect spells its key (the handler's own
+/// pointer when the dialect has no key for it).
+pub(super) fn field_pointer(handler_at: &HandlerAt, from: Flavor, field: HandlerField) -> String {
+    match from.handler_key(field) {
+        Some(key) => format!("{handler_at}/{key}"),
+        None => handler_at.to_string(),
+    }
+}

@@ -1,0 +1,187 @@
+//! Converting whole documents: the rules of each input, the file-wide settings the target has
+//! no place for (a disabled-handler list, a kill switch, a session environment, other
+//! entries), and the notes that close a conversion.
+
+use super::converter::Converter;
+use super::{Conversion, Options};
+use crate::model::HandlerKind;
+use crate::source::SourceFile;
+use crate::tables::Document;
+use serde_json::Value;
+
+/// Converts every input in turn into one target document.
+pub(super) fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conversion {
+    let mut out = Document::new(options.to, options.to.config().documents.file);
+    if let Some(version) = options.to.config().version {
+        out.extra.insert("version".into(), Value::from(version));
+        out.hooks_index = 1;
+    }
+    let mut converter = Converter::new(options);
+    for (src, doc) in inputs {
+        let first_loss = converter.losses.len();
+        // A TOML settings file is not the hook file `convert` writes: its hooks are converted.
+        let documents = &doc.dialect.config().documents;
+        if doc.dialect == options.to && inputs.len() == 1 && !documents.is_toml(doc.kind) {
+            out = same_dialect(doc);
+        } else {
+            converter.document(src, doc, &mut out);
+        }
+        converter.locate_losses(src, first_loss);
+    }
+    let notes = converter.notes();
+    Conversion {
+        document: out,
+        losses: converter.losses,
+        notes,
+    }
+}
+
+/// Same dialect: the document is already exact; keep its layout and other keys. A command
+/// handler reading found no command in (an error of its own) is not written.
+fn same_dialect(doc: &Document) -> Document {
+    let mut out = doc.clone();
+    out.rules.retain_mut(|rule| {
+        let before = rule.handlers.len();
+        rule.handlers.retain(|h| match &h.kind {
+            HandlerKind::Command(c) => c.unix_line().is_some() || c.windows_line().is_some(),
+            _ => true,
+        });
+        before == 0 || !rule.handlers.is_empty()
+    });
+    out
+}
+
+impl Converter<'_> {
+    /// A document of another dialect (or one of several merged into one file): its rules, each
+    /// converted, into `out`, and a loss for each file-wide setting the target cannot carry.
+    fn document(&mut self, src: &SourceFile, doc: &Document, out: &mut Document) {
+        self.lose_disabled_handlers(src, doc);
+        self.lose_kill_switch(src, doc);
+        self.lose_session_env(src, doc);
+        out.rules.reserve(doc.rules.len());
+        for rule in &doc.rules {
+            out.rules.extend(self.rule(src, rule));
+        }
+        self.lose_other_entries(src, doc);
+    }
+
+    /// The source's list of disabled handlers, which no other dialect has.
+    fn lose_disabled_handlers(&mut self, src: &SourceFile, doc: &Document) {
+        if let Some(list) = &doc.dialect.def().disabled_handlers
+            && doc.dialect != self.options.to
+            && list.labels(&doc.extra).next().is_some()
+        {
+            let named: Vec<String> = list.labels(&doc.extra).map(|l| format!("`{l}`")).collect();
+            self.lose(
+                src,
+                format!("/{}/{}", list.key, list.inner),
+                &format!("the disabled handlers {}", named.join(", ")),
+                &format!(
+                    "{} has no list of disabled handlers; those of this file are converted and active",
+                    self.options.to
+                ),
+            );
+        }
+    }
+
+    /// A switch that turns every hook of the file off: it is never carried over.
+    fn lose_kill_switch(&mut self, src: &SourceFile, doc: &Document) {
+        let options = self.options;
+        if let Some(switch) = doc.kill_switch_on() {
+            let why = if doc.dialect == options.to {
+                // Several inputs merged into one file of their own dialect.
+                "the inputs are merged into one file, where the switch would turn off the hooks of every input; it is not carried over and the converted hooks are active".to_string()
+            } else if let Some(target) = &options.to.def().kill_switch {
+                format!(
+                    "the switch is not carried over and the converted hooks are active; `{}` in the {} file turns them off",
+                    target.shown(),
+                    options.to
+                )
+            } else {
+                format!(
+                    "{} has no switch that turns every hook off; the converted hooks are active",
+                    options.to
+                )
+            };
+            self.lose(
+                src,
+                switch.pointer(),
+                &format!("`{}`", switch.shown()),
+                &why,
+            );
+        }
+    }
+
+    /// Claude's settings `env` reaches every hook command of the session.
+    fn lose_session_env(&mut self, src: &SourceFile, doc: &Document) {
+        let session_env = doc.kind.session_env.filter(|key| {
+            doc.extra
+                .get(*key)
+                .and_then(Value::as_object)
+                .is_some_and(|e| !e.is_empty())
+        });
+        if let Some(key) = session_env
+            && !doc.rules.is_empty()
+            && doc.dialect != self.options.to
+        {
+            self.lose(
+                src,
+                format!("/{key}"),
+                &format!("settings `{key}` (variables every hook command sees)"),
+                &format!("{} hook files have no session-wide environment; the converted commands run without these variables", self.options.to),
+            );
+        }
+    }
+
+    /// Entries among the events that are no event with hooks (kept settings, unreadable ones).
+    fn lose_other_entries(&mut self, src: &SourceFile, doc: &Document) {
+        let options = self.options;
+        let documents = &doc.dialect.config().documents;
+        let switch_on = doc.kill_switch_on();
+        for (key, value) in &doc.extra_hooks {
+            // An empty event array holds nothing to lose; a kill switch is reported above;
+            // TOML settings are no hooks.
+            if value.as_array().is_some_and(Vec::is_empty)
+                || switch_on.is_some_and(|k| k.among_events && k.key == key)
+                || documents.is_hook_setting(doc.kind, key)
+            {
+                continue;
+            }
+            let why = match doc.dialect.config().kept_keys.contains(&key.as_str()) {
+                true => format!("{} has no such setting; it is not carried over", options.to),
+                false => "hookx could not read it as an event with hooks, so it is not converted"
+                    .to_string(),
+            };
+            let base = if doc.wrapped { "/hooks" } else { "" };
+            self.lose(
+                src,
+                format!("{base}/{}", crate::config::read::escape(key)),
+                &format!("the `{key}` entry"),
+                &why,
+            );
+        }
+    }
+
+    /// What is worth knowing that is no loss: handlers run through `hookx exec`, and hookx
+    /// routing entries left out.
+    fn notes(&self) -> Vec<String> {
+        let options = self.options;
+        let mut notes = Vec::new();
+        if self.wrapped > 0 {
+            notes.push(format!(
+                "{} handler(s) run through `{} exec`, which gives each the stdin, variables and answer rules of the agent it was written for; {} must be installed where {} runs (a wrapped entry says so and fails when it is not)",
+                self.wrapped, options.hookx, options.hookx, options.to
+            ));
+        }
+        if self.routing > 0 {
+            notes.push(format!(
+                "{} hookx routing entr{} (`hookx run --host …`) not converted: they route another agent to hookx; `hookx install --host {}` routes {} itself.",
+                self.routing,
+                if self.routing == 1 { "y" } else { "ies" },
+                options.to,
+                options.to
+            ));
+        }
+        notes
+    }
+}

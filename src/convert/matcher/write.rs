@@ -1,0 +1,341 @@
+//! Writing a matcher as the target reads it: tool names renamed, anchoring made explicit,
+//! and a regex checked against every tool the tables know (else an exact list of them).
+
+use super::PROBE_TOOLS;
+use super::read::{regex_fires, universe};
+use crate::model::bounded::Answer;
+use crate::model::matcher::Reading;
+use crate::model::{MatcherForm, MatcherStyle};
+use crate::tables::Flavor;
+use std::collections::BTreeSet;
+
+pub(super) fn rename_tools<'a>(
+    names: &'a [String],
+    from: Flavor,
+    to: Flavor,
+    problems: &mut Vec<String>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    // Sets beside the list: a 100 000-name matcher was quadratic here (issue 9).
+    let mut seen = std::collections::HashSet::new();
+    // A name no table knows stands for itself everywhere, and widens nothing.
+    let canonical = |n: &'a str| match Flavor::is_unknown_tool(n) {
+        true => vec![n],
+        false => from.tables().matcher_canonical_tools(n),
+    };
+    let source_ids: std::collections::HashSet<&str> =
+        names.iter().flat_map(|n| canonical(n)).collect();
+    for name in names {
+        if Flavor::is_unknown_tool(name) {
+            if seen.insert(name.clone()) {
+                out.push(name.clone());
+            }
+            continue;
+        }
+        let targets: Vec<&str> = from
+            .tables()
+            .matcher_canonical_tools(name)
+            .into_iter()
+            .filter_map(|id| to.tables().tool_name(id))
+            .collect();
+        if targets.is_empty() {
+            problems.push(format!(
+                "tool `{name}` has no {} equivalent; it is dropped from the matcher",
+                to.dialect()
+            ));
+        }
+        for target in targets {
+            if !seen.insert(target.to_string()) {
+                continue;
+            }
+            // A target name that stands for more tools (Codex's `apply_patch`) widens the rule.
+            let wider: Vec<&str> = to
+                .tables()
+                .matcher_canonical_tools(target)
+                .into_iter()
+                .filter(|id| !source_ids.contains(id))
+                .filter_map(|id| from.tables().tool_name(id))
+                .collect();
+            if !wider.is_empty() {
+                let wider: Vec<String> = wider.iter().map(|w| format!("`{w}`")).collect();
+                problems.push(format!(
+                    "`{target}` also stands for {} in {}; the converted matcher fires for it too",
+                    wider.join(", "),
+                    to.dialect()
+                ));
+            }
+            out.push(target.to_string());
+        }
+    }
+    out
+}
+
+/// Renames whole-word tool names in the pattern, then checks the result against every known
+/// tool and the probe names of unknown ones: it must match exactly the counterparts of the
+/// tools the original matched. Tools without a counterpart are reported. Regexes are evaluated
+/// within [`bounded`](crate::model::bounded)'s limits. The flag says whether the result was checked as the target
+/// reads its text, which is what [`check_tools`] would check again.
+pub(super) fn translate_tool_regex(
+    pattern: &str,
+    anchored: bool,
+    from: Flavor,
+    to: Flavor,
+    problems: &mut Vec<String>,
+) -> (MatcherForm, bool) {
+    let target_anchored = to.tables().matcher_style.anchored();
+    let universe = universe(from, to);
+    let original = match regex_fires(pattern, anchored, &universe.source) {
+        Answer::Matches(matched) => matched,
+        Answer::Unevaluable(why) => {
+            // Renamed and re-anchored as text, which needs no regex engine, but unchecked.
+            problems.push(format!(
+                "regex matcher `{}` cannot be checked ({why}); its tool names are renamed and its \
+                 anchoring made explicit, unchecked",
+                shorten(pattern)
+            ));
+            let form = MatcherForm::Regex {
+                pattern: reanchor(&rename_words(pattern, from, to), anchored, target_anchored),
+                anchored: target_anchored,
+            };
+            return (form, false);
+        }
+        Answer::Invalid(_) => {
+            problems.push(format!(
+                "matcher `{}` is not a valid regex; it is copied unchanged",
+                shorten(pattern)
+            ));
+            let form = MatcherForm::Regex {
+                pattern: pattern.to_string(),
+                anchored: target_anchored,
+            };
+            return (form, false);
+        }
+    };
+    let mut expected = BTreeSet::new();
+    let mut lacking = BTreeSet::new();
+    for ((name, counterpart), fired) in universe.pairs.iter().zip(&original) {
+        match (fired, counterpart) {
+            (true, Some(target)) => {
+                expected.insert(*target);
+            }
+            (true, None) => {
+                lacking.insert(*name);
+            }
+            _ => {}
+        }
+    }
+    // A regex that fires for every tool (`.*`) is match-all: the target's missing tools are
+    // not missing from it.
+    let fires_for_all = original.iter().all(|m| *m);
+    if !lacking.is_empty() && !fires_for_all {
+        problems.push(format!(
+            "{} {} no {} counterpart; the converted matcher cannot fire for {}",
+            lacking
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            if lacking.len() == 1 { "has" } else { "have" },
+            to.dialect(),
+            if lacking.len() == 1 { "it" } else { "them" },
+        ));
+    }
+    if expected.is_empty() && !lacking.is_empty() {
+        return (MatcherForm::Exact(Vec::new()), false);
+    }
+    let renamed = rename_words(pattern, from, to);
+    let candidate_pattern = reanchor(&renamed, anchored, target_anchored);
+    if let Answer::Matches(matched) =
+        regex_fires(&candidate_pattern, target_anchored, &universe.target)
+    {
+        let got: BTreeSet<&str> = universe
+            .targets
+            .iter()
+            .zip(matched)
+            .filter(|(_, m)| *m)
+            .map(|(n, _)| *n)
+            .collect();
+        if got == expected {
+            let form = MatcherForm::Regex {
+                pattern: candidate_pattern,
+                anchored: target_anchored,
+            };
+            // Checked as a regex: the same check as the target's, if it reads the text so.
+            let checked = matches!(&form, MatcherForm::Regex { pattern, anchored }
+                if to.tables().matcher_style.reading(Some(pattern))
+                    == Reading::Regex(pattern, *anchored));
+            return (form, checked);
+        }
+    }
+    let known: Vec<String> = expected
+        .iter()
+        .copied()
+        .filter(|n| !PROBE_TOOLS.contains(n))
+        .map(str::to_string)
+        .collect();
+    if known.is_empty() {
+        // It fires only for tools outside the tables: the rewritten regex is the best guess.
+        problems.push(format!(
+            "regex matcher `{}` cannot be checked for {}; it is rewritten as `{}`",
+            shorten(pattern),
+            to.dialect(),
+            shorten(&candidate_pattern)
+        ));
+        let form = MatcherForm::Regex {
+            pattern: candidate_pattern,
+            anchored: target_anchored,
+        };
+        return (form, false);
+    }
+    let unknown = expected.len() > known.len();
+    problems.push(format!(
+        "regex matcher `{}` cannot be rewritten exactly for {}; replaced by the exact list of tools it matched ({}){}",
+        shorten(pattern),
+        to.dialect(),
+        known.join(", "),
+        if unknown {
+            ", so MCP tools and tools outside hookx's tables no longer match"
+        } else {
+            ""
+        }
+    ));
+    (MatcherForm::Exact(known), false)
+}
+
+/// At most 80 characters of a pattern, for messages (a matcher can be kilobytes long).
+fn shorten(pattern: &str) -> String {
+    match pattern.char_indices().nth(80) {
+        Some((end, _)) => format!("{}…", &pattern[..end]),
+        None => pattern.to_string(),
+    }
+}
+
+/// Replaces every identifier that is a source tool name by the target's name for that tool.
+pub(super) fn rename_words(pattern: &str, from: Flavor, to: Flavor) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let push = |word: &str, out: &mut String| {
+        // Most words of a pattern are no tool name: they are not looked up further.
+        let renamed = (!word.is_empty()
+            && !Flavor::is_unknown_tool(word)
+            && from.tables().matcher_knows_tool(word))
+        .then(|| {
+            to.tables()
+                .tool_name(from.tables().matcher_canonical_tool(word))
+        })
+        .flatten();
+        out.push_str(renamed.unwrap_or(word));
+    };
+    // Where the word being read starts, if one is.
+    let mut word = None;
+    let mut escaped = false;
+    for (at, c) in pattern.char_indices() {
+        if !escaped && (c.is_ascii_alphanumeric() || c == '_') {
+            word.get_or_insert(at);
+            continue;
+        }
+        if let Some(start) = word.take() {
+            push(&pattern[start..at], &mut out);
+        }
+        escaped = !escaped && c == '\\';
+        out.push(c);
+    }
+    if let Some(start) = word {
+        push(&pattern[start..], &mut out);
+    }
+    out
+}
+
+/// Makes an unanchored pattern whole-value (or the reverse) without changing what it accepts.
+pub(super) fn reanchor(pattern: &str, from_anchored: bool, to_anchored: bool) -> String {
+    let grouped = if pattern.contains('|') {
+        format!("(?:{pattern})")
+    } else {
+        pattern.to_string()
+    };
+    match (from_anchored, to_anchored) {
+        (false, true) => {
+            // A leading `^` or `.*` (trailing `$` or `.*`) covers the whole pattern only when
+            // it is not an alternation, and only when it is not an escaped character.
+            let whole = !pattern.contains('|');
+            let head = if whole && (pattern.starts_with('^') || pattern.starts_with(".*")) {
+                ""
+            } else {
+                ".*"
+            };
+            let tail = if whole
+                && ((pattern.ends_with('$') && !pattern.ends_with("\\$"))
+                    || (pattern.ends_with(".*") && !pattern.ends_with("\\.*")))
+            {
+                ""
+            } else {
+                ".*"
+            };
+            format!("{head}{grouped}{tail}")
+        }
+        (true, false) => format!("^{grouped}$"),
+        _ => pattern.to_string(),
+    }
+}
+
+/// Matcher text for a form in the target's style. `All` keeps the original spelling where the
+/// target reads it the same way (`*`, empty) and is omitted otherwise.
+pub(super) fn write(
+    form: &MatcherForm,
+    style: MatcherStyle,
+    original: Option<&str>,
+) -> Option<String> {
+    match (form, style) {
+        (MatcherForm::All, MatcherStyle::ListOrRegex { .. } | MatcherStyle::UnanchoredRegex) => {
+            original.map(str::to_string)
+        }
+        (MatcherForm::Exact(names), MatcherStyle::UnanchoredRegex) => {
+            let alternatives = names
+                .iter()
+                .map(|n| regex_escape(n))
+                .collect::<Vec<_>>()
+                .join("|");
+            Some(match names.len() {
+                1 => format!("^{alternatives}$"),
+                _ => format!("^(?:{alternatives})$"),
+            })
+        }
+        (MatcherForm::All, MatcherStyle::AnchoredRegex { .. }) => None,
+        (MatcherForm::Exact(names), MatcherStyle::AnchoredRegex { .. }) => Some(
+            names
+                .iter()
+                .map(|n| regex_escape(n))
+                .collect::<Vec<_>>()
+                .join("|"),
+        ),
+        (MatcherForm::Exact(names), MatcherStyle::ListOrRegex { list_extra, .. }) => {
+            let joined = names.join("|");
+            let is_list = !joined.is_empty()
+                && joined != "*"
+                && joined.chars().all(|c| {
+                    c.is_ascii_alphanumeric() || c == '_' || c == '|' || list_extra.contains(c)
+                });
+            if is_list {
+                Some(joined)
+            } else {
+                let alternatives = names
+                    .iter()
+                    .map(|n| regex_escape(n))
+                    .collect::<Vec<_>>()
+                    .join("|");
+                Some(format!("^(?:{alternatives})$"))
+            }
+        }
+        (MatcherForm::Regex { pattern, .. }, _) => Some(pattern.clone()),
+    }
+}
+
+pub(super) fn regex_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if "\\^$.|?*+()[]{}/-".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -1,0 +1,227 @@
+//! Converting one rule: its event, its matcher ([`super::rule_matcher`]), its handlers, its
+//! shape (grouped or flat) and its other fields.
+
+use super::converter::Converter;
+use super::{target_event, target_flavor};
+use crate::config::read::HandlerAt;
+use crate::model::{EventKind, Handler};
+use crate::source::SourceFile;
+use crate::tables::{Flavor, Rule, RuleShape, ToolScope};
+
+impl Converter<'_> {
+    /// `rule` converted to the target: none when it cannot be, several when the target splits
+    /// it (by tool category, or into flat entries of one handler each).
+    pub(super) fn rule(&mut self, src: &SourceFile, rule: &Rule) -> Vec<Rule> {
+        // A rule of a hook folder is its own file, a script: losses name that file.
+        let script;
+        let src = match src.text.is_empty() && rule.origin.file != src.path {
+            true => {
+                script = SourceFile::new(rule.origin.file.clone(), String::new());
+                &script
+            }
+            false => src,
+        };
+        let from = rule.flavor;
+        let to = target_flavor(from, self.options.to);
+        if from.dialect() != to.dialect() && from.dialect().config().is_disabled(rule) {
+            // Converted, it would run: the target has no switch for one rule.
+            self.lose(
+                src,
+                &rule.origin.pointer,
+                &format!("the disabled rule on `{}`", rule.event),
+                &format!(
+                    "{} has no switch that turns one rule off; it is not converted",
+                    self.options.to
+                ),
+            );
+            return Vec::new();
+        }
+        let event = target_event(rule, to);
+        // A target whose tool events are only categories (Windsurf's `pre_run_command`) gets
+        // the rule once per category it fires for.
+        if from.dialect() != to.dialect()
+            && event.is_tool_event()
+            && to.tables().event_name(&event).is_none()
+        {
+            let categories: Vec<Flavor> = self
+                .options
+                .to
+                .flavors()
+                .filter(|f| {
+                    f.tables().tool_scope != ToolScope::Any
+                        && f.tables().event_name(&event).is_some()
+                })
+                .collect();
+            if !categories.is_empty() {
+                return self.split_by_category(src, rule, &event, &categories);
+            }
+        }
+        self.rule_to(src, rule, to, None)
+    }
+
+    /// `rule` converted to the flavour `to`; `category`: `to` is one of the target's tool
+    /// categories, and the matcher `hookx exec --match` applies there, if any.
+    pub(super) fn rule_to(
+        &mut self,
+        src: &SourceFile,
+        rule: &Rule,
+        to: Flavor,
+        category: Option<Option<String>>,
+    ) -> Vec<Rule> {
+        let event = target_event(rule, to);
+        if !self.knows_event(src, rule, &event, to) {
+            return Vec::new();
+        }
+        let Some(matcher) = self.rule_matcher(src, rule, &event, to, category) else {
+            return Vec::new();
+        };
+        let handlers = self.rule_handlers(src, rule, &event, to, matcher.wrap.as_deref());
+        if handlers.is_empty() {
+            return Vec::new();
+        }
+        let shape = target_shape(rule, to);
+        let mut extra = self.rule_extra(src, rule, to);
+        // A wrapped handler reads the payload as a route does: it asks for what the host
+        // sends only when asked (Auggie: an MCP tool's server), where the rule can fire for an
+        // MCP tool.
+        if self.options.wrap
+            && shape == RuleShape::Group
+            && event.is_tool_event()
+            && to
+                .tables()
+                .tool_matcher_for(matcher.text.as_deref(), &self.mcp_probe)
+                .is_some()
+        {
+            for (key, value) in to.dialect().def().route.group_keys {
+                let value = serde_json::from_str(value).expect("a route's group keys are JSON");
+                extra.entry(*key).or_insert(value);
+            }
+        }
+        let one = Rule {
+            event,
+            flavor: to,
+            matcher: matcher.text,
+            handlers,
+            shape,
+            extra,
+            origin: rule.origin.clone(),
+        };
+        one_handler_each(one)
+    }
+
+    /// Whether `to` has the rule's event (else a loss: the rule is not converted).
+    fn knows_event(
+        &mut self,
+        src: &SourceFile,
+        rule: &Rule,
+        event: &EventKind,
+        to: Flavor,
+    ) -> bool {
+        let event_known = match event {
+            EventKind::Other(_) => rule.flavor == to,
+            kind => to.tables().event_name(kind).is_some(),
+        };
+        if !event_known {
+            let handlers = rule.handlers.len();
+            self.lose(
+                src,
+                rule.origin.pointer.as_str(),
+                &format!("a rule with {handlers} handler(s) on the `{}` event", event),
+                &format!(
+                    "{} has no `{}` event; the rule is not converted",
+                    self.options.to, event
+                ),
+            );
+        }
+        event_known
+    }
+
+    /// The rule's handlers, each converted (hookx's own routing entries left out); `wrap_match`:
+    /// the matcher `hookx exec --match` applies.
+    fn rule_handlers(
+        &mut self,
+        src: &SourceFile,
+        rule: &Rule,
+        event: &EventKind,
+        to: Flavor,
+        wrap_match: Option<&str>,
+    ) -> Vec<Handler> {
+        let from = rule.flavor;
+        let at = rule.origin.pointer.as_str();
+        let mut handlers = Vec::with_capacity(rule.handlers.len());
+        for (i, handler) in rule.handlers.iter().enumerate() {
+            if from.dialect() != to.dialect() && crate::route::is_hookx_handler(handler) {
+                // It routes the source agent to hookx; the target gets its own route from
+                // `hookx install`, and a copy would run every hook twice.
+                self.routing += 1;
+                continue;
+            }
+            let pointer = HandlerAt {
+                rule: at,
+                index: (rule.shape == RuleShape::Group).then_some(i),
+            };
+            if let Some(h) = self.handler(src, &pointer, handler, event, from, to, wrap_match) {
+                handlers.push(h);
+            }
+        }
+        handlers
+    }
+
+    /// The rule's other fields: kept within a dialect, else a loss.
+    fn rule_extra(
+        &mut self,
+        src: &SourceFile,
+        rule: &Rule,
+        to: Flavor,
+    ) -> serde_json::Map<String, serde_json::Value> {
+        let mut extra = serde_json::Map::new();
+        if rule.flavor.dialect() == to.dialect() {
+            extra = rule.extra.clone();
+        } else if !rule.extra.is_empty() {
+            let keys = rule
+                .extra
+                .keys()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            self.lose(
+                src,
+                rule.origin.pointer.as_str(),
+                &format!("rule field(s) {keys}"),
+                &format!(
+                    "{} does not know these fields; they are not carried over",
+                    self.options.to
+                ),
+            );
+        }
+        extra
+    }
+}
+
+/// Copilot documents flat handlers (each with its own matcher); a group there is a field
+/// extension, so converted rules are written flat.
+fn target_shape(rule: &Rule, to: Flavor) -> RuleShape {
+    match (
+        rule.flavor.dialect() == to.dialect(),
+        to.dialect().config().flat_handlers,
+    ) {
+        (true, _) => rule.shape,
+        (false, true) => RuleShape::Flat,
+        (false, false) => RuleShape::Group,
+    }
+}
+
+/// A flat entry holds one handler: one rule each, the others copies of it.
+fn one_handler_each(mut one: Rule) -> Vec<Rule> {
+    if one.shape == RuleShape::Flat && one.handlers.len() > 1 {
+        let handlers = std::mem::take(&mut one.handlers);
+        return handlers
+            .into_iter()
+            .map(|h| Rule {
+                handlers: vec![h],
+                ..one.clone()
+            })
+            .collect();
+    }
+    vec![one]
+}

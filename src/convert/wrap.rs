@@ -1,0 +1,234 @@
+//! Routing a handler through `hookx exec`, which gives it the stdin, variables and answer
+//! rules of the agent it was written for, behind a guard that answers the host when hookx is
+//! not installed.
+
+use super::converter::Converter;
+use crate::config::read::HandlerAt;
+use crate::model::EventKind;
+use crate::shell::{MAX_SHELL_ARGUMENT, push_shell_quote, push_shell_quote_shortest, shell_quote};
+use crate::source::SourceFile;
+use crate::tables::Flavor;
+use std::borrow::Cow;
+
+/// How a handler is routed through `hookx exec` (the default; `--no-wrap` turns it off).
+pub(super) struct Wrap<'a> {
+    /// The source matcher, when the target cannot express it: `exec --match` applies it.
+    pub(super) matcher: Option<&'a str>,
+    pub(super) timeout: u64,
+    /// A Claude `if` permission-rule filter (`Bash(git *)`): `exec --if` applies it.
+    pub(super) condition: Option<String>,
+}
+
+impl Converter<'_> {
+    /// `<guard> hookx exec --host <to's dialect> --as <from> --event <event>`.
+    fn exec_line(&mut self, event: &EventKind, from: Flavor, to: Flavor) -> &str {
+        let at = match self
+            .exec_lines
+            .iter()
+            .position(|((e, f, t), _)| e == event && *f == from && *t == to)
+        {
+            Some(at) => at,
+            None => {
+                let line = format!(
+                    "{} {} exec --host {} --as {} --event {event}",
+                    not_installed_guard(&self.options.hookx, event, to),
+                    shell_quote(&self.options.hookx),
+                    to.dialect(),
+                    from.name(),
+                );
+                self.exec_lines.push(((event.clone(), from, to), line));
+                self.exec_lines.len() - 1
+            }
+        };
+        &self.exec_lines[at].1
+    }
+
+    /// `line` run through `hookx exec` as `wrap` says; left as it is (a loss) where the
+    /// wrapped line is too long for `sh -c`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn wrap_line<'l>(
+        &mut self,
+        src: &SourceFile,
+        at: &HandlerAt,
+        line: Cow<'l, str>,
+        event: &EventKind,
+        from: Flavor,
+        to: Flavor,
+        wrap: Wrap,
+    ) -> Cow<'l, str> {
+        let target = to.dialect();
+        // The host is named: an agent that sets another's variables (Copilot sets
+        // CLAUDE_PROJECT_DIR) must not be taken for it. Built with pushes, not `format!`:
+        // at 10 000 handlers the formatting machinery cost more than the text.
+        let start = self.exec_line(event, from, to);
+        let mut wrapped = String::with_capacity(start.len() + 2 * line.len() + 32);
+        wrapped.push_str(start);
+        wrapped.push_str(" --timeout ");
+        wrapped.push_str(itoa::Buffer::new().format(wrap.timeout));
+        if let Some(m) = wrap.matcher {
+            wrapped.push_str(" --match ");
+            push_shell_quote(&mut wrapped, m);
+        }
+        if let Some(rule) = &wrap.condition {
+            wrapped.push_str(" --if ");
+            push_shell_quote(&mut wrapped, rule);
+        }
+        wrapped.push_str(" -- ");
+        push_shell_quote_shortest(&mut wrapped, &line);
+        if wrapped.len() > MAX_SHELL_ARGUMENT {
+            self.lose(
+                src,
+                at,
+                &format!("a {}-byte command", line.len()),
+                &format!(
+                    "wrapped, it is {} bytes, and the host hands it to `sh -c` as one argument, which Linux refuses over 128 KiB; it is left unwrapped, so under {target} it receives {target}'s payload (move it into a script file and convert again)",
+                    wrapped.len()
+                ),
+            );
+            line
+        } else {
+            self.wrapped += 1;
+            let unread = crate::protocol::unreadable_answers(
+                &from.tables().protocol,
+                &to.tables().protocol,
+                event,
+            );
+            if !unread.is_empty() {
+                self.lose(
+                    src,
+                    at,
+                    &format!("its answers on `{event}`: {}", unread.join(", ")),
+                    &format!(
+                        "{target} reads no JSON answer, only exit codes (and plain stdout as context where it says so); `hookx exec` cannot pass these on"
+                    ),
+                );
+            }
+            wrapped.into()
+        }
+    }
+}
+
+/// What a wrapped entry says where hookx is not installed: what to do about it. No quote,
+/// backslash or `%`, so it stands as is inside JSON, a single-quoted word and a `printf` format.
+pub const NOT_INSTALLED: &str = "hookx not found: install it or convert again with --hookx PATH";
+
+/// The start of a wrapped entry: where hookx is not installed, it prints [`NOT_INSTALLED`]
+/// (stderr) and answers the host by its own protocol. On an event where the host's exit-code
+/// table makes a hook a guard (exit 2 denies or blocks), the answer is a deny or block with that
+/// message as the reason, written as the host reads it (Copilot's `preToolUse` ignores stderr at
+/// exit 2, so its JSON answer carries the reason): a guard is never dropped silently, and the
+/// agent says why. Elsewhere it exits 1, a non-blocking error the host reports. The message is
+/// in the line once (a shell variable where the answer repeats it): every wrapped handler of a
+/// converted file carries this guard.
+pub fn not_installed_guard(hookx: &str, event: &EventKind, to: Flavor) -> String {
+    use crate::tables::Exit2;
+    // Where the target refuses the event at exit 2, and where it reads no exit code at all
+    // but hookx fails closed (Cline's PreToolUse, refused only in JSON): a missing hookx
+    // refuses.
+    let p = &to.tables().protocol;
+    let guards = matches!(
+        p.exit2(event),
+        Some(Exit2::Deny | Exit2::DenyWithoutReason | Exit2::DenyWithStdout | Exit2::Block)
+    ) || (p.exit2.is_empty() && p.fail_closed.contains(event));
+    let test = format!("command -v {} >/dev/null 2>&1 ||", shell_quote(hookx));
+    let message = shell_quote(NOT_INSTALLED);
+    if !guards {
+        return format!("{test} {{ echo {message} >&2; exit 1; }};");
+    }
+    let event = crate::model::Event {
+        kind: event.clone(),
+        timestamp: None,
+        tool: None,
+        fields: Default::default(),
+    };
+    let outcome = crate::model::Outcome {
+        decision: Some(crate::model::Decision::Deny),
+        block: true,
+        reasons: vec![NOT_INSTALLED.to_string()],
+        ..Default::default()
+    };
+    let host = crate::protocol::encode_answer(to, &event, &outcome);
+    let code = host.exit_code;
+    if host.stdout.is_empty() {
+        return format!("{test} {{ echo {message} >&2; exit {code}; }};");
+    }
+    // The answer as a `printf` format, the message's places in it taken by `%s`.
+    let uses = host.stdout.matches(NOT_INSTALLED).count();
+    let format = host
+        .stdout
+        .replace('\\', "\\\\")
+        .replace('%', "%%")
+        .replace(NOT_INSTALLED, "%s");
+    format!(
+        "{test} {{ m={message}; printf {}{}; echo \"$m\" >&2; exit {code}; }};",
+        shell_quote(&format!("{format}\\n")),
+        " \"$m\"".repeat(uses),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tables::Flavor;
+
+    /// Runs a guard line in `sh` where its hookx is not installed.
+    fn run_guard(line: &str) -> (i32, String, String) {
+        let out = std::process::Command::new("/bin/sh")
+            .arg("-c")
+            .arg(format!("{line} echo ran"))
+            .env("PATH", "/nonexistent")
+            .output()
+            .unwrap();
+        let text = |b: &[u8]| String::from_utf8(b.to_vec()).unwrap();
+        (
+            out.status.code().unwrap(),
+            text(&out.stdout),
+            text(&out.stderr),
+        )
+    }
+
+    /// For every target flavour and every event it has: without hookx, the guard says
+    /// [`NOT_INSTALLED`] once on stderr and answers exactly what hookx itself answers for a deny
+    /// with that reason (the same exit code and JSON, message included), or exits 1 where
+    /// exit 2 would not refuse.
+    #[test]
+    fn without_hookx_every_guard_answers_as_the_host_reads_a_deny() {
+        let mut refusing = 0;
+        for &to in Flavor::all() {
+            for (kind, _) in to.tables().events {
+                let hookx = "/no where/it's/hookx";
+                let line = not_installed_guard(hookx, kind, to);
+                assert_eq!(line.matches(NOT_INSTALLED).count(), 1, "{line}");
+                let (code, stdout, stderr) = run_guard(&line);
+                assert_eq!(stderr, format!("{NOT_INSTALLED}\n"), "{line}");
+                let event = crate::model::Event {
+                    kind: kind.clone(),
+                    timestamp: None,
+                    tool: None,
+                    fields: Default::default(),
+                };
+                let deny = crate::model::Outcome {
+                    decision: Some(crate::model::Decision::Deny),
+                    block: true,
+                    reasons: vec![NOT_INSTALLED.to_string()],
+                    ..Default::default()
+                };
+                let host = crate::protocol::encode_answer(to, &event, &deny);
+                if code == 1 && stdout.is_empty() {
+                    continue;
+                }
+                refusing += 1;
+                assert_eq!(
+                    (code, stdout.trim_end()),
+                    (host.exit_code, &*host.stdout),
+                    "{line}"
+                );
+                if !stdout.is_empty() {
+                    let answer: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+                    assert!(answer.to_string().contains(NOT_INSTALLED), "{stdout}");
+                }
+            }
+        }
+        assert!(refusing > 10, "{refusing}");
+    }
+}
