@@ -1430,18 +1430,18 @@ fn probe_c_an_upward_use_in_a_group_is_caught() {
     let files = [
         ("model/mod.rs", "pub struct Event;"),
         ("cli.rs", "pub struct Cli;"),
-        ("doctor.rs", "pub fn run() {}"),
+        ("commands.rs", "pub fn run() {}"),
         (
             "dialect/mod.rs",
             "use crate::{model::Event, cli::Cli};\n\
-             pub use crate::{\n    model::{self, Event as E},\n    doctor::{self as d, run},\n};\n",
+             pub use crate::{\n    model::{self, Event as E},\n    commands::{self as d, run},\n};\n",
         ),
     ];
     assert_eq!(
         climbs(&files),
         [
             "dialect -> cli at src/dialect/mod.rs:1",
-            "dialect -> doctor at src/dialect/mod.rs:4",
+            "dialect -> commands at src/dialect/mod.rs:4",
         ]
     );
 }
@@ -1453,10 +1453,10 @@ fn probe_d_an_upward_inline_path_is_caught() {
         ("config/mod.rs", "pub mod read;"),
         (
             "config/read.rs",
-            "pub fn f(x: u8) {\n    crate::doctor::run(x)\n}\n\
+            "pub fn f(x: u8) {\n    crate::commands::run(x)\n}\n\
              fn g() -> Vec::<crate::cli::Cli> { Vec::new() }\n",
         ),
-        ("doctor.rs", "pub fn run(_: u8) {}"),
+        ("commands.rs", "pub fn run(_: u8) {}"),
         ("cli.rs", "pub struct Cli;"),
         ("model/mod.rs", "pub mod x;\npub mod y;"),
         ("model/x.rs", "fn f() {\n    super::super::cli::Cli;\n}\n"),
@@ -1464,16 +1464,16 @@ fn probe_d_an_upward_inline_path_is_caught() {
         (
             "model/y.rs",
             "mod inner {\n    fn f() { super::super::cli::Cli; }\n}\n\
-             mod deep { mod er { fn f() { super::super::super::super::doctor::run(1) } } }\n",
+             mod deep { mod er { fn f() { super::super::super::super::commands::run(1) } } }\n",
         ),
     ];
     assert_eq!(
         climbs(&files),
         [
             "config -> cli at src/config/read.rs:4",
-            "config -> doctor at src/config/read.rs:2",
+            "config -> commands at src/config/read.rs:2",
             "model -> cli at src/model/x.rs:2",
-            "model -> doctor at src/model/y.rs:4",
+            "model -> commands at src/model/y.rs:4",
         ]
     );
 }
@@ -1507,11 +1507,11 @@ fn probe_e_a_two_module_cycle_is_caught() {
 #[test]
 fn probe_comments_strings_and_tests_are_not_imports() {
     let model = r###"//! Uses [`crate::cli::Cli`] in a doc comment.
-/// See [`crate::doctor::run`] and crate::cli::Cli.
+/// See [`crate::commands::run`] and crate::cli::Cli.
 // use crate::cli::Cli;
 /* crate::cli::run() /* nested crate::cli */ crate::cli */
 const A: &str = "use crate::cli::Cli;";
-const B: &str = r#"crate::doctor::run(x) " }"#;
+const B: &str = r#"crate::commands::run(x) " }"#;
 const C: &[u8] = b"crate::cli";
 #[cfg(test)]
 mod tests {
@@ -1522,7 +1522,7 @@ mod tests {
 use crate::cli::Cli;
 #[cfg(test)]
 #[allow(dead_code)]
-pub(crate) fn helper() -> u8 { crate::doctor::run(1) }
+pub(crate) fn helper() -> u8 { crate::commands::run(1) }
 #[cfg(all(test, unix))]
 mod unix_tests { use crate::cli::Cli; }
 #[cfg(any(test, all(test, unix)))]
@@ -1556,7 +1556,7 @@ mod tests_file;
 #[cfg(not(test))]
 use crate::cli::A;
 #[cfg(any(test, feature = "x"))]
-use crate::doctor::B;
+use crate::commands::B;
 fn last() { crate::cli::run() }
 "###;
     let files = [
@@ -1564,7 +1564,7 @@ fn last() { crate::cli::run() }
         ("model/tests_file.rs", "use crate::cli::Cli;"),
         ("model/only.rs", "#![cfg(test)]\nuse crate::cli::Cli;"),
         ("cli.rs", ""),
-        ("doctor.rs", ""),
+        ("commands.rs", ""),
     ];
     let lines = model.lines().count();
     assert_eq!(
@@ -1572,7 +1572,7 @@ fn last() { crate::cli::run() }
         [
             format!("model -> cli at src/model/mod.rs:{}", lines - 3),
             format!("model -> cli at src/model/mod.rs:{lines}"),
-            format!("model -> doctor at src/model/mod.rs:{}", lines - 1),
+            format!("model -> commands at src/model/mod.rs:{}", lines - 1),
         ]
     );
 }
