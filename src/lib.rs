@@ -9,6 +9,7 @@ pub mod cache;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod context;
 pub mod convert;
 pub mod diag;
 pub mod dialect;
