@@ -25,4 +25,5 @@ pub mod shell;
 pub mod source;
 pub mod spawn;
 pub mod tables;
+pub mod trust;
 pub mod warned;

@@ -7,7 +7,6 @@
 //!
 //! Everything agent-specific comes from the dialect tables: this file names no agent.
 
-use crate::commands::trust::{TrustState, TrustStore};
 use crate::config::read::did_you_mean;
 use crate::diag::Severity;
 use crate::discover::{self, Context, Runner, Source};
@@ -19,6 +18,7 @@ use crate::tables::HandlerField;
 use crate::tables::Rule;
 use crate::tables::Scope;
 use crate::tables::{Dialect, Flavor, MatchOn};
+use crate::trust::{TrustState, TrustStore};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;

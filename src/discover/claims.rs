@@ -2,8 +2,8 @@
 //! home, a symlink) is read once, as what the trust record knows it as.
 
 use super::listing::Found;
-use crate::commands::trust::{Identity, TrustStore};
 use crate::tables::Location;
+use crate::trust::{Identity, TrustStore};
 use std::collections::HashMap;
 
 /// Which candidate holds each real file: the first (in

@@ -6,9 +6,9 @@
 //!
 //! The walk (`walk.rs`) lists the files each location names (`listing.rs`) and gives each real
 //! file to one location (`claims.rs`); each is then read, trust first on the run path
-//! (`read.rs`), into a [`Source`] (`source.rs`). Who runs a source under a host is `runner.rs`'s
-//! question; what the sources add up to, `rules.rs`'s, with the kill switches and policy keys
-//! of `switches.rs`. A policy file others could write is not read (`policy_file.rs`).
+//! (`read.rs`), into a [`Source`] (`source.rs`). Who runs a source under a host is answered in
+//! `who_runs.rs`; what the sources add up to in `rules.rs`, with the kill switches and policy
+//! keys of `switches.rs`. A policy file others could write is not read (`policy_file.rs`).
 //!
 //! ```no_run
 //! use hookx::discover::{self, Context};
@@ -29,18 +29,18 @@ mod listing;
 mod policy_file;
 mod read;
 mod rules;
-mod runner;
 mod source;
 mod switches;
 mod walk;
+mod who_runs;
 
 pub use crate::context::{Context, MANAGED_ROOT_VAR, location, locations};
 pub use policy_file::OthersCouldWrite;
 pub use rules::{EffectiveRule, dispatch_rules, effective_rules, host_rules};
-pub use runner::{Runner, is_native, location_runner, needed_for_run, needs_trust, runner};
 pub use source::Source;
 pub use switches::{
     PolicyStop, hooks_disabled, hooks_disabled_by_agent, managed_only, stopped_by_policy,
     switched_off,
 };
 pub use walk::{discover, discover_firing, discover_for_event, discover_trusting, find};
+pub use who_runs::{Runner, is_native, location_runner, needed_for_run, needs_trust, runner};

@@ -5,10 +5,9 @@
 
 use super::listing::Found;
 use super::policy_file::OthersCouldWrite;
-use super::runner::{Runner, location_runner};
 use super::source::Source;
+use super::who_runs::{Runner, location_runner};
 use crate::cache::{self, FileId};
-use crate::commands::trust::{TrustState, TrustStore};
 use crate::config::{self, syntax};
 use crate::context::Context;
 use crate::error::Error;
@@ -16,6 +15,7 @@ use crate::hash::sha256_hex;
 use crate::model::EventKind;
 use crate::source::SourceFile;
 use crate::tables::{Dialect, Location, Scope, ScriptLayout};
+use crate::trust::{TrustState, TrustStore};
 use std::path::Path;
 
 /// The host, event and matching of a run; `None` to discover everything.

@@ -2,13 +2,13 @@
 //! under a host ([`host_rules`]), and what `hookx run` runs itself ([`dispatch_rules`]), each
 //! with identical handlers de-duplicated as their dialect does.
 
-use super::runner::{Runner, is_native, runner};
 use super::source::Source;
 use super::switches::{allowed_under, hooks_disabled, switched_off};
+use super::who_runs::{Runner, is_native, runner};
 use crate::commands::install::is_hookx_handler;
-use crate::commands::trust::{TrustState, TrustStore};
 use crate::model::HandlerKind;
 use crate::tables::{Dialect, Rule};
+use crate::trust::{TrustState, TrustStore};
 use std::borrow::Cow;
 use std::collections::HashSet;
 

@@ -3,10 +3,10 @@
 use super::policy_file::OthersCouldWrite;
 use crate::cache::FileId;
 use crate::commands::install::is_hookx_handler;
-use crate::commands::trust::{Identity, TrustState};
 use crate::diag::{Diagnostic, Severity};
 use crate::error::Error;
 use crate::tables::{Dialect, Document, Location, Scope};
+use crate::trust::{self, Identity, TrustState};
 use std::path::{Path, PathBuf};
 
 /// One hook config file found on disk.
@@ -20,7 +20,7 @@ pub struct Source {
     pub dialect: Dialect,
     pub scope: Scope,
     /// The path resolved through symlinks; with the location, the identity trust records are
-    /// keyed by ([`crate::commands::trust::Identity`]). `None` when it could not be resolved.
+    /// keyed by ([`crate::trust::Identity`]). `None` when it could not be resolved.
     pub canonical: Option<PathBuf>,
     /// SHA-256 (hex) of exactly the bytes that were parsed (or, for a file withheld, hashed);
     /// `None` when the file was not read. Trust compares this, so what is checked is what runs.
@@ -113,5 +113,16 @@ impl Source {
         self.document().map_or(0, |doc| {
             doc.rules.iter().map(|r| r.handlers.len()).sum::<usize>()
         }) - self.hookx_entries()
+    }
+}
+
+/// The store judges a source on what discovery found it as and the bytes it hashed.
+impl trust::Subject for Source {
+    fn identity(&self) -> Option<Identity<'_>> {
+        Source::identity(self)
+    }
+
+    fn sha256(&self) -> Option<&str> {
+        self.sha256.as_deref()
     }
 }

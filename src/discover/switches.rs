@@ -2,8 +2,8 @@
 //! host's policy keys that leave only policy hooks running or none at all.
 
 use super::source::Source;
-use crate::commands::trust::{TrustState, TrustStore};
 use crate::tables::{Dialect, Scope};
+use crate::trust::{TrustState, TrustStore};
 
 /// The file whose kill switch (Claude's `disableAllHooks`) turns every hook of `dialect` off,
 /// if any ([`crate::tables::KillSwitch`]).

@@ -6,14 +6,14 @@
 use super::claims::{Candidate, Claims};
 use super::listing::{Found, Listings, candidates};
 use super::read::{Run, load};
-use super::runner::needed_for_run;
 use super::source::Source;
-use crate::commands::trust::{TrustState, TrustStore};
+use super::who_runs::needed_for_run;
 use crate::config;
 use crate::context::{Context, absolute, locations};
 use crate::error::Error;
 use crate::model::EventKind;
 use crate::tables::{Dialect, Location, Pattern};
+use crate::trust::{TrustState, TrustStore};
 use std::path::{Path, PathBuf};
 
 /// Every hook source of the project and the home, in [`locations`] order, each file parsed
