@@ -105,7 +105,7 @@ impl<'s> Claims<'s> {
 
 /// A file a location names, as discovery found it.
 pub(super) struct Candidate {
-    /// The location's place in [`locations`].
+    /// The location's place in [`locations`](crate::context::locations).
     pub(super) order: usize,
     pub(super) location: &'static Location,
     pub(super) file: Found,

@@ -31,8 +31,10 @@ pub struct Source {
     /// standing. Such a file is never parsed (`document` says so), at most read and hashed.
     pub withheld: Option<TrustState>,
     /// For a plugin's hook file, whether its agent loads the plugin, by every settings file and
-    /// by the trusted ones; one that is off is no hook source ([`Runner::Off`](super::Runner::Off)). The run path
+    /// by the trusted ones; one that is off is no hook source ([`Runner::Off`]). The run path
     /// finds the plugins the trusted settings load, and no others.
+    ///
+    /// [`Runner::Off`]: super::Runner::Off
     pub plugin: Option<crate::plugins::Standings>,
     /// For a policy file its agent skips because someone other than root could have written
     /// it ([`crate::tables::ManagedSpec::root_owned_only`]): why. hookx does not read it

@@ -44,6 +44,9 @@ pub fn discover_trusting(ctx: &Context, store: &TrustStore) -> Vec<Source> {
 /// [`dispatch_rules`] and [`crate::dispatch::host::runnable`] give the same result for `event`
 /// over these sources as over [`discover`]'s; `hookx list` and `hookx trust` need the whole
 /// picture and use [`discover`].
+///
+/// [`Runner::Hookx`]: super::Runner::Hookx
+/// [`dispatch_rules`]: super::dispatch_rules
 pub fn discover_for_event(
     ctx: &Context,
     host: Dialect,
@@ -56,6 +59,8 @@ pub fn discover_for_event(
 /// Like [`discover_for_event`], but the rules `fires` says cannot fire are never built (nor
 /// parsed, when they come from the [`cache`]): what `hookx run` fires is the same, for less.
 /// `fires` is only ever asked about rules of trusted files.
+///
+/// [`cache`]: crate::cache
 pub fn discover_firing(
     ctx: &Context,
     host: Dialect,

@@ -70,9 +70,11 @@ pub fn location_runner(host: Dialect, location: &Location) -> Runner {
 
 /// Whether `hookx run --host HOST` needs to read files at `location`: files it runs itself, and
 /// files the host runs natively whose handlers could make one of those a duplicate (same
-/// dialect, de-duplicated: see [`effective_rules`](super::effective_rules)) or turn them off (`disableAllHooks`, which
+/// dialect, de-duplicated: see [`effective_rules`]) or turn them off (`disableAllHooks`, which
 /// which only sources of its own dialect obey). A dialect that de-duplicates nothing (Copilot)
 /// needs none of its native files, and component-scoped files run nowhere but natively.
+///
+/// [`effective_rules`]: super::effective_rules
 pub fn needed_for_run(host: Dialect, location: &Location) -> bool {
     // The host's policy may leave only policy hooks running (`allowManagedHooksOnly`).
     if location.scope == Scope::Managed && location.dialect == host {
