@@ -327,10 +327,10 @@ pub fn trust_mix(data: &[u8]) {
 /// For each host: the handlers a shell PreToolUse selects (file, rule, command) and the rules
 /// skipped, with `files` (see [`trust_mix`]) beside the trusted ones.
 fn trust_world(files: &[&[u8]]) -> Vec<(Vec<String>, Vec<String>)> {
-    use hookx::commands::trust::TrustStore;
     use hookx::discover::{self, Context};
     use hookx::dispatch::select::{can_fire, select};
     use hookx::model::{Event, EventKind, ToolCall, tool::ids};
+    use hookx::trust::TrustStore;
 
     let dir = tempfile::tempdir().expect("a temporary directory");
     let root = dir.path().canonicalize().expect("a canonical path");

@@ -1094,7 +1094,7 @@ fn run_cmd(args: RunArgs, known: &failure::Context) -> Result<i32, Error> {
     // Left for the OS to free when hookx exits: freeing thousands of rules one by one costs
     // an event more than reading them from the cache did.
     // Trust first: the record decides which files are parsed at all.
-    let store = crate::commands::trust::TrustStore::load_or_empty(&ctx);
+    let store = crate::trust::TrustStore::load_or_empty(&ctx);
     let sources = std::mem::ManuallyDrop::new(crate::discover::discover_firing(
         &ctx,
         hosted.host.dialect(),
@@ -1160,7 +1160,7 @@ fn simulate_cmd(args: SimulateArgs) -> Result<i32, Error> {
     };
     let ctx = crate::discover::Context::resolve(Some(&project), args.home.as_deref())?;
     let host_dialect = args.host.dialect();
-    let store = crate::commands::trust::TrustStore::load_or_empty(&ctx);
+    let store = crate::trust::TrustStore::load_or_empty(&ctx);
     let sources = crate::discover::discover_for_event(&ctx, host_dialect, &event.kind, &store);
     let (rules, warnings) = host::runnable(&sources, host_dialect, &store);
     let mut dispatch = crate::dispatch::run::dispatch(

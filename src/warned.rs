@@ -4,7 +4,7 @@
 //! Two records live in `<home>/.hookx/`, beside the trust record:
 //!
 //! - `warned.json`, one entry per file warned about, keyed by the identity it was found as (its
-//!   location and real path, see [`crate::commands::trust`]), holding the SHA-256 of the content warned
+//!   location and real path, see [`crate::trust`]), holding the SHA-256 of the content warned
 //!   about and the file's [`FileId`] when it was hashed. A file whose `FileId` is unchanged has
 //!   unchanged bytes (see [`crate::cache`]): it is not read again. One whose `FileId` changed is
 //!   read and hashed (never parsed); it is warned about again only when the hash differs.

@@ -66,8 +66,8 @@ fn settled_project(text: &str) -> Setup {
 }
 
 /// Every file of the project and home trusted with its current content.
-fn trusting_everything(ctx: &Context) -> hookx::commands::trust::TrustStore {
-    let mut store = hookx::commands::trust::TrustStore::default();
+fn trusting_everything(ctx: &Context) -> hookx::trust::TrustStore {
+    let mut store = hookx::trust::TrustStore::default();
     for s in discover::discover(ctx) {
         store.trust_source(&s);
     }
@@ -243,9 +243,9 @@ fn the_cache_keeps_at_most_max_entries_dropping_the_oldest() {
 /// selects is what it selects from a full read, entry or not.
 #[test]
 fn firing_rules_from_an_entry_select_as_a_full_read_does() {
-    use hookx::commands::trust::TrustStore;
     use hookx::dispatch::host::runnable;
     use hookx::dispatch::select::{can_fire, select};
+    use hookx::trust::TrustStore;
 
     let setup = settled_project(&big_settings(900, "v1"));
     let kind = EventKind::PreToolUse;

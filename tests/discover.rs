@@ -6,11 +6,11 @@ mod common;
 
 use assert_cmd::Command;
 use common::{copy_tree, fixtures_dir};
-use hookx::commands::trust::{self, TrustState, TrustStore};
 use hookx::dialect::{bricks, claude, copilot, droid, gemini};
 use hookx::discover::{self, Context, Runner};
 use hookx::tables::Dialect;
 use hookx::tables::Scope;
+use hookx::trust::{self, TrustState, TrustStore};
 use std::path::PathBuf;
 
 /// A copy of a fixture tree: `<tmp>/project` and `<tmp>/home`.
@@ -441,8 +441,8 @@ fn the_native_table_matches_the_agents() {
         .iter()
         .find(|s| s.location.id == "claude-project")
         .unwrap();
-    assert!(!trust::needs_trust(claude::DIALECT, settings));
-    assert!(trust::needs_trust(bricks::DIALECT, settings));
+    assert!(!discover::needs_trust(claude::DIALECT, settings));
+    assert!(discover::needs_trust(bricks::DIALECT, settings));
 }
 
 /// The trust column of the list's JSON for one file.

@@ -6,11 +6,11 @@
 
 mod common;
 
-use hookx::commands::trust::TrustStore;
 use hookx::dialect::{bricks, copilot};
 use hookx::discover::{self, Context, Source};
 use hookx::model::{EventKind, HandlerKind};
 use hookx::tables::Scope;
+use hookx::trust::TrustStore;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::PathBuf;

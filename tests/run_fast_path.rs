@@ -4,7 +4,6 @@
 mod common;
 
 use common::{copy_tree, fixtures_dir, write};
-use hookx::commands::trust::TrustStore;
 use hookx::config::{self, read::read_event};
 use hookx::discover::{self, Context, Source};
 use hookx::dispatch::host::runnable;
@@ -13,6 +12,7 @@ use hookx::model::{Event, EventKind, ToolCall};
 use hookx::source::SourceFile;
 use hookx::tables::Dialect;
 use hookx::tables::Rule;
+use hookx::trust::TrustStore;
 use std::path::PathBuf;
 
 fn events() -> Vec<EventKind> {

@@ -2,12 +2,12 @@
 //! a JSON array. Each row is one handler, with where it came from, whether it is trusted, and
 //! (with `--host`) who runs it under that host.
 
-use crate::commands::trust::TrustStore;
 use crate::diag::Severity;
 use crate::discover::{self, Context, EffectiveRule, Runner, Source};
 use crate::error::Error;
 use crate::model::HandlerKind;
 use crate::tables::Dialect;
+use crate::trust::TrustStore;
 use serde::Serialize;
 
 /// What `hookx list` shows.

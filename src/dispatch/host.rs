@@ -2,13 +2,13 @@
 //! project, and answering in the host's protocol.
 
 use super::run::{Dispatch, RuleSource};
-use crate::commands::trust::{TrustState, TrustStore};
 use crate::discover::{self, EffectiveRule, Runner, Source};
 use crate::error::Error;
 use crate::model::{Event, EventKind};
 use crate::protocol::HostAnswer;
 use crate::protocol::payload::{decode_event_as, detect_host};
 use crate::tables::{Dialect, Flavor};
+use crate::trust::{TrustState, TrustStore};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 

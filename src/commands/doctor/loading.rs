@@ -3,13 +3,13 @@
 
 use super::{Doctor, Finding, Level, Loading, Runs, Status, shell_path};
 use crate::commands::list::only_managed;
-use crate::commands::trust::TrustState;
 use crate::diag::Severity;
 use crate::discover::{self, Context, Runner, Source};
 use crate::model::EventKind;
 use crate::source::SourceFile;
 use crate::tables::Dialect;
 use crate::tables::Scope;
+use crate::trust::TrustState;
 
 impl Doctor<'_> {
     /// Whether `host` (or hookx under it) loads `source`, and who runs it.

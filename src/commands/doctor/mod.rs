@@ -26,7 +26,6 @@ pub use report::{
 };
 
 use crate::commands::list::{only_managed, shorten};
-use crate::commands::trust::TrustStore;
 use crate::diag::Severity;
 use crate::discover::{self, Context, Source};
 use crate::error::Error;
@@ -35,6 +34,7 @@ use crate::source::SourceFile;
 use crate::tables::Dialect;
 use crate::tables::Rule;
 use crate::tables::Scope;
+use crate::trust::TrustStore;
 
 /// Exit code when some rule can fire under none of the hosts examined.
 pub const NEVER_FIRES_EXIT: i32 = 5;

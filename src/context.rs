@@ -1,0 +1,173 @@
+//! Where hookx looks for hooks: the project, the user's home and the machine's policy root
+//! (a [`Context`]), and every location below them ([`locations`]).
+//!
+//! Discovery walks these places; the trust store and hookx's other state live in the home. Both
+//! need the context, so it sits below both.
+
+use crate::error::Error;
+use crate::tables::{Dialect, Location, Root};
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+
+/// The directories discovery looks in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Context {
+    /// The project directory (absolute; canonical when it exists).
+    pub project: PathBuf,
+    /// The user's home: user-level agent configs and hookx's own state live below it.
+    pub home: PathBuf,
+    /// Where the agents' machine-wide policy folders ([`crate::tables::ManagedSpec`]) are
+    /// looked for: `/`, or `$HOOKX_MANAGED_ROOT` so that tests and images never depend on the
+    /// machine's `/etc`.
+    pub managed_root: PathBuf,
+}
+
+/// Moves the root the agents' policy folders are looked for under (default `/`).
+pub const MANAGED_ROOT_VAR: &str = "HOOKX_MANAGED_ROOT";
+
+fn managed_root() -> PathBuf {
+    std::env::var_os(MANAGED_ROOT_VAR)
+        .filter(|v| !v.is_empty())
+        .map_or_else(|| PathBuf::from("/"), |v| absolute(Path::new(&v)))
+}
+
+impl Context {
+    /// A context from two directories, taken as given.
+    pub fn new(project: impl Into<PathBuf>, home: impl Into<PathBuf>) -> Context {
+        Context {
+            project: project.into(),
+            home: home.into(),
+            managed_root: managed_root(),
+        }
+    }
+
+    /// The project from `--project` (default: the current directory) and the home from
+    /// `--home`, else `$HOOKX_HOME`, else `$HOME`. `HOOKX_HOME` exists so that tests and
+    /// sandboxes never read or write the real home.
+    pub fn resolve(project: Option<&Path>, home: Option<&Path>) -> Result<Context, Error> {
+        let project = project.unwrap_or(Path::new("."));
+        let meta = std::fs::metadata(project).map_err(|e| Error::Io {
+            path: project.display().to_string(),
+            message: format!("cannot use as the project directory: {e}"),
+        })?;
+        if !meta.is_dir() {
+            return Err(Error::Usage(format!(
+                "{}: the project must be a directory",
+                project.display()
+            )));
+        }
+        let env_home = |name: &str| {
+            std::env::var_os(name)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
+        let home = home
+            .map(Path::to_path_buf)
+            .or_else(|| env_home("HOOKX_HOME"))
+            .or_else(|| env_home("HOME"))
+            .ok_or_else(|| {
+                Error::Usage(
+                    "cannot tell the home directory: pass --home DIR or set HOOKX_HOME".into(),
+                )
+            })?;
+        Ok(Context {
+            project: absolute(project),
+            home: absolute(&home),
+            managed_root: managed_root(),
+        })
+    }
+
+    /// A path as people read it: relative to the project, `~/…` below the home, else absolute.
+    pub fn display(&self, path: &Path) -> String {
+        if let Ok(rel) = path.strip_prefix(&self.project) {
+            return if rel.as_os_str().is_empty() {
+                ".".into()
+            } else {
+                rel.display().to_string()
+            };
+        }
+        if let Ok(rel) = path.strip_prefix(&self.home) {
+            return format!("~/{}", rel.display());
+        }
+        path.display().to_string()
+    }
+
+    /// The folder `location`'s pattern is below; `None` for a policy location of an agent
+    /// with no policy folder on this operating system.
+    pub(crate) fn root(&self, location: &Location) -> Option<Cow<'_, Path>> {
+        match location.root {
+            Root::Home => Some(Cow::Borrowed(&self.home)),
+            Root::Project => Some(Cow::Borrowed(&self.project)),
+            Root::Managed => self.managed_dir(location.dialect).map(Cow::Owned),
+        }
+    }
+
+    /// `dialect`'s policy folder on this operating system, below [`Context::managed_root`].
+    pub fn managed_dir(&self, dialect: Dialect) -> Option<PathBuf> {
+        let managed = dialect.def().managed.as_ref()?;
+        let (_, dir) = managed
+            .dirs
+            .iter()
+            .find(|(os, _)| *os == std::env::consts::OS)?;
+        Some(self.managed_root.join(dir.trim_start_matches('/')))
+    }
+
+    /// How people read the path of a file found at `location`: relative to the project,
+    /// `~/…` below the home, a policy file's as on the machine.
+    pub(crate) fn display_found(&self, location: &Location, path: &Path) -> String {
+        let root = self.root(location);
+        match (location.root, root.as_deref().and_then(|r| below(path, r))) {
+            (Root::Project, Some(rel)) => rel.to_string_lossy().into_owned(),
+            (Root::Home, Some(rel)) => format!("~/{}", rel.to_string_lossy()),
+            (Root::Project, None) => self.display(path),
+            (Root::Home, None) => path.display().to_string(),
+            (Root::Managed, _) => self.display_managed(path),
+        }
+    }
+
+    /// A policy file's path as people read it: as on the machine, or below
+    /// `$HOOKX_MANAGED_ROOT` when that moved the root.
+    fn display_managed(&self, path: &Path) -> String {
+        match path.strip_prefix(&self.managed_root) {
+            Ok(rel) if self.managed_root != Path::new("/") => {
+                format!("${MANAGED_ROOT_VAR}/{}", rel.display())
+            }
+            _ => path.display().to_string(),
+        }
+    }
+}
+
+/// The part of `path` below `dir`, compared as bytes: [`Path::strip_prefix`] compares
+/// component by component, which cost the run path more than the `stat` of each file.
+fn below<'p>(path: &'p Path, dir: &Path) -> Option<&'p std::ffi::OsStr> {
+    let (path, dir) = (
+        path.as_os_str().as_encoded_bytes(),
+        dir.as_os_str().as_encoded_bytes(),
+    );
+    let rest = path
+        .strip_prefix(dir)?
+        .strip_prefix(std::path::MAIN_SEPARATOR_STR.as_bytes())?;
+    // SAFETY: `rest` follows an ASCII separator in an `OsStr`'s encoded bytes, so it starts and ends
+    // on encoded boundaries, as `from_encoded_bytes_unchecked` requires.
+    (!rest.is_empty()).then(|| unsafe { std::ffi::OsStr::from_encoded_bytes_unchecked(rest) })
+}
+
+/// Canonical when the path exists (so that symlinked temp dirs and `..` compare equal),
+/// otherwise made absolute against the current directory.
+pub(crate) fn absolute(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path)
+        .or_else(|_| std::path::absolute(path))
+        .unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// Every place hookx looks for hooks (dialects.md §1), in discovery order: per agent (as
+/// registered), widest scope first, the machine's policy before all. Each dialect lists its
+/// own ([`crate::tables::DialectDef`]).
+pub fn locations() -> impl Iterator<Item = &'static Location> {
+    Dialect::all().iter().flat_map(|d| d.def().locations)
+}
+
+/// The location with this id.
+pub fn location(id: &str) -> Option<&'static Location> {
+    locations().find(|l| l.id == id)
+}

@@ -1,0 +1,46 @@
+//! Finding every hook source of a project and its user, for every agent, and the effective hook
+//! set they add up to.
+//!
+//! Where each agent keeps its files ([`locations`]) and which host agent reads which of them by
+//! itself (`DialectDef::native`) are data in the dialect files: a new agent is rows, not code.
+//!
+//! The walk (`walk.rs`) lists the files each location names (`listing.rs`) and gives each real
+//! file to one location (`claims.rs`); each is then read, trust first on the run path
+//! (`read.rs`), into a [`Source`] (`source.rs`). Who runs a source under a host is answered in
+//! `who_runs.rs`; what the sources add up to in `rules.rs`, with the kill switches and policy
+//! keys of `switches.rs`. A policy file others could write is not read (`policy_file.rs`).
+//!
+//! ```no_run
+//! use hookx::discover::{self, Context};
+//! use hookx::tables::Dialect;
+//! use hookx::trust::TrustStore;
+//!
+//! let ctx = Context::resolve(None, None).unwrap();
+//! let store = TrustStore::load_or_empty(&ctx);
+//! let sources = discover::discover_trusting(&ctx, &store);
+//! // What `hookx run --host bricks` runs itself: not run by Bricks natively, and trusted.
+//! for entry in discover::dispatch_rules(&sources, Dialect::named("bricks").unwrap(), &store) {
+//!     println!("{} from {}", entry.rule.event, entry.source.path.display());
+//! }
+//! ```
+
+mod claims;
+mod listing;
+mod policy_file;
+mod read;
+mod rules;
+mod source;
+mod switches;
+mod walk;
+mod who_runs;
+
+pub use crate::context::{Context, MANAGED_ROOT_VAR, location, locations};
+pub use policy_file::OthersCouldWrite;
+pub use rules::{EffectiveRule, dispatch_rules, effective_rules, host_rules};
+pub use source::Source;
+pub use switches::{
+    PolicyStop, hooks_disabled, hooks_disabled_by_agent, managed_only, stopped_by_policy,
+    switched_off,
+};
+pub use walk::{discover, discover_firing, discover_for_event, discover_trusting, find};
+pub use who_runs::{Runner, is_native, location_runner, needed_for_run, needs_trust, runner};

@@ -1,0 +1,305 @@
+//! Reading what the walk found, trust first: on the run path a file hookx would run itself is
+//! parsed only when the trust record trusts it as found, with exactly the content hashed; an
+//! untrusted one is withheld ([`withhold`]), at most read and hashed. Large JSON files come from
+//! the [`cache`] when unchanged.
+
+use super::listing::Found;
+use super::policy_file::OthersCouldWrite;
+use super::source::Source;
+use super::who_runs::{Runner, location_runner};
+use crate::cache::{self, FileId};
+use crate::config::{self, syntax};
+use crate::context::Context;
+use crate::error::Error;
+use crate::hash::sha256_hex;
+use crate::model::EventKind;
+use crate::source::SourceFile;
+use crate::tables::{Dialect, Location, Scope, ScriptLayout};
+use crate::trust::{TrustState, TrustStore};
+use std::path::Path;
+
+/// The host, event and matching of a run; `None` to discover everything.
+pub(super) type Run<'a> = Option<(Dialect, &'a EventKind, Option<config::read::Fires<'a>>)>;
+
+/// Reads and parses one file (for `run`, only what that host and event need, and only once
+/// trusted when hookx would run it). `None` for markdown without hooks.
+pub(super) fn load(
+    ctx: &Context,
+    found: &Found,
+    location: &'static Location,
+    run: Run,
+    store: &TrustStore,
+) -> Option<Source> {
+    let mut source = unread(ctx, found, location, run);
+    let markdown = source.display.ends_with(".md");
+    // A policy file its agent would skip is no policy: not read at all.
+    if let Some(why) = skipped_policy(location, &source.path) {
+        source.document = Err(Error::Io {
+            path: source.display.clone(),
+            message: format!(
+                "not read: {} skips it, as {why}",
+                location.dialect.def().display
+            ),
+        });
+        source.refused_policy = Some(why);
+        return Some(source);
+    }
+    // Trust first: on the run path, a file hookx would run itself is parsed only with the
+    // content trusted for it as found.
+    let gated = run.is_some_and(|(host, _, _)| location_runner(host, location) == Runner::Hookx)
+        && location.scope != Scope::Managed;
+    let trusted_sha: Option<String> = if gated {
+        match trusted_sha(&source, store) {
+            Ok(sha) => Some(sha),
+            Err(state) => return Some(withhold(source, state, None)),
+        }
+    } else {
+        None
+    };
+    let accept = |sha: &str| trusted_sha.as_deref().is_none_or(|t| t == sha);
+    if let Some(layout) = location.dialect.config().scripts {
+        return Some(read_script(source, layout, run, gated, &accept));
+    }
+    let parsed = match run {
+        // Frontmatter is read whole: whether it has hooks decides whether it is a source.
+        Some((_, event, fires)) if !markdown => {
+            match read_for_event(
+                ctx,
+                (&source.path, &found.meta),
+                source.display.clone(),
+                location.dialect,
+                (event, fires),
+                &accept,
+            ) {
+                EventRead::Parsed(sha256, parsed) => {
+                    source.sha256 = sha256;
+                    *parsed
+                }
+                EventRead::Refused(sha256) => {
+                    return Some(withhold(source, TrustState::Changed, Some(sha256)));
+                }
+            }
+        }
+        _ => {
+            let src = match SourceFile::read(&source.path) {
+                Ok(src) => SourceFile::new(source.display.clone(), src.text),
+                // Trusted once, unreadable now: nothing of it runs.
+                Err(_) if gated => return Some(withhold(source, TrustState::Changed, None)),
+                Err(e) => {
+                    source.document = Err(e);
+                    return Some(source);
+                }
+            };
+            let sha256 = sha256_hex(src.text.as_bytes());
+            if !accept(&sha256) {
+                return Some(withhold(source, TrustState::Changed, Some(sha256)));
+            }
+            if markdown && syntax::split_frontmatter(&src.text).is_none() {
+                return None;
+            }
+            source.sha256 = Some(sha256);
+            config::read(&src, location.dialect)
+        }
+    };
+    with_parsed(source, parsed, markdown, run)
+}
+
+/// The source of `found` at `location`, before anything of it is read.
+fn unread(ctx: &Context, found: &Found, location: &'static Location, run: Run) -> Source {
+    let path = found.path.clone();
+    let canonical = found.canonical.clone();
+    let display = ctx.display_found(location, &path);
+    Source {
+        path,
+        canonical,
+        display,
+        location,
+        dialect: location.dialect,
+        scope: location.scope,
+        sha256: None,
+        file_id: run.and_then(|_| FileId::of(&found.meta)),
+        withheld: None,
+        plugin: None,
+        refused_policy: None,
+        document: Err(Error::Usage(String::new())),
+        diagnostics: Vec::new(),
+    }
+}
+
+/// Why `location`'s agent skips the policy file at `path`, when it skips policy files others
+/// could have written and this is one.
+fn skipped_policy(location: &Location, path: &Path) -> Option<OthersCouldWrite> {
+    let root_owned_only = location.scope == Scope::Managed
+        && location
+            .dialect
+            .def()
+            .managed
+            .as_ref()
+            .is_some_and(|m| m.root_owned_only);
+    if !root_owned_only {
+        return None;
+    }
+    OthersCouldWrite::find(path)
+}
+
+/// The SHA-256 `store` trusts `source` with as found, or (`Err`) its standing when there is
+/// none to compare with.
+fn trusted_sha(source: &Source, store: &TrustStore) -> Result<String, TrustState> {
+    let Some(id) = source.identity() else {
+        return Err(TrustState::Untrusted);
+    };
+    match store.get(id) {
+        Some(record) => Ok(record.sha256.clone()),
+        None => Err(store.state_of(id, None)),
+    }
+}
+
+/// A hook script: its bytes are what trust hashes, its name the event.
+fn read_script(
+    mut source: Source,
+    layout: &ScriptLayout,
+    run: Run,
+    gated: bool,
+    accept: &dyn Fn(&str) -> bool,
+) -> Source {
+    let bytes = match std::fs::read(&source.path) {
+        Ok(bytes) => bytes,
+        Err(_) if gated => return withhold(source, TrustState::Changed, None),
+        Err(e) => {
+            source.document = Err(Error::Io {
+                path: source.display.clone(),
+                message: e.to_string(),
+            });
+            return source;
+        }
+    };
+    let sha256 = sha256_hex(&bytes);
+    if !accept(&sha256) {
+        return withhold(source, TrustState::Changed, Some(sha256));
+    }
+    source.sha256 = Some(sha256);
+    let text = String::from_utf8_lossy(&bytes);
+    let mut parsed = config::scripts::read(
+        &source.path,
+        &source.display,
+        &text,
+        source.location.dialect,
+        layout,
+    );
+    if let Some((_, event, _)) = run {
+        parsed.document.rules.retain(|r| r.event == *event);
+    }
+    source.diagnostics = parsed.diagnostics;
+    source.document = Ok(parsed.document);
+    source
+}
+
+/// `source` with what parsing it gave (for `run`, only the event's rules); `None` for markdown
+/// without hooks.
+fn with_parsed(
+    mut source: Source,
+    parsed: Result<config::Parsed, Error>,
+    markdown: bool,
+    run: Run,
+) -> Option<Source> {
+    match parsed {
+        Ok(mut parsed) => {
+            let doc = &parsed.document;
+            if markdown
+                && doc.rules.is_empty()
+                && doc.extra_hooks.is_empty()
+                && parsed.diagnostics.is_empty()
+            {
+                return None;
+            }
+            if let Some((_, event, _)) = run {
+                parsed.document.rules.retain(|r| r.event == *event);
+            }
+            source.diagnostics = parsed.diagnostics;
+            source.document = Ok(parsed.document);
+        }
+        Err(e) => source.document = Err(e),
+    }
+    Some(source)
+}
+
+/// A source left unparsed because it is not trusted as found.
+fn withhold(mut source: Source, state: TrustState, sha256: Option<String>) -> Source {
+    source.document = Err(Error::Io {
+        path: source.display.clone(),
+        message: ["not read: ", state.why_not()].concat(),
+    });
+    source.sha256 = sha256;
+    source.withheld = Some(state);
+    source
+}
+
+/// What reading one event of a file gave.
+enum EventRead {
+    /// The file's SHA-256 (when it was read) and the event's part of it.
+    Parsed(Option<String>, Box<Result<config::Parsed, Error>>),
+    /// Not parsed: `accept` refused this SHA-256.
+    Refused(String),
+}
+
+/// One event of a JSON config file, and the file's SHA-256: from the [`cache`] when the file
+/// is large and unchanged, else parsed (and then cached, if large). `accept` is asked about
+/// the SHA-256 before anything else is done with the content.
+fn read_for_event(
+    ctx: &Context,
+    (path, meta): (&Path, &std::fs::Metadata),
+    display: String,
+    dialect: Dialect,
+    (event, fires): (&EventKind, Option<config::read::Fires>),
+    accept: &dyn Fn(&str) -> bool,
+) -> EventRead {
+    use config::read::{leave_out_unfired, prune_event, read_pruned};
+    let before = Some(meta).filter(|m| cache::worth_caching(m));
+    if let Some(meta) = before
+        && let Some(hit) = cache::lookup(
+            &ctx.home,
+            path,
+            meta,
+            (dialect, event, &display),
+            fires,
+            accept,
+        )
+    {
+        return match hit {
+            // Entries are stored only for files that read without diagnostics, which are
+            // the only use of the text: none is needed.
+            Ok(hit) => {
+                let src = SourceFile::new(display, String::new());
+                EventRead::Parsed(
+                    Some(hit.sha256),
+                    Box::new(Ok(read_pruned(&src, dialect, hit.pruned))),
+                )
+            }
+            Err(sha256) => EventRead::Refused(sha256),
+        };
+    }
+    let src = match SourceFile::read(path) {
+        Ok(src) => SourceFile::new(display, src.text),
+        Err(e) => return EventRead::Parsed(None, Box::new(Err(e))),
+    };
+    let sha256 = sha256_hex(src.text.as_bytes());
+    if !accept(&sha256) {
+        return EventRead::Refused(sha256);
+    }
+    let mut pruned = match prune_event(&src, dialect, event) {
+        Ok(pruned) => pruned,
+        Err(e) => return EventRead::Parsed(Some(sha256), Box::new(Err(e))),
+    };
+    // The cache keeps every rule of the event: the next event may fire others.
+    let kept = before.map(|_| pruned.clone());
+    if let Some(fires) = fires {
+        leave_out_unfired(&mut pruned, dialect, &src.path, fires);
+    }
+    let parsed = read_pruned(&src, dialect, pruned);
+    if let (Some(before), Some(kept)) = (before, kept)
+        && parsed.diagnostics.is_empty()
+    {
+        cache::store(&ctx.home, path, dialect, event, before, &sha256, kept);
+    }
+    EventRead::Parsed(Some(sha256), Box::new(Ok(parsed)))
+}

@@ -1,0 +1,130 @@
+//! A hook config file as discovery found it ([`Source`]): where, as what, and what it holds.
+
+use super::policy_file::OthersCouldWrite;
+use crate::cache::FileId;
+use crate::diag::{Diagnostic, Severity};
+use crate::error::Error;
+use crate::route::is_hookx_handler;
+use crate::tables::{Dialect, Document, Location, Scope};
+use crate::trust::{self, Identity, TrustState};
+use std::path::{Path, PathBuf};
+
+/// One hook config file found on disk.
+#[derive(Debug)]
+pub struct Source {
+    /// Absolute path as found (not resolved through symlinks).
+    pub path: PathBuf,
+    /// How people read the path: relative to the project, or `~/…`.
+    pub display: String,
+    pub location: &'static Location,
+    pub dialect: Dialect,
+    pub scope: Scope,
+    /// The path resolved through symlinks; with the location, the identity trust records are
+    /// keyed by ([`crate::trust::Identity`]). `None` when it could not be resolved.
+    pub canonical: Option<PathBuf>,
+    /// SHA-256 (hex) of exactly the bytes that were parsed (or, for a file withheld, hashed);
+    /// `None` when the file was not read. Trust compares this, so what is checked is what runs.
+    pub sha256: Option<String>,
+    /// The file's device, inode, size, mtime and ctime when it was found (run path only).
+    pub file_id: Option<FileId>,
+    /// On the run path, a file hookx would run itself but that is not trusted as found: its
+    /// standing. Such a file is never parsed (`document` says so), at most read and hashed.
+    pub withheld: Option<TrustState>,
+    /// For a plugin's hook file, whether its agent loads the plugin, by every settings file and
+    /// by the trusted ones; one that is off is no hook source ([`Runner::Off`]). The run path
+    /// finds the plugins the trusted settings load, and no others.
+    ///
+    /// [`Runner::Off`]: super::Runner::Off
+    pub plugin: Option<crate::plugins::Standings>,
+    /// For a policy file its agent skips because someone other than root could have written
+    /// it ([`crate::tables::ManagedSpec::root_owned_only`]): why. hookx does not read it
+    /// either (`document` says so), so none of its hooks runs anywhere.
+    pub refused_policy: Option<OthersCouldWrite>,
+    /// The parsed file, or why it could not be read or parsed.
+    pub document: Result<Document, Error>,
+    /// Warnings and errors noticed inside a file that did parse.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Source {
+    /// False for a plugin its agent does not load, as the agent's settings files say.
+    pub fn is_loaded_by_its_agent(&self) -> bool {
+        self.plugin
+            .is_none_or(|p| p.agent == crate::plugins::Standing::Loaded)
+    }
+
+    /// The document, when the file parsed.
+    pub fn document(&self) -> Option<&Document> {
+        self.document.as_ref().ok()
+    }
+
+    /// What the file is trusted as: its real path and where it was found.
+    pub fn identity(&self) -> Option<Identity<'_>> {
+        Some(Identity {
+            canonical: self.canonical.as_deref()?,
+            location: self.location,
+        })
+    }
+
+    /// Why the file could not be used, in one line.
+    pub fn error_line(&self) -> Option<String> {
+        match &self.document {
+            Ok(_) => None,
+            Err(Error::Invalid(diags)) => diags
+                .iter()
+                .find(|d| d.severity == Severity::Error)
+                .or(diags.first())
+                .map(|d| format!("{}:{}: {}", d.line, d.col, d.message)),
+            Err(Error::Io { message, .. }) => Some(message.clone()),
+            Err(e) => Some(e.to_string()),
+        }
+    }
+
+    /// Whether the file is no JSON object at all: it does not parse, or its top is something
+    /// else. Claude Code 2.1.332 does not start with such a policy file, while one whose entries
+    /// are wrong (`"hooks": "x"`) only loses them (run, `tests/live_claude_managed.rs`).
+    pub fn is_not_an_object(&self) -> bool {
+        matches!(self.document, Err(Error::Invalid(_)))
+            || self
+                .diagnostics
+                .iter()
+                .any(|d| d.severity == Severity::Error && d.pointer.as_deref() == Some(""))
+    }
+
+    /// For a plugin, the directory `CLAUDE_PLUGIN_ROOT` names (the parent of `hooks/`).
+    pub fn plugin_root(&self) -> Option<&Path> {
+        if self.scope != Scope::Plugin {
+            return None;
+        }
+        self.path.parent()?.parent()
+    }
+
+    /// How many of its handlers are hookx's own routing entries (`hookx install`).
+    pub fn hookx_entries(&self) -> usize {
+        self.document().map_or(0, |doc| {
+            doc.rules
+                .iter()
+                .flat_map(|r| &r.handlers)
+                .filter(|h| is_hookx_handler(h))
+                .count()
+        })
+    }
+
+    /// Handlers that are not hookx's routing entries.
+    pub fn handler_count(&self) -> usize {
+        self.document().map_or(0, |doc| {
+            doc.rules.iter().map(|r| r.handlers.len()).sum::<usize>()
+        }) - self.hookx_entries()
+    }
+}
+
+/// The store judges a source on what discovery found it as and the bytes it hashed.
+impl trust::Subject for Source {
+    fn identity(&self) -> Option<Identity<'_>> {
+        Source::identity(self)
+    }
+
+    fn sha256(&self) -> Option<&str> {
+        self.sha256.as_deref()
+    }
+}

@@ -1,0 +1,216 @@
+//! The walk over every location: the files each names, each real file given to one location
+//! ([`Claims`]), then read ([`load`]); plugins last, as the settings just read enable them.
+//! The entry points: everything ([`discover`]), or what one `hookx run` needs
+//! ([`discover_for_event`], [`discover_firing`]), or one file ([`find`]).
+
+use super::claims::{Candidate, Claims};
+use super::listing::{Found, Listings, candidates};
+use super::read::{Run, load};
+use super::source::Source;
+use super::who_runs::needed_for_run;
+use crate::config;
+use crate::context::{Context, absolute, locations};
+use crate::error::Error;
+use crate::model::EventKind;
+use crate::tables::{Dialect, Location, Pattern};
+use crate::trust::{TrustState, TrustStore};
+use std::path::{Path, PathBuf};
+
+/// Every hook source of the project and the home, in [`locations`] order, each file parsed
+/// whole (for `hookx list` and `hookx trust`, which show and record what is in them). Files that
+/// cannot be read or parsed are kept with their error; nothing here fails. A file reached twice
+/// (the project is the home, or a symlink) is listed once: under the first location it is
+/// trusted as in the home's trust record, else under its first location. Markdown files
+/// (skills, agents) are sources only when their frontmatter has hooks.
+pub fn discover(ctx: &Context) -> Vec<Source> {
+    discover_with(ctx, &TrustStore::load_or_empty(ctx), None)
+}
+
+/// [`discover`], with the trust record given.
+pub fn discover_trusting(ctx: &Context, store: &TrustStore) -> Vec<Source> {
+    discover_with(ctx, store, None)
+}
+
+/// What `hookx run --host HOST` needs to fire `event`, and no more: the sources of
+/// [`discover`] that [`needed_for_run`] keeps, each document holding only `event`'s rules
+/// ([`config::read::read_event`]).
+///
+/// Trust comes first: a file hookx would run itself ([`Runner::Hookx`]) is parsed only when
+/// `store` trusts it as found. One with no record is not even read (a `stat`, nothing more);
+/// one with a record is read and hashed, and parsed only when the hash is the one trusted.
+/// Such a withheld file keeps its [`TrustState`] in [`Source::withheld`]. Nothing of an
+/// untrusted file reaches a parser or a matcher.
+///
+/// [`dispatch_rules`] and [`crate::dispatch::host::runnable`] give the same result for `event`
+/// over these sources as over [`discover`]'s; `hookx list` and `hookx trust` need the whole
+/// picture and use [`discover`].
+///
+/// [`Runner::Hookx`]: super::Runner::Hookx
+/// [`dispatch_rules`]: super::dispatch_rules
+pub fn discover_for_event(
+    ctx: &Context,
+    host: Dialect,
+    event: &EventKind,
+    store: &TrustStore,
+) -> Vec<Source> {
+    discover_with(ctx, store, Some((host, event, None)))
+}
+
+/// Like [`discover_for_event`], but the rules `fires` says cannot fire are never built (nor
+/// parsed, when they come from the [`cache`]): what `hookx run` fires is the same, for less.
+/// `fires` is only ever asked about rules of trusted files.
+///
+/// [`cache`]: crate::cache
+pub fn discover_firing(
+    ctx: &Context,
+    host: Dialect,
+    event: &EventKind,
+    fires: config::read::Fires,
+    store: &TrustStore,
+) -> Vec<Source> {
+    discover_with(ctx, store, Some((host, event, Some(fires))))
+}
+
+/// The source `file` is, as discovery finds it: at the location its path (not what it links
+/// to) is at. For `hookx trust FILE`.
+pub fn find(ctx: &Context, file: &Path) -> Result<Source, Error> {
+    let wanted = as_found(file);
+    let store = TrustStore::default();
+    for location in locations() {
+        let Some(root) = ctx.root(location) else {
+            continue;
+        };
+        for found in candidates(&root, location.pattern) {
+            if as_found(&found.path) == wanted
+                && let Some(source) = load(ctx, &found, location, None, &store)
+            {
+                return Ok(source);
+            }
+        }
+    }
+    // Plugin hook files are found through the settings and registries: discover them all.
+    if let Some(source) = discover_with(ctx, &store, None)
+        .into_iter()
+        .find(|s| s.location.pattern == Pattern::Plugins && as_found(&s.path) == wanted)
+    {
+        return Ok(source);
+    }
+    let io = |e: std::io::Error| Error::Io {
+        path: file.display().to_string(),
+        message: e.to_string(),
+    };
+    let meta = std::fs::metadata(file).map_err(io)?;
+    Err(Error::Usage(if meta.is_file() {
+        format!(
+            "{}: not a hook file of this project or home (see `hookx list`); hookx trusts a \
+             file as the agent file it is found as",
+            file.display()
+        )
+    } else {
+        format!("{}: can only trust files", file.display())
+    }))
+}
+
+/// A path with its directories resolved through symlinks but not its last component: the
+/// place a file is found at, whatever it links to.
+fn as_found(path: &Path) -> PathBuf {
+    let absolute = absolute(path.parent().unwrap_or(Path::new(".")));
+    match path.file_name() {
+        Some(name) => absolute.join(name),
+        None => absolute,
+    }
+}
+
+/// Every source of `ctx`'s locations (for a `run`, only those it needs), in [`locations`]
+/// order, one per real file.
+pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<Source> {
+    let plugins_needed = locations()
+        .filter(|l| l.pattern == Pattern::Plugins)
+        .filter(|l| run.is_none_or(|(host, _, _)| needed_for_run(host, l)))
+        .filter_map(|l| Some((l, l.dialect.config().plugins?)))
+        .collect::<Vec<_>>();
+    // The settings files that say which plugins are on are read whenever plugins are.
+    let wanted = |location: &Location| {
+        run.is_none_or(|(host, _, _)| needed_for_run(host, location))
+            || plugins_needed
+                .iter()
+                .any(|(_, spec)| spec.enabled_in.contains(&location.id))
+    };
+    // Every file each location names, then one location per real file (see `Claims`).
+    let mut found: Vec<Candidate> = Vec::new();
+    let mut listed = Listings::default();
+    for (order, location) in locations().enumerate() {
+        let Some(root) = ctx.root(location) else {
+            continue;
+        };
+        if !listed.may_hold(&root, location.pattern) {
+            continue;
+        }
+        for file in candidates(&root, location.pattern) {
+            found.push(Candidate {
+                order,
+                location,
+                file,
+                plugin: None,
+            });
+        }
+    }
+    let mut claims = Claims::new(store, found.len());
+    for i in 0..found.len() {
+        claims.claim(&found, i);
+    }
+    let load_held = |claims: &Claims, i: usize, c: &Candidate| {
+        if !claims.holds(i) || !wanted(c.location) {
+            return None;
+        }
+        let mut source = load(ctx, &c.file, c.location, run, store)?;
+        source.plugin = c.plugin;
+        Some((c.order, source))
+    };
+    let mut sources: Vec<Option<(usize, Source)>> = found
+        .iter()
+        .enumerate()
+        .map(|(i, c)| load_held(&claims, i, c))
+        .collect();
+    // Plugins come from the registries, as the settings just read enable them: they may take
+    // a real file over from a location read above, whose source then goes. Like
+    // `disableAllHooks`, `enabledPlugins` counts only in a settings file trusted as found: the
+    // run path parses no other, and an untrusted file must not turn trusted hooks on or off.
+    for &(location, spec) in &plugins_needed {
+        let settings = |trusted_only: bool| {
+            let files: Vec<(&str, &serde_json::Map<String, serde_json::Value>)> = sources
+                .iter()
+                .flatten()
+                .filter(|(_, s)| spec.enabled_in.contains(&s.location.id))
+                .filter(|(_, s)| !trusted_only || store.state(s) == TrustState::Trusted)
+                .filter_map(|(_, s)| Some((s.location.id, &s.document()?.extra)))
+                .collect();
+            crate::plugins::enabled(spec, &files)
+        };
+        let by_agent = run.is_none().then(|| settings(false));
+        let plugins = crate::plugins::find(&ctx.home, spec, &settings(true), by_agent.as_deref());
+        let order = locations()
+            .position(|l| std::ptr::eq(l, location))
+            .unwrap_or(usize::MAX);
+        let first = found.len();
+        found.extend(plugins.into_iter().filter_map(|p| {
+            Some(Candidate {
+                order,
+                location,
+                file: Found::at(p.hook_file, None)?,
+                plugin: Some(p.standings),
+            })
+        }));
+        for i in first..found.len() {
+            if let Some(taken) = claims.claim(&found, i) {
+                sources[taken] = None;
+            }
+        }
+        for (i, candidate) in found.iter().enumerate().skip(first) {
+            sources.push(load_held(&claims, i, candidate));
+        }
+    }
+    let mut sources: Vec<(usize, Source)> = sources.into_iter().flatten().collect();
+    sources.sort_by_key(|(order, _)| *order);
+    sources.into_iter().map(|(_, source)| source).collect()
+}

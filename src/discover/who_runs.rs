@@ -1,0 +1,99 @@
+//! Who runs a source's hooks under a host: the host itself (it reads the file natively),
+//! `hookx run` (only once the file is trusted), or nobody.
+
+use super::source::Source;
+use crate::context::locations;
+use crate::tables::{Dialect, Location, Scope};
+use serde::Serialize;
+
+/// Who runs a source's hooks under a given host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Runner {
+    /// The host reads the file itself.
+    Native,
+    /// Only `hookx run` can run it, and only once it is trusted.
+    Hookx,
+    /// Skill or agent hooks under another host: they apply only while their component is
+    /// active in Claude, which hookx cannot know, so nobody runs them.
+    Inactive,
+    /// A plugin its agent does not load (not enabled, not installed): nobody runs it.
+    Off,
+}
+
+impl Runner {
+    pub fn name(self) -> &'static str {
+        match self {
+            Runner::Native => "native",
+            Runner::Hookx => "hookx",
+            Runner::Inactive => "inactive",
+            Runner::Off => "off",
+        }
+    }
+}
+
+/// Whether `host` reads files of `location` by itself (`DialectDef::native`).
+pub fn is_native(host: Dialect, location: &Location) -> bool {
+    host.def().native.contains(&location.id)
+}
+
+/// Who runs `source`'s hooks under `host`.
+pub fn runner(host: Dialect, source: &Source) -> Runner {
+    if !is_on_under(source, host) {
+        return Runner::Off;
+    }
+    location_runner(host, source.location)
+}
+
+/// Whether `source`'s hooks run at all under `host` (natively, by the agent's view of its
+/// plugins; through hookx, by the trusted view).
+fn is_on_under(source: &Source, host: Dialect) -> bool {
+    source.plugin.is_none_or(|p| {
+        let standing = match is_native(host, source.location) {
+            true => p.agent,
+            false => p.trusted,
+        };
+        standing == crate::plugins::Standing::Loaded
+    })
+}
+
+/// Who runs the hooks of files at `location` under `host`.
+pub fn location_runner(host: Dialect, location: &Location) -> Runner {
+    if is_native(host, location) {
+        Runner::Native
+    } else if location.scope.is_component() {
+        Runner::Inactive
+    } else {
+        Runner::Hookx
+    }
+}
+
+/// Whether `hookx run --host HOST` needs to read files at `location`: files it runs itself, and
+/// files the host runs natively whose handlers could make one of those a duplicate (same
+/// dialect, de-duplicated: see [`effective_rules`]) or turn them off (`disableAllHooks`, which
+/// which only sources of its own dialect obey). A dialect that de-duplicates nothing (Copilot)
+/// needs none of its native files, and component-scoped files run nowhere but natively.
+///
+/// [`effective_rules`]: super::effective_rules
+pub fn needed_for_run(host: Dialect, location: &Location) -> bool {
+    // The host's policy may leave only policy hooks running (`allowManagedHooksOnly`).
+    if location.scope == Scope::Managed && location.dialect == host {
+        return true;
+    }
+    match location_runner(host, location) {
+        Runner::Hookx => true,
+        Runner::Inactive | Runner::Off => false,
+        Runner::Native => {
+            location.dialect.config().merges_identical_handlers
+                && locations().any(|l| {
+                    l.dialect == location.dialect && location_runner(host, l) == Runner::Hookx
+                })
+        }
+    }
+}
+
+/// Whether hookx must see `source` trusted before running it under `host`: only sources hookx
+/// runs itself need trust; what the host runs natively was the host's call.
+pub fn needs_trust(host: Dialect, source: &Source) -> bool {
+    runner(host, source) == Runner::Hookx
+}

@@ -1,0 +1,338 @@
+//! The trust store: which hook files the user has reviewed, each by its identity and content.
+//!
+//! `hookx run` never executes a file the host would not have run by itself unless the user has
+//! trusted exactly its current content, found where it was trusted: a cloned repository cannot
+//! make hookx run its hooks under another agent, a trusted file that changes must be reviewed
+//! again, and a trusted file reached another way (a project symlink to it, read as another
+//! agent's file) is not trusted that way.
+//!
+//! A file's identity is its real path (symlinks resolved), the [`Location`] it was found at and
+//! so the dialect it is read in. Before a file is trusted, `hookx run` reads its bytes only to
+//! hash them: nothing in it is parsed or evaluated ([`crate::discover`]). This is the record
+//! alone; `hookx trust` is [`crate::commands::trust`].
+//!
+//! The record lives in `<home>/.hookx/trust.json`, where `<home>` is the home the [`Context`]
+//! resolved (`--home`, else `$HOOKX_HOME`, else `$HOME`): the user's state, never the project's,
+//! so that a repository cannot ship its own trust. Version 2 lists one entry per identity.
+//! Version 1 records (real path and hash only, written before identities) are read, kept and
+//! never honoured: such a file shows as [`TrustState::Legacy`] and `hookx trust` records it
+//! again with its identity. Guessing the location an old entry meant would re-open the hole
+//! identities close.
+
+use crate::context::{self, Context};
+use crate::error::Error;
+use crate::tables::Location;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+/// A source's standing in the trust record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TrustState {
+    /// Trusted with exactly its current content, as found.
+    Trusted,
+    /// Never trusted as found (or unreadable, or the record cannot be read: hookx fails closed).
+    Untrusted,
+    /// Trusted once, but its content has changed since.
+    Changed,
+    /// Trusted by a hookx that did not record identities (a version 1 record): not honoured.
+    Legacy,
+}
+
+impl TrustState {
+    pub fn name(self) -> &'static str {
+        match self {
+            TrustState::Trusted => "trusted",
+            TrustState::Untrusted => "untrusted",
+            TrustState::Changed => "changed",
+            TrustState::Legacy => "legacy",
+        }
+    }
+
+    /// Why a file in this state is not run, for warnings.
+    pub fn why_not(self) -> &'static str {
+        match self {
+            TrustState::Trusted => "trusted",
+            TrustState::Untrusted => "not trusted",
+            TrustState::Changed => "changed since it was trusted",
+            TrustState::Legacy => {
+                "trusted by an older hookx that did not record where it was found"
+            }
+        }
+    }
+}
+
+/// What a file was trusted as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Identity<'a> {
+    /// The real path (symlinks resolved).
+    pub canonical: &'a Path,
+    pub location: &'static Location,
+}
+
+/// What the store judges a file by: what it was found as, and the hash of the bytes read of
+/// it. A discovered source ([`crate::discover::Source`]) is one; the store asks nothing more of
+/// it, and so does not depend on discovery.
+pub trait Subject {
+    /// What it is trusted as; `None` when its real path could not be resolved.
+    fn identity(&self) -> Option<Identity<'_>>;
+    /// SHA-256 (hex) of the bytes read; `None` when it was not read.
+    fn sha256(&self) -> Option<&str>;
+}
+
+impl<T: Subject + ?Sized> Subject for &T {
+    fn identity(&self) -> Option<Identity<'_>> {
+        (**self).identity()
+    }
+
+    fn sha256(&self) -> Option<&str> {
+        (**self).sha256()
+    }
+}
+
+/// One trusted identity.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    /// The real path.
+    pub path: String,
+    /// The [`Location`] id it was found at.
+    pub location: String,
+    /// The dialect it is read in (its name).
+    pub dialect: String,
+    pub sha256: String,
+    /// RFC 3339, UTC.
+    pub trusted_at: String,
+}
+
+/// A version 1 entry: a real path and a hash.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LegacyRecord {
+    pub sha256: String,
+    pub trusted_at: String,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct StoreFile {
+    version: u32,
+    #[serde(default)]
+    trusted: Vec<Record>,
+    /// Version 2: version 1 entries not trusted again since. Version 1: its entries.
+    #[serde(default, alias = "files", skip_serializing_if = "BTreeMap::is_empty")]
+    legacy: BTreeMap<String, LegacyRecord>,
+}
+
+const STORE_VERSION: u32 = 2;
+
+/// The trust record, loaded once and queried per source.
+#[derive(Clone, Debug, Default)]
+pub struct TrustStore {
+    path: PathBuf,
+    /// Per location id (only those with records, found by a short scan), by real path (as
+    /// bytes: hashing a `Path` goes component by component): a lookup builds no key, and a
+    /// file at a location nothing is trusted at costs no hashing at all.
+    trusted: Vec<(&'static str, HashMap<OsString, Record>)>,
+    legacy: BTreeMap<String, LegacyRecord>,
+}
+
+impl TrustStore {
+    /// Where the record of `ctx`'s home lives.
+    pub fn path_for(ctx: &Context) -> PathBuf {
+        ctx.home.join(".hookx").join("trust.json")
+    }
+
+    /// Loads the record; a missing file is an empty record, a corrupt one an error (so that
+    /// `hookx trust` never overwrites what it cannot read).
+    pub fn load(ctx: &Context) -> Result<TrustStore, Error> {
+        let path = Self::path_for(ctx);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(TrustStore {
+                    path,
+                    ..TrustStore::default()
+                });
+            }
+            Err(e) => {
+                return Err(Error::Io {
+                    path: path.display().to_string(),
+                    message: e.to_string(),
+                });
+            }
+        };
+        let file: StoreFile = serde_json::from_str(&text).map_err(|e| Error::Io {
+            path: path.display().to_string(),
+            message: format!("is not a hookx trust record ({e}); move it away to start afresh"),
+        })?;
+        if !(1..=STORE_VERSION).contains(&file.version) {
+            return Err(Error::Io {
+                path: path.display().to_string(),
+                message: format!(
+                    "has version {}; this hookx reads versions 1 and {STORE_VERSION}",
+                    file.version
+                ),
+            });
+        }
+        let mut store = TrustStore {
+            path,
+            trusted: Vec::new(),
+            legacy: file.legacy,
+        };
+        for r in file.trusted {
+            if let Some(location) = context::location(&r.location) {
+                store.at(location.id).insert(OsString::from(&r.path), r);
+            }
+        }
+        Ok(store)
+    }
+
+    /// The records of one location, made if missing.
+    fn at(&mut self, location: &'static str) -> &mut HashMap<OsString, Record> {
+        let i = match self.trusted.iter().position(|(l, _)| *l == location) {
+            Some(i) => i,
+            None => {
+                self.trusted.push((location, HashMap::new()));
+                self.trusted.len() - 1
+            }
+        };
+        &mut self.trusted[i].1
+    }
+
+    /// Like [`TrustStore::load`], but an unreadable record trusts nothing (for `run`/`list`,
+    /// which must not fail open).
+    pub fn load_or_empty(ctx: &Context) -> TrustStore {
+        Self::load(ctx).unwrap_or_else(|_| TrustStore {
+            path: Self::path_for(ctx),
+            ..TrustStore::default()
+        })
+    }
+
+    /// Where this record is stored.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The record of an identity.
+    pub fn get(&self, id: Identity<'_>) -> Option<&Record> {
+        self.trusted
+            .iter()
+            .find(|(l, _)| *l == id.location.id)?
+            .1
+            .get(id.canonical.as_os_str())
+            .filter(|r| r.dialect == id.location.dialect.name())
+    }
+
+    /// Whether an identity has a record at all (whatever its hash): the identity a file is
+    /// found as, when several locations reach it.
+    pub fn knows(&self, id: Identity<'_>) -> bool {
+        self.get(id).is_some()
+    }
+
+    /// The standing of an identity with the given content hash (`None`: not hashed, which is
+    /// never trusted).
+    pub fn state_of(&self, id: Identity<'_>, sha256: Option<&str>) -> TrustState {
+        // The machine's policy is trusted as the agent trusts it: only an administrator can
+        // write it, and hookx must never override it.
+        if id.location.scope == crate::tables::Scope::Managed {
+            return TrustState::Trusted;
+        }
+        match (self.get(id), sha256) {
+            (Some(r), Some(sha)) if r.sha256 == sha => TrustState::Trusted,
+            (Some(_), _) => TrustState::Changed,
+            (None, _)
+                if !self.legacy.is_empty() && self.legacy.contains_key(&key(id.canonical)) =>
+            {
+                TrustState::Legacy
+            }
+            (None, _) => TrustState::Untrusted,
+        }
+    }
+
+    /// The standing of a discovered source, judged on the bytes discovery hashed.
+    pub fn state(&self, source: &impl Subject) -> TrustState {
+        match source.identity() {
+            Some(id) => self.state_of(id, source.sha256()),
+            None => TrustState::Untrusted,
+        }
+    }
+
+    /// Records an identity as trusted with this content. Returns whether anything changed.
+    pub fn trust(&mut self, id: Identity<'_>, sha256: &str) -> bool {
+        if self.state_of(id, Some(sha256)) == TrustState::Trusted {
+            return false;
+        }
+        let trusted_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        self.legacy.remove(&key(id.canonical));
+        self.at(id.location.id).insert(
+            id.canonical.as_os_str().to_owned(),
+            Record {
+                path: key(id.canonical),
+                location: id.location.id.to_string(),
+                dialect: id.location.dialect.to_string(),
+                sha256: sha256.to_string(),
+                trusted_at,
+            },
+        );
+        true
+    }
+
+    /// Records a discovered source as trusted with the content discovery hashed. Returns
+    /// whether anything changed; `false` too when the source was not hashed.
+    pub fn trust_source(&mut self, source: &impl Subject) -> bool {
+        match (source.identity(), source.sha256()) {
+            (Some(id), Some(sha)) => self.trust(id, sha),
+            _ => false,
+        }
+    }
+
+    /// Writes the record through hookx's one writer (creating `~/.hookx` if needed, through a
+    /// symlinked record), merged under the writer's lock with the record as it is on disk then:
+    /// concurrent `hookx trust` runs keep each other's records, and legacy entries either run
+    /// re-trusted stay gone.
+    pub fn save(&self) -> Result<(), Error> {
+        let shown = self.path.display().to_string();
+        crate::config::write::update(&self.path, |current| {
+            let mut trusted = BTreeMap::new();
+            let mut legacy = self.legacy.clone();
+            if let Some(text) = current {
+                let disk: StoreFile = serde_json::from_str(text).map_err(|e| Error::Io {
+                    path: shown.clone(),
+                    message: format!(
+                        "is not a hookx trust record ({e}); move it away to start afresh"
+                    ),
+                })?;
+                for r in disk.trusted {
+                    trusted.insert(format!("{}\0{}", r.location, r.path), r);
+                }
+                legacy.retain(|k, _| disk.legacy.contains_key(k));
+            }
+            for r in self
+                .trusted
+                .iter()
+                .flat_map(|(_, records)| records.values())
+            {
+                trusted.insert(format!("{}\0{}", r.location, r.path), r.clone());
+            }
+            let file = StoreFile {
+                version: STORE_VERSION,
+                trusted: trusted.into_values().collect(),
+                legacy,
+            };
+            let mut text = serde_json::to_string_pretty(&file).unwrap_or_default();
+            text.push('\n');
+            Ok(crate::config::write::Change::Write(text))
+        })
+        .map(|_| ())
+    }
+}
+
+fn key(canonical: &Path) -> String {
+    canonical.to_string_lossy().into_owned()
+}
+
+/// The standing of `source` in the trust record of `ctx`'s home (an unreadable record trusts
+/// nothing). Host-independent: see [`crate::discover::needs_trust`] for whether it matters.
+pub fn is_trusted(ctx: &Context, source: &impl Subject) -> TrustState {
+    TrustStore::load_or_empty(ctx).state(source)
+}
