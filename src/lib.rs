@@ -19,6 +19,7 @@ pub mod hash;
 pub mod heap;
 pub mod model;
 pub mod plugins;
+pub mod positions;
 pub mod protocol;
 pub mod shell;
 pub mod source;

@@ -5,6 +5,7 @@ use super::syntax;
 use crate::diag::{Diagnostic, Severity};
 use crate::error::Error;
 use crate::model::{Command, EventKind, Handler, HandlerKind, PromptSpec, ServiceSpec};
+use crate::positions::escape;
 use crate::source::SourceFile;
 use crate::tables::{Dialect, Flavor};
 use crate::tables::{Document, Origin, Rule, RuleShape};
@@ -1054,11 +1055,6 @@ pub fn join_pointer(base: &str, segments: &[&str]) -> String {
         out.push_str(segment);
     }
     out
-}
-
-/// Escapes a key for use in a JSON pointer.
-pub fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }
 
 pub fn type_name(value: &Value) -> &'static str {

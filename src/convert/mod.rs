@@ -205,7 +205,7 @@ fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conver
                 let base = if doc.wrapped { "/hooks" } else { "" };
                 converter.lose(
                     src,
-                    format!("{base}/{}", crate::config::read::escape(key)),
+                    format!("{base}/{}", crate::positions::escape(key)),
                     &format!("the `{key}` entry"),
                     &why,
                 );
@@ -299,7 +299,7 @@ impl Converter<'_> {
             .filter_map(|(i, offset)| Some((i, offset?)))
             .collect();
         let at: Vec<usize> = found.iter().map(|&(_, offset)| offset).collect();
-        let line_cols = crate::source::line_cols(&src.text, &at);
+        let line_cols = crate::positions::line_cols(&src.text, &at);
         for ((i, _), (line, col)) in found.into_iter().zip(line_cols) {
             (self.losses[i].line, self.losses[i].col) = (line, col);
         }
@@ -1146,7 +1146,7 @@ impl Converter<'_> {
                     // `export A B=…` or `export X;rm …=…` would do something else entirely.
                     self.lose(
                         src,
-                        format!("{at}/env/{}", crate::config::read::escape(k)),
+                        format!("{at}/env/{}", crate::positions::escape(k)),
                         &format!("environment variable `{k}`"),
                         "it is not a shell variable name, so it cannot be exported in the command; it is dropped",
                     );
