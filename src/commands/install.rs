@@ -14,7 +14,7 @@
 
 use crate::config::edit::{JsonText, Seg};
 use crate::config::scripts;
-use crate::config::write::Change;
+use crate::config::update::Change;
 use crate::config::{self, syntax};
 use crate::discover::{Context, Runner};
 use crate::error::Error;
@@ -347,7 +347,7 @@ fn hookx_program(opts: &Options) -> Result<String, Error> {
         .map_err(|_| Error::Usage("the path of this hookx is not UTF-8; pass --hookx PATH".into()))
 }
 
-/// Installs or uninstalls, through [`config::write::update`]: the file is edited in place, only
+/// Installs or uninstalls, through [`config::update::update`]: the file is edited in place, only
 /// hookx's entries change, and nothing is written when nothing changes. Uninstall gives back
 /// the bytes the file had before install, and deletes the file only when install created it.
 pub fn apply(opts: &Options) -> Result<Report, Error> {
@@ -382,7 +382,7 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
         }
     }
     let mut before: Option<String> = None;
-    config::write::update(&path, |current| {
+    config::update::update(&path, |current| {
         before = current.map(str::to_string);
         let fresh = fresh_text(host);
         let (mut text, events) = match current {
@@ -531,7 +531,7 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
         true => Vec::new(),
         false => routed_events(&opts.ctx, host, opts.scope),
     };
-    config::write::update(&path, |current| {
+    config::update::update(&path, |current| {
         let had: Vec<String> = match current {
             None => Vec::new(),
             Some(text) => routes_in_list(&path, text, host, list)?,
@@ -551,7 +551,7 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
                 let mut handler = layout(host, &command);
                 let mut on_rule = Vec::new();
                 if let Some(obj) = handler.as_object_mut() {
-                    obj.insert(config::write::MARKER.into(), created_file());
+                    obj.insert(config::MARKER.into(), created_file());
                     for key in list.handler_keys_on_rule {
                         if let Some(value) = obj.remove(*key) {
                             on_rule.push((key.to_string(), value));
@@ -651,7 +651,7 @@ fn record_trust(
         return Ok(());
     }
     let shown = opts.ctx.display(&file);
-    config::write::update(&file, |current| {
+    config::update::update(&file, |current| {
         let text = current.unwrap_or_default();
         let edited = match opts.uninstall {
             true => {
@@ -743,7 +743,7 @@ fn created_file() -> Value {
 
 /// Whether a routing handler says install created its file.
 fn says_created(handler: &Value) -> bool {
-    handler.get(config::write::MARKER) == Some(&created_file())
+    handler.get(config::MARKER) == Some(&created_file())
 }
 
 /// The entry install adds for one event, in the host's own layout; `created`: install is
@@ -756,7 +756,7 @@ fn new_entry(host: Dialect, command: &str, created: bool) -> Value {
             None => &mut entry,
         };
         if let Some(obj) = handler.as_object_mut() {
-            obj.insert(config::write::MARKER.into(), created_file());
+            obj.insert(config::MARKER.into(), created_file());
         }
     }
     entry

@@ -817,7 +817,7 @@ impl Reader<'_> {
         for (key, value) in fields {
             // Built only for a diagnostic: most handlers have none.
             let at = || format!("{pointer}/{}", escape(&key));
-            if key == super::write::MARKER {
+            if key == super::MARKER {
                 // hookx's provenance record, not a field of the handler.
                 continue;
             }
