@@ -8,7 +8,7 @@
 //! Everything agent-specific comes from the dialect tables: this file names no agent.
 
 use crate::commands::trust::{TrustState, TrustStore};
-use crate::config::read::did_you_mean;
+use crate::config::walk::did_you_mean;
 use crate::diag::Severity;
 use crate::discover::{self, Context, Runner, Source};
 use crate::dispatch::select::{MatchVerdict, rules_match};

@@ -8,6 +8,7 @@ pub mod read;
 pub mod scripts;
 pub mod syntax;
 pub mod update;
+pub mod walk;
 pub mod write;
 
 pub use read::{Parsed, read};

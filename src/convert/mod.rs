@@ -6,7 +6,7 @@ pub mod matcher;
 
 pub use loss::Loss;
 
-use crate::config::read::HandlerAt;
+use crate::config::walk::HandlerAt;
 use crate::model::{Command, EventKind, Handler, HandlerKind};
 use crate::shell::{MAX_SHELL_ARGUMENT, push_shell_quote, push_shell_quote_shortest, shell_quote};
 use crate::source::SourceFile;
