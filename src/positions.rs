@@ -372,8 +372,9 @@ pub fn toml_to_json(item: &toml_edit::Item) -> Value {
 }
 
 /// Byte offsets in JSON `text` of the values at `pointers`, in one pass that descends only
-/// into the values on their paths and skips the rest without building anything; `None` where
-/// the scan gives up (see [`PointerScan`]) and the caller must ask [`JsonPositions`].
+/// into the values on their paths and skips the rest without building anything; `None` on
+/// anything the scan does not expect (an unquoted key, an escape in a single-quoted key, the
+/// text ending early): the caller then asks [`JsonPositions`].
 pub fn scan_json(text: &str, pointers: &[&str]) -> Option<Vec<Option<usize>>> {
     PointerScan::run(text, pointers)
 }

@@ -1,6 +1,7 @@
 //! The walk over a parsed config value: its events, rules and handlers read into a
 //! [`Document`] as the dialect's tables ([`crate::tables::ConfigSpec`]) say, every problem a
-//! diagnostic at its JSON pointer. [`super::read`] parses the file and hands the value here.
+//! diagnostic at its JSON pointer. [`read`](mod@super::read) parses the file and hands
+//! the value here.
 
 use super::syntax;
 use crate::diag::{Diagnostic, Severity};
