@@ -11,6 +11,7 @@
 use hookx::config::{detect, syntax};
 use hookx::diag::Diagnostic;
 use hookx::error::Error;
+use hookx::positions;
 use hookx::source::SourceFile;
 use hookx::tables::{Dialect, Flavor};
 
@@ -179,8 +180,8 @@ pub fn locate(data: &[u8]) {
     };
     for pointer in &pointers {
         for offset in [
-            syntax::locate_json(&text, pointer),
-            syntax::locate_yaml(&text, pointer),
+            positions::locate_json(&text, pointer),
+            positions::locate_yaml(&text, pointer),
         ]
         .into_iter()
         .flatten()
@@ -190,18 +191,18 @@ pub fn locate(data: &[u8]) {
                 text.is_char_boundary(offset),
                 "offset {offset} inside a char"
             );
-            let _ = hookx::source::line_col(&text, offset);
+            let _ = positions::line_col(&text, offset);
         }
     }
     // The one-pass scan that `convert` uses for its loss items gives, on every text the index
     // can read, exactly the index's answers.
-    if syntax::JsonPositions::new(&text).is_some() {
+    if positions::JsonPositions::new(&text).is_some() {
         let src = SourceFile::new("f.json", text.as_str());
         let refs: Vec<&str> = pointers.iter().map(String::as_str).collect();
         for (pointer, many) in refs.iter().zip(syntax::locate_many(&src, &refs)) {
             assert_eq!(
                 many,
-                syntax::locate_json(&text, pointer),
+                positions::locate_json(&text, pointer),
                 "pointer {pointer:?}"
             );
         }

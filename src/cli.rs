@@ -735,7 +735,7 @@ fn convert_to(
         (None, false) => None,
     };
     let sync = |path: &Path, current: Option<&str>| {
-        config::write::sync_text(path, &conversion.document, sources, current)
+        config::merge::sync_text(path, &conversion.document, sources, current)
     };
     let before = target
         .as_ref()
@@ -777,18 +777,18 @@ fn convert_to(
         } else {
             // Under the writer's lock, from the file as it is then (another run may have
             // written it since it was read above).
-            let outcome = config::write::update(path, |current| {
+            let outcome = config::update::update(path, |current| {
                 if args.write && current.is_none() && conversion.document.rules.is_empty() {
                     // Nothing to sync into a file that does not exist.
-                    return Ok(config::write::Change::Keep);
+                    return Ok(config::update::Change::Keep);
                 }
-                Ok(config::write::Change::Write(match args.write {
+                Ok(config::update::Change::Write(match args.write {
                     true => sync(path, current)?,
                     false => text.clone(),
                 }))
             })?;
             match outcome {
-                config::write::Outcome::Unchanged => {
+                config::update::Outcome::Unchanged => {
                     if args.format == Format::Text {
                         match path.exists() {
                             true => errln!("{} is up to date", path.display()),

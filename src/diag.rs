@@ -1,6 +1,6 @@
 //! Diagnostics: a message tied to a file position, rendered as `file:line:col: severity: …`.
+//! They are made at a position by [`crate::source`], which knows the file's lines.
 
-use crate::source::SourceFile;
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -40,7 +40,7 @@ pub struct Snippet {
 impl Snippet {
     /// The window of `line` around byte `at` (a character boundary, at most `line.len()`), in
     /// time proportional to the window, not the line.
-    fn new(line: &str, at: usize) -> Snippet {
+    pub(crate) fn new(line: &str, at: usize) -> Snippet {
         let fits = line.len() <= SNIPPET_WIDTH || line.char_indices().nth(SNIPPET_WIDTH).is_none();
         if fits {
             return Snippet {
@@ -74,58 +74,6 @@ impl Snippet {
 }
 
 impl Diagnostic {
-    /// A diagnostic at a byte offset of `src`.
-    pub fn at_offset(
-        severity: Severity,
-        src: &SourceFile,
-        offset: usize,
-        message: impl Into<String>,
-    ) -> Diagnostic {
-        let (line, col) = src.line_col(offset);
-        let offset = src.text.floor_char_boundary(offset.min(src.text.len()));
-        let snippet = src.line_text(line).map(|text| {
-            let start = src.line_start(line).unwrap_or(0);
-            Snippet::new(text, offset.saturating_sub(start).min(text.len()))
-        });
-        Diagnostic {
-            severity,
-            file: src.path.clone(),
-            line,
-            col,
-            pointer: None,
-            message: message.into(),
-            help: None,
-            snippet,
-        }
-    }
-
-    /// A diagnostic at 1-based `line`:`col` of `src`.
-    pub fn at_line_col(
-        severity: Severity,
-        src: &SourceFile,
-        line: usize,
-        col: usize,
-        message: impl Into<String>,
-    ) -> Diagnostic {
-        let (line, col) = (line.max(1), col.max(1));
-        Diagnostic {
-            severity,
-            file: src.path.clone(),
-            line,
-            col,
-            pointer: None,
-            message: message.into(),
-            help: None,
-            snippet: src.line_text(line).map(|text| {
-                let at = text
-                    .char_indices()
-                    .nth(col - 1)
-                    .map_or(text.len(), |(i, _)| i);
-                Snippet::new(text, at)
-            }),
-        }
-    }
-
     pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
         self.help = Some(help.into());
         self

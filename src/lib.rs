@@ -20,6 +20,7 @@ pub mod hash;
 pub mod heap;
 pub mod model;
 pub mod plugins;
+pub mod positions;
 pub mod protocol;
 pub mod route;
 pub mod shell;

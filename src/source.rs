@@ -1,6 +1,9 @@
-//! Reading config files and finding positions in them.
+//! A config file in memory: read with its limits, its lines and values indexed on first use,
+//! and diagnostics made at its positions.
 
+use crate::diag::{Diagnostic, Severity, Snippet};
 use crate::error::Error;
+use crate::positions::{JsonPositions, TomlPositions, YamlPositions, line_col};
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -18,11 +21,11 @@ pub struct SourceFile {
     /// diagnostics must not be rescanned for each.
     lines: OnceLock<LineIndex>,
     /// Where each JSON value starts, built on the first pointer located.
-    json: OnceLock<Option<crate::config::syntax::JsonPositions>>,
+    json: OnceLock<Option<JsonPositions>>,
     /// Where each YAML key and item starts (frontmatter), built on the first pointer located.
-    yaml: OnceLock<crate::config::syntax::YamlPositions>,
+    yaml: OnceLock<YamlPositions>,
     /// Where each TOML key, table and value starts, built on the first pointer located.
-    toml: OnceLock<Option<crate::config::syntax::TomlPositions>>,
+    toml: OnceLock<Option<TomlPositions>>,
 }
 
 impl SourceFile {
@@ -37,20 +40,20 @@ impl SourceFile {
         }
     }
 
-    /// Byte offset of the JSON value at `pointer` ([`crate::config::syntax::locate_json`]),
+    /// Byte offset of the JSON value at `pointer` ([`crate::positions::locate_json`]),
     /// parsing the text once however many pointers are located.
     pub fn locate_json(&self, pointer: &str) -> Option<usize> {
         self.json
-            .get_or_init(|| crate::config::syntax::JsonPositions::new(&self.text))
+            .get_or_init(|| JsonPositions::new(&self.text))
             .as_ref()?
             .locate(pointer)
     }
 
-    /// Byte offset of the YAML key or item at `pointer` ([`crate::config::syntax::locate_yaml`]),
+    /// Byte offset of the YAML key or item at `pointer` ([`crate::positions::locate_yaml`]),
     /// reading the text once however many pointers are located.
     pub fn locate_yaml(&self, pointer: &str) -> Option<usize> {
         self.yaml
-            .get_or_init(|| crate::config::syntax::YamlPositions::new(&self.text))
+            .get_or_init(|| YamlPositions::new(&self.text))
             .locate(pointer)
     }
 
@@ -58,7 +61,7 @@ impl SourceFile {
     /// many pointers are located.
     pub fn locate_toml(&self, pointer: &str) -> Option<usize> {
         self.toml
-            .get_or_init(|| crate::config::syntax::TomlPositions::new(&self.text))
+            .get_or_init(|| TomlPositions::new(&self.text))
             .as_ref()?
             .locate(pointer)
     }
@@ -122,6 +125,63 @@ impl SourceFile {
     }
 }
 
+/// Diagnostics at a place in a file, made here beside the line index they read rather than in
+/// [`crate::diag`]: diag, and [`Error`] which carries diagnostics, then need not know files, and
+/// the base floor has no circle.
+impl Diagnostic {
+    /// A diagnostic at a byte offset of `src`.
+    pub fn at_offset(
+        severity: Severity,
+        src: &SourceFile,
+        offset: usize,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        let (line, col) = src.line_col(offset);
+        let offset = src.text.floor_char_boundary(offset.min(src.text.len()));
+        let snippet = src.line_text(line).map(|text| {
+            let start = src.line_start(line).unwrap_or(0);
+            Snippet::new(text, offset.saturating_sub(start).min(text.len()))
+        });
+        Diagnostic {
+            severity,
+            file: src.path.clone(),
+            line,
+            col,
+            pointer: None,
+            message: message.into(),
+            help: None,
+            snippet,
+        }
+    }
+
+    /// A diagnostic at 1-based `line`:`col` of `src`.
+    pub fn at_line_col(
+        severity: Severity,
+        src: &SourceFile,
+        line: usize,
+        col: usize,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        let (line, col) = (line.max(1), col.max(1));
+        Diagnostic {
+            severity,
+            file: src.path.clone(),
+            line,
+            col,
+            pointer: None,
+            message: message.into(),
+            help: None,
+            snippet: src.line_text(line).map(|text| {
+                let at = text
+                    .char_indices()
+                    .nth(col - 1)
+                    .map_or(text.len(), |(i, _)| i);
+                Snippet::new(text, at)
+            }),
+        }
+    }
+}
+
 /// Line starts and character counts of a text, so that the line and column of an offset cost
 /// a binary search and at most [`CHUNK`] bytes of counting, not a scan from the top.
 #[derive(Clone, Debug)]
@@ -181,41 +241,10 @@ impl LineIndex {
     }
 }
 
-/// [`line_col`] of each of `offsets`, in one scan of `text` up to the last: cheaper than a
-/// [`SourceFile`]'s line index when a large file has a few positions to tell (a conversion's
-/// losses).
-pub fn line_cols(text: &str, offsets: &[usize]) -> Vec<(usize, usize)> {
-    let mut order: Vec<usize> = (0..offsets.len()).collect();
-    order.sort_unstable_by_key(|&i| offsets[i]);
-    let bytes = text.as_bytes();
-    let (mut at, mut line, mut line_start) = (0, 1, 0);
-    let mut out = vec![(0, 0); offsets.len()];
-    for i in order {
-        let offset = text.floor_char_boundary(offsets[i].min(text.len()));
-        let span = &bytes[at..offset];
-        if let Some(last) = span.iter().rposition(|&b| b == b'\n') {
-            line += span.iter().filter(|&&b| b == b'\n').count();
-            line_start = at + last + 1;
-        }
-        at = offset;
-        out[i] = (line, text[line_start..offset].chars().count() + 1);
-    }
-    out
-}
-
-/// 1-based line and column (in characters) of a byte offset into `text` (one scan; a
-/// [`SourceFile`] indexes its lines for many).
-pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(text.len());
-    let before = &text[..text.floor_char_boundary(offset)];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    (line, before[line_start..].chars().count() + 1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::positions::line_cols;
 
     #[test]
     fn one_scan_gives_the_line_index_answers() {

@@ -292,7 +292,7 @@ impl TrustStore {
     /// re-trusted stay gone.
     pub fn save(&self) -> Result<(), Error> {
         let shown = self.path.display().to_string();
-        crate::config::write::update(&self.path, |current| {
+        crate::config::update::update(&self.path, |current| {
             let mut trusted = BTreeMap::new();
             let mut legacy = self.legacy.clone();
             if let Some(text) = current {
@@ -321,7 +321,7 @@ impl TrustStore {
             };
             let mut text = serde_json::to_string_pretty(&file).unwrap_or_default();
             text.push('\n');
-            Ok(crate::config::write::Change::Write(text))
+            Ok(crate::config::update::Change::Write(text))
         })
         .map(|_| ())
     }

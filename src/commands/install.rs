@@ -12,7 +12,7 @@
 use crate::config;
 use crate::config::edit::{JsonText, Seg};
 use crate::config::scripts;
-use crate::config::write::Change;
+use crate::config::update::Change;
 use crate::discover::{Context, Runner};
 use crate::error::Error;
 use crate::route::{
@@ -95,7 +95,7 @@ fn hookx_program(opts: &Options) -> Result<String, Error> {
         .map_err(|_| Error::Usage("the path of this hookx is not UTF-8; pass --hookx PATH".into()))
 }
 
-/// Installs or uninstalls, through [`config::write::update`]: the file is edited in place, only
+/// Installs or uninstalls, through [`config::update::update`]: the file is edited in place, only
 /// hookx's entries change, and nothing is written when nothing changes. Uninstall gives back
 /// the bytes the file had before install, and deletes the file only when install created it.
 pub fn apply(opts: &Options) -> Result<Report, Error> {
@@ -130,7 +130,7 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
         }
     }
     let mut before: Option<String> = None;
-    config::write::update(&path, |current| {
+    config::update::update(&path, |current| {
         before = current.map(str::to_string);
         let fresh = fresh_text(host);
         let (mut text, events) = match current {
@@ -281,7 +281,7 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
         true => Vec::new(),
         false => routed_events(&opts.ctx, host, opts.scope),
     };
-    config::write::update(&path, |current| {
+    config::update::update(&path, |current| {
         let had: Vec<String> = match current {
             None => Vec::new(),
             Some(text) => routes_in_list(&path, text, host, list)?,
@@ -301,7 +301,7 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
                 let mut handler = layout(host, &command);
                 let mut on_rule = Vec::new();
                 if let Some(obj) = handler.as_object_mut() {
-                    obj.insert(config::write::MARKER.into(), created_file());
+                    obj.insert(config::MARKER.into(), created_file());
                     for key in list.handler_keys_on_rule {
                         if let Some(value) = obj.remove(*key) {
                             on_rule.push((key.to_string(), value));
@@ -371,7 +371,7 @@ fn record_trust(
         return Ok(());
     }
     let shown = opts.ctx.display(&file);
-    config::write::update(&file, |current| {
+    config::update::update(&file, |current| {
         let text = current.unwrap_or_default();
         let edited = match opts.uninstall {
             true => {

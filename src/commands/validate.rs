@@ -2,11 +2,11 @@
 //! suspicious values. Reading already reports syntax, types, unknown events and missing
 //! commands.
 
-use crate::config::read::escape;
 use crate::config::syntax;
 use crate::diag::{Diagnostic, Severity};
 use crate::model::bounded::{self, Answer, Job};
 use crate::model::{EventKind, Handler, HandlerKind, MatcherForm};
+use crate::positions::escape;
 use crate::source::SourceFile;
 use crate::tables::HandlerField;
 use crate::tables::{Document, Rule, RuleShape};

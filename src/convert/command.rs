@@ -4,7 +4,7 @@
 
 use super::converter::{Converter, field_pointer};
 use super::wrap::Wrap;
-use crate::config::read::HandlerAt;
+use crate::config::walk::HandlerAt;
 use crate::model::{Command, EventKind};
 use crate::shell::shell_quote;
 use crate::source::SourceFile;
@@ -130,7 +130,7 @@ impl Converter<'_> {
                     // `export A B=…` or `export X;rm …=…` would do something else entirely.
                     self.lose(
                         src,
-                        format!("{at}/env/{}", crate::config::read::escape(k)),
+                        format!("{at}/env/{}", crate::positions::escape(k)),
                         &format!("environment variable `{k}`"),
                         "it is not a shell variable name, so it cannot be exported in the command; it is dropped",
                     );

@@ -2,7 +2,7 @@
 //! one is), and the counts and caches the steps share.
 
 use super::{Loss, Options};
-use crate::config::read::HandlerAt;
+use crate::config::walk::HandlerAt;
 use crate::model::EventKind;
 use crate::source::SourceFile;
 use crate::tables::{Flavor, HandlerField};
@@ -82,7 +82,7 @@ impl Converter<'_> {
             .filter_map(|(i, offset)| Some((i, offset?)))
             .collect();
         let at: Vec<usize> = found.iter().map(|&(_, offset)| offset).collect();
-        let line_cols = crate::source::line_cols(&src.text, &at);
+        let line_cols = crate::positions::line_cols(&src.text, &at);
         for ((i, _), (line, col)) in found.into_iter().zip(line_cols) {
             (self.losses[i].line, self.losses[i].col) = (line, col);
         }

@@ -155,7 +155,7 @@ impl Converter<'_> {
             let base = if doc.wrapped { "/hooks" } else { "" };
             self.lose(
                 src,
-                format!("{base}/{}", crate::config::read::escape(key)),
+                format!("{base}/{}", crate::positions::escape(key)),
                 &format!("the `{key}` entry"),
                 &why,
             );

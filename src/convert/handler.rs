@@ -3,7 +3,7 @@
 
 use super::converter::{Converter, field_pointer};
 use super::wrap::Wrap;
-use crate::config::read::HandlerAt;
+use crate::config::walk::HandlerAt;
 use crate::model::{Command, EventKind, Handler, HandlerKind};
 use crate::shell::shell_quote;
 use crate::source::SourceFile;

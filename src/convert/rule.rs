@@ -3,7 +3,7 @@
 
 use super::converter::Converter;
 use super::{target_event, target_flavor};
-use crate::config::read::HandlerAt;
+use crate::config::walk::HandlerAt;
 use crate::model::{EventKind, Handler};
 use crate::source::SourceFile;
 use crate::tables::{Flavor, Rule, RuleShape, ToolScope};

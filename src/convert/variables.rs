@@ -3,7 +3,7 @@
 //! the others the target does not set reported.
 
 use super::converter::Converter;
-use crate::config::read::HandlerAt;
+use crate::config::walk::HandlerAt;
 use crate::source::SourceFile;
 use crate::tables::Flavor;
 use std::borrow::Cow;

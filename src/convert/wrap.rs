@@ -3,7 +3,7 @@
 //! not installed.
 
 use super::converter::Converter;
-use crate::config::read::HandlerAt;
+use crate::config::walk::HandlerAt;
 use crate::model::EventKind;
 use crate::shell::{MAX_SHELL_ARGUMENT, push_shell_quote, push_shell_quote_shortest, shell_quote};
 use crate::source::SourceFile;

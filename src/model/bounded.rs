@@ -21,17 +21,11 @@
 //! An unevaluable matcher is never read as "no match": callers report it as its own outcome
 //! ([`crate::dispatch::select::MatchVerdict::Unevaluable`]).
 
-use crate::model::matcher::{CompiledMatcher, Literals, MatcherForm};
+use crate::model::matcher::{CompiledMatcher, Literals, MAX_REGEX_BYTES, MatcherForm};
 use std::collections::HashMap;
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
-
-/// Longest regex handed to the engine. Real matchers are a few dozen bytes. The engine's
-/// compile time grows faster than linearly with alternatives (a 16 KiB alternation took over a
-/// second in a debug build); plain name lists of any length need no engine
-/// ([`super::matcher::Literals`]).
-pub const MAX_REGEX_BYTES: usize = 4 * 1024;
 
 /// Longest value a regex is tested against (tool names, sources, triggers are short).
 pub const MAX_VALUE_BYTES: usize = 64 * 1024;

@@ -6,6 +6,13 @@
 
 use serde::Serialize;
 
+/// Longest regex handed to the engine: [`CompiledMatcher::compile`] refuses longer ones, and
+/// [`super::bounded`] before they reach its worker. Real matchers are a few dozen bytes. The
+/// engine's compile time grows faster than linearly with alternatives (a 16 KiB alternation
+/// took over a second in a debug build); plain name lists of any length need no engine
+/// ([`Literals`]).
+pub const MAX_REGEX_BYTES: usize = 4 * 1024;
+
 /// How a flavour reads matcher text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum MatcherStyle {
@@ -246,7 +253,7 @@ impl CompiledMatcher {
     /// Compiles a form. An invalid regex is an error the caller reports (Copilot skips such a
     /// hook). This runs the regex engine on the calling thread with no time bound: matchers
     /// from files go through [`super::bounded`], which calls this within its bounds. A regex
-    /// longer than [`super::bounded::MAX_REGEX_BYTES`] is refused here too.
+    /// longer than [`MAX_REGEX_BYTES`] is refused here too.
     pub fn compile(form: &MatcherForm) -> Result<CompiledMatcher, String> {
         Ok(match form {
             MatcherForm::All => CompiledMatcher::All,
@@ -255,11 +262,11 @@ impl CompiledMatcher {
                 if let Some(literals) = Literals::parse(pattern, *anchored) {
                     return Ok(CompiledMatcher::Literals(literals));
                 }
-                if pattern.len() > super::bounded::MAX_REGEX_BYTES {
+                if pattern.len() > MAX_REGEX_BYTES {
                     return Err(format!(
                         "the regex is {} bytes; hookx evaluates regexes of up to {} bytes",
                         pattern.len(),
-                        super::bounded::MAX_REGEX_BYTES
+                        MAX_REGEX_BYTES
                     ));
                 }
                 let source = if *anchored {

@@ -146,17 +146,16 @@ fn read_output_first(
 /// non-blocking note, never silently away.
 pub fn encode_answer(host: Flavor, event: &Event, outcome: &Outcome) -> HostAnswer {
     let t = host.tables();
-    let p = &t.protocol;
     let kind = &event.kind;
     let mut w = Writer {
-        p,
+        p: &t.protocol,
         kind,
         event_name: event_name(t, kind),
         json: Map::new(),
     };
+    // Reasons the host reads on stderr at exit 2, and notes for stderr at exit 0.
     let mut exit2: Vec<String> = Vec::new();
     let mut notes: Vec<String> = Vec::new();
-    let mut plain: Option<String> = None;
     let reason = outcome.reasons.join("\n");
     let tool_id = event.tool.as_ref().map(|t| t.name.as_str());
     let updated = outcome
@@ -165,117 +164,184 @@ pub fn encode_answer(host: Flavor, event: &Event, outcome: &Outcome) -> HostAnsw
         .map(|v| input_from_canonical(host, tool_id, v));
 
     if is_permission_event(kind) {
-        let decision = if outcome.block {
-            Some(Decision::Deny)
-        } else {
-            outcome.decision
+        let spill = (&mut exit2, &mut notes);
+        encode_permission(host, outcome, &reason, updated.as_ref(), &mut w, spill);
+    } else if outcome.block {
+        encode_block(host, &reason, &mut w, (&mut exit2, &mut notes));
+    }
+    let plain = encode_context(host, outcome, &mut w, (&mut exit2, &mut notes));
+    encode_effects(host, outcome, &mut w, &mut notes);
+
+    if !exit2.is_empty() {
+        // The host reads stderr as the reason at exit 2 and ignores stdout.
+        return HostAnswer {
+            stdout: String::new(),
+            stderr: exit2.join("\n"),
+            exit_code: 2,
         };
-        let mut input_written = false;
-        if let Some(d) = decision {
-            if p.writes(Slot::Behavior, kind) {
-                // A permission request has no "ask": leaving it alone is asking.
-                if d != Decision::Ask {
-                    w.set(Slot::Behavior, decision_str(d).into());
-                }
-                if d == Decision::Deny {
-                    w.set_str(Slot::BehaviorMessage, &reason);
-                    if outcome.interrupt && !w.set(Slot::Interrupt, true.into()) {
-                        notes.push(format!(
-                            "hookx: interrupt dropped: {} cannot stop the agent from {}",
-                            host.name(),
-                            w.event_name
-                        ));
-                    }
-                }
-                if d == Decision::Allow
-                    && let Some(input) = &updated
-                {
-                    input_written = w.set(Slot::BehaviorInput, input.clone());
-                }
-            } else if p.writes(Slot::Permission, kind) && p.permission_values.contains(&d) {
-                w.set(Slot::Permission, decision_str(d).into());
-                w.set_str(Slot::PermissionReason, &reason);
-            } else if d == Decision::Deny && p.writes(Slot::Cancel, kind) {
-                w.set(Slot::Cancel, true.into());
-                w.set(Slot::Reason, reason_or(&reason, "denied by hook").into());
-            } else if d == Decision::Deny && p.writes(Slot::Decision, kind) {
-                w.set(Slot::Decision, "block".into());
-                w.set(Slot::Reason, reason_or(&reason, "denied by hook").into());
-            } else if d == Decision::Deny && p.exit2(kind).is_some() {
-                exit2.push(reason_or(&reason, "denied by hook"));
-            } else if d == Decision::Deny {
-                notes.push(format!(
-                    "hookx: {} cannot deny {}: {}",
-                    host.name(),
-                    w.event_name,
-                    reason_or(&reason, "denied by hook")
-                ));
-            } else if d == Decision::Ask {
-                // Allow needs no note (the host's own flow goes on); a lost "ask" does.
-                notes.push(format!(
-                    "hookx: {} cannot ask on {}, its own permission flow decides: {}",
-                    host.name(),
-                    w.event_name,
-                    reason_or(&reason, "a hook asked for confirmation")
-                ));
+    }
+    notes.extend(outcome.errors.iter().cloned());
+    let stdout = match plain {
+        Some(text) if w.json.is_empty() => text,
+        plain => {
+            notes.extend(plain);
+            if w.json.is_empty() {
+                String::new()
+            } else {
+                Value::Object(w.json).to_string()
             }
         }
-        if let Some(input) = &updated
-            && !input_written
-            && !w.set(Slot::UpdatedInput, input.clone())
-        {
-            notes.push(format!(
-                "hookx: updated tool input dropped: {} cannot change the input on {}",
-                host.name(),
-                w.event_name
-            ));
-        }
-    } else if outcome.block {
-        let reason = reason_or(&reason, "blocked by hook");
-        if p.writes(Slot::Decision, kind) {
+    };
+    HostAnswer {
+        stdout,
+        stderr: notes.join("\n"),
+        exit_code: 0,
+    }
+}
+
+/// Where the host's JSON has no room: reasons for stderr at exit 2, notes for stderr at exit 0.
+type Spill<'s> = (&'s mut Vec<String>, &'s mut Vec<String>);
+
+/// A permission event's decision (a block denies), and the updated tool input an allow carries.
+fn encode_permission(
+    host: Flavor,
+    outcome: &Outcome,
+    reason: &str,
+    updated: Option<&Value>,
+    w: &mut Writer,
+    (exit2, notes): Spill,
+) {
+    let (p, kind) = (w.p, w.kind);
+    let decision = if outcome.block {
+        Some(Decision::Deny)
+    } else {
+        outcome.decision
+    };
+    let mut input_written = false;
+    if let Some(d) = decision {
+        if p.writes(Slot::Behavior, kind) {
+            // A permission request has no "ask": leaving it alone is asking.
+            if d != Decision::Ask {
+                w.set(Slot::Behavior, decision_str(d).into());
+            }
+            if d == Decision::Deny {
+                w.set_str(Slot::BehaviorMessage, reason);
+                if outcome.interrupt && !w.set(Slot::Interrupt, true.into()) {
+                    notes.push(format!(
+                        "hookx: interrupt dropped: {} cannot stop the agent from {}",
+                        host.name(),
+                        w.event_name
+                    ));
+                }
+            }
+            if d == Decision::Allow
+                && let Some(input) = updated
+            {
+                input_written = w.set(Slot::BehaviorInput, input.clone());
+            }
+        } else if p.writes(Slot::Permission, kind) && p.permission_values.contains(&d) {
+            w.set(Slot::Permission, decision_str(d).into());
+            w.set_str(Slot::PermissionReason, reason);
+        } else if d == Decision::Deny && p.writes(Slot::Cancel, kind) {
+            w.set(Slot::Cancel, true.into());
+            w.set(Slot::Reason, reason_or(reason, "denied by hook").into());
+        } else if d == Decision::Deny && p.writes(Slot::Decision, kind) {
             w.set(Slot::Decision, "block".into());
-            w.set(Slot::Reason, reason.into());
-        } else if p.writes(Slot::BlockingReason, kind) {
-            w.set(Slot::BlockingReason, reason.into());
-        } else if matches!(
-            p.exit2(kind),
-            Some(Exit2::Block | Exit2::Deny | Exit2::DenyWithoutReason)
-        ) {
-            exit2.push(reason);
-        } else if p.writes(Slot::Context, kind) {
-            // The event cannot be undone (e.g. PostToolUse): the reason still reaches the model.
-            w.set(Slot::Context, reason.into());
-        } else {
+            w.set(Slot::Reason, reason_or(reason, "denied by hook").into());
+        } else if d == Decision::Deny && p.exit2(kind).is_some() {
+            exit2.push(reason_or(reason, "denied by hook"));
+        } else if d == Decision::Deny {
             notes.push(format!(
-                "hookx: {} cannot block {}: {reason}",
+                "hookx: {} cannot deny {}: {}",
                 host.name(),
-                w.event_name
+                w.event_name,
+                reason_or(reason, "denied by hook")
+            ));
+        } else if d == Decision::Ask {
+            // Allow needs no note (the host's own flow goes on); a lost "ask" does.
+            notes.push(format!(
+                "hookx: {} cannot ask on {}, its own permission flow decides: {}",
+                host.name(),
+                w.event_name,
+                reason_or(reason, "a hook asked for confirmation")
             ));
         }
     }
-
-    if !outcome.additional_context.is_empty() {
-        let context = outcome.additional_context.join("\n");
-        if p.writes(Slot::Context, kind) {
-            let joined = match w.json_get(Slot::Context) {
-                Some(Value::String(prev)) => format!("{prev}\n{context}"),
-                _ => context,
-            };
-            w.set(Slot::Context, joined.into());
-        } else if p.exit2(kind) == Some(Exit2::Context) {
-            exit2.push(context);
-        } else if p.plain_stdout_context.contains(kind) {
-            // No JSON field for it, but plain stdout is read (Claude's PreCompact instructions).
-            plain = Some(context);
-        } else {
-            notes.push(format!(
-                "hookx: additional context dropped: {} takes none on {}: {context}",
-                host.name(),
-                w.event_name
-            ));
-        }
+    if let Some(input) = updated
+        && !input_written
+        && !w.set(Slot::UpdatedInput, input.clone())
+    {
+        notes.push(format!(
+            "hookx: updated tool input dropped: {} cannot change the input on {}",
+            host.name(),
+            w.event_name
+        ));
     }
+}
 
+/// A block on any other event: where the host reads one, else the closest it has, else a note.
+fn encode_block(host: Flavor, reason: &str, w: &mut Writer, (exit2, notes): Spill) {
+    let (p, kind) = (w.p, w.kind);
+    let reason = reason_or(reason, "blocked by hook");
+    if p.writes(Slot::Decision, kind) {
+        w.set(Slot::Decision, "block".into());
+        w.set(Slot::Reason, reason.into());
+    } else if p.writes(Slot::BlockingReason, kind) {
+        w.set(Slot::BlockingReason, reason.into());
+    } else if matches!(
+        p.exit2(kind),
+        Some(Exit2::Block | Exit2::Deny | Exit2::DenyWithoutReason)
+    ) {
+        exit2.push(reason);
+    } else if p.writes(Slot::Context, kind) {
+        // The event cannot be undone (e.g. PostToolUse): the reason still reaches the model.
+        w.set(Slot::Context, reason.into());
+    } else {
+        notes.push(format!(
+            "hookx: {} cannot block {}: {reason}",
+            host.name(),
+            w.event_name
+        ));
+    }
+}
+
+/// Additional context for the model; the plain stdout text to print when the host reads its
+/// context that way only.
+fn encode_context(
+    host: Flavor,
+    outcome: &Outcome,
+    w: &mut Writer,
+    (exit2, notes): Spill,
+) -> Option<String> {
+    let (p, kind) = (w.p, w.kind);
+    if outcome.additional_context.is_empty() {
+        return None;
+    }
+    let context = outcome.additional_context.join("\n");
+    if p.writes(Slot::Context, kind) {
+        let joined = match w.json_get(Slot::Context) {
+            Some(Value::String(prev)) => format!("{prev}\n{context}"),
+            _ => context,
+        };
+        w.set(Slot::Context, joined.into());
+    } else if p.exit2(kind) == Some(Exit2::Context) {
+        exit2.push(context);
+    } else if p.plain_stdout_context.contains(kind) {
+        // No JSON field for it, but plain stdout is read (Claude's PreCompact instructions).
+        return Some(context);
+    } else {
+        notes.push(format!(
+            "hookx: additional context dropped: {} takes none on {}: {context}",
+            host.name(),
+            w.event_name
+        ));
+    }
+    None
+}
+
+/// Stopping the agent, messages, hiding output, a modified prompt or tool result: each where
+/// the host has a slot for it, else a note.
+fn encode_effects(host: Flavor, outcome: &Outcome, w: &mut Writer, notes: &mut Vec<String>) {
     if outcome.stop {
         let written = w.set(Slot::Continue, false.into());
         if let Some(why) = &outcome.stop_reason {
@@ -322,32 +388,6 @@ pub fn encode_answer(host: Flavor, event: &Event, outcome: &Outcome) -> HostAnsw
             host.name(),
             w.event_name
         ));
-    }
-
-    if !exit2.is_empty() {
-        // The host reads stderr as the reason at exit 2 and ignores stdout.
-        return HostAnswer {
-            stdout: String::new(),
-            stderr: exit2.join("\n"),
-            exit_code: 2,
-        };
-    }
-    notes.extend(outcome.errors.iter().cloned());
-    let stdout = match plain {
-        Some(text) if w.json.is_empty() => text,
-        plain => {
-            notes.extend(plain);
-            if w.json.is_empty() {
-                String::new()
-            } else {
-                Value::Object(w.json).to_string()
-            }
-        }
-    };
-    HostAnswer {
-        stdout,
-        stderr: notes.join("\n"),
-        exit_code: 0,
     }
 }
 

@@ -41,38 +41,7 @@ pub fn decode_event_as(
     host: Dialect,
     event: Option<&str>,
 ) -> Result<(Event, Flavor), Error> {
-    if payload.iter().all(u8::is_ascii_whitespace) {
-        return Err(invalid(
-            1,
-            1,
-            format!("the {host} event payload is empty: nothing was sent on stdin"),
-        ));
-    }
-    let payload = readable(payload);
-    let value: Value = serde_json::from_slice(&payload).map_err(|e| {
-        // The position goes into the diagnostic, not twice into its message.
-        let message = e.to_string();
-        let message = message
-            .split(" at line ")
-            .next()
-            .unwrap_or(&message)
-            .to_string();
-        invalid(
-            e.line(),
-            e.column(),
-            format!("the {host} event payload is not JSON: {message}"),
-        )
-    })?;
-    let Value::Object(obj) = value else {
-        return Err(invalid(
-            0,
-            0,
-            format!(
-                "the {host} event payload must be a JSON object, not {}",
-                json_kind(&value)
-            ),
-        ));
-    };
+    let obj = payload_object(payload, host)?;
     let flavor = detect_flavor(&obj, host, event);
     let t = flavor.tables();
     let p = &t.protocol;
@@ -82,45 +51,7 @@ pub fn decode_event_as(
     };
     let mcp_name = unnest(&mut obj, p.tool_args);
 
-    let named = match obj.get(p.event_key) {
-        Some(Value::String(name)) => Some(name.as_str()),
-        Some(other) => {
-            return Err(invalid(
-                0,
-                0,
-                format!(
-                    "`{}` must be a string, not {}",
-                    p.event_key,
-                    json_kind(other)
-                ),
-            ));
-        }
-        None => None,
-    };
-    let kind = match named.or(event) {
-        Some(name) => kind_of(flavor, name),
-        None => match shape_kind(t, &obj) {
-            Some(kind) => kind,
-            None if p.event_shapes.is_empty() => {
-                return Err(invalid(
-                    0,
-                    0,
-                    format!(
-                        "the {} event payload has no `{}`",
-                        flavor.name(),
-                        p.event_key
-                    ),
-                ));
-            }
-            None => {
-                return Err(Error::Usage(format!(
-                    "the {} event payload names no event and its keys match no known event; \
-                     pass the event name as registered in the host's config",
-                    flavor.name()
-                )));
-            }
-        },
-    };
+    let kind = payload_kind(flavor, &obj, event)?;
 
     let mut timestamp = None;
     let mut tool_name = None;
@@ -168,7 +99,117 @@ pub fn decode_event_as(
     if tool_name.is_none() {
         tool_name = mcp_name.map(Value::String);
     }
-    let tool = match tool_name {
+    let tool = payload_tool(flavor, tool_name, tool_input, &mut fields);
+    Ok((
+        Event {
+            kind,
+            timestamp,
+            tool,
+            fields,
+        },
+        flavor,
+    ))
+}
+
+/// The payload as a JSON object; an error names what it is instead (nothing, not JSON, not an
+/// object).
+fn payload_object(payload: &[u8], host: Dialect) -> Result<Map<String, Value>, Error> {
+    if payload.iter().all(u8::is_ascii_whitespace) {
+        return Err(invalid(
+            1,
+            1,
+            format!("the {host} event payload is empty: nothing was sent on stdin"),
+        ));
+    }
+    let payload = readable(payload);
+    let value: Value = serde_json::from_slice(&payload).map_err(|e| {
+        // The position goes into the diagnostic, not twice into its message.
+        let message = e.to_string();
+        let message = message
+            .split(" at line ")
+            .next()
+            .unwrap_or(&message)
+            .to_string();
+        invalid(
+            e.line(),
+            e.column(),
+            format!("the {host} event payload is not JSON: {message}"),
+        )
+    })?;
+    let Value::Object(obj) = value else {
+        return Err(invalid(
+            0,
+            0,
+            format!(
+                "the {host} event payload must be a JSON object, not {}",
+                json_kind(&value)
+            ),
+        ));
+    };
+    Ok(obj)
+}
+
+/// The event a payload is: the name it gives, else `event` (the name registered in the host's
+/// config), else the first event whose shape (keys) it has.
+fn payload_kind(
+    flavor: Flavor,
+    obj: &Map<String, Value>,
+    event: Option<&str>,
+) -> Result<EventKind, Error> {
+    let t = flavor.tables();
+    let p = &t.protocol;
+    let named = match obj.get(p.event_key) {
+        Some(Value::String(name)) => Some(name.as_str()),
+        Some(other) => {
+            return Err(invalid(
+                0,
+                0,
+                format!(
+                    "`{}` must be a string, not {}",
+                    p.event_key,
+                    json_kind(other)
+                ),
+            ));
+        }
+        None => None,
+    };
+    Ok(match named.or(event) {
+        Some(name) => kind_of(flavor, name),
+        None => match shape_kind(t, obj) {
+            Some(kind) => kind,
+            None if p.event_shapes.is_empty() => {
+                return Err(invalid(
+                    0,
+                    0,
+                    format!(
+                        "the {} event payload has no `{}`",
+                        flavor.name(),
+                        p.event_key
+                    ),
+                ));
+            }
+            None => {
+                return Err(Error::Usage(format!(
+                    "the {} event payload names no event and its keys match no known event; \
+                     pass the event name as registered in the host's config",
+                    flavor.name()
+                )));
+            }
+        },
+    })
+}
+
+/// The tool call a payload names, its input under canonical argument names; `None` when it
+/// names none (an input without a name stays in `fields`).
+fn payload_tool(
+    flavor: Flavor,
+    tool_name: Option<Value>,
+    tool_input: Option<Value>,
+    fields: &mut Map<String, Value>,
+) -> Option<ToolCall> {
+    let t = flavor.tables();
+    let p = &t.protocol;
+    match tool_name {
         Some(Value::String(name)) if t.tool_codecs.iter().any(|c| c.name == name) => {
             // One tool for several canonical ones: its input says which (or none: it keeps
             // its own name).
@@ -186,8 +227,7 @@ pub fn decode_event_as(
             })
         }
         Some(Value::String(name)) => {
-            let id =
-                mcp_id(t, &name, &fields).unwrap_or_else(|| tool_id(flavor, &name).to_string());
+            let id = mcp_id(t, &name, fields).unwrap_or_else(|| tool_id(flavor, &name).to_string());
             let input = tool_input
                 .map(|v| decode_args(p.tool_args, v))
                 .map(|v| args_to_canonical(flavor, Some(&id), v))
@@ -200,16 +240,7 @@ pub fn decode_event_as(
             }
             None
         }
-    };
-    Ok((
-        Event {
-            kind,
-            timestamp,
-            tool,
-            fields,
-        },
-        flavor,
-    ))
+    }
 }
 
 /// Lifts the fields of a payload's nested object ([`ArgsForm::Nested`]) to the top, where the

@@ -111,7 +111,7 @@ pub(crate) fn created_file() -> Value {
 
 /// Whether a routing handler says install created its file.
 fn says_created(handler: &Value) -> bool {
-    handler.get(config::write::MARKER) == Some(&created_file())
+    handler.get(config::MARKER) == Some(&created_file())
 }
 
 /// The entry install adds for one event, in the host's own layout; `created`: install is
@@ -124,7 +124,7 @@ fn new_entry(host: Dialect, command: &str, created: bool) -> Value {
             None => &mut entry,
         };
         if let Some(obj) = handler.as_object_mut() {
-            obj.insert(config::write::MARKER.into(), created_file());
+            obj.insert(config::MARKER.into(), created_file());
         }
     }
     entry

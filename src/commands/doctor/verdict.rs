@@ -3,7 +3,7 @@
 
 use super::matcher::{alias_note, matcher_finding};
 use super::{Doctor, Finding, Level, Loading, Runs, Status, Verdict};
-use crate::config::read::did_you_mean;
+use crate::config::walk::did_you_mean;
 use crate::discover::{self, Runner, Source};
 use crate::model::{EventKind, Handler};
 use crate::tables::HandlerField;

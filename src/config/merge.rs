@@ -1,0 +1,394 @@
+//! `convert --write`: merging a converted [`Document`] into the file already at its target, so
+//! that entries an earlier run wrote from the same sources are replaced where they were and
+//! every other byte stays.
+
+use super::MARKER;
+use super::edit::{JsonText, Seg};
+use super::read;
+use super::write::{event_key, rule_json, to_text};
+use crate::error::Error;
+use crate::tables::{Document, RuleList};
+use serde_json::{Value, json};
+use std::path::Path;
+
+/// Merges `doc`'s rules into the config file at `path` (which may not exist yet): a sync from
+/// the files its rules came from ([`sync_text`]). Returns the new text.
+pub fn merge_into(path: &Path, doc: &Document) -> Result<String, Error> {
+    let mut sources: Vec<&str> = doc.rules.iter().map(|r| r.origin.file.as_str()).collect();
+    sources.dedup();
+    let current = match std::fs::read_to_string(path) {
+        Ok(text) => Some(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => {
+            return Err(Error::Io {
+                path: path.display().to_string(),
+                message: e.to_string(),
+            });
+        }
+    };
+    sync_text(path, doc, &sources, current.as_deref())
+}
+
+/// `convert --write`: the text of the file at `path` (`current`, `None` when there is none)
+/// once synced with `doc`, converted from the files `sources`.
+///
+/// Every handler written carries hookx's provenance record ([`MARKER`]) naming the source it
+/// came from, relative to the target's folder. The entries an earlier run wrote from these
+/// sources are replaced by the new ones where they were (or removed, when the source no longer
+/// has them); hand-written entries, entries from other sources and every other byte stay. A
+/// second run with the same sources gives the same text. A new entry equal to a hand-written
+/// one is not added twice.
+pub fn sync_text(
+    path: &Path,
+    doc: &Document,
+    sources: &[&str],
+    current: Option<&str>,
+) -> Result<String, Error> {
+    if doc.kind.frontmatter || path.extension().is_some_and(|e| e == "md") {
+        return Err(Error::Usage(format!(
+            "{}: hookx does not write into markdown frontmatter; use --out to write a new file",
+            path.display()
+        )));
+    }
+    if path.extension().is_some_and(|e| e == "toml") {
+        return Err(Error::Usage(format!(
+            "{}: hookx reads hooks in TOML but does not write them; write the {} hook file (the default target, or --out FILE.json)",
+            path.display(),
+            doc.dialect.def().display
+        )));
+    }
+    let mut marked = doc.clone();
+    for rule in &mut marked.rules {
+        let record = json!({ "source": source_record(path, &rule.origin.file) });
+        for handler in &mut rule.handlers {
+            handler.extra.insert(MARKER.into(), record.clone());
+        }
+    }
+    let Some(current) = current else {
+        return Ok(to_text(&marked));
+    };
+    let src = crate::source::SourceFile::new(path.display().to_string(), current);
+    let parsed = read::read_checked(&src, doc.dialect)?;
+    let owned: Vec<Value> = sources
+        .iter()
+        .map(|s| json!({ "source": source_record(path, s) }))
+        .collect();
+    if let Some(list) = doc.dialect.config().rule_list {
+        return sync_rule_list(path, doc, list, &marked, &owned, current);
+    }
+    let events: Vec<Seg> = match parsed.document.wrapped || parsed.document.rules.is_empty() {
+        true => vec![Seg::from("hooks")],
+        false => Vec::new(),
+    };
+    let mut text = JsonText::new(current);
+    let mut wanted: Vec<(String, Vec<Value>)> = Vec::new();
+    for rule in &marked.rules {
+        let name = event_key(rule);
+        let values = rule_json(&marked, rule);
+        match wanted.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, list)) => list.extend(values),
+            None => wanted.push((name.to_string(), values)),
+        }
+    }
+    let mut names: Vec<String> = match text.value(&events) {
+        Some(Value::Object(map)) => map.keys().cloned().collect(),
+        _ => Vec::new(),
+    };
+    for (name, _) in &wanted {
+        if !names.contains(name) {
+            names.push(name.clone());
+        }
+    }
+    for name in names {
+        let new: Vec<Value> = wanted
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, l)| l.clone())
+            .unwrap_or_default();
+        sync_event(&mut text, &events, &name, new, &owned).ok_or_else(|| Error::Io {
+            path: path.display().to_string(),
+            message: format!("hookx could not edit the `{name}` entries in place"),
+        })?;
+    }
+    Ok(text.into_text())
+}
+
+/// Whether a handler carries one of the `owned` provenance records.
+fn is_owned(handler: &Value, owned: &[Value]) -> bool {
+    handler.get(MARKER).is_some_and(|m| owned.contains(m))
+}
+
+/// The entry without hookx's provenance records, to compare with a hand-written one.
+fn unmarked(entry: &Value) -> Value {
+    let mut entry = entry.clone();
+    if let Some(obj) = entry.as_object_mut() {
+        obj.remove(MARKER);
+        if let Some(Value::Array(handlers)) = obj.get_mut("hooks") {
+            for h in handlers {
+                if let Some(h) = h.as_object_mut() {
+                    h.remove(MARKER);
+                }
+            }
+        }
+    }
+    entry
+}
+
+/// Syncs one event's array: `new` replaces the entries (and handlers) owned by this run.
+fn sync_event(
+    text: &mut JsonText,
+    events: &[Seg],
+    name: &str,
+    new: Vec<Value>,
+    owned: &[Value],
+) -> Option<()> {
+    let list: Vec<Seg> = events.iter().cloned().chain([Seg::from(name)]).collect();
+    let Some(current) = text.value(&list) else {
+        if new.is_empty() {
+            return Some(());
+        }
+        if events.is_empty() || text.value(events).is_some_and(|v| v.is_object()) {
+            return text.add_property(events, name, &Value::Array(new));
+        }
+        text.add_property(&[], "hooks", &json!({}))?;
+        return text.add_property(events, name, &Value::Array(new));
+    };
+    let Value::Array(entries) = current else {
+        // Not an event array (the reader kept it aside): left alone.
+        return Some(());
+    };
+    // Each entry: owned whole, owned in part (a group with hand-written handlers too), or not.
+    let mut whole = Vec::new();
+    let mut partial = Vec::new();
+    for (i, entry) in entries.iter().enumerate() {
+        match entry.get("hooks").and_then(Value::as_array) {
+            Some(handlers) => {
+                let mine: Vec<usize> = (0..handlers.len())
+                    .filter(|&j| is_owned(&handlers[j], owned))
+                    .collect();
+                if !mine.is_empty() && mine.len() == handlers.len() {
+                    whole.push(i);
+                } else if !mine.is_empty() {
+                    partial.push((i, mine));
+                }
+            }
+            None if is_owned(entry, owned) => whole.push(i),
+            None => {}
+        }
+    }
+    let kept: Vec<Value> = (0..entries.len())
+        .filter(|i| !whole.contains(i))
+        .map(|i| unmarked(&entries[i]))
+        .collect();
+    let new: Vec<Value> = new
+        .into_iter()
+        .filter(|e| !kept.contains(&unmarked(e)))
+        .collect();
+    let old: Vec<&Value> = whole.iter().map(|&i| &entries[i]).collect();
+    if partial.is_empty() && old.iter().copied().eq(new.iter()) {
+        return Some(());
+    }
+    // Where the first entry of this run was, the new ones go; else after the others.
+    let at = whole
+        .first()
+        .map_or(entries.len() - whole.len(), |&first| first);
+    for i in (0..entries.len()).rev() {
+        if whole.contains(&i) {
+            text.remove(&[list.as_slice(), &[Seg::Index(i)]].concat())?;
+        } else if let Some((_, mine)) = partial.iter().find(|(p, _)| *p == i) {
+            for &j in mine.iter().rev() {
+                let at = [Seg::Index(i), Seg::from("hooks"), Seg::Index(j)];
+                text.remove(&[list.as_slice(), &at].concat())?;
+            }
+        }
+    }
+    if new.is_empty() && text.len(&list) == Some(0) && !whole.is_empty() {
+        // Only this run's entries were there: the event goes with them.
+        return text.remove(&list);
+    }
+    for (k, entry) in new.iter().enumerate() {
+        text.insert(&list, at + k, entry)?;
+    }
+    Some(())
+}
+
+/// How a target's provenance record names a source file: relative to the target's folder
+/// (both with symlinks resolved), so that the same file is named the same from any working
+/// directory.
+fn source_record(target: &Path, source: &str) -> String {
+    let absolute = |p: &Path| match std::fs::canonicalize(p) {
+        Ok(p) => p,
+        Err(_) => std::env::current_dir().map_or(p.to_path_buf(), |d| d.join(p)),
+    };
+    let source_path = absolute(Path::new(source));
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    // The folder may not exist yet: resolve the part that does.
+    let mut existing = dir;
+    let mut rest = Vec::new();
+    while !existing.exists() {
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                existing = parent;
+            }
+            _ => break,
+        }
+    }
+    let mut dir = absolute(if existing.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        existing
+    });
+    dir.extend(rest.iter().rev());
+    let a: Vec<_> = dir.components().collect();
+    let b: Vec<_> = source_path.components().collect();
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    // Sharing only the root (or a drive), the absolute path says more than a `../../..` chain.
+    if common <= 1 {
+        return source_path.to_string_lossy().into_owned();
+    }
+    let mut out = std::path::PathBuf::new();
+    for _ in common..a.len() {
+        out.push("..");
+    }
+    out.extend(&b[common..]);
+    out.to_string_lossy().replace('\\', "/")
+}
+
+/// [`sync_text`] for a rule-list file, which the agent reads beside the others of its folder:
+/// hookx syncs only a file that holds nothing but rules it converted. Rules converted from
+/// other sources stay, first; those from `owned` sources are replaced by the new ones.
+fn sync_rule_list(
+    path: &Path,
+    doc: &Document,
+    list: &RuleList,
+    marked: &Document,
+    owned: &[Value],
+    current: &str,
+) -> Result<String, Error> {
+    let value: Value = serde_json::from_str(current).unwrap_or_default();
+    let rules = value["hooks"].as_array().cloned().unwrap_or_default();
+    if rules
+        .iter()
+        .any(|r| r[list.handler_key].get(MARKER).is_none())
+    {
+        return Err(Error::Usage(format!(
+            "{}: holds rules hookx did not write; hookx writes {} rule lists of its own, so write another file of the folder (--out FILE.json)",
+            path.display(),
+            doc.dialect.def().display
+        )));
+    }
+    let mut synced: Value = serde_json::from_str(&to_text(marked)).unwrap_or_default();
+    let kept = rules
+        .into_iter()
+        .filter(|r| !is_owned(&r[list.handler_key], owned));
+    if let Some(new) = synced["hooks"].as_array_mut() {
+        let fresh = std::mem::take(new);
+        new.extend(kept);
+        new.extend(fresh);
+    }
+    let mut text = serde_json::to_string_pretty(&synced).unwrap_or_default();
+    text.push('\n');
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dialect::claude;
+    use crate::source::SourceFile;
+
+    /// Reads `text` as a Claude file written at `dir/name`, and syncs it into `target`.
+    fn sync(dir: &Path, name: &str, text: &str, target: &str) -> String {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let src = SourceFile::new(path.to_str().unwrap(), text);
+        let doc = read::read(&src, claude::DIALECT).unwrap().document;
+        let out = dir.join("settings.json");
+        sync_text(&out, &doc, &[path.to_str().unwrap()], Some(target)).unwrap()
+    }
+
+    fn stop(command: &str) -> String {
+        format!(
+            r#"{{"hooks": {{"Stop": [{{"hooks": [{{"type": "command", "command": "{command}"}}]}}]}}}}"#
+        )
+    }
+
+    #[test]
+    fn entries_from_other_sources_and_hand_written_handlers_stay() {
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
+        let one = sync(dir, "a.json", &stop("a1"), "{\"hooks\": {}}");
+        let two = sync(dir, "b.json", &stop("b1"), &one);
+        assert!(two.contains("a1") && two.contains("b1"), "{two}");
+        // A handler added by hand into a's group stays when a's entries are synced again.
+        let mut v: Value = serde_json::from_str(&two).unwrap();
+        let group = v["hooks"]["Stop"]
+            .as_array_mut()
+            .unwrap()
+            .iter_mut()
+            .find(|g| g["hooks"][0]["command"] == "a1")
+            .unwrap();
+        group["hooks"]
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!({"type": "command", "command": "mine"}));
+        let hand = serde_json::to_string_pretty(&v).unwrap();
+        let three = sync(dir, "a.json", &stop("a2"), &hand);
+        assert!(!three.contains("a1") && three.contains("a2"), "{three}");
+        assert!(three.contains("mine") && three.contains("b1"), "{three}");
+        // The same sync again changes nothing.
+        assert_eq!(sync(dir, "a.json", &stop("a2"), &three), three);
+    }
+
+    #[test]
+    fn a_changed_entry_is_replaced_where_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
+        let first = sync(dir, "a.json", &stop("old"), "{\"hooks\": {\"Stop\": []}}");
+        // A hand-written entry after it.
+        let mut v: Value = serde_json::from_str(&first).unwrap();
+        v["hooks"]["Stop"]
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!({"hooks": [{"type": "command", "command": "mine"}]}));
+        let with_mine = serde_json::to_string_pretty(&v).unwrap();
+        let second = sync(dir, "a.json", &stop("new"), &with_mine);
+        let after: Value = serde_json::from_str(&second).unwrap();
+        let commands: Vec<&str> = after["hooks"]["Stop"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["hooks"][0]["command"].as_str().unwrap())
+            .collect();
+        assert_eq!(commands, ["new", "mine"]);
+        assert_eq!(second, with_mine.replace("\"old\"", "\"new\""));
+    }
+
+    #[test]
+    fn the_source_is_named_relative_to_the_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("p/.claude")).unwrap();
+        std::fs::write(root.join("p/src.json"), "{}").unwrap();
+        let source = root.join("p/src.json");
+        assert_eq!(
+            source_record(
+                &root.join("p/.claude/settings.json"),
+                source.to_str().unwrap()
+            ),
+            "../src.json"
+        );
+        // The target's folder need not exist yet.
+        assert_eq!(
+            source_record(
+                &root.join("p/.github/hooks/x.json"),
+                source.to_str().unwrap()
+            ),
+            "../../src.json"
+        );
+    }
+}

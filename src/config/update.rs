@@ -1,0 +1,146 @@
+//! The one way hookx changes a file on disk ([`update`]): through symlinks, under a directory
+//! lock, by an atomic rename.
+
+use crate::error::Error;
+use std::path::Path;
+
+/// What an edit decided to do with the file it was shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// Leave the file as it is.
+    Keep,
+    /// Replace its content (a no-op when the text is what the file already holds).
+    Write(String),
+    /// Delete it.
+    Delete,
+}
+
+/// What [`update`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Unchanged,
+    Written,
+    Deleted,
+}
+
+/// The one way hookx changes a file (install, uninstall, `convert --out/--write`, trust).
+///
+/// * A symlink is written through: the file it points to changes, the link stays (a dotfiles
+///   setup keeps working). Dangling links are followed too, and the file is created there.
+/// * The read-modify-write runs under an advisory lock on the file's directory (`flock(2)` on
+///   Unix; a lock file beside it elsewhere), so concurrent hookx runs keep every change.
+/// * `edit` gets the current text (`None` when there is no file) and says what to do; text
+///   equal to the current one is not rewritten (no new mtime).
+/// * The new text goes to a temporary file in the same directory, then renamed over the old
+///   one: readers see the old file or the new one, never half of one. An existing file keeps
+///   its mode; a new one gets the umask's (as `touch` would).
+pub fn update(
+    path: &Path,
+    edit: impl FnOnce(Option<&str>) -> Result<Change, Error>,
+) -> Result<Outcome, Error> {
+    let real = resolve_links(path)?;
+    let shown = path.display().to_string();
+    let io = |e: std::io::Error| Error::Io {
+        path: shown.clone(),
+        message: e.to_string(),
+    };
+    let dir = match real.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&dir).map_err(|e| Error::Io {
+        path: dir.display().to_string(),
+        message: e.to_string(),
+    })?;
+    let _lock = lock_dir(&dir).map_err(|e| Error::Io {
+        path: dir.display().to_string(),
+        message: format!("cannot lock the directory for writing: {e}"),
+    })?;
+    let current = match std::fs::read(&real) {
+        Ok(bytes) => Some(String::from_utf8(bytes).map_err(|_| Error::Io {
+            path: shown.clone(),
+            message: "is not UTF-8 text; hookx does not write into it".into(),
+        })?),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(io(e)),
+    };
+    match edit(current.as_deref())? {
+        Change::Keep => Ok(Outcome::Unchanged),
+        Change::Write(text) if current.as_deref() == Some(text.as_str()) => Ok(Outcome::Unchanged),
+        Change::Write(text) => {
+            replace(&real, &dir, &text, current.is_some()).map_err(io)?;
+            Ok(Outcome::Written)
+        }
+        Change::Delete if current.is_none() => Ok(Outcome::Unchanged),
+        Change::Delete => {
+            std::fs::remove_file(&real).map_err(io)?;
+            Ok(Outcome::Deleted)
+        }
+    }
+}
+
+/// Writes `text` to `path` whole, through [`update`].
+pub fn write_atomic(path: &Path, text: &str) -> Result<(), Error> {
+    update(path, |_| Ok(Change::Write(text.to_string()))).map(|_| ())
+}
+
+/// The file a path finally names, following symlinks (also a dangling last one), so that
+/// writing replaces that file and not the link.
+fn resolve_links(path: &Path) -> Result<std::path::PathBuf, Error> {
+    let mut current = path.to_path_buf();
+    // As many links as Linux follows (MAXSYMLINKS); more is a loop.
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = std::fs::read_link(&current).map_err(|e| Error::Io {
+                    path: current.display().to_string(),
+                    message: e.to_string(),
+                })?;
+                current = match current.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                };
+            }
+            _ => return Ok(current),
+        }
+    }
+    Err(Error::Io {
+        path: path.display().to_string(),
+        message: "too many levels of symbolic links".into(),
+    })
+}
+
+/// An exclusive advisory lock held until dropped: on the directory itself where it can be
+/// opened as a file (Unix), else on a lock file in it.
+fn lock_dir(dir: &Path) -> std::io::Result<std::fs::File> {
+    #[cfg(unix)]
+    let file = std::fs::File::open(dir)?;
+    #[cfg(not(unix))]
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join(".hookx.lock"))?;
+    file.lock()?;
+    Ok(file)
+}
+
+/// Renames a new file with `text` over `real`, keeping the mode of the file replaced.
+fn replace(real: &Path, dir: &Path, text: &str, existed: bool) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".hookx-");
+    // The kernel applies the umask to a new file's 0666, as for any file a program creates.
+    #[cfg(unix)]
+    let create_mode = std::os::unix::fs::PermissionsExt::from_mode(0o666);
+    #[cfg(unix)]
+    builder.permissions(create_mode);
+    let mut tmp = builder.tempfile_in(dir)?;
+    tmp.write_all(text.as_bytes())?;
+    if existed && let Ok(meta) = std::fs::metadata(real) {
+        std::fs::set_permissions(tmp.path(), meta.permissions())?;
+    }
+    tmp.as_file().sync_all()?;
+    tmp.persist(real).map_err(|e| e.error)?;
+    Ok(())
+}

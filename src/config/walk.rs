@@ -1,0 +1,805 @@
+//! The walk over a parsed config value: its events, rules and handlers read into a
+//! [`Document`] as the dialect's tables ([`crate::tables::ConfigSpec`]) say, every problem a
+//! diagnostic at its JSON pointer. [`read`](mod@super::read) parses the file and hands
+//! the value here.
+
+use super::syntax;
+use crate::diag::{Diagnostic, Severity};
+use crate::model::{Command, EventKind, Handler, HandlerKind, PromptSpec, ServiceSpec};
+use crate::positions::escape;
+use crate::source::SourceFile;
+use crate::tables::{Dialect, Flavor};
+use crate::tables::{Document, Origin, Rule, RuleShape};
+use crate::tables::{HandlerField, RuleList};
+use serde_json::{Map, Value};
+
+/// Reads `value` into `doc`, returning what was noticed. With `placeholders`, `null` rules
+/// stand for rules left out by [`super::read::leave_out_unfired`] and are skipped.
+pub(super) fn read_document(
+    src: &SourceFile,
+    dialect: Dialect,
+    placeholders: bool,
+    value: Value,
+    doc: &mut Document,
+) -> Vec<Diagnostic> {
+    let mut reader = Reader {
+        src,
+        dialect,
+        diagnostics: Vec::new(),
+        placeholders,
+    };
+    reader.read_document(value, doc);
+    reader.diagnostics
+}
+
+struct Reader<'a> {
+    src: &'a SourceFile,
+    dialect: Dialect,
+    diagnostics: Vec<Diagnostic>,
+    /// `null` rules are placeholders for rules left out by [`leave_out_unfired`]: skipped.
+    placeholders: bool,
+}
+
+/// A handler's fields as read so far: one value per field, and the keys hookx does not know.
+#[derive(Default)]
+struct HandlerFields {
+    handler_type: Option<String>,
+    command: Command,
+    prompt: PromptSpec,
+    timeout: Option<u64>,
+    status_message: Option<String>,
+    once: Option<bool>,
+    extra: Map<String, Value>,
+}
+
+impl Reader<'_> {
+    fn diag(
+        &mut self,
+        severity: Severity,
+        pointer: &str,
+        message: impl Into<String>,
+    ) -> &mut Diagnostic {
+        let mut diag = match syntax::locate(self.src, pointer) {
+            Some(offset) => Diagnostic::at_offset(severity, self.src, offset, message),
+            None => Diagnostic::at_line_col(severity, self.src, 1, 1, message),
+        };
+        diag.pointer = Some(pointer.to_string());
+        self.diagnostics.push(diag);
+        self.diagnostics.last_mut().expect("just pushed")
+    }
+
+    fn error(&mut self, pointer: &str, message: impl Into<String>) {
+        self.diag(Severity::Error, pointer, message);
+    }
+
+    fn warn(&mut self, pointer: &str, message: impl Into<String>) {
+        self.diag(Severity::Warning, pointer, message);
+    }
+
+    fn read_document(&mut self, value: Value, doc: &mut Document) {
+        let Value::Object(top) = value else {
+            self.error(
+                "",
+                format!(
+                    "expected a JSON object at the top level, found {}",
+                    type_name(&value)
+                ),
+            );
+            return;
+        };
+        let spec = self.dialect.config();
+        if let Some(list) = spec.rule_list {
+            self.read_rule_list(list, top, doc);
+            return;
+        }
+        let has_wrapper = top.contains_key("hooks");
+        let events_at_root = !has_wrapper && doc.kind.wrapper_optional;
+        doc.wrapped = !events_at_root;
+        if events_at_root {
+            // Bricks (and Claude plugins in the wild) may put events at the root: every key
+            // that is not a known non-event key is read as an event.
+            let mut hooks = Map::new();
+            for (key, value) in top {
+                let marker = spec
+                    .documents
+                    .plugin
+                    .as_ref()
+                    .filter(|p| *p.kind == *doc.kind);
+                if marker.is_some_and(|p| key == p.marker_key) {
+                    doc.extra.insert(key, value);
+                } else {
+                    hooks.insert(key, value);
+                }
+            }
+            self.read_hooks(hooks, "", doc);
+            return;
+        }
+        doc.hooks_index = top.len();
+        for (key, value) in top {
+            if key != "hooks" {
+                doc.extra.insert(key, value);
+                continue;
+            }
+            doc.hooks_index = doc.extra.len();
+            match value {
+                Value::Object(hooks) => self.read_hooks(hooks, "/hooks", doc),
+                other => {
+                    self.error(
+                        "/hooks",
+                        format!(
+                            "`hooks` must be an object of event names, found {}",
+                            type_name(&other)
+                        ),
+                    );
+                    doc.extra_hooks.insert(String::new(), other);
+                }
+            }
+        }
+        for switch in Dialect::all()
+            .iter()
+            .filter_map(|d| d.def().kill_switch.as_ref())
+        {
+            if let Some(Err(_)) = switch.flag_in(doc) {
+                self.error(
+                    &switch.pointer(),
+                    format!("`{}` must be true or false", switch.name()),
+                );
+            }
+        }
+        if let Some(version) = spec.version {
+            let display = self.dialect.def().display;
+            match doc.extra.get("version") {
+                None => self.warn(
+                    "",
+                    format!("no `version`; {display} files declare `\"version\": {version}`"),
+                ),
+                Some(v) if v != &Value::from(version) => self.warn(
+                    "/version",
+                    format!("unknown version {v}; hookx reads version {version}"),
+                ),
+                _ => {}
+            }
+        }
+    }
+
+    /// A file whose `hooks` is a list of rules ([`RuleList`]): each rule's handler object and
+    /// its handler keys on the rule are read as one flat handler; the rule's other keys
+    /// (`name`, `description`, `enabled`) are kept on the rule.
+    fn read_rule_list(&mut self, list: &RuleList, top: Map<String, Value>, doc: &mut Document) {
+        doc.hooks_index = top.len();
+        let mut rules = None;
+        for (key, value) in top {
+            if key == "hooks" {
+                doc.hooks_index = doc.extra.len();
+                rules = Some(value);
+            } else {
+                doc.extra.insert(key, value);
+            }
+        }
+        match doc.extra.get("version") {
+            None => self.warn(
+                "",
+                format!(
+                    "no `version`; these files declare `\"version\": \"{}\"`",
+                    list.version
+                ),
+            ),
+            Some(v) if v.as_str() != Some(list.version) => self.warn(
+                "/version",
+                format!(
+                    "unknown version {v}; hookx reads version \"{}\"",
+                    list.version
+                ),
+            ),
+            _ => {}
+        }
+        let rules = match rules {
+            None => return,
+            Some(Value::Array(rules)) => rules,
+            Some(other) => {
+                self.error(
+                    "/hooks",
+                    format!(
+                        "`hooks` must be an array of rules, found {}",
+                        type_name(&other)
+                    ),
+                );
+                doc.extra_hooks.insert(String::new(), other);
+                return;
+            }
+        };
+        for (i, entry) in rules.into_iter().enumerate() {
+            let pointer = join_pointer("/hooks", &[itoa::Buffer::new().format(i)]);
+            let Value::Object(mut entry) = entry else {
+                self.error(
+                    &pointer,
+                    format!("a rule must be an object, found {}", type_name(&entry)),
+                );
+                continue;
+            };
+            if !entry.get(list.name_key).is_some_and(Value::is_string) {
+                self.warn(
+                    &pointer,
+                    format!(
+                        "a rule needs a `{}` string; hookx writes it back as its event and place",
+                        list.name_key
+                    ),
+                );
+            }
+            let event_at = format!("{pointer}/{}", escape(list.event_key));
+            let (event, flavor) = match entry.remove(list.event_key) {
+                Some(Value::String(name)) if list.other_events.contains(&name.as_str()) => {
+                    (EventKind::Other(name), self.dialect.default_flavor())
+                }
+                Some(Value::String(name)) => self.event(&name, &event_at),
+                Some(other) => {
+                    self.error(
+                        &event_at,
+                        format!(
+                            "`{}` must be a string, found {}",
+                            list.event_key,
+                            type_name(&other)
+                        ),
+                    );
+                    continue;
+                }
+                None => {
+                    self.error(&pointer, format!("a rule needs a `{}`", list.event_key));
+                    continue;
+                }
+            };
+            let matcher = self.matcher(&mut entry, &pointer);
+            if let Some(enabled) = entry.get(list.enabled_key)
+                && !enabled.is_boolean()
+            {
+                self.error(
+                    &format!("{pointer}/{}", list.enabled_key),
+                    format!("`{}` must be true or false", list.enabled_key),
+                );
+            }
+            let handler_at = format!("{pointer}/{}", escape(list.handler_key));
+            let mut fields = match entry.remove(list.handler_key) {
+                Some(Value::Object(fields)) => fields,
+                Some(other) => {
+                    self.error(
+                        &handler_at,
+                        format!(
+                            "`{}` must be an object, found {}",
+                            list.handler_key,
+                            type_name(&other)
+                        ),
+                    );
+                    continue;
+                }
+                None => {
+                    self.error(&pointer, format!("a rule needs an `{}`", list.handler_key));
+                    continue;
+                }
+            };
+            for key in list.handler_keys_on_rule {
+                if let Some(value) = entry.remove(*key) {
+                    fields.insert(key.to_string(), value);
+                }
+            }
+            let Some(handler) = self.handler(fields, &handler_at) else {
+                continue;
+            };
+            doc.rules.push(Rule {
+                event,
+                flavor,
+                matcher,
+                handlers: vec![handler],
+                shape: RuleShape::Flat,
+                extra: entry,
+                origin: Origin {
+                    file: self.src.path.clone(),
+                    pointer,
+                },
+            });
+        }
+    }
+
+    fn read_hooks(&mut self, hooks: Map<String, Value>, base: &str, doc: &mut Document) {
+        let documents = &self.dialect.config().documents;
+        // Room for every rule at once: a 10 000-rule file's rules are megabytes, and each
+        // doubling copied them into new pages.
+        doc.rules.reserve(
+            hooks
+                .values()
+                .filter_map(Value::as_array)
+                .map(Vec::len)
+                .sum(),
+        );
+        for (key, value) in hooks {
+            if documents.is_hook_setting(doc.kind, &key) {
+                doc.extra_hooks.insert(key, value);
+                continue;
+            }
+            let pointer = format!("{base}/{}", escape(&key));
+            // A setting beside the events (Droid's `hooksDisabled`): kept, not an event.
+            if !value.is_array() && self.dialect.config().kept_keys.contains(&key.as_str()) {
+                doc.extra_hooks.insert(key, value);
+                continue;
+            }
+            let (event, flavor) = self.event(&key, &pointer);
+            let Value::Array(entries) = value else {
+                self.error(
+                    &pointer,
+                    format!(
+                        "the `{key}` event must hold an array, found {}",
+                        type_name(&value)
+                    ),
+                );
+                doc.extra_hooks.insert(key, value);
+                continue;
+            };
+            if entries.is_empty() {
+                self.warn(&pointer, format!("the `{key}` event has no hooks"));
+                doc.extra_hooks.insert(key, Value::Array(entries));
+                continue;
+            }
+            for (i, entry) in entries.into_iter().enumerate() {
+                if self.placeholders && entry.is_null() {
+                    continue;
+                }
+                let pointer = join_pointer(&pointer, &[itoa::Buffer::new().format(i)]);
+                if let Some(rule) = self.rule(entry, &event, flavor, pointer) {
+                    doc.rules.push(rule);
+                }
+            }
+        }
+    }
+
+    /// The event a key names, and the flavour its rules are written in.
+    fn event(&mut self, key: &str, pointer: &str) -> (EventKind, Flavor) {
+        if let Some(found) = event_of(self.dialect, key) {
+            return found;
+        }
+        let (event, flavor) = key_event(self.dialect, key);
+        let mut message = format!(
+            "unknown {} event `{key}`; it is kept as written",
+            self.dialect
+        );
+        if let Some(close) = did_you_mean(key, self.dialect) {
+            message = format!("{message} (did you mean `{close}`?)");
+        }
+        self.warn(pointer, message);
+        (event, flavor)
+    }
+
+    /// The rule's `matcher`, taken out of its fields; not a string is an error (no matcher).
+    fn matcher(&mut self, entry: &mut Map<String, Value>, pointer: &str) -> Option<String> {
+        match entry.remove("matcher") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s),
+            Some(other) => {
+                self.error(
+                    &format!("{pointer}/matcher"),
+                    format!("`matcher` must be a string, found {}", type_name(&other)),
+                );
+                None
+            }
+        }
+    }
+
+    fn rule(
+        &mut self,
+        entry: Value,
+        event: &EventKind,
+        flavor: Flavor,
+        owned_pointer: String,
+    ) -> Option<Rule> {
+        let pointer = owned_pointer.as_str();
+        let Value::Object(mut entry) = entry else {
+            self.error(
+                pointer,
+                format!("expected an object, found {}", type_name(&entry)),
+            );
+            return None;
+        };
+        let matcher = self.matcher(&mut entry, pointer);
+        let grouped = entry.contains_key("hooks") || !self.dialect.config().flat_handlers;
+        if !grouped {
+            let handler = self.handler(entry, &pointer)?;
+            let origin = Origin {
+                file: self.src.path.clone(),
+                pointer: owned_pointer,
+            };
+            return Some(Rule {
+                event: event.clone(),
+                flavor,
+                matcher,
+                handlers: vec![handler],
+                shape: RuleShape::Flat,
+                extra: Map::new(),
+                origin,
+            });
+        }
+        let handlers = match entry.remove("hooks") {
+            Some(Value::Array(list)) => {
+                // Sized up front: collecting a filtered list reserves room for four handlers,
+                // and a rule has one (a 10 000-rule file: 3 MB of empty room).
+                let mut handlers = Vec::with_capacity(list.len());
+                for (i, h) in list.into_iter().enumerate() {
+                    let at = HandlerAt {
+                        rule: pointer,
+                        index: Some(i),
+                    };
+                    match h {
+                        Value::Object(h) => handlers.extend(self.handler(h, &at)),
+                        other => self.error(
+                            &at.to_string(),
+                            format!("a handler must be an object, found {}", type_name(&other)),
+                        ),
+                    }
+                }
+                handlers
+            }
+            Some(other) => {
+                self.error(
+                    &format!("{pointer}/hooks"),
+                    format!(
+                        "`hooks` must be an array of handlers, found {}",
+                        type_name(&other)
+                    ),
+                );
+                return None;
+            }
+            None => {
+                self.error(pointer, "a rule needs a `hooks` array of handlers");
+                return None;
+            }
+        };
+        let origin = Origin {
+            file: self.src.path.clone(),
+            pointer: owned_pointer,
+        };
+        Some(Rule {
+            event: event.clone(),
+            flavor,
+            matcher,
+            handlers,
+            shape: RuleShape::Group,
+            // An emptied map still holds its room (a 10 000-rule file: 2.8 MB): dropped, the
+            // next rules' maps are made in it.
+            extra: if entry.is_empty() { Map::new() } else { entry },
+            origin,
+        })
+    }
+
+    /// A handler from its fields; `pointer` is written out only for a diagnostic (most
+    /// handlers have none, and making it was a string per handler).
+    fn handler(
+        &mut self,
+        fields: Map<String, Value>,
+        pointer: &dyn std::fmt::Display,
+    ) -> Option<Handler> {
+        let spec = self.dialect.config();
+        let mut read = HandlerFields::default();
+        // A command key with a value of the wrong type is already an error of its own.
+        let command_key_given = fields.keys().any(|k| {
+            matches!(
+                spec.field(k),
+                Some(
+                    HandlerField::Command
+                        | HandlerField::Bash
+                        | HandlerField::PowerShell
+                        | HandlerField::Windows
+                        | HandlerField::Linux
+                        | HandlerField::Osx
+                )
+            )
+        });
+        for (key, value) in fields {
+            if key == super::MARKER {
+                // hookx's provenance record, not a field of the handler.
+                continue;
+            }
+            let Some(field) = spec.field(&key) else {
+                read.extra.insert(key, value);
+                continue;
+            };
+            self.handler_field(&mut read, field, key, value, pointer);
+        }
+        let kind = self.handler_kind(
+            read.handler_type,
+            read.command,
+            read.prompt,
+            command_key_given,
+            pointer,
+        )?;
+        Some(Handler {
+            kind,
+            timeout: read.timeout,
+            status_message: read.status_message,
+            once: read.once,
+            extra: read.extra,
+        })
+    }
+
+    /// One known field of a handler, read into `read`; a value of the wrong type is an error.
+    fn handler_field(
+        &mut self,
+        read: &mut HandlerFields,
+        field: HandlerField,
+        key: String,
+        value: Value,
+        pointer: &dyn std::fmt::Display,
+    ) {
+        let spec = self.dialect.config();
+        let HandlerFields {
+            handler_type,
+            command,
+            prompt,
+            timeout,
+            status_message,
+            once,
+            extra,
+        } = read;
+        // Built only for a diagnostic: most handlers have none.
+        let at = || format!("{pointer}/{}", escape(&key));
+        // An alias of a field already read (Copilot `timeout` beside `timeoutSec`) is kept
+        // verbatim rather than overriding it.
+        let string = |r: &mut Self, value: Value| match value {
+            Value::String(s) => Some(s),
+            other => {
+                r.error(
+                    &at(),
+                    format!("`{key}` must be a string, found {}", type_name(&other)),
+                );
+                None
+            }
+        };
+        let boolean = |r: &mut Self, value: &Value| match value {
+            Value::Bool(b) => Some(*b),
+            other => {
+                r.error(
+                    &at(),
+                    format!("`{key}` must be true or false, found {}", type_name(other)),
+                );
+                None
+            }
+        };
+        match field {
+            HandlerField::Type => *handler_type = string(self, value),
+            HandlerField::Command => command.command = string(self, value),
+            HandlerField::Bash => command.bash = string(self, value),
+            HandlerField::PowerShell => command.powershell = string(self, value),
+            HandlerField::Windows => command.windows = string(self, value),
+            HandlerField::Linux => command.linux = string(self, value),
+            HandlerField::Osx => command.osx = string(self, value),
+            HandlerField::Cwd => command.cwd = string(self, value),
+            HandlerField::Prompt => prompt.prompt = string(self, value).unwrap_or_default(),
+            HandlerField::Model => prompt.model = string(self, value),
+            HandlerField::StatusMessage => *status_message = string(self, value),
+            HandlerField::Async => command.is_async = boolean(self, &value),
+            HandlerField::Once => *once = boolean(self, &value),
+            HandlerField::Env => match value {
+                Value::Object(env) => {
+                    for (name, v) in &env {
+                        if !v.is_string() {
+                            self.error(
+                                &format!("{}/{}", at(), escape(name)),
+                                format!("env value `{name}` must be a string"),
+                            );
+                        }
+                    }
+                    command.env = Some(env);
+                }
+                other => self.error(
+                    &at(),
+                    format!(
+                        "`env` must be an object of strings, found {}",
+                        type_name(&other)
+                    ),
+                ),
+            },
+            HandlerField::Timeout if timeout.is_some() => {
+                extra.insert(key, value);
+            }
+            HandlerField::Timeout if spec.timeout_millis => match value.as_f64() {
+                Some(ms) if ms > 0.0 => {
+                    let seconds = (ms / 1000.0).ceil();
+                    if seconds * 1000.0 != ms {
+                        self.warn(
+                                &at(),
+                                format!(
+                                    "`{key}` is {ms} ms; hookx runs hooks with whole seconds and rounds it up to {seconds} s"
+                                ),
+                            );
+                    }
+                    *timeout = Some(seconds as u64);
+                }
+                _ => self.error(
+                    &at(),
+                    format!("`{key}` must be a positive number of milliseconds, found {value}"),
+                ),
+            },
+            HandlerField::Timeout => match value.as_u64() {
+                Some(seconds) => {
+                    *timeout = Some(seconds);
+                }
+                None => match value.as_f64() {
+                    Some(seconds) if seconds > 0.0 => {
+                        self.warn(
+                            &at(),
+                            format!("`{key}` is fractional; hookx rounds it up to whole seconds"),
+                        );
+                        *timeout = Some(seconds.ceil() as u64);
+                    }
+                    _ => self.error(
+                        &at(),
+                        format!("`{key}` must be a positive number of seconds, found {value}"),
+                    ),
+                },
+            },
+        }
+    }
+
+    /// What kind of handler the fields make: its `type`, or the one implied by what it holds
+    /// (a command, else a prompt); `None` for a type the dialect does not have.
+    fn handler_kind(
+        &mut self,
+        handler_type: Option<String>,
+        command: Command,
+        prompt: PromptSpec,
+        command_key_given: bool,
+        pointer: &dyn std::fmt::Display,
+    ) -> Option<HandlerKind> {
+        let spec = self.dialect.config();
+        let has_command = command.command.is_some()
+            || command.bash.is_some()
+            || command.powershell.is_some()
+            || command.windows.is_some()
+            || command.linux.is_some()
+            || command.osx.is_some();
+        let type_name_written =
+            handler_type
+                .as_deref()
+                .unwrap_or(if has_command || prompt.prompt.is_empty() {
+                    "command"
+                } else {
+                    "prompt"
+                });
+        if handler_type.is_none() && spec.implied_type != Some(type_name_written) {
+            self.warn(
+                &pointer.to_string(),
+                format!("handler has no `type`; read as `{type_name_written}`"),
+            );
+        }
+        let kind = match type_name_written {
+            "command" => {
+                if !has_command && !command_key_given {
+                    let keys = ["command", "bash", "powershell"]
+                        .iter()
+                        .filter(|k| spec.field(k).is_some())
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(" or ");
+                    self.error(
+                        &pointer.to_string(),
+                        format!("command handler has no command ({keys})"),
+                    );
+                }
+                HandlerKind::Command(command)
+            }
+            "prompt" | "agent" if spec.key(HandlerField::Prompt).is_none() => {
+                self.error(
+                    &format!("{pointer}/type"),
+                    format!(
+                        "{} has no `{type_name_written}` handlers; its handlers run a `command`",
+                        self.dialect
+                    ),
+                );
+                return None;
+            }
+            "prompt" | "agent" => {
+                if prompt.prompt.is_empty() {
+                    self.error(
+                        &pointer.to_string(),
+                        format!("{type_name_written} handler has no `prompt`"),
+                    );
+                }
+                if type_name_written == "prompt" {
+                    HandlerKind::Prompt(prompt)
+                } else {
+                    HandlerKind::Agent(prompt)
+                }
+            }
+            other => match self
+                .dialect
+                .default_flavor()
+                .tables()
+                .handler_types
+                .iter()
+                .find(|t| **t == other)
+            {
+                // Another type the dialect has (Claude `http`, `mcp_tool`): kept as written.
+                Some(type_name) => HandlerKind::Service(ServiceSpec { type_name }),
+                None => {
+                    self.error(
+                        &format!("{pointer}/type"),
+                        format!("unknown handler type `{other}`"),
+                    );
+                    return None;
+                }
+            },
+        };
+        Some(kind)
+    }
+}
+
+/// The event a key of `dialect` names, and the flavour its rules are written in. An unknown key
+/// is kept as an event of its own name; Copilot's casing still decides its flavour.
+pub(super) fn key_event(dialect: Dialect, key: &str) -> (EventKind, Flavor) {
+    event_of(dialect, key).unwrap_or_else(|| {
+        (
+            EventKind::Other(key.to_string()),
+            dialect.flavor_of_unknown_event(key),
+        )
+    })
+}
+
+/// The event a key of `dialect` names, and the flavour its rules are written in; `None` for a
+/// key no flavour of the dialect knows.
+pub(super) fn event_of(dialect: Dialect, key: &str) -> Option<(EventKind, Flavor)> {
+    dialect
+        .flavors()
+        .find_map(|flavor| Some((flavor.tables().event_kind(key)?, flavor)))
+}
+
+pub(crate) fn did_you_mean(key: &str, dialect: Dialect) -> Option<&'static str> {
+    dialect
+        .flavors()
+        .flat_map(|f| f.tables().events.iter().map(|(_, n)| *n))
+        .map(|name| {
+            (
+                strsim::jaro_winkler(&key.to_lowercase(), &name.to_lowercase()),
+                name,
+            )
+        })
+        .filter(|(score, _)| *score > 0.85)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, name)| name)
+}
+
+/// A handler's JSON pointer: its rule's, then `/hooks/INDEX` in a group. Written out only when
+/// shown (a diagnostic, a loss), which most handlers need none of: making it was a string per
+/// handler.
+pub struct HandlerAt<'a> {
+    pub rule: &'a str,
+    pub index: Option<usize>,
+}
+
+impl std::fmt::Display for HandlerAt<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.index {
+            Some(i) => write!(f, "{}/hooks/{i}", self.rule),
+            None => f.write_str(self.rule),
+        }
+    }
+}
+
+/// `base` followed by `/segment` for each segment (already escaped), without `format!`: a
+/// pointer is built for every rule and handler of a file.
+pub fn join_pointer(base: &str, segments: &[&str]) -> String {
+    let len = segments.iter().map(|s| s.len() + 1).sum::<usize>();
+    let mut out = String::with_capacity(base.len() + len);
+    out.push_str(base);
+    for segment in segments {
+        out.push('/');
+        out.push_str(segment);
+    }
+    out
+}
+
+pub fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
