@@ -57,8 +57,8 @@ const FLOORS: &[(&str, &[&str])] = &[
     (
         "engine",
         &[
-            "config", "protocol", "discover", "convert", "dispatch", "cache", "plugins", "trust",
-            "warned", "route", "pipeline",
+            "config", "context", "protocol", "discover", "convert", "dispatch", "cache", "plugins",
+            "trust", "warned", "route", "pipeline",
         ],
     ),
     ("commands", &["commands", "cli"]),
