@@ -2,7 +2,8 @@
 //! conversion, the rule that nothing is lost without a loss item (with its position), and
 //! round trips through the same and through another dialect.
 //!
-//! Snapshots live in the top-level `snapshots/` folder. Paths are relative to the crate root,
+//! Snapshots live in `snapshots/model/<dialect>/<fixture>.snap` and
+//! `snapshots/convert/<from>/to_<to>/<fixture>.snap`. Paths are relative to the crate root,
 //! which is the working directory of integration tests.
 
 mod common;
@@ -149,7 +150,7 @@ fn model_of_every_fixture() {
         } else {
             dialect.name()
         };
-        let name = format!("model__{folder}__{}", stem(&path));
+        let name = stem(&path);
         let value = serde_json::json!({
             "document": parsed.document,
             "diagnostics": parsed.diagnostics,
@@ -157,7 +158,7 @@ fn model_of_every_fixture() {
         // Printed by serde_json: insta's own serializer would show a number (kept as written,
         // `arbitrary_precision`) as serde_json's internal struct.
         let text = rooted(&serde_json::to_string_pretty(&value).unwrap());
-        snapshots().bind(|| insta::assert_snapshot!(name, text));
+        snapshots(&format!("model/{folder}")).bind(|| insta::assert_snapshot!(name, text));
         count += 1;
     }
     assert!(count >= 60, "only {count} models");
@@ -190,12 +191,13 @@ fn conversion_of_every_fixture_to_every_dialect() {
             let args = [path.as_str(), "--from", from.name(), "--to", to.name()];
             let (code, stdout, stderr) = run_convert(&args);
             assert_eq!(code, 0, "hookx convert {args:?}:\n{stderr}");
-            let name = format!("convert__{from}__{}__to_{to}", stem(&path));
+            let name = stem(&path);
             let shown = rooted(&format!(
                 "$ hookx convert {}\n--- stdout\n{stdout}--- stderr\n{stderr}",
                 args.join(" ")
             ));
-            snapshots().bind(|| insta::assert_snapshot!(name, shown));
+            snapshots(&format!("convert/{from}/to_{to}"))
+                .bind(|| insta::assert_snapshot!(name, shown));
             pairs.insert((from, to));
         }
     }
@@ -944,9 +946,9 @@ fn several_inputs_convert_into_one_document() {
         "claude",
     ]);
     assert_eq!(code, 0, "{stderr}");
-    let name = "convert__bricks__wild-dedup-global+project__to_claude";
+    let name = "wild-dedup-global+project";
     let shown = format!("--- stdout\n{stdout}--- stderr\n{stderr}");
-    snapshots().bind(|| insta::assert_snapshot!(name, shown));
+    snapshots("convert/bricks/to_claude").bind(|| insta::assert_snapshot!(name, shown));
 }
 
 /// Merging several files of the target's own dialect: `disableAllHooks` cannot be carried

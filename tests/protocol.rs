@@ -16,12 +16,13 @@ use serde_json::{Map, Value, json};
 use std::path::Path;
 use std::time::Duration;
 
-/// A JSON snapshot printed by serde_json: insta's own serializer would show a number (kept as
-/// written, `arbitrary_precision`) as serde_json's internal struct.
+/// A JSON snapshot in `snapshots/<folder>/`, printed by serde_json: insta's own serializer
+/// would show a number (kept as written, `arbitrary_precision`) as serde_json's internal struct.
 macro_rules! snapshot {
-    ($name:expr, $value:expr) => {
+    ($folder:expr, $name:expr, $value:expr) => {
         let text = serde_json::to_string_pretty(&$value).unwrap();
-        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        let path = std::path::Path::new("../snapshots").join($folder);
+        insta::with_settings!({snapshot_path => path, prepend_module_to_snapshot => false}, {
             insta::assert_snapshot!($name, text);
         })
     };
@@ -118,7 +119,8 @@ fn every_seed_payload_decodes_and_encodes_in_every_flavour() {
             );
         }
         snapshot!(
-            format!("payload__{}__{name}", flavor.name()),
+            format!("payload/{}", flavor.name()),
+            name,
             json!({ "event": event, "as": encoded })
         );
     }
@@ -217,7 +219,7 @@ fn malformed_payloads_are_errors_not_panics() {
         assert!(matches!(err, Error::Invalid(_) | Error::Usage(_)));
         messages.push(format!("{host}: {}", err));
     }
-    snapshot!("payload__malformed", messages);
+    snapshot!("payload", "malformed", messages);
 }
 
 #[test]
@@ -829,7 +831,7 @@ fn host_answers_per_flavour() {
                 read_back += 1;
             }
         }
-        snapshot!(format!("answer__{name}"), all);
+        snapshot!("answer", name, all);
     }
     // 33 for Claude, Copilot and Bricks (Copilot reads context and prompt blocks too, run
     // 1.0.102); 9 more for Gemini, 10 for Qwen, 41 for Cursor's six flavours and VS Code (docs),

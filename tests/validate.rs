@@ -1,7 +1,8 @@
 //! `hookx validate` over every fixture: snapshots of the diagnostics for every invalid file
 //! and for every fixture that produces warnings; the clean ones must stay clean.
 //!
-//! Snapshots live in the top-level `snapshots/` folder; paths are relative to the crate root.
+//! Snapshots live in `snapshots/validate/<fixture folder>/<fixture>.snap`; paths are relative to
+//! the crate root.
 
 mod common;
 
@@ -80,9 +81,9 @@ fn every_invalid_fixture_is_rejected_with_a_positioned_diagnostic() {
                         .all(|n| n.parse::<usize>().is_ok_and(|n| n > 0))),
             "{path}: no `{path}:line:col:` in\n{all}"
         );
-        let name = format!("validate__invalid__{}", stem(&path));
+        let name = stem(&path);
         let text = shown(&args, &run);
-        snapshots().bind(|| insta::assert_snapshot!(name, text));
+        snapshots("validate/invalid").bind(|| insta::assert_snapshot!(name, text));
     }
 }
 
@@ -108,9 +109,9 @@ fn valid_fixtures_have_no_errors_and_their_warnings_are_snapshotted() {
                 continue;
             }
             warned += 1;
-            let name = format!("validate__{dialect}__{}", stem(&path));
+            let name = stem(&path);
             let text = shown(&args, &run);
-            snapshots().bind(|| insta::assert_snapshot!(name, text));
+            snapshots(&format!("validate/{dialect}")).bind(|| insta::assert_snapshot!(name, text));
         }
     }
     assert!(warned >= 5, "only {warned} fixtures warn");
@@ -129,9 +130,9 @@ fn every_check_fires_on_targeted_inputs() {
         let d = dialect_prefix(&path).expect("dialect prefix");
         let args = ["--from", d, path.as_str()];
         let run = validate(&args);
-        let name = format!("validate__convert__{}", stem(&path));
+        let name = stem(&path);
         let text = shown(&args, &run);
-        snapshots().bind(|| insta::assert_snapshot!(name, text));
+        snapshots("validate/convert").bind(|| insta::assert_snapshot!(name, text));
     }
     let claude = validate(&[
         "--from",

@@ -13,10 +13,11 @@ pub fn hookx() -> Command {
     cmd
 }
 
-/// Insta settings for snapshots in the top-level `snapshots/` folder, named without the module.
-pub fn snapshots() -> insta::Settings {
+/// Insta settings for snapshots in `snapshots/<folder>/` (a suite's folder, then per source and
+/// target where it has them: `convert/claude/to_copilot`), named without the module.
+pub fn snapshots(folder: &str) -> insta::Settings {
     let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path("../snapshots");
+    settings.set_snapshot_path(Path::new("../snapshots").join(folder));
     settings.set_prepend_module_to_snapshot(false);
     settings.set_omit_expression(true);
     settings
