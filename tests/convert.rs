@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{fixtures, hookx, snapshots, stem};
+use common::{dialect_fixtures, fixtures, hookx, snapshots, stem};
 use hookx::config::{read, write};
 use hookx::convert::{self, Options};
 use hookx::dialect::{Dialect, Flavor};
@@ -18,36 +18,14 @@ use hookx::source::SourceFile;
 use serde_json::{Value, json};
 use std::path::Path;
 
-/// Every valid fixture with its dialect: config files, and for a dialect whose hooks are one
-/// script per event ([`hookx::config::spec::ScriptLayout`]), each hook folder below its
-/// fixture folder.
+/// Every valid fixture of every registered dialect ([`common::dialect_fixtures`]: config files,
+/// or the hook folders of a dialect whose hooks are one script per event), with its dialect.
 fn valid_fixtures() -> Vec<(Dialect, String)> {
     Dialect::all()
         .iter()
         .copied()
-        .flat_map(|d| {
-            match d.config().scripts {
-                Some(_) => script_folders(d),
-                None => fixtures(d.name()),
-            }
-            .into_iter()
-            .map(move |f| (d, f))
-        })
+        .flat_map(|d| dialect_fixtures(d).into_iter().map(move |f| (d, f)))
         .collect()
-}
-
-/// The hook folders of a script-layout dialect's fixtures.
-fn script_folders(d: Dialect) -> Vec<String> {
-    let dir = Path::new("tests/fixtures").join(d.name());
-    let mut found: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .map(|p| p.to_str().unwrap().to_string())
-        .collect();
-    found.sort();
-    assert!(!found.is_empty(), "no hook folders in {}", dir.display());
-    found
 }
 
 /// Reads a fixture: a config file, or a hook folder of a script-layout dialect (its source

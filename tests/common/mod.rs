@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use assert_cmd::Command;
+use hookx::dialect::Dialect;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -40,6 +41,32 @@ pub fn fixtures(folder: &str) -> Vec<String> {
         .collect();
     found.sort();
     assert!(!found.is_empty(), "no fixtures in {}", dir.display());
+    found
+}
+
+/// Every fixture of a registered dialect, found by its name in `tests/fixtures/<name>/`: its
+/// config files (`.json`, `.md`), or for a dialect whose hooks are one script per event
+/// ([`hookx::config::spec::ScriptLayout`]) each hook folder there. Paths are relative to the
+/// crate root. A registered dialect without fixtures fails here, saying what to add.
+pub fn dialect_fixtures(dialect: Dialect) -> Vec<String> {
+    let dir = Path::new("tests/fixtures").join(dialect.name());
+    assert!(
+        dir.is_dir(),
+        "{dialect} is registered (src/dialect/mod.rs) but has no fixture folder {}: add one with \
+         at least one of its hook files (see README, \"Adding a dialect\")",
+        dir.display()
+    );
+    if dialect.config().scripts.is_none() {
+        return fixtures(dialect.name());
+    }
+    let mut found: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.is_dir())
+        .map(|p| p.to_str().expect("UTF-8 path").to_string())
+        .collect();
+    found.sort();
+    assert!(!found.is_empty(), "no hook folders in {}", dir.display());
     found
 }
 
