@@ -36,11 +36,19 @@ fn fixture_flavor(dir: &str) -> Flavor {
         .expect("fixture folders are named after flavours")
 }
 
-/// Every payload example of the seeds, by flavour folder and event name.
+/// Every payload example of the seeds, by flavour folder (`tests/fixtures/payloads/<flavour>/`,
+/// each folder there) and event name.
 fn fixtures() -> Vec<(Flavor, String, Vec<u8>)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/payloads");
+    let mut dirs: Vec<String> = std::fs::read_dir(&root)
+        .expect("payload fixtures")
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.is_dir())
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    dirs.sort();
     let mut out = Vec::new();
-    for dir in ["claude", "copilot", "copilot-pascal", "bricks"] {
+    for dir in &dirs {
         let mut files: Vec<_> = std::fs::read_dir(root.join(dir))
             .expect("fixture folder")
             .map(|e| e.expect("dir entry").path())
