@@ -1684,3 +1684,45 @@ fn the_scan_catches_each_way_of_naming_a_dialect() {
         assert_eq!(violations(text, &owned), Vec::<String>::new(), "{text}");
     }
 }
+
+/// "A new dialect is its file, its fixtures and its facts page" (README, "Adding a dialect"):
+/// every registered dialect has its fixtures (`tests/fixtures/<name>/`, which the suites find by
+/// its name), its schema (`schemas/`) and its facts page (`conformance/<name>-facts.md`).
+#[test]
+fn each_dialect_has_its_fixtures_schema_and_facts_page() {
+    // The first three: their facts are in `conformance/README.md` (the live suites of Claude
+    // Code and Copilot CLI), `tests/claude_facts.rs` and, for Bricks, its seed documents.
+    const FACTS_ELSEWHERE: [&str; 3] = ["claude", "copilot", "bricks"];
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut missing = Vec::new();
+    for &d in Dialect::all() {
+        let name = d.name();
+        let fixtures = root.join("tests/fixtures").join(name);
+        let has_fixtures = std::fs::read_dir(&fixtures).is_ok_and(|mut e| e.next().is_some());
+        if !has_fixtures {
+            missing.push(format!(
+                "{name}: tests/fixtures/{name}/, with at least one of its hook files"
+            ));
+        }
+        let schema = hookx::commands::schema::file_name(d);
+        if !root.join("schemas").join(schema).is_file() {
+            missing.push(format!("{name}: schemas/{schema}"));
+        }
+        let facts = format!("conformance/{name}-facts.md");
+        match (root.join(&facts).is_file(), FACTS_ELSEWHERE.contains(&name)) {
+            (false, false) => missing.push(format!("{name}: {facts}")),
+            (true, true) => missing.push(format!(
+                "{name} has {facts} now: take it off FACTS_ELSEWHERE in tests/architecture.rs"
+            )),
+            _ => {}
+        }
+    }
+    for name in FACTS_ELSEWHERE {
+        assert!(Dialect::named(name).is_some(), "{name} is not registered");
+    }
+    assert!(
+        missing.is_empty(),
+        "a registered dialect lacks a part (README, \"Adding a dialect\"):\n{}",
+        missing.join("\n")
+    );
+}

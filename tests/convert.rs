@@ -2,12 +2,13 @@
 //! conversion, the rule that nothing is lost without a loss item (with its position), and
 //! round trips through the same and through another dialect.
 //!
-//! Snapshots live in the top-level `snapshots/` folder. Paths are relative to the crate root,
+//! Snapshots live in `snapshots/model/<dialect>/<fixture>.snap` and
+//! `snapshots/convert/<from>/to_<to>/<fixture>.snap`. Paths are relative to the crate root,
 //! which is the working directory of integration tests.
 
 mod common;
 
-use common::{fixtures, hookx, snapshots, stem};
+use common::{dialect_fixtures, fixtures, hookx, snapshots, stem};
 use hookx::config::{read, write};
 use hookx::convert::{self, Options};
 use hookx::dialect::{bricks, claude, cline, copilot, gemini};
@@ -18,36 +19,14 @@ use hookx::tables::{Document, Origin, RuleShape};
 use serde_json::{Value, json};
 use std::path::Path;
 
-/// Every valid fixture with its dialect: config files, and for a dialect whose hooks are one
-/// script per event ([`hookx::tables::ScriptLayout`]), each hook folder below its
-/// fixture folder.
+/// Every valid fixture of every registered dialect ([`common::dialect_fixtures`]: config files,
+/// or the hook folders of a dialect whose hooks are one script per event), with its dialect.
 fn valid_fixtures() -> Vec<(Dialect, String)> {
     Dialect::all()
         .iter()
         .copied()
-        .flat_map(|d| {
-            match d.config().scripts {
-                Some(_) => script_folders(d),
-                None => fixtures(d.name()),
-            }
-            .into_iter()
-            .map(move |f| (d, f))
-        })
+        .flat_map(|d| dialect_fixtures(d).into_iter().map(move |f| (d, f)))
         .collect()
-}
-
-/// The hook folders of a script-layout dialect's fixtures.
-fn script_folders(d: Dialect) -> Vec<String> {
-    let dir = Path::new("tests/fixtures").join(d.name());
-    let mut found: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .map(|p| p.to_str().unwrap().to_string())
-        .collect();
-    found.sort();
-    assert!(!found.is_empty(), "no hook folders in {}", dir.display());
-    found
 }
 
 /// Reads a fixture: a config file, or a hook folder of a script-layout dialect (its source
@@ -150,7 +129,7 @@ fn model_of_every_fixture() {
         } else {
             dialect.name()
         };
-        let name = format!("model__{folder}__{}", stem(&path));
+        let name = stem(&path);
         let value = serde_json::json!({
             "document": parsed.document,
             "diagnostics": parsed.diagnostics,
@@ -158,7 +137,7 @@ fn model_of_every_fixture() {
         // Printed by serde_json: insta's own serializer would show a number (kept as written,
         // `arbitrary_precision`) as serde_json's internal struct.
         let text = rooted(&serde_json::to_string_pretty(&value).unwrap());
-        snapshots().bind(|| insta::assert_snapshot!(name, text));
+        snapshots(&format!("model/{folder}")).bind(|| insta::assert_snapshot!(name, text));
         count += 1;
     }
     assert!(count >= 60, "only {count} models");
@@ -191,12 +170,13 @@ fn conversion_of_every_fixture_to_every_dialect() {
             let args = [path.as_str(), "--from", from.name(), "--to", to.name()];
             let (code, stdout, stderr) = run_convert(&args);
             assert_eq!(code, 0, "hookx convert {args:?}:\n{stderr}");
-            let name = format!("convert__{from}__{}__to_{to}", stem(&path));
+            let name = stem(&path);
             let shown = rooted(&format!(
                 "$ hookx convert {}\n--- stdout\n{stdout}--- stderr\n{stderr}",
                 args.join(" ")
             ));
-            snapshots().bind(|| insta::assert_snapshot!(name, shown));
+            snapshots(&format!("convert/{from}/to_{to}"))
+                .bind(|| insta::assert_snapshot!(name, shown));
             pairs.insert((from, to));
         }
     }
@@ -945,9 +925,9 @@ fn several_inputs_convert_into_one_document() {
         "claude",
     ]);
     assert_eq!(code, 0, "{stderr}");
-    let name = "convert__bricks__wild-dedup-global+project__to_claude";
+    let name = "wild-dedup-global+project";
     let shown = format!("--- stdout\n{stdout}--- stderr\n{stderr}");
-    snapshots().bind(|| insta::assert_snapshot!(name, shown));
+    snapshots("convert/bricks/to_claude").bind(|| insta::assert_snapshot!(name, shown));
 }
 
 /// Merging several files of the target's own dialect: `disableAllHooks` cannot be carried

@@ -70,7 +70,7 @@ fn runs_audit_shell(rule: &discover::EffectiveRule<'_>) -> bool {
 }
 
 fn snapshot(name: &str, text: &str) {
-    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => true}, {
+    insta::with_settings!({snapshot_path => "../snapshots/discover", prepend_module_to_snapshot => false}, {
         insta::assert_snapshot!(name, text);
     });
 }

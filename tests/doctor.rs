@@ -1071,16 +1071,16 @@ fn doctor_on_a_realistic_project() {
     let (code, json) = w.doctor(None);
     assert_eq!(code, 5);
     let root = w.root.display().to_string();
-    let settings = common::snapshots();
+    let settings = common::snapshots("doctor");
     settings.bind(|| {
         insta::assert_snapshot!(
-            "doctor_realistic_text",
+            "realistic_text",
             String::from_utf8(text.stdout)
                 .unwrap()
                 .replace(&root, "<root>")
         );
         insta::assert_snapshot!(
-            "doctor_realistic_json",
+            "realistic_json",
             serde_json::to_string_pretty(&json)
                 .unwrap()
                 .replace(&root, "<root>")

@@ -69,9 +69,10 @@ fn every_recorded_payload_is_guessed_as_its_host_or_refused() {
     }
     eprintln!("host: (guessed right, refused): {tally:?}");
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    for host in ["claude", "copilot", "gemini", "codex", "qwen"] {
-        let (right, _) = tally.get(host).copied().unwrap_or_default();
-        assert!(right > 0, "no {host} recording was guessed: {tally:?}");
+    // Every registered host with recordings is recognised at least once.
+    assert!(tally.len() >= 5, "{tally:?}");
+    for (host, (right, _)) in &tally {
+        assert!(*right > 0, "no {host} recording was guessed: {tally:?}");
     }
 }
 

@@ -143,7 +143,7 @@ fn keys(value: &Value) -> Vec<&str> {
 }
 
 fn snapshot(name: &str, text: &str) {
-    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => true}, {
+    insta::with_settings!({snapshot_path => "../snapshots/install", prepend_module_to_snapshot => false}, {
         insta::assert_snapshot!(name, text);
     });
 }
@@ -185,7 +185,7 @@ fn install_keeps_every_other_key_and_hook_in_order() {
     );
     // An event hookx does not route is untouched.
     assert_eq!(hooks["TeammateIdle"], original["hooks"]["TeammateIdle"]);
-    snapshot("install_claude_settings", &p.read(SETTINGS));
+    snapshot("claude_settings", &p.read(SETTINGS));
 
     // The list shows the user's hooks, not the routes.
     let list = p.stdout(&["list"]);
@@ -433,7 +433,7 @@ fn copilot_gets_its_own_file_in_its_own_shape() {
     );
     p.hookx(&["install", "--host", "copilot", "--hookx", HOOKX])
         .success();
-    snapshot("install_copilot_file", &p.read(".github/hooks/hookx.json"));
+    snapshot("copilot_file", &p.read(".github/hooks/hookx.json"));
     // The team's file is not touched, and discovery reads both.
     assert!(p.read(".github/hooks/team.json").contains("./guard.sh"));
     let list = p.stdout(&["list", "--host", "copilot"]);

@@ -16,12 +16,13 @@ use serde_json::{Map, Value, json};
 use std::path::Path;
 use std::time::Duration;
 
-/// A JSON snapshot printed by serde_json: insta's own serializer would show a number (kept as
-/// written, `arbitrary_precision`) as serde_json's internal struct.
+/// A JSON snapshot in `snapshots/<folder>/`, printed by serde_json: insta's own serializer
+/// would show a number (kept as written, `arbitrary_precision`) as serde_json's internal struct.
 macro_rules! snapshot {
-    ($name:expr, $value:expr) => {
+    ($folder:expr, $name:expr, $value:expr) => {
         let text = serde_json::to_string_pretty(&$value).unwrap();
-        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        let path = std::path::Path::new("../snapshots").join($folder);
+        insta::with_settings!({snapshot_path => path, prepend_module_to_snapshot => false}, {
             insta::assert_snapshot!($name, text);
         })
     };
@@ -35,11 +36,19 @@ fn fixture_flavor(dir: &str) -> Flavor {
         .expect("fixture folders are named after flavours")
 }
 
-/// Every payload example of the seeds, by flavour folder and event name.
+/// Every payload example of the seeds, by flavour folder (`tests/fixtures/payloads/<flavour>/`,
+/// each folder there) and event name.
 fn fixtures() -> Vec<(Flavor, String, Vec<u8>)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/payloads");
+    let mut dirs: Vec<String> = std::fs::read_dir(&root)
+        .expect("payload fixtures")
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.is_dir())
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    dirs.sort();
     let mut out = Vec::new();
-    for dir in ["claude", "copilot", "copilot-pascal", "bricks"] {
+    for dir in &dirs {
         let mut files: Vec<_> = std::fs::read_dir(root.join(dir))
             .expect("fixture folder")
             .map(|e| e.expect("dir entry").path())
@@ -118,7 +127,8 @@ fn every_seed_payload_decodes_and_encodes_in_every_flavour() {
             );
         }
         snapshot!(
-            format!("payload__{}__{name}", flavor.name()),
+            format!("payload/{}", flavor.name()),
+            name,
             json!({ "event": event, "as": encoded })
         );
     }
@@ -217,7 +227,7 @@ fn malformed_payloads_are_errors_not_panics() {
         assert!(matches!(err, Error::Invalid(_) | Error::Usage(_)));
         messages.push(format!("{host}: {}", err));
     }
-    snapshot!("payload__malformed", messages);
+    snapshot!("payload", "malformed", messages);
 }
 
 #[test]
@@ -829,7 +839,7 @@ fn host_answers_per_flavour() {
                 read_back += 1;
             }
         }
-        snapshot!(format!("answer__{name}"), all);
+        snapshot!("answer", name, all);
     }
     // 33 for Claude, Copilot and Bricks (Copilot reads context and prompt blocks too, run
     // 1.0.102); 9 more for Gemini, 10 for Qwen, 41 for Cursor's six flavours and VS Code (docs),

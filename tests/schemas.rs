@@ -216,6 +216,28 @@ fn no_schema_object_has_siblings_of_ref() {
 // ---------------------------------------------------------------------------------------------
 // Valid fixtures and examples
 
+/// The fixtures of every registered dialect whose hooks live in config files pass its schema. (A
+/// dialect of hook scripts, Cline, has no config file: its schema is that of a hook's answer.)
+#[test]
+fn every_dialects_fixtures_pass_its_schema() {
+    let mut checked = 0;
+    for &dialect in Dialect::all() {
+        let dir = fixtures().join(dialect.name());
+        assert!(
+            dir.is_dir(),
+            "{dialect} is registered but has no fixture folder {}",
+            dir.display()
+        );
+        if dialect.config().scripts.is_some() {
+            continue;
+        }
+        let (total, _) = check_fixtures(dialect);
+        assert!(total > 0, "{dialect}: no fixtures in {}", dir.display());
+        checked += 1;
+    }
+    assert!(checked > 1, "only {checked} dialects checked");
+}
+
 #[test]
 fn claude_fixtures_are_valid() {
     let (total, seeds) = check_fixtures(claude::DIALECT);
@@ -319,15 +341,23 @@ fn claude_markdown_fixtures_carry_hooks_in_frontmatter() {
     assert!(once > 0, "no `once: true` handler in any frontmatter");
 }
 
+/// Every example config, `examples/<dialect>/*.json`, passes its dialect's schema.
 #[test]
 fn examples_are_valid() {
-    let cases = [
-        (claude::DIALECT, "examples/claude/settings.json"),
-        (copilot::DIALECT, "examples/copilot/hooks.json"),
-        (bricks::DIALECT, "examples/bricks/hooks.json"),
-    ];
+    let mut cases = Vec::new();
+    for entry in std::fs::read_dir(root().join("examples")).unwrap() {
+        let dir = entry.unwrap().path();
+        let folder = name(&dir).to_string();
+        let dialect = Dialect::named(&folder)
+            .unwrap_or_else(|| panic!("examples/{folder}/ is no registered dialect's name"));
+        for path in files(&dir, &["json"]) {
+            cases.push((dialect, format!("examples/{folder}/{}", name(&path))));
+        }
+    }
+    cases.sort_by(|a, b| a.1.cmp(&b.1));
+    assert!(cases.len() >= 3, "examples: {cases:?}");
     for (dialect, file) in cases {
-        let value = load(&root().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let value = load(&root().join(&file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         let errs = errors(&validator(dialect), &value);
         assert!(errs.is_empty(), "{file}: {errs:#?}");
         assert!(

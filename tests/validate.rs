@@ -1,16 +1,20 @@
 //! `hookx validate` over every fixture: snapshots of the diagnostics for every invalid file
 //! and for every fixture that produces warnings; the clean ones must stay clean.
 //!
-//! Snapshots live in the top-level `snapshots/` folder; paths are relative to the crate root.
+//! Snapshots live in `snapshots/validate/<fixture folder>/<fixture>.snap`; paths are relative to
+//! the crate root.
 
 mod common;
 
 use assert_cmd::Command;
-use common::{fixtures, snapshots, stem};
+use common::{dialect_fixtures, fixtures, snapshots, stem};
+use hookx::tables::Dialect;
 use serde_json::Value;
 use std::time::Duration;
 
-/// The dialect a file name starts with (`claude-…`, `copilot-…`, `bricks-…`), if any.
+/// The dialect a file name starts with (`claude-…`, `copilot-…`, `bricks-…`), if any. Only these
+/// three, deliberately: the other dialects' invalid fixtures (`gemini-…`, `kiro-…`) are read by
+/// detection, and their snapshots pin the command line without `--from`.
 fn dialect_prefix(path: &str) -> Option<&'static str> {
     ["claude", "copilot", "bricks"]
         .into_iter()
@@ -80,21 +84,21 @@ fn every_invalid_fixture_is_rejected_with_a_positioned_diagnostic() {
                         .all(|n| n.parse::<usize>().is_ok_and(|n| n > 0))),
             "{path}: no `{path}:line:col:` in\n{all}"
         );
-        let name = format!("validate__invalid__{}", stem(&path));
+        let name = stem(&path);
         let text = shown(&args, &run);
-        snapshots().bind(|| insta::assert_snapshot!(name, text));
+        snapshots("validate/invalid").bind(|| insta::assert_snapshot!(name, text));
     }
 }
 
-/// Valid fixtures have no errors. Those with warnings are snapshotted; the others must print
-/// nothing but the clean summary.
+/// The valid fixtures of every registered dialect have no errors. Those with warnings are
+/// snapshotted; the others must print nothing but the clean summary.
 #[test]
 fn valid_fixtures_have_no_errors_and_their_warnings_are_snapshotted() {
     let mut warned = 0;
     let mut clean = 0;
-    for dialect in ["claude", "copilot", "bricks"] {
-        for path in fixtures(dialect) {
-            let args = ["--from", dialect, path.as_str()];
+    for &dialect in Dialect::all() {
+        for path in dialect_fixtures(dialect) {
+            let args = ["--from", dialect.name(), path.as_str()];
             let run = validate(&args);
             assert_eq!(run.code, 0, "{path}:\n{}", run.stdout);
             assert_eq!(run.stderr, "", "{path}");
@@ -108,9 +112,9 @@ fn valid_fixtures_have_no_errors_and_their_warnings_are_snapshotted() {
                 continue;
             }
             warned += 1;
-            let name = format!("validate__{dialect}__{}", stem(&path));
+            let name = stem(&path);
             let text = shown(&args, &run);
-            snapshots().bind(|| insta::assert_snapshot!(name, text));
+            snapshots(&format!("validate/{dialect}")).bind(|| insta::assert_snapshot!(name, text));
         }
     }
     assert!(warned >= 5, "only {warned} fixtures warn");
@@ -129,9 +133,9 @@ fn every_check_fires_on_targeted_inputs() {
         let d = dialect_prefix(&path).expect("dialect prefix");
         let args = ["--from", d, path.as_str()];
         let run = validate(&args);
-        let name = format!("validate__convert__{}", stem(&path));
+        let name = stem(&path);
         let text = shown(&args, &run);
-        snapshots().bind(|| insta::assert_snapshot!(name, text));
+        snapshots("validate/convert").bind(|| insta::assert_snapshot!(name, text));
     }
     let claude = validate(&[
         "--from",

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use assert_cmd::Command;
+use hookx::tables::Dialect;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -13,10 +14,11 @@ pub fn hookx() -> Command {
     cmd
 }
 
-/// Insta settings for snapshots in the top-level `snapshots/` folder, named without the module.
-pub fn snapshots() -> insta::Settings {
+/// Insta settings for snapshots in `snapshots/<folder>/` (a suite's folder, then per source and
+/// target where it has them: `convert/claude/to_copilot`), named without the module.
+pub fn snapshots(folder: &str) -> insta::Settings {
     let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path("../snapshots");
+    settings.set_snapshot_path(Path::new("../snapshots").join(folder));
     settings.set_prepend_module_to_snapshot(false);
     settings.set_omit_expression(true);
     settings
@@ -39,6 +41,32 @@ pub fn fixtures(folder: &str) -> Vec<String> {
         .collect();
     found.sort();
     assert!(!found.is_empty(), "no fixtures in {}", dir.display());
+    found
+}
+
+/// Every fixture of a registered dialect, found by its name in `tests/fixtures/<name>/`: its
+/// config files (`.json`, `.md`), or for a dialect whose hooks are one script per event
+/// ([`hookx::config::spec::ScriptLayout`]) each hook folder there. Paths are relative to the
+/// crate root. A registered dialect without fixtures fails here, saying what to add.
+pub fn dialect_fixtures(dialect: Dialect) -> Vec<String> {
+    let dir = Path::new("tests/fixtures").join(dialect.name());
+    assert!(
+        dir.is_dir(),
+        "{dialect} is registered (src/dialect/mod.rs) but has no fixture folder {}: add one with \
+         at least one of its hook files (see README, \"Adding a dialect\")",
+        dir.display()
+    );
+    if dialect.config().scripts.is_none() {
+        return fixtures(dialect.name());
+    }
+    let mut found: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.is_dir())
+        .map(|p| p.to_str().expect("UTF-8 path").to_string())
+        .collect();
+    found.sort();
+    assert!(!found.is_empty(), "no hook folders in {}", dir.display());
     found
 }
 
