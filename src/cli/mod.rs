@@ -1,4 +1,4 @@
-//! The command line: [`args`] defines it, [`main`] parses it and hands each command to its
+//! The command line: `args` defines it, [`main`] parses it and hands each command to its
 //! module (the pipeline for `run`, `exec` and `simulate`, `crate::commands` for the others);
 //! what stays here is printing.
 

@@ -1,4 +1,4 @@
-//! `hookx validate`: the diagnostics of reading ([`crate::config::read`]) and of the checks
+//! `hookx validate`: the diagnostics of reading ([`crate::config::read()`]) and of the checks
 //! beyond it ([`crate::commands::validate::check`]), printed.
 
 use super::args::{Format, ValidateArgs};

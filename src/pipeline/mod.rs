@@ -20,8 +20,8 @@
 //!    ([`crate::spawn`]), reads each answer (`protocol::answer::decode_answer`) and merges them
 //!    into one outcome.
 //! 5. answer: `protocol::answer::encode_answer` (at the end of [`dispatch::run::dispatch`])
-//!    says the outcome in the host's protocol, and [`host::answer`] prints it. `simulate`
-//!    answers no host: it returns a [`Simulation`] for the CLI to report.
+//!    says the outcome in the host's protocol, and `answer` prints it ([`host::print`]).
+//!    `simulate` answers no host: it returns a [`Simulation`] for the CLI to report.
 //!
 //! Whatever fails or panics on the way, `run` and `exec` answer by the failure policy
 //! (`guard::answering`).
@@ -196,7 +196,7 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
     // 4. run
     let dispatch = fire(hosted.host, &hosted.event, &hook_set.rules, &hosted.project);
     // 5. answer
-    Ok(host::answer(&dispatch))
+    Ok(answer(&dispatch))
 }
 
 fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Error> {
@@ -234,7 +234,20 @@ fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Err
     let dispatch =
         dispatch::run::dispatch(hosted.host, &hosted.event, [(&rule, &())], &hosted.project);
     // 5. answer
-    Ok(host::answer(&dispatch))
+    Ok(answer(&dispatch))
+}
+
+/// Step 5 for `run` and `exec`: prints the host answer and everything worth knowing on stderr;
+/// returns the exit code.
+fn answer(dispatch: &Dispatch) -> i32 {
+    // On exit 2 the host reads stderr as the block reason: nothing else may be in it.
+    let notes = if dispatch.answer.exit_code != 2 {
+        // Handler errors are already in the answer's stderr, among its notes.
+        &dispatch.skipped[..]
+    } else {
+        &[]
+    };
+    host::print(&dispatch.answer, notes)
 }
 
 /// Step 1 for `run` and `exec`: the payload decoded, and the failure policy told which host
