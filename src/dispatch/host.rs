@@ -1,7 +1,6 @@
 //! The host side of `hookx run` and `hookx exec`: reading the host's event, finding the
 //! project, and answering in the host's protocol.
 
-use super::run::{Dispatch, RuleSource};
 use crate::discover::{self, EffectiveRule, Runner, Source};
 use crate::error::Error;
 use crate::model::{Event, EventKind};
@@ -10,7 +9,7 @@ use crate::protocol::payload::{decode_event_as, detect_host};
 use crate::tables::{Dialect, Flavor};
 use crate::trust::{TrustState, TrustStore};
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Payloads larger than this are refused. A host event is usually a few kilobytes, but a Write
 /// of a large file carries the file: Node (Claude Code, Copilot CLI) cannot build a string of
@@ -166,18 +165,6 @@ pub fn another_agent_runs_route(host: Dialect, payload: &[u8]) -> bool {
         .is_some_and(|sender| sender != host && marked(sender))
 }
 
-/// Prints the host answer and everything worth knowing on stderr; returns the exit code.
-pub fn answer(dispatch: &Dispatch) -> i32 {
-    // On exit 2 the host reads stderr as the block reason: nothing else may be in it.
-    let notes = if dispatch.answer.exit_code != 2 {
-        // Handler errors are already in the answer's stderr, among its notes.
-        &dispatch.skipped[..]
-    } else {
-        &[]
-    };
-    print(&dispatch.answer, notes)
-}
-
 /// Prints `answer` for the host, `notes` first on stderr (`hookx: ` each); returns its exit code.
 pub fn print(answer: &HostAnswer, notes: &[String]) -> i32 {
     let mut stderr = String::new();
@@ -192,20 +179,6 @@ pub fn print(answer: &HostAnswer, notes: &[String]) -> i32 {
     let _ = std::io::stdout().write_all(answer.stdout.as_bytes());
     let _ = std::io::stderr().write_all(stderr.as_bytes());
     answer.exit_code
-}
-
-impl RuleSource for Source {
-    fn env(&self) -> Vec<(String, String)> {
-        let var = self.dialect.config().plugin_root_var;
-        self.plugin_root()
-            .zip(var)
-            .map(|(root, var)| vec![(var.to_string(), root.display().to_string())])
-            .unwrap_or_default()
-    }
-
-    fn hook_dir(&self) -> Option<&Path> {
-        self.path.parent()
-    }
 }
 
 /// The rules `hookx run --host` runs itself, and a warning for every source it

@@ -1,4 +1,6 @@
-//! The run-time half: from one host event to the host's answer.
+//! The run-time parts of an event's path: the host side (decoding, answering), choosing the
+//! handlers, running them, the failure policy, and simulate's events and reports.
+//! [`crate::pipeline`] puts them in order.
 
 pub mod condition;
 pub mod failure;

@@ -2,6 +2,7 @@
 //! their answers into one answer for the host.
 
 use super::select::{Selected, select};
+use crate::discover::Source;
 use crate::model::{Event, Handler, HandlerKind, Outcome};
 use crate::protocol::answer::{HostAnswer, decode_answer, encode_answer};
 use crate::protocol::payload::{encode_event, handler_env};
@@ -79,6 +80,21 @@ pub trait RuleSource {
 }
 
 impl RuleSource for () {}
+
+/// A hook file found by discovery: its folder, and a plugin's root in the plugin's variable.
+impl RuleSource for Source {
+    fn env(&self) -> Vec<(String, String)> {
+        let var = self.dialect.config().plugin_root_var;
+        self.plugin_root()
+            .zip(var)
+            .map(|(root, var)| vec![(var.to_string(), root.display().to_string())])
+            .unwrap_or_default()
+    }
+
+    fn hook_dir(&self) -> Option<&Path> {
+        self.path.parent()
+    }
+}
 
 /// Fires `event` (decoded from a `host` payload) at `rules`, runs what matches and answers the
 /// host. `project_dir` is where handlers run and what the project-directory variables hold.

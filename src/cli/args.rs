@@ -1,0 +1,311 @@
+//! The command line's arguments (clap): every command, its options and its help text. Only
+//! definitions: `super` runs what they ask for.
+
+use crate::tables::{Dialect, Flavor};
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// The one-line description, naming every registered agent.
+fn about() -> String {
+    let products: Vec<&str> = Dialect::all().iter().map(|d| d.def().product).collect();
+    format!(
+        "Portable hooks for AI coding agents: {}",
+        products.join(", ")
+    )
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "hookx",
+    version,
+    about = about(),
+    after_help = concat!(
+        "Example:\n  hookx convert .claude/settings.json --to copilot --write\n\n",
+        "Exit codes:\n  0  success\n  1  an error: unreadable or invalid input, a failed write\n  2  a usage error\n  3  convert --strict: something is lost\n  4  simulate: the decision is not --expect (without it: a deny, ask or block)\n  5  doctor: a rule can fire under none of the hosts examined"
+    )
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub(super) command: Command,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// `after_help` of a command: its example, then the exit codes.
+macro_rules! example {
+    ($($line:expr),+ $(,)?) => {
+        concat!(
+            "Example:\n",
+            $("  ", $line, "\n",)+
+            "\nExit codes:\n  0  success\n  1  an error: unreadable or invalid input, a failed write\n  2  a usage error\n  3  convert --strict: something is lost\n  4  simulate: the decision is not --expect (without it: a deny, ask or block)\n  5  doctor: a rule can fire under none of the hosts examined"
+        )
+    };
+}
+
+/// Each command's arguments are defined when that command runs (`defer`): hookx starts for
+/// every hook event, and building every command's arguments first was a sixth of its start-up.
+#[derive(Subcommand, Debug)]
+#[command(defer = true)]
+pub(super) enum Command {
+    /// Translate hook configs into another agent's dialect, reporting anything it cannot express.
+    #[command(after_help = example!(
+        "hookx convert .claude/settings.json --to copilot --write",
+        "hookx convert - --to bricks < hooks.json"
+    ))]
+    Convert(ConvertArgs),
+    /// Check hook configs: syntax, types, events, matchers, handler types.
+    #[command(after_help = example!("hookx validate .claude/settings.json --deny-warnings"))]
+    Validate(ValidateArgs),
+    /// The dispatcher a host agent calls for every event: runs every matching handler of the
+    /// project's hook set in its own dialect and answers in the host's protocol.
+    #[command(after_help = example!("hookx run --host claude --event PreToolUse < payload.json"))]
+    Run(RunArgs),
+    /// Fire a synthetic event at the hook set and show what each handler received and answered.
+    #[command(after_help = example!(
+        "hookx simulate --host copilot --event preToolUse --tool bash --input '{\"command\":\"rm -rf /\"}' --expect deny"
+    ))]
+    Simulate(SimulateArgs),
+    /// Run one handler written for another agent: translate the host's event into the
+    /// handler's dialect and its answer back (what `convert` writes for such handlers).
+    #[command(after_help = example!(
+        "hookx exec --host copilot --as claude --event PreToolUse -- ./guard.sh < payload.json"
+    ))]
+    Exec(ExecArgs),
+    /// Print the JSON Schema (draft-07) of a dialect's hook file, for editors.
+    #[command(after_help = example!("hookx schema copilot > copilot-hooks.schema.json"))]
+    Schema { dialect: Dialect },
+    /// Show the effective hook set of a project across every scope and agent.
+    #[command(after_help = example!("hookx list --host copilot"))]
+    List(ListArgs),
+    /// Record hook files as reviewed (by content hash) so that `hookx run` may run them.
+    #[command(after_help = example!("hookx trust .github/hooks/hooks.json"))]
+    Trust(TrustArgs),
+    /// Why a hook does or does not fire: per hook file, rule and host, whether the host loads
+    /// it, whether it can fire, who runs it, what payload it gets, and the fix.
+    #[command(after_help = example!("hookx doctor --host copilot"))]
+    Doctor(DoctorArgs),
+    /// Route a host agent's events to `hookx run` through the host's own config.
+    #[command(after_help = example!("hookx install --host claude"))]
+    Install(InstallArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(after_help = example!("hookx completions bash > ~/.local/share/bash-completion/completions/hookx"))]
+    Completions { shell: clap_complete::Shell },
+    /// Print hookx's man page (roff).
+    #[command(after_help = example!("hookx man > ~/.local/share/man/man1/hookx.1"))]
+    Man,
+}
+
+#[derive(clap::Args, Debug)]
+pub(super) struct ListArgs {
+    /// Project directory.
+    #[arg(long, value_name = "DIR")]
+    pub(super) project: Option<PathBuf>,
+    /// Home directory for user-level configs and hookx's trust record [default: $HOOKX_HOME,
+    /// else $HOME].
+    #[arg(long, value_name = "DIR")]
+    pub(super) home: Option<PathBuf>,
+    /// Show whether each hook runs natively under this agent or through hookx.
+    #[arg(long)]
+    pub(super) host: Option<Dialect>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(super) format: Format,
+}
+
+#[derive(clap::Args, Debug)]
+pub(super) struct DoctorArgs {
+    /// Project directory.
+    #[arg(long, value_name = "DIR")]
+    pub(super) project: Option<PathBuf>,
+    /// Home directory for user-level configs and hookx's trust record [default: $HOOKX_HOME,
+    /// else $HOME].
+    #[arg(long, value_name = "DIR")]
+    pub(super) home: Option<PathBuf>,
+    /// Only this host agent [default: every agent].
+    #[arg(long)]
+    pub(super) host: Option<Dialect>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(super) format: Format,
+}
+
+#[derive(clap::Args, Debug)]
+pub(super) struct TrustArgs {
+    /// Files to trust; every hook file of the project and home when none is given.
+    pub(super) files: Vec<PathBuf>,
+    /// Project directory.
+    #[arg(long, value_name = "DIR")]
+    pub(super) project: Option<PathBuf>,
+    /// Home directory holding hookx's trust record [default: $HOOKX_HOME, else $HOME].
+    #[arg(long, value_name = "DIR")]
+    pub(super) home: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+pub(super) struct InstallArgs {
+    /// The agent whose config receives the routing entries.
+    #[arg(long)]
+    pub(super) host: Dialect,
+    /// Project directory.
+    #[arg(long, value_name = "DIR")]
+    pub(super) project: Option<PathBuf>,
+    /// Home directory, for --scope user [default: $HOOKX_HOME, else $HOME].
+    #[arg(long, value_name = "DIR")]
+    pub(super) home: Option<PathBuf>,
+    /// Write into the project's config or the user's.
+    #[arg(long, value_enum, default_value_t = crate::route::InstallScope::Project)]
+    pub(super) scope: crate::route::InstallScope,
+    /// Remove hookx's entries instead, and nothing else.
+    #[arg(long)]
+    pub(super) uninstall: bool,
+    /// The hookx program the entries run [default: the absolute path of this executable].
+    #[arg(long, value_name = "PATH")]
+    pub(super) hookx: Option<String>,
+}
+
+#[derive(clap::Args, Debug)]
+pub(super) struct ConvertArgs {
+    /// Config files to convert (settings.json, hooks.json, SKILL.md, …); `-` reads stdin.
+    #[arg(required = true)]
+    pub(super) files: Vec<PathBuf>,
+    /// The dialect of the input files; detected from path and content when omitted (Claude
+    /// when still ambiguous, with a note).
+    #[arg(long)]
+    pub(super) from: Option<Dialect>,
+    /// The dialect(s) to convert to: one, or several separated by commas (with --write).
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub(super) to: Vec<Dialect>,
+    /// Write the result to this file (atomically) instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub(super) out: Option<PathBuf>,
+    /// Merge into the target file (`--out`, or the target agent's project file under
+    /// --project), keeping every other key and hook it has.
+    #[arg(long)]
+    pub(super) write: bool,
+    /// With --out or --write: show the change as a diff and write nothing.
+    #[arg(long)]
+    pub(super) dry_run: bool,
+    /// Project directory for --write without --out.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub(super) project: PathBuf,
+    /// Exit with status 3 if anything is lost.
+    #[arg(long)]
+    pub(super) strict: bool,
+    /// Write handlers as they are, not through `hookx exec`: a handler then receives the
+    /// target's stdin payload, which it was not written for (each is a loss item).
+    #[arg(long, conflicts_with = "wrap")]
+    pub(super) no_wrap: bool,
+    /// Route handlers through `hookx exec` where the target cannot express them natively
+    /// (the default).
+    #[arg(long, hide = true)]
+    pub(super) wrap: bool,
+    /// The hookx command wrapped entries call.
+    #[arg(long, value_name = "PATH", default_value = "hookx")]
+    pub(super) hookx: String,
+    /// Report format: text (on stderr) or json (on stdout).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(super) format: Format,
+}
+
+#[derive(clap::Args, Debug)]
+pub(super) struct ValidateArgs {
+    /// Files to check; every hook file `hookx list` finds when none is given.
+    pub(super) files: Vec<PathBuf>,
+    /// Exit 1 on warnings too.
+    #[arg(long)]
+    pub(super) deny_warnings: bool,
+    /// Project directory, when no file is given.
+    #[arg(long, value_name = "DIR")]
+    pub(super) project: Option<PathBuf>,
+    /// Home directory for user-level configs, when no file is given [default: $HOOKX_HOME,
+    /// else $HOME].
+    #[arg(long, value_name = "DIR")]
+    pub(super) home: Option<PathBuf>,
+    /// The dialect of the files; detected from path and content when omitted.
+    #[arg(long)]
+    pub(super) from: Option<Dialect>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(super) format: Format,
+}
+
+#[derive(clap::Args, Debug)]
+pub(super) struct ExecArgs {
+    /// The dialect the command was written for: the stdin shape, env and answer it expects.
+    #[arg(long = "as", value_name = "FLAVOR")]
+    pub(super) as_flavor: Flavor,
+    /// The event the handler is registered for, in any dialect's spelling; other events pass.
+    #[arg(long)]
+    pub(super) event: Option<String>,
+    /// Only run when this matcher (read as the `--as` dialect reads it) accepts the event.
+    #[arg(long = "match", value_name = "MATCHER")]
+    pub(super) matcher: Option<String>,
+    /// Only run when the tool call matches this Claude permission rule (`Bash(git *)`,
+    /// `Edit(*.ts)`), the tool named as the `--as` dialect names it: Claude's `if` filter.
+    #[arg(long = "if", value_name = "RULE")]
+    pub(super) condition: Option<String>,
+    /// The agent sending the event; detected from the environment and payload when omitted.
+    #[arg(long)]
+    pub(super) host: Option<Dialect>,
+    /// Project directory (default: the host's project variable, the event's cwd, or .).
+    #[arg(long, value_name = "DIR")]
+    pub(super) project: Option<PathBuf>,
+    /// Kill the command after this many seconds (default: the `--as` dialect's default).
+    #[arg(long, value_name = "SECONDS")]
+    pub(super) timeout: Option<u64>,
+    /// The command: one shell command line, or a program and its arguments.
+    #[arg(last = true, required = true)]
+    pub(super) command: Vec<String>,
+}
+
+#[derive(clap::Args, Debug)]
+pub(super) struct RunArgs {
+    /// The agent calling hookx; detected from the environment and payload when omitted.
+    #[arg(long)]
+    pub(super) host: Option<Dialect>,
+    /// The event the host's config registered this command for, as the host names it.
+    #[arg(long)]
+    pub(super) event: Option<String>,
+    /// Project directory (default: the host's project variable, the event's cwd, or .).
+    #[arg(long, value_name = "DIR")]
+    pub(super) project: Option<PathBuf>,
+    /// Home directory for user-scope hooks and hookx's trust record (default: $HOOKX_HOME, $HOME).
+    #[arg(long, value_name = "DIR")]
+    pub(super) home: Option<PathBuf>,
+    /// The host's file holding this route, where the host does not tell (`hookx install`
+    /// writes it): a project route leaves an event the user route also takes to that route.
+    #[arg(long, value_enum, value_name = "SCOPE")]
+    pub(super) installed_in: Option<crate::route::InstallScope>,
+}
+
+#[derive(clap::Args, Debug)]
+pub(super) struct SimulateArgs {
+    /// The agent to act as: the payload it sends and the answer it expects.
+    #[arg(long, value_enum, default_value = Dialect::all()[0].name())]
+    pub(super) host: Flavor,
+    /// The event, in the host's spelling or canonically (PreToolUse).
+    #[arg(long, required_unless_present = "payload")]
+    pub(super) event: Option<String>,
+    /// The tool, in the host's spelling (Bash, bash, …).
+    #[arg(long)]
+    pub(super) tool: Option<String>,
+    /// The tool's arguments as JSON, in the host's argument names.
+    #[arg(long, value_name = "JSON")]
+    pub(super) input: Option<String>,
+    /// Another event field, KEY=VALUE (prompt=…, source=startup, …); repeatable.
+    #[arg(long = "field", value_name = "KEY=VALUE")]
+    pub(super) fields: Vec<String>,
+    /// A host payload file to send instead of building one.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["tool", "input", "fields"])]
+    pub(super) payload: Option<PathBuf>,
+    #[arg(long, value_name = "DIR")]
+    pub(super) project: Option<PathBuf>,
+    #[arg(long, value_name = "DIR")]
+    pub(super) home: Option<PathBuf>,
+    /// Exit 0 when the host's decision is this one and 4 otherwise: a test step for CI.
+    #[arg(long, value_enum)]
+    pub(super) expect: Option<crate::dispatch::simulate::Verdict>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(super) format: Format,
+}

@@ -1,0 +1,175 @@
+//! The command line: `args` defines it, [`main`] parses it and hands each command to its
+//! module (the pipeline for `run`, `exec` and `simulate`, `crate::commands` for the others);
+//! what stays here is printing.
+
+use crate::error::Error;
+use crate::pipeline;
+use clap::Parser;
+
+/// Writes to stdout / stderr, ignoring a closed pipe (`hookx list | head`) instead of panicking
+/// as `print!` does.
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::cli::write_to(&mut std::io::stdout(), format_args!($($arg)*)) };
+}
+macro_rules! outln {
+    ($($arg:tt)*) => { out!("{}\n", format_args!($($arg)*)) };
+}
+/// stderr goes through `anstream`: colours only on a terminal, never under `NO_COLOR`.
+macro_rules! err {
+    ($($arg:tt)*) => { $crate::cli::write_to(&mut anstream::stderr(), format_args!($($arg)*)) };
+}
+macro_rules! errln {
+    ($($arg:tt)*) => { err!("{}\n", format_args!($($arg)*)) };
+}
+
+pub fn write_to(stream: &mut impl std::io::Write, args: std::fmt::Arguments) {
+    let _ = stream.write_fmt(args);
+}
+
+mod args;
+mod simulate;
+mod validate;
+
+use args::Command;
+pub use args::{Cli, Format};
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Built only when asked: the version plus the host versions the tables were verified by.
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayVersion => {
+            out!("{}", version_text());
+            return 0;
+        }
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            errln!("{}", crate::diag::style(&e.to_string()));
+            e.exit_code()
+        }
+    }
+}
+
+/// `hookx --version`: this version, and each host release whose runs verified a dialect's
+/// tables (`Tables::verified_with`).
+fn version_text() -> String {
+    let mut text = format!("hookx {}\n", env!("CARGO_PKG_VERSION"));
+    for dialect in crate::tables::Dialect::all() {
+        let verified: Vec<&str> = dialect
+            .flavors()
+            .filter_map(|f| f.tables().verified_with)
+            .fold(Vec::new(), |mut seen, v| {
+                if !seen.contains(&v) {
+                    seen.push(v);
+                }
+                seen
+            });
+        let what = if verified.is_empty() {
+            "docs: facts from its documentation, not verified against a real client".to_string()
+        } else {
+            format!("verified against {}", verified.join(", "))
+        };
+        text.push_str(&format!("{dialect}: {what}\n"));
+    }
+    text
+}
+
+/// Hands the parsed command to the module that does it; returns the exit code.
+fn run(cli: Cli) -> Result<i32, Error> {
+    match cli.command {
+        Command::Convert(args) => {
+            crate::commands::convert::command(&crate::commands::convert::Options {
+                files: args.files,
+                from: args.from,
+                to: args.to,
+                out: args.out,
+                write: args.write,
+                dry_run: args.dry_run,
+                project: args.project,
+                strict: args.strict,
+                wrap: !args.no_wrap,
+                hookx: args.hookx,
+                json: args.format == Format::Json,
+            })
+        }
+        Command::Validate(args) => validate::command(args),
+        Command::Exec(args) => Ok(pipeline::exec(pipeline::ExecRequest {
+            host: args.host,
+            event: args.event,
+            project: args.project,
+            flavor: args.as_flavor,
+            matcher: args.matcher,
+            condition: args.condition,
+            timeout: args.timeout,
+            command: args.command,
+        })),
+        Command::Run(args) => Ok(pipeline::run(pipeline::RunRequest {
+            host: args.host,
+            event: args.event,
+            project: args.project,
+            home: args.home,
+            installed_in: args.installed_in,
+        })),
+        Command::Simulate(args) => simulate::command(args),
+        Command::Schema { dialect } => {
+            out!("{}", crate::commands::schema::schema(dialect));
+            Ok(0)
+        }
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "hookx", &mut script);
+            out!("{}", String::from_utf8_lossy(&script));
+            Ok(0)
+        }
+        Command::Man => {
+            use clap::CommandFactory;
+            let mut page = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut page)
+                .map_err(|e| Error::Io {
+                    path: "<stdout>".into(),
+                    message: e.to_string(),
+                })?;
+            out!("{}", String::from_utf8_lossy(&page));
+            Ok(0)
+        }
+        Command::List(args) => crate::commands::list::command(&crate::commands::list::Options {
+            ctx: crate::discover::Context::resolve(args.project.as_deref(), args.home.as_deref())?,
+            host: args.host,
+            json: args.format == Format::Json,
+        }),
+        Command::Doctor(args) => {
+            crate::commands::doctor::command(&crate::commands::doctor::Options {
+                ctx: crate::discover::Context::resolve(
+                    args.project.as_deref(),
+                    args.home.as_deref(),
+                )?,
+                host: args.host,
+                json: args.format == Format::Json,
+            })
+        }
+        Command::Trust(args) => crate::commands::trust::command(&crate::commands::trust::Options {
+            ctx: crate::discover::Context::resolve(args.project.as_deref(), args.home.as_deref())?,
+            files: args.files,
+        }),
+        Command::Install(args) => {
+            crate::commands::install::command(&crate::commands::install::Options {
+                ctx: crate::discover::Context::resolve(
+                    args.project.as_deref(),
+                    args.home.as_deref(),
+                )?,
+                host: args.host,
+                scope: args.scope,
+                uninstall: args.uninstall,
+                hookx: args.hookx,
+            })
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! `hookx simulate`'s report: what each handler received and answered, through hookx and run
+//! by the host itself, and the host's decision, checked against `--expect`.
+
+use super::args::{Format, SimulateArgs};
+use crate::dispatch::simulate;
+use crate::error::Error;
+use crate::pipeline::{self, SimulateRequest};
+
+/// `hookx simulate`: the event fired ([`pipeline::simulate`]), the report printed; exit
+/// [`simulate::EXIT_VERDICT`] when the decision is not `--expect` (without it: when the action
+/// is stopped).
+pub(super) fn command(args: SimulateArgs) -> Result<i32, Error> {
+    let request = SimulateRequest {
+        host: args.host,
+        event: args.event,
+        tool: args.tool,
+        input: args.input,
+        fields: args.fields,
+        payload: args.payload,
+        project: args.project,
+        home: args.home,
+    };
+    let pipeline::Simulation {
+        through_hookx: dispatch,
+        native,
+        verdict,
+    } = pipeline::simulate(&request)?;
+    let host_dialect = args.host.dialect();
+    match args.format {
+        Format::Text => {
+            if !native.runs.is_empty() || !native.skipped.is_empty() {
+                out!(
+                    "run by {host_dialect} itself (natively, not through hookx), with what {host_dialect} sends them:\n{}\nrun through hookx:\n",
+                    simulate::report_text(&native)
+                );
+            }
+            out!("{}", simulate::report_text(&dispatch));
+            outln!(
+                "decision: {}",
+                serde_json::to_value(verdict)
+                    .unwrap_or_default()
+                    .as_str()
+                    .unwrap_or_default()
+            );
+        }
+        Format::Json => {
+            let mut report = simulate::report_json(&dispatch);
+            report["native"] = simulate::report_json(&native);
+            report["decision"] = serde_json::to_value(verdict).unwrap_or_default();
+            outln!(
+                "{}",
+                serde_json::to_string_pretty(&report).unwrap_or_default()
+            )
+        }
+    }
+    let stopped = verdict != simulate::Verdict::Allow;
+    Ok(match args.expect {
+        Some(expected) if expected == verdict => 0,
+        Some(expected) => {
+            errln!(
+                "{}",
+                crate::diag::style(&format!(
+                    "error: expected {}, the decision is {}",
+                    serde_json::to_value(expected)
+                        .unwrap_or_default()
+                        .as_str()
+                        .unwrap_or_default(),
+                    serde_json::to_value(verdict)
+                        .unwrap_or_default()
+                        .as_str()
+                        .unwrap_or_default()
+                ))
+            );
+            simulate::EXIT_VERDICT
+        }
+        None if stopped => simulate::EXIT_VERDICT,
+        None => 0,
+    })
+}

@@ -1,0 +1,71 @@
+//! `hookx validate`: the diagnostics of reading ([`crate::config::read()`]) and of the checks
+//! beyond it ([`crate::commands::validate::check`]), printed.
+
+use super::args::{Format, ValidateArgs};
+use super::write_to;
+use crate::diag::Severity;
+use crate::error::Error;
+use crate::tables::Dialect;
+use std::path::PathBuf;
+
+/// `hookx validate`: every diagnostic of the files (or of every hook file `hookx list` finds),
+/// printed; exit 1 on errors (or warnings, with `--deny-warnings`), worse when a file is
+/// unreadable.
+pub(super) fn command(args: ValidateArgs) -> Result<i32, Error> {
+    let mut all = Vec::new();
+    let mut unreadable = 0;
+    let mut worst = 0;
+    let files: Vec<(PathBuf, Option<Dialect>)> = if args.files.is_empty() {
+        // What `hookx list` finds, each in the dialect its location says.
+        let ctx = crate::discover::Context::resolve(args.project.as_deref(), args.home.as_deref())?;
+        crate::discover::discover(&ctx)
+            .into_iter()
+            .map(|s| (s.path.clone(), Some(args.from.unwrap_or(s.dialect))))
+            .collect()
+    } else {
+        args.files.iter().map(|p| (p.clone(), args.from)).collect()
+    };
+    for (path, from) in &files {
+        match crate::commands::input::load(path, *from) {
+            Ok((src, parsed)) => {
+                all.extend(parsed.diagnostics.iter().cloned());
+                all.extend(crate::commands::validate::check(&src, &parsed.document));
+            }
+            Err(Error::Invalid(diags)) => all.extend(diags),
+            // An unreadable or ambiguous file is one failure among the files, not the end.
+            Err(e) => {
+                errln!("{e}");
+                unreadable += 1;
+                worst = worst.max(e.exit_code());
+            }
+        }
+    }
+    all.sort_by(|a, b| (&a.file, a.line, a.col).cmp(&(&b.file, b.line, b.col)));
+    let warnings = all
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .count();
+    let errors = all.len() - warnings + unreadable;
+    match args.format {
+        Format::Text => {
+            for d in &all {
+                let text = crate::diag::style(&d.to_string());
+                write_to(&mut anstream::stdout(), format_args!("{text}\n\n"));
+            }
+            let summary = format!(
+                "{errors} error(s), {warnings} warning(s) in {} file(s)",
+                files.len()
+            );
+            outln!("{summary}");
+            if args.deny_warnings && errors == 0 && warnings > 0 {
+                errln!(
+                    "{}",
+                    crate::diag::style("error: warnings found (--deny-warnings)")
+                );
+            }
+        }
+        Format::Json => outln!("{}", serde_json::to_string_pretty(&all).unwrap_or_default()),
+    }
+    let failed = errors > 0 || (args.deny_warnings && warnings > 0);
+    Ok(if failed { worst.max(1) } else { 0 })
+}

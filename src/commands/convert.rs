@@ -1,0 +1,439 @@
+//! `hookx convert`: hook files read, converted into each target dialect ([`crate::convert`]),
+//! and each conversion printed, merged into the target's file (`--write`), written over a
+//! file (`--out`) or shown as a diff (`--dry-run`), with its report of what is lost.
+
+use super::input::load;
+use crate::config;
+use crate::convert::{self, loss};
+use crate::diag::{Diagnostic, Severity};
+use crate::error::Error;
+use crate::source::SourceFile;
+use crate::tables::{Dialect, Document};
+use std::mem::ManuallyDrop;
+use std::path::{Path, PathBuf};
+
+// Output as the CLI writes it: a closed pipe ignored (`hookx convert … | head`), stderr through
+// `anstream` (colours only on a terminal, never under `NO_COLOR`).
+macro_rules! out {
+    ($($arg:tt)*) => { write_to(&mut std::io::stdout(), format_args!($($arg)*)) };
+}
+macro_rules! outln {
+    ($($arg:tt)*) => { out!("{}\n", format_args!($($arg)*)) };
+}
+macro_rules! err {
+    ($($arg:tt)*) => { write_to(&mut anstream::stderr(), format_args!($($arg)*)) };
+}
+macro_rules! errln {
+    ($($arg:tt)*) => { err!("{}\n", format_args!($($arg)*)) };
+}
+
+fn write_to(stream: &mut impl std::io::Write, args: std::fmt::Arguments) {
+    let _ = stream.write_fmt(args);
+}
+
+/// Exit status when `--strict` finds losses.
+pub const EXIT_LOSSES: i32 = 3;
+
+/// What `hookx convert` is asked (its command line).
+pub struct Options {
+    /// The inputs; `-` is stdin.
+    pub files: Vec<PathBuf>,
+    /// Their dialect; detected when `None`.
+    pub from: Option<Dialect>,
+    /// One target, or several with `write`.
+    pub to: Vec<Dialect>,
+    /// The file (or script folder) to write instead of stdout.
+    pub out: Option<PathBuf>,
+    /// Merge into the target (`out`, or the target agent's project file under `project`).
+    pub write: bool,
+    /// With `out` or `write`: show the change as a diff, write nothing.
+    pub dry_run: bool,
+    pub project: PathBuf,
+    /// Write nothing lossy, and exit [`EXIT_LOSSES`] when anything is lost.
+    pub strict: bool,
+    /// Route handlers the target cannot express through `hookx exec`.
+    pub wrap: bool,
+    /// The hookx command wrapped entries call.
+    pub hookx: String,
+    /// The report as JSON on stdout, instead of text on stderr.
+    pub json: bool,
+}
+
+/// The inputs, read: each file and its document, and the parts hookx cannot read.
+struct Inputs {
+    loaded: ManuallyDrop<Vec<(SourceFile, Document)>>,
+    unread: Vec<loss::Loss>,
+    unread_errors: Vec<Diagnostic>,
+}
+
+/// `hookx convert`: reads the inputs, converts them to each target, and writes or prints each
+/// conversion with its report; returns the exit code.
+pub fn command(opts: &Options) -> Result<i32, Error> {
+    let several = opts.to.len() > 1;
+    if several && (opts.out.is_some() || !opts.write) && !opts.json {
+        return Err(Error::Usage(
+            "several targets (--to a,b) are written with --write into each agent's project file; --out and stdout take one".into(),
+        ));
+    }
+    if several && opts.out.is_some() {
+        return Err(Error::Usage("--out takes one target (--to)".into()));
+    }
+    let Inputs {
+        loaded,
+        unread,
+        unread_errors,
+    } = read_inputs(opts)?;
+    let inputs: Vec<_> = loaded.iter().map(|(s, d)| (s, d)).collect();
+    // `--write` syncs with the entries converted from these inputs earlier.
+    let sources: Vec<&str> = loaded.iter().map(|(s, _)| s.path.as_str()).collect();
+    let mut code = 0;
+    let mut reports = Vec::new();
+    for &to in &opts.to {
+        let options = convert::Options {
+            to,
+            wrap: opts.wrap,
+            hookx: opts.hookx.clone(),
+        };
+        let mut conversion = ManuallyDrop::new(convert::convert(&inputs, &options));
+        let no_handler = conversion
+            .document
+            .rules
+            .iter()
+            .all(|r| r.handlers.is_empty());
+        if no_handler && !unread_errors.is_empty() {
+            // Nothing but what could not be read: the errors are the answer.
+            return Err(Error::Invalid(unread_errors));
+        }
+        conversion.losses.splice(0..0, unread.iter().cloned());
+        let (report, to_code) = convert_to(opts, to, &conversion, &sources, several)?;
+        reports.extend(report);
+        code = code.max(to_code);
+    }
+    if opts.json {
+        let shown = if several {
+            serde_json::Value::Array(reports)
+        } else {
+            reports.pop().unwrap_or_default()
+        };
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&shown).unwrap_or_default()
+        );
+    }
+    Ok(code)
+}
+
+/// The inputs read, each warning printed; fails on an input with nothing readable or no hooks.
+fn read_inputs(opts: &Options) -> Result<Inputs, Error> {
+    // Input of a quarter megabyte or more (over a thousand rules) is read into a heap of huge
+    // pages.
+    let input_bytes: u64 = opts
+        .files
+        .iter()
+        .filter_map(|f| std::fs::metadata(f).ok())
+        .map(|m| m.len())
+        .sum();
+    if input_bytes >= crate::heap::LARGE_INPUT {
+        crate::heap::grow_in_huge_pages();
+    }
+    // The documents, their sources and conversions are left for the OS to free when hookx
+    // exits: at 10 000 rules, freeing them value by value cost a tenth of the conversion.
+    let mut loaded = ManuallyDrop::new(Vec::new());
+    // Parts of an input hookx cannot read: each a located loss; the rest converts.
+    let mut unread = Vec::new();
+    let mut unread_errors = Vec::new();
+    for path in &opts.files {
+        let (src, parsed) = load(path, opts.from)?;
+        let (errors, warnings): (Vec<_>, Vec<_>) = parsed
+            .diagnostics
+            .iter()
+            .cloned()
+            .partition(|d| d.severity == Severity::Error);
+        for w in &warnings {
+            errln!("{}", crate::diag::style(&w.to_string()));
+        }
+        let doc = &parsed.document;
+        if doc.rules.is_empty() && doc.extra_hooks.is_empty() && !errors.is_empty() {
+            // Nothing readable is left: the errors are the answer.
+            return Err(Error::Invalid(errors));
+        }
+        if !has_hook_config(&src, doc) {
+            return Err(Error::Io {
+                path: src.path.clone(),
+                message: format!(
+                    "no hooks found (expected a `hooks` object of events, or {} events at the top level); nothing converted or written",
+                    parsed.document.dialect
+                ),
+            });
+        }
+        unread_errors.extend(errors.iter().cloned());
+        unread.extend(errors.iter().map(|d| loss::Loss {
+            what: d.message.clone(),
+            why:
+                "hookx cannot read this part; it is not converted (the rest of the file is)".into(),
+            file: d.file.clone(),
+            pointer: d.pointer.clone().unwrap_or_default(),
+            line: d.line,
+            col: d.col,
+        }));
+        loaded.push((src, parsed.document));
+    }
+    Ok(Inputs {
+        loaded,
+        unread,
+        unread_errors,
+    })
+}
+
+/// Whether a file holds hook configuration at all: rules, event arrays, a `hooks` key or a
+/// kill switch such as `disableAllHooks` (a `package.json` holds none).
+fn has_hook_config(src: &SourceFile, doc: &Document) -> bool {
+    !doc.rules.is_empty()
+        || !doc.extra_hooks.is_empty()
+        || Dialect::all()
+            .iter()
+            .filter_map(|d| d.def().kill_switch.as_ref())
+            .any(|k| k.flag_in(doc).is_some())
+        || crate::config::syntax::parse_json_as(src, config::read::json_syntax(src, doc.dialect))
+            .is_ok_and(|v| v.get("hooks").is_some())
+}
+
+/// Writes or prints one target's conversion and its report; the JSON report (for --format
+/// json) and the exit code.
+fn convert_to(
+    opts: &Options,
+    to: Dialect,
+    conversion: &convert::Conversion,
+    sources: &[&str],
+    several: bool,
+) -> Result<(Option<serde_json::Value>, i32), Error> {
+    if to.config().scripts.is_some() {
+        return convert_to_scripts(opts, to, conversion, several);
+    }
+    let nothing =
+        conversion.document.rules.is_empty() && conversion.document.extra_hooks.is_empty();
+    let target = match (&opts.out, opts.write) {
+        (Some(out), _) => Some(out.clone()),
+        (None, true) => Some(opts.project.join(to.config().convert_target)),
+        (None, false) => None,
+    };
+    let before = target
+        .as_ref()
+        .and_then(|path| std::fs::read_to_string(path).ok());
+    // Text for stdout is written as it is made ([`config::write::write_text`]).
+    let streamed = target.is_none() && !opts.json;
+    let text = match (&target, opts.write) {
+        (Some(path), true) => {
+            config::merge::sync_text(path, &conversion.document, sources, before.as_deref())?
+        }
+        _ if streamed => String::new(),
+        _ => config::write::to_text(&conversion.document),
+    };
+    let lossy = !conversion.losses.is_empty();
+    let (written, diff) = match &target {
+        // Nothing converts and there is no file to sync: nothing is created.
+        Some(path) if nothing && !path.exists() => {
+            errln!(
+                "{}",
+                crate::diag::style(&format!(
+                    "note: no hooks found that convert to {to}; nothing written"
+                ))
+            );
+            (None, None)
+        }
+        Some(path) => write_file(opts, conversion, sources, path, before, &text)?,
+        None => (None, None),
+    };
+    let code = if opts.strict && lossy { EXIT_LOSSES } else { 0 };
+    match opts.json {
+        false => {
+            if streamed {
+                // As `out!`: a closed stdout is not an error of the conversion.
+                let _ =
+                    config::write::write_text(&conversion.document, &mut std::io::stdout().lock());
+            }
+            if let Some(diff) = &diff {
+                out!("{diff}");
+            }
+            if several {
+                errln!("to {to}:");
+            }
+            if let Some(path) = &written {
+                errln!("wrote {path}");
+            }
+            err!(
+                "{}",
+                crate::diag::style(&loss::render_text(&conversion.losses, &conversion.notes))
+            );
+            Ok((None, code))
+        }
+        true => Ok((
+            Some(serde_json::json!({
+                "to": to,
+                "output": if target.is_none() { Some(&text) } else { None },
+                "written": written,
+                "diff": diff,
+                "losses": conversion.losses,
+                "notes": conversion.notes,
+            })),
+            code,
+        )),
+    }
+}
+
+/// Writes one target file: `text` (with `--write`, the conversion merged into what the file
+/// holds when it is written), or with `--dry-run` only the diff from `before`. `--strict`
+/// writes nothing lossy. The path written and the diff, where there is one.
+fn write_file(
+    opts: &Options,
+    conversion: &convert::Conversion,
+    sources: &[&str],
+    path: &Path,
+    before: Option<String>,
+    text: &str,
+) -> Result<(Option<String>, Option<String>), Error> {
+    let sync = |current: Option<&str>| {
+        config::merge::sync_text(path, &conversion.document, sources, current)
+    };
+    if opts.dry_run {
+        let before = before.unwrap_or_default();
+        let shown = path.display().to_string();
+        let diff = similar::TextDiff::from_lines(&before, text)
+            .unified_diff()
+            .header(&shown, &shown)
+            .to_string();
+        return Ok((None, Some(diff)));
+    }
+    if opts.strict && !conversion.losses.is_empty() {
+        // --strict refuses a lossy result: the target stays as it was.
+        errln!(
+            "not writing {}: the conversion loses something (--strict)",
+            path.display()
+        );
+        return Ok((None, None));
+    }
+    // Under the writer's lock, from the file as it is then (another run may have written it
+    // since it was read).
+    let outcome = config::update::update(path, |current| {
+        if opts.write && current.is_none() && conversion.document.rules.is_empty() {
+            // Nothing to sync into a file that does not exist.
+            return Ok(config::update::Change::Keep);
+        }
+        Ok(config::update::Change::Write(match opts.write {
+            true => sync(current)?,
+            false => text.to_string(),
+        }))
+    })?;
+    match outcome {
+        config::update::Outcome::Unchanged => {
+            if !opts.json {
+                match path.exists() {
+                    true => errln!("{} is up to date", path.display()),
+                    false => errln!("no hooks to write; {} not created", path.display()),
+                }
+            }
+            Ok((None, None))
+        }
+        _ => Ok((Some(path.display().to_string()), None)),
+    }
+}
+
+/// [`convert_to`] for a dialect whose hooks are one script per event: the scripts are printed
+/// (each after a `==> NAME <==` line) or written into a folder (`--out DIR`, or the dialect's
+/// project folder with `--write`), each atomically with mode 0755. A script there that hookx
+/// did not write is left as it is, and the report says so (exit 1).
+fn convert_to_scripts(
+    opts: &Options,
+    to: Dialect,
+    conversion: &convert::Conversion,
+    several: bool,
+) -> Result<(Option<serde_json::Value>, i32), Error> {
+    let layout = to
+        .config()
+        .scripts
+        .ok_or_else(|| Error::Usage(format!("{to} has no hook scripts")))?;
+    let (scripts, left) = config::scripts::emit(&conversion.document, layout);
+    let dir = match (&opts.out, opts.write) {
+        (Some(out), _) => Some(out.clone()),
+        (None, true) => Some(opts.project.join(to.config().convert_target)),
+        (None, false) => None,
+    };
+    let lossy = !conversion.losses.is_empty();
+    let mut written = Vec::new();
+    let mut refused: Vec<String> = left
+        .iter()
+        .map(|l| format!("{l}: {to} runs no more scripts of this event from one folder"))
+        .collect();
+    let mut shown = String::new();
+    for (name, text) in &scripts {
+        let Some(dir) = &dir else {
+            shown.push_str(&format!("==> {name} <==\n{text}"));
+            continue;
+        };
+        let path = dir.join(name);
+        let before = std::fs::read_to_string(&path).ok();
+        if before
+            .as_deref()
+            .is_some_and(|b| !config::scripts::is_converted(b))
+        {
+            refused.push(format!(
+                "{}: a hook hookx convert did not write, not overwritten",
+                path.display()
+            ));
+            continue;
+        }
+        if opts.dry_run {
+            let shown_path = path.display().to_string();
+            shown.push_str(
+                &similar::TextDiff::from_lines(before.as_deref().unwrap_or_default(), text)
+                    .unified_diff()
+                    .header(&shown_path, &shown_path)
+                    .to_string(),
+            );
+        } else if !(opts.strict && lossy) && before.as_deref() != Some(text.as_str()) {
+            config::scripts::write_executable(&path, text)?;
+            written.push(path.display().to_string());
+        }
+    }
+    if opts.strict && lossy && dir.is_some() && !opts.dry_run {
+        errln!("not writing: the conversion loses something (--strict)");
+    }
+    let code = match (opts.strict && lossy, refused.is_empty()) {
+        (true, _) => EXIT_LOSSES,
+        (false, false) => 1,
+        (false, true) => 0,
+    };
+    match opts.json {
+        false => {
+            out!("{shown}");
+            if several {
+                errln!("to {to}:");
+            }
+            for path in &written {
+                errln!("wrote {path}");
+            }
+            for why in &refused {
+                errln!("not written: {why}");
+            }
+            err!(
+                "{}",
+                crate::diag::style(&loss::render_text(&conversion.losses, &conversion.notes))
+            );
+            Ok((None, code))
+        }
+        true => Ok((
+            Some(serde_json::json!({
+                "to": to,
+                "scripts": scripts
+                    .iter()
+                    .map(|(name, text)| serde_json::json!({"name": name, "text": text}))
+                    .collect::<Vec<_>>(),
+                "written": written,
+                "refused": refused,
+                "losses": conversion.losses,
+                "notes": conversion.notes,
+            })),
+            code,
+        )),
+    }
+}

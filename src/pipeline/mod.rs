@@ -1,0 +1,405 @@
+//! One host event, from its payload to the host's answer: the steps `hookx run`, `hookx exec`
+//! and `hookx simulate` share, in the order an event takes them.
+//!
+//! 1. decode: [`host::read_stdin`], then [`host::decode`] (through
+//!    `protocol::payload::decode_event_as`) reads the host's payload into a canonical
+//!    [`Event`] and finds the project. `simulate` decodes a payload file the same way, or builds
+//!    the event ([`simulate::synthetic_event`]). `run` answers nothing when the event is not
+//!    this route's to answer ([`host::another_agent_runs_route`], `left_to_user_route`).
+//! 2. discover: [`discover::Context::resolve`], the trust record ([`TrustStore`]), then
+//!    [`discover::discover_firing`] (`run`: rules that cannot fire are not even built) or
+//!    [`discover::discover_for_event`] (`simulate`) finds the hook files of project and home;
+//!    files hookx would run are parsed only when trusted. `exec` is given its one handler on
+//!    the command line (`exec_rule`).
+//! 3. select: [`discover::dispatch_rules`] keeps the rules hookx runs itself (of trusted files;
+//!    [`host::untrusted`] names the others, warned about once per content by
+//!    [`crate::warned::to_warn`]); then [`dispatch::select::select`], called by step 4, picks the
+//!    handlers the event fires, each rule matched in the dialect it was written in.
+//! 4. run: [`dispatch::run::dispatch`] gives each handler its own dialect's payload and
+//!    environment (`protocol::payload::encode_event`, `handler_env`), runs them
+//!    ([`crate::spawn`]), reads each answer (`protocol::answer::decode_answer`) and merges them
+//!    into one outcome.
+//! 5. answer: `protocol::answer::encode_answer` (at the end of [`dispatch::run::dispatch`])
+//!    says the outcome in the host's protocol, and `answer` prints it ([`host::print`]).
+//!    `simulate` answers no host: it returns a [`Simulation`] for the CLI to report.
+//!
+//! Whatever fails or panics on the way, `run` and `exec` answer by the failure policy
+//! (`guard::answering`).
+
+mod guard;
+
+use crate::discover::{self, Context, EffectiveRule, Source};
+use crate::dispatch::run::Dispatch;
+use crate::dispatch::simulate::{self, Verdict};
+use crate::dispatch::{self, failure, host};
+use crate::error::Error;
+use crate::model::Event;
+use crate::route::{self, InstallScope};
+use crate::source::SourceFile;
+use crate::tables::{Dialect, Flavor, Rule};
+use crate::trust::{TrustState, TrustStore};
+use std::mem::ManuallyDrop;
+use std::path::{Path, PathBuf};
+
+/// What `hookx run` is told on its command line.
+pub struct RunRequest {
+    /// The agent calling hookx; detected from the environment and payload when `None`.
+    pub host: Option<Dialect>,
+    /// The event the host's config registered the route for, as the host names it.
+    pub event: Option<String>,
+    pub project: Option<PathBuf>,
+    pub home: Option<PathBuf>,
+    /// The host's file holding this route, where the host does not tell.
+    pub installed_in: Option<InstallScope>,
+}
+
+/// What `hookx exec` is told on its command line: one handler written for `flavor`.
+pub struct ExecRequest {
+    pub host: Option<Dialect>,
+    /// The event the handler is registered for, in any dialect's spelling.
+    pub event: Option<String>,
+    pub project: Option<PathBuf>,
+    pub flavor: Flavor,
+    pub matcher: Option<String>,
+    /// A Claude permission rule (`Bash(git *)`) the tool call must match.
+    pub condition: Option<String>,
+    pub timeout: Option<u64>,
+    /// One shell command line, or a program and its arguments.
+    pub command: Vec<String>,
+}
+
+/// What `hookx simulate` is told on its command line: the event to fire, given as a payload
+/// file or as its parts.
+pub struct SimulateRequest {
+    pub host: Flavor,
+    pub event: Option<String>,
+    pub tool: Option<String>,
+    pub input: Option<String>,
+    /// `KEY=VALUE` event fields.
+    pub fields: Vec<String>,
+    pub payload: Option<PathBuf>,
+    pub project: Option<PathBuf>,
+    pub home: Option<PathBuf>,
+}
+
+/// What a simulated event caused: the handlers run through hookx, those the host runs itself
+/// (with what it sends them), and the host's decision over both.
+pub struct Simulation {
+    pub through_hookx: Dispatch,
+    pub native: Dispatch,
+    pub verdict: Verdict,
+}
+
+/// `hookx run`: the host's event on stdin, answered in the host's protocol. Returns the exit
+/// code the host reads.
+pub fn run(request: RunRequest) -> i32 {
+    crate::spawn::forward_termination();
+    guard::answering(request.host, request.event.clone(), |known| {
+        run_event(&request, known)
+    })
+}
+
+/// `hookx exec`: the host's event on stdin, given to one handler written for another agent,
+/// its answer given back in the host's protocol.
+pub fn exec(request: ExecRequest) -> i32 {
+    crate::spawn::forward_termination();
+    guard::answering(request.host, request.event.clone(), |known| {
+        exec_event(request, known)
+    })
+}
+
+/// `hookx simulate`: a payload the host would send, fired at the project's hook set as `run`
+/// fires it, and at the hooks the host runs itself.
+pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
+    crate::spawn::forward_termination();
+    let project = match &request.project {
+        Some(p) => p.clone(),
+        None => std::env::current_dir().map_err(|e| Error::Io {
+            path: ".".into(),
+            message: e.to_string(),
+        })?,
+    };
+    // 1. decode
+    let event = simulated_event(request, &project)?;
+    // 2. discover
+    let ctx = Context::resolve(Some(&project), request.home.as_deref())?;
+    let dialect = request.host.dialect();
+    let store = TrustStore::load_or_empty(&ctx);
+    let sources = discover::discover_for_event(&ctx, dialect, &event.kind, &store);
+    // 3. select
+    let hook_set = hook_set(&sources, dialect, &store);
+    // 4. run
+    let mut through_hookx = fire(request.host, &event, &hook_set.rules, &project);
+    // 5. answer: reported, with every untrusted file and what the host runs itself.
+    through_hookx.skipped.extend(
+        hook_set
+            .untrusted
+            .iter()
+            .map(|(source, state)| host::untrusted_warning(source, *state)),
+    );
+    through_hookx.native = simulate::native_runs(request.host, &event, &sources);
+    let native = run_natively(&ctx, request.host, &event, &project);
+    let mut outcome = native.outcome.clone();
+    outcome.merge(through_hookx.outcome.clone());
+    Ok(Simulation {
+        through_hookx,
+        native,
+        verdict: simulate::verdict(&outcome),
+    })
+}
+
+fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Error> {
+    if guard::too_deep() {
+        return Ok(0);
+    }
+    // 1. decode
+    let payload = host::read_stdin()?;
+    if request
+        .host
+        .is_some_and(|h| host::another_agent_runs_route(h, &payload))
+    {
+        return Ok(0);
+    }
+    let hosted = decode(
+        &payload,
+        request.host,
+        request.event.as_deref(),
+        request.project.clone(),
+        known,
+    )?;
+    let ctx = Context::resolve(Some(&hosted.project), request.home.as_deref())?;
+    let dialect = hosted.host.dialect();
+    if left_to_user_route(
+        &ctx,
+        dialect,
+        request.installed_in,
+        request.event.as_deref(),
+    ) {
+        return Ok(0);
+    }
+    // 2. discover: rules that cannot fire are not even built, decided by the matching
+    // dispatch uses. Trust first: the record decides which files are parsed at all.
+    let fires = |rules: &[Rule]| dispatch::select::can_fire(rules, &hosted.event);
+    let store = TrustStore::load_or_empty(&ctx);
+    // Left for the OS to free when hookx exits: freeing thousands of rules one by one costs
+    // an event more than reading them from the cache did.
+    let sources = ManuallyDrop::new(discover::discover_firing(
+        &ctx,
+        dialect,
+        &hosted.event.kind,
+        &fires,
+        &store,
+    ));
+    // 3. select
+    let hook_set = ManuallyDrop::new(hook_set(&sources, dialect, &store));
+    warn_untrusted(&ctx, &hook_set.untrusted);
+    // 4. run
+    let dispatch = fire(hosted.host, &hosted.event, &hook_set.rules, &hosted.project);
+    // 5. answer
+    Ok(answer(&dispatch))
+}
+
+fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Error> {
+    if guard::too_deep() {
+        return Ok(0);
+    }
+    // 1. decode
+    let payload = host::read_stdin()?;
+    let hosted = decode(
+        &payload,
+        request.host,
+        request.event.as_deref(),
+        request.project.clone(),
+        known,
+    )?;
+    // 2. discover and 3. select: the one handler, when the event is its own and its filter
+    // lets the event through.
+    let kind = match &request.event {
+        Some(name) => host::parse_event(name),
+        None => hosted.event.kind.clone(),
+    };
+    if kind != hosted.event.kind {
+        // Registered for another event: nothing to do.
+        return Ok(0);
+    }
+    if let Some(rule) = &request.condition {
+        let condition = dispatch::condition::Condition::parse(rule).map_err(Error::Usage)?;
+        if !condition.matches(&hosted.event, request.flavor) {
+            // The handler's own filter says no: it does not run, as under its own agent.
+            return Ok(0);
+        }
+    }
+    let rule = exec_rule(kind, request);
+    // 4. run
+    let dispatch =
+        dispatch::run::dispatch(hosted.host, &hosted.event, [(&rule, &())], &hosted.project);
+    // 5. answer
+    Ok(answer(&dispatch))
+}
+
+/// Step 5 for `run` and `exec`: prints the host answer and everything worth knowing on stderr;
+/// returns the exit code.
+fn answer(dispatch: &Dispatch) -> i32 {
+    // On exit 2 the host reads stderr as the block reason: nothing else may be in it.
+    let notes = if dispatch.answer.exit_code != 2 {
+        // Handler errors are already in the answer's stderr, among its notes.
+        &dispatch.skipped[..]
+    } else {
+        &[]
+    };
+    host::print(&dispatch.answer, notes)
+}
+
+/// Step 1 for `run` and `exec`: the payload decoded, and the failure policy told which host
+/// and event it now answers.
+fn decode(
+    payload: &[u8],
+    host: Option<Dialect>,
+    event: Option<&str>,
+    project: Option<PathBuf>,
+    known: &failure::Context,
+) -> Result<host::HostEvent, Error> {
+    let hosted = host::decode(payload, host, event, project)?;
+    known.decoded(hosted.host, &hosted.event.kind);
+    guard::injected_panic();
+    Ok(hosted)
+}
+
+/// Step 1 for `simulate`: the payload file decoded as `run` decodes stdin, else the event
+/// built from its parts.
+fn simulated_event(request: &SimulateRequest, project: &Path) -> Result<Event, Error> {
+    match &request.payload {
+        Some(path) => {
+            let src = SourceFile::read(path)?;
+            let hosted = host::decode(
+                src.text.as_bytes(),
+                Some(request.host.dialect()),
+                request.event.as_deref(),
+                Some(project.to_path_buf()),
+            )?;
+            Ok(hosted.event)
+        }
+        None => simulate::synthetic_event(
+            request.host,
+            request.event.as_deref().unwrap_or_default(),
+            request.tool.as_deref(),
+            request.input.as_deref(),
+            &request.fields,
+            &project.display().to_string(),
+        ),
+    }
+}
+
+/// Whether this route leaves the event to the user's route (`hookx install` writes both where
+/// the host would run each): the folder of the host file whose route fired is the host's
+/// variable, else the project file's folder when the route says it is the project's.
+fn left_to_user_route(
+    ctx: &Context,
+    host: Dialect,
+    installed_in: Option<InstallScope>,
+    event: Option<&str>,
+) -> bool {
+    let hook_dir = host
+        .config()
+        .hook_dir_var
+        .and_then(std::env::var_os)
+        .map(PathBuf::from)
+        .or_else(|| {
+            let project = InstallScope::Project;
+            (installed_in == Some(project)).then(|| {
+                let file = route::target(&ctx.home, &ctx.project, host, project);
+                file.parent().map(Path::to_path_buf).unwrap_or(file)
+            })
+        });
+    match (hook_dir, event) {
+        (Some(dir), Some(event)) => route::left_to_user_route(&ctx.home, host, &dir, event),
+        _ => false,
+    }
+}
+
+/// Step 3: the rules hookx runs itself, and the files it would run but does not trust as found.
+struct HookSet<'a> {
+    rules: Vec<EffectiveRule<'a>>,
+    untrusted: Vec<(&'a Source, TrustState)>,
+}
+
+fn hook_set<'a>(sources: &'a [Source], host: Dialect, store: &TrustStore) -> HookSet<'a> {
+    HookSet {
+        rules: discover::dispatch_rules(sources, host, store),
+        untrusted: host::untrusted(sources, host, store),
+    }
+}
+
+/// Each untrusted file is warned about once per content (`hookx list` shows them all).
+fn warn_untrusted(ctx: &Context, untrusted: &[(&Source, TrustState)]) {
+    let files: Vec<crate::warned::File<'_>> = untrusted
+        .iter()
+        .map(|(source, _)| crate::warned::File {
+            location: source.location.id,
+            real: source.canonical.as_deref().unwrap_or(&source.path),
+            path: &source.path,
+            id: source.file_id.as_ref(),
+            sha256: source.sha256.as_deref(),
+        })
+        .collect();
+    for i in crate::warned::to_warn(&ctx.home, &files) {
+        let (source, state) = untrusted[i];
+        guard::note(format_args!(
+            "hookx: {}",
+            host::untrusted_warning(source, state)
+        ));
+    }
+}
+
+/// Steps 4 and 5 over a hook set: its handlers run, their answers merged and said in the
+/// host's protocol.
+fn fire(host: Flavor, event: &Event, rules: &[EffectiveRule<'_>], project: &Path) -> Dispatch {
+    dispatch::run::dispatch(
+        host,
+        event,
+        rules.iter().map(|r| (r.rule.as_ref(), r.source)),
+        project,
+    )
+}
+
+/// What the host runs by itself: the files it reads itself, their handlers run without hookx,
+/// with the payload the host sends them (Copilot runs `.claude/settings.json` hooks as its
+/// PascalCase hooks).
+fn run_natively(ctx: &Context, host: Flavor, event: &Event, project: &Path) -> Dispatch {
+    let all = discover::discover(ctx);
+    let rules = simulate::native_rules(&all, host.dialect(), &event.kind);
+    dispatch::run::dispatch(host, event, rules.iter().map(|r| (r, &())), project)
+}
+
+/// `exec`'s one handler as a rule of its own dialect, so that it runs as a hook file's would.
+fn exec_rule(kind: crate::model::EventKind, request: ExecRequest) -> Rule {
+    let line = match request.command.as_slice() {
+        [one] => one.clone(),
+        words => words
+            .iter()
+            .map(|w| crate::shell::shell_quote(w))
+            .collect::<Vec<_>>()
+            .join(" "),
+    };
+    Rule {
+        event: kind,
+        flavor: request.flavor,
+        matcher: request.matcher,
+        handlers: vec![crate::model::Handler {
+            kind: crate::model::HandlerKind::Command(crate::model::Command {
+                command: Some(line),
+                ..Default::default()
+            }),
+            timeout: request.timeout,
+            status_message: None,
+            once: None,
+            extra: Default::default(),
+        }],
+        shape: crate::tables::RuleShape::Group,
+        extra: Default::default(),
+        origin: crate::tables::Origin {
+            file: "<hookx exec>".into(),
+            pointer: String::new(),
+        },
+    }
+}
