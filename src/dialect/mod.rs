@@ -1,29 +1,34 @@
 //! The dialects. Each is one file holding everything hookx knows about one agent as data: its
-//! name tables ([`Tables`]), config layout ([`ConfigSpec`]), detection, discovery, host and
-//! install rows ([`DialectDef`]). Shared code reads these and never names a dialect.
+//! name tables ([`crate::tables::Tables`]), config layout, detection, discovery, host and install rows
+//! ([`crate::tables::DialectDef`]); their types are in [`crate::tables`]. This module is the
+//! registry: [`DIALECTS`] lists them, and orders and names the handles. Shared code reads the
+//! data and never names a dialect.
 //!
 //! # How to add a dialect
 //!
-//! 1. Copy the closest dialect file (`claude.rs` for a Claude-compatible agent, `copilot.rs`
-//!    for one with its own payload casing) to `src/dialect/<name>.rs` and fill its tables:
-//!    - `TABLES` (one per flavour): event and tool names, argument renames, matcher targets and
-//!      style, payload casing, timeouts, handler types, and the run-time `protocol` rows
-//!      (payload keys, env, exit codes, answer fields). An event that is really a tool category
-//!      (Cursor's `beforeShellExecution`) is a flavour of its own with a [`ToolScope`] and, when
-//!      its payload carries the arguments at the top, `ArgsForm::TopLevel` (`cursor.rs`). An
-//!      agent with no generic tool event (Windsurf: every tool event is a category, its fields
-//!      inside `tool_info`, `ArgsForm::Nested`) gets tool rules split by category in `convert`
-//!      and a route per category event in `install` ([`Dialect::own_events`], `windsurf.rs`).
-//!    - `DEF`: the [`DialectDef`]: name, [`ConfigSpec`] (handler keys, document kinds, install
-//!      paths, `json_syntax`: whether the agent reads its JSON files with comments; run the
-//!      client on one, as the live suites' `*_with_comments_or_trailing_commas` tests do),
-//!      [`DetectSpec`] (path and content marks), discovery `locations` and the ones the
-//!      agent reads `native`ly (also other agents' files), [`HostSpec`] (how its payloads and
-//!      environment identify it), [`RouteSpec`] (the entry `hookx install` writes) and its
-//!      JSON Schema (`schemas/<name>.schema.json`).
-//! 2. Add one line to [`DIALECTS`] below.
-//! 3. Record real payloads under `tests/fixtures/recorded/<client>-<version>/` and set
-//!    `verified_with`; without a runnable client, leave it `None` (documents only).
+//! The README's "Adding a dialect" lists every step (file, schema, fixtures, facts page). The
+//! file itself: copy the closest dialect (`claude.rs` for a Claude-compatible agent,
+//! `copilot.rs` for one with its own payload casing) to `src/dialect/<name>.rs` and fill in:
+//! - `TABLES` (one per flavour, a [`crate::tables::Tables`]): event and tool names, argument renames, matcher
+//!   targets and style, payload casing, timeouts, handler types, and the run-time `protocol`
+//!   rows (payload keys, env, exit codes, answer fields). An event that is really a tool
+//!   category (Cursor's `beforeShellExecution`) is a flavour of its own with a
+//!   [`crate::tables::ToolScope`] and, when its payload carries the arguments at the top,
+//!   `ArgsForm::TopLevel` (`cursor.rs`). An agent with no generic tool event (Windsurf: every
+//!   tool event is a category, its fields inside `tool_info`, `ArgsForm::Nested`) gets tool
+//!   rules split by category in `convert` and a route per category event in `install`
+//!   ([`Dialect::own_events`], `windsurf.rs`).
+//! - `DEF` (a [`crate::tables::DialectDef`]): name, [`crate::tables::ConfigSpec`] (handler
+//!   keys, document kinds, install paths, `json_syntax`: whether the agent reads its JSON files
+//!   with comments; run the client on one, as the live suites'
+//!   `*_with_comments_or_trailing_commas` tests do), detection, discovery `locations` and the
+//!   ones the agent reads `native`ly (also other agents' files), host (how its payloads and
+//!   environment identify it), the route `hookx install` writes, and its JSON Schema.
+//! - `verified_with`: the client release whose recorded payloads
+//!   (`tests/fixtures/recorded/<client>-<version>/`) confirm the tables; `None` without a
+//!   runnable client (documents only).
+//!
+//! Then one `pub mod` line and one line in [`DIALECTS`] below.
 //!
 //! `tests/architecture.rs` fails when shared code names a dialect or one of its table strings.
 
@@ -128,8 +133,8 @@ impl Flavor {
 
     /// Whether no flavour's tables know `name`, as a tool name or as a canonical tool id, for
     /// certain (`false`: they may): every table then reads it as itself
-    /// ([`Tables::matcher_canonical_tools`] is `[name]`, [`Tables::tool_name`] is `name`,
-    /// [`Tables::matcher_knows_tool`] is false), and a caller may skip asking them, which scans
+    /// ([`crate::tables::Tables::matcher_canonical_tools`] is `[name]`, [`crate::tables::Tables::tool_name`] is `name`,
+    /// [`crate::tables::Tables::matcher_knows_tool`] is false), and a caller may skip asking them, which scans
     /// each table (`convert` asks for every name of every matcher). Two bits of a Bloom filter
     /// of every name the tables hold, made once: a name with either bit clear is in none. (A
     /// sorted list of the names cost a small conversion a tenth of its instructions to make.)

@@ -163,7 +163,7 @@ pub struct Tables {
     pub protocol: ProtocolTables,
     /// The client release whose runs verified these facts (`None`: documents only).
     pub verified_with: Option<&'static str>,
-    /// Handler keys this flavour spells unlike its dialect's [`ConfigSpec`] (Copilot's
+    /// Handler keys this flavour spells unlike its dialect's [`super::ConfigSpec`] (Copilot's
     /// PascalCase entries write `timeout`, not `timeoutSec`).
     pub handler_key_overrides: &'static [(HandlerField, &'static str)],
     /// What the agent does with a rule whose matcher is no valid regex, when known

@@ -54,7 +54,7 @@ impl Scope {
 pub enum Root {
     Home,
     Project,
-    /// The dialect's policy folder for this operating system ([`Context::managed_dir`]).
+    /// The dialect's policy folder for this operating system (`Context::managed_dir` in `crate::context`).
     Managed,
 }
 
