@@ -113,26 +113,26 @@ impl Converter<'_> {
 pub const NOT_INSTALLED: &str = "hookx not found: install it or convert again with --hookx PATH";
 
 /// The start of a wrapped entry: where hookx is not installed, it prints [`NOT_INSTALLED`]
-/// (stderr) and answers the host by its own protocol. On an event where the host's exit-code
-/// table makes a hook a guard (exit 2 denies or blocks), the answer is a deny or block with that
-/// message as the reason, written as the host reads it (Copilot's `preToolUse` ignores stderr at
-/// exit 2, so its JSON answer carries the reason): a guard is never dropped silently, and the
-/// agent says why. Elsewhere it exits 1, a non-blocking error the host reports. The message is
-/// in the line once (a shell variable where the answer repeats it): every wrapped handler of a
-/// converted file carries this guard.
+/// (stderr) and answers the host by hookx's own failure policy, the one
+/// [`ProtocolTables::fails_closed`] decides for `hookx run` and `hookx exec` too. On an event
+/// that guards a tool call the answer is a deny with that message as the reason, written as
+/// the host reads it (Copilot's `preToolUse` ignores stderr at exit 2, so its JSON answer
+/// carries the reason; Windsurf and Kiro read only exit 2): a guard is never dropped silently,
+/// and the agent says why. On every other event it exits 1, a non-blocking error every host
+/// reports: a missing hookx never keeps a Stop going, never refuses a prompt or a compaction.
+/// The message is in the line once (a shell variable where the answer repeats it): every
+/// wrapped handler of a converted file carries this guard.
+///
+/// [`ProtocolTables::fails_closed`]: crate::tables::ProtocolTables::fails_closed
 pub fn not_installed_guard(hookx: &str, event: &EventKind, to: Flavor) -> String {
-    use crate::tables::Exit2;
-    // Where the target refuses the event at exit 2, and where it reads no exit code at all
-    // but hookx fails closed (Cline's PreToolUse, refused only in JSON): a missing hookx
-    // refuses.
-    let p = &to.tables().protocol;
-    let guards = matches!(
-        p.exit2(event),
-        Some(Exit2::Deny | Exit2::DenyWithoutReason | Exit2::DenyWithStdout | Exit2::Block)
-    ) || (p.exit2.is_empty() && p.fail_closed.contains(event));
-    let test = format!("command -v {} >/dev/null 2>&1 ||", shell_quote(hookx));
+    guard_of(&shell_quote(hookx), event, to)
+}
+
+/// [`not_installed_guard`] of the hookx program written as the shell word `quoted`.
+fn guard_of(quoted: &str, event: &EventKind, to: Flavor) -> String {
+    let test = format!("command -v {quoted} >/dev/null 2>&1 ||");
     let message = shell_quote(NOT_INSTALLED);
-    if !guards {
+    if !to.tables().protocol.fails_closed(event) {
         return format!("{test} {{ echo {message} >&2; exit 1; }};");
     }
     let event = crate::model::Event {
@@ -188,9 +188,10 @@ mod tests {
     }
 
     /// For every target flavour and every event it has: without hookx, the guard says
-    /// [`NOT_INSTALLED`] once on stderr and answers exactly what hookx itself answers for a deny
-    /// with that reason (the same exit code and JSON, message included), or exits 1 where
-    /// exit 2 would not refuse.
+    /// [`NOT_INSTALLED`] once on stderr and, where the failure policy fails closed, answers
+    /// exactly what hookx itself answers for a deny with that reason (the same exit code and
+    /// JSON, message included); everywhere else it exits 1. (`tests/convert.rs` reads every
+    /// answer back with the host's decoder.)
     #[test]
     fn without_hookx_every_guard_answers_as_the_host_reads_a_deny() {
         let mut refusing = 0;
@@ -214,7 +215,8 @@ mod tests {
                     ..Default::default()
                 };
                 let host = crate::protocol::encode_answer(to, &event, &deny);
-                if code == 1 && stdout.is_empty() {
+                if !to.tables().protocol.fails_closed(kind) {
+                    assert_eq!((code, &*stdout), (1, ""), "{line}");
                     continue;
                 }
                 refusing += 1;
