@@ -1312,3 +1312,84 @@ fn a_timeout_a_hook_script_cannot_hold_is_a_loss() {
     assert_loss(&bare, "/hooks/PostToolUse/0/hooks/0/timeout", "30 s", 4, 87);
     assert_eq!(bare.len(), 2, "{bare:#?}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// The guard of a wrapped entry where hookx is not installed.
+
+/// Where hookx is not installed, the guard of every wrapped entry answers by hookx's own failure
+/// policy (the `fail_closed` table of the host's protocol), as the host reads it: for every
+/// flavour and every event it names, the guard runs in a real `/bin/sh` whose `PATH` holds no
+/// hookx, and the host's own decoder reads its answer. On an event the table says guards a tool
+/// call, a deny that says why; on every other event (Stop, SubagentStop, PreCompact, a prompt)
+/// a non-blocking error: not exit 2, no block, no deny, no `continue: false`.
+#[test]
+fn without_hookx_every_guard_answers_by_the_failure_policy() {
+    use hookx::model::{Decision, Event};
+    use hookx::protocol::decode_answer;
+    use hookx::spawn::{Exit, Finished};
+    let empty = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    let (mut denies, mut passes) = (0, 0);
+    for &to in Flavor::all() {
+        let table = &to.tables().protocol;
+        for (kind, name) in to.tables().events {
+            let line = convert::not_installed_guard("hookx", kind, to);
+            let out = std::process::Command::new("/bin/sh")
+                .arg("-c")
+                .arg(format!("{line} echo ran"))
+                .env("PATH", empty.path())
+                .output()
+                .unwrap();
+            let code = out.status.code().unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+            let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+            let event = Event {
+                kind: kind.clone(),
+                timestamp: None,
+                tool: None,
+                fields: Default::default(),
+            };
+            let finished = Finished {
+                exit: Exit::Code(code),
+                stdout: out.stdout.clone(),
+                stderr: out.stderr.clone(),
+                stdout_truncated: false,
+                stderr_truncated: false,
+                elapsed: std::time::Duration::ZERO,
+            };
+            let read = decode_answer(to, &event, &finished);
+            let what = format!(
+                "{} {name}: exit {code}, stdout {stdout:?}, stderr {stderr:?}, read {read:?}\n  {line}",
+                to.name()
+            );
+            if stdout.contains("ran") {
+                failures.push(format!("the handler ran: {what}"));
+                continue;
+            }
+            if table.fail_closed.contains(kind) {
+                denies += 1;
+                let says = read
+                    .reasons
+                    .iter()
+                    .any(|r| r.contains(convert::NOT_INSTALLED));
+                if read.decision != Some(Decision::Deny) || !says {
+                    failures.push(format!("not a deny that says why: {what}"));
+                }
+            } else {
+                passes += 1;
+                let blocks = read.block || read.stop || read.decision == Some(Decision::Deny);
+                if code == 2 || code == 0 || blocks || !stderr.contains(convert::NOT_INSTALLED) {
+                    failures.push(format!("not a non-blocking error: {what}"));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} guards answer against the failure policy:\n{}",
+        failures.len(),
+        denies + passes,
+        failures.join("\n")
+    );
+    assert!(denies > 10 && passes > 100, "{denies} {passes}");
+}

@@ -1111,3 +1111,47 @@ fn field_reads_find_jq_paths_and_subscripts_only() {
         ]
     );
 }
+
+/// A converted entry whose not-installed guard an older hookx wrote (Claude's `Stop` answered
+/// with a block: "keep going", forever, where hookx is missing) is a warning on its rule under
+/// the host that runs it, saying to convert again; a guard written today is not.
+#[test]
+fn an_outdated_not_installed_guard_is_a_warning_to_convert_again() {
+    let claude = Flavor::named("claude").unwrap();
+    let exec = |event: &str| {
+        format!(" hookx exec --host claude --as copilot --event {event} --timeout 600 -- 'echo hi'")
+    };
+    let old_stop = format!(
+        "command -v hookx >/dev/null 2>&1 || {{ m='{}'; printf '{{\"decision\":\"block\",\"reason\":\"%s\"}}\\n' \"$m\"; echo \"$m\" >&2; exit 0; }};{}",
+        hookx::convert::NOT_INSTALLED,
+        exec("Stop")
+    );
+    let today = format!(
+        "{}{}",
+        hookx::convert::not_installed_guard("hookx", &EventKind::PreToolUse, claude),
+        exec("PreToolUse")
+    );
+    let w = World::new();
+    w.write_json(
+        "project/.claude/settings.json",
+        claude_hooks(&[
+            ("Stop", None, command(&old_stop)),
+            ("PreToolUse", Some("Bash"), command(&today)),
+        ]),
+    );
+    let (_, report) = w.doctor(Some("claude"));
+    let stop = verdict(&report, ".claude/settings.json", "Stop", "claude");
+    assert!(
+        has(
+            stop,
+            "handler 1: its `hookx not found` guard was written by an older hookx: where hookx is not installed it answers `Stop` otherwise than hookx's failure policy, which today exits 1",
+            Some("convert the source file again")
+        ),
+        "{:?}",
+        findings(stop)
+    );
+    let pre = verdict(&report, ".claude/settings.json", "PreToolUse", "claude");
+    assert!(!has(pre, "older hookx", None), "{:?}", findings(pre));
+    let text = String::from_utf8(w.hookx(&["doctor", "--host", "claude"]).stdout).unwrap();
+    assert!(text.contains("written by an older hookx"), "{text}");
+}

@@ -488,9 +488,10 @@ fn invalid_json_on_stdout_is_an_error_not_a_decision() {
 
 #[test]
 fn non_utf8_stdout_and_stderr_are_reported_not_fatal() {
+    // Decoded lossily, as the agents do: the stray bytes make it no JSON answer.
     let ran = exec_claude_pre("claude", &[], r#"printf '\377\376{"x":1}\200'"#);
     ran.passes();
-    ran.says("not valid UTF-8");
+    ran.says("not JSON");
 
     // At exit 2 the bytes are the reason: replaced, still a valid JSON answer.
     let ran = exec_claude_pre("claude", &[], r"printf 'bad \377 byte\n' >&2; exit 2");
@@ -499,13 +500,24 @@ fn non_utf8_stdout_and_stderr_are_reported_not_fatal() {
 
 #[test]
 fn a_100_mb_flood_on_stdout_is_cut_and_reported() {
-    let ran = exec_claude_pre(
+    // Cut at the cap, the answer cannot be read: a tool-call guard denies (it may have been a
+    // deny), saying why; elsewhere it is reported and nothing is blocked.
+    let flood = "dd if=/dev/zero bs=1048576 count=100 2>/dev/null | tr '\\000' x";
+    let ran = exec_claude_pre("claude", &["--timeout", "60"], flood);
+    claude_deny("over hookx's 4 MiB cap", &ran);
+    assert!(
+        ran.stdout.len() + ran.stderr.len() < 10_000,
+        "the answer quotes the flood"
+    );
+    let ran = exec_seed(
+        "claude",
+        "payloads/claude/PostToolUse.json",
         "claude",
         &["--timeout", "60"],
-        "dd if=/dev/zero bs=1048576 count=100 2>/dev/null | tr '\\000' x",
+        flood,
     );
     ran.passes();
-    ran.says("truncated");
+    ran.says("over hookx's 4 MiB cap");
     assert!(ran.stderr.len() < 10_000, "stderr quotes the flood");
 }
 
@@ -519,6 +531,96 @@ fn a_100_mb_flood_on_stderr_is_cut_in_the_message() {
     ran.passes();
     ran.says("exited with code 1");
     assert!(ran.stderr.len() < 10_000, "stderr quotes the flood");
+}
+
+/// A Claude deny on `PreToolUse` padded by `pad` (a shell command printing JSON text that
+/// continues the object after the deny): `{"hookSpecificOutput": {…deny…}, "pad": <pad>}`.
+fn deny_padded_by(pad: &str) -> String {
+    format!(
+        r#"printf '{{"hookSpecificOutput":{{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"padded"}},"pad":'; {pad}; printf '}}'"#
+    )
+}
+
+/// Claude Code decodes a hook's stdout lossily and honours a deny whose reason holds a byte
+/// that is not UTF-8: so does hookx (it used to drop the answer and allow the call).
+#[test]
+fn a_deny_whose_reason_holds_a_non_utf8_byte_is_honoured() {
+    let ran = exec_claude_pre(
+        "claude",
+        &[],
+        r#"printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"bad \377 byte"}}'"#,
+    );
+    claude_deny("bad \u{FFFD} byte", &ran);
+    // Under another host, the same deny in its protocol.
+    let ran = exec_seed(
+        "copilot",
+        COPILOT_PRE,
+        "claude",
+        &[],
+        r#"printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"bad \377 byte"}}'"#,
+    );
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    assert_eq!(ran.json()["permissionDecision"], "deny", "{ran:?}");
+}
+
+/// A valid JSON deny longer than hookx's output cap (4 MiB of stdout) cannot be read whole:
+/// on a tool-call guard the call is denied, saying why, never allowed because the cut answer
+/// is not JSON; on another event it is a non-blocking error.
+#[test]
+fn an_answer_over_the_output_cap_fails_closed_on_a_tool_call_guard() {
+    let pad = r#"printf '"'; head -c 5000000 /dev/zero | tr '\000' x; printf '"'"#;
+    let ran = exec_claude_pre("claude", &["--timeout", "60"], &deny_padded_by(pad));
+    claude_deny("over hookx's 4 MiB cap", &ran);
+    claude_deny("could not check this tool call", &ran);
+    // Copilot host, Copilot handler: its deny, in its protocol.
+    let script = r#"printf '{"permissionDecision":"deny","permissionDecisionReason":"padded","pad":"'; head -c 5000000 /dev/zero | tr '\000' x; printf '"}'"#;
+    let ran = exec_seed(
+        "copilot",
+        COPILOT_PRE,
+        "copilot",
+        &["--timeout", "60"],
+        script,
+    );
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    assert_eq!(ran.json()["permissionDecision"], "deny", "{ran:?}");
+    // Where no tool call is guarded: reported, nothing blocked.
+    let ran = exec_seed(
+        "claude",
+        "payloads/claude/Stop.json",
+        "claude",
+        &["--timeout", "60"],
+        r#"printf '{"decision":"block","reason":"go on","pad":"'; head -c 5000000 /dev/zero | tr '\000' x; printf '"}'"#,
+    );
+    ran.passes();
+    ran.says("over hookx's 4 MiB cap");
+}
+
+/// A deny nested deeper than hookx reads JSON (`ANSWER_DEPTH_CAP` levels) fails closed on a
+/// tool-call guard, saying why; on another event it is a non-blocking error.
+#[test]
+fn an_answer_nested_past_the_depth_cap_fails_closed_on_a_tool_call_guard() {
+    let deep = hookx::protocol::answer::ANSWER_DEPTH_CAP + 50;
+    let pad = format!("printf '%s' '{}{}'", "[".repeat(deep), "]".repeat(deep));
+    let ran = exec_claude_pre("claude", &[], &deny_padded_by(&pad));
+    claude_deny("nested deeper than", &ran);
+    // Just within the cap, the deny is read as it is.
+    let within = hookx::protocol::answer::ANSWER_DEPTH_CAP - 1;
+    let pad = format!("printf '%s' '{}{}'", "[".repeat(within), "]".repeat(within));
+    let ran = exec_claude_pre("claude", &[], &deny_padded_by(&pad));
+    claude_deny("padded", &ran);
+    let ran = exec_seed(
+        "claude",
+        "payloads/claude/Stop.json",
+        "claude",
+        &[],
+        &format!(
+            r#"printf '%s' '{{"decision":"block","reason":"go on","pad":{}{}}}'"#,
+            "[".repeat(deep),
+            "]".repeat(deep)
+        ),
+    );
+    ran.passes();
+    ran.says("nested deeper than");
 }
 
 // ---------------------------------------------------------------------------------------------

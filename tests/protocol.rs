@@ -566,7 +566,7 @@ fn answers_per_dialect_and_exit_code() {
         (claude::FLAVOR, &post, Code(0), b"formatted 3 files", "", with_errors("hook stdout is not JSON, ignored: formatted 3 files")),
         (claude::FLAVOR, &pre, Code(0), b"{\"hookSpecificOutput\": ", "", with_errors("hook stdout is not valid JSON (EOF while parsing a value at line 1 column 22): {\"hookSpecificOutput\":")),
         (claude::FLAVOR, &start, Code(0), b"{oops", "", with_errors("hook stdout is not valid JSON (key must be a string at line 1 column 2): {oops")),
-        (claude::FLAVOR, &pre, Code(0), b"\xff\xfe", "", with_errors("hook stdout is not valid UTF-8: \u{fffd}\u{fffd}")),
+        (claude::FLAVOR, &pre, Code(0), b"\xff\xfe", "", with_errors("hook stdout is not JSON, ignored: \u{fffd}\u{fffd}")),
         (claude::FLAVOR, &pre, Code(0), br#"{"hookSpecificOutput":{"permissionDecision":"maybe"}}"#, "", with_errors("hook answer `hookSpecificOutput.permissionDecision` has an unknown value \"maybe\"")),
         (claude::FLAVOR, &perm, Code(0), br#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"nope","interrupt":true}}}"#, "",
             Outcome { interrupt: true, ..denied("nope") }),
@@ -653,10 +653,16 @@ fn claude_updated_input_stays_canonical_and_truncation_is_said() {
         ),
     );
     assert_eq!(got.updated_input, Some(json!({"file_path": "/b"})));
+    // Cut at the output cap, the answer cannot be read whole: by the failure policy, a deny on
+    // a tool-call guard, a non-blocking error elsewhere.
     let mut cut = finished(Exit::Code(0), b"{\"a\": \"bc", "");
     cut.stdout_truncated = true;
     let got = decode_answer(claude::FLAVOR, &pre_tool_use(), &cut);
-    assert!(got.errors[0].contains("(output was truncated)"), "{got:?}");
+    assert_eq!(got.decision, Some(Decision::Deny), "{got:?}");
+    assert!(got.reasons[0].contains("over hookx's 4 MiB cap"), "{got:?}");
+    let got = decode_answer(claude::FLAVOR, &event(EventKind::Stop, None), &cut);
+    assert!(got.decision.is_none() && !got.block, "{got:?}");
+    assert!(got.errors[0].contains("over hookx's 4 MiB cap"), "{got:?}");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -354,3 +354,58 @@ fn duplicate_keys_and_absurd_timeouts_are_located() {
     );
     at(5, 72, "timeout 90000 is in seconds");
 }
+
+/// A wrapped entry whose not-installed guard an older hookx wrote (it answered Claude's `Stop`
+/// with a block: "keep going", forever, where hookx is missing) is a warning located at its
+/// command line that says to convert again; a guard written today is not.
+#[test]
+fn an_outdated_not_installed_guard_is_a_located_warning() {
+    use hookx::model::EventKind;
+    use hookx::tables::Dialect;
+    let claude = Dialect::named("claude").unwrap().default_flavor();
+    let exec = |event: &str| {
+        format!(" hookx exec --host claude --as copilot --event {event} --timeout 600 -- 'echo hi'")
+    };
+    let old_stop = format!(
+        "command -v hookx >/dev/null 2>&1 || {{ m='{}'; printf '{{\"decision\":\"block\",\"reason\":\"%s\"}}\\n' \"$m\"; echo \"$m\" >&2; exit 0; }};{}",
+        hookx::convert::NOT_INSTALLED,
+        exec("Stop")
+    );
+    let today = |kind: EventKind| {
+        format!(
+            "{}{}",
+            hookx::convert::not_installed_guard("hookx", &kind, claude),
+            exec(kind.name())
+        )
+    };
+    let settings = serde_json::json!({"hooks": {
+        "Stop": [{"hooks": [{"type": "command", "command": old_stop}]}],
+        "SubagentStop": [{"hooks": [{"type": "command", "command": today(EventKind::SubagentStop)}]}],
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": today(EventKind::PreToolUse)}]}],
+    }});
+    let dir = tempfile::tempdir().unwrap();
+    let path = common::write(
+        dir.path(),
+        ".claude/settings.json",
+        &serde_json::to_string_pretty(&settings).unwrap(),
+    );
+    let r = validate(&[path.to_str().unwrap()]);
+    let shown = format!("{}{}", r.stdout, r.stderr);
+    assert_eq!(r.code, 0, "{shown}");
+    let warnings: Vec<&str> = shown
+        .lines()
+        .filter(|l| l.contains("written by an older hookx"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{shown}");
+    let prefix = format!("{}:8:24: warning: ", path.display());
+    assert!(
+        warnings[0].starts_with(&prefix)
+            && warnings[0].contains("answers `Stop` otherwise")
+            && warnings[0].contains("exits 1, a non-blocking error"),
+        "{shown}"
+    );
+    assert!(shown.contains("convert the source file again"), "{shown}");
+    // `--deny-warnings` makes it fail a CI step.
+    let r = validate(&["--deny-warnings", path.to_str().unwrap()]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+}

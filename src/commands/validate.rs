@@ -364,11 +364,61 @@ impl Checker<'_> {
                 None,
             );
         }
+        if let HandlerKind::Command(c) = &handler.kind {
+            self.outdated_guards(rule, c, at);
+        }
         if let HandlerKind::Command(c) = &handler.kind
             && c.is_async == Some(true)
             && rule.event == EventKind::PreToolUse
         {
             self.push(Severity::Warning, &format!("{at}/async"), "an async PreToolUse hook cannot block or allow the tool: its answer arrives too late".into(), None);
+        }
+    }
+}
+
+impl Checker<'_> {
+    /// A wrapped entry (`… hookx exec …`) whose not-installed guard an older hookx wrote: where
+    /// hookx is missing it answers otherwise than the failure policy says today (it kept a Stop
+    /// going, refused prompts). Located at the command line that carries it.
+    fn outdated_guards(&mut self, rule: &Rule, command: &crate::model::Command, at: &str) {
+        let dialect = rule.flavor.dialect();
+        for (field, line) in [
+            (HandlerField::Command, &command.command),
+            (HandlerField::Bash, &command.bash),
+            (HandlerField::Linux, &command.linux),
+            (HandlerField::Osx, &command.osx),
+        ] {
+            let Some(old) = line
+                .as_deref()
+                .and_then(|l| crate::convert::outdated_guard(l, rule.flavor))
+            else {
+                continue;
+            };
+            let pointer = dialect
+                .config()
+                .handler_keys
+                .iter()
+                .filter(|(_, f)| *f == field)
+                .map(|(key, _)| format!("{at}/{key}"))
+                .find(|p| syntax::locate(self.src, p).is_some())
+                .unwrap_or_else(|| at.to_string());
+            let event = old
+                .host
+                .tables()
+                .event_name(&old.event)
+                .unwrap_or(old.event.name());
+            self.push(
+                Severity::Warning,
+                &pointer,
+                format!(
+                    "this entry's `hookx not found` guard was written by an older hookx: where hookx is not installed it answers `{event}` otherwise than hookx's failure policy, which today {}",
+                    old.today()
+                ),
+                Some(
+                    "convert the source file again (`hookx convert SOURCE --to DIALECT --write`) to rewrite the guard"
+                        .into(),
+                ),
+            );
         }
     }
 }

@@ -21,7 +21,7 @@ mod wrap;
 
 pub(crate) use category::{CategoryFire, RuleTools};
 pub use loss::Loss;
-pub use wrap::{NOT_INSTALLED, not_installed_guard};
+pub use wrap::{NOT_INSTALLED, OutdatedGuard, not_installed_guard, outdated_guard};
 
 use crate::model::EventKind;
 use crate::source::SourceFile;

@@ -113,26 +113,26 @@ impl Converter<'_> {
 pub const NOT_INSTALLED: &str = "hookx not found: install it or convert again with --hookx PATH";
 
 /// The start of a wrapped entry: where hookx is not installed, it prints [`NOT_INSTALLED`]
-/// (stderr) and answers the host by its own protocol. On an event where the host's exit-code
-/// table makes a hook a guard (exit 2 denies or blocks), the answer is a deny or block with that
-/// message as the reason, written as the host reads it (Copilot's `preToolUse` ignores stderr at
-/// exit 2, so its JSON answer carries the reason): a guard is never dropped silently, and the
-/// agent says why. Elsewhere it exits 1, a non-blocking error the host reports. The message is
-/// in the line once (a shell variable where the answer repeats it): every wrapped handler of a
-/// converted file carries this guard.
+/// (stderr) and answers the host by hookx's own failure policy, the one
+/// [`ProtocolTables::fails_closed`] decides for `hookx run` and `hookx exec` too. On an event
+/// that guards a tool call the answer is a deny with that message as the reason, written as
+/// the host reads it (Copilot's `preToolUse` ignores stderr at exit 2, so its JSON answer
+/// carries the reason; Windsurf and Kiro read only exit 2): a guard is never dropped silently,
+/// and the agent says why. On every other event it exits 1, a non-blocking error every host
+/// reports: a missing hookx never keeps a Stop going, never refuses a prompt or a compaction.
+/// The message is in the line once (a shell variable where the answer repeats it): every
+/// wrapped handler of a converted file carries this guard.
+///
+/// [`ProtocolTables::fails_closed`]: crate::tables::ProtocolTables::fails_closed
 pub fn not_installed_guard(hookx: &str, event: &EventKind, to: Flavor) -> String {
-    use crate::tables::Exit2;
-    // Where the target refuses the event at exit 2, and where it reads no exit code at all
-    // but hookx fails closed (Cline's PreToolUse, refused only in JSON): a missing hookx
-    // refuses.
-    let p = &to.tables().protocol;
-    let guards = matches!(
-        p.exit2(event),
-        Some(Exit2::Deny | Exit2::DenyWithoutReason | Exit2::DenyWithStdout | Exit2::Block)
-    ) || (p.exit2.is_empty() && p.fail_closed.contains(event));
-    let test = format!("command -v {} >/dev/null 2>&1 ||", shell_quote(hookx));
+    guard_of(&shell_quote(hookx), event, to)
+}
+
+/// [`not_installed_guard`] of the hookx program written as the shell word `quoted`.
+fn guard_of(quoted: &str, event: &EventKind, to: Flavor) -> String {
+    let test = format!("command -v {quoted} >/dev/null 2>&1 ||");
     let message = shell_quote(NOT_INSTALLED);
-    if !guards {
+    if !to.tables().protocol.fails_closed(event) {
         return format!("{test} {{ echo {message} >&2; exit 1; }};");
     }
     let event = crate::model::Event {
@@ -166,6 +166,69 @@ pub fn not_installed_guard(hookx: &str, event: &EventKind, to: Flavor) -> String
     )
 }
 
+/// A wrapped entry whose not-installed guard is not the one [`not_installed_guard`] writes
+/// today for its event and host: a file converted by an older hookx, whose guard may answer
+/// differently where hookx is missing (an older guard kept a Stop going and refused prompts).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutdatedGuard {
+    /// The event the entry names (`--event`).
+    pub event: EventKind,
+    /// The flavour the guard answers as.
+    pub host: Flavor,
+    /// Whether today's guard denies there (the event guards a tool call) or exits 1.
+    pub fails_closed: bool,
+}
+
+impl OutdatedGuard {
+    /// What today's guard answers, in words.
+    pub fn today(&self) -> &'static str {
+        if self.fails_closed {
+            "denies the tool call, saying why"
+        } else {
+            "exits 1, a non-blocking error, and blocks nothing"
+        }
+    }
+}
+
+/// Whether `line`, a command line of a rule of `flavor`, is a wrapped entry (`<guard> HOOKX
+/// exec --host D … --event E …`) whose guard differs from today's for its event and host (the
+/// file's own flavour where the file is of the dialect `--host` names, else any of that
+/// dialect's flavours). `None` for any other line, and for an up-to-date guard.
+pub fn outdated_guard(line: &str, flavor: Flavor) -> Option<OutdatedGuard> {
+    let line = line.trim_start();
+    let (quoted, _) = line
+        .strip_prefix("command -v ")?
+        .split_once(" >/dev/null 2>&1 ||")?;
+    let end = line.find(&format!("}}; {quoted} exec "))? + 2;
+    let guard = &line[..end];
+    let exec = &line[end + quoted.len() + 7..];
+    let options: Vec<&str> = exec.split(" -- ").next()?.split_whitespace().collect();
+    let option = |name: &str| options.windows(2).find(|w| w[0] == name).map(|w| w[1]);
+    let host = crate::tables::Dialect::named(option("--host")?)?;
+    let name = option("--event")?;
+    let event = host
+        .flavors()
+        .find_map(|f| f.tables().event_kind(name))
+        .unwrap_or_else(|| EventKind::from_name(name));
+    let mut hosts: Vec<Flavor> = if flavor.dialect() == host {
+        vec![flavor]
+    } else {
+        host.flavors().collect()
+    };
+    if hosts
+        .iter()
+        .any(|&to| guard_of(quoted, &event, to) == guard)
+    {
+        return None;
+    }
+    let host = hosts.remove(0);
+    Some(OutdatedGuard {
+        fails_closed: host.tables().protocol.fails_closed(&event),
+        event,
+        host,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,9 +251,10 @@ mod tests {
     }
 
     /// For every target flavour and every event it has: without hookx, the guard says
-    /// [`NOT_INSTALLED`] once on stderr and answers exactly what hookx itself answers for a deny
-    /// with that reason (the same exit code and JSON, message included), or exits 1 where
-    /// exit 2 would not refuse.
+    /// [`NOT_INSTALLED`] once on stderr and, where the failure policy fails closed, answers
+    /// exactly what hookx itself answers for a deny with that reason (the same exit code and
+    /// JSON, message included); everywhere else it exits 1. (`tests/convert.rs` reads every
+    /// answer back with the host's decoder.)
     #[test]
     fn without_hookx_every_guard_answers_as_the_host_reads_a_deny() {
         let mut refusing = 0;
@@ -214,7 +278,8 @@ mod tests {
                     ..Default::default()
                 };
                 let host = crate::protocol::encode_answer(to, &event, &deny);
-                if code == 1 && stdout.is_empty() {
+                if !to.tables().protocol.fails_closed(kind) {
+                    assert_eq!((code, &*stdout), (1, ""), "{line}");
                     continue;
                 }
                 refusing += 1;
@@ -230,5 +295,46 @@ mod tests {
             }
         }
         assert!(refusing > 10, "{refusing}");
+    }
+
+    /// A guard written today is never taken for an older one, whatever the hookx path, flavour
+    /// and event; any other guard before the same `hookx exec` is, and says what today's does.
+    #[test]
+    fn only_a_guard_other_than_todays_is_outdated() {
+        for hookx in ["hookx", "/no where/it's/hookx"] {
+            for &to in Flavor::all() {
+                for (kind, _) in to.tables().events {
+                    let exec = format!(
+                        " {} exec --host {} --as claude --event {kind} --timeout 600 -- 'x --host y'",
+                        shell_quote(hookx),
+                        to.dialect()
+                    );
+                    let today = format!("{}{exec}", not_installed_guard(hookx, kind, to));
+                    assert_eq!(outdated_guard(&today, to), None, "{today}");
+                    let quoted = shell_quote(hookx);
+                    let other = if to.tables().protocol.fails_closed(kind) {
+                        format!(
+                            "command -v {quoted} >/dev/null 2>&1 || {{ echo {quoted} >&2; exit 1; }};"
+                        )
+                    } else {
+                        format!("command -v {quoted} >/dev/null 2>&1 || {{ echo m >&2; exit 2; }};")
+                    };
+                    let old = outdated_guard(&format!("{other}{exec}"), to)
+                        .unwrap_or_else(|| panic!("{other}{exec}"));
+                    assert_eq!(
+                        (&old.event, old.host, old.fails_closed),
+                        (kind, to, to.tables().protocol.fails_closed(kind))
+                    );
+                }
+            }
+        }
+        // Not a wrapped entry: nothing to say.
+        for line in [
+            "echo hi",
+            "command -v jq >/dev/null 2>&1 || exit 0; jq .",
+            "command -v hookx >/dev/null 2>&1 || { exit 1; }; hookx run --host claude",
+        ] {
+            assert_eq!(outdated_guard(line, Flavor::all()[0]), None, "{line}");
+        }
     }
 }

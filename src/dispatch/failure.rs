@@ -33,9 +33,12 @@ pub enum OnFailure {
     Pass,
 }
 
-/// The policy of `host` on `kind`.
+/// The policy of `host` on `kind`: [`ProtocolTables::fails_closed`], the decision the
+/// not-installed guard of a converted entry reads too.
+///
+/// [`ProtocolTables::fails_closed`]: crate::tables::ProtocolTables::fails_closed
 pub fn policy(host: Flavor, kind: &EventKind) -> OnFailure {
-    if host.tables().protocol.fail_closed.contains(kind) {
+    if host.tables().protocol.fails_closed(kind) {
         OnFailure::Deny
     } else {
         OnFailure::Pass

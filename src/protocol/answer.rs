@@ -9,6 +9,11 @@ use crate::tables::Flavor;
 use crate::tables::{AnswerField, Exit2, ExitCodes, ProtocolTables, Slot};
 use serde_json::{Map, Value};
 
+/// The deepest a handler's JSON answer may nest (arrays and objects, the answer object itself
+/// the first level): deeper, hookx cannot read it whole (serde_json stops at 128), and the
+/// answer is read by the failure policy instead.
+pub const ANSWER_DEPTH_CAP: usize = 100;
+
 /// How much of a handler's output an error message quotes.
 const PREVIEW_CHARS: usize = 200;
 
@@ -107,13 +112,25 @@ fn read_output_first(
     };
     let stdout = String::from_utf8_lossy(&finished.stdout);
     let stderr = String::from_utf8_lossy(&finished.stderr);
-    let text = match stdout.trim() {
-        "" => stderr.trim(),
-        text => text,
+    let (text, truncated, stream) = match stdout.trim() {
+        "" => (stderr.trim(), finished.stderr_truncated, "stderr"),
+        text => (text, finished.stdout_truncated, "stdout"),
     };
+    if truncated {
+        unreadable(flavor, &event.kind, &over_output_cap(stream), out);
+        return;
+    }
+    if nested_deeper_than(text, ANSWER_DEPTH_CAP) {
+        unreadable(flavor, &event.kind, &over_depth_cap(), out);
+        return;
+    }
     // A JSON string holding JSON is parsed again (source).
     let object = match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(map)) => Some(map),
+        Ok(Value::String(inner)) if nested_deeper_than(&inner, ANSWER_DEPTH_CAP) => {
+            unreadable(flavor, &event.kind, &over_depth_cap(), out);
+            return;
+        }
         Ok(Value::String(inner)) => match serde_json::from_str::<Value>(&inner) {
             Ok(Value::Object(map)) => Some(map),
             _ => None,
@@ -455,23 +472,23 @@ fn lookup<'a>(map: &'a Map<String, Value>, path: &[&str]) -> Option<&'a Value> {
     Some(value)
 }
 
-/// Exit 0: the handler's stdout, as JSON or (where the dialect says so) plain context.
+/// Exit 0: the handler's stdout, as JSON or (where the dialect says so) plain context. Decoded
+/// lossily, as the agents decode it (a deny whose reason holds one stray byte still denies);
+/// an answer hookx cannot read whole (cut at the output cap, nested past the depth cap) is
+/// read by the failure policy ([`unreadable`]).
 fn read_stdout(flavor: Flavor, event: &Event, finished: &Finished, out: &mut Outcome) {
     let p = &flavor.tables().protocol;
-    let truncated = if finished.stdout_truncated {
-        " (output was truncated)"
-    } else {
-        ""
-    };
-    let Ok(text) = std::str::from_utf8(&finished.stdout) else {
-        out.errors.push(format!(
-            "hook stdout is not valid UTF-8{truncated}: {}",
-            preview(&String::from_utf8_lossy(&finished.stdout))
-        ));
+    let text = String::from_utf8_lossy(&finished.stdout);
+    if finished.stdout_truncated {
+        unreadable(flavor, &event.kind, &over_output_cap("stdout"), out);
         return;
-    };
+    }
     let text = text.trim();
     if text.is_empty() {
+        return;
+    }
+    if nested_deeper_than(text, ANSWER_DEPTH_CAP) {
+        unreadable(flavor, &event.kind, &over_depth_cap(), out);
         return;
     }
     let plain_context = p.plain_stdout_context.contains(&event.kind);
@@ -481,19 +498,85 @@ fn read_stdout(flavor: Flavor, event: &Event, finished: &Finished, out: &mut Out
             out.additional_context.push(text.to_string());
         }
         Ok(other) => out.errors.push(format!(
-            "hook stdout is {} where a JSON object was expected{truncated}: {}",
+            "hook stdout is {} where a JSON object was expected: {}",
             json_kind(&other),
             preview(text)
         )),
         Err(e) if text.starts_with(['{', '[']) => out.errors.push(format!(
-            "hook stdout is not valid JSON ({e}){truncated}: {}",
+            "hook stdout is not valid JSON ({e}): {}",
             preview(text)
         )),
         Err(_) => out.errors.push(format!(
-            "hook stdout is not JSON, ignored{truncated}: {}",
+            "hook stdout is not JSON, ignored: {}",
             preview(text)
         )),
     }
+}
+
+/// A handler's answer hookx cannot read whole, by the failure policy of its event
+/// ([`ProtocolTables::fails_closed`]): where the event guards a tool call the call is denied,
+/// saying why (the answer may have been a deny); elsewhere a non-blocking error, nothing
+/// blocked.
+///
+/// [`ProtocolTables::fails_closed`]: crate::tables::ProtocolTables::fails_closed
+fn unreadable(flavor: Flavor, kind: &EventKind, why: &str, out: &mut Outcome) {
+    if flavor.tables().protocol.fails_closed(kind) {
+        deny(
+            out,
+            format!("hookx could not check this tool call, so it is denied: {why}"),
+        );
+    } else {
+        out.errors.push(format!("hook answer ignored: {why}"));
+    }
+}
+
+/// Why an answer cut at [`OUTPUT_CAP`] is not read.
+///
+/// [`OUTPUT_CAP`]: crate::spawn::OUTPUT_CAP
+fn over_output_cap(stream: &str) -> String {
+    format!(
+        "the hook's {stream} is over hookx's {} MiB cap, so its answer cannot be read whole",
+        crate::spawn::OUTPUT_CAP >> 20
+    )
+}
+
+/// Why an answer nested past [`ANSWER_DEPTH_CAP`] is not read.
+fn over_depth_cap() -> String {
+    format!(
+        "the hook's JSON answer is nested deeper than hookx's cap of {ANSWER_DEPTH_CAP} levels, so it cannot be read"
+    )
+}
+
+/// Whether JSON `text` nests arrays and objects more than `cap` levels deep (strings skipped;
+/// text that is not JSON is scanned all the same).
+fn nested_deeper_than(text: &str, cap: usize) -> bool {
+    if !text.starts_with(['{', '[', '"']) {
+        return false;
+    }
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for b in text.bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                depth += 1;
+                if depth > cap {
+                    return true;
+                }
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Reads every slot the handler's dialect places in its answer object.
@@ -671,5 +754,38 @@ fn preview(text: &str) -> String {
     match text.char_indices().nth(PREVIEW_CHARS) {
         Some((cut, _)) => format!("{}…", &text[..cut]),
         None => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The depth cap is hookx's, not serde_json's: an answer nested exactly to the cap parses,
+    /// one level more is over it; brackets inside strings (escaped quotes too) do not count.
+    #[test]
+    fn the_depth_cap_is_within_what_serde_json_reads() {
+        let nested = |levels: usize| {
+            format!(
+                "{{\"a\":{}{}}}",
+                "[".repeat(levels - 1),
+                "]".repeat(levels - 1)
+            )
+        };
+        let at_cap = nested(ANSWER_DEPTH_CAP);
+        assert!(serde_json::from_str::<Value>(&at_cap).is_ok());
+        assert!(!nested_deeper_than(&at_cap, ANSWER_DEPTH_CAP));
+        assert!(nested_deeper_than(
+            &nested(ANSWER_DEPTH_CAP + 1),
+            ANSWER_DEPTH_CAP
+        ));
+        let brackets = "[".repeat(ANSWER_DEPTH_CAP * 2);
+        let in_string = format!(r#"{{"reason":"\"{brackets}\\"}}"#);
+        assert!(
+            serde_json::from_str::<Value>(&in_string).is_ok(),
+            "{in_string}"
+        );
+        assert!(!nested_deeper_than(&in_string, ANSWER_DEPTH_CAP));
+        assert!(!nested_deeper_than(&brackets[1..], 1_000) && !nested_deeper_than("deny", 0));
     }
 }

@@ -56,7 +56,9 @@ pub struct Finished {
     pub elapsed: Duration,
 }
 
-/// Bytes kept of each output stream; the rest is read and discarded.
+/// Bytes kept of each output stream; the rest is read and discarded. A handler answer cut here
+/// cannot be read whole: `crate::protocol::answer` reads it by hookx's failure policy (a deny
+/// on a tool-call guard, a non-blocking error elsewhere), never as the cut text.
 pub const OUTPUT_CAP: usize = 4 * 1024 * 1024;
 
 /// After the handler ends, how long its pipes may stay open: a background child it forked can

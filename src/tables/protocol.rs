@@ -41,7 +41,8 @@ pub struct ProtocolTables {
     pub failure_denies: &'static [EventKind],
     /// hookx's own failure policy: the events on which hookx answers a deny when it cannot do
     /// its job (a bad payload, no home, an unevaluable trusted matcher, an internal error).
-    /// Every other event passes with a non-blocking error. See `crate::dispatch::failure`.
+    /// Every other event passes with a non-blocking error. Read through
+    /// [`ProtocolTables::fails_closed`]; see `crate::dispatch::failure`.
     pub fail_closed: &'static [EventKind],
     /// Where the answer JSON carries each slot, in the order read and written.
     pub answer: &'static [AnswerField],
@@ -228,6 +229,16 @@ impl AnswerField {
 }
 
 impl ProtocolTables {
+    /// hookx's failure policy on `kind`, the one decision every failure of hookx's own reads:
+    /// `true` where the event guards a tool call ([`ProtocolTables::fail_closed`]), so that a
+    /// guard hookx could not run denies the call; `false` everywhere else, where the failure is
+    /// a non-blocking error and nothing is blocked (never a Stop kept going, a prompt refused).
+    /// `hookx run`/`exec` answer their own failures by it, a wrapped entry's not-installed
+    /// guard answers by it, and so does a handler answer hookx cannot read whole.
+    pub fn fails_closed(&self, kind: &EventKind) -> bool {
+        self.fail_closed.contains(kind)
+    }
+
     /// The time the host gives all hooks of `kind`, if it caps them.
     pub fn hook_budget(&self, kind: &EventKind) -> Option<std::time::Duration> {
         let (_, ms, var) = self.hook_budget.iter().find(|(k, _, _)| k == kind)?;

@@ -110,9 +110,15 @@ impl Doctor<'_> {
         if let Some(finding) = alias_note(rule, flavor) {
             verdict.findings.push(finding);
         }
-        for handler in &rule.handlers {
+        for (i, handler) in rule.handlers.iter().enumerate() {
             if let Some(finding) = timeout_finding(handler, flavor) {
                 verdict.findings.push(finding);
+            }
+            // The host runs the line itself: where hookx is missing, the guard answers it.
+            if native {
+                verdict
+                    .findings
+                    .extend(outdated_guard_finding(handler, i, rule.flavor, host));
             }
         }
         verdict.payload = Some(flavor.name());
@@ -227,6 +233,38 @@ fn timeout_finding(handler: &Handler, flavor: Flavor) -> Option<Finding> {
             (t / 1000).max(1)
         ),
         Some(format!("\"{key}\": {}", (t / 1000).max(1))),
+    ))
+}
+
+/// A wrapped entry of handler `i` whose not-installed guard, written for `host`, is an older
+/// hookx's: where hookx is missing it answers otherwise than the failure policy says today.
+fn outdated_guard_finding(
+    handler: &Handler,
+    i: usize,
+    flavor: Flavor,
+    host: Dialect,
+) -> Option<Finding> {
+    let crate::model::HandlerKind::Command(c) = &handler.kind else {
+        return None;
+    };
+    let old = [&c.command, &c.bash, &c.linux, &c.osx]
+        .into_iter()
+        .flatten()
+        .find_map(|line| crate::convert::outdated_guard(line, flavor))
+        .filter(|old| old.host.dialect() == host)?;
+    let event = old
+        .host
+        .tables()
+        .event_name(&old.event)
+        .unwrap_or(old.event.name());
+    Some(Finding::new(
+        Level::Warning,
+        format!(
+            "handler {}: its `hookx not found` guard was written by an older hookx: where hookx is not installed it answers `{event}` otherwise than hookx's failure policy, which today {}",
+            i + 1,
+            old.today()
+        ),
+        Some("convert the source file again (`hookx convert SOURCE --to DIALECT --write`)".into()),
     ))
 }
 
