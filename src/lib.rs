@@ -22,6 +22,7 @@ pub mod model;
 pub mod plugins;
 pub mod positions;
 pub mod protocol;
+pub mod read;
 pub mod route;
 pub mod shell;
 pub mod source;

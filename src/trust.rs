@@ -142,11 +142,12 @@ impl TrustStore {
         ctx.home.join(".hookx").join("trust.json")
     }
 
-    /// Loads the record; a missing file is an empty record, a corrupt one an error (so that
-    /// `hookx trust` never overwrites what it cannot read).
+    /// Loads the record; a missing file is an empty record, a corrupt one (or a FIFO, device or
+    /// huge file in its place, [`crate::read`]) an error (so that `hookx trust` never
+    /// overwrites what it cannot read).
     pub fn load(ctx: &Context) -> Result<TrustStore, Error> {
         let path = Self::path_for(ctx);
-        let text = match std::fs::read_to_string(&path) {
+        let text = match crate::read::text(&path, crate::read::MAX_FILE_BYTES) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(TrustStore {

@@ -130,7 +130,7 @@ struct Sums {
 impl Sums {
     fn load(home: &Path) -> Sums {
         let path = home.join(".hookx").join("warned.sum");
-        let digests = std::fs::read_to_string(&path)
+        let digests = crate::read::text(&path, MAX_DIGESTS as u64 * 64)
             .map(|text| {
                 text.lines()
                     .filter_map(|l| u64::from_str_radix(l.trim(), 16).ok())
@@ -188,7 +188,7 @@ impl Warned {
     /// Loads `<home>/.hookx/warned.json`; missing or unreadable is an empty record.
     fn load(home: &Path) -> Warned {
         let path = home.join(".hookx").join("warned.json");
-        let files = std::fs::read(&path)
+        let files = crate::read::bytes(&path, crate::read::MAX_FILE_BYTES)
             .ok()
             .and_then(|bytes| serde_json::from_slice::<RecordFile>(&bytes).ok())
             .filter(|r| r.version == VERSION)
@@ -254,13 +254,9 @@ impl Warned {
     }
 }
 
-/// The SHA-256 of a file's bytes, read up to [`crate::source::MAX_FILE_BYTES`].
+/// The SHA-256 of a file's bytes; `None` when it is not a regular file of at most
+/// [`crate::read::MAX_FILE_BYTES`].
 fn read_hash(path: &Path) -> Option<String> {
-    use std::io::Read;
-    let file = std::fs::File::open(path).ok()?;
-    let mut bytes = Vec::new();
-    file.take(crate::source::MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .ok()?;
+    let bytes = crate::read::bytes(path, crate::read::MAX_FILE_BYTES).ok()?;
     Some(crate::hash::sha256_hex(&bytes))
 }

@@ -81,6 +81,12 @@ impl Report {
     }
 }
 
+/// A file install reads (a host's config, one of its hook scripts): a regular file of text,
+/// size-capped ([`crate::read`]).
+fn read_text(path: &Path) -> std::io::Result<String> {
+    crate::read::text(path, crate::read::MAX_FILE_BYTES)
+}
+
 /// The hookx path to write: `--hookx`, else the current executable.
 fn hookx_program(opts: &Options) -> Result<String, Error> {
     if let Some(p) = &opts.hookx {
@@ -122,7 +128,7 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
     // The host's review file is checked first: routes it could not record would not run.
     if let Some(trust) = &host.def().route_trust {
         let file = opts.ctx.home.join(trust.file);
-        if let Ok(text) = std::fs::read_to_string(&file) {
+        if let Ok(text) = read_text(&file) {
             (trust.set)(&text, &[]).map_err(|message| Error::Io {
                 path: opts.ctx.display(&file),
                 message: format!("cannot record the review of hookx's routes: {message}"),
@@ -216,7 +222,7 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
         else {
             continue;
         };
-        let ours = std::fs::read_to_string(&path).is_ok_and(|t| scripts::is_route(&t));
+        let ours = read_text(&path).is_ok_and(|t| scripts::is_route(&t));
         if ours && !wanted.contains(&name) {
             std::fs::remove_file(&path).map_err(|e| io(&path, e))?;
             match opts.uninstall {
@@ -229,7 +235,7 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
         for name in &wanted {
             let path = dir.join(name);
             let text = scripts::route_script(&route_command(hookx, host, name, opts.scope));
-            match std::fs::read_to_string(&path) {
+            match read_text(&path) {
                 Ok(current) if current == text && scripts::is_executable(&path) => {}
                 Ok(current) if scripts::is_route(&current) => {
                     scripts::write_executable(&path, &text)?;
@@ -364,7 +370,7 @@ fn record_trust(
     };
     let records = match opts.uninstall {
         true => routes_of(before),
-        false => routes_of(std::fs::read_to_string(path).ok().as_deref()),
+        false => routes_of(read_text(path).ok().as_deref()),
     };
     let file = opts.ctx.home.join(trust.file);
     if records.is_empty() && !file.exists() {

@@ -70,9 +70,10 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
     }
     // A host of hook scripts: the user's route is the script named after the event.
     if host.config().scripts.is_some() {
-        return std::fs::read_to_string(user.join(event)).is_ok_and(|t| scripts::is_route(&t));
+        return crate::read::text(&user.join(event), crate::read::MAX_FILE_BYTES)
+            .is_ok_and(|t| scripts::is_route(&t));
     }
-    let Ok(text) = std::fs::read_to_string(&user) else {
+    let Ok(text) = crate::read::text(&user, crate::read::MAX_FILE_BYTES) else {
         return false;
     };
     if let Some(list) = host.config().rule_list {

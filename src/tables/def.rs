@@ -368,7 +368,7 @@ impl FolderTrust {
             | TrustRecord::Levels { file, .. }
             | TrustRecord::TomlTable { file, .. } => file,
         };
-        let Ok(text) = std::fs::read_to_string(home.join(file)) else {
+        let Ok(text) = crate::read::text(&home.join(file), crate::read::MAX_FILE_BYTES) else {
             return false;
         };
         if let TrustRecord::TomlTable {
