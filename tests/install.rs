@@ -955,3 +955,98 @@ fn augment_routes_reach_mcp_tools_and_ask_for_their_server() {
         .success();
     assert!(!p.project.join(".augment/settings.json").exists());
 }
+
+/// What `hookx list --format json` says of the trust of `path`'s rules.
+fn trust_of(p: &Project, path: &Path) -> Vec<String> {
+    let list: Value = serde_json::from_str(&p.stdout(&["list", "--format", "json"])).unwrap();
+    list.as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["path"] == path.display().to_string())
+        .map(|r| r["trust"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A Claude PreToolUse of Bash under `hookx run --host claude`: what it answered.
+fn claude_bash(p: &Project) -> String {
+    let payload = json!({"session_id": "s", "cwd": p.project, "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    let out = common::hookx()
+        .args([
+            "run",
+            "--host",
+            "claude",
+            "--event",
+            "PreToolUse",
+            "--project",
+        ])
+        .arg(&p.project)
+        .arg("--home")
+        .arg(&p.home)
+        .env("HOME", &p.home)
+        .env_remove("HOOKX_HOME")
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .write_stdin(payload.to_string())
+        .output()
+        .unwrap();
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// `install --host codex` records its routes' reviews in `~/.codex/config.toml`. When the user
+/// trusted the Codex guards of that file, they stay trusted: hookx's own edit (install, and
+/// uninstall) is recorded as trusted, and the guard still denies under another host. A file the
+/// user had not trusted is not trusted by install either.
+#[test]
+fn hookx_edits_to_a_trusted_codex_config_keep_it_trusted() {
+    let guard = "# mine\nmodel = \"o3\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{ type = \"command\", command = \"echo codex-guard >&2; exit 2\" }]\n";
+    let p = Project::new();
+    let config = common::write(&p.home, ".codex/config.toml", guard);
+    p.hookx(&["trust", config.to_str().unwrap()]).success();
+    assert_eq!(trust_of(&p, &config), ["trusted"]);
+    let out = p
+        .hookx(&["install", "--host", "codex", "--hookx", HOOKX])
+        .success();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("note: ~/.codex/config.toml stays trusted"),
+        "{stderr}"
+    );
+    assert!(
+        std::fs::read_to_string(&config)
+            .unwrap()
+            .contains("[hooks.state."),
+        "install recorded no review"
+    );
+    assert_eq!(trust_of(&p, &config), ["trusted"]);
+    let answer = claude_bash(&p);
+    assert!(
+        answer.contains(r#""permissionDecision":"deny","permissionDecisionReason":"codex-guard""#),
+        "{answer}"
+    );
+    p.hookx(&["install", "--host", "codex", "--uninstall"])
+        .success();
+    assert_eq!(
+        std::fs::read_to_string(&config).unwrap().trim_end(),
+        guard.trim_end()
+    );
+    assert_eq!(trust_of(&p, &config), ["trusted"]);
+
+    // Never trusted: install leaves it so.
+    let q = Project::new();
+    let config = common::write(&q.home, ".codex/config.toml", guard);
+    q.hookx(&["install", "--host", "codex", "--hookx", HOOKX])
+        .success();
+    assert_eq!(trust_of(&q, &config), ["untrusted"]);
+    // Trusted, then changed by the user: install does not trust the user's change.
+    let r = Project::new();
+    let config = common::write(&r.home, ".codex/config.toml", guard);
+    r.hookx(&["trust", config.to_str().unwrap()]).success();
+    std::fs::write(&config, guard.replace("exit 2", "exit 0")).unwrap();
+    r.hookx(&["install", "--host", "codex", "--hookx", HOOKX])
+        .success();
+    assert_eq!(trust_of(&r, &config), ["changed"]);
+}

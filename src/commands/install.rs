@@ -60,6 +60,9 @@ pub struct Report {
     pub trusted: Vec<String>,
     /// Events left unrouted, and why (a hook script of the user's own holds the name).
     pub refused: Vec<String>,
+    /// Files the user had trusted that install edited, trusted again as install left them
+    /// ([`crate::trust::keep_trusted`]).
+    pub kept_trusted: Vec<PathBuf>,
 }
 
 impl Report {
@@ -85,6 +88,46 @@ impl Report {
 /// size-capped ([`crate::read`]).
 fn read_text(path: &Path) -> std::io::Result<String> {
     crate::read::text(path, crate::read::MAX_FILE_BYTES)
+}
+
+/// [`config::update::update`] for a file install edits, keeping the user's trust in it: when
+/// the trust record trusted the bytes install replaced, it trusts the bytes install wrote
+/// ([`crate::trust::keep_trusted`]). Install's edit (a route, a review record) must not turn
+/// the user's trusted hooks in that file into "changed since trusted".
+fn update_keeping_trust(
+    ctx: &Context,
+    path: &Path,
+    report: &mut Vec<PathBuf>,
+    edit: impl FnOnce(Option<&str>) -> Result<Change, Error>,
+) -> Result<config::update::Outcome, Error> {
+    let mut edited = None;
+    let outcome = config::update::update(path, |current| {
+        let change = edit(current)?;
+        if let (Some(before), Change::Write(after)) = (current, &change) {
+            edited = Some((before.to_string(), after.clone()));
+        }
+        Ok(change)
+    })?;
+    if outcome == config::update::Outcome::Written
+        && let Some((before, after)) = edited
+    {
+        keep_trusted(ctx, path, before.as_bytes(), after.as_bytes(), report)?;
+    }
+    Ok(outcome)
+}
+
+/// [`crate::trust::keep_trusted`] after install wrote `path`, noting the file in `report`.
+fn keep_trusted(
+    ctx: &Context,
+    path: &Path,
+    before: &[u8],
+    after: &[u8],
+    report: &mut Vec<PathBuf>,
+) -> Result<(), Error> {
+    if crate::trust::keep_trusted(ctx, path, before, after)? {
+        report.push(path.to_path_buf());
+    }
+    Ok(())
 }
 
 /// The hookx path to write: `--hookx`, else the current executable.
@@ -136,7 +179,8 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
         }
     }
     let mut before: Option<String> = None;
-    config::update::update(&path, |current| {
+    let mut kept = Vec::new();
+    update_keeping_trust(&opts.ctx, &path, &mut kept, |current| {
         before = current.map(str::to_string);
         let fresh = fresh_text(host);
         let (mut text, events) = match current {
@@ -182,6 +226,7 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
             false => Change::Keep,
         })
     })?;
+    report.kept_trusted = kept;
     if let Some(trust) = &host.def().route_trust {
         record_trust(opts, trust, &path, before.as_deref(), &mut report)?;
     }
@@ -239,6 +284,13 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
                 Ok(current) if current == text && scripts::is_executable(&path) => {}
                 Ok(current) if scripts::is_route(&current) => {
                     scripts::write_executable(&path, &text)?;
+                    keep_trusted(
+                        &opts.ctx,
+                        &path,
+                        current.as_bytes(),
+                        text.as_bytes(),
+                        &mut report.kept_trusted,
+                    )?;
                     report.updated.push(name.clone());
                 }
                 Ok(_) => {
@@ -287,7 +339,8 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
         true => Vec::new(),
         false => routed_events(&opts.ctx, host, opts.scope),
     };
-    config::update::update(&path, |current| {
+    let mut kept = Vec::new();
+    update_keeping_trust(&opts.ctx, &path, &mut kept, |current| {
         let had: Vec<String> = match current {
             None => Vec::new(),
             Some(text) => routes_in_list(&path, text, host, list)?,
@@ -351,6 +404,7 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
         }
         Ok(Change::Write(text))
     })?;
+    report.kept_trusted = kept;
     Ok(report)
 }
 
@@ -377,7 +431,7 @@ fn record_trust(
         return Ok(());
     }
     let shown = opts.ctx.display(&file);
-    config::update::update(&file, |current| {
+    update_keeping_trust(&opts.ctx, &file, &mut report.kept_trusted, |current| {
         let text = current.unwrap_or_default();
         let edited = match opts.uninstall {
             true => {
@@ -439,6 +493,12 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     let report = apply(opts)?;
     let shown = opts.ctx.display(&report.path);
     let host = opts.host;
+    for file in &report.kept_trusted {
+        eprintln!(
+            "note: {} stays trusted: you had trusted it, and hookx recorded its own edit as trusted too",
+            opts.ctx.display(file)
+        );
+    }
     if opts.uninstall {
         if report.deleted {
             println!(
