@@ -2,7 +2,7 @@
 
 mod common;
 
-use hookx::route::{is_hookx_entry, route_host};
+use hookx::route::{is_hookx_entry, is_own_route, route_host};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -173,7 +173,8 @@ fn install_keeps_every_other_key_and_hook_in_order() {
     assert_eq!(keys(hooks).len(), 4 + 10);
     // The user's groups come first, unchanged, field order included.
     for event in ["PreToolUse", "Notification", "Stop"] {
-        let route = json!({"hooks": [{"type": "command", "command": format!("/opt/hookx/bin/hookx run --host claude --event {event}")}]});
+        // Marked as install's: only entries so marked are install's to edit.
+        let route = json!({"hooks": [{"type": "command", "command": format!("/opt/hookx/bin/hookx run --host claude --event {event}"), "hookx": {"created": "entry"}}]});
         let list = hooks[event].as_array().unwrap();
         assert_eq!(list[0], original["hooks"][event][0]);
         assert_eq!(list[1], route);
@@ -452,7 +453,7 @@ fn bricks_events_at_the_root_stay_at_the_root() {
     assert!(after.get("hooks").is_none(), "{after}");
     assert_eq!(
         after["PreToolUse"][1],
-        json!({"matcher": "*", "hooks": [{"type": "command", "command": "/opt/hookx/bin/hookx run --host bricks --event PreToolUse", "timeout": 600}]})
+        json!({"matcher": "*", "hooks": [{"type": "command", "command": "/opt/hookx/bin/hookx run --host bricks --event PreToolUse", "timeout": 600, "hookx": {"created": "entry"}}]})
     );
     // The Bricks events of the project's Copilot rules.
     assert_eq!(keys(&after).len(), 8);
@@ -703,7 +704,7 @@ fn codex_routes_come_with_their_trust_records() {
     let hooks_path = p.project.join(".codex/hooks.json");
     let hooks: Value =
         serde_json::from_str(&std::fs::read_to_string(&hooks_path).unwrap()).unwrap();
-    let records = hookx::dialect::codex::trust::records(&hooks_path, &hooks, &is_hookx_entry);
+    let records = hookx::dialect::codex::trust::records(&hooks_path, &hooks, &is_own_route);
     assert!(!records.is_empty(), "{stdout}");
     // The user's own handler is not trusted by hookx: only the routes.
     assert!(
@@ -1049,4 +1050,60 @@ fn hookx_edits_to_a_trusted_codex_config_keep_it_trusted() {
     r.hookx(&["install", "--host", "codex", "--hookx", HOOKX])
         .success();
     assert_eq!(trust_of(&r, &config), ["changed"]);
+}
+
+/// A handler of the user's own that merely contains a route (`./guard.sh && hookx run …`) is
+/// not hookx's: install adds its own route beside it and uninstall leaves it, byte for byte.
+#[test]
+fn a_users_line_that_contains_a_route_is_not_hookxs() {
+    let p = Project::new();
+    let mine = "./guard.sh && hookx run --host claude --event PreToolUse";
+    let original = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": mine}]}]}})
+    .to_string();
+    p.write(SETTINGS, &original);
+    p.hookx(&["install", "--host", "claude", "--hookx", HOOKX])
+        .success();
+    let installed = p.json(SETTINGS);
+    assert_eq!(
+        installed["hooks"]["PreToolUse"][0]["hooks"][0]["command"], mine,
+        "{installed:#}"
+    );
+    let ours = format!("{HOOKX} run --host claude --event PreToolUse");
+    assert!(
+        p.read(SETTINGS).contains(&format!("\"{ours}\"")),
+        "{installed:#}"
+    );
+    // Installing again changes nothing.
+    let once = p.read(SETTINGS);
+    p.hookx(&["install", "--host", "claude", "--hookx", HOOKX])
+        .success();
+    assert_eq!(p.read(SETTINGS), once);
+    p.hookx(&["install", "--host", "claude", "--uninstall"])
+        .success();
+    assert_eq!(p.read(SETTINGS), original);
+}
+
+/// A route an older hookx wrote without its mark, exactly as install writes it, is still
+/// install's: re-pointed, not doubled, and removed by uninstall.
+#[test]
+fn an_unmarked_route_exactly_as_install_writes_it_is_still_hookxs() {
+    let p = Project::new();
+    let original = json!({"hooks": {"Stop": [{"hooks": [
+        {"type": "command", "command": "/old/hookx run --host claude --event Stop"}]}]}})
+    .to_string();
+    p.write(SETTINGS, &original);
+    p.hookx(&["install", "--host", "claude", "--hookx", HOOKX])
+        .success();
+    let text = p.read(SETTINGS);
+    assert!(!text.contains("/old/hookx"), "{text}");
+    assert_eq!(
+        text.matches(&format!("{HOOKX} run --host claude --event Stop"))
+            .count(),
+        1,
+        "{text}"
+    );
+    let out = p.stdout(&["install", "--host", "claude", "--uninstall"]);
+    assert!(out.starts_with("removed 13 hookx entries"), "{out}");
+    assert_eq!(p.json(SETTINGS), json!({}));
 }

@@ -16,8 +16,8 @@ use crate::config::update::Change;
 use crate::discover::{Context, Runner};
 use crate::error::Error;
 use crate::route::{
-    InstallScope, Tally, created_file, events_path, fresh_text, install_text, is_hookx_entry,
-    is_hookx_handler, layout, route_command, routes_in_list, target, uninstall_text,
+    InstallScope, Tally, created_file, events_path, fresh_text, install_text, is_hookx_handler,
+    is_own_route, layout, route_command, routes_in_list, target, uninstall_text,
 };
 use crate::shell::shell_quote;
 use crate::tables::Dialect;
@@ -419,7 +419,7 @@ fn record_trust(
 ) -> Result<(), Error> {
     let routes_of = |text: Option<&str>| -> Vec<(String, String)> {
         text.and_then(|t| serde_json::from_str::<Value>(t).ok())
-            .map(|value| (trust.records)(path, &value, &is_hookx_entry))
+            .map(|value| (trust.records)(path, &value, &is_own_route))
             .unwrap_or_default()
     };
     let records = match opts.uninstall {

@@ -48,7 +48,7 @@ pub struct RouteTrust {
     /// The agent's file, below the home, that holds the records.
     pub file: &'static str,
     /// The (key, value) records of the handlers of the hook file at `path` (its JSON value)
-    /// whose command `is_route` accepts.
+    /// that `is_route` accepts (given each handler object).
     pub records: RouteRecords,
     /// The file's text with these records set, or why hookx cannot edit it.
     pub set: fn(text: &str, records: &[Record]) -> Result<String, String>,
@@ -66,7 +66,7 @@ pub type Record = (String, String);
 pub type RouteRecords = fn(
     path: &std::path::Path,
     hook_file: &serde_json::Value,
-    is_route: &dyn Fn(&str) -> bool,
+    is_route: &dyn Fn(&serde_json::Value) -> bool,
 ) -> Vec<Record>;
 
 /// How a file is told to be this agent's when `--from` is not given (`crate::config::detect`).
