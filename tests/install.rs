@@ -1107,3 +1107,58 @@ fn an_unmarked_route_exactly_as_install_writes_it_is_still_hookxs() {
     assert!(out.starts_with("removed 13 hookx entries"), "{out}");
     assert_eq!(p.json(SETTINGS), json!({}));
 }
+
+/// A project install never writes outside the project through a link the repository ships:
+/// a hook folder or file that is a link out of the project is refused, naming it, and nothing
+/// is written there (a dangling link once created `~/.bashrc`). A link that stays inside the
+/// project is followed.
+#[cfg(unix)]
+#[test]
+fn a_project_install_never_writes_through_a_link_out_of_the_project() {
+    use std::os::unix::fs::symlink;
+    // The hook folder is a link to a folder outside.
+    let p = Project::new();
+    let outside = p.root.join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    symlink(&outside, p.project.join(".claude")).unwrap();
+    let out = p
+        .hookx(&["install", "--host", "claude", "--hookx", HOOKX])
+        .failure();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains(".claude"), "{stderr}");
+    assert!(!outside.join("settings.json").exists());
+    // The file is a dangling link to the user's shell start-up file (install and uninstall).
+    let p = Project::new();
+    std::fs::create_dir_all(p.project.join(".claude")).unwrap();
+    symlink("../../home/.bashrc", p.project.join(SETTINGS)).unwrap();
+    for args in [
+        &["install", "--host", "claude", "--hookx", HOOKX][..],
+        &["install", "--host", "claude", "--uninstall"][..],
+    ] {
+        let out = p.hookx(args).failure();
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(stderr.contains(SETTINGS), "{args:?}: {stderr}");
+        assert!(!p.home.join(".bashrc").exists(), "{args:?}");
+    }
+    // A hook-script host whose folder is a link out of the project.
+    let p = Project::new();
+    std::fs::create_dir_all(p.project.join(".clinerules")).unwrap();
+    symlink(&outside, p.project.join(".clinerules/hooks")).unwrap();
+    let out = p
+        .hookx(&["install", "--host", "cline", "--hookx", HOOKX])
+        .failure();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains(".clinerules/hooks"), "{stderr}");
+    assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0);
+    // A link inside the project is fine.
+    let p = Project::new();
+    std::fs::create_dir_all(p.project.join("config/claude")).unwrap();
+    symlink("config/claude", p.project.join(".claude")).unwrap();
+    p.hookx(&["install", "--host", "claude", "--hookx", HOOKX])
+        .success();
+    assert!(
+        std::fs::read_to_string(p.project.join("config/claude/settings.json"))
+            .unwrap()
+            .contains(HOOKX)
+    );
+}

@@ -130,6 +130,68 @@ fn keep_trusted(
     Ok(())
 }
 
+/// For a project install, refuses a target reached through a symlink in the project that leads
+/// out of it: the target itself, or any folder on the way to it, when it is a link (dangling
+/// or not) whose real path is outside the project. A repository could otherwise ship
+/// `.claude/settings.json` as a link to `~/.bashrc`, and install would write there. Links that
+/// stay inside the project are followed as usual.
+fn stays_in_project(opts: &Options, path: &Path) -> Result<(), Error> {
+    if opts.scope != InstallScope::Project {
+        return Ok(());
+    }
+    let project = &opts.ctx.project;
+    let (Ok(root), Ok(rel)) = (project.canonicalize(), path.strip_prefix(project)) else {
+        return Ok(());
+    };
+    let mut at = project.clone();
+    for part in rel.components() {
+        at.push(part);
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => {}
+            Ok(_) => continue,
+            // Nothing below a missing name exists yet.
+            Err(_) => break,
+        }
+        let leads = match real_path(&at, 40) {
+            Some(real) if real.starts_with(&root) => continue,
+            Some(real) => format!("to {}", real.display()),
+            None => "that cannot be resolved".to_string(),
+        };
+        return Err(Error::Io {
+            path: opts.ctx.display(&at),
+            message: format!(
+                "is a symbolic link {leads}, outside the project: a project install writes only inside the project; remove the link (or install with --scope user)"
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Where `path` finally leads, following symlinks (dangling ones too: the path a write would
+/// create); `None` past `hops` links or when it cannot be told.
+fn real_path(path: &Path, hops: u32) -> Option<PathBuf> {
+    if let Ok(real) = path.canonicalize() {
+        return Some(real);
+    }
+    let hops = hops.checked_sub(1)?;
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            let target = std::fs::read_link(path).ok()?;
+            let next = match path.parent() {
+                Some(dir) => dir.join(target),
+                None => target,
+            };
+            real_path(&next, hops)
+        }
+        Ok(_) => None,
+        // Missing: where its folder leads, and its name there.
+        Err(_) => {
+            let name = path.file_name()?;
+            Some(real_path(path.parent()?, hops)?.join(name))
+        }
+    }
+}
+
 /// The hookx path to write: `--hookx`, else the current executable.
 fn hookx_program(opts: &Options) -> Result<String, Error> {
     if let Some(p) = &opts.hookx {
@@ -155,6 +217,7 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
         return apply_rule_list(opts, list);
     }
     let path = target(&opts.ctx.home, &opts.ctx.project, opts.host, opts.scope);
+    stays_in_project(opts, &path)?;
     let mut report = Report {
         path: path.clone(),
         ..Report::default()
@@ -239,6 +302,7 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
 /// an event's name leaves that event unrouted, and the report says so.
 fn apply_scripts(opts: &Options) -> Result<Report, Error> {
     let dir = target(&opts.ctx.home, &opts.ctx.project, opts.host, opts.scope);
+    stays_in_project(opts, &dir)?;
     let host = opts.host;
     let mut report = Report {
         path: dir.clone(),
@@ -326,6 +390,7 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
 /// install did not write is refused and left as it is. Uninstall deletes the file.
 fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Report, Error> {
     let path = target(&opts.ctx.home, &opts.ctx.project, opts.host, opts.scope);
+    stays_in_project(opts, &path)?;
     let host = opts.host;
     let mut report = Report {
         path: path.clone(),
