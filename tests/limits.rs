@@ -479,3 +479,42 @@ fn doctor_does_not_read_a_huge_hook_file_whole() {
     let peak = usage.ru_maxrss as u64 * 1024;
     assert!(peak < 256 << 20, "doctor peaked at {peak} bytes");
 }
+
+/// `convert --out` into a FIFO: refused at once, naming it, not waited on (the target is read
+/// first, to merge or diff).
+#[cfg(unix)]
+#[test]
+fn convert_refuses_a_fifo_as_its_target() {
+    let h = Homed::new();
+    let source = h.project.join("settings.json");
+    std::fs::write(&source, claude_settings("Bash")).unwrap();
+    let target = h.project.join("hooks.json");
+    fifo(&target);
+    for write in [false, true] {
+        let mut args = vec![
+            "convert",
+            source.to_str().unwrap(),
+            "--from",
+            "claude",
+            "--to",
+            "copilot",
+            "--out",
+            target.to_str().unwrap(),
+        ];
+        if write {
+            args.push("--write");
+        }
+        let out = Command::cargo_bin("hookx")
+            .unwrap()
+            .args(&args)
+            .timeout(Duration::from_secs(20))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{write}: {stderr}");
+        assert!(
+            stderr.contains("hooks.json") && stderr.contains("not a regular file"),
+            "{write}: {stderr}"
+        );
+    }
+}
