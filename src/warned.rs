@@ -16,7 +16,7 @@
 //! Both are best effort: if they cannot be read or written, hookx warns again, which is the
 //! safe side.
 //!
-//! Both are bounded. `warned.json` keeps [`MAX_ENTRIES`] entries, and more only while one
+//! Both are bounded. `warned.json` keeps 4 096 entries, and more only while one
 //! event has more untrusted files than that: past it, the entries of files the event did not
 //! find go, those of files no longer there first, then the oldest recorded. The files of the
 //! event itself are always kept, so that however many there are, each is warned about once.

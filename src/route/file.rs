@@ -122,9 +122,10 @@ fn find_handlers(
 }
 
 /// Whether a handler object is a route `install` wrote: it carries install's provenance record
-/// ([`created_file`], [`created_entry`]), or, written before install marked every entry, its
-/// command line is exactly one install writes ([`written_route_host`]). Not a handler whose
-/// command merely contains a route: that is the user's.
+/// (`"hookx": {"created": "file"}` or `{"created": "entry"}`), or, written before install
+/// marked every entry, its command line is exactly one install writes (`PROGRAM run --host
+/// HOST --event EVENT` and nothing else). Not a handler whose command merely contains a route:
+/// that is the user's.
 pub fn is_own_route(handler: &Value) -> bool {
     if let Some(marker) = handler.get(config::MARKER) {
         return *marker == created_file() || *marker == created_entry();
