@@ -17,8 +17,8 @@ use std::path::Path;
 /// near it.
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
-/// Opens `path` to read without waiting on it, with its metadata; an error (the file is not
-/// opened for longer than a `fstat`) unless it is a regular file. Symlinks are followed.
+/// Opens `path` to read without waiting on it, with its metadata; unless it is a regular file,
+/// an error, the file closed again without a byte read. Symlinks are followed.
 pub fn open(path: &Path) -> io::Result<(File, Metadata)> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
