@@ -32,6 +32,10 @@ pub const SETTLE: Duration = Duration::from_secs(2);
 /// never looked up again).
 pub const MAX_ENTRIES: usize = 256;
 
+/// Entries larger than this are a miss: an entry holds part of a file of at most
+/// [`crate::read::MAX_FILE_BYTES`], with its keys.
+const MAX_ENTRY_BYTES: u64 = 2 * crate::read::MAX_FILE_BYTES;
+
 #[derive(Debug)]
 pub struct Hit {
     /// SHA-256 (hex) of the whole file when it was parsed.
@@ -129,7 +133,7 @@ pub fn lookup(
     accept: &dyn Fn(&str) -> bool,
 ) -> Option<Result<Hit, String>> {
     let key = key(path, dialect, event);
-    let text = std::fs::read_to_string(entry_path(home, &key)).ok()?;
+    let text = crate::read::text(&entry_path(home, &key), MAX_ENTRY_BYTES).ok()?;
     let entry: Entry = serde_json::from_str(&text).ok()?;
     if entry.key != key || Some(&entry.identity) != FileId::of(meta).as_ref() {
         return None;

@@ -23,6 +23,7 @@ pub mod pipeline;
 pub mod plugins;
 pub mod positions;
 pub mod protocol;
+pub mod read;
 pub mod route;
 pub mod shell;
 pub mod source;

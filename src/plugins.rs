@@ -290,13 +290,9 @@ impl Registry {
     }
 }
 
-/// A JSON file's value; `None` when it is missing, too large or not JSON.
+/// A JSON file's value; `None` when it is missing, not a regular file, too large or not JSON.
 fn read_json(path: &Path) -> Option<Value> {
-    let meta = std::fs::metadata(path).ok()?;
-    if meta.len() > crate::source::MAX_FILE_BYTES {
-        return None;
-    }
-    serde_json::from_slice(&std::fs::read(path).ok()?).ok()
+    serde_json::from_slice(&crate::read::bytes(path, crate::read::MAX_FILE_BYTES).ok()?).ok()
 }
 
 /// Every `dir/…/file` up to `depth` levels down, in name order; symlinked directories, `.git`

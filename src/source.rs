@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 /// Files larger than this are refused: no hook config is anywhere near it.
-pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+pub use crate::read::MAX_FILE_BYTES;
 
 /// A config file's path and text.
 #[derive(Clone, Debug)]
@@ -80,31 +80,18 @@ impl SourceFile {
         self.lines.get_or_init(|| LineIndex::new(&self.text))
     }
 
-    /// Reads a file, refusing directories, huge files and non-UTF-8 text with an error that
-    /// names the file (and, for bad bytes, the position).
+    /// Reads a file ([`crate::read::bytes`]), refusing directories, FIFOs and other special
+    /// files, huge files and non-UTF-8 text with an error that names the file (and, for bad
+    /// bytes, the position).
     pub fn read(path: &Path) -> Result<SourceFile, Error> {
         let shown = path.display().to_string();
-        let io = |e: std::io::Error| Error::Io {
+        let bytes = crate::read::bytes(path, MAX_FILE_BYTES).map_err(|e| Error::Io {
             path: shown.clone(),
-            message: e.to_string(),
-        };
-        let meta = std::fs::metadata(path).map_err(io)?;
-        if meta.is_dir() {
-            return Err(Error::Io {
-                path: shown,
-                message: "is a directory, not a config file".into(),
-            });
-        }
-        if meta.len() > MAX_FILE_BYTES {
-            return Err(Error::Io {
-                path: shown,
-                message: format!(
-                    "is {} bytes; hookx reads config files up to {MAX_FILE_BYTES} bytes",
-                    meta.len()
-                ),
-            });
-        }
-        let bytes = std::fs::read(path).map_err(io)?;
+            message: match e.kind() {
+                std::io::ErrorKind::IsADirectory => "is a directory, not a config file".into(),
+                _ => e.to_string(),
+            },
+        })?;
         match String::from_utf8(bytes) {
             Ok(text) => Ok(SourceFile::new(shown, text)),
             Err(e) => {

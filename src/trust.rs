@@ -142,11 +142,12 @@ impl TrustStore {
         ctx.home.join(".hookx").join("trust.json")
     }
 
-    /// Loads the record; a missing file is an empty record, a corrupt one an error (so that
-    /// `hookx trust` never overwrites what it cannot read).
+    /// Loads the record; a missing file is an empty record, a corrupt one (or a FIFO, device or
+    /// huge file in its place, [`crate::read`]) an error (so that `hookx trust` never
+    /// overwrites what it cannot read).
     pub fn load(ctx: &Context) -> Result<TrustStore, Error> {
         let path = Self::path_for(ctx);
-        let text = match std::fs::read_to_string(&path) {
+        let text = match crate::read::text(&path, crate::read::MAX_FILE_BYTES) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(TrustStore {
@@ -277,6 +278,24 @@ impl TrustStore {
         true
     }
 
+    /// Moves the trust of the file at the real path `canonical` from the content hashed
+    /// `before` to the content hashed `after`, at every location where it was trusted with
+    /// exactly `before`; nothing else is touched, so nothing untrusted or changed becomes
+    /// trusted. Returns whether anything changed.
+    pub fn carry_over(&mut self, canonical: &Path, before: &str, after: &str) -> bool {
+        let mut changed = false;
+        for (_, records) in &mut self.trusted {
+            if let Some(record) = records.get_mut(canonical.as_os_str())
+                && record.sha256 == before
+                && before != after
+            {
+                record.sha256 = after.to_string();
+                changed = true;
+            }
+        }
+        changed
+    }
+
     /// Records a discovered source as trusted with the content discovery hashed. Returns
     /// whether anything changed; `false` too when the source was not hashed.
     pub fn trust_source(&mut self, source: &impl Subject) -> bool {
@@ -325,6 +344,32 @@ impl TrustStore {
         })
         .map(|_| ())
     }
+}
+
+/// After hookx's own edit of the file at `path` (an install's routes or review records) from
+/// the bytes `before` to `after`: if the user had trusted `before`, `after` is trusted too, so
+/// that hookx's edit does not turn the user's trusted hooks in that file into "changed since
+/// trusted" (and skipped). Content the user had not trusted is never trusted this way.
+/// Whether the record changed; a record that cannot be read trusts nothing, so keeps nothing,
+/// and an error is only a record that could not be written.
+pub fn keep_trusted(
+    ctx: &Context,
+    path: &Path,
+    before: &[u8],
+    after: &[u8],
+) -> Result<bool, Error> {
+    let (Ok(canonical), Ok(mut store)) = (std::fs::canonicalize(path), TrustStore::load(ctx))
+    else {
+        return Ok(false);
+    };
+    let (before, after) = (
+        crate::hash::sha256_hex(before),
+        crate::hash::sha256_hex(after),
+    );
+    if !store.carry_over(&canonical, &before, &after) {
+        return Ok(false);
+    }
+    store.save().map(|()| true)
 }
 
 fn key(canonical: &Path) -> String {

@@ -15,14 +15,20 @@
 //!
 //! Both are best effort: if they cannot be read or written, hookx warns again, which is the
 //! safe side.
+//!
+//! Both are bounded. `warned.json` keeps 4 096 entries, and more only while one
+//! event has more untrusted files than that: past it, the entries of files the event did not
+//! find go, those of files no longer there first, then the oldest recorded. The files of the
+//! event itself are always kept, so that however many there are, each is warned about once.
 
 use crate::cache::FileId;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::Hasher;
 use std::path::{Path, PathBuf};
 
-/// Entries kept; past this, the record starts afresh (files warned about again, once).
+/// Entries kept beyond those of the current event's files; an entry dropped past this is a
+/// file warned about again, once, should it be found again.
 const MAX_ENTRIES: usize = 4096;
 
 /// Digests kept in `warned.sum`: one per recent (project, host) set is enough.
@@ -47,6 +53,11 @@ impl File<'_> {
     fn key(&self) -> String {
         format!("{}\0{}", self.location, self.real.display())
     }
+}
+
+/// The real path a key names.
+fn real_of(key: &str) -> Option<&Path> {
+    key.split_once('\0').map(|(_, real)| Path::new(real))
 }
 
 /// The indices of the `files` to warn about now, recording that they were.
@@ -130,7 +141,7 @@ struct Sums {
 impl Sums {
     fn load(home: &Path) -> Sums {
         let path = home.join(".hookx").join("warned.sum");
-        let digests = std::fs::read_to_string(&path)
+        let digests = crate::read::text(&path, MAX_DIGESTS as u64 * 64)
             .map(|text| {
                 text.lines()
                     .filter_map(|l| u64::from_str_radix(l.trim(), 16).ok())
@@ -165,6 +176,9 @@ struct Seen {
     sha256: String,
     /// `None` when the file had changed too recently for its identity to be relied on.
     id: Option<FileId>,
+    /// When the entry was recorded, in the record's own count: the oldest go first.
+    #[serde(default)]
+    seq: u64,
 }
 
 #[derive(Default, Serialize, Deserialize)]
@@ -181,6 +195,10 @@ const VERSION: u32 = 1;
 struct Warned {
     path: PathBuf,
     files: HashMap<String, Seen>,
+    /// The keys of the files asked about: never dropped.
+    asked: HashSet<String>,
+    /// The `seq` of the next entry recorded.
+    next: u64,
     dirty: bool,
 }
 
@@ -188,15 +206,18 @@ impl Warned {
     /// Loads `<home>/.hookx/warned.json`; missing or unreadable is an empty record.
     fn load(home: &Path) -> Warned {
         let path = home.join(".hookx").join("warned.json");
-        let files = std::fs::read(&path)
+        let files = crate::read::bytes(&path, crate::read::MAX_FILE_BYTES)
             .ok()
             .and_then(|bytes| serde_json::from_slice::<RecordFile>(&bytes).ok())
             .filter(|r| r.version == VERSION)
             .map(|r| r.files)
             .unwrap_or_default();
+        let next = files.values().map(|s| s.seq + 1).max().unwrap_or(0);
         Warned {
             path,
             files,
+            asked: HashSet::new(),
+            next,
             dirty: false,
         }
     }
@@ -206,6 +227,7 @@ impl Warned {
     /// it cannot be read: warn, and remember nothing.
     fn should_warn(&mut self, file: &File<'_>) -> Option<bool> {
         let key = file.key();
+        self.asked.insert(key.clone());
         let id = file.id.cloned();
         let known = self.files.get(&key);
         if file.sha256.is_none()
@@ -220,26 +242,53 @@ impl Warned {
         };
         let settled = id.filter(FileId::settled);
         let warn = known.is_none_or(|seen| seen.sha256 != sha);
-        let seen = Seen {
-            sha256: sha,
-            id: settled,
-        };
-        if self.files.get(&key) != Some(&seen) {
-            if self.files.len() >= MAX_ENTRIES {
-                self.files.clear();
-            }
+        if known.is_none_or(|seen| seen.sha256 != sha || seen.id != settled) {
+            let seen = Seen {
+                sha256: sha,
+                id: settled,
+                seq: self.next,
+            };
+            self.next += 1;
             self.files.insert(key, seen);
             self.dirty = true;
         }
         Some(warn)
     }
 
+    /// Drops entries past [`MAX_ENTRIES`], never those of the files asked about: first those
+    /// of files that are gone, then the oldest recorded.
+    fn evict(&mut self) {
+        let excess = self.files.len().saturating_sub(MAX_ENTRIES);
+        if excess == 0 {
+            return;
+        }
+        let mut others: Vec<(bool, u64, &String)> = self
+            .files
+            .iter()
+            .filter(|(key, _)| !self.asked.contains(*key))
+            .map(|(key, seen)| {
+                let present = real_of(key).is_some_and(|real| real.exists());
+                (present, seen.seq, key)
+            })
+            .collect();
+        others.sort_unstable();
+        let gone: Vec<String> = others
+            .into_iter()
+            .take(excess)
+            .map(|(_, _, key)| key.clone())
+            .collect();
+        for key in gone {
+            self.files.remove(&key);
+        }
+    }
+
     /// Writes the record if anything changed (atomically). Whether the record on disk is now
     /// this one.
-    fn save(&self) -> bool {
+    fn save(&mut self) -> bool {
         if !self.dirty {
             return true;
         }
+        self.evict();
         let record = RecordFile {
             version: VERSION,
             files: self.files.clone(),
@@ -254,13 +303,59 @@ impl Warned {
     }
 }
 
-/// The SHA-256 of a file's bytes, read up to [`crate::source::MAX_FILE_BYTES`].
+/// The SHA-256 of a file's bytes; `None` when it is not a regular file of at most
+/// [`crate::read::MAX_FILE_BYTES`].
 fn read_hash(path: &Path) -> Option<String> {
-    use std::io::Read;
-    let file = std::fs::File::open(path).ok()?;
-    let mut bytes = Vec::new();
-    file.take(crate::source::MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .ok()?;
+    let bytes = crate::read::bytes(path, crate::read::MAX_FILE_BYTES).ok()?;
     Some(crate::hash::sha256_hex(&bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seen(seq: u64) -> Seen {
+        Seen {
+            sha256: "00".into(),
+            id: None,
+            seq,
+        }
+    }
+
+    /// Past the bound, the entries of files that are gone go first, then the oldest; those of
+    /// the files asked about stay, however many.
+    #[test]
+    fn the_record_keeps_the_files_asked_about_and_drops_the_gone_and_the_oldest() {
+        let dir = tempfile::tempdir().unwrap();
+        let present = dir.path().join("present.json");
+        std::fs::write(&present, "{}").unwrap();
+        let key = |real: &Path| format!("loc\0{}", real.display());
+        let mut record = Warned::default();
+        // Asked about now: more than the bound on their own.
+        for i in 0..MAX_ENTRIES + 10 {
+            let k = key(&dir.path().join(format!("asked{i}")));
+            record.asked.insert(k.clone());
+            record.files.insert(k, seen(1_000_000 + i as u64));
+        }
+        let old_present = key(&present);
+        let new_gone = key(&dir.path().join("gone.json"));
+        record.files.insert(old_present.clone(), seen(0));
+        record.files.insert(new_gone.clone(), seen(2_000_000));
+        record.evict();
+        assert_eq!(record.files.len(), MAX_ENTRIES + 10);
+        assert!(record.asked.iter().all(|k| record.files.contains_key(k)));
+
+        // With room for one more: the gone file goes, the present one stays, though older.
+        record.files.insert(old_present.clone(), seen(0));
+        record.files.insert(new_gone.clone(), seen(2_000_000));
+        let asked: Vec<String> = record.asked.iter().take(11).cloned().collect();
+        for k in &asked {
+            record.asked.remove(k);
+            record.files.remove(k);
+        }
+        record.evict();
+        assert_eq!(record.files.len(), MAX_ENTRIES);
+        assert!(record.files.contains_key(&old_present));
+        assert!(!record.files.contains_key(&new_gone));
+    }
 }

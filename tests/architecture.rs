@@ -43,6 +43,7 @@ const FLOORS: &[(&str, &[&str])] = &[
         &[
             "error",
             "diag",
+            "read",
             "source",
             "positions",
             "shell",

@@ -2,7 +2,7 @@
 
 mod common;
 
-use hookx::route::{is_hookx_entry, route_host};
+use hookx::route::{is_hookx_entry, is_own_route, route_host};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -173,7 +173,8 @@ fn install_keeps_every_other_key_and_hook_in_order() {
     assert_eq!(keys(hooks).len(), 4 + 10);
     // The user's groups come first, unchanged, field order included.
     for event in ["PreToolUse", "Notification", "Stop"] {
-        let route = json!({"hooks": [{"type": "command", "command": format!("/opt/hookx/bin/hookx run --host claude --event {event}")}]});
+        // Marked as install's: only entries so marked are install's to edit.
+        let route = json!({"hooks": [{"type": "command", "command": format!("/opt/hookx/bin/hookx run --host claude --event {event}"), "hookx": {"created": "entry"}}]});
         let list = hooks[event].as_array().unwrap();
         assert_eq!(list[0], original["hooks"][event][0]);
         assert_eq!(list[1], route);
@@ -452,7 +453,7 @@ fn bricks_events_at_the_root_stay_at_the_root() {
     assert!(after.get("hooks").is_none(), "{after}");
     assert_eq!(
         after["PreToolUse"][1],
-        json!({"matcher": "*", "hooks": [{"type": "command", "command": "/opt/hookx/bin/hookx run --host bricks --event PreToolUse", "timeout": 600}]})
+        json!({"matcher": "*", "hooks": [{"type": "command", "command": "/opt/hookx/bin/hookx run --host bricks --event PreToolUse", "timeout": 600, "hookx": {"created": "entry"}}]})
     );
     // The Bricks events of the project's Copilot rules.
     assert_eq!(keys(&after).len(), 8);
@@ -703,7 +704,7 @@ fn codex_routes_come_with_their_trust_records() {
     let hooks_path = p.project.join(".codex/hooks.json");
     let hooks: Value =
         serde_json::from_str(&std::fs::read_to_string(&hooks_path).unwrap()).unwrap();
-    let records = hookx::dialect::codex::trust::records(&hooks_path, &hooks, &is_hookx_entry);
+    let records = hookx::dialect::codex::trust::records(&hooks_path, &hooks, &is_own_route);
     assert!(!records.is_empty(), "{stdout}");
     // The user's own handler is not trusted by hookx: only the routes.
     assert!(
@@ -954,4 +955,210 @@ fn augment_routes_reach_mcp_tools_and_ask_for_their_server() {
     p.hookx(&["install", "--host", "augment", "--uninstall"])
         .success();
     assert!(!p.project.join(".augment/settings.json").exists());
+}
+
+/// What `hookx list --format json` says of the trust of `path`'s rules.
+fn trust_of(p: &Project, path: &Path) -> Vec<String> {
+    let list: Value = serde_json::from_str(&p.stdout(&["list", "--format", "json"])).unwrap();
+    list.as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["path"] == path.display().to_string())
+        .map(|r| r["trust"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A Claude PreToolUse of Bash under `hookx run --host claude`: what it answered.
+fn claude_bash(p: &Project) -> String {
+    let payload = json!({"session_id": "s", "cwd": p.project, "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    let out = common::hookx()
+        .args([
+            "run",
+            "--host",
+            "claude",
+            "--event",
+            "PreToolUse",
+            "--project",
+        ])
+        .arg(&p.project)
+        .arg("--home")
+        .arg(&p.home)
+        .env("HOME", &p.home)
+        .env_remove("HOOKX_HOME")
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .write_stdin(payload.to_string())
+        .output()
+        .unwrap();
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// `install --host codex` records its routes' reviews in `~/.codex/config.toml`. When the user
+/// trusted the Codex guards of that file, they stay trusted: hookx's own edit (install, and
+/// uninstall) is recorded as trusted, and the guard still denies under another host. A file the
+/// user had not trusted is not trusted by install either.
+#[test]
+fn hookx_edits_to_a_trusted_codex_config_keep_it_trusted() {
+    let guard = "# mine\nmodel = \"o3\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{ type = \"command\", command = \"echo codex-guard >&2; exit 2\" }]\n";
+    let p = Project::new();
+    let config = common::write(&p.home, ".codex/config.toml", guard);
+    p.hookx(&["trust", config.to_str().unwrap()]).success();
+    assert_eq!(trust_of(&p, &config), ["trusted"]);
+    let out = p
+        .hookx(&["install", "--host", "codex", "--hookx", HOOKX])
+        .success();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("note: ~/.codex/config.toml stays trusted"),
+        "{stderr}"
+    );
+    assert!(
+        std::fs::read_to_string(&config)
+            .unwrap()
+            .contains("[hooks.state."),
+        "install recorded no review"
+    );
+    assert_eq!(trust_of(&p, &config), ["trusted"]);
+    let answer = claude_bash(&p);
+    assert!(
+        answer.contains(r#""permissionDecision":"deny","permissionDecisionReason":"codex-guard""#),
+        "{answer}"
+    );
+    p.hookx(&["install", "--host", "codex", "--uninstall"])
+        .success();
+    assert_eq!(
+        std::fs::read_to_string(&config).unwrap().trim_end(),
+        guard.trim_end()
+    );
+    assert_eq!(trust_of(&p, &config), ["trusted"]);
+
+    // Never trusted: install leaves it so.
+    let q = Project::new();
+    let config = common::write(&q.home, ".codex/config.toml", guard);
+    q.hookx(&["install", "--host", "codex", "--hookx", HOOKX])
+        .success();
+    assert_eq!(trust_of(&q, &config), ["untrusted"]);
+    // Trusted, then changed by the user: install does not trust the user's change.
+    let r = Project::new();
+    let config = common::write(&r.home, ".codex/config.toml", guard);
+    r.hookx(&["trust", config.to_str().unwrap()]).success();
+    std::fs::write(&config, guard.replace("exit 2", "exit 0")).unwrap();
+    r.hookx(&["install", "--host", "codex", "--hookx", HOOKX])
+        .success();
+    assert_eq!(trust_of(&r, &config), ["changed"]);
+}
+
+/// A handler of the user's own that merely contains a route (`./guard.sh && hookx run …`) is
+/// not hookx's: install adds its own route beside it and uninstall leaves it, byte for byte.
+#[test]
+fn a_users_line_that_contains_a_route_is_not_hookxs() {
+    let p = Project::new();
+    let mine = "./guard.sh && hookx run --host claude --event PreToolUse";
+    let original = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": mine}]}]}})
+    .to_string();
+    p.write(SETTINGS, &original);
+    p.hookx(&["install", "--host", "claude", "--hookx", HOOKX])
+        .success();
+    let installed = p.json(SETTINGS);
+    assert_eq!(
+        installed["hooks"]["PreToolUse"][0]["hooks"][0]["command"], mine,
+        "{installed:#}"
+    );
+    let ours = format!("{HOOKX} run --host claude --event PreToolUse");
+    assert!(
+        p.read(SETTINGS).contains(&format!("\"{ours}\"")),
+        "{installed:#}"
+    );
+    // Installing again changes nothing.
+    let once = p.read(SETTINGS);
+    p.hookx(&["install", "--host", "claude", "--hookx", HOOKX])
+        .success();
+    assert_eq!(p.read(SETTINGS), once);
+    p.hookx(&["install", "--host", "claude", "--uninstall"])
+        .success();
+    assert_eq!(p.read(SETTINGS), original);
+}
+
+/// A route an older hookx wrote without its mark, exactly as install writes it, is still
+/// install's: re-pointed, not doubled, and removed by uninstall.
+#[test]
+fn an_unmarked_route_exactly_as_install_writes_it_is_still_hookxs() {
+    let p = Project::new();
+    let original = json!({"hooks": {"Stop": [{"hooks": [
+        {"type": "command", "command": "/old/hookx run --host claude --event Stop"}]}]}})
+    .to_string();
+    p.write(SETTINGS, &original);
+    p.hookx(&["install", "--host", "claude", "--hookx", HOOKX])
+        .success();
+    let text = p.read(SETTINGS);
+    assert!(!text.contains("/old/hookx"), "{text}");
+    assert_eq!(
+        text.matches(&format!("{HOOKX} run --host claude --event Stop"))
+            .count(),
+        1,
+        "{text}"
+    );
+    let out = p.stdout(&["install", "--host", "claude", "--uninstall"]);
+    assert!(out.starts_with("removed 13 hookx entries"), "{out}");
+    assert_eq!(p.json(SETTINGS), json!({}));
+}
+
+/// A project install never writes outside the project through a link the repository ships:
+/// a hook folder or file that is a link out of the project is refused, naming it, and nothing
+/// is written there (a dangling link once created `~/.bashrc`). A link that stays inside the
+/// project is followed.
+#[cfg(unix)]
+#[test]
+fn a_project_install_never_writes_through_a_link_out_of_the_project() {
+    use std::os::unix::fs::symlink;
+    // The hook folder is a link to a folder outside.
+    let p = Project::new();
+    let outside = p.root.join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    symlink(&outside, p.project.join(".claude")).unwrap();
+    let out = p
+        .hookx(&["install", "--host", "claude", "--hookx", HOOKX])
+        .failure();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains(".claude"), "{stderr}");
+    assert!(!outside.join("settings.json").exists());
+    // The file is a dangling link to the user's shell start-up file (install and uninstall).
+    let p = Project::new();
+    std::fs::create_dir_all(p.project.join(".claude")).unwrap();
+    symlink("../../home/.bashrc", p.project.join(SETTINGS)).unwrap();
+    for args in [
+        &["install", "--host", "claude", "--hookx", HOOKX][..],
+        &["install", "--host", "claude", "--uninstall"][..],
+    ] {
+        let out = p.hookx(args).failure();
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(stderr.contains(SETTINGS), "{args:?}: {stderr}");
+        assert!(!p.home.join(".bashrc").exists(), "{args:?}");
+    }
+    // A hook-script host whose folder is a link out of the project.
+    let p = Project::new();
+    std::fs::create_dir_all(p.project.join(".clinerules")).unwrap();
+    symlink(&outside, p.project.join(".clinerules/hooks")).unwrap();
+    let out = p
+        .hookx(&["install", "--host", "cline", "--hookx", HOOKX])
+        .failure();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains(".clinerules/hooks"), "{stderr}");
+    assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0);
+    // A link inside the project is fine.
+    let p = Project::new();
+    std::fs::create_dir_all(p.project.join("config/claude")).unwrap();
+    symlink("config/claude", p.project.join(".claude")).unwrap();
+    p.hookx(&["install", "--host", "claude", "--hookx", HOOKX])
+        .success();
+    assert!(
+        std::fs::read_to_string(p.project.join("config/claude/settings.json"))
+            .unwrap()
+            .contains(HOOKX)
+    );
 }

@@ -247,3 +247,274 @@ fn convert_is_bounded_when_a_matcher_runs_away_on_tool_names() {
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stderr.contains("ran away"), "{stderr}");
 }
+
+/// A project and a home for the tests of hookx's own records, with a trusted deny of every
+/// Bash call in the user's Bricks file.
+#[cfg(unix)]
+struct Homed {
+    _dir: tempfile::TempDir,
+    project: std::path::PathBuf,
+    home: std::path::PathBuf,
+}
+
+#[cfg(unix)]
+impl Homed {
+    fn new() -> Homed {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let (project, home) = (root.join("project"), root.join("home"));
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::create_dir_all(home.join(".hookx")).unwrap();
+        Homed {
+            _dir: dir,
+            project,
+            home,
+        }
+    }
+
+    /// `hookx ARGS…` here, killed after 20 seconds: a read that waits on a FIFO fails the test.
+    fn hookx(&self, args: &[&str], stdin: &str) -> (Option<i32>, String, String) {
+        let out = Command::cargo_bin("hookx")
+            .unwrap()
+            .args(args)
+            .arg("--project")
+            .arg(&self.project)
+            .arg("--home")
+            .arg(&self.home)
+            .env("HOME", &self.home)
+            .env_remove("HOOKX_HOME")
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .env_remove("COPILOT_CLI")
+            .env_remove("BRICKS_HOOK_EVENT")
+            .write_stdin(stdin.to_string())
+            .timeout(Duration::from_secs(20))
+            .output()
+            .unwrap();
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        (out.status.code(), text(&out.stdout), text(&out.stderr))
+    }
+
+    /// The user's Bricks file, denying every Bash call (padded to `bytes`), trusted.
+    fn trusted_deny(&self, bytes: usize) -> std::path::PathBuf {
+        let file = self.home.join(".bricks-project-desktop/hooks.json");
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        let mut rules = vec![serde_json::json!({"matcher": "bash", "hooks": [
+            {"type": "command", "command": "echo trusted-deny >&2; exit 2"}]})];
+        let mut i = 0;
+        while serde_json::to_string(&rules).unwrap().len() < bytes {
+            rules.push(
+                serde_json::json!({"matcher": format!("never{i}"), "hooks": [
+                {"type": "command", "command": format!("echo padding {i}")}]}),
+            );
+            i += 1;
+        }
+        let text = serde_json::json!({"hooks": {"PreToolUse": rules}}).to_string();
+        std::fs::write(&file, text).unwrap();
+        let (code, _, stderr) = self.hookx(&["trust", file.to_str().unwrap()], "");
+        assert_eq!(code, Some(0), "{stderr}");
+        file
+    }
+
+    /// `hookx run --host claude` for a PreToolUse of Bash: whether the trusted deny answered.
+    fn denied(&self) -> (bool, String) {
+        let payload = serde_json::json!({
+            "session_id": "s", "transcript_path": "/dev/null", "cwd": self.project,
+            "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": "ls"},
+        });
+        let (code, stdout, stderr) = self.hookx(
+            &["run", "--host", "claude", "--event", "PreToolUse"],
+            &payload.to_string(),
+        );
+        let denied = (code == Some(2) || stdout.contains("\"deny\""))
+            && (stderr.contains("trusted-deny") || stdout.contains("trusted-deny"));
+        (denied, format!("exit {code:?}\n{stdout}\n{stderr}"))
+    }
+}
+
+/// Replaces `path` by a named pipe no one writes to: opening it to read waits for a writer.
+#[cfg(unix)]
+fn fifo(path: &std::path::Path) {
+    let _ = std::fs::remove_file(path);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let status = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// `warned.json` and `warned.sum` replaced by FIFOs: `hookx run` neither waits on them nor
+/// loses the trusted deny.
+#[cfg(unix)]
+#[test]
+fn run_does_not_wait_on_a_fifo_in_place_of_its_warning_records() {
+    let h = Homed::new();
+    h.trusted_deny(0);
+    untrusted_file(&h);
+    for name in ["warned.json", "warned.sum"] {
+        fifo(&h.home.join(".hookx").join(name));
+    }
+    let (denied, out) = h.denied();
+    assert!(denied, "{out}");
+}
+
+/// An untrusted project file, so that `run` has something to warn about.
+#[cfg(unix)]
+fn untrusted_file(h: &Homed) {
+    let file = h.project.join(".github/hooks/new.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(
+        &file,
+        r#"{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "exit 0"}]}}"#,
+    )
+    .unwrap();
+}
+
+/// `trust.json` replaced by a FIFO: `run` answers at once (trusting nothing, as for any record
+/// it cannot read), and `hookx trust` refuses it, naming it.
+#[cfg(unix)]
+#[test]
+fn a_fifo_in_place_of_the_trust_record_is_refused_not_waited_on() {
+    let h = Homed::new();
+    let file = h.trusted_deny(0);
+    untrusted_file(&h);
+    fifo(&h.home.join(".hookx/trust.json"));
+    let (denied, out) = h.denied();
+    assert!(!denied, "{out}");
+    let (code, _, stderr) = h.hookx(&["trust", file.to_str().unwrap()], "");
+    assert_ne!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("trust.json") && stderr.contains("not a regular file"),
+        "{stderr}"
+    );
+}
+
+/// The run-path cache's entries replaced by FIFOs: each is a miss, the file is read again, and
+/// its deny still answers.
+#[cfg(unix)]
+#[test]
+fn a_fifo_in_place_of_a_cache_entry_is_a_miss() {
+    let h = Homed::new();
+    h.trusted_deny(hookx::cache::MIN_BYTES as usize + 1024);
+    std::thread::sleep(hookx::cache::SETTLE + Duration::from_millis(200));
+    let (denied, out) = h.denied();
+    assert!(denied, "{out}");
+    let cache = h.home.join(".hookx/cache");
+    let entries: Vec<_> = std::fs::read_dir(&cache)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    assert!(!entries.is_empty(), "nothing was cached");
+    for entry in &entries {
+        fifo(entry);
+    }
+    let (denied, out) = h.denied();
+    assert!(denied, "{out}");
+}
+
+/// A FIFO given to `validate` (or as a hook file) is refused at once, not waited on.
+#[cfg(unix)]
+#[test]
+fn validate_refuses_a_fifo_at_once() {
+    let h = Homed::new();
+    let path = h.project.join("settings.json");
+    fifo(&path);
+    let (code, stdout, stderr) = h.hookx(&["validate", path.to_str().unwrap()], "");
+    assert_eq!(code, Some(1), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("settings.json") && stderr.contains("not a regular file"),
+        "{stderr}"
+    );
+}
+
+/// `doctor` over a project whose settings file is 1 GiB (sparse): it says the file is too
+/// large, as `validate` does, without reading it whole: its peak resident memory stays far
+/// below the file's size.
+#[cfg(target_os = "linux")]
+#[test]
+fn doctor_does_not_read_a_huge_hook_file_whole() {
+    use std::io::Read;
+    let h = Homed::new();
+    let path = h.project.join(".claude/settings.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::File::create(&path)
+        .unwrap()
+        .set_len(1 << 30)
+        .unwrap();
+    // Reaped by wait4(2) below, which gives its resource use.
+    #[expect(clippy::zombie_processes)]
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+        .args(["doctor", "--project"])
+        .arg(&h.project)
+        .arg("--home")
+        .arg(&h.home)
+        .env("HOME", &h.home)
+        .env_remove("HOOKX_HOME")
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid value for wait4(2) to fill in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child, writing into the two locals.
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t);
+    assert!(
+        stdout.contains("hookx reads config files up to 16777216 bytes"),
+        "{stdout}"
+    );
+    // Kibibytes on Linux.
+    let peak = usage.ru_maxrss as u64 * 1024;
+    assert!(peak < 256 << 20, "doctor peaked at {peak} bytes");
+}
+
+/// `convert --out` into a FIFO: refused at once, naming it, not waited on (the target is read
+/// first, to merge or diff).
+#[cfg(unix)]
+#[test]
+fn convert_refuses_a_fifo_as_its_target() {
+    let h = Homed::new();
+    let source = h.project.join("settings.json");
+    std::fs::write(&source, claude_settings("Bash")).unwrap();
+    let target = h.project.join("hooks.json");
+    fifo(&target);
+    for write in [false, true] {
+        let mut args = vec![
+            "convert",
+            source.to_str().unwrap(),
+            "--from",
+            "claude",
+            "--to",
+            "copilot",
+            "--out",
+            target.to_str().unwrap(),
+        ];
+        if write {
+            args.push("--write");
+        }
+        let out = Command::cargo_bin("hookx")
+            .unwrap()
+            .args(&args)
+            .timeout(Duration::from_secs(20))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{write}: {stderr}");
+        assert!(
+            stderr.contains("hooks.json") && stderr.contains("not a regular file"),
+            "{write}: {stderr}"
+        );
+    }
+}

@@ -471,3 +471,29 @@ fn an_unchanged_untrusted_file_costs_one_stat() {
         "the trace misses hookx's own files:\n{text}"
     );
 }
+
+/// More untrusted files than the record of warnings once held (4 096): each is still warned
+/// about once, not on every event, and the record stays one entry per file.
+#[test]
+fn thousands_of_untrusted_files_are_each_warned_about_once() {
+    let s = Setup::new();
+    s.trusted_deny("bash");
+    let n = 4_200;
+    for i in 0..n {
+        write(
+            &s.project,
+            &format!(".github/hooks/evil{i:04}.json"),
+            &copilot_file("edit"),
+        );
+    }
+    let warned = |ran: &Ran| ran.stderr.matches("(not trusted)").count();
+    let first = s.claude_pre_tool_use("Bash");
+    assert!(first.denied_by_the_trusted_rule(), "{}", first.stdout);
+    assert_eq!(warned(&first), n);
+    let second = s.claude_pre_tool_use("Bash");
+    assert!(second.denied_by_the_trusted_rule(), "{}", second.stdout);
+    assert_eq!(warned(&second), 0, "warned again on the second event");
+    let record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(s.home.join(".hookx/warned.json")).unwrap()).unwrap();
+    assert_eq!(record["files"].as_object().unwrap().len(), n);
+}

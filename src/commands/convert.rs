@@ -219,7 +219,7 @@ fn convert_to(
     };
     let before = target
         .as_ref()
-        .and_then(|path| std::fs::read_to_string(path).ok());
+        .and_then(|path| crate::read::text(path, crate::read::MAX_FILE_BYTES).ok());
     // Text for stdout is written as it is made ([`config::write::write_text`]).
     let streamed = target.is_none() && !opts.json;
     let text = match (&target, opts.write) {
@@ -371,7 +371,7 @@ fn convert_to_scripts(
             continue;
         };
         let path = dir.join(name);
-        let before = std::fs::read_to_string(&path).ok();
+        let before = crate::read::text(&path, crate::read::MAX_FILE_BYTES).ok();
         if before
             .as_deref()
             .is_some_and(|b| !config::scripts::is_converted(b))

@@ -16,8 +16,8 @@ use crate::config::update::Change;
 use crate::discover::{Context, Runner};
 use crate::error::Error;
 use crate::route::{
-    InstallScope, Tally, created_file, events_path, fresh_text, install_text, is_hookx_entry,
-    is_hookx_handler, layout, route_command, routes_in_list, target, uninstall_text,
+    InstallScope, Tally, created_file, events_path, fresh_text, install_text, is_hookx_handler,
+    is_own_route, layout, route_command, routes_in_list, target, uninstall_text,
 };
 use crate::shell::shell_quote;
 use crate::tables::Dialect;
@@ -60,6 +60,9 @@ pub struct Report {
     pub trusted: Vec<String>,
     /// Events left unrouted, and why (a hook script of the user's own holds the name).
     pub refused: Vec<String>,
+    /// Files the user had trusted that install edited, trusted again as install left them
+    /// ([`crate::trust::keep_trusted`]).
+    pub kept_trusted: Vec<PathBuf>,
 }
 
 impl Report {
@@ -78,6 +81,114 @@ impl Report {
             || !self.dropped.is_empty()
             || self.removed > 0
             || self.deleted
+    }
+}
+
+/// A file install reads (a host's config, one of its hook scripts): a regular file of text,
+/// size-capped ([`crate::read`]).
+fn read_text(path: &Path) -> std::io::Result<String> {
+    crate::read::text(path, crate::read::MAX_FILE_BYTES)
+}
+
+/// [`config::update::update`] for a file install edits, keeping the user's trust in it: when
+/// the trust record trusted the bytes install replaced, it trusts the bytes install wrote
+/// ([`crate::trust::keep_trusted`]). Install's edit (a route, a review record) must not turn
+/// the user's trusted hooks in that file into "changed since trusted".
+fn update_keeping_trust(
+    ctx: &Context,
+    path: &Path,
+    report: &mut Vec<PathBuf>,
+    edit: impl FnOnce(Option<&str>) -> Result<Change, Error>,
+) -> Result<config::update::Outcome, Error> {
+    let mut edited = None;
+    let outcome = config::update::update(path, |current| {
+        let change = edit(current)?;
+        if let (Some(before), Change::Write(after)) = (current, &change) {
+            edited = Some((before.to_string(), after.clone()));
+        }
+        Ok(change)
+    })?;
+    if outcome == config::update::Outcome::Written
+        && let Some((before, after)) = edited
+    {
+        keep_trusted(ctx, path, before.as_bytes(), after.as_bytes(), report)?;
+    }
+    Ok(outcome)
+}
+
+/// [`crate::trust::keep_trusted`] after install wrote `path`, noting the file in `report`.
+fn keep_trusted(
+    ctx: &Context,
+    path: &Path,
+    before: &[u8],
+    after: &[u8],
+    report: &mut Vec<PathBuf>,
+) -> Result<(), Error> {
+    if crate::trust::keep_trusted(ctx, path, before, after)? {
+        report.push(path.to_path_buf());
+    }
+    Ok(())
+}
+
+/// For a project install, refuses a target reached through a symlink in the project that leads
+/// out of it: the target itself, or any folder on the way to it, when it is a link (dangling
+/// or not) whose real path is outside the project. A repository could otherwise ship
+/// `.claude/settings.json` as a link to `~/.bashrc`, and install would write there. Links that
+/// stay inside the project are followed as usual.
+fn stays_in_project(opts: &Options, path: &Path) -> Result<(), Error> {
+    if opts.scope != InstallScope::Project {
+        return Ok(());
+    }
+    let project = &opts.ctx.project;
+    let (Ok(root), Ok(rel)) = (project.canonicalize(), path.strip_prefix(project)) else {
+        return Ok(());
+    };
+    let mut at = project.clone();
+    for part in rel.components() {
+        at.push(part);
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => {}
+            Ok(_) => continue,
+            // Nothing below a missing name exists yet.
+            Err(_) => break,
+        }
+        let leads = match real_path(&at, 40) {
+            Some(real) if real.starts_with(&root) => continue,
+            Some(real) => format!("to {}", real.display()),
+            None => "that cannot be resolved".to_string(),
+        };
+        return Err(Error::Io {
+            path: opts.ctx.display(&at),
+            message: format!(
+                "is a symbolic link {leads}, outside the project: a project install writes only inside the project; remove the link (or install with --scope user)"
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Where `path` finally leads, following symlinks (dangling ones too: the path a write would
+/// create); `None` past `hops` links or when it cannot be told.
+fn real_path(path: &Path, hops: u32) -> Option<PathBuf> {
+    if let Ok(real) = path.canonicalize() {
+        return Some(real);
+    }
+    let hops = hops.checked_sub(1)?;
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            let target = std::fs::read_link(path).ok()?;
+            let next = match path.parent() {
+                Some(dir) => dir.join(target),
+                None => target,
+            };
+            real_path(&next, hops)
+        }
+        Ok(_) => None,
+        // Missing: where its folder leads, and its name there.
+        Err(_) => {
+            let name = path.file_name()?;
+            Some(real_path(path.parent()?, hops)?.join(name))
+        }
     }
 }
 
@@ -106,6 +217,7 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
         return apply_rule_list(opts, list);
     }
     let path = target(&opts.ctx.home, &opts.ctx.project, opts.host, opts.scope);
+    stays_in_project(opts, &path)?;
     let mut report = Report {
         path: path.clone(),
         ..Report::default()
@@ -122,7 +234,7 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
     // The host's review file is checked first: routes it could not record would not run.
     if let Some(trust) = &host.def().route_trust {
         let file = opts.ctx.home.join(trust.file);
-        if let Ok(text) = std::fs::read_to_string(&file) {
+        if let Ok(text) = read_text(&file) {
             (trust.set)(&text, &[]).map_err(|message| Error::Io {
                 path: opts.ctx.display(&file),
                 message: format!("cannot record the review of hookx's routes: {message}"),
@@ -130,7 +242,8 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
         }
     }
     let mut before: Option<String> = None;
-    config::update::update(&path, |current| {
+    let mut kept = Vec::new();
+    update_keeping_trust(&opts.ctx, &path, &mut kept, |current| {
         before = current.map(str::to_string);
         let fresh = fresh_text(host);
         let (mut text, events) = match current {
@@ -176,6 +289,7 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
             false => Change::Keep,
         })
     })?;
+    report.kept_trusted = kept;
     if let Some(trust) = &host.def().route_trust {
         record_trust(opts, trust, &path, before.as_deref(), &mut report)?;
     }
@@ -188,6 +302,7 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
 /// an event's name leaves that event unrouted, and the report says so.
 fn apply_scripts(opts: &Options) -> Result<Report, Error> {
     let dir = target(&opts.ctx.home, &opts.ctx.project, opts.host, opts.scope);
+    stays_in_project(opts, &dir)?;
     let host = opts.host;
     let mut report = Report {
         path: dir.clone(),
@@ -216,7 +331,7 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
         else {
             continue;
         };
-        let ours = std::fs::read_to_string(&path).is_ok_and(|t| scripts::is_route(&t));
+        let ours = read_text(&path).is_ok_and(|t| scripts::is_route(&t));
         if ours && !wanted.contains(&name) {
             std::fs::remove_file(&path).map_err(|e| io(&path, e))?;
             match opts.uninstall {
@@ -229,10 +344,17 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
         for name in &wanted {
             let path = dir.join(name);
             let text = scripts::route_script(&route_command(hookx, host, name, opts.scope));
-            match std::fs::read_to_string(&path) {
+            match read_text(&path) {
                 Ok(current) if current == text && scripts::is_executable(&path) => {}
                 Ok(current) if scripts::is_route(&current) => {
                     scripts::write_executable(&path, &text)?;
+                    keep_trusted(
+                        &opts.ctx,
+                        &path,
+                        current.as_bytes(),
+                        text.as_bytes(),
+                        &mut report.kept_trusted,
+                    )?;
                     report.updated.push(name.clone());
                 }
                 Ok(_) => {
@@ -268,6 +390,7 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
 /// install did not write is refused and left as it is. Uninstall deletes the file.
 fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Report, Error> {
     let path = target(&opts.ctx.home, &opts.ctx.project, opts.host, opts.scope);
+    stays_in_project(opts, &path)?;
     let host = opts.host;
     let mut report = Report {
         path: path.clone(),
@@ -281,7 +404,8 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
         true => Vec::new(),
         false => routed_events(&opts.ctx, host, opts.scope),
     };
-    config::update::update(&path, |current| {
+    let mut kept = Vec::new();
+    update_keeping_trust(&opts.ctx, &path, &mut kept, |current| {
         let had: Vec<String> = match current {
             None => Vec::new(),
             Some(text) => routes_in_list(&path, text, host, list)?,
@@ -345,6 +469,7 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
         }
         Ok(Change::Write(text))
     })?;
+    report.kept_trusted = kept;
     Ok(report)
 }
 
@@ -359,19 +484,19 @@ fn record_trust(
 ) -> Result<(), Error> {
     let routes_of = |text: Option<&str>| -> Vec<(String, String)> {
         text.and_then(|t| serde_json::from_str::<Value>(t).ok())
-            .map(|value| (trust.records)(path, &value, &is_hookx_entry))
+            .map(|value| (trust.records)(path, &value, &is_own_route))
             .unwrap_or_default()
     };
     let records = match opts.uninstall {
         true => routes_of(before),
-        false => routes_of(std::fs::read_to_string(path).ok().as_deref()),
+        false => routes_of(read_text(path).ok().as_deref()),
     };
     let file = opts.ctx.home.join(trust.file);
     if records.is_empty() && !file.exists() {
         return Ok(());
     }
     let shown = opts.ctx.display(&file);
-    config::update::update(&file, |current| {
+    update_keeping_trust(&opts.ctx, &file, &mut report.kept_trusted, |current| {
         let text = current.unwrap_or_default();
         let edited = match opts.uninstall {
             true => {
@@ -433,6 +558,12 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     let report = apply(opts)?;
     let shown = opts.ctx.display(&report.path);
     let host = opts.host;
+    for file in &report.kept_trusted {
+        eprintln!(
+            "note: {} stays trusted: you had trusted it, and hookx recorded its own edit as trusted too",
+            opts.ctx.display(file)
+        );
+    }
     if opts.uninstall {
         if report.deleted {
             println!(

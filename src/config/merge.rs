@@ -16,7 +16,7 @@ use std::path::Path;
 pub fn merge_into(path: &Path, doc: &Document) -> Result<String, Error> {
     let mut sources: Vec<&str> = doc.rules.iter().map(|r| r.origin.file.as_str()).collect();
     sources.dedup();
-    let current = match std::fs::read_to_string(path) {
+    let current = match crate::read::text(path, crate::read::MAX_FILE_BYTES) {
         Ok(text) => Some(text),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => {

@@ -322,7 +322,7 @@ pub fn read_path(path: &Path, display: &str, dialect: Dialect, layout: &ScriptLa
             }
             _ => display.to_string(),
         };
-        let text = std::fs::read(&file)
+        let text = crate::read::bytes(&file, crate::read::MAX_FILE_BYTES)
             .map(|b| String::from_utf8_lossy(&b).into_owned())
             .unwrap_or_default();
         let parsed = read(&absolute, &shown, &text, dialect, layout);

@@ -56,7 +56,7 @@ pub fn update(
         path: dir.display().to_string(),
         message: format!("cannot lock the directory for writing: {e}"),
     })?;
-    let current = match std::fs::read(&real) {
+    let current = match crate::read::bytes(&real, crate::read::MAX_FILE_BYTES) {
         Ok(bytes) => Some(String::from_utf8(bytes).map_err(|_| Error::Io {
             path: shown.clone(),
             message: "is not UTF-8 text; hookx does not write into it".into(),

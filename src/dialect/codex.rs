@@ -763,11 +763,11 @@ pub mod trust {
     }
 
     /// The trust keys and hashes of the command handlers of `hook_file` (a hooks.json value,
-    /// read from `path`) whose command `is_route` accepts.
+    /// read from `path`) that `is_route` accepts.
     pub fn records(
         path: &Path,
         hook_file: &Value,
-        is_route: &dyn Fn(&str) -> bool,
+        is_route: &dyn Fn(&Value) -> bool,
     ) -> Vec<(String, String)> {
         let mut out = Vec::new();
         let Some(events) = hook_file.get("hooks").and_then(Value::as_object) else {
@@ -782,7 +782,8 @@ pub mod trust {
                 for (h, handler) in handlers.into_iter().flatten().enumerate() {
                     let command = handler.get("command").and_then(Value::as_str);
                     if handler.get("type").and_then(Value::as_str) != Some("command")
-                        || !command.is_some_and(is_route)
+                        || command.is_none()
+                        || !is_route(handler)
                     {
                         continue;
                     }

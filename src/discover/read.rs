@@ -162,7 +162,7 @@ fn read_script(
     gated: bool,
     accept: &dyn Fn(&str) -> bool,
 ) -> Source {
-    let bytes = match std::fs::read(&source.path) {
+    let bytes = match crate::read::bytes(&source.path, crate::read::MAX_FILE_BYTES) {
         Ok(bytes) => bytes,
         Err(_) if gated => return withhold(source, TrustState::Changed, None),
         Err(e) => {

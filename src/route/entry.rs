@@ -87,6 +87,30 @@ fn route_of<'a>(mut words: impl Iterator<Item = &'a str>) -> Option<String> {
     }
 }
 
+/// The host of a command line that is exactly one [`route_command`] wrote, whatever program
+/// it names: `PROGRAM run --host HOST`, then `--event EVENT` and `--installed-in project` where
+/// install wrote them, and nothing else (no other command, operator, wrapper or option). Only
+/// such a line, or an entry carrying install's marker, is an entry install may edit or remove
+/// ([`super::file`]); a line of the user's own that merely runs a route among other things
+/// (`./guard.sh && hookx run …`) is the user's.
+pub(super) fn written_route_host(command: &str) -> Option<String> {
+    if !command.contains("--host") {
+        return None;
+    }
+    let words = shell_words(command)?;
+    let words: Vec<&str> = words.iter().map(|w| w.as_deref()).collect::<Option<_>>()?;
+    let [program, "run", "--host", host, ref rest @ ..] = words[..] else {
+        return None;
+    };
+    let rest: &[&str] = match rest {
+        ["--event", _, rest @ ..] => rest,
+        rest => rest,
+    };
+    let plain = !program.is_empty() && !program.starts_with('-') && !program.contains('=');
+    (plain && matches!(rest, [] | ["--installed-in", "project"]) && Dialect::named(host).is_some())
+        .then(|| host.to_string())
+}
+
 /// The value of `--host H` or `--host=H` among a route's arguments.
 fn host_option(args: &[&str]) -> Option<String> {
     let mut args = args.iter();
@@ -204,6 +228,29 @@ mod route_tests {
             ("hookx run --host 'claude", None),
         ] {
             assert_eq!(route_host(line).as_deref(), host, "{line}");
+        }
+    }
+
+    #[test]
+    fn only_the_line_install_writes_is_a_written_route() {
+        use super::written_route_host;
+        for (line, host) in [
+            ("hookx run --host claude --event Stop", Some("claude")),
+            ("'/opt/my tools/hookx' run --host copilot", Some("copilot")),
+            (
+                "/opt/bin/hx run --host droid --event Stop --installed-in project",
+                Some("droid"),
+            ),
+            ("./guard.sh && hookx run --host claude --event Stop", None),
+            ("hookx run --host claude --event Stop; rm -rf x", None),
+            ("env hookx run --host claude --event Stop", None),
+            ("hookx run --host claude --event Stop --verbose", None),
+            ("hookx run --host=claude --event Stop", None),
+            ("hookx run --host nosuch --event Stop", None),
+            ("A=1 hookx run --host claude", None),
+            ("hookx exec --as claude -- run --host claude", None),
+        ] {
+            assert_eq!(written_route_host(line).as_deref(), host, "{line}");
         }
     }
 }

@@ -3,6 +3,7 @@
 //! file is edited as JSON text, not re-emitted from the canonical model: every key, hook and
 //! field that is not hookx's stays as written, in its order.
 
+use super::entry::written_route_host;
 use super::{InstallScope, ROUTE_TIMEOUT, route_command, route_host};
 use crate::config::edit::{JsonText, Seg};
 use crate::config::{self, syntax};
@@ -82,20 +83,36 @@ fn routing_key(handler: &Value, host: Dialect) -> Option<&'static str> {
     })
 }
 
-/// Where hookx entries for `host` sit in one event's array: (entry, handler within its group).
+/// Where the routes for `host` that install wrote sit in one event's array ([`is_own_route`]):
+/// (entry, handler within its group). Only these are install's to re-point or remove.
 pub(super) fn find_routes(entries: &[Value], host: Dialect) -> Vec<(usize, Option<usize>)> {
+    find_handlers(entries, |h| {
+        routing_key(h, host).is_some() && is_own_route(h)
+    })
+}
+
+/// Where any route for `host` sits in one event's array, written by install or not (a line of
+/// the user's own that runs one among other things): what runs when the host fires the event.
+pub(super) fn find_any_routes(entries: &[Value], host: Dialect) -> Vec<(usize, Option<usize>)> {
+    find_handlers(entries, |h| routing_key(h, host).is_some())
+}
+
+fn find_handlers(
+    entries: &[Value],
+    wanted: impl Fn(&Value) -> bool,
+) -> Vec<(usize, Option<usize>)> {
     let mut found = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
         match entry.get("hooks").and_then(Value::as_array) {
             Some(handlers) => {
                 for (j, h) in handlers.iter().enumerate() {
-                    if routing_key(h, host).is_some() {
+                    if wanted(h) {
                         found.push((i, Some(j)));
                     }
                 }
             }
             None => {
-                if routing_key(entry, host).is_some() {
+                if wanted(entry) {
                     found.push((i, None));
                 }
             }
@@ -104,9 +121,32 @@ pub(super) fn find_routes(entries: &[Value], host: Dialect) -> Vec<(usize, Optio
     found
 }
 
+/// Whether a handler object is a route `install` wrote: it carries install's provenance record
+/// (`"hookx": {"created": "file"}` or `{"created": "entry"}`), or, written before install
+/// marked every entry, its command line is exactly one install writes (`PROGRAM run --host
+/// HOST --event EVENT` and nothing else). Not a handler whose command merely contains a route:
+/// that is the user's.
+pub fn is_own_route(handler: &Value) -> bool {
+    if let Some(marker) = handler.get(config::MARKER) {
+        return *marker == created_file() || *marker == created_entry();
+    }
+    COMMAND_KEYS.iter().any(|k| {
+        handler
+            .get(*k)
+            .and_then(Value::as_str)
+            .and_then(written_route_host)
+            .is_some()
+    })
+}
+
 /// The provenance record on the routing entries of a file install created.
 pub(crate) fn created_file() -> Value {
     json!({"created": "file"})
+}
+
+/// The provenance record on a routing entry install added to a file it did not create.
+pub(crate) fn created_entry() -> Value {
+    json!({"created": "entry"})
 }
 
 /// Whether a routing handler says install created its file.
@@ -114,18 +154,20 @@ fn says_created(handler: &Value) -> bool {
     handler.get(config::MARKER) == Some(&created_file())
 }
 
-/// The entry install adds for one event, in the host's own layout; `created`: install is
-/// creating the file, and the entry says so.
+/// The entry install adds for one event, in the host's own layout, marked as install's
+/// ([`is_own_route`]); `created`: install is creating the file, and the entry says so.
 fn new_entry(host: Dialect, command: &str, created: bool) -> Value {
     let mut entry = layout(host, command);
-    if created {
-        let handler = match entry.get_mut("hooks").and_then(|h| h.get_mut(0)) {
-            Some(inner) => inner,
-            None => &mut entry,
+    let handler = match entry.get_mut("hooks").and_then(|h| h.get_mut(0)) {
+        Some(inner) => inner,
+        None => &mut entry,
+    };
+    if let Some(obj) = handler.as_object_mut() {
+        let marker = match created {
+            true => created_file(),
+            false => created_entry(),
         };
-        if let Some(obj) = handler.as_object_mut() {
-            obj.insert(config::MARKER.into(), created_file());
-        }
+        obj.insert(config::MARKER.into(), marker);
     }
     entry
 }

@@ -1,11 +1,20 @@
 //! Routes: the entries `hookx install` writes into a host agent's own config file so that the
 //! host runs `hookx run --host HOST` for an event, and the engine's knowledge of them.
 //!
-//! Each entry is a command `<hookx> run --host HOST` with the hookx path POSIX-quoted. That
-//! prefix is the mark of a hookx entry ([`is_hookx_entry`]): install updates those entries in
-//! place instead of adding more, uninstall removes exactly them, discovery never dispatches
-//! them (that would recurse) and convert does not copy them. `entry` recognises and writes
-//! the command line; `file` finds, adds and removes the entries in a host's file.
+//! Each entry is a command `<hookx> run --host HOST` with the hookx path POSIX-quoted. Two
+//! recognisers, for two questions:
+//!
+//! - Does this handler run a route? Any command line that runs `hookx run --host HOST`,
+//!   whatever the user wrapped it in ([`is_hookx_entry`], [`is_hookx_handler`]): discovery
+//!   never dispatches it (that would recurse) and convert does not copy it.
+//! - Did install write this entry? Only an entry carrying install's provenance record
+//!   (`"hookx": {"created": …}`, [`crate::config::MARKER`]), or one whose command line is
+//!   exactly one install writes ([`is_own_route`]): install re-points those in place instead
+//!   of adding more, uninstall removes exactly them, and install records the host's review of
+//!   exactly them. A line of the user's own that merely contains a route is left alone.
+//!
+//! `entry` recognises and writes the command line; `file` finds, adds and removes the entries
+//! in a host's file.
 //!
 //! This module sits below discovery (which asks [`is_hookx_handler`]): it takes the home and
 //! project folders it needs, never a discovery context.
@@ -14,6 +23,7 @@ mod entry;
 mod file;
 
 pub use entry::{is_hookx_entry, is_hookx_handler, is_hookx_program, route_command, route_host};
+pub use file::is_own_route;
 pub(crate) use file::{
     Tally, created_file, events_path, fresh_text, install_text, layout, routes_in_list,
     uninstall_text,
@@ -22,7 +32,7 @@ pub(crate) use file::{
 use crate::config::edit::{JsonText, Seg};
 use crate::config::scripts;
 use crate::tables::Dialect;
-use file::{entries_of, find_routes, path_to};
+use file::{entries_of, find_any_routes, path_to};
 use std::path::{Path, PathBuf};
 
 /// Where the routing goes.
@@ -70,9 +80,10 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
     }
     // A host of hook scripts: the user's route is the script named after the event.
     if host.config().scripts.is_some() {
-        return std::fs::read_to_string(user.join(event)).is_ok_and(|t| scripts::is_route(&t));
+        return crate::read::text(&user.join(event), crate::read::MAX_FILE_BYTES)
+            .is_ok_and(|t| scripts::is_route(&t));
     }
-    let Ok(text) = std::fs::read_to_string(&user) else {
+    let Ok(text) = crate::read::text(&user, crate::read::MAX_FILE_BYTES) else {
         return false;
     };
     if let Some(list) = host.config().rule_list {
@@ -84,5 +95,5 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
     };
     let list = path_to(&events, &[Seg::from(event)]);
     entries_of(&JsonText::new(&text), &list)
-        .is_some_and(|entries| !find_routes(&entries, host).is_empty())
+        .is_some_and(|entries| !find_any_routes(&entries, host).is_empty())
 }

@@ -48,7 +48,7 @@ pub struct RouteTrust {
     /// The agent's file, below the home, that holds the records.
     pub file: &'static str,
     /// The (key, value) records of the handlers of the hook file at `path` (its JSON value)
-    /// whose command `is_route` accepts.
+    /// that `is_route` accepts (given each handler object).
     pub records: RouteRecords,
     /// The file's text with these records set, or why hookx cannot edit it.
     pub set: fn(text: &str, records: &[Record]) -> Result<String, String>,
@@ -66,7 +66,7 @@ pub type Record = (String, String);
 pub type RouteRecords = fn(
     path: &std::path::Path,
     hook_file: &serde_json::Value,
-    is_route: &dyn Fn(&str) -> bool,
+    is_route: &dyn Fn(&serde_json::Value) -> bool,
 ) -> Vec<Record>;
 
 /// How a file is told to be this agent's when `--from` is not given (`crate::config::detect`).
@@ -368,7 +368,7 @@ impl FolderTrust {
             | TrustRecord::Levels { file, .. }
             | TrustRecord::TomlTable { file, .. } => file,
         };
-        let Ok(text) = std::fs::read_to_string(home.join(file)) else {
+        let Ok(text) = crate::read::text(&home.join(file), crate::read::MAX_FILE_BYTES) else {
             return false;
         };
         if let TrustRecord::TomlTable {

@@ -167,7 +167,7 @@ fn unloadable(source: &Source, host: Dialect, runs: Runs) -> Option<Finding> {
             _ => display.to_string(),
         };
         // Comments its agent does not accept are all that is wrong with it.
-        let comments = std::fs::read_to_string(&source.path)
+        let comments = crate::read::text(&source.path, crate::read::MAX_FILE_BYTES)
             .is_ok_and(|text| crate::config::syntax::is_object_with_comments(&text));
         let why = match comments {
             true => format!(
@@ -301,7 +301,8 @@ fn unreviewed(ctx: &Context, host: Dialect, source: &Source) -> Option<Finding> 
         }
         crate::config::syntax::Format::Frontmatter => return None,
     };
-    let text = std::fs::read_to_string(ctx.home.join(review.file)).unwrap_or_default();
+    let text = crate::read::text(&ctx.home.join(review.file), crate::read::MAX_FILE_BYTES)
+        .unwrap_or_default();
     let records = (review.records)(&source.path, &value, &|_| true);
     let (mut missing, mut stale) = (0, 0);
     for (key, value) in &records {

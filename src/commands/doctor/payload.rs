@@ -238,13 +238,9 @@ fn argument_name(flavor: Flavor, name: &str) -> Option<&'static str> {
     (own != name && !own.is_empty()).then_some(own)
 }
 
-/// Up to [`SCRIPT_LIMIT`] bytes of a script, if it is text.
+/// Up to [`SCRIPT_LIMIT`] bytes of a script, if it is a regular file of text.
 fn read_limited(path: &Path) -> std::io::Result<String> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(SCRIPT_LIMIT)
-        .read_to_end(&mut bytes)?;
+    let bytes = crate::read::head(path, SCRIPT_LIMIT)?;
     String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
 }
 
