@@ -174,3 +174,16 @@ pub fn did_you_mean<'a>(
         })
         .map(|(_, _, name)| name)
 }
+
+/// What a JSON value is, for a message: `found a string`.
+pub fn json_type(value: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

@@ -4,7 +4,7 @@
 //! the value here.
 
 use super::syntax;
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::{Diagnostic, Severity, json_type};
 use crate::model::{Command, EventKind, Handler, HandlerKind, PromptSpec, ServiceSpec};
 use crate::positions::escape;
 use crate::source::SourceFile;
@@ -82,7 +82,7 @@ impl Reader<'_> {
                 "",
                 format!(
                     "expected a JSON object at the top level, found {}",
-                    type_name(&value)
+                    json_type(&value)
                 ),
             );
             return;
@@ -128,7 +128,7 @@ impl Reader<'_> {
                         "/hooks",
                         format!(
                             "`hooks` must be an object of event names, found {}",
-                            type_name(&other)
+                            json_type(&other)
                         ),
                     );
                     doc.extra_hooks.insert(String::new(), other);
@@ -201,7 +201,7 @@ impl Reader<'_> {
                     "/hooks",
                     format!(
                         "`hooks` must be an array of rules, found {}",
-                        type_name(&other)
+                        json_type(&other)
                     ),
                 );
                 doc.extra_hooks.insert(String::new(), other);
@@ -213,7 +213,7 @@ impl Reader<'_> {
             let Value::Object(mut entry) = entry else {
                 self.error(
                     &pointer,
-                    format!("a rule must be an object, found {}", type_name(&entry)),
+                    format!("a rule must be an object, found {}", json_type(&entry)),
                 );
                 continue;
             };
@@ -238,7 +238,7 @@ impl Reader<'_> {
                         format!(
                             "`{}` must be a string, found {}",
                             list.event_key,
-                            type_name(&other)
+                            json_type(&other)
                         ),
                     );
                     continue;
@@ -266,7 +266,7 @@ impl Reader<'_> {
                         format!(
                             "`{}` must be an object, found {}",
                             list.handler_key,
-                            type_name(&other)
+                            json_type(&other)
                         ),
                     );
                     continue;
@@ -327,7 +327,7 @@ impl Reader<'_> {
                     &pointer,
                     format!(
                         "the `{key}` event must hold an array, found {}",
-                        type_name(&value)
+                        json_type(&value)
                     ),
                 );
                 doc.extra_hooks.insert(key, value);
@@ -375,7 +375,7 @@ impl Reader<'_> {
             Some(other) => {
                 self.error(
                     &format!("{pointer}/matcher"),
-                    format!("`matcher` must be a string, found {}", type_name(&other)),
+                    format!("`matcher` must be a string, found {}", json_type(&other)),
                 );
                 None
             }
@@ -393,7 +393,7 @@ impl Reader<'_> {
         let Value::Object(mut entry) = entry else {
             self.error(
                 pointer,
-                format!("expected an object, found {}", type_name(&entry)),
+                format!("expected an object, found {}", json_type(&entry)),
             );
             return None;
         };
@@ -429,7 +429,7 @@ impl Reader<'_> {
                         Value::Object(h) => handlers.extend(self.handler(h, &at)),
                         other => self.error(
                             &at.to_string(),
-                            format!("a handler must be an object, found {}", type_name(&other)),
+                            format!("a handler must be an object, found {}", json_type(&other)),
                         ),
                     }
                 }
@@ -440,7 +440,7 @@ impl Reader<'_> {
                     &format!("{pointer}/hooks"),
                     format!(
                         "`hooks` must be an array of handlers, found {}",
-                        type_name(&other)
+                        json_type(&other)
                     ),
                 );
                 return None;
@@ -545,7 +545,7 @@ impl Reader<'_> {
             other => {
                 r.error(
                     &at(),
-                    format!("`{key}` must be a string, found {}", type_name(&other)),
+                    format!("`{key}` must be a string, found {}", json_type(&other)),
                 );
                 None
             }
@@ -555,7 +555,7 @@ impl Reader<'_> {
             other => {
                 r.error(
                     &at(),
-                    format!("`{key}` must be true or false, found {}", type_name(other)),
+                    format!("`{key}` must be true or false, found {}", json_type(other)),
                 );
                 None
             }
@@ -590,7 +590,7 @@ impl Reader<'_> {
                     &at(),
                     format!(
                         "`env` must be an object of strings, found {}",
-                        type_name(&other)
+                        json_type(&other)
                     ),
                 ),
             },
@@ -791,15 +791,4 @@ pub fn join_pointer(base: &str, segments: &[&str]) -> String {
         out.push_str(segment);
     }
     out
-}
-
-pub fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }

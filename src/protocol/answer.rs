@@ -1,8 +1,8 @@
 //! Answers: a handler's exit code and output, read in its own dialect, into a canonical
 //! [`Outcome`]; and a merged [`Outcome`] written in the host's protocol.
 
+use crate::diag::json_type;
 use crate::model::{Decision, Event, EventKind, Outcome};
-use crate::protocol::payload::json_kind;
 use crate::protocol::{event_name, input_from_canonical, input_to_canonical, is_permission_event};
 use crate::spawn::{Exit, Finished};
 use crate::tables::Flavor;
@@ -499,7 +499,7 @@ fn read_stdout(flavor: Flavor, event: &Event, finished: &Finished, out: &mut Out
         }
         Ok(other) => out.errors.push(format!(
             "hook stdout is {} where a JSON object was expected: {}",
-            json_kind(&other),
+            json_type(&other),
             preview(text)
         )),
         Err(e) if text.starts_with(['{', '[']) => out.errors.push(format!(
@@ -603,7 +603,7 @@ fn read_json(flavor: Flavor, event: &Event, map: &Map<String, Value>, out: &mut 
             let Value::String(s) = value else {
                 out.errors.push(format!(
                     "hook answer `{key}` must be a string, not {}",
-                    json_kind(value)
+                    json_type(value)
                 ));
                 return None;
             };
@@ -618,7 +618,7 @@ fn read_json(flavor: Flavor, event: &Event, map: &Map<String, Value>, out: &mut 
                 Value::Bool(b) => out.stop |= !b,
                 other => out.errors.push(format!(
                     "hook answer `{key}` must be a boolean, not {}",
-                    json_kind(other)
+                    json_type(other)
                 )),
             },
             Slot::StopReason => {
@@ -665,7 +665,7 @@ fn read_json(flavor: Flavor, event: &Event, map: &Map<String, Value>, out: &mut 
                 Value::Bool(false) => {}
                 other => out.errors.push(format!(
                     "hook answer `{key}` must be a boolean, not {}",
-                    json_kind(other)
+                    json_type(other)
                 )),
             },
             Slot::Reason | Slot::PermissionReason | Slot::BehaviorMessage => {

@@ -142,7 +142,7 @@ fn payload_object(payload: &[u8], host: Dialect) -> Result<Map<String, Value>, E
             0,
             format!(
                 "the {host} event payload must be a JSON object, not {}",
-                json_kind(&value)
+                crate::diag::json_type(&value)
             ),
         ));
     };
@@ -167,7 +167,7 @@ fn payload_kind(
                 format!(
                     "`{}` must be a string, not {}",
                     p.event_key,
-                    json_kind(other)
+                    crate::diag::json_type(other)
                 ),
             ));
         }
@@ -796,17 +796,6 @@ fn encode_tool_result(t: &Tables, value: &Value) -> Value {
 /// 0.225.2 sends in its snake_case SessionStart payload) is not.
 fn is_camel_case(key: &str) -> bool {
     key.starts_with(|c: char| c.is_ascii_lowercase()) && key.chars().any(|c| c.is_ascii_uppercase())
-}
-
-pub(crate) fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// A host's payload as JSON can read it: without the UTF-8 byte order mark some hosts (Cursor)
