@@ -15,9 +15,8 @@
 //! 2. Floors: each top-level module sits on one floor of [`FLOORS`], and a file refers only to
 //!    modules on its own floor or below (`crate::x` paths in `use` items, use groups and inline
 //!    paths; `super::` chains that reach the crate root count too).
-//! 3. No cycle between top-level modules. Cycles between files (a module and its own ancestors
-//!    and descendants aside) are printed as a warning: `cargo test --test architecture --
-//!    --nocapture` shows them.
+//! 3. No cycle between top-level modules, nor between files (a module and its own ancestors
+//!    and descendants aside).
 //!
 //! Every production line is scanned: the source is lexed (strings, raw strings, chars,
 //! lifetimes, nested block comments), comments are dropped, and only the items under
@@ -1309,14 +1308,14 @@ fn top_level_modules_form_no_cycle() {
 
 /// A warning only, for now: run with `-- --nocapture` to see it.
 #[test]
-fn file_cycles_are_reported() {
+fn files_form_no_cycle() {
     let graph = file_graph(&the_crate());
-    if !graph.cycles().is_empty() {
-        eprintln!(
-            "warning: files use each other in a circle (not yet enforced):\n{}",
-            graph.render_cycles(&|_, _| String::new())
-        );
-    }
+    assert!(
+        graph.cycles().is_empty(),
+        "files use each other in a circle (a module and its own ancestors and descendants \
+         aside):\n{}",
+        graph.render_cycles(&|_, _| String::new())
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
