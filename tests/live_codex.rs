@@ -122,6 +122,13 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             )]),
             Step::Text("rewrite-permission done"),
         ],
+        "routed-rewrite" => vec![
+            shell("echo rw-claude"),
+            shell("echo rw-copilot"),
+            shell("echo rw-codex"),
+            patch("*** Add File: rw-claude.txt\n+original\n"),
+            Step::Text("routed-rewrite done"),
+        ],
         "untrusted" => vec![shell("echo untrusted-probe"), Step::Text("done")],
         "blocks" => vec![shell("echo post-block"), Step::Text("blocks done")],
         "interrupt" => vec![shell("sleep 30"), Step::Text("interrupt done")],
@@ -1327,6 +1334,112 @@ fn routed_handlers_of_every_dialect_run_under_codex() {
         "both patches applied",
     );
     c.done("routed");
+}
+
+/// hookx in the loop, rewrites: a Claude handler (`permissionDecision: "allow"` +
+/// `updatedInput`), a Copilot one (`permissionDecision: "allow"` + `modifiedArgs`) and a Codex
+/// one (`allow` + `updatedInput`, converted into the project's Claude settings with `hookx
+/// convert --from codex --to claude`, so that it runs through `hookx exec`), each rewriting one
+/// shell call, and the Claude handler a patch (as a Write); installed with `hookx install --host
+/// codex`. Under the real Codex each rewritten command runs instead of the original.
+#[test]
+fn routed_rewrites_run_under_codex() {
+    let Some(l) = live("routed-rewrite", WRITE, |sb| {
+        sb.trust_project();
+        let group =
+            |label: &str| json!([{"hooks": [{"type": "command", "command": sb.dumper(label)}]}]);
+        sb.write(
+            "project/.claude/settings.json",
+            &client::pretty(&json!({"hooks": {"PreToolUse": group("claude-pre")}})),
+        );
+        sb.write(
+            "project/.github/hooks/rewrite.json",
+            &client::pretty(&json!({"version": 1, "hooks": {"preToolUse": [
+                {"type": "command", "bash": sb.dumper("copilot-pre")}]}})),
+        );
+        let codex = sb.write(
+            "codex-handlers.json",
+            &client::pretty(&json!({"hooks": {"PreToolUse": group("codex-pre")}})),
+        );
+        let project = sb.project.display().to_string();
+        let hookx = env!("CARGO_BIN_EXE_hookx");
+        common::hookx()
+            .args(["convert", &codex.display().to_string(), "--from", "codex"])
+            .args([
+                "--to",
+                "claude",
+                "--hookx",
+                hookx,
+                "--write",
+                "--project",
+                &project,
+            ])
+            .assert()
+            .success();
+        let rewrite = |cmd: &str| {
+            pre_answer(json!({"permissionDecision": "allow",
+                "updatedInput": {"command": cmd}}))
+        };
+        sb.answer(
+            "claude-pre",
+            "a",
+            "echo rw-claude",
+            &rewrite("echo rewritten-by-claude"),
+            "",
+            0,
+        );
+        let write = json!({"permissionDecision": "allow", "updatedInput": {
+            "file_path": format!("{project}/rw-claude-rewritten.txt"), "content": "rewritten\n"}});
+        sb.answer(
+            "claude-pre",
+            "b",
+            "rw-claude.txt",
+            &pre_answer(write),
+            "",
+            0,
+        );
+        sb.answer("copilot-pre", "a", "echo rw-copilot",
+            r#"{"permissionDecision":"allow","modifiedArgs":{"command":"echo rewritten-by-copilot"}}"#, "", 0);
+        sb.answer(
+            "codex-pre",
+            "a",
+            "echo rw-codex",
+            &rewrite("echo rewritten-by-codex"),
+            "",
+            0,
+        );
+        common::hookx_at(&sb.project, &sb.home, &["trust"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "codex"]).success();
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    for shape in ["claude", "copilot", "codex"] {
+        let result = l.tool_result("routed-rewrite", &format!("echo rw-{shape}"));
+        c.that(
+            result.contains(&format!("\nrewritten-by-{shape}\n"))
+                && !result.contains(&format!("\nrw-{shape}\n")),
+            format!("the {shape} handler's rewrite runs: {result}"),
+        );
+        c.that(
+            l.count_with(&format!("{shape}-pre"), &format!("echo rw-{shape}")) == 1,
+            format!("the {shape} handler ran once on its call: {:?}", l.labels()),
+        );
+    }
+    let patched = l.tool_result("routed-rewrite", "rw-claude.txt");
+    c.that(
+        std::fs::read_to_string(l.sb.project.join("rw-claude-rewritten.txt"))
+            .ok()
+            .as_deref()
+            == Some("rewritten\n")
+            && !l.sb.project.join("rw-claude.txt").exists(),
+        format!("the Claude handler's rewritten Write is applied instead: {patched}"),
+    );
+    c.done("routed-rewrite");
 }
 
 /// Ctrl-C during a shell call (SIGINT to the client once PreToolUse has recorded the call):
