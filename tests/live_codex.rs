@@ -135,6 +135,7 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
         "routed" => vec![
             shell("echo claude-deny"),
             shell("echo routed-ok"),
+            shell("echo claude-bare-deny"),
             patch("*** Add File: routed.txt\n+routed\n"),
             patch("*** Update File: routed.txt\n@@\n-routed\n+changed\n"),
             Step::Text("routed done"),
@@ -276,6 +277,14 @@ fn rewrite_cases() -> Vec<RewriteCase> {
     };
     vec![
         case("echo rw-allow", allow("allow"), "", 0, Became::Rewritten),
+        case(
+            "echo rw-reason",
+            pre_answer(json!({"permissionDecision": "allow",
+                "permissionDecisionReason": "R-RW-REASON", "updatedInput": to("reason")})),
+            "",
+            0,
+            Became::Rewritten,
+        ),
         case(
             "echo rw-none",
             pre_answer(json!({"updatedInput": to("none")})),
@@ -1201,6 +1210,14 @@ fn routed_handlers_of_every_dialect_run_under_codex() {
         );
         sb.answer("claude-pre", "a", "claude-deny",
             r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-CLAUDE-DENY"}}"#, "", 0);
+        sb.answer(
+            "claude-pre",
+            "b",
+            "claude-bare-deny",
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}"#,
+            "",
+            0,
+        );
         sb.answer("claude-post", "a", "routed-ok",
             r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"CTX-CLAUDE-POST"}}"#, "", 0);
         common::hookx_at(&sb.project, &sb.home, &["trust"]).success();
@@ -1217,6 +1234,12 @@ fn routed_handlers_of_every_dialect_run_under_codex() {
     c.that(
         denied.contains("R-CLAUDE-DENY") && !denied.contains("\nclaude-deny\n"),
         format!("the Claude deny blocks the Codex shell call: {denied}"),
+    );
+    // Codex runs a call whose deny has no reason (run 0.171.0): hookx gives it one.
+    let bare = l.tool_result("routed", "claude-bare-deny");
+    c.that(
+        !bare.contains("\nclaude-bare-deny\n") && bare.contains("denied by hook"),
+        format!("a Claude deny without a reason blocks the Codex shell call: {bare}"),
     );
     c.that(
         l.sent("routed").contains("CTX-CLAUDE-POST"),
