@@ -678,7 +678,9 @@ const ROWS: &[Row] = &[
         bricks: Note("updated tool input dropped"),
         gemini: Json(r#"{"decision":"allow","hookSpecificOutput":{"tool_input":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#), qwen: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#, "updated tool input dropped"),
         // Droid's argument names (run 0.225.2); Droid merges them over the call's input.
-        droid: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}}"#), codex: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#, "updated tool input dropped"),
+        droid: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}}"#),
+        // Codex takes the edit as a patch, beside an allow (run 0.171.0).
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"*** Begin Patch\n*** Update File: /repo/src/main.rs\n@@\n-a\n+B\n*** End Patch\n"}}}"#),
         cline: Note("updated tool input dropped") },
 
     // --- matchers, read in the handler's own dialect --------------------------------------

@@ -199,13 +199,13 @@ fn client_or_skip(test: &str) -> Option<std::path::PathBuf> {
         Some(bin) => Some(bin),
         None if std::env::var("HOOKX_LIVE").as_deref() == Ok("require") => {
             panic!(
-                "{test}: Claude Code {} is not installed (conformance/install-clients.sh)",
+                "{test}: Claude Code {} is not installed (conformance/install-clients.sh) or cannot run sealed",
                 client::VERSION
             )
         }
         None => {
             eprintln!(
-                "skip {test}: Claude Code {} is not installed (conformance/install-clients.sh)",
+                "skip {test}: Claude Code {} is not installed (conformance/install-clients.sh) or cannot run sealed",
                 client::VERSION
             );
             None

@@ -57,10 +57,13 @@ fn client_or_skip() -> Option<std::path::PathBuf> {
     if bin.is_none() {
         assert!(
             std::env::var("HOOKX_LIVE").as_deref() != Ok("require"),
-            "Claude Code {} is not installed (conformance/install-clients.sh)",
+            "Claude Code {} is not installed (conformance/install-clients.sh) or cannot run sealed",
             client::VERSION
         );
-        eprintln!("skip: Claude Code {} is not installed", client::VERSION);
+        eprintln!(
+            "skip: Claude Code {} is not installed or cannot run sealed",
+            client::VERSION
+        );
     }
     bin
 }

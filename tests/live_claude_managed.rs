@@ -182,10 +182,13 @@ fn managed_settings_decide_which_hooks_claude_runs() {
     let Some(bin) = client::binary() else {
         assert!(
             std::env::var("HOOKX_LIVE").as_deref() != Ok("require"),
-            "Claude Code {} is not installed (conformance/install-clients.sh)",
+            "Claude Code {} is not installed (conformance/install-clients.sh) or cannot run sealed",
             client::VERSION
         );
-        eprintln!("skip: Claude Code {} is not installed", client::VERSION);
+        eprintln!(
+            "skip: Claude Code {} is not installed or cannot run sealed",
+            client::VERSION
+        );
         return;
     };
     if !can_namespace() {
@@ -274,10 +277,13 @@ fn managed_drop_ins_merge_with_managed_settings() {
     let Some(bin) = client::binary() else {
         assert!(
             std::env::var("HOOKX_LIVE").as_deref() != Ok("require"),
-            "Claude Code {} is not installed (conformance/install-clients.sh)",
+            "Claude Code {} is not installed (conformance/install-clients.sh) or cannot run sealed",
             client::VERSION
         );
-        eprintln!("skip: Claude Code {} is not installed", client::VERSION);
+        eprintln!(
+            "skip: Claude Code {} is not installed or cannot run sealed",
+            client::VERSION
+        );
         return;
     };
     if !can_namespace() {

@@ -220,11 +220,11 @@ fn plugins_load_as_claude_loads_them() {
     let Some(bin) = client::binary() else {
         assert!(
             std::env::var("HOOKX_LIVE").as_deref() != Ok("require"),
-            "Claude Code {} is not installed (conformance/install-clients.sh)",
+            "Claude Code {} is not installed (conformance/install-clients.sh) or cannot run sealed",
             client::VERSION
         );
         eprintln!(
-            "skip plugins_load_as_claude_loads_them: Claude Code {} is not installed",
+            "skip plugins_load_as_claude_loads_them: Claude Code {} is not installed or cannot run sealed",
             client::VERSION
         );
         return;

@@ -103,12 +103,39 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             patch("*** Add File: matched.txt\n+m\n"),
             Step::Text("matchers done"),
         ],
+        "rewrite" => {
+            let mut steps: Vec<Step> = rewrite_cases().iter().map(|c| shell(c.cmd)).collect();
+            steps.push(patch("*** Add File: rw-original.txt\n+original\n"));
+            steps.push(Step::Text("rewrite done"));
+            steps
+        }
+        "rewrite-permission" => vec![
+            Step::Calls(vec![Call::Function(
+                "exec_command",
+                json!({"cmd": "echo rw-permission", "sandbox_permissions": "require_escalated",
+                    "justification": "J-RW"}),
+            )]),
+            Step::Calls(vec![Call::Function(
+                "exec_command",
+                json!({"cmd": "echo rw-escalate", "sandbox_permissions": "require_escalated",
+                    "justification": "J-RW-ESCALATE"}),
+            )]),
+            Step::Text("rewrite-permission done"),
+        ],
+        "routed-rewrite" => vec![
+            shell("echo rw-claude"),
+            shell("echo rw-copilot"),
+            shell("echo rw-codex"),
+            patch("*** Add File: rw-claude.txt\n+original\n"),
+            Step::Text("routed-rewrite done"),
+        ],
         "untrusted" => vec![shell("echo untrusted-probe"), Step::Text("done")],
         "blocks" => vec![shell("echo post-block"), Step::Text("blocks done")],
         "interrupt" => vec![shell("sleep 30"), Step::Text("interrupt done")],
         "routed" => vec![
             shell("echo claude-deny"),
             shell("echo routed-ok"),
+            shell("echo claude-bare-deny"),
             patch("*** Add File: routed.txt\n+routed\n"),
             patch("*** Update File: routed.txt\n@@\n-routed\n+changed\n"),
             Step::Text("routed done"),
@@ -197,6 +224,132 @@ enum Expect {
     Ran,
     /// The tool did not run; the model got the reason back.
     Blocked(&'static str),
+}
+
+/// What Codex did with a call whose PreToolUse handler answered with an `updatedInput`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Became {
+    /// The original command ran.
+    Original,
+    /// The command of `updatedInput` ran instead.
+    Rewritten,
+    /// Nothing ran; the model got this reason back.
+    Blocked(&'static str),
+}
+
+/// One answer form of a PreToolUse handler that rewrites the shell call `echo rw-NAME` to
+/// `echo rewritten-NAME`.
+struct RewriteCase {
+    cmd: &'static str,
+    stdout: String,
+    stderr: &'static str,
+    exit: i32,
+    /// What Codex CLI 0.171.0 did (run).
+    became: Became,
+}
+
+/// `hookSpecificOutput` of a PreToolUse answer with `fields`.
+fn pre_answer(fields: Value) -> String {
+    let mut hso = json!({"hookEventName": "PreToolUse"});
+    hso.as_object_mut()
+        .unwrap()
+        .extend(fields.as_object().unwrap().clone());
+    json!({ "hookSpecificOutput": hso }).to_string()
+}
+
+/// Every answer form of the `updatedInput` row: with `permissionDecision` allow, none, deny and
+/// ask; the allow answer at exit 0, 1 and 2; the legacy `decision: "approve"`; an input without
+/// the `command` string. Codex CLI 0.171.0 (run) runs the rewrite only beside `allow` at exit 0.
+/// Any other decision (none, `ask`, `approve`, even `deny`) makes it refuse the whole answer and
+/// run the original; so does a deny without a reason. Exit 2 blocks with stderr as the reason,
+/// and runs the original when stderr is empty; exit 1 runs it. An input without a `command`
+/// string fails the call, the error going to the model.
+fn rewrite_cases() -> Vec<RewriteCase> {
+    let to = |name: &str| json!({"command": format!("echo rewritten-{name}")});
+    let allow =
+        |name: &str| pre_answer(json!({"permissionDecision": "allow", "updatedInput": to(name)}));
+    let case = |cmd, stdout, stderr, exit, became| RewriteCase {
+        cmd,
+        stdout,
+        stderr,
+        exit,
+        became,
+    };
+    vec![
+        case("echo rw-allow", allow("allow"), "", 0, Became::Rewritten),
+        case(
+            "echo rw-reason",
+            pre_answer(json!({"permissionDecision": "allow",
+                "permissionDecisionReason": "R-RW-REASON", "updatedInput": to("reason")})),
+            "",
+            0,
+            Became::Rewritten,
+        ),
+        case(
+            "echo rw-none",
+            pre_answer(json!({"updatedInput": to("none")})),
+            "",
+            0,
+            Became::Original,
+        ),
+        case(
+            "echo rw-deny",
+            pre_answer(json!({"permissionDecision": "deny",
+                "permissionDecisionReason": "R-RW-DENY", "updatedInput": to("deny")})),
+            "",
+            0,
+            Became::Original,
+        ),
+        case(
+            "echo rw-ask",
+            pre_answer(json!({"permissionDecision": "ask",
+                "permissionDecisionReason": "R-RW-ASK", "updatedInput": to("ask")})),
+            "",
+            0,
+            Became::Original,
+        ),
+        case(
+            "echo rw-exit2",
+            allow("exit2"),
+            "E-RW-EXIT2",
+            2,
+            Became::Blocked("E-RW-EXIT2"),
+        ),
+        case("echo rw-quiet2", allow("quiet2"), "", 2, Became::Original),
+        case(
+            "echo rw-exit1",
+            allow("exit1"),
+            "E-RW-EXIT1",
+            1,
+            Became::Original,
+        ),
+        case(
+            "echo rw-approve",
+            json!({"decision": "approve", "hookSpecificOutput": {"hookEventName": "PreToolUse",
+                "updatedInput": to("approve")}})
+            .to_string(),
+            "",
+            0,
+            Became::Original,
+        ),
+        // Without a rewrite: a deny with no reason, and exit 2 with no stderr, are no denies.
+        case(
+            "echo rw-bare-deny",
+            pre_answer(json!({"permissionDecision": "deny"})),
+            "",
+            0,
+            Became::Original,
+        ),
+        case("echo rw-bare2", String::new(), "", 2, Became::Original),
+        case(
+            "echo rw-nocmd",
+            pre_answer(json!({"permissionDecision": "allow",
+                "updatedInput": {"cmd": "echo rewritten-nocmd"}})),
+            "",
+            0,
+            Became::Blocked("hook returned updatedInput without string field `command`"),
+        ),
+    ]
 }
 
 /// One `{matcher?, hooks: [recorder]}` group.
@@ -658,6 +811,130 @@ fn pre_tool_use_answers() {
     c.done("deny");
 }
 
+/// The patch a PreToolUse handler puts in place of `*** Add File: rw-original.txt`.
+const REWRITTEN_PATCH: &str =
+    "*** Begin Patch\n*** Add File: rw-rewritten.txt\n+rewritten\n*** End Patch\n";
+
+/// Ground truth of the `updatedInput` row, hookx not in the loop: a recorder answers each
+/// shell call with a rewrite in one of the forms of [`rewrite_cases`], and a patch with a
+/// rewritten patch under `allow`; a PermissionRequest `decision.updatedInput` (approvals on).
+/// What ran and what the model got back.
+#[test]
+fn ground_truth_updated_input() {
+    let cases = rewrite_cases();
+    let Some(l) = live("rewrite", WRITE, |sb| {
+        sb.trusted_hooks(
+            HookFile::UserJson,
+            &Value::Object(record_everything(sb, "")),
+        );
+        for (i, c) in cases.iter().enumerate() {
+            let name = format!("{i:02}");
+            sb.answer("PreToolUse", &name, c.cmd, &c.stdout, c.stderr, c.exit);
+        }
+        let patch = json!({"permissionDecision": "allow",
+            "updatedInput": {"command": REWRITTEN_PATCH}});
+        sb.answer(
+            "PreToolUse",
+            "zz",
+            "rw-original.txt",
+            &pre_answer(patch),
+            "",
+            0,
+        );
+    }) else {
+        return;
+    };
+    let Some(perm) = live("rewrite-permission", &["--approve-for-me"], |sb| {
+        sb.trusted_hooks(
+            HookFile::UserJson,
+            &Value::Object(record_everything(sb, "")),
+        );
+        sb.answer("PermissionRequest", "a", "rw-permission",
+            r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"echo rewritten-permission"}}}}"#, "", 0);
+        let rewrite = json!({"permissionDecision": "allow",
+            "updatedInput": {"command": "echo rewritten-escalate"}});
+        sb.answer(
+            "PreToolUse",
+            "a",
+            "rw-escalate",
+            &pre_answer(rewrite),
+            "",
+            0,
+        );
+        sb.answer("PermissionRequest", "b", "rewritten-escalate",
+            r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#, "", 0);
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    for case in &cases {
+        let name = case.cmd.trim_start_matches("echo ");
+        let result = l.tool_result("rewrite", case.cmd);
+        let original = result.contains(&format!("\n{name}\n"));
+        let rewritten = result.contains(&format!("\nrewritten-{}\n", &name[3..]));
+        let ok = match case.became {
+            Became::Original => original && !rewritten,
+            Became::Rewritten => rewritten && !original,
+            Became::Blocked(reason) => !original && !rewritten && result.contains(reason),
+        };
+        c.that(
+            ok,
+            format!(
+                "{}: expected {:?}, the model got: {result}",
+                case.cmd, case.became
+            ),
+        );
+    }
+    let post = l.dump("PostToolUse", "rewritten-allow");
+    c.that(
+        post.is_some_and(|d| d.stdin["tool_input"]["command"] == "echo rewritten-allow"),
+        format!("PostToolUse sees the rewritten command: {post:?}"),
+    );
+    let patched = l.tool_result("rewrite", "rw-original.txt");
+    c.that(
+        l.sb.project.join("rw-rewritten.txt").exists()
+            && !l.sb.project.join("rw-original.txt").exists(),
+        format!("a rewritten patch is applied instead: {patched}"),
+    );
+    // The hook's answer is refused whole; the automatic review (which cannot answer here)
+    // declines the call.
+    let status = |l: &Live, text: &str| {
+        l.out
+            .events
+            .iter()
+            .find(|e| {
+                e["type"] == "item.completed"
+                    && e["item"]["command"]
+                        .as_str()
+                        .is_some_and(|c| c.contains(text))
+            })
+            .map(|e| e["item"]["status"].clone())
+    };
+    let refused = status(&perm, "rw-permission");
+    c.that(
+        refused.as_ref().is_some_and(|s| s == "declined")
+            && perm.count_with("PostToolUse", "rw-permission") == 0,
+        format!("a PermissionRequest decision.updatedInput is refused: {refused:?}"),
+    );
+    // A PreToolUse allow (with a rewrite) does not skip Codex's own approval: PermissionRequest
+    // still fires, on the rewritten command, and its allow runs it.
+    let asked = perm.dump("PermissionRequest", "rewritten-escalate");
+    let ran = status(&perm, "rewritten-escalate");
+    c.that(
+        asked.is_some() && ran.as_ref().is_some_and(|s| s == "completed"),
+        format!(
+            "PermissionRequest after a PreToolUse allow: {asked:?}, {ran:?}, {:?}\nstderr: {}",
+            perm.labels(),
+            perm.out.stderr
+        ),
+    );
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    c.done("rewrite");
+}
+
 /// PreToolUse matchers against a shell call and a patch: (matcher, matches the shell call,
 /// matches the patch). As in Claude Code: a matcher of only letters, digits, `_` and `|` is a
 /// list of exact names, anything else an unanchored regex; `*` and the empty string match
@@ -933,6 +1210,14 @@ fn routed_handlers_of_every_dialect_run_under_codex() {
         );
         sb.answer("claude-pre", "a", "claude-deny",
             r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-CLAUDE-DENY"}}"#, "", 0);
+        sb.answer(
+            "claude-pre",
+            "b",
+            "claude-bare-deny",
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}"#,
+            "",
+            0,
+        );
         sb.answer("claude-post", "a", "routed-ok",
             r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"CTX-CLAUDE-POST"}}"#, "", 0);
         common::hookx_at(&sb.project, &sb.home, &["trust"]).success();
@@ -949,6 +1234,12 @@ fn routed_handlers_of_every_dialect_run_under_codex() {
     c.that(
         denied.contains("R-CLAUDE-DENY") && !denied.contains("\nclaude-deny\n"),
         format!("the Claude deny blocks the Codex shell call: {denied}"),
+    );
+    // Codex runs a call whose deny has no reason (run 0.171.0): hookx gives it one.
+    let bare = l.tool_result("routed", "claude-bare-deny");
+    c.that(
+        !bare.contains("\nclaude-bare-deny\n") && bare.contains("denied by hook"),
+        format!("a Claude deny without a reason blocks the Codex shell call: {bare}"),
     );
     c.that(
         l.sent("routed").contains("CTX-CLAUDE-POST"),
@@ -1066,6 +1357,112 @@ fn routed_handlers_of_every_dialect_run_under_codex() {
         "both patches applied",
     );
     c.done("routed");
+}
+
+/// hookx in the loop, rewrites: a Claude handler (`permissionDecision: "allow"` +
+/// `updatedInput`), a Copilot one (`permissionDecision: "allow"` + `modifiedArgs`) and a Codex
+/// one (`allow` + `updatedInput`, converted into the project's Claude settings with `hookx
+/// convert --from codex --to claude`, so that it runs through `hookx exec`), each rewriting one
+/// shell call, and the Claude handler a patch (as a Write); installed with `hookx install --host
+/// codex`. Under the real Codex each rewritten command runs instead of the original.
+#[test]
+fn routed_rewrites_run_under_codex() {
+    let Some(l) = live("routed-rewrite", WRITE, |sb| {
+        sb.trust_project();
+        let group =
+            |label: &str| json!([{"hooks": [{"type": "command", "command": sb.dumper(label)}]}]);
+        sb.write(
+            "project/.claude/settings.json",
+            &client::pretty(&json!({"hooks": {"PreToolUse": group("claude-pre")}})),
+        );
+        sb.write(
+            "project/.github/hooks/rewrite.json",
+            &client::pretty(&json!({"version": 1, "hooks": {"preToolUse": [
+                {"type": "command", "bash": sb.dumper("copilot-pre")}]}})),
+        );
+        let codex = sb.write(
+            "codex-handlers.json",
+            &client::pretty(&json!({"hooks": {"PreToolUse": group("codex-pre")}})),
+        );
+        let project = sb.project.display().to_string();
+        let hookx = env!("CARGO_BIN_EXE_hookx");
+        common::hookx()
+            .args(["convert", &codex.display().to_string(), "--from", "codex"])
+            .args([
+                "--to",
+                "claude",
+                "--hookx",
+                hookx,
+                "--write",
+                "--project",
+                &project,
+            ])
+            .assert()
+            .success();
+        let rewrite = |cmd: &str| {
+            pre_answer(json!({"permissionDecision": "allow",
+                "updatedInput": {"command": cmd}}))
+        };
+        sb.answer(
+            "claude-pre",
+            "a",
+            "echo rw-claude",
+            &rewrite("echo rewritten-by-claude"),
+            "",
+            0,
+        );
+        let write = json!({"permissionDecision": "allow", "updatedInput": {
+            "file_path": format!("{project}/rw-claude-rewritten.txt"), "content": "rewritten\n"}});
+        sb.answer(
+            "claude-pre",
+            "b",
+            "rw-claude.txt",
+            &pre_answer(write),
+            "",
+            0,
+        );
+        sb.answer("copilot-pre", "a", "echo rw-copilot",
+            r#"{"permissionDecision":"allow","modifiedArgs":{"command":"echo rewritten-by-copilot"}}"#, "", 0);
+        sb.answer(
+            "codex-pre",
+            "a",
+            "echo rw-codex",
+            &rewrite("echo rewritten-by-codex"),
+            "",
+            0,
+        );
+        common::hookx_at(&sb.project, &sb.home, &["trust"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "codex"]).success();
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    for shape in ["claude", "copilot", "codex"] {
+        let result = l.tool_result("routed-rewrite", &format!("echo rw-{shape}"));
+        c.that(
+            result.contains(&format!("\nrewritten-by-{shape}\n"))
+                && !result.contains(&format!("\nrw-{shape}\n")),
+            format!("the {shape} handler's rewrite runs: {result}"),
+        );
+        c.that(
+            l.count_with(&format!("{shape}-pre"), &format!("echo rw-{shape}")) == 1,
+            format!("the {shape} handler ran once on its call: {:?}", l.labels()),
+        );
+    }
+    let patched = l.tool_result("routed-rewrite", "rw-claude.txt");
+    c.that(
+        std::fs::read_to_string(l.sb.project.join("rw-claude-rewritten.txt"))
+            .ok()
+            .as_deref()
+            == Some("rewritten\n")
+            && !l.sb.project.join("rw-claude.txt").exists(),
+        format!("the Claude handler's rewritten Write is applied instead: {patched}"),
+    );
+    c.done("routed-rewrite");
 }
 
 /// Ctrl-C during a shell call (SIGINT to the client once PreToolUse has recorded the call):

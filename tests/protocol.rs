@@ -849,10 +849,11 @@ fn host_answers_per_flavour() {
     }
     // 33 for Claude, Copilot and Bricks (Copilot reads context and prompt blocks too, run
     // 1.0.102); 9 more for Gemini, 10 for Qwen, 41 for Cursor's six flavours and VS Code (docs),
-    // 7 for Codex, 15 for Windsurf's five flavours (docs: exit 2 and stderr only), 9 for Droid,
-    // 3 for Cline (context, and a deny as `cancel`), 8 for Augment, 4 for Kiro (docs: exit 2
-    // and stderr, and plain stdout as context).
-    assert_eq!(read_back, 139, "answers read back");
+    // 8 for Codex (a rewrite beside an allow among them, run 0.171.0), 15 for Windsurf's five
+    // flavours (docs: exit 2 and stderr only), 9 for Droid, 3 for Cline (context, and a deny
+    // as `cancel`), 8 for Augment, 4 for Kiro (docs: exit 2 and stderr, and plain stdout as
+    // context).
+    assert_eq!(read_back, 140, "answers read back");
 }
 
 #[test]

@@ -584,6 +584,7 @@ mod protocol_rows {
         exit_codes: ExitCodes::ByCode,
         // Source 0.36.0: the last `updatedInput` is the call's new input.
         updated_input_merges: false,
+        updated_input_needs_allow: false,
         event_key: "hook_event_name",
         event_key_only: None,
         event_shapes: &[],

@@ -242,6 +242,7 @@ mod protocol_rows {
             F::new(Slot::Context, &[HSO, "additionalContext"], Writes::Never),
         ],
         updated_input_merges: false,
+        updated_input_needs_allow: false,
         answer_event_key: None,
         // The seed shows deny only; allow and ask fall back to Bricks' own flow.
         permission_passes: &[],

@@ -733,6 +733,7 @@ pub(crate) mod protocol_rows {
             F::new(Slot::Context, &["additionalContext"], Writes::Never),
         ],
         updated_input_merges: false,
+        updated_input_needs_allow: false,
         answer_event_key: Some((HSO, "hookEventName")),
         permission_values: &[Decision::Allow, Decision::Ask, Decision::Deny],
         // PreToolUse `defer` (claude-code 2.1.332 schema): the host's own flow decides.

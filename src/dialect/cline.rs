@@ -603,6 +603,7 @@ mod protocol_rows {
             F::new(Slot::UpdatedInput, &["overrideInput"], Writes::Never),
         ],
         updated_input_merges: false,
+        updated_input_needs_allow: false,
         answer_event_key: None,
         permission_values: &[],
         permission_passes: &[],

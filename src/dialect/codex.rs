@@ -940,6 +940,9 @@ mod protocol_rows {
         env: &[],
         // Plain stdout on PreToolUse reaches nobody (run); elsewhere unknown.
         plain_stdout_context: &[],
+        // Run 0.171.0: exit 2 denies with stderr as the reason; with stderr empty the call runs
+        // (`ground_truth_updated_input`), which hookx, reading a Codex handler, still takes
+        // for a deny (the stricter reading).
         exit2: &[(EventKind::PreToolUse, Exit2::Deny)],
         exit_codes: ExitCodes::ByCode,
         failure_denies: &[],
@@ -950,13 +953,20 @@ mod protocol_rows {
                 &[HSO, "permissionDecision"],
                 Writes::On(PRE),
             ),
+            // Run 0.171.0: a deny without a non-empty reason is refused and the call runs;
+            // hookx writes a reason with every deny.
             F::new(
                 Slot::PermissionReason,
                 &[HSO, "permissionDecisionReason"],
                 Writes::On(PRE),
             ),
-            // Read from a Codex handler, never written: Codex runs the original call (run).
-            F::new(Slot::UpdatedInput, &[HSO, "updatedInput"], Writes::Never),
+            // Run 0.171.0 (`ground_truth_updated_input`): beside `permissionDecision: "allow"` at
+            // exit 0, the rewritten command (`{command}`; a patch: `{command: PATCH}`) runs
+            // instead, and PostToolUse sees it. Without a decision, with `ask`, `deny` or
+            // `decision: "approve"` the whole answer is refused: the original runs (see
+            // `updated_input_needs_allow`). On PermissionRequest (`decision.updatedInput`) the
+            // answer is refused and Codex's own review decides: not written there.
+            F::new(Slot::UpdatedInput, &[HSO, "updatedInput"], Writes::On(PRE)),
             F::new(
                 Slot::Behavior,
                 &[HSO, "decision", "behavior"],
@@ -977,6 +987,9 @@ mod protocol_rows {
             ),
         ],
         updated_input_merges: false,
+        // Run 0.171.0: a rewrite counts only beside `allow`; a PreToolUse `allow` does not skip
+        // Codex's own approval (PermissionRequest still fires, on the rewritten command).
+        updated_input_needs_allow: true,
         answer_event_key: Some((HSO, "hookEventName")),
         // `ask` runs the call like `allow` (run): only allow and deny decide.
         permission_values: &[Decision::Allow, Decision::Deny],

@@ -398,6 +398,7 @@ mod protocol_rows {
         reshape: None,
         exit_codes: ExitCodes::ByCode,
         updated_input_merges: false,
+        updated_input_needs_allow: false,
         event_shapes: &[],
         verbatim_keys: &[],
         tool_args: ArgsForm::ObjectOrString,

@@ -375,6 +375,7 @@ mod protocol_rows {
         exit_codes: ExitCodes::ByCode,
         // Binary 0.225.2: `updatedInput` is merged over the call's input.
         updated_input_merges: true,
+        updated_input_needs_allow: false,
         event_key: "hook_event_name",
         event_key_only: None,
         event_shapes: &[],

@@ -562,6 +562,7 @@ mod protocol_rows {
             ),
         ],
         updated_input_merges: true,
+        updated_input_needs_allow: false,
         answer_event_key: None,
         permission_values: &[Decision::Allow, Decision::Ask, Decision::Deny],
         permission_passes: &[],

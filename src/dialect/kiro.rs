@@ -291,6 +291,7 @@ mod protocol_rows {
         fail_closed: PRE,
         answer: &[],
         updated_input_merges: false,
+        updated_input_needs_allow: false,
         answer_event_key: None,
         permission_values: &[Decision::Deny],
         permission_passes: &[],

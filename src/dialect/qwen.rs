@@ -508,6 +508,7 @@ mod protocol_rows {
         reshape: None,
         exit_codes: ExitCodes::ByCode,
         updated_input_merges: false,
+        updated_input_needs_allow: false,
         event_key: "hook_event_name",
         event_key_only: None,
         event_shapes: &[],

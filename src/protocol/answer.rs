@@ -258,7 +258,15 @@ fn encode_permission(
             }
         } else if p.writes(Slot::Permission, kind) && p.permission_values.contains(&d) {
             w.set(Slot::Permission, decision_str(d).into());
-            w.set_str(Slot::PermissionReason, reason);
+            if d == Decision::Deny {
+                // A deny always says why: Codex refuses (and runs) a deny without a reason.
+                w.set(
+                    Slot::PermissionReason,
+                    reason_or(reason, "denied by hook").into(),
+                );
+            } else {
+                w.set_str(Slot::PermissionReason, reason);
+            }
         } else if d == Decision::Deny && p.writes(Slot::Cancel, kind) {
             w.set(Slot::Cancel, true.into());
             w.set(Slot::Reason, reason_or(reason, "denied by hook").into());
@@ -284,16 +292,32 @@ fn encode_permission(
             ));
         }
     }
-    if let Some(input) = updated
-        && !input_written
-        && !w.set(Slot::UpdatedInput, input.clone())
-    {
+    // Beside a deny the call does not run: its input is moot (and to a host that needs an
+    // allow beside it, it would undo the deny).
+    let Some(input) = updated.filter(|_| !input_written && decision != Some(Decision::Deny)) else {
+        return;
+    };
+    if !p.writes(Slot::UpdatedInput, kind) {
         notes.push(format!(
             "hookx: updated tool input dropped: {} cannot change the input on {}",
             host.name(),
             w.event_name
         ));
+        return;
     }
+    if p.updated_input_needs_allow && decision != Some(Decision::Allow) {
+        // The host runs a rewrite only beside an allow, which leaves its own approval in place
+        // (Codex); without it the handler's rewrite would be refused.
+        if !w.set(Slot::Permission, decision_str(Decision::Allow).into()) {
+            notes.push(format!(
+                "hookx: updated tool input dropped: {} takes it only beside an allow on {}",
+                host.name(),
+                w.event_name
+            ));
+            return;
+        }
+    }
+    w.set(Slot::UpdatedInput, input.clone());
 }
 
 /// A block on any other event: where the host reads one, else the closest it has, else a note.
@@ -712,6 +736,18 @@ fn read_json(flavor: Flavor, event: &Event, map: &Map<String, Value>, out: &mut 
                 }
             }
         }
+    }
+    if p.updated_input_needs_allow
+        && out.updated_input.is_some()
+        && out.decision != Some(Decision::Allow)
+    {
+        // Its own agent would refuse the answer and run the original call (a deny stays a deny
+        // here: the stricter reading).
+        out.updated_input = None;
+        out.errors.push(format!(
+            "hook answer's updated tool input ignored: {} takes it only beside an allow",
+            flavor.name()
+        ));
     }
 }
 

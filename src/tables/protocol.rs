@@ -50,6 +50,12 @@ pub struct ProtocolTables {
     /// (shallow) into the call's own (Gemini CLI `hookSpecificOutput.tool_input`), rather than
     /// the whole new input.
     pub updated_input_merges: bool,
+    /// Whether the host runs an updated tool input only beside an `allow` in the same answer,
+    /// and refuses (runs the original call) an answer that carries one with any other decision
+    /// or none, a deny included (Codex CLI). As a host hookx writes `allow` with the input when
+    /// no handler decided (or one asked, which the host cannot), never the input beside a deny;
+    /// from such a handler it reads the input only beside its `allow`.
+    pub updated_input_needs_allow: bool,
     /// The answer object that must name its event, and the key naming it.
     pub answer_event_key: Option<(&'static str, &'static str)>,
     /// Permission decisions the answer JSON can carry (others fall back to default behaviour).

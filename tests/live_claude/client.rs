@@ -1,6 +1,8 @@
 //! Driving the real Claude Code: a fresh HOME and project per scenario, `env -i`, a bounded
 //! run (the process group is killed if it overruns), and the records of the dumper hook.
 
+#[path = "../live_common/sealed.rs"]
+mod sealed;
 #[path = "../live_common/spawn.rs"]
 mod spawn;
 use serde_json::Value;
@@ -14,7 +16,8 @@ use std::time::Duration;
 pub const VERSION: &str = "2.1.332";
 pub const CLIENT: &str = "claude-code";
 
-/// The pinned binary, if installed (`conformance/install-clients.sh`).
+/// The pinned binary, if installed (`conformance/install-clients.sh`), with the calling test's
+/// thread sealed off the network (`live_common/sealed.rs`; `None` when it cannot be).
 pub fn binary() -> Option<PathBuf> {
     let root = std::env::var_os("HOOKX_CLIENTS")
         .map(PathBuf::from)
@@ -24,7 +27,9 @@ pub fn binary() -> Option<PathBuf> {
     let bin = root.join(format!(
         "claude-{VERSION}/node_modules/@anthropic-ai/claude-code-linux-x64/claude"
     ));
-    bin.is_file().then_some(bin)
+    let bin = bin.is_file().then_some(bin)?;
+    sealed::enter("Claude Code")?;
+    Some(bin)
 }
 
 /// One isolated world: HOME, project, and the dumper's folder.

@@ -15,6 +15,8 @@ use std::time::Duration;
 mod dumps;
 #[path = "../live_common/sandbox.rs"]
 mod sandbox;
+#[path = "../live_common/sealed.rs"]
+mod sealed;
 pub use dumps::Dump;
 
 pub const VERSION: &str = "0.171.0";
@@ -30,12 +32,14 @@ pub fn clients_root() -> PathBuf {
 }
 
 /// The pinned client's native binary, or `None` (after a skip line) when it is not installed;
-/// with `HOOKX_LIVE=require` a missing client fails the test.
+/// with `HOOKX_LIVE=require` a missing client fails the test. The calling test's thread is
+/// sealed off the network first (`live_common/sealed.rs`).
 pub fn binary() -> Option<PathBuf> {
     let bin = clients_root()
         .join(format!("codex-{VERSION}"))
         .join("node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex");
     if bin.is_file() {
+        sealed::enter(&format!("Codex CLI {VERSION}"))?;
         return Some(bin);
     }
     if std::env::var("HOOKX_LIVE").as_deref() == Ok("require") {

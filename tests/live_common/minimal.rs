@@ -10,13 +10,16 @@ use std::time::Duration;
 
 #[path = "dumps.rs"]
 mod dumps;
+#[path = "sealed.rs"]
+mod sealed;
 pub use dumps::Dump;
 
 /// A run that has not finished by then is killed with its process group (a hang, not a pace).
 const LIMIT: Duration = Duration::from_secs(180);
 
 /// The pinned client at `rel` below the conformance cache, or `None` (after a skip line) when
-/// it is not installed; with `HOOKX_LIVE=require` a missing client fails the test.
+/// it is not installed; with `HOOKX_LIVE=require` a missing client fails the test. The calling
+/// test's thread is sealed off the network first (`sealed.rs`).
 pub fn client(rel: &str, name: &str) -> Option<PathBuf> {
     let root = std::env::var_os("HOOKX_CLIENTS")
         .map(PathBuf::from)
@@ -25,6 +28,7 @@ pub fn client(rel: &str, name: &str) -> Option<PathBuf> {
         });
     let bin = root.join(rel);
     if bin.is_file() {
+        sealed::enter(name)?;
         return Some(bin);
     }
     if std::env::var("HOOKX_LIVE").as_deref() == Ok("require") {

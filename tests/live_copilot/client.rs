@@ -13,6 +13,8 @@ use std::time::Duration;
 mod dumps;
 #[path = "../live_common/sandbox.rs"]
 mod sandbox;
+#[path = "../live_common/sealed.rs"]
+mod sealed;
 pub use dumps::Dump;
 
 pub const VERSION: &str = "1.0.102";
@@ -28,12 +30,14 @@ pub fn clients_root() -> PathBuf {
 }
 
 /// The pinned client binary, or `None` (after a skip line) when it is not installed; with
-/// `HOOKX_LIVE=require` a missing client fails the test.
+/// `HOOKX_LIVE=require` a missing client fails the test. The calling test's thread is sealed
+/// off the network first (`live_common/sealed.rs`).
 pub fn binary() -> Option<PathBuf> {
     let bin = clients_root()
         .join(format!("copilot-{VERSION}"))
         .join("node_modules/@github/copilot-linux-x64/copilot");
     if bin.is_file() {
+        sealed::enter(&format!("Copilot CLI {VERSION}"))?;
         return Some(bin);
     }
     if std::env::var("HOOKX_LIVE").as_deref() == Ok("require") {

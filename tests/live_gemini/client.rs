@@ -12,6 +12,8 @@ use std::time::Duration;
 mod dumps;
 #[path = "../live_common/sandbox.rs"]
 mod sandbox;
+#[path = "../live_common/sealed.rs"]
+mod sealed;
 pub use dumps::Dump;
 
 pub const VERSION: &str = "0.61.0";
@@ -27,12 +29,14 @@ pub fn clients_root() -> PathBuf {
 }
 
 /// The pinned client's entry script (run by `node` from PATH), or `None` (after a skip line)
-/// when it is not installed; with `HOOKX_LIVE=require` a missing client fails the test.
+/// when it is not installed; with `HOOKX_LIVE=require` a missing client fails the test. The
+/// calling test's thread is sealed off the network first (`live_common/sealed.rs`).
 pub fn binary() -> Option<PathBuf> {
     let bin = clients_root()
         .join(format!("gemini-{VERSION}"))
         .join("node_modules/@google/gemini-cli/bundle/gemini.js");
     if bin.is_file() {
+        sealed::enter(&format!("Gemini CLI {VERSION}"))?;
         return Some(bin);
     }
     if std::env::var("HOOKX_LIVE").as_deref() == Ok("require") {

@@ -12,6 +12,8 @@ use std::time::Duration;
 mod dumps;
 #[path = "../live_common/sandbox.rs"]
 mod sandbox;
+#[path = "../live_common/sealed.rs"]
+mod sealed;
 pub use dumps::Dump;
 
 pub const VERSION: &str = "0.24.4";
@@ -30,6 +32,7 @@ pub fn clients_root() -> PathBuf {
 
 /// The pinned client's entry script and the folder of the node that runs it, or `None` (after
 /// a skip line) when either is not installed; with `HOOKX_LIVE=require` that fails the test.
+/// The calling test's thread is sealed off the network first (`live_common/sealed.rs`).
 pub fn binary() -> Option<(PathBuf, PathBuf)> {
     let root = clients_root();
     let bin = root
@@ -37,6 +40,7 @@ pub fn binary() -> Option<(PathBuf, PathBuf)> {
         .join("node_modules/@qwen-code/qwen-code/cli-entry.js");
     let node = root.join(NODE);
     if bin.is_file() && node.join("node").is_file() {
+        sealed::enter(&format!("Qwen Code {VERSION}"))?;
         return Some((bin, node));
     }
     if std::env::var("HOOKX_LIVE").as_deref() == Ok("require") {
