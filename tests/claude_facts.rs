@@ -160,11 +160,15 @@ fn version_lists_the_host_versions_the_tables_were_verified_with() {
     let out = String::from_utf8(out).unwrap();
     assert!(out.starts_with("hookx "), "{out}");
     assert!(
-        out.contains("claude: verified against claude-code 2.1.332\n"),
+        out.contains(
+            "claude: run against claude-code 2.1.332; rows no run showed are from its documents"
+        ),
         "{out}"
     );
     assert!(
-        out.contains("copilot: verified against copilot-cli 1.0.102\n"),
+        out.contains(
+            "copilot: run against copilot-cli 1.0.102; rows no run showed are from its documents"
+        ),
         "{out}"
     );
     // Bricks has no client: its facts are the seed documents'.

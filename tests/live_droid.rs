@@ -1,5 +1,5 @@
-//! A minimal live suite for Factory Droid 0.225.2 (ground truth; hookx has no Droid dialect):
-//! `droid exec` offline, its model a custom OpenAI-compatible one (`customModels` in
+//! A minimal live suite for Factory Droid 0.225.2: ground truth, then hookx's droid dialect in the
+//! loop. `droid exec` offline, its model a custom OpenAI-compatible one (`customModels` in
 //! `~/.factory/settings.json`) served by the fake model on 127.0.0.1, with a recording hook on
 //! its 9 events. See conformance/README.md.
 

@@ -73,7 +73,10 @@ fn version_text() -> String {
         let what = if verified.is_empty() {
             "docs: facts from its documentation, not verified against a real client".to_string()
         } else {
-            format!("verified against {}", verified.join(", "))
+            format!(
+                "run against {}; rows no run showed are from its documents (its facts page says which)",
+                verified.join(", ")
+            )
         };
         text.push_str(&format!("{dialect}: {what}\n"));
     }
