@@ -35,7 +35,7 @@ impl Project {
     }
 
     fn trust(&self) {
-        common::hookx_at(&self.project, &self.home, &["trust"]).success();
+        common::hookx_at(&self.project, &self.home, &["trust", "--yes"]).success();
     }
 
     /// `hookx ARGS` with `stdin`: exit code, stdout, stderr.

@@ -681,7 +681,7 @@ fn check_recorded(sb: &Sandbox, dumps: &[minimal::Dump], scenario: &str) {
 /// The project's hooks trusted, and hookx's Augment routes installed in the project.
 fn trust_and_install(sb: &Sandbox) {
     let hookx = assert_cmd::cargo::cargo_bin("hookx");
-    common::hookx_at(&sb.project, &sb.home, &["trust"]).success();
+    common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
     common::hookx_at(
         &sb.project,
         &sb.home,

@@ -678,7 +678,7 @@ fn hookx_routed_in() {
         world.answers(label, &answers);
     }
     hookx_cmd(&world, &["install", "--host", "claude"]);
-    hookx_cmd(&world, &["trust"]);
+    hookx_cmd(&world, &["trust", "--yes"]);
     let mut c = Checks::default();
 
     let run = client::run(&bin, &world, model.port, PROMPT, &[]);

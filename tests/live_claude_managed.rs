@@ -68,7 +68,7 @@ fn build(world: &World, policy: Value) -> PathBuf {
     for label in SCOPES.iter().chain(&["bricks"]) {
         world.answers(label, &[]);
     }
-    let trust = hookx(world, &root, &["trust"]).output().unwrap();
+    let trust = hookx(world, &root, &["trust", "--yes"]).output().unwrap();
     assert!(trust.status.success(), "hookx trust: {trust:?}");
     root
 }

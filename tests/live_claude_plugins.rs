@@ -261,7 +261,7 @@ fn plugins_load_as_claude_loads_them() {
     // Under another host, once everything is trusted, hookx runs exactly those.
     world.clear_records();
     let trust = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
-        .args(["trust", "--project"])
+        .args(["trust", "--yes", "--project"])
         .arg(&world.project)
         .arg("--home")
         .arg(&world.home)

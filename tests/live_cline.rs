@@ -393,7 +393,7 @@ fn routed_handlers_of_every_dialect_run_under_cline() {
         );
         out
     };
-    hookx_run(&["trust"]);
+    hookx_run(&["trust", "--yes"]);
     let installed = hookx_run(&["install", "--host", "cline", "--scope", "user"]);
     let (out, stdout) = run_client(&bin, &sb, &model, "routed", "cline-routed");
     let dumps = sb.dumps();

@@ -935,7 +935,7 @@ fn routed_handlers_of_every_dialect_run_under_codex() {
             r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-CLAUDE-DENY"}}"#, "", 0);
         sb.answer("claude-post", "a", "routed-ok",
             r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"CTX-CLAUDE-POST"}}"#, "", 0);
-        common::hookx_at(&sb.project, &sb.home, &["trust"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
         common::hookx_at(&sb.project, &sb.home, &["install", "--host", "codex"]).success();
     }) else {
         return;

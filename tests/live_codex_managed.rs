@@ -74,7 +74,7 @@ fn build(sb: &Sandbox, policy: &str) -> PathBuf {
         "project/.bricks/hooks.json",
         &client::pretty(&json!({"hooks": session_start(sb, "bricks")})),
     );
-    let trust = hookx(sb, &root, &["trust"]).output().unwrap();
+    let trust = hookx(sb, &root, &["trust", "--yes"]).output().unwrap();
     assert!(trust.status.success(), "hookx trust: {trust:?}");
     root
 }

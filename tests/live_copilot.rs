@@ -697,7 +697,7 @@ fn routed_handlers_of_every_dialect() {
         );
         hookx(sb, &["install", "--host", "copilot"]);
         hookx(sb, &["install", "--host", "copilot", "--scope", "user"]);
-        hookx(sb, &["trust"]);
+        hookx(sb, &["trust", "--yes"]);
         routed_env(sb)
     }) else {
         return;

@@ -467,7 +467,7 @@ fn routed_handlers_of_every_dialect() {
     for args in [
         &["install", "--host", "droid"][..],
         &["install", "--host", "droid", "--scope", "user"],
-        &["trust"],
+        &["trust", "--yes"],
     ] {
         let out = std::process::Command::new(&hookx)
             .args(args)

@@ -1173,7 +1173,7 @@ fn hookx_managed(sb: &Sandbox, root: &std::path::Path, args: &[&str]) -> std::pr
 /// The labels of the SessionStart handlers `hookx list --host gemini --format json` says Gemini
 /// runs, with `root` standing in for `/`, once hookx trusts the user's and project's files.
 fn listed_session_start(sb: &Sandbox, root: &std::path::Path) -> Vec<String> {
-    hookx_managed(sb, root, &["trust"]);
+    hookx_managed(sb, root, &["trust", "--yes"]);
     let out = hookx_managed(sb, root, &["list", "--host", "gemini", "--format", "json"]);
     let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
     let mut labels: Vec<String> = rows

@@ -651,7 +651,7 @@ fn routed_handlers_of_every_dialect() {
         for args in [
             &["install", "--host", "qwen"][..],
             &["install", "--host", "qwen", "--scope", "user"],
-            &["trust"],
+            &["trust", "--yes"],
         ] {
             let out = std::process::Command::new(&hookx)
                 .args(args)

@@ -82,7 +82,12 @@ pub(super) enum Command {
     #[command(after_help = example!("hookx list --host copilot"))]
     List(ListArgs),
     /// Record hook files as reviewed (by content hash) so that `hookx run` may run them.
-    #[command(after_help = example!("hookx trust .github/hooks/hooks.json"))]
+    #[command(after_help = example!(
+        "hookx trust                # review the new and changed hook files, then trust them",
+        "hookx trust .github/hooks/hooks.json",
+        "hookx trust --list",
+        "hookx trust --revoke .github/hooks/hooks.json"
+    ))]
     Trust(TrustArgs),
     /// Why a hook does or does not fire: per hook file, rule and host, whether the host loads
     /// it, whether it can fire, who runs it, what payload it gets, and the fix.
@@ -133,8 +138,18 @@ pub(super) struct DoctorArgs {
 
 #[derive(clap::Args, Debug)]
 pub(super) struct TrustArgs {
-    /// Files to trust; every hook file of the project and home when none is given.
+    /// Files to trust, each at once; with none, every new or changed hook file of the project
+    /// and home, after showing them (their rules, and what changed) and asking.
     pub(super) files: Vec<PathBuf>,
+    /// Trust what the review shows without asking (needed when not on a terminal).
+    #[arg(long, short = 'y')]
+    pub(super) yes: bool,
+    /// Show what is trusted, and whether each file still has the trusted content.
+    #[arg(long, conflicts_with_all = ["files", "yes", "revoke"])]
+    pub(super) list: bool,
+    /// Take back the trust of the files named instead, and nothing else.
+    #[arg(long, requires = "files", conflicts_with = "yes")]
+    pub(super) revoke: bool,
     /// Project directory.
     #[arg(long, value_name = "DIR")]
     pub(super) project: Option<PathBuf>,

@@ -158,6 +158,9 @@ fn run(cli: Cli) -> Result<i32, Error> {
         Command::Trust(args) => crate::commands::trust::command(&crate::commands::trust::Options {
             ctx: crate::discover::Context::resolve(args.project.as_deref(), args.home.as_deref())?,
             files: args.files,
+            yes: args.yes,
+            list: args.list,
+            revoke: args.revoke,
         }),
         Command::Install(args) => {
             crate::commands::install::command(&crate::commands::install::Options {

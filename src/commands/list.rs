@@ -64,27 +64,7 @@ pub fn rows(rules: &[EffectiveRule<'_>], host: Option<Dialect>, store: &TrustSto
             _ => Some(store.state(source).name()),
         };
         for handler in &entry.rule.handlers {
-            let (kind, text) = match &handler.kind {
-                HandlerKind::Command(c) => (
-                    "command",
-                    c.unix_line()
-                        .or_else(|| c.windows_line())
-                        .unwrap_or_default()
-                        .to_string(),
-                ),
-                HandlerKind::Prompt(p) => ("prompt", p.prompt.clone()),
-                HandlerKind::Agent(p) => ("agent", p.prompt.clone()),
-                // What it calls: an http hook's URL, an MCP hook's server and tool.
-                HandlerKind::Service(s) => {
-                    let field = |k: &str| handler.extra.get(k).and_then(|v| v.as_str());
-                    let target = match (field("url"), field("server"), field("tool")) {
-                        (Some(url), _, _) => url.to_string(),
-                        (None, Some(server), Some(tool)) => format!("{server} {tool}"),
-                        _ => String::new(),
-                    };
-                    (s.type_name, target)
-                }
-            };
+            let (kind, text) = handler_text(handler);
             rows.push(Row {
                 event: entry.rule.event.name().to_string(),
                 matcher: entry.rule.matcher.clone(),
@@ -106,6 +86,31 @@ pub fn rows(rules: &[EffectiveRule<'_>], host: Option<Dialect>, store: &TrustSto
         }
     }
     rows
+}
+
+/// A handler's type and what it runs: the command line (the Unix one where it has several), the
+/// prompt, or what a service handler calls (an http hook's URL, an MCP hook's server and tool).
+pub fn handler_text(handler: &crate::model::Handler) -> (&'static str, String) {
+    match &handler.kind {
+        HandlerKind::Command(c) => (
+            "command",
+            c.unix_line()
+                .or_else(|| c.windows_line())
+                .unwrap_or_default()
+                .to_string(),
+        ),
+        HandlerKind::Prompt(p) => ("prompt", p.prompt.clone()),
+        HandlerKind::Agent(p) => ("agent", p.prompt.clone()),
+        HandlerKind::Service(s) => {
+            let field = |k: &str| handler.extra.get(k).and_then(|v| v.as_str());
+            let target = match (field("url"), field("server"), field("tool")) {
+                (Some(url), _, _) => url.to_string(),
+                (None, Some(server), Some(tool)) => format!("{server} {tool}"),
+                _ => String::new(),
+            };
+            (s.type_name, target)
+        }
+    }
 }
 
 /// Widest handler text shown in the table; the JSON has it whole.

@@ -169,7 +169,7 @@ fn routed_handlers_of_every_dialect() {
         // Before the folder is trusted, the project install says what Gemini CLI needs.
         notes = hookx(sb, &["install", "--host", "gemini"]);
         hookx(sb, &["install", "--host", "gemini", "--scope", "user"]);
-        hookx(sb, &["trust"]);
+        hookx(sb, &["trust", "--yes"]);
         sb.trust_folder();
     }) else {
         return;

