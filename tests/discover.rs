@@ -513,7 +513,10 @@ fn trust_without_files_trusts_every_source_that_parses() {
     let assert = tree.hookx(&["trust", "--yes"]).code(1);
     let out = String::from_utf8_lossy(&assert.get_output().stdout).to_string();
     let err = String::from_utf8_lossy(&assert.get_output().stderr).to_string();
-    assert_eq!(out.lines().count(), 12, "{out}");
+    // The review of the 12 files, then one line for each.
+    assert!(out.starts_with("hookx trust: 12 files to review"), "{out}");
+    let trusted = out.lines().filter(|l| l.starts_with("trusted "));
+    assert_eq!(trusted.count(), 12, "{out}");
     assert!(
         out.contains("trusted ~/.claude/settings.json (sha256 "),
         "{out}"

@@ -278,3 +278,105 @@ fn trust_list_and_revoke() {
     assert_eq!(w.run(&["trust", "--revoke"]).code, 2);
     assert_eq!(w.run(&["trust", "--list", "x.json"]).code, 2);
 }
+
+#[test]
+fn validate_calls_an_event_no_agent_has_an_error() {
+    let w = World::new();
+    w.write(
+        ".claude/settings.json",
+        r#"{"hooks": {"PreToolUs": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}
+"#,
+    );
+    let ran = w.run(&["validate", ".claude/settings.json"]);
+    assert_eq!(ran.code, 1, "{ran:?}");
+    assert!(
+        ran.stdout
+            .contains(".claude/settings.json:1:25: error: `PreToolUs` is no claude event"),
+        "{ran:?}"
+    );
+    assert!(
+        ran.stdout
+            .contains("rename the key `PreToolUs` to `PreToolUse`"),
+        "{ran:?}"
+    );
+    assert!(ran.stdout.contains("1 error(s), 0 warning(s)"), "{ran:?}");
+    // The same with every hook file found, and in JSON.
+    assert_eq!(w.run(&["validate"]).code, 1);
+    let json = w.run(&["validate", ".claude/settings.json", "--format", "json"]);
+    let diags: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(diags[0]["severity"], "error", "{json:?}");
+    assert_eq!(diags[0]["pointer"], "/hooks/PreToolUs", "{json:?}");
+}
+
+#[test]
+fn validate_refuses_a_file_that_is_no_hook_file() {
+    let w = World::new();
+    w.write(
+        "package.json",
+        r#"{"name": "app", "version": "1.0.0", "scripts": {"test": "jest"}}
+"#,
+    );
+    let ran = w.run(&["validate", "package.json"]);
+    assert_eq!(ran.code, 1, "{ran:?}");
+    assert!(
+        ran.stderr.contains("package.json: not a hook file"),
+        "{ran:?}"
+    );
+    // An agent's settings file with no hooks is still its hook file: nothing to say.
+    w.write(".claude/settings.json", r#"{"permissions": {"allow": []}}"#);
+    let ran = w.run(&["validate", ".claude/settings.json"]);
+    assert_eq!(ran.code, 0, "{ran:?}");
+}
+
+#[test]
+fn convert_never_writes_hooks_into_a_file_that_is_no_hook_file() {
+    let w = World::new();
+    let package = r#"{"name": "app", "version": "1.0.0", "scripts": {"test": "jest"}}
+"#;
+    w.write("package.json", package);
+    w.write(
+        "claude.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}
+"#,
+    );
+    for extra in [&["--write"][..], &["--write", "--dry-run"]] {
+        let mut args = vec![
+            "convert",
+            "claude.json",
+            "--to",
+            "copilot",
+            "--out",
+            "package.json",
+        ];
+        args.extend(extra);
+        let ran = w.run(&args);
+        assert_eq!(ran.code, 1, "{args:?}: {ran:?}");
+        assert!(
+            ran.stderr
+                .contains("package.json: is not a copilot hook file"),
+            "{ran:?}"
+        );
+        let now = std::fs::read_to_string(w.project.join("package.json")).unwrap();
+        assert_eq!(now, package, "{args:?}");
+    }
+    // A Copilot hook file and a new file take the hooks.
+    w.write(
+        "hooks.json",
+        r#"{"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": "echo hi"}]}}
+"#,
+    );
+    for out in ["hooks.json", "new.json"] {
+        let ran = w.run(&[
+            "convert",
+            "claude.json",
+            "--to",
+            "copilot",
+            "--write",
+            "--out",
+            out,
+        ]);
+        assert_eq!(ran.code, 0, "{out}: {ran:?}");
+        let text = std::fs::read_to_string(w.project.join(out)).unwrap();
+        assert!(text.contains("preToolUse"), "{out}: {text}");
+    }
+}
