@@ -380,3 +380,175 @@ fn convert_never_writes_hooks_into_a_file_that_is_no_hook_file() {
         assert!(text.contains("preToolUse"), "{out}: {text}");
     }
 }
+
+/// The lines of README.md's install block that set up completions and man pages, as a user
+/// would paste them (the `cargo install` lines left out).
+fn readme_setup_lines() -> Vec<String> {
+    let readme =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .unwrap();
+    let block = readme
+        .split("## Install")
+        .nth(1)
+        .and_then(|s| s.split("```sh").nth(1))
+        .and_then(|s| s.split("```").next())
+        .expect("the install block");
+    block
+        .lines()
+        .map(|l| l.split(" #").next().unwrap_or_default().trim().to_string())
+        .filter(|l| l.starts_with("mkdir ") || l.starts_with("hookx "))
+        .collect()
+}
+
+#[test]
+fn the_readme_setup_of_completions_and_man_pages_works_on_a_fresh_home() {
+    let lines = readme_setup_lines();
+    assert!(
+        lines.iter().any(|l| l.starts_with("hookx completions")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("hookx man")),
+        "{lines:?}"
+    );
+    let w = World::new();
+    let bin = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
+    let bin = std::env::var_os("CARGO_BIN_EXE_hookx")
+        .map(PathBuf::from)
+        .unwrap_or(bin);
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for line in &lines {
+        // The binary under test, wherever its name points.
+        let line = line.replacen("hookx ", &format!("{} ", bin.display()), 1);
+        let out = std::process::Command::new("sh")
+            .args(["-ec", &line])
+            .env("HOME", &w.home)
+            .env("PATH", &path)
+            .current_dir(&w.project)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{line}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let completions = w
+        .home
+        .join(".local/share/bash-completion/completions/hookx");
+    assert!(std::fs::metadata(&completions).unwrap().len() > 0);
+    let man = w.home.join(".local/share/man/man1");
+    assert!(man.join("hookx.1").is_file());
+    assert!(man.join("hookx-convert.1").is_file());
+}
+
+#[test]
+fn every_man_page_the_man_pages_refer_to_is_written() {
+    let w = World::new();
+    let dir = w.home.join("man1");
+    let ran = w.run(&["man", "--dir", dir.to_str().unwrap()]);
+    assert_eq!(ran.code, 0, "{ran:?}");
+    let mut pages = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        pages += 1;
+        // Roff writes `hookx\-convert(1)`.
+        for (at, _) in text.match_indices("(1)") {
+            let before = &text[..at];
+            let name: String = before
+                .chars()
+                .rev()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '\\' | '_'))
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            let name = name.replace("\\-", "-");
+            if name.starts_with("hookx") {
+                assert!(
+                    dir.join(format!("{name}.1")).is_file(),
+                    "{name}(1) is missing"
+                );
+            }
+        }
+    }
+    assert!(pages > 10, "{pages} pages");
+    // Without --dir, hookx.1 on stdout, as before.
+    let page = w.run(&["man"]);
+    assert!(page.stdout.starts_with(".ie"), "{}", page.stdout);
+}
+
+#[test]
+fn event_options_complete_event_names_not_files() {
+    let w = World::new();
+    let script = w.run(&["completions", "bash"]).stdout;
+    let cases: Vec<&str> = script
+        .split("--event)")
+        .skip(1)
+        .map(|case| case.lines().nth(1).unwrap_or_default())
+        .collect();
+    // `run`, `exec` and `simulate`.
+    assert_eq!(cases.len(), 3, "{script}");
+    for case in cases {
+        assert!(!case.contains("compgen -f"), "{case}");
+        for name in [
+            "PreToolUse",
+            "preToolUse",
+            "pre_run_command",
+            "SessionStart",
+        ] {
+            assert!(case.contains(name), "{name}: {case}");
+        }
+    }
+    // Any name is still taken: a host may send an event this hookx does not know.
+    let ran = w.run(&["simulate", "--event", "SomeNewEvent"]);
+    assert_ne!(ran.code, 2, "{ran:?}");
+}
+
+#[test]
+fn list_shows_the_command_a_converted_entry_runs() {
+    let w = World::new();
+    w.write(
+        "claude.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh --strict"}]}]}}
+"#,
+    );
+    let converted = w.run(&[
+        "convert",
+        "claude.json",
+        "--from",
+        "claude",
+        "--to",
+        "copilot",
+        "--write",
+    ]);
+    assert_eq!(converted.code, 0, "{converted:?}");
+    let list = w.run(&["list"]);
+    assert_eq!(list.code, 0, "{list:?}");
+    let row = list
+        .stdout
+        .lines()
+        .find(|l| l.contains(".github/hooks/"))
+        .expect("the converted file's row");
+    assert!(
+        row.contains("./guard.sh --strict (via hookx exec --as claude)"),
+        "{list:?}"
+    );
+    assert!(!list.stdout.contains("command -v"), "{list:?}");
+    // The JSON keeps the whole line, and says what it wraps.
+    let json = w.run(&["list", "--format", "json"]);
+    let rows: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let row = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["dialect"] == "copilot")
+        .unwrap();
+    assert!(row["handler"].as_str().unwrap().starts_with("command -v"));
+    assert_eq!(row["wrapped"]["command"], "./guard.sh --strict");
+    assert_eq!(row["wrapped"]["as"], "claude");
+}

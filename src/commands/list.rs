@@ -49,6 +49,11 @@ pub struct Row {
     /// the payload its handlers get there (Copilot: `copilot-pascal` for Claude files).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub payload: Option<&'static str>,
+    /// For an entry convert wrapped in `hookx exec` ([`crate::convert::wrapped_command`]): the
+    /// command it runs, the dialect it runs it as and the hookx it calls; `handler` has the
+    /// whole line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wrapped: Option<crate::convert::Wrapped>,
 }
 
 /// The rows of the effective hook set, in event order, then discovery order.
@@ -65,6 +70,10 @@ pub fn rows(rules: &[EffectiveRule<'_>], host: Option<Dialect>, store: &TrustSto
         };
         for handler in &entry.rule.handlers {
             let (kind, text) = handler_text(handler);
+            let wrapped = match kind {
+                "command" => crate::convert::wrapped_command(&text),
+                _ => None,
+            };
             rows.push(Row {
                 event: entry.rule.event.name().to_string(),
                 matcher: entry.rule.matcher.clone(),
@@ -82,6 +91,7 @@ pub fn rows(rules: &[EffectiveRule<'_>], host: Option<Dialect>, store: &TrustSto
                     .map(|h| h.native_flavor(entry.rule.flavor))
                     .filter(|f| *f != entry.rule.flavor)
                     .map(|f| f.name()),
+                wrapped,
             });
         }
     }
@@ -141,9 +151,15 @@ pub fn render_text(
     }
     let mut table: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
     for row in rows {
-        let handler = match row.kind {
-            "command" => shorten(&row.handler, HANDLER_WIDTH),
-            kind => shorten(&format!("{kind}: {}", row.handler), HANDLER_WIDTH),
+        let handler = match (row.kind, &row.wrapped) {
+            // A wrapped entry: its command, not the guard every such entry starts with.
+            (_, Some(w)) => {
+                let via = format!(" ({})", w.via());
+                let room = HANDLER_WIDTH.saturating_sub(via.chars().count()).max(12);
+                format!("{}{via}", shorten(&w.command, room))
+            }
+            ("command", None) => shorten(&row.handler, HANDLER_WIDTH),
+            (kind, None) => shorten(&format!("{kind}: {}", row.handler), HANDLER_WIDTH),
         };
         let mut cells = vec![
             row.event.clone(),

@@ -186,7 +186,11 @@ fn pending(source: &Source, why: Why) -> Pending<'_> {
                 routes += 1;
                 continue;
             }
-            let (kind, text) = super::list::handler_text(handler);
+            let (kind, mut text) = super::list::handler_text(handler);
+            // A wrapped entry shows the command it runs (its guard is exactly hookx's).
+            if let Some(w) = crate::convert::wrapped_command(&text).filter(|_| kind == "command") {
+                text = format!("{} (via {} exec --as {})", w.command, w.hookx, w.as_flavor);
+            }
             let matcher = match &rule.matcher {
                 Some(m) => format!(" [{m}]"),
                 None => String::new(),
