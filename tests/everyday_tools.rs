@@ -552,3 +552,46 @@ fn list_shows_the_command_a_converted_entry_runs() {
     assert_eq!(row["wrapped"]["command"], "./guard.sh --strict");
     assert_eq!(row["wrapped"]["as"], "claude");
 }
+
+/// On a terminal (`script(1)` gives `hookx trust` one), the review ends with a question, and
+/// only a yes trusts.
+#[test]
+fn on_a_terminal_trust_asks_and_only_a_yes_trusts() {
+    let w = routed();
+    let bin = std::env::var_os("CARGO_BIN_EXE_hookx")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_hookx")));
+    let on_a_terminal = |answer: &str| {
+        let mut child = std::process::Command::new("script")
+            .args(["-qec", &format!("'{}' trust", bin.display()), "/dev/null"])
+            .current_dir(&w.project)
+            .env("HOME", &w.home)
+            .env_remove("HOOKX_HOME")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("script(1), from util-linux");
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(answer.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let no = on_a_terminal("n\n");
+    assert!(no.contains("trust 1 file? [y/N]"), "{no}");
+    assert!(no.contains("nothing trusted"), "{no}");
+    assert!(
+        w.run(&["trust", "--list"])
+            .stdout
+            .contains("nothing is trusted")
+    );
+    let yes = on_a_terminal("y\n");
+    assert!(
+        yes.contains("trusted .github/hooks/guard.json (sha256 "),
+        "{yes}"
+    );
+}
