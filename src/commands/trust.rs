@@ -243,7 +243,10 @@ fn review(store: &TrustStore, pending: &[Pending<'_>], quiet: usize) -> String {
             )),
         }
         if p.rules.is_empty() {
-            out.push_str("  no hooks (its settings count once it is trusted)\n");
+            out.push_str(
+                "  no hooks (hookx obeys its settings, such as a switch that turns hooks off or \
+                 plugins on, only once it is trusted)\n",
+            );
         }
         for line in &p.rules {
             out.push_str(&format!("  {line}\n"));
