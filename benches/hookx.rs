@@ -369,7 +369,7 @@ impl Project {
         let project = Project { dir, home };
         if !files.is_empty() {
             let out = Command::new(hookx)
-                .arg("trust")
+                .args(["trust", "--yes"])
                 .arg("--project")
                 .arg(&project.dir)
                 .env("HOOKX_HOME", &project.home)

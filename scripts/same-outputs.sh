@@ -524,8 +524,8 @@ def trust_install_cases(name):
     project, home = fresh(name, "trust")
     env = home_env(home)
     both = lambda: snapshot(project) + [(f"home {t}", b) for t, b in snapshot(home, HOOKX_STATE)]
-    record(f"{c}/trust.txt", ["trust"], project, None, env, extra=both)
-    record(f"{c}/trust.again.txt", ["trust"], project, None, env, extra=both)
+    record(f"{c}/trust.txt", ["trust", "--yes"], project, None, env, extra=both)
+    record(f"{c}/trust.again.txt", ["trust", "--yes"], project, None, env, extra=both)
     record(f"{c}/list.after-trust.txt", ["list"], project, None, env)
     record(f"{c}/doctor.after-trust.txt", ["doctor"], project, None, env)
     def one(d, scope):
@@ -608,7 +608,7 @@ def run_world(name, tag, cases, seq=False, with_guess=False):
     project, home = fresh(name, tag)
     env = home_env(home)
     if name == "rec":
-        record(f"run/{tag}/_trust.txt", ["trust"], project, None, env,
+        record(f"run/{tag}/_trust.txt", ["trust", "--yes"], project, None, env,
                extra=lambda: [(f"home {t}", b) for t, b in snapshot(os.path.join(home, ".hookx"), ("cache", "warned.json", "warned.sum", ".hookx.lock"))])
     jobs = []
     for (pname, fl, host, event, tmpl), answer in cases:
@@ -676,7 +676,7 @@ def post_simulate(data):
 
 project, home = fresh("rec", "simulate")
 env = home_env(home)
-record("simulate/_trust.txt", ["trust"], project, None, env)
+record("simulate/_trust.txt", ["trust", "--yes"], project, None, env)
 readme = [
     ("readme-copilot-deny", ["simulate", "--host", "copilot", "--event", "preToolUse", "--tool", "bash", "--input", '{"command":"rm -rf /"}', "--expect", "deny"]),
     ("readme-claude-edit", ["simulate", "--host", "claude", "--event", "PreToolUse", "--tool", "Edit", "--input", '{"file_path":"a.ts"}']),

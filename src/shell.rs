@@ -62,10 +62,107 @@ pub fn push_shell_quote(out: &mut String, text: &str) {
     out.push('\'');
 }
 
+/// The words of `text` read as a POSIX shell reads the words of one simple command: quotes
+/// (`'…'`, and `"…"` where a backslash escapes `"`, `$`, `` ` ``, `\\` and a newline) and
+/// backslashes taken away. `None` where the shell would do anything but split words: an
+/// operator (`;`, `&`, `|`, `<`, `>`, a parenthesis, a newline), an expansion (`$`, `` ` ``,
+/// a glob or `~` left unquoted), or a quote left open. The reverse of [`shell_quote`].
+pub fn split_words(text: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' | '\t' => {
+                if let Some(w) = word.take() {
+                    words.push(w);
+                }
+            }
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next()? {
+                        '\'' => break,
+                        c => w.push(c),
+                    }
+                }
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next()? {
+                        '"' => break,
+                        '$' | '`' => return None,
+                        '\\' => match chars.next()? {
+                            c @ ('"' | '$' | '`' | '\\') => w.push(c),
+                            '\n' => {}
+                            c => {
+                                w.push('\\');
+                                w.push(c);
+                            }
+                        },
+                        c => w.push(c),
+                    }
+                }
+            }
+            '\\' => match chars.next()? {
+                '\n' => {}
+                c => word.get_or_insert_with(String::new).push(c),
+            },
+            ';' | '&' | '|' | '<' | '>' | '(' | ')' | '\n' | '$' | '`' | '*' | '?' | '[' => {
+                return None;
+            }
+            '~' if word.is_none() => return None,
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    if let Some(w) = word {
+        words.push(w);
+    }
+    Some(words)
+}
+
 /// A word the shell takes literally without quotes.
 fn is_plain_word(text: &str) -> bool {
     !text.is_empty()
         && text
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b))
+}
+
+#[cfg(test)]
+mod split_tests {
+    use super::*;
+
+    #[test]
+    fn split_words_undoes_quoting() {
+        for text in [
+            "plain",
+            "it's",
+            "a \"b\" $c `d` \\e",
+            "./guard.sh --flag 'x y'",
+            "",
+        ] {
+            for quoted in [shell_quote(text), shell_quote_shortest(text)] {
+                assert_eq!(
+                    split_words(&quoted),
+                    Some(vec![text.to_string()]),
+                    "{quoted}"
+                );
+            }
+        }
+        assert_eq!(
+            split_words("hookx exec --as claude -- ./g.sh"),
+            Some(
+                ["hookx", "exec", "--as", "claude", "--", "./g.sh"]
+                    .map(String::from)
+                    .to_vec()
+            )
+        );
+        for refused in [
+            "a; b", "a && b", "$(x)", "a $b", "'open", "a > f", "~/x", "a*",
+        ] {
+            assert_eq!(split_words(refused), None, "{refused}");
+        }
+    }
 }

@@ -125,10 +125,18 @@ struct StoreFile {
 
 const STORE_VERSION: u32 = 2;
 
+/// The largest file of which the store keeps a copy of the trusted bytes (`<home>/.hookx/
+/// trusted/<sha256>`), for `hookx trust` to show a later change to it as a diff. A larger file
+/// is trusted all the same, without a copy: its review shows its rules, not a diff.
+pub const COPY_LIMIT: usize = 256 * 1024;
+
 /// The trust record, loaded once and queried per source.
 #[derive(Clone, Debug, Default)]
 pub struct TrustStore {
     path: PathBuf,
+    /// Real paths whose records `hookx trust --revoke` removed: [`TrustStore::save`] drops
+    /// them from the record on disk too, where its merge would otherwise keep them.
+    revoked: Vec<String>,
     /// Per location id (only those with records, found by a short scan), by real path (as
     /// bytes: hashing a `Path` goes component by component): a lookup builds no key, and a
     /// file at a location nothing is trusted at costs no hashing at all.
@@ -177,6 +185,7 @@ impl TrustStore {
         }
         let mut store = TrustStore {
             path,
+            revoked: Vec::new(),
             trusted: Vec::new(),
             legacy: file.legacy,
         };
@@ -296,6 +305,83 @@ impl TrustStore {
         changed
     }
 
+    /// Every record, in no particular order: `hookx trust --list`.
+    pub fn records(&self) -> impl Iterator<Item = &Record> {
+        self.trusted
+            .iter()
+            .flat_map(|(_, records)| records.values())
+    }
+
+    /// The version 1 entries not trusted again since (real path, record).
+    pub fn legacy_records(&self) -> impl Iterator<Item = (&String, &LegacyRecord)> {
+        self.legacy.iter()
+    }
+
+    /// Takes back the trust of the file at the real path `canonical`: its record at every
+    /// location, and a version 1 entry. Returns how many records went.
+    pub fn revoke(&mut self, canonical: &Path) -> usize {
+        let mut gone = 0;
+        for (_, records) in &mut self.trusted {
+            gone += usize::from(records.remove(canonical.as_os_str()).is_some());
+        }
+        gone += usize::from(self.legacy.remove(&key(canonical)).is_some());
+        if gone > 0 {
+            self.revoked.push(key(canonical));
+        }
+        gone
+    }
+
+    /// Where the copies of trusted bytes are kept: `trusted/` beside the record.
+    fn copies(&self) -> PathBuf {
+        self.path.with_file_name("trusted")
+    }
+
+    /// Keeps a copy of `text`, the bytes trusted under the hash `sha256`, for the review of a
+    /// later change ([`TrustStore::trusted_copy`]); nothing for a text past [`COPY_LIMIT`] or
+    /// one whose hash is not `sha256`. A copy is a review aid, never what trust is decided by.
+    pub fn keep_copy(&self, sha256: &str, text: &str) -> Result<(), Error> {
+        if text.len() > COPY_LIMIT
+            || !is_sha256(sha256)
+            || crate::hash::sha256_hex(text.as_bytes()) != sha256
+        {
+            return Ok(());
+        }
+        let path = self.copies().join(sha256);
+        crate::config::update::update(&path, |current| {
+            Ok(match current {
+                Some(_) => crate::config::update::Change::Keep,
+                None => crate::config::update::Change::Write(text.to_string()),
+            })
+        })
+        .map(|_| ())
+    }
+
+    /// The copy of the bytes trusted under the hash `sha256`, when one was kept and still has
+    /// that hash.
+    pub fn trusted_copy(&self, sha256: &str) -> Option<String> {
+        if !is_sha256(sha256) {
+            return None;
+        }
+        let text = crate::read::text(&self.copies().join(sha256), COPY_LIMIT as u64).ok()?;
+        (crate::hash::sha256_hex(text.as_bytes()) == sha256).then_some(text)
+    }
+
+    /// Removes the copies no record names any more (`keep`: the hashes the record holds).
+    fn forget_copies(&self, keep: &std::collections::HashSet<String>) {
+        let Ok(entries) = std::fs::read_dir(self.copies()) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            if let Some(name) = name.to_str()
+                && is_sha256(name)
+                && !keep.contains(name)
+            {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+
     /// Records a discovered source as trusted with the content discovery hashed. Returns
     /// whether anything changed; `false` too when the source was not hashed.
     pub fn trust_source(&mut self, source: &impl Subject) -> bool {
@@ -311,6 +397,7 @@ impl TrustStore {
     /// re-trusted stay gone.
     pub fn save(&self) -> Result<(), Error> {
         let shown = self.path.display().to_string();
+        let mut hashes = std::collections::HashSet::new();
         crate::config::update::update(&self.path, |current| {
             let mut trusted = BTreeMap::new();
             let mut legacy = self.legacy.clone();
@@ -322,7 +409,9 @@ impl TrustStore {
                     ),
                 })?;
                 for r in disk.trusted {
-                    trusted.insert(format!("{}\0{}", r.location, r.path), r);
+                    if !self.revoked.contains(&r.path) {
+                        trusted.insert(format!("{}\0{}", r.location, r.path), r);
+                    }
                 }
                 legacy.retain(|k, _| disk.legacy.contains_key(k));
             }
@@ -333,6 +422,7 @@ impl TrustStore {
             {
                 trusted.insert(format!("{}\0{}", r.location, r.path), r.clone());
             }
+            hashes.extend(trusted.values().map(|r| r.sha256.clone()));
             let file = StoreFile {
                 version: STORE_VERSION,
                 trusted: trusted.into_values().collect(),
@@ -341,9 +431,17 @@ impl TrustStore {
             let mut text = serde_json::to_string_pretty(&file).unwrap_or_default();
             text.push('\n');
             Ok(crate::config::update::Change::Write(text))
-        })
-        .map(|_| ())
+        })?;
+        // A copy written by a concurrent `hookx trust` whose record is not saved yet may go
+        // too: its review then shows the rules without a diff.
+        self.forget_copies(&hashes);
+        Ok(())
     }
+}
+
+/// Whether `name` is a SHA-256 in hex (the name of a kept copy).
+fn is_sha256(name: &str) -> bool {
+    name.len() == 64 && name.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// After hookx's own edit of the file at `path` (an install's routes or review records) from
@@ -362,12 +460,15 @@ pub fn keep_trusted(
     else {
         return Ok(false);
     };
-    let (before, after) = (
+    let (before_hash, after_hash) = (
         crate::hash::sha256_hex(before),
         crate::hash::sha256_hex(after),
     );
-    if !store.carry_over(&canonical, &before, &after) {
+    if !store.carry_over(&canonical, &before_hash, &after_hash) {
         return Ok(false);
+    }
+    if let Ok(text) = std::str::from_utf8(after) {
+        store.keep_copy(&after_hash, text)?;
     }
     store.save().map(|()| true)
 }

@@ -210,7 +210,7 @@ fn newer_claude_handler_fields_are_read_and_run_as_claude_would() {
     };
     hookx().args(["validate"]).arg(&file).assert().success();
     hookx()
-        .args(["trust", "--project"])
+        .args(["trust", "--yes", "--project"])
         .arg(&project)
         .assert()
         .success();
@@ -319,7 +319,7 @@ fn session_end_handlers_get_claudes_budget() {
             .timeout(Duration::from_secs(60));
         cmd
     };
-    hookx().arg("trust").assert().success();
+    hookx().args(["trust", "--yes"]).assert().success();
     let payload = json!({"session_id": "s", "transcript_path": "/t", "cwd": project,
                          "hook_event_name": "SessionEnd", "reason": "other"});
     let out = hookx()

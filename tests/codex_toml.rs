@@ -226,7 +226,7 @@ fn run_and_install_treat_config_toml_as_a_codex_source() {
             json!(format!("cat > {}", seen.display()))
         ),
     );
-    w.hookx(&["trust"]).assert().success();
+    w.hookx(&["trust", "--yes"]).assert().success();
     let payload = json!({"session_id": "s", "transcript_path": "/t", "cwd": w.project,
         "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",
         "tool_input": {"command": "ls"}, "tool_use_id": "t1"});

@@ -223,7 +223,7 @@ fn run_reads_settings_with_comments() {
         mark.display()
     );
     w.write(".gemini/settings.json", &text);
-    w.hookx(&["trust"]).success();
+    w.hookx(&["trust", "--yes"]).success();
     let payload = serde_json::json!({"session_id": "s", "transcript_path": "/tmp/t",
         "cwd": w.project, "hook_event_name": "SessionStart", "source": "startup"});
     Command::cargo_bin("hookx")

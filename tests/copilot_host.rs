@@ -60,7 +60,7 @@ fn user_and_project_routes_run_each_handler_once() {
         &["install", "--host", "copilot", "--scope", "user"],
     )
     .success();
-    hookx_at(&project, &home, &["trust"]).success();
+    hookx_at(&project, &home, &["trust", "--yes"]).success();
     // Each route's process, as Copilot starts it: the hook file's folder in COPILOT_HOOK_DIR.
     for dir in [home.join(".copilot/hooks"), project.join(".github/hooks")] {
         hookx()
@@ -150,7 +150,7 @@ fn copilot_env_values_are_not_expanded() {
         out.display()
     );
     let hooks = write(&project, ".github/hooks/env.json", &file);
-    hookx_at(&project, &home, &["trust"]).success();
+    hookx_at(&project, &home, &["trust", "--yes"]).success();
     hookx()
         .args(["run", "--host", "claude", "--event", "UserPromptSubmit"])
         .env("HOOKX_HOME", &home)
@@ -192,7 +192,7 @@ fn under_copilot_the_first_deny_stops_later_handlers() {
         later.display()
     );
     write(&project, ".bricks/hooks.json", &bricks);
-    hookx_at(&project, &home, &["trust"]).success();
+    hookx_at(&project, &home, &["trust", "--yes"]).success();
     let out = hookx()
         .args(["run", "--host", "copilot", "--event", "preToolUse"])
         .env("HOOKX_HOME", &home)
@@ -273,7 +273,7 @@ fn pascal_case_matchers_are_anchored_and_try_both_tool_names() {
         ".github/hooks/h.json",
         &format!(r#"{{"version": 1, "hooks": {{"PreToolUse": [{entries}]}}}}"#),
     );
-    hookx_at(&project, &home, &["trust"]).success();
+    hookx_at(&project, &home, &["trust", "--yes"]).success();
     let sim = hookx_at(
         &project,
         &home,
@@ -344,7 +344,7 @@ fn copilot_handlers_run_by_hookx_get_copilot_hook_dir() {
         ".github/hooks/h.json",
         r#"{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "printf %s \"$COPILOT_HOOK_DIR\""}]}}"#,
     );
-    hookx_at(&project, &home, &["trust"]).success();
+    hookx_at(&project, &home, &["trust", "--yes"]).success();
     let sim = hookx_at(
         &project,
         &home,
@@ -381,7 +381,7 @@ fn a_modified_prompt_the_host_cannot_take_is_reported() {
         ".github/hooks/h.json",
         r#"{"version": 1, "hooks": {"userPromptSubmitted": [{"type": "command", "bash": "echo '{\"modifiedPrompt\": \"rewritten\"}'"}]}}"#,
     );
-    hookx_at(&project, &home, &["trust"]).success();
+    hookx_at(&project, &home, &["trust", "--yes"]).success();
     let sim = hookx_at(
         &project,
         &home,

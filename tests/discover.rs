@@ -315,7 +315,7 @@ fn disable_all_hooks_follows_claude_precedence() {
             .iter()
             .any(|r| r.source.dialect == bricks::DIALECT)
     );
-    tree.hookx(&["trust"]).code(1);
+    tree.hookx(&["trust", "--yes"]).code(1);
     let text = tree.stdout(&["list"]);
     assert!(
         text.contains("\"disableAllHooks\": true in ~/.claude/settings.json"),
@@ -358,7 +358,7 @@ fn gemini_hooks_config_enabled_false_turns_gemini_hooks_off() {
         (of(gemini::DIALECT), of(claude::DIALECT))
     };
     assert_eq!(rules(&tree), (0, 1));
-    tree.hookx(&["trust"]).success();
+    tree.hookx(&["trust", "--yes"]).success();
     let text = tree.stdout(&["list"]);
     assert!(
         text.contains(r#""hooksConfig": {"enabled": false} in ~/.gemini/settings.json"#),
@@ -510,10 +510,13 @@ fn trust_goes_untrusted_then_trusted_then_changed() {
 #[test]
 fn trust_without_files_trusts_every_source_that_parses() {
     let tree = Tree::new("full");
-    let assert = tree.hookx(&["trust"]).code(1);
+    let assert = tree.hookx(&["trust", "--yes"]).code(1);
     let out = String::from_utf8_lossy(&assert.get_output().stdout).to_string();
     let err = String::from_utf8_lossy(&assert.get_output().stderr).to_string();
-    assert_eq!(out.lines().count(), 12, "{out}");
+    // The review of the 12 files, then one line for each.
+    assert!(out.starts_with("hookx trust: 12 files to review"), "{out}");
+    let trusted = out.lines().filter(|l| l.starts_with("trusted "));
+    assert_eq!(trusted.count(), 12, "{out}");
     assert!(
         out.contains("trusted ~/.claude/settings.json (sha256 "),
         "{out}"
@@ -542,7 +545,7 @@ fn dispatch_rules_are_the_trusted_ones_the_host_does_not_run() {
         files
     };
     assert!(files(&TrustStore::load_or_empty(&ctx)).is_empty());
-    tree.hookx(&["trust"]).code(1);
+    tree.hookx(&["trust", "--yes"]).code(1);
     let store = TrustStore::load(&ctx).unwrap();
     // Bricks' own files are native; skills and agents are inactive outside Claude.
     assert_eq!(
@@ -589,7 +592,7 @@ fn a_corrupt_trust_record_trusts_nothing_and_is_not_overwritten() {
         stderr.contains("treating every file as untrusted"),
         "{stderr}"
     );
-    tree.hookx(&["trust"]).failure();
+    tree.hookx(&["trust", "--yes"]).failure();
     assert_eq!(
         std::fs::read_to_string(tree.home().join(".hookx/trust.json")).unwrap(),
         "{ not json"
@@ -728,7 +731,7 @@ fn an_empty_project_lists_nothing() {
 fn a_handler_the_host_runs_natively_is_not_run_again_by_hookx() {
     let tree = Tree::new("full");
     let ctx = tree.ctx();
-    tree.hookx(&["trust"]).code(1);
+    tree.hookx(&["trust", "--yes"]).code(1);
     let sources = discover::discover(&ctx);
     let store = TrustStore::load(&ctx).unwrap();
     let audit = |rules: &[discover::EffectiveRule<'_>]| -> Vec<String> {
@@ -794,7 +797,7 @@ fn droid_hooks_disabled_among_the_events_turns_droid_off() {
     let settings = tree.home().join(".factory/settings.json");
     tree.hookx(&["validate", settings.to_str().unwrap()])
         .success();
-    tree.hookx(&["trust"]).code(1);
+    tree.hookx(&["trust", "--yes"]).code(1);
     let text = tree.stdout(&["list"]);
     assert!(
         text.contains(r#""hooks": {"hooksDisabled": true} in ~/.factory/settings.json"#),

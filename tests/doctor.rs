@@ -244,7 +244,7 @@ fn a_kill_switch_in_local_settings_turns_the_project_hook_off() {
         "disableAllHooks",
         None
     ));
-    assert!(w.hookx(&["trust"]).status.success());
+    assert!(w.hookx(&["trust", "--yes"]).status.success());
     let (_, report) = w.doctor(Some("bricks"));
     assert!(has(
         loading(&report, ".claude/settings.json", "bricks"),

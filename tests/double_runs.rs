@@ -99,7 +99,7 @@ fn fire_both_routes(host: Dialect) -> Fired {
         common::write(dir, file, &rule.to_string());
     }
     let bin = env!("CARGO_BIN_EXE_hookx");
-    common::hookx_at(&project, &home, &["trust"]).success();
+    common::hookx_at(&project, &home, &["trust", "--yes"]).success();
     for scope in ["project", "user"] {
         common::hookx_at(
             &project,

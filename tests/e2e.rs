@@ -1025,7 +1025,7 @@ fn invoke(via: Via, row: &Row, host: F, handler: F) -> Outcome {
             cmd.env("HOOKX_HOME", &home);
             let trusted = Command::cargo_bin("hookx")
                 .unwrap()
-                .args(["trust", "--project"])
+                .args(["trust", "--yes", "--project"])
                 .arg(&project)
                 .env("HOOKX_HOME", &home)
                 .timeout(TIMEOUT)

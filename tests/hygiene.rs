@@ -35,7 +35,7 @@ fn project_with_trusted_deny() -> tempfile::TempDir {
         r#"{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
             {"type": "command", "command": "echo 'trusted deny' >&2; exit 2"}]}]}}"#,
     );
-    let trusted = ran(hookx(dir.path()).args(["trust", "--project", "."]));
+    let trusted = ran(hookx(dir.path()).args(["trust", "--yes", "--project", "."]));
     assert_eq!(trusted.code, Some(0), "{trusted:?}");
     dir
 }
@@ -181,7 +181,7 @@ fn a_prefixed_routing_entry_is_not_dispatched() {
         ]}]}})
         .to_string(),
     );
-    let trusted = ran(hookx(dir.path()).args(["trust", "--project", "."]));
+    let trusted = ran(hookx(dir.path()).args(["trust", "--yes", "--project", "."]));
     assert_eq!(trusted.code, Some(0), "{trusted:?}");
     let ran = ran(hookx(dir.path())
         .args(["run", "--host", "claude", "--event", "PreToolUse"])
@@ -276,7 +276,7 @@ fn a_deny_is_not_lost_to_the_descriptor_limit() {
         &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": handlers}]}})
             .to_string(),
     );
-    let trusted = ran(hookx(dir.path()).args(["trust", "--project", "."]));
+    let trusted = ran(hookx(dir.path()).args(["trust", "--yes", "--project", "."]));
     assert_eq!(trusted.code, Some(0), "{trusted:?}");
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"));
     cmd.args(["run", "--host", "claude", "--event", "PreToolUse"])
@@ -312,7 +312,7 @@ fn a_zero_timeout_is_the_default_and_validate_warns() {
         r#"{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
             {"type": "command", "command": "sleep 0.2; echo 'slow deny' >&2; exit 2", "timeout": 0}]}]}}"#,
     );
-    let trusted = ran(hookx(dir.path()).args(["trust", "--project", "."]));
+    let trusted = ran(hookx(dir.path()).args(["trust", "--yes", "--project", "."]));
     assert_eq!(trusted.code, Some(0), "{trusted:?}");
     let ran_run = ran(hookx(dir.path())
         .args(["run", "--host", "claude", "--event", "PreToolUse"])

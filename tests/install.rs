@@ -793,7 +793,7 @@ fn a_droid_project_route_leaves_an_event_to_the_users_route() {
             "hooks": [{"type": "command", "command": format!("echo ran >> '{}'", log.display())}]}]}})
         .to_string(),
     );
-    p.hookx(&["trust"]).success();
+    p.hookx(&["trust", "--yes"]).success();
     p.hookx(&["install", "--host", "droid", "--hookx", HOOKX])
         .success();
     let route = |file: &Path| -> String {

@@ -5,6 +5,9 @@
 //! {tool_use_id, tool_name, input_json}}`). Recording hooks in `~/.augment/settings.json`, and
 //! hookx's own routes. See conformance/README.md and conformance/augment-facts.md.
 
+#[macro_use]
+#[path = "live_common/harness.rs"]
+mod harness;
 mod common;
 // Its OpenAI-shaped `tool_result` does not apply: Auggie's tool results are request nodes.
 #[allow(dead_code)]
@@ -246,7 +249,6 @@ fn recorders(sb: &Sandbox) -> Value {
 
 /// Ground truth: the recorder on every event in `~/.augment/settings.json`; `launch-process`
 /// (context after it), denied by JSON and by exit 2, `save-file`, `str-replace-editor`.
-#[test]
 fn ground_truth_tool_calls_and_answers() {
     let Some(program) = auggie() else { return };
     let sb = Sandbox::new("hookx-live-augment");
@@ -404,7 +406,6 @@ fn ground_truth_tool_calls_and_answers() {
 /// which runs the project's Claude hooks with a Claude payload (`session_id` from
 /// `conversation_id`, `cwd` from `workspace_roots[0]`, Bash for `launch-process`, Write for
 /// `save-file`); a Claude deny stops the call.
-#[test]
 fn hookx_routes_run_claude_hooks_under_auggie() {
     let Some(program) = auggie() else { return };
     let sb = Sandbox::new("hookx-live-augment-routed");
@@ -537,7 +538,6 @@ require("readline").createInterface({ input: process.stdin }).on("line", (line) 
 /// (no matcher, `metadata.includeMCPMetadata`) gets the call with `mcp_metadata` naming the
 /// server, and a Claude `mcp__memory__.*` hook fires with `mcp__memory__read_graph`; its deny
 /// stops the call.
-#[test]
 fn hookx_routes_mcp_calls_to_claude_mcp_hooks() {
     let Some(program) = auggie() else { return };
     let sb = Sandbox::new("hookx-live-augment-mcp");
@@ -606,7 +606,6 @@ fn hookx_routes_mcp_calls_to_claude_mcp_hooks() {
 /// Which files 0.36.0 reads hooks from (user `settings.json`, project `settings.json` and
 /// `settings.local.json`: all run), and that `timeout` is in milliseconds: a PreToolUse hook of
 /// `timeout: 1500` that would deny after 5 s is cut off, and Auggie fails open (the call runs).
-#[test]
 fn files_auggie_reads_and_millisecond_timeouts() {
     let Some(program) = auggie() else { return };
     let sb = Sandbox::new("hookx-live-augment-files");
@@ -681,7 +680,7 @@ fn check_recorded(sb: &Sandbox, dumps: &[minimal::Dump], scenario: &str) {
 /// The project's hooks trusted, and hookx's Augment routes installed in the project.
 fn trust_and_install(sb: &Sandbox) {
     let hookx = assert_cmd::cargo::cargo_bin("hookx");
-    common::hookx_at(&sb.project, &sb.home, &["trust"]).success();
+    common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
     common::hookx_at(
         &sb.project,
         &sb.home,
@@ -694,4 +693,21 @@ fn trust_and_install(sb: &Sandbox) {
         ],
     )
     .success();
+}
+
+/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
+fn main() -> std::process::ExitCode {
+    harness::main(
+        "live_augment",
+        &[harness::client(
+            "Augment Auggie CLI",
+            format!("auggie-{VERSION}/node_modules/@augmentcode/auggie/augment.mjs"),
+        )],
+        live_tests![
+            ground_truth_tool_calls_and_answers,
+            hookx_routes_run_claude_hooks_under_auggie,
+            hookx_routes_mcp_calls_to_claude_mcp_hooks,
+            files_auggie_reads_and_millisecond_timeouts,
+        ],
+    )
 }

@@ -3,6 +3,9 @@
 //! routed in, and with converted configs. Skips when the client is not installed, unless
 //! `HOOKX_LIVE=require`. `HOOKX_RECORD=1` rewrites `tests/fixtures/recorded/claude-2.1.332/`.
 
+#[macro_use]
+#[path = "live_common/harness.rs"]
+mod harness;
 #[path = "live_claude/client.rs"]
 mod client;
 #[path = "live_claude/fixtures.rs"]
@@ -417,7 +420,6 @@ fn fired(records: &[Record]) -> Vec<String> {
 
 /// Ground truth: the dumper natively on all 34 events, the tools script, then `/compact`
 /// twice (`--continue`): once with PreCompact instructions on stdout, once blocked by exit 2.
-#[test]
 fn native_ground_truth() {
     let Some(bin) = client_or_skip("native_ground_truth") else {
         return;
@@ -657,7 +659,6 @@ fn foreign_answers() -> Vec<(&'static str, Vec<(&'static str, String)>)> {
 /// hookx routed in: `hookx install --host claude`, trusted Copilot (both casings) and Bricks
 /// files whose handlers record what they get and answer in their own protocol. Each answer
 /// must have the effect a native Claude answer had in `native_ground_truth`.
-#[test]
 fn hookx_routed_in() {
     let Some(bin) = client_or_skip("hookx_routed_in") else {
         return;
@@ -678,7 +679,7 @@ fn hookx_routed_in() {
         world.answers(label, &answers);
     }
     hookx_cmd(&world, &["install", "--host", "claude"]);
-    hookx_cmd(&world, &["trust"]);
+    hookx_cmd(&world, &["trust", "--yes"]);
     let mut c = Checks::default();
 
     let run = client::run(&bin, &world, model.port, PROMPT, &[]);
@@ -777,7 +778,6 @@ fn convert(world: &World, args: &[&str]) -> (String, String) {
 /// settings converted to Copilot and back are accepted and behave as the native ones did;
 /// (2) the Copilot and Bricks files of `hookx_routed_in`, converted to Claude with `--wrap`
 /// (`hookx exec` adapters), are accepted and behave as they did routed through `hookx run`.
-#[test]
 fn converted_configs() {
     let Some(bin) = client_or_skip("converted_configs") else {
         return;
@@ -883,4 +883,19 @@ fn converted_configs() {
     }
     let _ = run;
     c.finish("converted_configs", &wrapped);
+}
+
+/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
+fn main() -> std::process::ExitCode {
+    harness::main(
+        "live_claude",
+        &[harness::client(
+            "Claude Code",
+            format!(
+                "claude-{}/node_modules/@anthropic-ai/claude-code-linux-x64/claude",
+                client::VERSION
+            ),
+        )],
+        live_tests![native_ground_truth, hookx_routed_in, converted_configs,],
+    )
 }

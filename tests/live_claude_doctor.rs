@@ -6,6 +6,9 @@
 //! alias, which hookx's matching follows (`Tables::matcher_tool_names`).
 
 // Shared with `live_claude.rs`, which uses the parts this suite does not.
+#[macro_use]
+#[path = "live_common/harness.rs"]
+mod harness;
 #[allow(dead_code)]
 #[path = "live_claude/client.rs"]
 mod client;
@@ -68,7 +71,6 @@ fn client_or_skip() -> Option<std::path::PathBuf> {
     bin
 }
 
-#[test]
 fn doctor_says_which_rules_claude_fires() {
     let Some(bin) = client_or_skip() else { return };
     let model = FakeModel::start(SCRIPTS);
@@ -186,7 +188,6 @@ fn doctor_says_which_rules_claude_fires() {
 /// beside plain user settings with a `control` recorder (Claude Code 2.1.332). `hookx list
 /// --host claude` must list the `probe` exactly when Claude runs it, and `hookx doctor --host
 /// claude` must say the file never fires when Claude drops it.
-#[test]
 fn settings_with_comments_or_trailing_commas() {
     let Some(bin) = client_or_skip() else { return };
     let model = FakeModel::start(SCRIPTS);
@@ -267,4 +268,22 @@ fn settings_with_comments_or_trailing_commas() {
         client::VERSION,
         failed.join("\n")
     );
+}
+
+/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
+fn main() -> std::process::ExitCode {
+    harness::main(
+        "live_claude_doctor",
+        &[harness::client(
+            "Claude Code",
+            format!(
+                "claude-{}/node_modules/@anthropic-ai/claude-code-linux-x64/claude",
+                client::VERSION
+            ),
+        )],
+        live_tests![
+            doctor_says_which_rules_claude_fires,
+            settings_with_comments_or_trailing_commas,
+        ],
+    )
 }

@@ -13,6 +13,9 @@
 //! policy lets hooks of other scopes run.
 
 // Shared with `live_claude.rs`, which uses the parts this suite does not.
+#[macro_use]
+#[path = "live_common/harness.rs"]
+mod harness;
 #[allow(dead_code)]
 #[path = "live_claude/client.rs"]
 mod client;
@@ -68,7 +71,7 @@ fn build(world: &World, policy: Value) -> PathBuf {
     for label in SCOPES.iter().chain(&["bricks"]) {
         world.answers(label, &[]);
     }
-    let trust = hookx(world, &root, &["trust"]).output().unwrap();
+    let trust = hookx(world, &root, &["trust", "--yes"]).output().unwrap();
     assert!(trust.status.success(), "hookx trust: {trust:?}");
     root
 }
@@ -177,7 +180,6 @@ fn names(list: &[&str]) -> BTreeSet<String> {
     list.iter().map(|s| s.to_string()).collect()
 }
 
-#[test]
 fn managed_settings_decide_which_hooks_claude_runs() {
     let Some(bin) = client::binary() else {
         assert!(
@@ -272,7 +274,6 @@ fn fired_of(world: &World, extra: &[&str]) -> BTreeSet<String> {
 /// `managed-settings.d/*.json` (Claude Code 2.1.332): how the drop-ins merge with
 /// `managed-settings.json` and with each other, as Claude runs them and as `hookx list --host
 /// claude` says it does.
-#[test]
 fn managed_drop_ins_merge_with_managed_settings() {
     let Some(bin) = client::binary() else {
         assert!(
@@ -444,4 +445,28 @@ fn managed_drop_ins_merge_with_managed_settings() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
+fn main() -> std::process::ExitCode {
+    harness::main(
+        "live_claude_managed",
+        &[
+            harness::client(
+                "Claude Code",
+                format!(
+                    "claude-{}/node_modules/@anthropic-ai/claude-code-linux-x64/claude",
+                    client::VERSION
+                ),
+            ),
+            harness::Need::Condition {
+                what: "root and unshare(1) for a private mount namespace",
+                met: can_namespace(),
+            },
+        ],
+        live_tests![
+            managed_settings_decide_which_hooks_claude_runs,
+            managed_drop_ins_merge_with_managed_settings,
+        ],
+    )
 }

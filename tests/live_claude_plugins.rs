@@ -20,6 +20,9 @@
 //! the client.
 
 // Shared with `live_claude.rs`, which uses the parts this suite does not.
+#[macro_use]
+#[path = "live_common/harness.rs"]
+mod harness;
 #[allow(dead_code)]
 #[path = "live_claude/client.rs"]
 mod client;
@@ -215,7 +218,6 @@ const ALL: &[&str] = &[
     "git-localoff",
 ];
 
-#[test]
 fn plugins_load_as_claude_loads_them() {
     let Some(bin) = client::binary() else {
         assert!(
@@ -261,7 +263,7 @@ fn plugins_load_as_claude_loads_them() {
     // Under another host, once everything is trusted, hookx runs exactly those.
     world.clear_records();
     let trust = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
-        .args(["trust", "--project"])
+        .args(["trust", "--yes", "--project"])
         .arg(&world.project)
         .arg("--home")
         .arg(&world.home)
@@ -377,4 +379,19 @@ fn record_or_compare(files: Vec<(String, Value)>, ran: &BTreeSet<String>) {
         "the recorded plugins that ran ({}) differ",
         path.display()
     );
+}
+
+/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
+fn main() -> std::process::ExitCode {
+    harness::main(
+        "live_claude_plugins",
+        &[harness::client(
+            "Claude Code",
+            format!(
+                "claude-{}/node_modules/@anthropic-ai/claude-code-linux-x64/claude",
+                client::VERSION
+            ),
+        )],
+        live_tests![plugins_load_as_claude_loads_them,],
+    )
 }

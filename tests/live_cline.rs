@@ -4,6 +4,9 @@
 //! `~/.cline/hooks/`, and hookx in the loop (`hookx install --host cline`). See
 //! conformance/README.md and conformance/cline-facts.md.
 
+#[macro_use]
+#[path = "live_common/harness.rs"]
+mod harness;
 mod common;
 #[path = "live_common/minimal.rs"]
 mod minimal;
@@ -139,7 +142,6 @@ fn run_client(
 
 /// Ground truth: the recorder as every hook file; a shell call that runs (context after it),
 /// a patch that adds a file, a shell call a PreToolUse hook cancels, then the end of the task.
-#[test]
 fn ground_truth_run_commands_and_answers() {
     let Some(bin) = minimal::client(
         &format!("cline-{VERSION}/node_modules/@cline/cli-linux-x64/bin/cline"),
@@ -325,7 +327,6 @@ fn foreign_handlers(sb: &Sandbox) -> Vec<(&'static str, &'static str, serde_json
 /// Claude PostToolUse context reaches the model. Cline's own scripts in the other hook folders
 /// (`~/Documents/Cline/Hooks`, `.clinerules/hooks` without the executable bit, `.cline/hooks`
 /// of the project) run natively, once each time.
-#[test]
 fn routed_handlers_of_every_dialect_run_under_cline() {
     let Some(bin) = minimal::client(
         &format!("cline-{VERSION}/node_modules/@cline/cli-linux-x64/bin/cline"),
@@ -393,7 +394,7 @@ fn routed_handlers_of_every_dialect_run_under_cline() {
         );
         out
     };
-    hookx_run(&["trust"]);
+    hookx_run(&["trust", "--yes"]);
     let installed = hookx_run(&["install", "--host", "cline", "--scope", "user"]);
     let (out, stdout) = run_client(&bin, &sb, &model, "routed", "cline-routed");
     let dumps = sb.dumps();
@@ -521,4 +522,19 @@ fn routed_handlers_of_every_dialect_run_under_cline() {
         failed.len(),
         failed.join("\n")
     );
+}
+
+/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
+fn main() -> std::process::ExitCode {
+    harness::main(
+        "live_cline",
+        &[harness::client(
+            "Cline CLI",
+            format!("cline-{VERSION}/node_modules/@cline/cli-linux-x64/bin/cline"),
+        )],
+        live_tests![
+            ground_truth_run_commands_and_answers,
+            routed_handlers_of_every_dialect_run_under_cline,
+        ],
+    )
 }

@@ -3,6 +3,9 @@
 //! trusted by hash the way Codex's `/hooks` review trusts them (never with its trust bypass).
 //! See conformance/README.md and conformance/codex-facts.md.
 
+#[macro_use]
+#[path = "live_common/harness.rs"]
+mod harness;
 #[path = "live_codex/client.rs"]
 mod client;
 mod common;
@@ -518,7 +521,6 @@ const WRITE: &[&str] = &["-s", "workspace-write"];
 /// Ground truth, no hookx: every event's payload from user hooks (`~/.codex/hooks.json`) and
 /// project hooks (`.codex/config.toml [hooks]`, in a trusted project), over a shell call, two
 /// patches, a failing command and a failing image view; and the context that reaches the model.
-#[test]
 fn ground_truth_tools() {
     let Some(l) = live("tools", WRITE, |sb| {
         sb.trust_project();
@@ -636,7 +638,6 @@ fn ground_truth_tools() {
 
 /// Ground truth of compaction: a small `model_auto_compact_token_limit` compacts the history
 /// mid-turn (PreCompact/PostCompact `auto`, then SessionStart `compact`).
-#[test]
 fn ground_truth_compact() {
     let Some(l) = live(
         "compact",
@@ -692,7 +693,6 @@ fn ground_truth_compact() {
 
 /// Ground truth of PermissionRequest: it fires only when approvals are on (`--approve-for-me`)
 /// and a call asks for escalation; the hook's decision replaces the automatic review.
-#[test]
 fn ground_truth_permission() {
     let Some(l) = live("permission", &["--approve-for-me"], |sb| {
         sb.trusted_hooks(
@@ -730,7 +730,6 @@ fn ground_truth_permission() {
 
 /// Ground truth of subagents (`--enable multi_agent_v2`): SubagentStart and SubagentStop around
 /// a spawned agent; the collaboration tools reach hooks as `collaboration` + tool name.
-#[test]
 fn ground_truth_agents() {
     let Some(l) = live(
         "agents",
@@ -760,7 +759,6 @@ fn ground_truth_agents() {
 
 /// PreToolUse answers (JSON and exit codes) on shell calls, from a user and a project handler,
 /// and a `timeout` handler that answers too late; what ran and what the model got back.
-#[test]
 fn pre_tool_use_answers() {
     let Some(l) = live("deny", WRITE, |sb| {
         sb.trust_project();
@@ -819,7 +817,6 @@ const REWRITTEN_PATCH: &str =
 /// shell call with a rewrite in one of the forms of [`rewrite_cases`], and a patch with a
 /// rewritten patch under `allow`; a PermissionRequest `decision.updatedInput` (approvals on).
 /// What ran and what the model got back.
-#[test]
 fn ground_truth_updated_input() {
     let cases = rewrite_cases();
     let Some(l) = live("rewrite", WRITE, |sb| {
@@ -960,7 +957,6 @@ const MATCHERS: &[(&str, bool, bool)] = &[
     (".*", true, true),
 ];
 
-#[test]
 fn pre_tool_use_matchers() {
     let Some(l) = live("matchers", WRITE, |sb| {
         let groups: Vec<Value> = MATCHERS
@@ -1010,7 +1006,6 @@ fn pre_tool_use_matchers() {
 /// whose entry hashes an older command, are skipped silently; trusted entries for a project
 /// file do not load it while the project itself is untrusted; `config.toml [hooks]` in the
 /// user layer is trusted the same way.
-#[test]
 fn only_trusted_handlers_run() {
     let Some(l) = live("untrusted", WRITE, |sb| {
         let handler = |label: &str| json!({"type": "command", "command": sb.dumper(label)});
@@ -1067,7 +1062,6 @@ fn only_trusted_handlers_run() {
 /// The trust entries this suite writes are Codex's own: `codex app-server`'s `hooks/list` gives
 /// every handler's key and current hash, for every event, matchers, timeouts (clamped on
 /// SessionEnd and Interrupt), `async` and `statusMessage`, in `hooks.json` and `config.toml`.
-#[test]
 fn trust_hashes_are_codex_hashes() {
     let Some(bin) = client::binary() else {
         return;
@@ -1125,7 +1119,6 @@ fn trust_hashes_are_codex_hashes() {
 /// Blocks outside PreToolUse: a UserPromptSubmit `decision: block` ends the run before any
 /// model request (exit 0, the reason shown nowhere); a PostToolUse one replaces the tool's
 /// output with the reason.
-#[test]
 fn prompt_and_post_tool_blocks() {
     let Some(prompt) = live("blocks", WRITE, |sb| {
         sb.trusted_hooks(
@@ -1188,7 +1181,6 @@ fn prompt_and_post_tool_blocks() {
 /// payload: a Claude deny blocks a shell call, Claude context reaches the model, and patches
 /// arrive as Write and Edit (Claude), create and edit (Copilot), write_file and edit_file
 /// (Bricks) with the patch's absolute path.
-#[test]
 fn routed_handlers_of_every_dialect_run_under_codex() {
     let Some(l) = live("routed", WRITE, |sb| {
         sb.trust_project();
@@ -1220,7 +1212,7 @@ fn routed_handlers_of_every_dialect_run_under_codex() {
         );
         sb.answer("claude-post", "a", "routed-ok",
             r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"CTX-CLAUDE-POST"}}"#, "", 0);
-        common::hookx_at(&sb.project, &sb.home, &["trust"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
         common::hookx_at(&sb.project, &sb.home, &["install", "--host", "codex"]).success();
     }) else {
         return;
@@ -1365,7 +1357,6 @@ fn routed_handlers_of_every_dialect_run_under_codex() {
 /// convert --from codex --to claude`, so that it runs through `hookx exec`), each rewriting one
 /// shell call, and the Claude handler a patch (as a Write); installed with `hookx install --host
 /// codex`. Under the real Codex each rewritten command runs instead of the original.
-#[test]
 fn routed_rewrites_run_under_codex() {
     let Some(l) = live("routed-rewrite", WRITE, |sb| {
         sb.trust_project();
@@ -1467,7 +1458,6 @@ fn routed_rewrites_run_under_codex() {
 
 /// Ctrl-C during a shell call (SIGINT to the client once PreToolUse has recorded the call):
 /// Interrupt fires, then SessionEnd; no PostToolUse, no Stop; exit 1.
-#[test]
 fn ground_truth_interrupt() {
     let Some(l) = live("interrupt", WRITE, |sb| {
         sb.trusted_hooks(
@@ -1538,7 +1528,6 @@ fn check_recorded(scenario: &str, l: &Live, racy: &[&str]) {
 /// beside a `control` recorder in `config.toml`, both trusted by hash (Codex CLI 0.171.0).
 /// `hookx list --host codex` must list the `probe` exactly when Codex runs it. Codex reads
 /// `hooks.json` as strict JSON: any other is dropped without a word, the session goes on.
-#[test]
 fn hooks_json_with_comments_or_trailing_commas() {
     let mut c = Checks::default();
     for variant in json_syntax::VARIANTS {
@@ -1581,4 +1570,34 @@ fn hooks_json_with_comments_or_trailing_commas() {
         );
     }
     c.done("syntax");
+}
+
+/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
+fn main() -> std::process::ExitCode {
+    harness::main(
+        "live_codex",
+        &[harness::client(
+            "Codex CLI",
+            format!(
+                "codex-{}/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex",
+                client::VERSION
+            ),
+        )],
+        live_tests![
+            ground_truth_tools,
+            ground_truth_compact,
+            ground_truth_permission,
+            ground_truth_agents,
+            pre_tool_use_answers,
+            ground_truth_updated_input,
+            pre_tool_use_matchers,
+            only_trusted_handlers_run,
+            trust_hashes_are_codex_hashes,
+            prompt_and_post_tool_blocks,
+            routed_handlers_of_every_dialect_run_under_codex,
+            routed_rewrites_run_under_codex,
+            ground_truth_interrupt,
+            hooks_json_with_comments_or_trailing_commas,
+        ],
+    )
 }

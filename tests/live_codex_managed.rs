@@ -14,6 +14,9 @@
 //! it runs (with `HOOKX_MANAGED_ROOT` at the same policy), and `hookx run --host codex` must run
 //! a trusted Bricks hook only where the policy lets hooks of other scopes run.
 
+#[macro_use]
+#[path = "live_common/harness.rs"]
+mod harness;
 #[allow(dead_code)]
 #[path = "live_codex/client.rs"]
 mod client;
@@ -74,7 +77,7 @@ fn build(sb: &Sandbox, policy: &str) -> PathBuf {
         "project/.bricks/hooks.json",
         &client::pretty(&json!({"hooks": session_start(sb, "bricks")})),
     );
-    let trust = hookx(sb, &root, &["trust"]).output().unwrap();
+    let trust = hookx(sb, &root, &["trust", "--yes"]).output().unwrap();
     assert!(trust.status.success(), "hookx trust: {trust:?}");
     root
 }
@@ -173,7 +176,6 @@ fn names(list: &[&str]) -> BTreeSet<String> {
     list.iter().map(|s| s.to_string()).collect()
 }
 
-#[test]
 fn config_toml_layers_and_policy_decide_which_hooks_codex_runs() {
     let Some(bin) = client::binary() else {
         return;
@@ -225,4 +227,25 @@ fn config_toml_layers_and_policy_decide_which_hooks_codex_runs() {
         }
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
+fn main() -> std::process::ExitCode {
+    harness::main(
+        "live_codex_managed",
+        &[
+            harness::client(
+                "Codex CLI",
+                format!(
+                    "codex-{}/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex",
+                    client::VERSION
+                ),
+            ),
+            harness::Need::Condition {
+                what: "root and unshare(1) for a private mount namespace",
+                met: can_namespace(),
+            },
+        ],
+        live_tests![config_toml_layers_and_policy_decide_which_hooks_codex_runs,],
+    )
 }

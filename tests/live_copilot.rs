@@ -2,6 +2,9 @@
 //! through a fake model server, with recording hooks (ground truth) and with hookx routed in.
 //! See conformance/README.md.
 
+#[macro_use]
+#[path = "live_common/harness.rs"]
+mod harness;
 #[path = "live_copilot/client.rs"]
 mod client;
 mod common;
@@ -312,7 +315,6 @@ fn live_env(
 
 /// Ground truth, no hookx: every event's payload in both casings, and the answer fields that
 /// reach the model (context on five events, a modified prompt and result, a blocked stop).
-#[test]
 fn ground_truth_tools() {
     let Some(l) = live(
         "tools",
@@ -415,7 +417,6 @@ fn ground_truth_tools() {
 }
 
 /// Ground truth of preToolUse and permissionRequest answers: which deny, which run.
-#[test]
 fn ground_truth_deny() {
     let Some(l) = live(
         "deny",
@@ -516,7 +517,6 @@ fn ground_truth_deny() {
 }
 
 /// Ground truth: `decision:"block"` on userPromptSubmitted refuses the prompt.
-#[test]
 fn ground_truth_blocked_prompt() {
     let Some(l) = live(
         "blockprompt",
@@ -549,7 +549,6 @@ fn ground_truth_blocked_prompt() {
 
 /// Ground truth: auto-compaction (preCompact), an async shell (notification), a failed model
 /// call (errorOccurred, sessionEnd `error`).
-#[test]
 fn ground_truth_compact_and_error() {
     let Some(l) = live(
         "compact",
@@ -591,7 +590,6 @@ const BRICKS_EVENTS: &[&str] = &[
 /// reads) and the project's Bricks file run through hookx, each handler in its own dialect,
 /// and each answer has its native effect; the project's `.claude/settings.json` is Copilot's
 /// own (PascalCase payload) and hookx leaves it alone. No handler runs twice.
-#[test]
 fn routed_handlers_of_every_dialect() {
     let Some(l) = live_env("routed", |sb| {
         sb.write(
@@ -697,7 +695,7 @@ fn routed_handlers_of_every_dialect() {
         );
         hookx(sb, &["install", "--host", "copilot"]);
         hookx(sb, &["install", "--host", "copilot", "--scope", "user"]);
-        hookx(sb, &["trust"]);
+        hookx(sb, &["trust", "--yes"]);
         routed_env(sb)
     }) else {
         return;
@@ -792,7 +790,6 @@ exit 0
 /// source did (the guard blocks `rm -rf /`, a Claude context reaches the model); the plain
 /// output (`--no-wrap`) is accepted too, and its handler gets Copilot's payload, as the loss
 /// report says.
-#[test]
 fn converted_claude_config() {
     let Some(l) = live_env("converted", |sb| {
         let guard = sb.write("guard.sh", CLAUDE_GUARD);
@@ -1049,7 +1046,6 @@ mod record {
 /// run beside a plain `~/.copilot/hooks/control.json` (Copilot CLI 1.0.102). `hookx list --host
 /// copilot`, asked before the run, must list the `probe` exactly when Copilot runs it.
 /// Copilot reads these files as strict JSON: any other is dropped, the session goes on.
-#[test]
 fn hook_files_with_comments_or_trailing_commas() {
     let mut failed = Vec::new();
     for variant in json_syntax::VARIANTS {
@@ -1099,4 +1095,27 @@ fn hook_files_with_comments_or_trailing_commas() {
         }
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
+fn main() -> std::process::ExitCode {
+    harness::main(
+        "live_copilot",
+        &[harness::client(
+            "Copilot CLI",
+            format!(
+                "copilot-{}/node_modules/@github/copilot-linux-x64/copilot",
+                client::VERSION
+            ),
+        )],
+        live_tests![
+            ground_truth_tools,
+            ground_truth_deny,
+            ground_truth_blocked_prompt,
+            ground_truth_compact_and_error,
+            routed_handlers_of_every_dialect,
+            converted_claude_config,
+            hook_files_with_comments_or_trailing_commas,
+        ],
+    )
 }

@@ -10,6 +10,9 @@
 //! `HOOKX_MANAGED_ROOT` pointing at the same policy.
 
 // Shared with `live_copilot.rs`, which uses the parts this suite does not.
+#[macro_use]
+#[path = "live_common/harness.rs"]
+mod harness;
 #[allow(dead_code)]
 #[path = "live_copilot/client.rs"]
 mod client;
@@ -106,7 +109,6 @@ fn doctor_fires(sb: &Sandbox, managed: &Path, files: usize) -> BTreeSet<String> 
     doctor_fires
 }
 
-#[test]
 fn policy_hooks_run_in_an_untrusted_folder_and_doctor_says_so() {
     let Some(bin) = client::binary() else {
         assert!(
@@ -156,7 +158,6 @@ fn policy_hooks_run_in_an_untrusted_folder_and_doctor_says_so() {
 
 /// A policy file that does not parse, beside one that does: Copilot skips it and runs the rest
 /// (unlike Claude Code, which does not start), as `hookx doctor --host copilot` says.
-#[test]
 fn a_policy_file_that_does_not_parse() {
     let Some(bin) = client::binary() else {
         assert!(
@@ -200,4 +201,28 @@ fn a_policy_file_that_does_not_parse() {
         client::VERSION
     );
     assert_eq!(doctor_fires, ran, "hookx doctor disagrees with Copilot");
+}
+
+/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
+fn main() -> std::process::ExitCode {
+    harness::main(
+        "live_copilot_policy",
+        &[
+            harness::client(
+                "Copilot CLI",
+                format!(
+                    "copilot-{}/node_modules/@github/copilot-linux-x64/copilot",
+                    client::VERSION
+                ),
+            ),
+            harness::Need::Condition {
+                what: "root and unshare(1) for a private mount namespace",
+                met: can_namespace(),
+            },
+        ],
+        live_tests![
+            policy_hooks_run_in_an_untrusted_folder_and_doctor_says_so,
+            a_policy_file_that_does_not_parse,
+        ],
+    )
 }

@@ -3,6 +3,9 @@
 //! `~/.factory/settings.json`) served by the fake model on 127.0.0.1, with a recording hook on
 //! its 9 events. See conformance/README.md.
 
+#[macro_use]
+#[path = "live_common/harness.rs"]
+mod harness;
 mod common;
 #[path = "live_common/json_syntax.rs"]
 mod json_syntax;
@@ -89,7 +92,6 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
 /// after it), Execute denied by JSON, Execute denied by exit 2, Read of a missing file, Create
 /// and Edit of a file; a Stop block that continues the turn. The tools Droid offers the model
 /// are the ones the droid dialect names.
-#[test]
 fn ground_truth_execute_and_answers() {
     let Some(bin) = droid() else { return };
     let sb = Sandbox::new("hookx-live-droid");
@@ -295,7 +297,6 @@ fn recorder_on(sb: &Sandbox, event: &str, label: &str) -> Value {
 /// level, and the `hooks` of `settings.json` both load, an event of the hooks file replacing
 /// that event of settings.json; user and project folders both load; `settings.local.json`
 /// hooks do not run. Two runs: without and with a project `hooks.json`.
-#[test]
 fn files_droid_reads() {
     let Some(bin) = droid() else { return };
     let mut failed = Vec::new();
@@ -391,7 +392,6 @@ fn grouped(sb: &Sandbox, event: &str, matcher: &str, label: &str) -> Value {
 /// reaches the model; each handler gets its own dialect's payload and `HOOKX_HOST=droid`;
 /// Droid's own hook runs once per call (hookx does not run it again, and the two routes do not
 /// run the handlers twice).
-#[test]
 fn routed_handlers_of_every_dialect() {
     let Some(bin) = droid() else { return };
     let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
@@ -467,7 +467,7 @@ fn routed_handlers_of_every_dialect() {
     for args in [
         &["install", "--host", "droid"][..],
         &["install", "--host", "droid", "--scope", "user"],
-        &["trust"],
+        &["trust", "--yes"],
     ] {
         let out = std::process::Command::new(&hookx)
             .args(args)
@@ -668,7 +668,6 @@ fn keep(sb: &Sandbox, model: &FakeModel, out: &std::process::Output, name: &str)
 /// A `Task` subagent (Droid's built-in `worker`, awaited): PreToolUse names Task with Droid's
 /// arguments, and offline the subagent cannot start (it needs Droid's daemon), so no
 /// SubagentStop fires: that event stays unverified.
-#[test]
 fn subagent_task_needs_the_daemon() {
     let Some(bin) = droid() else { return };
     let sb = Sandbox::new("hookx-live-droid-task");
@@ -743,7 +742,6 @@ fn check_recorded(sb: &Sandbox, dumps: &[minimal::Dump], scenario: &str) {
 
 /// `hooksDisabled: true` among the events of `~/.factory/settings.json` (binary 0.225.2, the
 /// `/hooks` switch): no hook runs, the project's included; with `false` both run.
-#[test]
 fn hooks_disabled_turns_every_hook_off() {
     let Some(bin) = droid() else { return };
     let mut ran = Vec::new();
@@ -781,7 +779,6 @@ fn hooks_disabled_turns_every_hook_off() {
 /// (Droid 0.225.2). `hookx list --host droid`, asked before the run, must list the `probe`
 /// exactly when Droid runs it. Both files are read with comments; a trailing comma drops the
 /// file without a word.
-#[test]
 fn hook_files_with_comments_or_trailing_commas() {
     let Some(bin) = droid() else { return };
     let mut failed = Vec::new();
@@ -831,4 +828,23 @@ fn hook_files_with_comments_or_trailing_commas() {
         }
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
+fn main() -> std::process::ExitCode {
+    harness::main(
+        "live_droid",
+        &[harness::client(
+            "Factory Droid",
+            format!("factory-{VERSION}/node_modules/@factory/cli-linux-x64/bin/droid"),
+        )],
+        live_tests![
+            ground_truth_execute_and_answers,
+            files_droid_reads,
+            routed_handlers_of_every_dialect,
+            subagent_task_needs_the_daemon,
+            hooks_disabled_turns_every_hook_off,
+            hook_files_with_comments_or_trailing_commas,
+        ],
+    )
 }

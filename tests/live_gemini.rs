@@ -3,6 +3,9 @@
 //! hookx in the loop (`routed.rs`: `hookx install --host gemini`, `hookx convert --to gemini`).
 //! See conformance/README.md and conformance/gemini-facts.md.
 
+#[macro_use]
+#[path = "live_common/harness.rs"]
+mod harness;
 #[path = "live_gemini/client.rs"]
 mod client;
 mod common;
@@ -384,7 +387,6 @@ impl Checks {
 /// AfterTool; an AfterTool block and tail call; an AfterAgent block). A second run resumes the
 /// session and compresses it (SessionStart `resume`, PreCompress `manual`), with one project
 /// hook added: the project-hook warning and `trusted_hooks.json`, before and after.
-#[test]
 fn ground_truth_tools() {
     let Some(l) = live("tools", &["--yolo"], &[], |sb| {
         sb.trust_folder();
@@ -662,7 +664,6 @@ fn trusted_hooks(sb: &Sandbox) -> Value {
 /// Ground truth of BeforeTool answers (decision, exit codes, stderr JSON, malformed output,
 /// rewritten input, timeouts in milliseconds, `continue: false`), matcher semantics, parallel
 /// and `sequential` execution, and the order of user, project and extension hooks.
-#[test]
 fn ground_truth_deny() {
     let Some(l) = live("deny", &["--yolo"], &[], |sb| {
         sb.trust_folder();
@@ -877,7 +878,6 @@ const MATCHING: &[&str] = &["m-sub", "m-alt", "m-star", "m-empty", "m-exact"];
 /// Ground truth: BeforeTool `decision: "ask"` in `-p --yolo` fires Notification (ToolPermission)
 /// and then nothing answers it: the client exits 0 with the tool never run, no result event,
 /// no AfterAgent and no SessionEnd.
-#[test]
 fn ground_truth_ask() {
     let Some(l) = live("ask", &["--yolo"], &[], |sb| {
         sb.trust_folder();
@@ -920,7 +920,6 @@ fn ground_truth_ask() {
 /// narrows the function-calling config, AfterModel replaces the reply. Without `--yolo`: no
 /// tool that needs approval is offered. Settings: trust by variable, one run of a command
 /// found in two scopes, an unknown event, `hooksConfig.disabled`, a handler's `env`.
-#[test]
 fn ground_truth_model() {
     let trust = [("GEMINI_CLI_TRUST_WORKSPACE", "true")];
     let Some(l) = live("model", &[], &trust, |sb| {
@@ -1007,7 +1006,6 @@ fn ground_truth_model() {
 
 /// Ground truth: a BeforeModel block with a synthetic `llm_response` answers instead of the
 /// model; no request reaches it.
-#[test]
 fn ground_truth_model_block() {
     let Some(l) = live("modelblock", &[], &[], |sb| {
         sb.trust_folder();
@@ -1030,7 +1028,6 @@ fn ground_truth_model_block() {
 }
 
 /// Ground truth: BeforeAgent `decision: "block"` refuses the prompt: no model request.
-#[test]
 fn ground_truth_blocked_prompt() {
     let Some(l) = live("blockprompt", &[], &[], |sb| {
         sb.trust_folder();
@@ -1061,7 +1058,6 @@ fn ground_truth_blocked_prompt() {
 
 /// Trust: in `-p`, an untrusted folder is refused before anything runs (exit 55): no user or
 /// project hook, no model request.
-#[test]
 fn untrusted_folder_runs_nothing() {
     let Some(l) = live("untrusted", &["--yolo"], &[], |sb| {
         sb.user_settings(Value::Object(record_everything(sb, "")));
@@ -1087,7 +1083,6 @@ fn untrusted_folder_runs_nothing() {
 /// Trust: `--skip-trust` lets `-p` run in an untrusted folder, but the project's settings were
 /// already read as untrusted: user hooks run, project hooks do not (and nothing is warned of or
 /// acknowledged). Also: AfterAgent exit 2 with stderr continues the turn like a JSON block.
-#[test]
 fn skip_trust_drops_project_hooks() {
     let Some(l) = live("skiptrust", &["--skip-trust"], &[], |sb| {
         sb.user_settings(Value::Object(record_everything(sb, "")));
@@ -1125,7 +1120,6 @@ fn skip_trust_drops_project_hooks() {
 
 /// A project settings file that is not JSON (a trailing comma) stops the client before
 /// anything runs (exit 52), naming the file and the offset.
-#[test]
 fn invalid_project_settings_stop_the_client() {
     let Some(l) = live("invalid", &["--yolo"], &[], |sb| {
         sb.trust_folder();
@@ -1173,7 +1167,7 @@ fn hookx_managed(sb: &Sandbox, root: &std::path::Path, args: &[&str]) -> std::pr
 /// The labels of the SessionStart handlers `hookx list --host gemini --format json` says Gemini
 /// runs, with `root` standing in for `/`, once hookx trusts the user's and project's files.
 fn listed_session_start(sb: &Sandbox, root: &std::path::Path) -> Vec<String> {
-    hookx_managed(sb, root, &["trust"]);
+    hookx_managed(sb, root, &["trust", "--yes"]);
     let out = hookx_managed(sb, root, &["list", "--host", "gemini", "--format", "json"]);
     let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
     let mut labels: Vec<String> = rows
@@ -1199,7 +1193,6 @@ fn admin_owned(dir: &std::path::Path) -> bool {
 /// beside the user's and the project's, and `hooksConfig.enabled` is one merged flag (system
 /// over user over system defaults) that turns every hook off, system ones included.
 /// `hookx list --host gemini` (with `HOOKX_MANAGED_ROOT`) lists what Gemini ran.
-#[test]
 fn system_settings_hooks_run() {
     let off = json!({"hooksConfig": {"enabled": false}});
     let on = json!({"hooksConfig": {"enabled": true}});
@@ -1266,7 +1259,6 @@ fn system_settings_hooks_run() {
 /// A system settings file, or system defaults, that someone other than root could have written
 /// (the file not root's, or a folder above it writable by its group) is skipped by Gemini CLI
 /// with a "Security Warning", and `hookx list --host gemini` leaves its hooks out too.
-#[test]
 fn system_settings_others_could_write_are_skipped() {
     use std::os::unix::fs::PermissionsExt;
     let none = json!({});
@@ -1385,7 +1377,6 @@ fn check_recorded(scenario: &str, dumps: &[client::Dump], sb: &Sandbox) {
 /// gemini`, asked before the run, must list the `probe` exactly when Gemini runs it.
 /// Settings are read with comments (`strip-json-comments`); a trailing comma in them stops the
 /// CLI (exit 52). An extension's `hooks/hooks.json` with either is dropped without a word.
-#[test]
 fn hook_files_with_comments_or_trailing_commas() {
     use json_syntax::Variant;
     // Per file: what runs with each variant (the control alone when the file is dropped,
@@ -1453,4 +1444,34 @@ fn hook_files_with_comments_or_trailing_commas() {
         }
     }
     c.done("syntax");
+}
+
+/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
+fn main() -> std::process::ExitCode {
+    harness::main(
+        "live_gemini",
+        &[harness::client(
+            "Gemini CLI",
+            format!(
+                "gemini-{}/node_modules/@google/gemini-cli/bundle/gemini.js",
+                client::VERSION
+            ),
+        )],
+        live_tests![
+            ground_truth_tools,
+            ground_truth_deny,
+            ground_truth_ask,
+            ground_truth_model,
+            ground_truth_model_block,
+            ground_truth_blocked_prompt,
+            untrusted_folder_runs_nothing,
+            skip_trust_drops_project_hooks,
+            invalid_project_settings_stop_the_client,
+            system_settings_hooks_run,
+            system_settings_others_could_write_are_skipped,
+            hook_files_with_comments_or_trailing_commas,
+            routed::routed_handlers_of_every_dialect,
+            routed::converted_claude_config,
+        ],
+    )
 }

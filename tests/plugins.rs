@@ -205,7 +205,7 @@ fn the_run_path_never_walks_the_download_folders() {
         ".claude/settings.json",
         r#"{"enabledPlugins": {"p0040@big": true}}"#,
     );
-    common::hookx_at(&project, &home, &["trust"]).success();
+    common::hookx_at(&project, &home, &["trust", "--yes"]).success();
     let trace = root.join("trace");
     let payload = serde_json::json!({"session_id": "s", "cwd": project,
         "hook_event_name": "PreToolUse", "tool_name": "bash", "tool_input": {"command": "ls"}});

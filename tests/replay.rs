@@ -227,7 +227,7 @@ impl World {
             ".kiro/hooks/replay.json",
             &json!({"version": "v1", "hooks": kiro_rules}).to_string(),
         );
-        common::hookx_at(&project, &home, &["trust"]).success();
+        common::hookx_at(&project, &home, &["trust", "--yes"]).success();
         let mut placed = vec![
             (kiro::FLAVOR, "kiro-project"),
             (copilot::FLAVOR, "copilot-project"),

@@ -29,6 +29,39 @@ pub struct Cli {
     pub(super) command: Command,
 }
 
+/// An event name for `--event`: any text is taken (a host may send an event this hookx does not
+/// know), and the names of every dialect's tables are offered to shell completion.
+#[derive(Clone, Copy, Debug)]
+struct EventName;
+
+impl clap::builder::TypedValueParser for EventName {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        let mut names: Vec<&'static str> = Dialect::all()
+            .iter()
+            .flat_map(|d| d.flavors())
+            .flat_map(|f| f.tables().events.iter().map(|(_, name)| *name))
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        Some(Box::new(
+            names.into_iter().map(clap::builder::PossibleValue::new),
+        ))
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     Text,
@@ -82,7 +115,12 @@ pub(super) enum Command {
     #[command(after_help = example!("hookx list --host copilot"))]
     List(ListArgs),
     /// Record hook files as reviewed (by content hash) so that `hookx run` may run them.
-    #[command(after_help = example!("hookx trust .github/hooks/hooks.json"))]
+    #[command(after_help = example!(
+        "hookx trust                # review the new and changed hook files, then trust them",
+        "hookx trust .github/hooks/hooks.json",
+        "hookx trust --list",
+        "hookx trust --revoke .github/hooks/hooks.json"
+    ))]
     Trust(TrustArgs),
     /// Why a hook does or does not fire: per hook file, rule and host, whether the host loads
     /// it, whether it can fire, who runs it, what payload it gets, and the fix.
@@ -92,11 +130,25 @@ pub(super) enum Command {
     #[command(after_help = example!("hookx install --host claude"))]
     Install(InstallArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
-    #[command(after_help = example!("hookx completions bash > ~/.local/share/bash-completion/completions/hookx"))]
+    #[command(after_help = example!(
+        "mkdir -p ~/.local/share/bash-completion/completions",
+        "hookx completions bash > ~/.local/share/bash-completion/completions/hookx"
+    ))]
     Completions { shell: clap_complete::Shell },
-    /// Print hookx's man page (roff).
-    #[command(after_help = example!("hookx man > ~/.local/share/man/man1/hookx.1"))]
-    Man,
+    /// Print hookx's man page (roff), or with --dir write it and one page per command
+    /// (hookx-convert.1, …), the pages it refers to.
+    #[command(after_help = example!(
+        "mkdir -p ~/.local/share/man/man1 && hookx man --dir ~/.local/share/man/man1"
+    ))]
+    Man(ManArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub(super) struct ManArgs {
+    /// Write hookx.1 and a page per command into this folder (made if missing) instead of
+    /// printing hookx.1.
+    #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
+    pub(super) dir: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -133,8 +185,18 @@ pub(super) struct DoctorArgs {
 
 #[derive(clap::Args, Debug)]
 pub(super) struct TrustArgs {
-    /// Files to trust; every hook file of the project and home when none is given.
+    /// Files to trust, each at once; with none, every new or changed hook file of the project
+    /// and home, after showing them (their rules, and what changed) and asking.
     pub(super) files: Vec<PathBuf>,
+    /// Trust what the review shows without asking (needed when not on a terminal).
+    #[arg(long, short = 'y')]
+    pub(super) yes: bool,
+    /// Show what is trusted, and whether each file still has the trusted content.
+    #[arg(long, conflicts_with_all = ["files", "yes", "revoke"])]
+    pub(super) list: bool,
+    /// Take back the trust of the files named instead, and nothing else.
+    #[arg(long, requires = "files", conflicts_with = "yes")]
+    pub(super) revoke: bool,
     /// Project directory.
     #[arg(long, value_name = "DIR")]
     pub(super) project: Option<PathBuf>,
@@ -236,7 +298,7 @@ pub(super) struct ExecArgs {
     #[arg(long = "as", value_name = "FLAVOR")]
     pub(super) as_flavor: Flavor,
     /// The event the handler is registered for, in any dialect's spelling; other events pass.
-    #[arg(long)]
+    #[arg(long, value_parser = EventName, hide_possible_values = true)]
     pub(super) event: Option<String>,
     /// Only run when this matcher (read as the `--as` dialect reads it) accepts the event.
     #[arg(long = "match", value_name = "MATCHER")]
@@ -265,7 +327,7 @@ pub(super) struct RunArgs {
     #[arg(long)]
     pub(super) host: Option<Dialect>,
     /// The event the host's config registered this command for, as the host names it.
-    #[arg(long)]
+    #[arg(long, value_parser = EventName, hide_possible_values = true)]
     pub(super) event: Option<String>,
     /// Project directory (default: the host's project variable, the event's cwd, or .).
     #[arg(long, value_name = "DIR")]
@@ -285,7 +347,12 @@ pub(super) struct SimulateArgs {
     #[arg(long, value_enum, default_value = Dialect::all()[0].name())]
     pub(super) host: Flavor,
     /// The event, in the host's spelling or canonically (PreToolUse).
-    #[arg(long, required_unless_present = "payload")]
+    #[arg(
+        long,
+        required_unless_present = "payload",
+        value_parser = EventName,
+        hide_possible_values = true
+    )]
     pub(super) event: Option<String>,
     /// The tool, in the host's spelling (Bash, bash, …).
     #[arg(long)]

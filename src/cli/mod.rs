@@ -131,18 +131,7 @@ fn run(cli: Cli) -> Result<i32, Error> {
             out!("{}", String::from_utf8_lossy(&script));
             Ok(0)
         }
-        Command::Man => {
-            use clap::CommandFactory;
-            let mut page = Vec::new();
-            clap_mangen::Man::new(Cli::command())
-                .render(&mut page)
-                .map_err(|e| Error::Io {
-                    path: "<stdout>".into(),
-                    message: e.to_string(),
-                })?;
-            out!("{}", String::from_utf8_lossy(&page));
-            Ok(0)
-        }
+        Command::Man(args) => man(args.dir.as_deref()),
         Command::List(args) => crate::commands::list::command(&crate::commands::list::Options {
             ctx: crate::discover::Context::resolve(args.project.as_deref(), args.home.as_deref())?,
             host: args.host,
@@ -161,6 +150,9 @@ fn run(cli: Cli) -> Result<i32, Error> {
         Command::Trust(args) => crate::commands::trust::command(&crate::commands::trust::Options {
             ctx: crate::discover::Context::resolve(args.project.as_deref(), args.home.as_deref())?,
             files: args.files,
+            yes: args.yes,
+            list: args.list,
+            revoke: args.revoke,
         }),
         Command::Install(args) => {
             crate::commands::install::command(&crate::commands::install::Options {
@@ -175,4 +167,41 @@ fn run(cli: Cli) -> Result<i32, Error> {
             })
         }
     }
+}
+
+/// `hookx man`: hookx.1 on stdout, or with `dir` hookx.1 and one page per command
+/// (`hookx-convert.1`, …: the pages hookx.1 refers to) written there, each atomically.
+fn man(dir: Option<&std::path::Path>) -> Result<i32, Error> {
+    use clap::CommandFactory;
+    // No `help` command: its page would be one more to refer to, and `--help` says it all.
+    let mut cli = Cli::command().disable_help_subcommand(true);
+    cli.build();
+    let render = |cmd: &clap::Command, shown: &str| -> Result<(String, String), Error> {
+        let man = clap_mangen::Man::new(cmd.clone());
+        let mut page = Vec::new();
+        man.render(&mut page).map_err(|e| Error::Io {
+            path: shown.to_string(),
+            message: e.to_string(),
+        })?;
+        Ok((
+            man.get_filename(),
+            String::from_utf8_lossy(&page).into_owned(),
+        ))
+    };
+    let Some(dir) = dir else {
+        out!("{}", render(&cli, "<stdout>")?.1);
+        return Ok(0);
+    };
+    let mut pages = vec![render(&cli, &dir.display().to_string())?];
+    for sub in cli.get_subcommands().filter(|s| !s.is_hide_set()) {
+        pages.push(render(sub, &dir.display().to_string())?);
+    }
+    for (name, text) in &pages {
+        let path = dir.join(name);
+        crate::config::update::update(&path, |_| {
+            Ok(crate::config::update::Change::Write(text.clone()))
+        })?;
+        outln!("wrote {}", path.display());
+    }
+    Ok(0)
 }

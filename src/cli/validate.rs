@@ -25,11 +25,24 @@ pub(super) fn command(args: ValidateArgs) -> Result<i32, Error> {
     } else {
         args.files.iter().map(|p| (p.clone(), args.from)).collect()
     };
+    let named = !args.files.is_empty();
     for (path, from) in &files {
         match crate::commands::input::load(path, *from) {
+            Ok((src, parsed)) if named && !is_hook_file(path, &src, &parsed) => {
+                errln!(
+                    "{}",
+                    crate::diag::style(&format!(
+                        "error: {}: not a hook file: it holds no hooks (no `hooks` object, no {} \
+                         events at the top level), and no agent reads hooks from a file of its \
+                         name",
+                        src.path, parsed.document.dialect
+                    ))
+                );
+                unreadable += 1;
+                worst = worst.max(1);
+            }
             Ok((src, parsed)) => {
-                all.extend(parsed.diagnostics.iter().cloned());
-                all.extend(crate::commands::validate::check(&src, &parsed.document));
+                all.extend(crate::commands::validate::diagnostics(&src, &parsed));
             }
             Err(Error::Invalid(diags)) => all.extend(diags),
             // An unreadable or ambiguous file is one failure among the files, not the end.
@@ -68,4 +81,24 @@ pub(super) fn command(args: ValidateArgs) -> Result<i32, Error> {
     }
     let failed = errors > 0 || (args.deny_warnings && warnings > 0);
     Ok(if failed { worst.max(1) } else { 0 })
+}
+
+/// Whether a file named to `hookx validate` is a hook file: it holds hook configuration
+/// ([`crate::commands::input::has_hook_config`]), or it is a file an agent reads hooks from,
+/// hooks or not (a `.claude/settings.json` with other settings only,
+/// [`crate::commands::input::at_hook_location`]). A `package.json` is none.
+fn is_hook_file(
+    path: &std::path::Path,
+    src: &crate::source::SourceFile,
+    parsed: &crate::config::Parsed,
+) -> bool {
+    if crate::commands::input::has_hook_config(src, &parsed.document)
+        || parsed
+            .diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    {
+        return true;
+    }
+    path.as_os_str() != "-" && crate::commands::input::at_hook_location(path, None)
 }

@@ -157,7 +157,7 @@ fn read_inputs(opts: &Options) -> Result<Inputs, Error> {
             // Nothing readable is left: the errors are the answer.
             return Err(Error::Invalid(errors));
         }
-        if !has_hook_config(&src, doc) {
+        if !super::input::has_hook_config(&src, doc) {
             return Err(Error::Io {
                 path: src.path.clone(),
                 message: format!(
@@ -185,17 +185,30 @@ fn read_inputs(opts: &Options) -> Result<Inputs, Error> {
     })
 }
 
-/// Whether a file holds hook configuration at all: rules, event arrays, a `hooks` key or a
-/// kill switch such as `disableAllHooks` (a `package.json` holds none).
-fn has_hook_config(src: &SourceFile, doc: &Document) -> bool {
-    !doc.rules.is_empty()
-        || !doc.extra_hooks.is_empty()
-        || Dialect::all()
-            .iter()
-            .filter_map(|d| d.def().kill_switch.as_ref())
-            .any(|k| k.flag_in(doc).is_some())
-        || crate::config::syntax::parse_json_as(src, config::read::json_syntax(src, doc.dialect))
-            .is_ok_and(|v| v.get("hooks").is_some())
+/// Refuses `--write --out FILE` when FILE exists and is no hook file of `to`: it holds no hook
+/// configuration read as `to`'s, and it is not a file `to` reads hooks from. The merge would
+/// put a hooks block into it (a `package.json`). An empty file holds nothing to keep.
+fn refuse_foreign_target(to: Dialect, path: &Path, before: Option<&str>) -> Result<(), Error> {
+    let Some(text) = before.filter(|t| !t.trim().is_empty()) else {
+        return Ok(());
+    };
+    let src = SourceFile::new(path.display().to_string(), text);
+    if config::read(&src, to)
+        .is_ok_and(|parsed| super::input::has_hook_config(&src, &parsed.document))
+    {
+        return Ok(());
+    }
+    if super::input::at_hook_location(path, Some(to)) {
+        return Ok(());
+    }
+    Err(Error::Io {
+        path: path.display().to_string(),
+        message: format!(
+            "is not a {to} hook file (it holds no hooks, and {to} does not read hooks from it): \
+             not merging hooks into it; name a hook file with --out, or use --write without \
+             --out for {to}'s project file"
+        ),
+    })
 }
 
 /// Writes or prints one target's conversion and its report; the JSON report (for --format
@@ -224,7 +237,12 @@ fn convert_to(
     let streamed = target.is_none() && !opts.json;
     let text = match (&target, opts.write) {
         (Some(path), true) => {
-            config::merge::sync_text(path, &conversion.document, sources, before.as_deref())?
+            let text =
+                config::merge::sync_text(path, &conversion.document, sources, before.as_deref())?;
+            if opts.out.is_some() {
+                refuse_foreign_target(to, path, before.as_deref())?;
+            }
+            text
         }
         _ if streamed => String::new(),
         _ => config::write::to_text(&conversion.document),

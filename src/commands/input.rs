@@ -5,7 +5,7 @@
 use crate::config::{self, Parsed};
 use crate::error::Error;
 use crate::source::SourceFile;
-use crate::tables::Dialect;
+use crate::tables::{Dialect, Document};
 use std::path::Path;
 
 /// Reads and parses one file (`-`: stdin), detecting its dialect unless given; a note on
@@ -91,4 +91,42 @@ fn read_source(path: &Path) -> Result<SourceFile, Error> {
         message: "is not valid UTF-8".into(),
     })?;
     Ok(SourceFile::new("<stdin>", text))
+}
+
+/// Whether a file holds hook configuration at all: rules, event arrays, a `hooks` key or a
+/// kill switch such as `disableAllHooks` (a `package.json` holds none).
+pub fn has_hook_config(src: &SourceFile, doc: &Document) -> bool {
+    !doc.rules.is_empty()
+        || !doc.extra_hooks.is_empty()
+        || Dialect::all()
+            .iter()
+            .filter_map(|d| d.def().kill_switch.as_ref())
+            .any(|k| k.flag_in(doc).is_some())
+        || crate::config::syntax::parse_json_as(src, config::read::json_syntax(src, doc.dialect))
+            .is_ok_and(|v| v.get("hooks").is_some())
+}
+
+/// Whether `path` has the shape of a file an agent reads hooks from (any agent, or `dialect`
+/// and the files it reads natively): its name is that of an agent's settings or hooks file
+/// (`settings.json`, `hooks.json`, `config.toml`, …), or it sits where an agent keeps a folder
+/// of them (`.github/hooks/*.json`, `skills/*/SKILL.md`, a hook-script folder). Where it is
+/// does not matter: a synced `settings.json` is still one. A `package.json` is none.
+pub fn at_hook_location(path: &Path, dialect: Option<Dialect>) -> bool {
+    use crate::tables::Pattern;
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    let parent = path.parent().unwrap_or(Path::new(""));
+    crate::context::locations()
+        .filter(|l| dialect.is_none_or(|d| l.dialect == d || d.def().native.contains(&l.id)))
+        .any(|l| match l.pattern {
+            Pattern::File(rel) => Path::new(rel).file_name().is_some_and(|n| n == name),
+            Pattern::Dir { dir, suffix } => name.ends_with(suffix) && parent.ends_with(dir),
+            Pattern::Sub { dir, name: file } => {
+                name == file && parent.parent().is_some_and(|p| p.ends_with(dir))
+            }
+            Pattern::Scripts(dir) => parent.ends_with(dir) || path.ends_with(dir),
+            Pattern::Plugins => false,
+        })
 }

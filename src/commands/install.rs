@@ -553,6 +553,27 @@ pub fn routed_events(ctx: &Context, host: Dialect, scope: InstallScope) -> Vec<&
         .collect()
 }
 
+/// The hook files whose rules `hookx run --host HOST` would run itself but that are not trusted
+/// (new, changed, or trusted by an older hookx), as people read their paths: until `hookx
+/// trust`, the routes run none of their hooks, and a guard among them lets everything through.
+pub fn waiting_for_trust(ctx: &Context, host: Dialect) -> Vec<String> {
+    let store = crate::trust::TrustStore::load_or_empty(ctx);
+    crate::discover::discover_trusting(ctx, &store)
+        .into_iter()
+        .filter(|s| crate::discover::runner(host, s) == Runner::Hookx)
+        .filter(|s| {
+            s.document().is_some_and(|d| {
+                d.rules
+                    .iter()
+                    .flat_map(|r| &r.handlers)
+                    .any(|h| !is_hookx_handler(h))
+            })
+        })
+        .filter(|s| store.state(s) != crate::trust::TrustState::Trusted)
+        .map(|s| s.display)
+        .collect()
+}
+
 /// `hookx install`, printing what it did.
 pub fn command(opts: &Options) -> Result<i32, Error> {
     let report = apply(opts)?;
@@ -660,6 +681,19 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         eprintln!(
             "note: the entries name this hookx by its absolute path; for a file the team shares, \
              `--hookx hookx` finds it on each developer's PATH instead"
+        );
+    }
+    let waiting = match report.routes {
+        0 => Vec::new(),
+        _ => waiting_for_trust(&opts.ctx, host),
+    };
+    if !waiting.is_empty() {
+        // The routes are in place, but hookx runs no untrusted file: until the user reviews
+        // them, every routed event passes as if it had no hooks (a guard allows everything).
+        println!(
+            "next: review and run `hookx trust`: until then hookx runs none of the hooks of {} \
+             (not trusted), and the routed events pass as if they had no hooks",
+            waiting.join(", ")
         );
     }
     Ok(0)

@@ -49,6 +49,11 @@ pub struct Row {
     /// the payload its handlers get there (Copilot: `copilot-pascal` for Claude files).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub payload: Option<&'static str>,
+    /// For an entry convert wrapped in `hookx exec` ([`crate::convert::wrapped_command`]): the
+    /// command it runs, the dialect it runs it as and the hookx it calls; `handler` has the
+    /// whole line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wrapped: Option<crate::convert::Wrapped>,
 }
 
 /// The rows of the effective hook set, in event order, then discovery order.
@@ -64,26 +69,10 @@ pub fn rows(rules: &[EffectiveRule<'_>], host: Option<Dialect>, store: &TrustSto
             _ => Some(store.state(source).name()),
         };
         for handler in &entry.rule.handlers {
-            let (kind, text) = match &handler.kind {
-                HandlerKind::Command(c) => (
-                    "command",
-                    c.unix_line()
-                        .or_else(|| c.windows_line())
-                        .unwrap_or_default()
-                        .to_string(),
-                ),
-                HandlerKind::Prompt(p) => ("prompt", p.prompt.clone()),
-                HandlerKind::Agent(p) => ("agent", p.prompt.clone()),
-                // What it calls: an http hook's URL, an MCP hook's server and tool.
-                HandlerKind::Service(s) => {
-                    let field = |k: &str| handler.extra.get(k).and_then(|v| v.as_str());
-                    let target = match (field("url"), field("server"), field("tool")) {
-                        (Some(url), _, _) => url.to_string(),
-                        (None, Some(server), Some(tool)) => format!("{server} {tool}"),
-                        _ => String::new(),
-                    };
-                    (s.type_name, target)
-                }
+            let (kind, text) = handler_text(handler);
+            let wrapped = match kind {
+                "command" => crate::convert::wrapped_command(&text),
+                _ => None,
             };
             rows.push(Row {
                 event: entry.rule.event.name().to_string(),
@@ -102,10 +91,36 @@ pub fn rows(rules: &[EffectiveRule<'_>], host: Option<Dialect>, store: &TrustSto
                     .map(|h| h.native_flavor(entry.rule.flavor))
                     .filter(|f| *f != entry.rule.flavor)
                     .map(|f| f.name()),
+                wrapped,
             });
         }
     }
     rows
+}
+
+/// A handler's type and what it runs: the command line (the Unix one where it has several), the
+/// prompt, or what a service handler calls (an http hook's URL, an MCP hook's server and tool).
+pub fn handler_text(handler: &crate::model::Handler) -> (&'static str, String) {
+    match &handler.kind {
+        HandlerKind::Command(c) => (
+            "command",
+            c.unix_line()
+                .or_else(|| c.windows_line())
+                .unwrap_or_default()
+                .to_string(),
+        ),
+        HandlerKind::Prompt(p) => ("prompt", p.prompt.clone()),
+        HandlerKind::Agent(p) => ("agent", p.prompt.clone()),
+        HandlerKind::Service(s) => {
+            let field = |k: &str| handler.extra.get(k).and_then(|v| v.as_str());
+            let target = match (field("url"), field("server"), field("tool")) {
+                (Some(url), _, _) => url.to_string(),
+                (None, Some(server), Some(tool)) => format!("{server} {tool}"),
+                _ => String::new(),
+            };
+            (s.type_name, target)
+        }
+    }
 }
 
 /// Widest handler text shown in the table; the JSON has it whole.
@@ -136,9 +151,15 @@ pub fn render_text(
     }
     let mut table: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
     for row in rows {
-        let handler = match row.kind {
-            "command" => shorten(&row.handler, HANDLER_WIDTH),
-            kind => shorten(&format!("{kind}: {}", row.handler), HANDLER_WIDTH),
+        let handler = match (row.kind, &row.wrapped) {
+            // A wrapped entry: its command, not the guard every such entry starts with.
+            (_, Some(w)) => {
+                let via = format!(" ({})", w.via());
+                let room = HANDLER_WIDTH.saturating_sub(via.chars().count()).max(12);
+                format!("{}{via}", shorten(&w.command, room))
+            }
+            ("command", None) => shorten(&row.handler, HANDLER_WIDTH),
+            (kind, None) => shorten(&format!("{kind}: {}", row.handler), HANDLER_WIDTH),
         };
         let mut cells = vec![
             row.event.clone(),

@@ -1,18 +1,55 @@
 //! `hookx trust`: records the discovered hook files (or the ones named) in the trust store
-//! ([`crate::trust`]), each as what discovery finds it as.
+//! ([`crate::trust`]), each as what discovery finds it as; `--list` shows the record and
+//! `--revoke` takes trust back.
+//!
+//! With no file named, `hookx trust` first shows what it is about to trust: each new or changed
+//! file with its rules (event, matcher, what runs), a changed one also as a diff against the
+//! copy of the bytes trusted before ([`crate::trust::COPY_LIMIT`]). hookx's own routes
+//! ([`crate::route::is_own_route`]) run nothing and need no review: a file holding only those
+//! is trusted without being listed. It then asks on a terminal, and wants `--yes` elsewhere.
 
 use crate::discover::{self, Context, Source};
 use crate::error::Error;
+use crate::model::{Handler, HandlerKind};
 use crate::plugins::Standing;
-use crate::trust::TrustStore;
+use crate::trust::{TrustState, TrustStore};
+use serde_json::Value;
+use std::collections::HashSet;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
-/// `hookx trust`: what to trust.
+// Output as the CLI writes it: a closed pipe ignored (`hookx trust --list | head`), stderr
+// through `anstream` (colours only on a terminal, never under `NO_COLOR`).
+macro_rules! out {
+    ($($arg:tt)*) => { write_to(&mut std::io::stdout(), format_args!($($arg)*)) };
+}
+macro_rules! outln {
+    ($($arg:tt)*) => { out!("{}\n", format_args!($($arg)*)) };
+}
+macro_rules! err {
+    ($($arg:tt)*) => { write_to(&mut anstream::stderr(), format_args!($($arg)*)) };
+}
+macro_rules! errln {
+    ($($arg:tt)*) => { err!("{}\n", format_args!($($arg)*)) };
+}
+
+fn write_to(stream: &mut impl std::io::Write, args: std::fmt::Arguments) {
+    let _ = stream.write_fmt(args);
+}
+
+/// `hookx trust`: what to do.
 #[derive(Clone, Debug)]
 pub struct Options {
     pub ctx: Context,
-    /// Files to trust; empty means every discovered source that parses.
+    /// Files to trust (or, with `revoke`, to stop trusting); empty means every discovered
+    /// source that parses, after a review.
     pub files: Vec<PathBuf>,
+    /// Trust what the review shows without asking (needed when not on a terminal).
+    pub yes: bool,
+    /// Show the trust record instead.
+    pub list: bool,
+    /// Take back the trust of `files` instead.
+    pub revoke: bool,
 }
 
 /// One line of `hookx trust`'s report.
@@ -24,71 +61,458 @@ pub struct Trusted {
     pub new: bool,
 }
 
-/// Trusts the given files (or every discovered source that parses) and saves the record.
-/// A file is trusted as what discovery finds it as: the location its path (not its target)
-/// is at. Returns what it trusted and what it skipped (with why).
-pub fn trust(opts: &Options) -> Result<(Vec<Trusted>, Vec<String>), Error> {
-    let mut store = TrustStore::load(&opts.ctx)?;
-    let mut done = Vec::new();
-    let mut skipped = Vec::new();
-    let mut trust_one =
-        |store: &mut TrustStore, source: &Source| match (&source.sha256, &source.document) {
-            (Some(sha), Ok(_)) if source.identity().is_some() => {
-                let new = store.trust_source(source);
-                done.push(Trusted {
-                    shown: source.display.clone(),
-                    sha256: sha.clone(),
-                    new,
-                });
-            }
-            _ => skipped.push(format!(
-                "{}: not trusted: {}",
-                source.display,
-                source
-                    .error_line()
-                    .unwrap_or_else(|| "cannot be read".into())
-            )),
-        };
-    if opts.files.is_empty() {
-        // A plugin that is off in every view is no hook source: trusted only when named. A
-        // policy file needs no trust, and one that cannot be used is not the user's to fix
-        // (`hookx doctor` says what is wrong with it).
-        for source in discover::discover_trusting(&opts.ctx, &store) {
-            if source
+/// Why a file is about to be trusted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Why {
+    /// Never trusted as found (or only by an older hookx).
+    New,
+    /// Trusted once with other content.
+    Changed,
+}
+
+/// A file `hookx trust` would trust, as the review shows it.
+struct Pending<'a> {
+    source: &'a Source,
+    why: Why,
+    /// One line per handler that is not one of hookx's routes: event, matcher, what runs.
+    rules: Vec<String>,
+    /// The handlers that are hookx's routes.
+    routes: usize,
+}
+
+/// The sources `hookx trust` with no file considers: every discovered source, but a plugin that
+/// is off in every view (no hook source: trusted only when named) and a policy file that cannot
+/// be used (it needs no trust, and `hookx doctor` says what is wrong with it).
+fn candidates(ctx: &Context, store: &TrustStore) -> Vec<Source> {
+    discover::discover_trusting(ctx, store)
+        .into_iter()
+        .filter(|source| {
+            source
                 .plugin
                 .is_none_or(|p| p.agent == Standing::Loaded || p.trusted == Standing::Loaded)
                 && (source.scope != crate::tables::Scope::Managed || source.document().is_some())
-            {
-                trust_one(&mut store, &source);
+        })
+        .collect()
+}
+
+/// Why `source` cannot be trusted, if it cannot: it was not read, did not parse, or its real
+/// path is unknown.
+fn untrustable(source: &Source) -> Option<String> {
+    match (&source.sha256, &source.document) {
+        (Some(_), Ok(_)) if source.identity().is_some() => None,
+        _ => Some(format!(
+            "{}: not trusted: {}",
+            source.display,
+            source
+                .error_line()
+                .unwrap_or_else(|| "cannot be read".into())
+        )),
+    }
+}
+
+/// The command lines of the handlers install wrote in `source`'s file
+/// ([`crate::route::is_own_route`]: by install's mark), read from the file as it is: the parsed
+/// document does not keep the mark. A file of route scripts gives its one line. Nothing when the
+/// file is not the bytes discovery hashed, or not JSON.
+fn own_route_lines(source: &Source) -> HashSet<String> {
+    let mut lines = HashSet::new();
+    let Ok(text) = crate::read::text(&source.path, crate::read::MAX_FILE_BYTES) else {
+        return lines;
+    };
+    if source.sha256.as_deref() != Some(&crate::hash::sha256_hex(text.as_bytes())) {
+        return lines;
+    }
+    if crate::config::scripts::is_route(&text) {
+        let handlers = source.document().into_iter().flat_map(|d| &d.rules);
+        lines.extend(
+            handlers
+                .flat_map(|r| &r.handlers)
+                .filter_map(command_line)
+                .map(str::to_string),
+        );
+        return lines;
+    }
+    let src = crate::source::SourceFile::new(source.path.display().to_string(), text);
+    let syntax = crate::config::read::json_syntax(&src, source.dialect);
+    if let Ok(value) = crate::config::syntax::parse_json_as(&src, syntax) {
+        collect_own_routes(&value, &mut lines);
+    }
+    lines
+}
+
+/// Every string field of every object in `value` that install marked as its route.
+fn collect_own_routes(value: &Value, lines: &mut HashSet<String>) {
+    match value {
+        Value::Object(obj) => {
+            if crate::route::is_own_route(value) {
+                lines.extend(obj.values().filter_map(Value::as_str).map(str::to_string));
             }
+            obj.values().for_each(|v| collect_own_routes(v, lines));
         }
-    } else {
-        for file in &opts.files {
-            let source = discover::find(&opts.ctx, file)?;
-            trust_one(&mut store, &source);
+        Value::Array(items) => items.iter().for_each(|v| collect_own_routes(v, lines)),
+        _ => {}
+    }
+}
+
+/// The Unix command line of a command handler.
+fn command_line(handler: &Handler) -> Option<&str> {
+    match &handler.kind {
+        HandlerKind::Command(c) => c.unix_line(),
+        _ => None,
+    }
+}
+
+/// Whether `handler` is one of hookx's routes: hookx never runs it (it routes to `hookx run`,
+/// [`crate::route::is_hookx_handler`]), and install wrote it (`own`, from
+/// [`own_route_lines`]). A mark alone is not enough: a file could carry it on any command.
+fn is_route(handler: &Handler, own: &HashSet<String>) -> bool {
+    crate::route::is_hookx_handler(handler)
+        && command_line(handler).is_some_and(|l| own.contains(l))
+}
+
+/// What the review shows of `source`, a file about to be trusted.
+fn pending(source: &Source, why: Why) -> Pending<'_> {
+    let own = own_route_lines(source);
+    let mut rules = Vec::new();
+    let mut routes = 0;
+    for rule in source.document().into_iter().flat_map(|d| &d.rules) {
+        let event = rule
+            .flavor
+            .tables()
+            .event_name(&rule.event)
+            .unwrap_or(rule.event.name());
+        for handler in &rule.handlers {
+            if is_route(handler, &own) {
+                routes += 1;
+                continue;
+            }
+            let (kind, mut text) = super::list::handler_text(handler);
+            // A wrapped entry shows the command it runs (its guard is exactly hookx's).
+            if let Some(w) = crate::convert::wrapped_command(&text).filter(|_| kind == "command") {
+                text = format!("{} (via {} exec --as {})", w.command, w.hookx, w.as_flavor);
+            }
+            let matcher = match &rule.matcher {
+                Some(m) => format!(" [{m}]"),
+                None => String::new(),
+            };
+            let kind = match kind {
+                "command" => String::new(),
+                other => format!("({other}) "),
+            };
+            rules.push(format!("{event}{matcher}: {kind}{}", one_line(&text)));
         }
     }
+    Pending {
+        source,
+        why,
+        rules,
+        routes,
+    }
+}
+
+/// A command on one line: its lines joined with ` ⏎ `, so that nothing hides below the first.
+fn one_line(text: &str) -> String {
+    text.trim_end().lines().collect::<Vec<_>>().join(" ⏎ ")
+}
+
+/// The review screen of the files about to be trusted.
+fn review(store: &TrustStore, pending: &[Pending<'_>], quiet: usize) -> String {
+    let mut out = String::new();
+    let (new, changed) = (
+        pending.iter().filter(|p| p.why == Why::New).count(),
+        pending.iter().filter(|p| p.why == Why::Changed).count(),
+    );
+    out.push_str(&format!(
+        "hookx trust: {} file{} to review ({new} new, {changed} changed): hookx runs their hooks \
+         once they are trusted\n",
+        pending.len(),
+        plural(pending.len())
+    ));
+    for p in pending {
+        let source = p.source;
+        let record = source.identity().and_then(|id| store.get(id));
+        out.push('\n');
+        match (p.why, record) {
+            (Why::Changed, Some(r)) => out.push_str(&format!(
+                "changed: {} ({}, trusted {}):\n",
+                source.display, source.location.id, r.trusted_at
+            )),
+            _ => out.push_str(&format!(
+                "new: {} ({}):\n",
+                source.display, source.location.id
+            )),
+        }
+        if p.rules.is_empty() {
+            out.push_str(
+                "  no hooks (hookx obeys its settings, such as a switch that turns hooks off or \
+                 plugins on, only once it is trusted)\n",
+            );
+        }
+        for line in &p.rules {
+            out.push_str(&format!("  {line}\n"));
+        }
+        if p.routes > 0 {
+            out.push_str(&format!(
+                "  and {} of hookx's own routes (hookx install), which run nothing\n",
+                p.routes
+            ));
+        }
+        if let Some(r) = record.filter(|_| p.why == Why::Changed) {
+            match (
+                store.trusted_copy(&r.sha256),
+                crate::read::text(&source.path, crate::read::MAX_FILE_BYTES),
+            ) {
+                (Some(before), Ok(now)) => {
+                    let diff = similar::TextDiff::from_lines(&before, &now)
+                        .unified_diff()
+                        .context_radius(3)
+                        .header("trusted", "now")
+                        .to_string();
+                    for line in diff.lines() {
+                        out.push_str(&format!("  {line}\n"));
+                    }
+                }
+                _ => out.push_str(&format!(
+                    "  (no copy of the trusted version is kept, so no diff: it was trusted by an \
+                     older hookx or is larger than {} KiB; review the file whole)\n",
+                    crate::trust::COPY_LIMIT / 1024
+                )),
+            }
+        }
+    }
+    if quiet > 0 {
+        out.push_str(&format!(
+            "\nalso trusted: {quiet} file{} holding only hookx's own routes, which run nothing\n",
+            plural(quiet)
+        ));
+    }
+    out
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// Trusts `sources` in `store`, keeping a copy of each file's trusted bytes; returns the report
+/// lines. The store is saved by the caller.
+fn trust_all(store: &mut TrustStore, sources: &[&Source]) -> Result<Vec<Trusted>, Error> {
+    let mut done = Vec::new();
+    for source in sources {
+        let Some(sha) = source.sha256.clone() else {
+            continue;
+        };
+        let new = store.trust_source(*source);
+        if new && let Ok(text) = crate::read::text(&source.path, crate::read::MAX_FILE_BYTES) {
+            store.keep_copy(&sha, &text)?;
+        }
+        done.push(Trusted {
+            shown: source.display.clone(),
+            sha256: sha,
+            new,
+        });
+    }
+    Ok(done)
+}
+
+/// Trusts the named files, each as what discovery finds it as: the location its path (not its
+/// target) is at. Returns what it trusted and what it skipped (with why).
+pub fn trust_files(ctx: &Context, files: &[PathBuf]) -> Result<(Vec<Trusted>, Vec<String>), Error> {
+    let mut store = TrustStore::load(ctx)?;
+    let mut sources = Vec::new();
+    let mut skipped = Vec::new();
+    for file in files {
+        let source = discover::find(ctx, file)?;
+        match untrustable(&source) {
+            Some(why) => skipped.push(why),
+            None => sources.push(source),
+        }
+    }
+    let done = trust_all(&mut store, &sources.iter().collect::<Vec<_>>())?;
     if done.iter().any(|t| t.new) {
         store.save()?;
     }
     Ok((done, skipped))
 }
+
+/// Asks on the terminal whether to trust what the review showed.
+fn confirm(count: usize) -> bool {
+    err!("trust {count} file{}? [y/N] ", plural(count));
+    let mut answer = String::new();
+    if std::io::stdin().read_line(&mut answer).is_err() {
+        return false;
+    }
+    matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes")
+}
+
 /// `hookx trust`, printing what it trusted.
 pub fn command(opts: &Options) -> Result<i32, Error> {
-    let (done, skipped) = trust(opts)?;
-    for t in &done {
-        let short = &t.sha256[..t.sha256.len().min(12)];
-        if t.new {
-            println!("trusted {} (sha256 {short})", t.shown);
+    if opts.list {
+        return list(&opts.ctx);
+    }
+    if opts.revoke {
+        return revoke(&opts.ctx, &opts.files);
+    }
+    if !opts.files.is_empty() {
+        let (done, skipped) = trust_files(&opts.ctx, &opts.files)?;
+        print_report(&done, &skipped);
+        return Ok(if skipped.is_empty() { 0 } else { 1 });
+    }
+    let mut store = TrustStore::load(&opts.ctx)?;
+    let sources = candidates(&opts.ctx, &store);
+    let mut skipped = Vec::new();
+    let mut already = Vec::new();
+    let mut to_review = Vec::new();
+    let mut quiet = Vec::new();
+    for source in &sources {
+        if let Some(why) = untrustable(source) {
+            skipped.push(why);
+            continue;
+        }
+        let why = match store.state(source) {
+            TrustState::Trusted => {
+                already.push(source);
+                continue;
+            }
+            TrustState::Changed => Why::Changed,
+            TrustState::Untrusted | TrustState::Legacy => Why::New,
+        };
+        let p = pending(source, why);
+        if p.rules.is_empty() && p.routes > 0 {
+            quiet.push(source);
         } else {
-            println!("already trusted {} (sha256 {short})", t.shown);
+            to_review.push(p);
         }
     }
-    for s in &skipped {
-        eprintln!("{s}");
+    if !to_review.is_empty() {
+        outln!("{}", review(&store, &to_review, quiet.len()));
+        if !opts.yes {
+            if !std::io::stdin().is_terminal() {
+                for s in &skipped {
+                    errln!("{s}");
+                }
+                return Err(Error::Usage(format!(
+                    "nothing trusted: not on a terminal to ask; after reviewing the above, run \
+                     `hookx trust --yes` to trust {} (or `hookx trust FILE` for one file)",
+                    match to_review.len() {
+                        1 => "it".to_string(),
+                        n => format!("these {n} files"),
+                    }
+                )));
+            }
+            if !confirm(to_review.len()) {
+                outln!("nothing trusted");
+                return Ok(1);
+            }
+        }
+    }
+    let mut trusting: Vec<&Source> = to_review.iter().map(|p| p.source).collect();
+    trusting.extend(quiet.iter().copied());
+    let mut done = trust_all(&mut store, &trusting)?;
+    if done.iter().any(|t| t.new) {
+        store.save()?;
+    }
+    done.extend(already.iter().map(|s| Trusted {
+        shown: s.display.clone(),
+        sha256: s.sha256.clone().unwrap_or_default(),
+        new: false,
+    }));
+    print_report(&done, &skipped);
+    Ok(if skipped.is_empty() { 0 } else { 1 })
+}
+
+/// The lines saying what was trusted and what could not be.
+fn print_report(done: &[Trusted], skipped: &[String]) {
+    for t in done {
+        let short = &t.sha256[..t.sha256.len().min(12)];
+        if t.new {
+            outln!("trusted {} (sha256 {short})", t.shown);
+        } else {
+            outln!("already trusted {} (sha256 {short})", t.shown);
+        }
+    }
+    for s in skipped {
+        errln!("{s}");
     }
     if done.is_empty() && skipped.is_empty() {
-        println!("no hook files found to trust");
+        outln!("no hook files found to trust");
     }
-    Ok(if skipped.is_empty() { 0 } else { 1 })
+}
+
+/// `hookx trust --list`: every record, with the standing of the file now.
+fn list(ctx: &Context) -> Result<i32, Error> {
+    let store = TrustStore::load(ctx)?;
+    let mut records: Vec<_> = store.records().collect();
+    records.sort_by(|a, b| (&a.path, &a.location).cmp(&(&b.path, &b.location)));
+    let shown = |path: &str| ctx.display(std::path::Path::new(path));
+    for r in &records {
+        let now =
+            match crate::read::bytes(std::path::Path::new(&r.path), crate::read::MAX_FILE_BYTES) {
+                Ok(bytes) if crate::hash::sha256_hex(&bytes) == r.sha256 => "trusted",
+                Ok(_) => "changed",
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => "missing",
+                Err(_) => "unreadable",
+            };
+        outln!(
+            "{now:<10} {} ({}, {}, trusted {}, sha256 {})",
+            shown(&r.path),
+            r.location,
+            r.dialect,
+            r.trusted_at,
+            &r.sha256[..r.sha256.len().min(12)]
+        );
+    }
+    let legacy: Vec<_> = store.legacy_records().collect();
+    for (path, r) in &legacy {
+        outln!(
+            "{:<10} {} (trusted {} by an older hookx that did not record where it was found: \
+             not honoured; `hookx trust FILE` records it again)",
+            "legacy",
+            shown(path),
+            r.trusted_at
+        );
+    }
+    if records.is_empty() && legacy.is_empty() {
+        outln!(
+            "nothing is trusted ({} holds no records)",
+            ctx.display(store.path())
+        );
+    }
+    Ok(0)
+}
+
+/// `hookx trust --revoke FILE…`: takes back the trust of each file, at every location it was
+/// trusted as.
+fn revoke(ctx: &Context, files: &[PathBuf]) -> Result<i32, Error> {
+    if files.is_empty() {
+        return Err(Error::Usage(
+            "--revoke needs the files to stop trusting (`hookx trust --list` shows them)".into(),
+        ));
+    }
+    let mut store = TrustStore::load(ctx)?;
+    let mut missing = Vec::new();
+    let mut revoked = Vec::new();
+    for file in files {
+        let real = std::fs::canonicalize(file)
+            .unwrap_or_else(|_| std::path::absolute(file).unwrap_or_else(|_| file.clone()));
+        match store.revoke(&real) {
+            0 => missing.push(file),
+            _ => revoked.push(real),
+        }
+    }
+    if !revoked.is_empty() {
+        store.save()?;
+    }
+    for real in &revoked {
+        outln!(
+            "revoked {}: hookx no longer runs its hooks until it is trusted again",
+            ctx.display(real)
+        );
+    }
+    for file in &missing {
+        errln!(
+            "{}: not trusted, nothing to revoke (`hookx trust --list` shows what is)",
+            file.display()
+        );
+    }
+    Ok(if missing.is_empty() { 0 } else { 1 })
 }

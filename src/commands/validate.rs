@@ -15,6 +15,44 @@ use crate::tables::{Flavor, MatchOn};
 /// Timeouts at or above this many seconds were most likely meant as milliseconds.
 const SUSPICIOUS_TIMEOUT: u64 = 1000;
 
+/// Every diagnostic `hookx validate` shows for a file read: the reader's, then [`check`]'s. A key
+/// that is no event of the file's agent is an error here, as `hookx doctor` calls it: the agent
+/// skips it (the reader only warns, so that `convert` keeps it as written). Events the agent
+/// has that hookx carries as unknown ([`crate::tables::ConfigSpec::other_events`]) are none.
+pub fn diagnostics(src: &SourceFile, parsed: &crate::config::Parsed) -> Vec<Diagnostic> {
+    let mut out = parsed.diagnostics.clone();
+    let doc = &parsed.document;
+    let mut seen: Vec<&str> = Vec::new();
+    for rule in &doc.rules {
+        let EventKind::Other(key) = &rule.event else {
+            continue;
+        };
+        if seen.contains(&key.as_str()) {
+            continue;
+        }
+        seen.push(key);
+        let message = format!("`{key}` is no {} event: the agent skips it", doc.dialect);
+        let help = crate::config::walk::did_you_mean(key, doc.dialect)
+            .map(|name| format!("rename the key `{key}` to `{name}`"));
+        // The reader's warning about the key, where it said so, becomes the error.
+        let key_at = format!("/{}", escape(key));
+        let warned = out.iter_mut().find(|d| {
+            d.severity == Severity::Warning
+                && d.pointer.as_deref().is_some_and(|p| p.ends_with(&key_at))
+                && d.message.contains(&format!("`{key}`"))
+        });
+        // Where the reader did not warn, the key is an event the agent has that hookx carries
+        // as unknown (Kiro's `PostFileSave`, Qwen's `TodoCreated`): no error.
+        if let Some(d) = warned {
+            d.severity = Severity::Error;
+            d.message = message;
+            d.help = help;
+        }
+    }
+    out.extend(check(src, doc));
+    out
+}
+
 /// Diagnostics for a document that was read without syntax errors.
 pub fn check(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
     let mut checker = Checker {

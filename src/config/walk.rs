@@ -356,6 +356,9 @@ impl Reader<'_> {
             return found;
         }
         let (event, flavor) = key_event(self.dialect, key);
+        if self.dialect.config().other_events.contains(&key) {
+            return (event, flavor);
+        }
         let mut message = format!(
             "unknown {} event `{key}`; it is kept as written",
             self.dialect

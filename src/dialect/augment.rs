@@ -300,6 +300,7 @@ pub static DEF: DialectDef = DialectDef {
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {
+    other_events: &[],
     scripts: None,
     rule_list: None,
     handler_keys: &[

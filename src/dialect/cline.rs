@@ -288,6 +288,7 @@ pub static DEF: DialectDef = DialectDef {
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {
+    other_events: &[],
     handler_keys: &[],
     flat_handlers: false,
     wrapper_optional: false,

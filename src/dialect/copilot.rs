@@ -659,6 +659,7 @@ pub static DEF: DialectDef = DialectDef {
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {
+    other_events: &[],
     handler_keys: &[
         ("type", HandlerField::Type),
         ("bash", HandlerField::Bash),

@@ -324,6 +324,7 @@ pub static DEF: DialectDef = DialectDef {
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {
+    other_events: &[],
     handler_keys: &[
         ("type", HandlerField::Type),
         ("command", HandlerField::Command),

@@ -430,6 +430,7 @@ pub static DEF: DialectDef = DialectDef {
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {
+    other_events: &[],
     // `name` and `description` are labels (kept verbatim): `name` replaces the command in
     // messages and in the de-duplication key.
     handler_keys: &[

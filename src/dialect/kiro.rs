@@ -212,6 +212,7 @@ pub static DEF: DialectDef = DialectDef {
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {
+    other_events: &[],
     // `action.type`, `action.command`, `action.prompt`; the rule's `timeout` is read with them
     // (`RuleList::handler_keys_on_rule`).
     handler_keys: &[

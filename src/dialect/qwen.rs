@@ -421,6 +421,7 @@ pub static DEF: DialectDef = DialectDef {
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {
+    other_events: &["SessionDelete", "TodoCreated", "TodoCompleted"],
     handler_keys: &[
         ("type", HandlerField::Type),
         ("command", HandlerField::Command),

@@ -178,6 +178,7 @@ pub static DEF: DialectDef = DialectDef {
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {
+    other_events: &[],
     // hooks.md, Hook command properties.
     handler_keys: &[
         ("type", HandlerField::Type),

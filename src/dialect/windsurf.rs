@@ -350,6 +350,7 @@ pub static DEF: DialectDef = DialectDef {
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {
+    other_events: &["post_setup_worktree"],
     scripts: None,
     rule_list: None,
     // Its documents say nothing of comments: read as strict JSON.

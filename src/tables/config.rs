@@ -48,6 +48,11 @@ impl HandlerField {
 
 /// How one dialect lays out its config files.
 pub struct ConfigSpec {
+    /// Events the agent fires in its hooks object that hookx has no canonical name for (Qwen's
+    /// `TodoCreated`): read as unknown events by that name without a warning (`validate` does
+    /// not call them unknown, `doctor` says only the agent fires them), kept on round trip, and
+    /// reported lost when converted away.
+    pub other_events: &'static [&'static str],
     /// Handler keys and the field each carries; for a field with several keys (aliases) the
     /// first is the one written.
     pub handler_keys: &'static [(&'static str, HandlerField)],

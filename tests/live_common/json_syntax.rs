@@ -66,7 +66,7 @@ pub fn hookx_native(
             .output()
             .unwrap()
     };
-    hookx(&["trust"]);
+    hookx(&["trust", "--yes"]);
     let out = hookx(&["list", "--host", host, "--format", "json"]);
     if !out.status.success() {
         return Err(String::from_utf8_lossy(&out.stderr).into_owned());

@@ -46,8 +46,7 @@ fn path_with_hookx() -> String {
 /// Claude, Bricks or Copilot deny blocks the tool, an exit 2 too, a Claude rewrite runs, context
 /// reaches the model, a Claude Stop block continues the turn). The user's own Gemini hook runs
 /// natively, once, and never through hookx. No handler runs twice for one call.
-#[test]
-fn routed_handlers_of_every_dialect() {
+pub fn routed_handlers_of_every_dialect() {
     let mut notes = String::new();
     let Some(l) = live("routed", &["--yolo"], &[], |sb| {
         sb.user_settings(json!({"BeforeTool": [group(sb, None, "native-BeforeTool")]}));
@@ -169,7 +168,7 @@ fn routed_handlers_of_every_dialect() {
         // Before the folder is trusted, the project install says what Gemini CLI needs.
         notes = hookx(sb, &["install", "--host", "gemini"]);
         hookx(sb, &["install", "--host", "gemini", "--scope", "user"]);
-        hookx(sb, &["trust"]);
+        hookx(sb, &["trust", "--yes"]);
         sb.trust_folder();
     }) else {
         return;
@@ -309,8 +308,7 @@ exit 0
 /// behaves as the source did (the guard blocks `rm -rf /`, a Claude context reaches the model,
 /// the handler gets Claude's payload); the plain output (`--no-wrap`), merged into the project
 /// settings, is accepted and its handler gets Gemini's payload, as the loss report says.
-#[test]
-fn converted_claude_config() {
+pub fn converted_claude_config() {
     let mut reports = String::new();
     let Some(l) = live(
         "converted",

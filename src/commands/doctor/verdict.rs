@@ -52,11 +52,13 @@ impl Doctor<'_> {
         // An event only the file's agent fires (Kiro's `PostFileSave`): there it fires as the
         // agent reads it; under any other host, never.
         let agent_only = match event {
-            EventKind::Other(key) => source
-                .dialect
-                .config()
-                .rule_list
-                .is_some_and(|list| list.other_events.contains(&key.as_str())),
+            EventKind::Other(key) => {
+                let config = source.dialect.config();
+                config.other_events.contains(&key.as_str())
+                    || config
+                        .rule_list
+                        .is_some_and(|list| list.other_events.contains(&key.as_str()))
+            }
             _ => false,
         };
         if agent_only && native {
