@@ -1422,7 +1422,7 @@ fn routed_rewrites_run_under_codex() {
             "",
             0,
         );
-        common::hookx_at(&sb.project, &sb.home, &["trust"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
         common::hookx_at(&sb.project, &sb.home, &["install", "--host", "codex"]).success();
     }) else {
         return;
