@@ -14,6 +14,7 @@ mod document;
 mod handler;
 pub mod loss;
 pub mod matcher;
+mod restore;
 mod rule;
 mod rule_matcher;
 mod variables;
@@ -21,7 +22,10 @@ mod wrap;
 
 pub(crate) use category::{CategoryFire, RuleTools};
 pub use loss::Loss;
-pub use wrap::{NOT_INSTALLED, OutdatedGuard, not_installed_guard, outdated_guard};
+pub use wrap::{
+    NOT_INSTALLED, OutdatedGuard, Unwrapped, innermost, not_installed_guard, outdated_guard,
+    unwrapped,
+};
 
 use crate::model::EventKind;
 use crate::source::SourceFile;
