@@ -6,7 +6,8 @@
 //!
 //! `every_fixture_comes_back_from_every_dialect` prints its figures per dialect (files, round
 //! trips that are the identity, nested wrappers) with `--nocapture`; `HOOKX_CORPUS` adds a
-//! folder of real configs (`<dialect>/…` below it), as `tests/corpus.rs` reads it.
+//! folder of real configs (`<dialect>/…` below it), as `tests/corpus.rs` reads it, and
+//! `HOOKX_ROUNDTRIP_REPORT=FILE` writes every failing round trip there in full.
 
 mod common;
 
@@ -368,10 +369,7 @@ fn round_trip(
         a.extra = b.extra.clone();
         write::to_text(&a) == write::to_text(&b)
     };
-    let shown = match identity
-        && (bytes || !lossless)
-        && std::env::var_os("HOOKX_ROUNDTRIP_ALL").is_none()
-    {
+    let shown = match identity && (bytes || !lossless) {
         true => String::new(),
         false => format!(
             "{} → {via} → {from}{}\nexpected:\n{}\ngot:\n{}\nmiddle:\n{mid_text}\nlosses there: {:#?}\nlosses back: {:#?}",
