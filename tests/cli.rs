@@ -379,7 +379,12 @@ fn write_merges_into_settings_keeping_everything_else() {
 fn write_creates_the_project_file_for_each_dialect() {
     // The record names the source relative to the target, or absolute: it depends on
     // where the clone lives, so only its shape is checked here.
-    let record = regex::Regex::new(r#",\n *"hookx": \{\n *"source": "[^"]+"\n *\}"#).unwrap();
+    let record = regex::Regex::new(r#""source": "[^"]+""#).unwrap();
+    let only_source = regex::Regex::new(r#",\n *"hookx": \{\n *"source": "…"\n *\}"#).unwrap();
+    let source = |text: &str| {
+        let named = record.replace_all(text, r#""source": "…""#);
+        only_source.replace_all(&named, "").into_owned()
+    };
     for (to, file) in [
         ("claude", ".claude/settings.json"),
         ("copilot", ".github/hooks/hooks.json"),
@@ -395,9 +400,10 @@ fn write_creates_the_project_file_for_each_dialect() {
         assert_eq!(r.code, 0, "{to}: {r:?}");
         let target = project.path().join(file);
         let expected = convert(BLOCK_RM, "claude", to, &[]).stdout;
-        // The converted file, each handler with hookx's record of where it came from.
+        // The converted file, each handler with hookx's record of where it came from, its
+        // source named from the target.
         let written = std::fs::read_to_string(&target).unwrap();
-        assert_eq!(record.replace_all(&written, ""), expected, "{to}");
+        assert_eq!(source(&written), source(&expected), "{to}");
         assert_eq!(written.matches("\"hookx\"").count(), 1, "{written}");
         // Detected from its path, the written file reads back as its dialect.
         let v = run(&["validate", path_str(&target)]);
@@ -567,7 +573,7 @@ fn wrap_quotes_commands_so_that_sh_gives_them_back_byte_identical() {
                 .as_str()
                 .or(handler["command"].as_str())
                 .unwrap();
-            let words = without_timeout(shell_words(line), line);
+            let words = without_timeout(shell_words(line), line, None);
             let (canonical, expected, matcher) = match event.as_str() {
                 "sessionStart" | "SessionStart" => (
                     "SessionStart",
@@ -598,19 +604,16 @@ fn wrap_quotes_commands_so_that_sh_gives_them_back_byte_identical() {
     }
 }
 
-/// The words of a wrapped command without its `--timeout N`, which must be there: the wrapped
-/// handler keeps the timeout it was written with.
-fn without_timeout(mut words: Vec<String>, line: &str) -> Vec<String> {
-    let at = words
-        .iter()
-        .position(|w| w == "--timeout")
-        .unwrap_or_else(|| panic!("no --timeout in {line}"));
-    let seconds = words.remove(at + 1);
-    assert!(
-        seconds.parse::<u64>().is_ok(),
-        "--timeout {seconds} in {line}"
-    );
-    words.remove(at);
+/// The words of a wrapped command without its `--timeout N`, which says the timeout the
+/// handler was written with, and only that: a handler without one has none, and `hookx exec`
+/// applies the default of the dialect it was written for.
+fn without_timeout(mut words: Vec<String>, line: &str, written: Option<u64>) -> Vec<String> {
+    let at = words.iter().position(|w| w == "--timeout");
+    let found = at.map(|at| {
+        words.remove(at);
+        words.remove(at)
+    });
+    assert_eq!(found, written.map(|t| t.to_string()), "{line}");
     words
 }
 
@@ -629,7 +632,7 @@ fn wrap_keeps_copilot_cwd_and_env_inside_the_wrapped_command() {
         .as_str()
         .unwrap();
     assert_eq!(
-        without_timeout(shell_words(line), line),
+        without_timeout(shell_words(line), line, Some(30)),
         [
             "exec",
             "--host",

@@ -786,8 +786,7 @@ fn converted_configs() {
     let mut c = Checks::default();
 
     // (1) Claude -> Copilot -> Claude, unwrapped (`--no-wrap`): the handlers come back as they
-    // were written. (Wrapped both ways, each hop adds a `hookx exec` adapter, and the answers
-    // Copilot cannot express are lost: `continue: false`, Stop context, `updatedInput`.)
+    // were written (as they do wrapped: `tests/roundtrip.rs`).
     let world = World::new();
     let source = world.dump.join("source.json");
     write_json(&source, &native_settings(&world, &EVENTS));

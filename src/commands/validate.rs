@@ -300,7 +300,8 @@ impl Checker<'_> {
             HandlerKind::Service(s) => s.type_name,
         };
         let kept = dialect.config().kept_keys;
-        for key in handler.extra.keys().filter(|k| !kept.contains(&k.as_str())) {
+        let unknown = |k: &&String| !kept.contains(&k.as_str()) && *k != crate::config::MARKER;
+        for key in handler.extra.keys().filter(unknown) {
             let message = match dialect.config().field(key) {
                 Some(field) => format!(
                     "`{key}` gives the {} a second time; only the first key is read",

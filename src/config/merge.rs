@@ -59,9 +59,16 @@ pub fn sync_text(
     }
     let mut marked = doc.clone();
     for rule in &mut marked.rules {
-        let record = json!({ "source": source_record(path, &rule.origin.file) });
+        let source = Value::from(source_record(path, &rule.origin.file));
         for handler in &mut rule.handlers {
-            handler.extra.insert(MARKER.into(), record.clone());
+            // The record convert wrote (what the handler was), its source named from here.
+            let record = handler.extra.entry(MARKER).or_insert_with(|| json!({}));
+            match record.as_object_mut() {
+                Some(fields) => {
+                    fields.insert("source".into(), source.clone());
+                }
+                None => *record = json!({ "source": source.clone() }),
+            }
         }
     }
     let Some(current) = current else {
@@ -71,7 +78,7 @@ pub fn sync_text(
     let parsed = read::read_checked(&src, doc.dialect)?;
     let owned: Vec<Value> = sources
         .iter()
-        .map(|s| json!({ "source": source_record(path, s) }))
+        .map(|s| Value::from(source_record(path, s)))
         .collect();
     if let Some(list) = doc.dialect.config().rule_list {
         return sync_rule_list(path, doc, list, &marked, &owned, current);
@@ -113,9 +120,12 @@ pub fn sync_text(
     Ok(text.into_text())
 }
 
-/// Whether a handler carries one of the `owned` provenance records.
+/// Whether a handler's provenance record names one of the `owned` sources.
 fn is_owned(handler: &Value, owned: &[Value]) -> bool {
-    handler.get(MARKER).is_some_and(|m| owned.contains(m))
+    handler
+        .get(MARKER)
+        .and_then(|m| m.get("source"))
+        .is_some_and(|s| owned.contains(s))
 }
 
 /// The entry without hookx's provenance records, to compare with a hand-written one.

@@ -117,10 +117,14 @@ pub fn read(
             diagnostics,
         };
     }
-    let command = match hookx_line(text) {
-        Some(line) => line.to_string(),
-        None => launch(path, text, layout),
+    let (command, record) = match hookx_line(text) {
+        Some((line, record)) => (line.to_string(), record),
+        None => (launch(path, text, layout), None),
     };
+    let mut extra = serde_json::Map::new();
+    if let Some(record) = record {
+        extra.insert(super::MARKER.into(), record);
+    }
     document.rules.push(Rule {
         event,
         flavor,
@@ -133,7 +137,7 @@ pub fn read(
             timeout: None,
             status_message: None,
             once: None,
-            extra: Default::default(),
+            extra,
         }],
         shape: RuleShape::Group,
         extra: Default::default(),
@@ -213,17 +217,29 @@ pub fn is_converted(text: &str) -> bool {
     text.lines().nth(1) == Some(CONVERTED_MARK)
 }
 
-/// The command line a script hookx wrote runs ([`route_script`], [`converted_script`]): such
-/// a script is read as that line, so that a route is known as hookx's and a converted handler
-/// converts back to what it was.
-fn hookx_line(text: &str) -> Option<&str> {
+/// The command line a script hookx wrote runs ([`route_script`], [`converted_script`]), and
+/// the provenance record a converted one carries: such a script is read as that line, so
+/// that a route is known as hookx's and a converted handler converts back to what it was.
+fn hookx_line(text: &str) -> Option<(&str, Option<serde_json::Value>)> {
     let body = text.splitn(3, '\n').nth(2)?;
     if is_converted(text) {
-        return Some(body.strip_suffix('\n').unwrap_or(body));
+        let body = body.strip_suffix('\n').unwrap_or(body);
+        let record = body
+            .strip_prefix(RECORD_PREFIX)
+            .and_then(|rest| rest.split_once('\n'))
+            .and_then(|(json, line)| Some((serde_json::from_str(json).ok()?, line)));
+        return Some(match record {
+            Some((record, line)) => (line, Some(record)),
+            None => (body, None),
+        });
     }
     let line = body.strip_prefix("exec ")?.strip_suffix('\n')?;
-    (is_route(text) && !line.contains('\n')).then_some(line)
+    (is_route(text) && !line.contains('\n')).then_some((line, None))
 }
+
+/// Before a converted script's command line: the handler's provenance record
+/// ([`super::MARKER`]), as one line of JSON in a comment.
+const RECORD_PREFIX: &str = "# hookx: ";
 
 /// The route `hookx install` writes: POSIX sh that becomes `line` (one simple command).
 pub fn route_script(line: &str) -> String {
@@ -231,9 +247,12 @@ pub fn route_script(line: &str) -> String {
 }
 
 /// A converted handler: POSIX sh running its command line as written, stdin and stdout the
-/// agent's.
-pub fn converted_script(line: &str) -> String {
-    format!("#!/bin/sh\n{CONVERTED_MARK}\n{line}\n")
+/// agent's; its provenance record, where it has one, in a comment before the line.
+pub fn converted_script(line: &str, record: Option<&serde_json::Value>) -> String {
+    match record {
+        Some(record) => format!("#!/bin/sh\n{CONVERTED_MARK}\n{RECORD_PREFIX}{record}\n{line}\n"),
+        None => format!("#!/bin/sh\n{CONVERTED_MARK}\n{line}\n"),
+    }
 }
 
 /// Writes `text` to `path` with mode 0755 in one rename: the agent never sees a half-written
@@ -263,7 +282,8 @@ pub fn write_executable(path: &Path, text: &str) -> Result<(), crate::error::Err
 /// the event's name with each of the layout's endings (its `#!/bin/sh` line decides how it
 /// runs, not the ending). An event with more handlers than names leaves the rest over.
 pub fn emit(doc: &Document, layout: &ScriptLayout) -> (Vec<(String, String)>, Vec<String>) {
-    let mut events: Vec<(String, Vec<String>)> = Vec::new();
+    type Line<'a> = (String, Option<&'a serde_json::Value>);
+    let mut events: Vec<(String, Vec<Line>)> = Vec::new();
     for rule in &doc.rules {
         let name = rule
             .flavor
@@ -271,7 +291,9 @@ pub fn emit(doc: &Document, layout: &ScriptLayout) -> (Vec<(String, String)>, Ve
             .event_name(&rule.event)
             .map_or_else(|| rule.event.name().to_string(), str::to_string);
         let lines = rule.handlers.iter().filter_map(|h| match &h.kind {
-            HandlerKind::Command(c) => c.unix_line().map(str::to_string),
+            HandlerKind::Command(c) => {
+                Some((c.unix_line()?.to_string(), h.extra.get(super::MARKER)))
+            }
             _ => None,
         });
         match events.iter_mut().find(|(n, _)| *n == name) {
@@ -282,14 +304,32 @@ pub fn emit(doc: &Document, layout: &ScriptLayout) -> (Vec<(String, String)>, Ve
     let mut scripts = Vec::new();
     let mut left = Vec::new();
     for (name, lines) in events {
-        for (i, line) in lines.into_iter().enumerate() {
+        for (i, (line, record)) in lines.into_iter().enumerate() {
             match layout.extensions.get(i) {
-                Some(ext) => scripts.push((format!("{name}{ext}"), converted_script(&line))),
+                Some(ext) => {
+                    scripts.push((format!("{name}{ext}"), converted_script(&line, record)))
+                }
                 None => left.push(format!("{name}: {line}")),
             }
         }
     }
     (scripts, left)
+}
+
+/// Where a script sorts in its folder: by its event, then in the order of the layout's
+/// endings (the order [`emit`] gives an event's scripts), so that a folder hookx wrote reads
+/// back in the order it was written.
+fn folder_order(name: &str, layout: &ScriptLayout) -> (String, usize, String) {
+    let lower = name.to_ascii_lowercase();
+    let (stem, ending) = layout
+        .extensions
+        .iter()
+        .enumerate()
+        .filter(|(_, ext)| ext.is_empty() || lower.ends_with(&ext.to_ascii_lowercase()))
+        .map(|(i, ext)| (&name[..name.len() - ext.len()], i))
+        .min_by_key(|(stem, _)| stem.len())
+        .unwrap_or((name, usize::MAX));
+    (stem.to_string(), ending, name.to_string())
 }
 
 /// Reads a hook folder (or one script) of a script-layout dialect as one document: every
@@ -307,7 +347,9 @@ pub fn read_path(path: &Path, display: &str, dialect: Dialect, layout: &ScriptLa
                         .is_some_and(|n| !n.starts_with('.'))
                 })
                 .collect();
-            files.sort();
+            files.sort_by_cached_key(|p| {
+                folder_order(p.file_name().and_then(|n| n.to_str()).unwrap_or(""), layout)
+            });
             files
         }
         Err(_) => vec![path.to_path_buf()],

@@ -494,10 +494,8 @@ impl Reader<'_> {
             )
         });
         for (key, value) in fields {
-            if key == super::MARKER {
-                // hookx's provenance record, not a field of the handler.
-                continue;
-            }
+            // hookx's provenance record ([`super::MARKER`]) is kept among the unknown fields:
+            // a conversion reads it, the same dialect writes it back.
             let Some(field) = spec.field(&key) else {
                 read.extra.insert(key, value);
                 continue;

@@ -22,6 +22,11 @@ pub(super) struct Converter<'a> {
     /// An MCP tool's canonical name, which a wrapped group's matcher is tried on (made once,
     /// not per rule).
     pub(super) mcp_probe: String,
+    /// A handler given back as it was first written, being converted into another dialect:
+    /// its record keeps where it was first written.
+    pub(super) carry: Option<super::restore::Carry>,
+    /// The place of the rule being converted among its document's rules.
+    pub(super) position: usize,
 }
 
 impl<'a> Converter<'a> {
@@ -34,6 +39,8 @@ impl<'a> Converter<'a> {
             routing: 0,
             exec_lines: Vec::new(),
             mcp_probe: crate::tables::MCP_CANONICAL.join("server", "tool"),
+            carry: None,
+            position: 0,
         }
     }
 }

@@ -3,11 +3,13 @@
 //! entries), and the notes that close a conversion.
 
 use super::converter::Converter;
+use super::restore::{Carry, FirstWritten, Piece};
 use super::{Conversion, Options};
 use crate::model::HandlerKind;
 use crate::source::SourceFile;
-use crate::tables::Document;
+use crate::tables::{Document, Flavor, Rule, RuleShape};
 use serde_json::Value;
+use std::collections::{HashMap, HashSet};
 
 /// Converts every input in turn into one target document.
 pub(super) fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options) -> Conversion {
@@ -36,6 +38,90 @@ pub(super) fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options
     }
 }
 
+/// Handlers given back into their own dialect: the groups they were in, made whole again,
+/// and the order their rules were in.
+#[derive(Default)]
+struct Home {
+    /// Each rule given back, by where it was first written, and its place in the output.
+    groups: Vec<(FirstWritten, usize)>,
+    /// The rule given back for each (flavour, source, rule): an index into `groups`.
+    group_of: HashMap<(Flavor, String, String), usize>,
+    /// Each handler given back, by where it was first written: a copy comes back once.
+    seen: HashSet<(Flavor, FirstWritten)>,
+    /// The last rule given back with no record of where it was written.
+    last_unrecorded: Option<usize>,
+}
+
+impl Home {
+    /// Adds `rule` (one handler, first written at `first`) to `rules`: into the group it was
+    /// in when that is there already.
+    fn add(&mut self, rules: &mut Vec<Rule>, rule: Rule, first: Option<FirstWritten>) {
+        let flavor = rule.flavor;
+        let Some(first) = first else {
+            // No record says where it was: a group is a run of groups alike.
+            let alike = self.last_unrecorded.map(|i| &rules[i]).is_some_and(|r| {
+                r.shape == RuleShape::Group
+                    && rule.shape == RuleShape::Group
+                    && r.flavor == flavor
+                    && r.event == rule.event
+                    && r.matcher == rule.matcher
+            });
+            match (alike, self.last_unrecorded) {
+                (true, Some(i)) => rules[i].handlers.extend(rule.handlers),
+                _ => {
+                    self.last_unrecorded = Some(rules.len());
+                    rules.push(rule);
+                }
+            }
+            return;
+        };
+        self.last_unrecorded = None;
+        if !self.seen.insert((flavor, first.clone())) {
+            // Another copy of a handler already given back (one per tool category).
+            return;
+        }
+        let key = (flavor, first.source.clone(), first.rule.clone());
+        match self.group_of.get(&key) {
+            Some(&g) if first.index.is_some() => {
+                let at = self.groups[g].1;
+                rules[at].handlers.extend(rule.handlers);
+            }
+            _ => {
+                self.group_of.insert(key, self.groups.len());
+                self.groups.push((first, rules.len()));
+                rules.push(rule);
+            }
+        }
+    }
+
+    /// Puts the rules given back in the order they were first written in, each in a place
+    /// one of them holds: the rules of one file in their order there.
+    fn reorder(&self, rules: &mut [Rule]) {
+        let mut placed: Vec<(usize, usize, usize)> = Vec::new();
+        let mut sources: Vec<&str> = Vec::new();
+        for (first, at) in &self.groups {
+            let Some(order) = first.order else {
+                continue;
+            };
+            let source = match sources.iter().position(|s| *s == first.source) {
+                Some(i) => i,
+                None => {
+                    sources.push(&first.source);
+                    sources.len() - 1
+                }
+            };
+            placed.push((source, order, *at));
+        }
+        let mut slots: Vec<usize> = placed.iter().map(|&(_, _, at)| at).collect();
+        slots.sort_unstable();
+        placed.sort();
+        let taken: Vec<Rule> = placed.iter().map(|&(_, _, at)| rules[at].clone()).collect();
+        for (slot, rule) in slots.into_iter().zip(taken) {
+            rules[slot] = rule;
+        }
+    }
+}
+
 /// Same dialect: the document is already exact; keep its layout and other keys. A command
 /// handler reading found no command in (an error of its own) is not written.
 fn same_dialect(doc: &Document) -> Document {
@@ -59,9 +145,39 @@ impl Converter<'_> {
         self.lose_kill_switch(src, doc);
         self.lose_session_env(src, doc);
         out.rules.reserve(doc.rules.len());
-        for rule in &doc.rules {
-            out.rules.extend(self.rule(src, rule));
+        // Handlers hookx converted come back as they were first written ([`super::restore`]):
+        // in their own dialect, each group whole again (a group that became flat entries, or
+        // one copy per tool category, is one group) and each rule in its first place; in any
+        // other, converted afresh.
+        let mut home = Home::default();
+        for piece in self.pieces(src, doc) {
+            let (rule, first, at) = match piece {
+                Piece::Native(rule, position) => {
+                    self.position = position;
+                    out.rules.extend(self.rule(src, &rule));
+                    home.last_unrecorded = None;
+                    continue;
+                }
+                Piece::Restored {
+                    rule,
+                    first,
+                    at,
+                    position,
+                } => {
+                    self.position = position;
+                    (rule, first, at)
+                }
+            };
+            if rule.flavor.dialect() != self.options.to {
+                self.carry = Some(Carry { first, at });
+                out.rules.extend(self.rule(src, &rule));
+                self.carry = None;
+                home.last_unrecorded = None;
+                continue;
+            }
+            home.add(&mut out.rules, rule, first);
         }
+        home.reorder(&mut out.rules);
         self.lose_other_entries(src, doc);
     }
 

@@ -46,13 +46,11 @@ impl Converter<'_> {
             HandlerKind::Command(command) => {
                 let (command, condition) =
                     self.command_form(src, at, command, &handler.extra, from)?;
-                // A wrapped handler keeps the timeout it was written with (its dialect's
-                // default when it had none), whatever the wrapper's dialect defaults to.
-                let wrap = self.options.wrap.then(|| Wrap {
+                // A wrapped handler keeps the timeout it was written with, whatever the
+                // wrapper's dialect defaults to; without one, `exec` applies its dialect's.
+                let wrap = self.options.wrap.then_some(Wrap {
                     matcher: wrap_match,
-                    timeout: handler
-                        .timeout
-                        .unwrap_or_else(|| from.tables().default_timeout(&handler.kind)),
+                    timeout: handler.timeout,
                     condition,
                 });
                 let command = self.command(src, at, &command, event, from, to, wrap)?;
@@ -102,8 +100,11 @@ impl Converter<'_> {
             timeout: handler.timeout,
             status_message: handler.status_message.clone(),
             once: handler.once,
+            // hookx's provenance record is written by the caller.
             extra: if keeps_extra {
-                handler.extra.clone()
+                let mut extra = handler.extra.clone();
+                extra.remove(crate::config::MARKER);
+                extra
             } else {
                 Default::default()
             },
@@ -119,7 +120,8 @@ impl Converter<'_> {
             .extra
             .iter()
             .filter(|(k, v)| {
-                !repeated_timeout(k, v)
+                *k != crate::config::MARKER
+                    && !repeated_timeout(k, v)
                     && !from
                         .dialect()
                         .config()

@@ -14,6 +14,7 @@ mod document;
 mod handler;
 pub mod loss;
 pub mod matcher;
+mod restore;
 mod rule;
 mod rule_matcher;
 mod variables;
@@ -22,7 +23,8 @@ mod wrap;
 pub(crate) use category::{CategoryFire, RuleTools};
 pub use loss::Loss;
 pub use wrap::{
-    NOT_INSTALLED, OutdatedGuard, Wrapped, not_installed_guard, outdated_guard, wrapped_command,
+    NOT_INSTALLED, OutdatedGuard, Unwrapped, Wrapped, innermost, not_installed_guard,
+    outdated_guard, unwrapped, wrapped_command,
 };
 
 use crate::model::EventKind;

@@ -2,7 +2,9 @@
 //! shape (grouped or flat) and its other fields.
 
 use super::converter::Converter;
+use super::restore::recorded_flavor;
 use super::{target_event, target_flavor};
+use crate::config::MARKER;
 use crate::config::walk::HandlerAt;
 use crate::model::{EventKind, Handler};
 use crate::source::SourceFile;
@@ -156,13 +158,29 @@ impl Converter<'_> {
                 self.routing += 1;
                 continue;
             }
-            let pointer = HandlerAt {
-                rule: at,
-                index: (rule.shape == RuleShape::Group).then_some(i),
+            let index = (rule.shape == RuleShape::Group).then_some(i);
+            // A handler given back as it was first written is where it is now in the source.
+            let carried = self.carry.as_ref().map(|c| c.at.clone());
+            let pointer = match &carried {
+                Some(here) => HandlerAt {
+                    rule: here,
+                    index: None,
+                },
+                None => HandlerAt { rule: at, index },
             };
-            if let Some(h) = self.handler(src, &pointer, handler, event, from, to, wrap_match) {
-                handlers.push(h);
+            let Some(mut h) = self.handler(src, &pointer, handler, event, from, to, wrap_match)
+            else {
+                continue;
+            };
+            // Converted into another dialect, it says what it was; back home, nothing.
+            if from.dialect() != to.dialect() {
+                h.extra.remove(MARKER);
+                if recorded_flavor(handler).is_none_or(|f| f.dialect() != to.dialect()) {
+                    let record = self.record(src, rule, index, handler, from);
+                    h.extra.insert(MARKER.into(), record);
+                }
             }
+            handlers.push(h);
         }
         handlers
     }

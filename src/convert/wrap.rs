@@ -14,7 +14,9 @@ use std::borrow::Cow;
 pub(super) struct Wrap<'a> {
     /// The source matcher, when the target cannot express it: `exec --match` applies it.
     pub(super) matcher: Option<&'a str>,
-    pub(super) timeout: u64,
+    /// The handler's own timeout; without one, `exec` applies its dialect's default (as
+    /// the handler's own agent would), and the line says it had none.
+    pub(super) timeout: Option<u64>,
     /// A Claude `if` permission-rule filter (`Bash(git *)`): `exec --if` applies it.
     pub(super) condition: Option<String>,
 }
@@ -63,8 +65,10 @@ impl Converter<'_> {
         let start = self.exec_line(event, from, to);
         let mut wrapped = String::with_capacity(start.len() + 2 * line.len() + 32);
         wrapped.push_str(start);
-        wrapped.push_str(" --timeout ");
-        wrapped.push_str(itoa::Buffer::new().format(wrap.timeout));
+        if let Some(timeout) = wrap.timeout {
+            wrapped.push_str(" --timeout ");
+            wrapped.push_str(itoa::Buffer::new().format(timeout));
+        }
         if let Some(m) = wrap.matcher {
             wrapped.push_str(" --match ");
             push_shell_quote(&mut wrapped, m);
@@ -195,13 +199,7 @@ impl OutdatedGuard {
 /// file's own flavour where the file is of the dialect `--host` names, else any of that
 /// dialect's flavours). `None` for any other line, and for an up-to-date guard.
 pub fn outdated_guard(line: &str, flavor: Flavor) -> Option<OutdatedGuard> {
-    let line = line.trim_start();
-    let (quoted, _) = line
-        .strip_prefix("command -v ")?
-        .split_once(" >/dev/null 2>&1 ||")?;
-    let end = line.find(&format!("}}; {quoted} exec "))? + 2;
-    let guard = &line[..end];
-    let exec = &line[end + quoted.len() + 7..];
+    let (quoted, guard, exec) = guarded_exec(line.trim_start())?;
     let options: Vec<&str> = exec.split(" -- ").next()?.split_whitespace().collect();
     let option = |name: &str| options.windows(2).find(|w| w[0] == name).map(|w| w[1]);
     let host = crate::tables::Dialect::named(option("--host")?)?;
@@ -309,6 +307,171 @@ pub fn wrapped_command(line: &str) -> Option<Wrapped> {
         as_flavor: flavor?.clone(),
         command: command.clone(),
     })
+}
+
+/// `<guard> HOOKX exec REST` (a guard beginning `command -v HOOKX >/dev/null 2>&1 ||` and
+/// ending `};`, as every hookx since wrapping by default wrote it): the hookx word as
+/// quoted, the guard, and what follows `exec `.
+fn guarded_exec(line: &str) -> Option<(&str, &str, &str)> {
+    let (quoted, _) = line
+        .strip_prefix("command -v ")?
+        .split_once(" >/dev/null 2>&1 ||")?;
+    let end = line.find(&format!("}}; {quoted} exec "))? + 2;
+    Some((quoted, &line[..end], &line[end + quoted.len() + 7..]))
+}
+
+/// What a wrapped entry says: the handler it runs, as it was written for its own agent, and
+/// how `hookx exec` runs it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unwrapped {
+    /// `--as`: the flavour the command was written for.
+    pub flavor: Flavor,
+    /// `--event`, as written.
+    pub event: Option<String>,
+    /// `--timeout`: the handler's own (an older hookx wrote its dialect's default when it had
+    /// none).
+    pub timeout: Option<u64>,
+    /// `--match`: the source matcher, where the host could not say it.
+    pub matcher: Option<String>,
+    /// `--if`: Claude's permission-rule filter.
+    pub condition: Option<String>,
+    /// The handler's command line.
+    pub command: String,
+}
+
+/// The handler a command line runs through `hookx exec --as`, whichever form hookx wrote:
+/// behind today's not-installed guard or an older one (`command -v HOOKX … || { … }; HOOKX
+/// exec --host H --as F …`), or bare, as hookx wrote it before wrapping was the default
+/// (`HOOKX exec --as F --event E … -- 'CMD'`, HOOKX as given to `--hookx`). `None` for any
+/// other line: one with anything before or after the wrapper, an option `convert` never
+/// writes, or a quote left open.
+pub fn unwrapped(line: &str) -> Option<Unwrapped> {
+    let line = line.trim();
+    let (guarded, rest) = match guarded_exec(line) {
+        Some((_, guard, rest)) => {
+            // Every guard hookx wrote says so where hookx is missing.
+            (true, guard.contains("hookx not found").then_some(rest)?)
+        }
+        None => {
+            let (program, rest) = line.split_once(" exec ")?;
+            let plain = !program.is_empty()
+                && !program
+                    .bytes()
+                    .any(|b| b.is_ascii_whitespace() || b"'\"\\;&|<>()$`*?[]#~{}".contains(&b));
+            (false, plain.then_some(rest)?)
+        }
+    };
+    let mut words = shell_words(rest)?.into_iter();
+    let mut out = Unwrapped {
+        flavor: Flavor::all()[0],
+        event: None,
+        timeout: None,
+        matcher: None,
+        condition: None,
+        command: String::new(),
+    };
+    let mut flavor = None;
+    loop {
+        let option = words.next()?;
+        let mut value = || words.next();
+        match option.as_str() {
+            "--" => break,
+            "--host" => {
+                crate::tables::Dialect::named(&value()?)?;
+            }
+            "--as" => flavor = Some(Flavor::named(&value()?)?),
+            "--event" => out.event = Some(value()?),
+            "--timeout" => out.timeout = Some(value()?.parse().ok()?),
+            "--match" => out.matcher = Some(value()?),
+            "--if" => out.condition = Some(value()?),
+            _ => return None,
+        }
+    }
+    out.flavor = flavor?;
+    // Without a guard, hookx always named the event: another program's `exec --as NAME`
+    // (`kubectl exec --as USER -- …`) is not taken for it.
+    if !guarded && out.event.is_none() {
+        return None;
+    }
+    let command: Vec<String> = words.collect();
+    out.command = match command.as_slice() {
+        [] => return None,
+        [one] => one.clone(),
+        // `exec` runs a program and its arguments as this line.
+        words => words
+            .iter()
+            .map(|w| shell_quote(w))
+            .collect::<Vec<_>>()
+            .join(" "),
+    };
+    Some(out)
+}
+
+/// [`unwrapped`], through every wrapper: an older hookx wrapped a wrapped entry again when it
+/// converted it back.
+pub fn innermost(line: &str) -> Option<Unwrapped> {
+    let mut found = unwrapped(line)?;
+    while let Some(inner) = unwrapped(&found.command) {
+        found = inner;
+    }
+    Some(found)
+}
+
+/// The one word `text` is, unquoted; `None` unless it is exactly one word.
+pub(super) fn unwrapped_word(text: &str) -> Option<String> {
+    let mut words = shell_words(text)?;
+    (words.len() == 1).then(|| words.remove(0))
+}
+
+/// The words of a line made of plain words, `'…'` and `"…"` quotes and backslash escapes,
+/// unquoted; `None` for anything the shell would do more with (an operator, an expansion, a
+/// pattern, a quote left open).
+fn shell_words(line: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' | '\t' => words.extend(word.take()),
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next()? {
+                        '\'' => break,
+                        c => w.push(c),
+                    }
+                }
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next()? {
+                        '"' => break,
+                        '\\' => match chars.next()? {
+                            c @ ('"' | '\\' | '$' | '`') => w.push(c),
+                            '\n' => {}
+                            c => {
+                                w.push('\\');
+                                w.push(c);
+                            }
+                        },
+                        '$' | '`' => return None,
+                        c => w.push(c),
+                    }
+                }
+            }
+            '\\' => match chars.next()? {
+                '\n' => {}
+                c => word.get_or_insert_with(String::new).push(c),
+            },
+            c if c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c) || !c.is_ascii() => {
+                word.get_or_insert_with(String::new).push(c)
+            }
+            _ => return None,
+        }
+    }
+    words.extend(word);
+    Some(words)
 }
 
 #[cfg(test)]
@@ -446,6 +609,99 @@ mod tests {
             "command -v hookx >/dev/null 2>&1 || { exit 1; }; hookx run --host claude",
         ] {
             assert_eq!(outdated_guard(line, Flavor::all()[0]), None, "{line}");
+        }
+    }
+
+    /// Every form of wrapped entry hookx has written gives back the handler it runs: today's
+    /// (no `--timeout` where the handler had none), today's with a `--hookx` path, the
+    /// guards of earlier versions (the long message and exit 2; the answer printed with
+    /// `printf '%s'`; the short message), and the bare form of the versions that wrapped only
+    /// when asked, with no guard and no `--host`.
+    #[test]
+    fn every_wrapper_form_hookx_wrote_gives_back_its_handler() {
+        let long = "hookx not found (command -v hookx failed): this hook was converted by hookx convert and runs through hookx exec. Install hookx (cargo install --locked --path <hookx checkout>) or convert again with --hookx PATH.";
+        let copilot = Flavor::named("copilot").unwrap();
+        let today = |hookx: &str, rest: &str| {
+            format!(
+                "{} {} exec --host copilot --as claude --event PreToolUse{rest}",
+                not_installed_guard(hookx, &EventKind::PreToolUse, copilot),
+                shell_quote(hookx)
+            )
+        };
+        let command = "jq -r '.tool_input.command' | grep -q 'rm -rf' && exit 2 || true";
+        let quoted = shell_quote(command);
+        let shortest = crate::shell::shell_quote_shortest(command);
+        let forms = [
+            today("hookx", &format!(" -- {shortest}")),
+            today(
+                "/opt/my tools/hookx",
+                &format!(" --timeout 30 --match 'Bash|Edit' --if 'Bash(rm *)' -- {shortest}"),
+            ),
+            format!(
+                "command -v hookx >/dev/null 2>&1 || {{ echo {} >&2; exit 2; }}; hookx exec --host copilot --as claude --event PreToolUse --timeout 600 -- {quoted}",
+                shell_quote(long)
+            ),
+            format!(
+                "command -v hookx >/dev/null 2>&1 || {{ printf '%s\\n' '{{\"permissionDecision\":\"deny\"}}'; echo {} >&2; exit 0; }}; hookx exec --host copilot --as claude --event PreToolUse --timeout 600 -- {quoted}",
+                shell_quote(long)
+            ),
+            format!(
+                "command -v hookx >/dev/null 2>&1 || {{ m={}; printf '%s\\n' \"$m\"; echo \"$m\" >&2; exit 2; }}; hookx exec --host copilot --as claude --event PreToolUse --timeout 600 -- {quoted}",
+                shell_quote(NOT_INSTALLED)
+            ),
+            format!(
+                "/usr/local/bin/hookx exec --as claude --event PreToolUse --timeout 600 --match Bash -- {quoted}"
+            ),
+            format!("hookx exec --as claude --event PreToolUse -- {quoted}"),
+        ];
+        let expected = [
+            (None, None, None),
+            (Some(30), Some("Bash|Edit"), Some("Bash(rm *)")),
+            (Some(600), None, None),
+            (Some(600), None, None),
+            (Some(600), None, None),
+            (Some(600), Some("Bash"), None),
+            (None, None, None),
+        ];
+        for (line, (timeout, matcher, condition)) in forms.iter().zip(expected) {
+            let got = unwrapped(line).unwrap_or_else(|| panic!("not read: {line}"));
+            assert_eq!(got.flavor, Flavor::named("claude").unwrap(), "{line}");
+            assert_eq!(got.event.as_deref(), Some("PreToolUse"), "{line}");
+            assert_eq!(got.command, command, "{line}");
+            assert_eq!(
+                (
+                    got.timeout,
+                    got.matcher.as_deref(),
+                    got.condition.as_deref()
+                ),
+                (timeout, matcher, condition),
+                "{line}"
+            );
+            // Wrapped again by an older hookx: the innermost is the handler.
+            let twice = format!(
+                "{} hookx exec --host claude --as copilot --event PreToolUse --timeout 600 -- {}",
+                not_installed_guard("hookx", &EventKind::PreToolUse, Flavor::all()[0]),
+                shell_quote(line)
+            );
+            assert_eq!(unwrapped(&twice).unwrap().command, *line);
+            assert_eq!(innermost(&twice).unwrap(), got);
+        }
+        // Not a wrapped entry: anything before or after the wrapper, an option convert never
+        // writes, a flavour hookx does not know, an expansion outside quotes.
+        for line in [
+            "echo hookx exec --as claude -- x",
+            "./check.sh && hookx exec --as claude --event Stop -- x",
+            "hookx exec --as claude --event Stop -- x; rm -f y",
+            "hookx exec --as claude --project . -- x",
+            "hookx exec --as nobody -- x",
+            "hookx exec --as claude -- $X",
+            "hookx exec --as claude --event Stop",
+            "hookx exec --as claude -- 'open",
+            "kubectl exec --as claude -- ls",
+            "command -v hookx >/dev/null 2>&1 || { exit 1; }; hookx exec --as claude -- x",
+            "hookx run --host claude --event Stop",
+        ] {
+            assert_eq!(unwrapped(line), None, "{line}");
         }
     }
 }
