@@ -1162,3 +1162,71 @@ fn a_project_install_never_writes_through_a_link_out_of_the_project() {
             .contains(HOOKX)
     );
 }
+
+/// Every route object in a host's file: (its event, the handler holding the command, the
+/// object around it: a Kiro rule carries the timeout beside its `action`).
+fn route_objects<'a>(
+    v: &'a Value,
+    around: &'a Value,
+    host: &str,
+    out: &mut Vec<(String, &'a Value, &'a Value)>,
+) {
+    let head = format!("run --host {host} --event ");
+    match v {
+        Value::Object(map) => {
+            let event = map.values().find_map(|x| {
+                let line = x.as_str()?;
+                let at = line.find(&head)? + head.len();
+                Some(line[at..].split(' ').next().unwrap_or_default().to_string())
+            });
+            match event {
+                Some(event) => out.push((event, v, around)),
+                None => map.values().for_each(|x| route_objects(x, v, host, out)),
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|x| route_objects(x, v, host, out)),
+        _ => {}
+    }
+}
+
+/// A host kills a route that outlasts its timeout: install writes the timeout hookx answers
+/// within, in the host's own unit, on every route of every host whose entries have a timeout
+/// (Cursor aside: its unit is not documented, `src/dialect/cursor.rs`), so that it is never the
+/// host's shorter default (Droid's and Qwen's 60 s). Codex gives SessionEnd and Interrupt
+/// hooks 1 s by default and 3 at most: those routes say 1.
+#[test]
+fn every_route_says_the_timeout_hookx_answers_within_where_the_host_has_the_key() {
+    use hookx::tables::{Dialect, HandlerField};
+    let mut wrong = Vec::new();
+    for &host in Dialect::all() {
+        let Some(key) = host.config().key(HandlerField::Timeout) else {
+            continue;
+        };
+        if host.name() == "cursor" {
+            continue;
+        }
+        let p = Project::new();
+        p.hookx(&["install", "--host", host.name(), "--hookx", HOOKX])
+            .success();
+        let text = p.read(host.config().install_project);
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let mut routes = Vec::new();
+        route_objects(&v, &v, host.name(), &mut routes);
+        assert!(!routes.is_empty(), "{host}: no route in {text}");
+        let unit = if host.config().timeout_millis { 1000 } else { 1 };
+        for (event, handler, around) in routes {
+            let secs = match (host.name(), event.as_str()) {
+                ("codex", "SessionEnd" | "Interrupt") => 1,
+                _ => hookx::route::ROUTE_TIMEOUT,
+            };
+            let got = handler.get(key).or_else(|| around.get(key));
+            if got != Some(&json!(secs * unit)) {
+                wrong.push(format!(
+                    "{host} {event}: `{key}` is {got:?}, not {}",
+                    secs * unit
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

@@ -1,0 +1,228 @@
+//! The host's time limit, through the real `hookx run`: a host kills a hook that outlasts its
+//! limit and goes on without its answer (the tool call then runs), so hookx must answer before
+//! it, whatever its handlers do. A deny that has arrived is answered at once; handlers still
+//! running finish detached, within their own timeouts.
+//!
+//! The hosts' limits are minutes; debug builds let a test shorten them
+//! (`HOOKX_TEST_HOST_LIMIT_MS`, read only under `cfg(debug_assertions)`). Every wait here is
+//! bounded by an event (hookx's exit, a file a handler writes), never by a guess at the
+//! machine's speed; the hard limit of each run only bounds how long a failure takes.
+#![cfg(unix)]
+
+mod common;
+
+use hookx::model::{Decision, Event, EventKind, ToolCall};
+use hookx::spawn::{Exit, Finished};
+use hookx::tables::{Dialect, Flavor};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// What tests give each host as its limit: a few seconds, far below any real one.
+const TEST_LIMIT_MS: &str = "3000";
+
+/// How long a run may take before the test calls it hung: far above the test limit, far below
+/// the handlers' own timeouts.
+const HARD_LIMIT: Duration = Duration::from_secs(60);
+
+/// A handler that hangs until the test releases it (the file `release` appears), then writes
+/// `marker`: it finishes only if it was left running. It gives up when the test's folder is
+/// gone, so that a failed test leaves nothing behind.
+fn hang(release: &Path, marker: &Path) -> String {
+    let dir = release.parent().unwrap();
+    format!(
+        "while [ ! -e '{}' ] && [ -d '{}' ]; do sleep 0.05; done; echo done > '{}'",
+        release.display(),
+        dir.display(),
+        marker.display()
+    )
+}
+
+/// A handler that denies at once (exit 2, the reason on stderr), noting that it ran.
+fn deny(ran: &Path) -> String {
+    format!("echo ran > '{}'; echo 'no: denied' >&2; exit 2", ran.display())
+}
+
+/// The host's flavour and event name for a `PreToolUse` on the shell (Windsurf has one event
+/// per tool category).
+fn pre_tool_use(host: Dialect) -> (Flavor, &'static str) {
+    host.own_events()
+        .into_iter()
+        .find(|(kind, _, flavor)| {
+            *kind == EventKind::PreToolUse && flavor.tables().tool_scope.admits("shell")
+        })
+        .map(|(_, name, flavor)| (flavor, name))
+        .unwrap_or_else(|| panic!("{host}: no PreToolUse for the shell"))
+}
+
+fn shell_call() -> Event {
+    Event {
+        kind: EventKind::PreToolUse,
+        timestamp: None,
+        tool: Some(ToolCall {
+            name: "shell".into(),
+            input: json!({"command": "rm -rf /"}),
+        }),
+        fields: Default::default(),
+    }
+}
+
+/// One fresh project and home.
+struct Setup {
+    _tmp: tempfile::TempDir,
+    project: PathBuf,
+    home: PathBuf,
+    release: PathBuf,
+    marker: PathBuf,
+    denied: PathBuf,
+}
+
+impl Setup {
+    fn new() -> Setup {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let (project, home) = (root.join("project"), root.join("home"));
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        Setup {
+            release: root.join("release"),
+            marker: root.join("marker"),
+            denied: root.join("denied"),
+            project,
+            home,
+            _tmp: tmp,
+        }
+    }
+
+    /// `hookx ARGS…` here, with the test limit and nothing inherited from an agent.
+    fn hookx(&self, args: &[&str]) -> assert_cmd::Command {
+        let mut cmd = common::hookx_clean(&self.project);
+        cmd.args(args)
+            .env("HOME", &self.home)
+            .env("HOOKX_TEST_HOST_LIMIT_MS", TEST_LIMIT_MS)
+            .env_remove("HOOKX_HOST")
+            .timeout(HARD_LIMIT);
+        cmd
+    }
+
+    fn trust(&self, file: &Path) {
+        self.hookx(&["trust"]).arg(file).assert().success();
+    }
+
+    /// Fires a shell `PreToolUse` at `hookx run --host HOST`: what it answered, read as the
+    /// host reads a hook's answer, and how it ended; an error when hookx did not end.
+    fn fire(&self, host: Dialect) -> Result<(Decision, common::Ran), String> {
+        let (flavor, event) = pre_tool_use(host);
+        let payload = hookx::protocol::encode_event(&shell_call(), flavor);
+        let mut payload = payload.as_object().cloned().unwrap_or_default();
+        payload.insert("cwd".into(), self.project.display().to_string().into());
+        let start = Instant::now();
+        let ran = common::ran(
+            self.hookx(&["run", "--host", host.name(), "--event", event])
+                .write_stdin(serde_json::Value::Object(payload).to_string()),
+        );
+        if ran.code.is_none() || start.elapsed() >= HARD_LIMIT {
+            return Err(format!("{host}: hookx did not answer: {ran:?}"));
+        }
+        let finished = Finished {
+            exit: Exit::Code(ran.code.unwrap_or(-1)),
+            stdout: ran.stdout.clone().into_bytes(),
+            stderr: ran.stderr.clone().into_bytes(),
+            stdout_truncated: false,
+            stderr_truncated: false,
+            elapsed: Duration::ZERO,
+        };
+        let read = hookx::protocol::decode_answer(flavor, &shell_call(), &finished);
+        Ok((read.decision.unwrap_or(Decision::Allow), ran))
+    }
+
+    /// Lets the hanging handler go on, then waits for it to finish (it writes the marker):
+    /// whether it did.
+    fn released_finishes(&self) -> bool {
+        std::fs::write(&self.release, "").unwrap();
+        let start = Instant::now();
+        while start.elapsed() < HARD_LIMIT {
+            if self.marker.exists() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        false
+    }
+}
+
+/// The project file hookx (not the host) runs under `host`, in Claude's shape.
+fn foreign_file(host: Dialect) -> &'static str {
+    match host.name() {
+        "bricks" => ".claude/settings.json",
+        _ => ".bricks/hooks.json",
+    }
+}
+
+/// Under every host: a handler that hangs far past the host's limit (its own timeout is
+/// longer still) and one that denies at once. hookx answers the deny and ends without waiting
+/// for the hanging one, which then finishes detached once released. On a host that runs
+/// handlers in parallel the deny is answered as it arrives; on one that runs them one by one,
+/// the hanging handler (first) uses the host's time up and the failure policy denies for it.
+#[test]
+fn a_deny_reaches_every_host_within_its_limit_beside_a_hanging_handler() {
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        let runs: Vec<_> = Dialect::all()
+            .iter()
+            .map(|&host| scope.spawn(move || one_host(host)))
+            .collect();
+        runs.into_iter()
+            .filter_map(|run| run.join().unwrap().err())
+            .collect()
+    });
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+fn one_host(host: Dialect) -> Result<(), String> {
+    let s = Setup::new();
+    let rules = json!({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": hang(&s.release, &s.marker), "timeout": 300},
+        {"type": "command", "command": deny(&s.denied), "timeout": 300},
+    ]}]}});
+    let file = common::write(&s.project, foreign_file(host), &rules.to_string());
+    s.trust(&file);
+    let (decision, ran) = s.fire(host)?;
+    if decision != Decision::Deny {
+        return Err(format!("{host}: not a deny: {ran:?}"));
+    }
+    if s.marker.exists() {
+        return Err(format!("{host}: hookx waited for the hanging handler: {ran:?}"));
+    }
+    if !s.released_finishes() {
+        return Err(format!(
+            "{host}: the hanging handler did not finish once released (killed?): {ran:?}"
+        ));
+    }
+    Ok(())
+}
+
+/// Copilot runs handlers one after another and stops at the first deny. A Claude handler
+/// hookx runs there (the user's `~/.claude/settings.json`) that hangs, with Claude's default
+/// timeout (600 s, the whole route), followed by a deny: the answer is a deny within
+/// Copilot's limit, and the hanging handler finishes detached once released.
+#[test]
+fn under_copilot_a_hanging_claude_handler_before_a_deny_still_denies_in_time() {
+    let s = Setup::new();
+    let rules = json!({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": hang(&s.release, &s.marker)},
+        {"type": "command", "command": deny(&s.denied)},
+    ]}]}});
+    let file = common::write(&s.home, ".claude/settings.json", &rules.to_string());
+    s.trust(&file);
+    let host = Dialect::all()
+        .iter()
+        .copied()
+        .find(|d| d.name() == "copilot")
+        .unwrap();
+    let (decision, ran) = s.fire(host).unwrap();
+    assert_eq!(decision, Decision::Deny, "{ran:?}");
+    assert!(!s.marker.exists(), "hookx waited for the hanging handler");
+    assert!(s.released_finishes(), "the hanging handler was killed");
+    // Copilot stops at the first deny: the handler after it never starts.
+    assert!(!s.denied.exists(), "a handler after the deny ran");
+}
