@@ -40,7 +40,10 @@ fn hang(release: &Path, marker: &Path) -> String {
 
 /// A handler that denies at once (exit 2, the reason on stderr), noting that it ran.
 fn deny(ran: &Path) -> String {
-    format!("echo ran > '{}'; echo 'no: denied' >&2; exit 2", ran.display())
+    format!(
+        "echo ran > '{}'; echo 'no: denied' >&2; exit 2",
+        ran.display()
+    )
 }
 
 /// The host's flavour and event name for a `PreToolUse` on the shell (Windsurf has one event
@@ -191,7 +194,9 @@ fn one_host(host: Dialect) -> Result<(), String> {
         return Err(format!("{host}: not a deny: {ran:?}"));
     }
     if s.marker.exists() {
-        return Err(format!("{host}: hookx waited for the hanging handler: {ran:?}"));
+        return Err(format!(
+            "{host}: hookx waited for the hanging handler: {ran:?}"
+        ));
     }
     if !s.released_finishes() {
         return Err(format!(

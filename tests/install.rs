@@ -174,7 +174,7 @@ fn install_keeps_every_other_key_and_hook_in_order() {
     // The user's groups come first, unchanged, field order included.
     for event in ["PreToolUse", "Notification", "Stop"] {
         // Marked as install's: only entries so marked are install's to edit.
-        let route = json!({"hooks": [{"type": "command", "command": format!("/opt/hookx/bin/hookx run --host claude --event {event}"), "hookx": {"created": "entry"}}]});
+        let route = json!({"hooks": [{"type": "command", "command": format!("/opt/hookx/bin/hookx run --host claude --event {event}"), "timeout": hookx::route::ROUTE_TIMEOUT, "hookx": {"created": "entry"}}]});
         let list = hooks[event].as_array().unwrap();
         assert_eq!(list[0], original["hooks"][event][0]);
         assert_eq!(list[1], route);
@@ -453,7 +453,7 @@ fn bricks_events_at_the_root_stay_at_the_root() {
     assert!(after.get("hooks").is_none(), "{after}");
     assert_eq!(
         after["PreToolUse"][1],
-        json!({"matcher": "*", "hooks": [{"type": "command", "command": "/opt/hookx/bin/hookx run --host bricks --event PreToolUse", "timeout": 600, "hookx": {"created": "entry"}}]})
+        json!({"matcher": "*", "hooks": [{"type": "command", "command": "/opt/hookx/bin/hookx run --host bricks --event PreToolUse", "timeout": hookx::route::ROUTE_TIMEOUT, "hookx": {"created": "entry"}}]})
     );
     // The Bricks events of the project's Copilot rules.
     assert_eq!(keys(&after).len(), 8);
@@ -1213,7 +1213,11 @@ fn every_route_says_the_timeout_hookx_answers_within_where_the_host_has_the_key(
         let mut routes = Vec::new();
         route_objects(&v, &v, host.name(), &mut routes);
         assert!(!routes.is_empty(), "{host}: no route in {text}");
-        let unit = if host.config().timeout_millis { 1000 } else { 1 };
+        let unit = if host.config().timeout_millis {
+            1000
+        } else {
+            1
+        };
         for (event, handler, around) in routes {
             let secs = match (host.name(), event.as_str()) {
                 ("codex", "SessionEnd" | "Interrupt") => 1,
