@@ -1234,3 +1234,42 @@ fn every_route_says_the_timeout_hookx_answers_within_where_the_host_has_the_key(
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// The route's timeout is the one `hookx run` answers within, so install sets it on routes it
+/// wrote before (none, as older hookx wrote for Droid, or another value) and says so; a run
+/// with nothing to change changes nothing.
+#[test]
+fn install_sets_the_timeout_of_its_own_older_routes() {
+    let p = Project::new();
+    let route = |event: &str, timeout: Option<u64>| {
+        let mut handler = json!({"type": "command",
+            "command": format!("{HOOKX} run --host droid --event {event}"),
+            "hookx": {"created": "entry"}});
+        if let Some(t) = timeout {
+            handler["timeout"] = json!(t);
+        }
+        json!([{"hooks": [handler]}])
+    };
+    let file = ".factory/settings.json";
+    p.write(
+        file,
+        &json!({"hooks": {"PreToolUse": route("PreToolUse", None), "Stop": route("Stop", Some(30))}})
+            .to_string(),
+    );
+    let out = p.stdout(&["install", "--host", "droid", "--hookx", HOOKX]);
+    let after = p.json(file);
+    for event in ["PreToolUse", "Stop"] {
+        let handlers = after["hooks"][event][0]["hooks"].as_array().unwrap();
+        assert_eq!(handlers.len(), 1, "{after:#}");
+        assert_eq!(
+            handlers[0]["timeout"],
+            json!(hookx::route::ROUTE_TIMEOUT),
+            "{after:#}"
+        );
+    }
+    assert!(out.contains("PreToolUse") && out.contains("Stop"), "{out}");
+    let before = p.read(file);
+    p.hookx(&["install", "--host", "droid", "--hookx", HOOKX])
+        .success();
+    assert_eq!(p.read(file), before);
+}

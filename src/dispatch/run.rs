@@ -549,6 +549,43 @@ mod tests {
         }
     }
 
+    /// The time hookx has to answer: the host's limit less a quarter of it, at most 5 s; for a
+    /// wrapped entry, the handler's own timeout (what convert writes on the entry), within the
+    /// host's fixed limit where its entries have no timeout.
+    #[test]
+    fn the_budget_is_the_hosts_limit_less_a_margin() {
+        use crate::dialect::{cline, codex, copilot, kiro};
+        let pre = EventKind::PreToolUse;
+        let ms = |d: Option<Duration>| d.map(|d| d.as_millis());
+        for &flavor in Flavor::all() {
+            let limit = u128::from(flavor.dialect().def().route.limit.on(&pre)) * 1000;
+            let expected = limit - (limit / 4).min(5000);
+            assert_eq!(ms(budget(flavor, &pre, Limit::Route)), Some(expected));
+        }
+        assert_eq!(
+            ms(budget(copilot::FLAVOR, &pre, Limit::Route)),
+            Some(600_000)
+        );
+        assert_eq!(ms(budget(cline::FLAVOR, &pre, Limit::Route)), Some(115_000));
+        let end = EventKind::SessionEnd;
+        assert_eq!(ms(budget(codex::FLAVOR, &end, Limit::Route)), Some(750));
+        // Copilot's default for a hook (30 s) where the entry says none.
+        assert_eq!(
+            ms(budget(copilot::FLAVOR, &pre, Limit::Entry(None))),
+            Some(25_000)
+        );
+        assert_eq!(
+            ms(budget(copilot::FLAVOR, &pre, Limit::Entry(Some(900)))),
+            Some(895_000)
+        );
+        assert_eq!(
+            ms(budget(cline::FLAVOR, &pre, Limit::Entry(Some(600)))),
+            Some(115_000)
+        );
+        // Kiro's `timeout: 0` is none: nothing ends the entry.
+        assert_eq!(ms(budget(kiro::FLAVOR, &pre, Limit::Entry(Some(0)))), None);
+    }
+
     /// Kiro's `timeout: 0` is no timeout; Claude's is its default; a number is that many seconds.
     #[test]
     fn zero_timeout_is_none_only_where_the_dialect_says_so() {

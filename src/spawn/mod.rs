@@ -382,6 +382,7 @@ fn spawn_test_delay() {
 
 /// The worker of a split hookx ([`split`]), while the process the host started waits for its
 /// answer: a signal to that process is passed on to it. 0: none.
+#[cfg(unix)]
 static WORKER: AtomicI32 = AtomicI32::new(0);
 
 /// Kills the running handlers' groups (and passes `signal` on to a worker, which kills its
