@@ -282,7 +282,11 @@ fn start_two_sleepers(s: &Setup) -> (std::process::Child, [i32; 2]) {
         if let (Some(a), Some(b)) = (pid_in(&pids[0]), pid_in(&pids[1])) {
             return (child, [a, b]);
         }
-        assert!(start.elapsed() < HARD_LIMIT, "the handlers never started");
+        if start.elapsed() >= HARD_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the handlers never started");
+        }
         std::thread::sleep(Duration::from_millis(20));
     }
 }
