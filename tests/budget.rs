@@ -248,6 +248,8 @@ fn pid_in(file: &Path) -> Option<i32> {
 
 /// `hookx run --host claude --event PreToolUse` started on a shell `PreToolUse`, its output
 /// thrown away; once both handlers wrote their sleepers' pids, those pids.
+// The caller waits for the child it is given.
+#[allow(clippy::zombie_processes)]
 fn start_two_sleepers(s: &Setup) -> (std::process::Child, [i32; 2]) {
     use std::io::Write as _;
     use std::process::Stdio;
