@@ -174,7 +174,7 @@ pub fn print(answer: &HostAnswer, notes: &[String]) -> i32 {
     answer.exit_code
 }
 
-/// What [`print`] prints: stdout and stderr.
+/// What [`print()`] prints: stdout and stderr.
 pub fn rendered<'a>(answer: &'a HostAnswer, notes: &[String]) -> (&'a str, String) {
     let mut stderr = String::new();
     for line in notes {

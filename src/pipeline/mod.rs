@@ -15,13 +15,16 @@
 //!    [`host::untrusted`] names the others, warned about once per content by
 //!    [`crate::warned::to_warn`]); then [`dispatch::select::select`], called by step 4, picks the
 //!    handlers the event fires, each rule matched in the dialect it was written in.
-//! 4. run: [`dispatch::run::dispatch`] gives each handler its own dialect's payload and
-//!    environment (`protocol::payload::encode_event`, `handler_env`), runs them
-//!    ([`crate::spawn`]), reads each answer (`protocol::answer::decode_answer`) and merges them
-//!    into one outcome.
-//! 5. answer: `protocol::answer::encode_answer` (at the end of [`dispatch::run::dispatch`])
-//!    says the outcome in the host's protocol, and `answer` prints it ([`host::print`]).
-//!    `simulate` answers no host: it returns a [`Simulation`] for the CLI to report.
+//! 4. run: [`dispatch::run::plan`] gives each handler its own dialect's payload and
+//!    environment (`protocol::payload::encode_event`, `handler_env`) and the time the host
+//!    leaves hookx ([`dispatch::run::budget`]); [`dispatch::run::Plan::run`] runs them
+//!    ([`crate::spawn::Batch`]), reads each answer (`protocol::answer::decode_answer`) and
+//!    merges them into one outcome. `run` with two handlers or more splits in two first
+//!    (`answer_in_time`, [`crate::spawn::split`]), so that the answer goes out as soon as it is
+//!    known while the handlers still running finish.
+//! 5. answer: `protocol::answer::encode_answer` (in [`dispatch::run::Plan::run`]) says the
+//!    outcome in the host's protocol, and `answer` prints it ([`host::print`]). `simulate`
+//!    answers no host: it returns a [`Simulation`] for the CLI to report.
 //!
 //! Whatever fails or panics on the way, `run` and `exec` answer by the failure policy
 //! (`guard::answering`).
