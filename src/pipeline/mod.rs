@@ -212,6 +212,7 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
 /// its answer over as soon as it is known (a deny, the budget spent, all ended), and the
 /// process the host started prints it and exits while the worker waits for the rest. One
 /// handler (the usual case) is simply run, and killed when the budget is spent.
+#[cfg_attr(not(unix), allow(unused_variables))]
 fn answer_in_time(plan: dispatch::run::Plan<'_>, known: &failure::Context) -> i32 {
     #[cfg(unix)]
     if plan.handlers() >= 2 {
