@@ -217,10 +217,11 @@ fn answer_in_time(plan: dispatch::run::Plan<'_>, known: &failure::Context) -> i3
     #[cfg(unix)]
     if plan.handlers() >= 2 {
         use crate::spawn::split::{self, Answer, Split};
-        // The host's process waits past the worker's due time, not past the host's limit.
+        // The host's process waits past the worker's due time, not past the host's limit
+        // (the budget leaves a third of itself, at least, before that).
         let bound = plan
             .budget()
-            .and_then(|b| std::time::Instant::now().checked_add(b + ANSWER_GRACE));
+            .and_then(|b| std::time::Instant::now().checked_add(b + (b / 6).min(ANSWER_GRACE)));
         match split::split(bound) {
             Split::Host(Some(answer)) => {
                 use std::io::Write;
@@ -253,7 +254,7 @@ fn answer_in_time(plan: dispatch::run::Plan<'_>, known: &failure::Context) -> i3
     answer(&plan.run(None))
 }
 
-/// How long past the worker's due time the host's process waits for its answer: the worker
+/// The most the host's process waits past the worker's due time for its answer: the worker
 /// hands it over at once then; this only covers a worker that cannot.
 #[cfg(unix)]
 const ANSWER_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
