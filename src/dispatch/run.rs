@@ -268,7 +268,12 @@ impl Plan<'_> {
         let mut spent = false;
         let mut stopped = false;
         let mut cut = Vec::new();
-        while let Some(step) = batch.next() {
+        let mut final_deny = false;
+        while let Some(step) = match final_deny {
+            // Those that ended with it still count; nothing more is waited for.
+            true => batch.next_ended(),
+            false => batch.next(),
+        } {
             let (index, finished, was_cut) = match step {
                 Step::Ended {
                     index,
@@ -291,10 +296,8 @@ impl Plan<'_> {
                 batch.stop_starting();
                 stopped = true;
             }
-            if denied && answer.is_some() {
-                // Final: no later answer undoes a deny.
-                break;
-            }
+            // Final: no later answer undoes a deny.
+            final_deny |= denied && answer.is_some();
         }
         let mut outcome = Outcome::default();
         if !unevaluated.is_empty() {

@@ -164,6 +164,12 @@ impl<'a> Batch<'a> {
         self.inner.next()
     }
 
+    /// A handler that has ended already and was not reported yet, if any: no waiting, no
+    /// start.
+    pub fn next_ended(&mut self) -> Option<Step> {
+        self.inner.next_ended()
+    }
+
     /// Starts no more handlers (those running go on).
     pub fn stop_starting(&mut self) {
         self.inner.stop_starting();
@@ -253,6 +259,15 @@ mod portable {
                 }
                 self.next = end;
             }
+            let (index, finished, cut) = self.done.pop_front()?;
+            Some(Step::Ended {
+                index,
+                finished,
+                cut,
+            })
+        }
+
+        pub(super) fn next_ended(&mut self) -> Option<Step> {
             let (index, finished, cut) = self.done.pop_front()?;
             Some(Step::Ended {
                 index,

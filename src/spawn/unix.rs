@@ -85,15 +85,8 @@ impl<'a> Batch<'a> {
                     }
                 }
             }
-            if let Some(index) = self.ended.pop_front() {
-                return match std::mem::replace(&mut self.slots[index], Slot::Reported) {
-                    Slot::Done(finished, cut) => Some(Step::Ended {
-                        index,
-                        finished,
-                        cut,
-                    }),
-                    _ => unreachable!("only ended handlers are queued"),
-                };
+            if let Some(step) = self.next_ended() {
+                return Some(step);
             }
             if self.due.is_some_and(|due| now >= due) {
                 self.due = None;
@@ -122,6 +115,19 @@ impl<'a> Batch<'a> {
                 wake = Some(wake.map_or(nap, |at| at.min(nap)));
             }
             wait_for_events(running, wake);
+        }
+    }
+
+    /// The next handler that ended and was not reported yet, without waiting.
+    pub(super) fn next_ended(&mut self) -> Option<Step> {
+        let index = self.ended.pop_front()?;
+        match std::mem::replace(&mut self.slots[index], Slot::Reported) {
+            Slot::Done(finished, cut) => Some(Step::Ended {
+                index,
+                finished,
+                cut,
+            }),
+            _ => unreachable!("only ended handlers are queued"),
         }
     }
 
