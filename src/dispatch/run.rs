@@ -345,7 +345,7 @@ impl Plan<'_> {
         if !late.is_empty() && matches!(limit, Limit::Route) {
             let secs = budget.unwrap_or_default().as_secs_f64();
             let why = format!(
-                "{} did not answer within the {secs:.1} s {} gives hookx",
+                "{} did not answer within the {secs:.1} s hookx has to answer {} in",
                 late.join(", "),
                 host.dialect().def().display
             );
