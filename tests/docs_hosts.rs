@@ -1262,7 +1262,11 @@ fn installed_augment_routes_run_claude_hooks() {
         "{settings}"
     );
     let handler = &settings["hooks"]["PreToolUse"][0]["hooks"][0];
-    assert_eq!(handler["timeout"], 600_000, "milliseconds: {settings}");
+    assert_eq!(
+        handler["timeout"],
+        hookx::route::ROUTE_TIMEOUT * 1000,
+        "milliseconds: {settings}"
+    );
     let route = handler["command"].as_str().unwrap().to_string();
     let out = p.route(
         &route,
@@ -1488,7 +1492,7 @@ fn installed_routes_run_under_kiro() {
     let rule = &routes["hooks"][0];
     assert_eq!(rule["trigger"], "PreToolUse", "{routes}");
     assert_eq!(rule["name"], "hookx-PreToolUse");
-    assert_eq!(rule["timeout"], 600);
+    assert_eq!(rule["timeout"], hookx::route::ROUTE_TIMEOUT);
     let route = rule["action"]["command"].as_str().unwrap().to_string();
 
     let out = p.route(

@@ -1155,3 +1155,68 @@ fn an_outdated_not_installed_guard_is_a_warning_to_convert_again() {
     let text = String::from_utf8(w.hookx(&["doctor", "--host", "claude"]).stdout).unwrap();
     assert!(text.contains("written by an older hookx"), "{text}");
 }
+
+/// A handler hookx runs whose own timeout outlasts the time hookx has to answer the host (its
+/// route's limit less a margin) is a warning on its rule, with the timeout that fits; one
+/// that fits is not. Under Cline (120 s for every hook) a Claude handler's default 600 s does
+/// not fit; under Copilot (a route of 605 s) it does, but 900 s does not.
+#[test]
+fn a_handler_whose_timeout_outlasts_the_hosts_limit_is_a_warning_on_its_rule() {
+    let w = World::new();
+    let mut slow = command("./slow.sh");
+    slow["timeout"] = json!(900);
+    w.write_json(
+        "home/.claude/settings.json",
+        claude_hooks(&[
+            ("PreToolUse", Some("Bash"), slow),
+            ("Stop", None, command("./default.sh")),
+        ]),
+    );
+    let (_, report) = w.doctor(None);
+    let file = "~/.claude/settings.json";
+    let pre = verdict(&report, file, "PreToolUse", "copilot");
+    assert!(
+        has(
+            pre,
+            "handler 1: a timeout of 900 s, longer than the 600 s hookx has to answer Copilot in",
+            Some("\"timeout\": 600")
+        ),
+        "{:#?}",
+        findings(pre)
+    );
+    assert!(
+        has(pre, "denies the call (its failure policy)", None),
+        "{:#?}",
+        findings(pre)
+    );
+    let stop = verdict(&report, file, "Stop", "copilot");
+    assert!(
+        !has(stop, "hookx has to answer", None),
+        "{:#?}",
+        findings(stop)
+    );
+    let stop = verdict(&report, file, "Stop", "cline");
+    assert!(
+        has(
+            stop,
+            "handler 1: Claude's default timeout, 600 s, longer than the 115 s hookx has to answer Cline in",
+            Some("\"timeout\": 115")
+        ),
+        "{:#?}",
+        findings(stop)
+    );
+    // Located: the rule's line in its file.
+    let rule = file_rules(&report, file)
+        .into_iter()
+        .find(|r| r["event"] == "Stop")
+        .unwrap();
+    assert!(rule["line"].as_u64().is_some(), "{rule:#}");
+}
+
+fn file_rules<'a>(report: &'a Value, display: &str) -> Vec<&'a Value> {
+    file(report, display)["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .collect()
+}

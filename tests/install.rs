@@ -174,7 +174,7 @@ fn install_keeps_every_other_key_and_hook_in_order() {
     // The user's groups come first, unchanged, field order included.
     for event in ["PreToolUse", "Notification", "Stop"] {
         // Marked as install's: only entries so marked are install's to edit.
-        let route = json!({"hooks": [{"type": "command", "command": format!("/opt/hookx/bin/hookx run --host claude --event {event}"), "hookx": {"created": "entry"}}]});
+        let route = json!({"hooks": [{"type": "command", "command": format!("/opt/hookx/bin/hookx run --host claude --event {event}"), "timeout": hookx::route::ROUTE_TIMEOUT, "hookx": {"created": "entry"}}]});
         let list = hooks[event].as_array().unwrap();
         assert_eq!(list[0], original["hooks"][event][0]);
         assert_eq!(list[1], route);
@@ -453,7 +453,7 @@ fn bricks_events_at_the_root_stay_at_the_root() {
     assert!(after.get("hooks").is_none(), "{after}");
     assert_eq!(
         after["PreToolUse"][1],
-        json!({"matcher": "*", "hooks": [{"type": "command", "command": "/opt/hookx/bin/hookx run --host bricks --event PreToolUse", "timeout": 600, "hookx": {"created": "entry"}}]})
+        json!({"matcher": "*", "hooks": [{"type": "command", "command": "/opt/hookx/bin/hookx run --host bricks --event PreToolUse", "timeout": hookx::route::ROUTE_TIMEOUT, "hookx": {"created": "entry"}}]})
     );
     // The Bricks events of the project's Copilot rules.
     assert_eq!(keys(&after).len(), 8);
@@ -1161,4 +1161,115 @@ fn a_project_install_never_writes_through_a_link_out_of_the_project() {
             .unwrap()
             .contains(HOOKX)
     );
+}
+
+/// Every route object in a host's file: (its event, the handler holding the command, the
+/// object around it: a Kiro rule carries the timeout beside its `action`).
+fn route_objects<'a>(
+    v: &'a Value,
+    around: &'a Value,
+    host: &str,
+    out: &mut Vec<(String, &'a Value, &'a Value)>,
+) {
+    let head = format!("run --host {host} --event ");
+    match v {
+        Value::Object(map) => {
+            let event = map.values().find_map(|x| {
+                let line = x.as_str()?;
+                let at = line.find(&head)? + head.len();
+                Some(line[at..].split(' ').next().unwrap_or_default().to_string())
+            });
+            match event {
+                Some(event) => out.push((event, v, around)),
+                None => map.values().for_each(|x| route_objects(x, v, host, out)),
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|x| route_objects(x, v, host, out)),
+        _ => {}
+    }
+}
+
+/// A host kills a route that outlasts its timeout: install writes the timeout hookx answers
+/// within, in the host's own unit, on every route of every host whose entries have a timeout
+/// (Cursor aside: its unit is not documented, `src/dialect/cursor.rs`), so that it is never the
+/// host's shorter default (Droid's and Qwen's 60 s). Codex gives SessionEnd and Interrupt
+/// hooks 1 s by default and 3 at most: those routes say 1.
+#[test]
+fn every_route_says_the_timeout_hookx_answers_within_where_the_host_has_the_key() {
+    use hookx::tables::{Dialect, HandlerField};
+    let mut wrong = Vec::new();
+    for &host in Dialect::all() {
+        let Some(key) = host.config().key(HandlerField::Timeout) else {
+            continue;
+        };
+        if host.name() == "cursor" {
+            continue;
+        }
+        let p = Project::new();
+        p.hookx(&["install", "--host", host.name(), "--hookx", HOOKX])
+            .success();
+        let text = p.read(host.config().install_project);
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let mut routes = Vec::new();
+        route_objects(&v, &v, host.name(), &mut routes);
+        assert!(!routes.is_empty(), "{host}: no route in {text}");
+        let unit = if host.config().timeout_millis {
+            1000
+        } else {
+            1
+        };
+        for (event, handler, around) in routes {
+            let secs = match (host.name(), event.as_str()) {
+                ("codex", "SessionEnd" | "Interrupt") => 1,
+                _ => hookx::route::ROUTE_TIMEOUT,
+            };
+            let got = handler.get(key).or_else(|| around.get(key));
+            if got != Some(&json!(secs * unit)) {
+                wrong.push(format!(
+                    "{host} {event}: `{key}` is {got:?}, not {}",
+                    secs * unit
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The route's timeout is the one `hookx run` answers within, so install sets it on routes it
+/// wrote before (none, as older hookx wrote for Droid, or another value) and says so; a run
+/// with nothing to change changes nothing.
+#[test]
+fn install_sets_the_timeout_of_its_own_older_routes() {
+    let p = Project::new();
+    let route = |event: &str, timeout: Option<u64>| {
+        let mut handler = json!({"type": "command",
+            "command": format!("{HOOKX} run --host droid --event {event}"),
+            "hookx": {"created": "entry"}});
+        if let Some(t) = timeout {
+            handler["timeout"] = json!(t);
+        }
+        json!([{"hooks": [handler]}])
+    };
+    let file = ".factory/settings.json";
+    p.write(
+        file,
+        &json!({"hooks": {"PreToolUse": route("PreToolUse", None), "Stop": route("Stop", Some(30))}})
+            .to_string(),
+    );
+    let out = p.stdout(&["install", "--host", "droid", "--hookx", HOOKX]);
+    let after = p.json(file);
+    for event in ["PreToolUse", "Stop"] {
+        let handlers = after["hooks"][event][0]["hooks"].as_array().unwrap();
+        assert_eq!(handlers.len(), 1, "{after:#}");
+        assert_eq!(
+            handlers[0]["timeout"],
+            json!(hookx::route::ROUTE_TIMEOUT),
+            "{after:#}"
+        );
+    }
+    assert!(out.contains("PreToolUse") && out.contains("Stop"), "{out}");
+    let before = p.read(file);
+    p.hookx(&["install", "--host", "droid", "--hookx", HOOKX])
+        .success();
+    assert_eq!(p.read(file), before);
 }

@@ -325,19 +325,84 @@ fn run_all_of_nothing() {
     assert!(run_all(&[], false).is_empty());
 }
 
-/// Under a host that runs handlers one by one (Copilot), a hanging handler with a long timeout
-/// (Claude's 600 s) must leave the next handler part of the route's time.
+/// One by one within a time limit (`kill_by`): a hanging handler with a long timeout (Claude's
+/// 600 s) takes what is left of the time and is cut short (said so); the one after it, whose
+/// turn comes when the time is spent, never starts.
 #[test]
-fn in_order_a_hanging_handler_leaves_the_next_its_share_of_the_deadline() {
+fn in_order_a_handler_gets_what_is_left_of_the_time_and_later_ones_none() {
+    use hookx::spawn::{Batch, Step};
+    let dir = tempfile::tempdir().unwrap();
+    let ran = dir.path().join("ran");
     let mut hang = sh("sleep 600");
     hang.timeout = Duration::from_secs(600);
-    let mut deny = sh("echo deny");
-    deny.timeout = Duration::from_secs(600);
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    let done = hookx::spawn::run_all_by(&[hang, deny], false, deadline);
-    assert_eq!(done[0].exit, Exit::TimedOut);
-    assert_eq!(done[1].exit, Exit::Code(0));
-    assert_eq!(utf8(&done[1].stdout), "deny\n");
+    let mut next = sh(&format!("echo > '{}'", ran.display()));
+    next.timeout = Duration::from_secs(600);
+    let specs = [hang, next];
+    let kill_by = std::time::Instant::now() + Duration::from_millis(500);
+    let mut batch = Batch::new(&specs, false, Some(kill_by), None);
+    let mut ends = Vec::new();
+    while let Some(step) = batch.next() {
+        match step {
+            Step::Ended {
+                index,
+                finished,
+                cut,
+            } => ends.push((index, finished.exit, cut)),
+            Step::Due => panic!("no due time was given"),
+        }
+    }
+    assert_eq!(ends, [(0, Exit::TimedOut, true), (1, Exit::TimedOut, true)]);
+    assert!(!ran.exists(), "a handler started after the time was spent");
+}
+
+/// A due time leaves the handlers running: `Due` comes once, then they end by their own
+/// timeouts, unmarked.
+#[test]
+fn a_due_time_is_said_once_and_kills_nothing() {
+    use hookx::spawn::{Batch, Step};
+    let mut slow = sh("sleep 0.5; echo slow");
+    slow.timeout = Duration::from_secs(60);
+    let fast = sh("echo fast");
+    let specs = [slow, fast];
+    let due = std::time::Instant::now() + Duration::from_millis(100);
+    let mut batch = Batch::new(&specs, true, None, Some(due));
+    let mut steps = Vec::new();
+    while let Some(step) = batch.next() {
+        steps.push(match step {
+            Step::Ended {
+                index,
+                finished,
+                cut,
+            } => format!(
+                "{index} {:?} {cut} {}",
+                finished.exit,
+                utf8(&finished.stdout)
+            ),
+            Step::Due => "due".to_string(),
+        });
+    }
+    assert_eq!(
+        steps,
+        ["1 Code(0) false fast\n", "due", "0 Code(0) false slow\n"]
+    );
+}
+
+/// One by one, a handler is started only when the caller asks for the next step, so that it
+/// can stop the rest (a deny, under a host that stops at the first one).
+#[test]
+fn in_order_the_caller_can_stop_the_rest() {
+    use hookx::spawn::{Batch, Step};
+    let dir = tempfile::tempdir().unwrap();
+    let ran = dir.path().join("ran");
+    let specs = [sh("exit 2"), sh(&format!("echo > '{}'", ran.display()))];
+    let mut batch = Batch::new(&specs, false, None, None);
+    let Some(Step::Ended { index: 0, .. }) = batch.next() else {
+        panic!("the first handler ends first");
+    };
+    assert!(batch.is_started(0) && !batch.is_started(1));
+    batch.stop_starting();
+    assert!(batch.next().is_none());
+    assert!(!ran.exists());
 }
 
 /// The usual handler runs in hookx's own directory: no `chdir` is asked for then (which keeps a

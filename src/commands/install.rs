@@ -15,6 +15,7 @@ use crate::config::scripts;
 use crate::config::update::Change;
 use crate::discover::{Context, Runner};
 use crate::error::Error;
+use crate::model::EventKind;
 use crate::route::{
     InstallScope, Tally, created_file, events_path, fresh_text, install_text, is_hookx_handler,
     is_own_route, layout, route_command, routes_in_list, target, uninstall_text,
@@ -422,7 +423,12 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
             .iter()
             .map(|event| {
                 let command = route_command(hookx, host, event, opts.scope);
-                let mut handler = layout(host, &command);
+                let kind = host
+                    .own_events()
+                    .into_iter()
+                    .find(|(_, name, _)| name == event)
+                    .map_or_else(|| EventKind::Other(event.to_string()), |(kind, ..)| kind);
+                let mut handler = layout(host, &kind, &command);
                 let mut on_rule = Vec::new();
                 if let Some(obj) = handler.as_object_mut() {
                     obj.insert(config::MARKER.into(), created_file());

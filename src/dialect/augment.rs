@@ -290,6 +290,12 @@ pub static DEF: DialectDef = DialectDef {
         group_keys: &[("metadata", r#"{"includeMCPMetadata": true}"#)],
         command_key: "command",
         timeout_key: Some("timeout"),
+        // Source 0.36.0: a hook's `timeout` (milliseconds, default 60 000) is its limit, with
+        // no cap; SIGTERM then, SIGKILL 5 s later, and the call goes on (fail-open).
+        limit: crate::tables::RouteLimit {
+            secs: crate::tables::ROUTE_TIMEOUT,
+            on: &[],
+        },
         names_project_route: false,
     },
     route_trust: None,

@@ -140,6 +140,11 @@ pub static DEF: DialectDef = DialectDef {
         group_keys: &[],
         command_key: "command",
         timeout_key: Some("timeout"),
+        // The seed: a hook's `timeout` (seconds, default 60) is its limit.
+        limit: crate::tables::RouteLimit {
+            secs: crate::tables::ROUTE_TIMEOUT,
+            on: &[],
+        },
         names_project_route: false,
     },
     route_trust: None,

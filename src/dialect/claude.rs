@@ -516,7 +516,14 @@ pub static DEF: DialectDef = DialectDef {
         grouped: true,
         group_keys: &[],
         command_key: "command",
-        timeout_key: None,
+        timeout_key: Some("timeout"),
+        // Docs: a command hook's `timeout` (seconds; the default, 600, is `default_timeout`
+        // above) is its limit: past it the hook is cancelled. SessionEnd hooks share less in
+        // all (`hook_budget`).
+        limit: crate::tables::RouteLimit {
+            secs: crate::tables::ROUTE_TIMEOUT,
+            on: &[],
+        },
         names_project_route: false,
     },
     route_trust: None,

@@ -276,6 +276,9 @@ pub static DEF: DialectDef = DialectDef {
         group_keys: &[],
         command_key: "command",
         timeout_key: None,
+        // A script has no timeout: source 3.0.65 ends every hook after 120 s (the hook runner's
+        // `timeoutMs`, `pE=120000`, which no script sets).
+        limit: crate::tables::RouteLimit { secs: 120, on: &[] },
         // Cline runs the scripts of every folder (run 3.0.65): both routes would
         // (tests/double_runs.rs).
         names_project_route: true,

@@ -443,7 +443,14 @@ pub static DEF: DialectDef = DialectDef {
         grouped: true,
         group_keys: &[],
         command_key: "command",
-        timeout_key: None,
+        timeout_key: Some("timeout"),
+        // List (codex-facts.md): a handler's `timeout` (seconds, default 600) is its limit;
+        // SessionEnd and Interrupt handlers get 1 s by default and at most 3 (a longer one is
+        // clamped, with a warning): their routes say 1, Codex's default.
+        limit: crate::tables::RouteLimit {
+            secs: crate::tables::ROUTE_TIMEOUT,
+            on: &[(EventKind::SessionEnd, 1), (EventKind::Interrupt, 1)],
+        },
         // The user and the project layer both load, each handler keyed by its file
         // (codex-facts.md): both routes would (tests/double_runs.rs).
         names_project_route: true,
@@ -995,12 +1002,8 @@ mod protocol_rows {
         // `ask` runs the call like `allow` (run): only allow and deny decide.
         permission_values: &[Decision::Allow, Decision::Deny],
         permission_passes: &[],
-        // The route has Codex's default timeout, 1 s on SessionEnd and Interrupt (list): the
-        // handlers hookx runs there must end within it, hookx's own start included.
-        hook_budget: &[
-            (EventKind::SessionEnd, 900, None),
-            (EventKind::Interrupt, 900, None),
-        ],
+        // The 1 s SessionEnd and Interrupt routes get is their route's limit (`RouteLimit::on`).
+        hook_budget: &[],
     };
 }
 

@@ -649,6 +649,12 @@ pub static DEF: DialectDef = DialectDef {
         group_keys: &[],
         command_key: "bash",
         timeout_key: Some("timeoutSec"),
+        // Run 1.0.102: a hook's `timeoutSec` (seconds, default 30) is its limit; past it the
+        // hook is killed and the call goes on (fail-open).
+        limit: crate::tables::RouteLimit {
+            secs: crate::tables::ROUTE_TIMEOUT,
+            on: &[],
+        },
         names_project_route: false,
     },
     route_trust: None,

@@ -313,6 +313,8 @@ pub static DEF: DialectDef = DialectDef {
         group_keys: &[],
         command_key: "command",
         timeout_key: None,
+        // Not documented: hookx assumes a command hook's default, 60 s (cursor-facts.md).
+        limit: crate::tables::RouteLimit { secs: 60, on: &[] },
         // Docs: "All matching hooks from every source run" (cursor-facts.md): both routes
         // would (tests/double_runs.rs).
         names_project_route: true,

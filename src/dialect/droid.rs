@@ -279,7 +279,14 @@ pub static DEF: DialectDef = DialectDef {
         grouped: true,
         group_keys: &[],
         command_key: "command",
-        timeout_key: None,
+        timeout_key: Some("timeout"),
+        // Binary 0.225.2: a hook's `timeout` (seconds, default 60) is its limit, with no cap
+        // (`executeCommand(command, input, timeout || 60)`, killed after `timeout * 1000` ms,
+        // then read as exit 1: the call goes on).
+        limit: crate::tables::RouteLimit {
+            secs: crate::tables::ROUTE_TIMEOUT,
+            on: &[],
+        },
         names_project_route: true,
     },
     route_trust: None,

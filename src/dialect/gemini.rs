@@ -402,6 +402,12 @@ pub static DEF: DialectDef = DialectDef {
         group_keys: &[],
         command_key: "command",
         timeout_key: Some("timeout"),
+        // Source 0.61.0: a hook's `timeout` (milliseconds, default 60 000) is its limit; SIGTERM
+        // then, SIGKILL 5 s later (fail-open).
+        limit: crate::tables::RouteLimit {
+            secs: crate::tables::ROUTE_TIMEOUT,
+            on: &[],
+        },
         names_project_route: false,
     },
     // Source, run: the trust dialog writes `realpath → "TRUST_FOLDER"`; `TRUST_PARENT` trusts

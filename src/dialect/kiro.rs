@@ -202,6 +202,11 @@ pub static DEF: DialectDef = DialectDef {
         group_keys: &[],
         command_key: "command",
         timeout_key: Some("timeout"),
+        // Docs (kiro-facts.md): a rule's `timeout` (seconds, default 60) is its limit.
+        limit: crate::tables::RouteLimit {
+            secs: crate::tables::ROUTE_TIMEOUT,
+            on: &[],
+        },
         names_project_route: true,
     },
     route_trust: None,

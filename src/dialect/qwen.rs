@@ -410,7 +410,13 @@ pub static DEF: DialectDef = DialectDef {
         grouped: true,
         group_keys: &[],
         command_key: "command",
-        timeout_key: None,
+        timeout_key: Some("timeout"),
+        // Source 0.24.4 (`hook-timeout.ts`): a command hook's `timeout` is its limit, in seconds
+        // below 1000 (1000 and more are read as milliseconds), default 60.
+        limit: crate::tables::RouteLimit {
+            secs: crate::tables::ROUTE_TIMEOUT,
+            on: &[],
+        },
         names_project_route: false,
     },
     route_trust: None,

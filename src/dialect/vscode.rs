@@ -167,6 +167,11 @@ pub static DEF: DialectDef = DialectDef {
         group_keys: &[],
         command_key: "command",
         timeout_key: Some("timeout"),
+        // Docs: "`timeout` Timeout in seconds (default: 30)".
+        limit: crate::tables::RouteLimit {
+            secs: crate::tables::ROUTE_TIMEOUT,
+            on: &[],
+        },
         // It reads every hook file and merges none (vscode-facts.md): both routes would
         // (tests/double_runs.rs).
         names_project_route: true,

@@ -339,6 +339,9 @@ pub static DEF: DialectDef = DialectDef {
         group_keys: &[],
         command_key: "command",
         timeout_key: None,
+        // Neither a timeout key nor a limit is documented: hookx assumes 30 s, as for the
+        // handlers it runs (windsurf-facts.md).
+        limit: crate::tables::RouteLimit { secs: 30, on: &[] },
         // Docs: the hooks of all locations "are merged together … all hooks will execute"
         // (windsurf-facts.md): both routes would (tests/double_runs.rs).
         names_project_route: true,

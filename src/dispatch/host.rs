@@ -167,6 +167,15 @@ pub fn another_agent_runs_route(host: Dialect, payload: &[u8]) -> bool {
 
 /// Prints `answer` for the host, `notes` first on stderr (`hookx: ` each); returns its exit code.
 pub fn print(answer: &HostAnswer, notes: &[String]) -> i32 {
+    let (stdout, stderr) = rendered(answer, notes);
+    use std::io::Write;
+    let _ = std::io::stdout().write_all(stdout.as_bytes());
+    let _ = std::io::stderr().write_all(stderr.as_bytes());
+    answer.exit_code
+}
+
+/// What [`print()`] prints: stdout and stderr.
+pub fn rendered<'a>(answer: &'a HostAnswer, notes: &[String]) -> (&'a str, String) {
     let mut stderr = String::new();
     for line in notes {
         stderr.push_str(&format!("hookx: {line}\n"));
@@ -175,10 +184,7 @@ pub fn print(answer: &HostAnswer, notes: &[String]) -> i32 {
     if answer.exit_code != 2 && !stderr.is_empty() && !stderr.ends_with('\n') {
         stderr.push('\n');
     }
-    use std::io::Write;
-    let _ = std::io::stdout().write_all(answer.stdout.as_bytes());
-    let _ = std::io::stderr().write_all(stderr.as_bytes());
-    answer.exit_code
+    (&answer.stdout, stderr)
 }
 
 /// The rules `hookx run --host` runs itself, and a warning for every source it

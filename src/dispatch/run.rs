@@ -3,22 +3,16 @@
 
 use super::select::{Selected, select};
 use crate::discover::Source;
-use crate::model::{Event, Handler, HandlerKind, Outcome};
+use crate::model::{Event, EventKind, Handler, HandlerKind, Outcome};
 use crate::protocol::answer::{HostAnswer, decode_answer, encode_answer};
 use crate::protocol::payload::{encode_event, handler_env};
 use crate::shell::shell_quote;
-use crate::spawn::{self, Exit, Finished, Spawn};
+use crate::spawn::{Batch, Exit, Finished, Spawn, Step};
 use crate::tables::Flavor;
 use crate::tables::Rule;
 use serde_json::Value;
 use std::path::Path;
 use std::time::{Duration, Instant};
-
-/// How long the handlers of one event may take in all: the host kills hookx at the route's
-/// timeout (`install` writes [`crate::route::ROUTE_TIMEOUT`], which is also Claude's default
-/// for a command), and hookx needs a moment to answer after the last handler.
-pub const ROUTE_BUDGET: Duration =
-    Duration::from_secs(crate::route::ROUTE_TIMEOUT).saturating_sub(Duration::from_secs(10));
 
 /// One handler that ran: what it was given, how it ended, what it meant.
 #[derive(Debug)]
@@ -97,103 +91,304 @@ impl RuleSource for Source {
 }
 
 /// Fires `event` (decoded from a `host` payload) at `rules`, runs what matches and answers the
-/// host. `project_dir` is where handlers run and what the project-directory variables hold.
+/// host, all in this process, within the time [`Limit::Route`] gives. `project_dir` is where
+/// handlers run and what the project-directory variables hold.
 pub fn dispatch<'a, S: RuleSource + 'a>(
     host: Flavor,
     event: &Event,
     rules: impl IntoIterator<Item = (&'a Rule, &'a S)>,
     project_dir: &Path,
 ) -> Dispatch {
+    plan(host, event, rules, project_dir, Limit::Route).run(None)
+}
+
+/// Where the host's time limit comes from, and what a handler cut short by it means.
+#[derive(Clone, Copy, Debug)]
+pub enum Limit {
+    /// `hookx run`'s route: the host kills it at its route limit
+    /// ([`crate::tables::RouteSpec::limit`], within any [`crate::tables::ProtocolTables`]
+    /// `hook_budget`). A handler still running when hookx must answer failed for want of
+    /// hookx's time, not its own: the failure policy answers for it.
+    Route,
+    /// `hookx exec`'s entry, written with its one handler's timeout (`--timeout`, seconds):
+    /// the host kills the entry at that timeout (its default for a hook where none is given),
+    /// or at its own limit where its entries have no timeout. The handler cut short by it
+    /// timed out, as it would under its own agent.
+    Entry(Option<u64>),
+}
+
+/// How long hookx has to answer `host` on `kind`, from the start of its dispatch: the host's
+/// limit less a margin to answer in (a quarter of it, at most 5 s: enough to kill a handler
+/// and print); `None`: no limit.
+pub fn budget(host: Flavor, kind: &EventKind, limit: Limit) -> Option<Duration> {
+    let route = &host.dialect().def().route;
+    let own_limit = route.limit.on(kind).saturating_mul(1000);
+    let mut ms = match limit {
+        Limit::Route => own_limit,
+        Limit::Entry(timeout) => {
+            let entry = match timeout {
+                Some(0) if host.dialect().config().zero_timeout_is_none => u64::MAX,
+                Some(secs) if secs > 0 => secs.saturating_mul(1000),
+                _ => host
+                    .tables()
+                    .default_timeout(&crate::model::HandlerKind::Command(Default::default()))
+                    .saturating_mul(1000),
+            };
+            match route.timeout_key {
+                Some(_) => entry,
+                None => entry.min(own_limit),
+            }
+        }
+    };
+    if let Some(shared) = host.tables().protocol.hook_budget(kind) {
+        ms = ms.min(u64::try_from(shared.as_millis()).unwrap_or(u64::MAX));
+    }
+    if let Some(test) = test_limit() {
+        ms = ms.min(test);
+    }
+    if ms == u64::MAX {
+        return None;
+    }
+    let margin = (ms / 4).min(MARGIN_MS);
+    Some(Duration::from_millis(ms - margin))
+}
+
+/// The most of a host's limit hookx keeps to answer in.
+const MARGIN_MS: u64 = 5000;
+
+/// Debug builds only: `HOOKX_TEST_HOST_LIMIT_MS` caps every host's limit, so that the tests
+/// need not wait minutes. Never read by a release build: a project cannot shorten it.
+fn test_limit() -> Option<u64> {
+    #[cfg(debug_assertions)]
+    if let Some(ms) = std::env::var("HOOKX_TEST_HOST_LIMIT_MS")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+    {
+        return Some(ms);
+    }
+    None
+}
+
+/// The handlers one event fires, ready to run: see [`plan`].
+pub struct Plan<'e> {
+    host: Flavor,
+    event: &'e Event,
+    jobs: Vec<Job>,
+    specs: Vec<Spawn>,
+    /// Handlers that matched but will not run, and why.
+    skipped: Vec<String>,
+    /// Rules whose matcher could not be evaluated: the failure policy answers for them.
+    unevaluated: Vec<String>,
+    budget: Option<Duration>,
+    limit: Limit,
+}
+
+/// Selects the handlers `event` fires among `rules` and prepares each as its own dialect runs
+/// it, to run within `limit`.
+pub fn plan<'a, 'e, S: RuleSource + 'a>(
+    host: Flavor,
+    event: &'e Event,
+    rules: impl IntoIterator<Item = (&'a Rule, &'a S)>,
+    project_dir: &Path,
+    limit: Limit,
+) -> Plan<'e> {
     let (selected, invalid) = select(rules, event);
     let mut skipped: Vec<String> = invalid
         .iter()
         .map(|s| format!("{}: skipped: {}", describe(s.rule), s.reason))
         .collect();
-    let mut jobs = Vec::new();
-    let budget = host.tables().protocol.hook_budget(&event.kind);
-    for s in &selected {
-        match prepare(s, host, event, project_dir, budget) {
-            Ok(job) => jobs.push(job),
-            Err(why) => skipped.push(format!("{}: skipped: {why}", describe(s.rule))),
-        }
-    }
-    let tables = host.tables();
-    let specs: Vec<Spawn> = jobs.iter().map(|j| j.spec.clone()).collect();
-    // Every handler ends before the host's route timeout, run in parallel or one by one (a
-    // hanging 600 s Claude handler under Copilot leaves the next handlers their share).
-    let deadline = Instant::now() + ROUTE_BUDGET;
-    // Handlers a sequential host runs one at a time, so that a deny can stop the rest.
-    let mut finished = if tables.parallel {
-        spawn::run_all_by(&specs, true, deadline)
-    } else {
-        Vec::new()
-    }
-    .into_iter();
-    let mut outcome = Outcome::default();
     // A rule whose matcher could not be evaluated may have fired: the failure policy answers.
     let unevaluated: Vec<String> = invalid
         .iter()
         .filter(|s| s.unevaluable())
         .map(|s| format!("{}: {}", describe(s.rule), s.reason))
         .collect();
-    if !unevaluated.is_empty() {
-        outcome.merge(super::failure::outcome(
-            host,
-            &event.kind,
-            &unevaluated.join("; "),
-        ));
+    let mut jobs = Vec::new();
+    let mut specs = Vec::new();
+    for s in &selected {
+        match prepare(s, host, event, project_dir) {
+            Ok((job, spec)) => {
+                jobs.push(job);
+                specs.push(spec);
+            }
+            Err(why) => skipped.push(format!("{}: skipped: {why}", describe(s.rule))),
+        }
     }
-    let mut runs = Vec::new();
-    let mut jobs = jobs.into_iter();
-    while let Some(job) = jobs.next() {
-        let finished = match finished.next() {
-            Some(f) => f,
-            None => spawn::run_within(
-                &job.spec,
-                deadline,
-                u32::try_from(jobs.len() + 1).unwrap_or(u32::MAX),
-            ),
+    Plan {
+        host,
+        event,
+        jobs,
+        specs,
+        skipped,
+        unevaluated,
+        budget: budget(host, &event.kind, limit),
+        limit,
+    }
+}
+
+impl Plan<'_> {
+    /// How many handlers it starts (at most).
+    pub fn handlers(&self) -> usize {
+        self.specs.len()
+    }
+
+    /// How long it has to answer the host, from its start; `None`: no limit.
+    pub fn budget(&self) -> Option<Duration> {
+        self.budget
+    }
+
+    /// Runs the handlers and merges their answers into the host's.
+    ///
+    /// With `answer`, it is called once with the answer as soon as it is known: when every
+    /// handler has ended, when a deny has come (no later answer can undo it), or when the
+    /// budget is spent, a handler still running then counting as failed. The handlers still
+    /// running go on within their own timeouts (a host that runs handlers one by one gets the
+    /// rest started too, unless it stops at a deny) before this returns; their answers change
+    /// nothing. Without `answer`, every handler is waited for, each killed when the budget is
+    /// spent at the latest.
+    pub fn run(self, mut answer: Option<&mut dyn FnMut(&Dispatch)>) -> Dispatch {
+        let Plan {
+            host,
+            event,
+            jobs,
+            specs,
+            mut skipped,
+            unevaluated,
+            budget,
+            limit,
+        } = self;
+        let tables = host.tables();
+        let deadline = budget.and_then(|b| Instant::now().checked_add(b));
+        let (kill_by, due) = match answer {
+            Some(_) => (None, deadline),
+            None => (deadline, None),
         };
-        let mut one = if job.failure_blocks && !matches!(finished.exit, Exit::Code(0 | 2)) {
+        let mut batch = Batch::new(&specs, tables.parallel, kill_by, due);
+        let mut ended: Vec<Option<(Finished, Outcome)>> = jobs.iter().map(|_| None).collect();
+        let mut spent = false;
+        let mut stopped = false;
+        let mut cut = Vec::new();
+        let mut final_deny = false;
+        while let Some(step) = match final_deny {
+            // Those that ended with it still count; nothing more is waited for.
+            true => batch.next_ended(),
+            false => batch.next(),
+        } {
+            let (index, finished, was_cut) = match step {
+                Step::Ended {
+                    index,
+                    finished,
+                    cut,
+                } => (index, finished, cut),
+                Step::Due => {
+                    spent = true;
+                    break;
+                }
+            };
+            let job = &jobs[index];
+            let one = job.read(event, &finished);
+            if was_cut {
+                cut.push(index);
+            }
+            let denied = one.decision == Some(crate::model::Decision::Deny);
+            ended[index] = Some((finished, one));
+            if denied && tables.first_deny_stops_the_rest {
+                batch.stop_starting();
+                stopped = true;
+            }
+            // Final: no later answer undoes a deny.
+            final_deny |= denied && answer.is_some();
+        }
+        let mut outcome = Outcome::default();
+        if !unevaluated.is_empty() {
+            outcome.merge(super::failure::outcome(
+                host,
+                &event.kind,
+                &unevaluated.join("; "),
+            ));
+        }
+        let mut runs = Vec::new();
+        let mut late = Vec::new();
+        for (index, (job, spec)) in jobs.into_iter().zip(&specs).enumerate() {
+            match ended[index].take() {
+                Some((finished, one)) => {
+                    outcome.merge(one.clone());
+                    runs.push(HandlerRun {
+                        flavor: job.flavor,
+                        command_line: spec.command_line.clone(),
+                        origin: job.origin,
+                        stdin: job.stdin,
+                        env: spec.env.clone(),
+                        finished,
+                        outcome: one,
+                    });
+                    if cut.contains(&index) {
+                        late.push(runs[runs.len() - 1].origin.clone());
+                    }
+                }
+                None if stopped && !batch.is_started(index) => skipped.push(format!(
+                    "{}: not run: a handler before it denied, and {} stops at the first deny",
+                    job.origin,
+                    host.dialect()
+                )),
+                None if spent => late.push(job.origin),
+                None if !batch.is_started(index) => skipped.push(format!(
+                    "{}: runs after the answer: a handler before it denied",
+                    job.origin
+                )),
+                None => skipped.push(format!(
+                    "{}: still running when a deny came; its answer is not waited for",
+                    job.origin
+                )),
+            }
+        }
+        if !late.is_empty() && matches!(limit, Limit::Route) {
+            let secs = budget.unwrap_or_default().as_secs_f64();
+            let why = format!(
+                "{} did not answer within the {secs:.1} s hookx has to answer {} in",
+                late.join(", "),
+                host.dialect().def().display
+            );
+            skipped.push(format!("{why}; hookx answered without it"));
+            outcome.merge(super::failure::outcome(host, &event.kind, &why));
+        }
+        if outcome.decision == Some(crate::model::Decision::Deny)
+            && tables.first_deny_stops_the_rest
+        {
+            batch.stop_starting();
+        }
+        let answered = encode_answer(host, event, &outcome);
+        let dispatch = Dispatch {
+            runs,
+            skipped,
+            native: Vec::new(),
+            outcome,
+            answer: answered,
+        };
+        if let Some(answer) = answer.as_mut() {
+            answer(&dispatch);
+            batch.finish();
+        }
+        dispatch
+    }
+}
+
+/// What one job's process printed and how it ended, read as its own dialect reads it.
+impl Job {
+    fn read(&self, event: &Event, finished: &Finished) -> Outcome {
+        let mut one = if self.failure_blocks && !matches!(finished.exit, Exit::Code(0 | 2)) {
             let blocking = Finished {
                 exit: Exit::Code(2),
                 ..finished.clone()
             };
-            decode_answer(job.flavor, event, &blocking)
+            decode_answer(self.flavor, event, &blocking)
         } else {
-            decode_answer(job.flavor, event, &finished)
+            decode_answer(self.flavor, event, finished)
         };
         for e in &mut one.errors {
-            *e = format!("{}: {e}", job.origin);
+            *e = format!("{}: {e}", self.origin);
         }
-        let denied = one.decision == Some(crate::model::Decision::Deny);
-        outcome.merge(one.clone());
-        runs.push(HandlerRun {
-            flavor: job.flavor,
-            command_line: job.spec.command_line,
-            origin: job.origin,
-            stdin: job.stdin,
-            env: job.spec.env,
-            finished,
-            outcome: one,
-        });
-        if denied && tables.first_deny_stops_the_rest {
-            for rest in jobs.by_ref() {
-                skipped.push(format!(
-                    "{}: not run: a handler before it denied, and {} stops at the first deny",
-                    rest.origin,
-                    host.dialect()
-                ));
-            }
-        }
-    }
-    let answer = encode_answer(host, event, &outcome);
-    Dispatch {
-        runs,
-        skipped,
-        native: Vec::new(),
-        outcome,
-        answer,
+        one
     }
 }
 
@@ -203,13 +398,12 @@ struct Job {
     failure_blocks: bool,
     origin: String,
     stdin: Value,
-    spec: Spawn,
 }
 
 /// How long a handler of `flavor` may run. `timeout: 0` is "no timeout" where the dialect says
 /// so (a duration too long to add is none at all); elsewhere it would kill the hook at once: it
 /// means the default (`validate` warns).
-fn handler_timeout(flavor: Flavor, handler: &Handler) -> Duration {
+pub fn handler_timeout(flavor: Flavor, handler: &Handler) -> Duration {
     match handler.timeout {
         Some(0) if flavor.dialect().config().zero_timeout_is_none => Duration::MAX,
         asked => Duration::from_secs(
@@ -226,8 +420,7 @@ fn prepare<S: RuleSource>(
     host: Flavor,
     event: &Event,
     project_dir: &Path,
-    budget: Option<Duration>,
-) -> Result<Job, String> {
+) -> Result<(Job, Spawn), String> {
     let flavor = selected.rule.flavor;
     let handler: &Handler = selected.handler;
     let command = match &handler.kind {
@@ -316,23 +509,21 @@ fn prepare<S: RuleSource>(
         Some(dir) => project_dir.join(dir),
         None => project_dir.to_path_buf(),
     };
-    let timeout = handler_timeout(flavor, handler);
-    // The host stops waiting after its budget: the handler must end within it too.
-    let timeout = budget.map_or(timeout, |b| timeout.min(b));
-    Ok(Job {
+    let spec = Spawn {
+        command_line: line,
+        stdin: serde_json::to_vec(&stdin).unwrap_or_default(),
+        env,
+        env_remove,
+        cwd: Some(cwd),
+        timeout: handler_timeout(flavor, handler),
+    };
+    let job = Job {
         flavor,
         failure_blocks,
         origin: describe(selected.rule),
-        stdin: stdin.clone(),
-        spec: Spawn {
-            command_line: line,
-            stdin: serde_json::to_vec(&stdin).unwrap_or_default(),
-            env,
-            env_remove,
-            cwd: Some(cwd),
-            timeout,
-        },
-    })
+        stdin,
+    };
+    Ok((job, spec))
 }
 
 /// Where a rule was written, for messages: `file (pointer)`.
@@ -359,6 +550,43 @@ mod tests {
             once: None,
             extra: Default::default(),
         }
+    }
+
+    /// The time hookx has to answer: the host's limit less a quarter of it, at most 5 s; for a
+    /// wrapped entry, the handler's own timeout (what convert writes on the entry), within the
+    /// host's fixed limit where its entries have no timeout.
+    #[test]
+    fn the_budget_is_the_hosts_limit_less_a_margin() {
+        use crate::dialect::{cline, codex, copilot, kiro};
+        let pre = EventKind::PreToolUse;
+        let ms = |d: Option<Duration>| d.map(|d| d.as_millis());
+        for &flavor in Flavor::all() {
+            let limit = u128::from(flavor.dialect().def().route.limit.on(&pre)) * 1000;
+            let expected = limit - (limit / 4).min(5000);
+            assert_eq!(ms(budget(flavor, &pre, Limit::Route)), Some(expected));
+        }
+        assert_eq!(
+            ms(budget(copilot::FLAVOR, &pre, Limit::Route)),
+            Some(600_000)
+        );
+        assert_eq!(ms(budget(cline::FLAVOR, &pre, Limit::Route)), Some(115_000));
+        let end = EventKind::SessionEnd;
+        assert_eq!(ms(budget(codex::FLAVOR, &end, Limit::Route)), Some(750));
+        // Copilot's default for a hook (30 s) where the entry says none.
+        assert_eq!(
+            ms(budget(copilot::FLAVOR, &pre, Limit::Entry(None))),
+            Some(25_000)
+        );
+        assert_eq!(
+            ms(budget(copilot::FLAVOR, &pre, Limit::Entry(Some(900)))),
+            Some(895_000)
+        );
+        assert_eq!(
+            ms(budget(cline::FLAVOR, &pre, Limit::Entry(Some(600)))),
+            Some(115_000)
+        );
+        // Kiro's `timeout: 0` is none: nothing ends the entry.
+        assert_eq!(ms(budget(kiro::FLAVOR, &pre, Limit::Entry(Some(0)))), None);
     }
 
     /// Kiro's `timeout: 0` is no timeout; Claude's is its default; a number is that many seconds.

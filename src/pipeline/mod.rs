@@ -15,13 +15,16 @@
 //!    [`host::untrusted`] names the others, warned about once per content by
 //!    [`crate::warned::to_warn`]); then [`dispatch::select::select`], called by step 4, picks the
 //!    handlers the event fires, each rule matched in the dialect it was written in.
-//! 4. run: [`dispatch::run::dispatch`] gives each handler its own dialect's payload and
-//!    environment (`protocol::payload::encode_event`, `handler_env`), runs them
-//!    ([`crate::spawn`]), reads each answer (`protocol::answer::decode_answer`) and merges them
-//!    into one outcome.
-//! 5. answer: `protocol::answer::encode_answer` (at the end of [`dispatch::run::dispatch`])
-//!    says the outcome in the host's protocol, and `answer` prints it ([`host::print`]).
-//!    `simulate` answers no host: it returns a [`Simulation`] for the CLI to report.
+//! 4. run: [`dispatch::run::plan`] gives each handler its own dialect's payload and
+//!    environment (`protocol::payload::encode_event`, `handler_env`) and the time the host
+//!    leaves hookx ([`dispatch::run::budget`]); [`dispatch::run::Plan::run`] runs them
+//!    ([`crate::spawn::Batch`]), reads each answer (`protocol::answer::decode_answer`) and
+//!    merges them into one outcome. `run` with two handlers or more splits in two first
+//!    (`answer_in_time`, [`crate::spawn::split`]), so that the answer goes out as soon as it is
+//!    known while the handlers still running finish.
+//! 5. answer: `protocol::answer::encode_answer` (in [`dispatch::run::Plan::run`]) says the
+//!    outcome in the host's protocol, and `answer` prints it ([`host::print`]). `simulate`
+//!    answers no host: it returns a [`Simulation`] for the CLI to report.
 //!
 //! Whatever fails or panics on the way, `run` and `exec` answer by the failure policy
 //! (`guard::answering`).
@@ -29,7 +32,7 @@
 mod guard;
 
 use crate::discover::{self, Context, EffectiveRule, Source};
-use crate::dispatch::run::Dispatch;
+use crate::dispatch::run::{Dispatch, Limit};
 use crate::dispatch::simulate::{self, Verdict};
 use crate::dispatch::{self, failure, host};
 use crate::error::Error;
@@ -193,11 +196,68 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
     // 3. select
     let hook_set = ManuallyDrop::new(hook_set(&sources, dialect, &store));
     warn_untrusted(&ctx, &hook_set.untrusted);
-    // 4. run
-    let dispatch = fire(hosted.host, &hosted.event, &hook_set.rules, &hosted.project);
-    // 5. answer
-    Ok(answer(&dispatch))
+    // 4. run and 5. answer
+    let plan = dispatch::run::plan(
+        hosted.host,
+        &hosted.event,
+        hook_set.rules.iter().map(|r| (r.rule.as_ref(), r.source)),
+        &hosted.project,
+        Limit::Route,
+    );
+    Ok(answer_in_time(plan, known))
 }
+
+/// Steps 4 and 5 for `run`: the host's answer printed before its time limit. With several
+/// handlers, hookx splits in two ([`crate::spawn::split`]): the worker runs them and hands
+/// its answer over as soon as it is known (a deny, the budget spent, all ended), and the
+/// process the host started prints it and exits while the worker waits for the rest. One
+/// handler (the usual case) is simply run, and killed when the budget is spent.
+#[cfg_attr(not(unix), allow(unused_variables))]
+fn answer_in_time(plan: dispatch::run::Plan<'_>, known: &failure::Context) -> i32 {
+    #[cfg(unix)]
+    if plan.handlers() >= 2 {
+        use crate::spawn::split::{self, Answer, Split};
+        // The host's process waits past the worker's due time, not past the host's limit
+        // (the budget leaves a third of itself, at least, before that).
+        let bound = plan
+            .budget()
+            .and_then(|b| std::time::Instant::now().checked_add(b + (b / 6).min(ANSWER_GRACE)));
+        match split::split(bound) {
+            Split::Host(Some(answer)) => {
+                use std::io::Write;
+                let _ = std::io::stdout().write_all(&answer.stdout);
+                let _ = std::io::stderr().write_all(&answer.stderr);
+                return answer.code;
+            }
+            Split::Host(None) => {
+                let why = "the handlers' run ended before it answered (see above)";
+                return host::print(&known.answer(why), &[]);
+            }
+            Split::Worker(answerer) => {
+                let mut answerer = Some(answerer);
+                let mut hand_over = |dispatch: &Dispatch| {
+                    let (stdout, stderr, code) = rendered(dispatch);
+                    if let Some(answerer) = answerer.take() {
+                        answerer.answer(&Answer {
+                            stdout,
+                            stderr,
+                            code,
+                        });
+                    }
+                };
+                plan.run(Some(&mut hand_over));
+                return 0;
+            }
+            Split::Unavailable => {}
+        }
+    }
+    answer(&plan.run(None))
+}
+
+/// The most the host's process waits past the worker's due time for its answer: the worker
+/// hands it over at once then; this only covers a worker that cannot.
+#[cfg(unix)]
+const ANSWER_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 
 fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Error> {
     if guard::too_deep() {
@@ -229,25 +289,46 @@ fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Err
             return Ok(0);
         }
     }
+    let limit = Limit::Entry(request.timeout);
     let rule = exec_rule(kind, request);
-    // 4. run
-    let dispatch =
-        dispatch::run::dispatch(hosted.host, &hosted.event, [(&rule, &())], &hosted.project);
+    // 4. run: the one handler, ended before the host ends the entry.
+    let plan = dispatch::run::plan(
+        hosted.host,
+        &hosted.event,
+        [(&rule, &())],
+        &hosted.project,
+        limit,
+    );
     // 5. answer
-    Ok(answer(&dispatch))
+    Ok(answer(&plan.run(None)))
 }
 
 /// Step 5 for `run` and `exec`: prints the host answer and everything worth knowing on stderr;
 /// returns the exit code.
 fn answer(dispatch: &Dispatch) -> i32 {
+    host::print(&dispatch.answer, notes(dispatch))
+}
+
+/// The notes printed before the answer on stderr.
+fn notes(dispatch: &Dispatch) -> &[String] {
     // On exit 2 the host reads stderr as the block reason: nothing else may be in it.
-    let notes = if dispatch.answer.exit_code != 2 {
+    if dispatch.answer.exit_code != 2 {
         // Handler errors are already in the answer's stderr, among its notes.
         &dispatch.skipped[..]
     } else {
         &[]
-    };
-    host::print(&dispatch.answer, notes)
+    }
+}
+
+/// What [`answer`] prints, as bytes: stdout, stderr and the exit code.
+#[cfg(unix)]
+fn rendered(dispatch: &Dispatch) -> (Vec<u8>, Vec<u8>, i32) {
+    let (stdout, stderr) = host::rendered(&dispatch.answer, notes(dispatch));
+    (
+        stdout.as_bytes().to_vec(),
+        stderr.into_bytes(),
+        dispatch.answer.exit_code,
+    )
 }
 
 /// Step 1 for `run` and `exec`: the payload decoded, and the failure policy told which host

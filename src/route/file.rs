@@ -4,10 +4,11 @@
 //! field that is not hookx's stays as written, in its order.
 
 use super::entry::written_route_host;
-use super::{InstallScope, ROUTE_TIMEOUT, route_command, route_host};
+use super::{InstallScope, route_command, route_host};
 use crate::config::edit::{JsonText, Seg};
 use crate::config::{self, syntax};
 use crate::error::Error;
+use crate::model::EventKind;
 use crate::tables::Dialect;
 use crate::tables::HandlerField;
 use serde_json::{Value, json};
@@ -156,8 +157,8 @@ fn says_created(handler: &Value) -> bool {
 
 /// The entry install adds for one event, in the host's own layout, marked as install's
 /// ([`is_own_route`]); `created`: install is creating the file, and the entry says so.
-fn new_entry(host: Dialect, command: &str, created: bool) -> Value {
-    let mut entry = layout(host, command);
+fn new_entry(host: Dialect, kind: &EventKind, command: &str, created: bool) -> Value {
+    let mut entry = layout(host, kind, command);
     let handler = match entry.get_mut("hooks").and_then(|h| h.get_mut(0)) {
         Some(inner) => inner,
         None => &mut entry,
@@ -172,8 +173,21 @@ fn new_entry(host: Dialect, command: &str, created: bool) -> Value {
     entry
 }
 
-/// The route's entry in the host's layout ([`crate::tables::RouteSpec`]).
-pub(crate) fn layout(host: Dialect, command: &str) -> Value {
+/// The route's timeout on `kind`, in the host's unit, where its entries have one: the limit
+/// `hookx run` answers within ([`crate::tables::RouteSpec::limit`]).
+pub(crate) fn route_timeout(host: Dialect, kind: &EventKind) -> Option<(&'static str, Value)> {
+    let route = &host.def().route;
+    let key = route.timeout_key?;
+    let secs = route.limit.on(kind);
+    let timeout = match host.config().timeout_millis {
+        true => secs.saturating_mul(1000),
+        false => secs,
+    };
+    Some((key, timeout.into()))
+}
+
+/// The route's entry for `kind` in the host's layout ([`crate::tables::RouteSpec`]).
+pub(crate) fn layout(host: Dialect, kind: &EventKind, command: &str) -> Value {
     let route = &host.def().route;
     let mut handler = serde_json::Map::new();
     // An agent whose entries have no `type` (Windsurf) gets none.
@@ -181,13 +195,8 @@ pub(crate) fn layout(host: Dialect, command: &str) -> Value {
         handler.insert("type".into(), "command".into());
     }
     handler.insert(route.command_key.into(), command.into());
-    if let Some(key) = route.timeout_key {
-        let timeout = if host.config().timeout_millis {
-            ROUTE_TIMEOUT * 1000
-        } else {
-            ROUTE_TIMEOUT
-        };
-        handler.insert(key.into(), timeout.into());
+    if let Some((key, timeout)) = route_timeout(host, kind) {
+        handler.insert(key.into(), timeout);
     }
     if !route.grouped {
         return Value::Object(handler);
@@ -250,7 +259,7 @@ pub(crate) fn install_text(
             return;
         }
     }
-    for (_, name, _) in host.own_events() {
+    for (kind, name, _) in host.own_events() {
         let list = path_to(events, &[Seg::from(name)]);
         if !needed.contains(&name) {
             // A route no rule needs costs the host a process per event: take it out.
@@ -273,7 +282,11 @@ pub(crate) fn install_text(
         let Some(entries) = entries_of(text, &list) else {
             if text.value(&list).is_none()
                 && text
-                    .add_property(events, name, &json!([new_entry(host, command, created)]))
+                    .add_property(
+                        events,
+                        name,
+                        &json!([new_entry(host, &kind, command, created)]),
+                    )
                     .is_some()
             {
                 tally.added.push(name.to_string());
@@ -283,14 +296,15 @@ pub(crate) fn install_text(
         let routes = find_routes(&entries, host);
         let Some(&(first, inner)) = routes.first() else {
             if text
-                .push(&list, &new_entry(host, command, created))
+                .push(&list, &new_entry(host, &kind, command, created))
                 .is_some()
             {
                 tally.added.push(name.to_string());
             }
             continue;
         };
-        // Keep the first entry (and whatever the user tuned on it), pointed at this hookx.
+        // Keep the first entry (and whatever the user tuned on it), pointed at this hookx,
+        // with the timeout `hookx run` answers within: the host's to enforce, hookx's to set.
         let handler_path = match inner {
             Some(j) => path_to(
                 &list,
@@ -310,6 +324,18 @@ pub(crate) fn install_text(
                 .is_some()
         {
             tally.updated.push(name.to_string());
+        }
+        if let Some(handler) = handler
+            && let Some((key, timeout)) = route_timeout(host, &kind)
+            && handler.get(key) != Some(&timeout)
+        {
+            let set = match handler.get(key) {
+                Some(_) => text.replace(&path_to(&handler_path, &[Seg::from(key)]), &timeout),
+                None => text.add_property(&handler_path, key, &timeout),
+            };
+            if set.is_some() && !tally.updated.iter().any(|e| e == name) {
+                tally.updated.push(name.to_string());
+            }
         }
         // Surplus copies would run the dispatcher twice per event.
         tally.removed += remove_routes(text, &list, &entries, &routes[1..]);

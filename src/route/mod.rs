@@ -44,9 +44,7 @@ pub enum InstallScope {
     User,
 }
 
-/// Seconds the host gives the dispatcher where its default is shorter: hookx enforces each
-/// handler's own timeout inside, and Claude's default for commands is 600.
-pub const ROUTE_TIMEOUT: u64 = 600;
+pub use crate::tables::ROUTE_TIMEOUT;
 
 /// The host's own file that install writes (dialects.md §1).
 /// `home` and `project` are the folders the two scopes are relative to.

@@ -7,6 +7,8 @@
 //! never reads stdin) cannot hang hookx.
 
 // Also built in Unix test builds, so that its tests run on CI.
+#[cfg(unix)]
+pub mod split;
 #[cfg(any(not(unix), test))]
 mod threads;
 #[cfg(unix)]
@@ -92,64 +94,202 @@ impl Naps {
 
 /// Runs one handler to completion or timeout.
 pub fn run(spec: &Spawn) -> Finished {
-    run_together(std::slice::from_ref(spec))
+    run_all(std::slice::from_ref(spec), true)
         .pop()
         .expect("one result per handler")
 }
 
 /// Runs several handlers, in parallel or in order; results in the order of `specs`.
 pub fn run_all(specs: &[Spawn], parallel: bool) -> Vec<Finished> {
-    if parallel {
-        run_together(specs)
-    } else {
-        specs.iter().map(run).collect()
+    let mut done: Vec<Option<Finished>> = specs.iter().map(|_| None).collect();
+    let mut batch = Batch::new(specs, parallel, None, None);
+    while let Some(step) = batch.next() {
+        if let Step::Ended {
+            index, finished, ..
+        } = step
+        {
+            done[index] = Some(finished);
+        }
     }
+    done.into_iter()
+        .map(|f| f.expect("every handler of a batch ends"))
+        .collect()
 }
 
-/// [`run_all`], every handler killed by `deadline` at the latest, whatever its own timeout. In
-/// order, each handler may take at most an equal share of what the ones before it left, so
-/// that one that hangs cannot leave nothing to the next (a deny, maybe).
-pub fn run_all_by(specs: &[Spawn], parallel: bool, deadline: Instant) -> Vec<Finished> {
-    if parallel {
-        run_together(
-            &specs
-                .iter()
-                .map(|s| by_deadline(s, deadline, 1))
-                .collect::<Vec<_>>(),
-        )
-    } else {
-        let count = specs.len();
-        specs
-            .iter()
-            .enumerate()
-            .map(|(i, spec)| {
-                run_within(spec, deadline, u32::try_from(count - i).unwrap_or(u32::MAX))
-            })
-            .collect()
-    }
+/// What happened next in a [`Batch`].
+#[derive(Debug)]
+pub enum Step {
+    /// Handler `index` ended. `cut`: it was killed at the batch's `kill_by`, before its own
+    /// timeout (or its turn came after it and it never started).
+    Ended {
+        index: usize,
+        finished: Finished,
+        cut: bool,
+    },
+    /// The batch's `due` time came, with handlers still running (or still to start).
+    Due,
 }
 
-/// Runs one handler of `share` still to run one after the other before `deadline`: it may take
-/// its own timeout, or an equal share of the time left, whichever is shorter.
-pub fn run_within(spec: &Spawn, deadline: Instant, share: u32) -> Finished {
-    run(&by_deadline(spec, deadline, share))
-}
-
-fn by_deadline(spec: &Spawn, deadline: Instant, share: u32) -> Spawn {
-    Spawn {
-        timeout: spec
-            .timeout
-            .min(deadline.saturating_duration_since(Instant::now()) / share.max(1)),
-        ..spec.clone()
-    }
-}
-
-/// Runs `specs` at the same time and waits for all of them.
-fn run_together(specs: &[Spawn]) -> Vec<Finished> {
+/// Handlers run for one event, reported as they end: in parallel (as many at once as the
+/// descriptor limit allows) or one after another, in order, each started when the one before
+/// it ended. Two optional times: `kill_by`, by which every handler is killed whatever its own
+/// timeout (a handler whose turn comes later does not start); and `due`, when [`Batch::next`]
+/// says [`Step::Due`] once and leaves the handlers running within their own timeouts.
+pub struct Batch<'a> {
     #[cfg(unix)]
-    return unix::run_together(specs);
+    inner: unix::Batch<'a>,
     #[cfg(not(unix))]
-    return threads::run_together(specs);
+    inner: portable::Batch<'a>,
+}
+
+impl<'a> Batch<'a> {
+    pub fn new(
+        specs: &'a [Spawn],
+        parallel: bool,
+        kill_by: Option<Instant>,
+        due: Option<Instant>,
+    ) -> Batch<'a> {
+        #[cfg(unix)]
+        let inner = unix::Batch::new(specs, parallel, kill_by, due);
+        #[cfg(not(unix))]
+        let inner = portable::Batch::new(specs, parallel, kill_by, due);
+        Batch { inner }
+    }
+
+    /// The next handler that ends, or the due time; `None` once every handler that was to
+    /// run has ended. In order, the next handler starts only on the call after the one that
+    /// reported its predecessor's end, so that [`Batch::stop_starting`] can come between.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Option<Step> {
+        self.inner.next()
+    }
+
+    /// A handler that has ended already and was not reported yet, if any: no waiting, no
+    /// start.
+    pub fn next_ended(&mut self) -> Option<Step> {
+        self.inner.next_ended()
+    }
+
+    /// Starts no more handlers (those running go on).
+    pub fn stop_starting(&mut self) {
+        self.inner.stop_starting();
+    }
+
+    /// Whether handler `index` has started and not ended.
+    pub fn is_running(&self, index: usize) -> bool {
+        self.inner.is_running(index)
+    }
+
+    /// Whether handler `index` has started (or was given up before it could).
+    pub fn is_started(&self, index: usize) -> bool {
+        self.inner.is_started(index)
+    }
+
+    /// Runs the rest to their end (each within its own timeout), their results dropped.
+    pub fn finish(mut self) {
+        self.inner.forget_due();
+        while self.inner.next().is_some() {}
+    }
+}
+
+/// The batch on the portable runner: no due time (nothing answers a host before the end),
+/// each handler killed by `kill_by` at the latest.
+#[cfg(not(unix))]
+mod portable {
+    use super::{Finished, Instant, Spawn, Step};
+
+    pub(super) struct Batch<'a> {
+        specs: &'a [Spawn],
+        parallel: bool,
+        kill_by: Option<Instant>,
+        next: usize,
+        stopped: bool,
+        done: std::collections::VecDeque<(usize, Finished, bool)>,
+    }
+
+    impl<'a> Batch<'a> {
+        pub(super) fn new(
+            specs: &'a [Spawn],
+            parallel: bool,
+            kill_by: Option<Instant>,
+            _due: Option<Instant>,
+        ) -> Batch<'a> {
+            Batch {
+                specs,
+                parallel,
+                kill_by,
+                next: 0,
+                stopped: false,
+                done: Default::default(),
+            }
+        }
+
+        /// `spec` with its timeout cut to `kill_by`, and whether it was cut.
+        fn cut(&self, spec: &Spawn) -> (Spawn, bool) {
+            let left = self
+                .kill_by
+                .map(|by| by.saturating_duration_since(Instant::now()));
+            match left {
+                Some(left) if left < spec.timeout => (
+                    Spawn {
+                        timeout: left,
+                        ..spec.clone()
+                    },
+                    true,
+                ),
+                _ => (spec.clone(), false),
+            }
+        }
+
+        pub(super) fn next(&mut self) -> Option<Step> {
+            if self.done.is_empty() && !self.stopped && self.next < self.specs.len() {
+                let end = match self.parallel {
+                    true => self.specs.len(),
+                    false => self.next + 1,
+                };
+                let cut: Vec<(Spawn, bool)> = self.specs[self.next..end]
+                    .iter()
+                    .map(|s| self.cut(s))
+                    .collect();
+                let specs: Vec<Spawn> = cut.iter().map(|(s, _)| s.clone()).collect();
+                let finished = super::threads::run_together(&specs);
+                for (k, (f, (_, was_cut))) in finished.into_iter().zip(cut).enumerate() {
+                    let cut = was_cut && f.exit == super::Exit::TimedOut;
+                    self.done.push_back((self.next + k, f, cut));
+                }
+                self.next = end;
+            }
+            let (index, finished, cut) = self.done.pop_front()?;
+            Some(Step::Ended {
+                index,
+                finished,
+                cut,
+            })
+        }
+
+        pub(super) fn next_ended(&mut self) -> Option<Step> {
+            let (index, finished, cut) = self.done.pop_front()?;
+            Some(Step::Ended {
+                index,
+                finished,
+                cut,
+            })
+        }
+
+        pub(super) fn stop_starting(&mut self) {
+            self.stopped = true;
+        }
+
+        pub(super) fn forget_due(&mut self) {}
+
+        pub(super) fn is_running(&self, _index: usize) -> bool {
+            false
+        }
+
+        pub(super) fn is_started(&self, index: usize) -> bool {
+            index < self.next
+        }
+    }
 }
 
 /// Most handlers that can run at once and still be killed with hookx: the table is fixed so
@@ -255,9 +395,21 @@ fn spawn_test_delay() {
     }
 }
 
-/// Kills the running handlers' groups and exits as killed by `signal` would. Async-signal-safe.
+/// The worker of a split hookx ([`split`]), while the process the host started waits for its
+/// answer: a signal to that process is passed on to it. 0: none.
+#[cfg(unix)]
+static WORKER: AtomicI32 = AtomicI32::new(0);
+
+/// Kills the running handlers' groups (and passes `signal` on to a worker, which kills its
+/// own), then exits as killed by `signal` would. Async-signal-safe.
 fn terminate(signal: i32) -> ! {
     kill_live_groups();
+    #[cfg(unix)]
+    if let Some(worker) = rustix::process::Pid::from_raw(WORKER.load(Ordering::SeqCst))
+        && let Some(signal) = rustix::process::Signal::from_named_raw(signal)
+    {
+        let _ = rustix::process::kill_process(worker, signal);
+    }
     signal_hook::low_level::exit(128 + signal)
 }
 

@@ -4,11 +4,12 @@
 //! `poll` until a pipe is ready, a child exits (its pidfd, on Linux) or the next deadline.
 
 use super::{
-    Capture, Exit, Finished, LiveGroup, Naps, OUTPUT_CAP, PIPE_GRACE, REAP_BOUND, Spawn,
+    Capture, Exit, Finished, LiveGroup, Naps, OUTPUT_CAP, PIPE_GRACE, REAP_BOUND, Spawn, Step,
     TERM_GRACE, exit_of, not_started, shell_command, spawn_failure,
 };
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::io::Errno;
+use std::collections::VecDeque;
 use std::os::fd::{AsFd, OwnedFd};
 use std::process::Child;
 use std::time::Instant;
@@ -16,67 +17,170 @@ use std::time::Instant;
 /// Bytes read from a pipe per wake-up: one ready stream cannot starve the others.
 const CHUNK: usize = 64 * 1024;
 
-pub(super) fn run_together(specs: &[Spawn]) -> Vec<Finished> {
-    let cap = concurrency_cap();
-    let mut slots: Vec<Slot> = specs.iter().map(|_| Slot::Waiting).collect();
-    // Handlers start in order, at most `cap` at a time.
-    let mut next = 0;
-    // For children without a pidfd (not Linux, or an old kernel).
-    let mut naps = Naps::new();
-    loop {
-        let mut running = slots
+/// A batch of handlers run in parallel (at most [`concurrency_cap`] at once) or one after
+/// another, reported one [`Step`] at a time; see [`super::Batch`].
+pub(super) struct Batch<'a> {
+    specs: &'a [Spawn],
+    kill_by: Option<Instant>,
+    due: Option<Instant>,
+    slots: Vec<Slot<'a>>,
+    /// The next handler to start.
+    next: usize,
+    /// No more handler starts.
+    stopped: bool,
+    cap: usize,
+    /// Handlers that ended and were not reported yet, in the order they ended.
+    ended: VecDeque<usize>,
+    /// For children without a pidfd (not Linux, or an old kernel).
+    naps: Naps,
+}
+
+impl<'a> Batch<'a> {
+    pub(super) fn new(
+        specs: &'a [Spawn],
+        parallel: bool,
+        kill_by: Option<Instant>,
+        due: Option<Instant>,
+    ) -> Batch<'a> {
+        Batch {
+            specs,
+            kill_by,
+            due,
+            slots: specs.iter().map(|_| Slot::Waiting).collect(),
+            next: 0,
+            stopped: false,
+            cap: if parallel { concurrency_cap() } else { 1 },
+            ended: VecDeque::new(),
+            naps: Naps::new(),
+        }
+    }
+
+    pub(super) fn stop_starting(&mut self) {
+        self.stopped = true;
+    }
+
+    pub(super) fn forget_due(&mut self) {
+        self.due = None;
+    }
+
+    pub(super) fn is_running(&self, index: usize) -> bool {
+        matches!(self.slots.get(index), Some(Slot::Running(_)))
+    }
+
+    pub(super) fn is_started(&self, index: usize) -> bool {
+        !matches!(self.slots.get(index), Some(Slot::Waiting) | None)
+    }
+
+    pub(super) fn next(&mut self) -> Option<Step> {
+        loop {
+            self.start_more();
+            let now = Instant::now();
+            for (i, slot) in self.slots.iter_mut().enumerate() {
+                if let Slot::Running(handler) = slot {
+                    handler.advance(now);
+                    if handler.is_done() {
+                        let cut = handler.cut_short();
+                        *slot = Slot::Done(handler.finish(), cut);
+                        self.ended.push_back(i);
+                    }
+                }
+            }
+            if let Some(step) = self.next_ended() {
+                return Some(step);
+            }
+            if self.due.is_some_and(|due| now >= due) {
+                self.due = None;
+                return Some(Step::Due);
+            }
+            let running: Vec<&mut Handler> = self
+                .slots
+                .iter_mut()
+                .filter_map(|slot| match slot {
+                    Slot::Running(handler) => Some(&mut **handler),
+                    _ => None,
+                })
+                .collect();
+            if running.is_empty() {
+                if self.can_start() {
+                    continue;
+                }
+                return None;
+            }
+            let mut wake = running.iter().filter_map(|h| h.wake_at()).min();
+            if let Some(due) = self.due {
+                wake = Some(wake.map_or(due, |at| at.min(due)));
+            }
+            if running.iter().any(|h| h.needs_polling()) {
+                let nap = now + self.naps.next();
+                wake = Some(wake.map_or(nap, |at| at.min(nap)));
+            }
+            wait_for_events(running, wake);
+        }
+    }
+
+    /// The next handler that ended and was not reported yet, without waiting.
+    pub(super) fn next_ended(&mut self) -> Option<Step> {
+        let index = self.ended.pop_front()?;
+        match std::mem::replace(&mut self.slots[index], Slot::Reported) {
+            Slot::Done(finished, cut) => Some(Step::Ended {
+                index,
+                finished,
+                cut,
+            }),
+            _ => unreachable!("only ended handlers are queued"),
+        }
+    }
+
+    fn can_start(&self) -> bool {
+        !self.stopped && self.next < self.specs.len()
+    }
+
+    /// Starts handlers in order while fewer than the cap run (one at a time in order).
+    fn start_more(&mut self) {
+        let mut running = self
+            .slots
             .iter()
             .filter(|s| matches!(s, Slot::Running(_)))
             .count();
-        while next < specs.len() && running < cap {
-            match Handler::start(&specs[next]) {
+        while self.can_start() && running < self.cap {
+            let i = self.next;
+            let spec = &self.specs[i];
+            let start = Instant::now();
+            if self.kill_by.is_some_and(|by| start >= by) {
+                // The time was spent before its turn: it does not start.
+                self.slots[i] = Slot::Done(not_in_time(start), true);
+                self.ended.push_back(i);
+                self.next += 1;
+                continue;
+            }
+            match Handler::start(spec, self.kill_by) {
                 Ok(handler) => {
-                    slots[next] = Slot::Running(Box::new(handler));
+                    self.slots[i] = Slot::Running(Box::new(handler));
                     running += 1;
                 }
                 // Out of descriptors or processes: it starts once a running one has ended,
                 // rather than losing its answer (a deny, maybe).
                 Err((_, true)) if running > 0 => break,
-                Err((finished, _)) => slots[next] = Slot::Done(finished),
-            }
-            next += 1;
-        }
-        let now = Instant::now();
-        for slot in &mut slots {
-            if let Slot::Running(handler) = slot {
-                handler.advance(now);
-                if handler.is_done() {
-                    *slot = Slot::Done(handler.finish());
+                Err((finished, _)) => {
+                    self.slots[i] = Slot::Done(finished, false);
+                    self.ended.push_back(i);
                 }
             }
+            self.next += 1;
         }
-        let running: Vec<&mut Handler> = slots
-            .iter_mut()
-            .filter_map(|slot| match slot {
-                Slot::Running(handler) => Some(&mut **handler),
-                _ => None,
-            })
-            .collect();
-        if running.is_empty() {
-            if next < specs.len() {
-                continue;
-            }
-            break;
-        }
-        let mut wake = running.iter().filter_map(|h| h.wake_at()).min();
-        if running.iter().any(|h| h.needs_polling()) {
-            let nap = now + naps.next();
-            wake = Some(wake.map_or(nap, |at| at.min(nap)));
-        }
-        wait_for_events(running, wake);
     }
-    slots
-        .into_iter()
-        .map(|slot| match slot {
-            Slot::Done(finished) => finished,
-            _ => unreachable!("the loop ends when every handler is done"),
-        })
-        .collect()
+}
+
+/// A handler whose turn came after the batch's time was up: as one killed at once.
+fn not_in_time(start: Instant) -> Finished {
+    Finished {
+        exit: Exit::TimedOut,
+        stdout: Vec::new(),
+        stderr: Vec::new(),
+        stdout_truncated: false,
+        stderr_truncated: false,
+        elapsed: start.elapsed(),
+    }
 }
 
 /// How many handlers run at once: each holds up to four descriptors in hookx (three pipes and a
@@ -100,7 +204,9 @@ const MAX_CONCURRENT: usize = 64;
 enum Slot<'a> {
     Waiting,
     Running(Box<Handler<'a>>),
-    Done(Finished),
+    /// Ended, and whether the batch's `kill_by` cut it short of its own timeout.
+    Done(Finished, bool),
+    Reported,
 }
 
 /// One handler process and the ends of its pipes that hookx holds.
@@ -116,6 +222,10 @@ struct Handler<'a> {
     stdout: Stream,
     stderr: Stream,
     state: State,
+    /// Its deadline is the batch's `kill_by`, sooner than its own timeout would end it.
+    cut_by_batch: bool,
+    /// It ran past its deadline and was killed.
+    timed_out: bool,
 }
 
 enum State {
@@ -187,7 +297,7 @@ impl Stream {
 impl<'a> Handler<'a> {
     /// Starts the handler; on failure, how it ended and whether it was for want of descriptors,
     /// processes or memory (worth another try once a running handler has ended).
-    fn start(spec: &'a Spawn) -> Result<Handler<'a>, (Finished, bool)> {
+    fn start(spec: &'a Spawn, kill_by: Option<Instant>) -> Result<Handler<'a>, (Finished, bool)> {
         let start = Instant::now();
         let (mut child, live) = super::spawn_live(&mut shell_command(spec)).map_err(|err| {
             let exhausted = matches!(
@@ -201,6 +311,13 @@ impl<'a> Handler<'a> {
         if let Some(fd) = &stdin {
             let _ = rustix::io::ioctl_fionbio(fd, true);
         }
+        // A timeout too large to add is no timeout at all, not a panic.
+        let own = start.checked_add(spec.timeout);
+        let cut_by_batch = kill_by.is_some_and(|by| own.is_none_or(|own| by < own));
+        let deadline = match cut_by_batch {
+            true => kill_by,
+            false => own,
+        };
         let mut handler = Handler {
             start,
             stdout: Stream::new(child.stdout.take()),
@@ -210,10 +327,9 @@ impl<'a> Handler<'a> {
             pidfd,
             stdin,
             input: &spec.stdin,
-            state: State::Running {
-                // A timeout too large to add is no timeout at all, not a panic.
-                deadline: start.checked_add(spec.timeout),
-            },
+            state: State::Running { deadline },
+            cut_by_batch,
+            timed_out: false,
         };
         // The usual payload fits in the empty pipe: written now, it costs no wake-up.
         handler.feed();
@@ -244,6 +360,7 @@ impl<'a> Handler<'a> {
             State::Running {
                 deadline: Some(deadline),
             } if now >= deadline => {
+                self.timed_out = true;
                 self.signal_group(rustix::process::Signal::TERM);
                 self.state = State::Terminating {
                     kill_at: now + TERM_GRACE,
@@ -275,6 +392,11 @@ impl<'a> Handler<'a> {
         self.stdin = None;
         self.pidfd = None;
         self.state = State::Ended { exit, grace_until };
+    }
+
+    /// Whether it was killed at the batch's `kill_by`, before its own timeout.
+    fn cut_short(&self) -> bool {
+        self.timed_out && self.cut_by_batch
     }
 
     fn is_done(&self) -> bool {

@@ -133,13 +133,44 @@ pub struct RouteSpec {
     pub group_keys: &'static [(&'static str, &'static str)],
     /// The handler key the command goes in.
     pub command_key: &'static str,
-    /// The handler key the route's timeout goes in, if the host needs one.
+    /// The handler key the route's timeout goes in (in the host's unit:
+    /// [`ConfigSpec::timeout_millis`]), where the host's entries have one: install writes
+    /// [`RouteSpec::limit`] there.
     pub timeout_key: Option<&'static str>,
+    /// How long the host lets the route run before it kills hookx and goes on without its
+    /// answer: `hookx run` answers within it, less a margin.
+    pub limit: RouteLimit,
     /// Whether the project route says it is one (`--installed-in project`): the agent runs a
     /// user and a project route both, identical commands included, and tells hookx neither
     /// which file fired nor (no [`crate::tables::ConfigSpec::hook_dir_var`]) its folder,
     /// so the project route must leave an event the user route also takes to it.
     pub names_project_route: bool,
+}
+
+/// Seconds install writes as a route's timeout where the host's entries have one: a Claude
+/// handler's default timeout (600 s) plus the moment hookx keeps to answer in, so that such a
+/// handler gets its whole time under every host that honours the key.
+pub const ROUTE_TIMEOUT: u64 = 605;
+
+/// See [`RouteSpec::limit`]: a fact about the host, with its source in the dialect file.
+pub struct RouteLimit {
+    /// Seconds. Where the route has a [`RouteSpec::timeout_key`]: what install writes there,
+    /// which the host honours ([`ROUTE_TIMEOUT`]). Elsewhere: the host's own limit for one
+    /// hook, which no entry changes.
+    pub secs: u64,
+    /// Events on which the route gets another limit, in seconds (Codex gives SessionEnd and
+    /// Interrupt hooks 1 s by default and at most 3): install writes that one there.
+    pub on: &'static [(EventKind, u64)],
+}
+
+impl RouteLimit {
+    /// The limit on `kind`, in seconds.
+    pub fn on(&self, kind: &EventKind) -> u64 {
+        self.on
+            .iter()
+            .find(|(k, _)| k == kind)
+            .map_or(self.secs, |(_, secs)| *secs)
+    }
 }
 
 /// A settings list naming handlers the agent never runs (Gemini CLI `hooksConfig.disabled`,

@@ -62,8 +62,10 @@ pub struct ProtocolTables {
     pub permission_values: &'static [Decision],
     /// Permission decision strings that make no decision and leave it to the host's own flow.
     pub permission_passes: &'static [&'static str],
-    /// As a host: events whose hooks get a total time budget, in milliseconds, and the
-    /// variable that overrides it. hookx's own handlers must finish within it.
+    /// As a host: events whose hooks share one time budget in all, whatever each one's own
+    /// timeout (Claude's SessionEnd), in milliseconds, and the host's variable that overrides
+    /// it. hookx answers within it, as within its route's limit
+    /// ([`crate::tables::RouteSpec::limit`]).
     pub hook_budget: &'static [(EventKind, u64, Option<&'static str>)],
 }
 

@@ -116,6 +116,11 @@ impl Doctor<'_> {
             if let Some(finding) = timeout_finding(handler, flavor) {
                 verdict.findings.push(finding);
             }
+            if loading.runner == Runs::Hookx
+                && let Some(finding) = outlasts_the_route(handler, i, rule, host)
+            {
+                verdict.findings.push(finding);
+            }
             // The host runs the line itself: where hookx is missing, the guard answers it.
             if native {
                 verdict
@@ -235,6 +240,64 @@ fn timeout_finding(handler: &Handler, flavor: Flavor) -> Option<Finding> {
             (t / 1000).max(1)
         ),
         Some(format!("\"{key}\": {}", (t / 1000).max(1))),
+    ))
+}
+
+/// Handler `i` of `rule`, run by hookx under `host`, whose own timeout is longer than the time
+/// hookx has to answer the host (its route's limit less a margin,
+/// [`crate::dispatch::run::budget`]): past that hookx answers without it, and on a tool-call
+/// guard its failure policy denies the call. Under a host that runs handlers one after another,
+/// they all share that time.
+fn outlasts_the_route(handler: &Handler, i: usize, rule: &Rule, host: Dialect) -> Option<Finding> {
+    use crate::dispatch::run::{Limit, budget, handler_timeout};
+    if !matches!(handler.kind, crate::model::HandlerKind::Command(_)) {
+        return None;
+    }
+    let host_flavor = host
+        .flavors()
+        .find(|f| f.tables().event_name(&rule.event).is_some())
+        .unwrap_or(host.default_flavor());
+    let budget = budget(host_flavor, &rule.event, Limit::Route)?;
+    let own = handler_timeout(rule.flavor, handler);
+    if own <= budget {
+        return None;
+    }
+    let display = host.def().display;
+    let own = match own {
+        std::time::Duration::MAX => "no timeout".to_string(),
+        own if handler.timeout.filter(|t| *t > 0).is_some() => {
+            format!("a timeout of {} s", own.as_secs())
+        }
+        own => format!(
+            "{}'s default timeout, {} s",
+            rule.flavor.dialect().def().display,
+            own.as_secs()
+        ),
+    };
+    let shared = match host_flavor.tables().parallel {
+        true => String::new(),
+        false => "; hookx runs the handlers one after another there, in that time".to_string(),
+    };
+    let then = match host_flavor.tables().protocol.fails_closed(&rule.event) {
+        true => "answers without it and denies the call (its failure policy)",
+        false => "answers without it",
+    };
+    let secs = budget.as_secs();
+    let key = rule
+        .flavor
+        .handler_key(HandlerField::Timeout)
+        .unwrap_or("timeout");
+    let value = match rule.flavor.dialect().config().timeout_millis {
+        true => secs.saturating_mul(1000),
+        false => secs,
+    };
+    Some(Finding::new(
+        Level::Warning,
+        format!(
+            "handler {}: {own}, longer than the {secs} s hookx has to answer {display} in (its route's limit, less a margin{shared}): past that, hookx {then}",
+            i + 1
+        ),
+        Some(format!("\"{key}\": {value}")),
     ))
 }
 

@@ -1,0 +1,211 @@
+//! hookx in two processes, so that it can answer its host before every handler has ended.
+//!
+//! A host reads a hook's answer when the process it started exits and its stdout and stderr
+//! reach EOF, and kills it past its time limit. Handlers are children of the process that
+//! started them, which must wait for them. So before starting them, hookx forks
+//! ([`split`]): the worker (the child) starts and waits for the handlers; the process the host
+//! started waits only for the worker's answer, prints it and exits with its code. The worker
+//! never holds the host's descriptors (its stdin, stdout and stderr are `/dev/null` from the
+//! start, and the answer travels through a pipe of its own), so once the answer is out the
+//! host sees EOF and the exit, while the worker goes on, in a session of its own, until its
+//! handlers have ended within their own timeouts.
+//!
+//! The fork happens on the main thread, before any handler starts. Other threads (an
+//! abandoned regex worker, see `crate::model::bounded`) do not exist in the child; the
+//! allocator is fork-safe (glibc takes its locks across `fork`), and the worker takes no lock
+//! another thread could have held (it prints nothing, and only the main thread starts
+//! processes).
+
+use super::WORKER;
+use rustix::event::{PollFd, PollFlags, Timespec, poll};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+/// Which half of hookx this is after [`split`].
+pub enum Split {
+    /// The process the host started: the worker's answer, or `None` when the worker ended or
+    /// ran past the bound without one (it is then told to stop).
+    Host(Option<Answer>),
+    /// The worker: it starts the handlers, answers once through [`Answerer::answer`] and
+    /// goes on until they have ended.
+    Worker(Answerer),
+    /// No second process (out of processes or descriptors): hookx goes on as one.
+    Unavailable,
+}
+
+/// An answer for the host: what to print and the exit code.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Answer {
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub code: i32,
+}
+
+/// The worker's end of the answer's pipe.
+pub struct Answerer {
+    pipe: OwnedFd,
+}
+
+impl Answerer {
+    /// Hands the answer to the host's process, which prints it and exits; then leaves the
+    /// host's session and process group, so that nothing the host does to them after its hook
+    /// ended reaches this process or its handlers.
+    pub fn answer(self, answer: &Answer) {
+        self.send(answer);
+        let _ = rustix::process::setsid();
+    }
+
+    /// Writes the answer and closes the pipe.
+    fn send(self, answer: &Answer) {
+        let mut message = Vec::with_capacity(HEADER + answer.stdout.len() + answer.stderr.len());
+        message.extend_from_slice(&answer.code.to_le_bytes());
+        message.extend_from_slice(&(answer.stdout.len() as u64).to_le_bytes());
+        message.extend_from_slice(&(answer.stderr.len() as u64).to_le_bytes());
+        message.extend_from_slice(&answer.stdout);
+        message.extend_from_slice(&answer.stderr);
+        let mut rest = &message[..];
+        while !rest.is_empty() {
+            match rustix::io::write(&self.pipe, rest) {
+                Ok(n) => rest = &rest[n..],
+                Err(rustix::io::Errno::INTR) => {}
+                // The host's process is gone (killed): nobody to answer.
+                Err(_) => break,
+            }
+        }
+        drop(self.pipe);
+    }
+}
+
+/// Bytes before the answer's own: its exit code and the lengths of its two streams.
+const HEADER: usize = 4 + 8 + 8;
+
+/// Forks hookx in two (see the module). In the host's process, waits for the worker's answer
+/// until `bound` at the latest.
+pub fn split(bound: Option<Instant>) -> Split {
+    use std::io::Write;
+    // Nothing buffered may be printed twice.
+    let _ = std::io::stdout().flush();
+    let Ok(null) = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/null")
+    else {
+        return Split::Unavailable;
+    };
+    let Some((read, write)) = pipe() else {
+        return Split::Unavailable;
+    };
+    // SAFETY: the child goes on as a copy of this (main) thread alone; see the module for why
+    // what it does after is safe.
+    match unsafe { libc::fork() } {
+        -1 => Split::Unavailable,
+        0 => {
+            drop(read);
+            for fd in 0..=2 {
+                // SAFETY: dup2 onto the standard descriptors, which this process owns.
+                unsafe { libc::dup2(null.as_raw_fd(), fd) };
+            }
+            drop(null);
+            Split::Worker(Answerer { pipe: write })
+        }
+        pid => {
+            drop(write);
+            WORKER.store(pid, Ordering::SeqCst);
+            let answer = receive(&read, bound);
+            if answer.is_none() {
+                // Past the bound, or it died: whatever it still runs is stopped.
+                if let Some(pid) = rustix::process::Pid::from_raw(pid) {
+                    let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
+                }
+            }
+            WORKER.store(0, Ordering::SeqCst);
+            Split::Host(answer)
+        }
+    }
+}
+
+/// A pipe whose ends are closed on `exec`: no handler inherits the answer's pipe.
+fn pipe() -> Option<(OwnedFd, OwnedFd)> {
+    let mut fds = [0; 2];
+    // SAFETY: pipe writes two new descriptors into `fds`.
+    if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
+        return None;
+    }
+    // SAFETY: both are new descriptors this process owns from here on.
+    let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    for fd in [&read, &write] {
+        rustix::io::fcntl_setfd(fd, rustix::io::FdFlags::CLOEXEC).ok()?;
+    }
+    Some((read, write))
+}
+
+/// The whole answer, read until the worker closes its end; `None` when it is cut short or
+/// `bound` passes first.
+fn receive(pipe: &OwnedFd, bound: Option<Instant>) -> Option<Answer> {
+    let mut message = Vec::new();
+    let mut chunk = [0u8; 64 * 1024];
+    loop {
+        let left = bound.map(|b| b.saturating_duration_since(Instant::now()));
+        if left.is_some_and(|l| l.is_zero()) {
+            return None;
+        }
+        let timeout = left.and_then(|l| Timespec::try_from(l).ok());
+        let mut fds = [PollFd::new(pipe, PollFlags::IN)];
+        match poll(&mut fds, timeout.as_ref()) {
+            Ok(0) | Err(rustix::io::Errno::INTR) => continue,
+            Ok(_) => {}
+            Err(_) => return None,
+        }
+        match rustix::io::read(pipe, &mut chunk) {
+            Ok(0) => break,
+            Ok(n) => message.extend_from_slice(&chunk[..n]),
+            Err(rustix::io::Errno::INTR | rustix::io::Errno::AGAIN) => {}
+            Err(_) => return None,
+        }
+    }
+    parse(&message)
+}
+
+fn parse(message: &[u8]) -> Option<Answer> {
+    let code = i32::from_le_bytes(message.get(0..4)?.try_into().ok()?);
+    let out = usize::try_from(u64::from_le_bytes(message.get(4..12)?.try_into().ok()?)).ok()?;
+    let err = usize::try_from(u64::from_le_bytes(message.get(12..20)?.try_into().ok()?)).ok()?;
+    let body = &message[HEADER..];
+    if body.len() != out.checked_add(err)? {
+        return None;
+    }
+    Some(Answer {
+        stdout: body[..out].to_vec(),
+        stderr: body[out..].to_vec(),
+        code,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_message_is_read_back_whole_or_not_at_all() {
+        let answer = Answer {
+            stdout: b"{\"a\":1}".to_vec(),
+            stderr: b"note\n".to_vec(),
+            code: 2,
+        };
+        let (read, write) = pipe().unwrap();
+        let writer = std::thread::spawn(move || Answerer { pipe: write }.send(&answer));
+        let got = receive(&read, None).unwrap();
+        writer.join().unwrap();
+        assert_eq!(got.stdout, b"{\"a\":1}");
+        assert_eq!(got.stderr, b"note\n");
+        assert_eq!(got.code, 2);
+        // Cut short: no answer.
+        let mut message = 2i32.to_le_bytes().to_vec();
+        message.extend_from_slice(&5u64.to_le_bytes());
+        message.extend_from_slice(&0u64.to_le_bytes());
+        message.extend_from_slice(b"abc");
+        assert_eq!(parse(&message), None);
+        assert_eq!(parse(&[1, 2]), None);
+    }
+}

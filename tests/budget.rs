@@ -1,0 +1,203 @@
+//! The host's time limit, through the real `hookx run`: a host kills a hook that outlasts its
+//! limit and goes on without its answer (the tool call then runs), so hookx must answer before
+//! it, whatever its handlers do. A deny that has arrived is answered at once; handlers still
+//! running finish detached, within their own timeouts.
+//!
+//! The hosts' limits are minutes; debug builds let a test shorten them
+//! (`HOOKX_TEST_HOST_LIMIT_MS`, read only under `cfg(debug_assertions)`). Every wait here is
+//! bounded by an event (hookx's exit, a file a handler writes), never by a guess at the
+//! machine's speed; the hard limit of each run only bounds how long a failure takes.
+#![cfg(unix)]
+
+mod common;
+#[path = "common/host_limit.rs"]
+mod host_limit;
+
+use hookx::model::Decision;
+use hookx::tables::Dialect;
+use host_limit::*;
+use serde_json::json;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Under every host: a handler that hangs far past the host's limit (its own timeout is
+/// longer still) and one that denies at once. hookx answers the deny and ends without waiting
+/// for the hanging one, which then finishes detached once released. On a host that runs
+/// handlers in parallel the deny is answered as it arrives; on one that runs them one by one,
+/// the hanging handler (first) uses the host's time up and the failure policy denies for it.
+#[test]
+fn a_deny_reaches_every_host_within_its_limit_beside_a_hanging_handler() {
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        let runs: Vec<_> = Dialect::all()
+            .iter()
+            .map(|&host| scope.spawn(move || one_host(host)))
+            .collect();
+        runs.into_iter()
+            .filter_map(|run| run.join().unwrap().err())
+            .collect()
+    });
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+fn one_host(host: Dialect) -> Result<(), String> {
+    let s = Setup::new();
+    let rules = json!({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": hang(&s.release, &s.marker), "timeout": 300},
+        {"type": "command", "command": deny(&s.denied), "timeout": 300},
+    ]}]}});
+    let file = common::write(&s.project, foreign_file(host), &rules.to_string());
+    s.trust(&file);
+    let (decision, ran) = s.fire(host)?;
+    if decision != Decision::Deny {
+        return Err(format!("{host}: not a deny: {ran:?}"));
+    }
+    if s.marker.exists() {
+        return Err(format!(
+            "{host}: hookx waited for the hanging handler: {ran:?}"
+        ));
+    }
+    if !s.released_finishes() {
+        return Err(format!(
+            "{host}: the hanging handler did not finish once released (killed?): {ran:?}"
+        ));
+    }
+    Ok(())
+}
+
+/// Copilot runs handlers one after another and stops at the first deny. A Claude handler
+/// hookx runs there (the user's `~/.claude/settings.json`) that hangs, with Claude's default
+/// timeout (600 s, the whole route), followed by a deny: the answer is a deny within
+/// Copilot's limit, and the hanging handler finishes detached once released.
+#[test]
+fn under_copilot_a_hanging_claude_handler_before_a_deny_still_denies_in_time() {
+    let s = Setup::new();
+    let rules = json!({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": hang(&s.release, &s.marker)},
+        {"type": "command", "command": deny(&s.denied)},
+    ]}]}});
+    let file = common::write(&s.home, ".claude/settings.json", &rules.to_string());
+    s.trust(&file);
+    let host = dialect("copilot");
+    let (decision, ran) = s.fire(host).unwrap();
+    assert_eq!(decision, Decision::Deny, "{ran:?}");
+    assert!(!s.marker.exists(), "hookx waited for the hanging handler");
+    assert!(s.released_finishes(), "the hanging handler was killed");
+    // Copilot stops at the first deny: the handler after it never starts.
+    assert!(!s.denied.exists(), "a handler after the deny ran");
+}
+
+/// A handler that starts a long sleep in the background, writes its pid to `pid_file` and
+/// waits for it.
+fn sleeper(pid_file: &Path) -> String {
+    format!("sleep 600 & echo $! > '{}'; wait", pid_file.display())
+}
+
+fn pid_in(file: &Path) -> Option<i32> {
+    std::fs::read_to_string(file).ok()?.trim().parse().ok()
+}
+
+/// `hookx run --host claude --event PreToolUse` started on a shell `PreToolUse`, its output
+/// thrown away; once both handlers wrote their sleepers' pids, those pids.
+// The caller waits for the child it is given.
+#[allow(clippy::zombie_processes)]
+fn start_two_sleepers(s: &Setup) -> (std::process::Child, [i32; 2]) {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let pids = [s.project.join("pid1"), s.project.join("pid2")];
+    let rules = json!({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": sleeper(&pids[0])},
+        {"type": "command", "command": sleeper(&pids[1])},
+    ]}]}});
+    let file = common::write(&s.project, ".bricks/hooks.json", &rules.to_string());
+    s.trust(&file);
+    let host = dialect("claude");
+    let (flavor, event) = pre_tool_use(host);
+    let mut payload = hookx::protocol::encode_event(&shell_call(), flavor);
+    payload["cwd"] = s.project.display().to_string().into();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+        .args(["run", "--host", host.name(), "--event", event])
+        .current_dir(&s.project)
+        .env("HOME", &s.home)
+        .env_remove("HOOKX_HOME")
+        .env_remove("HOOKX_DEPTH")
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(payload.to_string().as_bytes()).unwrap();
+    drop(stdin);
+    let start = Instant::now();
+    loop {
+        if let (Some(a), Some(b)) = (pid_in(&pids[0]), pid_in(&pids[1])) {
+            return (child, [a, b]);
+        }
+        if start.elapsed() >= HARD_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the handlers never started");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn kill(pid: i32, signal: rustix::process::Signal) {
+    if let Some(p) = rustix::process::Pid::from_raw(pid) {
+        let _ = rustix::process::kill_process(p, signal);
+    }
+}
+
+/// The host gives up on hookx (SIGTERM) while its handlers run: they are killed, although
+/// another process than the one the host started (the worker) started them.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_host_killing_hookx_kills_the_handlers_it_runs_in_two() {
+    let s = Setup::new();
+    let (mut child, sleepers) = start_two_sleepers(&s);
+    kill(child.id() as i32, rustix::process::Signal::TERM);
+    let _ = child.wait();
+    for pid in sleepers {
+        let gone = common::exits_within(pid, HARD_LIMIT);
+        if !gone {
+            kill(pid, rustix::process::Signal::KILL);
+        }
+        assert!(gone, "a handler's sleeper outlived hookx");
+    }
+}
+
+/// The worker dies before it answers: the process the host started still answers, by the
+/// failure policy (a deny on `PreToolUse`).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_worker_that_dies_without_answering_leaves_the_failure_policy_to_answer() {
+    let s = Setup::new();
+    let (mut child, sleepers) = start_two_sleepers(&s);
+    let children =
+        std::fs::read_to_string(format!("/proc/{0}/task/{0}/children", child.id())).unwrap();
+    let workers: Vec<i32> = children
+        .split_whitespace()
+        .filter_map(|p| p.parse().ok())
+        .collect();
+    assert_eq!(workers.len(), 1, "one worker: {children:?}");
+    kill(workers[0], rustix::process::Signal::KILL);
+    let mut out = String::new();
+    use std::io::Read as _;
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let status = child.wait().unwrap();
+    for pid in sleepers {
+        kill(pid, rustix::process::Signal::KILL);
+    }
+    assert_eq!(status.code(), Some(0), "{out}");
+    let answer: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{out}"
+    );
+}
