@@ -24,7 +24,7 @@ pub(super) struct Converter<'a> {
     pub(super) mcp_probe: String,
     /// A handler given back as it was first written, being converted into another dialect:
     /// its record keeps where it was first written.
-    pub(super) carry: Option<super::restore::Carry>,
+    pub(super) carry: Option<Carry>,
     /// The place of the rule being converted among its document's rules.
     pub(super) position: usize,
 }
@@ -103,4 +103,23 @@ pub(super) fn field_pointer(handler_at: &HandlerAt, from: Flavor, field: Handler
         Some(key) => format!("{handler_at}/{key}"),
         None => handler_at.to_string(),
     }
+}
+
+/// Where a converted handler was first written: its rule (a JSON pointer, or a hook script's
+/// file name), the rule's place among the file's rules, and in a group, the handler's place
+/// there; `source` is the file its record names.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) struct FirstWritten {
+    pub(super) source: String,
+    pub(super) rule: String,
+    pub(super) order: Option<usize>,
+    pub(super) index: Option<usize>,
+}
+
+/// A handler restored as it was first written, being converted into another dialect than its
+/// own: where it was first written (carried into the new record) and where it is now (for
+/// loss items).
+pub(super) struct Carry {
+    pub(super) first: Option<FirstWritten>,
+    pub(super) at: String,
 }

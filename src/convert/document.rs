@@ -3,7 +3,8 @@
 //! entries), and the notes that close a conversion.
 
 use super::converter::Converter;
-use super::restore::{Carry, FirstWritten, Piece};
+use super::converter::{Carry, FirstWritten};
+use super::restore::Piece;
 use super::{Conversion, Options};
 use crate::model::HandlerKind;
 use crate::source::SourceFile;

@@ -15,7 +15,7 @@
 //! bash`, a repeated timeout key). Without a record (a file an older hookx converted, a hook
 //! script), the wrapper line and the converted rule say the rest.
 
-use super::converter::Converter;
+use super::converter::{Converter, FirstWritten};
 use super::matcher;
 use super::wrap::{Unwrapped, innermost};
 use crate::config::MARKER;
@@ -26,25 +26,6 @@ use crate::source::SourceFile;
 use crate::tables::{Document, Flavor, HandlerField, Rule, RuleShape};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
-
-/// Where a converted handler was first written: its rule (a JSON pointer, or a hook script's
-/// file name), the rule's place among the file's rules, and in a group, the handler's place
-/// there; `source` is the file its record names.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(super) struct FirstWritten {
-    pub(super) source: String,
-    pub(super) rule: String,
-    pub(super) order: Option<usize>,
-    pub(super) index: Option<usize>,
-}
-
-/// A handler restored as it was first written, being converted into another dialect than its
-/// own: where it was first written (carried into the new record) and where it is now (for
-/// loss items).
-pub(super) struct Carry {
-    pub(super) first: Option<FirstWritten>,
-    pub(super) at: String,
-}
 
 /// A part of a document to convert.
 pub(super) enum Piece<'d> {
