@@ -140,29 +140,60 @@ fn a_relative_project_gives_handlers_an_absolute_project_dir() {
     assert_eq!(Path::new(pwd).canonicalize().unwrap(), want);
 }
 
+/// The recursion guard counts only hookx processes above this one: a handler that runs hookx
+/// again, which runs it again, stops at the depth limit, each level told `DEPTH:PID` of the
+/// hookx that ran it.
 #[test]
-fn the_recursion_guard_travels_in_the_environment() {
+fn the_recursion_guard_stops_hookx_running_itself() {
     let dir = tempfile::tempdir().unwrap();
-    let got = dir.path().join("depth");
+    let log = dir.path().join("depths");
+    let script = write(
+        dir.path(),
+        "again.sh",
+        &format!(
+            "printf '%s\\n' \"$HOOKX_DEPTH\" >> '{log}'\n\
+             exec '{hookx}' exec --host claude --as claude -- sh '{me}'\n",
+            log = log.display(),
+            hookx = env!("CARGO_BIN_EXE_hookx"),
+            me = dir.path().join("again.sh").display(),
+        ),
+    );
+    let ran = ran(hookx(dir.path())
+        .args(["exec", "--host", "claude", "--as", "claude", "--", "sh"])
+        .arg(&script)
+        .write_stdin(payload(CLAUDE_PRE, dir.path())));
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    let depths: Vec<String> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| l.split(':').next().unwrap().to_string())
+        .collect();
+    assert_eq!(depths, ["1", "2", "3", "4"], "{ran:?}");
+}
+
+/// A project's settings can put any variable in the environment of every hook (Claude's
+/// `env`, Gemini's `.env`): a depth set there, with or without a process id, does not turn
+/// hookx off.
+#[test]
+fn a_depth_set_in_the_environment_does_not_turn_hookx_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let got = dir.path().join("ran");
     let script = format!("printf '%s' \"$HOOKX_DEPTH\" > '{}'", got.display());
-    let exec = |depth: &str| {
-        ran(hookx(dir.path())
+    let test_pid = std::process::id().to_string();
+    for forged in ["4", "99", "4:1", &format!("4:{test_pid}"), "4:0", "x:y"] {
+        let ran = ran(hookx(dir.path())
             .args(["exec", "--host", "claude", "--as", "claude", "--"])
             .arg(&script)
-            .env("HOOKX_DEPTH", depth)
-            .write_stdin(payload(CLAUDE_PRE, dir.path())))
-    };
-    let ran = exec("1");
-    assert_eq!(ran.code, Some(0), "{ran:?}");
-    assert_eq!(std::fs::read_to_string(&got).unwrap(), "2");
-    std::fs::remove_file(&got).unwrap();
-    let ran = exec("4");
-    assert_eq!((ran.code, ran.stdout.as_str()), (Some(0), ""), "{ran:?}");
-    assert!(ran.stderr.contains("HOOKX_DEPTH"), "{ran:?}");
-    assert!(
-        !got.exists(),
-        "a dispatch past the depth limit ran its handler"
-    );
+            .env("HOOKX_DEPTH", forged)
+            .write_stdin(payload(CLAUDE_PRE, dir.path())));
+        assert_eq!(ran.code, Some(0), "{forged}: {ran:?}");
+        let said = std::fs::read_to_string(&got)
+            .unwrap_or_else(|_| panic!("HOOKX_DEPTH={forged} stopped the handler: {ran:?}"));
+        // Depth 1, bound to the hookx that ran the handler (not the forged process).
+        assert!(said.starts_with("1:"), "{forged}: {said}");
+        assert_ne!(said, format!("1:{test_pid}"));
+        std::fs::remove_file(&got).unwrap();
+    }
 }
 
 /// A routing entry with a prefix, dispatched by hookx, would run hookx again, without end: it
