@@ -28,6 +28,7 @@
 
 mod guard;
 
+use crate::context::{Places, Vars};
 use crate::discover::{self, Context, EffectiveRule, Source};
 use crate::dispatch::run::Dispatch;
 use crate::dispatch::simulate::{self, Verdict};
@@ -48,7 +49,10 @@ pub struct RunRequest {
     /// The event the host's config registered the route for, as the host names it.
     pub event: Option<String>,
     pub project: Option<PathBuf>,
+    /// `--home`: the route's own (`hookx install --home`); `HOOKX_HOME` is never read here.
     pub home: Option<PathBuf>,
+    /// `--managed-root`: the route's own; `HOOKX_MANAGED_ROOT` is never read here.
+    pub managed_root: Option<PathBuf>,
     /// The host's file holding this route, where the host does not tell.
     pub installed_in: Option<InstallScope>,
 }
@@ -80,6 +84,7 @@ pub struct SimulateRequest {
     pub payload: Option<PathBuf>,
     pub project: Option<PathBuf>,
     pub home: Option<PathBuf>,
+    pub managed_root: Option<PathBuf>,
 }
 
 /// What a simulated event caused: the handlers run through hookx, those the host runs itself
@@ -122,7 +127,14 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
     // 1. decode
     let event = simulated_event(request, &project)?;
     // 2. discover
-    let ctx = Context::resolve(Some(&project), request.home.as_deref())?;
+    let ctx = Context::resolve_places(
+        Places {
+            project: Some(&project),
+            home: request.home.as_deref(),
+            managed_root: request.managed_root.as_deref(),
+        },
+        Vars::User,
+    )?;
     let dialect = request.host.dialect();
     let store = TrustStore::load_or_empty(&ctx);
     let sources = discover::discover_for_event(&ctx, dialect, &event.kind, &store);
@@ -167,7 +179,16 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         request.project.clone(),
         known,
     )?;
-    let ctx = Context::resolve(Some(&hosted.project), request.home.as_deref())?;
+    // The home and the policy root from the route's command line (and `HOME`), never from a
+    // variable a project's settings could have set for every hook.
+    let ctx = Context::resolve_places(
+        Places {
+            project: Some(&hosted.project),
+            home: request.home.as_deref(),
+            managed_root: request.managed_root.as_deref(),
+        },
+        Vars::Dispatch,
+    )?;
     let dialect = hosted.host.dialect();
     if left_to_user_route(
         &ctx,

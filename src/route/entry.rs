@@ -7,21 +7,71 @@ use crate::shell::shell_quote;
 use crate::tables::Dialect;
 use std::path::Path;
 
+/// What a route runs: the hookx program, and the places `install` was given on its command
+/// line (`--home`, `--managed-root`), carried on the route because `hookx run` reads neither
+/// `HOOKX_HOME` nor `HOOKX_MANAGED_ROOT`: an agent passes a project's variables to its hooks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Program<'a> {
+    pub hookx: &'a str,
+    pub home: Option<&'a str>,
+    pub managed_root: Option<&'a str>,
+}
+
+impl<'a> Program<'a> {
+    /// The program alone.
+    pub fn plain(hookx: &'a str) -> Program<'a> {
+        Program {
+            hookx,
+            ..Program::default()
+        }
+    }
+}
+
 /// The command line a host runs for one event: the hookx path, quoted as one POSIX word, and
 /// the event as the host names it (Copilot's camelCase payloads do not say which event fired);
-/// a project route says so where the host needs it ([`crate::tables::RouteSpec::names_project_route`]).
-pub fn route_command(hookx: &str, host: Dialect, event: &str, scope: InstallScope) -> String {
+/// a project route says so where the host needs it ([`crate::tables::RouteSpec::names_project_route`]);
+/// then the places install was given ([`Program`]).
+pub fn route_command(
+    program: Program<'_>,
+    host: Dialect,
+    event: &str,
+    scope: InstallScope,
+) -> String {
     let names_scope = host.def().route.names_project_route && scope == InstallScope::Project;
-    format!(
+    let mut line = format!(
         "{} run --host {} --event {event}{}",
-        shell_quote(hookx),
+        shell_quote(program.hookx),
         host.name(),
         if names_scope {
             " --installed-in project"
         } else {
             ""
         }
-    )
+    );
+    for (flag, value) in [
+        ("--home", program.home),
+        ("--managed-root", program.managed_root),
+    ] {
+        if let Some(value) = value {
+            line.push_str(&format!(" {flag} {}", shell_quote(value)));
+        }
+    }
+    line
+}
+
+/// Whether `rest`, the words after a route's `--event EVENT`, are what [`route_command`] may
+/// write there: `--installed-in project`, `--home DIR`, `--managed-root DIR`, each at most once
+/// and in that order.
+fn written_tail(rest: &[&str]) -> bool {
+    let rest = match rest {
+        ["--installed-in", "project", rest @ ..] => rest,
+        rest => rest,
+    };
+    let rest = match rest {
+        ["--home", dir, rest @ ..] if !dir.is_empty() => rest,
+        rest => rest,
+    };
+    matches!(rest, [] | ["--managed-root", _])
 }
 
 /// Whether a command line is a hookx routing entry: some simple command in it runs a hookx
@@ -82,7 +132,11 @@ fn route_of<'a>(mut words: impl Iterator<Item = &'a str>) -> Option<String> {
     // `install` writes, `run --host HOST --event EVENT` with a host hookx knows, is a route
     // (`./check.sh run --host claude` is the user's own).
     match args[..] {
-        ["--host", host, "--event", _] if Dialect::named(host).is_some() => Some(host.to_string()),
+        ["--host", host, "--event", _, ref rest @ ..]
+            if Dialect::named(host).is_some() && written_tail(rest) =>
+        {
+            Some(host.to_string())
+        }
         _ => None,
     }
 }
@@ -107,8 +161,7 @@ pub(super) fn written_route_host(command: &str) -> Option<String> {
         rest => rest,
     };
     let plain = !program.is_empty() && !program.starts_with('-') && !program.contains('=');
-    (plain && matches!(rest, [] | ["--installed-in", "project"]) && Dialect::named(host).is_some())
-        .then(|| host.to_string())
+    (plain && written_tail(rest) && Dialect::named(host).is_some()).then(|| host.to_string())
 }
 
 /// The value of `--host H` or `--host=H` among a route's arguments.
@@ -225,6 +278,11 @@ mod route_tests {
             ("hookx exec --as claude -- run --host x", None),
             ("echo hookx run --host claude", None),
             ("./check.sh run --host claude", None),
+            (
+                "hx run --host claude --event Stop --home /h",
+                Some("claude"),
+            ),
+            ("hx run --host claude --event Stop --home", None),
             ("hookx run --host 'claude", None),
         ] {
             assert_eq!(route_host(line).as_deref(), host, "{line}");
@@ -244,6 +302,18 @@ mod route_tests {
             ("./guard.sh && hookx run --host claude --event Stop", None),
             ("hookx run --host claude --event Stop; rm -rf x", None),
             ("env hookx run --host claude --event Stop", None),
+            (
+                "hx run --host droid --event Stop --installed-in project --home '/h' --managed-root /m",
+                Some("droid"),
+            ),
+            (
+                "hx run --host claude --event Stop --managed-root /m",
+                Some("claude"),
+            ),
+            (
+                "hx run --host claude --event Stop --managed-root /m --home /h",
+                None,
+            ),
             ("hookx run --host claude --event Stop --verbose", None),
             ("hookx run --host=claude --event Stop", None),
             ("hookx run --host nosuch --event Stop", None),

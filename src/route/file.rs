@@ -236,7 +236,7 @@ pub(crate) fn install_text(
     text: &mut JsonText,
     events: &[Seg],
     (host, scope): (Dialect, InstallScope),
-    hookx: &str,
+    hookx: super::Program<'_>,
     needed: &[&str],
     created: bool,
     tally: &mut Tally,

@@ -22,7 +22,9 @@
 mod entry;
 mod file;
 
-pub use entry::{is_hookx_entry, is_hookx_handler, is_hookx_program, route_command, route_host};
+pub use entry::{
+    Program, is_hookx_entry, is_hookx_handler, is_hookx_program, route_command, route_host,
+};
 pub use file::is_own_route;
 pub(crate) use file::{
     Tally, created_file, events_path, fresh_text, install_text, layout, routes_in_list,
