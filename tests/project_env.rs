@@ -134,7 +134,7 @@ fn install_writes_home_and_managed_root_on_the_route() {
     assert_eq!(installed.code, Some(0), "{installed:?}");
     let settings = std::fs::read_to_string(world.project.join(".claude/settings.json")).unwrap();
     assert!(!settings.contains("--home"), "{settings}");
-    let installed = ran(&mut world
+    let installed = ran(world
         .hookx(&[
             "install",
             "--host",
@@ -161,7 +161,7 @@ fn install_writes_home_and_managed_root_on_the_route() {
         "{command}"
     );
     // Installing again recognises the route as install's own: nothing changes.
-    let again = ran(&mut world
+    let again = ran(world
         .hookx(&[
             "install",
             "--host",
@@ -179,7 +179,7 @@ fn install_writes_home_and_managed_root_on_the_route() {
         &[("HOME", "/nonexistent")],
     ));
     // Without --home, install says that HOOKX_HOME will not reach the routes.
-    let noted = ran(&mut world
+    let noted = ran(world
         .hookx(&["install", "--host", "claude"])
         .env("HOOKX_HOME", home));
     assert!(
