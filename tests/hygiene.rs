@@ -10,10 +10,31 @@ use serde_json::Value;
 use std::path::Path;
 use std::time::Duration;
 
-/// The real binary in `dir`, HOME there too, no agent variable inherited.
+/// A project folder, `project` in a temporary folder whose `home` is the user's home: a home
+/// inside the project would hold a trust record `hookx run` refuses.
+struct Dir {
+    _tmp: tempfile::TempDir,
+    project: std::path::PathBuf,
+}
+
+impl Dir {
+    fn path(&self) -> &Path {
+        &self.project
+    }
+}
+
+fn project_dir() -> Dir {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::create_dir_all(tmp.path().join("home")).unwrap();
+    Dir { _tmp: tmp, project }
+}
+
+/// The real binary in `dir` (a [`project_dir`]), HOME beside it, no agent variable inherited.
 fn hookx(dir: &Path) -> Command {
     let mut cmd = common::hookx_clean(dir);
-    cmd.env("HOME", dir);
+    cmd.env("HOME", dir.parent().unwrap().join("home"));
     cmd
 }
 
@@ -27,8 +48,8 @@ fn payload(rel: &str, cwd: &Path) -> Vec<u8> {
 const CLAUDE_PRE: &str = "payloads/claude/PreToolUse.json";
 
 /// A project whose trusted `.bricks/hooks.json` denies every PreToolUse.
-fn project_with_trusted_deny() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
+fn project_with_trusted_deny() -> Dir {
+    let dir = project_dir();
     write(
         dir.path(),
         ".bricks/hooks.json",
@@ -112,7 +133,7 @@ fn the_host_is_guessed_from_the_payload_before_an_inherited_variable() {
 
 #[test]
 fn a_relative_project_gives_handlers_an_absolute_project_dir() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = project_dir();
     std::fs::create_dir(dir.path().join("sub")).unwrap();
     let got = dir.path().join("got");
     let ran = ran(hookx(dir.path())
@@ -145,7 +166,7 @@ fn a_relative_project_gives_handlers_an_absolute_project_dir() {
 /// hookx that ran it.
 #[test]
 fn the_recursion_guard_stops_hookx_running_itself() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = project_dir();
     let log = dir.path().join("depths");
     let script = write(
         dir.path(),
@@ -176,7 +197,7 @@ fn the_recursion_guard_stops_hookx_running_itself() {
 /// hookx off.
 #[test]
 fn a_depth_set_in_the_environment_does_not_turn_hookx_off() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = project_dir();
     let got = dir.path().join("ran");
     let script = format!("printf '%s' \"$HOOKX_DEPTH\" > '{}'", got.display());
     let test_pid = std::process::id().to_string();
@@ -200,7 +221,7 @@ fn a_depth_set_in_the_environment_does_not_turn_hookx_off() {
 /// is recognised as hookx's own and skipped, and the depth guard would stop it anyway.
 #[test]
 fn a_prefixed_routing_entry_is_not_dispatched() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = project_dir();
     let hookx_bin = env!("CARGO_BIN_EXE_hookx");
     let marker = dir.path().join("ran");
     write(
@@ -223,7 +244,7 @@ fn a_prefixed_routing_entry_is_not_dispatched() {
 
 #[test]
 fn convert_does_not_copy_routing_entries() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = project_dir();
     let settings = write(
         dir.path(),
         ".claude/settings.json",
@@ -254,7 +275,7 @@ fn convert_does_not_copy_routing_entries() {
 /// which a SIGKILL of the outer group never reaches.
 #[test]
 fn a_timeout_kills_a_child_wrapped_in_hookx_exec() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = project_dir();
     let pid_file = dir.path().join("sleeper.pid");
     let inner = format!(
         "'{}' exec --host claude --as claude -- \"sleep 600 & echo \\$! > '{}'; wait\"",
@@ -296,7 +317,7 @@ fn a_timeout_kills_a_child_wrapped_in_hookx_exec() {
 #[test]
 fn a_deny_is_not_lost_to_the_descriptor_limit() {
     use std::os::unix::process::CommandExt as _;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = project_dir();
     let mut handlers: Vec<Value> = (0..100)
         .map(|i| serde_json::json!({"type": "command", "command": format!("true {i}")}))
         .collect();
@@ -313,7 +334,7 @@ fn a_deny_is_not_lost_to_the_descriptor_limit() {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"));
     cmd.args(["run", "--host", "claude", "--event", "PreToolUse"])
         .current_dir(dir.path())
-        .env("HOME", dir.path())
+        .env("HOME", dir.path().parent().unwrap().join("home"))
         .env_remove("HOOKX_HOME")
         .env_remove("HOOKX_DEPTH")
         .env_remove("COPILOT_CLI");
@@ -337,7 +358,7 @@ fn a_deny_is_not_lost_to_the_descriptor_limit() {
 /// `timeout: 0` means the dialect's default, not "kill at once"; validate says so.
 #[test]
 fn a_zero_timeout_is_the_default_and_validate_warns() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = project_dir();
     let file = write(
         dir.path(),
         ".bricks/hooks.json",

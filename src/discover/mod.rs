@@ -35,7 +35,7 @@ mod walk;
 mod who_runs;
 
 pub use crate::context::{Context, MANAGED_ROOT_VAR, location, locations};
-pub use policy_file::OthersCouldWrite;
+pub use policy_file::{OthersCouldWrite, Owners};
 pub use rules::{EffectiveRule, dispatch_rules, effective_rules, host_rules};
 pub use source::Source;
 pub use switches::{

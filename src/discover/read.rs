@@ -4,7 +4,7 @@
 //! the [`cache`] when unchanged.
 
 use super::listing::Found;
-use super::policy_file::OthersCouldWrite;
+use super::policy_file::{OthersCouldWrite, Owners};
 use super::source::Source;
 use super::who_runs::{Runner, location_runner};
 use crate::cache::{self, FileId};
@@ -36,10 +36,16 @@ pub(super) fn load(
     if let Some(why) = skipped_policy(location, &source.path) {
         source.document = Err(Error::Io {
             path: source.display.clone(),
-            message: format!(
-                "not read: {} skips it, as {why}",
-                location.dialect.def().display
-            ),
+            message: match why.rule {
+                Owners::Root => format!(
+                    "not read: {} skips it, as {why}",
+                    location.dialect.def().display
+                ),
+                Owners::RootOrYou => format!(
+                    "not read as policy: {why}, and a policy file needs no trust, so it must \
+                     be one no other account could have written"
+                ),
+            },
         });
         source.refused_policy = Some(why);
         return Some(source);
@@ -126,20 +132,24 @@ fn unread(ctx: &Context, found: &Found, location: &'static Location, run: Run) -
     }
 }
 
-/// Why `location`'s agent skips the policy file at `path`, when it skips policy files others
-/// could have written and this is one.
+/// Why the policy file at `path` is not read as policy: its agent skips policy files others
+/// could have written and this is one, or (an agent with no such rule) another account than
+/// root and the user's could have written it.
 fn skipped_policy(location: &Location, path: &Path) -> Option<OthersCouldWrite> {
-    let root_owned_only = location.scope == Scope::Managed
-        && location
-            .dialect
-            .def()
-            .managed
-            .as_ref()
-            .is_some_and(|m| m.root_owned_only);
-    if !root_owned_only {
+    if location.scope != Scope::Managed {
         return None;
     }
-    OthersCouldWrite::find(path)
+    let root_owned_only = location
+        .dialect
+        .def()
+        .managed
+        .as_ref()
+        .is_some_and(|m| m.root_owned_only);
+    let rule = match root_owned_only {
+        true => Owners::Root,
+        false => Owners::RootOrYou,
+    };
+    OthersCouldWrite::find(path, rule)
 }
 
 /// The SHA-256 `store` trusts `source` with as found, or (`Err`) its standing when there is

@@ -38,7 +38,7 @@ use crate::model::Event;
 use crate::route::{self, InstallScope};
 use crate::source::SourceFile;
 use crate::tables::{Dialect, Flavor, Rule};
-use crate::trust::{TrustState, TrustStore};
+use crate::trust::{self, TrustState, TrustStore};
 use std::mem::ManuallyDrop;
 use std::path::{Path, PathBuf};
 
@@ -201,7 +201,8 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
     // 2. discover: rules that cannot fire are not even built, decided by the matching
     // dispatch uses. Trust first: the record decides which files are parsed at all.
     let fires = |rules: &[Rule]| dispatch::select::can_fire(rules, &hosted.event);
-    let store = TrustStore::load_or_empty(&ctx);
+    // A record the project (or another account) could have written trusts nothing.
+    let (store, refused) = TrustStore::load_for_run(&ctx);
     // Left for the OS to free when hookx exits: freeing thousands of rules one by one costs
     // an event more than reading them from the cache did.
     let sources = ManuallyDrop::new(discover::discover_firing(
@@ -213,7 +214,10 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
     ));
     // 3. select
     let hook_set = ManuallyDrop::new(hook_set(&sources, dialect, &store));
-    warn_untrusted(&ctx, &hook_set.untrusted);
+    match &refused {
+        Some(why) => refused_store(why, &hook_set.untrusted, hosted.host, &hosted.event)?,
+        None => warn_untrusted(&ctx, &hook_set.untrusted),
+    }
     // 4. run
     let dispatch = fire(hosted.host, &hosted.event, &hook_set.rules, &hosted.project);
     // 5. answer
@@ -349,6 +353,33 @@ fn hook_set<'a>(sources: &'a [Source], host: Dialect, store: &TrustStore) -> Hoo
         rules: discover::dispatch_rules(sources, host, store),
         untrusted: host::untrusted(sources, host, store),
     }
+}
+
+/// A trust record `run` refused ([`trust::Refused`]): said on stderr every time. Where the
+/// event guards a tool call and a file needing trust is there (one the user may have trusted,
+/// whose guard would now be lost), an error, which the failure policy answers with a deny.
+fn refused_store(
+    why: &trust::Refused,
+    untrusted: &[(&Source, TrustState)],
+    host: Flavor,
+    event: &Event,
+) -> Result<(), Error> {
+    let files: Vec<&str> = untrusted.iter().map(|(s, _)| s.display.as_str()).collect();
+    let why = format!("not using the trust record: {why} ({})", why.fix());
+    if !files.is_empty() && failure::policy(host, &event.kind) == failure::OnFailure::Deny {
+        return Err(Error::Usage(format!(
+            "{why}; the guards of {} cannot be checked",
+            files.join(", ")
+        )));
+    }
+    guard::note(format_args!(
+        "hookx: {why}{}",
+        match files.is_empty() {
+            true => String::new(),
+            false => format!("; not running {}", files.join(", ")),
+        }
+    ));
+    Ok(())
 }
 
 /// Each untrusted file is warned about once per content (`hookx list` shows them all).
