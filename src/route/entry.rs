@@ -93,10 +93,69 @@ pub fn route_host(command: &str) -> Option<String> {
     {
         return None;
     }
+    route_parts(command).map(|(_, host)| host)
+}
+
+/// The program a routing command runs (as written: a path, or a name the shell looks up in
+/// `PATH`) and the host it names, if it is a route.
+fn route_parts(command: &str) -> Option<(String, String)> {
     let words = shell_words(command)?;
     words
         .split(|w| w.is_none())
         .find_map(|simple| route_of(simple.iter().flatten().map(String::as_str)))
+}
+
+/// Whether the shell could start the program of the routing command `command`: a path (with a
+/// `/`) to an executable file, or a name found executable in a folder of `PATH`, as the shell
+/// looks it up. A route whose hookx is gone exits 127, which every host reads as a
+/// non-blocking error: nothing it guards would run.
+pub fn route_can_run(command: &str) -> bool {
+    route_parts(command).is_some_and(|(program, _)| program_can_run(&program))
+}
+
+fn program_can_run(program: &str) -> bool {
+    if program.contains('/') {
+        let path = match program.strip_prefix("~/") {
+            Some(rest) => match std::env::var_os("HOME") {
+                Some(home) => Path::new(&home).join(rest),
+                None => return false,
+            },
+            None => Path::new(program).to_path_buf(),
+        };
+        return executable_file(&path);
+    }
+    let Some(path) = std::env::var_os("PATH") else {
+        return false;
+    };
+    // An empty entry is the current folder, as POSIX says.
+    std::env::split_paths(&path).any(|dir| {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".").to_path_buf()
+        } else {
+            dir
+        };
+        executable_file(&dir.join(program))
+    })
+}
+
+/// A regular file (through symlinks) that this process may execute.
+fn executable_file(path: &Path) -> bool {
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+            return false;
+        };
+        // SAFETY: `c` is a NUL-terminated path that lives across the call.
+        unsafe { libc::access(c.as_ptr(), libc::X_OK) == 0 }
+    }
+    #[cfg(not(unix))]
+    {
+        true
+    }
 }
 
 /// Programs that run the command after them (with their options and `NAME=value` words).
@@ -104,8 +163,9 @@ const WRAPPERS: &[&str] = &[
     "env", "exec", "command", "nohup", "builtin", "time", "nice", "setsid", "stdbuf", "timeout",
 ];
 
-/// The host of one simple command (its words, unquoted), if it runs hookx's router.
-fn route_of<'a>(mut words: impl Iterator<Item = &'a str>) -> Option<String> {
+/// The program and host of one simple command (its words, unquoted), if it runs hookx's
+/// router.
+fn route_of<'a>(mut words: impl Iterator<Item = &'a str>) -> Option<(String, String)> {
     let program = loop {
         let word = words.next()?;
         let name = Path::new(word).file_name()?.to_str()?;
@@ -126,7 +186,7 @@ fn route_of<'a>(mut words: impl Iterator<Item = &'a str>) -> Option<String> {
     }
     let args: Vec<&str> = words.collect();
     if is_hookx_program(program) {
-        return host_option(&args);
+        return host_option(&args).map(|host| (program.to_string(), host));
     }
     // Any other program name (`--hookx /opt/bin/hx`, `hx` on PATH): only the exact line
     // `install` writes, `run --host HOST --event EVENT` with a host hookx knows, is a route
@@ -135,7 +195,7 @@ fn route_of<'a>(mut words: impl Iterator<Item = &'a str>) -> Option<String> {
         ["--host", host, "--event", _, ref rest @ ..]
             if Dialect::named(host).is_some() && written_tail(rest) =>
         {
-            Some(host.to_string())
+            Some((program.to_string(), host.to_string()))
         }
         _ => None,
     }
@@ -203,6 +263,18 @@ pub fn is_hookx_handler(handler: &Handler) -> bool {
         .into_iter()
         .flatten()
         .any(|line| is_hookx_entry(line))
+}
+
+/// Whether a handler is a hookx routing entry whose program the shell could start
+/// ([`route_can_run`]).
+pub fn hookx_handler_can_run(handler: &Handler) -> bool {
+    let HandlerKind::Command(c) = &handler.kind else {
+        return false;
+    };
+    [&c.command, &c.bash, &c.linux, &c.osx]
+        .into_iter()
+        .flatten()
+        .any(|line| route_can_run(line))
 }
 
 /// The words of a POSIX shell command line, unquoted, with `None` for each control operator
