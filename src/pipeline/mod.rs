@@ -221,7 +221,7 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
     // 4. run
     let dispatch = fire(hosted.host, &hosted.event, &hook_set.rules, &hosted.project);
     // 5. answer
-    Ok(answer(&dispatch))
+    Ok(answer(&dispatch, &hosted))
 }
 
 fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Error> {
@@ -259,20 +259,25 @@ fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Err
     let dispatch =
         dispatch::run::dispatch(hosted.host, &hosted.event, [(&rule, &())], &hosted.project);
     // 5. answer
-    Ok(answer(&dispatch))
+    Ok(answer(&dispatch, &hosted))
 }
 
-/// Step 5 for `run` and `exec`: prints the host answer and everything worth knowing on stderr;
-/// returns the exit code.
-fn answer(dispatch: &Dispatch) -> i32 {
+/// Step 5 for `run` and `exec`: prints the host answer (one every agent the payload may be
+/// from reads, [`host::answer_all`], else the failure policy's for no agent) and everything
+/// worth knowing on stderr; returns the exit code.
+fn answer(dispatch: &Dispatch, hosted: &host::HostEvent) -> i32 {
+    let answer = match host::answer_all(hosted, &dispatch.outcome, dispatch.answer.clone()) {
+        Ok(answer) => answer,
+        Err(why) => failure::answer(None, Some(&hosted.event.kind), &why),
+    };
     // On exit 2 the host reads stderr as the block reason: nothing else may be in it.
-    let notes = if dispatch.answer.exit_code != 2 {
+    let notes = if answer.exit_code != 2 {
         // Handler errors are already in the answer's stderr, among its notes.
         &dispatch.skipped[..]
     } else {
         &[]
     };
-    host::print(&dispatch.answer, notes)
+    host::print(&answer, notes)
 }
 
 /// Step 1 for `run` and `exec`: the payload decoded, and the failure policy told which host
@@ -285,7 +290,7 @@ fn decode(
     known: &failure::Context,
 ) -> Result<host::HostEvent, Error> {
     let hosted = host::decode(payload, host, event, project)?;
-    known.decoded(hosted.host, &hosted.event.kind);
+    known.decoded(hosted.host, &hosted.also, &hosted.event.kind);
     guard::injected_panic();
     Ok(hosted)
 }
