@@ -416,3 +416,62 @@ fn a_policy_file_another_account_could_write_is_no_policy() {
         assert!(policy_ran(), "{said}: mended, it is policy again");
     }
 }
+
+/// A Cline hook script is hashed when the event starts and run later: hookx runs the bytes it
+/// hashed (a private copy of the same name and mode, in the same working directory), so a
+/// script rewritten in between (here by a debug-only hook point between reading and running)
+/// does not run unreviewed, and its trust record still holds the reviewed bytes.
+#[test]
+fn a_cline_script_runs_from_the_bytes_that_were_hashed() {
+    let world = World::with_trusted_guard();
+    std::fs::remove_file(world.project.join(".bricks/hooks.json")).unwrap();
+    let said = world.project.join("said");
+    let script = write(
+        &world.project,
+        ".clinerules/hooks/PreToolUse",
+        &format!(
+            "#!/bin/sh\nprintf 'reviewed %s %s' \"$(basename \"$0\")\" \"$PWD\" > '{}'\n",
+            said.display()
+        ),
+    );
+    let trusted = ran(&mut world.hookx(&["trust", "--project", "."]));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    let rewritten = format!(
+        "#!/bin/sh\necho unreviewed > '{}'\necho '{{\"cancel\": true}}'\n",
+        said.display()
+    );
+    let rewrite = format!(
+        "printf '%s' {} > '{}'",
+        shell_quote(&rewritten),
+        script.display()
+    );
+    let ran = world.pre_tool_use(&[], &[("HOOKX_TEST_BEFORE_RUN", &rewrite)]);
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    assert_eq!(
+        std::fs::read_to_string(&script).unwrap(),
+        rewritten,
+        "the hook point ran"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&said).unwrap(),
+        format!("reviewed PreToolUse {}", world.project.display()),
+        "{ran:?}"
+    );
+    assert_eq!(decision(&ran), None, "{ran:?}");
+    // The copy is gone once the event is answered.
+    let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            e.file_name().to_string_lossy().starts_with("hookx-script-")
+                && e.path().join("PreToolUse").exists()
+                && std::fs::read_to_string(e.path().join("PreToolUse"))
+                    .is_ok_and(|t| t.contains(&said.display().to_string()))
+        })
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    // The next event sees the rewritten script as changed, and runs nothing of it.
+    std::fs::remove_file(&said).unwrap();
+    let ran = world.pre_tool_use(&[], &[]);
+    assert!(!said.exists(), "{ran:?}");
+}

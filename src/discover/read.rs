@@ -198,6 +198,21 @@ fn read_script(
     );
     if let Some((_, event, _)) = run {
         parsed.document.rules.retain(|r| r.event == *event);
+        // hookx runs it: from a private copy of the bytes just hashed, not by its path.
+        // (A route of hookx's own is never run: it runs no script.)
+        if gated && !parsed.document.rules.is_empty() && !config::scripts::is_route(&text) {
+            let Ok(copy) = super::copies::make(&source.path, &bytes) else {
+                return withhold(source, TrustState::Changed, None);
+            };
+            parsed = config::scripts::read(
+                &copy,
+                &source.display,
+                &text,
+                source.location.dialect,
+                layout,
+            );
+            parsed.document.rules.retain(|r| r.event == *event);
+        }
     }
     source.diagnostics = parsed.diagnostics;
     source.document = Ok(parsed.document);

@@ -99,9 +99,11 @@ pub struct Simulation {
 /// code the host reads.
 pub fn run(request: RunRequest) -> i32 {
     crate::spawn::forward_termination();
-    guard::answering(request.host, request.event.clone(), |known| {
+    let code = guard::answering(request.host, request.event.clone(), |known| {
         run_event(&request, known)
-    })
+    });
+    discover::remove_private_copies();
+    code
 }
 
 /// `hookx exec`: the host's event on stdin, given to one handler written for another agent,
@@ -151,6 +153,7 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
     );
     through_hookx.native = simulate::native_runs(request.host, &event, &sources);
     let native = run_natively(&ctx, request.host, &event, &project);
+    discover::remove_private_copies();
     let mut outcome = native.outcome.clone();
     outcome.merge(through_hookx.outcome.clone());
     Ok(Simulation {
@@ -218,6 +221,7 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         Some(why) => refused_store(why, &hook_set.untrusted, hosted.host, &hosted.event)?,
         None => warn_untrusted(&ctx, &hook_set.untrusted),
     }
+    guard::injected_before_run();
     // 4. run
     let dispatch = fire(hosted.host, &hosted.event, &hook_set.rules, &hosted.project);
     // 5. answer
