@@ -170,7 +170,7 @@ fn a_payload_kiro_and_cursor_both_send_is_answered_in_a_form_both_read() {
             .timeout(std::time::Duration::from_secs(60));
         cmd
     };
-    let trusted = hookx(&["trust"]).output().unwrap();
+    let trusted = hookx(&["trust", "--yes"]).output().unwrap();
     assert!(trusted.status.success(), "{trusted:?}");
     let run = |payload: String, env: &[(&str, &str)]| {
         let out = hookx(&["run"])

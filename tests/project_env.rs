@@ -38,7 +38,7 @@ impl World {
             home: home.canonicalize().unwrap(),
             _tmp: tmp,
         };
-        let trusted = ran(&mut world.hookx(&["trust", "--project", "."]));
+        let trusted = ran(&mut world.hookx(&["trust", "--yes", "--project", "."]));
         assert_eq!(trusted.code, Some(0), "{trusted:?}");
         world
     }
@@ -225,7 +225,7 @@ fn a_trust_record_inside_the_project_trusts_nothing() {
     );
     // The project's own record, made by a hookx run with HOME at the project.
     let forged = ran(world
-        .hookx(&["trust", "--project", "."])
+        .hookx(&["trust", "--yes", "--project", "."])
         .env("HOME", &world.project));
     assert_eq!(forged.code, Some(0), "{forged:?}");
     assert!(world.project.join(".hookx/trust.json").exists());
@@ -267,7 +267,7 @@ fn a_trust_record_another_account_could_write_trusts_nothing() {
         }})
         .to_string(),
     );
-    let trusted = ran(&mut world.hookx(&["trust", "--project", "."]));
+    let trusted = ran(&mut world.hookx(&["trust", "--yes", "--project", "."]));
     assert_eq!(trusted.code, Some(0), "{trusted:?}");
     let record = world.home.join(".hookx/trust.json");
     let folder = world.home.join(".hookx");
@@ -340,7 +340,7 @@ fn trust_creates_a_record_only_its_owner_can_write() {
     let mut cmd = assert_cmd::Command::new("/bin/sh");
     cmd.arg("-c")
         .arg(format!(
-            "umask 002 && exec '{}' trust --project .",
+            "umask 002 && exec '{}' trust --yes --project .",
             env!("CARGO_BIN_EXE_hookx")
         ))
         .current_dir(&project)
@@ -434,7 +434,7 @@ fn a_cline_script_runs_from_the_bytes_that_were_hashed() {
             said.display()
         ),
     );
-    let trusted = ran(&mut world.hookx(&["trust", "--project", "."]));
+    let trusted = ran(&mut world.hookx(&["trust", "--yes", "--project", "."]));
     assert_eq!(trusted.code, Some(0), "{trusted:?}");
     let rewritten = format!(
         "#!/bin/sh\necho unreviewed > '{}'\necho '{{\"cancel\": true}}'\n",
