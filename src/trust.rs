@@ -12,8 +12,10 @@
 //! alone; `hookx trust` is [`crate::commands::trust`].
 //!
 //! The record lives in `<home>/.hookx/trust.json`, where `<home>` is the home the [`Context`]
-//! resolved (`--home`, else `$HOOKX_HOME`, else `$HOME`): the user's state, never the project's,
-//! so that a repository cannot ship its own trust. Version 2 lists one entry per identity.
+//! resolved (`--home`, else `$HOME`; `$HOOKX_HOME` before `$HOME` for the commands a user
+//! types, never for `run`): the user's state, never the project's, so that a repository cannot
+//! ship its own trust; `run` refuses a record the project or another account could have
+//! written ([`Refused`]). Version 2 lists one entry per identity.
 //! Version 1 records (real path and hash only, written before identities) are read, kept and
 //! never honoured: such a file shows as [`TrustState::Legacy`] and `hookx trust` records it
 //! again with its identity. Guessing the location an old entry meant would re-open the hole
