@@ -440,7 +440,8 @@ impl Host {
 
     fn env(self, project: &Path, home: &Path) -> Vec<(String, String)> {
         let dir = project.display().to_string();
-        let mut env = vec![("HOOKX_HOME".to_string(), home.display().to_string())];
+        // `hookx run` reads HOME, never HOOKX_HOME.
+        let mut env = vec![("HOME".to_string(), home.display().to_string())];
         match self {
             Host::Claude => env.push(("CLAUDE_PROJECT_DIR".into(), dir)),
             Host::Bricks => env.push(("BRICKS_PROJECT_DIR".into(), dir)),

@@ -15,8 +15,9 @@
 # `mv`); the script refuses an OUTDIR that exists and is not empty. BIN is copied into the
 # scratch folder and run from there (first on PATH too), so its own path never shows. Every
 # command runs in a clean environment (only HOME, PATH, LANG, LC_ALL, TZ, TMPDIR and
-# HOOKX_MANAGED_ROOT, an empty folder, so the machine's /etc policies are not read; HOOKX_HOME
-# unset unless a case sets it), a fixed cwd, stdin from a fixture or empty, its own session, and
+# HOOKX_MANAGED_ROOT, an empty folder, so the machine's /etc policies are not read by the
+# commands that read it, which `run` and `exec` no longer do; HOOKX_HOME unset unless a case
+# sets it), a fixed cwd, stdin from a fixture or empty, its own session, and
 # a 30 s timeout (exit 124 in the output means it hung; its process group is killed).
 #
 # The lists of dialects, flavours, subcommands and shells are read from BIN's own --help. The

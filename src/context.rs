@@ -17,35 +17,82 @@ pub struct Context {
     /// The user's home: user-level agent configs and hookx's own state live below it.
     pub home: PathBuf,
     /// Where the agents' machine-wide policy folders ([`crate::tables::ManagedSpec`]) are
-    /// looked for: `/`, or `$HOOKX_MANAGED_ROOT` so that tests and images never depend on the
-    /// machine's `/etc`.
+    /// looked for: `/`, or `--managed-root` (`$HOOKX_MANAGED_ROOT` for the commands a user
+    /// runs) so that tests and images never depend on the machine's `/etc`.
     pub managed_root: PathBuf,
 }
 
-/// Moves the root the agents' policy folders are looked for under (default `/`).
+/// Moves the root the agents' policy folders are looked for under (default `/`), for the
+/// commands a user runs ([`Vars::User`]); `run` and `exec` never read it.
 pub const MANAGED_ROOT_VAR: &str = "HOOKX_MANAGED_ROOT";
 
-fn managed_root() -> PathBuf {
-    std::env::var_os(MANAGED_ROOT_VAR)
+/// Moves the home hookx's own state and the user's configs are looked for in (default
+/// `$HOME`), for the commands a user runs ([`Vars::User`]); `run` and `exec` never read it.
+pub const HOME_VAR: &str = "HOOKX_HOME";
+
+/// Which environment variables may place the home and the policy root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Vars {
+    /// A command the user runs (`list`, `doctor`, `trust`, `install`, `validate`,
+    /// `simulate`): [`HOME_VAR`] and [`MANAGED_ROOT_VAR`] count, as conveniences.
+    User,
+    /// `run` and `exec`, started by an agent that passes a project's settings `env` (or
+    /// `.env`) to every hook: only the flags on the route's command line and `HOME`, which the
+    /// agent sets from the user's account. A variable a repository sets must not move the
+    /// user's trust record, hooks or policy.
+    Dispatch,
+}
+
+/// Where to look, as the command line says; what it leaves out comes from the environment
+/// ([`Vars`]) or the defaults.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Places<'a> {
+    pub project: Option<&'a Path>,
+    pub home: Option<&'a Path>,
+    pub managed_root: Option<&'a Path>,
+}
+
+fn env_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name)
         .filter(|v| !v.is_empty())
-        .map_or_else(|| PathBuf::from("/"), |v| absolute(Path::new(&v)))
+        .map(PathBuf::from)
 }
 
 impl Context {
-    /// A context from two directories, taken as given.
+    /// A context from two directories, taken as given; the policy root is `/`.
     pub fn new(project: impl Into<PathBuf>, home: impl Into<PathBuf>) -> Context {
         Context {
             project: project.into(),
             home: home.into(),
-            managed_root: managed_root(),
+            managed_root: PathBuf::from("/"),
         }
     }
 
-    /// The project from `--project` (default: the current directory) and the home from
-    /// `--home`, else `$HOOKX_HOME`, else `$HOME`. `HOOKX_HOME` exists so that tests and
-    /// sandboxes never read or write the real home.
+    /// The same context with the policy folders looked for below `root` instead of `/`.
+    pub fn with_managed_root(mut self, root: &Path) -> Context {
+        self.managed_root = absolute(root);
+        self
+    }
+
+    /// [`Context::resolve_places`] for a command the user runs, from `--project` and `--home`.
     pub fn resolve(project: Option<&Path>, home: Option<&Path>) -> Result<Context, Error> {
-        let project = project.unwrap_or(Path::new("."));
+        Context::resolve_places(
+            Places {
+                project,
+                home,
+                managed_root: None,
+            },
+            Vars::User,
+        )
+    }
+
+    /// The project from `--project` (default: the current directory); the home from `--home`,
+    /// else (`Vars::User` only) `$HOOKX_HOME`, else `$HOME`; the policy root from
+    /// `--managed-root`, else (`Vars::User` only) `$HOOKX_MANAGED_ROOT`, else `/`.
+    /// `HOOKX_HOME` and `HOOKX_MANAGED_ROOT` exist so that tests and sandboxes never read or
+    /// write the real home or `/etc`.
+    pub fn resolve_places(places: Places<'_>, vars: Vars) -> Result<Context, Error> {
+        let project = places.project.unwrap_or(Path::new("."));
         let meta = std::fs::metadata(project).map_err(|e| Error::Io {
             path: project.display().to_string(),
             message: format!("cannot use as the project directory: {e}"),
@@ -56,24 +103,32 @@ impl Context {
                 project.display()
             )));
         }
-        let env_home = |name: &str| {
-            std::env::var_os(name)
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        };
-        let home = home
+        let user = vars == Vars::User;
+        let home = places
+            .home
             .map(Path::to_path_buf)
-            .or_else(|| env_home("HOOKX_HOME"))
-            .or_else(|| env_home("HOME"))
+            .or_else(|| user.then(|| env_path(HOME_VAR)).flatten())
+            .or_else(|| env_path("HOME"))
             .ok_or_else(|| {
-                Error::Usage(
-                    "cannot tell the home directory: pass --home DIR or set HOOKX_HOME".into(),
-                )
+                Error::Usage(match vars {
+                    Vars::User => {
+                        "cannot tell the home directory: pass --home DIR or set HOOKX_HOME".into()
+                    }
+                    Vars::Dispatch => {
+                        "cannot tell the home directory: HOME is unset (install with --home DIR)"
+                            .into()
+                    }
+                })
             })?;
+        let managed_root = places
+            .managed_root
+            .map(Path::to_path_buf)
+            .or_else(|| user.then(|| env_path(MANAGED_ROOT_VAR)).flatten())
+            .map_or_else(|| PathBuf::from("/"), |root| absolute(&root));
         Ok(Context {
             project: absolute(project),
             home: absolute(&home),
-            managed_root: managed_root(),
+            managed_root,
         })
     }
 

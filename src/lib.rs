@@ -19,6 +19,7 @@ pub mod error;
 pub mod hash;
 pub mod heap;
 pub mod model;
+pub mod ownership;
 pub mod pipeline;
 pub mod plugins;
 pub mod positions;

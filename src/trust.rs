@@ -12,8 +12,10 @@
 //! alone; `hookx trust` is [`crate::commands::trust`].
 //!
 //! The record lives in `<home>/.hookx/trust.json`, where `<home>` is the home the [`Context`]
-//! resolved (`--home`, else `$HOOKX_HOME`, else `$HOME`): the user's state, never the project's,
-//! so that a repository cannot ship its own trust. Version 2 lists one entry per identity.
+//! resolved (`--home`, else `$HOME`; `$HOOKX_HOME` before `$HOME` for the commands a user
+//! types, never for `run`): the user's state, never the project's, so that a repository cannot
+//! ship its own trust; `run` refuses a record the project or another account could have
+//! written ([`Refused`]). Version 2 lists one entry per identity.
 //! Version 1 records (real path and hash only, written before identities) are read, kept and
 //! never honoured: such a file shows as [`TrustState::Legacy`] and `hookx trust` records it
 //! again with its identity. Guessing the location an old entry meant would re-open the hole
@@ -21,6 +23,7 @@
 
 use crate::context::{self, Context};
 use crate::error::Error;
+use crate::ownership::{OthersCouldWrite, Owners};
 use crate::tables::Location;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -218,6 +221,21 @@ impl TrustStore {
         })
     }
 
+    /// For `hookx run`: the record, unless `run` must not honour it ([`Refused`]); then an
+    /// empty record (nothing is trusted) and why.
+    pub fn load_for_run(ctx: &Context) -> (TrustStore, Option<Refused>) {
+        match Refused::check(ctx) {
+            Some(refused) => (
+                TrustStore {
+                    path: Self::path_for(ctx),
+                    ..TrustStore::default()
+                },
+                Some(refused),
+            ),
+            None => (Self::load_or_empty(ctx), None),
+        }
+    }
+
     /// Where this record is stored.
     pub fn path(&self) -> &Path {
         &self.path
@@ -347,7 +365,7 @@ impl TrustStore {
             return Ok(());
         }
         let path = self.copies().join(sha256);
-        crate::config::update::update(&path, |current| {
+        crate::config::update::update_private(&path, |current| {
             Ok(match current {
                 Some(_) => crate::config::update::Change::Keep,
                 None => crate::config::update::Change::Write(text.to_string()),
@@ -398,7 +416,7 @@ impl TrustStore {
     pub fn save(&self) -> Result<(), Error> {
         let shown = self.path.display().to_string();
         let mut hashes = std::collections::HashSet::new();
-        crate::config::update::update(&self.path, |current| {
+        crate::config::update::update_private(&self.path, |current| {
             let mut trusted = BTreeMap::new();
             let mut legacy = self.legacy.clone();
             if let Some(text) = current {
@@ -481,4 +499,80 @@ fn key(canonical: &Path) -> String {
 /// nothing). Host-independent: see [`crate::discover::needs_trust`] for whether it matters.
 pub fn is_trusted(ctx: &Context, source: &impl Subject) -> TrustState {
     TrustStore::load_or_empty(ctx).state(source)
+}
+
+/// Why `hookx run` does not honour the trust record of its home: the record would be the
+/// project's, or another account could have written it. A repository can put a variable in
+/// every hook's environment (`HOME` among them): a record it could write would trust whatever
+/// it ships, and one in a home it invented holds none of the user's trust.
+#[derive(Debug)]
+pub enum Refused {
+    /// The record (or the folder it would be in) is inside the project, and the home is not
+    /// the user's account's own (a user working in their home directory is fine).
+    InProject { record: PathBuf, project: PathBuf },
+    /// The record, its folder or the home is owned by another account or writable by group or
+    /// others (the checks `sshd` makes of `~/.ssh/authorized_keys`).
+    OthersCouldWrite(OthersCouldWrite),
+}
+
+impl Refused {
+    /// Why the record of `ctx`'s home must not be honoured, if it must not.
+    pub fn check(ctx: &Context) -> Option<Refused> {
+        let record = TrustStore::path_for(ctx);
+        let folder = record.parent().unwrap_or(&ctx.home).to_path_buf();
+        // Where the record really is: the file, else its folder, else the home, resolved.
+        let real = [&record, &folder, &ctx.home]
+            .into_iter()
+            .find_map(|p| std::fs::canonicalize(p).ok().map(|r| (p, r)));
+        let inside = match &real {
+            Some((p, r)) => {
+                let rest = p.strip_prefix(&ctx.home).unwrap_or(Path::new(""));
+                r.join(rest).starts_with(&ctx.project) || record.starts_with(&ctx.project)
+            }
+            None => record.starts_with(&ctx.project),
+        };
+        let accounts_own = || {
+            crate::ownership::account_home()
+                .map(|h| context::absolute(&h))
+                .is_some_and(|h| h == ctx.home)
+        };
+        if inside && !accounts_own() {
+            return Some(Refused::InProject {
+                record,
+                project: ctx.project.clone(),
+            });
+        }
+        OthersCouldWrite::first(vec![ctx.home.clone(), folder, record], Owners::RootOrYou)
+            .map(Refused::OthersCouldWrite)
+    }
+
+    /// The fix, as a command where there is one.
+    pub fn fix(&self) -> String {
+        match self {
+            Refused::InProject { .. } => {
+                "run the agent with HOME set to your own home, or install the routes with \
+                 `hookx install --home DIR`"
+                    .into()
+            }
+            Refused::OthersCouldWrite(why) => why.fix(),
+        }
+    }
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::InProject { record, project } => write!(
+                f,
+                "the trust record {} is inside the project {} (HOME is not your account's home \
+                 there), so the project could have written it",
+                record.display(),
+                project.display()
+            ),
+            Refused::OthersCouldWrite(why) => write!(
+                f,
+                "{why}, so another account could have written the trust record"
+            ),
+        }
+    }
 }

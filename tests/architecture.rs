@@ -49,6 +49,7 @@ const FLOORS: &[(&str, &[&str])] = &[
             "hash",
             "heap",
             "spawn",
+            "ownership",
         ],
     ),
     ("model", &["model"]),

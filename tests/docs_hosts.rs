@@ -1027,7 +1027,9 @@ fn vscode_device_policies_turn_hooks_off_or_leave_only_policy_hooks() {
             .current_dir(&p.project)
             .env_remove("HOOKX_HOME")
             .env("HOME", &p.home)
-            .env("HOOKX_MANAGED_ROOT", &managed)
+            .env_remove("HOOKX_MANAGED_ROOT")
+            .arg("--managed-root")
+            .arg(&managed)
             .write_stdin(stdin)
             .output()
             .unwrap();

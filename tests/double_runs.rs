@@ -78,6 +78,12 @@ struct Fired {
 /// Installs hookx for `host` in both scopes of a fresh project whose one rule counts its runs,
 /// then fires `Stop` through each route the host would run.
 fn fire_both_routes(host: Dialect) -> Fired {
+    fire_routes(host, env!("CARGO_BIN_EXE_hookx"))
+}
+
+/// [`fire_both_routes`] with the user's route running `user_hookx` (the project's runs this
+/// hookx); a user route that cannot start fails as the shell fails it (exit 127).
+fn fire_routes(host: Dialect, user_hookx: &str) -> Fired {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().canonicalize().unwrap();
     let (project, home) = (root.join("project"), root.join("home"));
@@ -100,7 +106,7 @@ fn fire_both_routes(host: Dialect) -> Fired {
     }
     let bin = env!("CARGO_BIN_EXE_hookx");
     common::hookx_at(&project, &home, &["trust", "--yes"]).success();
-    for scope in ["project", "user"] {
+    for (scope, hookx) in [("project", bin), ("user", user_hookx)] {
         common::hookx_at(
             &project,
             &home,
@@ -111,14 +117,14 @@ fn fire_both_routes(host: Dialect) -> Fired {
                 "--scope",
                 scope,
                 "--hookx",
-                bin,
+                hookx,
             ],
         )
         .success();
     }
     let (flavor, stop) = stop_event(host);
     let spec = host.config();
-    let route_in = |path: PathBuf| -> (String, PathBuf) {
+    let route_in = |path: PathBuf, bin: &str| -> (String, PathBuf) {
         let found = routes(&path, bin, host.name(), stop);
         assert_eq!(
             found.len(),
@@ -128,8 +134,8 @@ fn fire_both_routes(host: Dialect) -> Fired {
         );
         (found[0].clone(), path)
     };
-    let (project_route, project_file) = route_in(project.join(spec.install_project));
-    let (user_route, user_file) = route_in(home.join(spec.install_user));
+    let (project_route, project_file) = route_in(project.join(spec.install_project), bin);
+    let (user_route, user_file) = route_in(home.join(spec.install_user), user_hookx);
 
     let event = hookx::dispatch::simulate::synthetic_event(
         flavor,
@@ -163,7 +169,11 @@ fn fire_both_routes(host: Dialect) -> Fired {
             };
             cmd.env(var, dir);
         }
-        cmd.assert().success();
+        if route == &user_route && user_hookx != bin {
+            cmd.assert().code(127);
+        } else {
+            cmd.assert().success();
+        }
     }
     let ran = std::fs::read_to_string(&log).unwrap_or_default();
     let runs = ["user", "project"].map(|rule| ran.lines().filter(|l| *l == rule).count());
@@ -179,6 +189,28 @@ fn a_user_and_a_project_route_run_each_rule_once_under_every_host() {
     let mut wrong = Vec::new();
     for &host in Dialect::all() {
         let fired = fire_both_routes(host);
+        if fired.runs != [1, 1] {
+            wrong.push(format!(
+                "{}: the user's and the project's rule ran {:?} times (user route `{}`, project route `{}`)",
+                host.name(),
+                fired.runs,
+                fired.user,
+                fired.project
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// A project route leaves an event to the user's route only where that route can run: a user
+/// route whose hookx is gone (moved, uninstalled) exits 127, a non-blocking error, and the
+/// project route then runs every rule itself, the user's included, under every host.
+#[test]
+fn a_project_route_does_not_leave_an_event_to_a_user_route_that_cannot_run() {
+    let gone = "/nonexistent/bin/hookx";
+    let mut wrong = Vec::new();
+    for &host in Dialect::all() {
+        let fired = fire_routes(host, gone);
         if fired.runs != [1, 1] {
             wrong.push(format!(
                 "{}: the user's and the project's rule ran {:?} times (user route `{}`, project route `{}`)",

@@ -1022,7 +1022,6 @@ fn invoke(via: Via, row: &Row, host: F, handler: F) -> Outcome {
             common::write(&project, &file, &text);
             let home = tmp.path().join("home");
             std::fs::create_dir_all(&home).unwrap();
-            cmd.env("HOOKX_HOME", &home);
             let trusted = Command::cargo_bin("hookx")
                 .unwrap()
                 .args(["trust", "--yes", "--project"])
@@ -1044,7 +1043,9 @@ fn invoke(via: Via, row: &Row, host: F, handler: F) -> Outcome {
                 host_event,
                 "--project",
             ])
-            .arg(&project);
+            .arg(&project)
+            .arg("--home")
+            .arg(&home);
         }
     }
     let output = cmd.output().expect("hookx runs");

@@ -115,3 +115,101 @@ fn hookx_run_guesses_codex_or_asks_for_host() {
         "{end:?}"
     );
 }
+
+/// A documented payload (`tests/fixtures/documented/FOLDER/NAME.json`) sent from `project`.
+fn documented(folder: &str, name: &str, project: &Path) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/documented")
+        .join(folder)
+        .join(name);
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    v["stdin"]
+        .to_string()
+        .replace("<project>", project.to_str().unwrap())
+}
+
+/// Kiro's payloads look like Cursor's (a camelCase `hook_event_name`, `session_id`, `cwd`,
+/// `tool_name`, `tool_input`), and without `--host` nothing tells them apart. hookx then
+/// answers in a form both read: a deny on PreToolUse is exit 2 with the reason on stderr
+/// (Kiro reads no JSON, and Cursor reads exit 2 as a deny too); where no such form exists (a
+/// block on Stop, which Kiro cannot take), the failure policy answers for no agent: exit 1,
+/// asking for `--host`. A Cursor payload that says it is Cursor's is answered as Cursor's.
+#[test]
+fn a_payload_kiro_and_cursor_both_send_is_answered_in_a_form_both_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("project");
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let project = {
+        std::fs::create_dir_all(&project).unwrap();
+        project.canonicalize().unwrap()
+    };
+    std::fs::create_dir_all(project.join(".bricks")).unwrap();
+    std::fs::write(
+        project.join(".bricks/hooks.json"),
+        r#"{"hooks": {
+            "PreToolUse": [{"matcher": "*", "hooks": [
+                {"type": "command", "command": "echo 'no tests today' >&2; exit 2"}]}],
+            "Stop": [{"hooks": [
+                {"type": "command", "command": "echo '{\"decision\": \"block\", \"reason\": \"keep going\"}'"}]}]}}"#,
+    )
+    .unwrap();
+    let hookx = |args: &[&str]| {
+        let mut cmd = assert_cmd::Command::cargo_bin("hookx").unwrap();
+        cmd.args(args)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .env_remove("HOOKX_DEPTH")
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .env_remove("COPILOT_CLI")
+            .env_remove("GEMINI_CWD")
+            .env_remove("QWEN_PROJECT_DIR")
+            .env_remove("BRICKS_HOOK_EVENT")
+            .env_remove("CURSOR_VERSION")
+            .timeout(std::time::Duration::from_secs(60));
+        cmd
+    };
+    let trusted = hookx(&["trust", "--yes"]).output().unwrap();
+    assert!(trusted.status.success(), "{trusted:?}");
+    let run = |payload: String, env: &[(&str, &str)]| {
+        let out = hookx(&["run"])
+            .envs(env.iter().copied())
+            .write_stdin(payload)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    for name in ["PreToolUse.json", "PreToolUse-mcp.json"] {
+        let (code, stdout, stderr) = run(documented("kiro-docs", name, &project), &[]);
+        assert_eq!(
+            (code, stdout.as_str()),
+            (Some(2), ""),
+            "{name}: {stdout} {stderr}"
+        );
+        assert!(stderr.contains("no tests today"), "{name}: {stderr}");
+    }
+    // A failure of hookx's own is answered the same way (debug builds: an injected panic).
+    let (code, stdout, stderr) = run(
+        documented("kiro-docs", "PreToolUse.json", &project),
+        &[("HOOKX_TEST_PANIC", "1")],
+    );
+    assert_eq!((code, stdout.as_str()), (Some(2), ""), "{stderr}");
+    assert!(stderr.contains("so it is denied"), "{stderr}");
+    // Stop: Cursor takes a block as JSON, Kiro not at all: no form both read.
+    let (code, stdout, stderr) = run(documented("kiro-docs", "Stop.json", &project), &[]);
+    assert_eq!((code, stdout.as_str()), (Some(1), ""), "{stderr}");
+    assert!(
+        stderr.contains("--host kiro") && stderr.contains("--host cursor"),
+        "{stderr}"
+    );
+    // Cursor's own keys say it is Cursor's: its JSON deny.
+    let (code, stdout, stderr) = run(documented("cursor-docs", "preToolUse.json", &project), &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let answer: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(answer["permission"], "deny", "{stdout}");
+}

@@ -10,10 +10,31 @@ use serde_json::Value;
 use std::path::Path;
 use std::time::Duration;
 
-/// The real binary in `dir`, HOME there too, no agent variable inherited.
+/// A project folder, `project` in a temporary folder whose `home` is the user's home: a home
+/// inside the project would hold a trust record `hookx run` refuses.
+struct Dir {
+    _tmp: tempfile::TempDir,
+    project: std::path::PathBuf,
+}
+
+impl Dir {
+    fn path(&self) -> &Path {
+        &self.project
+    }
+}
+
+fn project_dir() -> Dir {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::create_dir_all(tmp.path().join("home")).unwrap();
+    Dir { _tmp: tmp, project }
+}
+
+/// The real binary in `dir` (a [`project_dir`]), HOME beside it, no agent variable inherited.
 fn hookx(dir: &Path) -> Command {
     let mut cmd = common::hookx_clean(dir);
-    cmd.env("HOME", dir);
+    cmd.env("HOME", dir.parent().unwrap().join("home"));
     cmd
 }
 
@@ -27,8 +48,8 @@ fn payload(rel: &str, cwd: &Path) -> Vec<u8> {
 const CLAUDE_PRE: &str = "payloads/claude/PreToolUse.json";
 
 /// A project whose trusted `.bricks/hooks.json` denies every PreToolUse.
-fn project_with_trusted_deny() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
+fn project_with_trusted_deny() -> Dir {
+    let dir = project_dir();
     write(
         dir.path(),
         ".bricks/hooks.json",
@@ -112,7 +133,7 @@ fn the_host_is_guessed_from_the_payload_before_an_inherited_variable() {
 
 #[test]
 fn a_relative_project_gives_handlers_an_absolute_project_dir() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = project_dir();
     std::fs::create_dir(dir.path().join("sub")).unwrap();
     let got = dir.path().join("got");
     let ran = ran(hookx(dir.path())
@@ -140,36 +161,67 @@ fn a_relative_project_gives_handlers_an_absolute_project_dir() {
     assert_eq!(Path::new(pwd).canonicalize().unwrap(), want);
 }
 
+/// The recursion guard counts only hookx processes above this one: a handler that runs hookx
+/// again, which runs it again, stops at the depth limit, each level told `DEPTH:PID` of the
+/// hookx that ran it.
 #[test]
-fn the_recursion_guard_travels_in_the_environment() {
-    let dir = tempfile::tempdir().unwrap();
-    let got = dir.path().join("depth");
+fn the_recursion_guard_stops_hookx_running_itself() {
+    let dir = project_dir();
+    let log = dir.path().join("depths");
+    let script = write(
+        dir.path(),
+        "again.sh",
+        &format!(
+            "printf '%s\\n' \"$HOOKX_DEPTH\" >> '{log}'\n\
+             exec '{hookx}' exec --host claude --as claude -- sh '{me}'\n",
+            log = log.display(),
+            hookx = env!("CARGO_BIN_EXE_hookx"),
+            me = dir.path().join("again.sh").display(),
+        ),
+    );
+    let ran = ran(hookx(dir.path())
+        .args(["exec", "--host", "claude", "--as", "claude", "--", "sh"])
+        .arg(&script)
+        .write_stdin(payload(CLAUDE_PRE, dir.path())));
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    let depths: Vec<String> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| l.split(':').next().unwrap().to_string())
+        .collect();
+    assert_eq!(depths, ["1", "2", "3", "4"], "{ran:?}");
+}
+
+/// A project's settings can put any variable in the environment of every hook (Claude's
+/// `env`, Gemini's `.env`): a depth set there, with or without a process id, does not turn
+/// hookx off.
+#[test]
+fn a_depth_set_in_the_environment_does_not_turn_hookx_off() {
+    let dir = project_dir();
+    let got = dir.path().join("ran");
     let script = format!("printf '%s' \"$HOOKX_DEPTH\" > '{}'", got.display());
-    let exec = |depth: &str| {
-        ran(hookx(dir.path())
+    let test_pid = std::process::id().to_string();
+    for forged in ["4", "99", "4:1", &format!("4:{test_pid}"), "4:0", "x:y"] {
+        let ran = ran(hookx(dir.path())
             .args(["exec", "--host", "claude", "--as", "claude", "--"])
             .arg(&script)
-            .env("HOOKX_DEPTH", depth)
-            .write_stdin(payload(CLAUDE_PRE, dir.path())))
-    };
-    let ran = exec("1");
-    assert_eq!(ran.code, Some(0), "{ran:?}");
-    assert_eq!(std::fs::read_to_string(&got).unwrap(), "2");
-    std::fs::remove_file(&got).unwrap();
-    let ran = exec("4");
-    assert_eq!((ran.code, ran.stdout.as_str()), (Some(0), ""), "{ran:?}");
-    assert!(ran.stderr.contains("HOOKX_DEPTH"), "{ran:?}");
-    assert!(
-        !got.exists(),
-        "a dispatch past the depth limit ran its handler"
-    );
+            .env("HOOKX_DEPTH", forged)
+            .write_stdin(payload(CLAUDE_PRE, dir.path())));
+        assert_eq!(ran.code, Some(0), "{forged}: {ran:?}");
+        let said = std::fs::read_to_string(&got)
+            .unwrap_or_else(|_| panic!("HOOKX_DEPTH={forged} stopped the handler: {ran:?}"));
+        // Depth 1, bound to the hookx that ran the handler (not the forged process).
+        assert!(said.starts_with("1:"), "{forged}: {said}");
+        assert_ne!(said, format!("1:{test_pid}"));
+        std::fs::remove_file(&got).unwrap();
+    }
 }
 
 /// A routing entry with a prefix, dispatched by hookx, would run hookx again, without end: it
 /// is recognised as hookx's own and skipped, and the depth guard would stop it anyway.
 #[test]
 fn a_prefixed_routing_entry_is_not_dispatched() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = project_dir();
     let hookx_bin = env!("CARGO_BIN_EXE_hookx");
     let marker = dir.path().join("ran");
     write(
@@ -192,7 +244,7 @@ fn a_prefixed_routing_entry_is_not_dispatched() {
 
 #[test]
 fn convert_does_not_copy_routing_entries() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = project_dir();
     let settings = write(
         dir.path(),
         ".claude/settings.json",
@@ -223,7 +275,7 @@ fn convert_does_not_copy_routing_entries() {
 /// which a SIGKILL of the outer group never reaches.
 #[test]
 fn a_timeout_kills_a_child_wrapped_in_hookx_exec() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = project_dir();
     let pid_file = dir.path().join("sleeper.pid");
     let inner = format!(
         "'{}' exec --host claude --as claude -- \"sleep 600 & echo \\$! > '{}'; wait\"",
@@ -265,7 +317,7 @@ fn a_timeout_kills_a_child_wrapped_in_hookx_exec() {
 #[test]
 fn a_deny_is_not_lost_to_the_descriptor_limit() {
     use std::os::unix::process::CommandExt as _;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = project_dir();
     let mut handlers: Vec<Value> = (0..100)
         .map(|i| serde_json::json!({"type": "command", "command": format!("true {i}")}))
         .collect();
@@ -282,7 +334,7 @@ fn a_deny_is_not_lost_to_the_descriptor_limit() {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"));
     cmd.args(["run", "--host", "claude", "--event", "PreToolUse"])
         .current_dir(dir.path())
-        .env("HOME", dir.path())
+        .env("HOME", dir.path().parent().unwrap().join("home"))
         .env_remove("HOOKX_HOME")
         .env_remove("HOOKX_DEPTH")
         .env_remove("COPILOT_CLI");
@@ -306,7 +358,7 @@ fn a_deny_is_not_lost_to_the_descriptor_limit() {
 /// `timeout: 0` means the dialect's default, not "kill at once"; validate says so.
 #[test]
 fn a_zero_timeout_is_the_default_and_validate_warns() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = project_dir();
     let file = write(
         dir.path(),
         ".bricks/hooks.json",

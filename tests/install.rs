@@ -794,7 +794,9 @@ fn a_droid_project_route_leaves_an_event_to_the_users_route() {
         .to_string(),
     );
     p.hookx(&["trust", "--yes"]).success();
-    p.hookx(&["install", "--host", "droid", "--hookx", HOOKX])
+    // Routes that can run: this very hookx.
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&["install", "--host", "droid", "--hookx", bin])
         .success();
     let route = |file: &Path| -> String {
         let v: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
@@ -806,7 +808,7 @@ fn a_droid_project_route_leaves_an_event_to_the_users_route() {
     let project_route = route(&p.project.join(".factory/settings.json"));
     assert_eq!(
         project_route,
-        format!("{HOOKX} run --host droid --event PreToolUse --installed-in project")
+        format!("{bin} run --host droid --event PreToolUse --installed-in project")
     );
     let payload = json!({"session_id": "s", "cwd": p.project, "hook_event_name": "PreToolUse",
         "tool_name": "Execute", "tool_input": {"command": "ls"}})
@@ -840,13 +842,13 @@ fn a_droid_project_route_leaves_an_event_to_the_users_route() {
     ];
     assert_eq!(fire(&project_args), 1, "the project route alone dispatches");
     p.hookx(&[
-        "install", "--host", "droid", "--scope", "user", "--hookx", HOOKX,
+        "install", "--host", "droid", "--scope", "user", "--hookx", bin,
     ])
     .success();
     let user_route = route(&p.home.join(".factory/settings.json"));
     assert_eq!(
         user_route,
-        format!("{HOOKX} run --host droid --event PreToolUse")
+        format!("{bin} run --host droid --event PreToolUse")
     );
     assert_eq!(
         fire(&project_args),
@@ -854,6 +856,45 @@ fn a_droid_project_route_leaves_an_event_to_the_users_route() {
         "the project route leaves it to the user's"
     );
     assert_eq!(fire(&project_args[..5]), 1, "the user route dispatches");
+    // A user route whose hookx is gone (uninstalled, moved) exits 127, a non-blocking error:
+    // the project route does not leave the event to it, and doctor says it cannot run.
+    for missing in [HOOKX, "hookx-that-is-on-no-path"] {
+        p.hookx(&[
+            "install", "--host", "droid", "--scope", "user", "--hookx", missing,
+        ])
+        .success();
+        assert_eq!(
+            fire(&project_args),
+            1,
+            "{missing}: the project route dispatches when the user's cannot run"
+        );
+    }
+    // A user route that is there but may not be executed is no route either.
+    let script = p.root.join("hookx-not-executable");
+    std::fs::write(&script, "#!/bin/sh\n").unwrap();
+    p.hookx(&[
+        "install",
+        "--host",
+        "droid",
+        "--scope",
+        "user",
+        "--hookx",
+        script.to_str().unwrap(),
+    ])
+    .success();
+    assert_eq!(
+        fire(&project_args),
+        1,
+        "a user route that is not executable"
+    );
+    p.hookx(&["install", "--host", "droid", "--hookx", HOOKX])
+        .success();
+    let doctor = p.hookx(&["doctor", "--host", "droid"]);
+    let said = String::from_utf8_lossy(&doctor.get_output().stdout).into_owned();
+    assert!(
+        said.contains("hookx route for `PreToolUse` cannot run"),
+        "{said}"
+    );
 }
 
 /// Cline's hooks are one script per event: install writes a route script per event with rules

@@ -8,7 +8,7 @@
 //!
 //! Each world has a SessionStart hook in the managed settings, in the user's settings and in
 //! the project's settings, each recording under its scope's name. What Claude ran must be what
-//! hookx says Claude runs (`hookx list --host claude`, with `HOOKX_MANAGED_ROOT` pointing at the
+//! hookx says Claude runs (`hookx list --host claude`, with `--managed-root` pointing at the
 //! same policy), and `hookx run --host claude` must run a trusted Bricks hook only where the
 //! policy lets hooks of other scopes run.
 
@@ -48,7 +48,7 @@ fn session_start(world: &World, label: &str) -> Value {
 }
 
 /// A world whose managed settings hold `policy` plus a SessionStart recorder; returns the
-/// folder standing in for `/` (`HOOKX_MANAGED_ROOT`).
+/// folder standing in for `/` (`--managed-root`).
 fn build(world: &World, policy: Value) -> PathBuf {
     let root = world.home.parent().unwrap().join("managed-root");
     let mut managed = policy;
@@ -84,7 +84,9 @@ fn hookx(world: &World, root: &Path, args: &[&str]) -> std::process::Command {
         .arg(&world.project)
         .arg("--home")
         .arg(&world.home)
-        .env("HOOKX_MANAGED_ROOT", root);
+        .arg("--managed-root")
+        .arg(root)
+        .env_remove("HOOKX_MANAGED_ROOT");
     cmd
 }
 

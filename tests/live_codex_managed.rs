@@ -11,7 +11,7 @@
 //! managed hooks, the system `config.toml`, the user `hooks.json` and `config.toml`, and the
 //! (trusted) project's `.codex/config.toml`; the user and project ones trusted by hash the way
 //! the `/hooks` review trusts them. What Codex ran must be what `hookx list --host codex` says
-//! it runs (with `HOOKX_MANAGED_ROOT` at the same policy), and `hookx run --host codex` must run
+//! it runs (with `--managed-root` at the same policy), and `hookx run --host codex` must run
 //! a trusted Bricks hook only where the policy lets hooks of other scopes run.
 
 #[macro_use]
@@ -57,7 +57,7 @@ fn toml_session_start(sb: &Sandbox, label: &str) -> String {
 }
 
 /// A world whose `requirements.toml` starts with `policy`; returns the folder standing in for
-/// `/` (`HOOKX_MANAGED_ROOT`).
+/// `/` (`--managed-root`).
 fn build(sb: &Sandbox, policy: &str) -> PathBuf {
     let root = sb.root.join("managed-root");
     let etc = root.join("etc/codex");
@@ -90,7 +90,9 @@ fn hookx(sb: &Sandbox, root: &Path, args: &[&str]) -> std::process::Command {
         .arg(&sb.project)
         .arg("--home")
         .arg(&sb.home)
-        .env("HOOKX_MANAGED_ROOT", root);
+        .arg("--managed-root")
+        .arg(root)
+        .env_remove("HOOKX_MANAGED_ROOT");
     cmd
 }
 

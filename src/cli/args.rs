@@ -160,6 +160,10 @@ pub(super) struct ListArgs {
     /// else $HOME].
     #[arg(long, value_name = "DIR")]
     pub(super) home: Option<PathBuf>,
+    /// The folder standing for `/` when looking for the agents' policy files (tests, images)
+    /// [default: $HOOKX_MANAGED_ROOT, else /].
+    #[arg(long, value_name = "DIR")]
+    pub(super) managed_root: Option<PathBuf>,
     /// Show whether each hook runs natively under this agent or through hookx.
     #[arg(long)]
     pub(super) host: Option<Dialect>,
@@ -176,6 +180,10 @@ pub(super) struct DoctorArgs {
     /// else $HOME].
     #[arg(long, value_name = "DIR")]
     pub(super) home: Option<PathBuf>,
+    /// The folder standing for `/` when looking for the agents' policy files (tests, images)
+    /// [default: $HOOKX_MANAGED_ROOT, else /].
+    #[arg(long, value_name = "DIR")]
+    pub(super) managed_root: Option<PathBuf>,
     /// Only this host agent [default: every agent].
     #[arg(long)]
     pub(super) host: Option<Dialect>,
@@ -203,6 +211,10 @@ pub(super) struct TrustArgs {
     /// Home directory holding hookx's trust record [default: $HOOKX_HOME, else $HOME].
     #[arg(long, value_name = "DIR")]
     pub(super) home: Option<PathBuf>,
+    /// The folder standing for `/` when looking for the agents' policy files (tests, images)
+    /// [default: $HOOKX_MANAGED_ROOT, else /].
+    #[arg(long, value_name = "DIR")]
+    pub(super) managed_root: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -213,9 +225,16 @@ pub(super) struct InstallArgs {
     /// Project directory.
     #[arg(long, value_name = "DIR")]
     pub(super) project: Option<PathBuf>,
-    /// Home directory, for --scope user [default: $HOOKX_HOME, else $HOME].
+    /// Home directory, for --scope user and hookx's trust record [default: $HOOKX_HOME, else
+    /// $HOME]. Given here (and not $HOME), it is also written on every route (`hookx run
+    /// --home DIR`).
     #[arg(long, value_name = "DIR")]
     pub(super) home: Option<PathBuf>,
+    /// The folder standing for `/` when looking for the agents' policy files (tests, images)
+    /// [default: $HOOKX_MANAGED_ROOT, else /]. Given here (and not /), it is also written on
+    /// every route, as is --home: `hookx run` reads neither variable.
+    #[arg(long, value_name = "DIR")]
+    pub(super) managed_root: Option<PathBuf>,
     /// Write into the project's config or the user's.
     #[arg(long, value_enum, default_value_t = crate::route::InstallScope::Project)]
     pub(super) scope: crate::route::InstallScope,
@@ -332,9 +351,14 @@ pub(super) struct RunArgs {
     /// Project directory (default: the host's project variable, the event's cwd, or .).
     #[arg(long, value_name = "DIR")]
     pub(super) project: Option<PathBuf>,
-    /// Home directory for user-scope hooks and hookx's trust record (default: $HOOKX_HOME, $HOME).
+    /// Home directory for user-scope hooks and hookx's trust record [default: $HOME;
+    /// $HOOKX_HOME is not read: an agent passes a project's variables to its hooks].
     #[arg(long, value_name = "DIR")]
     pub(super) home: Option<PathBuf>,
+    /// The folder standing for `/` when looking for the agents' policy files [default: /;
+    /// $HOOKX_MANAGED_ROOT is not read].
+    #[arg(long, value_name = "DIR")]
+    pub(super) managed_root: Option<PathBuf>,
     /// The host's file holding this route, where the host does not tell (`hookx install`
     /// writes it): a project route leaves an event the user route also takes to that route.
     #[arg(long, value_enum, value_name = "SCOPE")]
@@ -370,6 +394,10 @@ pub(super) struct SimulateArgs {
     pub(super) project: Option<PathBuf>,
     #[arg(long, value_name = "DIR")]
     pub(super) home: Option<PathBuf>,
+    /// The folder standing for `/` when looking for the agents' policy files (tests, images)
+    /// [default: $HOOKX_MANAGED_ROOT, else /].
+    #[arg(long, value_name = "DIR")]
+    pub(super) managed_root: Option<PathBuf>,
     /// Exit 0 when the host's decision is this one and 4 otherwise: a test step for CI.
     #[arg(long, value_enum)]
     pub(super) expect: Option<crate::dispatch::simulate::Verdict>,

@@ -117,6 +117,7 @@ fn run(cli: Cli) -> Result<i32, Error> {
             event: args.event,
             project: args.project,
             home: args.home,
+            managed_root: args.managed_root,
             installed_in: args.installed_in,
         })),
         Command::Simulate(args) => simulate::command(args),
@@ -133,22 +134,31 @@ fn run(cli: Cli) -> Result<i32, Error> {
         }
         Command::Man(args) => man(args.dir.as_deref()),
         Command::List(args) => crate::commands::list::command(&crate::commands::list::Options {
-            ctx: crate::discover::Context::resolve(args.project.as_deref(), args.home.as_deref())?,
+            ctx: user_context(
+                args.project.as_deref(),
+                args.home.as_deref(),
+                args.managed_root.as_deref(),
+            )?,
             host: args.host,
             json: args.format == Format::Json,
         }),
         Command::Doctor(args) => {
             crate::commands::doctor::command(&crate::commands::doctor::Options {
-                ctx: crate::discover::Context::resolve(
+                ctx: user_context(
                     args.project.as_deref(),
                     args.home.as_deref(),
+                    args.managed_root.as_deref(),
                 )?,
                 host: args.host,
                 json: args.format == Format::Json,
             })
         }
         Command::Trust(args) => crate::commands::trust::command(&crate::commands::trust::Options {
-            ctx: crate::discover::Context::resolve(args.project.as_deref(), args.home.as_deref())?,
+            ctx: user_context(
+                args.project.as_deref(),
+                args.home.as_deref(),
+                args.managed_root.as_deref(),
+            )?,
             files: args.files,
             yes: args.yes,
             list: args.list,
@@ -156,14 +166,17 @@ fn run(cli: Cli) -> Result<i32, Error> {
         }),
         Command::Install(args) => {
             crate::commands::install::command(&crate::commands::install::Options {
-                ctx: crate::discover::Context::resolve(
+                ctx: user_context(
                     args.project.as_deref(),
                     args.home.as_deref(),
+                    args.managed_root.as_deref(),
                 )?,
                 host: args.host,
                 scope: args.scope,
                 uninstall: args.uninstall,
                 hookx: args.hookx,
+                route_home: route_place(args.home.as_deref(), std::env::var_os("HOME")),
+                route_managed_root: route_place(args.managed_root.as_deref(), Some("/".into())),
             })
         }
     }
@@ -204,4 +217,34 @@ fn man(dir: Option<&std::path::Path>) -> Result<i32, Error> {
         outln!("wrote {}", path.display());
     }
     Ok(0)
+}
+
+/// The context of a command the user runs: `--project`, `--home` and `--managed-root`, with
+/// `HOOKX_HOME` and `HOOKX_MANAGED_ROOT` as their defaults.
+fn user_context(
+    project: Option<&std::path::Path>,
+    home: Option<&std::path::Path>,
+    managed_root: Option<&std::path::Path>,
+) -> Result<crate::discover::Context, Error> {
+    crate::discover::Context::resolve_places(
+        crate::context::Places {
+            project,
+            home,
+            managed_root,
+        },
+        crate::context::Vars::User,
+    )
+}
+
+/// A place install was given, for its routes: absolute, and only where it is not what
+/// `hookx run` takes without it (`HOME`, `/`).
+fn route_place(
+    given: Option<&std::path::Path>,
+    default: Option<std::ffi::OsString>,
+) -> Option<std::path::PathBuf> {
+    let given = crate::context::absolute(given?);
+    let default = default
+        .filter(|d| !d.is_empty())
+        .map(|d| crate::context::absolute(d.as_ref()));
+    (default.as_ref() != Some(&given)).then_some(given)
 }

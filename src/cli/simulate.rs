@@ -19,6 +19,7 @@ pub(super) fn command(args: SimulateArgs) -> Result<i32, Error> {
         payload: args.payload,
         project: args.project,
         home: args.home,
+        managed_root: args.managed_root,
     };
     let pipeline::Simulation {
         through_hookx: dispatch,

@@ -35,6 +35,27 @@ pub struct Options {
     pub uninstall: bool,
     /// The hookx program written into the entries; the current executable when `None`.
     pub hookx: Option<String>,
+    /// `--home` and `--managed-root` as install was given them (absolute), written on every
+    /// route: `hookx run` reads neither `HOOKX_HOME` nor `HOOKX_MANAGED_ROOT`.
+    pub route_home: Option<PathBuf>,
+    pub route_managed_root: Option<PathBuf>,
+}
+
+/// What install writes before `run`, and the places it carries after the route's arguments.
+struct Written {
+    hookx: String,
+    home: Option<String>,
+    managed_root: Option<String>,
+}
+
+impl Written {
+    fn program(&self) -> crate::route::Program<'_> {
+        crate::route::Program {
+            hookx: &self.hookx,
+            home: self.home.as_deref(),
+            managed_root: self.managed_root.as_deref(),
+        }
+    }
 }
 
 /// What changed.
@@ -193,18 +214,40 @@ fn real_path(path: &Path, hops: u32) -> Option<PathBuf> {
     }
 }
 
-/// The hookx path to write: `--hookx`, else the current executable.
-fn hookx_program(opts: &Options) -> Result<String, Error> {
-    if let Some(p) = &opts.hookx {
-        return Ok(p.clone());
-    }
-    let exe = std::env::current_exe().map_err(|e| Error::Io {
-        path: "hookx".into(),
-        message: format!("cannot tell where this hookx is ({e}); pass --hookx PATH"),
-    })?;
-    exe.into_os_string()
-        .into_string()
-        .map_err(|_| Error::Usage("the path of this hookx is not UTF-8; pass --hookx PATH".into()))
+/// The hookx path to write (`--hookx`, else the current executable) and the places given.
+fn hookx_program(opts: &Options) -> Result<Written, Error> {
+    let utf8 = |path: &Path, flag: &str| {
+        path.to_str()
+            .map(str::to_string)
+            .ok_or_else(|| Error::Usage(format!("{flag} {} is not UTF-8", path.display())))
+    };
+    let home = opts
+        .route_home
+        .as_deref()
+        .map(|p| utf8(p, "--home"))
+        .transpose()?;
+    let managed_root = opts
+        .route_managed_root
+        .as_deref()
+        .map(|p| utf8(p, "--managed-root"))
+        .transpose()?;
+    let hookx = match &opts.hookx {
+        Some(p) => p.clone(),
+        None => {
+            let exe = std::env::current_exe().map_err(|e| Error::Io {
+                path: "hookx".into(),
+                message: format!("cannot tell where this hookx is ({e}); pass --hookx PATH"),
+            })?;
+            exe.into_os_string().into_string().map_err(|_| {
+                Error::Usage("the path of this hookx is not UTF-8; pass --hookx PATH".into())
+            })?
+        }
+    };
+    Ok(Written {
+        hookx,
+        home,
+        managed_root,
+    })
 }
 
 /// Installs or uninstalls, through [`config::update::update`]: the file is edited in place, only
@@ -260,13 +303,14 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
                     &mut text,
                     &events,
                     (host, opts.scope),
-                    hookx,
+                    hookx.program(),
                     &needed,
                     created,
                     &mut tally,
                 );
                 report.take(tally);
-                report.command = format!("{} run --host {}", shell_quote(hookx), host.name());
+                report.command =
+                    format!("{} run --host {}", shell_quote(&hookx.hookx), host.name());
                 report.changed()
             }
             None => {
@@ -344,7 +388,8 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
     if let Some(hookx) = &hookx {
         for name in &wanted {
             let path = dir.join(name);
-            let text = scripts::route_script(&route_command(hookx, host, name, opts.scope));
+            let text =
+                scripts::route_script(&route_command(hookx.program(), host, name, opts.scope));
             match read_text(&path) {
                 Ok(current) if current == text && scripts::is_executable(&path) => {}
                 Ok(current) if scripts::is_route(&current) => {
@@ -373,7 +418,7 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
             }
             report.routes += 1;
         }
-        report.command = format!("{} run --host {}", shell_quote(hookx), host.name());
+        report.command = format!("{} run --host {}", shell_quote(&hookx.hookx), host.name());
     }
     if opts.uninstall
         && report.removed > 0
@@ -422,7 +467,7 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
         let rules: Vec<Value> = needed
             .iter()
             .map(|event| {
-                let command = route_command(hookx, host, event, opts.scope);
+                let command = route_command(hookx.program(), host, event, opts.scope);
                 let kind = host
                     .own_events()
                     .into_iter()
@@ -458,7 +503,7 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
             .cloned()
             .collect();
         report.routes = rules.len();
-        report.command = format!("{} run --host {}", shell_quote(hookx), host.name());
+        report.command = format!("{} run --host {}", shell_quote(&hookx.hookx), host.name());
         if rules.is_empty() {
             report.deleted = current.is_some();
             return Ok(match current {
@@ -585,6 +630,24 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     let report = apply(opts)?;
     let shown = opts.ctx.display(&report.path);
     let host = opts.host;
+    if !opts.uninstall {
+        for (var, flag, given) in [
+            (crate::context::HOME_VAR, "--home", &opts.route_home),
+            (
+                crate::context::MANAGED_ROOT_VAR,
+                "--managed-root",
+                &opts.route_managed_root,
+            ),
+        ] {
+            if given.is_none() && std::env::var_os(var).is_some_and(|v| !v.is_empty()) {
+                eprintln!(
+                    "note: {var} is set, but `hookx run` does not read it (an agent passes a \
+                     project's variables to every hook): install with {flag} DIR to have the \
+                     routes use it"
+                );
+            }
+        }
+    }
     for file in &report.kept_trusted {
         eprintln!(
             "note: {} stays trusted: you had trusted it, and hookx recorded its own edit as trusted too",

@@ -355,6 +355,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     if !opts.files.is_empty() {
         let (done, skipped) = trust_files(&opts.ctx, &opts.files)?;
         print_report(&done, &skipped);
+        warn_if_refused(&opts.ctx);
         return Ok(if skipped.is_empty() { 0 } else { 1 });
     }
     let mut store = TrustStore::load(&opts.ctx)?;
@@ -417,7 +418,18 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         new: false,
     }));
     print_report(&done, &skipped);
+    warn_if_refused(&opts.ctx);
     Ok(if skipped.is_empty() { 0 } else { 1 })
+}
+
+/// Says so when `hookx run` would not honour the record just written ([`crate::trust::Refused`]).
+fn warn_if_refused(ctx: &Context) {
+    if let Some(why) = crate::trust::Refused::check(ctx) {
+        errln!(
+            "warning: `hookx run` does not honour this trust record: {why}; fix: {}",
+            why.fix()
+        );
+    }
 }
 
 /// The lines saying what was trusted and what could not be.

@@ -212,6 +212,13 @@ pub fn is_route(text: &str) -> bool {
     text.lines().nth(1) == Some(ROUTE_MARK)
 }
 
+/// The one command line of a route script `hookx install` wrote, if it is one.
+pub fn route_line(text: &str) -> Option<&str> {
+    is_route(text)
+        .then(|| hookx_line(text).map(|(line, _)| line))
+        .flatten()
+}
+
 /// Whether a script is one `hookx convert` wrote.
 pub fn is_converted(text: &str) -> bool {
     text.lines().nth(1) == Some(CONVERTED_MARK)

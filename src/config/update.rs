@@ -38,6 +38,37 @@ pub fn update(
     path: &Path,
     edit: impl FnOnce(Option<&str>) -> Result<Change, Error>,
 ) -> Result<Outcome, Error> {
+    update_as(path, 0o666, edit)
+}
+
+/// [`update`] for a file only its owner may read or write (hookx's trust record): a new file
+/// is created 0600, and a new folder for it 0700, whatever the umask (`hookx run` refuses a
+/// record group or others could write). An existing file keeps its mode.
+pub fn update_private(
+    path: &Path,
+    edit: impl FnOnce(Option<&str>) -> Result<Change, Error>,
+) -> Result<Outcome, Error> {
+    if let Some(dir) = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty() && !d.exists())
+    {
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder.create(dir).map_err(|e| Error::Io {
+            path: dir.display().to_string(),
+            message: e.to_string(),
+        })?;
+    }
+    update_as(path, 0o600, edit)
+}
+
+fn update_as(
+    path: &Path,
+    new_mode: u32,
+    edit: impl FnOnce(Option<&str>) -> Result<Change, Error>,
+) -> Result<Outcome, Error> {
     let real = resolve_links(path)?;
     let shown = path.display().to_string();
     let io = |e: std::io::Error| Error::Io {
@@ -68,7 +99,7 @@ pub fn update(
         Change::Keep => Ok(Outcome::Unchanged),
         Change::Write(text) if current.as_deref() == Some(text.as_str()) => Ok(Outcome::Unchanged),
         Change::Write(text) => {
-            replace(&real, &dir, &text, current.is_some()).map_err(io)?;
+            replace(&real, &dir, &text, current.is_some(), new_mode).map_err(io)?;
             Ok(Outcome::Written)
         }
         Change::Delete if current.is_none() => Ok(Outcome::Unchanged),
@@ -126,13 +157,22 @@ fn lock_dir(dir: &Path) -> std::io::Result<std::fs::File> {
 }
 
 /// Renames a new file with `text` over `real`, keeping the mode of the file replaced.
-fn replace(real: &Path, dir: &Path, text: &str, existed: bool) -> std::io::Result<()> {
+fn replace(
+    real: &Path,
+    dir: &Path,
+    text: &str,
+    existed: bool,
+    new_mode: u32,
+) -> std::io::Result<()> {
     use std::io::Write;
     let mut builder = tempfile::Builder::new();
     builder.prefix(".hookx-");
-    // The kernel applies the umask to a new file's 0666, as for any file a program creates.
+    // The kernel applies the umask to a new file's mode (0666, as for any file a program
+    // creates), and `update_private` asks for 0600.
     #[cfg(unix)]
-    let create_mode = std::os::unix::fs::PermissionsExt::from_mode(0o666);
+    let create_mode = std::os::unix::fs::PermissionsExt::from_mode(new_mode);
+    #[cfg(not(unix))]
+    let _ = new_mode;
     #[cfg(unix)]
     builder.permissions(create_mode);
     let mut tmp = builder.tempfile_in(dir)?;

@@ -25,6 +25,7 @@
 //! ```
 
 mod claims;
+mod copies;
 mod listing;
 mod policy_file;
 mod read;
@@ -35,7 +36,8 @@ mod walk;
 mod who_runs;
 
 pub use crate::context::{Context, MANAGED_ROOT_VAR, location, locations};
-pub use policy_file::OthersCouldWrite;
+pub use copies::remove as remove_private_copies;
+pub use policy_file::{OthersCouldWrite, Owners};
 pub use rules::{EffectiveRule, dispatch_rules, effective_rules, host_rules};
 pub use source::Source;
 pub use switches::{

@@ -4,7 +4,7 @@
 //! the [`cache`] when unchanged.
 
 use super::listing::Found;
-use super::policy_file::OthersCouldWrite;
+use super::policy_file::{OthersCouldWrite, Owners};
 use super::source::Source;
 use super::who_runs::{Runner, location_runner};
 use crate::cache::{self, FileId};
@@ -36,10 +36,16 @@ pub(super) fn load(
     if let Some(why) = skipped_policy(location, &source.path) {
         source.document = Err(Error::Io {
             path: source.display.clone(),
-            message: format!(
-                "not read: {} skips it, as {why}",
-                location.dialect.def().display
-            ),
+            message: match why.rule {
+                Owners::Root => format!(
+                    "not read: {} skips it, as {why}",
+                    location.dialect.def().display
+                ),
+                Owners::RootOrYou => format!(
+                    "not read as policy: {why}, and a policy file needs no trust, so it must \
+                     be one no other account could have written"
+                ),
+            },
         });
         source.refused_policy = Some(why);
         return Some(source);
@@ -126,20 +132,24 @@ fn unread(ctx: &Context, found: &Found, location: &'static Location, run: Run) -
     }
 }
 
-/// Why `location`'s agent skips the policy file at `path`, when it skips policy files others
-/// could have written and this is one.
+/// Why the policy file at `path` is not read as policy: its agent skips policy files others
+/// could have written and this is one, or (an agent with no such rule) another account than
+/// root and the user's could have written it.
 fn skipped_policy(location: &Location, path: &Path) -> Option<OthersCouldWrite> {
-    let root_owned_only = location.scope == Scope::Managed
-        && location
-            .dialect
-            .def()
-            .managed
-            .as_ref()
-            .is_some_and(|m| m.root_owned_only);
-    if !root_owned_only {
+    if location.scope != Scope::Managed {
         return None;
     }
-    OthersCouldWrite::find(path)
+    let root_owned_only = location
+        .dialect
+        .def()
+        .managed
+        .as_ref()
+        .is_some_and(|m| m.root_owned_only);
+    let rule = match root_owned_only {
+        true => Owners::Root,
+        false => Owners::RootOrYou,
+    };
+    OthersCouldWrite::find(path, rule)
 }
 
 /// The SHA-256 `store` trusts `source` with as found, or (`Err`) its standing when there is
@@ -188,6 +198,21 @@ fn read_script(
     );
     if let Some((_, event, _)) = run {
         parsed.document.rules.retain(|r| r.event == *event);
+        // hookx runs it: from a private copy of the bytes just hashed, not by its path.
+        // (A route of hookx's own is never run: it runs no script.)
+        if gated && !parsed.document.rules.is_empty() && !config::scripts::is_route(&text) {
+            let Ok(copy) = super::copies::make(&source.path, &bytes) else {
+                return withhold(source, TrustState::Changed, None);
+            };
+            parsed = config::scripts::read(
+                &copy,
+                &source.display,
+                &text,
+                source.location.dialect,
+                layout,
+            );
+            parsed.document.rules.retain(|r| r.event == *event);
+        }
     }
     source.diagnostics = parsed.diagnostics;
     source.document = Ok(parsed.document);

@@ -94,6 +94,8 @@ pub fn answer(host: Option<Flavor>, kind: Option<&EventKind>, why: &str) -> Host
 #[derive(Debug, Default)]
 pub struct Context {
     known: RefCell<(Option<Flavor>, Option<EventKind>)>,
+    /// Other agents the payload may be from (no `--host`, a payload several send alike).
+    also: RefCell<Vec<Flavor>>,
 }
 
 impl Context {
@@ -111,18 +113,55 @@ impl Context {
         let kind = event.map(super::host::parse_event);
         Context {
             known: RefCell::new((flavor, kind)),
+            also: RefCell::new(Vec::new()),
         }
     }
 
-    /// The payload told the flavour and the event.
-    pub fn decoded(&self, host: Flavor, kind: &EventKind) {
+    /// The payload told the flavour and the event, and the other agents it may be from.
+    pub fn decoded(&self, host: Flavor, also: &[Flavor], kind: &EventKind) {
         *self.known.borrow_mut() = (Some(host), Some(kind.clone()));
+        *self.also.borrow_mut() = also.to_vec();
     }
 
-    /// The failure answer for what is known now.
+    /// The failure answer for what is known now: where the payload may be from several
+    /// agents, their common answer (agreeing answers, or a deny by exit 2 that each reads as
+    /// one), else the answer to no known agent.
     pub fn answer(&self, why: &str) -> HostAnswer {
         let known = self.known.borrow();
-        answer(known.0, known.1.as_ref(), why)
+        let first = answer(known.0, known.1.as_ref(), why);
+        let also = self.also.borrow();
+        if also.is_empty() {
+            return first;
+        }
+        let answers: Vec<HostAnswer> = also
+            .iter()
+            .map(|f| answer(Some(*f), known.1.as_ref(), why))
+            .collect();
+        if answers
+            .iter()
+            .all(|a| a.stdout == first.stdout && a.exit_code == first.exit_code)
+        {
+            return first;
+        }
+        let exit2_denies = |f: Flavor| {
+            known.1.as_ref().is_some_and(|kind| {
+                f.tables().protocol.fails_closed(kind)
+                    && f.tables().protocol.exit2(kind) == Some(crate::tables::Exit2::Deny)
+            })
+        };
+        if known
+            .0
+            .into_iter()
+            .chain(also.iter().copied())
+            .all(exit2_denies)
+        {
+            return HostAnswer {
+                stdout: String::new(),
+                stderr: format!("hookx could not check this tool call, so it is denied: {why}"),
+                exit_code: 2,
+            };
+        }
+        answer(None, known.1.as_ref(), why)
     }
 }
 

@@ -21,6 +21,10 @@ pub struct HostEvent {
     pub host: Flavor,
     pub event: Event,
     pub project: PathBuf,
+    /// Without `--host`, the other agents whose payload this could be as well
+    /// ([`crate::protocol::payload::detect_hosts`]), as the flavour each would send it in:
+    /// the answer must be one each of them reads ([`answer_all`]).
+    pub also: Vec<Flavor>,
 }
 
 /// Reads the host's payload from stdin.
@@ -51,22 +55,42 @@ pub fn decode(
     event: Option<&str>,
     project: Option<PathBuf>,
 ) -> Result<HostEvent, Error> {
-    let host = match host {
-        Some(h) => h,
-        None => guess_host(payload, &|var| std::env::var_os(var).is_some()).ok_or_else(|| {
-            let names: Vec<String> = Dialect::all()
-                .iter()
-                .map(|d| format!("--host {d}"))
-                .collect();
-            let (last, rest) = names.split_last().expect("dialects are registered");
-            Error::Usage(format!(
-                "cannot tell which agent sent this event; pass {} or {last}",
-                rest.join(", ")
-            ))
-        })?,
+    let hosts = match host {
+        Some(h) => vec![h],
+        None => guess_hosts(payload, &|var| std::env::var_os(var).is_some()),
     };
-    let registered = event.map(|name| host_event_name(host, name));
-    let (mut event, flavor) = decode_event_as(payload, host, registered.as_deref())?;
+    let Some(&first) = hosts.first() else {
+        let names: Vec<String> = Dialect::all()
+            .iter()
+            .map(|d| format!("--host {d}"))
+            .collect();
+        let (last, rest) = names.split_last().expect("dialects are registered");
+        return Err(Error::Usage(format!(
+            "cannot tell which agent sent this event; pass {} or {last}",
+            rest.join(", ")
+        )));
+    };
+    let decode_as = |host: Dialect| {
+        let registered = event.map(|name| host_event_name(host, name));
+        decode_event_as(payload, host, registered.as_deref())
+    };
+    // Several agents could have sent it: each that can read it is answered; the event is
+    // read as the first whose tables know its tool (Kiro's `execute_bash` is no Cursor tool).
+    let mut decoded: Vec<(Event, Flavor)> = Vec::new();
+    if hosts.len() > 1 {
+        decoded.extend(hosts.iter().filter_map(|h| decode_as(*h).ok()));
+    }
+    if decoded.is_empty() {
+        decoded.push(decode_as(first)?);
+    }
+    let knows_tool = |event: &Event| {
+        event.tool.as_ref().is_some_and(|t| {
+            crate::model::tool::is_canonical(&t.name) || crate::model::tool::is_mcp(&t.name)
+        })
+    };
+    let primary = decoded.iter().position(|(e, _)| knows_tool(e)).unwrap_or(0);
+    let (mut event, flavor) = decoded.swap_remove(primary);
+    let also: Vec<Flavor> = decoded.into_iter().map(|(_, f)| f).collect();
     // Copilot handlers are promised a timestamp; a host that sends none fires the event now.
     event.timestamp.get_or_insert_with(chrono::Utc::now);
     let project = project
@@ -86,7 +110,65 @@ pub fn decode(
         host: flavor,
         event,
         project,
+        also,
     })
+}
+
+/// The answer to `answer`'s outcome that every agent of `hosted` reads as meant, when the
+/// payload did not say which of them sent it: their answers when they agree; else, for a
+/// deny or block, exit 2 with the reason on stderr where each of them reads that as one on
+/// this event; else none (`Err`: the failure policy answers, in no agent's form). Never the
+/// first agent's form alone, which another may ignore (Kiro reads no JSON: a Cursor deny
+/// would let the call through).
+pub fn answer_all(
+    hosted: &HostEvent,
+    outcome: &crate::model::Outcome,
+    answer: HostAnswer,
+) -> Result<HostAnswer, String> {
+    if hosted.also.is_empty() {
+        return Ok(answer);
+    }
+    let kind = &hosted.event.kind;
+    let answers: Vec<HostAnswer> = hosted
+        .also
+        .iter()
+        .map(|f| crate::protocol::answer::encode_answer(*f, &hosted.event, outcome))
+        .collect();
+    if answers
+        .iter()
+        .all(|a| a.stdout == answer.stdout && a.exit_code == answer.exit_code)
+    {
+        return Ok(answer);
+    }
+    let all: Vec<Flavor> = std::iter::once(hosted.host)
+        .chain(hosted.also.iter().copied())
+        .collect();
+    let stops = outcome.decision == Some(crate::model::Decision::Deny) || outcome.block;
+    let exit2_stops = |f: &Flavor| {
+        matches!(
+            f.tables().protocol.exit2(kind),
+            Some(crate::tables::Exit2::Deny | crate::tables::Exit2::Block)
+        )
+    };
+    if stops && all.iter().all(exit2_stops) {
+        let reason = match outcome.reasons.join("\n") {
+            r if r.trim().is_empty() => "blocked by a hook".to_string(),
+            r => r,
+        };
+        return Ok(HostAnswer {
+            stdout: String::new(),
+            stderr: reason,
+            exit_code: 2,
+        });
+    }
+    let names: Vec<String> = all
+        .iter()
+        .map(|f| format!("--host {}", f.dialect()))
+        .collect();
+    Err(format!(
+        "cannot tell which agent sent this event, and they read answers differently: pass {}",
+        names.join(" or ")
+    ))
 }
 
 /// The host's own spelling of an event given in any dialect's spelling (or canonically).
@@ -111,11 +193,21 @@ pub fn parse_event(name: &str) -> EventKind {
 /// too (Copilot 1.0.102 sets `CLAUDE_PROJECT_DIR`) is asked after every other.
 /// `is_set` says whether a variable is set in the environment hookx runs in.
 pub fn guess_host(payload: &[u8], is_set: &dyn Fn(&str) -> bool) -> Option<Dialect> {
+    guess_hosts(payload, is_set).first().copied()
+}
+
+/// [`guess_host`], with every other agent the payload could be from as well when its shape
+/// rests on the event's name alone ([`crate::protocol::payload::detect_hosts`]); empty when
+/// nothing tells.
+pub fn guess_hosts(payload: &[u8], is_set: &dyn Fn(&str) -> bool) -> Vec<Dialect> {
     let value =
         serde_json::from_slice::<serde_json::Value>(&crate::protocol::payload::readable(payload))
             .ok();
-    if let Some(host) = value.as_ref().and_then(detect_host) {
-        return Some(host);
+    if let Some(value) = &value {
+        let hosts = crate::protocol::payload::detect_hosts(value);
+        if !hosts.is_empty() {
+            return hosts;
+        }
     }
     // A variable may be inherited (a Claude session started from a Copilot hook): it never
     // names an agent the payload rules out.
@@ -141,6 +233,8 @@ pub fn guess_host(payload: &[u8], is_set: &dyn Fn(&str) -> bool) -> Option<Diale
         .chain(markers().filter(|(d, var)| set_by_another(*d, var)))
         .find(|(d, var)| is_set(var) && possible(*d))
         .map(|(d, _)| d)
+        .into_iter()
+        .collect()
 }
 
 /// Whether `hookx run --host HOST` was started by another agent that runs HOST's hooks itself

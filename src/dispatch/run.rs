@@ -40,8 +40,11 @@ pub struct Dispatch {
 }
 
 /// The environment variable that counts how many hookx dispatches run one inside the other:
-/// each handler gets one more than its hookx had. It travels through anything that keeps the
-/// environment (a shell, `env`, an agent started by a hook).
+/// each handler gets `DEPTH:PID`, one more than its hookx's depth and that hookx's process id,
+/// and a hookx honours it only when that process is one of its own ancestors running the same
+/// hookx executable ([`crate::spawn::is_this_program_above`]), so a fixed value set anywhere
+/// else (a project's settings `env`) counts as depth 0. It travels through anything that keeps
+/// the environment (a shell, `env`, an agent started by a hook).
 pub const DEPTH_VAR: &str = "HOOKX_DEPTH";
 
 /// Every handler hookx runs is told the agent running it (a dialect name) in this variable,
@@ -53,12 +56,28 @@ pub const HOST_VAR: &str = "HOOKX_HOST";
 /// hooks start hookx again is fine a few levels deep; past this, hookx is running itself.
 pub const MAX_DEPTH: u32 = 4;
 
-/// This process's dispatch depth ([`DEPTH_VAR`]; 0 when unset or unreadable).
+/// This process's dispatch depth ([`DEPTH_VAR`]): 0 when unset, unreadable, or not set by a
+/// hookx above this one.
 pub fn depth() -> u32 {
-    std::env::var(DEPTH_VAR)
-        .ok()
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(0)
+    static DEPTH: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *DEPTH.get_or_init(|| {
+        std::env::var(DEPTH_VAR)
+            .ok()
+            .and_then(|v| parse_depth(&v))
+            .filter(|&(_, pid)| crate::spawn::is_this_program_above(pid))
+            .map_or(0, |(depth, _)| depth)
+    })
+}
+
+/// `DEPTH:PID`.
+fn parse_depth(value: &str) -> Option<(u32, u32)> {
+    let (depth, pid) = value.trim().split_once(':')?;
+    Some((depth.parse().ok()?, pid.parse().ok()?))
+}
+
+/// What this hookx's handlers get in [`DEPTH_VAR`].
+fn child_depth() -> String {
+    format!("{}:{}", depth().saturating_add(1), std::process::id())
 }
 
 /// What a rule's source adds to its handlers' environment (a Claude plugin's root).
@@ -484,10 +503,7 @@ fn prepare<S: RuleSource>(
     let hook_dir = selected.source.hook_dir().map(|d| d.display().to_string());
     let mut env = handler_env(event, flavor, &project, hook_dir.as_deref());
     env.extend(selected.source.env());
-    env.push((
-        DEPTH_VAR.to_string(),
-        (depth().saturating_add(1)).to_string(),
-    ));
+    env.push((DEPTH_VAR.to_string(), child_depth()));
     env.push((HOST_VAR.to_string(), host.dialect().name().to_string()));
     // The host's own variables (CLAUDE_PROJECT_DIR, BRICKS_*, COPILOT_CLI) would tell the
     // handler, or a hookx it runs, that it runs under another agent than the one it was

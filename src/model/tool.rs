@@ -20,6 +20,28 @@ pub mod ids {
     pub const POWERSHELL: &str = "powershell";
 }
 
+/// Whether `name` is one of the canonical ids: a tool some table knows.
+pub fn is_canonical(name: &str) -> bool {
+    use ids::*;
+    [
+        SHELL,
+        WRITE,
+        EDIT,
+        MULTI_EDIT,
+        READ,
+        GLOB,
+        GREP,
+        WEB_FETCH,
+        WEB_SEARCH,
+        TASK,
+        ASK_USER,
+        NOTEBOOK_EDIT,
+        TODO_WRITE,
+        POWERSHELL,
+    ]
+    .contains(&name)
+}
+
 /// Whether `name` is an MCP tool name, which every dialect spells the same.
 pub fn is_mcp(name: &str) -> bool {
     name.starts_with("mcp__")

@@ -56,6 +56,19 @@ pub(super) fn injected_panic() {
     }
 }
 
+/// Debug builds only: `HOOKX_TEST_BEFORE_RUN=COMMAND` makes `run` run COMMAND (`/bin/sh -c`)
+/// after the hook files are read and hashed and before their handlers run, so that the tests
+/// can change a file in between.
+pub(super) fn injected_before_run() {
+    #[cfg(debug_assertions)]
+    if let Some(command) = std::env::var_os("HOOKX_TEST_BEFORE_RUN") {
+        let _ = std::process::Command::new("/bin/sh")
+            .arg("-c")
+            .arg(command)
+            .status();
+    }
+}
+
 /// Past [`run::MAX_DEPTH`] nested hookx dispatches, hookx is dispatching its own routing
 /// entries: it answers nothing and runs nothing (the outer levels run the hooks).
 pub(super) fn too_deep() -> bool {

@@ -31,16 +31,18 @@
 
 mod guard;
 
+use crate::context::{Places, Vars};
 use crate::discover::{self, Context, EffectiveRule, Source};
 use crate::dispatch::run::{Dispatch, Limit};
 use crate::dispatch::simulate::{self, Verdict};
 use crate::dispatch::{self, failure, host};
 use crate::error::Error;
 use crate::model::Event;
+use crate::protocol::HostAnswer;
 use crate::route::{self, InstallScope};
 use crate::source::SourceFile;
 use crate::tables::{Dialect, Flavor, Rule};
-use crate::trust::{TrustState, TrustStore};
+use crate::trust::{self, TrustState, TrustStore};
 use std::mem::ManuallyDrop;
 use std::path::{Path, PathBuf};
 
@@ -51,7 +53,10 @@ pub struct RunRequest {
     /// The event the host's config registered the route for, as the host names it.
     pub event: Option<String>,
     pub project: Option<PathBuf>,
+    /// `--home`: the route's own (`hookx install --home`); `HOOKX_HOME` is never read here.
     pub home: Option<PathBuf>,
+    /// `--managed-root`: the route's own; `HOOKX_MANAGED_ROOT` is never read here.
+    pub managed_root: Option<PathBuf>,
     /// The host's file holding this route, where the host does not tell.
     pub installed_in: Option<InstallScope>,
 }
@@ -83,6 +88,7 @@ pub struct SimulateRequest {
     pub payload: Option<PathBuf>,
     pub project: Option<PathBuf>,
     pub home: Option<PathBuf>,
+    pub managed_root: Option<PathBuf>,
 }
 
 /// What a simulated event caused: the handlers run through hookx, those the host runs itself
@@ -97,9 +103,11 @@ pub struct Simulation {
 /// code the host reads.
 pub fn run(request: RunRequest) -> i32 {
     crate::spawn::forward_termination();
-    guard::answering(request.host, request.event.clone(), |known| {
+    let code = guard::answering(request.host, request.event.clone(), |known| {
         run_event(&request, known)
-    })
+    });
+    discover::remove_private_copies();
+    code
 }
 
 /// `hookx exec`: the host's event on stdin, given to one handler written for another agent,
@@ -125,7 +133,14 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
     // 1. decode
     let event = simulated_event(request, &project)?;
     // 2. discover
-    let ctx = Context::resolve(Some(&project), request.home.as_deref())?;
+    let ctx = Context::resolve_places(
+        Places {
+            project: Some(&project),
+            home: request.home.as_deref(),
+            managed_root: request.managed_root.as_deref(),
+        },
+        Vars::User,
+    )?;
     let dialect = request.host.dialect();
     let store = TrustStore::load_or_empty(&ctx);
     let sources = discover::discover_for_event(&ctx, dialect, &event.kind, &store);
@@ -142,6 +157,7 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
     );
     through_hookx.native = simulate::native_runs(request.host, &event, &sources);
     let native = run_natively(&ctx, request.host, &event, &project);
+    discover::remove_private_copies();
     let mut outcome = native.outcome.clone();
     outcome.merge(through_hookx.outcome.clone());
     Ok(Simulation {
@@ -170,7 +186,16 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         request.project.clone(),
         known,
     )?;
-    let ctx = Context::resolve(Some(&hosted.project), request.home.as_deref())?;
+    // The home and the policy root from the route's command line (and `HOME`), never from a
+    // variable a project's settings could have set for every hook.
+    let ctx = Context::resolve_places(
+        Places {
+            project: Some(&hosted.project),
+            home: request.home.as_deref(),
+            managed_root: request.managed_root.as_deref(),
+        },
+        Vars::Dispatch,
+    )?;
     let dialect = hosted.host.dialect();
     if left_to_user_route(
         &ctx,
@@ -183,7 +208,8 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
     // 2. discover: rules that cannot fire are not even built, decided by the matching
     // dispatch uses. Trust first: the record decides which files are parsed at all.
     let fires = |rules: &[Rule]| dispatch::select::can_fire(rules, &hosted.event);
-    let store = TrustStore::load_or_empty(&ctx);
+    // A record the project (or another account) could have written trusts nothing.
+    let (store, refused) = TrustStore::load_for_run(&ctx);
     // Left for the OS to free when hookx exits: freeing thousands of rules one by one costs
     // an event more than reading them from the cache did.
     let sources = ManuallyDrop::new(discover::discover_firing(
@@ -195,7 +221,11 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
     ));
     // 3. select
     let hook_set = ManuallyDrop::new(hook_set(&sources, dialect, &store));
-    warn_untrusted(&ctx, &hook_set.untrusted);
+    match &refused {
+        Some(why) => refused_store(why, &hook_set.untrusted, hosted.host, &hosted.event)?,
+        None => warn_untrusted(&ctx, &hook_set.untrusted),
+    }
+    guard::injected_before_run();
     // 4. run and 5. answer
     let plan = dispatch::run::plan(
         hosted.host,
@@ -204,7 +234,7 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         &hosted.project,
         Limit::Route,
     );
-    Ok(answer_in_time(plan, known))
+    Ok(answer_in_time(plan, known, &hosted))
 }
 
 /// Steps 4 and 5 for `run`: the host's answer printed before its time limit. With several
@@ -213,7 +243,11 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
 /// process the host started prints it and exits while the worker waits for the rest. One
 /// handler (the usual case) is simply run, and killed when the budget is spent.
 #[cfg_attr(not(unix), allow(unused_variables))]
-fn answer_in_time(plan: dispatch::run::Plan<'_>, known: &failure::Context) -> i32 {
+fn answer_in_time(
+    plan: dispatch::run::Plan<'_>,
+    known: &failure::Context,
+    hosted: &host::HostEvent,
+) -> i32 {
     #[cfg(unix)]
     if plan.handlers() >= 2 {
         use crate::spawn::split::{self, Answer, Split};
@@ -236,7 +270,7 @@ fn answer_in_time(plan: dispatch::run::Plan<'_>, known: &failure::Context) -> i3
             Split::Worker(answerer) => {
                 let mut answerer = Some(answerer);
                 let mut hand_over = |dispatch: &Dispatch| {
-                    let (stdout, stderr, code) = rendered(dispatch);
+                    let (stdout, stderr, code) = rendered(dispatch, hosted);
                     if let Some(answerer) = answerer.take() {
                         answerer.answer(&Answer {
                             stdout,
@@ -251,7 +285,7 @@ fn answer_in_time(plan: dispatch::run::Plan<'_>, known: &failure::Context) -> i3
             Split::Unavailable => {}
         }
     }
-    answer(&plan.run(None))
+    answer(&plan.run(None), hosted)
 }
 
 /// The most the host's process waits past the worker's due time for its answer: the worker
@@ -300,19 +334,28 @@ fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Err
         limit,
     );
     // 5. answer
-    Ok(answer(&plan.run(None)))
+    Ok(answer(&plan.run(None), &hosted))
 }
 
-/// Step 5 for `run` and `exec`: prints the host answer and everything worth knowing on stderr;
-/// returns the exit code.
-fn answer(dispatch: &Dispatch) -> i32 {
-    host::print(&dispatch.answer, notes(dispatch))
+/// Step 5 for `run` and `exec`: the host answer (one every agent the payload may be from
+/// reads, [`host::answer_all`], else the failure policy's for no agent).
+fn host_answer(dispatch: &Dispatch, hosted: &host::HostEvent) -> HostAnswer {
+    match host::answer_all(hosted, &dispatch.outcome, dispatch.answer.clone()) {
+        Ok(answer) => answer,
+        Err(why) => failure::answer(None, Some(&hosted.event.kind), &why),
+    }
+}
+
+/// Prints [`host_answer`] and everything worth knowing on stderr; returns the exit code.
+fn answer(dispatch: &Dispatch, hosted: &host::HostEvent) -> i32 {
+    let answer = host_answer(dispatch, hosted);
+    host::print(&answer, notes(dispatch, &answer))
 }
 
 /// The notes printed before the answer on stderr.
-fn notes(dispatch: &Dispatch) -> &[String] {
+fn notes<'d>(dispatch: &'d Dispatch, answer: &HostAnswer) -> &'d [String] {
     // On exit 2 the host reads stderr as the block reason: nothing else may be in it.
-    if dispatch.answer.exit_code != 2 {
+    if answer.exit_code != 2 {
         // Handler errors are already in the answer's stderr, among its notes.
         &dispatch.skipped[..]
     } else {
@@ -322,12 +365,13 @@ fn notes(dispatch: &Dispatch) -> &[String] {
 
 /// What [`answer`] prints, as bytes: stdout, stderr and the exit code.
 #[cfg(unix)]
-fn rendered(dispatch: &Dispatch) -> (Vec<u8>, Vec<u8>, i32) {
-    let (stdout, stderr) = host::rendered(&dispatch.answer, notes(dispatch));
+fn rendered(dispatch: &Dispatch, hosted: &host::HostEvent) -> (Vec<u8>, Vec<u8>, i32) {
+    let answer = host_answer(dispatch, hosted);
+    let (stdout, stderr) = host::rendered(&answer, notes(dispatch, &answer));
     (
         stdout.as_bytes().to_vec(),
         stderr.into_bytes(),
-        dispatch.answer.exit_code,
+        answer.exit_code,
     )
 }
 
@@ -341,7 +385,7 @@ fn decode(
     known: &failure::Context,
 ) -> Result<host::HostEvent, Error> {
     let hosted = host::decode(payload, host, event, project)?;
-    known.decoded(hosted.host, &hosted.event.kind);
+    known.decoded(hosted.host, &hosted.also, &hosted.event.kind);
     guard::injected_panic();
     Ok(hosted)
 }
@@ -409,6 +453,33 @@ fn hook_set<'a>(sources: &'a [Source], host: Dialect, store: &TrustStore) -> Hoo
         rules: discover::dispatch_rules(sources, host, store),
         untrusted: host::untrusted(sources, host, store),
     }
+}
+
+/// A trust record `run` refused ([`trust::Refused`]): said on stderr every time. Where the
+/// event guards a tool call and a file needing trust is there (one the user may have trusted,
+/// whose guard would now be lost), an error, which the failure policy answers with a deny.
+fn refused_store(
+    why: &trust::Refused,
+    untrusted: &[(&Source, TrustState)],
+    host: Flavor,
+    event: &Event,
+) -> Result<(), Error> {
+    let files: Vec<&str> = untrusted.iter().map(|(s, _)| s.display.as_str()).collect();
+    let why = format!("not using the trust record: {why} ({})", why.fix());
+    if !files.is_empty() && failure::policy(host, &event.kind) == failure::OnFailure::Deny {
+        return Err(Error::Usage(format!(
+            "{why}; the guards of {} cannot be checked",
+            files.join(", ")
+        )));
+    }
+    guard::note(format_args!(
+        "hookx: {why}{}",
+        match files.is_empty() {
+            true => String::new(),
+            false => format!("; not running {}", files.join(", ")),
+        }
+    ));
+    Ok(())
 }
 
 /// Each untrusted file is warned about once per content (`hookx list` shows them all).

@@ -273,6 +273,37 @@ fn unnest(obj: &mut Map<String, Value>, form: ArgsForm) -> Option<String> {
 /// no guess beats a wrong one. Bricks payloads look like Claude's without `transcript_path`;
 /// telling them apart (by `BRICKS_*` variables) is the caller's business.
 pub fn detect_host(payload: &Value) -> Option<Dialect> {
+    detect(payload).map(|(host, _)| host)
+}
+
+/// Every agent that could have sent `payload`, the one [`detect_host`] guesses first: where
+/// the guess rests on the event's name alone (a camelCase `hook_event_name` both Cursor and
+/// Kiro send, in payloads whose other keys both have), the other agents that name that event
+/// so and that nothing in the payload rules out follow it. Empty when nothing is guessed.
+/// Their answers may differ: the caller answers in a form all of them read, or not at all.
+pub fn detect_hosts(payload: &Value) -> Vec<Dialect> {
+    let Some((host, by_name)) = detect(payload) else {
+        return Vec::new();
+    };
+    let mut hosts = vec![host];
+    if by_name && let Some(obj) = payload.as_object() {
+        let name = obj.get("hook_event_name").and_then(Value::as_str);
+        hosts.extend(Dialect::all().iter().copied().filter(|d| {
+            *d != host
+                && !rules_out(obj, *d)
+                && name.is_some_and(|name| {
+                    d.flavors().any(|f| {
+                        let t = f.tables();
+                        t.payload_event_kind(name).is_some() || t.event_kind(name).is_some()
+                    })
+                })
+        }));
+    }
+    hosts
+}
+
+/// [`detect_host`]'s guess, and whether it rests on the event's name alone.
+fn detect(payload: &Value) -> Option<(Dialect, bool)> {
     let obj = payload.as_object()?;
     let event = obj.get("hook_event_name").and_then(Value::as_str);
     let recorded = |t: &Tables| recorded_keys(obj, t);
@@ -347,12 +378,12 @@ pub fn detect_host(payload: &Value) -> Option<Dialect> {
         let rival = Dialect::all()
             .iter()
             .any(|o| *o != d && holds_every_key(*o));
-        return (!rival).then_some(d);
+        return (!rival).then_some((d, false));
     }
     if obj.keys().any(|k| is_camel_case(k))
         && let Some(d) = find(&|d| any_flavor(d, &|t| t.key_case == KeyCase::Camel))
     {
-        return Some(d);
+        return Some((d, false));
     }
     if obj.contains_key(TIMESTAMP) {
         // Of the agents that send a timestamp (and spell the event so, when it is named), one
@@ -371,7 +402,7 @@ pub fn detect_host(payload: &Value) -> Option<Dialect> {
                 .any(|k| obj.contains_key(*k))
         };
         if let Some(d) = find(&|d| stamped(d) && own_keys(d)).or_else(|| find(&stamped)) {
-            return Some(d);
+            return Some((d, false));
         }
     }
     // Some of an agent's keys are weak evidence: another agent whose recorded payloads of this
@@ -381,7 +412,7 @@ pub fn detect_host(payload: &Value) -> Option<Dialect> {
         |d: Dialect| !contradicted(d) && d.flavors().any(|f| recorded(f.tables()).is_some());
     if let Some(d) = best_by_keys(false) {
         let rival = Dialect::all().iter().any(|o| *o != d && fits_recorded(*o));
-        return (!rival).then_some(d);
+        return (!rival).then_some((d, false));
     }
 
     let name = event?;
@@ -390,7 +421,7 @@ pub fn detect_host(payload: &Value) -> Option<Dialect> {
         && let Some(d) =
             find(&|d| any_flavor(d, &|t| t.events.first().is_some_and(|(_, n)| lower(n))))
     {
-        return Some(d);
+        return Some((d, true));
     }
     find(&|d| {
         d.flavors().any(|f| {
@@ -399,6 +430,7 @@ pub fn detect_host(payload: &Value) -> Option<Dialect> {
                 .is_some_and(|k| d.def().host.payload_events.contains(&k))
         })
     })
+    .map(|d| (d, true))
 }
 
 /// The event `obj` names under `t`'s event key: `None` when it names none there, `Some(None)`

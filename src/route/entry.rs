@@ -7,21 +7,71 @@ use crate::shell::shell_quote;
 use crate::tables::Dialect;
 use std::path::Path;
 
+/// What a route runs: the hookx program, and the places `install` was given on its command
+/// line (`--home`, `--managed-root`), carried on the route because `hookx run` reads neither
+/// `HOOKX_HOME` nor `HOOKX_MANAGED_ROOT`: an agent passes a project's variables to its hooks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Program<'a> {
+    pub hookx: &'a str,
+    pub home: Option<&'a str>,
+    pub managed_root: Option<&'a str>,
+}
+
+impl<'a> Program<'a> {
+    /// The program alone.
+    pub fn plain(hookx: &'a str) -> Program<'a> {
+        Program {
+            hookx,
+            ..Program::default()
+        }
+    }
+}
+
 /// The command line a host runs for one event: the hookx path, quoted as one POSIX word, and
 /// the event as the host names it (Copilot's camelCase payloads do not say which event fired);
-/// a project route says so where the host needs it ([`crate::tables::RouteSpec::names_project_route`]).
-pub fn route_command(hookx: &str, host: Dialect, event: &str, scope: InstallScope) -> String {
+/// a project route says so where the host needs it ([`crate::tables::RouteSpec::names_project_route`]);
+/// then the places install was given ([`Program`]).
+pub fn route_command(
+    program: Program<'_>,
+    host: Dialect,
+    event: &str,
+    scope: InstallScope,
+) -> String {
     let names_scope = host.def().route.names_project_route && scope == InstallScope::Project;
-    format!(
+    let mut line = format!(
         "{} run --host {} --event {event}{}",
-        shell_quote(hookx),
+        shell_quote(program.hookx),
         host.name(),
         if names_scope {
             " --installed-in project"
         } else {
             ""
         }
-    )
+    );
+    for (flag, value) in [
+        ("--home", program.home),
+        ("--managed-root", program.managed_root),
+    ] {
+        if let Some(value) = value {
+            line.push_str(&format!(" {flag} {}", shell_quote(value)));
+        }
+    }
+    line
+}
+
+/// Whether `rest`, the words after a route's `--event EVENT`, are what [`route_command`] may
+/// write there: `--installed-in project`, `--home DIR`, `--managed-root DIR`, each at most once
+/// and in that order.
+fn written_tail(rest: &[&str]) -> bool {
+    let rest = match rest {
+        ["--installed-in", "project", rest @ ..] => rest,
+        rest => rest,
+    };
+    let rest = match rest {
+        ["--home", dir, rest @ ..] if !dir.is_empty() => rest,
+        rest => rest,
+    };
+    matches!(rest, [] | ["--managed-root", _])
 }
 
 /// Whether a command line is a hookx routing entry: some simple command in it runs a hookx
@@ -43,10 +93,69 @@ pub fn route_host(command: &str) -> Option<String> {
     {
         return None;
     }
+    route_parts(command).map(|(_, host)| host)
+}
+
+/// The program a routing command runs (as written: a path, or a name the shell looks up in
+/// `PATH`) and the host it names, if it is a route.
+fn route_parts(command: &str) -> Option<(String, String)> {
     let words = shell_words(command)?;
     words
         .split(|w| w.is_none())
         .find_map(|simple| route_of(simple.iter().flatten().map(String::as_str)))
+}
+
+/// Whether the shell could start the program of the routing command `command`: a path (with a
+/// `/`) to an executable file, or a name found executable in a folder of `PATH`, as the shell
+/// looks it up. A route whose hookx is gone exits 127, which every host reads as a
+/// non-blocking error: nothing it guards would run.
+pub fn route_can_run(command: &str) -> bool {
+    route_parts(command).is_some_and(|(program, _)| program_can_run(&program))
+}
+
+fn program_can_run(program: &str) -> bool {
+    if program.contains('/') {
+        let path = match program.strip_prefix("~/") {
+            Some(rest) => match std::env::var_os("HOME") {
+                Some(home) => Path::new(&home).join(rest),
+                None => return false,
+            },
+            None => Path::new(program).to_path_buf(),
+        };
+        return executable_file(&path);
+    }
+    let Some(path) = std::env::var_os("PATH") else {
+        return false;
+    };
+    // An empty entry is the current folder, as POSIX says.
+    std::env::split_paths(&path).any(|dir| {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".").to_path_buf()
+        } else {
+            dir
+        };
+        executable_file(&dir.join(program))
+    })
+}
+
+/// A regular file (through symlinks) that this process may execute.
+fn executable_file(path: &Path) -> bool {
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+            return false;
+        };
+        // SAFETY: `c` is a NUL-terminated path that lives across the call.
+        unsafe { libc::access(c.as_ptr(), libc::X_OK) == 0 }
+    }
+    #[cfg(not(unix))]
+    {
+        true
+    }
 }
 
 /// Programs that run the command after them (with their options and `NAME=value` words).
@@ -54,8 +163,9 @@ const WRAPPERS: &[&str] = &[
     "env", "exec", "command", "nohup", "builtin", "time", "nice", "setsid", "stdbuf", "timeout",
 ];
 
-/// The host of one simple command (its words, unquoted), if it runs hookx's router.
-fn route_of<'a>(mut words: impl Iterator<Item = &'a str>) -> Option<String> {
+/// The program and host of one simple command (its words, unquoted), if it runs hookx's
+/// router.
+fn route_of<'a>(mut words: impl Iterator<Item = &'a str>) -> Option<(String, String)> {
     let program = loop {
         let word = words.next()?;
         let name = Path::new(word).file_name()?.to_str()?;
@@ -76,13 +186,17 @@ fn route_of<'a>(mut words: impl Iterator<Item = &'a str>) -> Option<String> {
     }
     let args: Vec<&str> = words.collect();
     if is_hookx_program(program) {
-        return host_option(&args);
+        return host_option(&args).map(|host| (program.to_string(), host));
     }
     // Any other program name (`--hookx /opt/bin/hx`, `hx` on PATH): only the exact line
     // `install` writes, `run --host HOST --event EVENT` with a host hookx knows, is a route
     // (`./check.sh run --host claude` is the user's own).
     match args[..] {
-        ["--host", host, "--event", _] if Dialect::named(host).is_some() => Some(host.to_string()),
+        ["--host", host, "--event", _, ref rest @ ..]
+            if Dialect::named(host).is_some() && written_tail(rest) =>
+        {
+            Some((program.to_string(), host.to_string()))
+        }
         _ => None,
     }
 }
@@ -107,8 +221,7 @@ pub(super) fn written_route_host(command: &str) -> Option<String> {
         rest => rest,
     };
     let plain = !program.is_empty() && !program.starts_with('-') && !program.contains('=');
-    (plain && matches!(rest, [] | ["--installed-in", "project"]) && Dialect::named(host).is_some())
-        .then(|| host.to_string())
+    (plain && written_tail(rest) && Dialect::named(host).is_some()).then(|| host.to_string())
 }
 
 /// The value of `--host H` or `--host=H` among a route's arguments.
@@ -150,6 +263,18 @@ pub fn is_hookx_handler(handler: &Handler) -> bool {
         .into_iter()
         .flatten()
         .any(|line| is_hookx_entry(line))
+}
+
+/// Whether a handler is a hookx routing entry whose program the shell could start
+/// ([`route_can_run`]).
+pub fn hookx_handler_can_run(handler: &Handler) -> bool {
+    let HandlerKind::Command(c) = &handler.kind else {
+        return false;
+    };
+    [&c.command, &c.bash, &c.linux, &c.osx]
+        .into_iter()
+        .flatten()
+        .any(|line| route_can_run(line))
 }
 
 /// The words of a POSIX shell command line, unquoted, with `None` for each control operator
@@ -225,6 +350,11 @@ mod route_tests {
             ("hookx exec --as claude -- run --host x", None),
             ("echo hookx run --host claude", None),
             ("./check.sh run --host claude", None),
+            (
+                "hx run --host claude --event Stop --home /h",
+                Some("claude"),
+            ),
+            ("hx run --host claude --event Stop --home", None),
             ("hookx run --host 'claude", None),
         ] {
             assert_eq!(route_host(line).as_deref(), host, "{line}");
@@ -244,6 +374,18 @@ mod route_tests {
             ("./guard.sh && hookx run --host claude --event Stop", None),
             ("hookx run --host claude --event Stop; rm -rf x", None),
             ("env hookx run --host claude --event Stop", None),
+            (
+                "hx run --host droid --event Stop --installed-in project --home '/h' --managed-root /m",
+                Some("droid"),
+            ),
+            (
+                "hx run --host claude --event Stop --managed-root /m",
+                Some("claude"),
+            ),
+            (
+                "hx run --host claude --event Stop --managed-root /m --home /h",
+                None,
+            ),
             ("hookx run --host claude --event Stop --verbose", None),
             ("hookx run --host=claude --event Stop", None),
             ("hookx run --host nosuch --event Stop", None),

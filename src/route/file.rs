@@ -44,6 +44,38 @@ pub(crate) fn routes_in_list(
     }
 }
 
+/// The command lines of the routes for `host` on `event` in hookx's own rule-list file (none
+/// when the file is not hookx's whole).
+pub(super) fn list_route_commands(
+    path: &Path,
+    text: &str,
+    host: Dialect,
+    list: &crate::tables::RuleList,
+    event: &str,
+) -> Vec<String> {
+    if routes_in_list(path, text, host, list).is_err() {
+        return Vec::new();
+    }
+    let src = crate::source::SourceFile::new(path.display().to_string(), text);
+    let Ok(value) = syntax::parse_json(&src) else {
+        return Vec::new();
+    };
+    value
+        .get("hooks")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|rule| rule[list.event_key].as_str() == Some(event))
+        .filter_map(|rule| route_line(&rule[list.handler_key], host))
+        .collect()
+}
+
+/// The routing command of `handler` for `host`, if it is a route.
+pub(super) fn route_line(handler: &Value, host: Dialect) -> Option<String> {
+    let key = routing_key(handler, host)?;
+    handler.get(key)?.as_str().map(str::to_string)
+}
+
 /// The text of a file install creates, before its entries go in.
 pub(crate) fn fresh_text(host: Dialect) -> String {
     let value = match host.config().version {
@@ -245,7 +277,7 @@ pub(crate) fn install_text(
     text: &mut JsonText,
     events: &[Seg],
     (host, scope): (Dialect, InstallScope),
-    hookx: &str,
+    hookx: super::Program<'_>,
     needed: &[&str],
     created: bool,
     tally: &mut Tally,

@@ -22,7 +22,10 @@
 mod entry;
 mod file;
 
-pub use entry::{is_hookx_entry, is_hookx_handler, is_hookx_program, route_command, route_host};
+pub use entry::{
+    Program, hookx_handler_can_run, is_hookx_entry, is_hookx_handler, is_hookx_program,
+    route_can_run, route_command, route_host,
+};
 pub use file::is_own_route;
 pub(crate) use file::{
     Tally, created_file, events_path, fresh_text, install_text, layout, routes_in_list,
@@ -32,7 +35,7 @@ pub(crate) use file::{
 use crate::config::edit::{JsonText, Seg};
 use crate::config::scripts;
 use crate::tables::Dialect;
-use file::{entries_of, find_any_routes, path_to};
+use file::{entries_of, find_any_routes, list_route_commands, path_to, route_line};
 use std::path::{Path, PathBuf};
 
 /// Where the routing goes.
@@ -59,8 +62,11 @@ pub fn target(home: &Path, project: &Path, host: Dialect, scope: InstallScope) -
 /// Whether the route that fired from the folder `hook_dir` must leave `event` to the user's
 /// route. A host that runs every handler it reads, user files first (Copilot), runs both routes
 /// when the user and the project route are installed; only the user's route dispatches then,
-/// so that no handler runs twice. An unreadable user file changes nothing. The user's route is
-/// looked for below `home`.
+/// so that no handler runs twice. The user's route takes the event only where it can run: its
+/// program (and, for a host of scripts, the script) exists and may be executed
+/// ([`route_can_run`]); a route whose hookx is gone exits 127, a non-blocking error, and the
+/// event's guards would run nowhere. An unreadable user file changes nothing. The user's route
+/// is looked for below `home`.
 pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &str) -> bool {
     if host.config().merges_identical_handlers {
         return false;
@@ -76,22 +82,43 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
     if same(user_dir, hook_dir) {
         return false;
     }
+    user_route_commands(&user, host, event)
+        .iter()
+        .any(|command| route_can_run(command))
+}
+
+/// The command lines of the user's routes for `event` in the user's file `user` (for a host of
+/// hook scripts, the line of the event's script, when the script itself may be executed).
+fn user_route_commands(user: &Path, host: Dialect, event: &str) -> Vec<String> {
     // A host of hook scripts: the user's route is the script named after the event.
     if host.config().scripts.is_some() {
-        return crate::read::text(&user.join(event), crate::read::MAX_FILE_BYTES)
-            .is_ok_and(|t| scripts::is_route(&t));
+        let script = user.join(event);
+        return crate::read::text(&script, crate::read::MAX_FILE_BYTES)
+            .ok()
+            .filter(|_| scripts::is_executable(&script))
+            .and_then(|t| scripts::route_line(&t).map(str::to_string))
+            .into_iter()
+            .collect();
     }
-    let Ok(text) = crate::read::text(&user, crate::read::MAX_FILE_BYTES) else {
-        return false;
+    let Ok(text) = crate::read::text(user, crate::read::MAX_FILE_BYTES) else {
+        return Vec::new();
     };
     if let Some(list) = host.config().rule_list {
-        return routes_in_list(&user, &text, host, list)
-            .is_ok_and(|events| events.iter().any(|e| e == event));
+        return list_route_commands(user, &text, host, list, event);
     }
-    let Ok(events) = events_path(&user, &text, host) else {
-        return false;
+    let Ok(events) = events_path(user, &text, host) else {
+        return Vec::new();
     };
     let list = path_to(&events, &[Seg::from(event)]);
-    entries_of(&JsonText::new(&text), &list)
-        .is_some_and(|entries| !find_any_routes(&entries, host).is_empty())
+    let Some(entries) = entries_of(&JsonText::new(&text), &list) else {
+        return Vec::new();
+    };
+    find_any_routes(&entries, host)
+        .into_iter()
+        .filter_map(|(i, j)| match j {
+            Some(j) => entries[i].get("hooks")?.get(j),
+            None => entries.get(i),
+        })
+        .filter_map(|handler| route_line(handler, host))
+        .collect()
 }

@@ -6,6 +6,9 @@
 //! that misbehaves (hangs, floods its output, leaves a background child holding its pipes,
 //! never reads stdin) cannot hang hookx.
 
+mod ancestry;
+pub use ancestry::is_this_program_above;
+
 // Also built in Unix test builds, so that its tests run on CI.
 #[cfg(unix)]
 pub mod split;

@@ -295,7 +295,8 @@ pub struct Schema {
 /// [`crate::tables::Root::Managed`] and [`crate::tables::Scope::Managed`].
 pub struct ManagedSpec {
     /// The policy folder per operating system (`std::env::consts::OS`); the location patterns
-    /// are below it. `HOOKX_MANAGED_ROOT` moves `/` elsewhere (tests, images).
+    /// are below it. `--managed-root` (and, for the commands a user types, `HOOKX_MANAGED_ROOT`)
+    /// moves `/` elsewhere (tests, images).
     pub dirs: &'static [(&'static str, &'static str)],
     /// A key whose `true` in a policy file leaves only policy hooks running in the agent's
     /// sessions (Claude's `allowManagedHooksOnly`): `hookx run` under this host then runs

@@ -150,14 +150,16 @@ impl Doctor<'_> {
 fn unloadable(source: &Source, host: Dialect, runs: Runs) -> Option<Finding> {
     let display = host.def().display;
     if let Some(why) = &source.refused_policy {
-        return Some(Finding::new(
-            Level::Error,
-            format!(
+        let said = match why.rule {
+            crate::discover::Owners::Root => format!(
                 "{} skips this policy file, as {why} (someone other than root could have written it): hookx does not read it either, and none of its hooks runs",
                 source.dialect.def().display
             ),
-            Some(why.fix()),
-        ));
+            crate::discover::Owners::RootOrYou => format!(
+                "hookx does not read this policy file, as {why} (an account other than root and yours could have written it, and a policy file runs without `hookx trust`): none of its hooks runs through hookx"
+            ),
+        };
+        return Some(Finding::new(Level::Error, said, Some(why.fix())));
     }
     if let Some(error) = source.error_line()
         && source.withheld.is_none()

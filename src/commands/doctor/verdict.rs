@@ -142,13 +142,24 @@ impl Doctor<'_> {
         if names.is_empty() || self.routed(host, &rule.event, &names) {
             return None;
         }
-        Some(Finding::new(
-            Level::Warning,
-            format!(
+        let said = match self.routed_by(host, &rule.event, &names, &crate::route::is_hookx_handler)
+        {
+            // A route whose hookx is gone exits 127: a non-blocking error, nothing runs.
+            true => format!(
+                "{}'s hookx route for `{}` cannot run: the hookx it names is not there or not \
+                 executable, so nobody calls hookx for it",
+                host.def().display,
+                names.join("`, `")
+            ),
+            false => format!(
                 "{} has no hookx route for `{}` in its config: nobody calls hookx for it",
                 host.def().display,
                 names.join("`, `")
             ),
+        };
+        Some(Finding::new(
+            Level::Warning,
+            said,
             Some(format!("hookx install --host {host}")),
         ))
     }
@@ -156,6 +167,17 @@ impl Doctor<'_> {
     /// Whether a hookx route for `event` sits in a file `host` reads itself; where the event is
     /// a tool category of the host (Windsurf), a route of one of `names`.
     pub(super) fn routed(&self, host: Dialect, event: &EventKind, names: &[&str]) -> bool {
+        self.routed_by(host, event, names, &crate::route::hookx_handler_can_run)
+    }
+
+    /// [`Self::routed`] with `is_route` telling a route (that can run, or any).
+    fn routed_by(
+        &self,
+        host: Dialect,
+        event: &EventKind,
+        names: &[&str],
+        is_route: &dyn Fn(&crate::model::Handler) -> bool,
+    ) -> bool {
         let by_category = host.default_flavor().tables().event_name(event).is_none();
         self.sources
             .iter()
@@ -164,7 +186,7 @@ impl Doctor<'_> {
             .flat_map(|d| &d.rules)
             .any(|r| {
                 r.event == *event
-                    && r.handlers.iter().any(crate::route::is_hookx_handler)
+                    && r.handlers.iter().any(is_route)
                     && (!by_category
                         || r.flavor
                             .tables()

@@ -1,0 +1,99 @@
+//! Whether a process is one of this process's ancestors running this same program: what binds
+//! hookx's recursion count to the hookx that set it ([`crate::dispatch::run::DEPTH_VAR`]), so
+//! that a value copied into the environment from anywhere else counts for nothing.
+
+/// How many parents up an ancestor is looked for: a hookx, its handler's shell, an agent the
+/// handler started and that agent's own hook shell take a handful.
+const MAX_GENERATIONS: usize = 64;
+
+/// Whether `pid` is an ancestor of this process (its parent, its parent's parent, …) that runs
+/// this same executable (Linux: the same file behind `/proc/PID/exe`). Elsewhere only the
+/// direct parent is recognised: without `/proc` the chain cannot be followed, and a parent of
+/// another program is never taken for hookx.
+pub fn is_this_program_above(pid: u32) -> bool {
+    let me = std::process::id();
+    if pid <= 1 || pid == me {
+        return false;
+    }
+    imp::is_ancestor(pid) && imp::runs_this_program(pid)
+}
+
+#[cfg(target_os = "linux")]
+mod imp {
+    use super::MAX_GENERATIONS;
+    use std::os::unix::fs::MetadataExt;
+
+    pub(super) fn is_ancestor(pid: u32) -> bool {
+        let mut current = rustix::process::getppid().map_or(0, |p| p.as_raw_nonzero().get() as u32);
+        for _ in 0..MAX_GENERATIONS {
+            if current == pid {
+                return true;
+            }
+            if current <= 1 {
+                return false;
+            }
+            match parent_of(current) {
+                Some(parent) => current = parent,
+                None => return false,
+            }
+        }
+        false
+    }
+
+    /// The parent of `pid`: the fourth field of `/proc/PID/stat`, after the command name in
+    /// parentheses (which may itself hold spaces and parentheses: the last `)` ends it).
+    fn parent_of(pid: u32) -> Option<u32> {
+        let stat = std::fs::read(format!("/proc/{pid}/stat")).ok()?;
+        let close = stat.iter().rposition(|&b| b == b')')?;
+        let rest = std::str::from_utf8(&stat[close + 1..]).ok()?;
+        let mut fields = rest.split_ascii_whitespace();
+        let _state = fields.next()?;
+        fields.next()?.parse().ok()
+    }
+
+    pub(super) fn runs_this_program(pid: u32) -> bool {
+        let of = |path: &str| std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()));
+        match (of("/proc/self/exe"), of(&format!("/proc/{pid}/exe"))) {
+            (Some(me), Some(it)) => me == it,
+            _ => false,
+        }
+    }
+}
+
+#[cfg(all(unix, not(target_os = "linux")))]
+mod imp {
+    pub(super) fn is_ancestor(pid: u32) -> bool {
+        rustix::process::getppid().is_some_and(|p| p.as_raw_nonzero().get() as u32 == pid)
+    }
+
+    pub(super) fn runs_this_program(_pid: u32) -> bool {
+        true
+    }
+}
+
+#[cfg(not(unix))]
+mod imp {
+    pub(super) fn is_ancestor(_pid: u32) -> bool {
+        false
+    }
+
+    pub(super) fn runs_this_program(_pid: u32) -> bool {
+        false
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn neither_itself_nor_init_nor_a_parent_of_another_program() {
+        assert!(!is_this_program_above(std::process::id()));
+        assert!(!is_this_program_above(1));
+        assert!(!is_this_program_above(0));
+        // The test harness's parent (cargo, a shell) runs another program.
+        let parent = rustix::process::getppid().unwrap().as_raw_nonzero().get() as u32;
+        assert!(imp::is_ancestor(parent));
+        assert!(!is_this_program_above(parent));
+    }
+}

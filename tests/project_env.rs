@@ -1,0 +1,477 @@
+//! Nothing a project controls turns hookx off, through the real binary. An agent passes a
+//! project's settings `env` (Claude's `env` key, Gemini's `.env`) to every hook, so a
+//! repository can set any variable in `hookx run`'s environment: `HOOKX_HOME` and
+//! `HOOKX_MANAGED_ROOT` are not read there (only the route's `--home`/`--managed-root` and
+//! `HOME`), and a trust record or policy file another account (or the project) could have
+//! written counts for nothing.
+#![cfg(unix)]
+
+mod common;
+
+use common::{Ran, ran, write};
+use hookx::shell::shell_quote;
+use serde_json::{Value, json};
+use std::path::PathBuf;
+
+/// A project and a separate home, both below one temporary folder.
+struct World {
+    _tmp: tempfile::TempDir,
+    project: PathBuf,
+    home: PathBuf,
+}
+
+impl World {
+    /// A project whose `.bricks/hooks.json` denies every PreToolUse, trusted by the user.
+    fn with_trusted_guard() -> World {
+        let tmp = tempfile::tempdir().unwrap();
+        let project = tmp.path().join("project");
+        let home = tmp.path().join("home");
+        std::fs::create_dir_all(&home).unwrap();
+        write(
+            &project,
+            ".bricks/hooks.json",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+                {"type": "command", "command": "echo 'the user guard says no' >&2; exit 2"}]}]}}"#,
+        );
+        let world = World {
+            project: project.canonicalize().unwrap(),
+            home: home.canonicalize().unwrap(),
+            _tmp: tmp,
+        };
+        let trusted = ran(&mut world.hookx(&["trust", "--yes", "--project", "."]));
+        assert_eq!(trusted.code, Some(0), "{trusted:?}");
+        world
+    }
+
+    /// hookx in the project, `HOME` the user's home, no hookx variable inherited.
+    fn hookx(&self, args: &[&str]) -> assert_cmd::Command {
+        let mut cmd = common::hookx_clean(&self.project);
+        cmd.env("HOME", &self.home)
+            .env_remove("HOOKX_MANAGED_ROOT")
+            .args(args);
+        cmd
+    }
+
+    /// `hookx run --host claude --event PreToolUse` on a Bash call, as Claude starts it, with
+    /// `env` added (what the project's settings put there).
+    fn pre_tool_use(&self, extra: &[&str], env: &[(&str, &str)]) -> Ran {
+        let payload = json!({
+            "session_id": "s", "transcript_path": "/dev/null", "cwd": self.project,
+            "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": "ls"}, "permission_mode": "default",
+        });
+        let mut cmd = self.hookx(&["run", "--host", "claude", "--event", "PreToolUse"]);
+        cmd.args(extra)
+            .envs(env.iter().copied())
+            .write_stdin(payload.to_string());
+        ran(&mut cmd)
+    }
+}
+
+/// A way to break a file's ownership, the way to mend it, and what hookx says of it broken.
+type Fault<'a> = (Box<dyn Fn() + 'a>, Box<dyn Fn() + 'a>, &'static str);
+
+fn decision(ran: &Ran) -> Option<String> {
+    let v: Value = serde_json::from_str(ran.stdout.trim()).ok()?;
+    v["hookSpecificOutput"]["permissionDecision"]
+        .as_str()
+        .map(str::to_string)
+}
+
+fn denies(ran: &Ran) {
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    assert_eq!(decision(ran).as_deref(), Some("deny"), "{ran:?}");
+}
+
+/// `HOOKX_HOME` set by the project (to itself, or anywhere) does not move the trust record
+/// `hookx run` reads: the user's trusted guard still denies.
+#[test]
+fn hookx_home_from_the_project_does_not_move_the_trust_record() {
+    let world = World::with_trusted_guard();
+    denies(&world.pre_tool_use(&[], &[]));
+    let project = world.project.to_str().unwrap().to_string();
+    for home in [".", project.as_str(), "/nonexistent"] {
+        let ran = world.pre_tool_use(&[], &[("HOOKX_HOME", home)]);
+        denies(&ran);
+        assert!(ran.stdout.contains("the user guard says no"), "{ran:?}");
+    }
+}
+
+/// `HOOKX_MANAGED_ROOT=.` set by the project does not make the project's files policy: a
+/// "policy" that turns every other hook off (`allowManagedHooksOnly`) turns nothing off, and a
+/// "policy" hook of the project's is not run without trust.
+#[test]
+fn hookx_managed_root_from_the_project_reads_no_project_file_as_policy() {
+    let world = World::with_trusted_guard();
+    let marker = world.project.join("policy-ran");
+    write(
+        &world.project,
+        "etc/claude-code/managed-settings.json",
+        r#"{"allowManagedHooksOnly": true}"#,
+    );
+    write(
+        &world.project,
+        "etc/github-copilot/policy.d/hooks.json",
+        &json!({"version": 1, "hooks": {"preToolUse": [
+            {"type": "command", "bash": format!("touch '{}'", marker.display())}]}})
+        .to_string(),
+    );
+    let ran = world.pre_tool_use(&[], &[("HOOKX_MANAGED_ROOT", ".")]);
+    denies(&ran);
+    assert!(
+        !marker.exists(),
+        "the project's file ran as policy: {ran:?}"
+    );
+}
+
+/// What install is given on its command line is what the route carries: `hookx run` reads
+/// the home and the policy root from there.
+#[test]
+fn install_writes_home_and_managed_root_on_the_route() {
+    let world = World::with_trusted_guard();
+    let managed = world.home.parent().unwrap().join("managed");
+    std::fs::create_dir_all(&managed).unwrap();
+    let home = world.home.to_str().unwrap();
+    // Given as the home it already is ($HOME), --home is not written: run reads HOME.
+    let installed = ran(&mut world.hookx(&["install", "--host", "claude", "--home", home]));
+    assert_eq!(installed.code, Some(0), "{installed:?}");
+    let settings = std::fs::read_to_string(world.project.join(".claude/settings.json")).unwrap();
+    assert!(!settings.contains("--home"), "{settings}");
+    let installed = ran(world
+        .hookx(&[
+            "install",
+            "--host",
+            "claude",
+            "--home",
+            home,
+            "--managed-root",
+            managed.to_str().unwrap(),
+        ])
+        .env("HOME", "/elsewhere"));
+    assert_eq!(installed.code, Some(0), "{installed:?}");
+    let settings = std::fs::read_to_string(world.project.join(".claude/settings.json")).unwrap();
+    let settings: Value = serde_json::from_str(&settings).unwrap();
+    let command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        command.ends_with(&format!(
+            " run --host claude --event PreToolUse --home {} --managed-root {}",
+            shell_quote(home),
+            shell_quote(managed.to_str().unwrap())
+        )),
+        "{command}"
+    );
+    // Installing again recognises the route as install's own: nothing changes.
+    let again = ran(world
+        .hookx(&[
+            "install",
+            "--host",
+            "claude",
+            "--home",
+            home,
+            "--managed-root",
+            managed.to_str().unwrap(),
+        ])
+        .env("HOME", "/elsewhere"));
+    assert!(again.stdout.contains("already installed"), "{again:?}");
+    // The route runs with the home it names, whatever HOME says.
+    denies(&world.pre_tool_use(
+        &["--home", home, "--managed-root", managed.to_str().unwrap()],
+        &[("HOME", "/nonexistent")],
+    ));
+    // Without --home, install says that HOOKX_HOME will not reach the routes.
+    let noted = ran(world
+        .hookx(&["install", "--host", "claude"])
+        .env("HOOKX_HOME", home));
+    assert!(
+        noted
+            .stderr
+            .contains("HOOKX_HOME is set, but `hookx run` does not read it"),
+        "{noted:?}"
+    );
+}
+
+/// A Stop event, as Claude sends it, with `env` added.
+fn stop(world: &World, env: &[(&str, &str)]) -> Ran {
+    let payload = json!({
+        "session_id": "s", "transcript_path": "/dev/null", "cwd": world.project,
+        "hook_event_name": "Stop", "stop_hook_active": false,
+    });
+    let mut cmd = world.hookx(&["run", "--host", "claude", "--event", "Stop"]);
+    cmd.envs(env.iter().copied())
+        .write_stdin(payload.to_string());
+    ran(&mut cmd)
+}
+
+/// A project that ships its own "home" with a trust record trusting its own hooks, and sets
+/// `HOME` to it for every hook: the record is inside the project, so it trusts nothing; a
+/// tool call is denied (a guard the user trusted may be lost), other events run nothing.
+#[test]
+fn a_trust_record_inside_the_project_trusts_nothing() {
+    let world = World::with_trusted_guard();
+    let marker = world.project.join("project-hook-ran");
+    write(
+        &world.project,
+        ".bricks/hooks.json",
+        &json!({"hooks": {
+            "Stop": [{"hooks": [{"type": "command",
+                "command": format!("touch '{}'", marker.display())}]}],
+            "PreToolUse": [{"matcher": "*", "hooks": [{"type": "command",
+                "command": format!("touch '{}'", marker.display())}]}],
+        }})
+        .to_string(),
+    );
+    // The project's own record, made by a hookx run with HOME at the project.
+    let forged = ran(world
+        .hookx(&["trust", "--yes", "--project", "."])
+        .env("HOME", &world.project));
+    assert_eq!(forged.code, Some(0), "{forged:?}");
+    assert!(world.project.join(".hookx/trust.json").exists());
+    let project = world.project.to_str().unwrap();
+    for home in [".", project] {
+        let ran = stop(&world, &[("HOME", home)]);
+        assert_eq!(ran.code, Some(0), "{ran:?}");
+        assert!(
+            !marker.exists(),
+            "the project's record was honoured: {ran:?}"
+        );
+        assert!(ran.stderr.contains("is inside the project"), "{ran:?}");
+        let ran = world.pre_tool_use(&[], &[("HOME", home)]);
+        denies(&ran);
+        assert!(ran.stdout.contains("is inside the project"), "{ran:?}");
+        assert!(
+            !marker.exists(),
+            "the project's record was honoured: {ran:?}"
+        );
+    }
+}
+
+/// A trust record another account could write (a group-writable file or folder, or one owned
+/// by someone else) trusts nothing: the user's guard cannot be checked, so the tool call is
+/// denied with the fix; another event runs nothing and says why.
+#[test]
+fn a_trust_record_another_account_could_write_trusts_nothing() {
+    use std::os::unix::fs::PermissionsExt;
+    let world = World::with_trusted_guard();
+    let marker = world.project.join("stop-ran");
+    write(
+        &world.project,
+        ".bricks/hooks.json",
+        &json!({"hooks": {
+            "Stop": [{"hooks": [{"type": "command",
+                "command": format!("touch '{}'", marker.display())}]}],
+            "PreToolUse": [{"matcher": "*", "hooks": [{"type": "command",
+                "command": "echo 'the user guard says no' >&2; exit 2"}]}],
+        }})
+        .to_string(),
+    );
+    let trusted = ran(&mut world.hookx(&["trust", "--yes", "--project", "."]));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    let record = world.home.join(".hookx/trust.json");
+    let folder = world.home.join(".hookx");
+    let mode = |path: &std::path::Path, mode: u32| {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap()
+    };
+    // Sound as it is: the guard denies, Stop runs.
+    denies(&world.pre_tool_use(&[], &[]));
+    assert_eq!(stop(&world, &[]).code, Some(0));
+    assert!(marker.exists());
+    let mut faults: Vec<Fault> = vec![
+        (
+            Box::new(|| mode(&record, 0o664)),
+            Box::new(|| mode(&record, 0o644)),
+            "writable by group or others (mode 664)",
+        ),
+        (
+            Box::new(|| mode(&folder, 0o777)),
+            Box::new(|| mode(&folder, 0o755)),
+            "writable by group or others (mode 777)",
+        ),
+        (
+            Box::new(|| mode(&world.home, 0o775)),
+            Box::new(|| mode(&world.home, 0o755)),
+            "writable by group or others (mode 775)",
+        ),
+    ];
+    if rustix::process::geteuid().is_root() {
+        faults.push((
+            Box::new(|| std::os::unix::fs::chown(&record, Some(65534), None).unwrap()),
+            Box::new(|| std::os::unix::fs::chown(&record, Some(0), None).unwrap()),
+            "owned by uid 65534, neither root nor you",
+        ));
+    }
+    for (break_it, mend_it, said) in &faults {
+        break_it();
+        std::fs::remove_file(&marker).unwrap();
+        let ran = world.pre_tool_use(&[], &[]);
+        denies(&ran);
+        assert!(ran.stdout.contains(said), "{said}: {ran:?}");
+        assert!(!ran.stdout.contains("the user guard says no"), "{ran:?}");
+        let ran = stop(&world, &[]);
+        assert_eq!(ran.code, Some(0), "{ran:?}");
+        assert!(!marker.exists(), "{said}: the record was honoured: {ran:?}");
+        assert!(ran.stderr.contains(said), "{said}: {ran:?}");
+        mend_it();
+        assert_eq!(stop(&world, &[]).code, Some(0));
+        assert!(
+            marker.exists(),
+            "{said}: mended, the record is honoured again"
+        );
+    }
+}
+
+/// `hookx trust` creates its record for its owner alone (0600 in a 0700 folder) whatever the
+/// umask, so that `hookx run` honours it under a umask of 002 too.
+#[test]
+fn trust_creates_a_record_only_its_owner_can_write() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("project");
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    write(
+        &project,
+        ".bricks/hooks.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+            {"type": "command", "command": "echo 'the user guard says no' >&2; exit 2"}]}]}}"#,
+    );
+    let mut cmd = assert_cmd::Command::new("/bin/sh");
+    cmd.arg("-c")
+        .arg(format!(
+            "umask 002 && exec '{}' trust --yes --project .",
+            env!("CARGO_BIN_EXE_hookx")
+        ))
+        .current_dir(&project)
+        .env("HOME", &home)
+        .env_remove("HOOKX_HOME");
+    let trusted = ran(&mut cmd);
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    assert!(!trusted.stderr.contains("does not honour"), "{trusted:?}");
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&home.join(".hookx")), 0o700);
+    assert_eq!(mode(&home.join(".hookx/trust.json")), 0o600);
+}
+
+/// A policy file runs without `hookx trust`, so it counts only when no other account could
+/// have written it: for an agent with no rule of its own (Copilot's policy hooks), neither it
+/// nor a folder above it may be writable by group or others or owned by another account than
+/// root and the user's.
+#[test]
+fn a_policy_file_another_account_could_write_is_no_policy() {
+    use std::os::unix::fs::PermissionsExt;
+    let world = World::with_trusted_guard();
+    let managed = world.home.parent().unwrap().join("managed");
+    let marker = world.project.join("policy-ran");
+    let file = write(
+        &managed,
+        "etc/github-copilot/policy.d/hooks.json",
+        &json!({"version": 1, "hooks": {"preToolUse": [
+            {"type": "command", "bash": format!("touch '{}'", marker.display())}]}})
+        .to_string(),
+    );
+    let folder = file.parent().unwrap().to_path_buf();
+    let root = ["--managed-root", managed.to_str().unwrap()];
+    let policy_ran = || {
+        let _ = std::fs::remove_file(&marker);
+        denies(&world.pre_tool_use(&root, &[]));
+        marker.exists()
+    };
+    assert!(policy_ran(), "a sound policy file runs");
+    let mode = |path: &std::path::Path, mode: u32| {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap()
+    };
+    let mut faults: Vec<Fault> = vec![
+        (
+            Box::new(|| mode(&file, 0o664)),
+            Box::new(|| mode(&file, 0o644)),
+            "writable by group or others (mode 664)",
+        ),
+        (
+            Box::new(|| mode(&folder, 0o777)),
+            Box::new(|| mode(&folder, 0o755)),
+            "writable by group or others (mode 777)",
+        ),
+    ];
+    if rustix::process::geteuid().is_root() {
+        faults.push((
+            Box::new(|| std::os::unix::fs::chown(&file, Some(65534), None).unwrap()),
+            Box::new(|| std::os::unix::fs::chown(&file, Some(0), None).unwrap()),
+            "owned by uid 65534, neither root nor you",
+        ));
+    }
+    for (break_it, mend_it, said) in &faults {
+        break_it();
+        assert!(!policy_ran(), "{said}: read as policy");
+        let doctor = ran(world.hookx(&["doctor", "--host", "copilot"]).args(root));
+        assert!(
+            doctor
+                .stdout
+                .contains("hookx does not read this policy file")
+                && doctor.stdout.contains(said),
+            "{said}: {doctor:?}"
+        );
+        mend_it();
+        assert!(policy_ran(), "{said}: mended, it is policy again");
+    }
+}
+
+/// A Cline hook script is hashed when the event starts and run later: hookx runs the bytes it
+/// hashed (a private copy of the same name and mode, in the same working directory), so a
+/// script rewritten in between (here by a debug-only hook point between reading and running)
+/// does not run unreviewed, and its trust record still holds the reviewed bytes.
+#[test]
+fn a_cline_script_runs_from_the_bytes_that_were_hashed() {
+    let world = World::with_trusted_guard();
+    std::fs::remove_file(world.project.join(".bricks/hooks.json")).unwrap();
+    let said = world.project.join("said");
+    let script = write(
+        &world.project,
+        ".clinerules/hooks/PreToolUse",
+        &format!(
+            "#!/bin/sh\nprintf 'reviewed %s %s' \"$(basename \"$0\")\" \"$PWD\" > '{}'\n",
+            said.display()
+        ),
+    );
+    let trusted = ran(&mut world.hookx(&["trust", "--yes", "--project", "."]));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    let rewritten = format!(
+        "#!/bin/sh\necho unreviewed > '{}'\necho '{{\"cancel\": true}}'\n",
+        said.display()
+    );
+    let rewrite = format!(
+        "printf '%s' {} > '{}'",
+        shell_quote(&rewritten),
+        script.display()
+    );
+    let ran = world.pre_tool_use(&[], &[("HOOKX_TEST_BEFORE_RUN", &rewrite)]);
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    assert_eq!(
+        std::fs::read_to_string(&script).unwrap(),
+        rewritten,
+        "the hook point ran"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&said).unwrap(),
+        format!("reviewed PreToolUse {}", world.project.display()),
+        "{ran:?}"
+    );
+    assert_eq!(decision(&ran), None, "{ran:?}");
+    // The copy is gone once the event is answered.
+    let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            e.file_name().to_string_lossy().starts_with("hookx-script-")
+                && e.path().join("PreToolUse").exists()
+                && std::fs::read_to_string(e.path().join("PreToolUse"))
+                    .is_ok_and(|t| t.contains(&said.display().to_string()))
+        })
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    // The next event sees the rewritten script as changed, and runs nothing of it.
+    std::fs::remove_file(&said).unwrap();
+    let ran = world.pre_tool_use(&[], &[]);
+    assert!(!said.exists(), "{ran:?}");
+}
