@@ -373,9 +373,17 @@ fn a_policy_file_another_account_could_write_is_no_policy() {
     );
     let folder = file.parent().unwrap().to_path_buf();
     let root = ["--managed-root", managed.to_str().unwrap()];
+    // The guard's deny is answered at once and the policy handler may finish after `hookx
+    // run` has answered (detached, within its own timeout): wait for its marker, up to a
+    // bound far above a `touch` (where the file is no policy, the wait runs out: it is never
+    // read, so nothing can touch the marker late).
     let policy_ran = || {
         let _ = std::fs::remove_file(&marker);
         denies(&world.pre_tool_use(&root, &[]));
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while !marker.exists() && std::time::Instant::now() < until {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
         marker.exists()
     };
     assert!(policy_ran(), "a sound policy file runs");
