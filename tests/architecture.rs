@@ -1486,7 +1486,7 @@ fn probe_e_a_two_module_cycle_is_caught() {
         ("model/mod.rs", "use crate::tables::T;\npub struct M;"),
         (
             "tables.rs",
-            "pub struct T;\npub fn f() -> crate::model::M { todo!() }",
+            "pub struct T;\npub fn f(_: crate::model::M) {}",
         ),
         ("error.rs", "use crate::model::M;"),
     ];

@@ -6,25 +6,7 @@ use crate::error::Error;
 use crate::pipeline;
 use clap::Parser;
 
-/// Writes to stdout / stderr, ignoring a closed pipe (`hookx list | head`) instead of panicking
-/// as `print!` does.
-macro_rules! out {
-    ($($arg:tt)*) => { $crate::cli::write_to(&mut std::io::stdout(), format_args!($($arg)*)) };
-}
-macro_rules! outln {
-    ($($arg:tt)*) => { out!("{}\n", format_args!($($arg)*)) };
-}
-/// stderr goes through `anstream`: colours only on a terminal, never under `NO_COLOR`.
-macro_rules! err {
-    ($($arg:tt)*) => { $crate::cli::write_to(&mut anstream::stderr(), format_args!($($arg)*)) };
-}
-macro_rules! errln {
-    ($($arg:tt)*) => { err!("{}\n", format_args!($($arg)*)) };
-}
-
-pub fn write_to(stream: &mut impl std::io::Write, args: std::fmt::Arguments) {
-    let _ = stream.write_fmt(args);
-}
+use crate::commands::{errln, out, outln};
 
 mod args;
 mod simulate;

@@ -2,6 +2,7 @@
 //! by the host itself, and the host's decision, checked against `--expect`.
 
 use super::args::{Format, SimulateArgs};
+use crate::commands::{errln, out, outln};
 use crate::dispatch::simulate;
 use crate::error::Error;
 use crate::pipeline::{self, SimulateRequest};

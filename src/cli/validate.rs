@@ -2,7 +2,8 @@
 //! beyond it ([`crate::commands::validate::check`]), printed.
 
 use super::args::{Format, ValidateArgs};
-use super::write_to;
+use crate::commands::write_to;
+use crate::commands::{errln, outln};
 use crate::diag::Severity;
 use crate::error::Error;
 use crate::tables::Dialect;

@@ -12,25 +12,6 @@ use crate::tables::{Dialect, Document};
 use std::mem::ManuallyDrop;
 use std::path::{Path, PathBuf};
 
-// Output as the CLI writes it: a closed pipe ignored (`hookx convert … | head`), stderr through
-// `anstream` (colours only on a terminal, never under `NO_COLOR`).
-macro_rules! out {
-    ($($arg:tt)*) => { write_to(&mut std::io::stdout(), format_args!($($arg)*)) };
-}
-macro_rules! outln {
-    ($($arg:tt)*) => { out!("{}\n", format_args!($($arg)*)) };
-}
-macro_rules! err {
-    ($($arg:tt)*) => { write_to(&mut anstream::stderr(), format_args!($($arg)*)) };
-}
-macro_rules! errln {
-    ($($arg:tt)*) => { err!("{}\n", format_args!($($arg)*)) };
-}
-
-fn write_to(stream: &mut impl std::io::Write, args: std::fmt::Arguments) {
-    let _ = stream.write_fmt(args);
-}
-
 /// Exit status when `--strict` finds losses.
 pub const EXIT_LOSSES: i32 = 3;
 
