@@ -24,12 +24,22 @@ clients=(
   "cline@3.0.65 cline-3.0.65 node_modules/@cline/cli-linux-x64/bin/cline"
   # Augment's Auggie: one bundled script, run by node (>= 20).
   "@augmentcode/auggie@0.36.0 auggie-0.36.0 node_modules/@augmentcode/auggie/augment.mjs"
+  # OpenCode: the wrapper pulls the single-file native binary. At start OpenCode runs
+  # `npm install @opencode-ai/plugin` in every config folder that lacks it: the live suite seeds
+  # each folder from this cache (same version as the client), so nothing is fetched at run time.
+  "opencode-ai@1.18.33 opencode-1.18.33 node_modules/opencode-linux-x64/bin/opencode"
+  "@opencode-ai/plugin@1.18.33 opencode-plugin-1.18.33 node_modules/@opencode-ai/plugin/package.json"
+  # Kilo Code's CLI (a fork of OpenCode): 7.8.1's Linux binary package is missing from npm.
+  "@kilocode/cli@7.7.7 kilo-7.7.7 node_modules/@kilocode/cli-linux-x64/bin/kilo"
 )
+
+# A program must be executable; a package of files (a .json marker) only present.
+present() { case "$1" in *.json) [ -f "$1" ] ;; *) [ -x "$1" ] ;; esac; }
 
 pids=()
 for row in "${clients[@]}"; do
   read -r pkg dir bin <<<"$row"
-  if [ -x "$root/$dir/$bin" ]; then continue; fi
+  if present "$root/$dir/$bin"; then continue; fi
   (
     mkdir -p "$root/$dir"
     npm install --ignore-scripts --no-audit --no-fund --loglevel=error \
@@ -43,7 +53,7 @@ for pid in "${pids[@]}"; do wait "$pid" || status=1; done
 
 for row in "${clients[@]}"; do
   read -r pkg dir bin <<<"$row"
-  [ -x "$root/$dir/$bin" ] || { echo "install-clients: $root/$dir/$bin missing" >&2; status=1; }
+  present "$root/$dir/$bin" || { echo "install-clients: $root/$dir/$bin missing" >&2; status=1; }
 done
 echo "$root"
 exit $status
