@@ -254,6 +254,9 @@ fn hookx_program(opts: &Options) -> Result<Written, Error> {
 /// hookx's entries change, and nothing is written when nothing changes. Uninstall gives back
 /// the bytes the file had before install, and deletes the file only when install created it.
 pub fn apply(opts: &Options) -> Result<Report, Error> {
+    if let Some(plugin) = opts.host.config().generated {
+        return apply_plugin(opts, plugin);
+    }
     if opts.host.config().scripts.is_some() {
         return apply_scripts(opts);
     }
@@ -427,6 +430,84 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
         // The folder install created, now empty.
         let _ = std::fs::remove_dir(&dir);
     }
+    Ok(report)
+}
+
+/// Install for a host whose hooks are code ([`crate::tables::GeneratedPlugin`]): one plugin
+/// file of hookx's own, written whole, with a route per event that has rules. A file at that
+/// path without hookx's marker is the user's: refused, left as it is. With no event to route
+/// (and on uninstall) hookx's file is deleted.
+fn apply_plugin(opts: &Options, plugin: &crate::tables::GeneratedPlugin) -> Result<Report, Error> {
+    let path = target(&opts.ctx.home, &opts.ctx.project, opts.host, opts.scope);
+    stays_in_project(opts, &path)?;
+    let host = opts.host;
+    let mut report = Report {
+        path: path.clone(),
+        ..Report::default()
+    };
+    let needed = match opts.uninstall {
+        true => Vec::new(),
+        false => routed_events(&opts.ctx, host, opts.scope),
+    };
+    let hookx = match opts.uninstall {
+        true => None,
+        false => Some(hookx_program(opts)?),
+    };
+    let mut kept = Vec::new();
+    update_keeping_trust(&opts.ctx, &path, &mut kept, |current| {
+        let old = match current {
+            Some(text) if !crate::route::is_own_plugin(plugin, text) => {
+                return Err(Error::Io {
+                    path: opts.ctx.display(&path),
+                    message: "holds a plugin hookx did not write; hookx writes this file whole \
+                              and leaves it as it is (move it, or name yours otherwise)"
+                        .into(),
+                });
+            }
+            Some(text) => crate::route::plugin_routes(plugin, text),
+            None => Vec::new(),
+        };
+        let Some(hookx) = &hookx else {
+            report.removed = old.len();
+            report.deleted = current.is_some();
+            return Ok(match current {
+                Some(_) => Change::Delete,
+                None => Change::Keep,
+            });
+        };
+        report.command = format!("{} run --host {}", shell_quote(&hookx.hookx), host.name());
+        let text = crate::route::plugin_text(plugin, host, hookx.program(), &needed, opts.scope);
+        for event in &needed {
+            match old.iter().find(|(e, _)| e == event) {
+                None => report.added.push(event.to_string()),
+                Some((_, line))
+                    if *line
+                        != crate::route::route_command(
+                            hookx.program(),
+                            host,
+                            event,
+                            opts.scope,
+                        ) =>
+                {
+                    report.updated.push(event.to_string())
+                }
+                Some(_) => {}
+            }
+        }
+        report.dropped = old
+            .iter()
+            .filter(|(e, _)| !needed.contains(&e.as_str()))
+            .map(|(e, _)| e.clone())
+            .collect();
+        report.routes = needed.len();
+        Ok(match (current, needed.is_empty()) {
+            (None, true) => Change::Keep,
+            (Some(_), true) => Change::Delete,
+            (Some(now), false) if now == text => Change::Keep,
+            _ => Change::Write(text),
+        })
+    })?;
+    report.kept_trusted = kept;
     Ok(report)
 }
 

@@ -308,6 +308,7 @@ pub static DEF: DialectDef = DialectDef {
 static CONFIG: ConfigSpec = ConfigSpec {
     other_events: &[],
     scripts: None,
+    generated: None,
     rule_list: None,
     handler_keys: &[
         ("type", HandlerField::Type),

@@ -187,6 +187,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".bricks/hooks.json",
     type_only_on: &[],
     scripts: None,
+    generated: None,
     rule_list: None,
     // hookx's own format: strict JSON.
     json_syntax: crate::tables::JsonSyntax::STRICT,

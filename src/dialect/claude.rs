@@ -596,6 +596,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     zero_timeout_is_none: false,
     kept_keys: &[],
     scripts: None,
+    generated: None,
     rule_list: None,
     // Run 2.1.332 (`tests/live_claude_doctor.rs`): settings with a comment or a trailing comma
     // are dropped whole; the session goes on.

@@ -320,6 +320,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     zero_timeout_is_none: false,
     kept_keys: &[],
     scripts: Some(&LAYOUT),
+    generated: None,
     rule_list: None,
     // Its hooks are scripts, not JSON.
     json_syntax: crate::tables::JsonSyntax::STRICT,

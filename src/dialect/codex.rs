@@ -511,6 +511,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     zero_timeout_is_none: false,
     kept_keys: &[],
     scripts: None,
+    generated: None,
     rule_list: None,
     // Run 0.171.0 (`tests/live_codex.rs`): a `hooks.json` with a comment or a trailing comma
     // is dropped without a word.

@@ -715,6 +715,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".github/hooks/hooks.json",
     type_only_on: &[("prompt", &[EventKind::SessionStart])],
     scripts: None,
+    generated: None,
     rule_list: None,
     // Run 1.0.102 (`tests/live_copilot.rs`): a hook file with a comment or a trailing comma is
     // dropped; the session goes on.

@@ -360,6 +360,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     type_only_on: &[],
     plugins: None,
     scripts: None,
+    generated: None,
     rule_list: None,
     // Its documents say nothing of comments: read as strict JSON.
     json_syntax: crate::tables::JsonSyntax::STRICT,

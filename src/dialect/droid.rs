@@ -299,6 +299,7 @@ pub static DEF: DialectDef = DialectDef {
 static CONFIG: ConfigSpec = ConfigSpec {
     other_events: &[],
     scripts: None,
+    generated: None,
     rule_list: None,
     // Run 0.225.2 (`tests/live_droid.rs`): `settings.json` and `hooks.json` are read with
     // comments; a trailing comma drops the file.

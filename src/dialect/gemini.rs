@@ -479,6 +479,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // `sequential` (its event's handlers run one after another; hookx runs them in parallel).
     kept_keys: &["name", "description", "sequential"],
     scripts: None,
+    generated: None,
     rule_list: None,
     // Run 0.61.0 (`tests/live_gemini.rs`): settings are read with comments
     // (`strip-json-comments`), a trailing comma stops the CLI; an extension's `hooks/hooks.json`

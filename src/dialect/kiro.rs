@@ -256,6 +256,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     type_only_on: &[],
     plugins: None,
     scripts: None,
+    generated: None,
     rule_list: Some(&RULES),
     // Not documented: read as strict JSON.
     json_syntax: crate::tables::JsonSyntax::STRICT,

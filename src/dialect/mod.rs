@@ -41,7 +41,9 @@ pub mod copilot;
 pub mod cursor;
 pub mod droid;
 pub mod gemini;
+pub mod kilo;
 pub mod kiro;
+pub mod opencode;
 pub mod qwen;
 pub mod vscode;
 pub mod windsurf;
@@ -68,21 +70,37 @@ pub static DIALECTS: &[Dialect] = &[
     Dialect(&kiro::DEF),
 ];
 
+/// The agents whose hooks are code (plugins): hookx routes their events through a plugin it
+/// generates ([`crate::tables::GeneratedPlugin`]) and reads none of their files. Hosts and
+/// targets (`--host`, `--to`), apart from [`DIALECTS`]: discovery, listings and every suite
+/// that reads each dialect's files iterate those only.
+pub static WRITE_ONLY: &[Dialect] = &[Dialect(&opencode::DEF), Dialect(&kilo::DEF)];
+
 impl Dialect {
     /// Every registered dialect ([`DIALECTS`]).
     pub fn all() -> &'static [Dialect] {
         DIALECTS
     }
 
-    /// The registered dialect with this name.
+    /// The registered dialect with this name, a write-only one included ([`WRITE_ONLY`]).
     pub fn named(name: &str) -> Option<Dialect> {
-        DIALECTS.iter().copied().find(|d| d.name() == name)
+        DIALECTS
+            .iter()
+            .chain(WRITE_ONLY)
+            .copied()
+            .find(|d| d.name() == name)
     }
 
-    /// The position in [`DIALECTS`], which orders dialects.
+    /// The write-only dialects ([`WRITE_ONLY`]).
+    pub fn write_only() -> &'static [Dialect] {
+        WRITE_ONLY
+    }
+
+    /// The position in [`DIALECTS`], then [`WRITE_ONLY`], which orders dialects.
     fn index(self) -> usize {
         DIALECTS
             .iter()
+            .chain(WRITE_ONLY)
             .position(|d| *d == self)
             .unwrap_or(usize::MAX)
     }
@@ -100,10 +118,12 @@ impl Ord for Dialect {
     }
 }
 
-/// `--host`, `--from`, `--to`: the registered names, listed in `--help`.
+/// `--host`, `--from`, `--to`: the registered names, listed in `--help` (the write-only ones
+/// last; `--from` refuses them).
 impl clap::ValueEnum for Dialect {
     fn value_variants<'a>() -> &'a [Dialect] {
-        DIALECTS
+        static BOTH: OnceLock<Vec<Dialect>> = OnceLock::new();
+        BOTH.get_or_init(|| DIALECTS.iter().chain(WRITE_ONLY).copied().collect())
     }
 
     fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
@@ -142,7 +162,8 @@ impl Flavor {
         static KNOWN: OnceLock<[u64; 64]> = OnceLock::new();
         let known = KNOWN.get_or_init(|| {
             let mut bits = [0u64; 64];
-            for flavor in Flavor::all() {
+            let write_only = WRITE_ONLY.iter().flat_map(|d| d.flavors());
+            for flavor in Flavor::all().iter().copied().chain(write_only) {
                 for (id, names) in flavor.tables().tools {
                     for name in std::iter::once(id).chain(names.iter()) {
                         for bit in bloom_bits(name) {

@@ -474,6 +474,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     type_only_on: &[],
     plugins: None,
     scripts: None,
+    generated: None,
     rule_list: None,
     // Run 0.24.4 (`tests/live_qwen.rs`): settings are read with comments; a trailing comma
     // drops the file.

@@ -231,6 +231,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     type_only_on: &[],
     plugins: None,
     scripts: None,
+    generated: None,
     rule_list: None,
     // Source (microsoft/vscode, `PromptsService` hook discovery): `parseJSONC(text, errors)`,
     // and a file with any error is skipped; its JSONC reader allows comments, and no trailing

@@ -355,6 +355,7 @@ pub static DEF: DialectDef = DialectDef {
 static CONFIG: ConfigSpec = ConfigSpec {
     other_events: &["post_setup_worktree"],
     scripts: None,
+    generated: None,
     rule_list: None,
     // Its documents say nothing of comments: read as strict JSON.
     json_syntax: crate::tables::JsonSyntax::STRICT,

@@ -179,10 +179,15 @@ fn host_event_name(host: Dialect, name: &str) -> String {
         .map_or_else(|| name.to_string(), str::to_string)
 }
 
-/// An event name in any flavour's spelling, or canonical.
+/// An event name in any flavour's spelling (a write-only dialect's too), or canonical.
 pub fn parse_event(name: &str) -> EventKind {
+    let write_only = crate::tables::Dialect::write_only()
+        .iter()
+        .flat_map(|d| d.flavors());
     Flavor::all()
         .iter()
+        .copied()
+        .chain(write_only)
         .find_map(|f| f.tables().event_kind(name))
         .unwrap_or_else(|| EventKind::from_name(name))
 }

@@ -21,6 +21,7 @@
 
 mod entry;
 mod file;
+mod plugin;
 
 pub use entry::{
     Program, hookx_handler_can_run, is_hookx_entry, is_hookx_handler, is_hookx_program,
@@ -31,6 +32,8 @@ pub(crate) use file::{
     Tally, created_file, events_path, fresh_text, install_text, layout, routes_in_list,
     uninstall_text,
 };
+pub(crate) use plugin::plugin_text;
+pub use plugin::{is_own_plugin, plugin_routes};
 
 use crate::config::edit::{JsonText, Seg};
 use crate::config::scripts;
@@ -103,6 +106,13 @@ fn user_route_commands(user: &Path, host: Dialect, event: &str) -> Vec<String> {
     let Ok(text) = crate::read::text(user, crate::read::MAX_FILE_BYTES) else {
         return Vec::new();
     };
+    if let Some(plugin) = host.config().generated {
+        return plugin_routes(plugin, &text)
+            .into_iter()
+            .filter(|(e, _)| e == event)
+            .map(|(_, line)| line)
+            .collect();
+    }
     if let Some(list) = host.config().rule_list {
         return list_route_commands(user, &text, host, list, event);
     }

@@ -110,6 +110,10 @@ pub struct ConfigSpec {
     /// Hooks that are no config file but one executable per event, named after the event
     /// (Cline): the dialect's locations are folders ([`crate::tables::Pattern::Scripts`]).
     pub scripts: Option<&'static ScriptLayout>,
+    /// Hooks that are code, not config (OpenCode's plugins): hookx reads none of the agent's
+    /// files and routes its events through one plugin file of its own, generated from this
+    /// template ([`GeneratedPlugin`]). A write-only target.
+    pub generated: Option<&'static GeneratedPlugin>,
     /// Hooks that are a list of rules, each naming its event, not a map of events (Kiro's
     /// `{"version": "v1", "hooks": [{name, trigger, matcher, action, …}]}`).
     pub rule_list: Option<&'static RuleList>,
@@ -204,6 +208,18 @@ pub struct ScriptLayout {
     /// What a script that denies a tool call does to the agent's run, when more than the call
     /// (Cline: the whole run ends), for `install` and `doctor` to warn about.
     pub deny_effect: Option<&'static str>,
+}
+
+/// A plugin file hookx generates whole for an agent whose hooks are code. The template is the
+/// agent's (its file is the dialect's data); hookx fills in its holes, each a JSON value:
+/// `__HOOKX_ROUTES__` (an object: each event that has rules, by the agent's name, and its
+/// route's shell command line), `__HOOKX_GUARDS__` (the events that fail closed, an array),
+/// `__HOOKX_LIMIT_MS__` (how long the plugin waits for hookx before it kills it).
+pub struct GeneratedPlugin {
+    /// The file's text with its holes.
+    pub template: &'static str,
+    /// The first line of every file hookx writes: a file without it is the user's, left alone.
+    pub marker: &'static str,
 }
 
 /// An agent's plugin registries, as data: which plugins it loads, and from where. Paths are

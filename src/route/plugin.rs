@@ -1,0 +1,79 @@
+//! Routes for a host whose hooks are code ([`crate::tables::GeneratedPlugin`]): one plugin file
+//! hookx writes whole, holding a route per event that has rules. The file is hookx's by its
+//! first line (the template's marker); a file without it is the user's and is left alone.
+
+use super::{InstallScope, Program, route_command};
+use crate::tables::{Dialect, GeneratedPlugin};
+use serde_json::{Map, Value};
+
+/// The plugin text for `events` (the host's names), each routed to `hookx run --host HOST
+/// --event EVENT`.
+pub(crate) fn plugin_text(
+    plugin: &GeneratedPlugin,
+    host: Dialect,
+    program: Program<'_>,
+    events: &[&str],
+    scope: InstallScope,
+) -> String {
+    let routes: Map<String, Value> = events
+        .iter()
+        .map(|e| {
+            let line = route_command(program, host, e, scope);
+            (e.to_string(), Value::String(line))
+        })
+        .collect();
+    plugin_of(plugin, host, &Value::Object(routes))
+}
+
+/// The plugin text around `routes` (an object of the host's event names and command lines).
+pub(crate) fn plugin_of(plugin: &GeneratedPlugin, host: Dialect, routes: &Value) -> String {
+    let protocol = &host.default_flavor().tables().protocol;
+    let guards: Vec<&str> = host
+        .default_flavor()
+        .tables()
+        .events
+        .iter()
+        .filter(|(kind, _)| protocol.fail_closed.contains(kind))
+        .map(|(_, name)| *name)
+        .collect();
+    let limit_ms = host.def().route.limit.secs * 1000;
+    plugin
+        .template
+        .replace("__HOOKX_ROUTES__", &pretty(routes))
+        .replace("__HOOKX_GUARDS__", &Value::from(guards).to_string())
+        .replace("__HOOKX_LIMIT_MS__", &limit_ms.to_string())
+}
+
+/// JSON for a line of JS: pretty, indented as the template's constants are.
+fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_else(|_| "{}".into())
+}
+
+/// Whether `text` is a plugin hookx wrote (its first line is the marker).
+pub fn is_own_plugin(plugin: &GeneratedPlugin, text: &str) -> bool {
+    text.lines()
+        .next()
+        .is_some_and(|l| l.starts_with(plugin.marker))
+}
+
+/// The events and command lines of hookx's plugin `text` (none when it is not hookx's, or its
+/// routes cannot be read back).
+pub fn plugin_routes(plugin: &GeneratedPlugin, text: &str) -> Vec<(String, String)> {
+    if !is_own_plugin(plugin, text) {
+        return Vec::new();
+    }
+    let Some(start) = text.find("const ROUTES = ") else {
+        return Vec::new();
+    };
+    let rest = &text[start + "const ROUTES = ".len()..];
+    let Some(end) = rest.find(";\n") else {
+        return Vec::new();
+    };
+    match serde_json::from_str::<Value>(&rest[..end]) {
+        Ok(Value::Object(map)) => map
+            .into_iter()
+            .filter_map(|(k, v)| Some((k, v.as_str()?.to_string())))
+            .collect(),
+        _ => Vec::new(),
+    }
+}

@@ -1,0 +1,342 @@
+//! The live conformance suite for OpenCode 1.18.33 and Kilo Code CLI 7.7.7: the real clients,
+//! driven offline through a fake model server. Ground truth first (a test plugin, hookx out of
+//! the loop): what a `tool.execute.before` throw does, how a rewrite must be made, what the
+//! hooks receive, which plugin files load and what hangs the client. conformance/opencode-facts.md
+//! holds the facts these runs confirm.
+
+#[macro_use]
+#[path = "live_common/harness.rs"]
+mod harness;
+#[path = "live_opencode/client.rs"]
+mod client;
+#[allow(dead_code)]
+#[path = "live_opencode/server.rs"]
+mod server;
+
+use client::{Client, Sandbox};
+use serde_json::{Value, json};
+use server::{FakeModel, Step};
+use std::time::Duration;
+
+/// The recorder every test plugin starts with: one JSON line per call in `HOME/rec.jsonl`.
+const REC: &str = r#"import fs from "fs";
+const rec = (o) => fs.appendFileSync(process.env.HOME + "/rec.jsonl", JSON.stringify(o) + "\n");
+"#;
+
+/// Blocks `BLOCKME`, rewrites `REWRITE` in place, assigns a new object for `ASSIGN`; records
+/// every hook it is given.
+const GROUND: &str = r#"
+export const Ground = async (ctx) => {
+  rec({load: "project-plugin", ctx: Object.keys(ctx), directory: ctx.directory, worktree: ctx.worktree});
+  return {
+    "tool.execute.before": async (input, output) => {
+      rec({hook: "tool.execute.before", input, output: JSON.parse(JSON.stringify(output))});
+      const c = (output.args && output.args.command) || "";
+      if (c.includes("BLOCKME")) throw new Error("ground-truth: blocked by the plugin");
+      if (c.includes("REWRITE")) output.args.command = "echo rewritten > rewritten.txt";
+      if (c.includes("ASSIGN")) output.args = { command: "echo assigned > assigned.txt" };
+    },
+    "tool.execute.after": async (input, output) => {
+      rec({hook: "tool.execute.after", input, output});
+      if (input.tool === "read") output.output += "\nCONTEXT-FROM-AFTER";
+    },
+    "permission.ask": async (input, output) => rec({hook: "permission.ask", input, output}),
+    "chat.message": async (input, output) => rec({hook: "chat.message", input}),
+    "shell.env": async (input, output) => rec({hook: "shell.env", input}),
+    event: async ({event}) => rec({hook: "event", type: event.type, event}),
+  };
+};
+"#;
+
+fn bash(command: &str) -> Step {
+    Step::Tools(vec![("bash", json!({"command": command}))])
+}
+
+fn scripts(name: &str, project: &str) -> Vec<Step> {
+    let file = format!("{project}/w.txt");
+    match name {
+        "ground" => vec![
+            bash("echo BLOCKME > blocked.txt"),
+            bash("echo REWRITE > original.txt"),
+            bash("echo ASSIGN > kept.txt"),
+            Step::Tools(vec![(
+                "write",
+                json!({"filePath": file, "content": "one\n"}),
+            )]),
+            Step::Tools(vec![(
+                "edit",
+                json!({"filePath": file, "oldString": "one", "newString": "two"}),
+            )]),
+            Step::Tools(vec![("read", json!({"filePath": file}))]),
+            Step::Text("ground done"),
+        ],
+        "one" => vec![bash("echo one > one.txt"), Step::Text("one done")],
+        _ => vec![Step::Text("unknown scenario")],
+    }
+}
+
+/// The `role: "tool"` message answering each tool call, in order.
+fn tool_messages(model: &FakeModel, scenario: &str) -> Vec<String> {
+    model
+        .requests_of(scenario)
+        .last()
+        .and_then(|b| b["messages"].as_array().cloned())
+        .unwrap_or_default()
+        .iter()
+        .filter(|m| m["role"] == "tool")
+        .map(|m| m["content"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+fn hooks<'a>(records: &'a [Value], hook: &str) -> Vec<&'a Value> {
+    records.iter().filter(|r| r["hook"] == hook).collect()
+}
+
+/// The keys of a JSON object, sorted.
+fn keys(v: &Value) -> Vec<String> {
+    let mut k: Vec<String> = v
+        .as_object()
+        .map(|o| o.keys().cloned().collect())
+        .unwrap_or_default();
+    k.sort();
+    k
+}
+
+fn ground_truth(client: Client) {
+    let Some(bin) = client::binary(client) else {
+        return;
+    };
+    let sb = Sandbox::new(client);
+    sb.write(
+        &format!("project/{}/plugin/ground.js", client.dot()),
+        &format!("{REC}{GROUND}"),
+    );
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let out = sb.run(&bin, model.port, "SCENARIO:ground go", &[]);
+    assert_eq!(out.status, Some(0), "{}\n{}", out.stdout, out.stderr);
+    let messages = tool_messages(&model, "ground");
+    // A throw blocks the tool, and the model reads the message as the tool's result, verbatim.
+    assert_eq!(
+        messages[0], "ground-truth: blocked by the plugin",
+        "{messages:?}"
+    );
+    assert!(!sb.project.join("blocked.txt").exists());
+    // Mutating `output.args` rewrites the call; assigning a new object is ignored.
+    assert!(sb.project.join("rewritten.txt").exists());
+    assert!(!sb.project.join("original.txt").exists());
+    assert!(sb.project.join("kept.txt").exists());
+    assert!(!sb.project.join("assigned.txt").exists());
+    // `tool.execute.after` may append to `output.output`: the model reads it.
+    assert!(messages[5].contains("CONTEXT-FROM-AFTER"), "{messages:?}");
+    let records = sb.records();
+    let before = hooks(&records, "tool.execute.before");
+    let tools: Vec<&str> = before
+        .iter()
+        .map(|r| r["input"]["tool"].as_str().unwrap())
+        .collect();
+    assert_eq!(tools, ["bash", "bash", "bash", "write", "edit", "read"]);
+    assert_eq!(keys(&before[0]["input"]), ["callID", "sessionID", "tool"]);
+    assert_eq!(keys(&before[0]["output"]), ["args"]);
+    assert_eq!(keys(&before[3]["output"]["args"]), ["content", "filePath"]);
+    assert_eq!(
+        keys(&before[4]["output"]["args"]),
+        ["filePath", "newString", "oldString"]
+    );
+    let after = hooks(&records, "tool.execute.after");
+    // No after for the blocked call; the after sees the rewritten arguments.
+    assert_eq!(after.len(), 5, "{after:?}");
+    assert_eq!(
+        keys(&after[0]["input"]),
+        ["args", "callID", "sessionID", "tool"]
+    );
+    assert_eq!(
+        after[0]["input"]["args"]["command"],
+        "echo rewritten > rewritten.txt"
+    );
+    assert_eq!(keys(&after[0]["output"]), ["metadata", "output", "title"]);
+    // `permission.ask` is never called in `run`.
+    assert!(hooks(&records, "permission.ask").is_empty());
+    let events: Vec<&str> = hooks(&records, "event")
+        .iter()
+        .map(|r| r["type"].as_str().unwrap())
+        .collect();
+    for wanted in [
+        "session.created",
+        "session.idle",
+        "file.edited",
+        "message.updated",
+    ] {
+        assert!(events.contains(&wanted), "{wanted} not in {events:?}");
+    }
+    record_fixture(client, &records);
+}
+
+/// Saves the first payload of each hook and event type, with the client's version, in
+/// tests/fixtures/plugin-events/CLIENT-VERSION/ when `HOOKX_RECORD=1` (the fixtures the dialect
+/// tables were read from); otherwise checks the keys still match them.
+fn record_fixture(client: Client, records: &[Value]) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(
+        "tests/fixtures/plugin-events/{}-{}",
+        client.host(),
+        client.version()
+    ));
+    let mut firsts = std::collections::BTreeMap::new();
+    for r in records {
+        let name = match (r["hook"].as_str(), r["type"].as_str()) {
+            (Some("event"), Some(t)) => format!("event.{t}"),
+            (Some(h), _) => h.to_string(),
+            _ => continue,
+        };
+        firsts.entry(name).or_insert_with(|| r.clone());
+    }
+    for (name, r) in &firsts {
+        let path = dir.join(format!("{name}.json"));
+        if std::env::var("HOOKX_RECORD").as_deref() == Ok("1") {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, serde_json::to_string_pretty(r).unwrap() + "\n").unwrap();
+        } else if let Ok(text) = std::fs::read_to_string(&path) {
+            let old: Value = serde_json::from_str(&text).unwrap();
+            for part in ["input", "output"] {
+                assert_eq!(
+                    keys(&old[part]),
+                    keys(&r[part]),
+                    "{name} {part} keys changed"
+                );
+            }
+        }
+    }
+}
+
+fn opencode_ground_truth() {
+    ground_truth(Client::OpenCode);
+}
+
+fn kilo_ground_truth() {
+    ground_truth(Client::Kilo);
+}
+
+/// Which files load: user plugins first, `plugin/` and `plugins/`, `.js` and `.ts`; not `.mjs`,
+/// not sub-folders; a file with an export that is not a function is skipped whole.
+fn opencode_loading() {
+    let Some(bin) = client::binary(Client::OpenCode) else {
+        return;
+    };
+    let sb = Sandbox::new(Client::OpenCode);
+    let plugin = |rel: &str, label: &str| {
+        let name = label.replace(['-', '.'], "_");
+        sb.write(
+            rel,
+            &format!("{REC}export const P_{name} = async () => {{ rec({{load: \"{label}\"}}); return {{}}; }};\n"),
+        );
+    };
+    plugin("home/.config/opencode/plugin/u.js", "user");
+    plugin("project/.opencode/plugin/p.js", "project-plugin");
+    plugin("project/.opencode/plugins/q.js", "project-plugins");
+    plugin("project/.opencode/plugin/t.ts", "project-ts");
+    plugin("project/.opencode/plugin/m.mjs", "mjs");
+    plugin("project/.opencode/plugin/sub/s.js", "sub-folder");
+    sb.write(
+        "project/.opencode/plugin/n.js",
+        &format!("{REC}export const notAFunction = 42;\nexport const N = async () => {{ rec({{load: \"mixed\"}}); return {{}}; }};\n"),
+    );
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let out = sb.run(&bin, model.port, "SCENARIO:one go", &[]);
+    assert_eq!(out.status, Some(0), "{}\n{}", out.stdout, out.stderr);
+    let loaded: Vec<String> = sb
+        .records()
+        .iter()
+        .filter_map(|r| r["load"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(
+        loaded.first().map(String::as_str),
+        Some("user"),
+        "{loaded:?}"
+    );
+    for yes in ["project-plugin", "project-plugins", "project-ts"] {
+        assert!(
+            loaded.iter().any(|l| l == yes),
+            "{yes} not loaded: {loaded:?}"
+        );
+    }
+    for no in ["mjs", "sub-folder", "mixed"] {
+        assert!(!loaded.iter().any(|l| l == no), "{no} loaded: {loaded:?}");
+    }
+    // Nothing was fetched: the seeded plugin package was enough.
+    assert!(model.chats().len() >= 2);
+}
+
+/// A synchronous throw in an `event` handler hangs `opencode run`, and later plugins stop
+/// getting events; the same throw from an async handler does not.
+fn opencode_sync_throw_in_event_hangs() {
+    let Some(bin) = client::binary(Client::OpenCode) else {
+        return;
+    };
+    let thrower = |sync: bool| {
+        let sb = Sandbox::new(Client::OpenCode);
+        let kw = if sync { "" } else { "async " };
+        sb.write(
+            "project/.opencode/plugin/a.js",
+            &format!("export const A = async () => ({{ event: {kw}({{event}}) => {{ if (event.type === \"session.status\") throw new Error(\"thrown\"); }} }});\n"),
+        );
+        sb.write(
+            "project/.opencode/plugin/b.js",
+            &format!("{REC}export const B = async () => ({{ event: async ({{event}}) => rec({{event: event.type}}) }});\n"),
+        );
+        let model = FakeModel::start(scripts, sb.project.display().to_string());
+        // Generous: a run of one tool call takes seconds; the hang is forever.
+        let out = sb.run_for(
+            &bin,
+            model.port,
+            "SCENARIO:one go",
+            &[],
+            Duration::from_secs(90),
+        );
+        let events: Vec<String> = sb
+            .records()
+            .iter()
+            .filter_map(|r| r["event"].as_str().map(str::to_string))
+            .collect();
+        (out.map(|o| o.status), events, sb)
+    };
+    let (async_status, async_events, _a) = thrower(false);
+    assert_eq!(
+        async_status,
+        Some(Some(0)),
+        "an async throw in event is harmless"
+    );
+    assert!(async_events.iter().any(|e| e == "session.idle"));
+    let (sync_status, sync_events, sb) = thrower(true);
+    assert!(
+        sync_status.is_none(),
+        "a sync throw in event did not hang the run"
+    );
+    assert!(
+        !sync_events.iter().any(|e| e == "session.idle"),
+        "{sync_events:?}"
+    );
+    assert!(!sb.project.join("one.txt").exists());
+}
+
+fn main() -> std::process::ExitCode {
+    let needs = [
+        harness::client("OpenCode", Client::OpenCode.rel()),
+        harness::client("Kilo Code CLI", Client::Kilo.rel()),
+        harness::client(
+            "the OpenCode plugin package",
+            format!(
+                "opencode-plugin-{}/node_modules/@opencode-ai/plugin/package.json",
+                client::PLUGIN_VERSION
+            ),
+        ),
+    ];
+    harness::main(
+        "live_opencode",
+        &needs,
+        live_tests![
+            opencode_ground_truth,
+            kilo_ground_truth,
+            opencode_loading,
+            opencode_sync_throw_in_event_hangs,
+        ],
+    )
+}
