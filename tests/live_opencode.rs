@@ -9,6 +9,7 @@
 mod harness;
 #[path = "live_opencode/client.rs"]
 mod client;
+mod common;
 #[allow(dead_code)]
 #[path = "live_opencode/server.rs"]
 mod server;
@@ -71,6 +72,13 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Text("ground done"),
         ],
         "one" => vec![bash("echo one > one.txt"), Step::Text("one done")],
+        "routed" => vec![
+            bash("rm -rf / #claude"),
+            bash("rm -rf / #copilot"),
+            bash("echo REWRITE-ME > original.txt"),
+            bash("echo untouched > untouched.txt"),
+            Step::Text("routed done"),
+        ],
         _ => vec![Step::Text("unknown scenario")],
     }
 }
@@ -317,6 +325,72 @@ fn opencode_sync_throw_in_event_hangs() {
     assert!(!sb.project.join("one.txt").exists());
 }
 
+/// A Claude guard (JSON deny), a Copilot guard (JSON deny) and a Claude `updatedInput` rewrite,
+/// in the project's own hook files, routed in through the plugin `hookx install --host HOST`
+/// writes (hookx trusted by the user): the guards block `rm -rf /` and their reasons reach the
+/// model; the rewritten command runs instead of the original.
+fn routed(client: Client) {
+    let Some(bin) = client::binary(client) else {
+        return;
+    };
+    let sb = Sandbox::new(client);
+    let claude = r#"input=$(cat); case "$input" in
+  *'#claude'*) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"CLAUDE-GUARD: no rm -rf / here"}}' ;;
+  *REWRITE-ME*) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo rewritten > rewritten.txt"}}}' ;;
+esac"#;
+    let copilot = r#"input=$(cat); case "$input" in
+  *'#copilot'*) echo '{"permissionDecision":"deny","permissionDecisionReason":"COPILOT-GUARD: no rm -rf / here"}' ;;
+esac"#;
+    sb.write(
+        "project/.claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": claude}]}]}})
+        .to_string(),
+    );
+    sb.write(
+        "project/.github/hooks/guard.json",
+        &json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": copilot}]}})
+            .to_string(),
+    );
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    common::hookx_at(
+        &sb.project,
+        &sb.home,
+        &["install", "--host", client.host(), "--hookx", hookx],
+    )
+    .success();
+    common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+    let plugin = sb.dot().join("plugin/hookx.js");
+    assert!(
+        plugin.is_file(),
+        "install wrote no plugin at {}",
+        plugin.display()
+    );
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let out = sb.run(&bin, model.port, "SCENARIO:routed go", &[]);
+    assert_eq!(out.status, Some(0), "{}\n{}", out.stdout, out.stderr);
+    let messages = tool_messages(&model, "routed");
+    assert!(
+        messages[0].contains("CLAUDE-GUARD: no rm -rf / here"),
+        "{messages:?}"
+    );
+    assert!(
+        messages[1].contains("COPILOT-GUARD: no rm -rf / here"),
+        "{messages:?}"
+    );
+    assert!(sb.project.join("rewritten.txt").is_file(), "{messages:?}");
+    assert!(!sb.project.join("original.txt").exists());
+    assert!(sb.project.join("untouched.txt").is_file());
+}
+
+fn opencode_routed_guards_and_rewrite() {
+    routed(Client::OpenCode);
+}
+
+fn kilo_routed_guards_and_rewrite() {
+    routed(Client::Kilo);
+}
+
 fn main() -> std::process::ExitCode {
     let needs = [
         harness::client("OpenCode", Client::OpenCode.rel()),
@@ -337,6 +411,8 @@ fn main() -> std::process::ExitCode {
             kilo_ground_truth,
             opencode_loading,
             opencode_sync_throw_in_event_hangs,
+            opencode_routed_guards_and_rewrite,
+            kilo_routed_guards_and_rewrite,
         ],
     )
 }
