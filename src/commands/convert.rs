@@ -204,6 +204,9 @@ fn convert_to(
     if to.config().scripts.is_some() {
         return convert_to_scripts(opts, to, conversion, several);
     }
+    if let Some(plugin) = to.config().generated {
+        return convert_to_plugin(opts, to, plugin, conversion, several);
+    }
     let nothing =
         conversion.document.rules.is_empty() && conversion.document.extra_hooks.is_empty();
     let target = match (&opts.out, opts.write) {
@@ -429,6 +432,101 @@ fn convert_to_scripts(
                     .collect::<Vec<_>>(),
                 "written": written,
                 "refused": refused,
+                "losses": conversion.losses,
+                "notes": conversion.notes,
+            })),
+            code,
+        )),
+    }
+}
+
+/// [`convert_to`] for an agent whose hooks are code: one plugin around the converted handlers
+/// (a write-only target: no file of the agent's is read or merged). Printed, or written whole
+/// (`--out FILE`, or the agent's project file with `--write`); a file there that hookx did not
+/// write is left as it is (exit 1).
+fn convert_to_plugin(
+    opts: &Options,
+    to: Dialect,
+    plugin: &crate::tables::GeneratedPlugin,
+    conversion: &convert::Conversion,
+    several: bool,
+) -> Result<(Option<serde_json::Value>, i32), Error> {
+    let text = crate::route::converted_plugin(plugin, to, &conversion.document);
+    let target = match (&opts.out, opts.write) {
+        (Some(out), _) => Some(out.clone()),
+        (None, true) => Some(opts.project.join(to.config().convert_target)),
+        (None, false) => None,
+    };
+    let lossy = !conversion.losses.is_empty();
+    let mut written = None;
+    let mut refused = None;
+    let mut diff = None;
+    if let Some(path) = &target {
+        let before = crate::read::text(path, crate::read::MAX_FILE_BYTES).ok();
+        if before
+            .as_deref()
+            .is_some_and(|b| !crate::route::is_own_plugin(plugin, b))
+        {
+            refused = Some(format!(
+                "{}: a plugin hookx did not write, not overwritten",
+                path.display()
+            ));
+        } else if opts.dry_run {
+            let shown = path.display().to_string();
+            diff = Some(
+                similar::TextDiff::from_lines(before.as_deref().unwrap_or_default(), &text)
+                    .unified_diff()
+                    .header(&shown, &shown)
+                    .to_string(),
+            );
+        } else if opts.strict && lossy {
+            errln!(
+                "not writing {}: the conversion loses something (--strict)",
+                path.display()
+            );
+        } else {
+            let outcome =
+                config::update::update(path, |_| Ok(config::update::Change::Write(text.clone())))?;
+            if outcome != config::update::Outcome::Unchanged {
+                written = Some(path.display().to_string());
+            }
+        }
+    }
+    let code = match (opts.strict && lossy, refused.is_some()) {
+        (true, _) => EXIT_LOSSES,
+        (false, true) => 1,
+        (false, false) => 0,
+    };
+    match opts.json {
+        false => {
+            if target.is_none() {
+                out!("{text}");
+            }
+            if let Some(diff) = &diff {
+                out!("{diff}");
+            }
+            if several {
+                errln!("to {to}:");
+            }
+            if let Some(path) = &written {
+                errln!("wrote {path}");
+            }
+            if let Some(why) = &refused {
+                errln!("not written: {why}");
+            }
+            err!(
+                "{}",
+                crate::diag::style(&loss::render_text(&conversion.losses, &conversion.notes))
+            );
+            Ok((None, code))
+        }
+        true => Ok((
+            Some(serde_json::json!({
+                "to": to,
+                "output": if target.is_none() { Some(&text) } else { None },
+                "written": written,
+                "refused": refused,
+                "diff": diff,
                 "losses": conversion.losses,
                 "notes": conversion.notes,
             })),

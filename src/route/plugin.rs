@@ -22,11 +22,53 @@ pub(crate) fn plugin_text(
             (e.to_string(), Value::String(line))
         })
         .collect();
-    plugin_of(plugin, host, &Value::Object(routes))
+    plugin_of(plugin, host, &Value::Object(routes), "hookx install")
 }
 
-/// The plugin text around `routes` (an object of the host's event names and command lines).
-pub(crate) fn plugin_of(plugin: &GeneratedPlugin, host: Dialect, routes: &Value) -> String {
+/// The plugin `hookx convert` writes around the converted `document`'s handlers (rules of the
+/// host's flavour, their commands already routed through `hookx exec`): per event, each
+/// command handler with its matcher and timeout. Handlers that are not commands are the
+/// converter's losses already; here they are skipped.
+pub(crate) fn converted_plugin(
+    plugin: &GeneratedPlugin,
+    host: Dialect,
+    document: &crate::tables::Document,
+) -> String {
+    let mut routes = Map::new();
+    for rule in &document.rules {
+        let Some(event) = rule.flavor.tables().event_name(&rule.event) else {
+            continue;
+        };
+        for handler in &rule.handlers {
+            let crate::model::HandlerKind::Command(command) = &handler.kind else {
+                continue;
+            };
+            let Some(line) = command.command.as_ref().or(command.bash.as_ref()) else {
+                continue;
+            };
+            let millis = match host.config().timeout_millis {
+                true => handler.timeout,
+                false => handler.timeout.map(|s| s.saturating_mul(1000)),
+            };
+            let entry = serde_json::json!({
+                "matcher": rule.matcher,
+                "command": line,
+                "timeout_ms": millis,
+            });
+            let list = routes
+                .entry(event.to_string())
+                .or_insert_with(|| Value::Array(Vec::new()));
+            if let Value::Array(list) = list {
+                list.push(entry);
+            }
+        }
+    }
+    plugin_of(plugin, host, &Value::Object(routes), "hookx convert")
+}
+
+/// The plugin text around `routes` (an object of the host's event names and what runs for
+/// each), saying which command (`by`) wrote it.
+fn plugin_of(plugin: &GeneratedPlugin, host: Dialect, routes: &Value, by: &str) -> String {
     let protocol = &host.default_flavor().tables().protocol;
     let guards: Vec<&str> = host
         .default_flavor()
@@ -39,6 +81,7 @@ pub(crate) fn plugin_of(plugin: &GeneratedPlugin, host: Dialect, routes: &Value)
     let limit_ms = host.def().route.limit.secs * 1000;
     plugin
         .template
+        .replace("__HOOKX_BY__", by)
         .replace("__HOOKX_ROUTES__", &pretty(routes))
         .replace("__HOOKX_GUARDS__", &Value::from(guards).to_string())
         .replace("__HOOKX_LIMIT_MS__", &limit_ms.to_string())

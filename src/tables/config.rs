@@ -211,10 +211,11 @@ pub struct ScriptLayout {
 }
 
 /// A plugin file hookx generates whole for an agent whose hooks are code. The template is the
-/// agent's (its file is the dialect's data); hookx fills in its holes, each a JSON value:
-/// `__HOOKX_ROUTES__` (an object: each event that has rules, by the agent's name, and its
-/// route's shell command line), `__HOOKX_GUARDS__` (the events that fail closed, an array),
-/// `__HOOKX_LIMIT_MS__` (how long the plugin waits for hookx before it kills it).
+/// agent's (its file is the dialect's data); hookx fills in its holes: `__HOOKX_ROUTES__` (a
+/// JSON object: each event that has rules, by the agent's name, and its route's shell command
+/// line, or for `convert` its handlers), `__HOOKX_GUARDS__` (the events that fail closed, a
+/// JSON array), `__HOOKX_LIMIT_MS__` (how long the plugin waits for hookx before it kills it),
+/// `__HOOKX_BY__` (the command that wrote it).
 pub struct GeneratedPlugin {
     /// The file's text with its holes.
     pub template: &'static str,
