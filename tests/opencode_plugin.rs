@@ -432,3 +432,22 @@ fn convert_to_opencode_writes_a_plugin_around_the_converted_handlers() {
     .code(1)
     .warns("a plugin hookx did not write, not overwritten");
 }
+
+#[test]
+fn opencode_is_no_source_of_a_conversion() {
+    let p = Project::guarded();
+    assert_cmd::Command::cargo_bin("hookx")
+        .unwrap()
+        .args([
+            "convert",
+            ".claude/settings.json",
+            "--from",
+            "opencode",
+            "--to",
+            "claude",
+        ])
+        .current_dir(&p.project)
+        .assert()
+        .code(2)
+        .warns("opencode is a target only");
+}

@@ -50,6 +50,14 @@ struct Inputs {
 /// `hookx convert`: reads the inputs, converts them to each target, and writes or prints each
 /// conversion with its report; returns the exit code.
 pub fn command(opts: &Options) -> Result<i32, Error> {
+    if let Some(from) = opts.from
+        && from.config().generated.is_some()
+    {
+        return Err(Error::Usage(format!(
+            "{from} is a target only: its hooks are code (plugins), which hookx writes but never \
+             reads; convert from the hook files of another agent"
+        )));
+    }
     let several = opts.to.len() > 1;
     if several && (opts.out.is_some() || !opts.write) && !opts.json {
         return Err(Error::Usage(
