@@ -13,12 +13,18 @@ use std::process::Command;
 trait Says: Sized {
     fn says(self, text: &str) -> Self;
     fn warns(self, text: &str) -> Self;
+    fn lacks(self, text: &str) -> Self;
 }
 
 impl Says for assert_cmd::assert::Assert {
     fn says(self, text: &str) -> Self {
         let out = String::from_utf8_lossy(&self.get_output().stdout).into_owned();
         assert!(out.contains(text), "stdout lacks {text:?}: {out}");
+        self
+    }
+    fn lacks(self, text: &str) -> Self {
+        let out = String::from_utf8_lossy(&self.get_output().stdout).into_owned();
+        assert!(!out.contains(text), "stdout holds {text:?}: {out}");
         self
     }
     fn warns(self, text: &str) -> Self {
@@ -450,4 +456,30 @@ fn opencode_is_no_source_of_a_conversion() {
         .assert()
         .code(2)
         .warns("opencode is a target only");
+}
+
+#[test]
+fn doctor_knows_the_plugin_and_what_it_routes() {
+    let p = Project::guarded();
+    p.hookx(&["trust", "--yes"]).success();
+    // Not installed: every agent is diagnosed but OpenCode; asked for, it has no route.
+    p.hookx(&["doctor"]).success().lacks("opencode");
+    p.hookx(&["doctor", "--host", "opencode"])
+        .success()
+        .says("OpenCode has no hookx route for `tool.execute.before` in its config")
+        .says("fix: hookx install --host opencode");
+    // Installed: doctor lists it and sees the route.
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&["install", "--host", "opencode", "--hookx", hookx])
+        .success();
+    p.hookx(&["doctor"])
+        .success()
+        .says("opencode (opencode-1.18.33)")
+        .says("opencode  fires, through hookx, claude payload");
+    // A route whose hookx is gone is said to be unable to run.
+    p.hookx(&["install", "--host", "opencode", "--hookx", "/nowhere/hookx"])
+        .success();
+    p.hookx(&["doctor", "--host", "opencode"])
+        .success()
+        .says("OpenCode's hookx route for `tool.execute.before` cannot run");
 }

@@ -69,14 +69,23 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
 pub fn diagnose(ctx: &Context, host: Option<Dialect>) -> Report {
     let store = TrustStore::load_or_empty(ctx);
     let sources = discover::discover_trusting(ctx, &store);
-    let hosts: Vec<Dialect> = match host {
-        Some(h) => vec![h],
-        None => Dialect::all().to_vec(),
-    };
     let doctor = Doctor {
         ctx,
         sources: &sources,
         store: &store,
+    };
+    // Every agent; one whose hooks are code, where hookx's plugin for it is installed.
+    let hosts: Vec<Dialect> = match host {
+        Some(h) => vec![h],
+        None => Dialect::all()
+            .iter()
+            .copied()
+            .chain(Dialect::write_only().iter().copied().filter(|h| {
+                h.config()
+                    .generated
+                    .is_some_and(|p| !doctor.plugin_routes(*h, p).is_empty())
+            }))
+            .collect(),
     };
     // Files that parsed and hold no hook (settings with other keys) have nothing to diagnose.
     let files: Vec<FileReport> = sources

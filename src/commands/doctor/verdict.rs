@@ -178,6 +178,12 @@ impl Doctor<'_> {
         names: &[&str],
         is_route: &dyn Fn(&crate::model::Handler) -> bool,
     ) -> bool {
+        if let Some(plugin) = host.config().generated {
+            return self
+                .plugin_routes(host, plugin)
+                .iter()
+                .any(|(e, line)| names.contains(&e.as_str()) && is_route(&command_handler(line)));
+        }
         let by_category = host.default_flavor().tables().event_name(event).is_none();
         self.sources
             .iter()
@@ -193,6 +199,39 @@ impl Doctor<'_> {
                             .event_name(event)
                             .is_some_and(|n| names.contains(&n)))
             })
+    }
+}
+
+impl Doctor<'_> {
+    /// The routes in hookx's plugin for `host` (a host whose hooks are code), in the project's
+    /// and the user's: (event, command line).
+    pub(super) fn plugin_routes(
+        &self,
+        host: Dialect,
+        plugin: &crate::tables::GeneratedPlugin,
+    ) -> Vec<(String, String)> {
+        [
+            self.ctx.project.join(host.config().install_project),
+            self.ctx.home.join(host.config().install_user),
+        ]
+        .iter()
+        .filter_map(|path| crate::read::text(path, crate::read::MAX_FILE_BYTES).ok())
+        .flat_map(|text| crate::route::plugin_routes(plugin, &text))
+        .collect()
+    }
+}
+
+/// A command handler running `line`, as a route's handler reads.
+fn command_handler(line: &str) -> crate::model::Handler {
+    crate::model::Handler {
+        kind: crate::model::HandlerKind::Command(crate::model::Command {
+            command: Some(line.to_string()),
+            ..Default::default()
+        }),
+        timeout: None,
+        status_message: None,
+        once: None,
+        extra: Default::default(),
     }
 }
 
