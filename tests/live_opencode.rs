@@ -75,6 +75,7 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
         "routed" => vec![
             bash("rm -rf / #claude"),
             bash("rm -rf / #copilot"),
+            bash("rm -rf / #bricks"),
             bash("echo REWRITE-ME > original.txt"),
             bash("echo untouched > untouched.txt"),
             Step::Text("routed done"),
@@ -325,7 +326,8 @@ fn opencode_sync_throw_in_event_hangs() {
     assert!(!sb.project.join("one.txt").exists());
 }
 
-/// A Claude guard (JSON deny), a Copilot guard (JSON deny) and a Claude `updatedInput` rewrite,
+/// A Claude guard (JSON deny), a Copilot guard (JSON deny), a Bricks guard (exit 2), a Claude
+/// `updatedInput` rewrite and a Claude PostToolUse context,
 /// in the project's own hook files, routed in through the plugin `hookx install --host HOST`
 /// writes (hookx trusted by the user): the guards block `rm -rf /` and their reasons reach the
 /// model; the rewritten command runs instead of the original.
@@ -343,8 +345,18 @@ esac"#;
 esac"#;
     sb.write(
         "project/.claude/settings.json",
-        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
-            "hooks": [{"type": "command", "command": claude}]}]}})
+        &json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": claude}]}],
+            "PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": context}]}]
+        }})
+        .to_string(),
+    );
+    let bricks = r#"input=$(cat); case "$input" in *'#bricks'*) echo "BRICKS-GUARD: no rm -rf / here" >&2; exit 2 ;; esac"#;
+    let context = r#"input=$(cat); case "$input" in *untouched*) echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"CLAUDE-CONTEXT after the call"}}' ;; esac"#;
+    sb.write(
+        "project/.bricks/hooks.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "bash",
+            "hooks": [{"type": "command", "command": bricks}]}]}})
         .to_string(),
     );
     sb.write(
@@ -378,6 +390,15 @@ esac"#;
         messages[1].contains("COPILOT-GUARD: no rm -rf / here"),
         "{messages:?}"
     );
+    assert!(
+        messages[2].contains("BRICKS-GUARD: no rm -rf / here"),
+        "{messages:?}"
+    );
+    // Context after a call is appended to the tool's output, which the model reads.
+    assert!(
+        messages[4].contains("CLAUDE-CONTEXT after the call"),
+        "{messages:?}"
+    );
     assert!(sb.project.join("rewritten.txt").is_file(), "{messages:?}");
     assert!(!sb.project.join("original.txt").exists());
     assert!(sb.project.join("untouched.txt").is_file());
@@ -395,6 +416,11 @@ fn main() -> std::process::ExitCode {
     let needs = [
         harness::client("OpenCode", Client::OpenCode.rel()),
         harness::client("Kilo Code CLI", Client::Kilo.rel()),
+        harness::Need::Condition {
+            what: "ripgrep (`rg`) on PATH, which OpenCode downloads otherwise (apt-get install ripgrep)",
+            met: std::env::var_os("PATH")
+                .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("rg").is_file())),
+        },
         harness::client(
             "the OpenCode plugin package",
             format!(
