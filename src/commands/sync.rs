@@ -858,11 +858,13 @@ fn walk(
             }
             for (key, v) in map {
                 let escaped = crate::positions::escape(key);
+                // A group's handlers (`{"matcher": …, "hooks": [...]}`) carry its other keys.
+                let group = (key == "hooks" && v.is_array()).then_some(map);
                 walk(
                     v,
                     format!("{pointer}/{escaped}"),
                     format!("{place}/{escaped}"),
-                    Some(map),
+                    group,
                     sources,
                     out,
                 );
