@@ -134,10 +134,21 @@ fn an_edited_source_fails_check_with_the_diff_and_sync_makes_it_pass() {
     let (code, diff, err) = p.out(&["sync", "--check"]);
     assert_eq!(code, 1, "{err}");
     for t in TARGETS {
-        assert!(diff.contains(&format!("--- a/{t}\n+++ b/{t}\n")), "{t}: {diff}");
+        assert!(
+            diff.contains(&format!("--- a/{t}\n+++ b/{t}\n")),
+            "{t}: {diff}"
+        );
     }
-    assert!(diff.lines().any(|l| l.starts_with('-') && l.contains("guard-v1.sh")), "{diff}");
-    assert!(diff.lines().any(|l| l.starts_with('+') && l.contains("guard-v2.sh")), "{diff}");
+    assert!(
+        diff.lines()
+            .any(|l| l.starts_with('-') && l.contains("guard-v1.sh")),
+        "{diff}"
+    );
+    assert!(
+        diff.lines()
+            .any(|l| l.starts_with('+') && l.contains("guard-v2.sh")),
+        "{diff}"
+    );
     assert!(err.contains("stale"), "{err}");
     assert_eq!(p.tree(), before, "--check wrote something");
 
@@ -223,7 +234,11 @@ fn deleting_a_source_rule_removes_its_copies_and_keeps_hand_written_entries() {
         assert!(!text.contains("stop-rule"), "{t}: {text}");
         assert!(text.contains("guard-v1.sh"), "{t}: {text}");
     }
-    assert!(p.read(target).contains("mine-by-hand"), "{}", p.read(target));
+    assert!(
+        p.read(target).contains("mine-by-hand"),
+        "{}",
+        p.read(target)
+    );
     p.run(&["sync", "--check"]).success();
 }
 
@@ -236,7 +251,11 @@ fn dry_run_shows_the_diff_writes_nothing_and_exits_0() {
     let (code, diff, err) = p.out(&["sync", "--dry-run"]);
     assert_eq!(code, 0, "{err}");
     assert!(diff.contains("+++ b/.codex/hooks.json"), "{diff}");
-    assert!(diff.lines().any(|l| l.starts_with('+') && l.contains("guard-v3.sh")), "{diff}");
+    assert!(
+        diff.lines()
+            .any(|l| l.starts_with('+') && l.contains("guard-v3.sh")),
+        "{diff}"
+    );
     assert_eq!(p.tree(), before);
 }
 
@@ -259,7 +278,8 @@ fn synced_files_are_trusted_only_while_their_source_is() {
     let list = trusted(&p);
     for t in TARGETS {
         assert!(
-            list.lines().any(|l| l.starts_with("trusted") && l.contains(t)),
+            list.lines()
+                .any(|l| l.starts_with("trusted") && l.contains(t)),
             "{t}: {list}"
         );
     }
@@ -272,7 +292,9 @@ fn synced_files_are_trusted_only_while_their_source_is() {
     let list = trusted(&p);
     for t in TARGETS.iter().chain([&SOURCE]) {
         assert!(
-            !list.lines().any(|l| l.starts_with("trusted ") && l.contains(t)),
+            !list
+                .lines()
+                .any(|l| l.starts_with("trusted ") && l.contains(t)),
             "{t} is trusted: {list}"
         );
     }
@@ -282,7 +304,8 @@ fn synced_files_are_trusted_only_while_their_source_is() {
     let list = trusted(&p);
     for t in TARGETS {
         assert!(
-            list.lines().any(|l| l.starts_with("trusted ") && l.contains(t)),
+            list.lines()
+                .any(|l| l.starts_with("trusted ") && l.contains(t)),
             "{t}: {list}"
         );
     }

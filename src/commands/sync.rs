@@ -169,7 +169,12 @@ fn parse_manifest(shown: &str, text: &str) -> Result<Manifest, Error> {
     };
     let mut sources = Vec::new();
     match root.get("sources") {
-        None => return Err(at(None, "no `sources` (the hook files to sync from)".into())),
+        None => {
+            return Err(at(
+                None,
+                "no `sources` (the hook files to sync from)".into(),
+            ));
+        }
         Some(Item::Value(toml_edit::Value::Array(list))) => {
             for value in list.iter() {
                 let spec = match value {
@@ -214,10 +219,7 @@ fn parse_manifest(shown: &str, text: &str) -> Result<Manifest, Error> {
             }
         }
         Some(other) => {
-            return Err(at(
-                other.span(),
-                "`sources` is a list of hook files".into(),
-            ));
+            return Err(at(other.span(), "`sources` is a list of hook files".into()));
         }
     }
     if sources.is_empty() {
@@ -298,7 +300,10 @@ fn init(opts: &Options, to: &[Dialect]) -> Result<i32, Error> {
             "--init needs the targets: --to AGENT,…".into(),
         ));
     }
-    let targets: Vec<String> = to.iter().map(|d| d.config().convert_target.to_string()).collect();
+    let targets: Vec<String> = to
+        .iter()
+        .map(|d| d.config().convert_target.to_string())
+        .collect();
     let mut chosen = Vec::new();
     let mut skipped = Vec::new();
     for source in discover::discover(&opts.ctx) {
@@ -306,7 +311,10 @@ fn init(opts: &Options, to: &[Dialect]) -> Result<i32, Error> {
             continue;
         }
         let shown = source.display.clone();
-        if targets.iter().any(|t| same_file(&opts.ctx.project.join(t), &source.path)) {
+        if targets
+            .iter()
+            .any(|t| same_file(&opts.ctx.project.join(t), &source.path))
+        {
             skipped.push(format!("{shown}: a target's own file"));
             continue;
         }
@@ -321,9 +329,10 @@ fn init(opts: &Options, to: &[Dialect]) -> Result<i32, Error> {
         if handlers.is_empty() {
             continue;
         }
-        if handlers.iter().all(|h| {
-            h.extra.contains_key(MARKER) || crate::route::is_hookx_handler(h)
-        }) {
+        if handlers
+            .iter()
+            .all(|h| h.extra.contains_key(MARKER) || crate::route::is_hookx_handler(h))
+        {
             skipped.push(format!("{shown}: written by hookx (convert or install)"));
             continue;
         }
@@ -353,9 +362,13 @@ fn init(opts: &Options, to: &[Dialect]) -> Result<i32, Error> {
 fn manifest_text(sources: &[(String, Dialect)], targets: &[Dialect]) -> String {
     let mut text = String::new();
     text.push_str("# hookx sync manifest: the sources are the hook set; each target is generated from them.\n");
-    text.push_str("# `hookx sync` writes the targets, `hookx sync --check` fails when one is stale (CI).\n");
+    text.push_str(
+        "# `hookx sync` writes the targets, `hookx sync --check` fails when one is stale (CI).\n",
+    );
     text.push_str("version = 1  # the format of this file\n");
-    text.push_str("sources = [  # the hook files you edit, relative to the project (any agent's)\n");
+    text.push_str(
+        "sources = [  # the hook files you edit, relative to the project (any agent's)\n",
+    );
     for (path, dialect) in sources {
         let entry = format!(
             "  {{ path = {}, from = \"{}\" }},",
@@ -426,7 +439,9 @@ struct TargetPlan<'a> {
 
 impl TargetPlan<'_> {
     fn stale(&self) -> bool {
-        self.files.iter().any(|f| f.after.is_some() && f.after != f.before)
+        self.files
+            .iter()
+            .any(|f| f.after.is_some() && f.after != f.before)
     }
 }
 
@@ -571,7 +586,11 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
             n => format!(", {n} losses"),
         };
         if opts.check || opts.dry_run {
-            for file in plan.files.iter().filter(|f| f.after.is_some() && f.after != f.before) {
+            for file in plan
+                .files
+                .iter()
+                .filter(|f| f.after.is_some() && f.after != f.before)
+            {
                 out!("{}", diff(file));
             }
             let state = match (plan.stale(), plan.edits.is_empty()) {
@@ -688,10 +707,7 @@ fn diff(file: &FilePlan) -> String {
     let after = file.after.as_deref().unwrap_or_default();
     similar::TextDiff::from_lines(before, after)
         .unified_diff()
-        .header(
-            &format!("a/{}", file.shown),
-            &format!("b/{}", file.shown),
-        )
+        .header(&format!("a/{}", file.shown), &format!("b/{}", file.shown))
         .to_string()
 }
 
@@ -801,7 +817,11 @@ fn write_target(copts: &conv::Options, plan: &TargetPlan, owned: &[&str]) -> Res
         }
         let (report, _) = conv::convert_to_scripts(copts, plan.spec.to, &plan.conversion, false)?;
         return Ok(report
-            .and_then(|r| r.get("written").and_then(Value::as_array).map(|w| !w.is_empty()))
+            .and_then(|r| {
+                r.get("written")
+                    .and_then(Value::as_array)
+                    .map(|w| !w.is_empty())
+            })
             .unwrap_or(false));
     }
     let Some(file) = plan.files.first() else {
@@ -829,7 +849,14 @@ fn owned_entries(text: &str, sources: &[Value]) -> Vec<(String, String)> {
         return Vec::new();
     };
     let mut out = Vec::new();
-    walk(&value, String::new(), String::new(), None, sources, &mut out);
+    walk(
+        &value,
+        String::new(),
+        String::new(),
+        None,
+        sources,
+        &mut out,
+    );
     out
 }
 
@@ -850,9 +877,8 @@ fn walk(
             if owned {
                 let mut context = group.cloned().unwrap_or_default();
                 context.remove("hooks");
-                let digest = crate::hash::sha256_hex(
-                    json!([place, context, value]).to_string().as_bytes(),
-                );
+                let digest =
+                    crate::hash::sha256_hex(json!([place, context, value]).to_string().as_bytes());
                 out.push((pointer, digest));
                 return;
             }
@@ -872,7 +898,14 @@ fn walk(
         }
         Value::Array(items) => {
             for (i, v) in items.iter().enumerate() {
-                walk(v, format!("{pointer}/{i}"), place.clone(), group, sources, out);
+                walk(
+                    v,
+                    format!("{pointer}/{i}"),
+                    place.clone(),
+                    group,
+                    sources,
+                    out,
+                );
             }
         }
         _ => {}
@@ -890,7 +923,10 @@ fn trust_target(
     untrusted: &[(String, TrustState)],
     owned: &[&str],
 ) -> (bool, Option<String>) {
-    let Some(file) = plan.files.first().filter(|_| plan.spec.to.config().scripts.is_none())
+    let Some(file) = plan
+        .files
+        .first()
+        .filter(|_| plan.spec.to.config().scripts.is_none())
     else {
         return (false, None);
     };
