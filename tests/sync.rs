@@ -243,6 +243,18 @@ fn deleting_a_source_rule_removes_its_copies_and_keeps_hand_written_entries() {
 }
 
 #[test]
+fn routes_installed_into_a_source_leave_its_copies_up_to_date() {
+    let p = Project::new();
+    p.run(&["sync"]).success();
+    // hookx's own routes go into the Claude file, the source: its rules keep their places,
+    // and the copies' records with them.
+    p.run(&["install", "--host", "claude"]).success();
+    assert!(p.read(SOURCE).contains("hookx"), "{}", p.read(SOURCE));
+    let (code, diff, err) = p.out(&["sync", "--check"]);
+    assert_eq!((code, diff.as_str()), (0, ""), "{err}");
+}
+
+#[test]
 fn dry_run_shows_the_diff_writes_nothing_and_exits_0() {
     let p = Project::new();
     p.run(&["sync"]).success();
