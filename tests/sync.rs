@@ -10,11 +10,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 const SOURCE: &str = ".claude/settings.json";
-const TARGETS: [&str; 3] = [
-    ".github/hooks/hooks.json",
-    ".gemini/settings.json",
-    ".codex/hooks.json",
-];
+/// The files sync writes for `--to copilot,gemini,codex`: Copilot reads the Claude file
+/// itself, so it gets no copy.
+const TARGETS: [&str; 2] = [".gemini/settings.json", ".codex/hooks.json"];
+const COPILOT: &str = ".github/hooks/hooks.json";
 
 fn claude(guard: &str, with_stop: bool) -> String {
     let stop = match with_stop {
@@ -161,6 +160,31 @@ fn an_edited_source_fails_check_with_the_diff_and_sync_makes_it_pass() {
 }
 
 #[test]
+fn an_agent_that_reads_the_source_itself_gets_no_copy() {
+    let p = Project::new();
+    // Copies an earlier `convert --write` made for Copilot, which reads the Claude file too.
+    common::hookx()
+        .args(["convert", SOURCE, "--to", "copilot", "--write"])
+        .current_dir(&p.project)
+        .assert()
+        .success();
+    assert!(p.read(COPILOT).contains("guard-v1.sh"));
+    let (code, _, err) = p.out(&["sync"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("Copilot reads .claude/settings.json itself"),
+        "{err}"
+    );
+    // Its copies are gone: under Copilot each rule runs once, from the Claude file.
+    assert!(
+        !p.read(COPILOT).contains("guard-v1.sh"),
+        "{}",
+        p.read(COPILOT)
+    );
+    p.run(&["sync", "--check"]).success();
+}
+
+#[test]
 fn a_second_sync_changes_no_byte() {
     let p = Project::new();
     p.run(&["sync"]).success();
@@ -214,10 +238,10 @@ fn deleting_a_source_rule_removes_its_copies_and_keeps_hand_written_entries() {
     let p = Project::new();
     p.run(&["sync"]).success();
     // A hand-written entry in a generated file.
-    let target = ".github/hooks/hooks.json";
+    let target = ".codex/hooks.json";
     let mut value: serde_json::Value = serde_json::from_str(&p.read(target)).unwrap();
-    value["hooks"]["sessionStart"] =
-        serde_json::json!([{"type": "command", "bash": "echo mine-by-hand"}]);
+    value["hooks"]["SessionStart"] =
+        serde_json::json!([{"hooks": [{"type": "command", "command": "echo mine-by-hand"}]}]);
     p.write(
         target,
         &(serde_json::to_string_pretty(&value).unwrap() + "\n"),
@@ -371,11 +395,14 @@ fn watch_syncs_again_when_a_source_changes() {
     // Generous bounds: only a failing test waits for them.
     let bound = Duration::from_secs(120);
     let first = rx.recv_timeout(bound).expect("the first run's line");
-    assert!(first.contains("sync: copilot written"), "{first}");
+    assert!(
+        first.contains("sync: copilot nothing to write, gemini written, codex written"),
+        "{first}"
+    );
     assert!(p.read(".codex/hooks.json").contains("guard-v1.sh"));
     p.write(SOURCE, &claude("guard-watched.sh", true));
     let second = rx.recv_timeout(bound).expect("a run after the change");
-    assert!(second.contains("copilot written"), "{second}");
+    assert!(second.contains("codex written"), "{second}");
     assert!(p.read(".codex/hooks.json").contains("guard-watched.sh"));
     assert!(
         common::exits_within(child.id() as i32, bound),

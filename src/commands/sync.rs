@@ -514,6 +514,39 @@ fn read_sources(ctx: &Context, manifest: &Manifest) -> Result<conv::Inputs, Erro
     all.ok_or_else(|| Error::Usage("the manifest names no source".into()))
 }
 
+/// The inputs without the files at `left_out` (indices of the manifest's sources, one file
+/// each, in its order) and what could not be read of them.
+fn without(inputs: &conv::Inputs, left_out: &[usize]) -> conv::Inputs {
+    let files: Vec<&str> = left_out
+        .iter()
+        .filter_map(|&i| inputs.loaded.get(i))
+        .map(|(s, _)| s.path.as_str())
+        .collect();
+    conv::Inputs {
+        loaded: std::mem::ManuallyDrop::new(
+            inputs
+                .loaded
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !left_out.contains(i))
+                .map(|(_, l)| l.clone())
+                .collect(),
+        ),
+        unread: inputs
+            .unread
+            .iter()
+            .filter(|l| !files.contains(&l.file.as_str()))
+            .cloned()
+            .collect(),
+        unread_errors: inputs
+            .unread_errors
+            .iter()
+            .filter(|d| !files.contains(&d.file.as_str()))
+            .cloned()
+            .collect(),
+    }
+}
+
 /// One sync (or check, or dry run) of every target.
 fn sync_once(opts: &Options) -> Result<Outcome, Error> {
     let ctx = &opts.ctx;
@@ -547,12 +580,45 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         }
     }
     let owned_refs: Vec<&str> = owned.iter().map(String::as_str).collect();
+    let found: Vec<Option<discover::Source>> = manifest
+        .sources
+        .iter()
+        .map(|s| discover::find(ctx, &ctx.project.join(&s.path)).ok())
+        .collect();
     let mut plans = Vec::new();
+    let mut read_natively = Vec::new();
     for spec in &manifest.targets {
         let copts = convert_options(ctx, &manifest, spec);
-        let conversion = conv::conversion(&inputs, &copts, spec.to)?;
+        // A source the target's agent reads itself is not copied for it: the agent would run
+        // each of its rules twice (issue 24's plan: each rule once per agent).
+        let native: Vec<usize> = found
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| {
+                f.as_ref()
+                    .is_some_and(|f| discover::runner(spec.to, f) == discover::Runner::Native)
+            })
+            .map(|(i, _)| i)
+            .collect();
+        let conversion = match native.is_empty() {
+            true => conv::conversion(&inputs, &copts, spec.to)?,
+            false => {
+                let some = without(&inputs, &native);
+                let conversion = conv::conversion(&some, &copts, spec.to);
+                drop(std::mem::ManuallyDrop::into_inner(some.loaded));
+                conversion?
+            }
+        };
+        read_natively.push(
+            native
+                .iter()
+                .map(|&i| manifest.sources[i].path.clone())
+                .collect::<Vec<_>>(),
+        );
         plans.push(plan(ctx, spec, conversion, &owned_refs, &lock)?);
     }
+    // Read again for the next run of `--watch`; the conversions own what they need.
+    drop(std::mem::ManuallyDrop::into_inner(inputs.loaded));
     let mut report = Vec::new();
     let mut summary = Vec::new();
     let mut code = 0;
@@ -576,9 +642,22 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         })
         .filter(|(_, state)| *state != TrustState::Trusted)
         .collect();
-    for plan in &plans {
+    for (plan, native) in plans.iter().zip(&read_natively) {
         let name = plan.spec.to.name();
         let head = format!("{name}: {}", plan.rel);
+        let native_lines: Vec<String> = native
+            .iter()
+            .map(|s| {
+                format!(
+                    "  note: {} reads {s} itself: its rules are not copied here, so that each runs once",
+                    plan.spec.to.def().display
+                )
+            })
+            .collect();
+        let nothing = plan
+            .files
+            .iter()
+            .all(|f| f.after.is_none() && f.before.is_none());
         let losses = &plan.conversion.losses;
         let loss_text = match losses.len() {
             0 => String::new(),
@@ -608,8 +687,13 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
             if opts.check && (plan.stale() || !plan.edits.is_empty()) {
                 code = 1;
             }
+            let state = match nothing {
+                true => "nothing to write".to_string(),
+                false => state,
+            };
             summary.push(format!("{name} {}", short_state(&state)));
             report.push(format!("{head}: {state}{loss_text}"));
+            report.extend(native_lines);
             report.extend(edit_lines(plan));
             report.extend(loss_lines(losses));
             continue;
@@ -627,9 +711,14 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         }
         let copts = convert_options(ctx, &manifest, plan.spec);
         let written = write_target(&copts, plan, &owned_refs)?;
-        let state = if written { "written" } else { "up to date" };
+        let state = match (written, nothing) {
+            (true, _) => "written",
+            (false, true) => "nothing to write",
+            (false, false) => "up to date",
+        };
         summary.push(format!("{name} {state}"));
         report.push(format!("{head}: {state}{loss_text}"));
+        report.extend(native_lines);
         report.extend(loss_lines(losses));
         // What sync wrote, for telling a later hand edit.
         for file in &plan.files {
