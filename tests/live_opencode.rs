@@ -343,6 +343,7 @@ esac"#;
     let copilot = r#"input=$(cat); case "$input" in
   *'#copilot'*) echo '{"permissionDecision":"deny","permissionDecisionReason":"COPILOT-GUARD: no rm -rf / here"}' ;;
 esac"#;
+    let context = r#"input=$(cat); case "$input" in *untouched*) echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"CLAUDE-CONTEXT after the call"}}' ;; esac"#;
     sb.write(
         "project/.claude/settings.json",
         &json!({"hooks": {
@@ -352,7 +353,6 @@ esac"#;
         .to_string(),
     );
     let bricks = r#"input=$(cat); case "$input" in *'#bricks'*) echo "BRICKS-GUARD: no rm -rf / here" >&2; exit 2 ;; esac"#;
-    let context = r#"input=$(cat); case "$input" in *untouched*) echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"CLAUDE-CONTEXT after the call"}}' ;; esac"#;
     sb.write(
         "project/.bricks/hooks.json",
         &json!({"hooks": {"PreToolUse": [{"matcher": "bash",
