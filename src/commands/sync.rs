@@ -384,8 +384,12 @@ fn manifest_text(sources: &[(String, Dialect)], targets: &[Dialect]) -> String {
             d.name(),
             d.def().display
         ));
+        let kept = match d.config().generated {
+            Some(_) => "a plugin hookx writes whole (one of your own there is left alone)",
+            None => "the file written (hand-written hooks in it are kept)",
+        };
         text.push_str(&format!(
-            "out = {}  # the file written (hand-written hooks in it are kept)\n",
+            "out = {}  # {kept}\n",
             toml_string(d.config().convert_target)
         ));
         text.push_str(
@@ -724,6 +728,11 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         for file in &plan.files {
             let now = crate::read::text(&file.path, crate::read::MAX_FILE_BYTES).ok();
             match now {
+                // A plugin is one entry: its whole text.
+                Some(text) if plan.spec.to.config().generated.is_some() => {
+                    let digest = crate::hash::sha256_hex(text.as_bytes());
+                    new_lock.targets.insert(file.shown.clone(), vec![digest]);
+                }
                 Some(text) if plan.spec.to.config().scripts.is_none() => {
                     let sources = owned_sources(&file.path, &owned_refs);
                     let mut digests: Vec<String> = owned_entries(&text, &sources)
@@ -847,6 +856,9 @@ fn plan<'a>(
             edits,
         });
     }
+    if let Some(plugin) = spec.to.config().generated {
+        return plan_plugin(spec, rel, path, conversion, plugin, lock);
+    }
     let before = match crate::read::text(&path, crate::read::MAX_FILE_BYTES) {
         Ok(text) => Some(text),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
@@ -898,8 +910,97 @@ fn plan<'a>(
     })
 }
 
+/// [`plan`] for an agent whose hooks are code (a write-only target): the plugin `convert
+/// --write` writes around the converted handlers, whole. A plugin there that hookx did not
+/// write is refused, untouched; one that is not what sync last wrote (the lock holds the
+/// file's digest) was edited by hand.
+fn plan_plugin<'a>(
+    spec: &'a TargetSpec,
+    rel: String,
+    path: PathBuf,
+    conversion: crate::convert::Conversion,
+    plugin: &crate::tables::GeneratedPlugin,
+    lock: &Lock,
+) -> Result<TargetPlan<'a>, Error> {
+    let before = match crate::read::text(&path, crate::read::MAX_FILE_BYTES) {
+        Ok(text) => Some(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => {
+            return Err(Error::Io {
+                path: rel,
+                message: e.to_string(),
+            });
+        }
+    };
+    if let Some(text) = &before {
+        not_a_foreign_plugin(plugin, &rel, text)?;
+    }
+    let after = match (&before, conversion.document.rules.is_empty()) {
+        (None, true) => None,
+        _ => Some(crate::route::converted_plugin(
+            plugin,
+            spec.to,
+            &conversion.document,
+        )),
+    };
+    let mut edits = Vec::new();
+    if let (Some(text), Some(known)) = (&before, lock.targets.get(&rel))
+        && !known.contains(&crate::hash::sha256_hex(text.as_bytes()))
+    {
+        edits.push(HandEdit {
+            at: format!("{rel}:1:1"),
+            what: "the plugin hookx wrote was edited by hand (it is not what sync wrote)".into(),
+        });
+    }
+    let files = vec![FilePlan {
+        path,
+        shown: rel.clone(),
+        before,
+        after,
+    }];
+    Ok(TargetPlan {
+        spec,
+        rel,
+        conversion,
+        files,
+        edits,
+    })
+}
+
+/// Refuses a plugin at a target's path that hookx did not write: sync writes that file whole.
+fn not_a_foreign_plugin(
+    plugin: &crate::tables::GeneratedPlugin,
+    rel: &str,
+    text: &str,
+) -> Result<(), Error> {
+    match crate::route::is_own_plugin(plugin, text) {
+        true => Ok(()),
+        false => Err(Error::Io {
+            path: rel.to_string(),
+            message: format!(
+                "holds a plugin hookx did not write; sync writes this file whole and leaves it \
+                 as it is: name the target's file otherwise (`out` in {MANIFEST})"
+            ),
+        }),
+    }
+}
+
 /// Writes one target through `convert --write`'s code; whether a byte changed.
 fn write_target(copts: &conv::Options, plan: &TargetPlan, owned: &[&str]) -> Result<bool, Error> {
+    if let Some(plugin) = plan.spec.to.config().generated {
+        let Some(after) = plan.files.first().and_then(|f| f.after.clone()) else {
+            return Ok(false);
+        };
+        let path = &plan.files[0].path;
+        // Under the writer's lock, from the file as it is then.
+        let outcome = config::update::update(path, |current| {
+            if let Some(text) = current {
+                not_a_foreign_plugin(plugin, &plan.rel, text)?;
+            }
+            Ok(config::update::Change::Write(after))
+        })?;
+        return Ok(outcome != config::update::Outcome::Unchanged);
+    }
     if plan.spec.to.config().scripts.is_some() {
         if !plan.stale() {
             return Ok(false);
@@ -1016,6 +1117,8 @@ fn trust_target(
         .files
         .first()
         .filter(|_| plan.spec.to.config().scripts.is_none())
+        // A plugin is code the agent runs by itself: no file hookx reads, nothing to trust.
+        .filter(|_| plan.spec.to.config().generated.is_none())
     else {
         return (false, None);
     };
