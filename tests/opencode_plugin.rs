@@ -550,3 +550,89 @@ fn sync_writes_a_working_plugin_for_a_write_only_target() {
         own
     );
 }
+
+/// `list` and `trust` know the plugins hookx writes (no hook file of theirs, so neither reads
+/// one as such): install's routes, convert's handlers that OpenCode runs by itself, a plugin of
+/// the user's own at hookx's path; `trust FILE` on a plugin says what it is and trusts nothing.
+#[test]
+fn list_and_trust_know_the_plugins() {
+    let p = Project::guarded();
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&["install", "--host", "opencode", "--hookx", hookx])
+        .success();
+    assert_cmd::Command::cargo_bin("hookx")
+        .unwrap()
+        .args([
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "kilo",
+            "--write",
+        ])
+        .current_dir(&p.project)
+        .env("HOME", &p.home)
+        .assert()
+        .success();
+    common::write(
+        &p.home,
+        ".config/opencode/plugin/hookx.js",
+        "export const Mine = async () => ({});\n",
+    );
+    let listed = p.hookx(&["list"]).success().get_output().stdout.clone();
+    let listed = String::from_utf8_lossy(&listed);
+    let line = |file: &str| {
+        listed
+            .lines()
+            .find(|l| l.contains(file))
+            .unwrap_or_else(|| panic!("{file} not listed: {listed}"))
+            .to_string()
+    };
+    let install = line(".opencode/plugin/hookx.js");
+    assert!(
+        install.contains("opencode")
+            && install.contains("project")
+            && install.contains("hookx's plugin (hookx install): 2 routes to hookx"),
+        "{install}"
+    );
+    let converted = line(".kilo/plugin/hookx-converted.js");
+    assert!(
+        converted.contains(
+            "hookx's plugin (hookx convert): 2 converted handlers, run by Kilo Code CLI itself"
+        ),
+        "{converted}"
+    );
+    let own = line("~/.config/opencode/plugin/hookx.js");
+    assert!(
+        own.contains("user") && own.contains("a plugin hookx did not write"),
+        "{own}"
+    );
+    // Trust: the hook file is reviewed and trusted; each plugin is said to need none.
+    p.hookx(&["trust", "--yes"])
+        .success()
+        .says("trusted .claude/settings.json")
+        .says("not a hook file: .opencode/plugin/hookx.js: hookx's plugin (hookx install)")
+        .says("not a hook file: .kilo/plugin/hookx-converted.js: hookx's plugin (hookx convert)")
+        .says("review the hook files it was converted from");
+    p.hookx(&["trust", p.plugin().to_str().unwrap()])
+        .code(1)
+        .warns("not a hook file: .opencode/plugin/hookx.js")
+        .lacks("trusted .opencode");
+    // Uninstall at user scope leaves a plugin of the user's own; at project scope removes
+    // hookx's, and list no longer shows it.
+    p.hookx(&[
+        "install",
+        "--host",
+        "opencode",
+        "--scope",
+        "user",
+        "--uninstall",
+    ])
+    .failure()
+    .warns("holds a plugin hookx did not write");
+    assert!(p.home.join(".config/opencode/plugin/hookx.js").is_file());
+    p.hookx(&["install", "--host", "opencode", "--uninstall"])
+        .success();
+    p.hookx(&["list"])
+        .success()
+        .lacks(".opencode/plugin/hookx.js");
+}

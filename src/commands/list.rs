@@ -140,6 +140,7 @@ pub fn shorten(text: &str, max: usize) -> String {
 pub fn render_text(
     rows: &[Row],
     sources: &[Source],
+    plugins: &[(String, crate::route::PluginFile)],
     store: &TrustStore,
     with_host: bool,
 ) -> String {
@@ -187,7 +188,7 @@ pub fn render_text(
     } else {
         out.push_str(&align(&table));
     }
-    out.push_str(&render_sources(sources, store));
+    out.push_str(&render_sources(sources, plugins, store));
     out
 }
 
@@ -219,8 +220,12 @@ fn align(table: &[Vec<String>]) -> String {
 }
 
 /// Every source found, with what became of it.
-fn render_sources(sources: &[Source], store: &TrustStore) -> String {
-    if sources.is_empty() {
+fn render_sources(
+    sources: &[Source],
+    plugins: &[(String, crate::route::PluginFile)],
+    store: &TrustStore,
+) -> String {
+    if sources.is_empty() && plugins.is_empty() {
         return "\nno hook files found\n".into();
     }
     // Each dialect whose kill switch is on, with the file that turns it on.
@@ -309,6 +314,15 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
             status,
         ]);
     }
+    // The plugins hookx writes for agents whose hooks are code: no hook file, shown as such.
+    for (shown, plugin) in plugins {
+        table.push(vec![
+            plugin.host.to_string(),
+            plugin.scope.name().to_string(),
+            shown.clone(),
+            plugin.status(),
+        ]);
+    }
     let mut out = format!("\nsources:\n{}", indent(&align(&table)));
     for (dialect, s) in disabled {
         let reaches_all = sources
@@ -379,6 +393,10 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         None => discover::effective_rules(&sources, &store),
     };
     let rows = rows(&rules, opts.host, &store);
+    let plugins: Vec<_> = crate::route::plugin_files(&opts.ctx.project, &opts.ctx.home)
+        .into_iter()
+        .map(|p| (opts.ctx.display(&p.path), p))
+        .collect();
     if opts.json {
         print!("{}", render_json(&rows));
         for source in &sources {
@@ -389,7 +407,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     } else {
         print!(
             "{}",
-            render_text(&rows, &sources, &store, opts.host.is_some())
+            render_text(&rows, &sources, &plugins, &store, opts.host.is_some())
         );
     }
     Ok(0)

@@ -301,7 +301,15 @@ pub fn trust_files(ctx: &Context, files: &[PathBuf]) -> Result<(Vec<Trusted>, Ve
     let mut store = TrustStore::load(ctx)?;
     let mut sources = Vec::new();
     let mut skipped = Vec::new();
+    let plugins = crate::route::plugin_files(&ctx.project, &ctx.home);
     for file in files {
+        let resolved = |p: &std::path::Path| {
+            std::fs::canonicalize(p).unwrap_or_else(|_| crate::context::absolute(p))
+        };
+        if let Some(plugin) = plugins.iter().find(|p| resolved(&p.path) == resolved(file)) {
+            skipped.push(plugin_line(ctx, plugin));
+            continue;
+        }
         let source = discover::find(ctx, file)?;
         match untrustable(&source) {
             Some(why) => skipped.push(why),
@@ -399,8 +407,27 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         new: false,
     }));
     print_report(&done, &skipped);
+    for plugin in crate::route::plugin_files(&opts.ctx.project, &opts.ctx.home) {
+        outln!("{}", plugin_line(&opts.ctx, &plugin));
+    }
     warn_if_refused(&opts.ctx);
     Ok(if skipped.is_empty() { 0 } else { 1 })
+}
+
+/// What trust makes of a plugin file where hookx writes one: no hook file, nothing to trust.
+/// The agent loads every plugin without asking; what hookx's own route to runs is trusted or
+/// not as the hook files it runs are.
+fn plugin_line(ctx: &Context, plugin: &crate::route::PluginFile) -> String {
+    let then = match (plugin.own, plugin.handlers) {
+        (true, 0) => "nothing to trust in it".to_string(),
+        (true, _) => "nothing to trust in it: review the hook files it was converted from".into(),
+        (false, _) => "not hookx's to trust".into(),
+    };
+    format!(
+        "not a hook file: {}: {}; {then}",
+        ctx.display(&plugin.path),
+        plugin.status()
+    )
 }
 
 /// Says so when `hookx run` would not honour the record just written ([`crate::trust::Refused`]).

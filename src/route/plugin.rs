@@ -5,6 +5,7 @@
 use super::{InstallScope, Program, route_command};
 use crate::tables::{Dialect, GeneratedPlugin};
 use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
 
 /// The plugin text for `events` (the host's names), each routed to `hookx run --host HOST
 /// --event EVENT`.
@@ -102,21 +103,99 @@ pub fn is_own_plugin(plugin: &GeneratedPlugin, text: &str) -> bool {
 /// The events and command lines of hookx's plugin `text` (none when it is not hookx's, or its
 /// routes cannot be read back).
 pub fn plugin_routes(plugin: &GeneratedPlugin, text: &str) -> Vec<(String, String)> {
+    routes_object(plugin, text)
+        .into_iter()
+        .flatten()
+        .filter_map(|(k, v)| Some((k, v.as_str()?.to_string())))
+        .collect()
+}
+
+/// The `ROUTES` object of hookx's plugin `text`: per event, a route (install's) or a list of
+/// handlers (convert's).
+fn routes_object(plugin: &GeneratedPlugin, text: &str) -> Option<Map<String, Value>> {
     if !is_own_plugin(plugin, text) {
-        return Vec::new();
+        return None;
     }
-    let Some(start) = text.find("const ROUTES = ") else {
-        return Vec::new();
-    };
+    let start = text.find("const ROUTES = ")?;
     let rest = &text[start + "const ROUTES = ".len()..];
-    let Some(end) = rest.find(";\n") else {
-        return Vec::new();
-    };
+    let end = rest.find(";\n")?;
     match serde_json::from_str::<Value>(&rest[..end]) {
-        Ok(Value::Object(map)) => map
-            .into_iter()
-            .filter_map(|(k, v)| Some((k, v.as_str()?.to_string())))
-            .collect(),
-        _ => Vec::new(),
+        Ok(Value::Object(map)) => Some(map),
+        _ => None,
+    }
+}
+
+/// A plugin file where hookx writes one (install's at either scope, convert's), for `list`
+/// and `trust` to show: hookx reads no plugin as a hook file.
+#[derive(Clone, Debug)]
+pub struct PluginFile {
+    pub host: Dialect,
+    pub path: PathBuf,
+    pub scope: crate::tables::Scope,
+    /// hookx wrote it (its marker). Not: a plugin of the user's own at hookx's path, which
+    /// install and convert leave as it is, and the agent runs.
+    pub own: bool,
+    /// Events it routes to `hookx run` (install's plugin).
+    pub routes: usize,
+    /// Handlers it runs by itself (convert's plugin, each through `hookx exec`).
+    pub handlers: usize,
+}
+
+/// The plugin files at the places hookx writes them, for every agent whose hooks are code.
+pub fn plugin_files(project: &Path, home: &Path) -> Vec<PluginFile> {
+    use crate::tables::Scope;
+    let mut out = Vec::new();
+    for &host in Dialect::write_only() {
+        let Some(plugin) = host.config().generated else {
+            continue;
+        };
+        let config = host.config();
+        for (path, scope) in [
+            (project.join(config.install_project), Scope::Project),
+            (project.join(config.convert_target), Scope::Project),
+            (home.join(config.install_user), Scope::User),
+        ] {
+            let Ok(text) = crate::read::text(&path, crate::read::MAX_FILE_BYTES) else {
+                continue;
+            };
+            let routes = routes_object(plugin, &text).unwrap_or_default();
+            out.push(PluginFile {
+                host,
+                path,
+                scope,
+                own: is_own_plugin(plugin, &text),
+                routes: routes.values().filter(|v| v.is_string()).count(),
+                handlers: routes
+                    .values()
+                    .filter_map(Value::as_array)
+                    .map(Vec::len)
+                    .sum(),
+            });
+        }
+    }
+    out
+}
+
+impl PluginFile {
+    /// What it is, in a few words (`hookx list`'s sources, `hookx trust`).
+    pub fn status(&self) -> String {
+        let display = self.host.def().display;
+        let n = |count: usize, word: &str| match count {
+            1 => format!("1 {word}"),
+            n => format!("{n} {word}s"),
+        };
+        match (self.own, self.handlers) {
+            (false, _) => format!(
+                "a plugin hookx did not write: {display} runs it by itself; hookx leaves it alone"
+            ),
+            (true, 0) => format!(
+                "hookx's plugin (hookx install): {} to hookx, which runs only trusted hook files",
+                n(self.routes, "route")
+            ),
+            (true, handlers) => format!(
+                "hookx's plugin (hookx convert): {}, run by {display} itself, whatever hookx trusts",
+                n(handlers, "converted handler")
+            ),
+        }
     }
 }
