@@ -78,6 +78,7 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             bash("rm -rf / #bricks"),
             bash("echo REWRITE-ME > original.txt"),
             bash("echo untouched > untouched.txt"),
+            bash("echo COPILOT-REWRITE > copilot-original.txt"),
             Step::Text("routed done"),
         ],
         _ => vec![Step::Text("unknown scenario")],
@@ -327,7 +328,8 @@ fn opencode_sync_throw_in_event_hangs() {
 }
 
 /// A Claude guard (JSON deny), a Copilot guard (JSON deny), a Bricks guard (exit 2), a Claude
-/// `updatedInput` rewrite and a Claude PostToolUse context,
+/// `updatedInput` rewrite, a Copilot `modifiedArgs` rewrite, a Claude and a Bricks PostToolUse
+/// context (Bricks has no rewrite),
 /// in the project's own hook files, routed in through the plugin `hookx install --host HOST`
 /// writes (hookx trusted by the user): the guards block `rm -rf /` and their reasons reach the
 /// model; the rewritten command runs instead of the original.
@@ -342,6 +344,7 @@ fn routed(client: Client) {
 esac"#;
     let copilot = r#"input=$(cat); case "$input" in
   *'#copilot'*) echo '{"permissionDecision":"deny","permissionDecisionReason":"COPILOT-GUARD: no rm -rf / here"}' ;;
+  *COPILOT-REWRITE*) echo '{"modifiedArgs":{"command":"echo copilot-rewritten > copilot-rewritten.txt"}}' ;;
 esac"#;
     let context = r#"input=$(cat); case "$input" in *untouched*) echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"CLAUDE-CONTEXT after the call"}}' ;; esac"#;
     sb.write(
@@ -353,10 +356,13 @@ esac"#;
         .to_string(),
     );
     let bricks = r#"input=$(cat); case "$input" in *'#bricks'*) echo "BRICKS-GUARD: no rm -rf / here" >&2; exit 2 ;; esac"#;
+    let bricks_context = r#"input=$(cat); case "$input" in *untouched*) echo '{"additionalContext":"BRICKS-CONTEXT after the call"}' ;; esac"#;
     sb.write(
         "project/.bricks/hooks.json",
-        &json!({"hooks": {"PreToolUse": [{"matcher": "bash",
-            "hooks": [{"type": "command", "command": bricks}]}]}})
+        &json!({"hooks": {
+            "PreToolUse": [{"matcher": "bash", "hooks": [{"type": "command", "command": bricks}]}],
+            "PostToolUse": [{"matcher": "bash", "hooks": [{"type": "command", "command": bricks_context}]}]
+        }})
         .to_string(),
     );
     sb.write(
@@ -395,13 +401,21 @@ esac"#;
         "{messages:?}"
     );
     // Context after a call is appended to the tool's output, which the model reads.
-    assert!(
-        messages[4].contains("CLAUDE-CONTEXT after the call"),
-        "{messages:?}"
-    );
+    for context in [
+        "CLAUDE-CONTEXT after the call",
+        "BRICKS-CONTEXT after the call",
+    ] {
+        assert!(messages[4].contains(context), "{context}: {messages:?}");
+    }
+    // A Claude `updatedInput` and a Copilot `modifiedArgs` rewrite: the new command runs.
     assert!(sb.project.join("rewritten.txt").is_file(), "{messages:?}");
     assert!(!sb.project.join("original.txt").exists());
     assert!(sb.project.join("untouched.txt").is_file());
+    assert!(
+        sb.project.join("copilot-rewritten.txt").is_file(),
+        "{messages:?}"
+    );
+    assert!(!sb.project.join("copilot-original.txt").exists());
 }
 
 fn opencode_routed_guards_and_rewrite() {

@@ -636,3 +636,36 @@ fn list_and_trust_know_the_plugins() {
         .success()
         .lacks(".opencode/plugin/hookx.js");
 }
+
+/// `--version` names the client runs the write-only dialects were checked with, and `--help`
+/// names them among the agents, as reached through a plugin.
+#[test]
+fn version_and_help_name_opencode_and_kilo() {
+    let text = |arg: &str| {
+        let out = assert_cmd::Command::cargo_bin("hookx")
+            .unwrap()
+            .arg(arg)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(out).unwrap()
+    };
+    let version = text("--version");
+    assert!(
+        version.contains("opencode: run against opencode-1.18.33;"),
+        "{version}"
+    );
+    assert!(
+        version.contains("kilo: run against kilo-7.7.7;"),
+        "{version}"
+    );
+    let help = text("--help");
+    assert!(
+        help.contains(
+            "through a plugin hookx writes: OpenCode 1.18.33 (plugins), Kilo Code CLI 7.7.7 (plugins)"
+        ),
+        "{help}"
+    );
+}

@@ -8,9 +8,15 @@ use std::path::PathBuf;
 /// The one-line description, naming every registered agent.
 fn about() -> String {
     let products: Vec<&str> = Dialect::all().iter().map(|d| d.def().product).collect();
+    // Agents whose hooks are code: hookx writes them a plugin, and reads none.
+    let plugins: Vec<&str> = Dialect::write_only()
+        .iter()
+        .map(|d| d.def().product)
+        .collect();
     format!(
-        "Portable hooks for AI coding agents: {}",
-        products.join(", ")
+        "Portable hooks for AI coding agents: {}; through a plugin hookx writes: {}",
+        products.join(", "),
+        plugins.join(", ")
     )
 }
 

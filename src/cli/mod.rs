@@ -42,7 +42,8 @@ pub fn main() -> i32 {
 /// tables (`Tables::verified_with`).
 fn version_text() -> String {
     let mut text = format!("hookx {}\n", env!("CARGO_PKG_VERSION"));
-    for dialect in crate::tables::Dialect::all() {
+    let write_only = crate::tables::Dialect::write_only();
+    for dialect in crate::tables::Dialect::all().iter().chain(write_only) {
         let verified: Vec<&str> = dialect
             .flavors()
             .filter_map(|f| f.tables().verified_with)
