@@ -669,3 +669,62 @@ fn version_and_help_name_opencode_and_kilo() {
         "{help}"
     );
 }
+
+/// Installed at both scopes, OpenCode loads both plugins (the user's first) and awaits each
+/// one's `tool.execute.before` in turn: the project's route leaves the event to the user's, so
+/// that each rule, the user's and the project's, runs once per call.
+#[test]
+fn user_and_project_plugins_run_each_rule_once() {
+    let p = Project::new();
+    let log = p.root.join("ran.log");
+    let logger = |who: &str| format!("cat >/dev/null; echo {who} >> '{}'", log.display());
+    for (base, who) in [(&p.project, "project"), (&p.home, "user")] {
+        common::write(
+            base,
+            ".claude/settings.json",
+            &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+                "hooks": [{"type": "command", "command": logger(who)}]}]}})
+            .to_string(),
+        );
+    }
+    p.hookx(&["trust", "--yes"]).success();
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    for scope in ["user", "project"] {
+        p.hookx(&[
+            "install", "--host", "opencode", "--scope", scope, "--hookx", hookx,
+        ])
+        .success();
+    }
+    let user = p.home.join(".config/opencode/plugin/hookx.js");
+    let script = r#"
+const denied = [];
+for (const file of process.argv.slice(1)) {
+  const hooks = await (await import(file)).HookxPlugin({ directory: process.cwd() });
+  try { await hooks["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: "c" }, { args: { command: "ls" } }); }
+  catch (e) { denied.push(e.message); break; }
+}
+console.log(JSON.stringify(denied));
+"#;
+    let out = Command::new("node")
+        .args(["--input-type=module", "-e", script])
+        .arg(&user)
+        .arg(p.plugin())
+        .current_dir(&p.project)
+        .env("HOME", &p.home)
+        .output()
+        .expect("node");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let denied: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(denied, json!([]));
+    let mut ran: Vec<String> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    ran.sort();
+    assert_eq!(ran, ["project", "user"], "each rule once");
+}
