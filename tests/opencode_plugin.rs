@@ -728,3 +728,34 @@ console.log(JSON.stringify(denied));
     ran.sort();
     assert_eq!(ran, ["project", "user"], "each rule once");
 }
+
+/// A source with nothing OpenCode can run: convert writes no plugin (a located loss instead).
+#[test]
+fn convert_writes_no_plugin_when_nothing_converts() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"PreCompact": [{"hooks": [{"type": "command", "command": "echo c"}]}]}})
+            .to_string(),
+    );
+    assert_cmd::Command::cargo_bin("hookx")
+        .unwrap()
+        .args([
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "opencode",
+            "--write",
+        ])
+        .current_dir(&p.project)
+        .env("HOME", &p.home)
+        .assert()
+        .success()
+        .warns("no hooks found that convert to opencode; nothing written")
+        .warns("PreCompact");
+    assert!(
+        !p.project
+            .join(".opencode/plugin/hookx-converted.js")
+            .exists()
+    );
+}

@@ -498,9 +498,25 @@ fn convert_to_plugin(
                 "not writing {}: the conversion loses something (--strict)",
                 path.display()
             );
+        } else if before.is_none() && conversion.document.rules.is_empty() {
+            // Nothing converts and there is no plugin to update: nothing is created.
+            errln!(
+                "{}",
+                crate::diag::style(&format!(
+                    "note: no hooks found that convert to {to}; nothing written"
+                ))
+            );
         } else {
-            let outcome =
-                config::update::update(path, |_| Ok(config::update::Change::Write(text.clone())))?;
+            // Under the writer's lock, from the file as it is then.
+            let outcome = config::update::update(path, |current| {
+                if current.is_some_and(|c| !crate::route::is_own_plugin(plugin, c)) {
+                    return Err(Error::Io {
+                        path: path.display().to_string(),
+                        message: "a plugin hookx did not write, not overwritten".into(),
+                    });
+                }
+                Ok(config::update::Change::Write(text.clone()))
+            })?;
             if outcome != config::update::Outcome::Unchanged {
                 written = Some(path.display().to_string());
             }
