@@ -22,6 +22,8 @@ const spawnFloor = {
     child.stdout.on("data", () => {});
     child.stderr.on("data", () => {});
     child.on("close", resolve);
+    // `true` may exit before reading: a closed pipe is no error here (nor in hookx's plugin).
+    child.stdin.on("error", () => {});
     child.stdin.end(JSON.stringify({ tool_name: input.tool, tool_input: output.args }));
   }),
 };
@@ -55,6 +57,27 @@ cases.forEach(([name], i) => {
 });
 const spawnAdded = q(times[1], 0.5) - base;
 const hookxAdded = q(times[2], 0.5) - base;
+// CPU time per call of the processes each case starts (user + sys of the children it waited
+// for, from /proc/self/stat): what the call costs the machine, whatever its load, where the
+// wall-clock times above also count the wait for a CPU on a busy machine. Each case in a block
+// of its own, so that the clock ticks (10 ms) are counted over RUNS calls, not one.
+import { readFileSync } from "node:fs";
+const TICK_MS = 10;
+const childTicks = () => {
+  const stat = readFileSync("/proc/self/stat", "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return Number(fields[13]) + Number(fields[14]); // cutime, cstime (fields 16 and 17)
+};
+const cpu = cases.map((_, i) => i);
+for (let i = 0; i < cases.length; i++) {
+  const before = childTicks();
+  for (let r = 0; r < RUNS; r++) await once(i);
+  cpu[i] = ((childTicks() - before) * TICK_MS) / RUNS;
+}
+console.log(`\n| case | CPU ms per call (children, user + sys) |`);
+console.log(`|---|---|`);
+cases.forEach(([name], i) => console.log(`| ${name} | ${cpu[i].toFixed(2)} |`));
+const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 // The plugin misses the floor: the run fails (scripts/bench-plugin.sh exits 1).
 if (cases.some(([,], i) => i >= 2 && q(times[i], 0.5) - base > FLOOR_MS)) process.exitCode = 1;
-console.log(`\nhookx's plugin adds ${hookxAdded.toFixed(2)} ms per call over the no-op plugin (${(hookxAdded / spawnAdded).toFixed(2)}× what spawning \`sh -c true\` adds); ${RUNS} calls per case, ${typeof Bun === "undefined" ? `node ${process.version}` : `Bun ${Bun.version}`}.`);
+console.log(`\nhookx's plugin adds ${hookxAdded.toFixed(2)} ms per call over the no-op plugin (${(hookxAdded / spawnAdded).toFixed(2)}× what spawning \`sh -c true\` adds); ${RUNS} calls per case, load average ${load}, ${typeof Bun === "undefined" ? `node ${process.version}` : `Bun ${Bun.version}`}.`);

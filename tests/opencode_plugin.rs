@@ -247,6 +247,37 @@ fn run_answers_the_plugin_deny_rewrite_context_and_fails_closed_on_garbage() {
 /// Runs the plugin at `plugin` under node: calls `tool.execute.before` on `rm -rf /` and
 /// `tool.execute.after` on `ls`, and prints what happened as JSON.
 fn drive(plugin: &Path, env: &[(&str, &str)]) -> Value {
+    drive_in(&Runtime::Node, plugin, env)
+}
+
+/// What runs a plugin: node, or the runtime OpenCode runs plugins in (its binary is Bun, and
+/// acts as the bun CLI with `BUN_BE_BUN=1`).
+enum Runtime {
+    Node,
+    OpenCode(PathBuf),
+}
+
+/// node, and OpenCode's own runtime where the pinned client is installed
+/// (conformance/install-clients.sh).
+fn runtimes() -> Vec<Runtime> {
+    let root = std::env::var_os("HOOKX_CLIENTS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(&std::env::var("HOME").unwrap_or_default()).join(".cache/hookx-conformance")
+        });
+    let bin = root.join("opencode-1.18.33/node_modules/opencode-linux-x64/bin/opencode");
+    let mut all = vec![Runtime::Node];
+    match bin.is_file() {
+        true => all.push(Runtime::OpenCode(bin)),
+        false => eprintln!(
+            "note: OpenCode 1.18.33 is not installed at {}: the plugin runs under node only",
+            bin.display()
+        ),
+    }
+    all
+}
+
+fn drive_in(runtime: &Runtime, plugin: &Path, env: &[(&str, &str)]) -> Value {
     let script = r#"
 const m = await import(process.argv[1]);
 const hooks = await m.HookxPlugin({ directory: process.cwd() });
@@ -259,9 +290,19 @@ try { await hooks["tool.execute.after"]({ tool: "bash", sessionID: "s", callID: 
 catch (e) { r.after = { threw: e.message }; }
 console.log(JSON.stringify(r));
 "#;
-    let mut cmd = Command::new("node");
-    cmd.args(["--input-type=module", "-e", script])
-        .arg(plugin)
+    let mut cmd = match runtime {
+        Runtime::Node => {
+            let mut cmd = Command::new("node");
+            cmd.args(["--input-type=module", "-e", script]);
+            cmd
+        }
+        Runtime::OpenCode(bin) => {
+            let mut cmd = Command::new(bin);
+            cmd.env("BUN_BE_BUN", "1").args(["-e", script, "--"]);
+            cmd
+        }
+    };
+    cmd.arg(plugin)
         // The project: where OpenCode runs, and the plugin's `directory`.
         .current_dir(plugin.ancestors().nth(3).unwrap());
     for (k, v) in env {
@@ -312,12 +353,17 @@ fn the_plugin_fails_closed_on_a_guard_only_when_hookx_cannot_answer() {
         (
             "missing",
             p.root.join("no-such-hookx").display().to_string(),
+            "cannot start hookx: ",
+        ),
+        (
+            "missing, through a shell (a path that needs quoting)",
+            p.root.join("no such hookx").display().to_string(),
             "exited with 127",
         ),
         (
             "crashing",
             fake("crash", "cat >/dev/null; kill -SEGV $$"),
-            "exited with 139",
+            "hookx was killed (SIGSEGV)",
         ),
         (
             "failing",
@@ -340,9 +386,12 @@ fn the_plugin_fails_closed_on_a_guard_only_when_hookx_cannot_answer() {
             "not a JSON object",
         ),
     ];
-    for (what, program, why) in cases {
-        let plugin = plugin_for(&p, &program);
-        let r = drive(&plugin, &[("HOOKX_PLUGIN_LIMIT_MS", "300")]);
+    for ((what, program, why), runtime) in cases
+        .iter()
+        .flat_map(|case| runtimes().into_iter().map(move |r| (case, r)))
+    {
+        let plugin = plugin_for(&p, program);
+        let r = drive_in(&runtime, &plugin, &[("HOOKX_PLUGIN_LIMIT_MS", "300")]);
         let denied = r["before"]["denied"]
             .as_str()
             .unwrap_or_else(|| panic!("{what}: {r}"));

@@ -40,34 +40,39 @@ const GUARDS = __HOOKX_GUARDS__;
 const LIMIT_MS = Number(process.env.HOOKX_PLUGIN_LIMIT_MS) || __HOOKX_LIMIT_MS__;
 const CAP = 4 * 1024 * 1024;
 
+// A command line of plain words (install's route, unless a path needs quoting) is started
+// directly: a shell in between costs a process per tool call. Anything else goes to /bin/sh.
+const PLAIN = /^[A-Za-z0-9_\/.,:=+@%-]+( [A-Za-z0-9_\/.,:=+@%-]+)*$/;
+
 function ask(route, payload, limit) {
   return new Promise((resolve) => {
-    let done = false;
+    let done = false, timer;
     const finish = (r) => { if (!done) { done = true; clearTimeout(timer); resolve(r); } };
-    let child;
+    // Whatever throws here (a runtime that throws on a spawn error) is a failure to start.
     try {
-      child = spawn("/bin/sh", ["-c", route], { stdio: ["pipe", "pipe", "pipe"], detached: true });
+      const [program, ...args] = PLAIN.test(route) ? route.split(" ") : ["/bin/sh", "-c", route];
+      const child = spawn(program, args, { stdio: ["pipe", "pipe", "pipe"], detached: true });
+      const out = [], err = [];
+      let size = 0;
+      const keep = (into) => (chunk) => { size += chunk.length; if (size <= CAP) into.push(chunk); };
+      timer = setTimeout(() => {
+        try { process.kill(-child.pid, "SIGKILL"); } catch { try { child.kill("SIGKILL"); } catch {} }
+        finish({ failed: `hookx did not answer within ${limit} ms` });
+      }, limit);
+      child.on("error", (e) => finish({ failed: `cannot start hookx: ${e && e.message}` }));
+      child.on("close", (code, signal) => finish({
+        code, signal,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+        failed: size > CAP ? "hookx's answer is too long to read" : null,
+      }));
+      child.stdout.on("data", keep(out));
+      child.stderr.on("data", keep(err));
+      child.stdin.on("error", () => {});
+      child.stdin.end(JSON.stringify(payload));
     } catch (e) {
-      return finish({ failed: `cannot start hookx: ${e && e.message}` });
+      finish({ failed: `cannot start hookx: ${e && e.message}` });
     }
-    const out = [], err = [];
-    let size = 0;
-    const keep = (into) => (chunk) => { size += chunk.length; if (size <= CAP) into.push(chunk); };
-    child.stdout.on("data", keep(out));
-    child.stderr.on("data", keep(err));
-    const timer = setTimeout(() => {
-      try { process.kill(-child.pid, "SIGKILL"); } catch { try { child.kill("SIGKILL"); } catch {} }
-      finish({ failed: `hookx did not answer within ${limit} ms` });
-    }, limit);
-    child.on("error", (e) => finish({ failed: `cannot start hookx: ${e && e.message}` }));
-    child.on("close", (code, signal) => finish({
-      code, signal,
-      stdout: Buffer.concat(out).toString("utf8"),
-      stderr: Buffer.concat(err).toString("utf8"),
-      failed: size > CAP ? "hookx's answer is too long to read" : null,
-    }));
-    child.stdin.on("error", () => {});
-    child.stdin.end(JSON.stringify(payload));
   });
 }
 
