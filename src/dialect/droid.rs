@@ -3,10 +3,8 @@
 //! events (9 of them), payload keys and answers, with Droid's own tool and argument names.
 //! Facts: conformance/droid-facts.md (run: droid 0.225.2, `tests/live_droid.rs`).
 
-use crate::dialect::CLAUDE_MATCHER_STYLE;
-
-use crate::model::EventKind;
 use crate::model::tool::ids;
+use crate::model::{EventKind, MatcherStyle};
 use crate::tables::{ConfigSpec, DocumentKind, Documents, HandlerField, PluginForm, RunKeys};
 use crate::tables::{
     DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, KillSwitch, MatchOn, RouteSpec,
@@ -66,9 +64,9 @@ pub static TABLES: Tables = Tables {
         (EventKind::PostToolUse, MatchOn::ToolName),
     ],
     // Binary 0.225.2: absent, empty or `*` = every tool; the exact name; else an unanchored
-    // JavaScript regex (`new RegExp(m).test(name)`); an invalid regex never fires. Claude's
-    // comma lists are no regex there: hookx reads them as lists.
-    matcher_style: CLAUDE_MATCHER_STYLE,
+    // JavaScript regex (`new RegExp(m).test(name)`); an invalid regex never fires. So
+    // `Create|Write` also fires for `TodoWrite`, and a comma list fires for nothing.
+    matcher_style: MatcherStyle::UnanchoredRegex,
     tool_scope: crate::tables::ToolScope::Any,
     exact_field_matchers: false,
     mcp_names: crate::tables::MCP_CANONICAL,
