@@ -14,7 +14,9 @@ use std::path::Path;
 /// the converted document and the JSON report (`--format json`).
 fn convert(dir: &Path, file: &str, from: &str, to: &str, extra: &[&str]) -> (Value, Value) {
     let out = common::hookx_clean(dir)
-        .args(["convert", file, "--from", from, "--to", to, "--format", "json"])
+        .args([
+            "convert", file, "--from", from, "--to", to, "--format", "json",
+        ])
         .args(extra)
         .output()
         .unwrap();
@@ -114,13 +116,7 @@ fn droid_matchers_are_unanchored_regexes() {
             {"matcher": "Create|Write", "hooks": [{"type": "command", "command": "./guard.sh"}]}
         ]}}"#,
     );
-    let (doc, report) = convert(
-        tmp.path(),
-        ".factory/settings.json",
-        "droid",
-        "claude",
-        &[],
-    );
+    let (doc, report) = convert(tmp.path(), ".factory/settings.json", "droid", "claude", &[]);
     let matchers = claude_matchers(&doc, "PreToolUse");
     // Droid tests `new RegExp("Create|Write")` against the name: TodoWrite contains `Write`.
     for tool in ["Write", "TodoWrite"] {
@@ -289,7 +285,12 @@ fn skill_frontmatter_hooks_active_only_with_their_skill_are_a_loss_when_made_alw
         lost.iter().any(|l| l.contains("skill")),
         "a skill-scoped hook became always-on with no loss: {lost:#?}"
     );
-    let text = convert_text(tmp.path(), ".claude/skills/guard/SKILL.md", "claude", "copilot");
+    let text = convert_text(
+        tmp.path(),
+        ".claude/skills/guard/SKILL.md",
+        "claude",
+        "copilot",
+    );
     assert!(!text.contains("no losses"), "{text}");
 }
 
@@ -363,8 +364,14 @@ fn one_bad_claude_group_or_copilot_comment_entry_is_one_located_loss() {
     ] {
         let (doc, report) = convert(tmp.path(), file, from, to, &[]);
         let lost = losses(&report);
-        let at_bad = lost.iter().filter(|l| l.contains(&format!("\"{bad}"))).count();
+        let at_bad = lost
+            .iter()
+            .filter(|l| l.contains(&format!("\"{bad}")))
+            .count();
         assert_eq!(at_bad, 1, "{file}: one bad entry, one loss: {lost:#?}");
-        assert!(doc["hooks"].as_object().is_some_and(|h| !h.is_empty()), "{doc:#}");
+        assert!(
+            doc["hooks"].as_object().is_some_and(|h| !h.is_empty()),
+            "{doc:#}"
+        );
     }
 }

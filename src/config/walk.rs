@@ -359,10 +359,19 @@ impl Reader<'_> {
         if self.dialect.config().other_events.contains(&key) {
             return (event, flavor);
         }
-        let mut message = format!(
-            "unknown {} event `{key}`; it is kept as written",
-            self.dialect
-        );
+        let mut message = match event {
+            // A name other agents fire (Gemini's `UserPromptSubmit`): this one never does.
+            EventKind::Other(_) if !matches!(EventKind::from_name(key), EventKind::Other(_)) => {
+                format!(
+                    "{} never fires `{key}` (it is not one of its events): these hooks never run; kept as written, and not converted to an agent that fires it",
+                    self.dialect.def().display
+                )
+            }
+            _ => format!(
+                "unknown {} event `{key}`; it is kept as written",
+                self.dialect
+            ),
+        };
         if let Some(close) = did_you_mean(key, self.dialect) {
             message = format!("{message} (did you mean `{close}`?)");
         }
