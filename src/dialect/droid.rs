@@ -321,7 +321,14 @@ static CONFIG: ConfigSpec = ConfigSpec {
     project_dir_variable: Some("FACTORY_PROJECT_DIR"),
     // Run 0.225.2: hooks also get DROID_PROJECT_DIR and CLAUDE_PROJECT_DIR (the project) and,
     // on SessionStart, CLAUDE_ENV_FILE.
-    provided_env: &["DROID_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "CLAUDE_ENV_FILE"],
+    // Run 0.225.2: the plugin roots too (`/PLUGIN_ROOT_NOT_EXPANDED_ERROR` outside plugins).
+    provided_env: &[
+        "DROID_PROJECT_DIR",
+        "CLAUDE_PROJECT_DIR",
+        "CLAUDE_ENV_FILE",
+        "DROID_PLUGIN_ROOT",
+        "CLAUDE_PLUGIN_ROOT",
+    ],
     // Run 0.225.2 (tests/live_droid.rs `routed_handlers_of_every_dialect`): the same command in
     // the user and the project settings runs twice.
     merges_identical_handlers: false,

@@ -449,7 +449,11 @@ static CONFIG: ConfigSpec = ConfigSpec {
     wrapper_optional: false,
     implied_type: None,
     project_dir_variable: Some("GEMINI_PROJECT_DIR"),
+    // With them, the placeholders Gemini substitutes in an extension's command text
+    // (`${extensionPath}`, `${workspacePath}`; source 0.61.0, gemini-facts.md).
     provided_env: &[
+        "extensionPath",
+        "workspacePath",
         "GEMINI_CWD",
         "GEMINI_SESSION_ID",
         "GEMINI_PLANS_DIR",

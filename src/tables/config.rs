@@ -63,7 +63,9 @@ pub struct ConfigSpec {
     /// The variable a command uses for the project directory; `None` where the agent sets none
     /// but runs hooks from the project root (a converted command then says `$PWD`).
     pub project_dir_variable: Option<&'static str>,
-    /// Other environment variables the agent sets for hooks, which commands may reference.
+    /// Other environment variables the agent sets for hooks, which commands may reference, and
+    /// the `${NAME}` placeholders it substitutes in a command's text itself (Gemini's
+    /// `${extensionPath}`): converted to an agent that does neither, each is a loss.
     pub provided_env: &'static [&'static str],
     /// Whether the agent runs a handler once when several files (or groups with the same
     /// matcher) hold it: Claude and Bricks do; Copilot runs every handler in order.
