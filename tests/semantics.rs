@@ -313,7 +313,7 @@ fn droid_runs_no_hook_of_a_wrapped_hooks_json_and_validate_and_doctor_say_so() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(
-        text.contains(".factory/hooks.json:1:2") && text.contains("runs none"),
+        text.contains(".factory/hooks.json:1:") && text.contains("runs none"),
         "validate does not say Droid runs none of it, located: {text}"
     );
     let out = common::hookx_at(tmp.path(), home.path(), &["doctor", "--host", "droid"]);

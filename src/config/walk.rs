@@ -93,6 +93,15 @@ impl Reader<'_> {
             return;
         }
         let has_wrapper = top.contains_key("hooks");
+        if has_wrapper && doc.kind.wrapper_ignored {
+            self.warn(
+                "/hooks",
+                format!(
+                    "{} reads the events of this file at its top level: it takes this `hooks` wrapper for an event it does not have and runs none of the hooks inside it; move the events out of the wrapper",
+                    self.dialect.def().display
+                ),
+            );
+        }
         let events_at_root = !has_wrapper && doc.kind.wrapper_optional;
         doc.wrapped = !events_at_root;
         if events_at_root {

@@ -162,15 +162,18 @@ pub static TABLES: Tables = Tables {
 pub static SETTINGS: DocumentKind = DocumentKind {
     name: "DroidSettings",
     wrapper_optional: false,
+    wrapper_ignored: false,
     top_keys: None,
     session_env: None,
     frontmatter: false,
 };
 
-/// `hooks.json` (and the legacy `hooks/hooks.json`): the events at the top level.
+/// `hooks.json` (and the legacy `hooks/hooks.json`): the events at the top level; a `{"hooks":
+/// …}` wrapper there is ignored, and its events never run (run 0.225.2, droid-facts.md).
 pub static HOOKS_FILE: DocumentKind = DocumentKind {
     name: "DroidHooks",
     wrapper_optional: true,
+    wrapper_ignored: true,
     top_keys: None,
     session_env: None,
     frontmatter: false,
