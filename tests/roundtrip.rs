@@ -50,7 +50,7 @@ fn fixtures_of(dialect: Dialect) -> Vec<String> {
         }
         if matches!(
             path.extension().and_then(|e| e.to_str()),
-            Some("json" | "md")
+            Some("json" | "md" | "hook")
         ) {
             found.push(path.display().to_string());
         }

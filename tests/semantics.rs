@@ -375,3 +375,77 @@ fn one_bad_claude_group_or_copilot_comment_entry_is_one_located_loss() {
         );
     }
 }
+
+/// Kiro's older forms convert like its v1 lists: `hooks` as a map of camelCase events in a
+/// Kiro CLI 2 agent config (its `timeout_ms` in seconds, an unknown event one located loss, the
+/// rest converted) and the IDE's one-rule `.kiro.hook` (its trigger, tools and action). Both
+/// come back from Claude as the same Kiro rules, never wrapped twice.
+#[test]
+fn kiro_agent_configs_and_ide_hook_files_convert() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::write(
+        tmp.path(),
+        ".kiro/agents/dev.json",
+        r#"{"name": "dev", "tools": ["*"], "hooks": {
+            "agentSpawn": [{"command": "git status"}],
+            "preToolUse": [{"matcher": "execute_bash", "command": "./guard.sh", "timeout_ms": 5000}],
+            "postToolUse": [{"matcher": "fs_write", "command": "cargo fmt"}],
+            "agentExplode": [{"command": "x"}]
+        }}"#,
+    );
+    common::write(
+        tmp.path(),
+        ".kiro/hooks/guard.kiro.hook",
+        r#"{"name": "guard", "version": "1", "when": {"type": "preToolUse", "tools": ["execute_bash"]},
+            "then": {"type": "runCommand", "command": "./ide-guard.sh"}}"#,
+    );
+    let (doc, report) = convert(
+        tmp.path(),
+        ".kiro/agents/dev.json",
+        "kiro",
+        "claude",
+        &["--no-wrap"],
+    );
+    let lost = losses(&report);
+    assert_eq!(
+        lost.iter()
+            .filter(|l| l.contains("/hooks/agentExplode"))
+            .count(),
+        1,
+        "one unknown event, one loss: {lost:#?}"
+    );
+    let hooks = &doc["hooks"];
+    assert_eq!(
+        hooks["SessionStart"][0]["hooks"][0]["command"], "git status",
+        "{doc:#}"
+    );
+    assert_eq!(hooks["PreToolUse"][0]["matcher"], "Bash", "{doc:#}");
+    assert_eq!(hooks["PreToolUse"][0]["hooks"][0]["command"], "./guard.sh");
+    assert_eq!(hooks["PreToolUse"][0]["hooks"][0]["timeout"], 5, "5000 ms");
+    assert_eq!(hooks["PostToolUse"][0]["matcher"], "Write", "{doc:#}");
+    assert_eq!(hooks.as_object().unwrap().len(), 3, "{doc:#}");
+
+    let (doc, _) = convert(
+        tmp.path(),
+        ".kiro/hooks/guard.kiro.hook",
+        "kiro",
+        "claude",
+        &[],
+    );
+    let group = &doc["hooks"]["PreToolUse"][0];
+    assert_eq!(group["matcher"], "Bash", "{doc:#}");
+    let line = group["hooks"][0]["command"].as_str().unwrap();
+    assert!(
+        line.contains("./ide-guard.sh") && line.contains("--as kiro"),
+        "{line}"
+    );
+
+    // Back from Claude: the Kiro rule as it was read, unwrapped.
+    common::write(tmp.path(), "claude.json", &doc.to_string());
+    let (back, _) = convert(tmp.path(), "claude.json", "claude", "kiro", &[]);
+    let rules = back["hooks"].as_array().unwrap();
+    assert_eq!(rules.len(), 1, "{back:#}");
+    assert_eq!(rules[0]["trigger"], "PreToolUse");
+    assert_eq!(rules[0]["matcher"], "execute_bash");
+    assert_eq!(rules[0]["action"]["command"], "./ide-guard.sh", "{back:#}");
+}
