@@ -276,10 +276,12 @@ fn loss_kind(loss: &hookx::convert::Loss) -> &'static str {
         "skill/agent scope"
     } else if what.contains("in the command") {
         "variable or placeholder"
-    } else if what.contains("field(s)") {
+    } else if what.contains("field(s)") || why.contains("no such handler field") {
         "unknown field"
     } else if what.contains("handler on") || what.contains("PowerShell") {
         "handler type"
+    } else if what.starts_with("its answers on") {
+        "answer the target cannot read"
     } else if what.contains("hook protocol") {
         "payload (--no-wrap)"
     } else if what.contains("timeout") || why.contains("timeout") {
@@ -343,11 +345,12 @@ fn every_corpus_file_goes_to_every_dialect_and_back() {
                 eprintln!("unread: {shown} ({from})");
                 continue;
             };
+            // A file with no hook hookx reads: a shape no build of the agent documents (the
+            // agent reads none of it either), refused with the reason, counted and named.
             if doc.rules.iter().all(|r| r.handlers.is_empty()) {
-                if !unread.is_empty() {
-                    f.unreadable += 1;
-                    eprintln!("unread: {shown} ({from}): {}", unread[0].what);
-                }
+                f.unreadable += 1;
+                let why = unread.first().map_or("no hooks", |l| l.what.as_str());
+                eprintln!("unread: {shown} ({from}): {why}");
                 continue;
             }
             f.files += 1;
