@@ -448,4 +448,37 @@ fn kiro_agent_configs_and_ide_hook_files_convert() {
     assert_eq!(rules[0]["trigger"], "PreToolUse");
     assert_eq!(rules[0]["matcher"], "execute_bash");
     assert_eq!(rules[0]["action"]["command"], "./ide-guard.sh", "{back:#}");
+
+    // Read, never written: `--write` into either form refuses and leaves the file as it was.
+    common::write(
+        tmp.path(),
+        ".kiro/agents/clean.json",
+        r#"{"name": "clean", "hooks": {"stop": [{"command": "npm test"}]}}"#,
+    );
+    for file in [".kiro/agents/clean.json", ".kiro/hooks/guard.kiro.hook"] {
+        let before = std::fs::read(tmp.path().join(file)).unwrap();
+        let out = common::hookx_clean(tmp.path())
+            .args([
+                "convert",
+                "claude.json",
+                "--from",
+                "claude",
+                "--to",
+                "kiro",
+                "--write",
+            ])
+            .args(["--out", file])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && err.contains("does not write"),
+            "{file}: {err}"
+        );
+        assert_eq!(
+            std::fs::read(tmp.path().join(file)).unwrap(),
+            before,
+            "{file}"
+        );
+    }
 }

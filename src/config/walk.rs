@@ -340,6 +340,7 @@ impl Reader<'_> {
         mut top: Map<String, Value>,
         doc: &mut Document,
     ) {
+        doc.kind = older.single_kind;
         doc.hooks_index = 0;
         if let Some(version) = top.remove("version") {
             doc.extra.insert("version".into(), version);

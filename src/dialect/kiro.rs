@@ -134,6 +134,16 @@ pub static AGENT_CONFIG: DocumentKind = DocumentKind {
     frontmatter: false,
 };
 
+/// A Kiro IDE `.kiro.hook` file: one rule ([`OlderForms`]).
+pub static IDE_HOOK: DocumentKind = DocumentKind {
+    name: "KiroIdeHook",
+    wrapper_optional: false,
+    wrapper_ignored: false,
+    top_keys: Some(&["version"]),
+    session_env: None,
+    frontmatter: false,
+};
+
 /// The v1 rule list.
 static RULES: RuleList = RuleList {
     version: "v1",
@@ -173,6 +183,7 @@ static OLDER: OlderForms = OlderForms {
     // "patterns": ["*.ts"]}, "then": {"type": "askAgent", "prompt": "…"}}` in
     // `.kiro/hooks/<name>.kiro.hook`.
     single_when: "when",
+    single_kind: &IDE_HOOK,
     single_then: "then",
     single_type: "type",
     single_tools: "tools",

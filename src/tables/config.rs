@@ -160,6 +160,8 @@ pub struct OlderForms {
     pub map_kind: &'static crate::tables::DocumentKind,
     /// One rule per file (Kiro IDE's `.kiro.hook`): the key of its trigger object (`when`).
     pub single_when: &'static str,
+    /// What a one-rule file is.
+    pub single_kind: &'static crate::tables::DocumentKind,
     /// The key of its action object (`then`).
     pub single_then: &'static str,
     /// The key naming the trigger and the action kind in both objects (`type`).
