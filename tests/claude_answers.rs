@@ -1,0 +1,136 @@
+//! Answers as Claude Code 2.1.332 reads them, probed against the real client with hookx out of
+//! the loop (`tests/live_claude.rs` `ground_truth_answer_forms`, conformance/claude-facts.md):
+//! a JSON object on stdout counts at every exit code, not only at 0. At exit 1 it is the answer
+//! (a deny denies, an allow's `updatedInput` runs); at exit 2 it counts beside what exit 2
+//! means (PreToolUse: the block wins over an allow, stderr the reason; PostToolUse: stderr and
+//! the JSON's context both reach the model). Through the real binary: `hookx exec --as claude`
+//! runs one handler, and what hookx writes for the host is checked.
+
+mod common;
+
+use serde_json::{Value, json};
+
+/// A payload of `host` for `event` on the shell call `npm test` in `project`.
+fn payload(host: &str, event: &str, project: &str) -> Value {
+    let mut p = json!({"session_id": "s", "transcript_path": null, "cwd": project,
+        "hook_event_name": event, "tool_name": "Bash",
+        "tool_input": {"command": "npm test"}, "tool_use_id": "call_1",
+        "permission_mode": "default"});
+    if event == "PostToolUse" {
+        p["tool_response"] = json!({"stdout": "ok", "stderr": "", "interrupted": false});
+    }
+    if host == "codex" {
+        p["turn_id"] = json!("t");
+        p["model"] = json!("gpt-5.5");
+    }
+    p
+}
+
+/// `hookx exec --host HOST --as claude --event EVENT` over a handler that prints `answer`
+/// (nothing when `Null`) and `stderr`, and exits `code`: hookx's stdout as JSON (`Null` when
+/// empty), its stderr and exit code.
+fn exec(host: &str, event: &str, answer: &Value, stderr: &str, code: i32) -> (Value, String, i32) {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().display().to_string();
+    let answer = if answer.is_null() {
+        String::new()
+    } else {
+        answer.to_string()
+    };
+    let out = common::hookx()
+        .args(["exec", "--host", host, "--as", "claude", "--event", event])
+        .args(["--project", &project, "--", "sh", "-c"])
+        .arg("cat >/dev/null; printf '%s' \"$ANSWER\"; printf '%s' \"$ERR\" >&2; exit $CODE")
+        .current_dir(dir.path())
+        .env_remove("HOOKX_HOST")
+        .env("ANSWER", answer)
+        .env("ERR", stderr)
+        .env("CODE", code.to_string())
+        .write_stdin(payload(host, event, &project).to_string())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let json = if stdout.trim().is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+    };
+    (json, err, out.status.code().unwrap_or(-1))
+}
+
+fn pre(fields: Value) -> Value {
+    let mut hso = json!({"hookEventName": "PreToolUse"});
+    hso.as_object_mut()
+        .unwrap()
+        .extend(fields.as_object().unwrap().clone());
+    json!({ "hookSpecificOutput": hso })
+}
+
+/// Exit 1 with a JSON deny on stdout: Claude denies the call with the JSON's reason (run
+/// 2.1.332); so does hookx, under Claude and under Copilot.
+#[test]
+fn a_json_deny_at_exit_1_denies() {
+    let deny = pre(json!({"permissionDecision": "deny", "permissionDecisionReason": "R-EXIT1"}));
+    let (out, err, code) = exec("claude", "PreToolUse", &deny, "E-EXIT1", 1);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{out} {err}"
+    );
+    assert_eq!(
+        out["hookSpecificOutput"]["permissionDecisionReason"], "R-EXIT1",
+        "{out} {err}"
+    );
+    let (out, err, _) = exec("copilot", "PreToolUse", &deny, "E-EXIT1", 1);
+    assert_eq!(out["permissionDecision"], "deny", "{out} {err}");
+}
+
+/// Exit 1 with `allow` and `updatedInput`: Claude runs the rewrite (run 2.1.332); hookx
+/// carries it to Claude and to Codex.
+#[test]
+fn a_rewrite_at_exit_1_is_carried() {
+    let rewrite = pre(json!({"permissionDecision": "allow",
+        "updatedInput": {"command": "npm ci"}}));
+    let (out, err, _) = exec("claude", "PreToolUse", &rewrite, "", 1);
+    assert_eq!(
+        out["hookSpecificOutput"]["updatedInput"]["command"], "npm ci",
+        "{out} {err}"
+    );
+    let (out, err, _) = exec("codex", "PreToolUse", &rewrite, "", 1);
+    assert_eq!(
+        out["hookSpecificOutput"]["updatedInput"]["command"], "npm ci",
+        "{out} {err}"
+    );
+}
+
+/// Exit 2 with an `allow` and a rewrite on stdout: Claude blocks, stderr the reason, and runs
+/// nothing (run 2.1.332).
+#[test]
+fn exit_2_blocks_beside_a_json_allow() {
+    let rewrite = pre(json!({"permissionDecision": "allow",
+        "updatedInput": {"command": "npm ci"}}));
+    let (out, err, code) = exec("claude", "PreToolUse", &rewrite, "E-EXIT2", 2);
+    let denied = out["hookSpecificOutput"]["permissionDecision"] == "deny" || code == 2;
+    assert!(denied, "{out} {err} {code}");
+    assert!(
+        out.to_string().contains("E-EXIT2") || err.contains("E-EXIT2"),
+        "{out} {err}"
+    );
+    assert!(!out.to_string().contains("npm ci"), "{out}");
+}
+
+/// PostToolUse exit 2 with JSON context: both stderr and the context reach the model (run
+/// 2.1.332); at exit 1 the JSON context does too.
+#[test]
+fn post_tool_use_context_counts_at_exit_1_and_2() {
+    let ctx = |c: &str| json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": c}});
+    let (out, err, _) = exec("claude", "PostToolUse", &ctx("C-AT-2"), "E-AT-2", 2);
+    let all = format!("{out} {err}");
+    assert!(all.contains("C-AT-2") && all.contains("E-AT-2"), "{all}");
+    let (out, err, _) = exec("claude", "PostToolUse", &ctx("C-AT-1"), "", 1);
+    assert_eq!(
+        out["hookSpecificOutput"]["additionalContext"], "C-AT-1",
+        "{out} {err}"
+    );
+}
