@@ -737,8 +737,9 @@ const ROWS: &[Row] = &[
     Row { case: "block after a shell call", sc: Sc::PostBash, says: "block", reason: "fix the tests", handlers: &[Claude, Gemini], matcher: Matcher::None,
         claude: Json(r#"{"decision":"block","reason":"fix the tests"}"#),
         // The call cannot be undone; the reason still reaches the model.
-        copilot: Json(r#"{"additionalContext":"fix the tests"}"#),
-        pascal: Json(r#"{"additionalContext":"fix the tests"}"#),
+        // Copilot 1.0.102 (run): `decision: block` on postToolUse replaces the result with "Tool result blocked: REASON".
+        copilot: Json(r#"{"decision":"block","reason":"fix the tests"}"#),
+        pascal: Json(r#"{"decision":"block","reason":"fix the tests"}"#),
         bricks: Json(r#"{"additionalContext":"fix the tests"}"#),
         gemini: Json(r#"{"decision":"block","reason":"fix the tests"}"#), qwen: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"fix the tests"}}"#),
         droid: AsClaude, codex: Json(r#"{"decision":"block","reason":"fix the tests"}"#),
