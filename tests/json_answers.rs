@@ -4,7 +4,8 @@
 //! (a deny denies, an allow's `updatedInput` runs); at exit 2 it counts beside what exit 2
 //! means (PreToolUse: the block wins over an allow, stderr the reason; PostToolUse: stderr and
 //! the JSON's context both reach the model). Through the real binary: `hookx exec --as claude`
-//! runs one handler, and what hookx writes for the host is checked.
+//! runs one handler, and what hookx writes for the host is checked. Qwen Code 0.24.4 reads
+//! its answers the same way (run, `tests/live_qwen.rs` `ground_truth_deny`).
 
 mod common;
 
@@ -30,6 +31,18 @@ fn payload(host: &str, event: &str, project: &str) -> Value {
 /// (nothing when `Null`) and `stderr`, and exits `code`: hookx's stdout as JSON (`Null` when
 /// empty), its stderr and exit code.
 fn exec(host: &str, event: &str, answer: &Value, stderr: &str, code: i32) -> (Value, String, i32) {
+    exec_as(host, "claude", event, answer, stderr, code)
+}
+
+/// As [`exec`], the handler written in `flavor`.
+fn exec_as(
+    host: &str,
+    flavor: &str,
+    event: &str,
+    answer: &Value,
+    stderr: &str,
+    code: i32,
+) -> (Value, String, i32) {
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path().display().to_string();
     let answer = if answer.is_null() {
@@ -38,7 +51,7 @@ fn exec(host: &str, event: &str, answer: &Value, stderr: &str, code: i32) -> (Va
         answer.to_string()
     };
     let out = common::hookx()
-        .args(["exec", "--host", host, "--as", "claude", "--event", event])
+        .args(["exec", "--host", host, "--as", flavor, "--event", event])
         .args(["--project", &project, "--", "sh", "-c"])
         .arg("cat >/dev/null; printf '%s' \"$ANSWER\"; printf '%s' \"$ERR\" >&2; exit $CODE")
         .current_dir(dir.path())
@@ -131,6 +144,26 @@ fn post_tool_use_context_counts_at_exit_1_and_2() {
     let (out, err, _) = exec("claude", "PostToolUse", &ctx("C-AT-1"), "", 1);
     assert_eq!(
         out["hookSpecificOutput"]["additionalContext"], "C-AT-1",
+        "{out} {err}"
+    );
+}
+
+/// Qwen Code 0.24.4 (run): a JSON deny at exit 1 denies with its reason, and PostToolUse
+/// context at exit 1 reaches the model; so under hookx, a Qwen handler's answer at exit 1 is
+/// read.
+#[test]
+fn a_qwen_handlers_json_at_exit_1_counts() {
+    let deny = pre(json!({"permissionDecision": "deny", "permissionDecisionReason": "R-Q1"}));
+    let (out, err, _) = exec_as("qwen", "qwen", "PreToolUse", &deny, "E-Q1", 1);
+    assert_eq!(
+        out["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{out} {err}"
+    );
+    let ctx = json!({"hookSpecificOutput": {"hookEventName": "PostToolUse",
+        "additionalContext": "C-Q1"}});
+    let (out, err, _) = exec_as("qwen", "qwen", "PostToolUse", &ctx, "", 1);
+    assert_eq!(
+        out["hookSpecificOutput"]["additionalContext"], "C-Q1",
         "{out} {err}"
     );
 }
