@@ -742,7 +742,9 @@ const ROWS: &[Row] = &[
         pascal: Json(r#"{"decision":"block","reason":"fix the tests"}"#),
         bricks: Json(r#"{"additionalContext":"fix the tests"}"#),
         gemini: Json(r#"{"decision":"block","reason":"fix the tests"}"#), qwen: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"fix the tests"}}"#),
-        droid: AsClaude, codex: Json(r#"{"decision":"block","reason":"fix the tests"}"#),
+        // Droid 0.225.2 (run): a PostToolUse block's reason never reaches the model; context does.
+        droid: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"fix the tests"}}"#),
+        codex: Json(r#"{"decision":"block","reason":"fix the tests"}"#),
         cline: Json(r#"{"contextModification":"fix the tests"}"#) },
 
     // --- PostToolUseFailure (Bricks has none) ----------------------------------------------

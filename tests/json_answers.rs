@@ -167,3 +167,27 @@ fn a_qwen_handlers_json_at_exit_1_counts() {
         "{out} {err}"
     );
 }
+
+/// Droid 0.225.2 (run, `tests/live_droid.rs` `ground_truth_answer_forms`): a JSON deny at exit
+/// 1 denies and a rewrite at exit 1 runs, so a Droid handler's answer at exit 1 is read.
+#[test]
+fn a_droid_handlers_json_at_exit_1_counts() {
+    let deny = pre(json!({"permissionDecision": "deny", "permissionDecisionReason": "R-D1"}));
+    let (out, err, _) = exec_as("droid", "droid", "PreToolUse", &deny, "E-D1", 1);
+    assert_eq!(
+        out["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{out} {err}"
+    );
+}
+
+/// Droid 0.225.2 (run): a PostToolUse `decision: block` never reaches the model, its
+/// `additionalContext` does; hookx writes a handler's PostToolUse block for Droid as context.
+#[test]
+fn a_post_tool_use_block_reaches_droids_model_as_context() {
+    let block = json!({"decision": "block", "reason": "R-DPOST"});
+    let (out, err, _) = exec_as("droid", "claude", "PostToolUse", &block, "", 0);
+    assert_eq!(
+        out["hookSpecificOutput"]["additionalContext"], "R-DPOST",
+        "{out} {err}"
+    );
+}
