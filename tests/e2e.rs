@@ -681,7 +681,9 @@ const ROWS: &[Row] = &[
         droid: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}}"#),
         // Codex takes the edit as a patch, beside an allow (run 0.171.0).
         codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"*** Begin Patch\n*** Update File: /repo/src/main.rs\n@@\n-a\n+B\n*** End Patch\n"}}}"#),
-        cline: Note("updated tool input dropped") },
+        // Cline runs `overrideInput` in place of the call's input (run 3.0.65); an edit is its
+        // apply_patch.
+        cline: Json(r#"{"overrideInput":{"input":"*** Begin Patch\n*** Update File: /repo/src/main.rs\n@@\n-a\n+B\n*** End Patch\n"}}"#) },
 
     // --- matchers, read in the handler's own dialect --------------------------------------
     Row { case: "matcher in the handler's own tool names fires", sc: Sc::PreEdit, says: "deny", reason: "matched", handlers: WITH_MATCHERS,

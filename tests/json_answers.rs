@@ -20,6 +20,21 @@ fn payload(host: &str, event: &str, project: &str) -> Value {
     if event == "PostToolUse" {
         p["tool_response"] = json!({"stdout": "ok", "stderr": "", "interrupted": false});
     }
+    if host == "cline" {
+        // Cline's own shape (conformance/cline-facts.md): `hookName` and `tool_call`/`tool_result`.
+        let call = json!({"id": "call_1", "name": "run_commands",
+            "input": {"commands": ["npm test"]}});
+        return match event {
+            "PostToolUse" => {
+                let mut result = call;
+                result["output"] = json!([{"query": "npm test", "result": "ok", "success": true}]);
+                json!({"hookName": "tool_result", "taskId": "t", "clineVersion": "",
+                    "workspaceRoots": [project], "tool_result": result})
+            }
+            _ => json!({"hookName": "tool_call", "taskId": "t", "clineVersion": "",
+                "workspaceRoots": [project], "tool_call": call}),
+        };
+    }
     if host == "codex" {
         p["turn_id"] = json!("t");
         p["model"] = json!("gpt-5.5");
@@ -190,4 +205,36 @@ fn a_post_tool_use_block_reaches_droids_model_as_context() {
         out["hookSpecificOutput"]["additionalContext"], "R-DPOST",
         "{out} {err}"
     );
+}
+
+/// Cline 3.0.65 (run, `tests/live_cline.rs` `ground_truth_answer_forms`): a PostToolUse
+/// `contextModification` at exit 1 reaches the model, so a Cline handler's JSON at exit 1 is
+/// read (it was dropped: hookx read JSON at exit 0 only).
+#[test]
+fn a_cline_handlers_json_at_exit_1_counts() {
+    let context = json!({"contextModification": "C-CL1"});
+    let (out, err, _) = exec_as("cline", "cline", "PostToolUse", &context, "", 1);
+    assert_eq!(out["contextModification"], "C-CL1", "{out} {err}");
+}
+
+/// Cline 3.0.65 (run): `overrideInput` replaces the call's input, so a Claude-, Copilot- or
+/// Codex-shaped handler's rewrite reaches Cline as `overrideInput` in Cline's own input form
+/// (it was dropped with a note).
+#[test]
+fn a_rewrite_reaches_cline_as_override_input() {
+    let claude = pre(json!({"permissionDecision": "allow",
+        "updatedInput": {"command": "npm ci"}}));
+    let copilot = json!({"permissionDecision": "allow", "modifiedArgs": {"command": "npm ci"}});
+    for (flavor, event, answer) in [
+        ("claude", "PreToolUse", &claude),
+        ("codex", "PreToolUse", &claude),
+        ("copilot", "preToolUse", &copilot),
+    ] {
+        let (out, err, _) = exec_as("cline", flavor, event, answer, "", 0);
+        assert_eq!(
+            out["overrideInput"],
+            json!({"commands": ["npm ci"]}),
+            "{flavor}: {out} {err}"
+        );
+    }
 }
