@@ -35,6 +35,17 @@ fn payload(host: &str, event: &str, project: &str) -> Value {
                 "workspaceRoots": [project], "tool_call": call}),
         };
     }
+    if host == "augment" {
+        // Auggie's own shape (conformance/augment-facts.md): no `session_id` or `cwd`.
+        let mut p = json!({"hook_event_name": event, "conversation_id": "c",
+            "workspace_roots": [project], "tool_name": "launch-process",
+            "tool_input": {"command": "npm test", "wait": true}, "is_mcp_tool": false});
+        if event == "PostToolUse" {
+            p["tool_output"] = json!("ok");
+            p["tool_error"] = Value::Null;
+        }
+        return p;
+    }
     if host == "codex" {
         p["turn_id"] = json!("t");
         p["model"] = json!("gpt-5.5");
@@ -237,4 +248,15 @@ fn a_rewrite_reaches_cline_as_override_input() {
             "{flavor}: {out} {err}"
         );
     }
+}
+
+/// Auggie 0.36.0 (run, `tests/live_augment.rs` `ground_truth_answer_forms`): a PostToolUse
+/// `hookSpecificOutput.decision: block` never reaches the model, `additionalContext` does;
+/// hookx writes a handler's PostToolUse block for Auggie as context (it wrote the block).
+#[test]
+fn a_post_tool_use_block_reaches_auggies_model_as_context() {
+    let block = json!({"decision": "block", "reason": "R-APOST"});
+    let (out, err, _) = exec_as("augment", "claude", "PostToolUse", &block, "", 0);
+    assert_eq!(out["additionalContext"], "R-APOST", "{out} {err}");
+    assert!(out["hookSpecificOutput"]["decision"].is_null(), "{out}");
 }
