@@ -58,6 +58,7 @@ pub static TABLES: Tables = Tables {
 pub static FILE: DocumentKind = DocumentKind {
     name: "KiloPlugin",
     wrapper_optional: false,
+    wrapper_ignored: false,
     top_keys: None,
     session_env: None,
     frontmatter: false,

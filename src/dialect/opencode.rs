@@ -119,6 +119,7 @@ pub static TABLES: Tables = Tables {
 pub static FILE: DocumentKind = DocumentKind {
     name: "OpenCodePlugin",
     wrapper_optional: false,
+    wrapper_ignored: false,
     top_keys: None,
     session_env: None,
     frontmatter: false,
