@@ -703,11 +703,11 @@ fn version_and_help_name_opencode_and_kilo() {
     };
     let version = text("--version");
     assert!(
-        version.contains("opencode: run against opencode-1.18.33;"),
+        version.contains("opencode: run against opencode-1.18.33: all 4 events seen firing;"),
         "{version}"
     );
     assert!(
-        version.contains("kilo: run against kilo-7.7.7;"),
+        version.contains("kilo: run against kilo-7.7.7: all 4 events seen firing;"),
         "{version}"
     );
     let help = text("--help");

@@ -4,7 +4,7 @@
 //! truth passes, tests/live_opencode.rs); what differs is in conformance/opencode-facts.md. The
 //! plugin hookx writes is OpenCode's ([`super::opencode::PLUGIN`]).
 
-use super::opencode::{EVENTS, PLUGIN, TOOL_ARGS, TOOLS, protocol_rows};
+use super::opencode::{EVENTS, PAYLOAD_KEYS, PLUGIN, TOOL_ARGS, TOOLS, protocol_rows};
 use crate::model::{EventKind, MatcherStyle};
 use crate::tables::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
 use crate::tables::{
@@ -52,7 +52,7 @@ pub static TABLES: Tables = Tables {
     invalid_matcher_effect: None,
     tool_scope: ToolScope::Any,
     tool_codecs: &[],
-    payload_keys: &[],
+    payload_keys: PAYLOAD_KEYS,
 };
 
 pub static FILE: DocumentKind = DocumentKind {

@@ -71,6 +71,34 @@ pub(crate) const EVENTS: &[(EventKind, &str)] = &[
     (EventKind::Stop, "session.idle"),
 ];
 
+/// What hookx's plugin hands `hookx run` (the payload hookx reads is the plugin's, built from
+/// OpenCode's hook arguments: tests/fixtures/plugin-events/), on each event it routes; all four
+/// were seen firing (tests/live_opencode.rs).
+const BASE_KEYS: &[&str] = &["cwd", "hook_event_name", "session_id"];
+const BEFORE_KEYS: &[&str] = &[
+    "cwd",
+    "hook_event_name",
+    "session_id",
+    "tool_input",
+    "tool_name",
+    "tool_use_id",
+];
+const AFTER_KEYS: &[&str] = &[
+    "cwd",
+    "hook_event_name",
+    "session_id",
+    "tool_input",
+    "tool_name",
+    "tool_response",
+    "tool_use_id",
+];
+pub(crate) const PAYLOAD_KEYS: &[(EventKind, &[&str])] = &[
+    (EventKind::SessionStart, BASE_KEYS),
+    (EventKind::PreToolUse, BEFORE_KEYS),
+    (EventKind::PostToolUse, AFTER_KEYS),
+    (EventKind::Stop, BASE_KEYS),
+];
+
 pub static TABLES: Tables = Tables {
     name: "opencode",
     dialect: Dialect(&DEF),
@@ -112,7 +140,7 @@ pub static TABLES: Tables = Tables {
     invalid_matcher_effect: None,
     tool_scope: ToolScope::Any,
     tool_codecs: &[],
-    payload_keys: &[],
+    payload_keys: PAYLOAD_KEYS,
 };
 
 /// No document of OpenCode's is read: the kind exists for the tables' sake.
