@@ -339,7 +339,13 @@ fn convert_never_writes_hooks_into_a_file_that_is_no_hook_file() {
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}
 "#,
     );
-    for extra in [&["--write"][..], &["--write", "--dry-run"]] {
+    // With --write the merge, without it the conversion replacing the file: both refused.
+    for extra in [
+        &["--write"][..],
+        &["--write", "--dry-run"],
+        &[],
+        &["--dry-run"],
+    ] {
         let mut args = vec![
             "convert",
             "claude.json",
@@ -356,6 +362,7 @@ fn convert_never_writes_hooks_into_a_file_that_is_no_hook_file() {
                 .contains("package.json: is not a copilot hook file"),
             "{ran:?}"
         );
+        assert!(ran.stdout.is_empty(), "{args:?}: no diff either: {ran:?}");
         let now = std::fs::read_to_string(w.project.join("package.json")).unwrap();
         assert_eq!(now, package, "{args:?}");
     }
@@ -480,6 +487,24 @@ fn every_man_page_the_man_pages_refer_to_is_written() {
     // Without --dir, hookx.1 on stdout, as before.
     let page = w.run(&["man"]);
     assert!(page.stdout.starts_with(".ie"), "{}", page.stdout);
+}
+
+#[test]
+fn man_command_prints_that_commands_page() {
+    let w = World::new();
+    let dir = w.home.join("man1");
+    assert_eq!(w.run(&["man", "--dir", dir.to_str().unwrap()]).code, 0);
+    for command in ["convert", "doctor", "simulate", "trust"] {
+        let ran = w.run(&["man", command]);
+        assert_eq!(ran.code, 0, "{command}: {ran:?}");
+        let written = std::fs::read_to_string(dir.join(format!("hookx-{command}.1"))).unwrap();
+        assert_eq!(ran.stdout, written, "{command}: the page --dir writes");
+    }
+    // A command that is none: a usage error naming the closest one.
+    let ran = w.run(&["man", "convrt"]);
+    assert_eq!(ran.code, 2, "{ran:?}");
+    assert!(ran.stderr.contains("did you mean `convert`"), "{ran:?}");
+    assert!(ran.stdout.is_empty(), "{ran:?}");
 }
 
 #[test]

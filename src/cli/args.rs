@@ -135,9 +135,10 @@ pub(super) enum Command {
         "hookx completions bash > ~/.local/share/bash-completion/completions/hookx"
     ))]
     Completions { shell: clap_complete::Shell },
-    /// Print hookx's man page (roff), or with --dir write it and one page per command
-    /// (hookx-convert.1, …), the pages it refers to.
+    /// Print hookx's man page (roff), or a command's (`hookx man convert`), or with --dir write
+    /// it and one page per command (hookx-convert.1, …), the pages it refers to.
     #[command(after_help = example!(
+        "hookx man convert | man -l -",
         "mkdir -p ~/.local/share/man/man1 && hookx man --dir ~/.local/share/man/man1"
     ))]
     Man(ManArgs),
@@ -145,6 +146,9 @@ pub(super) enum Command {
 
 #[derive(clap::Args, Debug)]
 pub(super) struct ManArgs {
+    /// The command whose page to print (hookx-COMMAND(1)) instead of hookx.1.
+    #[arg(value_name = "COMMAND", conflicts_with = "dir")]
+    pub(super) command: Option<String>,
     /// Write hookx.1 and a page per command into this folder (made if missing) instead of
     /// printing hookx.1.
     #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
