@@ -41,14 +41,22 @@ impl World {
 
     /// `hookx ARGS…` in the project, HOME the temporary home, no terminal, bounded.
     fn run(&self, args: &[&str]) -> Ran {
-        let out = common::hookx()
-            .args(args)
+        self.run_with(args, &[])
+    }
+
+    /// [`World::run`] with these variables set as well.
+    fn run_with(&self, args: &[&str], vars: &[(&str, &std::path::Path)]) -> Ran {
+        let mut cmd = common::hookx();
+        cmd.args(args)
             .current_dir(&self.project)
             .env("HOME", &self.home)
             .env_remove("HOOKX_HOME")
-            .timeout(Duration::from_secs(60))
-            .output()
-            .unwrap();
+            .env_remove("CODEX_HOME")
+            .timeout(Duration::from_secs(60));
+        for (name, value) in vars {
+            cmd.env(name, value);
+        }
+        let out = cmd.output().unwrap();
         Ran {
             code: out.status.code().unwrap_or(-1),
             stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -113,6 +121,57 @@ fn install_ends_with_the_trust_step_while_the_routed_files_are_untrusted() {
             .contains("next: review and run `hookx trust`"),
         "{changed:?}"
     );
+}
+
+/// Codex reads its review records in `$CODEX_HOME`, else `$HOME/.codex`: install writes them
+/// there, and says where, whatever `HOOKX_HOME` says.
+#[test]
+fn install_writes_an_agents_records_where_the_agent_reads_them_and_names_that_file() {
+    let w = World::new();
+    w.write(".github/hooks/guard.json", GUARD);
+    let sandbox = w.home.parent().unwrap().join("hookx-home");
+    std::fs::create_dir_all(&sandbox).unwrap();
+    let ran = w.run_with(
+        &["install", "--host", "codex", "--hookx", "hookx"],
+        &[("HOOKX_HOME", &sandbox)],
+    );
+    assert_eq!(ran.code, 0, "{ran:?}");
+    let read_by_codex = w.home.join(".codex/config.toml");
+    let text = std::fs::read_to_string(&read_by_codex).unwrap_or_default();
+    assert!(text.contains("trusted_hash"), "{ran:?}\n{text}");
+    assert!(!sandbox.join(".codex/config.toml").exists(), "{ran:?}");
+    assert!(
+        ran.stdout
+            .contains(&format!("trusted for codex in {}", read_by_codex.display())),
+        "{ran:?}"
+    );
+
+    // With CODEX_HOME, there.
+    let w = World::new();
+    w.write(".github/hooks/guard.json", GUARD);
+    let codex_home = w.home.parent().unwrap().join("codex-home");
+    std::fs::create_dir_all(&codex_home).unwrap();
+    let ran = w.run_with(
+        &["install", "--host", "codex", "--hookx", "hookx"],
+        &[("CODEX_HOME", &codex_home)],
+    );
+    assert_eq!(ran.code, 0, "{ran:?}");
+    let text = std::fs::read_to_string(codex_home.join("config.toml")).unwrap_or_default();
+    assert!(text.contains("trusted_hash"), "{ran:?}\n{text}");
+    assert!(!w.home.join(".codex/config.toml").exists(), "{ran:?}");
+    assert!(
+        ran.stdout.contains(&format!(
+            "trusted for codex in {}",
+            codex_home.join("config.toml").display()
+        )),
+        "{ran:?}"
+    );
+    // doctor reads the records there: the routes are reviewed.
+    let doctor = w.run_with(
+        &["doctor", "--host", "codex"],
+        &[("CODEX_HOME", &codex_home)],
+    );
+    assert!(!doctor.stdout.contains("silently skips"), "{doctor:?}");
 }
 
 #[test]

@@ -299,6 +299,7 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: false,
     },
     route_trust: None,
+    home_var: None,
     schema: Schema {
         file_name: "augment.schema.json",
         text: include_str!("../../schemas/augment.schema.json"),

@@ -148,6 +148,7 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: false,
     },
     route_trust: None,
+    home_var: None,
     schema: Schema {
         file_name: "bricks.schema.json",
         text: include_str!("../../schemas/bricks.schema.json"),

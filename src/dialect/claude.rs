@@ -527,6 +527,7 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: false,
     },
     route_trust: None,
+    home_var: None,
     schema: Schema {
         file_name: "claude.schema.json",
         text: include_str!("../../schemas/claude.schema.json"),

@@ -284,6 +284,11 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: true,
     },
     route_trust: None,
+    home_var: Some(crate::tables::HomeVar {
+        var: "CLINE_DIR",
+        dir: ".cline",
+        source: "cline-facts.md: `~/.cline/hooks/` is `$CLINE_DIR/hooks`",
+    }),
     schema: Schema {
         file_name: "cline.schema.json",
         text: include_str!("../../schemas/cline.schema.json"),

@@ -463,6 +463,11 @@ pub static DEF: DialectDef = DialectDef {
         unset: trust::unset,
         recorded: trust::recorded,
     }),
+    home_var: Some(crate::tables::HomeVar {
+        var: "CODEX_HOME",
+        dir: ".codex",
+        source: "codex-facts.md: `$CODEX_HOME/hooks.json`, `$CODEX_HOME/config.toml` (default `~/.codex`)",
+    }),
     schema: Schema {
         file_name: "codex.schema.json",
         text: include_str!("../../schemas/codex.schema.json"),

@@ -658,6 +658,7 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: false,
     },
     route_trust: None,
+    home_var: None,
     schema: Schema {
         file_name: "copilot.schema.json",
         text: include_str!("../../schemas/copilot.schema.json"),

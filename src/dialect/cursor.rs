@@ -299,6 +299,7 @@ pub static DEF: DialectDef = DialectDef {
     folder_trust: None,
     disabled_handlers: None,
     route_trust: None,
+    home_var: None,
     malformed_entry_skips_file: &[],
     host: HostSpec {
         payload_keys: &["conversation_id", "generation_id", "workspace_roots"],

@@ -290,6 +290,7 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: true,
     },
     route_trust: None,
+    home_var: None,
     schema: Schema {
         file_name: "droid.schema.json",
         text: include_str!("../../schemas/droid.schema.json"),

@@ -429,6 +429,11 @@ pub static DEF: DialectDef = DialectDef {
                  the longest path wins)",
     }),
     route_trust: None,
+    home_var: Some(crate::tables::HomeVar {
+        var: "GEMINI_CLI_HOME",
+        dir: "",
+        source: "gemini-facts.md: `~` is `$GEMINI_CLI_HOME` if set (source)",
+    }),
     schema: Schema {
         file_name: "gemini.schema.json",
         text: include_str!("../../schemas/gemini.schema.json"),

@@ -210,6 +210,7 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: true,
     },
     route_trust: None,
+    home_var: None,
     schema: Schema {
         file_name: "kiro.schema.json",
         text: include_str!("../../schemas/kiro.schema.json"),

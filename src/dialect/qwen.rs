@@ -420,6 +420,7 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: false,
     },
     route_trust: None,
+    home_var: None,
     schema: Schema {
         file_name: "qwen.schema.json",
         text: include_str!("../../schemas/qwen.schema.json"),

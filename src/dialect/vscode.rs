@@ -154,6 +154,7 @@ pub static DEF: DialectDef = DialectDef {
     folder_trust: None,
     disabled_handlers: None,
     route_trust: None,
+    home_var: None,
     malformed_entry_skips_file: &[],
     host: HostSpec {
         // Its event key; `sessionId` is Copilot's too.

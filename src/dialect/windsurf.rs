@@ -327,6 +327,7 @@ pub static DEF: DialectDef = DialectDef {
     folder_trust: None,
     disabled_handlers: None,
     route_trust: None,
+    home_var: None,
     malformed_entry_skips_file: &[],
     host: HostSpec {
         payload_keys: &["agent_action_name", "trajectory_id", "execution_id"],

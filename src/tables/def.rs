@@ -39,7 +39,19 @@ pub struct DialectDef {
     /// For an agent that runs only the handlers its user reviewed: how `hookx install` records
     /// that review of the routes it writes.
     pub route_trust: Option<RouteTrust>,
+    /// The variable that moves the agent's own folder below the home, if it has one (Codex's
+    /// `CODEX_HOME` for `~/.codex`): the files hookx writes for the agent to read go there.
+    pub home_var: Option<HomeVar>,
     pub schema: Schema,
+}
+
+/// An agent's variable for its own folder: set, `$VAR/rest` stands for `~/DIR/rest` (an empty
+/// `dir`: the variable stands for the home itself, as Gemini CLI's `GEMINI_CLI_HOME`).
+pub struct HomeVar {
+    pub var: &'static str,
+    pub dir: &'static str,
+    /// Where this fact comes from.
+    pub source: &'static str,
 }
 
 /// The review records `hookx install` keeps in an agent's own config for its routes (Codex:
@@ -392,15 +404,20 @@ impl FolderTrust {
         }
     }
 
-    /// Whether the record below `home` trusts `folder` (a real path).
-    pub fn trusts(&self, home: &std::path::Path, folder: &std::path::Path) -> bool {
+    /// Whether the record trusts `folder` (a real path); `place` gives the path of the
+    /// record's file (written below the home: where the agent reads it).
+    pub fn trusts(
+        &self,
+        place: impl Fn(&str) -> std::path::PathBuf,
+        folder: &std::path::Path,
+    ) -> bool {
         use serde_json::Value;
         let file = match self.record {
             TrustRecord::List { file, .. }
             | TrustRecord::Levels { file, .. }
             | TrustRecord::TomlTable { file, .. } => file,
         };
-        let Ok(text) = crate::read::text(&home.join(file), crate::read::MAX_FILE_BYTES) else {
+        let Ok(text) = crate::read::text(&place(file), crate::read::MAX_FILE_BYTES) else {
             return false;
         };
         if let TrustRecord::TomlTable {
