@@ -405,6 +405,10 @@ pub(super) struct SimulateArgs {
     /// Exit 0 when the host's decision is this one and 4 otherwise: a test step for CI.
     #[arg(long, value_enum)]
     pub(super) expect: Option<crate::dispatch::simulate::Verdict>,
+    /// Run no handler: show which would run, and what each would get (the decision is then
+    /// the host's when no handler answers).
+    #[arg(long)]
+    pub(super) dry_run: bool,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub(super) format: Format,
 }

@@ -419,6 +419,7 @@ pub static DEF: DialectDef = DialectDef {
             key: "trust_level",
             trusted: "trusted",
         },
+        trust_vars: &[],
         fix: "run `codex exec --trust` once in the project (or accept the trust prompt of `codex`)",
         untrusted: "Codex does not load the project's `.codex/` folder, in `codex exec` or \
                     interactively, so none of its hooks run",

@@ -630,6 +630,10 @@ pub static DEF: DialectDef = DialectDef {
             file: ".copilot/config.json",
             key: "trusted_folders",
         },
+        trust_vars: &[
+            ("COPILOT_ALLOW_ALL", "true"),
+            ("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true"),
+        ],
         fix: "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true copilot -p …  (or trust the folder \
               once in an interactive `copilot` session)",
         untrusted: "in `-p` mode none of its hooks run",

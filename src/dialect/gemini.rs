@@ -420,6 +420,7 @@ pub static DEF: DialectDef = DialectDef {
             trust_folder: &["TRUST_FOLDER"],
             trust_parent: &["TRUST_PARENT"],
         },
+        trust_vars: &[("GEMINI_CLI_TRUST_WORKSPACE", "true")],
         fix: "trust the folder in Gemini CLI's folder-trust dialog (run `gemini` there once), or \
               run it with GEMINI_CLI_TRUST_WORKSPACE=true",
         untrusted: "in `-p` mode Gemini CLI exits (55) before any hook runs; interactively it \

@@ -49,7 +49,7 @@ pub fn file_gate(
     }
     if let Some(gate) = host.def().folder_trust.as_ref()
         && gate.locations.contains(&source.location.id)
-        && !gate.trusts(|f| ctx.agent_file(host, f), &ctx.project)
+        && !folder_trusted(ctx, host, gate)
     {
         return Some(format!(
             "{display} reads it only in a trusted folder, and this project is not in {}: {}",
@@ -58,6 +58,17 @@ pub fn file_gate(
         ));
     }
     None
+}
+
+/// Whether `host` trusts the project folder: its record says so (read where the agent reads
+/// it), or a variable that trusts it is set (`FolderTrust::trust_vars`).
+pub fn folder_trusted(ctx: &Context, host: Dialect, gate: &crate::tables::FolderTrust) -> bool {
+    let project = ctx.project.canonicalize();
+    let project = project.as_deref().unwrap_or(&ctx.project);
+    gate.trust_vars
+        .iter()
+        .any(|(var, value)| std::env::var(var).is_ok_and(|v| v == *value))
+        || gate.trusts(|f| ctx.agent_file(host, f), project)
 }
 
 /// The review state of a file's handlers under an agent that runs only the handlers its user

@@ -358,6 +358,9 @@ pub struct FolderTrust {
     pub locations: &'static [&'static str],
     /// The file below the home that records trusted folders, and how.
     pub record: TrustRecord,
+    /// Variables that trust the folder when set to the value given (`KEY=true`), as the user
+    /// running the agent may set them.
+    pub trust_vars: &'static [(&'static str, &'static str)],
     /// How to trust the folder, shown as the fix.
     pub fix: &'static str,
     /// What the agent does with these hooks in a folder the user has not trusted, for doctor's

@@ -108,7 +108,7 @@ impl Doctor<'_> {
             Runs::Native => {
                 if let Some(gate) = host.def().folder_trust.as_ref()
                     && gate.locations.contains(&source.location.id)
-                    && !gate.trusts(|f| self.ctx.agent_file(host, f), &self.ctx.project)
+                    && !crate::dispatch::gates::folder_trusted(self.ctx, host, gate)
                 {
                     findings.push(Finding::new(
                         Level::Warning,
