@@ -132,6 +132,7 @@ fn run(cli: Cli) -> Result<i32, Error> {
                     args.managed_root.as_deref(),
                 )?,
                 host: args.host,
+                all_hosts: args.all_hosts,
                 json: args.format == Format::Json,
             })
         }

@@ -300,6 +300,11 @@ pub static DEF: DialectDef = DialectDef {
     },
     route_trust: None,
     home_var: None,
+    presence: crate::tables::Presence {
+        programs: &["auggie"],
+        installs: &[],
+        folders: &[".augment"],
+    },
     schema: Schema {
         file_name: "augment.schema.json",
         text: include_str!("../../schemas/augment.schema.json"),

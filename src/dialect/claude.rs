@@ -528,6 +528,11 @@ pub static DEF: DialectDef = DialectDef {
     },
     route_trust: None,
     home_var: None,
+    presence: crate::tables::Presence {
+        programs: &["claude"],
+        installs: &[".claude/local/claude", ".local/bin/claude"],
+        folders: &[".claude"],
+    },
     schema: Schema {
         file_name: "claude.schema.json",
         text: include_str!("../../schemas/claude.schema.json"),

@@ -289,6 +289,11 @@ pub static DEF: DialectDef = DialectDef {
         dir: ".cline",
         source: "cline-facts.md: `~/.cline/hooks/` is `$CLINE_DIR/hooks`",
     }),
+    presence: crate::tables::Presence {
+        programs: &["cline"],
+        installs: &[],
+        folders: &[".clinerules", ".cline", "Documents/Cline"],
+    },
     schema: Schema {
         file_name: "cline.schema.json",
         text: include_str!("../../schemas/cline.schema.json"),

@@ -469,6 +469,11 @@ pub static DEF: DialectDef = DialectDef {
         dir: ".codex",
         source: "codex-facts.md: `$CODEX_HOME/hooks.json`, `$CODEX_HOME/config.toml` (default `~/.codex`)",
     }),
+    presence: crate::tables::Presence {
+        programs: &["codex"],
+        installs: &[],
+        folders: &[".codex"],
+    },
     schema: Schema {
         file_name: "codex.schema.json",
         text: include_str!("../../schemas/codex.schema.json"),

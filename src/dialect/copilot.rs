@@ -663,6 +663,11 @@ pub static DEF: DialectDef = DialectDef {
     },
     route_trust: None,
     home_var: None,
+    presence: crate::tables::Presence {
+        programs: &["copilot"],
+        installs: &[".local/bin/copilot"],
+        folders: &[".copilot", ".github/hooks"],
+    },
     schema: Schema {
         file_name: "copilot.schema.json",
         text: include_str!("../../schemas/copilot.schema.json"),

@@ -320,6 +320,11 @@ pub static DEF: DialectDef = DialectDef {
         // would (tests/double_runs.rs).
         names_project_route: true,
     },
+    presence: crate::tables::Presence {
+        programs: &["cursor", "cursor-agent"],
+        installs: &[".local/bin/cursor-agent"],
+        folders: &[".cursor"],
+    },
     schema: Schema {
         file_name: "cursor.schema.json",
         text: include_str!("../../schemas/cursor.schema.json"),

@@ -435,6 +435,11 @@ pub static DEF: DialectDef = DialectDef {
         dir: "",
         source: "gemini-facts.md: `~` is `$GEMINI_CLI_HOME` if set (source)",
     }),
+    presence: crate::tables::Presence {
+        programs: &["gemini"],
+        installs: &[],
+        folders: &[".gemini"],
+    },
     schema: Schema {
         file_name: "gemini.schema.json",
         text: include_str!("../../schemas/gemini.schema.json"),

@@ -211,6 +211,11 @@ pub static DEF: DialectDef = DialectDef {
     },
     route_trust: None,
     home_var: None,
+    presence: crate::tables::Presence {
+        programs: &["kiro", "kiro-cli"],
+        installs: &[".local/bin/kiro-cli"],
+        folders: &[".kiro"],
+    },
     schema: Schema {
         file_name: "kiro.schema.json",
         text: include_str!("../../schemas/kiro.schema.json"),

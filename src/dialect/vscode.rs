@@ -177,6 +177,11 @@ pub static DEF: DialectDef = DialectDef {
         // (tests/double_runs.rs).
         names_project_route: true,
     },
+    presence: crate::tables::Presence {
+        programs: &["code"],
+        installs: &[],
+        folders: &[],
+    },
     schema: Schema {
         file_name: "vscode.schema.json",
         text: include_str!("../../schemas/vscode.schema.json"),

@@ -347,6 +347,11 @@ pub static DEF: DialectDef = DialectDef {
         // (windsurf-facts.md): both routes would (tests/double_runs.rs).
         names_project_route: true,
     },
+    presence: crate::tables::Presence {
+        programs: &["windsurf"],
+        installs: &[],
+        folders: &[".windsurf", ".codeium/windsurf"],
+    },
     schema: Schema {
         file_name: "windsurf.schema.json",
         text: include_str!("../../schemas/windsurf.schema.json"),

@@ -42,7 +42,20 @@ pub struct DialectDef {
     /// The variable that moves the agent's own folder below the home, if it has one (Codex's
     /// `CODEX_HOME` for `~/.codex`): the files hookx writes for the agent to read go there.
     pub home_var: Option<HomeVar>,
+    /// How to tell that the user has this agent (`doctor` examines only those).
+    pub presence: Presence,
     pub schema: Schema,
+}
+
+/// The signs that a user has an agent: its client program on `PATH` or where its installer
+/// puts it below the home, or one of its folders in the project or the home.
+pub struct Presence {
+    /// The client's program names, looked for on `PATH`.
+    pub programs: &'static [&'static str],
+    /// The client's program below the home, where its installer puts it.
+    pub installs: &'static [&'static str],
+    /// The agent's own folders, below the project or the home.
+    pub folders: &'static [&'static str],
 }
 
 /// An agent's variable for its own folder: set, `$VAR/rest` stands for `~/DIR/rest` (an empty

@@ -36,27 +36,46 @@ use crate::tables::Rule;
 use crate::tables::Scope;
 use crate::trust::TrustStore;
 
-/// Exit code when some rule can fire under none of the hosts examined.
+/// Exit code when some rule fires under none of the agents examined: it is blocked (until
+/// its fix) or never fires under each of them.
 pub const NEVER_FIRES_EXIT: i32 = 5;
 
 /// What `hookx doctor` examines.
 #[derive(Clone, Debug)]
 pub struct Options {
     pub ctx: Context,
-    /// Only this host; every registered agent when `None`.
+    /// Only this host; when `None`, the agents the user has ([`Hosts::Had`]).
     pub host: Option<Dialect>,
+    /// Every registered agent, had or not.
+    pub all_hosts: bool,
     pub json: bool,
+}
+
+/// Which agents a diagnosis examines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hosts {
+    One(Dialect),
+    /// The agents the user has ([`had`]).
+    Had,
+    All,
 }
 
 /// `hookx doctor`: prints the report; exits [`NEVER_FIRES_EXIT`] when a rule fires nowhere.
 pub fn command(opts: &Options) -> Result<i32, Error> {
-    let report = diagnose(&opts.ctx, opts.host);
+    let hosts = match (opts.host, opts.all_hosts) {
+        (Some(host), _) => Hosts::One(host),
+        (None, true) => Hosts::All,
+        (None, false) => Hosts::Had,
+    };
+    let report = diagnose(&opts.ctx, hosts);
     if opts.json {
         let mut text = serde_json::to_string_pretty(&report).unwrap_or_default();
         text.push('\n');
-        print!("{text}");
+        crate::commands::out!("{text}");
     } else {
-        print!("{}", render_text(&report));
+        // Coloured as validate's: on a terminal, unless NO_COLOR.
+        let text = crate::diag::style(&render_text(&report));
+        crate::commands::write_to(&mut anstream::stdout(), format_args!("{text}"));
     }
     Ok(if report.never_fire > 0 {
         NEVER_FIRES_EXIT
@@ -65,14 +84,24 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     })
 }
 
-/// The diagnosis of every hook file of the project and home, under `host` or every agent.
-pub fn diagnose(ctx: &Context, host: Option<Dialect>) -> Report {
+/// The diagnosis of every hook file of the project and home, under the agents `hosts` names.
+pub fn diagnose(ctx: &Context, hosts: Hosts) -> Report {
     let store = TrustStore::load_or_empty(ctx);
     let sources = discover::discover_trusting(ctx, &store);
-    let hosts: Vec<Dialect> = match host {
-        Some(h) => vec![h],
-        None => Dialect::all().to_vec(),
+    let found: Vec<(Dialect, String)> = match hosts {
+        Hosts::One(h) => vec![(h, "--host".to_string())],
+        Hosts::All => Dialect::all()
+            .iter()
+            .map(|d| (*d, "--all-hosts".to_string()))
+            .collect(),
+        Hosts::Had => had(ctx, &sources),
     };
+    let not_examined: Vec<Dialect> = Dialect::all()
+        .iter()
+        .filter(|d| !found.iter().any(|(f, _)| f == *d))
+        .copied()
+        .collect();
+    let hosts: Vec<Dialect> = found.iter().map(|(d, _)| *d).collect();
     let doctor = Doctor {
         ctx,
         sources: &sources,
@@ -95,18 +124,92 @@ pub fn diagnose(ctx: &Context, host: Option<Dialect>) -> Report {
         .filter(|f| f.hosts.iter().any(|l| l.runner != Runs::Nobody))
         .count();
     let dropped: usize = files.iter().map(|f| f.problems.len()).sum();
+    // A rule fires nowhere when it fires under none of the agents (blocked until its fix, or
+    // never); one the user turned off somewhere is meant not to.
     let never_fire = unreadable
         + dropped
         + files
             .iter()
             .flat_map(|f| &f.rules)
-            .filter(|r| r.hosts.iter().all(|v| v.status == Status::Never))
+            .filter(|r| {
+                !r.hosts.is_empty()
+                    && r.hosts
+                        .iter()
+                        .all(|v| matches!(v.status, Status::Never | Status::Blocked))
+            })
             .count();
     Report {
-        hosts: hosts.iter().map(|h| doctor.host(*h)).collect(),
+        hosts: found
+            .iter()
+            .map(|(h, why)| doctor.host(*h, why.clone()))
+            .collect(),
+        not_examined,
         files,
         never_fire,
     }
+}
+
+/// The agents the user has, each with the first sign of it: its client on `PATH` or where its
+/// installer puts it, one of its folders in the project or home (`DialectDef::presence`), or
+/// a hookx route for it in a file it reads.
+pub fn had(ctx: &Context, sources: &[Source]) -> Vec<(Dialect, String)> {
+    let path: Vec<std::path::PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect())
+        .unwrap_or_default();
+    let executable = |p: &std::path::Path| {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    let mut had = Vec::new();
+    for dialect in Dialect::all() {
+        let presence = &dialect.def().presence;
+        let program = presence
+            .programs
+            .iter()
+            .find(|p| path.iter().any(|dir| executable(&dir.join(p))))
+            .map(|p| format!("`{p}` on PATH"));
+        let installed = || {
+            presence
+                .installs
+                .iter()
+                .find(|rel| executable(&ctx.home.join(rel)))
+                .map(|rel| format!("~/{rel}"))
+        };
+        let folder = || {
+            presence.folders.iter().find_map(|rel| {
+                [(&ctx.project, ""), (&ctx.home, "~/")]
+                    .into_iter()
+                    .find(|(root, _)| root.join(rel).is_dir())
+                    .map(|(_, shown)| format!("{shown}{rel}/"))
+            })
+        };
+        let routed = || {
+            sources
+                .iter()
+                .filter(|s| discover::runner(*dialect, s) == discover::Runner::Native)
+                .filter(|s| s.dialect == *dialect)
+                .any(|s| {
+                    s.document().is_some_and(|d| {
+                        d.rules
+                            .iter()
+                            .any(|r| r.handlers.iter().any(crate::route::is_hookx_handler))
+                    })
+                })
+                .then(|| "a hookx route".to_string())
+        };
+        if let Some(why) = program.or_else(installed).or_else(folder).or_else(routed) {
+            had.push((*dialect, why));
+        }
+    }
+    had
+}
+
+/// The slot for the plan of the hook set (issue "One hook set, each rule once"): who runs
+/// `rule` of `source` under `host` when several files hold copies of it (this copy, another
+/// file's, or nobody), as that plan decides. It does not exist yet: `None`, and doctor shows
+/// how the rule is run (natively, through hookx) without naming a runner.
+fn planned_runner(_source: &Source, _rule: &Rule, _host: Dialect) -> Option<String> {
+    None
 }
 
 /// What every check reads: the folders, every source found, and hookx's trust record.
@@ -118,7 +221,7 @@ struct Doctor<'a> {
 
 impl Doctor<'_> {
     /// One host: its verified client release and what its machine's policy does.
-    fn host(&self, host: Dialect) -> HostReport {
+    fn host(&self, host: Dialect, found: String) -> HostReport {
         let mut policy = Vec::new();
         for source in self
             .sources
@@ -160,6 +263,7 @@ impl Doctor<'_> {
         HostReport {
             host,
             verified_with: host.default_flavor().tables().verified_with,
+            found,
             policy,
         }
     }
@@ -229,15 +333,27 @@ fn written_key(rule: &Rule) -> String {
 /// A rule's first handler on one line, shortened, with how many more there are.
 fn handler_summary(handlers: &[Handler]) -> String {
     let first = handlers.first().map_or(String::new(), |h| match &h.kind {
-        HandlerKind::Command(c) => c
-            .unix_line()
-            .or_else(|| c.windows_line())
-            .unwrap_or_default()
-            .to_string(),
-        HandlerKind::Prompt(p) | HandlerKind::Agent(p) => format!("prompt: {}", p.prompt),
+        // A converted entry is shown as the command it runs, not its wrapper.
+        HandlerKind::Command(c) => {
+            let line = c
+                .unix_line()
+                .or_else(|| c.windows_line())
+                .unwrap_or_default();
+            match crate::convert::innermost(line) {
+                Some(inner) => format!(
+                    "{} (via hookx exec --as {})",
+                    shorten(&inner.command, 60),
+                    inner.flavor.name()
+                ),
+                None => shorten(line, 60),
+            }
+        }
+        HandlerKind::Prompt(p) | HandlerKind::Agent(p) => {
+            shorten(&format!("prompt: {}", p.prompt), 60)
+        }
         HandlerKind::Service(s) => s.type_name.to_string(),
     });
-    let mut text = shorten(&first, 60);
+    let mut text = first;
     if handlers.len() > 1 {
         text.push_str(&format!(" (+{})", handlers.len() - 1));
     }
