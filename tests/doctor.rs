@@ -69,8 +69,10 @@ impl World {
     /// `hookx doctor --format json` (under `host`, if given): its exit code and report.
     fn doctor(&self, host: Option<&str>) -> (i32, Value) {
         let mut args = vec!["doctor", "--format", "json"];
-        if let Some(host) = host {
-            args.extend(["--host", host]);
+        match host {
+            Some(host) => args.extend(["--host", host]),
+            // Every agent, had or not: the temporary home has none of their signs.
+            None => args.push("--all-hosts"),
         }
         let out = self.hookx(&args);
         let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
@@ -252,10 +254,8 @@ fn a_kill_switch_in_local_settings_turns_the_project_hook_off() {
         None
     ));
     let (code, report) = w.doctor(Some("claude"));
-    assert_eq!(
-        code, 0,
-        "switched off is not `never`: the fix turns it back on"
-    );
+    // Switched off, it fires under none of the agents examined (the fix turns it back on).
+    assert_eq!(code, 5);
     let v = verdict(&report, ".claude/settings.json", "PreToolUse", "claude");
     assert_eq!(v["status"], "blocked");
     let l = loading(&report, ".claude/settings.json", "claude");
@@ -331,7 +331,8 @@ fn repo_hooks_in_an_untrusted_folder_do_not_run_in_prompt_mode() {
         json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./deny.sh"}]}}),
     );
     let (code, report) = w.doctor(Some("copilot"));
-    assert_eq!(code, 0);
+    // Held back under the only agent examined: it fires under none.
+    assert_eq!(code, 5);
     let l = loading(&report, ".github/hooks/hooks.json", "copilot");
     assert_eq!(l["runner"], "native");
     assert_eq!(l["status"], "blocked");
@@ -599,7 +600,9 @@ fn a_claude_hook_copilot_runs_gets_copilots_payload_and_its_script_reads_what_is
         has(
             v,
             "`tool_input.file_path`, which copilot-pascal payloads name `path`",
-            Some("read `.tool_input.path` instead")
+            // Not `.tool_input.path` alone: that would break the hook under Claude, where it
+            // works.
+            Some("read `.tool_input.file_path // .tool_input.path`")
         ),
         "{:?}",
         findings(v)
@@ -649,7 +652,8 @@ fn managed_only_policy_leaves_only_policy_hooks() {
         claude_hooks(&[("SessionStart", None, command("./hello.sh"))]),
     );
     let (code, report) = w.doctor(Some("claude"));
-    assert_eq!(code, 0);
+    // The project's rule is dropped: it fires under none of the agents examined.
+    assert_eq!(code, 5);
     let policy = json!({"findings": report["hosts"][0]["policy"]});
     assert!(
         has(

@@ -146,7 +146,7 @@ pub(super) enum Command {
 
 #[derive(clap::Args, Debug)]
 pub(super) struct ManArgs {
-    /// The command whose page to print (hookx-COMMAND(1)) instead of hookx.1.
+    /// The command whose page to print instead of hookx.1 (`convert`: hookx-convert.1).
     #[arg(value_name = "COMMAND", conflicts_with = "dir")]
     pub(super) command: Option<String>,
     /// Write hookx.1 and a page per command into this folder (made if missing) instead of

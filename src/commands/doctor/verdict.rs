@@ -39,6 +39,8 @@ impl Doctor<'_> {
         let never = |verdict: &mut Verdict, finding: Finding| {
             verdict.findings.push(finding);
             verdict.status = Status::Never;
+            // No route would make it fire.
+            verdict.unrouted.clear();
         };
         let display = host.def().display;
         let event = &rule.event;
