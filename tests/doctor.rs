@@ -1310,9 +1310,10 @@ fn doctor_without_host_examines_the_agents_you_have_grouped() {
     }
     // One line for what several agents share.
     assert!(
-        text.lines().any(|l| l.trim_start().starts_with("claude, copilot")
-            || l.contains("fires: claude, ")
-            || l.contains("blocked: claude, ")),
+        text.lines()
+            .any(|l| l.trim_start().starts_with("claude, copilot")
+                || l.contains("fires: claude, ")
+                || l.contains("blocked: claude, ")),
         "{text}"
     );
     // A wrapped handler gets the payload it was written for.
@@ -1320,7 +1321,10 @@ fn doctor_without_host_examines_the_agents_you_have_grouped() {
     assert!(!text.contains("sessionId"), "{text}");
     assert!(!text.contains("read `.tool_input.path` instead"), "{text}");
     assert!(!text.contains("command -v hookx"), "{text}");
-    assert!(!text.contains('\u{1b}'), "not a terminal: no colour\n{text}");
+    assert!(
+        !text.contains('\u{1b}'),
+        "not a terminal: no colour\n{text}"
+    );
     // Copilot runs the Claude file itself, untrusted folder: blocked; nothing fires under the
     // converted copies' agents until the folders are trusted.
     assert_eq!(code, 5, "{text}");
