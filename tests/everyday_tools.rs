@@ -196,6 +196,14 @@ fn trust_without_files_shows_what_it_would_trust_and_needs_yes_off_a_terminal() 
         "{review:?}"
     );
     assert!(!review.stdout.contains("hookx run --host"), "{review:?}");
+    // It is named as needing no review, not as trusted while nothing is.
+    assert!(
+        review
+            .stdout
+            .contains("needing no review: 1 file holding only hookx's own routes"),
+        "{review:?}"
+    );
+    assert!(!review.stdout.contains("also trusted"), "{review:?}");
     let listed = w.run(&["trust", "--list"]);
     assert!(listed.stdout.contains("nothing is trusted"), "{listed:?}");
 

@@ -356,7 +356,6 @@ fn nothing_runs_through_hookx_where_the_host_has_no_route() {
             .output()
             .unwrap()
     };
-    assert!(hookx(&["trust", "--yes"]).status.success());
     let args = [
         "--host",
         "claude",
@@ -369,6 +368,15 @@ fn nothing_runs_through_hookx_where_the_host_has_no_route() {
         "--expect",
         "deny",
     ];
+    // Untrusted, the file is named once as skipped, and why.
+    let out = simulate_with(&root, &args, &[]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("skipped: .github/hooks/h.json (not trusted)"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("skipped: skipped"), "{stdout}");
+    assert!(hookx(&["trust", "--yes"]).status.success());
     let out = simulate_with(&root, &args, &[]);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(4), "{stdout}");

@@ -211,6 +211,8 @@ pub fn report_text(dispatch: &Dispatch) -> String {
         ));
     }
     for s in &dispatch.skipped {
+        // `run`'s own warning starts "skipped …" too: said once.
+        let s = s.strip_prefix("skipped ").unwrap_or(s);
         out.push_str(&format!("skipped: {s}\n"));
     }
     for n in &dispatch.native {
