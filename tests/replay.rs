@@ -424,7 +424,19 @@ fn replay(host: &str) {
     let mut failures = Vec::new();
     let mut checked = 0;
     let mut received = 0;
-    for r in recorded().into_iter().filter(|r| r.host.name() == host) {
+    let payloads: Vec<Recorded> = recorded()
+        .into_iter()
+        .filter(|r| r.host.name() == host)
+        .collect();
+    common::waiting_for(
+        &format!("replay: {host}"),
+        &format!(
+            "{} {host} payloads, each through `hookx run` and `hookx exec --as` every flavour \
+             that has its event (a process each)",
+            payloads.len()
+        ),
+    );
+    for r in payloads {
         let name = format!(
             "{} {}",
             r.origin,

@@ -202,3 +202,11 @@ pub fn hookx_clean(dir: &Path) -> Command {
     cmd.current_dir(dir).timeout(Duration::from_secs(120));
     cmd
 }
+
+/// Says on the terminal, past libtest's output capture, what a long test waits for: libtest's
+/// own "has been running for over 60 seconds" names only the test, and reads like a hang.
+/// `eprintln!` would be captured; a write to the stream itself is not.
+pub fn waiting_for(test: &str, what: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{test}: waiting for {what}");
+}
