@@ -1316,6 +1316,12 @@ fn doctor_without_host_examines_the_agents_you_have_grouped() {
                 || l.contains("blocked: claude, ")),
         "{text}"
     );
+    // A finding said of several agents names them "the agent", in lower case after the mark.
+    assert!(
+        text.contains("warning: the agent does not read it;"),
+        "{text}"
+    );
+    assert!(!text.contains("The agent"), "{text}");
     // A wrapped handler gets the payload it was written for.
     assert!(!text.contains("lacks"), "{text}");
     assert!(!text.contains("sessionId"), "{text}");

@@ -270,17 +270,10 @@ fn push_finding(out: &mut String, indent: &str, finding: &Finding) {
         Level::Warning => "warning",
         Level::Note => "note",
     };
-    let message = capitalised(&finding.message);
+    // After "warning: " a message starts in lower case, "the agent" too.
+    let message = &finding.message;
     match &finding.fix {
         Some(fix) => out.push_str(&format!("{indent}{mark}: {message} (fix: {fix})\n")),
         None => out.push_str(&format!("{indent}{mark}: {message}\n")),
-    }
-}
-
-/// "The agent …" where a message starts with the stand-in.
-fn capitalised(message: &str) -> String {
-    match message.strip_prefix(AGENT) {
-        Some(rest) => format!("The agent{rest}"),
-        None => message.to_string(),
     }
 }
