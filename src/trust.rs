@@ -145,9 +145,17 @@ pub struct TrustStore {
     /// file at a location nothing is trusted at costs no hashing at all.
     trusted: Vec<(&'static str, HashMap<OsString, Record>)>,
     legacy: BTreeMap<String, LegacyRecord>,
+    /// `run` refused the record of this home ([`Refused`]): nothing of the home is used,
+    /// its parse cache included (the cache may be the project's as much as the record).
+    refused: bool,
 }
 
 impl TrustStore {
+    /// Whether `run` may use the parse cache of the home (not under a refused record).
+    pub fn caches(&self) -> bool {
+        !self.refused
+    }
+
     /// Where the record of `ctx`'s home lives.
     pub fn path_for(ctx: &Context) -> PathBuf {
         ctx.home.join(".hookx").join("trust.json")
@@ -191,6 +199,7 @@ impl TrustStore {
             revoked: Vec::new(),
             trusted: Vec::new(),
             legacy: file.legacy,
+            refused: false,
         };
         for r in file.trusted {
             if let Some(location) = context::location(&r.location) {
@@ -228,6 +237,7 @@ impl TrustStore {
             Some(refused) => (
                 TrustStore {
                     path: Self::path_for(ctx),
+                    refused: true,
                     ..TrustStore::default()
                 },
                 Some(refused),

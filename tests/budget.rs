@@ -116,6 +116,8 @@ fn start_two_sleepers(s: &Setup) -> (std::process::Child, [i32; 2]) {
     payload["cwd"] = s.project.display().to_string().into();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
         .args(["run", "--host", host.name(), "--event", event])
+        .arg("--home")
+        .arg(&s.home)
         .current_dir(&s.project)
         .env("HOME", &s.home)
         .env_remove("HOOKX_HOME")

@@ -46,7 +46,8 @@ impl Project {
 
     /// `hookx ARGS… --project P --home H` with the environment pointing at the temporary home.
     fn hookx(&self, args: &[&str]) -> assert_cmd::assert::Assert {
-        common::hookx_at(&self.project, &self.home, args)
+        // As the user whose home this is: the routes carry no `--home`.
+        common::hookx_as_account_at(&self.project, &self.home, args)
     }
 
     fn stdout(&self, args: &[&str]) -> String {

@@ -157,7 +157,16 @@ fn run(cli: Cli) -> Result<i32, Error> {
                 scope: args.scope,
                 uninstall: args.uninstall,
                 hookx: args.hookx,
-                route_home: route_place(args.home.as_deref(), std::env::var_os("HOME")),
+                // `run` takes its home from the account, not `HOME`: any other home the
+                // routes are for goes on their command line.
+                route_home: route_place(
+                    args.home
+                        .as_deref()
+                        .or(std::env::var_os("HOME").as_deref().map(std::path::Path::new)),
+                    crate::ownership::account_home()
+                        .map(std::ffi::OsString::from)
+                        .or_else(|| std::env::var_os("HOME")),
+                ),
                 route_managed_root: route_place(args.managed_root.as_deref(), Some("/".into())),
             })
         }

@@ -93,7 +93,7 @@ impl Setup {
     /// `hookx ARGS…` here, with the test limit and nothing inherited from an agent.
     pub fn hookx(&self, args: &[&str]) -> assert_cmd::Command {
         let mut cmd = common::hookx_clean(&self.project);
-        cmd.args(args)
+        cmd.args(common::with_route_home(args, &self.home))
             .env("HOME", &self.home)
             .env("HOOKX_TEST_HOST_LIMIT_MS", TEST_LIMIT_MS)
             .env_remove("HOOKX_HOST")
