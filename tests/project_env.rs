@@ -583,3 +583,88 @@ fn a_refused_home_keeps_no_parse_cache() {
     assert!(ran.stdout.contains("is inside the project"), "{ran:?}");
     assert_eq!(cache(&inside), 0, "the refused home got a cache: {ran:?}");
 }
+
+/// A host that kills hookx mid-event (SIGKILL: hookx deletes nothing) leaves the Cline
+/// script's private copy behind for a moment only: the next `hookx run` that makes a copy
+/// sweeps every copy whose hookx is gone, and leaves those of a hookx still running.
+#[test]
+fn a_cline_script_copy_left_by_a_killed_hookx_is_swept_by_the_next_run() {
+    let world = World::with_trusted_guard();
+    std::fs::remove_file(world.project.join(".bricks/hooks.json")).unwrap();
+    let tmp = world.home.parent().unwrap().join("tmpdir");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let started = world.project.join("started");
+    let pid = world.project.join("handler-pid");
+    // The first event's handler says it started and waits; later ones end at once.
+    write(
+        &world.project,
+        ".clinerules/hooks/PreToolUse",
+        &format!(
+            "#!/bin/sh\n[ -e '{s}' ] && exit 0\necho $$ > '{p}'\ntouch '{s}'\nexec sleep 120\n",
+            s = started.display(),
+            p = pid.display()
+        ),
+    );
+    let trusted = ran(&mut world.hookx(&["trust", "--yes", "--project", "."]));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    let copies = || -> Vec<PathBuf> {
+        std::fs::read_dir(&tmp)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with("hookx-script-"))
+            .map(|e| e.path())
+            .collect()
+    };
+    let payload = json!({
+        "session_id": "s", "transcript_path": "/dev/null", "cwd": world.project,
+        "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "ls"}, "permission_mode": "default",
+    });
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hookx"))
+        .args(["run", "--host", "claude", "--event", "PreToolUse", "--home"])
+        .arg(&world.home)
+        .current_dir(&world.project)
+        .env("HOME", &world.home)
+        .env("TMPDIR", &tmp)
+        .env_remove("HOOKX_HOME")
+        .env_remove("HOOKX_DEPTH")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(payload.to_string().as_bytes()).unwrap();
+    }
+    // Bounded by the event (the handler started), not by a guess at the machine's speed.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !(started.exists() && pid.exists()) {
+        assert!(std::time::Instant::now() < deadline, "the handler never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(copies().len(), 1, "{:?}", copies());
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let handler: i32 = std::fs::read_to_string(&pid).unwrap().trim().parse().unwrap();
+    // SAFETY: a signal to the handler this test started (through hookx).
+    unsafe { libc::kill(handler, libc::SIGKILL) };
+    assert_eq!(copies().len(), 1, "the kill left no copy to sweep");
+    // A copy of a hookx still running (its lock held) is left alone.
+    let live = tmp.join("hookx-script-live");
+    std::fs::create_dir_all(&live).unwrap();
+    let lock = std::fs::File::create(live.join(".hookx-lock")).unwrap();
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: flock on a descriptor this test owns.
+        assert_eq!(unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX) }, 0);
+    }
+    let next = ran(world
+        .hookx(&["run", "--host", "claude", "--event", "PreToolUse"])
+        .env("TMPDIR", &tmp)
+        .write_stdin(payload.to_string()));
+    assert_eq!(next.code, Some(0), "{next:?}");
+    assert_eq!(copies(), vec![live.clone()], "{next:?}");
+    drop(lock);
+}

@@ -259,11 +259,14 @@ fn answer_in_time(
         match split::split(bound) {
             Split::Host(Some(answer)) => {
                 use std::io::Write;
+                // The worker may still run handlers from them: it deletes them.
+                discover::leave_private_copies();
                 let _ = std::io::stdout().write_all(&answer.stdout);
                 let _ = std::io::stderr().write_all(&answer.stderr);
                 return answer.code;
             }
             Split::Host(None) => {
+                discover::leave_private_copies();
                 let why = "the handlers' run ended before it answered (see above)";
                 return host::print(&known.answer(why), &[]);
             }
