@@ -116,6 +116,17 @@ impl Setup {
         )
     }
 
+    /// [`Setup::fire`] under the host's real limit, not the test's: for handlers that take a
+    /// moment, so that a loaded machine cannot make them late.
+    pub fn fire_unhurried(&self, host: Dialect) -> Result<(Decision, common::Ran), String> {
+        let (_, event) = pre_tool_use(host);
+        self.fire_at(
+            host,
+            &["run", "--host", host.name(), "--event", event],
+            false,
+        )
+    }
+
     /// Fires it at a wrapped entry, `hookx exec --host HOST --as FLAVOR --timeout SECS -- LINE`
     /// (as `convert` writes one).
     pub fn fire_exec(
