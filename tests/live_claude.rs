@@ -8,6 +8,8 @@
 mod harness;
 #[path = "live_claude/client.rs"]
 mod client;
+#[path = "live_common/faults.rs"]
+mod faults;
 #[path = "live_claude/fixtures.rs"]
 mod fixtures;
 #[path = "live_claude/server.rs"]
@@ -74,7 +76,22 @@ fn sub_script(step: usize, _project: &str) -> Vec<Block> {
     }
 }
 
-static SCRIPTS: &[(&str, Script)] = &[("sub", sub_script), ("tools", tools_script)];
+/// The fault matrix's script (tests/live_common/faults.rs): one Bash call per command.
+fn faults_script(step: usize, _project: &str) -> Vec<Block> {
+    match faults::commands().get(step) {
+        Some(cmd) => vec![Block::Tool(
+            "Bash",
+            json!({"command": cmd, "description": "step"}),
+        )],
+        None => vec![Block::Text("Faults done.".into())],
+    }
+}
+
+static SCRIPTS: &[(&str, Script)] = &[
+    ("sub", sub_script),
+    ("tools", tools_script),
+    ("faults", faults_script),
+];
 
 const PROMPT: &str = "SCRIPT:tools exercise every tool";
 
@@ -885,6 +902,62 @@ fn converted_configs() {
 }
 
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
+/// The fault matrix in Claude Code (tests/live_common/faults.rs): a hanging, slow, crashing,
+/// noisy or oversized handler beside a deny, through `hookx run` on Claude's route and through
+/// wrapped entries in `.claude/settings.json` that Claude runs itself: each denied Bash call
+/// never runs, and the deny's reason is its result.
+fn faulty_handlers_beside_a_deny() {
+    let Some(bin) = client_or_skip("faulty_handlers_beside_a_deny") else {
+        return;
+    };
+    let mut wrong = Vec::new();
+    for via in [faults::Via::Run, faults::Via::Wrapped] {
+        let model = FakeModel::start(SCRIPTS);
+        let world = World::new();
+        let root = world.dump.clone();
+        faults::set_up(via, "claude", &root, &world.project, &world.home);
+        let env = [("HOOKX_TEST_HOST_LIMIT_MS", faults::TEST_LIMIT_MS)];
+        // Bash is allowed outright: only the hooks decide (a denied call never asks).
+        let allow = ["--allowedTools", "Bash"];
+        let run = client::run_env(&bin, &world, model.port, "SCRIPT:faults run", &allow, &env);
+        let requests = model.requests();
+        let result = |text: &str| tool_result(&requests, text);
+        let found = faults::check(via, "claude", &root, &world.project, &result);
+        if !found.is_empty() {
+            eprintln!("{}", run.describe());
+        }
+        wrong.extend(found);
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The text of the `tool_result` block answering the `tool_use` whose input contains `text`
+/// (empty when there is none).
+fn tool_result(requests: &[Value], text: &str) -> String {
+    for request in requests {
+        let messages = request["messages"].as_array().cloned().unwrap_or_default();
+        let blocks: Vec<&Value> = messages
+            .iter()
+            .filter_map(|m| m["content"].as_array())
+            .flatten()
+            .collect();
+        let Some(id) = blocks
+            .iter()
+            .find(|b| b["type"] == "tool_use" && b["input"].to_string().contains(text))
+            .map(|b| b["id"].clone())
+        else {
+            continue;
+        };
+        if let Some(result) = blocks
+            .iter()
+            .find(|b| b["type"] == "tool_result" && b["tool_use_id"] == id)
+        {
+            return result["content"].to_string();
+        }
+    }
+    String::new()
+}
+
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_claude",
@@ -895,6 +968,11 @@ fn main() -> std::process::ExitCode {
                 client::VERSION
             ),
         )],
-        live_tests![native_ground_truth, hookx_routed_in, converted_configs,],
+        live_tests![
+            native_ground_truth,
+            hookx_routed_in,
+            converted_configs,
+            faulty_handlers_beside_a_deny,
+        ],
     )
 }

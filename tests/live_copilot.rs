@@ -8,6 +8,8 @@ mod harness;
 #[path = "live_copilot/client.rs"]
 mod client;
 mod common;
+#[path = "live_common/faults.rs"]
+mod faults;
 #[path = "live_common/json_syntax.rs"]
 mod json_syntax;
 #[path = "live_copilot/server.rs"]
@@ -53,6 +55,11 @@ const PASCAL: &[&str] = &[
 fn scripts(name: &str, project: &str) -> Vec<Step> {
     let file = format!("{project}/notes.txt");
     match name {
+        "faults" => faults::commands()
+            .into_iter()
+            .map(|c| Step::Tools(vec![("bash", json!({"command": c, "description": "d"}))]))
+            .chain([Step::Text("faults done")])
+            .collect(),
         "tools" => vec![
             Step::Tools(vec![(
                 "bash",
@@ -1098,6 +1105,34 @@ fn hook_files_with_comments_or_trailing_commas() {
 }
 
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
+/// The fault matrix in Copilot CLI (tests/live_common/faults.rs), which runs hooks one after
+/// another: a hanging, slow, crashing, noisy or oversized handler ahead of a deny, through
+/// `hookx run` on Copilot's route and through wrapped entries in `.github/hooks` that Copilot
+/// runs itself: each denied shell call never runs, and the deny's reason is its result.
+fn faulty_handlers_beside_a_deny() {
+    let mut wrong = Vec::new();
+    for via in [faults::Via::Run, faults::Via::Wrapped] {
+        let Some(l) = live_env("faults", |sb| {
+            faults::set_up(via, "copilot", &sb.root, &sb.project, &sb.home);
+            vec![
+                ("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true".into()),
+                ("HOOKX_TEST_HOST_LIMIT_MS", faults::TEST_LIMIT_MS.into()),
+            ]
+        }) else {
+            return;
+        };
+        let result = |text: &str| l.tool_result("faults", text);
+        wrong.extend(faults::check(
+            via,
+            "copilot",
+            &l.sb.root,
+            &l.sb.project,
+            &result,
+        ));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_copilot",
@@ -1116,6 +1151,7 @@ fn main() -> std::process::ExitCode {
             routed_handlers_of_every_dialect,
             converted_claude_config,
             hook_files_with_comments_or_trailing_commas,
+            faulty_handlers_beside_a_deny,
         ],
     )
 }
