@@ -227,8 +227,8 @@ fn a_stop_that_comes_after_an_early_deny_is_not_lost() {
     s.trust(&file);
     let (decision, ran) = s.fire_unhurried(host).unwrap();
     assert_eq!(decision, Decision::Deny, "{ran:?}");
-    let answer: serde_json::Value = serde_json::from_str(ran.stdout.trim())
-        .unwrap_or_else(|e| panic!("{e}: {ran:?}"));
+    let answer: serde_json::Value =
+        serde_json::from_str(ran.stdout.trim()).unwrap_or_else(|e| panic!("{e}: {ran:?}"));
     assert_eq!(answer["continue"], json!(false), "{ran:?}");
     assert_eq!(answer["stopReason"], json!("stop the agent"), "{ran:?}");
 }

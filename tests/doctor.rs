@@ -1261,7 +1261,14 @@ fn a_trust_record_run_refuses_is_an_error_with_its_reason() {
     let inside = w.project().join("fake-home");
     std::fs::create_dir_all(&inside).unwrap();
     let out = common::hookx()
-        .args(["doctor", "--format", "json", "--host", "claude", "--project"])
+        .args([
+            "doctor",
+            "--format",
+            "json",
+            "--host",
+            "claude",
+            "--project",
+        ])
         .arg(w.project())
         .arg("--home")
         .arg(&inside)

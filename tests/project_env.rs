@@ -51,7 +51,12 @@ impl World {
         let account = common::as_account_with_home(&self.home, &program)
             .expect("these tests need root: they give the user's account a home of their own");
         let mut cmd = assert_cmd::Command::from_std(account);
-        for var in ["CLAUDE_PROJECT_DIR", "HOOKX_DEPTH", "HOOKX_HOME", "HOOKX_TEST_PANIC"] {
+        for var in [
+            "CLAUDE_PROJECT_DIR",
+            "HOOKX_DEPTH",
+            "HOOKX_HOME",
+            "HOOKX_TEST_PANIC",
+        ] {
             cmd.env_remove(var);
         }
         cmd.current_dir(&self.project)
@@ -121,7 +126,11 @@ fn home_from_the_project_does_not_hide_the_users_guards() {
     )
     .unwrap();
     let project = world.project.to_str().unwrap().to_string();
-    for home in ["/nonexistent", project.as_str(), elsewhere.to_str().unwrap()] {
+    for home in [
+        "/nonexistent",
+        project.as_str(),
+        elsewhere.to_str().unwrap(),
+    ] {
         let ran = world.pre_tool_use(&[], &[("HOME", home)]);
         denies(&ran);
         assert!(
@@ -228,7 +237,12 @@ fn install_writes_home_and_managed_root_on_the_route() {
     assert!(again.stdout.contains("already installed"), "{again:?}");
     // The route runs with the home it names, whatever HOME says.
     denies(&world.pre_tool_use(
-        &["--home", account, "--managed-root", managed.to_str().unwrap()],
+        &[
+            "--home",
+            account,
+            "--managed-root",
+            managed.to_str().unwrap(),
+        ],
         &[("HOME", "/nonexistent")],
     ));
     // Without --home, install says that HOOKX_HOME will not reach the routes.
@@ -576,7 +590,12 @@ fn a_refused_home_keeps_no_parse_cache() {
     let inside = world.project.join("fake-home");
     std::fs::create_dir_all(&inside).unwrap();
     let ran = world.pre_tool_use(
-        &["--home", inside.to_str().unwrap(), "--managed-root", managed],
+        &[
+            "--home",
+            inside.to_str().unwrap(),
+            "--managed-root",
+            managed,
+        ],
         &[],
     );
     denies(&ran);
@@ -641,13 +660,20 @@ fn a_cline_script_copy_left_by_a_killed_hookx_is_swept_by_the_next_run() {
     // Bounded by the event (the handler started), not by a guess at the machine's speed.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     while !(started.exists() && pid.exists()) {
-        assert!(std::time::Instant::now() < deadline, "the handler never started");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the handler never started"
+        );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     assert_eq!(copies().len(), 1, "{:?}", copies());
     child.kill().unwrap();
     child.wait().unwrap();
-    let handler: i32 = std::fs::read_to_string(&pid).unwrap().trim().parse().unwrap();
+    let handler: i32 = std::fs::read_to_string(&pid)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
     // SAFETY: a signal to the handler this test started (through hookx).
     unsafe { libc::kill(handler, libc::SIGKILL) };
     assert_eq!(copies().len(), 1, "the kill left no copy to sweep");

@@ -160,9 +160,9 @@ fn run(cli: Cli) -> Result<i32, Error> {
                 // `run` takes its home from the account, not `HOME`: any other home the
                 // routes are for goes on their command line.
                 route_home: route_place(
-                    args.home
+                    args.home.as_deref().or(std::env::var_os("HOME")
                         .as_deref()
-                        .or(std::env::var_os("HOME").as_deref().map(std::path::Path::new)),
+                        .map(std::path::Path::new)),
                     crate::ownership::account_home()
                         .map(std::ffi::OsString::from)
                         .or_else(|| std::env::var_os("HOME")),

@@ -115,7 +115,9 @@ fn sweep() {
             .open(dir.join(LOCK));
         let dead = match &lock {
             // SAFETY: flock on a descriptor this function owns; released when it closes.
-            Ok(file) => unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 },
+            Ok(file) => unsafe {
+                libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0
+            },
             Err(_) => meta
                 .modified()
                 .ok()

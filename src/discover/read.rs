@@ -282,14 +282,8 @@ fn read_for_event(
     let before = Some(meta).filter(|m| cache_home.is_some() && cache::worth_caching(m));
     if let Some(meta) = before
         && let Some(home) = cache_home
-        && let Some(hit) = cache::lookup(
-            home,
-            path,
-            meta,
-            (dialect, event, &display),
-            fires,
-            accept,
-        )
+        && let Some(hit) =
+            cache::lookup(home, path, meta, (dialect, event, &display), fires, accept)
     {
         return match hit {
             // Entries are stored only for files that read without diagnostics, which are

@@ -251,11 +251,7 @@ pub fn as_no_account(file: &Path, program: &Path) -> Option<std::process::Comman
 }
 
 #[cfg(target_os = "linux")]
-fn as_account(
-    home: Option<&Path>,
-    file: &Path,
-    program: &Path,
-) -> Option<std::process::Command> {
+fn as_account(home: Option<&Path>, file: &Path, program: &Path) -> Option<std::process::Command> {
     if !rustix::process::geteuid().is_root() {
         return None;
     }
