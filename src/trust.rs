@@ -560,8 +560,8 @@ impl Refused {
     pub fn fix(&self) -> String {
         match self {
             Refused::InProject { .. } => {
-                "run the agent with HOME set to your own home, or install the routes with \
-                 `hookx install --home DIR`"
+                "keep hookx's home outside the project: install the routes with `hookx install \
+                 --home DIR`, DIR your own home"
                     .into()
             }
             Refused::OthersCouldWrite(why) => why.fix(),
@@ -569,13 +569,27 @@ impl Refused {
     }
 }
 
+/// For `run` without `--home`: the home `HOME` names when it is not the one `run` reads (the
+/// account's) and holds a trust record, as a home did whose routes an older hookx installed
+/// without `--home` (`run` then read `HOME`). That record is not used (a project's settings can
+/// set `HOME`), and the user's guards there would be lost without a word.
+pub fn record_under_home_var(ctx: &Context) -> Option<PathBuf> {
+    let var = std::env::var_os("HOME").filter(|v| !v.is_empty())?;
+    let home = context::absolute(Path::new(&var));
+    if home == ctx.home {
+        return None;
+    }
+    let record = home.join(".hookx").join("trust.json");
+    std::fs::symlink_metadata(&record).ok().map(|_| home)
+}
+
 impl std::fmt::Display for Refused {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Refused::InProject { record, project } => write!(
                 f,
-                "the trust record {} is inside the project {} (HOME is not your account's home \
-                 there), so the project could have written it",
+                "the trust record {} is inside the project {} (the home is not your account's), \
+                 so the project could have written it",
                 record.display(),
                 project.display()
             ),

@@ -114,17 +114,15 @@ fn hookx_home_from_the_project_does_not_move_the_trust_record() {
 
 /// `HOME` set by the project (to a folder that does not exist, to the project, to a folder
 /// with an empty record of its own) does not move the trust record either: `hookx run` takes
-/// the home from the user's account, so the user's trusted guard still denies.
+/// the home from the user's account, so the user's trusted guard still denies. A `HOME` that
+/// holds a trust record (as a user's did whose routes an older hookx installed without
+/// `--home`, when `run` read `HOME`) is not used, and not silently: a tool call is denied,
+/// saying why and what to do, and other events run on with a note.
 #[test]
 fn home_from_the_project_does_not_hide_the_users_guards() {
     let world = World::with_trusted_guard();
     let elsewhere = world.home.parent().unwrap().join("elsewhere");
-    std::fs::create_dir_all(elsewhere.join(".hookx")).unwrap();
-    std::fs::write(
-        elsewhere.join(".hookx/trust.json"),
-        r#"{"version": 2, "trusted": []}"#,
-    )
-    .unwrap();
+    std::fs::create_dir_all(&elsewhere).unwrap();
     let project = world.project.to_str().unwrap().to_string();
     for home in [
         "/nonexistent",
@@ -138,6 +136,31 @@ fn home_from_the_project_does_not_hide_the_users_guards() {
             "HOME={home}: {ran:?}"
         );
     }
+    std::fs::create_dir_all(elsewhere.join(".hookx")).unwrap();
+    std::fs::write(
+        elsewhere.join(".hookx/trust.json"),
+        r#"{"version": 2, "trusted": []}"#,
+    )
+    .unwrap();
+    let home = elsewhere.to_str().unwrap();
+    let ran = world.pre_tool_use(&[], &[("HOME", home)]);
+    denies(&ran);
+    assert!(
+        ran.stdout
+            .contains(&format!("HOME is {home}, which holds a trust record"))
+            && ran.stdout.contains("run `hookx install` again from there"),
+        "{ran:?}"
+    );
+    let ran = stop(&world, &[("HOME", home)]);
+    assert_eq!((ran.code, ran.stdout.as_str()), (Some(0), ""), "{ran:?}");
+    assert!(ran.stderr.contains("which holds a trust record"), "{ran:?}");
+    // Named by the route (`--home`), it is the home: no word of it.
+    let ran = world.pre_tool_use(&["--home", world.home.to_str().unwrap()], &[("HOME", home)]);
+    denies(&ran);
+    assert!(
+        ran.stdout.contains("the user guard says no") && !ran.stderr.contains("trust record"),
+        "{ran:?}"
+    );
 }
 
 /// `HOOKX_MANAGED_ROOT=.` set by the project does not make the project's files policy: a
