@@ -330,7 +330,7 @@ impl Plan<'_> {
             final_deny = denied_once
                 && answer.is_some()
                 && !(0..jobs.len()).any(|j| {
-                    may_stop[j] && ended[j].is_none() && !(stopped && !batch.is_started(j))
+                    may_stop[j] && ended[j].is_none() && (!stopped || batch.is_started(j))
                 });
         }
         let mut outcome = Outcome::default();
