@@ -1544,8 +1544,8 @@ fn faulty_handlers_beside_a_deny() {
         // Bash is allowed outright: only the hooks decide (a denied call never asks).
         let allow = ["--allowedTools", "Bash"];
         let run = client::run_env(&bin, &world, model.port, "SCRIPT:faults run", &allow, &env);
-        let requests = model.requests();
-        let result = |text: &str| tool_result(&requests, text);
+        let seen = Seen::new(&model);
+        let result = |text: &str| tool_result(&seen, text).unwrap_or_default();
         let found = faults::check(via, "claude", &root, &world.project, &result);
         if !found.is_empty() {
             eprintln!("{}", run.describe());
@@ -1553,33 +1553,6 @@ fn faulty_handlers_beside_a_deny() {
         wrong.extend(found);
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-}
-
-/// The text of the `tool_result` block answering the `tool_use` whose input contains `text`
-/// (empty when there is none).
-fn tool_result(requests: &[Value], text: &str) -> String {
-    for request in requests {
-        let messages = request["messages"].as_array().cloned().unwrap_or_default();
-        let blocks: Vec<&Value> = messages
-            .iter()
-            .filter_map(|m| m["content"].as_array())
-            .flatten()
-            .collect();
-        let Some(id) = blocks
-            .iter()
-            .find(|b| b["type"] == "tool_use" && b["input"].to_string().contains(text))
-            .map(|b| b["id"].clone())
-        else {
-            continue;
-        };
-        if let Some(result) = blocks
-            .iter()
-            .find(|b| b["type"] == "tool_result" && b["tool_use_id"] == id)
-        {
-            return result["content"].to_string();
-        }
-    }
-    String::new()
 }
 
 fn main() -> std::process::ExitCode {
