@@ -1013,11 +1013,13 @@ fn plan<'a>(
         )?),
     };
     if removed
+        && after != before
         && after
             .as_deref()
             .is_some_and(|a| holds_nothing(a, &conversion))
     {
-        // Sync's entries were all the file held: it goes with them.
+        // Sync's entries were all the file held: it goes with them (a file that held
+        // none of them stays as it is).
         after = None;
     }
     if let (Some(text), Some(known)) = (&before, lock.targets.get(&rel)) {
