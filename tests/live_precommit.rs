@@ -1,11 +1,12 @@
 //! The repository's `.pre-commit-hooks.yaml`, run by the real pre-commit
-//! (`pip install pre-commit`) with `pre-commit try-repo` against a scratch git project that
-//! `hookx sync` generated: `hookx-sync-check` passes while the generated files are what sync
-//! writes, and fails, with the diff, once the source changes. pre-commit builds hookx from this
-//! repository with `cargo install` (`language: rust`), so the first run takes a release build;
-//! the environment is kept in `target/pre-commit` for the next. Without pre-commit on `PATH`
-//! (or `$HOOKX_PRE_COMMIT`), every test is ignored and says so; `HOOKX_LIVE=require` fails
-//! instead.
+//! (`pip install pre-commit`) in a scratch git project that `hookx sync` generated, with the
+//! `.pre-commit-config.yaml` the README gives (this repository, its commit `HEAD`):
+//! `hookx-sync-check` passes while the generated files are what sync writes, and fails, with the
+//! diff, once the source changes. pre-commit builds hookx from this repository with `cargo
+//! install` (`language: rust`, which needs the crates.io index), so the first run at a commit
+//! takes a release build; pre-commit's store in `target/pre-commit` keeps it for the next. It
+//! runs the committed `HEAD`, not uncommitted changes. Without pre-commit on `PATH` (or
+//! `$HOOKX_PRE_COMMIT`), every test is ignored and says so; `HOOKX_LIVE=require` fails instead.
 
 #[macro_use]
 #[path = "live_common/harness.rs"]
@@ -43,12 +44,11 @@ fn git(dir: &Path, args: &[&str]) {
     assert!(out.status.success(), "git {args:?}: {out:?}");
 }
 
-/// `pre-commit try-repo` of this repository's `hookx-sync-check` over every file of `dir`.
-fn try_repo(dir: &Path) -> Output {
+/// `pre-commit run --all-files` in `dir`, whose config names this repository at `HEAD`.
+fn run_hooks(dir: &Path) -> Output {
     let cache = cache();
     Command::new(pre_commit().expect("pre-commit (pip install pre-commit)"))
-        .args(["try-repo", env!("CARGO_MANIFEST_DIR"), "hookx-sync-check"])
-        .args(["--all-files", "--verbose", "--color", "never"])
+        .args(["run", "--all-files", "--verbose", "--color", "never"])
         .current_dir(dir)
         .env("PRE_COMMIT_HOME", cache.join("home"))
         .env("CARGO_TARGET_DIR", cache.join("target"))
@@ -56,11 +56,27 @@ fn try_repo(dir: &Path) -> Output {
         .unwrap()
 }
 
+/// The README's `.pre-commit-config.yaml`, naming this repository at its `HEAD`.
+fn config() -> String {
+    let repo = env!("CARGO_MANIFEST_DIR");
+    let head = Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(repo)
+        .output()
+        .unwrap();
+    assert!(head.status.success(), "{head:?}");
+    let rev = String::from_utf8(head.stdout).unwrap();
+    format!(
+        "repos:\n  - repo: {repo}\n    rev: {}\n    hooks:\n      - id: hookx-sync-check\n",
+        rev.trim()
+    )
+}
+
 fn hookx(dir: &Path, home: &Path, args: &[&str]) {
     common::hookx_at(dir, home, args).success();
 }
 
-fn try_repo_passes_while_synced_and_fails_with_the_diff_when_stale() {
+fn hookx_sync_check_passes_while_synced_and_fails_with_the_diff_when_stale() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("project");
     let home = tmp.path().join("home");
@@ -71,6 +87,7 @@ fn try_repo_passes_while_synced_and_fails_with_the_diff_when_stale() {
     )
     .unwrap();
     common::write(&dir, ".claude/settings.json", &example);
+    common::write(&dir, ".pre-commit-config.yaml", &config());
     git(&dir, &["init", "-q"]);
     hookx(
         &dir,
@@ -81,7 +98,7 @@ fn try_repo_passes_while_synced_and_fails_with_the_diff_when_stale() {
     git(&dir, &["add", "-A"]);
     git(&dir, &["commit", "-qm", "hooks: one source, three agents"]);
 
-    let out = try_repo(&dir);
+    let out = run_hooks(&dir);
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{text}");
@@ -96,7 +113,7 @@ fn try_repo_passes_while_synced_and_fails_with_the_diff_when_stale() {
     assert_ne!(edited, example, "the example has no PreToolUse list");
     common::write(&dir, ".claude/settings.json", &edited);
     git(&dir, &["commit", "-qam", "a rule, not synced"]);
-    let out = try_repo(&dir);
+    let out = run_hooks(&dir);
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{text}");
@@ -120,6 +137,6 @@ fn main() -> std::process::ExitCode {
             what: "pre-commit on PATH or at $HOOKX_PRE_COMMIT (pip install pre-commit)",
             met: pre_commit().is_some(),
         }],
-        live_tests![try_repo_passes_while_synced_and_fails_with_the_diff_when_stale],
+        live_tests![hookx_sync_check_passes_while_synced_and_fails_with_the_diff_when_stale],
     )
 }
