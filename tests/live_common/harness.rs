@@ -104,7 +104,7 @@ pub fn main(suite: &str, needs: &[Need], tests: Vec<(&'static str, fn())>) -> Ex
                 false => println!("{suite}: every test ignored: {why}"),
             }
         }
-        if missing.is_empty() {
+        if missing.is_empty() && !running.is_empty() {
             println!("{suite}: runs against {}", running.join(", "));
         }
     }
