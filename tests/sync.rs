@@ -594,3 +594,30 @@ fn a_target_scope_picks_the_agents_own_file_of_that_scope() {
     assert!(err.contains(".hookx/sync.toml:5:"), "{err}");
     assert!(err.contains("both `out` and `scope`"), "{err}");
 }
+
+/// The manifest the README shows is what `--init --to copilot,gemini,codex` writes for
+/// `examples/claude/settings.json` as the project's Claude file.
+#[test]
+fn the_readme_manifest_is_what_init_writes_for_the_example() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let shown = readme
+        .split("```toml\n")
+        .map(|block| block.split("```").next().unwrap_or_default())
+        .find(|block| block.starts_with("# hookx sync manifest"))
+        .expect("a sync manifest in README.md");
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let example = std::fs::read_to_string(root.join("examples/claude/settings.json")).unwrap();
+    common::write(&project, SOURCE, &example);
+    common::hookx_at(
+        &project,
+        &home,
+        &["sync", "--init", "--to", "copilot,gemini,codex"],
+    )
+    .success();
+    let written = std::fs::read_to_string(project.join(".hookx/sync.toml")).unwrap();
+    assert_eq!(shown, written);
+}
