@@ -1149,14 +1149,11 @@ fn augment_host_gives_claude_handlers_a_complete_payload_and_reads_their_answers
     assert_eq!(got["tool_input"]["command"], "npm install left-pad");
 
     // PostToolUse: `save-file {path, file_content}` is Write {file_path, content}; Claude's
-    // top-level `decision` is not lost: Auggie reads it only inside hookSpecificOutput.
+    // block is not lost: Auggie 0.36.0 shows the model no PostToolUse block's reason, its
+    // `additionalContext` it does (run, `tests/live_augment.rs` `ground_truth_answer_forms`).
     let (code, out, err) = run("PostToolUse");
     assert_eq!(code, 0, "{err}");
-    assert_eq!(
-        json_of(&out),
-        json!({"hookSpecificOutput": {"hookEventName": "PostToolUse",
-            "decision": "block", "reason": "lint failed"}})
-    );
+    assert_eq!(json_of(&out), json!({"additionalContext": "lint failed"}));
     let got = p.read("post.json");
     assert_eq!(got["tool_name"], "Write");
     assert_eq!(got["tool_input"]["file_path"], "notes.txt", "{got}");

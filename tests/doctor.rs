@@ -1220,3 +1220,28 @@ fn file_rules<'a>(report: &'a Value, display: &str) -> Vec<&'a Value> {
         .iter()
         .collect()
 }
+
+/// Facts say where they come from (issue 25): a rule on an event no recorded run of the host's
+/// client showed firing (Claude's `Notification`) gets a note naming the client release and
+/// saying the rest is the documents' word; one on an event seen firing (`PreToolUse`) does not,
+/// nor does a host whose tables no run confirmed (Cursor: documents only, said elsewhere).
+#[test]
+fn a_rule_on_an_event_never_seen_firing_says_its_facts_are_from_documents() {
+    let w = World::new();
+    w.write_json(
+        "project/.claude/settings.json",
+        claude_hooks(&[
+            ("Notification", None, command("./notify.sh")),
+            ("PreToolUse", Some("Bash"), command("./guard.sh")),
+        ]),
+    );
+    let (_, report) = w.doctor(None);
+    let unseen = "no recorded run of claude-code 2.1.332 showed `Notification` firing";
+    let v = verdict(&report, ".claude/settings.json", "Notification", "claude");
+    assert!(has(v, unseen, None), "{:?}", findings(v));
+    assert!(has(v, "from Claude's documents", None), "{:?}", findings(v));
+    let v = verdict(&report, ".claude/settings.json", "PreToolUse", "claude");
+    assert!(!has(v, "no recorded run", None), "{:?}", findings(v));
+    let v = verdict(&report, ".claude/settings.json", "PreToolUse", "cursor");
+    assert!(!has(v, "no recorded run", None), "{:?}", findings(v));
+}

@@ -68,6 +68,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Text("all done"),
         ],
         "text" => vec![Step::Text("nothing to do")],
+        "forms" => DROID_FORMS
+            .iter()
+            .map(|(name, ..)| execute(&format!("echo f.{name}.")))
+            .chain([Step::Text("forms done")])
+            .collect(),
         "task" => vec![
             Step::Tools(vec![(
                 "Task",
@@ -242,6 +247,190 @@ fn ground_truth_execute_and_answers() {
     assert!(
         failed.is_empty(),
         "{} checks failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
+
+/// Answer forms probed against Droid 0.225.2 with hookx out of the loop (issue 25): (name, hook,
+/// stdout, stderr, exit). The model calls Execute `echo f.NAME.`; a rewrite is `echo rw.NAME.`.
+/// `ask` is last: in `droid exec` it may end the run.
+const DROID_FORMS: &[(&str, &str, &str, &str, i32)] = &[
+    (
+        "allowrw",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo rw.allowrw."}}}"#,
+        "",
+        0,
+    ),
+    (
+        "nonerw",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo rw.nonerw."}}}"#,
+        "",
+        0,
+    ),
+    (
+        "denyrw",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-DENYRW","updatedInput":{"command":"echo rw.denyrw."}}}"#,
+        "",
+        0,
+    ),
+    (
+        "denybare",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}"#,
+        "",
+        0,
+    ),
+    (
+        "exit1deny",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-EXIT1DENY"}}"#,
+        "E-EXIT1DENY",
+        1,
+    ),
+    (
+        "exit1rw",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo rw.exit1rw."}}}"#,
+        "",
+        1,
+    ),
+    (
+        "exit2allow",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo rw.exit2allow."}}}"#,
+        "E-EXIT2ALLOW",
+        2,
+    ),
+    (
+        "blockold",
+        "PreToolUse",
+        r#"{"decision":"block","reason":"R-BLOCKOLD"}"#,
+        "",
+        0,
+    ),
+    (
+        "prectx",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","additionalContext":"C-PRECTX"}}"#,
+        "",
+        0,
+    ),
+    (
+        "presys",
+        "PreToolUse",
+        r#"{"systemMessage":"S-PRESYS"}"#,
+        "",
+        0,
+    ),
+    ("preplain", "PreToolUse", "P-PREPLAIN", "", 0),
+    ("post2", "PostToolUse", "", "E-POST2", 2),
+    (
+        "post1ctx",
+        "PostToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"C-POST1CTX"}}"#,
+        "",
+        1,
+    ),
+    (
+        "postblock",
+        "PostToolUse",
+        r#"{"decision":"block","reason":"R-POSTBLOCK"}"#,
+        "",
+        0,
+    ),
+    (
+        "postsys",
+        "PostToolUse",
+        r#"{"systemMessage":"S-POSTSYS"}"#,
+        "",
+        0,
+    ),
+    (
+        "askrw",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"R-ASKRW","updatedInput":{"command":"echo rw.askrw."}}}"#,
+        "",
+        0,
+    ),
+];
+
+/// What Droid 0.225.2 did with each of [`DROID_FORMS`]: (name, the tool result the model got
+/// holds this, texts that reached the model elsewhere, texts that did not).
+const DROID_FORMS_SEEN: &[(&str, &str, &[&str], &[&str])] = &[
+    ("allowrw", "rw.allowrw.", &[], &[]),
+    ("nonerw", "rw.nonerw.", &[], &[]),
+    ("denyrw", "Error: R-DENYRW", &[], &[]),
+    ("denybare", "Error: Tool execution denied by hook", &[], &[]),
+    // JSON counts at exit 1: the deny denies, the rewrite runs.
+    ("exit1deny", "Error: R-EXIT1DENY", &[], &["E-EXIT1DENY"]),
+    ("exit1rw", "rw.exit1rw.", &[], &[]),
+    // Exit 2 denies with stderr over a JSON allow and its rewrite.
+    ("exit2allow", "Error: E-EXIT2ALLOW", &[], &[]),
+    // The legacy PreToolUse `decision: block` is ignored.
+    ("blockold", "f.blockold.", &[], &["R-BLOCKOLD"]),
+    ("prectx", "f.prectx.", &[], &["C-PRECTX"]),
+    ("presys", "f.presys.", &[], &["S-PRESYS"]),
+    ("preplain", "f.preplain.", &[], &["P-PREPLAIN"]),
+    ("post2", "f.post2.", &["E-POST2"], &[]),
+    ("post1ctx", "f.post1ctx.", &["C-POST1CTX"], &[]),
+    // PostToolUse `decision: block`: its reason never reaches the model.
+    ("postblock", "f.postblock.", &[], &["R-POSTBLOCK"]),
+    ("postsys", "f.postsys.", &[], &["S-POSTSYS"]),
+    // `ask` beside a rewrite in `droid exec`: the original runs.
+    ("askrw", "f.askrw.", &[], &["rw.askrw."]),
+];
+
+/// Every answer form of Droid's PreToolUse and PostToolUse rows, against the real client with
+/// the raw recorder as the handler (conformance/droid-facts.md).
+fn ground_truth_answer_forms() {
+    let Some(bin) = droid() else { return };
+    let sb = Sandbox::new("hookx-live-droid");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let hooks = json!({
+        "PreToolUse": [{"hooks": [{"type": "command", "command": sb.dumper("PreToolUse")}]}],
+        "PostToolUse": [{"hooks": [{"type": "command", "command": sb.dumper("PostToolUse")}]}],
+    });
+    user_settings(&sb, &model, Some(hooks));
+    for (name, hook, stdout, stderr, exit) in DROID_FORMS {
+        sb.answer(hook, name, &format!("f.{name}."), (stdout, stderr, *exit));
+    }
+    let out = run_droid(&sb, &bin, "forms");
+    keep(&sb, &model, &out, "forms");
+    let requests = model.requests_of("forms");
+    let sent: String = requests.iter().map(|r| r["messages"].to_string()).collect();
+    let mut failed = Vec::new();
+    for (name, result_has, seen, unseen) in DROID_FORMS_SEEN {
+        let result =
+            std::panic::catch_unwind(|| minimal::tool_result(&requests, &format!("f.{name}.")))
+                .unwrap_or_else(|_| "(no result)".into());
+        eprintln!("form {name:<11} result {result:?}");
+        for t in ["R-", "E-", "C-", "S-", "P-"] {
+            let tag = format!("{t}{}", name.to_uppercase());
+            if sent.contains(&tag) {
+                eprintln!("form {name:<11} {tag} reached the model");
+            }
+        }
+        if !result.contains(result_has) {
+            failed.push(format!("{name}: result {result:?} lacks {result_has:?}"));
+        }
+        for t in *seen {
+            if !sent.contains(t) {
+                failed.push(format!("{name}: {t} did not reach the model"));
+            }
+        }
+        for t in *unseen {
+            if sent.contains(t) {
+                failed.push(format!("{name}: {t} reached the model"));
+            }
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "{} forms differ:\n{}",
         failed.len(),
         failed.join("\n")
     );
@@ -840,6 +1029,7 @@ fn main() -> std::process::ExitCode {
         )],
         live_tests![
             ground_truth_execute_and_answers,
+            ground_truth_answer_forms,
             files_droid_reads,
             routed_handlers_of_every_dialect,
             subagent_task_needs_the_daemon,

@@ -191,6 +191,72 @@ const DENY_CASES: &[(&str, &str, &str, &str, i32, Expect)] = &[
         0,
         Expect::Ran,
     ),
+    // Issue 25: the rewrite with no decision and beside a deny, a deny without a reason,
+    // JSON at exit 1, context on PreToolUse, PostToolUse exit 2 and exit 1.
+    (
+        "echo rewrite-none",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo rewritten-none","description":"d"}}}"#,
+        "",
+        0,
+        Expect::Ran,
+    ),
+    (
+        "echo rewrite-deny",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-RWDENY","updatedInput":{"command":"echo rewritten-deny","description":"d"}}}"#,
+        "",
+        0,
+        Expect::Blocked("R-RWDENY"),
+    ),
+    (
+        "echo deny-bare",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}"#,
+        "",
+        0,
+        Expect::Blocked("No reason provided"),
+    ),
+    (
+        "echo deny-exit1",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-DENY1"}}"#,
+        "E-DENY1",
+        1,
+        Expect::Blocked("R-DENY1"),
+    ),
+    (
+        "echo pre-ctx",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","additionalContext":"C-PRECTX"}}"#,
+        "",
+        0,
+        Expect::Ran,
+    ),
+    (
+        "echo pre-sys",
+        "PreToolUse",
+        r#"{"systemMessage":"S-PRESYS"}"#,
+        "",
+        0,
+        Expect::Ran,
+    ),
+    (
+        "echo post-exit2",
+        "PostToolUse",
+        "",
+        "E-POST2",
+        2,
+        Expect::Ran,
+    ),
+    (
+        "echo post-exit1",
+        "PostToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"C-POST1"}}"#,
+        "",
+        1,
+        Expect::RanWith("C-POST1"),
+    ),
 ];
 
 #[derive(Clone, Copy, Debug)]
@@ -590,7 +656,19 @@ fn ground_truth_deny() {
         );
     }
     let sent = l.sent("deny");
-    for absent in ["rewritten-cmd", "R-POST-BLOCK", "PLAIN-TEXT", "E-EXIT1"] {
+    for absent in [
+        "rewritten-cmd",
+        "R-POST-BLOCK",
+        "PLAIN-TEXT",
+        "E-EXIT1",
+        // Issue 25 (run 0.24.4).
+        "rewritten-none",
+        "rewritten-deny",
+        "E-DENY1",
+        "C-PRECTX",
+        "S-PRESYS",
+        "E-POST2",
+    ] {
         c.that(
             !sent.contains(absent),
             format!("{absent} never reached the model"),

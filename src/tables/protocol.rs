@@ -141,8 +141,14 @@ pub enum EnvValue {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExitCodes {
     /// Stdout is read at exit 0; exit 2 means what `exit2` says; any other code is a failure
-    /// (Claude, Copilot, Bricks).
+    /// (Copilot, Bricks).
     ByCode,
+    /// As [`ExitCodes::ByCode`], and a JSON object on stdout is read at every exit code: at
+    /// exit 2 beside what `exit2` says (a deny or block wins over the JSON's decision), at any
+    /// other code as the answer, the failure logged (Claude Code 2.1.332, run: exit 1 with a
+    /// deny denies, with `allow` + `updatedInput` runs the rewrite; PostToolUse exit 2 gives
+    /// the model both stderr and the JSON's `additionalContext`).
+    ByCodeAndJson,
     /// The output (stdout, else stderr when stdout is empty) is the answer whatever the exit
     /// code when it is a JSON object. Otherwise its text is, at exit 0, a system message; at
     /// `warning`, a system message after `warning_prefix`; at any other code, the reason of a
