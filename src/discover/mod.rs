@@ -36,6 +36,7 @@ mod walk;
 mod who_runs;
 
 pub use crate::context::{Context, MANAGED_ROOT_VAR, location, locations};
+pub use copies::leave as leave_private_copies;
 pub use copies::remove as remove_private_copies;
 pub use policy_file::{OthersCouldWrite, Owners};
 pub use rules::{EffectiveRule, dispatch_rules, effective_rules, host_rules};

@@ -86,7 +86,8 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
 
 /// The diagnosis of every hook file of the project and home, under the agents `hosts` names.
 pub fn diagnose(ctx: &Context, hosts: Hosts) -> Report {
-    let store = TrustStore::load_or_empty(ctx);
+    // The record as `hookx run` reads it: one it refuses trusts nothing here either.
+    let (store, refused) = TrustStore::load_for_run(ctx);
     let sources = discover::discover_trusting(ctx, &store);
     let found: Vec<(Dialect, String)> = match hosts {
         Hosts::One(h) => vec![(h, "--host".to_string())],
@@ -138,14 +139,27 @@ pub fn diagnose(ctx: &Context, hosts: Hosts) -> Report {
                         .all(|v| matches!(v.status, Status::Never | Status::Blocked))
             })
             .count();
+    let trust: Vec<Finding> = refused
+        .iter()
+        .map(|why| {
+            Finding::new(
+                Level::Error,
+                format!(
+                    "{why}: `hookx run` refuses it and trusts nothing, so no file that needs `hookx trust` runs (a tool call it would guard is denied)"
+                ),
+                Some(why.fix()),
+            )
+        })
+        .collect();
     Report {
         hosts: found
             .iter()
             .map(|(h, why)| doctor.host(*h, why.clone()))
             .collect(),
         not_examined,
+        never_fire: never_fire + trust.len(),
+        trust,
         files,
-        never_fire,
     }
 }
 

@@ -21,6 +21,9 @@ pub fn render_text(report: &Report) -> String {
             )
         })
         .collect();
+    for finding in &report.trust {
+        push_finding(&mut out, "trust record: ", finding);
+    }
     out.push_str(&format!("agents examined: {}\n", hosts.join(", ")));
     if !report.not_examined.is_empty() && !report.hosts.is_empty() {
         let names: Vec<&str> = report.not_examined.iter().map(|d| d.name()).collect();
