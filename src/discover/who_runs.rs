@@ -83,6 +83,11 @@ pub fn needed_for_run(host: Dialect, location: &Location) -> bool {
     match location_runner(host, location) {
         Runner::Hookx => true,
         Runner::Inactive | Runner::Off => false,
+        // The host's own hook files may hold a copy of a rule hookx would otherwise run too
+        // (`crate::plan`): they are read (not plugins: `convert` writes no copy there).
+        Runner::Native if location.dialect == host && !location.scope.is_component() => {
+            location.scope != Scope::Plugin
+        }
         Runner::Native => {
             location.dialect.config().merges_identical_handlers
                 && locations().any(|l| {
