@@ -1,0 +1,164 @@
+//! Each rule exactly once per agent (issue 24, item 1): a Claude project converted with
+//! `--write` to four agents holds five copies of each rule; under each agent the route
+//! (`hookx run`) must run none of the copies the agent already runs itself, and exactly one
+//! where the agent runs none. Every handler appends one line (its stdin) to a log: lines are
+//! runs.
+#![cfg(unix)]
+
+mod common;
+
+use std::path::Path;
+
+const SETTINGS: &str = r#"{
+  "hooks": {
+    "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./hook.sh guard"}]}],
+    "PostToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "command", "command": "./hook.sh fmt"}]}],
+    "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "./hook.sh log"}]}],
+    "Stop": [{"hooks": [{"type": "command", "command": "./hook.sh stop"}]}]
+  }
+}
+"#;
+
+/// A Claude project (the README's story), converted to `targets` with `--write`, trusted.
+fn project(targets: &str) -> (tempfile::TempDir, tempfile::TempDir) {
+    let project = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let root = project.path();
+    common::write(root, ".claude/settings.json", SETTINGS);
+    let script = common::write(
+        root,
+        "hook.sh",
+        "#!/bin/sh\nprintf '%s %s\\n' \"$1\" \"$(cat | tr -d '\\n')\" >> \"$(dirname \"$0\")/runs.log\"\n",
+    );
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    if !targets.is_empty() {
+        common::hookx_clean(root)
+            .current_dir(root)
+            .env("HOME", home.path())
+            .args(["convert", ".claude/settings.json", "--to", targets, "--write"])
+            .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
+            .assert()
+            .success();
+    }
+    common::hookx_at(root, home.path(), &["trust", "--yes"]).success();
+    (project, home)
+}
+
+/// `hookx run --host HOST --event EVENT` fed `payload`; the log's lines it added.
+fn run(project: &Path, home: &Path, host: &str, event: &str, payload: &str) -> Vec<String> {
+    let log = project.join("runs.log");
+    let _ = std::fs::remove_file(&log);
+    let ran = common::ran(
+        common::hookx_clean(project)
+            .current_dir(project)
+            .env("HOME", home)
+            .args(["run", "--host", host, "--event", event])
+            .arg("--project")
+            .arg(project)
+            .arg("--home")
+            .arg(home)
+            .write_stdin(payload),
+    );
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Each host's prompt event, named as it names it, and a payload it sends.
+fn prompt(project: &Path, host: &str) -> (&'static str, String) {
+    let cwd = project.display();
+    match host {
+        "copilot" => (
+            "userPromptSubmitted",
+            format!(r#"{{"timestamp":1,"cwd":"{cwd}","prompt":"hi"}}"#),
+        ),
+        "gemini" => (
+            "BeforeAgent",
+            format!(
+                r#"{{"hook_event_name":"BeforeAgent","session_id":"s","cwd":"{cwd}","prompt":"hi","transcript_path":"","timestamp":"t"}}"#
+            ),
+        ),
+        "cursor" => (
+            "beforeSubmitPrompt",
+            format!(
+                r#"{{"hook_event_name":"beforeSubmitPrompt","conversation_id":"c","generation_id":"g","prompt":"hi","workspace_roots":["{cwd}"]}}"#
+            ),
+        ),
+        _ => (
+            "UserPromptSubmit",
+            format!(
+                r#"{{"hook_event_name":"UserPromptSubmit","session_id":"s","cwd":"{cwd}","prompt":"hi","transcript_path":"","permission_mode":"default","turn_id":"t","model":"m"}}"#
+            ),
+        ),
+    }
+}
+
+#[test]
+fn the_route_runs_no_copy_of_a_rule_the_agent_runs_itself() {
+    let (project, home) = project("copilot,gemini,codex,cursor");
+    for host in ["claude", "copilot", "gemini", "codex", "cursor"] {
+        let (event, payload) = prompt(project.path(), host);
+        let runs = run(project.path(), home.path(), host, event, &payload);
+        assert!(
+            runs.is_empty(),
+            "under {host} the agent runs its own copy of the prompt logger; the route ran {} more:\n{}",
+            runs.len(),
+            runs.join("\n")
+        );
+    }
+}
+
+#[test]
+fn where_the_agent_runs_no_copy_the_route_runs_one_with_the_payload_it_was_written_for() {
+    let (project, home) = project("gemini,codex");
+    // Droid reads none of these files: hookx runs the rule, from one copy.
+    let (event, payload) = prompt(project.path(), "droid");
+    let runs = run(project.path(), home.path(), "droid", event, &payload);
+    assert_eq!(runs.len(), 1, "{}", runs.join("\n"));
+    assert!(runs[0].starts_with("log "), "{}", runs[0]);
+    // Claude's payload, as the rule was written for.
+    assert!(
+        runs[0].contains(r#""hook_event_name":"UserPromptSubmit""#),
+        "{}",
+        runs[0]
+    );
+}
+
+#[test]
+fn list_names_the_runner_of_each_rule_per_agent() {
+    let (project, home) = project("copilot,gemini");
+    let out = common::hookx_at(project.path(), home.path(), &["list", "--host", "copilot"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    let plan = out
+        .split_once("plan (each rule once per agent):\n")
+        .unwrap_or_else(|| panic!("no plan in:\n{out}"))
+        .1;
+    let lines: Vec<&str> = plan
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .filter(|l| l.trim_start().starts_with("copilot "))
+        .collect();
+    assert_eq!(lines.len(), 4, "one line per rule:\n{plan}");
+    for line in &lines {
+        assert!(
+            line.contains("copilot runs .github/hooks/hooks.json (skips .gemini/settings.json)"),
+            "{line}"
+        );
+    }
+    // Copilot also runs the Claude file with its own payload, and nothing turns that off.
+    assert!(
+        plan.contains(
+            "copilot also runs .claude/settings.json itself, with its copilot-pascal payload: \
+             no setting of Copilot turns that off alone"
+        ),
+        "{plan}"
+    );
+}
