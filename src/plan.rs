@@ -525,7 +525,8 @@ pub fn plan(sources: &[Source], host: Dialect, store: &TrustStore) -> Plan {
                     c.source.display,
                     switch_sentence(host, c.source.dialect)
                 )),
-                Standing::Hookx { .. } => skipped.push(c.source.display.clone()),
+                Standing::Hookx { .. } if runs.is_some() => skipped.push(c.source.display.clone()),
+                Standing::Hookx { .. } => {}
             }
         }
         // The label: the original's where it is here, else the first copy's record.

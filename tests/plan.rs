@@ -36,7 +36,13 @@ fn project(targets: &str) -> (tempfile::TempDir, tempfile::TempDir) {
         common::hookx_clean(root)
             .current_dir(root)
             .env("HOME", home.path())
-            .args(["convert", ".claude/settings.json", "--to", targets, "--write"])
+            .args([
+                "convert",
+                ".claude/settings.json",
+                "--to",
+                targets,
+                "--write",
+            ])
             .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
             .assert()
             .success();
