@@ -134,6 +134,15 @@ impl Plan {
             .unwrap_or(true)
     }
 
+    /// Whether hookx runs that handler as its rule's runner (a copy in a file the host reads
+    /// itself included).
+    pub fn through_hookx(&self, source: &Source, rule: &Rule, index: usize) -> bool {
+        self.hookx_runs
+            .get(&(source.path.clone(), copy_rule_id(rule), index))
+            .copied()
+            .unwrap_or(false)
+    }
+
     /// The runner of the rule `source`'s `rule` holds at `index` (a copy's, or the
     /// original's), if the plan has it.
     pub fn runner_for(&self, source: &Source, rule: &Rule, index: usize) -> Option<&Runner> {
@@ -149,8 +158,9 @@ impl Plan {
 enum Standing {
     /// The host runs it with the payload it was written for.
     Native,
-    /// The host runs it with its own payload, this flavour's.
-    NativeOwnPayload(Flavor),
+    /// The host runs it with its own payload, this flavour's; hookx could run it too, with
+    /// the right one, once the file is trusted.
+    NativeOwnPayload { payload: Flavor, trusted: bool },
     /// hookx may run it: trusted or not, and whether it would get the payload it was written
     /// for.
     Hookx { trusted: bool, right: bool },
@@ -235,27 +245,43 @@ pub fn has_copies(sources: &[Source]) -> bool {
         .any(|h| h.extra.contains_key(MARKER) && Record::of(h).is_some())
 }
 
-/// `rules` (what `hookx run --host HOST` would run, [`discover::dispatch_rules`]) without
-/// the handlers whose rule has another runner under `host` ([`Plan::runs`]). Cheap where no
-/// handler carries a record: `rules` come back as they are.
-pub fn leave_out_copies<'a>(
-    rules: Vec<discover::EffectiveRule<'a>>,
+/// Whether the plan can change what `hookx run --host HOST` runs: some handler carries a
+/// record, or the host reads another dialect's file itself (with its own payload). Neither
+/// holds in most projects, and the run path then builds no plan.
+fn needs_plan(sources: &[Source], host: Dialect) -> bool {
+    let foreign = &host.config().reads_foreign_as;
+    has_copies(sources)
+        || sources.iter().any(|s| {
+            foreign.iter().any(|(d, _)| *d == s.dialect)
+                && discover::runner(host, s) == SourceRunner::Native
+        })
+}
+
+/// What `hookx run --host HOST` runs: [`discover::dispatch_rules`] without the handlers whose
+/// rule has another runner under `host`, plus the handlers of files the host reads itself with
+/// its own payload whose runner the plan makes hookx (it hands them the payload they were
+/// written for). In discovery order. Where [`needs_plan`] says no, the dispatch rules as
+/// they are.
+pub fn hookx_rules<'a>(
     sources: &'a [Source],
     host: Dialect,
     store: &TrustStore,
 ) -> Vec<discover::EffectiveRule<'a>> {
-    if !has_copies(sources) {
+    let rules = discover::dispatch_rules(sources, host, store);
+    if !needs_plan(sources, host) {
         return rules;
     }
     let plan = plan(sources, host, store);
-    rules
+    let written = |entry: &discover::EffectiveRule<'a>| -> Option<(usize, &'a Rule)> {
+        let doc = entry.source.document()?;
+        doc.rules.iter().enumerate().find(|(_, r)| {
+            r.origin.pointer == entry.rule.origin.pointer && r.event == entry.rule.event
+        })
+    };
+    let mut out: Vec<discover::EffectiveRule<'a>> = rules
         .into_iter()
         .filter_map(|entry| {
-            let written = entry.source.document().and_then(|d| {
-                d.rules.iter().find(|r| {
-                    r.origin.pointer == entry.rule.origin.pointer && r.event == entry.rule.event
-                })
-            })?;
+            let (_, written) = written(&entry)?;
             let keep: Vec<bool> = entry
                 .rule
                 .handlers
@@ -282,7 +308,44 @@ pub fn leave_out_copies<'a>(
                 rule: std::borrow::Cow::Owned(rule),
             })
         })
-        .collect()
+        .collect();
+    for source in sources {
+        if discover::runner(host, source) != SourceRunner::Native {
+            continue;
+        }
+        let Some(doc) = source.document() else {
+            continue;
+        };
+        for rule in &doc.rules {
+            let handlers: Vec<Handler> = (0..rule.handlers.len())
+                .filter(|&i| plan.through_hookx(source, rule, i))
+                .map(|i| rule.handlers[i].clone())
+                .collect();
+            if handlers.is_empty() {
+                continue;
+            }
+            out.push(discover::EffectiveRule {
+                source,
+                rule: std::borrow::Cow::Owned(Rule {
+                    handlers,
+                    event: rule.event.clone(),
+                    matcher: rule.matcher.clone(),
+                    extra: rule.extra.clone(),
+                    origin: rule.origin.clone(),
+                    ..*rule
+                }),
+            });
+        }
+    }
+    let place = |entry: &discover::EffectiveRule<'a>| {
+        let source = sources
+            .iter()
+            .position(|s| std::ptr::eq(s, entry.source))
+            .unwrap_or(usize::MAX);
+        (source, written(entry).map_or(usize::MAX, |(i, _)| i))
+    };
+    out.sort_by_key(|entry| place(entry));
+    out
 }
 
 /// What a handler runs, unwrapped from `hookx exec`.
@@ -333,6 +396,22 @@ fn switch_sentence(host: Dialect, dialect: Dialect) -> String {
 
 /// The plan of who runs each rule of `sources` under `host` (see the module's text).
 pub fn plan(sources: &[Source], host: Dialect, store: &TrustStore) -> Plan {
+    plan_with(sources, host, store, &|source: &Source| {
+        source.withheld.is_none() && store.state(source) == TrustState::Trusted
+    })
+}
+
+/// The plan as it will be once every file is trusted: what `hookx install` routes.
+pub fn plan_once_trusted(sources: &[Source], host: Dialect) -> Plan {
+    plan_with(sources, host, &TrustStore::default(), &|_: &Source| true)
+}
+
+fn plan_with(
+    sources: &[Source],
+    host: Dialect,
+    store: &TrustStore,
+    trusted: &dyn Fn(&Source) -> bool,
+) -> Plan {
     let effective = discover::host_rules(sources, host, store);
     let mut copies: Vec<Copy> = Vec::new();
     for entry in &effective {
@@ -360,12 +439,14 @@ pub fn plan(sources: &[Source], host: Dialect, store: &TrustStore) -> Plan {
                     let gets = host.native_flavor(written.flavor);
                     match gets_its_payload(written, handler, record.as_ref(), gets) {
                         true => Standing::Native,
-                        false => Standing::NativeOwnPayload(gets),
+                        false => Standing::NativeOwnPayload {
+                            payload: gets,
+                            trusted: trusted(source),
+                        },
                     }
                 }
                 SourceRunner::Hookx => Standing::Hookx {
-                    trusted: source.withheld.is_none()
-                        && store.state(source) == TrustState::Trusted,
+                    trusted: trusted(source),
                     right: gets_its_payload(written, handler, record.as_ref(), written.flavor),
                 },
                 SourceRunner::Inactive | SourceRunner::Off => continue,
@@ -449,26 +530,21 @@ pub fn plan(sources: &[Source], host: Dialect, store: &TrustStore) -> Plan {
     for key in order {
         let list = &members[&key];
         let of = |pick: &dyn Fn(&Copy) -> bool| list.iter().copied().find(|&i| pick(&copies[i]));
+        // What hookx may run with the payload the rule was written for: a trusted copy of a
+        // file it runs, or a trusted file the host reads itself with its own payload (hookx
+        // hands it the right one); the original first.
+        let by_hookx = |c: &Copy| match c.standing {
+            Standing::Hookx { trusted, right } => trusted && right,
+            Standing::NativeOwnPayload { trusted, .. } => {
+                trusted && gets_its_payload(c.rule, c.handler, c.record.as_ref(), c.rule.flavor)
+            }
+            Standing::Native => false,
+        };
         let native = of(&|c| c.standing == Standing::Native);
-        let hookx = of(&|c| {
-            c.record.is_none()
-                && c.standing
-                    == Standing::Hookx {
-                        trusted: true,
-                        right: true,
-                    }
-        })
-        .or_else(|| {
-            of(&|c| {
-                c.standing
-                    == Standing::Hookx {
-                        trusted: true,
-                        right: true,
-                    }
-            })
-        })
-        .or_else(|| of(&|c| matches!(c.standing, Standing::Hookx { trusted: true, .. })));
-        let own_payload = of(&|c| matches!(c.standing, Standing::NativeOwnPayload(_)));
+        let hookx = of(&|c| c.record.is_none() && by_hookx(c))
+            .or_else(|| of(&by_hookx))
+            .or_else(|| of(&|c| matches!(c.standing, Standing::Hookx { trusted: true, .. })));
+        let own_payload = of(&|c| matches!(c.standing, Standing::NativeOwnPayload { .. }));
         let (runner, runs) = match (native, hookx, own_payload) {
             (Some(i), _, _) => (
                 Runner::Agent {
@@ -484,7 +560,7 @@ pub fn plan(sources: &[Source], host: Dialect, store: &TrustStore) -> Plan {
                 Some(i),
             ),
             (None, None, Some(i)) => {
-                let Standing::NativeOwnPayload(payload) = copies[i].standing else {
+                let Standing::NativeOwnPayload { payload, .. } = copies[i].standing else {
                     unreachable!("picked by its standing")
                 };
                 (
@@ -509,22 +585,25 @@ pub fn plan(sources: &[Source], host: Dialect, store: &TrustStore) -> Plan {
                 )
             }
         };
+        // Whether hookx runs copy `i`: it is the runner, and the runner is hookx.
+        let through_hookx = |i: usize| Some(i) == runs && matches!(runner, Runner::Hookx { .. });
         let mut also = Vec::new();
         let mut skipped = Vec::new();
         for &i in list {
             let c = &copies[i];
-            if Some(i) == runs {
+            if Some(i) == runs && !through_hookx(i) {
                 continue;
             }
             match c.standing {
                 Standing::Native => {
                     also.push(format!("{host} also runs the copy in {}", c.source.display))
                 }
-                Standing::NativeOwnPayload(payload) => also.push(format!(
+                Standing::NativeOwnPayload { payload, .. } => also.push(format!(
                     "{host} also runs {} itself, with its {payload} payload: {}",
                     c.source.display,
                     switch_sentence(host, c.source.dialect)
                 )),
+                Standing::Hookx { .. } if through_hookx(i) => {}
                 Standing::Hookx { .. } if runs.is_some() => skipped.push(c.source.display.clone()),
                 Standing::Hookx { .. } => {}
             }
@@ -545,8 +624,8 @@ pub fn plan(sources: &[Source], host: Dialect, store: &TrustStore) -> Plan {
                 copy_rule_id(copy.rule),
                 copy.index,
             );
-            if matches!(copy.standing, Standing::Hookx { .. }) {
-                plan.hookx_runs.insert(id.clone(), Some(i) == runs);
+            if matches!(copy.standing, Standing::Hookx { .. }) || through_hookx(i) {
+                plan.hookx_runs.insert(id.clone(), through_hookx(i));
             }
             plan.keys.insert(id, at);
         }

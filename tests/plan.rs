@@ -168,3 +168,61 @@ fn list_names_the_runner_of_each_rule_per_agent() {
         "{plan}"
     );
 }
+
+#[test]
+fn on_a_claude_only_project_copilot_gets_a_route_that_hands_the_claude_file_its_own_payload() {
+    // Copilot runs `.claude/settings.json` itself with its own payload (a Write's file is
+    // `path`), and nothing turns that off: hookx routes the events and runs the rules with the
+    // payload they were written for.
+    let (project, home) = project("");
+    let root = project.path();
+    let installed = common::hookx_at(root, home.path(), &["install", "--host", "copilot"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let installed = String::from_utf8(installed).unwrap();
+    assert!(
+        installed.contains("routed 4 copilot events to hookx"),
+        "{installed}"
+    );
+    common::hookx_at(root, home.path(), &["trust", "--yes"]).success();
+    let payload = format!(
+        r#"{{"timestamp":1,"cwd":"{}","toolName":"create","toolArgs":"{{\"path\":\"{}/a.txt\",\"file_text\":\"x\"}}","toolResult":{{"resultType":"success","textResultForLlm":"ok"}}}}"#,
+        root.display(),
+        root.display()
+    );
+    let runs = run(root, home.path(), "copilot", "postToolUse", &payload);
+    assert_eq!(runs.len(), 1, "{}", runs.join("\n"));
+    assert!(runs[0].starts_with("fmt "), "{}", runs[0]);
+    assert!(runs[0].contains(r#""file_path":""#), "{}", runs[0]);
+    // The plan says Copilot also runs the file itself, with its own payload.
+    let listed = common::hookx_at(root, home.path(), &["list", "--host", "copilot"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let listed = String::from_utf8(listed).unwrap();
+    assert!(
+        listed.contains("hookx runs .claude/settings.json")
+            && listed.contains("copilot also runs .claude/settings.json itself"),
+        "{listed}"
+    );
+}
+
+#[test]
+fn install_routes_no_event_whose_every_rule_the_agent_runs_itself() {
+    // Converted to Gemini, the project needs no Gemini route: Gemini runs each copy itself.
+    let (project, home) = project("gemini");
+    let out = common::hookx_at(
+        project.path(),
+        home.path(),
+        &["install", "--host", "gemini"],
+    )
+    .success()
+    .get_output()
+    .stdout
+    .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.starts_with("no gemini events to route"), "{out}");
+}

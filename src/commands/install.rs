@@ -580,15 +580,22 @@ pub fn routed_events(ctx: &Context, host: Dialect, scope: InstallScope) -> Vec<&
         InstallScope::Project => Root::Project,
         InstallScope::User => Root::Home,
     };
-    let sources: Vec<_> = crate::discover::discover(ctx)
-        .into_iter()
-        .filter(|s| s.location.root == root && crate::discover::runner(host, s) == Runner::Hookx)
-        .collect();
+    // Only the rules hookx will run once their files are trusted (`crate::plan`): none whose
+    // copy the host runs itself, so that the routes need as few skips as possible.
+    let sources = crate::discover::discover(ctx);
+    let plan = crate::plan::plan_once_trusted(&sources, host);
     let rules: Vec<&crate::tables::Rule> = sources
         .iter()
-        .filter_map(|s| s.document())
-        .flat_map(|d| &d.rules)
-        .filter(|r| !r.handlers.iter().all(is_hookx_handler))
+        .filter(|s| s.location.root == root)
+        .filter_map(|s| Some((s, s.document()?)))
+        .flat_map(|(s, d)| d.rules.iter().map(move |r| (s, r)))
+        .filter(|(s, r)| {
+            r.handlers
+                .iter()
+                .enumerate()
+                .any(|(i, h)| !is_hookx_handler(h) && plan.through_hookx(s, r, i))
+        })
+        .map(|(_, r)| r)
         .collect();
     host.own_events()
         .into_iter()
@@ -680,8 +687,8 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     }
     if !report.changed() && report.routes == 0 {
         println!(
-            "no {host} events to route: no hook file that hookx runs under {host} has rules in \
-             this scope (hookx list --host {host} shows who runs what)"
+            "no {host} events to route: {host} runs every rule of this scope itself, or none \
+             is there (hookx list --host {host} shows who runs each rule)"
         );
     } else if !report.changed() {
         println!("hookx is already installed for {host} in {shown}");

@@ -450,12 +450,7 @@ struct HookSet<'a> {
 
 fn hook_set<'a>(sources: &'a [Source], host: Dialect, store: &TrustStore) -> HookSet<'a> {
     HookSet {
-        rules: crate::plan::leave_out_copies(
-            discover::dispatch_rules(sources, host, store),
-            sources,
-            host,
-            store,
-        ),
+        rules: crate::plan::hookx_rules(sources, host, store),
         untrusted: host::untrusted(sources, host, store),
     }
 }
