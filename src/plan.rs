@@ -381,8 +381,9 @@ fn gets_its_payload(rule: &Rule, handler: &Handler, record: Option<&Record>, get
             .is_none_or(|from| from.dialect() == rule.flavor.dialect())
 }
 
-/// The switch sentence for a host reading `dialect`'s files with its own payload.
-fn switch_sentence(host: Dialect, dialect: Dialect) -> String {
+/// What turns off `host` reading `dialect`'s files itself with its own payload, as a sentence
+/// part: the step a person takes, or that no setting does ([`crate::tables::ForeignSwitch`]).
+pub fn switch_sentence(host: Dialect, dialect: Dialect) -> String {
     let switch = host
         .config()
         .foreign_switches

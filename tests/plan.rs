@@ -226,3 +226,33 @@ fn install_routes_no_event_whose_every_rule_the_agent_runs_itself() {
     let out = String::from_utf8(out).unwrap();
     assert!(out.starts_with("no gemini events to route"), "{out}");
 }
+
+#[test]
+fn doctor_warns_where_an_agent_runs_a_file_with_its_own_payload_and_no_switch_stops_it() {
+    let (project, home) = project("");
+    let out = common::hookx_at(
+        project.path(),
+        home.path(),
+        &["doctor", "--host", "copilot"],
+    )
+    .get_output()
+    .stdout
+    .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains(
+            "warning: Copilot runs it itself with its copilot-pascal payload, not the claude one \
+             it was written for (no setting of Copilot turns that off alone)"
+        ),
+        "{out}"
+    );
+    let out = common::hookx_at(project.path(), home.path(), &["doctor", "--host", "cursor"])
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains("to stop it, turn off Cursor Settings"),
+        "{out}"
+    );
+}

@@ -128,6 +128,22 @@ impl Doctor<'_> {
                     .extend(outdated_guard_finding(handler, i, rule.flavor, host));
             }
         }
+        // The host runs a foreign file itself with its own payload (Copilot and Claude's
+        // files): the plan has hookx run it with the right one too, and this run stays.
+        if native && flavor != rule.flavor {
+            verdict.findings.push(Finding::new(
+                Level::Warning,
+                format!(
+                    "{display} runs it itself with its {} payload, not the {} one it was \
+                     written for ({}); hookx runs it with the right one through its route \
+                     (`hookx list --host {host}` shows who runs each rule)",
+                    flavor.name(),
+                    rule.flavor.name(),
+                    crate::plan::switch_sentence(host, source.dialect)
+                ),
+                None,
+            ));
+        }
         verdict.payload = Some(flavor.name());
         verdict
             .findings
