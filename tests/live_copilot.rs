@@ -156,6 +156,17 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             )]),
             Step::Text("converted done"),
         ],
+        "story" => vec![
+            Step::Tools(vec![(
+                "bash",
+                json!({"command": "echo story-bash", "description": "d"}),
+            )]),
+            Step::Tools(vec![(
+                "create",
+                json!({"path": file, "file_text": "story\n"}),
+            )]),
+            Step::Text("story done"),
+        ],
         "sub" => vec![
             Step::Tools(vec![(
                 "bash",
@@ -872,6 +883,77 @@ fn converted_claude_config() {
     c.done("converted");
 }
 
+/// The README's migration story under the real client (issue 24): a Claude project (a Bash
+/// guard, a formatter on Write/Edit, a prompt logger, a Stop hook) converted with `--write` to
+/// Copilot, Gemini, Codex and Cursor, then `hookx install --host copilot` and `hookx trust
+/// --yes`. Each handler appends `LABEL RUNNER PAYLOAD` to a log (RUNNER: `hookx` when hookx ran
+/// it, else `copilot`). Each rule must run exactly once with the payload it was written for
+/// (Claude's: a Write's file is `file_path`), from the Copilot copy. Copilot also runs
+/// `.claude/settings.json` itself with its own payload, and no setting turns that off alone
+/// (the plan says so): that run is counted apart, at most once per event.
+fn migration_story_runs_each_rule_once() {
+    let Some(l) = live_env("story", |sb| {
+        let script = sb.write(
+            "project/hook.sh",
+            "#!/bin/sh\nr=copilot; [ -n \"$HOOKX_HOST\" ] && r=hookx\nprintf '%s %s %s\\n' \"$1\" \"$r\" \"$(tr -d '\\n')\" >> \"$(dirname \"$0\")/runs.log\"\n",
+        );
+        let run = |label: &str| format!("sh {} {label}", script.display());
+        let settings = json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": run("guard")}]}],
+            "PostToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "command", "command": run("fmt")}]}],
+            "UserPromptSubmit": [{"hooks": [{"type": "command", "command": run("log")}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": run("stop")}]}],
+        }});
+        sb.write("project/.claude/settings.json", &settings.to_string());
+        common::hookx_clean(&sb.project)
+            .current_dir(&sb.project)
+            .env("HOME", &sb.home)
+            .args(["convert", ".claude/settings.json", "--to", "copilot,gemini,codex,cursor"])
+            .args(["--write", "--hookx", env!("CARGO_BIN_EXE_hookx")])
+            .assert()
+            .success();
+        hookx(sb, &["install", "--host", "copilot"]);
+        hookx(sb, &["trust", "--yes"]);
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let log = std::fs::read_to_string(l.sb.project.join("runs.log")).unwrap_or_default();
+    let lines: Vec<&str> = log.lines().collect();
+    let runs = |label: &str, runner: &str| {
+        lines
+            .iter()
+            .filter(|line| line.starts_with(&format!("{label} {runner} ")))
+            .copied()
+            .collect::<Vec<&str>>()
+    };
+    let mut c = Checks::default();
+    for (label, events) in [("guard", 1), ("fmt", 1), ("log", 1), ("stop", 1)] {
+        let by_hookx = runs(label, "hookx");
+        c.that(
+            by_hookx.len() == events,
+            format!("{label}: {} runs with Claude's payload, not {events}:\n{log}", by_hookx.len()),
+        );
+        c.that(
+            runs(label, "copilot").len() <= events,
+            format!("{label}: Copilot ran the Claude file more than once per event:\n{log}"),
+        );
+    }
+    c.that(
+        runs("fmt", "hookx")
+            .first()
+            .is_some_and(|l| l.contains("\"file_path\":") && l.contains("notes.txt")),
+        format!("the formatter got Claude's payload (file_path):\n{log}"),
+    );
+    c.that(
+        runs("guard", "hookx")
+            .first()
+            .is_some_and(|l| l.contains("\"command\":\"echo story-bash\"")),
+        format!("the guard got Claude's payload:\n{log}"),
+    );
+    c.done("story");
+}
+
 /// Soft assertions: every failed check of a client run is reported, not just the first.
 #[derive(Default)]
 struct Checks {
@@ -1115,6 +1197,7 @@ fn main() -> std::process::ExitCode {
             ground_truth_compact_and_error,
             routed_handlers_of_every_dialect,
             converted_claude_config,
+            migration_story_runs_each_rule_once,
             hook_files_with_comments_or_trailing_commas,
         ],
     )
