@@ -11,16 +11,18 @@
 //! - the host reads it itself and hands it the payload it was written for (a copy in the host's
 //!   own files, the original or one wrapped in `hookx exec --as D`);
 //! - the host reads it itself with its own payload (Copilot and Cursor reading Claude's files,
-//!   [`crate::tables::ConfigSpec::reads_foreign_as`]): it runs whatever hookx does, unless the
-//!   switch the agent offers is turned off ([`crate::tables::ForeignSwitch`]);
+//!   [`crate::tables::ConfigSpec::reads_foreign_as`]): nothing hookx writes stops that run
+//!   (the switch an agent offers, if any, is a person's to take: [`crate::tables::ForeignSwitch`]);
 //! - hookx runs it through its route (`hookx run`), once the file is trusted;
 //! - nobody runs it (a skill's or a plugin's that is off).
 //!
 //! The runner of a rule is, in this order: the host, through the first copy it reads with the
-//! right payload; else hookx, through one trusted copy (the original where hookx runs it, else
-//! the first in discovery order); else the host with its own payload; else nobody (every copy
-//! hookx could run is untrusted). `hookx run` runs a copy only when it is its rule's runner
-//! ([`Plan::runs`]); `hookx list` shows the plan, one line per rule ([`Plan::rules`]).
+//! right payload; else the host with its own payload (a run hookx cannot stop: had hookx run a
+//! copy too, the rule would run twice; `doctor` warns and `list` says so); else hookx, through
+//! one trusted copy (the original where hookx runs it, else the first in discovery order);
+//! else nobody (every copy hookx could run is untrusted). `hookx run` runs a copy only when it
+//! is its rule's runner ([`Plan::runs`]); `hookx list` shows the plan, one line per rule
+//! ([`Plan::rules`]).
 //!
 //! ```no_run
 //! use hookx::discover::{self, Context};
@@ -62,7 +64,7 @@ pub enum Runner {
     /// written for.
     Agent { host: Dialect, file: String },
     /// The host itself, from `file`, but handing it its own payload (`payload`, a flavour): no
-    /// copy gets the right one and hookx has none it may run.
+    /// copy of the host's own gets the right one, and a run of hookx's would be a second run.
     AgentOwnPayload {
         host: Dialect,
         file: String,
@@ -158,9 +160,9 @@ impl Plan {
 enum Standing {
     /// The host runs it with the payload it was written for.
     Native,
-    /// The host runs it with its own payload, this flavour's; hookx could run it too, with
-    /// the right one, once the file is trusted.
-    NativeOwnPayload { payload: Flavor, trusted: bool },
+    /// The host runs it with its own payload, this flavour's, and nothing hookx writes stops
+    /// that.
+    NativeOwnPayload { payload: Flavor },
     /// hookx may run it: trusted or not, and whether it would get the payload it was written
     /// for.
     Hookx { trusted: bool, right: bool },
@@ -245,43 +247,30 @@ pub fn has_copies(sources: &[Source]) -> bool {
         .any(|h| h.extra.contains_key(MARKER) && Record::of(h).is_some())
 }
 
-/// Whether the plan can change what `hookx run --host HOST` runs: some handler carries a
-/// record, or the host reads another dialect's file itself (with its own payload). Neither
-/// holds in most projects, and the run path then builds no plan.
-fn needs_plan(sources: &[Source], host: Dialect) -> bool {
-    let foreign = &host.config().reads_foreign_as;
-    has_copies(sources)
-        || sources.iter().any(|s| {
-            foreign.iter().any(|(d, _)| *d == s.dialect)
-                && discover::runner(host, s) == SourceRunner::Native
-        })
-}
-
 /// What `hookx run --host HOST` runs: [`discover::dispatch_rules`] without the handlers whose
-/// rule has another runner under `host`, plus the handlers of files the host reads itself with
-/// its own payload whose runner the plan makes hookx (it hands them the payload they were
-/// written for). In discovery order. Where [`needs_plan`] says no, the dispatch rules as
-/// they are.
+/// rule has another runner under `host`, in discovery order. Where no handler carries a
+/// provenance record ([`has_copies`]: most projects), the dispatch rules as they are, and no
+/// plan is built.
 pub fn hookx_rules<'a>(
     sources: &'a [Source],
     host: Dialect,
     store: &TrustStore,
 ) -> Vec<discover::EffectiveRule<'a>> {
     let rules = discover::dispatch_rules(sources, host, store);
-    if !needs_plan(sources, host) {
+    if !has_copies(sources) {
         return rules;
     }
     let plan = plan(sources, host, store);
-    let written = |entry: &discover::EffectiveRule<'a>| -> Option<(usize, &'a Rule)> {
+    let written = |entry: &discover::EffectiveRule<'a>| -> Option<&'a Rule> {
         let doc = entry.source.document()?;
-        doc.rules.iter().enumerate().find(|(_, r)| {
-            r.origin.pointer == entry.rule.origin.pointer && r.event == entry.rule.event
-        })
+        doc.rules
+            .iter()
+            .find(|r| r.origin.pointer == entry.rule.origin.pointer && r.event == entry.rule.event)
     };
-    let mut out: Vec<discover::EffectiveRule<'a>> = rules
+    rules
         .into_iter()
         .filter_map(|entry| {
-            let (_, written) = written(&entry)?;
+            let written = written(&entry)?;
             let keep: Vec<bool> = entry
                 .rule
                 .handlers
@@ -308,44 +297,7 @@ pub fn hookx_rules<'a>(
                 rule: std::borrow::Cow::Owned(rule),
             })
         })
-        .collect();
-    for source in sources {
-        if discover::runner(host, source) != SourceRunner::Native {
-            continue;
-        }
-        let Some(doc) = source.document() else {
-            continue;
-        };
-        for rule in &doc.rules {
-            let handlers: Vec<Handler> = (0..rule.handlers.len())
-                .filter(|&i| plan.through_hookx(source, rule, i))
-                .map(|i| rule.handlers[i].clone())
-                .collect();
-            if handlers.is_empty() {
-                continue;
-            }
-            out.push(discover::EffectiveRule {
-                source,
-                rule: std::borrow::Cow::Owned(Rule {
-                    handlers,
-                    event: rule.event.clone(),
-                    matcher: rule.matcher.clone(),
-                    extra: rule.extra.clone(),
-                    origin: rule.origin.clone(),
-                    ..*rule
-                }),
-            });
-        }
-    }
-    let place = |entry: &discover::EffectiveRule<'a>| {
-        let source = sources
-            .iter()
-            .position(|s| std::ptr::eq(s, entry.source))
-            .unwrap_or(usize::MAX);
-        (source, written(entry).map_or(usize::MAX, |(i, _)| i))
-    };
-    out.sort_by_key(|entry| place(entry));
-    out
+        .collect()
 }
 
 /// What a handler runs, unwrapped from `hookx exec`.
@@ -440,10 +392,7 @@ fn plan_with(
                     let gets = host.native_flavor(written.flavor);
                     match gets_its_payload(written, handler, record.as_ref(), gets) {
                         true => Standing::Native,
-                        false => Standing::NativeOwnPayload {
-                            payload: gets,
-                            trusted: trusted(source),
-                        },
+                        false => Standing::NativeOwnPayload { payload: gets },
                     }
                 }
                 SourceRunner::Hookx => Standing::Hookx {
@@ -532,21 +481,22 @@ fn plan_with(
         let list = &members[&key];
         let of = |pick: &dyn Fn(&Copy) -> bool| list.iter().copied().find(|&i| pick(&copies[i]));
         // What hookx may run with the payload the rule was written for: a trusted copy of a
-        // file it runs, or a trusted file the host reads itself with its own payload (hookx
-        // hands it the right one); the original first.
-        let by_hookx = |c: &Copy| match c.standing {
-            Standing::Hookx { trusted, right } => trusted && right,
-            Standing::NativeOwnPayload { trusted, .. } => {
-                trusted && gets_its_payload(c.rule, c.handler, c.record.as_ref(), c.rule.flavor)
-            }
-            Standing::Native => false,
+        // file it runs, the original first.
+        let by_hookx = |c: &Copy| {
+            matches!(
+                c.standing,
+                Standing::Hookx {
+                    trusted: true,
+                    right: true
+                }
+            )
         };
         let native = of(&|c| c.standing == Standing::Native);
+        let own_payload = of(&|c| matches!(c.standing, Standing::NativeOwnPayload { .. }));
         let hookx = of(&|c| c.record.is_none() && by_hookx(c))
             .or_else(|| of(&by_hookx))
             .or_else(|| of(&|c| matches!(c.standing, Standing::Hookx { trusted: true, .. })));
-        let own_payload = of(&|c| matches!(c.standing, Standing::NativeOwnPayload { .. }));
-        let (runner, runs) = match (native, hookx, own_payload) {
+        let (runner, runs) = match (native, own_payload, hookx) {
             (Some(i), _, _) => (
                 Runner::Agent {
                     host,
@@ -554,13 +504,7 @@ fn plan_with(
                 },
                 Some(i),
             ),
-            (None, Some(i), _) => (
-                Runner::Hookx {
-                    file: copies[i].source.display.clone(),
-                },
-                Some(i),
-            ),
-            (None, None, Some(i)) => {
+            (None, Some(i), _) => {
                 let Standing::NativeOwnPayload { payload, .. } = copies[i].standing else {
                     unreachable!("picked by its standing")
                 };
@@ -573,6 +517,12 @@ fn plan_with(
                     Some(i),
                 )
             }
+            (None, None, Some(i)) => (
+                Runner::Hookx {
+                    file: copies[i].source.display.clone(),
+                },
+                Some(i),
+            ),
             (None, None, None) => {
                 let untrusted: Vec<&str> = list
                     .iter()

@@ -153,50 +153,91 @@ fn list_names_the_runner_of_each_rule_per_agent() {
         .filter(|l| l.trim_start().starts_with("copilot "))
         .collect();
     assert_eq!(lines.len(), 4, "one line per rule:\n{plan}");
+    // Copilot runs the Claude file itself with its own payload, and nothing turns that off:
+    // that run is the rule's one run, named as such; hookx skips the Gemini copy.
     for line in &lines {
         assert!(
-            line.contains("copilot runs .github/hooks/hooks.json (skips .gemini/settings.json)"),
+            line.contains(
+                "copilot runs .claude/settings.json with its copilot-pascal payload \
+                 (skips .gemini/settings.json)"
+            ),
             "{line}"
         );
     }
-    // Copilot also runs the Claude file with its own payload, and nothing turns that off.
-    assert!(
-        plan.contains(
-            "copilot also runs .claude/settings.json itself, with its copilot-pascal payload: \
-             no setting of Copilot turns that off alone"
-        ),
-        "{plan}"
-    );
 }
 
 #[test]
-fn on_a_claude_only_project_copilot_gets_a_route_that_hands_the_claude_file_its_own_payload() {
+fn convert_write_copies_no_rule_for_an_agent_that_reads_the_source_itself() {
+    let (project, home) = project("gemini");
+    let root = project.path();
+    // A copy an earlier hookx wrote for Copilot: converting again removes it.
+    common::hookx_clean(root)
+        .current_dir(root)
+        .env("HOME", home.path())
+        .args(["convert", ".claude/settings.json", "--to", "copilot"])
+        .args(["--out", ".github/hooks/hooks.json", "--write"])
+        .assert()
+        .success();
+    let copy = root.join(".github/hooks/hooks.json");
+    assert!(std::fs::read_to_string(&copy).unwrap().contains("hook.sh"));
+    let out = common::hookx_clean(root)
+        .current_dir(root)
+        .env("HOME", home.path())
+        .args([
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "copilot,gemini",
+            "--write",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains(
+            "Copilot reads .claude/settings.json itself: its rules are not copied for it, so \
+             that each runs once"
+        ),
+        "{stderr}"
+    );
+    let left = std::fs::read_to_string(&copy).unwrap_or_default();
+    assert!(!left.contains("hook.sh"), "the old copy is gone: {left}");
+    let gemini = std::fs::read_to_string(root.join(".gemini/settings.json")).unwrap();
+    assert_eq!(gemini.matches("hook.sh").count(), 4, "{gemini}");
+}
+
+#[test]
+fn on_a_claude_only_project_copilot_runs_the_claude_file_once_and_install_says_with_which_payload()
+{
     // Copilot runs `.claude/settings.json` itself with its own payload (a Write's file is
-    // `path`), and nothing turns that off: hookx routes the events and runs the rules with the
-    // payload they were written for.
+    // `path`), and nothing turns that off: a run of hookx's would be a second. install routes
+    // nothing and says why; the route runs nothing; list names Copilot's own run.
     let (project, home) = project("");
     let root = project.path();
     let installed = common::hookx_at(root, home.path(), &["install", "--host", "copilot"])
         .success()
         .get_output()
-        .stdout
         .clone();
-    let installed = String::from_utf8(installed).unwrap();
+    let stdout = String::from_utf8(installed.stdout).unwrap();
+    let stderr = String::from_utf8(installed.stderr).unwrap();
+    assert!(stdout.starts_with("no copilot events to route"), "{stdout}");
     assert!(
-        installed.contains("routed 4 copilot events to hookx"),
-        "{installed}"
+        stderr.contains(
+            "warning: Copilot runs .claude/settings.json itself with its copilot-pascal payload, \
+             not the claude one its rules were written for (no setting of Copilot turns that off \
+             alone)"
+        ),
+        "{stderr}"
     );
-    common::hookx_at(root, home.path(), &["trust", "--yes"]).success();
     let payload = format!(
         r#"{{"timestamp":1,"cwd":"{}","toolName":"create","toolArgs":"{{\"path\":\"{}/a.txt\",\"file_text\":\"x\"}}","toolResult":{{"resultType":"success","textResultForLlm":"ok"}}}}"#,
         root.display(),
         root.display()
     );
     let runs = run(root, home.path(), "copilot", "postToolUse", &payload);
-    assert_eq!(runs.len(), 1, "{}", runs.join("\n"));
-    assert!(runs[0].starts_with("fmt "), "{}", runs[0]);
-    assert!(runs[0].contains(r#""file_path":""#), "{}", runs[0]);
-    // The plan says Copilot also runs the file itself, with its own payload.
+    assert!(runs.is_empty(), "{}", runs.join("\n"));
     let listed = common::hookx_at(root, home.path(), &["list", "--host", "copilot"])
         .success()
         .get_output()
@@ -204,8 +245,8 @@ fn on_a_claude_only_project_copilot_gets_a_route_that_hands_the_claude_file_its_
         .clone();
     let listed = String::from_utf8(listed).unwrap();
     assert!(
-        listed.contains("hookx runs .claude/settings.json")
-            && listed.contains("copilot also runs .claude/settings.json itself"),
+        listed.contains("copilot runs .claude/settings.json with its copilot-pascal payload")
+            && !listed.contains("hookx runs .claude/settings.json"),
         "{listed}"
     );
 }

@@ -570,6 +570,34 @@ fn record_trust(
     Ok(())
 }
 
+/// Each file `host` runs itself with its own payload, not the one its rules were written for
+/// (Copilot reading `.claude/settings.json`), as a sentence: hookx routes none of its rules,
+/// since the host's own run cannot be stopped and a second would double each (`crate::plan`).
+fn own_payload_runs(ctx: &Context, host: Dialect) -> Vec<String> {
+    let sources = crate::discover::discover(ctx);
+    let plan = crate::plan::plan_once_trusted(&sources, host);
+    let mut out: Vec<String> = Vec::new();
+    for rule in plan.rules() {
+        if let crate::plan::Runner::AgentOwnPayload { file, payload, .. } = &rule.runner {
+            let Some(source) = sources.iter().find(|s| &s.display == file) else {
+                continue;
+            };
+            let line = format!(
+                "{} runs {file} itself with its {payload} payload, not the {} one its rules were \
+                 written for ({}); hookx routes none of them, or each would run twice (hookx \
+                 doctor --host {host} names each)",
+                host.def().display,
+                source.dialect,
+                crate::plan::switch_sentence(host, source.dialect)
+            );
+            if !out.contains(&line) {
+                out.push(line);
+            }
+        }
+    }
+    out
+}
+
 /// The events that need a route: those with rules that hookx (not the host itself) runs under
 /// `host`, in the files of the scope the install serves. Trust is not asked: a file trusted
 /// later needs its route already.
@@ -720,6 +748,11 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     }
     for refused in &report.refused {
         eprintln!("note: not routed: {refused}");
+    }
+    if !opts.uninstall {
+        for warning in own_payload_runs(&opts.ctx, host) {
+            eprintln!("warning: {warning}");
+        }
     }
     println!("command: {}", report.command);
     if let Some(effect) = host.config().scripts.and_then(|l| l.deny_effect)

@@ -129,13 +129,13 @@ impl Doctor<'_> {
             }
         }
         // The host runs a foreign file itself with its own payload (Copilot and Claude's
-        // files): the plan has hookx run it with the right one too, and this run stays.
+        // files): hookx cannot stop that run, and a run of its own would be a second one.
         if native && flavor != rule.flavor {
             verdict.findings.push(Finding::new(
                 Level::Warning,
                 format!(
                     "{display} runs it itself with its {} payload, not the {} one it was \
-                     written for ({}); hookx runs it with the right one through its route \
+                     written for ({}); hookx does not run it as well, or it would run twice \
                      (`hookx list --host {host}` shows who runs each rule)",
                     flavor.name(),
                     rule.flavor.name(),
