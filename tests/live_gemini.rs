@@ -1454,7 +1454,6 @@ fn hook_files_with_comments_or_trailing_commas() {
     c.done("syntax");
 }
 
-/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 /// The README's migration story under Gemini CLI (issue 24): the Claude project converted to
 /// Copilot, Gemini, Codex and Cursor, `hookx install --host gemini`, `hookx trust --yes`, one
 /// prompt with a shell call and a write. Gemini runs its own (wrapped) copy; hookx must run
@@ -1494,6 +1493,7 @@ fn migration_story_runs_each_rule_once() {
     c.done("story");
 }
 
+/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_gemini",
