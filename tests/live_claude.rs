@@ -6,9 +6,9 @@
 #[macro_use]
 #[path = "live_common/harness.rs"]
 mod harness;
-mod common;
 #[path = "live_claude/client.rs"]
 mod client;
+mod common;
 #[path = "live_claude/fixtures.rs"]
 mod fixtures;
 #[path = "live_claude/server.rs"]

@@ -894,11 +894,12 @@ fn converted_claude_config() {
 /// guard, a formatter on Write/Edit, a prompt logger, a Stop hook) converted with `--write` to
 /// Copilot, Gemini, Codex and Cursor, then `hookx install --host copilot` and `hookx trust
 /// --yes`. Each handler appends `LABEL RUNNER PAYLOAD` to a log (RUNNER: `hookx` when hookx ran
-/// it, else `copilot`). Each rule must run exactly once with the payload it was written for
-/// (Claude's: a Write's file is `file_path`), from the Copilot copy. Copilot also runs
-/// `.claude/settings.json` itself with its own payload, and no setting turns that off alone
-/// (the plan says so): that run is counted apart, at most once per event.
+/// it, else `copilot`). Copilot 1.0.102 runs `.claude/settings.json` itself, with its own
+/// payload, and no setting turns that off alone: that run is each rule's one run. convert
+/// writes Copilot no copy, hookx runs neither the Gemini nor the Codex copy, and install and
+/// doctor say which payload the rules get.
 fn migration_story_runs_each_rule_once() {
+    let mut said = (String::new(), String::new());
     let Some(l) = live_env("story", |sb| {
         let script = sb.write(
             "project/hook.sh",
@@ -915,48 +916,67 @@ fn migration_story_runs_each_rule_once() {
         common::hookx_clean(&sb.project)
             .current_dir(&sb.project)
             .env("HOME", &sb.home)
-            .args(["convert", ".claude/settings.json", "--to", "copilot,gemini,codex,cursor"])
+            .args([
+                "convert",
+                ".claude/settings.json",
+                "--to",
+                "copilot,gemini,codex,cursor",
+            ])
             .args(["--write", "--hookx", env!("CARGO_BIN_EXE_hookx")])
             .assert()
             .success();
-        hookx(sb, &["install", "--host", "copilot"]);
+        let installed = common::hookx_at(&sb.project, &sb.home, &["install", "--host", "copilot"])
+            .success()
+            .get_output()
+            .clone();
+        said.0 = String::from_utf8_lossy(&installed.stderr).into_owned();
         hookx(sb, &["trust", "--yes"]);
+        let doctor = common::hookx_at(&sb.project, &sb.home, &["doctor", "--host", "copilot"])
+            .get_output()
+            .clone();
+        said.1 = String::from_utf8_lossy(&doctor.stdout).into_owned();
         routed_env(sb)
     }) else {
         return;
     };
     let log = std::fs::read_to_string(l.sb.project.join("runs.log")).unwrap_or_default();
     let lines: Vec<&str> = log.lines().collect();
-    let runs = |label: &str, runner: &str| {
+    let runs = |label: &str| {
         lines
             .iter()
-            .filter(|line| line.starts_with(&format!("{label} {runner} ")))
+            .filter(|line| line.starts_with(&format!("{label} ")))
             .copied()
             .collect::<Vec<&str>>()
     };
     let mut c = Checks::default();
-    for (label, events) in [("guard", 1), ("fmt", 1), ("log", 1), ("stop", 1)] {
-        let by_hookx = runs(label, "hookx");
+    c.that(
+        !l.sb.project.join(".github/hooks/hooks.json").exists(),
+        "convert wrote Copilot no copy of the Claude file it reads itself",
+    );
+    for label in ["guard", "fmt", "log", "stop"] {
+        let all = runs(label);
         c.that(
-            by_hookx.len() == events,
-            format!("{label}: {} runs with Claude's payload, not {events}:\n{log}", by_hookx.len()),
-        );
-        c.that(
-            runs(label, "copilot").len() <= events,
-            format!("{label}: Copilot ran the Claude file more than once per event:\n{log}"),
+            all.len() == 1 && all[0].starts_with(&format!("{label} copilot ")),
+            format!("{label}: once per event, by Copilot from the Claude file:\n{log}"),
         );
     }
+    // Copilot's own payload (PascalCase: a Write's file is `path`), as install and doctor say.
     c.that(
-        runs("fmt", "hookx")
-            .first()
-            .is_some_and(|l| l.contains("\"file_path\":") && l.contains("notes.txt")),
-        format!("the formatter got Claude's payload (file_path):\n{log}"),
+        runs("fmt").first().is_some_and(|l| {
+            l.contains("\"hook_event_name\":\"PostToolUse\"") && l.contains("\"path\":")
+        }),
+        format!("the formatter got Copilot's PascalCase payload:\n{log}"),
     );
     c.that(
-        runs("guard", "hookx")
-            .first()
-            .is_some_and(|l| l.contains("\"command\":\"echo story-bash\"")),
-        format!("the guard got Claude's payload:\n{log}"),
+        said.0.contains(
+            "warning: Copilot runs .claude/settings.json itself with its copilot-pascal payload",
+        ),
+        format!("install names Copilot's own run: {}", said.0),
+    );
+    c.that(
+        said.1
+            .contains("runs it itself with its copilot-pascal payload, not the claude one"),
+        format!("doctor warns: {}", said.1),
     );
     c.done("story");
 }

@@ -227,7 +227,13 @@ pub fn migration_story(project: &Path, home: &Path, targets: &str, host: &str) {
     hookx_clean(project)
         .current_dir(project)
         .env("HOME", home)
-        .args(["convert", ".claude/settings.json", "--to", targets, "--write"])
+        .args([
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            targets,
+            "--write",
+        ])
         .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
         .assert()
         .success();
