@@ -300,6 +300,53 @@ pub fn hookx_rules<'a>(
         .collect()
 }
 
+/// Handlers that look like copies of another file's rule made by hand: no provenance record,
+/// and the same event and command (unwrapped) as a handler without one in another file. Each
+/// (file as found, rule pointer, handler index) → the other file, as people read it. `doctor`
+/// shows them; the plan never merges them (each is its own rule, and runs as such).
+pub fn likely_copies(sources: &[Source]) -> HashMap<(PathBuf, String, usize), String> {
+    let mut seen: HashMap<(String, String), Vec<(&Source, String, usize)>> = HashMap::new();
+    for source in sources {
+        let Some(doc) = source.document() else {
+            continue;
+        };
+        for rule in &doc.rules {
+            for (index, handler) in rule.handlers.iter().enumerate() {
+                if handler.extra.contains_key(MARKER) {
+                    continue;
+                }
+                let (text, _) = handler_text(handler);
+                if text.trim().is_empty() {
+                    continue;
+                }
+                seen.entry((rule.event.name().to_string(), text))
+                    .or_default()
+                    .push((source, copy_rule_id(rule), index));
+            }
+        }
+    }
+    let mut out = HashMap::new();
+    for members in seen.values() {
+        for (source, rule, index) in members {
+            let other = members
+                .iter()
+                .find(|(s, _, _)| source_file(s) != source_file(source));
+            if let Some((other, _, _)) = other {
+                out.insert(
+                    (source.path.clone(), rule.clone(), *index),
+                    other.display.clone(),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// The key [`likely_copies`] gives the handler at `index` of `source`'s `rule`.
+pub fn copy_key(source: &Source, rule: &Rule, index: usize) -> (PathBuf, String, usize) {
+    (source.path.clone(), copy_rule_id(rule), index)
+}
+
 /// What a handler runs, unwrapped from `hookx exec`.
 fn handler_text(handler: &Handler) -> (String, bool) {
     match &handler.kind {
@@ -446,6 +493,11 @@ fn plan_with(
     let keys: Vec<RuleKey> = (0..copies.len())
         .map(|i| {
             let mut key = raw[i].clone();
+            // A handler without a record is a rule of its own, wherever a copy of another
+            // says it came from the same pointer of its file.
+            if copies[i].record.is_none() {
+                return key;
+            }
             for _ in 0..8 {
                 let via_record = by_record
                     .get(&(key.file.as_path(), key.rule.as_str(), key.index))
@@ -453,7 +505,7 @@ fn plan_with(
                 let via_own = by_own
                     .get(&(key.file.clone(), key.rule.clone(), key.index))
                     .filter(|&&j| j != i && raw[j] != key);
-                match via_record.or(via_own) {
+                match via_own.or(via_record) {
                     Some(&j) => key = raw[j].clone(),
                     None => break,
                 }

@@ -297,3 +297,130 @@ fn doctor_warns_where_an_agent_runs_a_file_with_its_own_payload_and_no_switch_st
         "{out}"
     );
 }
+
+#[test]
+fn doctor_shows_a_hand_made_copy_as_likely_and_a_converted_one_not() {
+    let (project, home) = project("codex");
+    let root = project.path();
+    // The prompt logger, copied into Gemini's file by hand: no record.
+    common::write(
+        root,
+        ".gemini/settings.json",
+        r#"{"hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "command": "./hook.sh log"}]}]}}"#,
+    );
+    common::hookx_at(root, home.path(), &["trust", "--yes"]).success();
+    let out = common::hookx_at(root, home.path(), &["doctor", "--host", "gemini"])
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    let note = "likely a copy made by hand of a rule in";
+    assert!(
+        out.contains(&format!("{note} .claude/settings.json")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("{note} .gemini/settings.json")),
+        "{out}"
+    );
+    // The Codex copies carry convert's record: not "likely", they are copies.
+    assert!(!out.contains(&format!("{note} .codex/hooks.json")), "{out}");
+    // Never merged: under Gemini both the hand copy (Gemini's own) and the Claude rule (hookx
+    // through the Codex copy or the original, once routed) stay separate rules in the plan.
+    let listed = common::hookx_at(root, home.path(), &["list", "--host", "gemini"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let listed = String::from_utf8(listed).unwrap();
+    let prompt_lines = listed
+        .lines()
+        .filter(|l| l.trim_start().starts_with("gemini ") && l.contains("./hook.sh log"))
+        .count();
+    assert_eq!(prompt_lines, 2, "{listed}");
+}
+
+/// The documented prompt payload of `host` (tests/fixtures/documented), for the project.
+fn documented_prompt(project: &Path, host: &str, event: &str) -> String {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(
+        "tests/fixtures/documented/{host}-docs/{event}.json"
+    ));
+    let fixture: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    fixture["stdin"]
+        .to_string()
+        .replace("<project>", &project.display().to_string())
+}
+
+/// Cursor, VS Code and Windsurf have no client here: each is modelled from its facts page
+/// (conformance/*-facts.md), whose tables say which files the agent reads itself. The README's
+/// story (convert to five agents, install, trust): for the prompt logger, the agent's own runs
+/// (the plan's runner when it is the agent) plus hookx's (the route's log) are exactly one.
+#[test]
+fn under_cursor_vscode_and_windsurf_the_story_runs_each_rule_once_as_their_facts_say() {
+    for (host, event) in [
+        ("cursor", "beforeSubmitPrompt"),
+        ("vscode", "UserPromptSubmit"),
+        ("windsurf", "pre_user_prompt"),
+    ] {
+        let (project, home) = project("copilot,gemini,codex,cursor,windsurf");
+        let root = project.path();
+        common::hookx_at(root, home.path(), &["install", "--host", host]).success();
+        common::hookx_at(root, home.path(), &["trust", "--yes"]).success();
+        let listed = common::hookx_at(root, home.path(), &["list", "--host", host])
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let listed = String::from_utf8(listed).unwrap();
+        let plan: Vec<&str> = listed
+            .lines()
+            .skip_while(|l| !l.starts_with("plan (each rule once per agent):"))
+            .filter(|l| l.trim_start().starts_with(&format!("{host} ")))
+            .collect();
+        assert_eq!(plan.len(), 4, "{host}: one line per rule:\n{listed}");
+        let log_line = plan
+            .iter()
+            .find(|l| l.contains("./hook.sh log"))
+            .unwrap_or_else(|| panic!("{host}: no plan line for the logger:\n{listed}"));
+        let by_agent = usize::from(log_line.contains(&format!("  {host} runs ")));
+        let by_hookx_planned = usize::from(log_line.contains("  hookx runs "));
+        assert_eq!(by_agent + by_hookx_planned, 1, "{host}: {log_line}");
+        let payload = documented_prompt(root, host, event);
+        let runs = run(root, home.path(), host, event, &payload);
+        assert_eq!(
+            by_agent + runs.len(),
+            1,
+            "{host}: the agent runs it {by_agent} times, the route {}:\n{}\n{log_line}",
+            runs.len(),
+            runs.join("\n")
+        );
+    }
+}
+
+#[test]
+fn a_copy_converted_in_from_another_file_is_not_taken_for_the_rule_at_its_recorded_pointer() {
+    // The Claude file's prompt logger sits at /hooks/UserPromptSubmit/0; a Codex rule converted
+    // in records the same pointer of its own file. They are two rules: both run.
+    let (project, home) = project("");
+    let root = project.path();
+    let codex = common::write(
+        root,
+        "elsewhere/codex.json",
+        r#"{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "./hook.sh other"}]}]}}"#,
+    );
+    common::hookx_clean(root)
+        .current_dir(root)
+        .env("HOME", home.path())
+        .arg("convert")
+        .arg(&codex)
+        .args(["--from", "codex", "--to", "claude", "--write"])
+        .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
+        .assert()
+        .success();
+    common::hookx_at(root, home.path(), &["trust", "--yes"]).success();
+    let (event, payload) = prompt(root, "droid");
+    let runs = run(root, home.path(), "droid", event, &payload);
+    let labels: Vec<&str> = runs.iter().filter_map(|r| r.split(' ').next()).collect();
+    assert_eq!(labels, ["log", "other"], "{}", runs.join("\n"));
+}

@@ -162,9 +162,12 @@ fn an_edited_source_fails_check_with_the_diff_and_sync_makes_it_pass() {
 #[test]
 fn an_agent_that_reads_the_source_itself_gets_no_copy() {
     let p = Project::new();
-    // Copies an earlier `convert --write` made for Copilot, which reads the Claude file too.
+    // Copies an older `convert --write` made for Copilot, which reads the Claude file too
+    // (today's writes them only with `--out`).
     common::hookx()
-        .args(["convert", SOURCE, "--to", "copilot", "--write"])
+        .args([
+            "convert", SOURCE, "--to", "copilot", "--write", "--out", COPILOT,
+        ])
         .current_dir(&p.project)
         .assert()
         .success();

@@ -341,7 +341,8 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
     out
 }
 
-/// The agents whose plan `list` shows: `--host`'s, else every agent with a hook file here.
+/// The agents whose plan `list` shows: `--host`'s, else every agent with a hook file here or
+/// reading another agent's here itself (Copilot reading `.claude/settings.json`).
 fn plan_hosts(sources: &[Source], host: Option<Dialect>) -> Vec<Dialect> {
     match host {
         Some(host) => vec![host],
@@ -349,9 +350,17 @@ fn plan_hosts(sources: &[Source], host: Option<Dialect>) -> Vec<Dialect> {
             .iter()
             .copied()
             .filter(|d| {
-                sources
-                    .iter()
-                    .any(|s| s.dialect == *d && s.handler_count() > 0)
+                sources.iter().any(|s| {
+                    s.handler_count() > 0
+                        && (s.dialect == *d
+                            || (d
+                                .config()
+                                .reads_foreign_as
+                                .iter()
+                                .any(|(f, _)| *f == s.dialect)
+                                && crate::discover::runner(*d, s)
+                                    == crate::discover::Runner::Native))
+                })
             })
             .collect(),
     }

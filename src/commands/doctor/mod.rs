@@ -77,6 +77,7 @@ pub fn diagnose(ctx: &Context, host: Option<Dialect>) -> Report {
         ctx,
         sources: &sources,
         store: &store,
+        likely_copies: crate::plan::likely_copies(&sources),
     };
     // Files that parsed and hold no hook (settings with other keys) have nothing to diagnose.
     let files: Vec<FileReport> = sources
@@ -114,6 +115,8 @@ struct Doctor<'a> {
     ctx: &'a Context,
     sources: &'a [Source],
     store: &'a TrustStore,
+    /// Handlers that look like hand-made copies of another file's rule ([`crate::plan`]).
+    likely_copies: std::collections::HashMap<(std::path::PathBuf, String, usize), String>,
 }
 
 impl Doctor<'_> {

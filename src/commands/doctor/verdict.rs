@@ -144,6 +144,22 @@ impl Doctor<'_> {
                 None,
             ));
         }
+        for i in 0..rule.handlers.len() {
+            if let Some(other) = self
+                .likely_copies
+                .get(&crate::plan::copy_key(source, rule, i))
+            {
+                verdict.findings.push(Finding::new(
+                    Level::Note,
+                    format!(
+                        "likely a copy made by hand of a rule in {other} (the same event and \
+                         command, no record of `convert`'s): hookx treats it as a rule of its \
+                         own, so both run where both are read"
+                    ),
+                    None,
+                ));
+            }
+        }
         verdict.payload = Some(flavor.name());
         verdict
             .findings
