@@ -158,8 +158,8 @@ fn list_names_the_runner_of_each_rule_per_agent() {
     for line in &lines {
         assert!(
             line.contains(
-                "copilot runs .claude/settings.json with its copilot-pascal payload \
-                 (skips .gemini/settings.json)"
+                "copilot runs .claude/settings.json with its copilot-pascal payload; hookx \
+                 skips .gemini/settings.json"
             ),
             "{line}"
         );

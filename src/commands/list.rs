@@ -378,7 +378,7 @@ pub fn render_plan(plans: &[crate::plan::Plan]) -> String {
         for rule in plan.rules() {
             let mut runner = rule.runner.to_string();
             if !rule.skipped.is_empty() {
-                runner.push_str(&format!(" (skips {})", rule.skipped.join(", ")));
+                runner.push_str(&format!("; hookx skips {}", rule.skipped.join(", ")));
             }
             table.push(vec![
                 plan.host.to_string(),
