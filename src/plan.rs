@@ -300,12 +300,17 @@ pub fn hookx_rules<'a>(
         .collect()
 }
 
+/// A handler's place: its file as found, its rule's pointer, its index in the rule.
+pub type CopyKey = (PathBuf, String, usize);
+
 /// Handlers that look like copies of another file's rule made by hand: no provenance record,
 /// and the same event and command (unwrapped) as a handler without one in another file. Each
 /// (file as found, rule pointer, handler index) → the other file, as people read it. `doctor`
 /// shows them; the plan never merges them (each is its own rule, and runs as such).
-pub fn likely_copies(sources: &[Source]) -> HashMap<(PathBuf, String, usize), String> {
-    let mut seen: HashMap<(String, String), Vec<(&Source, String, usize)>> = HashMap::new();
+pub fn likely_copies(sources: &[Source]) -> HashMap<CopyKey, String> {
+    // (event, command) → each handler with it: its file, rule pointer and index.
+    type Place<'a> = (&'a Source, String, usize);
+    let mut seen: HashMap<(String, String), Vec<Place>> = HashMap::new();
     for source in sources {
         let Some(doc) = source.document() else {
             continue;
@@ -343,7 +348,7 @@ pub fn likely_copies(sources: &[Source]) -> HashMap<(PathBuf, String, usize), St
 }
 
 /// The key [`likely_copies`] gives the handler at `index` of `source`'s `rule`.
-pub fn copy_key(source: &Source, rule: &Rule, index: usize) -> (PathBuf, String, usize) {
+pub fn copy_key(source: &Source, rule: &Rule, index: usize) -> CopyKey {
     (source.path.clone(), copy_rule_id(rule), index)
 }
 

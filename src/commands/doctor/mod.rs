@@ -116,7 +116,7 @@ struct Doctor<'a> {
     sources: &'a [Source],
     store: &'a TrustStore,
     /// Handlers that look like hand-made copies of another file's rule ([`crate::plan`]).
-    likely_copies: std::collections::HashMap<(std::path::PathBuf, String, usize), String>,
+    likely_copies: std::collections::HashMap<crate::plan::CopyKey, String>,
 }
 
 impl Doctor<'_> {
