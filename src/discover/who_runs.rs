@@ -83,11 +83,6 @@ pub fn needed_for_run(host: Dialect, location: &Location) -> bool {
     match location_runner(host, location) {
         Runner::Hookx => true,
         Runner::Inactive | Runner::Off => false,
-        // The host's own hook files may hold a copy of a rule hookx would otherwise run too
-        // (`crate::plan`): they are read (not plugins: `convert` writes no copy there).
-        Runner::Native if location.dialect == host && !location.scope.is_component() => {
-            location.scope != Scope::Plugin
-        }
         Runner::Native => {
             location.dialect.config().merges_identical_handlers
                 && locations().any(|l| {
@@ -95,6 +90,16 @@ pub fn needed_for_run(host: Dialect, location: &Location) -> bool {
                 })
         }
     }
+}
+
+/// Whether `hookx run --host HOST` reads files at `location` once a file it runs holds a copy
+/// `convert` made (`crate::plan`): the host's own hook files, which may hold the rule the copy
+/// came from, or another copy of it (not plugins or components: `convert` writes none there).
+pub fn read_for_copies(host: Dialect, location: &Location) -> bool {
+    location.dialect == host
+        && !location.scope.is_component()
+        && location.scope != Scope::Plugin
+        && location_runner(host, location) == Runner::Native
 }
 
 /// Whether hookx must see `source` trusted before running it under `host`: only sources hookx
