@@ -239,12 +239,7 @@ fn recorded_file(holder: &Source, recorded: &str) -> PathBuf {
 /// Whether any handler of `sources` carries a provenance record: without one, every rule has
 /// a single copy and the plan has nothing to leave out (the run path then builds none).
 pub fn has_copies(sources: &[Source]) -> bool {
-    sources
-        .iter()
-        .filter_map(Source::document)
-        .flat_map(|d| &d.rules)
-        .flat_map(|r| &r.handlers)
-        .any(|h| h.extra.contains_key(MARKER) && Record::of(h).is_some())
+    discover::has_copies(sources)
 }
 
 /// What `hookx run --host HOST` runs: [`discover::dispatch_rules`] without the handlers whose

@@ -205,6 +205,57 @@ const DENY_CASES: &[(&str, &str, &str, i32, Expect)] = &[
     ),
     // Answered by the `timeout` handler (1500 ms) only after 4 s.
     ("echo timeout", "", "", 0, Expect::Ran),
+    // Issue 25: the rewrite beside each decision and exit code, a deny without a reason or
+    // at exit 1, context on BeforeTool.
+    (
+        "echo rewrite-allow",
+        r#"{"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"echo rewritten-allow"}}}"#,
+        "",
+        0,
+        Expect::Rewritten("rewritten-allow"),
+    ),
+    (
+        "echo rewrite-deny",
+        r#"{"decision":"deny","reason":"R-RWDENY","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"echo rewritten-deny"}}}"#,
+        "",
+        0,
+        Expect::Blocked("R-RWDENY"),
+    ),
+    (
+        "echo rewrite-exit1",
+        r#"{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"echo rewritten-exit1"}}}"#,
+        "E-RWEXIT1",
+        1,
+        Expect::Rewritten("rewritten-exit1"),
+    ),
+    (
+        "echo rewrite-exit2",
+        r#"{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"echo rewritten-exit2"}}}"#,
+        "E-RWEXIT2",
+        2,
+        Expect::Rewritten("rewritten-exit2"),
+    ),
+    (
+        "echo deny-bare",
+        r#"{"decision":"deny"}"#,
+        "",
+        0,
+        Expect::Blocked(""),
+    ),
+    (
+        "echo deny-exit1",
+        r#"{"decision":"deny","reason":"R-DENY1"}"#,
+        "E-DENY1",
+        1,
+        Expect::Blocked("R-DENY1"),
+    ),
+    (
+        "echo before-ctx",
+        r#"{"hookSpecificOutput":{"hookEventName":"BeforeTool","additionalContext":"C-BEFORECTX"}}"#,
+        "",
+        0,
+        Expect::Ran,
+    ),
 ];
 
 #[derive(Clone, Copy, Debug)]
@@ -765,14 +816,21 @@ fn ground_truth_deny() {
                 result.is_some_and(|r| r["status"] == "success") && output.contains(name)
             }
             Expect::Blocked(reason) => {
-                l.tool_result("deny", cmd)
-                    .contains(&format!("Tool execution blocked: {reason}"))
+                result.is_some()
+                    && l.tool_result("deny", cmd)
+                        .contains(&format!("Tool execution blocked: {reason}"))
                     && result.is_some_and(|r| r["status"] == "error")
             }
             Expect::Rewritten(ran) => output.contains(ran),
         };
+        eprintln!("form {cmd}: expected {expect:?}, got {result:?}");
         c.that(ok, format!("{cmd}: {expect:?}, got {result:?}"));
     }
+    // BeforeTool `additionalContext` does not reach the model (issue 25, run 0.61.0).
+    c.that(
+        !l.sent("deny").contains("C-BEFORECTX"),
+        "BeforeTool additionalContext does not reach the model",
+    );
     let rewritten = l.tool_result("deny", "echo rewrite");
     c.that(
         rewritten.contains("rewritten-cmd")
@@ -894,7 +952,7 @@ fn ground_truth_ask() {
             "BeforeTool",
             "a",
             "ask-me",
-            r#"{"decision":"ask","reason":"R-ASK","systemMessage":"ASK-SYS"}"#,
+            r#"{"decision":"ask","reason":"R-ASK","systemMessage":"ASK-SYS","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"echo rewritten-ask"}}}"#,
             "",
             0,
         );
@@ -904,7 +962,8 @@ fn ground_truth_ask() {
     let mut c = Checks::default();
     let n = l.dump("Notification", "ToolPermission");
     c.that(
-        n.stdin["details"]["command"] == "echo ask-me",
+        // The rewrite beside `ask` is applied before asking (issue 25, run 0.61.0).
+        n.stdin["details"]["command"] == "echo rewritten-ask",
         format!("Notification: {}", n.raw),
     );
     c.that(

@@ -82,7 +82,20 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
                 read.loaded[i].0.path
             ));
         }
-        let (report, to_code) = convert_to(opts, to, &conversion, &sources, several)?;
+        // One file converted into its own dialect: where hookx's own entries were refreshed,
+        // `--write` into that very file rewrites it in place instead of merging it into itself.
+        let own_file = match read.loaded.as_slice() {
+            [(src, doc)] if doc.dialect == to => std::fs::canonicalize(&src.path).ok(),
+            _ => None,
+        };
+        let (report, to_code) = convert_to(
+            opts,
+            to,
+            &conversion,
+            &sources,
+            several,
+            own_file.as_deref(),
+        )?;
         reports.extend(report);
         code = code.max(to_code);
     }
@@ -279,6 +292,7 @@ fn convert_to(
     conversion: &convert::Conversion,
     sources: &[&str],
     several: bool,
+    own_file: Option<&Path>,
 ) -> Result<(Option<serde_json::Value>, i32), Error> {
     if to.config().scripts.is_some() {
         return convert_to_scripts(opts, to, conversion, several);
@@ -295,7 +309,16 @@ fn convert_to(
         .and_then(|path| crate::read::text(path, crate::read::MAX_FILE_BYTES).ok());
     // Text for stdout is written as it is made ([`config::write::write_text`]).
     let streamed = target.is_none() && !opts.json;
-    let text = match (&target, opts.write) {
+    let in_place = opts.write
+        && conversion.refreshed > 0
+        && own_file.is_some()
+        && target
+            .as_ref()
+            .and_then(|t| std::fs::canonicalize(t).ok())
+            .as_deref()
+            == own_file;
+    let merge = opts.write && !in_place;
+    let text = match (&target, merge) {
         (Some(path), true) => {
             let text =
                 config::merge::sync_text(path, &conversion.document, sources, before.as_deref())?;
@@ -319,7 +342,7 @@ fn convert_to(
             );
             (None, None)
         }
-        Some(path) => write_file(opts, conversion, sources, path, before, &text)?,
+        Some(path) => write_file(opts, merge, conversion, sources, path, before, &text)?,
         None => (None, None),
     };
     let code = if opts.strict && lossy { EXIT_LOSSES } else { 0 };
@@ -359,11 +382,13 @@ fn convert_to(
     }
 }
 
-/// Writes one target file: `text` (with `--write`, the conversion merged into what the file
-/// holds when it is written), or with `--dry-run` only the diff from `before`. `--strict`
+/// Writes one target file: `text` (with `merge`, the `--write` that is not a rewrite in place,
+/// the conversion merged into what the file holds when it is written), or with `--dry-run`
+/// only the diff from `before`. `--strict`
 /// writes nothing lossy. The path written and the diff, where there is one.
 pub fn write_file(
     opts: &Options,
+    merge: bool,
     conversion: &convert::Conversion,
     sources: &[&str],
     path: &Path,
@@ -393,11 +418,11 @@ pub fn write_file(
     // Under the writer's lock, from the file as it is then (another run may have written it
     // since it was read).
     let outcome = config::update::update(path, |current| {
-        if opts.write && current.is_none() && conversion.document.rules.is_empty() {
+        if merge && current.is_none() && conversion.document.rules.is_empty() {
             // Nothing to sync into a file that does not exist.
             return Ok(config::update::Change::Keep);
         }
-        Ok(config::update::Change::Write(match opts.write {
+        Ok(config::update::Change::Write(match merge {
             true => sync(current)?,
             false => text.to_string(),
         }))

@@ -13,6 +13,9 @@ pub(super) struct Converter<'a> {
     pub(super) losses: Vec<Loss>,
     /// Handlers written through `hookx exec`.
     pub(super) wrapped: usize,
+    /// Wrapped entries of a same-dialect conversion whose older not-installed guard became
+    /// today's.
+    pub(super) refreshed: usize,
     /// hookx routing entries left out.
     pub(super) routing: usize,
     /// The start of a wrapped command line (the [`not_installed_guard`](super::not_installed_guard) and `hookx exec` with
@@ -36,6 +39,7 @@ impl<'a> Converter<'a> {
             options,
             losses: Vec::new(),
             wrapped: 0,
+            refreshed: 0,
             routing: 0,
             exec_lines: Vec::new(),
             mcp_probe: crate::tables::MCP_CANONICAL.join("server", "tool"),
@@ -78,16 +82,26 @@ impl Converter<'_> {
         if unlocated.is_empty() {
             return;
         }
-        let pointers: Vec<&str> = unlocated
+        // A part an older form spells elsewhere (a one-rule file's matcher is its `tools`) is
+        // at the nearest part of it the file holds.
+        let mut found: Vec<(usize, usize)> = Vec::new();
+        let mut left: Vec<(usize, &str)> = unlocated
             .iter()
-            .map(|&i| self.losses[i].pointer.as_str())
+            .map(|&i| (i, self.losses[i].pointer.as_str()))
             .collect();
-        let offsets = crate::config::syntax::locate_many(src, &pointers);
-        let found: Vec<(usize, usize)> = unlocated
-            .into_iter()
-            .zip(offsets)
-            .filter_map(|(i, offset)| Some((i, offset?)))
-            .collect();
+        while !left.is_empty() {
+            let pointers: Vec<&str> = left.iter().map(|&(_, p)| p).collect();
+            let offsets = crate::config::syntax::locate_many(src, &pointers);
+            let mut next = Vec::new();
+            for ((i, pointer), offset) in left.into_iter().zip(offsets) {
+                match (offset, pointer.rsplit_once('/')) {
+                    (Some(offset), _) => found.push((i, offset)),
+                    (None, Some((parent, _))) => next.push((i, parent)),
+                    (None, None) => {}
+                }
+            }
+            left = next;
+        }
         let at: Vec<usize> = found.iter().map(|&(_, offset)| offset).collect();
         let line_cols = crate::positions::line_cols(&src.text, &at);
         for ((i, _), (line, col)) in found.into_iter().zip(line_cols) {

@@ -316,6 +316,7 @@ pub static TABLES: Tables = Tables {
 pub static SETTINGS: DocumentKind = DocumentKind {
     name: "ClaudeSettings",
     wrapper_optional: false,
+    wrapper_ignored: false,
     top_keys: None,
     session_env: Some("env"),
     frontmatter: false,
@@ -325,6 +326,7 @@ pub static SETTINGS: DocumentKind = DocumentKind {
 pub static PLUGIN: DocumentKind = DocumentKind {
     name: "ClaudePlugin",
     wrapper_optional: true,
+    wrapper_ignored: false,
     top_keys: None,
     session_env: None,
     frontmatter: false,
@@ -334,6 +336,7 @@ pub static PLUGIN: DocumentKind = DocumentKind {
 pub static FRONTMATTER: DocumentKind = DocumentKind {
     name: "ClaudeFrontmatter",
     wrapper_optional: false,
+    wrapper_ignored: false,
     top_keys: None,
     session_env: None,
     frontmatter: true,
@@ -691,7 +694,11 @@ pub(crate) mod protocol_rows {
             (EventKind::PostToolUse, Exit2::Context),
             (EventKind::PostToolUseFailure, Exit2::Context),
         ],
-        exit_codes: ExitCodes::ByCode,
+        // Run 2.1.332 (tests/live_claude.rs `ground_truth_answer_forms`): a JSON answer on
+        // stdout counts at exit 1 (a deny denies, an allow's rewrite runs, PostToolUse context
+        // reaches the model) and at exit 2 beside stderr (PreToolUse: the block wins over an
+        // allow; PostToolUse: both reach the model). Was `ByCode` (stdout read at exit 0 only).
+        exit_codes: ExitCodes::ByCodeAndJson,
         failure_denies: &[],
         fail_closed: &[EventKind::PreToolUse, EventKind::PermissionRequest],
         answer: &[

@@ -497,6 +497,7 @@ pub static PASCAL_TABLES: Tables = Tables {
 pub static FILE: DocumentKind = DocumentKind {
     name: "CopilotFile",
     wrapper_optional: false,
+    wrapper_ignored: false,
     top_keys: Some(&["version"]),
     session_env: None,
     frontmatter: false,
@@ -758,6 +759,10 @@ mod protocol_rows {
     const CONTEXT: &[EventKind] = &[
         EventKind::SessionStart,
         EventKind::UserPromptSubmit,
+        // Run 1.0.102 (tests/live_copilot.rs `ground_truth_answer_forms`, forms `cctx`,
+        // `ptopctx`): top-level `additionalContext` on preToolUse reaches the model as a user
+        // message "Additional context from preToolUse hook", both casings. Was left out.
+        EventKind::PreToolUse,
         EventKind::PostToolUse,
         EventKind::PostToolUseFailure,
         EventKind::SubagentStart,
@@ -769,6 +774,10 @@ mod protocol_rows {
         EventKind::Stop,
         EventKind::SubagentStop,
         EventKind::UserPromptSubmit,
+        // Run 1.0.102 (`ground_truth_answer_forms`, forms `cpostblock`, `ppostblock`): on
+        // postToolUse the tool has run and its result is replaced by "Tool result blocked:
+        // REASON", both casings. Was left out (hookx wrote the reason as context).
+        EventKind::PostToolUse,
     ];
     /// What the CLI sets for its hooks (run 1.0.102).
     const ENV: &[(&str, EnvValue)] = &[

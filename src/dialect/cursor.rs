@@ -203,6 +203,7 @@ pub static CLAUDE_COMPAT_TABLES: Tables = cursor_tables! {
 pub static FILE: DocumentKind = DocumentKind {
     name: "CursorHooksFile",
     wrapper_optional: false,
+    wrapper_ignored: false,
     top_keys: Some(&["version"]),
     session_env: None,
     frontmatter: false,
@@ -305,15 +306,17 @@ pub static DEF: DialectDef = DialectDef {
         payload_events: &[],
         env_markers: &[],
     },
-    // No timeout on the route: its unit is not documented, and 600 read as milliseconds
-    // would cut every hook short.
     route: RouteSpec {
         matcher: None,
         grouped: false,
         group_keys: &[],
         command_key: "command",
-        timeout_key: None,
-        // Not documented: hookx assumes a command hook's default, 60 s (cursor-facts.md).
+        // Docs: cursor.com/docs/agent/hooks, "Per-Script Configuration Options": `timeout`,
+        // number, default "platform default", "Execution timeout in seconds" (and the
+        // command-hook example `"timeout": 30`). The platform default itself is not given and
+        // no cap is documented, so install writes the 60 s hookx assumed before: the route's
+        // limit is then the one the entry sets, not a guess (cursor-facts.md).
+        timeout_key: Some("timeout"),
         limit: crate::tables::RouteLimit { secs: 60, on: &[] },
         // Docs: "All matching hooks from every source run" (cursor-facts.md): both routes
         // would (tests/double_runs.rs).

@@ -310,6 +310,7 @@ pub static TABLES: Tables = Tables {
 pub static SETTINGS: DocumentKind = DocumentKind {
     name: "QwenSettings",
     wrapper_optional: false,
+    wrapper_ignored: false,
     top_keys: None,
     session_env: None,
     frontmatter: false,
@@ -514,7 +515,10 @@ mod protocol_rows {
     pub(super) const PROTOCOL: ProtocolTables = ProtocolTables {
         mcp_context_key: None,
         reshape: None,
-        exit_codes: ExitCodes::ByCode,
+        // Run 0.24.4 (tests/live_qwen.rs `ground_truth_deny`, issue 25): a JSON answer counts
+        // at exit 1 (a deny denies with its reason, PostToolUse context reaches the model);
+        // at exit 2 stderr denies over a JSON allow. Was `ByCode` (stdout read at exit 0 only).
+        exit_codes: ExitCodes::ByCodeAndJson,
         updated_input_merges: false,
         updated_input_needs_allow: false,
         event_key: "hook_event_name",

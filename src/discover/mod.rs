@@ -36,6 +36,7 @@ mod walk;
 mod who_runs;
 
 pub use crate::context::{Context, MANAGED_ROOT_VAR, location, locations};
+pub use copies::leave as leave_private_copies;
 pub use copies::remove as remove_private_copies;
 pub use policy_file::{OthersCouldWrite, Owners};
 pub use rules::{EffectiveRule, dispatch_rules, effective_rules, host_rules};
@@ -45,7 +46,8 @@ pub use switches::{
     switched_off,
 };
 pub use walk::{
-    discover, discover_firing, discover_for_event, discover_trusting, find, with_copies_sources,
+    discover, discover_firing, discover_for_event, discover_trusting, find, has_copies,
+    with_copies_sources,
 };
 pub use who_runs::{
     Runner, is_native, location_runner, needed_for_run, needs_trust, read_for_copies, runner,

@@ -128,7 +128,7 @@ pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<
 }
 
 /// `sources` as [`discover_firing`] or [`discover_for_event`] found them for `run`, or, where
-/// a file among them holds a copy `convert` made ([`crate::plan::has_copies`]), found again
+/// a file among them holds a copy `convert` made ([`has_copies`]), found again
 /// with the host's own hook files too ([`read_for_copies`]): the plan must see the rule the
 /// copy came from. Most projects have no copy, and pay for no second look.
 pub fn with_copies_sources(
@@ -139,10 +139,25 @@ pub fn with_copies_sources(
     fires: Option<config::read::Fires>,
     sources: Vec<Source>,
 ) -> Vec<Source> {
-    match crate::plan::has_copies(&sources) {
+    match has_copies(&sources) {
         false => sources,
         true => discover_reading(ctx, store, Some((host, event, fires)), true),
     }
+}
+
+/// Whether any handler of `sources` carries the provenance record `convert` writes (a
+/// `"hookx"` object naming its source and rule): a copy of a rule another file may hold.
+pub fn has_copies(sources: &[Source]) -> bool {
+    sources
+        .iter()
+        .filter_map(Source::document)
+        .flat_map(|d| &d.rules)
+        .flat_map(|r| &r.handlers)
+        .filter_map(|h| h.extra.get(config::MARKER)?.as_object())
+        .any(|r| {
+            r.get("source").is_some_and(|v| v.is_string())
+                && r.get("rule").is_some_and(|v| v.is_string())
+        })
 }
 
 /// [`discover_with`], also reading the host's own hook files with `own` ([`read_for_copies`]).

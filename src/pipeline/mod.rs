@@ -203,6 +203,11 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         },
         Vars::Dispatch,
     )?;
+    if request.home.is_none()
+        && let Some(elsewhere) = trust::record_under_home_var(&ctx)
+    {
+        home_var_elsewhere(&elsewhere, &ctx, hosted.host, &hosted.event)?;
+    }
     let dialect = hosted.host.dialect();
     if left_to_user_route(
         &ctx,
@@ -267,11 +272,14 @@ fn answer_in_time(
         match split::split(bound) {
             Split::Host(Some(answer)) => {
                 use std::io::Write;
+                // The worker may still run handlers from them: it deletes them.
+                discover::leave_private_copies();
                 let _ = std::io::stdout().write_all(&answer.stdout);
                 let _ = std::io::stderr().write_all(&answer.stderr);
                 return answer.code;
             }
             Split::Host(None) => {
+                discover::leave_private_copies();
                 let why = "the handlers' run ended before it answered (see above)";
                 return host::print(&known.answer(why), &[]);
             }
@@ -487,6 +495,32 @@ fn refused_store(
             false => format!("; not running {}", files.join(", ")),
         }
     ));
+    Ok(())
+}
+
+/// `HOME` names another home than the one `run` reads, with a trust record there
+/// ([`trust::record_under_home_var`]): said on stderr every time, and where the event guards a
+/// tool call an error, which the failure policy answers with a deny (the guards trusted there
+/// would be lost). The fix: routes installed from that home, which name it (`--home`).
+fn home_var_elsewhere(
+    elsewhere: &Path,
+    ctx: &Context,
+    host: Flavor,
+    event: &Event,
+) -> Result<(), Error> {
+    let why = format!(
+        "HOME is {}, which holds a trust record, but `hookx run` reads the home of your account, \
+         {} (a project's settings can set HOME for every hook); if your hooks' state is under \
+         HOME, run `hookx install` again from there (its routes then name it with --home)",
+        elsewhere.display(),
+        ctx.home.display()
+    );
+    if failure::policy(host, &event.kind) == failure::OnFailure::Deny {
+        return Err(Error::Usage(format!(
+            "{why}; the guards trusted there cannot be checked"
+        )));
+    }
+    guard::note(format_args!("hookx: {why}"));
     Ok(())
 }
 

@@ -112,6 +112,9 @@ impl Doctor<'_> {
         if let Some(finding) = alias_note(rule, flavor) {
             verdict.findings.push(finding);
         }
+        if let Some(finding) = unseen_event_note(rule, host) {
+            verdict.findings.push(finding);
+        }
         for (i, handler) in rule.handlers.iter().enumerate() {
             if let Some(finding) = timeout_finding(handler, flavor) {
                 verdict.findings.push(finding);
@@ -279,6 +282,26 @@ fn unsent(
 }
 
 /// A timeout that reads like milliseconds in a field that counts seconds.
+/// A note on a rule whose event no recorded run of `host`'s client showed firing: that it
+/// fires, when, and with what payload, rest on the client's documents alone.
+fn unseen_event_note(rule: &Rule, host: Dialect) -> Option<Finding> {
+    let tables = host.default_flavor().tables();
+    if tables.seen_firing(&rule.event)? {
+        return None;
+    }
+    let name = tables.event_name(&rule.event)?;
+    Some(Finding::new(
+        Level::Note,
+        format!(
+            "no recorded run of {} showed `{name}` firing: that it fires, and its payload, are \
+             from {}'s documents",
+            tables.verified_with?,
+            host.def().display
+        ),
+        None,
+    ))
+}
+
 fn timeout_finding(handler: &Handler, flavor: Flavor) -> Option<Finding> {
     let t = handler.timeout.filter(|t| *t >= MILLISECONDS_LIKELY)?;
     let dialect = flavor.dialect();
