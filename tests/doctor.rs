@@ -1267,6 +1267,9 @@ fn four_rules_converted(w: &World) {
         .output()
         .unwrap();
     assert!(out.status.success(), "{out:?}");
+    // Copilot reads the Claude file itself, so convert writes it no copy: its sign here is
+    // the user's own Copilot folder.
+    std::fs::create_dir_all(w.home().join(".copilot")).unwrap();
 }
 
 /// `hookx doctor` (text) without `--host`, no agent client on `PATH`.
@@ -1314,6 +1317,12 @@ fn doctor_without_host_examines_the_agents_you_have_grouped() {
             .any(|l| l.trim_start().starts_with("claude, copilot")
                 || l.contains("fires: claude, ")
                 || l.contains("blocked: claude, ")),
+        "{text}"
+    );
+    // Each rule's runner, from the plan: under Claude, a converted copy's rule is run by
+    // Claude from the original, not by hookx from the copy.
+    assert!(
+        text.contains("runner: the agent, from .claude/settings.json"),
         "{text}"
     );
     // A finding said of several agents names them "the agent", in lower case after the mark.

@@ -8,6 +8,7 @@
 mod harness;
 #[path = "live_claude/client.rs"]
 mod client;
+mod common;
 #[path = "live_common/faults.rs"]
 mod faults;
 #[path = "live_claude/fixtures.rs"]
@@ -76,6 +77,21 @@ fn sub_script(step: usize, _project: &str) -> Vec<Block> {
     }
 }
 
+/// The migration story's turn: one Bash call, one Write, then the end.
+fn story_script(step: usize, project: &str) -> Vec<Block> {
+    match step {
+        0 => vec![Block::Tool(
+            "Bash",
+            json!({"command": "echo story-bash", "description": "step"}),
+        )],
+        1 => vec![Block::Tool(
+            "Write",
+            json!({"file_path": format!("{project}/notes.txt"), "content": "story\n"}),
+        )],
+        _ => vec![Block::Text("Story done.".into())],
+    }
+}
+
 /// The fault matrix's script (tests/live_common/faults.rs): one Bash call per command.
 fn faults_script(step: usize, _project: &str) -> Vec<Block> {
     match faults::commands().get(step) {
@@ -103,6 +119,7 @@ static SCRIPTS: &[(&str, Script)] = &[
     ("tools", tools_script),
     ("faults", faults_script),
     ("once", once_script),
+    ("story", story_script),
 ];
 
 const PROMPT: &str = "SCRIPT:tools exercise every tool";
@@ -1525,6 +1542,45 @@ fn synced_project_runs_each_rule_once() {
     c.finish("synced_project_runs_each_rule_once", &run);
 }
 
+/// The README's migration story under Claude Code (issue 24): the Claude project converted to
+/// Copilot, Gemini, Codex and Cursor, `hookx install --host claude`, `hookx trust --yes`, one
+/// prompt with a Bash call and a Write. Claude runs its own file; hookx must run none of the
+/// four copies: each rule runs once per event, with Claude's payload.
+fn migration_story_runs_each_rule_once() {
+    let Some(bin) = client_or_skip("migration_story_runs_each_rule_once") else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    common::migration_story(
+        &world.project,
+        &world.home,
+        "copilot,gemini,codex,cursor",
+        "claude",
+    );
+    let run = client::run(
+        &bin,
+        &world,
+        model.port,
+        "SCRIPT:story run one command and write one file",
+        &["--dangerously-skip-permissions"],
+    );
+    let mut c = Checks::default();
+    for label in ["guard", "fmt", "log", "stop"] {
+        let runs = common::story_runs(&world.project, label);
+        c.check(
+            runs.len() == 1 && runs[0].starts_with(&format!("{label} agent ")),
+            format!("{label} ran once, by Claude: {runs:#?}"),
+        );
+    }
+    let fmt = common::story_runs(&world.project, "fmt");
+    c.check(
+        fmt.first().is_some_and(|l| l.contains("\"file_path\":")),
+        format!("the formatter got Claude's payload: {fmt:?}"),
+    );
+    c.finish("migration_story_runs_each_rule_once", &run);
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 /// The fault matrix in Claude Code (tests/live_common/faults.rs): a hanging, slow, crashing,
 /// noisy or oversized handler beside a deny, through `hookx run` on Claude's route and through
@@ -1570,6 +1626,7 @@ fn main() -> std::process::ExitCode {
             ground_truth_answer_forms,
             hookx_routed_in,
             converted_configs,
+            migration_story_runs_each_rule_once,
             faulty_handlers_beside_a_deny,
             synced_project_runs_each_rule_once,
         ],

@@ -162,9 +162,12 @@ fn an_edited_source_fails_check_with_the_diff_and_sync_makes_it_pass() {
 #[test]
 fn an_agent_that_reads_the_source_itself_gets_no_copy() {
     let p = Project::new();
-    // Copies an earlier `convert --write` made for Copilot, which reads the Claude file too.
+    // Copies an older `convert --write` made for Copilot, which reads the Claude file too
+    // (today's writes them only with `--out`).
     common::hookx()
-        .args(["convert", SOURCE, "--to", "copilot", "--write"])
+        .args([
+            "convert", SOURCE, "--to", "copilot", "--write", "--out", COPILOT,
+        ])
         .current_dir(&p.project)
         .assert()
         .success();
@@ -270,8 +273,14 @@ fn deleting_a_source_rule_removes_its_copies_and_keeps_hand_written_entries() {
 fn routes_installed_into_a_source_leave_its_copies_up_to_date() {
     let p = Project::new();
     p.run(&["sync"]).success();
-    // hookx's own routes go into the Claude file, the source: its rules keep their places,
-    // and the copies' records with them.
+    // A Bricks rule Claude does not read needs a route under Claude (the synced copies of the
+    // Claude rules do not: Claude runs the source itself). hookx's own routes go into the
+    // Claude file, the source: its rules keep their places, and the copies' records with them.
+    p.write(
+        ".bricks/hooks.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "bash", "hooks": [{"type": "command", "command": "echo bricks-rule"}]}]}}"#,
+    );
+    p.run(&["trust", "--yes"]).success();
     p.run(&["install", "--host", "claude"]).success();
     assert!(p.read(SOURCE).contains("hookx"), "{}", p.read(SOURCE));
     let (code, diff, err) = p.out(&["sync", "--check"]);

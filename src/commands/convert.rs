@@ -65,7 +65,23 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     let mut code = 0;
     let mut reports = Vec::new();
     for &to in &opts.to {
-        let conversion = ManuallyDrop::new(conversion(&read, opts, to)?);
+        let native = read_by_agent(opts, &read, to);
+        let mut conversion = ManuallyDrop::new(match native.is_empty() {
+            true => conversion(&read, opts, to)?,
+            false => {
+                let some = without(&read, &native);
+                let conversion = conversion(&some, opts, to);
+                drop(ManuallyDrop::into_inner(some.loaded));
+                conversion?
+            }
+        });
+        for &i in &native {
+            conversion.notes.push(format!(
+                "{} reads {} itself: its rules are not copied for it, so that each runs once",
+                to.def().display,
+                read.loaded[i].0.path
+            ));
+        }
         // One file converted into its own dialect: where hookx's own entries were refreshed,
         // `--write` into that very file rewrites it in place instead of merging it into itself.
         let own_file = match read.loaded.as_slice() {
@@ -95,6 +111,63 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         );
     }
     Ok(code)
+}
+
+/// The inputs without the files at `left_out` (indices into `inputs.loaded`) and what could not be read of them.
+pub fn without(inputs: &Inputs, left_out: &[usize]) -> Inputs {
+    let files: Vec<&str> = left_out
+        .iter()
+        .filter_map(|&i| inputs.loaded.get(i))
+        .map(|(s, _)| s.path.as_str())
+        .collect();
+    Inputs {
+        loaded: std::mem::ManuallyDrop::new(
+            inputs
+                .loaded
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !left_out.contains(i))
+                .map(|(_, l)| l.clone())
+                .collect(),
+        ),
+        unread: inputs
+            .unread
+            .iter()
+            .filter(|l| !files.contains(&l.file.as_str()))
+            .cloned()
+            .collect(),
+        unread_errors: inputs
+            .unread_errors
+            .iter()
+            .filter(|d| !files.contains(&d.file.as_str()))
+            .cloned()
+            .collect(),
+    }
+}
+
+/// The inputs `to`'s agent reads itself, as indices into `read.loaded` (a project's
+/// `.claude/settings.json` under Copilot, Cursor or VS Code): `convert --write` into the
+/// agent's own project file copies none of their rules, or the agent would run each twice, and
+/// nothing can stop its own run (issue 24). `--out` and stdout write what they are asked.
+fn read_by_agent(opts: &Options, read: &Inputs, to: Dialect) -> Vec<usize> {
+    if !opts.write || opts.out.is_some() {
+        return Vec::new();
+    }
+    let Ok(ctx) = crate::discover::Context::resolve(Some(&opts.project), None) else {
+        return Vec::new();
+    };
+    read.loaded
+        .iter()
+        .enumerate()
+        .filter(|(_, (s, _))| s.path != "-")
+        .filter(|(_, (s, _))| {
+            crate::discover::find(&ctx, Path::new(&s.path)).is_ok_and(|found| {
+                found.dialect != to
+                    && crate::discover::runner(to, &found) == crate::discover::Runner::Native
+            })
+        })
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// The inputs' conversion to `to` with `opts`' `--no-wrap` and `--hookx`, the parts that could

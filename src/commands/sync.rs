@@ -613,39 +613,6 @@ fn read_sources(ctx: &Context, manifest: &Manifest) -> Result<conv::Inputs, Erro
     all.ok_or_else(|| Error::Usage("the manifest names no source".into()))
 }
 
-/// The inputs without the files at `left_out` (indices of the manifest's sources, one file
-/// each, in its order) and what could not be read of them.
-fn without(inputs: &conv::Inputs, left_out: &[usize]) -> conv::Inputs {
-    let files: Vec<&str> = left_out
-        .iter()
-        .filter_map(|&i| inputs.loaded.get(i))
-        .map(|(s, _)| s.path.as_str())
-        .collect();
-    conv::Inputs {
-        loaded: std::mem::ManuallyDrop::new(
-            inputs
-                .loaded
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| !left_out.contains(i))
-                .map(|(_, l)| l.clone())
-                .collect(),
-        ),
-        unread: inputs
-            .unread
-            .iter()
-            .filter(|l| !files.contains(&l.file.as_str()))
-            .cloned()
-            .collect(),
-        unread_errors: inputs
-            .unread_errors
-            .iter()
-            .filter(|d| !files.contains(&d.file.as_str()))
-            .cloned()
-            .collect(),
-    }
-}
-
 /// One sync (or check, or dry run) of every target.
 fn sync_once(opts: &Options) -> Result<Outcome, Error> {
     let ctx = &opts.ctx;
@@ -726,7 +693,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         let conversion = match native.is_empty() {
             true => conv::conversion(&inputs, &copts, spec.to)?,
             false => {
-                let some = without(&inputs, &native);
+                let some = conv::without(&inputs, &native);
                 let conversion = conv::conversion(&some, &copts, spec.to);
                 drop(std::mem::ManuallyDrop::into_inner(some.loaded));
                 conversion?
@@ -743,7 +710,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
     for spec in &removed {
         let copts = convert_options(ctx, &manifest, spec);
         let all: Vec<usize> = (0..manifest.sources.len()).collect();
-        let none = without(&inputs, &all);
+        let none = conv::without(&inputs, &all);
         let conversion = conv::conversion(&none, &copts, spec.to);
         drop(std::mem::ManuallyDrop::into_inner(none.loaded));
         read_natively.push(Vec::new());

@@ -343,6 +343,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".augment/settings.json",
     install_user: ".augment/settings.json",
     hook_dir_var: None,
+    foreign_switches: &[],
     reads_foreign_as: &[],
     // Source 0.36.0 (`vao`/`S7n`): `args` are the program's arguments.
     run_keys: RunKeys {

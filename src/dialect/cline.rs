@@ -315,6 +315,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".clinerules/hooks",
     install_user: ".cline/hooks",
     hook_dir_var: None,
+    foreign_switches: &[],
     reads_foreign_as: &[],
     run_keys: RunKeys::NONE,
     documents: Documents {

@@ -356,6 +356,17 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_user: ".cursor/hooks.json",
     hook_dir_var: None,
     reads_foreign_as: &[(Dialect(&super::claude::DEF), Flavor(&CLAUDE_COMPAT_TABLES))],
+    // [third-party] "Requirements … Enable Third-party skills in Cursor Settings → Rules,
+    // Skills, Subagents → Include third-party Plugins, Skills, and other configs": a switch in
+    // the settings window, in no documented file, so `install` cannot set it.
+    foreign_switches: &[crate::tables::ForeignSwitch {
+        dialect: Dialect(&super::claude::DEF),
+        off: Some(
+            "turn off Cursor Settings → Rules, Skills, Subagents → \"Include third-party \
+             Plugins, Skills, and other configs\"",
+        ),
+        source: "docs: cursor.com/docs/reference/third-party-hooks (Requirements)",
+    }],
     run_keys: RunKeys::NONE,
     implied_type: Some("command"),
     documents: Documents {

@@ -346,6 +346,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".factory/settings.json",
     install_user: ".factory/settings.json",
     hook_dir_var: None,
+    foreign_switches: &[],
     reads_foreign_as: &[],
     run_keys: RunKeys::NONE,
     documents: Documents {

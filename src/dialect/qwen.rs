@@ -464,6 +464,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".qwen/settings.json",
     install_user: ".qwen/settings.json",
     hook_dir_var: None,
+    foreign_switches: &[],
     reads_foreign_as: &[],
     // `shell` is parsed (qwen-code 0.24.4 `parseHookMatcher`), not interpreted by hookx.
     run_keys: RunKeys {

@@ -145,7 +145,14 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
     )?;
     let dialect = request.host.dialect();
     let store = TrustStore::load_or_empty(&ctx);
-    let sources = discover::discover_for_event(&ctx, dialect, &event.kind, &store);
+    let sources = discover::with_copies_sources(
+        &ctx,
+        &store,
+        dialect,
+        &event.kind,
+        None,
+        discover::discover_for_event(&ctx, dialect, &event.kind, &store),
+    );
     // 3. select
     let hook_set = hook_set(&sources, dialect, &store);
     // 4. run: through hookx only where the host calls it (a route its own gates let through).
@@ -242,12 +249,13 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
     let (store, refused) = TrustStore::load_for_run(&ctx);
     // Left for the OS to free when hookx exits: freeing thousands of rules one by one costs
     // an event more than reading them from the cache did.
-    let sources = ManuallyDrop::new(discover::discover_firing(
+    let sources = ManuallyDrop::new(discover::with_copies_sources(
         &ctx,
+        &store,
         dialect,
         &hosted.event.kind,
-        &fires,
-        &store,
+        Some(&fires),
+        discover::discover_firing(&ctx, dialect, &hosted.event.kind, &fires, &store),
     ));
     // 3. select
     let hook_set = ManuallyDrop::new(hook_set(&sources, dialect, &store));
@@ -483,7 +491,7 @@ struct HookSet<'a> {
 
 fn hook_set<'a>(sources: &'a [Source], host: Dialect, store: &TrustStore) -> HookSet<'a> {
     HookSet {
-        rules: discover::dispatch_rules(sources, host, store),
+        rules: crate::plan::hookx_rules(sources, host, store),
         untrusted: host::untrusted(sources, host, store),
     }
 }

@@ -244,6 +244,54 @@ pub fn waiting_for(test: &str, what: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{test}: waiting for {what}");
 }
 
+/// The README's migration story (issue 24): a Claude project with a Bash guard, a formatter on
+/// Write/Edit, a prompt logger and a Stop hook, each `sh hook.sh LABEL`, converted with
+/// `--write` to `targets` (the wrapped copies call this build), then `hookx install --host
+/// HOST` and `hookx trust --yes`. `hook.sh` appends `LABEL RUNNER PAYLOAD` to `runs.log` in
+/// the project: RUNNER is `hookx` when hookx started it (`hookx run` or a wrapped copy's `hookx
+/// exec`), else `agent`; PAYLOAD is its stdin on one line.
+pub fn migration_story(project: &Path, home: &Path, targets: &str, host: &str) {
+    let script = write(
+        project,
+        "hook.sh",
+        "#!/bin/sh\nr=agent; [ -n \"$HOOKX_HOST\" ] && r=hookx\n\
+         printf '%s %s %s\\n' \"$1\" \"$r\" \"$(tr -d '\\n')\" >> \"$(dirname \"$0\")/runs.log\"\n",
+    );
+    let run = |label: &str| format!("sh {} {label}", script.display());
+    let settings = serde_json::json!({"hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": run("guard")}]}],
+        "PostToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "command", "command": run("fmt")}]}],
+        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": run("log")}]}],
+        "Stop": [{"hooks": [{"type": "command", "command": run("stop")}]}],
+    }});
+    write(project, ".claude/settings.json", &settings.to_string());
+    hookx_clean(project)
+        .current_dir(project)
+        .env("HOME", home)
+        .args([
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            targets,
+            "--write",
+        ])
+        .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
+        .assert()
+        .success();
+    hookx_at(project, home, &["install", "--host", host]).success();
+    hookx_at(project, home, &["trust", "--yes"]).success();
+}
+
+/// The lines of the story's `runs.log` for `label` (`guard`, `fmt`, `log`, `stop`).
+pub fn story_runs(project: &Path, label: &str) -> Vec<String> {
+    std::fs::read_to_string(project.join("runs.log"))
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.starts_with(&format!("{label} ")))
+        .map(str::to_string)
+        .collect()
+}
+
 /// `program`, run as if this user's account (`getpwuid`) had `home` as its home directory: in
 /// a mount namespace of its own where `/etc/passwd` says so (`hookx run` takes its home from
 /// the account, not from `HOME`). `None` where the tests cannot make a mount namespace (not

@@ -107,6 +107,11 @@ pub fn diagnose(ctx: &Context, hosts: Hosts) -> Report {
         ctx,
         sources: &sources,
         store: &store,
+        likely_copies: crate::plan::likely_copies(&sources),
+        plans: hosts
+            .iter()
+            .map(|h| crate::plan::plan(&sources, *h, &store))
+            .collect(),
     };
     // Files that parsed and hold no hook (settings with other keys) have nothing to diagnose.
     let files: Vec<FileReport> = sources
@@ -218,12 +223,19 @@ pub fn had(ctx: &Context, sources: &[Source]) -> Vec<(Dialect, String)> {
     had
 }
 
-/// The slot for the plan of the hook set (issue "One hook set, each rule once"): who runs
-/// `rule` of `source` under `host` when several files hold copies of it (this copy, another
-/// file's, or nobody), as that plan decides. It does not exist yet: `None`, and doctor shows
-/// how the rule is run (natively, through hookx) without naming a runner.
-fn planned_runner(_source: &Source, _rule: &Rule, _host: Dialect) -> Option<String> {
-    None
+/// Who runs `rule` of `source` under a host by the plan of the hook set (issue "One hook set,
+/// each rule once", [`crate::plan`]): the agent from one file, hookx from one copy, or nobody.
+/// Said without the host's name, which the line gives, so that agents alike group.
+fn runner_text(runner: &crate::plan::Runner) -> String {
+    use crate::plan::Runner;
+    match runner {
+        Runner::Agent { file, .. } => format!("the agent, from {file}"),
+        Runner::AgentOwnPayload { file, payload, .. } => {
+            format!("the agent, from {file}, with its {payload} payload")
+        }
+        Runner::Hookx { file } => format!("hookx, from {file}"),
+        Runner::Nobody { why } => format!("nobody ({why})"),
+    }
 }
 
 /// What every check reads: the folders, every source found, and hookx's trust record.
@@ -231,6 +243,31 @@ struct Doctor<'a> {
     ctx: &'a Context,
     sources: &'a [Source],
     store: &'a TrustStore,
+    /// Handlers that look like hand-made copies of another file's rule ([`crate::plan`]).
+    likely_copies: std::collections::HashMap<crate::plan::CopyKey, String>,
+    /// The plan of each agent examined: who runs each rule, once.
+    plans: Vec<crate::plan::Plan>,
+}
+
+impl Doctor<'_> {
+    /// The runner of `rule` of `source` (its first handler's) under `host`, by the plan,
+    /// where it is not this copy (how this copy runs is said already): another file's copy,
+    /// or nobody.
+    fn planned_runner(&self, source: &Source, rule: &Rule, host: Dialect) -> Option<String> {
+        use crate::plan::Runner;
+        let plan = self.plans.iter().find(|p| p.host == host)?;
+        let runner = plan.runner_for(source, rule, 0)?;
+        match runner {
+            Runner::Agent { file, .. }
+            | Runner::AgentOwnPayload { file, .. }
+            | Runner::Hookx { file }
+                if *file == source.display =>
+            {
+                None
+            }
+            _ => Some(runner_text(runner)),
+        }
+    }
 }
 
 impl Doctor<'_> {

@@ -109,9 +109,8 @@ pub struct Verdict {
     /// writes them); the rule is blocked until then.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unrouted: Vec<&'static str>,
-    /// Who runs this rule under the host by the plan of the hook set (issue "One hook set,
-    /// each rule once": this copy, another file's copy, or nobody as a duplicate): the slot
-    /// that plan fills ([`super::planned_runner`]); `None` until it exists.
+    /// Who runs this rule under the host by the plan of the hook set ([`crate::plan`]: the
+    /// agent from one file, hookx from one copy, or nobody), where the plan has the rule.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub planned: Option<String>,
     pub findings: Vec<Finding>,

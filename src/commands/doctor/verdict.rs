@@ -23,7 +23,7 @@ impl Doctor<'_> {
             runner: loading.runner,
             payload: None,
             unrouted: Vec::new(),
-            planned: super::planned_runner(source, rule, host),
+            planned: self.planned_runner(source, rule, host),
             findings: Vec::new(),
         };
         if loading.status == Status::Never {
@@ -137,6 +137,38 @@ impl Doctor<'_> {
                 verdict
                     .findings
                     .extend(outdated_guard_finding(handler, i, rule.flavor, host));
+            }
+        }
+        // The host runs a foreign file itself with its own payload (Copilot and Claude's
+        // files): hookx cannot stop that run, and a run of its own would be a second one.
+        if native && flavor != rule.flavor {
+            verdict.findings.push(Finding::new(
+                Level::Warning,
+                format!(
+                    "{display} runs it itself with its {} payload, not the {} one it was \
+                     written for ({}); hookx does not run it as well, or it would run twice \
+                     (`hookx list --host {host}` shows who runs each rule)",
+                    flavor.name(),
+                    rule.flavor.name(),
+                    crate::plan::switch_sentence(host, source.dialect)
+                ),
+                None,
+            ));
+        }
+        for i in 0..rule.handlers.len() {
+            if let Some(other) = self
+                .likely_copies
+                .get(&crate::plan::copy_key(source, rule, i))
+            {
+                verdict.findings.push(Finding::new(
+                    Level::Note,
+                    format!(
+                        "likely a copy made by hand of a rule in {other} (the same event and \
+                         command, no record of `convert`'s): hookx treats it as a rule of its \
+                         own, so both run where both are read"
+                    ),
+                    None,
+                ));
             }
         }
         // A handler `hookx exec --as D` wraps gets D's payload, whoever runs the entry.
