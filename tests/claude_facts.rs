@@ -236,6 +236,8 @@ fn newer_claude_handler_fields_are_read_and_run_as_claude_would() {
             "--project",
         ])
         .arg(&project)
+        .arg("--home")
+        .arg(&home)
         .write_stdin(payload.to_string())
         .assert()
         .success()
@@ -333,7 +335,8 @@ fn session_end_handlers_get_claudes_budget() {
     let payload = json!({"session_id": "s", "transcript_path": "/t", "cwd": project,
                          "hook_event_name": "SessionEnd", "reason": "other"});
     let out = hookx()
-        .args(["run", "--host", "claude", "--event", "SessionEnd"])
+        .args(["run", "--host", "claude", "--event", "SessionEnd", "--home"])
+        .arg(&home)
         .write_stdin(payload.to_string())
         .assert()
         .success()

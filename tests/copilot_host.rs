@@ -65,6 +65,8 @@ fn user_and_project_routes_run_each_handler_once() {
     for dir in [home.join(".copilot/hooks"), project.join(".github/hooks")] {
         hookx()
             .args(["run", "--host", "copilot", "--event", "preToolUse"])
+            .arg("--home")
+            .arg(&home)
             .env("HOOKX_HOME", &home)
             .env("HOME", &home)
             .env("COPILOT_CLI", "1")
@@ -104,6 +106,13 @@ fn list_and_simulate_name_the_claude_file_copilot_runs_itself() {
         (row["run"].as_str(), row["payload"].as_str()),
         (Some("native"), Some("copilot-pascal")),
         "{list}"
+    );
+    // Copilot reads the project's files only in a folder its user trusted.
+    let real = project.canonicalize().unwrap();
+    write(
+        &home,
+        ".copilot/config.json",
+        &serde_json::json!({"trusted_folders": [real]}).to_string(),
     );
     let sim = hookx_at(
         &project,
@@ -153,6 +162,8 @@ fn copilot_env_values_are_not_expanded() {
     hookx_at(&project, &home, &["trust", "--yes"]).success();
     hookx()
         .args(["run", "--host", "claude", "--event", "UserPromptSubmit"])
+        .arg("--home")
+        .arg(&home)
         .env("HOOKX_HOME", &home)
         .env("HOME", &home)
         .env_remove("COPILOT_CLI")
@@ -195,6 +206,8 @@ fn under_copilot_the_first_deny_stops_later_handlers() {
     hookx_at(&project, &home, &["trust", "--yes"]).success();
     let out = hookx()
         .args(["run", "--host", "copilot", "--event", "preToolUse"])
+        .arg("--home")
+        .arg(&home)
         .env("HOOKX_HOME", &home)
         .env("HOME", &home)
         .env("COPILOT_CLI", "1")
@@ -274,6 +287,13 @@ fn pascal_case_matchers_are_anchored_and_try_both_tool_names() {
         &format!(r#"{{"version": 1, "hooks": {{"PreToolUse": [{entries}]}}}}"#),
     );
     hookx_at(&project, &home, &["trust", "--yes"]).success();
+    // Claude calls hookx only through its routes.
+    hookx_at(
+        &project,
+        &home,
+        &["install", "--host", "claude", "--hookx", "hookx"],
+    )
+    .success();
     let sim = hookx_at(
         &project,
         &home,
@@ -345,6 +365,13 @@ fn copilot_handlers_run_by_hookx_get_copilot_hook_dir() {
         r#"{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "printf %s \"$COPILOT_HOOK_DIR\""}]}}"#,
     );
     hookx_at(&project, &home, &["trust", "--yes"]).success();
+    // Claude calls hookx only through its routes.
+    hookx_at(
+        &project,
+        &home,
+        &["install", "--host", "claude", "--hookx", "hookx"],
+    )
+    .success();
     let sim = hookx_at(
         &project,
         &home,
@@ -382,6 +409,13 @@ fn a_modified_prompt_the_host_cannot_take_is_reported() {
         r#"{"version": 1, "hooks": {"userPromptSubmitted": [{"type": "command", "bash": "echo '{\"modifiedPrompt\": \"rewritten\"}'"}]}}"#,
     );
     hookx_at(&project, &home, &["trust", "--yes"]).success();
+    // Claude calls hookx only through its routes.
+    hookx_at(
+        &project,
+        &home,
+        &["install", "--host", "claude", "--hookx", "hookx"],
+    )
+    .success();
     let sim = hookx_at(
         &project,
         &home,

@@ -41,7 +41,7 @@ impl Project {
     /// `hookx ARGS` with `stdin`: exit code, stdout, stderr.
     fn hookx(&self, args: &[&str], stdin: impl Into<Vec<u8>>) -> (i32, String, String) {
         let out = common::hookx()
-            .args(args)
+            .args(common::with_route_home(args, &self.home))
             .current_dir(&self.project)
             .env_remove("HOOKX_HOME")
             .env("HOME", &self.home)
@@ -454,7 +454,8 @@ fn the_vscode_route_run_by_copilot_stays_silent() {
         "cwd": p.project, "hook_event_name": "PreToolUse", "tool_name": "Bash",
         "tool_input": {"command": "ls"}});
     let out = common::hookx()
-        .args(["run", "--host", "vscode", "--event", "PreToolUse"])
+        .args(["run", "--host", "vscode", "--event", "PreToolUse", "--home"])
+        .arg(&p.home)
         .current_dir(&p.project)
         .env_remove("HOOKX_HOME")
         .env("HOME", &p.home)
@@ -1023,7 +1024,7 @@ fn vscode_device_policies_turn_hooks_off_or_leave_only_policy_hooks() {
     };
     let hookx = |args: &[&str], stdin: String| {
         let out = common::hookx()
-            .args(args)
+            .args(common::with_route_home(args, &p.home))
             .current_dir(&p.project)
             .env_remove("HOOKX_HOME")
             .env("HOME", &p.home)
@@ -1033,7 +1034,9 @@ fn vscode_device_policies_turn_hooks_off_or_leave_only_policy_hooks() {
             .write_stdin(stdin)
             .output()
             .unwrap();
-        assert!(out.status.success(), "hookx {args:?}: {out:?}");
+        // doctor exits 5 where the policy leaves a rule firing under no agent examined.
+        let fine = out.status.success() || (args[0] == "doctor" && out.status.code() == Some(5));
+        assert!(fine, "hookx {args:?}: {out:?}");
         String::from_utf8(out.stdout).unwrap()
     };
     let marker = |name: &str| json!({"version": 1, "hooks": {"sessionStart": [{"command": format!("touch {}", p.project.join(name).display())}]}});
@@ -1300,7 +1303,7 @@ fn list_validate_schema_and_doctor_know_augment() {
     let (code, out, err) = p.hookx(&["doctor", "--host", "augment"], "");
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.contains("PromptSubmit (line 1): ./log.sh\n    augment  fires, natively"),
+        out.contains("PromptSubmit (line 1): ./log.sh\n    fires: augment (natively"),
         "{out}"
     );
 
@@ -1633,7 +1636,7 @@ fn doctor_knows_kiro_triggers_and_disabled_rules() {
         ]}),
     );
     p.trust();
-    let (code, out, err) = p.hookx(&["doctor", "--format", "json"], "");
+    let (code, out, err) = p.hookx(&["doctor", "--all-hosts", "--format", "json"], "");
     let report = json_of(&out);
     let rules = report["files"][0]["rules"]
         .as_array()
@@ -1712,8 +1715,9 @@ fn kiro_user_and_project_routes_run_a_handler_once() {
     };
     let project_route = route(&p.project.join(".kiro/hooks/hookx.json"));
     let user_route = route(&p.home.join(".kiro/hooks/hookx.json"));
+    // (Then `--home`: the tests' home is not the account's.)
     assert!(
-        project_route.ends_with("--installed-in project"),
+        project_route.contains(" --installed-in project"),
         "{project_route}"
     );
     assert_ne!(project_route, user_route);

@@ -8,6 +8,9 @@
 mod harness;
 #[path = "live_claude/client.rs"]
 mod client;
+mod common;
+#[path = "live_common/faults.rs"]
+mod faults;
 #[path = "live_claude/fixtures.rs"]
 mod fixtures;
 #[path = "live_claude/server.rs"]
@@ -74,6 +77,32 @@ fn sub_script(step: usize, _project: &str) -> Vec<Block> {
     }
 }
 
+/// The migration story's turn: one Bash call, one Write, then the end.
+fn story_script(step: usize, project: &str) -> Vec<Block> {
+    match step {
+        0 => vec![Block::Tool(
+            "Bash",
+            json!({"command": "echo story-bash", "description": "step"}),
+        )],
+        1 => vec![Block::Tool(
+            "Write",
+            json!({"file_path": format!("{project}/notes.txt"), "content": "story\n"}),
+        )],
+        _ => vec![Block::Text("Story done.".into())],
+    }
+}
+
+/// The fault matrix's script (tests/live_common/faults.rs): one Bash call per command.
+fn faults_script(step: usize, _project: &str) -> Vec<Block> {
+    match faults::commands().get(step) {
+        Some(cmd) => vec![Block::Tool(
+            "Bash",
+            json!({"command": cmd, "description": "step"}),
+        )],
+        None => vec![Block::Text("Faults done.".into())],
+    }
+}
+
 /// One Bash call, then the end of the turn: each tool event fires once.
 fn once_script(step: usize, _project: &str) -> Vec<Block> {
     match step {
@@ -88,7 +117,9 @@ fn once_script(step: usize, _project: &str) -> Vec<Block> {
 static SCRIPTS: &[(&str, Script)] = &[
     ("sub", sub_script),
     ("tools", tools_script),
+    ("faults", faults_script),
     ("once", once_script),
+    ("story", story_script),
 ];
 
 const PROMPT: &str = "SCRIPT:tools exercise every tool";
@@ -1511,7 +1542,75 @@ fn synced_project_runs_each_rule_once() {
     c.finish("synced_project_runs_each_rule_once", &run);
 }
 
+/// The README's migration story under Claude Code (issue 24): the Claude project converted to
+/// Copilot, Gemini, Codex and Cursor, `hookx install --host claude`, `hookx trust --yes`, one
+/// prompt with a Bash call and a Write. Claude runs its own file; hookx must run none of the
+/// four copies: each rule runs once per event, with Claude's payload.
+fn migration_story_runs_each_rule_once() {
+    let Some(bin) = client_or_skip("migration_story_runs_each_rule_once") else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    common::migration_story(
+        &world.project,
+        &world.home,
+        "copilot,gemini,codex,cursor",
+        "claude",
+    );
+    let run = client::run(
+        &bin,
+        &world,
+        model.port,
+        "SCRIPT:story run one command and write one file",
+        &["--dangerously-skip-permissions"],
+    );
+    let mut c = Checks::default();
+    for label in ["guard", "fmt", "log", "stop"] {
+        let runs = common::story_runs(&world.project, label);
+        c.check(
+            runs.len() == 1 && runs[0].starts_with(&format!("{label} agent ")),
+            format!("{label} ran once, by Claude: {runs:#?}"),
+        );
+    }
+    let fmt = common::story_runs(&world.project, "fmt");
+    c.check(
+        fmt.first().is_some_and(|l| l.contains("\"file_path\":")),
+        format!("the formatter got Claude's payload: {fmt:?}"),
+    );
+    c.finish("migration_story_runs_each_rule_once", &run);
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
+/// The fault matrix in Claude Code (tests/live_common/faults.rs): a hanging, slow, crashing,
+/// noisy or oversized handler beside a deny, through `hookx run` on Claude's route and through
+/// wrapped entries in `.claude/settings.json` that Claude runs itself: each denied Bash call
+/// never runs, and the deny's reason is its result.
+fn faulty_handlers_beside_a_deny() {
+    let Some(bin) = client_or_skip("faulty_handlers_beside_a_deny") else {
+        return;
+    };
+    let mut wrong = Vec::new();
+    for via in [faults::Via::Run, faults::Via::Wrapped] {
+        let model = FakeModel::start(SCRIPTS);
+        let world = World::new();
+        let root = world.dump.clone();
+        faults::set_up(via, "claude", &root, &world.project, &world.home);
+        let env = [("HOOKX_TEST_HOST_LIMIT_MS", faults::TEST_LIMIT_MS)];
+        // Bash is allowed outright: only the hooks decide (a denied call never asks).
+        let allow = ["--allowedTools", "Bash"];
+        let run = client::run_env(&bin, &world, model.port, "SCRIPT:faults run", &allow, &env);
+        let seen = Seen::new(&model);
+        let result = |text: &str| tool_result(&seen, text).unwrap_or_default();
+        let found = faults::check(via, "claude", &root, &world.project, &result);
+        if !found.is_empty() {
+            eprintln!("{}", run.describe());
+        }
+        wrong.extend(found);
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_claude",
@@ -1527,6 +1626,8 @@ fn main() -> std::process::ExitCode {
             ground_truth_answer_forms,
             hookx_routed_in,
             converted_configs,
+            migration_story_runs_each_rule_once,
+            faulty_handlers_beside_a_deny,
             synced_project_runs_each_rule_once,
         ],
     )

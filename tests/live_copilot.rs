@@ -8,6 +8,8 @@ mod harness;
 #[path = "live_copilot/client.rs"]
 mod client;
 mod common;
+#[path = "live_common/faults.rs"]
+mod faults;
 #[path = "live_common/json_syntax.rs"]
 mod json_syntax;
 #[path = "live_copilot/server.rs"]
@@ -53,6 +55,11 @@ const PASCAL: &[&str] = &[
 fn scripts(name: &str, project: &str) -> Vec<Step> {
     let file = format!("{project}/notes.txt");
     match name {
+        "faults" => faults::commands()
+            .into_iter()
+            .map(|c| Step::Tools(vec![("bash", json!({"command": c, "description": "d"}))]))
+            .chain([Step::Text("faults done")])
+            .collect(),
         "tools" => vec![
             Step::Tools(vec![(
                 "bash",
@@ -165,6 +172,17 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
                 json!({"path": file, "file_text": "converted\n"}),
             )]),
             Step::Text("converted done"),
+        ],
+        "story" => vec![
+            Step::Tools(vec![(
+                "bash",
+                json!({"command": "echo story-bash", "description": "d"}),
+            )]),
+            Step::Tools(vec![(
+                "create",
+                json!({"path": file, "file_text": "story\n"}),
+            )]),
+            Step::Text("story done"),
         ],
         "synced" => vec![
             Step::Tools(vec![(
@@ -1390,6 +1408,97 @@ fn converted_claude_config() {
     c.done("converted");
 }
 
+/// The README's migration story under the real client (issue 24): a Claude project (a Bash
+/// guard, a formatter on Write/Edit, a prompt logger, a Stop hook) converted with `--write` to
+/// Copilot, Gemini, Codex and Cursor, then `hookx install --host copilot` and `hookx trust
+/// --yes`. Each handler appends `LABEL RUNNER PAYLOAD` to a log (RUNNER: `hookx` when hookx ran
+/// it, else `copilot`). Copilot 1.0.102 runs `.claude/settings.json` itself, with its own
+/// payload, and no setting turns that off alone: that run is each rule's one run. convert
+/// writes Copilot no copy, hookx runs neither the Gemini nor the Codex copy, and install and
+/// doctor say which payload the rules get.
+fn migration_story_runs_each_rule_once() {
+    let mut said = (String::new(), String::new());
+    let Some(l) = live_env("story", |sb| {
+        let script = sb.write(
+            "project/hook.sh",
+            "#!/bin/sh\nr=copilot; [ -n \"$HOOKX_HOST\" ] && r=hookx\nprintf '%s %s %s\\n' \"$1\" \"$r\" \"$(tr -d '\\n')\" >> \"$(dirname \"$0\")/runs.log\"\n",
+        );
+        let run = |label: &str| format!("sh {} {label}", script.display());
+        let settings = json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": run("guard")}]}],
+            "PostToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "command", "command": run("fmt")}]}],
+            "UserPromptSubmit": [{"hooks": [{"type": "command", "command": run("log")}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": run("stop")}]}],
+        }});
+        sb.write("project/.claude/settings.json", &settings.to_string());
+        common::hookx_clean(&sb.project)
+            .current_dir(&sb.project)
+            .env("HOME", &sb.home)
+            .args([
+                "convert",
+                ".claude/settings.json",
+                "--to",
+                "copilot,gemini,codex,cursor",
+            ])
+            .args(["--write", "--hookx", env!("CARGO_BIN_EXE_hookx")])
+            .assert()
+            .success();
+        let installed = common::hookx_at(&sb.project, &sb.home, &["install", "--host", "copilot"])
+            .success()
+            .get_output()
+            .clone();
+        said.0 = String::from_utf8_lossy(&installed.stderr).into_owned();
+        hookx(sb, &["trust", "--yes"]);
+        let doctor = common::hookx_at(&sb.project, &sb.home, &["doctor", "--host", "copilot"])
+            .get_output()
+            .clone();
+        said.1 = String::from_utf8_lossy(&doctor.stdout).into_owned();
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let log = std::fs::read_to_string(l.sb.project.join("runs.log")).unwrap_or_default();
+    let lines: Vec<&str> = log.lines().collect();
+    let runs = |label: &str| {
+        lines
+            .iter()
+            .filter(|line| line.starts_with(&format!("{label} ")))
+            .copied()
+            .collect::<Vec<&str>>()
+    };
+    let mut c = Checks::default();
+    c.that(
+        !l.sb.project.join(".github/hooks/hooks.json").exists(),
+        "convert wrote Copilot no copy of the Claude file it reads itself",
+    );
+    for label in ["guard", "fmt", "log", "stop"] {
+        let all = runs(label);
+        c.that(
+            all.len() == 1 && all[0].starts_with(&format!("{label} copilot ")),
+            format!("{label}: once per event, by Copilot from the Claude file:\n{log}"),
+        );
+    }
+    // Copilot's own payload (PascalCase: a Write's file is `path`), as install and doctor say.
+    c.that(
+        runs("fmt").first().is_some_and(|l| {
+            l.contains("\"hook_event_name\":\"PostToolUse\"") && l.contains("\"path\":")
+        }),
+        format!("the formatter got Copilot's PascalCase payload:\n{log}"),
+    );
+    c.that(
+        said.0.contains(
+            "warning: Copilot runs .claude/settings.json itself with its copilot-pascal payload",
+        ),
+        format!("install names Copilot's own run: {}", said.0),
+    );
+    c.that(
+        said.1
+            .contains("runs it itself with its copilot-pascal payload, not the claude one"),
+        format!("doctor warns: {}", said.1),
+    );
+    c.done("story");
+}
+
 /// The Claude hook set of `synced_project_runs_each_rule_once`: the recording hook labelled
 /// `rule-EVENT` on four events, the tool events on Bash.
 fn synced_source(sb: &Sandbox) -> String {
@@ -1711,6 +1820,34 @@ fn hook_files_with_comments_or_trailing_commas() {
 }
 
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
+/// The fault matrix in Copilot CLI (tests/live_common/faults.rs), which runs hooks one after
+/// another: a hanging, slow, crashing, noisy or oversized handler ahead of a deny, through
+/// `hookx run` on Copilot's route and through wrapped entries in `.github/hooks` that Copilot
+/// runs itself: each denied shell call never runs, and the deny's reason is its result.
+fn faulty_handlers_beside_a_deny() {
+    let mut wrong = Vec::new();
+    for via in [faults::Via::Run, faults::Via::Wrapped] {
+        let Some(l) = live_env("faults", |sb| {
+            faults::set_up(via, "copilot", &sb.root, &sb.project, &sb.home);
+            vec![
+                ("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true".into()),
+                ("HOOKX_TEST_HOST_LIMIT_MS", faults::TEST_LIMIT_MS.into()),
+            ]
+        }) else {
+            return;
+        };
+        let result = |text: &str| l.tool_result("faults", text);
+        wrong.extend(faults::check(
+            via,
+            "copilot",
+            &l.sb.root,
+            &l.sb.project,
+            &result,
+        ));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_copilot",
@@ -1729,7 +1866,9 @@ fn main() -> std::process::ExitCode {
             ground_truth_compact_and_error,
             routed_handlers_of_every_dialect,
             converted_claude_config,
+            migration_story_runs_each_rule_once,
             hook_files_with_comments_or_trailing_commas,
+            faulty_handlers_beside_a_deny,
             synced_project_runs_each_rule_once,
         ],
     )

@@ -7,6 +7,8 @@
 #[path = "live_common/harness.rs"]
 mod harness;
 mod common;
+#[path = "live_common/faults.rs"]
+mod faults;
 #[path = "live_common/json_syntax.rs"]
 mod json_syntax;
 #[path = "live_common/minimal.rs"]
@@ -89,6 +91,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             execute("echo bricks-block"),
             Step::Text("routed done"),
         ],
+        "faults" => faults::commands()
+            .iter()
+            .map(|c| execute(c))
+            .chain([Step::Text("faults done")])
+            .collect(),
         _ => vec![Step::Text("unknown scenario")],
     }
 }
@@ -1019,6 +1026,40 @@ fn hook_files_with_comments_or_trailing_commas() {
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
 
+/// The fault matrix in Droid (tests/live_common/faults.rs): a hanging, slow, crashing, noisy or
+/// oversized handler beside a deny, through `hookx run` on Droid's route and through wrapped
+/// entries in `.factory/settings.json` that Droid runs itself: each denied `Execute` never
+/// runs, and the deny's reason is its result.
+fn faulty_handlers_beside_a_deny() {
+    let Some(bin) = droid() else { return };
+    let mut wrong = Vec::new();
+    for via in [faults::Via::Run, faults::Via::Wrapped] {
+        let sb = Sandbox::new("hookx-live-droid-faults");
+        let model = FakeModel::start(scripts, sb.project.display().to_string());
+        user_settings(&sb, &model, None);
+        faults::set_up(via, "droid", &sb.root, &sb.project, &sb.home);
+        let mut cmd = sb.command(&bin);
+        cmd.env("FACTORY_API_KEY", "dummy")
+            .env("HOOKX_TEST_HOST_LIMIT_MS", faults::TEST_LIMIT_MS)
+            .args([
+                "exec",
+                "-m",
+                "custom:fake-0",
+                "--auto",
+                "high",
+                "-o",
+                "json",
+            ])
+            .arg("SCENARIO:faults do the work");
+        let out = sb.run(cmd);
+        keep(&sb, &model, &out, &format!("droid-faults-{via:?}"));
+        let requests = model.requests_of("faults");
+        let result = |text: &str| minimal::tool_result(&requests, text);
+        wrong.extend(faults::check(via, "droid", &sb.root, &sb.project, &result));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -1035,6 +1076,7 @@ fn main() -> std::process::ExitCode {
             subagent_task_needs_the_daemon,
             hooks_disabled_turns_every_hook_off,
             hook_files_with_comments_or_trailing_commas,
+            faulty_handlers_beside_a_deny,
         ],
     )
 }

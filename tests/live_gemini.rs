@@ -92,6 +92,14 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             steps
         }
         "ask" => vec![shell("echo ask-me"), Step::Text("ask done")],
+        "story" => vec![
+            shell("echo story-bash"),
+            Step::Calls(vec![(
+                "write_file",
+                json!({"file_path": file, "content": "story\n"}),
+            )]),
+            Step::Text("story done"),
+        ],
         "routed" => vec![
             shell("echo claude-deny"),
             shell("echo claude-exit2"),
@@ -1505,6 +1513,45 @@ fn hook_files_with_comments_or_trailing_commas() {
     c.done("syntax");
 }
 
+/// The README's migration story under Gemini CLI (issue 24): the Claude project converted to
+/// Copilot, Gemini, Codex and Cursor, `hookx install --host gemini`, `hookx trust --yes`, one
+/// prompt with a shell call and a write. Gemini runs its own (wrapped) copy; hookx must run
+/// neither the Claude file nor the other copies: each rule runs once per event, with Claude's
+/// payload.
+fn migration_story_runs_each_rule_once() {
+    let Some(l) = live("story", &["--yolo"], &[], |sb| {
+        sb.user_settings(json!({}));
+        sb.trust_folder();
+        common::migration_story(
+            &sb.project,
+            &sb.home,
+            "copilot,gemini,codex,cursor",
+            "gemini",
+        );
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    for label in ["guard", "fmt", "log", "stop"] {
+        let runs = common::story_runs(&l.sb.project, label);
+        c.that(
+            runs.len() == 1 && runs[0].contains("\"hook_event_name\":"),
+            format!("{label} ran once, with Claude's payload: {runs:#?}"),
+        );
+    }
+    let fmt = common::story_runs(&l.sb.project, "fmt");
+    c.that(
+        fmt.first()
+            .is_some_and(|l| l.contains("\"tool_name\":\"Write\"") && l.contains("\"file_path\":")),
+        format!("the formatter got Claude's Write payload: {fmt:?}"),
+    );
+    c.done("story");
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -1531,6 +1578,7 @@ fn main() -> std::process::ExitCode {
             hook_files_with_comments_or_trailing_commas,
             routed::routed_handlers_of_every_dialect,
             routed::converted_claude_config,
+            migration_story_runs_each_rule_once,
         ],
     )
 }

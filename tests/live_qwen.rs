@@ -9,6 +9,8 @@ mod harness;
 #[path = "live_qwen/client.rs"]
 mod client;
 mod common;
+#[path = "live_common/faults.rs"]
+mod faults;
 #[path = "live_common/json_syntax.rs"]
 mod json_syntax;
 #[path = "live_common/recorded.rs"]
@@ -111,6 +113,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Text("routed done"),
         ],
         "system" => vec![Step::Text("system done")],
+        "faults" => faults::commands()
+            .iter()
+            .map(|c| one(shell(c)))
+            .chain([Step::Text("faults done")])
+            .collect(),
         _ => vec![Step::Text("unknown scenario")],
     }
 }
@@ -1000,6 +1007,33 @@ fn settings_with_comments_or_trailing_commas() {
     c.done("syntax");
 }
 
+/// The fault matrix in Qwen Code (tests/live_common/faults.rs): a hanging, slow, crashing,
+/// noisy or oversized handler beside a deny, through `hookx run` on Qwen's route and through
+/// wrapped entries in `.qwen/settings.json` that Qwen runs itself: each denied shell call never
+/// runs, and the deny's reason is its result.
+fn faulty_handlers_beside_a_deny() {
+    let mut wrong = Vec::new();
+    for via in [faults::Via::Run, faults::Via::Wrapped] {
+        let env = [("HOOKX_TEST_HOST_LIMIT_MS", faults::TEST_LIMIT_MS)];
+        let Some(l) = live("faults", &["--yolo"], &env, |sb| {
+            sb.user_settings(json!({}));
+            faults::set_up(via, "qwen", &sb.root, &sb.project, &sb.home);
+            None
+        }) else {
+            return;
+        };
+        let result = |text: &str| l.tool_result("faults", text);
+        wrong.extend(faults::check(
+            via,
+            "qwen",
+            &l.sb.root,
+            &l.sb.project,
+            &result,
+        ));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -1024,6 +1058,7 @@ fn main() -> std::process::ExitCode {
             system_settings_hooks_run,
             system_settings_that_do_not_parse_stop_qwen,
             settings_with_comments_or_trailing_commas,
+            faulty_handlers_beside_a_deny,
         ],
     )
 }

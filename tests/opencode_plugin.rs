@@ -513,9 +513,10 @@ fn doctor_knows_the_plugin_and_what_it_routes() {
     p.hookx(&["trust", "--yes"]).success();
     // Not installed: every agent is diagnosed but OpenCode; asked for, it has no route.
     p.hookx(&["doctor"]).success().lacks("opencode");
+    // Exit 5: under the one agent examined, no rule can fire.
     p.hookx(&["doctor", "--host", "opencode"])
-        .success()
-        .says("OpenCode has no hookx route for `tool.execute.before` in its config")
+        .code(5)
+        .says("no hookx route for `tool.execute.before`, `tool.execute.after` in OpenCode's config")
         .says("fix: hookx install --host opencode");
     // Installed: doctor lists it and sees the route.
     let hookx = env!("CARGO_BIN_EXE_hookx");
@@ -523,13 +524,13 @@ fn doctor_knows_the_plugin_and_what_it_routes() {
         .success();
     p.hookx(&["doctor"])
         .success()
-        .says("opencode (opencode-1.18.33)")
-        .says("opencode  fires, through hookx, claude payload");
+        .says("opencode (opencode-1.18.33; hookx's plugin .opencode/plugin/hookx.js)")
+        .says("fires: opencode (through hookx, claude payload)");
     // A route whose hookx is gone is said to be unable to run.
     p.hookx(&["install", "--host", "opencode", "--hookx", "/nowhere/hookx"])
         .success();
     p.hookx(&["doctor", "--host", "opencode"])
-        .success()
+        .code(5)
         .says("OpenCode's hookx route for `tool.execute.before` cannot run");
 }
 
@@ -551,7 +552,7 @@ fn sync_writes_a_working_plugin_for_a_write_only_target() {
     let manifest = std::fs::read_to_string(p.project.join(".hookx/sync.toml")).unwrap();
     assert!(
         manifest.contains(
-            r#"out = ".opencode/plugin/hookx-converted.js"  # a plugin hookx writes whole"#
+            "project .opencode/plugin/hookx-converted.js (committed) (a plugin hookx writes whole"
         ),
         "{manifest}"
     );

@@ -1,6 +1,7 @@
 //! The new user's story (issue 10), end to end with the real binary: a Claude project with a
-//! Bash guard that reads `.tool_input.command`, converted for Copilot with a plain
-//! `hookx convert --write`; the converted entry is run as Copilot runs it (`sh -c` with
+//! Bash guard that reads `.tool_input.command`, converted for Copilot with `hookx convert
+//! --out .github/hooks/hooks.json --write` (a plain `--write` writes Copilot no copy: it reads
+//! the Claude file itself); the converted entry is run as Copilot runs it (`sh -c` with
 //! Copilot's payload on stdin and Copilot's environment, which includes `CLAUDE_PROJECT_DIR`),
 //! and `hookx simulate --expect` is the CI step that checks the answer.
 
@@ -61,8 +62,17 @@ fn path_with_hookx() -> String {
     )
 }
 
+/// `convert --write` into Copilot's hook file, named with `--out`: without it, `--write` gives
+/// Copilot no copy, since Copilot reads `.claude/settings.json` itself (issue 24).
 fn convert(project: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
-    let mut args = vec![".claude/settings.json", "--to", "copilot", "--write"];
+    let mut args = vec![
+        ".claude/settings.json",
+        "--to",
+        "copilot",
+        "--out",
+        ".github/hooks/hooks.json",
+        "--write",
+    ];
     args.extend(extra);
     common::hookx()
         .current_dir(project)
@@ -214,8 +224,14 @@ fn hookx_path_sets_the_program_wrapped_entries_call() {
 fn simulate_expect_checks_the_decision() {
     let dir = project();
     convert(dir.path(), &[]);
-    let simulate = |expect: &str, command: &str| {
-        common::hookx()
+    let simulate_in = |trusted: bool, expect: &str, command: &str| {
+        let mut cmd = common::hookx();
+        // Copilot runs the project's hooks in `-p` only in a trusted folder: CI says so.
+        match trusted {
+            true => cmd.env("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true"),
+            false => cmd.env_remove("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS"),
+        };
+        cmd.env_remove("COPILOT_ALLOW_ALL")
             .current_dir(dir.path())
             .env("PATH", path_with_hookx())
             .env("HOOKX_HOME", dir.path())
@@ -235,6 +251,17 @@ fn simulate_expect_checks_the_decision() {
             .output()
             .unwrap()
     };
+    // In a folder Copilot does not trust, it runs none of the project's hooks: the deny a
+    // test expects is not there, and the report says why.
+    let out = simulate_in(false, "deny", "rm -rf /");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(4), "{stdout}");
+    assert!(stdout.contains("decision: allow"), "{stdout}");
+    assert!(
+        stdout.contains("not run by copilot: Copilot reads it only in a trusted folder"),
+        "{stdout}"
+    );
+    let simulate = |expect: &str, command: &str| simulate_in(true, expect, command);
     let out = simulate("allow", "rm -rf /");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(4), "{stdout}");

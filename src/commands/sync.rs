@@ -53,9 +53,12 @@ struct SourceSpec {
 #[derive(Clone, Debug)]
 struct TargetSpec {
     to: Dialect,
-    /// The file (or script folder) written, relative to the project; the agent's project
-    /// hook file by default.
+    /// The file (or script folder) written, relative to the project (`~/…`: to the home):
+    /// `out`, else the agent's own file of `scope`.
     out: Option<String>,
+    /// Which of the agent's own files: `project` (committed, the default), `local` (this
+    /// machine's, not committed) or `user` (in the home).
+    scope: Scope,
     wrap: bool,
     hookx: String,
 }
@@ -66,13 +69,18 @@ struct Manifest {
     targets: Vec<TargetSpec>,
 }
 
-/// `.hookx/sync.lock`: the sources of the last sync, and per target file (relative to the
-/// project) the digest of each entry it wrote there ([`owned_entries`]).
+/// `.hookx/sync.lock`: the sources of the last sync, its targets, and per target file
+/// (relative to the project) the digest of each entry it wrote there ([`owned_entries`]), or
+/// of the whole script for a script target's file.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 struct Lock {
     version: u32,
     #[serde(default)]
     sources: Vec<String>,
+    /// Per target file or script folder, the agent it was written for: a target that leaves
+    /// the manifest is found here, and its synced entries removed.
+    #[serde(default)]
+    agents: BTreeMap<String, String>,
     #[serde(default)]
     targets: BTreeMap<String, Vec<String>>,
 }
@@ -246,12 +254,38 @@ fn parse_manifest(shown: &str, text: &str) -> Result<Manifest, Error> {
         let mut spec = TargetSpec {
             to,
             out: None,
+            scope: Scope::Project,
             wrap: true,
             hookx: "hookx".into(),
         };
+        let mut scope_span = None;
         for (key, value) in options.iter() {
             match (key, value) {
                 ("out", v) if v.as_str().is_some() => spec.out = v.as_str().map(str::to_string),
+                ("scope", v) => {
+                    let named = v.as_str().unwrap_or_default();
+                    spec.scope = [Scope::Project, Scope::Local, Scope::User]
+                        .into_iter()
+                        .find(|s| s.name() == named)
+                        .ok_or_else(|| {
+                            at(
+                                v.span(),
+                                "`scope` is \"project\", \"local\" or \"user\"".into(),
+                            )
+                        })?;
+                    if scope_file(to, spec.scope).is_none() {
+                        return Err(at(
+                            v.span(),
+                            format!(
+                                "{} has no {} hook file (it has: {})",
+                                to.def().display,
+                                spec.scope.name(),
+                                scopes_of(to).join(", ")
+                            ),
+                        ));
+                    }
+                    scope_span = v.span();
+                }
                 ("wrap", v) if v.as_bool().is_some() => spec.wrap = v.as_bool() == Some(true),
                 ("hookx", v) if v.as_str().is_some() => {
                     spec.hookx = v.as_str().unwrap_or_default().to_string()
@@ -263,10 +297,20 @@ fn parse_manifest(shown: &str, text: &str) -> Result<Manifest, Error> {
                 (_, v) => {
                     return Err(at(
                         v.span(),
-                        format!("unknown option `{key}` of a target (known: out, wrap, hookx)"),
+                        format!(
+                            "unknown option `{key}` of a target (known: scope, out, wrap, hookx)"
+                        ),
                     ));
                 }
             }
+        }
+        if spec.out.is_some() && scope_span.is_some() {
+            return Err(at(
+                scope_span,
+                format!(
+                    "`targets.{name}` has both `out` and `scope`: `out` names any file, `scope` one of the agent's own; give one"
+                ),
+            ));
         }
         targets.push(spec);
     }
@@ -279,11 +323,66 @@ fn parse_manifest(shown: &str, text: &str) -> Result<Manifest, Error> {
     Ok(Manifest { sources, targets })
 }
 
-/// The target's file (or script folder), relative to the project.
+/// The target's file (or script folder), relative to the project, or `~/…` in the home.
 fn target_rel(spec: &TargetSpec) -> String {
-    spec.out
-        .clone()
-        .unwrap_or_else(|| spec.to.config().convert_target.to_string())
+    spec.out.clone().unwrap_or_else(|| {
+        scope_file(spec.to, spec.scope)
+            .unwrap_or_else(|| spec.to.config().convert_target.to_string())
+    })
+}
+
+/// Where a target's file (as [`target_rel`] names it) is: `~/…` in the home.
+fn target_path(ctx: &Context, rel: &str) -> PathBuf {
+    match rel.strip_prefix("~/") {
+        Some(rest) => ctx.home.join(rest),
+        None => ctx.project.join(rel),
+    }
+}
+
+/// The agent's own hook file (or script folder) of `scope`, as [`target_rel`] names it: the
+/// project's is where `convert --write` writes; the others are the first of the agent's
+/// locations of that scope that names one file or folder (in a folder of hook files, the
+/// file `convert --write` would name there).
+fn scope_file(to: Dialect, scope: Scope) -> Option<String> {
+    use crate::tables::{Pattern, Root};
+    if scope == Scope::Project {
+        return Some(to.config().convert_target.to_string());
+    }
+    to.def().locations.iter().find_map(|l| {
+        if l.scope != scope {
+            return None;
+        }
+        let file = match l.pattern {
+            Pattern::File(f) | Pattern::Scripts(f) => f.to_string(),
+            Pattern::Dir { dir, suffix } => {
+                let name = Path::new(to.config().convert_target)
+                    .file_name()?
+                    .to_str()?;
+                name.ends_with(suffix).then(|| format!("{dir}/{name}"))?
+            }
+            _ => return None,
+        };
+        match l.root {
+            Root::Project => Some(file),
+            Root::Home => Some(format!("~/{file}")),
+            Root::Managed => None,
+        }
+    })
+}
+
+/// The scopes a target may name for `to`, each with its file.
+fn scopes_of(to: Dialect) -> Vec<String> {
+    [Scope::Project, Scope::Local, Scope::User]
+        .into_iter()
+        .filter_map(|s| {
+            let file = scope_file(to, s)?;
+            Some(match s {
+                Scope::Project => format!("project {file} (committed)"),
+                Scope::Local => format!("local {file} (not committed)"),
+                _ => format!("{} {file}", s.name()),
+            })
+        })
+        .collect()
 }
 
 /// `hookx sync --init --to A,B`: the manifest, naming as sources the project's hook files
@@ -384,13 +483,13 @@ fn manifest_text(sources: &[(String, Dialect)], targets: &[Dialect]) -> String {
             d.name(),
             d.def().display
         ));
-        let kept = match d.config().generated {
-            Some(_) => "a plugin hookx writes whole (one of your own there is left alone)",
-            None => "the file written (hand-written hooks in it are kept)",
+        let whole = match d.config().generated {
+            Some(_) => " (a plugin hookx writes whole; one of your own there is left alone)",
+            None => "",
         };
         text.push_str(&format!(
-            "out = {}  # {kept}\n",
-            toml_string(d.config().convert_target)
+            "scope = \"project\"  # the file written: {}{whole}; or out = \"FILE\" for another\n",
+            scopes_of(*d).join(", ")
         ));
         text.push_str(
             "wrap = true  # false: handlers as written, with the target's payload (convert --no-wrap)\n",
@@ -421,7 +520,7 @@ struct FilePlan {
     /// Relative to the project.
     shown: String,
     before: Option<String>,
-    /// `None`: no file to write (nothing converts, and there is none).
+    /// `None`: no file (nothing converts, and there is none; or the file sync wrote goes).
     after: Option<String>,
 }
 
@@ -439,13 +538,13 @@ struct TargetPlan<'a> {
     conversion: crate::convert::Conversion,
     files: Vec<FilePlan>,
     edits: Vec<HandEdit>,
+    /// A target the manifest no longer names, whose synced entries go.
+    removed: bool,
 }
 
 impl TargetPlan<'_> {
     fn stale(&self) -> bool {
-        self.files
-            .iter()
-            .any(|f| f.after.is_some() && f.after != f.before)
+        self.files.iter().any(|f| f.after != f.before)
     }
 }
 
@@ -474,7 +573,7 @@ fn convert_options(ctx: &Context, manifest: &Manifest, spec: &TargetSpec) -> con
             .collect(),
         from: None,
         to: vec![spec.to],
-        out: Some(ctx.project.join(target_rel(spec))),
+        out: Some(target_path(ctx, &target_rel(spec))),
         write: true,
         dry_run: false,
         project: ctx.project.clone(),
@@ -518,39 +617,6 @@ fn read_sources(ctx: &Context, manifest: &Manifest) -> Result<conv::Inputs, Erro
     all.ok_or_else(|| Error::Usage("the manifest names no source".into()))
 }
 
-/// The inputs without the files at `left_out` (indices of the manifest's sources, one file
-/// each, in its order) and what could not be read of them.
-fn without(inputs: &conv::Inputs, left_out: &[usize]) -> conv::Inputs {
-    let files: Vec<&str> = left_out
-        .iter()
-        .filter_map(|&i| inputs.loaded.get(i))
-        .map(|(s, _)| s.path.as_str())
-        .collect();
-    conv::Inputs {
-        loaded: std::mem::ManuallyDrop::new(
-            inputs
-                .loaded
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| !left_out.contains(i))
-                .map(|(_, l)| l.clone())
-                .collect(),
-        ),
-        unread: inputs
-            .unread
-            .iter()
-            .filter(|l| !files.contains(&l.file.as_str()))
-            .cloned()
-            .collect(),
-        unread_errors: inputs
-            .unread_errors
-            .iter()
-            .filter(|d| !files.contains(&d.file.as_str()))
-            .cloned()
-            .collect(),
-    }
-}
-
 /// One sync (or check, or dry run) of every target.
 fn sync_once(opts: &Options) -> Result<Outcome, Error> {
     let ctx = &opts.ctx;
@@ -558,7 +624,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
     let lock = read_lock(ctx)?;
     let inputs = read_sources(ctx, &manifest)?;
     for spec in &manifest.targets {
-        let target = ctx.project.join(target_rel(spec));
+        let target = target_path(ctx, &target_rel(spec));
         if let Some(s) = manifest
             .sources
             .iter()
@@ -589,6 +655,30 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         .iter()
         .map(|s| discover::find(ctx, &ctx.project.join(&s.path)).ok())
         .collect();
+    // Targets an earlier sync wrote that the manifest no longer names: their synced entries
+    // (and files left with nothing else) go, as a source's rule that is gone does. A file
+    // that has since become a source is left as it is.
+    let current: Vec<String> = manifest.targets.iter().map(target_rel).collect();
+    let removed: Vec<TargetSpec> = lock
+        .agents
+        .iter()
+        .filter(|(rel, _)| !current.contains(rel))
+        .filter(|(rel, _)| {
+            !manifest
+                .sources
+                .iter()
+                .any(|s| same_file(&ctx.project.join(&s.path), &target_path(ctx, rel)))
+        })
+        .filter_map(|(rel, agent)| {
+            Some(TargetSpec {
+                to: Dialect::named(agent)?,
+                out: Some(rel.clone()),
+                scope: Scope::Project,
+                wrap: true,
+                hookx: "hookx".into(),
+            })
+        })
+        .collect();
     let mut plans = Vec::new();
     let mut read_natively = Vec::new();
     for spec in &manifest.targets {
@@ -607,7 +697,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         let conversion = match native.is_empty() {
             true => conv::conversion(&inputs, &copts, spec.to)?,
             false => {
-                let some = without(&inputs, &native);
+                let some = conv::without(&inputs, &native);
                 let conversion = conv::conversion(&some, &copts, spec.to);
                 drop(std::mem::ManuallyDrop::into_inner(some.loaded));
                 conversion?
@@ -619,7 +709,16 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
                 .map(|&i| manifest.sources[i].path.clone())
                 .collect::<Vec<_>>(),
         );
-        plans.push(plan(ctx, spec, conversion, &owned_refs, &lock)?);
+        plans.push(plan(ctx, spec, conversion, &owned_refs, &lock, false)?);
+    }
+    for spec in &removed {
+        let copts = convert_options(ctx, &manifest, spec);
+        let all: Vec<usize> = (0..manifest.sources.len()).collect();
+        let none = conv::without(&inputs, &all);
+        let conversion = conv::conversion(&none, &copts, spec.to);
+        drop(std::mem::ManuallyDrop::into_inner(none.loaded));
+        read_natively.push(Vec::new());
+        plans.push(plan(ctx, spec, conversion?, &owned_refs, &lock, true)?);
     }
     // Read again for the next run of `--watch`; the conversions own what they need.
     drop(std::mem::ManuallyDrop::into_inner(inputs.loaded));
@@ -629,6 +728,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
     let mut new_lock = Lock {
         version: 1,
         sources: manifest.sources.iter().map(|s| s.path.clone()).collect(),
+        agents: lock.agents.clone(),
         targets: lock.targets.clone(),
     };
     let store = TrustStore::load(ctx);
@@ -648,7 +748,10 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         .collect();
     for (plan, native) in plans.iter().zip(&read_natively) {
         let name = plan.spec.to.name();
-        let head = format!("{name}: {}", plan.rel);
+        let head = match plan.removed {
+            false => format!("{name}: {}", plan.rel),
+            true => format!("{name}: {}: no longer a target", plan.rel),
+        };
         let native_lines: Vec<String> = native
             .iter()
             .map(|s| {
@@ -669,11 +772,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
             n => format!(", {n} losses"),
         };
         if opts.check || opts.dry_run {
-            for file in plan
-                .files
-                .iter()
-                .filter(|f| f.after.is_some() && f.after != f.before)
-            {
+            for file in plan.files.iter().filter(|f| f.after != f.before) {
                 out!("{}", diff(file));
             }
             let state = match (plan.stale(), plan.edits.is_empty()) {
@@ -715,25 +814,51 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         }
         let copts = convert_options(ctx, &manifest, plan.spec);
         let written = write_target(&copts, plan, &owned_refs)?;
-        let state = match (written, nothing) {
-            (true, _) => "written",
-            (false, true) => "nothing to write",
-            (false, false) => "up to date",
+        let state = match (written, nothing, plan.removed) {
+            (true, _, false) => "written",
+            (false, true, false) => "nothing to write",
+            (false, false, false) => "up to date",
+            (true, _, true) if plan.files.iter().all(|f| f.after.is_none()) => {
+                "removed (it held nothing but synced hooks)"
+            }
+            (true, _, true) => "its synced hooks removed",
+            (false, _, true) => "nothing synced left in it",
         };
-        summary.push(format!("{name} {state}"));
+        let short = match plan.removed {
+            true => "removed",
+            false => state,
+        };
+        summary.push(format!("{name} {short}"));
         report.push(format!("{head}: {state}{loss_text}"));
         report.extend(native_lines);
         report.extend(loss_lines(losses));
+        if plan.removed {
+            // Nothing of it is sync's any more.
+            let folder = format!("{}/", plan.rel.trim_end_matches('/'));
+            new_lock
+                .targets
+                .retain(|k, _| *k != plan.rel && !k.starts_with(&folder));
+            new_lock.agents.remove(&plan.rel);
+            continue;
+        }
+        new_lock
+            .agents
+            .insert(plan.rel.clone(), plan.spec.to.name().to_string());
         // What sync wrote, for telling a later hand edit.
         for file in &plan.files {
             let now = crate::read::text(&file.path, crate::read::MAX_FILE_BYTES).ok();
+            let scripts = plan.spec.to.config().scripts.is_some();
             match now {
                 // A plugin is one entry: its whole text.
                 Some(text) if plan.spec.to.config().generated.is_some() => {
                     let digest = crate::hash::sha256_hex(text.as_bytes());
                     new_lock.targets.insert(file.shown.clone(), vec![digest]);
                 }
-                Some(text) if plan.spec.to.config().scripts.is_none() => {
+                Some(text) if scripts && config::scripts::is_converted(&text) => {
+                    let digest = crate::hash::sha256_hex(text.as_bytes());
+                    new_lock.targets.insert(file.shown.clone(), vec![digest]);
+                }
+                Some(text) if !scripts => {
                     let sources = owned_sources(&file.path, &owned_refs);
                     let mut digests: Vec<String> = owned_entries(&text, &sources)
                         .into_iter()
@@ -817,47 +942,42 @@ fn owned_sources(path: &Path, owned: &[&str]) -> Vec<Value> {
         .collect()
 }
 
-/// What sync would make of one target, and the hand edits in it.
+/// What sync would make of one target, and the hand edits in it. A target no longer in the
+/// manifest (`removed`) has an empty conversion: its synced entries go, and so does its file
+/// when nothing else is left in it.
 fn plan<'a>(
     ctx: &Context,
     spec: &'a TargetSpec,
     conversion: crate::convert::Conversion,
     owned: &[&str],
     lock: &Lock,
+    removed: bool,
 ) -> Result<TargetPlan<'a>, Error> {
     let rel = target_rel(spec);
-    let path = ctx.project.join(&rel);
+    let path = target_path(ctx, &rel);
     let mut files = Vec::new();
     let mut edits = Vec::new();
     if let Some(layout) = spec.to.config().scripts {
-        let (scripts, _) = config::scripts::emit(&conversion.document, layout);
-        for (name, text) in scripts {
-            let file = path.join(&name);
-            let before = crate::read::text(&file, crate::read::MAX_FILE_BYTES).ok();
-            if before
-                .as_deref()
-                .is_some_and(|b| !config::scripts::is_converted(b))
-            {
-                // A script hookx did not write stays (convert says so too).
-                continue;
-            }
-            files.push(FilePlan {
-                path: file,
-                shown: format!("{}/{name}", rel.trim_end_matches('/')),
-                before,
-                after: Some(text),
-            });
-        }
+        scripts_plan(ctx, &rel, &conversion, layout, lock, &mut files, &mut edits);
         return Ok(TargetPlan {
             spec,
             rel,
             conversion,
             files,
             edits,
+            removed,
         });
     }
     if let Some(plugin) = spec.to.config().generated {
-        return plan_plugin(spec, rel, path, conversion, plugin, lock);
+        let (files, edits) = plugin_plan(&rel, path, spec.to, &conversion, plugin, lock)?;
+        return Ok(TargetPlan {
+            spec,
+            rel,
+            conversion,
+            files,
+            edits,
+            removed,
+        });
     }
     let before = match crate::read::text(&path, crate::read::MAX_FILE_BYTES) {
         Ok(text) => Some(text),
@@ -870,7 +990,7 @@ fn plan<'a>(
         }
     };
     let nothing = conversion.document.rules.is_empty();
-    let after = match (&before, nothing) {
+    let mut after = match (&before, nothing) {
         (None, true) => None,
         _ => Some(config::merge::sync_text(
             &path,
@@ -879,6 +999,16 @@ fn plan<'a>(
             before.as_deref(),
         )?),
     };
+    if removed
+        && after != before
+        && after
+            .as_deref()
+            .is_some_and(|a| holds_nothing(a, &conversion))
+    {
+        // Sync's entries were all the file held: it goes with them (a file that held
+        // none of them stays as it is).
+        after = None;
+    }
     if let (Some(text), Some(known)) = (&before, lock.targets.get(&rel)) {
         let sources = owned_sources(&path, owned);
         for (pointer, digest) in owned_entries(text, &sources) {
@@ -907,44 +1037,129 @@ fn plan<'a>(
         conversion,
         files,
         edits,
+        removed,
     })
 }
 
-/// [`plan`] for an agent whose hooks are code (a write-only target): the plugin `convert
-/// --write` writes around the converted handlers, whole. A plugin there that hookx did not
-/// write is refused, untouched; one that is not what sync last wrote (the lock holds the
-/// file's digest) was edited by hand.
-fn plan_plugin<'a>(
-    spec: &'a TargetSpec,
-    rel: String,
+/// Whether `text` holds no more than the empty file of the conversion's dialect.
+fn holds_nothing(text: &str, conversion: &crate::convert::Conversion) -> bool {
+    let empty = config::write::to_text(&conversion.document);
+    let parse = |t: &str| config::edit::JsonText::new(t).value(&[]);
+    parse(text).is_some() && parse(text) == parse(&empty)
+}
+
+/// The scripts of a script-folder target (Cline): one per handler of the conversion, and the
+/// removal of each script an earlier sync wrote (the lock names it) that no rule makes any
+/// more. A script sync wrote whose text is not what the lock recorded was edited by hand.
+/// Scripts hookx did not write stay, and so do converted ones no sync wrote.
+fn scripts_plan(
+    ctx: &Context,
+    rel: &str,
+    conversion: &crate::convert::Conversion,
+    layout: &crate::tables::ScriptLayout,
+    lock: &Lock,
+    files: &mut Vec<FilePlan>,
+    edits: &mut Vec<HandEdit>,
+) {
+    let folder = format!("{}/", rel.trim_end_matches('/'));
+    let edited = |shown: &str, before: &str| {
+        lock.targets
+            .get(shown)
+            .is_some_and(|known| !known.contains(&crate::hash::sha256_hex(before.as_bytes())))
+    };
+    let (scripts, _) = config::scripts::emit(&conversion.document, layout);
+    let mut made = Vec::new();
+    for (name, text) in scripts {
+        let shown = format!("{folder}{name}");
+        let path = target_path(ctx, &shown);
+        let before = crate::read::text(&path, crate::read::MAX_FILE_BYTES).ok();
+        if before
+            .as_deref()
+            .is_some_and(|b| !config::scripts::is_converted(b))
+        {
+            // A script hookx did not write stays (convert says so too).
+            continue;
+        }
+        if let Some(b) = before.as_deref()
+            && b != text
+            && edited(&shown, b)
+        {
+            edits.push(HandEdit {
+                at: format!("{shown}:1:1"),
+                what: "the script hookx wrote was edited by hand (it is not what sync wrote)"
+                    .into(),
+            });
+        }
+        made.push(shown.clone());
+        files.push(FilePlan {
+            path,
+            shown,
+            before,
+            after: Some(text),
+        });
+    }
+    let gone = lock
+        .targets
+        .keys()
+        .filter(|k| k.starts_with(&folder) && !made.contains(k));
+    for shown in gone {
+        let path = target_path(ctx, shown);
+        let Ok(before) = crate::read::text(&path, crate::read::MAX_FILE_BYTES) else {
+            continue;
+        };
+        if !config::scripts::is_converted(&before) {
+            continue;
+        }
+        if edited(shown, &before) {
+            edits.push(HandEdit {
+                at: format!("{shown}:1:1"),
+                what: "the script hookx wrote, whose rule is gone, was edited by hand since".into(),
+            });
+        }
+        files.push(FilePlan {
+            path,
+            shown: shown.clone(),
+            before: Some(before),
+            after: None,
+        });
+    }
+}
+
+/// The file of a target whose agent's hooks are code (a write-only target): the plugin
+/// `convert --write` writes around the converted handlers, whole, or none (removed) when
+/// nothing converts. A plugin there that hookx did not write is refused, untouched; one that
+/// is not what sync last wrote (the lock holds the file's digest) was edited by hand.
+fn plugin_plan(
+    rel: &str,
     path: PathBuf,
-    conversion: crate::convert::Conversion,
+    to: Dialect,
+    conversion: &crate::convert::Conversion,
     plugin: &crate::tables::GeneratedPlugin,
     lock: &Lock,
-) -> Result<TargetPlan<'a>, Error> {
+) -> Result<(Vec<FilePlan>, Vec<HandEdit>), Error> {
     let before = match crate::read::text(&path, crate::read::MAX_FILE_BYTES) {
         Ok(text) => Some(text),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => {
             return Err(Error::Io {
-                path: rel,
+                path: rel.to_string(),
                 message: e.to_string(),
             });
         }
     };
     if let Some(text) = &before {
-        not_a_foreign_plugin(plugin, &rel, text)?;
+        not_a_foreign_plugin(plugin, rel, text)?;
     }
-    let after = match (&before, conversion.document.rules.is_empty()) {
-        (None, true) => None,
-        _ => Some(crate::route::converted_plugin(
+    let after = match conversion.document.rules.is_empty() {
+        true => None,
+        false => Some(crate::route::converted_plugin(
             plugin,
-            spec.to,
+            to,
             &conversion.document,
         )),
     };
     let mut edits = Vec::new();
-    if let (Some(text), Some(known)) = (&before, lock.targets.get(&rel))
+    if let (Some(text), Some(known)) = (&before, lock.targets.get(rel))
         && !known.contains(&crate::hash::sha256_hex(text.as_bytes()))
     {
         edits.push(HandEdit {
@@ -952,19 +1167,13 @@ fn plan_plugin<'a>(
             what: "the plugin hookx wrote was edited by hand (it is not what sync wrote)".into(),
         });
     }
-    let files = vec![FilePlan {
+    let file = FilePlan {
         path,
-        shown: rel.clone(),
+        shown: rel.to_string(),
         before,
         after,
-    }];
-    Ok(TargetPlan {
-        spec,
-        rel,
-        conversion,
-        files,
-        edits,
-    })
+    };
+    Ok((vec![file], edits))
 }
 
 /// Refuses a plugin at a target's path that hookx did not write: sync writes that file whole.
@@ -985,43 +1194,57 @@ fn not_a_foreign_plugin(
     }
 }
 
-/// Writes one target through `convert --write`'s code; whether a byte changed.
+/// Writes one target through `convert --write`'s code, and removes the files sync wrote
+/// that nothing makes any more; whether a byte changed.
 fn write_target(copts: &conv::Options, plan: &TargetPlan, owned: &[&str]) -> Result<bool, Error> {
+    let mut changed = false;
+    for file in plan.files.iter().filter(|f| f.after.is_none()) {
+        if file.before.is_some() {
+            std::fs::remove_file(&file.path).map_err(|e| Error::Io {
+                path: file.shown.clone(),
+                message: format!("cannot remove: {e}"),
+            })?;
+            changed = true;
+        }
+    }
     if let Some(plugin) = plan.spec.to.config().generated {
-        let Some(after) = plan.files.first().and_then(|f| f.after.clone()) else {
-            return Ok(false);
+        let Some(file) = plan.files.first().filter(|f| f.after.is_some()) else {
+            return Ok(changed);
         };
-        let path = &plan.files[0].path;
+        let after = file.after.clone().unwrap_or_default();
         // Under the writer's lock, from the file as it is then.
-        let outcome = config::update::update(path, |current| {
+        let outcome = config::update::update(&file.path, |current| {
             if let Some(text) = current {
                 not_a_foreign_plugin(plugin, &plan.rel, text)?;
             }
             Ok(config::update::Change::Write(after))
         })?;
-        return Ok(outcome != config::update::Outcome::Unchanged);
+        return Ok(changed || outcome != config::update::Outcome::Unchanged);
     }
     if plan.spec.to.config().scripts.is_some() {
-        if !plan.stale() {
-            return Ok(false);
+        if !plan
+            .files
+            .iter()
+            .any(|f| f.after.is_some() && f.after != f.before)
+        {
+            return Ok(changed);
         }
         let (report, _) = conv::convert_to_scripts(copts, plan.spec.to, &plan.conversion, false)?;
-        return Ok(report
-            .and_then(|r| {
-                r.get("written")
-                    .and_then(Value::as_array)
-                    .map(|w| !w.is_empty())
-            })
-            .unwrap_or(false));
+        return Ok(changed
+            || report
+                .and_then(|r| {
+                    r.get("written")
+                        .and_then(Value::as_array)
+                        .map(|w| !w.is_empty())
+                })
+                .unwrap_or(false));
     }
-    let Some(file) = plan.files.first() else {
-        return Ok(false);
+    let Some(file) = plan.files.first().filter(|f| f.after.is_some()) else {
+        return Ok(changed);
     };
-    if file.after.is_none() {
-        return Ok(false);
-    }
     let (written, _) = conv::write_file(
         copts,
+        copts.write,
         &plan.conversion,
         owned,
         &file.path,

@@ -300,6 +300,12 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: false,
     },
     route_trust: None,
+    home_var: None,
+    presence: crate::tables::Presence {
+        programs: &["auggie"],
+        installs: &[],
+        folders: &[".augment"],
+    },
     schema: Schema {
         file_name: "augment.schema.json",
         text: include_str!("../../schemas/augment.schema.json"),
@@ -338,6 +344,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".augment/settings.json",
     install_user: ".augment/settings.json",
     hook_dir_var: None,
+    foreign_switches: &[],
     reads_foreign_as: &[],
     // Source 0.36.0 (`vao`/`S7n`): `args` are the program's arguments.
     run_keys: RunKeys {

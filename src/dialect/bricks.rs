@@ -149,6 +149,12 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: false,
     },
     route_trust: None,
+    home_var: None,
+    presence: crate::tables::Presence {
+        programs: &[],
+        installs: &[],
+        folders: &[".bricks", ".bricks-project-desktop"],
+    },
     schema: Schema {
         file_name: "bricks.schema.json",
         text: include_str!("../../schemas/bricks.schema.json"),
@@ -176,6 +182,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     kept_keys: &[],
     install_user: ".bricks-project-desktop/hooks.json",
     hook_dir_var: None,
+    foreign_switches: &[],
     reads_foreign_as: &[],
     implied_type: None,
     documents: Documents {

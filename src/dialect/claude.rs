@@ -530,6 +530,12 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: false,
     },
     route_trust: None,
+    home_var: None,
+    presence: crate::tables::Presence {
+        programs: &["claude"],
+        installs: &[".claude/local/claude", ".local/bin/claude"],
+        folders: &[".claude"],
+    },
     schema: Schema {
         file_name: "claude.schema.json",
         text: include_str!("../../schemas/claude.schema.json"),
@@ -562,6 +568,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".claude/settings.json",
     install_user: ".claude/settings.json",
     hook_dir_var: None,
+    foreign_switches: &[],
     reads_foreign_as: &[],
     // claude-code 2.1.332 settings schema: `args` (exec form), `onFailure` (`continue` by
     // default, or `block`: a failure counts as exit 2), `asyncRewake` (background, like

@@ -631,6 +631,10 @@ pub static DEF: DialectDef = DialectDef {
             file: ".copilot/config.json",
             key: "trusted_folders",
         },
+        trust_vars: &[
+            ("COPILOT_ALLOW_ALL", "true"),
+            ("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true"),
+        ],
         fix: "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true copilot -p …  (or trust the folder \
               once in an interactive `copilot` session)",
         untrusted: "in `-p` mode none of its hooks run",
@@ -659,6 +663,12 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: false,
     },
     route_trust: None,
+    home_var: None,
+    presence: crate::tables::Presence {
+        programs: &["copilot"],
+        installs: &[".local/bin/copilot"],
+        folders: &[".copilot", ".github/hooks"],
+    },
     schema: Schema {
         file_name: "copilot.schema.json",
         text: include_str!("../../schemas/copilot.schema.json"),
@@ -705,6 +715,20 @@ static CONFIG: ConfigSpec = ConfigSpec {
     hook_dir_var: Some("COPILOT_HOOK_DIR"),
     // Run 1.0.102: `.claude/settings*.json` handlers get the PascalCase payload.
     reads_foreign_as: &[(Dialect(&super::claude::DEF), Flavor(&PASCAL_TABLES))],
+    // Nothing turns the reading of `.claude/settings*.json` off alone. Copilot CLI 1.0.102's
+    // settings schema (the `{"path": …, "leafKind": …}` list in
+    // prebuilds/linux-x64/runtime.node of the unpacked client) has `disableAllHooks` (every
+    // hook, Copilot's own included) and `disabledHooks` ("Hooks discovered but not executed
+    // (content-hash keys)", a user setting keyed by a hash the client computes, marked
+    // internal and experimental in schemas/api.schema.json); no setting, variable or flag
+    // names Claude's files (`GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS` and folder trust load
+    // them together with `.github/hooks`).
+    foreign_switches: &[crate::tables::ForeignSwitch {
+        dialect: Dialect(&super::claude::DEF),
+        off: None,
+        source: "client 1.0.102: settings schema in runtime.node (disableAllHooks, \
+                 disabledHooks by content hash), schemas/api.schema.json, cli-main.js",
+    }],
     implied_type: None,
     documents: Documents {
         file: &FILE,

@@ -106,6 +106,12 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: true,
     },
     route_trust: None,
+    home_var: None,
+    presence: crate::tables::Presence {
+        programs: &["kilo"],
+        installs: &[],
+        folders: &[".kilo", ".kilocode", ".config/kilo"],
+    },
     schema: Schema {
         file_name: "kilo.schema.json",
         text: "{}",
@@ -130,6 +136,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".kilo/plugin/hookx.js",
     install_user: ".config/kilo/plugin/hookx.js",
     hook_dir_var: None,
+    foreign_switches: &[],
     reads_foreign_as: &[],
     run_keys: RunKeys::NONE,
     implied_type: None,

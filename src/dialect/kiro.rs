@@ -277,6 +277,12 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: true,
     },
     route_trust: None,
+    home_var: None,
+    presence: crate::tables::Presence {
+        programs: &["kiro", "kiro-cli"],
+        installs: &[".local/bin/kiro-cli"],
+        folders: &[".kiro"],
+    },
     schema: Schema {
         file_name: "kiro.schema.json",
         text: include_str!("../../schemas/kiro.schema.json"),
@@ -309,6 +315,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".kiro/hooks/hookx.json",
     install_user: ".kiro/hooks/hookx.json",
     hook_dir_var: None,
+    foreign_switches: &[],
     reads_foreign_as: &[],
     run_keys: RunKeys::NONE,
     implied_type: None,

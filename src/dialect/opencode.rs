@@ -197,6 +197,12 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: true,
     },
     route_trust: None,
+    home_var: None,
+    presence: crate::tables::Presence {
+        programs: &["opencode"],
+        installs: &[],
+        folders: &[".opencode", ".config/opencode"],
+    },
     schema: Schema {
         file_name: "opencode.schema.json",
         text: "{}",
@@ -222,6 +228,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".opencode/plugin/hookx.js",
     install_user: ".config/opencode/plugin/hookx.js",
     hook_dir_var: None,
+    foreign_switches: &[],
     reads_foreign_as: &[],
     run_keys: RunKeys::NONE,
     implied_type: None,

@@ -421,6 +421,12 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: false,
     },
     route_trust: None,
+    home_var: None,
+    presence: crate::tables::Presence {
+        programs: &["qwen"],
+        installs: &[],
+        folders: &[".qwen"],
+    },
     schema: Schema {
         file_name: "qwen.schema.json",
         text: include_str!("../../schemas/qwen.schema.json"),
@@ -458,6 +464,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".qwen/settings.json",
     install_user: ".qwen/settings.json",
     hook_dir_var: None,
+    foreign_switches: &[],
     reads_foreign_as: &[],
     // `shell` is parsed (qwen-code 0.24.4 `parseHookMatcher`), not interpreted by hookx.
     run_keys: RunKeys {

@@ -27,6 +27,15 @@ pub struct HandlerRun {
     pub outcome: Outcome,
 }
 
+/// A handler `simulate --dry-run` would run, and with what.
+#[derive(Debug, serde::Serialize)]
+pub struct WouldRun {
+    pub origin: String,
+    pub flavor: Flavor,
+    pub command: String,
+    pub stdin: Value,
+}
+
 /// Everything one event caused.
 #[derive(Debug)]
 pub struct Dispatch {
@@ -35,6 +44,8 @@ pub struct Dispatch {
     pub skipped: Vec<String>,
     /// Handlers of files the host runs by itself that the event fires there (simulate).
     pub native: Vec<String>,
+    /// `simulate --dry-run`: the handlers it would run, none of which ran.
+    pub would_run: Vec<WouldRun>,
     pub outcome: Outcome,
     pub answer: HostAnswer,
 }
@@ -246,6 +257,31 @@ pub fn plan<'a, 'e, S: RuleSource + 'a>(
 }
 
 impl Plan<'_> {
+    /// What it would run, running nothing (`simulate --dry-run`): the handlers, what each
+    /// would get, and those it would skip; the answer is the host's to no handler.
+    pub fn preview(self) -> Dispatch {
+        let would_run = self
+            .jobs
+            .into_iter()
+            .zip(&self.specs)
+            .map(|(job, spec)| WouldRun {
+                origin: job.origin,
+                flavor: job.flavor,
+                command: spec.command_line.clone(),
+                stdin: job.stdin,
+            })
+            .collect();
+        let outcome = Outcome::default();
+        Dispatch {
+            runs: Vec::new(),
+            skipped: self.skipped,
+            native: Vec::new(),
+            would_run,
+            answer: encode_answer(self.host, self.event, &outcome),
+            outcome,
+        }
+    }
+
     /// How many handlers it starts (at most).
     pub fn handlers(&self) -> usize {
         self.specs.len()
@@ -288,6 +324,15 @@ impl Plan<'_> {
         let mut stopped = false;
         let mut cut = Vec::new();
         let mut final_deny = false;
+        let mut denied_once = false;
+        // A deny is final unless a handler still to answer could stop the agent and the
+        // host would be told (`continue: false`): that answer is more than the deny, so it is
+        // waited for, within the budget like any other.
+        let host_stops = tables.protocol.can_stop_the_agent(&event.kind);
+        let may_stop: Vec<bool> = jobs
+            .iter()
+            .map(|j| host_stops && j.flavor.tables().protocol.asks_to_stop())
+            .collect();
         while let Some(step) = match final_deny {
             // Those that ended with it still count; nothing more is waited for.
             true => batch.next_ended(),
@@ -315,8 +360,14 @@ impl Plan<'_> {
                 batch.stop_starting();
                 stopped = true;
             }
-            // Final: no later answer undoes a deny.
-            final_deny |= denied && answer.is_some();
+            denied_once |= denied;
+            // Final: no later answer undoes a deny, and none still to come could stop the
+            // agent (one of a host that stops at the first deny never starts).
+            final_deny = denied_once
+                && answer.is_some()
+                && !(0..jobs.len()).any(|j| {
+                    may_stop[j] && ended[j].is_none() && (!stopped || batch.is_started(j))
+                });
         }
         let mut outcome = Outcome::default();
         if !unevaluated.is_empty() {
@@ -381,6 +432,7 @@ impl Plan<'_> {
             runs,
             skipped,
             native: Vec::new(),
+            would_run: Vec::new(),
             outcome,
             answer: answered,
         };

@@ -89,6 +89,8 @@ pub struct SimulateRequest {
     pub project: Option<PathBuf>,
     pub home: Option<PathBuf>,
     pub managed_root: Option<PathBuf>,
+    /// Run no handler: say which would run, with what.
+    pub dry_run: bool,
 }
 
 /// What a simulated event caused: the handlers run through hookx, those the host runs itself
@@ -143,11 +145,41 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
     )?;
     let dialect = request.host.dialect();
     let store = TrustStore::load_or_empty(&ctx);
-    let sources = discover::discover_for_event(&ctx, dialect, &event.kind, &store);
+    let sources = discover::with_copies_sources(
+        &ctx,
+        &store,
+        dialect,
+        &event.kind,
+        None,
+        discover::discover_for_event(&ctx, dialect, &event.kind, &store),
+    );
     // 3. select
     let hook_set = hook_set(&sources, dialect, &store);
-    // 4. run
-    let mut through_hookx = fire(request.host, &event, &hook_set.rules, &project);
+    // 4. run: through hookx only where the host calls it (a route its own gates let through).
+    let all = discover::discover(&ctx);
+    let mut through_hookx = match simulate::uncalled(&ctx, &all, dialect, &event.kind) {
+        None => fire(
+            request.host,
+            &event,
+            &hook_set.rules,
+            &project,
+            request.dry_run,
+        ),
+        Some(why) => {
+            let rules = hook_set.rules.iter().map(|r| (r.rule.as_ref(), r.source));
+            let (selected, _) = dispatch::select::select(rules, &event);
+            let mut none = fire(request.host, &event, &[], &project, true);
+            let mut held: Vec<String> = Vec::new();
+            for s in selected {
+                let line = format!("{}: not run through hookx: {why}", s.rule.origin.file);
+                if !held.contains(&line) {
+                    held.push(line);
+                }
+            }
+            none.skipped.extend(held);
+            none
+        }
+    };
     // 5. answer: reported, with every untrusted file and what the host runs itself.
     through_hookx.skipped.extend(
         hook_set
@@ -155,8 +187,8 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
             .iter()
             .map(|(source, state)| host::untrusted_warning(source, *state)),
     );
-    through_hookx.native = simulate::native_runs(request.host, &event, &sources);
-    let native = run_natively(&ctx, request.host, &event, &project);
+    through_hookx.native = simulate::native_runs(&ctx, request.host, &event, &sources);
+    let native = run_natively(&ctx, &all, request.host, &event, &project, request.dry_run);
     discover::remove_private_copies();
     let mut outcome = native.outcome.clone();
     outcome.merge(through_hookx.outcome.clone());
@@ -196,6 +228,11 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         },
         Vars::Dispatch,
     )?;
+    if request.home.is_none()
+        && let Some(elsewhere) = trust::record_under_home_var(&ctx)
+    {
+        home_var_elsewhere(&elsewhere, &ctx, hosted.host, &hosted.event)?;
+    }
     let dialect = hosted.host.dialect();
     if left_to_user_route(
         &ctx,
@@ -212,12 +249,13 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
     let (store, refused) = TrustStore::load_for_run(&ctx);
     // Left for the OS to free when hookx exits: freeing thousands of rules one by one costs
     // an event more than reading them from the cache did.
-    let sources = ManuallyDrop::new(discover::discover_firing(
+    let sources = ManuallyDrop::new(discover::with_copies_sources(
         &ctx,
+        &store,
         dialect,
         &hosted.event.kind,
-        &fires,
-        &store,
+        Some(&fires),
+        discover::discover_firing(&ctx, dialect, &hosted.event.kind, &fires, &store),
     ));
     // 3. select
     let hook_set = ManuallyDrop::new(hook_set(&sources, dialect, &store));
@@ -259,11 +297,14 @@ fn answer_in_time(
         match split::split(bound) {
             Split::Host(Some(answer)) => {
                 use std::io::Write;
+                // The worker may still run handlers from them: it deletes them.
+                discover::leave_private_copies();
                 let _ = std::io::stdout().write_all(&answer.stdout);
                 let _ = std::io::stderr().write_all(&answer.stderr);
                 return answer.code;
             }
             Split::Host(None) => {
+                discover::leave_private_copies();
                 let why = "the handlers' run ended before it answered (see above)";
                 return host::print(&known.answer(why), &[]);
             }
@@ -450,7 +491,7 @@ struct HookSet<'a> {
 
 fn hook_set<'a>(sources: &'a [Source], host: Dialect, store: &TrustStore) -> HookSet<'a> {
     HookSet {
-        rules: discover::dispatch_rules(sources, host, store),
+        rules: crate::plan::hookx_rules(sources, host, store),
         untrusted: host::untrusted(sources, host, store),
     }
 }
@@ -482,6 +523,32 @@ fn refused_store(
     Ok(())
 }
 
+/// `HOME` names another home than the one `run` reads, with a trust record there
+/// ([`trust::record_under_home_var`]): said on stderr every time, and where the event guards a
+/// tool call an error, which the failure policy answers with a deny (the guards trusted there
+/// would be lost). The fix: routes installed from that home, which name it (`--home`).
+fn home_var_elsewhere(
+    elsewhere: &Path,
+    ctx: &Context,
+    host: Flavor,
+    event: &Event,
+) -> Result<(), Error> {
+    let why = format!(
+        "HOME is {}, which holds a trust record, but `hookx run` reads the home of your account, \
+         {} (a project's settings can set HOME for every hook); if your hooks' state is under \
+         HOME, run `hookx install` again from there (its routes then name it with --home)",
+        elsewhere.display(),
+        ctx.home.display()
+    );
+    if failure::policy(host, &event.kind) == failure::OnFailure::Deny {
+        return Err(Error::Usage(format!(
+            "{why}; the guards trusted there cannot be checked"
+        )));
+    }
+    guard::note(format_args!("hookx: {why}"));
+    Ok(())
+}
+
 /// Each untrusted file is warned about once per content (`hookx list` shows them all).
 fn warn_untrusted(ctx: &Context, untrusted: &[(&Source, TrustState)]) {
     let files: Vec<crate::warned::File<'_>> = untrusted
@@ -505,22 +572,52 @@ fn warn_untrusted(ctx: &Context, untrusted: &[(&Source, TrustState)]) {
 
 /// Steps 4 and 5 over a hook set: its handlers run, their answers merged and said in the
 /// host's protocol.
-fn fire(host: Flavor, event: &Event, rules: &[EffectiveRule<'_>], project: &Path) -> Dispatch {
-    dispatch::run::dispatch(
+fn fire(
+    host: Flavor,
+    event: &Event,
+    rules: &[EffectiveRule<'_>],
+    project: &Path,
+    dry_run: bool,
+) -> Dispatch {
+    let plan = dispatch::run::plan(
         host,
         event,
         rules.iter().map(|r| (r.rule.as_ref(), r.source)),
         project,
-    )
+        Limit::Route,
+    );
+    match dry_run {
+        true => plan.preview(),
+        false => plan.run(None),
+    }
 }
 
 /// What the host runs by itself: the files it reads itself, their handlers run without hookx,
 /// with the payload the host sends them (Copilot runs `.claude/settings.json` hooks as its
 /// PascalCase hooks).
-fn run_natively(ctx: &Context, host: Flavor, event: &Event, project: &Path) -> Dispatch {
-    let all = discover::discover(ctx);
-    let rules = simulate::native_rules(&all, host.dialect(), &event.kind);
-    dispatch::run::dispatch(host, event, rules.iter().map(|r| (r, &())), project)
+/// Those the host's own gates hold back ([`dispatch::gates`]) are not run, and said.
+fn run_natively(
+    ctx: &Context,
+    all: &[discover::Source],
+    host: Flavor,
+    event: &Event,
+    project: &Path,
+    dry_run: bool,
+) -> Dispatch {
+    let (rules, held) = simulate::native_rules(ctx, all, host.dialect(), event);
+    let plan = dispatch::run::plan(
+        host,
+        event,
+        rules.iter().map(|r| (r, &())),
+        project,
+        Limit::Route,
+    );
+    let mut dispatch = match dry_run {
+        true => plan.preview(),
+        false => plan.run(None),
+    };
+    dispatch.skipped.extend(held);
+    dispatch
 }
 
 /// `exec`'s one handler as a rule of its own dialect, so that it runs as a hook file's would.

@@ -253,6 +253,20 @@ impl ProtocolTables {
         self.fail_closed.contains(kind)
     }
 
+    /// Whether the host is told to stop the agent in its answer on `kind` (`continue: false`
+    /// has a slot there).
+    pub fn can_stop_the_agent(&self, kind: &EventKind) -> bool {
+        self.answer
+            .iter()
+            .any(|f| f.slot == Slot::Continue && f.written_on(kind))
+    }
+
+    /// Whether a handler of this flavour can ask to stop the agent (its answers have a
+    /// `continue` slot).
+    pub fn asks_to_stop(&self) -> bool {
+        self.answer.iter().any(|f| f.slot == Slot::Continue)
+    }
+
     /// The time the host gives all hooks of `kind`, if it caps them.
     pub fn hook_budget(&self, kind: &EventKind) -> Option<std::time::Duration> {
         let (_, ms, var) = self.hook_budget.iter().find(|(k, _, _)| k == kind)?;
