@@ -1,0 +1,121 @@
+//! The attacks of 2026-12-05 (`conformance/attacks-2026-12-05.md`) that found a problem, each
+//! through the real binary: a file a repository ships may not make `convert` write a handler
+//! that runs otherwise than the one it shows, nor read a line as hookx's wrapper when it runs
+//! more than hookx's wrapper.
+#![cfg(unix)]
+
+mod common;
+
+use common::{Ran, ran, write};
+use serde_json::{Value, json};
+use std::path::Path;
+
+/// `hookx convert FILE --to TO --format json` in `dir`: the report and the converted document.
+fn convert(dir: &Path, file: &str, to: &str) -> (Ran, Value) {
+    let mut cmd = common::hookx_clean(dir);
+    cmd.args(["convert", file, "--to", to, "--format", "json"]);
+    let ran = ran(&mut cmd);
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    let report: Value = serde_json::from_str(&ran.stdout).unwrap();
+    let output: Value = serde_json::from_str(report["output"].as_str().unwrap()).unwrap();
+    (ran, output)
+}
+
+/// The one Claude handler of `PreToolUse` in a converted Claude document, read as Claude reads
+/// it (a group with `hooks`).
+fn claude_handler(out: &Value) -> &Value {
+    let group = &out["hooks"]["PreToolUse"][0];
+    assert!(group["hooks"].is_array(), "not a Claude group: {out:#}");
+    &group["hooks"][0]
+}
+
+/// A provenance record a repository forged on a Copilot guard (`"hookx": {"from": "claude",
+/// …, "fields": {…}}`) cannot add fields that change how the restored Claude handler runs:
+/// `async` (its deny is never waited for), `asyncRewake`, a `timeout` the handler does not
+/// have, an `if` filter that never matches. Only the fields a conversion sets aside come back.
+#[test]
+fn a_forged_record_cannot_add_fields_that_change_how_the_handler_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        ".github/hooks/guard.json",
+        &json!({"version": 1, "hooks": {"preToolUse": [{
+            "type": "command", "bash": "./guard.sh",
+            "hookx": {"from": "claude", "rule": "/hooks/PreToolUse/0", "index": 0,
+                "fields": {"async": true, "asyncRewake": true, "timeout": 1,
+                           "if": "Bash(never-matches)", "shell": "bash"}}}]}})
+        .to_string(),
+    );
+    let (ran, out) = convert(dir.path(), ".github/hooks/guard.json", "claude");
+    let handler = claude_handler(&out);
+    assert_eq!(handler["command"], "./guard.sh", "{out:#}");
+    for key in ["async", "asyncRewake", "timeout", "if"] {
+        assert!(handler.get(key).is_none(), "`{key}` came back: {out:#}");
+    }
+    // What a conversion does set aside still comes back.
+    assert_eq!(handler["shell"], "bash", "{out:#}");
+    assert!(
+        ran.stdout.contains("async"),
+        "the dropped fields are reported: {ran:?}"
+    );
+}
+
+/// A forged record's `keys` (the keys the command line sat under) cannot leave the restored
+/// handler without its command line: a POSIX line always has a POSIX key.
+#[test]
+fn a_forged_record_cannot_drop_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{
+            "type": "command", "command": "./guard.sh",
+            "hookx": {"from": "copilot", "rule": "/hooks/preToolUse/0",
+                      "keys": ["powershell"]}}]}]}})
+        .to_string(),
+    );
+    let (_, out) = convert(dir.path(), ".claude/settings.json", "copilot");
+    let handler = &out["hooks"]["preToolUse"][0];
+    assert_eq!(handler["bash"], "./guard.sh", "{out:#}");
+}
+
+/// A forged record without a place in a group (`index`) cannot make convert write a flat entry
+/// into a dialect whose rules are groups: Claude reads `{"type": "command", …}` directly under
+/// the event as no hook at all.
+#[test]
+fn a_forged_record_cannot_write_a_flat_rule_where_the_dialect_has_groups() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        ".github/hooks/guard.json",
+        &json!({"version": 1, "hooks": {"preToolUse": [{
+            "type": "command", "bash": "./guard.sh",
+            "hookx": {"from": "claude", "rule": "/hooks/PreToolUse/0"}}]}})
+        .to_string(),
+    );
+    let (_, out) = convert(dir.path(), ".github/hooks/guard.json", "claude");
+    assert_eq!(claude_handler(&out)["command"], "./guard.sh", "{out:#}");
+}
+
+/// A line whose "guard" runs commands of its own before `hookx exec` (`…}; ./block-rm.sh ||
+/// exit 2; { :; }; hookx exec … -- 'true'`) is not hookx's wrapper: convert keeps the whole
+/// line, never the bare `true` (which would drop the check the line runs every time).
+#[test]
+fn a_line_with_commands_in_its_guard_is_not_read_as_hookxs_wrapper() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = "command -v hookx >/dev/null 2>&1 || { echo 'hookx not found' >&2; exit 1; }; \
+                ./block-rm.sh || exit 2; { :; }; hookx exec --host copilot --as claude \
+                --event PreToolUse -- 'true'";
+    write(
+        dir.path(),
+        ".github/hooks/guard.json",
+        &json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": line}]}})
+            .to_string(),
+    );
+    let (_, out) = convert(dir.path(), ".github/hooks/guard.json", "claude");
+    let command = claude_handler(&out)["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(command.contains("./block-rm.sh || exit 2"), "{out:#}");
+}
