@@ -33,10 +33,14 @@ pub(super) fn command(args: SimulateArgs) -> Result<i32, Error> {
             if !native.runs.is_empty() || !native.skipped.is_empty() {
                 out!(
                     "run by {host_dialect} itself (natively, not through hookx), with what {host_dialect} sends them:\n{}\nrun through hookx:\n",
-                    simulate::report_text(&native)
+                    crate::diag::visible_lines(&simulate::report_text(&native))
                 );
             }
-            out!("{}", simulate::report_text(&dispatch));
+            // What handlers and files said, as text: not sent to the terminal raw.
+            out!(
+                "{}",
+                crate::diag::visible_lines(&simulate::report_text(&dispatch))
+            );
             outln!(
                 "decision: {}",
                 serde_json::to_value(verdict)

@@ -179,7 +179,13 @@ pub fn render_text(
                 None => run.to_string(),
             });
         }
-        table.push(cells);
+        // Text read from files, shown as text ([`crate::diag::visible`]).
+        table.push(
+            cells
+                .iter()
+                .map(|c| crate::diag::visible(c).into_owned())
+                .collect(),
+        );
     }
     let mut out = String::new();
     if rows.is_empty() {

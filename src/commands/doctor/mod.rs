@@ -56,7 +56,8 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         text.push('\n');
         print!("{text}");
     } else {
-        print!("{}", render_text(&report));
+        // A matcher or command read from a file is shown as text, not sent to the terminal.
+        print!("{}", crate::diag::visible_lines(&render_text(&report)));
     }
     Ok(if report.never_fire > 0 {
         NEVER_FIRES_EXIT
