@@ -196,3 +196,61 @@ fn what_trust_and_list_show_cannot_rewrite_the_terminal() {
         );
     }
 }
+
+/// A Cline script whose second line is the mark of hookx's route scripts but whose body is not
+/// a route (`exec hookx run …`) is an ordinary hook: like every other script, it runs from a
+/// private copy of the bytes hashed when the event started, never by its path, so a rewrite
+/// in between (a debug-only hook point between reading and running) does not run unreviewed.
+#[test]
+fn a_script_wearing_the_route_mark_still_runs_from_the_bytes_hashed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    let said = root.join("said");
+    let script = write(
+        &project,
+        ".clinerules/hooks/PreToolUse",
+        &format!(
+            "#!/bin/sh\n{}\nprintf reviewed > '{}'\n",
+            hookx::config::scripts::ROUTE_MARK,
+            said.display()
+        ),
+    );
+    let hookx = |args: &[&str]| {
+        let mut cmd = common::hookx_clean(&project);
+        cmd.args(args).env("HOME", &home);
+        cmd
+    };
+    let trusted = ran(&mut hookx(&["trust", "--yes"]));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    assert!(
+        trusted.stdout.contains("PreToolUse"),
+        "reviewed: {trusted:?}"
+    );
+    let rewritten = format!("#!/bin/sh\nprintf unreviewed > '{}'\n", said.display());
+    let rewrite = format!(
+        "printf '%s' {} > '{}'",
+        hookx::shell::shell_quote(&rewritten),
+        script.display()
+    );
+    let payload = json!({
+        "session_id": "s", "transcript_path": "/dev/null", "cwd": project,
+        "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "ls"}, "permission_mode": "default",
+    });
+    let ran = ran(hookx(&["run", "--host", "claude", "--event", "PreToolUse"])
+        .env("HOOKX_TEST_BEFORE_RUN", &rewrite)
+        .write_stdin(payload.to_string()));
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    assert_eq!(
+        std::fs::read_to_string(&script).unwrap(),
+        rewritten,
+        "the hook point ran"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&said).unwrap(),
+        "reviewed",
+        "{ran:?}"
+    );
+}
