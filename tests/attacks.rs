@@ -254,3 +254,50 @@ fn a_script_wearing_the_route_mark_still_runs_from_the_bytes_hashed() {
         "{ran:?}"
     );
 }
+
+/// A hook script that wears the mark of a script `hookx convert` wrote but starts with another
+/// interpreter (`#!/usr/bin/env python3`) is run as its agent runs it, by its `#!` line: hookx
+/// does not read its body as a `/bin/sh` command line, which runs something else than what
+/// Cline runs (here a Python guard that denies, which `sh` would fail to run).
+#[test]
+fn a_script_wearing_the_converted_mark_runs_by_its_own_interpreter() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    let said = root.join("said");
+    let script = write(
+        &project,
+        ".clinerules/hooks/PreToolUse",
+        &format!(
+            "#!/usr/bin/env python3\n{}\nopen('{}', 'w').write('python')\n",
+            hookx::config::scripts::CONVERTED_MARK,
+            said.display()
+        ),
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let hookx = |args: &[&str]| {
+        let mut cmd = common::hookx_clean(&project);
+        cmd.args(args).env("HOME", &home);
+        cmd
+    };
+    let trusted = ran(&mut hookx(&["trust", "--yes"]));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    let payload = json!({
+        "session_id": "s", "transcript_path": "/dev/null", "cwd": project,
+        "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "ls"}, "permission_mode": "default",
+    });
+    let ran = ran(hookx(&["run", "--host", "claude", "--event", "PreToolUse"])
+        .write_stdin(payload.to_string()));
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    assert_eq!(
+        std::fs::read_to_string(&said).ok().as_deref(),
+        Some("python"),
+        "{ran:?}"
+    );
+}
