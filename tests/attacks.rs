@@ -301,3 +301,72 @@ fn a_script_wearing_the_converted_mark_runs_by_its_own_interpreter() {
         "{ran:?}"
     );
 }
+
+/// A route or wrapped entry this hookx cannot read (an option a newer hookx writes, a host it
+/// does not know, a `--timeout` too large) is answered by the failure policy like any other
+/// failure of hookx's own: never exit 2, which Claude reads on Stop as "keep going" (forever)
+/// and on a prompt as a refusal; on a tool-call guard, a deny in the host's protocol.
+#[test]
+fn a_command_line_hookx_cannot_read_never_blocks_a_stop_or_a_prompt() {
+    let dir = tempfile::tempdir().unwrap();
+    let payload = |event: &str| {
+        json!({"session_id": "s", "transcript_path": "/dev/null", "cwd": dir.path(),
+               "hook_event_name": event, "stop_hook_active": false, "prompt": "hi",
+               "tool_name": "Bash", "tool_input": {"command": "ls"}})
+        .to_string()
+    };
+    let lines: [&[&str]; 5] = [
+        &["run", "--host", "claude", "--new-option"],
+        // No `--host`: the host is guessed, as `run` guesses it (here by Claude's variable).
+        &["run", "--new-option"],
+        &[
+            "exec",
+            "--host",
+            "claude",
+            "--as",
+            "claude",
+            "--new-option",
+            "x",
+        ],
+        &[
+            "exec",
+            "--host",
+            "claude",
+            "--as",
+            "claude",
+            "--timeout",
+            "99999999999999999999",
+        ],
+        &["run", "--host", "a-host-of-tomorrow"],
+    ];
+    for line in lines {
+        for event in ["Stop", "UserPromptSubmit", "PreToolUse"] {
+            let mut cmd = common::hookx_clean(dir.path());
+            cmd.args(line).args(["--event", event]);
+            if line[0] == "exec" {
+                cmd.args(["--", "true"]);
+            }
+            if !line.contains(&"--host") {
+                cmd.env("CLAUDE_PROJECT_DIR", dir.path());
+            }
+            let ran = ran(cmd.write_stdin(payload(event)));
+            assert_ne!(ran.code, Some(2), "{line:?} {event}: {ran:?}");
+            assert!(ran.stderr.contains("hookx"), "{line:?} {event}: {ran:?}");
+            let known_host = !line.contains(&"a-host-of-tomorrow");
+            if event == "PreToolUse" && known_host {
+                let answer: Value = serde_json::from_str(ran.stdout.trim())
+                    .unwrap_or_else(|e| panic!("{line:?}: {e}: {ran:?}"));
+                assert_eq!(
+                    answer["hookSpecificOutput"]["permissionDecision"], "deny",
+                    "{line:?}: {ran:?}"
+                );
+            } else {
+                assert_eq!(
+                    (ran.code, ran.stdout.as_str()),
+                    (Some(1), ""),
+                    "{line:?} {event}"
+                );
+            }
+        }
+    }
+}

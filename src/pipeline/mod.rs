@@ -110,6 +110,36 @@ pub fn run(request: RunRequest) -> i32 {
     code
 }
 
+/// `hookx run` or `hookx exec` whose command line this hookx cannot read (an option or a host
+/// of a newer hookx, a value out of range): the failure policy's answer for what the line
+/// names (`--host`, `--event`, as far as they read) and the payload tells, with `why`. Never a
+/// usage error's exit 2, which a host reads as a block: Claude keeps a Stop going on it,
+/// forever.
+pub fn unreadable_command_line(host: Option<&str>, event: Option<&str>, why: &str) -> i32 {
+    let named = host.map(Dialect::named);
+    let host = named.flatten();
+    let known = failure::Context::new(host, event);
+    if guard::too_deep() {
+        return 0;
+    }
+    // The payload tells the event (and, with no `--host`, the host, guessed as `run` guesses
+    // it); a host this hookx does not know is not guessed at.
+    if named != Some(None)
+        && let Ok(payload) = host::read_stdin()
+    {
+        if host.is_some_and(|h| host::another_agent_runs_route(h, &payload)) {
+            return 0;
+        }
+        if let Ok(hosted) = host::decode(&payload, host, event, None) {
+            known.decoded(hosted.host, &hosted.also, &hosted.event.kind);
+        }
+    }
+    host::print(
+        &known.answer(&format!("cannot read its command line: {why}")),
+        &[],
+    )
+}
+
 /// `hookx exec`: the host's event on stdin, given to one handler written for another agent,
 /// its answer given back in the host's protocol.
 pub fn exec(request: ExecRequest) -> i32 {
