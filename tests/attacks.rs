@@ -370,3 +370,62 @@ fn a_command_line_hookx_cannot_read_never_blocks_a_stop_or_a_prompt() {
         }
     }
 }
+
+/// A user's Qwen settings saved with a UTF-8 byte order mark (as Windows editors save them) are
+/// read as Qwen Code 0.24.4 reads them: its settings loader takes the mark off
+/// (`stripUtf8Bom`, conformance/qwen-facts.md), so its guards are listed, trusted and run, here
+/// under Claude. A Claude file with the mark is still refused, saying why.
+#[test]
+fn qwen_settings_with_a_byte_order_mark_are_read_as_qwen_reads_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&project).unwrap();
+    let settings = json!({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": "echo 'blocked by the qwen guard' >&2; exit 2"}]}]}});
+    write(
+        &home,
+        ".qwen/settings.json",
+        &format!("\u{feff}// saved on Windows\n{settings:#}"),
+    );
+    let hookx = |args: &[&str]| {
+        let mut cmd = common::hookx_clean(&project);
+        cmd.args(args).env("HOME", &home);
+        cmd
+    };
+    let qwen_file = home.join(".qwen/settings.json");
+    let validated = ran(hookx(&["validate"]).arg(&qwen_file));
+    assert_eq!(validated.code, Some(0), "{validated:?}");
+    let trusted = ran(&mut hookx(&["trust", "--yes"]));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    assert!(
+        trusted.stdout.contains("blocked by the qwen guard"),
+        "reviewed: {trusted:?}"
+    );
+    let payload = json!({
+        "session_id": "s", "transcript_path": "/dev/null", "cwd": project,
+        "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "ls"}, "permission_mode": "default",
+    });
+    let ran_claude = ran(hookx(&["run", "--host", "claude", "--event", "PreToolUse"])
+        .write_stdin(payload.to_string()));
+    let answer: Value = serde_json::from_str(ran_claude.stdout.trim())
+        .unwrap_or_else(|e| panic!("{e}: {ran_claude:?}"));
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{ran_claude:?}"
+    );
+    // Claude's files are read as strict JSON: the mark is an error at 1:1, said as such.
+    let claude_file = write(
+        &project,
+        ".claude/settings.json",
+        &format!("\u{feff}{settings}"),
+    );
+    let refused = ran(hookx(&["validate"]).arg(&claude_file));
+    assert_eq!(refused.code, Some(1), "{refused:?}");
+    let said = format!("{}{}", refused.stdout, refused.stderr);
+    assert!(
+        said.contains("settings.json:1:1") && said.contains("byte order mark"),
+        "{refused:?}"
+    );
+}
