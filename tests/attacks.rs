@@ -429,3 +429,61 @@ fn qwen_settings_with_a_byte_order_mark_are_read_as_qwen_reads_them() {
         "{refused:?}"
     );
 }
+
+/// A project that ships many large untrusted hook files cannot make `hookx run` read and
+/// hash them all before its handlers start (the host's time runs from the moment it starts
+/// hookx): an event hashes at most `warned::MAX_HASHED_BYTES` of untrusted files. Those past
+/// it are warned about once, said in one line, and not read again while unchanged; one that
+/// changes is warned about again. Bounded by bytes, not by a clock.
+#[test]
+fn untrusted_files_past_the_bytes_hashed_per_event_are_not_read() {
+    use hookx::warned::MAX_HASHED_BYTES;
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    // Each file holds two thirds of the room: the first is hashed, the other two are not.
+    let big = |fill: char| {
+        let pad: String = std::iter::repeat_n(fill, (MAX_HASHED_BYTES * 2 / 3) as usize).collect();
+        json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "true"}]},
+               "pad": pad})
+        .to_string()
+    };
+    let files: Vec<_> = (0..3)
+        .map(|i| write(&project, &format!(".github/hooks/big{i}.json"), &big('a')))
+        .collect();
+    let payload = json!({
+        "session_id": "s", "transcript_path": "/dev/null", "cwd": project,
+        "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "ls"}, "permission_mode": "default",
+    });
+    let event = || {
+        let mut cmd = common::hookx_clean(&project);
+        cmd.args(["run", "--host", "claude", "--event", "PreToolUse"])
+            .env("HOME", &home)
+            .write_stdin(payload.to_string());
+        let ran = ran(&mut cmd);
+        assert_eq!(ran.code, Some(0), "{ran:?}");
+        ran
+    };
+    let warned = |ran: &Ran| ran.stderr.matches("(not trusted)").count();
+    let first = event();
+    assert_eq!(warned(&first), 3, "{first:?}");
+    assert!(
+        first.stderr.contains("2 untrusted hook file(s)"),
+        "the files not read are said: {first:?}"
+    );
+    let second = event();
+    assert_eq!(warned(&second), 0, "warned again: {second:?}");
+    assert!(!second.stderr.contains("not read"), "{second:?}");
+    // One that was not read changes: warned about again, itself only.
+    write(&project, ".github/hooks/big2.json", &big('b'));
+    let third = event();
+    assert_eq!(warned(&third), 1, "{third:?}");
+    assert!(
+        third
+            .stderr
+            .contains(&*files[2].file_name().unwrap().to_string_lossy()),
+        "{third:?}"
+    );
+}

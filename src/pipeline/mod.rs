@@ -102,6 +102,7 @@ pub struct Simulation {
 /// `hookx run`: the host's event on stdin, answered in the host's protocol. Returns the exit
 /// code the host reads.
 pub fn run(request: RunRequest) -> i32 {
+    dispatch::run::arm();
     crate::spawn::forward_termination();
     let code = guard::answering(request.host, request.event.clone(), |known| {
         run_event(&request, known)
@@ -143,6 +144,7 @@ pub fn unreadable_command_line(host: Option<&str>, event: Option<&str>, why: &st
 /// `hookx exec`: the host's event on stdin, given to one handler written for another agent,
 /// its answer given back in the host's protocol.
 pub fn exec(request: ExecRequest) -> i32 {
+    dispatch::run::arm();
     crate::spawn::forward_termination();
     guard::answering(request.host, request.event.clone(), |known| {
         exec_event(request, known)
@@ -285,7 +287,7 @@ fn answer_in_time(
         // (the budget leaves a third of itself, at least, before that).
         let bound = plan
             .budget()
-            .and_then(|b| std::time::Instant::now().checked_add(b + (b / 6).min(ANSWER_GRACE)));
+            .and_then(|b| dispatch::run::started().checked_add(b + (b / 6).min(ANSWER_GRACE)));
         match split::split(bound) {
             Split::Host(Some(answer)) => {
                 use std::io::Write;
@@ -524,11 +526,21 @@ fn warn_untrusted(ctx: &Context, untrusted: &[(&Source, TrustState)]) {
             sha256: source.sha256.as_deref(),
         })
         .collect();
-    for i in crate::warned::to_warn(&ctx.home, &files) {
+    let to_warn = crate::warned::to_warn(&ctx.home, &files);
+    for &i in &to_warn.files {
         let (source, state) = untrusted[i];
         guard::note(format_args!(
             "hookx: {}",
             host::untrusted_warning(source, state)
+        ));
+    }
+    if let (count @ 1.., bytes) = to_warn.unread {
+        guard::note(format_args!(
+            "hookx: {count} untrusted hook file(s) ({} MiB) not read to tell whether they \
+             changed: past the {} MiB of untrusted files hookx reads per event; each is \
+             warned about once as it stands",
+            bytes.div_ceil(1024 * 1024),
+            crate::warned::MAX_HASHED_BYTES / (1024 * 1024)
         ));
     }
 }
