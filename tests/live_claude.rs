@@ -74,7 +74,22 @@ fn sub_script(step: usize, _project: &str) -> Vec<Block> {
     }
 }
 
-static SCRIPTS: &[(&str, Script)] = &[("sub", sub_script), ("tools", tools_script)];
+/// One Bash call, then the end of the turn: each tool event fires once.
+fn once_script(step: usize, _project: &str) -> Vec<Block> {
+    match step {
+        0 => vec![Block::Tool(
+            "Bash",
+            json!({"command": "printf once > once.txt", "description": "once"}),
+        )],
+        _ => vec![Block::Text("Done once.".into())],
+    }
+}
+
+static SCRIPTS: &[(&str, Script)] = &[
+    ("sub", sub_script),
+    ("tools", tools_script),
+    ("once", once_script),
+];
 
 const PROMPT: &str = "SCRIPT:tools exercise every tool";
 
@@ -884,6 +899,91 @@ fn converted_configs() {
     c.finish("converted_configs", &wrapped);
 }
 
+/// How many times each event's rule ran, by the records.
+fn runs_per_event(records: &[Record]) -> std::collections::BTreeMap<String, usize> {
+    let mut out = std::collections::BTreeMap::new();
+    for r in records {
+        *out.entry(r.event.clone()).or_insert(0) += 1;
+    }
+    out
+}
+
+/// A Claude project synced to Copilot, Gemini and Codex (`hookx sync`), every file trusted and
+/// hookx routed in (`hookx install --host claude`): under Claude Code each rule still runs once
+/// per event, with Claude's payload, as it did before the sync. The copies are the same rules
+/// (their `hookx` record names the source): hookx's plan (issue 24) leaves them out.
+fn synced_project_runs_each_rule_once() {
+    let Some(bin) = client_or_skip("synced_project_runs_each_rule_once") else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    let tool = |event: &str| json!([{"matcher": "Bash", "hooks": [{"type": "command", "command": world.dumper_command("rule", event)}]}]);
+    let plain = |event: &str| json!([{"hooks": [{"type": "command", "command": world.dumper_command("rule", event)}]}]);
+    let source = world.project.join(".claude/settings.json");
+    write_json(
+        &source,
+        &json!({"hooks": {
+            "UserPromptSubmit": plain("UserPromptSubmit"),
+            "PreToolUse": tool("PreToolUse"),
+            "PostToolUse": tool("PostToolUse"),
+            "Stop": plain("Stop"),
+        }}),
+    );
+    let prompt = "SCRIPT:once one bash call";
+    let mut c = Checks::default();
+
+    // Ground truth: Claude with its own file alone.
+    let flags = ["--dangerously-skip-permissions"];
+    let alone = client::run(&bin, &world, model.port, prompt, &flags);
+    let native = runs_per_event(&world.records("rule"));
+    c.check(
+        native.len() == 4 && native.values().all(|&n| n >= 1),
+        format!("Claude alone runs every rule: {native:?}"),
+    );
+    world.clear_records();
+    model.clear();
+
+    hookx_cmd(&world, &["sync", "--init", "--to", "copilot,gemini,codex"]);
+    hookx_cmd(&world, &["trust", source.to_str().unwrap()]);
+    hookx_cmd(&world, &["sync"]);
+    hookx_cmd(&world, &["install", "--host", "claude"]);
+    hookx_cmd(&world, &["sync", "--check"]);
+    let listed = String::from_utf8(hookx_cmd(&world, &["trust", "--list"]).stdout).unwrap();
+    // Copilot reads the Claude file itself: it gets no copy.
+    for target in [".gemini/settings.json", ".codex/hooks.json"] {
+        c.check(
+            listed
+                .lines()
+                .any(|l| l.starts_with("trusted ") && l.contains(target)),
+            format!("{target} is trusted as the sync of a trusted source: {listed}"),
+        );
+    }
+
+    let run = client::run(&bin, &world, model.port, prompt, &flags);
+    c.check(
+        !run.debug_log.contains("Invalid setting"),
+        "Claude accepts the synced project",
+    );
+    let records = world.records("rule");
+    let synced = runs_per_event(&records);
+    c.check(
+        synced == native,
+        format!("each rule once per event: synced {synced:?}, Claude alone {native:?}"),
+    );
+    for r in &records {
+        c.check(
+            r.stdin["hook_event_name"] == r.event.as_str(),
+            format!(
+                "{}: Claude's payload of its event: {}",
+                r.event, r.stdin_text
+            ),
+        );
+    }
+    let _ = alone;
+    c.finish("synced_project_runs_each_rule_once", &run);
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -895,6 +995,11 @@ fn main() -> std::process::ExitCode {
                 client::VERSION
             ),
         )],
-        live_tests![native_ground_truth, hookx_routed_in, converted_configs,],
+        live_tests![
+            native_ground_truth,
+            hookx_routed_in,
+            converted_configs,
+            synced_project_runs_each_rule_once,
+        ],
     )
 }

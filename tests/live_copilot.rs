@@ -156,6 +156,13 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             )]),
             Step::Text("converted done"),
         ],
+        "synced" => vec![
+            Step::Tools(vec![(
+                "bash",
+                json!({"command": "echo synced-call", "description": "d"}),
+            )]),
+            Step::Text("synced done"),
+        ],
         "sub" => vec![
             Step::Tools(vec![(
                 "bash",
@@ -872,6 +879,101 @@ fn converted_claude_config() {
     c.done("converted");
 }
 
+/// The Claude hook set of `synced_project_runs_each_rule_once`: the recording hook labelled
+/// `rule-EVENT` on four events, the tool events on Bash.
+fn synced_source(sb: &Sandbox) -> String {
+    let tool = |e: &str| json!([{"matcher": "Bash", "hooks": [{"type": "command", "command": sb.dumper(&format!("rule-{e}"))}]}]);
+    let plain = |e: &str| json!([{"hooks": [{"type": "command", "command": sb.dumper(&format!("rule-{e}"))}]}]);
+    json!({"hooks": {
+        "UserPromptSubmit": plain("UserPromptSubmit"),
+        "PreToolUse": tool("PreToolUse"),
+        "PostToolUse": tool("PostToolUse"),
+        "Stop": plain("Stop"),
+    }})
+    .to_string()
+}
+
+/// How many times each `rule-EVENT` hook ran.
+fn rule_runs(dumps: &[client::Dump]) -> std::collections::BTreeMap<String, usize> {
+    let mut out = std::collections::BTreeMap::new();
+    for d in dumps {
+        if let Some(event) = d.label.strip_prefix("rule-") {
+            *out.entry(event.to_string()).or_insert(0) += 1;
+        }
+    }
+    out
+}
+
+/// A Claude project synced to Copilot, Gemini and Codex (`hookx sync`), its source trusted and
+/// hookx routed in (`hookx install --host copilot`): under Copilot CLI, which reads the Claude
+/// file itself as well as the synced `.github/hooks/hooks.json`, each rule runs as many times
+/// as Copilot fires its event (as with the Claude file alone), with the Claude payload it was
+/// written for. hookx's plan (issue 24) picks one runner per rule.
+fn synced_project_runs_each_rule_once() {
+    let hookx_dir = std::path::Path::new(env!("CARGO_BIN_EXE_hookx"))
+        .parent()
+        .unwrap()
+        .display()
+        .to_string();
+    let env = |hookx_dir: &str| {
+        vec![
+            ("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true".to_string()),
+            (
+                "PATH",
+                format!("{hookx_dir}:{}", std::env::var("PATH").unwrap_or_default()),
+            ),
+        ]
+    };
+    // Ground truth: the Claude file alone, which Copilot runs by itself.
+    let Some(alone) = live_env("synced", |sb| {
+        sb.write("project/.claude/settings.json", &synced_source(sb));
+        env(&hookx_dir)
+    }) else {
+        return;
+    };
+    let native = rule_runs(&alone.dumps);
+    let Some(l) = live_env("synced", |sb| {
+        sb.write("project/.claude/settings.json", &synced_source(sb));
+        hookx(sb, &["sync", "--init", "--to", "copilot,gemini,codex"]);
+        let source = sb.project.join(".claude/settings.json");
+        hookx(sb, &["trust", source.to_str().unwrap()]);
+        hookx(sb, &["sync"]);
+        hookx(sb, &["install", "--host", "copilot"]);
+        hookx(sb, &["sync", "--check"]);
+        env(&hookx_dir)
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        !native.is_empty() && native.values().all(|&n| n >= 1),
+        format!("Copilot runs the Claude file's rules: {native:?}"),
+    );
+    c.that(
+        !l.out.log.contains("Invalid hook configuration"),
+        "Copilot accepted the synced files",
+    );
+    let synced = rule_runs(&l.dumps);
+    c.that(
+        synced == native,
+        format!("each rule once per event: synced {synced:?}, the Claude file alone {native:?}"),
+    );
+    for d in l.dumps.iter().filter(|d| d.label.starts_with("rule-")) {
+        let event = d.label.trim_start_matches("rule-");
+        c.that(
+            d.stdin["hook_event_name"] == event,
+            format!("{}: the Claude payload of its event: {}", d.label, d.raw),
+        );
+        if event.ends_with("ToolUse") {
+            c.that(
+                d.stdin["tool_name"] == "Bash" && d.stdin["tool_input"]["command"].is_string(),
+                format!("{}: Claude's tool name and arguments: {}", d.label, d.raw),
+            );
+        }
+    }
+    c.done("synced");
+}
+
 /// Soft assertions: every failed check of a client run is reported, not just the first.
 #[derive(Default)]
 struct Checks {
@@ -1116,6 +1218,7 @@ fn main() -> std::process::ExitCode {
             routed_handlers_of_every_dialect,
             converted_claude_config,
             hook_files_with_comments_or_trailing_commas,
+            synced_project_runs_each_rule_once,
         ],
     )
 }

@@ -90,6 +90,14 @@ pub(super) enum Command {
         "hookx convert - --to bricks < hooks.json"
     ))]
     Convert(ConvertArgs),
+    /// Keep every agent's hook file generated from one source of truth (.hookx/sync.toml): write
+    /// them, or check in CI that none is stale or edited by hand.
+    #[command(after_help = example!(
+        "hookx sync --init --to copilot,gemini,codex   # write .hookx/sync.toml",
+        "hookx sync                                     # write every target",
+        "hookx sync --check                             # CI: exit 1 with a diff when one is stale"
+    ))]
+    Sync(SyncArgs),
     /// Check hook configs: syntax, types, events, matchers, handler types.
     #[command(after_help = example!("hookx validate .claude/settings.json --deny-warnings"))]
     Validate(ValidateArgs),
@@ -288,6 +296,44 @@ pub(super) struct ConvertArgs {
     /// Report format: text (on stderr) or json (on stdout).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub(super) format: Format,
+}
+
+#[derive(clap::Args, Debug)]
+pub(super) struct SyncArgs {
+    /// Write .hookx/sync.toml: the project's hook files (as `hookx list` finds them) as the
+    /// sources, the agents of --to as the targets.
+    #[arg(long, requires = "to", conflicts_with_all = ["check", "dry_run", "watch"])]
+    pub(super) init: bool,
+    /// With --init: the agents to generate hook files for, separated by commas.
+    #[arg(long, value_delimiter = ',', requires = "init")]
+    pub(super) to: Vec<Dialect>,
+    /// Write nothing; exit 1, showing a unified diff per file, when a target is not what sync
+    /// would write or an entry hookx wrote was edited by hand (CI, pre-commit).
+    #[arg(long, conflicts_with_all = ["dry_run", "watch", "force"])]
+    pub(super) check: bool,
+    /// Write nothing; show the diff of each file sync would change, and exit 0.
+    #[arg(long, conflicts_with = "watch")]
+    pub(super) dry_run: bool,
+    /// Overwrite entries hookx wrote that were edited by hand since (with --init: the
+    /// manifest).
+    #[arg(long)]
+    pub(super) force: bool,
+    /// Sync again whenever a source or the manifest changes, one line per run, until stopped.
+    #[arg(long)]
+    pub(super) watch: bool,
+    /// With --watch: stop after this many runs.
+    #[arg(long, value_name = "N", requires = "watch", hide = true)]
+    pub(super) watch_runs: Option<usize>,
+    /// Project directory (holding .hookx/sync.toml) [default: .].
+    #[arg(long, value_name = "DIR")]
+    pub(super) project: Option<PathBuf>,
+    /// Home directory holding hookx's trust record [default: $HOOKX_HOME, else $HOME].
+    #[arg(long, value_name = "DIR")]
+    pub(super) home: Option<PathBuf>,
+    /// The folder standing for `/` when looking for the agents' policy files (tests, images)
+    /// [default: $HOOKX_MANAGED_ROOT, else /].
+    #[arg(long, value_name = "DIR")]
+    pub(super) managed_root: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]

@@ -128,6 +128,19 @@ fn run(cli: Cli) -> Result<i32, Error> {
                 json: args.format == Format::Json,
             })
         }
+        Command::Sync(args) => crate::commands::sync::command(&crate::commands::sync::Options {
+            ctx: user_context(
+                args.project.as_deref(),
+                args.home.as_deref(),
+                args.managed_root.as_deref(),
+            )?,
+            init: args.init.then_some(args.to),
+            check: args.check,
+            dry_run: args.dry_run,
+            force: args.force,
+            watch: args.watch,
+            watch_runs: args.watch_runs,
+        }),
         Command::Validate(args) => validate::command(args),
         Command::Exec(args) => Ok(pipeline::exec(pipeline::ExecRequest {
             host: args.host,

@@ -41,10 +41,10 @@ pub struct Options {
 }
 
 /// The inputs, read: each file and its document, and the parts hookx cannot read.
-struct Inputs {
-    loaded: ManuallyDrop<Vec<(SourceFile, Document)>>,
-    unread: Vec<loss::Loss>,
-    unread_errors: Vec<Diagnostic>,
+pub struct Inputs {
+    pub loaded: ManuallyDrop<Vec<(SourceFile, Document)>>,
+    pub unread: Vec<loss::Loss>,
+    pub unread_errors: Vec<Diagnostic>,
 }
 
 /// `hookx convert`: reads the inputs, converts them to each target, and writes or prints each
@@ -59,33 +59,13 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     if several && opts.out.is_some() {
         return Err(Error::Usage("--out takes one target (--to)".into()));
     }
-    let Inputs {
-        loaded,
-        unread,
-        unread_errors,
-    } = read_inputs(opts)?;
-    let inputs: Vec<_> = loaded.iter().map(|(s, d)| (s, d)).collect();
+    let read = read_inputs(&opts.files, opts.from)?;
     // `--write` syncs with the entries converted from these inputs earlier.
-    let sources: Vec<&str> = loaded.iter().map(|(s, _)| s.path.as_str()).collect();
+    let sources: Vec<&str> = read.loaded.iter().map(|(s, _)| s.path.as_str()).collect();
     let mut code = 0;
     let mut reports = Vec::new();
     for &to in &opts.to {
-        let options = convert::Options {
-            to,
-            wrap: opts.wrap,
-            hookx: opts.hookx.clone(),
-        };
-        let mut conversion = ManuallyDrop::new(convert::convert(&inputs, &options));
-        let no_handler = conversion
-            .document
-            .rules
-            .iter()
-            .all(|r| r.handlers.is_empty());
-        if no_handler && !unread_errors.is_empty() {
-            // Nothing but what could not be read: the errors are the answer.
-            return Err(Error::Invalid(unread_errors));
-        }
-        conversion.losses.splice(0..0, unread.iter().cloned());
+        let conversion = ManuallyDrop::new(conversion(&read, opts, to)?);
         let (report, to_code) = convert_to(opts, to, &conversion, &sources, several)?;
         reports.extend(report);
         code = code.max(to_code);
@@ -104,12 +84,38 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     Ok(code)
 }
 
+/// The inputs' conversion to `to` with `opts`' `--no-wrap` and `--hookx`, the parts that could
+/// not be read first among its losses; fails when nothing but such parts is there.
+pub fn conversion(
+    read: &Inputs,
+    opts: &Options,
+    to: Dialect,
+) -> Result<convert::Conversion, Error> {
+    let inputs: Vec<_> = read.loaded.iter().map(|(s, d)| (s, d)).collect();
+    let options = convert::Options {
+        to,
+        wrap: opts.wrap,
+        hookx: opts.hookx.clone(),
+    };
+    let mut conversion = convert::convert(&inputs, &options);
+    let no_handler = conversion
+        .document
+        .rules
+        .iter()
+        .all(|r| r.handlers.is_empty());
+    if no_handler && !read.unread_errors.is_empty() {
+        // Nothing but what could not be read: the errors are the answer.
+        return Err(Error::Invalid(read.unread_errors.clone()));
+    }
+    conversion.losses.splice(0..0, read.unread.iter().cloned());
+    Ok(conversion)
+}
+
 /// The inputs read, each warning printed; fails on an input with nothing readable or no hooks.
-fn read_inputs(opts: &Options) -> Result<Inputs, Error> {
+pub fn read_inputs(files: &[PathBuf], from: Option<Dialect>) -> Result<Inputs, Error> {
     // Input of a quarter megabyte or more (over a thousand rules) is read into a heap of huge
     // pages.
-    let input_bytes: u64 = opts
-        .files
+    let input_bytes: u64 = files
         .iter()
         .filter_map(|f| std::fs::metadata(f).ok())
         .map(|m| m.len())
@@ -123,8 +129,8 @@ fn read_inputs(opts: &Options) -> Result<Inputs, Error> {
     // Parts of an input hookx cannot read: each a located loss; the rest converts.
     let mut unread = Vec::new();
     let mut unread_errors = Vec::new();
-    for path in &opts.files {
-        let (src, parsed) = load(path, opts.from)?;
+    for path in files {
+        let (src, parsed) = load(path, from)?;
         let (errors, warnings): (Vec<_>, Vec<_>) = parsed
             .diagnostics
             .iter()
@@ -283,7 +289,7 @@ fn convert_to(
 /// Writes one target file: `text` (with `--write`, the conversion merged into what the file
 /// holds when it is written), or with `--dry-run` only the diff from `before`. `--strict`
 /// writes nothing lossy. The path written and the diff, where there is one.
-fn write_file(
+pub fn write_file(
     opts: &Options,
     conversion: &convert::Conversion,
     sources: &[&str],
@@ -341,7 +347,7 @@ fn write_file(
 /// (each after a `==> NAME <==` line) or written into a folder (`--out DIR`, or the dialect's
 /// project folder with `--write`), each atomically with mode 0755. A script there that hookx
 /// did not write is left as it is, and the report says so (exit 1).
-fn convert_to_scripts(
+pub fn convert_to_scripts(
     opts: &Options,
     to: Dialect,
     conversion: &convert::Conversion,

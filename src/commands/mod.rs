@@ -28,5 +28,6 @@ pub mod input;
 pub mod install;
 pub mod list;
 pub mod schema;
+pub mod sync;
 pub mod trust;
 pub mod validate;

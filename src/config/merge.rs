@@ -225,7 +225,7 @@ fn sync_event(
 /// How a target's provenance record names a source file: relative to the target's folder
 /// (both with symlinks resolved), so that the same file is named the same from any working
 /// directory.
-fn source_record(target: &Path, source: &str) -> String {
+pub fn source_record(target: &Path, source: &str) -> String {
     let absolute = |p: &Path| match std::fs::canonicalize(p) {
         Ok(p) => p,
         Err(_) => std::env::current_dir().map_or(p.to_path_buf(), |d| d.join(p)),

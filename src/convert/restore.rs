@@ -237,7 +237,16 @@ impl Converter<'_> {
     /// was.
     pub(super) fn pieces<'d>(&mut self, src: &SourceFile, doc: &'d Document) -> Vec<Piece<'d>> {
         let mut out = Vec::with_capacity(doc.rules.len());
-        for (position, rule) in doc.rules.iter().enumerate() {
+        // A rule's place among the file's rules, not counting hookx's own routes (`hookx
+        // install`): adding or removing a route leaves the places of the rules as they were,
+        // and so the records of their copies.
+        let mut routes = 0;
+        for (index, rule) in doc.rules.iter().enumerate() {
+            let position = index - routes;
+            if !rule.handlers.is_empty() && rule.handlers.iter().all(crate::route::is_hookx_handler)
+            {
+                routes += 1;
+            }
             // A rule its dialect has switched off is not restored: converting reports it.
             if rule.flavor.dialect().config().is_disabled(rule) {
                 out.push(Piece::Native(Cow::Borrowed(rule), position));

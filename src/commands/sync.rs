@@ -1,0 +1,1166 @@
+//! `hookx sync`: one hook set as the source of truth, every other agent's file generated from
+//! it. The manifest (`.hookx/sync.toml`) names the source files and the targets; each target
+//! is written through `convert --write`'s own code ([`super::convert`]); `.hookx/sync.lock`
+//! records, per target, a digest of each entry sync wrote, so that a later hand edit of such an
+//! entry is told from a change of the source, reported, and kept unless `--force`.
+//! `--check` writes nothing and fails on a stale target (CI, pre-commit); `--dry-run` shows
+//! the same diffs; `--watch` syncs again whenever a source changes.
+
+use super::convert as conv;
+use crate::config::{self, MARKER};
+use crate::convert::loss::Loss;
+use crate::discover::{self, Context};
+use crate::error::Error;
+use crate::tables::{Dialect, Scope};
+use crate::trust::{TrustState, TrustStore};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The manifest, relative to the project.
+pub const MANIFEST: &str = ".hookx/sync.toml";
+/// What sync last wrote, relative to the project (committed beside the manifest).
+pub const LOCK: &str = ".hookx/sync.lock";
+
+/// What `hookx sync` is asked.
+pub struct Options {
+    pub ctx: Context,
+    /// `--init --to A,B`: write a manifest naming these targets.
+    pub init: Option<Vec<Dialect>>,
+    /// Write nothing; exit 1 when a target is stale or has hand edits to hookx's entries.
+    pub check: bool,
+    /// Write nothing; show the diffs, exit 0.
+    pub dry_run: bool,
+    /// Overwrite entries hookx wrote that were edited by hand (and an existing manifest with
+    /// `--init`).
+    pub force: bool,
+    /// Sync again whenever a source changes.
+    pub watch: bool,
+    /// With `watch`: stop after this many runs (tests).
+    pub watch_runs: Option<usize>,
+}
+
+/// One source file of the manifest.
+#[derive(Clone, Debug)]
+struct SourceSpec {
+    /// As written, relative to the project.
+    path: String,
+    from: Option<Dialect>,
+}
+
+/// One target of the manifest: an agent and `convert`'s options for it.
+#[derive(Clone, Debug)]
+struct TargetSpec {
+    to: Dialect,
+    /// The file (or script folder) written, relative to the project; the agent's project
+    /// hook file by default.
+    out: Option<String>,
+    wrap: bool,
+    hookx: String,
+}
+
+#[derive(Clone, Debug)]
+struct Manifest {
+    sources: Vec<SourceSpec>,
+    targets: Vec<TargetSpec>,
+}
+
+/// `.hookx/sync.lock`: the sources of the last sync, and per target file (relative to the
+/// project) the digest of each entry it wrote there ([`owned_entries`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct Lock {
+    version: u32,
+    #[serde(default)]
+    sources: Vec<String>,
+    #[serde(default)]
+    targets: BTreeMap<String, Vec<String>>,
+}
+
+/// `hookx sync`: the exit code.
+pub fn command(opts: &Options) -> Result<i32, Error> {
+    if let Some(to) = &opts.init {
+        return init(opts, to);
+    }
+    if opts.watch {
+        return watch(opts);
+    }
+    let outcome = sync_once(opts)?;
+    for line in &outcome.report {
+        errln!("{line}");
+    }
+    Ok(outcome.code)
+}
+
+/// What one sync did: the report's lines, a one-line summary and the exit code.
+struct Outcome {
+    report: Vec<String>,
+    summary: Vec<String>,
+    code: i32,
+}
+
+/// The manifest's path in the project.
+fn manifest_path(ctx: &Context) -> PathBuf {
+    ctx.project.join(MANIFEST)
+}
+
+/// Reads and checks the manifest.
+fn read_manifest(ctx: &Context) -> Result<Manifest, Error> {
+    let path = manifest_path(ctx);
+    let shown = MANIFEST.to_string();
+    let text = match crate::read::text(&path, crate::read::MAX_FILE_BYTES) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(Error::Usage(format!(
+                "{shown}: no sync manifest in this project; write one with `hookx sync --init --to AGENT,…`"
+            )));
+        }
+        Err(e) => {
+            return Err(Error::Io {
+                path: shown,
+                message: e.to_string(),
+            });
+        }
+    };
+    parse_manifest(&shown, &text)
+}
+
+/// The manifest in `text` (shown as `shown`); an error names the line and column.
+fn parse_manifest(shown: &str, text: &str) -> Result<Manifest, Error> {
+    use toml_edit::Item;
+    let at = |span: Option<std::ops::Range<usize>>, message: String| {
+        let (line, col) = crate::positions::line_col(text, span.map_or(0, |s| s.start));
+        Error::Io {
+            path: format!("{shown}:{line}:{col}"),
+            message,
+        }
+    };
+    let doc = toml_edit::Document::parse(text).map_err(|e| {
+        at(
+            e.span(),
+            format!("not TOML: {}", e.message().trim_end_matches('\n')),
+        )
+    })?;
+    let root = doc.as_table();
+    for (key, item) in root.iter() {
+        if !["version", "sources", "targets"].contains(&key) {
+            return Err(at(
+                item.span(),
+                format!("unknown key `{key}` (known: version, sources, targets)"),
+            ));
+        }
+    }
+    if let Some(version) = root.get("version")
+        && version.as_integer() != Some(1)
+    {
+        return Err(at(
+            version.span(),
+            "`version` must be 1 (the manifest format this hookx writes)".into(),
+        ));
+    }
+    let dialect = |name: &str, span| {
+        Dialect::named(name).ok_or_else(|| {
+            let known: Vec<&str> = Dialect::all().iter().map(|d| d.name()).collect();
+            at(
+                span,
+                format!("unknown agent `{name}` (known: {})", known.join(", ")),
+            )
+        })
+    };
+    let mut sources = Vec::new();
+    match root.get("sources") {
+        None => {
+            return Err(at(
+                None,
+                "no `sources` (the hook files to sync from)".into(),
+            ));
+        }
+        Some(Item::Value(toml_edit::Value::Array(list))) => {
+            for value in list.iter() {
+                let spec = match value {
+                    toml_edit::Value::String(s) => SourceSpec {
+                        path: s.value().clone(),
+                        from: None,
+                    },
+                    toml_edit::Value::InlineTable(t) => {
+                        for (key, v) in t.iter() {
+                            if !["path", "from"].contains(&key) {
+                                return Err(at(
+                                    v.span(),
+                                    format!("unknown key `{key}` of a source (known: path, from)"),
+                                ));
+                            }
+                        }
+                        let path = t.get("path").and_then(|p| p.as_str()).ok_or_else(|| {
+                            at(value.span(), "a source needs `path = \"FILE\"`".into())
+                        })?;
+                        let from = match t.get("from") {
+                            Some(f) => Some(dialect(
+                                f.as_str().ok_or_else(|| {
+                                    at(f.span(), "`from` is an agent's name".into())
+                                })?,
+                                f.span(),
+                            )?),
+                            None => None,
+                        };
+                        SourceSpec {
+                            path: path.to_string(),
+                            from,
+                        }
+                    }
+                    other => {
+                        return Err(at(
+                            other.span(),
+                            "a source is a path or `{ path = \"FILE\", from = \"AGENT\" }`".into(),
+                        ));
+                    }
+                };
+                sources.push(spec);
+            }
+        }
+        Some(other) => {
+            return Err(at(other.span(), "`sources` is a list of hook files".into()));
+        }
+    }
+    if sources.is_empty() {
+        return Err(at(
+            root.get("sources").and_then(Item::span),
+            "`sources` is empty: name the hook files to sync from".into(),
+        ));
+    }
+    let mut targets = Vec::new();
+    let Some(table) = root.get("targets").and_then(Item::as_table_like) else {
+        return Err(at(
+            root.get("targets").and_then(Item::span),
+            "no `[targets.AGENT]` table (the agents to write for)".into(),
+        ));
+    };
+    for (name, item) in table.iter() {
+        let to = dialect(name, item.span())?;
+        let Some(options) = item.as_table_like() else {
+            return Err(at(
+                item.span(),
+                format!("`targets.{name}` is a table of options"),
+            ));
+        };
+        let mut spec = TargetSpec {
+            to,
+            out: None,
+            wrap: true,
+            hookx: "hookx".into(),
+        };
+        for (key, value) in options.iter() {
+            match (key, value) {
+                ("out", v) if v.as_str().is_some() => spec.out = v.as_str().map(str::to_string),
+                ("wrap", v) if v.as_bool().is_some() => spec.wrap = v.as_bool() == Some(true),
+                ("hookx", v) if v.as_str().is_some() => {
+                    spec.hookx = v.as_str().unwrap_or_default().to_string()
+                }
+                ("out" | "hookx", v) => {
+                    return Err(at(v.span(), format!("`{key}` is a string")));
+                }
+                ("wrap", v) => return Err(at(v.span(), "`wrap` is true or false".into())),
+                (_, v) => {
+                    return Err(at(
+                        v.span(),
+                        format!("unknown option `{key}` of a target (known: out, wrap, hookx)"),
+                    ));
+                }
+            }
+        }
+        targets.push(spec);
+    }
+    if targets.is_empty() {
+        return Err(at(
+            root.get("targets").and_then(Item::span),
+            "no targets: add a `[targets.AGENT]` table".into(),
+        ));
+    }
+    Ok(Manifest { sources, targets })
+}
+
+/// The target's file (or script folder), relative to the project.
+fn target_rel(spec: &TargetSpec) -> String {
+    spec.out
+        .clone()
+        .unwrap_or_else(|| spec.to.config().convert_target.to_string())
+}
+
+/// `hookx sync --init --to A,B`: the manifest, naming as sources the project's hook files
+/// `hookx list` finds that are not the output of hookx nor a target's file.
+fn init(opts: &Options, to: &[Dialect]) -> Result<i32, Error> {
+    let path = manifest_path(&opts.ctx);
+    if path.exists() && !opts.force {
+        return Err(Error::Usage(format!(
+            "{MANIFEST} exists; edit it, or write it afresh with --force"
+        )));
+    }
+    if to.is_empty() {
+        return Err(Error::Usage(
+            "--init needs the targets: --to AGENT,…".into(),
+        ));
+    }
+    let targets: Vec<String> = to
+        .iter()
+        .map(|d| d.config().convert_target.to_string())
+        .collect();
+    let mut chosen = Vec::new();
+    let mut skipped = Vec::new();
+    for source in discover::discover(&opts.ctx) {
+        if source.scope != Scope::Project {
+            continue;
+        }
+        let shown = source.display.clone();
+        if targets
+            .iter()
+            .any(|t| same_file(&opts.ctx.project.join(t), &source.path))
+        {
+            skipped.push(format!("{shown}: a target's own file"));
+            continue;
+        }
+        let Some(doc) = source.document() else {
+            skipped.push(format!(
+                "{shown}: {}",
+                source.error_line().unwrap_or_else(|| "unreadable".into())
+            ));
+            continue;
+        };
+        let handlers: Vec<_> = doc.rules.iter().flat_map(|r| &r.handlers).collect();
+        if handlers.is_empty() {
+            continue;
+        }
+        if handlers
+            .iter()
+            .all(|h| h.extra.contains_key(MARKER) || crate::route::is_hookx_handler(h))
+        {
+            skipped.push(format!("{shown}: written by hookx (convert or install)"));
+            continue;
+        }
+        chosen.push((shown, source.dialect));
+    }
+    if chosen.is_empty() {
+        return Err(Error::Usage(format!(
+            "no project hook file to sync from (see `hookx list`){}",
+            if skipped.is_empty() {
+                String::new()
+            } else {
+                format!("; skipped: {}", skipped.join("; "))
+            }
+        )));
+    }
+    let text = manifest_text(&chosen, to);
+    config::update::update(&path, |_| Ok(config::update::Change::Write(text.clone())))?;
+    errln!("wrote {MANIFEST}");
+    for s in &skipped {
+        errln!("not a source: {s}");
+    }
+    errln!("next: `hookx sync`, then commit {MANIFEST}, {LOCK} and the files it writes");
+    Ok(0)
+}
+
+/// The manifest `--init` writes: a comment on every line.
+fn manifest_text(sources: &[(String, Dialect)], targets: &[Dialect]) -> String {
+    let mut text = String::new();
+    text.push_str("# hookx sync manifest: the sources are the hook set; each target is generated from them.\n");
+    text.push_str(
+        "# `hookx sync` writes the targets, `hookx sync --check` fails when one is stale (CI).\n",
+    );
+    text.push_str("version = 1  # the format of this file\n");
+    text.push_str(
+        "sources = [  # the hook files you edit, relative to the project (any agent's)\n",
+    );
+    for (path, dialect) in sources {
+        let entry = format!(
+            "  {{ path = {}, from = \"{}\" }},",
+            toml_string(path),
+            dialect.name()
+        );
+        text.push_str(&format!("{entry}  # {} hooks\n", dialect.def().display));
+    }
+    text.push_str("]  # end of the sources\n");
+    for d in targets {
+        text.push_str(&format!(
+            "\n[targets.{}]  # write {} hooks\n",
+            d.name(),
+            d.def().display
+        ));
+        text.push_str(&format!(
+            "out = {}  # the file written (hand-written hooks in it are kept)\n",
+            toml_string(d.config().convert_target)
+        ));
+        text.push_str(
+            "wrap = true  # false: handlers as written, with the target's payload (convert --no-wrap)\n",
+        );
+        text.push_str(
+            "hookx = \"hookx\"  # the hookx command wrapped handlers call (convert --hookx)\n",
+        );
+    }
+    text
+}
+
+/// A TOML basic string.
+fn toml_string(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+/// Whether two paths name the same file (resolved where they exist).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => crate::context::absolute(a) == crate::context::absolute(b),
+    }
+}
+
+/// One file of a target: what it holds and what sync would make of it.
+struct FilePlan {
+    path: PathBuf,
+    /// Relative to the project.
+    shown: String,
+    before: Option<String>,
+    /// `None`: no file to write (nothing converts, and there is none).
+    after: Option<String>,
+}
+
+/// An entry hookx wrote that was edited by hand since.
+struct HandEdit {
+    /// `FILE:LINE:COL`.
+    at: String,
+    what: String,
+}
+
+/// Everything one target needs: its conversion, files, hand edits.
+struct TargetPlan<'a> {
+    spec: &'a TargetSpec,
+    rel: String,
+    conversion: crate::convert::Conversion,
+    files: Vec<FilePlan>,
+    edits: Vec<HandEdit>,
+}
+
+impl TargetPlan<'_> {
+    fn stale(&self) -> bool {
+        self.files
+            .iter()
+            .any(|f| f.after.is_some() && f.after != f.before)
+    }
+}
+
+fn read_lock(ctx: &Context) -> Result<Lock, Error> {
+    let path = ctx.project.join(LOCK);
+    match crate::read::text(&path, crate::read::MAX_FILE_BYTES) {
+        Ok(text) => serde_json::from_str(&text).map_err(|e| Error::Io {
+            path: format!("{LOCK}:{}:{}", e.line(), e.column()),
+            message: format!("is not a hookx sync lock ({e}); delete it to start afresh"),
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Lock::default()),
+        Err(e) => Err(Error::Io {
+            path: LOCK.into(),
+            message: e.to_string(),
+        }),
+    }
+}
+
+/// The convert options of a target, as `convert --write` takes them.
+fn convert_options(ctx: &Context, manifest: &Manifest, spec: &TargetSpec) -> conv::Options {
+    conv::Options {
+        files: manifest
+            .sources
+            .iter()
+            .map(|s| source_path(ctx, &s.path))
+            .collect(),
+        from: None,
+        to: vec![spec.to],
+        out: Some(ctx.project.join(target_rel(spec))),
+        write: true,
+        dry_run: false,
+        project: ctx.project.clone(),
+        strict: false,
+        wrap: spec.wrap,
+        hookx: spec.hookx.clone(),
+        json: true,
+    }
+}
+
+/// A source's path as reports show it: relative to the working directory when under it.
+fn source_path(ctx: &Context, rel: &str) -> PathBuf {
+    let path = ctx.project.join(rel);
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(path)
+}
+
+/// Reads every source: one [`conv::Inputs`] per dialect given (`from`), in manifest order.
+fn read_sources(ctx: &Context, manifest: &Manifest) -> Result<conv::Inputs, Error> {
+    let mut all: Option<conv::Inputs> = None;
+    for source in &manifest.sources {
+        let path = source_path(ctx, &source.path);
+        let read = conv::read_inputs(std::slice::from_ref(&path), source.from)?;
+        match &mut all {
+            None => all = Some(read),
+            Some(all) => {
+                let conv::Inputs {
+                    mut loaded,
+                    unread,
+                    unread_errors,
+                } = read;
+                all.loaded.append(&mut loaded);
+                all.unread.extend(unread);
+                all.unread_errors.extend(unread_errors);
+            }
+        }
+    }
+    all.ok_or_else(|| Error::Usage("the manifest names no source".into()))
+}
+
+/// The inputs without the files at `left_out` (indices of the manifest's sources, one file
+/// each, in its order) and what could not be read of them.
+fn without(inputs: &conv::Inputs, left_out: &[usize]) -> conv::Inputs {
+    let files: Vec<&str> = left_out
+        .iter()
+        .filter_map(|&i| inputs.loaded.get(i))
+        .map(|(s, _)| s.path.as_str())
+        .collect();
+    conv::Inputs {
+        loaded: std::mem::ManuallyDrop::new(
+            inputs
+                .loaded
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !left_out.contains(i))
+                .map(|(_, l)| l.clone())
+                .collect(),
+        ),
+        unread: inputs
+            .unread
+            .iter()
+            .filter(|l| !files.contains(&l.file.as_str()))
+            .cloned()
+            .collect(),
+        unread_errors: inputs
+            .unread_errors
+            .iter()
+            .filter(|d| !files.contains(&d.file.as_str()))
+            .cloned()
+            .collect(),
+    }
+}
+
+/// One sync (or check, or dry run) of every target.
+fn sync_once(opts: &Options) -> Result<Outcome, Error> {
+    let ctx = &opts.ctx;
+    let manifest = read_manifest(ctx)?;
+    let lock = read_lock(ctx)?;
+    let inputs = read_sources(ctx, &manifest)?;
+    for spec in &manifest.targets {
+        let target = ctx.project.join(target_rel(spec));
+        if let Some(s) = manifest
+            .sources
+            .iter()
+            .find(|s| same_file(&ctx.project.join(&s.path), &target))
+        {
+            return Err(Error::Usage(format!(
+                "{MANIFEST}: the {} target's file {} is also a source; a file is either edited or generated",
+                spec.to, s.path
+            )));
+        }
+    }
+    // The entries of these sources are sync's, and so are those of sources an earlier sync
+    // had (their entries go when the source leaves the manifest).
+    let mut owned: Vec<String> = manifest
+        .sources
+        .iter()
+        .map(|s| ctx.project.join(&s.path).display().to_string())
+        .collect();
+    for old in &lock.sources {
+        let path = ctx.project.join(old).display().to_string();
+        if !owned.contains(&path) {
+            owned.push(path);
+        }
+    }
+    let owned_refs: Vec<&str> = owned.iter().map(String::as_str).collect();
+    let found: Vec<Option<discover::Source>> = manifest
+        .sources
+        .iter()
+        .map(|s| discover::find(ctx, &ctx.project.join(&s.path)).ok())
+        .collect();
+    let mut plans = Vec::new();
+    let mut read_natively = Vec::new();
+    for spec in &manifest.targets {
+        let copts = convert_options(ctx, &manifest, spec);
+        // A source the target's agent reads itself is not copied for it: the agent would run
+        // each of its rules twice (issue 24's plan: each rule once per agent).
+        let native: Vec<usize> = found
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| {
+                f.as_ref()
+                    .is_some_and(|f| discover::runner(spec.to, f) == discover::Runner::Native)
+            })
+            .map(|(i, _)| i)
+            .collect();
+        let conversion = match native.is_empty() {
+            true => conv::conversion(&inputs, &copts, spec.to)?,
+            false => {
+                let some = without(&inputs, &native);
+                let conversion = conv::conversion(&some, &copts, spec.to);
+                drop(std::mem::ManuallyDrop::into_inner(some.loaded));
+                conversion?
+            }
+        };
+        read_natively.push(
+            native
+                .iter()
+                .map(|&i| manifest.sources[i].path.clone())
+                .collect::<Vec<_>>(),
+        );
+        plans.push(plan(ctx, spec, conversion, &owned_refs, &lock)?);
+    }
+    // Read again for the next run of `--watch`; the conversions own what they need.
+    drop(std::mem::ManuallyDrop::into_inner(inputs.loaded));
+    let mut report = Vec::new();
+    let mut summary = Vec::new();
+    let mut code = 0;
+    let mut new_lock = Lock {
+        version: 1,
+        sources: manifest.sources.iter().map(|s| s.path.clone()).collect(),
+        targets: lock.targets.clone(),
+    };
+    let store = TrustStore::load(ctx);
+    let mut store_changed = false;
+    let mut store = store.ok();
+    let untrusted: Vec<(String, TrustState)> = manifest
+        .sources
+        .iter()
+        .map(|s| {
+            let state = discover::find(ctx, &ctx.project.join(&s.path))
+                .ok()
+                .zip(store.as_ref())
+                .map_or(TrustState::Untrusted, |(found, store)| store.state(&found));
+            (s.path.clone(), state)
+        })
+        .filter(|(_, state)| *state != TrustState::Trusted)
+        .collect();
+    for (plan, native) in plans.iter().zip(&read_natively) {
+        let name = plan.spec.to.name();
+        let head = format!("{name}: {}", plan.rel);
+        let native_lines: Vec<String> = native
+            .iter()
+            .map(|s| {
+                format!(
+                    "  note: {} reads {s} itself: its rules are not copied here, so that each runs once",
+                    plan.spec.to.def().display
+                )
+            })
+            .collect();
+        let nothing = plan
+            .files
+            .iter()
+            .all(|f| f.after.is_none() && f.before.is_none());
+        let losses = &plan.conversion.losses;
+        let loss_text = match losses.len() {
+            0 => String::new(),
+            1 => ", 1 loss".into(),
+            n => format!(", {n} losses"),
+        };
+        if opts.check || opts.dry_run {
+            for file in plan
+                .files
+                .iter()
+                .filter(|f| f.after.is_some() && f.after != f.before)
+            {
+                out!("{}", diff(file));
+            }
+            let state = match (plan.stale(), plan.edits.is_empty()) {
+                (false, true) => "up to date".to_string(),
+                (true, true) => match opts.check {
+                    true => "stale (the diff above is what `hookx sync` writes)".into(),
+                    false => "would be written (the diff above)".into(),
+                },
+                (_, false) => format!(
+                    "{} hookx entr{} edited by hand",
+                    plan.edits.len(),
+                    if plan.edits.len() == 1 { "y" } else { "ies" }
+                ),
+            };
+            if opts.check && (plan.stale() || !plan.edits.is_empty()) {
+                code = 1;
+            }
+            let state = match nothing {
+                true => "nothing to write".to_string(),
+                false => state,
+            };
+            summary.push(format!("{name} {}", short_state(&state)));
+            report.push(format!("{head}: {state}{loss_text}"));
+            report.extend(native_lines);
+            report.extend(edit_lines(plan));
+            report.extend(loss_lines(losses));
+            continue;
+        }
+        if !plan.edits.is_empty() && !opts.force {
+            code = 1;
+            summary.push(format!("{name} hand-edited"));
+            report.push(format!(
+                "{head}: not written: {} hookx entr{} edited by hand (move the change into the source, or --force to overwrite)",
+                plan.edits.len(),
+                if plan.edits.len() == 1 { "y was" } else { "ies were" }
+            ));
+            report.extend(edit_lines(plan));
+            continue;
+        }
+        let copts = convert_options(ctx, &manifest, plan.spec);
+        let written = write_target(&copts, plan, &owned_refs)?;
+        let state = match (written, nothing) {
+            (true, _) => "written",
+            (false, true) => "nothing to write",
+            (false, false) => "up to date",
+        };
+        summary.push(format!("{name} {state}"));
+        report.push(format!("{head}: {state}{loss_text}"));
+        report.extend(native_lines);
+        report.extend(loss_lines(losses));
+        // What sync wrote, for telling a later hand edit.
+        for file in &plan.files {
+            let now = crate::read::text(&file.path, crate::read::MAX_FILE_BYTES).ok();
+            match now {
+                Some(text) if plan.spec.to.config().scripts.is_none() => {
+                    let sources = owned_sources(&file.path, &owned_refs);
+                    let mut digests: Vec<String> = owned_entries(&text, &sources)
+                        .into_iter()
+                        .map(|(_, d)| d)
+                        .collect();
+                    digests.sort();
+                    new_lock.targets.insert(file.shown.clone(), digests);
+                }
+                _ => {
+                    new_lock.targets.remove(&file.shown);
+                }
+            }
+        }
+        if let Some(store) = &mut store {
+            let (changed, line) = trust_target(ctx, store, plan, &untrusted, &owned_refs);
+            store_changed |= changed;
+            report.extend(line);
+        }
+    }
+    if !opts.check && !opts.dry_run {
+        if new_lock != lock {
+            let mut text = serde_json::to_string_pretty(&new_lock).unwrap_or_default();
+            text.push('\n');
+            config::update::update(&ctx.project.join(LOCK), |_| {
+                Ok(config::update::Change::Write(text))
+            })?;
+        }
+        if store_changed && let Some(store) = &store {
+            store.save()?;
+        }
+    }
+    if opts.check && code != 0 {
+        report.push("stale: run `hookx sync` and commit the result".into());
+    }
+    Ok(Outcome {
+        report,
+        summary,
+        code,
+    })
+}
+
+/// A state in one or two words, for `--watch`'s line.
+fn short_state(state: &str) -> &str {
+    match state {
+        s if s.starts_with("stale") => "stale",
+        s if s.starts_with("would") => "would be written",
+        s if s.contains("edited by hand") => "hand-edited",
+        s => s,
+    }
+}
+
+fn edit_lines(plan: &TargetPlan) -> Vec<String> {
+    plan.edits
+        .iter()
+        .map(|e| format!("  {}: {}", e.at, e.what))
+        .collect()
+}
+
+fn loss_lines(losses: &[Loss]) -> Vec<String> {
+    losses
+        .iter()
+        .map(|l| format!("  loss: {}", l.to_string().replace('\n', "\n  ")))
+        .collect()
+}
+
+/// A unified diff of one file, named relative to the project.
+fn diff(file: &FilePlan) -> String {
+    let before = file.before.as_deref().unwrap_or_default();
+    let after = file.after.as_deref().unwrap_or_default();
+    similar::TextDiff::from_lines(before, after)
+        .unified_diff()
+        .header(&format!("a/{}", file.shown), &format!("b/{}", file.shown))
+        .to_string()
+}
+
+/// The sources' records as a target at `path` names them.
+fn owned_sources(path: &Path, owned: &[&str]) -> Vec<Value> {
+    owned
+        .iter()
+        .map(|s| Value::from(config::merge::source_record(path, s)))
+        .collect()
+}
+
+/// What sync would make of one target, and the hand edits in it.
+fn plan<'a>(
+    ctx: &Context,
+    spec: &'a TargetSpec,
+    conversion: crate::convert::Conversion,
+    owned: &[&str],
+    lock: &Lock,
+) -> Result<TargetPlan<'a>, Error> {
+    let rel = target_rel(spec);
+    let path = ctx.project.join(&rel);
+    let mut files = Vec::new();
+    let mut edits = Vec::new();
+    if let Some(layout) = spec.to.config().scripts {
+        let (scripts, _) = config::scripts::emit(&conversion.document, layout);
+        for (name, text) in scripts {
+            let file = path.join(&name);
+            let before = crate::read::text(&file, crate::read::MAX_FILE_BYTES).ok();
+            if before
+                .as_deref()
+                .is_some_and(|b| !config::scripts::is_converted(b))
+            {
+                // A script hookx did not write stays (convert says so too).
+                continue;
+            }
+            files.push(FilePlan {
+                path: file,
+                shown: format!("{}/{name}", rel.trim_end_matches('/')),
+                before,
+                after: Some(text),
+            });
+        }
+        return Ok(TargetPlan {
+            spec,
+            rel,
+            conversion,
+            files,
+            edits,
+        });
+    }
+    let before = match crate::read::text(&path, crate::read::MAX_FILE_BYTES) {
+        Ok(text) => Some(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => {
+            return Err(Error::Io {
+                path: rel,
+                message: e.to_string(),
+            });
+        }
+    };
+    let nothing = conversion.document.rules.is_empty();
+    let after = match (&before, nothing) {
+        (None, true) => None,
+        _ => Some(config::merge::sync_text(
+            &path,
+            &conversion.document,
+            owned,
+            before.as_deref(),
+        )?),
+    };
+    if let (Some(text), Some(known)) = (&before, lock.targets.get(&rel)) {
+        let sources = owned_sources(&path, owned);
+        for (pointer, digest) in owned_entries(text, &sources) {
+            if known.contains(&digest) {
+                continue;
+            }
+            let (line, col) = crate::positions::locate_json(text, &pointer)
+                .map_or((0, 0), |o| crate::positions::line_col(text, o));
+            edits.push(HandEdit {
+                at: format!("{rel}:{line}:{col}"),
+                what: format!(
+                    "the entry hookx wrote at {pointer} was edited by hand (it is not what sync wrote)"
+                ),
+            });
+        }
+    }
+    files.push(FilePlan {
+        path,
+        shown: rel.clone(),
+        before,
+        after,
+    });
+    Ok(TargetPlan {
+        spec,
+        rel,
+        conversion,
+        files,
+        edits,
+    })
+}
+
+/// Writes one target through `convert --write`'s code; whether a byte changed.
+fn write_target(copts: &conv::Options, plan: &TargetPlan, owned: &[&str]) -> Result<bool, Error> {
+    if plan.spec.to.config().scripts.is_some() {
+        if !plan.stale() {
+            return Ok(false);
+        }
+        let (report, _) = conv::convert_to_scripts(copts, plan.spec.to, &plan.conversion, false)?;
+        return Ok(report
+            .and_then(|r| {
+                r.get("written")
+                    .and_then(Value::as_array)
+                    .map(|w| !w.is_empty())
+            })
+            .unwrap_or(false));
+    }
+    let Some(file) = plan.files.first() else {
+        return Ok(false);
+    };
+    if file.after.is_none() {
+        return Ok(false);
+    }
+    let (written, _) = conv::write_file(
+        copts,
+        &plan.conversion,
+        owned,
+        &file.path,
+        file.before.clone(),
+        file.after.as_deref().unwrap_or_default(),
+    )?;
+    Ok(written.is_some())
+}
+
+/// Each entry in `text` that names one of `sources` in its hookx record: its JSON pointer and
+/// a digest of what it holds (the handler, its group's other keys, and where it sits, indices
+/// aside), so that a hand edit of any of these shows as a digest sync never wrote.
+fn owned_entries(text: &str, sources: &[Value]) -> Vec<(String, String)> {
+    let Some(value) = config::edit::JsonText::new(text).value(&[]) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    walk(
+        &value,
+        String::new(),
+        String::new(),
+        None,
+        sources,
+        &mut out,
+    );
+    out
+}
+
+fn walk(
+    value: &Value,
+    pointer: String,
+    place: String,
+    group: Option<&serde_json::Map<String, Value>>,
+    sources: &[Value],
+    out: &mut Vec<(String, String)>,
+) {
+    match value {
+        Value::Object(map) => {
+            let owned = map
+                .get(MARKER)
+                .and_then(|m| m.get("source"))
+                .is_some_and(|s| sources.contains(s));
+            if owned {
+                let mut context = group.cloned().unwrap_or_default();
+                context.remove("hooks");
+                let digest =
+                    crate::hash::sha256_hex(json!([place, context, value]).to_string().as_bytes());
+                out.push((pointer, digest));
+                return;
+            }
+            for (key, v) in map {
+                let escaped = crate::positions::escape(key);
+                // A group's handlers (`{"matcher": …, "hooks": [...]}`) carry its other keys.
+                let group = (key == "hooks" && v.is_array()).then_some(map);
+                walk(
+                    v,
+                    format!("{pointer}/{escaped}"),
+                    format!("{place}/{escaped}"),
+                    group,
+                    sources,
+                    out,
+                );
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                walk(
+                    v,
+                    format!("{pointer}/{i}"),
+                    place.clone(),
+                    group,
+                    sources,
+                    out,
+                );
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Trust after a sync: the target counts as hookx's own output, trusted, only when every
+/// source is trusted with its current content, and the target was trusted before or holds
+/// nothing but entries synced from them. Nothing is trusted otherwise; the line says what to
+/// review. Whether the record changed, and that line.
+fn trust_target(
+    ctx: &Context,
+    store: &mut TrustStore,
+    plan: &TargetPlan,
+    untrusted: &[(String, TrustState)],
+    owned: &[&str],
+) -> (bool, Option<String>) {
+    let Some(file) = plan
+        .files
+        .first()
+        .filter(|_| plan.spec.to.config().scripts.is_none())
+    else {
+        return (false, None);
+    };
+    let Ok(found) = discover::find(ctx, &file.path) else {
+        return (false, None);
+    };
+    let (Some(id), Some(after_hash)) = (found.identity(), found.sha256.clone()) else {
+        return (false, None);
+    };
+    if store.state(&found) == TrustState::Trusted {
+        // Already trusted as it is: sync wrote no byte, or the user trusted it.
+        return (false, None);
+    }
+    if let Some((source, state)) = untrusted.first() {
+        return (
+            false,
+            Some(format!(
+                "  not trusted for `hookx run`: its source {source} is {}; review it with `hookx trust {source}`, then `hookx sync`",
+                state.why_not()
+            )),
+        );
+    }
+    let before_hash = file
+        .before
+        .as_deref()
+        .map(|b| crate::hash::sha256_hex(b.as_bytes()));
+    let was_trusted = before_hash
+        .as_deref()
+        .is_some_and(|h| store.state_of(id, Some(h)) == TrustState::Trusted);
+    let only_synced = found.document().is_some_and(|doc| {
+        let sources = owned_sources(&file.path, owned);
+        doc.rules.iter().flat_map(|r| &r.handlers).all(|h| {
+            h.extra
+                .get(MARKER)
+                .and_then(|m| m.get("source"))
+                .is_some_and(|s| sources.contains(s))
+        })
+    });
+    let changed = match (was_trusted, before_hash) {
+        (true, Some(before)) => store.carry_over(id.canonical, &before, &after_hash),
+        _ if only_synced => store.trust(id, &after_hash),
+        _ => {
+            return (
+                false,
+                Some(format!(
+                    "  not trusted for `hookx run`: it holds hooks not synced from the sources; review it with `hookx trust {}`",
+                    plan.rel
+                )),
+            );
+        }
+    };
+    if changed && let Ok(text) = std::fs::read_to_string(&file.path) {
+        let _ = store.keep_copy(&after_hash, &text);
+    }
+    (
+        changed,
+        changed.then(|| "  trusted as hookx's output of trusted sources".to_string()),
+    )
+}
+
+/// The files `--watch` looks at: the manifest and every source, each with its size and
+/// modification time (`None`: missing).
+fn stamps(ctx: &Context) -> Vec<(PathBuf, Option<(u64, std::time::SystemTime)>)> {
+    let mut paths = vec![manifest_path(ctx)];
+    if let Ok(manifest) = read_manifest(ctx) {
+        paths.extend(manifest.sources.iter().map(|s| ctx.project.join(&s.path)));
+    }
+    paths
+        .into_iter()
+        .map(|p| {
+            let meta = std::fs::metadata(&p)
+                .ok()
+                .and_then(|m| Some((m.len(), m.modified().ok()?)));
+            (p, meta)
+        })
+        .collect()
+}
+
+/// How often `--watch` looks at the sources, and how long they must stay still before a run.
+const POLL: std::time::Duration = std::time::Duration::from_millis(200);
+const DEBOUNCE: std::time::Duration = std::time::Duration::from_millis(300);
+
+/// `hookx sync --watch`: a sync now and after every change to a source or the manifest (once
+/// it has been still for [`DEBOUNCE`]), one line each on stdout; an error is a line too, and
+/// the watch goes on.
+fn watch(opts: &Options) -> Result<i32, Error> {
+    let mut runs = 0;
+    loop {
+        let seen = stamps(&opts.ctx);
+        let time = chrono::Utc::now().format("%H:%M:%S");
+        match sync_once(opts) {
+            Ok(outcome) => {
+                for line in outcome.report.iter().filter(|l| l.starts_with("  ")) {
+                    errln!("{line}");
+                }
+                outln!("[{time}] sync: {}", outcome.summary.join(", "));
+            }
+            Err(e) => outln!("[{time}] sync failed: {e}"),
+        }
+        runs += 1;
+        if opts.watch_runs.is_some_and(|n| runs >= n) {
+            return Ok(0);
+        }
+        // Wait for a change, then for the files to stay still.
+        let mut last = seen;
+        loop {
+            std::thread::sleep(POLL);
+            let now = stamps(&opts.ctx);
+            if now != last {
+                last = now;
+                loop {
+                    std::thread::sleep(DEBOUNCE);
+                    let settled = stamps(&opts.ctx);
+                    if settled == last {
+                        break;
+                    }
+                    last = settled;
+                }
+                break;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_init_manifest_reads_back() {
+        let first = Dialect::all()[0];
+        let text = manifest_text(&[("hooks.json".into(), first)], Dialect::all());
+        let manifest = parse_manifest("m", &text).unwrap();
+        assert_eq!(manifest.sources.len(), 1);
+        assert_eq!(manifest.targets.len(), Dialect::all().len());
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            assert!(line.contains('#'), "a line without a comment: {line}");
+        }
+    }
+
+    #[test]
+    fn a_bad_manifest_names_its_line() {
+        let err = parse_manifest("m", "version = 1\nsources = [\"a\"]\n[targets.nope]\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("m:3:"), "{err}");
+    }
+}

@@ -1,0 +1,412 @@
+//! `hookx sync`, run as the real binary against temporary projects: one Claude hook set, its
+//! Copilot, Gemini and Codex files generated, checked, kept from hand edits, and trusted only
+//! from a trusted source.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+const SOURCE: &str = ".claude/settings.json";
+/// The files sync writes for `--to copilot,gemini,codex`: Copilot reads the Claude file
+/// itself, so it gets no copy.
+const TARGETS: [&str; 2] = [".gemini/settings.json", ".codex/hooks.json"];
+const COPILOT: &str = ".github/hooks/hooks.json";
+
+fn claude(guard: &str, with_stop: bool) -> String {
+    let stop = match with_stop {
+        true => r#", "Stop": [{"hooks": [{"type": "command", "command": "echo stop-rule"}]}]"#,
+        false => "",
+    };
+    format!(
+        r#"{{
+  "hooks": {{
+    "PreToolUse": [
+      {{"matcher": "Bash", "hooks": [{{"type": "command", "command": "{guard}"}}]}}
+    ]{stop}
+  }}
+}}
+"#
+    )
+}
+
+struct Project {
+    _dir: tempfile::TempDir,
+    project: PathBuf,
+    home: PathBuf,
+}
+
+impl Project {
+    /// A project with a Claude source, and `hookx sync --init --to copilot,gemini,codex` run.
+    fn new() -> Project {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let p = Project {
+            _dir: dir,
+            project: root.join("project"),
+            home: root.join("home"),
+        };
+        std::fs::create_dir_all(&p.project).unwrap();
+        std::fs::create_dir_all(&p.home).unwrap();
+        p.write(SOURCE, &claude("guard-v1.sh", true));
+        p.run(&["sync", "--init", "--to", "copilot,gemini,codex"])
+            .success();
+        p
+    }
+
+    fn run(&self, args: &[&str]) -> assert_cmd::assert::Assert {
+        common::hookx_at(&self.project, &self.home, args)
+    }
+
+    /// Exit code, stdout, stderr.
+    fn out(&self, args: &[&str]) -> (i32, String, String) {
+        let out = self.run(args).get_output().clone();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    }
+
+    fn write(&self, rel: &str, text: &str) {
+        common::write(&self.project, rel, text);
+    }
+
+    fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.project.join(rel)).unwrap_or_default()
+    }
+
+    /// Every file of the project, with its bytes and modification time.
+    fn tree(&self) -> BTreeMap<PathBuf, (Vec<u8>, std::time::SystemTime)> {
+        let mut out = BTreeMap::new();
+        walk(&self.project, &mut out);
+        out
+    }
+}
+
+fn walk(dir: &Path, out: &mut BTreeMap<PathBuf, (Vec<u8>, std::time::SystemTime)>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            walk(&path, out);
+        } else {
+            let meta = std::fs::metadata(&path).unwrap();
+            out.insert(
+                path.clone(),
+                (std::fs::read(&path).unwrap(), meta.modified().unwrap()),
+            );
+        }
+    }
+}
+
+#[test]
+fn init_writes_a_manifest_with_a_comment_on_every_line() {
+    let p = Project::new();
+    let manifest = p.read(".hookx/sync.toml");
+    for line in manifest.lines().filter(|l| !l.trim().is_empty()) {
+        assert!(line.contains('#'), "a line without a comment: {line}");
+    }
+    common::snapshots("sync").bind(|| insta::assert_snapshot!("init_manifest", manifest));
+    // A second --init does not overwrite it.
+    let (code, _, err) = p.out(&["sync", "--init", "--to", "copilot"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("--force"), "{err}");
+}
+
+#[test]
+fn an_edited_source_fails_check_with_the_diff_and_sync_makes_it_pass() {
+    let p = Project::new();
+    // Before the first sync, every target is missing: stale.
+    let (code, diff, _) = p.out(&["sync", "--check"]);
+    assert_eq!(code, 1, "{diff}");
+    p.run(&["sync"]).success();
+    for t in TARGETS {
+        assert!(p.read(t).contains("guard-v1.sh"), "{t}: {}", p.read(t));
+    }
+    let (code, diff, err) = p.out(&["sync", "--check"]);
+    assert_eq!((code, diff.as_str()), (0, ""), "{err}");
+
+    p.write(SOURCE, &claude("guard-v2.sh", true));
+    let before = p.tree();
+    let (code, diff, err) = p.out(&["sync", "--check"]);
+    assert_eq!(code, 1, "{err}");
+    for t in TARGETS {
+        assert!(
+            diff.contains(&format!("--- a/{t}\n+++ b/{t}\n")),
+            "{t}: {diff}"
+        );
+    }
+    assert!(
+        diff.lines()
+            .any(|l| l.starts_with('-') && l.contains("guard-v1.sh")),
+        "{diff}"
+    );
+    assert!(
+        diff.lines()
+            .any(|l| l.starts_with('+') && l.contains("guard-v2.sh")),
+        "{diff}"
+    );
+    assert!(err.contains("stale"), "{err}");
+    assert_eq!(p.tree(), before, "--check wrote something");
+
+    p.run(&["sync"]).success();
+    let (code, diff, err) = p.out(&["sync", "--check"]);
+    assert_eq!((code, diff.as_str()), (0, ""), "{err}");
+    for t in TARGETS {
+        assert!(!p.read(t).contains("guard-v1.sh"), "{t}");
+    }
+}
+
+#[test]
+fn an_agent_that_reads_the_source_itself_gets_no_copy() {
+    let p = Project::new();
+    // Copies an earlier `convert --write` made for Copilot, which reads the Claude file too.
+    common::hookx()
+        .args(["convert", SOURCE, "--to", "copilot", "--write"])
+        .current_dir(&p.project)
+        .assert()
+        .success();
+    assert!(p.read(COPILOT).contains("guard-v1.sh"));
+    let (code, _, err) = p.out(&["sync"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("Copilot reads .claude/settings.json itself"),
+        "{err}"
+    );
+    // Its copies are gone: under Copilot each rule runs once, from the Claude file.
+    assert!(
+        !p.read(COPILOT).contains("guard-v1.sh"),
+        "{}",
+        p.read(COPILOT)
+    );
+    p.run(&["sync", "--check"]).success();
+}
+
+#[test]
+fn a_second_sync_changes_no_byte() {
+    let p = Project::new();
+    p.run(&["sync"]).success();
+    let before = p.tree();
+    let (code, _, err) = p.out(&["sync"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(p.tree(), before, "{err}");
+    for t in TARGETS {
+        assert!(err.contains(&format!("{t}: up to date")), "{err}");
+    }
+}
+
+#[test]
+fn a_hand_edit_to_a_synced_entry_is_reported_and_kept_until_force() {
+    let p = Project::new();
+    p.run(&["sync"]).success();
+    let target = ".gemini/settings.json";
+    let edited = p.read(target).replace("guard-v1.sh", "guard-by-hand.sh");
+    p.write(target, &edited);
+    let line = edited
+        .lines()
+        .position(|l| l.contains("guard-by-hand.sh"))
+        .unwrap();
+
+    let (code, _, err) = p.out(&["sync"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("edited by hand"), "{err}");
+    assert!(err.contains(&format!("{target}:")), "{err}");
+    assert_eq!(p.read(target), edited, "the hand edit was overwritten");
+    // The entry's location is reported: a line at or before the edited one.
+    let at: usize = err
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix(&format!("{target}:")))
+        .and_then(|s| s.split(':').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(at >= 1 && at <= line + 1, "{err}");
+
+    let (code, diff, err) = p.out(&["sync", "--check"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("edited by hand"), "{err}");
+    assert!(diff.contains("guard-by-hand.sh"), "{diff}");
+
+    p.run(&["sync", "--force"]).success();
+    assert!(!p.read(target).contains("guard-by-hand.sh"));
+    p.run(&["sync", "--check"]).success();
+}
+
+#[test]
+fn deleting_a_source_rule_removes_its_copies_and_keeps_hand_written_entries() {
+    let p = Project::new();
+    p.run(&["sync"]).success();
+    // A hand-written entry in a generated file.
+    let target = ".codex/hooks.json";
+    let mut value: serde_json::Value = serde_json::from_str(&p.read(target)).unwrap();
+    value["hooks"]["SessionStart"] =
+        serde_json::json!([{"hooks": [{"type": "command", "command": "echo mine-by-hand"}]}]);
+    p.write(
+        target,
+        &(serde_json::to_string_pretty(&value).unwrap() + "\n"),
+    );
+    for t in TARGETS {
+        assert!(p.read(t).contains("stop-rule"), "{t}");
+    }
+
+    p.write(SOURCE, &claude("guard-v1.sh", false));
+    let (code, _, err) = p.out(&["sync"]);
+    assert_eq!(code, 0, "{err}");
+    for t in TARGETS {
+        let text = p.read(t);
+        assert!(!text.contains("stop-rule"), "{t}: {text}");
+        assert!(text.contains("guard-v1.sh"), "{t}: {text}");
+    }
+    assert!(
+        p.read(target).contains("mine-by-hand"),
+        "{}",
+        p.read(target)
+    );
+    p.run(&["sync", "--check"]).success();
+}
+
+#[test]
+fn routes_installed_into_a_source_leave_its_copies_up_to_date() {
+    let p = Project::new();
+    p.run(&["sync"]).success();
+    // hookx's own routes go into the Claude file, the source: its rules keep their places,
+    // and the copies' records with them.
+    p.run(&["install", "--host", "claude"]).success();
+    assert!(p.read(SOURCE).contains("hookx"), "{}", p.read(SOURCE));
+    let (code, diff, err) = p.out(&["sync", "--check"]);
+    assert_eq!((code, diff.as_str()), (0, ""), "{err}");
+}
+
+#[test]
+fn dry_run_shows_the_diff_writes_nothing_and_exits_0() {
+    let p = Project::new();
+    p.run(&["sync"]).success();
+    p.write(SOURCE, &claude("guard-v3.sh", true));
+    let before = p.tree();
+    let (code, diff, err) = p.out(&["sync", "--dry-run"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(diff.contains("+++ b/.codex/hooks.json"), "{diff}");
+    assert!(
+        diff.lines()
+            .any(|l| l.starts_with('+') && l.contains("guard-v3.sh")),
+        "{diff}"
+    );
+    assert_eq!(p.tree(), before);
+}
+
+#[test]
+fn synced_files_are_trusted_only_while_their_source_is() {
+    let p = Project::new();
+    let trusted = |p: &Project| {
+        let (_, list, _) = p.out(&["trust", "--list"]);
+        list
+    };
+    // An untrusted source: its copies are not trusted either, and sync says what to review.
+    let (_, _, err) = p.out(&["sync"]);
+    assert!(err.contains("hookx trust .claude/settings.json"), "{err}");
+    assert!(!trusted(&p).contains(".codex/hooks.json"));
+
+    let source = p.project.join(SOURCE);
+    let source = source.to_str().unwrap();
+    p.run(&["trust", source]).success();
+    p.run(&["sync"]).success();
+    let list = trusted(&p);
+    for t in TARGETS {
+        assert!(
+            list.lines()
+                .any(|l| l.starts_with("trusted") && l.contains(t)),
+            "{t}: {list}"
+        );
+    }
+
+    // The source changes: sync writes the copies, but trusts neither them nor the source.
+    p.write(SOURCE, &claude("guard-v2.sh", true));
+    let (code, _, err) = p.out(&["sync"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("changed since it was trusted"), "{err}");
+    let list = trusted(&p);
+    for t in TARGETS.iter().chain([&SOURCE]) {
+        assert!(
+            !list
+                .lines()
+                .any(|l| l.starts_with("trusted ") && l.contains(t)),
+            "{t} is trusted: {list}"
+        );
+    }
+    // Trusting the source again, and syncing, trusts the copies again.
+    p.run(&["trust", source]).success();
+    p.run(&["sync"]).success();
+    let list = trusted(&p);
+    for t in TARGETS {
+        assert!(
+            list.lines()
+                .any(|l| l.starts_with("trusted ") && l.contains(t)),
+            "{t}: {list}"
+        );
+    }
+}
+
+#[test]
+fn a_bad_manifest_is_an_error_naming_its_line() {
+    let p = Project::new();
+    p.write(
+        ".hookx/sync.toml",
+        "version = 1\nsources = [\".claude/settings.json\"]\n\n[targets.nonesuch]\n",
+    );
+    let (code, _, err) = p.out(&["sync"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains(".hookx/sync.toml:4:"), "{err}");
+    assert!(err.contains("unknown agent `nonesuch`"), "{err}");
+    // A target that is also a source.
+    p.write(
+        ".hookx/sync.toml",
+        "version = 1\nsources = [\".claude/settings.json\"]\n[targets.claude]\n",
+    );
+    let (code, _, err) = p.out(&["sync"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("also a source"), "{err}");
+}
+
+#[test]
+fn watch_syncs_again_when_a_source_changes() {
+    let p = Project::new();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hookx"))
+        .args(["sync", "--watch", "--watch-runs", "2", "--project"])
+        .arg(&p.project)
+        .arg("--home")
+        .arg(&p.home)
+        .env("HOME", &p.home)
+        .env_remove("HOOKX_HOME")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    // Generous bounds: only a failing test waits for them.
+    let bound = Duration::from_secs(120);
+    let first = rx.recv_timeout(bound).expect("the first run's line");
+    assert!(
+        first.contains("sync: copilot nothing to write, gemini written, codex written"),
+        "{first}"
+    );
+    assert!(p.read(".codex/hooks.json").contains("guard-v1.sh"));
+    p.write(SOURCE, &claude("guard-watched.sh", true));
+    let second = rx.recv_timeout(bound).expect("a run after the change");
+    assert!(second.contains("codex written"), "{second}");
+    assert!(p.read(".codex/hooks.json").contains("guard-watched.sh"));
+    assert!(
+        common::exits_within(child.id() as i32, bound),
+        "--watch-runs 2 did not stop"
+    );
+    assert!(child.wait().unwrap().success());
+}
