@@ -487,3 +487,154 @@ fn untrusted_files_past_the_bytes_hashed_per_event_are_not_read() {
         "{third:?}"
     );
 }
+
+/// A project whose hook set `hookx sync` generates, trusted source included: `root/project`,
+/// `root/home`, `root/outside` (a folder outside both).
+fn sync_project() -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    for dir in ["project", "home", "outside"] {
+        std::fs::create_dir_all(root.join(dir)).unwrap();
+    }
+    write(
+        &root.join("project"),
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "./guard.sh"}]}]}})
+        .to_string(),
+    );
+    (tmp, root)
+}
+
+/// `hookx ARGS` in `root/project` with `root/home` as the home.
+fn in_sync_project(root: &Path, args: &[&str]) -> Ran {
+    let mut cmd = common::hookx_clean(&root.join("project"));
+    cmd.args(args).env("HOME", root.join("home"));
+    ran(&mut cmd)
+}
+
+/// `.hookx/sync.toml` and `.hookx/sync.lock` come with the repository, and so do symbolic
+/// links: none of them makes `hookx sync` read or write outside the project (a manifest's
+/// `out = "../../.gemini/settings.json"` wrote the user's own Gemini settings, and trusted
+/// them; a `.gemini` link or a dangling `.hookx/sync.lock` link wrote where they led).
+#[cfg(unix)]
+#[test]
+fn a_forged_sync_manifest_or_link_cannot_make_sync_write_outside_the_project() {
+    use std::os::unix::fs::symlink;
+    let manifest = |target: &str, out: Option<&str>, source: &str| {
+        let out = out.map_or(String::new(), |o| format!("out = \"{o}\"\n"));
+        format!(
+            "version = 1\nsources = [{{ path = \"{source}\", from = \"claude\" }}]\n[targets.{target}]\n{out}"
+        )
+    };
+    let outside_empty = |root: &Path| std::fs::read_dir(root.join("outside")).unwrap().count() == 0;
+    let cases: Vec<(&str, Box<dyn Fn(&Path) -> String>)> = vec![
+        (
+            "out with ..",
+            Box::new(|_| {
+                manifest(
+                    "gemini",
+                    Some("../outside/settings.json"),
+                    ".claude/settings.json",
+                )
+            }),
+        ),
+        (
+            "absolute out",
+            Box::new(|root: &Path| {
+                manifest(
+                    "gemini",
+                    Some(&root.join("outside/settings.json").display().to_string()),
+                    ".claude/settings.json",
+                )
+            }),
+        ),
+        (
+            "source with ..",
+            Box::new(|_| manifest("gemini", None, "../outside/settings.json")),
+        ),
+        (
+            "target folder a link out",
+            Box::new(|root: &Path| {
+                symlink(root.join("outside"), root.join("project/.gemini")).unwrap();
+                manifest("gemini", None, ".claude/settings.json")
+            }),
+        ),
+        (
+            "lock a dangling link out",
+            Box::new(|root: &Path| {
+                symlink(
+                    root.join("outside/planted"),
+                    root.join("project/.hookx/sync.lock"),
+                )
+                .unwrap();
+                manifest("gemini", None, ".claude/settings.json")
+            }),
+        ),
+        (
+            "script a dangling link out",
+            Box::new(|root: &Path| {
+                std::fs::create_dir_all(root.join("project/.clinerules/hooks")).unwrap();
+                symlink(
+                    root.join("outside/planted"),
+                    root.join("project/.clinerules/hooks/PreToolUse"),
+                )
+                .unwrap();
+                manifest("cline", None, ".claude/settings.json")
+            }),
+        ),
+    ];
+    for (case, setup) in cases {
+        let (_tmp, root) = sync_project();
+        std::fs::create_dir_all(root.join("project/.hookx")).unwrap();
+        let text = setup(&root);
+        write(&root.join("project"), ".hookx/sync.toml", &text);
+        for args in [&["sync"][..], &["sync", "--force"], &["sync", "--check"]] {
+            let ran = in_sync_project(&root, args);
+            assert_eq!(ran.code, Some(1), "{case} {args:?}: {ran:?}");
+            assert!(
+                ran.stderr.contains("outside the project")
+                    || ran.stderr.contains("not inside the project"),
+                "{case} {args:?}: {ran:?}"
+            );
+            assert!(
+                outside_empty(&root),
+                "{case} {args:?}: wrote outside: {ran:?}"
+            );
+        }
+    }
+}
+
+/// The program a sync manifest names as `hookx` runs every wrapped handler of the target; the
+/// manifest comes with the repository and nobody reviewed it. So a target whose handlers call
+/// another program than this hookx is not trusted as "hookx's output of trusted sources";
+/// with the default `hookx` it is.
+#[test]
+fn a_sync_manifests_own_hookx_program_is_never_trusted_for_the_user() {
+    for (hookx, trusted) in [(Some("./tools/hookx"), false), (None, true)] {
+        let (_tmp, root) = sync_project();
+        let trust = in_sync_project(&root, &["trust", "--yes", ".claude/settings.json"]);
+        assert_eq!(trust.code, Some(0), "{trust:?}");
+        let line = hookx.map_or(String::new(), |h| format!("hookx = \"{h}\"\n"));
+        write(
+            &root.join("project"),
+            ".hookx/sync.toml",
+            &format!(
+                "version = 1\nsources = [{{ path = \".claude/settings.json\", from = \"claude\" }}]\n[targets.gemini]\n{line}"
+            ),
+        );
+        let synced = in_sync_project(&root, &["sync"]);
+        assert_eq!(synced.code, Some(0), "{synced:?}");
+        let written = std::fs::read_to_string(root.join("project/.gemini/settings.json")).unwrap();
+        assert!(written.contains(hookx.unwrap_or("hookx exec")), "{written}");
+        let list = in_sync_project(&root, &["trust", "--list"]);
+        let listed = list
+            .stdout
+            .lines()
+            .any(|l| l.starts_with("trusted") && l.contains(".gemini/settings.json"));
+        assert_eq!(listed, trusted, "{hookx:?}: {synced:?}\n{list:?}");
+        if !trusted {
+            assert!(synced.stderr.contains("./tools/hookx"), "{synced:?}");
+        }
+    }
+}

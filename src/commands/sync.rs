@@ -178,6 +178,9 @@ fn parse_manifest(shown: &str, text: &str) -> Result<Manifest, Error> {
         Some(Item::Value(toml_edit::Value::Array(list))) => {
             for value in list.iter() {
                 let spec = match value {
+                    toml_edit::Value::String(s) if !relative_inside(s.value()) => {
+                        return Err(at(value.span(), leaves_text("a source", s.value())));
+                    }
                     toml_edit::Value::String(s) => SourceSpec {
                         path: s.value().clone(),
                         from: None,
@@ -203,6 +206,12 @@ fn parse_manifest(shown: &str, text: &str) -> Result<Manifest, Error> {
                             )?),
                             None => None,
                         };
+                        if !relative_inside(path) {
+                            return Err(at(
+                                t.get("path").and_then(|p| p.span()),
+                                leaves_text("a source", path),
+                            ));
+                        }
                         SourceSpec {
                             path: path.to_string(),
                             from,
@@ -251,6 +260,12 @@ fn parse_manifest(shown: &str, text: &str) -> Result<Manifest, Error> {
         };
         for (key, value) in options.iter() {
             match (key, value) {
+                ("out", v) if v.as_str().is_some_and(|p| !relative_inside(p)) => {
+                    return Err(at(
+                        v.span(),
+                        leaves_text("`out`", v.as_str().unwrap_or_default()),
+                    ));
+                }
                 ("out", v) if v.as_str().is_some() => spec.out = v.as_str().map(str::to_string),
                 ("wrap", v) if v.as_bool().is_some() => spec.wrap = v.as_bool() == Some(true),
                 ("hookx", v) if v.as_str().is_some() => {
@@ -279,6 +294,38 @@ fn parse_manifest(shown: &str, text: &str) -> Result<Manifest, Error> {
     Ok(Manifest { sources, targets })
 }
 
+/// Whether a path of the manifest names a place inside the project: relative, with no `..`
+/// (the manifest comes with the repository, which may not make sync read or write elsewhere).
+fn relative_inside(path: &str) -> bool {
+    !path.is_empty()
+        && Path::new(path).components().all(|c| {
+            matches!(
+                c,
+                std::path::Component::Normal(_) | std::path::Component::CurDir
+            )
+        })
+}
+
+fn leaves_text(what: &str, path: &str) -> String {
+    format!(
+        "{what} `{path}` is not inside the project: the manifest names paths relative to the project, without `..` (sync reads and writes only there)"
+    )
+}
+
+/// Refuses a manifest path (`rel`) that leads out of the project through a symbolic link the
+/// repository ships ([`config::confine::leaves`]).
+fn stays_inside(ctx: &Context, rel: &str) -> Result<(), Error> {
+    match config::confine::leaves(&ctx.project, &ctx.project.join(rel)) {
+        None => Ok(()),
+        Some(why) => Err(Error::Io {
+            path: rel.to_string(),
+            message: format!(
+                "{why}: sync reads and writes only inside the project; remove the link"
+            ),
+        }),
+    }
+}
+
 /// The target's file (or script folder), relative to the project.
 fn target_rel(spec: &TargetSpec) -> String {
     spec.out
@@ -290,6 +337,7 @@ fn target_rel(spec: &TargetSpec) -> String {
 /// `hookx list` finds that are not the output of hookx nor a target's file.
 fn init(opts: &Options, to: &[Dialect]) -> Result<i32, Error> {
     let path = manifest_path(&opts.ctx);
+    stays_inside(&opts.ctx, MANIFEST)?;
     if path.exists() && !opts.force {
         return Err(Error::Usage(format!(
             "{MANIFEST} exists; edit it, or write it afresh with --force"
@@ -551,6 +599,13 @@ fn without(inputs: &conv::Inputs, left_out: &[usize]) -> conv::Inputs {
 fn sync_once(opts: &Options) -> Result<Outcome, Error> {
     let ctx = &opts.ctx;
     let manifest = read_manifest(ctx)?;
+    stays_inside(ctx, LOCK)?;
+    for source in &manifest.sources {
+        stays_inside(ctx, &source.path)?;
+    }
+    for spec in &manifest.targets {
+        stays_inside(ctx, &target_rel(spec))?;
+    }
     let lock = read_lock(ctx)?;
     let inputs = read_sources(ctx, &manifest)?;
     for spec in &manifest.targets {
@@ -824,6 +879,7 @@ fn plan<'a>(
         let (scripts, _) = config::scripts::emit(&conversion.document, layout);
         for (name, text) in scripts {
             let file = path.join(&name);
+            stays_inside(ctx, &format!("{}/{name}", rel.trim_end_matches('/')))?;
             let before = crate::read::text(&file, crate::read::MAX_FILE_BYTES).ok();
             if before
                 .as_deref()
@@ -1029,6 +1085,18 @@ fn trust_target(
         // Already trusted as it is: sync wrote no byte, or the user trusted it.
         return (false, None);
     }
+    if plan.spec.wrap && !own_hookx(&plan.spec.hookx) {
+        // The manifest comes with the repository: the program it names would run every
+        // wrapped handler, and nobody reviewed it.
+        return (
+            false,
+            Some(format!(
+                "  not trusted for `hookx run`: its handlers run `{}` (the manifest's `hookx`), not this hookx; review it with `hookx trust {}`",
+                crate::diag::visible(&plan.spec.hookx),
+                plan.rel
+            )),
+        );
+    }
     if let Some((source, state)) = untrusted.first() {
         return (
             false,
@@ -1074,6 +1142,14 @@ fn trust_target(
         changed,
         changed.then(|| "  trusted as hookx's output of trusted sources".to_string()),
     )
+}
+
+/// Whether the manifest's `hookx` is this hookx: `hookx` (found on `PATH` by the agent, as
+/// `install` and `convert` assume), or the path of the running executable.
+fn own_hookx(hookx: &str) -> bool {
+    hookx == "hookx"
+        || (Path::new(hookx).is_absolute()
+            && std::env::current_exe().is_ok_and(|exe| same_file(&exe, Path::new(hookx))))
 }
 
 /// The files `--watch` looks at: the manifest and every source, each with its size and
