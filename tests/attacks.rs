@@ -638,3 +638,63 @@ fn a_sync_manifests_own_hookx_program_is_never_trusted_for_the_user() {
         }
     }
 }
+
+/// `convert --write` without `--out` writes the agent's project file; a symbolic link the
+/// repository ships (`.gemini` → the user's `~/.gemini`, a dangling Cline script) does not
+/// take that write out of the project, into the user's own settings.
+#[cfg(unix)]
+#[test]
+fn convert_write_never_follows_a_link_out_of_the_project() {
+    use std::os::unix::fs::symlink;
+    for (to, link, leads) in [
+        ("gemini", ".gemini", "outside"),
+        ("cline", ".clinerules/hooks/PreToolUse", "outside/planted"),
+    ] {
+        let (_tmp, root) = sync_project();
+        let at = root.join("project").join(link);
+        std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+        symlink(root.join(leads), &at).unwrap();
+        let ran = in_sync_project(
+            &root,
+            &["convert", ".claude/settings.json", "--to", to, "--write"],
+        );
+        assert_eq!(ran.code, Some(1), "{to}: {ran:?}");
+        assert!(ran.stderr.contains("outside the project"), "{to}: {ran:?}");
+        assert_eq!(
+            std::fs::read_dir(root.join("outside")).unwrap().count(),
+            0,
+            "{to}: wrote outside: {ran:?}"
+        );
+    }
+}
+
+/// A Qwen settings file saved with a byte order mark, which hookx now reads as Qwen does, is
+/// also edited in place: the mark, the comment and the user's keys stay, the hooks are added.
+#[test]
+fn a_qwen_file_with_a_byte_order_mark_is_edited_in_place() {
+    let (_tmp, root) = sync_project();
+    let qwen = write(
+        &root.join("project"),
+        ".qwen/settings.json",
+        "\u{feff}// mine\n{\"model\": {\"name\": \"x\"}}\n",
+    );
+    let ran = in_sync_project(
+        &root,
+        &[
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "qwen",
+            "--write",
+        ],
+    );
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    let text = std::fs::read_to_string(&qwen).unwrap();
+    assert!(text.starts_with("\u{feff}// mine\n"), "{text}");
+    assert!(
+        text.contains("\"model\"") && text.contains("PreToolUse"),
+        "{text}"
+    );
+    let validated = in_sync_project(&root, &["validate", ".qwen/settings.json"]);
+    assert_eq!(validated.code, Some(0), "{validated:?}");
+}
