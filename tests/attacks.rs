@@ -698,3 +698,34 @@ fn a_qwen_file_with_a_byte_order_mark_is_edited_in_place() {
     let validated = in_sync_project(&root, &["validate", ".qwen/settings.json"]);
     assert_eq!(validated.code, Some(0), "{validated:?}");
 }
+
+/// A sync manifest that reads a reviewed source as another agent's (`from = "gemini"` on a
+/// Claude file) makes its handlers run with that agent's payload and answer rules (a Claude
+/// guard's JSON deny, read by Gemini's rules, is lost): the target is then not trusted as
+/// hookx's output of trusted sources.
+#[test]
+fn a_sync_manifest_reading_a_source_as_another_agent_gets_no_trust() {
+    let (_tmp, root) = sync_project();
+    let trust = in_sync_project(&root, &["trust", "--yes", ".claude/settings.json"]);
+    assert_eq!(trust.code, Some(0), "{trust:?}");
+    write(
+        &root.join("project"),
+        ".hookx/sync.toml",
+        "version = 1\nsources = [{ path = \".claude/settings.json\", from = \"gemini\" }]\n[targets.codex]\n",
+    );
+    let synced = in_sync_project(&root, &["sync"]);
+    assert_eq!(synced.code, Some(0), "{synced:?}");
+    assert!(
+        root.join("project/.codex/hooks.json").exists(),
+        "{synced:?}"
+    );
+    assert!(synced.stderr.contains("as gemini's"), "{synced:?}");
+    let list = in_sync_project(&root, &["trust", "--list"]);
+    assert!(
+        !list
+            .stdout
+            .lines()
+            .any(|l| l.starts_with("trusted") && l.contains(".codex/hooks.json")),
+        "{list:?}"
+    );
+}

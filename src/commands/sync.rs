@@ -697,6 +697,18 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         })
         .filter(|(_, state)| *state != TrustState::Trusted)
         .collect();
+    // A source the manifest reads as another agent's than the one it was reviewed as: its
+    // handlers would run with that agent's payload and answer rules, not those reviewed.
+    let misread: Option<String> = manifest.sources.iter().find_map(|s| {
+        let from = s.from?;
+        let found = discover::find(ctx, &ctx.project.join(&s.path)).ok()?;
+        (found.dialect != from).then(|| {
+            format!(
+                "  not trusted for `hookx run`: the manifest reads its source {} as {from}'s, but it is {}'s (as reviewed); fix `from` in {MANIFEST}",
+                s.path, found.dialect
+            )
+        })
+    });
     for (plan, native) in plans.iter().zip(&read_natively) {
         let name = plan.spec.to.name();
         let head = format!("{name}: {}", plan.rel);
@@ -794,7 +806,10 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
             }
         }
         if let Some(store) = &mut store {
-            let (changed, line) = trust_target(ctx, store, plan, &untrusted, &owned_refs);
+            let (changed, line) = match &misread {
+                Some(line) => (false, Some(line.clone())),
+                None => trust_target(ctx, store, plan, &untrusted, &owned_refs),
+            };
             store_changed |= changed;
             report.extend(line);
         }
