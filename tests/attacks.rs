@@ -729,3 +729,29 @@ fn a_sync_manifest_reading_a_source_as_another_agent_gets_no_trust() {
         "{list:?}"
     );
 }
+
+/// `wrap = false` in a sync manifest runs the reviewed commands as written under the target's
+/// payload and answer rules, which convert reports as a loss ("may let through what it meant
+/// to stop"): such a target is not trusted as hookx's output of trusted sources.
+#[test]
+fn a_sync_manifest_unwrapping_lossy_handlers_gets_no_trust() {
+    let (_tmp, root) = sync_project();
+    let trust = in_sync_project(&root, &["trust", "--yes", ".claude/settings.json"]);
+    assert_eq!(trust.code, Some(0), "{trust:?}");
+    write(
+        &root.join("project"),
+        ".hookx/sync.toml",
+        "version = 1\nsources = [{ path = \".claude/settings.json\", from = \"claude\" }]\n[targets.gemini]\nwrap = false\n",
+    );
+    let synced = in_sync_project(&root, &["sync"]);
+    assert_eq!(synced.code, Some(0), "{synced:?}");
+    assert!(synced.stderr.contains("loss"), "{synced:?}");
+    let list = in_sync_project(&root, &["trust", "--list"]);
+    assert!(
+        !list
+            .stdout
+            .lines()
+            .any(|l| l.starts_with("trusted") && l.contains(".gemini/settings.json")),
+        "{synced:?}\n{list:?}"
+    );
+}

@@ -1112,6 +1112,18 @@ fn trust_target(
             )),
         );
     }
+    if !plan.spec.wrap && !plan.conversion.losses.is_empty() {
+        // `wrap = false` (from the manifest, which nobody reviewed) runs the reviewed commands
+        // with the target's payload and answer rules: not what was reviewed.
+        return (
+            false,
+            Some(format!(
+                "  not trusted for `hookx run`: `wrap = false` runs its handlers as written under {}'s rules, with the losses above; review it with `hookx trust {}`",
+                plan.spec.to.def().display,
+                plan.rel
+            )),
+        );
+    }
     if let Some((source, state)) = untrusted.first() {
         return (
             false,
