@@ -755,3 +755,23 @@ fn a_sync_manifest_unwrapping_lossy_handlers_gets_no_trust() {
         "{synced:?}\n{list:?}"
     );
 }
+
+/// A sync manifest whose target is sync's own lock (or manifest) is refused: sync would write
+/// hooks into its lock, then its lock over them, on every run.
+#[test]
+fn a_sync_target_cannot_be_syncs_own_files() {
+    for out in [".hookx/sync.lock", "./.hookx/sync.toml"] {
+        let (_tmp, root) = sync_project();
+        write(
+            &root.join("project"),
+            ".hookx/sync.toml",
+            &format!(
+                "version = 1\nsources = [\".claude/settings.json\"]\n[targets.gemini]\nout = \"{out}\"\n"
+            ),
+        );
+        let synced = in_sync_project(&root, &["sync"]);
+        assert_eq!(synced.code, Some(2), "{out}: {synced:?}");
+        assert!(synced.stderr.contains("sync's own"), "{out}: {synced:?}");
+        assert!(!root.join("project/.hookx/sync.lock").exists(), "{out}");
+    }
+}

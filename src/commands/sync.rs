@@ -604,7 +604,18 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         stays_inside(ctx, &source.path)?;
     }
     for spec in &manifest.targets {
-        stays_inside(ctx, &target_rel(spec))?;
+        let rel = target_rel(spec);
+        stays_inside(ctx, &rel)?;
+        let target = ctx.project.join(&rel);
+        if [MANIFEST, LOCK]
+            .iter()
+            .any(|own| same_file(&ctx.project.join(own), &target))
+        {
+            return Err(Error::Usage(format!(
+                "{MANIFEST}: the {} target's file {rel} is sync's own; name the agent's hook file",
+                spec.to
+            )));
+        }
     }
     let lock = read_lock(ctx)?;
     let inputs = read_sources(ctx, &manifest)?;
