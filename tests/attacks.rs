@@ -513,6 +513,9 @@ fn in_sync_project(root: &Path, args: &[&str]) -> Ran {
     ran(&mut cmd)
 }
 
+/// Prepares one attack in `root` and returns the manifest it ships.
+type Setup<'a> = Box<dyn Fn(&Path) -> String + 'a>;
+
 /// `.hookx/sync.toml` and `.hookx/sync.lock` come with the repository, and so do symbolic
 /// links: none of them makes `hookx sync` read or write outside the project (a manifest's
 /// `out = "../../.gemini/settings.json"` wrote the user's own Gemini settings, and trusted
@@ -528,7 +531,7 @@ fn a_forged_sync_manifest_or_link_cannot_make_sync_write_outside_the_project() {
         )
     };
     let outside_empty = |root: &Path| std::fs::read_dir(root.join("outside")).unwrap().count() == 0;
-    let cases: Vec<(&str, Box<dyn Fn(&Path) -> String>)> = vec![
+    let cases: Vec<(&str, Setup<'_>)> = vec![
         (
             "out with ..",
             Box::new(|_| {
