@@ -1,12 +1,21 @@
-//! Conversion over a corpus of Claude configs (settings files, plugin `hooks.json`, skill and
-//! agent frontmatter): every file converts to Copilot and Bricks; every tool matcher fires,
-//! under the target's own matcher rules, for exactly the counterparts of the tools it fired
-//! for; every command survives, wrapped and round-tripped.
+//! Conversion over corpora of real public configs.
 //!
-//! The corpus is `tests/fixtures/claude` and, when `HOOKX_CORPUS` names a folder, every `.json`
-//! and `.md` file below it: real public configs kept outside the repository (their licences do
-//! not let this repository redistribute them; `tests/fixtures/corpus/SOURCES.txt` lists where
-//! each came from). Run with `--nocapture` for the figures.
+//! `every_claude_config_converts_with_exact_matchers_and_commands`: every Claude config
+//! (settings files, plugin `hooks.json`, skill and agent frontmatter) converts to Copilot and
+//! Bricks; every tool matcher fires, under the target's own matcher rules, for exactly the
+//! counterparts of the tools it fired for; every command survives, wrapped and round-tripped.
+//!
+//! `every_corpus_file_goes_to_every_dialect_and_back`: every file of every agent converts to
+//! every other dialect and back (wrapped and `--no-wrap`) with no wrapper inside a wrapper, no
+//! path of the converting machine in what is written, and the original back except what the
+//! first conversion reported lost; it prints, per agent, the files converted, the round trips
+//! that are the identity and the losses by kind (`--nocapture`).
+//!
+//! The corpus is `tests/fixtures/corpus/<agent>/` (files of permissively licensed repositories,
+//! each listed in `tests/fixtures/corpus/SOURCES.txt`) and, when `HOOKX_CORPUS` names a folder,
+//! its `<agent>/` folders: real public configs kept outside the repository (their licences do
+//! not let this repository redistribute them; SOURCES.txt lists where each came from). Claude's
+//! corpus also holds `tests/fixtures/claude`.
 
 mod common;
 
@@ -16,7 +25,7 @@ use hookx::dialect::{bricks, claude, copilot};
 use hookx::model::HandlerKind;
 use hookx::shell::shell_quote_shortest;
 use hookx::source::SourceFile;
-use hookx::tables::Document;
+use hookx::tables::{Dialect, Document};
 use std::path::{Path, PathBuf};
 
 fn files_below(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -29,7 +38,7 @@ fn files_below(dir: &Path, out: &mut Vec<PathBuf>) {
             files_below(&path, out);
         } else if matches!(
             path.extension().and_then(|e| e.to_str()),
-            Some("json" | "md")
+            Some("json" | "md" | "hook")
         ) {
             out.push(path);
         }
@@ -39,11 +48,42 @@ fn files_below(dir: &Path, out: &mut Vec<PathBuf>) {
 fn corpus() -> Vec<PathBuf> {
     let mut files = Vec::new();
     files_below(&common::fixtures_dir().join("claude"), &mut files);
+    files.extend(corpus_of(claude::DIALECT));
+    files.sort();
+    files
+}
+
+/// The corpus files of one agent: `tests/fixtures/corpus/<agent>/` and `$HOOKX_CORPUS/<agent>/`
+/// (every file of a script-layout dialect, whose hooks are files named after their events;
+/// else `.json`, `.md` and Kiro's `.hook` files).
+fn corpus_of(dialect: Dialect) -> Vec<PathBuf> {
+    let mut dirs = vec![common::fixtures_dir().join("corpus").join(dialect.name())];
     if let Some(dir) = std::env::var_os("HOOKX_CORPUS") {
-        files_below(Path::new(&dir), &mut files);
+        dirs.push(Path::new(&dir).join(dialect.name()));
+    }
+    let mut files = Vec::new();
+    for dir in dirs {
+        let mut found = Vec::new();
+        match dialect.config().scripts {
+            Some(_) => every_file_below(&dir, &mut found),
+            None => files_below(&dir, &mut found),
+        }
+        files.extend(found);
     }
     files.sort();
     files
+}
+
+fn every_file_below(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for path in entries.flatten().map(|e| e.path()) {
+        match path.is_dir() {
+            true => every_file_below(&path, out),
+            false => out.push(path),
+        }
+    }
 }
 
 /// Every command line of a document, by the JSON pointer of the rule it came from. Handlers in
@@ -219,4 +259,170 @@ fn every_claude_config_converts_with_exact_matchers_and_commands() {
         failures.join("\n")
     );
     assert!(figures.files >= 30 && figures.matchers >= 50, "{figures:?}");
+}
+
+/// The kind of a loss, for the figures: what part of a rule it is about.
+fn loss_kind(loss: &hookx::convert::Loss) -> &'static str {
+    let (what, why) = (loss.what.as_str(), loss.why.as_str());
+    if why == "unread" || why.contains("cannot read this part") {
+        "unread entry"
+    } else if why.contains("never fires") {
+        "event the source never fires"
+    } else if why.contains("event; the rule is not converted") || what.contains("on the `") {
+        "event the target lacks"
+    } else if what.contains("matcher") || what.contains("tool category") {
+        "matcher"
+    } else if what.contains("the scope of") {
+        "skill/agent scope"
+    } else if what.contains("in the command") {
+        "variable or placeholder"
+    } else if what.contains("field(s)") || why.contains("no such handler field") {
+        "unknown field"
+    } else if what.contains("handler on") || what.contains("PowerShell") {
+        "handler type"
+    } else if what.starts_with("its answers on") {
+        "answer the target cannot read"
+    } else if what.contains("hook protocol") {
+        "payload (--no-wrap)"
+    } else if what.contains("timeout") || why.contains("timeout") {
+        "timeout"
+    } else {
+        "other"
+    }
+}
+
+#[derive(Default)]
+struct AgentFigures {
+    files: usize,
+    unreadable: usize,
+    round_trips: usize,
+    identity: usize,
+    lossless: usize,
+    nested: usize,
+    absolute: usize,
+    losses: std::collections::BTreeMap<&'static str, usize>,
+}
+
+/// What a converted document is written as: its text, or its scripts for a hook folder.
+fn written(doc: &Document) -> String {
+    match doc.dialect.config().scripts {
+        Some(layout) => hookx::config::scripts::emit(doc, layout)
+            .0
+            .into_iter()
+            .map(|(name, text)| format!("==> {name} <==\n{text}"))
+            .collect(),
+        None => write::to_text(doc),
+    }
+}
+
+#[test]
+fn every_corpus_file_goes_to_every_dialect_and_back() {
+    use common::roundtrip::{read_fixture, round_trip, round_trip_dialects};
+    let tmp = tempfile::tempdir().unwrap();
+    let dialects = round_trip_dialects();
+    // Paths of this machine that must never reach a converted file.
+    let machine: Vec<String> = [
+        Some(env!("CARGO_MANIFEST_DIR").to_string()),
+        std::env::var("HOOKX_CORPUS").ok(),
+        Some(tmp.path().display().to_string()),
+        std::fs::canonicalize(tmp.path())
+            .ok()
+            .map(|p| p.display().to_string()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let mut failures = Vec::new();
+    let mut table = Vec::new();
+    for &from in &dialects {
+        let mut f = AgentFigures::default();
+        for path in corpus_of(from) {
+            let shown = path.display().to_string();
+            // A file hookx refuses whole (the agent would too, or it is a form hookx does not
+            // read): counted, and named with `--nocapture`.
+            let Some((src, doc, unread)) = read_fixture(&shown, from) else {
+                f.unreadable += 1;
+                eprintln!("unread: {shown} ({from})");
+                continue;
+            };
+            // A file with no hook hookx reads: a shape no build of the agent documents (the
+            // agent reads none of it either), refused with the reason, counted and named.
+            if doc.rules.iter().all(|r| r.handlers.is_empty()) {
+                f.unreadable += 1;
+                let why = unread.first().map_or("no hooks", |l| l.what.as_str());
+                eprintln!("unread: {shown} ({from}): {why}");
+                continue;
+            }
+            f.files += 1;
+            for loss in &unread {
+                *f.losses.entry(loss_kind(loss)).or_default() += 1;
+            }
+            for &via in dialects.iter().filter(|&&d| d != from) {
+                for wrap in [true, false] {
+                    let options = Options {
+                        wrap,
+                        ..Options::new(via)
+                    };
+                    let there = convert::convert(&[(&src, &doc)], &options);
+                    for loss in &there.losses {
+                        *f.losses.entry(loss_kind(loss)).or_default() += 1;
+                    }
+                    // The record names the file as it was given (`hookx convert PATH`): that
+                    // name is the user's; every other path in the output is hookx's own.
+                    let mut text = written(&there.document);
+                    for given in
+                        std::iter::once(&src.path).chain(doc.rules.iter().map(|r| &r.origin.file))
+                    {
+                        if !given.is_empty() {
+                            text = text.replace(given.as_str(), "<source>");
+                        }
+                    }
+                    if let Some(at) = machine.iter().find(|m| text.contains(m.as_str())) {
+                        f.absolute += 1;
+                        failures.push(format!("{shown} → {via}: `{at}` is in the output"));
+                    }
+                    let trip = round_trip(&src, &doc, &unread, via, wrap, tmp.path());
+                    f.round_trips += 1;
+                    f.identity += usize::from(trip.identity);
+                    f.lossless += usize::from(trip.lossless);
+                    f.nested += trip.nested;
+                    if !trip.identity || trip.nested > 0 {
+                        failures.push(trip.shown);
+                    }
+                }
+            }
+        }
+        table.push((from, f));
+    }
+    eprintln!("corpus: every file → every other dialect → back (wrapped and --no-wrap)");
+    eprintln!(
+        "{:<9} {:>5} {:>6} {:>7} {:>8} {:>8} {:>6} {:>8}  losses by kind",
+        "agent", "files", "unread", "trips", "identity", "lossless", "nested", "absolute"
+    );
+    for (d, f) in &table {
+        let kinds: Vec<String> = f.losses.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        eprintln!(
+            "{:<9} {:>5} {:>6} {:>7} {:>8} {:>8} {:>6} {:>8}  {}",
+            d.name(),
+            f.files,
+            f.unreadable,
+            f.round_trips,
+            f.identity,
+            f.lossless,
+            f.nested,
+            f.absolute,
+            kinds.join(", ")
+        );
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failure(s); the first:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(3)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    );
 }

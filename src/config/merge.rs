@@ -81,6 +81,16 @@ pub fn sync_text(
         .map(|s| Value::from(source_record(path, s)))
         .collect();
     if let Some(list) = doc.dialect.config().rule_list {
+        // A file in an older form (an agent config, a one-rule file) is read, never written:
+        // writing the list there would replace what the agent reads in it.
+        if *parsed.document.kind != *doc.dialect.config().documents.file {
+            return Err(Error::Usage(format!(
+                "{}: is a {} file in a form hookx reads but does not write ({}); write another file of the folder (--out FILE.json)",
+                path.display(),
+                doc.dialect.def().display,
+                parsed.document.kind.name
+            )));
+        }
         return sync_rule_list(path, doc, list, &marked, &owned, current);
     }
     let events: Vec<Seg> = match parsed.document.wrapped || parsed.document.rules.is_empty() {

@@ -382,7 +382,21 @@ pub fn read_path(path: &Path, display: &str, dialect: Dialect, layout: &ScriptLa
         let text = crate::read::bytes(&file, crate::read::MAX_FILE_BYTES)
             .map(|b| String::from_utf8_lossy(&b).into_owned())
             .unwrap_or_default();
-        let parsed = read(&absolute, &shown, &text, dialect, layout);
+        let mut parsed = read(&absolute, &shown, &text, dialect, layout);
+        // What `convert` writes from it may be committed: the script is named from the
+        // project (or the home), not by this machine's path.
+        let portable = portable_path(&absolute, dialect);
+        let quoted = shell_quote(&absolute.display().to_string());
+        for rule in &mut parsed.document.rules {
+            for handler in &mut rule.handlers {
+                if let HandlerKind::Command(c) = &mut handler.kind
+                    && let Some(line) = c.command.as_mut()
+                    && let Some(program) = line.strip_suffix(quoted.as_str())
+                {
+                    *line = format!("{program}{portable}");
+                }
+            }
+        }
         document.rules.extend(parsed.document.rules);
         diagnostics.extend(parsed.diagnostics);
     }
@@ -390,4 +404,31 @@ pub fn read_path(path: &Path, display: &str, dialect: Dialect, layout: &ScriptLa
         document,
         diagnostics,
     }
+}
+
+/// A script of a hook folder as a shell word that names it from where hooks run: relative to
+/// the project when it lies in one of the dialect's project folders (agents run hooks from the
+/// project root), from `$HOME` in one of its home folders, else by its path.
+fn portable_path(absolute: &Path, dialect: Dialect) -> String {
+    let shown = absolute.display().to_string();
+    for location in dialect.def().locations {
+        let crate::tables::Pattern::Scripts(dir) = location.pattern else {
+            continue;
+        };
+        let Some(at) = shown.find(&format!("/{dir}/")) else {
+            continue;
+        };
+        let rest = &shown[at + 1..];
+        match location.root {
+            crate::tables::Root::Project => return shell_quote(rest),
+            crate::tables::Root::Home => {
+                let home = std::env::var("HOME").unwrap_or_default();
+                if !home.is_empty() && shown[..at] == *home.trim_end_matches('/') {
+                    return format!("\"$HOME\"/{}", shell_quote(rest));
+                }
+            }
+            crate::tables::Root::Managed => {}
+        }
+    }
+    shell_quote(&shown)
 }

@@ -10,7 +10,7 @@ use crate::positions::escape;
 use crate::source::SourceFile;
 use crate::tables::{Dialect, Flavor};
 use crate::tables::{Document, Origin, Rule, RuleShape};
-use crate::tables::{HandlerField, RuleList};
+use crate::tables::{HandlerField, OlderForms, RuleList};
 use serde_json::{Map, Value};
 
 /// Reads `value` into `doc`, returning what was noticed. With `placeholders`, `null` rules
@@ -93,6 +93,15 @@ impl Reader<'_> {
             return;
         }
         let has_wrapper = top.contains_key("hooks");
+        if has_wrapper && doc.kind.wrapper_ignored {
+            self.warn(
+                "/hooks",
+                format!(
+                    "{} reads the events of this file at its top level: it takes this `hooks` wrapper for an event it does not have and runs none of the hooks inside it; move the events out of the wrapper",
+                    self.dialect.def().display
+                ),
+            );
+        }
         let events_at_root = !has_wrapper && doc.kind.wrapper_optional;
         doc.wrapped = !events_at_root;
         if events_at_root {
@@ -164,8 +173,17 @@ impl Reader<'_> {
 
     /// A file whose `hooks` is a list of rules ([`RuleList`]): each rule's handler object and
     /// its handler keys on the rule are read as one flat handler; the rule's other keys
-    /// (`name`, `description`, `enabled`) are kept on the rule.
+    /// (`name`, `description`, `enabled`) are kept on the rule. A file in one of the agent's
+    /// older forms ([`OlderForms`], known by its shape) is read into the same rules.
     fn read_rule_list(&mut self, list: &RuleList, top: Map<String, Value>, doc: &mut Document) {
+        if let Some(older) = list.older {
+            if top.contains_key(older.single_when) && !top.contains_key("hooks") {
+                return self.read_single_rule(list, older, top, doc);
+            }
+            if top.get("hooks").is_some_and(Value::is_object) {
+                return self.read_rule_map(list, older, top, doc);
+            }
+        }
         doc.hooks_index = top.len();
         let mut rules = None;
         for (key, value) in top {
@@ -210,7 +228,7 @@ impl Reader<'_> {
         };
         for (i, entry) in rules.into_iter().enumerate() {
             let pointer = join_pointer("/hooks", &[itoa::Buffer::new().format(i)]);
-            let Value::Object(mut entry) = entry else {
+            let Value::Object(entry) = entry else {
                 self.error(
                     &pointer,
                     format!("a rule must be an object, found {}", json_type(&entry)),
@@ -226,76 +244,291 @@ impl Reader<'_> {
                     ),
                 );
             }
-            let event_at = format!("{pointer}/{}", escape(list.event_key));
-            let (event, flavor) = match entry.remove(list.event_key) {
-                Some(Value::String(name)) if list.other_events.contains(&name.as_str()) => {
-                    (EventKind::Other(name), self.dialect.default_flavor())
-                }
-                Some(Value::String(name)) => self.event(&name, &event_at),
-                Some(other) => {
-                    self.error(
-                        &event_at,
-                        format!(
-                            "`{}` must be a string, found {}",
-                            list.event_key,
-                            json_type(&other)
-                        ),
-                    );
-                    continue;
-                }
-                None => {
-                    self.error(&pointer, format!("a rule needs a `{}`", list.event_key));
-                    continue;
-                }
-            };
-            let matcher = self.matcher(&mut entry, &pointer);
-            if let Some(enabled) = entry.get(list.enabled_key)
-                && !enabled.is_boolean()
-            {
-                self.error(
-                    &format!("{pointer}/{}", list.enabled_key),
-                    format!("`{}` must be true or false", list.enabled_key),
-                );
-            }
             let handler_at = format!("{pointer}/{}", escape(list.handler_key));
-            let mut fields = match entry.remove(list.handler_key) {
-                Some(Value::Object(fields)) => fields,
-                Some(other) => {
+            self.read_listed_rule(list, entry, pointer, handler_at, doc);
+        }
+    }
+
+    /// One rule of a list, `entry` in the list's own keys; its handler is at `handler_at`.
+    fn read_listed_rule(
+        &mut self,
+        list: &RuleList,
+        mut entry: Map<String, Value>,
+        pointer: String,
+        handler_at: String,
+        doc: &mut Document,
+    ) {
+        let event_at = format!("{pointer}/{}", escape(list.event_key));
+        let (event, flavor) = match entry.remove(list.event_key) {
+            Some(Value::String(name)) if list.other_events.contains(&name.as_str()) => {
+                (EventKind::Other(name), self.dialect.default_flavor())
+            }
+            Some(Value::String(name)) => self.event(&name, &event_at),
+            Some(other) => {
+                self.error(
+                    &event_at,
+                    format!(
+                        "`{}` must be a string, found {}",
+                        list.event_key,
+                        json_type(&other)
+                    ),
+                );
+                return;
+            }
+            None => {
+                self.error(&pointer, format!("a rule needs a `{}`", list.event_key));
+                return;
+            }
+        };
+        let matcher = self.matcher(&mut entry, &pointer);
+        if let Some(enabled) = entry.get(list.enabled_key)
+            && !enabled.is_boolean()
+        {
+            self.error(
+                &format!("{pointer}/{}", list.enabled_key),
+                format!("`{}` must be true or false", list.enabled_key),
+            );
+        }
+        let mut fields = match entry.remove(list.handler_key) {
+            Some(Value::Object(fields)) => fields,
+            Some(other) => {
+                self.error(
+                    &handler_at,
+                    format!(
+                        "`{}` must be an object, found {}",
+                        list.handler_key,
+                        json_type(&other)
+                    ),
+                );
+                return;
+            }
+            None => {
+                self.error(&pointer, format!("a rule needs an `{}`", list.handler_key));
+                return;
+            }
+        };
+        for key in list.handler_keys_on_rule {
+            if let Some(value) = entry.remove(*key) {
+                fields.insert(key.to_string(), value);
+            }
+        }
+        let Some(handler) = self.handler(fields, &handler_at) else {
+            return;
+        };
+        doc.rules.push(Rule {
+            event,
+            flavor,
+            matcher,
+            handlers: vec![handler],
+            shape: RuleShape::Flat,
+            extra: entry,
+            origin: Origin {
+                file: self.src.path.clone(),
+                pointer,
+            },
+        });
+    }
+
+    /// The one-rule form (`{name, when: {type, tools?, …}, then: {type, command | prompt}}`):
+    /// its trigger and action types mapped to the list's, its tools the matcher, the trigger's
+    /// other keys (`patterns`) kept on the rule. The file's `version` is the rule's own, not a
+    /// schema's: kept beside the rule.
+    fn read_single_rule(
+        &mut self,
+        list: &RuleList,
+        older: &OlderForms,
+        mut top: Map<String, Value>,
+        doc: &mut Document,
+    ) {
+        doc.kind = older.single_kind;
+        doc.hooks_index = 0;
+        if let Some(version) = top.remove("version") {
+            doc.extra.insert("version".into(), version);
+        }
+        let when_at = format!("/{}", escape(older.single_when));
+        let then_at = format!("/{}", escape(older.single_then));
+        let Some(Value::Object(mut when)) = top.remove(older.single_when) else {
+            self.error(
+                &when_at,
+                format!("`{}` must be an object", older.single_when),
+            );
+            return;
+        };
+        let type_at = format!("{when_at}/{}", escape(older.single_type));
+        let trigger = match when.remove(older.single_type) {
+            Some(Value::String(name)) => match older.single_trigger(&name) {
+                Some(trigger) => trigger,
+                None => {
                     self.error(
-                        &handler_at,
+                        &type_at,
                         format!(
-                            "`{}` must be an object, found {}",
-                            list.handler_key,
-                            json_type(&other)
+                            "unknown {} trigger `{name}`; the rule is not read",
+                            self.dialect.def().display
                         ),
                     );
-                    continue;
+                    return;
                 }
-                None => {
-                    self.error(&pointer, format!("a rule needs an `{}`", list.handler_key));
-                    continue;
-                }
-            };
-            for key in list.handler_keys_on_rule {
-                if let Some(value) = entry.remove(*key) {
-                    fields.insert(key.to_string(), value);
+            },
+            _ => {
+                self.error(
+                    &type_at,
+                    format!("a rule needs a `{}` string", older.single_type),
+                );
+                return;
+            }
+        };
+        let mut entry = top;
+        entry.insert(list.event_key.into(), Value::String(trigger.into()));
+        match when.remove(older.single_tools) {
+            None => {}
+            Some(Value::Array(tools)) if tools.iter().all(Value::is_string) => {
+                let names: Vec<&str> = tools.iter().filter_map(Value::as_str).collect();
+                if !names.is_empty() && !names.contains(&"*") {
+                    entry.insert("matcher".into(), Value::String(names.join("|")));
                 }
             }
-            let Some(handler) = self.handler(fields, &handler_at) else {
+            Some(other) => {
+                self.error(
+                    &format!("{when_at}/{}", escape(older.single_tools)),
+                    format!(
+                        "`{}` must be a list of tool names, found {}",
+                        older.single_tools,
+                        json_type(&other)
+                    ),
+                );
+                return;
+            }
+        }
+        // The trigger's other keys (`patterns`, `excludePatterns`) stay with the rule.
+        entry.extend(when);
+        let mut then = match entry.remove(older.single_then) {
+            Some(Value::Object(then)) => then,
+            _ => {
+                self.error(
+                    &then_at,
+                    format!("`{}` must be an object", older.single_then),
+                );
+                return;
+            }
+        };
+        let action_at = format!("{then_at}/{}", escape(older.single_type));
+        match then.remove(older.single_type) {
+            Some(Value::String(name)) => match older.single_action(&name) {
+                Some(kind) => {
+                    then.insert("type".into(), Value::String(kind.into()));
+                }
+                None => {
+                    self.error(
+                        &action_at,
+                        format!(
+                            "unknown {} action `{name}`; the rule is not read",
+                            self.dialect.def().display
+                        ),
+                    );
+                    return;
+                }
+            },
+            _ => {
+                self.error(
+                    &action_at,
+                    format!("an action needs a `{}` string", older.single_type),
+                );
+                return;
+            }
+        }
+        entry.insert(list.handler_key.into(), Value::Object(then));
+        self.read_listed_rule(list, entry, String::new(), then_at, doc);
+    }
+
+    /// The map form (`{"hooks": {event: [{matcher?, command, timeout_ms?, …}]}}` among an agent
+    /// config's other keys, which are kept): each entry one rule, its timeout in seconds.
+    fn read_rule_map(
+        &mut self,
+        list: &RuleList,
+        older: &OlderForms,
+        top: Map<String, Value>,
+        doc: &mut Document,
+    ) {
+        doc.kind = older.map_kind;
+        doc.hooks_index = top.len();
+        let mut hooks = Map::new();
+        for (key, value) in top {
+            match (key.as_str(), value) {
+                ("hooks", Value::Object(map)) => {
+                    doc.hooks_index = doc.extra.len();
+                    hooks = map;
+                }
+                (_, value) => {
+                    doc.extra.insert(key, value);
+                }
+            }
+        }
+        for (name, entries) in hooks {
+            let event_at = join_pointer("/hooks", &[&name]);
+            let Some(trigger) = older.map_event(&name) else {
+                self.error(
+                    &event_at,
+                    format!(
+                        "unknown {} event `{name}`; its hooks are not read",
+                        self.dialect.def().display
+                    ),
+                );
                 continue;
             };
-            doc.rules.push(Rule {
-                event,
-                flavor,
-                matcher,
-                handlers: vec![handler],
-                shape: RuleShape::Flat,
-                extra: entry,
-                origin: Origin {
-                    file: self.src.path.clone(),
-                    pointer,
-                },
-            });
+            let Value::Array(entries) = entries else {
+                self.error(
+                    &event_at,
+                    format!(
+                        "`{name}` must be an array of hooks, found {}",
+                        json_type(&entries)
+                    ),
+                );
+                continue;
+            };
+            for (i, entry) in entries.into_iter().enumerate() {
+                let pointer = join_pointer(&event_at, &[itoa::Buffer::new().format(i)]);
+                let Value::Object(mut fields) = entry else {
+                    self.error(
+                        &pointer,
+                        format!("a hook must be an object, found {}", json_type(&entry)),
+                    );
+                    continue;
+                };
+                let mut rule = Map::new();
+                rule.insert(list.event_key.into(), Value::String(trigger.into()));
+                if let Some(matcher) = fields.remove("matcher") {
+                    rule.insert("matcher".into(), matcher);
+                }
+                if let Some(ms) = fields.remove(older.map_timeout_ms) {
+                    let at = join_pointer(&pointer, &[older.map_timeout_ms]);
+                    match ms.as_u64() {
+                        Some(ms) => {
+                            let secs = ms.div_ceil(1000);
+                            if secs * 1000 != ms {
+                                self.warn(
+                                    &at,
+                                    format!(
+                                        "{ms} ms is read as {secs} s: hookx counts whole seconds"
+                                    ),
+                                );
+                            }
+                            fields.insert("timeout".into(), Value::from(secs));
+                        }
+                        None => self.error(
+                            &at,
+                            format!(
+                                "`{}` must be a whole number of milliseconds",
+                                older.map_timeout_ms
+                            ),
+                        ),
+                    }
+                }
+                fields
+                    .entry("type")
+                    .or_insert_with(|| Value::String("command".into()));
+                rule.insert(list.handler_key.into(), Value::Object(fields));
+                self.read_listed_rule(list, rule, pointer.clone(), pointer, doc);
+            }
         }
     }
 
@@ -359,10 +592,19 @@ impl Reader<'_> {
         if self.dialect.config().other_events.contains(&key) {
             return (event, flavor);
         }
-        let mut message = format!(
-            "unknown {} event `{key}`; it is kept as written",
-            self.dialect
-        );
+        let mut message = match event {
+            // A name other agents fire (Gemini's `UserPromptSubmit`): this one never does.
+            EventKind::Other(_) if !matches!(EventKind::from_name(key), EventKind::Other(_)) => {
+                format!(
+                    "{} never fires `{key}` (it is not one of its events): these hooks never run; kept as written, and not converted to an agent that fires it",
+                    self.dialect.def().display
+                )
+            }
+            _ => format!(
+                "unknown {} event `{key}`; it is kept as written",
+                self.dialect
+            ),
+        };
         if let Some(close) = did_you_mean(key, self.dialect) {
             message = format!("{message} (did you mean `{close}`?)");
         }

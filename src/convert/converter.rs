@@ -78,16 +78,26 @@ impl Converter<'_> {
         if unlocated.is_empty() {
             return;
         }
-        let pointers: Vec<&str> = unlocated
+        // A part an older form spells elsewhere (a one-rule file's matcher is its `tools`) is
+        // at the nearest part of it the file holds.
+        let mut found: Vec<(usize, usize)> = Vec::new();
+        let mut left: Vec<(usize, &str)> = unlocated
             .iter()
-            .map(|&i| self.losses[i].pointer.as_str())
+            .map(|&i| (i, self.losses[i].pointer.as_str()))
             .collect();
-        let offsets = crate::config::syntax::locate_many(src, &pointers);
-        let found: Vec<(usize, usize)> = unlocated
-            .into_iter()
-            .zip(offsets)
-            .filter_map(|(i, offset)| Some((i, offset?)))
-            .collect();
+        while !left.is_empty() {
+            let pointers: Vec<&str> = left.iter().map(|&(_, p)| p).collect();
+            let offsets = crate::config::syntax::locate_many(src, &pointers);
+            let mut next = Vec::new();
+            for ((i, pointer), offset) in left.into_iter().zip(offsets) {
+                match (offset, pointer.rsplit_once('/')) {
+                    (Some(offset), _) => found.push((i, offset)),
+                    (None, Some((parent, _))) => next.push((i, parent)),
+                    (None, None) => {}
+                }
+            }
+            left = next;
+        }
         let at: Vec<usize> = found.iter().map(|&(_, offset)| offset).collect();
         let line_cols = crate::positions::line_cols(&src.text, &at);
         for ((i, _), (line, col)) in found.into_iter().zip(line_cols) {

@@ -141,10 +141,36 @@ fn same_dialect(doc: &Document) -> Document {
 impl Converter<'_> {
     /// A document of another dialect (or one of several merged into one file): its rules, each
     /// converted, into `out`, and a loss for each file-wide setting the target cannot carry.
+    /// Hooks in a skill's or agent's frontmatter run only while that skill or agent is active;
+    /// the hook file `convert` writes has no such scope: each rule would run always.
+    fn lose_scope(&mut self, src: &SourceFile, doc: &Document) {
+        let to = self.options.to;
+        if !doc.kind.frontmatter || doc.dialect == to || to.config().documents.file.frontmatter {
+            return;
+        }
+        for rule in doc.rules.iter().filter(|r| !r.handlers.is_empty()) {
+            let native = rule
+                .flavor
+                .tables()
+                .event_name(&rule.event)
+                .unwrap_or(rule.event.name());
+            self.lose(
+                src,
+                &rule.origin.pointer,
+                &format!("the scope of the `{native}` rule in this frontmatter"),
+                &format!(
+                    "{} runs a skill's or agent's frontmatter hooks only while that skill or agent is active; {to} has no such scope, so converted they run in every session",
+                    doc.dialect.def().display
+                ),
+            );
+        }
+    }
+
     fn document(&mut self, src: &SourceFile, doc: &Document, out: &mut Document) {
         self.lose_disabled_handlers(src, doc);
         self.lose_kill_switch(src, doc);
         self.lose_session_env(src, doc);
+        self.lose_scope(src, doc);
         out.rules.reserve(doc.rules.len());
         // Handlers hookx converted come back as they were first written ([`super::restore`]):
         // in their own dialect, each group whole again (a group that became flat entries, or

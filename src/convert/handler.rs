@@ -41,6 +41,23 @@ impl Converter<'_> {
             );
             return None;
         }
+        // No command line at all (a Copilot entry holding only a `_comment`): reading
+        // reported it, once; its other fields are no further loss.
+        if let HandlerKind::Command(c) = &handler.kind
+            && [
+                &c.command,
+                &c.bash,
+                &c.powershell,
+                &c.windows,
+                &c.linux,
+                &c.osx,
+            ]
+            .iter()
+            .all(|line| line.is_none())
+            && !handler.extra.contains_key("args")
+        {
+            return None;
+        }
         let mut out = self.handler_fields(src, at, handler, from, target);
         match &handler.kind {
             HandlerKind::Command(command) => {

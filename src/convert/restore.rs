@@ -158,6 +158,26 @@ fn line_fields(command: &Command) -> Vec<HandlerField> {
     out
 }
 
+/// The source a record names: a path given absolute, inside the folder `convert` runs in, is
+/// named from there (what it writes may be committed; this machine's path means nothing to a
+/// teammate).
+fn portable_source(file: &str) -> String {
+    let path = std::path::Path::new(file);
+    if path.is_absolute()
+        && let Ok(here) = std::env::current_dir()
+    {
+        let canonical = std::fs::canonicalize(&here).unwrap_or_else(|_| here.clone());
+        for base in [&here, &canonical] {
+            if let Ok(rel) = path.strip_prefix(base)
+                && !rel.as_os_str().is_empty()
+            {
+                return rel.display().to_string();
+            }
+        }
+    }
+    file.to_string()
+}
+
 impl Converter<'_> {
     /// The provenance record of `handler` of `rule` (of `from`), converted into another
     /// dialect: `"hookx": {"source": FILE, "from": FLAVOUR, "rule": POINTER, "order": N,
@@ -178,7 +198,7 @@ impl Converter<'_> {
             true => &src.path,
             false => &rule.origin.file,
         };
-        record.insert("source".into(), Value::from(file.as_str()));
+        record.insert("source".into(), Value::from(portable_source(file)));
         record.insert("from".into(), Value::from(from.name()));
         let first = match &self.carry {
             Some(carry) => carry.first.clone(),

@@ -38,6 +38,28 @@ impl Converter<'_> {
             );
             return Vec::new();
         }
+        // An event the source's table does not list is one its agent never fires (Gemini's
+        // `UserPromptSubmit`, Droid's `PermissionRequest`): the rule never ran there, and
+        // converted to an agent that fires it, it would start running.
+        if let EventKind::Other(name) = &rule.event
+            && from.dialect() != to.dialect()
+            && !matches!(EventKind::from_name(name), EventKind::Other(_))
+        {
+            self.lose(
+                src,
+                &rule.origin.pointer,
+                &format!(
+                    "a rule with {} handler(s) on `{name}`",
+                    rule.handlers.len()
+                ),
+                &format!(
+                    "{} never fires `{name}` (it is not one of its events), so this rule never ran; converted, it would run under {} on every `{name}`, so it is not converted",
+                    from.dialect().def().display,
+                    self.options.to
+                ),
+            );
+            return Vec::new();
+        }
         let event = target_event(rule, to);
         // A target whose tool events are only categories (Windsurf's `pre_run_command`) gets
         // the rule once per category it fires for.

@@ -38,6 +38,35 @@ impl Converter<'_> {
     ) -> Option<RuleMatcher> {
         let from = rule.flavor;
         let at = rule.origin.pointer.as_str();
+        // A matcher on a tool-category event of the source (Cursor's `beforeShellExecution`),
+        // which reads none there: the hook fired for every call of the category, and the text
+        // is not carried over.
+        if from.dialect() != to.dialect()
+            && from.tables().tool_scope != ToolScope::Any
+            && from.tables().matcher_target(&rule.event).is_none()
+            && from
+                .tables()
+                .matcher_form(&rule.event, rule.matcher.as_deref())
+                != MatcherForm::All
+        {
+            let native = from
+                .tables()
+                .event_name(&rule.event)
+                .unwrap_or(rule.event.name());
+            self.lose(
+                src,
+                format!("{at}/matcher"),
+                &format!(
+                    "matcher `{}` on `{native}`",
+                    rule.matcher.as_deref().unwrap_or("")
+                ),
+                &format!(
+                    "{} reads no matcher on `{native}`, so the hook fired for every call of that category; the matcher text is not carried over to {}",
+                    from.dialect().def().display,
+                    self.options.to
+                ),
+            );
+        }
         Some(
             match (
                 from.tables().matcher_target(event),

@@ -44,7 +44,8 @@ impl Converter<'_> {
                     at,
                     &format!("`${var}` in the command"),
                     &format!(
-                        "{} does not set {var}; the command will see it empty",
+                        "{} sets or substitutes `{var}` for its hooks; {} does neither, so the command will see it empty",
+                        from.dialect(),
                         to.dialect()
                     ),
                 );

@@ -190,6 +190,7 @@ const TOOL_KEYS: &[&str] = &[
 pub static SETTINGS: DocumentKind = DocumentKind {
     name: "AugmentSettings",
     wrapper_optional: false,
+    wrapper_ignored: false,
     top_keys: None,
     session_env: None,
     frontmatter: false,

@@ -82,6 +82,7 @@ pub static TABLES: Tables = Tables {
 pub static FILE: DocumentKind = DocumentKind {
     name: "BricksFile",
     wrapper_optional: true,
+    wrapper_ignored: false,
     top_keys: Some(&[]),
     session_env: None,
     frontmatter: false,

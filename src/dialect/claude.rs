@@ -316,6 +316,7 @@ pub static TABLES: Tables = Tables {
 pub static SETTINGS: DocumentKind = DocumentKind {
     name: "ClaudeSettings",
     wrapper_optional: false,
+    wrapper_ignored: false,
     top_keys: None,
     session_env: Some("env"),
     frontmatter: false,
@@ -325,6 +326,7 @@ pub static SETTINGS: DocumentKind = DocumentKind {
 pub static PLUGIN: DocumentKind = DocumentKind {
     name: "ClaudePlugin",
     wrapper_optional: true,
+    wrapper_ignored: false,
     top_keys: None,
     session_env: None,
     frontmatter: false,
@@ -334,6 +336,7 @@ pub static PLUGIN: DocumentKind = DocumentKind {
 pub static FRONTMATTER: DocumentKind = DocumentKind {
     name: "ClaudeFrontmatter",
     wrapper_optional: false,
+    wrapper_ignored: false,
     top_keys: None,
     session_env: None,
     frontmatter: true,

@@ -167,6 +167,7 @@ pub static TABLES: Tables = Tables {
 pub static SCRIPT: DocumentKind = DocumentKind {
     name: "ClineHookScript",
     wrapper_optional: false,
+    wrapper_ignored: false,
     top_keys: Some(&[]),
     session_env: None,
     frontmatter: false,

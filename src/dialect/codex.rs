@@ -295,6 +295,7 @@ pub static TABLES: Tables = Tables {
 pub static HOOKS_FILE: DocumentKind = DocumentKind {
     name: "CodexHooks",
     wrapper_optional: false,
+    wrapper_ignored: false,
     top_keys: Some(&[]),
     session_env: None,
     frontmatter: false,
@@ -306,6 +307,7 @@ pub static HOOKS_FILE: DocumentKind = DocumentKind {
 pub static TOML_FILE: DocumentKind = DocumentKind {
     name: "CodexToml",
     wrapper_optional: false,
+    wrapper_ignored: false,
     top_keys: None,
     session_env: None,
     frontmatter: false,

@@ -497,6 +497,7 @@ pub static PASCAL_TABLES: Tables = Tables {
 pub static FILE: DocumentKind = DocumentKind {
     name: "CopilotFile",
     wrapper_optional: false,
+    wrapper_ignored: false,
     top_keys: Some(&["version"]),
     session_env: None,
     frontmatter: false,

@@ -203,6 +203,7 @@ pub static CLAUDE_COMPAT_TABLES: Tables = cursor_tables! {
 pub static FILE: DocumentKind = DocumentKind {
     name: "CursorHooksFile",
     wrapper_optional: false,
+    wrapper_ignored: false,
     top_keys: Some(&["version"]),
     session_env: None,
     frontmatter: false,

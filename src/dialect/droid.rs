@@ -3,10 +3,8 @@
 //! events (9 of them), payload keys and answers, with Droid's own tool and argument names.
 //! Facts: conformance/droid-facts.md (run: droid 0.225.2, `tests/live_droid.rs`).
 
-use crate::dialect::CLAUDE_MATCHER_STYLE;
-
-use crate::model::EventKind;
 use crate::model::tool::ids;
+use crate::model::{EventKind, MatcherStyle};
 use crate::tables::{ConfigSpec, DocumentKind, Documents, HandlerField, PluginForm, RunKeys};
 use crate::tables::{
     DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, KillSwitch, MatchOn, RouteSpec,
@@ -66,9 +64,9 @@ pub static TABLES: Tables = Tables {
         (EventKind::PostToolUse, MatchOn::ToolName),
     ],
     // Binary 0.225.2: absent, empty or `*` = every tool; the exact name; else an unanchored
-    // JavaScript regex (`new RegExp(m).test(name)`); an invalid regex never fires. Claude's
-    // comma lists are no regex there: hookx reads them as lists.
-    matcher_style: CLAUDE_MATCHER_STYLE,
+    // JavaScript regex (`new RegExp(m).test(name)`); an invalid regex never fires. So
+    // `Create|Write` also fires for `TodoWrite`, and a comma list fires for nothing.
+    matcher_style: MatcherStyle::UnanchoredRegex,
     tool_scope: crate::tables::ToolScope::Any,
     exact_field_matchers: false,
     mcp_names: crate::tables::MCP_CANONICAL,
@@ -164,15 +162,18 @@ pub static TABLES: Tables = Tables {
 pub static SETTINGS: DocumentKind = DocumentKind {
     name: "DroidSettings",
     wrapper_optional: false,
+    wrapper_ignored: false,
     top_keys: None,
     session_env: None,
     frontmatter: false,
 };
 
-/// `hooks.json` (and the legacy `hooks/hooks.json`): the events at the top level.
+/// `hooks.json` (and the legacy `hooks/hooks.json`): the events at the top level; a `{"hooks":
+/// …}` wrapper there is ignored, and its events never run (run 0.225.2, droid-facts.md).
 pub static HOOKS_FILE: DocumentKind = DocumentKind {
     name: "DroidHooks",
     wrapper_optional: true,
+    wrapper_ignored: true,
     top_keys: None,
     session_env: None,
     frontmatter: false,
@@ -324,7 +325,14 @@ static CONFIG: ConfigSpec = ConfigSpec {
     project_dir_variable: Some("FACTORY_PROJECT_DIR"),
     // Run 0.225.2: hooks also get DROID_PROJECT_DIR and CLAUDE_PROJECT_DIR (the project) and,
     // on SessionStart, CLAUDE_ENV_FILE.
-    provided_env: &["DROID_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "CLAUDE_ENV_FILE"],
+    // Run 0.225.2: the plugin roots too (`/PLUGIN_ROOT_NOT_EXPANDED_ERROR` outside plugins).
+    provided_env: &[
+        "DROID_PROJECT_DIR",
+        "CLAUDE_PROJECT_DIR",
+        "CLAUDE_ENV_FILE",
+        "DROID_PLUGIN_ROOT",
+        "CLAUDE_PLUGIN_ROOT",
+    ],
     // Run 0.225.2 (tests/live_droid.rs `routed_handlers_of_every_dialect`): the same command in
     // the user and the project settings runs twice.
     merges_identical_handlers: false,

@@ -253,6 +253,7 @@ pub static TABLES: Tables = Tables {
 pub static SETTINGS: DocumentKind = DocumentKind {
     name: "GeminiSettings",
     wrapper_optional: false,
+    wrapper_ignored: false,
     top_keys: None,
     session_env: None,
     frontmatter: false,
@@ -449,7 +450,11 @@ static CONFIG: ConfigSpec = ConfigSpec {
     wrapper_optional: false,
     implied_type: None,
     project_dir_variable: Some("GEMINI_PROJECT_DIR"),
+    // With them, the placeholders Gemini substitutes in an extension's command text
+    // (`${extensionPath}`, `${workspacePath}`; source 0.61.0, gemini-facts.md).
     provided_env: &[
+        "extensionPath",
+        "workspacePath",
         "GEMINI_CWD",
         "GEMINI_SESSION_ID",
         "GEMINI_PLANS_DIR",

@@ -11,11 +11,15 @@
 //! (`"hook_event_name": "preToolUse"`). An `agent` action hands its `prompt` to the agent: no
 //! command hookx could run, and no Claude `agent` hook (that one asks a model for a verdict),
 //! so it stays a Kiro handler: kept on round trip, never run by hookx, lost when converted.
-//! The old form (`hooks` inside `.kiro/agents/*.json`) is not read.
+//! The older forms are read and converted like a list ([`OlderForms`]), never written: `hooks`
+//! as a map of events inside `.kiro/agents/*.json` (Kiro CLI 2), and the IDE's one-rule
+//! `.kiro.hook` files (`when`/`then`).
 
 use crate::model::tool::ids;
 use crate::model::{EventKind, MatcherStyle};
-use crate::tables::{ConfigSpec, DocumentKind, Documents, HandlerField, RuleList, RunKeys};
+use crate::tables::{
+    ConfigSpec, DocumentKind, Documents, HandlerField, OlderForms, RuleList, RunKeys,
+};
 use crate::tables::{
     DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, MatchOn, McpNames, RouteSpec,
     Schema, Tables, TimestampForm, ToolScope,
@@ -113,6 +117,28 @@ pub static TABLES: Tables = Tables {
 pub static FILE: DocumentKind = DocumentKind {
     name: "KiroHookFile",
     wrapper_optional: false,
+    wrapper_ignored: false,
+    top_keys: Some(&["version"]),
+    session_env: None,
+    frontmatter: false,
+};
+
+/// A Kiro CLI 2 agent config (`.kiro/agents/<name>.json`): `name`, `tools`, `prompt`, … beside
+/// its `hooks` map ([`OlderForms`]).
+pub static AGENT_CONFIG: DocumentKind = DocumentKind {
+    name: "KiroAgentConfig",
+    wrapper_optional: false,
+    wrapper_ignored: false,
+    top_keys: None,
+    session_env: None,
+    frontmatter: false,
+};
+
+/// A Kiro IDE `.kiro.hook` file: one rule ([`OlderForms`]).
+pub static IDE_HOOK: DocumentKind = DocumentKind {
+    name: "KiroIdeHook",
+    wrapper_optional: false,
+    wrapper_ignored: false,
     top_keys: Some(&["version"]),
     session_env: None,
     frontmatter: false,
@@ -134,6 +160,47 @@ static RULES: RuleList = RuleList {
         "PreTaskExec",
         "PostTaskExec",
         "Manual",
+    ],
+    older: Some(&OLDER),
+};
+
+/// The older forms, read and converted like a list (never written): Kiro CLI 2's agent configs
+/// and the IDE's one-rule files ([agents], [ide] in `conformance/kiro-facts.md`).
+static OLDER: OlderForms = OlderForms {
+    // `{"hooks": {"agentSpawn": [{"command": "…"}], "preToolUse": [{"matcher": "fs_write",
+    // "command": "…", "timeout_ms": 30000}]}}` inside `.kiro/agents/<name>.json`; the event
+    // names are the payload's.
+    map_events: &[
+        ("agentSpawn", "SessionStart"),
+        ("userPromptSubmit", "UserPromptSubmit"),
+        ("preToolUse", "PreToolUse"),
+        ("postToolUse", "PostToolUse"),
+        ("stop", "Stop"),
+    ],
+    map_timeout_ms: "timeout_ms",
+    map_kind: &AGENT_CONFIG,
+    // `{"name", "version", "description"?, "enabled"?, "when": {"type": "fileEdited",
+    // "patterns": ["*.ts"]}, "then": {"type": "askAgent", "prompt": "…"}}` in
+    // `.kiro/hooks/<name>.kiro.hook`.
+    single_when: "when",
+    single_kind: &IDE_HOOK,
+    single_then: "then",
+    single_type: "type",
+    single_tools: "tools",
+    single_triggers: &[
+        ("promptSubmit", "UserPromptSubmit"),
+        ("agentStop", "Stop"),
+        ("preToolUse", "PreToolUse"),
+        ("postToolUse", "PostToolUse"),
+        ("fileEdited", "PostFileSave"),
+        ("fileCreated", "PostFileCreate"),
+        ("fileDeleted", "PostFileDelete"),
+        ("userTriggered", "Manual"),
+    ],
+    single_actions: &[
+        ("runCommand", "command"),
+        ("shellCommand", "command"),
+        ("askAgent", "agent"),
     ],
 };
 

@@ -310,6 +310,7 @@ pub static TABLES: Tables = Tables {
 pub static SETTINGS: DocumentKind = DocumentKind {
     name: "QwenSettings",
     wrapper_optional: false,
+    wrapper_ignored: false,
     top_keys: None,
     session_env: None,
     frontmatter: false,

@@ -88,6 +88,7 @@ pub static TABLES: Tables = Tables {
 pub static FILE: DocumentKind = DocumentKind {
     name: "VsCodeHookFile",
     wrapper_optional: false,
+    wrapper_ignored: false,
     top_keys: Some(&[]),
     session_env: None,
     frontmatter: false,

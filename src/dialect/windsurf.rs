@@ -247,6 +247,7 @@ mod edits {
 pub static FILE: DocumentKind = DocumentKind {
     name: "WindsurfHooksFile",
     wrapper_optional: false,
+    wrapper_ignored: false,
     top_keys: Some(&[]),
     session_env: None,
     frontmatter: false,

@@ -63,7 +63,9 @@ pub struct ConfigSpec {
     /// The variable a command uses for the project directory; `None` where the agent sets none
     /// but runs hooks from the project root (a converted command then says `$PWD`).
     pub project_dir_variable: Option<&'static str>,
-    /// Other environment variables the agent sets for hooks, which commands may reference.
+    /// Other environment variables the agent sets for hooks, which commands may reference, and
+    /// the `${NAME}` placeholders it substitutes in a command's text itself (Gemini's
+    /// `${extensionPath}`): converted to an agent that does neither, each is a loss.
     pub provided_env: &'static [&'static str],
     /// Whether the agent runs a handler once when several files (or groups with the same
     /// matcher) hold it: Claude and Bricks do; Copilot runs every handler in order.
@@ -139,6 +141,61 @@ pub struct RuleList {
     /// unknown events by that name without a warning, kept on round trip, and reported lost
     /// when converted away.
     pub other_events: &'static [&'static str],
+    /// The agent's older forms of the same rules, read (never written): a file in one of
+    /// them converts like a list.
+    pub older: Option<&'static OlderForms>,
+}
+
+/// Older forms of a rule list's rules ([`RuleList::older`]), each read into the list's rules
+/// as table data: the form is known by its shape, never by the agent's name.
+pub struct OlderForms {
+    /// `hooks` as a map of event names to flat entries `{matcher?, command, …}` (Kiro CLI's
+    /// agent configs, `.kiro/agents/*.json`): each event name with the list trigger it is.
+    pub map_events: &'static [(&'static str, &'static str)],
+    /// The map form's timeout key, in milliseconds (`timeout_ms`): read rounded up to whole
+    /// seconds.
+    pub map_timeout_ms: &'static str,
+    /// What a map-form file is: a config of the agent's own with keys besides `hooks`, none
+    /// of them unknown to it.
+    pub map_kind: &'static crate::tables::DocumentKind,
+    /// One rule per file (Kiro IDE's `.kiro.hook`): the key of its trigger object (`when`).
+    pub single_when: &'static str,
+    /// What a one-rule file is.
+    pub single_kind: &'static crate::tables::DocumentKind,
+    /// The key of its action object (`then`).
+    pub single_then: &'static str,
+    /// The key naming the trigger and the action kind in both objects (`type`).
+    pub single_type: &'static str,
+    /// The trigger object's list of tool names (`tools`): the rule's matcher, `|`-joined.
+    pub single_tools: &'static str,
+    /// Each trigger type with the list trigger it is (`promptSubmit` → `UserPromptSubmit`).
+    pub single_triggers: &'static [(&'static str, &'static str)],
+    /// Each action type with the list's handler type (`runCommand` → `command`).
+    pub single_actions: &'static [(&'static str, &'static str)],
+}
+
+impl OlderForms {
+    fn find(table: &[(&'static str, &'static str)], name: &str) -> Option<&'static str> {
+        table
+            .iter()
+            .find(|(from, _)| *from == name)
+            .map(|(_, to)| *to)
+    }
+
+    /// The list trigger a map-form event name is.
+    pub fn map_event(&self, name: &str) -> Option<&'static str> {
+        Self::find(self.map_events, name)
+    }
+
+    /// The list trigger a single-rule trigger type is.
+    pub fn single_trigger(&self, name: &str) -> Option<&'static str> {
+        Self::find(self.single_triggers, name)
+    }
+
+    /// The list's handler type a single-rule action type is.
+    pub fn single_action(&self, name: &str) -> Option<&'static str> {
+        Self::find(self.single_actions, name)
+    }
 }
 
 impl RuleList {

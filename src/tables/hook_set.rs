@@ -48,6 +48,9 @@ pub struct DocumentKind {
     pub name: &'static str,
     /// Whether events may sit at the top level, without the `hooks` wrapper.
     pub wrapper_optional: bool,
+    /// Whether its agent reads the events at the top level only: a `hooks` wrapper is read as
+    /// an event it does not have, and none of the hooks inside it runs (Droid's `hooks.json`).
+    pub wrapper_ignored: bool,
     /// The only top-level keys the file holds besides its hooks; `None`: any (settings).
     pub top_keys: Option<&'static [&'static str]>,
     /// A top-level key whose variables every hook command of the session sees (`env`).

@@ -2,6 +2,8 @@
 //! Each test file is its own crate and uses only some of them.
 #![allow(dead_code)]
 
+pub mod roundtrip;
+
 use assert_cmd::Command;
 use hookx::tables::Dialect;
 use std::path::{Path, PathBuf};

@@ -186,6 +186,28 @@ fn unloadable(source: &Source, host: Dialect, runs: Runs) -> Option<Finding> {
     }
     if runs == Runs::Native
         && host == source.dialect
+        && source
+            .document
+            .as_ref()
+            .is_ok_and(|d| d.wrapped && d.kind.wrapper_ignored && !d.rules.is_empty())
+    {
+        return Some(Finding::new(
+            Level::Error,
+            format!(
+                "{display} runs none of its hooks: it reads this file's events at the top level, and takes the `hooks` wrapper for an event it does not have ({})",
+                host.default_flavor()
+                    .tables()
+                    .verified_with
+                    .unwrap_or("documents only")
+            ),
+            Some(format!(
+                "move the events out of the `hooks` wrapper in {}",
+                source.display
+            )),
+        ));
+    }
+    if runs == Runs::Native
+        && host == source.dialect
         && let Some((event, at)) = skipping_problem(source)
     {
         return Some(Finding::new(

@@ -79,6 +79,7 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
         form
     };
     let form = name_list_as_exact(form);
+    let form = plain_names_as_exact(text, on, form, from, to);
     if !builtin_listed && let Some(kept) = unknown_name_list(text, on, &form, from, to) {
         return Translated {
             text: write(&MatcherForm::Exact(kept), target_style, text),
@@ -88,6 +89,7 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
     }
     // Set when the written matcher was already checked as the target reads it.
     let (form, checked) = translate_form(on, form, from, to, &mut problems);
+    let form = with_every_counterpart(text, on, form, from, to);
     write_checked(
         text,
         on,
@@ -97,6 +99,36 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
         to,
         problems,
     )
+}
+
+/// An exact list completed with every counterpart of what the source fires it for: a name the
+/// source tries on a tool that stands for several (Codex tries a patch, a write, an edit or
+/// several edits, as `Edit` and `Write`) fires for all of them, so `Write|Edit` there is
+/// `Write|Edit|MultiEdit` where those are three tools.
+fn with_every_counterpart(
+    text: Option<&str>,
+    on: MatchOn,
+    form: MatcherForm,
+    from: Flavor,
+    to: Flavor,
+) -> MatcherForm {
+    let MatcherForm::Exact(mut names) = form else {
+        return form;
+    };
+    if on != MatchOn::ToolName
+        || names.is_empty()
+        || from.tables().matcher_tries_names_of.is_empty()
+    {
+        return MatcherForm::Exact(names);
+    }
+    if let Some((expected, _)) = counterparts_fired(text, from, to) {
+        for name in expected {
+            if !PROBE_TOOLS.contains(&name) && !names.iter().any(|n| n == name) {
+                names.push(name.to_string());
+            }
+        }
+    }
+    MatcherForm::Exact(names)
 }
 
 /// Whether `text` is the source's matcher for every tool but MCP tools (Kiro's `@builtin`),
@@ -139,6 +171,38 @@ fn name_list_as_exact(form: MatcherForm) -> MatcherForm {
                 .collect(),
         ),
         form => form,
+    }
+}
+
+/// An unanchored regex of plain names (Droid's `Execute`) that fires for the same tools as the
+/// exact list of those names: that list, which every target can say without a regex.
+fn plain_names_as_exact(
+    text: Option<&str>,
+    on: MatchOn,
+    form: MatcherForm,
+    from: Flavor,
+    to: Flavor,
+) -> MatcherForm {
+    let MatcherForm::Regex {
+        pattern,
+        anchored: false,
+    } = &form
+    else {
+        return form;
+    };
+    if on != MatchOn::ToolName || !is_name_list(pattern) || pattern.contains('-') {
+        return form;
+    }
+    let names: Vec<String> = pattern
+        .split('|')
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect();
+    match counterparts_fired(text, from, to) {
+        Some((fired, _)) if fired == read::exact_counterparts(&names, from, to) => {
+            MatcherForm::Exact(names)
+        }
+        _ => form,
     }
 }
 

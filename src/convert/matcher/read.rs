@@ -64,16 +64,15 @@ pub(super) fn universe(from: Flavor, to: Flavor) -> &'static Universe {
     if let Some((_, universe)) = built.iter().find(|((f, t), _)| *f == from && *t == to) {
         return universe;
     }
+    // One pair per tool a name stands for: Codex's `apply_patch` is a write, an edit and a
+    // multi-edit, and a matcher that fires for it fires for all three.
     let pairs: Vec<Counterpart> = from
         .tables()
-        .all_tool_names()
-        .chain(PROBE_TOOLS.iter().copied())
-        .map(|name| {
-            (
-                name,
-                to.tables().tool_name(from.tables().canonical_tool(name)),
-            )
-        })
+        .tools
+        .iter()
+        .flat_map(|(id, names)| names.iter().map(move |name| (*name, *id)))
+        .chain(PROBE_TOOLS.iter().map(|name| (*name, *name)))
+        .map(|(name, id)| (name, to.tables().tool_name(id)))
         .collect();
     let names: Vec<&str> = pairs.iter().map(|(n, _)| *n).collect();
     let targets: Vec<&'static str> = pairs.iter().filter_map(|(_, c)| *c).collect();
@@ -181,6 +180,28 @@ pub fn counterparts_fired(
         }
     }
     Some((hit, lacking))
+}
+
+/// The counterparts in `to` of the tools an exact list of `names` fires for in `from` (each
+/// tool tried with its counterparts, as `from`'s matchers try it).
+pub(super) fn exact_counterparts(
+    names: &[String],
+    from: Flavor,
+    to: Flavor,
+) -> BTreeSet<&'static str> {
+    let universe = universe(from, to);
+    let tried: Vec<bool> = universe
+        .source
+        .flat
+        .iter()
+        .map(|n| names.iter().any(|l| l == n))
+        .collect();
+    universe
+        .pairs
+        .iter()
+        .zip(universe.source.fold(tried))
+        .filter_map(|(&(_, counterpart), fired)| counterpart.filter(|_| fired))
+        .collect()
 }
 
 /// The target-side tools (counterparts of the source's and [`PROBE_TOOLS`]) that matcher

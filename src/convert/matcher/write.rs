@@ -156,6 +156,20 @@ pub(super) fn translate_tool_regex(
             .map(|(n, _)| *n)
             .collect();
         if got == expected {
+            // A regex the target would read as a list of names (Droid's unanchored
+            // `Create|Write` renamed to Claude's `Write|Write`) is grouped, which it reads as
+            // the regex it is.
+            let style = to.tables().matcher_style;
+            let read_as_written =
+                |p: &str| style.reading(Some(p)) == Reading::Regex(p, target_anchored);
+            let grouped = format!("(?:{candidate_pattern})");
+            let read_otherwise = !read_as_written(&candidate_pattern)
+                && super::read::target_fired(Some(&candidate_pattern), from, to)
+                    .is_none_or(|fired| fired != expected);
+            let candidate_pattern = match read_otherwise && read_as_written(&grouped) {
+                true => grouped,
+                false => candidate_pattern,
+            };
             let form = MatcherForm::Regex {
                 pattern: candidate_pattern,
                 anchored: target_anchored,
@@ -215,15 +229,32 @@ pub(super) fn rename_words(pattern: &str, from: Flavor, to: Flavor) -> String {
     let mut out = String::with_capacity(pattern.len());
     let push = |word: &str, out: &mut String| {
         // Most words of a pattern are no tool name: they are not looked up further.
-        let renamed = (!word.is_empty()
-            && !Flavor::is_unknown_tool(word)
-            && from.tables().matcher_knows_tool(word))
-        .then(|| {
-            to.tables()
-                .tool_name(from.tables().matcher_canonical_tool(word))
-        })
-        .flatten();
-        out.push_str(renamed.unwrap_or(word));
+        if word.is_empty()
+            || Flavor::is_unknown_tool(word)
+            || !from.tables().matcher_knows_tool(word)
+        {
+            out.push_str(word);
+            return;
+        }
+        // A name that stands for several tools (Codex's `apply_patch`) becomes the target's
+        // name of each, as one group.
+        let mut names: Vec<&str> = Vec::new();
+        for id in from.tables().matcher_canonical_tools(word) {
+            if let Some(name) = to.tables().tool_name(id)
+                && !names.contains(&name)
+            {
+                names.push(name);
+            }
+        }
+        match names.as_slice() {
+            [] => out.push_str(word),
+            [one] => out.push_str(one),
+            many => {
+                out.push_str("(?:");
+                out.push_str(&many.join("|"));
+                out.push(')');
+            }
+        }
     };
     // Where the word being read starts, if one is.
     let mut word = None;
