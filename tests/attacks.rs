@@ -709,6 +709,14 @@ fn a_qwen_file_with_a_byte_order_mark_is_edited_in_place() {
 #[test]
 fn a_sync_manifest_reading_a_source_as_another_agent_gets_no_trust() {
     let (_tmp, root) = sync_project();
+    // An event both agents fire (one Gemini never fires is not converted at all).
+    write(
+        &root.join("project"),
+        ".claude/settings.json",
+        &json!({"hooks": {"SessionStart": [{"hooks": [
+            {"type": "command", "command": "./start.sh"}]}]}})
+        .to_string(),
+    );
     let trust = in_sync_project(&root, &["trust", "--yes", ".claude/settings.json"]);
     assert_eq!(trust.code, Some(0), "{trust:?}");
     write(
