@@ -87,7 +87,8 @@ impl Context {
     }
 
     /// The project from `--project` (default: the current directory); the home from `--home`,
-    /// else (`Vars::User` only) `$HOOKX_HOME`, else `$HOME`; the policy root from
+    /// else (`Vars::User`) `$HOOKX_HOME`, else `$HOME`, or (`Vars::Dispatch`) the home of the
+    /// user's account (`getpwuid`), else `$HOME`; the policy root from
     /// `--managed-root`, else (`Vars::User` only) `$HOOKX_MANAGED_ROOT`, else `/`.
     /// `HOOKX_HOME` and `HOOKX_MANAGED_ROOT` exist so that tests and sandboxes never read or
     /// write the real home or `/etc`.
@@ -104,10 +105,15 @@ impl Context {
             )));
         }
         let user = vars == Vars::User;
+        // `run`/`exec`: an agent passes a project's settings `env` to every hook, `HOME` among
+        // them, so `HOME` would let a repository hide the user's trust record (or point at
+        // one it wrote). Their home is the route's `--home`, else the account's; `HOME` only
+        // where the account database has no entry for this user.
         let home = places
             .home
             .map(Path::to_path_buf)
             .or_else(|| user.then(|| env_path(HOME_VAR)).flatten())
+            .or_else(|| (!user).then(crate::ownership::account_home).flatten())
             .or_else(|| env_path("HOME"))
             .ok_or_else(|| {
                 Error::Usage(match vars {
@@ -115,7 +121,8 @@ impl Context {
                         "cannot tell the home directory: pass --home DIR or set HOOKX_HOME".into()
                     }
                     Vars::Dispatch => {
-                        "cannot tell the home directory: HOME is unset (install with --home DIR)"
+                        "cannot tell the home directory: the account database has no entry for \
+                         this user and HOME is unset (install with --home DIR)"
                             .into()
                     }
                 })

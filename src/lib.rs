@@ -21,6 +21,7 @@ pub mod heap;
 pub mod model;
 pub mod ownership;
 pub mod pipeline;
+pub mod plan;
 pub mod plugins;
 pub mod positions;
 pub mod protocol;

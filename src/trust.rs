@@ -145,9 +145,17 @@ pub struct TrustStore {
     /// file at a location nothing is trusted at costs no hashing at all.
     trusted: Vec<(&'static str, HashMap<OsString, Record>)>,
     legacy: BTreeMap<String, LegacyRecord>,
+    /// `run` refused the record of this home ([`Refused`]): nothing of the home is used,
+    /// its parse cache included (the cache may be the project's as much as the record).
+    refused: bool,
 }
 
 impl TrustStore {
+    /// Whether `run` may use the parse cache of the home (not under a refused record).
+    pub fn caches(&self) -> bool {
+        !self.refused
+    }
+
     /// Where the record of `ctx`'s home lives.
     pub fn path_for(ctx: &Context) -> PathBuf {
         ctx.home.join(".hookx").join("trust.json")
@@ -191,6 +199,7 @@ impl TrustStore {
             revoked: Vec::new(),
             trusted: Vec::new(),
             legacy: file.legacy,
+            refused: false,
         };
         for r in file.trusted {
             if let Some(location) = context::location(&r.location) {
@@ -228,6 +237,7 @@ impl TrustStore {
             Some(refused) => (
                 TrustStore {
                     path: Self::path_for(ctx),
+                    refused: true,
                     ..TrustStore::default()
                 },
                 Some(refused),
@@ -550,8 +560,8 @@ impl Refused {
     pub fn fix(&self) -> String {
         match self {
             Refused::InProject { .. } => {
-                "run the agent with HOME set to your own home, or install the routes with \
-                 `hookx install --home DIR`"
+                "keep hookx's home outside the project: install the routes with `hookx install \
+                 --home DIR`, DIR your own home"
                     .into()
             }
             Refused::OthersCouldWrite(why) => why.fix(),
@@ -559,13 +569,27 @@ impl Refused {
     }
 }
 
+/// For `run` without `--home`: the home `HOME` names when it is not the one `run` reads (the
+/// account's) and holds a trust record, as a home did whose routes an older hookx installed
+/// without `--home` (`run` then read `HOME`). That record is not used (a project's settings can
+/// set `HOME`), and the user's guards there would be lost without a word.
+pub fn record_under_home_var(ctx: &Context) -> Option<PathBuf> {
+    let var = std::env::var_os("HOME").filter(|v| !v.is_empty())?;
+    let home = context::absolute(Path::new(&var));
+    if home == ctx.home {
+        return None;
+    }
+    let record = home.join(".hookx").join("trust.json");
+    std::fs::symlink_metadata(&record).ok().map(|_| home)
+}
+
 impl std::fmt::Display for Refused {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Refused::InProject { record, project } => write!(
                 f,
-                "the trust record {} is inside the project {} (HOME is not your account's home \
-                 there), so the project could have written it",
+                "the trust record {} is inside the project {} (the home is not your account's), \
+                 so the project could have written it",
                 record.display(),
                 project.display()
             ),

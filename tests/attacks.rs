@@ -240,6 +240,8 @@ fn a_script_wearing_the_route_mark_still_runs_from_the_bytes_hashed() {
         "tool_input": {"command": "ls"}, "permission_mode": "default",
     });
     let ran = ran(hookx(&["run", "--host", "claude", "--event", "PreToolUse"])
+        .arg("--home")
+        .arg(&home)
         .env("HOOKX_TEST_BEFORE_RUN", &rewrite)
         .write_stdin(payload.to_string()));
     assert_eq!(ran.code, Some(0), "{ran:?}");
@@ -293,6 +295,8 @@ fn a_script_wearing_the_converted_mark_runs_by_its_own_interpreter() {
         "tool_input": {"command": "ls"}, "permission_mode": "default",
     });
     let ran = ran(hookx(&["run", "--host", "claude", "--event", "PreToolUse"])
+        .arg("--home")
+        .arg(&home)
         .write_stdin(payload.to_string()));
     assert_eq!(ran.code, Some(0), "{ran:?}");
     assert_eq!(

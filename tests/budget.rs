@@ -116,6 +116,8 @@ fn start_two_sleepers(s: &Setup) -> (std::process::Child, [i32; 2]) {
     payload["cwd"] = s.project.display().to_string().into();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
         .args(["run", "--host", host.name(), "--event", event])
+        .arg("--home")
+        .arg(&s.home)
         .current_dir(&s.project)
         .env("HOME", &s.home)
         .env_remove("HOOKX_HOME")
@@ -200,4 +202,33 @@ fn a_worker_that_dies_without_answering_leaves_the_failure_policy_to_answer() {
         answer["hookSpecificOutput"]["permissionDecision"], "deny",
         "{out}"
     );
+}
+
+/// Beside a deny that answers at once, a handler that answers later with `continue: false`
+/// (stop the agent) is waited for where the host would be told to stop: a deny is final for
+/// the call, not for the agent, so answering at the deny would lose the stop. Its answer
+/// carries both. (Where the host has no stop, or the handler cannot ask for one, the deny is
+/// still answered at once: `a_deny_reaches_every_host_within_its_limit_beside_a_hanging_handler`.)
+#[test]
+fn a_stop_that_comes_after_an_early_deny_is_not_lost() {
+    let s = Setup::new();
+    let late_stop = format!(
+        "sleep 2; echo ran > '{}'; echo '{{\"continue\": false, \"stopReason\": \"stop the agent\"}}'",
+        s.marker.display()
+    );
+    // Gemini's handlers can ask to stop (`continue`), Claude is told to: hookx runs this file
+    // under Claude.
+    let rules = json!({"hooks": {"BeforeTool": [{"matcher": "*", "hooks": [
+        {"type": "command", "command": deny(&s.denied)},
+        {"type": "command", "command": late_stop},
+    ]}]}});
+    let host = dialect("claude");
+    let file = common::write(&s.project, ".gemini/settings.json", &rules.to_string());
+    s.trust(&file);
+    let (decision, ran) = s.fire_unhurried(host).unwrap();
+    assert_eq!(decision, Decision::Deny, "{ran:?}");
+    let answer: serde_json::Value =
+        serde_json::from_str(ran.stdout.trim()).unwrap_or_else(|e| panic!("{e}: {ran:?}"));
+    assert_eq!(answer["continue"], json!(false), "{ran:?}");
+    assert_eq!(answer["stopReason"], json!("stop the agent"), "{ran:?}");
 }

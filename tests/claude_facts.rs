@@ -159,18 +159,28 @@ fn version_lists_the_host_versions_the_tables_were_verified_with() {
         .clone();
     let out = String::from_utf8(out).unwrap();
     assert!(out.starts_with("hookx "), "{out}");
+    // Facts say where they come from (issue 25): how many events a recorded run showed firing,
+    // the rest from the documents (Claude: 19 of 34 never seen).
+    let (seen, all) = claude::FLAVOR.tables().events_seen_firing();
+    assert!(seen < all, "{seen} of {all}");
     assert!(
-        out.contains(
-            "claude: run against claude-code 2.1.332; rows no run showed are from its documents"
-        ),
+        out.contains(&format!(
+            "claude: run against claude-code 2.1.332: {seen} of {all} events seen firing; the \
+             other events, and rows no run showed, are from its documents"
+        )),
         "{out}"
     );
     assert!(
-        out.contains(
-            "copilot: run against copilot-cli 1.0.102; rows no run showed are from its documents"
-        ),
+        out.contains("copilot: run against copilot-cli 1.0.102: "),
         "{out}"
     );
+    // Droid's table is partly the documents' (issue 25: --version called it verified).
+    let droid = out.lines().find(|l| l.starts_with("droid: ")).unwrap();
+    assert!(
+        droid.contains("run against droid 0.225.2: ") && droid.contains(" are from its documents"),
+        "{droid}"
+    );
+    assert!(!droid.contains("all "), "{droid}");
     // Bricks has no client: its facts are the seed documents'.
     assert!(out.contains("bricks: docs: "), "{out}");
     // Cursor and VS Code have no runnable client here: their facts are their documents'.
@@ -226,6 +236,8 @@ fn newer_claude_handler_fields_are_read_and_run_as_claude_would() {
             "--project",
         ])
         .arg(&project)
+        .arg("--home")
+        .arg(&home)
         .write_stdin(payload.to_string())
         .assert()
         .success()
@@ -323,7 +335,8 @@ fn session_end_handlers_get_claudes_budget() {
     let payload = json!({"session_id": "s", "transcript_path": "/t", "cwd": project,
                          "hook_event_name": "SessionEnd", "reason": "other"});
     let out = hookx()
-        .args(["run", "--host", "claude", "--event", "SessionEnd"])
+        .args(["run", "--host", "claude", "--event", "SessionEnd", "--home"])
+        .arg(&home)
         .write_stdin(payload.to_string())
         .assert()
         .success()

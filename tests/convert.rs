@@ -1404,3 +1404,89 @@ fn without_hookx_every_guard_answers_by_the_failure_policy() {
     );
     assert!(denies > 10 && passes > 100, "{denies} {passes}");
 }
+
+/// A file that holds entries an older hookx wrapped, its not-installed guard one that kept a
+/// Stop going, converted into its own dialect with `--write` into itself: the file is
+/// rewritten in place, each such guard replaced by today's (the rest of the line byte for
+/// byte), the user's own entries and every other key kept, nothing doubled; validate then has
+/// nothing to say of it, and a second run changes nothing.
+#[test]
+fn convert_into_the_files_own_dialect_refreshes_an_older_guard_in_place() {
+    let claude_flavor = claude::FLAVOR;
+    let exec = " hookx exec --host claude --as copilot --event Stop --timeout 600 -- 'echo hi'";
+    let old_stop = format!(
+        "command -v hookx >/dev/null 2>&1 || {{ m='{}'; printf '{{\"decision\":\"block\",\"reason\":\"%s\"}}\\n' \"$m\"; echo \"$m\" >&2; exit 0; }};{exec}",
+        hookx::convert::NOT_INSTALLED,
+    );
+    let settings = json!({
+        "model": "opus",
+        "hooks": {
+            "Stop": [{"hooks": [{"type": "command", "command": old_stop}]}],
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./mine.sh"}]}],
+        },
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let path = common::write(
+        dir.path(),
+        ".claude/settings.json",
+        &serde_json::to_string_pretty(&settings).unwrap(),
+    );
+    let out = hookx()
+        .args([
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "claude",
+            "--write",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("had the not-installed guard of an older hookx"),
+        "{said}"
+    );
+    let after: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let today = format!(
+        "{}{exec}",
+        hookx::convert::not_installed_guard("hookx", &EventKind::Stop, claude_flavor)
+    );
+    assert_eq!(
+        after["hooks"]["Stop"],
+        json!([{"hooks": [{"type": "command", "command": today}]}]),
+        "{after:#}"
+    );
+    assert_eq!(
+        after["hooks"]["PreToolUse"], settings["hooks"]["PreToolUse"],
+        "{after:#}"
+    );
+    assert_eq!(after["model"], json!("opus"), "{after:#}");
+    let validated = hookx()
+        .args(["validate", ".claude/settings.json"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let shown = format!(
+        "{}{}",
+        String::from_utf8_lossy(&validated.stdout),
+        String::from_utf8_lossy(&validated.stderr)
+    );
+    assert!(!shown.contains("older hookx"), "{shown}");
+    let again = hookx()
+        .args([
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "claude",
+            "--write",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&again.stderr).contains("is up to date"),
+        "{again:?}"
+    );
+}

@@ -65,6 +65,8 @@ fn user_and_project_routes_run_each_handler_once() {
     for dir in [home.join(".copilot/hooks"), project.join(".github/hooks")] {
         hookx()
             .args(["run", "--host", "copilot", "--event", "preToolUse"])
+            .arg("--home")
+            .arg(&home)
             .env("HOOKX_HOME", &home)
             .env("HOME", &home)
             .env("COPILOT_CLI", "1")
@@ -153,6 +155,8 @@ fn copilot_env_values_are_not_expanded() {
     hookx_at(&project, &home, &["trust", "--yes"]).success();
     hookx()
         .args(["run", "--host", "claude", "--event", "UserPromptSubmit"])
+        .arg("--home")
+        .arg(&home)
         .env("HOOKX_HOME", &home)
         .env("HOME", &home)
         .env_remove("COPILOT_CLI")
@@ -195,6 +199,8 @@ fn under_copilot_the_first_deny_stops_later_handlers() {
     hookx_at(&project, &home, &["trust", "--yes"]).success();
     let out = hookx()
         .args(["run", "--host", "copilot", "--event", "preToolUse"])
+        .arg("--home")
+        .arg(&home)
         .env("HOOKX_HOME", &home)
         .env("HOME", &home)
         .env("COPILOT_CLI", "1")

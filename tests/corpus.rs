@@ -8,8 +8,9 @@
 //! `every_corpus_file_goes_to_every_dialect_and_back`: every file of every agent converts to
 //! every other dialect and back (wrapped and `--no-wrap`) with no wrapper inside a wrapper, no
 //! path of the converting machine in what is written, and the original back except what the
-//! first conversion reported lost; it prints, per agent, the files converted, the round trips
-//! that are the identity and the losses by kind (`--nocapture`).
+//! first conversion reported lost; every committed file is read. It prints, per agent, the
+//! files converted, the round trips that are the identity and the losses by kind
+//! (`--nocapture`).
 //!
 //! The corpus is `tests/fixtures/corpus/<agent>/` (files of permissively licensed repositories,
 //! each listed in `tests/fixtures/corpus/SOURCES.txt`) and, when `HOOKX_CORPUS` names a folder,
@@ -340,9 +341,15 @@ fn every_corpus_file_goes_to_every_dialect_and_back() {
             let shown = path.display().to_string();
             // A file hookx refuses whole (the agent would too, or it is a form hookx does not
             // read): counted, and named with `--nocapture`.
+            // Every committed file is one an agent reads (its kept forms, Kiro's older ones
+            // included): hookx reads its hooks.
+            let committed = path.starts_with(common::fixtures_dir().join("corpus"));
             let Some((src, doc, unread)) = read_fixture(&shown, from) else {
                 f.unreadable += 1;
                 eprintln!("unread: {shown} ({from})");
+                if committed {
+                    failures.push(format!("{shown}: hookx cannot read it"));
+                }
                 continue;
             };
             // A file with no hook hookx reads: a shape no build of the agent documents (the
@@ -351,6 +358,9 @@ fn every_corpus_file_goes_to_every_dialect_and_back() {
                 f.unreadable += 1;
                 let why = unread.first().map_or("no hooks", |l| l.what.as_str());
                 eprintln!("unread: {shown} ({from}): {why}");
+                if committed {
+                    failures.push(format!("{shown}: no hook read ({why})"));
+                }
                 continue;
             }
             f.files += 1;

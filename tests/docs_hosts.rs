@@ -41,7 +41,7 @@ impl Project {
     /// `hookx ARGS` with `stdin`: exit code, stdout, stderr.
     fn hookx(&self, args: &[&str], stdin: impl Into<Vec<u8>>) -> (i32, String, String) {
         let out = common::hookx()
-            .args(args)
+            .args(common::with_route_home(args, &self.home))
             .current_dir(&self.project)
             .env_remove("HOOKX_HOME")
             .env("HOME", &self.home)
@@ -454,7 +454,8 @@ fn the_vscode_route_run_by_copilot_stays_silent() {
         "cwd": p.project, "hook_event_name": "PreToolUse", "tool_name": "Bash",
         "tool_input": {"command": "ls"}});
     let out = common::hookx()
-        .args(["run", "--host", "vscode", "--event", "PreToolUse"])
+        .args(["run", "--host", "vscode", "--event", "PreToolUse", "--home"])
+        .arg(&p.home)
         .current_dir(&p.project)
         .env_remove("HOOKX_HOME")
         .env("HOME", &p.home)
@@ -1023,7 +1024,7 @@ fn vscode_device_policies_turn_hooks_off_or_leave_only_policy_hooks() {
     };
     let hookx = |args: &[&str], stdin: String| {
         let out = common::hookx()
-            .args(args)
+            .args(common::with_route_home(args, &p.home))
             .current_dir(&p.project)
             .env_remove("HOOKX_HOME")
             .env("HOME", &p.home)
@@ -1149,14 +1150,11 @@ fn augment_host_gives_claude_handlers_a_complete_payload_and_reads_their_answers
     assert_eq!(got["tool_input"]["command"], "npm install left-pad");
 
     // PostToolUse: `save-file {path, file_content}` is Write {file_path, content}; Claude's
-    // top-level `decision` is not lost: Auggie reads it only inside hookSpecificOutput.
+    // block is not lost: Auggie 0.36.0 shows the model no PostToolUse block's reason, its
+    // `additionalContext` it does (run, `tests/live_augment.rs` `ground_truth_answer_forms`).
     let (code, out, err) = run("PostToolUse");
     assert_eq!(code, 0, "{err}");
-    assert_eq!(
-        json_of(&out),
-        json!({"hookSpecificOutput": {"hookEventName": "PostToolUse",
-            "decision": "block", "reason": "lint failed"}})
-    );
+    assert_eq!(json_of(&out), json!({"additionalContext": "lint failed"}));
     let got = p.read("post.json");
     assert_eq!(got["tool_name"], "Write");
     assert_eq!(got["tool_input"]["file_path"], "notes.txt", "{got}");
@@ -1715,8 +1713,9 @@ fn kiro_user_and_project_routes_run_a_handler_once() {
     };
     let project_route = route(&p.project.join(".kiro/hooks/hookx.json"));
     let user_route = route(&p.home.join(".kiro/hooks/hookx.json"));
+    // (Then `--home`: the tests' home is not the account's.)
     assert!(
-        project_route.ends_with("--installed-in project"),
+        project_route.contains(" --installed-in project"),
         "{project_route}"
     );
     assert_ne!(project_route, user_route);

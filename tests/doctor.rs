@@ -1220,3 +1220,95 @@ fn file_rules<'a>(report: &'a Value, display: &str) -> Vec<&'a Value> {
         .iter()
         .collect()
 }
+
+/// A trust record `hookx run` refuses is an error in doctor, with the reason and the fix: one
+/// another account could write (here: group-writable), and one inside the project. The files
+/// it would have trusted then show as not running through hookx, as under `run`.
+#[test]
+fn a_trust_record_run_refuses_is_an_error_with_its_reason() {
+    use std::os::unix::fs::PermissionsExt;
+    let w = World::new();
+    w.write_json(
+        "project/.bricks/hooks.json",
+        json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [command("./guard.sh")]}]}}),
+    );
+    let trusted = w.hookx(&["trust", "--yes"]);
+    assert!(trusted.status.success(), "{trusted:?}");
+    let (_, sound) = w.doctor(Some("claude"));
+    assert!(sound.get("trust").is_none(), "{sound:#}");
+    let record = w.home().join(".hookx/trust.json");
+    std::fs::set_permissions(&record, std::fs::Permissions::from_mode(0o664)).unwrap();
+    let (code, report) = w.doctor(Some("claude"));
+    assert_eq!(code, 5, "{report:#}");
+    let trust = &report["trust"][0];
+    assert_eq!(trust["level"], "error", "{report:#}");
+    assert!(
+        trust["message"]
+            .as_str()
+            .unwrap()
+            .contains("writable by group or others"),
+        "{report:#}"
+    );
+    assert!(
+        trust["fix"].as_str().unwrap().contains("chmod g-w,o-w"),
+        "{report:#}"
+    );
+    let text = w.hookx(&["doctor", "--host", "claude"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("trust record: error: "), "{text}");
+    std::fs::set_permissions(&record, std::fs::Permissions::from_mode(0o600)).unwrap();
+    // A home inside the project: its record is the project's.
+    let inside = w.project().join("fake-home");
+    std::fs::create_dir_all(&inside).unwrap();
+    let out = common::hookx()
+        .args([
+            "doctor",
+            "--format",
+            "json",
+            "--host",
+            "claude",
+            "--project",
+        ])
+        .arg(w.project())
+        .arg("--home")
+        .arg(&inside)
+        .env("HOME", &inside)
+        .env_remove("HOOKX_HOME")
+        .env("HOOKX_MANAGED_ROOT", w.root.join("managed"))
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["trust"][0]["level"], "error", "{report:#}");
+    assert!(
+        report["trust"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("is inside the project"),
+        "{report:#}"
+    );
+}
+
+/// Facts say where they come from (issue 25): a rule on an event no recorded run of the host's
+/// client showed firing (Claude's `Notification`) gets a note naming the client release and
+/// saying the rest is the documents' word; one on an event seen firing (`PreToolUse`) does not,
+/// nor does a host whose tables no run confirmed (Cursor: documents only, said elsewhere).
+#[test]
+fn a_rule_on_an_event_never_seen_firing_says_its_facts_are_from_documents() {
+    let w = World::new();
+    w.write_json(
+        "project/.claude/settings.json",
+        claude_hooks(&[
+            ("Notification", None, command("./notify.sh")),
+            ("PreToolUse", Some("Bash"), command("./guard.sh")),
+        ]),
+    );
+    let (_, report) = w.doctor(None);
+    let unseen = "no recorded run of claude-code 2.1.332 showed `Notification` firing";
+    let v = verdict(&report, ".claude/settings.json", "Notification", "claude");
+    assert!(has(v, unseen, None), "{:?}", findings(v));
+    assert!(has(v, "from Claude's documents", None), "{:?}", findings(v));
+    let v = verdict(&report, ".claude/settings.json", "PreToolUse", "claude");
+    assert!(!has(v, "no recorded run", None), "{:?}", findings(v));
+    let v = verdict(&report, ".claude/settings.json", "PreToolUse", "cursor");
+    assert!(!has(v, "no recorded run", None), "{:?}", findings(v));
+}

@@ -681,7 +681,9 @@ const ROWS: &[Row] = &[
         droid: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}}"#),
         // Codex takes the edit as a patch, beside an allow (run 0.171.0).
         codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"*** Begin Patch\n*** Update File: /repo/src/main.rs\n@@\n-a\n+B\n*** End Patch\n"}}}"#),
-        cline: Note("updated tool input dropped") },
+        // Cline runs `overrideInput` in place of the call's input (run 3.0.65); an edit is its
+        // apply_patch.
+        cline: Json(r#"{"overrideInput":{"input":"*** Begin Patch\n*** Update File: /repo/src/main.rs\n@@\n-a\n+B\n*** End Patch\n"}}"#) },
 
     // --- matchers, read in the handler's own dialect --------------------------------------
     Row { case: "matcher in the handler's own tool names fires", sc: Sc::PreEdit, says: "deny", reason: "matched", handlers: WITH_MATCHERS,
@@ -737,11 +739,14 @@ const ROWS: &[Row] = &[
     Row { case: "block after a shell call", sc: Sc::PostBash, says: "block", reason: "fix the tests", handlers: &[Claude, Gemini], matcher: Matcher::None,
         claude: Json(r#"{"decision":"block","reason":"fix the tests"}"#),
         // The call cannot be undone; the reason still reaches the model.
-        copilot: Json(r#"{"additionalContext":"fix the tests"}"#),
-        pascal: Json(r#"{"additionalContext":"fix the tests"}"#),
+        // Copilot 1.0.102 (run): `decision: block` on postToolUse replaces the result with "Tool result blocked: REASON".
+        copilot: Json(r#"{"decision":"block","reason":"fix the tests"}"#),
+        pascal: Json(r#"{"decision":"block","reason":"fix the tests"}"#),
         bricks: Json(r#"{"additionalContext":"fix the tests"}"#),
         gemini: Json(r#"{"decision":"block","reason":"fix the tests"}"#), qwen: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"fix the tests"}}"#),
-        droid: AsClaude, codex: Json(r#"{"decision":"block","reason":"fix the tests"}"#),
+        // Droid 0.225.2 (run): a PostToolUse block's reason never reaches the model; context does.
+        droid: Json(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"fix the tests"}}"#),
+        codex: Json(r#"{"decision":"block","reason":"fix the tests"}"#),
         cline: Json(r#"{"contextModification":"fix the tests"}"#) },
 
     // --- PostToolUseFailure (Bricks has none) ----------------------------------------------

@@ -156,6 +156,11 @@ fn a_payload_kiro_and_cursor_both_send_is_answered_in_a_form_both_read() {
     .unwrap();
     let hookx = |args: &[&str]| {
         let mut cmd = assert_cmd::Command::cargo_bin("hookx").unwrap();
+        let mut args: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+        // `run` takes its home from its command line (or the account), not from HOME.
+        if args.first() == Some(&std::ffi::OsStr::new("run")) {
+            args.extend([std::ffi::OsStr::new("--home"), home.as_os_str()]);
+        }
         cmd.args(args)
             .current_dir(&project)
             .env("HOME", &home)

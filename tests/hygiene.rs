@@ -80,6 +80,8 @@ fn an_inherited_copilot_variable_does_not_silence_claude_hooks() {
     // A Claude session started from a Copilot hook inherits COPILOT_CLI=1.
     let ran = ran(hookx(dir.path())
         .args(["run", "--host", "claude", "--event", "PreToolUse"])
+        .arg("--home")
+        .arg(Path::new(dir.path()).parent().unwrap().join("home"))
         .env("COPILOT_CLI", "1")
         .write_stdin(payload(CLAUDE_PRE, dir.path())));
     assert_claude_deny(&ran, "trusted deny");
@@ -91,6 +93,8 @@ fn an_inherited_copilot_variable_does_not_silence_claude_hooks() {
 fn ran_copilot_claude_route(dir: &Path) -> Ran {
     ran(hookx(dir)
         .args(["run", "--host", "claude", "--event", "PreToolUse"])
+        .arg("--home")
+        .arg(Path::new(dir).parent().unwrap().join("home"))
         .env("COPILOT_CLI", "1")
         .write_stdin(payload("payloads/copilot-pascal/PreToolUse.json", dir)))
 }
@@ -112,6 +116,8 @@ fn the_host_is_guessed_from_the_payload_before_an_inherited_variable() {
     let dir = project_with_trusted_deny();
     let ran = ran(hookx(dir.path())
         .args(["run", "--event", "PreToolUse"])
+        .arg("--home")
+        .arg(Path::new(dir.path()).parent().unwrap().join("home"))
         .env("COPILOT_CLI", "1")
         .write_stdin(recorded_claude_pre(dir.path())));
     assert_claude_deny(&ran, "trusted deny");
@@ -123,6 +129,8 @@ fn the_host_is_guessed_from_the_payload_before_an_inherited_variable() {
     let refused = self::ran(
         hookx(dir.path())
             .args(["run", "--event", "PreToolUse"])
+            .arg("--home")
+            .arg(Path::new(dir.path()).parent().unwrap().join("home"))
             .env("COPILOT_CLI", "1")
             .write_stdin(payload(CLAUDE_PRE, dir.path())),
     );
@@ -237,6 +245,8 @@ fn a_prefixed_routing_entry_is_not_dispatched() {
     assert_eq!(trusted.code, Some(0), "{trusted:?}");
     let ran = ran(hookx(dir.path())
         .args(["run", "--host", "claude", "--event", "PreToolUse"])
+        .arg("--home")
+        .arg(Path::new(dir.path()).parent().unwrap().join("home"))
         .write_stdin(payload(CLAUDE_PRE, dir.path())));
     assert_eq!((ran.code, ran.stdout.as_str()), (Some(0), ""), "{ran:?}");
     assert!(!marker.exists(), "a routing entry was dispatched: {ran:?}");
@@ -332,7 +342,8 @@ fn a_deny_is_not_lost_to_the_descriptor_limit() {
     let trusted = ran(hookx(dir.path()).args(["trust", "--yes", "--project", "."]));
     assert_eq!(trusted.code, Some(0), "{trusted:?}");
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"));
-    cmd.args(["run", "--host", "claude", "--event", "PreToolUse"])
+    cmd.args(["run", "--host", "claude", "--event", "PreToolUse", "--home"])
+        .arg(dir.path().parent().unwrap().join("home"))
         .current_dir(dir.path())
         .env("HOME", dir.path().parent().unwrap().join("home"))
         .env_remove("HOOKX_HOME")
@@ -369,6 +380,8 @@ fn a_zero_timeout_is_the_default_and_validate_warns() {
     assert_eq!(trusted.code, Some(0), "{trusted:?}");
     let ran_run = ran(hookx(dir.path())
         .args(["run", "--host", "claude", "--event", "PreToolUse"])
+        .arg("--home")
+        .arg(Path::new(dir.path()).parent().unwrap().join("home"))
         .write_stdin(payload(CLAUDE_PRE, dir.path())));
     assert_claude_deny(&ran_run, "slow deny");
     let validated = ran(hookx(dir.path()).arg("validate").arg(&file));

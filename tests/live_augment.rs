@@ -81,6 +81,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             ),
             Step::Text("routed done"),
         ],
+        "forms" => auggie_forms()
+            .iter()
+            .map(|(name, ..)| launch(&format!("echo f.{name}.")))
+            .chain([Step::Text("forms done")])
+            .collect(),
         "files" => vec![
             launch("echo slow-deny > slow.txt"),
             Step::Text("files done"),
@@ -402,6 +407,245 @@ fn ground_truth_tool_calls_and_answers() {
     );
 }
 
+/// `hookSpecificOutput` of an answer to `event` with `fields`.
+fn hso(event: &str, fields: Value) -> String {
+    let mut h = json!({"hookEventName": event});
+    h.as_object_mut()
+        .unwrap()
+        .extend(fields.as_object().unwrap().clone());
+    json!({ "hookSpecificOutput": h }).to_string()
+}
+
+/// Answer forms probed against Auggie 0.36.0 with hookx out of the loop (issue 25): (name,
+/// hook, stdout, stderr, exit). The model launches `echo f.NAME.`; a rewrite is `echo
+/// rw.NAME.`. Most of Auggie's answer rows were read in its program (source 0.36.0); these
+/// run them.
+fn auggie_forms() -> Vec<(&'static str, &'static str, String, &'static str, i32)> {
+    let rw = |name: &str| {
+        json!({"command": format!("echo rw.{name}."), "wait": true,
+        "max_wait_seconds": 30})
+    };
+    vec![
+        (
+            "allowrw",
+            "PreToolUse",
+            hso(
+                "PreToolUse",
+                json!({"permissionDecision": "allow",
+            "updatedInput": rw("allowrw")}),
+            ),
+            "",
+            0,
+        ),
+        (
+            "nonerw",
+            "PreToolUse",
+            hso("PreToolUse", json!({"updatedInput": rw("nonerw")})),
+            "",
+            0,
+        ),
+        (
+            "denyrw",
+            "PreToolUse",
+            hso(
+                "PreToolUse",
+                json!({"permissionDecision": "deny",
+            "permissionDecisionReason": "R-DENYRW", "updatedInput": rw("denyrw")}),
+            ),
+            "",
+            0,
+        ),
+        (
+            "baredeny",
+            "PreToolUse",
+            hso("PreToolUse", json!({"permissionDecision": "deny"})),
+            "",
+            0,
+        ),
+        (
+            "deny1",
+            "PreToolUse",
+            hso(
+                "PreToolUse",
+                json!({"permissionDecision": "deny",
+            "permissionDecisionReason": "R-DENY1"}),
+            ),
+            "E-DENY1",
+            1,
+        ),
+        (
+            "allow2",
+            "PreToolUse",
+            hso("PreToolUse", json!({"permissionDecision": "allow"})),
+            "E-ALLOW2",
+            2,
+        ),
+        (
+            "claudedeny",
+            "PreToolUse",
+            json!({"decision": "block", "reason": "R-CLAUDEDENY"}).to_string(),
+            "",
+            0,
+        ),
+        (
+            "prectx",
+            "PreToolUse",
+            json!({"additionalContext": "C-PRECTX"}).to_string(),
+            "",
+            0,
+        ),
+        (
+            "sysmsg",
+            "PreToolUse",
+            json!({"systemMessage": "C-SYSMSG"}).to_string(),
+            "",
+            0,
+        ),
+        (
+            "postblock",
+            "PostToolUse",
+            hso(
+                "PostToolUse",
+                json!({"decision": "block",
+            "reason": "R-POSTBLOCK"}),
+            ),
+            "",
+            0,
+        ),
+        (
+            "posttop",
+            "PostToolUse",
+            json!({"decision": "block", "reason": "R-POSTTOP"}).to_string(),
+            "",
+            0,
+        ),
+        ("post2", "PostToolUse", String::new(), "E-POST2", 2),
+        (
+            "post1",
+            "PostToolUse",
+            json!({"additionalContext": "C-POST1"}).to_string(),
+            "E-POST1",
+            1,
+        ),
+        (
+            "posthso",
+            "PostToolUse",
+            hso("PostToolUse", json!({"additionalContext": "C-POSTHSO"})),
+            "",
+            0,
+        ),
+        (
+            "postctx",
+            "PostToolUse",
+            json!({"additionalContext": "C-POSTCTX"}).to_string(),
+            "",
+            0,
+        ),
+        (
+            "stop",
+            "PreToolUse",
+            json!({"continue": false, "stopReason": "R-STOP"}).to_string(),
+            "",
+            0,
+        ),
+    ]
+}
+
+/// What Auggie 0.36.0 did with each of [`auggie_forms`]: (name, ran: "f" the original, "rw"
+/// the rewrite, "" not run; texts that reached the model; texts that did not). A rewrite runs
+/// with or without `allow`; JSON at exit 1 is not read (the call runs); exit 2 denies with
+/// stderr over a JSON allow; a PostToolUse `hookSpecificOutput.decision: block` never reaches
+/// the model (source 0.36.0 said it joins the result), its `additionalContext` (top level or
+/// inside) does; `continue: false` blocks the call.
+const AUGGIE_FORMS_SEEN: &[(&str, &str, &[&str], &[&str])] = &[
+    ("allowrw", "rw", &[], &[]),
+    ("nonerw", "rw", &[], &[]),
+    ("denyrw", "", &["R-DENYRW"], &[]),
+    (
+        "baredeny",
+        "",
+        &["Tool execution blocked by hook: launch-process"],
+        &[],
+    ),
+    ("deny1", "f", &[], &["R-DENY1", "E-DENY1"]),
+    ("allow2", "", &["E-ALLOW2"], &[]),
+    ("claudedeny", "f", &[], &["R-CLAUDEDENY"]),
+    ("prectx", "f", &[], &["C-PRECTX"]),
+    ("sysmsg", "f", &[], &["C-SYSMSG"]),
+    ("postblock", "f", &[], &["R-POSTBLOCK"]),
+    ("posttop", "f", &[], &["R-POSTTOP"]),
+    ("post2", "f", &["E-POST2"], &[]),
+    ("post1", "f", &[], &["C-POST1", "E-POST1"]),
+    ("posthso", "f", &["C-POSTHSO"], &[]),
+    ("postctx", "f", &["C-POSTCTX"], &[]),
+    ("stop", "", &[], &["R-STOP"]),
+];
+
+/// Auggie's answer rows, each form against the real client with the raw recorder as the
+/// handler, hookx out of the loop (conformance/augment-facts.md).
+fn ground_truth_answer_forms() {
+    let Some(program) = auggie() else { return };
+    let sb = Sandbox::new("hookx-live-augment-forms");
+    let model = FakeAugment::start(sb.project.display().to_string());
+    common::write(
+        &sb.home,
+        ".augment/settings.json",
+        &json!({"hooks": recorders(&sb)}).to_string(),
+    );
+    let forms = auggie_forms();
+    assert_eq!(forms.len(), AUGGIE_FORMS_SEEN.len());
+    for (name, hook, stdout, stderr, exit) in &forms {
+        sb.answer(hook, name, &format!("f.{name}."), (stdout, stderr, *exit));
+    }
+    let out = run_auggie(&sb, &program, &model, "forms", &[]);
+    let chats = model.chats();
+    let sent: String = chats.iter().map(|c| c.to_string()).collect();
+    let mut failed = Vec::new();
+    for (i, (name, ran, seen, unseen)) in AUGGIE_FORMS_SEEN.iter().enumerate() {
+        let result = chats
+            .iter()
+            .flat_map(|c| c["nodes"].as_array().cloned().unwrap_or_default())
+            .find(|n| n["tool_result_node"]["tool_use_id"] == format!("toolu_{}", i + 1))
+            .map(|n| n["tool_result_node"]["content"].to_string());
+        let got = match &result {
+            Some(r) if r.contains(&format!("rw.{name}.")) => "rw",
+            Some(r) if r.contains(&format!("f.{name}.")) => "f",
+            _ => "",
+        };
+        eprintln!("form {name:<10} ran {got:?} result {result:?}");
+        for t in ["R-", "C-", "E-"] {
+            let tag = format!("{t}{}", name.to_uppercase());
+            if sent.contains(&tag) {
+                eprintln!("form {name:<10} {tag} reached the model");
+            }
+        }
+        if got != *ran {
+            failed.push(format!("{name}: ran {got:?}, recorded {ran:?}"));
+        }
+        for t in *seen {
+            if !sent.contains(t) {
+                failed.push(format!("{name}: {t} did not reach the model"));
+            }
+        }
+        for t in *unseen {
+            if sent.contains(t) {
+                failed.push(format!("{name}: {t} reached the model"));
+            }
+        }
+    }
+    eprintln!(
+        "exit {:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        failed.is_empty(),
+        "{} forms differ:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
+
 /// hookx in the loop: `hookx install --host augment` routes Auggie's events to `hookx run`,
 /// which runs the project's Claude hooks with a Claude payload (`session_id` from
 /// `conversation_id`, `cwd` from `workspace_roots[0]`, Bash for `launch-process`, Write for
@@ -705,6 +949,7 @@ fn main() -> std::process::ExitCode {
         )],
         live_tests![
             ground_truth_tool_calls_and_answers,
+            ground_truth_answer_forms,
             hookx_routes_run_claude_hooks_under_auggie,
             hookx_routes_mcp_calls_to_claude_mcp_hooks,
             files_auggie_reads_and_millisecond_timeouts,

@@ -8,6 +8,9 @@
 mod harness;
 #[path = "live_claude/client.rs"]
 mod client;
+mod common;
+#[path = "live_common/faults.rs"]
+mod faults;
 #[path = "live_claude/fixtures.rs"]
 mod fixtures;
 #[path = "live_claude/server.rs"]
@@ -74,6 +77,32 @@ fn sub_script(step: usize, _project: &str) -> Vec<Block> {
     }
 }
 
+/// The migration story's turn: one Bash call, one Write, then the end.
+fn story_script(step: usize, project: &str) -> Vec<Block> {
+    match step {
+        0 => vec![Block::Tool(
+            "Bash",
+            json!({"command": "echo story-bash", "description": "step"}),
+        )],
+        1 => vec![Block::Tool(
+            "Write",
+            json!({"file_path": format!("{project}/notes.txt"), "content": "story\n"}),
+        )],
+        _ => vec![Block::Text("Story done.".into())],
+    }
+}
+
+/// The fault matrix's script (tests/live_common/faults.rs): one Bash call per command.
+fn faults_script(step: usize, _project: &str) -> Vec<Block> {
+    match faults::commands().get(step) {
+        Some(cmd) => vec![Block::Tool(
+            "Bash",
+            json!({"command": cmd, "description": "step"}),
+        )],
+        None => vec![Block::Text("Faults done.".into())],
+    }
+}
+
 /// One Bash call, then the end of the turn: each tool event fires once.
 fn once_script(step: usize, _project: &str) -> Vec<Block> {
     match step {
@@ -88,7 +117,9 @@ fn once_script(step: usize, _project: &str) -> Vec<Block> {
 static SCRIPTS: &[(&str, Script)] = &[
     ("sub", sub_script),
     ("tools", tools_script),
+    ("faults", faults_script),
     ("once", once_script),
+    ("story", story_script),
 ];
 
 const PROMPT: &str = "SCRIPT:tools exercise every tool";
@@ -899,6 +930,533 @@ fn converted_configs() {
     c.finish("converted_configs", &wrapped);
 }
 
+/// What became of one probed Bash call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Became {
+    /// The model's command ran.
+    Original,
+    /// The hook's rewrite ran instead.
+    Rewritten,
+    /// Neither ran.
+    NotRun,
+}
+
+/// One answer form probed against Claude Code 2.1.332 with hookx out of the loop: the Bash
+/// call `printf x > o-NAME.txt # tag-NAME` (a rewrite writes `r-NAME.txt`), the dumper on
+/// `event` answering with `answer`; what became of the call, and the texts that reached the
+/// model (`seen`) or did not (`unseen`).
+struct Form {
+    name: &'static str,
+    event: &'static str,
+    answer: String,
+    became: Became,
+    seen: &'static [&'static str],
+    unseen: &'static [&'static str],
+}
+
+/// The names of the forms, in the order the model calls them, one client run per list: a
+/// form that ends the `-p` run (`defer`, `continue: false`) is alone in its run, followed by a
+/// call that shows whether the run went on.
+const FORM_RUNS: [&[&str]; 3] = [
+    &[
+        "allowrw",
+        "allowrwr",
+        "nonerw",
+        "askrw",
+        "denyrw",
+        "denybare",
+        "approverw",
+        "blockold",
+        "exit2rw",
+        "exit2bare",
+        "exit1rw",
+        "exit1deny",
+        "prectx",
+        "prectxnone",
+        "presys",
+        "preplain",
+        "permrw",
+        "permrwnone",
+        "permdenybare",
+        "postblock",
+        "post2",
+        "post1",
+        "post1ctx",
+        "postsys",
+        "postplain",
+        "post2json",
+    ],
+    &["deferrw", "afterdefer"],
+    &["prehalt", "afterhalt"],
+];
+
+fn forms_step(run: usize, step: usize) -> Vec<Block> {
+    match FORM_RUNS[run].get(step) {
+        Some(name) => vec![Block::Tool(
+            "Bash",
+            json!({"command": format!("printf x > o-{name}.txt # tag-{name}"), "description": "probe"}),
+        )],
+        None => vec![Block::Text("FORMS-DONE".into())],
+    }
+}
+
+static FORM_SCRIPTS: &[(&str, Script)] = &[
+    ("forms0", |step, _| forms_step(0, step)),
+    ("forms1", |step, _| forms_step(1, step)),
+    ("forms2", |step, _| forms_step(2, step)),
+];
+
+/// A sh snippet printing `stdout` (may be empty), `stderr` to stderr, exiting `code`.
+fn answer_with(stdout: &Value, stderr: &str, code: i32) -> String {
+    let mut s = String::new();
+    if !stdout.is_null() {
+        s.push_str(&print_json(stdout));
+    }
+    if !stderr.is_empty() {
+        s.push_str(&format!("printf '%s\\n' '{stderr}' >&2\n"));
+    }
+    s.push_str(&format!("exit {code}\n"));
+    s
+}
+
+fn claude_forms() -> Vec<Form> {
+    let rw = |name: &str| json!({"command": format!("printf x > r-{name}.txt"), "description": "rewritten"});
+    let pre = |fields: Value| {
+        let mut h = json!({"hookEventName": "PreToolUse"});
+        h.as_object_mut()
+            .unwrap()
+            .extend(fields.as_object().unwrap().clone());
+        json!({ "hookSpecificOutput": h })
+    };
+    let perm = |decision: Value| json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}});
+    let post = |fields: Value| fields;
+    let form = |name, event, answer, became, seen, unseen| Form {
+        name,
+        event,
+        answer,
+        became,
+        seen,
+        unseen,
+    };
+    use Became::*;
+    vec![
+        form(
+            "allowrw",
+            "PreToolUse",
+            answer_with(
+                &pre(json!({"permissionDecision": "allow", "updatedInput": rw("allowrw")})),
+                "",
+                0,
+            ),
+            Rewritten,
+            &[],
+            &[],
+        ),
+        form(
+            "allowrwr",
+            "PreToolUse",
+            answer_with(
+                &pre(
+                    json!({"permissionDecision": "allow", "permissionDecisionReason": "R-ALLOWRWR",
+                "updatedInput": rw("allowrwr")}),
+                ),
+                "",
+                0,
+            ),
+            Rewritten,
+            &[],
+            &[],
+        ),
+        form(
+            "nonerw",
+            "PreToolUse",
+            answer_with(&pre(json!({"updatedInput": rw("nonerw")})), "", 0),
+            Rewritten,
+            &[],
+            &[],
+        ),
+        form(
+            "askrw",
+            "PreToolUse",
+            answer_with(
+                &pre(
+                    json!({"permissionDecision": "ask", "permissionDecisionReason": "R-ASKRW",
+                "updatedInput": rw("askrw")}),
+                ),
+                "",
+                0,
+            ),
+            NotRun,
+            &["R-ASKRW"],
+            &[],
+        ),
+        form(
+            "denyrw",
+            "PreToolUse",
+            answer_with(
+                &pre(
+                    json!({"permissionDecision": "deny", "permissionDecisionReason": "R-DENYRW",
+                "updatedInput": rw("denyrw")}),
+                ),
+                "",
+                0,
+            ),
+            NotRun,
+            &["R-DENYRW"],
+            &[],
+        ),
+        form(
+            "denybare",
+            "PreToolUse",
+            answer_with(&pre(json!({"permissionDecision": "deny"})), "", 0),
+            NotRun,
+            &[],
+            &[],
+        ),
+        form(
+            "deferrw",
+            "PreToolUse",
+            answer_with(
+                &pre(json!({"permissionDecision": "defer", "updatedInput": rw("deferrw")})),
+                "",
+                0,
+            ),
+            NotRun,
+            &[],
+            &[],
+        ),
+        form(
+            "approverw",
+            "PreToolUse",
+            answer_with(
+                &json!({"decision": "approve", "hookSpecificOutput": {"hookEventName": "PreToolUse",
+                "updatedInput": rw("approverw")}}),
+                "",
+                0,
+            ),
+            Rewritten,
+            &[],
+            &[],
+        ),
+        form(
+            "blockold",
+            "PreToolUse",
+            answer_with(&json!({"decision": "block", "reason": "R-BLOCKOLD"}), "", 0),
+            NotRun,
+            &["R-BLOCKOLD"],
+            &[],
+        ),
+        form(
+            "exit2rw",
+            "PreToolUse",
+            answer_with(
+                &pre(json!({"permissionDecision": "allow", "updatedInput": rw("exit2rw")})),
+                "E-EXIT2RW",
+                2,
+            ),
+            NotRun,
+            &["E-EXIT2RW"],
+            &[],
+        ),
+        form(
+            "exit2bare",
+            "PreToolUse",
+            answer_with(&Value::Null, "", 2),
+            NotRun,
+            &[],
+            &[],
+        ),
+        form(
+            "exit1rw",
+            "PreToolUse",
+            answer_with(
+                &pre(json!({"permissionDecision": "allow", "updatedInput": rw("exit1rw")})),
+                "E-EXIT1RW",
+                1,
+            ),
+            Rewritten,
+            &[],
+            &["E-EXIT1RW"],
+        ),
+        form(
+            "exit1deny",
+            "PreToolUse",
+            answer_with(
+                &pre(
+                    json!({"permissionDecision": "deny", "permissionDecisionReason": "R-EXIT1DENY"}),
+                ),
+                "E-EXIT1DENY",
+                1,
+            ),
+            NotRun,
+            &["R-EXIT1DENY"],
+            &["E-EXIT1DENY"],
+        ),
+        form(
+            "prectx",
+            "PreToolUse",
+            answer_with(
+                &pre(json!({"permissionDecision": "allow", "additionalContext": "C-PRECTX"})),
+                "",
+                0,
+            ),
+            Original,
+            &["C-PRECTX"],
+            &[],
+        ),
+        form(
+            "prectxnone",
+            "PreToolUse",
+            answer_with(&pre(json!({"additionalContext": "C-PRECTXNONE"})), "", 0),
+            Original,
+            &["C-PRECTXNONE"],
+            &[],
+        ),
+        form(
+            "presys",
+            "PreToolUse",
+            answer_with(&json!({"systemMessage": "S-PRESYS"}), "", 0),
+            Original,
+            &[],
+            &["S-PRESYS"],
+        ),
+        form(
+            "preplain",
+            "PreToolUse",
+            "echo P-PREPLAIN\n".into(),
+            Original,
+            &[],
+            &["P-PREPLAIN"],
+        ),
+        form(
+            "permrw",
+            "PermissionRequest",
+            answer_with(
+                &perm(json!({"behavior": "allow", "updatedInput": rw("permrw")})),
+                "",
+                0,
+            ),
+            Rewritten,
+            &[],
+            &[],
+        ),
+        form(
+            "permrwnone",
+            "PermissionRequest",
+            answer_with(&perm(json!({"updatedInput": rw("permrwnone")})), "", 0),
+            NotRun,
+            &[],
+            &[],
+        ),
+        form(
+            "permdenybare",
+            "PermissionRequest",
+            answer_with(&perm(json!({"behavior": "deny"})), "", 0),
+            NotRun,
+            &[],
+            &[],
+        ),
+        form(
+            "postblock",
+            "PostToolUse",
+            answer_with(
+                &post(json!({"decision": "block", "reason": "R-POSTBLOCK"})),
+                "",
+                0,
+            ),
+            Original,
+            &["R-POSTBLOCK"],
+            &[],
+        ),
+        form(
+            "post2",
+            "PostToolUse",
+            answer_with(&Value::Null, "E-POST2", 2),
+            Original,
+            &["E-POST2"],
+            &[],
+        ),
+        form(
+            "post1",
+            "PostToolUse",
+            answer_with(&Value::Null, "E-POST1", 1),
+            Original,
+            &[],
+            &["E-POST1"],
+        ),
+        form(
+            "post1ctx",
+            "PostToolUse",
+            answer_with(
+                &json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "C-POST1CTX"}}),
+                "",
+                1,
+            ),
+            Original,
+            &["C-POST1CTX"],
+            &[],
+        ),
+        form(
+            "postsys",
+            "PostToolUse",
+            answer_with(&json!({"systemMessage": "S-POSTSYS"}), "", 0),
+            Original,
+            &[],
+            &["S-POSTSYS"],
+        ),
+        form(
+            "postplain",
+            "PostToolUse",
+            "echo P-POSTPLAIN\n".into(),
+            Original,
+            &[],
+            &["P-POSTPLAIN"],
+        ),
+        form(
+            "post2json",
+            "PostToolUse",
+            answer_with(
+                &json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "C-POST2JSON"}}),
+                "E-POST2JSON",
+                2,
+            ),
+            Original,
+            &["E-POST2JSON", "C-POST2JSON"],
+            &[],
+        ),
+        form(
+            "prehalt",
+            "PreToolUse",
+            answer_with(
+                &json!({"continue": false, "stopReason": "R-PREHALT"}),
+                "",
+                0,
+            ),
+            Original,
+            &[],
+            &[],
+        ),
+        form("afterdefer", "PreToolUse", String::new(), NotRun, &[], &[]),
+        form("afterhalt", "PreToolUse", String::new(), NotRun, &[], &[]),
+    ]
+}
+
+/// The text of the tool result the model got for the call whose input holds `needle`.
+fn tool_result(seen: &Seen, needle: &str) -> Option<String> {
+    let messages: Vec<&Value> = seen
+        .requests
+        .iter()
+        .filter_map(|r| r["messages"].as_array())
+        .flatten()
+        .collect();
+    let id = messages
+        .iter()
+        .filter_map(|m| m["content"].as_array())
+        .flatten()
+        .find(|b| b["type"] == "tool_use" && b["input"].to_string().contains(needle))?["id"]
+        .clone();
+    messages
+        .iter()
+        .filter_map(|m| m["content"].as_array())
+        .flatten()
+        .find(|b| b["type"] == "tool_result" && b["tool_use_id"] == id)
+        .map(|b| b["content"].to_string())
+}
+
+/// Every answer form of the PreToolUse, PermissionRequest and PostToolUse rows, probed
+/// against the real client with hookx out of the loop (the handler is the dumper script).
+/// Prints one line per form (what the client did), then checks it against the recorded facts
+/// (conformance/claude-facts.md).
+fn ground_truth_answer_forms() {
+    let Some(bin) = client_or_skip("ground_truth_answer_forms") else {
+        return;
+    };
+    let model = FakeModel::start(FORM_SCRIPTS);
+    let world = World::new();
+    let forms = claude_forms();
+    let mut names: Vec<&str> = forms.iter().map(|f| f.name).collect();
+    let mut called = FORM_RUNS.concat();
+    names.sort();
+    called.sort();
+    assert_eq!(names, called, "the scripts call every form once");
+    write_json(
+        &world.project.join(".claude/settings.json"),
+        &native_settings(&world, &["PreToolUse", "PermissionRequest", "PostToolUse"]),
+    );
+    let mut answers: Vec<(String, String)> = forms
+        .iter()
+        .map(|f| (format!("{}.tag-{}", f.event, f.name), f.answer.clone()))
+        .collect();
+    // Unless a form answers it, a permission request is allowed (so that a call PreToolUse
+    // lets through runs in -p).
+    answers.push((
+        "PermissionRequest".into(),
+        hso(
+            "PermissionRequest",
+            json!({"decision": {"behavior": "allow"}}),
+        ),
+    ));
+    let answers: Vec<(&str, String)> = answers
+        .iter()
+        .map(|(n, a)| (n.as_str(), a.clone()))
+        .collect();
+    world.answers("claude", &answers);
+    let mut c = Checks::default();
+    let mut runs = Vec::new();
+    for (k, names) in FORM_RUNS.iter().enumerate() {
+        model.clear();
+        let prompt = format!("SCRIPT:forms{k} probe answer forms");
+        let run = client::run(&bin, &world, model.port, &prompt, &[]);
+        let seen = Seen::new(&model);
+        for name in names.iter() {
+            let f = forms.iter().find(|f| f.name == *name).unwrap();
+            let o = world.project.join(format!("o-{}.txt", f.name)).exists();
+            let r = world.project.join(format!("r-{}.txt", f.name)).exists();
+            let became = match (o, r) {
+                (false, false) => Became::NotRun,
+                (true, false) => Became::Original,
+                (false, true) => Became::Rewritten,
+                (true, true) => panic!("{}: both ran", f.name),
+            };
+            let saw: Vec<&str> = f
+                .seen
+                .iter()
+                .chain(f.unseen)
+                .copied()
+                .filter(|t| seen.any(t))
+                .collect();
+            eprintln!(
+                "form {:<13} {:<18} became {became:?}; model saw {saw:?}; result {:?}",
+                f.name,
+                f.event,
+                tool_result(&seen, &format!("tag-{}", f.name))
+            );
+            c.check(
+                became == f.became,
+                format!(
+                    "{} {}: became {became:?}, recorded {:?}",
+                    f.event, f.name, f.became
+                ),
+            );
+            for t in f.seen {
+                c.check(
+                    seen.any(t),
+                    format!("{} {}: {t} reached the model", f.event, f.name),
+                );
+            }
+            for t in f.unseen {
+                c.check(
+                    !seen.any(t),
+                    format!("{} {}: {t} did not reach the model", f.event, f.name),
+                );
+            }
+        }
+        runs.push(run);
+    }
+    let run = runs.pop().unwrap();
+    c.finish("ground_truth_answer_forms", &run);
+}
+
 /// How many times each event's rule ran, by the records.
 fn runs_per_event(records: &[Record]) -> std::collections::BTreeMap<String, usize> {
     let mut out = std::collections::BTreeMap::new();
@@ -984,7 +1542,75 @@ fn synced_project_runs_each_rule_once() {
     c.finish("synced_project_runs_each_rule_once", &run);
 }
 
+/// The README's migration story under Claude Code (issue 24): the Claude project converted to
+/// Copilot, Gemini, Codex and Cursor, `hookx install --host claude`, `hookx trust --yes`, one
+/// prompt with a Bash call and a Write. Claude runs its own file; hookx must run none of the
+/// four copies: each rule runs once per event, with Claude's payload.
+fn migration_story_runs_each_rule_once() {
+    let Some(bin) = client_or_skip("migration_story_runs_each_rule_once") else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    common::migration_story(
+        &world.project,
+        &world.home,
+        "copilot,gemini,codex,cursor",
+        "claude",
+    );
+    let run = client::run(
+        &bin,
+        &world,
+        model.port,
+        "SCRIPT:story run one command and write one file",
+        &["--dangerously-skip-permissions"],
+    );
+    let mut c = Checks::default();
+    for label in ["guard", "fmt", "log", "stop"] {
+        let runs = common::story_runs(&world.project, label);
+        c.check(
+            runs.len() == 1 && runs[0].starts_with(&format!("{label} agent ")),
+            format!("{label} ran once, by Claude: {runs:#?}"),
+        );
+    }
+    let fmt = common::story_runs(&world.project, "fmt");
+    c.check(
+        fmt.first().is_some_and(|l| l.contains("\"file_path\":")),
+        format!("the formatter got Claude's payload: {fmt:?}"),
+    );
+    c.finish("migration_story_runs_each_rule_once", &run);
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
+/// The fault matrix in Claude Code (tests/live_common/faults.rs): a hanging, slow, crashing,
+/// noisy or oversized handler beside a deny, through `hookx run` on Claude's route and through
+/// wrapped entries in `.claude/settings.json` that Claude runs itself: each denied Bash call
+/// never runs, and the deny's reason is its result.
+fn faulty_handlers_beside_a_deny() {
+    let Some(bin) = client_or_skip("faulty_handlers_beside_a_deny") else {
+        return;
+    };
+    let mut wrong = Vec::new();
+    for via in [faults::Via::Run, faults::Via::Wrapped] {
+        let model = FakeModel::start(SCRIPTS);
+        let world = World::new();
+        let root = world.dump.clone();
+        faults::set_up(via, "claude", &root, &world.project, &world.home);
+        let env = [("HOOKX_TEST_HOST_LIMIT_MS", faults::TEST_LIMIT_MS)];
+        // Bash is allowed outright: only the hooks decide (a denied call never asks).
+        let allow = ["--allowedTools", "Bash"];
+        let run = client::run_env(&bin, &world, model.port, "SCRIPT:faults run", &allow, &env);
+        let seen = Seen::new(&model);
+        let result = |text: &str| tool_result(&seen, text).unwrap_or_default();
+        let found = faults::check(via, "claude", &root, &world.project, &result);
+        if !found.is_empty() {
+            eprintln!("{}", run.describe());
+        }
+        wrong.extend(found);
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_claude",
@@ -997,8 +1623,11 @@ fn main() -> std::process::ExitCode {
         )],
         live_tests![
             native_ground_truth,
+            ground_truth_answer_forms,
             hookx_routed_in,
             converted_configs,
+            migration_story_runs_each_rule_once,
+            faulty_handlers_beside_a_deny,
             synced_project_runs_each_rule_once,
         ],
     )

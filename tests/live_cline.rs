@@ -53,8 +53,14 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             run("echo cancel-me"),
             Step::Text("all done"),
         ],
+        "forms" => CLINE_FORMS
+            .iter()
+            .map(|(name, ..)| run(&format!("echo f.{name}.")))
+            .chain([Step::Text("forms done")])
+            .collect(),
         "routed" => vec![
             run("echo routed-ok"),
+            run("echo rw-me"),
             Step::Tools(vec![(
                 "apply_patch",
                 json!({"input": "*** Begin Patch\n*** Add File: notes.txt\n+patched-by-cline\n*** End Patch\n"}),
@@ -273,6 +279,127 @@ fn ground_truth_run_commands_and_answers() {
     );
 }
 
+/// Answer forms probed against Cline 3.0.65 with hookx out of the loop (issue 25): (name, hook,
+/// stdout, exit). The model calls run_commands `echo f.NAME.`; a rewrite is `echo rw.NAME.`.
+/// The cancel at exit 2 is last: a cancel ends the run.
+const CLINE_FORMS: &[(&str, &str, &str, i32)] = &[
+    (
+        "ovr",
+        "PreToolUse",
+        r#"{"overrideInput":{"commands":["echo rw.ovr."]}}"#,
+        0,
+    ),
+    (
+        "prectx",
+        "PreToolUse",
+        r#"{"contextModification":"C-PRECTX"}"#,
+        0,
+    ),
+    ("ctxkey", "PostToolUse", r#"{"context":"C-CTXKEY"}"#, 0),
+    (
+        "post1",
+        "PostToolUse",
+        r#"{"contextModification":"C-POST1"}"#,
+        1,
+    ),
+    (
+        "post2",
+        "PostToolUse",
+        r#"{"contextModification":"C-POST2"}"#,
+        2,
+    ),
+    (
+        "msg",
+        "PreToolUse",
+        r#"{"cancel":false,"errorMessage":"R-MSG"}"#,
+        0,
+    ),
+    (
+        "cancel2",
+        "PreToolUse",
+        r#"{"cancel":true,"errorMessage":"R-CANCEL2"}"#,
+        2,
+    ),
+];
+
+/// What Cline 3.0.65 did with each of [`CLINE_FORMS`]: (name, ran: "f" original, "rw"
+/// rewritten, "" not run; texts that reached the model; texts that did not).
+/// `errorMessage` without a cancel reaches the model and the call runs; a cancel at exit 2
+/// cancels (the call never runs, the run ends before the model is asked again).
+const CLINE_FORMS_SEEN: &[(&str, &str, &[&str], &[&str])] = &[
+    ("ovr", "rw", &[], &[]),
+    ("prectx", "f", &["C-PRECTX"], &[]),
+    ("ctxkey", "f", &["C-CTXKEY"], &[]),
+    ("post1", "f", &["C-POST1"], &[]),
+    ("post2", "f", &["C-POST2"], &[]),
+    ("msg", "f", &["R-MSG"], &[]),
+    ("cancel2", "", &[], &["R-CANCEL2"]),
+];
+
+/// Cline's answer rows, each form against the real client with the raw recorder as the
+/// handler (conformance/cline-facts.md).
+fn ground_truth_answer_forms() {
+    let Some(bin) = minimal::client(
+        &format!("cline-{VERSION}/node_modules/@cline/cli-linux-x64/bin/cline"),
+        "Cline CLI",
+    ) else {
+        return;
+    };
+    let sb = Sandbox::new("hookx-live-cline");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    for e in ["PreToolUse", "PostToolUse"] {
+        executable(&sb.home, &format!(".cline/hooks/{e}"), &sb.dumper(e), 0o755);
+    }
+    for (name, hook, stdout, exit) in CLINE_FORMS {
+        sb.answer(hook, name, &format!("f.{name}."), (stdout, "", *exit));
+    }
+    let (_out, _stdout) = run_client(&bin, &sb, &model, "forms", "cline");
+    let requests = model.requests_of("forms");
+    let sent: String = requests.iter().map(|r| r["messages"].to_string()).collect();
+    let dumps = sb.dumps();
+    let mut failed = Vec::new();
+    for (name, ran, seen, unseen) in CLINE_FORMS_SEEN {
+        let post = |what: &str| {
+            dumps
+                .iter()
+                .any(|d| d.label == "PostToolUse" && d.raw.contains(&format!("{what}.{name}.")))
+        };
+        let got = if post("rw") {
+            "rw"
+        } else if post("f") {
+            "f"
+        } else {
+            ""
+        };
+        eprintln!("form {name:<8} ran {got:?}");
+        for t in ["R-", "C-"] {
+            let tag = format!("{t}{}", name.to_uppercase());
+            if sent.contains(&tag) {
+                eprintln!("form {name:<8} {tag} reached the model");
+            }
+        }
+        if got != *ran {
+            failed.push(format!("{name}: ran {got:?}, recorded {ran:?}"));
+        }
+        for t in *seen {
+            if !sent.contains(t) {
+                failed.push(format!("{name}: {t} did not reach the model"));
+            }
+        }
+        for t in *unseen {
+            if sent.contains(t) {
+                failed.push(format!("{name}: {t} reached the model"));
+            }
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "{} forms differ:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
+
 /// A recording handler of another dialect: its label, the file (below the sandbox root) and
 /// the file's JSON, with the recorder on the dialect's tool events.
 fn foreign_handlers(sb: &Sandbox) -> Vec<(&'static str, &'static str, serde_json::Value)> {
@@ -346,6 +473,17 @@ fn routed_handlers_of_every_dialect_run_under_cline() {
         "MARKER",
         (
             r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-CLAUDE-DENY"}}"#,
+            "",
+            0,
+        ),
+    );
+    // A Claude rewrite beside allow (issue 25): Cline runs it as `overrideInput`.
+    sb.answer(
+        "claude",
+        "a-rewrite",
+        "rw-me",
+        (
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo rw-done"}}}"#,
             "",
             0,
         ),
@@ -431,6 +569,11 @@ fn routed_handlers_of_every_dialect_run_under_cline() {
     // The allowed call ran, and the Claude context followed its result.
     let ran = minimal::tool_result(&requests, "routed-ok");
     check(ran.contains("routed-ok"), format!("the call ran: {ran}"));
+    let rewritten = minimal::tool_result(&requests, "rw-me");
+    check(
+        rewritten.contains("rw-done") && !rewritten.contains("\"result\":\"rw-me"),
+        format!("the Claude handler's rewrite ran instead: {rewritten}"),
+    );
     let context = requests.iter().any(|b| {
         b["messages"].as_array().into_iter().flatten().any(|m| {
             m["role"] == "user"
@@ -462,9 +605,11 @@ fn routed_handlers_of_every_dialect_run_under_cline() {
             let tool = decoded.as_ref().ok().and_then(|(e, _)| e.tool.clone());
             check(
                 tool.as_ref().is_some_and(|t| match t.name.as_str() {
-                    "shell" => t.input["command"]
-                        .as_str()
-                        .is_some_and(|c| c.contains("routed-ok") || c.contains("MARKER")),
+                    "shell" => t.input["command"].as_str().is_some_and(|c| {
+                        ["routed-ok", "rw-me", "rw-done", "MARKER"]
+                            .iter()
+                            .any(|s| c.contains(s))
+                    }),
                     "write" => t.input["file_path"]
                         .as_str()
                         .is_some_and(|p| p.ends_with("/notes.txt")),
@@ -508,7 +653,7 @@ fn routed_handlers_of_every_dialect_run_under_cline() {
     let count = |label: &str| dumps.iter().filter(|d| d.label == label).count();
     for (label, expected) in [
         ("documents-folder", 1),
-        ("rules-folder-unexecutable", 3),
+        ("rules-folder-unexecutable", 4),
         ("project-folder", 1),
     ] {
         check(
@@ -534,6 +679,7 @@ fn main() -> std::process::ExitCode {
         )],
         live_tests![
             ground_truth_run_commands_and_answers,
+            ground_truth_answer_forms,
             routed_handlers_of_every_dialect_run_under_cline,
         ],
     )

@@ -51,6 +51,11 @@ fn patch(body: &str) -> Step {
 
 fn scripts(name: &str, project: &str) -> Vec<Step> {
     match name {
+        "story" => vec![
+            shell("echo story-bash"),
+            patch("*** Add File: notes.txt\n+story\n"),
+            Step::Text("story done"),
+        ],
         "tools" => vec![
             shell("echo hello-shell"),
             patch("*** Add File: notes.txt\n+one\n"),
@@ -1572,6 +1577,55 @@ fn hooks_json_with_comments_or_trailing_commas() {
     c.done("syntax");
 }
 
+/// The README's migration story under Codex (issue 24): the Claude project converted to
+/// Copilot, Gemini, Codex and Cursor, `hookx install --host codex`, `hookx trust --yes`, one
+/// prompt with a shell call and a patch. Codex runs its own (wrapped) copy; hookx must run
+/// neither the Claude file nor the other copies: each rule runs once per event, with Claude's
+/// payload.
+fn migration_story_runs_each_rule_once() {
+    let Some(l) = live("story", WRITE, |sb| {
+        sb.trust_project();
+        common::migration_story(
+            &sb.project,
+            &sb.home,
+            "copilot,gemini,codex,cursor",
+            "codex",
+        );
+        // The user approves the converted `.codex/hooks.json` in Codex's hook review.
+        let file = sb.path_of(HookFile::ProjectJson);
+        let written: Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        for (key, hash) in client::trust_entries(&file, &written["hooks"]) {
+            sb.user_config(&format!(
+                "[hooks.state.{}]\ntrusted_hash = {}\n\n",
+                json!(key),
+                json!(hash)
+            ));
+        }
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    for label in ["guard", "fmt", "log", "stop"] {
+        let runs = common::story_runs(&l.sb.project, label);
+        c.that(
+            runs.len() == 1 && runs[0].contains("\"hook_event_name\":"),
+            format!("{label} ran once, with Claude's payload: {runs:#?}"),
+        );
+    }
+    let fmt = common::story_runs(&l.sb.project, "fmt");
+    c.that(
+        fmt.first()
+            .is_some_and(|l| l.contains("\"tool_name\":\"Write\"") && l.contains("\"file_path\":")),
+        format!("the formatter got Claude's Write payload: {fmt:?}"),
+    );
+    c.done("story");
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -1598,6 +1652,7 @@ fn main() -> std::process::ExitCode {
             routed_rewrites_run_under_codex,
             ground_truth_interrupt,
             hooks_json_with_comments_or_trailing_commas,
+            migration_story_runs_each_rule_once,
         ],
     )
 }

@@ -8,6 +8,8 @@ mod harness;
 #[path = "live_copilot/client.rs"]
 mod client;
 mod common;
+#[path = "live_common/faults.rs"]
+mod faults;
 #[path = "live_common/json_syntax.rs"]
 mod json_syntax;
 #[path = "live_copilot/server.rs"]
@@ -53,6 +55,11 @@ const PASCAL: &[&str] = &[
 fn scripts(name: &str, project: &str) -> Vec<Step> {
     let file = format!("{project}/notes.txt");
     match name {
+        "faults" => faults::commands()
+            .into_iter()
+            .map(|c| Step::Tools(vec![("bash", json!({"command": c, "description": "d"}))]))
+            .chain([Step::Text("faults done")])
+            .collect(),
         "tools" => vec![
             Step::Tools(vec![(
                 "bash",
@@ -97,6 +104,16 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             .chain([Step::Text("deny done")])
             .collect()
         }
+        "forms" => FORM_NAMES
+            .iter()
+            .map(|name| {
+                Step::Tools(vec![(
+                    "bash",
+                    json!({"command": format!("printf x > {project}/o-{name}.txt"), "description": "probe"}),
+                )])
+            })
+            .chain([Step::Text("forms done")])
+            .collect(),
         "compact" => {
             // Tool arguments stay in the history: three 12 KB files outgrow a 20000-token window.
             let big = |n: usize| {
@@ -155,6 +172,17 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
                 json!({"path": file, "file_text": "converted\n"}),
             )]),
             Step::Text("converted done"),
+        ],
+        "story" => vec![
+            Step::Tools(vec![(
+                "bash",
+                json!({"command": "echo story-bash", "description": "d"}),
+            )]),
+            Step::Tools(vec![(
+                "create",
+                json!({"path": file, "file_text": "story\n"}),
+            )]),
+            Step::Text("story done"),
         ],
         "synced" => vec![
             Step::Tools(vec![(
@@ -523,6 +551,507 @@ fn ground_truth_deny() {
     record::check("deny", &l);
 }
 
+/// What became of one probed bash call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Became {
+    Original,
+    Rewritten,
+    NotRun,
+}
+
+/// One answer form probed against Copilot CLI 1.0.102 with hookx out of the loop: the bash
+/// call `printf x > PROJECT/o-NAME.txt` (a rewrite writes `r-NAME.txt`), the recording hook
+/// labelled `label` (the event, in its casing) answering `stdout`/`stderr`/`exit`; what became
+/// of the call, and texts that reached the model (`seen`) or not (`unseen`).
+struct Form {
+    name: &'static str,
+    label: &'static str,
+    stdout: String,
+    stderr: &'static str,
+    exit: i32,
+    became: Became,
+    seen: &'static [&'static str],
+    unseen: &'static [&'static str],
+}
+
+/// The forms, in the order the model calls them.
+const FORM_NAMES: &[&str] = &[
+    "callowrw",
+    "callowrwr",
+    "cnonerw",
+    "caskrw",
+    "cdenyrw",
+    "cdenybare",
+    "cexit2rw",
+    "cexit1rw",
+    "cctx",
+    "chalt",
+    "cblock",
+    "cupd",
+    "csys",
+    "pallowrw",
+    "pnonerw",
+    "pdenybare",
+    "pmod",
+    "pexit2",
+    "pctx",
+    "ptopctx",
+    "psys",
+    "phalt",
+    "cpostctx",
+    "cpost2",
+    "cpost1ctx",
+    "cpostmod",
+    "cpostblock",
+    "ppostctx",
+    "ppostctxtop",
+    "ppostblock",
+    "cpermdenybare",
+    "cpermexit2",
+    "cpermexit2allow",
+];
+
+fn copilot_forms() -> Vec<Form> {
+    use Became::*;
+    let rw =
+        |name: &str| json!({"command": format!("printf x > r-{name}.txt"), "description": "rw"});
+    let hso = |event: &str, fields: Value| {
+        let mut h = json!({"hookEventName": event});
+        h.as_object_mut()
+            .unwrap()
+            .extend(fields.as_object().unwrap().clone());
+        json!({ "hookSpecificOutput": h }).to_string()
+    };
+    let form = |name, label, stdout: String, stderr, exit, became, seen, unseen| Form {
+        name,
+        label,
+        stdout,
+        stderr,
+        exit,
+        became,
+        seen,
+        unseen,
+    };
+    let j = |v: Value| v.to_string();
+    vec![
+        form(
+            "callowrw",
+            "preToolUse",
+            j(json!({"permissionDecision": "allow", "modifiedArgs": rw("callowrw")})),
+            "",
+            0,
+            Rewritten,
+            &[],
+            &[],
+        ),
+        form(
+            "callowrwr",
+            "preToolUse",
+            j(
+                json!({"permissionDecision": "allow", "permissionDecisionReason": "R-CALLOWRWR", "modifiedArgs": rw("callowrwr")}),
+            ),
+            "",
+            0,
+            Rewritten,
+            &[],
+            &[],
+        ),
+        form(
+            "cnonerw",
+            "preToolUse",
+            j(json!({"modifiedArgs": rw("cnonerw")})),
+            "",
+            0,
+            Rewritten,
+            &[],
+            &[],
+        ),
+        form(
+            "caskrw",
+            "preToolUse",
+            j(
+                json!({"permissionDecision": "ask", "permissionDecisionReason": "R-CASKRW", "modifiedArgs": rw("caskrw")}),
+            ),
+            "",
+            0,
+            NotRun,
+            &["R-CASKRW"],
+            &[],
+        ),
+        form(
+            "cdenyrw",
+            "preToolUse",
+            j(
+                json!({"permissionDecision": "deny", "permissionDecisionReason": "R-CDENYRW", "modifiedArgs": rw("cdenyrw")}),
+            ),
+            "",
+            0,
+            NotRun,
+            &["R-CDENYRW"],
+            &[],
+        ),
+        form(
+            "cdenybare",
+            "preToolUse",
+            j(json!({"permissionDecision": "deny"})),
+            "",
+            0,
+            NotRun,
+            &[],
+            &[],
+        ),
+        form(
+            "cexit2rw",
+            "preToolUse",
+            j(json!({"permissionDecision": "allow", "modifiedArgs": rw("cexit2rw")})),
+            "E-CEXIT2RW",
+            2,
+            NotRun,
+            &[],
+            &["E-CEXIT2RW"],
+        ),
+        form(
+            "cexit1rw",
+            "preToolUse",
+            j(json!({"permissionDecision": "allow", "modifiedArgs": rw("cexit1rw")})),
+            "E-CEXIT1RW",
+            1,
+            NotRun,
+            &[],
+            &["E-CEXIT1RW"],
+        ),
+        form(
+            "cctx",
+            "preToolUse",
+            j(json!({"permissionDecision": "allow", "additionalContext": "C-CCTX"})),
+            "",
+            0,
+            Original,
+            &["C-CCTX"],
+            &[],
+        ),
+        form(
+            "chalt",
+            "preToolUse",
+            j(json!({"continue": false, "stopReason": "R-CHALT"})),
+            "",
+            0,
+            Original,
+            &[],
+            &["R-CHALT"],
+        ),
+        form(
+            "cblock",
+            "preToolUse",
+            j(json!({"decision": "block", "reason": "R-CBLOCK"})),
+            "",
+            0,
+            Original,
+            &[],
+            &["R-CBLOCK"],
+        ),
+        form(
+            "cupd",
+            "preToolUse",
+            j(json!({"permissionDecision": "allow", "updatedInput": rw("cupd")})),
+            "",
+            0,
+            Original,
+            &[],
+            &[],
+        ),
+        form(
+            "csys",
+            "preToolUse",
+            j(json!({"systemMessage": "S-CSYS"})),
+            "",
+            0,
+            Original,
+            &[],
+            &["S-CSYS"],
+        ),
+        form(
+            "pallowrw",
+            "PreToolUse",
+            hso(
+                "PreToolUse",
+                json!({"permissionDecision": "allow", "updatedInput": rw("pallowrw")}),
+            ),
+            "",
+            0,
+            Rewritten,
+            &[],
+            &[],
+        ),
+        form(
+            "pnonerw",
+            "PreToolUse",
+            hso("PreToolUse", json!({"updatedInput": rw("pnonerw")})),
+            "",
+            0,
+            Rewritten,
+            &[],
+            &[],
+        ),
+        form(
+            "pdenybare",
+            "PreToolUse",
+            hso("PreToolUse", json!({"permissionDecision": "deny"})),
+            "",
+            0,
+            NotRun,
+            &[],
+            &[],
+        ),
+        form(
+            "pmod",
+            "PreToolUse",
+            j(json!({"permissionDecision": "allow", "modifiedArgs": rw("pmod")})),
+            "",
+            0,
+            Rewritten,
+            &[],
+            &[],
+        ),
+        form(
+            "pexit2",
+            "PreToolUse",
+            String::new(),
+            "E-PEXIT2",
+            2,
+            NotRun,
+            &[],
+            &[],
+        ),
+        form(
+            "pctx",
+            "PreToolUse",
+            hso("PreToolUse", json!({"additionalContext": "C-PCTX"})),
+            "",
+            0,
+            Original,
+            &["C-PCTX"],
+            &[],
+        ),
+        form(
+            "ptopctx",
+            "PreToolUse",
+            j(json!({"additionalContext": "C-PTOPCTX"})),
+            "",
+            0,
+            Original,
+            &["C-PTOPCTX"],
+            &[],
+        ),
+        form(
+            "psys",
+            "PreToolUse",
+            j(json!({"systemMessage": "S-PSYS"})),
+            "",
+            0,
+            Original,
+            &[],
+            &["S-PSYS"],
+        ),
+        form(
+            "phalt",
+            "PreToolUse",
+            j(json!({"continue": false, "stopReason": "R-PHALT"})),
+            "",
+            0,
+            Original,
+            &[],
+            &["R-PHALT"],
+        ),
+        form(
+            "cpostctx",
+            "postToolUse",
+            j(json!({"additionalContext": "C-CPOSTCTX"})),
+            "",
+            0,
+            Original,
+            &["C-CPOSTCTX"],
+            &[],
+        ),
+        form(
+            "cpost2",
+            "postToolUse",
+            String::new(),
+            "E-CPOST2",
+            2,
+            Original,
+            &[],
+            &["E-CPOST2"],
+        ),
+        form(
+            "cpost1ctx",
+            "postToolUse",
+            j(json!({"additionalContext": "C-CPOST1CTX"})),
+            "",
+            1,
+            Original,
+            &[],
+            &["C-CPOST1CTX"],
+        ),
+        form(
+            "cpostmod",
+            "postToolUse",
+            j(
+                json!({"modifiedResult": {"resultType": "success", "textResultForLlm": "M-CPOSTMOD"}}),
+            ),
+            "",
+            0,
+            Original,
+            &["M-CPOSTMOD"],
+            &[],
+        ),
+        form(
+            "cpostblock",
+            "postToolUse",
+            j(json!({"decision": "block", "reason": "R-CPOSTBLOCK"})),
+            "",
+            0,
+            Original,
+            &["Tool result blocked: R-CPOSTBLOCK"],
+            &[],
+        ),
+        form(
+            "ppostctx",
+            "PostToolUse",
+            hso("PostToolUse", json!({"additionalContext": "C-PPOSTCTX"})),
+            "",
+            0,
+            Original,
+            &[],
+            &["C-PPOSTCTX"],
+        ),
+        form(
+            "ppostctxtop",
+            "PostToolUse",
+            j(json!({"additionalContext": "C-PTOPPOSTCTX"})),
+            "",
+            0,
+            Original,
+            &["C-PTOPPOSTCTX"],
+            &[],
+        ),
+        form(
+            "ppostblock",
+            "PostToolUse",
+            j(json!({"decision": "block", "reason": "R-PPOSTBLOCK"})),
+            "",
+            0,
+            Original,
+            &["Tool result blocked: R-PPOSTBLOCK"],
+            &[],
+        ),
+        form(
+            "cpermdenybare",
+            "permissionRequest",
+            j(json!({"behavior": "deny"})),
+            "",
+            0,
+            NotRun,
+            &[],
+            &[],
+        ),
+        form(
+            "cpermexit2",
+            "permissionRequest",
+            String::new(),
+            "E-CPERMEXIT2",
+            2,
+            NotRun,
+            &[],
+            &["E-CPERMEXIT2"],
+        ),
+        form(
+            "cpermexit2allow",
+            "permissionRequest",
+            j(json!({"behavior": "allow"})),
+            "E-CPERMEXIT2ALLOW",
+            2,
+            NotRun,
+            &[],
+            &[],
+        ),
+    ]
+}
+
+/// Every answer form of the preToolUse, PreToolUse, postToolUse, PostToolUse and
+/// permissionRequest rows, probed against the real client with hookx out of the loop (the
+/// handler is the recording script). Prints one line per form, then checks it against the
+/// recorded facts (conformance/copilot-facts.md).
+fn ground_truth_answer_forms() {
+    let forms = copilot_forms();
+    let Some(l) = live(
+        "forms",
+        |sb| {
+            sb.write("home/.copilot/hooks/dump.json", &dump_everything(sb));
+            for f in &forms {
+                let when = format!("o-{}.txt", f.name);
+                sb.answer(f.label, f.name, &when, &f.stdout, f.stderr, f.exit);
+            }
+        },
+        &[],
+    ) else {
+        return;
+    };
+    assert_eq!(
+        forms.iter().map(|f| f.name).collect::<Vec<_>>(),
+        FORM_NAMES,
+        "the script calls every form, in order"
+    );
+    let sent = l.sent("forms");
+    let mut failed = Vec::new();
+    for f in &forms {
+        let o = l.sb.project.join(format!("o-{}.txt", f.name)).exists();
+        let r = l.sb.project.join(format!("r-{}.txt", f.name)).exists();
+        let became = match (o, r) {
+            (false, false) => Became::NotRun,
+            (true, false) => Became::Original,
+            (false, true) => Became::Rewritten,
+            (true, true) => panic!("{}: both ran", f.name),
+        };
+        let saw: Vec<&str> = f
+            .seen
+            .iter()
+            .chain(f.unseen)
+            .copied()
+            .filter(|t| sent.contains(t))
+            .collect();
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            l.tool_result("forms", &format!("o-{}.txt", f.name))
+        }))
+        .unwrap_or_default();
+        eprintln!(
+            "form {:<16} {:<18} exit {} became {became:?}; model saw {saw:?}; result {result}",
+            f.name, f.label, f.exit
+        );
+        if became != f.became {
+            failed.push(format!(
+                "{} {}: became {became:?}, recorded {:?}",
+                f.label, f.name, f.became
+            ));
+        }
+        for t in f.seen.iter().filter(|t| !sent.contains(*t)) {
+            failed.push(format!(
+                "{} {}: {t} did not reach the model",
+                f.label, f.name
+            ));
+        }
+        for t in f.unseen.iter().filter(|t| sent.contains(*t)) {
+            failed.push(format!("{} {}: {t} reached the model", f.label, f.name));
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "{} forms differ:\n  {}",
+        failed.len(),
+        failed.join("\n  ")
+    );
+}
+
 /// Ground truth: `decision:"block"` on userPromptSubmitted refuses the prompt.
 fn ground_truth_blocked_prompt() {
     let Some(l) = live(
@@ -879,6 +1408,97 @@ fn converted_claude_config() {
     c.done("converted");
 }
 
+/// The README's migration story under the real client (issue 24): a Claude project (a Bash
+/// guard, a formatter on Write/Edit, a prompt logger, a Stop hook) converted with `--write` to
+/// Copilot, Gemini, Codex and Cursor, then `hookx install --host copilot` and `hookx trust
+/// --yes`. Each handler appends `LABEL RUNNER PAYLOAD` to a log (RUNNER: `hookx` when hookx ran
+/// it, else `copilot`). Copilot 1.0.102 runs `.claude/settings.json` itself, with its own
+/// payload, and no setting turns that off alone: that run is each rule's one run. convert
+/// writes Copilot no copy, hookx runs neither the Gemini nor the Codex copy, and install and
+/// doctor say which payload the rules get.
+fn migration_story_runs_each_rule_once() {
+    let mut said = (String::new(), String::new());
+    let Some(l) = live_env("story", |sb| {
+        let script = sb.write(
+            "project/hook.sh",
+            "#!/bin/sh\nr=copilot; [ -n \"$HOOKX_HOST\" ] && r=hookx\nprintf '%s %s %s\\n' \"$1\" \"$r\" \"$(tr -d '\\n')\" >> \"$(dirname \"$0\")/runs.log\"\n",
+        );
+        let run = |label: &str| format!("sh {} {label}", script.display());
+        let settings = json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": run("guard")}]}],
+            "PostToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "command", "command": run("fmt")}]}],
+            "UserPromptSubmit": [{"hooks": [{"type": "command", "command": run("log")}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": run("stop")}]}],
+        }});
+        sb.write("project/.claude/settings.json", &settings.to_string());
+        common::hookx_clean(&sb.project)
+            .current_dir(&sb.project)
+            .env("HOME", &sb.home)
+            .args([
+                "convert",
+                ".claude/settings.json",
+                "--to",
+                "copilot,gemini,codex,cursor",
+            ])
+            .args(["--write", "--hookx", env!("CARGO_BIN_EXE_hookx")])
+            .assert()
+            .success();
+        let installed = common::hookx_at(&sb.project, &sb.home, &["install", "--host", "copilot"])
+            .success()
+            .get_output()
+            .clone();
+        said.0 = String::from_utf8_lossy(&installed.stderr).into_owned();
+        hookx(sb, &["trust", "--yes"]);
+        let doctor = common::hookx_at(&sb.project, &sb.home, &["doctor", "--host", "copilot"])
+            .get_output()
+            .clone();
+        said.1 = String::from_utf8_lossy(&doctor.stdout).into_owned();
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let log = std::fs::read_to_string(l.sb.project.join("runs.log")).unwrap_or_default();
+    let lines: Vec<&str> = log.lines().collect();
+    let runs = |label: &str| {
+        lines
+            .iter()
+            .filter(|line| line.starts_with(&format!("{label} ")))
+            .copied()
+            .collect::<Vec<&str>>()
+    };
+    let mut c = Checks::default();
+    c.that(
+        !l.sb.project.join(".github/hooks/hooks.json").exists(),
+        "convert wrote Copilot no copy of the Claude file it reads itself",
+    );
+    for label in ["guard", "fmt", "log", "stop"] {
+        let all = runs(label);
+        c.that(
+            all.len() == 1 && all[0].starts_with(&format!("{label} copilot ")),
+            format!("{label}: once per event, by Copilot from the Claude file:\n{log}"),
+        );
+    }
+    // Copilot's own payload (PascalCase: a Write's file is `path`), as install and doctor say.
+    c.that(
+        runs("fmt").first().is_some_and(|l| {
+            l.contains("\"hook_event_name\":\"PostToolUse\"") && l.contains("\"path\":")
+        }),
+        format!("the formatter got Copilot's PascalCase payload:\n{log}"),
+    );
+    c.that(
+        said.0.contains(
+            "warning: Copilot runs .claude/settings.json itself with its copilot-pascal payload",
+        ),
+        format!("install names Copilot's own run: {}", said.0),
+    );
+    c.that(
+        said.1
+            .contains("runs it itself with its copilot-pascal payload, not the claude one"),
+        format!("doctor warns: {}", said.1),
+    );
+    c.done("story");
+}
+
 /// The Claude hook set of `synced_project_runs_each_rule_once`: the recording hook labelled
 /// `rule-EVENT` on four events, the tool events on Bash.
 fn synced_source(sb: &Sandbox) -> String {
@@ -1200,6 +1820,34 @@ fn hook_files_with_comments_or_trailing_commas() {
 }
 
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
+/// The fault matrix in Copilot CLI (tests/live_common/faults.rs), which runs hooks one after
+/// another: a hanging, slow, crashing, noisy or oversized handler ahead of a deny, through
+/// `hookx run` on Copilot's route and through wrapped entries in `.github/hooks` that Copilot
+/// runs itself: each denied shell call never runs, and the deny's reason is its result.
+fn faulty_handlers_beside_a_deny() {
+    let mut wrong = Vec::new();
+    for via in [faults::Via::Run, faults::Via::Wrapped] {
+        let Some(l) = live_env("faults", |sb| {
+            faults::set_up(via, "copilot", &sb.root, &sb.project, &sb.home);
+            vec![
+                ("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true".into()),
+                ("HOOKX_TEST_HOST_LIMIT_MS", faults::TEST_LIMIT_MS.into()),
+            ]
+        }) else {
+            return;
+        };
+        let result = |text: &str| l.tool_result("faults", text);
+        wrong.extend(faults::check(
+            via,
+            "copilot",
+            &l.sb.root,
+            &l.sb.project,
+            &result,
+        ));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_copilot",
@@ -1213,11 +1861,14 @@ fn main() -> std::process::ExitCode {
         live_tests![
             ground_truth_tools,
             ground_truth_deny,
+            ground_truth_answer_forms,
             ground_truth_blocked_prompt,
             ground_truth_compact_and_error,
             routed_handlers_of_every_dialect,
             converted_claude_config,
+            migration_story_runs_each_rule_once,
             hook_files_with_comments_or_trailing_commas,
+            faulty_handlers_beside_a_deny,
             synced_project_runs_each_rule_once,
         ],
     )

@@ -7,6 +7,8 @@
 #[path = "live_common/harness.rs"]
 mod harness;
 mod common;
+#[path = "live_common/faults.rs"]
+mod faults;
 #[path = "live_common/json_syntax.rs"]
 mod json_syntax;
 #[path = "live_common/minimal.rs"]
@@ -68,6 +70,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Text("all done"),
         ],
         "text" => vec![Step::Text("nothing to do")],
+        "forms" => DROID_FORMS
+            .iter()
+            .map(|(name, ..)| execute(&format!("echo f.{name}.")))
+            .chain([Step::Text("forms done")])
+            .collect(),
         "task" => vec![
             Step::Tools(vec![(
                 "Task",
@@ -84,6 +91,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             execute("echo bricks-block"),
             Step::Text("routed done"),
         ],
+        "faults" => faults::commands()
+            .iter()
+            .map(|c| execute(c))
+            .chain([Step::Text("faults done")])
+            .collect(),
         _ => vec![Step::Text("unknown scenario")],
     }
 }
@@ -242,6 +254,190 @@ fn ground_truth_execute_and_answers() {
     assert!(
         failed.is_empty(),
         "{} checks failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
+
+/// Answer forms probed against Droid 0.225.2 with hookx out of the loop (issue 25): (name, hook,
+/// stdout, stderr, exit). The model calls Execute `echo f.NAME.`; a rewrite is `echo rw.NAME.`.
+/// `ask` is last: in `droid exec` it may end the run.
+const DROID_FORMS: &[(&str, &str, &str, &str, i32)] = &[
+    (
+        "allowrw",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo rw.allowrw."}}}"#,
+        "",
+        0,
+    ),
+    (
+        "nonerw",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo rw.nonerw."}}}"#,
+        "",
+        0,
+    ),
+    (
+        "denyrw",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-DENYRW","updatedInput":{"command":"echo rw.denyrw."}}}"#,
+        "",
+        0,
+    ),
+    (
+        "denybare",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}"#,
+        "",
+        0,
+    ),
+    (
+        "exit1deny",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-EXIT1DENY"}}"#,
+        "E-EXIT1DENY",
+        1,
+    ),
+    (
+        "exit1rw",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo rw.exit1rw."}}}"#,
+        "",
+        1,
+    ),
+    (
+        "exit2allow",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo rw.exit2allow."}}}"#,
+        "E-EXIT2ALLOW",
+        2,
+    ),
+    (
+        "blockold",
+        "PreToolUse",
+        r#"{"decision":"block","reason":"R-BLOCKOLD"}"#,
+        "",
+        0,
+    ),
+    (
+        "prectx",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","additionalContext":"C-PRECTX"}}"#,
+        "",
+        0,
+    ),
+    (
+        "presys",
+        "PreToolUse",
+        r#"{"systemMessage":"S-PRESYS"}"#,
+        "",
+        0,
+    ),
+    ("preplain", "PreToolUse", "P-PREPLAIN", "", 0),
+    ("post2", "PostToolUse", "", "E-POST2", 2),
+    (
+        "post1ctx",
+        "PostToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"C-POST1CTX"}}"#,
+        "",
+        1,
+    ),
+    (
+        "postblock",
+        "PostToolUse",
+        r#"{"decision":"block","reason":"R-POSTBLOCK"}"#,
+        "",
+        0,
+    ),
+    (
+        "postsys",
+        "PostToolUse",
+        r#"{"systemMessage":"S-POSTSYS"}"#,
+        "",
+        0,
+    ),
+    (
+        "askrw",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"R-ASKRW","updatedInput":{"command":"echo rw.askrw."}}}"#,
+        "",
+        0,
+    ),
+];
+
+/// What Droid 0.225.2 did with each of [`DROID_FORMS`]: (name, the tool result the model got
+/// holds this, texts that reached the model elsewhere, texts that did not).
+const DROID_FORMS_SEEN: &[(&str, &str, &[&str], &[&str])] = &[
+    ("allowrw", "rw.allowrw.", &[], &[]),
+    ("nonerw", "rw.nonerw.", &[], &[]),
+    ("denyrw", "Error: R-DENYRW", &[], &[]),
+    ("denybare", "Error: Tool execution denied by hook", &[], &[]),
+    // JSON counts at exit 1: the deny denies, the rewrite runs.
+    ("exit1deny", "Error: R-EXIT1DENY", &[], &["E-EXIT1DENY"]),
+    ("exit1rw", "rw.exit1rw.", &[], &[]),
+    // Exit 2 denies with stderr over a JSON allow and its rewrite.
+    ("exit2allow", "Error: E-EXIT2ALLOW", &[], &[]),
+    // The legacy PreToolUse `decision: block` is ignored.
+    ("blockold", "f.blockold.", &[], &["R-BLOCKOLD"]),
+    ("prectx", "f.prectx.", &[], &["C-PRECTX"]),
+    ("presys", "f.presys.", &[], &["S-PRESYS"]),
+    ("preplain", "f.preplain.", &[], &["P-PREPLAIN"]),
+    ("post2", "f.post2.", &["E-POST2"], &[]),
+    ("post1ctx", "f.post1ctx.", &["C-POST1CTX"], &[]),
+    // PostToolUse `decision: block`: its reason never reaches the model.
+    ("postblock", "f.postblock.", &[], &["R-POSTBLOCK"]),
+    ("postsys", "f.postsys.", &[], &["S-POSTSYS"]),
+    // `ask` beside a rewrite in `droid exec`: the original runs.
+    ("askrw", "f.askrw.", &[], &["rw.askrw."]),
+];
+
+/// Every answer form of Droid's PreToolUse and PostToolUse rows, against the real client with
+/// the raw recorder as the handler (conformance/droid-facts.md).
+fn ground_truth_answer_forms() {
+    let Some(bin) = droid() else { return };
+    let sb = Sandbox::new("hookx-live-droid");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let hooks = json!({
+        "PreToolUse": [{"hooks": [{"type": "command", "command": sb.dumper("PreToolUse")}]}],
+        "PostToolUse": [{"hooks": [{"type": "command", "command": sb.dumper("PostToolUse")}]}],
+    });
+    user_settings(&sb, &model, Some(hooks));
+    for (name, hook, stdout, stderr, exit) in DROID_FORMS {
+        sb.answer(hook, name, &format!("f.{name}."), (stdout, stderr, *exit));
+    }
+    let out = run_droid(&sb, &bin, "forms");
+    keep(&sb, &model, &out, "forms");
+    let requests = model.requests_of("forms");
+    let sent: String = requests.iter().map(|r| r["messages"].to_string()).collect();
+    let mut failed = Vec::new();
+    for (name, result_has, seen, unseen) in DROID_FORMS_SEEN {
+        let result =
+            std::panic::catch_unwind(|| minimal::tool_result(&requests, &format!("f.{name}.")))
+                .unwrap_or_else(|_| "(no result)".into());
+        eprintln!("form {name:<11} result {result:?}");
+        for t in ["R-", "E-", "C-", "S-", "P-"] {
+            let tag = format!("{t}{}", name.to_uppercase());
+            if sent.contains(&tag) {
+                eprintln!("form {name:<11} {tag} reached the model");
+            }
+        }
+        if !result.contains(result_has) {
+            failed.push(format!("{name}: result {result:?} lacks {result_has:?}"));
+        }
+        for t in *seen {
+            if !sent.contains(t) {
+                failed.push(format!("{name}: {t} did not reach the model"));
+            }
+        }
+        for t in *unseen {
+            if sent.contains(t) {
+                failed.push(format!("{name}: {t} reached the model"));
+            }
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "{} forms differ:\n{}",
         failed.len(),
         failed.join("\n")
     );
@@ -830,6 +1026,40 @@ fn hook_files_with_comments_or_trailing_commas() {
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
 
+/// The fault matrix in Droid (tests/live_common/faults.rs): a hanging, slow, crashing, noisy or
+/// oversized handler beside a deny, through `hookx run` on Droid's route and through wrapped
+/// entries in `.factory/settings.json` that Droid runs itself: each denied `Execute` never
+/// runs, and the deny's reason is its result.
+fn faulty_handlers_beside_a_deny() {
+    let Some(bin) = droid() else { return };
+    let mut wrong = Vec::new();
+    for via in [faults::Via::Run, faults::Via::Wrapped] {
+        let sb = Sandbox::new("hookx-live-droid-faults");
+        let model = FakeModel::start(scripts, sb.project.display().to_string());
+        user_settings(&sb, &model, None);
+        faults::set_up(via, "droid", &sb.root, &sb.project, &sb.home);
+        let mut cmd = sb.command(&bin);
+        cmd.env("FACTORY_API_KEY", "dummy")
+            .env("HOOKX_TEST_HOST_LIMIT_MS", faults::TEST_LIMIT_MS)
+            .args([
+                "exec",
+                "-m",
+                "custom:fake-0",
+                "--auto",
+                "high",
+                "-o",
+                "json",
+            ])
+            .arg("SCENARIO:faults do the work");
+        let out = sb.run(cmd);
+        keep(&sb, &model, &out, &format!("droid-faults-{via:?}"));
+        let requests = model.requests_of("faults");
+        let result = |text: &str| minimal::tool_result(&requests, text);
+        wrong.extend(faults::check(via, "droid", &sb.root, &sb.project, &result));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -840,11 +1070,13 @@ fn main() -> std::process::ExitCode {
         )],
         live_tests![
             ground_truth_execute_and_answers,
+            ground_truth_answer_forms,
             files_droid_reads,
             routed_handlers_of_every_dialect,
             subagent_task_needs_the_daemon,
             hooks_disabled_turns_every_hook_off,
             hook_files_with_comments_or_trailing_commas,
+            faulty_handlers_beside_a_deny,
         ],
     )
 }

@@ -9,6 +9,8 @@ mod harness;
 #[path = "live_qwen/client.rs"]
 mod client;
 mod common;
+#[path = "live_common/faults.rs"]
+mod faults;
 #[path = "live_common/json_syntax.rs"]
 mod json_syntax;
 #[path = "live_common/recorded.rs"]
@@ -111,6 +113,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Text("routed done"),
         ],
         "system" => vec![Step::Text("system done")],
+        "faults" => faults::commands()
+            .iter()
+            .map(|c| one(shell(c)))
+            .chain([Step::Text("faults done")])
+            .collect(),
         _ => vec![Step::Text("unknown scenario")],
     }
 }
@@ -190,6 +197,72 @@ const DENY_CASES: &[(&str, &str, &str, &str, i32, Expect)] = &[
         "",
         0,
         Expect::Ran,
+    ),
+    // Issue 25: the rewrite with no decision and beside a deny, a deny without a reason,
+    // JSON at exit 1, context on PreToolUse, PostToolUse exit 2 and exit 1.
+    (
+        "echo rewrite-none",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo rewritten-none","description":"d"}}}"#,
+        "",
+        0,
+        Expect::Ran,
+    ),
+    (
+        "echo rewrite-deny",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-RWDENY","updatedInput":{"command":"echo rewritten-deny","description":"d"}}}"#,
+        "",
+        0,
+        Expect::Blocked("R-RWDENY"),
+    ),
+    (
+        "echo deny-bare",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}"#,
+        "",
+        0,
+        Expect::Blocked("No reason provided"),
+    ),
+    (
+        "echo deny-exit1",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-DENY1"}}"#,
+        "E-DENY1",
+        1,
+        Expect::Blocked("R-DENY1"),
+    ),
+    (
+        "echo pre-ctx",
+        "PreToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","additionalContext":"C-PRECTX"}}"#,
+        "",
+        0,
+        Expect::Ran,
+    ),
+    (
+        "echo pre-sys",
+        "PreToolUse",
+        r#"{"systemMessage":"S-PRESYS"}"#,
+        "",
+        0,
+        Expect::Ran,
+    ),
+    (
+        "echo post-exit2",
+        "PostToolUse",
+        "",
+        "E-POST2",
+        2,
+        Expect::Ran,
+    ),
+    (
+        "echo post-exit1",
+        "PostToolUse",
+        r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"C-POST1"}}"#,
+        "",
+        1,
+        Expect::RanWith("C-POST1"),
     ),
 ];
 
@@ -590,7 +663,19 @@ fn ground_truth_deny() {
         );
     }
     let sent = l.sent("deny");
-    for absent in ["rewritten-cmd", "R-POST-BLOCK", "PLAIN-TEXT", "E-EXIT1"] {
+    for absent in [
+        "rewritten-cmd",
+        "R-POST-BLOCK",
+        "PLAIN-TEXT",
+        "E-EXIT1",
+        // Issue 25 (run 0.24.4).
+        "rewritten-none",
+        "rewritten-deny",
+        "E-DENY1",
+        "C-PRECTX",
+        "S-PRESYS",
+        "E-POST2",
+    ] {
         c.that(
             !sent.contains(absent),
             format!("{absent} never reached the model"),
@@ -922,6 +1007,33 @@ fn settings_with_comments_or_trailing_commas() {
     c.done("syntax");
 }
 
+/// The fault matrix in Qwen Code (tests/live_common/faults.rs): a hanging, slow, crashing,
+/// noisy or oversized handler beside a deny, through `hookx run` on Qwen's route and through
+/// wrapped entries in `.qwen/settings.json` that Qwen runs itself: each denied shell call never
+/// runs, and the deny's reason is its result.
+fn faulty_handlers_beside_a_deny() {
+    let mut wrong = Vec::new();
+    for via in [faults::Via::Run, faults::Via::Wrapped] {
+        let env = [("HOOKX_TEST_HOST_LIMIT_MS", faults::TEST_LIMIT_MS)];
+        let Some(l) = live("faults", &["--yolo"], &env, |sb| {
+            sb.user_settings(json!({}));
+            faults::set_up(via, "qwen", &sb.root, &sb.project, &sb.home);
+            None
+        }) else {
+            return;
+        };
+        let result = |text: &str| l.tool_result("faults", text);
+        wrong.extend(faults::check(
+            via,
+            "qwen",
+            &l.sb.root,
+            &l.sb.project,
+            &result,
+        ));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -946,6 +1058,7 @@ fn main() -> std::process::ExitCode {
             system_settings_hooks_run,
             system_settings_that_do_not_parse_stop_qwen,
             settings_with_comments_or_trailing_commas,
+            faulty_handlers_beside_a_deny,
         ],
     )
 }

@@ -158,7 +158,8 @@ fn seed(flavor: Flavor, event: &str, cwd: &Path) -> Vec<u8> {
 fn claude_run(event: &str, cwd: &Path, setup: impl Fn(&mut Command)) -> Ran {
     let dir = tempfile::tempdir().unwrap();
     let mut cmd = hookx(dir.path());
-    cmd.args(["run", "--host", "claude", "--event", event])
+    cmd.args(["run", "--host", "claude", "--event", event, "--home"])
+        .arg(dir.path())
         .env("HOME", dir.path())
         .write_stdin(seed(claude::FLAVOR, event, cwd));
     setup(&mut cmd);
@@ -167,15 +168,26 @@ fn claude_run(event: &str, cwd: &Path, setup: impl Fn(&mut Command)) -> Ran {
 
 #[test]
 fn no_home_denies_a_tool_call_and_never_blocks_a_stop() {
+    // No home: no `--home`, no `HOME`, and no entry for the user in the account database.
     let project = tempfile::tempdir().unwrap();
+    let passwd = project.path().join("passwd");
     for (event, kind) in [
         ("PreToolUse", EventKind::PreToolUse),
         ("Stop", EventKind::Stop),
         ("UserPromptSubmit", EventKind::UserPromptSubmit),
     ] {
-        let ran = claude_run(event, project.path(), |cmd| {
-            cmd.env_remove("HOME");
-        });
+        let program = assert_cmd::cargo::cargo_bin("hookx");
+        let account = common::as_no_account(&passwd, &program)
+            .expect("this test needs root: it takes the user's account entry away");
+        let mut cmd = Command::from_std(account);
+        cmd.args(["run", "--host", "claude", "--event", event])
+            .current_dir(project.path())
+            .env_remove("HOME")
+            .env_remove("HOOKX_HOME")
+            .env_remove("HOOKX_DEPTH")
+            .timeout(std::time::Duration::from_secs(120))
+            .write_stdin(seed(claude::FLAVOR, event, project.path()));
+        let ran = ran(&mut cmd);
         assert_policy(claude::FLAVOR, &kind, &ran);
         assert!(ran.stderr.contains("home"), "{ran:?}");
     }

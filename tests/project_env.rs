@@ -43,10 +43,25 @@ impl World {
         world
     }
 
-    /// hookx in the project, `HOME` the user's home, no hookx variable inherited.
+    /// hookx in the project as the user whose account's home (and `HOME`) is the home, no
+    /// hookx variable inherited (`hookx run` takes its home from the account: see
+    /// [`common::as_account_with_home`]; these tests need root for it).
     fn hookx(&self, args: &[&str]) -> assert_cmd::Command {
-        let mut cmd = common::hookx_clean(&self.project);
-        cmd.env("HOME", &self.home)
+        let program = assert_cmd::cargo::cargo_bin("hookx");
+        let account = common::as_account_with_home(&self.home, &program)
+            .expect("these tests need root: they give the user's account a home of their own");
+        let mut cmd = assert_cmd::Command::from_std(account);
+        for var in [
+            "CLAUDE_PROJECT_DIR",
+            "HOOKX_DEPTH",
+            "HOOKX_HOME",
+            "HOOKX_TEST_PANIC",
+        ] {
+            cmd.env_remove(var);
+        }
+        cmd.current_dir(&self.project)
+            .timeout(std::time::Duration::from_secs(120))
+            .env("HOME", &self.home)
             .env_remove("HOOKX_MANAGED_ROOT")
             .args(args);
         cmd
@@ -97,6 +112,57 @@ fn hookx_home_from_the_project_does_not_move_the_trust_record() {
     }
 }
 
+/// `HOME` set by the project (to a folder that does not exist, to the project, to a folder
+/// with an empty record of its own) does not move the trust record either: `hookx run` takes
+/// the home from the user's account, so the user's trusted guard still denies. A `HOME` that
+/// holds a trust record (as a user's did whose routes an older hookx installed without
+/// `--home`, when `run` read `HOME`) is not used, and not silently: a tool call is denied,
+/// saying why and what to do, and other events run on with a note.
+#[test]
+fn home_from_the_project_does_not_hide_the_users_guards() {
+    let world = World::with_trusted_guard();
+    let elsewhere = world.home.parent().unwrap().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let project = world.project.to_str().unwrap().to_string();
+    for home in [
+        "/nonexistent",
+        project.as_str(),
+        elsewhere.to_str().unwrap(),
+    ] {
+        let ran = world.pre_tool_use(&[], &[("HOME", home)]);
+        denies(&ran);
+        assert!(
+            ran.stdout.contains("the user guard says no"),
+            "HOME={home}: {ran:?}"
+        );
+    }
+    std::fs::create_dir_all(elsewhere.join(".hookx")).unwrap();
+    std::fs::write(
+        elsewhere.join(".hookx/trust.json"),
+        r#"{"version": 2, "trusted": []}"#,
+    )
+    .unwrap();
+    let home = elsewhere.to_str().unwrap();
+    let ran = world.pre_tool_use(&[], &[("HOME", home)]);
+    denies(&ran);
+    assert!(
+        ran.stdout
+            .contains(&format!("HOME is {home}, which holds a trust record"))
+            && ran.stdout.contains("run `hookx install` again from there"),
+        "{ran:?}"
+    );
+    let ran = stop(&world, &[("HOME", home)]);
+    assert_eq!((ran.code, ran.stdout.as_str()), (Some(0), ""), "{ran:?}");
+    assert!(ran.stderr.contains("which holds a trust record"), "{ran:?}");
+    // Named by the route (`--home`), it is the home: no word of it.
+    let ran = world.pre_tool_use(&["--home", world.home.to_str().unwrap()], &[("HOME", home)]);
+    denies(&ran);
+    assert!(
+        ran.stdout.contains("the user guard says no") && !ran.stderr.contains("trust record"),
+        "{ran:?}"
+    );
+}
+
 /// `HOOKX_MANAGED_ROOT=.` set by the project does not make the project's files policy: a
 /// "policy" that turns every other hook off (`allowManagedHooksOnly`) turns nothing off, and a
 /// "policy" hook of the project's is not run without trust.
@@ -132,11 +198,27 @@ fn install_writes_home_and_managed_root_on_the_route() {
     let managed = world.home.parent().unwrap().join("managed");
     std::fs::create_dir_all(&managed).unwrap();
     let home = world.home.to_str().unwrap();
-    // Given as the home it already is ($HOME), --home is not written: run reads HOME.
-    let installed = ran(&mut world.hookx(&["install", "--host", "claude", "--home", home]));
+    // Given as the account's home, --home is not written, whatever HOME says: run reads the
+    // account's.
+    let installed = ran(world
+        .hookx(&["install", "--host", "claude", "--home", home])
+        .env("HOME", "/elsewhere"));
     assert_eq!(installed.code, Some(0), "{installed:?}");
     let settings = std::fs::read_to_string(world.project.join(".claude/settings.json")).unwrap();
     assert!(!settings.contains("--home"), "{settings}");
+    // Another home is written, given or as HOME.
+    let other = world.home.parent().unwrap().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    let installed = ran(world
+        .hookx(&["install", "--host", "claude"])
+        .env("HOME", &other));
+    assert_eq!(installed.code, Some(0), "{installed:?}");
+    let settings = std::fs::read_to_string(world.project.join(".claude/settings.json")).unwrap();
+    assert!(
+        settings.contains(&format!("--home {}", shell_quote(other.to_str().unwrap()))),
+        "{settings}"
+    );
+    let (home, account) = (other.to_str().unwrap(), home);
     let installed = ran(world
         .hookx(&[
             "install",
@@ -178,13 +260,18 @@ fn install_writes_home_and_managed_root_on_the_route() {
     assert!(again.stdout.contains("already installed"), "{again:?}");
     // The route runs with the home it names, whatever HOME says.
     denies(&world.pre_tool_use(
-        &["--home", home, "--managed-root", managed.to_str().unwrap()],
+        &[
+            "--home",
+            account,
+            "--managed-root",
+            managed.to_str().unwrap(),
+        ],
         &[("HOME", "/nonexistent")],
     ));
     // Without --home, install says that HOOKX_HOME will not reach the routes.
     let noted = ran(world
         .hookx(&["install", "--host", "claude"])
-        .env("HOOKX_HOME", home));
+        .env("HOOKX_HOME", account));
     assert!(
         noted
             .stderr
@@ -195,19 +282,26 @@ fn install_writes_home_and_managed_root_on_the_route() {
 
 /// A Stop event, as Claude sends it, with `env` added.
 fn stop(world: &World, env: &[(&str, &str)]) -> Ran {
+    stop_with(world, &[], env)
+}
+
+/// [`stop`] with `extra` on the route's command line.
+fn stop_with(world: &World, extra: &[&str], env: &[(&str, &str)]) -> Ran {
     let payload = json!({
         "session_id": "s", "transcript_path": "/dev/null", "cwd": world.project,
         "hook_event_name": "Stop", "stop_hook_active": false,
     });
     let mut cmd = world.hookx(&["run", "--host", "claude", "--event", "Stop"]);
-    cmd.envs(env.iter().copied())
+    cmd.args(extra)
+        .envs(env.iter().copied())
         .write_stdin(payload.to_string());
     ran(&mut cmd)
 }
 
-/// A project that ships its own "home" with a trust record trusting its own hooks, and sets
-/// `HOME` to it for every hook: the record is inside the project, so it trusts nothing; a
-/// tool call is denied (a guard the user trusted may be lost), other events run nothing.
+/// A project that ships its own "home" with a trust record trusting its own hooks, and a
+/// route that names it (`--home`; `HOME` is not read): the record is inside the project, so
+/// it trusts nothing; a tool call is denied (a guard the user trusted may be lost), other
+/// events run nothing.
 #[test]
 fn a_trust_record_inside_the_project_trusts_nothing() {
     let world = World::with_trusted_guard();
@@ -231,14 +325,14 @@ fn a_trust_record_inside_the_project_trusts_nothing() {
     assert!(world.project.join(".hookx/trust.json").exists());
     let project = world.project.to_str().unwrap();
     for home in [".", project] {
-        let ran = stop(&world, &[("HOME", home)]);
+        let ran = stop_with(&world, &["--home", home], &[]);
         assert_eq!(ran.code, Some(0), "{ran:?}");
         assert!(
             !marker.exists(),
             "the project's record was honoured: {ran:?}"
         );
         assert!(ran.stderr.contains("is inside the project"), "{ran:?}");
-        let ran = world.pre_tool_use(&[], &[("HOME", home)]);
+        let ran = world.pre_tool_use(&["--home", home], &[]);
         denies(&ran);
         assert!(ran.stdout.contains("is inside the project"), "{ran:?}");
         assert!(
@@ -482,4 +576,144 @@ fn a_cline_script_runs_from_the_bytes_that_were_hashed() {
     std::fs::remove_file(&said).unwrap();
     let ran = world.pre_tool_use(&[], &[]);
     assert!(!said.exists(), "{ran:?}");
+}
+
+/// Under a trust record `run` refuses (here: a home the route names inside the project), the
+/// parse cache of that home is neither read nor written: it is the project's as much as the
+/// record is. A large policy file (cached when the home is sound) shows it.
+#[test]
+fn a_refused_home_keeps_no_parse_cache() {
+    let world = World::with_trusted_guard();
+    let managed = world.home.parent().unwrap().join("managed");
+    let padding: Vec<Value> = (0..600)
+        .map(|i| json!({"type": "command", "bash": format!("echo {i} {}", "x".repeat(100))}))
+        .collect();
+    write(
+        &managed,
+        "etc/github-copilot/policy.d/hooks.json",
+        &json!({"version": 1, "hooks": {
+            "sessionEnd": padding,
+            "preToolUse": [{"type": "command", "bash": "true"}],
+        }})
+        .to_string(),
+    );
+    // A file is cached once it has stayed unchanged for a while (hookx::cache::SETTLE).
+    std::thread::sleep(hookx::cache::SETTLE + std::time::Duration::from_millis(300));
+    let managed = managed.to_str().unwrap();
+    let cache = |home: &std::path::Path| {
+        std::fs::read_dir(home.join(".hookx/cache"))
+            .map(|d| d.count())
+            .unwrap_or(0)
+    };
+    // A sound home: the policy file is cached there.
+    let home = world.home.to_str().unwrap();
+    denies(&world.pre_tool_use(&["--home", home, "--managed-root", managed], &[]));
+    assert!(cache(&world.home) > 0, "the sound home has no cache entry");
+    // A refused one: none.
+    let inside = world.project.join("fake-home");
+    std::fs::create_dir_all(&inside).unwrap();
+    let ran = world.pre_tool_use(
+        &[
+            "--home",
+            inside.to_str().unwrap(),
+            "--managed-root",
+            managed,
+        ],
+        &[],
+    );
+    denies(&ran);
+    assert!(ran.stdout.contains("is inside the project"), "{ran:?}");
+    assert_eq!(cache(&inside), 0, "the refused home got a cache: {ran:?}");
+}
+
+/// A host that kills hookx mid-event (SIGKILL: hookx deletes nothing) leaves the Cline
+/// script's private copy behind for a moment only: the next `hookx run` that makes a copy
+/// sweeps every copy whose hookx is gone, and leaves those of a hookx still running.
+#[test]
+fn a_cline_script_copy_left_by_a_killed_hookx_is_swept_by_the_next_run() {
+    let world = World::with_trusted_guard();
+    std::fs::remove_file(world.project.join(".bricks/hooks.json")).unwrap();
+    let tmp = world.home.parent().unwrap().join("tmpdir");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let started = world.project.join("started");
+    let pid = world.project.join("handler-pid");
+    // The first event's handler says it started and waits; later ones end at once.
+    write(
+        &world.project,
+        ".clinerules/hooks/PreToolUse",
+        &format!(
+            "#!/bin/sh\n[ -e '{s}' ] && exit 0\necho $$ > '{p}'\ntouch '{s}'\nexec sleep 120\n",
+            s = started.display(),
+            p = pid.display()
+        ),
+    );
+    let trusted = ran(&mut world.hookx(&["trust", "--yes", "--project", "."]));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    let copies = || -> Vec<PathBuf> {
+        std::fs::read_dir(&tmp)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with("hookx-script-"))
+            .map(|e| e.path())
+            .collect()
+    };
+    let payload = json!({
+        "session_id": "s", "transcript_path": "/dev/null", "cwd": world.project,
+        "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "ls"}, "permission_mode": "default",
+    });
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hookx"))
+        .args(["run", "--host", "claude", "--event", "PreToolUse", "--home"])
+        .arg(&world.home)
+        .current_dir(&world.project)
+        .env("HOME", &world.home)
+        .env("TMPDIR", &tmp)
+        .env_remove("HOOKX_HOME")
+        .env_remove("HOOKX_DEPTH")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(payload.to_string().as_bytes()).unwrap();
+    }
+    // Bounded by the event (the handler started), not by a guess at the machine's speed.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !(started.exists() && pid.exists()) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the handler never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(copies().len(), 1, "{:?}", copies());
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let handler: i32 = std::fs::read_to_string(&pid)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    // SAFETY: a signal to the handler this test started (through hookx).
+    unsafe { libc::kill(handler, libc::SIGKILL) };
+    assert_eq!(copies().len(), 1, "the kill left no copy to sweep");
+    // A copy of a hookx still running (its lock held) is left alone.
+    let live = tmp.join("hookx-script-live");
+    std::fs::create_dir_all(&live).unwrap();
+    let lock = std::fs::File::create(live.join(".hookx-lock")).unwrap();
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: flock on a descriptor this test owns.
+        assert_eq!(unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX) }, 0);
+    }
+    let next = ran(world
+        .hookx(&["run", "--host", "claude", "--event", "PreToolUse"])
+        .env("TMPDIR", &tmp)
+        .write_stdin(payload.to_string()));
+    assert_eq!(next.code, Some(0), "{next:?}");
+    assert_eq!(copies(), vec![live.clone()], "{next:?}");
+    drop(lock);
 }

@@ -265,7 +265,7 @@ impl World {
 
     fn hookx(&self, r: &Recorded, args: &[&str]) -> std::process::Output {
         let mut cmd = common::hookx();
-        cmd.args(args)
+        cmd.args(common::with_route_home(args, &self.home))
             .current_dir(&self.project)
             .env_remove("HOOKX_HOME")
             .env("HOME", &self.home)

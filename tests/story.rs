@@ -1,6 +1,7 @@
 //! The new user's story (issue 10), end to end with the real binary: a Claude project with a
-//! Bash guard that reads `.tool_input.command`, converted for Copilot with a plain
-//! `hookx convert --write`; the converted entry is run as Copilot runs it (`sh -c` with
+//! Bash guard that reads `.tool_input.command`, converted for Copilot with `hookx convert
+//! --out .github/hooks/hooks.json --write` (a plain `--write` writes Copilot no copy: it reads
+//! the Claude file itself); the converted entry is run as Copilot runs it (`sh -c` with
 //! Copilot's payload on stdin and Copilot's environment, which includes `CLAUDE_PROJECT_DIR`),
 //! and `hookx simulate --expect` is the CI step that checks the answer.
 
@@ -61,8 +62,17 @@ fn path_with_hookx() -> String {
     )
 }
 
+/// `convert --write` into Copilot's hook file, named with `--out`: without it, `--write` gives
+/// Copilot no copy, since Copilot reads `.claude/settings.json` itself (issue 24).
 fn convert(project: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
-    let mut args = vec![".claude/settings.json", "--to", "copilot", "--write"];
+    let mut args = vec![
+        ".claude/settings.json",
+        "--to",
+        "copilot",
+        "--out",
+        ".github/hooks/hooks.json",
+        "--write",
+    ];
     args.extend(extra);
     common::hookx()
         .current_dir(project)

@@ -162,9 +162,12 @@ fn an_edited_source_fails_check_with_the_diff_and_sync_makes_it_pass() {
 #[test]
 fn an_agent_that_reads_the_source_itself_gets_no_copy() {
     let p = Project::new();
-    // Copies an earlier `convert --write` made for Copilot, which reads the Claude file too.
+    // Copies an older `convert --write` made for Copilot, which reads the Claude file too
+    // (today's writes them only with `--out`).
     common::hookx()
-        .args(["convert", SOURCE, "--to", "copilot", "--write"])
+        .args([
+            "convert", SOURCE, "--to", "copilot", "--write", "--out", COPILOT,
+        ])
         .current_dir(&p.project)
         .assert()
         .success();
@@ -270,8 +273,14 @@ fn deleting_a_source_rule_removes_its_copies_and_keeps_hand_written_entries() {
 fn routes_installed_into_a_source_leave_its_copies_up_to_date() {
     let p = Project::new();
     p.run(&["sync"]).success();
-    // hookx's own routes go into the Claude file, the source: its rules keep their places,
-    // and the copies' records with them.
+    // A Bricks rule Claude does not read needs a route under Claude (the synced copies of the
+    // Claude rules do not: Claude runs the source itself). hookx's own routes go into the
+    // Claude file, the source: its rules keep their places, and the copies' records with them.
+    p.write(
+        ".bricks/hooks.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "bash", "hooks": [{"type": "command", "command": "echo bricks-rule"}]}]}}"#,
+    );
+    p.run(&["trust", "--yes"]).success();
     p.run(&["install", "--host", "claude"]).success();
     assert!(p.read(SOURCE).contains("hookx"), "{}", p.read(SOURCE));
     let (code, diff, err) = p.out(&["sync", "--check"]);
@@ -409,4 +418,215 @@ fn watch_syncs_again_when_a_source_changes() {
         "--watch-runs 2 did not stop"
     );
     assert!(child.wait().unwrap().success());
+}
+
+/// Manifest text naming the Claude source and `targets` (each a `[targets.…]` table).
+fn manifest(targets: &str) -> String {
+    format!("version = 1\nsources = [{{ path = \"{SOURCE}\", from = \"claude\" }}]\n{targets}")
+}
+
+#[test]
+fn a_target_removed_from_the_manifest_loses_its_synced_hooks_and_keeps_the_rest() {
+    let p = Project::new();
+    p.run(&["sync"]).success();
+    // A setting of the user's own in the Gemini file; the Codex file holds only synced hooks.
+    let gemini = ".gemini/settings.json";
+    let mut value: serde_json::Value = serde_json::from_str(&p.read(gemini)).unwrap();
+    value["ui"] = serde_json::json!({"theme": "mine-by-hand"});
+    p.write(
+        gemini,
+        &(serde_json::to_string_pretty(&value).unwrap() + "\n"),
+    );
+    p.run(&["sync"]).success();
+    p.write(".hookx/sync.toml", &manifest("[targets.copilot]\n"));
+
+    // --check sees both as stale: the diff takes the synced hooks out.
+    let before = p.tree();
+    let (code, diff, err) = p.out(&["sync", "--check"]);
+    assert_eq!(code, 1, "{err}");
+    for t in TARGETS {
+        assert!(diff.contains(&format!("--- a/{t}\n")), "{t}: {diff}");
+        assert!(err.contains(&format!("{t}: no longer a target")), "{err}");
+    }
+    assert!(
+        diff.lines()
+            .any(|l| l.starts_with('-') && l.contains("guard-v1.sh")),
+        "{diff}"
+    );
+    assert_eq!(p.tree(), before, "--check wrote something");
+
+    let (code, _, err) = p.out(&["sync"]);
+    assert_eq!(code, 0, "{err}");
+    let text = p.read(gemini);
+    assert!(!text.contains("guard-v1.sh"), "{text}");
+    assert!(text.contains("mine-by-hand"), "{text}");
+    assert!(
+        !p.project.join(".codex/hooks.json").exists(),
+        "{err}\n{}",
+        p.read(".codex/hooks.json")
+    );
+    assert!(
+        err.contains(".codex/hooks.json: no longer a target: removed"),
+        "{err}"
+    );
+    let lock = p.read(".hookx/sync.lock");
+    for t in TARGETS {
+        assert!(!lock.contains(t), "{t} still in the lock: {lock}");
+    }
+    let before = p.tree();
+    let (code, diff, err) = p.out(&["sync", "--check"]);
+    assert_eq!((code, diff.as_str()), (0, ""), "{err}");
+    p.run(&["sync"]).success();
+    assert_eq!(p.tree(), before, "a second sync changed a byte");
+}
+
+#[test]
+fn a_removed_target_with_a_hand_edit_is_reported_not_emptied() {
+    let p = Project::new();
+    p.run(&["sync"]).success();
+    let target = ".codex/hooks.json";
+    let edited = p.read(target).replace("guard-v1.sh", "guard-by-hand.sh");
+    p.write(target, &edited);
+    p.write(
+        ".hookx/sync.toml",
+        &manifest("[targets.copilot]\n[targets.gemini]\n"),
+    );
+    let (code, _, err) = p.out(&["sync"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains(&format!("{target}:")), "{err}");
+    assert!(err.contains("edited by hand"), "{err}");
+    assert_eq!(p.read(target), edited);
+    p.run(&["sync", "--force"]).success();
+    assert!(!p.project.join(target).exists(), "{}", p.read(target));
+}
+
+/// Cline's hooks are one script per event in a folder: sync tells its scripts from the
+/// user's by their mark, and a hand edit from a change of the source by the lock.
+#[test]
+fn cline_scripts_hand_edits_are_reported_and_a_gone_rule_removes_its_script() {
+    let p = Project::new();
+    p.write(".hookx/sync.toml", &manifest("[targets.cline]\n"));
+    // A script of the user's own in the folder sync writes.
+    p.write(
+        ".clinerules/hooks/TaskStart",
+        "#!/bin/sh\necho mine-by-hand\n",
+    );
+    let (code, _, err) = p.out(&["sync"]);
+    assert_eq!(code, 0, "{err}");
+    let pre = ".clinerules/hooks/PreToolUse";
+    let stop = ".clinerules/hooks/TaskComplete";
+    assert!(
+        p.read(pre).contains("guard-v1.sh"),
+        "{err}: {}",
+        p.read(pre)
+    );
+    assert!(p.read(stop).contains("stop-rule"), "{err}");
+    p.run(&["sync", "--check"]).success();
+
+    // A hand edit: reported with the script's name, kept, and --check fails on it.
+    let edited = p.read(pre).replace("guard-v1.sh", "guard-by-hand.sh");
+    p.write(pre, &edited);
+    let (code, _, err) = p.out(&["sync"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains(&format!("{pre}:1:1")), "{err}");
+    assert!(err.contains("edited by hand"), "{err}");
+    assert_eq!(p.read(pre), edited);
+    let (code, _, err) = p.out(&["sync", "--check"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("edited by hand"), "{err}");
+    p.run(&["sync", "--force"]).success();
+    assert!(p.read(pre).contains("guard-v1.sh"));
+
+    // The Stop rule leaves the source: its script goes, the user's stays.
+    p.write(SOURCE, &claude("guard-v1.sh", false));
+    let (code, diff, err) = p.out(&["sync", "--check"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(diff.contains(&format!("--- a/{stop}\n")), "{diff}");
+    p.run(&["sync"]).success();
+    assert!(!p.project.join(stop).exists(), "{}", p.read(stop));
+    assert!(p.read(pre).contains("guard-v1.sh"));
+    assert!(
+        p.read(".clinerules/hooks/TaskStart")
+            .contains("mine-by-hand")
+    );
+    let before = p.tree();
+    let (code, diff, err) = p.out(&["sync", "--check"]);
+    assert_eq!((code, diff.as_str()), (0, ""), "{err}");
+    p.run(&["sync"]).success();
+    assert_eq!(p.tree(), before);
+
+    // Cline leaves the manifest: its scripts go, the user's stays.
+    p.write(".hookx/sync.toml", &manifest("[targets.copilot]\n"));
+    p.run(&["sync"]).success();
+    assert!(!p.project.join(pre).exists());
+    assert!(
+        p.read(".clinerules/hooks/TaskStart")
+            .contains("mine-by-hand")
+    );
+}
+
+#[test]
+fn a_target_scope_picks_the_agents_own_file_of_that_scope() {
+    let p = Project::new();
+    p.write(
+        ".hookx/sync.toml",
+        &manifest("[targets.gemini]\nscope = \"user\"\n"),
+    );
+    let (code, _, err) = p.out(&["sync"]);
+    assert_eq!(code, 0, "{err}");
+    let user = p.home.join(".gemini/settings.json");
+    let text = std::fs::read_to_string(&user).unwrap_or_default();
+    assert!(text.contains("guard-v1.sh"), "{err}: {text}");
+    assert!(
+        err.contains("gemini: ~/.gemini/settings.json: written"),
+        "{err}"
+    );
+    assert!(!p.project.join(".gemini/settings.json").exists());
+    p.run(&["sync", "--check"]).success();
+
+    // Claude has a local file (not committed); Gemini has none, and `out` with `scope` is
+    // one too many.
+    p.write(
+        ".hookx/sync.toml",
+        &manifest("[targets.gemini]\nscope = \"local\"\n"),
+    );
+    let (code, _, err) = p.out(&["sync"]);
+    assert_ne!(code, 0);
+    assert!(err.contains(".hookx/sync.toml:4:"), "{err}");
+    assert!(err.contains("Gemini has no local hook file"), "{err}");
+    p.write(
+        ".hookx/sync.toml",
+        &manifest("[targets.codex]\nout = \"x.json\"\nscope = \"project\"\n"),
+    );
+    let (code, _, err) = p.out(&["sync"]);
+    assert_ne!(code, 0);
+    assert!(err.contains(".hookx/sync.toml:5:"), "{err}");
+    assert!(err.contains("both `out` and `scope`"), "{err}");
+}
+
+/// The manifest the README shows is what `--init --to copilot,gemini,codex` writes for
+/// `examples/claude/settings.json` as the project's Claude file.
+#[test]
+fn the_readme_manifest_is_what_init_writes_for_the_example() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let shown = readme
+        .split("```toml\n")
+        .map(|block| block.split("```").next().unwrap_or_default())
+        .find(|block| block.starts_with("# hookx sync manifest"))
+        .expect("a sync manifest in README.md");
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let example = std::fs::read_to_string(root.join("examples/claude/settings.json")).unwrap();
+    common::write(&project, SOURCE, &example);
+    common::hookx_at(
+        &project,
+        &home,
+        &["sync", "--init", "--to", "copilot,gemini,codex"],
+    )
+    .success();
+    let written = std::fs::read_to_string(project.join(".hookx/sync.toml")).unwrap();
+    assert_eq!(shown, written);
 }

@@ -97,11 +97,20 @@ fn version_text() -> String {
                 }
                 seen
             });
+        let (seen, all) = dialect.default_flavor().tables().events_seen_firing();
         let what = if verified.is_empty() {
             "docs: facts from its documentation, not verified against a real client".to_string()
         } else {
+            let events = match seen == all {
+                true => format!("all {all} events seen firing; rows no run showed"),
+                false => format!(
+                    "{seen} of {all} events seen firing; the other events, and rows no run \
+                     showed,"
+                ),
+            };
             format!(
-                "run against {}; rows no run showed are from its documents (its facts page says which)",
+                "run against {}: {events} are from its documents (conformance/{dialect}-facts.md \
+                 says which; doctor notes a rule on an event never seen firing)",
                 verified.join(", ")
             )
         };
@@ -215,7 +224,16 @@ fn run(cli: Cli) -> Result<i32, Error> {
                 scope: args.scope,
                 uninstall: args.uninstall,
                 hookx: args.hookx,
-                route_home: route_place(args.home.as_deref(), std::env::var_os("HOME")),
+                // `run` takes its home from the account, not `HOME`: any other home the
+                // routes are for goes on their command line.
+                route_home: route_place(
+                    args.home.as_deref().or(std::env::var_os("HOME")
+                        .as_deref()
+                        .map(std::path::Path::new)),
+                    crate::ownership::account_home()
+                        .map(std::ffi::OsString::from)
+                        .or_else(|| std::env::var_os("HOME")),
+                ),
                 route_managed_root: route_place(args.managed_root.as_deref(), Some("/".into())),
             })
         }

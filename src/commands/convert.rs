@@ -65,8 +65,37 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     let mut code = 0;
     let mut reports = Vec::new();
     for &to in &opts.to {
-        let conversion = ManuallyDrop::new(conversion(&read, opts, to)?);
-        let (report, to_code) = convert_to(opts, to, &conversion, &sources, several)?;
+        let native = read_by_agent(opts, &read, to);
+        let mut conversion = ManuallyDrop::new(match native.is_empty() {
+            true => conversion(&read, opts, to)?,
+            false => {
+                let some = without(&read, &native);
+                let conversion = conversion(&some, opts, to);
+                drop(ManuallyDrop::into_inner(some.loaded));
+                conversion?
+            }
+        });
+        for &i in &native {
+            conversion.notes.push(format!(
+                "{} reads {} itself: its rules are not copied for it, so that each runs once",
+                to.def().display,
+                read.loaded[i].0.path
+            ));
+        }
+        // One file converted into its own dialect: where hookx's own entries were refreshed,
+        // `--write` into that very file rewrites it in place instead of merging it into itself.
+        let own_file = match read.loaded.as_slice() {
+            [(src, doc)] if doc.dialect == to => std::fs::canonicalize(&src.path).ok(),
+            _ => None,
+        };
+        let (report, to_code) = convert_to(
+            opts,
+            to,
+            &conversion,
+            &sources,
+            several,
+            own_file.as_deref(),
+        )?;
         reports.extend(report);
         code = code.max(to_code);
     }
@@ -82,6 +111,63 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         );
     }
     Ok(code)
+}
+
+/// The inputs without the files at `left_out` (indices into `inputs.loaded`) and what could not be read of them.
+pub fn without(inputs: &Inputs, left_out: &[usize]) -> Inputs {
+    let files: Vec<&str> = left_out
+        .iter()
+        .filter_map(|&i| inputs.loaded.get(i))
+        .map(|(s, _)| s.path.as_str())
+        .collect();
+    Inputs {
+        loaded: std::mem::ManuallyDrop::new(
+            inputs
+                .loaded
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !left_out.contains(i))
+                .map(|(_, l)| l.clone())
+                .collect(),
+        ),
+        unread: inputs
+            .unread
+            .iter()
+            .filter(|l| !files.contains(&l.file.as_str()))
+            .cloned()
+            .collect(),
+        unread_errors: inputs
+            .unread_errors
+            .iter()
+            .filter(|d| !files.contains(&d.file.as_str()))
+            .cloned()
+            .collect(),
+    }
+}
+
+/// The inputs `to`'s agent reads itself, as indices into `read.loaded` (a project's
+/// `.claude/settings.json` under Copilot, Cursor or VS Code): `convert --write` into the
+/// agent's own project file copies none of their rules, or the agent would run each twice, and
+/// nothing can stop its own run (issue 24). `--out` and stdout write what they are asked.
+fn read_by_agent(opts: &Options, read: &Inputs, to: Dialect) -> Vec<usize> {
+    if !opts.write || opts.out.is_some() {
+        return Vec::new();
+    }
+    let Ok(ctx) = crate::discover::Context::resolve(Some(&opts.project), None) else {
+        return Vec::new();
+    };
+    read.loaded
+        .iter()
+        .enumerate()
+        .filter(|(_, (s, _))| s.path != "-")
+        .filter(|(_, (s, _))| {
+            crate::discover::find(&ctx, Path::new(&s.path)).is_ok_and(|found| {
+                found.dialect != to
+                    && crate::discover::runner(to, &found) == crate::discover::Runner::Native
+            })
+        })
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// The inputs' conversion to `to` with `opts`' `--no-wrap` and `--hookx`, the parts that could
@@ -206,6 +292,7 @@ fn convert_to(
     conversion: &convert::Conversion,
     sources: &[&str],
     several: bool,
+    own_file: Option<&Path>,
 ) -> Result<(Option<serde_json::Value>, i32), Error> {
     if to.config().scripts.is_some() {
         return convert_to_scripts(opts, to, conversion, several);
@@ -225,7 +312,16 @@ fn convert_to(
         .and_then(|path| crate::read::text(path, crate::read::MAX_FILE_BYTES).ok());
     // Text for stdout is written as it is made ([`config::write::write_text`]).
     let streamed = target.is_none() && !opts.json;
-    let text = match (&target, opts.write) {
+    let in_place = opts.write
+        && conversion.refreshed > 0
+        && own_file.is_some()
+        && target
+            .as_ref()
+            .and_then(|t| std::fs::canonicalize(t).ok())
+            .as_deref()
+            == own_file;
+    let merge = opts.write && !in_place;
+    let text = match (&target, merge) {
         (Some(path), true) => {
             let text =
                 config::merge::sync_text(path, &conversion.document, sources, before.as_deref())?;
@@ -249,7 +345,7 @@ fn convert_to(
             );
             (None, None)
         }
-        Some(path) => write_file(opts, conversion, sources, path, before, &text)?,
+        Some(path) => write_file(opts, merge, conversion, sources, path, before, &text)?,
         None => (None, None),
     };
     let code = if opts.strict && lossy { EXIT_LOSSES } else { 0 };
@@ -304,11 +400,13 @@ fn default_target_stays_inside(opts: &Options, path: &Path) -> Result<(), Error>
     }
 }
 
-/// Writes one target file: `text` (with `--write`, the conversion merged into what the file
-/// holds when it is written), or with `--dry-run` only the diff from `before`. `--strict`
+/// Writes one target file: `text` (with `merge`, the `--write` that is not a rewrite in place,
+/// the conversion merged into what the file holds when it is written), or with `--dry-run`
+/// only the diff from `before`. `--strict`
 /// writes nothing lossy. The path written and the diff, where there is one.
 pub fn write_file(
     opts: &Options,
+    merge: bool,
     conversion: &convert::Conversion,
     sources: &[&str],
     path: &Path,
@@ -338,11 +436,11 @@ pub fn write_file(
     // Under the writer's lock, from the file as it is then (another run may have written it
     // since it was read).
     let outcome = config::update::update(path, |current| {
-        if opts.write && current.is_none() && conversion.document.rules.is_empty() {
+        if merge && current.is_none() && conversion.document.rules.is_empty() {
             // Nothing to sync into a file that does not exist.
             return Ok(config::update::Change::Keep);
         }
-        Ok(config::update::Change::Write(match opts.write {
+        Ok(config::update::Change::Write(match merge {
             true => sync(current)?,
             false => text.to_string(),
         }))

@@ -526,6 +526,34 @@ fn record_trust(
     Ok(())
 }
 
+/// Each file `host` runs itself with its own payload, not the one its rules were written for
+/// (Copilot reading `.claude/settings.json`), as a sentence: hookx routes none of its rules,
+/// since the host's own run cannot be stopped and a second would double each (`crate::plan`).
+fn own_payload_runs(ctx: &Context, host: Dialect) -> Vec<String> {
+    let sources = crate::discover::discover(ctx);
+    let plan = crate::plan::plan_once_trusted(&sources, host);
+    let mut out: Vec<String> = Vec::new();
+    for rule in plan.rules() {
+        if let crate::plan::Runner::AgentOwnPayload { file, payload, .. } = &rule.runner {
+            let Some(source) = sources.iter().find(|s| &s.display == file) else {
+                continue;
+            };
+            let line = format!(
+                "{} runs {file} itself with its {payload} payload, not the {} one its rules were \
+                 written for ({}); hookx routes none of them, or each would run twice (hookx \
+                 doctor --host {host} names each)",
+                host.def().display,
+                source.dialect,
+                crate::plan::switch_sentence(host, source.dialect)
+            );
+            if !out.contains(&line) {
+                out.push(line);
+            }
+        }
+    }
+    out
+}
+
 /// The events that need a route: those with rules that hookx (not the host itself) runs under
 /// `host`, in the files of the scope the install serves. Trust is not asked: a file trusted
 /// later needs its route already.
@@ -536,15 +564,22 @@ pub fn routed_events(ctx: &Context, host: Dialect, scope: InstallScope) -> Vec<&
         InstallScope::Project => Root::Project,
         InstallScope::User => Root::Home,
     };
-    let sources: Vec<_> = crate::discover::discover(ctx)
-        .into_iter()
-        .filter(|s| s.location.root == root && crate::discover::runner(host, s) == Runner::Hookx)
-        .collect();
+    // Only the rules hookx will run once their files are trusted (`crate::plan`): none whose
+    // copy the host runs itself, so that the routes need as few skips as possible.
+    let sources = crate::discover::discover(ctx);
+    let plan = crate::plan::plan_once_trusted(&sources, host);
     let rules: Vec<&crate::tables::Rule> = sources
         .iter()
-        .filter_map(|s| s.document())
-        .flat_map(|d| &d.rules)
-        .filter(|r| !r.handlers.iter().all(is_hookx_handler))
+        .filter(|s| s.location.root == root)
+        .filter_map(|s| Some((s, s.document()?)))
+        .flat_map(|(s, d)| d.rules.iter().map(move |r| (s, r)))
+        .filter(|(s, r)| {
+            r.handlers
+                .iter()
+                .enumerate()
+                .any(|(i, h)| !is_hookx_handler(h) && plan.through_hookx(s, r, i))
+        })
+        .map(|(_, r)| r)
         .collect();
     host.own_events()
         .into_iter()
@@ -636,8 +671,8 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     }
     if !report.changed() && report.routes == 0 {
         println!(
-            "no {host} events to route: no hook file that hookx runs under {host} has rules in \
-             this scope (hookx list --host {host} shows who runs what)"
+            "no {host} events to route: {host} runs every rule of this scope itself, or none \
+             is there (hookx list --host {host} shows who runs each rule)"
         );
     } else if !report.changed() {
         println!("hookx is already installed for {host} in {shown}");
@@ -669,6 +704,11 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     }
     for refused in &report.refused {
         eprintln!("note: not routed: {refused}");
+    }
+    if !opts.uninstall {
+        for warning in own_payload_runs(&opts.ctx, host) {
+            eprintln!("warning: {warning}");
+        }
     }
     println!("command: {}", report.command);
     if let Some(effect) = host.config().scripts.and_then(|l| l.deny_effect)

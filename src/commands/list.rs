@@ -347,6 +347,79 @@ fn render_sources(sources: &[Source], store: &TrustStore) -> String {
     out
 }
 
+/// The agents whose plan `list` shows: `--host`'s, else every agent with a hook file here or
+/// reading another agent's here itself (Copilot reading `.claude/settings.json`).
+fn plan_hosts(sources: &[Source], host: Option<Dialect>) -> Vec<Dialect> {
+    match host {
+        Some(host) => vec![host],
+        None => Dialect::all()
+            .iter()
+            .copied()
+            .filter(|d| {
+                sources.iter().any(|s| {
+                    s.handler_count() > 0
+                        && (s.dialect == *d
+                            || (d
+                                .config()
+                                .reads_foreign_as
+                                .iter()
+                                .any(|(f, _)| *f == s.dialect)
+                                && crate::discover::runner(*d, s)
+                                    == crate::discover::Runner::Native))
+                })
+            })
+            .collect(),
+    }
+}
+
+/// The plan of each agent ([`crate::plan`]): one line per rule, naming who runs it, then
+/// what else runs it that hookx cannot stop and the copies hookx leaves out.
+pub fn render_plan(plans: &[crate::plan::Plan]) -> String {
+    if plans.iter().all(|p| p.rules().is_empty()) {
+        return String::new();
+    }
+    let mut table = Vec::new();
+    let mut notes = Vec::new();
+    for plan in plans {
+        for rule in plan.rules() {
+            let mut runner = rule.runner.to_string();
+            if !rule.skipped.is_empty() {
+                runner.push_str(&format!("; hookx skips {}", rule.skipped.join(", ")));
+            }
+            table.push(vec![
+                plan.host.to_string(),
+                rule.event.clone(),
+                match rule.matcher.as_deref() {
+                    None | Some("") => "*".to_string(),
+                    Some(m) => shorten(&crate::diag::visible(m), 24),
+                },
+                shorten(&crate::diag::visible(&rule.handler), 32),
+                crate::diag::visible(&runner).into_owned(),
+            ]);
+            for also in &rule.also {
+                notes.push(format!(
+                    "{} {} {}: {}",
+                    plan.host,
+                    rule.event,
+                    shorten(&crate::diag::visible(&rule.handler), 32),
+                    crate::diag::visible(also)
+                ));
+            }
+        }
+    }
+    let mut out = format!(
+        "\nplan (each rule once per agent):\n{}",
+        indent(&align(&table))
+    );
+    if !notes.is_empty() {
+        out.push_str("\nalso run, which hookx cannot stop:\n");
+        for note in notes {
+            out.push_str(&format!("  {note}\n"));
+        }
+    }
+    out
+}
+
 /// The policy setting that leaves only policy hooks running (a phrase `hookx doctor` also
 /// prints), as `policy` writes it.
 pub fn only_managed(policy: &Source, key: &str) -> String {
@@ -385,6 +458,10 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         None => discover::effective_rules(&sources, &store),
     };
     let rows = rows(&rules, opts.host, &store);
+    let plans: Vec<crate::plan::Plan> = plan_hosts(&sources, opts.host)
+        .into_iter()
+        .map(|host| crate::plan::plan(&sources, host, &store))
+        .collect();
     if opts.json {
         print!("{}", render_json(&rows));
         for source in &sources {
@@ -394,8 +471,9 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         }
     } else {
         print!(
-            "{}",
-            render_text(&rows, &sources, &store, opts.host.is_some())
+            "{}{}",
+            render_text(&rows, &sources, &store, opts.host.is_some()),
+            render_plan(&plans)
         );
     }
     Ok(0)

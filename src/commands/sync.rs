@@ -53,9 +53,12 @@ struct SourceSpec {
 #[derive(Clone, Debug)]
 struct TargetSpec {
     to: Dialect,
-    /// The file (or script folder) written, relative to the project; the agent's project
-    /// hook file by default.
+    /// The file (or script folder) written, relative to the project (`~/…`: to the home):
+    /// `out`, else the agent's own file of `scope`.
     out: Option<String>,
+    /// Which of the agent's own files: `project` (committed, the default), `local` (this
+    /// machine's, not committed) or `user` (in the home).
+    scope: Scope,
     wrap: bool,
     hookx: String,
 }
@@ -66,13 +69,18 @@ struct Manifest {
     targets: Vec<TargetSpec>,
 }
 
-/// `.hookx/sync.lock`: the sources of the last sync, and per target file (relative to the
-/// project) the digest of each entry it wrote there ([`owned_entries`]).
+/// `.hookx/sync.lock`: the sources of the last sync, its targets, and per target file
+/// (relative to the project) the digest of each entry it wrote there ([`owned_entries`]), or
+/// of the whole script for a script target's file.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 struct Lock {
     version: u32,
     #[serde(default)]
     sources: Vec<String>,
+    /// Per target file or script folder, the agent it was written for: a target that leaves
+    /// the manifest is found here, and its synced entries removed.
+    #[serde(default)]
+    agents: BTreeMap<String, String>,
     #[serde(default)]
     targets: BTreeMap<String, Vec<String>>,
 }
@@ -255,9 +263,11 @@ fn parse_manifest(shown: &str, text: &str) -> Result<Manifest, Error> {
         let mut spec = TargetSpec {
             to,
             out: None,
+            scope: Scope::Project,
             wrap: true,
             hookx: "hookx".into(),
         };
+        let mut scope_span = None;
         for (key, value) in options.iter() {
             match (key, value) {
                 ("out", v) if v.as_str().is_some_and(|p| !relative_inside(p)) => {
@@ -267,6 +277,30 @@ fn parse_manifest(shown: &str, text: &str) -> Result<Manifest, Error> {
                     ));
                 }
                 ("out", v) if v.as_str().is_some() => spec.out = v.as_str().map(str::to_string),
+                ("scope", v) => {
+                    let named = v.as_str().unwrap_or_default();
+                    spec.scope = [Scope::Project, Scope::Local, Scope::User]
+                        .into_iter()
+                        .find(|s| s.name() == named)
+                        .ok_or_else(|| {
+                            at(
+                                v.span(),
+                                "`scope` is \"project\", \"local\" or \"user\"".into(),
+                            )
+                        })?;
+                    if scope_file(to, spec.scope).is_none() {
+                        return Err(at(
+                            v.span(),
+                            format!(
+                                "{} has no {} hook file (it has: {})",
+                                to.def().display,
+                                spec.scope.name(),
+                                scopes_of(to).join(", ")
+                            ),
+                        ));
+                    }
+                    scope_span = v.span();
+                }
                 ("wrap", v) if v.as_bool().is_some() => spec.wrap = v.as_bool() == Some(true),
                 ("hookx", v) if v.as_str().is_some() => {
                     spec.hookx = v.as_str().unwrap_or_default().to_string()
@@ -278,10 +312,20 @@ fn parse_manifest(shown: &str, text: &str) -> Result<Manifest, Error> {
                 (_, v) => {
                     return Err(at(
                         v.span(),
-                        format!("unknown option `{key}` of a target (known: out, wrap, hookx)"),
+                        format!(
+                            "unknown option `{key}` of a target (known: scope, out, wrap, hookx)"
+                        ),
                     ));
                 }
             }
+        }
+        if spec.out.is_some() && scope_span.is_some() {
+            return Err(at(
+                scope_span,
+                format!(
+                    "`targets.{name}` has both `out` and `scope`: `out` names any file, `scope` one of the agent's own; give one"
+                ),
+            ));
         }
         targets.push(spec);
     }
@@ -298,6 +342,7 @@ fn parse_manifest(shown: &str, text: &str) -> Result<Manifest, Error> {
 /// (the manifest comes with the repository, which may not make sync read or write elsewhere).
 fn relative_inside(path: &str) -> bool {
     !path.is_empty()
+        && !path.starts_with('~')
         && Path::new(path).components().all(|c| {
             matches!(
                 c,
@@ -310,6 +355,15 @@ fn leaves_text(what: &str, path: &str) -> String {
     format!(
         "{what} `{path}` is not inside the project: the manifest names paths relative to the project, without `..` (sync reads and writes only there)"
     )
+}
+
+/// [`stays_inside`] for a target's path, except the agent's own file in the home that a
+/// target's `scope = "user"` names (`~/…`).
+fn stays_inside_unless_home(ctx: &Context, rel: &str) -> Result<(), Error> {
+    match rel.starts_with("~/") {
+        true => Ok(()),
+        false => stays_inside(ctx, rel),
+    }
 }
 
 /// Refuses a manifest path (`rel`) that leads out of the project through a symbolic link the
@@ -326,11 +380,66 @@ fn stays_inside(ctx: &Context, rel: &str) -> Result<(), Error> {
     }
 }
 
-/// The target's file (or script folder), relative to the project.
+/// The target's file (or script folder), relative to the project, or `~/…` in the home.
 fn target_rel(spec: &TargetSpec) -> String {
-    spec.out
-        .clone()
-        .unwrap_or_else(|| spec.to.config().convert_target.to_string())
+    spec.out.clone().unwrap_or_else(|| {
+        scope_file(spec.to, spec.scope)
+            .unwrap_or_else(|| spec.to.config().convert_target.to_string())
+    })
+}
+
+/// Where a target's file (as [`target_rel`] names it) is: `~/…` in the home.
+fn target_path(ctx: &Context, rel: &str) -> PathBuf {
+    match rel.strip_prefix("~/") {
+        Some(rest) => ctx.home.join(rest),
+        None => ctx.project.join(rel),
+    }
+}
+
+/// The agent's own hook file (or script folder) of `scope`, as [`target_rel`] names it: the
+/// project's is where `convert --write` writes; the others are the first of the agent's
+/// locations of that scope that names one file or folder (in a folder of hook files, the
+/// file `convert --write` would name there).
+fn scope_file(to: Dialect, scope: Scope) -> Option<String> {
+    use crate::tables::{Pattern, Root};
+    if scope == Scope::Project {
+        return Some(to.config().convert_target.to_string());
+    }
+    to.def().locations.iter().find_map(|l| {
+        if l.scope != scope {
+            return None;
+        }
+        let file = match l.pattern {
+            Pattern::File(f) | Pattern::Scripts(f) => f.to_string(),
+            Pattern::Dir { dir, suffix } => {
+                let name = Path::new(to.config().convert_target)
+                    .file_name()?
+                    .to_str()?;
+                name.ends_with(suffix).then(|| format!("{dir}/{name}"))?
+            }
+            _ => return None,
+        };
+        match l.root {
+            Root::Project => Some(file),
+            Root::Home => Some(format!("~/{file}")),
+            Root::Managed => None,
+        }
+    })
+}
+
+/// The scopes a target may name for `to`, each with its file.
+fn scopes_of(to: Dialect) -> Vec<String> {
+    [Scope::Project, Scope::Local, Scope::User]
+        .into_iter()
+        .filter_map(|s| {
+            let file = scope_file(to, s)?;
+            Some(match s {
+                Scope::Project => format!("project {file} (committed)"),
+                Scope::Local => format!("local {file} (not committed)"),
+                _ => format!("{} {file}", s.name()),
+            })
+        })
+        .collect()
 }
 
 /// `hookx sync --init --to A,B`: the manifest, naming as sources the project's hook files
@@ -433,8 +542,8 @@ fn manifest_text(sources: &[(String, Dialect)], targets: &[Dialect]) -> String {
             d.def().display
         ));
         text.push_str(&format!(
-            "out = {}  # the file written (hand-written hooks in it are kept)\n",
-            toml_string(d.config().convert_target)
+            "scope = \"project\"  # the file written: {}; or out = \"FILE\" for another\n",
+            scopes_of(*d).join(", ")
         ));
         text.push_str(
             "wrap = true  # false: handlers as written, with the target's payload (convert --no-wrap)\n",
@@ -465,7 +574,7 @@ struct FilePlan {
     /// Relative to the project.
     shown: String,
     before: Option<String>,
-    /// `None`: no file to write (nothing converts, and there is none).
+    /// `None`: no file (nothing converts, and there is none; or the file sync wrote goes).
     after: Option<String>,
 }
 
@@ -483,13 +592,13 @@ struct TargetPlan<'a> {
     conversion: crate::convert::Conversion,
     files: Vec<FilePlan>,
     edits: Vec<HandEdit>,
+    /// A target the manifest no longer names, whose synced entries go.
+    removed: bool,
 }
 
 impl TargetPlan<'_> {
     fn stale(&self) -> bool {
-        self.files
-            .iter()
-            .any(|f| f.after.is_some() && f.after != f.before)
+        self.files.iter().any(|f| f.after != f.before)
     }
 }
 
@@ -518,7 +627,7 @@ fn convert_options(ctx: &Context, manifest: &Manifest, spec: &TargetSpec) -> con
             .collect(),
         from: None,
         to: vec![spec.to],
-        out: Some(ctx.project.join(target_rel(spec))),
+        out: Some(target_path(ctx, &target_rel(spec))),
         write: true,
         dry_run: false,
         project: ctx.project.clone(),
@@ -562,39 +671,6 @@ fn read_sources(ctx: &Context, manifest: &Manifest) -> Result<conv::Inputs, Erro
     all.ok_or_else(|| Error::Usage("the manifest names no source".into()))
 }
 
-/// The inputs without the files at `left_out` (indices of the manifest's sources, one file
-/// each, in its order) and what could not be read of them.
-fn without(inputs: &conv::Inputs, left_out: &[usize]) -> conv::Inputs {
-    let files: Vec<&str> = left_out
-        .iter()
-        .filter_map(|&i| inputs.loaded.get(i))
-        .map(|(s, _)| s.path.as_str())
-        .collect();
-    conv::Inputs {
-        loaded: std::mem::ManuallyDrop::new(
-            inputs
-                .loaded
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| !left_out.contains(i))
-                .map(|(_, l)| l.clone())
-                .collect(),
-        ),
-        unread: inputs
-            .unread
-            .iter()
-            .filter(|l| !files.contains(&l.file.as_str()))
-            .cloned()
-            .collect(),
-        unread_errors: inputs
-            .unread_errors
-            .iter()
-            .filter(|d| !files.contains(&d.file.as_str()))
-            .cloned()
-            .collect(),
-    }
-}
-
 /// One sync (or check, or dry run) of every target.
 fn sync_once(opts: &Options) -> Result<Outcome, Error> {
     let ctx = &opts.ctx;
@@ -605,8 +681,8 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
     }
     for spec in &manifest.targets {
         let rel = target_rel(spec);
-        stays_inside(ctx, &rel)?;
-        let target = ctx.project.join(&rel);
+        stays_inside_unless_home(ctx, &rel)?;
+        let target = target_path(ctx, &rel);
         if [MANIFEST, LOCK]
             .iter()
             .any(|own| same_file(&ctx.project.join(own), &target))
@@ -620,7 +696,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
     let lock = read_lock(ctx)?;
     let inputs = read_sources(ctx, &manifest)?;
     for spec in &manifest.targets {
-        let target = ctx.project.join(target_rel(spec));
+        let target = target_path(ctx, &target_rel(spec));
         if let Some(s) = manifest
             .sources
             .iter()
@@ -651,6 +727,30 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         .iter()
         .map(|s| discover::find(ctx, &ctx.project.join(&s.path)).ok())
         .collect();
+    // Targets an earlier sync wrote that the manifest no longer names: their synced entries
+    // (and files left with nothing else) go, as a source's rule that is gone does. A file
+    // that has since become a source is left as it is.
+    let current: Vec<String> = manifest.targets.iter().map(target_rel).collect();
+    let removed: Vec<TargetSpec> = lock
+        .agents
+        .iter()
+        .filter(|(rel, _)| !current.contains(rel))
+        .filter(|(rel, _)| {
+            !manifest
+                .sources
+                .iter()
+                .any(|s| same_file(&ctx.project.join(&s.path), &target_path(ctx, rel)))
+        })
+        .filter_map(|(rel, agent)| {
+            Some(TargetSpec {
+                to: Dialect::named(agent)?,
+                out: Some(rel.clone()),
+                scope: Scope::Project,
+                wrap: true,
+                hookx: "hookx".into(),
+            })
+        })
+        .collect();
     let mut plans = Vec::new();
     let mut read_natively = Vec::new();
     for spec in &manifest.targets {
@@ -669,7 +769,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         let conversion = match native.is_empty() {
             true => conv::conversion(&inputs, &copts, spec.to)?,
             false => {
-                let some = without(&inputs, &native);
+                let some = conv::without(&inputs, &native);
                 let conversion = conv::conversion(&some, &copts, spec.to);
                 drop(std::mem::ManuallyDrop::into_inner(some.loaded));
                 conversion?
@@ -681,7 +781,16 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
                 .map(|&i| manifest.sources[i].path.clone())
                 .collect::<Vec<_>>(),
         );
-        plans.push(plan(ctx, spec, conversion, &owned_refs, &lock)?);
+        plans.push(plan(ctx, spec, conversion, &owned_refs, &lock, false)?);
+    }
+    for spec in &removed {
+        let copts = convert_options(ctx, &manifest, spec);
+        let all: Vec<usize> = (0..manifest.sources.len()).collect();
+        let none = conv::without(&inputs, &all);
+        let conversion = conv::conversion(&none, &copts, spec.to);
+        drop(std::mem::ManuallyDrop::into_inner(none.loaded));
+        read_natively.push(Vec::new());
+        plans.push(plan(ctx, spec, conversion?, &owned_refs, &lock, true)?);
     }
     // Read again for the next run of `--watch`; the conversions own what they need.
     drop(std::mem::ManuallyDrop::into_inner(inputs.loaded));
@@ -691,6 +800,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
     let mut new_lock = Lock {
         version: 1,
         sources: manifest.sources.iter().map(|s| s.path.clone()).collect(),
+        agents: lock.agents.clone(),
         targets: lock.targets.clone(),
     };
     let store = TrustStore::load(ctx);
@@ -722,7 +832,10 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
     });
     for (plan, native) in plans.iter().zip(&read_natively) {
         let name = plan.spec.to.name();
-        let head = format!("{name}: {}", plan.rel);
+        let head = match plan.removed {
+            false => format!("{name}: {}", plan.rel),
+            true => format!("{name}: {}: no longer a target", plan.rel),
+        };
         let native_lines: Vec<String> = native
             .iter()
             .map(|s| {
@@ -743,11 +856,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
             n => format!(", {n} losses"),
         };
         if opts.check || opts.dry_run {
-            for file in plan
-                .files
-                .iter()
-                .filter(|f| f.after.is_some() && f.after != f.before)
-            {
+            for file in plan.files.iter().filter(|f| f.after != f.before) {
                 out!("{}", diff(file));
             }
             let state = match (plan.stale(), plan.edits.is_empty()) {
@@ -789,20 +898,46 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         }
         let copts = convert_options(ctx, &manifest, plan.spec);
         let written = write_target(&copts, plan, &owned_refs)?;
-        let state = match (written, nothing) {
-            (true, _) => "written",
-            (false, true) => "nothing to write",
-            (false, false) => "up to date",
+        let state = match (written, nothing, plan.removed) {
+            (true, _, false) => "written",
+            (false, true, false) => "nothing to write",
+            (false, false, false) => "up to date",
+            (true, _, true) if plan.files.iter().all(|f| f.after.is_none()) => {
+                "removed (it held nothing but synced hooks)"
+            }
+            (true, _, true) => "its synced hooks removed",
+            (false, _, true) => "nothing synced left in it",
         };
-        summary.push(format!("{name} {state}"));
+        let short = match plan.removed {
+            true => "removed",
+            false => state,
+        };
+        summary.push(format!("{name} {short}"));
         report.push(format!("{head}: {state}{loss_text}"));
         report.extend(native_lines);
         report.extend(loss_lines(losses));
+        if plan.removed {
+            // Nothing of it is sync's any more.
+            let folder = format!("{}/", plan.rel.trim_end_matches('/'));
+            new_lock
+                .targets
+                .retain(|k, _| *k != plan.rel && !k.starts_with(&folder));
+            new_lock.agents.remove(&plan.rel);
+            continue;
+        }
+        new_lock
+            .agents
+            .insert(plan.rel.clone(), plan.spec.to.name().to_string());
         // What sync wrote, for telling a later hand edit.
         for file in &plan.files {
             let now = crate::read::text(&file.path, crate::read::MAX_FILE_BYTES).ok();
+            let scripts = plan.spec.to.config().scripts.is_some();
             match now {
-                Some(text) if plan.spec.to.config().scripts.is_none() => {
+                Some(text) if scripts && config::scripts::is_converted(&text) => {
+                    let digest = crate::hash::sha256_hex(text.as_bytes());
+                    new_lock.targets.insert(file.shown.clone(), vec![digest]);
+                }
+                Some(text) if !scripts => {
                     let sources = owned_sources(&file.path, &owned_refs);
                     let mut digests: Vec<String> = owned_entries(&text, &sources)
                         .into_iter()
@@ -889,44 +1024,30 @@ fn owned_sources(path: &Path, owned: &[&str]) -> Vec<Value> {
         .collect()
 }
 
-/// What sync would make of one target, and the hand edits in it.
+/// What sync would make of one target, and the hand edits in it. A target no longer in the
+/// manifest (`removed`) has an empty conversion: its synced entries go, and so does its file
+/// when nothing else is left in it.
 fn plan<'a>(
     ctx: &Context,
     spec: &'a TargetSpec,
     conversion: crate::convert::Conversion,
     owned: &[&str],
     lock: &Lock,
+    removed: bool,
 ) -> Result<TargetPlan<'a>, Error> {
     let rel = target_rel(spec);
-    let path = ctx.project.join(&rel);
+    let path = target_path(ctx, &rel);
     let mut files = Vec::new();
     let mut edits = Vec::new();
     if let Some(layout) = spec.to.config().scripts {
-        let (scripts, _) = config::scripts::emit(&conversion.document, layout);
-        for (name, text) in scripts {
-            let file = path.join(&name);
-            stays_inside(ctx, &format!("{}/{name}", rel.trim_end_matches('/')))?;
-            let before = crate::read::text(&file, crate::read::MAX_FILE_BYTES).ok();
-            if before
-                .as_deref()
-                .is_some_and(|b| !config::scripts::is_converted(b))
-            {
-                // A script hookx did not write stays (convert says so too).
-                continue;
-            }
-            files.push(FilePlan {
-                path: file,
-                shown: format!("{}/{name}", rel.trim_end_matches('/')),
-                before,
-                after: Some(text),
-            });
-        }
+        scripts_plan(ctx, &rel, &conversion, layout, lock, &mut files, &mut edits)?;
         return Ok(TargetPlan {
             spec,
             rel,
             conversion,
             files,
             edits,
+            removed,
         });
     }
     let before = match crate::read::text(&path, crate::read::MAX_FILE_BYTES) {
@@ -940,7 +1061,7 @@ fn plan<'a>(
         }
     };
     let nothing = conversion.document.rules.is_empty();
-    let after = match (&before, nothing) {
+    let mut after = match (&before, nothing) {
         (None, true) => None,
         _ => Some(config::merge::sync_text(
             &path,
@@ -949,6 +1070,16 @@ fn plan<'a>(
             before.as_deref(),
         )?),
     };
+    if removed
+        && after != before
+        && after
+            .as_deref()
+            .is_some_and(|a| holds_nothing(a, &conversion))
+    {
+        // Sync's entries were all the file held: it goes with them (a file that held
+        // none of them stays as it is).
+        after = None;
+    }
     if let (Some(text), Some(known)) = (&before, lock.targets.get(&rel)) {
         let sources = owned_sources(&path, owned);
         for (pointer, digest) in owned_entries(text, &sources) {
@@ -977,32 +1108,138 @@ fn plan<'a>(
         conversion,
         files,
         edits,
+        removed,
     })
 }
 
-/// Writes one target through `convert --write`'s code; whether a byte changed.
+/// Whether `text` holds no more than the empty file of the conversion's dialect.
+fn holds_nothing(text: &str, conversion: &crate::convert::Conversion) -> bool {
+    let empty = config::write::to_text(&conversion.document);
+    let parse = |t: &str| config::edit::JsonText::new(t).value(&[]);
+    parse(text).is_some() && parse(text) == parse(&empty)
+}
+
+/// The scripts of a script-folder target (Cline): one per handler of the conversion, and the
+/// removal of each script an earlier sync wrote (the lock names it) that no rule makes any
+/// more. A script sync wrote whose text is not what the lock recorded was edited by hand.
+/// Scripts hookx did not write stay, and so do converted ones no sync wrote.
+fn scripts_plan(
+    ctx: &Context,
+    rel: &str,
+    conversion: &crate::convert::Conversion,
+    layout: &crate::tables::ScriptLayout,
+    lock: &Lock,
+    files: &mut Vec<FilePlan>,
+    edits: &mut Vec<HandEdit>,
+) -> Result<(), Error> {
+    let folder = format!("{}/", rel.trim_end_matches('/'));
+    let edited = |shown: &str, before: &str| {
+        lock.targets
+            .get(shown)
+            .is_some_and(|known| !known.contains(&crate::hash::sha256_hex(before.as_bytes())))
+    };
+    let (scripts, _) = config::scripts::emit(&conversion.document, layout);
+    let mut made = Vec::new();
+    for (name, text) in scripts {
+        let shown = format!("{folder}{name}");
+        stays_inside_unless_home(ctx, &shown)?;
+        let path = target_path(ctx, &shown);
+        let before = crate::read::text(&path, crate::read::MAX_FILE_BYTES).ok();
+        if before
+            .as_deref()
+            .is_some_and(|b| !config::scripts::is_converted(b))
+        {
+            // A script hookx did not write stays (convert says so too).
+            continue;
+        }
+        if let Some(b) = before.as_deref()
+            && b != text
+            && edited(&shown, b)
+        {
+            edits.push(HandEdit {
+                at: format!("{shown}:1:1"),
+                what: "the script hookx wrote was edited by hand (it is not what sync wrote)"
+                    .into(),
+            });
+        }
+        made.push(shown.clone());
+        files.push(FilePlan {
+            path,
+            shown,
+            before,
+            after: Some(text),
+        });
+    }
+    let gone = lock
+        .targets
+        .keys()
+        .filter(|k| k.starts_with(&folder) && !made.contains(k));
+    for shown in gone {
+        // The lock comes with the repository: a name it forged (`…/../../x`) is not removed.
+        if !relative_inside(shown.trim_start_matches("~/")) {
+            continue;
+        }
+        stays_inside_unless_home(ctx, shown)?;
+        let path = target_path(ctx, shown);
+        let Ok(before) = crate::read::text(&path, crate::read::MAX_FILE_BYTES) else {
+            continue;
+        };
+        if !config::scripts::is_converted(&before) {
+            continue;
+        }
+        if edited(shown, &before) {
+            edits.push(HandEdit {
+                at: format!("{shown}:1:1"),
+                what: "the script hookx wrote, whose rule is gone, was edited by hand since".into(),
+            });
+        }
+        files.push(FilePlan {
+            path,
+            shown: shown.clone(),
+            before: Some(before),
+            after: None,
+        });
+    }
+    Ok(())
+}
+
+/// Writes one target through `convert --write`'s code, and removes the files sync wrote
+/// that nothing makes any more; whether a byte changed.
 fn write_target(copts: &conv::Options, plan: &TargetPlan, owned: &[&str]) -> Result<bool, Error> {
+    let mut changed = false;
+    for file in plan.files.iter().filter(|f| f.after.is_none()) {
+        if file.before.is_some() {
+            std::fs::remove_file(&file.path).map_err(|e| Error::Io {
+                path: file.shown.clone(),
+                message: format!("cannot remove: {e}"),
+            })?;
+            changed = true;
+        }
+    }
     if plan.spec.to.config().scripts.is_some() {
-        if !plan.stale() {
-            return Ok(false);
+        if !plan
+            .files
+            .iter()
+            .any(|f| f.after.is_some() && f.after != f.before)
+        {
+            return Ok(changed);
         }
         let (report, _) = conv::convert_to_scripts(copts, plan.spec.to, &plan.conversion, false)?;
-        return Ok(report
-            .and_then(|r| {
-                r.get("written")
-                    .and_then(Value::as_array)
-                    .map(|w| !w.is_empty())
-            })
-            .unwrap_or(false));
+        return Ok(changed
+            || report
+                .and_then(|r| {
+                    r.get("written")
+                        .and_then(Value::as_array)
+                        .map(|w| !w.is_empty())
+                })
+                .unwrap_or(false));
     }
-    let Some(file) = plan.files.first() else {
-        return Ok(false);
+    let Some(file) = plan.files.first().filter(|f| f.after.is_some()) else {
+        return Ok(changed);
     };
-    if file.after.is_none() {
-        return Ok(false);
-    }
     let (written, _) = conv::write_file(
         copts,
+        copts.write,
         &plan.conversion,
         owned,
         &file.path,

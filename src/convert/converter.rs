@@ -13,6 +13,9 @@ pub(super) struct Converter<'a> {
     pub(super) losses: Vec<Loss>,
     /// Handlers written through `hookx exec`.
     pub(super) wrapped: usize,
+    /// Wrapped entries of a same-dialect conversion whose older not-installed guard became
+    /// today's.
+    pub(super) refreshed: usize,
     /// hookx routing entries left out.
     pub(super) routing: usize,
     /// The start of a wrapped command line (the [`not_installed_guard`](super::not_installed_guard) and `hookx exec` with
@@ -36,6 +39,7 @@ impl<'a> Converter<'a> {
             options,
             losses: Vec::new(),
             wrapped: 0,
+            refreshed: 0,
             routing: 0,
             exec_lines: Vec::new(),
             mcp_probe: crate::tables::MCP_CANONICAL.join("server", "tool"),

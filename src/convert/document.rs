@@ -25,7 +25,7 @@ pub(super) fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options
         // A TOML settings file is not the hook file `convert` writes: its hooks are converted.
         let documents = &doc.dialect.config().documents;
         if doc.dialect == options.to && inputs.len() == 1 && !documents.is_toml(doc.kind) {
-            out = same_dialect(doc);
+            out = same_dialect(doc, &mut converter.refreshed);
         } else {
             converter.document(src, doc, &mut out);
         }
@@ -34,6 +34,7 @@ pub(super) fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options
     let notes = converter.notes();
     Conversion {
         document: out,
+        refreshed: converter.refreshed,
         losses: converter.losses,
         notes,
     }
@@ -124,9 +125,29 @@ impl Home {
 }
 
 /// Same dialect: the document is already exact; keep its layout and other keys. A command
-/// handler reading found no command in (an error of its own) is not written.
-fn same_dialect(doc: &Document) -> Document {
+/// handler reading found no command in (an error of its own) is not written. A wrapped entry
+/// an older hookx wrote gets today's not-installed guard (`refreshed` counts them): the guard
+/// is hookx's, and an older one may keep a Stop going or refuse prompts where hookx is missing.
+fn same_dialect(doc: &Document, refreshed: &mut usize) -> Document {
     let mut out = doc.clone();
+    for rule in &mut out.rules {
+        let flavor = rule.flavor;
+        for handler in &mut rule.handlers {
+            if let HandlerKind::Command(c) = &mut handler.kind {
+                let mut any = false;
+                for line in [&mut c.command, &mut c.bash, &mut c.linux, &mut c.osx]
+                    .into_iter()
+                    .flatten()
+                {
+                    if let Some(new) = super::wrap::refreshed_guard(line, flavor) {
+                        *line = new;
+                        any = true;
+                    }
+                }
+                *refreshed += usize::from(any);
+            }
+        }
+    }
     out.rules.retain_mut(|rule| {
         let before = rule.handlers.len();
         rule.handlers.retain(|h| match &h.kind {
@@ -310,6 +331,12 @@ impl Converter<'_> {
     fn notes(&self) -> Vec<String> {
         let options = self.options;
         let mut notes = Vec::new();
+        if self.refreshed > 0 {
+            notes.push(format!(
+                "{} wrapped handler(s) had the not-installed guard of an older hookx: each now has today's (it never keeps a Stop going or refuses a prompt where {} is missing)",
+                self.refreshed, options.hookx
+            ));
+        }
         if self.wrapped > 0 {
             notes.push(format!(
                 "{} handler(s) run through `{} exec`, which gives each the stdin, variables and answer rules of the agent it was written for; {} must be installed where {} runs (a wrapped entry says so and fails when it is not)",

@@ -61,6 +61,9 @@ pub struct Conversion {
     pub losses: Vec<Loss>,
     /// Things worth knowing that are not losses (e.g. handlers that will see another protocol).
     pub notes: Vec<String>,
+    /// Wrapped entries of a file converted into its own dialect whose older not-installed
+    /// guard became today's.
+    pub refreshed: usize,
 }
 
 /// Converts every document (each with the source it was read from) into one target document.

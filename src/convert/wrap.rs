@@ -227,6 +227,21 @@ pub fn outdated_guard(line: &str, flavor: Flavor) -> Option<OutdatedGuard> {
     })
 }
 
+/// `line` with today's not-installed guard in place of the older one it starts with
+/// ([`outdated_guard`]), the rest (the hookx program, `exec` and its handler) byte for byte;
+/// `None` when it has none to refresh.
+pub fn refreshed_guard(line: &str, flavor: Flavor) -> Option<String> {
+    let outdated = outdated_guard(line, flavor)?;
+    let start = line.len() - line.trim_start().len();
+    let (quoted, guard, _) = guarded_exec(&line[start..])?;
+    Some(format!(
+        "{}{}{}",
+        &line[..start],
+        guard_of(quoted, &outdated.event, outdated.host),
+        &line[start + guard.len()..]
+    ))
+}
+
 /// What a wrapped entry runs: the command, the dialect `hookx exec` runs it as, and the hookx
 /// program it calls.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]

@@ -337,6 +337,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".augment/settings.json",
     install_user: ".augment/settings.json",
     hook_dir_var: None,
+    foreign_switches: &[],
     reads_foreign_as: &[],
     // Source 0.36.0 (`vao`/`S7n`): `args` are the program's arguments.
     run_keys: RunKeys {
@@ -574,9 +575,11 @@ mod protocol_rows {
     const HSO: &str = "hookSpecificOutput";
     const PRE: &[EventKind] = &[EventKind::PreToolUse];
     /// Source 0.36.0 (`zIt`): `hookSpecificOutput.decision: "block"` with `reason`, on
-    /// PostToolUse (the reason joins the tool result) and Stop (its answer is unused by the
-    /// CLI's agent loop, `triggerStopHook`).
-    const BLOCKABLE: &[EventKind] = &[EventKind::PostToolUse, EventKind::Stop];
+    /// PostToolUse and Stop (its answer is unused by the CLI's agent loop, `triggerStopHook`).
+    /// Run 0.36.0 (`tests/live_augment.rs` `ground_truth_answer_forms`, issue 25): on
+    /// PostToolUse the reason never reaches the model, so PostToolUse is left out and a block
+    /// there is written as `additionalContext`, which does. Was `[PostToolUse, Stop]`.
+    const BLOCKABLE: &[EventKind] = &[EventKind::Stop];
     /// A top-level `additionalContext` goes to the agent (source 0.36.0 `Gao`): a
     /// PostToolUse's is appended to the tool result after `[Hook Context]` (run 0.36.0);
     /// SessionStart's is read (`sessionStartContext`) but the CLI drops that answer (source),
@@ -589,8 +592,11 @@ mod protocol_rows {
             nest: super::reshape::nest,
         }),
         mcp_context_key: None,
+        // Run 0.36.0 (`ground_truth_answer_forms`): a JSON deny at exit 1 is not read (the call
+        // runs), exit 2 denies with stderr over a JSON allow.
         exit_codes: ExitCodes::ByCode,
-        // Source 0.36.0: the last `updatedInput` is the call's new input.
+        // Source 0.36.0: the last `updatedInput` is the call's new input. Run 0.36.0
+        // (`ground_truth_answer_forms`): it runs with `allow` and with no decision.
         updated_input_merges: false,
         updated_input_needs_allow: false,
         event_key: "hook_event_name",

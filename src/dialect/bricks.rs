@@ -176,6 +176,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     kept_keys: &[],
     install_user: ".bricks-project-desktop/hooks.json",
     hook_dir_var: None,
+    foreign_switches: &[],
     reads_foreign_as: &[],
     implied_type: None,
     documents: Documents {

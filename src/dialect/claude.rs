@@ -562,6 +562,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".claude/settings.json",
     install_user: ".claude/settings.json",
     hook_dir_var: None,
+    foreign_switches: &[],
     reads_foreign_as: &[],
     // claude-code 2.1.332 settings schema: `args` (exec form), `onFailure` (`continue` by
     // default, or `block`: a failure counts as exit 2), `asyncRewake` (background, like
@@ -693,7 +694,11 @@ pub(crate) mod protocol_rows {
             (EventKind::PostToolUse, Exit2::Context),
             (EventKind::PostToolUseFailure, Exit2::Context),
         ],
-        exit_codes: ExitCodes::ByCode,
+        // Run 2.1.332 (tests/live_claude.rs `ground_truth_answer_forms`): a JSON answer on
+        // stdout counts at exit 1 (a deny denies, an allow's rewrite runs, PostToolUse context
+        // reaches the model) and at exit 2 beside stderr (PreToolUse: the block wins over an
+        // allow; PostToolUse: both reach the model). Was `ByCode` (stdout read at exit 0 only).
+        exit_codes: ExitCodes::ByCodeAndJson,
         failure_denies: &[],
         fail_closed: &[EventKind::PreToolUse, EventKind::PermissionRequest],
         answer: &[

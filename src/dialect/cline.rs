@@ -305,6 +305,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".clinerules/hooks",
     install_user: ".cline/hooks",
     hook_dir_var: None,
+    foreign_switches: &[],
     reads_foreign_as: &[],
     run_keys: RunKeys::NONE,
     documents: Documents {
@@ -558,8 +559,9 @@ mod protocol_rows {
     };
 
     const PRE: &[EventKind] = &[EventKind::PreToolUse];
-    /// Run 3.0.65: PostToolUse `contextModification` reaches the model as a user message
-    /// `<hook_context source="PostToolUse">`; source 3.0.65: PreToolUse's too.
+    /// Run 3.0.65: `contextModification` reaches the model as a user message
+    /// `<hook_context source="...">` on PostToolUse and on PreToolUse (`tests/live_cline.rs`
+    /// `ground_truth_answer_forms`, issue 25).
     const CONTEXT: &[EventKind] = &[EventKind::PreToolUse, EventKind::PostToolUse];
 
     pub(super) const PROTOCOL: ProtocolTables = ProtocolTables {
@@ -590,9 +592,11 @@ mod protocol_rows {
         env: &[("CLINE_BUILD_ENV", EnvValue::Literal("production"))],
         plain_stdout_context: &[],
         // Source 3.0.65: the exit code is not read; stdout JSON (or its last `HOOK_CONTROL\t`
-        // line) is, whatever the code. hookx reads it at exit 0 only.
+        // line) is, whatever the code. Run 3.0.65 (`ground_truth_answer_forms`, issue 25):
+        // PostToolUse context at exit 1 and 2 reaches the model, a cancel at exit 2 cancels.
+        // Was `ByCode` (read at exit 0 only).
         exit2: &[],
-        exit_codes: ExitCodes::ByCode,
+        exit_codes: ExitCodes::ByCodeAndJson,
         failure_denies: &[],
         // A deny ends Cline's whole run; hookx still fails closed on a tool call, as for
         // every other host: a guard hookx could not consult must not let the call through.
@@ -602,10 +606,12 @@ mod protocol_rows {
             F::new(Slot::Cancel, &["cancel"], Writes::On(PRE)),
             F::new(Slot::Reason, &["errorMessage"], Writes::On(PRE)),
             F::new(Slot::Context, &["contextModification"], Writes::On(CONTEXT)),
-            // Source 3.0.65: `context` is read like `contextModification`.
+            // Run 3.0.65 (`ground_truth_answer_forms`): `context` reaches the model like
+            // `contextModification`.
             F::new(Slot::Context, &["context"], Writes::Never),
-            // Source 3.0.65: `overrideInput` replaces the call's input; no run has shown it.
-            F::new(Slot::UpdatedInput, &["overrideInput"], Writes::Never),
+            // Run 3.0.65 (`ground_truth_answer_forms`, issue 25): `overrideInput` replaces the
+            // call's input with no decision beside it (`{"commands": [...]}` runs). Was `Never`.
+            F::new(Slot::UpdatedInput, &["overrideInput"], Writes::On(PRE)),
         ],
         updated_input_merges: false,
         updated_input_needs_allow: false,

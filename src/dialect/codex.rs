@@ -492,6 +492,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".codex/hooks.json",
     install_user: ".codex/hooks.json",
     hook_dir_var: None,
+    foreign_switches: &[],
     reads_foreign_as: &[],
     run_keys: RunKeys::NONE,
     documents: Documents {

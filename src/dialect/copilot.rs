@@ -705,6 +705,20 @@ static CONFIG: ConfigSpec = ConfigSpec {
     hook_dir_var: Some("COPILOT_HOOK_DIR"),
     // Run 1.0.102: `.claude/settings*.json` handlers get the PascalCase payload.
     reads_foreign_as: &[(Dialect(&super::claude::DEF), Flavor(&PASCAL_TABLES))],
+    // Nothing turns the reading of `.claude/settings*.json` off alone. Copilot CLI 1.0.102's
+    // settings schema (the `{"path": …, "leafKind": …}` list in
+    // prebuilds/linux-x64/runtime.node of the unpacked client) has `disableAllHooks` (every
+    // hook, Copilot's own included) and `disabledHooks` ("Hooks discovered but not executed
+    // (content-hash keys)", a user setting keyed by a hash the client computes, marked
+    // internal and experimental in schemas/api.schema.json); no setting, variable or flag
+    // names Claude's files (`GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS` and folder trust load
+    // them together with `.github/hooks`).
+    foreign_switches: &[crate::tables::ForeignSwitch {
+        dialect: Dialect(&super::claude::DEF),
+        off: None,
+        source: "client 1.0.102: settings schema in runtime.node (disableAllHooks, \
+                 disabledHooks by content hash), schemas/api.schema.json, cli-main.js",
+    }],
     implied_type: None,
     documents: Documents {
         file: &FILE,
@@ -745,6 +759,10 @@ mod protocol_rows {
     const CONTEXT: &[EventKind] = &[
         EventKind::SessionStart,
         EventKind::UserPromptSubmit,
+        // Run 1.0.102 (tests/live_copilot.rs `ground_truth_answer_forms`, forms `cctx`,
+        // `ptopctx`): top-level `additionalContext` on preToolUse reaches the model as a user
+        // message "Additional context from preToolUse hook", both casings. Was left out.
+        EventKind::PreToolUse,
         EventKind::PostToolUse,
         EventKind::PostToolUseFailure,
         EventKind::SubagentStart,
@@ -756,6 +774,10 @@ mod protocol_rows {
         EventKind::Stop,
         EventKind::SubagentStop,
         EventKind::UserPromptSubmit,
+        // Run 1.0.102 (`ground_truth_answer_forms`, forms `cpostblock`, `ppostblock`): on
+        // postToolUse the tool has run and its result is replaced by "Tool result blocked:
+        // REASON", both casings. Was left out (hookx wrote the reason as context).
+        EventKind::PostToolUse,
     ];
     /// What the CLI sets for its hooks (run 1.0.102).
     const ENV: &[(&str, EnvValue)] = &[

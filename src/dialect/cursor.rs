@@ -306,15 +306,17 @@ pub static DEF: DialectDef = DialectDef {
         payload_events: &[],
         env_markers: &[],
     },
-    // No timeout on the route: its unit is not documented, and 600 read as milliseconds
-    // would cut every hook short.
     route: RouteSpec {
         matcher: None,
         grouped: false,
         group_keys: &[],
         command_key: "command",
-        timeout_key: None,
-        // Not documented: hookx assumes a command hook's default, 60 s (cursor-facts.md).
+        // Docs: cursor.com/docs/agent/hooks, "Per-Script Configuration Options": `timeout`,
+        // number, default "platform default", "Execution timeout in seconds" (and the
+        // command-hook example `"timeout": 30`). The platform default itself is not given and
+        // no cap is documented, so install writes the 60 s hookx assumed before: the route's
+        // limit is then the one the entry sets, not a guess (cursor-facts.md).
+        timeout_key: Some("timeout"),
         limit: crate::tables::RouteLimit { secs: 60, on: &[] },
         // Docs: "All matching hooks from every source run" (cursor-facts.md): both routes
         // would (tests/double_runs.rs).
@@ -348,6 +350,17 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_user: ".cursor/hooks.json",
     hook_dir_var: None,
     reads_foreign_as: &[(Dialect(&super::claude::DEF), Flavor(&CLAUDE_COMPAT_TABLES))],
+    // [third-party] "Requirements … Enable Third-party skills in Cursor Settings → Rules,
+    // Skills, Subagents → Include third-party Plugins, Skills, and other configs": a switch in
+    // the settings window, in no documented file, so `install` cannot set it.
+    foreign_switches: &[crate::tables::ForeignSwitch {
+        dialect: Dialect(&super::claude::DEF),
+        off: Some(
+            "turn off Cursor Settings → Rules, Skills, Subagents → \"Include third-party \
+             Plugins, Skills, and other configs\"",
+        ),
+        source: "docs: cursor.com/docs/reference/third-party-hooks (Requirements)",
+    }],
     run_keys: RunKeys::NONE,
     implied_type: Some("command"),
     documents: Documents {

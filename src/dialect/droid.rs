@@ -341,6 +341,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".factory/settings.json",
     install_user: ".factory/settings.json",
     hook_dir_var: None,
+    foreign_switches: &[],
     reads_foreign_as: &[],
     run_keys: RunKeys::NONE,
     documents: Documents {
@@ -371,10 +372,11 @@ mod protocol_rows {
     const HSO: &str = "hookSpecificOutput";
     const PRE: &[EventKind] = &[EventKind::PreToolUse];
     /// Events whose answer takes a top-level `decision: "block"` (docs; Stop run 0.225.2: the
-    /// turn goes on with the reason as a user message).
+    /// turn goes on with the reason as a user message). Run 0.225.2 (tests/live_droid.rs
+    /// `ground_truth_answer_forms`, issue 25): on PostToolUse the reason never reaches the
+    /// model, so PostToolUse (documented) is left out and a block there is written as context.
     const BLOCKABLE: &[EventKind] = &[
         EventKind::UserPromptSubmit,
-        EventKind::PostToolUse,
         EventKind::Stop,
         EventKind::SubagentStop,
     ];
@@ -389,7 +391,10 @@ mod protocol_rows {
     pub(super) const PROTOCOL: ProtocolTables = ProtocolTables {
         reshape: None,
         mcp_context_key: None,
-        exit_codes: ExitCodes::ByCode,
+        // Run 0.225.2 (`ground_truth_answer_forms`, issue 25): a JSON answer counts at exit 1
+        // (a deny denies, a rewrite runs, PostToolUse context reaches the model); at exit 2
+        // stderr denies over a JSON allow. Was `ByCode`.
+        exit_codes: ExitCodes::ByCodeAndJson,
         // Binary 0.225.2: `updatedInput` is merged over the call's input.
         updated_input_merges: true,
         updated_input_needs_allow: false,

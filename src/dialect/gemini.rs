@@ -466,6 +466,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".gemini/settings.json",
     install_user: ".gemini/settings.json",
     hook_dir_var: None,
+    foreign_switches: &[],
     reads_foreign_as: &[],
     run_keys: RunKeys::NONE,
     documents: Documents {

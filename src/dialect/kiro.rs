@@ -309,6 +309,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".kiro/hooks/hookx.json",
     install_user: ".kiro/hooks/hookx.json",
     hook_dir_var: None,
+    foreign_switches: &[],
     reads_foreign_as: &[],
     run_keys: RunKeys::NONE,
     implied_type: None,

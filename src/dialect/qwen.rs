@@ -458,6 +458,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".qwen/settings.json",
     install_user: ".qwen/settings.json",
     hook_dir_var: None,
+    foreign_switches: &[],
     reads_foreign_as: &[],
     // `shell` is parsed (qwen-code 0.24.4 `parseHookMatcher`), not interpreted by hookx.
     run_keys: RunKeys {
@@ -515,7 +516,10 @@ mod protocol_rows {
     pub(super) const PROTOCOL: ProtocolTables = ProtocolTables {
         mcp_context_key: None,
         reshape: None,
-        exit_codes: ExitCodes::ByCode,
+        // Run 0.24.4 (tests/live_qwen.rs `ground_truth_deny`, issue 25): a JSON answer counts
+        // at exit 1 (a deny denies with its reason, PostToolUse context reaches the model);
+        // at exit 2 stderr denies over a JSON allow. Was `ByCode` (stdout read at exit 0 only).
+        exit_codes: ExitCodes::ByCodeAndJson,
         updated_input_merges: false,
         updated_input_needs_allow: false,
         event_key: "hook_event_name",

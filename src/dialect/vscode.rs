@@ -215,6 +215,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     hook_dir_var: None,
     // "VS Code parses Claude Code's hook configuration format" and "parses Copilot CLI hook
     // configurations": their handlers get VS Code's payload.
+    foreign_switches: &[],
     reads_foreign_as: &[
         (Dialect(&super::claude::DEF), Flavor(&TABLES)),
         (Dialect(&super::copilot::DEF), Flavor(&TABLES)),

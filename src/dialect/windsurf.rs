@@ -378,6 +378,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".windsurf/hooks.json",
     install_user: ".codeium/windsurf/hooks.json",
     hook_dir_var: None,
+    foreign_switches: &[],
     reads_foreign_as: &[],
     run_keys: RunKeys::NONE,
     implied_type: Some("command"),

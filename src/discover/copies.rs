@@ -7,12 +7,34 @@
 //! name, the handler runs in the same directory as before, and a `#!` line or an interpreter
 //! by ending reads it as it read the original. [`remove`] deletes them once the event is
 //! answered.
+//!
+//! A host may kill hookx mid-event, before it deletes anything. So each folder also holds a
+//! lock file ([`LOCK`]) this process keeps an exclusive `flock` on while it lives (a worker it
+//! forks shares the lock; no handler inherits it); the first copy a later `hookx run` makes
+//! first sweeps the temporary directory of every such folder of this user's whose lock
+//! nobody holds any more ([`sweep`]).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-static COPIES: Mutex<Vec<tempfile::TempDir>> = Mutex::new(Vec::new());
+/// A copy's folder and the open lock file that says its owner still runs.
+struct Copy {
+    dir: tempfile::TempDir,
+    _lock: std::fs::File,
+}
+
+static COPIES: Mutex<Vec<Copy>> = Mutex::new(Vec::new());
+
+/// The prefix of every copy's folder in the temporary directory.
+const PREFIX: &str = "hookx-script-";
+
+/// The lock file in a copy's folder.
+const LOCK: &str = ".hookx-lock";
+
+/// A folder without a lock file is being made (or was made by a hookx that wrote none): it is
+/// left alone until it is this old.
+const UNLOCKED_GRACE: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// A private copy of `bytes`, the content read from the script at `path`, named and moded
 /// as it.
@@ -20,7 +42,10 @@ pub(super) fn make(path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
     let name = path
         .file_name()
         .ok_or_else(|| std::io::Error::other("a script path without a file name"))?;
-    let dir = tempfile::Builder::new().prefix("hookx-script-").tempdir()?;
+    static SWEPT: std::sync::Once = std::sync::Once::new();
+    SWEPT.call_once(sweep);
+    let dir = tempfile::Builder::new().prefix(PREFIX).tempdir()?;
+    let lock = hold(&dir.path().join(LOCK))?;
     let copy = dir.path().join(name);
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
@@ -42,8 +67,84 @@ pub(super) fn make(path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
     COPIES
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .push(dir);
+        .push(Copy { dir, _lock: lock });
     Ok(copy)
+}
+
+/// Creates the lock file at `path` and takes an exclusive lock on it, closed on `exec`.
+fn hold(path: &Path) -> std::io::Result<std::fs::File> {
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: flock on a descriptor this function owns.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(file)
+}
+
+/// Deletes the copy folders of this user's left in the temporary directory by a hookx that
+/// died before deleting them: those whose lock no process holds.
+#[cfg(unix)]
+fn sweep() {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    let me = rustix::process::geteuid().as_raw();
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if !entry.file_name().to_string_lossy().starts_with(PREFIX) {
+            continue;
+        }
+        let dir = entry.path();
+        let Ok(meta) = std::fs::symlink_metadata(&dir) else {
+            continue;
+        };
+        if !meta.is_dir() || meta.uid() != me {
+            continue;
+        }
+        let lock = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+            .open(dir.join(LOCK));
+        let dead = match &lock {
+            // SAFETY: flock on a descriptor this function owns; released when it closes.
+            Ok(file) => unsafe {
+                libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0
+            },
+            Err(_) => meta
+                .modified()
+                .ok()
+                .and_then(|m| m.elapsed().ok())
+                .is_some_and(|age| age > UNLOCKED_GRACE),
+        };
+        if dead {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn sweep() {}
+
+/// Leaves the copies to the process that still runs their handlers (the worker of a split
+/// run): this one deletes none of them, and they go when that one ends, or at a later sweep.
+pub fn leave() {
+    let copies = std::mem::take(
+        &mut *COPIES
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()),
+    );
+    for copy in copies {
+        // The folder stays; the lock closes when this process exits.
+        let _ = copy.dir.keep();
+    }
 }
 
 /// Deletes every copy made so far (the event is answered: no handler of it runs any more).

@@ -36,6 +36,7 @@ mod walk;
 mod who_runs;
 
 pub use crate::context::{Context, MANAGED_ROOT_VAR, location, locations};
+pub use copies::leave as leave_private_copies;
 pub use copies::remove as remove_private_copies;
 pub use policy_file::{OthersCouldWrite, Owners};
 pub use rules::{EffectiveRule, dispatch_rules, effective_rules, host_rules};
@@ -44,5 +45,10 @@ pub use switches::{
     PolicyStop, hooks_disabled, hooks_disabled_by_agent, managed_only, stopped_by_policy,
     switched_off,
 };
-pub use walk::{discover, discover_firing, discover_for_event, discover_trusting, find};
-pub use who_runs::{Runner, is_native, location_runner, needed_for_run, needs_trust, runner};
+pub use walk::{
+    discover, discover_firing, discover_for_event, discover_trusting, find, has_copies,
+    with_copies_sources,
+};
+pub use who_runs::{
+    Runner, is_native, location_runner, needed_for_run, needs_trust, read_for_copies, runner,
+};

@@ -70,7 +70,7 @@ pub(super) fn load(
         // Frontmatter is read whole: whether it has hooks decides whether it is a source.
         Some((_, event, fires)) if !markdown => {
             match read_for_event(
-                ctx,
+                store.caches().then_some(ctx.home.as_path()),
                 (&source.path, &found.meta),
                 source.display.clone(),
                 location.dialect,
@@ -273,7 +273,7 @@ enum EventRead {
 /// is large and unchanged, else parsed (and then cached, if large). `accept` is asked about
 /// the SHA-256 before anything else is done with the content.
 fn read_for_event(
-    ctx: &Context,
+    cache_home: Option<&Path>,
     (path, meta): (&Path, &std::fs::Metadata),
     display: String,
     dialect: Dialect,
@@ -281,16 +281,11 @@ fn read_for_event(
     accept: &dyn Fn(&str) -> bool,
 ) -> EventRead {
     use config::read::{leave_out_unfired, prune_event, read_pruned};
-    let before = Some(meta).filter(|m| cache::worth_caching(m));
+    let before = Some(meta).filter(|m| cache_home.is_some() && cache::worth_caching(m));
     if let Some(meta) = before
-        && let Some(hit) = cache::lookup(
-            &ctx.home,
-            path,
-            meta,
-            (dialect, event, &display),
-            fires,
-            accept,
-        )
+        && let Some(home) = cache_home
+        && let Some(hit) =
+            cache::lookup(home, path, meta, (dialect, event, &display), fires, accept)
     {
         return match hit {
             // Entries are stored only for files that read without diagnostics, which are
@@ -323,10 +318,10 @@ fn read_for_event(
         leave_out_unfired(&mut pruned, dialect, &src.path, fires);
     }
     let parsed = read_pruned(&src, dialect, pruned);
-    if let (Some(before), Some(kept)) = (before, kept)
+    if let (Some(before), Some(kept), Some(home)) = (before, kept, cache_home)
         && parsed.diagnostics.is_empty()
     {
-        cache::store(&ctx.home, path, dialect, event, before, &sha256, kept);
+        cache::store(home, path, dialect, event, before, &sha256, kept);
     }
     EventRead::Parsed(Some(sha256), Box::new(Ok(parsed)))
 }

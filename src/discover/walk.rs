@@ -7,7 +7,7 @@ use super::claims::{Candidate, Claims};
 use super::listing::{Found, Listings, candidates};
 use super::read::{Run, load};
 use super::source::Source;
-use super::who_runs::needed_for_run;
+use super::who_runs::{needed_for_run, read_for_copies};
 use crate::config;
 use crate::context::{Context, absolute, locations};
 use crate::error::Error;
@@ -124,14 +124,54 @@ fn as_found(path: &Path) -> PathBuf {
 /// Every source of `ctx`'s locations (for a `run`, only those it needs), in [`locations`]
 /// order, one per real file.
 pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<Source> {
+    discover_reading(ctx, store, run, false)
+}
+
+/// `sources` as [`discover_firing`] or [`discover_for_event`] found them for `run`, or, where
+/// a file among them holds a copy `convert` made ([`has_copies`]), found again
+/// with the host's own hook files too ([`read_for_copies`]): the plan must see the rule the
+/// copy came from. Most projects have no copy, and pay for no second look.
+pub fn with_copies_sources(
+    ctx: &Context,
+    store: &TrustStore,
+    host: Dialect,
+    event: &EventKind,
+    fires: Option<config::read::Fires>,
+    sources: Vec<Source>,
+) -> Vec<Source> {
+    match has_copies(&sources) {
+        false => sources,
+        true => discover_reading(ctx, store, Some((host, event, fires)), true),
+    }
+}
+
+/// Whether any handler of `sources` carries the provenance record `convert` writes (a
+/// `"hookx"` object naming its source and rule): a copy of a rule another file may hold.
+pub fn has_copies(sources: &[Source]) -> bool {
+    sources
+        .iter()
+        .filter_map(Source::document)
+        .flat_map(|d| &d.rules)
+        .flat_map(|r| &r.handlers)
+        .filter_map(|h| h.extra.get(config::MARKER)?.as_object())
+        .any(|r| {
+            r.get("source").is_some_and(|v| v.is_string())
+                && r.get("rule").is_some_and(|v| v.is_string())
+        })
+}
+
+/// [`discover_with`], also reading the host's own hook files with `own` ([`read_for_copies`]).
+fn discover_reading(ctx: &Context, store: &TrustStore, run: Run, own: bool) -> Vec<Source> {
+    let needed =
+        |host: Dialect, l: &Location| needed_for_run(host, l) || (own && read_for_copies(host, l));
     let plugins_needed = locations()
         .filter(|l| l.pattern == Pattern::Plugins)
-        .filter(|l| run.is_none_or(|(host, _, _)| needed_for_run(host, l)))
+        .filter(|l| run.is_none_or(|(host, _, _)| needed(host, l)))
         .filter_map(|l| Some((l, l.dialect.config().plugins?)))
         .collect::<Vec<_>>();
     // The settings files that say which plugins are on are read whenever plugins are.
     let wanted = |location: &Location| {
-        run.is_none_or(|(host, _, _)| needed_for_run(host, location))
+        run.is_none_or(|(host, _, _)| needed(host, location))
             || plugins_needed
                 .iter()
                 .any(|(_, spec)| spec.enabled_in.contains(&location.id))

@@ -92,6 +92,16 @@ pub fn needed_for_run(host: Dialect, location: &Location) -> bool {
     }
 }
 
+/// Whether `hookx run --host HOST` reads files at `location` once a file it runs holds a copy
+/// `convert` made (`crate::plan`): the host's own hook files, which may hold the rule the copy
+/// came from, or another copy of it (not plugins or components: `convert` writes none there).
+pub fn read_for_copies(host: Dialect, location: &Location) -> bool {
+    location.dialect == host
+        && !location.scope.is_component()
+        && location.scope != Scope::Plugin
+        && location_runner(host, location) == Runner::Native
+}
+
 /// Whether hookx must see `source` trusted before running it under `host`: only sources hookx
 /// runs itself need trust; what the host runs natively was the host's call.
 pub fn needs_trust(host: Dialect, source: &Source) -> bool {

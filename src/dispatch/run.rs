@@ -304,6 +304,15 @@ impl Plan<'_> {
         let mut stopped = false;
         let mut cut = Vec::new();
         let mut final_deny = false;
+        let mut denied_once = false;
+        // A deny is final unless a handler still to answer could stop the agent and the
+        // host would be told (`continue: false`): that answer is more than the deny, so it is
+        // waited for, within the budget like any other.
+        let host_stops = tables.protocol.can_stop_the_agent(&event.kind);
+        let may_stop: Vec<bool> = jobs
+            .iter()
+            .map(|j| host_stops && j.flavor.tables().protocol.asks_to_stop())
+            .collect();
         while let Some(step) = match final_deny {
             // Those that ended with it still count; nothing more is waited for.
             true => batch.next_ended(),
@@ -331,8 +340,14 @@ impl Plan<'_> {
                 batch.stop_starting();
                 stopped = true;
             }
-            // Final: no later answer undoes a deny.
-            final_deny |= denied && answer.is_some();
+            denied_once |= denied;
+            // Final: no later answer undoes a deny, and none still to come could stop the
+            // agent (one of a host that stops at the first deny never starts).
+            final_deny = denied_once
+                && answer.is_some()
+                && !(0..jobs.len()).any(|j| {
+                    may_stop[j] && ended[j].is_none() && (!stopped || batch.is_started(j))
+                });
         }
         let mut outcome = Outcome::default();
         if !unevaluated.is_empty() {

@@ -175,7 +175,14 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
     )?;
     let dialect = request.host.dialect();
     let store = TrustStore::load_or_empty(&ctx);
-    let sources = discover::discover_for_event(&ctx, dialect, &event.kind, &store);
+    let sources = discover::with_copies_sources(
+        &ctx,
+        &store,
+        dialect,
+        &event.kind,
+        None,
+        discover::discover_for_event(&ctx, dialect, &event.kind, &store),
+    );
     // 3. select
     let hook_set = hook_set(&sources, dialect, &store);
     // 4. run
@@ -228,6 +235,11 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         },
         Vars::Dispatch,
     )?;
+    if request.home.is_none()
+        && let Some(elsewhere) = trust::record_under_home_var(&ctx)
+    {
+        home_var_elsewhere(&elsewhere, &ctx, hosted.host, &hosted.event)?;
+    }
     let dialect = hosted.host.dialect();
     if left_to_user_route(
         &ctx,
@@ -244,12 +256,13 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
     let (store, refused) = TrustStore::load_for_run(&ctx);
     // Left for the OS to free when hookx exits: freeing thousands of rules one by one costs
     // an event more than reading them from the cache did.
-    let sources = ManuallyDrop::new(discover::discover_firing(
+    let sources = ManuallyDrop::new(discover::with_copies_sources(
         &ctx,
+        &store,
         dialect,
         &hosted.event.kind,
-        &fires,
-        &store,
+        Some(&fires),
+        discover::discover_firing(&ctx, dialect, &hosted.event.kind, &fires, &store),
     ));
     // 3. select
     let hook_set = ManuallyDrop::new(hook_set(&sources, dialect, &store));
@@ -291,11 +304,14 @@ fn answer_in_time(
         match split::split(bound) {
             Split::Host(Some(answer)) => {
                 use std::io::Write;
+                // The worker may still run handlers from them: it deletes them.
+                discover::leave_private_copies();
                 let _ = std::io::stdout().write_all(&answer.stdout);
                 let _ = std::io::stderr().write_all(&answer.stderr);
                 return answer.code;
             }
             Split::Host(None) => {
+                discover::leave_private_copies();
                 let why = "the handlers' run ended before it answered (see above)";
                 return host::print(&known.answer(why), &[]);
             }
@@ -482,7 +498,7 @@ struct HookSet<'a> {
 
 fn hook_set<'a>(sources: &'a [Source], host: Dialect, store: &TrustStore) -> HookSet<'a> {
     HookSet {
-        rules: discover::dispatch_rules(sources, host, store),
+        rules: crate::plan::hookx_rules(sources, host, store),
         untrusted: host::untrusted(sources, host, store),
     }
 }
@@ -511,6 +527,32 @@ fn refused_store(
             false => format!("; not running {}", files.join(", ")),
         }
     ));
+    Ok(())
+}
+
+/// `HOME` names another home than the one `run` reads, with a trust record there
+/// ([`trust::record_under_home_var`]): said on stderr every time, and where the event guards a
+/// tool call an error, which the failure policy answers with a deny (the guards trusted there
+/// would be lost). The fix: routes installed from that home, which name it (`--home`).
+fn home_var_elsewhere(
+    elsewhere: &Path,
+    ctx: &Context,
+    host: Flavor,
+    event: &Event,
+) -> Result<(), Error> {
+    let why = format!(
+        "HOME is {}, which holds a trust record, but `hookx run` reads the home of your account, \
+         {} (a project's settings can set HOME for every hook); if your hooks' state is under \
+         HOME, run `hookx install` again from there (its routes then name it with --home)",
+        elsewhere.display(),
+        ctx.home.display()
+    );
+    if failure::policy(host, &event.kind) == failure::OnFailure::Deny {
+        return Err(Error::Usage(format!(
+            "{why}; the guards trusted there cannot be checked"
+        )));
+    }
+    guard::note(format_args!("hookx: {why}"));
     Ok(())
 }
 

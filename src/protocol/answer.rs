@@ -46,7 +46,26 @@ pub fn decode_answer(flavor: Flavor, event: &Event, finished: &Finished) -> Outc
         Exit::Code(2) => p.exit2(kind),
         _ => None,
     };
+    // A JSON object on stdout counts at a non-zero exit too where the host reads it so.
+    let json_too = matches!(finished.exit, Exit::Code(c) if c != 0)
+        && p.exit_codes == ExitCodes::ByCodeAndJson
+        && stdout_is_object(finished);
+    if json_too {
+        read_stdout(flavor, event, finished, &mut out);
+    }
     if let Some(effect) = exit2 {
+        if json_too
+            && matches!(
+                effect,
+                Exit2::Deny | Exit2::DenyWithoutReason | Exit2::Block
+            )
+        {
+            // The exit code's deny or block wins: nothing the JSON allowed or rewrote runs,
+            // and stderr is the reason.
+            out.decision = None;
+            out.updated_input = None;
+            out.reasons.clear();
+        }
         match effect {
             Exit2::Deny => deny(&mut out, reason_or(&stderr, "hook exited with code 2")),
             Exit2::DenyWithoutReason => deny(&mut out, "hook exited with code 2".into()),
@@ -77,6 +96,11 @@ pub fn decode_answer(flavor: Flavor, event: &Event, finished: &Finished) -> Outc
         Exit::Signal(sig) => format!("was killed by signal {sig}"),
         Exit::FailedToStart(why) => format!("could not start: {why}"),
     };
+    if json_too {
+        // The JSON is the answer; the failure is logged.
+        out.errors.push(failure(&what, &stderr));
+        return out;
+    }
     if p.failure_denies.contains(kind) {
         deny(&mut out, reason_or(&stderr, &format!("hook {what}")));
     } else {
@@ -535,6 +559,15 @@ fn read_stdout(flavor: Flavor, event: &Event, finished: &Finished, out: &mut Out
             preview(text)
         )),
     }
+}
+
+/// Whether the handler's whole stdout is a JSON object (not cut at the output cap).
+fn stdout_is_object(finished: &Finished) -> bool {
+    !finished.stdout_truncated
+        && String::from_utf8_lossy(&finished.stdout)
+            .trim_start()
+            .starts_with('{')
+        && serde_json::from_slice::<Value>(&finished.stdout).is_ok_and(|v| v.is_object())
 }
 
 /// A handler's answer hookx cannot read whole, by the failure policy of its event

@@ -82,6 +82,10 @@ pub struct ConfigSpec {
     /// and answer rules their handlers then get (Copilot runs `.claude/settings*.json` as its
     /// PascalCase hooks).
     pub reads_foreign_as: &'static [(crate::tables::Dialect, crate::tables::Flavor)],
+    /// For each dialect in `reads_foreign_as`: what stops the agent running that dialect's
+    /// files itself, where its handlers would get the wrong payload ([`ForeignSwitch`]). A
+    /// dialect read foreign with no row here has no switch hookx knows of.
+    pub foreign_switches: &'static [ForeignSwitch],
     /// Handler keys, kept verbatim among a handler's other fields, that change how it runs.
     pub run_keys: RunKeys,
     /// The kinds of file the dialect has.
@@ -422,4 +426,18 @@ impl ConfigSpec {
     pub fn is_disabled(&self, rule: &crate::tables::Rule) -> bool {
         self.rule_list.is_some_and(|list| list.is_disabled(rule))
     }
+}
+
+/// What stops an agent running another dialect's files itself ([`ConfigSpec::reads_foreign_as`]),
+/// whose handlers it hands its own payload, not the one they were written for: the plan of
+/// who runs each rule (`crate::plan`) and `doctor` say so, and name this.
+#[derive(Debug)]
+pub struct ForeignSwitch {
+    /// The dialect whose files the agent reads.
+    pub dialect: crate::tables::Dialect,
+    /// The step that turns the reading off, for a person to take (`hookx install` cannot: no
+    /// file key does it); `None`: nothing turns it off short of turning every hook off.
+    pub off: Option<&'static str>,
+    /// Where this was found out.
+    pub source: &'static str,
 }

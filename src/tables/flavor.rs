@@ -412,6 +412,24 @@ impl Tables {
             .map(|(_, keys)| *keys)
     }
 
+    /// Whether a recorded run of [`Tables::verified_with`] showed `kind` firing (its payload is
+    /// in [`Tables::payload_keys`]); `None` for tables no client run confirmed at all. An event
+    /// never seen firing is the documents' word (issue 25: facts say where they come from).
+    pub fn seen_firing(&self, kind: &EventKind) -> Option<bool> {
+        self.verified_with?;
+        Some(self.payload_keys(kind).is_some())
+    }
+
+    /// How many of this flavour's events a recorded run showed firing, of how many.
+    pub fn events_seen_firing(&self) -> (usize, usize) {
+        let seen = self
+            .events
+            .iter()
+            .filter(|(k, _)| self.payload_keys(k).is_some())
+            .count();
+        (seen, self.events.len())
+    }
+
     /// The closed set of values this flavour sends for `kind`'s field matcher, if known.
     pub fn matcher_values(&self, kind: &EventKind) -> Option<&'static [&'static str]> {
         self.matcher_values

@@ -141,8 +141,14 @@ pub enum EnvValue {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExitCodes {
     /// Stdout is read at exit 0; exit 2 means what `exit2` says; any other code is a failure
-    /// (Claude, Copilot, Bricks).
+    /// (Copilot, Bricks).
     ByCode,
+    /// As [`ExitCodes::ByCode`], and a JSON object on stdout is read at every exit code: at
+    /// exit 2 beside what `exit2` says (a deny or block wins over the JSON's decision), at any
+    /// other code as the answer, the failure logged (Claude Code 2.1.332, run: exit 1 with a
+    /// deny denies, with `allow` + `updatedInput` runs the rewrite; PostToolUse exit 2 gives
+    /// the model both stderr and the JSON's `additionalContext`).
+    ByCodeAndJson,
     /// The output (stdout, else stderr when stdout is empty) is the answer whatever the exit
     /// code when it is a JSON object. Otherwise its text is, at exit 0, a system message; at
     /// `warning`, a system message after `warning_prefix`; at any other code, the reason of a
@@ -245,6 +251,20 @@ impl ProtocolTables {
     /// guard answers by it, and so does a handler answer hookx cannot read whole.
     pub fn fails_closed(&self, kind: &EventKind) -> bool {
         self.fail_closed.contains(kind)
+    }
+
+    /// Whether the host is told to stop the agent in its answer on `kind` (`continue: false`
+    /// has a slot there).
+    pub fn can_stop_the_agent(&self, kind: &EventKind) -> bool {
+        self.answer
+            .iter()
+            .any(|f| f.slot == Slot::Continue && f.written_on(kind))
+    }
+
+    /// Whether a handler of this flavour can ask to stop the agent (its answers have a
+    /// `continue` slot).
+    pub fn asks_to_stop(&self) -> bool {
+        self.answer.iter().any(|f| f.slot == Slot::Continue)
     }
 
     /// The time the host gives all hooks of `kind`, if it caps them.

@@ -93,7 +93,7 @@ impl Setup {
     /// `hookx ARGS…` here, with the test limit and nothing inherited from an agent.
     pub fn hookx(&self, args: &[&str]) -> assert_cmd::Command {
         let mut cmd = common::hookx_clean(&self.project);
-        cmd.args(args)
+        cmd.args(common::with_route_home(args, &self.home))
             .env("HOME", &self.home)
             .env("HOOKX_TEST_HOST_LIMIT_MS", TEST_LIMIT_MS)
             .env_remove("HOOKX_HOST")
@@ -113,6 +113,17 @@ impl Setup {
             host,
             &["run", "--host", host.name(), "--event", event],
             true,
+        )
+    }
+
+    /// [`Setup::fire`] under the host's real limit, not the test's: for handlers that take a
+    /// moment, so that a loaded machine cannot make them late.
+    pub fn fire_unhurried(&self, host: Dialect) -> Result<(Decision, common::Ran), String> {
+        let (_, event) = pre_tool_use(host);
+        self.fire_at(
+            host,
+            &["run", "--host", host.name(), "--event", event],
+            false,
         )
     }
 

@@ -113,10 +113,41 @@ pub fn write(root: &Path, rel: &str, text: &str) -> PathBuf {
 }
 
 /// `hookx ARGS… --project PROJECT --home HOME`, with `HOME` pointing at `home` too and no
-/// `HOOKX_HOME`, so that nothing touches the real home.
+/// `HOOKX_HOME`, so that nothing touches the real home. (`home` is not the account's: `hookx
+/// install` writes `--home HOME` on the routes it installs, for `hookx run`.)
 pub fn hookx_at(project: &Path, home: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
     Command::cargo_bin("hookx")
         .unwrap()
+        .timeout(Duration::from_secs(120))
+        .args(args)
+        .arg("--project")
+        .arg(project)
+        .arg("--home")
+        .arg(home)
+        .env("HOME", home)
+        .env_remove("HOOKX_HOME")
+        .assert()
+}
+
+/// [`hookx_at`] as a user whose account's home (`getpwuid`) is `home`, as for a user installing
+/// for their own home: `hookx install` then writes no `--home` on its routes, and a route run
+/// this way takes `home` from the account. Where the tests cannot say so (not root, not Linux),
+/// as [`hookx_at`].
+pub fn hookx_as_account_at(
+    project: &Path,
+    home: &Path,
+    args: &[&str],
+) -> assert_cmd::assert::Assert {
+    let program = assert_cmd::cargo::cargo_bin("hookx");
+    #[cfg(target_os = "linux")]
+    let account = as_account_with_home(home, &program);
+    #[cfg(not(target_os = "linux"))]
+    let account: Option<std::process::Command> = None;
+    let Some(account) = account else {
+        return hookx_at(project, home, args);
+    };
+    Command::from_std(account)
+        .timeout(Duration::from_secs(120))
         .args(args)
         .arg("--project")
         .arg(project)
@@ -203,4 +234,131 @@ pub fn hookx_clean(dir: &Path) -> Command {
     }
     cmd.current_dir(dir).timeout(Duration::from_secs(120));
     cmd
+}
+
+/// The README's migration story (issue 24): a Claude project with a Bash guard, a formatter on
+/// Write/Edit, a prompt logger and a Stop hook, each `sh hook.sh LABEL`, converted with
+/// `--write` to `targets` (the wrapped copies call this build), then `hookx install --host
+/// HOST` and `hookx trust --yes`. `hook.sh` appends `LABEL RUNNER PAYLOAD` to `runs.log` in
+/// the project: RUNNER is `hookx` when hookx started it (`hookx run` or a wrapped copy's `hookx
+/// exec`), else `agent`; PAYLOAD is its stdin on one line.
+pub fn migration_story(project: &Path, home: &Path, targets: &str, host: &str) {
+    let script = write(
+        project,
+        "hook.sh",
+        "#!/bin/sh\nr=agent; [ -n \"$HOOKX_HOST\" ] && r=hookx\n\
+         printf '%s %s %s\\n' \"$1\" \"$r\" \"$(tr -d '\\n')\" >> \"$(dirname \"$0\")/runs.log\"\n",
+    );
+    let run = |label: &str| format!("sh {} {label}", script.display());
+    let settings = serde_json::json!({"hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": run("guard")}]}],
+        "PostToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "command", "command": run("fmt")}]}],
+        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": run("log")}]}],
+        "Stop": [{"hooks": [{"type": "command", "command": run("stop")}]}],
+    }});
+    write(project, ".claude/settings.json", &settings.to_string());
+    hookx_clean(project)
+        .current_dir(project)
+        .env("HOME", home)
+        .args([
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            targets,
+            "--write",
+        ])
+        .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
+        .assert()
+        .success();
+    hookx_at(project, home, &["install", "--host", host]).success();
+    hookx_at(project, home, &["trust", "--yes"]).success();
+}
+
+/// The lines of the story's `runs.log` for `label` (`guard`, `fmt`, `log`, `stop`).
+pub fn story_runs(project: &Path, label: &str) -> Vec<String> {
+    std::fs::read_to_string(project.join("runs.log"))
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.starts_with(&format!("{label} ")))
+        .map(str::to_string)
+        .collect()
+}
+
+/// `program`, run as if this user's account (`getpwuid`) had `home` as its home directory: in
+/// a mount namespace of its own where `/etc/passwd` says so (`hookx run` takes its home from
+/// the account, not from `HOME`). `None` where the tests cannot make a mount namespace (not
+/// root): the tests that need it fail, saying so.
+#[cfg(target_os = "linux")]
+pub fn as_account_with_home(home: &Path, program: &Path) -> Option<std::process::Command> {
+    as_account(Some(home), &home.with_extension("passwd"), program)
+}
+
+/// `program`, run as if the account database had no entry for this user (the passwd file
+/// written at `file`). `None` as for [`as_account_with_home`].
+#[cfg(target_os = "linux")]
+pub fn as_no_account(file: &Path, program: &Path) -> Option<std::process::Command> {
+    as_account(None, file, program)
+}
+
+#[cfg(target_os = "linux")]
+fn as_account(home: Option<&Path>, file: &Path, program: &Path) -> Option<std::process::Command> {
+    if !rustix::process::geteuid().is_root() {
+        return None;
+    }
+    let uid = rustix::process::getuid().as_raw().to_string();
+    let passwd = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
+    let mut lines: Vec<String> = Vec::new();
+    let mut found = false;
+    for line in passwd.lines() {
+        let mut fields: Vec<&str> = line.split(':').collect();
+        if fields.len() >= 7 && fields[2] == uid {
+            found = true;
+            match home {
+                Some(home) => fields[5] = home.to_str().expect("UTF-8 home"),
+                None => continue,
+            }
+        }
+        lines.push(fields.join(":"));
+    }
+    if let (false, Some(home)) = (found, home) {
+        lines.push(format!("me:x:{uid}:{uid}::{}:/bin/sh", home.display()));
+    }
+    let text = lines.join("\n") + "\n";
+    // Written once: a hookx of an earlier call may still be reading it through its mount.
+    if std::fs::read_to_string(file).ok().as_deref() != Some(text.as_str()) {
+        let part = file.with_extension("passwd-part");
+        std::fs::write(&part, &text).unwrap();
+        std::fs::rename(&part, file).unwrap();
+    }
+    // The account database is that file alone: NSS modules beside it (systemd's) would still
+    // give an entry for root.
+    let nsswitch = file.with_extension("nsswitch");
+    if !nsswitch.exists() {
+        let part = file.with_extension("nsswitch-part");
+        std::fs::write(&part, "passwd: files\ngroup: files\n").unwrap();
+        std::fs::rename(&part, &nsswitch).unwrap();
+    }
+    let mut cmd = std::process::Command::new("unshare");
+    cmd.args(["--mount", "--propagation", "private", "--", "sh", "-c"])
+        .arg(
+            "mount --bind \"$0\" /etc/passwd && mount --bind \"$1\" /etc/nsswitch.conf && \
+             shift && exec \"$@\"",
+        )
+        .arg(file)
+        .arg(&nsswitch)
+        .arg(program);
+    Some(cmd)
+}
+
+/// `args` with `--home HOME` after the command where it is `run`: it takes its home from the
+/// route's `--home` (or the account), never from `HOME`, so a test that puts its home in
+/// `HOME` for the other commands gives it to `run` on its command line, as `hookx install`
+/// writes it on a route. (`exec` reads no home.)
+pub fn with_route_home(args: &[&str], home: &Path) -> Vec<std::ffi::OsString> {
+    let mut out: Vec<std::ffi::OsString> = args.iter().map(Into::into).collect();
+    if args.first() == Some(&"run") {
+        out.insert(1, "--home".into());
+        out.insert(2, home.into());
+    }
+    out
 }

@@ -214,6 +214,18 @@ pub fn base_env(world: &World, port: u16) -> Vec<(String, String)> {
 
 /// Runs `claude -p PROMPT` (plus `extra` flags) in the world's project, at most two minutes.
 pub fn run(bin: &Path, world: &World, port: u16, prompt: &str, extra: &[&str]) -> Run {
+    run_env(bin, world, port, prompt, extra, &[])
+}
+
+/// [`run`] with the variables `env` added to the run environment (hooks inherit them).
+pub fn run_env(
+    bin: &Path,
+    world: &World,
+    port: u16,
+    prompt: &str,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> Run {
     static RUNS: AtomicUsize = AtomicUsize::new(0);
     let debug = world.dump.join(format!(
         "debug-{}.log",
@@ -222,6 +234,7 @@ pub fn run(bin: &Path, world: &World, port: u16, prompt: &str, extra: &[&str]) -
     let mut cmd = Command::new(bin);
     cmd.env_clear()
         .envs(base_env(world, port))
+        .envs(env.iter().copied())
         .current_dir(&world.project)
         .args(["-p", prompt, "--output-format", "stream-json", "--verbose"])
         .arg("--include-hook-events")

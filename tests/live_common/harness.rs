@@ -10,7 +10,9 @@ use std::process::ExitCode;
 
 /// What a suite needs to run.
 pub enum Need {
-    /// A pinned client (`what`, as people name it) at `rel` below the conformance cache.
+    /// A pinned client (`what`, as people name it) at `rel` below the conformance cache
+    /// (every suite but live_precommit, which needs no client of hookx's pins).
+    #[allow(dead_code)]
     Client { what: &'static str, rel: String },
     /// Anything else (`what` the suite needs, and whether this machine has it); only some
     /// suites have such needs.
@@ -19,6 +21,7 @@ pub enum Need {
 }
 
 /// A pinned client at `rel` below the conformance cache.
+#[allow(dead_code)]
 pub fn client(what: &'static str, rel: impl Into<String>) -> Need {
     Need::Client {
         what,
@@ -101,7 +104,7 @@ pub fn main(suite: &str, needs: &[Need], tests: Vec<(&'static str, fn())>) -> Ex
                 false => println!("{suite}: every test ignored: {why}"),
             }
         }
-        if missing.is_empty() {
+        if missing.is_empty() && !running.is_empty() {
             println!("{suite}: runs against {}", running.join(", "));
         }
     }

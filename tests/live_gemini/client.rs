@@ -164,7 +164,10 @@ impl Sandbox {
     }
 
     /// `~/.gemini/settings.json`: API-key auth against the fake model, no telemetry, usage
-    /// statistics or update checks, and `hooks`.
+    /// statistics or update checks, and `hooks`. `tools.useRipgrep: false`: Gemini's
+    /// grep_search takes ripgrep when the machine has `rg` (its payloads then carry
+    /// `tool_input.context` and another result), so the suite pins the built-in search the
+    /// recordings were made with, whatever the machine has installed.
     pub fn user_settings(&self, hooks: Value) {
         self.user_settings_with(hooks, json!({}));
     }
@@ -176,6 +179,7 @@ impl Sandbox {
             "privacy": {"usageStatisticsEnabled": false},
             "telemetry": {"enabled": false},
             "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false},
+            "tools": {"useRipgrep": false},
             "hooks": hooks,
         });
         for (k, v) in extra.as_object().into_iter().flatten() {

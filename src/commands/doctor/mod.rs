@@ -68,7 +68,8 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
 
 /// The diagnosis of every hook file of the project and home, under `host` or every agent.
 pub fn diagnose(ctx: &Context, host: Option<Dialect>) -> Report {
-    let store = TrustStore::load_or_empty(ctx);
+    // The record as `hookx run` reads it: one it refuses trusts nothing here either.
+    let (store, refused) = TrustStore::load_for_run(ctx);
     let sources = discover::discover_trusting(ctx, &store);
     let hosts: Vec<Dialect> = match host {
         Some(h) => vec![h],
@@ -78,6 +79,7 @@ pub fn diagnose(ctx: &Context, host: Option<Dialect>) -> Report {
         ctx,
         sources: &sources,
         store: &store,
+        likely_copies: crate::plan::likely_copies(&sources),
     };
     // Files that parsed and hold no hook (settings with other keys) have nothing to diagnose.
     let files: Vec<FileReport> = sources
@@ -103,10 +105,23 @@ pub fn diagnose(ctx: &Context, host: Option<Dialect>) -> Report {
             .flat_map(|f| &f.rules)
             .filter(|r| r.hosts.iter().all(|v| v.status == Status::Never))
             .count();
+    let trust: Vec<Finding> = refused
+        .iter()
+        .map(|why| {
+            Finding::new(
+                Level::Error,
+                format!(
+                    "{why}: `hookx run` refuses it and trusts nothing, so no file that needs `hookx trust` runs (a tool call it would guard is denied)"
+                ),
+                Some(why.fix()),
+            )
+        })
+        .collect();
     Report {
+        never_fire: never_fire + trust.len(),
+        trust,
         hosts: hosts.iter().map(|h| doctor.host(*h)).collect(),
         files,
-        never_fire,
     }
 }
 
@@ -115,6 +130,8 @@ struct Doctor<'a> {
     ctx: &'a Context,
     sources: &'a [Source],
     store: &'a TrustStore,
+    /// Handlers that look like hand-made copies of another file's rule ([`crate::plan`]).
+    likely_copies: std::collections::HashMap<crate::plan::CopyKey, String>,
 }
 
 impl Doctor<'_> {

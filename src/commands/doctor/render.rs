@@ -16,6 +16,9 @@ pub fn render_text(report: &Report) -> String {
             )
         })
         .collect();
+    for finding in &report.trust {
+        push_finding(&mut out, "trust record: ", finding);
+    }
     out.push_str(&format!("hosts: {}\n", hosts.join(", ")));
     for host in &report.hosts {
         for finding in &host.policy {

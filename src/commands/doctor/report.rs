@@ -7,6 +7,10 @@ use serde::Serialize;
 /// The whole diagnosis; its JSON form is `hookx doctor --format json`.
 #[derive(Debug, Serialize)]
 pub struct Report {
+    /// What is wrong with hookx's own trust record: one `hookx run` refuses (inside the
+    /// project, or writable by another account) trusts nothing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub trust: Vec<Finding>,
     pub hosts: Vec<HostReport>,
     pub files: Vec<FileReport>,
     /// Rules that fire under none of the hosts examined, plus files none of them can read and

@@ -112,6 +112,9 @@ impl Doctor<'_> {
         if let Some(finding) = alias_note(rule, flavor) {
             verdict.findings.push(finding);
         }
+        if let Some(finding) = unseen_event_note(rule, host) {
+            verdict.findings.push(finding);
+        }
         for (i, handler) in rule.handlers.iter().enumerate() {
             if let Some(finding) = timeout_finding(handler, flavor) {
                 verdict.findings.push(finding);
@@ -126,6 +129,38 @@ impl Doctor<'_> {
                 verdict
                     .findings
                     .extend(outdated_guard_finding(handler, i, rule.flavor, host));
+            }
+        }
+        // The host runs a foreign file itself with its own payload (Copilot and Claude's
+        // files): hookx cannot stop that run, and a run of its own would be a second one.
+        if native && flavor != rule.flavor {
+            verdict.findings.push(Finding::new(
+                Level::Warning,
+                format!(
+                    "{display} runs it itself with its {} payload, not the {} one it was \
+                     written for ({}); hookx does not run it as well, or it would run twice \
+                     (`hookx list --host {host}` shows who runs each rule)",
+                    flavor.name(),
+                    rule.flavor.name(),
+                    crate::plan::switch_sentence(host, source.dialect)
+                ),
+                None,
+            ));
+        }
+        for i in 0..rule.handlers.len() {
+            if let Some(other) = self
+                .likely_copies
+                .get(&crate::plan::copy_key(source, rule, i))
+            {
+                verdict.findings.push(Finding::new(
+                    Level::Note,
+                    format!(
+                        "likely a copy made by hand of a rule in {other} (the same event and \
+                         command, no record of `convert`'s): hookx treats it as a rule of its \
+                         own, so both run where both are read"
+                    ),
+                    None,
+                ));
             }
         }
         verdict.payload = Some(flavor.name());
@@ -247,6 +282,26 @@ fn unsent(
 }
 
 /// A timeout that reads like milliseconds in a field that counts seconds.
+/// A note on a rule whose event no recorded run of `host`'s client showed firing: that it
+/// fires, when, and with what payload, rest on the client's documents alone.
+fn unseen_event_note(rule: &Rule, host: Dialect) -> Option<Finding> {
+    let tables = host.default_flavor().tables();
+    if tables.seen_firing(&rule.event)? {
+        return None;
+    }
+    let name = tables.event_name(&rule.event)?;
+    Some(Finding::new(
+        Level::Note,
+        format!(
+            "no recorded run of {} showed `{name}` firing: that it fires, and its payload, are \
+             from {}'s documents",
+            tables.verified_with?,
+            host.def().display
+        ),
+        None,
+    ))
+}
+
 fn timeout_finding(handler: &Handler, flavor: Flavor) -> Option<Finding> {
     let t = handler.timeout.filter(|t| *t >= MILLISECONDS_LIKELY)?;
     let dialect = flavor.dialect();

@@ -1,0 +1,649 @@
+//! The plan: who runs each rule under an agent, so that it runs exactly once per event.
+//!
+//! A rule and every copy `convert` made of it are one rule. A copy is recognised by the
+//! provenance record `convert` writes on each handler it converts (`"hookx": {"source": FILE,
+//! "rule": POINTER, "index": I, …}`, [`crate::config::MARKER`]): the file the rule was first
+//! written in, its pointer there and the handler's place in its group. A handler without a
+//! record is its own rule. A hand-made copy with the same content is a different rule here
+//! (doctor may call it a likely copy; it is never merged).
+//!
+//! Under a host, each copy stands one of four ways:
+//! - the host reads it itself and hands it the payload it was written for (a copy in the host's
+//!   own files, the original or one wrapped in `hookx exec --as D`);
+//! - the host reads it itself with its own payload (Copilot and Cursor reading Claude's files,
+//!   [`crate::tables::ConfigSpec::reads_foreign_as`]): nothing hookx writes stops that run
+//!   (the switch an agent offers, if any, is a person's to take: [`crate::tables::ForeignSwitch`]);
+//! - hookx runs it through its route (`hookx run`), once the file is trusted;
+//! - nobody runs it (a skill's or a plugin's that is off).
+//!
+//! The runner of a rule is, in this order: the host, through the first copy it reads with the
+//! right payload; else the host with its own payload (a run hookx cannot stop: had hookx run a
+//! copy too, the rule would run twice; `doctor` warns and `list` says so); else hookx, through
+//! one trusted copy (the original where hookx runs it, else the first in discovery order);
+//! else nobody (every copy hookx could run is untrusted). `hookx run` runs a copy only when it
+//! is its rule's runner ([`Plan::runs`]); `hookx list` shows the plan, one line per rule
+//! ([`Plan::rules`]).
+//!
+//! ```no_run
+//! use hookx::discover::{self, Context};
+//! use hookx::tables::Dialect;
+//! use hookx::trust::TrustStore;
+//!
+//! let ctx = Context::resolve(None, None).unwrap();
+//! let store = TrustStore::load_or_empty(&ctx);
+//! let sources = discover::discover_trusting(&ctx, &store);
+//! let plan = hookx::plan::plan(&sources, Dialect::named("gemini").unwrap(), &store);
+//! for rule in plan.rules() {
+//!     println!("{} {}: {}", rule.event, rule.handler, rule.runner);
+//! }
+//! ```
+
+use crate::config::MARKER;
+use crate::discover::{self, Runner as SourceRunner, Source};
+use crate::model::{Handler, HandlerKind};
+use crate::tables::{Dialect, Flavor, Rule};
+use crate::trust::{TrustState, TrustStore};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// A rule's identity: the file it was first written in (resolved through symlinks where it
+/// exists), its pointer there (a hook script's file name), and the handler's place in its
+/// group.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RuleKey {
+    pub file: PathBuf,
+    pub rule: String,
+    pub index: usize,
+}
+
+/// Who runs a rule under a host.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Runner {
+    /// The host itself, from `file` (as people read it), with the payload the rule was
+    /// written for.
+    Agent { host: Dialect, file: String },
+    /// The host itself, from `file`, but handing it its own payload (`payload`, a flavour): no
+    /// copy of the host's own gets the right one, and a run of hookx's would be a second run.
+    AgentOwnPayload {
+        host: Dialect,
+        file: String,
+        payload: Flavor,
+    },
+    /// hookx, through its route, running the copy in `file`.
+    Hookx { file: String },
+    /// Nobody: `why`.
+    Nobody { why: String },
+}
+
+impl std::fmt::Display for Runner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Runner::Agent { host, file } => write!(f, "{host} runs {file}"),
+            Runner::AgentOwnPayload {
+                host,
+                file,
+                payload,
+            } => write!(f, "{host} runs {file} with its {payload} payload"),
+            Runner::Hookx { file } => write!(f, "hookx runs {file}"),
+            Runner::Nobody { why } => write!(f, "nobody ({why})"),
+        }
+    }
+}
+
+/// One rule of the plan.
+#[derive(Clone, Debug)]
+pub struct Planned {
+    pub key: RuleKey,
+    /// The canonical event, the matcher and the command (or prompt) as the rule was written,
+    /// where the original is among the sources, else as the first copy records them.
+    pub event: String,
+    pub matcher: Option<String>,
+    pub handler: String,
+    pub runner: Runner,
+    /// Other runs of the rule nothing hookx does can stop, each a sentence: the host reading
+    /// a copy itself with its own payload, or a second copy of its own.
+    pub also: Vec<String>,
+    /// The files holding a copy hookx leaves out (it has another runner).
+    pub skipped: Vec<String>,
+}
+
+/// Who runs each rule under one host.
+#[derive(Debug)]
+pub struct Plan {
+    pub host: Dialect,
+    rules: Vec<Planned>,
+    /// Each copy hookx would run (its file as found, rule pointer, handler index) → whether
+    /// it is its rule's runner.
+    hookx_runs: HashMap<(PathBuf, String, usize), bool>,
+    /// Each copy (as above) → its rule.
+    keys: HashMap<(PathBuf, String, usize), usize>,
+}
+
+impl Plan {
+    /// Every rule with its runner, in the order the rules were first met.
+    pub fn rules(&self) -> &[Planned] {
+        &self.rules
+    }
+
+    /// Whether `hookx run` runs `rule`'s handler at `index` (its place in the rule as
+    /// written) from `source`: `false` when the rule has another runner under this host. A
+    /// copy the plan did not see runs.
+    pub fn runs(&self, source: &Source, rule: &Rule, index: usize) -> bool {
+        self.hookx_runs
+            .get(&(source.path.clone(), copy_rule_id(rule), index))
+            .copied()
+            .unwrap_or(true)
+    }
+
+    /// Whether hookx runs that handler as its rule's runner (a copy in a file the host reads
+    /// itself included).
+    pub fn through_hookx(&self, source: &Source, rule: &Rule, index: usize) -> bool {
+        self.hookx_runs
+            .get(&(source.path.clone(), copy_rule_id(rule), index))
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// The runner of the rule `source`'s `rule` holds at `index` (a copy's, or the
+    /// original's), if the plan has it.
+    pub fn runner_for(&self, source: &Source, rule: &Rule, index: usize) -> Option<&Runner> {
+        let at = self
+            .keys
+            .get(&(source.path.clone(), copy_rule_id(rule), index))?;
+        Some(&self.rules[*at].runner)
+    }
+}
+
+/// How a copy stands under the host.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Standing {
+    /// The host runs it with the payload it was written for.
+    Native,
+    /// The host runs it with its own payload, this flavour's, and nothing hookx writes stops
+    /// that.
+    NativeOwnPayload { payload: Flavor },
+    /// hookx may run it: trusted or not, and whether it would get the payload it was written
+    /// for.
+    Hookx { trusted: bool, right: bool },
+}
+
+struct Copy<'a> {
+    source: &'a Source,
+    rule: &'a Rule,
+    handler: &'a Handler,
+    index: usize,
+    standing: Standing,
+    record: Option<Record<'a>>,
+}
+
+/// The part of a handler's provenance record the plan reads.
+struct Record<'a> {
+    source: &'a str,
+    rule: &'a str,
+    index: usize,
+    from: Option<&'a str>,
+    matcher: Option<&'a str>,
+}
+
+impl<'a> Record<'a> {
+    /// `None` for a handler without one (no `"hookx"` key: nothing is parsed).
+    fn of(handler: &'a Handler) -> Option<Record<'a>> {
+        let record = handler.extra.get(MARKER)?.as_object()?;
+        let text = |key: &str| record.get(key).and_then(Value::as_str);
+        Some(Record {
+            source: text("source")?,
+            rule: text("rule")?,
+            index: record.get("index").and_then(Value::as_u64).unwrap_or(0) as usize,
+            from: text("from"),
+            matcher: text("matcher"),
+        })
+    }
+}
+
+/// A rule's pointer in its file, or a hook script's file name (as `convert` records it).
+fn copy_rule_id(rule: &Rule) -> String {
+    match rule.origin.pointer.is_empty() {
+        true => Path::new(&rule.origin.file)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_string(),
+        false => rule.origin.pointer.clone(),
+    }
+}
+
+fn real(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// A source's file, resolved through symlinks where discovery could.
+fn source_file(source: &Source) -> PathBuf {
+    source
+        .canonical
+        .clone()
+        .unwrap_or_else(|| source.path.clone())
+}
+
+/// The file a record names, read from the folder of the file holding it (`convert --write`
+/// writes it relative to the target), else as written.
+fn recorded_file(holder: &Source, recorded: &str) -> PathBuf {
+    let dir = holder.path.parent().unwrap_or(Path::new(""));
+    let near = dir.join(recorded);
+    match near.exists() {
+        true => real(&near),
+        false => real(Path::new(recorded)),
+    }
+}
+
+/// Whether any handler of `sources` carries a provenance record: without one, every rule has
+/// a single copy and the plan has nothing to leave out (the run path then builds none).
+pub fn has_copies(sources: &[Source]) -> bool {
+    discover::has_copies(sources)
+}
+
+/// What `hookx run --host HOST` runs: [`discover::dispatch_rules`] without the handlers whose
+/// rule has another runner under `host`, in discovery order. Where no handler carries a
+/// provenance record ([`has_copies`]: most projects), the dispatch rules as they are, and no
+/// plan is built.
+pub fn hookx_rules<'a>(
+    sources: &'a [Source],
+    host: Dialect,
+    store: &TrustStore,
+) -> Vec<discover::EffectiveRule<'a>> {
+    let rules = discover::dispatch_rules(sources, host, store);
+    if !has_copies(sources) {
+        return rules;
+    }
+    let plan = plan(sources, host, store);
+    let written = |entry: &discover::EffectiveRule<'a>| -> Option<&'a Rule> {
+        let doc = entry.source.document()?;
+        doc.rules
+            .iter()
+            .find(|r| r.origin.pointer == entry.rule.origin.pointer && r.event == entry.rule.event)
+    };
+    rules
+        .into_iter()
+        .filter_map(|entry| {
+            let written = written(&entry)?;
+            let keep: Vec<bool> = entry
+                .rule
+                .handlers
+                .iter()
+                .map(|h| {
+                    written
+                        .handlers
+                        .iter()
+                        .position(|w| w == h)
+                        .is_none_or(|i| plan.runs(entry.source, written, i))
+                })
+                .collect();
+            if keep.iter().all(|k| *k) {
+                return Some(entry);
+            }
+            if !keep.contains(&true) {
+                return None;
+            }
+            let mut rule = entry.rule.into_owned();
+            let mut flags = keep.iter();
+            rule.handlers.retain(|_| *flags.next().unwrap_or(&true));
+            Some(discover::EffectiveRule {
+                source: entry.source,
+                rule: std::borrow::Cow::Owned(rule),
+            })
+        })
+        .collect()
+}
+
+/// A handler's place: its file as found, its rule's pointer, its index in the rule.
+pub type CopyKey = (PathBuf, String, usize);
+
+/// Handlers that look like copies of another file's rule made by hand: no provenance record,
+/// and the same event and command (unwrapped) as a handler without one in another file. Each
+/// (file as found, rule pointer, handler index) → the other file, as people read it. `doctor`
+/// shows them; the plan never merges them (each is its own rule, and runs as such).
+pub fn likely_copies(sources: &[Source]) -> HashMap<CopyKey, String> {
+    // (event, command) → each handler with it: its file, rule pointer and index.
+    type Place<'a> = (&'a Source, String, usize);
+    let mut seen: HashMap<(String, String), Vec<Place>> = HashMap::new();
+    for source in sources {
+        let Some(doc) = source.document() else {
+            continue;
+        };
+        for rule in &doc.rules {
+            for (index, handler) in rule.handlers.iter().enumerate() {
+                if handler.extra.contains_key(MARKER) {
+                    continue;
+                }
+                let (text, _) = handler_text(handler);
+                if text.trim().is_empty() {
+                    continue;
+                }
+                seen.entry((rule.event.name().to_string(), text))
+                    .or_default()
+                    .push((source, copy_rule_id(rule), index));
+            }
+        }
+    }
+    let mut out = HashMap::new();
+    for members in seen.values() {
+        for (source, rule, index) in members {
+            let other = members
+                .iter()
+                .find(|(s, _, _)| source_file(s) != source_file(source));
+            if let Some((other, _, _)) = other {
+                out.insert(
+                    (source.path.clone(), rule.clone(), *index),
+                    other.display.clone(),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// The key [`likely_copies`] gives the handler at `index` of `source`'s `rule`.
+pub fn copy_key(source: &Source, rule: &Rule, index: usize) -> CopyKey {
+    (source.path.clone(), copy_rule_id(rule), index)
+}
+
+/// What a handler runs, unwrapped from `hookx exec`.
+fn handler_text(handler: &Handler) -> (String, bool) {
+    match &handler.kind {
+        HandlerKind::Command(c) => {
+            let line = c
+                .unix_line()
+                .or_else(|| c.windows_line())
+                .unwrap_or_default();
+            match crate::convert::innermost(line) {
+                Some(inner) => (inner.command, true),
+                None => (line.to_string(), false),
+            }
+        }
+        HandlerKind::Prompt(p) | HandlerKind::Agent(p) => (p.prompt.clone(), false),
+        HandlerKind::Service(s) => (s.type_name.to_string(), false),
+    }
+}
+
+/// Whether a copy hands its command the payload it was written for, given the flavour the
+/// payload it receives is in: a wrapper translates it, an unwrapped handler must have been
+/// written for it (a `--no-wrap` copy was not).
+fn gets_its_payload(rule: &Rule, handler: &Handler, record: Option<&Record>, gets: Flavor) -> bool {
+    if gets != rule.flavor {
+        return false;
+    }
+    let (_, wrapped) = handler_text(handler);
+    wrapped
+        || record
+            .and_then(|r| r.from)
+            .and_then(Flavor::named)
+            .is_none_or(|from| from.dialect() == rule.flavor.dialect())
+}
+
+/// What turns off `host` reading `dialect`'s files itself with its own payload, as a sentence
+/// part: the step a person takes, or that no setting does ([`crate::tables::ForeignSwitch`]).
+pub fn switch_sentence(host: Dialect, dialect: Dialect) -> String {
+    let switch = host
+        .config()
+        .foreign_switches
+        .iter()
+        .find(|s| s.dialect == dialect);
+    match switch.and_then(|s| s.off) {
+        Some(off) => format!("to stop it, {off}"),
+        None => format!("no setting of {} turns that off alone", host.def().display),
+    }
+}
+
+/// The plan of who runs each rule of `sources` under `host` (see the module's text).
+pub fn plan(sources: &[Source], host: Dialect, store: &TrustStore) -> Plan {
+    plan_with(sources, host, store, &|source: &Source| {
+        source.withheld.is_none() && store.state(source) == TrustState::Trusted
+    })
+}
+
+/// The plan as it will be once every file is trusted: what `hookx install` routes.
+pub fn plan_once_trusted(sources: &[Source], host: Dialect) -> Plan {
+    plan_with(sources, host, &TrustStore::default(), &|_: &Source| true)
+}
+
+fn plan_with(
+    sources: &[Source],
+    host: Dialect,
+    store: &TrustStore,
+    trusted: &dyn Fn(&Source) -> bool,
+) -> Plan {
+    let effective = discover::host_rules(sources, host, store);
+    let mut copies: Vec<Copy> = Vec::new();
+    for entry in &effective {
+        let source = entry.source;
+        let Some(doc) = source.document() else {
+            continue;
+        };
+        // The rule as written (the effective one may have lost de-duplicated handlers).
+        let Some(written) = doc
+            .rules
+            .iter()
+            .find(|r| r.origin.pointer == entry.rule.origin.pointer && r.event == entry.rule.event)
+        else {
+            continue;
+        };
+        let who = discover::runner(host, source);
+        for handler in &entry.rule.handlers {
+            let Some(index) = written.handlers.iter().position(|h| h == handler) else {
+                continue;
+            };
+            let handler = &written.handlers[index];
+            let record = Record::of(handler);
+            let standing = match who {
+                SourceRunner::Native => {
+                    let gets = host.native_flavor(written.flavor);
+                    match gets_its_payload(written, handler, record.as_ref(), gets) {
+                        true => Standing::Native,
+                        false => Standing::NativeOwnPayload { payload: gets },
+                    }
+                }
+                SourceRunner::Hookx => Standing::Hookx {
+                    trusted: trusted(source),
+                    right: gets_its_payload(written, handler, record.as_ref(), written.flavor),
+                },
+                SourceRunner::Inactive | SourceRunner::Off => continue,
+            };
+            copies.push(Copy {
+                source,
+                rule: written,
+                handler,
+                index,
+                standing,
+                record,
+            });
+        }
+    }
+    // Each copy's own identity, and each recorded copy's (file, recorded rule, index): a copy
+    // of a copy records the file it was converted from and the first rule's pointer.
+    let own: Vec<(PathBuf, String, usize)> = copies
+        .iter()
+        .map(|c| (source_file(c.source), copy_rule_id(c.rule), c.index))
+        .collect();
+    let raw: Vec<RuleKey> = copies
+        .iter()
+        .zip(&own)
+        .map(|(c, (file, rule, index))| match &c.record {
+            Some(r) => RuleKey {
+                file: recorded_file(c.source, r.source),
+                rule: r.rule.to_string(),
+                index: r.index,
+            },
+            None => RuleKey {
+                file: file.clone(),
+                rule: rule.clone(),
+                index: *index,
+            },
+        })
+        .collect();
+    let by_own: HashMap<&(PathBuf, String, usize), usize> =
+        own.iter().enumerate().map(|(i, o)| (o, i)).collect();
+    let by_record: HashMap<(&Path, &str, usize), usize> = copies
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            let r = c.record.as_ref()?;
+            Some(((own[i].0.as_path(), r.rule, r.index), i))
+        })
+        .collect();
+    let keys: Vec<RuleKey> = (0..copies.len())
+        .map(|i| {
+            let mut key = raw[i].clone();
+            // A handler without a record is a rule of its own, wherever a copy of another
+            // says it came from the same pointer of its file.
+            if copies[i].record.is_none() {
+                return key;
+            }
+            for _ in 0..8 {
+                let via_record = by_record
+                    .get(&(key.file.as_path(), key.rule.as_str(), key.index))
+                    .filter(|&&j| j != i && raw[j] != key);
+                let via_own = by_own
+                    .get(&(key.file.clone(), key.rule.clone(), key.index))
+                    .filter(|&&j| j != i && raw[j] != key);
+                match via_own.or(via_record) {
+                    Some(&j) => key = raw[j].clone(),
+                    None => break,
+                }
+            }
+            key
+        })
+        .collect();
+    // The rules in the order first met, each with its copies.
+    let mut order: Vec<RuleKey> = Vec::new();
+    let mut members: HashMap<RuleKey, Vec<usize>> = HashMap::new();
+    for (i, key) in keys.iter().enumerate() {
+        let list = members.entry(key.clone()).or_default();
+        if list.is_empty() {
+            order.push(key.clone());
+        }
+        list.push(i);
+    }
+    let mut plan = Plan {
+        host,
+        rules: Vec::with_capacity(order.len()),
+        hookx_runs: HashMap::new(),
+        keys: HashMap::new(),
+    };
+    for key in order {
+        let list = &members[&key];
+        let of = |pick: &dyn Fn(&Copy) -> bool| list.iter().copied().find(|&i| pick(&copies[i]));
+        // What hookx may run with the payload the rule was written for: a trusted copy of a
+        // file it runs, the original first.
+        let by_hookx = |c: &Copy| {
+            matches!(
+                c.standing,
+                Standing::Hookx {
+                    trusted: true,
+                    right: true
+                }
+            )
+        };
+        let native = of(&|c| c.standing == Standing::Native);
+        let own_payload = of(&|c| matches!(c.standing, Standing::NativeOwnPayload { .. }));
+        let hookx = of(&|c| c.record.is_none() && by_hookx(c))
+            .or_else(|| of(&by_hookx))
+            .or_else(|| of(&|c| matches!(c.standing, Standing::Hookx { trusted: true, .. })));
+        let (runner, runs) = match (native, own_payload, hookx) {
+            (Some(i), _, _) => (
+                Runner::Agent {
+                    host,
+                    file: copies[i].source.display.clone(),
+                },
+                Some(i),
+            ),
+            (None, Some(i), _) => {
+                let Standing::NativeOwnPayload { payload, .. } = copies[i].standing else {
+                    unreachable!("picked by its standing")
+                };
+                (
+                    Runner::AgentOwnPayload {
+                        host,
+                        file: copies[i].source.display.clone(),
+                        payload,
+                    },
+                    Some(i),
+                )
+            }
+            (None, None, Some(i)) => (
+                Runner::Hookx {
+                    file: copies[i].source.display.clone(),
+                },
+                Some(i),
+            ),
+            (None, None, None) => {
+                let untrusted: Vec<&str> = list
+                    .iter()
+                    .map(|&i| copies[i].source.display.as_str())
+                    .collect();
+                (
+                    Runner::Nobody {
+                        why: format!("not trusted: {}", untrusted.join(", ")),
+                    },
+                    None,
+                )
+            }
+        };
+        // Whether hookx runs copy `i`: it is the runner, and the runner is hookx.
+        let through_hookx = |i: usize| Some(i) == runs && matches!(runner, Runner::Hookx { .. });
+        let mut also = Vec::new();
+        let mut skipped = Vec::new();
+        for &i in list {
+            let c = &copies[i];
+            if Some(i) == runs && !through_hookx(i) {
+                continue;
+            }
+            match c.standing {
+                Standing::Native => {
+                    also.push(format!("{host} also runs the copy in {}", c.source.display))
+                }
+                Standing::NativeOwnPayload { payload, .. } => also.push(format!(
+                    "{host} also runs {} itself, with its {payload} payload: {}",
+                    c.source.display,
+                    switch_sentence(host, c.source.dialect)
+                )),
+                Standing::Hookx { .. } if through_hookx(i) => {}
+                Standing::Hookx { .. } if runs.is_some() => skipped.push(c.source.display.clone()),
+                Standing::Hookx { .. } => {}
+            }
+        }
+        // The label: the original's where it is here, else the first copy's record.
+        let shown = list
+            .iter()
+            .copied()
+            .find(|&i| copies[i].record.is_none())
+            .unwrap_or(list[0]);
+        let c = &copies[shown];
+        let (handler, _) = handler_text(c.handler);
+        let at = plan.rules.len();
+        for &i in list {
+            let copy = &copies[i];
+            let id = (
+                copy.source.path.clone(),
+                copy_rule_id(copy.rule),
+                copy.index,
+            );
+            if matches!(copy.standing, Standing::Hookx { .. }) || through_hookx(i) {
+                plan.hookx_runs.insert(id.clone(), through_hookx(i));
+            }
+            plan.keys.insert(id, at);
+        }
+        plan.rules.push(Planned {
+            key,
+            event: c.rule.event.name().to_string(),
+            matcher: match &c.record {
+                Some(r) => r.matcher.map(str::to_string),
+                None => c.rule.matcher.clone(),
+            },
+            handler,
+            runner,
+            also,
+            skipped,
+        });
+    }
+    plan
+}

@@ -1,0 +1,262 @@
+//! Answers as Claude Code 2.1.332 reads them, probed against the real client with hookx out of
+//! the loop (`tests/live_claude.rs` `ground_truth_answer_forms`, conformance/claude-facts.md):
+//! a JSON object on stdout counts at every exit code, not only at 0. At exit 1 it is the answer
+//! (a deny denies, an allow's `updatedInput` runs); at exit 2 it counts beside what exit 2
+//! means (PreToolUse: the block wins over an allow, stderr the reason; PostToolUse: stderr and
+//! the JSON's context both reach the model). Through the real binary: `hookx exec --as claude`
+//! runs one handler, and what hookx writes for the host is checked. Qwen Code 0.24.4 reads
+//! its answers the same way (run, `tests/live_qwen.rs` `ground_truth_deny`).
+
+mod common;
+
+use serde_json::{Value, json};
+
+/// A payload of `host` for `event` on the shell call `npm test` in `project`.
+fn payload(host: &str, event: &str, project: &str) -> Value {
+    let mut p = json!({"session_id": "s", "transcript_path": null, "cwd": project,
+        "hook_event_name": event, "tool_name": "Bash",
+        "tool_input": {"command": "npm test"}, "tool_use_id": "call_1",
+        "permission_mode": "default"});
+    if event == "PostToolUse" {
+        p["tool_response"] = json!({"stdout": "ok", "stderr": "", "interrupted": false});
+    }
+    if host == "cline" {
+        // Cline's own shape (conformance/cline-facts.md): `hookName` and `tool_call`/`tool_result`.
+        let call = json!({"id": "call_1", "name": "run_commands",
+            "input": {"commands": ["npm test"]}});
+        return match event {
+            "PostToolUse" => {
+                let mut result = call;
+                result["output"] = json!([{"query": "npm test", "result": "ok", "success": true}]);
+                json!({"hookName": "tool_result", "taskId": "t", "clineVersion": "",
+                    "workspaceRoots": [project], "tool_result": result})
+            }
+            _ => json!({"hookName": "tool_call", "taskId": "t", "clineVersion": "",
+                "workspaceRoots": [project], "tool_call": call}),
+        };
+    }
+    if host == "augment" {
+        // Auggie's own shape (conformance/augment-facts.md): no `session_id` or `cwd`.
+        let mut p = json!({"hook_event_name": event, "conversation_id": "c",
+            "workspace_roots": [project], "tool_name": "launch-process",
+            "tool_input": {"command": "npm test", "wait": true}, "is_mcp_tool": false});
+        if event == "PostToolUse" {
+            p["tool_output"] = json!("ok");
+            p["tool_error"] = Value::Null;
+        }
+        return p;
+    }
+    if host == "codex" {
+        p["turn_id"] = json!("t");
+        p["model"] = json!("gpt-5.5");
+    }
+    p
+}
+
+/// `hookx exec --host HOST --as claude --event EVENT` over a handler that prints `answer`
+/// (nothing when `Null`) and `stderr`, and exits `code`: hookx's stdout as JSON (`Null` when
+/// empty), its stderr and exit code.
+fn exec(host: &str, event: &str, answer: &Value, stderr: &str, code: i32) -> (Value, String, i32) {
+    exec_as(host, "claude", event, answer, stderr, code)
+}
+
+/// As [`exec`], the handler written in `flavor`.
+fn exec_as(
+    host: &str,
+    flavor: &str,
+    event: &str,
+    answer: &Value,
+    stderr: &str,
+    code: i32,
+) -> (Value, String, i32) {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().display().to_string();
+    let answer = if answer.is_null() {
+        String::new()
+    } else {
+        answer.to_string()
+    };
+    let out = common::hookx()
+        .args(["exec", "--host", host, "--as", flavor, "--event", event])
+        .args(["--project", &project, "--", "sh", "-c"])
+        .arg("cat >/dev/null; printf '%s' \"$ANSWER\"; printf '%s' \"$ERR\" >&2; exit $CODE")
+        .current_dir(dir.path())
+        .env_remove("HOOKX_HOST")
+        .env("ANSWER", answer)
+        .env("ERR", stderr)
+        .env("CODE", code.to_string())
+        .write_stdin(payload(host, event, &project).to_string())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let json = if stdout.trim().is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+    };
+    (json, err, out.status.code().unwrap_or(-1))
+}
+
+fn pre(fields: Value) -> Value {
+    let mut hso = json!({"hookEventName": "PreToolUse"});
+    hso.as_object_mut()
+        .unwrap()
+        .extend(fields.as_object().unwrap().clone());
+    json!({ "hookSpecificOutput": hso })
+}
+
+/// Exit 1 with a JSON deny on stdout: Claude denies the call with the JSON's reason (run
+/// 2.1.332); so does hookx, under Claude and under Copilot.
+#[test]
+fn a_json_deny_at_exit_1_denies() {
+    let deny = pre(json!({"permissionDecision": "deny", "permissionDecisionReason": "R-EXIT1"}));
+    let (out, err, code) = exec("claude", "PreToolUse", &deny, "E-EXIT1", 1);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{out} {err}"
+    );
+    assert_eq!(
+        out["hookSpecificOutput"]["permissionDecisionReason"], "R-EXIT1",
+        "{out} {err}"
+    );
+    let (out, err, _) = exec("copilot", "PreToolUse", &deny, "E-EXIT1", 1);
+    assert_eq!(out["permissionDecision"], "deny", "{out} {err}");
+}
+
+/// Exit 1 with `allow` and `updatedInput`: Claude runs the rewrite (run 2.1.332); hookx
+/// carries it to Claude and to Codex.
+#[test]
+fn a_rewrite_at_exit_1_is_carried() {
+    let rewrite = pre(json!({"permissionDecision": "allow",
+        "updatedInput": {"command": "npm ci"}}));
+    let (out, err, _) = exec("claude", "PreToolUse", &rewrite, "", 1);
+    assert_eq!(
+        out["hookSpecificOutput"]["updatedInput"]["command"], "npm ci",
+        "{out} {err}"
+    );
+    let (out, err, _) = exec("codex", "PreToolUse", &rewrite, "", 1);
+    assert_eq!(
+        out["hookSpecificOutput"]["updatedInput"]["command"], "npm ci",
+        "{out} {err}"
+    );
+}
+
+/// Exit 2 with an `allow` and a rewrite on stdout: Claude blocks, stderr the reason, and runs
+/// nothing (run 2.1.332).
+#[test]
+fn exit_2_blocks_beside_a_json_allow() {
+    let rewrite = pre(json!({"permissionDecision": "allow",
+        "updatedInput": {"command": "npm ci"}}));
+    let (out, err, code) = exec("claude", "PreToolUse", &rewrite, "E-EXIT2", 2);
+    let denied = out["hookSpecificOutput"]["permissionDecision"] == "deny" || code == 2;
+    assert!(denied, "{out} {err} {code}");
+    assert!(
+        out.to_string().contains("E-EXIT2") || err.contains("E-EXIT2"),
+        "{out} {err}"
+    );
+    assert!(!out.to_string().contains("npm ci"), "{out}");
+}
+
+/// PostToolUse exit 2 with JSON context: both stderr and the context reach the model (run
+/// 2.1.332); at exit 1 the JSON context does too.
+#[test]
+fn post_tool_use_context_counts_at_exit_1_and_2() {
+    let ctx = |c: &str| json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": c}});
+    let (out, err, _) = exec("claude", "PostToolUse", &ctx("C-AT-2"), "E-AT-2", 2);
+    let all = format!("{out} {err}");
+    assert!(all.contains("C-AT-2") && all.contains("E-AT-2"), "{all}");
+    let (out, err, _) = exec("claude", "PostToolUse", &ctx("C-AT-1"), "", 1);
+    assert_eq!(
+        out["hookSpecificOutput"]["additionalContext"], "C-AT-1",
+        "{out} {err}"
+    );
+}
+
+/// Qwen Code 0.24.4 (run): a JSON deny at exit 1 denies with its reason, and PostToolUse
+/// context at exit 1 reaches the model; so under hookx, a Qwen handler's answer at exit 1 is
+/// read.
+#[test]
+fn a_qwen_handlers_json_at_exit_1_counts() {
+    let deny = pre(json!({"permissionDecision": "deny", "permissionDecisionReason": "R-Q1"}));
+    let (out, err, _) = exec_as("qwen", "qwen", "PreToolUse", &deny, "E-Q1", 1);
+    assert_eq!(
+        out["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{out} {err}"
+    );
+    let ctx = json!({"hookSpecificOutput": {"hookEventName": "PostToolUse",
+        "additionalContext": "C-Q1"}});
+    let (out, err, _) = exec_as("qwen", "qwen", "PostToolUse", &ctx, "", 1);
+    assert_eq!(
+        out["hookSpecificOutput"]["additionalContext"], "C-Q1",
+        "{out} {err}"
+    );
+}
+
+/// Droid 0.225.2 (run, `tests/live_droid.rs` `ground_truth_answer_forms`): a JSON deny at exit
+/// 1 denies and a rewrite at exit 1 runs, so a Droid handler's answer at exit 1 is read.
+#[test]
+fn a_droid_handlers_json_at_exit_1_counts() {
+    let deny = pre(json!({"permissionDecision": "deny", "permissionDecisionReason": "R-D1"}));
+    let (out, err, _) = exec_as("droid", "droid", "PreToolUse", &deny, "E-D1", 1);
+    assert_eq!(
+        out["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{out} {err}"
+    );
+}
+
+/// Droid 0.225.2 (run): a PostToolUse `decision: block` never reaches the model, its
+/// `additionalContext` does; hookx writes a handler's PostToolUse block for Droid as context.
+#[test]
+fn a_post_tool_use_block_reaches_droids_model_as_context() {
+    let block = json!({"decision": "block", "reason": "R-DPOST"});
+    let (out, err, _) = exec_as("droid", "claude", "PostToolUse", &block, "", 0);
+    assert_eq!(
+        out["hookSpecificOutput"]["additionalContext"], "R-DPOST",
+        "{out} {err}"
+    );
+}
+
+/// Cline 3.0.65 (run, `tests/live_cline.rs` `ground_truth_answer_forms`): a PostToolUse
+/// `contextModification` at exit 1 reaches the model, so a Cline handler's JSON at exit 1 is
+/// read (it was dropped: hookx read JSON at exit 0 only).
+#[test]
+fn a_cline_handlers_json_at_exit_1_counts() {
+    let context = json!({"contextModification": "C-CL1"});
+    let (out, err, _) = exec_as("cline", "cline", "PostToolUse", &context, "", 1);
+    assert_eq!(out["contextModification"], "C-CL1", "{out} {err}");
+}
+
+/// Cline 3.0.65 (run): `overrideInput` replaces the call's input, so a Claude-, Copilot- or
+/// Codex-shaped handler's rewrite reaches Cline as `overrideInput` in Cline's own input form
+/// (it was dropped with a note).
+#[test]
+fn a_rewrite_reaches_cline_as_override_input() {
+    let claude = pre(json!({"permissionDecision": "allow",
+        "updatedInput": {"command": "npm ci"}}));
+    let copilot = json!({"permissionDecision": "allow", "modifiedArgs": {"command": "npm ci"}});
+    for (flavor, event, answer) in [
+        ("claude", "PreToolUse", &claude),
+        ("codex", "PreToolUse", &claude),
+        ("copilot", "preToolUse", &copilot),
+    ] {
+        let (out, err, _) = exec_as("cline", flavor, event, answer, "", 0);
+        assert_eq!(
+            out["overrideInput"],
+            json!({"commands": ["npm ci"]}),
+            "{flavor}: {out} {err}"
+        );
+    }
+}
+
+/// Auggie 0.36.0 (run, `tests/live_augment.rs` `ground_truth_answer_forms`): a PostToolUse
+/// `hookSpecificOutput.decision: block` never reaches the model, `additionalContext` does;
+/// hookx writes a handler's PostToolUse block for Auggie as context (it wrote the block).
+#[test]
+fn a_post_tool_use_block_reaches_auggies_model_as_context() {
+    let block = json!({"decision": "block", "reason": "R-APOST"});
+    let (out, err, _) = exec_as("augment", "claude", "PostToolUse", &block, "", 0);
+    assert_eq!(out["additionalContext"], "R-APOST", "{out} {err}");
+    assert!(out["hookSpecificOutput"]["decision"].is_null(), "{out}");
+}

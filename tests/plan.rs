@@ -1,0 +1,426 @@
+//! Each rule exactly once per agent (issue 24, item 1): a Claude project converted with
+//! `--write` to four agents holds five copies of each rule; under each agent the route
+//! (`hookx run`) must run none of the copies the agent already runs itself, and exactly one
+//! where the agent runs none. Every handler appends one line (its stdin) to a log: lines are
+//! runs.
+#![cfg(unix)]
+
+mod common;
+
+use std::path::Path;
+
+const SETTINGS: &str = r#"{
+  "hooks": {
+    "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./hook.sh guard"}]}],
+    "PostToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "command", "command": "./hook.sh fmt"}]}],
+    "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "./hook.sh log"}]}],
+    "Stop": [{"hooks": [{"type": "command", "command": "./hook.sh stop"}]}]
+  }
+}
+"#;
+
+/// A Claude project (the README's story), converted to `targets` with `--write`, trusted.
+fn project(targets: &str) -> (tempfile::TempDir, tempfile::TempDir) {
+    let project = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let root = project.path();
+    common::write(root, ".claude/settings.json", SETTINGS);
+    let script = common::write(
+        root,
+        "hook.sh",
+        "#!/bin/sh\nprintf '%s %s\\n' \"$1\" \"$(cat | tr -d '\\n')\" >> \"$(dirname \"$0\")/runs.log\"\n",
+    );
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    if !targets.is_empty() {
+        common::hookx_clean(root)
+            .current_dir(root)
+            .env("HOME", home.path())
+            .args([
+                "convert",
+                ".claude/settings.json",
+                "--to",
+                targets,
+                "--write",
+            ])
+            .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
+            .assert()
+            .success();
+    }
+    common::hookx_at(root, home.path(), &["trust", "--yes"]).success();
+    (project, home)
+}
+
+/// `hookx run --host HOST --event EVENT` fed `payload`; the log's lines it added.
+fn run(project: &Path, home: &Path, host: &str, event: &str, payload: &str) -> Vec<String> {
+    let log = project.join("runs.log");
+    let _ = std::fs::remove_file(&log);
+    let ran = common::ran(
+        common::hookx_clean(project)
+            .current_dir(project)
+            .env("HOME", home)
+            .args(["run", "--host", host, "--event", event])
+            .arg("--project")
+            .arg(project)
+            .arg("--home")
+            .arg(home)
+            .write_stdin(payload),
+    );
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Each host's prompt event, named as it names it, and a payload it sends.
+fn prompt(project: &Path, host: &str) -> (&'static str, String) {
+    let cwd = project.display();
+    match host {
+        "copilot" => (
+            "userPromptSubmitted",
+            format!(r#"{{"timestamp":1,"cwd":"{cwd}","prompt":"hi"}}"#),
+        ),
+        "gemini" => (
+            "BeforeAgent",
+            format!(
+                r#"{{"hook_event_name":"BeforeAgent","session_id":"s","cwd":"{cwd}","prompt":"hi","transcript_path":"","timestamp":"t"}}"#
+            ),
+        ),
+        "cursor" => (
+            "beforeSubmitPrompt",
+            format!(
+                r#"{{"hook_event_name":"beforeSubmitPrompt","conversation_id":"c","generation_id":"g","prompt":"hi","workspace_roots":["{cwd}"]}}"#
+            ),
+        ),
+        _ => (
+            "UserPromptSubmit",
+            format!(
+                r#"{{"hook_event_name":"UserPromptSubmit","session_id":"s","cwd":"{cwd}","prompt":"hi","transcript_path":"","permission_mode":"default","turn_id":"t","model":"m"}}"#
+            ),
+        ),
+    }
+}
+
+#[test]
+fn the_route_runs_no_copy_of_a_rule_the_agent_runs_itself() {
+    let (project, home) = project("copilot,gemini,codex,cursor");
+    for host in ["claude", "copilot", "gemini", "codex", "cursor"] {
+        let (event, payload) = prompt(project.path(), host);
+        let runs = run(project.path(), home.path(), host, event, &payload);
+        assert!(
+            runs.is_empty(),
+            "under {host} the agent runs its own copy of the prompt logger; the route ran {} more:\n{}",
+            runs.len(),
+            runs.join("\n")
+        );
+    }
+}
+
+#[test]
+fn where_the_agent_runs_no_copy_the_route_runs_one_with_the_payload_it_was_written_for() {
+    let (project, home) = project("gemini,codex");
+    // Droid reads none of these files: hookx runs the rule, from one copy.
+    let (event, payload) = prompt(project.path(), "droid");
+    let runs = run(project.path(), home.path(), "droid", event, &payload);
+    assert_eq!(runs.len(), 1, "{}", runs.join("\n"));
+    assert!(runs[0].starts_with("log "), "{}", runs[0]);
+    // Claude's payload, as the rule was written for.
+    assert!(
+        runs[0].contains(r#""hook_event_name":"UserPromptSubmit""#),
+        "{}",
+        runs[0]
+    );
+}
+
+#[test]
+fn list_names_the_runner_of_each_rule_per_agent() {
+    let (project, home) = project("copilot,gemini");
+    let out = common::hookx_at(project.path(), home.path(), &["list", "--host", "copilot"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    let plan = out
+        .split_once("plan (each rule once per agent):\n")
+        .unwrap_or_else(|| panic!("no plan in:\n{out}"))
+        .1;
+    let lines: Vec<&str> = plan
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .filter(|l| l.trim_start().starts_with("copilot "))
+        .collect();
+    assert_eq!(lines.len(), 4, "one line per rule:\n{plan}");
+    // Copilot runs the Claude file itself with its own payload, and nothing turns that off:
+    // that run is the rule's one run, named as such; hookx skips the Gemini copy.
+    for line in &lines {
+        assert!(
+            line.contains(
+                "copilot runs .claude/settings.json with its copilot-pascal payload; hookx \
+                 skips .gemini/settings.json"
+            ),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn convert_write_copies_no_rule_for_an_agent_that_reads_the_source_itself() {
+    let (project, home) = project("gemini");
+    let root = project.path();
+    // A copy an earlier hookx wrote for Copilot: converting again removes it.
+    common::hookx_clean(root)
+        .current_dir(root)
+        .env("HOME", home.path())
+        .args(["convert", ".claude/settings.json", "--to", "copilot"])
+        .args(["--out", ".github/hooks/hooks.json", "--write"])
+        .assert()
+        .success();
+    let copy = root.join(".github/hooks/hooks.json");
+    assert!(std::fs::read_to_string(&copy).unwrap().contains("hook.sh"));
+    let out = common::hookx_clean(root)
+        .current_dir(root)
+        .env("HOME", home.path())
+        .args([
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "copilot,gemini",
+            "--write",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains(
+            "Copilot reads .claude/settings.json itself: its rules are not copied for it, so \
+             that each runs once"
+        ),
+        "{stderr}"
+    );
+    let left = std::fs::read_to_string(&copy).unwrap_or_default();
+    assert!(!left.contains("hook.sh"), "the old copy is gone: {left}");
+    let gemini = std::fs::read_to_string(root.join(".gemini/settings.json")).unwrap();
+    assert_eq!(gemini.matches("hook.sh").count(), 4, "{gemini}");
+}
+
+#[test]
+fn on_a_claude_only_project_copilot_runs_the_claude_file_once_and_install_says_with_which_payload()
+{
+    // Copilot runs `.claude/settings.json` itself with its own payload (a Write's file is
+    // `path`), and nothing turns that off: a run of hookx's would be a second. install routes
+    // nothing and says why; the route runs nothing; list names Copilot's own run.
+    let (project, home) = project("");
+    let root = project.path();
+    let installed = common::hookx_at(root, home.path(), &["install", "--host", "copilot"])
+        .success()
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8(installed.stdout).unwrap();
+    let stderr = String::from_utf8(installed.stderr).unwrap();
+    assert!(stdout.starts_with("no copilot events to route"), "{stdout}");
+    assert!(
+        stderr.contains(
+            "warning: Copilot runs .claude/settings.json itself with its copilot-pascal payload, \
+             not the claude one its rules were written for (no setting of Copilot turns that off \
+             alone)"
+        ),
+        "{stderr}"
+    );
+    let payload = format!(
+        r#"{{"timestamp":1,"cwd":"{}","toolName":"create","toolArgs":"{{\"path\":\"{}/a.txt\",\"file_text\":\"x\"}}","toolResult":{{"resultType":"success","textResultForLlm":"ok"}}}}"#,
+        root.display(),
+        root.display()
+    );
+    let runs = run(root, home.path(), "copilot", "postToolUse", &payload);
+    assert!(runs.is_empty(), "{}", runs.join("\n"));
+    let listed = common::hookx_at(root, home.path(), &["list", "--host", "copilot"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let listed = String::from_utf8(listed).unwrap();
+    assert!(
+        listed.contains("copilot runs .claude/settings.json with its copilot-pascal payload")
+            && !listed.contains("hookx runs .claude/settings.json"),
+        "{listed}"
+    );
+}
+
+#[test]
+fn install_routes_no_event_whose_every_rule_the_agent_runs_itself() {
+    // Converted to Gemini, the project needs no Gemini route: Gemini runs each copy itself.
+    let (project, home) = project("gemini");
+    let out = common::hookx_at(
+        project.path(),
+        home.path(),
+        &["install", "--host", "gemini"],
+    )
+    .success()
+    .get_output()
+    .stdout
+    .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.starts_with("no gemini events to route"), "{out}");
+}
+
+#[test]
+fn doctor_warns_where_an_agent_runs_a_file_with_its_own_payload_and_no_switch_stops_it() {
+    let (project, home) = project("");
+    let out = common::hookx_at(
+        project.path(),
+        home.path(),
+        &["doctor", "--host", "copilot"],
+    )
+    .get_output()
+    .stdout
+    .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains(
+            "warning: Copilot runs it itself with its copilot-pascal payload, not the claude one \
+             it was written for (no setting of Copilot turns that off alone)"
+        ),
+        "{out}"
+    );
+    let out = common::hookx_at(project.path(), home.path(), &["doctor", "--host", "cursor"])
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains("to stop it, turn off Cursor Settings"),
+        "{out}"
+    );
+}
+
+#[test]
+fn doctor_shows_a_hand_made_copy_as_likely_and_a_converted_one_not() {
+    let (project, home) = project("codex");
+    let root = project.path();
+    // The prompt logger, copied into Gemini's file by hand: no record.
+    common::write(
+        root,
+        ".gemini/settings.json",
+        r#"{"hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "command": "./hook.sh log"}]}]}}"#,
+    );
+    common::hookx_at(root, home.path(), &["trust", "--yes"]).success();
+    let out = common::hookx_at(root, home.path(), &["doctor", "--host", "gemini"])
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    let note = "likely a copy made by hand of a rule in";
+    assert!(
+        out.contains(&format!("{note} .claude/settings.json")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("{note} .gemini/settings.json")),
+        "{out}"
+    );
+    // The Codex copies carry convert's record: not "likely", they are copies.
+    assert!(!out.contains(&format!("{note} .codex/hooks.json")), "{out}");
+    // Never merged: under Gemini both the hand copy (Gemini's own) and the Claude rule (hookx
+    // through the Codex copy or the original, once routed) stay separate rules in the plan.
+    let listed = common::hookx_at(root, home.path(), &["list", "--host", "gemini"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let listed = String::from_utf8(listed).unwrap();
+    let prompt_lines = listed
+        .lines()
+        .filter(|l| l.trim_start().starts_with("gemini ") && l.contains("./hook.sh log"))
+        .count();
+    assert_eq!(prompt_lines, 2, "{listed}");
+}
+
+/// The documented prompt payload of `host` (tests/fixtures/documented), for the project.
+fn documented_prompt(project: &Path, host: &str, event: &str) -> String {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(
+        "tests/fixtures/documented/{host}-docs/{event}.json"
+    ));
+    let fixture: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    fixture["stdin"]
+        .to_string()
+        .replace("<project>", &project.display().to_string())
+}
+
+/// Cursor, VS Code and Windsurf have no client here: each is modelled from its facts page
+/// (conformance/*-facts.md), whose tables say which files the agent reads itself. The README's
+/// story (convert to five agents, install, trust): for the prompt logger, the agent's own runs
+/// (the plan's runner when it is the agent) plus hookx's (the route's log) are exactly one.
+#[test]
+fn under_cursor_vscode_and_windsurf_the_story_runs_each_rule_once_as_their_facts_say() {
+    for (host, event) in [
+        ("cursor", "beforeSubmitPrompt"),
+        ("vscode", "UserPromptSubmit"),
+        ("windsurf", "pre_user_prompt"),
+    ] {
+        let (project, home) = project("copilot,gemini,codex,cursor,windsurf");
+        let root = project.path();
+        common::hookx_at(root, home.path(), &["install", "--host", host]).success();
+        common::hookx_at(root, home.path(), &["trust", "--yes"]).success();
+        let listed = common::hookx_at(root, home.path(), &["list", "--host", host])
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let listed = String::from_utf8(listed).unwrap();
+        let plan: Vec<&str> = listed
+            .lines()
+            .skip_while(|l| !l.starts_with("plan (each rule once per agent):"))
+            .filter(|l| l.trim_start().starts_with(&format!("{host} ")))
+            .collect();
+        assert_eq!(plan.len(), 4, "{host}: one line per rule:\n{listed}");
+        let log_line = plan
+            .iter()
+            .find(|l| l.contains("./hook.sh log"))
+            .unwrap_or_else(|| panic!("{host}: no plan line for the logger:\n{listed}"));
+        let by_agent = usize::from(log_line.contains(&format!("  {host} runs ")));
+        let by_hookx_planned = usize::from(log_line.contains("  hookx runs "));
+        assert_eq!(by_agent + by_hookx_planned, 1, "{host}: {log_line}");
+        let payload = documented_prompt(root, host, event);
+        let runs = run(root, home.path(), host, event, &payload);
+        assert_eq!(
+            by_agent + runs.len(),
+            1,
+            "{host}: the agent runs it {by_agent} times, the route {}:\n{}\n{log_line}",
+            runs.len(),
+            runs.join("\n")
+        );
+    }
+}
+
+#[test]
+fn a_copy_converted_in_from_another_file_is_not_taken_for_the_rule_at_its_recorded_pointer() {
+    // The Claude file's prompt logger sits at /hooks/UserPromptSubmit/0; a Codex rule converted
+    // in records the same pointer of its own file. They are two rules: both run.
+    let (project, home) = project("");
+    let root = project.path();
+    let codex = common::write(
+        root,
+        "elsewhere/codex.json",
+        r#"{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "./hook.sh other"}]}]}}"#,
+    );
+    common::hookx_clean(root)
+        .current_dir(root)
+        .env("HOME", home.path())
+        .arg("convert")
+        .arg(&codex)
+        .args(["--from", "codex", "--to", "claude", "--write"])
+        .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
+        .assert()
+        .success();
+    common::hookx_at(root, home.path(), &["trust", "--yes"]).success();
+    let (event, payload) = prompt(root, "droid");
+    let runs = run(root, home.path(), "droid", event, &payload);
+    let labels: Vec<&str> = runs.iter().filter_map(|r| r.split(' ').next()).collect();
+    assert_eq!(labels, ["log", "other"], "{}", runs.join("\n"));
+}
