@@ -790,3 +790,27 @@ fn a_sync_target_cannot_be_syncs_own_files() {
         assert!(!root.join("project/.hookx/sync.lock").exists(), "{out}");
     }
 }
+
+/// A sync manifest's target in the home (`scope = "user"`: the agent's own user file, which it
+/// runs in every project without asking) is written only from trusted sources: a repository
+/// cannot plant its untrusted hooks in the user's `~/.gemini/settings.json` by shipping a
+/// manifest. Once the source is trusted, it is written.
+#[test]
+fn a_sync_manifest_writes_a_home_file_only_from_trusted_sources() {
+    let (_tmp, root) = sync_project();
+    write(
+        &root.join("project"),
+        ".hookx/sync.toml",
+        "version = 1\nsources = [{ path = \".claude/settings.json\", from = \"claude\" }]\n[targets.gemini]\nscope = \"user\"\n",
+    );
+    let home_file = root.join("home/.gemini/settings.json");
+    let synced = in_sync_project(&root, &["sync"]);
+    assert_eq!(synced.code, Some(1), "{synced:?}");
+    assert!(synced.stderr.contains("not written"), "{synced:?}");
+    assert!(!home_file.exists(), "{synced:?}");
+    let trust = in_sync_project(&root, &["trust", "--yes", ".claude/settings.json"]);
+    assert_eq!(trust.code, Some(0), "{trust:?}");
+    let synced = in_sync_project(&root, &["sync"]);
+    assert_eq!(synced.code, Some(0), "{synced:?}");
+    assert!(home_file.exists(), "{synced:?}");
+}

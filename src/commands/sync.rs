@@ -885,6 +885,19 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
             report.extend(loss_lines(losses));
             continue;
         }
+        if plan.rel.starts_with("~/")
+            && let Some((source, state)) = untrusted.first()
+        {
+            // The manifest comes with the repository: a file in the home (`scope = "user"`)
+            // is one the agent runs in every project, without asking.
+            code = 1;
+            summary.push(format!("{name} not written"));
+            report.push(format!(
+                "{head}: not written: a file in your home is written only from trusted sources, and {source} is {}; review it with `hookx trust {source}`",
+                state.why_not()
+            ));
+            continue;
+        }
         if !plan.edits.is_empty() && !opts.force {
             code = 1;
             summary.push(format!("{name} hand-edited"));
