@@ -561,6 +561,10 @@ fn a_forged_sync_manifest_or_link_cannot_make_sync_write_outside_the_project() {
             Box::new(|_| manifest("gemini", None, "../outside/settings.json")),
         ),
         (
+            "out in the home by ~",
+            Box::new(|_| manifest("gemini", Some("~/planted.json"), ".claude/settings.json")),
+        ),
+        (
             "target folder a link out",
             Box::new(|root: &Path| {
                 symlink(root.join("outside"), root.join("project/.gemini")).unwrap();
@@ -604,6 +608,7 @@ fn a_forged_sync_manifest_or_link_cannot_make_sync_write_outside_the_project() {
                     || ran.stderr.contains("not inside the project"),
                 "{case} {args:?}: {ran:?}"
             );
+            assert!(!root.join("home/planted.json").exists(), "{case} {args:?}");
             assert!(
                 outside_empty(&root),
                 "{case} {args:?}: wrote outside: {ran:?}"
