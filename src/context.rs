@@ -20,6 +20,12 @@ pub struct Context {
     /// looked for: `/`, or `--managed-root` (`$HOOKX_MANAGED_ROOT` for the commands a user
     /// runs) so that tests and images never depend on the machine's `/etc`.
     pub managed_root: PathBuf,
+    /// The home the agents themselves read their user files from: `--home`, else `$HOME`
+    /// (`HOOKX_HOME` moves what hookx reads and keeps, not where an agent looks).
+    pub agents_home: PathBuf,
+    /// The agents' own folder variables set for a command the user runs
+    /// ([`crate::tables::HomeVar`]: `$CODEX_HOME`, …), with their values.
+    pub agent_vars: Vec<(&'static str, PathBuf)>,
 }
 
 /// Moves the root the agents' policy folders are looked for under (default `/`), for the
@@ -61,10 +67,13 @@ fn env_path(name: &str) -> Option<PathBuf> {
 impl Context {
     /// A context from two directories, taken as given; the policy root is `/`.
     pub fn new(project: impl Into<PathBuf>, home: impl Into<PathBuf>) -> Context {
+        let home = home.into();
         Context {
             project: project.into(),
-            home: home.into(),
+            agents_home: home.clone(),
+            home,
             managed_root: PathBuf::from("/"),
+            agent_vars: Vec::new(),
         }
     }
 
@@ -132,10 +141,27 @@ impl Context {
             .map(Path::to_path_buf)
             .or_else(|| user.then(|| env_path(MANAGED_ROOT_VAR)).flatten())
             .map_or_else(|| PathBuf::from("/"), |root| absolute(&root));
+        // Where the agents read: the home given, else the account's; their own folder
+        // variables only for a command the user runs (a project may set any variable for `run`).
+        let agents_home = places
+            .home
+            .map(Path::to_path_buf)
+            .or_else(|| user.then(|| env_path("HOME")).flatten())
+            .map_or_else(|| absolute(&home), |h| absolute(&h));
+        let agent_vars = match user {
+            true => Dialect::all()
+                .iter()
+                .filter_map(|d| d.def().home_var.as_ref())
+                .filter_map(|v| Some((v.var, absolute(&env_path(v.var)?))))
+                .collect(),
+            false => Vec::new(),
+        };
         Ok(Context {
             project: absolute(project),
             home: absolute(&home),
             managed_root,
+            agents_home,
+            agent_vars,
         })
     }
 
@@ -156,6 +182,24 @@ impl Context {
             return format!("~/{}", rel.display());
         }
         path.display().to_string()
+    }
+
+    /// Where `dialect` itself reads its file `rel` (`.codex/config.toml`) below the home: below
+    /// its folder variable when that is set ([`crate::tables::HomeVar`]), else below the home
+    /// the agents read ([`Context::agents_home`]).
+    pub fn agent_file(&self, dialect: Dialect, rel: &str) -> PathBuf {
+        if let Some(var) = dialect.def().home_var.as_ref()
+            && let Some((_, value)) = self.agent_vars.iter().find(|(v, _)| *v == var.var)
+        {
+            let rest = match var.dir {
+                "" => Some(rel),
+                dir => rel.strip_prefix(dir).and_then(|r| r.strip_prefix('/')),
+            };
+            if let Some(rest) = rest {
+                return value.join(rest);
+            }
+        }
+        self.agents_home.join(rel)
     }
 
     /// The folder `location`'s pattern is below; `None` for a policy location of an agent

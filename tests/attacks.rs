@@ -160,7 +160,8 @@ fn what_trust_and_list_show_cannot_rewrite_the_terminal() {
         (&["trust", "--yes"], 0),
         (&["list"], 0),
         (&["trust", "--list"], 0),
-        (&["doctor"], 0),
+        // Exit 5: Copilot runs neither rule in a folder it does not trust (main's doctor says so).
+        (&["doctor"], 5),
         (
             &[
                 "simulate",

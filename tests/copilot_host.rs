@@ -107,6 +107,13 @@ fn list_and_simulate_name_the_claude_file_copilot_runs_itself() {
         (Some("native"), Some("copilot-pascal")),
         "{list}"
     );
+    // Copilot reads the project's files only in a folder its user trusted.
+    let real = project.canonicalize().unwrap();
+    write(
+        &home,
+        ".copilot/config.json",
+        &serde_json::json!({"trusted_folders": [real]}).to_string(),
+    );
     let sim = hookx_at(
         &project,
         &home,
@@ -280,6 +287,13 @@ fn pascal_case_matchers_are_anchored_and_try_both_tool_names() {
         &format!(r#"{{"version": 1, "hooks": {{"PreToolUse": [{entries}]}}}}"#),
     );
     hookx_at(&project, &home, &["trust", "--yes"]).success();
+    // Claude calls hookx only through its routes.
+    hookx_at(
+        &project,
+        &home,
+        &["install", "--host", "claude", "--hookx", "hookx"],
+    )
+    .success();
     let sim = hookx_at(
         &project,
         &home,
@@ -351,6 +365,13 @@ fn copilot_handlers_run_by_hookx_get_copilot_hook_dir() {
         r#"{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "printf %s \"$COPILOT_HOOK_DIR\""}]}}"#,
     );
     hookx_at(&project, &home, &["trust", "--yes"]).success();
+    // Claude calls hookx only through its routes.
+    hookx_at(
+        &project,
+        &home,
+        &["install", "--host", "claude", "--hookx", "hookx"],
+    )
+    .success();
     let sim = hookx_at(
         &project,
         &home,
@@ -388,6 +409,13 @@ fn a_modified_prompt_the_host_cannot_take_is_reported() {
         r#"{"version": 1, "hooks": {"userPromptSubmitted": [{"type": "command", "bash": "echo '{\"modifiedPrompt\": \"rewritten\"}'"}]}}"#,
     );
     hookx_at(&project, &home, &["trust", "--yes"]).success();
+    // Claude calls hookx only through its routes.
+    hookx_at(
+        &project,
+        &home,
+        &["install", "--host", "claude", "--hookx", "hookx"],
+    )
+    .success();
     let sim = hookx_at(
         &project,
         &home,

@@ -1034,7 +1034,9 @@ fn vscode_device_policies_turn_hooks_off_or_leave_only_policy_hooks() {
             .write_stdin(stdin)
             .output()
             .unwrap();
-        assert!(out.status.success(), "hookx {args:?}: {out:?}");
+        // doctor exits 5 where the policy leaves a rule firing under no agent examined.
+        let fine = out.status.success() || (args[0] == "doctor" && out.status.code() == Some(5));
+        assert!(fine, "hookx {args:?}: {out:?}");
         String::from_utf8(out.stdout).unwrap()
     };
     let marker = |name: &str| json!({"version": 1, "hooks": {"sessionStart": [{"command": format!("touch {}", p.project.join(name).display())}]}});
@@ -1301,7 +1303,7 @@ fn list_validate_schema_and_doctor_know_augment() {
     let (code, out, err) = p.hookx(&["doctor", "--host", "augment"], "");
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.contains("PromptSubmit (line 1): ./log.sh\n    augment  fires, natively"),
+        out.contains("PromptSubmit (line 1): ./log.sh\n    fires: augment (natively"),
         "{out}"
     );
 
@@ -1634,7 +1636,7 @@ fn doctor_knows_kiro_triggers_and_disabled_rules() {
         ]}),
     );
     p.trust();
-    let (code, out, err) = p.hookx(&["doctor", "--format", "json"], "");
+    let (code, out, err) = p.hookx(&["doctor", "--all-hosts", "--format", "json"], "");
     let report = json_of(&out);
     let rules = report["files"][0]["rules"]
         .as_array()

@@ -69,8 +69,10 @@ impl World {
     /// `hookx doctor --format json` (under `host`, if given): its exit code and report.
     fn doctor(&self, host: Option<&str>) -> (i32, Value) {
         let mut args = vec!["doctor", "--format", "json"];
-        if let Some(host) = host {
-            args.extend(["--host", host]);
+        match host {
+            Some(host) => args.extend(["--host", host]),
+            // Every agent, had or not: the temporary home has none of their signs.
+            None => args.push("--all-hosts"),
         }
         let out = self.hookx(&args);
         let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
@@ -252,10 +254,8 @@ fn a_kill_switch_in_local_settings_turns_the_project_hook_off() {
         None
     ));
     let (code, report) = w.doctor(Some("claude"));
-    assert_eq!(
-        code, 0,
-        "switched off is not `never`: the fix turns it back on"
-    );
+    // Switched off, it fires under none of the agents examined (the fix turns it back on).
+    assert_eq!(code, 5);
     let v = verdict(&report, ".claude/settings.json", "PreToolUse", "claude");
     assert_eq!(v["status"], "blocked");
     let l = loading(&report, ".claude/settings.json", "claude");
@@ -331,7 +331,8 @@ fn repo_hooks_in_an_untrusted_folder_do_not_run_in_prompt_mode() {
         json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./deny.sh"}]}}),
     );
     let (code, report) = w.doctor(Some("copilot"));
-    assert_eq!(code, 0);
+    // Held back under the only agent examined: it fires under none.
+    assert_eq!(code, 5);
     let l = loading(&report, ".github/hooks/hooks.json", "copilot");
     assert_eq!(l["runner"], "native");
     assert_eq!(l["status"], "blocked");
@@ -599,7 +600,9 @@ fn a_claude_hook_copilot_runs_gets_copilots_payload_and_its_script_reads_what_is
         has(
             v,
             "`tool_input.file_path`, which copilot-pascal payloads name `path`",
-            Some("read `.tool_input.path` instead")
+            // Not `.tool_input.path` alone: that would break the hook under Claude, where it
+            // works.
+            Some("read `.tool_input.file_path // .tool_input.path`")
         ),
         "{:?}",
         findings(v)
@@ -649,7 +652,8 @@ fn managed_only_policy_leaves_only_policy_hooks() {
         claude_hooks(&[("SessionStart", None, command("./hello.sh"))]),
     );
     let (code, report) = w.doctor(Some("claude"));
-    assert_eq!(code, 0);
+    // The project's rule is dropped: it fires under none of the agents examined.
+    assert_eq!(code, 5);
     let policy = json!({"findings": report["hosts"][0]["policy"]});
     assert!(
         has(
@@ -1219,6 +1223,156 @@ fn file_rules<'a>(report: &'a Value, display: &str) -> Vec<&'a Value> {
         .unwrap()
         .iter()
         .collect()
+}
+
+/// The four-rule project of issue 26 (a Bash guard, a formatter on Write|Edit, a prompt
+/// logger, a Stop hook), converted to three agents.
+fn four_rules_converted(w: &World) {
+    w.write_json(
+        "project/.claude/settings.json",
+        claude_hooks(&[
+            (
+                "PreToolUse",
+                Some("Bash"),
+                command("jq -r '.tool_input.command' | grep -q 'rm -rf' && exit 2 || exit 0"),
+            ),
+            (
+                "PostToolUse",
+                Some("Write|Edit"),
+                command("jq -r '.tool_input.file_path' | xargs -r npx prettier --write"),
+            ),
+            (
+                "UserPromptSubmit",
+                None,
+                command("jq -r '.session_id + \" \" + .prompt' >> .prompts.log"),
+            ),
+            (
+                "Stop",
+                None,
+                command("[ \"$(jq -r .stop_hook_active)\" = true ] || npm test --silent"),
+            ),
+        ]),
+    );
+    let out = common::hookx()
+        .args([
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "copilot,gemini,codex",
+            "--write",
+        ])
+        .current_dir(w.project())
+        .env("HOME", w.home())
+        .env_remove("HOOKX_HOME")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    // Copilot reads the Claude file itself, so convert writes it no copy: its sign here is
+    // the user's own Copilot folder.
+    std::fs::create_dir_all(w.home().join(".copilot")).unwrap();
+}
+
+/// `hookx doctor` (text) without `--host`, no agent client on `PATH`.
+fn doctor_text(w: &World, env: &[(&str, &str)]) -> (i32, String) {
+    let mut cmd = common::hookx();
+    cmd.args(["doctor", "--project"])
+        .arg(w.project())
+        .arg("--home")
+        .arg(w.home())
+        .env("HOME", w.home())
+        .env("PATH", "/usr/bin:/bin")
+        .env_remove("HOOKX_HOME")
+        .env("HOOKX_MANAGED_ROOT", w.root.join("managed"));
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+/// Without `--host`, doctor examines the agents the user has (here their folders), says what
+/// is the same across them once, within 80 lines for four rules converted to three agents; it
+/// reads a wrapped handler against the payload `hookx exec` hands it (no "lacks" advice), and
+/// suggests no fix that breaks the hook where it works; exit 5 while rules fire nowhere.
+#[test]
+fn doctor_without_host_examines_the_agents_you_have_grouped() {
+    let w = World::new();
+    four_rules_converted(&w);
+    let (code, text) = doctor_text(&w, &[]);
+    let lines = text.lines().count();
+    assert!(lines <= 80, "{lines} lines:\n{text}");
+    let first = text.lines().next().unwrap_or_default();
+    for host in ["claude", "copilot", "gemini", "codex"] {
+        assert!(first.contains(&format!("{host} (")), "{text}");
+    }
+    for host in ["bricks", "cursor", "vscode", "windsurf", "kiro"] {
+        assert!(!first.contains(&format!("{host} (")), "{text}");
+    }
+    // One line for what several agents share.
+    assert!(
+        text.lines()
+            .any(|l| l.trim_start().starts_with("claude, copilot")
+                || l.contains("fires: claude, ")
+                || l.contains("blocked: claude, ")),
+        "{text}"
+    );
+    // Each rule's runner, from the plan: under Claude, a converted copy's rule is run by
+    // Claude from the original, not by hookx from the copy.
+    assert!(
+        text.contains("runner: the agent, from .claude/settings.json"),
+        "{text}"
+    );
+    // A finding said of several agents names them "the agent", in lower case after the mark.
+    assert!(
+        text.contains("warning: the agent does not read it;"),
+        "{text}"
+    );
+    assert!(!text.contains("The agent"), "{text}");
+    // A wrapped handler gets the payload it was written for.
+    assert!(!text.contains("lacks"), "{text}");
+    assert!(!text.contains("sessionId"), "{text}");
+    assert!(!text.contains("read `.tool_input.path` instead"), "{text}");
+    assert!(!text.contains("command -v hookx"), "{text}");
+    assert!(
+        !text.contains('\u{1b}'),
+        "not a terminal: no colour\n{text}"
+    );
+    // Copilot runs the Claude file itself, untrusted folder: blocked; nothing fires under the
+    // converted copies' agents until the folders are trusted.
+    assert_eq!(code, 5, "{text}");
+
+    // Coloured as validate's where colour is asked for, and never under NO_COLOR.
+    let (_, coloured) = doctor_text(&w, &[("CLICOLOR_FORCE", "1")]);
+    assert!(coloured.contains("\u{1b}["), "{coloured}");
+    let (_, plain) = doctor_text(&w, &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]);
+    assert!(!plain.contains('\u{1b}'), "{plain}");
+}
+
+/// `--host` examines that one agent: when no rule fires under it (each blocked or never), doctor
+/// exits 5, as the help says.
+#[test]
+fn doctor_exits_5_when_no_rule_fires_under_the_host_examined() {
+    let w = World::new();
+    four_rules_converted(&w);
+    // Gemini CLI: the folder is not trusted, and hookx runs the others' files only through a
+    // route and once trusted.
+    let out = w.hookx(&["doctor", "--host", "gemini"]);
+    assert_eq!(out.status.code(), Some(5), "{out:?}");
+    // Claude Code reads its own file: its rules fire.
+    let out = w.hookx(&["doctor", "--host", "claude", "--format", "json"]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let claude = file(&report, ".claude/settings.json");
+    assert!(
+        claude["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["hosts"][0]["status"] == "fires"),
+        "{report:#}"
+    );
 }
 
 /// A trust record `hookx run` refuses is an error in doctor, with the reason and the fix: one

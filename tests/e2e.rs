@@ -1580,11 +1580,52 @@ fn cline_host_runs_every_handler_flavour() {
     run_matrix(Cline, Via::Exec);
 }
 
+// Through `hookx run`, one test per host, as through `hookx exec` above: one test over every
+// host ran for minutes on a busy machine, and libtest's "running for over 60 seconds" then
+// named no host; each test's name now says which matrix it waits for.
 #[test]
-fn every_host_through_hookx_run() {
-    for &host in ALL {
-        run_matrix(host, Via::Run);
-    }
+fn claude_host_through_hookx_run() {
+    run_matrix(Claude, Via::Run);
+}
+
+#[test]
+fn copilot_camel_case_host_through_hookx_run() {
+    run_matrix(Copilot, Via::Run);
+}
+
+#[test]
+fn copilot_pascal_case_host_through_hookx_run() {
+    run_matrix(Pascal, Via::Run);
+}
+
+#[test]
+fn bricks_host_through_hookx_run() {
+    run_matrix(Bricks, Via::Run);
+}
+
+#[test]
+fn gemini_host_through_hookx_run() {
+    run_matrix(Gemini, Via::Run);
+}
+
+#[test]
+fn qwen_host_through_hookx_run() {
+    run_matrix(Qwen, Via::Run);
+}
+
+#[test]
+fn codex_host_through_hookx_run() {
+    run_matrix(Codex, Via::Run);
+}
+
+#[test]
+fn droid_host_through_hookx_run() {
+    run_matrix(Droid, Via::Run);
+}
+
+#[test]
+fn cline_host_through_hookx_run() {
+    run_matrix(Cline, Via::Run);
 }
 
 /// The table itself: every host meets every handler flavour in some row, every row names

@@ -41,14 +41,22 @@ impl World {
 
     /// `hookx ARGS…` in the project, HOME the temporary home, no terminal, bounded.
     fn run(&self, args: &[&str]) -> Ran {
-        let out = common::hookx()
-            .args(args)
+        self.run_with(args, &[])
+    }
+
+    /// [`World::run`] with these variables set as well.
+    fn run_with(&self, args: &[&str], vars: &[(&str, &std::path::Path)]) -> Ran {
+        let mut cmd = common::hookx();
+        cmd.args(args)
             .current_dir(&self.project)
             .env("HOME", &self.home)
             .env_remove("HOOKX_HOME")
-            .timeout(Duration::from_secs(60))
-            .output()
-            .unwrap();
+            .env_remove("CODEX_HOME")
+            .timeout(Duration::from_secs(60));
+        for (name, value) in vars {
+            cmd.env(name, value);
+        }
+        let out = cmd.output().unwrap();
         Ran {
             code: out.status.code().unwrap_or(-1),
             stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -115,6 +123,57 @@ fn install_ends_with_the_trust_step_while_the_routed_files_are_untrusted() {
     );
 }
 
+/// Codex reads its review records in `$CODEX_HOME`, else `$HOME/.codex`: install writes them
+/// there, and says where, whatever `HOOKX_HOME` says.
+#[test]
+fn install_writes_an_agents_records_where_the_agent_reads_them_and_names_that_file() {
+    let w = World::new();
+    w.write(".github/hooks/guard.json", GUARD);
+    let sandbox = w.home.parent().unwrap().join("hookx-home");
+    std::fs::create_dir_all(&sandbox).unwrap();
+    let ran = w.run_with(
+        &["install", "--host", "codex", "--hookx", "hookx"],
+        &[("HOOKX_HOME", &sandbox)],
+    );
+    assert_eq!(ran.code, 0, "{ran:?}");
+    let read_by_codex = w.home.join(".codex/config.toml");
+    let text = std::fs::read_to_string(&read_by_codex).unwrap_or_default();
+    assert!(text.contains("trusted_hash"), "{ran:?}\n{text}");
+    assert!(!sandbox.join(".codex/config.toml").exists(), "{ran:?}");
+    assert!(
+        ran.stdout
+            .contains(&format!("trusted for codex in {}", read_by_codex.display())),
+        "{ran:?}"
+    );
+
+    // With CODEX_HOME, there.
+    let w = World::new();
+    w.write(".github/hooks/guard.json", GUARD);
+    let codex_home = w.home.parent().unwrap().join("codex-home");
+    std::fs::create_dir_all(&codex_home).unwrap();
+    let ran = w.run_with(
+        &["install", "--host", "codex", "--hookx", "hookx"],
+        &[("CODEX_HOME", &codex_home)],
+    );
+    assert_eq!(ran.code, 0, "{ran:?}");
+    let text = std::fs::read_to_string(codex_home.join("config.toml")).unwrap_or_default();
+    assert!(text.contains("trusted_hash"), "{ran:?}\n{text}");
+    assert!(!w.home.join(".codex/config.toml").exists(), "{ran:?}");
+    assert!(
+        ran.stdout.contains(&format!(
+            "trusted for codex in {}",
+            codex_home.join("config.toml").display()
+        )),
+        "{ran:?}"
+    );
+    // doctor reads the records there: the routes are reviewed.
+    let doctor = w.run_with(
+        &["doctor", "--host", "codex"],
+        &[("CODEX_HOME", &codex_home)],
+    );
+    assert!(!doctor.stdout.contains("silently skips"), "{doctor:?}");
+}
+
 #[test]
 fn trust_without_files_shows_what_it_would_trust_and_needs_yes_off_a_terminal() {
     let w = routed();
@@ -137,6 +196,14 @@ fn trust_without_files_shows_what_it_would_trust_and_needs_yes_off_a_terminal() 
         "{review:?}"
     );
     assert!(!review.stdout.contains("hookx run --host"), "{review:?}");
+    // It is named as needing no review, not as trusted while nothing is.
+    assert!(
+        review
+            .stdout
+            .contains("needing no review: 1 file holding only hookx's own routes"),
+        "{review:?}"
+    );
+    assert!(!review.stdout.contains("also trusted"), "{review:?}");
     let listed = w.run(&["trust", "--list"]);
     assert!(listed.stdout.contains("nothing is trusted"), "{listed:?}");
 
@@ -339,7 +406,13 @@ fn convert_never_writes_hooks_into_a_file_that_is_no_hook_file() {
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}
 "#,
     );
-    for extra in [&["--write"][..], &["--write", "--dry-run"]] {
+    // With --write the merge, without it the conversion replacing the file: both refused.
+    for extra in [
+        &["--write"][..],
+        &["--write", "--dry-run"],
+        &[],
+        &["--dry-run"],
+    ] {
         let mut args = vec![
             "convert",
             "claude.json",
@@ -356,6 +429,7 @@ fn convert_never_writes_hooks_into_a_file_that_is_no_hook_file() {
                 .contains("package.json: is not a copilot hook file"),
             "{ran:?}"
         );
+        assert!(ran.stdout.is_empty(), "{args:?}: no diff either: {ran:?}");
         let now = std::fs::read_to_string(w.project.join("package.json")).unwrap();
         assert_eq!(now, package, "{args:?}");
     }
@@ -480,6 +554,24 @@ fn every_man_page_the_man_pages_refer_to_is_written() {
     // Without --dir, hookx.1 on stdout, as before.
     let page = w.run(&["man"]);
     assert!(page.stdout.starts_with(".ie"), "{}", page.stdout);
+}
+
+#[test]
+fn man_command_prints_that_commands_page() {
+    let w = World::new();
+    let dir = w.home.join("man1");
+    assert_eq!(w.run(&["man", "--dir", dir.to_str().unwrap()]).code, 0);
+    for command in ["convert", "doctor", "simulate", "trust"] {
+        let ran = w.run(&["man", command]);
+        assert_eq!(ran.code, 0, "{command}: {ran:?}");
+        let written = std::fs::read_to_string(dir.join(format!("hookx-{command}.1"))).unwrap();
+        assert_eq!(ran.stdout, written, "{command}: the page --dir writes");
+    }
+    // A command that is none: a usage error naming the closest one.
+    let ran = w.run(&["man", "convrt"]);
+    assert_eq!(ran.code, 2, "{ran:?}");
+    assert!(ran.stderr.contains("did you mean `convert`"), "{ran:?}");
+    assert!(ran.stdout.is_empty(), "{ran:?}");
 }
 
 #[test]

@@ -337,13 +337,106 @@ fn check_received(
     }
 }
 
+/// The hosts whose payloads are replayed, one test each (below): one test over every payload
+/// ran for minutes on a busy machine, and libtest's "running for over 60 seconds" then named no
+/// host. [`every_host_with_payloads_has_its_replay_test`] keeps the list whole.
+const REPLAYED: &[&str] = &[
+    "augment", "claude", "cline", "codex", "copilot", "cursor", "droid", "gemini", "kiro", "qwen",
+    "vscode", "windsurf",
+];
+
 #[test]
-fn every_recorded_and_documented_payload_runs_through_hookx_run_and_exec() {
+fn every_host_with_payloads_has_its_replay_test() {
+    for r in recorded() {
+        assert!(
+            REPLAYED.contains(&r.host.name()),
+            "{}: no replay test for host {} (add one below and to REPLAYED)",
+            r.path.display(),
+            r.host.name()
+        );
+    }
+}
+
+#[test]
+fn augment_payloads_run_through_hookx_run_and_exec() {
+    replay("augment");
+}
+
+#[test]
+fn claude_payloads_run_through_hookx_run_and_exec() {
+    replay("claude");
+}
+
+#[test]
+fn cline_payloads_run_through_hookx_run_and_exec() {
+    replay("cline");
+}
+
+#[test]
+fn codex_payloads_run_through_hookx_run_and_exec() {
+    replay("codex");
+}
+
+#[test]
+fn copilot_payloads_run_through_hookx_run_and_exec() {
+    replay("copilot");
+}
+
+#[test]
+fn cursor_payloads_run_through_hookx_run_and_exec() {
+    replay("cursor");
+}
+
+#[test]
+fn droid_payloads_run_through_hookx_run_and_exec() {
+    replay("droid");
+}
+
+#[test]
+fn gemini_payloads_run_through_hookx_run_and_exec() {
+    replay("gemini");
+}
+
+#[test]
+fn kiro_payloads_run_through_hookx_run_and_exec() {
+    replay("kiro");
+}
+
+#[test]
+fn qwen_payloads_run_through_hookx_run_and_exec() {
+    replay("qwen");
+}
+
+#[test]
+fn vscode_payloads_run_through_hookx_run_and_exec() {
+    replay("vscode");
+}
+
+#[test]
+fn windsurf_payloads_run_through_hookx_run_and_exec() {
+    replay("windsurf");
+}
+
+/// Every recorded and documented payload `host` sent, through `hookx run` (with every other
+/// flavour's recording handler) and `hookx exec` (as every flavour that has the event).
+fn replay(host: &str) {
     let world = World::new();
     let mut failures = Vec::new();
     let mut checked = 0;
     let mut received = 0;
-    for r in recorded() {
+    let payloads: Vec<Recorded> = recorded()
+        .into_iter()
+        .filter(|r| r.host.name() == host)
+        .collect();
+    common::waiting_for(
+        &format!("replay: {host}"),
+        &format!(
+            "{} {host} payloads, each through `hookx run` and `hookx exec --as` every flavour \
+             that has its event (a process each)",
+            payloads.len()
+        ),
+    );
+    for r in payloads {
         let name = format!(
             "{} {}",
             r.origin,
@@ -448,8 +541,8 @@ fn every_recorded_and_documented_payload_runs_through_hookx_run_and_exec() {
             checked += 1;
         }
     }
-    eprintln!("{checked} replays, {received} handler payloads checked");
-    assert!(received > 0, "no handler ran");
+    eprintln!("{host}: {checked} replays, {received} handler payloads checked");
+    assert!(received > 0, "no handler ran for {host}'s payloads");
     assert!(
         failures.is_empty(),
         "{} of {checked} replays failed:\n{}",

@@ -347,12 +347,6 @@ fn normalize(mut doc: Document) -> Document {
     doc
 }
 
-/// A dialect hookx reads and writes, and a document of it.
-fn dialect_and_document() -> impl Strategy<Value = (Dialect, Document)> {
-    let dialects = round_trip_dialects();
-    (0..dialects.len()).prop_flat_map(move |a| (Just(dialects[a]), document(dialects[a])))
-}
-
 proptest! {
     #[test]
     fn claude_round_trips(doc in document(claude::DIALECT)) {
@@ -369,30 +363,91 @@ proptest! {
         prop_assert_eq!(reread(&doc), normalize(doc));
     }
 
-    /// A → B → A for a document of A through every other dialect B, wrapped and not (over
-    /// the cases, every ordered pair of dialects): the identity except what the first
-    /// conversion reported lost, byte for byte where nothing was, and never a wrapper inside a
-    /// wrapper.
-    #[test]
-    fn there_and_back_is_the_identity((from, doc) in dialect_and_document()) {
-        let tmp = tempfile::tempdir().unwrap();
-        let (text, parsed) = write_and_read(&doc, &tmp.path().join("a"));
-        prop_assert!(!parsed.has_errors(), "{text}\n{:?}", parsed.diagnostics);
-        let src = source_of(&doc, &text, &tmp.path().join("a"));
-        let a = parsed.document;
-        for via in round_trip_dialects().into_iter().filter(|&d| d != from) {
-            for wrap in [true, false] {
-                let trip = round_trip(&src, &a, &[], via, wrap, tmp.path());
-                prop_assert!(trip.identity, "{}", trip.shown);
-                prop_assert!(
-                    !trip.lossless || trip.bytes,
-                    "nothing lost, yet the text differs: {}",
-                    trip.shown
-                );
-                prop_assert_eq!(trip.nested, 0, "{} → {} → {}: a wrapper inside a wrapper", from, via, from);
-            }
+}
+
+/// A → B → A for a document of A through every other dialect B, wrapped and not: the identity
+/// except what the first conversion reported lost, byte for byte where nothing was, and never a
+/// wrapper inside a wrapper.
+fn there_and_back(from: Dialect, doc: Document) -> Result<(), TestCaseError> {
+    let tmp = tempfile::tempdir().unwrap();
+    let (text, parsed) = write_and_read(&doc, &tmp.path().join("a"));
+    prop_assert!(!parsed.has_errors(), "{text}\n{:?}", parsed.diagnostics);
+    let src = source_of(&doc, &text, &tmp.path().join("a"));
+    let a = parsed.document;
+    for via in round_trip_dialects().into_iter().filter(|&d| d != from) {
+        for wrap in [true, false] {
+            let trip = round_trip(&src, &a, &[], via, wrap, tmp.path());
+            prop_assert!(trip.identity, "{}", trip.shown);
+            prop_assert!(
+                !trip.lossless || trip.bytes,
+                "nothing lost, yet the text differs: {}",
+                trip.shown
+            );
+            prop_assert_eq!(
+                trip.nested,
+                0,
+                "{} → {} → {}: a wrapper inside a wrapper",
+                from,
+                via,
+                from
+            );
         }
     }
+    Ok(())
+}
+
+/// The dialects [`there_and_back`] starts from, one proptest each (below). One proptest over
+/// every dialect ran for minutes on a busy machine, and libtest's "running for over 60 seconds"
+/// then named no dialect; [`every_round_trip_dialect_has_its_test`] keeps the list whole.
+const THERE_AND_BACK: &[&str] = &[
+    "claude", "copilot", "bricks", "gemini", "qwen", "codex", "droid", "cline", "cursor", "vscode",
+    "windsurf", "kiro", "augment",
+];
+
+#[test]
+fn every_round_trip_dialect_has_its_test() {
+    for d in round_trip_dialects() {
+        assert!(
+            THERE_AND_BACK.contains(&d.name()),
+            "no there_and_back test from {} (add one and add it to THERE_AND_BACK)",
+            d.name()
+        );
+    }
+    for name in THERE_AND_BACK {
+        assert!(Dialect::named(name).is_some(), "{name} is no dialect");
+    }
+}
+
+/// One proptest per starting dialect, 20 cases each (260 in all, about the 256 the one test
+/// over every dialect drew at random).
+macro_rules! there_and_back_from {
+    ($($test:ident: $name:literal),+ $(,)?) => {
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(20))]
+            $(
+                #[test]
+                fn $test(doc in document(Dialect::named($name).unwrap())) {
+                    there_and_back(Dialect::named($name).unwrap(), doc)?;
+                }
+            )+
+        }
+    };
+}
+
+there_and_back_from! {
+    there_and_back_from_claude: "claude",
+    there_and_back_from_copilot: "copilot",
+    there_and_back_from_bricks: "bricks",
+    there_and_back_from_gemini: "gemini",
+    there_and_back_from_qwen: "qwen",
+    there_and_back_from_codex: "codex",
+    there_and_back_from_droid: "droid",
+    there_and_back_from_cline: "cline",
+    there_and_back_from_cursor: "cursor",
+    there_and_back_from_vscode: "vscode",
+    there_and_back_from_windsurf: "windsurf",
+    there_and_back_from_kiro: "kiro",
+    there_and_back_from_augment: "augment",
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -43,17 +43,34 @@ fn outcome(sources: &[Source], host: Dialect, store: &TrustStore, kind: &EventKi
     (rules, warnings)
 }
 
+/// What the comparisons over `trees` folders (each [`assert_same_as_full_discovery`], the
+/// first also [`assert_firing_selects_the_same`]) wait for, said before they start.
+fn comparisons(trees: usize) -> String {
+    let (hosts, events) = (Dialect::all().len(), events().len());
+    let samples = sample_events(&EventKind::Other("Custom".into())).len();
+    format!(
+        "{hosts} hosts × {events} events × 2 trust records: the fast path's discovery against \
+         the full one in {trees} tree{}, and the firing discovery against it for {samples} \
+         sample events each, a discovery each (minutes in a debug build on a busy machine)",
+        if trees == 1 { "" } else { "s" }
+    )
+}
+
 /// For every host and event, with everything and with nothing trusted: the same rules from
 /// the same files, and the same warnings.
 fn assert_same_as_full_discovery(ctx: &Context) -> usize {
     let stores = [trust_all(&discover::discover(ctx)), TrustStore::default()];
+    // The full discovery depends on the trust record only.
+    let fulls = stores
+        .iter()
+        .map(|store| discover::discover_trusting(ctx, store))
+        .collect::<Vec<_>>();
     let mut compared = 0;
     for &host in Dialect::all() {
         for kind in events() {
-            for store in &stores {
-                let full = discover::discover_trusting(ctx, store);
+            for (store, full) in stores.iter().zip(&fulls) {
                 let fast = discover::discover_for_event(ctx, host, &kind, store);
-                let want = outcome(&full, host, store, &kind);
+                let want = outcome(full, host, store, &kind);
                 let got = outcome(&fast, host, store, &kind);
                 assert_eq!(got, want, "host {host}, event {kind:?}");
                 compared += want.0.len();
@@ -69,6 +86,7 @@ fn the_full_fixture_runs_the_same_rules() {
     let root = dir.path().canonicalize().unwrap();
     copy_tree(&fixtures_dir().join("projects/full"), &root);
     let ctx = Context::new(root.join("project"), root.join("home"));
+    common::waiting_for("run_fast_path: the full fixture", &comparisons(1));
     assert!(assert_same_as_full_discovery(&ctx) > 0);
     assert!(assert_firing_selects_the_same(&ctx) > 0);
 }
@@ -219,6 +237,7 @@ fn odd_trees_run_the_same_rules() {
   "PreToolUse": [{"hooks": [{"type": "command", "command": "y"}]}]}}"#,
     );
     let ctx = Context::new(root.join("project"), root.join("home"));
+    common::waiting_for("run_fast_path: odd trees", &comparisons(3));
     assert!(assert_same_as_full_discovery(&ctx) > 0);
     assert!(assert_firing_selects_the_same(&ctx) > 0);
 
@@ -275,6 +294,15 @@ fn reading_one_event_keeps_exactly_its_rules() {
         .collect();
     sources.extend(extra.drain(..).map(|(p, t)| SourceFile::new(p, t)));
     assert!(sources.len() > 50);
+    common::waiting_for(
+        "run_fast_path: reading one event",
+        &format!(
+            "{} fixture files × {} dialects × {} events, each read whole and for one event",
+            sources.len(),
+            Dialect::all().len(),
+            events().len()
+        ),
+    );
     for src in &sources {
         for &dialect in Dialect::all() {
             let full = config::read(src, dialect);

@@ -143,3 +143,250 @@ fn validate_deny_warnings_and_validate_what_list_finds() {
         text(&out.stdout)
     );
 }
+
+/// `simulate` with these variables, the others that trust a folder removed, the home
+/// `PROJECT/home` and the policy root `PROJECT/machine`.
+fn simulate_with(project: &Path, args: &[&str], vars: &[(&str, &str)]) -> std::process::Output {
+    let home = project.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let mut cmd = common::hookx();
+    cmd.arg("simulate")
+        .args(args)
+        .arg("--project")
+        .arg(project)
+        .arg("--home")
+        .arg(&home)
+        .arg("--managed-root")
+        .arg(project.join("machine"))
+        .env("HOME", &home)
+        .env_remove("HOOKX_HOME")
+        .env_remove("CODEX_HOME");
+    for var in [
+        "COPILOT_ALLOW_ALL",
+        "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS",
+        "GEMINI_CLI_TRUST_WORKSPACE",
+    ] {
+        cmd.env_remove(var);
+    }
+    for (name, value) in vars {
+        cmd.env(name, value);
+    }
+    cmd.output().unwrap()
+}
+
+/// A PreToolUse deny on Bash-like tools, in each agent's own file and answer.
+const CODEX_DENY: &str = r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo no >&2; exit 2"}]}]}}"#;
+const COPILOT_DENY: &str = r#"{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"echo '{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"no\"}'"}]}}"#;
+const GEMINI_DENY: &str = r#"{"hooks":{"BeforeTool":[{"matcher":"run_shell_command","hooks":[{"type":"command","command":"echo no >&2; exit 2"}]}]}}"#;
+
+/// Each agent's own gates decide what it runs: Codex's folder trust and review records,
+/// Copilot's and Gemini CLI's folder trust (their record, or the variable that trusts), Claude
+/// Code's managed-only policy and kill switch. What they hold back is not run, and said; a
+/// CI step `--expect deny` fails for a hook the agent would ignore.
+#[test]
+fn each_agents_own_gates_hold_back_what_it_would_not_run() {
+    let expect_deny = |dir: &Path, host: &str, tool: &str, vars: &[(&str, &str)]| {
+        let out = simulate_with(
+            dir,
+            &[
+                "--host",
+                "--event",
+                "PreToolUse",
+                "--tool",
+                tool,
+                "--input",
+                r#"{"command":"rm -rf /"}"#,
+                "--expect",
+                "deny",
+            ]
+            .iter()
+            .flat_map(|a| match *a {
+                "--host" => vec!["--host", host],
+                a => vec![a],
+            })
+            .collect::<Vec<_>>(),
+            vars,
+        );
+        (out.status.code(), text(&out.stdout), text(&out.stderr))
+    };
+
+    // Codex: the project's `.codex/` only in a trusted folder, each handler only once reviewed.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    common::write(&root, ".codex/hooks.json", CODEX_DENY);
+    let (code, out, err) = expect_deny(&root, "codex", "Bash", &[]);
+    assert_eq!(code, Some(4), "{out}{err}");
+    assert!(
+        out.contains("not run by codex") && out.contains("trusted folder"),
+        "{out}"
+    );
+    assert!(out.contains("decision: allow"), "{out}");
+    common::write(
+        &root,
+        "home/.codex/config.toml",
+        &format!(
+            "[projects.\"{}\"]\ntrust_level = \"trusted\"\n",
+            root.display()
+        ),
+    );
+    let (code, out, err) = expect_deny(&root, "codex", "Bash", &[]);
+    assert_eq!(code, Some(4), "{out}{err}");
+    assert!(
+        out.contains("runs only handlers its user reviewed"),
+        "{out}"
+    );
+
+    // Copilot: the project's hooks only in a trusted folder.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    common::write(&root, ".github/hooks/h.json", COPILOT_DENY);
+    let (code, out, err) = expect_deny(&root, "copilot", "bash", &[]);
+    assert_eq!(code, Some(4), "{out}{err}");
+    assert!(
+        out.contains("not run by copilot") && out.contains("trusted folder"),
+        "{out}"
+    );
+    let trusting = [("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true")];
+    let (code, out, err) = expect_deny(&root, "copilot", "bash", &trusting);
+    assert_eq!(code, Some(0), "{out}{err}");
+    common::write(
+        &root,
+        "home/.copilot/config.json",
+        &serde_json::json!({"trusted_folders": [root]}).to_string(),
+    );
+    let (code, out, err) = expect_deny(&root, "copilot", "bash", &[]);
+    assert_eq!(code, Some(0), "{out}{err}");
+
+    // Gemini CLI: likewise.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    common::write(&root, ".gemini/settings.json", GEMINI_DENY);
+    let (code, out, err) = expect_deny(&root, "gemini", "run_shell_command", &[]);
+    assert_eq!(code, Some(4), "{out}{err}");
+    assert!(
+        out.contains("not run by gemini") && out.contains("trusted folder"),
+        "{out}"
+    );
+    let trusting = [("GEMINI_CLI_TRUST_WORKSPACE", "true")];
+    let (code, out, err) = expect_deny(&root, "gemini", "run_shell_command", &trusting);
+    assert_eq!(code, Some(0), "{out}{err}");
+
+    // Claude Code: a policy that allows only policy hooks, and the kill switch.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    common::write(&root, ".claude/settings.json", DENY);
+    let (code, out, err) = expect_deny(&root, "claude", "Bash", &[]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    common::write(
+        &root,
+        "machine/etc/claude-code/managed-settings.json",
+        r#"{"allowManagedHooksOnly": true}"#,
+    );
+    let (code, out, err) = expect_deny(&root, "claude", "Bash", &[]);
+    assert_eq!(code, Some(4), "{out}{err}");
+    assert!(out.contains("only policy hooks"), "{out}");
+    std::fs::remove_dir_all(root.join("machine")).unwrap();
+    common::write(
+        &root,
+        ".claude/settings.local.json",
+        r#"{"disableAllHooks": true}"#,
+    );
+    let (code, out, err) = expect_deny(&root, "claude", "Bash", &[]);
+    assert_eq!(code, Some(4), "{out}{err}");
+    assert!(out.contains("turns its hooks off"), "{out}");
+}
+
+/// `--dry-run` runs no handler and says which would run, with what; without it the report
+/// says the handlers ran for real.
+#[test]
+fn dry_run_runs_nothing_and_a_real_run_says_it_ran() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    common::write(
+        &root,
+        ".claude/settings.json",
+        r#"{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"touch logged"}]}]}}"#,
+    );
+    let args = [
+        "--host",
+        "claude",
+        "--event",
+        "UserPromptSubmit",
+        "--field",
+        "prompt=hi",
+    ];
+    let mut dry = args.to_vec();
+    dry.push("--dry-run");
+    let out = simulate_with(&root, &dry, &[]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(!root.join("logged").exists(), "{stdout}");
+    assert!(
+        stdout.contains("would run (--dry-run: not run)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("touch logged"), "{stdout}");
+    assert!(
+        stdout.contains("--dry-run: ran none of the 1 handlers"),
+        "{stdout}"
+    );
+    let out = simulate_with(&root, &args, &[]);
+    let stdout = text(&out.stdout);
+    assert!(root.join("logged").exists(), "{stdout}");
+    assert!(stdout.contains("ran 1 handler for real"), "{stdout}");
+}
+
+/// Through hookx runs only what a host's route brings to hookx: no route, nothing, and why.
+#[test]
+fn nothing_runs_through_hookx_where_the_host_has_no_route() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    common::write(&root, ".github/hooks/h.json", COPILOT_DENY);
+    let home = root.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let hookx = |args: &[&str]| {
+        common::hookx()
+            .args(args)
+            .arg("--project")
+            .arg(&root)
+            .arg("--home")
+            .arg(&home)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .output()
+            .unwrap()
+    };
+    let args = [
+        "--host",
+        "claude",
+        "--event",
+        "PreToolUse",
+        "--tool",
+        "Bash",
+        "--input",
+        r#"{"command":"ls"}"#,
+        "--expect",
+        "deny",
+    ];
+    // Untrusted, the file is named once as skipped, and why.
+    let out = simulate_with(&root, &args, &[]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("skipped: .github/hooks/h.json (not trusted)"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("skipped: skipped"), "{stdout}");
+    assert!(hookx(&["trust", "--yes"]).status.success());
+    let out = simulate_with(&root, &args, &[]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(4), "{stdout}");
+    assert!(stdout.contains("not run through hookx"), "{stdout}");
+    assert!(stdout.contains("has no hookx route"), "{stdout}");
+    assert!(
+        hookx(&["install", "--host", "claude", "--hookx", "hookx"])
+            .status
+            .success()
+    );
+    let out = simulate_with(&root, &args, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+}

@@ -224,8 +224,14 @@ fn hookx_path_sets_the_program_wrapped_entries_call() {
 fn simulate_expect_checks_the_decision() {
     let dir = project();
     convert(dir.path(), &[]);
-    let simulate = |expect: &str, command: &str| {
-        common::hookx()
+    let simulate_in = |trusted: bool, expect: &str, command: &str| {
+        let mut cmd = common::hookx();
+        // Copilot runs the project's hooks in `-p` only in a trusted folder: CI says so.
+        match trusted {
+            true => cmd.env("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true"),
+            false => cmd.env_remove("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS"),
+        };
+        cmd.env_remove("COPILOT_ALLOW_ALL")
             .current_dir(dir.path())
             .env("PATH", path_with_hookx())
             .env("HOOKX_HOME", dir.path())
@@ -245,6 +251,17 @@ fn simulate_expect_checks_the_decision() {
             .output()
             .unwrap()
     };
+    // In a folder Copilot does not trust, it runs none of the project's hooks: the deny a
+    // test expects is not there, and the report says why.
+    let out = simulate_in(false, "deny", "rm -rf /");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(4), "{stdout}");
+    assert!(stdout.contains("decision: allow"), "{stdout}");
+    assert!(
+        stdout.contains("not run by copilot: Copilot reads it only in a trusted folder"),
+        "{stdout}"
+    );
+    let simulate = |expect: &str, command: &str| simulate_in(true, expect, command);
     let out = simulate("allow", "rm -rf /");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(4), "{stdout}");

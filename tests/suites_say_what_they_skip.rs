@@ -1,8 +1,8 @@
 //! The live suites' harness (tests/live_common/harness.rs), through a real live suite's test
 //! binary: with its client missing, every test shows as ignored and says why, not as passed;
 //! under `HOOKX_LIVE=require` the suite fails instead; with the client there, it names the
-//! version it runs against. `cargo test` builds every test binary before it runs any, so the
-//! suite's binary is beside this one.
+//! version it runs against. A long test says what it waits for, in a plain run. `cargo test`
+//! builds every test binary before it runs any, so the suite's binary is beside this one.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -10,6 +10,11 @@ use std::time::Duration;
 
 /// The newest `live_cline` test binary beside this one (`target/debug/deps`).
 fn live_suite() -> PathBuf {
+    test_binary("live_cline")
+}
+
+/// The newest test binary of target `name` beside this one (`target/debug/deps`).
+fn test_binary(name: &str) -> PathBuf {
     let me = std::env::current_exe().unwrap();
     let deps = me.parent().unwrap();
     let mut found: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(deps)
@@ -19,7 +24,7 @@ fn live_suite() -> PathBuf {
         .filter(|p| {
             p.file_name()
                 .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("live_cline-") && !n.contains('.'))
+                .is_some_and(|n| n.starts_with(&format!("{name}-")) && !n.contains('.'))
         })
         .filter_map(|p| Some((p.metadata().ok()?.modified().ok()?, p)))
         .collect();
@@ -27,8 +32,8 @@ fn live_suite() -> PathBuf {
     match found.pop() {
         Some((_, path)) => path,
         None => panic!(
-            "no live_cline test binary in {}: this test runs it; `cargo test` (or `cargo test \
-             --no-run --test live_cline`) builds it",
+            "no {name} test binary in {}: this test runs it; `cargo test` (or `cargo test \
+             --no-run --test {name}`) builds it",
             deps.display()
         ),
     }
@@ -77,12 +82,22 @@ fn a_live_suite_without_its_client_is_ignored_and_says_why() {
         "{}",
         ran.stdout
     );
+    // Every test of the suite (however many it has) is ignored, none passed.
+    let tests: Vec<&str> = ran
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("test ") && l.contains(" ... "))
+        .collect();
+    assert!(!tests.is_empty(), "{}", ran.stdout);
     assert!(ran.stdout.contains("0 passed"), "{}", ran.stdout);
-    assert!(ran.stdout.contains("2 ignored"), "{}", ran.stdout);
     assert!(
+        ran.stdout.contains(&format!("{} ignored", tests.len())),
+        "{}",
         ran.stdout
-            .lines()
-            .filter(|l| l.starts_with("test ") && l.contains(" ... "))
+    );
+    assert!(
+        tests
+            .iter()
             .all(|l| l.starts_with("test [no client] ") && l.ends_with(" ... ignored")),
         "{}",
         ran.stdout
@@ -91,7 +106,11 @@ fn a_live_suite_without_its_client_is_ignored_and_says_why() {
     // Required, a missing client fails the suite.
     let required = run(empty.path(), true, "");
     assert_ne!(required.code, Some(0), "{}", required.stdout);
-    assert!(required.stdout.contains("2 failed"), "{}", required.stdout);
+    assert!(
+        required.stdout.contains(&format!("{} failed", tests.len())),
+        "{}",
+        required.stdout
+    );
 }
 
 #[test]
@@ -112,5 +131,25 @@ fn a_live_suite_names_the_client_version_it_runs_against() {
             .contains("live_cline: runs against Cline CLI 3.0.65 ("),
         "{}",
         ran.stdout
+    );
+}
+
+/// A long test says what it waits for in a plain run (no `--nocapture`), beside libtest's own
+/// "running for over 60 seconds", which names only the test: here the replay of Kiro's six
+/// documented payloads, the smallest of `tests/replay.rs`.
+#[test]
+fn a_long_test_says_what_it_waits_for() {
+    let out = Command::new(test_binary("replay"))
+        .args(["--exact", "kiro_payloads_run_through_hookx_run_and_exec"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("1 passed"), "{stdout}");
+    assert!(
+        stderr.contains("replay: kiro: waiting for ")
+            && stderr.contains(" kiro payloads, each through `hookx run`"),
+        "{stderr}"
     );
 }

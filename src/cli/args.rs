@@ -21,7 +21,7 @@ fn about() -> String {
     about = about(),
     after_help = concat!(
         "Example:\n  hookx convert .claude/settings.json --to copilot --write\n\n",
-        "Exit codes:\n  0  success\n  1  an error: unreadable or invalid input, a failed write\n  2  a usage error\n  3  convert --strict: something is lost\n  4  simulate: the decision is not --expect (without it: a deny, ask or block)\n  5  doctor: a rule can fire under none of the hosts examined"
+        "Exit codes:\n  0  success\n  1  an error: unreadable or invalid input, a failed write\n  2  a usage error\n  3  convert --strict: something is lost\n  4  simulate: the decision is not --expect (without it: a deny, ask or block)\n  5  doctor: a rule fires under none of the agents examined (blocked or never)"
     )
 )]
 pub struct Cli {
@@ -74,7 +74,7 @@ macro_rules! example {
         concat!(
             "Example:\n",
             $("  ", $line, "\n",)+
-            "\nExit codes:\n  0  success\n  1  an error: unreadable or invalid input, a failed write\n  2  a usage error\n  3  convert --strict: something is lost\n  4  simulate: the decision is not --expect (without it: a deny, ask or block)\n  5  doctor: a rule can fire under none of the hosts examined"
+            "\nExit codes:\n  0  success\n  1  an error: unreadable or invalid input, a failed write\n  2  a usage error\n  3  convert --strict: something is lost\n  4  simulate: the decision is not --expect (without it: a deny, ask or block)\n  5  doctor: a rule fires under none of the agents examined (blocked or never)"
         )
     };
 }
@@ -130,8 +130,8 @@ pub(super) enum Command {
         "hookx trust --revoke .github/hooks/hooks.json"
     ))]
     Trust(TrustArgs),
-    /// Why a hook does or does not fire: per hook file, rule and host, whether the host loads
-    /// it, whether it can fire, who runs it, what payload it gets, and the fix.
+    /// Why a hook does or does not fire: per hook file, rule and the agents you have, whether
+    /// the agent loads it, whether it fires, who runs it, what payload it gets, and the fix.
     #[command(after_help = example!("hookx doctor --host copilot"))]
     Doctor(DoctorArgs),
     /// Route a host agent's events to `hookx run` through the host's own config.
@@ -143,9 +143,10 @@ pub(super) enum Command {
         "hookx completions bash > ~/.local/share/bash-completion/completions/hookx"
     ))]
     Completions { shell: clap_complete::Shell },
-    /// Print hookx's man page (roff), or with --dir write it and one page per command
-    /// (hookx-convert.1, …), the pages it refers to.
+    /// Print hookx's man page (roff), or a command's (`hookx man convert`), or with --dir write
+    /// it and one page per command (hookx-convert.1, …), the pages it refers to.
     #[command(after_help = example!(
+        "hookx man convert | man -l -",
         "mkdir -p ~/.local/share/man/man1 && hookx man --dir ~/.local/share/man/man1"
     ))]
     Man(ManArgs),
@@ -153,6 +154,9 @@ pub(super) enum Command {
 
 #[derive(clap::Args, Debug)]
 pub(super) struct ManArgs {
+    /// The command whose page to print instead of hookx.1 (`convert`: hookx-convert.1).
+    #[arg(value_name = "COMMAND", conflicts_with = "dir")]
+    pub(super) command: Option<String>,
     /// Write hookx.1 and a page per command into this folder (made if missing) instead of
     /// printing hookx.1.
     #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
@@ -192,9 +196,13 @@ pub(super) struct DoctorArgs {
     /// [default: $HOOKX_MANAGED_ROOT, else /].
     #[arg(long, value_name = "DIR")]
     pub(super) managed_root: Option<PathBuf>,
-    /// Only this host agent [default: every agent].
-    #[arg(long)]
+    /// Only this host agent [default: the agents you have: a client on PATH or where its
+    /// installer puts it, a folder of theirs in the project or home, a hookx route].
+    #[arg(long, conflicts_with = "all_hosts")]
     pub(super) host: Option<Dialect>,
+    /// Every agent hookx knows, had or not.
+    #[arg(long)]
+    pub(super) all_hosts: bool,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub(super) format: Format,
 }
@@ -447,6 +455,10 @@ pub(super) struct SimulateArgs {
     /// Exit 0 when the host's decision is this one and 4 otherwise: a test step for CI.
     #[arg(long, value_enum)]
     pub(super) expect: Option<crate::dispatch::simulate::Verdict>,
+    /// Run no handler: show which would run, and what each would get (the decision is then
+    /// the host's when no handler answers).
+    #[arg(long)]
+    pub(super) dry_run: bool,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub(super) format: Format,
 }

@@ -181,7 +181,7 @@ fn run(cli: Cli) -> Result<i32, Error> {
             out!("{}", String::from_utf8_lossy(&script));
             Ok(0)
         }
-        Command::Man(args) => man(args.dir.as_deref()),
+        Command::Man(args) => man(args.command.as_deref(), args.dir.as_deref()),
         Command::List(args) => crate::commands::list::command(&crate::commands::list::Options {
             ctx: user_context(
                 args.project.as_deref(),
@@ -199,6 +199,7 @@ fn run(cli: Cli) -> Result<i32, Error> {
                     args.managed_root.as_deref(),
                 )?,
                 host: args.host,
+                all_hosts: args.all_hosts,
                 json: args.format == Format::Json,
             })
         }
@@ -240,9 +241,10 @@ fn run(cli: Cli) -> Result<i32, Error> {
     }
 }
 
-/// `hookx man`: hookx.1 on stdout, or with `dir` hookx.1 and one page per command
-/// (`hookx-convert.1`, …: the pages hookx.1 refers to) written there, each atomically.
-fn man(dir: Option<&std::path::Path>) -> Result<i32, Error> {
+/// `hookx man`: hookx.1 on stdout (or `command`'s page, hookx-COMMAND.1), or with `dir`
+/// hookx.1 and one page per command (`hookx-convert.1`, …: the pages hookx.1 refers to)
+/// written there, each atomically.
+fn man(command: Option<&str>, dir: Option<&std::path::Path>) -> Result<i32, Error> {
     use clap::CommandFactory;
     // No `help` command: its page would be one more to refer to, and `--help` says it all.
     let mut cli = Cli::command().disable_help_subcommand(true);
@@ -260,7 +262,25 @@ fn man(dir: Option<&std::path::Path>) -> Result<i32, Error> {
         ))
     };
     let Some(dir) = dir else {
-        out!("{}", render(&cli, "<stdout>")?.1);
+        let page = match command {
+            None => &cli,
+            Some(name) => {
+                let shown = || cli.get_subcommands().filter(|s| !s.is_hide_set());
+                match shown().find(|s| s.get_name() == name) {
+                    Some(sub) => sub,
+                    None => {
+                        let names: Vec<&str> = shown().map(|s| s.get_name()).collect();
+                        let hint = crate::diag::did_you_mean(name, names.iter().copied())
+                            .map_or(String::new(), |n| format!(" (did you mean `{n}`?)"));
+                        return Err(Error::Usage(format!(
+                            "no command `{name}`{hint}: the commands are {}",
+                            names.join(", ")
+                        )));
+                    }
+                }
+            }
+        };
+        out!("{}", render(page, "<stdout>")?.1);
         return Ok(0);
     };
     let mut pages = vec![render(&cli, &dir.display().to_string())?];

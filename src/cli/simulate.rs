@@ -21,6 +21,7 @@ pub(super) fn command(args: SimulateArgs) -> Result<i32, Error> {
         project: args.project,
         home: args.home,
         managed_root: args.managed_root,
+        dry_run: args.dry_run,
     };
     let pipeline::Simulation {
         through_hookx: dispatch,
@@ -30,7 +31,8 @@ pub(super) fn command(args: SimulateArgs) -> Result<i32, Error> {
     let host_dialect = args.host.dialect();
     match args.format {
         Format::Text => {
-            if !native.runs.is_empty() || !native.skipped.is_empty() {
+            if !native.runs.is_empty() || !native.skipped.is_empty() || !native.would_run.is_empty()
+            {
                 out!(
                     "run by {host_dialect} itself (natively, not through hookx), with what {host_dialect} sends them:\n{}\nrun through hookx:\n",
                     crate::diag::visible_lines(&simulate::report_text(&native))
@@ -41,6 +43,18 @@ pub(super) fn command(args: SimulateArgs) -> Result<i32, Error> {
                 "{}",
                 crate::diag::visible_lines(&simulate::report_text(&dispatch))
             );
+            let ran = native.runs.len() + dispatch.runs.len();
+            match args.dry_run {
+                true => outln!(
+                    "--dry-run: ran none of the {} handlers that would run",
+                    native.would_run.len() + dispatch.would_run.len()
+                ),
+                false if ran > 0 => outln!(
+                    "ran {ran} handler{} for real, with their side effects (--dry-run runs none)",
+                    if ran == 1 { "" } else { "s" }
+                ),
+                false => {}
+            }
             outln!(
                 "decision: {}",
                 serde_json::to_value(verdict)

@@ -258,10 +258,16 @@ pub fn read_inputs(files: &[PathBuf], from: Option<Dialect>) -> Result<Inputs, E
     })
 }
 
-/// Refuses `--write --out FILE` when FILE exists and is no hook file of `to`: it holds no hook
-/// configuration read as `to`'s, and it is not a file `to` reads hooks from. The merge would
-/// put a hooks block into it (a `package.json`). An empty file holds nothing to keep.
-fn refuse_foreign_target(to: Dialect, path: &Path, before: Option<&str>) -> Result<(), Error> {
+/// Refuses `--out FILE` when FILE exists and is no hook file of `to`: it holds no hook
+/// configuration read as `to`'s, and it is not a file `to` reads hooks from. With `--write`
+/// (`merge`) the merge would put a hooks block into it (a `package.json`); without, the
+/// conversion would replace it. An empty file holds nothing to keep.
+fn refuse_foreign_target(
+    to: Dialect,
+    path: &Path,
+    before: Option<&str>,
+    merge: bool,
+) -> Result<(), Error> {
     let Some(text) = before.filter(|t| !t.trim().is_empty()) else {
         return Ok(());
     };
@@ -278,8 +284,13 @@ fn refuse_foreign_target(to: Dialect, path: &Path, before: Option<&str>) -> Resu
         path: path.display().to_string(),
         message: format!(
             "is not a {to} hook file (it holds no hooks, and {to} does not read hooks from it): \
-             not merging hooks into it; name a hook file with --out, or use --write without \
-             --out for {to}'s project file"
+             not {} it; name a hook file with --out, or use --write without \
+             --out for {to}'s project file",
+            if merge {
+                "merging hooks into"
+            } else {
+                "replacing"
+            }
         ),
     })
 }
@@ -326,11 +337,15 @@ fn convert_to(
             let text =
                 config::merge::sync_text(path, &conversion.document, sources, before.as_deref())?;
             if opts.out.is_some() {
-                refuse_foreign_target(to, path, before.as_deref())?;
+                refuse_foreign_target(to, path, before.as_deref(), true)?;
             }
             text
         }
         _ if streamed => String::new(),
+        (Some(path), false) => {
+            refuse_foreign_target(to, path, before.as_deref(), false)?;
+            config::write::to_text(&conversion.document)
+        }
         _ => config::write::to_text(&conversion.document),
     };
     let lossy = !conversion.losses.is_empty();

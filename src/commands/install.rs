@@ -233,7 +233,7 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
     };
     // The host's review file is checked first: routes it could not record would not run.
     if let Some(trust) = &host.def().route_trust {
-        let file = opts.ctx.home.join(trust.file);
+        let file = opts.ctx.agent_file(host, trust.file);
         if let Ok(text) = read_text(&file) {
             (trust.set)(&text, &[]).map_err(|message| Error::Io {
                 path: opts.ctx.display(&file),
@@ -498,7 +498,7 @@ fn record_trust(
         true => routes_of(before),
         false => routes_of(read_text(path).ok().as_deref()),
     };
-    let file = opts.ctx.home.join(trust.file);
+    let file = opts.ctx.agent_file(opts.host, trust.file);
     if records.is_empty() && !file.exists() {
         return Ok(());
     }
@@ -722,7 +722,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     {
         let project = opts.ctx.project.canonicalize();
         let project = project.as_deref().unwrap_or(&opts.ctx.project);
-        if !trust.trusts(&opts.ctx.home, project) {
+        if !trust.trusts(|f| opts.ctx.agent_file(host, f), project) {
             eprintln!(
                 "note: {} reads {} only in a folder the user trusted, and {} does not trust {}: {}",
                 host.def().product,

@@ -264,7 +264,8 @@ fn review(store: &TrustStore, pending: &[Pending<'_>], quiet: usize) -> String {
     }
     if quiet > 0 {
         out.push_str(&format!(
-            "\nalso trusted: {quiet} file{} holding only hookx's own routes, which run nothing\n",
+            "\nwith them, needing no review: {quiet} file{} holding only hookx's own routes, which \
+             run nothing\n",
             plural(quiet)
         ));
     }

@@ -300,6 +300,12 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: false,
     },
     route_trust: None,
+    home_var: None,
+    presence: crate::tables::Presence {
+        programs: &["auggie"],
+        installs: &[],
+        folders: &[".augment"],
+    },
     schema: Schema {
         file_name: "augment.schema.json",
         text: include_str!("../../schemas/augment.schema.json"),

@@ -149,6 +149,12 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: false,
     },
     route_trust: None,
+    home_var: None,
+    presence: crate::tables::Presence {
+        programs: &[],
+        installs: &[],
+        folders: &[".bricks", ".bricks-project-desktop"],
+    },
     schema: Schema {
         file_name: "bricks.schema.json",
         text: include_str!("../../schemas/bricks.schema.json"),

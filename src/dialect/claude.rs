@@ -530,6 +530,12 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: false,
     },
     route_trust: None,
+    home_var: None,
+    presence: crate::tables::Presence {
+        programs: &["claude"],
+        installs: &[".claude/local/claude", ".local/bin/claude"],
+        folders: &[".claude"],
+    },
     schema: Schema {
         file_name: "claude.schema.json",
         text: include_str!("../../schemas/claude.schema.json"),

@@ -285,6 +285,16 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: true,
     },
     route_trust: None,
+    home_var: Some(crate::tables::HomeVar {
+        var: "CLINE_DIR",
+        dir: ".cline",
+        source: "cline-facts.md: `~/.cline/hooks/` is `$CLINE_DIR/hooks`",
+    }),
+    presence: crate::tables::Presence {
+        programs: &["cline"],
+        installs: &[],
+        folders: &[".clinerules", ".cline", "Documents/Cline"],
+    },
     schema: Schema {
         file_name: "cline.schema.json",
         text: include_str!("../../schemas/cline.schema.json"),

@@ -421,6 +421,7 @@ pub static DEF: DialectDef = DialectDef {
             key: "trust_level",
             trusted: "trusted",
         },
+        trust_vars: &[],
         fix: "run `codex exec --trust` once in the project (or accept the trust prompt of `codex`)",
         untrusted: "Codex does not load the project's `.codex/` folder, in `codex exec` or \
                     interactively, so none of its hooks run",
@@ -465,6 +466,16 @@ pub static DEF: DialectDef = DialectDef {
         unset: trust::unset,
         recorded: trust::recorded,
     }),
+    home_var: Some(crate::tables::HomeVar {
+        var: "CODEX_HOME",
+        dir: ".codex",
+        source: "codex-facts.md: `$CODEX_HOME/hooks.json`, `$CODEX_HOME/config.toml` (default `~/.codex`)",
+    }),
+    presence: crate::tables::Presence {
+        programs: &["codex"],
+        installs: &[],
+        folders: &[".codex"],
+    },
     schema: Schema {
         file_name: "codex.schema.json",
         text: include_str!("../../schemas/codex.schema.json"),

@@ -631,6 +631,10 @@ pub static DEF: DialectDef = DialectDef {
             file: ".copilot/config.json",
             key: "trusted_folders",
         },
+        trust_vars: &[
+            ("COPILOT_ALLOW_ALL", "true"),
+            ("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true"),
+        ],
         fix: "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true copilot -p …  (or trust the folder \
               once in an interactive `copilot` session)",
         untrusted: "in `-p` mode none of its hooks run",
@@ -659,6 +663,12 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: false,
     },
     route_trust: None,
+    home_var: None,
+    presence: crate::tables::Presence {
+        programs: &["copilot"],
+        installs: &[".local/bin/copilot"],
+        folders: &[".copilot", ".github/hooks"],
+    },
     schema: Schema {
         file_name: "copilot.schema.json",
         text: include_str!("../../schemas/copilot.schema.json"),

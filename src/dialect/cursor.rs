@@ -300,6 +300,7 @@ pub static DEF: DialectDef = DialectDef {
     folder_trust: None,
     disabled_handlers: None,
     route_trust: None,
+    home_var: None,
     malformed_entry_skips_file: &[],
     host: HostSpec {
         payload_keys: &["conversation_id", "generation_id", "workspace_roots"],
@@ -321,6 +322,11 @@ pub static DEF: DialectDef = DialectDef {
         // Docs: "All matching hooks from every source run" (cursor-facts.md): both routes
         // would (tests/double_runs.rs).
         names_project_route: true,
+    },
+    presence: crate::tables::Presence {
+        programs: &["cursor", "cursor-agent"],
+        installs: &[".local/bin/cursor-agent"],
+        folders: &[".cursor"],
     },
     schema: Schema {
         file_name: "cursor.schema.json",

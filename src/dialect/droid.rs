@@ -291,6 +291,12 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: true,
     },
     route_trust: None,
+    home_var: None,
+    presence: crate::tables::Presence {
+        programs: &["droid"],
+        installs: &[".local/bin/droid", ".factory/bin/droid"],
+        folders: &[".factory"],
+    },
     schema: Schema {
         file_name: "droid.schema.json",
         text: include_str!("../../schemas/droid.schema.json"),

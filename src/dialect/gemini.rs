@@ -421,6 +421,7 @@ pub static DEF: DialectDef = DialectDef {
             trust_folder: &["TRUST_FOLDER"],
             trust_parent: &["TRUST_PARENT"],
         },
+        trust_vars: &[("GEMINI_CLI_TRUST_WORKSPACE", "true")],
         fix: "trust the folder in Gemini CLI's folder-trust dialog (run `gemini` there once), or \
               run it with GEMINI_CLI_TRUST_WORKSPACE=true",
         untrusted: "in `-p` mode Gemini CLI exits (55) before any hook runs; interactively it \
@@ -430,6 +431,16 @@ pub static DEF: DialectDef = DialectDef {
                  the longest path wins)",
     }),
     route_trust: None,
+    home_var: Some(crate::tables::HomeVar {
+        var: "GEMINI_CLI_HOME",
+        dir: "",
+        source: "gemini-facts.md: `~` is `$GEMINI_CLI_HOME` if set (source)",
+    }),
+    presence: crate::tables::Presence {
+        programs: &["gemini"],
+        installs: &[],
+        folders: &[".gemini"],
+    },
     schema: Schema {
         file_name: "gemini.schema.json",
         text: include_str!("../../schemas/gemini.schema.json"),

@@ -277,6 +277,12 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: true,
     },
     route_trust: None,
+    home_var: None,
+    presence: crate::tables::Presence {
+        programs: &["kiro", "kiro-cli"],
+        installs: &[".local/bin/kiro-cli"],
+        folders: &[".kiro"],
+    },
     schema: Schema {
         file_name: "kiro.schema.json",
         text: include_str!("../../schemas/kiro.schema.json"),

@@ -421,6 +421,12 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: false,
     },
     route_trust: None,
+    home_var: None,
+    presence: crate::tables::Presence {
+        programs: &["qwen"],
+        installs: &[],
+        folders: &[".qwen"],
+    },
     schema: Schema {
         file_name: "qwen.schema.json",
         text: include_str!("../../schemas/qwen.schema.json"),

@@ -155,6 +155,7 @@ pub static DEF: DialectDef = DialectDef {
     folder_trust: None,
     disabled_handlers: None,
     route_trust: None,
+    home_var: None,
     malformed_entry_skips_file: &[],
     host: HostSpec {
         // Its event key; `sessionId` is Copilot's too.
@@ -176,6 +177,11 @@ pub static DEF: DialectDef = DialectDef {
         // It reads every hook file and merges none (vscode-facts.md): both routes would
         // (tests/double_runs.rs).
         names_project_route: true,
+    },
+    presence: crate::tables::Presence {
+        programs: &["code"],
+        installs: &[],
+        folders: &[],
     },
     schema: Schema {
         file_name: "vscode.schema.json",

@@ -328,6 +328,7 @@ pub static DEF: DialectDef = DialectDef {
     folder_trust: None,
     disabled_handlers: None,
     route_trust: None,
+    home_var: None,
     malformed_entry_skips_file: &[],
     host: HostSpec {
         payload_keys: &["agent_action_name", "trajectory_id", "execution_id"],
@@ -346,6 +347,11 @@ pub static DEF: DialectDef = DialectDef {
         // Docs: the hooks of all locations "are merged together … all hooks will execute"
         // (windsurf-facts.md): both routes would (tests/double_runs.rs).
         names_project_route: true,
+    },
+    presence: crate::tables::Presence {
+        programs: &["windsurf"],
+        installs: &[],
+        folders: &[".windsurf", ".codeium/windsurf"],
     },
     schema: Schema {
         file_name: "windsurf.schema.json",

@@ -27,6 +27,15 @@ pub struct HandlerRun {
     pub outcome: Outcome,
 }
 
+/// A handler `simulate --dry-run` would run, and with what.
+#[derive(Debug, serde::Serialize)]
+pub struct WouldRun {
+    pub origin: String,
+    pub flavor: Flavor,
+    pub command: String,
+    pub stdin: Value,
+}
+
 /// Everything one event caused.
 #[derive(Debug)]
 pub struct Dispatch {
@@ -35,6 +44,8 @@ pub struct Dispatch {
     pub skipped: Vec<String>,
     /// Handlers of files the host runs by itself that the event fires there (simulate).
     pub native: Vec<String>,
+    /// `simulate --dry-run`: the handlers it would run, none of which ran.
+    pub would_run: Vec<WouldRun>,
     pub outcome: Outcome,
     pub answer: HostAnswer,
 }
@@ -262,6 +273,31 @@ pub fn plan<'a, 'e, S: RuleSource + 'a>(
 }
 
 impl Plan<'_> {
+    /// What it would run, running nothing (`simulate --dry-run`): the handlers, what each
+    /// would get, and those it would skip; the answer is the host's to no handler.
+    pub fn preview(self) -> Dispatch {
+        let would_run = self
+            .jobs
+            .into_iter()
+            .zip(&self.specs)
+            .map(|(job, spec)| WouldRun {
+                origin: job.origin,
+                flavor: job.flavor,
+                command: spec.command_line.clone(),
+                stdin: job.stdin,
+            })
+            .collect();
+        let outcome = Outcome::default();
+        Dispatch {
+            runs: Vec::new(),
+            skipped: self.skipped,
+            native: Vec::new(),
+            would_run,
+            answer: encode_answer(self.host, self.event, &outcome),
+            outcome,
+        }
+    }
+
     /// How many handlers it starts (at most).
     pub fn handlers(&self) -> usize {
         self.specs.len()
@@ -412,6 +448,7 @@ impl Plan<'_> {
             runs,
             skipped,
             native: Vec::new(),
+            would_run: Vec::new(),
             outcome,
             answer: answered,
         };

@@ -14,16 +14,17 @@ use serde_json::{Map, Value, json};
 /// the host gives it (Copilot runs `.claude/settings.json` as PascalCase hooks, with Copilot's
 /// PascalCase payload and matcher rules): one line each, for the report.
 pub fn native_runs(
+    ctx: &crate::discover::Context,
     host: Flavor,
     event: &Event,
     sources: &[crate::discover::Source],
 ) -> Vec<String> {
     use crate::discover::{Runner, runner};
     let mut rules = Vec::new();
-    for source in sources
-        .iter()
-        .filter(|s| runner(host.dialect(), s) == Runner::Native)
-    {
+    for source in sources.iter().filter(|s| {
+        runner(host.dialect(), s) == Runner::Native
+            && super::gates::file_gate(ctx, sources, host.dialect(), s).is_none()
+    }) {
         for rule in source.document().into_iter().flat_map(|d| &d.rules) {
             let mut as_run = rule.clone();
             as_run.flavor = host.dialect().native_flavor(rule.flavor);
@@ -150,6 +151,7 @@ pub fn report_json(dispatch: &Dispatch) -> Value {
         "matched": dispatch.runs.len(),
         "runs": runs,
         "skipped": dispatch.skipped,
+        "would_run": dispatch.would_run,
         "native": dispatch.native,
         "outcome": dispatch.outcome,
         "answer": {
@@ -163,12 +165,22 @@ pub fn report_json(dispatch: &Dispatch) -> Value {
 /// The report for people.
 pub fn report_text(dispatch: &Dispatch) -> String {
     let mut out = String::new();
-    if dispatch.runs.is_empty() {
-        out.push_str("no handler matched\n");
+    if dispatch.runs.is_empty() && dispatch.would_run.is_empty() {
+        out.push_str("no handler ran\n");
+    }
+    for (i, w) in dispatch.would_run.iter().enumerate() {
+        out.push_str(&format!(
+            "[{}] would run (--dry-run: not run) {} ({})\n    command: {}\n    stdin:   {}\n",
+            i + 1,
+            w.origin,
+            w.flavor.name(),
+            w.command,
+            serde_json::to_string(&w.stdin).unwrap_or_default()
+        ));
     }
     for (i, r) in dispatch.runs.iter().enumerate() {
         out.push_str(&format!(
-            "[{}] {} ({})\n    command: {}\n    stdin:   {}\n",
+            "[{}] ran (for real: what it does was done) {} ({})\n    command: {}\n    stdin:   {}\n",
             i + 1,
             r.origin,
             r.flavor.name(),
@@ -199,6 +211,8 @@ pub fn report_text(dispatch: &Dispatch) -> String {
         ));
     }
     for s in &dispatch.skipped {
+        // `run`'s own warning starts "skipped …" too: said once.
+        let s = s.strip_prefix("skipped ").unwrap_or(s);
         out.push_str(&format!("skipped: {s}\n"));
     }
     for n in &dispatch.native {
@@ -264,15 +278,19 @@ pub fn verdict(outcome: &Outcome) -> Verdict {
 /// the action is stopped (deny, ask or block, without it).
 pub const EXIT_VERDICT: i32 = 4;
 
-/// The rules of `event` in the files `host` reads itself, each in the flavour the host runs it
-/// as (a foreign file's rules get the host's flavour of the same event casing), without
-/// hookx's own routing entries and the rules the agent never runs (`enabled: false`).
+/// The rules of `event` in the files `host` reads itself that it runs, each in the flavour
+/// the host runs it as (a foreign file's rules get the host's flavour of the same event
+/// casing), without hookx's own routing entries and the rules the agent never runs
+/// (`enabled: false`); and, for `event`, each handler the host's own gates hold back
+/// ([`super::gates`]: its policy, the kill switch, folder trust, review records) with why.
 pub fn native_rules(
+    ctx: &crate::discover::Context,
     sources: &[crate::discover::Source],
     host: crate::tables::Dialect,
-    event: &EventKind,
-) -> Vec<crate::tables::Rule> {
+    event: &Event,
+) -> (Vec<crate::tables::Rule>, Vec<String>) {
     let mut rules = Vec::new();
+    let mut gated: Vec<(crate::tables::Rule, String)> = Vec::new();
     for source in sources {
         if crate::discover::runner(host, source) != crate::discover::Runner::Native {
             continue;
@@ -280,19 +298,124 @@ pub fn native_rules(
         let Some(doc) = source.document() else {
             continue;
         };
-        let runs =
-            |r: &&crate::tables::Rule| r.event == *event && !source.dialect.config().is_disabled(r);
+        let file_gate = super::gates::file_gate(ctx, sources, host, source);
+        let review = super::gates::Review::of(ctx, host, source);
+        let runs = |r: &&crate::tables::Rule| {
+            r.event == event.kind && !source.dialect.config().is_disabled(r)
+        };
         for rule in doc.rules.iter().filter(runs) {
-            let mut rule = rule.clone();
-            rule.handlers.retain(|h| !crate::route::is_hookx_handler(h));
-            if rule.handlers.is_empty() {
-                continue;
+            let (mut open, mut held) = (rule.clone(), rule.clone());
+            open.handlers.clear();
+            held.handlers.clear();
+            let mut why = String::new();
+            for (i, handler) in rule.handlers.iter().enumerate() {
+                if crate::route::is_hookx_handler(handler) {
+                    continue;
+                }
+                let gate = file_gate.clone().or_else(|| {
+                    review
+                        .as_ref()
+                        .filter(|r| !r.reviewed(rule, i))
+                        .map(super::gates::Review::why)
+                });
+                match gate {
+                    Some(reason) => {
+                        why = reason;
+                        held.handlers.push(handler.clone());
+                    }
+                    None => open.handlers.push(handler.clone()),
+                }
             }
-            rule.flavor = host.native_flavor(rule.flavor);
-            rules.push(rule);
+            for (mut rule, why) in [(open, None), (held, Some(why))] {
+                if rule.handlers.is_empty() {
+                    continue;
+                }
+                rule.flavor = host.native_flavor(rule.flavor);
+                match why {
+                    Some(why) => gated.push((rule, why)),
+                    None => rules.push(rule),
+                }
+            }
         }
     }
-    rules
+    // Only what the event would fire is said to be held back.
+    let (selected, _) = super::select::select(gated.iter().map(|(r, why)| (r, why)), event);
+    let mut held: Vec<String> = Vec::new();
+    for s in selected {
+        let line = format!("{}: not run by {host}: {}", describe(s.rule), s.source);
+        if !held.contains(&line) {
+            held.push(line);
+        }
+    }
+    (rules, held)
+}
+
+/// Why `host` does not call hookx for `event` (so that nothing runs through hookx): no hookx
+/// route for it in a file the host reads itself, or the host's gates hold back every such
+/// route. `None`: a route is called.
+pub fn uncalled(
+    ctx: &crate::discover::Context,
+    sources: &[crate::discover::Source],
+    host: crate::tables::Dialect,
+    event: &EventKind,
+) -> Option<String> {
+    let display = host.def().display;
+    let mut held = None;
+    for source in sources {
+        if crate::discover::runner(host, source) != crate::discover::Runner::Native {
+            continue;
+        }
+        let Some(doc) = source.document() else {
+            continue;
+        };
+        let routes: Vec<(&crate::tables::Rule, usize)> = doc
+            .rules
+            .iter()
+            .filter(|r| r.event == *event && !source.dialect.config().is_disabled(r))
+            .flat_map(|r| {
+                r.handlers
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, h)| crate::route::is_hookx_handler(h))
+                    .map(move |(i, _)| (r, i))
+            })
+            .collect();
+        if routes.is_empty() {
+            continue;
+        }
+        if let Some(why) = super::gates::file_gate(ctx, sources, host, source) {
+            held = Some(format!(
+                "{display} skips hookx's route in {}: {why}",
+                source.display
+            ));
+            continue;
+        }
+        let review = super::gates::Review::of(ctx, host, source);
+        match review {
+            Some(review) if routes.iter().all(|(r, i)| !review.reviewed(r, *i)) => {
+                held = Some(format!(
+                    "{display} skips hookx's route in {}: {}",
+                    source.display,
+                    review.why()
+                ));
+            }
+            _ => return None,
+        }
+    }
+    Some(held.unwrap_or_else(|| {
+        format!(
+            "{display} has no hookx route for this event in a file it reads, so it never calls \
+             hookx (`hookx install --host {host}` writes them)"
+        )
+    }))
+}
+
+/// Where a rule was written, for the report.
+fn describe(rule: &crate::tables::Rule) -> String {
+    match rule.origin.pointer.as_str() {
+        "" => rule.origin.file.clone(),
+        pointer => format!("{} ({pointer})", rule.origin.file),
+    }
 }
 
 /// A handler's output as JSON where it parses as an object or array, else as text.

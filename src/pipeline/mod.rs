@@ -89,6 +89,8 @@ pub struct SimulateRequest {
     pub project: Option<PathBuf>,
     pub home: Option<PathBuf>,
     pub managed_root: Option<PathBuf>,
+    /// Run no handler: say which would run, with what.
+    pub dry_run: bool,
 }
 
 /// What a simulated event caused: the handlers run through hookx, those the host runs itself
@@ -185,8 +187,31 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
     );
     // 3. select
     let hook_set = hook_set(&sources, dialect, &store);
-    // 4. run
-    let mut through_hookx = fire(request.host, &event, &hook_set.rules, &project);
+    // 4. run: through hookx only where the host calls it (a route its own gates let through).
+    let all = discover::discover(&ctx);
+    let mut through_hookx = match simulate::uncalled(&ctx, &all, dialect, &event.kind) {
+        None => fire(
+            request.host,
+            &event,
+            &hook_set.rules,
+            &project,
+            request.dry_run,
+        ),
+        Some(why) => {
+            let rules = hook_set.rules.iter().map(|r| (r.rule.as_ref(), r.source));
+            let (selected, _) = dispatch::select::select(rules, &event);
+            let mut none = fire(request.host, &event, &[], &project, true);
+            let mut held: Vec<String> = Vec::new();
+            for s in selected {
+                let line = format!("{}: not run through hookx: {why}", s.rule.origin.file);
+                if !held.contains(&line) {
+                    held.push(line);
+                }
+            }
+            none.skipped.extend(held);
+            none
+        }
+    };
     // 5. answer: reported, with every untrusted file and what the host runs itself.
     through_hookx.skipped.extend(
         hook_set
@@ -194,8 +219,8 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
             .iter()
             .map(|(source, state)| host::untrusted_warning(source, *state)),
     );
-    through_hookx.native = simulate::native_runs(request.host, &event, &sources);
-    let native = run_natively(&ctx, request.host, &event, &project);
+    through_hookx.native = simulate::native_runs(&ctx, request.host, &event, &sources);
+    let native = run_natively(&ctx, &all, request.host, &event, &project, request.dry_run);
     discover::remove_private_copies();
     let mut outcome = native.outcome.clone();
     outcome.merge(through_hookx.outcome.clone());
@@ -589,22 +614,52 @@ fn warn_untrusted(ctx: &Context, untrusted: &[(&Source, TrustState)]) {
 
 /// Steps 4 and 5 over a hook set: its handlers run, their answers merged and said in the
 /// host's protocol.
-fn fire(host: Flavor, event: &Event, rules: &[EffectiveRule<'_>], project: &Path) -> Dispatch {
-    dispatch::run::dispatch(
+fn fire(
+    host: Flavor,
+    event: &Event,
+    rules: &[EffectiveRule<'_>],
+    project: &Path,
+    dry_run: bool,
+) -> Dispatch {
+    let plan = dispatch::run::plan(
         host,
         event,
         rules.iter().map(|r| (r.rule.as_ref(), r.source)),
         project,
-    )
+        Limit::Route,
+    );
+    match dry_run {
+        true => plan.preview(),
+        false => plan.run(None),
+    }
 }
 
 /// What the host runs by itself: the files it reads itself, their handlers run without hookx,
 /// with the payload the host sends them (Copilot runs `.claude/settings.json` hooks as its
 /// PascalCase hooks).
-fn run_natively(ctx: &Context, host: Flavor, event: &Event, project: &Path) -> Dispatch {
-    let all = discover::discover(ctx);
-    let rules = simulate::native_rules(&all, host.dialect(), &event.kind);
-    dispatch::run::dispatch(host, event, rules.iter().map(|r| (r, &())), project)
+/// Those the host's own gates hold back ([`dispatch::gates`]) are not run, and said.
+fn run_natively(
+    ctx: &Context,
+    all: &[discover::Source],
+    host: Flavor,
+    event: &Event,
+    project: &Path,
+    dry_run: bool,
+) -> Dispatch {
+    let (rules, held) = simulate::native_rules(ctx, all, host.dialect(), event);
+    let plan = dispatch::run::plan(
+        host,
+        event,
+        rules.iter().map(|r| (r, &())),
+        project,
+        Limit::Route,
+    );
+    let mut dispatch = match dry_run {
+        true => plan.preview(),
+        false => plan.run(None),
+    };
+    dispatch.skipped.extend(held);
+    dispatch
 }
 
 /// `exec`'s one handler as a rule of its own dialect, so that it runs as a hook file's would.

@@ -39,7 +39,32 @@ pub struct DialectDef {
     /// For an agent that runs only the handlers its user reviewed: how `hookx install` records
     /// that review of the routes it writes.
     pub route_trust: Option<RouteTrust>,
+    /// The variable that moves the agent's own folder below the home, if it has one (Codex's
+    /// `CODEX_HOME` for `~/.codex`): the files hookx writes for the agent to read go there.
+    pub home_var: Option<HomeVar>,
+    /// How to tell that the user has this agent (`doctor` examines only those).
+    pub presence: Presence,
     pub schema: Schema,
+}
+
+/// The signs that a user has an agent: its client program on `PATH` or where its installer
+/// puts it below the home, or one of its folders in the project or the home.
+pub struct Presence {
+    /// The client's program names, looked for on `PATH`.
+    pub programs: &'static [&'static str],
+    /// The client's program below the home, where its installer puts it.
+    pub installs: &'static [&'static str],
+    /// The agent's own folders, below the project or the home.
+    pub folders: &'static [&'static str],
+}
+
+/// An agent's variable for its own folder: set, `$VAR/rest` stands for `~/DIR/rest` (an empty
+/// `dir`: the variable stands for the home itself, as Gemini CLI's `GEMINI_CLI_HOME`).
+pub struct HomeVar {
+    pub var: &'static str,
+    pub dir: &'static str,
+    /// Where this fact comes from.
+    pub source: &'static str,
 }
 
 /// The review records `hookx install` keeps in an agent's own config for its routes (Codex:
@@ -346,6 +371,9 @@ pub struct FolderTrust {
     pub locations: &'static [&'static str],
     /// The file below the home that records trusted folders, and how.
     pub record: TrustRecord,
+    /// Variables that trust the folder when set to the value given (`KEY=true`), as the user
+    /// running the agent may set them.
+    pub trust_vars: &'static [(&'static str, &'static str)],
     /// How to trust the folder, shown as the fix.
     pub fix: &'static str,
     /// What the agent does with these hooks in a folder the user has not trusted, for doctor's
@@ -392,15 +420,20 @@ impl FolderTrust {
         }
     }
 
-    /// Whether the record below `home` trusts `folder` (a real path).
-    pub fn trusts(&self, home: &std::path::Path, folder: &std::path::Path) -> bool {
+    /// Whether the record trusts `folder` (a real path); `place` gives the path of the
+    /// record's file (written below the home: where the agent reads it).
+    pub fn trusts(
+        &self,
+        place: impl Fn(&str) -> std::path::PathBuf,
+        folder: &std::path::Path,
+    ) -> bool {
         use serde_json::Value;
         let file = match self.record {
             TrustRecord::List { file, .. }
             | TrustRecord::Levels { file, .. }
             | TrustRecord::TomlTable { file, .. } => file,
         };
-        let Ok(text) = crate::read::text(&home.join(file), crate::read::MAX_FILE_BYTES) else {
+        let Ok(text) = crate::read::text(&place(file), crate::read::MAX_FILE_BYTES) else {
             return false;
         };
         if let TrustRecord::TomlTable {

@@ -236,6 +236,14 @@ pub fn hookx_clean(dir: &Path) -> Command {
     cmd
 }
 
+/// Says on the terminal, past libtest's output capture, what a long test waits for: libtest's
+/// own "has been running for over 60 seconds" names only the test, and reads like a hang.
+/// `eprintln!` would be captured; a write to the stream itself is not.
+pub fn waiting_for(test: &str, what: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{test}: waiting for {what}");
+}
+
 /// The README's migration story (issue 24): a Claude project with a Bash guard, a formatter on
 /// Write/Edit, a prompt logger and a Stop hook, each `sh hook.sh LABEL`, converted with
 /// `--write` to `targets` (the wrapped copies call this build), then `hookx install --host

@@ -108,7 +108,7 @@ impl Doctor<'_> {
             Runs::Native => {
                 if let Some(gate) = host.def().folder_trust.as_ref()
                     && gate.locations.contains(&source.location.id)
-                    && !folder_trusted(self.ctx, gate)
+                    && !crate::dispatch::gates::folder_trusted(self.ctx, host, gate)
                 {
                     findings.push(Finding::new(
                         Level::Warning,
@@ -325,8 +325,8 @@ fn unreviewed(ctx: &Context, host: Dialect, source: &Source) -> Option<Finding> 
         }
         crate::config::syntax::Format::Frontmatter => return None,
     };
-    let text = crate::read::text(&ctx.home.join(review.file), crate::read::MAX_FILE_BYTES)
-        .unwrap_or_default();
+    let records_file = ctx.agent_file(host, review.file);
+    let text = crate::read::text(&records_file, crate::read::MAX_FILE_BYTES).unwrap_or_default();
     let records = (review.records)(&source.path, &value, &|_| true);
     let (mut missing, mut stale) = (0, 0);
     for (key, value) in &records {
@@ -348,17 +348,12 @@ fn unreviewed(ctx: &Context, host: Dialect, source: &Source) -> Option<Finding> 
     Some(Finding::new(
         Level::Warning,
         format!(
-            "{display} runs only handlers its user reviewed (records in ~/{}), and silently skips {} of the {} here: {}",
-            review.file,
+            "{display} runs only handlers its user reviewed (records in {}), and silently skips {} of the {} here: {}",
+            ctx.display(&records_file),
             missing + stale,
             records.len(),
             why.join(", ")
         ),
         Some(format!("review and trust them in {display} itself")),
     ))
-}
-
-/// Whether the agent's trusted-folder record trusts the project.
-fn folder_trusted(ctx: &Context, gate: &crate::tables::FolderTrust) -> bool {
-    gate.trusts(&ctx.home, &ctx.project)
 }

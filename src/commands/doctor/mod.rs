@@ -36,28 +36,47 @@ use crate::tables::Rule;
 use crate::tables::Scope;
 use crate::trust::TrustStore;
 
-/// Exit code when some rule can fire under none of the hosts examined.
+/// Exit code when some rule fires under none of the agents examined: it is blocked (until
+/// its fix) or never fires under each of them.
 pub const NEVER_FIRES_EXIT: i32 = 5;
 
 /// What `hookx doctor` examines.
 #[derive(Clone, Debug)]
 pub struct Options {
     pub ctx: Context,
-    /// Only this host; every registered agent when `None`.
+    /// Only this host; when `None`, the agents the user has ([`Hosts::Had`]).
     pub host: Option<Dialect>,
+    /// Every registered agent, had or not.
+    pub all_hosts: bool,
     pub json: bool,
+}
+
+/// Which agents a diagnosis examines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hosts {
+    One(Dialect),
+    /// The agents the user has ([`had`]).
+    Had,
+    All,
 }
 
 /// `hookx doctor`: prints the report; exits [`NEVER_FIRES_EXIT`] when a rule fires nowhere.
 pub fn command(opts: &Options) -> Result<i32, Error> {
-    let report = diagnose(&opts.ctx, opts.host);
+    let hosts = match (opts.host, opts.all_hosts) {
+        (Some(host), _) => Hosts::One(host),
+        (None, true) => Hosts::All,
+        (None, false) => Hosts::Had,
+    };
+    let report = diagnose(&opts.ctx, hosts);
     if opts.json {
         let mut text = serde_json::to_string_pretty(&report).unwrap_or_default();
         text.push('\n');
-        print!("{text}");
+        crate::commands::out!("{text}");
     } else {
+        // Coloured as validate's: on a terminal, unless NO_COLOR.
         // A matcher or command read from a file is shown as text, not sent to the terminal.
-        print!("{}", crate::diag::visible_lines(&render_text(&report)));
+        let text = crate::diag::style(&crate::diag::visible_lines(&render_text(&report)));
+        crate::commands::write_to(&mut anstream::stdout(), format_args!("{text}"));
     }
     Ok(if report.never_fire > 0 {
         NEVER_FIRES_EXIT
@@ -66,20 +85,34 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     })
 }
 
-/// The diagnosis of every hook file of the project and home, under `host` or every agent.
-pub fn diagnose(ctx: &Context, host: Option<Dialect>) -> Report {
+/// The diagnosis of every hook file of the project and home, under the agents `hosts` names.
+pub fn diagnose(ctx: &Context, hosts: Hosts) -> Report {
     // The record as `hookx run` reads it: one it refuses trusts nothing here either.
     let (store, refused) = TrustStore::load_for_run(ctx);
     let sources = discover::discover_trusting(ctx, &store);
-    let hosts: Vec<Dialect> = match host {
-        Some(h) => vec![h],
-        None => Dialect::all().to_vec(),
+    let found: Vec<(Dialect, String)> = match hosts {
+        Hosts::One(h) => vec![(h, "--host".to_string())],
+        Hosts::All => Dialect::all()
+            .iter()
+            .map(|d| (*d, "--all-hosts".to_string()))
+            .collect(),
+        Hosts::Had => had(ctx, &sources),
     };
+    let not_examined: Vec<Dialect> = Dialect::all()
+        .iter()
+        .filter(|d| !found.iter().any(|(f, _)| f == *d))
+        .copied()
+        .collect();
+    let hosts: Vec<Dialect> = found.iter().map(|(d, _)| *d).collect();
     let doctor = Doctor {
         ctx,
         sources: &sources,
         store: &store,
         likely_copies: crate::plan::likely_copies(&sources),
+        plans: hosts
+            .iter()
+            .map(|h| crate::plan::plan(&sources, *h, &store))
+            .collect(),
     };
     // Files that parsed and hold no hook (settings with other keys) have nothing to diagnose.
     let files: Vec<FileReport> = sources
@@ -98,12 +131,19 @@ pub fn diagnose(ctx: &Context, host: Option<Dialect>) -> Report {
         .filter(|f| f.hosts.iter().any(|l| l.runner != Runs::Nobody))
         .count();
     let dropped: usize = files.iter().map(|f| f.problems.len()).sum();
+    // A rule fires nowhere when it fires under none of the agents (blocked until its fix, or
+    // never); one the user turned off somewhere is meant not to.
     let never_fire = unreadable
         + dropped
         + files
             .iter()
             .flat_map(|f| &f.rules)
-            .filter(|r| r.hosts.iter().all(|v| v.status == Status::Never))
+            .filter(|r| {
+                !r.hosts.is_empty()
+                    && r.hosts
+                        .iter()
+                        .all(|v| matches!(v.status, Status::Never | Status::Blocked))
+            })
             .count();
     let trust: Vec<Finding> = refused
         .iter()
@@ -118,10 +158,84 @@ pub fn diagnose(ctx: &Context, host: Option<Dialect>) -> Report {
         })
         .collect();
     Report {
+        hosts: found
+            .iter()
+            .map(|(h, why)| doctor.host(*h, why.clone()))
+            .collect(),
+        not_examined,
         never_fire: never_fire + trust.len(),
         trust,
-        hosts: hosts.iter().map(|h| doctor.host(*h)).collect(),
         files,
+    }
+}
+
+/// The agents the user has, each with the first sign of it: its client on `PATH` or where its
+/// installer puts it, one of its folders in the project or home (`DialectDef::presence`), or
+/// a hookx route for it in a file it reads.
+pub fn had(ctx: &Context, sources: &[Source]) -> Vec<(Dialect, String)> {
+    let path: Vec<std::path::PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect())
+        .unwrap_or_default();
+    let executable = |p: &std::path::Path| {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    let mut had = Vec::new();
+    for dialect in Dialect::all() {
+        let presence = &dialect.def().presence;
+        let program = presence
+            .programs
+            .iter()
+            .find(|p| path.iter().any(|dir| executable(&dir.join(p))))
+            .map(|p| format!("`{p}` on PATH"));
+        let installed = || {
+            presence
+                .installs
+                .iter()
+                .find(|rel| executable(&ctx.home.join(rel)))
+                .map(|rel| format!("~/{rel}"))
+        };
+        let folder = || {
+            presence.folders.iter().find_map(|rel| {
+                [(&ctx.project, ""), (&ctx.home, "~/")]
+                    .into_iter()
+                    .find(|(root, _)| root.join(rel).is_dir())
+                    .map(|(_, shown)| format!("{shown}{rel}/"))
+            })
+        };
+        let routed = || {
+            sources
+                .iter()
+                .filter(|s| discover::runner(*dialect, s) == discover::Runner::Native)
+                .filter(|s| s.dialect == *dialect)
+                .any(|s| {
+                    s.document().is_some_and(|d| {
+                        d.rules
+                            .iter()
+                            .any(|r| r.handlers.iter().any(crate::route::is_hookx_handler))
+                    })
+                })
+                .then(|| "a hookx route".to_string())
+        };
+        if let Some(why) = program.or_else(installed).or_else(folder).or_else(routed) {
+            had.push((*dialect, why));
+        }
+    }
+    had
+}
+
+/// Who runs `rule` of `source` under a host by the plan of the hook set (issue "One hook set,
+/// each rule once", [`crate::plan`]): the agent from one file, hookx from one copy, or nobody.
+/// Said without the host's name, which the line gives, so that agents alike group.
+fn runner_text(runner: &crate::plan::Runner) -> String {
+    use crate::plan::Runner;
+    match runner {
+        Runner::Agent { file, .. } => format!("the agent, from {file}"),
+        Runner::AgentOwnPayload { file, payload, .. } => {
+            format!("the agent, from {file}, with its {payload} payload")
+        }
+        Runner::Hookx { file } => format!("hookx, from {file}"),
+        Runner::Nobody { why } => format!("nobody ({why})"),
     }
 }
 
@@ -132,11 +246,34 @@ struct Doctor<'a> {
     store: &'a TrustStore,
     /// Handlers that look like hand-made copies of another file's rule ([`crate::plan`]).
     likely_copies: std::collections::HashMap<crate::plan::CopyKey, String>,
+    /// The plan of each agent examined: who runs each rule, once.
+    plans: Vec<crate::plan::Plan>,
+}
+
+impl Doctor<'_> {
+    /// The runner of `rule` of `source` (its first handler's) under `host`, by the plan,
+    /// where it is not this copy (how this copy runs is said already): another file's copy,
+    /// or nobody.
+    fn planned_runner(&self, source: &Source, rule: &Rule, host: Dialect) -> Option<String> {
+        use crate::plan::Runner;
+        let plan = self.plans.iter().find(|p| p.host == host)?;
+        let runner = plan.runner_for(source, rule, 0)?;
+        match runner {
+            Runner::Agent { file, .. }
+            | Runner::AgentOwnPayload { file, .. }
+            | Runner::Hookx { file }
+                if *file == source.display =>
+            {
+                None
+            }
+            _ => Some(runner_text(runner)),
+        }
+    }
 }
 
 impl Doctor<'_> {
     /// One host: its verified client release and what its machine's policy does.
-    fn host(&self, host: Dialect) -> HostReport {
+    fn host(&self, host: Dialect, found: String) -> HostReport {
         let mut policy = Vec::new();
         for source in self
             .sources
@@ -178,6 +315,7 @@ impl Doctor<'_> {
         HostReport {
             host,
             verified_with: host.default_flavor().tables().verified_with,
+            found,
             policy,
         }
     }
@@ -247,15 +385,27 @@ fn written_key(rule: &Rule) -> String {
 /// A rule's first handler on one line, shortened, with how many more there are.
 fn handler_summary(handlers: &[Handler]) -> String {
     let first = handlers.first().map_or(String::new(), |h| match &h.kind {
-        HandlerKind::Command(c) => c
-            .unix_line()
-            .or_else(|| c.windows_line())
-            .unwrap_or_default()
-            .to_string(),
-        HandlerKind::Prompt(p) | HandlerKind::Agent(p) => format!("prompt: {}", p.prompt),
+        // A converted entry is shown as the command it runs, not its wrapper.
+        HandlerKind::Command(c) => {
+            let line = c
+                .unix_line()
+                .or_else(|| c.windows_line())
+                .unwrap_or_default();
+            match crate::convert::innermost(line) {
+                Some(inner) => format!(
+                    "{} (via hookx exec --as {})",
+                    shorten(&inner.command, 60),
+                    inner.flavor.name()
+                ),
+                None => shorten(line, 60),
+            }
+        }
+        HandlerKind::Prompt(p) | HandlerKind::Agent(p) => {
+            shorten(&format!("prompt: {}", p.prompt), 60)
+        }
         HandlerKind::Service(s) => s.type_name.to_string(),
     });
-    let mut text = shorten(&first, 60);
+    let mut text = first;
     if handlers.len() > 1 {
         text.push_str(&format!(" (+{})", handlers.len() - 1));
     }

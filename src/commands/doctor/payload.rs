@@ -40,14 +40,38 @@ impl Doctor<'_> {
             ),
         };
         let mut findings = Vec::new();
-        if let Some(keys) = keys {
-            for handler in &rule.handlers {
+        for handler in &rule.handlers {
+            // A wrapped handler (`hookx exec --host H --as D -- CMD`) gets D's payload, which
+            // hookx exec builds from whatever the host sends: CMD is read against that.
+            if let Some(inner) = wrapped(handler) {
+                let as_payload = format!(
+                    "the {} payload `hookx exec` builds from {display}'s `{event}`",
+                    inner.flavor.name()
+                );
+                let Some(keys) = routed_payload_keys(host, event, inner.flavor) else {
+                    continue;
+                };
+                let mut unwrapped = handler.clone();
+                unwrapped.kind = HandlerKind::Command(crate::model::Command {
+                    command: Some(inner.command.clone()),
+                    ..Default::default()
+                });
+                findings.extend(self.payload_findings(
+                    source,
+                    &unwrapped,
+                    (inner.flavor, &as_payload),
+                    event,
+                    &keys,
+                ));
+                continue;
+            }
+            if let Some(keys) = &keys {
                 findings.extend(self.payload_findings(
                     source,
                     handler,
                     (flavor, &payload),
                     event,
-                    &keys,
+                    keys,
                 ));
             }
         }
@@ -95,12 +119,13 @@ impl Doctor<'_> {
                 ]
                 .into_iter()
                 .find(|k| k != &top && keys.contains(k));
+                // Reading either keeps the hook working where it gets `top` today.
                 findings.push(Finding::new(
                     Level::Warning,
                     format!(
                         "its handler seems to read `{top}`, which {payload} lacks (a guess from a scan of {scanned})"
                     ),
-                    twin.map(|t| format!("read `.{t}` instead")),
+                    twin.map(|t| format!("read `.{top} // .{t}` (either, where each is sent)")),
                 ));
                 continue;
             }
@@ -114,7 +139,9 @@ impl Doctor<'_> {
                         "its handler seems to read `{top}.{sub}`, which {} payloads name `{own}` (a guess from a scan of {scanned})",
                         flavor.name()
                     ),
-                    Some(format!("read `.{top}.{own}` instead")),
+                    Some(format!(
+                        "read `.{top}.{sub} // .{top}.{own}` (either, where each is sent)"
+                    )),
                 ));
             }
         }
@@ -155,6 +182,21 @@ impl Doctor<'_> {
             })
             .find(|p| p.is_file() && p.extension().is_none_or(|e| e != "json"))
     }
+}
+
+/// The command a handler runs through `hookx exec --as D`, with D; `None` for any other.
+fn wrapped(handler: &Handler) -> Option<crate::convert::Unwrapped> {
+    let HandlerKind::Command(command) = &handler.kind else {
+        return None;
+    };
+    crate::convert::innermost(command.unix_line()?)
+}
+
+/// The flavour every command handler of `rule` is wrapped as (`hookx exec --as D`), if one.
+pub(super) fn wrapped_flavor(rule: &Rule) -> Option<Flavor> {
+    let mut flavors = rule.handlers.iter().map(|h| wrapped(h).map(|u| u.flavor));
+    let first = flavors.next()??;
+    flavors.all(|f| f == Some(first)).then_some(first)
 }
 
 /// The keys a handler of `flavor` gets when hookx runs it for `host`'s `event`: the host's

@@ -11,10 +11,13 @@ pub struct Report {
     /// project, or writable by another account) trusts nothing.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub trust: Vec<Finding>,
+    /// The agents examined: `--host`, every one (`--all-hosts`), or those the user has.
     pub hosts: Vec<HostReport>,
+    /// The agents not examined (the user has none of their signs).
+    pub not_examined: Vec<Dialect>,
     pub files: Vec<FileReport>,
-    /// Rules that fire under none of the hosts examined, plus files none of them can read and
-    /// entries dropped whole.
+    /// Rules that fire under none of the agents examined (blocked or never under each), plus
+    /// files none of them can read and entries dropped whole.
     pub never_fire: usize,
 }
 
@@ -24,6 +27,9 @@ pub struct HostReport {
     pub host: Dialect,
     /// `None`: documents only, no runnable client verified them.
     pub verified_with: Option<&'static str>,
+    /// Why it is examined: the sign the user has it (`\`codex\` on PATH`, `.gemini/`, a hookx
+    /// route), or `--host` / `--all-hosts`.
+    pub found: String,
     /// The machine's policy files for this host and what they switch off, and what a deny
     /// does to its run where that is more than the call.
     pub policy: Vec<Finding>,
@@ -99,6 +105,14 @@ pub struct Verdict {
     pub runner: Runs,
     /// The flavour of the payload its handlers get, when it fires or could.
     pub payload: Option<&'static str>,
+    /// The host's event names that no hookx route brings to hookx (`hookx install --host`
+    /// writes them); the rule is blocked until then.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unrouted: Vec<&'static str>,
+    /// Who runs this rule under the host by the plan of the hook set ([`crate::plan`]: the
+    /// agent from one file, hookx from one copy, or nobody), where the plan has the rule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub planned: Option<String>,
     pub findings: Vec<Finding>,
 }
 

@@ -22,6 +22,8 @@ impl Doctor<'_> {
             status: loading.status,
             runner: loading.runner,
             payload: None,
+            unrouted: Vec::new(),
+            planned: self.planned_runner(source, rule, host),
             findings: Vec::new(),
         };
         if loading.status == Status::Never {
@@ -37,6 +39,8 @@ impl Doctor<'_> {
         let never = |verdict: &mut Verdict, finding: Finding| {
             verdict.findings.push(finding);
             verdict.status = Status::Never;
+            // No route would make it fire.
+            verdict.unrouted.clear();
         };
         let display = host.def().display;
         let event = &rule.event;
@@ -99,11 +103,15 @@ impl Doctor<'_> {
             return verdict;
         }
         // A rule that fires for no tool category gets the matcher's finding below instead.
-        if loading.runner == Runs::Hookx
-            && let Some(finding) = self.unrouted(rule, host)
-        {
-            verdict.findings.push(finding);
-            verdict.status = verdict.status.max(Status::Blocked);
+        if loading.runner == Runs::Hookx {
+            let names = route_names(host, rule);
+            if !names.is_empty() && !self.routed(host, &rule.event, &names) {
+                verdict.status = verdict.status.max(Status::Blocked);
+                match self.unrunnable_route(rule, host, &names) {
+                    Some(finding) => verdict.findings.push(finding),
+                    None => verdict.unrouted = names,
+                }
+            }
         }
         if let Some(finding) = matcher_finding(rule, flavor, host) {
             never(&mut verdict, finding);
@@ -163,38 +171,32 @@ impl Doctor<'_> {
                 ));
             }
         }
-        verdict.payload = Some(flavor.name());
+        // A handler `hookx exec --as D` wraps gets D's payload, whoever runs the entry.
+        verdict.payload = Some(
+            super::payload::wrapped_flavor(rule)
+                .unwrap_or(flavor)
+                .name(),
+        );
         verdict
             .findings
             .extend(self.rule_payload_findings(source, rule, host, (flavor, native)));
         verdict
     }
 
-    /// The missing route of a rule hookx runs under `host`: nobody calls hookx for its event
-    /// (or, where the host has one event per tool category, for the categories it fires for).
-    fn unrouted(&self, rule: &Rule, host: Dialect) -> Option<Finding> {
-        let names = route_names(host, rule);
-        if names.is_empty() || self.routed(host, &rule.event, &names) {
+    /// A route of `host` for `names` that is there but cannot run (the hookx it names is gone):
+    /// it exits 127, a non-blocking error, and nothing runs. `None` when there is no route.
+    fn unrunnable_route(&self, rule: &Rule, host: Dialect, names: &[&str]) -> Option<Finding> {
+        if !self.routed_by(host, &rule.event, names, &crate::route::is_hookx_handler) {
             return None;
         }
-        let said = match self.routed_by(host, &rule.event, &names, &crate::route::is_hookx_handler)
-        {
-            // A route whose hookx is gone exits 127: a non-blocking error, nothing runs.
-            true => format!(
+        Some(Finding::new(
+            Level::Warning,
+            format!(
                 "{}'s hookx route for `{}` cannot run: the hookx it names is not there or not \
                  executable, so nobody calls hookx for it",
                 host.def().display,
                 names.join("`, `")
             ),
-            false => format!(
-                "{} has no hookx route for `{}` in its config: nobody calls hookx for it",
-                host.def().display,
-                names.join("`, `")
-            ),
-        };
-        Some(Finding::new(
-            Level::Warning,
-            said,
             Some(format!("hookx install --host {host}")),
         ))
     }

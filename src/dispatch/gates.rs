@@ -1,0 +1,142 @@
+//! The gates an agent puts before the hooks of a file it reads itself: the machine's policy
+//! (only policy hooks, or none), the kill switch of the file's agent, its folder trust, and
+//! the review records of an agent that runs only the handlers its user reviewed. All of it is
+//! table data (`DialectDef::managed`, `kill_switch`, `folder_trust`, `route_trust`): simulate
+//! runs only what passes them, and `doctor` says why a file is held back.
+
+use crate::discover::{self, Context, Source};
+use crate::model::Handler;
+use crate::tables::{Dialect, Rule, Scope};
+use serde_json::Value;
+
+/// Why `host` runs none of `source`'s hooks itself, though it reads the file: its policy
+/// leaves only policy hooks or turns every hook off, the file's agent's kill switch is set, or
+/// the project is not a folder `host` trusts. `None`: the file passes.
+pub fn file_gate(
+    ctx: &Context,
+    sources: &[Source],
+    host: Dialect,
+    source: &Source,
+) -> Option<String> {
+    let display = host.def().display;
+    if source.scope != Scope::Managed
+        && let Some(policy) = discover::managed_only(sources, host)
+    {
+        let key = host
+            .def()
+            .managed
+            .as_ref()
+            .and_then(|m| m.only_managed_key)
+            .unwrap_or_default();
+        return Some(format!(
+            "`{key}` in {} leaves {display} only policy hooks",
+            policy.display
+        ));
+    }
+    if let Some(stop) = discover::stopped_by_policy(sources, host) {
+        return Some(format!("{display} runs no hook: {}", stop.why));
+    }
+    if let Some(switch) = discover::hooks_disabled_by_agent(sources, source.dialect)
+        && discover::switched_off(switch, source)
+    {
+        let set = source
+            .dialect
+            .def()
+            .kill_switch
+            .as_ref()
+            .map_or(String::new(), |k| k.json());
+        return Some(format!("{set} in {} turns its hooks off", switch.display));
+    }
+    if let Some(gate) = host.def().folder_trust.as_ref()
+        && gate.locations.contains(&source.location.id)
+        && !folder_trusted(ctx, host, gate)
+    {
+        return Some(format!(
+            "{display} reads it only in a trusted folder, and this project is not in {}: {}",
+            gate.describe(),
+            gate.untrusted
+        ));
+    }
+    None
+}
+
+/// Whether `host` trusts the project folder: its record says so (read where the agent reads
+/// it), or a variable that trusts it is set (`FolderTrust::trust_vars`).
+pub fn folder_trusted(ctx: &Context, host: Dialect, gate: &crate::tables::FolderTrust) -> bool {
+    let project = ctx.project.canonicalize();
+    let project = project.as_deref().unwrap_or(&ctx.project);
+    gate.trust_vars
+        .iter()
+        .any(|(var, value)| std::env::var(var).is_ok_and(|v| v == *value))
+        || gate.trusts(|f| ctx.agent_file(host, f), project)
+}
+
+/// The review state of a file's handlers under an agent that runs only the handlers its user
+/// reviewed (`DialectDef::route_trust`): the file's value and the agent's record text.
+pub struct Review {
+    value: Value,
+    records: String,
+    host: Dialect,
+    path: std::path::PathBuf,
+    /// The records' file as people read it.
+    shown: String,
+}
+
+impl Review {
+    /// `None` when `host` runs every handler of `source` without a review.
+    pub fn of(ctx: &Context, host: Dialect, source: &Source) -> Option<Review> {
+        let review = host.def().route_trust.as_ref()?;
+        if source.scope == Scope::Managed || !discover::is_native(host, source.location) {
+            return None;
+        }
+        let src = crate::source::SourceFile::read(&source.path).ok()?;
+        let value = match crate::config::syntax::Format::of(&src.path) {
+            crate::config::syntax::Format::Toml => crate::config::syntax::parse_toml(&src).ok()?,
+            crate::config::syntax::Format::Json => {
+                let syntax = crate::config::read::json_syntax(&src, source.dialect);
+                crate::config::syntax::parse_json_as(&src, syntax).ok()?
+            }
+            crate::config::syntax::Format::Frontmatter => return None,
+        };
+        let file = ctx.agent_file(host, review.file);
+        let records = crate::read::text(&file, crate::read::MAX_FILE_BYTES).unwrap_or_default();
+        Some(Review {
+            value,
+            records,
+            host,
+            path: source.path.clone(),
+            shown: ctx.display(&file),
+        })
+    }
+
+    /// Whether the agent runs handler `index` of `rule`: its record is there and hashes what
+    /// the file holds now. A handler the file's value does not show where the rule says is
+    /// taken as reviewed (nothing to compare).
+    pub fn reviewed(&self, rule: &Rule, index: usize) -> bool {
+        let Some(review) = self.host.def().route_trust.as_ref() else {
+            return true;
+        };
+        let pointer = format!("{}/hooks/{index}", rule.origin.pointer);
+        let Some(target) = self.value.pointer(&pointer) else {
+            return true;
+        };
+        let records = (review.records)(&self.path, &self.value, &|h| std::ptr::eq(h, target));
+        records
+            .iter()
+            .all(|(key, value)| (review.recorded)(&self.records, key).as_deref() == Some(value))
+    }
+
+    /// How the agent keeps its records, for the reason a handler is skipped.
+    pub fn why(&self) -> String {
+        format!(
+            "{} runs only handlers its user reviewed (records in {}), and this one is not reviewed or changed since",
+            self.host.def().display,
+            self.shown
+        )
+    }
+}
+
+/// Whether a handler is one of hookx's own routes (it runs `hookx run`).
+pub fn is_route(handler: &Handler) -> bool {
+    crate::route::is_hookx_handler(handler)
+}
