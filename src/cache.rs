@@ -98,6 +98,11 @@ impl FileId {
         }
     }
 
+    /// The file's size when it was found.
+    pub fn bytes(&self) -> u64 {
+        self.len
+    }
+
     /// Whether the file has been unchanged for [`SETTLE`]: only then does an unchanged
     /// identity promise unchanged bytes.
     pub fn settled(&self) -> bool {

@@ -167,6 +167,10 @@ impl Context {
 
     /// A path as people read it: relative to the project, `~/…` below the home, else absolute.
     pub fn display(&self, path: &Path) -> String {
+        shown(self.display_raw(path))
+    }
+
+    fn display_raw(&self, path: &Path) -> String {
         if let Ok(rel) = path.strip_prefix(&self.project) {
             return if rel.as_os_str().is_empty() {
                 ".".into()
@@ -222,13 +226,15 @@ impl Context {
     /// `~/…` below the home, a policy file's as on the machine.
     pub(crate) fn display_found(&self, location: &Location, path: &Path) -> String {
         let root = self.root(location);
-        match (location.root, root.as_deref().and_then(|r| below(path, r))) {
-            (Root::Project, Some(rel)) => rel.to_string_lossy().into_owned(),
-            (Root::Home, Some(rel)) => format!("~/{}", rel.to_string_lossy()),
-            (Root::Project, None) => self.display(path),
-            (Root::Home, None) => path.display().to_string(),
-            (Root::Managed, _) => self.display_managed(path),
-        }
+        shown(
+            match (location.root, root.as_deref().and_then(|r| below(path, r))) {
+                (Root::Project, Some(rel)) => rel.to_string_lossy().into_owned(),
+                (Root::Home, Some(rel)) => format!("~/{}", rel.to_string_lossy()),
+                (Root::Project, None) => self.display_raw(path),
+                (Root::Home, None) => path.display().to_string(),
+                (Root::Managed, _) => self.display_managed(path),
+            },
+        )
     }
 
     /// A policy file's path as people read it: as on the machine, or below
@@ -240,6 +246,15 @@ impl Context {
             }
             _ => path.display().to_string(),
         }
+    }
+}
+
+/// A path as shown: a control character in a file's name (an escape, a newline) written out
+/// ([`crate::diag::visible`]), so that no name a repository ships rewrites what hookx prints.
+fn shown(text: String) -> String {
+    match crate::diag::visible(&text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(escaped) => escaped,
     }
 }
 

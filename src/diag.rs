@@ -187,3 +187,48 @@ pub fn json_type(value: &serde_json::Value) -> &'static str {
         Value::Object(_) => "an object",
     }
 }
+
+/// `text` as a terminal shows it, for text read from a file or a path that hookx prints (a
+/// command, a matcher, a file name): each control character (an escape, a carriage return, a
+/// newline, …) and each bidirectional override written as an escape (`\u{1b}`), so that what
+/// is shown cannot move the cursor, erase or recolour a line, or reorder what follows. A file
+/// could otherwise make `hookx trust`'s review show `echo safe` for `curl … | sh`.
+pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
+    let hidden = |c: char| {
+        c.is_control()
+            || matches!(
+                c,
+                '\u{061c}'
+                    | '\u{200e}'
+                    | '\u{200f}'
+                    | '\u{202a}'..='\u{202e}'
+                    | '\u{2066}'..='\u{2069}'
+            )
+    };
+    if !text.chars().any(hidden) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if hidden(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// [`visible`] line by line: a report's own line breaks kept, every other control character
+/// and bidirectional override in it written out.
+pub fn visible_lines(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text
+        .split('\n')
+        .any(|l| matches!(visible(l), std::borrow::Cow::Owned(_)))
+    {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(text.split('\n').map(visible).collect::<Vec<_>>().join("\n"))
+}

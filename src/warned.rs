@@ -16,6 +16,13 @@
 //! Both are best effort: if they cannot be read or written, hookx warns again, which is the
 //! safe side.
 //!
+//! Reading is bounded too: an event hashes at most [`MAX_HASHED_BYTES`] of untrusted files.
+//! Files past it are not read: they are warned about and recorded by their identity alone
+//! (so an unchanged one is not warned about again), and one line says so. A project that
+//! ships gigabytes of hook files cannot make `hookx run` hash them before its handlers start
+//! (the host's time runs from the moment it starts hookx). A warning missed that way costs
+//! nothing: an untrusted file never runs.
+//!
 //! Both are bounded. `warned.json` keeps 4 096 entries, and more only while one
 //! event has more untrusted files than that: past it, the entries of files the event did not
 //! find go, those of files no longer there first, then the oldest recorded. The files of the
@@ -30,6 +37,10 @@ use std::path::{Path, PathBuf};
 /// Entries kept beyond those of the current event's files; an entry dropped past this is a
 /// file warned about again, once, should it be found again.
 const MAX_ENTRIES: usize = 4096;
+
+/// The most bytes of untrusted files one event reads and hashes (a debug build hashes this
+/// in well under a second).
+pub const MAX_HASHED_BYTES: u64 = 8 * 1024 * 1024;
 
 /// Digests kept in `warned.sum`: one per recent (project, host) set is enough.
 const MAX_DIGESTS: usize = 32;
@@ -60,15 +71,24 @@ fn real_of(key: &str) -> Option<&Path> {
     key.split_once('\0').map(|(_, real)| Path::new(real))
 }
 
-/// The indices of the `files` to warn about now, recording that they were.
-pub fn to_warn(home: &Path, files: &[File<'_>]) -> Vec<usize> {
+/// What to say about an event's untrusted files.
+#[derive(Debug, Default)]
+pub struct ToWarn {
+    /// The indices of the files to warn about now.
+    pub files: Vec<usize>,
+    /// Files not read, past [`MAX_HASHED_BYTES`]: their count and bytes.
+    pub unread: (usize, u64),
+}
+
+/// The `files` to warn about now, recording that they were.
+pub fn to_warn(home: &Path, files: &[File<'_>]) -> ToWarn {
     if files.is_empty() {
-        return Vec::new();
+        return ToWarn::default();
     }
     let sums = Sums::load(home);
     let digest = digest(files);
     if digest.is_some_and(|d| sums.has(d)) {
-        return Vec::new();
+        return ToWarn::default();
     }
     let mut record = Warned::load(home);
     let mut all_known = true;
@@ -87,7 +107,10 @@ pub fn to_warn(home: &Path, files: &[File<'_>]) -> Vec<usize> {
     {
         sums.with(digest).save();
     }
-    warn
+    ToWarn {
+        files: warn,
+        unread: record.unread,
+    }
 }
 
 /// A digest of the files' locations and `FileId`s (and hashes, where known), in order; `None`
@@ -200,6 +223,10 @@ struct Warned {
     /// The `seq` of the next entry recorded.
     next: u64,
     dirty: bool,
+    /// Bytes read and hashed for this event, at most [`MAX_HASHED_BYTES`].
+    hashed: u64,
+    /// Files not read for want of that room: their count and bytes.
+    unread: (usize, u64),
 }
 
 impl Warned {
@@ -219,6 +246,8 @@ impl Warned {
             asked: HashSet::new(),
             next,
             dirty: false,
+            hashed: 0,
+            unread: (0, 0),
         }
     }
 
@@ -236,9 +265,33 @@ impl Warned {
         {
             return Some(false);
         }
+        let size = match (file.sha256, &id) {
+            (Some(_), _) => 0,
+            (None, Some(id)) => id.bytes(),
+            (None, None) => std::fs::metadata(file.path).map_or(0, |m| m.len()),
+        };
+        if self.hashed.saturating_add(size) > MAX_HASHED_BYTES {
+            // Not read: warned about, and recorded by its identity alone (even one not
+            // settled), so that it is not read nor warned about again while unchanged.
+            self.unread = (self.unread.0 + 1, self.unread.1.saturating_add(size));
+            let id = id?;
+            let warn = known.is_none_or(|seen| seen.id.as_ref() != Some(&id));
+            let seen = Seen {
+                sha256: String::new(),
+                id: Some(id),
+                seq: self.next,
+            };
+            self.next += 1;
+            self.files.insert(key, seen);
+            self.dirty = true;
+            return Some(warn);
+        }
         let sha = match file.sha256 {
             Some(sha) => sha.to_string(),
-            None => read_hash(file.path)?,
+            None => {
+                self.hashed += size;
+                read_hash(file.path)?
+            }
         };
         let settled = id.filter(FileId::settled);
         let warn = known.is_none_or(|seen| seen.sha256 != sha);

@@ -340,10 +340,17 @@ fn timeout_flag_is_in_seconds_and_validated() {
         ran.json()["hookSpecificOutput"]["permissionDecision"],
         "allow"
     );
-    // ...and a timeout that is not a number of seconds is a usage error, not a default.
+    // ...and a timeout that is not a number of seconds is not a default: the command line
+    // cannot be read, which the failure policy answers (on this tool call, a deny saying why;
+    // never a usage error's exit 2, which blocks a Stop).
     for bad in ["-1", "1.5", "soon"] {
         let ran = exec_claude_pre("claude", &[&format!("--timeout={bad}")], "true");
-        assert_eq!(ran.code, Some(2), "--timeout {bad}: {ran:?}");
+        assert_eq!(ran.code, Some(0), "--timeout {bad}: {ran:?}");
+        assert_eq!(
+            ran.json()["hookSpecificOutput"]["permissionDecision"],
+            "deny",
+            "--timeout {bad}: {ran:?}"
+        );
         ran.says("--timeout");
     }
 }

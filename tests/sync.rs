@@ -572,6 +572,10 @@ fn a_target_scope_picks_the_agents_own_file_of_that_scope() {
         ".hookx/sync.toml",
         &manifest("[targets.gemini]\nscope = \"user\"\n"),
     );
+    // A file in the home is written only from trusted sources
+    // (`tests/attacks.rs` `a_sync_manifest_writes_a_home_file_only_from_trusted_sources`).
+    let source = p.project.join(SOURCE).display().to_string();
+    p.run(&["trust", "--yes", &source]).success();
     let (code, _, err) = p.out(&["sync"]);
     assert_eq!(code, 0, "{err}");
     let user = p.home.join(".gemini/settings.json");

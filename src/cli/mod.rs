@@ -24,6 +24,21 @@ pub fn main() -> i32 {
             out!("{}", version_text());
             return 0;
         }
+        Err(e) if e.use_stderr() && dispatching() => {
+            // A host started it: its answer follows the failure policy, never exit 2.
+            let why = e.kind().to_string();
+            let why = e
+                .to_string()
+                .lines()
+                .next()
+                .and_then(|l| l.strip_prefix("error: "))
+                .map_or(why, str::to_string);
+            return pipeline::unreadable_command_line(
+                option_value("--host").as_deref(),
+                option_value("--event").as_deref(),
+                &why,
+            );
+        }
         Err(e) => {
             let _ = e.print();
             return if e.use_stderr() { 2 } else { 0 };
@@ -36,6 +51,36 @@ pub fn main() -> i32 {
             e.exit_code()
         }
     }
+}
+
+/// Whether the command line is `hookx run …` or `hookx exec …` (the commands a host starts)
+/// with the payload piped in: typed at a terminal, a usage error is a usage error.
+fn dispatching() -> bool {
+    use std::io::IsTerminal;
+    if std::io::stdin().is_terminal() {
+        return false;
+    }
+    let command = std::env::args_os()
+        .skip(1)
+        .find(|a| !a.to_string_lossy().starts_with('-'));
+    command.is_some_and(|c| c == "run" || c == "exec")
+}
+
+/// The value of `name` on the command line (`--name VALUE` or `--name=VALUE`), before any `--`.
+fn option_value(name: &str) -> Option<String> {
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .take_while(|a| a != "--")
+        .collect();
+    let with_equals = format!("{name}=");
+    args.iter()
+        .enumerate()
+        .find_map(|(i, a)| match a.strip_prefix(&with_equals) {
+            Some(value) => Some(value.to_string()),
+            None if a == name => args.get(i + 1).cloned(),
+            None => None,
+        })
 }
 
 /// `hookx --version`: this version, and each host release whose runs verified a dialect's

@@ -35,10 +35,14 @@ pub(super) fn command(args: SimulateArgs) -> Result<i32, Error> {
             {
                 out!(
                     "run by {host_dialect} itself (natively, not through hookx), with what {host_dialect} sends them:\n{}\nrun through hookx:\n",
-                    simulate::report_text(&native)
+                    crate::diag::visible_lines(&simulate::report_text(&native))
                 );
             }
-            out!("{}", simulate::report_text(&dispatch));
+            // What handlers and files said, as text: not sent to the terminal raw.
+            out!(
+                "{}",
+                crate::diag::visible_lines(&simulate::report_text(&dispatch))
+            );
             let ran = native.runs.len() + dispatch.runs.len();
             match args.dry_run {
                 true => outln!(

@@ -326,6 +326,9 @@ fn convert_to(
         (None, true) => Some(opts.project.join(to.config().convert_target)),
         (None, false) => None,
     };
+    if let (Some(path), None) = (&target, &opts.out) {
+        default_target_stays_inside(opts, path)?;
+    }
     let before = target
         .as_ref()
         .and_then(|path| crate::read::text(path, crate::read::MAX_FILE_BYTES).ok());
@@ -405,6 +408,21 @@ fn convert_to(
             })),
             code,
         )),
+    }
+}
+
+/// `--write` without `--out` writes the agent's project file: never through a symbolic link
+/// the repository ships that leads out of the project (`.gemini` → `~/.gemini`). A path given
+/// with `--out` is the user's to choose.
+fn default_target_stays_inside(opts: &Options, path: &Path) -> Result<(), Error> {
+    match config::confine::leaves(&opts.project, path) {
+        None => Ok(()),
+        Some(why) => Err(Error::Io {
+            path: path.display().to_string(),
+            message: format!(
+                "{why}: `convert --write` writes the agent's project file only inside the project; remove the link, or name the file with --out"
+            ),
+        }),
     }
 }
 
@@ -500,6 +518,9 @@ pub fn convert_to_scripts(
             continue;
         };
         let path = dir.join(name);
+        if opts.out.is_none() {
+            default_target_stays_inside(opts, &path)?;
+        }
         let before = crate::read::text(&path, crate::read::MAX_FILE_BYTES).ok();
         if before
             .as_deref()

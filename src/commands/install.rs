@@ -153,64 +153,20 @@ fn keep_trusted(
 }
 
 /// For a project install, refuses a target reached through a symlink in the project that leads
-/// out of it: the target itself, or any folder on the way to it, when it is a link (dangling
-/// or not) whose real path is outside the project. A repository could otherwise ship
-/// `.claude/settings.json` as a link to `~/.bashrc`, and install would write there. Links that
-/// stay inside the project are followed as usual.
+/// out of it ([`crate::config::confine::leaves`]). A repository could otherwise ship
+/// `.claude/settings.json` as a link to `~/.bashrc`, and install would write there.
 fn stays_in_project(opts: &Options, path: &Path) -> Result<(), Error> {
     if opts.scope != InstallScope::Project {
         return Ok(());
     }
-    let project = &opts.ctx.project;
-    let (Ok(root), Ok(rel)) = (project.canonicalize(), path.strip_prefix(project)) else {
-        return Ok(());
-    };
-    let mut at = project.clone();
-    for part in rel.components() {
-        at.push(part);
-        match std::fs::symlink_metadata(&at) {
-            Ok(meta) if meta.file_type().is_symlink() => {}
-            Ok(_) => continue,
-            // Nothing below a missing name exists yet.
-            Err(_) => break,
-        }
-        let leads = match real_path(&at, 40) {
-            Some(real) if real.starts_with(&root) => continue,
-            Some(real) => format!("to {}", real.display()),
-            None => "that cannot be resolved".to_string(),
-        };
-        return Err(Error::Io {
-            path: opts.ctx.display(&at),
+    match crate::config::confine::leaves(&opts.ctx.project, path) {
+        None => Ok(()),
+        Some(why) => Err(Error::Io {
+            path: opts.ctx.display(path),
             message: format!(
-                "is a symbolic link {leads}, outside the project: a project install writes only inside the project; remove the link (or install with --scope user)"
+                "{why}: a project install writes only inside the project; remove the link (or install with --scope user)"
             ),
-        });
-    }
-    Ok(())
-}
-
-/// Where `path` finally leads, following symlinks (dangling ones too: the path a write would
-/// create); `None` past `hops` links or when it cannot be told.
-fn real_path(path: &Path, hops: u32) -> Option<PathBuf> {
-    if let Ok(real) = path.canonicalize() {
-        return Some(real);
-    }
-    let hops = hops.checked_sub(1)?;
-    match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => {
-            let target = std::fs::read_link(path).ok()?;
-            let next = match path.parent() {
-                Some(dir) => dir.join(target),
-                None => target,
-            };
-            real_path(&next, hops)
-        }
-        Ok(_) => None,
-        // Missing: where its folder leads, and its name there.
-        Err(_) => {
-            let name = path.file_name()?;
-            Some(real_path(path.parent()?, hops)?.join(name))
-        }
+        }),
     }
 }
 

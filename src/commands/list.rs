@@ -180,7 +180,13 @@ pub fn render_text(
                 None => run.to_string(),
             });
         }
-        table.push(cells);
+        // Text read from files, shown as text ([`crate::diag::visible`]).
+        table.push(
+            cells
+                .iter()
+                .map(|c| crate::diag::visible(c).into_owned())
+                .collect(),
+        );
     }
     let mut out = String::new();
     if rows.is_empty() {
@@ -399,17 +405,18 @@ pub fn render_plan(plans: &[crate::plan::Plan]) -> String {
                 rule.event.clone(),
                 match rule.matcher.as_deref() {
                     None | Some("") => "*".to_string(),
-                    Some(m) => shorten(m, 24),
+                    Some(m) => shorten(&crate::diag::visible(m), 24),
                 },
-                shorten(&rule.handler, 32),
-                runner,
+                shorten(&crate::diag::visible(&rule.handler), 32),
+                crate::diag::visible(&runner).into_owned(),
             ]);
             for also in &rule.also {
                 notes.push(format!(
-                    "{} {} {}: {also}",
+                    "{} {} {}: {}",
                     plan.host,
                     rule.event,
-                    shorten(&rule.handler, 32)
+                    shorten(&crate::diag::visible(&rule.handler), 32),
+                    crate::diag::visible(also)
                 ));
             }
         }

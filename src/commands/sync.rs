@@ -186,6 +186,9 @@ fn parse_manifest(shown: &str, text: &str) -> Result<Manifest, Error> {
         Some(Item::Value(toml_edit::Value::Array(list))) => {
             for value in list.iter() {
                 let spec = match value {
+                    toml_edit::Value::String(s) if !relative_inside(s.value()) => {
+                        return Err(at(value.span(), leaves_text("a source", s.value())));
+                    }
                     toml_edit::Value::String(s) => SourceSpec {
                         path: s.value().clone(),
                         from: None,
@@ -211,6 +214,12 @@ fn parse_manifest(shown: &str, text: &str) -> Result<Manifest, Error> {
                             )?),
                             None => None,
                         };
+                        if !relative_inside(path) {
+                            return Err(at(
+                                t.get("path").and_then(|p| p.span()),
+                                leaves_text("a source", path),
+                            ));
+                        }
                         SourceSpec {
                             path: path.to_string(),
                             from,
@@ -261,6 +270,12 @@ fn parse_manifest(shown: &str, text: &str) -> Result<Manifest, Error> {
         let mut scope_span = None;
         for (key, value) in options.iter() {
             match (key, value) {
+                ("out", v) if v.as_str().is_some_and(|p| !relative_inside(p)) => {
+                    return Err(at(
+                        v.span(),
+                        leaves_text("`out`", v.as_str().unwrap_or_default()),
+                    ));
+                }
                 ("out", v) if v.as_str().is_some() => spec.out = v.as_str().map(str::to_string),
                 ("scope", v) => {
                     let named = v.as_str().unwrap_or_default();
@@ -321,6 +336,48 @@ fn parse_manifest(shown: &str, text: &str) -> Result<Manifest, Error> {
         ));
     }
     Ok(Manifest { sources, targets })
+}
+
+/// Whether a path of the manifest names a place inside the project: relative, with no `..`
+/// (the manifest comes with the repository, which may not make sync read or write elsewhere).
+fn relative_inside(path: &str) -> bool {
+    !path.is_empty()
+        && !path.starts_with('~')
+        && Path::new(path).components().all(|c| {
+            matches!(
+                c,
+                std::path::Component::Normal(_) | std::path::Component::CurDir
+            )
+        })
+}
+
+fn leaves_text(what: &str, path: &str) -> String {
+    format!(
+        "{what} `{path}` is not inside the project: the manifest names paths relative to the project, without `..` (sync reads and writes only there)"
+    )
+}
+
+/// [`stays_inside`] for a target's path, except the agent's own file in the home that a
+/// target's `scope = "user"` names (`~/…`).
+fn stays_inside_unless_home(ctx: &Context, rel: &str) -> Result<(), Error> {
+    match rel.starts_with("~/") {
+        true => Ok(()),
+        false => stays_inside(ctx, rel),
+    }
+}
+
+/// Refuses a manifest path (`rel`) that leads out of the project through a symbolic link the
+/// repository ships ([`config::confine::leaves`]).
+fn stays_inside(ctx: &Context, rel: &str) -> Result<(), Error> {
+    match config::confine::leaves(&ctx.project, &ctx.project.join(rel)) {
+        None => Ok(()),
+        Some(why) => Err(Error::Io {
+            path: rel.to_string(),
+            message: format!(
+                "{why}: sync reads and writes only inside the project; remove the link"
+            ),
+        }),
+    }
 }
 
 /// The target's file (or script folder), relative to the project, or `~/…` in the home.
@@ -389,6 +446,7 @@ fn scopes_of(to: Dialect) -> Vec<String> {
 /// `hookx list` finds that are not the output of hookx nor a target's file.
 fn init(opts: &Options, to: &[Dialect]) -> Result<i32, Error> {
     let path = manifest_path(&opts.ctx);
+    stays_inside(&opts.ctx, MANIFEST)?;
     if path.exists() && !opts.force {
         return Err(Error::Usage(format!(
             "{MANIFEST} exists; edit it, or write it afresh with --force"
@@ -621,6 +679,24 @@ fn read_sources(ctx: &Context, manifest: &Manifest) -> Result<conv::Inputs, Erro
 fn sync_once(opts: &Options) -> Result<Outcome, Error> {
     let ctx = &opts.ctx;
     let manifest = read_manifest(ctx)?;
+    stays_inside(ctx, LOCK)?;
+    for source in &manifest.sources {
+        stays_inside(ctx, &source.path)?;
+    }
+    for spec in &manifest.targets {
+        let rel = target_rel(spec);
+        stays_inside_unless_home(ctx, &rel)?;
+        let target = target_path(ctx, &rel);
+        if [MANIFEST, LOCK]
+            .iter()
+            .any(|own| same_file(&ctx.project.join(own), &target))
+        {
+            return Err(Error::Usage(format!(
+                "{MANIFEST}: the {} target's file {rel} is sync's own; name the agent's hook file",
+                spec.to
+            )));
+        }
+    }
     let lock = read_lock(ctx)?;
     let inputs = read_sources(ctx, &manifest)?;
     for spec in &manifest.targets {
@@ -746,6 +822,18 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         })
         .filter(|(_, state)| *state != TrustState::Trusted)
         .collect();
+    // A source the manifest reads as another agent's than the one it was reviewed as: its
+    // handlers would run with that agent's payload and answer rules, not those reviewed.
+    let misread: Option<String> = manifest.sources.iter().find_map(|s| {
+        let from = s.from?;
+        let found = discover::find(ctx, &ctx.project.join(&s.path)).ok()?;
+        (found.dialect != from).then(|| {
+            format!(
+                "  not trusted for `hookx run`: the manifest reads its source {} as {from}'s, but it is {}'s (as reviewed); fix `from` in {MANIFEST}",
+                s.path, found.dialect
+            )
+        })
+    });
     for (plan, native) in plans.iter().zip(&read_natively) {
         let name = plan.spec.to.name();
         let head = match plan.removed {
@@ -799,6 +887,19 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
             report.extend(native_lines);
             report.extend(edit_lines(plan));
             report.extend(loss_lines(losses));
+            continue;
+        }
+        if plan.rel.starts_with("~/")
+            && let Some((source, state)) = untrusted.first()
+        {
+            // The manifest comes with the repository: a file in the home (`scope = "user"`)
+            // is one the agent runs in every project, without asking.
+            code = 1;
+            summary.push(format!("{name} not written"));
+            report.push(format!(
+                "{head}: not written: a file in your home is written only from trusted sources, and {source} is {}; review it with `hookx trust {source}`",
+                state.why_not()
+            ));
             continue;
         }
         if !plan.edits.is_empty() && !opts.force {
@@ -873,7 +974,10 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
             }
         }
         if let Some(store) = &mut store {
-            let (changed, line) = trust_target(ctx, store, plan, &untrusted, &owned_refs);
+            let (changed, line) = match &misread {
+                Some(line) => (false, Some(line.clone())),
+                None => trust_target(ctx, store, plan, &untrusted, &owned_refs),
+            };
             store_changed |= changed;
             report.extend(line);
         }
@@ -958,7 +1062,7 @@ fn plan<'a>(
     let mut files = Vec::new();
     let mut edits = Vec::new();
     if let Some(layout) = spec.to.config().scripts {
-        scripts_plan(ctx, &rel, &conversion, layout, lock, &mut files, &mut edits);
+        scripts_plan(ctx, &rel, &conversion, layout, lock, &mut files, &mut edits)?;
         return Ok(TargetPlan {
             spec,
             rel,
@@ -1060,7 +1164,7 @@ fn scripts_plan(
     lock: &Lock,
     files: &mut Vec<FilePlan>,
     edits: &mut Vec<HandEdit>,
-) {
+) -> Result<(), Error> {
     let folder = format!("{}/", rel.trim_end_matches('/'));
     let edited = |shown: &str, before: &str| {
         lock.targets
@@ -1071,6 +1175,7 @@ fn scripts_plan(
     let mut made = Vec::new();
     for (name, text) in scripts {
         let shown = format!("{folder}{name}");
+        stays_inside_unless_home(ctx, &shown)?;
         let path = target_path(ctx, &shown);
         let before = crate::read::text(&path, crate::read::MAX_FILE_BYTES).ok();
         if before
@@ -1103,6 +1208,11 @@ fn scripts_plan(
         .keys()
         .filter(|k| k.starts_with(&folder) && !made.contains(k));
     for shown in gone {
+        // The lock comes with the repository: a name it forged (`…/../../x`) is not removed.
+        if !relative_inside(shown.trim_start_matches("~/")) {
+            continue;
+        }
+        stays_inside_unless_home(ctx, shown)?;
         let path = target_path(ctx, shown);
         let Ok(before) = crate::read::text(&path, crate::read::MAX_FILE_BYTES) else {
             continue;
@@ -1123,6 +1233,7 @@ fn scripts_plan(
             after: None,
         });
     }
+    Ok(())
 }
 
 /// The file of a target whose agent's hooks are code (a write-only target): the plugin
@@ -1355,6 +1466,30 @@ fn trust_target(
         // Already trusted as it is: sync wrote no byte, or the user trusted it.
         return (false, None);
     }
+    if plan.spec.wrap && !own_hookx(&plan.spec.hookx) {
+        // The manifest comes with the repository: the program it names would run every
+        // wrapped handler, and nobody reviewed it.
+        return (
+            false,
+            Some(format!(
+                "  not trusted for `hookx run`: its handlers run `{}` (the manifest's `hookx`), not this hookx; review it with `hookx trust {}`",
+                crate::diag::visible(&plan.spec.hookx),
+                plan.rel
+            )),
+        );
+    }
+    if !plan.spec.wrap && !plan.conversion.losses.is_empty() {
+        // `wrap = false` (from the manifest, which nobody reviewed) runs the reviewed commands
+        // with the target's payload and answer rules: not what was reviewed.
+        return (
+            false,
+            Some(format!(
+                "  not trusted for `hookx run`: `wrap = false` runs its handlers as written under {}'s rules, with the losses above; review it with `hookx trust {}`",
+                plan.spec.to.def().display,
+                plan.rel
+            )),
+        );
+    }
     if let Some((source, state)) = untrusted.first() {
         return (
             false,
@@ -1400,6 +1535,14 @@ fn trust_target(
         changed,
         changed.then(|| "  trusted as hookx's output of trusted sources".to_string()),
     )
+}
+
+/// Whether the manifest's `hookx` is this hookx: `hookx` (found on `PATH` by the agent, as
+/// `install` and `convert` assume), or the path of the running executable.
+fn own_hookx(hookx: &str) -> bool {
+    hookx == "hookx"
+        || (Path::new(hookx).is_absolute()
+            && std::env::current_exe().is_ok_and(|exe| same_file(&exe, Path::new(hookx))))
 }
 
 /// The files `--watch` looks at: the manifest and every source, each with its size and

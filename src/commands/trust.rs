@@ -180,7 +180,8 @@ fn pending(source: &Source, why: Why) -> Pending<'_> {
                 "command" => String::new(),
                 other => format!("({other}) "),
             };
-            rules.push(format!("{event}{matcher}: {kind}{}", one_line(&text)));
+            let line = format!("{event}{matcher}: {kind}{}", one_line(&text));
+            rules.push(crate::diag::visible(&line).into_owned());
         }
     }
     Pending {
@@ -250,7 +251,7 @@ fn review(store: &TrustStore, pending: &[Pending<'_>], quiet: usize) -> String {
                         .header("trusted", "now")
                         .to_string();
                     for line in diff.lines() {
-                        out.push_str(&format!("  {line}\n"));
+                        out.push_str(&format!("  {}\n", crate::diag::visible(line)));
                     }
                 }
                 _ => out.push_str(&format!(

@@ -38,6 +38,7 @@ pub fn detect_noted(src: &SourceFile) -> Result<(Dialect, Option<String>), Error
     // Comments do not hide a file's dialect: reading it then decides whether they are allowed.
     let comments = crate::tables::JsonSyntax {
         comments: true,
+        bom: true,
         strict_files: &[],
     };
     let value = super::syntax::parse_json_as(src, comments)?;

@@ -298,8 +298,14 @@ impl JsonText {
     /// Runs `f` on the node at `path` (a duplicated key names its last value, as the parsed
     /// value holds it).
     fn with_node<T>(&self, path: &Path, f: impl FnOnce(&ast::Value) -> Option<T>) -> Option<T> {
+        // A byte order mark (a file read with a syntax that takes it off) is whitespace of
+        // the same length here: the offsets stay those of the text, and the mark stays.
+        let text = match self.text.strip_prefix('\u{feff}') {
+            Some(rest) => std::borrow::Cow::Owned(format!("   {rest}")),
+            None => std::borrow::Cow::Borrowed(self.text.as_str()),
+        };
         let parsed = jsonc_parser::parse_to_ast(
-            &self.text,
+            &text,
             &Default::default(),
             &jsonc_parser::ParseOptions::default(),
         )

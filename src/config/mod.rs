@@ -1,6 +1,7 @@
 //! Config files: reading them into the canonical model, writing them back, detecting their
 //! dialect.
 
+pub mod confine;
 pub mod detect;
 pub mod edit;
 pub mod merge;

@@ -209,7 +209,15 @@ pub fn is_executable(path: &Path) -> bool {
 
 /// Whether a script is a route `hookx install` wrote.
 pub fn is_route(text: &str) -> bool {
-    text.lines().nth(1) == Some(ROUTE_MARK)
+    wears(text, ROUTE_MARK)
+}
+
+/// Whether `text` begins as every script hookx writes does: `#!/bin/sh`, then `mark`. A script
+/// with another interpreter runs as its `#!` line says, whatever its second line claims: hookx
+/// must not read its body as a `/bin/sh` command line.
+fn wears(text: &str, mark: &str) -> bool {
+    let mut lines = text.lines();
+    lines.next() == Some("#!/bin/sh") && lines.next() == Some(mark)
 }
 
 /// The one command line of a route script `hookx install` wrote, if it is one.
@@ -221,7 +229,7 @@ pub fn route_line(text: &str) -> Option<&str> {
 
 /// Whether a script is one `hookx convert` wrote.
 pub fn is_converted(text: &str) -> bool {
-    text.lines().nth(1) == Some(CONVERTED_MARK)
+    wears(text, CONVERTED_MARK)
 }
 
 /// The command line a script hookx wrote runs ([`route_script`], [`converted_script`]), and

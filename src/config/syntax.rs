@@ -24,13 +24,18 @@ pub fn parse_json_as(src: &SourceFile, syntax: JsonSyntax) -> Result<Value, Erro
 
 /// Parses `src` with `parse`, strict first; when that fails and `syntax` allows comments, again
 /// with the comments blanked out. An error is the strict one, unless that sits at a comment
-/// `syntax` allows (then it is the comment-aware parse's).
+/// `syntax` allows (then it is the comment-aware parse's). A leading byte order mark that
+/// `syntax` allows is read as whitespace (three spaces: every offset stays the text's).
 fn with_syntax<T>(
     src: &SourceFile,
     syntax: JsonSyntax,
     parse: impl Fn(&str) -> Result<T, serde_json::Error>,
 ) -> Result<T, Error> {
-    let strict = match parse(&src.text) {
+    let text = match src.text.strip_prefix(BOM) {
+        Some(rest) if syntax.bom => std::borrow::Cow::Owned(format!("   {rest}")),
+        _ => std::borrow::Cow::Borrowed(src.text.as_str()),
+    };
+    let strict = match parse(&text) {
         Ok(value) => return Ok(value),
         Err(e) => e,
     };
@@ -46,12 +51,15 @@ fn with_syntax<T>(
         }
         return Err(error);
     }
-    match blank_comments(&src.text) {
+    match blank_comments(&text) {
         Ok(Some(text)) => parse(&text).map_err(|e| json_error(src, e)),
         Err(e) if at_comment(src, &strict) => Err(jsonc_error(src, &e)),
         _ => Err(json_error(src, strict)),
     }
 }
+
+/// The UTF-8 byte order mark.
+const BOM: char = '\u{feff}';
 
 /// `text` with each comment replaced by spaces (line breaks kept), so byte offsets are
 /// unchanged; `None` when it has none; an error when the text is not JSON even with comments.
@@ -330,6 +338,12 @@ fn json_error(src: &SourceFile, e: serde_json::Error) -> Error {
     );
     if e.to_string().contains("trailing comma") {
         diag = diag.with_help("JSON does not allow a comma after the last item; remove it");
+    } else if src.text.starts_with(BOM) && (e.line(), e.column()) <= (1, 1) {
+        // Only a syntax that does not take a BOM off stops there.
+        diag = diag.with_help(
+            "the file starts with a byte order mark (U+FEFF), which this agent's files are not \
+             known to allow; save it as UTF-8 without a BOM",
+        );
     }
     Error::Invalid(vec![diag])
 }
@@ -605,6 +619,7 @@ mod tests {
         let keep_all = |_: &str| true;
         let comments = JsonSyntax {
             comments: true,
+            bom: false,
             strict_files: &[],
         };
         let text = "/* é */ {\"hooks\": {\"Stop\": [] // x\n, \"Pre\": [1]}, \"k\": \"//not\"}";

@@ -245,25 +245,10 @@ impl Converter<'_> {
     /// what happens anyway (Claude's `args`, `shell: bash`, `onFailure: continue`,
     /// `asyncRewake: false`, and wrapped, `if`).
     fn set_aside(&self, handler: &Handler, from: Flavor) -> Map<String, Value> {
-        let config = from.dialect().config();
-        let keys = &config.run_keys;
         handler
             .extra
             .iter()
-            .filter(|(k, v)| {
-                let k = k.as_str();
-                (config.field(k) == Some(HandlerField::Timeout)
-                    && v.as_u64().is_some()
-                    && v.as_u64() == handler.timeout)
-                    || Some(k) == keys.exec_args
-                    || (Some(k) == keys.shell && matches!(v.as_str(), Some("bash" | "sh")))
-                    || keys
-                        .on_failure
-                        .as_ref()
-                        .is_some_and(|f| f.key == k && v.as_str() == Some(f.continues))
-                    || (keys.wake.contains(&k) && **v == Value::Bool(false))
-                    || (self.options.wrap && Some(k) == keys.condition && v.is_string())
-            })
+            .filter(|(k, v)| set_aside_field(from, k, v, handler.timeout, self.options.wrap))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect()
     }
@@ -418,9 +403,11 @@ impl Converter<'_> {
         };
         let (shape, first) = match record.as_ref().and_then(|r| r.first.clone()) {
             Some(first) => (
-                match first.index {
-                    Some(_) => RuleShape::Group,
-                    None => RuleShape::Flat,
+                // A record without a place in a group is flat only where the dialect's rules
+                // may be (a group dialect reads a flat entry as no hook at all).
+                match first.index.is_none() && from.dialect().config().flat_handlers {
+                    true => RuleShape::Flat,
+                    false => RuleShape::Group,
                 },
                 Some(first),
             ),
@@ -492,8 +479,35 @@ impl Converter<'_> {
             (Some(_), None) => without_cd(&line),
             _ => (line, command.cwd.clone()),
         };
-        let mut extra: Map<String, Value> =
-            record.and_then(|r| r.fields).cloned().unwrap_or_default();
+        let default = from.tables().default_timeout(&handler.kind);
+        let timeout = match unwrapped {
+            Some(u) if record.is_some() => u.timeout,
+            // An older hookx wrote the default of a handler that had none.
+            Some(u) => u.timeout.filter(|&t| t != default),
+            // Converted as written: the default was written where the two differ.
+            None => handler.timeout.filter(|&t| {
+                t != default || here.tables().default_timeout(&handler.kind) == default
+            }),
+        };
+        // The fields the record says were set aside: only those a conversion sets aside.
+        let mut extra = Map::new();
+        let mut forged = Vec::new();
+        for (key, value) in record.and_then(|r| r.fields).into_iter().flatten() {
+            match set_aside_field(from, key, value, timeout, unwrapped.is_some()) {
+                true => {
+                    extra.insert(key.clone(), value.clone());
+                }
+                false => forged.push(format!("`{key}`")),
+            }
+        }
+        if !forged.is_empty() {
+            self.lose(
+                src,
+                at,
+                &format!("recorded field(s) {}", forged.join(", ")),
+                "the `hookx` record holds fields a conversion never sets aside (it was not written by hookx, or was edited); they would change how the handler runs, so they are not carried over",
+            );
+        }
         let run_keys = &own.run_keys;
         if let Some(key) = run_keys.condition {
             match unwrapped.and_then(|u| u.condition.clone()) {
@@ -534,6 +548,10 @@ impl Converter<'_> {
             .unwrap_or_default();
         if fields.is_empty() {
             fields = default_line_fields(from, windows.is_some());
+        }
+        // The POSIX line always has a key, whatever the record's `keys` say.
+        if !fields.iter().any(|f| UNIX_LINES.contains(f)) {
+            fields.insert(0, default_line_fields(from, false)[0]);
         }
         let mut out = Command::default();
         for field in fields {
@@ -580,16 +598,6 @@ impl Converter<'_> {
             true => handler.once,
             false => None,
         };
-        let default = from.tables().default_timeout(&handler.kind);
-        let timeout = match unwrapped {
-            Some(u) if record.is_some() => u.timeout,
-            // An older hookx wrote the default of a handler that had none.
-            Some(u) => u.timeout.filter(|&t| t != default),
-            // Converted as written: the default was written where the two differ.
-            None => handler.timeout.filter(|&t| {
-                t != default || here.tables().default_timeout(&handler.kind) == default
-            }),
-        };
         let unknown: Vec<String> = handler
             .extra
             .keys()
@@ -622,6 +630,33 @@ impl Converter<'_> {
         );
         self.lose(src, at, what, &why);
     }
+}
+
+/// Whether field `key: value` of a handler of `from` (its timeout `timeout`) is one a
+/// conversion sets aside without a loss ([`Converter::set_aside`]): a timeout key repeating the
+/// timeout, and run keys that say what happens anyway. Read back from a record, nothing else
+/// is taken: a record is text in a file anyone may have written, and a field such as `async`
+/// or `once` would change how the restored handler runs.
+fn set_aside_field(
+    from: Flavor,
+    key: &str,
+    value: &Value,
+    timeout: Option<u64>,
+    wrap: bool,
+) -> bool {
+    let config = from.dialect().config();
+    let keys = &config.run_keys;
+    (config.field(key) == Some(HandlerField::Timeout)
+        && value.as_u64().is_some()
+        && value.as_u64() == timeout)
+        || Some(key) == keys.exec_args
+        || (Some(key) == keys.shell && matches!(value.as_str(), Some("bash" | "sh")))
+        || keys
+            .on_failure
+            .as_ref()
+            .is_some_and(|f| f.key == key && value.as_str() == Some(f.continues))
+        || (keys.wake.contains(&key) && *value == Value::Bool(false))
+        || (wrap && Some(key) == keys.condition && value.is_string())
 }
 
 /// The event `name` names for `flavor`: its own name for it, a canonical name, or another

@@ -335,6 +335,62 @@ fn guarded_exec(line: &str) -> Option<(&str, &str, &str)> {
     Some((quoted, &line[..end], &line[end + quoted.len() + 7..]))
 }
 
+/// Whether `guard` (`command -v QUOTED >/dev/null 2>&1 || { … };`) is one hookx wrote, of any
+/// version: its braces hold only `m='…'`, `echo '…' [>&2]`, `printf '…' ["$m"…]` and `exit N`,
+/// each quote plain text (`"$m"` the only expansion). Anything else (a command, a `}` closing
+/// the braces early, a substitution) runs whether or not hookx is installed, so the line is
+/// not hookx's wrapper and must not be read as only the command it hands to `hookx exec`.
+fn is_hookx_guard(quoted: &str, guard: &str) -> bool {
+    let Some(body) = guard
+        .strip_prefix(&format!("command -v {quoted} >/dev/null 2>&1 || {{"))
+        .and_then(|b| b.strip_suffix("};"))
+    else {
+        return false;
+    };
+    // The body with each quote replaced by `Q`.
+    let mut masked = String::with_capacity(body.len());
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                if !chars.by_ref().any(|c| c == '\'') {
+                    return false;
+                }
+                masked.push('Q');
+            }
+            '"' => {
+                let mut text = String::new();
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\' | '`') | None => return false,
+                        Some(c) => text.push(c),
+                    }
+                }
+                if text.contains('$') && text != "$m" {
+                    return false;
+                }
+                masked.push('Q');
+            }
+            c => masked.push(c),
+        }
+    }
+    masked.split(';').map(str::trim).all(|statement| {
+        let words: Vec<&str> = statement.split_ascii_whitespace().collect();
+        match words.as_slice() {
+            [] => true,
+            ["m=Q"] => true,
+            ["exit", code] => code.bytes().all(|b| b.is_ascii_digit()),
+            ["echo", rest @ ..] => {
+                let rest = rest.strip_suffix(&[">&2"]).unwrap_or(rest);
+                !rest.is_empty() && rest.iter().all(|w| *w == "Q")
+            }
+            ["printf", rest @ ..] => !rest.is_empty() && rest.iter().all(|w| *w == "Q"),
+            _ => false,
+        }
+    })
+}
+
 /// What a wrapped entry says: the handler it runs, as it was written for its own agent, and
 /// how `hookx exec` runs it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -363,9 +419,11 @@ pub struct Unwrapped {
 pub fn unwrapped(line: &str) -> Option<Unwrapped> {
     let line = line.trim();
     let (guarded, rest) = match guarded_exec(line) {
-        Some((_, guard, rest)) => {
-            // Every guard hookx wrote says so where hookx is missing.
-            (true, guard.contains("hookx not found").then_some(rest)?)
+        Some((quoted, guard, rest)) => {
+            // Every guard hookx wrote says so where hookx is missing, and runs nothing else:
+            // a line that runs a command of its own before `hookx exec` is not hookx's.
+            let ours = guard.contains("hookx not found") && is_hookx_guard(quoted, guard);
+            (true, ours.then_some(rest)?)
         }
         None => {
             let (program, rest) = line.split_once(" exec ")?;

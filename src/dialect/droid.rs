@@ -312,6 +312,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // comments; a trailing comma drops the file.
     json_syntax: crate::tables::JsonSyntax {
         comments: true,
+        bom: false,
         strict_files: &[],
     },
     handler_keys: &[

@@ -503,6 +503,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // with either is dropped without a word.
     json_syntax: crate::tables::JsonSyntax {
         comments: true,
+        bom: false,
         strict_files: &["hooks/hooks.json"],
     },
 };

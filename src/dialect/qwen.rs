@@ -488,6 +488,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // drops the file.
     json_syntax: crate::tables::JsonSyntax {
         comments: true,
+        bom: true,
         strict_files: &[],
     },
 };

@@ -246,6 +246,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // comma by default.
     json_syntax: crate::tables::JsonSyntax {
         comments: true,
+        bom: false,
         strict_files: &[],
     },
 };

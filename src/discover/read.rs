@@ -199,8 +199,10 @@ fn read_script(
     if let Some((_, event, _)) = run {
         parsed.document.rules.retain(|r| r.event == *event);
         // hookx runs it: from a private copy of the bytes just hashed, not by its path.
-        // (A route of hookx's own is never run: it runs no script.)
-        if gated && !parsed.document.rules.is_empty() && !config::scripts::is_route(&text) {
+        // (A route of hookx's own is never run: it runs no script. One that only wears the
+        // route's mark, its body not a route's one line, is run as a script like any other.)
+        let route = config::scripts::route_line(&text).is_some();
+        if gated && !parsed.document.rules.is_empty() && !route {
             let Ok(copy) = super::copies::make(&source.path, &bytes) else {
                 return withhold(source, TrustState::Changed, None);
             };

@@ -183,6 +183,22 @@ pub fn budget(host: Flavor, kind: &EventKind, limit: Limit) -> Option<Duration> 
     Some(Duration::from_millis(ms - margin))
 }
 
+/// When the host started this hookx, as far as hookx can tell: set by [`arm`] as `run` and
+/// `exec` begin.
+static STARTED: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+
+/// Starts the [`budget`]'s clock: the host's limit runs from the moment it started hookx,
+/// not from when the handlers start, so time spent finding and reading hook files (a project
+/// can ship many) comes out of the budget instead of pushing the answer past the host's limit.
+pub fn arm() {
+    STARTED.get_or_init(Instant::now);
+}
+
+/// Where the budget counts from: [`arm`]'s instant, else now (`simulate`, tests).
+pub fn started() -> Instant {
+    STARTED.get().copied().unwrap_or_else(Instant::now)
+}
+
 /// The most of a host's limit hookx keeps to answer in.
 const MARGIN_MS: u64 = 5000;
 
@@ -313,7 +329,7 @@ impl Plan<'_> {
             limit,
         } = self;
         let tables = host.tables();
-        let deadline = budget.and_then(|b| Instant::now().checked_add(b));
+        let deadline = budget.and_then(|b| started().checked_add(b));
         let (kill_by, due) = match answer {
             Some(_) => (None, deadline),
             None => (deadline, None),

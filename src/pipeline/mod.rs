@@ -104,6 +104,7 @@ pub struct Simulation {
 /// `hookx run`: the host's event on stdin, answered in the host's protocol. Returns the exit
 /// code the host reads.
 pub fn run(request: RunRequest) -> i32 {
+    dispatch::run::arm();
     crate::spawn::forward_termination();
     let code = guard::answering(request.host, request.event.clone(), |known| {
         run_event(&request, known)
@@ -112,9 +113,40 @@ pub fn run(request: RunRequest) -> i32 {
     code
 }
 
+/// `hookx run` or `hookx exec` whose command line this hookx cannot read (an option or a host
+/// of a newer hookx, a value out of range): the failure policy's answer for what the line
+/// names (`--host`, `--event`, as far as they read) and the payload tells, with `why`. Never a
+/// usage error's exit 2, which a host reads as a block: Claude keeps a Stop going on it,
+/// forever.
+pub fn unreadable_command_line(host: Option<&str>, event: Option<&str>, why: &str) -> i32 {
+    let named = host.map(Dialect::named);
+    let host = named.flatten();
+    let known = failure::Context::new(host, event);
+    if guard::too_deep() {
+        return 0;
+    }
+    // The payload tells the event (and, with no `--host`, the host, guessed as `run` guesses
+    // it); a host this hookx does not know is not guessed at.
+    if named != Some(None)
+        && let Ok(payload) = host::read_stdin()
+    {
+        if host.is_some_and(|h| host::another_agent_runs_route(h, &payload)) {
+            return 0;
+        }
+        if let Ok(hosted) = host::decode(&payload, host, event, None) {
+            known.decoded(hosted.host, &hosted.also, &hosted.event.kind);
+        }
+    }
+    host::print(
+        &known.answer(&format!("cannot read its command line: {why}")),
+        &[],
+    )
+}
+
 /// `hookx exec`: the host's event on stdin, given to one handler written for another agent,
 /// its answer given back in the host's protocol.
 pub fn exec(request: ExecRequest) -> i32 {
+    dispatch::run::arm();
     crate::spawn::forward_termination();
     guard::answering(request.host, request.event.clone(), |known| {
         exec_event(request, known)
@@ -293,7 +325,7 @@ fn answer_in_time(
         // (the budget leaves a third of itself, at least, before that).
         let bound = plan
             .budget()
-            .and_then(|b| std::time::Instant::now().checked_add(b + (b / 6).min(ANSWER_GRACE)));
+            .and_then(|b| dispatch::run::started().checked_add(b + (b / 6).min(ANSWER_GRACE)));
         match split::split(bound) {
             Split::Host(Some(answer)) => {
                 use std::io::Write;
@@ -561,11 +593,21 @@ fn warn_untrusted(ctx: &Context, untrusted: &[(&Source, TrustState)]) {
             sha256: source.sha256.as_deref(),
         })
         .collect();
-    for i in crate::warned::to_warn(&ctx.home, &files) {
+    let to_warn = crate::warned::to_warn(&ctx.home, &files);
+    for &i in &to_warn.files {
         let (source, state) = untrusted[i];
         guard::note(format_args!(
             "hookx: {}",
             host::untrusted_warning(source, state)
+        ));
+    }
+    if let (count @ 1.., bytes) = to_warn.unread {
+        guard::note(format_args!(
+            "hookx: {count} untrusted hook file(s) ({} MiB) not read to tell whether they \
+             changed: past the {} MiB of untrusted files hookx reads per event; each is \
+             warned about once as it stands",
+            bytes.div_ceil(1024 * 1024),
+            crate::warned::MAX_HASHED_BYTES / (1024 * 1024)
         ));
     }
 }

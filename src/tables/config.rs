@@ -226,6 +226,10 @@ pub struct JsonSyntax {
     /// `//` and `/* */` comments (stripped before parsing: Gemini CLI, Qwen Code, Droid, VS
     /// Code). No agent run so far accepts a trailing comma.
     pub comments: bool,
+    /// A leading UTF-8 byte order mark (Windows editors write one), taken off before parsing
+    /// (Qwen Code's `stripUtf8Bom`). Elsewhere it makes the file invalid JSON, as it does for
+    /// the agent.
+    pub bom: bool,
     /// Files the agent reads as strict JSON all the same, by how their path ends (Gemini CLI's
     /// extension `hooks/hooks.json`).
     pub strict_files: &'static [&'static str],
@@ -234,6 +238,7 @@ pub struct JsonSyntax {
 impl JsonSyntax {
     pub const STRICT: JsonSyntax = JsonSyntax {
         comments: false,
+        bom: false,
         strict_files: &[],
     };
 

@@ -74,7 +74,8 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         crate::commands::out!("{text}");
     } else {
         // Coloured as validate's: on a terminal, unless NO_COLOR.
-        let text = crate::diag::style(&render_text(&report));
+        // A matcher or command read from a file is shown as text, not sent to the terminal.
+        let text = crate::diag::style(&crate::diag::visible_lines(&render_text(&report)));
         crate::commands::write_to(&mut anstream::stdout(), format_args!("{text}"));
     }
     Ok(if report.never_fire > 0 {
