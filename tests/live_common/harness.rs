@@ -11,7 +11,7 @@ use std::process::ExitCode;
 /// What a suite needs to run.
 pub enum Need {
     /// A pinned client (`what`, as people name it) at `rel` below the conformance cache
-    /// (every suite but live_precommit, which needs no client of hookx's pins).
+    /// (every suite but precommit_hook, which needs no client of hookx's pins).
     #[allow(dead_code)]
     Client { what: &'static str, rel: String },
     /// Anything else (`what` the suite needs, and whether this machine has it); only some

@@ -7,6 +7,9 @@
 //! takes a release build; pre-commit's store in `target/pre-commit` keeps it for the next. It
 //! runs the committed `HEAD`, not uncommitted changes. Without pre-commit on `PATH` (or
 //! `$HOOKX_PRE_COMMIT`), every test is ignored and says so; `HOOKX_LIVE=require` fails instead.
+//! It is not named `live_*`: the live suites run their clients sealed off the network
+//! (tests/live_sealed.rs), and this one cannot be, since pre-commit's `cargo install` reads the
+//! crates.io index.
 
 #[macro_use]
 #[path = "live_common/harness.rs"]
@@ -132,7 +135,7 @@ fn hookx_sync_check_passes_while_synced_and_fails_with_the_diff_when_stale() {
 
 fn main() -> std::process::ExitCode {
     harness::main(
-        "live_precommit",
+        "precommit_hook",
         &[harness::Need::Condition {
             what: "pre-commit on PATH or at $HOOKX_PRE_COMMIT (pip install pre-commit)",
             met: pre_commit().is_some(),
