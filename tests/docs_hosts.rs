@@ -1011,6 +1011,125 @@ fn a_converted_file_runs_under_windsurf_with_its_matchers_applied() {
     assert!(!p.project.join("bash.json").exists());
 }
 
+/// Issue 23: a Windsurf write guard (`pre_write_code`) denies Claude's NotebookEdit and a read
+/// guard (`pre_read_code`) its Grep, routed by `hookx run --host claude` and converted by
+/// `convert --to claude` alike; each guard gets Windsurf's documented keys: the notebook as
+/// `file_path` with its new source as one edit, the searched path (or, with none, the working
+/// directory the search reads) as `file_path`.
+#[test]
+fn windsurf_guards_deny_claude_notebook_edits_and_searches() {
+    let guards = json!({"hooks": {
+        "pre_write_code": [{"command": "cat > wrote.json; echo 'no writes' >&2; exit 2"}],
+        "pre_read_code": [{"command": "cat > read.json; echo 'no reads' >&2; exit 2"}],
+    }});
+    let claude = |p: &Project, tool: &str, input: Value| {
+        json!({"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": p.project,
+            "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input, "tool_use_id": "t1"})
+        .to_string()
+    };
+    let notebook = |p: &Project| json!({"notebook_path": p.project.join("a.ipynb"), "cell_id": "c1", "new_source": "print(1)"});
+    // Each call is denied with the guard's reason; returns what the guard read. `commands`:
+    // the converted rules' commands (write, read), run as Claude runs them; `None`: `hookx run`.
+    type Commands<'a> = Option<(&'a str, &'a str)>;
+    let denied = |p: &Project, via: Commands, tool: &str, input: Value, record: &str| {
+        let _ = std::fs::remove_file(p.project.join(record));
+        let stdin = claude(p, tool, input);
+        let reading = record == "read.json";
+        let reason = if reading { "no reads" } else { "no writes" };
+        let command = via.map(|(write, read)| if reading { read } else { write });
+        let (code, out, err) = match command {
+            Some(command) => {
+                let out = p.route(command, stdin.as_bytes());
+                (
+                    out.status.code().unwrap(),
+                    String::from_utf8(out.stdout).unwrap(),
+                    String::from_utf8(out.stderr).unwrap(),
+                )
+            }
+            None => p.hookx(&["run", "--host", "claude"], stdin),
+        };
+        assert_eq!(code, 0, "{tool}: {err}");
+        let answer = &json_of(&out)["hookSpecificOutput"];
+        assert_eq!(
+            (
+                &answer["permissionDecision"],
+                &answer["permissionDecisionReason"]
+            ),
+            (&json!("deny"), &json!(reason)),
+            "{tool}: {out}"
+        );
+        p.read(record)
+    };
+    let check = |p: &Project, via: Commands| {
+        // Claude's other keys ride along in `tool_info`: only Windsurf's are compared.
+        let info = |got: &Value| {
+            let keys = ["file_path", "edits"];
+            let map = got["tool_info"].as_object().unwrap();
+            Value::Object(
+                map.iter()
+                    .filter(|(k, _)| keys.contains(&k.as_str()))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            )
+        };
+        let got = denied(p, via, "NotebookEdit", notebook(p), "wrote.json");
+        assert_eq!(got["agent_action_name"], "pre_write_code");
+        assert_eq!(
+            info(&got),
+            json!({"file_path": p.project.join("a.ipynb"),
+                "edits": [{"old_string": "", "new_string": "print(1)"}]})
+        );
+        let src = p.project.join("src");
+        let grep = json!({"pattern": "TODO", "path": src});
+        let got = denied(p, via, "Grep", grep, "read.json");
+        assert_eq!(got["agent_action_name"], "pre_read_code");
+        assert_eq!(info(&got), json!({"file_path": src}));
+        let got = denied(p, via, "Grep", json!({"pattern": "TODO"}), "read.json");
+        assert_eq!(info(&got), json!({"file_path": p.project}));
+        let glob = json!({"pattern": "**/*.rs", "path": src});
+        let got = denied(p, via, "Glob", glob, "read.json");
+        assert_eq!(info(&got), json!({"file_path": src}));
+    };
+
+    // Routed: the Windsurf file itself, run under Claude.
+    let p = Project::new();
+    p.write(".windsurf/hooks.json", guards.clone());
+    p.trust();
+    check(&p, None);
+
+    // Converted: the Claude file `convert --to claude` writes, run under Claude.
+    let q = Project::new();
+    q.write("windsurf.json", guards);
+    let hookx = assert_cmd::cargo::cargo_bin("hookx");
+    let (code, out, err) = q.hookx(
+        &[
+            "convert",
+            "windsurf.json",
+            "--from",
+            "windsurf",
+            "--to",
+            "claude",
+            "--hookx",
+            hookx.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let converted = json_of(&out);
+    let rules = converted["hooks"]["PreToolUse"].as_array().unwrap();
+    let matchers: Vec<&Value> = rules.iter().map(|r| &r["matcher"]).collect();
+    assert_eq!(
+        matchers,
+        [
+            &json!("Edit|Write|MultiEdit|NotebookEdit"),
+            &json!("Read|Grep|Glob")
+        ],
+        "{converted}"
+    );
+    let command = |i: usize| rules[i]["hooks"][0]["command"].as_str().unwrap();
+    check(&q, Some((command(0), command(1))));
+}
+
 /// VS Code's device policies in `/etc/vscode/policy.json` (Linux; docs: microsoft/vscode-docs
 /// `docs/enterprise/manage-ai-settings.md`, conformance/vscode-facts.md): `"ChatHooks": false`
 /// disables hooks, so `hookx run --host vscode` runs none and `list`/`doctor` say so;

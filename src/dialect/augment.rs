@@ -426,7 +426,7 @@ mod edit {
         }
     }
 
-    pub(super) fn encode(id: &str, input: &Value) -> Option<Value> {
+    pub(super) fn encode(id: &str, input: &Value, _cwd: Option<&str>) -> Option<Value> {
         if id != ids::EDIT {
             return None;
         }
@@ -449,8 +449,8 @@ mod patch {
         super::super::codex::patch::decode(&json!({ "command": patch }), cwd)
     }
 
-    pub(super) fn encode(id: &str, input: &Value) -> Option<Value> {
-        let coded = super::super::codex::patch::encode(id, input)?;
+    pub(super) fn encode(id: &str, input: &Value, cwd: Option<&str>) -> Option<Value> {
+        let coded = super::super::codex::patch::encode(id, input, cwd)?;
         Some(json!({ "input": coded.get("command")? }))
     }
 }

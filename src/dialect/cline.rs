@@ -355,7 +355,7 @@ mod commands {
         Some((ids::SHELL, Value::Object(canonical)))
     }
 
-    pub(super) fn encode(_id: &str, input: &Value) -> Option<Value> {
+    pub(super) fn encode(_id: &str, input: &Value, _cwd: Option<&str>) -> Option<Value> {
         let mut native = input.as_object()?.clone();
         let command = native.remove("command")?;
         native.insert("commands".into(), json!([command]));
@@ -381,7 +381,7 @@ mod patch {
         Some((id, canonical))
     }
 
-    pub(super) fn encode(id: &str, input: &Value) -> Option<Value> {
+    pub(super) fn encode(id: &str, input: &Value, cwd: Option<&str>) -> Option<Value> {
         // The inverse of `decode`: Cline writes an added file's lines with no newline after
         // the last, so a content that ends in one needs an empty last line.
         let mut input = input.clone();
@@ -391,7 +391,7 @@ mod patch {
         {
             content.push('\n');
         }
-        let coded = super::super::codex::patch::encode(id, &input)?;
+        let coded = super::super::codex::patch::encode(id, &input, cwd)?;
         Some(json!({ "input": coded.get("command")? }))
     }
 }

@@ -672,7 +672,7 @@ pub(super) mod patch {
     }
 
     /// The patch Codex would send for a canonical Write, Edit or MultiEdit.
-    pub(in crate::dialect) fn encode(id: &str, input: &Value) -> Option<Value> {
+    pub(in crate::dialect) fn encode(id: &str, input: &Value, _cwd: Option<&str>) -> Option<Value> {
         let path = input.get("file_path")?.as_str()?;
         let prefixed = |text: &str, mark: char| -> String {
             text.lines().map(|l| format!("{mark}{l}\n")).collect()

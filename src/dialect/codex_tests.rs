@@ -54,7 +54,7 @@ mod patch {
     #[test]
     fn an_edit_given_as_a_diff_becomes_its_hunks() {
         let diff = "\ndiff --git a/n b/n\n--- a/dev/null\n+++ b/n\n@@ -1,0 +1,1 @@\n+one\n";
-        let patch = encode(ids::EDIT, &json!({"file_path": "/n", "diff": diff})).unwrap();
+        let patch = encode(ids::EDIT, &json!({"file_path": "/n", "diff": diff}), None).unwrap();
         assert_eq!(
             patch["command"],
             "*** Begin Patch\n*** Update File: /n\n@@\n+one\n*** End Patch\n"
@@ -80,7 +80,7 @@ mod patch {
                     {"old_string": "p", "new_string": "q"}]}),
             ),
         ] {
-            let patch = encode(id, &input).expect("encodes");
+            let patch = encode(id, &input, None).expect("encodes");
             assert_eq!(decode(&patch, None), Some((id, input.clone())), "{patch}");
         }
     }

@@ -36,7 +36,10 @@ const TOOLS: &[(&str, &[&str])] = &[
     (ids::EDIT, &["write_code"]),
     (ids::WRITE, &["write_code"]),
     (ids::MULTI_EDIT, &["write_code"]),
+    (ids::NOTEBOOK_EDIT, &["write_code"]),
     (ids::READ, &["read_code"]),
+    (ids::GREP, &["read_code"]),
+    (ids::GLOB, &["read_code"]),
 ];
 
 /// `pre_run_command`: `tool_info.command_line` is the shell's `command`.
@@ -137,7 +140,9 @@ pub static COMMAND_TABLES: Tables = windsurf_tables! {
 };
 
 /// `pre_write_code` / `post_write_code`: `file_path` and `edits: [{old_string, new_string}]`.
-/// Whether it was a new file or an edit is not said: decoded, it is an edit.
+/// Whether it was a new file or an edit is not said: decoded, it is an edit. Every tool that
+/// writes a file is in scope, a notebook's cell too, so that a write guard sees it under
+/// another host.
 pub static WRITE_TABLES: Tables = windsurf_tables! {
     name: "windsurf-write",
     events: &[
@@ -151,12 +156,13 @@ pub static WRITE_TABLES: Tables = windsurf_tables! {
         args: &["file_path", "edits"],
         mcp_parts: None,
     }),
-    tool_scope: ToolScope::Only(&[ids::EDIT, ids::WRITE, ids::MULTI_EDIT]),
+    tool_scope: ToolScope::Only(&[ids::EDIT, ids::WRITE, ids::MULTI_EDIT, ids::NOTEBOOK_EDIT]),
     tool_codecs: &[EDITS_CODEC],
 };
 
 /// `pre_read_code` / `post_read_code`: `file_path` ("may be a directory path when Cascade
-/// reads a directory recursively"); after, `content` (hookshot).
+/// reads a directory recursively"); after, `content` (hookshot). A search reads the files of
+/// its path, so Grep and Glob are in scope too: a read guard sees them under another host.
 pub static READ_TABLES: Tables = windsurf_tables! {
     name: "windsurf-read",
     events: &[
@@ -170,8 +176,8 @@ pub static READ_TABLES: Tables = windsurf_tables! {
         args: &["file_path"],
         mcp_parts: None,
     }),
-    tool_scope: ToolScope::Only(&[ids::READ]),
-    tool_codecs: &[],
+    tool_scope: ToolScope::Only(&[ids::READ, ids::GREP, ids::GLOB]),
+    tool_codecs: &[READS_CODEC],
 };
 
 /// `pre_mcp_tool_use` / `post_mcp_tool_use`: `mcp_server_name`, `mcp_tool_name`,
@@ -199,10 +205,11 @@ pub static MCP_TABLES: Tables = windsurf_tables! {
 
 /// `pre_write_code`'s `{file_path, edits: [{old_string, new_string}]}` is every edit and write:
 /// one edit reads as an Edit, several as a MultiEdit; a Write is written as one edit of nothing
-/// into its content (the docs show no new file).
+/// into its content (the docs show no new file), and so is a NotebookEdit, of nothing into the
+/// cell's new source (the cell's old source is not in the call).
 const EDITS_CODEC: ToolCodec = ToolCodec {
     name: "write_code",
-    ids: &[ids::EDIT, ids::WRITE, ids::MULTI_EDIT],
+    ids: &[ids::EDIT, ids::WRITE, ids::MULTI_EDIT, ids::NOTEBOOK_EDIT],
     decode: edits::decode,
     encode: edits::encode,
 };
@@ -229,7 +236,15 @@ mod edits {
         }
     }
 
-    pub(super) fn encode(id: &str, input: &Value) -> Option<Value> {
+    pub(super) fn encode(id: &str, input: &Value, _cwd: Option<&str>) -> Option<Value> {
+        if id == ids::NOTEBOOK_EDIT {
+            // A deleted cell has no new source: an edit into nothing.
+            let source = input.get("new_source").cloned().unwrap_or(json!(""));
+            return Some(json!({
+                "file_path": input.get("notebook_path")?,
+                "edits": [{"old_string": "", "new_string": source}],
+            }));
+        }
         let path = input.get("file_path")?;
         let edits = match id {
             ids::EDIT => {
@@ -240,6 +255,38 @@ mod edits {
             _ => return None,
         };
         Some(json!({"file_path": path, "edits": edits}))
+    }
+}
+
+/// `pre_read_code`'s `{file_path}` is every read: it decodes as a Read; a Grep or a Glob is
+/// written as a read of the path it searches.
+const READS_CODEC: ToolCodec = ToolCodec {
+    name: "read_code",
+    ids: &[ids::READ, ids::GREP, ids::GLOB],
+    decode: reads::decode,
+    encode: reads::encode,
+};
+
+mod reads {
+    use crate::model::tool::ids;
+    use serde_json::{Value, json};
+
+    pub(super) fn decode(input: &Value, _cwd: Option<&str>) -> Option<(&'static str, Value)> {
+        Some((ids::READ, input.clone()))
+    }
+
+    pub(super) fn encode(id: &str, input: &Value, cwd: Option<&str>) -> Option<Value> {
+        match id {
+            ids::READ => Some(input.clone()),
+            // A search with no `path` reads the working directory recursively, which Cascade
+            // sends as that directory's path: a guard that blocks a path (or a path under it)
+            // then sees the directory it must judge, not an empty path it would let through.
+            ids::GREP | ids::GLOB => {
+                let path = input.get("path").and_then(Value::as_str).or(cwd)?;
+                Some(json!({"file_path": path}))
+            }
+            _ => None,
+        }
     }
 }
 

@@ -160,7 +160,7 @@ pub(crate) fn input_from_canonical(
             .tool_codecs
             .iter()
             .filter(|c| c.ids.contains(&id))
-            .find_map(|c| (c.encode)(id, input))
+            .find_map(|c| (c.encode)(id, input, None))
     });
     coded.unwrap_or_else(|| args_from_canonical(flavor, tool_id, input))
 }

@@ -677,11 +677,12 @@ fn mcp_id(t: &Tables, name: &str, fields: &Map<String, Value>) -> Option<String>
 fn encode_tool(event: &Event, flavor: Flavor, out: &mut Map<String, Value>) {
     let Some(tool) = &event.tool else { return };
     let t = flavor.tables();
+    let cwd = event.fields.get("cwd").and_then(Value::as_str);
     let coded = t
         .tool_codecs
         .iter()
         .filter(|c| c.ids.contains(&tool.name.as_str()))
-        .find_map(|c| Some((c.name, (c.encode)(&tool.name, &tool.input)?)));
+        .find_map(|c| Some((c.name, (c.encode)(&tool.name, &tool.input, cwd)?)));
     if let Some((name, input)) = coded {
         match (t.protocol.tool_args.loose_args(), input) {
             // The event is the tool: its arguments sit among the payload's keys.

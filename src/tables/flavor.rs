@@ -187,6 +187,10 @@ pub struct Tables {
 pub type ToolDecoder =
     fn(input: &serde_json::Value, cwd: Option<&str>) -> Option<(&'static str, serde_json::Value)>;
 
+/// A [`ToolCodec`]'s encoder (see [`ToolCodec::encode`]).
+pub type ToolEncoder =
+    fn(id: &str, input: &serde_json::Value, cwd: Option<&str>) -> Option<serde_json::Value>;
+
 /// One tool of a flavour that stands for several canonical tools, told apart by its input.
 pub struct ToolCodec {
     /// The flavour's tool name.
@@ -195,8 +199,9 @@ pub struct ToolCodec {
     pub ids: &'static [&'static str],
     /// The call keeps the flavour's name when it gives `None`.
     pub decode: ToolDecoder,
-    /// The flavour's input for a canonical call of one of `ids` (canonical input).
-    pub encode: fn(id: &str, input: &serde_json::Value) -> Option<serde_json::Value>,
+    /// The flavour's input for a canonical call of one of `ids` (canonical input); `cwd`, the
+    /// event's working directory where known, stands for a path the call leaves out.
+    pub encode: ToolEncoder,
 }
 
 /// Which tool calls a flavour's tool events fire for.
