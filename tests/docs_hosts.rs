@@ -1015,9 +1015,25 @@ fn a_converted_file_runs_under_windsurf_with_its_matchers_applied() {
 /// guard (`pre_read_code`) its Grep, routed by `hookx run --host claude` and converted by
 /// `convert --to claude` alike; each guard gets Windsurf's documented keys: the notebook as
 /// `file_path` with its new source as one edit, the searched path (or, with none, the working
-/// directory the search reads) as `file_path`.
+/// directory the search reads) as `file_path`. One test per guard, so that each fails alone.
 #[test]
-fn windsurf_guards_deny_claude_notebook_edits_and_searches() {
+fn a_windsurf_write_guard_denies_a_claude_notebook_edit() {
+    windsurf_guards_under_claude(Guard::Write);
+}
+
+#[test]
+fn a_windsurf_read_guard_denies_a_claude_grep_and_glob() {
+    windsurf_guards_under_claude(Guard::Read);
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Guard {
+    Write,
+    Read,
+}
+
+/// Both guards are installed; the calls are those `guard` judges.
+fn windsurf_guards_under_claude(guard: Guard) {
     let guards = json!({"hooks": {
         "pre_write_code": [{"command": "cat > wrote.json; echo 'no writes' >&2; exit 2"}],
         "pre_read_code": [{"command": "cat > read.json; echo 'no reads' >&2; exit 2"}],
@@ -1049,6 +1065,7 @@ fn windsurf_guards_deny_claude_notebook_edits_and_searches() {
             None => p.hookx(&["run", "--host", "claude"], stdin),
         };
         assert_eq!(code, 0, "{tool}: {err}");
+        assert!(!out.is_empty(), "{tool}: the Windsurf guard did not run");
         let answer = &json_of(&out)["hookSpecificOutput"];
         assert_eq!(
             (
@@ -1072,13 +1089,16 @@ fn windsurf_guards_deny_claude_notebook_edits_and_searches() {
                     .collect(),
             )
         };
-        let got = denied(p, via, "NotebookEdit", notebook(p), "wrote.json");
-        assert_eq!(got["agent_action_name"], "pre_write_code");
-        assert_eq!(
-            info(&got),
-            json!({"file_path": p.project.join("a.ipynb"),
-                "edits": [{"old_string": "", "new_string": "print(1)"}]})
-        );
+        if guard == Guard::Write {
+            let got = denied(p, via, "NotebookEdit", notebook(p), "wrote.json");
+            assert_eq!(got["agent_action_name"], "pre_write_code");
+            assert_eq!(
+                info(&got),
+                json!({"file_path": p.project.join("a.ipynb"),
+                    "edits": [{"old_string": "", "new_string": "print(1)"}]})
+            );
+            return;
+        }
         let src = p.project.join("src");
         let grep = json!({"pattern": "TODO", "path": src});
         let got = denied(p, via, "Grep", grep, "read.json");
@@ -1117,15 +1137,11 @@ fn windsurf_guards_deny_claude_notebook_edits_and_searches() {
     assert_eq!(code, 0, "{err}");
     let converted = json_of(&out);
     let rules = converted["hooks"]["PreToolUse"].as_array().unwrap();
-    let matchers: Vec<&Value> = rules.iter().map(|r| &r["matcher"]).collect();
-    assert_eq!(
-        matchers,
-        [
-            &json!("Edit|Write|MultiEdit|NotebookEdit"),
-            &json!("Read|Grep|Glob")
-        ],
-        "{converted}"
-    );
+    let (rule, matcher) = match guard {
+        Guard::Write => (0, "Edit|Write|MultiEdit|NotebookEdit"),
+        Guard::Read => (1, "Read|Grep|Glob"),
+    };
+    assert_eq!(rules[rule]["matcher"], matcher, "{converted}");
     let command = |i: usize| rules[i]["hooks"][0]["command"].as_str().unwrap();
     check(&q, Some((command(0), command(1))));
 }
