@@ -12,7 +12,7 @@ mod common;
 mod faults;
 #[path = "live_common/json_syntax.rs"]
 mod json_syntax;
-#[path = "live_copilot/server.rs"]
+#[path = "live_common/chat_server.rs"]
 mod server;
 
 use client::Sandbox;

@@ -17,7 +17,7 @@ mod harness;
 #[path = "live_copilot/client.rs"]
 mod client;
 #[allow(dead_code)]
-#[path = "live_copilot/server.rs"]
+#[path = "live_common/chat_server.rs"]
 mod server;
 
 use client::Sandbox;

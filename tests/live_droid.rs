@@ -17,7 +17,7 @@ mod minimal;
 mod recorded;
 // The same OpenAI chat-completions API as Copilot's provider mode (no failing model call here).
 #[allow(dead_code)]
-#[path = "live_copilot/server.rs"]
+#[path = "live_common/chat_server.rs"]
 mod server;
 
 use minimal::Sandbox;

@@ -11,7 +11,7 @@ mod harness;
 mod client;
 mod common;
 #[allow(dead_code)]
-#[path = "live_opencode/server.rs"]
+#[path = "live_common/chat_server.rs"]
 mod server;
 
 use client::{Client, Sandbox};
@@ -121,7 +121,7 @@ fn ground_truth(client: Client) {
         &format!("project/{}/plugin/ground.js", client.dot()),
         &format!("{REC}{GROUND}"),
     );
-    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let model = FakeModel::start_concurrent(scripts, sb.project.display().to_string());
     let out = sb.run(&bin, model.port, "SCENARIO:ground go", &[]);
     assert_eq!(out.status, Some(0), "{}\n{}", out.stdout, out.stderr);
     let messages = tool_messages(&model, "ground");
@@ -249,7 +249,7 @@ fn opencode_loading() {
         "project/.opencode/plugin/n.js",
         &format!("{REC}export const notAFunction = 42;\nexport const N = async () => {{ rec({{load: \"mixed\"}}); return {{}}; }};\n"),
     );
-    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let model = FakeModel::start_concurrent(scripts, sb.project.display().to_string());
     let out = sb.run(&bin, model.port, "SCENARIO:one go", &[]);
     assert_eq!(out.status, Some(0), "{}\n{}", out.stdout, out.stderr);
     let loaded: Vec<String> = sb
@@ -292,7 +292,7 @@ fn opencode_sync_throw_in_event_hangs() {
             "project/.opencode/plugin/b.js",
             &format!("{REC}export const B = async () => ({{ event: async ({{event}}) => rec({{event: event.type}}) }});\n"),
         );
-        let model = FakeModel::start(scripts, sb.project.display().to_string());
+        let model = FakeModel::start_concurrent(scripts, sb.project.display().to_string());
         // Generous: a run of one tool call takes seconds; the hang is forever.
         let out = sb.run_for(
             &bin,
@@ -384,7 +384,7 @@ esac"#;
         "install wrote no plugin at {}",
         plugin.display()
     );
-    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let model = FakeModel::start_concurrent(scripts, sb.project.display().to_string());
     let out = sb.run(&bin, model.port, "SCENARIO:routed go", &[]);
     assert_eq!(out.status, Some(0), "{}\n{}", out.stdout, out.stderr);
     let messages = tool_messages(&model, "routed");

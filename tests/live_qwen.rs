@@ -18,7 +18,7 @@ mod recorded;
 // Copilot's fake model speaks the same OpenAI chat-completions API Qwen Code talks to (this
 // suite scripts no failing model call).
 #[allow(dead_code)]
-#[path = "live_copilot/server.rs"]
+#[path = "live_common/chat_server.rs"]
 mod server;
 
 use client::Sandbox;

@@ -1,4 +1,5 @@
-//! A fake OpenAI chat-completions server playing the model for Copilot CLI.
+//! A fake OpenAI chat-completions server playing the model for the clients that speak that API:
+//! Copilot CLI (provider mode), Cline, Droid, Qwen Code, OpenCode and Kilo.
 //!
 //! `GET /v1/models` lists one model; `POST /v1/chat/completions` answers from a script picked by
 //! a `SCENARIO:<name>` marker in the user messages, at the step given by the number of
@@ -37,27 +38,33 @@ struct State {
 
 impl FakeModel {
     /// `script(project)` gives the steps of each scenario; the project path is handed over so
-    /// that tools can name absolute paths.
+    /// that tools can name absolute paths. Requests are answered one after the other.
     pub fn start(scripts: fn(&str, &str) -> Vec<Step>, project: String) -> FakeModel {
+        FakeModel::serve(scripts, project, false)
+    }
+
+    /// As `start`, but each request is answered in a thread of its own: OpenCode and Kilo keep a
+    /// request waiting while they send the next, and answering one at a time stalls them.
+    #[allow(dead_code)] // only the suites whose client overlaps its requests
+    pub fn start_concurrent(scripts: fn(&str, &str) -> Vec<Step>, project: String) -> FakeModel {
+        FakeModel::serve(scripts, project, true)
+    }
+
+    fn serve(scripts: fn(&str, &str) -> Vec<Step>, project: String, concurrent: bool) -> FakeModel {
         let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").expect("bind 127.0.0.1:0"));
         let port = server.server_addr().to_ip().expect("ip address").port();
         let log = Arc::new(Mutex::new(Vec::new()));
         let (srv, lg) = (server.clone(), log.clone());
         let thread = std::thread::spawn(move || {
-            let mut state = State::default();
-            for mut request in srv.incoming_requests() {
-                let mut body = String::new();
-                let _ = request.as_reader().read_to_string(&mut body);
-                let parsed: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
-                let url = request.url().to_string();
-                lg.lock().unwrap().push(json!({"url": url, "body": parsed}));
-                let (status, ctype, text) = answer(&url, &parsed, scripts, &project, &mut state);
-                let header =
-                    tiny_http::Header::from_bytes(&b"Content-Type"[..], ctype.as_bytes()).unwrap();
-                let response = tiny_http::Response::from_string(text)
-                    .with_status_code(status)
-                    .with_header(header);
-                let _ = request.respond(response);
+            let state = Arc::new(Mutex::new(State::default()));
+            for request in srv.incoming_requests() {
+                let (lg, state, project) = (lg.clone(), state.clone(), project.clone());
+                let reply = move || respond(request, &lg, &state, scripts, &project);
+                if concurrent {
+                    std::thread::spawn(reply);
+                } else {
+                    reply();
+                }
             }
         });
         FakeModel {
@@ -100,6 +107,29 @@ impl Drop for FakeModel {
             let _ = t.join();
         }
     }
+}
+
+/// Logs one request and answers it (the scenario state is locked only while the answer is made).
+fn respond(
+    mut request: tiny_http::Request,
+    log: &Mutex<Vec<Value>>,
+    state: &Mutex<State>,
+    scripts: fn(&str, &str) -> Vec<Step>,
+    project: &str,
+) {
+    let mut body = String::new();
+    let _ = request.as_reader().read_to_string(&mut body);
+    let parsed: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let url = request.url().to_string();
+    log.lock()
+        .unwrap()
+        .push(json!({"url": url, "body": parsed}));
+    let (status, ctype, text) = answer(&url, &parsed, scripts, project, &mut state.lock().unwrap());
+    let header = tiny_http::Header::from_bytes(&b"Content-Type"[..], ctype.as_bytes()).unwrap();
+    let response = tiny_http::Response::from_string(text)
+        .with_status_code(status)
+        .with_header(header);
+    let _ = request.respond(response);
 }
 
 fn text_of(message: &Value) -> String {
