@@ -543,11 +543,22 @@ fn plan_with(
                 }
             )
         };
-        let native = of(&|c| c.standing == Standing::Native);
-        let own_payload = of(&|c| matches!(c.standing, Standing::NativeOwnPayload { .. }));
         let hookx = of(&|c| c.record.is_none() && by_hookx(c))
             .or_else(|| of(&by_hookx))
             .or_else(|| of(&|c| matches!(c.standing, Standing::Hookx { trusted: true, .. })));
+        // A copy the host runs itself takes the run from the copy hookx would run only when it
+        // is that rule beyond a record's word: a record is text a repository can write, so a
+        // file claiming to copy the user's guard (`true`, or in a file nobody reviewed) would
+        // switch the guard off. Such a copy is one more run, never the only one.
+        let displaces = |c: &Copy| match (hookx, &c.record) {
+            (None, _) | (_, None) => true,
+            (Some(h), Some(_)) => {
+                trusted(c.source) && handler_text(c.handler).0 == handler_text(copies[h].handler).0
+            }
+        };
+        let native = of(&|c| c.standing == Standing::Native && displaces(c));
+        let own_payload =
+            of(&|c| matches!(c.standing, Standing::NativeOwnPayload { .. }) && displaces(c));
         let (runner, runs) = match (native, own_payload, hookx) {
             (Some(i), _, _) => (
                 Runner::Agent {
