@@ -809,3 +809,43 @@ fn convert_writes_no_plugin_when_nothing_converts() {
             .exists()
     );
 }
+
+/// A command line holding the name of one of the plugin template's holes
+/// (`__HOOKX_GUARDS__`, `__HOOKX_LIMIT_MS__`, …) is kept as written: the holes are filled in
+/// one pass over the template, never inside what was put in. (Filled one after another, a
+/// logger's `echo __HOOKX_GUARDS__` put a JSON array inside a JS string; the plugin no longer
+/// parsed, OpenCode skips a plugin that does not load, and the guard beside the logger failed
+/// open.)
+#[test]
+fn a_command_naming_a_template_hole_leaves_the_plugin_working() {
+    let p = Project::new();
+    let logger =
+        "echo __HOOKX_GUARDS__ __HOOKX_LIMIT_MS__ __HOOKX_ROUTES__ __HOOKX_BY__ >/dev/null";
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": CLAUDE_GUARD}]}],
+            "PostToolUse": [{"hooks": [{"type": "command", "command": logger}]}]
+        }})
+        .to_string(),
+    );
+    assert_cmd::Command::cargo_bin("hookx")
+        .unwrap()
+        .args([
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "opencode",
+            "--write",
+        ])
+        .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
+        .current_dir(&p.project)
+        .env("HOME", &p.home)
+        .assert()
+        .success();
+    let path = p.project.join(".opencode/plugin/hookx-converted.js");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(logger), "{text}");
+    let r = drive(&path, &[]);
+    assert_eq!(r["before"]["denied"], "no rm -rf / (claude guard)", "{r}");
+}

@@ -80,12 +80,38 @@ fn plugin_of(plugin: &GeneratedPlugin, host: Dialect, routes: &Value, by: &str) 
         .map(|(_, name)| *name)
         .collect();
     let limit_ms = host.def().route.limit.secs * 1000;
-    plugin
-        .template
-        .replace("__HOOKX_BY__", by)
-        .replace("__HOOKX_ROUTES__", &pretty(routes))
-        .replace("__HOOKX_GUARDS__", &Value::from(guards).to_string())
-        .replace("__HOOKX_LIMIT_MS__", &limit_ms.to_string())
+    fill(
+        plugin.template,
+        &[
+            ("__HOOKX_BY__", by),
+            ("__HOOKX_ROUTES__", &pretty(routes)),
+            ("__HOOKX_GUARDS__", &Value::from(guards).to_string()),
+            ("__HOOKX_LIMIT_MS__", &limit_ms.to_string()),
+        ],
+    )
+}
+
+/// `template` with each of its holes replaced by its value, in one pass over the template: a
+/// value is never searched for holes (a command line holding `__HOOKX_GUARDS__` would
+/// otherwise put a JSON array inside a JS string, and a plugin that does not parse is not
+/// loaded: every guard in it fails open).
+fn fill(template: &str, holes: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(at) = rest.find("__HOOKX_") {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        let (text, len) = holes
+            .iter()
+            .find(|(hole, _)| tail.starts_with(hole))
+            .map_or(("__HOOKX_", "__HOOKX_".len()), |(hole, value)| {
+                (*value, hole.len())
+            });
+        out.push_str(text);
+        rest = &tail[len..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// JSON for a line of JS: pretty, indented as the template's constants are.
