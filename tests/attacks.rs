@@ -518,6 +518,35 @@ fn in_sync_project(root: &Path, args: &[&str]) -> Ran {
     ran(&mut cmd)
 }
 
+/// A sync manifest reading the project's `.claude/settings.json` as `from`'s, with one target
+/// `to` whose table holds `lines`.
+fn sync_manifest(from: &str, to: &str, lines: &str) -> String {
+    format!(
+        "version = 1\nsources = [{{ path = \".claude/settings.json\", from = \"{from}\" }}]\n[targets.{to}]\n{lines}"
+    )
+}
+
+/// The user trusts the project's `.claude/settings.json` in `root` (the source every sync
+/// attack reads).
+fn trust_sync_source(root: &Path) {
+    let trust = in_sync_project(root, &["trust", "--yes", ".claude/settings.json"]);
+    assert_eq!(trust.code, Some(0), "{trust:?}");
+}
+
+/// `hookx sync` in `root/project` once it ships `manifest`.
+fn sync_with(root: &Path, manifest: &str) -> Ran {
+    write(&root.join("project"), ".hookx/sync.toml", manifest);
+    in_sync_project(root, &["sync"])
+}
+
+/// Whether `hookx trust --list` in `root/project` lists `file` as trusted.
+fn listed_trusted(root: &Path, file: &str) -> bool {
+    let list = in_sync_project(root, &["trust", "--list"]);
+    list.stdout
+        .lines()
+        .any(|l| l.starts_with("trusted") && l.contains(file))
+}
+
 /// Prepares one attack in `root` and returns the manifest it ships.
 type Setup<'a> = Box<dyn Fn(&Path) -> String + 'a>;
 
@@ -626,26 +655,14 @@ fn a_forged_sync_manifest_or_link_cannot_make_sync_write_outside_the_project() {
 fn a_sync_manifests_own_hookx_program_is_never_trusted_for_the_user() {
     for (hookx, trusted) in [(Some("./tools/hookx"), false), (None, true)] {
         let (_tmp, root) = sync_project();
-        let trust = in_sync_project(&root, &["trust", "--yes", ".claude/settings.json"]);
-        assert_eq!(trust.code, Some(0), "{trust:?}");
+        trust_sync_source(&root);
         let line = hookx.map_or(String::new(), |h| format!("hookx = \"{h}\"\n"));
-        write(
-            &root.join("project"),
-            ".hookx/sync.toml",
-            &format!(
-                "version = 1\nsources = [{{ path = \".claude/settings.json\", from = \"claude\" }}]\n[targets.gemini]\n{line}"
-            ),
-        );
-        let synced = in_sync_project(&root, &["sync"]);
+        let synced = sync_with(&root, &sync_manifest("claude", "gemini", &line));
         assert_eq!(synced.code, Some(0), "{synced:?}");
         let written = std::fs::read_to_string(root.join("project/.gemini/settings.json")).unwrap();
         assert!(written.contains(hookx.unwrap_or("hookx exec")), "{written}");
-        let list = in_sync_project(&root, &["trust", "--list"]);
-        let listed = list
-            .stdout
-            .lines()
-            .any(|l| l.starts_with("trusted") && l.contains(".gemini/settings.json"));
-        assert_eq!(listed, trusted, "{hookx:?}: {synced:?}\n{list:?}");
+        let listed = listed_trusted(&root, ".gemini/settings.json");
+        assert_eq!(listed, trusted, "{hookx:?}: {synced:?}");
         if !trusted {
             assert!(synced.stderr.contains("./tools/hookx"), "{synced:?}");
         }
@@ -727,28 +744,15 @@ fn a_sync_manifest_reading_a_source_as_another_agent_gets_no_trust() {
             {"type": "command", "command": "./start.sh"}]}]}})
         .to_string(),
     );
-    let trust = in_sync_project(&root, &["trust", "--yes", ".claude/settings.json"]);
-    assert_eq!(trust.code, Some(0), "{trust:?}");
-    write(
-        &root.join("project"),
-        ".hookx/sync.toml",
-        "version = 1\nsources = [{ path = \".claude/settings.json\", from = \"gemini\" }]\n[targets.codex]\n",
-    );
-    let synced = in_sync_project(&root, &["sync"]);
+    trust_sync_source(&root);
+    let synced = sync_with(&root, &sync_manifest("gemini", "codex", ""));
     assert_eq!(synced.code, Some(0), "{synced:?}");
     assert!(
         root.join("project/.codex/hooks.json").exists(),
         "{synced:?}"
     );
     assert!(synced.stderr.contains("as gemini's"), "{synced:?}");
-    let list = in_sync_project(&root, &["trust", "--list"]);
-    assert!(
-        !list
-            .stdout
-            .lines()
-            .any(|l| l.starts_with("trusted") && l.contains(".codex/hooks.json")),
-        "{list:?}"
-    );
+    assert!(!listed_trusted(&root, ".codex/hooks.json"), "{synced:?}");
 }
 
 /// `wrap = false` in a sync manifest runs the reviewed commands as written under the target's
@@ -757,23 +761,13 @@ fn a_sync_manifest_reading_a_source_as_another_agent_gets_no_trust() {
 #[test]
 fn a_sync_manifest_unwrapping_lossy_handlers_gets_no_trust() {
     let (_tmp, root) = sync_project();
-    let trust = in_sync_project(&root, &["trust", "--yes", ".claude/settings.json"]);
-    assert_eq!(trust.code, Some(0), "{trust:?}");
-    write(
-        &root.join("project"),
-        ".hookx/sync.toml",
-        "version = 1\nsources = [{ path = \".claude/settings.json\", from = \"claude\" }]\n[targets.gemini]\nwrap = false\n",
-    );
-    let synced = in_sync_project(&root, &["sync"]);
+    trust_sync_source(&root);
+    let synced = sync_with(&root, &sync_manifest("claude", "gemini", "wrap = false\n"));
     assert_eq!(synced.code, Some(0), "{synced:?}");
     assert!(synced.stderr.contains("loss"), "{synced:?}");
-    let list = in_sync_project(&root, &["trust", "--list"]);
     assert!(
-        !list
-            .stdout
-            .lines()
-            .any(|l| l.starts_with("trusted") && l.contains(".gemini/settings.json")),
-        "{synced:?}\n{list:?}"
+        !listed_trusted(&root, ".gemini/settings.json"),
+        "{synced:?}"
     );
 }
 
@@ -783,14 +777,10 @@ fn a_sync_manifest_unwrapping_lossy_handlers_gets_no_trust() {
 fn a_sync_target_cannot_be_syncs_own_files() {
     for out in [".hookx/sync.lock", "./.hookx/sync.toml"] {
         let (_tmp, root) = sync_project();
-        write(
-            &root.join("project"),
-            ".hookx/sync.toml",
-            &format!(
-                "version = 1\nsources = [\".claude/settings.json\"]\n[targets.gemini]\nout = \"{out}\"\n"
-            ),
+        let synced = sync_with(
+            &root,
+            &sync_manifest("claude", "gemini", &format!("out = \"{out}\"\n")),
         );
-        let synced = in_sync_project(&root, &["sync"]);
         assert_eq!(synced.code, Some(2), "{out}: {synced:?}");
         assert!(synced.stderr.contains("sync's own"), "{out}: {synced:?}");
         assert!(!root.join("project/.hookx/sync.lock").exists(), "{out}");
@@ -804,21 +794,37 @@ fn a_sync_target_cannot_be_syncs_own_files() {
 #[test]
 fn a_sync_manifest_writes_a_home_file_only_from_trusted_sources() {
     let (_tmp, root) = sync_project();
-    write(
-        &root.join("project"),
-        ".hookx/sync.toml",
-        "version = 1\nsources = [{ path = \".claude/settings.json\", from = \"claude\" }]\n[targets.gemini]\nscope = \"user\"\n",
-    );
+    let manifest = sync_manifest("claude", "gemini", "scope = \"user\"\n");
     let home_file = root.join("home/.gemini/settings.json");
-    let synced = in_sync_project(&root, &["sync"]);
+    let synced = sync_with(&root, &manifest);
     assert_eq!(synced.code, Some(1), "{synced:?}");
     assert!(synced.stderr.contains("not written"), "{synced:?}");
     assert!(!home_file.exists(), "{synced:?}");
-    let trust = in_sync_project(&root, &["trust", "--yes", ".claude/settings.json"]);
-    assert_eq!(trust.code, Some(0), "{trust:?}");
-    let synced = in_sync_project(&root, &["sync"]);
+    trust_sync_source(&root);
+    let synced = sync_with(&root, &manifest);
     assert_eq!(synced.code, Some(0), "{synced:?}");
     assert!(home_file.exists(), "{synced:?}");
+}
+
+/// A sync manifest's target in the home is written, from trusted sources, only as this hookx
+/// runs them: the manifest's own `hookx = "./tools/hookx"` would put a program that each
+/// project ships under that name in the user's `~/.gemini/settings.json`, which Gemini runs in
+/// every project, without asking (and whatever `hookx run` trusts); a lossy `wrap = false`
+/// would run the reviewed commands under Gemini's rules there.
+#[test]
+fn a_sync_manifest_writes_a_home_file_only_running_this_hookx() {
+    for lines in ["hookx = \"./tools/hookx\"\n", "wrap = false\n"] {
+        let (_tmp, root) = sync_project();
+        trust_sync_source(&root);
+        let manifest = sync_manifest("claude", "gemini", &format!("scope = \"user\"\n{lines}"));
+        let synced = sync_with(&root, &manifest);
+        assert_eq!(synced.code, Some(1), "{lines}: {synced:?}");
+        assert!(synced.stderr.contains("not written"), "{lines}: {synced:?}");
+        assert!(
+            !root.join("home/.gemini/settings.json").exists(),
+            "{lines}: {synced:?}"
+        );
+    }
 }
 
 /// A copy's provenance record is text a repository writes. A project's `.gemini/settings.json`

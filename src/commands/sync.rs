@@ -890,16 +890,13 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
             continue;
         }
         if plan.rel.starts_with("~/")
-            && let Some((source, state)) = untrusted.first()
+            && let Some(why) = home_refusal(plan, &untrusted)
         {
             // The manifest comes with the repository: a file in the home (`scope = "user"`)
             // is one the agent runs in every project, without asking.
             code = 1;
             summary.push(format!("{name} not written"));
-            report.push(format!(
-                "{head}: not written: a file in your home is written only from trusted sources, and {source} is {}; review it with `hookx trust {source}`",
-                state.why_not()
-            ));
+            report.push(format!("{head}: not written: {why}"));
             continue;
         }
         if !plan.edits.is_empty() && !opts.force {
@@ -1535,6 +1532,29 @@ fn trust_target(
         changed,
         changed.then(|| "  trusted as hookx's output of trusted sources".to_string()),
     )
+}
+
+/// Why a target in the home is not written, if it is not: the agent runs that file in every
+/// project without asking, and the manifest naming it is the repository's. It is written only
+/// from trusted sources, each handler run by this hookx as reviewed (the manifest's own
+/// `hookx`, say `./tools/hookx`, would run whatever each project ships under that name;
+/// a lossy `wrap = false` runs the commands under another agent's rules).
+fn home_refusal(plan: &TargetPlan, untrusted: &[(String, TrustState)]) -> Option<String> {
+    if let Some((source, state)) = untrusted.first() {
+        return Some(format!(
+            "a file in your home is written only from trusted sources, and {source} is {}; review it with `hookx trust {source}`",
+            state.why_not()
+        ));
+    }
+    if plan.spec.wrap && !own_hookx(&plan.spec.hookx) {
+        return Some(format!(
+            "a file in your home runs only this hookx, and the manifest's `hookx` is `{}`",
+            crate::diag::visible(&plan.spec.hookx)
+        ));
+    }
+    (!plan.spec.wrap && !plan.conversion.losses.is_empty()).then(|| {
+        "a file in your home holds the handlers as reviewed, and the manifest's `wrap = false` runs them under another agent's rules, which loses some (`hookx sync --check` lists them)".to_string()
+    })
 }
 
 /// Whether the manifest's `hookx` is this hookx: `hookx` (found on `PATH` by the agent, as
