@@ -83,12 +83,15 @@ fn make_in(tmp: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
     Ok(copy)
 }
 
-/// Creates the lock file at `path` and takes an exclusive lock on it, closed on `exec`.
+/// Creates the lock file at `path` and takes an exclusive lock on it, closed on `exec`. The
+/// file is locked under another name and then renamed into place (the lock stays with the open
+/// file): a sweep never finds it there unlocked, which would read as a dead owner's.
 fn hold(path: &Path) -> std::io::Result<std::fs::File> {
+    let new = path.with_extension("new");
     let file = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
-        .open(path)?;
+        .open(&new)?;
     #[cfg(unix)]
     {
         use std::os::fd::AsRawFd;
@@ -97,6 +100,7 @@ fn hold(path: &Path) -> std::io::Result<std::fs::File> {
             return Err(std::io::Error::last_os_error());
         }
     }
+    std::fs::rename(&new, path)?;
     Ok(file)
 }
 
