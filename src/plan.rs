@@ -546,14 +546,17 @@ fn plan_with(
         let hookx = of(&|c| c.record.is_none() && by_hookx(c))
             .or_else(|| of(&by_hookx))
             .or_else(|| of(&|c| matches!(c.standing, Standing::Hookx { trusted: true, .. })));
-        // A copy the host runs itself takes the run from the copy hookx would run only when it
-        // is that rule beyond a record's word: a record is text a repository can write, so a
-        // file claiming to copy the user's guard (`true`, or in a file nobody reviewed) would
-        // switch the guard off. Such a copy is one more run, never the only one.
-        let displaces = |c: &Copy| match (hookx, &c.record) {
-            (None, _) | (_, None) => true,
-            (Some(h), Some(_)) => {
-                trusted(c.source) && handler_text(c.handler).0 == handler_text(copies[h].handler).0
+        // A copy the host runs itself takes the run from the trusted copy hookx would run only
+        // when it runs the same command, and, if it claims to be a copy, its file is trusted:
+        // a record is text a repository can write (a file claiming to copy the user's guard
+        // while it runs `true` would switch the guard off), and an original the repository
+        // changed since is no longer what the user trusted a copy of. Such a copy is one more
+        // run, never the only one.
+        let displaces = |c: &Copy| match hookx {
+            None => true,
+            Some(h) => {
+                (c.record.is_none() || trusted(c.source))
+                    && handler_text(c.handler).0 == handler_text(copies[h].handler).0
             }
         };
         let native = of(&|c| c.standing == Standing::Native && displaces(c));

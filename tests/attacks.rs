@@ -904,3 +904,57 @@ fn a_forged_copy_record_cannot_switch_off_the_users_guard() {
     // A trusted copy running the same command is the rule's copy: Gemini runs it, hookx not.
     assert!(!denied(true), "a faithful trusted copy still ran twice");
 }
+
+/// A trusted copy is skipped under an agent only for a run of the same rule: when the
+/// repository changes the original since (here to `true`), Copilot, which runs
+/// `.claude/settings.json` itself, no longer runs what the user trusted a copy of, so hookx
+/// runs the trusted copy in `.codex/hooks.json` too.
+#[test]
+fn a_changed_original_does_not_take_the_run_from_a_trusted_copy() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    let settings = |command: &str| {
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": command}]}]}})
+        .to_string()
+    };
+    write(
+        &project,
+        ".claude/settings.json",
+        &settings("echo 'the copied guard says no' >&2; exit 2"),
+    );
+    let hookx = |args: &[&str]| {
+        let mut cmd = common::hookx_clean(&project);
+        cmd.args(args).env("HOME", &home);
+        cmd
+    };
+    let converted = ran(
+        hookx(&["convert", ".claude/settings.json", "--to", "codex"]).args([
+            "--write",
+            "--hookx",
+            env!("CARGO_BIN_EXE_hookx"),
+        ]),
+    );
+    assert_eq!(converted.code, Some(0), "{converted:?}");
+    let trusted = ran(&mut hookx(&["trust", "--yes"]));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    write(&project, ".claude/settings.json", &settings("true"));
+    let payload = json!({"sessionId": "s", "timestamp": 1, "cwd": project,
+        "toolName": "bash", "toolArgs": {"command": "rm -rf /"}});
+    let ran = ran(
+        hookx(&["run", "--host", "copilot", "--event", "preToolUse"])
+            .arg("--home")
+            .arg(&home)
+            .write_stdin(payload.to_string()),
+    );
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    let answer: Value =
+        serde_json::from_str(ran.stdout.trim()).unwrap_or_else(|e| panic!("{e}: {ran:?}"));
+    assert_eq!(answer["permissionDecision"], "deny", "{ran:?}");
+    assert_eq!(
+        answer["permissionDecisionReason"], "the copied guard says no",
+        "{ran:?}"
+    );
+}
