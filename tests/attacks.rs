@@ -670,7 +670,8 @@ fn a_sync_manifests_own_hookx_program_is_never_trusted_for_the_user() {
 }
 
 /// `convert --write` without `--out` writes the agent's project file; a symbolic link the
-/// repository ships (`.gemini` → the user's `~/.gemini`, a dangling Cline script) does not
+/// repository ships (`.gemini` → the user's `~/.gemini`, a dangling Cline script, OpenCode's
+/// plugin folder) does not
 /// take that write out of the project, into the user's own settings.
 #[cfg(unix)]
 #[test]
@@ -679,6 +680,9 @@ fn convert_write_never_follows_a_link_out_of_the_project() {
     for (to, link, leads) in [
         ("gemini", ".gemini", "outside"),
         ("cline", ".clinerules/hooks/PreToolUse", "outside/planted"),
+        // A plugin folder leading to `~/.config/opencode/plugin` would plant the project's
+        // hooks, as code, in every project the user opens.
+        ("opencode", ".opencode/plugin", "outside"),
     ] {
         let (_tmp, root) = sync_project();
         let at = root.join("project").join(link);

@@ -605,6 +605,9 @@ fn convert_to_plugin(
         (None, true) => Some(opts.project.join(to.config().convert_target)),
         (None, false) => None,
     };
+    if let (Some(path), None) = (&target, &opts.out) {
+        default_target_stays_inside(opts, path)?;
+    }
     let lossy = !conversion.losses.is_empty();
     let mut written = None;
     let mut refused = None;
