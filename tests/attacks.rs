@@ -962,3 +962,44 @@ fn a_changed_original_does_not_take_the_run_from_a_trusted_copy() {
         "{ran:?}"
     );
 }
+
+/// A repository's links lead `hookx validate` (run in CI too, whose log may be public) to
+/// files outside the project: `.claude/settings.json` → a file of secrets, `.github/hooks` → a
+/// folder of credentials. Its diagnostics name the position but quote no line of such a file
+/// (before, the first line of the secrets file was printed under "invalid JSON", and the
+/// credentials' top-level lines under "unknown top-level key"). A file in the project is still
+/// quoted.
+#[cfg(unix)]
+#[test]
+fn validate_quotes_no_line_of_a_file_a_link_leads_out_to() {
+    use std::os::unix::fs::symlink;
+    let (_tmp, root) = sync_project();
+    let outside = root.join("outside");
+    write(&outside, "secrets.env", "TOKEN=hunter2\n");
+    write(
+        &outside,
+        "creds/service-account.json",
+        "{\n  \"private_key\": \"hunter2\"\n}\n",
+    );
+    let project = root.join("project");
+    std::fs::remove_file(project.join(".claude/settings.json")).unwrap();
+    symlink(
+        outside.join("secrets.env"),
+        project.join(".claude/settings.json"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(project.join(".github")).unwrap();
+    symlink(outside.join("creds"), project.join(".github/hooks")).unwrap();
+    write(&project, ".gemini/settings.json", "{\"hooks\": 5}\n");
+    for args in [&["validate"][..], &["doctor"], &["list"]] {
+        let ran = in_sync_project(&root, args);
+        let said = format!("{}{}", ran.stdout, ran.stderr);
+        assert!(!said.contains("hunter2"), "{args:?}: {ran:?}");
+        if args == ["validate"] {
+            assert!(said.contains("settings.json:1:1"), "{ran:?}");
+            assert!(said.contains("service-account.json:2:"), "{ran:?}");
+            // The project's own file is quoted.
+            assert!(said.contains("1 | {\"hooks\": 5}"), "{ran:?}");
+        }
+    }
+}
