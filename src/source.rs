@@ -26,8 +26,11 @@ pub struct SourceFile {
     yaml: OnceLock<YamlPositions>,
     /// Where each TOML key, table and value starts, built on the first pointer located.
     toml: OnceLock<Option<TomlPositions>>,
-    /// Whether diagnostics quote its lines ([`quotable`]).
-    quotable: bool,
+    /// The file it was read from ([`SourceFile::read`]), and whether diagnostics may quote
+    /// its lines ([`quotable`]), decided on the first quote: a run that quotes nothing makes
+    /// no system call for it.
+    read_from: Option<std::path::PathBuf>,
+    quotable: OnceLock<bool>,
 }
 
 impl SourceFile {
@@ -39,7 +42,8 @@ impl SourceFile {
             json: OnceLock::new(),
             yaml: OnceLock::new(),
             toml: OnceLock::new(),
-            quotable: true,
+            read_from: None,
+            quotable: OnceLock::new(),
         }
     }
 
@@ -76,7 +80,10 @@ impl SourceFile {
 
     /// The text of 1-based `line` for a diagnostic to quote, where the file may be quoted.
     fn quoted(&self, line: usize) -> Option<&str> {
-        self.line_text(line).filter(|_| self.quotable)
+        let quotable = self
+            .quotable
+            .get_or_init(|| self.read_from.as_deref().is_none_or(quotable));
+        self.line_text(line).filter(|_| *quotable)
     }
 
     /// Byte offset where 1-based `line` starts.
@@ -102,7 +109,7 @@ impl SourceFile {
         })?;
         match String::from_utf8(bytes) {
             Ok(text) => Ok(SourceFile {
-                quotable: quotable(path),
+                read_from: Some(path.to_path_buf()),
                 ..SourceFile::new(shown, text)
             }),
             Err(e) => {
