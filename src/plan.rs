@@ -547,16 +547,23 @@ fn plan_with(
             .or_else(|| of(&by_hookx))
             .or_else(|| of(&|c| matches!(c.standing, Standing::Hookx { trusted: true, .. })));
         // A copy the host runs itself takes the run from the trusted copy hookx would run only
-        // when it runs the same command, and, if it claims to be a copy, its file is trusted:
-        // a record is text a repository can write (a file claiming to copy the user's guard
-        // while it runs `true` would switch the guard off), and an original the repository
+        // when it runs the same command, and, if it claims to be a copy, its file is trusted
+        // and it gets the payload it was written for beyond a doubt (wrapped, or its record
+        // names its flavour): a record is text a repository can write (a file claiming to
+        // copy the user's guard while it runs `true`, or runs it unwrapped under another
+        // agent's payload, would switch the guard off), and an original the repository
         // changed since is no longer what the user trusted a copy of. Such a copy is one more
         // run, never the only one.
         let displaces = |c: &Copy| match hookx {
             None => true,
             Some(h) => {
-                (c.record.is_none() || trusted(c.source))
-                    && handler_text(c.handler).0 == handler_text(copies[h].handler).0
+                let (text, wrapped) = handler_text(c.handler);
+                text == handler_text(copies[h].handler).0
+                    && c.record.as_ref().is_none_or(|r| {
+                        trusted(c.source)
+                            && c.standing == Standing::Native
+                            && (wrapped || r.from.is_some())
+                    })
             }
         };
         let native = of(&|c| c.standing == Standing::Native && displaces(c));

@@ -835,8 +835,9 @@ fn a_sync_manifest_writes_a_home_file_only_running_this_hookx() {
 /// (which Gemini runs itself, whatever hookx trusts) claiming to be a copy of the user's
 /// trusted guard, while it runs `true`, does not make `hookx run --host gemini` skip the
 /// guard as "a copy Gemini runs": a copy the host runs takes the run from hookx only when its
-/// file is trusted and it runs the same command. Any trusted file holding a record makes hookx
-/// read the host's own files for copies (here the project's `.claude/settings.json`).
+/// file is trusted and it runs the same command with the payload it was written for. Any
+/// trusted file holding a record makes hookx read the host's own files for copies (here the
+/// project's `.claude/settings.json`).
 #[test]
 fn a_forged_copy_record_cannot_switch_off_the_users_guard() {
     let tmp = tempfile::tempdir().unwrap();
@@ -902,10 +903,17 @@ fn a_forged_copy_record_cannot_switch_off_the_users_guard() {
         "an untrusted forged copy switched the guard off"
     );
     assert!(denied(true), "a trusted forged copy switched the guard off");
-    // The same command in a file nobody trusted: Gemini runs it, hookx runs the guard too.
+    // The same command, unwrapped (Gemini would hand the Claude guard its own payload) and
+    // its record naming no flavour: trusted or not, hookx runs the guard too.
     forged(guard);
     assert!(denied(false), "an untrusted copy took the guard's run");
-    // A trusted copy running the same command is the rule's copy: Gemini runs it, hookx not.
+    assert!(denied(true), "an unwrapped copy took the guard's run");
+    // A trusted copy running the same command as `convert` wraps it is the rule's copy:
+    // Gemini runs it, hookx not.
+    forged(&format!(
+        "hookx exec --host gemini --as claude --event PreToolUse -- {}",
+        hookx::shell::shell_quote(guard)
+    ));
     assert!(!denied(true), "a faithful trusted copy still ran twice");
 }
 
