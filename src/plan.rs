@@ -365,6 +365,15 @@ fn handler_text(handler: &Handler) -> (String, bool) {
     }
 }
 
+/// The agent a copy's rule was first written for: its record's `from`, or its own for the
+/// original.
+fn first_dialect(c: &Copy) -> Option<Dialect> {
+    match &c.record {
+        Some(r) => r.from.and_then(Flavor::named).map(|f| f.dialect()),
+        None => Some(c.rule.flavor.dialect()),
+    }
+}
+
 /// Whether a copy hands its command the payload it was written for, given the flavour the
 /// payload it receives is in: a wrapper translates it, an unwrapped handler must have been
 /// written for it (a `--no-wrap` copy was not).
@@ -548,8 +557,8 @@ fn plan_with(
             .or_else(|| of(&|c| matches!(c.standing, Standing::Hookx { trusted: true, .. })));
         // A copy the host runs itself takes the run from the trusted copy hookx would run only
         // when it runs the same command, and, if it claims to be a copy, its file is trusted
-        // and it gets the payload it was written for beyond a doubt (wrapped, or its record
-        // names its flavour): a record is text a repository can write (a file claiming to
+        // and it gets the payload the rule was first written for beyond a doubt (wrapped, or
+        // written for the host's own agent): a record is text a repository can write (a file claiming to
         // copy the user's guard while it runs `true`, or runs it unwrapped under another
         // agent's payload, would switch the guard off), and an original the repository
         // changed since is no longer what the user trusted a copy of. Such a copy is one more
@@ -559,11 +568,11 @@ fn plan_with(
             Some(h) => {
                 let (text, wrapped) = handler_text(c.handler);
                 text == handler_text(copies[h].handler).0
-                    && c.record.as_ref().is_none_or(|r| {
-                        trusted(c.source)
+                    && (c.record.is_none()
+                        || trusted(c.source)
                             && c.standing == Standing::Native
-                            && (wrapped || r.from.is_some())
-                    })
+                            && (wrapped
+                                || first_dialect(&copies[h]) == Some(c.rule.flavor.dialect())))
             }
         };
         let native = of(&|c| c.standing == Standing::Native && displaces(c));

@@ -859,16 +859,20 @@ fn a_forged_copy_record_cannot_switch_off_the_users_guard() {
              "hookx": {"source": "elsewhere.json", "rule": "/a", "index": 0}}]}]}})
         .to_string(),
     );
-    let forged = |command: &str| {
+    let forged_from = |command: &str, from: Option<&str>| {
+        let mut record = json!({"source": users, "rule": "/hooks/PreToolUse/0", "index": 0});
+        if let Some(from) = from {
+            record["from"] = json!(from);
+        }
         write(
             &project,
             ".gemini/settings.json",
             &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
-                {"type": "command", "command": command,
-                 "hookx": {"source": users, "rule": "/hooks/PreToolUse/0", "index": 0}}]}]}})
+                {"type": "command", "command": command, "hookx": record}]}]}})
             .to_string(),
         )
     };
+    let forged = |command: &str| forged_from(command, None);
     let hookx = |args: &[&str]| {
         let mut cmd = common::hookx_clean(&project);
         cmd.args(args).env("HOME", &home);
@@ -903,11 +907,16 @@ fn a_forged_copy_record_cannot_switch_off_the_users_guard() {
         "an untrusted forged copy switched the guard off"
     );
     assert!(denied(true), "a trusted forged copy switched the guard off");
-    // The same command, unwrapped (Gemini would hand the Claude guard its own payload) and
-    // its record naming no flavour: trusted or not, hookx runs the guard too.
+    // The same command, unwrapped (Gemini would hand the Claude guard its own payload), its
+    // record naming no flavour or claiming Gemini's: trusted or not, hookx runs the guard too.
     forged(guard);
     assert!(denied(false), "an untrusted copy took the guard's run");
     assert!(denied(true), "an unwrapped copy took the guard's run");
+    forged_from(guard, Some("gemini"));
+    assert!(
+        denied(true),
+        "an unwrapped copy claiming Gemini's payload took the guard's run"
+    );
     // A trusted copy running the same command as `convert` wraps it is the rule's copy:
     // Gemini runs it, hookx not.
     forged(&format!(
