@@ -365,6 +365,41 @@ fn handler_text(handler: &Handler) -> (String, bool) {
     }
 }
 
+/// Whether `copy`'s wrapper (`hookx exec --match M --if R`) filters only as the rule first did
+/// (`first`'s matcher and `if`): a wrapper's own filter (`--match Nope`) would keep the
+/// command from ever running.
+fn narrows_nothing(copy: &Copy, first: &Copy) -> bool {
+    let Some(inner) = wrapper(copy.handler) else {
+        return true;
+    };
+    let (matcher, condition) = match wrapper(first.handler) {
+        Some(theirs) => (theirs.matcher, theirs.condition),
+        None => (
+            first.rule.matcher.clone(),
+            first
+                .handler
+                .extra
+                .get("if")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+        ),
+    };
+    let first_matcher = first
+        .record
+        .as_ref()
+        .map_or(matcher, |r| r.matcher.map(str::to_string));
+    inner.matcher.is_none_or(|m| Some(m) == first_matcher)
+        && inner.condition.is_none_or(|c| Some(c) == condition)
+}
+
+/// What a handler's line runs through `hookx exec`, if it does.
+fn wrapper(handler: &Handler) -> Option<crate::convert::Unwrapped> {
+    let HandlerKind::Command(c) = &handler.kind else {
+        return None;
+    };
+    crate::convert::innermost(c.unix_line().or_else(|| c.windows_line())?)
+}
+
 /// The agent a copy's rule was first written for: its record's `from`, or its own for the
 /// original.
 fn first_dialect(c: &Copy) -> Option<Dialect> {
@@ -568,6 +603,7 @@ fn plan_with(
             Some(h) => {
                 let (text, wrapped) = handler_text(c.handler);
                 text == handler_text(copies[h].handler).0
+                    && narrows_nothing(c, &copies[h])
                     && (c.record.is_none()
                         || trusted(c.source)
                             && c.standing == Standing::Native

@@ -917,6 +917,17 @@ fn a_forged_copy_record_cannot_switch_off_the_users_guard() {
         denied(true),
         "an unwrapped copy claiming Gemini's payload took the guard's run"
     );
+    // Wrapped with a filter of its own (`--match`, `--if`) that keeps the guard from running.
+    for filter in ["--match Nope", "--if 'Bash(never *)'"] {
+        forged(&format!(
+            "hookx exec --host gemini --as claude --event PreToolUse {filter} -- {}",
+            hookx::shell::shell_quote(guard)
+        ));
+        assert!(
+            denied(true),
+            "a copy filtered by {filter} took the guard's run"
+        );
+    }
     // A trusted copy running the same command as `convert` wraps it is the rule's copy:
     // Gemini runs it, hookx not.
     forged(&format!(
