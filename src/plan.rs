@@ -365,16 +365,25 @@ fn handler_text(handler: &Handler) -> (String, bool) {
     }
 }
 
-/// Whether `copy`'s wrapper (`hookx exec --match M --if R`) filters only as the rule first did
-/// (`first`'s matcher and `if`): a wrapper's own filter (`--match Nope`) would keep the
-/// command from ever running.
+/// Whether `copy`'s wrapper (`hookx exec --event E --match M --if R --timeout T`) runs the
+/// command as the rule first did (`first`'s event, matcher, `if` and timeout): a wrapper's
+/// own filter (`--match Nope`, `--if`, `--event Stop`, whose answer a tool call ignores, or a
+/// short `--timeout`, after which a hook lets the call through) would keep its deny from
+/// ever counting.
 fn narrows_nothing(copy: &Copy, first: &Copy) -> bool {
     let Some(inner) = wrapper(copy.handler) else {
         return true;
     };
-    let (matcher, condition) = match wrapper(first.handler) {
-        Some(theirs) => (theirs.matcher, theirs.condition),
+    let kind = |w: &crate::convert::Unwrapped| {
+        w.event
+            .as_deref()
+            .and_then(|e| w.flavor.tables().event_kind(e))
+    };
+    let theirs = wrapper(first.handler);
+    let (event, matcher, condition, timeout) = match &theirs {
+        Some(w) => (kind(w), w.matcher.clone(), w.condition.clone(), w.timeout),
         None => (
+            Some(first.rule.event.clone()),
             first.rule.matcher.clone(),
             first
                 .handler
@@ -382,14 +391,17 @@ fn narrows_nothing(copy: &Copy, first: &Copy) -> bool {
                 .get("if")
                 .and_then(Value::as_str)
                 .map(str::to_string),
+            first.handler.timeout,
         ),
     };
-    let first_matcher = first
-        .record
-        .as_ref()
-        .map_or(matcher, |r| r.matcher.map(str::to_string));
-    inner.matcher.is_none_or(|m| Some(m) == first_matcher)
+    let matcher = match &first.record {
+        Some(r) => r.matcher.map(str::to_string),
+        None => matcher,
+    };
+    (inner.event.is_none() || kind(&inner) == event)
+        && inner.matcher.is_none_or(|m| Some(m) == matcher)
         && inner.condition.is_none_or(|c| Some(c) == condition)
+        && inner.timeout.is_none_or(|t| Some(t) == timeout)
 }
 
 /// What a handler's line runs through `hookx exec`, if it does.

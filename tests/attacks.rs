@@ -917,10 +917,17 @@ fn a_forged_copy_record_cannot_switch_off_the_users_guard() {
         denied(true),
         "an unwrapped copy claiming Gemini's payload took the guard's run"
     );
-    // Wrapped with a filter of its own (`--match`, `--if`) that keeps the guard from running.
-    for filter in ["--match Nope", "--if 'Bash(never *)'"] {
+    // Wrapped with a filter of its own that keeps the guard's deny from counting: a matcher or
+    // `if` that never fires, another event (a Stop's answer to a tool call), a timeout after
+    // which the hook lets the call through.
+    for filter in [
+        "--event PreToolUse --match Nope",
+        "--event PreToolUse --if 'Bash(never *)'",
+        "--event Stop",
+        "--event PreToolUse --timeout 1",
+    ] {
         forged(&format!(
-            "hookx exec --host gemini --as claude --event PreToolUse {filter} -- {}",
+            "hookx exec --host gemini --as claude {filter} -- {}",
             hookx::shell::shell_quote(guard)
         ));
         assert!(
