@@ -365,15 +365,14 @@ fn handler_text(handler: &Handler) -> (String, bool) {
     }
 }
 
-/// Whether `copy`'s wrapper (`hookx exec --event E --match M --if R --timeout T`) runs the
-/// command as the rule first did (`first`'s event, matcher, `if` and timeout): a wrapper's
-/// own filter (`--match Nope`, `--if`, `--event Stop`, whose answer a tool call ignores, or a
-/// short `--timeout`, after which a hook lets the call through) would keep its deny from
-/// ever counting.
-fn narrows_nothing(copy: &Copy, first: &Copy) -> bool {
-    let Some(inner) = wrapper(copy.handler) else {
-        return true;
-    };
+/// Whether `w`, the `hookx exec` wrapper of `copy`'s line, runs the command as `convert`
+/// wraps the rule `first` holds: one wrapper, run by this hookx, answering the agent that
+/// reads `copy`'s file (`--host`), handing the command the payload the rule was first written
+/// for (`--as`), and filtering only as the rule did (`--event`, `--match`, `--if`,
+/// `--timeout`). Any other (`./tools/hookx exec …`, `--host claude` in Gemini's file,
+/// `--match Nope`, `--event Stop`, whose answer a tool call ignores, a short `--timeout`,
+/// after which a hook lets the call through) would keep the deny from counting.
+fn faithful(w: &crate::convert::Unwrapped, copy: &Copy, first: &Copy) -> bool {
     let kind = |w: &crate::convert::Unwrapped| {
         w.event
             .as_deref()
@@ -381,7 +380,7 @@ fn narrows_nothing(copy: &Copy, first: &Copy) -> bool {
     };
     let theirs = wrapper(first.handler);
     let (event, matcher, condition, timeout) = match &theirs {
-        Some(w) => (kind(w), w.matcher.clone(), w.condition.clone(), w.timeout),
+        Some(t) => (kind(t), t.matcher.clone(), t.condition.clone(), t.timeout),
         None => (
             Some(first.rule.event.clone()),
             first.rule.matcher.clone(),
@@ -398,18 +397,26 @@ fn narrows_nothing(copy: &Copy, first: &Copy) -> bool {
         Some(r) => r.matcher.map(str::to_string),
         None => matcher,
     };
-    (inner.event.is_none() || kind(&inner) == event)
-        && inner.matcher.is_none_or(|m| Some(m) == matcher)
-        && inner.condition.is_none_or(|c| Some(c) == condition)
-        && inner.timeout.is_none_or(|t| Some(t) == timeout)
+    crate::route::is_this_hookx(&w.program)
+        && crate::convert::unwrapped(&w.command).is_none()
+        && w.host == Some(copy.rule.flavor.dialect())
+        && Some(w.flavor.dialect()) == first_dialect(first)
+        && (w.event.is_none() || kind(w) == event)
+        && w.matcher
+            .as_ref()
+            .is_none_or(|m| Some(m) == matcher.as_ref())
+        && w.condition
+            .as_ref()
+            .is_none_or(|c| Some(c) == condition.as_ref())
+        && w.timeout.is_none_or(|t| Some(t) == timeout)
 }
 
-/// What a handler's line runs through `hookx exec`, if it does.
+/// The `hookx exec` wrapper a handler's line is, if it is one (the outer one of nested ones).
 fn wrapper(handler: &Handler) -> Option<crate::convert::Unwrapped> {
     let HandlerKind::Command(c) = &handler.kind else {
         return None;
     };
-    crate::convert::innermost(c.unix_line().or_else(|| c.windows_line())?)
+    crate::convert::unwrapped(c.unix_line().or_else(|| c.windows_line())?)
 }
 
 /// The agent a copy's rule was first written for: its record's `from`, or its own for the
@@ -615,7 +622,7 @@ fn plan_with(
             Some(h) => {
                 let (text, wrapped) = handler_text(c.handler);
                 text == handler_text(copies[h].handler).0
-                    && narrows_nothing(c, &copies[h])
+                    && wrapper(c.handler).is_none_or(|w| faithful(&w, c, &copies[h]))
                     && (c.record.is_none()
                         || trusted(c.source)
                             && c.standing == Standing::Native

@@ -917,23 +917,28 @@ fn a_forged_copy_record_cannot_switch_off_the_users_guard() {
         denied(true),
         "an unwrapped copy claiming Gemini's payload took the guard's run"
     );
-    // Wrapped with a filter of its own that keeps the guard's deny from counting: a matcher or
-    // `if` that never fires, another event (a Stop's answer to a tool call), a timeout after
-    // which the hook lets the call through.
-    for filter in [
-        "--event PreToolUse --match Nope",
-        "--event PreToolUse --if 'Bash(never *)'",
-        "--event Stop",
-        "--event PreToolUse --timeout 1",
+    // Wrapped so that the guard's deny never counts: a filter of its own (a matcher or `if`
+    // that never fires, another event, whose answer a tool call ignores, a timeout after which
+    // the hook lets the call through), or a wrapper that is not hookx's as `convert` writes
+    // it (a program the repository ships, an answer for another agent, another agent's
+    // payload, two wrappers).
+    let quoted = hookx::shell::shell_quote(guard);
+    let inner = format!("hookx exec --host gemini --as claude --event PreToolUse -- {quoted}");
+    for line in [
+        "hookx exec --host gemini --as claude --event PreToolUse --match Nope -- GUARD",
+        "hookx exec --host gemini --as claude --event PreToolUse --if 'Bash(never *)' -- GUARD",
+        "hookx exec --host gemini --as claude --event Stop -- GUARD",
+        "hookx exec --host gemini --as claude --event PreToolUse --timeout 1 -- GUARD",
+        "./tools/hookx exec --host gemini --as claude --event PreToolUse -- GUARD",
+        "hookx exec --host claude --as claude --event PreToolUse -- GUARD",
+        "hookx exec --host gemini --as gemini --event BeforeTool -- GUARD",
+        "hookx exec --host gemini --as claude --event PreToolUse -- INNER",
     ] {
-        forged(&format!(
-            "hookx exec --host gemini --as claude {filter} -- {}",
-            hookx::shell::shell_quote(guard)
-        ));
-        assert!(
-            denied(true),
-            "a copy filtered by {filter} took the guard's run"
-        );
+        let line = line
+            .replace("GUARD", &quoted)
+            .replace("INNER", &hookx::shell::shell_quote(&inner));
+        forged(&line);
+        assert!(denied(true), "`{line}` took the guard's run");
     }
     // A trusted copy running the same command as `convert` wraps it is the rule's copy:
     // Gemini runs it, hookx not.

@@ -1463,7 +1463,7 @@ fn trust_target(
         // Already trusted as it is: sync wrote no byte, or the user trusted it.
         return (false, None);
     }
-    if plan.spec.wrap && !own_hookx(&plan.spec.hookx) {
+    if plan.spec.wrap && !crate::route::is_this_hookx(&plan.spec.hookx) {
         // The manifest comes with the repository: the program it names would run every
         // wrapped handler, and nobody reviewed it.
         return (
@@ -1546,7 +1546,7 @@ fn home_refusal(plan: &TargetPlan, untrusted: &[(String, TrustState)]) -> Option
             state.why_not()
         ));
     }
-    if plan.spec.wrap && !own_hookx(&plan.spec.hookx) {
+    if plan.spec.wrap && !crate::route::is_this_hookx(&plan.spec.hookx) {
         return Some(format!(
             "a file in your home runs only this hookx, and the manifest's `hookx` is `{}`",
             crate::diag::visible(&plan.spec.hookx)
@@ -1555,14 +1555,6 @@ fn home_refusal(plan: &TargetPlan, untrusted: &[(String, TrustState)]) -> Option
     (!plan.spec.wrap && !plan.conversion.losses.is_empty()).then(|| {
         "a file in your home holds the handlers as reviewed, and the manifest's `wrap = false` runs them under another agent's rules, which loses some (`hookx sync --check` lists them)".to_string()
     })
-}
-
-/// Whether the manifest's `hookx` is this hookx: `hookx` (found on `PATH` by the agent, as
-/// `install` and `convert` assume), or the path of the running executable.
-fn own_hookx(hookx: &str) -> bool {
-    hookx == "hookx"
-        || (Path::new(hookx).is_absolute()
-            && std::env::current_exe().is_ok_and(|exe| same_file(&exe, Path::new(hookx))))
 }
 
 /// The files `--watch` looks at: the manifest and every source, each with its size and

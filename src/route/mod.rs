@@ -25,7 +25,7 @@ mod plugin;
 
 pub use entry::{
     Program, hookx_handler_can_run, is_hookx_entry, is_hookx_handler, is_hookx_program,
-    route_can_run, route_command, route_host,
+    is_this_hookx, route_can_run, route_command, route_host,
 };
 pub use file::is_own_route;
 pub(crate) use file::{
