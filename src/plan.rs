@@ -41,7 +41,7 @@
 use crate::config::MARKER;
 use crate::discover::{self, Runner as SourceRunner, Source};
 use crate::model::{Handler, HandlerKind};
-use crate::tables::{Dialect, Flavor, Rule};
+use crate::tables::{Dialect, Flavor, Rule, Scope};
 use crate::trust::{TrustState, TrustStore};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -610,7 +610,8 @@ fn plan_with(
             .or_else(|| of(&by_hookx))
             .or_else(|| of(&|c| matches!(c.standing, Standing::Hookx { trusted: true, .. })));
         // A copy the host runs itself takes the run from the trusted copy hookx would run only
-        // when it runs the same command, and, if it claims to be a copy, its file is trusted
+        // when it is as much the user's (a file of the project never stands in for one in the
+        // home or the machine's policy, which no repository writes), runs the same command, and, if it claims to be a copy, its file is trusted
         // and it gets the payload the rule was first written for beyond a doubt (wrapped, or
         // written for the host's own agent): a record is text a repository can write (a file claiming to
         // copy the user's guard while it runs `true`, or runs it unwrapped under another
@@ -621,7 +622,9 @@ fn plan_with(
             None => true,
             Some(h) => {
                 let (text, wrapped) = handler_text(c.handler);
-                text == handler_text(copies[h].handler).0
+                let users = |s: &Source| matches!(s.scope, Scope::Managed | Scope::User);
+                (users(c.source) || !users(copies[h].source))
+                    && text == handler_text(copies[h].handler).0
                     && wrapper(c.handler).is_none_or(|w| faithful(&w, c, &copies[h]))
                     && (c.record.is_none()
                         || trusted(c.source)

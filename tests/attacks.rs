@@ -832,121 +832,165 @@ fn a_sync_manifest_writes_a_home_file_only_running_this_hookx() {
 }
 
 /// A copy's provenance record is text a repository writes. A project's `.gemini/settings.json`
-/// (which Gemini runs itself, whatever hookx trusts) claiming to be a copy of the user's
-/// trusted guard, while it runs `true`, does not make `hookx run --host gemini` skip the
-/// guard as "a copy Gemini runs": a copy the host runs takes the run from hookx only when its
-/// file is trusted and it runs the same command with the payload it was written for. Any
-/// trusted file holding a record makes hookx read the host's own files for copies (here the
-/// project's `.claude/settings.json`).
+/// (which Gemini runs itself, whatever hookx trusts) claiming to be a copy of a trusted guard
+/// does not make `hookx run --host gemini` skip the guard as "a copy Gemini runs": a copy the
+/// host runs takes the run from hookx only when it is as much the user's (a project file never
+/// stands in for one in the home), its file is trusted, and it runs the same command, wrapped
+/// as `convert` wraps it, with the payload and filters the rule was written with. Any trusted
+/// file holding a record makes hookx read the host's own files for copies (here the project's
+/// `.claude/settings.json`).
 #[test]
 fn a_forged_copy_record_cannot_switch_off_the_users_guard() {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().canonicalize().unwrap();
-    let (project, home) = (root.join("project"), root.join("home"));
-    let guard = "echo 'the user guard says no' >&2; exit 2";
-    let users = write(
-        &home,
-        ".claude/settings.json",
-        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": guard}]}]}})
-        .to_string(),
-    );
-    write(
-        &project,
-        ".claude/settings.json",
-        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": "true",
-             "hookx": {"source": "elsewhere.json", "rule": "/a", "index": 0}}]}]}})
-        .to_string(),
-    );
-    let forged_from = |command: &str, from: Option<&str>| {
-        let mut record = json!({"source": users, "rule": "/hooks/PreToolUse/0", "index": 0});
-        if let Some(from) = from {
-            record["from"] = json!(from);
-        }
-        write(
-            &project,
-            ".gemini/settings.json",
-            &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
-                {"type": "command", "command": command, "hookx": record}]}]}})
-            .to_string(),
-        )
-    };
-    let forged = |command: &str| forged_from(command, None);
-    let hookx = |args: &[&str]| {
-        let mut cmd = common::hookx_clean(&project);
-        cmd.args(args).env("HOME", &home);
-        cmd
-    };
-    let payload = json!({
-        "session_id": "s", "transcript_path": "/dev/null", "cwd": project,
-        "hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
-        "tool_input": {"command": "rm -rf /"},
-    });
-    let denied = |trust_forged: bool| {
-        let trust = ran(&mut hookx(&["trust", "--yes", ".claude/settings.json"]));
-        assert_eq!(trust.code, Some(0), "{trust:?}");
-        let trust = ran(hookx(&["trust", "--yes"]).arg(&users));
-        assert_eq!(trust.code, Some(0), "{trust:?}");
-        if trust_forged {
-            let trust = ran(&mut hookx(&["trust", "--yes", ".gemini/settings.json"]));
-            assert_eq!(trust.code, Some(0), "{trust:?}");
-        }
-        let ran = ran(hookx(&["run", "--host", "gemini", "--event", "BeforeTool"])
-            .arg("--home")
-            .arg(&home)
-            .write_stdin(payload.to_string()));
-        assert_eq!(ran.code, Some(0), "{ran:?}");
-        serde_json::from_str::<Value>(ran.stdout.trim())
-            .is_ok_and(|a| a["decision"] == "deny" && a["reason"] == "the user guard says no")
-    };
-    // Trusted or not, a "copy" that runs something else is one more run.
-    forged("true");
-    assert!(
-        denied(false),
-        "an untrusted forged copy switched the guard off"
-    );
-    assert!(denied(true), "a trusted forged copy switched the guard off");
-    // The same command, unwrapped (Gemini would hand the Claude guard its own payload), its
-    // record naming no flavour or claiming Gemini's: trusted or not, hookx runs the guard too.
-    forged(guard);
-    assert!(denied(false), "an untrusted copy took the guard's run");
-    assert!(denied(true), "an unwrapped copy took the guard's run");
-    forged_from(guard, Some("gemini"));
-    assert!(
-        denied(true),
-        "an unwrapped copy claiming Gemini's payload took the guard's run"
-    );
-    // Wrapped so that the guard's deny never counts: a filter of its own (a matcher or `if`
-    // that never fires, another event, whose answer a tool call ignores, a timeout after which
-    // the hook lets the call through), or a wrapper that is not hookx's as `convert` writes
-    // it (a program the repository ships, an answer for another agent, another agent's
-    // payload, two wrappers).
+    let guard = "echo 'the guard says no' >&2; exit 2";
     let quoted = hookx::shell::shell_quote(guard);
-    let inner = format!("hookx exec --host gemini --as claude --event PreToolUse -- {quoted}");
-    for line in [
-        "hookx exec --host gemini --as claude --event PreToolUse --match Nope -- GUARD",
-        "hookx exec --host gemini --as claude --event PreToolUse --if 'Bash(never *)' -- GUARD",
-        "hookx exec --host gemini --as claude --event Stop -- GUARD",
-        "hookx exec --host gemini --as claude --event PreToolUse --timeout 1 -- GUARD",
-        "./tools/hookx exec --host gemini --as claude --event PreToolUse -- GUARD",
-        "hookx exec --host claude --as claude --event PreToolUse -- GUARD",
-        "hookx exec --host gemini --as gemini --event BeforeTool -- GUARD",
-        "hookx exec --host gemini --as claude --event PreToolUse -- INNER",
-    ] {
-        let line = line
-            .replace("GUARD", &quoted)
-            .replace("INNER", &hookx::shell::shell_quote(&inner));
-        forged(&line);
-        assert!(denied(true), "`{line}` took the guard's run");
+    let wrapped = format!("hookx exec --host gemini --as claude --event PreToolUse -- {quoted}");
+    // The guard in the project's `.claude/settings.json` (first) or the user's home.
+    for in_home in [false, true] {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let (project, home) = (root.join("project"), root.join("home"));
+        std::fs::create_dir_all(&home).unwrap();
+        let guard_rule =
+            json!({"matcher": "Bash", "hooks": [{"type": "command", "command": guard}]});
+        let record_holder = json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "true",
+            "hookx": {"source": "elsewhere.json", "rule": "/a", "index": 0}}]});
+        let guards = match in_home {
+            true => {
+                write(
+                    &project,
+                    ".claude/settings.json",
+                    &json!({"hooks": {"PreToolUse": [record_holder]}}).to_string(),
+                );
+                write(
+                    &home,
+                    ".claude/settings.json",
+                    &json!({"hooks": {"PreToolUse": [guard_rule]}}).to_string(),
+                )
+            }
+            false => write(
+                &project,
+                ".claude/settings.json",
+                &json!({"hooks": {"PreToolUse": [guard_rule, record_holder]}}).to_string(),
+            ),
+        };
+        // A "copy" in `base`'s `.gemini/settings.json`, `extra` fields on its handler.
+        let copy = |base: &Path, command: &str, from: Option<&str>, extra: Value| {
+            let mut record = json!({"source": guards, "rule": "/hooks/PreToolUse/0", "index": 0,
+                "matcher": "Bash"});
+            if let Some(from) = from {
+                record["from"] = json!(from);
+            }
+            let mut handler = json!({"type": "command", "command": command, "hookx": record});
+            for (k, v) in extra.as_object().unwrap() {
+                handler[k] = v.clone();
+            }
+            write(
+                base,
+                ".gemini/settings.json",
+                &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
+                    "hooks": [handler]}]}})
+                .to_string(),
+            )
+        };
+        let forged = |command: &str| copy(&project, command, Some("claude"), json!({}));
+        let hookx = |args: &[&str]| {
+            let mut cmd = common::hookx_clean(&project);
+            cmd.args(args).env("HOME", &home);
+            cmd
+        };
+        let payload = json!({
+            "session_id": "s", "transcript_path": "/dev/null", "cwd": project,
+            "hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
+            "tool_input": {"command": "rm -rf /"},
+        });
+        // Whether hookx runs the guard (its deny), the files of `trusted` trusted first.
+        let denied = |trusted: &[&Path]| {
+            for file in [project.join(".claude/settings.json"), guards.clone()]
+                .iter()
+                .map(|p| p.as_path())
+                .chain(trusted.iter().copied())
+            {
+                let trust = ran(hookx(&["trust", "--yes"]).arg(file));
+                assert_eq!(trust.code, Some(0), "{trust:?}");
+            }
+            let ran = ran(hookx(&["run", "--host", "gemini", "--event", "BeforeTool"])
+                .arg("--home")
+                .arg(&home)
+                .write_stdin(payload.to_string()));
+            assert_eq!(ran.code, Some(0), "{ran:?}");
+            serde_json::from_str::<Value>(ran.stdout.trim())
+                .is_ok_and(|a| a["decision"] == "deny" && a["reason"] == "the guard says no")
+        };
+        let gemini = project.join(".gemini/settings.json");
+        // Trusted or not, a "copy" that runs something else is one more run.
+        forged("true");
+        assert!(
+            denied(&[]),
+            "{in_home}: an untrusted forged copy switched the guard off"
+        );
+        assert!(
+            denied(&[&gemini]),
+            "{in_home}: a trusted forged copy switched the guard off"
+        );
+        if in_home {
+            // A project file never stands in for the user's: not even a copy `convert` could
+            // have written, with a handler field of its own (Gemini kills it after 1 ms).
+            copy(&project, &wrapped, Some("claude"), json!({"timeout": 1}));
+            assert!(
+                denied(&[&gemini]),
+                "a project copy took the user's guard's run"
+            );
+            // A copy in the user's own `~/.gemini/settings.json` is the rule's copy.
+            let users = copy(&home, &wrapped, Some("claude"), json!({}));
+            std::fs::remove_file(&gemini).unwrap();
+            assert!(
+                !denied(&[&users]),
+                "a faithful copy in the home still ran twice"
+            );
+            continue;
+        }
+        // The same command unwrapped (Gemini would hand the Claude guard its own payload),
+        // its record naming no flavour or claiming Gemini's: hookx runs the guard too.
+        for from in [None, Some("gemini")] {
+            copy(&project, guard, from, json!({}));
+            assert!(
+                denied(&[]),
+                "{from:?}: an untrusted copy took the guard's run"
+            );
+            assert!(
+                denied(&[&gemini]),
+                "{from:?}: an unwrapped copy took the guard's run"
+            );
+        }
+        // Wrapped so that the guard's deny never counts: a filter of its own (a matcher or
+        // `if` that never fires, another event, whose answer a tool call ignores, a timeout
+        // after which the hook lets the call through), or a wrapper that is not hookx's as
+        // `convert` writes it (a program the repository ships, an answer for another agent,
+        // another agent's payload, two wrappers).
+        for line in [
+            "hookx exec --host gemini --as claude --event PreToolUse --match Nope -- GUARD",
+            "hookx exec --host gemini --as claude --event PreToolUse --if 'Bash(never *)' -- GUARD",
+            "hookx exec --host gemini --as claude --event Stop -- GUARD",
+            "hookx exec --host gemini --as claude --event PreToolUse --timeout 1 -- GUARD",
+            "./tools/hookx exec --host gemini --as claude --event PreToolUse -- GUARD",
+            "hookx exec --host claude --as claude --event PreToolUse -- GUARD",
+            "hookx exec --host gemini --as gemini --event BeforeTool -- GUARD",
+            "hookx exec --host gemini --as claude --event PreToolUse -- INNER",
+        ] {
+            let line = line
+                .replace("GUARD", &quoted)
+                .replace("INNER", &hookx::shell::shell_quote(&wrapped));
+            forged(&line);
+            assert!(denied(&[&gemini]), "`{line}` took the guard's run");
+        }
+        // A trusted copy of the project's rule as `convert` wraps it is the rule's copy:
+        // Gemini runs it, hookx not.
+        forged(&wrapped);
+        assert!(
+            !denied(&[&gemini]),
+            "a faithful trusted copy still ran twice"
+        );
     }
-    // A trusted copy running the same command as `convert` wraps it is the rule's copy:
-    // Gemini runs it, hookx not.
-    forged(&format!(
-        "hookx exec --host gemini --as claude --event PreToolUse -- {}",
-        hookx::shell::shell_quote(guard)
-    ));
-    assert!(!denied(true), "a faithful trusted copy still ran twice");
 }
 
 /// A trusted copy is skipped under an agent only for a run of the same rule: when the
