@@ -610,28 +610,26 @@ fn plan_with(
             .or_else(|| of(&by_hookx))
             .or_else(|| of(&|c| matches!(c.standing, Standing::Hookx { trusted: true, .. })));
         // A copy the host runs itself takes the run from the trusted copy hookx would run only
-        // when it is as much the user's (a file of the project never stands in for one in the
-        // home or the machine's policy, which no repository writes), runs the same command, and, if it claims to be a copy, its file is trusted
-        // and it gets the payload the rule was first written for beyond a doubt (wrapped, or
-        // written for the host's own agent): a record is text a repository can write (a file claiming to
-        // copy the user's guard while it runs `true`, or runs it unwrapped under another
-        // agent's payload, would switch the guard off), and an original the repository
-        // changed since is no longer what the user trusted a copy of. Such a copy is one more
-        // run, never the only one.
-        let displaces = |c: &Copy| match hookx {
-            None => true,
-            Some(h) => {
-                let (text, wrapped) = handler_text(c.handler);
-                let users = |s: &Source| matches!(s.scope, Scope::Managed | Scope::User);
-                (users(c.source) || !users(copies[h].source))
-                    && text == handler_text(copies[h].handler).0
-                    && wrapper(c.handler).is_none_or(|w| faithful(&w, c, &copies[h]))
-                    && (c.record.is_none()
-                        || trusted(c.source)
-                            && c.standing == Standing::Native
-                            && (wrapped
-                                || first_dialect(&copies[h]) == Some(c.rule.flavor.dialect())))
-            }
+        // when it is that rule beyond a record's word (text anyone writes): as much the
+        // user's (a project file never stands in for one of the home or the machine's policy),
+        // running the same command, wrapped as `convert` wraps it or written for the host's
+        // own agent, and, where it claims to be a copy, trusted and handed its payload.
+        // Otherwise it is one more run, never the only one: a forged copy running `true`,
+        // or an original the repository changed since the user trusted a copy of it.
+        let displaces = |c: &Copy| {
+            let Some(h) = hookx else {
+                return true;
+            };
+            let first = &copies[h];
+            let users = |s: &Source| matches!(s.scope, Scope::Managed | Scope::User);
+            let as_written = match wrapper(c.handler) {
+                Some(w) => faithful(&w, c, first),
+                None => c.record.is_none() || first_dialect(first) == Some(c.rule.flavor.dialect()),
+            };
+            (users(c.source) || !users(first.source))
+                && handler_text(c.handler).0 == handler_text(first.handler).0
+                && as_written
+                && (c.record.is_none() || trusted(c.source) && c.standing == Standing::Native)
         };
         let native = of(&|c| c.standing == Standing::Native && displaces(c));
         let own_payload =
