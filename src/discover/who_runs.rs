@@ -80,6 +80,10 @@ pub fn needed_for_run(host: Dialect, location: &Location) -> bool {
     if location.scope == Scope::Managed && location.dialect == host {
         return true;
     }
+    // Handlers the host leaves to hookx by a setting of its own, and that setting's file.
+    if super::hook_switch::needed_for_switch(host, location) {
+        return true;
+    }
     match location_runner(host, location) {
         Runner::Hookx => true,
         Runner::Inactive | Runner::Off => false,

@@ -1,0 +1,93 @@
+//! Single handlers a host reads in another dialect's files but does not run, turned off by a
+//! setting of its own ([`HookSwitch`]: Copilot's `disabledHooks`). hookx runs those through its
+//! route, with the payload they were written for, once their file is trusted.
+//!
+//! The list counts as the host reads it, trusted by hookx or not: it says what the host does
+//! not run, and hookx runs nothing for it that it does not trust on its own.
+
+use super::source::Source;
+use super::who_runs::is_native;
+use crate::model::Handler;
+use crate::tables::{Dialect, HookSwitch, Location, Rule};
+use std::collections::HashSet;
+
+/// The setting with which `host` turns off single handlers of `dialect`'s files it reads
+/// itself, if it has one.
+pub fn switch_for(host: Dialect, dialect: Dialect) -> Option<&'static HookSwitch> {
+    host.config()
+        .foreign_switches
+        .iter()
+        .find(|s| s.dialect == dialect)
+        .and_then(|s| s.hooks)
+}
+
+/// Whether `hookx run --host HOST` needs files at `location` to tell which handlers the host
+/// leaves to hookx: the foreign files it reads, and the file holding its list.
+pub fn needed_for_switch(host: Dialect, location: &Location) -> bool {
+    host.config().foreign_switches.iter().any(|s| {
+        s.hooks.is_some_and(|h| {
+            location.id == h.location || (s.dialect == location.dialect && is_native(host, location))
+        })
+    })
+}
+
+/// The keys `host`'s lists name, over every file that holds one.
+pub fn switched_keys(sources: &[Source], host: Dialect) -> HashSet<&str> {
+    host.config()
+        .foreign_switches
+        .iter()
+        .filter_map(|s| s.hooks)
+        .flat_map(|h| {
+            sources
+                .iter()
+                .filter(move |s| s.location.id == h.location && s.dialect == host)
+                .filter_map(|s| s.document()?.extra.get(h.key)?.as_array())
+                .flatten()
+                .filter_map(serde_json::Value::as_str)
+        })
+        .collect()
+}
+
+/// The key `host` gives `source`'s `handler` of `rule`, when it reads the file itself and
+/// hookx can tell the key exactly (no finding of hookx's at the rule, which may mean a value
+/// it read otherwise than written).
+pub fn key_of(host: Dialect, source: &Source, rule: &Rule, handler: &Handler) -> Option<String> {
+    if !is_native(host, source.location) {
+        return None;
+    }
+    let switch = switch_for(host, source.dialect)?;
+    let at = &rule.origin.pointer;
+    let found_there = source.diagnostics.iter().any(|d| {
+        d.pointer
+            .as_deref()
+            .is_some_and(|p| p == at || p.starts_with(&format!("{at}/")))
+    });
+    match found_there {
+        true => None,
+        false => switch.key(rule, handler),
+    }
+}
+
+/// Whether `host` leaves `source`'s `handler` of `rule` to hookx: it reads the file itself,
+/// and its list (`keys`, [`switched_keys`]) names the handler.
+pub fn is_switched_off(
+    host: Dialect,
+    keys: &HashSet<&str>,
+    source: &Source,
+    rule: &Rule,
+    handler: &Handler,
+) -> bool {
+    !keys.is_empty()
+        && key_of(host, source, rule, handler).is_some_and(|k| keys.contains(k.as_str()))
+}
+
+/// Whether `host` leaves any handler of `source` to hookx.
+pub fn leaves_any(host: Dialect, keys: &HashSet<&str>, source: &Source) -> bool {
+    source.document().is_some_and(|doc| {
+        doc.rules.iter().any(|r| {
+            r.handlers
+                .iter()
+                .any(|h| is_switched_off(host, keys, source, r, h))
+        })
+    })
+}
