@@ -338,7 +338,11 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<(), Error> {
             let Some(doc) = source.document() else {
                 continue;
             };
-            for rule in doc.rules.iter().filter(|r| !dialect.config().is_disabled(r)) {
+            for rule in doc
+                .rules
+                .iter()
+                .filter(|r| !dialect.config().is_disabled(r))
+            {
                 for handler in rule.handlers.iter().filter(|h| !is_hookx_handler(h)) {
                     if let Some(key) = crate::discover::key_of(host, source, rule, handler)
                         && !wanted.contains(&key)
@@ -354,12 +358,15 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<(), Error> {
             InstallScope::Project => opts.ctx.project.display().to_string(),
             InstallScope::User => "~".to_string(),
         };
-        let outcome = update_keeping_trust(&opts.ctx, &path, &mut report.kept_trusted, |current| {
-            crate::route::switch_text(current, switch, &owner, &wanted).map_err(|why| Error::Io {
-                path: shown.clone(),
-                message: format!("{why}; hookx leaves it as it is"),
-            })
-        })?;
+        let outcome =
+            update_keeping_trust(&opts.ctx, &path, &mut report.kept_trusted, |current| {
+                crate::route::switch_text(current, switch, &owner, &wanted).map_err(|why| {
+                    Error::Io {
+                        path: shown.clone(),
+                        message: format!("{why}; hookx leaves it as it is"),
+                    }
+                })
+            })?;
         if outcome != config::update::Outcome::Unchanged || !wanted.is_empty() {
             report.switched.push((path, wanted.len()));
         }
@@ -796,9 +803,9 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     for (file, handlers) in &report.switched {
         let file = opts.ctx.display(file);
         match (opts.uninstall, handlers) {
-            (true, _) | (false, 0) => println!(
-                "{host} runs again the handlers hookx had turned off for it in {file}"
-            ),
+            (true, _) | (false, 0) => {
+                println!("{host} runs again the handlers hookx had turned off for it in {file}")
+            }
             (false, n) => println!(
                 "{host} leaves {n} handlers it reads in another agent's files to hookx \
                  ({file}): hookx runs each once, with the payload it was written for"

@@ -493,12 +493,13 @@ pub static PASCAL_TABLES: Tables = Tables {
     tool_codecs: &[],
 };
 
-/// `{"version": 1, "hooks": …}`.
+/// `{"version": 1, "hooks": …}`; the user's settings file also holds `disabledHooks` and
+/// hookx's record of the keys it put there ([`DISABLED_HOOKS`]).
 pub static FILE: DocumentKind = DocumentKind {
     name: "CopilotFile",
     wrapper_optional: false,
     wrapper_ignored: false,
-    top_keys: Some(&["version"]),
+    top_keys: Some(&["version", "disabledHooks", "hookx"]),
     session_env: None,
     frontmatter: false,
 };
@@ -766,16 +767,51 @@ static DISABLED_HOOKS: crate::tables::HookSwitch = crate::tables::HookSwitch {
     events: &[
         (EventKind::PreToolUse, "PreToolUse", "preToolUse", true),
         (EventKind::PostToolUse, "PostToolUse", "postToolUse", true),
-        (EventKind::PostToolUseFailure, "PostToolUseFailure", "postToolUseFailure", false),
-        (EventKind::PermissionRequest, "PermissionRequest", "permissionRequest", true),
-        (EventKind::UserPromptSubmit, "UserPromptSubmit", "userPromptSubmitted", false),
+        (
+            EventKind::PostToolUseFailure,
+            "PostToolUseFailure",
+            "postToolUseFailure",
+            false,
+        ),
+        (
+            EventKind::PermissionRequest,
+            "PermissionRequest",
+            "permissionRequest",
+            true,
+        ),
+        (
+            EventKind::UserPromptSubmit,
+            "UserPromptSubmit",
+            "userPromptSubmitted",
+            false,
+        ),
         (EventKind::Stop, "Stop", "agentStop", false),
-        (EventKind::SubagentStart, "SubagentStart", "subagentStart", true),
-        (EventKind::SubagentStop, "SubagentStop", "subagentStop", false),
-        (EventKind::SessionStart, "SessionStart", "sessionStart", false),
+        (
+            EventKind::SubagentStart,
+            "SubagentStart",
+            "subagentStart",
+            true,
+        ),
+        (
+            EventKind::SubagentStop,
+            "SubagentStop",
+            "subagentStop",
+            false,
+        ),
+        (
+            EventKind::SessionStart,
+            "SessionStart",
+            "sessionStart",
+            false,
+        ),
         (EventKind::SessionEnd, "SessionEnd", "sessionEnd", false),
         (EventKind::PreCompact, "PreCompact", "preCompact", true),
-        (EventKind::Notification, "Notification", "notification", true),
+        (
+            EventKind::Notification,
+            "Notification",
+            "notification",
+            true,
+        ),
     ],
     type_key: "type",
     command_type: "command",

@@ -26,7 +26,8 @@ pub fn switch_for(host: Dialect, dialect: Dialect) -> Option<&'static HookSwitch
 pub fn needed_for_switch(host: Dialect, location: &Location) -> bool {
     host.config().foreign_switches.iter().any(|s| {
         s.hooks.is_some_and(|h| {
-            location.id == h.location || (s.dialect == location.dialect && is_native(host, location))
+            location.id == h.location
+                || (s.dialect == location.dialect && is_native(host, location))
         })
     })
 }

@@ -2,8 +2,8 @@
 //! under a host ([`host_rules`]), and what `hookx run` runs itself ([`dispatch_rules`]), each
 //! with identical handlers de-duplicated as their dialect does.
 
-use super::source::Source;
 use super::hook_switch::{is_switched_off, switched_keys};
+use super::source::Source;
 use super::switches::{allowed_under, hooks_disabled, switched_off};
 use super::who_runs::{Runner, is_native, runner};
 use crate::model::{Handler, HandlerKind};

@@ -34,8 +34,8 @@ pub(crate) use file::{
     uninstall_text,
 };
 pub use plugin::{PluginFile, is_own_plugin, plugin_files, plugin_routes};
-pub use switch::switch_text;
 pub(crate) use plugin::{converted_plugin, plugin_text};
+pub use switch::switch_text;
 
 use crate::config::edit::{JsonText, Seg};
 use crate::config::scripts;

@@ -44,7 +44,10 @@ pub fn switch_text(
         Some(r) => r,
     };
     let bad = || format!("`{}` is not the record hookx writes", switch.owned_key);
-    let created = record.get("created").and_then(Value::as_bool).ok_or_else(bad)?;
+    let created = record
+        .get("created")
+        .and_then(Value::as_bool)
+        .ok_or_else(bad)?;
     let mut owners: Map<String, Value> = record
         .get(switch.key)
         .and_then(Value::as_object)

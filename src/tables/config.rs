@@ -500,7 +500,11 @@ impl HookSwitch {
     /// The key the host gives `rule`'s `handler`, if hookx can tell it exactly: a command
     /// handler with one command line, no field the key would hold that hookx does not write,
     /// on an event of [`HookSwitch::events`].
-    pub fn key(&self, rule: &crate::tables::Rule, handler: &crate::model::Handler) -> Option<String> {
+    pub fn key(
+        &self,
+        rule: &crate::tables::Rule,
+        handler: &crate::model::Handler,
+    ) -> Option<String> {
         use crate::model::HandlerKind;
         let (_, written, own, keeps_matcher) =
             self.events.iter().find(|(kind, ..)| *kind == rule.event)?;
@@ -518,7 +522,10 @@ impl HookSwitch {
         ];
         if other_lines.iter().any(|l| l.is_some())
             || command.env.is_some()
-            || handler.extra.keys().any(|k| !self.ignored_keys.contains(&k.as_str()))
+            || handler
+                .extra
+                .keys()
+                .any(|k| !self.ignored_keys.contains(&k.as_str()))
         {
             return None;
         }
