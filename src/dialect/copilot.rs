@@ -817,6 +817,7 @@ static DISABLED_HOOKS: crate::tables::HookSwitch = crate::tables::HookSwitch {
     command_type: "command",
     command_keys: &["bash", "powershell"],
     timeout_key: "timeoutSec",
+    written_timeout_key: "timeout",
     matcher_key: "matcher",
     event_key: "_vsCodeCompat",
     ignored_keys: &["shell"],

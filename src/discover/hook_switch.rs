@@ -8,7 +8,7 @@
 use super::source::Source;
 use super::who_runs::is_native;
 use crate::model::Handler;
-use crate::tables::{Dialect, HookSwitch, Location, Rule};
+use crate::tables::{Dialect, HookSwitch, Location, Rule, RuleShape};
 use std::collections::HashSet;
 
 /// The setting with which `host` turns off single handlers of `dialect`'s files it reads
@@ -50,20 +50,28 @@ pub fn switched_keys(sources: &[Source], host: Dialect) -> HashSet<&str> {
 }
 
 /// The key `host` gives `source`'s `handler` of `rule`, when it reads the file itself and
-/// hookx can tell the key exactly (no finding of hookx's at the rule, which may mean a value
-/// it read otherwise than written).
+/// hookx can tell the key exactly: not when hookx read the handler's timeout otherwise than
+/// written (a finding there: `30.0`, `1.5`), since the key holds the number as written.
 pub fn key_of(host: Dialect, source: &Source, rule: &Rule, handler: &Handler) -> Option<String> {
     if !is_native(host, source.location) {
         return None;
     }
     let switch = switch_for(host, source.dialect)?;
-    let at = &rule.origin.pointer;
-    let found_there = source.diagnostics.iter().any(|d| {
-        d.pointer
-            .as_deref()
-            .is_some_and(|p| p == at || p.starts_with(&format!("{at}/")))
-    });
-    match found_there {
+    let index = rule
+        .handlers
+        .iter()
+        .position(|h| std::ptr::eq(h, handler))
+        .or_else(|| rule.handlers.iter().position(|h| h == handler))?;
+    let at = match rule.shape {
+        RuleShape::Group => format!("{}/hooks/{index}", rule.origin.pointer),
+        RuleShape::Flat => rule.origin.pointer.clone(),
+    };
+    let timeout = format!("{at}/{}", switch.written_timeout_key);
+    let read_otherwise = source
+        .diagnostics
+        .iter()
+        .any(|d| d.pointer.as_deref() == Some(timeout.as_str()));
+    match read_otherwise {
         true => None,
         false => switch.key(rule, handler),
     }

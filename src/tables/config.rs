@@ -467,8 +467,8 @@ pub struct ForeignSwitch {
 /// SHA-256 (hex) of `EVENT NUL JSON`, EVENT the host's own name of the event and JSON the
 /// handler's fields in this order: `type`, each command key (the command as written), the
 /// timeout (the number as written), the group's matcher (on the events that keep it), the
-/// event as written. A handler with any other field, or with a finding of hookx's at its
-/// rule, gets no key ([`HookSwitch::key`] is `None`) and keeps running where it did.
+/// event as written. A handler with any other field the key would hold, or whose timeout
+/// hookx read otherwise than written, gets no key ([`HookSwitch::key`] is `None`) and keeps running where it did.
 #[derive(Debug)]
 pub struct HookSwitch {
     /// The host location whose file holds the list (`copilot-user-settings`), below the home.
@@ -489,6 +489,8 @@ pub struct HookSwitch {
     pub command_type: &'static str,
     pub command_keys: &'static [&'static str],
     pub timeout_key: &'static str,
+    /// The timeout's key in the files the host reads (`timeout`).
+    pub written_timeout_key: &'static str,
     pub matcher_key: &'static str,
     pub event_key: &'static str,
     /// Handler keys the host leaves out of the key (seen ignored), besides those hookx models
