@@ -8,7 +8,7 @@
 use super::source::Source;
 use super::who_runs::is_native;
 use crate::model::Handler;
-use crate::tables::{Dialect, HookSwitch, Location, Rule, RuleShape};
+use crate::tables::{Dialect, HookSwitch, Rule, RuleShape};
 use std::collections::HashSet;
 
 /// The setting with which `host` turns off single handlers of `dialect`'s files it reads
@@ -19,17 +19,6 @@ pub fn switch_for(host: Dialect, dialect: Dialect) -> Option<&'static HookSwitch
         .iter()
         .find(|s| s.dialect == dialect)
         .and_then(|s| s.hooks)
-}
-
-/// Whether `hookx run --host HOST` needs files at `location` to tell which handlers the host
-/// leaves to hookx: the foreign files it reads, and the file holding its list.
-pub fn needed_for_switch(host: Dialect, location: &Location) -> bool {
-    host.config().foreign_switches.iter().any(|s| {
-        s.hooks.is_some_and(|h| {
-            location.id == h.location
-                || (s.dialect == location.dialect && is_native(host, location))
-        })
-    })
 }
 
 /// The keys `host`'s lists name, over every file that holds one.

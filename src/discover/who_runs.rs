@@ -81,7 +81,7 @@ pub fn needed_for_run(host: Dialect, location: &Location) -> bool {
         return true;
     }
     // Handlers the host leaves to hookx by a setting of its own, and that setting's file.
-    if super::hook_switch::needed_for_switch(host, location) {
+    if needed_for_switch(host, location) {
         return true;
     }
     match location_runner(host, location) {
@@ -110,4 +110,15 @@ pub fn read_for_copies(host: Dialect, location: &Location) -> bool {
 /// runs itself need trust; what the host runs natively was the host's call.
 pub fn needs_trust(host: Dialect, source: &Source) -> bool {
     runner(host, source) == Runner::Hookx
+}
+
+/// Whether `hookx run --host HOST` needs files at `location` to tell which handlers the host
+/// leaves to hookx: the foreign files it reads, and the file holding its list.
+fn needed_for_switch(host: Dialect, location: &Location) -> bool {
+    host.config().foreign_switches.iter().any(|s| {
+        s.hooks.is_some_and(|h| {
+            location.id == h.location
+                || (s.dialect == location.dialect && is_native(host, location))
+        })
+    })
 }
