@@ -755,9 +755,14 @@ pub fn routed_events(ctx: &Context, host: Dialect, scope: InstallScope) -> Vec<&
 /// trust`, the routes run none of their hooks, and a guard among them lets everything through.
 pub fn waiting_for_trust(ctx: &Context, host: Dialect) -> Vec<String> {
     let store = crate::trust::TrustStore::load_or_empty(ctx);
-    crate::discover::discover_trusting(ctx, &store)
-        .into_iter()
-        .filter(|s| crate::discover::runner(host, s) == Runner::Hookx)
+    let sources = crate::discover::discover_trusting(ctx, &store);
+    let keys = crate::discover::switched_keys(&sources, host);
+    let waiting: Vec<String> = sources
+        .iter()
+        .filter(|s| {
+            crate::discover::runner(host, s) == Runner::Hookx
+                || crate::discover::leaves_any(host, &keys, s)
+        })
         .filter(|s| {
             s.document().is_some_and(|d| {
                 d.rules
@@ -767,8 +772,9 @@ pub fn waiting_for_trust(ctx: &Context, host: Dialect) -> Vec<String> {
             })
         })
         .filter(|s| store.state(s) != crate::trust::TrustState::Trusted)
-        .map(|s| s.display)
-        .collect()
+        .map(|s| s.display.clone())
+        .collect();
+    waiting
 }
 
 /// `hookx install`, printing what it did.
