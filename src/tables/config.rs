@@ -164,7 +164,8 @@ pub struct OlderForms {
     /// seconds.
     pub map_timeout_ms: &'static str,
     /// What a map-form file is: a config of the agent's own with keys besides `hooks`, none
-    /// of them unknown to it.
+    /// of them unknown to it. Such a config without `hooks` (and without a list's `version`)
+    /// is read as one with no hooks, and is no hook file.
     pub map_kind: &'static crate::tables::DocumentKind,
     /// One rule per file (Kiro IDE's `.kiro.hook`): the key of its trigger object (`when`).
     pub single_when: &'static str,
@@ -437,6 +438,17 @@ impl ConfigSpec {
             .iter()
             .find(|(_, f)| *f == field)
             .map(|(k, _)| *k)
+    }
+
+    /// Whether `doc` is a config of the agent's own that holds no hooks at all (a Kiro agent
+    /// config without `hooks`, [`OlderForms::map_kind`]): no hook file, as markdown without
+    /// hooks is none.
+    pub fn holds_no_hooks(&self, doc: &crate::tables::Document) -> bool {
+        self.rule_list
+            .and_then(|l| l.older)
+            .is_some_and(|o| std::ptr::eq(doc.kind, o.map_kind) && !doc.wrapped)
+            && doc.rules.is_empty()
+            && doc.extra_hooks.is_empty()
     }
 
     /// Whether the agent never runs this rule (a rule list's `enabled: false`).
