@@ -254,6 +254,35 @@ fn on_a_claude_only_project_install_leaves_the_claude_file_to_hookx_under_copilo
             && !listed.contains("copilot runs .claude/settings.json"),
         "{listed}"
     );
+    // simulate, in a folder Copilot trusts, runs it through hookx and not as Copilot's own.
+    let trusted = format!(r#"{{"trusted_folders": ["{}"]}}"#, root.display());
+    common::write(home.path(), ".copilot/config.json", &trusted);
+    let simulated = common::hookx_at(
+        root,
+        home.path(),
+        &[
+            "simulate",
+            "--host",
+            "copilot",
+            "--event",
+            "preToolUse",
+            "--tool",
+            "bash",
+            "--input",
+            r#"{"command":"ls"}"#,
+            "--dry-run",
+        ],
+    )
+    .success()
+    .get_output()
+    .stdout
+    .clone();
+    let simulated = String::from_utf8(simulated).unwrap();
+    assert!(
+        simulated.contains(".claude/settings.json (/hooks/PreToolUse/0) (claude)")
+            && !simulated.contains("native: copilot runs .claude/settings.json"),
+        "{simulated}"
+    );
 }
 
 #[test]
