@@ -757,7 +757,7 @@ pub fn waiting_for_trust(ctx: &Context, host: Dialect) -> Vec<String> {
     let store = crate::trust::TrustStore::load_or_empty(ctx);
     let sources = crate::discover::discover_trusting(ctx, &store);
     let keys = crate::discover::switched_keys(&sources, host);
-    let waiting: Vec<String> = sources
+    sources
         .iter()
         .filter(|s| {
             crate::discover::runner(host, s) == Runner::Hookx
@@ -773,8 +773,7 @@ pub fn waiting_for_trust(ctx: &Context, host: Dialect) -> Vec<String> {
         })
         .filter(|s| store.state(s) != crate::trust::TrustState::Trusted)
         .map(|s| s.display.clone())
-        .collect();
-    waiting
+        .collect()
 }
 
 /// `hookx install`, printing what it did.

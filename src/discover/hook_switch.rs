@@ -13,7 +13,7 @@ use std::collections::HashSet;
 
 /// The setting with which `host` turns off single handlers of `dialect`'s files it reads
 /// itself, if it has one.
-pub fn switch_for(host: Dialect, dialect: Dialect) -> Option<&'static HookSwitch> {
+fn switch_for(host: Dialect, dialect: Dialect) -> Option<&'static HookSwitch> {
     host.config()
         .foreign_switches
         .iter()

@@ -65,8 +65,8 @@ pub fn host_rules<'a>(
 
 /// What `hookx run --host HOST` runs itself: the handlers the host reads but leaves to hookx
 /// by a setting of its own ([`is_switched_off`]) in trusted files, and the effective rules of
-/// sources that the host does not run natively, are not component-scoped ([`Runner::Hookx`]) and are trusted with their
-/// current content. A handler identical to one the host runs natively is left out (it would
+/// sources that the host does not run natively, are not component-scoped ([`Runner::Hookx`])
+/// and are trusted with their current content. A handler identical to one the host runs natively is left out (it would
 /// run twice); de-duplication happens after the trust filter, so a trusted copy of a handler is
 /// never dropped in favour of an untrusted one.
 pub fn dispatch_rules<'a>(
@@ -79,7 +79,7 @@ pub fn dispatch_rules<'a>(
     // A handler the host reads itself but leaves to hookx by its own setting runs here, from
     // a trusted file; the rest of the host's files only mark handlers as already run.
     let switched = |s: &Source, rule: &Rule, h: &Handler| {
-        store.state(s) == TrustState::Trusted && is_switched_off(host, &keys, s, rule, h)
+        is_switched_off(host, &keys, s, rule, h) && store.state(s) == TrustState::Trusted
     };
     select(
         sources,

@@ -470,7 +470,8 @@ pub struct ForeignSwitch {
     /// Where this was found out.
     pub source: &'static str,
     /// The host setting that stops it running single handlers of those files, which
-    /// `hookx install` writes so that hookx runs them instead, with their own payload.
+    /// `hookx install` writes so that hookx runs them instead, with the payload they were
+    /// written for.
     pub hooks: Option<&'static HookSwitch>,
 }
 
@@ -480,7 +481,8 @@ pub struct ForeignSwitch {
 /// handler's fields in this order: `type`, each command key (the command as written), the
 /// timeout (the number as written), the group's matcher (on the events that keep it), the
 /// event as written. A handler with any other field the key would hold, or whose timeout
-/// hookx read otherwise than written, gets no key ([`HookSwitch::key`] is `None`) and keeps running where it did.
+/// hookx read otherwise than written, gets no key ([`HookSwitch::key`] is `None`): the host
+/// keeps running it itself.
 #[derive(Debug)]
 pub struct HookSwitch {
     /// The host location whose file holds the list (`copilot-user-settings`), below the home.
