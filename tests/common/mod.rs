@@ -244,18 +244,27 @@ pub fn waiting_for(test: &str, what: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{test}: waiting for {what}");
 }
 
+/// A shell command the story's guard denies (it holds this text).
+pub const STORY_DENIED: &str = "echo story-denied";
+/// The reason the guard gives for it: on stderr at exit 2, a deny as Claude reads one.
+pub const STORY_REASON: &str = "R-STORY-GUARD";
+
 /// The README's migration story (issue 24): a Claude project with a Bash guard, a formatter on
 /// Write/Edit, a prompt logger and a Stop hook, each `sh hook.sh LABEL`, converted with
 /// `--write` to `targets` (the wrapped copies call this build), then `hookx install --host
 /// HOST` and `hookx trust --yes`. `hook.sh` appends `LABEL RUNNER PAYLOAD` to `runs.log` in
 /// the project: RUNNER is `hookx` when hookx started it (`hookx run` or a wrapped copy's `hookx
-/// exec`), else `agent`; PAYLOAD is its stdin on one line.
+/// exec`), else `agent`; PAYLOAD is its stdin on one line. The guard denies a call whose
+/// payload holds [`STORY_DENIED`] with [`STORY_REASON`].
 pub fn migration_story(project: &Path, home: &Path, targets: &str, host: &str) {
     let script = write(
         project,
         "hook.sh",
-        "#!/bin/sh\nr=agent; [ -n \"$HOOKX_HOST\" ] && r=hookx\n\
-         printf '%s %s %s\\n' \"$1\" \"$r\" \"$(tr -d '\\n')\" >> \"$(dirname \"$0\")/runs.log\"\n",
+        &format!(
+            "#!/bin/sh\nr=agent; [ -n \"$HOOKX_HOST\" ] && r=hookx\np=$(tr -d '\\n')\n\
+             printf '%s %s %s\\n' \"$1\" \"$r\" \"$p\" >> \"$(dirname \"$0\")/runs.log\"\n\
+             case \"$1 $p\" in \"guard \"*'{STORY_DENIED}'*) echo {STORY_REASON} >&2; exit 2;; esac\n"
+        ),
     );
     let run = |label: &str| format!("sh {} {label}", script.display());
     let settings = serde_json::json!({"hooks": {
@@ -290,6 +299,32 @@ pub fn story_runs(project: &Path, label: &str) -> Vec<String> {
         .filter(|l| l.starts_with(&format!("{label} ")))
         .map(str::to_string)
         .collect()
+}
+
+/// Whether the story's `label` ran exactly once per event where the client fired its event
+/// `fired` times (counted by a recorder of the client's own, so never 0), each time with a
+/// payload holding every one of `written_for` (the payload the rule was written for): `None`,
+/// else what went wrong, with the whole log.
+pub fn story_once(
+    project: &Path,
+    label: &str,
+    fired: usize,
+    written_for: &[&str],
+) -> Option<String> {
+    let runs = story_runs(project, label);
+    let wrong: Vec<&String> = runs
+        .iter()
+        .filter(|run| written_for.iter().any(|want| !run.contains(want)))
+        .collect();
+    if fired > 0 && runs.len() == fired && wrong.is_empty() {
+        return None;
+    }
+    let log = std::fs::read_to_string(project.join("runs.log")).unwrap_or_default();
+    Some(format!(
+        "{label}: {} runs for {fired} events (expected one each, never none), {} without {written_for:?}:\n{log}",
+        runs.len(),
+        wrong.len()
+    ))
 }
 
 /// `program`, run as if this user's account (`getpwuid`) had `home` as its home directory: in
