@@ -711,12 +711,13 @@ fn migration_story_runs_each_rule_once() {
     for (file, _) in events {
         executable(
             &sb.home,
-            &format!(".cline/hooks/{file}"),
+            &format!("Documents/Cline/Hooks/{file}"),
             &sb.dumper(file),
             0o755,
         );
     }
     common::migration_story(&sb.project, &sb.home, "cline,gemini,codex", "cline");
+    common::story_user_route(&sb.project, &sb.home, "cline");
     let (first, _) = run_client(&bin, &sb, &model, "story", "cline-story");
     let (denied, stdout) = run_client(&bin, &sb, &model, "story-deny", "cline-story-deny");
     let dumps = sb.dumps();
@@ -770,6 +771,14 @@ fn migration_story_runs_each_rule_once() {
             "UserPromptSubmit fired {prompts} times (never before in cline --json), the logger ran {logged} times"
         ));
     }
+    // The teammate's own rule, through hookx's user route: once per event, every event.
+    let all = events.iter().map(|(e, _)| fired(e, &[])).sum();
+    failed.extend(common::story_once(
+        &sb.project,
+        "user",
+        all,
+        &["\"hook_event_name\":", "\"session_id\":"],
+    ));
     let requests = model.requests_of("story-deny");
     if requests
         .iter()

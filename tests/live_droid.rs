@@ -1088,6 +1088,7 @@ fn migration_story_runs_each_rule_once() {
     }
     user_settings(&sb, &model, Some(recorders));
     common::migration_story(&sb.project, &sb.home, "droid,gemini,codex", "droid");
+    common::story_user_route(&sb.project, &sb.home, "droid");
     let out = run_droid(&sb, &bin, "story");
     keep(&sb, &model, &out, "droid-story");
     let dumps = sb.dumps();
@@ -1135,6 +1136,14 @@ fn migration_story_runs_each_rule_once() {
             "UserPromptSubmit fired {prompts} times (never before in droid exec), the logger ran {logged} times"
         ));
     }
+    // The teammate's own rule, through hookx's user route: once per event, every event.
+    let all = events.iter().map(|e| fired(e, &[])).sum();
+    failed.extend(common::story_once(
+        &sb.project,
+        "user",
+        all,
+        &["\"hook_event_name\":", "\"session_id\":"],
+    ));
     let requests = model.requests_of("story");
     let denied = minimal::tool_result(&requests, "story-denied");
     if denied != format!("Error: {}", common::STORY_REASON) {

@@ -1061,6 +1061,7 @@ fn migration_story_runs_each_rule_once() {
                 .collect(),
         ));
         common::migration_story(&sb.project, &sb.home, "qwen,gemini,codex", "qwen");
+        common::story_user_route(&sb.project, &sb.home, "qwen");
         None
     }) else {
         return;
@@ -1105,6 +1106,18 @@ fn migration_story_runs_each_rule_once() {
         let wrong = common::story_once(&l.sb.project, label, fired, written_for);
         c.that(wrong.is_none(), wrong.unwrap_or_default());
     }
+    // The teammate's own rule, through hookx's user route: once per event, every event.
+    let all = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"]
+        .iter()
+        .map(|e| fired(e, &[]))
+        .sum();
+    let wrong = common::story_once(
+        &l.sb.project,
+        "user",
+        all,
+        &["\"hook_event_name\":", "\"session_id\":"],
+    );
+    c.that(wrong.is_none(), wrong.unwrap_or_default());
     let denied = l.tool_result("story", "story-denied");
     c.that(
         denied.contains(common::STORY_REASON),

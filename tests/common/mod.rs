@@ -291,6 +291,27 @@ pub fn migration_story(project: &Path, home: &Path, targets: &str, host: &str) {
     hookx_at(project, home, &["trust", "--yes"]).success();
 }
 
+/// A teammate's own Claude rule beside the story: `sh hook.sh user` on the story's four events
+/// in `HOME/.claude/settings.json`, trusted, and hookx routed in for `host` in the user scope
+/// (`hookx install --host HOST --scope user`). The route runs `hookx run` on those events, where
+/// the project's copies of the story's rules are all in sight: hookx must run the user's rule
+/// once and leave every copy to its runner.
+pub fn story_user_route(project: &Path, home: &Path, host: &str) {
+    let run = format!("sh {} user", project.join("hook.sh").display());
+    let group = serde_json::json!([{"hooks": [{"type": "command", "command": run}]}]);
+    let settings = serde_json::json!({"hooks": {
+        "PreToolUse": group, "PostToolUse": group, "UserPromptSubmit": group, "Stop": group,
+    }});
+    write(home, ".claude/settings.json", &settings.to_string());
+    hookx_at(project, home, &["trust", "--yes"]).success();
+    hookx_at(
+        project,
+        home,
+        &["install", "--host", host, "--scope", "user"],
+    )
+    .success();
+}
+
 /// The lines of the story's `runs.log` for `label` (`guard`, `fmt`, `log`, `stop`).
 pub fn story_runs(project: &Path, label: &str) -> Vec<String> {
     std::fs::read_to_string(project.join("runs.log"))
@@ -316,6 +337,7 @@ pub fn story_once(
         .iter()
         .filter(|run| written_for.iter().any(|want| !run.contains(want)))
         .collect();
+    eprintln!("{label}: {} runs for {fired} events", runs.len());
     if fired > 0 && runs.len() == fired && wrong.is_empty() {
         return None;
     }
