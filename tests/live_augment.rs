@@ -954,7 +954,9 @@ fn trust_and_install(sb: &Sandbox) {
 /// a stop. Auggie runs its own (wrapped) copy in `.augment/settings.json`; hookx runs neither
 /// the Claude file nor the other copies. The recorder of Auggie's own in the user settings counts
 /// each event: every rule runs once per event, with Claude's payload, and the guard's reason is
-/// the denied call's result.
+/// the denied call's result. A personal Claude rule routed through hookx in the user scope
+/// ([`common::story_user_route`]) puts `hookx run` on every event with all the copies in sight:
+/// it runs that rule once and no copy.
 fn migration_story_runs_each_rule_once() {
     let Some(program) = auggie() else { return };
     let sb = Sandbox::new("hookx-live-augment-story");
@@ -1010,7 +1012,7 @@ fn migration_story_runs_each_rule_once() {
     ] {
         failed.extend(common::story_once(&sb.project, label, fired, written_for));
     }
-    // The teammate's own rule, through hookx's user route: once per event, every event.
+    // The personal rule, through hookx's user route: once per event, every event.
     let all = ["PreToolUse", "PostToolUse", "PromptSubmit", "Stop"]
         .iter()
         .map(|e| fired(e, &[]))

@@ -688,11 +688,14 @@ fn routed_handlers_of_every_dialect_run_under_cline() {
 /// `--write` to Cline, Gemini and Codex (Cline's copy: one wrapped script per event in
 /// `.clinerules/hooks/`), `hookx install --host cline`, `hookx trust --yes`; then two runs, one
 /// with a shell call and a patch that adds a file, one with a shell call the guard denies (a
-/// deny ends Cline's run). hookx runs neither the Claude file nor the other copies. A recorder of
-/// Cline's own in `~/.cline/hooks/` counts each event: every rule runs once per event, with
-/// Claude's payload, and the denied command never runs. UserPromptSubmit and TaskComplete
-/// (Stop) do not fire in `cline --json` runs (cline-facts.md): the logger and the Stop hook run
-/// as often as their events, which is never offline.
+/// deny ends Cline's run, and its reason reaches neither the model nor the output: Cline has no
+/// deny of one call). hookx runs neither the Claude file nor the other copies. A recorder of
+/// Cline's own in `~/Documents/Cline/Hooks/` counts each event: every rule runs once per event,
+/// with Claude's payload, and the denied command never runs. TaskComplete (Stop) fires when a
+/// run completes; UserPromptSubmit never fires in `cline --json` runs (cline-facts.md): the
+/// logger runs as often as its event, which is never offline. A personal Claude rule routed through
+/// hookx in the user scope ([`common::story_user_route`]) puts `hookx run` on every event with
+/// all the copies in sight: it runs that rule once and no copy.
 fn migration_story_runs_each_rule_once() {
     let Some(bin) = minimal::client(
         &format!("cline-{VERSION}/node_modules/@cline/cli-linux-x64/bin/cline"),
@@ -771,7 +774,7 @@ fn migration_story_runs_each_rule_once() {
             "UserPromptSubmit fired {prompts} times (never before in cline --json), the logger ran {logged} times"
         ));
     }
-    // The teammate's own rule, through hookx's user route: once per event, every event.
+    // The personal rule, through hookx's user route: once per event, every event.
     let all = events.iter().map(|(e, _)| fired(e, &[])).sum();
     failed.extend(common::story_once(
         &sb.project,

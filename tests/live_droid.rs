@@ -1076,7 +1076,9 @@ fn faulty_handlers_beside_a_deny() {
 /// nor the other copies. A recorder of Droid's own in the user settings counts each event:
 /// every rule runs once per event, with Claude's payload, and the guard's reason is the denied
 /// call's result. UserPromptSubmit never fires in `droid exec` (droid-facts.md): the logger
-/// runs as often as the event, which is never offline.
+/// runs as often as the event, which is never offline. A personal Claude rule routed through
+/// hookx in the user scope ([`common::story_user_route`]) puts `hookx run` on every event with
+/// all the copies in sight: it runs that rule once and no copy.
 fn migration_story_runs_each_rule_once() {
     let Some(bin) = droid() else { return };
     let sb = Sandbox::new("hookx-live-droid-story");
@@ -1136,7 +1138,7 @@ fn migration_story_runs_each_rule_once() {
             "UserPromptSubmit fired {prompts} times (never before in droid exec), the logger ran {logged} times"
         ));
     }
-    // The teammate's own rule, through hookx's user route: once per event, every event.
+    // The personal rule, through hookx's user route: once per event, every event.
     let all = events.iter().map(|e| fired(e, &[])).sum();
     failed.extend(common::story_once(
         &sb.project,

@@ -1045,12 +1045,14 @@ fn faulty_handlers_beside_a_deny() {
 /// prompt with two shell calls (the guard denies the second), a write and a stop. Qwen runs its
 /// own (wrapped) copy; hookx runs neither the Claude file nor the other copies. A recorder of
 /// Qwen's own in the user settings counts each event: every rule runs once per event, with
-/// Claude's payload, and the guard's reason is the denied call's result.
+/// Claude's payload, and the guard's reason is the denied call's result. A personal Claude
+/// rule routed through hookx in the user scope ([`common::story_user_route`]) puts `hookx run`
+/// on every event with all the copies in sight: it runs that rule once and no copy.
 fn migration_story_runs_each_rule_once() {
+    const STORY_EVENTS: [&str; 4] = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"];
     let Some(l) = live("story", &["--yolo"], &[], |sb| {
-        let events = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"];
         sb.user_settings(Value::Object(
-            events
+            STORY_EVENTS
                 .iter()
                 .map(|e| {
                     (
@@ -1106,11 +1108,8 @@ fn migration_story_runs_each_rule_once() {
         let wrong = common::story_once(&l.sb.project, label, fired, written_for);
         c.that(wrong.is_none(), wrong.unwrap_or_default());
     }
-    // The teammate's own rule, through hookx's user route: once per event, every event.
-    let all = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"]
-        .iter()
-        .map(|e| fired(e, &[]))
-        .sum();
+    // The personal rule, through hookx's user route: once per event, every event.
+    let all = STORY_EVENTS.iter().map(|e| fired(e, &[])).sum();
     let wrong = common::story_once(
         &l.sb.project,
         "user",

@@ -291,7 +291,7 @@ pub fn migration_story(project: &Path, home: &Path, targets: &str, host: &str) {
     hookx_at(project, home, &["trust", "--yes"]).success();
 }
 
-/// A teammate's own Claude rule beside the story: `sh hook.sh user` on the story's four events
+/// A personal Claude rule beside the story: `sh hook.sh user` on the story's four events
 /// in `HOME/.claude/settings.json`, trusted, and hookx routed in for `host` in the user scope
 /// (`hookx install --host HOST --scope user`). The route runs `hookx run` on those events, where
 /// the project's copies of the story's rules are all in sight: hookx must run the user's rule
