@@ -1050,82 +1050,90 @@ fn faulty_handlers_beside_a_deny() {
 /// on every event with all the copies in sight: it runs that rule once and no copy.
 fn migration_story_runs_each_rule_once() {
     const STORY_EVENTS: [&str; 4] = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"];
-    let Some(l) = live("story", &["--yolo"], &[], |sb| {
-        sb.user_settings(Value::Object(
-            STORY_EVENTS
-                .iter()
-                .map(|e| {
-                    (
-                        e.to_string(),
-                        json!([group(sb, None, &format!("event-{e}"))]),
-                    )
-                })
-                .collect(),
-        ));
-        common::migration_story(&sb.project, &sb.home, "qwen,gemini,codex", "qwen");
-        common::story_user_route(&sb.project, &sb.home, "qwen");
-        None
-    }) else {
-        return;
-    };
     let mut c = Checks::default();
-    c.that(
-        l.out.status == Some(0),
-        format!("exit {:?}: {}", l.out.status, l.out.stderr),
-    );
-    let fired = |event: &str, tools: &[&str]| {
-        l.dumps
-            .iter()
-            .filter(|d| d.label == format!("event-{event}"))
-            .filter(|d| tools.is_empty() || tools.iter().any(|t| d.stdin["tool_name"] == *t))
-            .count()
-    };
-    for (label, fired, written_for) in [
-        (
-            "guard",
-            fired("PreToolUse", &["run_shell_command"]),
-            &[
-                "\"hook_event_name\":\"PreToolUse\"",
-                "\"tool_name\":\"Bash\"",
-            ][..],
-        ),
-        (
-            "fmt",
-            fired("PostToolUse", &["write_file", "edit"]),
-            &["\"tool_name\":\"Write\"", "\"file_path\":"],
-        ),
-        (
-            "log",
-            fired("UserPromptSubmit", &[]),
-            &["\"hook_event_name\":\"UserPromptSubmit\"", "\"prompt\":"],
-        ),
-        (
-            "stop",
-            fired("Stop", &[]),
-            &["\"hook_event_name\":\"Stop\""],
-        ),
-    ] {
-        let wrong = common::story_once(&l.sb.project, label, fired, written_for);
-        c.that(wrong.is_none(), wrong.unwrap_or_default());
+    for targets in common::story_targets("qwen") {
+        let Some(l) = live("story", &["--yolo"], &[], |sb| {
+            sb.user_settings(Value::Object(
+                STORY_EVENTS
+                    .iter()
+                    .map(|e| {
+                        (
+                            e.to_string(),
+                            json!([group(sb, None, &format!("event-{e}"))]),
+                        )
+                    })
+                    .collect(),
+            ));
+            common::migration_story(&sb.project, &sb.home, &targets, "qwen");
+            common::story_user_route(&sb.project, &sb.home, "qwen");
+            None
+        }) else {
+            return;
+        };
+        c.that(
+            l.out.status == Some(0),
+            format!("{targets}: exit {:?}: {}", l.out.status, l.out.stderr),
+        );
+        let fired = |event: &str, tools: &[&str]| {
+            l.dumps
+                .iter()
+                .filter(|d| d.label == format!("event-{event}"))
+                .filter(|d| tools.is_empty() || tools.iter().any(|t| d.stdin["tool_name"] == *t))
+                .count()
+        };
+        for (label, fired, written_for) in [
+            (
+                "guard",
+                fired("PreToolUse", &["run_shell_command"]),
+                &[
+                    "\"hook_event_name\":\"PreToolUse\"",
+                    "\"tool_name\":\"Bash\"",
+                ][..],
+            ),
+            (
+                "fmt",
+                fired("PostToolUse", &["write_file", "edit"]),
+                &["\"tool_name\":\"Write\"", "\"file_path\":"],
+            ),
+            (
+                "log",
+                fired("UserPromptSubmit", &[]),
+                &["\"hook_event_name\":\"UserPromptSubmit\"", "\"prompt\":"],
+            ),
+            (
+                "stop",
+                fired("Stop", &[]),
+                &["\"hook_event_name\":\"Stop\""],
+            ),
+        ] {
+            let wrong = common::story_once(&l.sb.project, label, fired, written_for);
+            c.that(
+                wrong.is_none(),
+                format!("{targets}: {}", wrong.unwrap_or_default()),
+            );
+        }
+        // The personal rule, through hookx's user route: once per event, every event.
+        let all = STORY_EVENTS.iter().map(|e| fired(e, &[])).sum();
+        let wrong = common::story_once(
+            &l.sb.project,
+            "user",
+            all,
+            &["\"hook_event_name\":", "\"session_id\":"],
+        );
+        c.that(
+            wrong.is_none(),
+            format!("{targets}: {}", wrong.unwrap_or_default()),
+        );
+        let denied = l.tool_result("story", "story-denied");
+        c.that(
+            denied.contains(common::STORY_REASON),
+            format!("{targets}: the guard's deny reached the model: {denied:?}"),
+        );
+        c.that(
+            l.tool_result("story", "story-ok").contains("story-ok"),
+            format!("{targets}: the allowed call ran"),
+        );
     }
-    // The personal rule, through hookx's user route: once per event, every event.
-    let all = STORY_EVENTS.iter().map(|e| fired(e, &[])).sum();
-    let wrong = common::story_once(
-        &l.sb.project,
-        "user",
-        all,
-        &["\"hook_event_name\":", "\"session_id\":"],
-    );
-    c.that(wrong.is_none(), wrong.unwrap_or_default());
-    let denied = l.tool_result("story", "story-denied");
-    c.that(
-        denied.contains(common::STORY_REASON),
-        format!("the guard's deny reached the model: {denied:?}"),
-    );
-    c.that(
-        l.tool_result("story", "story-ok").contains("story-ok"),
-        "the allowed call ran",
-    );
     c.done("story");
 }
 

@@ -291,6 +291,16 @@ pub fn migration_story(project: &Path, home: &Path, targets: &str, host: &str) {
     hookx_at(project, home, &["trust", "--yes"]).success();
 }
 
+/// The conversions the story runs under a client with a dialect of its own: into the client
+/// and two others (the client runs its own copy), and the README's own, into Copilot, Gemini
+/// and Codex (no copy for the client: hookx runs the Claude file through its route).
+pub fn story_targets(host: &str) -> [String; 2] {
+    [
+        format!("{host},gemini,codex"),
+        "copilot,gemini,codex".to_string(),
+    ]
+}
+
 /// A personal Claude rule beside the story: `sh hook.sh user` on the story's four events
 /// in `HOME/.claude/settings.json`, trusted, and hookx routed in for `host` in the user scope
 /// (`hookx install --host HOST --scope user`). The route runs `hookx run` on those events, where
