@@ -696,6 +696,9 @@ fn routed_handlers_of_every_dialect_run_under_cline() {
 /// logger runs as often as its event, which is never offline. A personal Claude rule routed through
 /// hookx in the user scope ([`common::story_user_route`]) puts `hookx run` on every event with
 /// all the copies in sight: it runs that rule once and no copy.
+/// All of it twice, each in a fresh sandbox ([`common::story_targets`]): as above, and with the
+/// README's own conversion (Copilot, Gemini and Codex: no Cline copy, so hookx runs the Claude
+/// file through its project route, beside the user route).
 fn migration_story_runs_each_rule_once() {
     let Some(bin) = minimal::client(
         &format!("cline-{VERSION}/node_modules/@cline/cli-linux-x64/bin/cline"),
@@ -703,97 +706,101 @@ fn migration_story_runs_each_rule_once() {
     ) else {
         return;
     };
-    let sb = Sandbox::new("hookx-live-cline-story");
-    let model = FakeModel::start(scripts, sb.project.display().to_string());
-    let events = [
-        ("PreToolUse", "guard"),
-        ("PostToolUse", "fmt"),
-        ("UserPromptSubmit", "log"),
-        ("TaskComplete", "stop"),
-    ];
-    for (file, _) in events {
-        executable(
-            &sb.home,
-            &format!("Documents/Cline/Hooks/{file}"),
-            &sb.dumper(file),
-            0o755,
-        );
-    }
-    common::migration_story(&sb.project, &sb.home, "cline,gemini,codex", "cline");
-    common::story_user_route(&sb.project, &sb.home, "cline");
-    let (first, _) = run_client(&bin, &sb, &model, "story", "cline-story");
-    let (denied, stdout) = run_client(&bin, &sb, &model, "story-deny", "cline-story-deny");
-    let dumps = sb.dumps();
-    let fired = |file: &str, tools: &[&str]| {
-        dumps
-            .iter()
-            .filter(|d| d.label == file)
-            .filter(|d| {
-                let tool = match file {
-                    "PostToolUse" => &d.stdin["tool_result"]["name"],
-                    _ => &d.stdin["tool_call"]["name"],
-                };
-                tools.is_empty() || tools.iter().any(|t| tool == *t)
-            })
-            .count()
-    };
     let mut failed = Vec::new();
-    for out in [&first, &denied] {
-        if !out.status.success() {
-            failed.push(format!("exit {:?}", out.status));
+    for targets in common::story_targets("cline") {
+        let sb = Sandbox::new("hookx-live-cline-story");
+        let model = FakeModel::start(scripts, sb.project.display().to_string());
+        let events = [
+            ("PreToolUse", "guard"),
+            ("PostToolUse", "fmt"),
+            ("UserPromptSubmit", "log"),
+            ("TaskComplete", "stop"),
+        ];
+        for (file, _) in events {
+            executable(
+                &sb.home,
+                &format!("Documents/Cline/Hooks/{file}"),
+                &sb.dumper(file),
+                0o755,
+            );
         }
-    }
-    for (label, fired, written_for) in [
-        (
-            "guard",
-            fired("PreToolUse", &["run_commands"]),
-            &[
-                "\"hook_event_name\":\"PreToolUse\"",
-                "\"tool_name\":\"Bash\"",
-            ][..],
-        ),
-        (
-            "fmt",
-            fired("PostToolUse", &["apply_patch"]),
-            &["\"tool_name\":\"Write\"", "\"file_path\":"],
-        ),
-        (
-            "stop",
-            fired("TaskComplete", &[]),
-            &["\"hook_event_name\":\"Stop\""],
-        ),
-    ] {
-        failed.extend(common::story_once(&sb.project, label, fired, written_for));
-    }
-    let (prompts, logged) = (
-        fired("UserPromptSubmit", &[]),
-        common::story_runs(&sb.project, "log").len(),
-    );
-    if (prompts, logged) != (0, 0) {
-        failed.push(format!(
-            "UserPromptSubmit fired {prompts} times (never before in cline --json), the logger ran {logged} times"
+        common::migration_story(&sb.project, &sb.home, &targets, "cline");
+        common::story_user_route(&sb.project, &sb.home, "cline");
+        let (first, _) = run_client(&bin, &sb, &model, "story", "cline-story");
+        let (denied, stdout) = run_client(&bin, &sb, &model, "story-deny", "cline-story-deny");
+        let dumps = sb.dumps();
+        let fired = |file: &str, tools: &[&str]| {
+            dumps
+                .iter()
+                .filter(|d| d.label == file)
+                .filter(|d| {
+                    let tool = match file {
+                        "PostToolUse" => &d.stdin["tool_result"]["name"],
+                        _ => &d.stdin["tool_call"]["name"],
+                    };
+                    tools.is_empty() || tools.iter().any(|t| tool == *t)
+                })
+                .count()
+        };
+        let mut wrong = Vec::new();
+        for out in [&first, &denied] {
+            if !out.status.success() {
+                wrong.push(format!("exit {:?}", out.status));
+            }
+        }
+        for (label, fired, written_for) in [
+            (
+                "guard",
+                fired("PreToolUse", &["run_commands"]),
+                &[
+                    "\"hook_event_name\":\"PreToolUse\"",
+                    "\"tool_name\":\"Bash\"",
+                ][..],
+            ),
+            (
+                "fmt",
+                fired("PostToolUse", &["apply_patch"]),
+                &["\"tool_name\":\"Write\"", "\"file_path\":"],
+            ),
+            (
+                "stop",
+                fired("TaskComplete", &[]),
+                &["\"hook_event_name\":\"Stop\""],
+            ),
+        ] {
+            wrong.extend(common::story_once(&sb.project, label, fired, written_for));
+        }
+        let (prompts, logged) = (
+            fired("UserPromptSubmit", &[]),
+            common::story_runs(&sb.project, "log").len(),
+        );
+        if (prompts, logged) != (0, 0) {
+            wrong.push(format!(
+                "UserPromptSubmit fired {prompts} times (never before in cline --json), the logger ran {logged} times"
+            ));
+        }
+        // The personal rule, through hookx's user route: once per event, every event.
+        let all = events.iter().map(|(e, _)| fired(e, &[])).sum();
+        wrong.extend(common::story_once(
+            &sb.project,
+            "user",
+            all,
+            &["\"hook_event_name\":", "\"session_id\":"],
         ));
+        let requests = model.requests_of("story-deny");
+        if requests
+            .iter()
+            .any(|b| b.to_string().contains("\"role\":\"tool\""))
+            || fired("PostToolUse", &["run_commands"]) != 1
+        {
+            wrong.push("the denied call ran, or its result reached the model".into());
+        }
+        if !stdout.contains(r#""finishReason":"aborted""#) {
+            wrong.push(format!("the deny ended the run: {stdout}"));
+        }
+        check_recorded(&sb, &dumps, "story");
+        failed.extend(wrong.into_iter().map(|w| format!("{targets}: {w}")));
     }
-    // The personal rule, through hookx's user route: once per event, every event.
-    let all = events.iter().map(|(e, _)| fired(e, &[])).sum();
-    failed.extend(common::story_once(
-        &sb.project,
-        "user",
-        all,
-        &["\"hook_event_name\":", "\"session_id\":"],
-    ));
-    let requests = model.requests_of("story-deny");
-    if requests
-        .iter()
-        .any(|b| b.to_string().contains("\"role\":\"tool\""))
-        || fired("PostToolUse", &["run_commands"]) != 1
-    {
-        failed.push("the denied call ran, or its result reached the model".into());
-    }
-    if !stdout.contains(r#""finishReason":"aborted""#) {
-        failed.push(format!("the deny ended the run: {stdout}"));
-    }
-    check_recorded(&sb, &dumps, "story");
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
 

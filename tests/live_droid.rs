@@ -1079,81 +1079,88 @@ fn faulty_handlers_beside_a_deny() {
 /// runs as often as the event, which is never offline. A personal Claude rule routed through
 /// hookx in the user scope ([`common::story_user_route`]) puts `hookx run` on every event with
 /// all the copies in sight: it runs that rule once and no copy.
+/// All of it twice, each in a fresh sandbox ([`common::story_targets`]): as above, and with the
+/// README's own conversion (Copilot, Gemini and Codex: no Droid copy, so hookx runs the Claude
+/// file through its project route, beside the user route).
 fn migration_story_runs_each_rule_once() {
     let Some(bin) = droid() else { return };
-    let sb = Sandbox::new("hookx-live-droid-story");
-    let model = FakeModel::start(scripts, sb.project.display().to_string());
-    let events = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"];
-    let mut recorders = json!({});
-    for e in events {
-        recorders[e] = recorder_on(&sb, e, &format!("event-{e}"))[e].clone();
-    }
-    user_settings(&sb, &model, Some(recorders));
-    common::migration_story(&sb.project, &sb.home, "droid,gemini,codex", "droid");
-    common::story_user_route(&sb.project, &sb.home, "droid");
-    let out = run_droid(&sb, &bin, "story");
-    keep(&sb, &model, &out, "droid-story");
-    let dumps = sb.dumps();
-    let fired = |event: &str, tools: &[&str]| {
-        dumps
-            .iter()
-            .filter(|d| d.label == format!("event-{event}"))
-            .filter(|d| tools.is_empty() || tools.iter().any(|t| d.stdin["tool_name"] == *t))
-            .count()
-    };
     let mut failed = Vec::new();
-    if !out.status.success() {
-        failed.push(format!(
-            "exit {:?}: {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
+    for targets in common::story_targets("droid") {
+        let sb = Sandbox::new("hookx-live-droid-story");
+        let model = FakeModel::start(scripts, sb.project.display().to_string());
+        let events = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"];
+        let mut recorders = json!({});
+        for e in events {
+            recorders[e] = recorder_on(&sb, e, &format!("event-{e}"))[e].clone();
+        }
+        user_settings(&sb, &model, Some(recorders));
+        common::migration_story(&sb.project, &sb.home, &targets, "droid");
+        common::story_user_route(&sb.project, &sb.home, "droid");
+        let out = run_droid(&sb, &bin, "story");
+        keep(&sb, &model, &out, "droid-story");
+        let dumps = sb.dumps();
+        let fired = |event: &str, tools: &[&str]| {
+            dumps
+                .iter()
+                .filter(|d| d.label == format!("event-{event}"))
+                .filter(|d| tools.is_empty() || tools.iter().any(|t| d.stdin["tool_name"] == *t))
+                .count()
+        };
+        let mut wrong = Vec::new();
+        if !out.status.success() {
+            wrong.push(format!(
+                "exit {:?}: {}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        for (label, fired, written_for) in [
+            (
+                "guard",
+                fired("PreToolUse", &["Execute"]),
+                &[
+                    "\"hook_event_name\":\"PreToolUse\"",
+                    "\"tool_name\":\"Bash\"",
+                ][..],
+            ),
+            (
+                "fmt",
+                fired("PostToolUse", &["Create", "Edit"]),
+                &["\"tool_name\":\"Write\"", "\"file_path\":"],
+            ),
+            (
+                "stop",
+                fired("Stop", &[]),
+                &["\"hook_event_name\":\"Stop\""],
+            ),
+        ] {
+            wrong.extend(common::story_once(&sb.project, label, fired, written_for));
+        }
+        let prompts = fired("UserPromptSubmit", &[]);
+        let logged = common::story_runs(&sb.project, "log").len();
+        if (prompts, logged) != (0, 0) {
+            wrong.push(format!(
+                "UserPromptSubmit fired {prompts} times (never before in droid exec), the logger ran {logged} times"
+            ));
+        }
+        // The personal rule, through hookx's user route: once per event, every event.
+        let all = events.iter().map(|e| fired(e, &[])).sum();
+        wrong.extend(common::story_once(
+            &sb.project,
+            "user",
+            all,
+            &["\"hook_event_name\":", "\"session_id\":"],
         ));
-    }
-    for (label, fired, written_for) in [
-        (
-            "guard",
-            fired("PreToolUse", &["Execute"]),
-            &[
-                "\"hook_event_name\":\"PreToolUse\"",
-                "\"tool_name\":\"Bash\"",
-            ][..],
-        ),
-        (
-            "fmt",
-            fired("PostToolUse", &["Create", "Edit"]),
-            &["\"tool_name\":\"Write\"", "\"file_path\":"],
-        ),
-        (
-            "stop",
-            fired("Stop", &[]),
-            &["\"hook_event_name\":\"Stop\""],
-        ),
-    ] {
-        failed.extend(common::story_once(&sb.project, label, fired, written_for));
-    }
-    let prompts = fired("UserPromptSubmit", &[]);
-    let logged = common::story_runs(&sb.project, "log").len();
-    if (prompts, logged) != (0, 0) {
-        failed.push(format!(
-            "UserPromptSubmit fired {prompts} times (never before in droid exec), the logger ran {logged} times"
-        ));
-    }
-    // The personal rule, through hookx's user route: once per event, every event.
-    let all = events.iter().map(|e| fired(e, &[])).sum();
-    failed.extend(common::story_once(
-        &sb.project,
-        "user",
-        all,
-        &["\"hook_event_name\":", "\"session_id\":"],
-    ));
-    let requests = model.requests_of("story");
-    let denied = minimal::tool_result(&requests, "story-denied");
-    if denied != format!("Error: {}", common::STORY_REASON) {
-        failed.push(format!("the guard's deny reached the model: {denied:?}"));
-    }
-    let ok = minimal::tool_result(&requests, "story-ok");
-    if !ok.contains("story-ok") {
-        failed.push(format!("the allowed call ran: {ok:?}"));
+        let requests = model.requests_of("story");
+        let denied = minimal::tool_result(&requests, "story-denied");
+        if denied != format!("Error: {}", common::STORY_REASON) {
+            wrong.push(format!("the guard's deny reached the model: {denied:?}"));
+        }
+        let ok = minimal::tool_result(&requests, "story-ok");
+        if !ok.contains("story-ok") {
+            wrong.push(format!("the allowed call ran: {ok:?}"));
+        }
+        failed.extend(wrong.into_iter().map(|w| format!("{targets}: {w}")));
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }

@@ -1048,6 +1048,9 @@ fn faulty_handlers_beside_a_deny() {
 /// Claude's payload, and the guard's reason is the denied call's result. A personal Claude
 /// rule routed through hookx in the user scope ([`common::story_user_route`]) puts `hookx run`
 /// on every event with all the copies in sight: it runs that rule once and no copy.
+/// All of it twice, each in a fresh sandbox ([`common::story_targets`]): as above, and with the
+/// README's own conversion (Copilot, Gemini and Codex: no Qwen copy, so hookx runs the Claude
+/// file through its project route, beside the user route).
 fn migration_story_runs_each_rule_once() {
     const STORY_EVENTS: [&str; 4] = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"];
     let mut c = Checks::default();
