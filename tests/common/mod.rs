@@ -332,6 +332,25 @@ pub fn story_runs(project: &Path, label: &str) -> Vec<String> {
         .collect()
 }
 
+/// How many times the story's `label` ran on each event (the `hook_event_name` of the payload
+/// it logged).
+pub fn story_runs_per_event(
+    project: &Path,
+    label: &str,
+) -> std::collections::BTreeMap<String, usize> {
+    let mut out = std::collections::BTreeMap::new();
+    for run in story_runs(project, label) {
+        let payload = run.splitn(3, ' ').nth(2).unwrap_or_default();
+        let payload: serde_json::Value = serde_json::from_str(payload).unwrap_or_default();
+        let event = payload["hook_event_name"]
+            .as_str()
+            .unwrap_or("?")
+            .to_string();
+        *out.entry(event).or_insert(0) += 1;
+    }
+    out
+}
+
 /// Whether the story's `label` ran exactly once per event where the client fired its event
 /// `fired` times (counted by a recorder of the client's own, so never 0), each time with a
 /// payload holding every one of `written_for` (the payload the rule was written for): `None`,
