@@ -307,12 +307,24 @@ pub fn story_targets(host: &str) -> [String; 2] {
 /// the project's copies of the story's rules are all in sight: hookx must run the user's rule
 /// once and leave every copy to its runner.
 pub fn story_user_route(project: &Path, home: &Path, host: &str) {
+    let events = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"];
+    story_personal_rule(project, home, host, ".claude/settings.json", &events);
+}
+
+/// [`story_user_route`] with the personal rule in `file` under `HOME`, on `events` (the file's
+/// dialect must group handlers as Claude does: `{"hooks": {EVENT: [{"hooks": [HANDLER]}]}}`).
+pub fn story_personal_rule(project: &Path, home: &Path, host: &str, file: &str, events: &[&str]) {
     let run = format!("sh {} user", project.join("hook.sh").display());
     let group = serde_json::json!([{"hooks": [{"type": "command", "command": run}]}]);
-    let settings = serde_json::json!({"hooks": {
-        "PreToolUse": group, "PostToolUse": group, "UserPromptSubmit": group, "Stop": group,
-    }});
-    write(home, ".claude/settings.json", &settings.to_string());
+    let hooks: serde_json::Map<String, serde_json::Value> = events
+        .iter()
+        .map(|e| (e.to_string(), group.clone()))
+        .collect();
+    write(
+        home,
+        file,
+        &serde_json::json!({ "hooks": hooks }).to_string(),
+    );
     hookx_at(project, home, &["trust", "--yes"]).success();
     hookx_at(
         project,
