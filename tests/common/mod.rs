@@ -255,8 +255,8 @@ pub const STORY_REASON: &str = "R-STORY-GUARD";
 /// HOST` and `hookx trust --yes`. `hook.sh` appends `LABEL RUNNER PAYLOAD` to `runs.log` in
 /// the project: RUNNER is `hookx` when hookx started it (`hookx run` or a wrapped copy's `hookx
 /// exec`), else `agent`; PAYLOAD is its stdin on one line. The guard denies a call whose
-/// payload holds [`STORY_DENIED`] with [`STORY_REASON`].
-pub fn migration_story(project: &Path, home: &Path, targets: &str, host: &str) {
+/// payload holds [`STORY_DENIED`] with [`STORY_REASON`]. Returns what `install` said on stderr.
+pub fn migration_story(project: &Path, home: &Path, targets: &str, host: &str) -> String {
     let script = write(
         project,
         "hook.sh",
@@ -287,8 +287,9 @@ pub fn migration_story(project: &Path, home: &Path, targets: &str, host: &str) {
         .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
         .assert()
         .success();
-    hookx_at(project, home, &["install", "--host", host]).success();
+    let installed = hookx_at(project, home, &["install", "--host", host]).success();
     hookx_at(project, home, &["trust", "--yes"]).success();
+    String::from_utf8_lossy(&installed.get_output().stderr).into_owned()
 }
 
 /// The conversions the story runs under a client with a dialect of its own: into the client
