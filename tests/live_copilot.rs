@@ -1415,34 +1415,31 @@ fn converted_claude_config() {
 /// The README's migration story under the real client (issue 24): a Claude project (a Bash
 /// guard, a formatter on Write/Edit, a prompt logger, a Stop hook) converted with `--write` to
 /// Copilot, Gemini, Codex and Cursor, then `hookx install --host copilot` and `hookx trust
-/// --yes`. Each handler appends `LABEL RUNNER PAYLOAD` to a log (RUNNER: `hookx` when hookx ran
-/// it, else `copilot`). Copilot 1.0.102 reads `.claude/settings.json` itself, with its own
-/// payload; install lists each of its handlers in Copilot's `disabledHooks`, so Copilot leaves
-/// them to hookx, which runs each once, with the Claude payload it was written for. convert
-/// writes Copilot no copy, and hookx runs neither the Gemini nor the Codex copy.
+/// --yes` ([`common::migration_story`]). Each handler appends `LABEL RUNNER PAYLOAD` to a log
+/// (RUNNER: `hookx` when hookx ran it, else `agent`). Copilot 1.0.102 reads
+/// `.claude/settings.json` itself, with its own payload; install lists each of its handlers in
+/// Copilot's `disabledHooks`, so Copilot leaves them to hookx, which runs each once, with the
+/// Claude payload it was written for. convert writes Copilot no copy, and hookx runs neither
+/// the Gemini nor the Codex copy. A personal Gemini rule routed through hookx in the user scope
+/// ([`common::story_personal_rule`]) puts `hookx run` on every event with all the copies in
+/// sight: it runs that rule once per event and no copy.
 fn migration_story_runs_each_rule_once() {
     let mut said = (String::new(), String::new());
     let Some(l) = live_env("story", |sb| {
-        write_story_project(sb);
-        common::hookx_clean(&sb.project)
-            .current_dir(&sb.project)
-            .env("HOME", &sb.home)
-            .args([
-                "convert",
-                ".claude/settings.json",
-                "--to",
-                "copilot,gemini,codex,cursor",
-            ])
-            .args(["--write", "--hookx", env!("CARGO_BIN_EXE_hookx")])
-            .assert()
-            .success();
-        let installed = common::hookx_at(&sb.project, &sb.home, &["install", "--host", "copilot"])
-            .success()
-            .get_output()
-            .clone();
-        said.0 = String::from_utf8_lossy(&installed.stdout).into_owned()
-            + &String::from_utf8_lossy(&installed.stderr);
-        hookx(sb, &["trust", "--yes"]);
+        said.0 = common::migration_story(
+            &sb.project,
+            &sb.home,
+            "copilot,gemini,codex,cursor",
+            "copilot",
+        );
+        // Copilot reads Claude files itself: the personal rule is a Gemini one.
+        common::story_personal_rule(
+            &sb.project,
+            &sb.home,
+            "copilot",
+            ".gemini/settings.json",
+            &["BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent"],
+        );
         let doctor = common::hookx_at(&sb.project, &sb.home, &["doctor", "--host", "copilot"])
             .get_output()
             .clone();
@@ -1451,19 +1448,26 @@ fn migration_story_runs_each_rule_once() {
     }) else {
         return;
     };
+    let log = std::fs::read_to_string(l.sb.project.join("runs.log")).unwrap_or_default();
     let mut c = Checks::default();
     c.that(
         !l.sb.project.join(".github/hooks/hooks.json").exists(),
         "convert wrote Copilot no copy of the Claude file it reads itself",
     );
     story_rules_ran_once_with_claude_payload(&l, &mut c);
+    let settings = std::fs::read_to_string(l.sb.home.join(".copilot/settings.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .unwrap_or(Value::Null);
     c.that(
-        said.0
-            .contains("copilot leaves 4 handlers it reads in another agent's files to hookx")
+        settings["disabledHooks"].as_array().map(Vec::len) == Some(4)
             && !said
                 .0
                 .contains("warning: Copilot runs .claude/settings.json itself"),
-        format!("install says Copilot leaves them to hookx: {}", said.0),
+        format!(
+            "install listed the 4 handlers in Copilot's disabledHooks: {settings}\n{}",
+            said.0
+        ),
     );
     c.that(
         said.1.contains("leaves it to hookx by its own setting")
@@ -1472,35 +1476,30 @@ fn migration_story_runs_each_rule_once() {
                 .contains("runs it itself with its copilot-pascal payload"),
         format!("doctor says hookx runs them: {}", said.1),
     );
-    c.done("story");
-}
-
-/// The story's Claude project: four rules whose handler logs `LABEL RUNNER PAYLOAD`.
-fn write_story_project(sb: &Sandbox) {
-    let script = sb.write(
-        "project/hook.sh",
-        "#!/bin/sh\nr=copilot; [ -n \"$HOOKX_HOST\" ] && r=hookx\nprintf '%s %s %s\\n' \"$1\" \"$r\" \"$(tr -d '\\n')\" >> \"$(dirname \"$0\")/runs.log\"\n",
+    // The personal rule, through hookx's user route: once per event of the two tool calls,
+    // with Gemini's payload.
+    let personal = common::story_runs_per_event(&l.sb.project, "user");
+    let once: std::collections::BTreeMap<String, usize> = [
+        ("AfterAgent", 1),
+        ("AfterTool", 2),
+        ("BeforeAgent", 1),
+        ("BeforeTool", 2),
+    ]
+    .into_iter()
+    .map(|(e, n)| (e.to_string(), n))
+    .collect();
+    c.that(
+        personal == once,
+        format!("the personal rule ran once per event: {personal:?}\n{log}"),
     );
-    let run = |label: &str| format!("sh {} {label}", script.display());
-    let settings = json!({"hooks": {
-        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": run("guard")}]}],
-        "PostToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "command", "command": run("fmt")}]}],
-        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": run("log")}]}],
-        "Stop": [{"hooks": [{"type": "command", "command": run("stop")}]}],
-    }});
-    sb.write("project/.claude/settings.json", &settings.to_string());
+    c.done("story");
 }
 
 /// Each story rule ran exactly once, through hookx, with the Claude payload: the guard sees
 /// `tool_name: Bash`, the formatter a Write's `file_path`.
 fn story_rules_ran_once_with_claude_payload(l: &Live, c: &mut Checks) {
     let log = std::fs::read_to_string(l.sb.project.join("runs.log")).unwrap_or_default();
-    let runs = |label: &str| {
-        log.lines()
-            .filter(|line| line.starts_with(&format!("{label} ")))
-            .map(str::to_string)
-            .collect::<Vec<String>>()
-    };
+    let runs = |label: &str| common::story_runs(&l.sb.project, label);
     for label in ["guard", "fmt", "log", "stop"] {
         let all = runs(label);
         c.that(
@@ -1531,17 +1530,17 @@ fn story_rules_ran_once_with_claude_payload(l: &Live, c: &mut Checks) {
     );
 }
 
-/// The issue's Claude-only project (issue 24): no conversion, `hookx install --host copilot`,
-/// `hookx trust --yes`. Copilot reads `.claude/settings.json` itself with its own payload (a
+/// The issue's Claude-only project (issue 24): the story's Claude file with no copy
+/// ([`common::migration_story`] into Cursor, which reads the Claude file itself), `hookx
+/// install --host copilot`, `hookx trust --yes`. Copilot reads `.claude/settings.json` itself with its own payload (a
 /// Write's file is `path`), so on its own the formatter sees no `file_path`. install lists the
 /// file's handlers in Copilot's `disabledHooks` (`~/.copilot/settings.json`): Copilot leaves
 /// them to hookx, and each rule runs exactly once, with Claude's payload. Uninstall gives
 /// Copilot its run back and leaves no setting behind.
 fn claude_only_project_runs_each_rule_once_with_claude_payload() {
     let Some(l) = live_env("story", |sb| {
-        write_story_project(sb);
-        hookx(sb, &["install", "--host", "copilot"]);
-        hookx(sb, &["trust", "--yes"]);
+        // Converted to Cursor only, which reads the Claude file itself: no copy is written.
+        common::migration_story(&sb.project, &sb.home, "cursor", "copilot");
         routed_env(sb)
     }) else {
         return;
@@ -1551,8 +1550,8 @@ fn claude_only_project_runs_each_rule_once_with_claude_payload() {
     let settings = l.sb.home.join(".copilot/settings.json");
     hookx(&l.sb, &["install", "--uninstall", "--host", "copilot"]);
     c.that(
-        !settings.exists(),
-        "uninstall removed the setting install created",
+        !l.sb.project.join(".cursor/hooks.json").exists() && !settings.exists(),
+        "no copy was written, and uninstall removed the setting install created",
     );
     c.done("story");
 }
