@@ -394,6 +394,29 @@ pub fn switch_sentence(host: Dialect, dialect: Dialect) -> String {
     }
 }
 
+/// Every source of `ctx` ([`discover::discover`]) and the plugins hookx generated for `host`
+/// ([`discover::generated_sources`]): what a plan under `host` is made from.
+pub fn sources_under(ctx: &discover::Context, host: Dialect) -> Vec<Source> {
+    let mut sources = discover::discover(ctx);
+    sources.extend(discover::generated_sources(ctx, host));
+    sources
+}
+
+/// [`plan`] of `sources` with the plugins hookx generated for `host` too: added for the plan
+/// and taken off again, so that `sources` stays what the walk found.
+pub fn plan_in(
+    ctx: &discover::Context,
+    sources: &mut Vec<Source>,
+    host: Dialect,
+    store: &TrustStore,
+) -> Plan {
+    let found = sources.len();
+    sources.extend(discover::generated_sources(ctx, host));
+    let plan = plan(sources, host, store);
+    sources.truncate(found);
+    plan
+}
+
 /// The plan of who runs each rule of `sources` under `host` (see the module's text).
 pub fn plan(sources: &[Source], host: Dialect, store: &TrustStore) -> Plan {
     plan_with(sources, host, store, &|source: &Source| {

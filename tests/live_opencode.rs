@@ -81,6 +81,14 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             bash("echo COPILOT-REWRITE > copilot-original.txt"),
             Step::Text("routed done"),
         ],
+        "story" => vec![
+            bash("echo story > story.txt"),
+            Step::Tools(vec![(
+                "write",
+                json!({"filePath": format!("{project}/w.txt"), "content": "one\n"}),
+            )]),
+            Step::Text("story done"),
+        ],
         _ => vec![Step::Text("unknown scenario")],
     }
 }
@@ -426,6 +434,75 @@ fn kilo_routed_guards_and_rewrite() {
     routed(Client::Kilo);
 }
 
+/// The README's migration story under the client: a Claude project (a Bash guard, a
+/// formatter on Write|Edit, a prompt logger, a Stop hook) converted with `--write` to Gemini,
+/// OpenCode and Kilo, then `hookx install --host HOST` and `hookx trust --yes`; with
+/// `install_first`, install comes before the conversion (its plugin is written, and the
+/// converted one beside it). One prompt, one `bash` call, one `write`: the guard, the formatter
+/// and the Stop hook each run once, with Claude's payload (through the converted plugin's
+/// `hookx exec`); the prompt logger never (OpenCode has no prompt event: a loss of the
+/// conversion, and no route fires it).
+fn story(client: Client, install_first: bool) {
+    let Some(bin) = client::binary(client) else {
+        return;
+    };
+    let sb = Sandbox::new(client);
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    match install_first {
+        false => {
+            common::migration_story(&sb.project, &sb.home, "gemini,opencode,kilo", client.host())
+        }
+        true => {
+            common::migration_story(&sb.project, &sb.home, "gemini", client.host());
+            common::hookx_clean(&sb.project)
+                .current_dir(&sb.project)
+                .env("HOME", &sb.home)
+                .args(["convert", ".claude/settings.json", "--to", "opencode,kilo"])
+                .args(["--write", "--hookx", hookx])
+                .assert()
+                .success();
+        }
+    }
+    assert!(sb.dot().join("plugin/hookx-converted.js").is_file());
+    assert_eq!(
+        sb.dot().join("plugin/hookx.js").is_file(),
+        install_first,
+        "install writes its plugin only where hookx runs a rule under {}",
+        client.host()
+    );
+    let model = FakeModel::start_concurrent(scripts, sb.project.display().to_string());
+    let out = sb.run(&bin, model.port, "SCENARIO:story go", &[]);
+    assert_eq!(out.status, Some(0), "{}\n{}", out.stdout, out.stderr);
+    let messages = tool_messages(&model, "story");
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(sb.project.join("story.txt").is_file(), "{messages:?}");
+    let runs = |label: &str| common::story_runs(&sb.project, label);
+    for label in ["guard", "fmt", "stop"] {
+        let runs = runs(label);
+        assert!(
+            runs.len() == 1 && runs[0].contains("\"hook_event_name\":"),
+            "{label} ran once, with Claude's payload ({hookx}): {runs:#?}"
+        );
+    }
+    let guard = runs("guard");
+    assert!(guard[0].contains("\"tool_name\":\"Bash\""), "{guard:?}");
+    let fmt = runs("fmt");
+    assert!(
+        fmt[0].contains("\"tool_name\":\"Write\"") && fmt[0].contains("\"file_path\":"),
+        "the formatter got Claude's Write payload: {fmt:?}"
+    );
+    assert_eq!(runs("log"), Vec::<String>::new());
+}
+
+/// [`story`] under OpenCode and Kilo, in the README's order and with install first.
+fn migration_story_runs_each_rule_once() {
+    for client in [Client::OpenCode, Client::Kilo] {
+        for install_first in [false, true] {
+            story(client, install_first);
+        }
+    }
+}
+
 fn main() -> std::process::ExitCode {
     let needs = [
         harness::client("OpenCode", Client::OpenCode.rel()),
@@ -453,6 +530,7 @@ fn main() -> std::process::ExitCode {
             opencode_sync_throw_in_event_hangs,
             opencode_routed_guards_and_rewrite,
             kilo_routed_guards_and_rewrite,
+            migration_story_runs_each_rule_once,
         ],
     )
 }

@@ -1267,6 +1267,7 @@ fn plugin_plan(
             plugin,
             to,
             &conversion.document,
+            &path,
         )),
     };
     let mut edits = Vec::new();
