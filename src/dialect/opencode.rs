@@ -100,18 +100,53 @@ pub(crate) const PAYLOAD_KEYS: &[(EventKind, &[&str])] = &[
     (EventKind::Stop, BASE_KEYS),
 ];
 
-pub static TABLES: Tables = engine_tables("opencode", Dialect(&DEF), "opencode-1.18.33");
+/// What names OpenCode: all that Kilo, its fork, states for itself.
+static OPENCODE: Engine = Engine {
+    name: "opencode",
+    display: "OpenCode",
+    product: "OpenCode 1.18.33 (plugins)",
+    verified_with: "opencode-1.18.33",
+    document: "OpenCodePlugin",
+    programs: &["opencode"],
+    folders: &[".opencode", ".config/opencode"],
+    // `.opencode/plugin/` and `~/.config/opencode/plugin/`: loaded whole, file by file.
+    install_project: ".opencode/plugin/hookx.js",
+    install_user: ".config/opencode/plugin/hookx.js",
+    converted: ".opencode/plugin/hookx-converted.js",
+    converted_id: "opencode-converted",
+    schema: "opencode.schema.json",
+};
 
-/// The flavour tables of an agent on OpenCode's engine (OpenCode, Kilo): the same events,
-/// tools, arguments, matching and answers; only its name, its dialect and the client version
-/// they were checked with differ.
-pub(crate) const fn engine_tables(
-    name: &'static str,
-    dialect: Dialect,
-    verified_with: &'static str,
-) -> Tables {
+/// What names an agent on OpenCode's engine (OpenCode, Kilo): everything else, its events,
+/// tools, arguments, matching, answers and the plugin hookx writes, is the engine's
+/// ([`engine_tables`], [`engine_def`], [`engine_config`]).
+pub(crate) struct Engine {
+    pub name: &'static str,
+    pub display: &'static str,
+    pub product: &'static str,
+    /// The client version the tables were checked with.
+    pub verified_with: &'static str,
+    /// The name of its [`DocumentKind`].
+    pub document: &'static str,
+    /// Its client programs and folders ([`crate::tables::Presence`]).
+    pub programs: &'static [&'static str],
+    pub folders: &'static [&'static str],
+    /// Where install writes its plugin, in the project and below the home.
+    pub install_project: &'static str,
+    pub install_user: &'static str,
+    /// Where `convert` (and `sync`) writes its plugin in the project, and that location's id.
+    pub converted: &'static str,
+    pub converted_id: &'static str,
+    /// The file name of its (empty) schema.
+    pub schema: &'static str,
+}
+
+pub static TABLES: Tables = engine_tables(&OPENCODE, Dialect(&DEF));
+
+/// The flavour tables of an agent on OpenCode's engine, of `dialect`.
+pub(crate) const fn engine_tables(me: &Engine, dialect: Dialect) -> Tables {
     Tables {
-        name,
+        name: me.name,
         dialect,
         events: EVENTS,
         tools: TOOLS,
@@ -145,7 +180,7 @@ pub(crate) const fn engine_tables(
         first_deny_stops_the_rest: true,
         handler_types: &["command"],
         protocol: protocol_rows::PROTOCOL,
-        verified_with: Some(verified_with),
+        verified_with: Some(me.verified_with),
         matcher_values: &[],
         handler_key_overrides: &[],
         invalid_matcher_effect: None,
@@ -157,12 +192,12 @@ pub(crate) const fn engine_tables(
 
 /// No document of OpenCode's is read but the plugin `convert` writes ([`LOCATIONS`]), whose
 /// rules hookx reads back from its data.
-pub static FILE: DocumentKind = engine_file("OpenCodePlugin");
+pub static FILE: DocumentKind = engine_file(&OPENCODE);
 
-/// The document kind of an agent on OpenCode's engine, named `name`.
-pub(crate) const fn engine_file(name: &'static str) -> DocumentKind {
+/// The document kind of an agent on OpenCode's engine.
+pub(crate) const fn engine_file(me: &Engine) -> DocumentKind {
     DocumentKind {
-        name,
+        name: me.document,
         wrapper_optional: false,
         wrapper_ignored: false,
         top_keys: None,
@@ -171,55 +206,31 @@ pub(crate) const fn engine_file(name: &'static str) -> DocumentKind {
     }
 }
 
-/// Where hookx writes the plugin `convert` makes (and `sync`), in the project.
-const CONVERTED: &str = ".opencode/plugin/hookx-converted.js";
-
 /// The one file of OpenCode's hookx reads: the plugin `convert` wrote, whose handlers OpenCode
 /// runs itself (each a copy of a rule, by its provenance record: `crate::plan`). Not walked
 /// with the readable dialects' locations: no other agent reads it, and hookx runs none of it.
-pub static LOCATIONS: [Location; 1] = [Location {
-    id: "opencode-converted",
-    dialect: Dialect(&DEF),
-    scope: Scope::Project,
-    root: Root::Project,
-    pattern: Pattern::File(CONVERTED),
-}];
+pub static LOCATIONS: [Location; 1] = [engine_location(&OPENCODE, Dialect(&DEF))];
 
-pub static DEF: DialectDef = engine_def(
-    Engine {
-        name: "opencode",
-        display: "OpenCode",
-        product: "OpenCode 1.18.33 (plugins)",
-        programs: &["opencode"],
-        folders: &[".opencode", ".config/opencode"],
-        schema: "opencode.schema.json",
-    },
-    &[Flavor(&TABLES)],
-    &CONFIG,
-    &LOCATIONS,
-    &["opencode-converted"],
-);
-
-/// What names an agent on OpenCode's engine ([`engine_def`]).
-pub(crate) struct Engine {
-    pub name: &'static str,
-    pub display: &'static str,
-    pub product: &'static str,
-    /// Its client programs and folders ([`crate::tables::Presence`]).
-    pub programs: &'static [&'static str],
-    pub folders: &'static [&'static str],
-    /// The file name of its (empty) schema.
-    pub schema: &'static str,
+/// The location of the plugin `convert` writes for an agent on OpenCode's engine.
+pub(crate) const fn engine_location(me: &Engine, dialect: Dialect) -> Location {
+    Location {
+        id: me.converted_id,
+        dialect,
+        scope: Scope::Project,
+        root: Root::Project,
+        pattern: Pattern::File(me.converted),
+    }
 }
 
+pub static DEF: DialectDef = engine_def(&OPENCODE, &[Flavor(&TABLES)], &CONFIG, &LOCATIONS);
+
 /// The definition of an agent on OpenCode's engine: `locations` are the plugins hookx writes
-/// that it reads back, each in `native` (the agent runs them itself).
+/// that it reads back, which the agent runs itself.
 pub(crate) const fn engine_def(
-    me: Engine,
+    me: &'static Engine,
     flavors: &'static [Flavor],
     config: &'static ConfigSpec,
     locations: &'static [Location],
-    native: &'static [&'static str],
 ) -> DialectDef {
     DialectDef {
         name: me.name,
@@ -239,7 +250,7 @@ pub(crate) const fn engine_def(
             preferred: false,
         },
         locations,
-        native,
+        native: std::slice::from_ref(&me.converted_id),
         kill_switch: None,
         disabled_handlers: None,
         managed: None,
@@ -278,22 +289,11 @@ pub(crate) const fn engine_def(
     }
 }
 
-static CONFIG: ConfigSpec = engine_config(
-    // `.opencode/plugin/` and `~/.config/opencode/plugin/`: loaded whole, file by file.
-    ".opencode/plugin/hookx.js",
-    ".config/opencode/plugin/hookx.js",
-    CONVERTED,
-    &FILE,
-);
+static CONFIG: ConfigSpec = engine_config(&OPENCODE, &FILE);
 
 /// How an agent on OpenCode's engine lays out what hookx writes for it: install's plugin in
 /// the project and the home, convert's in the project, all from [`PLUGIN`].
-pub(crate) const fn engine_config(
-    install_project: &'static str,
-    install_user: &'static str,
-    convert_target: &'static str,
-    file: &'static DocumentKind,
-) -> ConfigSpec {
+pub(crate) const fn engine_config(me: &Engine, file: &'static DocumentKind) -> ConfigSpec {
     ConfigSpec {
         other_events: &[],
         handler_keys: &[
@@ -309,8 +309,8 @@ pub(crate) const fn engine_config(
         provided_env: &[],
         merges_identical_handlers: false,
         version: None,
-        install_project,
-        install_user,
+        install_project: me.install_project,
+        install_user: me.install_user,
         hook_dir_var: None,
         foreign_switches: &[],
         reads_foreign_as: &[],
@@ -323,7 +323,7 @@ pub(crate) const fn engine_config(
             toml: None,
         },
         plugin_root_var: None,
-        convert_target,
+        convert_target: me.converted,
         type_only_on: &[],
         plugins: None,
         scripts: None,
