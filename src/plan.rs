@@ -19,8 +19,9 @@
 //! The runner of a rule is, in this order: the host, through the first copy it reads with the
 //! right payload; else the host with its own payload (a run hookx cannot stop: had hookx run a
 //! copy too, the rule would run twice; `doctor` warns and `list` says so); else hookx, through
-//! one trusted copy (the original where hookx runs it, else the first in discovery order);
-//! else nobody (every copy hookx could run is untrusted). `hookx run` runs a copy only when it
+//! one trusted copy (the original where hookx runs it, else the first in discovery order),
+//! where the host sends the rule's event at all; else nobody (every copy hookx could run is
+//! untrusted, or no route can bring the event to hookx). `hookx run` runs a copy only when it
 //! is its rule's runner ([`Plan::runs`]); `hookx list` shows the plan, one line per rule
 //! ([`Plan::rules`]).
 //!
@@ -546,6 +547,11 @@ fn plan_with(
         }
         list.push(i);
     }
+    let sent: Vec<crate::model::EventKind> = host
+        .own_events()
+        .into_iter()
+        .map(|(kind, ..)| kind)
+        .collect();
     let mut plan = Plan {
         host,
         rules: Vec::with_capacity(order.len()),
@@ -592,6 +598,17 @@ fn plan_with(
                     Some(i),
                 )
             }
+            // No route can bring an event the host never sends to hookx.
+            (None, None, Some(i)) if !sent.contains(&copies[i].rule.event) => (
+                Runner::Nobody {
+                    why: format!(
+                        "{} sends no {} event",
+                        host.def().display,
+                        copies[i].rule.event
+                    ),
+                },
+                None,
+            ),
             (None, None, Some(i)) => (
                 Runner::Hookx {
                     file: copies[i].source.display.clone(),

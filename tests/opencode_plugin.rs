@@ -864,3 +864,23 @@ fn the_converted_plugin_runs_its_rules_and_hookx_leaves_them_alone() {
         .says("no kilo events to route");
     assert!(!p.project.join(".kilo/plugin/hookx.js").exists());
 }
+
+/// A rule on an event OpenCode never sends has no runner there: no route can bring it to
+/// hookx, so the plan says nobody runs it, not hookx.
+#[test]
+fn the_plan_gives_no_runner_to_an_event_opencode_never_sends() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo logged"}]}]}})
+            .to_string(),
+    );
+    p.hookx(&["trust", "--yes"]).success();
+    p.hookx(&["list", "--host", "opencode"])
+        .success()
+        .says("nobody (OpenCode sends no UserPromptSubmit event)")
+        .lacks("hookx runs .claude/settings.json");
+    p.hookx(&["list", "--host", "claude"])
+        .success()
+        .says("claude runs .claude/settings.json");
+}
