@@ -140,13 +140,12 @@ pub fn with_copies_sources(
     fires: Option<config::read::Fires>,
     sources: Vec<Source>,
 ) -> Vec<Source> {
-    let mut sources = sources;
-    sources.extend(generated_sources(ctx, host));
-    if !has_copies(&sources) {
-        return sources;
-    }
-    let mut sources = discover_reading(ctx, store, Some((host, event, fires)), true);
-    sources.extend(generated_sources(ctx, host));
+    let generated = generated_sources(ctx, host);
+    let mut sources = match has_copies(&sources) || has_copies(&generated) {
+        false => sources,
+        true => discover_reading(ctx, store, Some((host, event, fires)), true),
+    };
+    sources.extend(generated);
     sources
 }
 
