@@ -8,8 +8,9 @@
 //!
 //! A write-only target: hookx reads no plugin as code. It reads back only the data of the
 //! plugin `convert` wrote ([`LOCATIONS`]: each handler's provenance record), so that the plan
-//! (`crate::plan`) sees OpenCode run those rules itself. `hookx install --host opencode` writes one plugin of its own ([`PLUGIN`], `src/dialect/opencode/plugin.js`) that
-//! hands each event with rules to `hookx run --host opencode` as a payload in Claude's shape
+//! (`crate::plan`) sees OpenCode run those rules itself. `hookx install --host opencode`
+//! writes one plugin of its own ([`PLUGIN`], `src/dialect/opencode/plugin.js`) that hands
+//! each event with rules to `hookx run --host opencode` as a payload in Claude's shape
 //! (`hook_event_name` is OpenCode's hook or event name, `tool_name` and `tool_input` its own
 //! tool and argument names) and applies the answer ([`protocol_rows`]).
 
