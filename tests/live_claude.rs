@@ -6,6 +6,8 @@
 #[macro_use]
 #[path = "live_common/harness.rs"]
 mod harness;
+#[path = "live_claude/checks.rs"]
+mod checks;
 #[path = "live_claude/client.rs"]
 mod client;
 mod common;
@@ -16,6 +18,7 @@ mod fixtures;
 #[path = "live_claude/server.rs"]
 mod server;
 
+use checks::Checks;
 use client::{Record, Run, World};
 use hookx::dialect::{bricks, copilot};
 use hookx::tables::Flavor;
@@ -303,34 +306,6 @@ impl Seen {
     }
 }
 
-/// Collects failed checks so that one run reports all of its differences at once.
-#[derive(Default)]
-struct Checks {
-    failed: Vec<String>,
-    count: usize,
-}
-
-impl Checks {
-    fn check(&mut self, ok: bool, what: impl Into<String>) {
-        self.count += 1;
-        if !ok {
-            self.failed.push(what.into());
-        }
-    }
-
-    fn finish(self, scenario: &str, run: &Run) {
-        eprintln!("{scenario}: {} checks", self.count);
-        assert!(
-            self.failed.is_empty(),
-            "{scenario}: {} of {} checks failed:\n  {}\n{}",
-            self.failed.len(),
-            self.count,
-            self.failed.join("\n  "),
-            run.describe()
-        );
-    }
-}
-
 /// The effects of the tools script's answers, as the client shows them: files written or not,
 /// and what reached the model. `expect` lists the answers whose effect is checked.
 fn check_tools_effects(c: &mut Checks, world: &World, seen: &Seen, expect: &[&str]) {
@@ -565,7 +540,7 @@ fn native_ground_truth() {
         &["StopFailure", "SessionEnd"],
     );
     let _ = failed;
-    c.finish("native_ground_truth", &run);
+    c.finish("native_ground_truth", &run.describe());
 }
 
 /// What the records say about Claude's own payloads and env.
@@ -740,7 +715,7 @@ fn hookx_routed_in() {
         eprintln!("{}: got {:?}", flavor.name(), fired(&records));
         check_foreign_payloads(&mut c, &world, flavor, &records);
     }
-    c.finish("hookx_routed_in", &run);
+    c.finish("hookx_routed_in", &run.describe());
 }
 
 /// Each handler got its own flavour's payload of the event it is registered on, its own
@@ -927,7 +902,7 @@ fn converted_configs() {
         check_foreign_payloads(&mut c, &world, flavor, &world.records(flavor.name()));
     }
     let _ = run;
-    c.finish("converted_configs", &wrapped);
+    c.finish("converted_configs", &wrapped.describe());
 }
 
 /// What became of one probed Bash call.
@@ -1454,7 +1429,7 @@ fn ground_truth_answer_forms() {
         runs.push(run);
     }
     let run = runs.pop().unwrap();
-    c.finish("ground_truth_answer_forms", &run);
+    c.finish("ground_truth_answer_forms", &run.describe());
 }
 
 /// How many times each event's rule ran, by the records.
@@ -1539,7 +1514,7 @@ fn synced_project_runs_each_rule_once() {
         );
     }
     let _ = alone;
-    c.finish("synced_project_runs_each_rule_once", &run);
+    c.finish("synced_project_runs_each_rule_once", &run.describe());
 }
 
 /// The README's migration story under Claude Code (issue 24): the Claude project converted to
@@ -1578,7 +1553,7 @@ fn migration_story_runs_each_rule_once() {
         fmt.first().is_some_and(|l| l.contains("\"file_path\":")),
         format!("the formatter got Claude's payload: {fmt:?}"),
     );
-    c.finish("migration_story_runs_each_rule_once", &run);
+    c.finish("migration_story_runs_each_rule_once", &run.describe());
 }
 
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
