@@ -2,8 +2,8 @@
 //! sealed off the network with the fake model of `live_claude.rs`: the events a `-p` run never
 //! fires. One session types slash commands, answers the client's dialogs, changes a watched file
 //! and the settings under it, and prompts the fake model into tool calls (tasks, worktrees, an
-//! MCP server that asks for input, a folder change, a permission prompt left open). Every wait
-//! ends on an event: a hook's record on disk or text on the screen.
+//! MCP server that asks for input, a folder change, a permission prompt left open, a teammate).
+//! Every wait ends on an event: a hook's record on disk or text on the screen.
 //!
 //! `interactive_events`: the dumper natively on all 34 events (ground truth); each event's
 //! payload is recorded (`HOOKX_RECORD=1` rewrites `tests/fixtures/recorded/claude-2.1.332/`
@@ -110,7 +110,29 @@ fn ask_script(step: usize, _project: &str) -> Vec<Block> {
     }
 }
 
+/// A named agent: with agent teams on, a teammate, which goes idle when its turn ends.
+fn team_script(step: usize, _project: &str) -> Vec<Block> {
+    match step {
+        0 => vec![Block::Tool(
+            "Agent",
+            json!({"description": "helper", "prompt": "SCRIPT:sub run the helper step",
+                   "subagent_type": "claude", "name": "helper"}),
+        )],
+        _ => vec![Block::Text("Team started.".into())],
+    }
+}
+
+/// The teammate's own turn.
+fn sub_script(step: usize, _project: &str) -> Vec<Block> {
+    match step {
+        0 => bash("printf sub > sub.txt"),
+        _ => vec![Block::Text("Helper finished.".into())],
+    }
+}
+
 static SCRIPTS: &[(&str, Script)] = &[
+    ("team", team_script),
+    ("sub", sub_script),
     ("cwd", cwd_script),
     ("tasks", tasks_script),
     ("worktree", worktree_script),
@@ -215,13 +237,15 @@ fn native_hooks(world: &World) -> serde_json::Map<String, Value> {
         .collect()
 }
 
-/// Claude on a pseudo-terminal in the world's project: the task tools on, permissions asked.
+/// Claude on a pseudo-terminal in the world's project: the task tools and agent teams on,
+/// permissions asked.
 fn start(bin: &Path, world: &World, port: u16) -> Terminal {
     let mut cmd = Command::new(bin);
     cmd.env_clear()
         .envs(client::base_env(world, port))
         .env("TERM", "xterm-256color")
         .env("CLAUDE_CODE_ENABLE_TODO_TOOLS", "1")
+        .env("CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS", "1")
         .current_dir(&world.project)
         .arg("--debug-file")
         .arg(world.dump.join("debug-pty.log"))
@@ -410,6 +434,11 @@ fn interactive_events() {
     term.press_until("\x1b", "the prompt cancelled", |s| {
         s.contains("? for shortcuts")
     });
+
+    // An agent team: the named agent is a teammate, idle when its turn ends. Last, as the
+    // teammate's end wakes the main conversation for one more turn.
+    term.enter_line("SCRIPT:team start a teammate");
+    wait_records(&mut term, &world, "claude", "TeammateIdle", 0);
     term.wait("an idle_prompt Notification", |_| {
         notified(&world, "claude", "idle_prompt")
     });
@@ -435,6 +464,7 @@ fn interactive_events() {
         "Elicitation",
         "ElicitationResult",
         "Notification",
+        "TeammateIdle",
     ] {
         c.check(
             records.iter().any(|r| r.event == event),
@@ -525,6 +555,10 @@ fn check_session(c: &mut Checks, world: &World, records: &[Record]) {
             && field("ElicitationResult", "action") == Some(json!("accept"))
             && field("ElicitationResult", "content") == Some(json!({"colour": "blue"})),
         "Elicitation names the server, ElicitationResult has what was typed",
+    );
+    c.check(
+        field("TeammateIdle", "teammate_name") == Some(json!("helper")),
+        "TeammateIdle names the teammate",
     );
 }
 

@@ -37,7 +37,7 @@ pub static TABLES: Tables = Tables {
         // The rest of the 34 events of the claude-code 2.1.332 settings schema. PostToolBatch
         // and MessageDisplay fired in `-p` runs (tests/live_claude.rs), Setup in an
         // `--init-only` run, the others in an interactive session on a pseudo-terminal
-        // (tests/live_claude_pty.rs); PermissionDenied and TeammateIdle were never seen firing
+        // (tests/live_claude_pty.rs); PermissionDenied was never seen firing
         // (conformance/claude-facts.md says what was tried).
         (EventKind::PostToolBatch, "PostToolBatch"),
         (EventKind::UserPromptExpansion, "UserPromptExpansion"),
@@ -492,6 +492,21 @@ pub static TABLES: Tables = Tables {
                 "task_description",
                 "task_id",
                 "task_subject",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::TeammateIdle,
+            &[
+                "agent_id",
+                "agent_type",
+                "cwd",
+                "hook_event_name",
+                "permission_mode",
+                "prompt_id",
+                "session_id",
+                "team_name",
+                "teammate_name",
                 "transcript_path",
             ],
         ),
