@@ -19,7 +19,7 @@ mod fixtures;
 mod server;
 
 use checks::Checks;
-use client::{Record, Run, World};
+use client::{Record, World, fired, hso, print_json, write_json};
 use hookx::dialect::{bricks, copilot};
 use hookx::tables::Flavor;
 use serde_json::{Value, json};
@@ -127,20 +127,6 @@ static SCRIPTS: &[(&str, Script)] = &[
 
 const PROMPT: &str = "SCRIPT:tools exercise every tool";
 
-/// A Claude answer (sh snippet) putting `fields` into `hookSpecificOutput` of `event`.
-fn hso(event: &str, fields: Value) -> String {
-    let mut inner = json!({"hookEventName": event});
-    inner
-        .as_object_mut()
-        .unwrap()
-        .extend(fields.as_object().unwrap().clone());
-    print_json(&json!({"hookSpecificOutput": inner}))
-}
-
-fn print_json(v: &Value) -> String {
-    format!("printf '%s' '{v}'\n")
-}
-
 fn exit2(stderr: &str) -> String {
     format!("printf '%s\\n' '{stderr}' >&2; exit 2\n")
 }
@@ -238,11 +224,6 @@ fn native_settings(world: &World, events: &[&str]) -> Value {
         })
         .collect();
     json!({"hooks": hooks})
-}
-
-fn write_json(path: &Path, value: &Value) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, serde_json::to_string_pretty(value).unwrap()).unwrap();
 }
 
 /// The client, or a skip (a failure under `HOOKX_LIVE=require`).
@@ -427,17 +408,6 @@ const ALL_EFFECTS: &[&str] = &[
     "stop-context",
     "halt",
 ];
-
-/// Events seen in the records, in first-fired order.
-fn fired(records: &[Record]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for r in records {
-        if !out.contains(&r.event) {
-            out.push(r.event.clone());
-        }
-    }
-    out
-}
 
 /// Ground truth: the dumper natively on all 34 events, the tools script, then `/compact`
 /// twice (`--continue`): once with PreCompact instructions on stdout, once blocked by exit 2.

@@ -28,15 +28,13 @@ mod pty;
 #[allow(dead_code)]
 #[path = "live_claude/server.rs"]
 mod server;
-#[path = "live_common/spawn.rs"]
-mod spawn;
 
 #[path = "common/claude_events.rs"]
 mod claude_events;
 
 use checks::Checks;
 use claude_events::EVENTS;
-use client::{Record, World};
+use client::{Record, World, fired, hso, write_json};
 use hookx::dialect::{claude, copilot, qwen};
 use hookx::tables::Flavor;
 use pty::Terminal;
@@ -155,21 +153,6 @@ fn client_or_skip(test: &str) -> Option<std::path::PathBuf> {
         eprintln!("skip {why}");
     }
     bin
-}
-
-fn write_json(path: &Path, value: &Value) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, serde_json::to_string_pretty(value).unwrap()).unwrap();
-}
-
-/// A Claude answer putting `fields` into `hookSpecificOutput` of `event`.
-fn hso(event: &str, fields: Value) -> String {
-    let mut inner = json!({"hookEventName": event});
-    inner
-        .as_object_mut()
-        .unwrap()
-        .extend(fields.as_object().unwrap().clone());
-    format!("printf '%s' '{}'\n", json!({"hookSpecificOutput": inner}))
 }
 
 /// The project and home every session here runs in: onboarding done, the API key and the
@@ -485,17 +468,6 @@ fn notified(world: &World, label: &str, kind: &str) -> bool {
     of(world, label, "Notification")
         .iter()
         .any(|r| r.stdin["notification_type"] == kind)
-}
-
-/// Events seen in the records, in first-fired order.
-fn fired(records: &[Record]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for r in records {
-        if !out.contains(&r.event) {
-            out.push(r.event.clone());
-        }
-    }
-    out
 }
 
 /// What each event said about what happened in the session.

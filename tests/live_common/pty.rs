@@ -78,7 +78,7 @@ impl Terminal {
                 Ok(())
             });
         }
-        let child = super::spawn::spawn(&mut cmd)?;
+        let child = cmd.spawn()?;
         drop(cmd);
         let master = File::from(master);
         let (rows, cols) = (NonZeroU16::new(rows), NonZeroU16::new(cols));
