@@ -186,7 +186,8 @@ fn prepare(world: &World, mut hooks: serde_json::Map<String, Value>) {
     std::fs::write(&server, include_str!("live_claude/elicit.sh")).unwrap();
     write_json(
         &project.join(".mcp.json"),
-        &json!({"mcpServers": {"elicit": {"command": "sh", "args": [server]}}}),
+        &json!({"mcpServers": {"elicit": {"command": "sh", "args": [server],
+                                          "env": {"ELICIT_READY": elicit_ready(world)}}}}),
     );
     if let Some(Value::Array(groups)) = hooks.get_mut("FileChanged") {
         for group in groups {
@@ -194,6 +195,11 @@ fn prepare(world: &World, mut hooks: serde_json::Map<String, Value>) {
         }
     }
     settings(world, &hooks, 0);
+}
+
+/// The file the MCP server creates once Claude has listed its tools.
+fn elicit_ready(world: &World) -> std::path::PathBuf {
+    world.dump.join("elicit.ready")
 }
 
 /// Writes the project settings: `hooks`, the project's MCP server allowed, and a variable
@@ -393,7 +399,11 @@ fn interactive_events() {
     );
     ready(&mut term);
 
-    // The MCP server asks for a colour: typed into the form, then accepted.
+    // The MCP server (connected: it has listed its tools) asks for a colour: typed into the
+    // form, then accepted.
+    term.wait("the MCP server connected", |_| {
+        elicit_ready(&world).exists()
+    });
     let stops = of(&world, "claude", "Stop").len();
     term.enter_line("SCRIPT:elicit ask for a colour");
     wait_records(&mut term, &world, "claude", "Elicitation", 0);
