@@ -606,6 +606,7 @@ mod protocol_rows {
         // (`ground_truth_answer_forms`): it runs with `allow` and with no decision.
         updated_input_merges: false,
         updated_input_needs_allow: false,
+        reason_alone_is_context: false,
         event_key: "hook_event_name",
         event_key_only: None,
         event_shapes: &[],

@@ -626,6 +626,7 @@ mod protocol_rows {
         ],
         updated_input_merges: false,
         updated_input_needs_allow: false,
+        reason_alone_is_context: true,
         answer_event_key: None,
         permission_values: &[],
         permission_passes: &[],

@@ -161,13 +161,26 @@ impl Intent {
         o
     }
 
-    /// Whether `effect` is what this decision means to do; else what it lacks. A reason or
-    /// context is meant for the model; `ask` cannot be answered in a run without a user, so the
-    /// call must not run.
-    pub fn holds(self, name: &str, effect: &Effect) -> Result<(), String> {
-        let n = name.to_uppercase();
+    /// Whether `effect` is what this decision, as `form` carries it, means to do; else what it
+    /// lacks. A reason or context in the answer is meant for the model; `ask` hands the call to
+    /// the client's own permission flow, so it must do what the client did with a handler's
+    /// own `ask` (`native_ask`; `None`: no run recorded one). Where hookx left a part out
+    /// of the form (the host has no field for it: a rewrite, a reason, context), the part is a
+    /// loss, named in the second value, and only the rest is judged.
+    pub fn holds(
+        self,
+        form: &Form,
+        effect: &Effect,
+        native_ask: Option<Ran>,
+    ) -> (Result<(), String>, Option<String>) {
+        let n = form.name.to_uppercase();
+        // At exit 0, stderr holds hookx's notes for the user, not the answer.
+        let carries =
+            |t: &str| form.stdout.contains(t) || (form.exit != 0 && form.stderr.contains(t));
         let saw = |t: String| {
-            if effect.seen.contains(&t) {
+            if !carries(&t) {
+                Ok(())
+            } else if effect.seen.contains(&t) {
                 Ok(())
             } else {
                 Err(format!("{t} did not reach the model"))
@@ -180,19 +193,35 @@ impl Intent {
                 Err(format!("the call became {:?}, not {want:?}", effect.tool))
             }
         };
-        match self {
-            Intent::Deny => ran(Ran::NotRun).and_then(|_| saw(format!("R-{n}"))),
-            Intent::Ask => ran(Ran::NotRun),
+        let (reason, context) = (format!("R-{n}"), format!("C-{n}"));
+        // A rewrite carries the form's name (in lower case) in its input.
+        let rewrites = carries(&form.name);
+        let loss = match self {
+            Intent::Deny | Intent::Block if !carries(&reason) => Some("the reason"),
+            Intent::Rewrite | Intent::AllowRewrite if !rewrites => Some("the rewrite"),
+            Intent::Context if !carries(&context) => Some("the context"),
+            _ => None,
+        };
+        let verdict = match self {
+            Intent::Deny => ran(Ran::NotRun).and_then(|_| saw(reason)),
+            Intent::Ask => match native_ask {
+                // A rewrite beside the handler's ask is not hookx's: the call ran.
+                Some(Ran::Rewritten) => ran(Ran::Original),
+                Some(native) => ran(native),
+                None => Err("no run recorded what the client does with a handler's ask".into()),
+            },
             Intent::Allow => ran(Ran::Original),
-            Intent::Rewrite | Intent::AllowRewrite => ran(Ran::Rewritten),
-            Intent::Context => saw(format!("C-{n}")),
-            Intent::Block => saw(format!("R-{n}")),
+            Intent::Rewrite | Intent::AllowRewrite if rewrites => ran(Ran::Rewritten),
+            Intent::Rewrite | Intent::AllowRewrite => ran(Ran::Original),
+            Intent::Context => saw(context),
+            Intent::Block => saw(reason),
             Intent::Stop => match effect.halted {
                 Some(true) => Ok(()),
                 Some(false) => Err("the agent went on".into()),
                 None => Err("no run looked at whether the agent stopped".into()),
             },
-        }
+        };
+        (verdict, loss.map(|l| format!("{l} is left out")))
     }
 }
 
@@ -209,7 +238,8 @@ pub fn flavor(name: &str) -> Flavor {
 }
 
 /// The form hookx writes to a `flavor` host on `event` (a shell call) for `intent`, named
-/// `name`; `None` where it writes nothing (the host has no field for it).
+/// `name`; `None` where it answers nothing (the host has no field for it; hookx says so to
+/// the user).
 pub fn hookx_form(
     flavor: Flavor,
     event: &str,
@@ -231,7 +261,8 @@ pub fn hookx_form(
         fields: Default::default(),
     };
     let a = hookx::protocol::encode_answer(flavor, &call, &intent.outcome(name, rewrite));
-    if a.stdout.is_empty() && a.stderr.is_empty() && a.exit_code == 0 {
+    // At exit 0 with nothing on stdout, stderr holds only hookx's notes for the user.
+    if a.stdout.is_empty() && a.exit_code == 0 {
         return None;
     }
     Some(Form {
@@ -304,6 +335,14 @@ impl Form {
 }
 
 impl Book {
+    /// What the client did with a handler's own `ask` (a hand-written form).
+    pub fn native_ask(&self) -> Option<Ran> {
+        self.forms
+            .iter()
+            .find(|e| e.form.intent.is_none() && e.form.stdout.contains(r#""ask""#))
+            .map(|e| e.effect.tool)
+    }
+
     pub fn path(folder: &str, version: &str) -> PathBuf {
         PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("tests/fixtures/recorded")
@@ -385,4 +424,29 @@ pub fn sh(stdout: &str, stderr: &str, exit: i32) -> String {
 /// Whether the probe's call `name` only shows whether the run went on after the call before it.
 pub fn is_after(name: &str) -> bool {
     name.starts_with("after") || name.ends_with("after")
+}
+
+/// What became of the call `printf x > o-NAME.txt` whose rewrite writes `r-NAME.txt`, both in
+/// `dir`.
+pub fn ran_by_files(dir: &std::path::Path, name: &str) -> Ran {
+    let o = dir.join(format!("o-{name}.txt")).exists();
+    let r = dir.join(format!("r-{name}.txt")).exists();
+    match (o, r) {
+        (false, false) => Ran::NotRun,
+        (true, false) => Ran::Original,
+        (false, true) => Ran::Rewritten,
+        (true, true) => panic!("{name}: both ran"),
+    }
+}
+
+/// A hand-written form (no intent).
+pub fn hand(name: &str, event: &str, stdout: &str, stderr: &str, exit: i32) -> Form {
+    Form {
+        name: name.into(),
+        event: event.into(),
+        stdout: stdout.into(),
+        stderr: stderr.into(),
+        exit,
+        intent: None,
+    }
 }
