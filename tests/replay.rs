@@ -563,10 +563,20 @@ fn replay(host: &str) {
 
 /// The hosts whose client the live suites drive, by the answer book of their probes. A host
 /// moves from `UNBOOKED` to a book when its probe records one.
-const BOOKED: &[&str] = &["claude", "copilot", "droid"];
-const UNBOOKED: &[&str] = &[
-    "augment", "cline", "codex", "gemini", "kilo", "opencode", "qwen",
+const BOOKED: &[&str] = &[
+    "claude", "cline", "codex", "copilot", "droid", "gemini", "qwen",
 ];
+const UNBOOKED: &[&str] = &["augment", "kilo", "opencode"];
+
+/// Decisions a client cannot carry out as meant, whatever hookx writes, each with why: the
+/// test prints them, and fails when one is honoured after all (take it off the list).
+const SHORTFALLS: &[(&str, &str, answers::Intent, &str)] = &[(
+    "cline-cli",
+    "PreToolUse",
+    answers::Intent::Deny,
+    "Cline has no deny of one call: `cancel` ends the whole run, so the reason never reaches \
+     the model (cline-facts.md; install and doctor warn)",
+)];
 
 /// The answer books in `recorded/`.
 fn books() -> Vec<(PathBuf, answers::Book)> {
@@ -605,6 +615,8 @@ fn every_client_with_a_live_suite_has_an_answer_book_or_is_listed_without() {
 #[test]
 fn every_answer_hookx_writes_is_a_form_its_client_was_seen_to_honour() {
     let mut failures = Vec::new();
+    // The shortfalls seen, by (client, event, decision).
+    let mut fell_short = Vec::new();
     let mut checked = 0;
     for (path, book) in books() {
         let who = format!("{} {}", book.client, book.version);
@@ -646,7 +658,15 @@ fn every_answer_hookx_writes_is_a_form_its_client_was_seen_to_honour() {
                 for e in recorded {
                     let (verdict, loss) = intent.holds(&e.form, &e.effect, book.native_ask());
                     if let Err(why) = verdict {
-                        failures.push(format!("{what}; as form {}: {why}", e.form.name));
+                        let known = SHORTFALLS.iter().find(|(c, e, i, _)| {
+                            (*c, *e, *i) == (book.client.as_str(), p.event.as_str(), intent)
+                        });
+                        if let Some((client, event, intent, because)) = known {
+                            eprintln!("{what}: {why}; a known shortfall: {because}");
+                            fell_short.push((*client, *event, *intent));
+                        } else {
+                            failures.push(format!("{what}; as form {}: {why}", e.form.name));
+                        }
                     }
                     if let Some(loss) = loss {
                         eprintln!(
@@ -660,6 +680,12 @@ fn every_answer_hookx_writes_is_a_form_its_client_was_seen_to_honour() {
     }
     eprintln!("{checked} answers hookx writes, each judged by its client's recorded effect");
     assert!(checked > 0, "no answer judged");
+    for (client, event, intent, _) in SHORTFALLS {
+        assert!(
+            fell_short.contains(&(*client, *event, *intent)),
+            "{client} {event} {intent:?} is honoured now: take it off SHORTFALLS"
+        );
+    }
     assert!(
         failures.is_empty(),
         "{} answers not honoured as meant:\n{}",
