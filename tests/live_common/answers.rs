@@ -178,9 +178,7 @@ impl Intent {
         let carries =
             |t: &str| form.stdout.contains(t) || (form.exit != 0 && form.stderr.contains(t));
         let saw = |t: String| {
-            if !carries(&t) {
-                Ok(())
-            } else if effect.seen.contains(&t) {
+            if !carries(&t) || effect.seen.contains(&t) {
                 Ok(())
             } else {
                 Err(format!("{t} did not reach the model"))
