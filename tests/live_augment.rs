@@ -585,13 +585,14 @@ fn alone(f: &answers::Form) -> bool {
     f.intent == Some(answers::Intent::Stop)
 }
 
-/// The calls of the `forms` run: [`auggie_forms`] with hookx's forms that cannot end the run
-/// before the last (the hand-written stop).
+/// The calls of the `forms` run: [`auggie_forms`] with a handler's own `ask` and hookx's
+/// forms that cannot end the run before the last (the hand-written stop).
 fn form_names() -> &'static [String] {
     static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     NAMES.get_or_init(|| {
         let mut names: Vec<String> = auggie_forms().iter().map(|f| f.0.to_string()).collect();
         let last = names.pop().unwrap();
+        names.push("nativeask".into());
         names.extend(
             hookx_forms()
                 .into_iter()
@@ -647,6 +648,12 @@ fn ground_truth_answer_forms() {
         .collect();
     let mine = hookx_forms();
     let last = book_forms.pop().unwrap();
+    // A handler's own `ask`: what the client's permission flow does with a call.
+    let ask = hso(
+        "PreToolUse",
+        json!({"permissionDecision": "ask", "permissionDecisionReason": "R-NATIVEASK"}),
+    );
+    book_forms.push(answers::hand("nativeask", "PreToolUse", &ask, "", 0));
     book_forms.extend(mine.iter().filter(|f| !alone(f)).cloned());
     book_forms.push(last);
     // One run of `scenario` with `forms` answered: the tool result of each call, in order,

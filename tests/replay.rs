@@ -564,9 +564,9 @@ fn replay(host: &str) {
 /// The hosts whose client the live suites drive, by the answer book of their probes. A host
 /// moves from `UNBOOKED` to a book when its probe records one.
 const BOOKED: &[&str] = &[
-    "claude", "cline", "codex", "copilot", "droid", "gemini", "qwen",
+    "augment", "claude", "cline", "codex", "copilot", "droid", "gemini", "qwen",
 ];
-const UNBOOKED: &[&str] = &["augment", "kilo", "opencode"];
+const UNBOOKED: &[&str] = &["kilo", "opencode"];
 
 /// Decisions a client cannot carry out as meant, whatever hookx writes, each with why: the
 /// test prints them, and fails when one is honoured after all (take it off the list).
