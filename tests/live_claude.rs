@@ -989,6 +989,7 @@ fn hookx_probed() -> (Vec<answers::Probed>, Value) {
         ("PreToolUse", "hxpre"),
         ("PermissionRequest", "hxperm"),
         ("PostToolUse", "hxpost"),
+        ("Stop", "hxstop"),
     ]
     .map(|(event, prefix)| answers::Probed {
         flavor: "claude".into(),
@@ -1005,7 +1006,8 @@ fn hookx_forms() -> Vec<answers::Form> {
 }
 
 /// [`FORM_RUNS`] with hookx's own forms: those that may end the run each alone, followed by a
-/// call that shows whether it did, the others in the first run.
+/// call that shows whether it did; those on Stop each alone (the model ends its turn with the
+/// form's tag); the others in the first run.
 fn form_runs() -> &'static [Vec<String>] {
     static RUNS: std::sync::OnceLock<Vec<Vec<String>>> = std::sync::OnceLock::new();
     RUNS.get_or_init(|| {
@@ -1016,6 +1018,8 @@ fn form_runs() -> &'static [Vec<String>] {
         for f in hookx_forms() {
             if f.intent == Some(answers::Intent::Stop) {
                 runs.push(vec![f.name.clone(), format!("{}after", f.name)]);
+            } else if f.event == "Stop" {
+                runs.push(vec![f.name]);
             } else {
                 runs[0].push(f.name);
             }
@@ -1025,7 +1029,14 @@ fn form_runs() -> &'static [Vec<String>] {
 }
 
 fn forms_step(run: usize, step: usize) -> Vec<Block> {
+    let on_stop = |name: &str| {
+        hookx_forms()
+            .iter()
+            .any(|f| f.name == name && f.event == "Stop")
+    };
     match form_runs().get(run).and_then(|r| r.get(step)) {
+        // The turn ends; the Stop payload's `last_assistant_message` carries the tag.
+        Some(name) if on_stop(name) => vec![Block::Text(format!("Stopping here. tag-{name}"))],
         Some(name) => vec![Block::Tool(
             "Bash",
             json!({"command": format!("printf x > o-{name}.txt # tag-{name}"), "description": "probe"}),
@@ -1439,7 +1450,10 @@ fn ground_truth_answer_forms() {
     assert_eq!(names, called, "the scripts call every form once");
     write_json(
         &world.project.join(".claude/settings.json"),
-        &native_settings(&world, &["PreToolUse", "PermissionRequest", "PostToolUse"]),
+        &native_settings(
+            &world,
+            &["PreToolUse", "PermissionRequest", "PostToolUse", "Stop"],
+        ),
     );
     // Every probed form as the book holds it: hand-written, then hookx's.
     let mut book_forms: Vec<answers::Form> = forms

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::path::PathBuf;
 
-/// What became of the probed tool call.
+/// What became of the probed tool call (`NotRun` where the event has none).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Ran {
@@ -125,6 +125,8 @@ impl Intent {
             EventKind::PreToolUse => &[Deny, Ask, Allow, Rewrite, AllowRewrite, Context, Stop],
             EventKind::PermissionRequest => &[Deny, Allow, AllowRewrite],
             EventKind::PostToolUse => &[Block, Context, Stop],
+            // The agent goes on with the reason.
+            EventKind::Stop => &[Block],
             _ => &[],
         }
     }
