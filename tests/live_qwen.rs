@@ -120,6 +120,16 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             .map(|f| one(shell(&format!("printf x > o-{}.txt", f.name))))
             .chain([Step::Text("forms done")])
             .collect(),
+        // A Stop form: the turn ends with its tag (`last_assistant_message`), then once more.
+        end if end.starts_with("hxend-") => {
+            let name = &end["hxend-".len()..];
+            vec![
+                Step::Text(Box::leak(
+                    format!("Stopping here. tag-{name}").into_boxed_str(),
+                )),
+                Step::Text("end done"),
+            ]
+        }
         // One form that may stop the agent, then a call that shows whether it did.
         stop if stop.starts_with("hxone-") => {
             let name = &stop["hxone-".len()..];
@@ -1054,12 +1064,15 @@ fn faulty_handlers_beside_a_deny() {
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 /// The events hookx's own forms are probed on, and the rewrite they carry.
 fn hookx_probed() -> (Vec<answers::Probed>, Value) {
-    let probed = [("PreToolUse", "hxpre"), ("PostToolUse", "hxpost")].map(|(event, prefix)| {
-        answers::Probed {
-            flavor: "qwen".into(),
-            event: event.into(),
-            prefix: prefix.into(),
-        }
+    let probed = [
+        ("PreToolUse", "hxpre"),
+        ("PostToolUse", "hxpost"),
+        ("Stop", "hxstop"),
+    ]
+    .map(|(event, prefix)| answers::Probed {
+        flavor: "qwen".into(),
+        event: event.into(),
+        prefix: prefix.into(),
     });
     let rewrite = json!({"command": "printf x > r-<name>.txt", "description": "d"});
     (probed.to_vec(), rewrite)
@@ -1078,9 +1091,9 @@ fn probe_forms() -> &'static [answers::Form] {
     })
 }
 
-/// Whether the form may stop the agent: it is probed in a run of its own.
+/// Whether the form may stop the agent, or is on Stop: it is probed in a run of its own.
 fn alone(f: &answers::Form) -> bool {
-    f.intent == Some(answers::Intent::Stop)
+    f.intent == Some(answers::Intent::Stop) || f.event == "Stop"
 }
 
 /// Every form hookx writes on PreToolUse and PostToolUse, probed against the real client with
@@ -1089,13 +1102,16 @@ fn alone(f: &answers::Form) -> bool {
 /// with a call after it.
 fn hookx_answer_forms() {
     let setup = |sb: &Sandbox, forms: &[&answers::Form]| {
-        let hooks: serde_json::Map<String, Value> = ["PreToolUse", "PostToolUse"]
+        let hooks: serde_json::Map<String, Value> = ["PreToolUse", "PostToolUse", "Stop"]
             .iter()
             .map(|e| (e.to_string(), json!([group(sb, None, e)])))
             .collect();
         sb.user_settings(Value::Object(hooks));
         for f in forms {
-            let when = format!("o-{}.txt", f.name);
+            let when = match f.event.as_str() {
+                "Stop" => format!("tag-{}", f.name),
+                _ => format!("o-{}.txt", f.name),
+            };
             sb.answer(&f.event, &f.name, &when, &f.stdout, &f.stderr, f.exit);
         }
         None
@@ -1119,6 +1135,12 @@ fn hookx_answer_forms() {
         note(&l, "hxforms", f, None);
     }
     for f in probe_forms().iter().filter(|f| alone(f)) {
+        if f.event == "Stop" {
+            let scenario = format!("hxend-{}", f.name);
+            let l = live(&scenario, &["--yolo"], &[], |sb| setup(sb, &[f])).unwrap();
+            note(&l, &scenario, f, None);
+            continue;
+        }
         let scenario = format!("hxone-{}", f.name);
         let l = live(&scenario, &["--yolo"], &[], |sb| setup(sb, &[f])).unwrap();
         let after = answers::ran_by_files(&l.sb.project, &format!("{}after", f.name));
