@@ -1505,44 +1505,31 @@ fn converted_claude_config() {
 /// The README's migration story under the real client (issue 24): a Claude project (a Bash
 /// guard, a formatter on Write/Edit, a prompt logger, a Stop hook) converted with `--write` to
 /// Copilot, Gemini, Codex and Cursor, then `hookx install --host copilot` and `hookx trust
-/// --yes`. Each handler appends `LABEL RUNNER PAYLOAD` to a log (RUNNER: `hookx` when hookx ran
-/// it, else `copilot`). Copilot 1.0.102 runs `.claude/settings.json` itself, with its own
-/// payload, and no setting turns that off alone: that run is each rule's one run. convert
-/// writes Copilot no copy, hookx runs neither the Gemini nor the Codex copy, and install and
-/// doctor say which payload the rules get.
+/// --yes` ([`common::migration_story`]). Each handler appends `LABEL RUNNER PAYLOAD` to a log
+/// (RUNNER: `hookx` when hookx ran it, else `agent`). Copilot 1.0.102 runs
+/// `.claude/settings.json` itself, with its own payload, and no setting turns that off alone:
+/// that run is each rule's one run. convert writes Copilot no copy, hookx runs neither the
+/// Gemini nor the Codex copy, and install and doctor say which payload the rules get. A personal
+/// Gemini rule routed through hookx in the user scope ([`common::story_personal_rule`]) puts
+/// `hookx run` on every event with all the copies in sight: it runs that rule once per event and
+/// no copy.
 fn migration_story_runs_each_rule_once() {
     let mut said = (String::new(), String::new());
     let Some(l) = live_env("story", |sb| {
-        let script = sb.write(
-            "project/hook.sh",
-            "#!/bin/sh\nr=copilot; [ -n \"$HOOKX_HOST\" ] && r=hookx\nprintf '%s %s %s\\n' \"$1\" \"$r\" \"$(tr -d '\\n')\" >> \"$(dirname \"$0\")/runs.log\"\n",
+        said.0 = common::migration_story(
+            &sb.project,
+            &sb.home,
+            "copilot,gemini,codex,cursor",
+            "copilot",
         );
-        let run = |label: &str| format!("sh {} {label}", script.display());
-        let settings = json!({"hooks": {
-            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": run("guard")}]}],
-            "PostToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "command", "command": run("fmt")}]}],
-            "UserPromptSubmit": [{"hooks": [{"type": "command", "command": run("log")}]}],
-            "Stop": [{"hooks": [{"type": "command", "command": run("stop")}]}],
-        }});
-        sb.write("project/.claude/settings.json", &settings.to_string());
-        common::hookx_clean(&sb.project)
-            .current_dir(&sb.project)
-            .env("HOME", &sb.home)
-            .args([
-                "convert",
-                ".claude/settings.json",
-                "--to",
-                "copilot,gemini,codex,cursor",
-            ])
-            .args(["--write", "--hookx", env!("CARGO_BIN_EXE_hookx")])
-            .assert()
-            .success();
-        let installed = common::hookx_at(&sb.project, &sb.home, &["install", "--host", "copilot"])
-            .success()
-            .get_output()
-            .clone();
-        said.0 = String::from_utf8_lossy(&installed.stderr).into_owned();
-        hookx(sb, &["trust", "--yes"]);
+        // Copilot reads Claude files itself: the personal rule is a Gemini one.
+        common::story_personal_rule(
+            &sb.project,
+            &sb.home,
+            "copilot",
+            ".gemini/settings.json",
+            &["BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent"],
+        );
         let doctor = common::hookx_at(&sb.project, &sb.home, &["doctor", "--host", "copilot"])
             .get_output()
             .clone();
@@ -1552,14 +1539,7 @@ fn migration_story_runs_each_rule_once() {
         return;
     };
     let log = std::fs::read_to_string(l.sb.project.join("runs.log")).unwrap_or_default();
-    let lines: Vec<&str> = log.lines().collect();
-    let runs = |label: &str| {
-        lines
-            .iter()
-            .filter(|line| line.starts_with(&format!("{label} ")))
-            .copied()
-            .collect::<Vec<&str>>()
-    };
+    let runs = |label: &str| common::story_runs(&l.sb.project, label);
     let mut c = Checks::default();
     c.that(
         !l.sb.project.join(".github/hooks/hooks.json").exists(),
@@ -1568,7 +1548,7 @@ fn migration_story_runs_each_rule_once() {
     for label in ["guard", "fmt", "log", "stop"] {
         let all = runs(label);
         c.that(
-            all.len() == 1 && all[0].starts_with(&format!("{label} copilot ")),
+            all.len() == 1 && all[0].starts_with(&format!("{label} agent ")),
             format!("{label}: once per event, by Copilot from the Claude file:\n{log}"),
         );
     }
@@ -1589,6 +1569,22 @@ fn migration_story_runs_each_rule_once() {
         said.1
             .contains("runs it itself with its copilot-pascal payload, not the claude one"),
         format!("doctor warns: {}", said.1),
+    );
+    // The personal rule, through hookx's user route: once per event of the two tool calls,
+    // with Gemini's payload.
+    let personal = common::story_runs_per_event(&l.sb.project, "user");
+    let once: std::collections::BTreeMap<String, usize> = [
+        ("AfterAgent", 1),
+        ("AfterTool", 2),
+        ("BeforeAgent", 1),
+        ("BeforeTool", 2),
+    ]
+    .into_iter()
+    .map(|(e, n)| (e.to_string(), n))
+    .collect();
+    c.that(
+        personal == once,
+        format!("the personal rule ran once per event: {personal:?}\n{log}"),
     );
     c.done("story");
 }
