@@ -8,6 +8,8 @@
 mod harness;
 #[path = "live_common/answers.rs"]
 mod answers;
+#[path = "live_claude/checks.rs"]
+mod checks;
 #[path = "live_claude/client.rs"]
 mod client;
 mod common;
@@ -18,7 +20,8 @@ mod fixtures;
 #[path = "live_claude/server.rs"]
 mod server;
 
-use client::{Record, Run, World};
+use checks::Checks;
+use client::{Record, World, fired, hso, print_json, write_json};
 use hookx::dialect::{bricks, copilot};
 use hookx::tables::Flavor;
 use serde_json::{Value, json};
@@ -126,20 +129,6 @@ static SCRIPTS: &[(&str, Script)] = &[
 
 const PROMPT: &str = "SCRIPT:tools exercise every tool";
 
-/// A Claude answer (sh snippet) putting `fields` into `hookSpecificOutput` of `event`.
-fn hso(event: &str, fields: Value) -> String {
-    let mut inner = json!({"hookEventName": event});
-    inner
-        .as_object_mut()
-        .unwrap()
-        .extend(fields.as_object().unwrap().clone());
-    print_json(&json!({"hookSpecificOutput": inner}))
-}
-
-fn print_json(v: &Value) -> String {
-    format!("printf '%s' '{v}'\n")
-}
-
 fn exit2(stderr: &str) -> String {
     format!("printf '%s\\n' '{stderr}' >&2; exit 2\n")
 }
@@ -239,11 +228,6 @@ fn native_settings(world: &World, events: &[&str]) -> Value {
     json!({"hooks": hooks})
 }
 
-fn write_json(path: &Path, value: &Value) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, serde_json::to_string_pretty(value).unwrap()).unwrap();
-}
-
 /// The client, or a skip (a failure under `HOOKX_LIVE=require`).
 fn client_or_skip(test: &str) -> Option<std::path::PathBuf> {
     match client::binary() {
@@ -302,34 +286,6 @@ impl Seen {
                     .count()
             })
             .collect()
-    }
-}
-
-/// Collects failed checks so that one run reports all of its differences at once.
-#[derive(Default)]
-struct Checks {
-    failed: Vec<String>,
-    count: usize,
-}
-
-impl Checks {
-    fn check(&mut self, ok: bool, what: impl Into<String>) {
-        self.count += 1;
-        if !ok {
-            self.failed.push(what.into());
-        }
-    }
-
-    fn finish(self, scenario: &str, run: &Run) {
-        eprintln!("{scenario}: {} checks", self.count);
-        assert!(
-            self.failed.is_empty(),
-            "{scenario}: {} of {} checks failed:\n  {}\n{}",
-            self.failed.len(),
-            self.count,
-            self.failed.join("\n  "),
-            run.describe()
-        );
     }
 }
 
@@ -455,17 +411,6 @@ const ALL_EFFECTS: &[&str] = &[
     "halt",
 ];
 
-/// Events seen in the records, in first-fired order.
-fn fired(records: &[Record]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for r in records {
-        if !out.contains(&r.event) {
-            out.push(r.event.clone());
-        }
-    }
-    out
-}
-
 /// Ground truth: the dumper natively on all 34 events, the tools script, then `/compact`
 /// twice (`--continue`): once with PreCompact instructions on stdout, once blocked by exit 2.
 fn native_ground_truth() {
@@ -567,7 +512,7 @@ fn native_ground_truth() {
         &["StopFailure", "SessionEnd"],
     );
     let _ = failed;
-    c.finish("native_ground_truth", &run);
+    c.finish("native_ground_truth", &run.describe());
 }
 
 /// What the records say about Claude's own payloads and env.
@@ -742,7 +687,7 @@ fn hookx_routed_in() {
         eprintln!("{}: got {:?}", flavor.name(), fired(&records));
         check_foreign_payloads(&mut c, &world, flavor, &records);
     }
-    c.finish("hookx_routed_in", &run);
+    c.finish("hookx_routed_in", &run.describe());
 }
 
 /// Each handler got its own flavour's payload of the event it is registered on, its own
@@ -929,7 +874,7 @@ fn converted_configs() {
         check_foreign_payloads(&mut c, &world, flavor, &world.records(flavor.name()));
     }
     let _ = run;
-    c.finish("converted_configs", &wrapped);
+    c.finish("converted_configs", &wrapped.describe());
 }
 
 use answers::Ran as Became;
@@ -1566,7 +1511,7 @@ fn ground_truth_answer_forms() {
     for diff in book.settle("claude") {
         c.check(false, diff);
     }
-    c.finish("ground_truth_answer_forms", &last.unwrap());
+    c.finish("ground_truth_answer_forms", &last.unwrap().describe());
 }
 
 /// How many times each event's rule ran, by the records.
@@ -1651,7 +1596,7 @@ fn synced_project_runs_each_rule_once() {
         );
     }
     let _ = alone;
-    c.finish("synced_project_runs_each_rule_once", &run);
+    c.finish("synced_project_runs_each_rule_once", &run.describe());
 }
 
 /// The README's migration story under Claude Code (issue 24): the Claude project converted to
@@ -1716,7 +1661,7 @@ fn migration_story_runs_each_rule_once() {
         personal == once,
         format!("the personal rule ran once per event: {personal:?}"),
     );
-    c.finish("migration_story_runs_each_rule_once", &run);
+    c.finish("migration_story_runs_each_rule_once", &run.describe());
 }
 
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
