@@ -1009,6 +1009,7 @@ pub(crate) mod protocol_rows {
         ],
         updated_input_merges: false,
         updated_input_needs_allow: false,
+        reason_alone_is_context: false,
         answer_event_key: Some((HSO, "hookEventName")),
         permission_values: &[Decision::Allow, Decision::Ask, Decision::Deny],
         // PreToolUse `defer` (claude-code 2.1.332 schema): the host's own flow decides.
