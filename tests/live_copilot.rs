@@ -5,6 +5,8 @@
 #[macro_use]
 #[path = "live_common/harness.rs"]
 mod harness;
+#[path = "live_common/answers.rs"]
+mod answers;
 #[path = "live_copilot/client.rs"]
 mod client;
 mod common;
@@ -104,7 +106,7 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             .chain([Step::Text("deny done")])
             .collect()
         }
-        "forms" => FORM_NAMES
+        "forms" => form_names()
             .iter()
             .map(|name| {
                 Step::Tools(vec![(
@@ -114,6 +116,20 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             })
             .chain([Step::Text("forms done")])
             .collect(),
+        // One form that may stop the agent, then a call that shows whether it did.
+        stop if stop.starts_with("fstop-") => {
+            let name = &stop["fstop-".len()..];
+            [name.to_string(), format!("{name}after")]
+                .iter()
+                .map(|n| {
+                    Step::Tools(vec![(
+                        "bash",
+                        json!({"command": format!("printf x > {project}/o-{n}.txt"), "description": "probe"}),
+                    )])
+                })
+                .chain([Step::Text("stop done")])
+                .collect()
+        }
         "compact" => {
             // Tool arguments stay in the history: three 12 KB files outgrow a 20000-token window.
             let big = |n: usize| {
@@ -551,13 +567,7 @@ fn ground_truth_deny() {
     record::check("deny", &l);
 }
 
-/// What became of one probed bash call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Became {
-    Original,
-    Rewritten,
-    NotRun,
-}
+use answers::Ran as Became;
 
 /// One answer form probed against Copilot CLI 1.0.102 with hookx out of the loop: the bash
 /// call `printf x > PROJECT/o-NAME.txt` (a rewrite writes `r-NAME.txt`), the recording hook
@@ -610,6 +620,50 @@ const FORM_NAMES: &[&str] = &[
     "cpermexit2",
     "cpermexit2allow",
 ];
+
+/// The events hookx's own forms are probed on, in both casings, and the rewrite they carry.
+fn hookx_probed() -> (Vec<answers::Probed>, Value) {
+    let probed = [
+        ("copilot", "preToolUse", "hxcpre"),
+        ("copilot", "permissionRequest", "hxcperm"),
+        ("copilot", "postToolUse", "hxcpost"),
+        ("copilot-pascal", "PreToolUse", "hxppre"),
+        ("copilot-pascal", "PermissionRequest", "hxpperm"),
+        ("copilot-pascal", "PostToolUse", "hxppost"),
+    ]
+    .map(|(flavor, event, prefix)| answers::Probed {
+        flavor: flavor.into(),
+        event: event.into(),
+        prefix: prefix.into(),
+    });
+    let rewrite = json!({"command": "printf x > r-<name>.txt", "description": "rw"});
+    (probed.to_vec(), rewrite)
+}
+
+fn hookx_forms() -> Vec<answers::Form> {
+    let (probed, rewrite) = hookx_probed();
+    answers::hookx_forms(&probed, &rewrite)
+}
+
+/// Whether the form may stop the agent: it is probed in a run of its own.
+fn may_stop(f: &answers::Form) -> bool {
+    f.intent == Some(answers::Intent::Stop)
+}
+
+/// The calls of the `forms` run: [`FORM_NAMES`], then hookx's forms that cannot stop the agent.
+fn form_names() -> &'static [String] {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut names: Vec<String> = FORM_NAMES.iter().map(|n| n.to_string()).collect();
+        names.extend(
+            hookx_forms()
+                .into_iter()
+                .filter(|f| !may_stop(f))
+                .map(|f| f.name),
+        );
+        names
+    })
+}
 
 fn copilot_forms() -> Vec<Form> {
     use Became::*;
@@ -979,55 +1033,79 @@ fn copilot_forms() -> Vec<Form> {
 }
 
 /// Every answer form of the preToolUse, PreToolUse, postToolUse, PostToolUse and
-/// permissionRequest rows, probed against the real client with hookx out of the loop (the
-/// handler is the recording script). Prints one line per form, then checks it against the
-/// recorded facts (conformance/copilot-facts.md).
+/// permissionRequest rows, and every form hookx writes on them, probed against the real client
+/// with hookx out of the loop (the handler is the recording script, printing the form). Prints
+/// one line per form, checks the hand-written forms against the recorded facts
+/// (conformance/copilot-facts.md) and every form against the answer book (`answers.json`, see
+/// `live_common/answers.rs`). A form that may stop the agent runs alone, with a call after it.
 fn ground_truth_answer_forms() {
     let forms = copilot_forms();
+    let mine = hookx_forms();
+    let mut book_forms: Vec<answers::Form> = forms
+        .iter()
+        .map(|f| answers::Form {
+            name: f.name.into(),
+            event: f.label.into(),
+            stdout: f.stdout.clone(),
+            stderr: f.stderr.into(),
+            exit: f.exit,
+            intent: None,
+        })
+        .collect();
+    book_forms.extend(mine.iter().filter(|f| !may_stop(f)).cloned());
+    let answer_all = |sb: &Sandbox, forms: &[&answers::Form]| {
+        sb.write("home/.copilot/hooks/dump.json", &dump_everything(sb));
+        for f in forms {
+            let when = format!("o-{}.txt", f.name);
+            sb.answer(&f.event, &f.name, &when, &f.stdout, &f.stderr, f.exit);
+        }
+    };
     let Some(l) = live(
         "forms",
-        |sb| {
-            sb.write("home/.copilot/hooks/dump.json", &dump_everything(sb));
-            for f in &forms {
-                let when = format!("o-{}.txt", f.name);
-                sb.answer(f.label, f.name, &when, &f.stdout, f.stderr, f.exit);
-            }
-        },
+        |sb| answer_all(sb, &book_forms.iter().collect::<Vec<_>>()),
         &[],
     ) else {
         return;
     };
     assert_eq!(
-        forms.iter().map(|f| f.name).collect::<Vec<_>>(),
-        FORM_NAMES,
+        book_forms.iter().map(|f| &f.name).collect::<Vec<_>>(),
+        form_names().iter().collect::<Vec<_>>(),
         "the script calls every form, in order"
     );
-    let sent = l.sent("forms");
-    let mut failed = Vec::new();
-    for f in &forms {
-        let o = l.sb.project.join(format!("o-{}.txt", f.name)).exists();
-        let r = l.sb.project.join(format!("r-{}.txt", f.name)).exists();
-        let became = match (o, r) {
+    let became = |l: &Live, name: &str| {
+        let o = l.sb.project.join(format!("o-{name}.txt")).exists();
+        let r = l.sb.project.join(format!("r-{name}.txt")).exists();
+        match (o, r) {
             (false, false) => Became::NotRun,
             (true, false) => Became::Original,
             (false, true) => Became::Rewritten,
-            (true, true) => panic!("{}: both ran", f.name),
-        };
-        let saw: Vec<&str> = f
-            .seen
-            .iter()
-            .chain(f.unseen)
-            .copied()
-            .filter(|t| sent.contains(t))
-            .collect();
+            (true, true) => panic!("{name}: both ran"),
+        }
+    };
+    let mut entries = Vec::new();
+    let mut note = |l: &Live, scenario: &str, f: &answers::Form, halted: Option<bool>| {
+        let sent = l.sent(scenario);
+        let effect = f.effect(became(l, &f.name), |t| sent.contains(t), halted);
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            l.tool_result("forms", &format!("o-{}.txt", f.name))
+            l.tool_result(scenario, &format!("o-{}.txt", f.name))
         }))
         .unwrap_or_default();
         eprintln!(
-            "form {:<16} {:<18} exit {} became {became:?}; model saw {saw:?}; result {result}",
-            f.name, f.label, f.exit
+            "form {:<16} {:<18} exit {} {effect:?}; result {result}",
+            f.name, f.event, f.exit
         );
+        entries.push(answers::Entry {
+            form: f.clone(),
+            effect,
+        });
+    };
+    for f in &book_forms {
+        note(&l, "forms", f, None);
+    }
+    let sent = l.sent("forms");
+    let mut failed = Vec::new();
+    for f in &forms {
+        let became = became(&l, f.name);
         if became != f.became {
             failed.push(format!(
                 "{} {}: became {became:?}, recorded {:?}",
@@ -1044,6 +1122,22 @@ fn ground_truth_answer_forms() {
             failed.push(format!("{} {}: {t} reached the model", f.label, f.name));
         }
     }
+    for f in mine.iter().filter(|f| may_stop(f)) {
+        let scenario = format!("fstop-{}", f.name);
+        let l = live(&scenario, |sb| answer_all(sb, &[f]), &[]).expect("the client ran before");
+        let after = became(&l, &format!("{}after", f.name));
+        note(&l, &scenario, f, Some(after == Became::NotRun));
+    }
+    let (probed, rewrite) = hookx_probed();
+    let book = answers::Book {
+        client: "copilot-cli".into(),
+        version: client::VERSION.into(),
+        host: "copilot".into(),
+        rewrite,
+        probed,
+        forms: entries,
+    };
+    failed.extend(book.settle("copilot"));
     assert!(
         failed.is_empty(),
         "{} forms differ:\n  {}",
@@ -1124,8 +1218,9 @@ const BRICKS_EVENTS: &[&str] = &[
 
 /// hookx routed in (project and user routes): the user's Claude settings (which Copilot never
 /// reads) and the project's Bricks file run through hookx, each handler in its own dialect,
-/// and each answer has its native effect; the project's `.claude/settings.json` is Copilot's
-/// own (PascalCase payload) and hookx leaves it alone. No handler runs twice.
+/// and each answer has its native effect; the project's `.claude/settings.json`, which Copilot
+/// reads itself, is left to hookx by Copilot's `disabledHooks` (install writes it) and gets
+/// Claude's payload. No handler runs twice.
 fn routed_handlers_of_every_dialect() {
     let Some(l) = live_env("routed", |sb| {
         sb.write(
@@ -1288,11 +1383,14 @@ fn routed_handlers_of_every_dialect() {
         bricks.env.get("BRICKS_PROJECT_DIR") == Some(&project),
         "Bricks env",
     );
-    // The project's .claude/settings.json is Copilot's own: its PascalCase payload.
+    // The project's .claude/settings.json: Copilot reads it, but leaves its handler to hookx
+    // (`disabledHooks`, which install wrote), which runs it with Claude's payload.
     let native = l.dump("native-PreToolUse", "bricks-post");
     c.that(
-        native.stdin["timestamp"].is_string() && native.stdin.get("transcript_path").is_none(),
-        format!("Copilot's own PascalCase payload: {}", native.raw),
+        native.stdin["tool_name"] == "Bash"
+            && native.stdin["tool_input"]["command"] == "echo bricks-post"
+            && native.env.contains_key("HOOKX_HOST"),
+        format!("hookx ran it, with Claude's payload: {}", native.raw),
     );
     // No handler ran twice for one event (payloads compared without their digits: times).
     let mut seen = std::collections::BTreeMap::new();
@@ -1411,44 +1509,31 @@ fn converted_claude_config() {
 /// The README's migration story under the real client (issue 24): a Claude project (a Bash
 /// guard, a formatter on Write/Edit, a prompt logger, a Stop hook) converted with `--write` to
 /// Copilot, Gemini, Codex and Cursor, then `hookx install --host copilot` and `hookx trust
-/// --yes`. Each handler appends `LABEL RUNNER PAYLOAD` to a log (RUNNER: `hookx` when hookx ran
-/// it, else `copilot`). Copilot 1.0.102 runs `.claude/settings.json` itself, with its own
-/// payload, and no setting turns that off alone: that run is each rule's one run. convert
-/// writes Copilot no copy, hookx runs neither the Gemini nor the Codex copy, and install and
-/// doctor say which payload the rules get.
+/// --yes` ([`common::migration_story`]). Each handler appends `LABEL RUNNER PAYLOAD` to a log
+/// (RUNNER: `hookx` when hookx ran it, else `agent`). Copilot 1.0.102 reads
+/// `.claude/settings.json` itself, with its own payload; install lists each of its handlers in
+/// Copilot's `disabledHooks`, so Copilot leaves them to hookx, which runs each once, with the
+/// Claude payload it was written for. convert writes Copilot no copy, and hookx runs neither
+/// the Gemini nor the Codex copy. A personal Gemini rule routed through hookx in the user scope
+/// ([`common::story_personal_rule`]) puts `hookx run` on every event with all the copies in
+/// sight: it runs that rule once per event and no copy.
 fn migration_story_runs_each_rule_once() {
     let mut said = (String::new(), String::new());
     let Some(l) = live_env("story", |sb| {
-        let script = sb.write(
-            "project/hook.sh",
-            "#!/bin/sh\nr=copilot; [ -n \"$HOOKX_HOST\" ] && r=hookx\nprintf '%s %s %s\\n' \"$1\" \"$r\" \"$(tr -d '\\n')\" >> \"$(dirname \"$0\")/runs.log\"\n",
+        said.0 = common::migration_story(
+            &sb.project,
+            &sb.home,
+            "copilot,gemini,codex,cursor",
+            "copilot",
         );
-        let run = |label: &str| format!("sh {} {label}", script.display());
-        let settings = json!({"hooks": {
-            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": run("guard")}]}],
-            "PostToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "command", "command": run("fmt")}]}],
-            "UserPromptSubmit": [{"hooks": [{"type": "command", "command": run("log")}]}],
-            "Stop": [{"hooks": [{"type": "command", "command": run("stop")}]}],
-        }});
-        sb.write("project/.claude/settings.json", &settings.to_string());
-        common::hookx_clean(&sb.project)
-            .current_dir(&sb.project)
-            .env("HOME", &sb.home)
-            .args([
-                "convert",
-                ".claude/settings.json",
-                "--to",
-                "copilot,gemini,codex,cursor",
-            ])
-            .args(["--write", "--hookx", env!("CARGO_BIN_EXE_hookx")])
-            .assert()
-            .success();
-        let installed = common::hookx_at(&sb.project, &sb.home, &["install", "--host", "copilot"])
-            .success()
-            .get_output()
-            .clone();
-        said.0 = String::from_utf8_lossy(&installed.stderr).into_owned();
-        hookx(sb, &["trust", "--yes"]);
+        // Copilot reads Claude files itself: the personal rule is a Gemini one.
+        common::story_personal_rule(
+            &sb.project,
+            &sb.home,
+            "copilot",
+            ".gemini/settings.json",
+            &["BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent"],
+        );
         let doctor = common::hookx_at(&sb.project, &sb.home, &["doctor", "--host", "copilot"])
             .get_output()
             .clone();
@@ -1458,43 +1543,109 @@ fn migration_story_runs_each_rule_once() {
         return;
     };
     let log = std::fs::read_to_string(l.sb.project.join("runs.log")).unwrap_or_default();
-    let lines: Vec<&str> = log.lines().collect();
-    let runs = |label: &str| {
-        lines
-            .iter()
-            .filter(|line| line.starts_with(&format!("{label} ")))
-            .copied()
-            .collect::<Vec<&str>>()
-    };
     let mut c = Checks::default();
     c.that(
         !l.sb.project.join(".github/hooks/hooks.json").exists(),
         "convert wrote Copilot no copy of the Claude file it reads itself",
     );
+    story_rules_ran_once_with_claude_payload(&l, &mut c);
+    let settings = std::fs::read_to_string(l.sb.home.join(".copilot/settings.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .unwrap_or(Value::Null);
+    c.that(
+        settings["disabledHooks"].as_array().map(Vec::len) == Some(4)
+            && !said
+                .0
+                .contains("warning: Copilot runs .claude/settings.json itself"),
+        format!(
+            "install listed the 4 handlers in Copilot's disabledHooks: {settings}\n{}",
+            said.0
+        ),
+    );
+    c.that(
+        said.1.contains("leaves it to hookx by its own setting")
+            && !said
+                .1
+                .contains("runs it itself with its copilot-pascal payload"),
+        format!("doctor says hookx runs them: {}", said.1),
+    );
+    // The personal rule, through hookx's user route: once per event of the two tool calls,
+    // with Gemini's payload.
+    let personal = common::story_runs_per_event(&l.sb.project, "user");
+    let once: std::collections::BTreeMap<String, usize> = [
+        ("AfterAgent", 1),
+        ("AfterTool", 2),
+        ("BeforeAgent", 1),
+        ("BeforeTool", 2),
+    ]
+    .into_iter()
+    .map(|(e, n)| (e.to_string(), n))
+    .collect();
+    c.that(
+        personal == once,
+        format!("the personal rule ran once per event: {personal:?}\n{log}"),
+    );
+    c.done("story");
+}
+
+/// Each story rule ran exactly once, through hookx, with the Claude payload: the guard sees
+/// `tool_name: Bash`, the formatter a Write's `file_path`.
+fn story_rules_ran_once_with_claude_payload(l: &Live, c: &mut Checks) {
+    let log = std::fs::read_to_string(l.sb.project.join("runs.log")).unwrap_or_default();
+    let runs = |label: &str| common::story_runs(&l.sb.project, label);
     for label in ["guard", "fmt", "log", "stop"] {
         let all = runs(label);
         c.that(
-            all.len() == 1 && all[0].starts_with(&format!("{label} copilot ")),
-            format!("{label}: once per event, by Copilot from the Claude file:\n{log}"),
+            all.len() == 1 && all[0].starts_with(&format!("{label} hookx ")),
+            format!("{label}: once per event, by hookx:\n{log}"),
         );
     }
-    // Copilot's own payload (PascalCase: a Write's file is `path`), as install and doctor say.
+    let payload = |label: &str| -> Value {
+        runs(label)
+            .first()
+            .and_then(|l| l.splitn(3, ' ').nth(2).map(str::to_string))
+            .and_then(|p| serde_json::from_str(&p).ok())
+            .unwrap_or(Value::Null)
+    };
+    let fmt = payload("fmt");
     c.that(
-        runs("fmt").first().is_some_and(|l| {
-            l.contains("\"hook_event_name\":\"PostToolUse\"") && l.contains("\"path\":")
-        }),
-        format!("the formatter got Copilot's PascalCase payload:\n{log}"),
+        fmt["hook_event_name"] == "PostToolUse"
+            && fmt["tool_name"] == "Write"
+            && fmt["tool_input"]["file_path"]
+                .as_str()
+                .is_some_and(|p| p.ends_with("notes.txt")),
+        format!("the formatter got Claude's payload, a Write's file_path:\n{log}"),
     );
+    let guard = payload("guard");
     c.that(
-        said.0.contains(
-            "warning: Copilot runs .claude/settings.json itself with its copilot-pascal payload",
-        ),
-        format!("install names Copilot's own run: {}", said.0),
+        guard["tool_name"] == "Bash" && guard["tool_input"]["command"] == "echo story-bash",
+        format!("the guard got Claude's payload:\n{log}"),
     );
+}
+
+/// The issue's Claude-only project (issue 24): the story's Claude file with no copy
+/// ([`common::migration_story`] into Cursor, which reads the Claude file itself), `hookx
+/// install --host copilot`, `hookx trust --yes`. Copilot reads `.claude/settings.json` itself with its own payload (a
+/// Write's file is `path`), so on its own the formatter sees no `file_path`. install lists the
+/// file's handlers in Copilot's `disabledHooks` (`~/.copilot/settings.json`): Copilot leaves
+/// them to hookx, and each rule runs exactly once, with Claude's payload. Uninstall gives
+/// Copilot its run back and leaves no setting behind.
+fn claude_only_project_runs_each_rule_once_with_claude_payload() {
+    let Some(l) = live_env("story", |sb| {
+        // Converted to Cursor only, which reads the Claude file itself: no copy is written.
+        common::migration_story(&sb.project, &sb.home, "cursor", "copilot");
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    story_rules_ran_once_with_claude_payload(&l, &mut c);
+    let settings = l.sb.home.join(".copilot/settings.json");
+    hookx(&l.sb, &["install", "--uninstall", "--host", "copilot"]);
     c.that(
-        said.1
-            .contains("runs it itself with its copilot-pascal payload, not the claude one"),
-        format!("doctor warns: {}", said.1),
+        !l.sb.project.join(".cursor/hooks.json").exists() && !settings.exists(),
+        "no copy was written, and uninstall removed the setting install created",
     );
     c.done("story");
 }
@@ -1867,6 +2018,7 @@ fn main() -> std::process::ExitCode {
             routed_handlers_of_every_dialect,
             converted_claude_config,
             migration_story_runs_each_rule_once,
+            claude_only_project_runs_each_rule_once_with_claude_payload,
             hook_files_with_comments_or_trailing_commas,
             faulty_handlers_beside_a_deny,
             synced_project_runs_each_rule_once,

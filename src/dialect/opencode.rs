@@ -377,6 +377,7 @@ pub(crate) mod protocol_rows {
         ],
         updated_input_merges: false,
         updated_input_needs_allow: false,
+        reason_alone_is_context: false,
         answer_event_key: None,
         permission_values: &[Decision::Allow, Decision::Deny],
         permission_passes: &[],

@@ -255,8 +255,8 @@ pub const STORY_REASON: &str = "R-STORY-GUARD";
 /// HOST` and `hookx trust --yes`. `hook.sh` appends `LABEL RUNNER PAYLOAD` to `runs.log` in
 /// the project: RUNNER is `hookx` when hookx started it (`hookx run` or a wrapped copy's `hookx
 /// exec`), else `agent`; PAYLOAD is its stdin on one line. The guard denies a call whose
-/// payload holds [`STORY_DENIED`] with [`STORY_REASON`].
-pub fn migration_story(project: &Path, home: &Path, targets: &str, host: &str) {
+/// payload holds [`STORY_DENIED`] with [`STORY_REASON`]. Returns what `install` said on stderr.
+pub fn migration_story(project: &Path, home: &Path, targets: &str, host: &str) -> String {
     let script = write(
         project,
         "hook.sh",
@@ -287,8 +287,9 @@ pub fn migration_story(project: &Path, home: &Path, targets: &str, host: &str) {
         .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
         .assert()
         .success();
-    hookx_at(project, home, &["install", "--host", host]).success();
+    let installed = hookx_at(project, home, &["install", "--host", host]).success();
     hookx_at(project, home, &["trust", "--yes"]).success();
+    String::from_utf8_lossy(&installed.get_output().stderr).into_owned()
 }
 
 /// The conversions the story runs under a client with a dialect of its own: into the client
@@ -307,12 +308,24 @@ pub fn story_targets(host: &str) -> [String; 2] {
 /// the project's copies of the story's rules are all in sight: hookx must run the user's rule
 /// once and leave every copy to its runner.
 pub fn story_user_route(project: &Path, home: &Path, host: &str) {
+    let events = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"];
+    story_personal_rule(project, home, host, ".claude/settings.json", &events);
+}
+
+/// [`story_user_route`] with the personal rule in `file` under `HOME`, on `events` (the file's
+/// dialect must group handlers as Claude does: `{"hooks": {EVENT: [{"hooks": [HANDLER]}]}}`).
+pub fn story_personal_rule(project: &Path, home: &Path, host: &str, file: &str, events: &[&str]) {
     let run = format!("sh {} user", project.join("hook.sh").display());
     let group = serde_json::json!([{"hooks": [{"type": "command", "command": run}]}]);
-    let settings = serde_json::json!({"hooks": {
-        "PreToolUse": group, "PostToolUse": group, "UserPromptSubmit": group, "Stop": group,
-    }});
-    write(home, ".claude/settings.json", &settings.to_string());
+    let hooks: serde_json::Map<String, serde_json::Value> = events
+        .iter()
+        .map(|e| (e.to_string(), group.clone()))
+        .collect();
+    write(
+        home,
+        file,
+        &serde_json::json!({ "hooks": hooks }).to_string(),
+    );
     hookx_at(project, home, &["trust", "--yes"]).success();
     hookx_at(
         project,
@@ -330,6 +343,25 @@ pub fn story_runs(project: &Path, label: &str) -> Vec<String> {
         .filter(|l| l.starts_with(&format!("{label} ")))
         .map(str::to_string)
         .collect()
+}
+
+/// How many times the story's `label` ran on each event (the `hook_event_name` of the payload
+/// it logged).
+pub fn story_runs_per_event(
+    project: &Path,
+    label: &str,
+) -> std::collections::BTreeMap<String, usize> {
+    let mut out = std::collections::BTreeMap::new();
+    for run in story_runs(project, label) {
+        let payload = run.splitn(3, ' ').nth(2).unwrap_or_default();
+        let payload: serde_json::Value = serde_json::from_str(payload).unwrap_or_default();
+        let event = payload["hook_event_name"]
+            .as_str()
+            .unwrap_or("?")
+            .to_string();
+        *out.entry(event).or_insert(0) += 1;
+    }
+    out
 }
 
 /// Whether the story's `label` ran exactly once per event where the client fired its event
