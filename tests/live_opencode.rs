@@ -463,7 +463,9 @@ fn story(client: Client, install_first: bool) {
     let hookx = env!("CARGO_BIN_EXE_hookx");
     let host = client.host();
     match install_first {
-        false => common::migration_story(&sb.project, &sb.home, "gemini,opencode,kilo", host),
+        false => {
+            common::migration_story(&sb.project, &sb.home, "gemini,opencode,kilo", host);
+        }
         true => {
             common::migration_story(&sb.project, &sb.home, "gemini", host);
             common::hookx_clean(&sb.project)
