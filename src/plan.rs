@@ -23,8 +23,9 @@
 //! The runner of a rule is, in this order: the host, through the first copy it reads with the
 //! right payload; else the host with its own payload (a run hookx cannot stop: had hookx run a
 //! copy too, the rule would run twice; `doctor` warns and `list` says so); else hookx, through
-//! one trusted copy (the original where hookx runs it, else the first in discovery order);
-//! else nobody (every copy hookx could run is untrusted). `hookx run` runs a copy only when it
+//! one trusted copy (the original where hookx runs it, else the first in discovery order),
+//! where the host sends the rule's event at all; else nobody (every copy hookx could run is
+//! untrusted, or no route can bring the event to hookx). `hookx run` runs a copy only when it
 //! is its rule's runner ([`Plan::runs`]); `hookx list` shows the plan, one line per rule
 //! ([`Plan::rules`]).
 //!
@@ -461,6 +462,29 @@ pub fn switch_sentence(host: Dialect, dialect: Dialect) -> String {
     }
 }
 
+/// Every source of `ctx` ([`discover::discover`]) and the plugins hookx generated for `host`
+/// ([`discover::generated_sources`]): what a plan under `host` is made from.
+pub fn sources_under(ctx: &discover::Context, host: Dialect) -> Vec<Source> {
+    let mut sources = discover::discover(ctx);
+    sources.extend(discover::generated_sources(ctx, host));
+    sources
+}
+
+/// [`plan`] of `sources` with the plugins hookx generated for `host` too: added for the plan
+/// and taken off again, so that `sources` stays what the walk found.
+pub fn plan_in(
+    ctx: &discover::Context,
+    sources: &mut Vec<Source>,
+    host: Dialect,
+    store: &TrustStore,
+) -> Plan {
+    let found = sources.len();
+    sources.extend(discover::generated_sources(ctx, host));
+    let plan = plan(sources, host, store);
+    sources.truncate(found);
+    plan
+}
+
 /// The plan of who runs each rule of `sources` under `host` (see the module's text).
 pub fn plan(sources: &[Source], host: Dialect, store: &TrustStore) -> Plan {
     plan_with(sources, host, store, &|source: &Source| {
@@ -600,6 +624,11 @@ fn plan_with(
         }
         list.push(i);
     }
+    let sent: Vec<crate::model::EventKind> = host
+        .own_events()
+        .into_iter()
+        .map(|(kind, ..)| kind)
+        .collect();
     let mut plan = Plan {
         host,
         rules: Vec::with_capacity(order.len()),
@@ -630,6 +659,9 @@ fn plan_with(
         // own agent, and, where it claims to be a copy, trusted and handed its payload.
         // Otherwise it is one more run, never the only one: a forged copy running `true`,
         // or an original the repository changed since the user trusted a copy of it.
+        // A plugin hookx generated is code, which no trust record covers: its routes are
+        // what it runs.
+        let generated = |s: &Source| s.dialect.config().generated.is_some();
         let displaces = |c: &Copy| {
             let Some(h) = hookx else {
                 return true;
@@ -643,7 +675,8 @@ fn plan_with(
             (users(c.source) || !users(first.source))
                 && handler_text(c.handler).0 == handler_text(first.handler).0
                 && as_written
-                && (c.record.is_none() || trusted(c.source) && c.standing == Standing::Native)
+                && (c.record.is_none()
+                    || (trusted(c.source) || generated(c.source)) && c.standing == Standing::Native)
         };
         let native = of(&|c| c.standing == Standing::Native && displaces(c));
         let own_payload =
@@ -669,6 +702,17 @@ fn plan_with(
                     Some(i),
                 )
             }
+            // No route can bring an event the host never sends to hookx.
+            (None, None, Some(i)) if !sent.contains(&copies[i].rule.event) => (
+                Runner::Nobody {
+                    why: format!(
+                        "{} sends no {} event",
+                        host.def().display,
+                        copies[i].rule.event
+                    ),
+                },
+                None,
+            ),
             (None, None, Some(i)) => (
                 Runner::Hookx {
                     file: copies[i].source.display.clone(),

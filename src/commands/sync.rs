@@ -1264,6 +1264,7 @@ fn plugin_plan(
             plugin,
             to,
             &conversion.document,
+            &path,
         )),
     };
     let mut edits = Vec::new();

@@ -33,7 +33,7 @@ pub(crate) use file::{
     Tally, created_file, events_path, fresh_text, install_text, layout, routes_in_list,
     uninstall_text,
 };
-pub use plugin::{PluginFile, is_own_plugin, plugin_files, plugin_routes};
+pub use plugin::{PluginFile, converted_document, is_own_plugin, plugin_files, plugin_routes};
 pub(crate) use plugin::{converted_plugin, plugin_text};
 pub use switch::switch_text;
 
