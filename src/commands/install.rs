@@ -88,6 +88,9 @@ pub struct Report {
     /// Each host setting that leaves handlers to hookx ([`crate::tables::HookSwitch`]) that
     /// install wrote or holds hookx's keys: its file, and how many handlers hookx runs by it.
     pub switched: Vec<(PathBuf, usize)>,
+    /// The user's route a project install keeps for the handlers it switched off
+    /// (`user_route_for_switch`), when it touched it.
+    pub user_route: Option<Box<Report>>,
 }
 
 impl Report {
@@ -222,23 +225,117 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
     if let Some(list) = opts.host.config().rule_list {
         return apply_rule_list(opts, list);
     }
+    let mut report = Report::default();
+    // The host's switch first: the handlers it then leaves to hookx need routes.
+    let served = set_hook_switches(opts, &mut report)?;
+    let needed = needed_routes(opts, &served);
+    write_routes(opts, &needed, &mut report)?;
+    if opts.scope == InstallScope::Project && has_hook_switch(opts.host) {
+        user_route_for_switch(opts, &served, &mut report)?;
+    }
+    Ok(report)
+}
+
+/// The events whose route `opts` leaves in its scope's file: those of the scope's rules that
+/// hookx runs ([`routed_events`], none on uninstall), and in the user's file, while a project
+/// install has switched handlers off ([`set_hook_switches`]), the events of those handlers
+/// too (`served`, and every event the user route held for them: the keys do not say their
+/// event), since byte-identical handlers in every other project are switched off with them.
+fn needed_routes(opts: &Options, served: &[&'static str]) -> Vec<&'static str> {
+    let mut needed = match opts.uninstall {
+        true => Vec::new(),
+        false => routed_events(&opts.ctx, opts.host, opts.scope),
+    };
+    if opts.scope == InstallScope::User
+        && switch_owners(opts).is_some_and(|o| o.iter().any(|p| p != crate::route::HOME_OWNER))
+    {
+        let path = target(
+            &opts.ctx.home,
+            &opts.ctx.project,
+            opts.host,
+            InstallScope::User,
+        );
+        let held = read_text(&path)
+            .map(|t| crate::route::own_route_events(&path, &t, opts.host))
+            .unwrap_or_default();
+        for event in held.into_iter().chain(served.iter().copied()) {
+            if !needed.contains(&event) {
+                needed.push(event);
+            }
+        }
+    }
+    needed
+}
+
+fn has_hook_switch(host: Dialect) -> bool {
+    host.config()
+        .foreign_switches
+        .iter()
+        .any(|s| s.hooks.is_some())
+}
+
+/// The installs whose keys hookx records in the host's switch file (`None`: the host has no
+/// switch, or the file is not there).
+fn switch_owners(opts: &Options) -> Option<Vec<String>> {
+    let switch = opts
+        .host
+        .config()
+        .foreign_switches
+        .iter()
+        .find_map(|s| s.hooks)?;
+    let text = read_text(&opts.ctx.home.join(switch.file)).ok()?;
+    Some(crate::route::recorded_owners(&text, switch))
+}
+
+/// After a project install (or uninstall) that switched handlers off, keeps the user's route
+/// (the one `--scope user` writes) routing their events while any project's keys are
+/// recorded: a byte-identical handler in a project without a route would otherwise run
+/// nowhere. Once no project's keys are, it routes only what the home's files need, and goes
+/// with the file when install created it. A project route leaves every event the user route
+/// takes to it ([`crate::route::left_to_user_route`]): nothing runs twice.
+fn user_route_for_switch(
+    opts: &Options,
+    served: &[&'static str],
+    report: &mut Report,
+) -> Result<(), Error> {
+    let user = Options {
+        scope: InstallScope::User,
+        uninstall: false,
+        ..opts.clone()
+    };
+    let needed = needed_routes(&user, served);
+    let path = target(
+        &user.ctx.home,
+        &user.ctx.project,
+        user.host,
+        InstallScope::User,
+    );
+    // A user route this install has no part in is left as the user installed it.
+    if !path.exists() && (served.is_empty() || needed.is_empty()) {
+        return Ok(());
+    }
+    let user = Options {
+        uninstall: needed.is_empty(),
+        ..user
+    };
+    let mut routes = Report::default();
+    write_routes(&user, &needed, &mut routes)?;
+    report.kept_trusted.append(&mut routes.kept_trusted);
+    report.user_route = Some(Box::new(routes));
+    Ok(())
+}
+
+/// Writes the routes of `needed` into the file of `opts`'s scope (all of them out on
+/// uninstall), with the host's review records of them.
+fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<(), Error> {
     let path = target(&opts.ctx.home, &opts.ctx.project, opts.host, opts.scope);
     stays_in_project(opts, &path)?;
-    let mut report = Report {
-        path: path.clone(),
-        ..Report::default()
-    };
+    report.path = path.clone();
     let hookx = match opts.uninstall {
         true => None,
         false => Some(hookx_program(opts)?),
     };
     let host = opts.host;
-    // The host's switch first: the handlers it then leaves to hookx need routes.
-    set_hook_switches(opts, &mut report)?;
-    let needed = match opts.uninstall {
-        true => Vec::new(),
-        false => routed_events(&opts.ctx, host, opts.scope),
-    };
     // The host's review file is checked first: routes it could not record would not run.
     if let Some(trust) = &host.def().route_trust {
         let file = opts.ctx.agent_file(host, trust.file);
@@ -268,7 +365,7 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
                     &events,
                     (host, opts.scope),
                     hookx.program(),
-                    &needed,
+                    needed,
                     created,
                     &mut tally,
                 );
@@ -300,16 +397,17 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
     })?;
     report.kept_trusted.extend(kept);
     if let Some(trust) = &host.def().route_trust {
-        record_trust(opts, trust, &path, before.as_deref(), &mut report)?;
+        record_trust(opts, trust, &path, before.as_deref(), report)?;
     }
-    Ok(report)
+    Ok(())
 }
 
 /// Keeps each setting with which the host leaves single handlers of another dialect's files
 /// to hookx ([`crate::tables::HookSwitch`]) listing exactly the handlers of the install's
 /// scope that the host reads itself with its own payload (none on uninstall), so that hookx
 /// runs each of them once, with the payload it was written for.
-fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<(), Error> {
+/// Returns the host's names of the events of the handlers listed.
+fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static str>, Error> {
     let host = opts.host;
     let root = match opts.scope {
         InstallScope::Project => Root::Project,
@@ -321,8 +419,9 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<(), Error> {
         .iter()
         .filter_map(|s| Some((s.dialect, s.hooks?)))
         .collect();
+    let mut served: Vec<&'static str> = Vec::new();
     if switches.is_empty() {
-        return Ok(());
+        return Ok(served);
     }
     let sources = match opts.uninstall {
         true => Vec::new(),
@@ -348,6 +447,12 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<(), Error> {
                         && !wanted.contains(&key)
                     {
                         wanted.push(key);
+                        let own = switch.events.iter().find(|e| e.0 == rule.event);
+                        if let Some(&(_, _, name, _)) = own
+                            && !served.contains(&name)
+                        {
+                            served.push(name);
+                        }
                     }
                 }
             }
@@ -356,7 +461,7 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<(), Error> {
         let shown = opts.ctx.display(&path);
         let owner = match opts.scope {
             InstallScope::Project => opts.ctx.project.display().to_string(),
-            InstallScope::User => "~".to_string(),
+            InstallScope::User => crate::route::HOME_OWNER.to_string(),
         };
         let outcome =
             update_keeping_trust(&opts.ctx, &path, &mut report.kept_trusted, |current| {
@@ -371,7 +476,7 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<(), Error> {
             report.switched.push((path, wanted.len()));
         }
     }
-    Ok(())
+    Ok(served)
 }
 
 /// Install for a host whose hooks are one script per event ([`crate::tables::ScriptLayout`]): a route is a
@@ -814,6 +919,23 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             (false, n) => println!(
                 "{host} leaves {n} handlers it reads in another agent's files to hookx \
                  ({file}): hookx runs each once, with the payload it was written for"
+            ),
+        }
+    }
+    if let Some(user) = &report.user_route {
+        let file = opts.ctx.display(&user.path);
+        match (
+            user.deleted || user.removed > 0 && user.routes == 0,
+            user.routes,
+        ) {
+            (true, _) => println!(
+                "removed hookx's user route for {host} from {file}: no install switches handlers off any more"
+            ),
+            (false, 0) => {}
+            (false, n) => println!(
+                "kept {n} {host} events routed to hookx in {file} (the user route): the handlers \
+                 switched off are switched off in every project by their content, and hookx runs \
+                 them in each project without a route of its own"
             ),
         }
     }

@@ -89,3 +89,67 @@ pub fn leaves_any(host: Dialect, keys: &HashSet<&str>, source: &Source) -> bool 
         })
     })
 }
+
+/// The untrusted sources among `untrusted` (as [`crate::dispatch::host::untrusted`] gives
+/// them) that hold a handler `host` leaves to hookx only because `hookx install` listed its
+/// key for another install (recorded in the switch file: `"hookx": {"disabledHooks":
+/// {PROJECT: [keys]}}`), with those installs. The key is the handler's content, so the
+/// install switched off this project's byte-identical handler too: the host does not run it,
+/// and hookx runs nothing untrusted, so its guard would be lost. `is_own` tells the installs
+/// of `source`'s own project or home (whose install said to trust the file) from the others.
+pub fn switched_by_others<'a>(
+    sources: &[Source],
+    host: Dialect,
+    untrusted: impl IntoIterator<Item = &'a Source>,
+    is_own: impl Fn(&Source, &str) -> bool,
+) -> Vec<(&'a Source, Vec<String>)> {
+    // Every recorded key, with the install that recorded it.
+    let mut recorded: Vec<(&str, &str)> = Vec::new();
+    for switch in host
+        .config()
+        .foreign_switches
+        .iter()
+        .filter_map(|s| s.hooks)
+    {
+        let records = sources
+            .iter()
+            .filter(|s| s.location.id == switch.location && s.dialect == host)
+            .filter_map(|s| s.document()?.extra.get(switch.owned_key)?.get(switch.key))
+            .filter_map(serde_json::Value::as_object);
+        for owners in records {
+            for (owner, keys) in owners {
+                let keys = keys.as_array().into_iter().flatten();
+                recorded.extend(keys.filter_map(|k| Some((k.as_str()?, owner.as_str()))));
+            }
+        }
+    }
+    if recorded.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for source in untrusted {
+        let Some(doc) = source.document() else {
+            continue;
+        };
+        let mut owners: Vec<String> = Vec::new();
+        for rule in &doc.rules {
+            for handler in &rule.handlers {
+                let Some(key) = key_of(host, source, rule, handler) else {
+                    continue;
+                };
+                let others = recorded
+                    .iter()
+                    .filter(|(k, o)| *k == key && !is_own(source, o));
+                for &(_, owner) in others {
+                    if !owners.iter().any(|o| o == owner) {
+                        owners.push(owner.to_string());
+                    }
+                }
+            }
+        }
+        if !owners.is_empty() {
+            out.push((source, owners));
+        }
+    }
+    out
+}
