@@ -315,7 +315,7 @@ fn copilot_deny(answers: &[(String, String)]) -> Option<String> {
 /// hookx's user route runs a Claude guard that an install in another project switched off in
 /// Copilot (the key is the handler's content): trusted, the guard's own deny, once; in the
 /// installed project the guard still runs once (the project route leaves the event to the
-/// user route). Uninstall takes the user route back out with the keys.
+/// user route). The last uninstall takes the user route back out with the keys.
 #[test]
 fn a_guard_switched_off_by_an_install_in_another_project_still_denies_there() {
     let p = TwoProjects::new();
@@ -335,8 +335,14 @@ fn a_guard_switched_off_by_an_install_in_another_project_still_denies_there() {
             "{project:?}: {answers:?}"
         );
     }
+    // Counted by the installs recorded: the route stays while one is left.
+    p.hookx(&p.b, &["install", "--host", "copilot", "--hookx", bin]);
     p.hookx(&p.a, &["install", "--host", "copilot", "--uninstall"]);
     let spec = Dialect::named("copilot").unwrap().config();
+    assert!(p.home.join(spec.install_user).exists());
+    let (answers, ran) = p.fire(&p.b);
+    assert_eq!(ran, [p.b.display().to_string()], "{answers:?}");
+    p.hookx(&p.b, &["install", "--host", "copilot", "--uninstall"]);
     assert!(!p.home.join(spec.install_user).exists());
     assert!(!p.home.join(".copilot/settings.json").exists());
 }
@@ -358,5 +364,14 @@ fn an_untrusted_guard_switched_off_by_another_project_fails_closed() {
             && reason.contains(&p.a.display().to_string())
             && reason.contains("--uninstall"),
         "{reason}"
+    );
+    let doctor = common::hookx_at(&p.b, &p.home, &["doctor", "--host", "copilot"])
+        .get_output()
+        .clone();
+    let doctor = String::from_utf8(doctor.stdout).unwrap();
+    assert!(
+        doctor.contains(&format!("--host copilot` in {} listed", p.a.display()))
+            && doctor.contains("until `hookx trust"),
+        "{doctor}"
     );
 }

@@ -229,7 +229,12 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
     // The host's switch first: the handlers it then leaves to hookx need routes.
     let served = set_hook_switches(opts, &mut report)?;
     let needed = needed_routes(opts, &served);
-    write_routes(opts, &needed, &mut report)?;
+    // A user uninstall keeps the routes project installs' switches still need.
+    let routes = Options {
+        uninstall: opts.uninstall && needed.is_empty(),
+        ..opts.clone()
+    };
+    write_routes(&routes, &needed, &mut report)?;
     if opts.scope == InstallScope::Project && has_hook_switch(opts.host) {
         user_route_for_switch(opts, &served, &mut report)?;
     }
@@ -922,22 +927,33 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             ),
         }
     }
-    if let Some(user) = &report.user_route {
+    if let Some(user) = report.user_route.as_deref().filter(|u| u.changed()) {
         let file = opts.ctx.display(&user.path);
-        match (
-            user.deleted || user.removed > 0 && user.routes == 0,
-            user.routes,
-        ) {
-            (true, _) => println!(
-                "removed hookx's user route for {host} from {file}: no install switches handlers off any more"
+        match user.routes {
+            0 => println!(
+                "removed hookx's user route for {host} from {file}: no project install switches \
+                 handlers off any more"
             ),
-            (false, 0) => {}
-            (false, n) => println!(
-                "kept {n} {host} events routed to hookx in {file} (the user route): the handlers \
-                 switched off are switched off in every project by their content, and hookx runs \
-                 them in each project without a route of its own"
+            _ => println!(
+                "{host} events routed to hookx in {file} too (the user route): {}; {host} turns \
+                 a handler off by its content, in every project, and this route runs the \
+                 byte-identical ones in projects without a route of hookx's",
+                user.added.join(", ")
             ),
         }
+    }
+    if opts.uninstall && report.routes > 0 {
+        println!(
+            "kept the {host} routes in {shown} that hookx runs handlers by for project installs \
+             ({}): uninstall those first",
+            switch_owners(opts)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|o| o != crate::route::HOME_OWNER)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        return Ok(0);
     }
     if opts.uninstall {
         if report.deleted {

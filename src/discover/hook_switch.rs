@@ -8,8 +8,9 @@
 use super::source::Source;
 use super::who_runs::is_native;
 use crate::model::Handler;
-use crate::tables::{Dialect, HookSwitch, Rule, RuleShape};
+use crate::tables::{Dialect, HookSwitch, Root, Rule, RuleShape};
 use std::collections::HashSet;
+use std::path::Path;
 
 /// The setting with which `host` turns off single handlers of `dialect`'s files it reads
 /// itself, if it has one.
@@ -90,19 +91,23 @@ pub fn leaves_any(host: Dialect, keys: &HashSet<&str>, source: &Source) -> bool 
     })
 }
 
-/// The untrusted sources among `untrusted` (as [`crate::dispatch::host::untrusted`] gives
-/// them) that hold a handler `host` leaves to hookx only because `hookx install` listed its
-/// key for another install (recorded in the switch file: `"hookx": {"disabledHooks":
-/// {PROJECT: [keys]}}`), with those installs. The key is the handler's content, so the
-/// install switched off this project's byte-identical handler too: the host does not run it,
-/// and hookx runs nothing untrusted, so its guard would be lost. `is_own` tells the installs
-/// of `source`'s own project or home (whose install said to trust the file) from the others.
+/// The sources among `among` that hold a handler `host` leaves to hookx because `hookx
+/// install` listed its key for another install than the one of the source's own project (or
+/// home), as the switch file records them (`"hookx": {"disabledHooks": {PROJECT: [keys]}}`),
+/// with those installs. The key is the handler's content, so an install switches off every
+/// byte-identical handler: the host does not run it here either, and this project may have no
+/// route and no trust of its own for hookx to run it. `project`: the project's folder.
 pub fn switched_by_others<'a>(
     sources: &[Source],
     host: Dialect,
-    untrusted: impl IntoIterator<Item = &'a Source>,
-    is_own: impl Fn(&Source, &str) -> bool,
+    among: impl IntoIterator<Item = &'a Source>,
+    project: &Path,
 ) -> Vec<(&'a Source, Vec<String>)> {
+    let project = project.canonicalize().ok();
+    let is_own = |source: &Source, owner: &str| match source.location.root {
+        Root::Home => owner == crate::route::HOME_OWNER,
+        _ => Path::new(owner).canonicalize().ok() == project,
+    };
     // Every recorded key, with the install that recorded it.
     let mut recorded: Vec<(&str, &str)> = Vec::new();
     for switch in host
@@ -127,7 +132,7 @@ pub fn switched_by_others<'a>(
         return Vec::new();
     }
     let mut out = Vec::new();
-    for source in untrusted {
+    for source in among {
         let Some(doc) = source.document() else {
             continue;
         };

@@ -550,13 +550,8 @@ fn switched_by_others(
     if failure::policy(host, &event.kind) != failure::OnFailure::Deny {
         return Ok(());
     }
-    let project = ctx.project.canonicalize().ok();
-    let is_own = |source: &Source, owner: &str| match source.location.root {
-        crate::tables::Root::Home => owner == route::HOME_OWNER,
-        _ => Path::new(owner).canonicalize().ok() == project,
-    };
     let files = untrusted.iter().map(|(s, _)| *s);
-    let held = discover::switched_by_others(sources, host.dialect(), files, is_own);
+    let held = discover::switched_by_others(sources, host.dialect(), files, &ctx.project);
     let Some((source, owners)) = held.first() else {
         return Ok(());
     };
