@@ -104,12 +104,8 @@ pub fn switched_by_others<'a>(
     project: &Path,
 ) -> Vec<(&'a Source, Vec<String>)> {
     let project = project.canonicalize().ok();
-    let is_own = |source: &Source, owner: &str| match source.location.root {
-        Root::Home => owner == crate::route::HOME_OWNER,
-        _ => Path::new(owner).canonicalize().ok() == project,
-    };
-    // Every recorded key, with the install that recorded it.
-    let mut recorded: Vec<(&str, &str)> = Vec::new();
+    // Every recorded key, with the install that recorded it and whether that is this project's.
+    let mut recorded: Vec<(&str, &str, bool)> = Vec::new();
     for switch in host
         .config()
         .foreign_switches
@@ -123,8 +119,9 @@ pub fn switched_by_others<'a>(
             .filter_map(serde_json::Value::as_object);
         for owners in records {
             for (owner, keys) in owners {
+                let here = Path::new(owner).canonicalize().ok() == project;
                 let keys = keys.as_array().into_iter().flatten();
-                recorded.extend(keys.filter_map(|k| Some((k.as_str()?, owner.as_str()))));
+                recorded.extend(keys.filter_map(|k| Some((k.as_str()?, owner.as_str(), here))));
             }
         }
     }
@@ -142,10 +139,14 @@ pub fn switched_by_others<'a>(
                 let Some(key) = key_of(host, source, rule, handler) else {
                     continue;
                 };
+                let is_own = |owner: &str, here: bool| match source.location.root {
+                    Root::Home => owner == crate::route::HOME_OWNER,
+                    _ => here,
+                };
                 let others = recorded
                     .iter()
-                    .filter(|(k, o)| *k == key && !is_own(source, o));
-                for &(_, owner) in others {
+                    .filter(|&&(k, o, here)| k == key && !is_own(o, here));
+                for &(_, owner, _) in others {
                     if !owners.iter().any(|o| o == owner) {
                         owners.push(owner.to_string());
                     }
