@@ -335,6 +335,21 @@ fn a_guard_switched_off_by_an_install_in_another_project_still_denies_there() {
             "{project:?}: {answers:?}"
         );
     }
+    // A user uninstall keeps the routes a project's switch still needs.
+    let out = p.hookx(
+        &p.a,
+        &[
+            "install",
+            "--host",
+            "copilot",
+            "--scope",
+            "user",
+            "--uninstall",
+        ],
+    );
+    assert!(out.contains("uninstall those first"), "{out}");
+    let (answers, ran) = p.fire(&p.b);
+    assert_eq!(ran, [p.b.display().to_string()], "{answers:?}");
     // Counted by the installs recorded: the route stays while one is left.
     p.hookx(&p.b, &["install", "--host", "copilot", "--hookx", bin]);
     p.hookx(&p.a, &["install", "--host", "copilot", "--uninstall"]);
