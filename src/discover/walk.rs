@@ -127,10 +127,11 @@ pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<
     discover_reading(ctx, store, run, false)
 }
 
-/// `sources` as [`discover_firing`] or [`discover_for_event`] found them for `run`, or, where
-/// a file among them holds a copy `convert` made ([`has_copies`]), found again
-/// with the host's own hook files too ([`read_for_copies`]): the plan must see the rule the
-/// copy came from. Most projects have no copy, and pay for no second look.
+/// `sources` as [`discover_firing`] or [`discover_for_event`] found them for `run`, with the
+/// plugins hookx generated for the host ([`generated_sources`]), or, where a file among them
+/// holds a copy `convert` made ([`has_copies`]), found again with the host's own hook files
+/// too ([`read_for_copies`]): the plan must see the rule the copy came from. Most projects
+/// have no copy, and pay for no second look.
 pub fn with_copies_sources(
     ctx: &Context,
     store: &TrustStore,
@@ -139,10 +140,35 @@ pub fn with_copies_sources(
     fires: Option<config::read::Fires>,
     sources: Vec<Source>,
 ) -> Vec<Source> {
-    match has_copies(&sources) {
+    let generated = generated_sources(ctx, host);
+    let mut sources = match has_copies(&sources) || has_copies(&generated) {
         false => sources,
         true => discover_reading(ctx, store, Some((host, event, fires)), true),
+    };
+    sources.extend(generated);
+    sources
+}
+
+/// The plugins hookx generated for `host` that it reads back (an agent whose hooks are code:
+/// its dialect's locations, which the walk over every readable dialect's does not reach), each
+/// a source `host` runs itself. Empty for any other agent. Whoever plans for `host` adds them
+/// to the sources ([`crate::plan`]): no other agent reads them, and hookx runs none of them.
+pub fn generated_sources(ctx: &Context, host: Dialect) -> Vec<Source> {
+    if host.config().generated.is_none() {
+        return Vec::new();
     }
+    let store = TrustStore::default();
+    host.def()
+        .locations
+        .iter()
+        .filter_map(|location| Some((location, ctx.root(location)?)))
+        .flat_map(|(location, root)| {
+            candidates(&root, location.pattern)
+                .into_iter()
+                .map(move |found| (location, found))
+        })
+        .filter_map(|(location, found)| load(ctx, &found, location, None, &store))
+        .collect()
 }
 
 /// Whether any handler of `sources` carries the provenance record `convert` writes (a
