@@ -206,6 +206,38 @@ fn hookx_program(opts: &Options) -> Result<Written, Error> {
     })
 }
 
+/// What every kind of install starts from.
+struct Start {
+    /// The file (or folder) the routes go in, kept inside the project by a project install.
+    path: PathBuf,
+    /// An empty report naming it.
+    report: Report,
+    /// The hookx the routes run, and the events they route: none on uninstall.
+    hookx: Option<Written>,
+    needed: Vec<&'static str>,
+}
+
+fn start(opts: &Options) -> Result<Start, Error> {
+    let path = target(&opts.ctx.home, &opts.ctx.project, opts.host, opts.scope);
+    stays_in_project(opts, &path)?;
+    let (hookx, needed) = match opts.uninstall {
+        true => (None, Vec::new()),
+        false => (
+            Some(hookx_program(opts)?),
+            routed_events(&opts.ctx, opts.host, opts.scope),
+        ),
+    };
+    Ok(Start {
+        report: Report {
+            path: path.clone(),
+            ..Report::default()
+        },
+        path,
+        hookx,
+        needed,
+    })
+}
+
 /// Installs or uninstalls, through [`config::update::update`]: the file is edited in place, only
 /// hookx's entries change, and nothing is written when nothing changes. Uninstall gives back
 /// the bytes the file had before install, and deletes the file only when install created it.
@@ -219,21 +251,13 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
     if let Some(list) = opts.host.config().rule_list {
         return apply_rule_list(opts, list);
     }
-    let path = target(&opts.ctx.home, &opts.ctx.project, opts.host, opts.scope);
-    stays_in_project(opts, &path)?;
-    let mut report = Report {
-        path: path.clone(),
-        ..Report::default()
-    };
-    let hookx = match opts.uninstall {
-        true => None,
-        false => Some(hookx_program(opts)?),
-    };
+    let Start {
+        path,
+        mut report,
+        hookx,
+        needed,
+    } = start(opts)?;
     let host = opts.host;
-    let needed = match opts.uninstall {
-        true => Vec::new(),
-        false => routed_events(&opts.ctx, host, opts.scope),
-    };
     // The host's review file is checked first: routes it could not record would not run.
     if let Some(trust) = &host.def().route_trust {
         let file = opts.ctx.agent_file(host, trust.file);
@@ -305,21 +329,13 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
 /// install wrote ([`scripts::ROUTE_MARK`]) are replaced or removed; a script of the user's own under
 /// an event's name leaves that event unrouted, and the report says so.
 fn apply_scripts(opts: &Options) -> Result<Report, Error> {
-    let dir = target(&opts.ctx.home, &opts.ctx.project, opts.host, opts.scope);
-    stays_in_project(opts, &dir)?;
+    let Start {
+        path: dir,
+        mut report,
+        hookx,
+        needed,
+    } = start(opts)?;
     let host = opts.host;
-    let mut report = Report {
-        path: dir.clone(),
-        ..Report::default()
-    };
-    let needed = match opts.uninstall {
-        true => Vec::new(),
-        false => routed_events(&opts.ctx, host, opts.scope),
-    };
-    let hookx = match opts.uninstall {
-        true => None,
-        false => Some(hookx_program(opts)?),
-    };
     let wanted: Vec<String> = needed.iter().map(|name| name.to_string()).collect();
     let io = |path: &Path, e: std::io::Error| Error::Io {
         path: opts.ctx.display(path),
@@ -394,21 +410,13 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
 /// path without hookx's marker is the user's: refused, left as it is. With no event to route
 /// (and on uninstall) hookx's file is deleted.
 fn apply_plugin(opts: &Options, plugin: &crate::tables::GeneratedPlugin) -> Result<Report, Error> {
-    let path = target(&opts.ctx.home, &opts.ctx.project, opts.host, opts.scope);
-    stays_in_project(opts, &path)?;
+    let Start {
+        path,
+        mut report,
+        hookx,
+        needed,
+    } = start(opts)?;
     let host = opts.host;
-    let mut report = Report {
-        path: path.clone(),
-        ..Report::default()
-    };
-    let needed = match opts.uninstall {
-        true => Vec::new(),
-        false => routed_events(&opts.ctx, host, opts.scope),
-    };
-    let hookx = match opts.uninstall {
-        true => None,
-        false => Some(hookx_program(opts)?),
-    };
     let mut kept = Vec::new();
     update_keeping_trust(&opts.ctx, &path, &mut kept, |current| {
         let old = match current {
@@ -472,21 +480,13 @@ fn apply_plugin(opts: &Options, plugin: &crate::tables::GeneratedPlugin) -> Resu
 /// whole (one rule per event, each marked as install's). A file there that holds any rule
 /// install did not write is refused and left as it is. Uninstall deletes the file.
 fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Report, Error> {
-    let path = target(&opts.ctx.home, &opts.ctx.project, opts.host, opts.scope);
-    stays_in_project(opts, &path)?;
+    let Start {
+        path,
+        mut report,
+        hookx,
+        needed,
+    } = start(opts)?;
     let host = opts.host;
-    let mut report = Report {
-        path: path.clone(),
-        ..Report::default()
-    };
-    let hookx = match opts.uninstall {
-        true => None,
-        false => Some(hookx_program(opts)?),
-    };
-    let needed = match opts.uninstall {
-        true => Vec::new(),
-        false => routed_events(&opts.ctx, host, opts.scope),
-    };
     let mut kept = Vec::new();
     update_keeping_trust(&opts.ctx, &path, &mut kept, |current| {
         let had: Vec<String> = match current {
