@@ -33,7 +33,8 @@ pub fn discover_trusting(ctx: &Context, store: &TrustStore) -> Vec<Source> {
 
 /// What `hookx run --host HOST` needs to fire `event`, and no more: the sources of
 /// [`discover`] that [`needed_for_run`] keeps, each document holding only `event`'s rules
-/// ([`config::read::read_event`]).
+/// ([`config::read::read_event`]). Where one of them holds a copy `convert` made, also the
+/// host's own hook files, for the plan ([`crate::plan`]; see [`discover_with`]).
 ///
 /// Trust comes first: a file hookx would run itself ([`Runner::Hookx`]) is parsed only when
 /// `store` trusts it as found. One with no record is not even read (a `stat`, nothing more);
@@ -121,35 +122,15 @@ fn as_found(path: &Path) -> PathBuf {
     }
 }
 
-/// Every source of `ctx`'s locations (for a `run`, only those it needs), in [`locations`]
-/// order, one per real file.
-pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<Source> {
-    discover_reading(ctx, store, run, false)
-}
-
-/// `sources` as [`discover_firing`] or [`discover_for_event`] found them for `run`, or, where
-/// a file among them holds a copy `convert` made ([`has_copies`]), found again
-/// with the host's own hook files too ([`read_for_copies`]): the plan must see the rule the
-/// copy came from. Most projects have no copy, and pay for no second look.
-pub fn with_copies_sources(
-    ctx: &Context,
-    store: &TrustStore,
-    host: Dialect,
-    event: &EventKind,
-    fires: Option<config::read::Fires>,
-    sources: Vec<Source>,
-) -> Vec<Source> {
-    match has_copies(&sources) {
-        false => sources,
-        true => discover_reading(ctx, store, Some((host, event, fires)), true),
-    }
-}
-
 /// Whether any handler of `sources` carries the provenance record `convert` writes (a
 /// `"hookx"` object naming its source and rule): a copy of a rule another file may hold.
 pub fn has_copies(sources: &[Source]) -> bool {
+    has_copies_in(sources)
+}
+
+fn has_copies_in<'a>(sources: impl IntoIterator<Item = &'a Source>) -> bool {
     sources
-        .iter()
+        .into_iter()
         .filter_map(Source::document)
         .flat_map(|d| &d.rules)
         .flat_map(|r| &r.handlers)
@@ -160,18 +141,22 @@ pub fn has_copies(sources: &[Source]) -> bool {
         })
 }
 
-/// [`discover_with`], also reading the host's own hook files with `own` ([`read_for_copies`]).
-fn discover_reading(ctx: &Context, store: &TrustStore, run: Run, own: bool) -> Vec<Source> {
-    let needed =
-        |host: Dialect, l: &Location| needed_for_run(host, l) || (own && read_for_copies(host, l));
+/// Every source of `ctx`'s locations (for a `run`, only those it needs), in [`locations`]
+/// order, one per real file.
+///
+/// For a `run`, where a file read holds a copy `convert` made ([`has_copies`]), the host's own
+/// hook files are read too ([`read_for_copies`]): the plan must see the rule the copy came
+/// from. They were listed and claimed with the rest, so only they are read then: most
+/// projects have no copy, and pay for nothing more.
+pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<Source> {
     let plugins_needed = locations()
         .filter(|l| l.pattern == Pattern::Plugins)
-        .filter(|l| run.is_none_or(|(host, _, _)| needed(host, l)))
+        .filter(|l| run.is_none_or(|(host, _, _)| needed_for_run(host, l)))
         .filter_map(|l| Some((l, l.dialect.config().plugins?)))
         .collect::<Vec<_>>();
     // The settings files that say which plugins are on are read whenever plugins are.
     let wanted = |location: &Location| {
-        run.is_none_or(|(host, _, _)| needed(host, location))
+        run.is_none_or(|(host, _, _)| needed_for_run(host, location))
             || plugins_needed
                 .iter()
                 .any(|(_, spec)| spec.enabled_in.contains(&location.id))
@@ -200,17 +185,22 @@ fn discover_reading(ctx: &Context, store: &TrustStore, run: Run, own: bool) -> V
         claims.claim(&found, i);
     }
     let load_held = |claims: &Claims, i: usize, c: &Candidate| {
-        if !claims.holds(i) || !wanted(c.location) {
+        if !claims.holds(i) {
             return None;
         }
         let mut source = load(ctx, &c.file, c.location, run, store)?;
         source.plugin = c.plugin;
         Some((c.order, source))
     };
+    let load_wanted = |claims: &Claims, i: usize, c: &Candidate| {
+        wanted(c.location)
+            .then(|| load_held(claims, i, c))
+            .flatten()
+    };
     let mut sources: Vec<Option<(usize, Source)>> = found
         .iter()
         .enumerate()
-        .map(|(i, c)| load_held(&claims, i, c))
+        .map(|(i, c)| load_wanted(&claims, i, c))
         .collect();
     // Plugins come from the registries, as the settings just read enable them: they may take
     // a real file over from a location read above, whose source then goes. Like
@@ -247,10 +237,19 @@ fn discover_reading(ctx: &Context, store: &TrustStore, run: Run, own: bool) -> V
             }
         }
         for (i, candidate) in found.iter().enumerate().skip(first) {
-            sources.push(load_held(&claims, i, candidate));
+            sources.push(load_wanted(&claims, i, candidate));
         }
     }
     let mut sources: Vec<(usize, Source)> = sources.into_iter().flatten().collect();
+    if let Some((host, _, _)) = run
+        && has_copies_in(sources.iter().map(|(_, s)| s))
+    {
+        for (i, candidate) in found.iter().enumerate() {
+            if !wanted(candidate.location) && read_for_copies(host, candidate.location) {
+                sources.extend(load_held(&claims, i, candidate));
+            }
+        }
+    }
     sources.sort_by_key(|(order, _)| *order);
     sources.into_iter().map(|(_, source)| source).collect()
 }
