@@ -163,9 +163,9 @@ enum Standing {
     /// The host runs it with its own payload, this flavour's, and nothing hookx writes stops
     /// that.
     NativeOwnPayload { payload: Flavor },
-    /// hookx may run it: trusted or not, and whether it would get the payload it was written
-    /// for.
-    Hookx { trusted: bool, right: bool },
+    /// hookx may run it, trusted or not. Whether it would get the payload it was written for
+    /// is asked only where no copy the host runs is the runner (it reads the command line).
+    Hookx { trusted: bool },
 }
 
 struct Copy<'a> {
@@ -367,17 +367,17 @@ fn handler_text(handler: &Handler) -> (String, bool) {
 
 /// Whether a copy hands its command the payload it was written for, given the flavour the
 /// payload it receives is in: a wrapper translates it, an unwrapped handler must have been
-/// written for it (a `--no-wrap` copy was not).
+/// written for it (a `--no-wrap` copy was not). The record is asked first: only a copy made
+/// from another dialect has its command line read for a wrapper.
 fn gets_its_payload(rule: &Rule, handler: &Handler, record: Option<&Record>, gets: Flavor) -> bool {
     if gets != rule.flavor {
         return false;
     }
-    let (_, wrapped) = handler_text(handler);
-    wrapped
-        || record
-            .and_then(|r| r.from)
-            .and_then(Flavor::named)
-            .is_none_or(|from| from.dialect() == rule.flavor.dialect())
+    let written_for_it = record
+        .and_then(|r| r.from)
+        .and_then(Flavor::named)
+        .is_none_or(|from| from.dialect() == rule.flavor.dialect());
+    written_for_it || handler_text(handler).1
 }
 
 /// What turns off `host` reading `dialect`'s files itself with its own payload, as a sentence
@@ -444,7 +444,6 @@ fn plan_with(
                 }
                 SourceRunner::Hookx => Standing::Hookx {
                     trusted: trusted(source),
-                    right: gets_its_payload(written, handler, record.as_ref(), written.flavor),
                 },
                 SourceRunner::Inactive | SourceRunner::Off => continue,
             };
@@ -464,12 +463,17 @@ fn plan_with(
         .iter()
         .map(|c| (source_file(c.source), copy_rule_id(c.rule), c.index))
         .collect();
+    // Every copy in a file records the same source: each (file, record) resolved once.
+    let mut resolved: HashMap<(&Path, &str), PathBuf> = HashMap::new();
     let raw: Vec<RuleKey> = copies
         .iter()
         .zip(&own)
         .map(|(c, (file, rule, index))| match &c.record {
             Some(r) => RuleKey {
-                file: recorded_file(c.source, r.source),
+                file: resolved
+                    .entry((c.source.path.as_path(), r.source))
+                    .or_insert_with(|| recorded_file(c.source, r.source))
+                    .clone(),
                 rule: r.rule.to_string(),
                 index: r.index,
             },
@@ -515,7 +519,7 @@ fn plan_with(
         .collect();
     // The rules in the order first met, each with its copies.
     let mut order: Vec<RuleKey> = Vec::new();
-    let mut members: HashMap<RuleKey, Vec<usize>> = HashMap::new();
+    let mut members: HashMap<RuleKey, Vec<usize>> = HashMap::with_capacity(copies.len());
     for (i, key) in keys.iter().enumerate() {
         let list = members.entry(key.clone()).or_default();
         if list.is_empty() {
@@ -526,37 +530,35 @@ fn plan_with(
     let mut plan = Plan {
         host,
         rules: Vec::with_capacity(order.len()),
-        hookx_runs: HashMap::new(),
-        keys: HashMap::new(),
+        hookx_runs: HashMap::with_capacity(copies.len()),
+        keys: HashMap::with_capacity(copies.len()),
     };
     for key in order {
         let list = &members[&key];
         let of = |pick: &dyn Fn(&Copy) -> bool| list.iter().copied().find(|&i| pick(&copies[i]));
         // What hookx may run with the payload the rule was written for: a trusted copy of a
         // file it runs, the original first.
+        let trusted = |c: &Copy| c.standing == Standing::Hookx { trusted: true };
         let by_hookx = |c: &Copy| {
-            matches!(
-                c.standing,
-                Standing::Hookx {
-                    trusted: true,
-                    right: true
-                }
-            )
+            trusted(c) && gets_its_payload(c.rule, c.handler, c.record.as_ref(), c.rule.flavor)
         };
         let native = of(&|c| c.standing == Standing::Native);
         let own_payload = of(&|c| matches!(c.standing, Standing::NativeOwnPayload { .. }));
-        let hookx = of(&|c| c.record.is_none() && by_hookx(c))
-            .or_else(|| of(&by_hookx))
-            .or_else(|| of(&|c| matches!(c.standing, Standing::Hookx { trusted: true, .. })));
-        let (runner, runs) = match (native, own_payload, hookx) {
-            (Some(i), _, _) => (
+        // Looked for only where the host runs no copy.
+        let hookx = || {
+            of(&|c| c.record.is_none() && by_hookx(c))
+                .or_else(|| of(&by_hookx))
+                .or_else(|| of(&trusted))
+        };
+        let (runner, runs) = match (native, own_payload) {
+            (Some(i), _) => (
                 Runner::Agent {
                     host,
                     file: copies[i].source.display.clone(),
                 },
                 Some(i),
             ),
-            (None, Some(i), _) => {
+            (None, Some(i)) => {
                 let Standing::NativeOwnPayload { payload, .. } = copies[i].standing else {
                     unreachable!("picked by its standing")
                 };
@@ -569,24 +571,26 @@ fn plan_with(
                     Some(i),
                 )
             }
-            (None, None, Some(i)) => (
-                Runner::Hookx {
-                    file: copies[i].source.display.clone(),
-                },
-                Some(i),
-            ),
-            (None, None, None) => {
-                let untrusted: Vec<&str> = list
-                    .iter()
-                    .map(|&i| copies[i].source.display.as_str())
-                    .collect();
-                (
-                    Runner::Nobody {
-                        why: format!("not trusted: {}", untrusted.join(", ")),
+            (None, None) => match hookx() {
+                Some(i) => (
+                    Runner::Hookx {
+                        file: copies[i].source.display.clone(),
                     },
-                    None,
-                )
-            }
+                    Some(i),
+                ),
+                None => {
+                    let untrusted: Vec<&str> = list
+                        .iter()
+                        .map(|&i| copies[i].source.display.as_str())
+                        .collect();
+                    (
+                        Runner::Nobody {
+                            why: format!("not trusted: {}", untrusted.join(", ")),
+                        },
+                        None,
+                    )
+                }
+            },
         };
         // Whether hookx runs copy `i`: it is the runner, and the runner is hookx.
         let through_hookx = |i: usize| Some(i) == runs && matches!(runner, Runner::Hookx { .. });

@@ -592,3 +592,44 @@ fn a_run_reads_the_hosts_own_file_once_and_only_where_a_copy_needs_it() {
     let fast = discover::discover_for_event(&ctx, claude, &kind, &store);
     assert_eq!(planned(&fast), planned(&discover::discover(&ctx)));
 }
+
+#[test]
+fn without_the_original_the_route_prefers_a_copy_that_gets_the_payload_it_was_written_for() {
+    // A `--no-wrap` Gemini copy (first in discovery order) would hand the Claude command
+    // Gemini's payload; the wrapped Codex copy hands it Claude's. The original is gone.
+    let (project, home) = project("");
+    let root = project.path();
+    let convert = |to: &str, more: &[&str]| {
+        common::hookx_clean(root)
+            .env("HOME", home.path())
+            .args(["convert", ".claude/settings.json", "--to", to, "--write"])
+            .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
+            .args(more)
+            .assert()
+            .success();
+    };
+    convert("gemini", &["--no-wrap"]);
+    convert("codex", &[]);
+    std::fs::remove_file(root.join(".claude/settings.json")).unwrap();
+    common::hookx_at(root, home.path(), &["trust", "--yes"]).success();
+    let (event, payload) = prompt(root, "droid");
+    let runs = run(root, home.path(), "droid", event, &payload);
+    assert_eq!(runs.len(), 1, "{}", runs.join("\n"));
+    assert!(
+        runs[0].starts_with("log ") && runs[0].contains(r#""hook_event_name":"UserPromptSubmit""#),
+        "{}",
+        runs[0]
+    );
+    // The Codex copy changed since it was trusted: the Gemini copy is the only one hookx may
+    // run, and runs, with the payload it gets (Gemini's).
+    let codex = root.join(".codex/hooks.json");
+    let text = std::fs::read_to_string(&codex).unwrap();
+    std::fs::write(&codex, format!("{text}\n")).unwrap();
+    let runs = run(root, home.path(), "droid", event, &payload);
+    assert_eq!(runs.len(), 1, "{}", runs.join("\n"));
+    assert!(
+        runs[0].starts_with("log ") && runs[0].contains(r#""hook_event_name":"BeforeAgent""#),
+        "{}",
+        runs[0]
+    );
+}
