@@ -11,9 +11,13 @@
 //! - the host reads it itself and hands it the payload it was written for (a copy in the host's
 //!   own files, the original or one wrapped in `hookx exec --as D`);
 //! - the host reads it itself with its own payload (Copilot and Cursor reading Claude's files,
-//!   [`crate::tables::ConfigSpec::reads_foreign_as`]): nothing hookx writes stops that run
-//!   (the switch an agent offers, if any, is a person's to take: [`crate::tables::ForeignSwitch`]);
-//! - hookx runs it through its route (`hookx run`), once the file is trusted;
+//!   [`crate::tables::ConfigSpec::reads_foreign_as`]), where no setting turns that run off
+//!   (the switch an agent offers for a whole file is a person's to take:
+//!   [`crate::tables::ForeignSwitch`]);
+//! - hookx runs it through its route (`hookx run`), once the file is trusted: a copy of a
+//!   file the host does not read, or one the host reads but leaves to hookx by a setting of
+//!   its own that `hookx install` writes (Copilot's `disabledHooks`,
+//!   [`crate::tables::HookSwitch`]), so that it gets the payload it was written for;
 //! - nobody runs it (a skill's or a plugin's that is off).
 //!
 //! The runner of a rule is, in this order: the host, through the first copy it reads with the
@@ -413,6 +417,7 @@ fn plan_with(
     trusted: &dyn Fn(&Source) -> bool,
 ) -> Plan {
     let effective = discover::host_rules(sources, host, store);
+    let switched = discover::switched_keys(sources, host);
     let mut copies: Vec<Copy> = Vec::new();
     for entry in &effective {
         let source = entry.source;
@@ -435,6 +440,14 @@ fn plan_with(
             let handler = &written.handlers[index];
             let record = Record::of(handler);
             let standing = match who {
+                // The host reads it, but its own setting leaves it to hookx.
+                SourceRunner::Native
+                    if discover::is_switched_off(host, &switched, source, written, handler) =>
+                {
+                    Standing::Hookx {
+                        trusted: trusted(source),
+                    }
+                }
                 SourceRunner::Native => {
                     let gets = host.native_flavor(written.flavor);
                     match gets_its_payload(written, handler, record.as_ref(), gets) {

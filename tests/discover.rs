@@ -804,3 +804,64 @@ fn droid_hooks_disabled_among_the_events_turns_droid_off() {
         "{text}"
     );
 }
+
+/// Kiro's older forms (issue 24): `hooks` in the user's and the project's agent configs
+/// (`.kiro/agents/*.json`) and the IDE's `.kiro.hook` files are found by `list` and `doctor`
+/// as Kiro files, beside the v1 lists; an agent config without `hooks` is no hook file.
+#[test]
+fn kiros_older_forms_are_found_as_kiro_files() {
+    let tree = Tree::new("empty");
+    tree.write(
+        "project/.kiro/agents/reviewer.json",
+        r#"{"name": "reviewer", "tools": ["fs_read", "execute_bash"], "hooks": {"agentSpawn": [{"command": "git status"}], "preToolUse": [{"matcher": "execute_bash", "command": "./guard.sh", "timeout_ms": 30000}]}}"#,
+    );
+    tree.write(
+        "project/.kiro/agents/plain.json",
+        r#"{"name": "plain", "tools": ["fs_read"], "prompt": "hi"}"#,
+    );
+    tree.write(
+        "home/.kiro/agents/mine.json",
+        r#"{"name": "mine", "hooks": {"stop": [{"command": "say done"}]}}"#,
+    );
+    tree.write(
+        "project/.kiro/hooks/lint.kiro.hook",
+        r#"{"name": "Lint", "version": "1", "when": {"type": "promptSubmit"}, "then": {"type": "runCommand", "command": "npm run lint"}}"#,
+    );
+    tree.write(
+        "project/.kiro/hooks/list.json",
+        r#"{"version": "v1", "hooks": [{"name": "n", "trigger": "Stop", "action": {"type": "command", "command": "echo v1"}}]}"#,
+    );
+    let listed: serde_json::Value =
+        serde_json::from_str(&tree.stdout(&["list", "--format", "json"])).unwrap();
+    let mut found: Vec<(String, String, String)> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let text = |k: &str| r[k].as_str().unwrap_or_default().to_string();
+            (text("file"), text("dialect"), text("event"))
+        })
+        .collect();
+    found.sort();
+    let want = |file: &str, event: &str| (file.to_string(), "kiro".to_string(), event.to_string());
+    assert_eq!(
+        found,
+        [
+            want(".kiro/agents/reviewer.json", "PreToolUse"),
+            want(".kiro/agents/reviewer.json", "SessionStart"),
+            want(".kiro/hooks/lint.kiro.hook", "UserPromptSubmit"),
+            want(".kiro/hooks/list.json", "Stop"),
+            want("~/.kiro/agents/mine.json", "Stop"),
+        ],
+        "{listed:#}"
+    );
+    let doctor = tree.stdout(&["doctor", "--host", "kiro"]);
+    for file in [
+        ".kiro/agents/reviewer.json  (kiro project)",
+        "~/.kiro/agents/mine.json  (kiro user)",
+        ".kiro/hooks/lint.kiro.hook  (kiro project)",
+    ] {
+        assert!(doctor.contains(file), "{file} in {doctor}");
+    }
+    assert!(!doctor.contains("plain.json"), "{doctor}");
+}

@@ -1314,3 +1314,90 @@ fn install_sets_the_timeout_of_its_own_older_routes() {
         .success();
     assert_eq!(p.read(file), before);
 }
+
+/// The keys `install --host copilot` lists in Copilot's `disabledHooks` for a project's
+/// `.claude/settings.json` are the ones Copilot CLI 1.0.102 gave each of its handlers
+/// (`hooks.discover`, recorded in `recorded/copilot-1.0.102/disable-keys/`): every event
+/// Copilot runs from the file, with and without a matcher, the fields it leaves out, escapes
+/// and non-ASCII text. hookx writes none for the two handlers whose key it cannot tell: a
+/// timeout written `30.0` (hookx reads whole seconds) and an `http` handler.
+#[test]
+fn copilot_disable_keys_are_the_ones_the_client_gives() {
+    let dir = common::fixtures_dir().join("recorded/copilot-1.0.102/disable-keys");
+    let recorded: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("discover.json")).unwrap()).unwrap();
+    let recorded: Vec<&str> = recorded["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["disableKey"].as_str().unwrap())
+        .collect();
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        &std::fs::read_to_string(dir.join("settings.json")).unwrap(),
+    );
+    p.hookx(&["install", "--host", "copilot"]).success();
+    let settings: Value = serde_json::from_str(
+        &std::fs::read_to_string(p.home.join(".copilot/settings.json")).unwrap(),
+    )
+    .unwrap();
+    let written: Vec<&str> = settings["disabledHooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_str().unwrap())
+        .collect();
+    for key in &written {
+        assert!(recorded.contains(key), "{key} is no key Copilot gave");
+    }
+    assert_eq!(
+        recorded.len() - written.len(),
+        2,
+        "every handler but the two hookx cannot key: {written:?}"
+    );
+}
+
+/// Copilot's `disabledHooks` is the user's, one list for every project: install adds its keys
+/// beside the user's own settings and keys, records them per project, and uninstall takes
+/// exactly its own back out (the file comes back byte for byte); another project's keys stay.
+#[test]
+fn the_copilot_switch_keeps_the_users_keys_and_other_projects() {
+    let claude = r#"{"hooks": {"PostToolUse": [{"matcher": "Write", "hooks": [{"type": "command", "command": "fmt.sh"}]}]}}"#;
+    let a = Project::named("a");
+    a.write(".claude/settings.json", claude);
+    let b_dir = a.root.join("b");
+    common::write(
+        &b_dir,
+        ".claude/settings.json",
+        &claude.replace("fmt.sh", "lint.sh"),
+    );
+    let user = "{\n  \"model\": \"gpt-4.1\",\n  \"disabledHooks\": [\n    \"mine\"\n  ]\n}\n";
+    let settings = common::write(&a.home, ".copilot/settings.json", user);
+    a.hookx(&["install", "--host", "copilot"]).success();
+    common::hookx_as_account_at(&b_dir, &a.home, &["install", "--host", "copilot"]).success();
+    let both: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    let listed = both["disabledHooks"].as_array().unwrap();
+    assert_eq!(
+        listed.len(),
+        3,
+        "the user's key and one per project: {both}"
+    );
+    assert_eq!(listed[0], "mine");
+    assert_eq!(both["model"], "gpt-4.1");
+    a.hookx(&["install", "--uninstall", "--host", "copilot"])
+        .success();
+    let left: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    assert_eq!(
+        left["disabledHooks"].as_array().unwrap().len(),
+        2,
+        "the other project's key stays: {left}"
+    );
+    common::hookx_as_account_at(
+        &b_dir,
+        &a.home,
+        &["install", "--uninstall", "--host", "copilot"],
+    )
+    .success();
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), user);
+}

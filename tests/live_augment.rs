@@ -81,6 +81,15 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             ),
             Step::Text("routed done"),
         ],
+        "story" => vec![
+            launch("echo story-ok"),
+            launch(common::STORY_DENIED),
+            Step::Tool(
+                "save-file",
+                json!({"path": format!("{project}/notes.txt"), "file_content": "one\n"}),
+            ),
+            Step::Text("story done"),
+        ],
         "forms" => auggie_forms()
             .iter()
             .map(|(name, ..)| launch(&format!("echo f.{name}.")))
@@ -939,6 +948,99 @@ fn trust_and_install(sb: &Sandbox) {
     .success();
 }
 
+/// The README's migration story under Auggie (issue 24): the Claude project converted with
+/// `--write` to Augment, Gemini and Codex, `hookx install --host augment`, `hookx trust --yes`,
+/// one prompt with two `launch-process` calls (the guard denies the second), a `save-file` and
+/// a stop. Auggie runs its own (wrapped) copy in `.augment/settings.json`; hookx runs neither
+/// the Claude file nor the other copies. The recorder of Auggie's own in the user settings counts
+/// each event: every rule runs once per event, with Claude's payload, and the guard's reason is
+/// the denied call's result. A personal Claude rule routed through hookx in the user scope
+/// ([`common::story_user_route`]) puts `hookx run` on every event with all the copies in sight:
+/// it runs that rule once and no copy.
+/// All of it twice, each in a fresh sandbox ([`common::story_targets`]): as above, and with the
+/// README's own conversion (Copilot, Gemini and Codex: no Augment copy, so hookx runs the Claude
+/// file through its project route, beside the user route).
+fn migration_story_runs_each_rule_once() {
+    let Some(program) = auggie() else { return };
+    let mut failed = Vec::new();
+    for targets in common::story_targets("augment") {
+        let sb = Sandbox::new("hookx-live-augment-story");
+        let model = FakeAugment::start(sb.project.display().to_string());
+        common::write(
+            &sb.home,
+            ".augment/settings.json",
+            &json!({"hooks": recorders(&sb)}).to_string(),
+        );
+        common::migration_story(&sb.project, &sb.home, &targets, "augment");
+        common::story_user_route(&sb.project, &sb.home, "augment");
+        let out = run_auggie(&sb, &program, &model, "story", &[]);
+        let dumps = sb.dumps();
+        let fired = |event: &str, tools: &[&str]| {
+            dumps
+                .iter()
+                .filter(|d| d.label == event)
+                .filter(|d| tools.is_empty() || tools.iter().any(|t| d.stdin["tool_name"] == *t))
+                .count()
+        };
+        let mut wrong = Vec::new();
+        if !out.status.success() {
+            wrong.push(format!(
+                "exit {:?}: {}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        for (label, fired, written_for) in [
+            (
+                "guard",
+                fired("PreToolUse", &["launch-process"]),
+                &[
+                    "\"hook_event_name\":\"PreToolUse\"",
+                    "\"tool_name\":\"Bash\"",
+                ][..],
+            ),
+            (
+                "fmt",
+                fired("PostToolUse", &["save-file", "str-replace-editor"]),
+                &["\"tool_name\":\"Write\"", "\"file_path\":"],
+            ),
+            (
+                "log",
+                fired("PromptSubmit", &[]),
+                &["\"hook_event_name\":\"UserPromptSubmit\"", "\"prompt\":"],
+            ),
+            (
+                "stop",
+                fired("Stop", &[]),
+                &["\"hook_event_name\":\"Stop\""],
+            ),
+        ] {
+            wrong.extend(common::story_once(&sb.project, label, fired, written_for));
+        }
+        // The personal rule, through hookx's user route: once per event, every event.
+        let all = ["PreToolUse", "PostToolUse", "PromptSubmit", "Stop"]
+            .iter()
+            .map(|e| fired(e, &[]))
+            .sum();
+        wrong.extend(common::story_once(
+            &sb.project,
+            "user",
+            all,
+            &["\"hook_event_name\":", "\"session_id\":"],
+        ));
+        let denied = model.tool_result("toolu_2");
+        if !denied.contains(common::STORY_REASON) {
+            wrong.push(format!("the guard's deny reached the model: {denied:?}"));
+        }
+        let ok = model.tool_result("toolu_1");
+        if !ok.contains("story-ok") {
+            wrong.push(format!("the allowed call ran: {ok:?}"));
+        }
+        failed.extend(wrong.into_iter().map(|w| format!("{targets}: {w}")));
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -953,6 +1055,7 @@ fn main() -> std::process::ExitCode {
             hookx_routes_run_claude_hooks_under_auggie,
             hookx_routes_mcp_calls_to_claude_mcp_hooks,
             files_auggie_reads_and_millisecond_timeouts,
+            migration_story_runs_each_rule_once,
         ],
     )
 }

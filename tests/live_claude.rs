@@ -1545,7 +1545,9 @@ fn synced_project_runs_each_rule_once() {
 /// The README's migration story under Claude Code (issue 24): the Claude project converted to
 /// Copilot, Gemini, Codex and Cursor, `hookx install --host claude`, `hookx trust --yes`, one
 /// prompt with a Bash call and a Write. Claude runs its own file; hookx must run none of the
-/// four copies: each rule runs once per event, with Claude's payload.
+/// four copies: each rule runs once per event, with Claude's payload. A personal Gemini rule
+/// routed through hookx in the user scope ([`common::story_personal_rule`]) puts `hookx run`
+/// on every event with all the copies in sight: it runs that rule once per event and no copy.
 fn migration_story_runs_each_rule_once() {
     let Some(bin) = client_or_skip("migration_story_runs_each_rule_once") else {
         return;
@@ -1557,6 +1559,14 @@ fn migration_story_runs_each_rule_once() {
         &world.home,
         "copilot,gemini,codex,cursor",
         "claude",
+    );
+    // Claude reads the user's Claude file itself: the personal rule is a Gemini one.
+    common::story_personal_rule(
+        &world.project,
+        &world.home,
+        "claude",
+        ".gemini/settings.json",
+        &["BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent"],
     );
     let run = client::run(
         &bin,
@@ -1577,6 +1587,22 @@ fn migration_story_runs_each_rule_once() {
     c.check(
         fmt.first().is_some_and(|l| l.contains("\"file_path\":")),
         format!("the formatter got Claude's payload: {fmt:?}"),
+    );
+    // The personal rule, through hookx's user route: once per event of the two tool calls,
+    // with Gemini's payload.
+    let personal = common::story_runs_per_event(&world.project, "user");
+    let once: std::collections::BTreeMap<String, usize> = [
+        ("AfterAgent", 1),
+        ("AfterTool", 2),
+        ("BeforeAgent", 1),
+        ("BeforeTool", 2),
+    ]
+    .into_iter()
+    .map(|(e, n)| (e.to_string(), n))
+    .collect();
+    c.check(
+        personal == once,
+        format!("the personal rule ran once per event: {personal:?}"),
     );
     c.finish("migration_story_runs_each_rule_once", &run);
 }

@@ -68,6 +68,16 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             run(&format!("touch {project}/MARKER")),
             Step::Text("all done"),
         ],
+        "story" => vec![
+            run("echo story-ok"),
+            Step::Tools(vec![(
+                "apply_patch",
+                json!({"input": "*** Begin Patch\n*** Add File: notes.txt\n+one\n*** End Patch\n"}),
+            )]),
+            Step::Text("story done"),
+        ],
+        // A deny ends Cline's whole run: the denied call comes in a run of its own.
+        "story-deny" => vec![run(common::STORY_DENIED), Step::Text("not reached")],
         _ => vec![Step::Text("unknown scenario")],
     }
 }
@@ -245,6 +255,17 @@ fn ground_truth_run_commands_and_answers() {
         stdout.contains(r#""finishReason":"aborted""#),
         "the run ended aborted".into(),
     );
+    check_recorded(&sb, &dumps, "tools");
+    assert!(
+        failed.is_empty(),
+        "{} checks failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
+
+/// Records (`HOOKX_RECORD=1`) or checks the payloads of the recorders labelled by event.
+fn check_recorded(sb: &Sandbox, dumps: &[minimal::Dump], scenario: &str) {
     let seen: Vec<recorded::Seen> = dumps
         .iter()
         .map(|d| recorded::Seen {
@@ -266,17 +287,11 @@ fn ground_truth_run_commands_and_answers() {
                 && !matches!(key, "CLINE_CONNECTOR_CLI_LAUNCH" | "CLINE_HUB_PORT")
         },
         placeholders: vec![
-            (project.clone(), "<project>"),
+            (sb.project.display().to_string(), "<project>"),
             (sb.home.display().to_string(), "<home>"),
         ],
     }
-    .check("tools", &seen, &[]);
-    assert!(
-        failed.is_empty(),
-        "{} checks failed:\n{}",
-        failed.len(),
-        failed.join("\n")
-    );
+    .check(scenario, &seen, &[]);
 }
 
 /// Answer forms probed against Cline 3.0.65 with hookx out of the loop (issue 25): (name, hook,
@@ -669,6 +684,126 @@ fn routed_handlers_of_every_dialect_run_under_cline() {
     );
 }
 
+/// The README's migration story under Cline (issue 24): the Claude project converted with
+/// `--write` to Cline, Gemini and Codex (Cline's copy: one wrapped script per event in
+/// `.clinerules/hooks/`), `hookx install --host cline`, `hookx trust --yes`; then two runs, one
+/// with a shell call and a patch that adds a file, one with a shell call the guard denies (a
+/// deny ends Cline's run, and its reason reaches neither the model nor the output: Cline has no
+/// deny of one call). hookx runs neither the Claude file nor the other copies. A recorder of
+/// Cline's own in `~/Documents/Cline/Hooks/` counts each event: every rule runs once per event,
+/// with Claude's payload, and the denied command never runs. TaskComplete (Stop) fires when a
+/// run completes; UserPromptSubmit never fires in `cline --json` runs (cline-facts.md): the
+/// logger runs as often as its event, which is never offline. A personal Claude rule routed through
+/// hookx in the user scope ([`common::story_user_route`]) puts `hookx run` on every event with
+/// all the copies in sight: it runs that rule once and no copy.
+/// All of it twice, each in a fresh sandbox ([`common::story_targets`]): as above, and with the
+/// README's own conversion (Copilot, Gemini and Codex: no Cline copy, so hookx runs the Claude
+/// file through its project route, beside the user route).
+fn migration_story_runs_each_rule_once() {
+    let Some(bin) = minimal::client(
+        &format!("cline-{VERSION}/node_modules/@cline/cli-linux-x64/bin/cline"),
+        "Cline CLI",
+    ) else {
+        return;
+    };
+    let mut failed = Vec::new();
+    for targets in common::story_targets("cline") {
+        let sb = Sandbox::new("hookx-live-cline-story");
+        let model = FakeModel::start(scripts, sb.project.display().to_string());
+        let events = [
+            ("PreToolUse", "guard"),
+            ("PostToolUse", "fmt"),
+            ("UserPromptSubmit", "log"),
+            ("TaskComplete", "stop"),
+        ];
+        for (file, _) in events {
+            executable(
+                &sb.home,
+                &format!("Documents/Cline/Hooks/{file}"),
+                &sb.dumper(file),
+                0o755,
+            );
+        }
+        common::migration_story(&sb.project, &sb.home, &targets, "cline");
+        common::story_user_route(&sb.project, &sb.home, "cline");
+        let (first, _) = run_client(&bin, &sb, &model, "story", "cline-story");
+        let (denied, stdout) = run_client(&bin, &sb, &model, "story-deny", "cline-story-deny");
+        let dumps = sb.dumps();
+        let fired = |file: &str, tools: &[&str]| {
+            dumps
+                .iter()
+                .filter(|d| d.label == file)
+                .filter(|d| {
+                    let tool = match file {
+                        "PostToolUse" => &d.stdin["tool_result"]["name"],
+                        _ => &d.stdin["tool_call"]["name"],
+                    };
+                    tools.is_empty() || tools.iter().any(|t| tool == *t)
+                })
+                .count()
+        };
+        let mut wrong = Vec::new();
+        for out in [&first, &denied] {
+            if !out.status.success() {
+                wrong.push(format!("exit {:?}", out.status));
+            }
+        }
+        for (label, fired, written_for) in [
+            (
+                "guard",
+                fired("PreToolUse", &["run_commands"]),
+                &[
+                    "\"hook_event_name\":\"PreToolUse\"",
+                    "\"tool_name\":\"Bash\"",
+                ][..],
+            ),
+            (
+                "fmt",
+                fired("PostToolUse", &["apply_patch"]),
+                &["\"tool_name\":\"Write\"", "\"file_path\":"],
+            ),
+            (
+                "stop",
+                fired("TaskComplete", &[]),
+                &["\"hook_event_name\":\"Stop\""],
+            ),
+        ] {
+            wrong.extend(common::story_once(&sb.project, label, fired, written_for));
+        }
+        let (prompts, logged) = (
+            fired("UserPromptSubmit", &[]),
+            common::story_runs(&sb.project, "log").len(),
+        );
+        if (prompts, logged) != (0, 0) {
+            wrong.push(format!(
+                "UserPromptSubmit fired {prompts} times (never before in cline --json), the logger ran {logged} times"
+            ));
+        }
+        // The personal rule, through hookx's user route: once per event, every event.
+        let all = events.iter().map(|(e, _)| fired(e, &[])).sum();
+        wrong.extend(common::story_once(
+            &sb.project,
+            "user",
+            all,
+            &["\"hook_event_name\":", "\"session_id\":"],
+        ));
+        let requests = model.requests_of("story-deny");
+        if requests
+            .iter()
+            .any(|b| b.to_string().contains("\"role\":\"tool\""))
+            || fired("PostToolUse", &["run_commands"]) != 1
+        {
+            wrong.push("the denied call ran, or its result reached the model".into());
+        }
+        if !stdout.contains(r#""finishReason":"aborted""#) {
+            wrong.push(format!("the deny ended the run: {stdout}"));
+        }
+        check_recorded(&sb, &dumps, "story");
+        failed.extend(wrong.into_iter().map(|w| format!("{targets}: {w}")));
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -681,6 +816,7 @@ fn main() -> std::process::ExitCode {
             ground_truth_run_commands_and_answers,
             ground_truth_answer_forms,
             routed_handlers_of_every_dialect_run_under_cline,
+            migration_story_runs_each_rule_once,
         ],
     )
 }

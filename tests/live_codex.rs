@@ -1581,7 +1581,9 @@ fn hooks_json_with_comments_or_trailing_commas() {
 /// Copilot, Gemini, Codex and Cursor, `hookx install --host codex`, `hookx trust --yes`, one
 /// prompt with a shell call and a patch. Codex runs its own (wrapped) copy; hookx must run
 /// neither the Claude file nor the other copies: each rule runs once per event, with Claude's
-/// payload.
+/// payload. A personal Claude rule routed through hookx in the user scope
+/// ([`common::story_user_route`]) puts `hookx run` on every event with all the copies in sight:
+/// it runs that rule once per event and no copy.
 fn migration_story_runs_each_rule_once() {
     let Some(l) = live("story", WRITE, |sb| {
         sb.trust_project();
@@ -1591,6 +1593,7 @@ fn migration_story_runs_each_rule_once() {
             "copilot,gemini,codex,cursor",
             "codex",
         );
+        common::story_user_route(&sb.project, &sb.home, "codex");
         // The user approves the converted `.codex/hooks.json` in Codex's hook review.
         let file = sb.path_of(HookFile::ProjectJson);
         let written: Value =
@@ -1622,6 +1625,21 @@ fn migration_story_runs_each_rule_once() {
         fmt.first()
             .is_some_and(|l| l.contains("\"tool_name\":\"Write\"") && l.contains("\"file_path\":")),
         format!("the formatter got Claude's Write payload: {fmt:?}"),
+    );
+    // The personal rule, through hookx's user route: once per event of the two tool calls.
+    let personal = common::story_runs_per_event(&l.sb.project, "user");
+    let once: std::collections::BTreeMap<String, usize> = [
+        ("PostToolUse", 2),
+        ("PreToolUse", 2),
+        ("Stop", 1),
+        ("UserPromptSubmit", 1),
+    ]
+    .into_iter()
+    .map(|(e, n)| (e.to_string(), n))
+    .collect();
+    c.that(
+        personal == once,
+        format!("the personal rule ran once per event: {personal:?}"),
     );
     c.done("story");
 }

@@ -1124,8 +1124,9 @@ const BRICKS_EVENTS: &[&str] = &[
 
 /// hookx routed in (project and user routes): the user's Claude settings (which Copilot never
 /// reads) and the project's Bricks file run through hookx, each handler in its own dialect,
-/// and each answer has its native effect; the project's `.claude/settings.json` is Copilot's
-/// own (PascalCase payload) and hookx leaves it alone. No handler runs twice.
+/// and each answer has its native effect; the project's `.claude/settings.json`, which Copilot
+/// reads itself, is left to hookx by Copilot's `disabledHooks` (install writes it) and gets
+/// Claude's payload. No handler runs twice.
 fn routed_handlers_of_every_dialect() {
     let Some(l) = live_env("routed", |sb| {
         sb.write(
@@ -1288,11 +1289,14 @@ fn routed_handlers_of_every_dialect() {
         bricks.env.get("BRICKS_PROJECT_DIR") == Some(&project),
         "Bricks env",
     );
-    // The project's .claude/settings.json is Copilot's own: its PascalCase payload.
+    // The project's .claude/settings.json: Copilot reads it, but leaves its handler to hookx
+    // (`disabledHooks`, which install wrote), which runs it with Claude's payload.
     let native = l.dump("native-PreToolUse", "bricks-post");
     c.that(
-        native.stdin["timestamp"].is_string() && native.stdin.get("transcript_path").is_none(),
-        format!("Copilot's own PascalCase payload: {}", native.raw),
+        native.stdin["tool_name"] == "Bash"
+            && native.stdin["tool_input"]["command"] == "echo bricks-post"
+            && native.env.contains_key("HOOKX_HOST"),
+        format!("hookx ran it, with Claude's payload: {}", native.raw),
     );
     // No handler ran twice for one event (payloads compared without their digits: times).
     let mut seen = std::collections::BTreeMap::new();
@@ -1411,44 +1415,31 @@ fn converted_claude_config() {
 /// The README's migration story under the real client (issue 24): a Claude project (a Bash
 /// guard, a formatter on Write/Edit, a prompt logger, a Stop hook) converted with `--write` to
 /// Copilot, Gemini, Codex and Cursor, then `hookx install --host copilot` and `hookx trust
-/// --yes`. Each handler appends `LABEL RUNNER PAYLOAD` to a log (RUNNER: `hookx` when hookx ran
-/// it, else `copilot`). Copilot 1.0.102 runs `.claude/settings.json` itself, with its own
-/// payload, and no setting turns that off alone: that run is each rule's one run. convert
-/// writes Copilot no copy, hookx runs neither the Gemini nor the Codex copy, and install and
-/// doctor say which payload the rules get.
+/// --yes` ([`common::migration_story`]). Each handler appends `LABEL RUNNER PAYLOAD` to a log
+/// (RUNNER: `hookx` when hookx ran it, else `agent`). Copilot 1.0.102 reads
+/// `.claude/settings.json` itself, with its own payload; install lists each of its handlers in
+/// Copilot's `disabledHooks`, so Copilot leaves them to hookx, which runs each once, with the
+/// Claude payload it was written for. convert writes Copilot no copy, and hookx runs neither
+/// the Gemini nor the Codex copy. A personal Gemini rule routed through hookx in the user scope
+/// ([`common::story_personal_rule`]) puts `hookx run` on every event with all the copies in
+/// sight: it runs that rule once per event and no copy.
 fn migration_story_runs_each_rule_once() {
     let mut said = (String::new(), String::new());
     let Some(l) = live_env("story", |sb| {
-        let script = sb.write(
-            "project/hook.sh",
-            "#!/bin/sh\nr=copilot; [ -n \"$HOOKX_HOST\" ] && r=hookx\nprintf '%s %s %s\\n' \"$1\" \"$r\" \"$(tr -d '\\n')\" >> \"$(dirname \"$0\")/runs.log\"\n",
+        said.0 = common::migration_story(
+            &sb.project,
+            &sb.home,
+            "copilot,gemini,codex,cursor",
+            "copilot",
         );
-        let run = |label: &str| format!("sh {} {label}", script.display());
-        let settings = json!({"hooks": {
-            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": run("guard")}]}],
-            "PostToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "command", "command": run("fmt")}]}],
-            "UserPromptSubmit": [{"hooks": [{"type": "command", "command": run("log")}]}],
-            "Stop": [{"hooks": [{"type": "command", "command": run("stop")}]}],
-        }});
-        sb.write("project/.claude/settings.json", &settings.to_string());
-        common::hookx_clean(&sb.project)
-            .current_dir(&sb.project)
-            .env("HOME", &sb.home)
-            .args([
-                "convert",
-                ".claude/settings.json",
-                "--to",
-                "copilot,gemini,codex,cursor",
-            ])
-            .args(["--write", "--hookx", env!("CARGO_BIN_EXE_hookx")])
-            .assert()
-            .success();
-        let installed = common::hookx_at(&sb.project, &sb.home, &["install", "--host", "copilot"])
-            .success()
-            .get_output()
-            .clone();
-        said.0 = String::from_utf8_lossy(&installed.stderr).into_owned();
-        hookx(sb, &["trust", "--yes"]);
+        // Copilot reads Claude files itself: the personal rule is a Gemini one.
+        common::story_personal_rule(
+            &sb.project,
+            &sb.home,
+            "copilot",
+            ".gemini/settings.json",
+            &["BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent"],
+        );
         let doctor = common::hookx_at(&sb.project, &sb.home, &["doctor", "--host", "copilot"])
             .get_output()
             .clone();
@@ -1458,43 +1449,109 @@ fn migration_story_runs_each_rule_once() {
         return;
     };
     let log = std::fs::read_to_string(l.sb.project.join("runs.log")).unwrap_or_default();
-    let lines: Vec<&str> = log.lines().collect();
-    let runs = |label: &str| {
-        lines
-            .iter()
-            .filter(|line| line.starts_with(&format!("{label} ")))
-            .copied()
-            .collect::<Vec<&str>>()
-    };
     let mut c = Checks::default();
     c.that(
         !l.sb.project.join(".github/hooks/hooks.json").exists(),
         "convert wrote Copilot no copy of the Claude file it reads itself",
     );
+    story_rules_ran_once_with_claude_payload(&l, &mut c);
+    let settings = std::fs::read_to_string(l.sb.home.join(".copilot/settings.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .unwrap_or(Value::Null);
+    c.that(
+        settings["disabledHooks"].as_array().map(Vec::len) == Some(4)
+            && !said
+                .0
+                .contains("warning: Copilot runs .claude/settings.json itself"),
+        format!(
+            "install listed the 4 handlers in Copilot's disabledHooks: {settings}\n{}",
+            said.0
+        ),
+    );
+    c.that(
+        said.1.contains("leaves it to hookx by its own setting")
+            && !said
+                .1
+                .contains("runs it itself with its copilot-pascal payload"),
+        format!("doctor says hookx runs them: {}", said.1),
+    );
+    // The personal rule, through hookx's user route: once per event of the two tool calls,
+    // with Gemini's payload.
+    let personal = common::story_runs_per_event(&l.sb.project, "user");
+    let once: std::collections::BTreeMap<String, usize> = [
+        ("AfterAgent", 1),
+        ("AfterTool", 2),
+        ("BeforeAgent", 1),
+        ("BeforeTool", 2),
+    ]
+    .into_iter()
+    .map(|(e, n)| (e.to_string(), n))
+    .collect();
+    c.that(
+        personal == once,
+        format!("the personal rule ran once per event: {personal:?}\n{log}"),
+    );
+    c.done("story");
+}
+
+/// Each story rule ran exactly once, through hookx, with the Claude payload: the guard sees
+/// `tool_name: Bash`, the formatter a Write's `file_path`.
+fn story_rules_ran_once_with_claude_payload(l: &Live, c: &mut Checks) {
+    let log = std::fs::read_to_string(l.sb.project.join("runs.log")).unwrap_or_default();
+    let runs = |label: &str| common::story_runs(&l.sb.project, label);
     for label in ["guard", "fmt", "log", "stop"] {
         let all = runs(label);
         c.that(
-            all.len() == 1 && all[0].starts_with(&format!("{label} copilot ")),
-            format!("{label}: once per event, by Copilot from the Claude file:\n{log}"),
+            all.len() == 1 && all[0].starts_with(&format!("{label} hookx ")),
+            format!("{label}: once per event, by hookx:\n{log}"),
         );
     }
-    // Copilot's own payload (PascalCase: a Write's file is `path`), as install and doctor say.
+    let payload = |label: &str| -> Value {
+        runs(label)
+            .first()
+            .and_then(|l| l.splitn(3, ' ').nth(2).map(str::to_string))
+            .and_then(|p| serde_json::from_str(&p).ok())
+            .unwrap_or(Value::Null)
+    };
+    let fmt = payload("fmt");
     c.that(
-        runs("fmt").first().is_some_and(|l| {
-            l.contains("\"hook_event_name\":\"PostToolUse\"") && l.contains("\"path\":")
-        }),
-        format!("the formatter got Copilot's PascalCase payload:\n{log}"),
+        fmt["hook_event_name"] == "PostToolUse"
+            && fmt["tool_name"] == "Write"
+            && fmt["tool_input"]["file_path"]
+                .as_str()
+                .is_some_and(|p| p.ends_with("notes.txt")),
+        format!("the formatter got Claude's payload, a Write's file_path:\n{log}"),
     );
+    let guard = payload("guard");
     c.that(
-        said.0.contains(
-            "warning: Copilot runs .claude/settings.json itself with its copilot-pascal payload",
-        ),
-        format!("install names Copilot's own run: {}", said.0),
+        guard["tool_name"] == "Bash" && guard["tool_input"]["command"] == "echo story-bash",
+        format!("the guard got Claude's payload:\n{log}"),
     );
+}
+
+/// The issue's Claude-only project (issue 24): the story's Claude file with no copy
+/// ([`common::migration_story`] into Cursor, which reads the Claude file itself), `hookx
+/// install --host copilot`, `hookx trust --yes`. Copilot reads `.claude/settings.json` itself with its own payload (a
+/// Write's file is `path`), so on its own the formatter sees no `file_path`. install lists the
+/// file's handlers in Copilot's `disabledHooks` (`~/.copilot/settings.json`): Copilot leaves
+/// them to hookx, and each rule runs exactly once, with Claude's payload. Uninstall gives
+/// Copilot its run back and leaves no setting behind.
+fn claude_only_project_runs_each_rule_once_with_claude_payload() {
+    let Some(l) = live_env("story", |sb| {
+        // Converted to Cursor only, which reads the Claude file itself: no copy is written.
+        common::migration_story(&sb.project, &sb.home, "cursor", "copilot");
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    story_rules_ran_once_with_claude_payload(&l, &mut c);
+    let settings = l.sb.home.join(".copilot/settings.json");
+    hookx(&l.sb, &["install", "--uninstall", "--host", "copilot"]);
     c.that(
-        said.1
-            .contains("runs it itself with its copilot-pascal payload, not the claude one"),
-        format!("doctor warns: {}", said.1),
+        !l.sb.project.join(".cursor/hooks.json").exists() && !settings.exists(),
+        "no copy was written, and uninstall removed the setting install created",
     );
     c.done("story");
 }
@@ -1867,6 +1924,7 @@ fn main() -> std::process::ExitCode {
             routed_handlers_of_every_dialect,
             converted_claude_config,
             migration_story_runs_each_rule_once,
+            claude_only_project_runs_each_rule_once_with_claude_payload,
             hook_files_with_comments_or_trailing_commas,
             faulty_handlers_beside_a_deny,
             synced_project_runs_each_rule_once,

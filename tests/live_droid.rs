@@ -70,6 +70,15 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Text("all done"),
         ],
         "text" => vec![Step::Text("nothing to do")],
+        "story" => vec![
+            execute("echo story-ok"),
+            execute(common::STORY_DENIED),
+            Step::Tools(vec![(
+                "Create",
+                json!({"file_path": format!("{project}/notes.txt"), "content": "one\n"}),
+            )]),
+            Step::Text("story done"),
+        ],
         "forms" => DROID_FORMS
             .iter()
             .map(|(name, ..)| execute(&format!("echo f.{name}.")))
@@ -1060,6 +1069,102 @@ fn faulty_handlers_beside_a_deny() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// The README's migration story under Factory Droid (issue 24): the Claude project converted
+/// with `--write` to Droid, Gemini and Codex, `hookx install --host droid`, `hookx trust --yes`,
+/// one prompt with two Execute calls (the guard denies the second), a Create and a stop. Droid
+/// runs its own (wrapped) copy in `.factory/settings.json`; hookx runs neither the Claude file
+/// nor the other copies. A recorder of Droid's own in the user settings counts each event:
+/// every rule runs once per event, with Claude's payload, and the guard's reason is the denied
+/// call's result. UserPromptSubmit never fires in `droid exec` (droid-facts.md): the logger
+/// runs as often as the event, which is never offline. A personal Claude rule routed through
+/// hookx in the user scope ([`common::story_user_route`]) puts `hookx run` on every event with
+/// all the copies in sight: it runs that rule once and no copy.
+/// All of it twice, each in a fresh sandbox ([`common::story_targets`]): as above, and with the
+/// README's own conversion (Copilot, Gemini and Codex: no Droid copy, so hookx runs the Claude
+/// file through its project route, beside the user route).
+fn migration_story_runs_each_rule_once() {
+    let Some(bin) = droid() else { return };
+    let mut failed = Vec::new();
+    for targets in common::story_targets("droid") {
+        let sb = Sandbox::new("hookx-live-droid-story");
+        let model = FakeModel::start(scripts, sb.project.display().to_string());
+        let events = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"];
+        let mut recorders = json!({});
+        for e in events {
+            recorders[e] = recorder_on(&sb, e, &format!("event-{e}"))[e].clone();
+        }
+        user_settings(&sb, &model, Some(recorders));
+        common::migration_story(&sb.project, &sb.home, &targets, "droid");
+        common::story_user_route(&sb.project, &sb.home, "droid");
+        let out = run_droid(&sb, &bin, "story");
+        keep(&sb, &model, &out, "droid-story");
+        let dumps = sb.dumps();
+        let fired = |event: &str, tools: &[&str]| {
+            dumps
+                .iter()
+                .filter(|d| d.label == format!("event-{event}"))
+                .filter(|d| tools.is_empty() || tools.iter().any(|t| d.stdin["tool_name"] == *t))
+                .count()
+        };
+        let mut wrong = Vec::new();
+        if !out.status.success() {
+            wrong.push(format!(
+                "exit {:?}: {}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        for (label, fired, written_for) in [
+            (
+                "guard",
+                fired("PreToolUse", &["Execute"]),
+                &[
+                    "\"hook_event_name\":\"PreToolUse\"",
+                    "\"tool_name\":\"Bash\"",
+                ][..],
+            ),
+            (
+                "fmt",
+                fired("PostToolUse", &["Create", "Edit"]),
+                &["\"tool_name\":\"Write\"", "\"file_path\":"],
+            ),
+            (
+                "stop",
+                fired("Stop", &[]),
+                &["\"hook_event_name\":\"Stop\""],
+            ),
+        ] {
+            wrong.extend(common::story_once(&sb.project, label, fired, written_for));
+        }
+        let prompts = fired("UserPromptSubmit", &[]);
+        let logged = common::story_runs(&sb.project, "log").len();
+        if (prompts, logged) != (0, 0) {
+            wrong.push(format!(
+                "UserPromptSubmit fired {prompts} times (never before in droid exec), the logger ran {logged} times"
+            ));
+        }
+        // The personal rule, through hookx's user route: once per event, every event.
+        let all = events.iter().map(|e| fired(e, &[])).sum();
+        wrong.extend(common::story_once(
+            &sb.project,
+            "user",
+            all,
+            &["\"hook_event_name\":", "\"session_id\":"],
+        ));
+        let requests = model.requests_of("story");
+        let denied = minimal::tool_result(&requests, "story-denied");
+        if denied != format!("Error: {}", common::STORY_REASON) {
+            wrong.push(format!("the guard's deny reached the model: {denied:?}"));
+        }
+        let ok = minimal::tool_result(&requests, "story-ok");
+        if !ok.contains("story-ok") {
+            wrong.push(format!("the allowed call ran: {ok:?}"));
+        }
+        failed.extend(wrong.into_iter().map(|w| format!("{targets}: {w}")));
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -1077,6 +1182,7 @@ fn main() -> std::process::ExitCode {
             hooks_disabled_turns_every_hook_off,
             hook_files_with_comments_or_trailing_commas,
             faulty_handlers_beside_a_deny,
+            migration_story_runs_each_rule_once,
         ],
     )
 }

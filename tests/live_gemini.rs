@@ -1517,7 +1517,9 @@ fn hook_files_with_comments_or_trailing_commas() {
 /// Copilot, Gemini, Codex and Cursor, `hookx install --host gemini`, `hookx trust --yes`, one
 /// prompt with a shell call and a write. Gemini runs its own (wrapped) copy; hookx must run
 /// neither the Claude file nor the other copies: each rule runs once per event, with Claude's
-/// payload.
+/// payload. A personal Claude rule routed through hookx in the user scope
+/// ([`common::story_user_route`]) puts `hookx run` on every event with all the copies in sight:
+/// it runs that rule once per event and no copy.
 fn migration_story_runs_each_rule_once() {
     let Some(l) = live("story", &["--yolo"], &[], |sb| {
         sb.user_settings(json!({}));
@@ -1528,6 +1530,7 @@ fn migration_story_runs_each_rule_once() {
             "copilot,gemini,codex,cursor",
             "gemini",
         );
+        common::story_user_route(&sb.project, &sb.home, "gemini");
     }) else {
         return;
     };
@@ -1548,6 +1551,21 @@ fn migration_story_runs_each_rule_once() {
         fmt.first()
             .is_some_and(|l| l.contains("\"tool_name\":\"Write\"") && l.contains("\"file_path\":")),
         format!("the formatter got Claude's Write payload: {fmt:?}"),
+    );
+    // The personal rule, through hookx's user route: once per event of the two tool calls.
+    let personal = common::story_runs_per_event(&l.sb.project, "user");
+    let once: std::collections::BTreeMap<String, usize> = [
+        ("PostToolUse", 2),
+        ("PreToolUse", 2),
+        ("Stop", 1),
+        ("UserPromptSubmit", 1),
+    ]
+    .into_iter()
+    .map(|(e, n)| (e.to_string(), n))
+    .collect();
+    c.that(
+        personal == once,
+        format!("the personal rule ran once per event: {personal:?}"),
     );
     c.done("story");
 }

@@ -113,6 +113,12 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Text("routed done"),
         ],
         "system" => vec![Step::Text("system done")],
+        "story" => vec![
+            one(shell("echo story-ok")),
+            one(shell(common::STORY_DENIED)),
+            one(("write_file", json!({"file_path": file, "content": "one\n"}))),
+            Step::Text("story done"),
+        ],
         "faults" => faults::commands()
             .iter()
             .map(|c| one(shell(c)))
@@ -1034,6 +1040,106 @@ fn faulty_handlers_beside_a_deny() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// The README's migration story under Qwen Code (issue 24): the Claude project converted with
+/// `--write` to Qwen, Gemini and Codex, `hookx install --host qwen`, `hookx trust --yes`, one
+/// prompt with two shell calls (the guard denies the second), a write and a stop. Qwen runs its
+/// own (wrapped) copy; hookx runs neither the Claude file nor the other copies. A recorder of
+/// Qwen's own in the user settings counts each event: every rule runs once per event, with
+/// Claude's payload, and the guard's reason is the denied call's result. A personal Claude
+/// rule routed through hookx in the user scope ([`common::story_user_route`]) puts `hookx run`
+/// on every event with all the copies in sight: it runs that rule once and no copy.
+/// All of it twice, each in a fresh sandbox ([`common::story_targets`]): as above, and with the
+/// README's own conversion (Copilot, Gemini and Codex: no Qwen copy, so hookx runs the Claude
+/// file through its project route, beside the user route).
+fn migration_story_runs_each_rule_once() {
+    const STORY_EVENTS: [&str; 4] = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"];
+    let mut c = Checks::default();
+    for targets in common::story_targets("qwen") {
+        let Some(l) = live("story", &["--yolo"], &[], |sb| {
+            sb.user_settings(Value::Object(
+                STORY_EVENTS
+                    .iter()
+                    .map(|e| {
+                        (
+                            e.to_string(),
+                            json!([group(sb, None, &format!("event-{e}"))]),
+                        )
+                    })
+                    .collect(),
+            ));
+            common::migration_story(&sb.project, &sb.home, &targets, "qwen");
+            common::story_user_route(&sb.project, &sb.home, "qwen");
+            None
+        }) else {
+            return;
+        };
+        c.that(
+            l.out.status == Some(0),
+            format!("{targets}: exit {:?}: {}", l.out.status, l.out.stderr),
+        );
+        let fired = |event: &str, tools: &[&str]| {
+            l.dumps
+                .iter()
+                .filter(|d| d.label == format!("event-{event}"))
+                .filter(|d| tools.is_empty() || tools.iter().any(|t| d.stdin["tool_name"] == *t))
+                .count()
+        };
+        for (label, fired, written_for) in [
+            (
+                "guard",
+                fired("PreToolUse", &["run_shell_command"]),
+                &[
+                    "\"hook_event_name\":\"PreToolUse\"",
+                    "\"tool_name\":\"Bash\"",
+                ][..],
+            ),
+            (
+                "fmt",
+                fired("PostToolUse", &["write_file", "edit"]),
+                &["\"tool_name\":\"Write\"", "\"file_path\":"],
+            ),
+            (
+                "log",
+                fired("UserPromptSubmit", &[]),
+                &["\"hook_event_name\":\"UserPromptSubmit\"", "\"prompt\":"],
+            ),
+            (
+                "stop",
+                fired("Stop", &[]),
+                &["\"hook_event_name\":\"Stop\""],
+            ),
+        ] {
+            let wrong = common::story_once(&l.sb.project, label, fired, written_for);
+            c.that(
+                wrong.is_none(),
+                format!("{targets}: {}", wrong.unwrap_or_default()),
+            );
+        }
+        // The personal rule, through hookx's user route: once per event, every event.
+        let all = STORY_EVENTS.iter().map(|e| fired(e, &[])).sum();
+        let wrong = common::story_once(
+            &l.sb.project,
+            "user",
+            all,
+            &["\"hook_event_name\":", "\"session_id\":"],
+        );
+        c.that(
+            wrong.is_none(),
+            format!("{targets}: {}", wrong.unwrap_or_default()),
+        );
+        let denied = l.tool_result("story", "story-denied");
+        c.that(
+            denied.contains(common::STORY_REASON),
+            format!("{targets}: the guard's deny reached the model: {denied:?}"),
+        );
+        c.that(
+            l.tool_result("story", "story-ok").contains("story-ok"),
+            format!("{targets}: the allowed call ran"),
+        );
+    }
+    c.done("story");
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -1059,6 +1165,7 @@ fn main() -> std::process::ExitCode {
             system_settings_that_do_not_parse_stop_qwen,
             settings_with_comments_or_trailing_commas,
             faulty_handlers_beside_a_deny,
+            migration_story_runs_each_rule_once,
         ],
     )
 }

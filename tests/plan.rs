@@ -209,11 +209,11 @@ fn convert_write_copies_no_rule_for_an_agent_that_reads_the_source_itself() {
 }
 
 #[test]
-fn on_a_claude_only_project_copilot_runs_the_claude_file_once_and_install_says_with_which_payload()
-{
+fn on_a_claude_only_project_install_leaves_the_claude_file_to_hookx_under_copilot() {
     // Copilot runs `.claude/settings.json` itself with its own payload (a Write's file is
-    // `path`), and nothing turns that off: a run of hookx's would be a second. install routes
-    // nothing and says why; the route runs nothing; list names Copilot's own run.
+    // `path`). install lists each handler in Copilot's `disabledHooks` (~/.copilot/settings.json),
+    // so Copilot leaves them to hookx, and routes their events: the route runs the formatter
+    // once, with Claude's payload; list names hookx.
     let (project, home) = project("");
     let root = project.path();
     let installed = common::hookx_at(root, home.path(), &["install", "--host", "copilot"])
@@ -222,22 +222,27 @@ fn on_a_claude_only_project_copilot_runs_the_claude_file_once_and_install_says_w
         .clone();
     let stdout = String::from_utf8(installed.stdout).unwrap();
     let stderr = String::from_utf8(installed.stderr).unwrap();
-    assert!(stdout.starts_with("no copilot events to route"), "{stdout}");
     assert!(
-        stderr.contains(
-            "warning: Copilot runs .claude/settings.json itself with its copilot-pascal payload, \
-             not the claude one its rules were written for (no setting of Copilot turns that off \
-             alone)"
-        ),
-        "{stderr}"
+        stdout.contains("copilot leaves 4 handlers it reads in another agent's files to hookx")
+            && stdout.contains("routed 4 copilot events to hookx"),
+        "{stdout}"
     );
+    assert!(!stderr.contains("warning: Copilot runs"), "{stderr}");
+    let settings = std::fs::read_to_string(home.path().join(".copilot/settings.json")).unwrap();
+    let settings: serde_json::Value = serde_json::from_str(&settings).unwrap();
+    assert_eq!(settings["disabledHooks"].as_array().map(Vec::len), Some(4));
     let payload = format!(
         r#"{{"timestamp":1,"cwd":"{}","toolName":"create","toolArgs":"{{\"path\":\"{}/a.txt\",\"file_text\":\"x\"}}","toolResult":{{"resultType":"success","textResultForLlm":"ok"}}}}"#,
         root.display(),
         root.display()
     );
     let runs = run(root, home.path(), "copilot", "postToolUse", &payload);
-    assert!(runs.is_empty(), "{}", runs.join("\n"));
+    assert_eq!(runs.len(), 1, "{}", runs.join("\n"));
+    assert!(
+        runs[0].starts_with("fmt ") && runs[0].contains(r#""file_path":""#),
+        "Claude's payload: {}",
+        runs[0]
+    );
     let listed = common::hookx_at(root, home.path(), &["list", "--host", "copilot"])
         .success()
         .get_output()
@@ -245,9 +250,38 @@ fn on_a_claude_only_project_copilot_runs_the_claude_file_once_and_install_says_w
         .clone();
     let listed = String::from_utf8(listed).unwrap();
     assert!(
-        listed.contains("copilot runs .claude/settings.json with its copilot-pascal payload")
-            && !listed.contains("hookx runs .claude/settings.json"),
+        listed.contains("hookx runs .claude/settings.json")
+            && !listed.contains("copilot runs .claude/settings.json"),
         "{listed}"
+    );
+    // simulate, in a folder Copilot trusts, runs it through hookx and not as Copilot's own.
+    let trusted = format!(r#"{{"trusted_folders": ["{}"]}}"#, root.display());
+    common::write(home.path(), ".copilot/config.json", &trusted);
+    let simulated = common::hookx_at(
+        root,
+        home.path(),
+        &[
+            "simulate",
+            "--host",
+            "copilot",
+            "--event",
+            "preToolUse",
+            "--tool",
+            "bash",
+            "--input",
+            r#"{"command":"ls"}"#,
+            "--dry-run",
+        ],
+    )
+    .success()
+    .get_output()
+    .stdout
+    .clone();
+    let simulated = String::from_utf8(simulated).unwrap();
+    assert!(
+        simulated.contains(".claude/settings.json (/hooks/PreToolUse/0) (claude)")
+            && !simulated.contains("native: copilot runs .claude/settings.json"),
+        "{simulated}"
     );
 }
 

@@ -85,6 +85,9 @@ pub struct Report {
     /// Files the user had trusted that install edited, trusted again as install left them
     /// ([`crate::trust::keep_trusted`]).
     pub kept_trusted: Vec<PathBuf>,
+    /// Each host setting that leaves handlers to hookx ([`crate::tables::HookSwitch`]) that
+    /// install wrote or holds hookx's keys: its file, and how many handlers hookx runs by it.
+    pub switched: Vec<(PathBuf, usize)>,
 }
 
 impl Report {
@@ -212,20 +215,16 @@ struct Start {
     path: PathBuf,
     /// An empty report naming it.
     report: Report,
-    /// The hookx the routes run, and the events they route: none on uninstall.
+    /// The hookx the routes run: none on uninstall.
     hookx: Option<Written>,
-    needed: Vec<&'static str>,
 }
 
 fn start(opts: &Options) -> Result<Start, Error> {
     let path = target(&opts.ctx.home, &opts.ctx.project, opts.host, opts.scope);
     stays_in_project(opts, &path)?;
-    let (hookx, needed) = match opts.uninstall {
-        true => (None, Vec::new()),
-        false => (
-            Some(hookx_program(opts)?),
-            routed_events(&opts.ctx, opts.host, opts.scope),
-        ),
+    let hookx = match opts.uninstall {
+        true => None,
+        false => Some(hookx_program(opts)?),
     };
     Ok(Start {
         report: Report {
@@ -234,8 +233,15 @@ fn start(opts: &Options) -> Result<Start, Error> {
         },
         path,
         hookx,
-        needed,
     })
+}
+
+/// The events install routes ([`routed_events`]): none on uninstall.
+fn events_to_route(opts: &Options) -> Vec<&'static str> {
+    match opts.uninstall {
+        true => Vec::new(),
+        false => routed_events(&opts.ctx, opts.host, opts.scope),
+    }
 }
 
 /// Installs or uninstalls, through [`config::update::update`]: the file is edited in place, only
@@ -255,9 +261,11 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
         path,
         mut report,
         hookx,
-        needed,
     } = start(opts)?;
     let host = opts.host;
+    // The host's switch first: the handlers it then leaves to hookx need routes.
+    set_hook_switches(opts, &mut report)?;
+    let needed = events_to_route(opts);
     // The host's review file is checked first: routes it could not record would not run.
     if let Some(trust) = &host.def().route_trust {
         let file = opts.ctx.agent_file(host, trust.file);
@@ -317,11 +325,80 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
             false => Change::Keep,
         })
     })?;
-    report.kept_trusted = kept;
+    report.kept_trusted.extend(kept);
     if let Some(trust) = &host.def().route_trust {
         record_trust(opts, trust, &path, before.as_deref(), &mut report)?;
     }
     Ok(report)
+}
+
+/// Keeps each setting with which the host leaves single handlers of another dialect's files
+/// to hookx ([`crate::tables::HookSwitch`]) listing exactly the handlers of the install's
+/// scope that the host reads itself with its own payload (none on uninstall), so that hookx
+/// runs each of them once, with the payload it was written for.
+fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<(), Error> {
+    let host = opts.host;
+    let root = match opts.scope {
+        InstallScope::Project => Root::Project,
+        InstallScope::User => Root::Home,
+    };
+    let switches: Vec<_> = host
+        .config()
+        .foreign_switches
+        .iter()
+        .filter_map(|s| Some((s.dialect, s.hooks?)))
+        .collect();
+    if switches.is_empty() {
+        return Ok(());
+    }
+    let sources = match opts.uninstall {
+        true => Vec::new(),
+        false => crate::discover::discover(&opts.ctx),
+    };
+    for (dialect, switch) in switches {
+        let mut wanted: Vec<String> = Vec::new();
+        for source in sources
+            .iter()
+            .filter(|s| s.dialect == dialect && s.location.root == root)
+            .filter(|s| crate::discover::runner(host, s) == Runner::Native)
+        {
+            let Some(doc) = source.document() else {
+                continue;
+            };
+            for rule in doc
+                .rules
+                .iter()
+                .filter(|r| !dialect.config().is_disabled(r))
+            {
+                for handler in rule.handlers.iter().filter(|h| !is_hookx_handler(h)) {
+                    if let Some(key) = crate::discover::key_of(host, source, rule, handler)
+                        && !wanted.contains(&key)
+                    {
+                        wanted.push(key);
+                    }
+                }
+            }
+        }
+        let path = opts.ctx.home.join(switch.file);
+        let shown = opts.ctx.display(&path);
+        let owner = match opts.scope {
+            InstallScope::Project => opts.ctx.project.display().to_string(),
+            InstallScope::User => "~".to_string(),
+        };
+        let outcome =
+            update_keeping_trust(&opts.ctx, &path, &mut report.kept_trusted, |current| {
+                crate::route::switch_text(current, switch, &owner, &wanted).map_err(|why| {
+                    Error::Io {
+                        path: shown.clone(),
+                        message: format!("{why}; hookx leaves it as it is"),
+                    }
+                })
+            })?;
+        if outcome != config::update::Outcome::Unchanged || !wanted.is_empty() {
+            report.switched.push((path, wanted.len()));
+        }
+    }
+    Ok(())
 }
 
 /// Install for a host whose hooks are one script per event ([`crate::tables::ScriptLayout`]): a route is a
@@ -333,9 +410,9 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
         path: dir,
         mut report,
         hookx,
-        needed,
     } = start(opts)?;
     let host = opts.host;
+    let needed = events_to_route(opts);
     let wanted: Vec<String> = needed.iter().map(|name| name.to_string()).collect();
     let io = |path: &Path, e: std::io::Error| Error::Io {
         path: opts.ctx.display(path),
@@ -414,9 +491,9 @@ fn apply_plugin(opts: &Options, plugin: &crate::tables::GeneratedPlugin) -> Resu
         path,
         mut report,
         hookx,
-        needed,
     } = start(opts)?;
     let host = opts.host;
+    let needed = events_to_route(opts);
     let mut kept = Vec::new();
     update_keeping_trust(&opts.ctx, &path, &mut kept, |current| {
         let old = match current {
@@ -484,9 +561,9 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
         path,
         mut report,
         hookx,
-        needed,
     } = start(opts)?;
     let host = opts.host;
+    let needed = events_to_route(opts);
     let mut kept = Vec::new();
     update_keeping_trust(&opts.ctx, &path, &mut kept, |current| {
         let had: Vec<String> = match current {
@@ -681,9 +758,14 @@ pub fn routed_events(ctx: &Context, host: Dialect, scope: InstallScope) -> Vec<&
 /// trust`, the routes run none of their hooks, and a guard among them lets everything through.
 pub fn waiting_for_trust(ctx: &Context, host: Dialect) -> Vec<String> {
     let store = crate::trust::TrustStore::load_or_empty(ctx);
-    crate::discover::discover_trusting(ctx, &store)
-        .into_iter()
-        .filter(|s| crate::discover::runner(host, s) == Runner::Hookx)
+    let sources = crate::discover::discover_trusting(ctx, &store);
+    let keys = crate::discover::switched_keys(&sources, host);
+    sources
+        .iter()
+        .filter(|s| {
+            crate::discover::runner(host, s) == Runner::Hookx
+                || crate::discover::leaves_any(host, &keys, s)
+        })
         .filter(|s| {
             s.document().is_some_and(|d| {
                 d.rules
@@ -693,7 +775,7 @@ pub fn waiting_for_trust(ctx: &Context, host: Dialect) -> Vec<String> {
             })
         })
         .filter(|s| store.state(s) != crate::trust::TrustState::Trusted)
-        .map(|s| s.display)
+        .map(|s| s.display.clone())
         .collect()
 }
 
@@ -725,6 +807,18 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             "note: {} stays trusted: you had trusted it, and hookx recorded its own edit as trusted too",
             opts.ctx.display(file)
         );
+    }
+    for (file, handlers) in &report.switched {
+        let file = opts.ctx.display(file);
+        match (opts.uninstall, handlers) {
+            (true, _) | (false, 0) => {
+                println!("{host} runs again the handlers hookx had turned off for it in {file}")
+            }
+            (false, n) => println!(
+                "{host} leaves {n} handlers it reads in another agent's files to hookx \
+                 ({file}): hookx runs each once, with the payload it was written for"
+            ),
+        }
     }
     if opts.uninstall {
         if report.deleted {

@@ -183,6 +183,12 @@ impl Reader<'_> {
             if top.get("hooks").is_some_and(Value::is_object) {
                 return self.read_rule_map(list, older, top, doc);
             }
+            // An agent config without hooks: not a list missing its `version`.
+            if !top.is_empty() && !top.contains_key("hooks") && !top.contains_key("version") {
+                self.read_rule_map(list, older, top, doc);
+                doc.wrapped = false;
+                return;
+            }
         }
         doc.hooks_index = top.len();
         let mut rules = None;

@@ -146,6 +146,24 @@ pub static TABLES: Tables = Tables {
             ],
         ),
         (
+            EventKind::Stop,
+            &[
+                "agent_id",
+                "clineVersion",
+                "hookName",
+                "iteration",
+                "parent_agent_id",
+                "sessionContext",
+                "taskComplete",
+                "taskId",
+                "timestamp",
+                "turn",
+                "userId",
+                "workspaceInfo",
+                "workspaceRoots",
+            ],
+        ),
+        (
             EventKind::SessionEnd,
             &[
                 "agent_id",

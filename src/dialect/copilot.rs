@@ -493,12 +493,13 @@ pub static PASCAL_TABLES: Tables = Tables {
     tool_codecs: &[],
 };
 
-/// `{"version": 1, "hooks": …}`.
+/// `{"version": 1, "hooks": …}`; the user's settings file also holds `disabledHooks` and
+/// hookx's record of the keys it put there ([`DISABLED_HOOKS`]).
 pub static FILE: DocumentKind = DocumentKind {
     name: "CopilotFile",
     wrapper_optional: false,
     wrapper_ignored: false,
-    top_keys: Some(&["version"]),
+    top_keys: Some(&["version", "disabledHooks", "hookx"]),
     session_env: None,
     frontmatter: false,
 };
@@ -715,19 +716,20 @@ static CONFIG: ConfigSpec = ConfigSpec {
     hook_dir_var: Some("COPILOT_HOOK_DIR"),
     // Run 1.0.102: `.claude/settings*.json` handlers get the PascalCase payload.
     reads_foreign_as: &[(Dialect(&super::claude::DEF), Flavor(&PASCAL_TABLES))],
-    // Nothing turns the reading of `.claude/settings*.json` off alone. Copilot CLI 1.0.102's
-    // settings schema (the `{"path": …, "leafKind": …}` list in
-    // prebuilds/linux-x64/runtime.node of the unpacked client) has `disableAllHooks` (every
-    // hook, Copilot's own included) and `disabledHooks` ("Hooks discovered but not executed
-    // (content-hash keys)", a user setting keyed by a hash the client computes, marked
-    // internal and experimental in schemas/api.schema.json); no setting, variable or flag
-    // names Claude's files (`GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS` and folder trust load
-    // them together with `.github/hooks`).
+    // Nothing turns the reading of `.claude/settings*.json` off as a whole short of
+    // `disableAllHooks` (every hook, Copilot's own included); no setting, variable or flag
+    // names Claude's files. Single handlers are turned off by the user setting
+    // `disabledHooks` ("Hooks discovered but not executed (content-hash keys)", settings
+    // schema in prebuilds/linux-x64/runtime.node; not one a repository may set:
+    // `user.settings.listGovernanceKeys`), keyed by a hash the client computes from the
+    // handler as it reads it: [`DISABLED_HOOKS`] (conformance/copilot-facts.md).
     foreign_switches: &[crate::tables::ForeignSwitch {
         dialect: Dialect(&super::claude::DEF),
         off: None,
         source: "client 1.0.102: settings schema in runtime.node (disableAllHooks, \
-                 disabledHooks by content hash), schemas/api.schema.json, cli-main.js",
+                 disabledHooks by content hash), schemas/api.schema.json; keys probed \
+                 with hooks.discover (conformance/copilot-facts.md)",
+        hooks: Some(&DISABLED_HOOKS),
     }],
     implied_type: None,
     documents: Documents {
@@ -745,6 +747,80 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // Run 1.0.102 (`tests/live_copilot.rs`): a hook file with a comment or a trailing comma is
     // dropped; the session goes on.
     json_syntax: crate::tables::JsonSyntax::STRICT,
+};
+
+/// Copilot CLI 1.0.102's `disabledHooks` (`~/.copilot/settings.json`), as it keys a handler
+/// of `.claude/settings*.json`: probed by asking the client for each handler's `disableKey`
+/// (`copilot --headless --stdio`, `hooks.discover`) over files that varied one field at a
+/// time, then `copilot -p` with the key listed (`tests/live_copilot.rs`
+/// `a_claude_rule_copilot_reads_runs_once_with_its_own_payload`). A Claude `command` is read
+/// as both `bash` and `powershell`, `timeout` as `timeoutSec` (the number as written: `30`,
+/// `30.0` and `1e1` key differently, so hookx keys only the whole seconds it reads without a
+/// finding), `statusMessage`, `async`, `once` and `shell` are left out, and the matcher of
+/// the events below marked `false` is dropped. The key does not depend on the file or the
+/// project: a byte-identical handler anywhere else is turned off too.
+static DISABLED_HOOKS: crate::tables::HookSwitch = crate::tables::HookSwitch {
+    location: "copilot-user-settings",
+    file: ".copilot/settings.json",
+    key: "disabledHooks",
+    owned_key: "hookx",
+    events: &[
+        (EventKind::PreToolUse, "PreToolUse", "preToolUse", true),
+        (EventKind::PostToolUse, "PostToolUse", "postToolUse", true),
+        (
+            EventKind::PostToolUseFailure,
+            "PostToolUseFailure",
+            "postToolUseFailure",
+            false,
+        ),
+        (
+            EventKind::PermissionRequest,
+            "PermissionRequest",
+            "permissionRequest",
+            true,
+        ),
+        (
+            EventKind::UserPromptSubmit,
+            "UserPromptSubmit",
+            "userPromptSubmitted",
+            false,
+        ),
+        (EventKind::Stop, "Stop", "agentStop", false),
+        (
+            EventKind::SubagentStart,
+            "SubagentStart",
+            "subagentStart",
+            true,
+        ),
+        (
+            EventKind::SubagentStop,
+            "SubagentStop",
+            "subagentStop",
+            false,
+        ),
+        (
+            EventKind::SessionStart,
+            "SessionStart",
+            "sessionStart",
+            false,
+        ),
+        (EventKind::SessionEnd, "SessionEnd", "sessionEnd", false),
+        (EventKind::PreCompact, "PreCompact", "preCompact", true),
+        (
+            EventKind::Notification,
+            "Notification",
+            "notification",
+            true,
+        ),
+    ],
+    type_key: "type",
+    command_type: "command",
+    command_keys: &["bash", "powershell"],
+    timeout_key: "timeoutSec",
+    written_timeout_key: "timeout",
+    matcher_key: "matcher",
+    event_key: "_vsCodeCompat",
+    ignored_keys: &["shell"],
 };
 
 /// Run-time protocol rows (the seed's payload and decision-control sections), read by

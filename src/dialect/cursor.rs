@@ -366,6 +366,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
              Plugins, Skills, and other configs\"",
         ),
         source: "docs: cursor.com/docs/reference/third-party-hooks (Requirements)",
+        hooks: None,
     }],
     run_keys: RunKeys::NONE,
     implied_type: Some("command"),

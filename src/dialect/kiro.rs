@@ -246,8 +246,49 @@ pub static DEF: DialectDef = DialectDef {
                 suffix: ".json",
             },
         },
+        // The older forms ([`OLDER`]), where each lives: Kiro CLI 2's agent configs, the
+        // user's and the workspace's ([q-cli]: `~/.kiro/agents/`, `.kiro/agents/`), and the
+        // IDE's one-rule files in the workspace's hook folder ([ide]).
+        Location {
+            id: "kiro-user-agents",
+            dialect: Dialect(&DEF),
+            scope: Scope::User,
+            root: Root::Home,
+            pattern: Pattern::Dir {
+                dir: ".kiro/agents",
+                suffix: ".json",
+            },
+        },
+        Location {
+            id: "kiro-project-agents",
+            dialect: Dialect(&DEF),
+            scope: Scope::Project,
+            root: Root::Project,
+            pattern: Pattern::Dir {
+                dir: ".kiro/agents",
+                suffix: ".json",
+            },
+        },
+        Location {
+            id: "kiro-project-ide",
+            dialect: Dialect(&DEF),
+            scope: Scope::Project,
+            root: Root::Project,
+            pattern: Pattern::Dir {
+                dir: ".kiro/hooks",
+                suffix: ".kiro.hook",
+            },
+        },
     ],
-    native: &["kiro-user", "kiro-project"],
+    // Each form is one some Kiro build loads itself (CLI 2 the agent configs, CLI 3 the
+    // lists, the IDE its `.kiro.hook` files).
+    native: &[
+        "kiro-user",
+        "kiro-project",
+        "kiro-user-agents",
+        "kiro-project-agents",
+        "kiro-project-ide",
+    ],
     kill_switch: None,
     disabled_handlers: None,
     managed: None,

@@ -8,7 +8,8 @@
 //! file to one location (`claims.rs`); each is then read, trust first on the run path
 //! (`read.rs`), into a [`Source`] (`source.rs`). Who runs a source under a host is answered in
 //! `who_runs.rs`; what the sources add up to in `rules.rs`, with the kill switches and policy
-//! keys of `switches.rs`. A policy file others could write is not read (`policy_file.rs`).
+//! keys of `switches.rs` and the single handlers a host leaves to hookx (`hook_switch.rs`). A
+//! policy file others could write is not read (`policy_file.rs`).
 //!
 //! ```no_run
 //! use hookx::discover::{self, Context};
@@ -26,6 +27,7 @@
 
 mod claims;
 mod copies;
+mod hook_switch;
 mod listing;
 mod policy_file;
 mod read;
@@ -38,6 +40,7 @@ mod who_runs;
 pub use crate::context::{Context, MANAGED_ROOT_VAR, location, locations};
 pub use copies::leave as leave_private_copies;
 pub use copies::remove as remove_private_copies;
+pub use hook_switch::{is_switched_off, key_of, leaves_any, switched_keys};
 pub use policy_file::{OthersCouldWrite, Owners};
 pub use rules::{EffectiveRule, dispatch_rules, effective_rules, host_rules};
 pub use source::Source;

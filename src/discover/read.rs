@@ -222,7 +222,7 @@ fn read_script(
 }
 
 /// `source` with what parsing it gave (for `run`, only the event's rules); `None` for markdown
-/// without hooks.
+/// without hooks, and for a config of the agent's own that holds none (a Kiro agent config).
 fn with_parsed(
     mut source: Source,
     parsed: Result<config::Parsed, Error>,
@@ -232,11 +232,11 @@ fn with_parsed(
     match parsed {
         Ok(mut parsed) => {
             let doc = &parsed.document;
-            if markdown
-                && doc.rules.is_empty()
-                && doc.extra_hooks.is_empty()
-                && parsed.diagnostics.is_empty()
-            {
+            let hookless = match markdown {
+                true => doc.rules.is_empty() && doc.extra_hooks.is_empty(),
+                false => source.dialect.config().holds_no_hooks(doc),
+            };
+            if hookless && parsed.diagnostics.is_empty() {
                 return None;
             }
             if let Some((_, event, _)) = run {

@@ -2,10 +2,11 @@
 //! under a host ([`host_rules`]), and what `hookx run` runs itself ([`dispatch_rules`]), each
 //! with identical handlers de-duplicated as their dialect does.
 
+use super::hook_switch::{is_switched_off, switched_keys};
 use super::source::Source;
 use super::switches::{allowed_under, hooks_disabled, switched_off};
 use super::who_runs::{Runner, is_native, runner};
-use crate::model::HandlerKind;
+use crate::model::{Handler, HandlerKind};
 use crate::route::is_hookx_handler;
 use crate::tables::{Dialect, Rule};
 use crate::trust::{TrustState, TrustStore};
@@ -62,9 +63,10 @@ pub fn host_rules<'a>(
     )
 }
 
-/// What `hookx run --host HOST` runs itself: the effective rules of sources that the host does
-/// not run natively, are not component-scoped ([`Runner::Hookx`]) and are trusted with their
-/// current content. A handler identical to one the host runs natively is left out (it would
+/// What `hookx run --host HOST` runs itself: the handlers the host reads but leaves to hookx
+/// by a setting of its own ([`is_switched_off`]) in trusted files, and the effective rules of
+/// sources that the host does not run natively, are not component-scoped ([`Runner::Hookx`])
+/// and are trusted with their current content. A handler identical to one the host runs natively is left out (it would
 /// run twice); de-duplication happens after the trust filter, so a trusted copy of a handler is
 /// never dropped in favour of an untrusted one.
 pub fn dispatch_rules<'a>(
@@ -73,11 +75,20 @@ pub fn dispatch_rules<'a>(
     store: &TrustStore,
 ) -> Vec<EffectiveRule<'a>> {
     let allowed = allowed_under(sources, host);
+    let keys = switched_keys(sources, host);
+    // A handler the host reads itself but leaves to hookx by its own setting runs here, from
+    // a trusted file; the rest of the host's files only mark handlers as already run.
+    let switched = |s: &Source, rule: &Rule, h: &Handler| {
+        is_switched_off(host, &keys, s, rule, h) && store.state(s) == TrustState::Trusted
+    };
     select(
         sources,
         store,
         &[
-            Pass::seed(|s| allowed(s) && runner(host, s) == Runner::Native),
+            Pass::only(
+                |s| allowed(s) && runner(host, s) == Runner::Native,
+                &switched,
+            ),
             Pass::output(|s| {
                 allowed(s)
                     && runner(host, s) == Runner::Hookx
@@ -87,25 +98,29 @@ pub fn dispatch_rules<'a>(
     )
 }
 
-/// One round of [`select`]: the sources it takes, and whether their rules are part of the
-/// result or only mark handlers as already run.
+/// One round of [`select`]: the sources it takes, and which of their handlers are part of the
+/// result.
 struct Pass<'f> {
     take: Box<dyn Fn(&Source) -> bool + 'f>,
-    output: bool,
+    /// The handlers of the sources taken that are part of the result (all when `None`); the
+    /// others only mark handlers as already run.
+    only: Option<&'f HandlerFilter<'f>>,
 }
+
+type HandlerFilter<'f> = dyn Fn(&Source, &Rule, &Handler) -> bool + 'f;
 
 impl<'f> Pass<'f> {
     fn output(take: impl Fn(&Source) -> bool + 'f) -> Pass<'f> {
         Pass {
             take: Box::new(take),
-            output: true,
+            only: None,
         }
     }
 
-    fn seed(take: impl Fn(&Source) -> bool + 'f) -> Pass<'f> {
+    fn only(take: impl Fn(&Source) -> bool + 'f, only: &'f HandlerFilter<'f>) -> Pass<'f> {
         Pass {
             take: Box::new(take),
-            output: false,
+            only: Some(only),
         }
     }
 }
@@ -164,18 +179,21 @@ fn select<'a>(
                         {
                             return false;
                         }
+                        let wanted = pass.only.is_none_or(|only| only(source, rule, h));
                         if !source.dialect.config().merges_identical_handlers {
-                            return true;
+                            return wanted;
                         }
-                        seen.insert((
+                        // Seeded whether wanted or not: it runs either way.
+                        let first = seen.insert((
                             source.dialect,
                             rule.event.name(),
                             matcher_key(rule.matcher.as_deref()),
                             HandlerKey::of(&h.kind),
-                        ))
+                        ));
+                        wanted && first
                     })
                     .collect();
-                if pass.output && keep.contains(&true) {
+                if keep.contains(&true) {
                     // Borrowed unless a handler was dropped; then only the kept ones are cloned.
                     let kept = if keep.iter().all(|k| *k) {
                         Cow::Borrowed(rule)

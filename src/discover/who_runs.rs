@@ -80,6 +80,10 @@ pub fn needed_for_run(host: Dialect, location: &Location) -> bool {
     if location.scope == Scope::Managed && location.dialect == host {
         return true;
     }
+    // Handlers the host leaves to hookx by a setting of its own, and that setting's file.
+    if needed_for_switch(host, location) {
+        return true;
+    }
     match location_runner(host, location) {
         Runner::Hookx => true,
         Runner::Inactive | Runner::Off => false,
@@ -106,4 +110,15 @@ pub fn read_for_copies(host: Dialect, location: &Location) -> bool {
 /// runs itself need trust; what the host runs natively was the host's call.
 pub fn needs_trust(host: Dialect, source: &Source) -> bool {
     runner(host, source) == Runner::Hookx
+}
+
+/// Whether `hookx run --host HOST` needs files at `location` to tell which handlers the host
+/// leaves to hookx: the foreign files it reads, and the file holding its list.
+fn needed_for_switch(host: Dialect, location: &Location) -> bool {
+    host.config().foreign_switches.iter().any(|s| {
+        s.hooks.is_some_and(|h| {
+            location.id == h.location
+                || (s.dialect == location.dialect && is_native(host, location))
+        })
+    })
 }

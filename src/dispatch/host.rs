@@ -302,16 +302,19 @@ pub fn runnable<'a>(
     (rules, warnings)
 }
 
-/// The sources `hookx run --host` would run itself but does not trust as found, with their
-/// standing.
+/// The sources `hookx run --host` would run itself (or handlers of, which the host leaves to
+/// it) but does not trust as found, with their standing.
 pub fn untrusted<'a>(
     sources: &'a [Source],
     host: Dialect,
     store: &TrustStore,
 ) -> Vec<(&'a Source, TrustState)> {
+    let keys = discover::switched_keys(sources, host);
     sources
         .iter()
-        .filter(|s| discover::runner(host, s) == Runner::Hookx)
+        .filter(|s| {
+            discover::runner(host, s) == Runner::Hookx || discover::leaves_any(host, &keys, s)
+        })
         .filter_map(|s| {
             let state = s.withheld.unwrap_or_else(|| store.state(s));
             (state != TrustState::Trusted).then_some((s, state))

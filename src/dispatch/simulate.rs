@@ -19,8 +19,9 @@ pub fn native_runs(
     event: &Event,
     sources: &[crate::discover::Source],
 ) -> Vec<String> {
-    use crate::discover::{Runner, runner};
+    use crate::discover::{Runner, is_switched_off, runner, switched_keys};
     let mut rules = Vec::new();
+    let switched = switched_keys(sources, host.dialect());
     for source in sources.iter().filter(|s| {
         runner(host.dialect(), s) == Runner::Native
             && super::gates::file_gate(ctx, sources, host.dialect(), s).is_none()
@@ -28,7 +29,13 @@ pub fn native_runs(
         for rule in source.document().into_iter().flat_map(|d| &d.rules) {
             let mut as_run = rule.clone();
             as_run.flavor = host.dialect().native_flavor(rule.flavor);
-            rules.push((as_run, source.display.clone()));
+            // What the host leaves to hookx by its own setting, it does not run itself.
+            as_run
+                .handlers
+                .retain(|h| !is_switched_off(host.dialect(), &switched, source, rule, h));
+            if !as_run.handlers.is_empty() {
+                rules.push((as_run, source.display.clone()));
+            }
         }
     }
     let (selected, _) = super::select::select(rules.iter().map(|(r, d)| (r, d)), event);
@@ -291,6 +298,8 @@ pub fn native_rules(
 ) -> (Vec<crate::tables::Rule>, Vec<String>) {
     let mut rules = Vec::new();
     let mut gated: Vec<(crate::tables::Rule, String)> = Vec::new();
+    // Handlers the host reads but leaves to hookx by its own setting run through hookx.
+    let switched = crate::discover::switched_keys(sources, host);
     for source in sources {
         if crate::discover::runner(host, source) != crate::discover::Runner::Native {
             continue;
@@ -309,7 +318,9 @@ pub fn native_rules(
             held.handlers.clear();
             let mut why = String::new();
             for (i, handler) in rule.handlers.iter().enumerate() {
-                if crate::route::is_hookx_handler(handler) {
+                if crate::route::is_hookx_handler(handler)
+                    || crate::discover::is_switched_off(host, &switched, source, rule, handler)
+                {
                     continue;
                 }
                 let gate = file_gate.clone().or_else(|| {

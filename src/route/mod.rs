@@ -14,7 +14,7 @@
 //!   exactly them. A line of the user's own that merely contains a route is left alone.
 //!
 //! `entry` recognises and writes the command line; `file` finds, adds and removes the entries
-//! in a host's file.
+//! in a host's file; `switch` keeps the host setting that leaves handlers to the routes.
 //!
 //! This module sits below discovery (which asks [`is_hookx_handler`]): it takes the home and
 //! project folders it needs, never a discovery context.
@@ -22,6 +22,7 @@
 mod entry;
 mod file;
 mod plugin;
+mod switch;
 
 pub use entry::{
     Program, hookx_handler_can_run, is_hookx_entry, is_hookx_handler, is_hookx_program,
@@ -34,6 +35,7 @@ pub(crate) use file::{
 };
 pub use plugin::{PluginFile, is_own_plugin, plugin_files, plugin_routes};
 pub(crate) use plugin::{converted_plugin, plugin_text};
+pub use switch::switch_text;
 
 use crate::config::edit::{JsonText, Seg};
 use crate::config::scripts;

@@ -164,7 +164,8 @@ pub struct OlderForms {
     /// seconds.
     pub map_timeout_ms: &'static str,
     /// What a map-form file is: a config of the agent's own with keys besides `hooks`, none
-    /// of them unknown to it.
+    /// of them unknown to it. Such a config without `hooks` (and without a list's `version`)
+    /// is read as one with no hooks, and is no hook file.
     pub map_kind: &'static crate::tables::DocumentKind,
     /// One rule per file (Kiro IDE's `.kiro.hook`): the key of its trigger object (`when`).
     pub single_when: &'static str,
@@ -439,6 +440,17 @@ impl ConfigSpec {
             .map(|(k, _)| *k)
     }
 
+    /// Whether `doc` is a config of the agent's own that holds no hooks at all (a Kiro agent
+    /// config without `hooks`, [`OlderForms::map_kind`]): no hook file, as markdown without
+    /// hooks is none.
+    pub fn holds_no_hooks(&self, doc: &crate::tables::Document) -> bool {
+        self.rule_list
+            .and_then(|l| l.older)
+            .is_some_and(|o| std::ptr::eq(doc.kind, o.map_kind) && !doc.wrapped)
+            && doc.rules.is_empty()
+            && doc.extra_hooks.is_empty()
+    }
+
     /// Whether the agent never runs this rule (a rule list's `enabled: false`).
     pub fn is_disabled(&self, rule: &crate::tables::Rule) -> bool {
         self.rule_list.is_some_and(|list| list.is_disabled(rule))
@@ -457,4 +469,94 @@ pub struct ForeignSwitch {
     pub off: Option<&'static str>,
     /// Where this was found out.
     pub source: &'static str,
+    /// The host setting that stops it running single handlers of those files, which
+    /// `hookx install` writes so that hookx runs them instead, with the payload they were
+    /// written for.
+    pub hooks: Option<&'static HookSwitch>,
+}
+
+/// A host setting listing handlers it reads but does not run, each by a key it derives from
+/// the handler as it reads it (Copilot's `disabledHooks`, a user setting, run 1.0.102): the
+/// SHA-256 (hex) of `EVENT NUL JSON`, EVENT the host's own name of the event and JSON the
+/// handler's fields in this order: `type`, each command key (the command as written), the
+/// timeout (the number as written), the group's matcher (on the events that keep it), the
+/// event as written. A handler with any other field the key would hold, or whose timeout
+/// hookx read otherwise than written, gets no key ([`HookSwitch::key`] is `None`): the host
+/// keeps running it itself.
+#[derive(Debug)]
+pub struct HookSwitch {
+    /// The host location whose file holds the list (`copilot-user-settings`), below the home.
+    pub location: &'static str,
+    /// That file, below the home (`.copilot/settings.json`).
+    pub file: &'static str,
+    /// The list's top-level key.
+    pub key: &'static str,
+    /// The top-level object in which `hookx install` records the keys it added, so that
+    /// uninstall removes those and no others.
+    pub owned_key: &'static str,
+    /// Each event the host runs from those files: its canonical kind, its name as written,
+    /// the host's own name, and whether the group's matcher is part of the key.
+    pub events: &'static [(crate::model::EventKind, &'static str, &'static str, bool)],
+    /// The key fields: the handler type's, the value a command handler has there, the keys
+    /// each holding the command, the timeout's, the matcher's, the written event's.
+    pub type_key: &'static str,
+    pub command_type: &'static str,
+    pub command_keys: &'static [&'static str],
+    pub timeout_key: &'static str,
+    /// The timeout's key in the files the host reads (`timeout`).
+    pub written_timeout_key: &'static str,
+    pub matcher_key: &'static str,
+    pub event_key: &'static str,
+    /// Handler keys the host leaves out of the key (seen ignored), besides those hookx models
+    /// (`statusMessage`, `once`, `async`, which it leaves out too).
+    pub ignored_keys: &'static [&'static str],
+}
+
+impl HookSwitch {
+    /// The key the host gives `rule`'s `handler`, if hookx can tell it exactly: a command
+    /// handler with one command line, no field the key would hold that hookx does not write,
+    /// on an event of [`HookSwitch::events`].
+    pub fn key(
+        &self,
+        rule: &crate::tables::Rule,
+        handler: &crate::model::Handler,
+    ) -> Option<String> {
+        use crate::model::HandlerKind;
+        let (_, written, own, keeps_matcher) =
+            self.events.iter().find(|(kind, ..)| *kind == rule.event)?;
+        let HandlerKind::Command(command) = &handler.kind else {
+            return None;
+        };
+        let line = command.command.as_deref()?;
+        let other_lines = [
+            &command.bash,
+            &command.powershell,
+            &command.windows,
+            &command.linux,
+            &command.osx,
+            &command.cwd,
+        ];
+        if other_lines.iter().any(|l| l.is_some())
+            || command.env.is_some()
+            || handler
+                .extra
+                .keys()
+                .any(|k| !self.ignored_keys.contains(&k.as_str()))
+        {
+            return None;
+        }
+        let text = |s: &str| serde_json::to_string(s).unwrap_or_default();
+        let mut json = format!("{{{}:{}", text(self.type_key), text(self.command_type));
+        for key in self.command_keys {
+            json += &format!(",{}:{}", text(key), text(line));
+        }
+        if let Some(seconds) = handler.timeout {
+            json += &format!(",{}:{seconds}", text(self.timeout_key));
+        }
+        if let (true, Some(matcher)) = (keeps_matcher, &rule.matcher) {
+            json += &format!(",{}:{}", text(self.matcher_key), text(matcher));
+        }
+        json += &format!(",{}:{}}}", text(self.event_key), text(written));
+        Some(crate::hash::sha256_hex(format!("{own}\0{json}").as_bytes()))
+    }
 }

@@ -244,18 +244,27 @@ pub fn waiting_for(test: &str, what: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{test}: waiting for {what}");
 }
 
+/// A shell command the story's guard denies (it holds this text).
+pub const STORY_DENIED: &str = "echo story-denied";
+/// The reason the guard gives for it: on stderr at exit 2, a deny as Claude reads one.
+pub const STORY_REASON: &str = "R-STORY-GUARD";
+
 /// The README's migration story (issue 24): a Claude project with a Bash guard, a formatter on
 /// Write/Edit, a prompt logger and a Stop hook, each `sh hook.sh LABEL`, converted with
 /// `--write` to `targets` (the wrapped copies call this build), then `hookx install --host
 /// HOST` and `hookx trust --yes`. `hook.sh` appends `LABEL RUNNER PAYLOAD` to `runs.log` in
 /// the project: RUNNER is `hookx` when hookx started it (`hookx run` or a wrapped copy's `hookx
-/// exec`), else `agent`; PAYLOAD is its stdin on one line.
-pub fn migration_story(project: &Path, home: &Path, targets: &str, host: &str) {
+/// exec`), else `agent`; PAYLOAD is its stdin on one line. The guard denies a call whose
+/// payload holds [`STORY_DENIED`] with [`STORY_REASON`]. Returns what `install` said on stderr.
+pub fn migration_story(project: &Path, home: &Path, targets: &str, host: &str) -> String {
     let script = write(
         project,
         "hook.sh",
-        "#!/bin/sh\nr=agent; [ -n \"$HOOKX_HOST\" ] && r=hookx\n\
-         printf '%s %s %s\\n' \"$1\" \"$r\" \"$(tr -d '\\n')\" >> \"$(dirname \"$0\")/runs.log\"\n",
+        &format!(
+            "#!/bin/sh\nr=agent; [ -n \"$HOOKX_HOST\" ] && r=hookx\np=$(tr -d '\\n')\n\
+             printf '%s %s %s\\n' \"$1\" \"$r\" \"$p\" >> \"$(dirname \"$0\")/runs.log\"\n\
+             case \"$1 $p\" in \"guard \"*'{STORY_DENIED}'*) echo {STORY_REASON} >&2; exit 2;; esac\n"
+        ),
     );
     let run = |label: &str| format!("sh {} {label}", script.display());
     let settings = serde_json::json!({"hooks": {
@@ -278,8 +287,52 @@ pub fn migration_story(project: &Path, home: &Path, targets: &str, host: &str) {
         .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
         .assert()
         .success();
-    hookx_at(project, home, &["install", "--host", host]).success();
+    let installed = hookx_at(project, home, &["install", "--host", host]).success();
     hookx_at(project, home, &["trust", "--yes"]).success();
+    String::from_utf8_lossy(&installed.get_output().stderr).into_owned()
+}
+
+/// The conversions the story runs under a client with a dialect of its own: into the client
+/// and two others (the client runs its own copy), and the README's own, into Copilot, Gemini
+/// and Codex (no copy for the client: hookx runs the Claude file through its route).
+pub fn story_targets(host: &str) -> [String; 2] {
+    [
+        format!("{host},gemini,codex"),
+        "copilot,gemini,codex".to_string(),
+    ]
+}
+
+/// A personal Claude rule beside the story: `sh hook.sh user` on the story's four events
+/// in `HOME/.claude/settings.json`, trusted, and hookx routed in for `host` in the user scope
+/// (`hookx install --host HOST --scope user`). The route runs `hookx run` on those events, where
+/// the project's copies of the story's rules are all in sight: hookx must run the user's rule
+/// once and leave every copy to its runner.
+pub fn story_user_route(project: &Path, home: &Path, host: &str) {
+    let events = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"];
+    story_personal_rule(project, home, host, ".claude/settings.json", &events);
+}
+
+/// [`story_user_route`] with the personal rule in `file` under `HOME`, on `events` (the file's
+/// dialect must group handlers as Claude does: `{"hooks": {EVENT: [{"hooks": [HANDLER]}]}}`).
+pub fn story_personal_rule(project: &Path, home: &Path, host: &str, file: &str, events: &[&str]) {
+    let run = format!("sh {} user", project.join("hook.sh").display());
+    let group = serde_json::json!([{"hooks": [{"type": "command", "command": run}]}]);
+    let hooks: serde_json::Map<String, serde_json::Value> = events
+        .iter()
+        .map(|e| (e.to_string(), group.clone()))
+        .collect();
+    write(
+        home,
+        file,
+        &serde_json::json!({ "hooks": hooks }).to_string(),
+    );
+    hookx_at(project, home, &["trust", "--yes"]).success();
+    hookx_at(
+        project,
+        home,
+        &["install", "--host", host, "--scope", "user"],
+    )
+    .success();
 }
 
 /// The lines of the story's `runs.log` for `label` (`guard`, `fmt`, `log`, `stop`).
@@ -290,6 +343,52 @@ pub fn story_runs(project: &Path, label: &str) -> Vec<String> {
         .filter(|l| l.starts_with(&format!("{label} ")))
         .map(str::to_string)
         .collect()
+}
+
+/// How many times the story's `label` ran on each event (the `hook_event_name` of the payload
+/// it logged).
+pub fn story_runs_per_event(
+    project: &Path,
+    label: &str,
+) -> std::collections::BTreeMap<String, usize> {
+    let mut out = std::collections::BTreeMap::new();
+    for run in story_runs(project, label) {
+        let payload = run.splitn(3, ' ').nth(2).unwrap_or_default();
+        let payload: serde_json::Value = serde_json::from_str(payload).unwrap_or_default();
+        let event = payload["hook_event_name"]
+            .as_str()
+            .unwrap_or("?")
+            .to_string();
+        *out.entry(event).or_insert(0) += 1;
+    }
+    out
+}
+
+/// Whether the story's `label` ran exactly once per event where the client fired its event
+/// `fired` times (counted by a recorder of the client's own, so never 0), each time with a
+/// payload holding every one of `written_for` (the payload the rule was written for): `None`,
+/// else what went wrong, with the whole log.
+pub fn story_once(
+    project: &Path,
+    label: &str,
+    fired: usize,
+    written_for: &[&str],
+) -> Option<String> {
+    let runs = story_runs(project, label);
+    let wrong: Vec<&String> = runs
+        .iter()
+        .filter(|run| written_for.iter().any(|want| !run.contains(want)))
+        .collect();
+    eprintln!("{label}: {} runs for {fired} events", runs.len());
+    if fired > 0 && runs.len() == fired && wrong.is_empty() {
+        return None;
+    }
+    let log = std::fs::read_to_string(project.join("runs.log")).unwrap_or_default();
+    Some(format!(
+        "{label}: {} runs for {fired} events (expected one each, never none), {} without {written_for:?}:\n{log}",
+        runs.len(),
+        wrong.len()
+    ))
 }
 
 /// `program`, run as if this user's account (`getpwuid`) had `home` as its home directory: in

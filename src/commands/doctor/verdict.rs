@@ -17,10 +17,22 @@ impl Doctor<'_> {
     /// `rule` of `source` under the host `loading` is about.
     pub(super) fn verdict(&self, source: &Source, rule: &Rule, loading: &Loading) -> Verdict {
         let host = loading.host;
+        // The host reads the file, but its own setting leaves every handler of the rule to
+        // hookx, which runs them as written (Copilot's `disabledHooks`).
+        let keys = discover::switched_keys(self.sources, host);
+        let left_to_hookx = !rule.handlers.is_empty()
+            && rule
+                .handlers
+                .iter()
+                .all(|h| discover::is_switched_off(host, &keys, source, rule, h));
+        let runner = match left_to_hookx {
+            true => Runs::Hookx,
+            false => loading.runner,
+        };
         let mut verdict = Verdict {
             host,
             status: loading.status,
-            runner: loading.runner,
+            runner,
             payload: None,
             unrouted: Vec::new(),
             planned: self.planned_runner(source, rule, host),
@@ -31,7 +43,20 @@ impl Doctor<'_> {
         }
         // The flavour the rule is matched and fed as: the host reads a foreign file its own
         // way (also a plugin it would read once enabled); hookx runs a rule in its own flavour.
-        let native = discover::is_native(host, source.location);
+        let native = discover::is_native(host, source.location) && !left_to_hookx;
+        if left_to_hookx {
+            verdict.findings.push(Finding::new(
+                Level::Note,
+                format!(
+                    "{} reads it itself but leaves it to hookx by its own setting (`hookx \
+                     install --host {host}` wrote it): hookx runs it, with the {} payload it \
+                     was written for",
+                    host.def().display,
+                    rule.flavor.name()
+                ),
+                None,
+            ));
+        }
         let flavor = match native {
             true => host.native_flavor(rule.flavor),
             false => rule.flavor,
@@ -98,12 +123,12 @@ impl Doctor<'_> {
             );
             return verdict;
         }
-        if let Some(finding) = unsent(rule, host, (flavor, native), loading.runner) {
+        if let Some(finding) = unsent(rule, host, (flavor, native), runner) {
             never(&mut verdict, finding);
             return verdict;
         }
         // A rule that fires for no tool category gets the matcher's finding below instead.
-        if loading.runner == Runs::Hookx {
+        if runner == Runs::Hookx {
             let names = route_names(host, rule);
             if !names.is_empty() && !self.routed(host, &rule.event, &names) {
                 verdict.status = verdict.status.max(Status::Blocked);
@@ -127,7 +152,7 @@ impl Doctor<'_> {
             if let Some(finding) = timeout_finding(handler, flavor) {
                 verdict.findings.push(finding);
             }
-            if loading.runner == Runs::Hookx
+            if runner == Runs::Hookx
                 && let Some(finding) = outlasts_the_route(handler, i, rule, host)
             {
                 verdict.findings.push(finding);

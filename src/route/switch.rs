@@ -1,0 +1,114 @@
+//! The host setting `hookx install` writes beside its routes where the host reads another
+//! dialect's files itself with its own payload and lists single handlers it leaves alone
+//! ([`HookSwitch`], Copilot's `disabledHooks`): those handlers then run once, through hookx,
+//! with the payload they were written for.
+//!
+//! The list is the user's, one for every project, and may hold keys of the user's own. hookx
+//! records the keys it added in an object of its own in the same file, per install (`"hookx":
+//! {"disabledHooks": {"/the/project": […]}}`), adds and removes only those, and never claims a
+//! key the user had listed first. The file is edited in place ([`JsonText`]): every other
+//! byte stays as it was.
+
+use crate::config::edit::{JsonText, Seg};
+use crate::config::update::Change;
+use crate::tables::HookSwitch;
+use serde_json::{Map, Value, json};
+
+/// The change that leaves the keys hookx records for `owner` (the install's project, or the
+/// home) exactly `wanted` (none on uninstall); the file hookx created is deleted once nothing
+/// else is in it. `Err` names what in the file stops the edit.
+pub fn switch_text(
+    current: Option<&str>,
+    switch: &HookSwitch,
+    owner: &str,
+    wanted: &[String],
+) -> Result<Change, String> {
+    let list = [Seg::from(switch.key)];
+    let record_at = [Seg::from(switch.owned_key)];
+    let mut text = JsonText::new(current.unwrap_or("{}\n").to_string());
+    if !text.value(&[]).is_some_and(|v| v.is_object()) {
+        return Err("not a JSON object".into());
+    }
+    let strings = |v: &Value| -> Option<Vec<String>> {
+        v.as_array()?
+            .iter()
+            .map(|i| i.as_str().map(str::to_string))
+            .collect()
+    };
+    let listed = match text.value(&list) {
+        None => Vec::new(),
+        Some(v) => strings(&v).ok_or(format!("`{}` is not a list of strings", switch.key))?,
+    };
+    let record = match text.value(&record_at) {
+        None => json!({"created": current.is_none(), switch.key: {}}),
+        Some(r) => r,
+    };
+    let bad = || format!("`{}` is not the record hookx writes", switch.owned_key);
+    let created = record
+        .get("created")
+        .and_then(Value::as_bool)
+        .ok_or_else(bad)?;
+    let mut owners: Map<String, Value> = record
+        .get(switch.key)
+        .and_then(Value::as_object)
+        .cloned()
+        .ok_or_else(bad)?;
+    let union = |owners: &Map<String, Value>| -> Option<Vec<String>> {
+        let mut all: Vec<String> = Vec::new();
+        for keys in owners.values() {
+            for k in strings(keys)? {
+                if !all.contains(&k) {
+                    all.push(k);
+                }
+            }
+        }
+        Some(all)
+    };
+    let had = union(&owners).ok_or_else(bad)?;
+    // The user's own keys: listed, and recorded for no install.
+    let users: Vec<&String> = listed.iter().filter(|k| !had.contains(k)).collect();
+    let mut mine: Vec<String> = Vec::new();
+    for k in wanted.iter().filter(|k| !users.contains(k)) {
+        if !mine.contains(k) {
+            mine.push(k.clone());
+        }
+    }
+    match mine.is_empty() {
+        true => owners.remove(owner),
+        false => owners.insert(owner.to_string(), json!(mine)),
+    };
+    let ours = union(&owners).ok_or_else(bad)?;
+    // hookx's keys no install wants any more go, from the last so the indices hold.
+    for (i, key) in listed.iter().enumerate().rev() {
+        if had.contains(key) && !ours.contains(key) {
+            text.remove(&[Seg::from(switch.key), Seg::Index(i)])
+                .ok_or("cannot edit the list")?;
+        }
+    }
+    for key in ours.iter().filter(|k| !listed.contains(k)) {
+        match text.value(&list) {
+            Some(_) => text.push(&list, &json!(key)),
+            None => text.add_property(&[], switch.key, &json!([key])),
+        }
+        .ok_or("cannot edit the list")?;
+    }
+    if text.len(&list) == Some(0) {
+        text.remove(&list).ok_or("cannot edit the list")?;
+    }
+    let has_record = text.value(&record_at).is_some();
+    let new_record = json!({"created": created, switch.key: owners});
+    match (has_record, owners.is_empty()) {
+        (true, true) => text.remove(&record_at),
+        (true, false) => text.replace(&record_at, &new_record),
+        (false, false) => text.add_property(&[], switch.owned_key, &new_record),
+        (false, true) => Some(()),
+    }
+    .ok_or("cannot edit hookx's record")?;
+    let emptied = text.value(&[]).is_some_and(|v| v == json!({}));
+    Ok(match (emptied && created, current) {
+        (true, Some(_)) => Change::Delete,
+        (true, None) => Change::Keep,
+        (false, Some(now)) if now == text.as_str() => Change::Keep,
+        _ => Change::Write(text.into_text()),
+    })
+}
