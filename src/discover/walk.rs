@@ -124,11 +124,7 @@ fn as_found(path: &Path) -> PathBuf {
 
 /// Whether any handler of `sources` carries the provenance record `convert` writes (a
 /// `"hookx"` object naming its source and rule): a copy of a rule another file may hold.
-pub fn has_copies(sources: &[Source]) -> bool {
-    has_copies_in(sources)
-}
-
-fn has_copies_in<'a>(sources: impl IntoIterator<Item = &'a Source>) -> bool {
+pub fn has_copies<'a>(sources: impl IntoIterator<Item = &'a Source>) -> bool {
     sources
         .into_iter()
         .filter_map(Source::document)
@@ -242,7 +238,7 @@ pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<
     }
     let mut sources: Vec<(usize, Source)> = sources.into_iter().flatten().collect();
     if let Some((host, _, _)) = run
-        && has_copies_in(sources.iter().map(|(_, s)| s))
+        && has_copies(sources.iter().map(|(_, s)| s))
     {
         for (i, candidate) in found.iter().enumerate() {
             if !wanted(candidate.location) && read_for_copies(host, candidate.location) {
