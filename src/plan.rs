@@ -23,8 +23,9 @@
 //! The runner of a rule is, in this order: the host, through the first copy it reads with the
 //! right payload; else the host with its own payload (a run hookx cannot stop: had hookx run a
 //! copy too, the rule would run twice; `doctor` warns and `list` says so); else hookx, through
-//! one trusted copy (the original where hookx runs it, else the first in discovery order);
-//! else nobody (every copy hookx could run is untrusted). `hookx run` runs a copy only when it
+//! one trusted copy (the original where hookx runs it, else the first in discovery order),
+//! where the host sends the rule's event at all; else nobody (every copy hookx could run is
+//! untrusted, or no route can bring the event to hookx). `hookx run` runs a copy only when it
 //! is its rule's runner ([`Plan::runs`]); `hookx list` shows the plan, one line per rule
 //! ([`Plan::rules`]).
 //!
@@ -45,7 +46,7 @@
 use crate::config::MARKER;
 use crate::discover::{self, Runner as SourceRunner, Source};
 use crate::model::{Handler, HandlerKind};
-use crate::tables::{Dialect, Flavor, Rule};
+use crate::tables::{Dialect, Flavor, Rule, Scope};
 use crate::trust::{TrustState, TrustStore};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -167,9 +168,9 @@ enum Standing {
     /// The host runs it with its own payload, this flavour's, and nothing hookx writes stops
     /// that.
     NativeOwnPayload { payload: Flavor },
-    /// hookx may run it, trusted or not. Whether it would get the payload it was written for
-    /// is asked only where no copy the host runs is the runner (it reads the command line).
-    Hookx { trusted: bool },
+    /// hookx may run it: trusted or not, and whether it would get the payload it was written
+    /// for.
+    Hookx { trusted: bool, right: bool },
 }
 
 struct Copy<'a> {
@@ -369,6 +370,69 @@ fn handler_text(handler: &Handler) -> (String, bool) {
     }
 }
 
+/// Whether `w`, the `hookx exec` wrapper of `copy`'s line, runs the command as `convert`
+/// wraps the rule `first` holds: one wrapper, run by this hookx, answering the agent that
+/// reads `copy`'s file (`--host`), handing the command the payload the rule was first written
+/// for (`--as`), and filtering only as the rule did (`--event`, `--match`, `--if`,
+/// `--timeout`). Any other (`./tools/hookx exec …`, `--host claude` in Gemini's file,
+/// `--match Nope`, `--event Stop`, whose answer a tool call ignores, a short `--timeout`,
+/// after which a hook lets the call through) would keep the deny from counting.
+fn faithful(w: &crate::convert::Unwrapped, copy: &Copy, first: &Copy) -> bool {
+    let kind = |w: &crate::convert::Unwrapped| {
+        w.event
+            .as_deref()
+            .and_then(|e| w.flavor.tables().event_kind(e))
+    };
+    let theirs = wrapper(first.handler);
+    let (event, matcher, condition, timeout) = match &theirs {
+        Some(t) => (kind(t), t.matcher.clone(), t.condition.clone(), t.timeout),
+        None => (
+            Some(first.rule.event.clone()),
+            first.rule.matcher.clone(),
+            first
+                .handler
+                .extra
+                .get("if")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            first.handler.timeout,
+        ),
+    };
+    let matcher = match &first.record {
+        Some(r) => r.matcher.map(str::to_string),
+        None => matcher,
+    };
+    crate::route::is_this_hookx(&w.program)
+        && crate::convert::unwrapped(&w.command).is_none()
+        && w.host == Some(copy.rule.flavor.dialect())
+        && Some(w.flavor.dialect()) == first_dialect(first)
+        && (w.event.is_none() || kind(w) == event)
+        && w.matcher
+            .as_ref()
+            .is_none_or(|m| Some(m) == matcher.as_ref())
+        && w.condition
+            .as_ref()
+            .is_none_or(|c| Some(c) == condition.as_ref())
+        && w.timeout.is_none_or(|t| Some(t) == timeout)
+}
+
+/// The `hookx exec` wrapper a handler's line is, if it is one (the outer one of nested ones).
+fn wrapper(handler: &Handler) -> Option<crate::convert::Unwrapped> {
+    let HandlerKind::Command(c) = &handler.kind else {
+        return None;
+    };
+    crate::convert::unwrapped(c.unix_line().or_else(|| c.windows_line())?)
+}
+
+/// The agent a copy's rule was first written for: its record's `from`, or its own for the
+/// original.
+fn first_dialect(c: &Copy) -> Option<Dialect> {
+    match &c.record {
+        Some(r) => r.from.and_then(Flavor::named).map(|f| f.dialect()),
+        None => Some(c.rule.flavor.dialect()),
+    }
+}
+
 /// Whether a copy hands its command the payload it was written for, given the flavour the
 /// payload it receives is in: a wrapper translates it, an unwrapped handler must have been
 /// written for it (a `--no-wrap` copy was not). The record is asked first: only a copy made
@@ -396,6 +460,29 @@ pub fn switch_sentence(host: Dialect, dialect: Dialect) -> String {
         Some(off) => format!("to stop it, {off}"),
         None => format!("no setting of {} turns that off alone", host.def().display),
     }
+}
+
+/// Every source of `ctx` ([`discover::discover`]) and the plugins hookx generated for `host`
+/// ([`discover::generated_sources`]): what a plan under `host` is made from.
+pub fn sources_under(ctx: &discover::Context, host: Dialect) -> Vec<Source> {
+    let mut sources = discover::discover(ctx);
+    sources.extend(discover::generated_sources(ctx, host));
+    sources
+}
+
+/// [`plan`] of `sources` with the plugins hookx generated for `host` too: added for the plan
+/// and taken off again, so that `sources` stays what the walk found.
+pub fn plan_in(
+    ctx: &discover::Context,
+    sources: &mut Vec<Source>,
+    host: Dialect,
+    store: &TrustStore,
+) -> Plan {
+    let found = sources.len();
+    sources.extend(discover::generated_sources(ctx, host));
+    let plan = plan(sources, host, store);
+    sources.truncate(found);
+    plan
 }
 
 /// The plan of who runs each rule of `sources` under `host` (see the module's text).
@@ -446,6 +533,7 @@ fn plan_with(
                 {
                     Standing::Hookx {
                         trusted: trusted(source),
+                        right: gets_its_payload(written, handler, record.as_ref(), written.flavor),
                     }
                 }
                 SourceRunner::Native => {
@@ -457,6 +545,7 @@ fn plan_with(
                 }
                 SourceRunner::Hookx => Standing::Hookx {
                     trusted: trusted(source),
+                    right: gets_its_payload(written, handler, record.as_ref(), written.flavor),
                 },
                 SourceRunner::Inactive | SourceRunner::Off => continue,
             };
@@ -540,6 +629,11 @@ fn plan_with(
         }
         list.push(i);
     }
+    let sent: Vec<crate::model::EventKind> = host
+        .own_events()
+        .into_iter()
+        .map(|(kind, ..)| kind)
+        .collect();
     let mut plan = Plan {
         host,
         rules: Vec::with_capacity(order.len()),
@@ -551,27 +645,56 @@ fn plan_with(
         let of = |pick: &dyn Fn(&Copy) -> bool| list.iter().copied().find(|&i| pick(&copies[i]));
         // What hookx may run with the payload the rule was written for: a trusted copy of a
         // file it runs, the original first.
-        let trusted = |c: &Copy| c.standing == Standing::Hookx { trusted: true };
         let by_hookx = |c: &Copy| {
-            trusted(c) && gets_its_payload(c.rule, c.handler, c.record.as_ref(), c.rule.flavor)
+            matches!(
+                c.standing,
+                Standing::Hookx {
+                    trusted: true,
+                    right: true
+                }
+            )
         };
-        let native = of(&|c| c.standing == Standing::Native);
-        let own_payload = of(&|c| matches!(c.standing, Standing::NativeOwnPayload { .. }));
-        // Looked for only where the host runs no copy.
-        let hookx = || {
-            of(&|c| c.record.is_none() && by_hookx(c))
-                .or_else(|| of(&by_hookx))
-                .or_else(|| of(&trusted))
+        let hookx = of(&|c| c.record.is_none() && by_hookx(c))
+            .or_else(|| of(&by_hookx))
+            .or_else(|| of(&|c| matches!(c.standing, Standing::Hookx { trusted: true, .. })));
+        // A copy the host runs itself takes the run from the trusted copy hookx would run only
+        // when it is that rule beyond a record's word (text anyone writes): as much the
+        // user's (a project file never stands in for one of the home or the machine's policy),
+        // running the same command, wrapped as `convert` wraps it or written for the host's
+        // own agent, and, where it claims to be a copy, trusted and handed its payload.
+        // Otherwise it is one more run, never the only one: a forged copy running `true`,
+        // or an original the repository changed since the user trusted a copy of it.
+        // A plugin hookx generated is code, which no trust record covers: its routes are
+        // what it runs.
+        let generated = |s: &Source| s.dialect.config().generated.is_some();
+        let displaces = |c: &Copy| {
+            let Some(h) = hookx else {
+                return true;
+            };
+            let first = &copies[h];
+            let users = |s: &Source| matches!(s.scope, Scope::Managed | Scope::User);
+            let as_written = match wrapper(c.handler) {
+                Some(w) => faithful(&w, c, first),
+                None => c.record.is_none() || first_dialect(first) == Some(c.rule.flavor.dialect()),
+            };
+            (users(c.source) || !users(first.source))
+                && handler_text(c.handler).0 == handler_text(first.handler).0
+                && as_written
+                && (c.record.is_none()
+                    || (trusted(c.source) || generated(c.source)) && c.standing == Standing::Native)
         };
-        let (runner, runs) = match (native, own_payload) {
-            (Some(i), _) => (
+        let native = of(&|c| c.standing == Standing::Native && displaces(c));
+        let own_payload =
+            of(&|c| matches!(c.standing, Standing::NativeOwnPayload { .. }) && displaces(c));
+        let (runner, runs) = match (native, own_payload, hookx) {
+            (Some(i), _, _) => (
                 Runner::Agent {
                     host,
                     file: copies[i].source.display.clone(),
                 },
                 Some(i),
             ),
-            (None, Some(i)) => {
+            (None, Some(i), _) => {
                 let Standing::NativeOwnPayload { payload, .. } = copies[i].standing else {
                     unreachable!("picked by its standing")
                 };
@@ -584,26 +707,35 @@ fn plan_with(
                     Some(i),
                 )
             }
-            (None, None) => match hookx() {
-                Some(i) => (
-                    Runner::Hookx {
-                        file: copies[i].source.display.clone(),
+            // No route can bring an event the host never sends to hookx.
+            (None, None, Some(i)) if !sent.contains(&copies[i].rule.event) => (
+                Runner::Nobody {
+                    why: format!(
+                        "{} sends no {} event",
+                        host.def().display,
+                        copies[i].rule.event
+                    ),
+                },
+                None,
+            ),
+            (None, None, Some(i)) => (
+                Runner::Hookx {
+                    file: copies[i].source.display.clone(),
+                },
+                Some(i),
+            ),
+            (None, None, None) => {
+                let untrusted: Vec<&str> = list
+                    .iter()
+                    .map(|&i| copies[i].source.display.as_str())
+                    .collect();
+                (
+                    Runner::Nobody {
+                        why: format!("not trusted: {}", untrusted.join(", ")),
                     },
-                    Some(i),
-                ),
-                None => {
-                    let untrusted: Vec<&str> = list
-                        .iter()
-                        .map(|&i| copies[i].source.display.as_str())
-                        .collect();
-                    (
-                        Runner::Nobody {
-                            why: format!("not trusted: {}", untrusted.join(", ")),
-                        },
-                        None,
-                    )
-                }
-            },
+                    None,
+                )
+            }
         };
         // Whether hookx runs copy `i`: it is the runner, and the runner is hookx.
         let through_hookx = |i: usize| Some(i) == runs && matches!(runner, Runner::Hookx { .. });

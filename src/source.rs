@@ -26,6 +26,11 @@ pub struct SourceFile {
     yaml: OnceLock<YamlPositions>,
     /// Where each TOML key, table and value starts, built on the first pointer located.
     toml: OnceLock<Option<TomlPositions>>,
+    /// The file it was read from ([`SourceFile::read`]), and whether diagnostics may quote
+    /// its lines ([`quotable`]), decided on the first quote: a run that quotes nothing makes
+    /// no system call for it.
+    read_from: Option<std::path::PathBuf>,
+    quotable: OnceLock<bool>,
 }
 
 impl SourceFile {
@@ -37,6 +42,8 @@ impl SourceFile {
             json: OnceLock::new(),
             yaml: OnceLock::new(),
             toml: OnceLock::new(),
+            read_from: None,
+            quotable: OnceLock::new(),
         }
     }
 
@@ -71,6 +78,14 @@ impl SourceFile {
         self.index().line_text(&self.text, line)
     }
 
+    /// The text of 1-based `line` for a diagnostic to quote, where the file may be quoted.
+    fn quoted(&self, line: usize) -> Option<&str> {
+        let quotable = self
+            .quotable
+            .get_or_init(|| self.read_from.as_deref().is_none_or(quotable));
+        self.line_text(line).filter(|_| *quotable)
+    }
+
     /// Byte offset where 1-based `line` starts.
     pub fn line_start(&self, line: usize) -> Option<usize> {
         self.index().starts.get(line.checked_sub(1)?).copied()
@@ -93,7 +108,10 @@ impl SourceFile {
             },
         })?;
         match String::from_utf8(bytes) {
-            Ok(text) => Ok(SourceFile::new(shown, text)),
+            Ok(text) => Ok(SourceFile {
+                read_from: Some(path.to_path_buf()),
+                ..SourceFile::new(shown, text)
+            }),
             Err(e) => {
                 let offset = e.utf8_error().valid_up_to();
                 let valid = std::str::from_utf8(&e.as_bytes()[..offset]).unwrap_or_default();
@@ -112,6 +130,34 @@ impl SourceFile {
     }
 }
 
+/// Whether diagnostics may quote the lines of the file at `path`: it is inside the working
+/// folder, or reached through no symbolic link. Not a file a repository's link leads to
+/// (`.claude/settings.json` → `/proc/self/environ` or `~/.netrc`, `.github/hooks` → a folder
+/// of credentials), whose lines an error or warning would print, in a CI log too.
+fn quotable(path: &Path) -> bool {
+    let Ok(real) = std::fs::canonicalize(path) else {
+        return true;
+    };
+    let here = std::env::current_dir().and_then(std::fs::canonicalize);
+    if here.is_ok_and(|here| real.starts_with(here)) {
+        return true;
+    }
+    let Ok(absolute) = std::path::absolute(path) else {
+        return true;
+    };
+    let mut lexical = std::path::PathBuf::new();
+    for part in absolute.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                lexical.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => lexical.push(other),
+        }
+    }
+    lexical == real
+}
+
 /// Diagnostics at a place in a file, made here beside the line index they read rather than in
 /// [`crate::diag`]: diag, and [`Error`] which carries diagnostics, then need not know files, and
 /// the base floor has no circle.
@@ -125,7 +171,7 @@ impl Diagnostic {
     ) -> Diagnostic {
         let (line, col) = src.line_col(offset);
         let offset = src.text.floor_char_boundary(offset.min(src.text.len()));
-        let snippet = src.line_text(line).map(|text| {
+        let snippet = src.quoted(line).map(|text| {
             let start = src.line_start(line).unwrap_or(0);
             Snippet::new(text, offset.saturating_sub(start).min(text.len()))
         });
@@ -158,7 +204,7 @@ impl Diagnostic {
             pointer: None,
             message: message.into(),
             help: None,
-            snippet: src.line_text(line).map(|text| {
+            snippet: src.quoted(line).map(|text| {
                 let at = text
                     .char_indices()
                     .nth(col - 1)

@@ -518,6 +518,35 @@ fn in_sync_project(root: &Path, args: &[&str]) -> Ran {
     ran(&mut cmd)
 }
 
+/// A sync manifest reading the project's `.claude/settings.json` as `from`'s, with one target
+/// `to` whose table holds `lines`.
+fn sync_manifest(from: &str, to: &str, lines: &str) -> String {
+    format!(
+        "version = 1\nsources = [{{ path = \".claude/settings.json\", from = \"{from}\" }}]\n[targets.{to}]\n{lines}"
+    )
+}
+
+/// The user trusts the project's `.claude/settings.json` in `root` (the source every sync
+/// attack reads).
+fn trust_sync_source(root: &Path) {
+    let trust = in_sync_project(root, &["trust", "--yes", ".claude/settings.json"]);
+    assert_eq!(trust.code, Some(0), "{trust:?}");
+}
+
+/// `hookx sync` in `root/project` once it ships `manifest`.
+fn sync_with(root: &Path, manifest: &str) -> Ran {
+    write(&root.join("project"), ".hookx/sync.toml", manifest);
+    in_sync_project(root, &["sync"])
+}
+
+/// Whether `hookx trust --list` in `root/project` lists `file` as trusted.
+fn listed_trusted(root: &Path, file: &str) -> bool {
+    let list = in_sync_project(root, &["trust", "--list"]);
+    list.stdout
+        .lines()
+        .any(|l| l.starts_with("trusted") && l.contains(file))
+}
+
 /// Prepares one attack in `root` and returns the manifest it ships.
 type Setup<'a> = Box<dyn Fn(&Path) -> String + 'a>;
 
@@ -626,26 +655,14 @@ fn a_forged_sync_manifest_or_link_cannot_make_sync_write_outside_the_project() {
 fn a_sync_manifests_own_hookx_program_is_never_trusted_for_the_user() {
     for (hookx, trusted) in [(Some("./tools/hookx"), false), (None, true)] {
         let (_tmp, root) = sync_project();
-        let trust = in_sync_project(&root, &["trust", "--yes", ".claude/settings.json"]);
-        assert_eq!(trust.code, Some(0), "{trust:?}");
+        trust_sync_source(&root);
         let line = hookx.map_or(String::new(), |h| format!("hookx = \"{h}\"\n"));
-        write(
-            &root.join("project"),
-            ".hookx/sync.toml",
-            &format!(
-                "version = 1\nsources = [{{ path = \".claude/settings.json\", from = \"claude\" }}]\n[targets.gemini]\n{line}"
-            ),
-        );
-        let synced = in_sync_project(&root, &["sync"]);
+        let synced = sync_with(&root, &sync_manifest("claude", "gemini", &line));
         assert_eq!(synced.code, Some(0), "{synced:?}");
         let written = std::fs::read_to_string(root.join("project/.gemini/settings.json")).unwrap();
         assert!(written.contains(hookx.unwrap_or("hookx exec")), "{written}");
-        let list = in_sync_project(&root, &["trust", "--list"]);
-        let listed = list
-            .stdout
-            .lines()
-            .any(|l| l.starts_with("trusted") && l.contains(".gemini/settings.json"));
-        assert_eq!(listed, trusted, "{hookx:?}: {synced:?}\n{list:?}");
+        let listed = listed_trusted(&root, ".gemini/settings.json");
+        assert_eq!(listed, trusted, "{hookx:?}: {synced:?}");
         if !trusted {
             assert!(synced.stderr.contains("./tools/hookx"), "{synced:?}");
         }
@@ -653,7 +670,8 @@ fn a_sync_manifests_own_hookx_program_is_never_trusted_for_the_user() {
 }
 
 /// `convert --write` without `--out` writes the agent's project file; a symbolic link the
-/// repository ships (`.gemini` → the user's `~/.gemini`, a dangling Cline script) does not
+/// repository ships (`.gemini` → the user's `~/.gemini`, a dangling Cline script, OpenCode's
+/// plugin folder) does not
 /// take that write out of the project, into the user's own settings.
 #[cfg(unix)]
 #[test]
@@ -662,6 +680,9 @@ fn convert_write_never_follows_a_link_out_of_the_project() {
     for (to, link, leads) in [
         ("gemini", ".gemini", "outside"),
         ("cline", ".clinerules/hooks/PreToolUse", "outside/planted"),
+        // A plugin folder leading to `~/.config/opencode/plugin` would plant the project's
+        // hooks, as code, in every project the user opens.
+        ("opencode", ".opencode/plugin", "outside"),
     ] {
         let (_tmp, root) = sync_project();
         let at = root.join("project").join(link);
@@ -727,28 +748,15 @@ fn a_sync_manifest_reading_a_source_as_another_agent_gets_no_trust() {
             {"type": "command", "command": "./start.sh"}]}]}})
         .to_string(),
     );
-    let trust = in_sync_project(&root, &["trust", "--yes", ".claude/settings.json"]);
-    assert_eq!(trust.code, Some(0), "{trust:?}");
-    write(
-        &root.join("project"),
-        ".hookx/sync.toml",
-        "version = 1\nsources = [{ path = \".claude/settings.json\", from = \"gemini\" }]\n[targets.codex]\n",
-    );
-    let synced = in_sync_project(&root, &["sync"]);
+    trust_sync_source(&root);
+    let synced = sync_with(&root, &sync_manifest("gemini", "codex", ""));
     assert_eq!(synced.code, Some(0), "{synced:?}");
     assert!(
         root.join("project/.codex/hooks.json").exists(),
         "{synced:?}"
     );
     assert!(synced.stderr.contains("as gemini's"), "{synced:?}");
-    let list = in_sync_project(&root, &["trust", "--list"]);
-    assert!(
-        !list
-            .stdout
-            .lines()
-            .any(|l| l.starts_with("trusted") && l.contains(".codex/hooks.json")),
-        "{list:?}"
-    );
+    assert!(!listed_trusted(&root, ".codex/hooks.json"), "{synced:?}");
 }
 
 /// `wrap = false` in a sync manifest runs the reviewed commands as written under the target's
@@ -757,23 +765,13 @@ fn a_sync_manifest_reading_a_source_as_another_agent_gets_no_trust() {
 #[test]
 fn a_sync_manifest_unwrapping_lossy_handlers_gets_no_trust() {
     let (_tmp, root) = sync_project();
-    let trust = in_sync_project(&root, &["trust", "--yes", ".claude/settings.json"]);
-    assert_eq!(trust.code, Some(0), "{trust:?}");
-    write(
-        &root.join("project"),
-        ".hookx/sync.toml",
-        "version = 1\nsources = [{ path = \".claude/settings.json\", from = \"claude\" }]\n[targets.gemini]\nwrap = false\n",
-    );
-    let synced = in_sync_project(&root, &["sync"]);
+    trust_sync_source(&root);
+    let synced = sync_with(&root, &sync_manifest("claude", "gemini", "wrap = false\n"));
     assert_eq!(synced.code, Some(0), "{synced:?}");
     assert!(synced.stderr.contains("loss"), "{synced:?}");
-    let list = in_sync_project(&root, &["trust", "--list"]);
     assert!(
-        !list
-            .stdout
-            .lines()
-            .any(|l| l.starts_with("trusted") && l.contains(".gemini/settings.json")),
-        "{synced:?}\n{list:?}"
+        !listed_trusted(&root, ".gemini/settings.json"),
+        "{synced:?}"
     );
 }
 
@@ -783,14 +781,10 @@ fn a_sync_manifest_unwrapping_lossy_handlers_gets_no_trust() {
 fn a_sync_target_cannot_be_syncs_own_files() {
     for out in [".hookx/sync.lock", "./.hookx/sync.toml"] {
         let (_tmp, root) = sync_project();
-        write(
-            &root.join("project"),
-            ".hookx/sync.toml",
-            &format!(
-                "version = 1\nsources = [\".claude/settings.json\"]\n[targets.gemini]\nout = \"{out}\"\n"
-            ),
+        let synced = sync_with(
+            &root,
+            &sync_manifest("claude", "gemini", &format!("out = \"{out}\"\n")),
         );
-        let synced = in_sync_project(&root, &["sync"]);
         assert_eq!(synced.code, Some(2), "{out}: {synced:?}");
         assert!(synced.stderr.contains("sync's own"), "{out}: {synced:?}");
         assert!(!root.join("project/.hookx/sync.lock").exists(), "{out}");
@@ -804,19 +798,292 @@ fn a_sync_target_cannot_be_syncs_own_files() {
 #[test]
 fn a_sync_manifest_writes_a_home_file_only_from_trusted_sources() {
     let (_tmp, root) = sync_project();
-    write(
-        &root.join("project"),
-        ".hookx/sync.toml",
-        "version = 1\nsources = [{ path = \".claude/settings.json\", from = \"claude\" }]\n[targets.gemini]\nscope = \"user\"\n",
-    );
+    let manifest = sync_manifest("claude", "gemini", "scope = \"user\"\n");
     let home_file = root.join("home/.gemini/settings.json");
-    let synced = in_sync_project(&root, &["sync"]);
+    let synced = sync_with(&root, &manifest);
     assert_eq!(synced.code, Some(1), "{synced:?}");
     assert!(synced.stderr.contains("not written"), "{synced:?}");
     assert!(!home_file.exists(), "{synced:?}");
-    let trust = in_sync_project(&root, &["trust", "--yes", ".claude/settings.json"]);
-    assert_eq!(trust.code, Some(0), "{trust:?}");
-    let synced = in_sync_project(&root, &["sync"]);
+    trust_sync_source(&root);
+    let synced = sync_with(&root, &manifest);
     assert_eq!(synced.code, Some(0), "{synced:?}");
     assert!(home_file.exists(), "{synced:?}");
+}
+
+/// A sync manifest's target in the home is written, from trusted sources, only as this hookx
+/// runs them: the manifest's own `hookx = "./tools/hookx"` would put a program that each
+/// project ships under that name in the user's `~/.gemini/settings.json`, which Gemini runs in
+/// every project, without asking (and whatever `hookx run` trusts); a lossy `wrap = false`
+/// would run the reviewed commands under Gemini's rules there.
+#[test]
+fn a_sync_manifest_writes_a_home_file_only_running_this_hookx() {
+    for lines in ["hookx = \"./tools/hookx\"\n", "wrap = false\n"] {
+        let (_tmp, root) = sync_project();
+        trust_sync_source(&root);
+        let manifest = sync_manifest("claude", "gemini", &format!("scope = \"user\"\n{lines}"));
+        let synced = sync_with(&root, &manifest);
+        assert_eq!(synced.code, Some(1), "{lines}: {synced:?}");
+        assert!(synced.stderr.contains("not written"), "{lines}: {synced:?}");
+        assert!(
+            !root.join("home/.gemini/settings.json").exists(),
+            "{lines}: {synced:?}"
+        );
+    }
+}
+
+/// A copy's provenance record is text a repository writes. A project's `.gemini/settings.json`
+/// (which Gemini runs itself, whatever hookx trusts) claiming to be a copy of a trusted guard
+/// does not make `hookx run --host gemini` skip the guard as "a copy Gemini runs": a copy the
+/// host runs takes the run from hookx only when it is as much the user's (a project file never
+/// stands in for one in the home), its file is trusted, and it runs the same command, wrapped
+/// as `convert` wraps it, with the payload and filters the rule was written with. Any trusted
+/// file holding a record makes hookx read the host's own files for copies (here the project's
+/// `.claude/settings.json`).
+#[test]
+fn a_forged_copy_record_cannot_switch_off_the_users_guard() {
+    let guard = "echo 'the guard says no' >&2; exit 2";
+    let quoted = hookx::shell::shell_quote(guard);
+    let wrapped = format!("hookx exec --host gemini --as claude --event PreToolUse -- {quoted}");
+    // The guard in the project's `.claude/settings.json` (first) or the user's home.
+    for in_home in [false, true] {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let (project, home) = (root.join("project"), root.join("home"));
+        std::fs::create_dir_all(&home).unwrap();
+        let guard_rule =
+            json!({"matcher": "Bash", "hooks": [{"type": "command", "command": guard}]});
+        let record_holder = json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "true",
+            "hookx": {"source": "elsewhere.json", "rule": "/a", "index": 0}}]});
+        let guards = match in_home {
+            true => {
+                write(
+                    &project,
+                    ".claude/settings.json",
+                    &json!({"hooks": {"PreToolUse": [record_holder]}}).to_string(),
+                );
+                write(
+                    &home,
+                    ".claude/settings.json",
+                    &json!({"hooks": {"PreToolUse": [guard_rule]}}).to_string(),
+                )
+            }
+            false => write(
+                &project,
+                ".claude/settings.json",
+                &json!({"hooks": {"PreToolUse": [guard_rule, record_holder]}}).to_string(),
+            ),
+        };
+        // A "copy" in `base`'s `.gemini/settings.json`, `extra` fields on its handler.
+        let copy = |base: &Path, command: &str, from: Option<&str>, extra: Value| {
+            let mut record = json!({"source": guards, "rule": "/hooks/PreToolUse/0", "index": 0,
+                "matcher": "Bash"});
+            if let Some(from) = from {
+                record["from"] = json!(from);
+            }
+            let mut handler = json!({"type": "command", "command": command, "hookx": record});
+            for (k, v) in extra.as_object().unwrap() {
+                handler[k] = v.clone();
+            }
+            write(
+                base,
+                ".gemini/settings.json",
+                &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
+                    "hooks": [handler]}]}})
+                .to_string(),
+            )
+        };
+        let forged = |command: &str| copy(&project, command, Some("claude"), json!({}));
+        let hookx = |args: &[&str]| {
+            let mut cmd = common::hookx_clean(&project);
+            cmd.args(args).env("HOME", &home);
+            cmd
+        };
+        let payload = json!({
+            "session_id": "s", "transcript_path": "/dev/null", "cwd": project,
+            "hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
+            "tool_input": {"command": "rm -rf /"},
+        });
+        // Whether hookx runs the guard (its deny), the files of `trusted` trusted first.
+        let denied = |trusted: &[&Path]| {
+            for file in [project.join(".claude/settings.json"), guards.clone()]
+                .iter()
+                .map(|p| p.as_path())
+                .chain(trusted.iter().copied())
+            {
+                let trust = ran(hookx(&["trust", "--yes"]).arg(file));
+                assert_eq!(trust.code, Some(0), "{trust:?}");
+            }
+            let ran = ran(hookx(&["run", "--host", "gemini", "--event", "BeforeTool"])
+                .arg("--home")
+                .arg(&home)
+                .write_stdin(payload.to_string()));
+            assert_eq!(ran.code, Some(0), "{ran:?}");
+            serde_json::from_str::<Value>(ran.stdout.trim())
+                .is_ok_and(|a| a["decision"] == "deny" && a["reason"] == "the guard says no")
+        };
+        let gemini = project.join(".gemini/settings.json");
+        // Trusted or not, a "copy" that runs something else is one more run.
+        forged("true");
+        assert!(
+            denied(&[]),
+            "{in_home}: an untrusted forged copy switched the guard off"
+        );
+        assert!(
+            denied(&[&gemini]),
+            "{in_home}: a trusted forged copy switched the guard off"
+        );
+        if in_home {
+            // A project file never stands in for the user's: not even a copy `convert` could
+            // have written, with a handler field of its own (Gemini kills it after 1 ms).
+            copy(&project, &wrapped, Some("claude"), json!({"timeout": 1}));
+            assert!(
+                denied(&[&gemini]),
+                "a project copy took the user's guard's run"
+            );
+            // A copy in the user's own `~/.gemini/settings.json` is the rule's copy.
+            let users = copy(&home, &wrapped, Some("claude"), json!({}));
+            std::fs::remove_file(&gemini).unwrap();
+            assert!(
+                !denied(&[&users]),
+                "a faithful copy in the home still ran twice"
+            );
+            continue;
+        }
+        // The same command unwrapped (Gemini would hand the Claude guard its own payload),
+        // its record naming no flavour or claiming Gemini's: hookx runs the guard too.
+        for from in [None, Some("gemini")] {
+            copy(&project, guard, from, json!({}));
+            assert!(
+                denied(&[]),
+                "{from:?}: an untrusted copy took the guard's run"
+            );
+            assert!(
+                denied(&[&gemini]),
+                "{from:?}: an unwrapped copy took the guard's run"
+            );
+        }
+        // Wrapped so that the guard's deny never counts: a filter of its own (a matcher or
+        // `if` that never fires, another event, whose answer a tool call ignores, a timeout
+        // after which the hook lets the call through), or a wrapper that is not hookx's as
+        // `convert` writes it (a program the repository ships, an answer for another agent,
+        // another agent's payload, two wrappers).
+        for line in [
+            "hookx exec --host gemini --as claude --event PreToolUse --match Nope -- GUARD",
+            "hookx exec --host gemini --as claude --event PreToolUse --if 'Bash(never *)' -- GUARD",
+            "hookx exec --host gemini --as claude --event Stop -- GUARD",
+            "hookx exec --host gemini --as claude --event PreToolUse --timeout 1 -- GUARD",
+            "./tools/hookx exec --host gemini --as claude --event PreToolUse -- GUARD",
+            "hookx exec --host claude --as claude --event PreToolUse -- GUARD",
+            "hookx exec --host gemini --as gemini --event BeforeTool -- GUARD",
+            "hookx exec --host gemini --as claude --event PreToolUse -- INNER",
+        ] {
+            let line = line
+                .replace("GUARD", &quoted)
+                .replace("INNER", &hookx::shell::shell_quote(&wrapped));
+            forged(&line);
+            assert!(denied(&[&gemini]), "`{line}` took the guard's run");
+        }
+        // A trusted copy of the project's rule as `convert` wraps it is the rule's copy:
+        // Gemini runs it, hookx not.
+        forged(&wrapped);
+        assert!(
+            !denied(&[&gemini]),
+            "a faithful trusted copy still ran twice"
+        );
+    }
+}
+
+/// A trusted copy is skipped under an agent only for a run of the same rule: when the
+/// repository changes the original since (here to `true`), Copilot, which runs
+/// `.claude/settings.json` itself, no longer runs what the user trusted a copy of, so hookx
+/// runs the trusted copy in `.codex/hooks.json` too.
+#[test]
+fn a_changed_original_does_not_take_the_run_from_a_trusted_copy() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    let settings = |command: &str| {
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": command}]}]}})
+        .to_string()
+    };
+    write(
+        &project,
+        ".claude/settings.json",
+        &settings("echo 'the copied guard says no' >&2; exit 2"),
+    );
+    let hookx = |args: &[&str]| {
+        let mut cmd = common::hookx_clean(&project);
+        cmd.args(args).env("HOME", &home);
+        cmd
+    };
+    let converted = ran(
+        hookx(&["convert", ".claude/settings.json", "--to", "codex"]).args([
+            "--write",
+            "--hookx",
+            env!("CARGO_BIN_EXE_hookx"),
+        ]),
+    );
+    assert_eq!(converted.code, Some(0), "{converted:?}");
+    let trusted = ran(&mut hookx(&["trust", "--yes"]));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    write(&project, ".claude/settings.json", &settings("true"));
+    let payload = json!({"sessionId": "s", "timestamp": 1, "cwd": project,
+        "toolName": "bash", "toolArgs": {"command": "rm -rf /"}});
+    let ran = ran(
+        hookx(&["run", "--host", "copilot", "--event", "preToolUse"])
+            .arg("--home")
+            .arg(&home)
+            .write_stdin(payload.to_string()),
+    );
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    let answer: Value =
+        serde_json::from_str(ran.stdout.trim()).unwrap_or_else(|e| panic!("{e}: {ran:?}"));
+    assert_eq!(answer["permissionDecision"], "deny", "{ran:?}");
+    assert_eq!(
+        answer["permissionDecisionReason"], "the copied guard says no",
+        "{ran:?}"
+    );
+}
+
+/// A repository's links lead `hookx validate` (run in CI too, whose log may be public) to
+/// files outside the project: `.claude/settings.json` → a file of secrets, `.github/hooks` → a
+/// folder of credentials. Its diagnostics name the position but quote no line of such a file
+/// (before, the first line of the secrets file was printed under "invalid JSON", and the
+/// credentials' top-level lines under "unknown top-level key"). A file in the project is still
+/// quoted.
+#[cfg(unix)]
+#[test]
+fn validate_quotes_no_line_of_a_file_a_link_leads_out_to() {
+    use std::os::unix::fs::symlink;
+    let (_tmp, root) = sync_project();
+    let outside = root.join("outside");
+    write(&outside, "secrets.env", "TOKEN=hunter2\n");
+    write(
+        &outside,
+        "creds/service-account.json",
+        "{\n  \"private_key\": \"hunter2\"\n}\n",
+    );
+    let project = root.join("project");
+    std::fs::remove_file(project.join(".claude/settings.json")).unwrap();
+    symlink(
+        outside.join("secrets.env"),
+        project.join(".claude/settings.json"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(project.join(".github")).unwrap();
+    symlink(outside.join("creds"), project.join(".github/hooks")).unwrap();
+    write(&project, ".gemini/settings.json", "{\"hooks\": 5}\n");
+    for args in [&["validate"][..], &["doctor"], &["list"]] {
+        let ran = in_sync_project(&root, args);
+        let said = format!("{}{}", ran.stdout, ran.stderr);
+        assert!(!said.contains("hunter2"), "{args:?}: {ran:?}");
+        if args == ["validate"] {
+            assert!(said.contains("settings.json:1:1"), "{ran:?}");
+            assert!(said.contains("service-account.json:2:"), "{ran:?}");
+            // The project's own file is quoted.
+            assert!(said.contains("1 | {\"hooks\": 5}"), "{ran:?}");
+        }
+    }
 }

@@ -160,7 +160,7 @@ fn version_lists_the_host_versions_the_tables_were_verified_with() {
     let out = String::from_utf8(out).unwrap();
     assert!(out.starts_with("hookx "), "{out}");
     // Facts say where they come from (issue 25): how many events a recorded run showed firing,
-    // the rest from the documents (Claude: 19 of 34 never seen).
+    // the rest from the documents (Claude: PermissionDenied and TeammateIdle never seen).
     let (seen, all) = claude::FLAVOR.tables().events_seen_firing();
     assert!(seen < all, "{seen} of {all}");
     assert!(

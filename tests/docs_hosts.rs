@@ -1109,6 +1109,11 @@ fn windsurf_guards_under_claude(guard: Guard) {
         let glob = json!({"pattern": "**/*.rs", "path": src});
         let got = denied(p, via, "Glob", glob, "read.json");
         assert_eq!(info(&got), json!({"file_path": src}));
+        // An absolute pattern searches its own folder, as Claude Code searches it: the guard
+        // sees that folder, not the one `path` or the session names.
+        let glob = json!({"pattern": "/root/.ssh/id_*", "path": src});
+        let got = denied(p, via, "Glob", glob, "read.json");
+        assert_eq!(info(&got), json!({"file_path": "/root/.ssh"}));
     };
 
     // Routed: the Windsurf file itself, run under Claude.

@@ -1443,7 +1443,7 @@ fn a_trust_record_run_refuses_is_an_error_with_its_reason() {
 }
 
 /// Facts say where they come from (issue 25): a rule on an event no recorded run of the host's
-/// client showed firing (Claude's `Notification`) gets a note naming the client release and
+/// client showed firing (Claude's `PermissionDenied`) gets a note naming the client release and
 /// saying the rest is the documents' word; one on an event seen firing (`PreToolUse`) does not,
 /// nor does a host whose tables no run confirmed (Cursor: documents only, said elsewhere).
 #[test]
@@ -1452,13 +1452,18 @@ fn a_rule_on_an_event_never_seen_firing_says_its_facts_are_from_documents() {
     w.write_json(
         "project/.claude/settings.json",
         claude_hooks(&[
-            ("Notification", None, command("./notify.sh")),
+            ("PermissionDenied", None, command("./notify.sh")),
             ("PreToolUse", Some("Bash"), command("./guard.sh")),
         ]),
     );
     let (_, report) = w.doctor(None);
-    let unseen = "no recorded run of claude-code 2.1.332 showed `Notification` firing";
-    let v = verdict(&report, ".claude/settings.json", "Notification", "claude");
+    let unseen = "no recorded run of claude-code 2.1.332 showed `PermissionDenied` firing";
+    let v = verdict(
+        &report,
+        ".claude/settings.json",
+        "PermissionDenied",
+        "claude",
+    );
     assert!(has(v, unseen, None), "{:?}", findings(v));
     assert!(has(v, "from Claude's documents", None), "{:?}", findings(v));
     let v = verdict(&report, ".claude/settings.json", "PreToolUse", "claude");

@@ -861,7 +861,9 @@ const ROWS: &[Row] = &[
     Row { case: "allow a permission request with new input", sc: Sc::Permission, says: "behavior-update", reason: "", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"npm ci"}}}}"#),
         copilot: JsonNote(r#"{"behavior":"allow"}"#, "updated tool input dropped"),
-        pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"npm ci"}}},"behavior":"allow"}"#),
+        // Copilot ignores a PascalCase PermissionRequest updatedInput (run 1.0.102, form
+        // `hxppermallowrw` of tests/live_copilot.rs): dropped, as under camelCase.
+        pascal: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}},"behavior":"allow"}"#, "updated tool input dropped"),
         bricks: NO_EVENT,
         gemini: NO_EVENT, qwen: AsClaude,
         droid: AsClaude, codex: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#, "updated tool input dropped"),

@@ -218,3 +218,49 @@ fn a_payload_kiro_and_cursor_both_send_is_answered_in_a_form_both_read() {
     let answer: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(answer["permission"], "deny", "{stdout}");
 }
+
+/// A payload Kiro and Cursor both send, without `--host`, is dispatched as the agent that runs
+/// no other agent's hook files itself (Kiro): a guard in `.claude/settings.json`, which Cursor
+/// runs itself and Kiro never does, is run by hookx. (Taken for Cursor's, the guard was left to
+/// Cursor: under Kiro the call was allowed, without a word.) Under Cursor it runs twice, the
+/// safe side; its deny is the exit 2 both read.
+#[test]
+fn a_payload_kiro_and_cursor_both_send_runs_the_guards_kiro_needs_hookx_for() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(project.join(".claude")).unwrap();
+    std::fs::write(
+        project.join(".claude/settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": "echo 'the claude guard says no' >&2; exit 2"}]}]}}"#,
+    )
+    .unwrap();
+    let hookx = || {
+        let mut cmd = assert_cmd::Command::cargo_bin("hookx").unwrap();
+        cmd.current_dir(&project)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .env_remove("HOOKX_DEPTH")
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .env_remove("COPILOT_CLI")
+            .env_remove("GEMINI_CWD")
+            .env_remove("QWEN_PROJECT_DIR")
+            .env_remove("BRICKS_HOOK_EVENT")
+            .env_remove("CURSOR_VERSION")
+            .timeout(std::time::Duration::from_secs(60));
+        cmd
+    };
+    let trusted = hookx().args(["trust", "--yes"]).output().unwrap();
+    assert!(trusted.status.success(), "{trusted:?}");
+    let out = hookx()
+        .args(["run", "--home"])
+        .arg(&home)
+        .write_stdin(documented("kiro-docs", "PreToolUse.json", &project))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("the claude guard says no"), "{stderr}");
+}

@@ -228,6 +228,37 @@ fn a_cline_handlers_json_at_exit_1_counts() {
     assert_eq!(out["contextModification"], "C-CL1", "{out} {err}");
 }
 
+/// Cline 3.0.65: `errorMessage` without `cancel` is context for the model (source: `context
+/// ?? contextModification ?? errorMessage` when there is no cancel; run: the call runs and the
+/// text reaches the model, `tests/live_cline.rs`). A Cline handler's message reaches a Claude
+/// host and a Cline host as context (hookx dropped it: a reason with no deny); beside a cancel
+/// it is the deny's reason; beside context it is unused, as in Cline.
+#[test]
+fn a_cline_handlers_error_message_without_cancel_is_context() {
+    let message = json!({"errorMessage": "R-CLMSG"});
+    let (out, err, _) = exec_as("claude", "cline", "PreToolUse", &message, "", 0);
+    assert_eq!(
+        out["hookSpecificOutput"]["additionalContext"], "R-CLMSG",
+        "{out} {err}"
+    );
+    assert!(
+        out["hookSpecificOutput"]["permissionDecision"].is_null(),
+        "{out}"
+    );
+    let not_cancelled = json!({"cancel": false, "errorMessage": "R-CLMSG"});
+    let (out, err, _) = exec_as("cline", "cline", "PostToolUse", &not_cancelled, "", 0);
+    assert_eq!(out, json!({"contextModification": "R-CLMSG"}), "{err}");
+    let cancelled = json!({"cancel": true, "errorMessage": "R-CLMSG"});
+    let (out, err, _) = exec_as("claude", "cline", "PreToolUse", &cancelled, "", 0);
+    let hso = &out["hookSpecificOutput"];
+    assert_eq!(hso["permissionDecision"], "deny", "{out} {err}");
+    assert_eq!(hso["permissionDecisionReason"], "R-CLMSG", "{out}");
+    assert!(hso["additionalContext"].is_null(), "{out}");
+    let both = json!({"contextModification": "C-CL", "errorMessage": "R-CLMSG"});
+    let (out, err, _) = exec_as("cline", "cline", "PreToolUse", &both, "", 0);
+    assert_eq!(out, json!({"contextModification": "C-CL"}), "{err}");
+}
+
 /// Cline 3.0.65 (run): `overrideInput` replaces the call's input, so a Claude-, Copilot- or
 /// Codex-shaped handler's rewrite reaches Cline as `overrideInput` in Cline's own input form
 /// (it was dropped with a note).

@@ -8,6 +8,8 @@
 #[macro_use]
 #[path = "live_common/harness.rs"]
 mod harness;
+#[path = "live_common/answers.rs"]
+mod answers;
 mod common;
 // Its OpenAI-shaped `tool_result` does not apply: Auggie's tool results are request nodes.
 #[allow(dead_code)]
@@ -90,11 +92,20 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             ),
             Step::Text("story done"),
         ],
-        "forms" => auggie_forms()
+        "forms" => form_names()
             .iter()
-            .map(|(name, ..)| launch(&format!("echo f.{name}.")))
+            .map(|name| launch(&format!("echo f.{name}.")))
             .chain([Step::Text("forms done")])
             .collect(),
+        // One form that may end the run, then a call that shows whether it did.
+        one if one.starts_with("fone-") => {
+            let name = &one["fone-".len()..];
+            vec![
+                launch(&format!("echo f.{name}.")),
+                launch(&format!("echo f.{name}after.")),
+                Step::Text("one done"),
+            ]
+        }
         "files" => vec![
             launch("echo slow-deny > slow.txt"),
             Step::Text("files done"),
@@ -560,6 +571,48 @@ fn auggie_forms() -> Vec<(&'static str, &'static str, String, &'static str, i32)
     ]
 }
 
+/// The events hookx's own forms are probed on, and the rewrite they carry.
+fn hookx_probed() -> (Vec<answers::Probed>, Value) {
+    let probed = [("PreToolUse", "hxpre"), ("PostToolUse", "hxpost")].map(|(event, prefix)| {
+        answers::Probed {
+            flavor: "augment".into(),
+            event: event.into(),
+            prefix: prefix.into(),
+        }
+    });
+    let rewrite = json!({"command": "echo rw.<name>.", "wait": true, "max_wait_seconds": 30});
+    (probed.to_vec(), rewrite)
+}
+
+fn hookx_forms() -> Vec<answers::Form> {
+    let (probed, rewrite) = hookx_probed();
+    answers::hookx_forms(&probed, &rewrite)
+}
+
+/// Whether the form may end the run (a stop): it is probed in a run of its own.
+fn alone(f: &answers::Form) -> bool {
+    f.intent == Some(answers::Intent::Stop)
+}
+
+/// The calls of the `forms` run: [`auggie_forms`] with a handler's own `ask` and hookx's
+/// forms that cannot end the run before the last (the hand-written stop).
+fn form_names() -> &'static [String] {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut names: Vec<String> = auggie_forms().iter().map(|f| f.0.to_string()).collect();
+        let last = names.pop().unwrap();
+        names.push("nativeask".into());
+        names.extend(
+            hookx_forms()
+                .into_iter()
+                .filter(|f| !alone(f))
+                .map(|f| f.name),
+        );
+        names.push(last);
+        names
+    })
+}
+
 /// What Auggie 0.36.0 did with each of [`auggie_forms`]: (name, ran: "f" the original, "rw"
 /// the rewrite, "" not run; texts that reached the model; texts that did not). A rewrite runs
 /// with or without `allow`; JSON at exit 1 is not read (the call runs); exit 2 denies with
@@ -590,46 +643,85 @@ const AUGGIE_FORMS_SEEN: &[(&str, &str, &[&str], &[&str])] = &[
     ("stop", "", &[], &["R-STOP"]),
 ];
 
-/// Auggie's answer rows, each form against the real client with the raw recorder as the
-/// handler, hookx out of the loop (conformance/augment-facts.md).
+/// Auggie's answer rows, and every form hookx writes on PreToolUse and PostToolUse, each
+/// against the real client with the raw recorder as the handler, hookx out of the loop: the
+/// hand-written forms checked against the facts (conformance/augment-facts.md), every form
+/// against the answer book (`answers.json`, see `live_common/answers.rs`).
 fn ground_truth_answer_forms() {
     let Some(program) = auggie() else { return };
-    let sb = Sandbox::new("hookx-live-augment-forms");
-    let model = FakeAugment::start(sb.project.display().to_string());
-    common::write(
-        &sb.home,
-        ".augment/settings.json",
-        &json!({"hooks": recorders(&sb)}).to_string(),
+    let hand = auggie_forms();
+    assert_eq!(hand.len(), AUGGIE_FORMS_SEEN.len());
+    let mut book_forms: Vec<answers::Form> = hand
+        .iter()
+        .map(|(name, hook, stdout, stderr, exit)| answers::hand(name, hook, stdout, stderr, *exit))
+        .collect();
+    let mine = hookx_forms();
+    let last = book_forms.pop().unwrap();
+    // A handler's own `ask`: what the client's permission flow does with a call.
+    let ask = hso(
+        "PreToolUse",
+        json!({"permissionDecision": "ask", "permissionDecisionReason": "R-NATIVEASK"}),
     );
-    let forms = auggie_forms();
-    assert_eq!(forms.len(), AUGGIE_FORMS_SEEN.len());
-    for (name, hook, stdout, stderr, exit) in &forms {
-        sb.answer(hook, name, &format!("f.{name}."), (stdout, stderr, *exit));
-    }
-    let out = run_auggie(&sb, &program, &model, "forms", &[]);
-    let chats = model.chats();
-    let sent: String = chats.iter().map(|c| c.to_string()).collect();
-    let mut failed = Vec::new();
-    for (i, (name, ran, seen, unseen)) in AUGGIE_FORMS_SEEN.iter().enumerate() {
-        let result = chats
-            .iter()
-            .flat_map(|c| c["nodes"].as_array().cloned().unwrap_or_default())
-            .find(|n| n["tool_result_node"]["tool_use_id"] == format!("toolu_{}", i + 1))
-            .map(|n| n["tool_result_node"]["content"].to_string());
-        let got = match &result {
-            Some(r) if r.contains(&format!("rw.{name}.")) => "rw",
-            Some(r) if r.contains(&format!("f.{name}.")) => "f",
-            _ => "",
-        };
-        eprintln!("form {name:<10} ran {got:?} result {result:?}");
-        for t in ["R-", "C-", "E-"] {
-            let tag = format!("{t}{}", name.to_uppercase());
-            if sent.contains(&tag) {
-                eprintln!("form {name:<10} {tag} reached the model");
-            }
+    book_forms.push(answers::hand("nativeask", "PreToolUse", &ask, "", 0));
+    book_forms.extend(mine.iter().filter(|f| !alone(f)).cloned());
+    book_forms.push(last);
+    // One run of `scenario` with `forms` answered: the tool result of each call, in order,
+    // and every request as one string.
+    let probe = |scenario: &str, forms: &[&answers::Form], calls: usize| {
+        let sb = Sandbox::new("hookx-live-augment-forms");
+        let model = FakeAugment::start(sb.project.display().to_string());
+        common::write(
+            &sb.home,
+            ".augment/settings.json",
+            &json!({"hooks": recorders(&sb)}).to_string(),
+        );
+        for f in forms {
+            let out = (f.stdout.as_str(), f.stderr.as_str(), f.exit);
+            sb.answer(&f.event, &f.name, &format!("f.{}.", f.name), out);
         }
-        if got != *ran {
-            failed.push(format!("{name}: ran {got:?}, recorded {ran:?}"));
+        let out = run_auggie(&sb, &program, &model, scenario, &[]);
+        let chats = model.chats();
+        let results: Vec<Option<String>> = (0..calls)
+            .map(|i| {
+                chats
+                    .iter()
+                    .flat_map(|c| c["nodes"].as_array().cloned().unwrap_or_default())
+                    .find(|n| n["tool_result_node"]["tool_use_id"] == format!("toolu_{}", i + 1))
+                    .map(|n| n["tool_result_node"]["content"].to_string())
+            })
+            .collect();
+        let sent: String = chats.iter().map(|c| c.to_string()).collect();
+        (results, sent, out)
+    };
+    let ran = |result: &Option<String>, name: &str| match result {
+        Some(r) if r.contains(&format!("rw.{name}.")) => answers::Ran::Rewritten,
+        Some(r) if r.contains(&format!("f.{name}.")) => answers::Ran::Original,
+        _ => answers::Ran::NotRun,
+    };
+    let (results, sent, out) = probe(
+        "forms",
+        &book_forms.iter().collect::<Vec<_>>(),
+        book_forms.len(),
+    );
+    let mut entries = Vec::new();
+    for (f, result) in book_forms.iter().zip(&results) {
+        let effect = f.effect(ran(result, &f.name), |t| sent.contains(t), None);
+        eprintln!("form {:<13} {effect:?}; result {result:?}", f.name);
+        entries.push(answers::Entry {
+            form: f.clone(),
+            effect,
+        });
+    }
+    let mut failed = Vec::new();
+    for (name, want, seen, unseen) in AUGGIE_FORMS_SEEN {
+        let i = book_forms.iter().position(|f| f.name == *name).unwrap();
+        let got = match ran(&results[i], name) {
+            answers::Ran::Rewritten => "rw",
+            answers::Ran::Original => "f",
+            answers::Ran::NotRun => "",
+        };
+        if got != *want {
+            failed.push(format!("{name}: ran {got:?}, recorded {want:?}"));
         }
         for t in *seen {
             if !sent.contains(t) {
@@ -647,6 +739,32 @@ fn ground_truth_answer_forms() {
         out.status,
         String::from_utf8_lossy(&out.stderr)
     );
+    for f in mine.iter().filter(|f| alone(f)) {
+        let scenario = format!("fone-{}", f.name);
+        let (results, sent, _) = probe(&scenario, &[f], 2);
+        let after = format!("{}after", f.name);
+        let halted = ran(&results[1], &after) == answers::Ran::NotRun;
+        let effect = f.effect(
+            ran(&results[0], &f.name),
+            |t| sent.contains(t),
+            Some(halted),
+        );
+        eprintln!("form {:<13} {effect:?}; result {:?}", f.name, results[0]);
+        entries.push(answers::Entry {
+            form: f.clone(),
+            effect,
+        });
+    }
+    let (probed, rewrite) = hookx_probed();
+    let book = answers::Book {
+        client: "auggie".into(),
+        version: VERSION.into(),
+        host: "augment".into(),
+        rewrite,
+        probed,
+        forms: entries,
+    };
+    failed.extend(book.settle("augment"));
     assert!(
         failed.is_empty(),
         "{} forms differ:\n{}",

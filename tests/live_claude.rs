@@ -6,6 +6,10 @@
 #[macro_use]
 #[path = "live_common/harness.rs"]
 mod harness;
+#[path = "live_common/answers.rs"]
+mod answers;
+#[path = "live_claude/checks.rs"]
+mod checks;
 #[path = "live_claude/client.rs"]
 mod client;
 mod common;
@@ -16,7 +20,8 @@ mod fixtures;
 #[path = "live_claude/server.rs"]
 mod server;
 
-use client::{Record, Run, World};
+use checks::Checks;
+use client::{Record, World, fired, hso, print_json, write_json};
 use hookx::dialect::{bricks, copilot};
 use hookx::tables::Flavor;
 use serde_json::{Value, json};
@@ -124,20 +129,6 @@ static SCRIPTS: &[(&str, Script)] = &[
 
 const PROMPT: &str = "SCRIPT:tools exercise every tool";
 
-/// A Claude answer (sh snippet) putting `fields` into `hookSpecificOutput` of `event`.
-fn hso(event: &str, fields: Value) -> String {
-    let mut inner = json!({"hookEventName": event});
-    inner
-        .as_object_mut()
-        .unwrap()
-        .extend(fields.as_object().unwrap().clone());
-    print_json(&json!({"hookSpecificOutput": inner}))
-}
-
-fn print_json(v: &Value) -> String {
-    format!("printf '%s' '{v}'\n")
-}
-
 fn exit2(stderr: &str) -> String {
     format!("printf '%s\\n' '{stderr}' >&2; exit 2\n")
 }
@@ -237,11 +228,6 @@ fn native_settings(world: &World, events: &[&str]) -> Value {
     json!({"hooks": hooks})
 }
 
-fn write_json(path: &Path, value: &Value) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, serde_json::to_string_pretty(value).unwrap()).unwrap();
-}
-
 /// The client, or a skip (a failure under `HOOKX_LIVE=require`).
 fn client_or_skip(test: &str) -> Option<std::path::PathBuf> {
     match client::binary() {
@@ -300,34 +286,6 @@ impl Seen {
                     .count()
             })
             .collect()
-    }
-}
-
-/// Collects failed checks so that one run reports all of its differences at once.
-#[derive(Default)]
-struct Checks {
-    failed: Vec<String>,
-    count: usize,
-}
-
-impl Checks {
-    fn check(&mut self, ok: bool, what: impl Into<String>) {
-        self.count += 1;
-        if !ok {
-            self.failed.push(what.into());
-        }
-    }
-
-    fn finish(self, scenario: &str, run: &Run) {
-        eprintln!("{scenario}: {} checks", self.count);
-        assert!(
-            self.failed.is_empty(),
-            "{scenario}: {} of {} checks failed:\n  {}\n{}",
-            self.failed.len(),
-            self.count,
-            self.failed.join("\n  "),
-            run.describe()
-        );
     }
 }
 
@@ -453,17 +411,6 @@ const ALL_EFFECTS: &[&str] = &[
     "halt",
 ];
 
-/// Events seen in the records, in first-fired order.
-fn fired(records: &[Record]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for r in records {
-        if !out.contains(&r.event) {
-            out.push(r.event.clone());
-        }
-    }
-    out
-}
-
 /// Ground truth: the dumper natively on all 34 events, the tools script, then `/compact`
 /// twice (`--continue`): once with PreCompact instructions on stdout, once blocked by exit 2.
 fn native_ground_truth() {
@@ -565,7 +512,7 @@ fn native_ground_truth() {
         &["StopFailure", "SessionEnd"],
     );
     let _ = failed;
-    c.finish("native_ground_truth", &run);
+    c.finish("native_ground_truth", &run.describe());
 }
 
 /// What the records say about Claude's own payloads and env.
@@ -740,7 +687,7 @@ fn hookx_routed_in() {
         eprintln!("{}: got {:?}", flavor.name(), fired(&records));
         check_foreign_payloads(&mut c, &world, flavor, &records);
     }
-    c.finish("hookx_routed_in", &run);
+    c.finish("hookx_routed_in", &run.describe());
 }
 
 /// Each handler got its own flavour's payload of the event it is registered on, its own
@@ -927,28 +874,19 @@ fn converted_configs() {
         check_foreign_payloads(&mut c, &world, flavor, &world.records(flavor.name()));
     }
     let _ = run;
-    c.finish("converted_configs", &wrapped);
+    c.finish("converted_configs", &wrapped.describe());
 }
 
-/// What became of one probed Bash call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Became {
-    /// The model's command ran.
-    Original,
-    /// The hook's rewrite ran instead.
-    Rewritten,
-    /// Neither ran.
-    NotRun,
-}
+use answers::Ran as Became;
 
 /// One answer form probed against Claude Code 2.1.332 with hookx out of the loop: the Bash
 /// call `printf x > o-NAME.txt # tag-NAME` (a rewrite writes `r-NAME.txt`), the dumper on
-/// `event` answering with `answer`; what became of the call, and the texts that reached the
-/// model (`seen`) or did not (`unseen`).
+/// `event` answering with `answer` (stdout, stderr, exit code); what became of the call, and
+/// the texts that reached the model (`seen`) or did not (`unseen`).
 struct Form {
     name: &'static str,
     event: &'static str,
-    answer: String,
+    answer: (String, String, i32),
     became: Became,
     seen: &'static [&'static str],
     unseen: &'static [&'static str],
@@ -990,8 +928,60 @@ const FORM_RUNS: [&[&str]; 3] = [
     &["prehalt", "afterhalt"],
 ];
 
+/// The events hookx's own forms are probed on, and the rewrite they carry.
+fn hookx_probed() -> (Vec<answers::Probed>, Value) {
+    let probed = [
+        ("PreToolUse", "hxpre"),
+        ("PermissionRequest", "hxperm"),
+        ("PostToolUse", "hxpost"),
+        ("Stop", "hxstop"),
+    ]
+    .map(|(event, prefix)| answers::Probed {
+        flavor: "claude".into(),
+        event: event.into(),
+        prefix: prefix.into(),
+    });
+    let rewrite = json!({"command": "printf x > r-<name>.txt", "description": "rewritten"});
+    (probed.to_vec(), rewrite)
+}
+
+fn hookx_forms() -> Vec<answers::Form> {
+    let (probed, rewrite) = hookx_probed();
+    answers::hookx_forms(&probed, &rewrite)
+}
+
+/// [`FORM_RUNS`] with hookx's own forms: those that may end the run each alone, followed by a
+/// call that shows whether it did; those on Stop each alone (the model ends its turn with the
+/// form's tag); the others in the first run.
+fn form_runs() -> &'static [Vec<String>] {
+    static RUNS: std::sync::OnceLock<Vec<Vec<String>>> = std::sync::OnceLock::new();
+    RUNS.get_or_init(|| {
+        let mut runs: Vec<Vec<String>> = FORM_RUNS
+            .iter()
+            .map(|r| r.iter().map(|n| n.to_string()).collect())
+            .collect();
+        for f in hookx_forms() {
+            if f.intent == Some(answers::Intent::Stop) {
+                runs.push(vec![f.name.clone(), format!("{}after", f.name)]);
+            } else if f.event == "Stop" {
+                runs.push(vec![f.name]);
+            } else {
+                runs[0].push(f.name);
+            }
+        }
+        runs
+    })
+}
+
 fn forms_step(run: usize, step: usize) -> Vec<Block> {
-    match FORM_RUNS[run].get(step) {
+    let on_stop = |name: &str| {
+        hookx_forms()
+            .iter()
+            .any(|f| f.name == name && f.event == "Stop")
+    };
+    match form_runs().get(run).and_then(|r| r.get(step)) {
+        // The turn ends; the Stop payload's `last_assistant_message` carries the tag.
+        Some(name) if on_stop(name) => vec![Block::Text(format!("Stopping here. tag-{name}"))],
         Some(name) => vec![Block::Tool(
             "Bash",
             json!({"command": format!("printf x > o-{name}.txt # tag-{name}"), "description": "probe"}),
@@ -1000,23 +990,37 @@ fn forms_step(run: usize, step: usize) -> Vec<Block> {
     }
 }
 
+/// One script per run of [`form_runs`] (at most ten: `forms1` must not also pick `forms10`).
 static FORM_SCRIPTS: &[(&str, Script)] = &[
     ("forms0", |step, _| forms_step(0, step)),
     ("forms1", |step, _| forms_step(1, step)),
     ("forms2", |step, _| forms_step(2, step)),
+    ("forms3", |step, _| forms_step(3, step)),
+    ("forms4", |step, _| forms_step(4, step)),
+    ("forms5", |step, _| forms_step(5, step)),
+    ("forms6", |step, _| forms_step(6, step)),
+    ("forms7", |step, _| forms_step(7, step)),
+    ("forms8", |step, _| forms_step(8, step)),
+    ("forms9", |step, _| forms_step(9, step)),
 ];
 
-/// A sh snippet printing `stdout` (may be empty), `stderr` to stderr, exiting `code`.
-fn answer_with(stdout: &Value, stderr: &str, code: i32) -> String {
-    let mut s = String::new();
-    if !stdout.is_null() {
-        s.push_str(&print_json(stdout));
-    }
-    if !stderr.is_empty() {
-        s.push_str(&format!("printf '%s\\n' '{stderr}' >&2\n"));
-    }
-    s.push_str(&format!("exit {code}\n"));
-    s
+/// An answer printing `stdout` (JSON, or nothing for null), `stderr` (a line) and exiting `code`.
+fn answer_with(stdout: &Value, stderr: &str, code: i32) -> (String, String, i32) {
+    let stdout = if stdout.is_null() {
+        String::new()
+    } else {
+        stdout.to_string()
+    };
+    let stderr = if stderr.is_empty() {
+        String::new()
+    } else {
+        format!("{stderr}\n")
+    };
+    (stdout, stderr, code)
+}
+
+fn silent() -> (String, String, i32) {
+    (String::new(), String::new(), 0)
 }
 
 fn claude_forms() -> Vec<Form> {
@@ -1223,7 +1227,7 @@ fn claude_forms() -> Vec<Form> {
         form(
             "preplain",
             "PreToolUse",
-            "echo P-PREPLAIN\n".into(),
+            ("P-PREPLAIN\n".into(), String::new(), 0),
             Original,
             &[],
             &["P-PREPLAIN"],
@@ -1307,7 +1311,7 @@ fn claude_forms() -> Vec<Form> {
         form(
             "postplain",
             "PostToolUse",
-            "echo P-POSTPLAIN\n".into(),
+            ("P-POSTPLAIN\n".into(), String::new(), 0),
             Original,
             &[],
             &["P-POSTPLAIN"],
@@ -1336,8 +1340,8 @@ fn claude_forms() -> Vec<Form> {
             &[],
             &[],
         ),
-        form("afterdefer", "PreToolUse", String::new(), NotRun, &[], &[]),
-        form("afterhalt", "PreToolUse", String::new(), NotRun, &[], &[]),
+        form("afterdefer", "PreToolUse", silent(), NotRun, &[], &[]),
+        form("afterhalt", "PreToolUse", silent(), NotRun, &[], &[]),
     ]
 }
 
@@ -1363,10 +1367,11 @@ fn tool_result(seen: &Seen, needle: &str) -> Option<String> {
         .map(|b| b["content"].to_string())
 }
 
-/// Every answer form of the PreToolUse, PermissionRequest and PostToolUse rows, probed
-/// against the real client with hookx out of the loop (the handler is the dumper script).
-/// Prints one line per form (what the client did), then checks it against the recorded facts
-/// (conformance/claude-facts.md).
+/// Every answer form of the PreToolUse, PermissionRequest and PostToolUse rows, and every form
+/// hookx writes on them, probed against the real client with hookx out of the loop (the
+/// handler is the dumper script, printing the form). Prints one line per form (what the client
+/// did), checks the hand-written forms against the recorded facts (conformance/claude-facts.md)
+/// and every form against the answer book (`answers.json`, see `live_common/answers.rs`).
 fn ground_truth_answer_forms() {
     let Some(bin) = client_or_skip("ground_truth_answer_forms") else {
         return;
@@ -1374,18 +1379,47 @@ fn ground_truth_answer_forms() {
     let model = FakeModel::start(FORM_SCRIPTS);
     let world = World::new();
     let forms = claude_forms();
+    let mine = hookx_forms();
+    let runs = form_runs();
+    assert!(runs.len() <= FORM_SCRIPTS.len(), "a script for every run");
     let mut names: Vec<&str> = forms.iter().map(|f| f.name).collect();
-    let mut called = FORM_RUNS.concat();
+    names.extend(mine.iter().map(|f| f.name.as_str()));
+    let mut called: Vec<&str> = runs
+        .iter()
+        .flatten()
+        .map(|n| n.as_str())
+        .filter(|n| !n.ends_with("after"))
+        .collect();
     names.sort();
     called.sort();
     assert_eq!(names, called, "the scripts call every form once");
     write_json(
         &world.project.join(".claude/settings.json"),
-        &native_settings(&world, &["PreToolUse", "PermissionRequest", "PostToolUse"]),
+        &native_settings(
+            &world,
+            &["PreToolUse", "PermissionRequest", "PostToolUse", "Stop"],
+        ),
     );
-    let mut answers: Vec<(String, String)> = forms
+    // Every probed form as the book holds it: hand-written, then hookx's.
+    let mut book_forms: Vec<answers::Form> = forms
         .iter()
-        .map(|f| (format!("{}.tag-{}", f.event, f.name), f.answer.clone()))
+        .filter(|f| !answers::is_after(f.name))
+        .map(|f| answers::Form {
+            name: f.name.into(),
+            event: f.event.into(),
+            stdout: f.answer.0.clone(),
+            stderr: f.answer.1.clone(),
+            exit: f.answer.2,
+            intent: None,
+        })
+        .collect();
+    book_forms.extend(mine.iter().cloned());
+    let mut answers: Vec<(String, String)> = book_forms
+        .iter()
+        .map(|f| {
+            let snippet = answers::sh(&f.stdout, &f.stderr, f.exit);
+            (format!("{}.tag-{}", f.event, f.name), snippet)
+        })
         .collect();
     // Unless a form answers it, a permission request is allowed (so that a call PreToolUse
     // lets through runs in -p).
@@ -1401,40 +1435,52 @@ fn ground_truth_answer_forms() {
         .map(|(n, a)| (n.as_str(), a.clone()))
         .collect();
     world.answers("claude", &answers);
+    let became = |name: &str| {
+        let o = world.project.join(format!("o-{name}.txt")).exists();
+        let r = world.project.join(format!("r-{name}.txt")).exists();
+        match (o, r) {
+            (false, false) => Became::NotRun,
+            (true, false) => Became::Original,
+            (false, true) => Became::Rewritten,
+            (true, true) => panic!("{name}: both ran"),
+        }
+    };
     let mut c = Checks::default();
-    let mut runs = Vec::new();
-    for (k, names) in FORM_RUNS.iter().enumerate() {
+    let mut entries = Vec::new();
+    let mut last = None;
+    for (k, names) in runs.iter().enumerate() {
         model.clear();
         let prompt = format!("SCRIPT:forms{k} probe answer forms");
         let run = client::run(&bin, &world, model.port, &prompt, &[]);
         let seen = Seen::new(&model);
-        for name in names.iter() {
-            let f = forms.iter().find(|f| f.name == *name).unwrap();
-            let o = world.project.join(format!("o-{}.txt", f.name)).exists();
-            let r = world.project.join(format!("r-{}.txt", f.name)).exists();
-            let became = match (o, r) {
-                (false, false) => Became::NotRun,
-                (true, false) => Became::Original,
-                (false, true) => Became::Rewritten,
-                (true, true) => panic!("{}: both ran", f.name),
+        for (i, name) in names.iter().enumerate() {
+            let Some(f) = book_forms.iter().find(|f| f.name == *name) else {
+                continue;
             };
-            let saw: Vec<&str> = f
-                .seen
-                .iter()
-                .chain(f.unseen)
-                .copied()
-                .filter(|t| seen.any(t))
-                .collect();
+            let ran = became(name);
+            // A call after it shows whether the agent stopped.
+            let halted = names
+                .get(i + 1)
+                .filter(|n| answers::is_after(n))
+                .map(|after| became(after) == Became::NotRun);
+            let effect = f.effect(ran, |t| seen.any(t), halted);
             eprintln!(
-                "form {:<13} {:<18} became {became:?}; model saw {saw:?}; result {:?}",
+                "form {:<13} {:<18} {effect:?}; result {:?}",
                 f.name,
                 f.event,
                 tool_result(&seen, &format!("tag-{}", f.name))
             );
+            entries.push(answers::Entry {
+                form: f.clone(),
+                effect,
+            });
+            let Some(f) = forms.iter().find(|f| f.name == *name) else {
+                continue;
+            };
             c.check(
-                became == f.became,
+                ran == f.became,
                 format!(
-                    "{} {}: became {became:?}, recorded {:?}",
+                    "{} {}: became {ran:?}, recorded {:?}",
                     f.event, f.name, f.became
                 ),
             );
@@ -1451,10 +1497,21 @@ fn ground_truth_answer_forms() {
                 );
             }
         }
-        runs.push(run);
+        last = Some(run);
     }
-    let run = runs.pop().unwrap();
-    c.finish("ground_truth_answer_forms", &run);
+    let (probed, rewrite) = hookx_probed();
+    let book = answers::Book {
+        client: "claude-code".into(),
+        version: client::VERSION.into(),
+        host: "claude".into(),
+        rewrite,
+        probed,
+        forms: entries,
+    };
+    for diff in book.settle("claude") {
+        c.check(false, diff);
+    }
+    c.finish("ground_truth_answer_forms", &last.unwrap().describe());
 }
 
 /// How many times each event's rule ran, by the records.
@@ -1539,7 +1596,7 @@ fn synced_project_runs_each_rule_once() {
         );
     }
     let _ = alone;
-    c.finish("synced_project_runs_each_rule_once", &run);
+    c.finish("synced_project_runs_each_rule_once", &run.describe());
 }
 
 /// The README's migration story under Claude Code (issue 24): the Claude project converted to
@@ -1604,7 +1661,7 @@ fn migration_story_runs_each_rule_once() {
         personal == once,
         format!("the personal rule ran once per event: {personal:?}"),
     );
-    c.finish("migration_story_runs_each_rule_once", &run);
+    c.finish("migration_story_runs_each_rule_once", &run.describe());
 }
 
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.

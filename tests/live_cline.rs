@@ -7,6 +7,8 @@
 #[macro_use]
 #[path = "live_common/harness.rs"]
 mod harness;
+#[path = "live_common/answers.rs"]
+mod answers;
 mod common;
 #[path = "live_common/minimal.rs"]
 mod minimal;
@@ -53,11 +55,20 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             run("echo cancel-me"),
             Step::Text("all done"),
         ],
-        "forms" => CLINE_FORMS
+        "forms" => form_names()
             .iter()
-            .map(|(name, ..)| run(&format!("echo f.{name}.")))
+            .map(|name| run(&format!("echo f.{name}.")))
             .chain([Step::Text("forms done")])
             .collect(),
+        // One form that may end the run, then a call that shows whether it did.
+        one if one.starts_with("fone-") => {
+            let name = &one["fone-".len()..];
+            vec![
+                run(&format!("echo f.{name}.")),
+                run(&format!("echo f.{name}after.")),
+                Step::Text("one done"),
+            ]
+        }
         "routed" => vec![
             run("echo routed-ok"),
             run("echo rw-me"),
@@ -66,6 +77,10 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
                 json!({"input": "*** Begin Patch\n*** Add File: notes.txt\n+patched-by-cline\n*** End Patch\n"}),
             )]),
             run(&format!("touch {project}/MARKER")),
+            Step::Text("all done"),
+        ],
+        "hxmsg" => vec![
+            run(&format!("touch {project}/RAN-HXMSG")),
             Step::Text("all done"),
         ],
         "story" => vec![
@@ -337,6 +352,46 @@ const CLINE_FORMS: &[(&str, &str, &str, i32)] = &[
     ),
 ];
 
+/// The events hookx's own forms are probed on, and the rewrite they carry.
+fn hookx_probed() -> (Vec<answers::Probed>, serde_json::Value) {
+    let probed = [("PreToolUse", "hxpre"), ("PostToolUse", "hxpost")].map(|(event, prefix)| {
+        answers::Probed {
+            flavor: "cline".into(),
+            event: event.into(),
+            prefix: prefix.into(),
+        }
+    });
+    (probed.to_vec(), json!({"command": "echo rw.<name>."}))
+}
+
+fn hookx_forms() -> Vec<answers::Form> {
+    let (probed, rewrite) = hookx_probed();
+    answers::hookx_forms(&probed, &rewrite)
+}
+
+/// Whether the form may end the run (a cancel, a stop): it is probed in a run of its own.
+fn alone(f: &answers::Form) -> bool {
+    f.stdout.contains(r#""cancel":true"#) || f.intent == Some(answers::Intent::Stop)
+}
+
+/// The calls of the `forms` run: [`CLINE_FORMS`] with hookx's forms that cannot end the run
+/// before the last (the cancel).
+fn form_names() -> &'static [String] {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut names: Vec<String> = CLINE_FORMS.iter().map(|f| f.0.to_string()).collect();
+        let last = names.pop().unwrap();
+        names.extend(
+            hookx_forms()
+                .into_iter()
+                .filter(|f| !alone(f))
+                .map(|f| f.name),
+        );
+        names.push(last);
+        names
+    })
+}
+
 /// What Cline 3.0.65 did with each of [`CLINE_FORMS`]: (name, ran: "f" original, "rw"
 /// rewritten, "" not run; texts that reached the model; texts that did not).
 /// `errorMessage` without a cancel reaches the model and the call runs; a cancel at exit 2
@@ -351,8 +406,10 @@ const CLINE_FORMS_SEEN: &[(&str, &str, &[&str], &[&str])] = &[
     ("cancel2", "", &[], &["R-CANCEL2"]),
 ];
 
-/// Cline's answer rows, each form against the real client with the raw recorder as the
-/// handler (conformance/cline-facts.md).
+/// Cline's answer rows, and every form hookx writes on PreToolUse and PostToolUse, each
+/// against the real client with the raw recorder as the handler: the hand-written forms
+/// checked against the facts (conformance/cline-facts.md), every form against the answer book
+/// (`answers.json`, see `live_common/answers.rs`).
 fn ground_truth_answer_forms() {
     let Some(bin) = minimal::client(
         &format!("cline-{VERSION}/node_modules/@cline/cli-linux-x64/bin/cline"),
@@ -360,41 +417,65 @@ fn ground_truth_answer_forms() {
     ) else {
         return;
     };
-    let sb = Sandbox::new("hookx-live-cline");
-    let model = FakeModel::start(scripts, sb.project.display().to_string());
-    for e in ["PreToolUse", "PostToolUse"] {
-        executable(&sb.home, &format!(".cline/hooks/{e}"), &sb.dumper(e), 0o755);
-    }
-    for (name, hook, stdout, exit) in CLINE_FORMS {
-        sb.answer(hook, name, &format!("f.{name}."), (stdout, "", *exit));
-    }
-    let (_out, _stdout) = run_client(&bin, &sb, &model, "forms", "cline");
-    let requests = model.requests_of("forms");
-    let sent: String = requests.iter().map(|r| r["messages"].to_string()).collect();
-    let dumps = sb.dumps();
-    let mut failed = Vec::new();
-    for (name, ran, seen, unseen) in CLINE_FORMS_SEEN {
+    let mut book_forms: Vec<answers::Form> = CLINE_FORMS
+        .iter()
+        .map(|(name, hook, stdout, exit)| answers::hand(name, hook, stdout, "", *exit))
+        .collect();
+    let mine = hookx_forms();
+    let last = book_forms.pop().unwrap();
+    book_forms.extend(mine.iter().filter(|f| !alone(f)).cloned());
+    book_forms.push(last);
+    let probe = |scenario: &str, forms: &[&answers::Form]| {
+        let sb = Sandbox::new("hookx-live-cline");
+        let model = FakeModel::start(scripts, sb.project.display().to_string());
+        for e in ["PreToolUse", "PostToolUse"] {
+            executable(&sb.home, &format!(".cline/hooks/{e}"), &sb.dumper(e), 0o755);
+        }
+        for f in forms {
+            let out = (f.stdout.as_str(), f.stderr.as_str(), f.exit);
+            sb.answer(&f.event, &f.name, &format!("f.{}.", f.name), out);
+        }
+        run_client(&bin, &sb, &model, scenario, scenario);
+        let sent: String = model
+            .requests_of(scenario)
+            .iter()
+            .map(|r| r["messages"].to_string())
+            .collect();
+        (sb.dumps(), sent)
+    };
+    let ran = |dumps: &[minimal::Dump], name: &str| {
         let post = |what: &str| {
             dumps
                 .iter()
                 .any(|d| d.label == "PostToolUse" && d.raw.contains(&format!("{what}.{name}.")))
         };
-        let got = if post("rw") {
-            "rw"
+        if post("rw") {
+            answers::Ran::Rewritten
         } else if post("f") {
-            "f"
+            answers::Ran::Original
         } else {
-            ""
-        };
-        eprintln!("form {name:<8} ran {got:?}");
-        for t in ["R-", "C-"] {
-            let tag = format!("{t}{}", name.to_uppercase());
-            if sent.contains(&tag) {
-                eprintln!("form {name:<8} {tag} reached the model");
-            }
+            answers::Ran::NotRun
         }
-        if got != *ran {
-            failed.push(format!("{name}: ran {got:?}, recorded {ran:?}"));
+    };
+    let (dumps, sent) = probe("forms", &book_forms.iter().collect::<Vec<_>>());
+    let mut entries = Vec::new();
+    for f in &book_forms {
+        let effect = f.effect(ran(&dumps, &f.name), |t| sent.contains(t), None);
+        eprintln!("form {:<13} {effect:?}", f.name);
+        entries.push(answers::Entry {
+            form: f.clone(),
+            effect,
+        });
+    }
+    let mut failed = Vec::new();
+    for (name, want, seen, unseen) in CLINE_FORMS_SEEN {
+        let got = match ran(&dumps, name) {
+            answers::Ran::Rewritten => "rw",
+            answers::Ran::Original => "f",
+            answers::Ran::NotRun => "",
+        };
+        if got != *want {
+            failed.push(format!("{name}: ran {got:?}, recorded {want:?}"));
         }
         for t in *seen {
             if !sent.contains(t) {
@@ -407,11 +488,76 @@ fn ground_truth_answer_forms() {
             }
         }
     }
+    for f in mine.iter().filter(|f| alone(f)) {
+        let scenario = format!("fone-{}", f.name);
+        let (dumps, sent) = probe(&scenario, &[f]);
+        let after = format!("f.{}after.", f.name);
+        let went_on = dumps
+            .iter()
+            .any(|d| d.label == "PreToolUse" && d.raw.contains(&after));
+        let effect = f.effect(ran(&dumps, &f.name), |t| sent.contains(t), Some(!went_on));
+        eprintln!("form {:<13} {effect:?}", f.name);
+        entries.push(answers::Entry {
+            form: f.clone(),
+            effect,
+        });
+    }
+    let (probed, rewrite) = hookx_probed();
+    let book = answers::Book {
+        client: "cline-cli".into(),
+        version: VERSION.into(),
+        host: "cline".into(),
+        rewrite,
+        probed,
+        forms: entries,
+    };
+    failed.extend(book.settle("cline"));
     assert!(
         failed.is_empty(),
         "{} forms differ:\n{}",
         failed.len(),
         failed.join("\n")
+    );
+}
+
+/// Cline's `errorMessage` without `cancel` is context for the model (its source reads
+/// `context ?? contextModification ?? errorMessage` when there is no cancel; form `msg` above):
+/// a Cline handler's message, wrapped by `hookx exec --as cline`, reaches the model and the
+/// call runs. Before (issue 25), hookx read it as a reason with no deny and dropped it.
+fn error_message_without_cancel_reaches_the_model_through_hookx() {
+    let Some(bin) = minimal::client(
+        &format!("cline-{VERSION}/node_modules/@cline/cli-linux-x64/bin/cline"),
+        "Cline CLI",
+    ) else {
+        return;
+    };
+    let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
+    let sb = Sandbox::new("hookx-live-cline-msg");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let handler = common::write(
+        &sb.root,
+        "handler.sh",
+        "cat > /dev/null\nprintf '%s' '{\"errorMessage\":\"R-HXMSG\"}'\n",
+    );
+    let wrapped = format!(
+        "{} exec --as cline --host cline --event PreToolUse -- sh {}",
+        hookx.display(),
+        handler.display()
+    );
+    executable(&sb.home, ".cline/hooks/PreToolUse", &wrapped, 0o755);
+    run_client(&bin, &sb, &model, "hxmsg", "hxmsg");
+    let sent: String = model
+        .requests_of("hxmsg")
+        .iter()
+        .map(|r| r["messages"].to_string())
+        .collect();
+    assert!(
+        sb.project.join("RAN-HXMSG").exists(),
+        "the call ran (no cancel)"
+    );
+    assert!(
+        sent.contains("R-HXMSG"),
+        "the handler's errorMessage reached the model through hookx"
     );
 }
 
@@ -815,6 +961,7 @@ fn main() -> std::process::ExitCode {
         live_tests![
             ground_truth_run_commands_and_answers,
             ground_truth_answer_forms,
+            error_message_without_cancel_reaches_the_model_through_hookx,
             routed_handlers_of_every_dialect_run_under_cline,
             migration_story_runs_each_rule_once,
         ],

@@ -6,6 +6,8 @@
 #[macro_use]
 #[path = "live_common/harness.rs"]
 mod harness;
+#[path = "live_common/answers.rs"]
+mod answers;
 #[path = "live_codex/client.rs"]
 mod client;
 mod common;
@@ -51,6 +53,21 @@ fn patch(body: &str) -> Step {
 
 fn scripts(name: &str, project: &str) -> Vec<Step> {
     match name {
+        "hxforms" => probe_forms()
+            .iter()
+            .filter(|f| !alone(f))
+            .map(|f| shell(&format!("printf x > o-{}.txt", f.name)))
+            .chain([Step::Text("forms done")])
+            .collect(),
+        // One form that may stop the agent, then a call that shows whether it did.
+        one if one.starts_with("hxone-") => {
+            let name = &one["hxone-".len()..];
+            [name.to_string(), format!("{name}after")]
+                .iter()
+                .map(|n| shell(&format!("printf x > o-{n}.txt")))
+                .chain([Step::Text("one done")])
+                .collect()
+        }
         "story" => vec![
             shell("echo story-bash"),
             patch("*** Add File: notes.txt\n+story\n"),
@@ -1645,6 +1662,98 @@ fn migration_story_runs_each_rule_once() {
 }
 
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
+/// The events hookx's own forms are probed on, and the rewrite they carry.
+fn hookx_probed() -> (Vec<answers::Probed>, Value) {
+    let probed = [("PreToolUse", "hxpre"), ("PostToolUse", "hxpost")].map(|(event, prefix)| {
+        answers::Probed {
+            flavor: "codex".into(),
+            event: event.into(),
+            prefix: prefix.into(),
+        }
+    });
+    (
+        probed.to_vec(),
+        json!({"command": "printf x > r-<name>.txt"}),
+    )
+}
+
+/// The forms probed: a handler's own `ask` (what the client's permission flow does with a
+/// call), then every form hookx writes on the probed events.
+fn probe_forms() -> &'static [answers::Form] {
+    static FORMS: std::sync::OnceLock<Vec<answers::Form>> = std::sync::OnceLock::new();
+    FORMS.get_or_init(|| {
+        let ask = pre_answer(json!({"permissionDecision": "ask",
+            "permissionDecisionReason": "R-NATIVEASK"}));
+        let (probed, rewrite) = hookx_probed();
+        let mut forms = vec![answers::hand("nativeask", "PreToolUse", &ask, "", 0)];
+        forms.extend(answers::hookx_forms(&probed, &rewrite));
+        forms
+    })
+}
+
+/// Whether the form may stop the agent: it is probed in a run of its own.
+fn alone(f: &answers::Form) -> bool {
+    f.intent == Some(answers::Intent::Stop)
+}
+
+/// Every form hookx writes on PreToolUse and PostToolUse, probed against the real client with
+/// hookx out of the loop (the recorder prints the form) and checked against the answer book
+/// (`answers.json`, see `live_common/answers.rs`); a form that may stop the agent runs alone,
+/// with a call after it.
+fn hookx_answer_forms() {
+    let setup = |sb: &Sandbox, forms: &[&answers::Form]| {
+        let hooks: serde_json::Map<String, Value> = ["PreToolUse", "PostToolUse"]
+            .iter()
+            .map(|e| (e.to_string(), json!([group(sb, None, e)])))
+            .collect();
+        sb.trusted_hooks(HookFile::UserJson, &Value::Object(hooks));
+        for f in forms {
+            let when = format!("o-{}.txt", f.name);
+            sb.answer(&f.event, &f.name, &when, &f.stdout, &f.stderr, f.exit);
+        }
+    };
+    let together: Vec<&answers::Form> = probe_forms().iter().filter(|f| !alone(f)).collect();
+    let Some(l) = live("hxforms", WRITE, |sb| setup(sb, &together)) else {
+        return;
+    };
+    let mut entries = Vec::new();
+    let mut note = |l: &Live, scenario: &str, f: &answers::Form, halted: Option<bool>| {
+        let sent = l.sent(scenario);
+        let ran = answers::ran_by_files(&l.sb.project, &f.name);
+        let effect = f.effect(ran, |t| sent.contains(t), halted);
+        eprintln!(
+            "form {:<13} {:<12} {effect:?}; result {:?}",
+            f.name,
+            f.event,
+            l.tool_result(scenario, &format!("o-{}.txt", f.name))
+        );
+        entries.push(answers::Entry {
+            form: f.clone(),
+            effect,
+        });
+    };
+    for f in &together {
+        note(&l, "hxforms", f, None);
+    }
+    for f in probe_forms().iter().filter(|f| alone(f)) {
+        let scenario = format!("hxone-{}", f.name);
+        let l = live(&scenario, WRITE, |sb| setup(sb, &[f])).unwrap();
+        let after = answers::ran_by_files(&l.sb.project, &format!("{}after", f.name));
+        note(&l, &scenario, f, Some(after == answers::Ran::NotRun));
+    }
+    let (probed, rewrite) = hookx_probed();
+    let book = answers::Book {
+        client: "codex-cli".into(),
+        version: client::VERSION.into(),
+        host: "codex".into(),
+        rewrite,
+        probed,
+        forms: entries,
+    };
+    let diffs = book.settle("codex");
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+}
+
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_codex",
@@ -1662,6 +1771,7 @@ fn main() -> std::process::ExitCode {
             ground_truth_agents,
             pre_tool_use_answers,
             ground_truth_updated_input,
+            hookx_answer_forms,
             pre_tool_use_matchers,
             only_trusted_handlers_run,
             trust_hashes_are_codex_hashes,

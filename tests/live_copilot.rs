@@ -5,6 +5,8 @@
 #[macro_use]
 #[path = "live_common/harness.rs"]
 mod harness;
+#[path = "live_common/answers.rs"]
+mod answers;
 #[path = "live_copilot/client.rs"]
 mod client;
 mod common;
@@ -104,7 +106,7 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             .chain([Step::Text("deny done")])
             .collect()
         }
-        "forms" => FORM_NAMES
+        "forms" => form_names()
             .iter()
             .map(|name| {
                 Step::Tools(vec![(
@@ -114,6 +116,20 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             })
             .chain([Step::Text("forms done")])
             .collect(),
+        // One form that may stop the agent, then a call that shows whether it did.
+        stop if stop.starts_with("fstop-") => {
+            let name = &stop["fstop-".len()..];
+            [name.to_string(), format!("{name}after")]
+                .iter()
+                .map(|n| {
+                    Step::Tools(vec![(
+                        "bash",
+                        json!({"command": format!("printf x > {project}/o-{n}.txt"), "description": "probe"}),
+                    )])
+                })
+                .chain([Step::Text("stop done")])
+                .collect()
+        }
         "compact" => {
             // Tool arguments stay in the history: three 12 KB files outgrow a 20000-token window.
             let big = |n: usize| {
@@ -551,13 +567,7 @@ fn ground_truth_deny() {
     record::check("deny", &l);
 }
 
-/// What became of one probed bash call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Became {
-    Original,
-    Rewritten,
-    NotRun,
-}
+use answers::Ran as Became;
 
 /// One answer form probed against Copilot CLI 1.0.102 with hookx out of the loop: the bash
 /// call `printf x > PROJECT/o-NAME.txt` (a rewrite writes `r-NAME.txt`), the recording hook
@@ -610,6 +620,50 @@ const FORM_NAMES: &[&str] = &[
     "cpermexit2",
     "cpermexit2allow",
 ];
+
+/// The events hookx's own forms are probed on, in both casings, and the rewrite they carry.
+fn hookx_probed() -> (Vec<answers::Probed>, Value) {
+    let probed = [
+        ("copilot", "preToolUse", "hxcpre"),
+        ("copilot", "permissionRequest", "hxcperm"),
+        ("copilot", "postToolUse", "hxcpost"),
+        ("copilot-pascal", "PreToolUse", "hxppre"),
+        ("copilot-pascal", "PermissionRequest", "hxpperm"),
+        ("copilot-pascal", "PostToolUse", "hxppost"),
+    ]
+    .map(|(flavor, event, prefix)| answers::Probed {
+        flavor: flavor.into(),
+        event: event.into(),
+        prefix: prefix.into(),
+    });
+    let rewrite = json!({"command": "printf x > r-<name>.txt", "description": "rw"});
+    (probed.to_vec(), rewrite)
+}
+
+fn hookx_forms() -> Vec<answers::Form> {
+    let (probed, rewrite) = hookx_probed();
+    answers::hookx_forms(&probed, &rewrite)
+}
+
+/// Whether the form may stop the agent: it is probed in a run of its own.
+fn may_stop(f: &answers::Form) -> bool {
+    f.intent == Some(answers::Intent::Stop)
+}
+
+/// The calls of the `forms` run: [`FORM_NAMES`], then hookx's forms that cannot stop the agent.
+fn form_names() -> &'static [String] {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut names: Vec<String> = FORM_NAMES.iter().map(|n| n.to_string()).collect();
+        names.extend(
+            hookx_forms()
+                .into_iter()
+                .filter(|f| !may_stop(f))
+                .map(|f| f.name),
+        );
+        names
+    })
+}
 
 fn copilot_forms() -> Vec<Form> {
     use Became::*;
@@ -979,55 +1033,79 @@ fn copilot_forms() -> Vec<Form> {
 }
 
 /// Every answer form of the preToolUse, PreToolUse, postToolUse, PostToolUse and
-/// permissionRequest rows, probed against the real client with hookx out of the loop (the
-/// handler is the recording script). Prints one line per form, then checks it against the
-/// recorded facts (conformance/copilot-facts.md).
+/// permissionRequest rows, and every form hookx writes on them, probed against the real client
+/// with hookx out of the loop (the handler is the recording script, printing the form). Prints
+/// one line per form, checks the hand-written forms against the recorded facts
+/// (conformance/copilot-facts.md) and every form against the answer book (`answers.json`, see
+/// `live_common/answers.rs`). A form that may stop the agent runs alone, with a call after it.
 fn ground_truth_answer_forms() {
     let forms = copilot_forms();
+    let mine = hookx_forms();
+    let mut book_forms: Vec<answers::Form> = forms
+        .iter()
+        .map(|f| answers::Form {
+            name: f.name.into(),
+            event: f.label.into(),
+            stdout: f.stdout.clone(),
+            stderr: f.stderr.into(),
+            exit: f.exit,
+            intent: None,
+        })
+        .collect();
+    book_forms.extend(mine.iter().filter(|f| !may_stop(f)).cloned());
+    let answer_all = |sb: &Sandbox, forms: &[&answers::Form]| {
+        sb.write("home/.copilot/hooks/dump.json", &dump_everything(sb));
+        for f in forms {
+            let when = format!("o-{}.txt", f.name);
+            sb.answer(&f.event, &f.name, &when, &f.stdout, &f.stderr, f.exit);
+        }
+    };
     let Some(l) = live(
         "forms",
-        |sb| {
-            sb.write("home/.copilot/hooks/dump.json", &dump_everything(sb));
-            for f in &forms {
-                let when = format!("o-{}.txt", f.name);
-                sb.answer(f.label, f.name, &when, &f.stdout, f.stderr, f.exit);
-            }
-        },
+        |sb| answer_all(sb, &book_forms.iter().collect::<Vec<_>>()),
         &[],
     ) else {
         return;
     };
     assert_eq!(
-        forms.iter().map(|f| f.name).collect::<Vec<_>>(),
-        FORM_NAMES,
+        book_forms.iter().map(|f| &f.name).collect::<Vec<_>>(),
+        form_names().iter().collect::<Vec<_>>(),
         "the script calls every form, in order"
     );
-    let sent = l.sent("forms");
-    let mut failed = Vec::new();
-    for f in &forms {
-        let o = l.sb.project.join(format!("o-{}.txt", f.name)).exists();
-        let r = l.sb.project.join(format!("r-{}.txt", f.name)).exists();
-        let became = match (o, r) {
+    let became = |l: &Live, name: &str| {
+        let o = l.sb.project.join(format!("o-{name}.txt")).exists();
+        let r = l.sb.project.join(format!("r-{name}.txt")).exists();
+        match (o, r) {
             (false, false) => Became::NotRun,
             (true, false) => Became::Original,
             (false, true) => Became::Rewritten,
-            (true, true) => panic!("{}: both ran", f.name),
-        };
-        let saw: Vec<&str> = f
-            .seen
-            .iter()
-            .chain(f.unseen)
-            .copied()
-            .filter(|t| sent.contains(t))
-            .collect();
+            (true, true) => panic!("{name}: both ran"),
+        }
+    };
+    let mut entries = Vec::new();
+    let mut note = |l: &Live, scenario: &str, f: &answers::Form, halted: Option<bool>| {
+        let sent = l.sent(scenario);
+        let effect = f.effect(became(l, &f.name), |t| sent.contains(t), halted);
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            l.tool_result("forms", &format!("o-{}.txt", f.name))
+            l.tool_result(scenario, &format!("o-{}.txt", f.name))
         }))
         .unwrap_or_default();
         eprintln!(
-            "form {:<16} {:<18} exit {} became {became:?}; model saw {saw:?}; result {result}",
-            f.name, f.label, f.exit
+            "form {:<16} {:<18} exit {} {effect:?}; result {result}",
+            f.name, f.event, f.exit
         );
+        entries.push(answers::Entry {
+            form: f.clone(),
+            effect,
+        });
+    };
+    for f in &book_forms {
+        note(&l, "forms", f, None);
+    }
+    let sent = l.sent("forms");
+    let mut failed = Vec::new();
+    for f in &forms {
+        let became = became(&l, f.name);
         if became != f.became {
             failed.push(format!(
                 "{} {}: became {became:?}, recorded {:?}",
@@ -1044,6 +1122,22 @@ fn ground_truth_answer_forms() {
             failed.push(format!("{} {}: {t} reached the model", f.label, f.name));
         }
     }
+    for f in mine.iter().filter(|f| may_stop(f)) {
+        let scenario = format!("fstop-{}", f.name);
+        let l = live(&scenario, |sb| answer_all(sb, &[f]), &[]).expect("the client ran before");
+        let after = became(&l, &format!("{}after", f.name));
+        note(&l, &scenario, f, Some(after == Became::NotRun));
+    }
+    let (probed, rewrite) = hookx_probed();
+    let book = answers::Book {
+        client: "copilot-cli".into(),
+        version: client::VERSION.into(),
+        host: "copilot".into(),
+        rewrite,
+        probed,
+        forms: entries,
+    };
+    failed.extend(book.settle("copilot"));
     assert!(
         failed.is_empty(),
         "{} forms differ:\n  {}",

@@ -6,6 +6,8 @@
 #[macro_use]
 #[path = "live_common/harness.rs"]
 mod harness;
+#[path = "live_common/answers.rs"]
+mod answers;
 mod common;
 #[path = "live_common/faults.rs"]
 mod faults;
@@ -79,11 +81,20 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             )]),
             Step::Text("story done"),
         ],
-        "forms" => DROID_FORMS
+        "forms" => form_names()
             .iter()
-            .map(|(name, ..)| execute(&format!("echo f.{name}.")))
+            .map(|name| execute(&probe_call(name)))
             .chain([Step::Text("forms done")])
             .collect(),
+        // One form that may end the run, then a call that shows whether it did.
+        one if one.starts_with("fone-") => {
+            let name = &one["fone-".len()..];
+            [probe_call(name), probe_call(&format!("{name}after"))]
+                .iter()
+                .map(|c| execute(c))
+                .chain([Step::Text("one done")])
+                .collect()
+        }
         "task" => vec![
             Step::Tools(vec![(
                 "Task",
@@ -374,6 +385,55 @@ const DROID_FORMS: &[(&str, &str, &str, &str, i32)] = &[
     ),
 ];
 
+/// The probed call of form `name`: prints `f.NAME.` and leaves `o-NAME.txt` behind.
+fn probe_call(name: &str) -> String {
+    format!("echo f.{name}. | tee o-{name}.txt")
+}
+
+/// The events hookx's own forms are probed on, and the rewrite they carry.
+fn hookx_probed() -> (Vec<answers::Probed>, Value) {
+    let probed = [("PreToolUse", "hxpre"), ("PostToolUse", "hxpost")].map(|(event, prefix)| {
+        answers::Probed {
+            flavor: "droid".into(),
+            event: event.into(),
+            prefix: prefix.into(),
+        }
+    });
+    (
+        probed.to_vec(),
+        json!({"command": "echo rw.<name>. | tee r-<name>.txt"}),
+    )
+}
+
+fn hookx_forms() -> Vec<answers::Form> {
+    let (probed, rewrite) = hookx_probed();
+    answers::hookx_forms(&probed, &rewrite)
+}
+
+/// Whether the form may end a `droid exec` run (`ask`, a stop): it is probed in a run of its
+/// own.
+fn alone(f: &answers::Form) -> bool {
+    matches!(f.intent, Some(answers::Intent::Stop | answers::Intent::Ask))
+}
+
+/// The calls of the `forms` run: [`DROID_FORMS`] with hookx's forms that cannot end the run
+/// before the last (`askrw`).
+fn form_names() -> &'static [String] {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut names: Vec<String> = DROID_FORMS.iter().map(|f| f.0.to_string()).collect();
+        let last = names.pop().unwrap();
+        names.extend(
+            hookx_forms()
+                .into_iter()
+                .filter(|f| !alone(f))
+                .map(|f| f.name),
+        );
+        names.push(last);
+        names
+    })
+}
+
 /// What Droid 0.225.2 did with each of [`DROID_FORMS`]: (name, the tool result the model got
 /// holds this, texts that reached the model elsewhere, texts that did not).
 const DROID_FORMS_SEEN: &[(&str, &str, &[&str], &[&str])] = &[
@@ -400,36 +460,72 @@ const DROID_FORMS_SEEN: &[(&str, &str, &[&str], &[&str])] = &[
     ("askrw", "f.askrw.", &[], &["rw.askrw."]),
 ];
 
-/// Every answer form of Droid's PreToolUse and PostToolUse rows, against the real client with
-/// the raw recorder as the handler (conformance/droid-facts.md).
+/// Every answer form of Droid's PreToolUse and PostToolUse rows, and every form hookx writes on
+/// them, against the real client with the raw recorder as the handler: the hand-written forms
+/// checked against the facts (conformance/droid-facts.md), every form against the answer book
+/// (`answers.json`, see `live_common/answers.rs`).
 fn ground_truth_answer_forms() {
     let Some(bin) = droid() else { return };
-    let sb = Sandbox::new("hookx-live-droid");
-    let model = FakeModel::start(scripts, sb.project.display().to_string());
-    let hooks = json!({
-        "PreToolUse": [{"hooks": [{"type": "command", "command": sb.dumper("PreToolUse")}]}],
-        "PostToolUse": [{"hooks": [{"type": "command", "command": sb.dumper("PostToolUse")}]}],
-    });
-    user_settings(&sb, &model, Some(hooks));
-    for (name, hook, stdout, stderr, exit) in DROID_FORMS {
-        sb.answer(hook, name, &format!("f.{name}."), (stdout, stderr, *exit));
-    }
-    let out = run_droid(&sb, &bin, "forms");
-    keep(&sb, &model, &out, "forms");
-    let requests = model.requests_of("forms");
+    let mut book_forms: Vec<answers::Form> = DROID_FORMS
+        .iter()
+        .map(|(name, hook, stdout, stderr, exit)| answers::Form {
+            name: name.to_string(),
+            event: hook.to_string(),
+            stdout: stdout.to_string(),
+            stderr: stderr.to_string(),
+            exit: *exit,
+            intent: None,
+        })
+        .collect();
+    let mine = hookx_forms();
+    book_forms.extend(mine.iter().filter(|f| !alone(f)).cloned());
+    let run = |scenario: &str, forms: &[&answers::Form]| {
+        let sb = Sandbox::new("hookx-live-droid");
+        let model = FakeModel::start(scripts, sb.project.display().to_string());
+        let hooks = json!({
+            "PreToolUse": [{"hooks": [{"type": "command", "command": sb.dumper("PreToolUse")}]}],
+            "PostToolUse": [{"hooks": [{"type": "command", "command": sb.dumper("PostToolUse")}]}],
+        });
+        user_settings(&sb, &model, Some(hooks));
+        for f in forms {
+            let out = (f.stdout.as_str(), f.stderr.as_str(), f.exit);
+            sb.answer(&f.event, &f.name, &format!("f.{}.", f.name), out);
+        }
+        let out = run_droid(&sb, &bin, scenario);
+        keep(&sb, &model, &out, scenario);
+        (sb, model.requests_of(scenario))
+    };
+    let (sb, requests) = run("forms", &book_forms.iter().collect::<Vec<_>>());
     let sent: String = requests.iter().map(|r| r["messages"].to_string()).collect();
+    let result = |requests: &[Value], name: &str| {
+        std::panic::catch_unwind(|| minimal::tool_result(requests, &format!("f.{name}.")))
+            .unwrap_or_else(|_| "(no result)".into())
+    };
+    let became = |sb: &Sandbox, requests: &[Value], name: &str| {
+        if result(requests, name).contains(&format!("rw.{name}.")) {
+            answers::Ran::Rewritten
+        } else if sb.project.join(format!("o-{name}.txt")).exists() {
+            answers::Ran::Original
+        } else {
+            answers::Ran::NotRun
+        }
+    };
+    let mut entries = Vec::new();
+    for f in &book_forms {
+        let effect = f.effect(became(&sb, &requests, &f.name), |t| sent.contains(t), None);
+        eprintln!(
+            "form {:<13} {effect:?}; result {:?}",
+            f.name,
+            result(&requests, &f.name)
+        );
+        entries.push(answers::Entry {
+            form: f.clone(),
+            effect,
+        });
+    }
     let mut failed = Vec::new();
     for (name, result_has, seen, unseen) in DROID_FORMS_SEEN {
-        let result =
-            std::panic::catch_unwind(|| minimal::tool_result(&requests, &format!("f.{name}.")))
-                .unwrap_or_else(|_| "(no result)".into());
-        eprintln!("form {name:<11} result {result:?}");
-        for t in ["R-", "E-", "C-", "S-", "P-"] {
-            let tag = format!("{t}{}", name.to_uppercase());
-            if sent.contains(&tag) {
-                eprintln!("form {name:<11} {tag} reached the model");
-            }
-        }
+        let result = result(&requests, name);
         if !result.contains(result_has) {
             failed.push(format!("{name}: result {result:?} lacks {result_has:?}"));
         }
@@ -444,6 +540,37 @@ fn ground_truth_answer_forms() {
             }
         }
     }
+    for f in mine.iter().filter(|f| alone(f)) {
+        let scenario = format!("fone-{}", f.name);
+        let (sb, requests) = run(&scenario, &[f]);
+        let sent: String = requests.iter().map(|r| r["messages"].to_string()).collect();
+        let after = became(&sb, &requests, &format!("{}after", f.name));
+        let ran = became(&sb, &requests, &f.name);
+        let effect = f.effect(
+            ran,
+            |t| sent.contains(t),
+            Some(after == answers::Ran::NotRun),
+        );
+        eprintln!(
+            "form {:<13} {effect:?}; result {:?}",
+            f.name,
+            result(&requests, &f.name)
+        );
+        entries.push(answers::Entry {
+            form: f.clone(),
+            effect,
+        });
+    }
+    let (probed, rewrite) = hookx_probed();
+    let book = answers::Book {
+        client: "factory-droid".into(),
+        version: VERSION.into(),
+        host: "droid".into(),
+        rewrite,
+        probed,
+        forms: entries,
+    };
+    failed.extend(book.settle("droid"));
     assert!(
         failed.is_empty(),
         "{} forms differ:\n{}",

@@ -6,6 +6,8 @@
 #[macro_use]
 #[path = "live_common/harness.rs"]
 mod harness;
+#[path = "live_common/answers.rs"]
+mod answers;
 #[path = "live_gemini/client.rs"]
 mod client;
 mod common;
@@ -92,6 +94,21 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             steps
         }
         "ask" => vec![shell("echo ask-me"), Step::Text("ask done")],
+        "hxforms" => probe_forms()
+            .iter()
+            .filter(|f| !alone(f))
+            .map(|f| shell(&format!("printf x > o-{}.txt", f.name)))
+            .chain([Step::Text("forms done")])
+            .collect(),
+        // One form that may end the run, then a call that shows whether it did.
+        one if one.starts_with("hxone-") => {
+            let name = &one["hxone-".len()..];
+            [name.to_string(), format!("{name}after")]
+                .iter()
+                .map(|n| shell(&format!("printf x > o-{n}.txt")))
+                .chain([Step::Text("one done")])
+                .collect()
+        }
         "story" => vec![
             shell("echo story-bash"),
             Step::Calls(vec![(
@@ -1571,6 +1588,91 @@ fn migration_story_runs_each_rule_once() {
 }
 
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
+/// The events hookx's own forms are probed on, and the rewrite they carry.
+fn hookx_probed() -> (Vec<answers::Probed>, Value) {
+    let probed =
+        [("BeforeTool", "hxpre"), ("AfterTool", "hxpost")].map(|(event, prefix)| answers::Probed {
+            flavor: "gemini".into(),
+            event: event.into(),
+            prefix: prefix.into(),
+        });
+    let rewrite = json!({"command": "printf x > r-<name>.txt", "description": "d"});
+    (probed.to_vec(), rewrite)
+}
+
+/// The forms probed: a handler's own `ask` (what the client's permission flow does with a
+/// call), then every form hookx writes on the probed events.
+fn probe_forms() -> &'static [answers::Form] {
+    static FORMS: std::sync::OnceLock<Vec<answers::Form>> = std::sync::OnceLock::new();
+    FORMS.get_or_init(|| {
+        let ask = r#"{"decision":"ask","reason":"R-NATIVEASK"}"#;
+        let (probed, rewrite) = hookx_probed();
+        let mut forms = vec![answers::hand("nativeask", "BeforeTool", ask, "", 0)];
+        forms.extend(answers::hookx_forms(&probed, &rewrite));
+        forms
+    })
+}
+
+/// Whether the form may end the run (`ask` does in `-p`, run 0.61.0; a stop): it is probed
+/// in a run of its own.
+fn alone(f: &answers::Form) -> bool {
+    f.stdout.contains(r#""ask""#) || f.intent == Some(answers::Intent::Stop)
+}
+
+/// Every form hookx writes on BeforeTool and AfterTool, probed against the real client with
+/// hookx out of the loop (the recorder prints the form) and checked against the answer book
+/// (`answers.json`, see `live_common/answers.rs`); a form that may end the run runs alone,
+/// with a call after it.
+fn hookx_answer_forms() {
+    let setup = |sb: &Sandbox, forms: &[&answers::Form]| {
+        sb.trust_folder();
+        let hooks: serde_json::Map<String, Value> = ["BeforeTool", "AfterTool"]
+            .iter()
+            .map(|e| (e.to_string(), json!([group(sb, None, e)])))
+            .collect();
+        sb.user_settings(Value::Object(hooks));
+        for f in forms {
+            let when = format!("o-{}.txt", f.name);
+            sb.answer(&f.event, &f.name, &when, &f.stdout, &f.stderr, f.exit);
+        }
+    };
+    let together: Vec<&answers::Form> = probe_forms().iter().filter(|f| !alone(f)).collect();
+    let Some(l) = live("hxforms", &["--yolo"], &[], |sb| setup(sb, &together)) else {
+        return;
+    };
+    let mut entries = Vec::new();
+    let mut note = |l: &Live, scenario: &str, f: &answers::Form, halted: Option<bool>| {
+        let sent = l.sent(scenario);
+        let ran = answers::ran_by_files(&l.sb.project, &f.name);
+        let effect = f.effect(ran, |t| sent.contains(t), halted);
+        eprintln!("form {:<13} {:<12} {effect:?}", f.name, f.event);
+        entries.push(answers::Entry {
+            form: f.clone(),
+            effect,
+        });
+    };
+    for f in &together {
+        note(&l, "hxforms", f, None);
+    }
+    for f in probe_forms().iter().filter(|f| alone(f)) {
+        let scenario = format!("hxone-{}", f.name);
+        let l = live(&scenario, &["--yolo"], &[], |sb| setup(sb, &[f])).unwrap();
+        let after = answers::ran_by_files(&l.sb.project, &format!("{}after", f.name));
+        note(&l, &scenario, f, Some(after == answers::Ran::NotRun));
+    }
+    let (probed, rewrite) = hookx_probed();
+    let book = answers::Book {
+        client: "gemini-cli".into(),
+        version: client::VERSION.into(),
+        host: "gemini".into(),
+        rewrite,
+        probed,
+        forms: entries,
+    };
+    let diffs = book.settle("gemini");
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+}
+
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_gemini",
@@ -1585,6 +1687,7 @@ fn main() -> std::process::ExitCode {
             ground_truth_tools,
             ground_truth_deny,
             ground_truth_ask,
+            hookx_answer_forms,
             ground_truth_model,
             ground_truth_model_block,
             ground_truth_blocked_prompt,

@@ -81,6 +81,15 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             bash("echo COPILOT-REWRITE > copilot-original.txt"),
             Step::Text("routed done"),
         ],
+        "story" => vec![
+            bash("echo story > story.txt"),
+            bash(common::STORY_DENIED),
+            Step::Tools(vec![(
+                "write",
+                json!({"filePath": format!("{project}/w.txt"), "content": "one\n"}),
+            )]),
+            Step::Text("story done"),
+        ],
         _ => vec![Step::Text("unknown scenario")],
     }
 }
@@ -426,6 +435,121 @@ fn kilo_routed_guards_and_rewrite() {
     routed(Client::Kilo);
 }
 
+/// Records, for the story, each tool call and each `session.idle` the client itself fires.
+const STORY_REC: &str = r#"
+export const StoryRec = async () => ({
+  "tool.execute.before": async (input) => rec({hook: "before", tool: input.tool}),
+  "tool.execute.after": async (input) => rec({hook: "after", tool: input.tool}),
+  event: async ({event}) => { if (event.type === "session.idle") rec({hook: "idle"}); },
+});
+"#;
+
+/// The README's migration story under the client: a Claude project (a Bash guard, a
+/// formatter on Write|Edit, a prompt logger, a Stop hook) converted with `--write` to Gemini,
+/// OpenCode and Kilo, then `hookx install --host HOST` and `hookx trust --yes`, beside a
+/// personal Claude rule routed through hookx in the user scope (`hookx run` fires on every
+/// event with every copy in sight); with `install_first`, the project's install comes before
+/// the conversion (its plugin is written, and the converted one beside it). Two `bash` calls
+/// (the guard denies the second) and one `write`: the guard, the formatter and the Stop hook
+/// run once per event the client fired (a recorder plugin of its own counts them), each with
+/// Claude's payload, from the converted plugin; the prompt logger never (OpenCode has no
+/// prompt event: a loss of the conversion, and no route fires it); the personal rule once per
+/// event, through hookx; the guard's reason is the denied call's result.
+fn story(client: Client, install_first: bool) {
+    let Some(bin) = client::binary(client) else {
+        return;
+    };
+    let sb = Sandbox::new(client);
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    let host = client.host();
+    match install_first {
+        false => {
+            common::migration_story(&sb.project, &sb.home, "gemini,opencode,kilo", host);
+        }
+        true => {
+            common::migration_story(&sb.project, &sb.home, "gemini", host);
+            common::hookx_clean(&sb.project)
+                .current_dir(&sb.project)
+                .env("HOME", &sb.home)
+                .args(["convert", ".claude/settings.json", "--to", "opencode,kilo"])
+                .args(["--write", "--hookx", hookx])
+                .assert()
+                .success();
+        }
+    }
+    common::story_user_route(&sb.project, &sb.home, host);
+    assert!(sb.dot().join("plugin/hookx-converted.js").is_file());
+    // A user plugin: loaded before the project's, it sees the calls a project plugin denies.
+    sb.write(
+        &format!("home/{}/plugin/story-rec.js", client.user_dir()),
+        &format!("{REC}{STORY_REC}"),
+    );
+    let model = FakeModel::start_concurrent(scripts, sb.project.display().to_string());
+    let out = sb.run(&bin, model.port, "SCENARIO:story go", &[]);
+    assert_eq!(out.status, Some(0), "{}\n{}", out.stdout, out.stderr);
+    let messages = tool_messages(&model, "story");
+    assert_eq!(messages.len(), 3, "{messages:?}");
+    assert!(sb.project.join("story.txt").is_file(), "{messages:?}");
+    assert!(
+        messages[1].contains(common::STORY_REASON),
+        "the guard's deny is the denied call's result: {messages:?}"
+    );
+    let records = sb.records();
+    let fired = |hook: &str, tools: &[&str]| {
+        records
+            .iter()
+            .filter(|r| r["hook"] == hook)
+            .filter(|r| tools.is_empty() || tools.iter().any(|t| r["tool"] == *t))
+            .count()
+    };
+    let at = format!("{} (install first: {install_first})", client.what());
+    for (label, fired, written_for) in [
+        (
+            "guard",
+            fired("before", &["bash"]),
+            &[
+                "\"hook_event_name\":\"PreToolUse\"",
+                "\"tool_name\":\"Bash\"",
+            ][..],
+        ),
+        (
+            "fmt",
+            fired("after", &["write", "edit"]),
+            &["\"tool_name\":\"Write\"", "\"file_path\":"],
+        ),
+        (
+            "stop",
+            fired("idle", &[]),
+            &["\"hook_event_name\":\"Stop\""],
+        ),
+        (
+            "user",
+            fired("before", &[]) + fired("after", &[]) + fired("idle", &[]),
+            &["\"hook_event_name\":", "\"session_id\":"],
+        ),
+    ] {
+        let wrong = common::story_once(&sb.project, label, fired, written_for);
+        assert!(wrong.is_none(), "{at}: {}", wrong.unwrap_or_default());
+    }
+    assert_eq!(common::story_runs(&sb.project, "log"), Vec::<String>::new());
+    // In the README's order install has nothing to route in the project: the client runs
+    // every rule there itself.
+    assert_eq!(
+        sb.dot().join("plugin/hookx.js").is_file(),
+        install_first,
+        "{at}: install writes its project plugin only where hookx runs a rule there"
+    );
+}
+
+/// [`story`] under OpenCode and Kilo, in the README's order and with install first.
+fn migration_story_runs_each_rule_once() {
+    for client in [Client::OpenCode, Client::Kilo] {
+        for install_first in [false, true] {
+            story(client, install_first);
+        }
+    }
+}
+
 fn main() -> std::process::ExitCode {
     let needs = [
         harness::client("OpenCode", Client::OpenCode.rel()),
@@ -453,6 +577,7 @@ fn main() -> std::process::ExitCode {
             opencode_sync_throw_in_event_hangs,
             opencode_routed_guards_and_rewrite,
             kilo_routed_guards_and_rewrite,
+            migration_story_runs_each_rule_once,
         ],
     )
 }

@@ -6,6 +6,8 @@
 #[macro_use]
 #[path = "live_common/harness.rs"]
 mod harness;
+#[path = "live_common/answers.rs"]
+mod answers;
 #[path = "live_qwen/client.rs"]
 mod client;
 mod common;
@@ -112,6 +114,31 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             one(shell("rm -rf /tmp/hookx-routed-probe")),
             Step::Text("routed done"),
         ],
+        "hxforms" => probe_forms()
+            .iter()
+            .filter(|f| !alone(f))
+            .map(|f| one(shell(&format!("printf x > o-{}.txt", f.name))))
+            .chain([Step::Text("forms done")])
+            .collect(),
+        // A Stop form: the turn ends with its tag (`last_assistant_message`), then once more.
+        end if end.starts_with("hxend-") => {
+            let name = &end["hxend-".len()..];
+            vec![
+                Step::Text(Box::leak(
+                    format!("Stopping here. tag-{name}").into_boxed_str(),
+                )),
+                Step::Text("end done"),
+            ]
+        }
+        // One form that may stop the agent, then a call that shows whether it did.
+        stop if stop.starts_with("hxone-") => {
+            let name = &stop["hxone-".len()..];
+            [name.to_string(), format!("{name}after")]
+                .iter()
+                .map(|n| one(shell(&format!("printf x > o-{n}.txt"))))
+                .chain([Step::Text("one done")])
+                .collect()
+        }
         "system" => vec![Step::Text("system done")],
         "story" => vec![
             one(shell("echo story-ok")),
@@ -1141,6 +1168,103 @@ fn migration_story_runs_each_rule_once() {
 }
 
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
+/// The events hookx's own forms are probed on, and the rewrite they carry.
+fn hookx_probed() -> (Vec<answers::Probed>, Value) {
+    let probed = [
+        ("PreToolUse", "hxpre"),
+        ("PostToolUse", "hxpost"),
+        ("Stop", "hxstop"),
+    ]
+    .map(|(event, prefix)| answers::Probed {
+        flavor: "qwen".into(),
+        event: event.into(),
+        prefix: prefix.into(),
+    });
+    let rewrite = json!({"command": "printf x > r-<name>.txt", "description": "d"});
+    (probed.to_vec(), rewrite)
+}
+
+/// The forms probed: a handler's own `ask` (what the client's permission flow does with a
+/// call), then every form hookx writes on the probed events.
+fn probe_forms() -> &'static [answers::Form] {
+    static FORMS: std::sync::OnceLock<Vec<answers::Form>> = std::sync::OnceLock::new();
+    FORMS.get_or_init(|| {
+        let ask = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"R-NATIVEASK"}}"#;
+        let (probed, rewrite) = hookx_probed();
+        let mut forms = vec![answers::hand("nativeask", "PreToolUse", ask, "", 0)];
+        forms.extend(answers::hookx_forms(&probed, &rewrite));
+        forms
+    })
+}
+
+/// Whether the form may stop the agent, or is on Stop: it is probed in a run of its own.
+fn alone(f: &answers::Form) -> bool {
+    f.intent == Some(answers::Intent::Stop) || f.event == "Stop"
+}
+
+/// Every form hookx writes on PreToolUse and PostToolUse, probed against the real client with
+/// hookx out of the loop (the recorder prints the form) and checked against the answer book
+/// (`answers.json`, see `live_common/answers.rs`); a form that may stop the agent runs alone,
+/// with a call after it.
+fn hookx_answer_forms() {
+    let setup = |sb: &Sandbox, forms: &[&answers::Form]| {
+        let hooks: serde_json::Map<String, Value> = ["PreToolUse", "PostToolUse", "Stop"]
+            .iter()
+            .map(|e| (e.to_string(), json!([group(sb, None, e)])))
+            .collect();
+        sb.user_settings(Value::Object(hooks));
+        for f in forms {
+            let when = match f.event.as_str() {
+                "Stop" => format!("tag-{}", f.name),
+                _ => format!("o-{}.txt", f.name),
+            };
+            sb.answer(&f.event, &f.name, &when, &f.stdout, &f.stderr, f.exit);
+        }
+        None
+    };
+    let together: Vec<&answers::Form> = probe_forms().iter().filter(|f| !alone(f)).collect();
+    let Some(l) = live("hxforms", &["--yolo"], &[], |sb| setup(sb, &together)) else {
+        return;
+    };
+    let mut entries = Vec::new();
+    let mut note = |l: &Live, scenario: &str, f: &answers::Form, halted: Option<bool>| {
+        let sent = l.sent(scenario);
+        let ran = answers::ran_by_files(&l.sb.project, &f.name);
+        let effect = f.effect(ran, |t| sent.contains(t), halted);
+        eprintln!("form {:<13} {:<12} {effect:?}", f.name, f.event);
+        entries.push(answers::Entry {
+            form: f.clone(),
+            effect,
+        });
+    };
+    for f in &together {
+        note(&l, "hxforms", f, None);
+    }
+    for f in probe_forms().iter().filter(|f| alone(f)) {
+        if f.event == "Stop" {
+            let scenario = format!("hxend-{}", f.name);
+            let l = live(&scenario, &["--yolo"], &[], |sb| setup(sb, &[f])).unwrap();
+            note(&l, &scenario, f, None);
+            continue;
+        }
+        let scenario = format!("hxone-{}", f.name);
+        let l = live(&scenario, &["--yolo"], &[], |sb| setup(sb, &[f])).unwrap();
+        let after = answers::ran_by_files(&l.sb.project, &format!("{}after", f.name));
+        note(&l, &scenario, f, Some(after == answers::Ran::NotRun));
+    }
+    let (probed, rewrite) = hookx_probed();
+    let book = answers::Book {
+        client: "qwen-code".into(),
+        version: client::VERSION.into(),
+        host: "qwen".into(),
+        rewrite,
+        probed,
+        forms: entries,
+    };
+    let diffs = book.settle("qwen");
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+}
+
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_qwen",
@@ -1160,6 +1284,7 @@ fn main() -> std::process::ExitCode {
         live_tests![
             ground_truth_tools,
             ground_truth_deny,
+            hookx_answer_forms,
             routed_handlers_of_every_dialect,
             system_settings_hooks_run,
             system_settings_that_do_not_parse_stop_qwen,

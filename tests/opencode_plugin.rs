@@ -809,3 +809,118 @@ fn convert_writes_no_plugin_when_nothing_converts() {
             .exists()
     );
 }
+
+/// A command line holding the name of one of the plugin template's holes
+/// (`__HOOKX_GUARDS__`, `__HOOKX_LIMIT_MS__`, …) is kept as written: the holes are filled in
+/// one pass over the template, never inside what was put in. (Filled one after another, a
+/// logger's `echo __HOOKX_GUARDS__` put a JSON array inside a JS string; the plugin no longer
+/// parsed, OpenCode skips a plugin that does not load, and the guard beside the logger failed
+/// open.)
+#[test]
+fn a_command_naming_a_template_hole_leaves_the_plugin_working() {
+    let p = Project::new();
+    let logger =
+        "echo __HOOKX_GUARDS__ __HOOKX_LIMIT_MS__ __HOOKX_ROUTES__ __HOOKX_BY__ >/dev/null";
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": CLAUDE_GUARD}]}],
+            "PostToolUse": [{"hooks": [{"type": "command", "command": logger}]}]
+        }})
+        .to_string(),
+    );
+    assert_cmd::Command::cargo_bin("hookx")
+        .unwrap()
+        .args([
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "opencode",
+            "--write",
+        ])
+        .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
+        .current_dir(&p.project)
+        .env("HOME", &p.home)
+        .assert()
+        .success();
+    let path = p.project.join(".opencode/plugin/hookx-converted.js");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(logger), "{text}");
+    let r = drive(&path, &[]);
+    assert_eq!(r["before"]["denied"], "no rm -rf / (claude guard)", "{r}");
+}
+
+/// The converted plugin names each handler's rule (its provenance record), and hookx reads it
+/// back: under OpenCode the plugin is the rule's runner. `list` says so; install, after the
+/// conversion, routes none of its events; `hookx run`, where install's plugin came first,
+/// leaves the rule to the converted plugin (else the guard would run twice per call). The
+/// Kilo plugin beside it is no runner under OpenCode.
+#[test]
+fn the_converted_plugin_runs_its_rules_and_hookx_leaves_them_alone() {
+    let p = Project::guarded();
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&["install", "--host", "opencode", "--hookx", hookx])
+        .success();
+    p.hookx(&["trust", "--yes"]).success();
+    let payload = json!({"hook_event_name": "tool.execute.before", "session_id": "s",
+        "cwd": p.project, "tool_name": "bash", "tool_input": {"command": "rm -rf /"},
+        "tool_use_id": "c"});
+    // Only install's plugin: hookx runs the Claude guard.
+    run(&p, "tool.execute.before", payload.clone())
+        .success()
+        .says("no rm -rf / (claude guard)");
+    assert_cmd::Command::cargo_bin("hookx")
+        .unwrap()
+        .args(["convert", ".claude/settings.json", "--to", "opencode,kilo"])
+        .args(["--write", "--hookx", hookx])
+        .current_dir(&p.project)
+        .env("HOME", &p.home)
+        .assert()
+        .success();
+    let text =
+        std::fs::read_to_string(p.project.join(".opencode/plugin/hookx-converted.js")).unwrap();
+    assert!(
+        text.contains(r#""source": "../../.claude/settings.json""#)
+            && text.contains(r#""rule": "/hooks/PreToolUse/0""#),
+        "{text}"
+    );
+    // Both plugins: the converted one runs the guard, hookx does not run it again.
+    run(&p, "tool.execute.before", payload)
+        .success()
+        .lacks("claude guard");
+    p.hookx(&["list", "--host", "opencode"])
+        .success()
+        .says(
+            "opencode runs .opencode/plugin/hookx-converted.js; hookx skips .claude/settings.json",
+        )
+        .lacks("hookx runs .claude/settings.json")
+        .lacks(".kilo/plugin/hookx-converted.js;");
+    // Installed again, nothing is left for hookx to route under OpenCode or Kilo.
+    p.hookx(&["install", "--host", "opencode", "--hookx", hookx])
+        .success()
+        .says("removed the routes of 2 events no rule needs any more");
+    p.hookx(&["install", "--host", "kilo", "--hookx", hookx])
+        .success()
+        .says("no kilo events to route");
+    assert!(!p.project.join(".kilo/plugin/hookx.js").exists());
+}
+
+/// A rule on an event OpenCode never sends has no runner there: no route can bring it to
+/// hookx, so the plan says nobody runs it, not hookx.
+#[test]
+fn the_plan_gives_no_runner_to_an_event_opencode_never_sends() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo logged"}]}]}})
+            .to_string(),
+    );
+    p.hookx(&["trust", "--yes"]).success();
+    p.hookx(&["list", "--host", "opencode"])
+        .success()
+        .says("nobody (OpenCode sends no UserPromptSubmit event)")
+        .lacks("hookx runs .claude/settings.json");
+    p.hookx(&["list", "--host", "claude"])
+        .success()
+        .says("claude runs .claude/settings.json");
+}

@@ -717,3 +717,27 @@ fn a_cline_script_copy_left_by_a_killed_hookx_is_swept_by_the_next_run() {
     assert_eq!(copies(), vec![live.clone()], "{next:?}");
     drop(lock);
 }
+
+/// `TMPDIR` set by the project (Claude gives a project's settings `env` to every hook, hookx's
+/// route included) to a folder that is not there, or to a file, does not switch off a trusted
+/// Cline script: its private copy goes to the system's temporary folder instead. (Before, the
+/// copy failed and the script was skipped as "changed since it was trusted": the call was
+/// allowed.)
+#[test]
+fn tmpdir_from_the_project_does_not_skip_a_trusted_script() {
+    let world = World::with_trusted_guard();
+    std::fs::remove_file(world.project.join(".bricks/hooks.json")).unwrap();
+    write(
+        &world.project,
+        ".clinerules/hooks/PreToolUse",
+        "#!/bin/sh\necho '{\"cancel\": true, \"errorMessage\": \"the cline guard says no\"}'\n",
+    );
+    let trusted = ran(&mut world.hookx(&["trust", "--yes", "--project", "."]));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    let file = write(&world.project, "not-a-folder", "");
+    for tmpdir in [world.project.join("nowhere"), file] {
+        let ran = world.pre_tool_use(&[], &[("TMPDIR", tmpdir.to_str().unwrap())]);
+        denies(&ran);
+        assert!(ran.stdout.contains("the cline guard says no"), "{ran:?}");
+    }
+}

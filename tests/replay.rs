@@ -4,7 +4,14 @@
 //! handlers of every other dialect, and through `hookx exec --as D` for every handler flavour.
 //! Each handler must receive a payload of its own flavour naming the recorded event (and tool),
 //! and silent handlers must leave the host a silent answer.
+//!
+//! The answers hookx writes are judged against what the real client did with them: every
+//! form hookx writes for a decision on a probed event must be one a live run recorded in the
+//! client's answer book (`recorded/<client>-<version>/answers.json`), with the effect the
+//! decision means (see `live_common/answers.rs`).
 
+#[path = "live_common/answers.rs"]
+mod answers;
 mod common;
 
 use hookx::dialect::{
@@ -51,7 +58,10 @@ fn load(root: &Path, origin: &'static str, found: &mut Vec<Recorded>) {
         let dir = dir.unwrap().path();
         for file in std::fs::read_dir(&dir).unwrap() {
             let path = file.unwrap().path();
-            if path.extension().and_then(|e| e.to_str()) != Some("json") {
+            // `answers.json` is the client's answer book, not a payload.
+            if path.extension().and_then(|e| e.to_str()) != Some("json")
+                || path.file_name().is_some_and(|n| n == "answers.json")
+            {
                 continue;
             }
             let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
@@ -546,6 +556,139 @@ fn replay(host: &str) {
     assert!(
         failures.is_empty(),
         "{} of {checked} replays failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The hosts whose client the live suites drive, by the answer book of their probes. A host
+/// moves from `UNBOOKED` to a book when its probe records one.
+const BOOKED: &[&str] = &[
+    "augment", "claude", "cline", "codex", "copilot", "droid", "gemini", "qwen",
+];
+const UNBOOKED: &[&str] = &["kilo", "opencode"];
+
+/// Decisions a client cannot carry out as meant, whatever hookx writes, each with why: the
+/// test prints them, and fails when one is honoured after all (take it off the list).
+const SHORTFALLS: &[(&str, &str, answers::Intent, &str)] = &[(
+    "cline-cli",
+    "PreToolUse",
+    answers::Intent::Deny,
+    "Cline has no deny of one call: `cancel` ends the whole run, so the reason never reaches \
+     the model (cline-facts.md; install and doctor warn)",
+)];
+
+/// The answer books in `recorded/`.
+fn books() -> Vec<(PathBuf, answers::Book)> {
+    let root = common::fixtures_dir().join("recorded");
+    let mut out = Vec::new();
+    for dir in std::fs::read_dir(&root).unwrap() {
+        let path = dir.unwrap().path().join("answers.json");
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            let book =
+                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            out.push((path, book));
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+#[test]
+fn every_client_with_a_live_suite_has_an_answer_book_or_is_listed_without() {
+    let mut booked: Vec<String> = books().into_iter().map(|(_, b)| b.host).collect();
+    booked.sort();
+    assert_eq!(booked, BOOKED, "the hosts with an answer book");
+    for host in UNBOOKED {
+        assert!(
+            !BOOKED.contains(host),
+            "{host} has a book: take it off UNBOOKED"
+        );
+    }
+}
+
+/// Every answer hookx writes on a probed event (each decision it can make there) is a form the
+/// client's live run recorded, and the client did with it what the decision means: a deny
+/// kept the call from running and its reason reached the model, a rewrite ran, context
+/// reached the model, a stop stopped the agent. Judged by the recorded effect, never by
+/// hookx's own reading of the answer.
+#[test]
+fn every_answer_hookx_writes_is_a_form_its_client_was_seen_to_honour() {
+    let mut failures = Vec::new();
+    // The shortfalls seen, by (client, event, decision).
+    let mut fell_short = Vec::new();
+    let mut checked = 0;
+    for (path, book) in books() {
+        let who = format!("{} {}", book.client, book.version);
+        assert!(
+            !book.probed.is_empty(),
+            "{}: no probed event",
+            path.display()
+        );
+        for p in &book.probed {
+            let flavor = answers::flavor(&p.flavor);
+            let kind = flavor.tables().event_kind(&p.event).unwrap();
+            for &intent in answers::Intent::on(&kind) {
+                let name = intent.form_name(&p.prefix);
+                let Some(form) =
+                    answers::hookx_form(flavor, &p.event, intent, &name, &book.rewrite)
+                else {
+                    eprintln!("{who} {}: hookx writes nothing for {intent:?}", p.event);
+                    continue;
+                };
+                checked += 1;
+                let what = format!(
+                    "{who} {} {intent:?}: hookx writes stdout {:?} stderr {:?} exit {}",
+                    p.event, form.stdout, form.stderr, form.exit
+                );
+                let mut recorded: Vec<&answers::Entry> = book
+                    .forms
+                    .iter()
+                    .filter(|e| e.form.shape() == form.shape())
+                    .collect();
+                // Only a run with a call after the form shows whether the agent stopped.
+                if intent == answers::Intent::Stop
+                    && recorded.iter().any(|e| e.effect.halted.is_some())
+                {
+                    recorded.retain(|e| e.effect.halted.is_some());
+                }
+                if recorded.is_empty() {
+                    failures.push(format!("{what}, a form no client run recorded"));
+                }
+                for e in recorded {
+                    let (verdict, loss) = intent.holds(&e.form, &e.effect, book.native_ask());
+                    if let Err(why) = verdict {
+                        let known = SHORTFALLS.iter().find(|(c, e, i, _)| {
+                            (*c, *e, *i) == (book.client.as_str(), p.event.as_str(), intent)
+                        });
+                        if let Some((client, event, intent, because)) = known {
+                            eprintln!("{what}: {why}; a known shortfall: {because}");
+                            fell_short.push((*client, *event, *intent));
+                        } else {
+                            failures.push(format!("{what}; as form {}: {why}", e.form.name));
+                        }
+                    }
+                    if let Some(loss) = loss {
+                        eprintln!(
+                            "{who} {} {intent:?}: {loss} (the host has no field)",
+                            p.event
+                        );
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("{checked} answers hookx writes, each judged by its client's recorded effect");
+    assert!(checked > 0, "no answer judged");
+    for (client, event, intent, _) in SHORTFALLS {
+        assert!(
+            fell_short.contains(&(*client, *event, *intent)),
+            "{client} {event} {intent:?} is honoured now: take it off SHORTFALLS"
+        );
+    }
+    assert!(
+        failures.is_empty(),
+        "{} answers not honoured as meant:\n{}",
         failures.len(),
         failures.join("\n")
     );

@@ -618,12 +618,19 @@ fn convert_to_plugin(
     conversion: &convert::Conversion,
     several: bool,
 ) -> Result<(Option<serde_json::Value>, i32), Error> {
-    let text = crate::route::converted_plugin(plugin, to, &conversion.document);
     let target = match (&opts.out, opts.write) {
         (Some(out), _) => Some(out.clone()),
         (None, true) => Some(opts.project.join(to.config().convert_target)),
         (None, false) => None,
     };
+    if let (Some(path), None) = (&target, &opts.out) {
+        default_target_stays_inside(opts, path)?;
+    }
+    // Printed, it is the plugin `--write` would write.
+    let at = target
+        .clone()
+        .unwrap_or_else(|| opts.project.join(to.config().convert_target));
+    let text = crate::route::converted_plugin(plugin, to, &conversion.document, &at);
     let lossy = !conversion.losses.is_empty();
     let mut written = None;
     let mut refused = None;

@@ -362,8 +362,14 @@ fn render_sources(
 }
 
 /// The agents whose plan `list` shows: `--host`'s, else every agent with a hook file here or
-/// reading another agent's here itself (Copilot reading `.claude/settings.json`).
-fn plan_hosts(sources: &[Source], host: Option<Dialect>) -> Vec<Dialect> {
+/// reading another agent's here itself (Copilot reading `.claude/settings.json`), and every
+/// agent whose hooks are code with a plugin hookx generated for it that holds rules.
+fn plan_hosts(ctx: &discover::Context, sources: &[Source], host: Option<Dialect>) -> Vec<Dialect> {
+    let generated = |d: &Dialect| {
+        discover::generated_sources(ctx, *d)
+            .iter()
+            .any(|s| s.handler_count() > 0)
+    };
     match host {
         Some(host) => vec![host],
         None => Dialect::all()
@@ -382,6 +388,7 @@ fn plan_hosts(sources: &[Source], host: Option<Dialect>) -> Vec<Dialect> {
                                     == crate::discover::Runner::Native))
                 })
             })
+            .chain(Dialect::write_only().iter().copied().filter(generated))
             .collect(),
     }
 }
@@ -466,7 +473,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         eprintln!("{e}\nwarning: treating every file as untrusted");
         TrustStore::load_or_empty(&opts.ctx)
     });
-    let sources = discover::discover_trusting(&opts.ctx, &store);
+    let mut sources = discover::discover_trusting(&opts.ctx, &store);
     let rules = match opts.host {
         Some(host) => discover::host_rules(&sources, host, &store),
         None => discover::effective_rules(&sources, &store),
@@ -476,9 +483,9 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         .into_iter()
         .map(|p| (opts.ctx.display(&p.path), p))
         .collect();
-    let plans: Vec<crate::plan::Plan> = plan_hosts(&sources, opts.host)
+    let plans: Vec<crate::plan::Plan> = plan_hosts(&opts.ctx, &sources, opts.host)
         .into_iter()
-        .map(|host| crate::plan::plan(&sources, host, &store))
+        .map(|host| crate::plan::plan_in(&opts.ctx, &mut sources, host, &store))
         .collect();
     if opts.json {
         print!("{}", render_json(&rows));

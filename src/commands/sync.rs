@@ -890,16 +890,13 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
             continue;
         }
         if plan.rel.starts_with("~/")
-            && let Some((source, state)) = untrusted.first()
+            && let Some(why) = home_refusal(plan, &untrusted)
         {
             // The manifest comes with the repository: a file in the home (`scope = "user"`)
             // is one the agent runs in every project, without asking.
             code = 1;
             summary.push(format!("{name} not written"));
-            report.push(format!(
-                "{head}: not written: a file in your home is written only from trusted sources, and {source} is {}; review it with `hookx trust {source}`",
-                state.why_not()
-            ));
+            report.push(format!("{head}: not written: {why}"));
             continue;
         }
         if !plan.edits.is_empty() && !opts.force {
@@ -1267,6 +1264,7 @@ fn plugin_plan(
             plugin,
             to,
             &conversion.document,
+            &path,
         )),
     };
     let mut edits = Vec::new();
@@ -1466,7 +1464,7 @@ fn trust_target(
         // Already trusted as it is: sync wrote no byte, or the user trusted it.
         return (false, None);
     }
-    if plan.spec.wrap && !own_hookx(&plan.spec.hookx) {
+    if plan.spec.wrap && !crate::route::is_this_hookx(&plan.spec.hookx) {
         // The manifest comes with the repository: the program it names would run every
         // wrapped handler, and nobody reviewed it.
         return (
@@ -1537,12 +1535,27 @@ fn trust_target(
     )
 }
 
-/// Whether the manifest's `hookx` is this hookx: `hookx` (found on `PATH` by the agent, as
-/// `install` and `convert` assume), or the path of the running executable.
-fn own_hookx(hookx: &str) -> bool {
-    hookx == "hookx"
-        || (Path::new(hookx).is_absolute()
-            && std::env::current_exe().is_ok_and(|exe| same_file(&exe, Path::new(hookx))))
+/// Why a target in the home is not written, if it is not: the agent runs that file in every
+/// project without asking, and the manifest naming it is the repository's. It is written only
+/// from trusted sources, each handler run by this hookx as reviewed (the manifest's own
+/// `hookx`, say `./tools/hookx`, would run whatever each project ships under that name;
+/// a lossy `wrap = false` runs the commands under another agent's rules).
+fn home_refusal(plan: &TargetPlan, untrusted: &[(String, TrustState)]) -> Option<String> {
+    if let Some((source, state)) = untrusted.first() {
+        return Some(format!(
+            "a file in your home is written only from trusted sources, and {source} is {}; review it with `hookx trust {source}`",
+            state.why_not()
+        ));
+    }
+    if plan.spec.wrap && !crate::route::is_this_hookx(&plan.spec.hookx) {
+        return Some(format!(
+            "a file in your home runs only this hookx, and the manifest's `hookx` is `{}`",
+            crate::diag::visible(&plan.spec.hookx)
+        ));
+    }
+    (!plan.spec.wrap && !plan.conversion.losses.is_empty()).then(|| {
+        "a file in your home holds the handlers as reviewed, and the manifest's `wrap = false` runs them under another agent's rules, which loses some (`hookx sync --check` lists them)".to_string()
+    })
 }
 
 /// The files `--watch` looks at: the manifest and every source, each with its size and

@@ -395,6 +395,10 @@ fn is_hookx_guard(quoted: &str, guard: &str) -> bool {
 /// how `hookx exec` runs it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unwrapped {
+    /// The hookx program the line runs, unquoted.
+    pub program: String,
+    /// `--host`: the agent the answer is written for.
+    pub host: Option<crate::tables::Dialect>,
     /// `--as`: the flavour the command was written for.
     pub flavor: Flavor,
     /// `--event`, as written.
@@ -418,12 +422,13 @@ pub struct Unwrapped {
 /// writes, or a quote left open.
 pub fn unwrapped(line: &str) -> Option<Unwrapped> {
     let line = line.trim();
-    let (guarded, rest) = match guarded_exec(line) {
+    let (guarded, program, rest) = match guarded_exec(line) {
         Some((quoted, guard, rest)) => {
             // Every guard hookx wrote says so where hookx is missing, and runs nothing else:
             // a line that runs a command of its own before `hookx exec` is not hookx's.
             let ours = guard.contains("hookx not found") && is_hookx_guard(quoted, guard);
-            (true, ours.then_some(rest)?)
+            let program = unwrapped_word(quoted).unwrap_or_else(|| quoted.to_string());
+            (true, program, ours.then_some(rest)?)
         }
         None => {
             let (program, rest) = line.split_once(" exec ")?;
@@ -431,11 +436,13 @@ pub fn unwrapped(line: &str) -> Option<Unwrapped> {
                 && !program
                     .bytes()
                     .any(|b| b.is_ascii_whitespace() || b"'\"\\;&|<>()$`*?[]#~{}".contains(&b));
-            (false, plain.then_some(rest)?)
+            (false, program.to_string(), plain.then_some(rest)?)
         }
     };
     let mut words = shell_words(rest)?.into_iter();
     let mut out = Unwrapped {
+        program,
+        host: None,
         flavor: Flavor::all()[0],
         event: None,
         timeout: None,
@@ -449,9 +456,7 @@ pub fn unwrapped(line: &str) -> Option<Unwrapped> {
         let mut value = || words.next();
         match option.as_str() {
             "--" => break,
-            "--host" => {
-                crate::tables::Dialect::named(&value()?)?;
-            }
+            "--host" => out.host = Some(crate::tables::Dialect::named(&value()?)?),
             "--as" => flavor = Some(Flavor::named(&value()?)?),
             "--event" => out.event = Some(value()?),
             "--timeout" => out.timeout = Some(value()?.parse().ok()?),

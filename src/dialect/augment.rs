@@ -581,6 +581,8 @@ mod protocol_rows {
 
     const HSO: &str = "hookSpecificOutput";
     const PRE: &[EventKind] = &[EventKind::PreToolUse];
+    /// The events around one tool call, where `continue: false` does not stop the agent.
+    const TOOL_CALL: &[EventKind] = &[EventKind::PreToolUse, EventKind::PostToolUse];
     /// Source 0.36.0 (`zIt`): `hookSpecificOutput.decision: "block"` with `reason`, on
     /// PostToolUse and Stop (its answer is unused by the CLI's agent loop, `triggerStopHook`).
     /// Run 0.36.0 (`tests/live_augment.rs` `ground_truth_answer_forms`, issue 25): on
@@ -606,6 +608,7 @@ mod protocol_rows {
         // (`ground_truth_answer_forms`): it runs with `allow` and with no decision.
         updated_input_merges: false,
         updated_input_needs_allow: false,
+        reason_alone_is_context: false,
         event_key: "hook_event_name",
         event_key_only: None,
         event_shapes: &[],
@@ -632,8 +635,12 @@ mod protocol_rows {
         fail_closed: &[EventKind::PreToolUse],
         answer: &[
             // Source 0.36.0 (`zIt`): `continue: false` stops; on PreToolUse it blocks the call.
-            F::new(Slot::Continue, &["continue"], Writes::All),
-            F::new(Slot::StopReason, &["stopReason"], Writes::All),
+            // Run 0.36.0 (tests/live_augment.rs `ground_truth_answer_forms`, forms
+            // `hxprestop`, `hxpoststop`, each alone with a call after it): on PreToolUse
+            // `continue: false` blocks the call, on PostToolUse it does nothing, and either way
+            // the agent goes on. Neither stops: not written there.
+            F::new(Slot::Continue, &["continue"], Writes::Except(TOOL_CALL)),
+            F::new(Slot::StopReason, &["stopReason"], Writes::Except(TOOL_CALL)),
             F::new(Slot::SuppressOutput, &["suppressOutput"], Writes::All),
             F::new(Slot::SystemMessage, &["systemMessage"], Writes::All),
             F::new(

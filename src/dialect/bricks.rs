@@ -258,6 +258,7 @@ mod protocol_rows {
         ],
         updated_input_merges: false,
         updated_input_needs_allow: false,
+        reason_alone_is_context: false,
         answer_event_key: None,
         // The seed shows deny only; allow and ask fall back to Bricks' own flow.
         permission_passes: &[],

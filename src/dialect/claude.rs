@@ -34,9 +34,11 @@ pub static TABLES: Tables = Tables {
         (EventKind::PreCompact, "PreCompact"),
         // Newer than the seed (dialects.md §8), with the same `manual`/`auto` trigger.
         (EventKind::PostCompact, "PostCompact"),
-        // The rest of the 34 events of the claude-code 2.1.332 settings schema; PostToolBatch
-        // and MessageDisplay fired in the live suite, the others need an interactive session,
-        // teams, MCP elicitation, worktrees or skills.
+        // The rest of the 34 events of the claude-code 2.1.332 settings schema. PostToolBatch
+        // and MessageDisplay fired in `-p` runs (tests/live_claude.rs), Setup in an
+        // `--init-only` run, the others in an interactive session on a pseudo-terminal
+        // (tests/live_claude_pty.rs); PermissionDenied was never seen firing
+        // (conformance/claude-facts.md says what was tried).
         (EventKind::PostToolBatch, "PostToolBatch"),
         (EventKind::UserPromptExpansion, "UserPromptExpansion"),
         (EventKind::StopFailure, "StopFailure"),
@@ -82,8 +84,98 @@ pub static TABLES: Tables = Tables {
     handler_key_overrides: &[],
     invalid_matcher_effect: None,
     tool_scope: crate::tables::ToolScope::Any,
-    // Every top-level key claude-code 2.1.332 sent per event (tests/fixtures/recorded/claude-2.1.332).
+    // Every top-level key claude-code 2.1.332 sent per event (tests/fixtures/recorded/claude-2.1.332:
+    // `-p` runs, `init.*` an `--init-only` run, `pty.*` an interactive session). An event here
+    // was seen firing (`Tables::seen_firing`). `mcp_server` is sent on the tool events of an
+    // MCP tool call.
     payload_keys: &[
+        (
+            EventKind::ConfigChange,
+            &[
+                "cwd",
+                "file_path",
+                "hook_event_name",
+                "prompt_id",
+                "session_id",
+                "source",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::CwdChanged,
+            &[
+                "cwd",
+                "hook_event_name",
+                "new_cwd",
+                "old_cwd",
+                "prompt_id",
+                "session_id",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::DirectoryAdded,
+            &[
+                "cwd",
+                "directory",
+                "hook_event_name",
+                "prompt_id",
+                "session_id",
+                "source",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::Elicitation,
+            &[
+                "cwd",
+                "hook_event_name",
+                "mcp_server_name",
+                "message",
+                "mode",
+                "prompt_id",
+                "requested_schema",
+                "session_id",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::ElicitationResult,
+            &[
+                "action",
+                "content",
+                "cwd",
+                "hook_event_name",
+                "mcp_server_name",
+                "mode",
+                "prompt_id",
+                "session_id",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::FileChanged,
+            &[
+                "cwd",
+                "event",
+                "file_path",
+                "hook_event_name",
+                "session_id",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::InstructionsLoaded,
+            &[
+                "cwd",
+                "file_path",
+                "hook_event_name",
+                "load_reason",
+                "memory_type",
+                "session_id",
+                "transcript_path",
+            ],
+        ),
         (
             EventKind::MessageDisplay,
             &[
@@ -100,6 +192,18 @@ pub static TABLES: Tables = Tables {
             ],
         ),
         (
+            EventKind::Notification,
+            &[
+                "cwd",
+                "hook_event_name",
+                "message",
+                "notification_type",
+                "prompt_id",
+                "session_id",
+                "transcript_path",
+            ],
+        ),
+        (
             EventKind::PermissionRequest,
             &[
                 "agent_id",
@@ -107,6 +211,7 @@ pub static TABLES: Tables = Tables {
                 "cwd",
                 "effort",
                 "hook_event_name",
+                "mcp_server",
                 "permission_mode",
                 "permission_suggestions",
                 "prompt_id",
@@ -126,6 +231,25 @@ pub static TABLES: Tables = Tables {
                 "session_id",
                 "transcript_path",
                 "trigger",
+            ],
+        ),
+        (
+            EventKind::PostModelSwitch,
+            &[
+                "cache_ttl",
+                "context_tokens",
+                "cwd",
+                "estimated_cache_write_usd",
+                "from_model",
+                "hook_event_name",
+                "pricing",
+                "prompt_cache_warm",
+                "prompt_id",
+                "requested_model",
+                "session_id",
+                "source",
+                "to_model",
+                "transcript_path",
             ],
         ),
         (
@@ -152,6 +276,7 @@ pub static TABLES: Tables = Tables {
                 "duration_ms",
                 "effort",
                 "hook_event_name",
+                "mcp_server",
                 "permission_mode",
                 "prompt_id",
                 "session_id",
@@ -193,6 +318,43 @@ pub static TABLES: Tables = Tables {
             ],
         ),
         (
+            EventKind::PreModelSwitch,
+            &[
+                "cache_ttl",
+                "context_tokens",
+                "cwd",
+                "estimated_cache_write_usd",
+                "from_model",
+                "hook_event_name",
+                "pricing",
+                "prompt_cache_warm",
+                "prompt_id",
+                "requested_model",
+                "session_id",
+                "source",
+                "to_model",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::PreSkillShellCommand,
+            &[
+                "command_name",
+                "command_source",
+                "cwd",
+                "effort",
+                "hook_event_name",
+                "invoked_by",
+                "permission_mode",
+                "prompt_id",
+                "session_id",
+                "tool_input",
+                "tool_name",
+                "tool_use_id",
+                "transcript_path",
+            ],
+        ),
+        (
             EventKind::PreToolUse,
             &[
                 "agent_id",
@@ -200,6 +362,7 @@ pub static TABLES: Tables = Tables {
                 "cwd",
                 "effort",
                 "hook_event_name",
+                "mcp_server",
                 "permission_mode",
                 "prompt_id",
                 "session_id",
@@ -234,6 +397,16 @@ pub static TABLES: Tables = Tables {
                 "session_id",
                 "source",
                 "transcript_path",
+            ],
+        ),
+        (
+            EventKind::Setup,
+            &[
+                "cwd",
+                "hook_event_name",
+                "session_id",
+                "transcript_path",
+                "trigger",
             ],
         ),
         (
@@ -297,6 +470,63 @@ pub static TABLES: Tables = Tables {
             ],
         ),
         (
+            EventKind::TaskCompleted,
+            &[
+                "cwd",
+                "hook_event_name",
+                "prompt_id",
+                "session_id",
+                "task_description",
+                "task_id",
+                "task_subject",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::TaskCreated,
+            &[
+                "cwd",
+                "hook_event_name",
+                "prompt_id",
+                "session_id",
+                "task_description",
+                "task_id",
+                "task_subject",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::TeammateIdle,
+            &[
+                "agent_id",
+                "agent_type",
+                "cwd",
+                "hook_event_name",
+                "permission_mode",
+                "prompt_id",
+                "session_id",
+                "team_name",
+                "teammate_name",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::UserPromptExpansion,
+            &[
+                "command_args",
+                "command_name",
+                "command_source",
+                "cwd",
+                "expansion_type",
+                "hook_event_name",
+                "permission_mode",
+                "prompt",
+                "prompt_id",
+                "session_id",
+                "transcript_path",
+            ],
+        ),
+        (
             EventKind::UserPromptSubmit,
             &[
                 "cwd",
@@ -306,6 +536,28 @@ pub static TABLES: Tables = Tables {
                 "prompt_id",
                 "session_id",
                 "transcript_path",
+            ],
+        ),
+        (
+            EventKind::WorktreeCreate,
+            &[
+                "cwd",
+                "hook_event_name",
+                "name",
+                "prompt_id",
+                "session_id",
+                "transcript_path",
+            ],
+        ),
+        (
+            EventKind::WorktreeRemove,
+            &[
+                "cwd",
+                "hook_event_name",
+                "prompt_id",
+                "session_id",
+                "transcript_path",
+                "worktree_path",
             ],
         ),
     ],
@@ -757,6 +1009,7 @@ pub(crate) mod protocol_rows {
         ],
         updated_input_merges: false,
         updated_input_needs_allow: false,
+        reason_alone_is_context: false,
         answer_event_key: Some((HSO, "hookEventName")),
         permission_values: &[Decision::Allow, Decision::Ask, Decision::Deny],
         // PreToolUse `defer` (claude-code 2.1.332 schema): the host's own flow decides.

@@ -644,6 +644,9 @@ mod protocol_rows {
         ],
         updated_input_merges: false,
         updated_input_needs_allow: false,
+        // `errorMessage` without `cancel` reaches the model and the call runs (run 3.0.65,
+        // tests/live_cline.rs `error_message_without_cancel_reaches_the_model_through_hookx`).
+        reason_alone_is_context: true,
         answer_event_key: None,
         permission_values: &[],
         permission_passes: &[],

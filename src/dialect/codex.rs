@@ -1013,6 +1013,7 @@ mod protocol_rows {
         // Run 0.171.0: a rewrite counts only beside `allow`; a PreToolUse `allow` does not skip
         // Codex's own approval (PermissionRequest still fires, on the rewritten command).
         updated_input_needs_allow: true,
+        reason_alone_is_context: false,
         answer_event_key: Some((HSO, "hookEventName")),
         // `ask` runs the call like `allow` (run): only allow and deny decide.
         permission_values: &[Decision::Allow, Decision::Deny],

@@ -866,6 +866,10 @@ mod protocol_rows {
         // REASON", both casings. Was left out (hookx wrote the reason as context).
         EventKind::PostToolUse,
     ];
+    /// Where a PascalCase `continue: false` is not written: the session goes on (run 1.0.102,
+    /// tests/live_copilot.rs `ground_truth_answer_forms`, forms `hxpprestop`, `hxppoststop`:
+    /// the next call ran). The other events were not probed.
+    const NO_STOP: &[EventKind] = &[EventKind::PreToolUse, EventKind::PostToolUse];
     /// What the CLI sets for its hooks (run 1.0.102).
     const ENV: &[(&str, EnvValue)] = &[
         ("COPILOT_CLI", EnvValue::Literal("1")),
@@ -941,6 +945,7 @@ mod protocol_rows {
         ],
         updated_input_merges: false,
         updated_input_needs_allow: false,
+        reason_alone_is_context: false,
         answer_event_key: None,
         permission_values: ALL_DECISIONS,
         permission_passes: &[],
@@ -968,8 +973,8 @@ mod protocol_rows {
         failure_denies: FAILURE_DENIES,
         fail_closed: FAIL_CLOSED,
         answer: &[
-            F::new(Slot::Continue, &["continue"], Writes::All),
-            F::new(Slot::StopReason, &["stopReason"], Writes::All),
+            F::new(Slot::Continue, &["continue"], Writes::Except(NO_STOP)),
+            F::new(Slot::StopReason, &["stopReason"], Writes::Except(NO_STOP)),
             F::new(Slot::SuppressOutput, &["suppressOutput"], Writes::All),
             F::new(Slot::SystemMessage, &["systemMessage"], Writes::All),
             F::new(
@@ -1005,10 +1010,12 @@ mod protocol_rows {
                 &[HSO, "decision", "interrupt"],
                 Writes::On(PERM),
             ),
+            // Read from a handler, never written: the original call runs (run 1.0.102,
+            // tests/live_copilot.rs `ground_truth_answer_forms`, form `hxppermallowrw`).
             F::new(
                 Slot::BehaviorInput,
                 &[HSO, "decision", "updatedInput"],
-                Writes::On(PERM),
+                Writes::Never,
             ),
             F::new(Slot::Behavior, &["behavior"], Writes::On(PERM)),
             F::new(Slot::BehaviorMessage, &["message"], Writes::On(PERM)),
@@ -1021,6 +1028,7 @@ mod protocol_rows {
         ],
         updated_input_merges: false,
         updated_input_needs_allow: false,
+        reason_alone_is_context: false,
         answer_event_key: Some((HSO, "hookEventName")),
         permission_values: ALL_DECISIONS,
         permission_passes: &[],

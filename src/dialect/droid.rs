@@ -405,6 +405,7 @@ mod protocol_rows {
         // Binary 0.225.2: `updatedInput` is merged over the call's input.
         updated_input_merges: true,
         updated_input_needs_allow: false,
+        reason_alone_is_context: false,
         event_key: "hook_event_name",
         event_key_only: None,
         event_shapes: &[],

@@ -589,6 +589,7 @@ mod protocol_rows {
         ],
         updated_input_merges: true,
         updated_input_needs_allow: false,
+        reason_alone_is_context: false,
         answer_event_key: None,
         permission_values: &[Decision::Allow, Decision::Ask, Decision::Deny],
         permission_passes: &[],

@@ -414,6 +414,7 @@ mod protocol_rows {
         answer: &[],
         updated_input_merges: false,
         updated_input_needs_allow: false,
+        reason_alone_is_context: false,
         answer_event_key: None,
         permission_values: &[Decision::Deny],
         permission_passes: &[],

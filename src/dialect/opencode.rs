@@ -6,9 +6,11 @@
 //! `tool.execute.after` (may change `output.output`), `event` (session and file events, not
 //! awaited) and others. Facts, each with where it comes from: conformance/opencode-facts.md.
 //!
-//! A write-only target: hookx reads no plugin back (a plugin is code). `hookx install --host
-//! opencode` writes one plugin of its own ([`PLUGIN`], `src/dialect/opencode/plugin.js`) that
-//! hands each event with rules to `hookx run --host opencode` as a payload in Claude's shape
+//! A write-only target: hookx reads no plugin as code. It reads back only the data of the
+//! plugin `convert` wrote ([`LOCATIONS`]: each handler's provenance record), so that the plan
+//! (`crate::plan`) sees OpenCode run those rules itself. `hookx install --host opencode`
+//! writes one plugin of its own ([`PLUGIN`], `src/dialect/opencode/plugin.js`) that hands
+//! each event with rules to `hookx run --host opencode` as a payload in Claude's shape
 //! (`hook_event_name` is OpenCode's hook or event name, `tool_name` and `tool_input` its own
 //! tool and argument names) and applies the answer ([`protocol_rows`]).
 
@@ -16,8 +18,8 @@ use crate::model::tool::ids;
 use crate::model::{EventKind, MatcherStyle};
 use crate::tables::{ConfigSpec, DocumentKind, Documents, GeneratedPlugin, HandlerField, RunKeys};
 use crate::tables::{
-    DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, MatchOn, McpNames, RouteSpec,
-    Schema, Tables, TimestampForm, ToolScope,
+    DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, Location, MatchOn, McpNames,
+    Pattern, Root, RouteSpec, Schema, Scope, Tables, TimestampForm, ToolScope,
 };
 
 pub static DIALECT: Dialect = Dialect(&DEF);
@@ -99,154 +101,238 @@ pub(crate) const PAYLOAD_KEYS: &[(EventKind, &[&str])] = &[
     (EventKind::Stop, BASE_KEYS),
 ];
 
-pub static TABLES: Tables = Tables {
-    name: "opencode",
-    dialect: Dialect(&DEF),
-    events: EVENTS,
-    tools: TOOLS,
-    tool_args: TOOL_ARGS,
-    // The plugin hands hookx every call; a rule's matcher is hookx's to apply.
-    matcher_targets: &[
-        (EventKind::PreToolUse, MatchOn::ToolName),
-        (EventKind::PostToolUse, MatchOn::ToolName),
-    ],
-    matcher_style: MatcherStyle::ListOrRegex {
-        list_extra: "",
-        separators: "",
-    },
-    exact_field_matchers: false,
-    // MCP tools are named `SERVER_TOOL` (no separator hookx can split on): not mapped.
-    mcp_names: McpNames {
-        prefix: "",
-        separator: "_",
-        matchers: None,
-        builtin: None,
-    },
-    matcher_tries_names_of: &[],
-    key_case: KeyCase::Snake,
-    key_renames: &[],
-    timestamp: TimestampForm::None,
-    // A plugin hook has no timeout of its own (awaited without one): the plugin's limit.
-    default_timeout: [600, 600, 600],
-    project_dir_var: None,
-    // Each plugin's hook is awaited in turn (plugins in loading order).
-    parallel: false,
-    first_deny_stops_the_rest: true,
-    handler_types: &["command"],
-    protocol: protocol_rows::PROTOCOL,
-    verified_with: Some("opencode-1.18.33"),
-    matcher_values: &[],
-    handler_key_overrides: &[],
-    invalid_matcher_effect: None,
-    tool_scope: ToolScope::Any,
-    tool_codecs: &[],
-    payload_keys: PAYLOAD_KEYS,
-};
-
-/// No document of OpenCode's is read: the kind exists for the tables' sake.
-pub static FILE: DocumentKind = DocumentKind {
-    name: "OpenCodePlugin",
-    wrapper_optional: false,
-    wrapper_ignored: false,
-    top_keys: None,
-    session_env: None,
-    frontmatter: false,
-};
-
-pub static DEF: DialectDef = DialectDef {
+/// What names OpenCode: all that Kilo, its fork, states for itself.
+static OPENCODE: Engine = Engine {
     name: "opencode",
     display: "OpenCode",
     product: "OpenCode 1.18.33 (plugins)",
-    flavors: &[Flavor(&TABLES)],
-    config: &CONFIG,
-    detect: DetectSpec {
-        dirs: &[],
-        file_names: &[],
-        unmarked: false,
-        sole_event_flavors: &[],
-        sole_top_keys: &[],
-        sole_handler_keys: &[],
-        top_keys: &[],
-        handler_keys: &[],
-        preferred: false,
-    },
-    // Write-only: hookx reads no file of OpenCode's.
-    locations: &[],
-    native: &[],
-    kill_switch: None,
-    disabled_handlers: None,
-    managed: None,
-    folder_trust: None,
-    malformed_entry_skips_file: &[],
-    host: HostSpec {
-        payload_keys: &[],
-        payload_events: &[],
-        env_markers: &[],
-    },
-    route: RouteSpec {
-        matcher: None,
-        grouped: false,
-        group_keys: &[],
-        command_key: "command",
-        timeout_key: None,
-        // The plugin waits this long for hookx, then kills it (OpenCode itself never gives up).
-        limit: crate::tables::RouteLimit {
-            secs: crate::tables::ROUTE_TIMEOUT,
-            on: &[],
-        },
-        names_project_route: true,
-    },
-    route_trust: None,
-    home_var: None,
-    presence: crate::tables::Presence {
-        programs: &["opencode"],
-        installs: &[],
-        folders: &[".opencode", ".config/opencode"],
-    },
-    schema: Schema {
-        file_name: "opencode.schema.json",
-        text: "{}",
-    },
-};
-
-static CONFIG: ConfigSpec = ConfigSpec {
-    other_events: &[],
-    handler_keys: &[
-        ("type", HandlerField::Type),
-        ("command", HandlerField::Command),
-    ],
-    flat_handlers: true,
-    wrapper_optional: false,
-    timeout_millis: false,
-    zero_timeout_is_none: false,
-    kept_keys: &[],
-    project_dir_variable: None,
-    provided_env: &[],
-    merges_identical_handlers: false,
-    version: None,
+    verified_with: "opencode-1.18.33",
+    document: "OpenCodePlugin",
+    programs: &["opencode"],
+    folders: &[".opencode", ".config/opencode"],
     // `.opencode/plugin/` and `~/.config/opencode/plugin/`: loaded whole, file by file.
     install_project: ".opencode/plugin/hookx.js",
     install_user: ".config/opencode/plugin/hookx.js",
-    hook_dir_var: None,
-    foreign_switches: &[],
-    reads_foreign_as: &[],
-    run_keys: RunKeys::NONE,
-    implied_type: None,
-    documents: Documents {
-        file: &FILE,
-        plugin: None,
-        frontmatter: None,
-        toml: None,
-    },
-    plugin_root_var: None,
-    convert_target: ".opencode/plugin/hookx-converted.js",
-    type_only_on: &[],
-    plugins: None,
-    scripts: None,
-    generated: Some(&PLUGIN),
-    rule_list: None,
-    json_syntax: crate::tables::JsonSyntax::STRICT,
+    converted: ".opencode/plugin/hookx-converted.js",
+    converted_id: "opencode-converted",
+    schema: "opencode.schema.json",
 };
+
+/// What names an agent on OpenCode's engine (OpenCode, Kilo): everything else, its events,
+/// tools, arguments, matching, answers and the plugin hookx writes, is the engine's
+/// ([`engine_tables`], [`engine_def`], [`engine_config`]).
+pub(crate) struct Engine {
+    pub name: &'static str,
+    pub display: &'static str,
+    pub product: &'static str,
+    /// The client version the tables were checked with.
+    pub verified_with: &'static str,
+    /// The name of its [`DocumentKind`].
+    pub document: &'static str,
+    /// Its client programs and folders ([`crate::tables::Presence`]).
+    pub programs: &'static [&'static str],
+    pub folders: &'static [&'static str],
+    /// Where install writes its plugin, in the project and below the home.
+    pub install_project: &'static str,
+    pub install_user: &'static str,
+    /// Where `convert` (and `sync`) writes its plugin in the project, and that location's id.
+    pub converted: &'static str,
+    pub converted_id: &'static str,
+    /// The file name of its (empty) schema.
+    pub schema: &'static str,
+}
+
+pub static TABLES: Tables = engine_tables(&OPENCODE, Dialect(&DEF));
+
+/// The flavour tables of an agent on OpenCode's engine, of `dialect`.
+pub(crate) const fn engine_tables(me: &Engine, dialect: Dialect) -> Tables {
+    Tables {
+        name: me.name,
+        dialect,
+        events: EVENTS,
+        tools: TOOLS,
+        tool_args: TOOL_ARGS,
+        // The plugin hands hookx every call; a rule's matcher is hookx's to apply.
+        matcher_targets: &[
+            (EventKind::PreToolUse, MatchOn::ToolName),
+            (EventKind::PostToolUse, MatchOn::ToolName),
+        ],
+        matcher_style: MatcherStyle::ListOrRegex {
+            list_extra: "",
+            separators: "",
+        },
+        exact_field_matchers: false,
+        // MCP tools are named `SERVER_TOOL` (no separator hookx can split on): not mapped.
+        mcp_names: McpNames {
+            prefix: "",
+            separator: "_",
+            matchers: None,
+            builtin: None,
+        },
+        matcher_tries_names_of: &[],
+        key_case: KeyCase::Snake,
+        key_renames: &[],
+        timestamp: TimestampForm::None,
+        // A plugin hook has no timeout of its own (awaited without one): the plugin's limit.
+        default_timeout: [600, 600, 600],
+        project_dir_var: None,
+        // Each plugin's hook is awaited in turn (plugins in loading order).
+        parallel: false,
+        first_deny_stops_the_rest: true,
+        handler_types: &["command"],
+        protocol: protocol_rows::PROTOCOL,
+        verified_with: Some(me.verified_with),
+        matcher_values: &[],
+        handler_key_overrides: &[],
+        invalid_matcher_effect: None,
+        tool_scope: ToolScope::Any,
+        tool_codecs: &[],
+        payload_keys: PAYLOAD_KEYS,
+    }
+}
+
+/// No document of OpenCode's is read but the plugin `convert` writes ([`LOCATIONS`]), whose
+/// rules hookx reads back from its data.
+pub static FILE: DocumentKind = engine_file(&OPENCODE);
+
+/// The document kind of an agent on OpenCode's engine.
+pub(crate) const fn engine_file(me: &Engine) -> DocumentKind {
+    DocumentKind {
+        name: me.document,
+        wrapper_optional: false,
+        wrapper_ignored: false,
+        top_keys: None,
+        session_env: None,
+        frontmatter: false,
+    }
+}
+
+/// The one file of OpenCode's hookx reads: the plugin `convert` wrote, whose handlers OpenCode
+/// runs itself (each a copy of a rule, by its provenance record: `crate::plan`). Not walked
+/// with the readable dialects' locations: no other agent reads it, and hookx runs none of it.
+pub static LOCATIONS: [Location; 1] = [engine_location(&OPENCODE, Dialect(&DEF))];
+
+/// The location of the plugin `convert` writes for an agent on OpenCode's engine.
+pub(crate) const fn engine_location(me: &Engine, dialect: Dialect) -> Location {
+    Location {
+        id: me.converted_id,
+        dialect,
+        scope: Scope::Project,
+        root: Root::Project,
+        pattern: Pattern::File(me.converted),
+    }
+}
+
+pub static DEF: DialectDef = engine_def(&OPENCODE, &[Flavor(&TABLES)], &CONFIG, &LOCATIONS);
+
+/// The definition of an agent on OpenCode's engine: `locations` are the plugins hookx writes
+/// that it reads back, which the agent runs itself.
+pub(crate) const fn engine_def(
+    me: &'static Engine,
+    flavors: &'static [Flavor],
+    config: &'static ConfigSpec,
+    locations: &'static [Location],
+) -> DialectDef {
+    DialectDef {
+        name: me.name,
+        display: me.display,
+        product: me.product,
+        flavors,
+        config,
+        detect: DetectSpec {
+            dirs: &[],
+            file_names: &[],
+            unmarked: false,
+            sole_event_flavors: &[],
+            sole_top_keys: &[],
+            sole_handler_keys: &[],
+            top_keys: &[],
+            handler_keys: &[],
+            preferred: false,
+        },
+        locations,
+        native: std::slice::from_ref(&me.converted_id),
+        kill_switch: None,
+        disabled_handlers: None,
+        managed: None,
+        folder_trust: None,
+        malformed_entry_skips_file: &[],
+        host: HostSpec {
+            payload_keys: &[],
+            payload_events: &[],
+            env_markers: &[],
+        },
+        route: RouteSpec {
+            matcher: None,
+            grouped: false,
+            group_keys: &[],
+            command_key: "command",
+            timeout_key: None,
+            // The plugin waits this long for hookx, then kills it (OpenCode itself never gives
+            // up).
+            limit: crate::tables::RouteLimit {
+                secs: crate::tables::ROUTE_TIMEOUT,
+                on: &[],
+            },
+            names_project_route: true,
+        },
+        route_trust: None,
+        home_var: None,
+        presence: crate::tables::Presence {
+            programs: me.programs,
+            installs: &[],
+            folders: me.folders,
+        },
+        schema: Schema {
+            file_name: me.schema,
+            text: "{}",
+        },
+    }
+}
+
+static CONFIG: ConfigSpec = engine_config(&OPENCODE, &FILE);
+
+/// How an agent on OpenCode's engine lays out what hookx writes for it: install's plugin in
+/// the project and the home, convert's in the project, all from [`PLUGIN`].
+pub(crate) const fn engine_config(me: &Engine, file: &'static DocumentKind) -> ConfigSpec {
+    ConfigSpec {
+        other_events: &[],
+        handler_keys: &[
+            ("type", HandlerField::Type),
+            ("command", HandlerField::Command),
+        ],
+        flat_handlers: true,
+        wrapper_optional: false,
+        timeout_millis: false,
+        zero_timeout_is_none: false,
+        kept_keys: &[],
+        project_dir_variable: None,
+        provided_env: &[],
+        merges_identical_handlers: false,
+        version: None,
+        install_project: me.install_project,
+        install_user: me.install_user,
+        hook_dir_var: None,
+        foreign_switches: &[],
+        reads_foreign_as: &[],
+        run_keys: RunKeys::NONE,
+        implied_type: None,
+        documents: Documents {
+            file,
+            plugin: None,
+            frontmatter: None,
+            toml: None,
+        },
+        plugin_root_var: None,
+        convert_target: me.converted,
+        type_only_on: &[],
+        plugins: None,
+        scripts: None,
+        generated: Some(&PLUGIN),
+        rule_list: None,
+        json_syntax: crate::tables::JsonSyntax::STRICT,
+    }
+}
 
 /// What the plugin sends and reads. The payload is Claude's shape; the answer is one flat JSON
 /// object the plugin applies: `permissionDecision: "deny"` with `permissionDecisionReason` (it
@@ -291,6 +377,7 @@ pub(crate) mod protocol_rows {
         ],
         updated_input_merges: false,
         updated_input_needs_allow: false,
+        reason_alone_is_context: false,
         answer_event_key: None,
         permission_values: &[Decision::Allow, Decision::Deny],
         permission_passes: &[],

@@ -503,6 +503,8 @@ mod protocol_rows {
     const HSO: &str = "hookSpecificOutput";
     const PRE: &[EventKind] = &[EventKind::PreToolUse];
     const PERM: &[EventKind] = &[EventKind::PermissionRequest];
+    /// The events around one tool call, where `continue: false` does not stop the agent.
+    const TOOL_CALL: &[EventKind] = &[EventKind::PreToolUse, EventKind::PostToolUse];
     /// Events whose answer takes a top-level `decision: "block"`: Stop (run 0.24.4: the turn
     /// goes on with the reason as a user message) and Claude's others, except PostToolUse,
     /// whose block reason never reached the model (run 0.24.4).
@@ -529,6 +531,7 @@ mod protocol_rows {
         exit_codes: ExitCodes::ByCodeAndJson,
         updated_input_merges: false,
         updated_input_needs_allow: false,
+        reason_alone_is_context: false,
         event_key: "hook_event_name",
         event_key_only: None,
         event_shapes: &[],
@@ -552,8 +555,12 @@ mod protocol_rows {
         failure_denies: &[],
         fail_closed: &[EventKind::PreToolUse, EventKind::PermissionRequest],
         answer: &[
-            F::new(Slot::Continue, &["continue"], Writes::All),
-            F::new(Slot::StopReason, &["stopReason"], Writes::All),
+            // Run 0.24.4 (tests/live_qwen.rs `hookx_answer_forms`, forms `hxprestop`,
+            // `hxpoststop`, each alone with a call after it): on PreToolUse `continue: false`
+            // blocks the call with the reason and the agent goes on; on PostToolUse the
+            // reason reaches the model and the agent goes on. Neither stops: not written there.
+            F::new(Slot::Continue, &["continue"], Writes::Except(TOOL_CALL)),
+            F::new(Slot::StopReason, &["stopReason"], Writes::Except(TOOL_CALL)),
             F::new(Slot::SuppressOutput, &["suppressOutput"], Writes::All),
             F::new(Slot::SystemMessage, &["systemMessage"], Writes::All),
             F::new(

@@ -281,6 +281,7 @@ mod protocol_rows {
         exit_codes: ExitCodes::ByCode,
         updated_input_merges: false,
         updated_input_needs_allow: false,
+        reason_alone_is_context: false,
         event_shapes: &[],
         verbatim_keys: &[],
         tool_args: ArgsForm::Object,

@@ -281,8 +281,27 @@ mod reads {
             // A search with no `path` reads the working directory recursively, which Cascade
             // sends as that directory's path: a guard that blocks a path (or a path under it)
             // then sees the directory it must judge, not an empty path it would let through.
-            ids::GREP | ids::GLOB => {
+            ids::GREP => {
                 let path = input.get("path").and_then(Value::as_str).or(cwd)?;
+                Some(json!({"file_path": path}))
+            }
+            // An absolute pattern searches its own folder, whatever `path` says: Claude Code
+            // 2.1.332 searches (and checks its permissions on) the pattern's text before its
+            // first wildcard, cut at its last `/` (`/root/.ssh/id_*`: `/root/.ssh`).
+            ids::GLOB => {
+                let base = input.get("path").and_then(Value::as_str).or(cwd)?;
+                let pattern = input.get("pattern").and_then(Value::as_str).unwrap_or("");
+                let path = match pattern.starts_with('/') {
+                    true => {
+                        let fixed =
+                            &pattern[..pattern.find(['*', '?', '[', '{']).unwrap_or(pattern.len())];
+                        match fixed.rfind('/') {
+                            Some(0) | None => "/",
+                            Some(at) => &fixed[..at],
+                        }
+                    }
+                    false => base,
+                };
                 Some(json!({"file_path": path}))
             }
             _ => None,
@@ -475,6 +494,7 @@ mod protocol_rows {
             exit_codes: ExitCodes::ByCode,
             updated_input_merges: false,
             updated_input_needs_allow: false,
+            reason_alone_is_context: false,
             event_shapes: &[],
             verbatim_keys: &[],
             tool_args: ArgsForm::Nested(nested),

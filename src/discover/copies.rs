@@ -39,12 +39,24 @@ const UNLOCKED_GRACE: std::time::Duration = std::time::Duration::from_secs(600);
 /// A private copy of `bytes`, the content read from the script at `path`, named and moded
 /// as it.
 pub(super) fn make(path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
+    static SWEPT: std::sync::Once = std::sync::Once::new();
+    SWEPT.call_once(sweep);
+    // `TMPDIR` comes from the environment, which agents fill from a project's settings: one
+    // naming a folder that is not there (or not writable) must not make the script
+    // "changed" and skipped. The system's own folder is the fallback.
+    make_in(&std::env::temp_dir(), path, bytes)
+        .or_else(|_| make_in(Path::new(FALLBACK), path, bytes))
+}
+
+/// The temporary folder when `TMPDIR`'s cannot hold a copy.
+const FALLBACK: &str = "/tmp";
+
+/// [`make`] in the folder `tmp`.
+fn make_in(tmp: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
     let name = path
         .file_name()
         .ok_or_else(|| std::io::Error::other("a script path without a file name"))?;
-    static SWEPT: std::sync::Once = std::sync::Once::new();
-    SWEPT.call_once(sweep);
-    let dir = tempfile::Builder::new().prefix(PREFIX).tempdir()?;
+    let dir = tempfile::Builder::new().prefix(PREFIX).tempdir_in(tmp)?;
     let lock = hold(&dir.path().join(LOCK))?;
     let copy = dir.path().join(name);
     let mut options = std::fs::OpenOptions::new();
@@ -71,12 +83,15 @@ pub(super) fn make(path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
     Ok(copy)
 }
 
-/// Creates the lock file at `path` and takes an exclusive lock on it, closed on `exec`.
+/// Creates the lock file at `path` and takes an exclusive lock on it, closed on `exec`. The
+/// file is locked under another name and then renamed into place (the lock stays with the open
+/// file): a sweep never finds it there unlocked, which would read as a dead owner's.
 fn hold(path: &Path) -> std::io::Result<std::fs::File> {
+    let new = path.with_extension("new");
     let file = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
-        .open(path)?;
+        .open(&new)?;
     #[cfg(unix)]
     {
         use std::os::fd::AsRawFd;
@@ -85,6 +100,7 @@ fn hold(path: &Path) -> std::io::Result<std::fs::File> {
             return Err(std::io::Error::last_os_error());
         }
     }
+    std::fs::rename(&new, path)?;
     Ok(file)
 }
 

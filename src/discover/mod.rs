@@ -49,7 +49,8 @@ pub use switches::{
     switched_off,
 };
 pub use walk::{
-    discover, discover_firing, discover_for_event, discover_trusting, find, has_copies,
+    discover, discover_firing, discover_for_event, discover_trusting, find, generated_sources,
+    has_copies,
 };
 pub use who_runs::{
     Runner, is_native, location_runner, needed_for_run, needs_trust, read_for_copies, runner,

@@ -66,6 +66,9 @@ pub(super) fn load(
     if let Some(layout) = location.dialect.config().scripts {
         return Some(read_script(source, layout, run, gated, &accept));
     }
+    if let Some(plugin) = location.dialect.config().generated {
+        return Some(read_generated(source, plugin));
+    }
     let parsed = match run {
         // Frontmatter is read whole: whether it has hooks decides whether it is a source.
         Some((_, event, fires)) if !markdown => {
@@ -162,6 +165,30 @@ fn trusted_sha(source: &Source, store: &TrustStore) -> Result<String, TrustState
         Some(record) => Ok(record.sha256.clone()),
         None => Err(store.state_of(id, None)),
     }
+}
+
+/// The plugin hookx generated for an agent whose hooks are code: its rules read back from its
+/// data ([`crate::route::converted_document`]), never run by hookx. A file hookx did not write
+/// (or with no handler) holds no rule hookx can know.
+fn read_generated(mut source: Source, plugin: &crate::tables::GeneratedPlugin) -> Source {
+    let text = match crate::read::text(&source.path, crate::read::MAX_FILE_BYTES) {
+        Ok(text) => text,
+        Err(e) => {
+            source.document = Err(Error::Io {
+                path: source.display.clone(),
+                message: e.to_string(),
+            });
+            return source;
+        }
+    };
+    // No hash: nothing in it is ever trusted (the agent runs it; hookx runs none of it).
+    let display = source.display.clone();
+    source.document = Ok(
+        crate::route::converted_document(plugin, source.dialect, &text, &display).unwrap_or_else(
+            || crate::tables::Document::new(source.dialect, source.dialect.config().documents.file),
+        ),
+    );
+    source
 }
 
 /// A hook script: its bytes are what trust hashes, its name the event.

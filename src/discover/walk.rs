@@ -33,8 +33,9 @@ pub fn discover_trusting(ctx: &Context, store: &TrustStore) -> Vec<Source> {
 
 /// What `hookx run --host HOST` needs to fire `event`, and no more: the sources of
 /// [`discover`] that [`needed_for_run`] keeps, each document holding only `event`'s rules
-/// ([`config::read::read_event`]). Where one of them holds a copy `convert` made, also the
-/// host's own hook files, for the plan ([`crate::plan`]; see [`discover_with`]).
+/// ([`config::read::read_event`]), with the plugins hookx generated for the host. Where one
+/// of them holds a copy `convert` made, also the host's own hook files, for the plan
+/// ([`crate::plan`]; see [`discover_with`]).
 ///
 /// Trust comes first: a file hookx would run itself ([`Runner::Hookx`]) is parsed only when
 /// `store` trusts it as found. One with no record is not even read (a `stat`, nothing more);
@@ -122,6 +123,28 @@ fn as_found(path: &Path) -> PathBuf {
     }
 }
 
+/// The plugins hookx generated for `host` that it reads back (an agent whose hooks are code:
+/// its dialect's locations, which the walk over every readable dialect's does not reach), each
+/// a source `host` runs itself. Empty for any other agent. Whoever plans for `host` adds them
+/// to the sources ([`crate::plan`]): no other agent reads them, and hookx runs none of them.
+pub fn generated_sources(ctx: &Context, host: Dialect) -> Vec<Source> {
+    if host.config().generated.is_none() {
+        return Vec::new();
+    }
+    let store = TrustStore::default();
+    host.def()
+        .locations
+        .iter()
+        .filter_map(|location| Some((location, ctx.root(location)?)))
+        .flat_map(|(location, root)| {
+            candidates(&root, location.pattern)
+                .into_iter()
+                .map(move |found| (location, found))
+        })
+        .filter_map(|(location, found)| load(ctx, &found, location, None, &store))
+        .collect()
+}
+
 /// Whether any handler of `sources` carries the provenance record `convert` writes (a
 /// `"hookx"` object naming its source and rule): a copy of a rule another file may hold.
 pub fn has_copies<'a>(sources: impl IntoIterator<Item = &'a Source>) -> bool {
@@ -140,10 +163,11 @@ pub fn has_copies<'a>(sources: impl IntoIterator<Item = &'a Source>) -> bool {
 /// Every source of `ctx`'s locations (for a `run`, only those it needs), in [`locations`]
 /// order, one per real file.
 ///
-/// For a `run`, where a file read holds a copy `convert` made ([`has_copies`]), the host's own
-/// hook files are read too ([`read_for_copies`]): the plan must see the rule the copy came
-/// from. They were listed and claimed with the rest, so only they are read then: most
-/// projects have no copy, and pay for nothing more.
+/// For a `run`, the plugins hookx generated for the host come last ([`generated_sources`]);
+/// and where a file read (or such a plugin) holds a copy `convert` made ([`has_copies`]), the
+/// host's own hook files are read too ([`read_for_copies`]): the plan must see the rule the
+/// copy came from. They were listed and claimed with the rest, so only they are read then:
+/// most projects have no copy, and pay for nothing more.
 pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<Source> {
     let plugins_needed = locations()
         .filter(|l| l.pattern == Pattern::Plugins)
@@ -237,8 +261,9 @@ pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<
         }
     }
     let mut sources: Vec<(usize, Source)> = sources.into_iter().flatten().collect();
+    let generated = run.map_or_else(Vec::new, |(host, _, _)| generated_sources(ctx, host));
     if let Some((host, _, _)) = run
-        && has_copies(sources.iter().map(|(_, s)| s))
+        && (has_copies(sources.iter().map(|(_, s)| s)) || has_copies(&generated))
     {
         for (i, candidate) in found.iter().enumerate() {
             if !wanted(candidate.location) && read_for_copies(host, candidate.location) {
@@ -247,5 +272,6 @@ pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<
         }
     }
     sources.sort_by_key(|(order, _)| *order);
-    sources.into_iter().map(|(_, source)| source).collect()
+    let sources = sources.into_iter().map(|(_, source)| source);
+    sources.chain(generated).collect()
 }

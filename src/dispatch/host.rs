@@ -88,7 +88,16 @@ pub fn decode(
             crate::model::tool::is_canonical(&t.name) || crate::model::tool::is_mcp(&t.name)
         })
     };
-    let primary = decoded.iter().position(|(e, _)| knows_tool(e)).unwrap_or(0);
+    // Among those, one that runs no other agent's hook files itself: hookx then runs every
+    // rule either agent needs it for. Taken for Cursor, a Kiro event would leave the rules of
+    // `.claude/settings.json` to Cursor, which Kiro never runs: a deny lost without a word.
+    // Under Cursor the other way, such a rule runs twice, which is the safe side.
+    let reads_none = |f: &Flavor| f.dialect().config().reads_foreign_as.is_empty();
+    let primary = decoded
+        .iter()
+        .position(|(e, f)| knows_tool(e) && reads_none(f))
+        .or_else(|| decoded.iter().position(|(e, _)| knows_tool(e)))
+        .unwrap_or(0);
     let (mut event, flavor) = decoded.swap_remove(primary);
     let also: Vec<Flavor> = decoded.into_iter().map(|(_, f)| f).collect();
     // Copilot handlers are promised a timestamp; a host that sends none fires the event now.

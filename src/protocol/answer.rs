@@ -770,6 +770,13 @@ fn read_json(flavor: Flavor, event: &Event, map: &Map<String, Value>, out: &mut 
             }
         }
     }
+    if p.reason_alone_is_context && out.decision != Some(Decision::Deny) && !out.block {
+        // The client shows the reason to the model as context, unless context came too.
+        let reasons = std::mem::take(&mut out.reasons);
+        if out.additional_context.is_empty() {
+            out.additional_context.extend(reasons);
+        }
+    }
     if p.updated_input_needs_allow
         && out.updated_input.is_some()
         && out.decision != Some(Decision::Allow)

@@ -247,11 +247,21 @@ pub fn is_hookx_program(program: &str) -> bool {
     if name.contains("hookx") {
         return true;
     }
-    let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
-    program.contains('/') && std::env::current_exe().is_ok_and(|exe| same(Path::new(program), &exe))
+    program.contains('/') && is_running_exe(program)
+}
+
+/// Whether the file at `program` is the running executable.
+fn is_running_exe(program: &str) -> bool {
+    let real = |p: &Path| std::fs::canonicalize(p).ok();
+    std::env::current_exe()
+        .is_ok_and(|exe| real(&exe).is_some_and(|e| Some(e) == real(Path::new(program))))
+}
+
+/// Whether `program` is this hookx for certain: `hookx` (found on `PATH` by the agent, as
+/// `install` and `convert` assume), or the path of the running executable. Not a program a
+/// repository names (`./tools/hookx`), which would run whatever it ships under that name.
+pub fn is_this_hookx(program: &str) -> bool {
+    program == "hookx" || (Path::new(program).is_absolute() && is_running_exe(program))
 }
 
 /// Whether a handler is a hookx routing entry, whatever field carries its command line.

@@ -26,14 +26,14 @@ mod switch;
 
 pub use entry::{
     Program, hookx_handler_can_run, is_hookx_entry, is_hookx_handler, is_hookx_program,
-    route_can_run, route_command, route_host,
+    is_this_hookx, route_can_run, route_command, route_host,
 };
 pub use file::is_own_route;
 pub(crate) use file::{
     Tally, created_file, events_path, fresh_text, install_text, layout, routes_in_list,
     uninstall_text,
 };
-pub use plugin::{PluginFile, is_own_plugin, plugin_files, plugin_routes};
+pub use plugin::{PluginFile, converted_document, is_own_plugin, plugin_files, plugin_routes};
 pub(crate) use plugin::{converted_plugin, plugin_text};
 pub use switch::switch_text;
 

@@ -26,17 +26,23 @@ pub(crate) fn plugin_text(
     plugin_of(plugin, host, &Value::Object(routes), "hookx install")
 }
 
-/// The plugin `hookx convert` writes around the converted `document`'s handlers (rules of the
-/// host's flavour, their commands already routed through `hookx exec`): per event, each
-/// command handler with its matcher and timeout. Handlers that are not commands are the
-/// converter's losses already; here they are skipped.
+/// The plugin `hookx convert` writes at `target` around the converted `document`'s handlers
+/// (rules of the host's flavour, their commands already routed through `hookx exec`): per
+/// event, each command handler with its matcher, timeout and provenance record (`"hookx"`,
+/// [`crate::config::MARKER`], its source named from `target`'s folder), which the plugin
+/// ignores and hookx reads back ([`converted_document`]): the plan sees the host run those
+/// rules itself. Handlers that are not commands are the converter's losses already; here they
+/// are skipped.
 pub(crate) fn converted_plugin(
     plugin: &GeneratedPlugin,
     host: Dialect,
     document: &crate::tables::Document,
+    target: &Path,
 ) -> String {
+    use crate::config::MARKER;
     let mut routes = Map::new();
     for rule in &document.rules {
+        let source = crate::config::merge::source_record(target, &rule.origin.file);
         let Some(event) = rule.flavor.tables().event_name(&rule.event) else {
             continue;
         };
@@ -51,11 +57,16 @@ pub(crate) fn converted_plugin(
                 true => handler.timeout,
                 false => handler.timeout.map(|s| s.saturating_mul(1000)),
             };
-            let entry = serde_json::json!({
+            let mut entry = serde_json::json!({
                 "matcher": rule.matcher,
                 "command": line,
                 "timeout_ms": millis,
             });
+            if let Some(Value::Object(record)) = handler.extra.get(MARKER) {
+                let mut record = record.clone();
+                record.insert("source".into(), Value::from(source.clone()));
+                entry[MARKER] = Value::Object(record);
+            }
             let list = routes
                 .entry(event.to_string())
                 .or_insert_with(|| Value::Array(Vec::new()));
@@ -80,12 +91,38 @@ fn plugin_of(plugin: &GeneratedPlugin, host: Dialect, routes: &Value, by: &str) 
         .map(|(_, name)| *name)
         .collect();
     let limit_ms = host.def().route.limit.secs * 1000;
-    plugin
-        .template
-        .replace("__HOOKX_BY__", by)
-        .replace("__HOOKX_ROUTES__", &pretty(routes))
-        .replace("__HOOKX_GUARDS__", &Value::from(guards).to_string())
-        .replace("__HOOKX_LIMIT_MS__", &limit_ms.to_string())
+    fill(
+        plugin.template,
+        &[
+            ("__HOOKX_BY__", by),
+            ("__HOOKX_ROUTES__", &pretty(routes)),
+            ("__HOOKX_GUARDS__", &Value::from(guards).to_string()),
+            ("__HOOKX_LIMIT_MS__", &limit_ms.to_string()),
+        ],
+    )
+}
+
+/// `template` with each of its holes replaced by its value, in one pass over the template: a
+/// value is never searched for holes (a command line holding `__HOOKX_GUARDS__` would
+/// otherwise put a JSON array inside a JS string, and a plugin that does not parse is not
+/// loaded: every guard in it fails open).
+fn fill(template: &str, holes: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(at) = rest.find("__HOOKX_") {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        let (text, len) = holes
+            .iter()
+            .find(|(hole, _)| tail.starts_with(hole))
+            .map_or(("__HOOKX_", "__HOOKX_".len()), |(hole, value)| {
+                (*value, hole.len())
+            });
+        out.push_str(text);
+        rest = &tail[len..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// JSON for a line of JS: pretty, indented as the template's constants are.
@@ -108,6 +145,67 @@ pub fn plugin_routes(plugin: &GeneratedPlugin, text: &str) -> Vec<(String, Strin
         .flatten()
         .filter_map(|(k, v)| Some((k, v.as_str()?.to_string())))
         .collect()
+}
+
+/// The rules of the plugin `convert` wrote (`text`, shown as `file`), read back from its
+/// `ROUTES` data (never run): per event of the host's, each handler a rule of the host's
+/// flavour with its matcher, command, timeout and provenance record. `None` when `text` is
+/// not hookx's plugin or holds no handlers (install's routes are no rules).
+pub fn converted_document(
+    plugin: &GeneratedPlugin,
+    host: Dialect,
+    text: &str,
+    file: &str,
+) -> Option<crate::tables::Document> {
+    use crate::model::{Command, Handler, HandlerKind};
+    use crate::tables::{Origin, Rule, RuleShape};
+    let flavor = host.default_flavor();
+    let mut document = crate::tables::Document::new(host, host.config().documents.file);
+    for (event, entries) in routes_object(plugin, text)? {
+        let (Some(kind), Some(entries)) = (flavor.tables().event_kind(&event), entries.as_array())
+        else {
+            continue;
+        };
+        for (i, entry) in entries.iter().enumerate() {
+            let Some(line) = entry.get("command").and_then(Value::as_str) else {
+                continue;
+            };
+            let millis = entry.get("timeout_ms").and_then(Value::as_u64);
+            let timeout = match host.config().timeout_millis {
+                true => millis,
+                false => millis.map(|m| m / 1000),
+            };
+            let mut extra = Map::new();
+            if let Some(record) = entry.get(crate::config::MARKER) {
+                extra.insert(crate::config::MARKER.into(), record.clone());
+            }
+            document.rules.push(Rule {
+                event: kind.clone(),
+                flavor,
+                matcher: entry
+                    .get("matcher")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                handlers: vec![Handler {
+                    kind: HandlerKind::Command(Command {
+                        command: Some(line.to_string()),
+                        ..Command::default()
+                    }),
+                    timeout,
+                    status_message: None,
+                    once: None,
+                    extra,
+                }],
+                shape: RuleShape::Flat,
+                extra: Map::new(),
+                origin: Origin {
+                    file: file.to_string(),
+                    pointer: format!("/{event}/{i}"),
+                },
+            });
+        }
+    }
+    (!document.rules.is_empty()).then_some(document)
 }
 
 /// The `ROUTES` object of hookx's plugin `text`: per event, a route (install's) or a list of

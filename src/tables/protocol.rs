@@ -56,6 +56,13 @@ pub struct ProtocolTables {
     /// no handler decided (or one asked, which the host cannot), never the input beside a deny;
     /// from such a handler it reads the input only beside its `allow`.
     pub updated_input_needs_allow: bool,
+    /// Whether a handler's reason with no deny or block beside it is context for the model
+    /// (Cline's `errorMessage` without `cancel`: the call runs and the text reaches the model,
+    /// run 3.0.65; its source reads `context ?? contextModification ?? errorMessage` as the
+    /// context when there is no cancel). Context the answer also carries comes first and the
+    /// reason is then unused, as in the client. hookx writes context in the context field,
+    /// which the client reads first, and the reason only beside a deny or block.
+    pub reason_alone_is_context: bool,
     /// The answer object that must name its event, and the key naming it.
     pub answer_event_key: Option<(&'static str, &'static str)>,
     /// Permission decisions the answer JSON can carry (others fall back to default behaviour).
@@ -216,6 +223,8 @@ pub enum Slot {
 pub enum Writes {
     All,
     On(&'static [EventKind]),
+    /// Every event but these (the field was probed there and the host ignores it).
+    Except(&'static [EventKind]),
     /// Accepted from handlers, never written (tolerated variants).
     Never,
 }
@@ -237,6 +246,7 @@ impl AnswerField {
         match self.writes {
             Writes::All => true,
             Writes::On(kinds) => kinds.contains(kind),
+            Writes::Except(kinds) => !kinds.contains(kind),
             Writes::Never => false,
         }
     }

@@ -141,6 +141,38 @@ impl World {
     }
 }
 
+/// Events seen in the records, in first-fired order.
+pub fn fired(records: &[Record]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for r in records {
+        if !out.contains(&r.event) {
+            out.push(r.event.clone());
+        }
+    }
+    out
+}
+
+/// Writes `value` to `path` (pretty JSON), making its folder.
+pub fn write_json(path: &Path, value: &Value) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, serde_json::to_string_pretty(value).unwrap()).unwrap();
+}
+
+/// An answer (sh snippet) printing `v`.
+pub fn print_json(v: &Value) -> String {
+    format!("printf '%s' '{v}'\n")
+}
+
+/// A Claude answer (sh snippet) putting `fields` into `hookSpecificOutput` of `event`.
+pub fn hso(event: &str, fields: Value) -> String {
+    let mut inner = serde_json::json!({"hookEventName": event});
+    inner
+        .as_object_mut()
+        .unwrap()
+        .extend(fields.as_object().unwrap().clone());
+    print_json(&serde_json::json!({"hookSpecificOutput": inner}))
+}
+
 /// One hook invocation as the dumper saved it.
 #[derive(Debug, Clone)]
 pub struct Record {

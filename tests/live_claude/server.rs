@@ -1,8 +1,9 @@
 //! A fake Anthropic Messages API on 127.0.0.1 that plays the model for Claude Code.
 //!
-//! Stateless scripting: the script is picked by a `SCRIPT:name` marker in the request's first
-//! user message, the step by the number of assistant messages in the request. Every request
-//! body is logged so that tests can assert what reached the model.
+//! Stateless scripting: the script is picked by a `SCRIPT:name` marker in the request's last
+//! prompt that holds one (the first user message of a `-p` run; in an interactive session each
+//! prompt may start a script of its own), the step by the number of assistant messages after
+//! that prompt. Every request body is logged so that tests can assert what reached the model.
 
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -115,17 +116,41 @@ pub fn first_user_text(request: &Value) -> String {
         .unwrap_or_default()
 }
 
+/// The last user message whose own text (not a tool result) holds a `SCRIPT:` marker: its
+/// text, and how many assistant messages came after it (the script's step).
+fn scripted_prompt(request: &Value) -> (String, usize) {
+    let messages = request["messages"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
+    let typed = |m: &Value| match &m["content"] {
+        Value::String(text) => text.clone(),
+        Value::Array(blocks) => blocks
+            .iter()
+            .filter(|b| b["type"] == "text")
+            .map(|b| b["text"].as_str().unwrap_or_default())
+            .collect(),
+        _ => String::new(),
+    };
+    let at = messages
+        .iter()
+        .rposition(|m| m["role"] == "user" && typed(m).contains("SCRIPT:"))
+        .unwrap_or(0);
+    let steps = messages[at.min(messages.len())..]
+        .iter()
+        .filter(|m| m["role"] == "assistant")
+        .count();
+    let text = messages.get(at).map(|m| m["content"].to_string());
+    (text.unwrap_or_default(), steps)
+}
+
 fn answer(scripts: &[(&'static str, Script)], request: &Value, n: usize) -> Value {
     let model = request["model"]
         .as_str()
         .unwrap_or("claude-sonnet-4-5")
         .to_string();
     let has_tools = request["tools"].as_array().is_some_and(|t| !t.is_empty());
-    let first = first_user_text(request);
-    let steps = request["messages"]
-        .as_array()
-        .map(|m| m.iter().filter(|m| m["role"] == "assistant").count())
-        .unwrap_or(0);
+    let (first, steps) = scripted_prompt(request);
     let text = request.to_string();
     let project = text
         .split("Primary working directory: ")

@@ -89,7 +89,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
 pub fn diagnose(ctx: &Context, hosts: Hosts) -> Report {
     // The record as `hookx run` reads it: one it refuses trusts nothing here either.
     let (store, refused) = TrustStore::load_for_run(ctx);
-    let sources = discover::discover_trusting(ctx, &store);
+    let mut sources = discover::discover_trusting(ctx, &store);
     let one = matches!(hosts, Hosts::One(_));
     let mut found: Vec<(Dialect, String)> = match hosts {
         Hosts::One(h) => vec![(h, "--host".to_string())],
@@ -115,15 +115,16 @@ pub fn diagnose(ctx: &Context, hosts: Hosts) -> Report {
         .copied()
         .collect();
     let hosts: Vec<Dialect> = found.iter().map(|(d, _)| *d).collect();
+    let plans = hosts
+        .iter()
+        .map(|h| crate::plan::plan_in(ctx, &mut sources, *h, &store))
+        .collect();
     let doctor = Doctor {
         ctx,
         sources: &sources,
         store: &store,
         likely_copies: crate::plan::likely_copies(&sources),
-        plans: hosts
-            .iter()
-            .map(|h| crate::plan::plan(&sources, *h, &store))
-            .collect(),
+        plans,
     };
     // Files that parsed and hold no hook (settings with other keys) have nothing to diagnose.
     let files: Vec<FileReport> = sources

@@ -8,7 +8,8 @@ import { spawn } from "node:child_process";
 
 // Each event that has rules, and what runs for it: the route to hookx (a shell command line,
 // written by `hookx install`), or handlers (`hookx convert`: {matcher, command, timeout_ms},
-// run in turn on the calls whose tool name the matcher, a regular expression, matches whole).
+// run in turn on the calls whose tool name the matcher, a regular expression, matches whole;
+// `hookx` names the rule each is a copy of, for hookx to read back: this plugin ignores it).
 const ROUTES = __HOOKX_ROUTES__;
 const EVENTS = Object.keys(ROUTES);
 
