@@ -212,6 +212,41 @@ fn hookx_program(opts: &Options) -> Result<Written, Error> {
     })
 }
 
+/// What every kind of install starts from.
+struct Start {
+    /// The file (or folder) the routes go in, kept inside the project by a project install.
+    path: PathBuf,
+    /// An empty report naming it.
+    report: Report,
+    /// The hookx the routes run: none on uninstall.
+    hookx: Option<Written>,
+}
+
+fn start(opts: &Options) -> Result<Start, Error> {
+    let path = target(&opts.ctx.home, &opts.ctx.project, opts.host, opts.scope);
+    stays_in_project(opts, &path)?;
+    let hookx = match opts.uninstall {
+        true => None,
+        false => Some(hookx_program(opts)?),
+    };
+    Ok(Start {
+        report: Report {
+            path: path.clone(),
+            ..Report::default()
+        },
+        path,
+        hookx,
+    })
+}
+
+/// The events install routes ([`routed_events`]): none on uninstall.
+fn events_to_route(opts: &Options) -> Vec<&'static str> {
+    match opts.uninstall {
+        true => Vec::new(),
+        false => routed_events(&opts.ctx, opts.host, opts.scope),
+    }
+}
+
 /// Installs or uninstalls, through [`config::update::update`]: the file is edited in place, only
 /// hookx's entries change, and nothing is written when nothing changes. Uninstall gives back
 /// the bytes the file had before install, and deletes the file only when install created it.
@@ -247,10 +282,7 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
 /// too (`served`, and every event the user route held for them: the keys do not say their
 /// event), since byte-identical handlers in every other project are switched off with them.
 fn needed_routes(opts: &Options, served: &[&'static str]) -> Vec<&'static str> {
-    let mut needed = match opts.uninstall {
-        true => Vec::new(),
-        false => routed_events(&opts.ctx, opts.host, opts.scope),
-    };
+    let mut needed = events_to_route(opts);
     if opts.scope == InstallScope::User
         && switch_owners(opts).is_some_and(|o| o.iter().any(|p| p != crate::route::HOME_OWNER))
     {
@@ -333,13 +365,8 @@ fn user_route_for_switch(
 /// Writes the routes of `needed` into the file of `opts`'s scope (all of them out on
 /// uninstall), with the host's review records of them.
 fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<(), Error> {
-    let path = target(&opts.ctx.home, &opts.ctx.project, opts.host, opts.scope);
-    stays_in_project(opts, &path)?;
+    let Start { path, hookx, .. } = start(opts)?;
     report.path = path.clone();
-    let hookx = match opts.uninstall {
-        true => None,
-        false => Some(hookx_program(opts)?),
-    };
     let host = opts.host;
     // The host's review file is checked first: routes it could not record would not run.
     if let Some(trust) = &host.def().route_trust {
@@ -489,21 +516,13 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
 /// install wrote ([`scripts::ROUTE_MARK`]) are replaced or removed; a script of the user's own under
 /// an event's name leaves that event unrouted, and the report says so.
 fn apply_scripts(opts: &Options) -> Result<Report, Error> {
-    let dir = target(&opts.ctx.home, &opts.ctx.project, opts.host, opts.scope);
-    stays_in_project(opts, &dir)?;
+    let Start {
+        path: dir,
+        mut report,
+        hookx,
+    } = start(opts)?;
     let host = opts.host;
-    let mut report = Report {
-        path: dir.clone(),
-        ..Report::default()
-    };
-    let needed = match opts.uninstall {
-        true => Vec::new(),
-        false => routed_events(&opts.ctx, host, opts.scope),
-    };
-    let hookx = match opts.uninstall {
-        true => None,
-        false => Some(hookx_program(opts)?),
-    };
+    let needed = events_to_route(opts);
     let wanted: Vec<String> = needed.iter().map(|name| name.to_string()).collect();
     let io = |path: &Path, e: std::io::Error| Error::Io {
         path: opts.ctx.display(path),
@@ -578,21 +597,13 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
 /// path without hookx's marker is the user's: refused, left as it is. With no event to route
 /// (and on uninstall) hookx's file is deleted.
 fn apply_plugin(opts: &Options, plugin: &crate::tables::GeneratedPlugin) -> Result<Report, Error> {
-    let path = target(&opts.ctx.home, &opts.ctx.project, opts.host, opts.scope);
-    stays_in_project(opts, &path)?;
+    let Start {
+        path,
+        mut report,
+        hookx,
+    } = start(opts)?;
     let host = opts.host;
-    let mut report = Report {
-        path: path.clone(),
-        ..Report::default()
-    };
-    let needed = match opts.uninstall {
-        true => Vec::new(),
-        false => routed_events(&opts.ctx, host, opts.scope),
-    };
-    let hookx = match opts.uninstall {
-        true => None,
-        false => Some(hookx_program(opts)?),
-    };
+    let needed = events_to_route(opts);
     let mut kept = Vec::new();
     update_keeping_trust(&opts.ctx, &path, &mut kept, |current| {
         let old = match current {
@@ -656,21 +667,13 @@ fn apply_plugin(opts: &Options, plugin: &crate::tables::GeneratedPlugin) -> Resu
 /// whole (one rule per event, each marked as install's). A file there that holds any rule
 /// install did not write is refused and left as it is. Uninstall deletes the file.
 fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Report, Error> {
-    let path = target(&opts.ctx.home, &opts.ctx.project, opts.host, opts.scope);
-    stays_in_project(opts, &path)?;
+    let Start {
+        path,
+        mut report,
+        hookx,
+    } = start(opts)?;
     let host = opts.host;
-    let mut report = Report {
-        path: path.clone(),
-        ..Report::default()
-    };
-    let hookx = match opts.uninstall {
-        true => None,
-        false => Some(hookx_program(opts)?),
-    };
-    let needed = match opts.uninstall {
-        true => Vec::new(),
-        false => routed_events(&opts.ctx, host, opts.scope),
-    };
+    let needed = events_to_route(opts);
     let mut kept = Vec::new();
     update_keeping_trust(&opts.ctx, &path, &mut kept, |current| {
         let had: Vec<String> = match current {

@@ -50,7 +50,7 @@ pub use switches::{
 };
 pub use walk::{
     discover, discover_firing, discover_for_event, discover_trusting, find, generated_sources,
-    has_copies, with_copies_sources,
+    has_copies,
 };
 pub use who_runs::{
     Runner, is_native, location_runner, needed_for_run, needs_trust, read_for_copies, runner,

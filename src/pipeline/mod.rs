@@ -177,14 +177,7 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
     )?;
     let dialect = request.host.dialect();
     let store = TrustStore::load_or_empty(&ctx);
-    let sources = discover::with_copies_sources(
-        &ctx,
-        &store,
-        dialect,
-        &event.kind,
-        None,
-        discover::discover_for_event(&ctx, dialect, &event.kind, &store),
-    );
+    let sources = discover::discover_for_event(&ctx, dialect, &event.kind, &store);
     // 3. select
     let hook_set = hook_set(&sources, dialect, &store);
     // 4. run: through hookx only where the host calls it (a route its own gates let through).
@@ -281,13 +274,12 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
     let (store, refused) = TrustStore::load_for_run(&ctx);
     // Left for the OS to free when hookx exits: freeing thousands of rules one by one costs
     // an event more than reading them from the cache did.
-    let sources = ManuallyDrop::new(discover::with_copies_sources(
+    let sources = ManuallyDrop::new(discover::discover_firing(
         &ctx,
-        &store,
         dialect,
         &hosted.event.kind,
-        Some(&fires),
-        discover::discover_firing(&ctx, dialect, &hosted.event.kind, &fires, &store),
+        &fires,
+        &store,
     ));
     // 3. select
     let hook_set = ManuallyDrop::new(hook_set(&sources, dialect, &store));
