@@ -1,15 +1,21 @@
 #!/usr/bin/env python3
-"""`hookx run --host claude` instruction counts (callgrind) of two hookx builds, side by side, on
+"""`hookx run --host claude` instruction counts (callgrind) of hookx builds, side by side, on
 projects of N trusted rules and on the README's story converted to Gemini and Codex (copies, so
 the plan of "each rule once" is built). Each binary runs three times in a row; the third count is
 shown (the first refills the parse cache, which each build keys to itself). Routes carry `--home`, as install writes them.
-Usage: scripts/bench-run-copies.py BEFORE_HOOKX AFTER_HOOKX"""
+With two handlers or more, `hookx run` forks a worker that runs them (`spawn::split`); the count
+shown is the worker's, which callgrind counts from the start (the fork inherits the count), so
+that every row counts all hookx did for the event. (The script once took whichever process
+printed first: its 100- and 1000-rule rows swung by up to 1.7× from run to run.)
+The last build is compared with each earlier one.
+Usage: scripts/bench-run-copies.py HOOKX HOOKX... (release builds; the last is the one measured)"""
 import json, os, subprocess, sys, shutil, re
 root=os.path.join(os.environ.get("TMPDIR","/tmp"),"hookx-bench-run-copies")
 shutil.rmtree(root, ignore_errors=True)
-if len(sys.argv) != 3:
-    sys.exit("usage: scripts/bench-run-copies.py BEFORE_HOOKX AFTER_HOOKX (release builds)")
-bins={"before":sys.argv[1],"after":sys.argv[2]}
+if len(sys.argv) < 3:
+    sys.exit("usage: scripts/bench-run-copies.py HOOKX HOOKX... (release builds; the last is the one measured)")
+names=sys.argv[1:]
+bins={"after":names[-1]}
 EVENTS=["PostToolUse","UserPromptSubmit","SessionStart","Stop","PreToolUse"]
 def bricks(n):
     by={e:[] for e in EVENTS}
@@ -31,8 +37,8 @@ def count(b,d,h):
     payload=json.dumps({"session_id":"s","transcript_path":"","cwd":d,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"permission_mode":"default"})
     env={"HOME":h,"PATH":"/usr/bin:/bin","CLAUDE_PROJECT_DIR":d}
     r=subprocess.run(["valgrind","--tool=callgrind","--callgrind-out-file=/dev/null","--trace-children=no",b,"run","--host","claude","--event","PreToolUse","--home",h],cwd=d,env=env,input=payload.encode(),capture_output=True)
-    m=re.search(rb"Collected : (\d+)",r.stderr)
-    return int(m.group(1)) if m else None
+    counts=[int(n) for n in re.findall(rb"Collected : (\d+)",r.stderr)]
+    return max(counts) if counts else None
 story_settings=json.dumps({"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"true guard"}]}],"PostToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command","command":"true fmt"}]}],"UserPromptSubmit":[{"hooks":[{"type":"command","command":"true log"}]}],"Stop":[{"hooks":[{"type":"command","command":"true stop"}]}]}})
 cases=[]
 for n in (1,10,100,1000):
@@ -44,9 +50,16 @@ env=dict(os.environ,HOME=h,HOOKX_HOME=h)
 subprocess.run([bins["after"],"convert",".claude/settings.json","--to","gemini,codex","--write","--hookx","hookx"],cwd=d,env=env,capture_output=True)
 subprocess.run([bins["after"],"trust","--yes"],cwd=d,env=env,capture_output=True)
 cases.append(("run --host claude, the story converted to Gemini and Codex (copies: plan built)",(d,h)))
-print("| case | before | after | after/before |")
-print("|---|---|---|---|")
+# the plan at scale: 200 Bash guards, each in three files (600 copies for the plan)
+many=json.dumps({"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":f"true g{i}"}]} for i in range(200)]}})
+d,h=project("many",[(".claude/settings.json",many),(".bricks/hooks.json",bricks(1))],bins["after"])
+env=dict(os.environ,HOME=h,HOOKX_HOME=h)
+subprocess.run([bins["after"],"convert",".claude/settings.json","--to","gemini,codex","--write","--hookx","hookx"],cwd=d,env=env,capture_output=True)
+subprocess.run([bins["after"],"trust","--yes"],cwd=d,env=env,capture_output=True)
+cases.append(("run --host claude, 200 Bash guards converted to Gemini and Codex (600 copies)",(d,h)))
+short=[os.path.basename(n) for n in names]
+print("| case | "+" | ".join(short)+" | "+" | ".join(f"{short[-1]} / {n}" for n in short[:-1])+" |")
+print("|---"*(2*len(names))+"|")
 for label,(d,h) in cases:
-    b=[count(bins["before"],d,h) for _ in range(3)][-1]
-    a=[count(bins["after"],d,h) for _ in range(3)][-1]
-    print(f"| {label} | {b:,} | {a:,} | {a/b:.3f} |")
+    got=[[count(b,d,h) for _ in range(3)][-1] for b in names]
+    print(f"| {label} | "+" | ".join(f"{n:,}" for n in got)+" | "+" | ".join(f"{got[-1]/n:.3f}" for n in got[:-1])+" |")

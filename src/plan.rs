@@ -435,17 +435,17 @@ fn first_dialect(c: &Copy) -> Option<Dialect> {
 
 /// Whether a copy hands its command the payload it was written for, given the flavour the
 /// payload it receives is in: a wrapper translates it, an unwrapped handler must have been
-/// written for it (a `--no-wrap` copy was not).
+/// written for it (a `--no-wrap` copy was not). The record is asked first: only a copy made
+/// from another dialect has its command line read for a wrapper.
 fn gets_its_payload(rule: &Rule, handler: &Handler, record: Option<&Record>, gets: Flavor) -> bool {
     if gets != rule.flavor {
         return false;
     }
-    let (_, wrapped) = handler_text(handler);
-    wrapped
-        || record
-            .and_then(|r| r.from)
-            .and_then(Flavor::named)
-            .is_none_or(|from| from.dialect() == rule.flavor.dialect())
+    let written_for_it = record
+        .and_then(|r| r.from)
+        .and_then(Flavor::named)
+        .is_none_or(|from| from.dialect() == rule.flavor.dialect());
+    written_for_it || handler_text(handler).1
 }
 
 /// What turns off `host` reading `dialect`'s files itself with its own payload, as a sentence
@@ -565,12 +565,17 @@ fn plan_with(
         .iter()
         .map(|c| (source_file(c.source), copy_rule_id(c.rule), c.index))
         .collect();
+    // Every copy in a file records the same source: each (file, record) resolved once.
+    let mut resolved: HashMap<(&Path, &str), PathBuf> = HashMap::new();
     let raw: Vec<RuleKey> = copies
         .iter()
         .zip(&own)
         .map(|(c, (file, rule, index))| match &c.record {
             Some(r) => RuleKey {
-                file: recorded_file(c.source, r.source),
+                file: resolved
+                    .entry((c.source.path.as_path(), r.source))
+                    .or_insert_with(|| recorded_file(c.source, r.source))
+                    .clone(),
                 rule: r.rule.to_string(),
                 index: r.index,
             },
@@ -616,7 +621,7 @@ fn plan_with(
         .collect();
     // The rules in the order first met, each with its copies.
     let mut order: Vec<RuleKey> = Vec::new();
-    let mut members: HashMap<RuleKey, Vec<usize>> = HashMap::new();
+    let mut members: HashMap<RuleKey, Vec<usize>> = HashMap::with_capacity(copies.len());
     for (i, key) in keys.iter().enumerate() {
         let list = members.entry(key.clone()).or_default();
         if list.is_empty() {
@@ -632,8 +637,8 @@ fn plan_with(
     let mut plan = Plan {
         host,
         rules: Vec::with_capacity(order.len()),
-        hookx_runs: HashMap::new(),
-        keys: HashMap::new(),
+        hookx_runs: HashMap::with_capacity(copies.len()),
+        keys: HashMap::with_capacity(copies.len()),
     };
     for key in order {
         let list = &members[&key];

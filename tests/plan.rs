@@ -460,3 +460,210 @@ fn a_copy_converted_in_from_another_file_is_not_taken_for_the_rule_at_its_record
     labels.sort_unstable();
     assert_eq!(labels, ["log", "other"], "{}", runs.join("\n"));
 }
+
+/// A Claude `PreToolUse` payload for `ls` in `project`.
+fn bash_payload(project: &Path) -> String {
+    format!(
+        r#"{{"session_id":"s","transcript_path":"","cwd":"{}","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{{"command":"ls"}},"permission_mode":"default"}}"#,
+        project.display()
+    )
+}
+
+#[test]
+fn the_plan_follows_every_change_to_the_files_from_one_event_to_the_next() {
+    // The plan is made anew from the files each event finds: a trusted deny is never lost, and
+    // never run twice, whichever file changes between two events.
+    let (project, home) = project("gemini,codex");
+    let root = project.path();
+    common::write(
+        root,
+        "hook.sh",
+        "#!/bin/sh\nprintf '%s\\n' \"$1\" >> \"$(dirname \"$0\")/runs.log\"\n\
+         [ \"$1\" = guard ] && { echo 'no shell today' >&2; exit 2; }\nexit 0\n",
+    );
+    // Each event under Claude: the guard's runs through the route, and whether it denied.
+    let event = |step: &str| {
+        let log = root.join("runs.log");
+        let _ = std::fs::remove_file(&log);
+        let ran = common::ran(
+            common::hookx_clean(root)
+                .env("HOME", home.path())
+                .args(["run", "--host", "claude", "--event", "PreToolUse"])
+                .arg("--project")
+                .arg(root)
+                .arg("--home")
+                .arg(home.path())
+                .write_stdin(bash_payload(root)),
+        );
+        assert_eq!(ran.code, Some(0), "{step}: {ran:?}");
+        let runs = std::fs::read_to_string(&log).unwrap_or_default();
+        let denied = ran.stdout.contains(r#""permissionDecision":"deny""#)
+            && ran.stdout.contains("no shell today");
+        (runs.lines().filter(|l| *l == "guard").count(), denied, ran)
+    };
+    let trust = || common::hookx_at(root, home.path(), &["trust", "--yes"]).success();
+    let claude = root.join(".claude/settings.json");
+    let (gemini, codex) = (
+        root.join(".gemini/settings.json"),
+        root.join(".codex/hooks.json"),
+    );
+    // Each step: what changes before the event, and the guard's runs through the route.
+    type Step<'a> = (&'a str, Box<dyn Fn() + 'a>, usize);
+    let steps: Vec<Step> = vec![
+        // Claude runs its own guard: the route runs no copy.
+        ("as converted", Box::new(|| {}), 0),
+        // The source loses the guard: a trusted copy is the runner now.
+        (
+            "the source edited",
+            Box::new(|| {
+                let guard = SETTINGS.lines().find(|l| l.contains("guard")).unwrap();
+                let edited = SETTINGS.replace(guard, "");
+                common::write(root, ".claude/settings.json", &edited);
+            }),
+            1,
+        ),
+        // The Gemini copy changed since it was trusted: the Codex copy runs.
+        (
+            "a copy edited",
+            Box::new(|| {
+                let text = std::fs::read_to_string(&gemini).unwrap();
+                std::fs::write(&gemini, format!("{text}\n")).unwrap();
+            }),
+            1,
+        ),
+        ("trust changed", Box::new(|| drop(trust())), 1),
+        (
+            "a copy removed",
+            Box::new(|| std::fs::remove_file(&codex).unwrap()),
+            1,
+        ),
+        // A new copy of the rule, converted from the Gemini one: still one run.
+        (
+            "a copy added",
+            Box::new(|| {
+                common::hookx_clean(root)
+                    .env("HOME", home.path())
+                    .args([
+                        "convert",
+                        ".gemini/settings.json",
+                        "--to",
+                        "codex",
+                        "--write",
+                    ])
+                    .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
+                    .assert()
+                    .success();
+                trust();
+            }),
+            1,
+        ),
+        // The guard back in the source: Claude runs it, the route none.
+        (
+            "the source restored",
+            Box::new(|| drop(common::write(root, ".claude/settings.json", SETTINGS))),
+            0,
+        ),
+        (
+            "the source removed",
+            Box::new(|| std::fs::remove_file(&claude).unwrap()),
+            1,
+        ),
+    ];
+    for (step, change, runs) in steps {
+        change();
+        let (got, denied, ran) = event(step);
+        assert_eq!(
+            got, runs,
+            "{step}: the guard ran {got} times through the route\n{ran:?}"
+        );
+        assert_eq!(denied, runs == 1, "{step}: the route's answer\n{ran:?}");
+    }
+}
+
+#[test]
+fn a_run_reads_the_hosts_own_file_once_and_only_where_a_copy_needs_it() {
+    use hookx::discover::{self, Context};
+    use hookx::model::EventKind;
+    use hookx::tables::Dialect;
+    use hookx::trust::TrustStore;
+    let claude = Dialect::named("claude").unwrap();
+    let kind = EventKind::UserPromptSubmit;
+    let read = |project: &Path, home: &Path| {
+        let ctx = Context::new(project.to_path_buf(), home.to_path_buf());
+        let store = TrustStore::load_or_empty(&ctx);
+        discover::discover_for_event(&ctx, claude, &kind, &store)
+            .iter()
+            .map(|s| s.display.clone())
+            .collect::<Vec<_>>()
+    };
+    // No copy: Claude reads its file itself, and the route does not.
+    let (plain, home) = project("");
+    assert_eq!(read(plain.path(), home.path()), Vec::<String>::new());
+    // Copies: the route reads Claude's file too, once, for the plan, and plans as a full
+    // discovery does.
+    let (copied, home) = project("gemini,codex");
+    let found = read(copied.path(), home.path());
+    let mut sorted = found.clone();
+    sorted.sort();
+    assert_eq!(
+        sorted,
+        [
+            ".claude/settings.json",
+            ".codex/hooks.json",
+            ".gemini/settings.json"
+        ],
+        "{found:?}"
+    );
+    let ctx = Context::new(copied.path().to_path_buf(), home.path().to_path_buf());
+    let store = TrustStore::load_or_empty(&ctx);
+    let planned = |sources: &[discover::Source]| {
+        hookx::plan::hookx_rules(sources, claude, &store)
+            .iter()
+            .filter(|r| r.rule.event == kind)
+            .map(|r| (r.source.display.clone(), r.rule.handlers.len()))
+            .collect::<Vec<_>>()
+    };
+    let fast = discover::discover_for_event(&ctx, claude, &kind, &store);
+    assert_eq!(planned(&fast), planned(&discover::discover(&ctx)));
+}
+
+#[test]
+fn without_the_original_the_route_prefers_a_copy_that_gets_the_payload_it_was_written_for() {
+    // A `--no-wrap` Gemini copy (first in discovery order) would hand the Claude command
+    // Gemini's payload; the wrapped Codex copy hands it Claude's. The original is gone.
+    let (project, home) = project("");
+    let root = project.path();
+    let convert = |to: &str, more: &[&str]| {
+        common::hookx_clean(root)
+            .env("HOME", home.path())
+            .args(["convert", ".claude/settings.json", "--to", to, "--write"])
+            .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
+            .args(more)
+            .assert()
+            .success();
+    };
+    convert("gemini", &["--no-wrap"]);
+    convert("codex", &[]);
+    std::fs::remove_file(root.join(".claude/settings.json")).unwrap();
+    common::hookx_at(root, home.path(), &["trust", "--yes"]).success();
+    let (event, payload) = prompt(root, "droid");
+    let runs = run(root, home.path(), "droid", event, &payload);
+    assert_eq!(runs.len(), 1, "{}", runs.join("\n"));
+    assert!(
+        runs[0].starts_with("log ") && runs[0].contains(r#""hook_event_name":"UserPromptSubmit""#),
+        "{}",
+        runs[0]
+    );
+    // The Codex copy changed since it was trusted: the Gemini copy is the only one hookx may
+    // run, and runs, with the payload it gets (Gemini's).
+    let codex = root.join(".codex/hooks.json");
+    let text = std::fs::read_to_string(&codex).unwrap();
+    std::fs::write(&codex, format!("{text}\n")).unwrap();
+    let runs = run(root, home.path(), "droid", event, &payload);
+    assert_eq!(runs.len(), 1, "{}", runs.join("\n"));
+    assert!(
+        runs[0].starts_with("log ") && runs[0].contains(r#""hook_event_name":"BeforeAgent""#),
+        "{}",
+        runs[0]
+    );
+}

@@ -375,40 +375,75 @@ fn convert_to(
         None => (None, None),
     };
     let code = if opts.strict && lossy { EXIT_LOSSES } else { 0 };
-    match opts.json {
-        false => {
-            if streamed {
-                // As `out!`: a closed stdout is not an error of the conversion.
-                let _ =
-                    config::write::write_text(&conversion.document, &mut std::io::stdout().lock());
-            }
-            if let Some(diff) = &diff {
-                out!("{diff}");
-            }
-            if several {
-                errln!("to {to}:");
-            }
-            if let Some(path) = &written {
-                errln!("wrote {path}");
-            }
-            err!(
-                "{}",
-                crate::diag::style(&loss::render_text(&conversion.losses, &conversion.notes))
-            );
-            Ok((None, code))
+    let fields = serde_json::json!({
+        "output": if target.is_none() { Some(&text) } else { None },
+        "written": written,
+        "diff": diff,
+    });
+    let print = || {
+        if streamed {
+            // As `out!`: a closed stdout is not an error of the conversion.
+            let _ = config::write::write_text(&conversion.document, &mut std::io::stdout().lock());
         }
-        true => Ok((
-            Some(serde_json::json!({
-                "to": to,
-                "output": if target.is_none() { Some(&text) } else { None },
-                "written": written,
-                "diff": diff,
-                "losses": conversion.losses,
-                "notes": conversion.notes,
-            })),
-            code,
-        )),
+        if let Some(diff) = &diff {
+            out!("{diff}");
+        }
+    };
+    let done = Done {
+        written: written.as_slice(),
+        refused: &[],
+        fields,
+        code,
+    };
+    Ok(report(opts, to, conversion, several, done, print))
+}
+
+/// What converting into one target did, for [`report`].
+struct Done<'a> {
+    /// The files written, and those left as they were, each with why.
+    written: &'a [String],
+    refused: &'a [String],
+    /// The JSON report's fields particular to the target's kind, between `to` and `losses`.
+    fields: serde_json::Value,
+    code: i32,
+}
+
+/// Says what converting into `to` did. In text: `print` writes the output (or diff) on stdout,
+/// then stderr names the target (when there are `several`), each file written or refused, and
+/// the losses. With --format json, one object instead: `to`, `done.fields`, the losses.
+fn report(
+    opts: &Options,
+    to: Dialect,
+    conversion: &convert::Conversion,
+    several: bool,
+    done: Done,
+    print: impl FnOnce(),
+) -> (Option<serde_json::Value>, i32) {
+    if opts.json {
+        let mut json = serde_json::Map::new();
+        json.insert("to".into(), serde_json::json!(to));
+        if let serde_json::Value::Object(fields) = done.fields {
+            json.extend(fields);
+        }
+        json.insert("losses".into(), serde_json::json!(conversion.losses));
+        json.insert("notes".into(), serde_json::json!(conversion.notes));
+        return (Some(serde_json::Value::Object(json)), done.code);
     }
+    print();
+    if several {
+        errln!("to {to}:");
+    }
+    for path in done.written {
+        errln!("wrote {path}");
+    }
+    for why in done.refused {
+        errln!("not written: {why}");
+    }
+    err!(
+        "{}",
+        crate::diag::style(&loss::render_text(&conversion.losses, &conversion.notes))
+    );
+    (None, done.code)
 }
 
 /// `--write` without `--out` writes the agent's project file: never through a symbolic link
@@ -553,39 +588,23 @@ pub fn convert_to_scripts(
         (false, false) => 1,
         (false, true) => 0,
     };
-    match opts.json {
-        false => {
-            out!("{shown}");
-            if several {
-                errln!("to {to}:");
-            }
-            for path in &written {
-                errln!("wrote {path}");
-            }
-            for why in &refused {
-                errln!("not written: {why}");
-            }
-            err!(
-                "{}",
-                crate::diag::style(&loss::render_text(&conversion.losses, &conversion.notes))
-            );
-            Ok((None, code))
-        }
-        true => Ok((
-            Some(serde_json::json!({
-                "to": to,
-                "scripts": scripts
-                    .iter()
-                    .map(|(name, text)| serde_json::json!({"name": name, "text": text}))
-                    .collect::<Vec<_>>(),
-                "written": written,
-                "refused": refused,
-                "losses": conversion.losses,
-                "notes": conversion.notes,
-            })),
-            code,
-        )),
-    }
+    let fields = serde_json::json!({
+        "scripts": scripts
+            .iter()
+            .map(|(name, text)| serde_json::json!({"name": name, "text": text}))
+            .collect::<Vec<_>>(),
+        "written": written,
+        "refused": refused,
+    });
+    let done = Done {
+        written: &written,
+        refused: &refused,
+        fields,
+        code,
+    };
+    Ok(report(opts, to, conversion, several, done, || {
+        out!("{shown}")
+    }))
 }
 
 /// [`convert_to`] for an agent whose hooks are code: one plugin around the converted handlers
@@ -668,40 +687,25 @@ fn convert_to_plugin(
         (false, true) => 1,
         (false, false) => 0,
     };
-    match opts.json {
-        false => {
-            if target.is_none() {
-                out!("{text}");
-            }
-            if let Some(diff) = &diff {
-                out!("{diff}");
-            }
-            if several {
-                errln!("to {to}:");
-            }
-            if let Some(path) = &written {
-                errln!("wrote {path}");
-            }
-            if let Some(why) = &refused {
-                errln!("not written: {why}");
-            }
-            err!(
-                "{}",
-                crate::diag::style(&loss::render_text(&conversion.losses, &conversion.notes))
-            );
-            Ok((None, code))
+    let fields = serde_json::json!({
+        "output": if target.is_none() { Some(&text) } else { None },
+        "written": written,
+        "refused": refused,
+        "diff": diff,
+    });
+    let print = || {
+        if target.is_none() {
+            out!("{text}");
         }
-        true => Ok((
-            Some(serde_json::json!({
-                "to": to,
-                "output": if target.is_none() { Some(&text) } else { None },
-                "written": written,
-                "refused": refused,
-                "diff": diff,
-                "losses": conversion.losses,
-                "notes": conversion.notes,
-            })),
-            code,
-        )),
-    }
+        if let Some(diff) = &diff {
+            out!("{diff}");
+        }
+    };
+    let done = Done {
+        written: written.as_slice(),
+        refused: refused.as_slice(),
+        fields,
+        code,
+    };
+    Ok(report(opts, to, conversion, several, done, print))
 }

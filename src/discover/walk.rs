@@ -33,7 +33,9 @@ pub fn discover_trusting(ctx: &Context, store: &TrustStore) -> Vec<Source> {
 
 /// What `hookx run --host HOST` needs to fire `event`, and no more: the sources of
 /// [`discover`] that [`needed_for_run`] keeps, each document holding only `event`'s rules
-/// ([`config::read::read_event`]).
+/// ([`config::read::read_event`]), with the plugins hookx generated for the host. Where one
+/// of them holds a copy `convert` made, also the host's own hook files, for the plan
+/// ([`crate::plan`]; see [`discover_with`]).
 ///
 /// Trust comes first: a file hookx would run itself ([`Runner::Hookx`]) is parsed only when
 /// `store` trusts it as found. One with no record is not even read (a `stat`, nothing more);
@@ -121,34 +123,6 @@ fn as_found(path: &Path) -> PathBuf {
     }
 }
 
-/// Every source of `ctx`'s locations (for a `run`, only those it needs), in [`locations`]
-/// order, one per real file.
-pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<Source> {
-    discover_reading(ctx, store, run, false)
-}
-
-/// `sources` as [`discover_firing`] or [`discover_for_event`] found them for `run`, with the
-/// plugins hookx generated for the host ([`generated_sources`]), or, where a file among them
-/// holds a copy `convert` made ([`has_copies`]), found again with the host's own hook files
-/// too ([`read_for_copies`]): the plan must see the rule the copy came from. Most projects
-/// have no copy, and pay for no second look.
-pub fn with_copies_sources(
-    ctx: &Context,
-    store: &TrustStore,
-    host: Dialect,
-    event: &EventKind,
-    fires: Option<config::read::Fires>,
-    sources: Vec<Source>,
-) -> Vec<Source> {
-    let generated = generated_sources(ctx, host);
-    let mut sources = match has_copies(&sources) || has_copies(&generated) {
-        false => sources,
-        true => discover_reading(ctx, store, Some((host, event, fires)), true),
-    };
-    sources.extend(generated);
-    sources
-}
-
 /// The plugins hookx generated for `host` that it reads back (an agent whose hooks are code:
 /// its dialect's locations, which the walk over every readable dialect's does not reach), each
 /// a source `host` runs itself. Empty for any other agent. Whoever plans for `host` adds them
@@ -173,9 +147,9 @@ pub fn generated_sources(ctx: &Context, host: Dialect) -> Vec<Source> {
 
 /// Whether any handler of `sources` carries the provenance record `convert` writes (a
 /// `"hookx"` object naming its source and rule): a copy of a rule another file may hold.
-pub fn has_copies(sources: &[Source]) -> bool {
+pub fn has_copies<'a>(sources: impl IntoIterator<Item = &'a Source>) -> bool {
     sources
-        .iter()
+        .into_iter()
         .filter_map(Source::document)
         .flat_map(|d| &d.rules)
         .flat_map(|r| &r.handlers)
@@ -186,18 +160,23 @@ pub fn has_copies(sources: &[Source]) -> bool {
         })
 }
 
-/// [`discover_with`], also reading the host's own hook files with `own` ([`read_for_copies`]).
-fn discover_reading(ctx: &Context, store: &TrustStore, run: Run, own: bool) -> Vec<Source> {
-    let needed =
-        |host: Dialect, l: &Location| needed_for_run(host, l) || (own && read_for_copies(host, l));
+/// Every source of `ctx`'s locations (for a `run`, only those it needs), in [`locations`]
+/// order, one per real file.
+///
+/// For a `run`, the plugins hookx generated for the host come last ([`generated_sources`]);
+/// and where a file read (or such a plugin) holds a copy `convert` made ([`has_copies`]), the
+/// host's own hook files are read too ([`read_for_copies`]): the plan must see the rule the
+/// copy came from. They were listed and claimed with the rest, so only they are read then:
+/// most projects have no copy, and pay for nothing more.
+pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<Source> {
     let plugins_needed = locations()
         .filter(|l| l.pattern == Pattern::Plugins)
-        .filter(|l| run.is_none_or(|(host, _, _)| needed(host, l)))
+        .filter(|l| run.is_none_or(|(host, _, _)| needed_for_run(host, l)))
         .filter_map(|l| Some((l, l.dialect.config().plugins?)))
         .collect::<Vec<_>>();
     // The settings files that say which plugins are on are read whenever plugins are.
     let wanted = |location: &Location| {
-        run.is_none_or(|(host, _, _)| needed(host, location))
+        run.is_none_or(|(host, _, _)| needed_for_run(host, location))
             || plugins_needed
                 .iter()
                 .any(|(_, spec)| spec.enabled_in.contains(&location.id))
@@ -226,17 +205,22 @@ fn discover_reading(ctx: &Context, store: &TrustStore, run: Run, own: bool) -> V
         claims.claim(&found, i);
     }
     let load_held = |claims: &Claims, i: usize, c: &Candidate| {
-        if !claims.holds(i) || !wanted(c.location) {
+        if !claims.holds(i) {
             return None;
         }
         let mut source = load(ctx, &c.file, c.location, run, store)?;
         source.plugin = c.plugin;
         Some((c.order, source))
     };
+    let load_wanted = |claims: &Claims, i: usize, c: &Candidate| {
+        wanted(c.location)
+            .then(|| load_held(claims, i, c))
+            .flatten()
+    };
     let mut sources: Vec<Option<(usize, Source)>> = found
         .iter()
         .enumerate()
-        .map(|(i, c)| load_held(&claims, i, c))
+        .map(|(i, c)| load_wanted(&claims, i, c))
         .collect();
     // Plugins come from the registries, as the settings just read enable them: they may take
     // a real file over from a location read above, whose source then goes. Like
@@ -273,10 +257,21 @@ fn discover_reading(ctx: &Context, store: &TrustStore, run: Run, own: bool) -> V
             }
         }
         for (i, candidate) in found.iter().enumerate().skip(first) {
-            sources.push(load_held(&claims, i, candidate));
+            sources.push(load_wanted(&claims, i, candidate));
         }
     }
     let mut sources: Vec<(usize, Source)> = sources.into_iter().flatten().collect();
+    let generated = run.map_or_else(Vec::new, |(host, _, _)| generated_sources(ctx, host));
+    if let Some((host, _, _)) = run
+        && (has_copies(sources.iter().map(|(_, s)| s)) || has_copies(&generated))
+    {
+        for (i, candidate) in found.iter().enumerate() {
+            if !wanted(candidate.location) && read_for_copies(host, candidate.location) {
+                sources.extend(load_held(&claims, i, candidate));
+            }
+        }
+    }
     sources.sort_by_key(|(order, _)| *order);
-    sources.into_iter().map(|(_, source)| source).collect()
+    let sources = sources.into_iter().map(|(_, source)| source);
+    sources.chain(generated).collect()
 }
