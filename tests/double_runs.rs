@@ -390,3 +390,31 @@ fn an_untrusted_guard_switched_off_by_another_project_fails_closed() {
         "{doctor}"
     );
 }
+
+/// In the install's own project too: right after `install --host copilot`, before `hookx
+/// trust`, Copilot no longer runs the Claude guard and hookx does not run an untrusted file:
+/// the tool call is denied, with what to do, until the file is trusted; then the guard's own
+/// deny, once.
+#[test]
+fn an_untrusted_guard_the_install_switched_off_in_its_own_project_fails_closed() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    let (answers, ran) = p.fire(&p.a);
+    assert!(ran.is_empty(), "untrusted content never runs: {ran:?}");
+    let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
+    let file = p.a.join(".claude/settings.json");
+    assert!(
+        reason.contains(&format!("hookx trust {}", file.display())),
+        "{reason}"
+    );
+    p.hookx(&p.a, &["trust", "--yes"]);
+    let (answers, ran) = p.fire(&p.a);
+    assert_eq!(
+        ran,
+        [p.a.display().to_string()],
+        "the guard once: {answers:?}"
+    );
+    let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
+    assert!(reason.contains("no shell here"), "{reason}");
+}

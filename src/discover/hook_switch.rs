@@ -91,17 +91,28 @@ pub fn leaves_any(host: Dialect, keys: &HashSet<&str>, source: &Source) -> bool 
     })
 }
 
+/// Which installs [`switched_by_installs`] counts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Installs {
+    /// Only installs of another project (or home) than the source's own.
+    Others,
+    /// Every install, the source's own project's too.
+    All,
+}
+
 /// The sources among `among` that hold a handler `host` leaves to hookx because `hookx
-/// install` listed its key for another install than the one of the source's own project (or
-/// home), as the switch file records them (`"hookx": {"disabledHooks": {PROJECT: [keys]}}`),
-/// with those installs. The key is the handler's content, so an install switches off every
-/// byte-identical handler: the host does not run it here either, and this project may have no
-/// route and no trust of its own for hookx to run it. `project`: the project's folder.
-pub fn switched_by_others<'a>(
+/// install` listed its key (for another install than the one of the source's own project or
+/// home, with [`Installs::Others`]), as the switch file records them (`"hookx":
+/// {"disabledHooks": {PROJECT: [keys]}}`), with those installs. The key is the handler's
+/// content, so an install switches off every byte-identical handler: the host does not run it
+/// here either, and this project may have no route and no trust of its own for hookx to run
+/// it. `project`: the project's folder.
+pub fn switched_by_installs<'a>(
     sources: &[Source],
     host: Dialect,
     among: impl IntoIterator<Item = &'a Source>,
     project: &Path,
+    installs: Installs,
 ) -> Vec<(&'a Source, Vec<String>)> {
     let project = project.canonicalize().ok();
     // Every recorded key, with the install that recorded it and whether that is this project's.
@@ -139,9 +150,12 @@ pub fn switched_by_others<'a>(
                 let Some(key) = key_of(host, source, rule, handler) else {
                     continue;
                 };
-                let is_own = |owner: &str, here: bool| match source.location.root {
-                    Root::Home => owner == crate::route::HOME_OWNER,
-                    _ => here,
+                let is_own = |owner: &str, here: bool| {
+                    installs == Installs::Others
+                        && match source.location.root {
+                            Root::Home => owner == crate::route::HOME_OWNER,
+                            _ => here,
+                        }
                 };
                 let others = recorded
                     .iter()

@@ -287,7 +287,7 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         Some(why) => refused_store(why, &hook_set.untrusted, hosted.host, &hosted.event)?,
         None => warn_untrusted(&ctx, &hook_set.untrusted),
     }
-    switched_by_others(
+    switched_off_untrusted(
         &ctx,
         &sources,
         &hook_set.untrusted,
@@ -528,11 +528,12 @@ fn hook_set<'a>(sources: &'a [Source], host: Dialect, store: &TrustStore) -> Hoo
 }
 
 /// Untrusted files whose handlers the host does not run because `hookx install` switched off
-/// byte-identical handlers for another install ([`discover::switched_by_others`]): hookx must
-/// not run them, and they run nowhere else. Where the event guards a tool call, an error,
+/// their byte-identical handlers, here or for another install ([`discover::switched_by_installs`]):
+/// hookx must not run them, and they run nowhere else (here: until the user trusts the file
+/// install just left to hookx). Where the event guards a tool call, an error,
 /// which the failure policy answers with a deny that says what to do; on other events the
 /// untrusted file's warning (once per content, [`warn_untrusted`]) stands.
-fn switched_by_others(
+fn switched_off_untrusted(
     ctx: &Context,
     sources: &[Source],
     untrusted: &[(&Source, TrustState)],
@@ -543,7 +544,13 @@ fn switched_by_others(
         return Ok(());
     }
     let files = untrusted.iter().map(|(s, _)| *s);
-    let held = discover::switched_by_others(sources, host.dialect(), files, &ctx.project);
+    let held = discover::switched_by_installs(
+        sources,
+        host.dialect(),
+        files,
+        &ctx.project,
+        discover::Installs::All,
+    );
     let Some((source, owners)) = held.first() else {
         return Ok(());
     };

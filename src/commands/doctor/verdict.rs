@@ -56,8 +56,13 @@ impl Doctor<'_> {
                 ),
                 None,
             ));
-            let others =
-                discover::switched_by_others(self.sources, host, [source], &self.ctx.project);
+            let others = discover::switched_by_installs(
+                self.sources,
+                host,
+                [source],
+                &self.ctx.project,
+                discover::Installs::Others,
+            );
             if let Some((_, owners)) = others.first() {
                 let trusted = self.store.state(source) == crate::trust::TrustState::Trusted;
                 verdict.findings.push(Finding::new(
