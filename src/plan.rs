@@ -664,8 +664,9 @@ fn plan_with(
         // own agent, and, where it claims to be a copy, trusted and handed its payload.
         // Otherwise it is one more run, never the only one: a forged copy running `true`,
         // or an original the repository changed since the user trusted a copy of it.
-        // A plugin hookx generated is code, which no trust record covers: its routes are
-        // what it runs.
+        // A plugin hookx generated is code, which no trust record covers: it is read as one
+        // only while it is byte for byte what hookx writes around its data
+        // (`route::converted_document`), so its routes are what it runs.
         let generated = |s: &Source| s.dialect.config().generated.is_some();
         let displaces = |c: &Copy| {
             let Some(h) = hookx else {

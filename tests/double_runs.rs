@@ -223,3 +223,170 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_that_cannot_run() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// Two projects with the same Claude guard, for hookx installed for Copilot in `a` only.
+/// Copilot's `disabledHooks` keys a handler by its content, so the install turns the guard off
+/// in `b` too, which has no route of its own: the user route install keeps runs it there.
+struct TwoProjects {
+    _tmp: tempfile::TempDir,
+    a: PathBuf,
+    b: PathBuf,
+    home: PathBuf,
+    log: PathBuf,
+}
+
+impl TwoProjects {
+    fn new() -> TwoProjects {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let (a, b, home) = (root.join("a"), root.join("b"), root.join("home"));
+        let log = root.join("ran.log");
+        // Byte-identical in both projects: it logs the folder it runs in, and denies.
+        let guard = format!(
+            "pwd >> '{}'; echo 'no shell here' >&2; exit 2",
+            log.display()
+        );
+        let rule = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": guard}]}]}});
+        for dir in [&a, &b] {
+            std::fs::create_dir_all(dir.join(".git")).unwrap();
+            common::write(dir, ".claude/settings.json", &rule.to_string());
+        }
+        std::fs::create_dir_all(&home).unwrap();
+        TwoProjects {
+            _tmp: tmp,
+            a,
+            b,
+            home,
+            log,
+        }
+    }
+
+    fn hookx(&self, at: &Path, args: &[&str]) -> String {
+        let out = common::hookx_at(at, &self.home, args)
+            .success()
+            .get_output()
+            .clone();
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    /// Fires Copilot's `preToolUse` for a `bash` call in `project` through each route Copilot
+    /// runs there (the user's, and the project's when it has one), as Copilot runs them; the
+    /// answers, and the folders the guard ran in.
+    fn fire(&self, project: &Path) -> (Vec<(String, String)>, Vec<String>) {
+        let _ = std::fs::remove_file(&self.log);
+        let bin = env!("CARGO_BIN_EXE_hookx");
+        let spec = Dialect::named("copilot").unwrap().config();
+        let payload = serde_json::json!({"timestamp": 1, "cwd": project, "toolName": "bash", "toolArgs": "{\"command\":\"ls\"}"}).to_string();
+        let mut answers = Vec::new();
+        for file in [
+            self.home.join(spec.install_user),
+            project.join(spec.install_project),
+        ] {
+            for route in routes(&file, bin, "copilot", "preToolUse") {
+                let out = assert_cmd::Command::new("sh")
+                    .args(["-c", &route])
+                    .current_dir(project)
+                    .env("HOME", &self.home)
+                    .env_remove("HOOKX_HOME")
+                    .env_remove("HOOKX_HOST")
+                    .env(spec.hook_dir_var.unwrap(), file.parent().unwrap())
+                    .write_stdin(payload.clone())
+                    .output()
+                    .unwrap();
+                answers.push((
+                    String::from_utf8(out.stdout).unwrap(),
+                    String::from_utf8(out.stderr).unwrap(),
+                ));
+            }
+        }
+        let ran = std::fs::read_to_string(&self.log).unwrap_or_default();
+        (answers, ran.lines().map(str::to_string).collect())
+    }
+}
+
+/// The deny in Copilot's answers to one `preToolUse`, if any: its reason.
+fn copilot_deny(answers: &[(String, String)]) -> Option<String> {
+    answers.iter().find_map(|(stdout, _)| {
+        let v: serde_json::Value = serde_json::from_str(stdout.trim()).ok()?;
+        (v["permissionDecision"] == "deny").then(|| v["permissionDecisionReason"].to_string())
+    })
+}
+
+/// hookx's user route runs a Claude guard that an install in another project switched off in
+/// Copilot (the key is the handler's content): trusted, the guard's own deny, once; in the
+/// installed project the guard still runs once (the project route leaves the event to the
+/// user route). The last uninstall takes the user route back out with the keys.
+#[test]
+fn a_guard_switched_off_by_an_install_in_another_project_still_denies_there() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&p.a, &["trust", "--yes"]);
+    p.hookx(&p.b, &["trust", "--yes"]);
+    let out = p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    assert!(out.contains("(the user route)"), "{out}");
+    for project in [&p.a, &p.b] {
+        let (answers, ran) = p.fire(project);
+        assert_eq!(ran, [project.display().to_string()], "{answers:?}");
+        let reason = copilot_deny(&answers);
+        assert!(
+            reason
+                .as_deref()
+                .is_some_and(|r| r.contains("no shell here")),
+            "{project:?}: {answers:?}"
+        );
+    }
+    // A user uninstall keeps the routes a project's switch still needs.
+    let out = p.hookx(
+        &p.a,
+        &[
+            "install",
+            "--host",
+            "copilot",
+            "--scope",
+            "user",
+            "--uninstall",
+        ],
+    );
+    assert!(out.contains("uninstall those first"), "{out}");
+    let (answers, ran) = p.fire(&p.b);
+    assert_eq!(ran, [p.b.display().to_string()], "{answers:?}");
+    // Counted by the installs recorded: the route stays while one is left.
+    p.hookx(&p.b, &["install", "--host", "copilot", "--hookx", bin]);
+    p.hookx(&p.a, &["install", "--host", "copilot", "--uninstall"]);
+    let spec = Dialect::named("copilot").unwrap().config();
+    assert!(p.home.join(spec.install_user).exists());
+    let (answers, ran) = p.fire(&p.b);
+    assert_eq!(ran, [p.b.display().to_string()], "{answers:?}");
+    p.hookx(&p.b, &["install", "--host", "copilot", "--uninstall"]);
+    assert!(!p.home.join(spec.install_user).exists());
+    assert!(!p.home.join(".copilot/settings.json").exists());
+}
+
+/// The same where `b`'s Claude file is not trusted by hookx: hookx does not run it, and the
+/// guard Copilot no longer runs is not lost: the tool call is denied, with what to do.
+#[test]
+fn an_untrusted_guard_switched_off_by_another_project_fails_closed() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&p.a, &["trust", "--yes"]);
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    let (answers, ran) = p.fire(&p.b);
+    assert!(ran.is_empty(), "untrusted content never runs: {ran:?}");
+    let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
+    let file = p.b.join(".claude/settings.json");
+    assert!(
+        reason.contains(&format!("hookx trust {}", file.display()))
+            && reason.contains(&p.a.display().to_string())
+            && reason.contains("--uninstall"),
+        "{reason}"
+    );
+    let doctor = common::hookx_at(&p.b, &p.home, &["doctor", "--host", "copilot"])
+        .get_output()
+        .clone();
+    let doctor = String::from_utf8(doctor.stdout).unwrap();
+    assert!(
+        doctor.contains(&format!("--host copilot` in {} listed", p.a.display()))
+            && doctor.contains("until `hookx trust"),
+        "{doctor}"
+    );
+}

@@ -1999,6 +1999,82 @@ fn faulty_handlers_beside_a_deny() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// Copilot's `disabledHooks` keys a handler by its content: `hookx install --host copilot` in a
+/// project `a` turns off the byte-identical Claude guard of the project Copilot runs in too,
+/// which has no route of hookx's. The guard is not lost: hookx's user route, which the install
+/// keeps for it, runs it there, once, when `hookx trust` covers the file (its own deny reaches
+/// the model); when not, hookx runs nothing of it and denies the call, naming the fix. Ground
+/// truth first: without hookx, Copilot runs the guard itself.
+fn a_guard_switched_off_by_another_projects_install_still_denies() {
+    let guard = |sb: &Sandbox| {
+        let log = sb.root.join("guard.log");
+        let command = format!("pwd >> '{}'; echo GUARD-SAYS-NO >&2; exit 2", log.display());
+        let rule = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]}});
+        for project in ["a", "project"] {
+            std::fs::create_dir_all(sb.root.join(project).join(".git")).unwrap();
+            sb.write(
+                &format!("{project}/.claude/settings.json"),
+                &rule.to_string(),
+            );
+        }
+        log
+    };
+    let ran = |l: &Live| -> Vec<String> {
+        std::fs::read_to_string(l.sb.root.join("guard.log"))
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    };
+    let mut c = Checks::default();
+    let Some(alone) = live_env("synced", |sb| {
+        guard(sb);
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    // Copilot's own run of an exit-2 guard denies without its stderr: hookx's says it.
+    let own = alone.tool_result("synced", "synced-call");
+    c.that(
+        ran(&alone) == [alone.sb.project.display().to_string()]
+            && own.contains("Denied")
+            && !own.contains("GUARD-SAYS-NO"),
+        format!(
+            "ground truth: Copilot runs the guard, which denies: {:?} {own}",
+            ran(&alone)
+        ),
+    );
+    for trusted in [true, false] {
+        let Some(l) = live_env("synced", |sb| {
+            guard(sb);
+            let a = sb.root.join("a");
+            common::hookx_at(&a, &sb.home, &["trust", "--yes"]).success();
+            if trusted {
+                hookx(sb, &["trust", "--yes"]);
+            }
+            common::hookx_at(&a, &sb.home, &["install", "--host", "copilot"]).success();
+            routed_env(sb)
+        }) else {
+            return;
+        };
+        let result = l.tool_result("synced", "synced-call");
+        let file = l.sb.project.join(".claude/settings.json");
+        match trusted {
+            true => c.that(
+                ran(&l) == [l.sb.project.display().to_string()]
+                    && result.contains("GUARD-SAYS-NO"),
+                format!("trusted: the guard ran once, through hookx, and denied: {:?} {result}", ran(&l)),
+            ),
+            false => c.that(
+                ran(&l).is_empty()
+                    && result.contains(&format!("hookx trust {}", file.display())),
+                format!("untrusted: nothing of it ran, and the call was denied with the fix: {:?} {result}", ran(&l)),
+            ),
+        }
+    }
+    c.done("synced");
+}
+
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_copilot",
@@ -2022,6 +2098,7 @@ fn main() -> std::process::ExitCode {
             hook_files_with_comments_or_trailing_commas,
             faulty_handlers_beside_a_deny,
             synced_project_runs_each_rule_once,
+            a_guard_switched_off_by_another_projects_install_still_denies,
         ],
     )
 }

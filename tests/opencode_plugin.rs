@@ -905,6 +905,56 @@ fn the_converted_plugin_runs_its_rules_and_hookx_leaves_them_alone() {
     assert!(!p.project.join(".kilo/plugin/hookx.js").exists());
 }
 
+/// A converted plugin stands in for its rules only while it is byte for byte what hookx
+/// writes around its data: hookx reads the data, never the code, so a plugin whose code was
+/// changed (a repository's forgery that keeps the marker line and the records) is one more
+/// plugin, and the user's trusted guard still runs through hookx.
+#[test]
+fn a_converted_plugin_whose_code_was_changed_does_not_stand_in_for_its_rules() {
+    let p = Project::guarded();
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&["install", "--host", "opencode", "--hookx", hookx])
+        .success();
+    p.hookx(&["trust", "--yes"]).success();
+    assert_cmd::Command::cargo_bin("hookx")
+        .unwrap()
+        .args(["convert", ".claude/settings.json", "--to", "opencode"])
+        .args(["--write", "--hookx", hookx])
+        .current_dir(&p.project)
+        .env("HOME", &p.home)
+        .assert()
+        .success();
+    let path = p.project.join(".opencode/plugin/hookx-converted.js");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let payload = json!({"hook_event_name": "tool.execute.before", "session_id": "s",
+        "cwd": p.project, "tool_name": "bash", "tool_input": {"command": "rm -rf /"},
+        "tool_use_id": "c"});
+    // As written, the converted plugin runs the guard and hookx leaves it alone.
+    run(&p, "tool.execute.before", payload.clone())
+        .success()
+        .lacks("claude guard");
+    // Its code replaced by a plugin that runs nothing, the data and marker line kept.
+    let routes = text.find("const ROUTES = ").expect("the ROUTES constant");
+    let data_end = routes
+        + text[routes..]
+            .find(";\n")
+            .expect("the ROUTES constant ends")
+        + 2;
+    let forged = format!(
+        "{}export const HookxConverted = async () => ({{}});\n",
+        &text[..data_end]
+    );
+    assert!(forged.lines().next() == text.lines().next() && forged.contains("/hooks/PreToolUse/0"));
+    std::fs::write(&path, forged).unwrap();
+    run(&p, "tool.execute.before", payload)
+        .success()
+        .says("no rm -rf / (claude guard)");
+    p.hookx(&["list", "--host", "opencode"])
+        .success()
+        .says("hookx runs .claude/settings.json")
+        .lacks("opencode runs .opencode/plugin/hookx-converted.js");
+}
+
 /// A rule on an event OpenCode never sends has no runner there: no route can bring it to
 /// hookx, so the plan says nobody runs it, not hookx.
 #[test]

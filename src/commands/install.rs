@@ -88,6 +88,9 @@ pub struct Report {
     /// Each host setting that leaves handlers to hookx ([`crate::tables::HookSwitch`]) that
     /// install wrote or holds hookx's keys: its file, and how many handlers hookx runs by it.
     pub switched: Vec<(PathBuf, usize)>,
+    /// The user's route a project install keeps for the handlers it switched off
+    /// (`user_route_for_switch`), when it touched it.
+    pub user_route: Option<Box<Report>>,
 }
 
 impl Report {
@@ -257,15 +260,114 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
     if let Some(list) = opts.host.config().rule_list {
         return apply_rule_list(opts, list);
     }
-    let Start {
-        path,
-        mut report,
-        hookx,
-    } = start(opts)?;
-    let host = opts.host;
+    let mut report = Report::default();
     // The host's switch first: the handlers it then leaves to hookx need routes.
-    set_hook_switches(opts, &mut report)?;
-    let needed = events_to_route(opts);
+    let served = set_hook_switches(opts, &mut report)?;
+    let needed = needed_routes(opts, &served);
+    // A user uninstall keeps the routes project installs' switches still need.
+    let routes = Options {
+        uninstall: opts.uninstall && needed.is_empty(),
+        ..opts.clone()
+    };
+    write_routes(&routes, &needed, &mut report)?;
+    if opts.scope == InstallScope::Project && has_hook_switch(opts.host) {
+        user_route_for_switch(opts, &served, &mut report)?;
+    }
+    Ok(report)
+}
+
+/// The events whose route `opts` leaves in its scope's file: those of the scope's rules that
+/// hookx runs ([`routed_events`], none on uninstall), and in the user's file, while a project
+/// install has switched handlers off ([`set_hook_switches`]), the events of those handlers
+/// too (`served`, and every event the user route held for them: the keys do not say their
+/// event), since byte-identical handlers in every other project are switched off with them.
+fn needed_routes(opts: &Options, served: &[&'static str]) -> Vec<&'static str> {
+    let mut needed = events_to_route(opts);
+    if opts.scope == InstallScope::User
+        && switch_owners(opts).is_some_and(|o| o.iter().any(|p| p != crate::route::HOME_OWNER))
+    {
+        let path = target(
+            &opts.ctx.home,
+            &opts.ctx.project,
+            opts.host,
+            InstallScope::User,
+        );
+        let held = read_text(&path)
+            .map(|t| crate::route::own_route_events(&path, &t, opts.host))
+            .unwrap_or_default();
+        for event in held.into_iter().chain(served.iter().copied()) {
+            if !needed.contains(&event) {
+                needed.push(event);
+            }
+        }
+    }
+    needed
+}
+
+fn has_hook_switch(host: Dialect) -> bool {
+    host.config()
+        .foreign_switches
+        .iter()
+        .any(|s| s.hooks.is_some())
+}
+
+/// The installs whose keys hookx records in the host's switch file (`None`: the host has no
+/// switch, or the file is not there).
+fn switch_owners(opts: &Options) -> Option<Vec<String>> {
+    let switch = opts
+        .host
+        .config()
+        .foreign_switches
+        .iter()
+        .find_map(|s| s.hooks)?;
+    let text = read_text(&opts.ctx.home.join(switch.file)).ok()?;
+    Some(crate::route::recorded_owners(&text, switch))
+}
+
+/// After a project install (or uninstall) that switched handlers off, keeps the user's route
+/// (the one `--scope user` writes) routing their events while any project's keys are
+/// recorded: a byte-identical handler in a project without a route would otherwise run
+/// nowhere. Once no project's keys are, it routes only what the home's files need, and goes
+/// with the file when install created it. A project route leaves every event the user route
+/// takes to it ([`crate::route::left_to_user_route`]): nothing runs twice.
+fn user_route_for_switch(
+    opts: &Options,
+    served: &[&'static str],
+    report: &mut Report,
+) -> Result<(), Error> {
+    let user = Options {
+        scope: InstallScope::User,
+        uninstall: false,
+        ..opts.clone()
+    };
+    let needed = needed_routes(&user, served);
+    let path = target(
+        &user.ctx.home,
+        &user.ctx.project,
+        user.host,
+        InstallScope::User,
+    );
+    // A user route this install has no part in is left as the user installed it.
+    if !path.exists() && (served.is_empty() || needed.is_empty()) {
+        return Ok(());
+    }
+    let user = Options {
+        uninstall: needed.is_empty(),
+        ..user
+    };
+    let mut routes = Report::default();
+    write_routes(&user, &needed, &mut routes)?;
+    report.kept_trusted.append(&mut routes.kept_trusted);
+    report.user_route = Some(Box::new(routes));
+    Ok(())
+}
+
+/// Writes the routes of `needed` into the file of `opts`'s scope (all of them out on
+/// uninstall), with the host's review records of them.
+fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<(), Error> {
+    let Start { path, hookx, .. } = start(opts)?;
+    report.path = path.clone();
+    let host = opts.host;
     // The host's review file is checked first: routes it could not record would not run.
     if let Some(trust) = &host.def().route_trust {
         let file = opts.ctx.agent_file(host, trust.file);
@@ -295,7 +397,7 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
                     &events,
                     (host, opts.scope),
                     hookx.program(),
-                    &needed,
+                    needed,
                     created,
                     &mut tally,
                 );
@@ -327,16 +429,17 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
     })?;
     report.kept_trusted.extend(kept);
     if let Some(trust) = &host.def().route_trust {
-        record_trust(opts, trust, &path, before.as_deref(), &mut report)?;
+        record_trust(opts, trust, &path, before.as_deref(), report)?;
     }
-    Ok(report)
+    Ok(())
 }
 
 /// Keeps each setting with which the host leaves single handlers of another dialect's files
 /// to hookx ([`crate::tables::HookSwitch`]) listing exactly the handlers of the install's
 /// scope that the host reads itself with its own payload (none on uninstall), so that hookx
 /// runs each of them once, with the payload it was written for.
-fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<(), Error> {
+/// Returns the host's names of the events of the handlers listed.
+fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static str>, Error> {
     let host = opts.host;
     let root = match opts.scope {
         InstallScope::Project => Root::Project,
@@ -348,8 +451,9 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<(), Error> {
         .iter()
         .filter_map(|s| Some((s.dialect, s.hooks?)))
         .collect();
+    let mut served: Vec<&'static str> = Vec::new();
     if switches.is_empty() {
-        return Ok(());
+        return Ok(served);
     }
     let sources = match opts.uninstall {
         true => Vec::new(),
@@ -375,6 +479,12 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<(), Error> {
                         && !wanted.contains(&key)
                     {
                         wanted.push(key);
+                        let own = switch.events.iter().find(|e| e.0 == rule.event);
+                        if let Some(&(_, _, name, _)) = own
+                            && !served.contains(&name)
+                        {
+                            served.push(name);
+                        }
                     }
                 }
             }
@@ -383,7 +493,7 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<(), Error> {
         let shown = opts.ctx.display(&path);
         let owner = match opts.scope {
             InstallScope::Project => opts.ctx.project.display().to_string(),
-            InstallScope::User => "~".to_string(),
+            InstallScope::User => crate::route::HOME_OWNER.to_string(),
         };
         let outcome =
             update_keeping_trust(&opts.ctx, &path, &mut report.kept_trusted, |current| {
@@ -398,7 +508,7 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<(), Error> {
             report.switched.push((path, wanted.len()));
         }
     }
-    Ok(())
+    Ok(served)
 }
 
 /// Install for a host whose hooks are one script per event ([`crate::tables::ScriptLayout`]): a route is a
@@ -819,6 +929,34 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
                  ({file}): hookx runs each once, with the payload it was written for"
             ),
         }
+    }
+    if let Some(user) = report.user_route.as_deref().filter(|u| u.changed()) {
+        let file = opts.ctx.display(&user.path);
+        match user.routes {
+            0 => println!(
+                "removed hookx's user route for {host} from {file}: no project install switches \
+                 handlers off any more"
+            ),
+            _ => println!(
+                "{host} events routed to hookx in {file} too (the user route): {}; {host} turns \
+                 a handler off by its content, in every project, and this route runs the \
+                 byte-identical ones in projects without a route of hookx's",
+                user.added.join(", ")
+            ),
+        }
+    }
+    if opts.uninstall && report.routes > 0 {
+        println!(
+            "kept the {host} routes in {shown} that hookx runs handlers by for project installs \
+             ({}): uninstall those first",
+            switch_owners(opts)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|o| o != crate::route::HOME_OWNER)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        return Ok(0);
     }
     if opts.uninstall {
         if report.deleted {

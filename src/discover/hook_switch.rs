@@ -8,8 +8,9 @@
 use super::source::Source;
 use super::who_runs::is_native;
 use crate::model::Handler;
-use crate::tables::{Dialect, HookSwitch, Rule, RuleShape};
+use crate::tables::{Dialect, HookSwitch, Root, Rule, RuleShape};
 use std::collections::HashSet;
+use std::path::Path;
 
 /// The setting with which `host` turns off single handlers of `dialect`'s files it reads
 /// itself, if it has one.
@@ -88,4 +89,73 @@ pub fn leaves_any(host: Dialect, keys: &HashSet<&str>, source: &Source) -> bool 
                 .any(|h| is_switched_off(host, keys, source, r, h))
         })
     })
+}
+
+/// The sources among `among` that hold a handler `host` leaves to hookx because `hookx
+/// install` listed its key for another install than the one of the source's own project (or
+/// home), as the switch file records them (`"hookx": {"disabledHooks": {PROJECT: [keys]}}`),
+/// with those installs. The key is the handler's content, so an install switches off every
+/// byte-identical handler: the host does not run it here either, and this project may have no
+/// route and no trust of its own for hookx to run it. `project`: the project's folder.
+pub fn switched_by_others<'a>(
+    sources: &[Source],
+    host: Dialect,
+    among: impl IntoIterator<Item = &'a Source>,
+    project: &Path,
+) -> Vec<(&'a Source, Vec<String>)> {
+    let project = project.canonicalize().ok();
+    // Every recorded key, with the install that recorded it and whether that is this project's.
+    let mut recorded: Vec<(&str, &str, bool)> = Vec::new();
+    for switch in host
+        .config()
+        .foreign_switches
+        .iter()
+        .filter_map(|s| s.hooks)
+    {
+        let records = sources
+            .iter()
+            .filter(|s| s.location.id == switch.location && s.dialect == host)
+            .filter_map(|s| s.document()?.extra.get(switch.owned_key)?.get(switch.key))
+            .filter_map(serde_json::Value::as_object);
+        for owners in records {
+            for (owner, keys) in owners {
+                let here = Path::new(owner).canonicalize().ok() == project;
+                let keys = keys.as_array().into_iter().flatten();
+                recorded.extend(keys.filter_map(|k| Some((k.as_str()?, owner.as_str(), here))));
+            }
+        }
+    }
+    if recorded.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for source in among {
+        let Some(doc) = source.document() else {
+            continue;
+        };
+        let mut owners: Vec<String> = Vec::new();
+        for rule in &doc.rules {
+            for handler in &rule.handlers {
+                let Some(key) = key_of(host, source, rule, handler) else {
+                    continue;
+                };
+                let is_own = |owner: &str, here: bool| match source.location.root {
+                    Root::Home => owner == crate::route::HOME_OWNER,
+                    _ => here,
+                };
+                let others = recorded
+                    .iter()
+                    .filter(|&&(k, o, here)| k == key && !is_own(o, here));
+                for &(_, owner, _) in others {
+                    if !owners.iter().any(|o| o == owner) {
+                        owners.push(owner.to_string());
+                    }
+                }
+            }
+        }
+        if !owners.is_empty() {
+            out.push((source, owners));
+        }
+    }
+    out
 }

@@ -287,6 +287,13 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         Some(why) => refused_store(why, &hook_set.untrusted, hosted.host, &hosted.event)?,
         None => warn_untrusted(&ctx, &hook_set.untrusted),
     }
+    switched_by_others(
+        &ctx,
+        &sources,
+        &hook_set.untrusted,
+        hosted.host,
+        &hosted.event,
+    )?;
     guard::injected_before_run();
     // 4. run and 5. answer
     let plan = dispatch::run::plan(
@@ -518,6 +525,44 @@ fn hook_set<'a>(sources: &'a [Source], host: Dialect, store: &TrustStore) -> Hoo
         rules: crate::plan::hookx_rules(sources, host, store),
         untrusted: host::untrusted(sources, host, store),
     }
+}
+
+/// Untrusted files whose handlers the host does not run because `hookx install` switched off
+/// byte-identical handlers for another install ([`discover::switched_by_others`]): hookx must
+/// not run them, and they run nowhere else. Where the event guards a tool call, an error,
+/// which the failure policy answers with a deny that says what to do; on other events the
+/// untrusted file's warning (once per content, [`warn_untrusted`]) stands.
+fn switched_by_others(
+    ctx: &Context,
+    sources: &[Source],
+    untrusted: &[(&Source, TrustState)],
+    host: Flavor,
+    event: &Event,
+) -> Result<(), Error> {
+    if failure::policy(host, &event.kind) != failure::OnFailure::Deny {
+        return Ok(());
+    }
+    let files = untrusted.iter().map(|(s, _)| *s);
+    let held = discover::switched_by_others(sources, host.dialect(), files, &ctx.project);
+    let Some((source, owners)) = held.first() else {
+        return Ok(());
+    };
+    let state = untrusted
+        .iter()
+        .find(|(s, _)| std::ptr::eq(*s, *source))
+        .map(|(s, state)| s.withheld.unwrap_or(*state));
+    let name = host.dialect().name();
+    Err(Error::Usage(format!(
+        "{} holds a handler that `hookx install --host {name}` in {} turned off for {} by its \
+         content (byte-identical handlers are off everywhere), and hookx does not run this file \
+         ({}): review it, then run `hookx trust {}`; or, in {1}, run `hookx install --host {name} \
+         --uninstall` to turn the handler back on",
+        source.display,
+        owners.join(", "),
+        host.dialect().def().display,
+        state.map_or("not trusted", |s| s.why_not()),
+        crate::shell::shell_quote(&source.path.display().to_string()),
+    )))
 }
 
 /// A trust record `run` refused ([`trust::Refused`]): said on stderr every time. Where the

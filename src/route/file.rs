@@ -440,3 +440,20 @@ fn remove_routes(
     }
     routes.len()
 }
+
+/// The events of `host` that hold a route install wrote ([`find_routes`]) in the text of a
+/// host file at `path` (none when hookx cannot read it).
+pub(crate) fn own_route_events(path: &Path, text: &str, host: Dialect) -> Vec<&'static str> {
+    let Ok(events) = events_path(path, text, host) else {
+        return Vec::new();
+    };
+    let text = JsonText::new(text);
+    host.own_events()
+        .into_iter()
+        .map(|(_, name, _)| name)
+        .filter(|name| {
+            entries_of(&text, &path_to(&events, &[Seg::from(*name)]))
+                .is_some_and(|entries| !find_routes(&entries, host).is_empty())
+        })
+        .collect()
+}

@@ -30,12 +30,12 @@ pub use entry::{
 };
 pub use file::is_own_route;
 pub(crate) use file::{
-    Tally, created_file, events_path, fresh_text, install_text, layout, routes_in_list,
-    uninstall_text,
+    Tally, created_file, events_path, fresh_text, install_text, layout, own_route_events,
+    routes_in_list, uninstall_text,
 };
 pub use plugin::{PluginFile, converted_document, is_own_plugin, plugin_files, plugin_routes};
 pub(crate) use plugin::{converted_plugin, plugin_text};
-pub use switch::switch_text;
+pub use switch::{HOME_OWNER, recorded_owners, switch_text};
 
 use crate::config::edit::{JsonText, Seg};
 use crate::config::scripts;

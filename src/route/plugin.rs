@@ -75,8 +75,11 @@ pub(crate) fn converted_plugin(
             }
         }
     }
-    plugin_of(plugin, host, &Value::Object(routes), "hookx convert")
+    plugin_of(plugin, host, &Value::Object(routes), CONVERTED_BY)
 }
+
+/// Who a converted plugin says wrote it.
+const CONVERTED_BY: &str = "hookx convert";
 
 /// The plugin text around `routes` (an object of the host's event names and what runs for
 /// each), saying which command (`by`) wrote it.
@@ -150,7 +153,10 @@ pub fn plugin_routes(plugin: &GeneratedPlugin, text: &str) -> Vec<(String, Strin
 /// The rules of the plugin `convert` wrote (`text`, shown as `file`), read back from its
 /// `ROUTES` data (never run): per event of the host's, each handler a rule of the host's
 /// flavour with its matcher, command, timeout and provenance record. `None` when `text` is
-/// not hookx's plugin or holds no handlers (install's routes are no rules).
+/// not hookx's plugin, holds no handlers (install's routes are no rules), or is not byte for
+/// byte the plugin this hookx writes around that data: the data is all hookx reads, so code
+/// that does something else (a repository's forgery, a hand edit, an older template) must
+/// not stand in for the rules the data names.
 pub fn converted_document(
     plugin: &GeneratedPlugin,
     host: Dialect,
@@ -161,7 +167,11 @@ pub fn converted_document(
     use crate::tables::{Origin, Rule, RuleShape};
     let flavor = host.default_flavor();
     let mut document = crate::tables::Document::new(host, host.config().documents.file);
-    for (event, entries) in routes_object(plugin, text)? {
+    let routes = routes_object(plugin, text)?;
+    if plugin_of(plugin, host, &Value::Object(routes.clone()), CONVERTED_BY) != text {
+        return None;
+    }
+    for (event, entries) in routes {
         let (Some(kind), Some(entries)) = (flavor.tables().event_kind(&event), entries.as_array())
         else {
             continue;

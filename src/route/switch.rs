@@ -14,6 +14,9 @@ use crate::config::update::Change;
 use crate::tables::HookSwitch;
 use serde_json::{Map, Value, json};
 
+/// How the record names an install of the home's files (`--scope user`).
+pub const HOME_OWNER: &str = "~";
+
 /// The change that leaves the keys hookx records for `owner` (the install's project, or the
 /// home) exactly `wanted` (none on uninstall); the file hookx created is deleted once nothing
 /// else is in it. `Err` names what in the file stops the edit.
@@ -111,4 +114,19 @@ pub fn switch_text(
         (false, Some(now)) if now == text.as_str() => Change::Keep,
         _ => Change::Write(text.into_text()),
     })
+}
+
+/// The installs (projects, or `~` for the home) whose keys hookx records in the switch file's
+/// text `current`: while a project is among them, a byte-identical handler in any other
+/// project is switched off too, and hookx's user route runs it there.
+pub fn recorded_owners(current: &str, switch: &HookSwitch) -> Vec<String> {
+    let Ok(value) = serde_json::from_str::<Value>(current) else {
+        return Vec::new();
+    };
+    value
+        .get(switch.owned_key)
+        .and_then(|r| r.get(switch.key))
+        .and_then(Value::as_object)
+        .map(|owners| owners.keys().cloned().collect())
+        .unwrap_or_default()
 }

@@ -56,6 +56,31 @@ impl Doctor<'_> {
                 ),
                 None,
             ));
+            let others =
+                discover::switched_by_others(self.sources, host, [source], &self.ctx.project);
+            if let Some((_, owners)) = others.first() {
+                let trusted = self.store.state(source) == crate::trust::TrustState::Trusted;
+                verdict.findings.push(Finding::new(
+                    if trusted { Level::Note } else { Level::Warning },
+                    format!(
+                        "the setting names handlers by their content: `hookx install --host \
+                         {host}` in {} listed a byte-identical one, so {} runs it here no more; \
+                         hookx's user route does{}",
+                        owners.join(", "),
+                        host.def().display,
+                        match trusted {
+                            true => String::new(),
+                            false => format!(
+                                ", once hookx trusts this file: until `hookx trust {}` (or that \
+                                 install is undone) hookx denies the tool calls it guards and \
+                                 runs none of its handlers",
+                                crate::shell::shell_quote(&source.path.display().to_string()),
+                            ),
+                        }
+                    ),
+                    None,
+                ));
+            }
         }
         let flavor = match native {
             true => host.native_flavor(rule.flavor),
