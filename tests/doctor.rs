@@ -371,6 +371,68 @@ fn repo_hooks_in_an_untrusted_folder_do_not_run_in_prompt_mode() {
     );
 }
 
+/// A repository's `"disableAllHooks": true` turns off every hook Copilot runs in a trusted
+/// folder, the user's own and hookx's user route too (run 1.0.102, `tests/live_copilot.rs`
+/// `a_repo_kill_switch_turns_off_the_users_hooks_too`): the user's trusted guard, run through
+/// that route, is blocked, naming the file and the key. In an untrusted folder Copilot reads
+/// none of those files, and the guard fires.
+#[test]
+fn a_repo_kill_switch_turns_off_copilots_user_route_too() {
+    for file in [
+        ".github/copilot/settings.json",
+        ".claude/settings.json",
+        ".claude/settings.local.json",
+    ] {
+        let w = World::new();
+        w.write_json(
+            "home/.claude/settings.json",
+            claude_hooks(&[("PreToolUse", Some("Bash"), command("./guard.sh"))]),
+        );
+        let guard = w.home().join(".claude/settings.json");
+        assert!(
+            w.hookx(&["trust", guard.to_str().unwrap()])
+                .status
+                .success()
+        );
+        let install = w.hookx(&["install", "--host", "copilot", "--scope", "user"]);
+        assert!(install.status.success(), "{install:?}");
+        w.write_json(&format!("project/{file}"), json!({"disableAllHooks": true}));
+        let (_, report) = w.doctor(Some("copilot"));
+        let l = loading(&report, "~/.claude/settings.json", "copilot");
+        assert_eq!(l["runner"], "hookx");
+        assert_eq!(l["status"], "fires", "untrusted folder: {:?}", findings(l));
+
+        w.write_json(
+            "home/.copilot/config.json",
+            json!({"trusted_folders": [w.project()]}),
+        );
+        let (code, report) = w.doctor(Some("copilot"));
+        assert_eq!(code, 5, "it fires under none of the agents examined");
+        let l = loading(&report, "~/.claude/settings.json", "copilot");
+        assert!(
+            has(
+                l,
+                &format!("\"disableAllHooks\": true in {file} turns off every hook Copilot runs"),
+                Some(&format!("remove \"disableAllHooks\" from {file}"))
+            ),
+            "{:?}",
+            findings(l)
+        );
+        assert_eq!(
+            verdict(&report, "~/.claude/settings.json", "PreToolUse", "copilot")["status"],
+            "blocked"
+        );
+        // `false` leaves every hook on.
+        w.write_json(
+            &format!("project/{file}"),
+            json!({"disableAllHooks": false}),
+        );
+        let (_, report) = w.doctor(Some("copilot"));
+        let l = loading(&report, "~/.claude/settings.json", "copilot");
+        assert_eq!(l["status"], "fires", "{:?}", findings(l));
+    }
+}
+
 #[test]
 fn unknown_event_keys_never_fire_and_the_fix_names_the_key() {
     let w = World::new();

@@ -144,10 +144,16 @@ impl Reader<'_> {
                 }
             }
         }
+        // Two agents may share a key (`disableAllHooks`): one error each.
+        let mut checked = Vec::new();
         for switch in Dialect::all()
             .iter()
             .filter_map(|d| d.def().kill_switch.as_ref())
         {
+            if checked.contains(&switch.pointer()) {
+                continue;
+            }
+            checked.push(switch.pointer());
             if let Some(Err(_)) = switch.flag_in(doc) {
                 self.error(
                     &switch.pointer(),

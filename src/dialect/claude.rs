@@ -726,6 +726,7 @@ pub static DEF: DialectDef = DialectDef {
         inner: None,
         among_events: false,
         off: true,
+        host_wide: false,
         locations: &[
             "claude-user",
             "claude-project",

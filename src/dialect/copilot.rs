@@ -3,7 +3,7 @@
 
 use crate::tables::{
     BrokenPolicy, DetectSpec, Dialect, DialectDef, Flavor, FolderTrust, HostSpec, KeyCase,
-    ManagedSpec, MatchOn, RouteSpec, Schema, Tables, TimestampForm, TrustRecord,
+    KillSwitch, ManagedSpec, MatchOn, RouteSpec, Schema, Tables, TimestampForm, TrustRecord,
 };
 
 use crate::dialect::CLAUDE_TOOLS;
@@ -602,7 +602,23 @@ pub static DEF: DialectDef = DialectDef {
         "copilot-settings",
         "copilot-settings-local",
     ],
-    kill_switch: None,
+    // Run 1.0.102 (tests/live_copilot.rs `a_repo_kill_switch_turns_off_the_users_hooks_too`):
+    // `"disableAllHooks": true` in any of these files of a trusted folder runs no hook at all,
+    // the user's `~/.copilot/hooks` (hookx's route) included; in `~/.copilot/settings.json`
+    // it does nothing, and in an untrusted folder the files are not read.
+    kill_switch: Some(KillSwitch {
+        key: "disableAllHooks",
+        inner: None,
+        among_events: false,
+        off: true,
+        host_wide: true,
+        locations: &[
+            "claude-project",
+            "claude-local",
+            "copilot-settings",
+            "copilot-settings-local",
+        ],
+    }),
     disabled_handlers: None,
     // The macOS and Windows policy folders were not found in the material read. Copilot
     // 1.0.102's settings schema has an `allowManagedHooksOnly` too, set by enterprise-managed

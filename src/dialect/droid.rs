@@ -262,6 +262,7 @@ pub static DEF: DialectDef = DialectDef {
         inner: None,
         among_events: true,
         off: true,
+        host_wide: false,
         locations: &["droid-user", "droid-project"],
     }),
     // Docs: organisation-managed hooks come from Factory's servers, not a local file.

@@ -340,6 +340,7 @@ pub static DEF: DialectDef = DialectDef {
         inner: Some("enabled"),
         among_events: false,
         off: false,
+        host_wide: false,
         locations: &[
             "gemini-system-defaults",
             "gemini-user",

@@ -47,8 +47,8 @@ pub use policy_file::{OthersCouldWrite, Owners};
 pub use rules::{EffectiveRule, dispatch_rules, effective_rules, host_rules};
 pub use source::Source;
 pub use switches::{
-    PolicyStop, hooks_disabled, hooks_disabled_by_agent, managed_only, stopped_by_policy,
-    switched_off,
+    PolicyStop, hooks_disabled, hooks_disabled_by_agent, host_switched_off, managed_only,
+    stopped_by_policy, switched_off,
 };
 pub use walk::{
     discover, discover_firing, discover_for_event, discover_trusting, find, generated_sources,

@@ -33,7 +33,11 @@ fn kill_switch_source<'a>(
     dialect: Dialect,
     counts: &dyn Fn(&Source) -> bool,
 ) -> Option<&'a Source> {
-    let switch = dialect.def().kill_switch.as_ref()?;
+    let switch = dialect
+        .def()
+        .kill_switch
+        .as_ref()
+        .filter(|k| !k.host_wide)?;
     let precedence = |s: &Source| switch.locations.iter().position(|id| *id == s.location.id);
     sources
         .iter()
@@ -45,6 +49,26 @@ fn kill_switch_source<'a>(
         .filter(|(_, _, s)| counts(s))
         .max_by_key(|(p, _, _)| *p)
         .filter(|(_, flag, _)| *flag)
+        .map(|(_, _, s)| s)
+}
+
+/// The file whose host-wide kill switch ([`crate::tables::KillSwitch::host_wide`], Copilot's
+/// repo `disableAllHooks`) turns off every hook `host` runs but policy hooks, hookx's route
+/// included, if any. As the agent sees it: every file counts that `host` reads, trusted by
+/// hookx or not; `host_reads` says whether the host reads a file (its folder trust).
+pub fn host_switched_off<'a>(
+    sources: &'a [Source],
+    host: Dialect,
+    host_reads: &dyn Fn(&Source) -> bool,
+) -> Option<&'a Source> {
+    let switch = host.def().kill_switch.as_ref().filter(|k| k.host_wide)?;
+    let precedence = |s: &Source| switch.locations.iter().position(|id| *id == s.location.id);
+    sources
+        .iter()
+        .filter(|s| host_reads(s))
+        .filter_map(|s| Some((precedence(s)?, switch.is_off(s.document()?), s)))
+        .max_by_key(|(p, _, _)| *p)
+        .filter(|(_, off, _)| *off)
         .map(|(_, _, s)| s)
 }
 

@@ -36,6 +36,11 @@ pub fn file_gate(
     if let Some(stop) = discover::stopped_by_policy(sources, host) {
         return Some(format!("{display} runs no hook: {}", stop.why));
     }
+    if source.scope != Scope::Managed
+        && let Some(switch) = host_switch(ctx, sources, host)
+    {
+        return Some(host_switch_why(switch, host));
+    }
     if let Some(switch) = discover::hooks_disabled_by_agent(sources, source.dialect)
         && discover::switched_off(switch, source)
     {
@@ -58,6 +63,33 @@ pub fn file_gate(
         ));
     }
     None
+}
+
+/// The file whose host-wide kill switch turns off every hook `host` runs but policy hooks
+/// ([`discover::host_switched_off`]), counted where `host` reads it (its folder trust).
+pub fn host_switch<'a>(ctx: &Context, sources: &'a [Source], host: Dialect) -> Option<&'a Source> {
+    let trust = host.def().folder_trust.as_ref();
+    let trusted = std::cell::OnceCell::new();
+    discover::host_switched_off(sources, host, &|s| match trust {
+        Some(gate) if gate.locations.contains(&s.location.id) => {
+            *trusted.get_or_init(|| folder_trusted(ctx, host, gate))
+        }
+        _ => true,
+    })
+}
+
+/// What a host-wide kill switch in `switch` does, in a sentence part.
+pub fn host_switch_why(switch: &Source, host: Dialect) -> String {
+    let set = host
+        .def()
+        .kill_switch
+        .as_ref()
+        .map_or(String::new(), |k| k.json());
+    format!(
+        "{set} in {} turns off every hook {} runs, user-level ones and hookx's route too",
+        switch.display,
+        host.def().display
+    )
 }
 
 /// Whether `host` trusts the project folder: its record says so (read where the agent reads

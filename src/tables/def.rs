@@ -129,6 +129,10 @@ pub struct KillSwitch {
     pub among_events: bool,
     /// The flag's value that turns the hooks off.
     pub off: bool,
+    /// Whether the switch turns off every hook the host runs, whatever the file's agent: its
+    /// user-level hooks and hookx's route too, policy hooks aside (Copilot's repo
+    /// `disableAllHooks`). It then counts only where the host reads the file (folder trust).
+    pub host_wide: bool,
     /// The location ids whose files may set it, lowest precedence first: the highest that sets
     /// it decides.
     pub locations: &'static [&'static str],

@@ -77,6 +77,23 @@ impl Doctor<'_> {
                 stop.fix,
             ));
         }
+        if source.scope != Scope::Managed
+            && let Some(switch) = crate::dispatch::gates::host_switch(self.ctx, self.sources, host)
+        {
+            let name = host
+                .def()
+                .kill_switch
+                .as_ref()
+                .map_or(String::new(), |k| k.name());
+            findings.push(Finding::new(
+                Level::Warning,
+                format!(
+                    "off under {display}: {}",
+                    crate::dispatch::gates::host_switch_why(switch, host)
+                ),
+                Some(format!("remove \"{name}\" from {}", switch.display)),
+            ));
+        }
         // The agent obeys every settings file; hookx only trusted ones.
         let switch = match runs {
             Runs::Native => discover::hooks_disabled_by_agent(self.sources, source.dialect),
