@@ -2075,6 +2075,88 @@ fn a_guard_switched_off_by_another_projects_install_still_denies() {
     c.done("synced");
 }
 
+/// A repository's `"disableAllHooks": true`, in any of the three files Copilot reads it from,
+/// turns off every hook Copilot runs in a trusted folder: the repo's own and the user's, so
+/// hookx's user route (`hookx install --host copilot --scope user`) and the user's trusted
+/// guard it runs. The shell call goes through. In an untrusted folder the file is not read and
+/// the guard denies; in `~/.copilot/settings.json` the key does nothing. hookx's doctor, asked
+/// in the same sandbox, says so (`src/dialect/copilot.rs` `kill_switch`).
+fn a_repo_kill_switch_turns_off_the_users_hooks_too() {
+    let mut c = Checks::default();
+    let cases = [
+        (None, true),
+        (Some("project/.github/copilot/settings.json"), true),
+        (Some("project/.claude/settings.json"), true),
+        (Some("project/.claude/settings.local.json"), true),
+        (Some("project/.github/copilot/settings.json"), false),
+        (Some("home/.copilot/settings.json"), true),
+    ];
+    for (switch, trusted_folder) in cases {
+        let Some(l) = live_env("synced", |sb| {
+            let log = sb.root.join("guard.log");
+            let command = format!("pwd >> '{}'; echo GUARD-SAYS-NO >&2; exit 2", log.display());
+            let rule = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]}});
+            let guard = sb.write("home/.claude/settings.json", &rule.to_string());
+            hookx(sb, &["trust", guard.to_str().unwrap()]);
+            hookx(sb, &["install", "--host", "copilot", "--scope", "user"]);
+            // On the prompt: a guard's deny does not hold it back.
+            let repo = json!({"version": 1, "hooks": {"userPromptSubmitted": [{"type": "command", "bash": sb.dumper("repo")}]}});
+            sb.write("project/.github/hooks/repo.json", &repo.to_string());
+            if let Some(file) = switch {
+                sb.write(file, r#"{"disableAllHooks": true}"#);
+            }
+            match trusted_folder {
+                true => routed_env(sb),
+                false => vec![("HOOKX_HOME", sb.home.display().to_string())],
+            }
+        }) else {
+            return;
+        };
+        let guard_ran = std::fs::read_to_string(l.sb.root.join("guard.log")).is_ok();
+        let repo_ran = l.labels().contains(&"repo");
+        let result = l.tool_result("synced", "synced-call");
+        let denied = result.contains("GUARD-SAYS-NO");
+        let off = trusted_folder && switch.is_some_and(|f| f.starts_with("project/"));
+        c.that(
+            guard_ran != off && denied != off && repo_ran == (trusted_folder && !off),
+            format!(
+                "{switch:?} (trusted folder: {trusted_folder}): guard ran {guard_ran}, denied \
+                 {denied}, repo hook ran {repo_ran}; expected every hook {}: {result}",
+                if off { "off" } else { "on" }
+            ),
+        );
+        // hookx's doctor, in the same sandbox, agrees.
+        let mut doctor = assert_cmd::Command::cargo_bin("hookx").unwrap();
+        doctor
+            .args([
+                "doctor",
+                "--host",
+                "copilot",
+                "--format",
+                "json",
+                "--project",
+            ])
+            .arg(&l.sb.project)
+            .arg("--home")
+            .arg(&l.sb.home)
+            .env("HOME", &l.sb.home)
+            .env_remove("HOOKX_HOME")
+            .env_remove("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS");
+        if trusted_folder {
+            doctor.env("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true");
+        }
+        let report: Value = serde_json::from_slice(&doctor.output().unwrap().stdout).unwrap();
+        let said_off = report
+            .to_string()
+            .contains("turns off every hook Copilot runs");
+        c.that(
+            said_off == off,
+            format!("{switch:?}: doctor says every hook is off: {said_off}, expected {off}"),
+        );
+    }
+    c.done("synced");
+}
+
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_copilot",
@@ -2099,6 +2181,7 @@ fn main() -> std::process::ExitCode {
             faulty_handlers_beside_a_deny,
             synced_project_runs_each_rule_once,
             a_guard_switched_off_by_another_projects_install_still_denies,
+            a_repo_kill_switch_turns_off_the_users_hooks_too,
         ],
     )
 }
