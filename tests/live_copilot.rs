@@ -2088,6 +2088,7 @@ fn a_repo_kill_switch_turns_off_the_users_hooks_too() {
         (Some("project/.github/copilot/settings.json"), true),
         (Some("project/.claude/settings.json"), true),
         (Some("project/.claude/settings.local.json"), true),
+        (Some("project/.github/copilot/settings.local.json"), true),
         (Some("project/.github/copilot/settings.json"), false),
         (Some("home/.copilot/settings.json"), true),
     ];
