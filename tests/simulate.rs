@@ -256,6 +256,18 @@ fn each_agents_own_gates_hold_back_what_it_would_not_run() {
     );
     let (code, out, err) = expect_deny(&root, "copilot", "bash", &[]);
     assert_eq!(code, Some(0), "{out}{err}");
+    // A repository's kill switch, in a trusted folder (run 1.0.102, copilot-facts.md).
+    common::write(
+        &root,
+        ".github/copilot/settings.json",
+        r#"{"disableAllHooks": true}"#,
+    );
+    let (code, out, err) = expect_deny(&root, "copilot", "bash", &[]);
+    assert_eq!(code, Some(4), "{out}{err}");
+    assert!(
+        out.contains("\"disableAllHooks\": true in .github/copilot/settings.json turns off every hook Copilot runs"),
+        "{out}"
+    );
 
     // Gemini CLI: likewise.
     let dir = tempfile::tempdir().unwrap();
