@@ -255,6 +255,14 @@ impl Converter<'_> {
             let why = if doc.dialect == options.to {
                 // Several inputs merged into one file of their own dialect.
                 "the inputs are merged into one file, where the switch would turn off the hooks of every input; it is not carried over and the converted hooks are active".to_string()
+            } else if let Some(target) = &options.to.def().kill_switch
+                && target.host_wide
+            {
+                format!(
+                    "the switch is not carried over and the converted hooks are active; `{}` in the project's settings turns off every hook {} runs",
+                    target.shown(),
+                    options.to
+                )
             } else if let Some(target) = &options.to.def().kill_switch {
                 format!(
                     "the switch is not carried over and the converted hooks are active; `{}` in the {} file turns them off",
