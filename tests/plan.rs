@@ -231,6 +231,8 @@ fn on_a_claude_only_project_install_leaves_the_claude_file_to_hookx_under_copilo
     let settings = std::fs::read_to_string(home.path().join(".copilot/settings.json")).unwrap();
     let settings: serde_json::Value = serde_json::from_str(&settings).unwrap();
     assert_eq!(settings["disabledHooks"].as_array().map(Vec::len), Some(4));
+    // The switch install wrote is no hook file with a problem: nothing to warn about.
+    common::hookx_at(root, home.path(), &["validate", "--deny-warnings"]).success();
     let payload = format!(
         r#"{{"timestamp":1,"cwd":"{}","toolName":"create","toolArgs":"{{\"path\":\"{}/a.txt\",\"file_text\":\"x\"}}","toolResult":{{"resultType":"success","textResultForLlm":"ok"}}}}"#,
         root.display(),

@@ -161,7 +161,9 @@ impl Reader<'_> {
                 );
             }
         }
-        if let Some(version) = spec.version {
+        // Asked of a file that holds hooks: a settings file holding only hookx's switch
+        // (Copilot's `disabledHooks`) declares no version, and Copilot asks for none.
+        if let Some(version) = spec.version.filter(|_| !doc.rules.is_empty()) {
             let display = self.dialect.def().display;
             match doc.extra.get("version") {
                 None => self.warn(
