@@ -1401,3 +1401,24 @@ fn the_copilot_switch_keeps_the_users_keys_and_other_projects() {
     .success();
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), user);
 }
+
+/// A user's Copilot settings that do not parse: install says where they break, touches
+/// nothing (neither that file nor the project's routes) and exits non-zero.
+#[test]
+fn a_copilot_settings_file_that_does_not_parse_is_named_with_its_position_and_left_alone() {
+    let a = Project::named("a");
+    a.write(
+        ".claude/settings.json",
+        r#"{"hooks": {"PostToolUse": [{"matcher": "Write", "hooks": [{"type": "command", "command": "fmt.sh"}]}]}}"#,
+    );
+    let broken = "{\n  \"model\": \"gpt-4.1\",,\n}\n";
+    let settings = common::write(&a.home, ".copilot/settings.json", broken);
+    let out = a.hookx(&["install", "--host", "copilot"]).failure();
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(
+        stderr.contains(".copilot/settings.json") && stderr.contains("line 2 column"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), broken);
+    assert!(!a.root.join(".github/hooks").exists());
+}

@@ -30,7 +30,13 @@ pub fn switch_text(
     let record_at = [Seg::from(switch.owned_key)];
     let mut text = JsonText::new(current.unwrap_or("{}\n").to_string());
     if !text.value(&[]).is_some_and(|v| v.is_object()) {
-        return Err("not a JSON object".into());
+        // Where the JSON breaks, for the user to mend (serde_json says the line and column).
+        return Err(
+            match serde_json::from_str::<serde::de::IgnoredAny>(current.unwrap_or("{}")) {
+                Err(e) => format!("not valid JSON: {e}"),
+                Ok(_) => "not a JSON object".into(),
+            },
+        );
     }
     let strings = |v: &Value| -> Option<Vec<String>> {
         v.as_array()?
