@@ -19,6 +19,9 @@ pub(super) fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options
         out.extra.insert("version".into(), Value::from(version));
         out.hooks_index = 1;
     }
+    if let Some((key, value)) = options.to.config().stamp {
+        out.extra.insert(key.into(), Value::from(value));
+    }
     let mut converter = Converter::new(options);
     for (src, doc) in inputs {
         let first_loss = converter.losses.len();

@@ -341,6 +341,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // Source 0.36.0 (`_gi`): the same `command` + `args` in several files runs once.
     merges_identical_handlers: true,
     version: None,
+    stamp: None,
     install_project: ".augment/settings.json",
     install_user: ".augment/settings.json",
     hook_dir_var: None,

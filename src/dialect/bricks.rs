@@ -174,6 +174,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     provided_env: &["BRICKS_SESSION_ID", "BRICKS_HOOK_EVENT"],
     merges_identical_handlers: true,
     version: None,
+    stamp: None,
     install_project: ".bricks/hooks.json",
     run_keys: RunKeys::NONE,
     plugins: None,

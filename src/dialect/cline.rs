@@ -330,6 +330,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     provided_env: &[],
     merges_identical_handlers: false,
     version: None,
+    stamp: None,
     install_project: ".clinerules/hooks",
     install_user: ".cline/hooks",
     hook_dir_var: None,

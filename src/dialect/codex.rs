@@ -500,6 +500,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     provided_env: &[],
     merges_identical_handlers: false,
     version: None,
+    stamp: None,
     install_project: ".codex/hooks.json",
     install_user: ".codex/hooks.json",
     hook_dir_var: None,

@@ -352,6 +352,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     provided_env: &[],
     merges_identical_handlers: false,
     version: Some(1),
+    stamp: None,
     install_project: ".cursor/hooks.json",
     install_user: ".cursor/hooks.json",
     hook_dir_var: None,

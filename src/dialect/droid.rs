@@ -345,6 +345,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // the user and the project settings runs twice.
     merges_identical_handlers: false,
     version: None,
+    stamp: None,
     // Not `hooks.json`: an event there would hide that event's hooks in settings.json.
     install_project: ".factory/settings.json",
     install_user: ".factory/settings.json",

@@ -475,6 +475,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // Handlers with the same `name:command` run once per event, across scopes.
     merges_identical_handlers: true,
     version: None,
+    stamp: None,
     install_project: ".gemini/settings.json",
     install_user: ".gemini/settings.json",
     hook_dir_var: None,

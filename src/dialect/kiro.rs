@@ -352,6 +352,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     provided_env: &[],
     merges_identical_handlers: false,
     version: None,
+    stamp: None,
     // Kiro reads every file of the folder: hookx's routes are a file of their own.
     install_project: ".kiro/hooks/hookx.json",
     install_user: ".kiro/hooks/hookx.json",

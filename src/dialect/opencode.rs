@@ -310,6 +310,7 @@ pub(crate) const fn engine_config(me: &Engine, file: &'static DocumentKind) -> C
         provided_env: &[],
         merges_identical_handlers: false,
         version: None,
+        stamp: None,
         install_project: me.install_project,
         install_user: me.install_user,
         hook_dir_var: None,

@@ -461,6 +461,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // `getHookKey`: identical commands of one event run once.
     merges_identical_handlers: true,
     version: None,
+    stamp: Some(("$version", 4)),
     install_project: ".qwen/settings.json",
     install_user: ".qwen/settings.json",
     hook_dir_var: None,

@@ -215,6 +215,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     provided_env: &[],
     merges_identical_handlers: false,
     version: None,
+    stamp: None,
     // Copilot CLI reads `.github/hooks` too: a file of its own keeps the two routes apart.
     install_project: ".github/hooks/hookx-vscode.json",
     install_user: ".copilot/hooks/hookx-vscode.json",

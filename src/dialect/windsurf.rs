@@ -448,6 +448,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     provided_env: &[],
     merges_identical_handlers: false,
     version: None,
+    stamp: None,
     install_project: ".windsurf/hooks.json",
     install_user: ".codeium/windsurf/hooks.json",
     hook_dir_var: None,

@@ -72,6 +72,10 @@ pub struct ConfigSpec {
     pub merges_identical_handlers: bool,
     /// The `version` its files declare at the top (Copilot: 1), if any.
     pub version: Option<u64>,
+    /// A number the agent writes into its own files when it starts, where they lack it (Qwen
+    /// 0.24.4: `"$version": 4`, read in its bundle): `convert` writes it too, so the agent
+    /// leaves the file the user trusted as written and its copies stay trusted.
+    pub stamp: Option<(&'static str, u64)>,
     /// The host's own files `hookx install` writes, below the project and below the home.
     pub install_project: &'static str,
     pub install_user: &'static str,
