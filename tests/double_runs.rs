@@ -418,3 +418,24 @@ fn an_untrusted_guard_the_install_switched_off_in_its_own_project_fails_closed()
     let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
     assert!(reason.contains("no shell here"), "{reason}");
 }
+
+/// An untrusted file (a repository's `.claude/settings.local.json`) holding a byte-identical
+/// copy of a guard hookx runs from a trusted file: the command runs, from the trusted file, so
+/// nothing is lost and the tool call gets the guard's own answer, not hookx's fail-closed deny.
+#[test]
+fn an_untrusted_byte_identical_copy_of_a_trusted_guard_does_not_deny_every_call() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    p.hookx(&p.a, &["trust", "--yes"]);
+    let settings = std::fs::read_to_string(p.a.join(".claude/settings.json")).unwrap();
+    common::write(&p.a, ".claude/settings.local.json", &settings);
+    let (answers, ran) = p.fire(&p.a);
+    assert_eq!(
+        ran,
+        [p.a.display().to_string()],
+        "the guard once: {answers:?}"
+    );
+    let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
+    assert!(reason.contains("no shell here"), "{reason}");
+}

@@ -106,13 +106,15 @@ pub enum Installs {
 /// {"disabledHooks": {PROJECT: [keys]}}`), with those installs. The key is the handler's
 /// content, so an install switches off every byte-identical handler: the host does not run it
 /// here either, and this project may have no route and no trust of its own for hookx to run
-/// it. `project`: the project's folder.
+/// it. `project`: the project's folder. `covered`: keys of handlers hookx runs here from a
+/// trusted file: a byte-identical handler is that same command, which runs, so it is left out.
 pub fn switched_by_installs<'a>(
     sources: &[Source],
     host: Dialect,
     among: impl IntoIterator<Item = &'a Source>,
     project: &Path,
     installs: Installs,
+    covered: &HashSet<String>,
 ) -> Vec<(&'a Source, Vec<String>)> {
     let project = project.canonicalize().ok();
     // Every recorded key, with the install that recorded it and whether that is this project's.
@@ -150,6 +152,9 @@ pub fn switched_by_installs<'a>(
                 let Some(key) = key_of(host, source, rule, handler) else {
                     continue;
                 };
+                if covered.contains(&key) {
+                    continue;
+                }
                 let is_own = |owner: &str, here: bool| {
                     installs == Installs::Others
                         && match source.location.root {
