@@ -167,8 +167,12 @@ fn prepare(world: &World, mut hooks: serde_json::Map<String, Value>) {
             "hasCompletedOnboarding": true, "theme": "dark", "numStartups": 5,
             "messageIdleNotifThresholdMs": 1000,
             "customApiKeyResponses": {"approved": ["dummy"], "rejected": []},
+            // The project's MCP server approved here too: under load Claude asked "New MCP
+            // server found" before it had read `enableAllProjectMcpServers` in the project's
+            // settings (fresh-clone CI), and the session waited on that dialog.
             "projects": {project.display().to_string():
-                {"hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true}}
+                {"hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true,
+                 "enabledMcpjsonServers": ["elicit"], "enableAllProjectMcpServers": true}}
         }),
     );
     std::fs::write(project.join("CLAUDE.md"), "Notes for the live suite.\n").unwrap();
