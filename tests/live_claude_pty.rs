@@ -269,6 +269,28 @@ fn selected(screen: &str, text: &str) -> bool {
         .any(|l| l.trim_start().starts_with('❯') && l.contains(text))
 }
 
+/// Answers Claude's "New MCP server found" dialog, where it shows, with "Use this MCP server"
+/// (the elicitation steps need the server). Claude 2.1.332 showed it at start in every run of
+/// 2026-12-05 after 09:00 UTC, although the project's settings say `enableAllProjectMcpServers`
+/// and `~/.claude.json` lists the server as enabled; earlier the same day it did not.
+fn approve_mcp_server(term: &mut Terminal) {
+    const DIALOG: &str = "New MCP server found";
+    term.wait("the prompt or the MCP server dialog", |s| {
+        s.contains(DIALOG) || s.contains("? for shortcuts")
+    });
+    if !term.screen().contains(DIALOG) {
+        return;
+    }
+    let up = match term.down() {
+        "\x1bOB" => "\x1bOA",
+        _ => "\x1b[A",
+    };
+    term.press_until(up, "'Use this MCP server' selected", |s| {
+        selected(s, "Use this MCP server")
+    });
+    term.press_until("\r", "the MCP server approved", |s| !s.contains(DIALOG));
+}
+
 /// Types a prompt and waits for the turn's end (one more `Stop` record of `label`).
 fn turn(term: &mut Terminal, world: &World, label: &str, prompt: &str) {
     let stops = of(world, label, "Stop").len();
@@ -285,6 +307,7 @@ fn ready(term: &mut Terminal) {
 /// interactive session that makes every event below fire. The events' payloads are recorded,
 /// and hookx's Claude tables read each as its event with the keys it sent.
 fn interactive_events() {
+    let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
     let Some(bin) = client_or_skip("interactive_events") else {
         return;
     };
@@ -332,6 +355,7 @@ fn interactive_events() {
     world.clear_records();
 
     let mut term = start(&bin, &world, model.port);
+    approve_mcp_server(&mut term);
     wait_records(&mut term, &world, "claude", "SessionStart", 0);
     wait_records(&mut term, &world, "claude", "InstructionsLoaded", 0);
     ready(&mut term);
@@ -611,6 +635,7 @@ fn dumper_rules(
 /// (notification) hold; an interactive session fires them, and each handler gets its own
 /// agent's payload of the event.
 fn routed_interactive_events() {
+    let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
     let Some(bin) = client_or_skip("routed_interactive_events") else {
         return;
     };
@@ -632,6 +657,7 @@ fn routed_interactive_events() {
     let mut c = Checks::default();
 
     let mut term = start(&bin, &world, model.port);
+    approve_mcp_server(&mut term);
     wait_records(&mut term, &world, "qwen", "InstructionsLoaded", 0);
     ready(&mut term);
     term.enter_line("/hello routed");
@@ -704,6 +730,10 @@ fn check_foreign(c: &mut Checks, world: &World, flavor: Flavor, records: &[Recor
         );
     }
 }
+
+/// The two sessions run one after the other: run side by side on the 2-core machine, one
+/// missed 2 of its 227 checks once (09:11 UTC, 2026-12-05); alone, each passed every time.
+static ALONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn main() -> std::process::ExitCode {
     harness::main(
