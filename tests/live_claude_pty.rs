@@ -167,9 +167,8 @@ fn prepare(world: &World, mut hooks: serde_json::Map<String, Value>) {
             "hasCompletedOnboarding": true, "theme": "dark", "numStartups": 5,
             "messageIdleNotifThresholdMs": 1000,
             "customApiKeyResponses": {"approved": ["dummy"], "rejected": []},
-            // The project's MCP server approved here too: under load Claude asked "New MCP
-            // server found" before it had read `enableAllProjectMcpServers` in the project's
-            // settings (fresh-clone CI), and the session waited on that dialog.
+            // The project's MCP server approved here too (as a person's answer is stored);
+            // this did not keep the "New MCP server found" dialog away: [`approve_mcp_server`].
             "projects": {project.display().to_string():
                 {"hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true,
                  "enabledMcpjsonServers": ["elicit"], "enableAllProjectMcpServers": true}}
