@@ -439,3 +439,53 @@ fn an_untrusted_byte_identical_copy_of_a_trusted_guard_does_not_deny_every_call(
     let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
     assert!(reason.contains("no shell here"), "{reason}");
 }
+
+/// Copilot reads `~/.copilot/settings.json` with comments, trailing commas and a byte order
+/// mark (Copilot CLI 1.0.102's own settings loader, `userSettingsLoad`, asked directly):
+/// its `disabledHooks` still turns the guard off there, so hookx must still see it, and run
+/// the guard. Install edits such a file in place, the user's comment kept.
+#[test]
+fn a_switch_file_with_comments_and_trailing_commas_still_leaves_the_guard_to_hookx() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let settings = p.home.join(".copilot/settings.json");
+    common::write(
+        &p.home,
+        ".copilot/settings.json",
+        "\u{feff}{\n  // the model I want\n  \"model\": \"gpt-4.1\",\n}\n",
+    );
+    p.hookx(&p.a, &["trust", "--yes"]);
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    let text = std::fs::read_to_string(&settings).unwrap();
+    assert!(
+        text.contains("// the model I want") && text.contains("disabledHooks"),
+        "{text}"
+    );
+    // The user notes something in the list itself, and leaves a trailing comma.
+    let noted = text.replacen(
+        "\"disabledHooks\": [",
+        "\"disabledHooks\": [ // hookx's\n",
+        1,
+    );
+    let noted = noted.replacen("\"\n  ]", "\",\n  ]", 1);
+    assert!(
+        noted.contains("// hookx's") && noted.contains("\",\n  ]"),
+        "{noted}"
+    );
+    std::fs::write(&settings, &noted).unwrap();
+    let (answers, ran) = p.fire(&p.a);
+    assert_eq!(
+        ran,
+        [p.a.display().to_string()],
+        "the guard once: {answers:?}"
+    );
+    let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
+    assert!(reason.contains("no shell here"), "{reason}");
+    // Uninstall takes back exactly hookx's keys and record.
+    p.hookx(&p.a, &["install", "--host", "copilot", "--uninstall"]);
+    let text = std::fs::read_to_string(&settings).unwrap();
+    assert!(
+        text.contains("// the model I want") && !text.contains("hookx\""),
+        "{text}"
+    );
+}

@@ -39,7 +39,7 @@ fn with_syntax<T>(
         Ok(value) => return Ok(value),
         Err(e) => e,
     };
-    if !syntax.comments {
+    if !syntax.comments && !syntax.trailing_commas {
         let comment = at_comment(src, &strict);
         let mut error = json_error(src, strict);
         if let (true, Error::Invalid(diags)) = (comment, &mut error) {
@@ -51,21 +51,37 @@ fn with_syntax<T>(
         }
         return Err(error);
     }
-    match blank_comments(&text) {
+    match blank_comments(&text, syntax.trailing_commas) {
         Ok(Some(text)) => parse(&text).map_err(|e| json_error(src, e)),
         Err(e) if at_comment(src, &strict) => Err(jsonc_error(src, &e)),
         _ => Err(json_error(src, strict)),
     }
 }
 
+/// `text` (a JSON value, or a part of one that is a whole value) read as JSON with comments
+/// and trailing commas: `None` when it is not JSON even so.
+pub fn loose_value(text: &str) -> Option<Value> {
+    match blank_comments(text, true) {
+        Ok(Some(blanked)) => serde_json::from_str(&blanked).ok(),
+        Ok(None) => serde_json::from_str(text).ok(),
+        Err(_) => None,
+    }
+}
+
 /// The UTF-8 byte order mark.
 const BOM: char = '\u{feff}';
 
-/// `text` with each comment replaced by spaces (line breaks kept), so byte offsets are
-/// unchanged; `None` when it has none; an error when the text is not JSON even with comments.
-fn blank_comments(text: &str) -> Result<Option<String>, jsonc_parser::errors::ParseError> {
+/// `text` with each comment (and, with `trailing_commas`, each comma before a closing `]` or
+/// `}`) replaced by spaces (line breaks kept), so byte offsets are unchanged; `None` when it
+/// has none; an error when the text is not JSON even so.
+fn blank_comments(
+    text: &str,
+    trailing_commas: bool,
+) -> Result<Option<String>, jsonc_parser::errors::ParseError> {
+    use jsonc_parser::tokens::Token;
     let options = jsonc_parser::ParseOptions {
         allow_comments: true,
+        allow_trailing_commas: trailing_commas,
         ..STRICT_JSONC
     };
     let collect = jsonc_parser::CollectOptions {
@@ -75,9 +91,14 @@ fn blank_comments(text: &str) -> Result<Option<String>, jsonc_parser::errors::Pa
     let parsed = jsonc_parser::parse_to_ast(text, &collect, &options)?;
     let mut bytes = text.as_bytes().to_vec();
     let mut blanked = false;
-    for token in parsed.tokens.unwrap_or_default() {
-        use jsonc_parser::tokens::Token;
-        if matches!(token.token, Token::CommentLine(_) | Token::CommentBlock(_)) {
+    let tokens = parsed.tokens.unwrap_or_default();
+    let is_comment = |t: &Token| matches!(t, Token::CommentLine(_) | Token::CommentBlock(_));
+    for (i, token) in tokens.iter().enumerate() {
+        let trailing = || {
+            let next = tokens[i + 1..].iter().find(|t| !is_comment(&t.token));
+            next.is_some_and(|t| matches!(t.token, Token::CloseBrace | Token::CloseBracket))
+        };
+        if is_comment(&token.token) || (token.token == Token::Comma && trailing()) {
             for b in &mut bytes[token.range.start..token.range.end] {
                 if !matches!(*b, b'\n' | b'\r') {
                     *b = b' ';
@@ -86,7 +107,7 @@ fn blank_comments(text: &str) -> Result<Option<String>, jsonc_parser::errors::Pa
             blanked = true;
         }
     }
-    // Every byte of a comment was replaced, so its characters went whole.
+    // Every byte of a comment (or comma) was replaced, so its characters went whole.
     Ok(blanked.then(|| String::from_utf8(bytes).expect("comments blanked whole")))
 }
 
@@ -621,6 +642,7 @@ mod tests {
             comments: true,
             bom: false,
             strict_files: &[],
+            ..crate::tables::JsonSyntax::STRICT
         };
         let text = "/* é */ {\"hooks\": {\"Stop\": [] // x\n, \"Pre\": [1]}, \"k\": \"//not\"}";
         let src = SourceFile::new("a.json", text);
