@@ -489,3 +489,27 @@ fn a_switch_file_with_comments_and_trailing_commas_still_leaves_the_guard_to_hoo
         "{text}"
     );
 }
+
+/// A project moved (or deleted) after `install --host copilot`: its recorded folder is gone,
+/// so no uninstall can ever run there. Uninstalling in the moved project (or any install or
+/// uninstall for Copilot) drops the gone install's keys: Copilot runs the guard again, and the
+/// user route the record kept goes with the last install.
+#[test]
+fn an_install_whose_project_moved_is_undone_by_the_uninstall_in_its_new_place() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&p.a, &["trust", "--yes"]);
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    let spec = Dialect::named("copilot").unwrap().config();
+    assert!(p.home.join(spec.install_user).exists());
+    let moved = p.a.with_file_name("a-moved");
+    std::fs::rename(&p.a, &moved).unwrap();
+    p.hookx(&moved, &["install", "--host", "copilot", "--uninstall"]);
+    let settings = p.home.join(".copilot/settings.json");
+    assert!(
+        !settings.exists(),
+        "the keys stay listed: {}",
+        std::fs::read_to_string(&settings).unwrap_or_default()
+    );
+    assert!(!p.home.join(spec.install_user).exists());
+}
