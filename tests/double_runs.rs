@@ -513,3 +513,29 @@ fn an_install_whose_project_moved_is_undone_by_the_uninstall_in_its_new_place() 
     );
     assert!(!p.home.join(spec.install_user).exists());
 }
+
+/// An install that cannot write its routes (here a repository ships `.github/hooks` as a link
+/// out of the project, which a project install refuses) must not leave the switch behind:
+/// keys listed with no route of hookx's would run the guard nowhere, in every project.
+#[test]
+fn an_install_that_fails_to_write_its_routes_leaves_no_handler_switched_off() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&p.a, &["trust", "--yes"]);
+    let outside = p.home.with_file_name("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::create_dir_all(p.a.join(".github")).unwrap();
+    std::os::unix::fs::symlink(&outside, p.a.join(".github/hooks")).unwrap();
+    common::hookx_at(
+        &p.a,
+        &p.home,
+        &["install", "--host", "copilot", "--hookx", bin],
+    )
+    .failure();
+    let settings = p.home.join(".copilot/settings.json");
+    assert!(
+        !settings.exists(),
+        "listed without a route: {}",
+        std::fs::read_to_string(&settings).unwrap_or_default()
+    );
+}

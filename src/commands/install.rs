@@ -263,17 +263,29 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
     let mut report = Report::default();
     // The host's switch first: the handlers it then leaves to hookx need routes.
     let served = set_hook_switches(opts, &mut report)?;
-    let needed = needed_routes(opts, &served);
-    // A user uninstall keeps the routes project installs' switches still need.
-    let routes = Options {
-        uninstall: opts.uninstall && needed.is_empty(),
-        ..opts.clone()
-    };
-    write_routes(&routes, &needed, &mut report)?;
-    if opts.scope == InstallScope::Project && has_hook_switch(opts.host) {
-        user_route_for_switch(opts, &served, &mut report)?;
+    let routed = (|| {
+        let needed = needed_routes(opts, &served);
+        // A user uninstall keeps the routes project installs' switches still need.
+        let routes = Options {
+            uninstall: opts.uninstall && needed.is_empty(),
+            ..opts.clone()
+        };
+        write_routes(&routes, &needed, &mut report)?;
+        if opts.scope == InstallScope::Project && has_hook_switch(opts.host) {
+            user_route_for_switch(opts, &served, &mut report)?;
+        }
+        Ok(())
+    })();
+    if routed.is_err() && !opts.uninstall {
+        // Handlers switched off with no route to run them would run nowhere: this install's
+        // keys go back out (the host runs them itself again, with its own payload).
+        let undo = Options {
+            uninstall: true,
+            ..opts.clone()
+        };
+        let _ = set_hook_switches(&undo, &mut Report::default());
     }
-    Ok(report)
+    routed.map(|()| report)
 }
 
 /// The events whose route `opts` leaves in its scope's file: those of the scope's rules that
