@@ -539,3 +539,33 @@ fn an_install_that_fails_to_write_its_routes_leaves_no_handler_switched_off() {
         std::fs::read_to_string(&settings).unwrap_or_default()
     );
 }
+
+/// A project folder whose name holds a terminal escape (an archive unpacked as it was named):
+/// install's notes and the deny `run` writes on stderr in another project name that folder
+/// with the escape written out, never raw.
+#[test]
+fn a_project_folder_name_cannot_rewrite_the_terminal_through_the_switch_messages() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let odd = p.a.with_file_name("a\u{1b}[2Kb");
+    std::fs::rename(&p.a, &odd).unwrap();
+    let out = common::hookx_at(
+        &odd,
+        &p.home,
+        &["install", "--host", "copilot", "--hookx", bin],
+    )
+    .success()
+    .get_output()
+    .clone();
+    let said = String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap();
+    assert!(
+        said.contains("a\\u{1b}[2Kb") && !said.contains('\u{1b}'),
+        "{said}"
+    );
+    let (answers, _) = p.fire(&p.b);
+    let stderr: String = answers.iter().map(|(_, e)| e.as_str()).collect();
+    assert!(
+        stderr.contains("a\\u{1b}[2Kb") && !stderr.contains('\u{1b}'),
+        "{stderr}"
+    );
+}

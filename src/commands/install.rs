@@ -1053,7 +1053,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
                 host.def().product,
                 host.config().install_project,
                 trust.describe(),
-                project.display(),
+                crate::diag::visible(&project.display().to_string()),
                 trust.fix
             );
         }
