@@ -569,3 +569,38 @@ fn a_project_folder_name_cannot_rewrite_the_terminal_through_the_switch_messages
         "{stderr}"
     );
 }
+
+/// After an uninstall, a handler of the project that the switch file still lists not as
+/// hookx's (the user listed it, or took hookx's record out by hand) runs nowhere: Copilot
+/// leaves it and hookx's routes are gone. Uninstall says so, naming the file; a plain
+/// uninstall says nothing of it.
+#[test]
+fn an_uninstall_that_leaves_a_handler_switched_off_says_so() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let uninstall = |p: &TwoProjects| {
+        let out = common::hookx_at(
+            &p.a,
+            &p.home,
+            &["install", "--host", "copilot", "--uninstall"],
+        )
+        .success()
+        .get_output()
+        .clone();
+        String::from_utf8(out.stderr).unwrap()
+    };
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    let stderr = uninstall(&p);
+    assert!(!stderr.contains("still lists"), "{stderr}");
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    let settings = p.home.join(".copilot/settings.json");
+    let mut value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    value.as_object_mut().unwrap().remove("hookx");
+    std::fs::write(&settings, value.to_string()).unwrap();
+    let stderr = uninstall(&p);
+    assert!(
+        stderr.contains("~/.copilot/settings.json still lists 1 handler(s) of this project"),
+        "{stderr}"
+    );
+}

@@ -140,3 +140,17 @@ pub fn recorded_owners(current: &str, switch: &HookSwitch) -> Vec<String> {
         .map(|owners| owners.keys().cloned().collect())
         .unwrap_or_default()
 }
+
+/// The keys the switch file's text `current` lists (comments and trailing commas read as
+/// the host reads them).
+pub fn listed_keys(current: &str, switch: &HookSwitch) -> Vec<String> {
+    JsonText::new(current)
+        .value(&[Seg::from(switch.key)])
+        .and_then(|v| {
+            v.as_array()?
+                .iter()
+                .map(|k| k.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
