@@ -117,7 +117,8 @@ pub fn switch_text(
         (false, true) => Some(()),
     }
     .ok_or("cannot edit hookx's record")?;
-    let emptied = text.value(&[]).is_some_and(|v| v == json!({}));
+    // Nothing else: no key, and no comment of the user's either.
+    let emptied = serde_json::from_str::<Value>(text.as_str()).is_ok_and(|v| v == json!({}));
     Ok(match (emptied && created, current) {
         (true, Some(_)) => Change::Delete,
         (true, None) => Change::Keep,
