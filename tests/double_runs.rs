@@ -604,3 +604,26 @@ fn an_uninstall_that_leaves_a_handler_switched_off_says_so() {
         "{stderr}"
     );
 }
+
+/// A comma the user left out in `~/.copilot/settings.json` (`"model": "x"` on a line of its
+/// own above the list): Copilot CLI 1.0.102's settings loader still reads the list (asked
+/// directly), so hookx must too, or the guard runs nowhere.
+#[test]
+fn a_switch_file_missing_a_comma_still_leaves_the_guard_to_hookx() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&p.a, &["trust", "--yes"]);
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    let settings = p.home.join(".copilot/settings.json");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    let body = text.trim_start().strip_prefix('{').unwrap();
+    std::fs::write(&settings, format!("{{\n  \"model\": \"gpt-4.1\"\n  {body}")).unwrap();
+    let (answers, ran) = p.fire(&p.a);
+    assert_eq!(
+        ran,
+        [p.a.display().to_string()],
+        "the guard once: {answers:?}"
+    );
+    let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
+    assert!(reason.contains("no shell here"), "{reason}");
+}
