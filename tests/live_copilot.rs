@@ -1630,8 +1630,9 @@ fn story_rules_ran_once_with_claude_payload(l: &Live, c: &mut Checks) {
 /// Write's file is `path`), so on its own the formatter sees no `file_path`. install lists the
 /// file's handlers in Copilot's `disabledHooks` (`~/.copilot/settings.json`): Copilot leaves
 /// them to hookx, and each rule runs exactly once, with Claude's payload. The user then
-/// notes something in that file with a comment and leaves a trailing comma, which Copilot
-/// reads (and so still leaves the handlers to hookx). Uninstall gives Copilot its run back
+/// notes something in that file with a comment, adds a key without the comma after it and
+/// leaves a trailing comma, all of which Copilot reads (and so still leaves the handlers to
+/// hookx). Uninstall gives Copilot its run back
 /// and leaves no setting of hookx's behind, the user's comment kept.
 fn claude_only_project_runs_each_rule_once_with_claude_payload() {
     let Some(l) = live_env("story", |sb| {
@@ -1640,7 +1641,9 @@ fn claude_only_project_runs_each_rule_once_with_claude_payload() {
         let settings = sb.home.join(".copilot/settings.json");
         let text = std::fs::read_to_string(&settings).unwrap();
         let body = text.trim_end().strip_suffix('}').unwrap();
-        let noted = format!("// the user's note\n{body},\n}}\n");
+        // A key of the user's with the comma after it left out, too.
+        let body = body.trim_start().strip_prefix('{').unwrap();
+        let noted = format!("// the user's note\n{{\"model\": \"gpt-4.1\"\n {body},\n}}\n");
         std::fs::write(&settings, noted).unwrap();
         routed_env(sb)
     }) else {
