@@ -974,3 +974,34 @@ fn the_plan_gives_no_runner_to_an_event_opencode_never_sends() {
         .success()
         .says("claude runs .claude/settings.json");
 }
+
+/// A converted plugin exactly as hookx writes it, but whose data gives the guard's copy a
+/// matcher the plugin never fits to the call (`nevermatches`): the plugin does not run the
+/// guard for `bash`, so it does not stand in for it there, and hookx runs the guard.
+#[test]
+fn a_converted_plugin_whose_copy_never_fits_the_call_does_not_stand_in_for_it() {
+    let p = Project::guarded();
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&["install", "--host", "opencode", "--hookx", hookx])
+        .success();
+    p.hookx(&["trust", "--yes"]).success();
+    assert_cmd::Command::cargo_bin("hookx")
+        .unwrap()
+        .args(["convert", ".claude/settings.json", "--to", "opencode"])
+        .args(["--write", "--hookx", hookx])
+        .current_dir(&p.project)
+        .env("HOME", &p.home)
+        .assert()
+        .success();
+    let path = p.project.join(".opencode/plugin/hookx-converted.js");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let forged = text.replacen("\"matcher\": \"bash\"", "\"matcher\": \"nevermatches\"", 1);
+    assert_ne!(forged, text);
+    std::fs::write(&path, forged).unwrap();
+    let payload = json!({"hook_event_name": "tool.execute.before", "session_id": "s",
+        "cwd": p.project, "tool_name": "bash", "tool_input": {"command": "rm -rf /"},
+        "tool_use_id": "c"});
+    run(&p, "tool.execute.before", payload)
+        .success()
+        .says("no rm -rf / (claude guard)");
+}
