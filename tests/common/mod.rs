@@ -364,16 +364,28 @@ pub fn story_runs_per_event(
     out
 }
 
+/// What the payload of each of the story's rules holds (the payload it was written for:
+/// Claude's), by label; `user` is the personal rule of [`story_user_route`], on every event.
+fn story_written_for(label: &str) -> &'static [&'static str] {
+    match label {
+        "guard" => &[
+            "\"hook_event_name\":\"PreToolUse\"",
+            "\"tool_name\":\"Bash\"",
+        ],
+        "fmt" => &["\"tool_name\":\"Write\"", "\"file_path\":"],
+        "log" => &["\"hook_event_name\":\"UserPromptSubmit\"", "\"prompt\":"],
+        "stop" => &["\"hook_event_name\":\"Stop\""],
+        "user" => &["\"hook_event_name\":", "\"session_id\":"],
+        _ => panic!("the story has no rule {label}"),
+    }
+}
+
 /// Whether the story's `label` ran exactly once per event where the client fired its event
-/// `fired` times (counted by a recorder of the client's own, so never 0), each time with a
-/// payload holding every one of `written_for` (the payload the rule was written for): `None`,
-/// else what went wrong, with the whole log.
-pub fn story_once(
-    project: &Path,
-    label: &str,
-    fired: usize,
-    written_for: &[&str],
-) -> Option<String> {
+/// `fired` times (counted by a recorder of the client's own, so never 0), each time with the
+/// payload it was written for ([`story_written_for`]): `None`, else what went wrong, with the
+/// whole log.
+pub fn story_once(project: &Path, label: &str, fired: usize) -> Option<String> {
+    let written_for = story_written_for(label);
     let runs = story_runs(project, label);
     let wrong: Vec<&String> = runs
         .iter()
@@ -389,6 +401,18 @@ pub fn story_once(
         runs.len(),
         wrong.len()
     ))
+}
+
+/// Whether the story's prompt logger stayed still where UserPromptSubmit never fires offline
+/// (in `runs`: `droid exec`, `cline --json`) and the client's recorder saw it fire `prompts`
+/// times: `None`, else what went wrong.
+pub fn story_never_prompted(project: &Path, prompts: usize, runs: &str) -> Option<String> {
+    let logged = story_runs(project, "log").len();
+    ((prompts, logged) != (0, 0)).then(|| {
+        format!(
+            "UserPromptSubmit fired {prompts} times (never before in {runs}), the logger ran {logged} times"
+        )
+    })
 }
 
 /// `program`, run as if this user's account (`getpwuid`) had `home` as its home directory: in
