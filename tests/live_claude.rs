@@ -1593,20 +1593,14 @@ fn migration_story_runs_each_rule_once() {
     );
     // The personal rule, through hookx's user route: once per event of the two tool calls,
     // with Gemini's payload.
-    let personal = common::story_runs_per_event(&world.project, "user");
-    let once: std::collections::BTreeMap<String, usize> = [
+    let once = [
         ("AfterAgent", 1),
         ("AfterTool", 2),
         ("BeforeAgent", 1),
         ("BeforeTool", 2),
-    ]
-    .into_iter()
-    .map(|(e, n)| (e.to_string(), n))
-    .collect();
-    c.check(
-        personal == once,
-        format!("the personal rule ran once per event: {personal:?}"),
-    );
+    ];
+    let (ok, what) = common::story_user_per_event(&world.project, &once);
+    c.check(ok, what);
     c.finish("migration_story_runs_each_rule_once", &run.describe());
 }
 

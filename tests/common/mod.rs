@@ -364,6 +364,41 @@ pub fn story_runs_per_event(
     out
 }
 
+/// The checks of a story in which the client ran its own copy of each rule (Codex, Gemini):
+/// each rule ran once, with Claude's payload, the formatter with Claude's Write payload.
+/// (Whether each held, what it says.)
+pub fn story_copies_ran_once(project: &Path) -> Vec<(bool, String)> {
+    let mut checks: Vec<(bool, String)> = ["guard", "fmt", "log", "stop"]
+        .iter()
+        .map(|label| {
+            let runs = story_runs(project, label);
+            (
+                runs.len() == 1 && runs[0].contains("\"hook_event_name\":"),
+                format!("{label} ran once, with Claude's payload: {runs:#?}"),
+            )
+        })
+        .collect();
+    let fmt = story_runs(project, "fmt");
+    checks.push((
+        fmt.first()
+            .is_some_and(|l| l.contains("\"tool_name\":\"Write\"") && l.contains("\"file_path\":")),
+        format!("the formatter got Claude's Write payload: {fmt:?}"),
+    ));
+    checks
+}
+
+/// Whether the personal rule ([`story_personal_rule`]) ran `once` (each event, its runs) per
+/// event, and what that says.
+pub fn story_user_per_event(project: &Path, once: &[(&str, usize)]) -> (bool, String) {
+    let personal = story_runs_per_event(project, "user");
+    let once: std::collections::BTreeMap<String, usize> =
+        once.iter().map(|&(e, n)| (e.to_string(), n)).collect();
+    (
+        personal == once,
+        format!("the personal rule ran once per event: {personal:?}"),
+    )
+}
+
 /// What the payload of each of the story's rules holds (the payload it was written for:
 /// Claude's), by label; `user` is the personal rule of [`story_user_route`], on every event.
 fn story_written_for(label: &str) -> &'static [&'static str] {
