@@ -715,24 +715,11 @@ fn ground_truth_answer_forms() {
     let mut failed = Vec::new();
     for (name, want, seen, unseen) in AUGGIE_FORMS_SEEN {
         let i = book_forms.iter().position(|f| f.name == *name).unwrap();
-        let got = match ran(&results[i], name) {
-            answers::Ran::Rewritten => "rw",
-            answers::Ran::Original => "f",
-            answers::Ran::NotRun => "",
-        };
+        let got = ran(&results[i], name).short();
         if got != *want {
             failed.push(format!("{name}: ran {got:?}, recorded {want:?}"));
         }
-        for t in *seen {
-            if !sent.contains(t) {
-                failed.push(format!("{name}: {t} did not reach the model"));
-            }
-        }
-        for t in *unseen {
-            if sent.contains(t) {
-                failed.push(format!("{name}: {t} reached the model"));
-            }
-        }
+        failed.extend(answers::reach_differs(name, &sent, seen, unseen));
     }
     eprintln!(
         "exit {:?}: {}",
@@ -755,15 +742,7 @@ fn ground_truth_answer_forms() {
             effect,
         });
     }
-    let (probed, rewrite) = hookx_probed();
-    let book = answers::Book {
-        client: "auggie".into(),
-        version: VERSION.into(),
-        host: "augment".into(),
-        rewrite,
-        probed,
-        forms: entries,
-    };
+    let book = answers::Book::new("auggie", VERSION, "augment", hookx_probed(), entries);
     failed.extend(book.settle("augment"));
     assert!(
         failed.is_empty(),

@@ -1445,15 +1445,13 @@ fn ground_truth_answer_forms() {
         }
         last = Some(run);
     }
-    let (probed, rewrite) = hookx_probed();
-    let book = answers::Book {
-        client: "claude-code".into(),
-        version: client::VERSION.into(),
-        host: "claude".into(),
-        rewrite,
-        probed,
-        forms: entries,
-    };
+    let book = answers::Book::new(
+        "claude-code",
+        client::VERSION,
+        "claude",
+        hookx_probed(),
+        entries,
+    );
     for diff in book.settle("claude") {
         c.check(false, diff);
     }

@@ -469,24 +469,11 @@ fn ground_truth_answer_forms() {
     }
     let mut failed = Vec::new();
     for (name, want, seen, unseen) in CLINE_FORMS_SEEN {
-        let got = match ran(&dumps, name) {
-            answers::Ran::Rewritten => "rw",
-            answers::Ran::Original => "f",
-            answers::Ran::NotRun => "",
-        };
+        let got = ran(&dumps, name).short();
         if got != *want {
             failed.push(format!("{name}: ran {got:?}, recorded {want:?}"));
         }
-        for t in *seen {
-            if !sent.contains(t) {
-                failed.push(format!("{name}: {t} did not reach the model"));
-            }
-        }
-        for t in *unseen {
-            if sent.contains(t) {
-                failed.push(format!("{name}: {t} reached the model"));
-            }
-        }
+        failed.extend(answers::reach_differs(name, &sent, seen, unseen));
     }
     for f in mine.iter().filter(|f| alone(f)) {
         let scenario = format!("fone-{}", f.name);
@@ -502,15 +489,7 @@ fn ground_truth_answer_forms() {
             effect,
         });
     }
-    let (probed, rewrite) = hookx_probed();
-    let book = answers::Book {
-        client: "cline-cli".into(),
-        version: VERSION.into(),
-        host: "cline".into(),
-        rewrite,
-        probed,
-        forms: entries,
-    };
+    let book = answers::Book::new("cline-cli", VERSION, "cline", hookx_probed(), entries);
     failed.extend(book.settle("cline"));
     assert!(
         failed.is_empty(),

@@ -529,16 +529,7 @@ fn ground_truth_answer_forms() {
         if !result.contains(result_has) {
             failed.push(format!("{name}: result {result:?} lacks {result_has:?}"));
         }
-        for t in *seen {
-            if !sent.contains(t) {
-                failed.push(format!("{name}: {t} did not reach the model"));
-            }
-        }
-        for t in *unseen {
-            if sent.contains(t) {
-                failed.push(format!("{name}: {t} reached the model"));
-            }
-        }
+        failed.extend(answers::reach_differs(name, &sent, seen, unseen));
     }
     for f in mine.iter().filter(|f| alone(f)) {
         let scenario = format!("fone-{}", f.name);
@@ -561,15 +552,7 @@ fn ground_truth_answer_forms() {
             effect,
         });
     }
-    let (probed, rewrite) = hookx_probed();
-    let book = answers::Book {
-        client: "factory-droid".into(),
-        version: VERSION.into(),
-        host: "droid".into(),
-        rewrite,
-        probed,
-        forms: entries,
-    };
+    let book = answers::Book::new("factory-droid", VERSION, "droid", hookx_probed(), entries);
     failed.extend(book.settle("droid"));
     assert!(
         failed.is_empty(),

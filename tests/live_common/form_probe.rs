@@ -82,17 +82,9 @@ pub fn settle(
     client: &str,
     version: &str,
     host: &str,
-    (probed, rewrite): (Vec<Probed>, Value),
+    probed: (Vec<Probed>, Value),
     entries: Vec<Entry>,
 ) {
-    let book = answers::Book {
-        client: client.into(),
-        version: version.into(),
-        host: host.into(),
-        rewrite,
-        probed,
-        forms: entries,
-    };
-    let diffs = book.settle(host);
+    let diffs = answers::Book::new(client, version, host, probed, entries).settle(host);
     assert!(diffs.is_empty(), "{}", diffs.join("\n"));
 }
