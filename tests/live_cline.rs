@@ -174,12 +174,7 @@ fn run_client(
 /// Ground truth: the recorder as every hook file; a shell call that runs (context after it),
 /// a patch that adds a file, a shell call a PreToolUse hook cancels, then the end of the task.
 fn ground_truth_run_commands_and_answers() {
-    let Some(bin) = minimal::client(
-        &format!("cline-{VERSION}/node_modules/@cline/cli-linux-x64/bin/cline"),
-        "Cline CLI",
-    ) else {
-        return;
-    };
+    let Some(bin) = cline() else { return };
     let sb = Sandbox::new("hookx-live-cline");
     let model = FakeModel::start(scripts, sb.project.display().to_string());
     for e in EVENTS {
@@ -411,12 +406,7 @@ const CLINE_FORMS_SEEN: &[(&str, &str, &[&str], &[&str])] = &[
 /// checked against the facts (conformance/cline-facts.md), every form against the answer book
 /// (`answers.json`, see `live_common/answers.rs`).
 fn ground_truth_answer_forms() {
-    let Some(bin) = minimal::client(
-        &format!("cline-{VERSION}/node_modules/@cline/cli-linux-x64/bin/cline"),
-        "Cline CLI",
-    ) else {
-        return;
-    };
+    let Some(bin) = cline() else { return };
     let mut book_forms: Vec<answers::Form> = CLINE_FORMS
         .iter()
         .map(|(name, hook, stdout, exit)| answers::hand(name, hook, stdout, "", *exit))
@@ -504,12 +494,7 @@ fn ground_truth_answer_forms() {
 /// a Cline handler's message, wrapped by `hookx exec --as cline`, reaches the model and the
 /// call runs. Before (issue 25), hookx read it as a reason with no deny and dropped it.
 fn error_message_without_cancel_reaches_the_model_through_hookx() {
-    let Some(bin) = minimal::client(
-        &format!("cline-{VERSION}/node_modules/@cline/cli-linux-x64/bin/cline"),
-        "Cline CLI",
-    ) else {
-        return;
-    };
+    let Some(bin) = cline() else { return };
     let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
     let sb = Sandbox::new("hookx-live-cline-msg");
     let model = FakeModel::start(scripts, sb.project.display().to_string());
@@ -595,12 +580,7 @@ fn foreign_handlers(sb: &Sandbox) -> Vec<(&'static str, &'static str, serde_json
 /// (`~/Documents/Cline/Hooks`, `.clinerules/hooks` without the executable bit, `.cline/hooks`
 /// of the project) run natively, once each time.
 fn routed_handlers_of_every_dialect_run_under_cline() {
-    let Some(bin) = minimal::client(
-        &format!("cline-{VERSION}/node_modules/@cline/cli-linux-x64/bin/cline"),
-        "Cline CLI",
-    ) else {
-        return;
-    };
+    let Some(bin) = cline() else { return };
     let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
     let sb = Sandbox::new("hookx-live-cline-routed");
     let model = FakeModel::start(scripts, sb.project.display().to_string());
@@ -825,12 +805,7 @@ fn routed_handlers_of_every_dialect_run_under_cline() {
 /// README's own conversion (Copilot, Gemini and Codex: no Cline copy, so hookx runs the Claude
 /// file through its project route, beside the user route).
 fn migration_story_runs_each_rule_once() {
-    let Some(bin) = minimal::client(
-        &format!("cline-{VERSION}/node_modules/@cline/cli-linux-x64/bin/cline"),
-        "Cline CLI",
-    ) else {
-        return;
-    };
+    let Some(bin) = cline() else { return };
     let mut failed = Vec::new();
     for targets in common::story_targets("cline") {
         let sb = Sandbox::new("hookx-live-cline-story");
@@ -904,6 +879,14 @@ fn migration_story_runs_each_rule_once() {
         failed.extend(wrong.into_iter().map(|w| format!("{targets}: {w}")));
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// The pinned binary, or `None` after a skip line.
+fn cline() -> Option<std::path::PathBuf> {
+    minimal::client(
+        &format!("cline-{VERSION}/node_modules/@cline/cli-linux-x64/bin/cline"),
+        "Cline CLI",
+    )
 }
 
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
