@@ -468,14 +468,7 @@ fn ground_truth_answer_forms() {
     let Some(bin) = droid() else { return };
     let mut book_forms: Vec<answers::Form> = DROID_FORMS
         .iter()
-        .map(|(name, hook, stdout, stderr, exit)| answers::Form {
-            name: name.to_string(),
-            event: hook.to_string(),
-            stdout: stdout.to_string(),
-            stderr: stderr.to_string(),
-            exit: *exit,
-            intent: None,
-        })
+        .map(|(name, hook, stdout, stderr, exit)| answers::hand(name, hook, stdout, stderr, *exit))
         .collect();
     let mine = hookx_forms();
     book_forms.extend(mine.iter().filter(|f| !alone(f)).cloned());
