@@ -928,23 +928,13 @@ fn a_converted_plugin_whose_copy_never_fits_the_call_does_not_stand_in_for_it() 
     p.hookx(&["install", "--host", "opencode", "--hookx", hookx])
         .success();
     p.hookx(&["trust", "--yes"]).success();
-    assert_cmd::Command::cargo_bin("hookx")
-        .unwrap()
-        .args(["convert", ".claude/settings.json", "--to", "opencode"])
-        .args(["--write", "--hookx", hookx])
-        .current_dir(&p.project)
-        .env("HOME", &p.home)
-        .assert()
-        .success();
+    p.convert("opencode", &["--hookx", hookx]).success();
     let path = p.project.join(".opencode/plugin/hookx-converted.js");
     let text = std::fs::read_to_string(&path).unwrap();
     let forged = text.replacen("\"matcher\": \"bash\"", "\"matcher\": \"nevermatches\"", 1);
     assert_ne!(forged, text);
     std::fs::write(&path, forged).unwrap();
-    let payload = json!({"hook_event_name": "tool.execute.before", "session_id": "s",
-        "cwd": p.project, "tool_name": "bash", "tool_input": {"command": "rm -rf /"},
-        "tool_use_id": "c"});
-    run(&p, "tool.execute.before", payload)
+    run(&p, "tool.execute.before", p.rm_rf_payload())
         .success()
         .says("no rm -rf / (claude guard)");
 }
