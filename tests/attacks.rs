@@ -733,6 +733,42 @@ fn a_qwen_file_with_a_byte_order_mark_is_edited_in_place() {
     assert_eq!(validated.code, Some(0), "{validated:?}");
 }
 
+/// `convert --write` into a Qwen file that has no `"$version"` (hand-written, committed before
+/// Qwen ever started there), or one that is not a number: Qwen rewrites such a file on its
+/// next start (qwen-facts.md), so the copy the user trusts right after would be "changed since
+/// trusted" and its rules run twice. The edit writes the stamp Qwen would; a newer one stays.
+#[test]
+fn convert_write_into_a_qwen_file_without_its_stamp_writes_the_stamp() {
+    let (_tmp, root) = sync_project();
+    for (before, stamp) in [
+        ("{\n  \"model\": {\"name\": \"x\"}\n}\n", 4.0),
+        ("{\"$version\": \"abc\", \"model\": {\"name\": \"x\"}}", 4.0),
+        ("{\"$version\": 3}", 4.0),
+        ("{\"$version\": 5}", 5.0),
+    ] {
+        let qwen = write(&root.join("project"), ".qwen/settings.json", before);
+        let ran = in_sync_project(
+            &root,
+            &[
+                "convert",
+                ".claude/settings.json",
+                "--to",
+                "qwen",
+                "--write",
+            ],
+        );
+        assert_eq!(ran.code, Some(0), "{ran:?}");
+        let text = std::fs::read_to_string(&qwen).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            value["$version"].as_f64(),
+            Some(stamp),
+            "{before} -> {text}"
+        );
+        assert!(text.contains("PreToolUse"), "{text}");
+    }
+}
+
 /// A sync manifest that reads a reviewed source as another agent's (`from = "gemini"` on a
 /// Claude file) makes its handlers run with that agent's payload and answer rules (a Claude
 /// guard's JSON deny, read by Gemini's rules, is lost): the target is then not trusted as
