@@ -280,9 +280,9 @@ fn render_sources(
                 }
                 if dressed > 0 {
                     parts.push(format!(
-                        "{} in a hookx route's form that run more or another program: hookx \
-                         never runs them, the agent reading the file runs them as written \
-                         (hookx doctor shows them)",
+                        "{} in a hookx route's form that run more than a route, or a program \
+                         not named hookx: hookx never runs them, the agent reading the file runs \
+                         them as written (hookx doctor shows them)",
                         plural(dressed, "handler")
                     ));
                 }
