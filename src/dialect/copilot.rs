@@ -747,6 +747,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
                  disabledHooks by content hash), schemas/api.schema.json; keys probed \
                  with hooks.discover (conformance/copilot-facts.md)",
         hooks: Some(&DISABLED_HOOKS),
+        drops: Some(&DROPS_CLAUDE_FILE),
     }],
     implied_type: None,
     documents: Documents {
@@ -764,6 +765,45 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // Run 1.0.102 (`tests/live_copilot.rs`): a hook file with a comment or a trailing comma is
     // dropped; the session goes on.
     json_syntax: crate::tables::JsonSyntax::STRICT,
+};
+
+/// The entries for which Copilot CLI 1.0.102 drops a whole `.claude/settings.json` or
+/// `.claude/settings.local.json` (the other file still runs): probed with `copilot -p`, each
+/// form beside a Bash guard (`tests/live_copilot.rs` `ground_truth_dropped_files`, recorded in
+/// `tests/fixtures/recorded/copilot-1.0.102/dropped-files.json`; conformance/copilot-facts.md).
+/// An empty matcher counts only on the events whose matcher Copilot keeps (the `true` rows of
+/// [`DISABLED_HOOKS`]); `prompt` runs on SessionStart only, `http` anywhere but the two events
+/// that can deny, `agent` nowhere. Copilot's own `.github/hooks/*.json` skips such an entry
+/// alone and runs the rest.
+static DROPS_CLAUDE_FILE: crate::tables::FileDrop = crate::tables::FileDrop {
+    events_key: "hooks",
+    matcher_key: "matcher",
+    handlers_key: "hooks",
+    type_key: "type",
+    default_type: "command",
+    timeout_key: "timeout",
+    empty_matcher_refused_on: &[
+        EventKind::PreToolUse,
+        EventKind::PostToolUse,
+        EventKind::PermissionRequest,
+        EventKind::SubagentStart,
+        EventKind::PreCompact,
+        EventKind::Notification,
+    ],
+    timeout_must_be_positive: true,
+    types: &[
+        ("command", crate::tables::TypeOn::Every),
+        (
+            "prompt",
+            crate::tables::TypeOn::Only(&[EventKind::SessionStart]),
+        ),
+        (
+            "http",
+            crate::tables::TypeOn::AllBut(&[EventKind::PreToolUse, EventKind::PermissionRequest]),
+        ),
+    ],
+    source: "run 1.0.102: tests/live_copilot.rs ground_truth_dropped_files \
+             (recorded/copilot-1.0.102/dropped-files.json)",
 };
 
 /// Copilot CLI 1.0.102's `disabledHooks` (`~/.copilot/settings.json`), as it keys a handler

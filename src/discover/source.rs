@@ -44,6 +44,9 @@ pub struct Source {
     pub document: Result<Document, Error>,
     /// Warnings and errors noticed inside a file that did parse.
     pub diagnostics: Vec<Diagnostic>,
+    /// Each host that reads this file itself but drops it whole for an entry it refuses
+    /// ([`super::dropped`]), with that entry.
+    pub dropped: Vec<super::dropped::Dropped>,
 }
 
 impl Source {

@@ -1,0 +1,194 @@
+//! Files a host reads itself but drops whole for one entry it refuses
+//! ([`crate::tables::FileDrop`], table data: Copilot CLI 1.0.102 and `.claude/settings*.json`).
+//! Under that host none of their hooks runs by the host, so [`super::runner`] names hookx's
+//! route their runner, and doctor, list and validate say where the entry is and how to fix it.
+
+use super::source::Source;
+use crate::model::EventKind;
+use crate::source::SourceFile;
+use crate::tables::{Dialect, FileDrop, Location};
+use serde_json::Value;
+
+/// The first entry for which `host` drops the whole file, and where it is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dropped {
+    pub host: Dialect,
+    pub line: usize,
+    pub col: usize,
+    /// The entry, as a sentence part (`` `"matcher": ""` on PostToolUse ``).
+    pub what: String,
+    /// What to change in the file.
+    pub fix: String,
+}
+
+impl Dropped {
+    /// One sentence: who drops which file, for what, where.
+    pub fn why(&self, file: &str) -> String {
+        format!(
+            "{} drops the whole of {file} for {} at {}:{}, so it runs none of its hooks",
+            self.host.def().display,
+            self.what,
+            self.line,
+            self.col
+        )
+    }
+}
+
+/// The drop table `host` has for files of `location`, when it reads them itself.
+pub fn drops_for(host: Dialect, location: &Location) -> Option<&'static FileDrop> {
+    if !super::is_native(host, location) {
+        return None;
+    }
+    host.config()
+        .foreign_switches
+        .iter()
+        .find(|s| s.dialect == location.dialect)?
+        .drops
+}
+
+/// Whether some host drops whole files of `location` for an entry it refuses.
+pub fn any_drops(location: &Location) -> bool {
+    Dialect::all()
+        .iter()
+        .any(|h| drops_for(*h, location).is_some())
+}
+
+/// For each host that reads `location`'s files itself and drops one for an entry it refuses
+/// (only `only`, when given), whether `src` holds such an entry, and where.
+pub fn scan_all(location: &Location, only: Option<Dialect>, src: &SourceFile) -> Vec<Dropped> {
+    let mut found = Vec::new();
+    let mut value: Option<Option<Value>> = None;
+    for host in Dialect::all() {
+        if only.is_some_and(|o| o != *host) {
+            continue;
+        }
+        let Some(drop) = drops_for(*host, location) else {
+            continue;
+        };
+        let value = value.get_or_insert_with(|| {
+            let syntax = crate::config::read::json_syntax(src, location.dialect);
+            crate::config::syntax::parse_json_as(src, syntax).ok()
+        });
+        if let Some(value) = value
+            && let Some(d) = scan(*host, drop, location.dialect, value, src)
+        {
+            found.push(d);
+        }
+    }
+    found
+}
+
+/// The first entry of `value` (a file of `dialect`, `src` its text) for which `host` drops it.
+fn scan(
+    host: Dialect,
+    drop: &FileDrop,
+    dialect: Dialect,
+    value: &Value,
+    src: &SourceFile,
+) -> Option<Dropped> {
+    let display = host.def().display;
+    let events = value.get(drop.events_key)?.as_object()?;
+    let esc = |k: &str| k.replace('~', "~0").replace('/', "~1");
+    let kind_of = |key: &str| dialect.flavors().find_map(|f| f.tables().event_kind(key));
+    for (event, groups) in events {
+        let Some(kind) = kind_of(event) else {
+            continue;
+        };
+        let base = format!("/{}/{}", esc(drop.events_key), esc(event));
+        for (g, group) in groups.as_array().into_iter().flatten().enumerate() {
+            let at = |tail: &str| format!("{base}/{g}/{tail}");
+            if group.get(drop.matcher_key).and_then(Value::as_str) == Some("")
+                && drop.empty_matcher_refused_on.contains(&kind)
+            {
+                return Some(found(
+                    host,
+                    src,
+                    &at(&esc(drop.matcher_key)),
+                    format!("`\"{}\": \"\"` on {event}", drop.matcher_key),
+                    format!(
+                        "remove `\"{}\": \"\"` (no matcher matches every tool, in Claude and \
+                         {display} alike)",
+                        drop.matcher_key
+                    ),
+                ));
+            }
+            let handlers = group.get(drop.handlers_key).and_then(Value::as_array);
+            for (h, handler) in handlers.into_iter().flatten().enumerate() {
+                let handler_at = at(&format!("{}/{h}", esc(drop.handlers_key)));
+                if let Some(found) = refused_handler(host, drop, &kind, event, handler) {
+                    let (key, what, fix) = found;
+                    return Some(self::found(
+                        host,
+                        src,
+                        &format!("{handler_at}/{}", esc(key)),
+                        what,
+                        fix,
+                    ));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The key of `handler` that `host` refuses on `kind`, with the sentence parts for it.
+fn refused_handler(
+    host: Dialect,
+    drop: &FileDrop,
+    kind: &EventKind,
+    event: &str,
+    handler: &Value,
+) -> Option<(&'static str, String, String)> {
+    let display = host.def().display;
+    let timeout = handler.get(drop.timeout_key);
+    if drop.timeout_must_be_positive
+        && let Some(t) = timeout
+        && !t.as_f64().is_some_and(|t| t > 0.0)
+    {
+        return Some((
+            drop.timeout_key,
+            format!("`\"{}\": {t}` on {event}", drop.timeout_key),
+            format!(
+                "write a number of seconds above 0, or leave `\"{}\"` out",
+                drop.timeout_key
+            ),
+        ));
+    }
+    let kind_name = handler.get(drop.type_key).and_then(Value::as_str);
+    let type_name = kind_name.unwrap_or(drop.default_type);
+    let takes = drop
+        .types
+        .iter()
+        .find(|(name, _)| *name == type_name)
+        .is_some_and(|(_, on)| on.takes(kind));
+    (!takes).then(|| {
+        (
+            drop.type_key,
+            format!("a `{type_name}` handler on {event}"),
+            format!(
+                "{display} takes no `{type_name}` handler on {event}: move it to a file \
+                 {display} does not read (`~/.claude/settings.json`)"
+            ),
+        )
+    })
+}
+
+fn found(host: Dialect, src: &SourceFile, pointer: &str, what: String, fix: String) -> Dropped {
+    let (line, col) = src
+        .locate_json(pointer)
+        .map_or((1, 1), |offset| src.line_col(offset));
+    Dropped {
+        host,
+        line,
+        col,
+        what,
+        fix,
+    }
+}
+
+impl Source {
+    /// The entry for which `host` drops this whole file, if it does.
+    pub fn dropped_by(&self, host: Dialect) -> Option<&Dropped> {
+        self.dropped.iter().find(|d| d.host == host)
+    }
+}
