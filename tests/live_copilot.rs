@@ -2520,6 +2520,84 @@ fn ground_truth_dropped_files() {
     );
 }
 
+/// A Claude project whose `.claude/settings.json` Copilot 1.0.102 drops whole: a Bash guard
+/// that denies, a Stop hook with `"matcher": ""` (which Copilot takes) and a PostToolUse
+/// logger with `"matcher": ""` (which makes Copilot drop the file,
+/// `ground_truth_dropped_files`). hookx is routed in for the user (`hookx install --host
+/// copilot --scope user`, a personal rule on the same events) and the file is trusted. hookx
+/// runs the file's rules through that route, each once per event with Claude's payload, and
+/// the guard's deny reaches the model. Before hookx knew of the drop, its plan named Copilot
+/// the runner and skipped them: each ran zero times, and the call went through.
+fn a_claude_file_copilot_drops_runs_once_through_hookx() {
+    let Some(l) = live_env("story", |sb| {
+        let script = sb.write(
+            "project/hook.sh",
+            "#!/bin/sh\nr=agent; [ -n \"$HOOKX_HOST\" ] && r=hookx\np=$(tr -d '\\n')\n\
+             printf '%s %s %s\\n' \"$1\" \"$r\" \"$p\" >> \"$(dirname \"$0\")/runs.log\"\n\
+             case \"$1 $p\" in \"guard \"*story-bash*) echo DROP-GUARD-SAYS-NO >&2; exit 2;; esac\n",
+        );
+        let run = |label: &str| format!("sh {} {label}", script.display());
+        let settings = json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": run("guard")}]}],
+            "PostToolUse": [{"matcher": "", "hooks": [{"type": "command", "command": run("post")}]}],
+            "Stop": [{"matcher": "", "hooks": [{"type": "command", "command": run("stop")}]}],
+        }});
+        sb.write("project/.claude/settings.json", &settings.to_string());
+        common::story_personal_rule(
+            &sb.project,
+            &sb.home,
+            "copilot",
+            ".claude/settings.json",
+            &["PreToolUse", "PostToolUse", "Stop"],
+        );
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let log = std::fs::read_to_string(l.sb.project.join("runs.log")).unwrap_or_default();
+    let runs = |label: &str| -> Vec<Value> {
+        log.lines()
+            .filter_map(|line| line.strip_prefix(&format!("{label} ")))
+            .map(|rest| {
+                let (runner, payload) = rest.split_once(' ').unwrap_or((rest, ""));
+                let payload: Value = serde_json::from_str(payload).unwrap_or(Value::Null);
+                json!({"runner": runner, "payload": payload})
+            })
+            .collect()
+    };
+    let guard = runs("guard");
+    c.that(
+        guard.len() == 1
+            && guard[0]["runner"] == "hookx"
+            && guard[0]["payload"]["tool_name"] == "Bash"
+            && guard[0]["payload"]["tool_input"]["command"] == "echo story-bash",
+        format!("the guard ran once, through hookx, with Claude's payload:\n{log}"),
+    );
+    let result = l.tool_result("story", "story-bash");
+    c.that(
+        result.contains("DROP-GUARD-SAYS-NO"),
+        format!("the guard's deny reached the model: {result}"),
+    );
+    // The shell call was denied, so the one PostToolUse is the file's creation.
+    let post = runs("post");
+    c.that(
+        post.len() == 1
+            && post[0]["runner"] == "hookx"
+            && post[0]["payload"]["tool_name"] == "Write"
+            && post[0]["payload"]["tool_input"]["file_path"]
+                .as_str()
+                .is_some_and(|p| p.ends_with("notes.txt")),
+        format!("the logger ran once, through hookx, with a Write's file_path:\n{log}"),
+    );
+    let stop = runs("stop");
+    c.that(
+        stop.len() == 1 && stop[0]["runner"] == "hookx",
+        format!("the Stop hook ran once, through hookx:\n{log}"),
+    );
+    c.done("story");
+}
+
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_copilot",
@@ -2546,6 +2624,7 @@ fn main() -> std::process::ExitCode {
             a_guard_switched_off_by_another_projects_install_still_denies,
             a_repo_kill_switch_turns_off_the_users_hooks_too,
             ground_truth_dropped_files,
+            a_claude_file_copilot_drops_runs_once_through_hookx,
         ],
     )
 }
