@@ -1,0 +1,147 @@
+//! A `.claude/settings.json` Copilot CLI 1.0.102 drops whole for one entry it refuses
+//! (`"matcher": ""` on PostToolUse here; conformance/copilot-facts.md, `src/dialect/copilot.rs`
+//! `DROPS_CLAUDE_FILE`): hookx's plan runs its rules through hookx's route, and list, doctor,
+//! simulate and validate say which entry and where. Through the real binary.
+
+mod common;
+
+use common::{hookx_at, write};
+use serde_json::{Value, json};
+
+/// The file: a Bash guard that denies, the dropping logger at line 7, column 19, a Stop hook
+/// with `"matcher": ""` (which Copilot takes).
+const SETTINGS: &str = r#"{
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo GUARD-NO >&2; exit 2"}]}
+    ],
+    "PostToolUse": [
+      {"matcher": "", "hooks": [{"type": "command", "command": "true"}]}
+    ],
+    "Stop": [
+      {"matcher": "", "hooks": [{"type": "command", "command": "true"}]}
+    ]
+  }
+}
+"#;
+
+/// A line of the plan under Copilot (not the sources table's line for hookx's route file).
+fn is_plan_line(line: &str) -> bool {
+    line.starts_with("  copilot  ") && !line.contains(".github/hooks/hookx.json")
+}
+
+fn out(a: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&a.get_output().stdout).into_owned()
+        + &String::from_utf8_lossy(&a.get_output().stderr)
+}
+
+#[test]
+fn a_claude_file_copilot_drops_runs_through_hookx_and_every_command_says_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, home) = (dir.path().join("p"), dir.path().join("home"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    write(&project, ".claude/settings.json", SETTINGS);
+    let at = "`\"matcher\": \"\"` on PostToolUse at 7:19";
+
+    // Before a route and trust: nobody runs the rules under Copilot, and list says why.
+    let list = out(&hookx_at(&project, &home, &["list", "--host", "copilot"]).success());
+    assert!(
+        list.contains(&format!(
+            "Copilot drops the whole of .claude/settings.json for {at}"
+        )) && list.contains("fix: remove `\"matcher\": \"\"`"),
+        "{list}"
+    );
+    let plan: Vec<&str> = list.lines().filter(|l| is_plan_line(l)).collect();
+    assert_eq!(plan.len(), 3, "{list}");
+    assert!(
+        plan.iter()
+            .all(|l| l.contains("nobody (not trusted: .claude/settings.json)")),
+        "{list}"
+    );
+    let validate = out(&hookx_at(
+        &project,
+        &home,
+        &["validate", "--host", "copilot"],
+    ));
+    assert!(
+        validate.contains(".claude/settings.json:7:19: warning: Copilot drops the whole"),
+        "{validate}"
+    );
+    // Not a Copilot project and not asked for it: no warning.
+    let plain = out(&hookx_at(&project, &home, &["validate"]).success());
+    assert!(plain.contains("0 warning(s)"), "{plain}");
+
+    // Install routes the three events and lists none of the file's handlers in
+    // `disabledHooks`: Copilot runs none of them to turn off.
+    let install = out(&hookx_at(&project, &home, &["install", "--host", "copilot"]).success());
+    assert!(
+        install.contains("preToolUse, postToolUse, agentStop"),
+        "{install}"
+    );
+    assert!(!home.join(".copilot/settings.json").exists(), "{install}");
+    hookx_at(&project, &home, &["trust", "--yes"]).success();
+    let list = out(&hookx_at(&project, &home, &["list", "--host", "copilot"]).success());
+    let plan: Vec<&str> = list.lines().filter(|l| is_plan_line(l)).collect();
+    assert!(
+        plan.len() == 3
+            && plan
+                .iter()
+                .all(|l| l.contains("hookx runs .claude/settings.json")),
+        "{list}"
+    );
+
+    // Doctor: hookx runs it, with Claude's payload, and the finding is located with its fix.
+    let doctor = hookx_at(
+        &project,
+        &home,
+        &["doctor", "--host", "copilot", "--format", "json"],
+    );
+    let report: Value = serde_json::from_slice(&doctor.get_output().stdout).unwrap();
+    let text = report.to_string();
+    assert!(
+        text.contains(&format!(
+            "Copilot drops the whole of .claude/settings.json for {}",
+            at.replace('"', "\\\"")
+        )),
+        "{text}"
+    );
+    let file = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["file"] == ".claude/settings.json")
+        .unwrap();
+    let loading = file["hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["host"] == "copilot")
+        .unwrap();
+    assert_eq!(loading["runner"], "hookx", "{loading}");
+
+    // The route runs the guard with Claude's payload, and its deny is Copilot's answer.
+    let payload = json!({"timestamp": 1, "cwd": project, "toolName": "bash",
+        "toolArgs": "{\"command\":\"ls\"}"});
+    let run = common::hookx()
+        .args([
+            "run",
+            "--host",
+            "copilot",
+            "--event",
+            "preToolUse",
+            "--project",
+        ])
+        .arg(&project)
+        .arg("--home")
+        .arg(&home)
+        .env("HOME", &home)
+        .env_remove("HOOKX_HOME")
+        .write_stdin(payload.to_string())
+        .assert();
+    let answer = out(&run);
+    assert!(
+        answer.contains("\"permissionDecision\":\"deny\"") && answer.contains("GUARD-NO"),
+        "{answer}"
+    );
+}
