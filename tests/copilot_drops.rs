@@ -49,7 +49,7 @@ fn a_claude_file_copilot_drops_runs_through_hookx_and_every_command_says_where()
     assert!(
         list.contains(&format!(
             "Copilot drops the whole of .claude/settings.json for {at}"
-        )) && list.contains("fix: remove `\"matcher\": \"\"`"),
+        )) && list.contains("fix at 7:19: remove `\"matcher\": \"\"`"),
         "{list}"
     );
     let plan: Vec<&str> = list.lines().filter(|l| is_plan_line(l)).collect();

@@ -354,12 +354,10 @@ fn render_sources(
         for dropped in &source.dropped {
             out.push_str(&format!(
                 "\n{}: its rules run under {} only through hookx's route, once hookx trusts \
-                 the file (fix: {} at {}:{})\n",
+                 the file (fix {})\n",
                 dropped.why(&source.display),
                 dropped.host,
-                dropped.fix,
-                dropped.line,
-                dropped.col
+                dropped.fix_at()
             ));
         }
     }

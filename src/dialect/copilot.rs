@@ -802,6 +802,13 @@ static DROPS_CLAUDE_FILE: crate::tables::FileDrop = crate::tables::FileDrop {
             crate::tables::TypeOn::AllBut(&[EventKind::PreToolUse, EventKind::PermissionRequest]),
         ),
     ],
+    fixes: crate::tables::DropFixes {
+        empty_matcher: "remove `\"matcher\": \"\"` (no matcher matches every tool, in Claude and \
+                        Copilot alike)",
+        timeout: "write a number of seconds above 0, or leave `\"timeout\"` out",
+        handler_type: "Copilot takes no such handler there: move it to a file Copilot does not \
+                       read (`~/.claude/settings.json`), or remove it",
+    },
     source: "run 1.0.102: tests/live_copilot.rs ground_truth_dropped_files \
              (recorded/copilot-1.0.102/dropped-files.json)",
 };

@@ -3,36 +3,11 @@
 //! Under that host none of their hooks runs by the host, so [`super::runner`] names hookx's
 //! route their runner, and doctor, list and validate say where the entry is and how to fix it.
 
-use super::source::Source;
+use super::source::Dropped;
 use crate::model::EventKind;
 use crate::source::SourceFile;
 use crate::tables::{Dialect, FileDrop, Location};
 use serde_json::Value;
-
-/// The first entry for which `host` drops the whole file, and where it is.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Dropped {
-    pub host: Dialect,
-    pub line: usize,
-    pub col: usize,
-    /// The entry, as a sentence part (`` `"matcher": ""` on PostToolUse ``).
-    pub what: String,
-    /// What to change in the file.
-    pub fix: String,
-}
-
-impl Dropped {
-    /// One sentence: who drops which file, for what, where.
-    pub fn why(&self, file: &str) -> String {
-        format!(
-            "{} drops the whole of {file} for {} at {}:{}, so it runs none of its hooks",
-            self.host.def().display,
-            self.what,
-            self.line,
-            self.col
-        )
-    }
-}
 
 /// The drop table `host` has for files of `location`, when it reads them itself.
 pub fn drops_for(host: Dialect, location: &Location) -> Option<&'static FileDrop> {
@@ -86,7 +61,6 @@ fn scan(
     value: &Value,
     src: &SourceFile,
 ) -> Option<Dropped> {
-    let display = host.def().display;
     let events = value.get(drop.events_key)?.as_object()?;
     let esc = |k: &str| k.replace('~', "~0").replace('/', "~1");
     let kind_of = |key: &str| dialect.flavors().find_map(|f| f.tables().event_kind(key));
@@ -105,17 +79,13 @@ fn scan(
                     src,
                     &at(&esc(drop.matcher_key)),
                     format!("`\"{}\": \"\"` on {event}", drop.matcher_key),
-                    format!(
-                        "remove `\"{}\": \"\"` (no matcher matches every tool, in Claude and \
-                         {display} alike)",
-                        drop.matcher_key
-                    ),
+                    drop.fixes.empty_matcher.to_string(),
                 ));
             }
             let handlers = group.get(drop.handlers_key).and_then(Value::as_array);
             for (h, handler) in handlers.into_iter().flatten().enumerate() {
                 let handler_at = at(&format!("{}/{h}", esc(drop.handlers_key)));
-                if let Some(found) = refused_handler(host, drop, &kind, event, handler) {
+                if let Some(found) = refused_handler(drop, &kind, event, handler) {
                     let (key, what, fix) = found;
                     return Some(self::found(
                         host,
@@ -131,15 +101,13 @@ fn scan(
     None
 }
 
-/// The key of `handler` that `host` refuses on `kind`, with the sentence parts for it.
+/// The key of `handler` that the host refuses on `kind`, with the sentence parts for it.
 fn refused_handler(
-    host: Dialect,
     drop: &FileDrop,
     kind: &EventKind,
     event: &str,
     handler: &Value,
 ) -> Option<(&'static str, String, String)> {
-    let display = host.def().display;
     let timeout = handler.get(drop.timeout_key);
     if drop.timeout_must_be_positive
         && let Some(t) = timeout
@@ -148,10 +116,7 @@ fn refused_handler(
         return Some((
             drop.timeout_key,
             format!("`\"{}\": {t}` on {event}", drop.timeout_key),
-            format!(
-                "write a number of seconds above 0, or leave `\"{}\"` out",
-                drop.timeout_key
-            ),
+            drop.fixes.timeout.to_string(),
         ));
     }
     let kind_name = handler.get(drop.type_key).and_then(Value::as_str);
@@ -165,14 +130,12 @@ fn refused_handler(
         (
             drop.type_key,
             format!("a `{type_name}` handler on {event}"),
-            format!(
-                "{display} takes no `{type_name}` handler on {event}: move it to a file \
-                 {display} does not read (`~/.claude/settings.json`)"
-            ),
+            drop.fixes.handler_type.to_string(),
         )
     })
 }
 
+/// The entry at `pointer` of `src`, located.
 fn found(host: Dialect, src: &SourceFile, pointer: &str, what: String, fix: String) -> Dropped {
     let (line, col) = src
         .locate_json(pointer)
@@ -183,12 +146,5 @@ fn found(host: Dialect, src: &SourceFile, pointer: &str, what: String, fix: Stri
         col,
         what,
         fix,
-    }
-}
-
-impl Source {
-    /// The entry for which `host` drops this whole file, if it does.
-    pub fn dropped_by(&self, host: Dialect) -> Option<&Dropped> {
-        self.dropped.iter().find(|d| d.host == host)
     }
 }

@@ -41,13 +41,13 @@ mod who_runs;
 pub use crate::context::{Context, MANAGED_ROOT_VAR, location, locations};
 pub use copies::leave as leave_private_copies;
 pub use copies::remove as remove_private_copies;
-pub use dropped::{Dropped, any_drops};
+pub use dropped::any_drops;
 pub use hook_switch::{
     Installs, is_switched_off, key_of, leaves_any, switched_by_installs, switched_keys,
 };
 pub use policy_file::{OthersCouldWrite, Owners};
 pub use rules::{EffectiveRule, dispatch_rules, effective_rules, host_rules};
-pub use source::Source;
+pub use source::{Dropped, Source};
 pub use switches::{
     PolicyStop, hooks_disabled, hooks_disabled_by_agent, host_switched_off, managed_only,
     stopped_by_policy, switched_off,

@@ -200,11 +200,9 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
                 // Nor by the host: these rules run nowhere.
                 if let Some(dropped) = s.source.dropped_by(dialect) {
                     line.push_str(&format!(
-                        "; and {}: they run nowhere (fix: {} at {}:{})",
+                        "; and {}: they run nowhere (fix {})",
                         dropped.why(&s.source.display),
-                        dropped.fix,
-                        dropped.line,
-                        dropped.col
+                        dropped.fix_at()
                     ));
                 }
                 if !held.contains(&line) {

@@ -502,8 +502,18 @@ pub struct FileDrop {
     pub timeout_must_be_positive: bool,
     /// The handler types the host takes, each with where; any other type is refused.
     pub types: &'static [(&'static str, TypeOn)],
+    /// What to change, for each kind of entry refused: an empty matcher, a timeout, a type.
+    pub fixes: DropFixes,
     /// Where this was found out.
     pub source: &'static str,
+}
+
+/// What to change in a file a host drops ([`FileDrop`]), for each kind of entry it refuses.
+#[derive(Debug)]
+pub struct DropFixes {
+    pub empty_matcher: &'static str,
+    pub timeout: &'static str,
+    pub handler_type: &'static str,
 }
 
 /// The events on which a host takes a handler type.

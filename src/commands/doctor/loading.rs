@@ -258,10 +258,8 @@ pub(super) fn dropped_finding(source: &Source, host: Dialect) -> Option<Finding>
             host.def().display
         ),
         Some(format!(
-            "{} at {}:{} (or `hookx install --host {host}`, then `hookx trust {}`)",
-            dropped.fix,
-            dropped.line,
-            dropped.col,
+            "{}; or `hookx install --host {host}`, then `hookx trust {}`",
+            dropped.fix_at(),
             crate::shell::shell_quote(&source.path.display().to_string())
         )),
     ))
