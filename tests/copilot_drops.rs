@@ -25,9 +25,13 @@ const SETTINGS: &str = r#"{
 }
 "#;
 
-/// A line of the plan under Copilot (not the sources table's line for hookx's route file).
-fn is_plan_line(line: &str) -> bool {
-    line.starts_with("  copilot  ") && !line.contains(".github/hooks/hookx.json")
+/// The lines of `list`'s plan under Copilot.
+fn plan_lines(list: &str) -> Vec<&str> {
+    list.split_once("plan (each rule once per agent):")
+        .map_or("", |(_, plan)| plan)
+        .lines()
+        .filter(|l| l.starts_with("  copilot  "))
+        .collect()
 }
 
 fn out(a: &assert_cmd::assert::Assert) -> String {
@@ -52,7 +56,7 @@ fn a_claude_file_copilot_drops_runs_through_hookx_and_every_command_says_where()
         )) && list.contains("fix at 7:19: remove `\"matcher\": \"\"`"),
         "{list}"
     );
-    let plan: Vec<&str> = list.lines().filter(|l| is_plan_line(l)).collect();
+    let plan = plan_lines(&list);
     assert_eq!(plan.len(), 3, "{list}");
     assert!(
         plan.iter()
@@ -82,7 +86,7 @@ fn a_claude_file_copilot_drops_runs_through_hookx_and_every_command_says_where()
     assert!(!home.join(".copilot/settings.json").exists(), "{install}");
     hookx_at(&project, &home, &["trust", "--yes"]).success();
     let list = out(&hookx_at(&project, &home, &["list", "--host", "copilot"]).success());
-    let plan: Vec<&str> = list.lines().filter(|l| is_plan_line(l)).collect();
+    let plan = plan_lines(&list);
     assert!(
         plan.len() == 3
             && plan
@@ -143,5 +147,54 @@ fn a_claude_file_copilot_drops_runs_through_hookx_and_every_command_says_where()
     assert!(
         answer.contains("\"permissionDecision\":\"deny\"") && answer.contains("GUARD-NO"),
         "{answer}"
+    );
+}
+
+/// A file install switched off handler by handler (`disabledHooks`, while Copilot ran it) that
+/// then gains an entry Copilot drops it for: its rules stay hookx's, each once, and the next
+/// install takes back the keys, which now turn off nothing of this file.
+#[test]
+fn keys_listed_before_the_file_was_dropped_leave_each_rule_once_and_go_at_the_next_install() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, home) = (dir.path().join("p"), dir.path().join("home"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let kept: Value = serde_json::from_str(SETTINGS).unwrap();
+    let mut taken = kept.clone();
+    taken["hooks"]
+        .as_object_mut()
+        .unwrap()
+        .remove("PostToolUse");
+    write(&project, ".claude/settings.json", &taken.to_string());
+    hookx_at(&project, &home, &["install", "--host", "copilot"]).success();
+    let settings = home.join(".copilot/settings.json");
+    let keys = |path: &std::path::Path| -> usize {
+        std::fs::read_to_string(path).map_or(0, |t| {
+            serde_json::from_str::<Value>(&t).unwrap()["disabledHooks"]
+                .as_array()
+                .map_or(0, Vec::len)
+        })
+    };
+    assert_eq!(
+        keys(&settings),
+        2,
+        "Copilot runs the file: both handlers listed"
+    );
+
+    write(&project, ".claude/settings.json", &kept.to_string());
+    hookx_at(&project, &home, &["trust", "--yes"]).success();
+    let list = out(&hookx_at(&project, &home, &["list", "--host", "copilot"]).success());
+    let plan = plan_lines(&list);
+    assert!(
+        plan.len() == 3
+            && plan
+                .iter()
+                .all(|l| l.ends_with("hookx runs .claude/settings.json")),
+        "{list}"
+    );
+    hookx_at(&project, &home, &["install", "--host", "copilot"]).success();
+    assert!(
+        !settings.exists(),
+        "the keys install listed are gone with the file it created"
     );
 }

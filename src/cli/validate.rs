@@ -16,8 +16,17 @@ pub(super) fn command(args: ValidateArgs) -> Result<i32, Error> {
     let mut all = Vec::new();
     let mut unreadable = 0;
     let mut worst = 0;
-    let ctx = crate::discover::Context::resolve(args.project.as_deref(), args.home.as_deref())?;
-    let sources = crate::discover::discover(&ctx);
+    let resolved = crate::discover::Context::resolve(args.project.as_deref(), args.home.as_deref());
+    // Named files need no project: without one, no host is known to drop them.
+    let ctx = match resolved {
+        Ok(ctx) => Some(ctx),
+        Err(e) if args.files.is_empty() => return Err(e),
+        Err(_) => None,
+    };
+    let sources = ctx
+        .as_ref()
+        .map(crate::discover::discover)
+        .unwrap_or_default();
     let files: Vec<(PathBuf, Option<Dialect>)> = if args.files.is_empty() {
         // What `hookx list` finds, each in the dialect its location says.
         sources
@@ -27,12 +36,13 @@ pub(super) fn command(args: ValidateArgs) -> Result<i32, Error> {
     } else {
         args.files.iter().map(|p| (p.clone(), args.from)).collect()
     };
-    let hosts: Vec<Dialect> = match args.host {
-        Some(host) => vec![host],
-        None => crate::commands::doctor::had(&ctx, &sources)
+    let hosts: Vec<Dialect> = match (args.host, &ctx) {
+        (Some(host), _) => vec![host],
+        (None, Some(ctx)) => crate::commands::doctor::had(ctx, &sources)
             .into_iter()
             .map(|(d, _)| d)
             .collect(),
+        (None, None) => Vec::new(),
     };
     let named = !args.files.is_empty();
     for (path, from) in &files {

@@ -5,6 +5,7 @@
 
 use super::source::Dropped;
 use crate::model::EventKind;
+use crate::positions::escape;
 use crate::source::SourceFile;
 use crate::tables::{Dialect, FileDrop, Location};
 use serde_json::Value;
@@ -21,10 +22,12 @@ pub fn drops_for(host: Dialect, location: &Location) -> Option<&'static FileDrop
         .drops
 }
 
-/// Whether some host drops whole files of `location` for an entry it refuses.
-pub fn any_drops(location: &Location) -> bool {
+/// Whether some host (`only`, when given) drops whole files of `location` for an entry it
+/// refuses: only then is a file read for it ([`scan_all`]).
+pub fn any_drops(location: &Location, only: Option<Dialect>) -> bool {
     Dialect::all()
         .iter()
+        .filter(|h| only.is_none_or(|o| o == **h))
         .any(|h| drops_for(*h, location).is_some())
 }
 
@@ -62,13 +65,12 @@ fn scan(
     src: &SourceFile,
 ) -> Option<Dropped> {
     let events = value.get(drop.events_key)?.as_object()?;
-    let esc = |k: &str| k.replace('~', "~0").replace('/', "~1");
     let kind_of = |key: &str| dialect.flavors().find_map(|f| f.tables().event_kind(key));
     for (event, groups) in events {
         let Some(kind) = kind_of(event) else {
             continue;
         };
-        let base = format!("/{}/{}", esc(drop.events_key), esc(event));
+        let base = format!("/{}/{}", escape(drop.events_key), escape(event));
         for (g, group) in groups.as_array().into_iter().flatten().enumerate() {
             let at = |tail: &str| format!("{base}/{g}/{tail}");
             if group.get(drop.matcher_key).and_then(Value::as_str) == Some("")
@@ -77,20 +79,20 @@ fn scan(
                 return Some(found(
                     host,
                     src,
-                    &at(&esc(drop.matcher_key)),
+                    &at(&escape(drop.matcher_key)),
                     format!("`\"{}\": \"\"` on {event}", drop.matcher_key),
                     drop.fixes.empty_matcher.to_string(),
                 ));
             }
             let handlers = group.get(drop.handlers_key).and_then(Value::as_array);
             for (h, handler) in handlers.into_iter().flatten().enumerate() {
-                let handler_at = at(&format!("{}/{h}", esc(drop.handlers_key)));
+                let handler_at = at(&format!("{}/{h}", escape(drop.handlers_key)));
                 if let Some(found) = refused_handler(drop, &kind, event, handler) {
                     let (key, what, fix) = found;
                     return Some(self::found(
                         host,
                         src,
-                        &format!("{handler_at}/{}", esc(key)),
+                        &format!("{handler_at}/{}", escape(key)),
                         what,
                         fix,
                     ));

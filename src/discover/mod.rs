@@ -41,7 +41,6 @@ mod who_runs;
 pub use crate::context::{Context, MANAGED_ROOT_VAR, location, locations};
 pub use copies::leave as leave_private_copies;
 pub use copies::remove as remove_private_copies;
-pub use dropped::any_drops;
 pub use hook_switch::{
     Installs, is_switched_off, key_of, leaves_any, switched_by_installs, switched_keys,
 };

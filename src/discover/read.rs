@@ -70,8 +70,8 @@ pub(super) fn load(
         return Some(read_generated(source, plugin));
     }
     // A host that drops such a file whole for one entry must see all of it, not one event's.
-    let drops = super::dropped::any_drops(location);
     let only = run.map(|(host, _, _)| host);
+    let drops = super::dropped::any_drops(location, only);
     let mut dropped = Vec::new();
     let parsed = match run {
         // Frontmatter is read whole: whether it has hooks decides whether it is a source.
