@@ -198,3 +198,58 @@ fn keys_listed_before_the_file_was_dropped_leave_each_rule_once_and_go_at_the_ne
         "the keys install listed are gone with the file it created"
     );
 }
+
+/// The table (`src/dialect/copilot.rs` `DROPS_CLAUDE_FILE`) against the client: every form of
+/// the recorded probe (`recorded/copilot-1.0.102/dropped-files.json`, `tests/live_copilot.rs`
+/// `ground_truth_dropped_files`), written as the probe wrote it, makes `validate --host
+/// copilot` warn that Copilot drops the file exactly where Copilot ran none of its hooks.
+#[test]
+fn the_drop_table_says_what_the_recorded_client_did() {
+    let book: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            common::fixtures_dir().join("recorded/copilot-1.0.102/dropped-files.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for row in book["rows"].as_array().unwrap() {
+        let file = row["file"].as_str().unwrap();
+        if !file.starts_with(".claude/") {
+            continue;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let (project, home) = (dir.path().join("p"), dir.path().join("home"));
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        let entry: Value =
+            serde_json::from_str(&row["entry"].to_string().replace("ODD", "true")).unwrap();
+        let guard = json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]});
+        let mut hooks = serde_json::Map::new();
+        hooks.insert("PreToolUse".into(), json!([guard]));
+        hooks
+            .entry(row["event"].as_str().unwrap())
+            .or_insert_with(|| json!([]))
+            .as_array_mut()
+            .unwrap()
+            .push(entry);
+        write(&project, file, &json!({ "hooks": hooks }).to_string());
+        let validate = hookx_at(
+            &project,
+            &home,
+            &["validate", "--host", "copilot", "--format", "json"],
+        );
+        let said = out(&validate).contains("Copilot drops the whole");
+        let dropped = row["guard_runs"] == 0;
+        if said != dropped {
+            wrong.push(format!(
+                "{file} {}: Copilot dropped it: {dropped}, hookx says so: {said}",
+                row["form"]
+            ));
+        }
+        checked += 1;
+    }
+    assert!(checked > 40, "{checked} forms checked");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

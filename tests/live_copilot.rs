@@ -2303,6 +2303,18 @@ fn drop_forms() -> Vec<DropForm> {
                 group(Some("Bash"), agent.clone()),
             );
         }
+        // The URL decides: plain `http` to loopback above, these beside it.
+        for url in [
+            "https://example.com/h",
+            "http://example.com/h",
+            "https://127.0.0.1:9/h",
+        ] {
+            add(
+                format!("http {url} on PreToolUse"),
+                "PreToolUse",
+                group(Some("Bash"), json!({"type": "http", "url": url})),
+            );
+        }
         add(
             "http on PermissionRequest".into(),
             "PermissionRequest",

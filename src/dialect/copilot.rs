@@ -772,8 +772,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
 /// form beside a Bash guard (`tests/live_copilot.rs` `ground_truth_dropped_files`, recorded in
 /// `tests/fixtures/recorded/copilot-1.0.102/dropped-files.json`; conformance/copilot-facts.md).
 /// An empty matcher counts only on the events whose matcher Copilot keeps (the `true` rows of
-/// [`DISABLED_HOOKS`]); `prompt` runs on SessionStart only, `http` anywhere but the two events
-/// that can deny, `agent` nowhere. Copilot's own `.github/hooks/*.json` skips such an entry
+/// [`DISABLED_HOOKS`]); `prompt` runs on SessionStart only, `agent` nowhere, `http` anywhere
+/// but to an `http://` address on the two events that can deny. Copilot's own `.github/hooks/*.json` skips such an entry
 /// alone and runs the rest.
 static DROPS_CLAUDE_FILE: crate::tables::FileDrop = crate::tables::FileDrop {
     events_key: "hooks",
@@ -797,17 +797,24 @@ static DROPS_CLAUDE_FILE: crate::tables::FileDrop = crate::tables::FileDrop {
             "prompt",
             crate::tables::TypeOn::Only(&[EventKind::SessionStart]),
         ),
-        (
-            "http",
-            crate::tables::TypeOn::AllBut(&[EventKind::PreToolUse, EventKind::PermissionRequest]),
-        ),
+        ("http", crate::tables::TypeOn::Every),
     ],
+    // `http://…` drops the file there (loopback or not); `https://…` does not (the hook then
+    // fails closed where it cannot connect).
+    url: Some(crate::tables::UrlRule {
+        type_name: "http",
+        key: "url",
+        prefix: "https://",
+        on: &[EventKind::PreToolUse, EventKind::PermissionRequest],
+    }),
     fixes: crate::tables::DropFixes {
         empty_matcher: "remove `\"matcher\": \"\"` (no matcher matches every tool, in Claude and \
                         Copilot alike)",
         timeout: "write a number of seconds above 0, or leave `\"timeout\"` out",
         handler_type: "Copilot takes no such handler there: move it to a file Copilot does not \
                        read (`~/.claude/settings.json`), or remove it",
+        url: "use an `https://` address, or move the handler to a file Copilot does not read \
+              (`~/.claude/settings.json`)",
     },
     source: "run 1.0.102: tests/live_copilot.rs ground_truth_dropped_files \
              (recorded/copilot-1.0.102/dropped-files.json)",

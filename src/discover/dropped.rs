@@ -128,13 +128,28 @@ fn refused_handler(
         .iter()
         .find(|(name, _)| *name == type_name)
         .is_some_and(|(_, on)| on.takes(kind));
-    (!takes).then(|| {
-        (
+    if !takes {
+        return Some((
             drop.type_key,
-            format!("a `{type_name}` handler on {event}"),
+            // Text of the file: shown with its control characters made visible.
+            format!("a `{}` handler on {event}", crate::diag::visible(type_name)),
             drop.fixes.handler_type.to_string(),
-        )
-    })
+        ));
+    }
+    let rule = drop.url.as_ref()?;
+    let url = handler.get(rule.key).and_then(Value::as_str).unwrap_or("");
+    (type_name == rule.type_name && rule.on.contains(kind) && !url.starts_with(rule.prefix)).then(
+        || {
+            (
+                rule.key,
+                format!(
+                    "a `{type_name}` handler to `{}` on {event}",
+                    crate::diag::visible(url)
+                ),
+                drop.fixes.url.to_string(),
+            )
+        },
+    )
 }
 
 /// The entry at `pointer` of `src`, located.

@@ -502,6 +502,8 @@ pub struct FileDrop {
     pub timeout_must_be_positive: bool,
     /// The handler types the host takes, each with where; any other type is refused.
     pub types: &'static [(&'static str, TypeOn)],
+    /// A handler type whose address must have a prefix on some events, if any.
+    pub url: Option<UrlRule>,
     /// What to change, for each kind of entry refused: an empty matcher, a timeout, a type.
     pub fixes: DropFixes,
     /// Where this was found out.
@@ -514,6 +516,16 @@ pub struct DropFixes {
     pub empty_matcher: &'static str,
     pub timeout: &'static str,
     pub handler_type: &'static str,
+    pub url: &'static str,
+}
+
+/// Handlers of `type_name` on `on` whose `key` does not start with `prefix` are refused.
+#[derive(Debug)]
+pub struct UrlRule {
+    pub type_name: &'static str,
+    pub key: &'static str,
+    pub prefix: &'static str,
+    pub on: &'static [crate::model::EventKind],
 }
 
 /// The events on which a host takes a handler type.
