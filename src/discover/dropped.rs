@@ -132,7 +132,10 @@ fn refused_handler(
         return Some((
             drop.type_key,
             // Text of the file: shown with its control characters made visible.
-            format!("a `{}` handler on {event}", crate::diag::visible(type_name)),
+            format!(
+                "a handler of type `{}` on {event}",
+                crate::diag::visible(type_name)
+            ),
             drop.fixes.handler_type.to_string(),
         ));
     }
@@ -143,7 +146,7 @@ fn refused_handler(
             (
                 rule.key,
                 format!(
-                    "a `{type_name}` handler to `{}` on {event}",
+                    "a handler of type `{type_name}` to `{}` on {event}",
                     crate::diag::visible(url)
                 ),
                 drop.fixes.url.to_string(),
