@@ -439,3 +439,40 @@ fn an_untrusted_byte_identical_copy_of_a_trusted_guard_does_not_deny_every_call(
     let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
     assert!(reason.contains("no shell here"), "{reason}");
 }
+
+/// Copilot keys a handler of its own `.github/hooks` files written in Claude's PascalCase form
+/// as the same handler of `.claude/settings.json` (conformance/copilot-facts.md, "The key"): an
+/// install in `a` that lists the Claude guard's key turns off a team's byte-identical PascalCase
+/// guard in `b` too. hookx runs it there (trusted: its own deny, once) or denies the call with
+/// the fix (untrusted); it is never left to Copilot, which no longer runs it.
+#[test]
+fn a_pascalcase_copilot_guard_switched_off_by_an_install_elsewhere_still_denies() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let claude = p.b.join(".claude/settings.json");
+    let rule: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&claude).unwrap()).unwrap();
+    std::fs::remove_file(&claude).unwrap();
+    let team = serde_json::json!({"version": 1, "hooks": rule["hooks"]});
+    common::write(&p.b, ".github/hooks/team.json", &team.to_string());
+    p.hookx(&p.a, &["trust", "--yes"]);
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    let (answers, ran) = p.fire(&p.b);
+    assert!(ran.is_empty(), "untrusted content never runs: {ran:?}");
+    let reason =
+        copilot_deny(&answers).unwrap_or_else(|| panic!("untrusted, no deny: {answers:?}"));
+    let file = p.b.join(".github/hooks/team.json");
+    assert!(
+        reason.contains(&format!("hookx trust {}", file.display())),
+        "{reason}"
+    );
+    p.hookx(&p.b, &["trust", "--yes"]);
+    let (answers, ran) = p.fire(&p.b);
+    assert_eq!(
+        ran,
+        [p.b.display().to_string()],
+        "the guard once: {answers:?}"
+    );
+    // Its deny as Copilot would have read it (an exit 2 of Copilot's own file).
+    assert!(copilot_deny(&answers).is_some(), "no deny: {answers:?}");
+}
