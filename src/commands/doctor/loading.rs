@@ -8,7 +8,28 @@ use crate::discover::{self, Context, Runner, Source};
 use crate::model::EventKind;
 use crate::source::SourceFile;
 use crate::tables::Dialect;
-use crate::tables::Scope;
+use crate::tables::{Root, Scope};
+
+/// Variables that change which program a command runs or what it loads (the system's, not an
+/// agent's), with what each does to a hook.
+const PROGRAM_VARS: &[(&str, &str)] = &[
+    (
+        "PATH",
+        "a command named without a `/` (`jq`, `hookx`) runs whatever that PATH finds first",
+    ),
+    (
+        "LD_PRELOAD",
+        "every program a hook starts loads the libraries it names, hookx included",
+    ),
+    (
+        "LD_LIBRARY_PATH",
+        "every program a hook starts may load its libraries from there, hookx included",
+    ),
+    (
+        "BASH_ENV",
+        "a `bash` a hook starts first runs the file it names",
+    ),
+];
 use crate::trust::TrustState;
 
 impl Doctor<'_> {
@@ -43,7 +64,54 @@ impl Doctor<'_> {
             status = status.max(Status::Blocked);
         }
         findings.extend(gated);
+        findings.extend(self.project_env(source, host));
         loading(status, findings)
+    }
+
+    /// What the project's settings set for every hook `host` runs (Claude's `env`), read for
+    /// a file of the home or the machine: a variable that changes which program a command
+    /// runs, or what it loads, makes the user's own guard run the repository's code (attacks
+    /// row 84, probed live). hookx names itself by its path in what it writes there; a bare
+    /// command of the user's own is the user's to name, so it is said here.
+    fn project_env(&self, source: &Source, host: Dialect) -> Vec<Finding> {
+        if source.location.root == Root::Project {
+            return Vec::new();
+        }
+        let display = host.def().display;
+        self.sources
+            .iter()
+            .filter(|s| s.location.root == Root::Project && s.dialect == host)
+            .filter_map(|s| {
+                let doc = s.document()?;
+                let key = doc.kind.session_env?;
+                Some((s, key, doc.extra.get(key)?.as_object()?))
+            })
+            .flat_map(|(s, key, env)| {
+                PROGRAM_VARS
+                    .iter()
+                    .filter(|(var, _)| env.contains_key(*var))
+                    .map(move |(var, what)| {
+                        Finding::new(
+                            Level::Warning,
+                            format!(
+                                "{} sets `{var}` for every hook {display} runs (its `{key}`), \
+                                 this file's too: {what}",
+                                s.display
+                            ),
+                            Some(format!(
+                                "{}remove `{var}` from {}'s `{key}`",
+                                match *var == "PATH" {
+                                    true =>
+                                        "name the programs of this file by their absolute \
+                                             path, or ",
+                                    false => "",
+                                },
+                                s.display
+                            )),
+                        )
+                    })
+            })
+            .collect()
     }
 
     /// What turns the file's hooks off under `host`: the machine's policy (only policy hooks,
