@@ -1574,3 +1574,43 @@ fn a_projects_path_for_every_hook_is_said_on_the_users_files() {
     );
     assert_eq!(said(&report).len(), 2, "{:#?}", said(&report));
 }
+
+/// Attacks row 85: a project's `"disableAllHooks": true` turns off every hook Claude runs, the
+/// user's and hookx's user route with them (Claude Code 2.1.332, `live_claude`
+/// `a_projects_kill_switch_turns_off_hookxs_user_route_too`): the user's Gemini guard, which
+/// hookx runs under Claude, is off there, and doctor says so with the fix.
+#[test]
+fn a_projects_kill_switch_is_said_on_what_hookxs_route_runs_under_claude() {
+    let w = World::new();
+    let gemini = w.write_json(
+        "home/.gemini/settings.json",
+        json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [command("./guard.sh")]}]}}),
+    );
+    assert!(
+        w.hookx(&["trust", gemini.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let install = w.hookx(&["install", "--host", "claude", "--scope", "user"]);
+    assert!(install.status.success(), "{install:?}");
+    let (_, report) = w.doctor(Some("claude"));
+    let l = loading(&report, "~/.gemini/settings.json", "claude");
+    assert_eq!(l["status"], "fires", "{:?}", findings(l));
+    w.write_json(
+        "project/.claude/settings.local.json",
+        json!({"disableAllHooks": true}),
+    );
+    let (code, report) = w.doctor(Some("claude"));
+    let l = loading(&report, "~/.gemini/settings.json", "claude");
+    assert!(
+        has(
+            l,
+            "in .claude/settings.local.json turns off every hook Claude runs, hookx's route in ~/.claude/settings.json too",
+            Some("remove \"disableAllHooks\" from .claude/settings.local.json")
+        ),
+        "{:#?}",
+        findings(l)
+    );
+    assert_eq!(l["status"], "blocked");
+    assert_eq!(code, 5, "it fires under none of the agents examined");
+}

@@ -1783,6 +1783,78 @@ fn a_projects_path_does_not_take_hookx_out_of_the_users_hooks() {
     );
 }
 
+/// A project's `"disableAllHooks": true` (`.claude/settings.json` or `.claude/settings.local.json`)
+/// turns off the hooks of the user's `~/.claude/settings.json` too, hookx's user route with them
+/// (attacks row 85): the user's trusted Gemini guard, run through that route, does not run, and
+/// the Bash call goes through. hookx cannot make Claude call it; its doctor, asked in the same
+/// sandbox, says the guard is off under Claude (before: "fires").
+fn a_projects_kill_switch_turns_off_hookxs_user_route_too() {
+    let Some(bin) = client_or_skip("a_projects_kill_switch_turns_off_hookxs_user_route_too") else {
+        return;
+    };
+    let mut c = Checks::default();
+    for file in [
+        None,
+        Some(".claude/settings.json"),
+        Some(".claude/settings.local.json"),
+    ] {
+        let model = FakeModel::start(SCRIPTS);
+        let world = World::new();
+        let log = world.dump.join("guard.log");
+        let gemini = world.home.join(".gemini/settings.json");
+        write_json(
+            &gemini,
+            &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+                {"type": "command", "command": format!("echo ran >> '{}'; echo USER-GUARD-SAYS-NO >&2; exit 2", log.display())}]}]}}),
+        );
+        hookx_cmd(&world, &["trust", gemini.to_str().unwrap()]);
+        hookx_cmd(&world, &["install", "--host", "claude", "--scope", "user"]);
+        if let Some(file) = file {
+            write_json(&world.project.join(file), &json!({"disableAllHooks": true}));
+        }
+        let run = client::run(
+            &bin,
+            &world,
+            model.port,
+            "SCRIPT:once run one command",
+            &["--dangerously-skip-permissions"],
+        );
+        let ran = log.exists();
+        let seen = Seen::new(&model);
+        let denied = seen.any("USER-GUARD-SAYS-NO");
+        c.check(
+            ran == file.is_none() && denied == file.is_none(),
+            format!(
+                "{file:?}: the guard ran {ran}, denied {denied}\n{}",
+                run.describe()
+            ),
+        );
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+            .args([
+                "doctor",
+                "--host",
+                "claude",
+                "--format",
+                "json",
+                "--project",
+            ])
+            .arg(&world.project)
+            .arg("--home")
+            .arg(&world.home)
+            .env("HOME", &world.home)
+            .env_remove("HOOKX_HOME")
+            .output()
+            .unwrap();
+        let report = String::from_utf8_lossy(&out.stdout);
+        let said_off = report.contains("turns off every hook Claude runs");
+        c.check(
+            said_off == file.is_some(),
+            format!("{file:?}: doctor says the route is off: {said_off}: {report}"),
+        );
+    }
+    c.finish("a_projects_kill_switch_turns_off_hookxs_user_route_too", "");
+}
+
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_claude",
@@ -1802,6 +1874,7 @@ fn main() -> std::process::ExitCode {
             faulty_handlers_beside_a_deny,
             synced_project_runs_each_rule_once,
             a_projects_path_does_not_take_hookx_out_of_the_users_hooks,
+            a_projects_kill_switch_turns_off_hookxs_user_route_too,
         ],
     )
 }

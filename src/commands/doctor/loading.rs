@@ -162,6 +162,52 @@ impl Doctor<'_> {
                 Some(format!("remove \"{name}\" from {}", switch.display)),
             ));
         }
+        // The host's own switch, as the host reads it, turns off the files holding hookx's
+        // routes (Claude's project `disableAllHooks` turns off the user's hooks too, attacks
+        // row 85): the host never calls hookx, whatever hookx would run.
+        if runs == Runs::Hookx
+            && let Some(switch) = discover::hooks_disabled_by_agent(self.sources, host)
+        {
+            let routes: Vec<&Source> = self
+                .sources
+                .iter()
+                .filter(|s| s.dialect == host)
+                .filter(|s| {
+                    s.document().is_some_and(|d| {
+                        d.rules
+                            .iter()
+                            .any(|r| r.handlers.iter().any(crate::route::is_hookx_handler))
+                    })
+                })
+                .collect();
+            if !routes.is_empty() && routes.iter().all(|r| discover::switched_off(switch, r)) {
+                let set = host
+                    .def()
+                    .kill_switch
+                    .as_ref()
+                    .map_or(String::new(), |k| k.json());
+                let name = host
+                    .def()
+                    .kill_switch
+                    .as_ref()
+                    .map_or(String::new(), |k| k.name());
+                findings.push(Finding::new(
+                    Level::Warning,
+                    format!(
+                        "off under {display}: {set} in {} turns off every hook {display} runs, \
+                         hookx's route in {} too",
+                        switch.display,
+                        routes
+                            .iter()
+                            .map(|r| r.display.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    (switch.scope != Scope::Managed)
+                        .then(|| format!("remove \"{name}\" from {}", switch.display)),
+                ));
+            }
+        }
         // The agent obeys every settings file; hookx only trusted ones.
         let switch = match runs {
             Runs::Native => discover::hooks_disabled_by_agent(self.sources, source.dialect),
