@@ -476,3 +476,29 @@ fn a_pascalcase_copilot_guard_switched_off_by_an_install_elsewhere_still_denies(
     // Its deny as Copilot would have read it (an exit 2 of Copilot's own file).
     assert!(copilot_deny(&answers).is_some(), "no deny: {answers:?}");
 }
+
+/// Copilot leaves a handler's other keys out of its key (a `comment` of the team's: probed,
+/// `live_copilot` `a_guard_whose_key_hookx_cannot_tell_still_runs_once`): `b`'s guard with one
+/// is turned off by `a`'s install too, so hookx runs it there (attacks row 86; before, hookx
+/// took its key for unknown, left it to Copilot, and it ran nowhere).
+#[test]
+fn a_guard_with_a_key_of_its_own_switched_off_elsewhere_still_denies() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let claude = p.b.join(".claude/settings.json");
+    let mut rule: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&claude).unwrap()).unwrap();
+    rule["hooks"]["PreToolUse"][0]["hooks"][0]["comment"] = "the team's guard".into();
+    std::fs::write(&claude, rule.to_string()).unwrap();
+    p.hookx(&p.a, &["trust", "--yes"]);
+    p.hookx(&p.b, &["trust", "--yes"]);
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    let (answers, ran) = p.fire(&p.b);
+    assert_eq!(
+        ran,
+        [p.b.display().to_string()],
+        "the guard once: {answers:?}"
+    );
+    let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
+    assert!(reason.contains("no shell here"), "{reason}");
+}

@@ -2145,6 +2145,51 @@ fn a_pascalcase_guard_switched_off_by_another_projects_install_still_denies() {
     c.done("synced");
 }
 
+/// A handler whose key hookx cannot tell (a field the key might hold: `"comment"`, or a
+/// `"timeout": 30.0` it reads as 30) is never listed by install; but if Copilot's key leaves
+/// that field out, a byte-identical one listed elsewhere turns it off. Whoever runs it, the
+/// project's guard beside such a field runs once and denies (attacks row 86).
+fn a_guard_whose_key_hookx_cannot_tell_still_runs_once() {
+    let mut c = Checks::default();
+    for extra in [json!({"comment": "team guard"}), json!({"timeout": 30.0})] {
+        let Some(l) = live_env("synced", |sb| {
+            let log = sb.root.join("guard.log");
+            let command = format!("pwd >> '{}'; echo GUARD-SAYS-NO >&2; exit 2", log.display());
+            let mut handler = json!({"type": "command", "command": command});
+            let listed = match extra.get("timeout") {
+                Some(_) => json!({"type": "command", "command": command, "timeout": 30}),
+                None => handler.clone(),
+            };
+            for (k, v) in extra.as_object().unwrap() {
+                handler[k] = v.clone();
+            }
+            let rule =
+                |h: &Value| json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [h]}]}});
+            std::fs::create_dir_all(sb.root.join("a/.git")).unwrap();
+            sb.write("a/.claude/settings.json", &rule(&listed).to_string());
+            sb.write("project/.claude/settings.json", &rule(&handler).to_string());
+            let a = sb.root.join("a");
+            common::hookx_at(&a, &sb.home, &["trust", "--yes"]).success();
+            hookx(sb, &["trust", "--yes"]);
+            common::hookx_at(&a, &sb.home, &["install", "--host", "copilot"]).success();
+            routed_env(sb)
+        }) else {
+            return;
+        };
+        let ran: Vec<String> = std::fs::read_to_string(l.sb.root.join("guard.log"))
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let result = l.tool_result("synced", "synced-call");
+        c.that(
+            ran == [l.sb.project.display().to_string()] && result.contains("Denied"),
+            format!("{extra}: the guard ran once and denied: {ran:?} {result}"),
+        );
+    }
+    c.done("synced");
+}
+
 /// A repository's `"disableAllHooks": true`, in any of the three files Copilot reads it from,
 /// turns off every hook Copilot runs in a trusted folder: the repo's own and the user's, so
 /// hookx's user route (`hookx install --host copilot --scope user`) and the user's trusted
@@ -2253,6 +2298,7 @@ fn main() -> std::process::ExitCode {
             synced_project_runs_each_rule_once,
             a_guard_switched_off_by_another_projects_install_still_denies,
             a_pascalcase_guard_switched_off_by_another_projects_install_still_denies,
+            a_guard_whose_key_hookx_cannot_tell_still_runs_once,
             a_repo_kill_switch_turns_off_the_users_hooks_too,
         ],
     )
