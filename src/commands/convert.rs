@@ -207,17 +207,27 @@ pub fn conversion(
 
 /// The hookx a wrapped entry runs. A bare `hookx` is found on the `PATH` the agent hands the
 /// hook, which a project's settings may set for every hook, the user's own included (Claude's
-/// `env`, probed live: attacks row 84): in a file outside the project (`--out` in the home, a
-/// sync target of the user's), which runs in every project and is shared through no
-/// repository, it is written as this hookx's own path.
+/// `env`, probed live: attacks row 84): in a file of the home outside the project (`--out
+/// ~/.claude/settings.json`, a sync target of the user's), which the agent runs in every
+/// project and no repository shares, it is written as this hookx's own path.
 fn hookx_for(opts: &Options) -> String {
     // The nearest folder that is there, as its real path (`--out` may create folders).
     let real = |path: &Path| {
         let path = crate::context::absolute(path);
         path.ancestors().find_map(|a| std::fs::canonicalize(a).ok())
     };
-    let inside = |out: &Path| matches!((real(&opts.project), real(out)), (Some(p), Some(o)) if o.starts_with(&p));
-    if opts.hookx != "hookx" || opts.out.as_deref().is_none_or(inside) {
+    let in_home = |out: &Path| {
+        let Ok(ctx) = crate::discover::Context::resolve(Some(&opts.project), None) else {
+            return false;
+        };
+        let (Some(out), Some(home), Some(project)) =
+            (real(out), real(&ctx.home), real(&opts.project))
+        else {
+            return false;
+        };
+        out.starts_with(&home) && (project == home || !out.starts_with(&project))
+    };
+    if opts.hookx != "hookx" || !opts.out.as_deref().is_some_and(in_home) {
         return opts.hookx.clone();
     }
     std::env::current_exe()
