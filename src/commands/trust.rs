@@ -288,6 +288,15 @@ fn trust_all(store: &mut TrustStore, sources: &[&Source]) -> Result<Vec<Trusted>
         if new && let Ok(text) = crate::read::text(&source.path, crate::read::MAX_FILE_BYTES) {
             store.keep_copy(&sha, &text)?;
         }
+        let sha = match new.then(|| stamp(source, &sha)).flatten() {
+            Some((canonical, after)) => {
+                let after_sha = crate::hash::sha256_hex(after.as_bytes());
+                store.carry_over(&canonical, &sha, &after_sha);
+                store.keep_copy(&after_sha, &after)?;
+                after_sha
+            }
+            None => sha,
+        };
         done.push(Trusted {
             shown: source.display.clone(),
             sha256: sha,
@@ -295,6 +304,57 @@ fn trust_all(store: &mut TrustStore, sources: &[&Source]) -> Result<Vec<Trusted>
         });
     }
     Ok(done)
+}
+
+/// Writes into `source`, just trusted with the content hashed `sha`, the number its agent
+/// writes into its files when it starts where they lack it (Qwen's `"$version": 4`,
+/// [`crate::tables::ConfigSpec::stamp`]): otherwise the agent's next start changes the bytes
+/// the user trusted, and hookx skips the file as "changed since trusted" under every other
+/// host (attacks row 87). In place, only while the file holds the bytes trusted; the file's
+/// real path and its new text, to carry the trust over to.
+fn stamp(source: &Source, sha: &str) -> Option<(PathBuf, String)> {
+    use crate::config::edit::{JsonText, Seg};
+    let (key, value) = source.dialect.config().stamp?;
+    let doc = source.document()?;
+    if doc
+        .extra
+        .get(key)
+        .and_then(Value::as_u64)
+        .is_some_and(|v| v >= value)
+    {
+        return None;
+    }
+    let meta = std::fs::symlink_metadata(&source.path).ok()?;
+    if !meta.is_file() {
+        return None;
+    }
+    let mut after = None;
+    crate::config::update::update(&source.path, |current| {
+        let Some(current) = current.filter(|c| crate::hash::sha256_hex(c.as_bytes()) == sha) else {
+            return Ok(crate::config::update::Change::Keep);
+        };
+        let mut text = JsonText::new(current.to_string());
+        let at = [Seg::from(key)];
+        let edited = match text.value(&at) {
+            Some(_) => text.replace(&at, &Value::from(value)),
+            None => text.add_property(&[], key, &Value::from(value)),
+        };
+        if edited.is_none() {
+            return Ok(crate::config::update::Change::Keep);
+        }
+        let new = text.into_text();
+        after = Some(new.clone());
+        Ok(crate::config::update::Change::Write(new))
+    })
+    .ok()?;
+    let after = after?;
+    outln!(
+        "{}: wrote \"{key}\": {value} into it, as {} does on its next start where a file lacks \
+         it: the file stays as trusted",
+        source.display,
+        source.dialect.def().display
+    );
+    Some((std::fs::canonicalize(&source.path).ok()?, after))
 }
 
 /// Trusts the named files, each as what discovery finds it as: the location its path (not its
