@@ -307,7 +307,7 @@ fn trust_all(store: &mut TrustStore, sources: &[&Source]) -> Result<Vec<Trusted>
 }
 
 /// Writes into `source`, just trusted with the content hashed `sha`, the number its agent
-/// writes into its files when it starts where they lack it (Qwen's `"$version": 4`,
+/// writes into a file of hooks alone when it starts, where it lacks it (Qwen's `"$version": 4`,
 /// [`crate::tables::ConfigSpec::stamp`]): otherwise the agent's next start changes the bytes
 /// the user trusted, and hookx skips the file as "changed since trusted" under every other
 /// host (attacks row 87). In place, only while the file holds the bytes trusted; the file's
@@ -315,13 +315,21 @@ fn trust_all(store: &mut TrustStore, sources: &[&Source]) -> Result<Vec<Trusted>
 fn stamp(source: &Source, sha: &str) -> Option<(PathBuf, String)> {
     use crate::config::edit::{JsonText, Seg};
     let (key, value) = source.dialect.config().stamp?;
-    let doc = source.document()?;
-    if doc
-        .extra
-        .get(key)
-        .and_then(Value::as_u64)
-        .is_some_and(|v| v >= value)
-    {
+    // Only a file holding hooks alone and no stamp: the agent then writes just the stamp
+    // (Qwen 0.24.4's `loadAndMigrate`; `hooks` is none of its migrations' signs), where a file
+    // with other settings or another stamp may be migrated, which a stamp would prevent.
+    let extra = &source.document()?.extra;
+    if !extra.is_empty() {
+        if !extra.contains_key(key) {
+            outln!(
+                "{}: {} writes \"{key}\" into it on its next start (and may migrate its other \
+                 settings), which hookx then sees as a change: run `hookx trust {}` again after \
+                 that start",
+                source.display,
+                source.dialect.def().display,
+                crate::shell::shell_quote(&source.path.display().to_string())
+            );
+        }
         return None;
     }
     let meta = std::fs::symlink_metadata(&source.path).ok()?;
@@ -334,12 +342,9 @@ fn stamp(source: &Source, sha: &str) -> Option<(PathBuf, String)> {
             return Ok(crate::config::update::Change::Keep);
         };
         let mut text = JsonText::new(current.to_string());
-        let at = [Seg::from(key)];
-        let edited = match text.value(&at) {
-            Some(_) => text.replace(&at, &Value::from(value)),
-            None => text.add_property(&[], key, &Value::from(value)),
-        };
-        if edited.is_none() {
+        if text.value(&[Seg::from(key)]).is_some()
+            || text.add_property(&[], key, &Value::from(value)).is_none()
+        {
             return Ok(crate::config::update::Change::Keep);
         }
         let new = text.into_text();
