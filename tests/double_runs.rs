@@ -502,3 +502,39 @@ fn a_guard_with_a_key_of_its_own_switched_off_elsewhere_still_denies() {
     let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
     assert!(reason.contains("no shell here"), "{reason}");
 }
+
+/// Attacks row 88: the installed project is moved (or deleted) after `install --host copilot`.
+/// Its record names a folder no longer there, where no uninstall can be run: the handler
+/// stayed off in every project for good, and hookx's fail-closed deny named that folder as the
+/// fix. Now the deny says so, and an uninstall (or install) anywhere drops the record: Copilot
+/// runs the handler again, the user route goes with the last record, and `b`'s untrusted copy
+/// is no longer denied by hookx.
+#[test]
+fn a_moved_projects_switch_record_is_dropped_by_the_next_install_anywhere() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&p.a, &["trust", "--yes"]);
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    let moved = p.a.with_file_name("a-moved");
+    std::fs::rename(&p.a, &moved).unwrap();
+    let (answers, ran) = p.fire(&p.b);
+    assert!(ran.is_empty(), "untrusted content never runs: {ran:?}");
+    let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
+    assert!(reason.contains("a folder no longer there"), "{reason}");
+    let out = p.hookx(&moved, &["install", "--host", "copilot", "--uninstall"]);
+    assert!(
+        out.contains(&format!(
+            "listed for {}, which is no longer there",
+            p.a.display()
+        )),
+        "{out}"
+    );
+    let spec = Dialect::named("copilot").unwrap().config();
+    assert!(!p.home.join(spec.install_user).exists(), "{out}");
+    assert!(!p.home.join(".copilot/settings.json").exists(), "{out}");
+    let (answers, ran) = p.fire(&p.b);
+    assert!(
+        ran.is_empty() && copilot_deny(&answers).is_none(),
+        "{answers:?}"
+    );
+}

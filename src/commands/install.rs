@@ -88,6 +88,9 @@ pub struct Report {
     /// Each host setting that leaves handlers to hookx ([`crate::tables::HookSwitch`]) that
     /// install wrote or holds hookx's keys: its file, and how many handlers hookx runs by it.
     pub switched: Vec<(PathBuf, usize)>,
+    /// What install dropped from such a setting: the keys it had listed for projects that are
+    /// no longer there (moved or deleted), a line each.
+    pub forgotten: Vec<String>,
     /// The user's route a project install keeps for the handlers it switched off
     /// (`user_route_for_switch`), when it touched it.
     pub user_route: Option<Box<Report>>,
@@ -495,15 +498,28 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
             InstallScope::Project => opts.ctx.project.display().to_string(),
             InstallScope::User => crate::route::HOME_OWNER.to_string(),
         };
+        let mut gone_projects = Vec::new();
         let outcome =
             update_keeping_trust(&opts.ctx, &path, &mut report.kept_trusted, |current| {
-                crate::route::switch_text(current, switch, &owner, &wanted).map_err(|why| {
-                    Error::Io {
-                        path: shown.clone(),
-                        message: format!("{why}; hookx leaves it as it is"),
-                    }
-                })
+                let gone = |o: &str| !Path::new(o).is_dir();
+                let (change, dropped) = crate::route::switch_text(
+                    current, switch, &owner, &wanted, &gone,
+                )
+                .map_err(|why| Error::Io {
+                    path: shown.clone(),
+                    message: format!("{why}; hookx leaves it as it is"),
+                })?;
+                gone_projects = dropped;
+                Ok(change)
             })?;
+        for project in gone_projects.drain(..) {
+            report.forgotten.push(format!(
+                "dropped from {shown} the handlers `hookx install --host {host}` listed for \
+                 {project}, which is no longer there (moved or deleted): {} runs them again \
+                 where it reads them",
+                host.def().display
+            ));
+        }
         if outcome != config::update::Outcome::Unchanged || !wanted.is_empty() {
             report.switched.push((path, wanted.len()));
         }
@@ -929,6 +945,9 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
                  ({file}): hookx runs each once, with the payload it was written for"
             ),
         }
+    }
+    for line in &report.forgotten {
+        println!("{line}");
     }
     if let Some(user) = report.user_route.as_deref().filter(|u| u.changed()) {
         let file = opts.ctx.display(&user.path);

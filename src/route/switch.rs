@@ -19,13 +19,17 @@ pub const HOME_OWNER: &str = "~";
 
 /// The change that leaves the keys hookx records for `owner` (the install's project, or the
 /// home) exactly `wanted` (none on uninstall); the file hookx created is deleted once nothing
-/// else is in it. `Err` names what in the file stops the edit.
+/// else is in it. The records of other projects `gone` says are no longer there (moved or
+/// deleted, so no uninstall can be run in them) go too, with their keys: those handlers would
+/// otherwise stay off in every project for good. With the change, the projects dropped so.
+/// `Err` names what in the file stops the edit.
 pub fn switch_text(
     current: Option<&str>,
     switch: &HookSwitch,
     owner: &str,
     wanted: &[String],
-) -> Result<Change, String> {
+    gone: &dyn Fn(&str) -> bool,
+) -> Result<(Change, Vec<String>), String> {
     let list = [Seg::from(switch.key)];
     let record_at = [Seg::from(switch.owned_key)];
     let mut text = JsonText::new(current.unwrap_or("{}\n").to_string());
@@ -74,6 +78,14 @@ pub fn switch_text(
         Some(all)
     };
     let had = union(&owners).ok_or_else(bad)?;
+    let dropped: Vec<String> = owners
+        .keys()
+        .filter(|o| o.as_str() != HOME_OWNER && o.as_str() != owner && gone(o))
+        .cloned()
+        .collect();
+    for o in &dropped {
+        owners.remove(o);
+    }
     // The user's own keys: listed, and recorded for no install.
     let users: Vec<&String> = listed.iter().filter(|k| !had.contains(k)).collect();
     let mut mine: Vec<String> = Vec::new();
@@ -114,12 +126,13 @@ pub fn switch_text(
     }
     .ok_or("cannot edit hookx's record")?;
     let emptied = text.value(&[]).is_some_and(|v| v == json!({}));
-    Ok(match (emptied && created, current) {
+    let change = match (emptied && created, current) {
         (true, Some(_)) => Change::Delete,
         (true, None) => Change::Keep,
         (false, Some(now)) if now == text.as_str() => Change::Keep,
         _ => Change::Write(text.into_text()),
-    })
+    };
+    Ok((change, dropped))
 }
 
 /// The installs (projects, or `~` for the home) whose keys hookx records in the switch file's
