@@ -974,3 +974,40 @@ fn the_plan_gives_no_runner_to_an_event_opencode_never_sends() {
         .success()
         .says("claude runs .claude/settings.json");
 }
+
+/// Attacks row 89: the converted plugin's code kept byte for byte, its data changed: the
+/// matcher (`"NeverMatches"`: the plugin never runs the guard for `bash`) or the limit
+/// (`"timeout_ms": 1`: the plugin gives up on it at once). The data is what hookx reads back and
+/// nobody reviews (a plugin is code no trust record covers): such a copy is not the rule, so
+/// hookx runs the user's trusted guard itself.
+#[test]
+fn a_converted_plugin_whose_data_was_changed_does_not_stand_in_for_its_rules() {
+    let p = Project::guarded();
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&["install", "--host", "opencode", "--hookx", hookx])
+        .success();
+    p.hookx(&["trust", "--yes"]).success();
+    assert_cmd::Command::cargo_bin("hookx")
+        .unwrap()
+        .args(["convert", ".claude/settings.json", "--to", "opencode"])
+        .args(["--write", "--hookx", hookx])
+        .current_dir(&p.project)
+        .env("HOME", &p.home)
+        .assert()
+        .success();
+    let path = p.project.join(".opencode/plugin/hookx-converted.js");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let payload = json!({"hook_event_name": "tool.execute.before", "session_id": "s",
+        "cwd": p.project, "tool_name": "bash", "tool_input": {"command": "rm -rf /"},
+        "tool_use_id": "c"});
+    for (from, to) in [
+        ("\"timeout_ms\": null", "\"timeout_ms\": 1"),
+        ("\"matcher\": \"bash\"", "\"matcher\": \"NeverMatches\""),
+    ] {
+        assert!(text.contains(from), "{text}");
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+        run(&p, "tool.execute.before", payload.clone())
+            .success()
+            .says("no rm -rf / (claude guard)");
+    }
+}
