@@ -2145,13 +2145,18 @@ fn a_pascalcase_guard_switched_off_by_another_projects_install_still_denies() {
     c.done("synced");
 }
 
-/// A handler whose key hookx cannot tell (a field the key might hold: `"comment"`, or a
-/// `"timeout": 30.0` it reads as 30) is never listed by install; but if Copilot's key leaves
-/// that field out, a byte-identical one listed elsewhere turns it off. Whoever runs it, the
-/// project's guard beside such a field runs once and denies (attacks row 86).
+/// A handler with a key beside its command (`"comment"`, Claude's `"if"`) or a timeout hookx
+/// reads otherwise than written (`30.0`): Copilot leaves the first two out of its key, so a
+/// byte-identical handler listed elsewhere turns it off, and keys the third apart. Whoever runs
+/// it, the project's guard runs once and denies (attacks row 86: before, hookx took the key of
+/// the first for unknown and left it to Copilot, and it ran nowhere).
 fn a_guard_whose_key_hookx_cannot_tell_still_runs_once() {
     let mut c = Checks::default();
-    for extra in [json!({"comment": "team guard"}), json!({"timeout": 30.0})] {
+    for extra in [
+        json!({"comment": "team guard"}),
+        json!({"if": "Bash(echo *)"}),
+        json!({"timeout": 30.0}),
+    ] {
         let Some(l) = live_env("synced", |sb| {
             let log = sb.root.join("guard.log");
             let command = format!("pwd >> '{}'; echo GUARD-SAYS-NO >&2; exit 2", log.display());
