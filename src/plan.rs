@@ -418,9 +418,9 @@ fn faithful(w: &crate::convert::Unwrapped, copy: &Copy, first: &Copy) -> bool {
 
 /// Whether `copy` runs on every tool call `first` runs on, and is given as long: its own
 /// matcher fires for the counterpart of each tool `first`'s fires for, and a timeout it sets
-/// is at least `first`'s (or its agent's default). A copy's matcher and timeout sit beside its command, outside
-/// any wrapper (`faithful`), and in a converted plugin's data nobody reviews (attacks row 89:
-/// `"matcher": "NeverMatches"`, `"timeout_ms": 1`). A copy `convert` split by tool category
+/// is at least `first`'s (or its agent's default). A copy's matcher and timeout sit beside
+/// its command, outside any wrapper (`faithful`), and in a converted plugin's data nobody
+/// reviews (attacks row 89: `"matcher": "NeverMatches"`, `"timeout_ms": 1`). A copy `convert` split by tool category
 /// covers less than the rule: it runs, and so does the rule (twice, never zero times).
 fn filters_alike(copy: &Copy, first: &Copy) -> bool {
     use crate::convert::matcher::{counterparts_fired, target_fired};

@@ -9,6 +9,7 @@ use crate::model::EventKind;
 use crate::source::SourceFile;
 use crate::tables::Dialect;
 use crate::tables::{Root, Scope};
+use crate::trust::TrustState;
 
 /// Variables that change which program a command runs or what it loads (the system's, not an
 /// agent's), with what each does to a hook.
@@ -30,7 +31,6 @@ const PROGRAM_VARS: &[(&str, &str)] = &[
         "a `bash` a hook starts first runs the file it names",
     ),
 ];
-use crate::trust::TrustState;
 
 impl Doctor<'_> {
     /// Whether `host` (or hookx under it) loads `source`, and who runs it.
@@ -181,16 +181,9 @@ impl Doctor<'_> {
                 })
                 .collect();
             if !routes.is_empty() && routes.iter().all(|r| discover::switched_off(switch, r)) {
-                let set = host
-                    .def()
-                    .kill_switch
-                    .as_ref()
-                    .map_or(String::new(), |k| k.json());
-                let name = host
-                    .def()
-                    .kill_switch
-                    .as_ref()
-                    .map_or(String::new(), |k| k.name());
+                let kill = host.def().kill_switch.as_ref();
+                let set = kill.map_or(String::new(), |k| k.json());
+                let name = kill.map_or(String::new(), |k| k.name());
                 findings.push(Finding::new(
                     Level::Warning,
                     format!(
