@@ -715,24 +715,11 @@ fn ground_truth_answer_forms() {
     let mut failed = Vec::new();
     for (name, want, seen, unseen) in AUGGIE_FORMS_SEEN {
         let i = book_forms.iter().position(|f| f.name == *name).unwrap();
-        let got = match ran(&results[i], name) {
-            answers::Ran::Rewritten => "rw",
-            answers::Ran::Original => "f",
-            answers::Ran::NotRun => "",
-        };
+        let got = ran(&results[i], name).short();
         if got != *want {
             failed.push(format!("{name}: ran {got:?}, recorded {want:?}"));
         }
-        for t in *seen {
-            if !sent.contains(t) {
-                failed.push(format!("{name}: {t} did not reach the model"));
-            }
-        }
-        for t in *unseen {
-            if sent.contains(t) {
-                failed.push(format!("{name}: {t} reached the model"));
-            }
-        }
+        failed.extend(answers::reach_differs(name, &sent, seen, unseen));
     }
     eprintln!(
         "exit {:?}: {}",
@@ -755,15 +742,7 @@ fn ground_truth_answer_forms() {
             effect,
         });
     }
-    let (probed, rewrite) = hookx_probed();
-    let book = answers::Book {
-        client: "auggie".into(),
-        version: VERSION.into(),
-        host: "augment".into(),
-        rewrite,
-        probed,
-        forms: entries,
-    };
+    let book = answers::Book::new("auggie", VERSION, "augment", hookx_probed(), entries);
     failed.extend(book.settle("augment"));
     assert!(
         failed.is_empty(),
@@ -1093,13 +1072,7 @@ fn migration_story_runs_each_rule_once() {
         common::story_user_route(&sb.project, &sb.home, "augment");
         let out = run_auggie(&sb, &program, &model, "story", &[]);
         let dumps = sb.dumps();
-        let fired = |event: &str, tools: &[&str]| {
-            dumps
-                .iter()
-                .filter(|d| d.label == event)
-                .filter(|d| tools.is_empty() || tools.iter().any(|t| d.stdin["tool_name"] == *t))
-                .count()
-        };
+        let fired = |event: &str, tools: &[&str]| minimal::dumps::count(&dumps, event, tools);
         let mut wrong = Vec::new();
         if !out.status.success() {
             wrong.push(format!(
@@ -1108,44 +1081,23 @@ fn migration_story_runs_each_rule_once() {
                 String::from_utf8_lossy(&out.stderr)
             ));
         }
-        for (label, fired, written_for) in [
-            (
-                "guard",
-                fired("PreToolUse", &["launch-process"]),
-                &[
-                    "\"hook_event_name\":\"PreToolUse\"",
-                    "\"tool_name\":\"Bash\"",
-                ][..],
-            ),
-            (
-                "fmt",
-                fired("PostToolUse", &["save-file", "str-replace-editor"]),
-                &["\"tool_name\":\"Write\"", "\"file_path\":"],
-            ),
-            (
-                "log",
-                fired("PromptSubmit", &[]),
-                &["\"hook_event_name\":\"UserPromptSubmit\"", "\"prompt\":"],
-            ),
-            (
-                "stop",
-                fired("Stop", &[]),
-                &["\"hook_event_name\":\"Stop\""],
-            ),
-        ] {
-            wrong.extend(common::story_once(&sb.project, label, fired, written_for));
-        }
         // The personal rule, through hookx's user route: once per event, every event.
         let all = ["PreToolUse", "PostToolUse", "PromptSubmit", "Stop"]
             .iter()
             .map(|e| fired(e, &[]))
             .sum();
-        wrong.extend(common::story_once(
-            &sb.project,
-            "user",
-            all,
-            &["\"hook_event_name\":", "\"session_id\":"],
-        ));
+        for (label, fired) in [
+            ("guard", fired("PreToolUse", &["launch-process"])),
+            (
+                "fmt",
+                fired("PostToolUse", &["save-file", "str-replace-editor"]),
+            ),
+            ("log", fired("PromptSubmit", &[])),
+            ("stop", fired("Stop", &[])),
+            ("user", all),
+        ] {
+            wrong.extend(common::story_once(&sb.project, label, fired));
+        }
         let denied = model.tool_result("toolu_2");
         if !denied.contains(common::STORY_REASON) {
             wrong.push(format!("the guard's deny reached the model: {denied:?}"));

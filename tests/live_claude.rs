@@ -21,7 +21,7 @@ mod fixtures;
 mod server;
 
 use checks::Checks;
-use client::{Record, World, fired, hso, print_json, write_json};
+use client::{Record, World, fired, hookx_cmd, hso, print_json, write_json};
 use hookx::dialect::{bricks, copilot};
 use hookx::tables::Flavor;
 use serde_json::{Value, json};
@@ -545,38 +545,10 @@ fn check_native_payloads(c: &mut Checks, world: &World, records: &[Record]) {
     }
 }
 
-/// `hookx` as built for this test run.
-fn hookx_cmd(world: &World, args: &[&str]) -> std::process::Output {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
-        .args(args)
-        .arg("--project")
-        .arg(&world.project)
-        .arg("--home")
-        .arg(&world.home)
-        .env("HOME", &world.home)
-        .env_remove("HOOKX_HOME")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "hookx {args:?}: {out:?}");
-    out
-}
-
-/// One handler per event of `flavor`, each the dumper labelled with the flavour's name.
+/// One handler per event of `flavor` ([`client::dumper_rules`] on all its events).
 fn dumper_rules(world: &World, flavor: Flavor, grouped: bool) -> serde_json::Map<String, Value> {
-    flavor
-        .tables()
-        .events
-        .iter()
-        .map(|(_, name)| {
-            let command = world.dumper_command(flavor.name(), name);
-            let entry = if grouped {
-                json!([{"hooks": [{"type": "command", "command": command}]}])
-            } else {
-                json!([{"type": "command", "bash": command}])
-            };
-            (name.to_string(), entry)
-        })
-        .collect()
+    let events = flavor.tables().events.iter().map(|(_, name)| *name);
+    client::dumper_rules(world, flavor, events, grouped)
 }
 
 /// The answers of the tools script, spread over the foreign flavours, each in its own protocol.
@@ -690,65 +662,39 @@ fn hookx_routed_in() {
     c.finish("hookx_routed_in", &run.describe());
 }
 
-/// Each handler got its own flavour's payload of the event it is registered on, its own
-/// variables and the project as cwd.
+/// Each handler got its own flavour's payload of the event it is registered on
+/// ([`checks::foreign_payloads`]), the tool under its own name, its own variables.
 fn check_foreign_payloads(c: &mut Checks, world: &World, flavor: Flavor, records: &[Record]) {
+    checks::foreign_payloads(c, world, flavor, records);
     let project = world.project.display().to_string();
-    c.check(
-        !records.is_empty(),
-        format!("{} handlers ran", flavor.name()),
-    );
     for r in records {
         let what = format!("{} {} {}", flavor.name(), r.order, r.event);
-        match hookx::protocol::decode_event_as(
+        let (event, _) = hookx::protocol::decode_event_as(
             r.stdin_text.as_bytes(),
             flavor.dialect(),
             Some(&r.event),
-        ) {
-            Ok((event, got)) => {
-                c.check(got == flavor, format!("{what}: a {} payload", got.name()));
-                c.check(
-                    flavor.tables().event_name(&event.kind) == Some(r.event.as_str()),
-                    format!("{what}: names {}", event.kind),
-                );
-                if let Some(tool) = &event.tool {
-                    let native = r.stdin.get(if flavor == copilot::FLAVOR {
-                        "toolName"
-                    } else {
-                        "tool_name"
-                    });
-                    c.check(
-                        native.and_then(Value::as_str) == flavor.tables().tool_name(&tool.name),
-                        format!(
-                            "{what}: the tool under its {} name ({native:?})",
-                            flavor.name()
-                        ),
-                    );
-                }
-            }
-            Err(e) => c.check(
-                false,
-                format!("{what}: not a {} payload: {e}", flavor.name()),
-            ),
+        )
+        .unwrap_or_else(|_| panic!("{what}"));
+        if let Some(tool) = &event.tool {
+            let native = r.stdin.get(if flavor == copilot::FLAVOR {
+                "toolName"
+            } else {
+                "tool_name"
+            });
+            c.check(
+                native.and_then(Value::as_str) == flavor.tables().tool_name(&tool.name),
+                format!(
+                    "{what}: the tool under its {} name ({native:?})",
+                    flavor.name()
+                ),
+            );
         }
-        for (var, value) in hookx::protocol::handler_env(
-            &hookx::protocol::decode_event_as(
-                r.stdin_text.as_bytes(),
-                flavor.dialect(),
-                Some(&r.event),
-            )
-            .map(|(e, _)| e)
-            .unwrap_or_else(|_| panic!("{what}")),
-            flavor,
-            &project,
-            None,
-        ) {
+        for (var, value) in hookx::protocol::handler_env(&event, flavor, &project, None) {
             c.check(
                 r.env.get(&var) == Some(&value),
                 format!("{what}: ${var} = {value} (got {:?})", r.env.get(&var)),
             );
         }
-        c.check(r.cwd == project, format!("{what}: cwd is the project"));
     }
 }
 
@@ -1499,15 +1445,13 @@ fn ground_truth_answer_forms() {
         }
         last = Some(run);
     }
-    let (probed, rewrite) = hookx_probed();
-    let book = answers::Book {
-        client: "claude-code".into(),
-        version: client::VERSION.into(),
-        host: "claude".into(),
-        rewrite,
-        probed,
-        forms: entries,
-    };
+    let book = answers::Book::new(
+        "claude-code",
+        client::VERSION,
+        "claude",
+        hookx_probed(),
+        entries,
+    );
     for diff in book.settle("claude") {
         c.check(false, diff);
     }
@@ -1647,20 +1591,14 @@ fn migration_story_runs_each_rule_once() {
     );
     // The personal rule, through hookx's user route: once per event of the two tool calls,
     // with Gemini's payload.
-    let personal = common::story_runs_per_event(&world.project, "user");
-    let once: std::collections::BTreeMap<String, usize> = [
+    let once = [
         ("AfterAgent", 1),
         ("AfterTool", 2),
         ("BeforeAgent", 1),
         ("BeforeTool", 2),
-    ]
-    .into_iter()
-    .map(|(e, n)| (e.to_string(), n))
-    .collect();
-    c.check(
-        personal == once,
-        format!("the personal rule ran once per event: {personal:?}"),
-    );
+    ];
+    let (ok, what) = common::story_user_per_event(&world.project, &once);
+    c.check(ok, what);
     c.finish("migration_story_runs_each_rule_once", &run.describe());
 }
 

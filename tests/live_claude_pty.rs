@@ -34,7 +34,7 @@ mod claude_events;
 
 use checks::Checks;
 use claude_events::EVENTS;
-use client::{Record, World, fired, hso, write_json};
+use client::{Record, World, fired, hookx_cmd, hso, write_json};
 use hookx::dialect::{claude, copilot, qwen};
 use hookx::tables::Flavor;
 use pty::Terminal;
@@ -606,7 +606,8 @@ fn check_table(c: &mut Checks, records: &[Record]) {
     }
 }
 
-/// One handler per event `flavor` shares with the events named, recording under the flavour.
+/// One handler per event of `events` (as Claude names them) in `flavor`'s names
+/// ([`client::dumper_rules`]).
 fn dumper_rules(
     world: &World,
     flavor: Flavor,
@@ -614,19 +615,11 @@ fn dumper_rules(
     grouped: bool,
 ) -> serde_json::Map<String, Value> {
     let t = flavor.tables();
-    events
-        .iter()
-        .map(|e| {
-            let kind = claude::FLAVOR.tables().event_kind(e).unwrap();
-            let name = t.event_name(&kind).unwrap();
-            let command = world.dumper_command(flavor.name(), name);
-            let entry = match grouped {
-                true => json!([{"hooks": [{"type": "command", "command": command}]}]),
-                false => json!([{"type": "command", "bash": command}]),
-            };
-            (name.to_string(), entry)
-        })
-        .collect()
+    let names = events.iter().map(|e| {
+        let kind = claude::FLAVOR.tables().event_kind(e).unwrap();
+        t.event_name(&kind).unwrap()
+    });
+    client::dumper_rules(world, flavor, names, grouped)
 }
 
 /// hookx routed in: `hookx install --host claude` routes the events a trusted Qwen file
@@ -651,8 +644,8 @@ fn routed_interactive_events() {
         &json!({"version": 1,
                 "hooks": dumper_rules(&world, copilot::FLAVOR, &["Notification"], false)}),
     );
-    hookx(&world, &["install", "--host", "claude"]);
-    hookx(&world, &["trust", "--yes"]);
+    hookx_cmd(&world, &["install", "--host", "claude"]);
+    hookx_cmd(&world, &["trust", "--yes"]);
     let mut c = Checks::default();
 
     let mut term = start(&bin, &world, model.port);
@@ -670,7 +663,7 @@ fn routed_interactive_events() {
     for flavor in [qwen::FLAVOR, copilot::FLAVOR] {
         let records = world.records(flavor.name());
         eprintln!("{}: got {:?}", flavor.name(), fired(&records));
-        check_foreign(&mut c, &world, flavor, &records);
+        checks::foreign_payloads(&mut c, &world, flavor, &records);
     }
     let qwen = world.records("qwen");
     let expansion = qwen.iter().find(|r| r.event == "UserPromptExpansion");
@@ -680,54 +673,6 @@ fn routed_interactive_events() {
     );
     let _ = model;
     c.finish("routed_interactive_events", &screen);
-}
-
-/// `hookx ARGS… --project P --home H` as built for this test run.
-fn hookx(world: &World, args: &[&str]) {
-    let out = Command::new(env!("CARGO_BIN_EXE_hookx"))
-        .args(args)
-        .arg("--project")
-        .arg(&world.project)
-        .arg("--home")
-        .arg(&world.home)
-        .env("HOME", &world.home)
-        .env_remove("HOOKX_HOME")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "hookx {args:?}: {out:?}");
-}
-
-/// Each handler got its own flavour's payload of the event it is registered on, and the
-/// project as its folder.
-fn check_foreign(c: &mut Checks, world: &World, flavor: Flavor, records: &[Record]) {
-    c.check(
-        !records.is_empty(),
-        format!("{} handlers ran", flavor.name()),
-    );
-    for r in records {
-        let what = format!("{} {} {}", flavor.name(), r.order, r.event);
-        match hookx::protocol::decode_event_as(
-            r.stdin_text.as_bytes(),
-            flavor.dialect(),
-            Some(&r.event),
-        ) {
-            Ok((event, got)) => {
-                c.check(got == flavor, format!("{what}: a {} payload", got.name()));
-                c.check(
-                    flavor.tables().event_name(&event.kind) == Some(r.event.as_str()),
-                    format!("{what}: names {}", event.kind),
-                );
-            }
-            Err(e) => c.check(
-                false,
-                format!("{what}: not a {} payload: {e}", flavor.name()),
-            ),
-        }
-        c.check(
-            r.cwd == world.project.display().to_string(),
-            format!("{what}: cwd is the project"),
-        );
-    }
 }
 
 /// The two sessions run one after the other: run side by side on the 2-core machine, one

@@ -11,6 +11,8 @@ mod answers;
 #[path = "live_codex/client.rs"]
 mod client;
 mod common;
+#[path = "live_common/form_probe.rs"]
+mod form_probe;
 #[path = "live_common/json_syntax.rs"]
 mod json_syntax;
 #[path = "live_common/recorded.rs"]
@@ -52,22 +54,14 @@ fn patch(body: &str) -> Step {
 }
 
 fn scripts(name: &str, project: &str) -> Vec<Step> {
-    match name {
-        "hxforms" => probe_forms()
+    if let Some((calls, done)) = form_probe::calls(name, probe_forms(), alone) {
+        return calls
             .iter()
-            .filter(|f| !alone(f))
-            .map(|f| shell(&format!("printf x > o-{}.txt", f.name)))
-            .chain([Step::Text("forms done")])
-            .collect(),
-        // One form that may stop the agent, then a call that shows whether it did.
-        one if one.starts_with("hxone-") => {
-            let name = &one["hxone-".len()..];
-            [name.to_string(), format!("{name}after")]
-                .iter()
-                .map(|n| shell(&format!("printf x > o-{n}.txt")))
-                .chain([Step::Text("one done")])
-                .collect()
-        }
+            .map(|c| shell(c))
+            .chain([Step::Text(done)])
+            .collect();
+    }
+    match name {
         "story" => vec![
             shell("echo story-bash"),
             patch("*** Add File: notes.txt\n+story\n"),
@@ -1630,34 +1624,18 @@ fn migration_story_runs_each_rule_once() {
         l.out.status == Some(0),
         format!("exit {:?}: {}", l.out.status, l.out.stderr),
     );
-    for label in ["guard", "fmt", "log", "stop"] {
-        let runs = common::story_runs(&l.sb.project, label);
-        c.that(
-            runs.len() == 1 && runs[0].contains("\"hook_event_name\":"),
-            format!("{label} ran once, with Claude's payload: {runs:#?}"),
-        );
+    for (ok, what) in common::story_copies_ran_once(&l.sb.project) {
+        c.that(ok, what);
     }
-    let fmt = common::story_runs(&l.sb.project, "fmt");
-    c.that(
-        fmt.first()
-            .is_some_and(|l| l.contains("\"tool_name\":\"Write\"") && l.contains("\"file_path\":")),
-        format!("the formatter got Claude's Write payload: {fmt:?}"),
-    );
     // The personal rule, through hookx's user route: once per event of the two tool calls.
-    let personal = common::story_runs_per_event(&l.sb.project, "user");
-    let once: std::collections::BTreeMap<String, usize> = [
+    let once = [
         ("PostToolUse", 2),
         ("PreToolUse", 2),
         ("Stop", 1),
         ("UserPromptSubmit", 1),
-    ]
-    .into_iter()
-    .map(|(e, n)| (e.to_string(), n))
-    .collect();
-    c.that(
-        personal == once,
-        format!("the personal rule ran once per event: {personal:?}"),
-    );
+    ];
+    let (ok, what) = common::story_user_per_event(&l.sb.project, &once);
+    c.that(ok, what);
     c.done("story");
 }
 
@@ -1677,17 +1655,13 @@ fn hookx_probed() -> (Vec<answers::Probed>, Value) {
     )
 }
 
-/// The forms probed: a handler's own `ask` (what the client's permission flow does with a
-/// call), then every form hookx writes on the probed events.
+/// The forms probed ([`form_probe::forms`]).
 fn probe_forms() -> &'static [answers::Form] {
     static FORMS: std::sync::OnceLock<Vec<answers::Form>> = std::sync::OnceLock::new();
     FORMS.get_or_init(|| {
         let ask = pre_answer(json!({"permissionDecision": "ask",
             "permissionDecisionReason": "R-NATIVEASK"}));
-        let (probed, rewrite) = hookx_probed();
-        let mut forms = vec![answers::hand("nativeask", "PreToolUse", &ask, "", 0)];
-        forms.extend(answers::hookx_forms(&probed, &rewrite));
-        forms
+        form_probe::forms("PreToolUse", &ask, &hookx_probed())
     })
 }
 
@@ -1712,46 +1686,20 @@ fn hookx_answer_forms() {
             sb.answer(&f.event, &f.name, &when, &f.stdout, &f.stderr, f.exit);
         }
     };
-    let together: Vec<&answers::Form> = probe_forms().iter().filter(|f| !alone(f)).collect();
-    let Some(l) = live("hxforms", WRITE, |sb| setup(sb, &together)) else {
+    let run = |scenario: &str, forms: &[&answers::Form]| {
+        let l = live(scenario, WRITE, |sb| setup(sb, forms))?;
+        for f in forms {
+            let result = l.tool_result(scenario, &format!("o-{}.txt", f.name));
+            eprintln!("form {:<13} result {result:?}", f.name);
+        }
+        Some(l)
+    };
+    let seen = |l: &Live, scenario: &str| (l.sb.project.clone(), l.sent(scenario));
+    let Some(entries) = form_probe::probe(probe_forms(), alone, run, seen) else {
         return;
     };
-    let mut entries = Vec::new();
-    let mut note = |l: &Live, scenario: &str, f: &answers::Form, halted: Option<bool>| {
-        let sent = l.sent(scenario);
-        let ran = answers::ran_by_files(&l.sb.project, &f.name);
-        let effect = f.effect(ran, |t| sent.contains(t), halted);
-        eprintln!(
-            "form {:<13} {:<12} {effect:?}; result {:?}",
-            f.name,
-            f.event,
-            l.tool_result(scenario, &format!("o-{}.txt", f.name))
-        );
-        entries.push(answers::Entry {
-            form: f.clone(),
-            effect,
-        });
-    };
-    for f in &together {
-        note(&l, "hxforms", f, None);
-    }
-    for f in probe_forms().iter().filter(|f| alone(f)) {
-        let scenario = format!("hxone-{}", f.name);
-        let l = live(&scenario, WRITE, |sb| setup(sb, &[f])).unwrap();
-        let after = answers::ran_by_files(&l.sb.project, &format!("{}after", f.name));
-        note(&l, &scenario, f, Some(after == answers::Ran::NotRun));
-    }
-    let (probed, rewrite) = hookx_probed();
-    let book = answers::Book {
-        client: "codex-cli".into(),
-        version: client::VERSION.into(),
-        host: "codex".into(),
-        rewrite,
-        probed,
-        forms: entries,
-    };
-    let diffs = book.settle("codex");
-    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    let version = client::VERSION;
+    form_probe::settle("codex-cli", version, "codex", hookx_probed(), entries);
 }
 
 fn main() -> std::process::ExitCode {

@@ -11,6 +11,8 @@ mod answers;
 #[path = "live_gemini/client.rs"]
 mod client;
 mod common;
+#[path = "live_common/form_probe.rs"]
+mod form_probe;
 #[path = "live_common/json_syntax.rs"]
 mod json_syntax;
 #[path = "live_common/recorded.rs"]
@@ -48,6 +50,13 @@ fn shell(command: &str) -> Step {
 
 fn scripts(name: &str, project: &str) -> Vec<Step> {
     let file = format!("{project}/notes.txt");
+    if let Some((calls, done)) = form_probe::calls(name, probe_forms(), alone) {
+        return calls
+            .iter()
+            .map(|c| shell(c))
+            .chain([Step::Text(done)])
+            .collect();
+    }
     match name {
         "tools" => vec![
             Step::Calls(vec![(
@@ -94,21 +103,6 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             steps
         }
         "ask" => vec![shell("echo ask-me"), Step::Text("ask done")],
-        "hxforms" => probe_forms()
-            .iter()
-            .filter(|f| !alone(f))
-            .map(|f| shell(&format!("printf x > o-{}.txt", f.name)))
-            .chain([Step::Text("forms done")])
-            .collect(),
-        // One form that may end the run, then a call that shows whether it did.
-        one if one.starts_with("hxone-") => {
-            let name = &one["hxone-".len()..];
-            [name.to_string(), format!("{name}after")]
-                .iter()
-                .map(|n| shell(&format!("printf x > o-{n}.txt")))
-                .chain([Step::Text("one done")])
-                .collect()
-        }
         "story" => vec![
             shell("echo story-bash"),
             Step::Calls(vec![(
@@ -1556,34 +1550,18 @@ fn migration_story_runs_each_rule_once() {
         l.out.status == Some(0),
         format!("exit {:?}: {}", l.out.status, l.out.stderr),
     );
-    for label in ["guard", "fmt", "log", "stop"] {
-        let runs = common::story_runs(&l.sb.project, label);
-        c.that(
-            runs.len() == 1 && runs[0].contains("\"hook_event_name\":"),
-            format!("{label} ran once, with Claude's payload: {runs:#?}"),
-        );
+    for (ok, what) in common::story_copies_ran_once(&l.sb.project) {
+        c.that(ok, what);
     }
-    let fmt = common::story_runs(&l.sb.project, "fmt");
-    c.that(
-        fmt.first()
-            .is_some_and(|l| l.contains("\"tool_name\":\"Write\"") && l.contains("\"file_path\":")),
-        format!("the formatter got Claude's Write payload: {fmt:?}"),
-    );
     // The personal rule, through hookx's user route: once per event of the two tool calls.
-    let personal = common::story_runs_per_event(&l.sb.project, "user");
-    let once: std::collections::BTreeMap<String, usize> = [
+    let once = [
         ("PostToolUse", 2),
         ("PreToolUse", 2),
         ("Stop", 1),
         ("UserPromptSubmit", 1),
-    ]
-    .into_iter()
-    .map(|(e, n)| (e.to_string(), n))
-    .collect();
-    c.that(
-        personal == once,
-        format!("the personal rule ran once per event: {personal:?}"),
-    );
+    ];
+    let (ok, what) = common::story_user_per_event(&l.sb.project, &once);
+    c.that(ok, what);
     c.done("story");
 }
 
@@ -1600,16 +1578,12 @@ fn hookx_probed() -> (Vec<answers::Probed>, Value) {
     (probed.to_vec(), rewrite)
 }
 
-/// The forms probed: a handler's own `ask` (what the client's permission flow does with a
-/// call), then every form hookx writes on the probed events.
+/// The forms probed ([`form_probe::forms`]).
 fn probe_forms() -> &'static [answers::Form] {
     static FORMS: std::sync::OnceLock<Vec<answers::Form>> = std::sync::OnceLock::new();
     FORMS.get_or_init(|| {
         let ask = r#"{"decision":"ask","reason":"R-NATIVEASK"}"#;
-        let (probed, rewrite) = hookx_probed();
-        let mut forms = vec![answers::hand("nativeask", "BeforeTool", ask, "", 0)];
-        forms.extend(answers::hookx_forms(&probed, &rewrite));
-        forms
+        form_probe::forms("BeforeTool", ask, &hookx_probed())
     })
 }
 
@@ -1636,41 +1610,15 @@ fn hookx_answer_forms() {
             sb.answer(&f.event, &f.name, &when, &f.stdout, &f.stderr, f.exit);
         }
     };
-    let together: Vec<&answers::Form> = probe_forms().iter().filter(|f| !alone(f)).collect();
-    let Some(l) = live("hxforms", &["--yolo"], &[], |sb| setup(sb, &together)) else {
+    let run = |scenario: &str, forms: &[&answers::Form]| {
+        live(scenario, &["--yolo"], &[], |sb| setup(sb, forms))
+    };
+    let seen = |l: &Live, scenario: &str| (l.sb.project.clone(), l.sent(scenario));
+    let Some(entries) = form_probe::probe(probe_forms(), alone, run, seen) else {
         return;
     };
-    let mut entries = Vec::new();
-    let mut note = |l: &Live, scenario: &str, f: &answers::Form, halted: Option<bool>| {
-        let sent = l.sent(scenario);
-        let ran = answers::ran_by_files(&l.sb.project, &f.name);
-        let effect = f.effect(ran, |t| sent.contains(t), halted);
-        eprintln!("form {:<13} {:<12} {effect:?}", f.name, f.event);
-        entries.push(answers::Entry {
-            form: f.clone(),
-            effect,
-        });
-    };
-    for f in &together {
-        note(&l, "hxforms", f, None);
-    }
-    for f in probe_forms().iter().filter(|f| alone(f)) {
-        let scenario = format!("hxone-{}", f.name);
-        let l = live(&scenario, &["--yolo"], &[], |sb| setup(sb, &[f])).unwrap();
-        let after = answers::ran_by_files(&l.sb.project, &format!("{}after", f.name));
-        note(&l, &scenario, f, Some(after == answers::Ran::NotRun));
-    }
-    let (probed, rewrite) = hookx_probed();
-    let book = answers::Book {
-        client: "gemini-cli".into(),
-        version: client::VERSION.into(),
-        host: "gemini".into(),
-        rewrite,
-        probed,
-        forms: entries,
-    };
-    let diffs = book.settle("gemini");
-    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    let version = client::VERSION;
+    form_probe::settle("gemini-cli", version, "gemini", hookx_probed(), entries);
 }
 
 fn main() -> std::process::ExitCode {

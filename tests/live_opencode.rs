@@ -503,32 +503,16 @@ fn story(client: Client, install_first: bool) {
             .count()
     };
     let at = format!("{} (install first: {install_first})", client.what());
-    for (label, fired, written_for) in [
-        (
-            "guard",
-            fired("before", &["bash"]),
-            &[
-                "\"hook_event_name\":\"PreToolUse\"",
-                "\"tool_name\":\"Bash\"",
-            ][..],
-        ),
-        (
-            "fmt",
-            fired("after", &["write", "edit"]),
-            &["\"tool_name\":\"Write\"", "\"file_path\":"],
-        ),
-        (
-            "stop",
-            fired("idle", &[]),
-            &["\"hook_event_name\":\"Stop\""],
-        ),
+    for (label, fired) in [
+        ("guard", fired("before", &["bash"])),
+        ("fmt", fired("after", &["write", "edit"])),
+        ("stop", fired("idle", &[])),
         (
             "user",
             fired("before", &[]) + fired("after", &[]) + fired("idle", &[]),
-            &["\"hook_event_name\":", "\"session_id\":"],
         ),
     ] {
-        let wrong = common::story_once(&sb.project, label, fired, written_for);
+        let wrong = common::story_once(&sb.project, label, fired);
         assert!(wrong.is_none(), "{at}: {}", wrong.unwrap_or_default());
     }
     assert_eq!(common::story_runs(&sb.project, "log"), Vec::<String>::new());

@@ -13,6 +13,8 @@ mod client;
 mod common;
 #[path = "live_common/faults.rs"]
 mod faults;
+#[path = "live_common/form_probe.rs"]
+mod form_probe;
 #[path = "live_common/json_syntax.rs"]
 mod json_syntax;
 #[path = "live_common/recorded.rs"]
@@ -81,6 +83,13 @@ fn shell(command: &str) -> (&'static str, Value) {
 fn scripts(name: &str, project: &str) -> Vec<Step> {
     let file = format!("{project}/notes.txt");
     let one = |call| Step::Tools(vec![call]);
+    if let Some((calls, done)) = form_probe::calls(name, probe_forms(), alone) {
+        return calls
+            .iter()
+            .map(|c| one(shell(c)))
+            .chain([Step::Text(done)])
+            .collect();
+    }
     match name {
         "tools" => vec![
             one(shell("echo hello-shell")),
@@ -114,12 +123,6 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             one(shell("rm -rf /tmp/hookx-routed-probe")),
             Step::Text("routed done"),
         ],
-        "hxforms" => probe_forms()
-            .iter()
-            .filter(|f| !alone(f))
-            .map(|f| one(shell(&format!("printf x > o-{}.txt", f.name))))
-            .chain([Step::Text("forms done")])
-            .collect(),
         // A Stop form: the turn ends with its tag (`last_assistant_message`), then once more.
         end if end.starts_with("hxend-") => {
             let name = &end["hxend-".len()..];
@@ -129,15 +132,6 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
                 )),
                 Step::Text("end done"),
             ]
-        }
-        // One form that may stop the agent, then a call that shows whether it did.
-        stop if stop.starts_with("hxone-") => {
-            let name = &stop["hxone-".len()..];
-            [name.to_string(), format!("{name}after")]
-                .iter()
-                .map(|n| one(shell(&format!("printf x > o-{n}.txt"))))
-                .chain([Step::Text("one done")])
-                .collect()
         }
         "system" => vec![Step::Text("system done")],
         "story" => vec![
@@ -1105,55 +1099,23 @@ fn migration_story_runs_each_rule_once() {
             format!("{targets}: exit {:?}: {}", l.out.status, l.out.stderr),
         );
         let fired = |event: &str, tools: &[&str]| {
-            l.dumps
-                .iter()
-                .filter(|d| d.label == format!("event-{event}"))
-                .filter(|d| tools.is_empty() || tools.iter().any(|t| d.stdin["tool_name"] == *t))
-                .count()
+            client::dumps::count(&l.dumps, &format!("event-{event}"), tools)
         };
-        for (label, fired, written_for) in [
-            (
-                "guard",
-                fired("PreToolUse", &["run_shell_command"]),
-                &[
-                    "\"hook_event_name\":\"PreToolUse\"",
-                    "\"tool_name\":\"Bash\"",
-                ][..],
-            ),
-            (
-                "fmt",
-                fired("PostToolUse", &["write_file", "edit"]),
-                &["\"tool_name\":\"Write\"", "\"file_path\":"],
-            ),
-            (
-                "log",
-                fired("UserPromptSubmit", &[]),
-                &["\"hook_event_name\":\"UserPromptSubmit\"", "\"prompt\":"],
-            ),
-            (
-                "stop",
-                fired("Stop", &[]),
-                &["\"hook_event_name\":\"Stop\""],
-            ),
+        // The personal rule, through hookx's user route: once per event, every event.
+        let all = STORY_EVENTS.iter().map(|e| fired(e, &[])).sum();
+        for (label, fired) in [
+            ("guard", fired("PreToolUse", &["run_shell_command"])),
+            ("fmt", fired("PostToolUse", &["write_file", "edit"])),
+            ("log", fired("UserPromptSubmit", &[])),
+            ("stop", fired("Stop", &[])),
+            ("user", all),
         ] {
-            let wrong = common::story_once(&l.sb.project, label, fired, written_for);
+            let wrong = common::story_once(&l.sb.project, label, fired);
             c.that(
                 wrong.is_none(),
                 format!("{targets}: {}", wrong.unwrap_or_default()),
             );
         }
-        // The personal rule, through hookx's user route: once per event, every event.
-        let all = STORY_EVENTS.iter().map(|e| fired(e, &[])).sum();
-        let wrong = common::story_once(
-            &l.sb.project,
-            "user",
-            all,
-            &["\"hook_event_name\":", "\"session_id\":"],
-        );
-        c.that(
-            wrong.is_none(),
-            format!("{targets}: {}", wrong.unwrap_or_default()),
-        );
         let denied = l.tool_result("story", "story-denied");
         c.that(
             denied.contains(common::STORY_REASON),
@@ -1230,16 +1192,12 @@ fn hookx_probed() -> (Vec<answers::Probed>, Value) {
     (probed.to_vec(), rewrite)
 }
 
-/// The forms probed: a handler's own `ask` (what the client's permission flow does with a
-/// call), then every form hookx writes on the probed events.
+/// The forms probed ([`form_probe::forms`]).
 fn probe_forms() -> &'static [answers::Form] {
     static FORMS: std::sync::OnceLock<Vec<answers::Form>> = std::sync::OnceLock::new();
     FORMS.get_or_init(|| {
         let ask = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"R-NATIVEASK"}}"#;
-        let (probed, rewrite) = hookx_probed();
-        let mut forms = vec![answers::hand("nativeask", "PreToolUse", ask, "", 0)];
-        forms.extend(answers::hookx_forms(&probed, &rewrite));
-        forms
+        form_probe::forms("PreToolUse", ask, &hookx_probed())
     })
 }
 
@@ -1268,47 +1226,15 @@ fn hookx_answer_forms() {
         }
         None
     };
-    let together: Vec<&answers::Form> = probe_forms().iter().filter(|f| !alone(f)).collect();
-    let Some(l) = live("hxforms", &["--yolo"], &[], |sb| setup(sb, &together)) else {
+    let run = |scenario: &str, forms: &[&answers::Form]| {
+        live(scenario, &["--yolo"], &[], |sb| setup(sb, forms))
+    };
+    let seen = |l: &Live, scenario: &str| (l.sb.project.clone(), l.sent(scenario));
+    let Some(entries) = form_probe::probe(probe_forms(), alone, run, seen) else {
         return;
     };
-    let mut entries = Vec::new();
-    let mut note = |l: &Live, scenario: &str, f: &answers::Form, halted: Option<bool>| {
-        let sent = l.sent(scenario);
-        let ran = answers::ran_by_files(&l.sb.project, &f.name);
-        let effect = f.effect(ran, |t| sent.contains(t), halted);
-        eprintln!("form {:<13} {:<12} {effect:?}", f.name, f.event);
-        entries.push(answers::Entry {
-            form: f.clone(),
-            effect,
-        });
-    };
-    for f in &together {
-        note(&l, "hxforms", f, None);
-    }
-    for f in probe_forms().iter().filter(|f| alone(f)) {
-        if f.event == "Stop" {
-            let scenario = format!("hxend-{}", f.name);
-            let l = live(&scenario, &["--yolo"], &[], |sb| setup(sb, &[f])).unwrap();
-            note(&l, &scenario, f, None);
-            continue;
-        }
-        let scenario = format!("hxone-{}", f.name);
-        let l = live(&scenario, &["--yolo"], &[], |sb| setup(sb, &[f])).unwrap();
-        let after = answers::ran_by_files(&l.sb.project, &format!("{}after", f.name));
-        note(&l, &scenario, f, Some(after == answers::Ran::NotRun));
-    }
-    let (probed, rewrite) = hookx_probed();
-    let book = answers::Book {
-        client: "qwen-code".into(),
-        version: client::VERSION.into(),
-        host: "qwen".into(),
-        rewrite,
-        probed,
-        forms: entries,
-    };
-    let diffs = book.settle("qwen");
-    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    let version = client::VERSION;
+    form_probe::settle("qwen-code", version, "qwen", hookx_probed(), entries);
 }
 
 fn main() -> std::process::ExitCode {

@@ -84,6 +84,24 @@ impl Project {
     fn plugin(&self) -> PathBuf {
         self.project.join(".opencode/plugin/hookx.js")
     }
+
+    /// `hookx convert .claude/settings.json --to TO --write` and `more`, in the project.
+    fn convert(&self, to: &str, more: &[&str]) -> assert_cmd::assert::Assert {
+        assert_cmd::Command::cargo_bin("hookx")
+            .unwrap()
+            .args(["convert", ".claude/settings.json", "--to", to, "--write"])
+            .args(more)
+            .current_dir(&self.project)
+            .env("HOME", &self.home)
+            .assert()
+    }
+
+    /// OpenCode's `tool.execute.before` payload of a `bash` call of `rm -rf /` in the project.
+    fn rm_rf_payload(&self) -> Value {
+        json!({"hook_event_name": "tool.execute.before", "session_id": "s",
+            "cwd": self.project, "tool_name": "bash", "tool_input": {"command": "rm -rf /"},
+            "tool_use_id": "c"})
+    }
 }
 
 #[test]
@@ -437,28 +455,12 @@ fn convert_to_opencode_writes_a_plugin_around_the_converted_handlers() {
         }})
         .to_string(),
     );
-    let hookx = env!("CARGO_BIN_EXE_hookx");
-    let convert = |args: &[&str]| {
-        assert_cmd::Command::cargo_bin("hookx")
-            .unwrap()
-            .args(args)
-            .current_dir(&p.project)
-            .env("HOME", &p.home)
-            .assert()
-    };
-    let out = convert(&[
-        "convert",
-        ".claude/settings.json",
-        "--to",
-        "opencode",
-        "--write",
-        "--hookx",
-        hookx,
-    ])
-    .success()
-    .warns("wrote ")
-    .get_output()
-    .clone();
+    let out = p
+        .convert("opencode", &["--hookx", env!("CARGO_BIN_EXE_hookx")])
+        .success()
+        .warns("wrote ")
+        .get_output()
+        .clone();
     // What a plugin cannot run is a loss, located in its source.
     let report = String::from_utf8_lossy(&out.stderr);
     assert!(report.contains("PreCompact"), "{report}");
@@ -477,15 +479,9 @@ fn convert_to_opencode_writes_a_plugin_around_the_converted_handlers() {
     assert_eq!(r["before"]["denied"], "no rm -rf / (claude guard)", "{r}");
     // A plugin of the user's own at that path is left alone.
     std::fs::write(&path, "export const Mine = async () => ({});\n").unwrap();
-    convert(&[
-        "convert",
-        ".claude/settings.json",
-        "--to",
-        "opencode",
-        "--write",
-    ])
-    .code(1)
-    .warns("a plugin hookx did not write, not overwritten");
+    p.convert("opencode", &[])
+        .code(1)
+        .warns("a plugin hookx did not write, not overwritten");
 }
 
 #[test]
@@ -610,19 +606,7 @@ fn list_and_trust_know_the_plugins() {
     let hookx = env!("CARGO_BIN_EXE_hookx");
     p.hookx(&["install", "--host", "opencode", "--hookx", hookx])
         .success();
-    assert_cmd::Command::cargo_bin("hookx")
-        .unwrap()
-        .args([
-            "convert",
-            ".claude/settings.json",
-            "--to",
-            "kilo",
-            "--write",
-        ])
-        .current_dir(&p.project)
-        .env("HOME", &p.home)
-        .assert()
-        .success();
+    p.convert("kilo", &[]).success();
     common::write(
         &p.home,
         ".config/opencode/plugin/hookx.js",
@@ -788,18 +772,7 @@ fn convert_writes_no_plugin_when_nothing_converts() {
         &json!({"hooks": {"PreCompact": [{"hooks": [{"type": "command", "command": "echo c"}]}]}})
             .to_string(),
     );
-    assert_cmd::Command::cargo_bin("hookx")
-        .unwrap()
-        .args([
-            "convert",
-            ".claude/settings.json",
-            "--to",
-            "opencode",
-            "--write",
-        ])
-        .current_dir(&p.project)
-        .env("HOME", &p.home)
-        .assert()
+    p.convert("opencode", &[])
         .success()
         .warns("no hooks found that convert to opencode; nothing written")
         .warns("PreCompact");
@@ -829,19 +802,7 @@ fn a_command_naming_a_template_hole_leaves_the_plugin_working() {
         }})
         .to_string(),
     );
-    assert_cmd::Command::cargo_bin("hookx")
-        .unwrap()
-        .args([
-            "convert",
-            ".claude/settings.json",
-            "--to",
-            "opencode",
-            "--write",
-        ])
-        .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
-        .current_dir(&p.project)
-        .env("HOME", &p.home)
-        .assert()
+    p.convert("opencode", &["--hookx", env!("CARGO_BIN_EXE_hookx")])
         .success();
     let path = p.project.join(".opencode/plugin/hookx-converted.js");
     let text = std::fs::read_to_string(&path).unwrap();
@@ -862,21 +823,12 @@ fn the_converted_plugin_runs_its_rules_and_hookx_leaves_them_alone() {
     p.hookx(&["install", "--host", "opencode", "--hookx", hookx])
         .success();
     p.hookx(&["trust", "--yes"]).success();
-    let payload = json!({"hook_event_name": "tool.execute.before", "session_id": "s",
-        "cwd": p.project, "tool_name": "bash", "tool_input": {"command": "rm -rf /"},
-        "tool_use_id": "c"});
+    let payload = p.rm_rf_payload();
     // Only install's plugin: hookx runs the Claude guard.
     run(&p, "tool.execute.before", payload.clone())
         .success()
         .says("no rm -rf / (claude guard)");
-    assert_cmd::Command::cargo_bin("hookx")
-        .unwrap()
-        .args(["convert", ".claude/settings.json", "--to", "opencode,kilo"])
-        .args(["--write", "--hookx", hookx])
-        .current_dir(&p.project)
-        .env("HOME", &p.home)
-        .assert()
-        .success();
+    p.convert("opencode,kilo", &["--hookx", hookx]).success();
     let text =
         std::fs::read_to_string(p.project.join(".opencode/plugin/hookx-converted.js")).unwrap();
     assert!(
@@ -916,19 +868,10 @@ fn a_converted_plugin_whose_code_was_changed_does_not_stand_in_for_its_rules() {
     p.hookx(&["install", "--host", "opencode", "--hookx", hookx])
         .success();
     p.hookx(&["trust", "--yes"]).success();
-    assert_cmd::Command::cargo_bin("hookx")
-        .unwrap()
-        .args(["convert", ".claude/settings.json", "--to", "opencode"])
-        .args(["--write", "--hookx", hookx])
-        .current_dir(&p.project)
-        .env("HOME", &p.home)
-        .assert()
-        .success();
+    p.convert("opencode", &["--hookx", hookx]).success();
     let path = p.project.join(".opencode/plugin/hookx-converted.js");
     let text = std::fs::read_to_string(&path).unwrap();
-    let payload = json!({"hook_event_name": "tool.execute.before", "session_id": "s",
-        "cwd": p.project, "tool_name": "bash", "tool_input": {"command": "rm -rf /"},
-        "tool_use_id": "c"});
+    let payload = p.rm_rf_payload();
     // As written, the converted plugin runs the guard and hookx leaves it alone.
     run(&p, "tool.execute.before", payload.clone())
         .success()
@@ -975,39 +918,44 @@ fn the_plan_gives_no_runner_to_an_event_opencode_never_sends() {
         .says("claude runs .claude/settings.json");
 }
 
-/// Attacks row 89: the converted plugin's code kept byte for byte, its data changed: the
-/// matcher (`"NeverMatches"`: the plugin never runs the guard for `bash`) or the limit
-/// (`"timeout_ms": 1`: the plugin gives up on it at once). The data is what hookx reads back and
-/// nobody reviews (a plugin is code no trust record covers): such a copy is not the rule, so
-/// hookx runs the user's trusted guard itself.
+/// A converted plugin exactly as hookx writes it, but whose data gives the guard's copy a
+/// matcher the plugin never fits to the call (`nevermatches`): the plugin does not run the
+/// guard for `bash`, so it does not stand in for it there, and hookx runs the guard.
 #[test]
-fn a_converted_plugin_whose_data_was_changed_does_not_stand_in_for_its_rules() {
+fn a_converted_plugin_whose_copy_never_fits_the_call_does_not_stand_in_for_it() {
     let p = Project::guarded();
     let hookx = env!("CARGO_BIN_EXE_hookx");
     p.hookx(&["install", "--host", "opencode", "--hookx", hookx])
         .success();
     p.hookx(&["trust", "--yes"]).success();
-    assert_cmd::Command::cargo_bin("hookx")
-        .unwrap()
-        .args(["convert", ".claude/settings.json", "--to", "opencode"])
-        .args(["--write", "--hookx", hookx])
-        .current_dir(&p.project)
-        .env("HOME", &p.home)
-        .assert()
-        .success();
+    p.convert("opencode", &["--hookx", hookx]).success();
     let path = p.project.join(".opencode/plugin/hookx-converted.js");
     let text = std::fs::read_to_string(&path).unwrap();
-    let payload = json!({"hook_event_name": "tool.execute.before", "session_id": "s",
-        "cwd": p.project, "tool_name": "bash", "tool_input": {"command": "rm -rf /"},
-        "tool_use_id": "c"});
-    for (from, to) in [
-        ("\"timeout_ms\": null", "\"timeout_ms\": 1"),
-        ("\"matcher\": \"bash\"", "\"matcher\": \"NeverMatches\""),
-    ] {
-        assert!(text.contains(from), "{text}");
-        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
-        run(&p, "tool.execute.before", payload.clone())
-            .success()
-            .says("no rm -rf / (claude guard)");
-    }
+    let forged = text.replacen("\"matcher\": \"bash\"", "\"matcher\": \"nevermatches\"", 1);
+    assert_ne!(forged, text);
+    std::fs::write(&path, forged).unwrap();
+    run(&p, "tool.execute.before", p.rm_rf_payload())
+        .success()
+        .says("no rm -rf / (claude guard)");
+}
+
+/// Attacks row 89: the same with the copy's limit changed in the data (`"timeout_ms": 1`: the
+/// plugin gives up on the guard at once). A copy whose timeout is shorter than the rule's is
+/// not the rule (`plan::filters_alike`), so hookx runs the user's trusted guard itself.
+#[test]
+fn a_converted_plugin_whose_copy_gives_up_sooner_does_not_stand_in_for_it() {
+    let p = Project::guarded();
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&["install", "--host", "opencode", "--hookx", hookx])
+        .success();
+    p.hookx(&["trust", "--yes"]).success();
+    p.convert("opencode", &["--hookx", hookx]).success();
+    let path = p.project.join(".opencode/plugin/hookx-converted.js");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let forged = text.replacen("\"timeout_ms\": null", "\"timeout_ms\": 1", 1);
+    assert_ne!(forged, text);
+    std::fs::write(&path, forged).unwrap();
+    run(&p, "tool.execute.before", p.rm_rf_payload())
+        .success()
+        .says("no rm -rf / (claude guard)");
 }

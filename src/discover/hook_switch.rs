@@ -117,15 +117,16 @@ pub enum Installs {
 /// {"disabledHooks": {PROJECT: [keys]}}`), with those installs. The key is the handler's
 /// content, so an install switches off every byte-identical handler: the host does not run it
 /// here either, and this project may have no route and no trust of its own for hookx to run
-/// it. `project`: the project's folder. `covered`: keys of handlers hookx runs here from a
-/// trusted file: a byte-identical handler is that same command, which runs, so it is left out.
-pub fn switched_by_installs<'a>(
+/// it. `project`: the project's folder. `covering`: the files hookx may run here (none it holds
+/// back for trust): a byte-identical handler in one is that same command, which runs, so it
+/// is left out.
+pub fn switched_by_installs<'a, 'c>(
     sources: &[Source],
     host: Dialect,
     among: impl IntoIterator<Item = &'a Source>,
     project: &Path,
     installs: Installs,
-    covered: &HashSet<String>,
+    covering: impl IntoIterator<Item = &'c Source>,
 ) -> Vec<(&'a Source, Vec<String>)> {
     let project = project.canonicalize().ok();
     // Every recorded key, with the install that recorded it and whether that is this project's.
@@ -152,6 +153,15 @@ pub fn switched_by_installs<'a>(
     if recorded.is_empty() {
         return Vec::new();
     }
+    let covered: HashSet<String> = covering
+        .into_iter()
+        .filter_map(|s| Some((s, s.document()?)))
+        .flat_map(|(s, doc)| {
+            doc.rules
+                .iter()
+                .flat_map(move |r| r.handlers.iter().filter_map(move |h| key_of(host, s, r, h)))
+        })
+        .collect();
     let mut out = Vec::new();
     for source in among {
         let Some(doc) = source.document() else {

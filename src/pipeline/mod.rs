@@ -546,25 +546,13 @@ fn switched_off_untrusted(
     let files = untrusted.iter().map(|(s, _)| *s);
     // A byte-identical handler in a file hookx trusts runs (hookx runs it): not lost.
     let is_untrusted = |s: &Source| untrusted.iter().any(|(u, _)| std::ptr::eq(*u, s));
-    let covered: std::collections::HashSet<String> = sources
-        .iter()
-        .filter(|s| !is_untrusted(s))
-        .filter_map(|s| Some((s, s.document()?)))
-        .flat_map(|(s, doc)| {
-            doc.rules.iter().flat_map(move |r| {
-                r.handlers
-                    .iter()
-                    .filter_map(move |h| discover::key_of(host.dialect(), s, r, h))
-            })
-        })
-        .collect();
     let held = discover::switched_by_installs(
         sources,
         host.dialect(),
         files,
         &ctx.project,
         discover::Installs::All,
-        &covered,
+        sources.iter().filter(|s| !is_untrusted(s)),
     );
     let Some((source, owners)) = held.first() else {
         return Ok(());
@@ -584,7 +572,7 @@ fn switched_off_untrusted(
          ({}): review it, then run `hookx trust {}`; or, in {1}, run `hookx install --host {name} \
          --uninstall` to turn the handler back on{}",
         source.display,
-        owners.join(", "),
+        crate::diag::visible(&owners.join(", ")),
         host.dialect().def().display,
         state.map_or("not trusted", |s| s.why_not()),
         crate::shell::shell_quote(&source.path.display().to_string()),

@@ -18,18 +18,15 @@ use serde_json::{Map, Value, json};
 pub const HOME_OWNER: &str = "~";
 
 /// The change that leaves the keys hookx records for `owner` (the install's project, or the
-/// home) exactly `wanted` (none on uninstall); the file hookx created is deleted once nothing
-/// else is in it. The records of other projects `gone` says are no longer there (moved or
-/// deleted, so no uninstall can be run in them) go too, with their keys: those handlers would
-/// otherwise stay off in every project for good. With the change, the projects dropped so.
-/// `Err` names what in the file stops the edit.
+/// home) exactly `wanted` (none on uninstall), and none for a project whose folder is gone;
+/// the file hookx created is deleted once nothing else is in it. `Err` names what in the file
+/// stops the edit.
 pub fn switch_text(
     current: Option<&str>,
     switch: &HookSwitch,
     owner: &str,
     wanted: &[String],
-    gone: &dyn Fn(&str) -> bool,
-) -> Result<(Change, Vec<String>), String> {
+) -> Result<Change, String> {
     let list = [Seg::from(switch.key)];
     let record_at = [Seg::from(switch.owned_key)];
     let mut text = JsonText::new(current.unwrap_or("{}\n").to_string());
@@ -78,14 +75,9 @@ pub fn switch_text(
         Some(all)
     };
     let had = union(&owners).ok_or_else(bad)?;
-    let dropped: Vec<String> = owners
-        .keys()
-        .filter(|o| o.as_str() != HOME_OWNER && o.as_str() != owner && gone(o))
-        .cloned()
-        .collect();
-    for o in &dropped {
-        owners.remove(o);
-    }
+    // An install whose folder is gone (moved, deleted) can never be uninstalled from it: its
+    // keys would stay listed, the handlers off everywhere for good. Any edit drops it.
+    owners.retain(|o, _| o == HOME_OWNER || std::path::Path::new(o).is_dir());
     // The user's own keys: listed, and recorded for no install.
     let users: Vec<&String> = listed.iter().filter(|k| !had.contains(k)).collect();
     let mut mine: Vec<String> = Vec::new();
@@ -125,14 +117,14 @@ pub fn switch_text(
         (false, true) => Some(()),
     }
     .ok_or("cannot edit hookx's record")?;
-    let emptied = text.value(&[]).is_some_and(|v| v == json!({}));
-    let change = match (emptied && created, current) {
+    // Nothing else: no key, and no comment of the user's either.
+    let emptied = serde_json::from_str::<Value>(text.as_str()).is_ok_and(|v| v == json!({}));
+    Ok(match (emptied && created, current) {
         (true, Some(_)) => Change::Delete,
         (true, None) => Change::Keep,
         (false, Some(now)) if now == text.as_str() => Change::Keep,
         _ => Change::Write(text.into_text()),
-    };
-    Ok((change, dropped))
+    })
 }
 
 /// The installs (projects, or `~` for the home) whose keys hookx records in the switch file's
@@ -147,5 +139,19 @@ pub fn recorded_owners(current: &str, switch: &HookSwitch) -> Vec<String> {
         .and_then(|r| r.get(switch.key))
         .and_then(Value::as_object)
         .map(|owners| owners.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+/// The keys the switch file's text `current` lists (comments and trailing commas read as
+/// the host reads them).
+pub fn listed_keys(current: &str, switch: &HookSwitch) -> Vec<String> {
+    JsonText::new(current)
+        .value(&[Seg::from(switch.key)])
+        .and_then(|v| {
+            v.as_array()?
+                .iter()
+                .map(|k| k.as_str().map(str::to_string))
+                .collect()
+        })
         .unwrap_or_default()
 }

@@ -364,16 +364,63 @@ pub fn story_runs_per_event(
     out
 }
 
+/// The checks of a story in which the client ran its own copy of each rule (Codex, Gemini):
+/// each rule ran once, with Claude's payload, the formatter with Claude's Write payload.
+/// (Whether each held, what it says.)
+pub fn story_copies_ran_once(project: &Path) -> Vec<(bool, String)> {
+    let mut checks: Vec<(bool, String)> = ["guard", "fmt", "log", "stop"]
+        .iter()
+        .map(|label| {
+            let runs = story_runs(project, label);
+            (
+                runs.len() == 1 && runs[0].contains("\"hook_event_name\":"),
+                format!("{label} ran once, with Claude's payload: {runs:#?}"),
+            )
+        })
+        .collect();
+    let fmt = story_runs(project, "fmt");
+    checks.push((
+        fmt.first()
+            .is_some_and(|l| l.contains("\"tool_name\":\"Write\"") && l.contains("\"file_path\":")),
+        format!("the formatter got Claude's Write payload: {fmt:?}"),
+    ));
+    checks
+}
+
+/// Whether the personal rule ([`story_personal_rule`]) ran `once` (each event, its runs) per
+/// event, and what that says.
+pub fn story_user_per_event(project: &Path, once: &[(&str, usize)]) -> (bool, String) {
+    let personal = story_runs_per_event(project, "user");
+    let once: std::collections::BTreeMap<String, usize> =
+        once.iter().map(|&(e, n)| (e.to_string(), n)).collect();
+    (
+        personal == once,
+        format!("the personal rule ran once per event: {personal:?}"),
+    )
+}
+
+/// What the payload of each of the story's rules holds (the payload it was written for:
+/// Claude's), by label; `user` is the personal rule of [`story_user_route`], on every event.
+fn story_written_for(label: &str) -> &'static [&'static str] {
+    match label {
+        "guard" => &[
+            "\"hook_event_name\":\"PreToolUse\"",
+            "\"tool_name\":\"Bash\"",
+        ],
+        "fmt" => &["\"tool_name\":\"Write\"", "\"file_path\":"],
+        "log" => &["\"hook_event_name\":\"UserPromptSubmit\"", "\"prompt\":"],
+        "stop" => &["\"hook_event_name\":\"Stop\""],
+        "user" => &["\"hook_event_name\":", "\"session_id\":"],
+        _ => panic!("the story has no rule {label}"),
+    }
+}
+
 /// Whether the story's `label` ran exactly once per event where the client fired its event
-/// `fired` times (counted by a recorder of the client's own, so never 0), each time with a
-/// payload holding every one of `written_for` (the payload the rule was written for): `None`,
-/// else what went wrong, with the whole log.
-pub fn story_once(
-    project: &Path,
-    label: &str,
-    fired: usize,
-    written_for: &[&str],
-) -> Option<String> {
+/// `fired` times (counted by a recorder of the client's own, so never 0), each time with the
+/// payload it was written for ([`story_written_for`]): `None`, else what went wrong, with the
+/// whole log.
+pub fn story_once(project: &Path, label: &str, fired: usize) -> Option<String> {
+    let written_for = story_written_for(label);
     let runs = story_runs(project, label);
     let wrong: Vec<&String> = runs
         .iter()
@@ -389,6 +436,18 @@ pub fn story_once(
         runs.len(),
         wrong.len()
     ))
+}
+
+/// Whether the story's prompt logger stayed still where UserPromptSubmit never fires offline
+/// (in `runs`: `droid exec`, `cline --json`) and the client's recorder saw it fire `prompts`
+/// times: `None`, else what went wrong.
+pub fn story_never_prompted(project: &Path, prompts: usize, runs: &str) -> Option<String> {
+    let logged = story_runs(project, "log").len();
+    ((prompts, logged) != (0, 0)).then(|| {
+        format!(
+            "UserPromptSubmit fired {prompts} times (never before in {runs}), the logger ran {logged} times"
+        )
+    })
 }
 
 /// `program`, run as if this user's account (`getpwuid`) had `home` as its home directory: in

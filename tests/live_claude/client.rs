@@ -326,3 +326,40 @@ fn bounded(mut cmd: Command) -> std::process::Output {
     watchdog.join().unwrap();
     out
 }
+
+/// `hookx ARGS… --project P --home H` as built for this test run; fails unless it succeeds.
+pub fn hookx_cmd(world: &World, args: &[&str]) -> std::process::Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_hookx"))
+        .args(args)
+        .arg("--project")
+        .arg(&world.project)
+        .arg("--home")
+        .arg(&world.home)
+        .env("HOME", &world.home)
+        .env_remove("HOOKX_HOME")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "hookx {args:?}: {out:?}");
+    out
+}
+
+/// One handler per event of `events` (as `flavor` names them), each the dumper labelled with
+/// the flavour's name; `grouped`: Claude's `{"hooks": [...]}` groups, else Copilot's entries.
+pub fn dumper_rules<'a>(
+    world: &World,
+    flavor: hookx::tables::Flavor,
+    events: impl IntoIterator<Item = &'a str>,
+    grouped: bool,
+) -> serde_json::Map<String, Value> {
+    events
+        .into_iter()
+        .map(|name| {
+            let command = world.dumper_command(flavor.name(), name);
+            let entry = match grouped {
+                true => serde_json::json!([{"hooks": [{"type": "command", "command": command}]}]),
+                false => serde_json::json!([{"type": "command", "bash": command}]),
+            };
+            (name.to_string(), entry)
+        })
+        .collect()
+}

@@ -27,6 +27,17 @@ pub enum Ran {
     NotRun,
 }
 
+impl Ran {
+    /// As a suite's facts table of hand-written forms writes it: `f`, `rw`, or empty.
+    pub fn short(self) -> &'static str {
+        match self {
+            Ran::Original => "f",
+            Ran::Rewritten => "rw",
+            Ran::NotRun => "",
+        }
+    }
+}
+
 /// What the client did with one answer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Effect {
@@ -335,6 +346,25 @@ impl Form {
 }
 
 impl Book {
+    /// The book of `client` `version` (hookx's `host`) with the probe's events and rewrite and
+    /// the `forms` it tried.
+    pub fn new(
+        client: &str,
+        version: &str,
+        host: &str,
+        (probed, rewrite): (Vec<Probed>, Value),
+        forms: Vec<Entry>,
+    ) -> Book {
+        Book {
+            client: client.into(),
+            version: version.into(),
+            host: host.into(),
+            rewrite,
+            probed,
+            forms,
+        }
+    }
+
     /// What the client did with a handler's own `ask` (a hand-written form).
     pub fn native_ask(&self) -> Option<Ran> {
         self.forms
@@ -405,6 +435,17 @@ impl Book {
         }
         diffs
     }
+}
+
+/// Where what reached the model (`sent`) differs from the facts of the hand-written form
+/// `name`: each of `seen` reached it, none of `unseen` did.
+pub fn reach_differs(name: &str, sent: &str, seen: &[&str], unseen: &[&str]) -> Vec<String> {
+    let missed = seen.iter().filter(|t| !sent.contains(*t));
+    let leaked = unseen.iter().filter(|t| sent.contains(*t));
+    missed
+        .map(|t| format!("{name}: {t} did not reach the model"))
+        .chain(leaked.map(|t| format!("{name}: {t} reached the model")))
+        .collect()
 }
 
 /// A sh snippet printing `stdout` and `stderr` as they are and exiting `exit`.

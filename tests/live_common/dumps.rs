@@ -47,3 +47,14 @@ pub fn read(dir: &Path) -> Vec<Dump> {
     found.sort_by_key(|d| d.order);
     found
 }
+
+/// How many of `dumps` are labelled `label` and are of a call of one of `tools` (its
+/// `tool_name`; any payload where `tools` is empty).
+#[allow(dead_code)] // not every suite counts its recorders' runs
+pub fn count(dumps: &[Dump], label: &str, tools: &[&str]) -> usize {
+    dumps
+        .iter()
+        .filter(|d| d.label == label)
+        .filter(|d| tools.is_empty() || tools.iter().any(|t| d.stdin["tool_name"] == *t))
+        .count()
+}

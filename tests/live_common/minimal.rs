@@ -9,7 +9,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 #[path = "dumps.rs"]
-mod dumps;
+pub mod dumps;
 #[path = "sealed.rs"]
 mod sealed;
 pub use dumps::Dump;

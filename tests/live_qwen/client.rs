@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 #[path = "../live_common/dumps.rs"]
-mod dumps;
+pub mod dumps;
 #[path = "../live_common/sandbox.rs"]
 mod sandbox;
 #[path = "../live_common/sealed.rs"]

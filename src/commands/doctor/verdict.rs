@@ -62,7 +62,7 @@ impl Doctor<'_> {
                 [source],
                 &self.ctx.project,
                 discover::Installs::Others,
-                &Default::default(),
+                std::iter::empty(),
             );
             if let Some((_, owners)) = others.first() {
                 let trusted = self.store.state(source) == crate::trust::TrustState::Trusted;
