@@ -573,15 +573,12 @@ fn auggie_forms() -> Vec<(&'static str, &'static str, String, &'static str, i32)
 
 /// The events hookx's own forms are probed on, and the rewrite they carry.
 fn hookx_probed() -> (Vec<answers::Probed>, Value) {
-    let probed = [("PreToolUse", "hxpre"), ("PostToolUse", "hxpost")].map(|(event, prefix)| {
-        answers::Probed {
-            flavor: "augment".into(),
-            event: event.into(),
-            prefix: prefix.into(),
-        }
-    });
+    let probed = answers::probed(
+        "augment",
+        &[("PreToolUse", "hxpre"), ("PostToolUse", "hxpost")],
+    );
     let rewrite = json!({"command": "echo rw.<name>.", "wait": true, "max_wait_seconds": 30});
-    (probed.to_vec(), rewrite)
+    (probed, rewrite)
 }
 
 fn hookx_forms() -> Vec<answers::Form> {

@@ -349,14 +349,11 @@ const CLINE_FORMS: &[(&str, &str, &str, i32)] = &[
 
 /// The events hookx's own forms are probed on, and the rewrite they carry.
 fn hookx_probed() -> (Vec<answers::Probed>, serde_json::Value) {
-    let probed = [("PreToolUse", "hxpre"), ("PostToolUse", "hxpost")].map(|(event, prefix)| {
-        answers::Probed {
-            flavor: "cline".into(),
-            event: event.into(),
-            prefix: prefix.into(),
-        }
-    });
-    (probed.to_vec(), json!({"command": "echo rw.<name>."}))
+    let probed = answers::probed(
+        "cline",
+        &[("PreToolUse", "hxpre"), ("PostToolUse", "hxpost")],
+    );
+    (probed, json!({"command": "echo rw.<name>."}))
 }
 
 fn hookx_forms() -> Vec<answers::Form> {

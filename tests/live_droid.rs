@@ -392,15 +392,12 @@ fn probe_call(name: &str) -> String {
 
 /// The events hookx's own forms are probed on, and the rewrite they carry.
 fn hookx_probed() -> (Vec<answers::Probed>, Value) {
-    let probed = [("PreToolUse", "hxpre"), ("PostToolUse", "hxpost")].map(|(event, prefix)| {
-        answers::Probed {
-            flavor: "droid".into(),
-            event: event.into(),
-            prefix: prefix.into(),
-        }
-    });
+    let probed = answers::probed(
+        "droid",
+        &[("PreToolUse", "hxpre"), ("PostToolUse", "hxpost")],
+    );
     (
-        probed.to_vec(),
+        probed,
         json!({"command": "echo rw.<name>. | tee r-<name>.txt"}),
     )
 }

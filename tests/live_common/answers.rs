@@ -82,6 +82,18 @@ pub struct Probed {
     pub prefix: String,
 }
 
+/// The events of `flavor` a probe drives hookx's forms on: (event name, name prefix).
+pub fn probed(flavor: &str, events: &[(&str, &str)]) -> Vec<Probed> {
+    events
+        .iter()
+        .map(|(event, prefix)| Probed {
+            flavor: flavor.into(),
+            event: (*event).into(),
+            prefix: (*prefix).into(),
+        })
+        .collect()
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Book {
     pub client: String,
