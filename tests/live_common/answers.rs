@@ -492,6 +492,14 @@ pub fn ran_by_files(dir: &std::path::Path, name: &str) -> Ran {
     }
 }
 
+/// `hand` with `more` put in before its last item (a form that ends the run: it goes last).
+pub fn before_last<T>(mut hand: Vec<T>, more: impl IntoIterator<Item = T>) -> Vec<T> {
+    let last = hand.pop();
+    hand.extend(more);
+    hand.extend(last);
+    hand
+}
+
 /// A hand-written form (no intent).
 pub fn hand(name: &str, event: &str, stdout: &str, stderr: &str, exit: i32) -> Form {
     Form {
