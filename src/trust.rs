@@ -242,7 +242,22 @@ impl TrustStore {
                 },
                 Some(refused),
             ),
-            None => (Self::load_or_empty(ctx), None),
+            None => match Self::load(ctx) {
+                Ok(store) => (store, None),
+                // A record that does not read (cut short, a newer hookx's format, a FIFO)
+                // trusts nothing, which must not pass for "nothing is trusted".
+                Err(e) => (
+                    TrustStore {
+                        path: Self::path_for(ctx),
+                        refused: true,
+                        ..TrustStore::default()
+                    },
+                    Some(Refused::Unreadable(match e {
+                        Error::Io { path, message } => format!("{path} {message}"),
+                        other => other.to_string(),
+                    })),
+                ),
+            },
         }
     }
 
@@ -523,6 +538,8 @@ pub enum Refused {
     /// The record, its folder or the home is owned by another account or writable by group or
     /// others (the checks `sshd` makes of `~/.ssh/authorized_keys`).
     OthersCouldWrite(OthersCouldWrite),
+    /// The record does not read as one (why, naming the file).
+    Unreadable(String),
 }
 
 impl Refused {
@@ -565,6 +582,9 @@ impl Refused {
                     .into()
             }
             Refused::OthersCouldWrite(why) => why.fix(),
+            Refused::Unreadable(_) => {
+                "run the hookx that wrote it, or move the record away and trust again".into()
+            }
         }
     }
 }
@@ -597,6 +617,7 @@ impl std::fmt::Display for Refused {
                 f,
                 "{why}, so another account could have written the trust record"
             ),
+            Refused::Unreadable(why) => write!(f, "{why}"),
         }
     }
 }

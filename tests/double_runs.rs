@@ -439,3 +439,191 @@ fn an_untrusted_byte_identical_copy_of_a_trusted_guard_does_not_deny_every_call(
     let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
     assert!(reason.contains("no shell here"), "{reason}");
 }
+
+/// Copilot reads `~/.copilot/settings.json` with comments, trailing commas and a byte order
+/// mark (Copilot CLI 1.0.102's own settings loader, `userSettingsLoad`, asked directly):
+/// its `disabledHooks` still turns the guard off there, so hookx must still see it, and run
+/// the guard. Install edits such a file in place, the user's comment kept.
+#[test]
+fn a_switch_file_with_comments_and_trailing_commas_still_leaves_the_guard_to_hookx() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let settings = p.home.join(".copilot/settings.json");
+    common::write(
+        &p.home,
+        ".copilot/settings.json",
+        "\u{feff}{\n  // the model I want\n  \"model\": \"gpt-4.1\",\n}\n",
+    );
+    p.hookx(&p.a, &["trust", "--yes"]);
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    let text = std::fs::read_to_string(&settings).unwrap();
+    assert!(
+        text.contains("// the model I want") && text.contains("disabledHooks"),
+        "{text}"
+    );
+    // The user notes something in the list itself, and leaves a trailing comma.
+    let noted = text.replacen(
+        "\"disabledHooks\": [",
+        "\"disabledHooks\": [ // hookx's\n",
+        1,
+    );
+    let noted = noted.replacen("\"\n  ]", "\",\n  ]", 1);
+    assert!(
+        noted.contains("// hookx's") && noted.contains("\",\n  ]"),
+        "{noted}"
+    );
+    std::fs::write(&settings, &noted).unwrap();
+    let (answers, ran) = p.fire(&p.a);
+    assert_eq!(
+        ran,
+        [p.a.display().to_string()],
+        "the guard once: {answers:?}"
+    );
+    let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
+    assert!(reason.contains("no shell here"), "{reason}");
+    // Uninstall takes back exactly hookx's keys and record.
+    p.hookx(&p.a, &["install", "--host", "copilot", "--uninstall"]);
+    let text = std::fs::read_to_string(&settings).unwrap();
+    assert!(
+        text.contains("// the model I want") && !text.contains("hookx\""),
+        "{text}"
+    );
+}
+
+/// A project moved (or deleted) after `install --host copilot`: its recorded folder is gone,
+/// so no uninstall can ever run there. Uninstalling in the moved project (or any install or
+/// uninstall for Copilot) drops the gone install's keys: Copilot runs the guard again, and the
+/// user route the record kept goes with the last install.
+#[test]
+fn an_install_whose_project_moved_is_undone_by_the_uninstall_in_its_new_place() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&p.a, &["trust", "--yes"]);
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    let spec = Dialect::named("copilot").unwrap().config();
+    assert!(p.home.join(spec.install_user).exists());
+    let moved = p.a.with_file_name("a-moved");
+    std::fs::rename(&p.a, &moved).unwrap();
+    p.hookx(&moved, &["install", "--host", "copilot", "--uninstall"]);
+    let settings = p.home.join(".copilot/settings.json");
+    assert!(
+        !settings.exists(),
+        "the keys stay listed: {}",
+        std::fs::read_to_string(&settings).unwrap_or_default()
+    );
+    assert!(!p.home.join(spec.install_user).exists());
+}
+
+/// An install that cannot write its routes (here a repository ships `.github/hooks` as a link
+/// out of the project, which a project install refuses) must not leave the switch behind:
+/// keys listed with no route of hookx's would run the guard nowhere, in every project.
+#[test]
+fn an_install_that_fails_to_write_its_routes_leaves_no_handler_switched_off() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&p.a, &["trust", "--yes"]);
+    let outside = p.home.with_file_name("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::create_dir_all(p.a.join(".github")).unwrap();
+    std::os::unix::fs::symlink(&outside, p.a.join(".github/hooks")).unwrap();
+    common::hookx_at(
+        &p.a,
+        &p.home,
+        &["install", "--host", "copilot", "--hookx", bin],
+    )
+    .failure();
+    let settings = p.home.join(".copilot/settings.json");
+    assert!(
+        !settings.exists(),
+        "listed without a route: {}",
+        std::fs::read_to_string(&settings).unwrap_or_default()
+    );
+}
+
+/// A project folder whose name holds a terminal escape (an archive unpacked as it was named):
+/// install's notes and the deny `run` writes on stderr in another project name that folder
+/// with the escape written out, never raw.
+#[test]
+fn a_project_folder_name_cannot_rewrite_the_terminal_through_the_switch_messages() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let odd = p.a.with_file_name("a\u{1b}[2Kb");
+    std::fs::rename(&p.a, &odd).unwrap();
+    let out = common::hookx_at(
+        &odd,
+        &p.home,
+        &["install", "--host", "copilot", "--hookx", bin],
+    )
+    .success()
+    .get_output()
+    .clone();
+    let said = String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap();
+    assert!(
+        said.contains("a\\u{1b}[2Kb") && !said.contains('\u{1b}'),
+        "{said}"
+    );
+    let (answers, _) = p.fire(&p.b);
+    let stderr: String = answers.iter().map(|(_, e)| e.as_str()).collect();
+    assert!(
+        stderr.contains("a\\u{1b}[2Kb") && !stderr.contains('\u{1b}'),
+        "{stderr}"
+    );
+}
+
+/// After an uninstall, a handler of the project that the switch file still lists not as
+/// hookx's (the user listed it, or took hookx's record out by hand) runs nowhere: Copilot
+/// leaves it and hookx's routes are gone. Uninstall says so, naming the file; a plain
+/// uninstall says nothing of it.
+#[test]
+fn an_uninstall_that_leaves_a_handler_switched_off_says_so() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let uninstall = |p: &TwoProjects| {
+        let out = common::hookx_at(
+            &p.a,
+            &p.home,
+            &["install", "--host", "copilot", "--uninstall"],
+        )
+        .success()
+        .get_output()
+        .clone();
+        String::from_utf8(out.stderr).unwrap()
+    };
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    let stderr = uninstall(&p);
+    assert!(!stderr.contains("still lists"), "{stderr}");
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    let settings = p.home.join(".copilot/settings.json");
+    let mut value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    value.as_object_mut().unwrap().remove("hookx");
+    std::fs::write(&settings, value.to_string()).unwrap();
+    let stderr = uninstall(&p);
+    assert!(
+        stderr.contains("~/.copilot/settings.json still lists 1 handler(s) of this project"),
+        "{stderr}"
+    );
+}
+
+/// A comma the user left out in `~/.copilot/settings.json` (`"model": "x"` on a line of its
+/// own above the list): Copilot CLI 1.0.102's settings loader still reads the list (asked
+/// directly), so hookx must too, or the guard runs nowhere.
+#[test]
+fn a_switch_file_missing_a_comma_still_leaves_the_guard_to_hookx() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&p.a, &["trust", "--yes"]);
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    let settings = p.home.join(".copilot/settings.json");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    let body = text.trim_start().strip_prefix('{').unwrap();
+    std::fs::write(&settings, format!("{{\n  \"model\": \"gpt-4.1\"\n  {body}")).unwrap();
+    let (answers, ran) = p.fire(&p.a);
+    assert_eq!(
+        ran,
+        [p.a.display().to_string()],
+        "the guard once: {answers:?}"
+    );
+    let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
+    assert!(reason.contains("no shell here"), "{reason}");
+}

@@ -747,7 +747,7 @@ fn codex_routes_come_with_their_trust_records() {
         serde_json::from_str(&std::fs::read_to_string(&hooks_path).unwrap()).unwrap();
     assert_eq!(hooks, user_hook);
     let after = std::fs::read_to_string(p.home.join(".codex/config.toml")).unwrap();
-    assert_eq!(after.trim_end(), config.trim_end(), "{after}");
+    assert_eq!(after, config, "byte for byte");
 }
 
 /// A Codex config.toml hookx cannot edit is refused with its position before anything is

@@ -372,7 +372,8 @@ fn untrusted_file(h: &Homed) {
 }
 
 /// `trust.json` replaced by a FIFO: `run` answers at once (trusting nothing, as for any record
-/// it cannot read), and `hookx trust` refuses it, naming it.
+/// it cannot read: a tool call is denied, naming the record), and `hookx trust` refuses it,
+/// naming it.
 #[cfg(unix)]
 #[test]
 fn a_fifo_in_place_of_the_trust_record_is_refused_not_waited_on() {
@@ -381,13 +382,42 @@ fn a_fifo_in_place_of_the_trust_record_is_refused_not_waited_on() {
     untrusted_file(&h);
     fifo(&h.home.join(".hookx/trust.json"));
     let (denied, out) = h.denied();
-    assert!(!denied, "{out}");
+    assert!(
+        !denied && out.contains("not using the trust record"),
+        "{out}"
+    );
     let (code, _, stderr) = h.hookx(&["trust", file.to_str().unwrap()], "");
     assert_ne!(code, Some(0), "{stderr}");
     assert!(
         stderr.contains("trust.json") && stderr.contains("not a regular file"),
         "{stderr}"
     );
+}
+
+/// A trust record `run` cannot read (cut short, or a newer hookx's format after a downgrade)
+/// trusts nothing, and that must not pass for "nothing is trusted": the guard it trusted is
+/// not there to deny, so a tool call is denied, naming the record and why.
+#[test]
+fn a_trust_record_that_does_not_read_fails_closed_and_says_why() {
+    let h = Homed::new();
+    h.trusted_deny(0);
+    let record = h.home.join(".hookx/trust.json");
+    let whole = std::fs::read_to_string(&record).unwrap();
+    let newer = whole.replacen("\"version\": 2", "\"version\": 3", 1);
+    assert_ne!(newer, whole);
+    for (text, why) in [
+        (&whole[..whole.len() / 2], "is not a hookx trust record"),
+        (&newer[..], "has version 3"),
+    ] {
+        std::fs::write(&record, text).unwrap();
+        let (_, out) = h.denied();
+        assert!(
+            out.contains("\"deny\"")
+                && out.contains("not using the trust record")
+                && out.contains(why),
+            "{out}"
+        );
+    }
 }
 
 /// The run-path cache's entries replaced by FIFOs: each is a miss, the file is read again, and

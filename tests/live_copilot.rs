@@ -1629,12 +1629,22 @@ fn story_rules_ran_once_with_claude_payload(l: &Live, c: &mut Checks) {
 /// install --host copilot`, `hookx trust --yes`. Copilot reads `.claude/settings.json` itself with its own payload (a
 /// Write's file is `path`), so on its own the formatter sees no `file_path`. install lists the
 /// file's handlers in Copilot's `disabledHooks` (`~/.copilot/settings.json`): Copilot leaves
-/// them to hookx, and each rule runs exactly once, with Claude's payload. Uninstall gives
-/// Copilot its run back and leaves no setting behind.
+/// them to hookx, and each rule runs exactly once, with Claude's payload. The user then
+/// notes something in that file with a comment, adds a key without the comma after it and
+/// leaves a trailing comma, all of which Copilot reads (and so still leaves the handlers to
+/// hookx). Uninstall gives Copilot its run back
+/// and leaves no setting of hookx's behind, the user's comment kept.
 fn claude_only_project_runs_each_rule_once_with_claude_payload() {
     let Some(l) = live_env("story", |sb| {
         // Converted to Cursor only, which reads the Claude file itself: no copy is written.
         common::migration_story(&sb.project, &sb.home, "cursor", "copilot");
+        let settings = sb.home.join(".copilot/settings.json");
+        let text = std::fs::read_to_string(&settings).unwrap();
+        let body = text.trim_end().strip_suffix('}').unwrap();
+        // A key of the user's with the comma after it left out, too.
+        let body = body.trim_start().strip_prefix('{').unwrap();
+        let noted = format!("// the user's note\n{{\"model\": \"gpt-4.1\"\n {body},\n}}\n");
+        std::fs::write(&settings, noted).unwrap();
         routed_env(sb)
     }) else {
         return;
@@ -1643,9 +1653,13 @@ fn claude_only_project_runs_each_rule_once_with_claude_payload() {
     story_rules_ran_once_with_claude_payload(&l, &mut c);
     let settings = l.sb.home.join(".copilot/settings.json");
     hookx(&l.sb, &["install", "--uninstall", "--host", "copilot"]);
+    let left = std::fs::read_to_string(&settings).unwrap_or_default();
     c.that(
-        !l.sb.project.join(".cursor/hooks.json").exists() && !settings.exists(),
-        "no copy was written, and uninstall removed the setting install created",
+        !l.sb.project.join(".cursor/hooks.json").exists()
+            && left.contains("// the user's note")
+            && !left.contains("disabledHooks")
+            && !left.contains("hookx"),
+        format!("no copy was written, and uninstall removed hookx's setting: {left}"),
     );
     c.done("story");
 }

@@ -917,3 +917,24 @@ fn the_plan_gives_no_runner_to_an_event_opencode_never_sends() {
         .success()
         .says("claude runs .claude/settings.json");
 }
+
+/// A converted plugin exactly as hookx writes it, but whose data gives the guard's copy a
+/// matcher the plugin never fits to the call (`nevermatches`): the plugin does not run the
+/// guard for `bash`, so it does not stand in for it there, and hookx runs the guard.
+#[test]
+fn a_converted_plugin_whose_copy_never_fits_the_call_does_not_stand_in_for_it() {
+    let p = Project::guarded();
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&["install", "--host", "opencode", "--hookx", hookx])
+        .success();
+    p.hookx(&["trust", "--yes"]).success();
+    p.convert("opencode", &["--hookx", hookx]).success();
+    let path = p.project.join(".opencode/plugin/hookx-converted.js");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let forged = text.replacen("\"matcher\": \"bash\"", "\"matcher\": \"nevermatches\"", 1);
+    assert_ne!(forged, text);
+    std::fs::write(&path, forged).unwrap();
+    run(&p, "tool.execute.before", p.rm_rf_payload())
+        .success()
+        .says("no rm -rf / (claude guard)");
+}

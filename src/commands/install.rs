@@ -88,6 +88,10 @@ pub struct Report {
     /// Each host setting that leaves handlers to hookx ([`crate::tables::HookSwitch`]) that
     /// install wrote or holds hookx's keys: its file, and how many handlers hookx runs by it.
     pub switched: Vec<(PathBuf, usize)>,
+    /// After an uninstall: each such setting that still turns off handlers of the scope's
+    /// files, listed there not as hookx's (by the user, or a record taken out by hand), and
+    /// how many: with hookx's routes gone, they run nowhere.
+    pub still_off: Vec<(PathBuf, &'static str, usize)>,
     /// The user's route a project install keeps for the handlers it switched off
     /// (`user_route_for_switch`), when it touched it.
     pub user_route: Option<Box<Report>>,
@@ -263,17 +267,29 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
     let mut report = Report::default();
     // The host's switch first: the handlers it then leaves to hookx need routes.
     let served = set_hook_switches(opts, &mut report)?;
-    let needed = needed_routes(opts, &served);
-    // A user uninstall keeps the routes project installs' switches still need.
-    let routes = Options {
-        uninstall: opts.uninstall && needed.is_empty(),
-        ..opts.clone()
-    };
-    write_routes(&routes, &needed, &mut report)?;
-    if opts.scope == InstallScope::Project && has_hook_switch(opts.host) {
-        user_route_for_switch(opts, &served, &mut report)?;
+    let routed = (|| {
+        let needed = needed_routes(opts, &served);
+        // A user uninstall keeps the routes project installs' switches still need.
+        let routes = Options {
+            uninstall: opts.uninstall && needed.is_empty(),
+            ..opts.clone()
+        };
+        write_routes(&routes, &needed, &mut report)?;
+        if opts.scope == InstallScope::Project && has_hook_switch(opts.host) {
+            user_route_for_switch(opts, &served, &mut report)?;
+        }
+        Ok(())
+    })();
+    if routed.is_err() && !opts.uninstall {
+        // Handlers switched off with no route to run them would run nowhere: this install's
+        // keys go back out (the host runs them itself again, with its own payload).
+        let undo = Options {
+            uninstall: true,
+            ..opts.clone()
+        };
+        let _ = set_hook_switches(&undo, &mut Report::default());
     }
-    Ok(report)
+    routed.map(|()| report)
 }
 
 /// The events whose route `opts` leaves in its scope's file: those of the scope's rules that
@@ -455,10 +471,7 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
     if switches.is_empty() {
         return Ok(served);
     }
-    let sources = match opts.uninstall {
-        true => Vec::new(),
-        false => crate::discover::discover(&opts.ctx),
-    };
+    let sources = crate::discover::discover(&opts.ctx);
     for (dialect, switch) in switches {
         let mut wanted: Vec<String> = Vec::new();
         for source in sources
@@ -481,6 +494,7 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
                         wanted.push(key);
                         let own = switch.events.iter().find(|e| e.0 == rule.event);
                         if let Some(&(_, _, name, _)) = own
+                            && !opts.uninstall
                             && !served.contains(&name)
                         {
                             served.push(name);
@@ -495,17 +509,33 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
             InstallScope::Project => opts.ctx.project.display().to_string(),
             InstallScope::User => crate::route::HOME_OWNER.to_string(),
         };
+        let keys: &[String] = if opts.uninstall { &[] } else { &wanted };
+        let mut left = None;
         let outcome =
             update_keeping_trust(&opts.ctx, &path, &mut report.kept_trusted, |current| {
-                crate::route::switch_text(current, switch, &owner, &wanted).map_err(|why| {
-                    Error::Io {
-                        path: shown.clone(),
-                        message: format!("{why}; hookx leaves it as it is"),
-                    }
-                })
+                let change =
+                    crate::route::switch_text(current, switch, &owner, keys).map_err(|why| {
+                        Error::Io {
+                            path: shown.clone(),
+                            message: format!("{why}; hookx leaves it as it is"),
+                        }
+                    })?;
+                left = match &change {
+                    Change::Write(text) => Some(text.clone()),
+                    Change::Keep => current.map(str::to_string),
+                    Change::Delete => None,
+                };
+                Ok(change)
             })?;
-        if outcome != config::update::Outcome::Unchanged || !wanted.is_empty() {
-            report.switched.push((path, wanted.len()));
+        if opts.uninstall {
+            let listed = left.map_or_else(Vec::new, |t| crate::route::listed_keys(&t, switch));
+            let off = wanted.iter().filter(|k| listed.contains(k)).count();
+            if off > 0 {
+                report.still_off.push((path.clone(), switch.key, off));
+            }
+        }
+        if outcome != config::update::Outcome::Unchanged || !keys.is_empty() {
+            report.switched.push((path, keys.len()));
         }
     }
     Ok(served)
@@ -930,6 +960,18 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             ),
         }
     }
+    for (file, key, handlers) in &report.still_off {
+        eprintln!(
+            "warning: {} still lists {handlers} handler(s) of this {} in `{key}`, not as \
+             hookx's (you listed them, or took hookx's record out): {host} does not run them, and \
+             with hookx's routes gone nothing does; take their keys out there to turn them back on",
+            opts.ctx.display(file),
+            match opts.scope {
+                InstallScope::Project => "project",
+                InstallScope::User => "home",
+            }
+        );
+    }
     if let Some(user) = report.user_route.as_deref().filter(|u| u.changed()) {
         let file = opts.ctx.display(&user.path);
         match user.routes {
@@ -1041,7 +1083,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
                 host.def().product,
                 host.config().install_project,
                 trust.describe(),
-                project.display(),
+                crate::diag::visible(&project.display().to_string()),
                 trust.fix
             );
         }

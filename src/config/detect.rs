@@ -38,8 +38,9 @@ pub fn detect_noted(src: &SourceFile) -> Result<(Dialect, Option<String>), Error
     // Comments do not hide a file's dialect: reading it then decides whether they are allowed.
     let comments = crate::tables::JsonSyntax {
         comments: true,
+        trailing_commas: true,
         bom: true,
-        strict_files: &[],
+        ..crate::tables::JsonSyntax::STRICT
     };
     let value = super::syntax::parse_json_as(src, comments)?;
     let candidates = from_content(&value);

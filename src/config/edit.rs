@@ -78,10 +78,14 @@ impl JsonText {
         self.text
     }
 
-    /// The value at `path`, as JSON (`None` when absent or when it is not plain JSON).
+    /// The value at `path`, as JSON (`None` when absent or when it is not JSON, comments and
+    /// trailing commas aside).
     pub fn value(&self, path: &Path) -> Option<Value> {
         let (start, end) = self.with_node(path, |v| Some((v.start(), v.end())))?;
-        serde_json::from_str(&self.text[start..end]).ok()
+        let text = &self.text[start..end];
+        serde_json::from_str(text)
+            .ok()
+            .or_else(|| super::syntax::loose_value(text))
     }
 
     /// How many items the object or array at `path` holds.

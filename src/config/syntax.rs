@@ -39,7 +39,7 @@ fn with_syntax<T>(
         Ok(value) => return Ok(value),
         Err(e) => e,
     };
-    if !syntax.comments {
+    if !syntax.comments && !syntax.trailing_commas && !syntax.missing_commas {
         let comment = at_comment(src, &strict);
         let mut error = json_error(src, strict);
         if let (true, Error::Invalid(diags)) = (comment, &mut error) {
@@ -51,21 +51,40 @@ fn with_syntax<T>(
         }
         return Err(error);
     }
-    match blank_comments(&text) {
+    match blank_comments(&text, syntax) {
         Ok(Some(text)) => parse(&text).map_err(|e| json_error(src, e)),
         Err(e) if at_comment(src, &strict) => Err(jsonc_error(src, &e)),
         _ => Err(json_error(src, strict)),
     }
 }
 
+/// `text` (a JSON value, or a part of one that is a whole value) read as JSON with comments,
+/// trailing commas and missing commas: `None` when it is not JSON even so.
+pub fn loose_value(text: &str) -> Option<Value> {
+    match blank_comments(text, JsonSyntax::JSONC) {
+        Ok(Some(blanked)) => serde_json::from_str(&blanked).ok(),
+        Ok(None) => serde_json::from_str(text).ok(),
+        Err(_) => None,
+    }
+}
+
 /// The UTF-8 byte order mark.
 const BOM: char = '\u{feff}';
 
-/// `text` with each comment replaced by spaces (line breaks kept), so byte offsets are
-/// unchanged; `None` when it has none; an error when the text is not JSON even with comments.
-fn blank_comments(text: &str) -> Result<Option<String>, jsonc_parser::errors::ParseError> {
+/// `text` read with what `syntax` allows beyond JSON, as JSON of the same length, so byte
+/// offsets are unchanged: each comment, and each comma before a closing `]` or `}`, replaced
+/// by spaces (line breaks kept), and a missing comma between two items written into the
+/// whitespace between them. `None` when nothing was changed; an error when the text is not
+/// JSON even so.
+fn blank_comments(
+    text: &str,
+    syntax: JsonSyntax,
+) -> Result<Option<String>, jsonc_parser::errors::ParseError> {
+    use jsonc_parser::tokens::Token;
     let options = jsonc_parser::ParseOptions {
         allow_comments: true,
+        allow_trailing_commas: syntax.trailing_commas,
+        allow_missing_commas: syntax.missing_commas,
         ..STRICT_JSONC
     };
     let collect = jsonc_parser::CollectOptions {
@@ -75,9 +94,25 @@ fn blank_comments(text: &str) -> Result<Option<String>, jsonc_parser::errors::Pa
     let parsed = jsonc_parser::parse_to_ast(text, &collect, &options)?;
     let mut bytes = text.as_bytes().to_vec();
     let mut blanked = false;
-    for token in parsed.tokens.unwrap_or_default() {
-        use jsonc_parser::tokens::Token;
-        if matches!(token.token, Token::CommentLine(_) | Token::CommentBlock(_)) {
+    let tokens = parsed.tokens.unwrap_or_default();
+    let is_comment = |t: &Token| matches!(t, Token::CommentLine(_) | Token::CommentBlock(_));
+    let ends = |t: &Token| {
+        !matches!(
+            t,
+            Token::OpenBrace | Token::OpenBracket | Token::Comma | Token::Colon
+        )
+    };
+    let starts = |t: &Token| {
+        !matches!(
+            t,
+            Token::CloseBrace | Token::CloseBracket | Token::Comma | Token::Colon
+        )
+    };
+    for (i, token) in tokens.iter().enumerate() {
+        let next = tokens[i + 1..].iter().find(|t| !is_comment(&t.token));
+        let trailing =
+            next.is_some_and(|t| matches!(t.token, Token::CloseBrace | Token::CloseBracket));
+        if is_comment(&token.token) || (token.token == Token::Comma && trailing) {
             for b in &mut bytes[token.range.start..token.range.end] {
                 if !matches!(*b, b'\n' | b'\r') {
                     *b = b' ';
@@ -85,8 +120,21 @@ fn blank_comments(text: &str) -> Result<Option<String>, jsonc_parser::errors::Pa
             }
             blanked = true;
         }
+        // Two items side by side (the parse above took them as items, so no colon is
+        // missing): the comma goes into a byte of whitespace between them, if there is one.
+        if let Some(next) = next.filter(|n| {
+            syntax.missing_commas
+                && !is_comment(&token.token)
+                && ends(&token.token)
+                && starts(&n.token)
+        }) && let Some(gap) = (token.range.end..next.range.start)
+            .find(|&i| bytes[i] == b' ' || bytes[i] == b'\t' || bytes[i] == b'\n')
+        {
+            bytes[gap] = b',';
+            blanked = true;
+        }
     }
-    // Every byte of a comment was replaced, so its characters went whole.
+    // Every byte of a comment (or comma) was replaced, so its characters went whole.
     Ok(blanked.then(|| String::from_utf8(bytes).expect("comments blanked whole")))
 }
 
@@ -621,6 +669,7 @@ mod tests {
             comments: true,
             bom: false,
             strict_files: &[],
+            ..crate::tables::JsonSyntax::STRICT
         };
         let text = "/* é */ {\"hooks\": {\"Stop\": [] // x\n, \"Pre\": [1]}, \"k\": \"//not\"}";
         let src = SourceFile::new("a.json", text);
@@ -642,6 +691,24 @@ mod tests {
                 .unwrap()
                 .contains("comments are not JSON")
         );
+    }
+
+    /// Copilot's own settings (`JsonSyntax::JSONC`): comments, trailing commas and a comma
+    /// left out between two items read as its loader reads them; strict JSON refuses them.
+    #[test]
+    fn copilots_settings_read_with_what_its_loader_takes() {
+        let text = "\u{feff}{\"model\": \"x\" // mine\n \"disabledHooks\": [\"k1\"\n\"k2\",],\n}\n";
+        let src = SourceFile::new("/h/.copilot/settings.json", text);
+        let value = parse_json_as(&src, JsonSyntax::JSONC).unwrap();
+        assert_eq!(
+            value,
+            serde_json::json!({"model": "x", "disabledHooks": ["k1", "k2"]})
+        );
+        assert_eq!(
+            loose_value(text.trim_start_matches('\u{feff}')),
+            Some(value)
+        );
+        assert!(parse_json(&src).is_err());
     }
 
     #[test]

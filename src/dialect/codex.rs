@@ -854,10 +854,15 @@ pub mod trust {
         Some(start..end)
     }
 
-    fn join(lines: &[String], newline_at_end: bool) -> String {
-        let mut out = lines.join("\n");
+    /// The file's line end: CRLF when it has one (a Windows editor), else LF.
+    fn newline(text: &str) -> &'static str {
+        if text.contains("\r\n") { "\r\n" } else { "\n" }
+    }
+
+    fn join(lines: &[String], newline_at_end: bool, nl: &str) -> String {
+        let mut out = lines.join(nl);
         if newline_at_end && !out.is_empty() {
-            out.push('\n');
+            out.push_str(nl);
         }
         out
     }
@@ -868,6 +873,7 @@ pub mod trust {
     /// (inline tables, dotted keys), is refused.
     pub fn set(text: &str, records: &[(String, String)]) -> Result<String, String> {
         parse(text)?;
+        let nl = newline(text);
         let mut out = text.to_string();
         for (key, hash) in records {
             if trusted(&parse(&out)?, key).as_deref() == Some(hash.as_str()) {
@@ -887,14 +893,15 @@ pub mod trust {
                         Some(i) => lines[i] = line,
                         None => lines.insert(range.start + 1, line),
                     }
-                    out = join(&lines, true);
+                    out = join(&lines, true, nl);
                 }
                 None => {
                     let mut text = out.trim_end().to_string();
                     if !text.is_empty() {
-                        text.push_str("\n\n");
+                        text.push_str(nl);
+                        text.push_str(nl);
                     }
-                    out = format!("{text}{}\n{line}\n", header(key));
+                    out = format!("{text}{}{nl}{line}{nl}", header(key));
                 }
             }
             let doc = parse(&out).map_err(|e| {
@@ -916,10 +923,15 @@ pub mod trust {
         for key in keys {
             let view: Vec<&str> = lines.iter().map(String::as_str).collect();
             if let Some(range) = table_lines(&view, &header(key)) {
+                let start = range.start;
                 lines.drain(range);
+                // The blank line `set` put before a table it appended goes with it.
+                if start == lines.len() && start > 0 && lines[start - 1].trim().is_empty() {
+                    lines.pop();
+                }
             }
         }
-        let out = join(&lines, text.ends_with('\n'));
+        let out = join(&lines, text.ends_with('\n'), newline(text));
         parse(&out)?;
         Ok(out)
     }

@@ -122,8 +122,24 @@ mod trust {
         let gone = unset(&set_once, &["/a:pre_tool_use:0:1".to_string()]).unwrap();
         assert_eq!(
             gone,
-            "# mine\nmodel = \"o3\"\n\n[hooks.state.\"/a:stop:0:0\"]\ntrusted_hash = \"sha256:1\"\nenabled = false\n\n"
+            "# mine\nmodel = \"o3\"\n\n[hooks.state.\"/a:stop:0:0\"]\ntrusted_hash = \"sha256:1\"\nenabled = false\n"
         );
+    }
+
+    /// A config saved with CRLF line ends (a Windows editor, a synced dotfile) keeps them:
+    /// the record comes in CRLF, and taking it out gives back the file byte for byte (every
+    /// line of it turned LF, plus a blank line at the end, before).
+    #[test]
+    fn a_crlf_config_gets_its_records_in_crlf_and_comes_back_byte_for_byte() {
+        let text = "# mine\r\nmodel = \"o3\"\r\n\r\n[tui]\r\nx = 1\r\n";
+        let key = "/a:pre_tool_use:0:0".to_string();
+        let with = set(text, &[(key.clone(), "sha256:1".to_string())]).unwrap();
+        assert_eq!(
+            with.matches('\n').count(),
+            with.matches("\r\n").count(),
+            "{with:?}"
+        );
+        assert_eq!(unset(&with, &[key]).unwrap(), text);
     }
 
     #[test]

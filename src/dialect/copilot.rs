@@ -762,8 +762,13 @@ static CONFIG: ConfigSpec = ConfigSpec {
     generated: None,
     rule_list: None,
     // Run 1.0.102 (`tests/live_copilot.rs`): a hook file with a comment or a trailing comma is
-    // dropped; the session goes on.
-    json_syntax: crate::tables::JsonSyntax::STRICT,
+    // dropped; the session goes on. Its own settings are read with both and a byte order mark
+    // (`userSettingsLoad` of its runtime, asked directly): a `disabledHooks` there holds. A
+    // repository's `.github/copilot/settings.json` is strict ("could not be loaded").
+    json_syntax: crate::tables::JsonSyntax {
+        jsonc_files: &["/.copilot/settings.json"],
+        ..crate::tables::JsonSyntax::STRICT
+    },
 };
 
 /// Copilot CLI 1.0.102's `disabledHooks` (`~/.copilot/settings.json`), as it keys a handler

@@ -315,6 +315,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         comments: true,
         bom: false,
         strict_files: &[],
+        ..crate::tables::JsonSyntax::STRICT
     },
     handler_keys: &[
         ("type", HandlerField::Type),

@@ -507,6 +507,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         comments: true,
         bom: false,
         strict_files: &["hooks/hooks.json"],
+        ..crate::tables::JsonSyntax::STRICT
     },
 };
 

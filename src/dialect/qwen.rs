@@ -491,6 +491,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         comments: true,
         bom: true,
         strict_files: &[],
+        ..crate::tables::JsonSyntax::STRICT
     },
 };
 

@@ -249,6 +249,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         comments: true,
         bom: false,
         strict_files: &[],
+        ..crate::tables::JsonSyntax::STRICT
     },
 };
 

@@ -261,7 +261,22 @@ pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<
         }
     }
     let mut sources: Vec<(usize, Source)> = sources.into_iter().flatten().collect();
-    let generated = run.map_or_else(Vec::new, |(host, _, _)| generated_sources(ctx, host));
+    let generated = run.map_or_else(Vec::new, |(host, _, fires)| {
+        let mut generated = generated_sources(ctx, host);
+        // As for every other file, only the rules that can fire: a copy whose matcher the
+        // plugin never fits to this call (its data says `nevermatches`) does not stand in for
+        // the rule it names.
+        if let Some(fires) = fires {
+            for doc in generated
+                .iter_mut()
+                .filter_map(|s| s.document.as_mut().ok())
+            {
+                let mut keep = fires(&doc.rules).into_iter();
+                doc.rules.retain(|_| keep.next().unwrap_or(true));
+            }
+        }
+        generated
+    });
     if let Some((host, _, _)) = run
         && (has_copies(sources.iter().map(|(_, s)| s)) || has_copies(&generated))
     {

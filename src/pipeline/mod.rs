@@ -568,7 +568,7 @@ fn switched_off_untrusted(
          ({}): review it, then run `hookx trust {}`; or, in {1}, run `hookx install --host {name} \
          --uninstall` to turn the handler back on",
         source.display,
-        owners.join(", "),
+        crate::diag::visible(&owners.join(", ")),
         host.dialect().def().display,
         state.map_or("not trusted", |s| s.why_not()),
         crate::shell::shell_quote(&source.path.display().to_string()),

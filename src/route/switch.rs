@@ -18,8 +18,9 @@ use serde_json::{Map, Value, json};
 pub const HOME_OWNER: &str = "~";
 
 /// The change that leaves the keys hookx records for `owner` (the install's project, or the
-/// home) exactly `wanted` (none on uninstall); the file hookx created is deleted once nothing
-/// else is in it. `Err` names what in the file stops the edit.
+/// home) exactly `wanted` (none on uninstall), and none for a project whose folder is gone;
+/// the file hookx created is deleted once nothing else is in it. `Err` names what in the file
+/// stops the edit.
 pub fn switch_text(
     current: Option<&str>,
     switch: &HookSwitch,
@@ -74,6 +75,9 @@ pub fn switch_text(
         Some(all)
     };
     let had = union(&owners).ok_or_else(bad)?;
+    // An install whose folder is gone (moved, deleted) can never be uninstalled from it: its
+    // keys would stay listed, the handlers off everywhere for good. Any edit drops it.
+    owners.retain(|o, _| o == HOME_OWNER || std::path::Path::new(o).is_dir());
     // The user's own keys: listed, and recorded for no install.
     let users: Vec<&String> = listed.iter().filter(|k| !had.contains(k)).collect();
     let mut mine: Vec<String> = Vec::new();
@@ -113,7 +117,8 @@ pub fn switch_text(
         (false, true) => Some(()),
     }
     .ok_or("cannot edit hookx's record")?;
-    let emptied = text.value(&[]).is_some_and(|v| v == json!({}));
+    // Nothing else: no key, and no comment of the user's either.
+    let emptied = serde_json::from_str::<Value>(text.as_str()).is_ok_and(|v| v == json!({}));
     Ok(match (emptied && created, current) {
         (true, Some(_)) => Change::Delete,
         (true, None) => Change::Keep,
@@ -134,5 +139,19 @@ pub fn recorded_owners(current: &str, switch: &HookSwitch) -> Vec<String> {
         .and_then(|r| r.get(switch.key))
         .and_then(Value::as_object)
         .map(|owners| owners.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+/// The keys the switch file's text `current` lists (comments and trailing commas read as
+/// the host reads them).
+pub fn listed_keys(current: &str, switch: &HookSwitch) -> Vec<String> {
+    JsonText::new(current)
+        .value(&[Seg::from(switch.key)])
+        .and_then(|v| {
+            v.as_array()?
+                .iter()
+                .map(|k| k.as_str().map(str::to_string))
+                .collect()
+        })
         .unwrap_or_default()
 }

@@ -229,8 +229,13 @@ impl RuleList {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct JsonSyntax {
     /// `//` and `/* */` comments (stripped before parsing: Gemini CLI, Qwen Code, Droid, VS
-    /// Code). No agent run so far accepts a trailing comma.
+    /// Code).
     pub comments: bool,
+    /// A comma before a closing `]` or `}`: no agent's hook files so far; Copilot's own
+    /// settings ([`JsonSyntax::jsonc_files`]).
+    pub trailing_commas: bool,
+    /// Two items with no comma between them (Copilot's own settings again).
+    pub missing_commas: bool,
     /// A leading UTF-8 byte order mark (Windows editors write one), taken off before parsing
     /// (Qwen Code's `stripUtf8Bom`). Elsewhere it makes the file invalid JSON, as it does for
     /// the agent.
@@ -238,21 +243,39 @@ pub struct JsonSyntax {
     /// Files the agent reads as strict JSON all the same, by how their path ends (Gemini CLI's
     /// extension `hooks/hooks.json`).
     pub strict_files: &'static [&'static str],
+    /// Files the agent reads with comments, trailing and missing commas and a leading byte
+    /// order mark, by how their path ends: Copilot CLI reads its own `~/.copilot/settings.json`
+    /// so (with jsonc-parser), its hook files and a repository's settings as strict JSON.
+    pub jsonc_files: &'static [&'static str],
 }
 
 impl JsonSyntax {
     pub const STRICT: JsonSyntax = JsonSyntax {
         comments: false,
+        trailing_commas: false,
+        missing_commas: false,
         bom: false,
         strict_files: &[],
+        jsonc_files: &[],
+    };
+
+    /// What [`JsonSyntax::jsonc_files`] accept.
+    pub const JSONC: JsonSyntax = JsonSyntax {
+        comments: true,
+        trailing_commas: true,
+        missing_commas: true,
+        bom: true,
+        ..JsonSyntax::STRICT
     };
 
     /// The syntax of the file at `path`.
     pub fn of_file(&self, path: &str) -> JsonSyntax {
         let path = path.replace('\\', "/");
-        match self.strict_files.iter().any(|end| path.ends_with(end)) {
-            true => JsonSyntax::STRICT,
-            false => *self,
+        let is = |ends: &[&str]| ends.iter().any(|end| path.ends_with(end));
+        match (is(self.strict_files), is(self.jsonc_files)) {
+            (true, _) => JsonSyntax::STRICT,
+            (_, true) => JsonSyntax::JSONC,
+            _ => *self,
         }
     }
 }
