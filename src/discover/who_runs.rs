@@ -42,6 +42,10 @@ pub fn runner(host: Dialect, source: &Source) -> Runner {
     if !is_on_under(source, host) {
         return Runner::Off;
     }
+    // A file the host drops whole runs only through hookx's route.
+    if source.dropped_by(host).is_some() {
+        return Runner::Hookx;
+    }
     location_runner(host, source.location)
 }
 
@@ -116,9 +120,10 @@ pub fn needs_trust(host: Dialect, source: &Source) -> bool {
 /// leaves to hookx: the foreign files it reads, and the file holding its list.
 fn needed_for_switch(host: Dialect, location: &Location) -> bool {
     host.config().foreign_switches.iter().any(|s| {
-        s.hooks.is_some_and(|h| {
-            location.id == h.location
-                || (s.dialect == location.dialect && is_native(host, location))
-        })
+        (s.drops.is_some() && s.dialect == location.dialect && is_native(host, location))
+            || s.hooks.is_some_and(|h| {
+                location.id == h.location
+                    || (s.dialect == location.dialect && is_native(host, location))
+            })
     })
 }
