@@ -876,19 +876,17 @@ const FORM_RUNS: [&[&str]; 3] = [
 
 /// The events hookx's own forms are probed on, and the rewrite they carry.
 fn hookx_probed() -> (Vec<answers::Probed>, Value) {
-    let probed = [
-        ("PreToolUse", "hxpre"),
-        ("PermissionRequest", "hxperm"),
-        ("PostToolUse", "hxpost"),
-        ("Stop", "hxstop"),
-    ]
-    .map(|(event, prefix)| answers::Probed {
-        flavor: "claude".into(),
-        event: event.into(),
-        prefix: prefix.into(),
-    });
+    let probed = answers::probed(
+        "claude",
+        &[
+            ("PreToolUse", "hxpre"),
+            ("PermissionRequest", "hxperm"),
+            ("PostToolUse", "hxpost"),
+            ("Stop", "hxstop"),
+        ],
+    );
     let rewrite = json!({"command": "printf x > r-<name>.txt", "description": "rewritten"});
-    (probed.to_vec(), rewrite)
+    (probed, rewrite)
 }
 
 fn hookx_forms() -> Vec<answers::Form> {
@@ -1602,7 +1600,6 @@ fn migration_story_runs_each_rule_once() {
     c.finish("migration_story_runs_each_rule_once", &run.describe());
 }
 
-/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 /// The fault matrix in Claude Code (tests/live_common/faults.rs): a hanging, slow, crashing,
 /// noisy or oversized handler beside a deny, through `hookx run` on Claude's route and through
 /// wrapped entries in `.claude/settings.json` that Claude runs itself: each denied Bash call
@@ -1793,6 +1790,7 @@ fn a_projects_kill_switch_turns_off_hookxs_user_route_too() {
     c.finish("a_projects_kill_switch_turns_off_hookxs_user_route_too", "");
 }
 
+/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_claude",

@@ -1175,21 +1175,18 @@ fn a_trusted_settings_file_stays_trusted_after_qwen_starts() {
     c.done("story");
 }
 
-/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 /// The events hookx's own forms are probed on, and the rewrite they carry.
 fn hookx_probed() -> (Vec<answers::Probed>, Value) {
-    let probed = [
-        ("PreToolUse", "hxpre"),
-        ("PostToolUse", "hxpost"),
-        ("Stop", "hxstop"),
-    ]
-    .map(|(event, prefix)| answers::Probed {
-        flavor: "qwen".into(),
-        event: event.into(),
-        prefix: prefix.into(),
-    });
+    let probed = answers::probed(
+        "qwen",
+        &[
+            ("PreToolUse", "hxpre"),
+            ("PostToolUse", "hxpost"),
+            ("Stop", "hxstop"),
+        ],
+    );
     let rewrite = json!({"command": "printf x > r-<name>.txt", "description": "d"});
-    (probed.to_vec(), rewrite)
+    (probed, rewrite)
 }
 
 /// The forms probed ([`form_probe::forms`]).
@@ -1237,6 +1234,7 @@ fn hookx_answer_forms() {
     form_probe::settle("qwen-code", version, "qwen", hookx_probed(), entries);
 }
 
+/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_qwen",

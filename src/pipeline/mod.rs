@@ -196,7 +196,15 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
             let mut none = fire(request.host, &event, &[], &project, true);
             let mut held: Vec<String> = Vec::new();
             for s in selected {
-                let line = format!("{}: not run through hookx: {why}", s.rule.origin.file);
+                let mut line = format!("{}: not run through hookx: {why}", s.rule.origin.file);
+                // Nor by the host: these rules run nowhere.
+                if let Some(dropped) = s.source.dropped_by(dialect) {
+                    line.push_str(&format!(
+                        "; and {}: they run nowhere (fix {})",
+                        dropped.why(&s.source.display),
+                        dropped.fix_at()
+                    ));
+                }
                 if !held.contains(&line) {
                     held.push(line);
                 }

@@ -500,6 +500,73 @@ pub struct ForeignSwitch {
     /// `hookx install` writes so that hookx runs them instead, with the payload they were
     /// written for.
     pub hooks: Option<&'static HookSwitch>,
+    /// The entries for which the host drops the whole file, if any are known.
+    pub drops: Option<&'static FileDrop>,
+}
+
+/// What makes a host drop a whole file of a foreign dialect it reads itself (Copilot CLI
+/// 1.0.102 and `.claude/settings*.json`): one entry it refuses, and none of the file's hooks
+/// runs under it, with no word in `-p` mode. Those rules then run under the host only through
+/// hookx's route (`crate::discover::dropped`). The file is read as `{EVENTS_KEY: {Event:
+/// [{MATCHER_KEY, HANDLERS_KEY: [{TYPE_KEY, TIMEOUT_KEY, …}]}]}}`.
+#[derive(Debug)]
+pub struct FileDrop {
+    pub events_key: &'static str,
+    pub matcher_key: &'static str,
+    pub handlers_key: &'static str,
+    pub type_key: &'static str,
+    /// The type of a handler that names none.
+    pub default_type: &'static str,
+    pub timeout_key: &'static str,
+    /// The events whose group matcher the host keeps: an empty matcher there is refused
+    /// (elsewhere the host drops the matcher unread).
+    pub empty_matcher_refused_on: &'static [crate::model::EventKind],
+    /// A timeout that is not a number above zero is refused.
+    pub timeout_must_be_positive: bool,
+    /// The handler types the host takes, each with where; any other type is refused.
+    pub types: &'static [(&'static str, TypeOn)],
+    /// A handler type whose address must have a prefix on some events, if any.
+    pub url: Option<UrlRule>,
+    /// What to change, for each kind of entry refused: an empty matcher, a timeout, a type.
+    pub fixes: DropFixes,
+    /// Where this was found out.
+    pub source: &'static str,
+}
+
+/// What to change in a file a host drops ([`FileDrop`]), for each kind of entry it refuses.
+#[derive(Debug)]
+pub struct DropFixes {
+    pub empty_matcher: &'static str,
+    pub timeout: &'static str,
+    pub handler_type: &'static str,
+    pub url: &'static str,
+}
+
+/// Handlers of `type_name` on `on` whose `key` does not start with `prefix` are refused.
+#[derive(Debug)]
+pub struct UrlRule {
+    pub type_name: &'static str,
+    pub key: &'static str,
+    pub prefix: &'static str,
+    pub on: &'static [crate::model::EventKind],
+}
+
+/// The events on which a host takes a handler type.
+#[derive(Clone, Copy, Debug)]
+pub enum TypeOn {
+    Every,
+    Only(&'static [crate::model::EventKind]),
+    AllBut(&'static [crate::model::EventKind]),
+}
+
+impl TypeOn {
+    pub fn takes(self, event: &crate::model::EventKind) -> bool {
+        match self {
+            TypeOn::Every => true,
+            TypeOn::Only(on) => on.contains(event),
+            TypeOn::AllBut(off) => !off.contains(event),
+        }
+    }
 }
 
 /// A host setting listing handlers it reads but does not run, each by a key it derives from

@@ -59,6 +59,9 @@ impl Doctor<'_> {
         if !findings.is_empty() {
             status = Status::Blocked;
         }
+        // Not holding it back by itself: hookx's route runs it (each rule says whether a route
+        // is there).
+        findings.extend(dropped_finding(source, host));
         let gated = self.gated(source, host, runs);
         if !gated.is_empty() {
             status = status.max(Status::Blocked);
@@ -347,6 +350,26 @@ fn unloadable(source: &Source, host: Dialect, runs: Runs) -> Option<Finding> {
         ));
     }
     None
+}
+
+/// The entry for which `host` drops `source` whole ([`Source::dropped_by`]): where it is, that
+/// only hookx's route runs the file's rules under `host`, and the fix.
+pub(super) fn dropped_finding(source: &Source, host: Dialect) -> Option<Finding> {
+    let dropped = source.dropped_by(host)?;
+    Some(Finding::new(
+        Level::Warning,
+        format!(
+            "{}: only hookx's route runs its rules under {}, once hookx trusts the file; \
+             where no route brings their event, they run nowhere",
+            dropped.why(&source.display),
+            host.def().display
+        ),
+        Some(format!(
+            "{}; or `hookx install --host {host}`, then `hookx trust {}`",
+            dropped.fix_at(),
+            crate::shell::shell_quote(&source.path.display().to_string())
+        )),
+    ))
 }
 
 /// Why nobody runs `source`'s hooks under `host` though they load (`runner`): hooks of a scope
