@@ -2089,6 +2089,126 @@ fn a_guard_switched_off_by_another_projects_install_still_denies() {
     c.done("synced");
 }
 
+/// The same key turns off a handler of Copilot's own `.github/hooks` files written in Claude's
+/// PascalCase form: a team's guard there, byte-identical to the Claude guard an install in
+/// project `a` listed, no longer runs in Copilot. hookx's user route runs it (trusted: its
+/// deny, once) or denies the call with the fix (untrusted). Ground truth first: without hookx,
+/// Copilot runs the guard itself.
+fn a_pascalcase_guard_switched_off_by_another_projects_install_still_denies() {
+    let guard = |sb: &Sandbox| {
+        let log = sb.root.join("guard.log");
+        let command = format!("pwd >> '{}'; echo GUARD-SAYS-NO >&2; exit 2", log.display());
+        let hooks = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]});
+        std::fs::create_dir_all(sb.root.join("a/.git")).unwrap();
+        sb.write(
+            "a/.claude/settings.json",
+            &json!({"hooks": hooks}).to_string(),
+        );
+        let team = json!({"version": 1, "hooks": hooks});
+        sb.write("project/.github/hooks/team.json", &team.to_string());
+    };
+    let ran = |l: &Live| -> Vec<String> {
+        std::fs::read_to_string(l.sb.root.join("guard.log"))
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    };
+    let mut c = Checks::default();
+    let Some(alone) = live_env("synced", |sb| {
+        guard(sb);
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let own = alone.tool_result("synced", "synced-call");
+    c.that(
+        ran(&alone) == [alone.sb.project.display().to_string()] && own.contains("Denied"),
+        format!(
+            "ground truth: Copilot runs the guard, which denies: {:?} {own}",
+            ran(&alone)
+        ),
+    );
+    for trusted in [true, false] {
+        let Some(l) = live_env("synced", |sb| {
+            guard(sb);
+            let a = sb.root.join("a");
+            common::hookx_at(&a, &sb.home, &["trust", "--yes"]).success();
+            if trusted {
+                hookx(sb, &["trust", "--yes"]);
+            }
+            common::hookx_at(&a, &sb.home, &["install", "--host", "copilot"]).success();
+            routed_env(sb)
+        }) else {
+            return;
+        };
+        let result = l.tool_result("synced", "synced-call");
+        let file = l.sb.project.join(".github/hooks/team.json");
+        match trusted {
+            true => c.that(
+                ran(&l) == [l.sb.project.display().to_string()] && result.contains("Denied"),
+                format!("trusted: the guard ran once, through hookx, and denied: {:?} {result}", ran(&l)),
+            ),
+            false => c.that(
+                ran(&l).is_empty()
+                    && result.contains(&format!("hookx trust {}", file.display())),
+                format!("untrusted: nothing of it ran, and the call was denied with the fix: {:?} {result}", ran(&l)),
+            ),
+        }
+    }
+    c.done("synced");
+}
+
+/// A handler with a key beside its command (`"comment"`, Claude's `"if"`) or a timeout hookx
+/// reads otherwise than written (`30.0`): Copilot leaves the first two out of its key, so a
+/// byte-identical handler listed elsewhere turns it off, and keys the third apart. Whoever runs
+/// it, the project's guard runs once and denies (attacks row 86: before, hookx took the key of
+/// the first for unknown and left it to Copilot, and it ran nowhere).
+fn a_guard_whose_key_hookx_cannot_tell_still_runs_once() {
+    let mut c = Checks::default();
+    for extra in [
+        json!({"comment": "team guard"}),
+        json!({"if": "Bash(echo *)"}),
+        json!({"timeout": 30.0}),
+    ] {
+        let Some(l) = live_env("synced", |sb| {
+            let log = sb.root.join("guard.log");
+            let command = format!("pwd >> '{}'; echo GUARD-SAYS-NO >&2; exit 2", log.display());
+            let mut handler = json!({"type": "command", "command": command});
+            let listed = match extra.get("timeout") {
+                Some(_) => json!({"type": "command", "command": command, "timeout": 30}),
+                None => handler.clone(),
+            };
+            for (k, v) in extra.as_object().unwrap() {
+                handler[k] = v.clone();
+            }
+            let rule =
+                |h: &Value| json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [h]}]}});
+            std::fs::create_dir_all(sb.root.join("a/.git")).unwrap();
+            sb.write("a/.claude/settings.json", &rule(&listed).to_string());
+            sb.write("project/.claude/settings.json", &rule(&handler).to_string());
+            let a = sb.root.join("a");
+            common::hookx_at(&a, &sb.home, &["trust", "--yes"]).success();
+            hookx(sb, &["trust", "--yes"]);
+            common::hookx_at(&a, &sb.home, &["install", "--host", "copilot"]).success();
+            routed_env(sb)
+        }) else {
+            return;
+        };
+        let ran: Vec<String> = std::fs::read_to_string(l.sb.root.join("guard.log"))
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let result = l.tool_result("synced", "synced-call");
+        c.that(
+            ran == [l.sb.project.display().to_string()] && result.contains("Denied"),
+            format!("{extra}: the guard ran once and denied: {ran:?} {result}"),
+        );
+    }
+    c.done("synced");
+}
+
 /// A repository's `"disableAllHooks": true`, in any of the three files Copilot reads it from,
 /// turns off every hook Copilot runs in a trusted folder: the repo's own and the user's, so
 /// hookx's user route (`hookx install --host copilot --scope user`) and the user's trusted
@@ -2648,6 +2768,8 @@ fn main() -> std::process::ExitCode {
             faulty_handlers_beside_a_deny,
             synced_project_runs_each_rule_once,
             a_guard_switched_off_by_another_projects_install_still_denies,
+            a_pascalcase_guard_switched_off_by_another_projects_install_still_denies,
+            a_guard_whose_key_hookx_cannot_tell_still_runs_once,
             a_repo_kill_switch_turns_off_the_users_hooks_too,
             ground_truth_dropped_files,
             a_claude_file_copilot_drops_runs_once_through_hookx,

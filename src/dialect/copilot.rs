@@ -896,7 +896,6 @@ static DISABLED_HOOKS: crate::tables::HookSwitch = crate::tables::HookSwitch {
     written_timeout_key: "timeout",
     matcher_key: "matcher",
     event_key: "_vsCodeCompat",
-    ignored_keys: &["shell"],
 };
 
 /// Run-time protocol rows (the seed's payload and decision-control sections), read by

@@ -601,15 +601,12 @@ pub struct HookSwitch {
     pub written_timeout_key: &'static str,
     pub matcher_key: &'static str,
     pub event_key: &'static str,
-    /// Handler keys the host leaves out of the key (seen ignored), besides those hookx models
-    /// (`statusMessage`, `once`, `async`, which it leaves out too).
-    pub ignored_keys: &'static [&'static str],
 }
 
 impl HookSwitch {
     /// The key the host gives `rule`'s `handler`, if hookx can tell it exactly: a command
-    /// handler with one command line, no field the key would hold that hookx does not write,
-    /// on an event of [`HookSwitch::events`].
+    /// handler with one command line and no other line, cwd or env of the host's own, on an
+    /// event of [`HookSwitch::events`].
     pub fn key(
         &self,
         rule: &crate::tables::Rule,
@@ -630,13 +627,10 @@ impl HookSwitch {
             &command.osx,
             &command.cwd,
         ];
-        if other_lines.iter().any(|l| l.is_some())
-            || command.env.is_some()
-            || handler
-                .extra
-                .keys()
-                .any(|k| !self.ignored_keys.contains(&k.as_str()))
-        {
+        // Any other key of the handler (`statusMessage`, `shell`, a `comment` of the user's,
+        // hookx's record) is left out of the key, as the host leaves it out (probed: attacks
+        // row 86, a `comment` keyed as the handler without it).
+        if other_lines.iter().any(|l| l.is_some()) || command.env.is_some() {
             return None;
         }
         let text = |s: &str| serde_json::to_string(s).unwrap_or_default();
