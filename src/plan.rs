@@ -416,6 +416,41 @@ fn faithful(w: &crate::convert::Unwrapped, copy: &Copy, first: &Copy) -> bool {
         && w.timeout.is_none_or(|t| Some(t) == timeout)
 }
 
+/// Whether `copy` runs on every tool call `first` runs on, and is given as long: its own
+/// matcher fires for the counterpart of each tool `first`'s fires for, and a timeout it sets
+/// is at least `first`'s (or its agent's default). A copy's matcher and timeout sit beside
+/// its command, outside any wrapper (`faithful`), and in a converted plugin's data nobody
+/// reviews (attacks row 89: `"matcher": "NeverMatches"`, `"timeout_ms": 1`). A copy `convert` split by tool category
+/// covers less than the rule: it runs, and so does the rule (twice, never zero times).
+fn filters_alike(copy: &Copy, first: &Copy) -> bool {
+    use crate::convert::matcher::{counterparts_fired, target_fired};
+    // In seconds, as the model holds every timeout. A copy without one has its agent's
+    // default: all `convert` can write where the agent has no such key (Windsurf).
+    let first_seconds = first.handler.timeout.unwrap_or_else(|| {
+        first
+            .rule
+            .flavor
+            .tables()
+            .default_timeout(&first.handler.kind)
+    });
+    if copy.handler.timeout.is_some_and(|t| t < first_seconds) {
+        return false;
+    }
+    let (from, to) = (first.rule.flavor, copy.rule.flavor);
+    let tools =
+        from.tables().matcher_target(&first.rule.event) == Some(crate::tables::MatchOn::ToolName);
+    if !tools {
+        return true;
+    }
+    match (
+        counterparts_fired(first.rule.matcher.as_deref(), from, to),
+        target_fired(copy.rule.matcher.as_deref(), from, to),
+    ) {
+        (Some((needed, _)), Some(fired)) => needed.is_subset(&fired),
+        _ => false,
+    }
+}
+
 /// The `hookx exec` wrapper a handler's line is, if it is one (the outer one of nested ones).
 fn wrapper(handler: &Handler) -> Option<crate::convert::Unwrapped> {
     let HandlerKind::Command(c) = &handler.kind else {
@@ -700,6 +735,7 @@ fn plan_with(
             (users(c.source) || !users(first.source))
                 && handler_text(c.handler).0 == handler_text(first.handler).0
                 && as_written
+                && filters_alike(c, first)
                 && (c.record.is_none()
                     || (trusted(c.source) || generated(c.source)) && c.standing == Standing::Native)
         };

@@ -733,42 +733,6 @@ fn a_qwen_file_with_a_byte_order_mark_is_edited_in_place() {
     assert_eq!(validated.code, Some(0), "{validated:?}");
 }
 
-/// `convert --write` into a Qwen file that has no `"$version"` (hand-written, committed before
-/// Qwen ever started there), or one that is not a number: Qwen rewrites such a file on its
-/// next start (qwen-facts.md), so the copy the user trusts right after would be "changed since
-/// trusted" and its rules run twice. The edit writes the stamp Qwen would; a newer one stays.
-#[test]
-fn convert_write_into_a_qwen_file_without_its_stamp_writes_the_stamp() {
-    let (_tmp, root) = sync_project();
-    for (before, stamp) in [
-        ("{\n  \"model\": {\"name\": \"x\"}\n}\n", 4.0),
-        ("{\"$version\": \"abc\", \"model\": {\"name\": \"x\"}}", 4.0),
-        ("{\"$version\": 3}", 4.0),
-        ("{\"$version\": 5}", 5.0),
-    ] {
-        let qwen = write(&root.join("project"), ".qwen/settings.json", before);
-        let ran = in_sync_project(
-            &root,
-            &[
-                "convert",
-                ".claude/settings.json",
-                "--to",
-                "qwen",
-                "--write",
-            ],
-        );
-        assert_eq!(ran.code, Some(0), "{ran:?}");
-        let text = std::fs::read_to_string(&qwen).unwrap();
-        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(
-            value["$version"].as_f64(),
-            Some(stamp),
-            "{before} -> {text}"
-        );
-        assert!(text.contains("PreToolUse"), "{text}");
-    }
-}
-
 /// A repository's Copilot hook file whose entries wear install's mark and a route's form but
 /// run more (`touch …; hookx run …`) or another program (`./evil run --host copilot --event
 /// E`). hookx never runs them, but Copilot does, as written: `list`, `doctor` and the trust
@@ -1155,4 +1119,55 @@ fn validate_quotes_no_line_of_a_file_a_link_leads_out_to() {
             assert!(said.contains("1 | {\"hooks\": 5}"), "{ran:?}");
         }
     }
+}
+
+/// Attacks row 87: Qwen writes `"$version": 4` into a settings file lacking it when it starts
+/// (`live_qwen` `a_trusted_settings_file_stays_trusted_after_qwen_starts`), which made a file
+/// the user had just trusted "changed since trusted" everywhere else. `hookx trust` writes the
+/// stamp itself, in place (a comment and the user's bytes kept), and trusts the result; Qwen's
+/// own rewrite of a file with a stamp then changes nothing, and the guard still denies under
+/// Claude. A file already stamped is left as it is.
+#[test]
+fn trust_writes_qwens_stamp_so_a_qwen_start_does_not_untrust_the_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("p"), root.join("home"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let text = "{\n  // the user's guard\n  \"hooks\": {\"PreToolUse\": [{\"matcher\": \"run_shell_command\", \"hooks\": [{\"type\": \"command\", \"command\": \"echo QWEN-GUARD >&2; exit 2\"}]}]}\n}\n";
+    let file = common::write(&home, ".qwen/settings.json", text);
+    let out = common::hookx_at(&project, &home, &["trust", file.to_str().unwrap()])
+        .success()
+        .get_output()
+        .clone();
+    let said = String::from_utf8(out.stdout).unwrap();
+    assert!(said.contains("wrote \"$version\": 4 into it"), "{said}");
+    let stamped = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        stamped.starts_with("{\n  // the user's guard\n") && stamped.contains("\"$version\": 4"),
+        "{stamped}"
+    );
+    let payload = serde_json::json!({"session_id": "s", "hook_event_name": "PreToolUse",
+        "cwd": project, "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    let out = common::hookx()
+        .args(["run", "--host", "claude", "--event", "PreToolUse", "--home"])
+        .arg(&home)
+        .current_dir(&project)
+        .env("HOME", &home)
+        .env_remove("HOOKX_HOME")
+        .write_stdin(payload.to_string())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("QWEN-GUARD"),
+        "{stdout} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Trusted again as it is: nothing more is written.
+    let again = common::hookx_at(&project, &home, &["trust", file.to_str().unwrap()])
+        .success()
+        .get_output()
+        .clone();
+    assert!(!String::from_utf8(again.stdout).unwrap().contains("wrote"));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), stamped);
 }

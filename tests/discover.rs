@@ -428,7 +428,9 @@ fn the_native_table_matches_the_agents() {
     };
     assert_eq!(run(claude::DIALECT, "claude-plugin"), Runner::Native);
     assert_eq!(run(claude::DIALECT, "bricks-project"), Runner::Hookx);
-    assert_eq!(run(copilot::DIALECT, "claude-project"), Runner::Native);
+    // The project's settings hold a `prompt` handler on Stop, for which Copilot 1.0.102 drops
+    // the whole file (conformance/copilot-facts.md): only hookx's route runs it there.
+    assert_eq!(run(copilot::DIALECT, "claude-project"), Runner::Hookx);
     assert_eq!(run(copilot::DIALECT, "claude-local"), Runner::Native);
     assert_eq!(run(copilot::DIALECT, "claude-user"), Runner::Hookx);
     assert_eq!(
@@ -731,6 +733,12 @@ fn an_empty_project_lists_nothing() {
 fn a_handler_the_host_runs_natively_is_not_run_again_by_hookx() {
     let tree = Tree::new("full");
     let ctx = tree.ctx();
+    // Without its `prompt` Stop handler, for which Copilot drops the whole file (below).
+    let settings = tree.project().join(".claude/settings.json");
+    let full = std::fs::read_to_string(&settings).unwrap();
+    let mut value: serde_json::Value = serde_json::from_str(&full).unwrap();
+    value["hooks"].as_object_mut().unwrap().remove("Stop");
+    tree.write("project/.claude/settings.json", &value.to_string());
     tree.hookx(&["trust", "--yes"]).code(1);
     let sources = discover::discover(&ctx);
     let store = TrustStore::load(&ctx).unwrap();
@@ -758,6 +766,19 @@ fn a_handler_the_host_runs_natively_is_not_run_again_by_hookx() {
     // Under Bricks neither file is native: the user's copy comes first and runs once.
     assert_eq!(
         audit(&discover::dispatch_rules(&sources, bricks::DIALECT, &store)),
+        ["~/.claude/settings.json"]
+    );
+    // With it, Copilot runs none of the project's file: hookx runs the handler, once.
+    tree.write("project/.claude/settings.json", &full);
+    tree.hookx(&["trust", "--yes"]).code(1);
+    let sources = discover::discover(&ctx);
+    let store = TrustStore::load(&ctx).unwrap();
+    assert_eq!(
+        audit(&discover::dispatch_rules(
+            &sources,
+            copilot::DIALECT,
+            &store
+        )),
         ["~/.claude/settings.json"]
     );
 }

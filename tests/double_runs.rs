@@ -627,3 +627,84 @@ fn a_switch_file_missing_a_comma_still_leaves_the_guard_to_hookx() {
     let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
     assert!(reason.contains("no shell here"), "{reason}");
 }
+
+/// Copilot keys a handler of its own `.github/hooks` files written in Claude's PascalCase form
+/// as the same handler of `.claude/settings.json` (conformance/copilot-facts.md, "The key"): an
+/// install in `a` that lists the Claude guard's key turns off a team's byte-identical PascalCase
+/// guard in `b` too. hookx runs it there (trusted: its own deny, once) or denies the call with
+/// the fix (untrusted); it is never left to Copilot, which no longer runs it.
+#[test]
+fn a_pascalcase_copilot_guard_switched_off_by_an_install_elsewhere_still_denies() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let claude = p.b.join(".claude/settings.json");
+    let rule: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&claude).unwrap()).unwrap();
+    std::fs::remove_file(&claude).unwrap();
+    let team = serde_json::json!({"version": 1, "hooks": rule["hooks"]});
+    common::write(&p.b, ".github/hooks/team.json", &team.to_string());
+    p.hookx(&p.a, &["trust", "--yes"]);
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    let (answers, ran) = p.fire(&p.b);
+    assert!(ran.is_empty(), "untrusted content never runs: {ran:?}");
+    let reason =
+        copilot_deny(&answers).unwrap_or_else(|| panic!("untrusted, no deny: {answers:?}"));
+    let file = p.b.join(".github/hooks/team.json");
+    assert!(
+        reason.contains(&format!("hookx trust {}", file.display())),
+        "{reason}"
+    );
+    p.hookx(&p.b, &["trust", "--yes"]);
+    let (answers, ran) = p.fire(&p.b);
+    assert_eq!(
+        ran,
+        [p.b.display().to_string()],
+        "the guard once: {answers:?}"
+    );
+    // Its deny as Copilot would have read it (an exit 2 of Copilot's own file).
+    assert!(copilot_deny(&answers).is_some(), "no deny: {answers:?}");
+}
+
+/// Copilot leaves a handler's other keys out of its key (a `comment` of the team's: probed,
+/// `live_copilot` `a_guard_whose_key_hookx_cannot_tell_still_runs_once`): `b`'s guard with one
+/// is turned off by `a`'s install too, so hookx runs it there (attacks row 86; before, hookx
+/// took its key for unknown, left it to Copilot, and it ran nowhere).
+#[test]
+fn a_guard_with_a_key_of_its_own_switched_off_elsewhere_still_denies() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let claude = p.b.join(".claude/settings.json");
+    let mut rule: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&claude).unwrap()).unwrap();
+    rule["hooks"]["PreToolUse"][0]["hooks"][0]["comment"] = "the team's guard".into();
+    std::fs::write(&claude, rule.to_string()).unwrap();
+    p.hookx(&p.a, &["trust", "--yes"]);
+    p.hookx(&p.b, &["trust", "--yes"]);
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    let (answers, ran) = p.fire(&p.b);
+    assert_eq!(
+        ran,
+        [p.b.display().to_string()],
+        "the guard once: {answers:?}"
+    );
+    let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
+    assert!(reason.contains("no shell here"), "{reason}");
+}
+
+/// Attacks row 88 (found beside row 101, whose fix drops the record): the installed project is
+/// moved after `install --host copilot`; until an install or uninstall drops its record, the
+/// fail-closed deny in another project names that folder as the fix, and says it is no longer
+/// there.
+#[test]
+fn the_deny_says_when_the_install_it_names_is_no_longer_there() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&p.a, &["trust", "--yes"]);
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    let moved = p.a.with_file_name("a-moved");
+    std::fs::rename(&p.a, &moved).unwrap();
+    let (answers, ran) = p.fire(&p.b);
+    assert!(ran.is_empty(), "untrusted content never runs: {ran:?}");
+    let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
+    assert!(reason.contains("a folder no longer there"), "{reason}");
+}

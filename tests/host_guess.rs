@@ -24,6 +24,10 @@ fn recorded() -> Vec<Recorded> {
             }
             let v: Value =
                 serde_json::from_str(&std::fs::read_to_string(file.path()).unwrap()).unwrap();
+            // Not a hook's recording: a probe's table (`copilot-1.0.102/dropped-files.json`).
+            if v.get("rows").is_some() && v.get("host").is_none() {
+                continue;
+            }
             out.push(Recorded {
                 file: file.path().display().to_string(),
                 host: v["host"].as_str().unwrap().to_string(),
@@ -155,24 +159,13 @@ fn a_payload_kiro_and_cursor_both_send_is_answered_in_a_form_both_read() {
     )
     .unwrap();
     let hookx = |args: &[&str]| {
-        let mut cmd = assert_cmd::Command::cargo_bin("hookx").unwrap();
+        let mut cmd = hookx_in(&project, &home);
         let mut args: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
         // `run` takes its home from its command line (or the account), not from HOME.
         if args.first() == Some(&std::ffi::OsStr::new("run")) {
             args.extend([std::ffi::OsStr::new("--home"), home.as_os_str()]);
         }
-        cmd.args(args)
-            .current_dir(&project)
-            .env("HOME", &home)
-            .env_remove("HOOKX_HOME")
-            .env_remove("HOOKX_DEPTH")
-            .env_remove("CLAUDE_PROJECT_DIR")
-            .env_remove("COPILOT_CLI")
-            .env_remove("GEMINI_CWD")
-            .env_remove("QWEN_PROJECT_DIR")
-            .env_remove("BRICKS_HOOK_EVENT")
-            .env_remove("CURSOR_VERSION")
-            .timeout(std::time::Duration::from_secs(60));
+        cmd.args(args);
         cmd
     };
     let trusted = hookx(&["trust", "--yes"]).output().unwrap();
@@ -219,6 +212,24 @@ fn a_payload_kiro_and_cursor_both_send_is_answered_in_a_form_both_read() {
     assert_eq!(answer["permission"], "deny", "{stdout}");
 }
 
+/// `hookx` in `project` with `home`, without the variables an agent names itself by; killed
+/// (and the test failed) after a minute.
+fn hookx_in(project: &Path, home: &Path) -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("hookx").unwrap();
+    cmd.current_dir(project)
+        .env("HOME", home)
+        .env_remove("HOOKX_HOME")
+        .env_remove("HOOKX_DEPTH")
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("COPILOT_CLI")
+        .env_remove("GEMINI_CWD")
+        .env_remove("QWEN_PROJECT_DIR")
+        .env_remove("BRICKS_HOOK_EVENT")
+        .env_remove("CURSOR_VERSION")
+        .timeout(std::time::Duration::from_secs(60));
+    cmd
+}
+
 /// A payload Kiro and Cursor both send, without `--host`, is dispatched as the agent that runs
 /// no other agent's hook files itself (Kiro): a guard in `.claude/settings.json`, which Cursor
 /// runs itself and Kiro never does, is run by hookx. (Taken for Cursor's, the guard was left to
@@ -237,21 +248,7 @@ fn a_payload_kiro_and_cursor_both_send_runs_the_guards_kiro_needs_hookx_for() {
             {"type": "command", "command": "echo 'the claude guard says no' >&2; exit 2"}]}]}}"#,
     )
     .unwrap();
-    let hookx = || {
-        let mut cmd = assert_cmd::Command::cargo_bin("hookx").unwrap();
-        cmd.current_dir(&project)
-            .env("HOME", &home)
-            .env_remove("HOOKX_HOME")
-            .env_remove("HOOKX_DEPTH")
-            .env_remove("CLAUDE_PROJECT_DIR")
-            .env_remove("COPILOT_CLI")
-            .env_remove("GEMINI_CWD")
-            .env_remove("QWEN_PROJECT_DIR")
-            .env_remove("BRICKS_HOOK_EVENT")
-            .env_remove("CURSOR_VERSION")
-            .timeout(std::time::Duration::from_secs(60));
-        cmd
-    };
+    let hookx = || hookx_in(&project, &home);
     let trusted = hookx().args(["trust", "--yes"]).output().unwrap();
     assert!(trusted.status.success(), "{trusted:?}");
     let out = hookx()

@@ -573,15 +573,12 @@ fn auggie_forms() -> Vec<(&'static str, &'static str, String, &'static str, i32)
 
 /// The events hookx's own forms are probed on, and the rewrite they carry.
 fn hookx_probed() -> (Vec<answers::Probed>, Value) {
-    let probed = [("PreToolUse", "hxpre"), ("PostToolUse", "hxpost")].map(|(event, prefix)| {
-        answers::Probed {
-            flavor: "augment".into(),
-            event: event.into(),
-            prefix: prefix.into(),
-        }
-    });
+    let probed = answers::probed(
+        "augment",
+        &[("PreToolUse", "hxpre"), ("PostToolUse", "hxpost")],
+    );
     let rewrite = json!({"command": "echo rw.<name>.", "wait": true, "max_wait_seconds": 30});
-    (probed.to_vec(), rewrite)
+    (probed, rewrite)
 }
 
 fn hookx_forms() -> Vec<answers::Form> {
@@ -599,17 +596,10 @@ fn alone(f: &answers::Form) -> bool {
 fn form_names() -> &'static [String] {
     static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     NAMES.get_or_init(|| {
-        let mut names: Vec<String> = auggie_forms().iter().map(|f| f.0.to_string()).collect();
-        let last = names.pop().unwrap();
-        names.push("nativeask".into());
-        names.extend(
-            hookx_forms()
-                .into_iter()
-                .filter(|f| !alone(f))
-                .map(|f| f.name),
-        );
-        names.push(last);
-        names
+        let hand = auggie_forms().iter().map(|f| f.0.to_string()).collect();
+        let mine = hookx_forms().into_iter().filter(|f| !alone(f));
+        let ask = std::iter::once("nativeask".to_string());
+        answers::before_last(hand, ask.chain(mine.map(|f| f.name)))
     })
 }
 
@@ -651,20 +641,19 @@ fn ground_truth_answer_forms() {
     let Some(program) = auggie() else { return };
     let hand = auggie_forms();
     assert_eq!(hand.len(), AUGGIE_FORMS_SEEN.len());
-    let mut book_forms: Vec<answers::Form> = hand
+    let hand_forms: Vec<answers::Form> = hand
         .iter()
         .map(|(name, hook, stdout, stderr, exit)| answers::hand(name, hook, stdout, stderr, *exit))
         .collect();
     let mine = hookx_forms();
-    let last = book_forms.pop().unwrap();
     // A handler's own `ask`: what the client's permission flow does with a call.
     let ask = hso(
         "PreToolUse",
         json!({"permissionDecision": "ask", "permissionDecisionReason": "R-NATIVEASK"}),
     );
-    book_forms.push(answers::hand("nativeask", "PreToolUse", &ask, "", 0));
-    book_forms.extend(mine.iter().filter(|f| !alone(f)).cloned());
-    book_forms.push(last);
+    let ask = answers::hand("nativeask", "PreToolUse", &ask, "", 0);
+    let together = mine.iter().filter(|f| !alone(f)).cloned();
+    let book_forms = answers::before_last(hand_forms, std::iter::once(ask).chain(together));
     // One run of `scenario` with `forms` answered: the tool result of each call, in order,
     // and every request as one string.
     let probe = |scenario: &str, forms: &[&answers::Form], calls: usize| {

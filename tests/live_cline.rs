@@ -349,14 +349,11 @@ const CLINE_FORMS: &[(&str, &str, &str, i32)] = &[
 
 /// The events hookx's own forms are probed on, and the rewrite they carry.
 fn hookx_probed() -> (Vec<answers::Probed>, serde_json::Value) {
-    let probed = [("PreToolUse", "hxpre"), ("PostToolUse", "hxpost")].map(|(event, prefix)| {
-        answers::Probed {
-            flavor: "cline".into(),
-            event: event.into(),
-            prefix: prefix.into(),
-        }
-    });
-    (probed.to_vec(), json!({"command": "echo rw.<name>."}))
+    let probed = answers::probed(
+        "cline",
+        &[("PreToolUse", "hxpre"), ("PostToolUse", "hxpost")],
+    );
+    (probed, json!({"command": "echo rw.<name>."}))
 }
 
 fn hookx_forms() -> Vec<answers::Form> {
@@ -374,16 +371,9 @@ fn alone(f: &answers::Form) -> bool {
 fn form_names() -> &'static [String] {
     static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     NAMES.get_or_init(|| {
-        let mut names: Vec<String> = CLINE_FORMS.iter().map(|f| f.0.to_string()).collect();
-        let last = names.pop().unwrap();
-        names.extend(
-            hookx_forms()
-                .into_iter()
-                .filter(|f| !alone(f))
-                .map(|f| f.name),
-        );
-        names.push(last);
-        names
+        let hand = CLINE_FORMS.iter().map(|f| f.0.to_string()).collect();
+        let mine = hookx_forms().into_iter().filter(|f| !alone(f));
+        answers::before_last(hand, mine.map(|f| f.name))
     })
 }
 
@@ -407,14 +397,12 @@ const CLINE_FORMS_SEEN: &[(&str, &str, &[&str], &[&str])] = &[
 /// (`answers.json`, see `live_common/answers.rs`).
 fn ground_truth_answer_forms() {
     let Some(bin) = cline() else { return };
-    let mut book_forms: Vec<answers::Form> = CLINE_FORMS
+    let hand: Vec<answers::Form> = CLINE_FORMS
         .iter()
         .map(|(name, hook, stdout, exit)| answers::hand(name, hook, stdout, "", *exit))
         .collect();
     let mine = hookx_forms();
-    let last = book_forms.pop().unwrap();
-    book_forms.extend(mine.iter().filter(|f| !alone(f)).cloned());
-    book_forms.push(last);
+    let book_forms = answers::before_last(hand, mine.iter().filter(|f| !alone(f)).cloned());
     let probe = |scenario: &str, forms: &[&answers::Form]| {
         let sb = Sandbox::new("hookx-live-cline");
         let model = FakeModel::start(scripts, sb.project.display().to_string());

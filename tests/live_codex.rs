@@ -1639,20 +1639,13 @@ fn migration_story_runs_each_rule_once() {
     c.done("story");
 }
 
-/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 /// The events hookx's own forms are probed on, and the rewrite they carry.
 fn hookx_probed() -> (Vec<answers::Probed>, Value) {
-    let probed = [("PreToolUse", "hxpre"), ("PostToolUse", "hxpost")].map(|(event, prefix)| {
-        answers::Probed {
-            flavor: "codex".into(),
-            event: event.into(),
-            prefix: prefix.into(),
-        }
-    });
-    (
-        probed.to_vec(),
-        json!({"command": "printf x > r-<name>.txt"}),
-    )
+    let probed = answers::probed(
+        "codex",
+        &[("PreToolUse", "hxpre"), ("PostToolUse", "hxpost")],
+    );
+    (probed, json!({"command": "printf x > r-<name>.txt"}))
 }
 
 /// The forms probed ([`form_probe::forms`]).
@@ -1702,6 +1695,7 @@ fn hookx_answer_forms() {
     form_probe::settle("codex-cli", version, "codex", hookx_probed(), entries);
 }
 
+/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_codex",

@@ -2089,6 +2089,126 @@ fn a_guard_switched_off_by_another_projects_install_still_denies() {
     c.done("synced");
 }
 
+/// The same key turns off a handler of Copilot's own `.github/hooks` files written in Claude's
+/// PascalCase form: a team's guard there, byte-identical to the Claude guard an install in
+/// project `a` listed, no longer runs in Copilot. hookx's user route runs it (trusted: its
+/// deny, once) or denies the call with the fix (untrusted). Ground truth first: without hookx,
+/// Copilot runs the guard itself.
+fn a_pascalcase_guard_switched_off_by_another_projects_install_still_denies() {
+    let guard = |sb: &Sandbox| {
+        let log = sb.root.join("guard.log");
+        let command = format!("pwd >> '{}'; echo GUARD-SAYS-NO >&2; exit 2", log.display());
+        let hooks = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]});
+        std::fs::create_dir_all(sb.root.join("a/.git")).unwrap();
+        sb.write(
+            "a/.claude/settings.json",
+            &json!({"hooks": hooks}).to_string(),
+        );
+        let team = json!({"version": 1, "hooks": hooks});
+        sb.write("project/.github/hooks/team.json", &team.to_string());
+    };
+    let ran = |l: &Live| -> Vec<String> {
+        std::fs::read_to_string(l.sb.root.join("guard.log"))
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    };
+    let mut c = Checks::default();
+    let Some(alone) = live_env("synced", |sb| {
+        guard(sb);
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let own = alone.tool_result("synced", "synced-call");
+    c.that(
+        ran(&alone) == [alone.sb.project.display().to_string()] && own.contains("Denied"),
+        format!(
+            "ground truth: Copilot runs the guard, which denies: {:?} {own}",
+            ran(&alone)
+        ),
+    );
+    for trusted in [true, false] {
+        let Some(l) = live_env("synced", |sb| {
+            guard(sb);
+            let a = sb.root.join("a");
+            common::hookx_at(&a, &sb.home, &["trust", "--yes"]).success();
+            if trusted {
+                hookx(sb, &["trust", "--yes"]);
+            }
+            common::hookx_at(&a, &sb.home, &["install", "--host", "copilot"]).success();
+            routed_env(sb)
+        }) else {
+            return;
+        };
+        let result = l.tool_result("synced", "synced-call");
+        let file = l.sb.project.join(".github/hooks/team.json");
+        match trusted {
+            true => c.that(
+                ran(&l) == [l.sb.project.display().to_string()] && result.contains("Denied"),
+                format!("trusted: the guard ran once, through hookx, and denied: {:?} {result}", ran(&l)),
+            ),
+            false => c.that(
+                ran(&l).is_empty()
+                    && result.contains(&format!("hookx trust {}", file.display())),
+                format!("untrusted: nothing of it ran, and the call was denied with the fix: {:?} {result}", ran(&l)),
+            ),
+        }
+    }
+    c.done("synced");
+}
+
+/// A handler with a key beside its command (`"comment"`, Claude's `"if"`) or a timeout hookx
+/// reads otherwise than written (`30.0`): Copilot leaves the first two out of its key, so a
+/// byte-identical handler listed elsewhere turns it off, and keys the third apart. Whoever runs
+/// it, the project's guard runs once and denies (attacks row 86: before, hookx took the key of
+/// the first for unknown and left it to Copilot, and it ran nowhere).
+fn a_guard_whose_key_hookx_cannot_tell_still_runs_once() {
+    let mut c = Checks::default();
+    for extra in [
+        json!({"comment": "team guard"}),
+        json!({"if": "Bash(echo *)"}),
+        json!({"timeout": 30.0}),
+    ] {
+        let Some(l) = live_env("synced", |sb| {
+            let log = sb.root.join("guard.log");
+            let command = format!("pwd >> '{}'; echo GUARD-SAYS-NO >&2; exit 2", log.display());
+            let mut handler = json!({"type": "command", "command": command});
+            let listed = match extra.get("timeout") {
+                Some(_) => json!({"type": "command", "command": command, "timeout": 30}),
+                None => handler.clone(),
+            };
+            for (k, v) in extra.as_object().unwrap() {
+                handler[k] = v.clone();
+            }
+            let rule =
+                |h: &Value| json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [h]}]}});
+            std::fs::create_dir_all(sb.root.join("a/.git")).unwrap();
+            sb.write("a/.claude/settings.json", &rule(&listed).to_string());
+            sb.write("project/.claude/settings.json", &rule(&handler).to_string());
+            let a = sb.root.join("a");
+            common::hookx_at(&a, &sb.home, &["trust", "--yes"]).success();
+            hookx(sb, &["trust", "--yes"]);
+            common::hookx_at(&a, &sb.home, &["install", "--host", "copilot"]).success();
+            routed_env(sb)
+        }) else {
+            return;
+        };
+        let ran: Vec<String> = std::fs::read_to_string(l.sb.root.join("guard.log"))
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let result = l.tool_result("synced", "synced-call");
+        c.that(
+            ran == [l.sb.project.display().to_string()] && result.contains("Denied"),
+            format!("{extra}: the guard ran once and denied: {ran:?} {result}"),
+        );
+    }
+    c.done("synced");
+}
+
 /// A repository's `"disableAllHooks": true`, in any of the three files Copilot reads it from,
 /// turns off every hook Copilot runs in a trusted folder: the repo's own and the user's, so
 /// hookx's user route (`hookx install --host copilot --scope user`) and the user's trusted
@@ -2172,6 +2292,458 @@ fn a_repo_kill_switch_turns_off_the_users_hooks_too() {
     c.done("synced");
 }
 
+/// One form of `ground_truth_dropped_files`: the file it is written in, its name, the event
+/// (as the file spells it) and the entry that holds it, with `ODD` for the recorder's command.
+struct DropForm {
+    file: &'static str,
+    name: String,
+    event: &'static str,
+    entry: Value,
+}
+
+/// The forms probed: in a Claude file, an entry on `event` whose group or handler varies one
+/// field; in Copilot's own `.github/hooks/*.json`, the same in camelCase and in PascalCase.
+fn drop_forms() -> Vec<DropForm> {
+    let cmd = |extra: Value| {
+        let mut h = json!({"type": "command", "command": "ODD"});
+        h.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        h
+    };
+    let group = |matcher: Option<&str>, handler: Value| match matcher {
+        Some(m) => json!({"matcher": m, "hooks": [handler]}),
+        None => json!({"hooks": [handler]}),
+    };
+    let prompt = json!({"type": "prompt", "prompt": "Say ok."});
+    let agent = json!({"type": "agent", "prompt": "Say ok."});
+    let http = json!({"type": "http", "url": "http://127.0.0.1:9/hook"});
+    let mut forms = Vec::new();
+    for file in [".claude/settings.json", ".claude/settings.local.json"] {
+        let local = file.ends_with("local.json");
+        let mut add = |name: String, event: &'static str, entry: Value| {
+            forms.push(DropForm {
+                file,
+                name,
+                event,
+                entry,
+            })
+        };
+        add(
+            "control".into(),
+            "PostToolUse",
+            group(Some("Bash"), cmd(json!({}))),
+        );
+        let empty_on: &[&'static str] = match local {
+            false => &[
+                "PreToolUse",
+                "PostToolUse",
+                "PostToolUseFailure",
+                "PermissionRequest",
+                "UserPromptSubmit",
+                "Stop",
+                "SubagentStart",
+                "SubagentStop",
+                "SessionStart",
+                "SessionEnd",
+                "PreCompact",
+                "Notification",
+            ],
+            true => &["PreToolUse", "Stop"],
+        };
+        for event in empty_on {
+            add(
+                format!("matcher \"\" on {event}"),
+                event,
+                group(Some(""), cmd(json!({}))),
+            );
+        }
+        if local {
+            add(
+                "timeout 0 on PreToolUse".into(),
+                "PreToolUse",
+                group(Some("Bash"), cmd(json!({"timeout": 0}))),
+            );
+            add(
+                "prompt on PreToolUse".into(),
+                "PreToolUse",
+                group(Some("Bash"), prompt.clone()),
+            );
+            continue;
+        }
+        for event in ["PreToolUse", "Stop"] {
+            add(
+                format!("no matcher on {event}"),
+                event,
+                group(None, cmd(json!({}))),
+            );
+            add(
+                format!("matcher \"*\" on {event}"),
+                event,
+                group(Some("*"), cmd(json!({}))),
+            );
+            add(
+                format!("timeout 0 on {event}"),
+                event,
+                group(Some("Bash"), cmd(json!({"timeout": 0}))),
+            );
+            add(
+                format!("agent on {event}"),
+                event,
+                group(Some("Bash"), agent.clone()),
+            );
+            add(
+                format!("http on {event}"),
+                event,
+                group(Some("Bash"), http.clone()),
+            );
+        }
+        add(
+            "http, no matcher, on PreToolUse".into(),
+            "PreToolUse",
+            group(None, http.clone()),
+        );
+        for event in ["PostToolUse", "UserPromptSubmit", "SessionStart"] {
+            add(
+                format!("http on {event}"),
+                event,
+                group(Some("Bash"), http.clone()),
+            );
+        }
+        add(
+            "type \"other\" on Stop".into(),
+            "Stop",
+            group(None, json!({"type": "other", "command": "ODD"})),
+        );
+        add(
+            "no type on Stop".into(),
+            "Stop",
+            group(None, json!({"command": "ODD"})),
+        );
+        add(
+            "matcher \"(\" on PreToolUse".into(),
+            "PreToolUse",
+            group(Some("("), cmd(json!({}))),
+        );
+        add(
+            "timeout \"5\" on PreToolUse".into(),
+            "PreToolUse",
+            group(Some("Bash"), cmd(json!({"timeout": "5"}))),
+        );
+        for event in ["PostToolUse", "UserPromptSubmit", "SessionStart"] {
+            add(
+                format!("agent on {event}"),
+                event,
+                group(Some("Bash"), agent.clone()),
+            );
+        }
+        // The URL decides: plain `http` to loopback above, these beside it.
+        for url in [
+            "https://example.com/h",
+            "http://example.com/h",
+            "https://127.0.0.1:9/h",
+        ] {
+            add(
+                format!("http {url} on PreToolUse"),
+                "PreToolUse",
+                group(Some("Bash"), json!({"type": "http", "url": url})),
+            );
+        }
+        add(
+            "http on PermissionRequest".into(),
+            "PermissionRequest",
+            group(Some("Bash"), http.clone()),
+        );
+        add(
+            "prompt on SessionEnd".into(),
+            "SessionEnd",
+            group(None, prompt.clone()),
+        );
+        add(
+            "timeout 0 on UserPromptSubmit".into(),
+            "UserPromptSubmit",
+            group(None, cmd(json!({"timeout": 0}))),
+        );
+        add(
+            "timeout 0.5 on PreToolUse".into(),
+            "PreToolUse",
+            group(Some("Bash"), cmd(json!({"timeout": 0.5}))),
+        );
+        add(
+            "timeout -1 on PreToolUse".into(),
+            "PreToolUse",
+            group(Some("Bash"), cmd(json!({"timeout": -1}))),
+        );
+        for event in [
+            "PreToolUse",
+            "PostToolUse",
+            "UserPromptSubmit",
+            "Stop",
+            "SessionStart",
+        ] {
+            add(
+                format!("prompt on {event}"),
+                event,
+                group(Some("Bash"), prompt.clone()),
+            );
+        }
+    }
+    let camel = |extra: Value| {
+        let mut h = json!({"type": "command", "bash": "ODD"});
+        h.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        h
+    };
+    let file = ".github/hooks/probe.json";
+    let mut add = |name: &str, event: &'static str, entry: Value| {
+        forms.push(DropForm {
+            file,
+            name: name.to_string(),
+            event,
+            entry,
+        })
+    };
+    add("camel control", "postToolUse", camel(json!({})));
+    add(
+        "camel matcher \"\" on preToolUse",
+        "preToolUse",
+        camel(json!({"matcher": ""})),
+    );
+    add(
+        "camel matcher \"\" on agentStop",
+        "agentStop",
+        camel(json!({"matcher": ""})),
+    );
+    add(
+        "camel timeoutSec 0 on preToolUse",
+        "preToolUse",
+        camel(json!({"timeoutSec": 0})),
+    );
+    add(
+        "camel prompt on preToolUse",
+        "preToolUse",
+        json!({"type": "prompt", "prompt": "Say ok."}),
+    );
+    add(
+        "camel prompt on agentStop",
+        "agentStop",
+        json!({"type": "prompt", "prompt": "Say ok."}),
+    );
+    add(
+        "pascal matcher \"\" on PreToolUse",
+        "PreToolUse",
+        group(Some(""), cmd(json!({}))),
+    );
+    add(
+        "pascal matcher \"\" on Stop",
+        "Stop",
+        group(Some(""), cmd(json!({}))),
+    );
+    add(
+        "pascal timeout 0 on PreToolUse",
+        "PreToolUse",
+        group(Some("Bash"), cmd(json!({"timeout": 0}))),
+    );
+    add(
+        "pascal prompt on PreToolUse",
+        "PreToolUse",
+        group(Some("Bash"), prompt.clone()),
+    );
+    forms
+}
+
+/// Ground truth, no hookx (`conformance/copilot-facts.md`, "Files Copilot drops whole"):
+/// for each form of [`drop_forms`], a file holding it beside a Bash guard (a recorder on
+/// PreToolUse, `guard`), with another guard in a second file (`other`: the other Claude file,
+/// or `.claude/settings.json` beside Copilot's own). Records whether Copilot ran each, and
+/// the debug log's lines about loading them; `HOOKX_RECORD_DROPS=1` rewrites
+/// `tests/fixtures/recorded/copilot-1.0.102/dropped-files.json`, otherwise the run must match it.
+fn ground_truth_dropped_files() {
+    let mut rows = Vec::new();
+    for form in drop_forms() {
+        let Some(l) = live_env("synced", |sb| {
+            let camel =
+                form.file.starts_with(".github/") && form.event.starts_with(char::is_lowercase);
+            let odd = sb.dumper("odd");
+            let entry: Value =
+                serde_json::from_str(&form.entry.to_string().replace("ODD", &odd)).unwrap();
+            let guard = |label: &str| json!({"matcher": "Bash", "hooks": [{"type": "command", "command": sb.dumper(label)}]});
+            let mut hooks = serde_json::Map::new();
+            match camel {
+                true => {
+                    hooks.insert(
+                        "preToolUse".into(),
+                        json!([{"type": "command", "bash": sb.dumper("guard")}]),
+                    );
+                }
+                false => {
+                    hooks.insert("PreToolUse".into(), json!([guard("guard")]));
+                }
+            }
+            hooks
+                .entry(form.event.to_string())
+                .or_insert_with(|| json!([]))
+                .as_array_mut()
+                .unwrap()
+                .push(entry);
+            let mut doc = json!({"hooks": hooks});
+            if form.file.starts_with(".github/") {
+                doc["version"] = json!(1);
+            }
+            sb.write(&format!("project/{}", form.file), &doc.to_string());
+            let other = match form.file {
+                ".claude/settings.json" => ".claude/settings.local.json",
+                _ => ".claude/settings.json",
+            };
+            let other_doc = json!({"hooks": {"PreToolUse": [guard("other")]}});
+            sb.write(&format!("project/{other}"), &other_doc.to_string());
+            routed_env(sb)
+        }) else {
+            return;
+        };
+        let root = l.sb.root.display().to_string();
+        let ran = |label: &str| l.dumps.iter().filter(|d| d.label == label).count();
+        // What the client says it loaded: `loadDeferredRepoHooks(SESSION): loaded repo hooks
+        // (hookCount=N)`, the session id left out.
+        let mut log: Vec<String> = l
+            .out
+            .log
+            .lines()
+            .filter_map(|line| {
+                let at = line.find("loaded repo hooks")?;
+                Some(line[at..].replace(&root, "ROOT"))
+            })
+            .collect();
+        log.dedup();
+        rows.push(json!({
+            "file": form.file,
+            "form": form.name,
+            "event": form.event,
+            "entry": form.entry,
+            "guard_runs": ran("guard"),
+            "other_runs": ran("other"),
+            "odd_runs": ran("odd"),
+            "log": log,
+        }));
+        eprintln!(
+            "{:<32} {:<40} guard {} other {} odd {}",
+            form.file,
+            form.name,
+            ran("guard"),
+            ran("other"),
+            ran("odd")
+        );
+    }
+    let book = json!({"client": "@github/copilot", "version": client::VERSION,
+        "how": "copilot -p --allow-all-tools, sealed, GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true, one bash call (echo synced-call); tests/live_copilot.rs ground_truth_dropped_files",
+        "rows": rows});
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/recorded/copilot-1.0.102/dropped-files.json");
+    if std::env::var_os("HOOKX_RECORD_DROPS").is_some() {
+        std::fs::write(&path, serde_json::to_string_pretty(&book).unwrap() + "\n").unwrap();
+        return;
+    }
+    let recorded: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let runs = |v: &Value| -> Vec<(Value, Value, Value)> {
+        v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["form"].clone(),
+                    r["guard_runs"].clone(),
+                    r["other_runs"].clone(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        runs(&book),
+        runs(&recorded),
+        "the client drops other files than recorded"
+    );
+}
+
+/// A Claude project whose `.claude/settings.json` Copilot 1.0.102 drops whole: a Bash guard
+/// that denies, a Stop hook with `"matcher": ""` (which Copilot takes) and a PostToolUse
+/// logger with `"matcher": ""` (which makes Copilot drop the file,
+/// `ground_truth_dropped_files`). hookx is routed in for the user (`hookx install --host
+/// copilot --scope user`, a personal rule on the same events) and the file is trusted. hookx
+/// runs the file's rules through that route, each once per event with Claude's payload, and
+/// the guard's deny reaches the model. Before hookx knew of the drop, its plan named Copilot
+/// the runner and skipped them: each ran zero times, and the call went through.
+fn a_claude_file_copilot_drops_runs_once_through_hookx() {
+    let Some(l) = live_env("story", |sb| {
+        let script = sb.write(
+            "project/hook.sh",
+            "#!/bin/sh\nr=agent; [ -n \"$HOOKX_HOST\" ] && r=hookx\np=$(tr -d '\\n')\n\
+             printf '%s %s %s\\n' \"$1\" \"$r\" \"$p\" >> \"$(dirname \"$0\")/runs.log\"\n\
+             case \"$1 $p\" in \"guard \"*story-bash*) echo DROP-GUARD-SAYS-NO >&2; exit 2;; esac\n",
+        );
+        let run = |label: &str| format!("sh {} {label}", script.display());
+        let settings = json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": run("guard")}]}],
+            "PostToolUse": [{"matcher": "", "hooks": [{"type": "command", "command": run("post")}]}],
+            "Stop": [{"matcher": "", "hooks": [{"type": "command", "command": run("stop")}]}],
+        }});
+        sb.write("project/.claude/settings.json", &settings.to_string());
+        common::story_personal_rule(
+            &sb.project,
+            &sb.home,
+            "copilot",
+            ".claude/settings.json",
+            &["PreToolUse", "PostToolUse", "Stop"],
+        );
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let log = std::fs::read_to_string(l.sb.project.join("runs.log")).unwrap_or_default();
+    let runs = |label: &str| -> Vec<Value> {
+        log.lines()
+            .filter_map(|line| line.strip_prefix(&format!("{label} ")))
+            .map(|rest| {
+                let (runner, payload) = rest.split_once(' ').unwrap_or((rest, ""));
+                let payload: Value = serde_json::from_str(payload).unwrap_or(Value::Null);
+                json!({"runner": runner, "payload": payload})
+            })
+            .collect()
+    };
+    let guard = runs("guard");
+    c.that(
+        guard.len() == 1
+            && guard[0]["runner"] == "hookx"
+            && guard[0]["payload"]["tool_name"] == "Bash"
+            && guard[0]["payload"]["tool_input"]["command"] == "echo story-bash",
+        format!("the guard ran once, through hookx, with Claude's payload:\n{log}"),
+    );
+    let result = l.tool_result("story", "story-bash");
+    c.that(
+        result.contains("DROP-GUARD-SAYS-NO"),
+        format!("the guard's deny reached the model: {result}"),
+    );
+    // The shell call was denied, so the one PostToolUse is the file's creation.
+    let post = runs("post");
+    c.that(
+        post.len() == 1
+            && post[0]["runner"] == "hookx"
+            && post[0]["payload"]["tool_name"] == "Write"
+            && post[0]["payload"]["tool_input"]["file_path"]
+                .as_str()
+                .is_some_and(|p| p.ends_with("notes.txt")),
+        format!("the logger ran once, through hookx, with a Write's file_path:\n{log}"),
+    );
+    let stop = runs("stop");
+    c.that(
+        stop.len() == 1 && stop[0]["runner"] == "hookx",
+        format!("the Stop hook ran once, through hookx:\n{log}"),
+    );
+    c.done("story");
+}
+
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_copilot",
@@ -2196,7 +2768,11 @@ fn main() -> std::process::ExitCode {
             faulty_handlers_beside_a_deny,
             synced_project_runs_each_rule_once,
             a_guard_switched_off_by_another_projects_install_still_denies,
+            a_pascalcase_guard_switched_off_by_another_projects_install_still_denies,
+            a_guard_whose_key_hookx_cannot_tell_still_runs_once,
             a_repo_kill_switch_turns_off_the_users_hooks_too,
+            ground_truth_dropped_files,
+            a_claude_file_copilot_drops_runs_once_through_hookx,
         ],
     )
 }

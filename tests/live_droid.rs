@@ -392,15 +392,12 @@ fn probe_call(name: &str) -> String {
 
 /// The events hookx's own forms are probed on, and the rewrite they carry.
 fn hookx_probed() -> (Vec<answers::Probed>, Value) {
-    let probed = [("PreToolUse", "hxpre"), ("PostToolUse", "hxpost")].map(|(event, prefix)| {
-        answers::Probed {
-            flavor: "droid".into(),
-            event: event.into(),
-            prefix: prefix.into(),
-        }
-    });
+    let probed = answers::probed(
+        "droid",
+        &[("PreToolUse", "hxpre"), ("PostToolUse", "hxpost")],
+    );
     (
-        probed.to_vec(),
+        probed,
         json!({"command": "echo rw.<name>. | tee r-<name>.txt"}),
     )
 }
@@ -421,16 +418,9 @@ fn alone(f: &answers::Form) -> bool {
 fn form_names() -> &'static [String] {
     static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     NAMES.get_or_init(|| {
-        let mut names: Vec<String> = DROID_FORMS.iter().map(|f| f.0.to_string()).collect();
-        let last = names.pop().unwrap();
-        names.extend(
-            hookx_forms()
-                .into_iter()
-                .filter(|f| !alone(f))
-                .map(|f| f.name),
-        );
-        names.push(last);
-        names
+        let hand = DROID_FORMS.iter().map(|f| f.0.to_string()).collect();
+        let mine = hookx_forms().into_iter().filter(|f| !alone(f));
+        answers::before_last(hand, mine.map(|f| f.name))
     })
 }
 

@@ -1565,17 +1565,14 @@ fn migration_story_runs_each_rule_once() {
     c.done("story");
 }
 
-/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 /// The events hookx's own forms are probed on, and the rewrite they carry.
 fn hookx_probed() -> (Vec<answers::Probed>, Value) {
-    let probed =
-        [("BeforeTool", "hxpre"), ("AfterTool", "hxpost")].map(|(event, prefix)| answers::Probed {
-            flavor: "gemini".into(),
-            event: event.into(),
-            prefix: prefix.into(),
-        });
+    let probed = answers::probed(
+        "gemini",
+        &[("BeforeTool", "hxpre"), ("AfterTool", "hxpost")],
+    );
     let rewrite = json!({"command": "printf x > r-<name>.txt", "description": "d"});
-    (probed.to_vec(), rewrite)
+    (probed, rewrite)
 }
 
 /// The forms probed ([`form_probe::forms`]).
@@ -1621,6 +1618,7 @@ fn hookx_answer_forms() {
     form_probe::settle("gemini-cli", version, "gemini", hookx_probed(), entries);
 }
 
+/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_gemini",

@@ -1129,21 +1129,64 @@ fn migration_story_runs_each_rule_once() {
     c.done("story");
 }
 
-/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
+/// Qwen writes `"$version": 4` into a settings file that lacks it when it starts
+/// (qwen-facts.md). A user's hand-written `~/.qwen/settings.json` guard, trusted with `hookx
+/// trust` before Qwen ever started, stays trusted after a Qwen session: hookx still runs it
+/// under Claude, and it denies (attacks row 87: before, the first start made it "changed since
+/// trusted" and the call went through).
+fn a_trusted_settings_file_stays_trusted_after_qwen_starts() {
+    let guard = json!({"hooks": {"PreToolUse": [{"matcher": "run_shell_command", "hooks": [
+        {"type": "command", "command": "echo QWEN-GUARD-SAYS-NO >&2; exit 2"}]}]}});
+    let Some(l) = live("story", &["--yolo"], &[], |sb| {
+        let file = sb.home.join(".qwen/settings.json");
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, serde_json::to_string_pretty(&guard).unwrap()).unwrap();
+        common::hookx_at(&sb.project, &sb.home, &["trust", file.to_str().unwrap()]).success();
+        None
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let text = std::fs::read_to_string(l.sb.home.join(".qwen/settings.json")).unwrap();
+    c.that(
+        text.contains("\"$version\": 4"),
+        format!("the file carries Qwen's stamp: {text}"),
+    );
+    let payload = json!({"session_id": "s", "hook_event_name": "PreToolUse", "cwd": l.sb.project,
+        "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    let out = assert_cmd::Command::cargo_bin("hookx")
+        .unwrap()
+        .args(["run", "--host", "claude", "--event", "PreToolUse", "--home"])
+        .arg(&l.sb.home)
+        .current_dir(&l.sb.project)
+        .env("HOME", &l.sb.home)
+        .env_remove("HOOKX_HOME")
+        .write_stdin(payload.to_string())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    c.that(
+        stdout.contains("QWEN-GUARD-SAYS-NO"),
+        format!(
+            "the guard still denies under Claude: {stdout} {}",
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    );
+    c.done("story");
+}
+
 /// The events hookx's own forms are probed on, and the rewrite they carry.
 fn hookx_probed() -> (Vec<answers::Probed>, Value) {
-    let probed = [
-        ("PreToolUse", "hxpre"),
-        ("PostToolUse", "hxpost"),
-        ("Stop", "hxstop"),
-    ]
-    .map(|(event, prefix)| answers::Probed {
-        flavor: "qwen".into(),
-        event: event.into(),
-        prefix: prefix.into(),
-    });
+    let probed = answers::probed(
+        "qwen",
+        &[
+            ("PreToolUse", "hxpre"),
+            ("PostToolUse", "hxpost"),
+            ("Stop", "hxstop"),
+        ],
+    );
     let rewrite = json!({"command": "printf x > r-<name>.txt", "description": "d"});
-    (probed.to_vec(), rewrite)
+    (probed, rewrite)
 }
 
 /// The forms probed ([`form_probe::forms`]).
@@ -1191,6 +1234,7 @@ fn hookx_answer_forms() {
     form_probe::settle("qwen-code", version, "qwen", hookx_probed(), entries);
 }
 
+/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_qwen",
@@ -1217,6 +1261,7 @@ fn main() -> std::process::ExitCode {
             settings_with_comments_or_trailing_commas,
             faulty_handlers_beside_a_deny,
             migration_story_runs_each_rule_once,
+            a_trusted_settings_file_stays_trusted_after_qwen_starts,
         ],
     )
 }

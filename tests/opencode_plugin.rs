@@ -938,3 +938,24 @@ fn a_converted_plugin_whose_copy_never_fits_the_call_does_not_stand_in_for_it() 
         .success()
         .says("no rm -rf / (claude guard)");
 }
+
+/// Attacks row 89: the same with the copy's limit changed in the data (`"timeout_ms": 1`: the
+/// plugin gives up on the guard at once). A copy whose timeout is shorter than the rule's is
+/// not the rule (`plan::filters_alike`), so hookx runs the user's trusted guard itself.
+#[test]
+fn a_converted_plugin_whose_copy_gives_up_sooner_does_not_stand_in_for_it() {
+    let p = Project::guarded();
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&["install", "--host", "opencode", "--hookx", hookx])
+        .success();
+    p.hookx(&["trust", "--yes"]).success();
+    p.convert("opencode", &["--hookx", hookx]).success();
+    let path = p.project.join(".opencode/plugin/hookx-converted.js");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let forged = text.replacen("\"timeout_ms\": null", "\"timeout_ms\": 1", 1);
+    assert_ne!(forged, text);
+    std::fs::write(&path, forged).unwrap();
+    run(&p, "tool.execute.before", p.rm_rf_payload())
+        .success()
+        .says("no rm -rf / (claude guard)");
+}

@@ -137,12 +137,9 @@ fn where_the_agent_runs_no_copy_the_route_runs_one_with_the_payload_it_was_writt
 #[test]
 fn list_names_the_runner_of_each_rule_per_agent() {
     let (project, home) = project("copilot,gemini");
-    let out = common::hookx_at(project.path(), home.path(), &["list", "--host", "copilot"])
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).unwrap();
+    let out = stdout_of(
+        common::hookx_at(project.path(), home.path(), &["list", "--host", "copilot"]).success(),
+    );
     let plan = out
         .split_once("plan (each rule once per agent):\n")
         .unwrap_or_else(|| panic!("no plan in:\n{out}"))
@@ -245,12 +242,8 @@ fn on_a_claude_only_project_install_leaves_the_claude_file_to_hookx_under_copilo
         "Claude's payload: {}",
         runs[0]
     );
-    let listed = common::hookx_at(root, home.path(), &["list", "--host", "copilot"])
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let listed = String::from_utf8(listed).unwrap();
+    let listed =
+        stdout_of(common::hookx_at(root, home.path(), &["list", "--host", "copilot"]).success());
     assert!(
         listed.contains("hookx runs .claude/settings.json")
             && !listed.contains("copilot runs .claude/settings.json"),
@@ -259,27 +252,25 @@ fn on_a_claude_only_project_install_leaves_the_claude_file_to_hookx_under_copilo
     // simulate, in a folder Copilot trusts, runs it through hookx and not as Copilot's own.
     let trusted = format!(r#"{{"trusted_folders": ["{}"]}}"#, root.display());
     common::write(home.path(), ".copilot/config.json", &trusted);
-    let simulated = common::hookx_at(
-        root,
-        home.path(),
-        &[
-            "simulate",
-            "--host",
-            "copilot",
-            "--event",
-            "preToolUse",
-            "--tool",
-            "bash",
-            "--input",
-            r#"{"command":"ls"}"#,
-            "--dry-run",
-        ],
-    )
-    .success()
-    .get_output()
-    .stdout
-    .clone();
-    let simulated = String::from_utf8(simulated).unwrap();
+    let simulated = stdout_of(
+        common::hookx_at(
+            root,
+            home.path(),
+            &[
+                "simulate",
+                "--host",
+                "copilot",
+                "--event",
+                "preToolUse",
+                "--tool",
+                "bash",
+                "--input",
+                r#"{"command":"ls"}"#,
+                "--dry-run",
+            ],
+        )
+        .success(),
+    );
     assert!(
         simulated.contains(".claude/settings.json (/hooks/PreToolUse/0) (claude)")
             && !simulated.contains("native: copilot runs .claude/settings.json"),
@@ -291,31 +282,25 @@ fn on_a_claude_only_project_install_leaves_the_claude_file_to_hookx_under_copilo
 fn install_routes_no_event_whose_every_rule_the_agent_runs_itself() {
     // Converted to Gemini, the project needs no Gemini route: Gemini runs each copy itself.
     let (project, home) = project("gemini");
-    let out = common::hookx_at(
-        project.path(),
-        home.path(),
-        &["install", "--host", "gemini"],
-    )
-    .success()
-    .get_output()
-    .stdout
-    .clone();
-    let out = String::from_utf8(out).unwrap();
+    let out = stdout_of(
+        common::hookx_at(
+            project.path(),
+            home.path(),
+            &["install", "--host", "gemini"],
+        )
+        .success(),
+    );
     assert!(out.starts_with("no gemini events to route"), "{out}");
 }
 
 #[test]
 fn doctor_warns_where_an_agent_runs_a_file_with_its_own_payload_and_no_switch_stops_it() {
     let (project, home) = project("");
-    let out = common::hookx_at(
+    let out = stdout_of(common::hookx_at(
         project.path(),
         home.path(),
         &["doctor", "--host", "copilot"],
-    )
-    .get_output()
-    .stdout
-    .clone();
-    let out = String::from_utf8(out).unwrap();
+    ));
     assert!(
         out.contains(
             "warning: Copilot runs it itself with its copilot-pascal payload, not the claude one \
@@ -323,11 +308,11 @@ fn doctor_warns_where_an_agent_runs_a_file_with_its_own_payload_and_no_switch_st
         ),
         "{out}"
     );
-    let out = common::hookx_at(project.path(), home.path(), &["doctor", "--host", "cursor"])
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).unwrap();
+    let out = stdout_of(common::hookx_at(
+        project.path(),
+        home.path(),
+        &["doctor", "--host", "cursor"],
+    ));
     assert!(
         out.contains("to stop it, turn off Cursor Settings"),
         "{out}"
@@ -345,11 +330,11 @@ fn doctor_shows_a_hand_made_copy_as_likely_and_a_converted_one_not() {
         r#"{"hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "command": "./hook.sh log"}]}]}}"#,
     );
     common::hookx_at(root, home.path(), &["trust", "--yes"]).success();
-    let out = common::hookx_at(root, home.path(), &["doctor", "--host", "gemini"])
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).unwrap();
+    let out = stdout_of(common::hookx_at(
+        root,
+        home.path(),
+        &["doctor", "--host", "gemini"],
+    ));
     let note = "likely a copy made by hand of a rule in";
     assert!(
         out.contains(&format!("{note} .claude/settings.json")),
@@ -363,12 +348,8 @@ fn doctor_shows_a_hand_made_copy_as_likely_and_a_converted_one_not() {
     assert!(!out.contains(&format!("{note} .codex/hooks.json")), "{out}");
     // Never merged: under Gemini both the hand copy (Gemini's own) and the Claude rule (hookx
     // through the Codex copy or the original, once routed) stay separate rules in the plan.
-    let listed = common::hookx_at(root, home.path(), &["list", "--host", "gemini"])
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let listed = String::from_utf8(listed).unwrap();
+    let listed =
+        stdout_of(common::hookx_at(root, home.path(), &["list", "--host", "gemini"]).success());
     let prompt_lines = listed
         .lines()
         .filter(|l| l.trim_start().starts_with("gemini ") && l.contains("./hook.sh log"))
@@ -403,12 +384,8 @@ fn under_cursor_vscode_and_windsurf_the_story_runs_each_rule_once_as_their_facts
         let root = project.path();
         common::hookx_at(root, home.path(), &["install", "--host", host]).success();
         common::hookx_at(root, home.path(), &["trust", "--yes"]).success();
-        let listed = common::hookx_at(root, home.path(), &["list", "--host", host])
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        let listed = String::from_utf8(listed).unwrap();
+        let listed =
+            stdout_of(common::hookx_at(root, home.path(), &["list", "--host", host]).success());
         let plan: Vec<&str> = listed
             .lines()
             .skip_while(|l| !l.starts_with("plan (each rule once per agent):"))
@@ -668,4 +645,9 @@ fn without_the_original_the_route_prefers_a_copy_that_gets_the_payload_it_was_wr
         "{}",
         runs[0]
     );
+}
+
+/// What a command that ran wrote on stdout.
+fn stdout_of(ran: assert_cmd::assert::Assert) -> String {
+    String::from_utf8(ran.get_output().stdout.clone()).unwrap()
 }

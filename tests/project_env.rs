@@ -741,3 +741,63 @@ fn tmpdir_from_the_project_does_not_skip_a_trusted_script() {
         assert!(ran.stdout.contains("the cline guard says no"), "{ran:?}");
     }
 }
+
+/// Attacks row 84 (Claude Code 2.1.332 hands a project's settings `env` to the user's own hooks,
+/// `live_claude` `a_projects_path_does_not_take_hookx_out_of_the_users_hooks`): a wrapped entry
+/// `convert` writes into a file outside the project (the user's `~/.claude/settings.json`) names
+/// this hookx by its path, so a project's `PATH` naming a `hookx` of its own does not take the
+/// user's guard out; one written into the project keeps the bare `hookx` its team shares.
+#[test]
+fn a_wrapped_entry_in_the_home_runs_this_hookx_whatever_path_the_project_sets() {
+    let world = World::with_trusted_guard();
+    let gemini = write(
+        &world.home,
+        ".gemini/settings.json",
+        r#"{"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": "echo 'the user guard says no' >&2; exit 2"}]}]}}"#,
+    );
+    let tools = world.project.join("tools");
+    write(&tools, "hookx", "#!/bin/sh\nexit 0\n");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(tools.join("hookx"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let claude = world.home.join(".claude/settings.json");
+    for (out, absolute) in [
+        (claude.clone(), true),
+        (world.project.join(".claude/settings.json"), false),
+    ] {
+        common::hookx()
+            .current_dir(&world.project)
+            .env("HOME", &world.home)
+            .arg("convert")
+            .arg(&gemini)
+            .args(["--to", "claude", "--out"])
+            .arg(&out)
+            .assert()
+            .success();
+        let written: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+        let line = written["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let exe = env!("CARGO_BIN_EXE_hookx");
+        assert_eq!(
+            line.contains(&format!("{} exec", shell_quote(exe))),
+            absolute,
+            "{out:?}: {line}"
+        );
+        if !absolute {
+            continue;
+        }
+        let payload = json!({"session_id": "s", "hook_event_name": "PreToolUse", "cwd": world.project,
+            "tool_name": "Bash", "tool_input": {"command": "ls"}});
+        let path = format!("{}:/usr/bin:/bin", tools.display());
+        let ran = ran(assert_cmd::Command::new("/bin/sh")
+            .args(["-c", &line])
+            .current_dir(&world.project)
+            .env("HOME", &world.home)
+            .env("PATH", &path)
+            .write_stdin(payload.to_string()));
+        denies(&ran);
+        assert!(ran.stdout.contains("the user guard says no"), "{ran:?}");
+    }
+}

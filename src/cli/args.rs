@@ -367,6 +367,10 @@ pub(super) struct ValidateArgs {
     /// The dialect of the files; detected from path and content when omitted.
     #[arg(long)]
     pub(super) from: Option<Dialect>,
+    /// Also warn where this agent drops a whole file it reads (Copilot and a Claude file) [default:
+    /// the agents the user has, as `hookx doctor` finds them].
+    #[arg(long)]
+    pub(super) host: Option<Dialect>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub(super) format: Format,
 }

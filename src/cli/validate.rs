@@ -16,15 +16,33 @@ pub(super) fn command(args: ValidateArgs) -> Result<i32, Error> {
     let mut all = Vec::new();
     let mut unreadable = 0;
     let mut worst = 0;
+    let resolved = crate::discover::Context::resolve(args.project.as_deref(), args.home.as_deref());
+    // Named files need no project: without one, no host is known to drop them.
+    let ctx = match resolved {
+        Ok(ctx) => Some(ctx),
+        Err(e) if args.files.is_empty() => return Err(e),
+        Err(_) => None,
+    };
+    let sources = ctx
+        .as_ref()
+        .map(crate::discover::discover)
+        .unwrap_or_default();
     let files: Vec<(PathBuf, Option<Dialect>)> = if args.files.is_empty() {
         // What `hookx list` finds, each in the dialect its location says.
-        let ctx = crate::discover::Context::resolve(args.project.as_deref(), args.home.as_deref())?;
-        crate::discover::discover(&ctx)
-            .into_iter()
+        sources
+            .iter()
             .map(|s| (s.path.clone(), Some(args.from.unwrap_or(s.dialect))))
             .collect()
     } else {
         args.files.iter().map(|p| (p.clone(), args.from)).collect()
+    };
+    let hosts: Vec<Dialect> = match (args.host, &ctx) {
+        (Some(host), _) => vec![host],
+        (None, Some(ctx)) => crate::commands::doctor::had(ctx, &sources)
+            .into_iter()
+            .map(|(d, _)| d)
+            .collect(),
+        (None, None) => Vec::new(),
     };
     let named = !args.files.is_empty();
     for (path, from) in &files {
@@ -44,6 +62,7 @@ pub(super) fn command(args: ValidateArgs) -> Result<i32, Error> {
             }
             Ok((src, parsed)) => {
                 all.extend(crate::commands::validate::diagnostics(&src, &parsed));
+                all.extend(dropped(&src, path, &sources, &hosts));
             }
             Err(Error::Invalid(diags)) => all.extend(diags),
             // An unreadable or ambiguous file is one failure among the files, not the end.
@@ -82,6 +101,42 @@ pub(super) fn command(args: ValidateArgs) -> Result<i32, Error> {
     }
     let failed = errors > 0 || (args.deny_warnings && warnings > 0);
     Ok(if failed { worst.max(1) } else { 0 })
+}
+
+/// A warning at each entry for which one of `hosts` drops the whole file at `path` (where the
+/// walk found it: a host drops only files it reads itself, [`crate::discover::Dropped`]).
+fn dropped(
+    src: &crate::source::SourceFile,
+    path: &std::path::Path,
+    sources: &[crate::discover::Source],
+    hosts: &[Dialect],
+) -> Vec<crate::diag::Diagnostic> {
+    let real = std::fs::canonicalize(path).ok();
+    let Some(source) = sources
+        .iter()
+        .find(|s| s.path == path || (real.is_some() && s.canonical == real))
+    else {
+        return Vec::new();
+    };
+    source
+        .dropped
+        .iter()
+        .filter(|d| hosts.contains(&d.host))
+        .map(|d| {
+            crate::diag::Diagnostic::at_line_col(
+                Severity::Warning,
+                src,
+                d.line,
+                d.col,
+                format!(
+                    "{}: under {} its rules run only through hookx's route",
+                    d.why(&src.path),
+                    d.host.def().display
+                ),
+            )
+            .with_help(d.fix.clone())
+        })
+        .collect()
 }
 
 /// Whether a file named to `hookx validate` is a hook file: it holds hook configuration

@@ -189,7 +189,7 @@ pub fn conversion(
     let options = convert::Options {
         to,
         wrap: opts.wrap,
-        hookx: opts.hookx.clone(),
+        hookx: hookx_for(opts),
     };
     let mut conversion = convert::convert(&inputs, &options);
     let no_handler = conversion
@@ -203,6 +203,37 @@ pub fn conversion(
     }
     conversion.losses.splice(0..0, read.unread.iter().cloned());
     Ok(conversion)
+}
+
+/// The hookx a wrapped entry runs. A bare `hookx` is found on the `PATH` the agent hands the
+/// hook, which a project's settings may set for every hook, the user's own included (Claude's
+/// `env`, probed live: attacks row 84): in a file of the home outside the project (`--out
+/// ~/.claude/settings.json`, a sync target of the user's), which the agent runs in every
+/// project and no repository shares, it is written as this hookx's own path.
+fn hookx_for(opts: &Options) -> String {
+    // The nearest folder that is there, as its real path (`--out` may create folders).
+    let real = |path: &Path| {
+        let path = crate::context::absolute(path);
+        path.ancestors().find_map(|a| std::fs::canonicalize(a).ok())
+    };
+    let in_home = |out: &Path| {
+        let Ok(ctx) = crate::discover::Context::resolve(Some(&opts.project), None) else {
+            return false;
+        };
+        let (Some(out), Some(home), Some(project)) =
+            (real(out), real(&ctx.home), real(&opts.project))
+        else {
+            return false;
+        };
+        out.starts_with(&home) && (project == home || !out.starts_with(&project))
+    };
+    if opts.hookx != "hookx" || !opts.out.as_deref().is_some_and(in_home) {
+        return opts.hookx.clone();
+    }
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.into_os_string().into_string().ok())
+        .unwrap_or_else(|| opts.hookx.clone())
 }
 
 /// The inputs read, each warning printed; fails on an input with nothing readable or no hooks.

@@ -359,6 +359,17 @@ fn render_sources(
     for (host, stop) in &all_off {
         out.push_str(&format!("\n{}\n", stop.sentence(*host)));
     }
+    for source in sources.iter().filter(|s| s.handler_count() > 0) {
+        for dropped in &source.dropped {
+            out.push_str(&format!(
+                "\n{}: its rules run under {} only through hookx's route, once hookx trusts \
+                 the file (fix {})\n",
+                dropped.why(&source.display),
+                dropped.host,
+                dropped.fix_at()
+            ));
+        }
+    }
     for (host, key, policy) in &managed_only {
         out.push_str(&format!(
             "\n{} in {}: {} runs only managed hooks, and so does `hookx run --host {host}`\n",
@@ -393,8 +404,9 @@ fn plan_hosts(ctx: &discover::Context, sources: &[Source], host: Option<Dialect>
                                 .reads_foreign_as
                                 .iter()
                                 .any(|(f, _)| *f == s.dialect)
-                                && crate::discover::runner(*d, s)
-                                    == crate::discover::Runner::Native))
+                                && (crate::discover::runner(*d, s)
+                                    == crate::discover::Runner::Native
+                                    || s.dropped_by(*d).is_some())))
                 })
             })
             .chain(Dialect::write_only().iter().copied().filter(generated))

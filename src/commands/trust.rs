@@ -288,6 +288,15 @@ fn trust_all(store: &mut TrustStore, sources: &[&Source]) -> Result<Vec<Trusted>
         if new && let Ok(text) = crate::read::text(&source.path, crate::read::MAX_FILE_BYTES) {
             store.keep_copy(&sha, &text)?;
         }
+        let sha = match new.then(|| stamp(source, &sha)).flatten() {
+            Some((canonical, after)) => {
+                let after_sha = crate::hash::sha256_hex(after.as_bytes());
+                store.carry_over(&canonical, &sha, &after_sha);
+                store.keep_copy(&after_sha, &after)?;
+                after_sha
+            }
+            None => sha,
+        };
         done.push(Trusted {
             shown: source.display.clone(),
             sha256: sha,
@@ -295,6 +304,62 @@ fn trust_all(store: &mut TrustStore, sources: &[&Source]) -> Result<Vec<Trusted>
         });
     }
     Ok(done)
+}
+
+/// Writes into `source`, just trusted with the content hashed `sha`, the number its agent
+/// writes into a file of hooks alone when it starts, where it lacks it (Qwen's `"$version": 4`,
+/// [`crate::tables::ConfigSpec::stamp`]): otherwise the agent's next start changes the bytes
+/// the user trusted, and hookx skips the file as "changed since trusted" under every other
+/// host (attacks row 87). In place, only while the file holds the bytes trusted; the file's
+/// real path and its new text, to carry the trust over to.
+fn stamp(source: &Source, sha: &str) -> Option<(PathBuf, String)> {
+    use crate::config::edit::{JsonText, Seg};
+    let (key, value) = source.dialect.config().stamp?;
+    // Only a file holding hooks alone and no stamp: the agent then writes just the stamp
+    // (Qwen 0.24.4's `loadAndMigrate`; `hooks` is none of its migrations' signs), where a file
+    // with other settings or another stamp may be migrated, which a stamp would prevent.
+    let extra = &source.document()?.extra;
+    if !extra.is_empty() {
+        if !extra.contains_key(key) {
+            outln!(
+                "{}: {} writes \"{key}\" into it on its next start (and may migrate its other \
+                 settings), which hookx then sees as a change: run `hookx trust {}` again after \
+                 that start",
+                source.display,
+                source.dialect.def().display,
+                crate::shell::shell_quote(&source.path.display().to_string())
+            );
+        }
+        return None;
+    }
+    let meta = std::fs::symlink_metadata(&source.path).ok()?;
+    if !meta.is_file() {
+        return None;
+    }
+    let mut after = None;
+    crate::config::update::update(&source.path, |current| {
+        let Some(current) = current.filter(|c| crate::hash::sha256_hex(c.as_bytes()) == sha) else {
+            return Ok(crate::config::update::Change::Keep);
+        };
+        let mut text = JsonText::new(current.to_string());
+        if text.value(&[Seg::from(key)]).is_some()
+            || text.add_property(&[], key, &Value::from(value)).is_none()
+        {
+            return Ok(crate::config::update::Change::Keep);
+        }
+        let new = text.into_text();
+        after = Some(new.clone());
+        Ok(crate::config::update::Change::Write(new))
+    })
+    .ok()?;
+    let after = after?;
+    outln!(
+        "{}: wrote \"{key}\": {value} into it, as {} does on its next start where a file lacks \
+         it: the file stays as trusted",
+        source.display,
+        source.dialect.def().display
+    );
+    Some((std::fs::canonicalize(&source.path).ok()?, after))
 }
 
 /// Trusts the named files, each as what discovery finds it as: the location its path (not its

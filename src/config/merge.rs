@@ -127,21 +127,6 @@ pub fn sync_text(
             message: format!("hookx could not edit the `{name}` entries in place"),
         })?;
     }
-    // The stamp the agent writes on its next start where it is missing, not a number or
-    // older ([`crate::tables::ConfigSpec::stamp`]): its rewrite would make the file the user
-    // is about to trust a changed one.
-    if let Some((key, version)) = doc.dialect.config().stamp {
-        let at = [Seg::from(key)];
-        let stamped = match text.value(&at) {
-            Some(v) if v.as_f64().is_some_and(|n| n >= version as f64) => Some(()),
-            Some(_) => text.replace(&at, &json!(version)),
-            None => text.add_property(&[], key, &json!(version)),
-        };
-        stamped.ok_or_else(|| Error::Io {
-            path: path.display().to_string(),
-            message: format!("hookx could not write `{key}` in place"),
-        })?;
-    }
     Ok(text.into_text())
 }
 

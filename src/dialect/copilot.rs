@@ -747,6 +747,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
                  disabledHooks by content hash), schemas/api.schema.json; keys probed \
                  with hooks.discover (conformance/copilot-facts.md)",
         hooks: Some(&DISABLED_HOOKS),
+        drops: Some(&DROPS_CLAUDE_FILE),
     }],
     implied_type: None,
     documents: Documents {
@@ -769,6 +770,59 @@ static CONFIG: ConfigSpec = ConfigSpec {
         jsonc_files: &["/.copilot/settings.json"],
         ..crate::tables::JsonSyntax::STRICT
     },
+};
+
+/// The entries for which Copilot CLI 1.0.102 drops a whole `.claude/settings.json` or
+/// `.claude/settings.local.json` (the other file still runs): probed with `copilot -p`, each
+/// form beside a Bash guard (`tests/live_copilot.rs` `ground_truth_dropped_files`, recorded in
+/// `tests/fixtures/recorded/copilot-1.0.102/dropped-files.json`; conformance/copilot-facts.md).
+/// An empty matcher counts only on the events whose matcher Copilot keeps (the `true` rows of
+/// [`DISABLED_HOOKS`]); `prompt` runs on SessionStart only, `agent` nowhere, `http` anywhere
+/// but to an `http://` address on the two events that can deny. Copilot's own `.github/hooks/*.json` skips such an entry
+/// alone and runs the rest.
+static DROPS_CLAUDE_FILE: crate::tables::FileDrop = crate::tables::FileDrop {
+    events_key: "hooks",
+    matcher_key: "matcher",
+    handlers_key: "hooks",
+    type_key: "type",
+    default_type: "command",
+    timeout_key: "timeout",
+    empty_matcher_refused_on: &[
+        EventKind::PreToolUse,
+        EventKind::PostToolUse,
+        EventKind::PermissionRequest,
+        EventKind::SubagentStart,
+        EventKind::PreCompact,
+        EventKind::Notification,
+    ],
+    timeout_must_be_positive: true,
+    types: &[
+        ("command", crate::tables::TypeOn::Every),
+        (
+            "prompt",
+            crate::tables::TypeOn::Only(&[EventKind::SessionStart]),
+        ),
+        ("http", crate::tables::TypeOn::Every),
+    ],
+    // `http://…` drops the file there (loopback or not); `https://…` does not (the hook then
+    // fails closed where it cannot connect).
+    url: Some(crate::tables::UrlRule {
+        type_name: "http",
+        key: "url",
+        prefix: "https://",
+        on: &[EventKind::PreToolUse, EventKind::PermissionRequest],
+    }),
+    fixes: crate::tables::DropFixes {
+        empty_matcher: "remove `\"matcher\": \"\"` (no matcher matches every tool, in Claude and \
+                        Copilot alike)",
+        timeout: "write a number of seconds above 0, or leave `\"timeout\"` out",
+        handler_type: "Copilot takes no such handler there: move it to a file Copilot does not \
+                       read (`~/.claude/settings.json`), or remove it",
+        url: "use an `https://` address, or move the handler to a file Copilot does not read \
+              (`~/.claude/settings.json`)",
+    },
+    source: "run 1.0.102: tests/live_copilot.rs ground_truth_dropped_files \
+             (recorded/copilot-1.0.102/dropped-files.json)",
 };
 
 /// Copilot CLI 1.0.102's `disabledHooks` (`~/.copilot/settings.json`), as it keys a handler
@@ -842,7 +896,6 @@ static DISABLED_HOOKS: crate::tables::HookSwitch = crate::tables::HookSwitch {
     written_timeout_key: "timeout",
     matcher_key: "matcher",
     event_key: "_vsCodeCompat",
-    ignored_keys: &["shell"],
 };
 
 /// Run-time protocol rows (the seed's payload and decision-control sections), read by

@@ -368,6 +368,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         ),
         source: "docs: cursor.com/docs/reference/third-party-hooks (Requirements)",
         hooks: None,
+        drops: None,
     }],
     run_keys: RunKeys::NONE,
     implied_type: Some("command"),

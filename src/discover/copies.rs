@@ -87,11 +87,18 @@ fn make_in(tmp: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
 /// file is locked under another name and then renamed into place (the lock stays with the open
 /// file): a sweep never finds it there unlocked, which would read as a dead owner's.
 fn hold(path: &Path) -> std::io::Result<std::fs::File> {
+    hold_between(path, &mut || {})
+}
+
+/// [`hold`], calling `between` after each of its steps: where another process's [`sweep`]
+/// may come in. A test passes one that sweeps; [`hold`] passes nothing.
+fn hold_between(path: &Path, between: &mut dyn FnMut()) -> std::io::Result<std::fs::File> {
     let new = path.with_extension("new");
     let file = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .open(&new)?;
+    between();
     #[cfg(unix)]
     {
         use std::os::fd::AsRawFd;
@@ -100,18 +107,25 @@ fn hold(path: &Path) -> std::io::Result<std::fs::File> {
             return Err(std::io::Error::last_os_error());
         }
     }
+    between();
     std::fs::rename(&new, path)?;
+    between();
     Ok(file)
 }
 
 /// Deletes the copy folders of this user's left in the temporary directory by a hookx that
 /// died before deleting them: those whose lock no process holds.
-#[cfg(unix)]
 fn sweep() {
+    sweep_in(&std::env::temp_dir());
+}
+
+/// [`sweep`] in the folder `tmp`.
+#[cfg(unix)]
+fn sweep_in(tmp: &Path) {
     use std::os::fd::AsRawFd;
     use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
     let me = rustix::process::geteuid().as_raw();
-    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+    let Ok(entries) = std::fs::read_dir(tmp) else {
         return;
     };
     for entry in entries.flatten() {
@@ -147,7 +161,7 @@ fn sweep() {
 }
 
 #[cfg(not(unix))]
-fn sweep() {}
+fn sweep_in(_: &Path) {}
 
 /// Leaves the copies to the process that still runs their handlers (the worker of a split
 /// run): this one deletes none of them, and they go when that one ends, or at a later sweep.
@@ -171,4 +185,42 @@ pub fn remove() {
             .unwrap_or_else(|poisoned| poisoned.into_inner()),
     );
     drop(copies);
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// Attacks row 52: two `hookx run` at once, B's sweep coming in while A takes the lock of
+    /// its fresh copy folder. Whatever step A is at, B leaves A's folder alone; and the same
+    /// sweep does delete a folder whose lock nobody holds (so it is a sweep that deletes).
+    #[test]
+    fn a_sweep_between_any_two_steps_of_taking_the_lock_leaves_the_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dead = tempfile::Builder::new()
+            .prefix(PREFIX)
+            .tempdir_in(tmp.path())
+            .unwrap()
+            .keep();
+        std::fs::write(dead.join(LOCK), "").unwrap();
+        let live = tempfile::Builder::new()
+            .prefix(PREFIX)
+            .tempdir_in(tmp.path())
+            .unwrap();
+        let mut steps = 0;
+        let lock = hold_between(&live.path().join(LOCK), &mut || {
+            steps += 1;
+            sweep_in(tmp.path());
+            assert!(
+                live.path().is_dir(),
+                "a sweep after step {steps} deleted the folder being locked"
+            );
+        })
+        .unwrap();
+        assert!(steps >= 2, "{steps} steps");
+        assert!(!dead.exists(), "the sweep deleted no dead folder");
+        drop(lock);
+        sweep_in(tmp.path());
+        assert!(!live.path().exists(), "unlocked, the folder is a dead one");
+    }
 }

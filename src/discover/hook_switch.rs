@@ -12,13 +12,24 @@ use crate::tables::{Dialect, HookSwitch, Root, Rule, RuleShape};
 use std::collections::HashSet;
 use std::path::Path;
 
-/// The setting with which `host` turns off single handlers of `dialect`'s files it reads
-/// itself, if it has one.
-fn switch_for(host: Dialect, dialect: Dialect) -> Option<&'static HookSwitch> {
-    host.config()
+/// The setting with which `host` turns off single handlers of `rule` in a file of `dialect`
+/// it reads itself, if it has one: the one for that dialect's files, or, in the host's own
+/// files, the one for the dialect whose form the rule is written in (Copilot keys a
+/// PascalCase handler of `.github/hooks` as the same handler of `.claude/settings.json`, so a
+/// key an install lists turns off both).
+fn switch_for(host: Dialect, dialect: Dialect, rule: &Rule) -> Option<&'static HookSwitch> {
+    let config = host.config();
+    let written_as = |d: Dialect| {
+        dialect == host
+            && config
+                .reads_foreign_as
+                .iter()
+                .any(|(foreign, flavor)| *foreign == d && *flavor == rule.flavor)
+    };
+    config
         .foreign_switches
         .iter()
-        .find(|s| s.dialect == dialect)
+        .find(|s| s.dialect == dialect || written_as(s.dialect))
         .and_then(|s| s.hooks)
 }
 
@@ -46,7 +57,7 @@ pub fn key_of(host: Dialect, source: &Source, rule: &Rule, handler: &Handler) ->
     if !is_native(host, source.location) {
         return None;
     }
-    let switch = switch_for(host, source.dialect)?;
+    let switch = switch_for(host, source.dialect, rule)?;
     let index = rule
         .handlers
         .iter()

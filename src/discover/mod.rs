@@ -27,6 +27,7 @@
 
 mod claims;
 mod copies;
+mod dropped;
 mod hook_switch;
 mod listing;
 mod policy_file;
@@ -45,7 +46,7 @@ pub use hook_switch::{
 };
 pub use policy_file::{OthersCouldWrite, Owners};
 pub use rules::{EffectiveRule, dispatch_rules, effective_rules, host_rules};
-pub use source::Source;
+pub use source::{Dropped, Source};
 pub use switches::{
     PolicyStop, hooks_disabled, hooks_disabled_by_agent, host_switched_off, managed_only,
     stopped_by_policy, switched_off,

@@ -69,6 +69,10 @@ pub(super) fn load(
     if let Some(plugin) = location.dialect.config().generated {
         return Some(read_generated(source, plugin));
     }
+    // A host that drops such a file whole for one entry must see all of it, not one event's.
+    let only = run.map(|(host, _, _)| host);
+    let drops = super::dropped::any_drops(location, only);
+    let mut dropped = Vec::new();
     let parsed = match run {
         // Frontmatter is read whole: whether it has hooks decides whether it is a source.
         Some((_, event, fires)) if !markdown => {
@@ -81,6 +85,9 @@ pub(super) fn load(
                 &accept,
             ) {
                 EventRead::Parsed(sha256, parsed) => {
+                    if drops && let Ok(src) = SourceFile::read(&source.path) {
+                        dropped = super::dropped::scan_all(location, only, &src);
+                    }
                     source.sha256 = sha256;
                     *parsed
                 }
@@ -107,9 +114,13 @@ pub(super) fn load(
                 return None;
             }
             source.sha256 = Some(sha256);
+            if drops {
+                dropped = super::dropped::scan_all(location, only, &src);
+            }
             config::read(&src, location.dialect)
         }
     };
+    source.dropped = dropped;
     with_parsed(source, parsed, markdown, run)
 }
 
@@ -132,6 +143,7 @@ fn unread(ctx: &Context, found: &Found, location: &'static Location, run: Run) -
         refused_policy: None,
         document: Err(Error::Usage(String::new())),
         diagnostics: Vec::new(),
+        dropped: Vec::new(),
     }
 }
 

@@ -5,7 +5,7 @@
 use super::hook_switch::{is_switched_off, switched_keys};
 use super::source::Source;
 use super::switches::{allowed_under, hooks_disabled, switched_off};
-use super::who_runs::{Runner, is_native, runner};
+use super::who_runs::{Runner, runner};
 use crate::model::{Handler, HandlerKind};
 use crate::route::is_hookx_handler;
 use crate::tables::{Dialect, Rule};
@@ -57,7 +57,7 @@ pub fn host_rules<'a>(
         &[
             Pass::output(|s| allowed(s) && runner(host, s) == Runner::Native),
             Pass::output(|s| {
-                allowed(s) && !is_native(host, s.location) && runner(host, s) != Runner::Off
+                allowed(s) && matches!(runner(host, s), Runner::Hookx | Runner::Inactive)
             }),
         ],
     )

@@ -44,9 +44,17 @@ pub struct Source {
     pub document: Result<Document, Error>,
     /// Warnings and errors noticed inside a file that did parse.
     pub diagnostics: Vec<Diagnostic>,
+    /// Each host that reads this file itself but drops it whole for an entry it refuses
+    /// ([`super::dropped`]), with that entry.
+    pub dropped: Vec<Dropped>,
 }
 
 impl Source {
+    /// The entry for which `host` drops this whole file, if it does.
+    pub fn dropped_by(&self, host: crate::tables::Dialect) -> Option<&Dropped> {
+        self.dropped.iter().find(|d| d.host == host)
+    }
+
     /// False for a plugin its agent does not load, as the agent's settings files say.
     pub fn is_loaded_by_its_agent(&self) -> bool {
         self.plugin
@@ -139,5 +147,35 @@ impl trust::Subject for Source {
 
     fn sha256(&self) -> Option<&str> {
         self.sha256.as_deref()
+    }
+}
+
+/// The first entry for which `host` drops the whole file, and where it is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dropped {
+    pub host: crate::tables::Dialect,
+    pub line: usize,
+    pub col: usize,
+    /// The entry, as a sentence part (`` `"matcher": ""` on PostToolUse ``).
+    pub what: String,
+    /// What to change in the file.
+    pub fix: String,
+}
+
+impl Dropped {
+    /// The fix, located: `at LINE:COL: FIX`.
+    pub fn fix_at(&self) -> String {
+        format!("at {}:{}: {}", self.line, self.col, self.fix)
+    }
+
+    /// One sentence: who drops which file, for what, where.
+    pub fn why(&self, file: &str) -> String {
+        format!(
+            "{} drops the whole of {file} for {} at {}:{}, so it runs none of its hooks",
+            self.host.def().display,
+            self.what,
+            self.line,
+            self.col
+        )
     }
 }

@@ -42,6 +42,10 @@ pub fn runner(host: Dialect, source: &Source) -> Runner {
     if !is_on_under(source, host) {
         return Runner::Off;
     }
+    // A file the host drops whole runs only through hookx's route.
+    if source.dropped_by(host).is_some() {
+        return Runner::Hookx;
+    }
     location_runner(host, source.location)
 }
 
@@ -113,12 +117,18 @@ pub fn needs_trust(host: Dialect, source: &Source) -> bool {
 }
 
 /// Whether `hookx run --host HOST` needs files at `location` to tell which handlers the host
-/// leaves to hookx: the foreign files it reads, and the file holding its list.
+/// leaves to hookx: the foreign files it reads, its own files (which may hold a handler in
+/// the foreign dialect's form, keyed alike), and the file holding its list.
 fn needed_for_switch(host: Dialect, location: &Location) -> bool {
-    host.config().foreign_switches.iter().any(|s| {
-        s.hooks.is_some_and(|h| {
-            location.id == h.location
-                || (s.dialect == location.dialect && is_native(host, location))
-        })
+    let config = host.config();
+    config.foreign_switches.iter().any(|s| {
+        let written_as = || config.reads_foreign_as.iter().any(|(d, _)| *d == s.dialect);
+        (s.drops.is_some() && s.dialect == location.dialect && is_native(host, location))
+            || s.hooks.is_some_and(|h| {
+                location.id == h.location
+                    || (is_native(host, location)
+                        && (s.dialect == location.dialect
+                            || (location.dialect == host && written_as())))
+            })
     })
 }

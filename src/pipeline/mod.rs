@@ -196,7 +196,15 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
             let mut none = fire(request.host, &event, &[], &project, true);
             let mut held: Vec<String> = Vec::new();
             for s in selected {
-                let line = format!("{}: not run through hookx: {why}", s.rule.origin.file);
+                let mut line = format!("{}: not run through hookx: {why}", s.rule.origin.file);
+                // Nor by the host: these rules run nowhere.
+                if let Some(dropped) = s.source.dropped_by(dialect) {
+                    line.push_str(&format!(
+                        "; and {}: they run nowhere (fix {})",
+                        dropped.why(&s.source.display),
+                        dropped.fix_at()
+                    ));
+                }
                 if !held.contains(&line) {
                     held.push(line);
                 }
@@ -563,16 +571,27 @@ fn switched_off_untrusted(
         .find(|(s, _)| std::ptr::eq(*s, *source))
         .map(|(s, state)| s.withheld.unwrap_or(*state));
     let name = host.dialect().name();
+    // A project moved or deleted since its install: no uninstall can be run there.
+    let gone = owners
+        .iter()
+        .any(|o| o != crate::route::HOME_OWNER && !Path::new(o).is_dir());
     Err(Error::Usage(format!(
         "{} holds a handler that `hookx install --host {name}` in {} turned off for {} by its \
          content (byte-identical handlers are off everywhere), and hookx does not run this file \
          ({}): review it, then run `hookx trust {}`; or, in {1}, run `hookx install --host {name} \
-         --uninstall` to turn the handler back on",
+         --uninstall` to turn the handler back on{}",
         source.display,
         crate::diag::visible(&owners.join(", ")),
         host.dialect().def().display,
         state.map_or("not trusted", |s| s.why_not()),
         crate::shell::shell_quote(&source.path.display().to_string()),
+        match gone {
+            true => format!(
+                " (a folder no longer there: `hookx install --host {name} --uninstall` in any \
+                 project drops its record)"
+            ),
+            false => String::new(),
+        },
     )))
 }
 

@@ -500,6 +500,73 @@ pub struct ForeignSwitch {
     /// `hookx install` writes so that hookx runs them instead, with the payload they were
     /// written for.
     pub hooks: Option<&'static HookSwitch>,
+    /// The entries for which the host drops the whole file, if any are known.
+    pub drops: Option<&'static FileDrop>,
+}
+
+/// What makes a host drop a whole file of a foreign dialect it reads itself (Copilot CLI
+/// 1.0.102 and `.claude/settings*.json`): one entry it refuses, and none of the file's hooks
+/// runs under it, with no word in `-p` mode. Those rules then run under the host only through
+/// hookx's route (`crate::discover::dropped`). The file is read as `{EVENTS_KEY: {Event:
+/// [{MATCHER_KEY, HANDLERS_KEY: [{TYPE_KEY, TIMEOUT_KEY, …}]}]}}`.
+#[derive(Debug)]
+pub struct FileDrop {
+    pub events_key: &'static str,
+    pub matcher_key: &'static str,
+    pub handlers_key: &'static str,
+    pub type_key: &'static str,
+    /// The type of a handler that names none.
+    pub default_type: &'static str,
+    pub timeout_key: &'static str,
+    /// The events whose group matcher the host keeps: an empty matcher there is refused
+    /// (elsewhere the host drops the matcher unread).
+    pub empty_matcher_refused_on: &'static [crate::model::EventKind],
+    /// A timeout that is not a number above zero is refused.
+    pub timeout_must_be_positive: bool,
+    /// The handler types the host takes, each with where; any other type is refused.
+    pub types: &'static [(&'static str, TypeOn)],
+    /// A handler type whose address must have a prefix on some events, if any.
+    pub url: Option<UrlRule>,
+    /// What to change, for each kind of entry refused: an empty matcher, a timeout, a type.
+    pub fixes: DropFixes,
+    /// Where this was found out.
+    pub source: &'static str,
+}
+
+/// What to change in a file a host drops ([`FileDrop`]), for each kind of entry it refuses.
+#[derive(Debug)]
+pub struct DropFixes {
+    pub empty_matcher: &'static str,
+    pub timeout: &'static str,
+    pub handler_type: &'static str,
+    pub url: &'static str,
+}
+
+/// Handlers of `type_name` on `on` whose `key` does not start with `prefix` are refused.
+#[derive(Debug)]
+pub struct UrlRule {
+    pub type_name: &'static str,
+    pub key: &'static str,
+    pub prefix: &'static str,
+    pub on: &'static [crate::model::EventKind],
+}
+
+/// The events on which a host takes a handler type.
+#[derive(Clone, Copy, Debug)]
+pub enum TypeOn {
+    Every,
+    Only(&'static [crate::model::EventKind]),
+    AllBut(&'static [crate::model::EventKind]),
+}
+
+impl TypeOn {
+    pub fn takes(self, event: &crate::model::EventKind) -> bool {
+        match self {
+            TypeOn::Every => true,
+            TypeOn::Only(on) => on.contains(event),
+            TypeOn::AllBut(off) => !off.contains(event),
+        }
+    }
 }
 
 /// A host setting listing handlers it reads but does not run, each by a key it derives from
@@ -534,15 +601,12 @@ pub struct HookSwitch {
     pub written_timeout_key: &'static str,
     pub matcher_key: &'static str,
     pub event_key: &'static str,
-    /// Handler keys the host leaves out of the key (seen ignored), besides those hookx models
-    /// (`statusMessage`, `once`, `async`, which it leaves out too).
-    pub ignored_keys: &'static [&'static str],
 }
 
 impl HookSwitch {
     /// The key the host gives `rule`'s `handler`, if hookx can tell it exactly: a command
-    /// handler with one command line, no field the key would hold that hookx does not write,
-    /// on an event of [`HookSwitch::events`].
+    /// handler with one command line and no other line, cwd or env of the host's own, on an
+    /// event of [`HookSwitch::events`].
     pub fn key(
         &self,
         rule: &crate::tables::Rule,
@@ -563,13 +627,10 @@ impl HookSwitch {
             &command.osx,
             &command.cwd,
         ];
-        if other_lines.iter().any(|l| l.is_some())
-            || command.env.is_some()
-            || handler
-                .extra
-                .keys()
-                .any(|k| !self.ignored_keys.contains(&k.as_str()))
-        {
+        // Any other key of the handler (`statusMessage`, `shell`, a `comment` of the user's,
+        // hookx's record) is left out of the key, as the host leaves it out (probed: attacks
+        // row 86, a `comment` keyed as the handler without it).
+        if other_lines.iter().any(|l| l.is_some()) || command.env.is_some() {
             return None;
         }
         let text = |s: &str| serde_json::to_string(s).unwrap_or_default();

@@ -321,18 +321,9 @@ impl Sandbox {
                 }
             });
         }
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let _ = tx.send(child.wait_with_output());
-        });
-        let output = match rx.recv_timeout(LIMIT) {
-            Ok(out) => out.expect("codex output"),
-            Err(_) => {
-                if let Some(pid) = rustix::process::Pid::from_raw(pid as i32) {
-                    let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-                }
-                panic!("codex overran {LIMIT:?} in {}", self.root.display());
-            }
+        let output = match spawn::wait_bounded(child, LIMIT) {
+            Some(out) => out.expect("codex output"),
+            None => panic!("codex overran {LIMIT:?} in {}", self.root.display()),
         };
         let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
         Outcome {

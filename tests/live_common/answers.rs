@@ -82,6 +82,18 @@ pub struct Probed {
     pub prefix: String,
 }
 
+/// The events of `flavor` a probe drives hookx's forms on: (event name, name prefix).
+pub fn probed(flavor: &str, events: &[(&str, &str)]) -> Vec<Probed> {
+    events
+        .iter()
+        .map(|(event, prefix)| Probed {
+            flavor: flavor.into(),
+            event: (*event).into(),
+            prefix: (*prefix).into(),
+        })
+        .collect()
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Book {
     pub client: String,
@@ -478,6 +490,14 @@ pub fn ran_by_files(dir: &std::path::Path, name: &str) -> Ran {
         (false, true) => Ran::Rewritten,
         (true, true) => panic!("{name}: both ran"),
     }
+}
+
+/// `hand` with `more` put in before its last item (a form that ends the run: it goes last).
+pub fn before_last<T>(mut hand: Vec<T>, more: impl IntoIterator<Item = T>) -> Vec<T> {
+    let last = hand.pop();
+    hand.extend(more);
+    hand.extend(last);
+    hand
 }
 
 /// A hand-written form (no intent).

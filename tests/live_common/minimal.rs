@@ -12,6 +12,8 @@ use std::time::Duration;
 pub mod dumps;
 #[path = "sealed.rs"]
 mod sealed;
+#[path = "spawn.rs"]
+mod spawn;
 pub use dumps::Dump;
 
 /// A run that has not finished by then is killed with its process group (a hang, not a pace).
@@ -116,19 +118,9 @@ impl Sandbox {
     /// Runs `cmd` to its end, or kills its process group after the limit and fails.
     pub fn run(&self, mut cmd: Command) -> Output {
         let child = cmd.spawn().expect("spawn the client");
-        let pid = child.id();
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let _ = tx.send(child.wait_with_output());
-        });
-        match rx.recv_timeout(LIMIT) {
-            Ok(out) => out.expect("client output"),
-            Err(_) => {
-                if let Some(pid) = rustix::process::Pid::from_raw(pid as i32) {
-                    let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-                }
-                panic!("the client overran {LIMIT:?} in {}", self.root.display());
-            }
+        match spawn::wait_bounded(child, LIMIT) {
+            Some(out) => out.expect("client output"),
+            None => panic!("the client overran {LIMIT:?} in {}", self.root.display()),
         }
     }
 

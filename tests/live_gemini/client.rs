@@ -14,6 +14,8 @@ mod dumps;
 mod sandbox;
 #[path = "../live_common/sealed.rs"]
 mod sealed;
+#[path = "../live_common/spawn.rs"]
+mod spawn;
 pub use dumps::Dump;
 
 pub const VERSION: &str = "0.61.0";
@@ -243,19 +245,9 @@ impl Sandbox {
         let child = cmd
             .spawn()
             .expect("spawn node (Gemini CLI needs node >= 20 on PATH)");
-        let pid = child.id();
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let _ = tx.send(child.wait_with_output());
-        });
-        let output = match rx.recv_timeout(LIMIT) {
-            Ok(out) => out.expect("gemini output"),
-            Err(_) => {
-                if let Some(pid) = rustix::process::Pid::from_raw(pid as i32) {
-                    let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-                }
-                panic!("gemini overran {LIMIT:?} in {}", self.root.display());
-            }
+        let output = match spawn::wait_bounded(child, LIMIT) {
+            Some(out) => out.expect("gemini output"),
+            None => panic!("gemini overran {LIMIT:?} in {}", self.root.display()),
         };
         let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
         Outcome {

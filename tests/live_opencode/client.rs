@@ -271,20 +271,7 @@ impl Sandbox {
             .stderr(Stdio::piped())
             .process_group(0);
         let child = spawn::spawn(&mut cmd).expect("spawn client");
-        let pid = child.id();
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let _ = tx.send(child.wait_with_output());
-        });
-        let output = match rx.recv_timeout(limit) {
-            Ok(out) => out.expect("client output"),
-            Err(_) => {
-                if let Some(pid) = rustix::process::Pid::from_raw(pid as i32) {
-                    let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-                }
-                return None;
-            }
-        };
+        let output = spawn::wait_bounded(child, limit)?.expect("client output");
         Some(Outcome {
             status: output.status.code(),
             stdout: String::from_utf8_lossy(&output.stdout).into_owned(),

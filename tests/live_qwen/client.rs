@@ -14,6 +14,8 @@ pub mod dumps;
 mod sandbox;
 #[path = "../live_common/sealed.rs"]
 mod sealed;
+#[path = "../live_common/spawn.rs"]
+mod spawn;
 pub use dumps::Dump;
 
 pub const VERSION: &str = "0.24.4";
@@ -201,19 +203,9 @@ impl Sandbox {
             .stderr(Stdio::piped())
             .process_group(0);
         let child = cmd.spawn().expect("spawn node 22");
-        let pid = child.id();
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let _ = tx.send(child.wait_with_output());
-        });
-        let output = match rx.recv_timeout(LIMIT) {
-            Ok(out) => out.expect("qwen output"),
-            Err(_) => {
-                if let Some(pid) = rustix::process::Pid::from_raw(pid as i32) {
-                    let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-                }
-                panic!("qwen overran {LIMIT:?} in {}", self.root.display());
-            }
+        let output = match spawn::wait_bounded(child, LIMIT) {
+            Some(out) => out.expect("qwen output"),
+            None => panic!("qwen overran {LIMIT:?} in {}", self.root.display()),
         };
         let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
         Outcome {

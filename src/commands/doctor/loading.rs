@@ -8,8 +8,29 @@ use crate::discover::{self, Context, Runner, Source};
 use crate::model::EventKind;
 use crate::source::SourceFile;
 use crate::tables::Dialect;
-use crate::tables::Scope;
+use crate::tables::{Root, Scope};
 use crate::trust::TrustState;
+
+/// Variables that change which program a command runs or what it loads (the system's, not an
+/// agent's), with what each does to a hook.
+const PROGRAM_VARS: &[(&str, &str)] = &[
+    (
+        "PATH",
+        "a command named without a `/` (`jq`, `hookx`) runs whatever that PATH finds first",
+    ),
+    (
+        "LD_PRELOAD",
+        "every program a hook starts loads the libraries it names, hookx included",
+    ),
+    (
+        "LD_LIBRARY_PATH",
+        "every program a hook starts may load its libraries from there, hookx included",
+    ),
+    (
+        "BASH_ENV",
+        "a `bash` a hook starts first runs the file it names",
+    ),
+];
 
 impl Doctor<'_> {
     /// Whether `host` (or hookx under it) loads `source`, and who runs it.
@@ -38,12 +59,62 @@ impl Doctor<'_> {
         if !findings.is_empty() {
             status = Status::Blocked;
         }
+        // Not holding it back by itself: hookx's route runs it (each rule says whether a route
+        // is there).
+        findings.extend(dropped_finding(source, host));
         let gated = self.gated(source, host, runs);
         if !gated.is_empty() {
             status = status.max(Status::Blocked);
         }
         findings.extend(gated);
+        findings.extend(self.project_env(source, host));
         loading(status, findings)
+    }
+
+    /// What the project's settings set for every hook `host` runs (Claude's `env`), read for
+    /// a file of the home or the machine: a variable that changes which program a command
+    /// runs, or what it loads, makes the user's own guard run the repository's code (attacks
+    /// row 84, probed live). hookx names itself by its path in what it writes there; a bare
+    /// command of the user's own is the user's to name, so it is said here.
+    fn project_env(&self, source: &Source, host: Dialect) -> Vec<Finding> {
+        if source.location.root == Root::Project {
+            return Vec::new();
+        }
+        let display = host.def().display;
+        self.sources
+            .iter()
+            .filter(|s| s.location.root == Root::Project && s.dialect == host)
+            .filter_map(|s| {
+                let doc = s.document()?;
+                let key = doc.kind.session_env?;
+                Some((s, key, doc.extra.get(key)?.as_object()?))
+            })
+            .flat_map(|(s, key, env)| {
+                PROGRAM_VARS
+                    .iter()
+                    .filter(|(var, _)| env.contains_key(*var))
+                    .map(move |(var, what)| {
+                        Finding::new(
+                            Level::Warning,
+                            format!(
+                                "{} sets `{var}` for every hook {display} runs (its `{key}`), \
+                                 this file's too: {what}",
+                                s.display
+                            ),
+                            Some(format!(
+                                "{}remove `{var}` from {}'s `{key}`",
+                                match *var == "PATH" {
+                                    true =>
+                                        "name the programs of this file by their absolute \
+                                             path, or ",
+                                    false => "",
+                                },
+                                s.display
+                            )),
+                        )
+                    })
+            })
+            .collect()
     }
 
     /// What turns the file's hooks off under `host`: the machine's policy (only policy hooks,
@@ -93,6 +164,45 @@ impl Doctor<'_> {
                 ),
                 Some(format!("remove \"{name}\" from {}", switch.display)),
             ));
+        }
+        // The host's own switch, as the host reads it, turns off the files holding hookx's
+        // routes (Claude's project `disableAllHooks` turns off the user's hooks too, attacks
+        // row 85): the host never calls hookx, whatever hookx would run.
+        if runs == Runs::Hookx
+            && let Some(switch) = discover::hooks_disabled_by_agent(self.sources, host)
+        {
+            let routes: Vec<&Source> = self
+                .sources
+                .iter()
+                .filter(|s| s.dialect == host)
+                .filter(|s| {
+                    s.document().is_some_and(|d| {
+                        d.rules
+                            .iter()
+                            .any(|r| r.handlers.iter().any(crate::route::is_hookx_handler))
+                    })
+                })
+                .collect();
+            if !routes.is_empty() && routes.iter().all(|r| discover::switched_off(switch, r)) {
+                let kill = host.def().kill_switch.as_ref();
+                let set = kill.map_or(String::new(), |k| k.json());
+                let name = kill.map_or(String::new(), |k| k.name());
+                findings.push(Finding::new(
+                    Level::Warning,
+                    format!(
+                        "off under {display}: {set} in {} turns off every hook {display} runs, \
+                         hookx's route in {} too",
+                        switch.display,
+                        routes
+                            .iter()
+                            .map(|r| r.display.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    (switch.scope != Scope::Managed)
+                        .then(|| format!("remove \"{name}\" from {}", switch.display)),
+                ));
+            }
         }
         // The agent obeys every settings file; hookx only trusted ones.
         let switch = match runs {
@@ -240,6 +350,26 @@ fn unloadable(source: &Source, host: Dialect, runs: Runs) -> Option<Finding> {
         ));
     }
     None
+}
+
+/// The entry for which `host` drops `source` whole ([`Source::dropped_by`]): where it is, that
+/// only hookx's route runs the file's rules under `host`, and the fix.
+pub(super) fn dropped_finding(source: &Source, host: Dialect) -> Option<Finding> {
+    let dropped = source.dropped_by(host)?;
+    Some(Finding::new(
+        Level::Warning,
+        format!(
+            "{}: only hookx's route runs its rules under {}, once hookx trusts the file; \
+             where no route brings their event, they run nowhere",
+            dropped.why(&source.display),
+            host.def().display
+        ),
+        Some(format!(
+            "{}; or `hookx install --host {host}`, then `hookx trust {}`",
+            dropped.fix_at(),
+            crate::shell::shell_quote(&source.path.display().to_string())
+        )),
+    ))
 }
 
 /// Why nobody runs `source`'s hooks under `host` though they load (`runner`): hooks of a scope

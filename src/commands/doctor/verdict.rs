@@ -43,7 +43,7 @@ impl Doctor<'_> {
         }
         // The flavour the rule is matched and fed as: the host reads a foreign file its own
         // way (also a plugin it would read once enabled); hookx runs a rule in its own flavour.
-        let native = discover::is_native(host, source.location) && !left_to_hookx;
+        let native = loading.runner == Runs::Native && !left_to_hookx;
         if left_to_hookx {
             verdict.findings.push(Finding::new(
                 Level::Note,

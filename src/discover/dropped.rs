@@ -1,0 +1,164 @@
+//! Files a host reads itself but drops whole for one entry it refuses
+//! ([`crate::tables::FileDrop`], table data: Copilot CLI 1.0.102 and `.claude/settings*.json`).
+//! Under that host none of their hooks runs by the host, so [`super::runner`] names hookx's
+//! route their runner, and doctor, list and validate say where the entry is and how to fix it.
+
+use super::source::Dropped;
+use crate::model::EventKind;
+use crate::positions::escape;
+use crate::source::SourceFile;
+use crate::tables::{Dialect, FileDrop, Location};
+use serde_json::Value;
+
+/// The drop table `host` has for files of `location`, when it reads them itself.
+fn drops_for(host: Dialect, location: &Location) -> Option<&'static FileDrop> {
+    if !super::is_native(host, location) {
+        return None;
+    }
+    host.config()
+        .foreign_switches
+        .iter()
+        .find(|s| s.dialect == location.dialect)?
+        .drops
+}
+
+/// Whether some host (`only`, when given) drops whole files of `location` for an entry it
+/// refuses: only then is a file read for it ([`scan_all`]).
+pub fn any_drops(location: &Location, only: Option<Dialect>) -> bool {
+    Dialect::all()
+        .iter()
+        .filter(|h| only.is_none_or(|o| o == **h))
+        .any(|h| drops_for(*h, location).is_some())
+}
+
+/// For each host that reads `location`'s files itself and drops one for an entry it refuses
+/// (only `only`, when given), whether `src` holds such an entry, and where.
+pub fn scan_all(location: &Location, only: Option<Dialect>, src: &SourceFile) -> Vec<Dropped> {
+    let mut found = Vec::new();
+    let mut value: Option<Option<Value>> = None;
+    for host in Dialect::all() {
+        if only.is_some_and(|o| o != *host) {
+            continue;
+        }
+        let Some(drop) = drops_for(*host, location) else {
+            continue;
+        };
+        let value = value.get_or_insert_with(|| {
+            let syntax = crate::config::read::json_syntax(src, location.dialect);
+            crate::config::syntax::parse_json_as(src, syntax).ok()
+        });
+        if let Some(value) = value
+            && let Some(d) = scan(*host, drop, location.dialect, value, src)
+        {
+            found.push(d);
+        }
+    }
+    found
+}
+
+/// The first entry of `value` (a file of `dialect`, `src` its text) for which `host` drops it.
+fn scan(
+    host: Dialect,
+    drop: &FileDrop,
+    dialect: Dialect,
+    value: &Value,
+    src: &SourceFile,
+) -> Option<Dropped> {
+    let events = value.get(drop.events_key)?.as_object()?;
+    let kind_of = |key: &str| dialect.flavors().find_map(|f| f.tables().event_kind(key));
+    for (event, groups) in events {
+        let Some(kind) = kind_of(event) else {
+            continue;
+        };
+        let base = format!("/{}/{}", escape(drop.events_key), escape(event));
+        for (g, group) in groups.as_array().into_iter().flatten().enumerate() {
+            let at = |tail: &str| format!("{base}/{g}/{tail}");
+            if group.get(drop.matcher_key).and_then(Value::as_str) == Some("")
+                && drop.empty_matcher_refused_on.contains(&kind)
+            {
+                return Some(found(
+                    host,
+                    src,
+                    &at(&escape(drop.matcher_key)),
+                    format!("`\"{}\": \"\"` on {event}", drop.matcher_key),
+                    drop.fixes.empty_matcher.to_string(),
+                ));
+            }
+            let handlers = group.get(drop.handlers_key).and_then(Value::as_array);
+            for (h, handler) in handlers.into_iter().flatten().enumerate() {
+                let handler_at = at(&format!("{}/{h}", escape(drop.handlers_key)));
+                if let Some((key, what, fix)) = refused_handler(drop, &kind, event, handler) {
+                    let at = format!("{handler_at}/{}", escape(key));
+                    return Some(found(host, src, &at, what, fix));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The key of `handler` that the host refuses on `kind`, with the sentence parts for it.
+fn refused_handler(
+    drop: &FileDrop,
+    kind: &EventKind,
+    event: &str,
+    handler: &Value,
+) -> Option<(&'static str, String, String)> {
+    let timeout = handler.get(drop.timeout_key);
+    if drop.timeout_must_be_positive
+        && let Some(t) = timeout
+        && !t.as_f64().is_some_and(|t| t > 0.0)
+    {
+        return Some((
+            drop.timeout_key,
+            format!("`\"{}\": {t}` on {event}", drop.timeout_key),
+            drop.fixes.timeout.to_string(),
+        ));
+    }
+    let kind_name = handler.get(drop.type_key).and_then(Value::as_str);
+    let type_name = kind_name.unwrap_or(drop.default_type);
+    let takes = drop
+        .types
+        .iter()
+        .find(|(name, _)| *name == type_name)
+        .is_some_and(|(_, on)| on.takes(kind));
+    if !takes {
+        return Some((
+            drop.type_key,
+            // Text of the file: shown with its control characters made visible.
+            format!(
+                "a handler of type `{}` on {event}",
+                crate::diag::visible(type_name)
+            ),
+            drop.fixes.handler_type.to_string(),
+        ));
+    }
+    let rule = drop.url.as_ref()?;
+    let url = handler.get(rule.key).and_then(Value::as_str).unwrap_or("");
+    (type_name == rule.type_name && rule.on.contains(kind) && !url.starts_with(rule.prefix)).then(
+        || {
+            (
+                rule.key,
+                format!(
+                    "a handler of type `{type_name}` to `{}` on {event}",
+                    crate::diag::visible(url)
+                ),
+                drop.fixes.url.to_string(),
+            )
+        },
+    )
+}
+
+/// The entry at `pointer` of `src`, located.
+fn found(host: Dialect, src: &SourceFile, pointer: &str, what: String, fix: String) -> Dropped {
+    let (line, col) = src
+        .locate_json(pointer)
+        .map_or((1, 1), |offset| src.line_col(offset));
+    Dropped {
+        host,
+        line,
+        col,
+        what,
+        fix,
+    }
+}
