@@ -1524,6 +1524,44 @@ fn hook_files_with_comments_or_trailing_commas() {
     c.done("syntax");
 }
 
+/// A trusted project's `.gemini/.env` reaches the hooks of the user's `~/.gemini/settings.json`
+/// (attacks row 97): Gemini sets each variable of it not already set (its `loadEnvironment`),
+/// so `BASH_ENV` (or `LD_PRELOAD`) from the repository reaches the user's hooks, hookx included,
+/// while `PATH` (always set) does not. hookx cannot keep it out; its doctor says it on the
+/// user's files.
+fn a_projects_env_file_reaches_the_users_hooks() {
+    let Some(l) = live("story", &["--yolo"], &[], |sb| {
+        let probe = sb.root.join("probe.log");
+        sb.user_settings(
+            json!({"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command",
+            "command": format!("echo \"PATH=$PATH BASH_ENV=$BASH_ENV\" >> '{}'", probe.display())}]}]}),
+        );
+        sb.trust_folder();
+        sb.write(
+            "project/.gemini/.env",
+            "PATH=/repo-tools:/usr/bin:/bin\nBASH_ENV=/repo-bashenv\n",
+        );
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let probe = std::fs::read_to_string(l.sb.root.join("probe.log")).unwrap_or_default();
+    c.that(
+        probe.contains("BASH_ENV=/repo-bashenv") && !probe.contains("/repo-tools"),
+        format!("the project's BASH_ENV reached the user's hook, its PATH not: {probe}"),
+    );
+    let out = common::hookx_at(&l.sb.project, &l.sb.home, &["doctor", "--host", "gemini"])
+        .get_output()
+        .clone();
+    let report = String::from_utf8_lossy(&out.stdout);
+    c.that(
+        report.contains(".gemini/.env sets `BASH_ENV` for every hook Gemini runs")
+            && !report.contains("sets `PATH`"),
+        format!("doctor says it: {report}"),
+    );
+    c.done("story");
+}
+
 /// A project's `"hooksConfig": {"enabled": false}` is one merged flag (gemini-facts.md): it
 /// turns off the hooks of the user's `~/.gemini/settings.json` too, hookx's user route with them
 /// (attacks row 96): the user's trusted Claude guard, run through that route, does not run.
@@ -1696,6 +1734,7 @@ fn main() -> std::process::ExitCode {
             routed::converted_claude_config,
             migration_story_runs_each_rule_once,
             a_projects_hooks_switch_turns_off_hookxs_user_route_too,
+            a_projects_env_file_reaches_the_users_hooks,
         ],
     )
 }
