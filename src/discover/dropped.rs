@@ -11,7 +11,7 @@ use crate::tables::{Dialect, FileDrop, Location};
 use serde_json::Value;
 
 /// The drop table `host` has for files of `location`, when it reads them itself.
-pub fn drops_for(host: Dialect, location: &Location) -> Option<&'static FileDrop> {
+fn drops_for(host: Dialect, location: &Location) -> Option<&'static FileDrop> {
     if !super::is_native(host, location) {
         return None;
     }
@@ -87,15 +87,9 @@ fn scan(
             let handlers = group.get(drop.handlers_key).and_then(Value::as_array);
             for (h, handler) in handlers.into_iter().flatten().enumerate() {
                 let handler_at = at(&format!("{}/{h}", escape(drop.handlers_key)));
-                if let Some(found) = refused_handler(drop, &kind, event, handler) {
-                    let (key, what, fix) = found;
-                    return Some(self::found(
-                        host,
-                        src,
-                        &format!("{handler_at}/{}", escape(key)),
-                        what,
-                        fix,
-                    ));
+                if let Some((key, what, fix)) = refused_handler(drop, &kind, event, handler) {
+                    let at = format!("{handler_at}/{}", escape(key));
+                    return Some(found(host, src, &at, what, fix));
                 }
             }
         }
