@@ -541,16 +541,35 @@ fn plan_with(
     let effective = discover::host_rules(sources, host, store);
     let switched = discover::switched_keys(sources, host);
     let mut copies: Vec<Copy> = Vec::new();
+    // Each file's rules by pointer, looked up once per effective rule: a search of the file
+    // per rule made `list` and `doctor` quadratic in a file's rules (50 000: two minutes).
+    let mut by_pointer: HashMap<(*const Source, &str), Vec<&Rule>> = HashMap::new();
+    for source in sources {
+        for rule in source.document().map_or(&[][..], |d| &d.rules[..]) {
+            by_pointer
+                .entry((std::ptr::from_ref(source), rule.origin.pointer.as_str()))
+                .or_default()
+                .push(rule);
+        }
+    }
     for entry in &effective {
         let source = entry.source;
-        let Some(doc) = source.document() else {
-            continue;
-        };
         // The rule as written (the effective one may have lost de-duplicated handlers).
-        let Some(written) = doc
-            .rules
-            .iter()
-            .find(|r| r.origin.pointer == entry.rule.origin.pointer && r.event == entry.rule.event)
+        let key = (
+            std::ptr::from_ref(source),
+            entry.rule.origin.pointer.as_str(),
+        );
+        let same = |r: &&Rule| r.event == entry.rule.event;
+        let Some(written) = by_pointer
+            .get(&key)
+            .and_then(|rules| rules.iter().copied().find(same))
+            .or_else(|| {
+                let doc = source.document()?;
+                let pointer = &entry.rule.origin.pointer;
+                doc.rules
+                    .iter()
+                    .find(|r| &r.origin.pointer == pointer && same(r))
+            })
         else {
             continue;
         };

@@ -420,6 +420,31 @@ fn a_trust_record_that_does_not_read_fails_closed_and_says_why() {
     }
 }
 
+/// A guard the user trusted in the record's older format (version 1: a real path and a hash,
+/// no location), which `run` does not honour: after the first warning, every tool call would
+/// go through without it and without a word. It is denied, naming the fix.
+#[test]
+fn a_guard_trusted_in_the_older_record_format_fails_closed_naming_the_fix() {
+    let h = Homed::new();
+    let file = h.trusted_deny(0);
+    let record = h.home.join(".hookx/trust.json");
+    let v2: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let entry = &v2["trusted"][0];
+    let v1 = serde_json::json!({"version": 1, "files": {
+        entry["path"].as_str().unwrap(): {"sha256": entry["sha256"], "trusted_at": entry["trusted_at"]}}});
+    std::fs::write(&record, v1.to_string()).unwrap();
+    for _ in 0..2 {
+        let (_, out) = h.denied();
+        assert!(
+            out.contains("\"deny\"")
+                && out.contains("older hookx")
+                && out.contains(&format!("hookx trust {}", file.display())),
+            "{out}"
+        );
+    }
+}
+
 /// The run-path cache's entries replaced by FIFOs: each is a miss, the file is read again, and
 /// its deny still answers.
 #[cfg(unix)]

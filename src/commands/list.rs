@@ -273,9 +273,18 @@ fn render_sources(
                 if warnings > 0 {
                     parts.push(plural(warnings, "warning"));
                 }
-                let routes = source.hookx_entries();
+                let dressed = source.dressed_routes();
+                let routes = source.hookx_entries() - dressed;
                 if routes > 0 {
                     parts.push(format!("{} (not listed)", plural(routes, "hookx route")));
+                }
+                if dressed > 0 {
+                    parts.push(format!(
+                        "{} in a hookx route's form that run more than a route, or a program \
+                         not named hookx: hookx never runs them, the agent reading the file runs \
+                         them as written (hookx doctor shows them)",
+                        plural(dressed, "handler")
+                    ));
                 }
                 match source
                     .plugin

@@ -143,12 +143,12 @@ fn command_line(handler: &Handler) -> Option<&str> {
     }
 }
 
-/// Whether `handler` is one of hookx's routes: hookx never runs it (it routes to `hookx run`,
-/// [`crate::route::is_hookx_handler`]), and install wrote it (`own`, from
-/// [`own_route_lines`]). A mark alone is not enough: a file could carry it on any command.
+/// Whether `handler` is one of hookx's routes: nothing but a route
+/// ([`crate::route::is_plain_route`]: a line that runs more, which its agent runs as written,
+/// is shown), and install wrote it (`own`, from [`own_route_lines`]). A mark alone is not
+/// enough: a file could carry it on any command.
 fn is_route(handler: &Handler, own: &HashSet<String>) -> bool {
-    crate::route::is_hookx_handler(handler)
-        && command_line(handler).is_some_and(|l| own.contains(l))
+    crate::route::is_plain_route(handler) && command_line(handler).is_some_and(|l| own.contains(l))
 }
 
 /// What the review shows of `source`, a file about to be trusted.

@@ -118,6 +118,19 @@ impl Source {
         })
     }
 
+    /// Entries that call hookx's route and run more, or another program in its form
+    /// ([`crate::route::is_plain_route`]): hookx never runs them, the agent runs them as
+    /// written.
+    pub fn dressed_routes(&self) -> usize {
+        self.document().map_or(0, |doc| {
+            doc.rules
+                .iter()
+                .flat_map(|r| &r.handlers)
+                .filter(|h| is_hookx_handler(h) && !crate::route::is_plain_route(h))
+                .count()
+        })
+    }
+
     /// Handlers that are not hookx's routing entries.
     pub fn handler_count(&self) -> usize {
         self.document().map_or(0, |doc| {

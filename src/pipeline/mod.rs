@@ -302,6 +302,7 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         hosted.host,
         &hosted.event,
     )?;
+    trusted_in_an_older_record(&hook_set.untrusted, hosted.host, &hosted.event)?;
     guard::injected_before_run();
     // 4. run and 5. answer
     let plan = dispatch::run::plan(
@@ -645,6 +646,32 @@ fn home_var_elsewhere(
     }
     guard::note(format_args!("hookx: {why}"));
     Ok(())
+}
+
+/// A file the user trusted in the record's older format (version 1, without where it was
+/// found), which `run` does not honour: guessing where the entry meant would re-open the hole
+/// identities close. Its guards must not be lost without a word after the first warning:
+/// where the event guards a tool call, an error, which the failure policy answers with a deny
+/// naming the fix.
+fn trusted_in_an_older_record(
+    untrusted: &[(&Source, TrustState)],
+    host: Flavor,
+    event: &Event,
+) -> Result<(), Error> {
+    if failure::policy(host, &event.kind) != failure::OnFailure::Deny {
+        return Ok(());
+    }
+    let legacy =
+        |(s, state): &&(&Source, TrustState)| s.withheld.unwrap_or(*state) == TrustState::Legacy;
+    let Some((source, _)) = untrusted.iter().find(legacy) else {
+        return Ok(());
+    };
+    Err(Error::Usage(format!(
+        "{} was {}, a record hookx no longer honours: review it, then run `hookx trust {}`",
+        source.display,
+        TrustState::Legacy.why_not(),
+        crate::shell::shell_quote(&source.path.display().to_string()),
+    )))
 }
 
 /// Each untrusted file is warned about once per content (`hookx list` shows them all).

@@ -275,6 +275,28 @@ pub fn is_hookx_handler(handler: &Handler) -> bool {
         .any(|line| is_hookx_entry(line))
 }
 
+/// Whether a handler is nothing but a route: each of its command lines exactly what `install`
+/// writes ([`written_route_host`]), run by a hookx program. What [`is_hookx_handler`] also
+/// takes (`touch x; hookx run --host copilot`, `./evil run --host copilot --event E`) runs
+/// more than hookx, or maybe not hookx: the agent that reads it runs it as written, so the
+/// commands that show what runs (`list`, `doctor`) show it.
+pub fn is_plain_route(handler: &Handler) -> bool {
+    let HandlerKind::Command(c) = &handler.kind else {
+        return false;
+    };
+    let lines: Vec<&String> = [&c.command, &c.bash, &c.linux, &c.osx]
+        .into_iter()
+        .flatten()
+        .collect();
+    !lines.is_empty()
+        && lines.iter().all(|line| {
+            written_route_host(line).is_some()
+                && shell_words(line)
+                    .and_then(|w| w.into_iter().next().flatten())
+                    .is_some_and(|program| is_hookx_program(&program))
+        })
+}
+
 /// Whether a handler is a hookx routing entry whose program the shell could start
 /// ([`route_can_run`]).
 pub fn hookx_handler_can_run(handler: &Handler) -> bool {

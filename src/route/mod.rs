@@ -26,7 +26,7 @@ mod switch;
 
 pub use entry::{
     Program, hookx_handler_can_run, is_hookx_entry, is_hookx_handler, is_hookx_program,
-    is_this_hookx, route_can_run, route_command, route_host,
+    is_plain_route, is_this_hookx, route_can_run, route_command, route_host,
 };
 pub use file::is_own_route;
 pub(crate) use file::{

@@ -341,7 +341,7 @@ impl Doctor<'_> {
             .map(|d| d.rules.as_slice())
             .unwrap_or_default()
             .iter()
-            .filter(|r| !r.handlers.iter().all(crate::route::is_hookx_handler))
+            .filter(|r| !r.handlers.iter().all(crate::route::is_plain_route))
             .map(|rule| RuleReport {
                 event: written_key(rule),
                 matcher: rule.matcher.clone(),

@@ -102,7 +102,7 @@ impl Doctor<'_> {
             text.push_str(&body);
             scanned = self.ctx.display(&script);
         }
-        let known = known_payload_keys();
+        let known = &*KNOWN_PAYLOAD_KEYS;
         let mut findings = Vec::new();
         let mut seen = BTreeSet::new();
         for (top, sub) in field_reads(&text) {
@@ -244,14 +244,16 @@ fn routed_payload_keys(host: Dialect, event: &EventKind, flavor: Flavor) -> Opti
 }
 
 /// Every top-level key any recorded payload had: a key a script reads that is none of these
-/// is not a payload key (a variable, a config field) and is not reported.
-fn known_payload_keys() -> BTreeSet<&'static str> {
-    Flavor::all()
-        .iter()
-        .flat_map(|f| f.tables().payload_keys)
-        .flat_map(|(_, keys)| keys.iter().copied())
-        .collect()
-}
+/// is not a payload key (a variable, a config field) and is not reported. Built once: it was
+/// built again for every handler.
+static KNOWN_PAYLOAD_KEYS: std::sync::LazyLock<BTreeSet<&'static str>> =
+    std::sync::LazyLock::new(|| {
+        Flavor::all()
+            .iter()
+            .flat_map(|f| f.tables().payload_keys)
+            .flat_map(|(_, keys)| keys.iter().copied())
+            .collect()
+    });
 
 /// How `flavor` names a tool argument written `name` in another flavour, when it differs.
 fn argument_name(flavor: Flavor, name: &str) -> Option<&'static str> {
