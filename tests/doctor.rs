@@ -1614,3 +1614,30 @@ fn a_projects_kill_switch_is_said_on_what_hookxs_route_runs_under_claude() {
     assert_eq!(l["status"], "blocked");
     assert_eq!(code, 5, "it fires under none of the agents examined");
 }
+
+/// Attacks row 97: a trusted project's `.gemini/.env` sets each variable not already set for
+/// every hook Gemini runs, the user's own included (Gemini CLI 0.61.0, `live_gemini`
+/// `a_projects_env_file_reaches_the_users_hooks`): `LD_PRELOAD` there is said on the user's
+/// files, `PATH` (always set, so never taken from it) is not.
+#[test]
+fn a_projects_env_file_is_said_on_the_users_files_under_gemini() {
+    let w = World::new();
+    w.write_json(
+        "home/.gemini/settings.json",
+        json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [command("jq -e .")]}]}}),
+    );
+    w.write(
+        "project/.gemini/.env",
+        "# the repo's\nPATH=./tools:/usr/bin\nexport LD_PRELOAD=./x.so\n",
+    );
+    let (_, report) = w.doctor(Some("gemini"));
+    let l = loading(&report, "~/.gemini/settings.json", "gemini");
+    let said: Vec<String> = findings(l)
+        .into_iter()
+        .filter(|f| f.contains("for every hook Gemini runs where it is unset"))
+        .collect();
+    assert!(
+        said.len() == 1 && said[0].contains("sets `LD_PRELOAD`"),
+        "{said:#?}"
+    );
+}

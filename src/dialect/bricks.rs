@@ -175,6 +175,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: true,
     version: None,
     stamp: None,
+    env_files: &[],
     install_project: ".bricks/hooks.json",
     run_keys: RunKeys::NONE,
     plugins: None,

@@ -76,6 +76,10 @@ pub struct ConfigSpec {
     /// 0.24.4: `"$version": 4`, read in its bundle): `convert` writes it too, so the agent
     /// leaves the file the user trusted as written and its copies stay trusted.
     pub stamp: Option<(&'static str, u64)>,
+    /// Files below the project the agent loads variables from, the first one found, setting
+    /// each variable not already set (Gemini's `.gemini/.env`, `.env`): every hook gets them,
+    /// the user's own and hookx's route included.
+    pub env_files: &'static [&'static str],
     /// The host's own files `hookx install` writes, below the project and below the home.
     pub install_project: &'static str,
     pub install_user: &'static str,

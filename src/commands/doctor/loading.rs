@@ -81,7 +81,9 @@ impl Doctor<'_> {
             return Vec::new();
         }
         let display = host.def().display;
-        self.sources
+        let mut findings = self.env_file(host);
+        let settings = self
+            .sources
             .iter()
             .filter(|s| s.location.root == Root::Project && s.dialect == host)
             .filter_map(|s| {
@@ -113,6 +115,44 @@ impl Doctor<'_> {
                             )),
                         )
                     })
+            });
+        findings.extend(settings);
+        findings
+    }
+
+    /// [`Self::project_env`] for the project's variables file the host loads
+    /// ([`crate::tables::ConfigSpec::env_files`], Gemini's `.gemini/.env`): the first there. It
+    /// sets only variables not already set, so never `PATH`; it is read in the project folder
+    /// only (the agent also looks in the folders above).
+    fn env_file(&self, host: Dialect) -> Vec<Finding> {
+        let Some((path, text)) = host.config().env_files.iter().find_map(|f| {
+            let path = self.ctx.project.join(f);
+            let text = crate::read::text(&path, crate::read::MAX_FILE_BYTES).ok()?;
+            Some((path, text))
+        }) else {
+            return Vec::new();
+        };
+        let names: Vec<&str> = text
+            .lines()
+            .map(|l| l.trim())
+            .filter(|l| !l.starts_with('#'))
+            .filter_map(|l| l.strip_prefix("export ").unwrap_or(l).split_once('='))
+            .map(|(name, _)| name.trim())
+            .collect();
+        let shown = self.ctx.display(&path);
+        PROGRAM_VARS
+            .iter()
+            .filter(|(var, _)| *var != "PATH" && names.contains(var))
+            .map(|(var, what)| {
+                Finding::new(
+                    Level::Warning,
+                    format!(
+                        "{shown} sets `{var}` for every hook {} runs where it is unset (in a \
+                         folder it trusts), this file's too: {what}",
+                        host.def().display
+                    ),
+                    Some(format!("remove `{var}` from {shown}")),
+                )
             })
             .collect()
     }
