@@ -708,3 +708,40 @@ fn the_deny_says_when_the_install_it_names_is_no_longer_there() {
     let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
     assert!(reason.contains("a folder no longer there"), "{reason}");
 }
+
+/// While a project's keys are listed, `--scope user --uninstall` keeps the user route, which
+/// runs the byte-identical guard in projects without a route of their own. The record is read
+/// as Copilot reads the file, comments too (attacks row 135: with a `//` note in the file the
+/// record was read strictly, taken for empty, and the route went; the key stayed listed, so
+/// the guard ran nowhere in `b`).
+#[test]
+fn a_comment_in_the_switch_file_does_not_let_the_user_route_go_while_a_project_needs_it() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&p.a, &["trust", "--yes"]);
+    p.hookx(&p.b, &["trust", "--yes"]);
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    let settings = p.home.join(".copilot/settings.json");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    let body = text.trim_start().strip_prefix('{').unwrap();
+    std::fs::write(&settings, format!("{{ // my settings\n{body}")).unwrap();
+    let out = p.hookx(
+        &p.a,
+        &[
+            "install",
+            "--host",
+            "copilot",
+            "--scope",
+            "user",
+            "--uninstall",
+        ],
+    );
+    assert!(out.contains("kept the copilot routes"), "{out}");
+    let (answers, ran) = p.fire(&p.b);
+    assert_eq!(
+        ran,
+        [p.b.display().to_string()],
+        "the guard once: {answers:?}"
+    );
+    assert!(copilot_deny(&answers).is_some(), "no deny: {answers:?}");
+}

@@ -128,15 +128,13 @@ pub fn switch_text(
 }
 
 /// The installs (projects, or `~` for the home) whose keys hookx records in the switch file's
-/// text `current`: while a project is among them, a byte-identical handler in any other
-/// project is switched off too, and hookx's user route runs it there.
+/// text `current` (read as the host reads it, as [`listed_keys`]): while a project is among
+/// them, a byte-identical handler in any other project is switched off too, and hookx's user
+/// route runs it there.
 pub fn recorded_owners(current: &str, switch: &HookSwitch) -> Vec<String> {
-    let Ok(value) = serde_json::from_str::<Value>(current) else {
-        return Vec::new();
-    };
-    value
-        .get(switch.owned_key)
-        .and_then(|r| r.get(switch.key))
+    JsonText::new(current)
+        .value(&[Seg::from(switch.owned_key), Seg::from(switch.key)])
+        .as_ref()
         .and_then(Value::as_object)
         .map(|owners| owners.keys().cloned().collect())
         .unwrap_or_default()
