@@ -745,3 +745,43 @@ fn a_comment_in_the_switch_file_does_not_let_the_user_route_go_while_a_project_n
     );
     assert!(copilot_deny(&answers).is_some(), "no deny: {answers:?}");
 }
+
+/// Copilot reads its settings with jsonc-parser 0.34, which takes more than comments and
+/// commas in whitespace (`userSettingsLoad` of Copilot CLI 1.0.102, asked directly: each file
+/// below gave back the list with the guard's key). hookx reads each as Copilot does, so the
+/// guard Copilot leaves to it still runs (attacks row 136: each was invalid for hookx, the
+/// list taken for absent, and the guard ran nowhere, silently).
+#[test]
+fn a_switch_file_copilot_reads_loosely_still_leaves_the_guard_to_hookx() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&p.a, &["trust", "--yes"]);
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    let settings = p.home.join(".copilot/settings.json");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    assert!(text.contains("],\"hookx\""), "{text}");
+    let body = text.trim_start().strip_prefix('{').unwrap();
+    for (what, loose) in [
+        (
+            "a comma left out with no space",
+            text.replacen("],\"hookx\"", "]\"hookx\"", 1),
+        ),
+        ("a tab in a string", format!("{{\"model\":\"a\tb\",{body}")),
+        ("a hexadecimal number", format!("{{\"n\":0x10,{body}")),
+        ("a number with a plus", format!("{{\"n\":+1,{body}")),
+        ("a number ending in a point", format!("{{\"n\":1.,{body}")),
+        ("two byte order marks", format!("\u{feff}\u{feff}{text}")),
+    ] {
+        std::fs::write(&settings, &loose).unwrap();
+        let (answers, ran) = p.fire(&p.a);
+        assert_eq!(
+            ran,
+            [p.a.display().to_string()],
+            "{what}: the guard once: {answers:?}"
+        );
+        assert!(
+            copilot_deny(&answers).is_some(),
+            "{what}: no deny: {answers:?}"
+        );
+    }
+}
