@@ -785,3 +785,25 @@ fn a_switch_file_copilot_reads_loosely_still_leaves_the_guard_to_hookx() {
         );
     }
 }
+
+/// The user's own `disabledHooks`, empty (a comment in it, or none), is the user's: an
+/// install and its uninstall give the file back byte for byte (attacks row 137: uninstall
+/// took the emptied list out, and the user's comment in it with it).
+#[test]
+fn the_users_empty_switch_list_comes_back_after_an_uninstall() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let settings = p.home.join(".copilot/settings.json");
+    for before in [
+        "{\"disabledHooks\": []}\n",
+        "{\n  \"disabledHooks\": [\n    // turned off by hand\n  ]\n}\n",
+        "{\"disabledHooks\": [ // c\n]}\n",
+    ] {
+        common::write(&p.home, ".copilot/settings.json", before);
+        p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+        let installed = std::fs::read_to_string(&settings).unwrap();
+        assert!(installed.contains("\"hookx\""), "{installed}");
+        p.hookx(&p.a, &["install", "--host", "copilot", "--uninstall"]);
+        assert_eq!(std::fs::read_to_string(&settings).unwrap(), before);
+    }
+}

@@ -14,6 +14,9 @@ use crate::config::update::Change;
 use crate::tables::HookSwitch;
 use serde_json::{Map, Value, json};
 
+/// The record's mark of a list the user had before hookx listed a key in it.
+const USERS_LIST: &str = "usersList";
+
 /// How the record names an install of the home's files (`--scope user`).
 pub const HOME_OWNER: &str = "~";
 
@@ -74,6 +77,13 @@ pub fn switch_text(
         }
         Some(all)
     };
+    // A list that was there before hookx's first key went in is the user's, empty or not:
+    // it stays when hookx's keys go (an old record, without the mark, says nothing of it).
+    let users_list = match record.get(USERS_LIST) {
+        None if owners.is_empty() => text.value(&list).is_some(),
+        None => false,
+        Some(v) => v.as_bool().ok_or_else(bad)?,
+    };
     let had = union(&owners).ok_or_else(bad)?;
     // An install whose folder is gone (moved, deleted) can never be uninstalled from it: its
     // keys would stay listed, the handlers off everywhere for good. Any edit drops it.
@@ -105,11 +115,14 @@ pub fn switch_text(
         }
         .ok_or("cannot edit the list")?;
     }
-    if text.len(&list) == Some(0) {
+    if text.len(&list) == Some(0) && !users_list {
         text.remove(&list).ok_or("cannot edit the list")?;
     }
     let has_record = text.value(&record_at).is_some();
-    let new_record = json!({"created": created, switch.key: owners});
+    let mut new_record = json!({"created": created, switch.key: owners});
+    if users_list {
+        new_record[USERS_LIST] = json!(true);
+    }
     match (has_record, owners.is_empty()) {
         (true, true) => text.remove(&record_at),
         (true, false) => text.replace(&record_at, &new_record),
