@@ -432,7 +432,7 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
                 }
                 // A `hooks` object that only held hookx's entries goes too, as install may
                 // have added it.
-                if report.removed > 0 && !events.is_empty() && text.len(&events) == Some(0) {
+                if report.removed > 0 && !events.is_empty() && text.is_bare_empty(&events) {
                     let _ = text.remove(&events);
                 }
                 report.removed > 0
