@@ -807,3 +807,39 @@ fn the_users_empty_switch_list_comes_back_after_an_uninstall() {
         assert_eq!(std::fs::read_to_string(&settings).unwrap(), before);
     }
 }
+
+/// An uninstall that leaves `disabledHooks` as it was says nothing of handlers running again
+/// (attacks row 149: with hookx's record written by hand, with a comment in it, a user-scope
+/// uninstall rewrote the record and said "copilot runs again the handlers hookx had turned
+/// off", while project `a`'s key stayed listed and the handler off).
+#[test]
+fn an_uninstall_that_turns_nothing_back_on_does_not_say_so() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&p.a, &["trust", "--yes"]);
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    let settings = p.home.join(".copilot/settings.json");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    let by_hand = text.replacen("\"hookx\":{", "\"hookx\":{ // hookx's\n", 1);
+    assert_ne!(by_hand, text);
+    std::fs::write(&settings, &by_hand).unwrap();
+    let out = p.hookx(
+        &p.a,
+        &[
+            "install",
+            "--host",
+            "copilot",
+            "--scope",
+            "user",
+            "--uninstall",
+        ],
+    );
+    assert!(out.contains("kept the copilot routes"), "{out}");
+    assert!(!out.contains("runs again"), "{out}");
+    let listed = std::fs::read_to_string(&settings).unwrap();
+    let (answers, ran) = p.fire(&p.a);
+    assert_eq!(ran.len(), 1, "{listed}\n{answers:?}");
+    // The uninstall that takes the key out says so.
+    let out = p.hookx(&p.a, &["install", "--host", "copilot", "--uninstall"]);
+    assert!(out.contains("copilot runs again the handlers"), "{out}");
+}
