@@ -152,7 +152,22 @@ impl JsonText {
             })?,
         };
         let (start, end) = *slot.items.get(i)?;
-        if i > 0 {
+        let prev_end = i.checked_sub(1).map(|p| slot.items[p].1);
+        let comment_line = prev_end
+            .and_then(|p| self.comment_after(p, start))
+            .filter(|&(_, eol)| eol < start);
+        if let (Some(prev_end), Some((_, eol))) = (prev_end, comment_line) {
+            // The previous item's comment stays on its line, as `insert_at` left it.
+            match slot.items.get(i + 1) {
+                Some(&(next, _)) => self.text.replace_range(start..next, ""),
+                None => {
+                    self.text.replace_range(eol..end, "");
+                    if self.text[prev_end..].starts_with(',') {
+                        self.text.remove(prev_end);
+                    }
+                }
+            }
+        } else if i > 0 {
             self.text.replace_range(slot.items[i - 1].1..end, "");
         } else if let Some(&(next, _)) = slot.items.get(1) {
             self.text.replace_range(start..next, "");
@@ -230,7 +245,19 @@ impl JsonText {
                     item(&flat, "")
                 };
                 if index >= n {
-                    self.text.insert_str(last_end, &format!("{sep}{body}"));
+                    match self
+                        .comment_after(last_end, slot.close)
+                        .filter(|_| multiline)
+                    {
+                        // The last item's comment stays on its line: the new item goes below it.
+                        Some((comma, eol)) => {
+                            self.text.insert_str(eol, &format!("{nl}{indent}{body}"));
+                            if !comma {
+                                self.text.insert(last_end, ',');
+                            }
+                        }
+                        None => self.text.insert_str(last_end, &format!("{sep}{body}")),
+                    }
                 } else {
                     let at = slot.items[index].0;
                     self.text.insert_str(at, &format!("{body}{sep}"));
@@ -238,6 +265,22 @@ impl JsonText {
             }
         }
         Some(())
+    }
+
+    /// Where the line of an item ending at `end` ends, when the rest of that line (before
+    /// `close`) is a comment, with whether a comma already follows the item: a comment written
+    /// after the last item belongs to it.
+    fn comment_after(&self, end: usize, close: usize) -> Option<(bool, usize)> {
+        let rest = &self.text[end..close];
+        let line = &rest[..rest.find(['\r', '\n'])?];
+        let after = line.trim_start();
+        let (comma, after) = match after.strip_prefix(',') {
+            Some(after) => (true, after.trim_start()),
+            None => (false, after),
+        };
+        let comment = after.starts_with("//")
+            || (after.starts_with("/*") && after.trim_end().ends_with("*/"));
+        comment.then_some((comma, end + line.len()))
     }
 
     /// A new value as text: on one line in a one-line file (or for a flat sibling), else
@@ -362,12 +405,21 @@ mod tests {
             "{\n  \"hooks\": {\n    \"Stop\": []\n  }\n}",
             "{\n  \"hooks\": {\n    \"Stop\": [{\"a\": 1}, {\"a\": 2},]\n  }\n}",
             "{\n  \"hooks\": {\n    \"Stop\": [{\"a\": 1}]\n  }\n}",
+            "{\n  \"hooks\": {\n    \"Stop\": [\n      {\"a\": 1} // mine\n    ]\n  }\n}",
+            "{\r\n  \"hooks\": {\r\n    \"Stop\": [\r\n      {\"a\": 0},\r\n      {\"a\": 1} /* mine */\r\n    ]\r\n  }\r\n}",
         ];
         let entry = json!({"hooks": [{"type": "command", "command": "hookx run"}]});
         for text in texts {
             let stop = json_path!["hooks", "Stop"];
             let added = edit(text, |t| t.push(&stop, &entry).unwrap());
             assert!(added.contains("hookx run"), "{added}");
+            // A comment after the last item stays on that item's line.
+            for comment in ["// mine", "/* mine */"] {
+                if text.contains(comment) {
+                    let line = format!("{{\"a\": 1}}, {comment}");
+                    assert!(added.contains(&line), "{added}");
+                }
+            }
             let n = JsonText::new(added.clone()).len(&stop).unwrap();
             let back = edit(&added, |t| {
                 t.remove(&json_path!["hooks", "Stop", n - 1]).unwrap()
