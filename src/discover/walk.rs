@@ -225,7 +225,11 @@ pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<
         let Some((host, _, _)) = run else {
             return true;
         };
+        let enables_plugins = plugins_needed
+            .iter()
+            .any(|(_, spec)| spec.enabled_in.contains(&c.location.id));
         if c.location.root != crate::tables::Root::Project
+            || enables_plugins
             || !super::who_runs::read_only_for_switch(host, c.location)
         {
             return true;

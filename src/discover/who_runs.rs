@@ -120,11 +120,14 @@ pub fn needs_trust(host: Dialect, source: &Source) -> bool {
 /// own handlers, written in a foreign dialect's form, its switch turns off ([`needed_for_switch`]):
 /// such files are read up to a byte budget per event (`walk::SWITCH_ONLY_BYTES`).
 pub fn read_only_for_switch(host: Dialect, location: &Location) -> bool {
-    location.dialect == host
+    let config = host.config();
+    let keyed_alike = config.foreign_switches.iter().any(|s| {
+        s.hooks.is_some_and(|h| h.location != location.id)
+            && config.reads_foreign_as.iter().any(|(d, _)| *d == s.dialect)
+    });
+    keyed_alike
+        && location.dialect == host
         && is_native(host, location)
-        && host.config().foreign_switches.iter().all(|s| {
-            s.hooks.is_none_or(|h| h.location != location.id) && s.dialect != location.dialect
-        })
         && location.scope != Scope::Managed
         && location_runner(host, location) == Runner::Native
         && !location.dialect.config().merges_identical_handlers
