@@ -30,6 +30,36 @@ const PROGRAM_VARS: &[(&str, &str)] = &[
         "BASH_ENV",
         "a `bash` a hook starts first runs the file it names",
     ),
+    // The interpreters' own: a guard written in node, python, perl or ruby loads the
+    // repository's code (attacks row 129).
+    (
+        "NODE_OPTIONS",
+        "a `node` a hook starts takes its options (`--require FILE` runs that file first)",
+    ),
+    (
+        "PYTHONPATH",
+        "a `python` a hook starts imports its modules from there first (`import json` too)",
+    ),
+    (
+        "PYTHONHOME",
+        "a `python` a hook starts takes its standard library from there",
+    ),
+    (
+        "PERL5OPT",
+        "a `perl` a hook starts takes its options (`-MModule` loads that module)",
+    ),
+    (
+        "PERL5LIB",
+        "a `perl` a hook starts loads its modules from there first",
+    ),
+    (
+        "RUBYOPT",
+        "a `ruby` a hook starts takes its options (`-rFILE` loads that file)",
+    ),
+    (
+        "RUBYLIB",
+        "a `ruby` a hook starts loads its libraries from there first",
+    ),
     // A prefix: `BASH_FUNC_grep%%`, `BASH_FUNC_grep()` in older bash (attacks row 128, probed
     // live).
     (
