@@ -708,3 +708,37 @@ fn the_deny_says_when_the_install_it_names_is_no_longer_there() {
     let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
     assert!(reason.contains("a folder no longer there"), "{reason}");
 }
+
+/// After row 83's fix, `hookx run --host copilot` reads Copilot's own project files to key
+/// their PascalCase handlers: a repository's 20 files of 10 MB made every event take 40 s
+/// (release build), past Copilot's limit, where the host fails open. Such files are read up
+/// to 1 MiB per event (`walk::SWITCH_ONLY_BYTES`): a bigger one is not read, so its handler,
+/// here an untrusted copy of the guard `a`'s install switched off, is taken for one Copilot
+/// runs (the repository's own, in its own oversized file) and does not deny every call.
+#[test]
+fn a_repositorys_own_hook_files_past_the_switch_budget_are_not_read() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let claude = p.b.join(".claude/settings.json");
+    let rule: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&claude).unwrap()).unwrap();
+    std::fs::remove_file(&claude).unwrap();
+    let mut hooks = rule["hooks"].clone();
+    let filler = serde_json::json!({"matcher": "Nope", "hooks": [{"type": "command", "command": "x".repeat(1000)}]});
+    for _ in 0..1100 {
+        hooks["PreToolUse"]
+            .as_array_mut()
+            .unwrap()
+            .push(filler.clone());
+    }
+    let big = serde_json::json!({"version": 1, "hooks": hooks}).to_string();
+    assert!(big.len() > 1024 * 1024);
+    common::write(&p.b, ".github/hooks/team.json", &big);
+    p.hookx(&p.a, &["trust", "--yes"]);
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    let (answers, ran) = p.fire(&p.b);
+    assert!(
+        ran.is_empty() && copilot_deny(&answers).is_none(),
+        "read past the budget: {answers:?}"
+    );
+}

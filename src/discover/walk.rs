@@ -160,6 +160,10 @@ pub fn has_copies<'a>(sources: impl IntoIterator<Item = &'a Source>) -> bool {
         })
 }
 
+/// What one event reads of a host's own project files needed only for its switch
+/// ([`super::who_runs::read_only_for_switch`]).
+const SWITCH_ONLY_BYTES: u64 = 1024 * 1024;
+
 /// Every source of `ctx`'s locations (for a `run`, only those it needs), in [`locations`]
 /// order, one per real file.
 ///
@@ -212,8 +216,33 @@ pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<
         source.plugin = c.plugin;
         Some((c.order, source))
     };
+    // A host's own project files read only for its switch: up to a byte budget per event
+    // (a repository's 20 files of 10 MB made every Copilot event take 40 s, past Copilot's
+    // limit: attacks row 83's fix). A file past it is not read (nor counted), and a handler of
+    // the repository's own in it is taken for one the host runs.
+    let switch_bytes = std::cell::Cell::new(0u64);
+    let within_switch_budget = |c: &Candidate| {
+        let Some((host, _, _)) = run else {
+            return true;
+        };
+        let enables_plugins = plugins_needed
+            .iter()
+            .any(|(_, spec)| spec.enabled_in.contains(&c.location.id));
+        if c.location.root != crate::tables::Root::Project
+            || enables_plugins
+            || !super::who_runs::read_only_for_switch(host, c.location)
+        {
+            return true;
+        }
+        let used = switch_bytes.get().saturating_add(c.file.meta.len());
+        let within = used <= SWITCH_ONLY_BYTES;
+        if within {
+            switch_bytes.set(used);
+        }
+        within
+    };
     let load_wanted = |claims: &Claims, i: usize, c: &Candidate| {
-        wanted(c.location)
+        (wanted(c.location) && within_switch_budget(c))
             .then(|| load_held(claims, i, c))
             .flatten()
     };

@@ -116,6 +116,23 @@ pub fn needs_trust(host: Dialect, source: &Source) -> bool {
     runner(host, source) == Runner::Hookx
 }
 
+/// Whether `hookx run --host HOST` reads files at `location` only to tell which of the host's
+/// own handlers, written in a foreign dialect's form, its switch turns off ([`needed_for_switch`]):
+/// such files are read up to a byte budget per event (`walk::SWITCH_ONLY_BYTES`).
+pub fn read_only_for_switch(host: Dialect, location: &Location) -> bool {
+    let config = host.config();
+    let keyed_alike = config.foreign_switches.iter().any(|s| {
+        s.hooks.is_some_and(|h| h.location != location.id)
+            && config.reads_foreign_as.iter().any(|(d, _)| *d == s.dialect)
+    });
+    keyed_alike
+        && location.dialect == host
+        && is_native(host, location)
+        && location.scope != Scope::Managed
+        && location_runner(host, location) == Runner::Native
+        && !location.dialect.config().merges_identical_handlers
+}
+
 /// Whether `hookx run --host HOST` needs files at `location` to tell which handlers the host
 /// leaves to hookx: the foreign files it reads, its own files (which may hold a handler in
 /// the foreign dialect's form, keyed alike), and the file holding its list.
