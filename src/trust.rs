@@ -473,6 +473,19 @@ impl TrustStore {
             };
             let mut text = serde_json::to_string_pretty(&file).unwrap_or_default();
             text.push('\n');
+            // A record `load` refuses would deny every guarded tool call, everywhere.
+            let cap = crate::read::MAX_FILE_BYTES;
+            if text.len() as u64 > cap {
+                return Err(Error::Io {
+                    path: shown.clone(),
+                    message: format!(
+                        "would be {} bytes, too large for hookx to read back (up to {cap}); \
+                         nothing was trusted: take back the records of files no longer used \
+                         (`hookx trust --list`, `hookx trust --revoke FILE`)",
+                        text.len()
+                    ),
+                });
+            }
             Ok(crate::config::update::Change::Write(text))
         })?;
         // A copy written by a concurrent `hookx trust` whose record is not saved yet may go

@@ -420,6 +420,63 @@ fn a_trust_record_that_does_not_read_fails_closed_and_says_why() {
     }
 }
 
+/// Row 122 (seventh pass): `hookx trust` wrote a record larger than `run` reads (records of
+/// many files pile up), and from then on every guarded tool call in every project was denied,
+/// `trust` itself could no longer read the record, and the fix said "run the hookx that wrote
+/// it". A trust that would make the record too large to read writes nothing and says why; the
+/// record and its trusted guard keep working.
+#[test]
+fn trust_never_writes_a_record_run_cannot_read() {
+    let h = Homed::new();
+    h.trusted_deny(0);
+    let record = h.home.join(".hookx/trust.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let first = v["trusted"][0].clone();
+    let cap = hookx::read::MAX_FILE_BYTES as usize;
+    let size = |v: &serde_json::Value| serde_json::to_string_pretty(v).unwrap().len() + 1;
+    let gone = |i: usize| {
+        let mut r = first.clone();
+        r["path"] = format!("/gone/{i:08}/.bricks-project-desktop/hooks.json").into();
+        r
+    };
+    let bare = size(&v);
+    v["trusted"].as_array_mut().unwrap().push(gone(0));
+    let one = size(&v) - bare;
+    let list = v["trusted"].as_array_mut().unwrap();
+    for i in 1..(cap - bare - 2048) / one {
+        list.push(gone(i));
+    }
+    let text = serde_json::to_string_pretty(&v).unwrap() + "\n";
+    assert!(
+        text.len() < cap && text.len() + 4096 > cap,
+        "{}",
+        text.len()
+    );
+    std::fs::write(&record, &text).unwrap();
+    let (denied, out) = h.denied();
+    assert!(denied, "{out}");
+    let mut names = Vec::new();
+    for i in 0..40 {
+        let file = h.project.join(format!(".github/hooks/f{i:03}.json"));
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        let hooks = r#"{"version":1,"hooks":{"sessionStart":[{"type":"command","bash":"true"}]}}"#;
+        std::fs::write(&file, hooks).unwrap();
+        names.push(file.display().to_string());
+    }
+    let mut args = vec!["trust"];
+    args.extend(names.iter().map(String::as_str));
+    let (code, _, stderr) = h.hookx(&args, "");
+    assert_ne!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("trust.json") && stderr.contains("too large"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), text);
+    let (denied, out) = h.denied();
+    assert!(denied, "{out}");
+}
+
 /// A guard the user trusted in the record's older format (version 1: a real path and a hash,
 /// no location), which `run` does not honour: after the first warning, every tool call would
 /// go through without it and without a word. It is denied, naming the fix.

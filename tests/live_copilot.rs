@@ -2487,6 +2487,82 @@ fn drop_forms() -> Vec<DropForm> {
                 group(Some("Bash"), prompt.clone()),
             );
         }
+        // The seventh attack pass (rows 120-121): values of other types, events Copilot does
+        // not read from a Claude file (its own camelCase names it reads, and checks).
+        add(
+            "timeout null on PreToolUse".into(),
+            "PreToolUse",
+            group(Some("Bash"), cmd(json!({"timeout": null}))),
+        );
+        add(
+            "timeout true on PreToolUse".into(),
+            "PreToolUse",
+            group(Some("Bash"), cmd(json!({"timeout": true}))),
+        );
+        add(
+            "timeout 1e-9 on PreToolUse".into(),
+            "PreToolUse",
+            group(Some("Bash"), cmd(json!({"timeout": 1e-9}))),
+        );
+        add(
+            "matcher null on PreToolUse".into(),
+            "PreToolUse",
+            json!({"matcher": null, "hooks": [cmd(json!({}))]}),
+        );
+        add(
+            "matcher 5 on PreToolUse".into(),
+            "PreToolUse",
+            json!({"matcher": 5, "hooks": [cmd(json!({}))]}),
+        );
+        add(
+            "type \"Command\" on PreToolUse".into(),
+            "PreToolUse",
+            group(Some("Bash"), json!({"type": "Command", "command": "ODD"})),
+        );
+        for event in ["PreToolUse", "Stop"] {
+            add(
+                format!("handlers an object on {event}"),
+                event,
+                json!({"matcher": "Bash", "hooks": cmd(json!({}))}),
+            );
+            add(
+                format!("handlers a string on {event}"),
+                event,
+                json!({"matcher": "Bash", "hooks": "ODD"}),
+            );
+            add(
+                format!("handler a string on {event}"),
+                event,
+                json!({"matcher": "Bash", "hooks": ["ODD"]}),
+            );
+        }
+        add("group a string on Stop".into(), "Stop", json!("ODD"));
+        for event in [
+            "Setup",
+            "PostCompact",
+            "TeammateIdle",
+            "NoSuchEvent",
+            "preToolUse",
+            "agentStop",
+            "userPromptSubmitted",
+            "pretooluse",
+        ] {
+            add(
+                format!("timeout 0 on {event}"),
+                event,
+                group(None, cmd(json!({"timeout": 0}))),
+            );
+        }
+        add(
+            "agent on TeammateIdle".into(),
+            "TeammateIdle",
+            group(None, agent.clone()),
+        );
+        add(
+            "matcher \"\" on preToolUse".into(),
+            "preToolUse",
+            group(Some(""), cmd(json!({}))),
+        );
     }
     let camel = |extra: Value| {
         let mut h = json!({"type": "command", "bash": "ODD"});

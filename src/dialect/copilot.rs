@@ -788,14 +788,7 @@ static DROPS_CLAUDE_FILE: crate::tables::FileDrop = crate::tables::FileDrop {
     type_key: "type",
     default_type: "command",
     timeout_key: "timeout",
-    empty_matcher_refused_on: &[
-        EventKind::PreToolUse,
-        EventKind::PostToolUse,
-        EventKind::PermissionRequest,
-        EventKind::SubagentStart,
-        EventKind::PreCompact,
-        EventKind::Notification,
-    ],
+    events: CLAUDE_EVENTS,
     timeout_must_be_positive: true,
     types: &[
         ("command", crate::tables::TypeOn::Every),
@@ -814,6 +807,9 @@ static DROPS_CLAUDE_FILE: crate::tables::FileDrop = crate::tables::FileDrop {
         on: &[EventKind::PreToolUse, EventKind::PermissionRequest],
     }),
     fixes: crate::tables::DropFixes {
+        shape: "write each entry as `{\"matcher\": …, \"hooks\": [{\"type\": \"command\", …}]}`: \
+                an entry, its `\"hooks\"` and each handler in it of another JSON type make \
+                Copilot drop the file",
         empty_matcher: "remove `\"matcher\": \"\"` (no matcher matches every tool, in Claude and \
                         Copilot alike)",
         timeout: "write a number of seconds above 0, or leave `\"timeout\"` out",
@@ -825,6 +821,60 @@ static DROPS_CLAUDE_FILE: crate::tables::FileDrop = crate::tables::FileDrop {
     source: "run 1.0.102: tests/live_copilot.rs ground_truth_dropped_files \
              (recorded/copilot-1.0.102/dropped-files.json)",
 };
+
+/// The events Copilot CLI 1.0.102 reads from `.claude/settings*.json`: (kind, Claude's name,
+/// Copilot's own name, whether it keeps the group matcher). Both names are read (case and
+/// all: `pretooluse` is not); any other event, `Setup` or `PostCompact` say, is skipped unread
+/// (probed: `ground_truth_dropped_files`).
+const CLAUDE_EVENTS: &[(EventKind, &str, &str, bool)] = &[
+    (EventKind::PreToolUse, "PreToolUse", "preToolUse", true),
+    (EventKind::PostToolUse, "PostToolUse", "postToolUse", true),
+    (
+        EventKind::PostToolUseFailure,
+        "PostToolUseFailure",
+        "postToolUseFailure",
+        false,
+    ),
+    (
+        EventKind::PermissionRequest,
+        "PermissionRequest",
+        "permissionRequest",
+        true,
+    ),
+    (
+        EventKind::UserPromptSubmit,
+        "UserPromptSubmit",
+        "userPromptSubmitted",
+        false,
+    ),
+    (EventKind::Stop, "Stop", "agentStop", false),
+    (
+        EventKind::SubagentStart,
+        "SubagentStart",
+        "subagentStart",
+        true,
+    ),
+    (
+        EventKind::SubagentStop,
+        "SubagentStop",
+        "subagentStop",
+        false,
+    ),
+    (
+        EventKind::SessionStart,
+        "SessionStart",
+        "sessionStart",
+        false,
+    ),
+    (EventKind::SessionEnd, "SessionEnd", "sessionEnd", false),
+    (EventKind::PreCompact, "PreCompact", "preCompact", true),
+    (
+        EventKind::Notification,
+        "Notification",
+        "notification",
+        true,
+    ),
+];
 
 /// Copilot CLI 1.0.102's `disabledHooks` (`~/.copilot/settings.json`), as it keys a handler
 /// of `.claude/settings*.json`: probed by asking the client for each handler's `disableKey`
@@ -841,55 +891,7 @@ static DISABLED_HOOKS: crate::tables::HookSwitch = crate::tables::HookSwitch {
     file: ".copilot/settings.json",
     key: "disabledHooks",
     owned_key: "hookx",
-    events: &[
-        (EventKind::PreToolUse, "PreToolUse", "preToolUse", true),
-        (EventKind::PostToolUse, "PostToolUse", "postToolUse", true),
-        (
-            EventKind::PostToolUseFailure,
-            "PostToolUseFailure",
-            "postToolUseFailure",
-            false,
-        ),
-        (
-            EventKind::PermissionRequest,
-            "PermissionRequest",
-            "permissionRequest",
-            true,
-        ),
-        (
-            EventKind::UserPromptSubmit,
-            "UserPromptSubmit",
-            "userPromptSubmitted",
-            false,
-        ),
-        (EventKind::Stop, "Stop", "agentStop", false),
-        (
-            EventKind::SubagentStart,
-            "SubagentStart",
-            "subagentStart",
-            true,
-        ),
-        (
-            EventKind::SubagentStop,
-            "SubagentStop",
-            "subagentStop",
-            false,
-        ),
-        (
-            EventKind::SessionStart,
-            "SessionStart",
-            "sessionStart",
-            false,
-        ),
-        (EventKind::SessionEnd, "SessionEnd", "sessionEnd", false),
-        (EventKind::PreCompact, "PreCompact", "preCompact", true),
-        (
-            EventKind::Notification,
-            "Notification",
-            "notification",
-            true,
-        ),
-    ],
+    events: CLAUDE_EVENTS,
     type_key: "type",
     command_type: "command",
     command_keys: &["bash", "powershell"],

@@ -48,7 +48,7 @@ pub fn scan_all(location: &Location, only: Option<Dialect>, src: &SourceFile) ->
             crate::config::syntax::parse_json_as(src, syntax).ok()
         });
         if let Some(value) = value
-            && let Some(d) = scan(*host, drop, location.dialect, value, src)
+            && let Some(d) = scan(*host, drop, value, src)
         {
             found.push(d);
         }
@@ -56,39 +56,53 @@ pub fn scan_all(location: &Location, only: Option<Dialect>, src: &SourceFile) ->
     found
 }
 
-/// The first entry of `value` (a file of `dialect`, `src` its text) for which `host` drops it.
-fn scan(
-    host: Dialect,
-    drop: &FileDrop,
-    dialect: Dialect,
-    value: &Value,
-    src: &SourceFile,
-) -> Option<Dropped> {
+/// The first entry of `value` (`src` its text) for which `host` drops it.
+fn scan(host: Dialect, drop: &FileDrop, value: &Value, src: &SourceFile) -> Option<Dropped> {
     let events = value.get(drop.events_key)?.as_object()?;
-    let kind_of = |key: &str| dialect.flavors().find_map(|f| f.tables().event_kind(key));
     for (event, groups) in events {
-        let Some(kind) = kind_of(event) else {
+        // An event the host does not read is skipped unread, whatever it holds.
+        let Some((kind, _, _, keeps_matcher)) = drop
+            .events
+            .iter()
+            .find(|(_, name, own, _)| name == event || own == event)
+        else {
             continue;
         };
         let base = format!("/{}/{}", escape(drop.events_key), escape(event));
         for (g, group) in groups.as_array().into_iter().flatten().enumerate() {
-            let at = |tail: &str| format!("{base}/{g}/{tail}");
-            if group.get(drop.matcher_key).and_then(Value::as_str) == Some("")
-                && drop.empty_matcher_refused_on.contains(&kind)
-            {
+            let at = |tail: &str| format!("{base}/{g}{tail}");
+            let shape = |tail: &str, what: &str| {
+                let what = format!("{what} on {event}");
+                Some(found(host, src, &at(tail), what, drop.fixes.shape.into()))
+            };
+            let Some(group) = group.as_object() else {
+                return shape("", "an entry that is not an object");
+            };
+            if group.get(drop.matcher_key).and_then(Value::as_str) == Some("") && *keeps_matcher {
                 return Some(found(
                     host,
                     src,
-                    &at(&escape(drop.matcher_key)),
+                    &at(&format!("/{}", escape(drop.matcher_key))),
                     format!("`\"{}\": \"\"` on {event}", drop.matcher_key),
                     drop.fixes.empty_matcher.to_string(),
                 ));
             }
-            let handlers = group.get(drop.handlers_key).and_then(Value::as_array);
-            for (h, handler) in handlers.into_iter().flatten().enumerate() {
-                let handler_at = at(&format!("{}/{h}", escape(drop.handlers_key)));
-                if let Some((key, what, fix)) = refused_handler(drop, &kind, event, handler) {
-                    let at = format!("{handler_at}/{}", escape(key));
+            let handlers_at = format!("/{}", escape(drop.handlers_key));
+            let handlers = match group.get(drop.handlers_key) {
+                None => continue,
+                Some(Value::Array(handlers)) => handlers,
+                Some(_) => {
+                    let what = format!("`\"{}\"` that is not a list", drop.handlers_key);
+                    return shape(&handlers_at, &what);
+                }
+            };
+            for (h, handler) in handlers.iter().enumerate() {
+                let handler_at = format!("{handlers_at}/{h}");
+                if !handler.is_object() {
+                    return shape(&handler_at, "a handler that is not an object");
+                }
+                if let Some((key, what, fix)) = refused_handler(drop, kind, event, handler) {
+                    let at = at(&format!("{handler_at}/{}", escape(key)));
                     return Some(found(host, src, &at, what, fix));
                 }
             }

@@ -532,16 +532,19 @@ pub struct FileDrop {
     /// The type of a handler that names none.
     pub default_type: &'static str,
     pub timeout_key: &'static str,
-    /// The events whose group matcher the host keeps: an empty matcher there is refused
-    /// (elsewhere the host drops the matcher unread).
-    pub empty_matcher_refused_on: &'static [crate::model::EventKind],
+    /// The events the host reads from the file: (kind, the file's name, the host's own name,
+    /// whether the host keeps the group matcher). It reads either name, case and all, and
+    /// skips any other event unread. Where it keeps the matcher, an empty one is refused
+    /// (elsewhere the host drops it unread).
+    pub events: &'static [(crate::model::EventKind, &'static str, &'static str, bool)],
     /// A timeout that is not a number above zero is refused.
     pub timeout_must_be_positive: bool,
     /// The handler types the host takes, each with where; any other type is refused.
     pub types: &'static [(&'static str, TypeOn)],
     /// A handler type whose address must have a prefix on some events, if any.
     pub url: Option<UrlRule>,
-    /// What to change, for each kind of entry refused: an empty matcher, a timeout, a type.
+    /// What to change, for each kind of entry refused: a shape, an empty matcher, a timeout, a
+    /// type.
     pub fixes: DropFixes,
     /// Where this was found out.
     pub source: &'static str,
@@ -550,6 +553,8 @@ pub struct FileDrop {
 /// What to change in a file a host drops ([`FileDrop`]), for each kind of entry it refuses.
 #[derive(Debug)]
 pub struct DropFixes {
+    /// A group, handler list or handler of another JSON type than the file's form.
+    pub shape: &'static str,
     pub empty_matcher: &'static str,
     pub timeout: &'static str,
     pub handler_type: &'static str,

@@ -30,7 +30,60 @@ const PROGRAM_VARS: &[(&str, &str)] = &[
         "BASH_ENV",
         "a `bash` a hook starts first runs the file it names",
     ),
+    // The interpreters' own: a guard written in node, python, perl or ruby loads the
+    // repository's code (attacks row 129).
+    (
+        "NODE_OPTIONS",
+        "a `node` a hook starts takes its options (`--require FILE` runs that file first)",
+    ),
+    (
+        "PYTHONPATH",
+        "a `python` a hook starts imports its modules from there first (`import json` too)",
+    ),
+    (
+        "PYTHONHOME",
+        "a `python` a hook starts takes its standard library from there",
+    ),
+    (
+        "PERL5OPT",
+        "a `perl` a hook starts takes its options (`-MModule` loads that module)",
+    ),
+    (
+        "PERL5LIB",
+        "a `perl` a hook starts loads its modules from there first",
+    ),
+    (
+        "RUBYOPT",
+        "a `ruby` a hook starts takes its options (`-rFILE` loads that file)",
+    ),
+    (
+        "RUBYLIB",
+        "a `ruby` a hook starts loads its libraries from there first",
+    ),
+    // A prefix: `BASH_FUNC_grep%%`, `BASH_FUNC_grep()` in older bash (attacks row 128, probed
+    // live).
+    (
+        "BASH_FUNC_*",
+        "a `bash` a hook starts runs the function it defines in place of the command of that \
+         name",
+    ),
 ];
+
+/// The names of `env` that `var` of [`PROGRAM_VARS`] stands for (a `*` at its end: a prefix).
+fn set_in<'a>(var: &str, env: &'a serde_json::Map<String, serde_json::Value>) -> Vec<&'a str> {
+    match var.strip_suffix('*') {
+        Some(prefix) => env
+            .keys()
+            .filter(|k| k.starts_with(prefix))
+            .map(String::as_str)
+            .collect(),
+        None => env
+            .get_key_value(var)
+            .map(|(k, _)| k.as_str())
+            .into_iter()
+            .collect(),
+    }
+}
 
 impl Doctor<'_> {
     /// Whether `host` (or hookx under it) loads `source`, and who runs it.
@@ -94,7 +147,9 @@ impl Doctor<'_> {
             .flat_map(|(s, key, env)| {
                 PROGRAM_VARS
                     .iter()
-                    .filter(|(var, _)| env.contains_key(*var))
+                    .flat_map(move |(pattern, what)| {
+                        set_in(pattern, env).into_iter().map(move |var| (var, what))
+                    })
                     .map(move |(var, what)| {
                         Finding::new(
                             Level::Warning,
@@ -105,7 +160,7 @@ impl Doctor<'_> {
                             ),
                             Some(format!(
                                 "{}remove `{var}` from {}'s `{key}`",
-                                match *var == "PATH" {
+                                match var == "PATH" {
                                     true =>
                                         "name the programs of this file by their absolute \
                                              path, or ",
