@@ -224,6 +224,15 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_that_cannot_run() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// `install --host copilot` with the hookx under test in its routes.
+const INSTALL: [&str; 5] = [
+    "install",
+    "--host",
+    "copilot",
+    "--hookx",
+    env!("CARGO_BIN_EXE_hookx"),
+];
+
 /// Two projects with the same Claude guard, for hookx installed for Copilot in `a` only.
 /// Copilot's `disabledHooks` keys a handler by its content, so the install turns the guard off
 /// in `b` too, which has no route of its own: the user route install keeps runs it there.
@@ -261,12 +270,84 @@ impl TwoProjects {
         }
     }
 
-    fn hookx(&self, at: &Path, args: &[&str]) -> String {
-        let out = common::hookx_at(at, &self.home, args)
+    /// hookx run in `at` with this home; it must succeed. Its output.
+    fn output(&self, at: &Path, args: &[&str]) -> std::process::Output {
+        common::hookx_at(at, &self.home, args)
             .success()
             .get_output()
-            .clone();
-        String::from_utf8(out.stdout).unwrap()
+            .clone()
+    }
+
+    fn hookx(&self, at: &Path, args: &[&str]) -> String {
+        String::from_utf8(self.output(at, args).stdout).unwrap()
+    }
+
+    fn trust(&self, at: &Path) {
+        self.hookx(at, &["trust", "--yes"]);
+    }
+
+    /// `install --host copilot` in `at`, with the hookx under test in its routes: its stdout.
+    fn install(&self, at: &Path) -> String {
+        self.hookx(at, &INSTALL)
+    }
+
+    fn uninstall(&self, at: &Path) -> String {
+        self.hookx(at, &["install", "--host", "copilot", "--uninstall"])
+    }
+
+    /// `install --host copilot --scope user --uninstall` in `at`: its stdout.
+    fn uninstall_user(&self, at: &Path) -> String {
+        self.hookx(
+            at,
+            &[
+                "install",
+                "--host",
+                "copilot",
+                "--scope",
+                "user",
+                "--uninstall",
+            ],
+        )
+    }
+
+    /// Copilot's settings, which hold `disabledHooks` (the switch) and hookx's record.
+    fn settings(&self) -> PathBuf {
+        self.home.join(".copilot/settings.json")
+    }
+
+    /// Fires in `project` (see [`TwoProjects::fire`]): the guard ran there once. The answers.
+    fn fire_guard_once(&self, project: &Path) -> Vec<(String, String)> {
+        let (answers, ran) = self.fire(project);
+        assert_eq!(
+            ran,
+            [project.display().to_string()],
+            "the guard once: {answers:?}"
+        );
+        answers
+    }
+
+    /// Fires in `project`: the guard ran there once, and its own deny is Copilot's answer.
+    fn assert_guard_denies_once(&self, project: &Path) {
+        let answers = self.fire_guard_once(project);
+        let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
+        assert!(reason.contains("no shell here"), "{reason}");
+    }
+
+    /// Fires in `project`, where the guard is untrusted: it did not run, and the call is
+    /// denied. The deny's reason.
+    fn untrusted_deny(&self, project: &Path) -> String {
+        let (answers, ran) = self.fire(project);
+        assert!(ran.is_empty(), "untrusted content never runs: {ran:?}");
+        copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"))
+    }
+
+    /// Takes `b`'s Claude file (the guard) away: its `hooks`, to put elsewhere.
+    fn take_claude_hooks_of_b(&self) -> serde_json::Value {
+        let claude = self.b.join(".claude/settings.json");
+        let rule: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&claude).unwrap()).unwrap();
+        std::fs::remove_file(&claude).unwrap();
+        rule["hooks"].clone()
     }
 
     /// Fires Copilot's `preToolUse` for a `bash` call in `project` through each route Copilot
@@ -319,10 +400,9 @@ fn copilot_deny(answers: &[(String, String)]) -> Option<String> {
 #[test]
 fn a_guard_switched_off_by_an_install_in_another_project_still_denies_there() {
     let p = TwoProjects::new();
-    let bin = env!("CARGO_BIN_EXE_hookx");
-    p.hookx(&p.a, &["trust", "--yes"]);
-    p.hookx(&p.b, &["trust", "--yes"]);
-    let out = p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    p.trust(&p.a);
+    p.trust(&p.b);
+    let out = p.install(&p.a);
     assert!(out.contains("(the user route)"), "{out}");
     for project in [&p.a, &p.b] {
         let (answers, ran) = p.fire(project);
@@ -336,30 +416,20 @@ fn a_guard_switched_off_by_an_install_in_another_project_still_denies_there() {
         );
     }
     // A user uninstall keeps the routes a project's switch still needs.
-    let out = p.hookx(
-        &p.a,
-        &[
-            "install",
-            "--host",
-            "copilot",
-            "--scope",
-            "user",
-            "--uninstall",
-        ],
-    );
+    let out = p.uninstall_user(&p.a);
     assert!(out.contains("uninstall those first"), "{out}");
     let (answers, ran) = p.fire(&p.b);
     assert_eq!(ran, [p.b.display().to_string()], "{answers:?}");
     // Counted by the installs recorded: the route stays while one is left.
-    p.hookx(&p.b, &["install", "--host", "copilot", "--hookx", bin]);
-    p.hookx(&p.a, &["install", "--host", "copilot", "--uninstall"]);
+    p.install(&p.b);
+    p.uninstall(&p.a);
     let spec = Dialect::named("copilot").unwrap().config();
     assert!(p.home.join(spec.install_user).exists());
     let (answers, ran) = p.fire(&p.b);
     assert_eq!(ran, [p.b.display().to_string()], "{answers:?}");
-    p.hookx(&p.b, &["install", "--host", "copilot", "--uninstall"]);
+    p.uninstall(&p.b);
     assert!(!p.home.join(spec.install_user).exists());
-    assert!(!p.home.join(".copilot/settings.json").exists());
+    assert!(!p.settings().exists());
 }
 
 /// The same where `b`'s Claude file is not trusted by hookx: hookx does not run it, and the
@@ -367,12 +437,9 @@ fn a_guard_switched_off_by_an_install_in_another_project_still_denies_there() {
 #[test]
 fn an_untrusted_guard_switched_off_by_another_project_fails_closed() {
     let p = TwoProjects::new();
-    let bin = env!("CARGO_BIN_EXE_hookx");
-    p.hookx(&p.a, &["trust", "--yes"]);
-    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
-    let (answers, ran) = p.fire(&p.b);
-    assert!(ran.is_empty(), "untrusted content never runs: {ran:?}");
-    let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
+    p.trust(&p.a);
+    p.install(&p.a);
+    let reason = p.untrusted_deny(&p.b);
     let file = p.b.join(".claude/settings.json");
     assert!(
         reason.contains(&format!("hookx trust {}", file.display()))
@@ -398,25 +465,15 @@ fn an_untrusted_guard_switched_off_by_another_project_fails_closed() {
 #[test]
 fn an_untrusted_guard_the_install_switched_off_in_its_own_project_fails_closed() {
     let p = TwoProjects::new();
-    let bin = env!("CARGO_BIN_EXE_hookx");
-    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
-    let (answers, ran) = p.fire(&p.a);
-    assert!(ran.is_empty(), "untrusted content never runs: {ran:?}");
-    let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
+    p.install(&p.a);
+    let reason = p.untrusted_deny(&p.a);
     let file = p.a.join(".claude/settings.json");
     assert!(
         reason.contains(&format!("hookx trust {}", file.display())),
         "{reason}"
     );
-    p.hookx(&p.a, &["trust", "--yes"]);
-    let (answers, ran) = p.fire(&p.a);
-    assert_eq!(
-        ran,
-        [p.a.display().to_string()],
-        "the guard once: {answers:?}"
-    );
-    let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
-    assert!(reason.contains("no shell here"), "{reason}");
+    p.trust(&p.a);
+    p.assert_guard_denies_once(&p.a);
 }
 
 /// An untrusted file (a repository's `.claude/settings.local.json`) holding a byte-identical
@@ -425,19 +482,11 @@ fn an_untrusted_guard_the_install_switched_off_in_its_own_project_fails_closed()
 #[test]
 fn an_untrusted_byte_identical_copy_of_a_trusted_guard_does_not_deny_every_call() {
     let p = TwoProjects::new();
-    let bin = env!("CARGO_BIN_EXE_hookx");
-    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
-    p.hookx(&p.a, &["trust", "--yes"]);
+    p.install(&p.a);
+    p.trust(&p.a);
     let settings = std::fs::read_to_string(p.a.join(".claude/settings.json")).unwrap();
     common::write(&p.a, ".claude/settings.local.json", &settings);
-    let (answers, ran) = p.fire(&p.a);
-    assert_eq!(
-        ran,
-        [p.a.display().to_string()],
-        "the guard once: {answers:?}"
-    );
-    let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
-    assert!(reason.contains("no shell here"), "{reason}");
+    p.assert_guard_denies_once(&p.a);
 }
 
 /// Copilot reads `~/.copilot/settings.json` with comments, trailing commas and a byte order
@@ -447,15 +496,14 @@ fn an_untrusted_byte_identical_copy_of_a_trusted_guard_does_not_deny_every_call(
 #[test]
 fn a_switch_file_with_comments_and_trailing_commas_still_leaves_the_guard_to_hookx() {
     let p = TwoProjects::new();
-    let bin = env!("CARGO_BIN_EXE_hookx");
-    let settings = p.home.join(".copilot/settings.json");
+    let settings = p.settings();
     common::write(
         &p.home,
         ".copilot/settings.json",
         "\u{feff}{\n  // the model I want\n  \"model\": \"gpt-4.1\",\n}\n",
     );
-    p.hookx(&p.a, &["trust", "--yes"]);
-    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    p.trust(&p.a);
+    p.install(&p.a);
     let text = std::fs::read_to_string(&settings).unwrap();
     assert!(
         text.contains("// the model I want") && text.contains("disabledHooks"),
@@ -473,16 +521,9 @@ fn a_switch_file_with_comments_and_trailing_commas_still_leaves_the_guard_to_hoo
         "{noted}"
     );
     std::fs::write(&settings, &noted).unwrap();
-    let (answers, ran) = p.fire(&p.a);
-    assert_eq!(
-        ran,
-        [p.a.display().to_string()],
-        "the guard once: {answers:?}"
-    );
-    let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
-    assert!(reason.contains("no shell here"), "{reason}");
+    p.assert_guard_denies_once(&p.a);
     // Uninstall takes back exactly hookx's keys and record.
-    p.hookx(&p.a, &["install", "--host", "copilot", "--uninstall"]);
+    p.uninstall(&p.a);
     let text = std::fs::read_to_string(&settings).unwrap();
     assert!(
         text.contains("// the model I want") && !text.contains("hookx\""),
@@ -497,15 +538,14 @@ fn a_switch_file_with_comments_and_trailing_commas_still_leaves_the_guard_to_hoo
 #[test]
 fn an_install_whose_project_moved_is_undone_by_the_uninstall_in_its_new_place() {
     let p = TwoProjects::new();
-    let bin = env!("CARGO_BIN_EXE_hookx");
-    p.hookx(&p.a, &["trust", "--yes"]);
-    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    p.trust(&p.a);
+    p.install(&p.a);
     let spec = Dialect::named("copilot").unwrap().config();
     assert!(p.home.join(spec.install_user).exists());
     let moved = p.a.with_file_name("a-moved");
     std::fs::rename(&p.a, &moved).unwrap();
-    p.hookx(&moved, &["install", "--host", "copilot", "--uninstall"]);
-    let settings = p.home.join(".copilot/settings.json");
+    p.uninstall(&moved);
+    let settings = p.settings();
     assert!(
         !settings.exists(),
         "the keys stay listed: {}",
@@ -520,19 +560,13 @@ fn an_install_whose_project_moved_is_undone_by_the_uninstall_in_its_new_place() 
 #[test]
 fn an_install_that_fails_to_write_its_routes_leaves_no_handler_switched_off() {
     let p = TwoProjects::new();
-    let bin = env!("CARGO_BIN_EXE_hookx");
-    p.hookx(&p.a, &["trust", "--yes"]);
+    p.trust(&p.a);
     let outside = p.home.with_file_name("outside");
     std::fs::create_dir_all(&outside).unwrap();
     std::fs::create_dir_all(p.a.join(".github")).unwrap();
     std::os::unix::fs::symlink(&outside, p.a.join(".github/hooks")).unwrap();
-    common::hookx_at(
-        &p.a,
-        &p.home,
-        &["install", "--host", "copilot", "--hookx", bin],
-    )
-    .failure();
-    let settings = p.home.join(".copilot/settings.json");
+    common::hookx_at(&p.a, &p.home, &INSTALL).failure();
+    let settings = p.settings();
     assert!(
         !settings.exists(),
         "listed without a route: {}",
@@ -546,17 +580,9 @@ fn an_install_that_fails_to_write_its_routes_leaves_no_handler_switched_off() {
 #[test]
 fn a_project_folder_name_cannot_rewrite_the_terminal_through_the_switch_messages() {
     let p = TwoProjects::new();
-    let bin = env!("CARGO_BIN_EXE_hookx");
     let odd = p.a.with_file_name("a\u{1b}[2Kb");
     std::fs::rename(&p.a, &odd).unwrap();
-    let out = common::hookx_at(
-        &odd,
-        &p.home,
-        &["install", "--host", "copilot", "--hookx", bin],
-    )
-    .success()
-    .get_output()
-    .clone();
+    let out = p.output(&odd, &INSTALL);
     let said = String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap();
     assert!(
         said.contains("a\\u{1b}[2Kb") && !said.contains('\u{1b}'),
@@ -577,23 +603,15 @@ fn a_project_folder_name_cannot_rewrite_the_terminal_through_the_switch_messages
 #[test]
 fn an_uninstall_that_leaves_a_handler_switched_off_says_so() {
     let p = TwoProjects::new();
-    let bin = env!("CARGO_BIN_EXE_hookx");
     let uninstall = |p: &TwoProjects| {
-        let out = common::hookx_at(
-            &p.a,
-            &p.home,
-            &["install", "--host", "copilot", "--uninstall"],
-        )
-        .success()
-        .get_output()
-        .clone();
+        let out = p.output(&p.a, &["install", "--host", "copilot", "--uninstall"]);
         String::from_utf8(out.stderr).unwrap()
     };
-    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    p.install(&p.a);
     let stderr = uninstall(&p);
     assert!(!stderr.contains("still lists"), "{stderr}");
-    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
-    let settings = p.home.join(".copilot/settings.json");
+    p.install(&p.a);
+    let settings = p.settings();
     let mut value: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
     value.as_object_mut().unwrap().remove("hookx");
@@ -611,21 +629,13 @@ fn an_uninstall_that_leaves_a_handler_switched_off_says_so() {
 #[test]
 fn a_switch_file_missing_a_comma_still_leaves_the_guard_to_hookx() {
     let p = TwoProjects::new();
-    let bin = env!("CARGO_BIN_EXE_hookx");
-    p.hookx(&p.a, &["trust", "--yes"]);
-    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
-    let settings = p.home.join(".copilot/settings.json");
+    p.trust(&p.a);
+    p.install(&p.a);
+    let settings = p.settings();
     let text = std::fs::read_to_string(&settings).unwrap();
     let body = text.trim_start().strip_prefix('{').unwrap();
     std::fs::write(&settings, format!("{{\n  \"model\": \"gpt-4.1\"\n  {body}")).unwrap();
-    let (answers, ran) = p.fire(&p.a);
-    assert_eq!(
-        ran,
-        [p.a.display().to_string()],
-        "the guard once: {answers:?}"
-    );
-    let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
-    assert!(reason.contains("no shell here"), "{reason}");
+    p.assert_guard_denies_once(&p.a);
 }
 
 /// Copilot keys a handler of its own `.github/hooks` files written in Claude's PascalCase form
@@ -636,15 +646,10 @@ fn a_switch_file_missing_a_comma_still_leaves_the_guard_to_hookx() {
 #[test]
 fn a_pascalcase_copilot_guard_switched_off_by_an_install_elsewhere_still_denies() {
     let p = TwoProjects::new();
-    let bin = env!("CARGO_BIN_EXE_hookx");
-    let claude = p.b.join(".claude/settings.json");
-    let rule: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&claude).unwrap()).unwrap();
-    std::fs::remove_file(&claude).unwrap();
-    let team = serde_json::json!({"version": 1, "hooks": rule["hooks"]});
+    let team = serde_json::json!({"version": 1, "hooks": p.take_claude_hooks_of_b()});
     common::write(&p.b, ".github/hooks/team.json", &team.to_string());
-    p.hookx(&p.a, &["trust", "--yes"]);
-    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    p.trust(&p.a);
+    p.install(&p.a);
     let (answers, ran) = p.fire(&p.b);
     assert!(ran.is_empty(), "untrusted content never runs: {ran:?}");
     let reason =
@@ -654,13 +659,8 @@ fn a_pascalcase_copilot_guard_switched_off_by_an_install_elsewhere_still_denies(
         reason.contains(&format!("hookx trust {}", file.display())),
         "{reason}"
     );
-    p.hookx(&p.b, &["trust", "--yes"]);
-    let (answers, ran) = p.fire(&p.b);
-    assert_eq!(
-        ran,
-        [p.b.display().to_string()],
-        "the guard once: {answers:?}"
-    );
+    p.trust(&p.b);
+    let answers = p.fire_guard_once(&p.b);
     // Its deny as Copilot would have read it (an exit 2 of Copilot's own file).
     assert!(copilot_deny(&answers).is_some(), "no deny: {answers:?}");
 }
@@ -672,23 +672,15 @@ fn a_pascalcase_copilot_guard_switched_off_by_an_install_elsewhere_still_denies(
 #[test]
 fn a_guard_with_a_key_of_its_own_switched_off_elsewhere_still_denies() {
     let p = TwoProjects::new();
-    let bin = env!("CARGO_BIN_EXE_hookx");
     let claude = p.b.join(".claude/settings.json");
     let mut rule: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&claude).unwrap()).unwrap();
     rule["hooks"]["PreToolUse"][0]["hooks"][0]["comment"] = "the team's guard".into();
     std::fs::write(&claude, rule.to_string()).unwrap();
-    p.hookx(&p.a, &["trust", "--yes"]);
-    p.hookx(&p.b, &["trust", "--yes"]);
-    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
-    let (answers, ran) = p.fire(&p.b);
-    assert_eq!(
-        ran,
-        [p.b.display().to_string()],
-        "the guard once: {answers:?}"
-    );
-    let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
-    assert!(reason.contains("no shell here"), "{reason}");
+    p.trust(&p.a);
+    p.trust(&p.b);
+    p.install(&p.a);
+    p.assert_guard_denies_once(&p.b);
 }
 
 /// Attacks row 88 (found beside row 101, whose fix drops the record): the installed project is
@@ -698,14 +690,11 @@ fn a_guard_with_a_key_of_its_own_switched_off_elsewhere_still_denies() {
 #[test]
 fn the_deny_says_when_the_install_it_names_is_no_longer_there() {
     let p = TwoProjects::new();
-    let bin = env!("CARGO_BIN_EXE_hookx");
-    p.hookx(&p.a, &["trust", "--yes"]);
-    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    p.trust(&p.a);
+    p.install(&p.a);
     let moved = p.a.with_file_name("a-moved");
     std::fs::rename(&p.a, &moved).unwrap();
-    let (answers, ran) = p.fire(&p.b);
-    assert!(ran.is_empty(), "untrusted content never runs: {ran:?}");
-    let reason = copilot_deny(&answers).unwrap_or_else(|| panic!("no deny: {answers:?}"));
+    let reason = p.untrusted_deny(&p.b);
     assert!(reason.contains("a folder no longer there"), "{reason}");
 }
 
@@ -717,32 +706,16 @@ fn the_deny_says_when_the_install_it_names_is_no_longer_there() {
 #[test]
 fn a_comment_in_the_switch_file_does_not_let_the_user_route_go_while_a_project_needs_it() {
     let p = TwoProjects::new();
-    let bin = env!("CARGO_BIN_EXE_hookx");
-    p.hookx(&p.a, &["trust", "--yes"]);
-    p.hookx(&p.b, &["trust", "--yes"]);
-    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
-    let settings = p.home.join(".copilot/settings.json");
+    p.trust(&p.a);
+    p.trust(&p.b);
+    p.install(&p.a);
+    let settings = p.settings();
     let text = std::fs::read_to_string(&settings).unwrap();
     let body = text.trim_start().strip_prefix('{').unwrap();
     std::fs::write(&settings, format!("{{ // my settings\n{body}")).unwrap();
-    let out = p.hookx(
-        &p.a,
-        &[
-            "install",
-            "--host",
-            "copilot",
-            "--scope",
-            "user",
-            "--uninstall",
-        ],
-    );
+    let out = p.uninstall_user(&p.a);
     assert!(out.contains("kept the copilot routes"), "{out}");
-    let (answers, ran) = p.fire(&p.b);
-    assert_eq!(
-        ran,
-        [p.b.display().to_string()],
-        "the guard once: {answers:?}"
-    );
+    let answers = p.fire_guard_once(&p.b);
     assert!(copilot_deny(&answers).is_some(), "no deny: {answers:?}");
 }
 
@@ -754,10 +727,9 @@ fn a_comment_in_the_switch_file_does_not_let_the_user_route_go_while_a_project_n
 #[test]
 fn a_switch_file_copilot_reads_loosely_still_leaves_the_guard_to_hookx() {
     let p = TwoProjects::new();
-    let bin = env!("CARGO_BIN_EXE_hookx");
-    p.hookx(&p.a, &["trust", "--yes"]);
-    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
-    let settings = p.home.join(".copilot/settings.json");
+    p.trust(&p.a);
+    p.install(&p.a);
+    let settings = p.settings();
     let text = std::fs::read_to_string(&settings).unwrap();
     assert!(text.contains("],\"hookx\""), "{text}");
     let body = text.trim_start().strip_prefix('{').unwrap();
@@ -792,18 +764,17 @@ fn a_switch_file_copilot_reads_loosely_still_leaves_the_guard_to_hookx() {
 #[test]
 fn the_users_empty_switch_list_comes_back_after_an_uninstall() {
     let p = TwoProjects::new();
-    let bin = env!("CARGO_BIN_EXE_hookx");
-    let settings = p.home.join(".copilot/settings.json");
+    let settings = p.settings();
     for before in [
         "{\"disabledHooks\": []}\n",
         "{\n  \"disabledHooks\": [\n    // turned off by hand\n  ]\n}\n",
         "{\"disabledHooks\": [ // c\n]}\n",
     ] {
         common::write(&p.home, ".copilot/settings.json", before);
-        p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+        p.install(&p.a);
         let installed = std::fs::read_to_string(&settings).unwrap();
         assert!(installed.contains("\"hookx\""), "{installed}");
-        p.hookx(&p.a, &["install", "--host", "copilot", "--uninstall"]);
+        p.uninstall(&p.a);
         assert_eq!(std::fs::read_to_string(&settings).unwrap(), before);
     }
 }
@@ -815,32 +786,21 @@ fn the_users_empty_switch_list_comes_back_after_an_uninstall() {
 #[test]
 fn an_uninstall_that_turns_nothing_back_on_does_not_say_so() {
     let p = TwoProjects::new();
-    let bin = env!("CARGO_BIN_EXE_hookx");
-    p.hookx(&p.a, &["trust", "--yes"]);
-    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
-    let settings = p.home.join(".copilot/settings.json");
+    p.trust(&p.a);
+    p.install(&p.a);
+    let settings = p.settings();
     let text = std::fs::read_to_string(&settings).unwrap();
     let by_hand = text.replacen("\"hookx\":{", "\"hookx\":{ // hookx's\n", 1);
     assert_ne!(by_hand, text);
     std::fs::write(&settings, &by_hand).unwrap();
-    let out = p.hookx(
-        &p.a,
-        &[
-            "install",
-            "--host",
-            "copilot",
-            "--scope",
-            "user",
-            "--uninstall",
-        ],
-    );
+    let out = p.uninstall_user(&p.a);
     assert!(out.contains("kept the copilot routes"), "{out}");
     assert!(!out.contains("runs again"), "{out}");
     let listed = std::fs::read_to_string(&settings).unwrap();
     let (answers, ran) = p.fire(&p.a);
     assert_eq!(ran.len(), 1, "{listed}\n{answers:?}");
     // The uninstall that takes the key out says so.
-    let out = p.hookx(&p.a, &["install", "--host", "copilot", "--uninstall"]);
+    let out = p.uninstall(&p.a);
     assert!(out.contains("copilot runs again the handlers"), "{out}");
 }
 
@@ -853,12 +813,7 @@ fn an_uninstall_that_turns_nothing_back_on_does_not_say_so() {
 #[test]
 fn a_repositorys_own_hook_files_past_the_switch_budget_are_not_read() {
     let p = TwoProjects::new();
-    let bin = env!("CARGO_BIN_EXE_hookx");
-    let claude = p.b.join(".claude/settings.json");
-    let rule: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&claude).unwrap()).unwrap();
-    std::fs::remove_file(&claude).unwrap();
-    let mut hooks = rule["hooks"].clone();
+    let mut hooks = p.take_claude_hooks_of_b();
     let filler = serde_json::json!({"matcher": "Nope", "hooks": [{"type": "command", "command": "x".repeat(1000)}]});
     for _ in 0..1100 {
         hooks["PreToolUse"]
@@ -869,8 +824,8 @@ fn a_repositorys_own_hook_files_past_the_switch_budget_are_not_read() {
     let big = serde_json::json!({"version": 1, "hooks": hooks}).to_string();
     assert!(big.len() > 1024 * 1024);
     common::write(&p.b, ".github/hooks/team.json", &big);
-    p.hookx(&p.a, &["trust", "--yes"]);
-    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    p.trust(&p.a);
+    p.install(&p.a);
     let (answers, ran) = p.fire(&p.b);
     assert!(
         ran.is_empty() && copilot_deny(&answers).is_none(),
