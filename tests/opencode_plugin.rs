@@ -96,6 +96,17 @@ impl Project {
             .assert()
     }
 
+    /// Installs hookx's plugin (routing to the hookx under test), trusts the project and
+    /// converts its Claude file to an OpenCode plugin: the converted plugin.
+    fn install_trust_and_convert(&self) -> PathBuf {
+        let hookx = env!("CARGO_BIN_EXE_hookx");
+        self.hookx(&["install", "--host", "opencode", "--hookx", hookx])
+            .success();
+        self.hookx(&["trust", "--yes"]).success();
+        self.convert("opencode", &["--hookx", hookx]).success();
+        self.project.join(".opencode/plugin/hookx-converted.js")
+    }
+
     /// OpenCode's `tool.execute.before` payload of a `bash` call of `rm -rf /` in the project.
     fn rm_rf_payload(&self) -> Value {
         json!({"hook_event_name": "tool.execute.before", "session_id": "s",
@@ -864,12 +875,7 @@ fn the_converted_plugin_runs_its_rules_and_hookx_leaves_them_alone() {
 #[test]
 fn a_converted_plugin_whose_code_was_changed_does_not_stand_in_for_its_rules() {
     let p = Project::guarded();
-    let hookx = env!("CARGO_BIN_EXE_hookx");
-    p.hookx(&["install", "--host", "opencode", "--hookx", hookx])
-        .success();
-    p.hookx(&["trust", "--yes"]).success();
-    p.convert("opencode", &["--hookx", hookx]).success();
-    let path = p.project.join(".opencode/plugin/hookx-converted.js");
+    let path = p.install_trust_and_convert();
     let text = std::fs::read_to_string(&path).unwrap();
     let payload = p.rm_rf_payload();
     // As written, the converted plugin runs the guard and hookx leaves it alone.
@@ -923,20 +929,10 @@ fn the_plan_gives_no_runner_to_an_event_opencode_never_sends() {
 /// guard for `bash`, so it does not stand in for it there, and hookx runs the guard.
 #[test]
 fn a_converted_plugin_whose_copy_never_fits_the_call_does_not_stand_in_for_it() {
-    let p = Project::guarded();
-    let hookx = env!("CARGO_BIN_EXE_hookx");
-    p.hookx(&["install", "--host", "opencode", "--hookx", hookx])
-        .success();
-    p.hookx(&["trust", "--yes"]).success();
-    p.convert("opencode", &["--hookx", hookx]).success();
-    let path = p.project.join(".opencode/plugin/hookx-converted.js");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let forged = text.replacen("\"matcher\": \"bash\"", "\"matcher\": \"nevermatches\"", 1);
-    assert_ne!(forged, text);
-    std::fs::write(&path, forged).unwrap();
-    run(&p, "tool.execute.before", p.rm_rf_payload())
-        .success()
-        .says("no rm -rf / (claude guard)");
+    a_converted_copy_changed_leaves_the_guard_to_hookx(
+        "\"matcher\": \"bash\"",
+        "\"matcher\": \"nevermatches\"",
+    );
 }
 
 /// Attacks row 89: the same with the copy's limit changed in the data (`"timeout_ms": 1`: the
@@ -944,15 +940,16 @@ fn a_converted_plugin_whose_copy_never_fits_the_call_does_not_stand_in_for_it() 
 /// not the rule (`plan::filters_alike`), so hookx runs the user's trusted guard itself.
 #[test]
 fn a_converted_plugin_whose_copy_gives_up_sooner_does_not_stand_in_for_it() {
+    a_converted_copy_changed_leaves_the_guard_to_hookx("\"timeout_ms\": null", "\"timeout_ms\": 1");
+}
+
+/// The converted plugin, exactly as hookx writes it but for `from` in the guard's copy's data
+/// changed to `to`: it no longer stands in for the guard, so hookx runs it.
+fn a_converted_copy_changed_leaves_the_guard_to_hookx(from: &str, to: &str) {
     let p = Project::guarded();
-    let hookx = env!("CARGO_BIN_EXE_hookx");
-    p.hookx(&["install", "--host", "opencode", "--hookx", hookx])
-        .success();
-    p.hookx(&["trust", "--yes"]).success();
-    p.convert("opencode", &["--hookx", hookx]).success();
-    let path = p.project.join(".opencode/plugin/hookx-converted.js");
+    let path = p.install_trust_and_convert();
     let text = std::fs::read_to_string(&path).unwrap();
-    let forged = text.replacen("\"timeout_ms\": null", "\"timeout_ms\": 1", 1);
+    let forged = text.replacen(from, to, 1);
     assert_ne!(forged, text);
     std::fs::write(&path, forged).unwrap();
     run(&p, "tool.execute.before", p.rm_rf_payload())
