@@ -7,6 +7,7 @@ mod common;
 
 use common::{hookx_at, write};
 use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
 
 /// The file: a Bash guard that denies, the dropping logger at line 7, column 19, a Stop hook
 /// with `"matcher": ""` (which Copilot takes).
@@ -34,6 +35,20 @@ fn plan_lines(list: &str) -> Vec<&str> {
         .collect()
 }
 
+/// A fresh project (a git checkout) and home, in a folder that goes with the first.
+fn fresh() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, home) = (dir.path().join("p"), dir.path().join("home"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    (dir, project, home)
+}
+
+/// `list --host copilot` in `project`: its stdout and stderr.
+fn copilot_list(project: &Path, home: &Path) -> String {
+    out(&hookx_at(project, home, &["list", "--host", "copilot"]).success())
+}
+
 fn out(a: &assert_cmd::assert::Assert) -> String {
     String::from_utf8_lossy(&a.get_output().stdout).into_owned()
         + &String::from_utf8_lossy(&a.get_output().stderr)
@@ -41,15 +56,12 @@ fn out(a: &assert_cmd::assert::Assert) -> String {
 
 #[test]
 fn a_claude_file_copilot_drops_runs_through_hookx_and_every_command_says_where() {
-    let dir = tempfile::tempdir().unwrap();
-    let (project, home) = (dir.path().join("p"), dir.path().join("home"));
-    std::fs::create_dir_all(project.join(".git")).unwrap();
-    std::fs::create_dir_all(&home).unwrap();
+    let (_dir, project, home) = fresh();
     write(&project, ".claude/settings.json", SETTINGS);
     let at = "`\"matcher\": \"\"` on PostToolUse at 7:19";
 
     // Before a route and trust: nobody runs the rules under Copilot, and list says why.
-    let list = out(&hookx_at(&project, &home, &["list", "--host", "copilot"]).success());
+    let list = copilot_list(&project, &home);
     assert!(
         list.contains(&format!(
             "Copilot drops the whole of .claude/settings.json for {at}"
@@ -85,7 +97,7 @@ fn a_claude_file_copilot_drops_runs_through_hookx_and_every_command_says_where()
     );
     assert!(!home.join(".copilot/settings.json").exists(), "{install}");
     hookx_at(&project, &home, &["trust", "--yes"]).success();
-    let list = out(&hookx_at(&project, &home, &["list", "--host", "copilot"]).success());
+    let list = copilot_list(&project, &home);
     let plan = plan_lines(&list);
     assert!(
         plan.len() == 3
@@ -155,10 +167,7 @@ fn a_claude_file_copilot_drops_runs_through_hookx_and_every_command_says_where()
 /// install takes back the keys, which now turn off nothing of this file.
 #[test]
 fn keys_listed_before_the_file_was_dropped_leave_each_rule_once_and_go_at_the_next_install() {
-    let dir = tempfile::tempdir().unwrap();
-    let (project, home) = (dir.path().join("p"), dir.path().join("home"));
-    std::fs::create_dir_all(project.join(".git")).unwrap();
-    std::fs::create_dir_all(&home).unwrap();
+    let (_dir, project, home) = fresh();
     let kept: Value = serde_json::from_str(SETTINGS).unwrap();
     let mut taken = kept.clone();
     taken["hooks"]
@@ -168,7 +177,7 @@ fn keys_listed_before_the_file_was_dropped_leave_each_rule_once_and_go_at_the_ne
     write(&project, ".claude/settings.json", &taken.to_string());
     hookx_at(&project, &home, &["install", "--host", "copilot"]).success();
     let settings = home.join(".copilot/settings.json");
-    let keys = |path: &std::path::Path| -> usize {
+    let keys = |path: &Path| -> usize {
         std::fs::read_to_string(path).map_or(0, |t| {
             serde_json::from_str::<Value>(&t).unwrap()["disabledHooks"]
                 .as_array()
@@ -183,7 +192,7 @@ fn keys_listed_before_the_file_was_dropped_leave_each_rule_once_and_go_at_the_ne
 
     write(&project, ".claude/settings.json", &kept.to_string());
     hookx_at(&project, &home, &["trust", "--yes"]).success();
-    let list = out(&hookx_at(&project, &home, &["list", "--host", "copilot"]).success());
+    let list = copilot_list(&project, &home);
     let plan = plan_lines(&list);
     assert!(
         plan.len() == 3
@@ -219,10 +228,7 @@ fn the_drop_table_says_what_the_recorded_client_did() {
         if !file.starts_with(".claude/") {
             continue;
         }
-        let dir = tempfile::tempdir().unwrap();
-        let (project, home) = (dir.path().join("p"), dir.path().join("home"));
-        std::fs::create_dir_all(project.join(".git")).unwrap();
-        std::fs::create_dir_all(&home).unwrap();
+        let (_dir, project, home) = fresh();
         let entry: Value =
             serde_json::from_str(&row["entry"].to_string().replace("ODD", "true")).unwrap();
         let guard = json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]});
