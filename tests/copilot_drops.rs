@@ -49,6 +49,16 @@ fn copilot_list(project: &Path, home: &Path) -> String {
     out(&hookx_at(project, home, &["list", "--host", "copilot"]).success())
 }
 
+/// Trusts the project, then lists it under Copilot: whether the plan has the three rules,
+/// each on a line that `fits`, and the list.
+fn trust_and_plan_all(project: &Path, home: &Path, fits: impl Fn(&str) -> bool) -> (bool, String) {
+    hookx_at(project, home, &["trust", "--yes"]).success();
+    let list = copilot_list(project, home);
+    let plan = plan_lines(&list);
+    let all = plan.len() == 3 && plan.iter().all(|l| fits(l));
+    (all, list)
+}
+
 fn out(a: &assert_cmd::assert::Assert) -> String {
     String::from_utf8_lossy(&a.get_output().stdout).into_owned()
         + &String::from_utf8_lossy(&a.get_output().stderr)
@@ -96,16 +106,10 @@ fn a_claude_file_copilot_drops_runs_through_hookx_and_every_command_says_where()
         "{install}"
     );
     assert!(!home.join(".copilot/settings.json").exists(), "{install}");
-    hookx_at(&project, &home, &["trust", "--yes"]).success();
-    let list = copilot_list(&project, &home);
-    let plan = plan_lines(&list);
-    assert!(
-        plan.len() == 3
-            && plan
-                .iter()
-                .all(|l| l.contains("hookx runs .claude/settings.json")),
-        "{list}"
-    );
+    let (all, list) = trust_and_plan_all(&project, &home, |l| {
+        l.contains("hookx runs .claude/settings.json")
+    });
+    assert!(all, "{list}");
 
     // Doctor: hookx runs it, with Claude's payload, and the finding is located with its fix.
     let doctor = hookx_at(
@@ -191,16 +195,10 @@ fn keys_listed_before_the_file_was_dropped_leave_each_rule_once_and_go_at_the_ne
     );
 
     write(&project, ".claude/settings.json", &kept.to_string());
-    hookx_at(&project, &home, &["trust", "--yes"]).success();
-    let list = copilot_list(&project, &home);
-    let plan = plan_lines(&list);
-    assert!(
-        plan.len() == 3
-            && plan
-                .iter()
-                .all(|l| l.ends_with("hookx runs .claude/settings.json")),
-        "{list}"
-    );
+    let (all, list) = trust_and_plan_all(&project, &home, |l| {
+        l.ends_with("hookx runs .claude/settings.json")
+    });
+    assert!(all, "{list}");
     hookx_at(&project, &home, &["install", "--host", "copilot"]).success();
     assert!(
         !settings.exists(),
