@@ -248,3 +248,29 @@ fn run_reads_settings_with_comments() {
         .success();
     assert_eq!(std::fs::read_to_string(&mark).unwrap(), "ran\n");
 }
+
+/// An event list (or `hooks` object) that holds only the user's comment is the user's: install appends its route
+/// there, and uninstall takes the route out and leaves the list and its comment (attacks row
+/// 138: uninstall took the emptied list out, its comment and the emptied `hooks` with it).
+#[test]
+fn uninstall_leaves_an_event_list_that_holds_only_a_comment() {
+    for text in [
+        "{\n  \"hooks\": {\n    \"BeforeTool\": [\n      // only a comment\n    ]\n  }\n}\n",
+        "{\n  \"hooks\": {\n    \"BeforeTool\": [ /* c */ ]\n  }\n}\n",
+        "{\n  \"hooks\": {\n    // my hooks go here\n  }\n}\n",
+    ] {
+        let w = World::new();
+        let path = w.write(".gemini/settings.json", text);
+        // A Claude guard, which Gemini does not read: the route brings it.
+        w.write(
+            ".claude/settings.json",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 2"}]}]}}"#,
+        );
+        w.hookx(&["install", "--host", "gemini"]).success();
+        let installed = std::fs::read_to_string(&path).unwrap();
+        assert!(installed.contains("run --host gemini"), "{installed}");
+        w.hookx(&["install", "--host", "gemini", "--uninstall"])
+            .success();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    }
+}

@@ -709,6 +709,141 @@ fn the_deny_says_when_the_install_it_names_is_no_longer_there() {
     assert!(reason.contains("a folder no longer there"), "{reason}");
 }
 
+/// While a project's keys are listed, `--scope user --uninstall` keeps the user route, which
+/// runs the byte-identical guard in projects without a route of their own. The record is read
+/// as Copilot reads the file, comments too (attacks row 135: with a `//` note in the file the
+/// record was read strictly, taken for empty, and the route went; the key stayed listed, so
+/// the guard ran nowhere in `b`).
+#[test]
+fn a_comment_in_the_switch_file_does_not_let_the_user_route_go_while_a_project_needs_it() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&p.a, &["trust", "--yes"]);
+    p.hookx(&p.b, &["trust", "--yes"]);
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    let settings = p.home.join(".copilot/settings.json");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    let body = text.trim_start().strip_prefix('{').unwrap();
+    std::fs::write(&settings, format!("{{ // my settings\n{body}")).unwrap();
+    let out = p.hookx(
+        &p.a,
+        &[
+            "install",
+            "--host",
+            "copilot",
+            "--scope",
+            "user",
+            "--uninstall",
+        ],
+    );
+    assert!(out.contains("kept the copilot routes"), "{out}");
+    let (answers, ran) = p.fire(&p.b);
+    assert_eq!(
+        ran,
+        [p.b.display().to_string()],
+        "the guard once: {answers:?}"
+    );
+    assert!(copilot_deny(&answers).is_some(), "no deny: {answers:?}");
+}
+
+/// Copilot reads its settings with jsonc-parser 0.34, which takes more than comments and
+/// commas in whitespace (`userSettingsLoad` of Copilot CLI 1.0.102, asked directly: each file
+/// below gave back the list with the guard's key). hookx reads each as Copilot does, so the
+/// guard Copilot leaves to it still runs (attacks row 136: each was invalid for hookx, the
+/// list taken for absent, and the guard ran nowhere, silently).
+#[test]
+fn a_switch_file_copilot_reads_loosely_still_leaves_the_guard_to_hookx() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&p.a, &["trust", "--yes"]);
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    let settings = p.home.join(".copilot/settings.json");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    assert!(text.contains("],\"hookx\""), "{text}");
+    let body = text.trim_start().strip_prefix('{').unwrap();
+    for (what, loose) in [
+        (
+            "a comma left out with no space",
+            text.replacen("],\"hookx\"", "]\"hookx\"", 1),
+        ),
+        ("a tab in a string", format!("{{\"model\":\"a\tb\",{body}")),
+        ("a hexadecimal number", format!("{{\"n\":0x10,{body}")),
+        ("a number with a plus", format!("{{\"n\":+1,{body}")),
+        ("a number ending in a point", format!("{{\"n\":1.,{body}")),
+        ("two byte order marks", format!("\u{feff}\u{feff}{text}")),
+    ] {
+        std::fs::write(&settings, &loose).unwrap();
+        let (answers, ran) = p.fire(&p.a);
+        assert_eq!(
+            ran,
+            [p.a.display().to_string()],
+            "{what}: the guard once: {answers:?}"
+        );
+        assert!(
+            copilot_deny(&answers).is_some(),
+            "{what}: no deny: {answers:?}"
+        );
+    }
+}
+
+/// The user's own `disabledHooks`, empty (a comment in it, or none), is the user's: an
+/// install and its uninstall give the file back byte for byte (attacks row 137: uninstall
+/// took the emptied list out, and the user's comment in it with it).
+#[test]
+fn the_users_empty_switch_list_comes_back_after_an_uninstall() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let settings = p.home.join(".copilot/settings.json");
+    for before in [
+        "{\"disabledHooks\": []}\n",
+        "{\n  \"disabledHooks\": [\n    // turned off by hand\n  ]\n}\n",
+        "{\"disabledHooks\": [ // c\n]}\n",
+    ] {
+        common::write(&p.home, ".copilot/settings.json", before);
+        p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+        let installed = std::fs::read_to_string(&settings).unwrap();
+        assert!(installed.contains("\"hookx\""), "{installed}");
+        p.hookx(&p.a, &["install", "--host", "copilot", "--uninstall"]);
+        assert_eq!(std::fs::read_to_string(&settings).unwrap(), before);
+    }
+}
+
+/// An uninstall that leaves `disabledHooks` as it was says nothing of handlers running again
+/// (attacks row 149: with hookx's record written by hand, with a comment in it, a user-scope
+/// uninstall rewrote the record and said "copilot runs again the handlers hookx had turned
+/// off", while project `a`'s key stayed listed and the handler off).
+#[test]
+fn an_uninstall_that_turns_nothing_back_on_does_not_say_so() {
+    let p = TwoProjects::new();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    p.hookx(&p.a, &["trust", "--yes"]);
+    p.hookx(&p.a, &["install", "--host", "copilot", "--hookx", bin]);
+    let settings = p.home.join(".copilot/settings.json");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    let by_hand = text.replacen("\"hookx\":{", "\"hookx\":{ // hookx's\n", 1);
+    assert_ne!(by_hand, text);
+    std::fs::write(&settings, &by_hand).unwrap();
+    let out = p.hookx(
+        &p.a,
+        &[
+            "install",
+            "--host",
+            "copilot",
+            "--scope",
+            "user",
+            "--uninstall",
+        ],
+    );
+    assert!(out.contains("kept the copilot routes"), "{out}");
+    assert!(!out.contains("runs again"), "{out}");
+    let listed = std::fs::read_to_string(&settings).unwrap();
+    let (answers, ran) = p.fire(&p.a);
+    assert_eq!(ran.len(), 1, "{listed}\n{answers:?}");
+    // The uninstall that takes the key out says so.
+    let out = p.hookx(&p.a, &["install", "--host", "copilot", "--uninstall"]);
+    assert!(out.contains("copilot runs again the handlers"), "{out}");
+}
+
 /// After row 83's fix, `hookx run --host copilot` reads Copilot's own project files to key
 /// their PascalCase handlers: a repository's 20 files of 10 MB made every event take 40 s
 /// (release build), past Copilot's limit, where the host fails open. Such files are read up

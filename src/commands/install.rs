@@ -432,7 +432,7 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
                 }
                 // A `hooks` object that only held hookx's entries goes too, as install may
                 // have added it.
-                if report.removed > 0 && !events.is_empty() && text.len(&events) == Some(0) {
+                if report.removed > 0 && !events.is_empty() && text.is_bare_empty(&events) {
                     let _ = text.remove(&events);
                 }
                 report.removed > 0
@@ -511,30 +511,32 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
         };
         let keys: &[String] = if opts.uninstall { &[] } else { &wanted };
         let mut left = None;
-        let outcome =
-            update_keeping_trust(&opts.ctx, &path, &mut report.kept_trusted, |current| {
-                let change =
-                    crate::route::switch_text(current, switch, &owner, keys).map_err(|why| {
-                        Error::Io {
-                            path: shown.clone(),
-                            message: format!("{why}; hookx leaves it as it is"),
-                        }
-                    })?;
-                left = match &change {
-                    Change::Write(text) => Some(text.clone()),
-                    Change::Keep => current.map(str::to_string),
-                    Change::Delete => None,
-                };
-                Ok(change)
-            })?;
+        let mut before = Vec::new();
+        update_keeping_trust(&opts.ctx, &path, &mut report.kept_trusted, |current| {
+            before = current.map_or_else(Vec::new, |t| crate::route::listed_keys(t, switch));
+            let change =
+                crate::route::switch_text(current, switch, &owner, keys).map_err(|why| {
+                    Error::Io {
+                        path: shown.clone(),
+                        message: format!("{why}; hookx leaves it as it is"),
+                    }
+                })?;
+            left = match &change {
+                Change::Write(text) => Some(text.clone()),
+                Change::Keep => current.map(str::to_string),
+                Change::Delete => None,
+            };
+            Ok(change)
+        })?;
+        let listed = left.map_or_else(Vec::new, |t| crate::route::listed_keys(&t, switch));
         if opts.uninstall {
-            let listed = left.map_or_else(Vec::new, |t| crate::route::listed_keys(&t, switch));
             let off = wanted.iter().filter(|k| listed.contains(k)).count();
             if off > 0 {
                 report.still_off.push((path.clone(), switch.key, off));
             }
         }
-        if outcome != config::update::Outcome::Unchanged || !keys.is_empty() {
+        // Said when the list changed (a rewrite of hookx's own record alone turns nothing on).
+        if listed != before || !keys.is_empty() {
             report.switched.push((path, keys.len()));
         }
     }

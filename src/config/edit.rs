@@ -88,6 +88,15 @@ impl JsonText {
             .or_else(|| super::syntax::loose_value(text))
     }
 
+    /// Whether the object or array at `path` holds no item and nothing else but whitespace
+    /// (no comment of the user's either).
+    pub fn is_bare_empty(&self, path: &Path) -> bool {
+        self.len(path) == Some(0)
+            && self
+                .with_node(path, |v| Some((v.start(), v.end())))
+                .is_some_and(|(start, end)| self.text[start + 1..end - 1].trim().is_empty())
+    }
+
     /// How many items the object or array at `path` holds.
     pub fn len(&self, path: &Path) -> Option<usize> {
         self.with_node(path, |v| match v {

@@ -51,10 +51,25 @@ fn with_syntax<T>(
         }
         return Err(error);
     }
-    match blank_comments(&text, syntax) {
-        Ok(Some(text)) => parse(&text).map_err(|e| json_error(src, e)),
-        Err(e) if at_comment(src, &strict) => Err(jsonc_error(src, &e)),
-        _ => Err(json_error(src, strict)),
+    let error = match blank_comments(&text, syntax) {
+        Ok(Some(blanked)) => match parse(&blanked) {
+            Ok(value) => return Ok(value),
+            Err(e) => json_error(src, e),
+        },
+        Err(e) if at_comment(src, &strict) => jsonc_error(src, &e),
+        _ => json_error(src, strict),
+    };
+    // What the offsets-keeping reading above cannot take, the agent's own parser may still
+    // read (a comma left out with no space to write it into, a tab in a string, `0x10`):
+    // read it so too, or the agent and hookx disagree on what the file says. (Copilot also
+    // takes more than one byte order mark, or one after a space, off the start.)
+    let start = text.trim_start_matches(|c: char| c == BOM || c.is_whitespace());
+    match syntax.reader {
+        Some(options) => jsonc_parser::parse_to_serde_value::<Value>(start, &options())
+            .ok()
+            .and_then(|value| parse(&value.to_string()).ok())
+            .ok_or(error),
+        None => Err(error),
     }
 }
 

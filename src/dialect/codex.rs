@@ -860,14 +860,6 @@ pub mod trust {
         if text.contains("\r\n") { "\r\n" } else { "\n" }
     }
 
-    fn join(lines: &[String], newline_at_end: bool, nl: &str) -> String {
-        let mut out = lines.join(nl);
-        if newline_at_end && !out.is_empty() {
-            out.push_str(nl);
-        }
-        out
-    }
-
     /// `text` with `trusted_hash` set for each record: its table's line replaced or added, a
     /// new table appended; every other line kept as it was. Checked by parsing before and
     /// after: a file that is no TOML, or that defines a record in a form hookx does not edit
@@ -881,7 +873,8 @@ pub mod trust {
                 continue;
             }
             let line = format!("trusted_hash = {}", json!(hash));
-            let mut lines: Vec<String> = out.lines().map(str::to_string).collect();
+            // Each line with its own end (a file edited on two systems has both).
+            let mut lines: Vec<String> = out.split_inclusive('\n').map(str::to_string).collect();
             let view: Vec<&str> = lines.iter().map(String::as_str).collect();
             match table_lines(&view, &header(key)) {
                 Some(range) => {
@@ -890,16 +883,35 @@ pub mod trust {
                         l.strip_prefix("trusted_hash")
                             .is_some_and(|r| r.trim_start().starts_with('='))
                     });
-                    match at {
-                        Some(i) => lines[i] = line,
-                        None => lines.insert(range.start + 1, line),
+                    for l in &mut lines {
+                        if !l.ends_with('\n') {
+                            l.push_str(nl);
+                        }
                     }
-                    out = join(&lines, true, nl);
+                    match at {
+                        Some(i) => {
+                            let end = if lines[i].ends_with("\r\n") {
+                                "\r\n"
+                            } else {
+                                "\n"
+                            };
+                            lines[i] = format!("{line}{end}");
+                        }
+                        None => lines.insert(range.start + 1, format!("{line}{nl}")),
+                    }
+                    out = lines.concat();
                 }
                 None => {
-                    let mut text = out.trim_end().to_string();
+                    // The file as it is, each line's end kept, then a blank line (which
+                    // `unset` takes out with the table).
+                    let mut text = match out.trim().is_empty() {
+                        true => String::new(),
+                        false => out.clone(),
+                    };
                     if !text.is_empty() {
-                        text.push_str(nl);
+                        if !text.ends_with('\n') {
+                            text.push_str(nl);
+                        }
                         text.push_str(nl);
                     }
                     out = format!("{text}{}{nl}{line}{nl}", header(key));
@@ -918,12 +930,12 @@ pub mod trust {
     }
 
     /// `text` without the `[hooks.state."KEY"]` tables of these keys.
+    /// Each line keeps its own end (a file edited on two systems has both).
     pub fn unset(text: &str, keys: &[String]) -> Result<String, String> {
         parse(text)?;
-        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        let mut lines: Vec<&str> = text.split_inclusive('\n').collect();
         for key in keys {
-            let view: Vec<&str> = lines.iter().map(String::as_str).collect();
-            if let Some(range) = table_lines(&view, &header(key)) {
+            if let Some(range) = table_lines(&lines, &header(key)) {
                 let start = range.start;
                 lines.drain(range);
                 // The blank line `set` put before a table it appended goes with it.
@@ -932,7 +944,7 @@ pub mod trust {
                 }
             }
         }
-        let out = join(&lines, text.ends_with('\n'), newline(text));
+        let out = lines.concat();
         parse(&out)?;
         Ok(out)
     }

@@ -142,6 +142,20 @@ mod trust {
         assert_eq!(unset(&with, &[key]).unwrap(), text);
     }
 
+    /// A config with both line ends (a file edited on two systems) keeps each line's own:
+    /// an uninstall that takes no record out, or the one install put in, gives it back byte
+    /// for byte (attacks row 139: every LF line became CRLF).
+    #[test]
+    fn a_config_with_mixed_line_ends_comes_back_byte_for_byte() {
+        let text = "model = \"o3\"\r\n[tui]\ntheme = \"x\"\n";
+        let key = "/a:pre_tool_use:0:0".to_string();
+        assert_eq!(unset(text, std::slice::from_ref(&key)).unwrap(), text);
+        let with = set(text, &[(key.clone(), "sha256:1".to_string())]).unwrap();
+        let again = set(&with, &[(key.clone(), "sha256:2".to_string())]).unwrap();
+        assert_eq!(again.replace("sha256:2", "sha256:1"), with);
+        assert_eq!(unset(&with, &[key]).unwrap(), text);
+    }
+
     #[test]
     fn files_hookx_cannot_edit_are_refused() {
         let records = vec![("/a:stop:0:0".to_string(), "sha256:1".to_string())];

@@ -303,7 +303,7 @@ pub(crate) fn install_text(
                 continue;
             }
             remove_routes(text, &list, &entries, &routes);
-            if text.len(&list) == Some(0) {
+            if text.is_bare_empty(&list) {
                 let _ = text.remove(&list);
             }
             tally.dropped.push(name.to_string());
@@ -399,7 +399,7 @@ pub(crate) fn uninstall_text(text: &mut JsonText, events: &[Seg], host: Dialect)
             handler.is_some_and(says_created)
         });
         removed += remove_routes(text, &list, &entries, &routes);
-        if text.len(&list) == Some(0) {
+        if text.is_bare_empty(&list) {
             let _ = text.remove(&list);
         }
     }

@@ -14,6 +14,9 @@ use crate::config::update::Change;
 use crate::tables::HookSwitch;
 use serde_json::{Map, Value, json};
 
+/// The record's mark of a list the user had before hookx listed a key in it.
+const USERS_LIST: &str = "usersList";
+
 /// How the record names an install of the home's files (`--scope user`).
 pub const HOME_OWNER: &str = "~";
 
@@ -74,6 +77,13 @@ pub fn switch_text(
         }
         Some(all)
     };
+    // A list that was there before hookx's first key went in is the user's, empty or not:
+    // it stays when hookx's keys go (an old record, without the mark, says nothing of it).
+    let users_list = match record.get(USERS_LIST) {
+        None if owners.is_empty() => text.value(&list).is_some(),
+        None => false,
+        Some(v) => v.as_bool().ok_or_else(bad)?,
+    };
     let had = union(&owners).ok_or_else(bad)?;
     // An install whose folder is gone (moved, deleted) can never be uninstalled from it: its
     // keys would stay listed, the handlers off everywhere for good. Any edit drops it.
@@ -105,11 +115,14 @@ pub fn switch_text(
         }
         .ok_or("cannot edit the list")?;
     }
-    if text.len(&list) == Some(0) {
+    if text.len(&list) == Some(0) && !users_list {
         text.remove(&list).ok_or("cannot edit the list")?;
     }
     let has_record = text.value(&record_at).is_some();
-    let new_record = json!({"created": created, switch.key: owners});
+    let mut new_record = json!({"created": created, switch.key: owners});
+    if users_list {
+        new_record[USERS_LIST] = json!(true);
+    }
     match (has_record, owners.is_empty()) {
         (true, true) => text.remove(&record_at),
         (true, false) => text.replace(&record_at, &new_record),
@@ -128,15 +141,13 @@ pub fn switch_text(
 }
 
 /// The installs (projects, or `~` for the home) whose keys hookx records in the switch file's
-/// text `current`: while a project is among them, a byte-identical handler in any other
-/// project is switched off too, and hookx's user route runs it there.
+/// text `current` (read as the host reads it, as [`listed_keys`]): while a project is among
+/// them, a byte-identical handler in any other project is switched off too, and hookx's user
+/// route runs it there.
 pub fn recorded_owners(current: &str, switch: &HookSwitch) -> Vec<String> {
-    let Ok(value) = serde_json::from_str::<Value>(current) else {
-        return Vec::new();
-    };
-    value
-        .get(switch.owned_key)
-        .and_then(|r| r.get(switch.key))
+    JsonText::new(current)
+        .value(&[Seg::from(switch.owned_key), Seg::from(switch.key)])
+        .as_ref()
         .and_then(Value::as_object)
         .map(|owners| owners.keys().cloned().collect())
         .unwrap_or_default()

@@ -230,7 +230,7 @@ impl RuleList {
 
 /// Departures from strict JSON an agent's reader accepts. Positions hookx reports stay those of
 /// the text as written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct JsonSyntax {
     /// `//` and `/* */` comments (stripped before parsing: Gemini CLI, Qwen Code, Droid, VS
     /// Code).
@@ -251,6 +251,14 @@ pub struct JsonSyntax {
     /// order mark, by how their path ends: Copilot CLI reads its own `~/.copilot/settings.json`
     /// so (with jsonc-parser), its hook files and a repository's settings as strict JSON.
     pub jsonc_files: &'static [&'static str],
+    /// The agent's own JSONC parser, where it has one: a text the reading above cannot take (it
+    /// keeps every offset) is read with these options, offsets aside. Copilot CLI 1.0.102 reads
+    /// its settings with jsonc-parser 0.34.0 (linked in its runtime; `userSettingsLoad` asked
+    /// directly read a comma left out with no space, `0x10`, `+1`, `1.`, a tab in a string):
+    /// its default options, which take a little more than Copilot keeps (`.5`, `'single'`
+    /// quotes: Copilot then ignores the whole file and runs the handler itself, as hookx does:
+    /// twice, never nowhere).
+    pub reader: Option<fn() -> jsonc_parser::ParseOptions>,
 }
 
 impl JsonSyntax {
@@ -261,6 +269,7 @@ impl JsonSyntax {
         bom: false,
         strict_files: &[],
         jsonc_files: &[],
+        reader: None,
     };
 
     /// What [`JsonSyntax::jsonc_files`] accept.
@@ -269,6 +278,7 @@ impl JsonSyntax {
         trailing_commas: true,
         missing_commas: true,
         bom: true,
+        reader: Some(jsonc_parser::ParseOptions::default),
         ..JsonSyntax::STRICT
     };
 
