@@ -2563,6 +2563,11 @@ fn drop_forms() -> Vec<DropForm> {
             "preToolUse",
             group(Some(""), cmd(json!({}))),
         );
+        add(
+            "command on preToolUse".into(),
+            "preToolUse",
+            group(Some("Bash"), cmd(json!({}))),
+        );
     }
     let camel = |extra: Value| {
         let mut h = json!({"type": "command", "bash": "ODD"});

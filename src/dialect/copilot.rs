@@ -823,8 +823,9 @@ static DROPS_CLAUDE_FILE: crate::tables::FileDrop = crate::tables::FileDrop {
 };
 
 /// The events Copilot CLI 1.0.102 reads from `.claude/settings*.json`: (kind, Claude's name,
-/// Copilot's own name, whether it keeps the group matcher). Both names are read (case and
-/// all: `pretooluse` is not); any other event, `Setup` or `PostCompact` say, is skipped unread
+/// Copilot's own name, whether it keeps the group matcher). An entry refused under either name
+/// drops the file (case and all: `pretooluse` is skipped; a valid Claude entry under the own
+/// name does not run); any other event, `Setup` or `PostCompact` say, is skipped unread
 /// (probed: `ground_truth_dropped_files`).
 const CLAUDE_EVENTS: &[(EventKind, &str, &str, bool)] = &[
     (EventKind::PreToolUse, "PreToolUse", "preToolUse", true),

@@ -533,8 +533,8 @@ pub struct FileDrop {
     pub default_type: &'static str,
     pub timeout_key: &'static str,
     /// The events the host reads from the file: (kind, the file's name, the host's own name,
-    /// whether the host keeps the group matcher). It reads either name, case and all, and
-    /// skips any other event unread. Where it keeps the matcher, an empty one is refused
+    /// whether the host keeps the group matcher). It checks the entries under either name,
+    /// case and all, and skips any other event unread. Where it keeps the matcher, an empty one is refused
     /// (elsewhere the host drops it unread).
     pub events: &'static [(crate::model::EventKind, &'static str, &'static str, bool)],
     /// A timeout that is not a number above zero is refused.
