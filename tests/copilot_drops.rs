@@ -207,14 +207,14 @@ fn keys_listed_before_the_file_was_dropped_leave_each_rule_once_and_go_at_the_ne
 }
 
 /// The table (`src/dialect/copilot.rs` `DROPS_CLAUDE_FILE`) against the client: every form of
-/// the recorded probe (`recorded/copilot-1.0.102/dropped-files.json`, `tests/live_copilot.rs`
+/// the recorded probe (`recorded/copilot-1.0.102/drops/dropped-files.json`, `tests/live_copilot.rs`
 /// `ground_truth_dropped_files`), written as the probe wrote it, makes `validate --host
 /// copilot` warn that Copilot drops the file exactly where Copilot ran none of its hooks.
 #[test]
 fn the_drop_table_says_what_the_recorded_client_did() {
     let book: Value = serde_json::from_str(
         &std::fs::read_to_string(
-            common::fixtures_dir().join("recorded/copilot-1.0.102/dropped-files.json"),
+            common::fixtures_dir().join("recorded/copilot-1.0.102/drops/dropped-files.json"),
         )
         .unwrap(),
     )

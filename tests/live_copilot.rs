@@ -2639,7 +2639,7 @@ fn drop_forms() -> Vec<DropForm> {
 /// PreToolUse, `guard`), with another guard in a second file (`other`: the other Claude file,
 /// or `.claude/settings.json` beside Copilot's own). Records whether Copilot ran each, and
 /// the debug log's lines about loading them; `HOOKX_RECORD_DROPS=1` rewrites
-/// `tests/fixtures/recorded/copilot-1.0.102/dropped-files.json`, otherwise the run must match it.
+/// `tests/fixtures/recorded/copilot-1.0.102/drops/dropped-files.json`, otherwise the run must match it.
 fn ground_truth_dropped_files() {
     let mut rows = Vec::new();
     for form in drop_forms() {
@@ -2720,7 +2720,7 @@ fn ground_truth_dropped_files() {
         "how": "copilot -p --allow-all-tools, sealed, GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true, one bash call (echo synced-call); tests/live_copilot.rs ground_truth_dropped_files",
         "rows": rows});
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/recorded/copilot-1.0.102/dropped-files.json");
+        .join("tests/fixtures/recorded/copilot-1.0.102/drops/dropped-files.json");
     if std::env::var_os("HOOKX_RECORD_DROPS").is_some() {
         std::fs::write(&path, serde_json::to_string_pretty(&book).unwrap() + "\n").unwrap();
         return;

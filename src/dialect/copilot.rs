@@ -776,7 +776,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
 /// The entries for which Copilot CLI 1.0.102 drops a whole `.claude/settings.json` or
 /// `.claude/settings.local.json` (the other file still runs): probed with `copilot -p`, each
 /// form beside a Bash guard (`tests/live_copilot.rs` `ground_truth_dropped_files`, recorded in
-/// `tests/fixtures/recorded/copilot-1.0.102/dropped-files.json`; conformance/copilot-facts.md).
+/// `tests/fixtures/recorded/copilot-1.0.102/drops/dropped-files.json`; conformance/copilot-facts.md).
 /// An empty matcher counts only on the events whose matcher Copilot keeps (the `true` rows of
 /// [`DISABLED_HOOKS`]); `prompt` runs on SessionStart only, `agent` nowhere, `http` anywhere
 /// but to an `http://` address on the two events that can deny. Copilot's own `.github/hooks/*.json` skips such an entry
@@ -819,7 +819,7 @@ static DROPS_CLAUDE_FILE: crate::tables::FileDrop = crate::tables::FileDrop {
               (`~/.claude/settings.json`)",
     },
     source: "run 1.0.102: tests/live_copilot.rs ground_truth_dropped_files \
-             (recorded/copilot-1.0.102/dropped-files.json)",
+             (recorded/copilot-1.0.102/drops/dropped-files.json)",
 };
 
 /// The events Copilot CLI 1.0.102 reads from `.claude/settings*.json`: (kind, Claude's name,
