@@ -337,6 +337,21 @@ fn live(
 }
 
 /// As [`live`], with `setup` also giving the run's extra environment.
+/// A Copilot run in the project after `install --host copilot` in project `a`, both holding
+/// the guard `guard` writes: `a` trusted, the project trusted when `trusted`.
+fn switched_off_by_project_a<T>(guard: &dyn Fn(&Sandbox) -> T, trusted: bool) -> Option<Live> {
+    live_env("synced", |sb| {
+        guard(sb);
+        let a = sb.root.join("a");
+        common::hookx_at(&a, &sb.home, &["trust", "--yes"]).success();
+        if trusted {
+            hookx(sb, &["trust", "--yes"]);
+        }
+        common::hookx_at(&a, &sb.home, &["install", "--host", "copilot"]).success();
+        routed_env(sb)
+    })
+}
+
 fn live_env(
     scenario: &str,
     setup: impl FnOnce(&Sandbox) -> Vec<(&'static str, String)>,
@@ -2059,16 +2074,7 @@ fn a_guard_switched_off_by_another_projects_install_still_denies() {
         ),
     );
     for trusted in [true, false] {
-        let Some(l) = live_env("synced", |sb| {
-            guard(sb);
-            let a = sb.root.join("a");
-            common::hookx_at(&a, &sb.home, &["trust", "--yes"]).success();
-            if trusted {
-                hookx(sb, &["trust", "--yes"]);
-            }
-            common::hookx_at(&a, &sb.home, &["install", "--host", "copilot"]).success();
-            routed_env(sb)
-        }) else {
+        let Some(l) = switched_off_by_project_a(&guard, trusted) else {
             return;
         };
         let result = l.tool_result("synced", "synced-call");
@@ -2130,16 +2136,7 @@ fn a_pascalcase_guard_switched_off_by_another_projects_install_still_denies() {
         ),
     );
     for trusted in [true, false] {
-        let Some(l) = live_env("synced", |sb| {
-            guard(sb);
-            let a = sb.root.join("a");
-            common::hookx_at(&a, &sb.home, &["trust", "--yes"]).success();
-            if trusted {
-                hookx(sb, &["trust", "--yes"]);
-            }
-            common::hookx_at(&a, &sb.home, &["install", "--host", "copilot"]).success();
-            routed_env(sb)
-        }) else {
+        let Some(l) = switched_off_by_project_a(&guard, trusted) else {
             return;
         };
         let result = l.tool_result("synced", "synced-call");
