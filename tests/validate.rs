@@ -433,3 +433,76 @@ fn an_outdated_not_installed_guard_is_a_located_warning() {
     let r = validate(&["--deny-warnings", path.to_str().unwrap()]);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
 }
+
+/// Codex CLI 0.171.0 reads `hooks.json` as one typed value and refuses the whole file, every
+/// hook in it, for a handler without `type`, a timeout that is no whole number, or a top-level
+/// key other than `hooks` and `description` (`$schema` too): seen live,
+/// `live_codex::hooks_json_forms_codex_refuses_whole`. Each is a located error that says so
+/// (they were warnings: "0 error(s)", exit 0, while Codex ran none of the file's guards);
+/// `description` and keys of a handler or rule's own are not (attacks row 175).
+#[test]
+fn codex_hook_files_codex_refuses_whole_are_errors() {
+    let guard = r#"{"type": "command", "command": "echo guard"}"#;
+    type Form<'a> = (&'a str, &'a str, Option<(usize, usize)>);
+    let forms: &[Form] = &[
+        (
+            "no type",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"command": "echo x"}, GUARD]}]}}"#,
+            Some((1, 57)),
+        ),
+        (
+            "timeout 1.5",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo x", "timeout": 1.5}, GUARD]}]}}"#,
+            Some((1, 109)),
+        ),
+        (
+            "version",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [GUARD]}]}, "version": 1}"#,
+            Some((1, 118)),
+        ),
+        (
+            "$schema",
+            r#"{"$schema": "x", "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [GUARD]}]}}"#,
+            Some((1, 13)),
+        ),
+        (
+            "description",
+            r#"{"description": "d", "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [GUARD]}]}}"#,
+            None,
+        ),
+        (
+            "a handler key",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo x", "name": "n"}, GUARD]}]}}"#,
+            None,
+        ),
+    ];
+    for (form, text, refused_at) in forms {
+        let dir = tempfile::tempdir().unwrap();
+        let path = common::write(
+            dir.path(),
+            ".codex/hooks.json",
+            &text.replace("GUARD", guard),
+        );
+        let r = validate(&[path.to_str().unwrap()]);
+        let shown = format!("{}{}", r.stdout, r.stderr);
+        let says = |line: usize, col: usize| {
+            let prefix = format!("{}:{line}:{col}: error: ", path.display());
+            shown.lines().any(|l| {
+                l.starts_with(&prefix) && l.contains("Codex 0.171.0 refuses the whole file")
+            })
+        };
+        match refused_at {
+            Some((line, col)) => {
+                assert_eq!(r.code, 1, "{form}: {shown}");
+                assert!(
+                    says(*line, *col),
+                    "{form}: no error at {line}:{col}:\n{shown}"
+                );
+            }
+            None => {
+                assert_eq!(r.code, 0, "{form}: {shown}");
+                assert!(!shown.contains("refuses the whole file"), "{form}: {shown}");
+            }
+        }
+    }
+}

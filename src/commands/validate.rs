@@ -50,7 +50,37 @@ pub fn diagnostics(src: &SourceFile, parsed: &crate::config::Parsed) -> Vec<Diag
         }
     }
     out.extend(check(src, doc));
+    strict_load(src, doc, &mut out);
     out
+}
+
+/// Where the agent's own loader refuses the whole JSON file for what hookx reads on with a
+/// warning ([`crate::tables::StrictLoad`]), those warnings are errors that say so.
+fn strict_load(src: &SourceFile, doc: &Document, out: &mut [Diagnostic]) {
+    let Some(strict) = doc.dialect.config().strict_load else {
+        return;
+    };
+    if syntax::Format::of(&src.path) != syntax::Format::Json {
+        return;
+    }
+    for d in out.iter_mut().filter(|d| d.severity == Severity::Warning) {
+        let refused = (strict.needs_type && d.message.starts_with("handler has no `type`"))
+            || (strict.whole_seconds && d.message.contains("` is fractional;"))
+            || (strict.known_top_keys && d.message.starts_with("unknown top-level key"));
+        if refused {
+            d.severity = Severity::Error;
+            d.message = format!("{}; {}", d.message, strict.seen);
+        }
+    }
+}
+
+/// Whether the agent's own loader refuses the whole of `src` ([`strict_load`]): the first
+/// diagnostic that says so.
+pub fn refused_whole(src: &SourceFile, parsed: &crate::config::Parsed) -> Option<Diagnostic> {
+    let seen = parsed.document.dialect.config().strict_load?.seen;
+    diagnostics(src, parsed)
+        .into_iter()
+        .find(|d| d.severity == Severity::Error && d.message.ends_with(seen))
 }
 
 /// Diagnostics for a document that was read without syntax errors.

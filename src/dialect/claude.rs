@@ -842,6 +842,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         condition: Some("if"),
     },
     implied_type: None,
+    strict_load: None,
     documents: Documents {
         file: &SETTINGS,
         plugin: Some(PluginForm {

@@ -447,6 +447,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     flat_handlers: false,
     wrapper_optional: false,
     implied_type: None,
+    strict_load: None,
     timeout_millis: false,
     zero_timeout_is_none: false,
     kept_keys: &[],
