@@ -1639,16 +1639,43 @@ fn hooks_json_forms_codex_refuses_whole() {
             r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "extra": 1, "hooks": [GUARD]}]}}"#,
             false,
         ),
+        // `config.toml`'s hooks: Codex reports an error and, for `codex exec`, does not start.
+        (
+            "config.toml: a handler without type",
+            "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{command = \"echo x\"}, TGUARD]\n",
+            true,
+        ),
+        (
+            "config.toml: a timeout of 1.5",
+            "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{type = \"command\", command = \"echo x\", timeout = 1.5}, TGUARD]\n",
+            true,
+        ),
+        (
+            "config.toml: a handler key of its own",
+            "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{type = \"command\", command = \"echo x\", name = \"n\"}, TGUARD]\n",
+            false,
+        ),
     ];
+    let toml_guard = r#"{type = "command", command = "echo guard"}"#;
     let mut c = Checks::default();
     for (form, text, refused) in forms {
         let sb = Sandbox::new();
-        let file = sb.write("home/.codex/hooks.json", &text.replace("GUARD", guard));
+        let file = match text.contains("TGUARD") {
+            true => sb.write(
+                "home/.codex/config.toml",
+                &text.replace("TGUARD", toml_guard),
+            ),
+            false => sb.write("home/.codex/hooks.json", &text.replace("GUARD", guard)),
+        };
         sb.write_config(0);
         let inventory = sb.hook_inventory(&bin);
         let listed = inventory["hooks"].as_array().map_or(0, Vec::len);
-        let said = inventory["warnings"].to_string();
-        let codex_refused = listed == 0 && said.contains("failed to parse hooks config");
+        let said = format!("{} {}", inventory["warnings"], inventory["errors"]);
+        let codex_refused = listed == 0
+            && (said.contains("failed to parse hooks config")
+                || inventory["errors"]
+                    .as_array()
+                    .is_some_and(|e| !e.is_empty()));
         c.that(
             codex_refused == *refused,
             format!("{form}: Codex listed {listed} hooks ({said}), expected refused: {refused}"),
@@ -1666,7 +1693,7 @@ fn hooks_json_forms_codex_refuses_whole() {
         let out = hookx(&["validate", &file.display().to_string()]);
         let errors = String::from_utf8_lossy(&out.stderr).into_owned()
             + &String::from_utf8_lossy(&out.stdout);
-        let says = errors.contains("error:") && errors.contains("refuses the whole file");
+        let says = errors.contains("error:") && errors.contains("refuses the whole");
         c.that(
             says == codex_refused && out.status.success() != codex_refused,
             format!(

@@ -476,20 +476,35 @@ fn codex_hook_files_codex_refuses_whole_are_errors() {
             None,
         ),
     ];
-    for (form, text, refused_at) in forms {
+    let toml = |handler: &str| {
+        format!(
+            "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{handler}, {{type = \"command\", command = \"g\"}}]\n"
+        )
+    };
+    let untyped = toml(r#"{command = "x"}"#);
+    let fraction = toml(r#"{type = "command", command = "x", timeout = 1.5}"#);
+    let forms: Vec<Form> = forms
+        .iter()
+        .copied()
+        .chain([
+            ("config.toml, no type", untyped.as_str(), Some((3, 10))),
+            ("config.toml, 1.5", fraction.as_str(), Some((3, 54))),
+        ])
+        .collect();
+    for (form, text, refused_at) in &forms {
         let dir = tempfile::tempdir().unwrap();
-        let path = common::write(
-            dir.path(),
-            ".codex/hooks.json",
-            &text.replace("GUARD", guard),
-        );
+        let name = match text.starts_with('[') {
+            true => ".codex/config.toml",
+            false => ".codex/hooks.json",
+        };
+        let path = common::write(dir.path(), name, &text.replace("GUARD", guard));
         let r = validate(&[path.to_str().unwrap()]);
         let shown = format!("{}{}", r.stdout, r.stderr);
         let says = |line: usize, col: usize| {
             let prefix = format!("{}:{line}:{col}: error: ", path.display());
-            shown.lines().any(|l| {
-                l.starts_with(&prefix) && l.contains("Codex 0.171.0 refuses the whole file")
-            })
+            shown
+                .lines()
+                .any(|l| l.starts_with(&prefix) && l.contains("Codex 0.171.0 refuses the whole"))
         };
         match refused_at {
             Some((line, col)) => {

@@ -60,16 +60,21 @@ fn strict_load(src: &SourceFile, doc: &Document, out: &mut [Diagnostic]) {
     let Some(strict) = doc.dialect.config().strict_load else {
         return;
     };
-    if syntax::Format::of(&src.path) != syntax::Format::Json {
-        return;
-    }
+    let seen = match syntax::Format::of(&src.path) {
+        syntax::Format::Json => strict.seen,
+        syntax::Format::Toml => match strict.toml_seen {
+            Some(seen) => seen,
+            None => return,
+        },
+        syntax::Format::Frontmatter => return,
+    };
     for d in out.iter_mut().filter(|d| d.severity == Severity::Warning) {
         let refused = (strict.needs_type && d.message.starts_with("handler has no `type`"))
             || (strict.whole_seconds && d.message.contains("` is fractional;"))
             || (strict.known_top_keys && d.message.starts_with("unknown top-level key"));
         if refused {
             d.severity = Severity::Error;
-            d.message = format!("{}; {}", d.message, strict.seen);
+            d.message = format!("{}; {seen}", d.message);
         }
     }
 }
@@ -77,10 +82,12 @@ fn strict_load(src: &SourceFile, doc: &Document, out: &mut [Diagnostic]) {
 /// Whether the agent's own loader refuses the whole of `src` ([`strict_load`]): the first
 /// diagnostic that says so.
 pub fn refused_whole(src: &SourceFile, parsed: &crate::config::Parsed) -> Option<Diagnostic> {
-    let seen = parsed.document.dialect.config().strict_load?.seen;
-    diagnostics(src, parsed)
-        .into_iter()
-        .find(|d| d.severity == Severity::Error && d.message.ends_with(seen))
+    let strict = parsed.document.dialect.config().strict_load?;
+    diagnostics(src, parsed).into_iter().find(|d| {
+        d.severity == Severity::Error
+            && (d.message.ends_with(strict.seen)
+                || strict.toml_seen.is_some_and(|s| d.message.ends_with(s)))
+    })
 }
 
 /// Diagnostics for a document that was read without syntax errors.

@@ -490,6 +490,12 @@ pub static DEF: DialectDef = DialectDef {
 /// without a word. Unknown handler and rule keys are kept, an unknown event is skipped.
 const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
     seen: "Codex 0.171.0 refuses the whole file for it (\"failed to parse hooks config\", said only in its /hooks list) and runs none of its hooks",
+    // A `config.toml` with such a handler stops Codex itself: `codex exec` prints "Error
+    // loading config.toml: invalid type: floating point `1.5`, expected u64 in `hooks`" and runs
+    // nothing (run); `hooks/list` says "missing field `type`" as an error.
+    toml_seen: Some(
+        "Codex 0.171.0 refuses the whole config.toml for it (\"Error loading config.toml\") and does not start",
+    ),
     needs_type: true,
     whole_seconds: true,
     known_top_keys: true,

@@ -101,7 +101,7 @@ pub struct ConfigSpec {
     /// The handler type an entry without `type` has, which hookx then leaves out too (Cursor's
     /// entries are commands unless they say otherwise).
     pub implied_type: Option<&'static str>,
-    /// How the agent's own loader reads its JSON hook file, where it refuses the whole file for
+    /// How the agent's own loader reads its hook file, where it refuses the whole file for
     /// what hookx only warns about ([`StrictLoad`]); `None`: it does not, or it is not known.
     pub strict_load: Option<StrictLoad>,
     /// The variable the agent sets to a plugin's folder for the plugin's hooks.
@@ -553,13 +553,15 @@ pub struct FileDrop {
     pub source: &'static str,
 }
 
-/// The forms for which an agent's own loader, reading its JSON hook file as one typed value,
+/// The forms for which an agent's own loader, reading its hook file as one typed value,
 /// refuses the whole file and runs none of its hooks, where hookx reads on with a warning.
 /// `validate` makes each an error, and `doctor` says the file runs under none of its agent.
 #[derive(Debug, Clone, Copy)]
 pub struct StrictLoad {
     /// Who was seen doing it, and what it says, for the messages.
     pub seen: &'static str,
+    /// The same for the hooks of its TOML settings, where it refuses those too.
+    pub toml_seen: Option<&'static str>,
     /// A handler without `type` (hookx reads it as a command).
     pub needs_type: bool,
     /// A timeout that is no whole number (hookx rounds it up).
