@@ -50,44 +50,8 @@ pub fn diagnostics(src: &SourceFile, parsed: &crate::config::Parsed) -> Vec<Diag
         }
     }
     out.extend(check(src, doc));
-    strict_load(src, doc, &mut out);
+    crate::config::strict_load::apply(src, doc.dialect, &mut out);
     out
-}
-
-/// Where the agent's own loader refuses the whole JSON file for what hookx reads on with a
-/// warning ([`crate::tables::StrictLoad`]), those warnings are errors that say so.
-fn strict_load(src: &SourceFile, doc: &Document, out: &mut [Diagnostic]) {
-    let Some(strict) = doc.dialect.config().strict_load else {
-        return;
-    };
-    let seen = match syntax::Format::of(&src.path) {
-        syntax::Format::Json => strict.seen,
-        syntax::Format::Toml => match strict.toml_seen {
-            Some(seen) => seen,
-            None => return,
-        },
-        syntax::Format::Frontmatter => return,
-    };
-    for d in out.iter_mut().filter(|d| d.severity == Severity::Warning) {
-        let refused = (strict.needs_type && d.message.starts_with("handler has no `type`"))
-            || (strict.whole_seconds && d.message.contains("` is fractional;"))
-            || (strict.known_top_keys && d.message.starts_with("unknown top-level key"));
-        if refused {
-            d.severity = Severity::Error;
-            d.message = format!("{}; {seen}", d.message);
-        }
-    }
-}
-
-/// Whether the agent's own loader refuses the whole of `src` ([`strict_load`]): the first
-/// diagnostic that says so.
-pub fn refused_whole(src: &SourceFile, parsed: &crate::config::Parsed) -> Option<Diagnostic> {
-    let strict = parsed.document.dialect.config().strict_load?;
-    diagnostics(src, parsed).into_iter().find(|d| {
-        d.severity == Severity::Error
-            && (d.message.ends_with(strict.seen)
-                || strict.toml_seen.is_some_and(|s| d.message.ends_with(s)))
-    })
 }
 
 /// Diagnostics for a document that was read without syntax errors.
@@ -98,23 +62,9 @@ pub fn check(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
     };
     // Copilot and Bricks files hold nothing but hooks (and Copilot's `version`); Claude's
     // settings, plugin and frontmatter files have many other keys.
-    if let Some(known_top) = doc.kind.top_keys {
-        for key in doc
-            .extra
-            .keys()
-            .filter(|k| !known_top.contains(&k.as_str()))
-        {
-            checker.push(
-                Severity::Warning,
-                &format!("/{}", escape(key)),
-                format!(
-                    "unknown top-level key `{key}` in a {} file; it is kept as written",
-                    doc.dialect
-                ),
-                None,
-            );
-        }
-    }
+    checker
+        .diagnostics
+        .extend(crate::config::strict_load::unknown_top_keys(src, doc));
     for rule in &doc.rules {
         checker.rule(doc, rule);
     }

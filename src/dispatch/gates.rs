@@ -19,6 +19,11 @@ pub fn file_gate(
     source: &Source,
 ) -> Option<String> {
     let display = host.def().display;
+    if host == source.dialect
+        && let Some(d) = refused_whole(source)
+    {
+        return Some(format!("{}:{}: {}", d.line, d.col, d.message));
+    }
     if source.scope != Scope::Managed
         && let Some(policy) = discover::managed_only(sources, host)
     {
@@ -166,6 +171,15 @@ impl Review {
             self.shown
         )
     }
+}
+
+/// What makes `source`'s own agent refuse the whole file where hookx reads on
+/// ([`crate::config::strict_load`]).
+pub fn refused_whole(source: &Source) -> Option<crate::diag::Diagnostic> {
+    source.dialect.config().strict_load?;
+    let document = source.document.as_ref().ok()?;
+    let src = crate::source::SourceFile::read(&source.path).ok()?;
+    crate::config::strict_load::refused_whole(&src, document, &source.diagnostics)
 }
 
 /// Whether a handler is one of hookx's own routes (it runs `hookx run`).

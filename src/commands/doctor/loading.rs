@@ -430,7 +430,7 @@ fn unloadable(source: &Source, host: Dialect, runs: Runs) -> Option<Finding> {
     }
     if runs == Runs::Native
         && host == source.dialect
-        && let Some(d) = refused_whole(source)
+        && let Some(d) = crate::dispatch::gates::refused_whole(source)
     {
         return Some(Finding::new(
             Level::Error,
@@ -455,19 +455,6 @@ fn unloadable(source: &Source, host: Dialect, runs: Runs) -> Option<Finding> {
         ));
     }
     None
-}
-
-/// What makes `source`'s own agent refuse it whole where hookx reads on
-/// ([`crate::tables::StrictLoad`]), as `validate` says it.
-fn refused_whole(source: &Source) -> Option<crate::diag::Diagnostic> {
-    source.dialect.config().strict_load?;
-    let document = source.document.as_ref().ok()?;
-    let src = crate::source::SourceFile::read(&source.path).ok()?;
-    let parsed = crate::config::Parsed {
-        document: document.clone(),
-        diagnostics: source.diagnostics.clone(),
-    };
-    crate::commands::validate::refused_whole(&src, &parsed)
 }
 
 /// The entry for which `host` drops `source` whole ([`Source::dropped_by`]): where it is, that
