@@ -171,6 +171,9 @@ enum Standing {
     /// hookx may run it: trusted or not, and whether it would get the payload it was written
     /// for.
     Hookx { trusted: bool, right: bool },
+    /// The host reads it but refuses its whole file ([`crate::config::strict_load`]): nobody
+    /// runs it.
+    Refused,
 }
 
 struct Copy<'a> {
@@ -544,6 +547,13 @@ fn plan_with(
     // Each file's rules by pointer, looked up once per effective rule: a search of the file
     // per rule made `list` and `doctor` quadratic in a file's rules (50 000: two minutes).
     let mut by_pointer: HashMap<(*const Source, &str), Vec<&Rule>> = HashMap::new();
+    // The host's own files it refuses whole (Codex's, read strictly): none of their rules runs.
+    let refused: Vec<*const Source> = sources
+        .iter()
+        .filter(|s| s.dialect == host && host.config().strict_load.is_some())
+        .filter(|s| crate::dispatch::gates::refused_whole(s).is_some())
+        .map(std::ptr::from_ref)
+        .collect();
     for source in sources {
         for rule in source.document().map_or(&[][..], |d| &d.rules[..]) {
             by_pointer
@@ -595,6 +605,9 @@ fn plan_with(
                     if discover::host_skips(host, &switched, source, written, handler) =>
                 {
                     continue;
+                }
+                SourceRunner::Native if refused.contains(&std::ptr::from_ref(source)) => {
+                    Standing::Refused
                 }
                 SourceRunner::Native => {
                     let gets = host.native_flavor(written.flavor);
@@ -787,16 +800,24 @@ fn plan_with(
                 Some(i),
             ),
             (None, None, None) => {
-                let untrusted: Vec<&str> = list
+                let (refused, untrusted): (Vec<usize>, Vec<usize>) = list
                     .iter()
-                    .map(|&i| copies[i].source.display.as_str())
-                    .collect();
-                (
-                    Runner::Nobody {
-                        why: format!("not trusted: {}", untrusted.join(", ")),
-                    },
-                    None,
-                )
+                    .partition(|&&i| copies[i].standing == Standing::Refused);
+                let files = |of: &[usize]| {
+                    of.iter()
+                        .map(|&i| copies[i].source.display.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                let why = match untrusted.is_empty() {
+                    true => format!(
+                        "{} refuses the whole of {} (hookx validate says where)",
+                        host.def().display,
+                        files(&refused)
+                    ),
+                    false => format!("not trusted: {}", files(&untrusted)),
+                };
+                (Runner::Nobody { why }, None)
             }
         };
         // Whether hookx runs copy `i`: it is the runner, and the runner is hookx.
@@ -819,7 +840,7 @@ fn plan_with(
                 )),
                 Standing::Hookx { .. } if through_hookx(i) => {}
                 Standing::Hookx { .. } if runs.is_some() => skipped.push(c.source.display.clone()),
-                Standing::Hookx { .. } => {}
+                Standing::Hookx { .. } | Standing::Refused => {}
             }
         }
         // The label: the original's where it is here, else the first copy's record.

@@ -73,3 +73,10 @@ pub fn refused_whole(
     all.into_iter()
         .find(|d| d.severity == Severity::Error && d.message.ends_with(seen))
 }
+
+/// [`refused_whole`] of `src` read whole as a file of `dialect` (none when it does not parse:
+/// that is said as it is).
+pub fn refused_whole_text(src: &SourceFile, dialect: Dialect) -> Option<Diagnostic> {
+    let parsed = super::read::read(src, dialect).ok()?;
+    refused_whole(src, &parsed.document, &parsed.diagnostics)
+}

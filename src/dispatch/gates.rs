@@ -175,11 +175,12 @@ impl Review {
 
 /// What makes `source`'s own agent refuse the whole file where hookx reads on
 /// ([`crate::config::strict_load`]).
+/// Read whole: `hookx run` reads only its event's part of a file.
 pub fn refused_whole(source: &Source) -> Option<crate::diag::Diagnostic> {
     source.dialect.config().strict_load?;
-    let document = source.document.as_ref().ok()?;
     let src = crate::source::SourceFile::read(&source.path).ok()?;
-    crate::config::strict_load::refused_whole(&src, document, &source.diagnostics)
+    let src = crate::source::SourceFile::new(source.display.clone(), src.text);
+    crate::config::strict_load::refused_whole_text(&src, source.dialect)
 }
 
 /// Whether a handler is one of hookx's own routes (it runs `hookx run`).
