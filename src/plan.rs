@@ -547,13 +547,16 @@ fn plan_with(
     // Each file's rules by pointer, looked up once per effective rule: a search of the file
     // per rule made `list` and `doctor` quadratic in a file's rules (50 000: two minutes).
     let mut by_pointer: HashMap<(*const Source, &str), Vec<&Rule>> = HashMap::new();
-    // The host's own files it refuses whole (Codex's, read strictly): none of their rules runs.
-    let refused: Vec<*const Source> = sources
-        .iter()
-        .filter(|s| s.dialect == host && host.config().strict_load.is_some())
-        .filter(|s| crate::dispatch::gates::refused_whole(s).is_some())
-        .map(std::ptr::from_ref)
-        .collect();
+    // The host's own files it refuses whole (read strictly, `StrictLoad`): none of their rules
+    // runs. Asked once per file, and only of a file with a rule here.
+    let mut refused: HashMap<*const Source, bool> = HashMap::new();
+    let mut is_refused = |s: &Source| {
+        s.dialect == host
+            && host.config().strict_load.is_some()
+            && *refused
+                .entry(std::ptr::from_ref(s))
+                .or_insert_with(|| crate::dispatch::gates::refused_whole(s).is_some())
+    };
     for source in sources {
         for rule in source.document().map_or(&[][..], |d| &d.rules[..]) {
             by_pointer
@@ -606,7 +609,7 @@ fn plan_with(
                 {
                     continue;
                 }
-                SourceRunner::Native if refused.contains(&std::ptr::from_ref(source)) => {
+                SourceRunner::Native if is_refused(source) => {
                     Standing::Refused
                 }
                 SourceRunner::Native => {

@@ -521,3 +521,80 @@ fn codex_hook_files_codex_refuses_whole_are_errors() {
         }
     }
 }
+
+/// Claude Code 2.1.332 runs none of a settings file's hooks for a setting of the wrong type or
+/// a handler without `type` on PreToolUse, and never runs a handler without `type` (seen live,
+/// `live_claude::settings_forms_claude_skips_whole`; attacks row 179). hookx said nothing of
+/// the setting and a warning of the handler ("read as `command`"), and `list` said Claude runs
+/// the guard. Now each is a located error, and the plan says nobody runs the file's rules.
+#[test]
+fn claude_settings_claude_does_not_load_are_errors_and_run_nowhere() {
+    let guard = r#"{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}"#;
+    // (form, the settings, error at, the guard runs under Claude)
+    let forms: &[(&str, String, (usize, usize), bool)] = &[
+        (
+            "model a number",
+            format!(r#"{{"model": 5, "hooks": {{"PreToolUse": [{guard}]}}}}"#),
+            (1, 11),
+            false,
+        ),
+        (
+            "permissions.allow a string",
+            format!(
+                r#"{{"permissions": {{"allow": "Bash"}}, "hooks": {{"PreToolUse": [{guard}]}}}}"#
+            ),
+            (1, 27),
+            false,
+        ),
+        (
+            "untyped on PreToolUse",
+            format!(
+                r#"{{"hooks": {{"PreToolUse": [{guard}, {{"hooks": [{{"command": "x"}}]}}]}}}}"#
+            ),
+            (1, 116),
+            false,
+        ),
+        (
+            "untyped on Stop",
+            format!(
+                r#"{{"hooks": {{"PreToolUse": [{guard}], "Stop": [{{"hooks": [{{"command": "x"}}]}}]}}}}"#
+            ),
+            (1, 126),
+            true,
+        ),
+    ];
+    for (form, text, (line, col), runs) in forms {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let path = common::write(&root, "p/.claude/settings.json", text);
+        let r = validate(&[path.to_str().unwrap()]);
+        let shown = format!("{}{}", r.stdout, r.stderr);
+        let prefix = format!("{}:{line}:{col}: error: ", path.display());
+        assert!(
+            shown
+                .lines()
+                .any(|l| l.starts_with(&prefix)
+                    && l.contains("Claude Code 2.1.332 does not load it")),
+            "{form}: no error at {line}:{col}:\n{shown}"
+        );
+        let out = common::hookx_at(
+            &root.join("p"),
+            &root.join("home"),
+            &["list", "--host", "claude"],
+        )
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+        let list = String::from_utf8(out).unwrap();
+        let plan = list
+            .lines()
+            .find(|l| l.starts_with("  claude  PreToolUse  Bash  ./guard.sh"))
+            .unwrap_or_default();
+        assert_eq!(
+            plan.contains("claude runs .claude/settings.json"),
+            *runs,
+            "{form}:\n{list}"
+        );
+    }
+}

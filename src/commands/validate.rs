@@ -65,6 +65,9 @@ pub fn check(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
     checker
         .diagnostics
         .extend(crate::config::strict_load::unknown_top_keys(src, doc));
+    checker
+        .diagnostics
+        .extend(crate::config::strict_load::wrong_setting_types(src, doc));
     for rule in &doc.rules {
         checker.rule(doc, rule);
     }

@@ -32,6 +32,57 @@ pub fn unknown_top_keys(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// An error for each setting of `doc` whose value is not of the type its agent requires
+/// ([`crate::tables::StrictLoad::setting_types`]).
+pub fn wrong_setting_types(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
+    let Some(strict) = doc.dialect.config().strict_load else {
+        return Vec::new();
+    };
+    let Some(seen) = seen(src, doc.dialect) else {
+        return Vec::new();
+    };
+    let settings = serde_json::Value::Object(doc.extra.clone());
+    strict
+        .setting_types
+        .iter()
+        .filter_map(|&(pointer, wanted)| {
+            let found = crate::diag::json_type(settings.pointer(pointer)?);
+            (found != wanted).then(|| {
+                let message = format!(
+                    "`{}` must be {wanted}, found {found}; {seen}",
+                    pointer.trim_start_matches('/').replace('/', ".")
+                );
+                let mut diag = match syntax::locate(src, pointer) {
+                    Some(o) => Diagnostic::at_offset(Severity::Error, src, o, message),
+                    None => Diagnostic::at_line_col(Severity::Error, src, 1, 1, message),
+                };
+                diag.pointer = Some(pointer.to_string());
+                diag
+            })
+        })
+        .collect()
+}
+
+/// Whether a refusal at `pointer` (into a file of `dialect`) takes the whole file out, not just
+/// its entry ([`crate::tables::StrictLoad::whole_file_on`]).
+fn whole_file(dialect: Dialect, pointer: Option<&str>) -> bool {
+    let Some(events) = dialect.config().strict_load.and_then(|s| s.whole_file_on) else {
+        return true;
+    };
+    let Some(pointer) = pointer else {
+        return true;
+    };
+    let Some(event) = pointer.strip_prefix("/hooks/") else {
+        // A setting beside the hooks.
+        return true;
+    };
+    let key = event.split('/').next().unwrap_or_default();
+    dialect
+        .flavors()
+        .find_map(|f| f.tables().event_kind(key))
+        .is_some_and(|kind| events.contains(&kind))
+}
+
 /// What the agent does with a file of `src`'s format it refuses, when it is strict about it.
 fn seen(src: &SourceFile, dialect: Dialect) -> Option<&'static str> {
     let strict = dialect.config().strict_load?;
@@ -70,8 +121,12 @@ pub fn refused_whole(
     let mut all: Vec<Diagnostic> = diagnostics.to_vec();
     all.extend(unknown_top_keys(src, doc));
     apply(src, doc.dialect, &mut all);
-    all.into_iter()
-        .find(|d| d.severity == Severity::Error && d.message.ends_with(seen))
+    all.extend(wrong_setting_types(src, doc));
+    all.into_iter().find(|d| {
+        d.severity == Severity::Error
+            && d.message.ends_with(seen)
+            && whole_file(doc.dialect, d.pointer.as_deref())
+    })
 }
 
 /// [`refused_whole`] of `src` read whole as a file of `dialect` (none when it does not parse:

@@ -568,6 +568,13 @@ pub struct StrictLoad {
     pub whole_seconds: bool,
     /// A top-level key besides the file kind's `top_keys` (hookx keeps it as written).
     pub known_top_keys: bool,
+    /// Settings beside the hooks (a JSON pointer into the file, and what it must be, as
+    /// [`crate::diag::json_type`] names it) whose value of another type makes the agent refuse
+    /// the whole file: hookx does not read them otherwise. Those probed, not a schema.
+    pub setting_types: &'static [(&'static str, &'static str)],
+    /// Where a refused entry takes only itself out, not the whole file, except on these
+    /// events; `None`: the whole file on every event.
+    pub whole_file_on: Option<&'static [crate::model::EventKind]>,
 }
 
 /// What to change in a file a host drops ([`FileDrop`]), for each kind of entry it refuses.
