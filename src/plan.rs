@@ -609,9 +609,7 @@ fn plan_with(
                 {
                     continue;
                 }
-                SourceRunner::Native if is_refused(source) => {
-                    Standing::Refused
-                }
+                SourceRunner::Native if is_refused(source) => Standing::Refused,
                 SourceRunner::Native => {
                     let gets = host.native_flavor(written.flavor);
                     match gets_its_payload(written, handler, record.as_ref(), gets) {

@@ -842,8 +842,13 @@ pub mod trust {
         out
     }
 
+    /// The key as a TOML basic string: JSON's escapes, and DEL, which JSON writes raw and TOML
+    /// refuses raw (a project folder named with it could not be installed, row 184).
     fn header(key: &str) -> String {
-        format!("[hooks.state.{}]", json!(key))
+        format!(
+            "[hooks.state.{}]",
+            json!(key).to_string().replace('\u{7f}', "\\u007F")
+        )
     }
 
     fn parse(text: &str) -> Result<toml_edit::DocumentMut, String> {
