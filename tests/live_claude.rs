@@ -1961,7 +1961,7 @@ fn settings_forms_claude_skips_whole() {
             .filter(|l| l.starts_with("  claude  PreToolUse  Bash  echo ran"))
             .any(|l| l.contains("nobody (Claude refuses the whole of"));
         c.check(
-            nobody == !guard_runs,
+            nobody != *guard_runs,
             format!("{form}: Claude ran the guard {guard_runs}, hookx list:\n{list}"),
         );
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
