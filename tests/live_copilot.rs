@@ -2290,12 +2290,14 @@ fn a_repo_kill_switch_turns_off_the_users_hooks_too() {
 }
 
 /// One form of `ground_truth_dropped_files`: the file it is written in, its name, the event
-/// (as the file spells it) and the entry that holds it, with `ODD` for the recorder's command.
+/// (as the file spells it) and the entry that holds it, with `ODD` for the recorder's command;
+/// `whole`: the entry is the event's whole value, not an item of its list.
 struct DropForm {
     file: &'static str,
     name: String,
     event: &'static str,
     entry: Value,
+    whole: bool,
 }
 
 /// The forms probed: in a Claude file, an entry on `event` whose group or handler varies one
@@ -2324,6 +2326,7 @@ fn drop_forms() -> Vec<DropForm> {
                 name,
                 event,
                 entry,
+                whole: false,
             })
         };
         add(
@@ -2565,6 +2568,38 @@ fn drop_forms() -> Vec<DropForm> {
             "preToolUse",
             group(Some("Bash"), cmd(json!({}))),
         );
+        // The session of 2026-12-05 afternoon: an `http` handler without a `url`, or with one
+        // that is not a string; an event whose value is not a list (below).
+        for event in ["PreToolUse", "PostToolUse", "Stop"] {
+            add(
+                format!("http, no url, on {event}"),
+                event,
+                group(Some("Bash"), json!({"type": "http"})),
+            );
+        }
+        for event in ["PreToolUse", "PostToolUse"] {
+            add(
+                format!("http url 5 on {event}"),
+                event,
+                group(Some("Bash"), json!({"type": "http", "url": 5})),
+            );
+        }
+        let whole: [(&str, &'static str, Value); 5] = [
+            ("an object", "PostToolUse", group(Some("Bash"), cmd(json!({})))),
+            ("an object", "Stop", group(None, cmd(json!({})))),
+            ("an object", "Setup", group(None, cmd(json!({})))),
+            ("{}", "PostToolUse", json!({})),
+            ("null", "PostToolUse", Value::Null),
+        ];
+        for (what, event, entry) in whole {
+            forms.push(DropForm {
+                file,
+                name: format!("{event} {what}, not a list"),
+                event,
+                entry,
+                whole: true,
+            });
+        }
     }
     let camel = |extra: Value| {
         let mut h = json!({"type": "command", "bash": "ODD"});
@@ -2580,6 +2615,7 @@ fn drop_forms() -> Vec<DropForm> {
             name: name.to_string(),
             event,
             entry,
+            whole: false,
         })
     };
     add("camel control", "postToolUse", camel(json!({})));
@@ -2659,12 +2695,17 @@ fn ground_truth_dropped_files() {
                     hooks.insert("PreToolUse".into(), json!([guard("guard")]));
                 }
             }
-            hooks
-                .entry(form.event.to_string())
-                .or_insert_with(|| json!([]))
-                .as_array_mut()
-                .unwrap()
-                .push(entry);
+            match form.whole {
+                true => {
+                    hooks.insert(form.event.to_string(), entry);
+                }
+                false => hooks
+                    .entry(form.event.to_string())
+                    .or_insert_with(|| json!([]))
+                    .as_array_mut()
+                    .unwrap()
+                    .push(entry),
+            }
             let mut doc = json!({"hooks": hooks});
             if form.file.starts_with(".github/") {
                 doc["version"] = json!(1);
@@ -2699,6 +2740,7 @@ fn ground_truth_dropped_files() {
             "form": form.name,
             "event": form.event,
             "entry": form.entry,
+            "whole": form.whole,
             "guard_runs": ran("guard"),
             "other_runs": ran("other"),
             "odd_runs": ran("odd"),
