@@ -832,3 +832,72 @@ fn a_repositorys_own_hook_files_past_the_switch_budget_are_not_read() {
         "read past the budget: {answers:?}"
     );
 }
+
+/// A team's Claude guard and its PascalCase copy in `.github/hooks` (the same handler, so one
+/// Copilot key turns off both) in the installed project: hookx runs the guard once per event,
+/// from the Claude file, with Claude's payload (the file it was written for). Before, both
+/// copies ran (a guard that lets the call through ran twice). A deny is never lost: with only
+/// the copy trusted, the copy runs, once, and its deny is Copilot's answer.
+#[test]
+fn a_claude_guard_and_its_pascalcase_copy_run_once_after_an_install() {
+    let p = TwoProjects::new();
+    let claude = p.a.join(".claude/settings.json");
+    let payloads = p.log.with_file_name("payloads.log");
+    let written = std::fs::read_to_string(&claude).unwrap();
+    // The guard (on both copies) also keeps each payload it is given, one a line.
+    let write_both = |exit: &str| {
+        let text = written
+            .replace(
+                "pwd >>",
+                &format!("cat >> '{}'; echo >> '{0}'; pwd >>", payloads.display()),
+            )
+            .replace("exit 2", exit);
+        std::fs::write(&claude, &text).unwrap();
+        let mut team: serde_json::Value = serde_json::from_str(&text).unwrap();
+        team["version"] = 1.into();
+        common::write(&p.a, ".github/hooks/team.json", &team.to_string());
+    };
+    write_both("exit 0");
+    p.install(&p.a);
+    p.trust(&p.a);
+    p.fire_guard_once(&p.a);
+    let sent = std::fs::read_to_string(&payloads).unwrap();
+    let sent: serde_json::Value = serde_json::from_str(sent.trim()).unwrap();
+    // Claude's payload: Copilot's PascalCase one, which the copy is given, has a timestamp.
+    assert!(
+        sent["tool_name"] == "Bash" && sent.get("timestamp").is_none(),
+        "{sent}"
+    );
+    // `list` and `doctor` say so: one rule, hookx its runner from the Claude file.
+    let list = p.hookx(&p.a, &["list", "--host", "copilot"]);
+    let plan: Vec<&str> = list
+        .split_once("plan (each rule once per agent):")
+        .map_or("", |(_, plan)| plan)
+        .lines()
+        .filter(|l| l.starts_with("  copilot  "))
+        .collect();
+    assert!(
+        plan.len() == 1
+            && plan[0]
+                .ends_with("hookx runs .claude/settings.json; hookx skips .github/hooks/team.json"),
+        "{plan:?}"
+    );
+    // (It exits non-zero: Copilot reads no project hooks in a folder it was not told to trust.)
+    let doctor = common::hookx_at(&p.a, &p.home, &["doctor", "--host", "copilot"]);
+    let doctor = String::from_utf8_lossy(&doctor.get_output().stdout);
+    assert!(
+        doctor.contains("the same handler as one in .github/hooks/team.json to Copilot")
+            && !doctor.contains("both run where both are read"),
+        "{doctor}"
+    );
+
+    // A new command is a new key: install lists it.
+    write_both("exit 2");
+    p.install(&p.a);
+    p.trust(&p.a);
+    p.assert_guard_denies_once(&p.a);
+    p.hookx(&p.a, &["trust", "--revoke", claude.to_str().unwrap()]);
+    let answers = p.fire_guard_once(&p.a);
+    // Its deny as Copilot reads an exit 2 of its own file's handler.
+    assert!(copilot_deny(&answers).is_some(), "no deny: {answers:?}");
+}
