@@ -901,3 +901,44 @@ fn a_claude_guard_and_its_pascalcase_copy_run_once_after_an_install() {
     // Its deny as Copilot reads an exit 2 of its own file's handler.
     assert!(copilot_deny(&answers).is_some(), "no deny: {answers:?}");
 }
+
+/// A switch file Copilot reads but hookx's editor cannot write back exactly (a raw tab in a
+/// string: attacks rows 136, 145): install and uninstall refuse it and change nothing, and
+/// say what is true: Copilot reads it, the refusal is hookx's, and what to do. Before, they
+/// said the file was "not valid JSON", which Copilot contradicts. A file Copilot does not read
+/// either keeps the plain message.
+#[test]
+fn a_switch_file_only_copilot_reads_is_refused_saying_so() {
+    let p = TwoProjects::new();
+    p.trust(&p.a);
+    p.install(&p.a);
+    let settings = p.settings();
+    let text = std::fs::read_to_string(&settings).unwrap();
+    let body = text.trim_start().strip_prefix('{').unwrap();
+    let spec = Dialect::named("copilot").unwrap().config();
+    let routes = [
+        p.home.join(spec.install_user),
+        p.a.join(spec.install_project),
+    ];
+    let before: Vec<_> = routes.iter().map(|r| std::fs::read(r).unwrap()).collect();
+    for (loose, copilot_reads) in [("\"a\tb\"", true), ("\"a\" \"b\" ]", false)] {
+        let edited = format!("{{\"note\": {loose},{body}");
+        std::fs::write(&settings, &edited).unwrap();
+        for args in [
+            &INSTALL[..],
+            &["install", "--host", "copilot", "--uninstall"],
+        ] {
+            let out = common::hookx_at(&p.a, &p.home, args).failure();
+            let said = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+            let truthful = said.contains("Copilot reads it (its reader takes more than JSON")
+                && said.contains("hookx edits only a file it can write back exactly")
+                && said.contains("Write that spot as plain JSON")
+                && !said.contains("hookx leaves it as it is");
+            assert_eq!(truthful, copilot_reads, "{loose}: {said}");
+            assert!(said.contains("line 1 column"), "{said}");
+            assert_eq!(std::fs::read_to_string(&settings).unwrap(), edited);
+            let after: Vec<_> = routes.iter().map(|r| std::fs::read(r).unwrap()).collect();
+            assert_eq!(after, before, "{args:?} changed a route");
+        }
+    }
+}

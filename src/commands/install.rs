@@ -21,6 +21,7 @@ use crate::route::{
     is_own_route, layout, route_command, routes_in_list, target, uninstall_text,
 };
 use crate::shell::shell_quote;
+use crate::source::SourceFile;
 use crate::tables::Dialect;
 use crate::tables::Root;
 use serde_json::{Value, json};
@@ -450,6 +451,26 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
     Ok(())
 }
 
+/// Why install leaves the switch file at `path` (text `current`) as it is: `why`, and, for a
+/// file the host reads all the same (its own reader takes more than JSON: a raw tab in a
+/// string, `0x10`), that the refusal is hookx's (it edits only what it can write back
+/// exactly) and what to do.
+fn switch_refused(host: Dialect, path: &Path, current: Option<&str>, why: &str) -> String {
+    let src = SourceFile::new(path.display().to_string(), current.unwrap_or_default());
+    let syntax = host.config().json_syntax.of_file(&src.path);
+    let read = crate::config::syntax::parse_json_as(&src, syntax).is_ok_and(|v| v.is_object());
+    match read {
+        false => format!("{why}; hookx leaves it as it is"),
+        true => format!(
+            "{} reads it (its reader takes more than JSON, and so does `hookx run`), but \
+             hookx edits only a file it can write back exactly, and cannot this one ({why}): \
+             it changed nothing, here or in the routes. Write that spot as plain JSON (a tab \
+             in a string as `\\t`), then run this again",
+            host.def().display,
+        ),
+    }
+}
+
 /// Keeps each setting with which the host leaves single handlers of another dialect's files
 /// to hookx ([`crate::tables::HookSwitch`]) listing exactly the handlers of the install's
 /// scope that the host reads itself with its own payload (none on uninstall), so that hookx
@@ -518,7 +539,7 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
                 crate::route::switch_text(current, switch, &owner, keys).map_err(|why| {
                     Error::Io {
                         path: shown.clone(),
-                        message: format!("{why}; hookx leaves it as it is"),
+                        message: switch_refused(host, &path, current, &why),
                     }
                 })?;
             left = match &change {
