@@ -2585,7 +2585,11 @@ fn drop_forms() -> Vec<DropForm> {
             );
         }
         let whole: [(&str, &'static str, Value); 5] = [
-            ("an object", "PostToolUse", group(Some("Bash"), cmd(json!({})))),
+            (
+                "an object",
+                "PostToolUse",
+                group(Some("Bash"), cmd(json!({}))),
+            ),
             ("an object", "Stop", group(None, cmd(json!({})))),
             ("an object", "Setup", group(None, cmd(json!({})))),
             ("{}", "PostToolUse", json!({})),

@@ -149,7 +149,10 @@ fn refused_handler(
     }
     let rule = drop.url.as_ref().filter(|r| r.type_name == type_name)?;
     let Some(url) = handler.get(rule.key).and_then(Value::as_str) else {
-        let what = format!("a handler of type `{type_name}` without a `{}` string", rule.key);
+        let what = format!(
+            "a handler of type `{type_name}` without a `{}` string",
+            rule.key
+        );
         let at = match handler.get(rule.key) {
             Some(_) => rule.key,
             None => drop.type_key,
