@@ -779,6 +779,31 @@ fn the_users_empty_switch_list_comes_back_after_an_uninstall() {
     }
 }
 
+/// The same for an empty list written over lines (`[\n]`): its whitespace comes back byte for
+/// byte, through two installs and their uninstalls too. Before, it came back `[]` (a list
+/// emptied of hookx's keys reads the same whatever it held before).
+#[test]
+fn the_users_empty_list_over_two_lines_comes_back_byte_for_byte() {
+    let p = TwoProjects::new();
+    let settings = p.settings();
+    for before in [
+        "{\"disabledHooks\": [\n]}\n",
+        "{\n  \"disabledHooks\": [\n  ]\n}\n",
+        "{\r\n\t\"disabledHooks\": [\r\n\r\n\t]\r\n}\r\n",
+        "{\"disabledHooks\": [ ]}",
+    ] {
+        common::write(&p.home, ".copilot/settings.json", before);
+        p.install(&p.a);
+        p.uninstall(&p.a);
+        assert_eq!(std::fs::read_to_string(&settings).unwrap(), before);
+        p.install(&p.a);
+        p.install(&p.b);
+        p.uninstall(&p.a);
+        p.uninstall(&p.b);
+        assert_eq!(std::fs::read_to_string(&settings).unwrap(), before);
+    }
+}
+
 /// An uninstall that leaves `disabledHooks` as it was says nothing of handlers running again
 /// (attacks row 149: with hookx's record written by hand, with a comment in it, a user-scope
 /// uninstall rewrote the record and said "copilot runs again the handlers hookx had turned
