@@ -804,6 +804,43 @@ fn the_users_empty_list_over_two_lines_comes_back_byte_for_byte() {
     }
 }
 
+/// The hook folders install created for its routes (`~/.copilot/hooks/`, the project's
+/// `.github/hooks/`) go with the last uninstall, while empty; one that was there before, or
+/// that holds a file of the user's by then, stays. Before, an empty `~/.copilot/hooks/` was
+/// left behind.
+#[test]
+fn the_hook_folders_install_created_go_with_the_last_uninstall() {
+    let p = TwoProjects::new();
+    let spec = Dialect::named("copilot").unwrap().config();
+    let user_dir = p.home.join(spec.install_user);
+    let user_dir = user_dir.parent().unwrap();
+    let project_dir = p.a.join(spec.install_project);
+    let project_dir = project_dir.parent().unwrap();
+    p.install(&p.a);
+    assert!(user_dir.is_dir() && project_dir.is_dir());
+    p.uninstall(&p.a);
+    assert!(!user_dir.exists(), "{} left", user_dir.display());
+    assert!(!project_dir.exists(), "{} left", project_dir.display());
+
+    // There before install: the user's, left even when empty.
+    std::fs::create_dir_all(user_dir).unwrap();
+    p.install(&p.a);
+    p.uninstall(&p.a);
+    assert!(user_dir.is_dir(), "the user's empty folder went");
+    std::fs::remove_dir(user_dir).unwrap();
+
+    // Created by install, then holding a file of the user's: left, with the file.
+    p.install(&p.a);
+    common::write(
+        &p.home,
+        ".copilot/hooks/mine.json",
+        "{\"version\": 1, \"hooks\": {}}",
+    );
+    p.uninstall(&p.a);
+    assert!(user_dir.join("mine.json").is_file());
+    assert!(!user_dir.join("hookx.json").exists());
+}
+
 /// An uninstall that leaves `disabledHooks` as it was says nothing of handlers running again
 /// (attacks row 149: with hookx's record written by hand, with a comment in it, a user-scope
 /// uninstall rewrote the record and said "copilot runs again the handlers hookx had turned

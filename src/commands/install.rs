@@ -17,8 +17,8 @@ use crate::discover::{Context, Runner};
 use crate::error::Error;
 use crate::model::EventKind;
 use crate::route::{
-    InstallScope, Tally, created_file, events_path, fresh_text, install_text, is_hookx_handler,
-    is_own_route, layout, route_command, routes_in_list, target, uninstall_text,
+    Created, InstallScope, Tally, created_file, events_path, fresh_text, install_text,
+    is_hookx_handler, is_own_route, layout, route_command, routes_in_list, target, uninstall_text,
 };
 use crate::shell::shell_quote;
 use crate::source::SourceFile;
@@ -397,6 +397,10 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
     }
     let mut before: Option<String> = None;
     let mut kept = Vec::new();
+    // A folder install makes for the file goes with it, once nothing else is in it.
+    let folder = path.parent().filter(|d| !d.as_os_str().is_empty());
+    let new_folder = folder.is_some_and(|d| std::fs::symlink_metadata(d).is_err());
+    let mut folder_too = false;
     update_keeping_trust(&opts.ctx, &path, &mut kept, |current| {
         before = current.map(str::to_string);
         let fresh = fresh_text(host);
@@ -407,7 +411,11 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
         };
         let edited = match &hookx {
             Some(hookx) => {
-                let created = current.is_none();
+                let created = match current {
+                    Some(_) => Created::Entry,
+                    None if new_folder => Created::Folder,
+                    None => Created::File,
+                };
                 let mut tally = Tally::default();
                 install_text(
                     &mut text,
@@ -426,9 +434,10 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
             None => {
                 let created;
                 (report.removed, created) = uninstall_text(&mut text, &events, host);
-                if created && text.as_str() == fresh {
+                if created >= Created::File && text.as_str() == fresh {
                     // Nothing is left but the file install created.
                     report.deleted = true;
+                    folder_too = created == Created::Folder;
                     return Ok(Change::Delete);
                 }
                 // A `hooks` object that only held hookx's entries goes too, as install may
@@ -447,6 +456,10 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
     report.kept_trusted.extend(kept);
     if let Some(trust) = &host.def().route_trust {
         record_trust(opts, trust, &path, before.as_deref(), report)?;
+    }
+    if let Some(folder) = folder.filter(|_| folder_too) {
+        // Only while empty: a file of the user's there keeps it.
+        let _ = std::fs::remove_dir(folder);
     }
     Ok(())
 }
