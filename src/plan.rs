@@ -157,8 +157,9 @@ impl Plan {
             .get(&(source.path.clone(), copy_rule_id(rule), index))
             .map(|at| &self.rules[*at])
             .is_some_and(|r| {
-                let runs = matches!(&r.runner, Runner::Hookx { file } if file == other || file == &source.display);
-                runs && (r.skipped.iter().any(|s| s == other || s == &source.display))
+                let here = |file: &String| file == other || *file == source.display;
+                matches!(&r.runner, Runner::Hookx { file } if here(file))
+                    && r.skipped.iter().any(here)
             })
     }
 

@@ -183,28 +183,22 @@ pub enum Created {
 }
 
 impl Created {
-    const NAMES: [(Created, &'static str); 3] = [
-        (Created::Entry, "entry"),
-        (Created::File, "file"),
-        (Created::Folder, "folder"),
-    ];
+    const ALL: [Created; 3] = [Created::Entry, Created::File, Created::Folder];
 
     /// The provenance record of an entry.
     pub(crate) fn marker(self) -> Value {
-        let name = Self::NAMES
-            .iter()
-            .find(|(c, _)| *c == self)
-            .map(|(_, n)| *n);
+        let name = match self {
+            Created::Entry => "entry",
+            Created::File => "file",
+            Created::Folder => "folder",
+        };
         json!({ "created": name })
     }
 
     /// What a routing handler's record says install created, if it is one of install's.
     fn of(handler: &Value) -> Option<Created> {
         let marker = handler.get(config::MARKER)?;
-        Self::NAMES
-            .iter()
-            .find(|(c, _)| c.marker() == *marker)
-            .map(|(c, _)| *c)
+        Self::ALL.into_iter().find(|c| c.marker() == *marker)
     }
 }
 
