@@ -2289,6 +2289,75 @@ fn a_repo_kill_switch_turns_off_the_users_hooks_too() {
     c.done("synced");
 }
 
+/// A team's Claude guard and its PascalCase copy in `.github/hooks` in one project: Copilot
+/// keys both as one handler. Ground truth: without hookx, Copilot runs the guard twice (once
+/// per file). After `hookx install --host copilot` (the key listed) and `hookx trust`, hookx
+/// runs it once per call, from the Claude file with Claude's payload (no `timestamp`, which
+/// Copilot's PascalCase payload has); a guard that denies, once, and its deny reaches the
+/// model. Before, hookx ran both copies (twice, as Copilot had).
+fn a_claude_guard_and_its_pascalcase_copy_run_once_through_hookx() {
+    let guard = |sb: &Sandbox, exit: u8| {
+        let log = sb.root.join("guard.log");
+        let command = format!(
+            "cat >> '{}'; echo >> '{0}'; pwd >> '{}'; echo GUARD-SAYS-NO >&2; exit {exit}",
+            sb.root.join("payloads.log").display(),
+            log.display()
+        );
+        let hooks = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]});
+        sb.write(
+            "project/.claude/settings.json",
+            &json!({ "hooks": hooks }).to_string(),
+        );
+        let team = json!({"version": 1, "hooks": hooks});
+        sb.write("project/.github/hooks/team.json", &team.to_string());
+    };
+    let runs = |l: &Live| -> (usize, Vec<Value>) {
+        let read = |name: &str| std::fs::read_to_string(l.sb.root.join(name)).unwrap_or_default();
+        let payloads = read("payloads.log")
+            .lines()
+            .filter(|line| !line.trim().is_empty())
+            .filter_map(|line| serde_json::from_str(line).ok())
+            .collect();
+        (read("guard.log").lines().count(), payloads)
+    };
+    let mut c = Checks::default();
+    let Some(alone) = live_env("synced", |sb| {
+        guard(sb, 0);
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let (ran, _) = runs(&alone);
+    c.that(
+        ran == 2,
+        format!("ground truth: Copilot runs both copies: {ran}"),
+    );
+    for exit in [0, 2] {
+        let Some(l) = live_env("synced", |sb| {
+            guard(sb, exit);
+            hookx(sb, &["install", "--host", "copilot"]);
+            hookx(sb, &["trust", "--yes"]);
+            routed_env(sb)
+        }) else {
+            return;
+        };
+        let (ran, payloads) = runs(&l);
+        let claude = payloads
+            .iter()
+            .all(|p| p["tool_name"] == "Bash" && p.get("timestamp").is_none());
+        c.that(
+            ran == 1 && claude,
+            format!("exit {exit}: once, with Claude's payload: {ran} {payloads:?}"),
+        );
+        let result = l.tool_result("synced", "synced-call");
+        c.that(
+            (exit == 2) == result.contains("Denied"),
+            format!("exit {exit}: the call's result: {result}"),
+        );
+    }
+    c.done("synced");
+}
+
 /// One form of `ground_truth_dropped_files`: the file it is written in, its name, the event
 /// (as the file spells it) and the entry that holds it, with `ODD` for the recorder's command;
 /// `whole`: the entry is the event's whole value, not an item of its list.
@@ -2897,6 +2966,7 @@ fn main() -> std::process::ExitCode {
             a_repo_kill_switch_turns_off_the_users_hooks_too,
             ground_truth_dropped_files,
             a_claude_file_copilot_drops_runs_once_through_hookx,
+            a_claude_guard_and_its_pascalcase_copy_run_once_through_hookx,
         ],
     )
 }
