@@ -2358,6 +2358,44 @@ fn a_claude_guard_and_its_pascalcase_copy_run_once_through_hookx() {
     c.done("synced");
 }
 
+/// The user's own empty `disabledHooks`, written over lines, is still read by Copilot once
+/// install lists the guard's key in it and records the list's layout (`"usersListBlank"` in
+/// hookx's record): the guard runs once, through hookx, with Claude's payload (were the file
+/// ignored, Copilot would run it as well). Uninstall gives the file back byte for byte.
+fn a_users_empty_list_over_lines_still_switches_the_guard_off() {
+    let before = "{\n  \"disabledHooks\": [\n  ]\n}\n";
+    let Some(l) = live_env("synced", |sb| {
+        let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
+        let rule = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]}});
+        sb.write("project/.claude/settings.json", &rule.to_string());
+        sb.write("home/.copilot/settings.json", before);
+        hookx(sb, &["install", "--host", "copilot"]);
+        hookx(sb, &["trust", "--yes"]);
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let settings = l.sb.home.join(".copilot/settings.json");
+    let installed = std::fs::read_to_string(&settings).unwrap();
+    let ran = std::fs::read_to_string(l.sb.root.join("guard.log")).unwrap_or_default();
+    // Once, from hookx: Claude's payload has no `timestamp` (Copilot's own has).
+    let payloads: Vec<Value> = serde_json::Deserializer::from_str(&ran)
+        .into_iter()
+        .flatten()
+        .collect();
+    c.that(
+        installed.contains("usersListBlank")
+            && payloads.len() == 1
+            && payloads[0].get("timestamp").is_none(),
+        format!("the guard once, through hookx, the list read: {ran:?}\n{installed}"),
+    );
+    hookx(&l.sb, &["install", "--uninstall", "--host", "copilot"]);
+    let left = std::fs::read_to_string(&settings).unwrap_or_default();
+    c.that(left == before, format!("the file back: {left:?}"));
+    c.done("synced");
+}
+
 /// One form of `ground_truth_dropped_files`: the file it is written in, its name, the event
 /// (as the file spells it) and the entry that holds it, with `ODD` for the recorder's command;
 /// `whole`: the entry is the event's whole value, not an item of its list.
@@ -2967,6 +3005,7 @@ fn main() -> std::process::ExitCode {
             ground_truth_dropped_files,
             a_claude_file_copilot_drops_runs_once_through_hookx,
             a_claude_guard_and_its_pascalcase_copy_run_once_through_hookx,
+            a_users_empty_list_over_lines_still_switches_the_guard_off,
         ],
     )
 }
