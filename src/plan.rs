@@ -595,16 +595,22 @@ fn plan_with(
             };
             let handler = &written.handlers[index];
             let record = Record::of(handler);
-            let key = (who == SourceRunner::Native && !switched.is_empty())
+            let key = (who == SourceRunner::Native && !switched.to_hookx.is_empty())
                 .then(|| discover::key_of(host, source, written, handler))
                 .flatten()
-                .filter(|k| switched.contains(k.as_str()));
+                .filter(|k| switched.to_hookx.contains(k.as_str()));
             let standing = match who {
                 // The host reads it, but its own setting leaves it to hookx.
                 SourceRunner::Native if key.is_some() => Standing::Hookx {
                     trusted: trusted(source),
                     right: gets_its_payload(written, handler, record.as_ref(), written.flavor),
                 },
+                // Listed off by the user's own hand: nobody runs it, as the user wanted.
+                SourceRunner::Native
+                    if discover::host_skips(host, &switched, source, written, handler) =>
+                {
+                    continue;
+                }
                 SourceRunner::Native => {
                     let gets = host.native_flavor(written.flavor);
                     match gets_its_payload(written, handler, record.as_ref(), gets) {

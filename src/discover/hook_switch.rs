@@ -8,7 +8,8 @@
 use super::source::Source;
 use super::who_runs::is_native;
 use crate::model::Handler;
-use crate::tables::{Dialect, HookSwitch, Root, Rule, RuleShape};
+use crate::tables::{Dialect, HookSwitch, Location, Root, Rule, RuleShape};
+use serde_json::Value;
 use std::collections::HashSet;
 use std::path::Path;
 
@@ -33,22 +34,108 @@ fn switch_for(host: Dialect, dialect: Dialect, rule: &Rule) -> Option<&'static H
         .and_then(|s| s.hooks)
 }
 
-/// The keys `host`'s lists name, over every file that holds one.
-pub fn switched_keys(sources: &[Source], host: Dialect) -> HashSet<&str> {
+/// Whether files of `location` hold a host's list of switched-off handlers.
+pub fn holds_a_switch(location: &Location) -> bool {
+    location
+        .dialect
+        .config()
+        .foreign_switches
+        .iter()
+        .any(|s| s.hooks.is_some_and(|h| h.location == location.id))
+}
+
+/// The files of `sources` that hold `host`'s lists.
+fn switch_files(
+    sources: &[Source],
+    host: Dialect,
+) -> impl Iterator<Item = (&'static HookSwitch, &Source)> {
     host.config()
         .foreign_switches
         .iter()
         .filter_map(|s| s.hooks)
-        .flat_map(|h| {
+        .flat_map(move |h| {
             sources
                 .iter()
                 .filter(move |s| s.location.id == h.location && s.dialect == host)
-                .filter_map(|s| s.document()?.extra.get(h.key)?.as_array())
-                .flatten()
-                .filter_map(serde_json::Value::as_str)
+                .map(move |s| (h, s))
         })
-        .collect()
 }
+
+/// What `host`'s lists say, over every file that holds one ([`switched_keys`]).
+#[derive(Default)]
+pub struct SwitchedKeys<'a> {
+    /// Every key listed: the host runs none of those handlers.
+    pub listed: HashSet<&'a str>,
+    /// The listed keys an install of hookx's recorded, and every key in a file hookx could not
+    /// parse ([`keys_in_unparsed`]): hookx runs those handlers. A key the user listed by hand
+    /// is only in `listed`: off, as the user wanted.
+    pub to_hookx: HashSet<&'a str>,
+}
+
+/// What `host`'s lists say ([`SwitchedKeys`]).
+pub fn switched_keys(sources: &[Source], host: Dialect) -> SwitchedKeys<'_> {
+    let mut keys = SwitchedKeys::default();
+    for (h, s) in switch_files(sources, host) {
+        let doc = s.document();
+        let listed = strings(doc.and_then(|d| d.extra.get(h.key)));
+        let records = doc.and_then(|d| d.extra.get(h.owned_key)?.get(h.key)?.as_object());
+        let recorded: HashSet<&str> = records
+            .into_iter()
+            .flat_map(|owners| owners.values())
+            .flat_map(|keys| strings(Some(keys)))
+            .collect();
+        let unparsed = s.unparsed_keys.iter().map(String::as_str);
+        keys.to_hookx
+            .extend(listed.iter().filter(|k| recorded.contains(*k)));
+        keys.to_hookx.extend(unparsed.clone());
+        keys.listed.extend(listed.into_iter().chain(unparsed));
+    }
+    keys
+}
+
+/// The strings of the list `v`.
+fn strings(v: Option<&Value>) -> Vec<&str> {
+    let list = v.and_then(Value::as_array).into_iter().flatten();
+    list.filter_map(Value::as_str).collect()
+}
+
+/// Every key-shaped string (64 hex digits: the host's content hashes) in a switch file hookx
+/// could not parse, `\u` escapes read. The host's own reader takes more than hookx's (Copilot
+/// CLI 1.0.102 reads `"n": 01`, `1e`, `0x` and lists what follows: attacks row 136), so each
+/// such key counts as listed: a handler then runs twice at worst (by hookx, and by the host if
+/// it ignored the file), never nowhere.
+pub fn keys_in_unparsed(bytes: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(bytes);
+    let mut chars = String::with_capacity(text.len());
+    let mut rest = text.as_ref();
+    while let Some(c) = rest.chars().next() {
+        let escaped = rest
+            .strip_prefix("\\u")
+            .and_then(|r| r.get(..4))
+            .and_then(|hex| char::from_u32(u32::from_str_radix(hex, 16).ok()?));
+        match escaped {
+            Some(e) => {
+                chars.push(e);
+                rest = &rest[6..];
+            }
+            None => {
+                chars.push(c);
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+    }
+    let mut keys: Vec<String> = chars
+        .split(|c: char| !c.is_ascii_hexdigit())
+        .filter(|run| run.len() == KEY_DIGITS)
+        .map(str::to_ascii_lowercase)
+        .collect();
+    keys.sort();
+    keys.dedup();
+    keys
+}
+
+/// The length of a key: a SHA-256 in hex ([`HookSwitch::key`]).
+const KEY_DIGITS: usize = 64;
 
 /// The key `host` gives `source`'s `handler` of `rule`, when it reads the file itself and
 /// hookx can tell the key exactly: not when hookx read the handler's timeout otherwise than
@@ -79,20 +166,36 @@ pub fn key_of(host: Dialect, source: &Source, rule: &Rule, handler: &Handler) ->
 }
 
 /// Whether `host` leaves `source`'s `handler` of `rule` to hookx: it reads the file itself,
-/// and its list (`keys`, [`switched_keys`]) names the handler.
+/// and an install of hookx's listed the handler ([`SwitchedKeys::to_hookx`]).
 pub fn is_switched_off(
     host: Dialect,
-    keys: &HashSet<&str>,
+    keys: &SwitchedKeys,
     source: &Source,
     rule: &Rule,
     handler: &Handler,
 ) -> bool {
-    !keys.is_empty()
-        && key_of(host, source, rule, handler).is_some_and(|k| keys.contains(k.as_str()))
+    names(host, &keys.to_hookx, source, rule, handler)
+}
+
+/// Whether `host` reads `source` itself but does not run its `handler` of `rule`: a list
+/// names it, hookx's or the user's own ([`SwitchedKeys::listed`]).
+pub fn host_skips(
+    host: Dialect,
+    keys: &SwitchedKeys,
+    source: &Source,
+    rule: &Rule,
+    handler: &Handler,
+) -> bool {
+    names(host, &keys.listed, source, rule, handler)
+}
+
+/// Whether `keys` holds the key `host` gives `handler`.
+fn names(host: Dialect, keys: &HashSet<&str>, source: &Source, rule: &Rule, h: &Handler) -> bool {
+    !keys.is_empty() && key_of(host, source, rule, h).is_some_and(|k| keys.contains(k.as_str()))
 }
 
 /// Whether `host` leaves any handler of `source` to hookx.
-pub fn leaves_any(host: Dialect, keys: &HashSet<&str>, source: &Source) -> bool {
+pub fn leaves_any(host: Dialect, keys: &SwitchedKeys, source: &Source) -> bool {
     source.document().is_some_and(|doc| {
         doc.rules.iter().any(|r| {
             r.handlers
@@ -101,6 +204,10 @@ pub fn leaves_any(host: Dialect, keys: &HashSet<&str>, source: &Source) -> bool 
         })
     })
 }
+
+/// The install [`switched_by_installs`] names for a key in a switch file hookx could not parse.
+pub const UNREAD_OWNER: &str = "a project hookx cannot tell (the host's settings file, which \
+                                lists the key, does not read as JSON to hookx)";
 
 /// Which installs [`switched_by_installs`] counts.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -131,25 +238,25 @@ pub fn switched_by_installs<'a, 'c>(
     let project = project.canonicalize().ok();
     // Every recorded key, with the install that recorded it and whether that is this project's.
     let mut recorded: Vec<(&str, &str, bool)> = Vec::new();
-    for switch in host
-        .config()
-        .foreign_switches
-        .iter()
-        .filter_map(|s| s.hooks)
-    {
-        let records = sources
-            .iter()
-            .filter(|s| s.location.id == switch.location && s.dialect == host)
-            .filter_map(|s| s.document()?.extra.get(switch.owned_key)?.get(switch.key))
-            .filter_map(serde_json::Value::as_object);
-        for owners in records {
-            for (owner, keys) in owners {
-                let here = Path::new(owner).canonicalize().ok() == project;
-                let keys = keys.as_array().into_iter().flatten();
-                recorded.extend(keys.filter_map(|k| Some((k.as_str()?, owner.as_str(), here))));
-            }
+    for (switch, file) in switch_files(sources, host) {
+        let records = file
+            .document()
+            .and_then(|d| d.extra.get(switch.owned_key)?.get(switch.key));
+        for (owner, keys) in records.and_then(Value::as_object).into_iter().flatten() {
+            let here = Path::new(owner).canonicalize().ok() == project;
+            let keys = keys.as_array().into_iter().flatten();
+            recorded.extend(keys.filter_map(|k| Some((k.as_str()?, owner.as_str(), here))));
         }
+        // A file hookx cannot parse: whose install listed a key, it cannot tell.
+        recorded.extend(
+            file.unparsed_keys
+                .iter()
+                .map(|k| (k.as_str(), UNREAD_OWNER, false)),
+        );
     }
+    // A key the user took out of the list by hand is the host's to run again.
+    let listed = switched_keys(sources, host).listed;
+    recorded.retain(|(k, ..)| listed.contains(k));
     if recorded.is_empty() {
         return Vec::new();
     }

@@ -86,11 +86,11 @@ pub fn dispatch_rules<'a>(
     // already run.
     let ran: RefCell<HashSet<String>> = RefCell::default();
     let switched = |s: &Source, rule: &Rule, h: &Handler| {
-        if keys.is_empty() {
+        if keys.to_hookx.is_empty() {
             return false;
         }
         key_of(host, s, rule, h).is_some_and(|k| {
-            keys.contains(k.as_str())
+            keys.to_hookx.contains(k.as_str())
                 && store.state(s) == TrustState::Trusted
                 && ran.borrow_mut().insert(k)
         })
