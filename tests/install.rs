@@ -1252,7 +1252,7 @@ fn every_route_says_the_timeout_hookx_answers_within_where_the_host_has_the_key(
         let mut routes = Vec::new();
         route_objects(&v, &v, host.name(), &mut routes);
         assert!(!routes.is_empty(), "{host}: no route in {text}");
-        let unit = if host.config().timeout_millis {
+        let unit = if host.config().timeout_unit == hookx::tables::TimeoutUnit::Millis {
             1000
         } else {
             1

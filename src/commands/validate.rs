@@ -379,7 +379,7 @@ impl Checker<'_> {
         // Milliseconds are the unit already where the dialect's timeouts are milliseconds.
         if let Some(t) = handler.timeout
             && t >= SUSPICIOUS_TIMEOUT
-            && !dialect.config().timeout_millis
+            && dialect.config().timeout_unit == crate::tables::TimeoutUnit::Seconds
         {
             let timeout_at = timeout_at();
             self.push(

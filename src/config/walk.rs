@@ -854,24 +854,26 @@ impl Reader<'_> {
             HandlerField::Timeout if timeout.is_some() => {
                 extra.insert(key, value);
             }
-            HandlerField::Timeout if spec.timeout_millis => match value.as_f64() {
-                Some(ms) if ms > 0.0 => {
-                    let seconds = (ms / 1000.0).ceil();
-                    if seconds * 1000.0 != ms {
-                        self.warn(
+            HandlerField::Timeout if spec.timeout_unit.reads_millis(value.as_f64()) => {
+                match value.as_f64() {
+                    Some(ms) if ms > 0.0 => {
+                        let seconds = (ms / 1000.0).ceil();
+                        if seconds * 1000.0 != ms {
+                            self.warn(
                                 &at(),
                                 format!(
                                     "`{key}` is {ms} ms; hookx runs hooks with whole seconds and rounds it up to {seconds} s"
                                 ),
                             );
+                        }
+                        *timeout = Some(seconds as u64);
                     }
-                    *timeout = Some(seconds as u64);
+                    _ => self.error(
+                        &at(),
+                        format!("`{key}` must be a positive number of milliseconds, found {value}"),
+                    ),
                 }
-                _ => self.error(
-                    &at(),
-                    format!("`{key}` must be a positive number of milliseconds, found {value}"),
-                ),
-            },
+            }
             HandlerField::Timeout => match value.as_u64() {
                 Some(seconds) => {
                     *timeout = Some(seconds);

@@ -857,7 +857,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".claude/settings.json",
     type_only_on: &[],
     plugins: Some(&PLUGINS),
-    timeout_millis: false,
+    timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
     kept_keys: &[],
     scripts: None,

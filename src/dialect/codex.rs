@@ -523,7 +523,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".codex/hooks.json",
     type_only_on: &[],
     plugins: None,
-    timeout_millis: false,
+    timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
     kept_keys: &[],
     scripts: None,

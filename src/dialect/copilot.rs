@@ -727,7 +727,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".github/hooks/hookx.json",
     run_keys: RunKeys::NONE,
     plugins: None,
-    timeout_millis: false,
+    timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
     kept_keys: &[],
     install_user: ".copilot/hooks/hookx.json",

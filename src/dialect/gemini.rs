@@ -496,7 +496,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".gemini/settings.json",
     type_only_on: &[],
     plugins: None,
-    timeout_millis: true,
+    timeout_unit: crate::tables::TimeoutUnit::Millis,
     zero_timeout_is_none: false,
     // Labels (`name` also keys de-duplication and `hooksConfig.disabled`), and a definition's
     // `sequential` (its event's handlers run one after another; hookx runs them in parallel).

@@ -342,7 +342,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     ],
     flat_handlers: true,
     wrapper_optional: false,
-    timeout_millis: false,
+    timeout_unit: crate::tables::TimeoutUnit::Seconds,
     // "`0` disables" ([v3]): no timeout.
     zero_timeout_is_none: true,
     // The rule's `name`, `description` and `enabled` (a disabled rule never runs).

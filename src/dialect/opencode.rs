@@ -303,7 +303,7 @@ pub(crate) const fn engine_config(me: &Engine, file: &'static DocumentKind) -> C
         ],
         flat_handlers: true,
         wrapper_optional: false,
-        timeout_millis: false,
+        timeout_unit: crate::tables::TimeoutUnit::Seconds,
         zero_timeout_is_none: false,
         kept_keys: &[],
         project_dir_variable: None,

@@ -439,7 +439,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     ],
     flat_handlers: true,
     wrapper_optional: false,
-    timeout_millis: false,
+    timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
     // "Whether to display the hook's stdout/stderr output on the user-facing Cascade UI".
     kept_keys: &["show_output"],

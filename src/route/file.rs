@@ -232,10 +232,7 @@ pub(crate) fn route_timeout(host: Dialect, kind: &EventKind) -> Option<(&'static
     let route = &host.def().route;
     let key = route.timeout_key?;
     let secs = route.limit.on(kind);
-    let timeout = match host.config().timeout_millis {
-        true => secs.saturating_mul(1000),
-        false => secs,
-    };
+    let timeout = host.config().timeout_unit.written(secs);
     Some((key, timeout.into()))
 }
 

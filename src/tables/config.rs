@@ -110,9 +110,9 @@ pub struct ConfigSpec {
     /// Where the agent records its installed plugins and how it decides which it loads, when
     /// its plugins carry hooks ([`crate::plugins`]).
     pub plugins: Option<&'static PluginSpec>,
-    /// Whether `timeout` is in milliseconds (Gemini CLI), not seconds. hookx's model holds
-    /// seconds: a millisecond timeout is read rounded up to whole seconds.
-    pub timeout_millis: bool,
+    /// The unit of `timeout` as written. hookx's model holds seconds: a millisecond timeout
+    /// is read rounded up to whole seconds.
+    pub timeout_unit: TimeoutUnit,
     /// Whether `timeout: 0` means "no timeout" (Kiro, [v3]), not an instant kill: hookx runs
     /// such a handler without a limit of its own, and converts it so.
     pub zero_timeout_is_none: bool,
@@ -573,6 +573,39 @@ pub struct UrlRule {
 }
 
 /// The events on which a host takes a handler type.
+/// The unit a dialect writes a handler's `timeout` in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeoutUnit {
+    Seconds,
+    /// Gemini CLI, Augment.
+    Millis,
+    /// Seconds, except a value at or above this, which is milliseconds (Qwen Code keeps the
+    /// meaning of the millisecond timeouts it used to read).
+    SecondsBelow(u64),
+}
+
+impl TimeoutUnit {
+    /// Whether a timeout written as `value` is milliseconds; a value that is no number is one
+    /// only where every timeout is.
+    pub fn reads_millis(self, value: Option<f64>) -> bool {
+        match self {
+            TimeoutUnit::Seconds => false,
+            TimeoutUnit::Millis => true,
+            TimeoutUnit::SecondsBelow(from) => value.is_some_and(|v| v >= from as f64),
+        }
+    }
+
+    /// `secs` as written: milliseconds where the agent would read the seconds as such.
+    pub fn written(self, secs: u64) -> u64 {
+        match self {
+            TimeoutUnit::Seconds => secs,
+            TimeoutUnit::Millis => secs.saturating_mul(1000),
+            TimeoutUnit::SecondsBelow(from) if secs >= from => secs.saturating_mul(1000),
+            TimeoutUnit::SecondsBelow(_) => secs,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 pub enum TypeOn {
     Every,

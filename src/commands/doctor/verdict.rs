@@ -510,10 +510,7 @@ fn outlasts_the_route(handler: &Handler, i: usize, rule: &Rule, host: Dialect) -
         .flavor
         .handler_key(HandlerField::Timeout)
         .unwrap_or("timeout");
-    let value = match rule.flavor.dialect().config().timeout_millis {
-        true => secs.saturating_mul(1000),
-        false => secs,
-    };
+    let value = rule.flavor.dialect().config().timeout_unit.written(secs);
     Some(Finding::new(
         Level::Warning,
         format!(
