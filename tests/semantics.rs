@@ -409,7 +409,11 @@ fn a_kiro_ide_hook_converted_to_kiro_is_a_v1_list() {
         .args(["validate", "--from", "kiro", ".kiro/hooks/english.json"])
         .output()
         .unwrap();
-    let said = String::from_utf8_lossy(&out.stderr);
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(
         out.status.success() && said.contains("0 error(s), 0 warning(s)"),
         "{said}"
