@@ -561,13 +561,15 @@ pub struct DropFixes {
     pub url: &'static str,
 }
 
-/// Handlers of `type_name` on `on` whose `key` does not start with `prefix` are refused.
+/// Handlers of `type_name` on `on` whose `key` does not start with `prefix` are refused; on
+/// every event when `required` and the `key` is missing or not a string.
 #[derive(Debug)]
 pub struct UrlRule {
     pub type_name: &'static str,
     pub key: &'static str,
     pub prefix: &'static str,
     pub on: &'static [crate::model::EventKind],
+    pub required: bool,
 }
 
 /// The events on which a host takes a handler type.
