@@ -356,9 +356,6 @@ impl Reader<'_> {
     ) {
         doc.kind = older.single_kind;
         doc.hooks_index = 0;
-        if let Some(version) = top.remove("version") {
-            doc.extra.insert("version".into(), version);
-        }
         let when_at = format!("/{}", escape(older.single_when));
         let then_at = format!("/{}", escape(older.single_then));
         let Some(Value::Object(mut when)) = top.remove(older.single_when) else {
@@ -391,6 +388,8 @@ impl Reader<'_> {
                 return;
             }
         };
+        // Its other keys (`name`, the hook's own `version`, …) are the rule's: a list written
+        // from it says the list's version.
         let mut entry = top;
         entry.insert(list.event_key.into(), Value::String(trigger.into()));
         match when.remove(older.single_tools) {

@@ -346,7 +346,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // "`0` disables" ([v3]): no timeout.
     zero_timeout_is_none: true,
     // The rule's `name`, `description` and `enabled` (a disabled rule never runs).
-    kept_keys: &["name", "description", "enabled"],
+    // `version`: an IDE hook's own (`"1.0.0"`), kept with its rule.
+    kept_keys: &["name", "description", "enabled", "version"],
     // Not documented: the payload's `cwd` is the working directory.
     project_dir_variable: None,
     provided_env: &[],
