@@ -870,6 +870,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     },
     implied_type: None,
     strict_load: Some(STRICT_LOAD),
+    matcher_not_string_stops_event: false,
     documents: Documents {
         file: &SETTINGS,
         plugin: Some(PluginForm {

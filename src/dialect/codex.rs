@@ -517,6 +517,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     wrapper_optional: false,
     implied_type: None,
     strict_load: Some(STRICT_LOAD),
+    matcher_not_string_stops_event: false,
     // Codex sets no variable for hooks; they run in the project directory (run).
     project_dir_variable: None,
     provided_env: &[],

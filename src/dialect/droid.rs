@@ -326,6 +326,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     wrapper_optional: false,
     implied_type: None,
     strict_load: None,
+    matcher_not_string_stops_event: false,
     timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
     // Binary 0.225.2: a group's `commandRegex` narrows it to Execute calls whose command

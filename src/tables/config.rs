@@ -104,6 +104,9 @@ pub struct ConfigSpec {
     /// How the agent's own loader reads its hook file, where it refuses the whole file for
     /// what hookx only warns about ([`StrictLoad`]); `None`: it does not, or it is not known.
     pub strict_load: Option<StrictLoad>,
+    /// Whether one rule whose `matcher` is not a string, in any file the agent reads, makes it
+    /// run no hook of that rule's event at all, every scope's (Qwen Code 0.24.4, silently).
+    pub matcher_not_string_stops_event: bool,
     /// The variable the agent sets to a plugin's folder for the plugin's hooks.
     pub plugin_root_var: Option<&'static str>,
     /// Where `convert --write` puts a converted file without `--out`, below the project.
