@@ -808,6 +808,7 @@ const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
     needs_type: true,
     whole_seconds: false,
     known_top_keys: false,
+    reader_errors: false,
     setting_types: &[
         ("/model", "a string"),
         ("/env", "an object"),

@@ -499,6 +499,7 @@ const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
     needs_type: true,
     whole_seconds: true,
     known_top_keys: true,
+    reader_errors: false,
     setting_types: &[],
     whole_file_on: None,
 };

@@ -575,6 +575,10 @@ pub struct StrictLoad {
     /// [`crate::diag::json_type`] names it) whose value of another type makes the agent refuse
     /// the whole file: hookx does not read them otherwise. Those probed, not a schema.
     pub setting_types: &'static [(&'static str, &'static str)],
+    /// Any entry hookx's reader takes for an error (a value of the wrong type, an unknown
+    /// handler type, a handler without its command): hookx leaves that entry out and reads the
+    /// rest, the agent none of the file.
+    pub reader_errors: bool,
     /// Where a refused entry takes only itself out, not the whole file, except on these
     /// events; `None`: the whole file on every event.
     pub whole_file_on: Option<&'static [crate::model::EventKind]>,
