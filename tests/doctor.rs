@@ -1656,6 +1656,37 @@ fn a_projects_kill_switch_is_said_on_what_hookxs_route_runs_under_claude() {
 /// every hook Gemini runs, the user's own included (Gemini CLI 0.61.0, `live_gemini`
 /// `a_projects_env_file_reaches_the_users_hooks`): `LD_PRELOAD` there is said on the user's
 /// files, `PATH` (always set, so never taken from it) is not.
+/// Gemini 0.61.0 loads the first `.gemini/.env` or `.env` from the project up, so a `.env` in
+/// the folder above the project too, before the home's own (live:
+/// `live_gemini::an_env_file_above_the_project_reaches_the_users_hooks`): doctor names that
+/// file. The home's own is the user's, and said nowhere.
+#[test]
+fn an_env_file_above_the_project_is_said_on_the_users_files_under_gemini() {
+    let w = World::new();
+    w.write_json(
+        "home/.gemini/settings.json",
+        json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [command("jq -e .")]}]}}),
+    );
+    w.write("home/.gemini/.env", "LD_PRELOAD=/home.so\n");
+    let above = w.write(".env", "BASH_ENV=/above-bashenv\n");
+    let said = |report: &Value| -> Vec<String> {
+        findings(loading(report, "~/.gemini/settings.json", "gemini"))
+            .into_iter()
+            .filter(|f| f.contains("for every hook Gemini runs where it is unset"))
+            .collect()
+    };
+    let (_, report) = w.doctor(Some("gemini"));
+    let said_above = said(&report);
+    assert!(
+        said_above.len() == 1
+            && said_above[0].contains(&format!("{} sets `BASH_ENV`", above.display())),
+        "{said_above:#?}"
+    );
+    std::fs::remove_file(&above).unwrap();
+    let (_, report) = w.doctor(Some("gemini"));
+    assert_eq!(said(&report), Vec::<String>::new());
+}
+
 #[test]
 fn a_projects_env_file_is_said_on_the_users_files_under_gemini() {
     let w = World::new();

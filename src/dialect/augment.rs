@@ -342,7 +342,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: true,
     version: None,
     stamp: None,
-    env_files: &[],
+    project_env: crate::tables::ProjectEnv::NONE,
     install_project: ".augment/settings.json",
     install_user: ".augment/settings.json",
     hook_dir_var: None,

@@ -175,7 +175,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: true,
     version: None,
     stamp: None,
-    env_files: &[],
+    project_env: crate::tables::ProjectEnv::NONE,
     install_project: ".bricks/hooks.json",
     run_keys: RunKeys::NONE,
     plugins: None,

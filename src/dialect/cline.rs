@@ -331,7 +331,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: false,
     version: None,
     stamp: None,
-    env_files: &[],
+    project_env: crate::tables::ProjectEnv::NONE,
     install_project: ".clinerules/hooks",
     install_user: ".cline/hooks",
     hook_dir_var: None,

@@ -501,7 +501,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: false,
     version: None,
     stamp: None,
-    env_files: &[],
+    project_env: crate::tables::ProjectEnv::NONE,
     install_project: ".codex/hooks.json",
     install_user: ".codex/hooks.json",
     hook_dir_var: None,

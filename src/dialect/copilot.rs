@@ -723,7 +723,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: false,
     version: Some(1),
     stamp: None,
-    env_files: &[],
+    project_env: crate::tables::ProjectEnv::NONE,
     install_project: ".github/hooks/hookx.json",
     run_keys: RunKeys::NONE,
     plugins: None,

@@ -353,7 +353,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: false,
     version: Some(1),
     stamp: None,
-    env_files: &[],
+    project_env: crate::tables::ProjectEnv::NONE,
     install_project: ".cursor/hooks.json",
     install_user: ".cursor/hooks.json",
     hook_dir_var: None,

@@ -347,7 +347,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: false,
     version: None,
     stamp: None,
-    env_files: &[],
+    project_env: crate::tables::ProjectEnv::NONE,
     // Not `hooks.json`: an event there would hide that event's hooks in settings.json.
     install_project: ".factory/settings.json",
     install_user: ".factory/settings.json",

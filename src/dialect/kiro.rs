@@ -353,7 +353,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: false,
     version: None,
     stamp: None,
-    env_files: &[],
+    project_env: crate::tables::ProjectEnv::NONE,
     // Kiro reads every file of the folder: hookx's routes are a file of their own.
     install_project: ".kiro/hooks/hookx.json",
     install_user: ".kiro/hooks/hookx.json",

@@ -311,7 +311,7 @@ pub(crate) const fn engine_config(me: &Engine, file: &'static DocumentKind) -> C
         merges_identical_handlers: false,
         version: None,
         stamp: None,
-        env_files: &[],
+        project_env: crate::tables::ProjectEnv::NONE,
         install_project: me.install_project,
         install_user: me.install_user,
         hook_dir_var: None,

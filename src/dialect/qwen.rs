@@ -462,7 +462,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: true,
     version: None,
     stamp: Some(("$version", 4)),
-    env_files: &[],
+    project_env: crate::tables::ProjectEnv::NONE,
     install_project: ".qwen/settings.json",
     install_user: ".qwen/settings.json",
     hook_dir_var: None,

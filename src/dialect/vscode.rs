@@ -216,7 +216,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: false,
     version: None,
     stamp: None,
-    env_files: &[],
+    project_env: crate::tables::ProjectEnv::NONE,
     // Copilot CLI reads `.github/hooks` too: a file of its own keeps the two routes apart.
     install_project: ".github/hooks/hookx-vscode.json",
     install_user: ".copilot/hooks/hookx-vscode.json",

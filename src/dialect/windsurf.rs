@@ -449,7 +449,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: false,
     version: None,
     stamp: None,
-    env_files: &[],
+    project_env: crate::tables::ProjectEnv::NONE,
     install_project: ".windsurf/hooks.json",
     install_user: ".codeium/windsurf/hooks.json",
     hook_dir_var: None,

@@ -46,6 +46,31 @@ impl HandlerField {
     }
 }
 
+/// What a project hands every hook its agent runs, the home's included: its variables files
+/// (Gemini's `.env`) and its settings' `env` ([`crate::tables::DocumentKind::session_env`]).
+#[derive(Debug)]
+pub struct ProjectEnv {
+    /// The variables files the agent loads: in each folder from the project up to the home
+    /// (not included: the home's are the user's own), these names in order, the first found
+    /// (Gemini 0.61.0 `findEnvFile`, Qwen 0.24.4 `findEnvFiles`).
+    pub files: &'static [&'static str],
+    /// Whether the agent sets a variable only where it is unset (so never `PATH`), where
+    /// Claude's settings `env` replaces it.
+    pub only_unset: bool,
+}
+
+impl ProjectEnv {
+    pub const NONE: ProjectEnv = ProjectEnv {
+        files: &[],
+        only_unset: false,
+    };
+
+    /// Whether `name`, set by the project, reaches the agent's hooks.
+    pub fn takes(&self, name: &str) -> bool {
+        !(self.only_unset && name == "PATH")
+    }
+}
+
 /// How one dialect lays out its config files.
 pub struct ConfigSpec {
     /// Events the agent fires in its hooks object that hookx has no canonical name for (Qwen's
@@ -76,10 +101,9 @@ pub struct ConfigSpec {
     /// 0.24.4: `"$version": 4`, read in its bundle): `convert` writes it too, so the agent
     /// leaves the file the user trusted as written and its copies stay trusted.
     pub stamp: Option<(&'static str, u64)>,
-    /// Files below the project the agent loads variables from, the first one found, setting
-    /// each variable not already set (Gemini's `.gemini/.env`, `.env`): every hook gets them,
-    /// the user's own and hookx's route included.
-    pub env_files: &'static [&'static str],
+    /// What a project sets for every hook the agent runs, the user's own and hookx's route
+    /// included, besides its settings' `session_env` key.
+    pub project_env: ProjectEnv,
     /// The host's own files `hookx install` writes, below the project and below the home.
     pub install_project: &'static str,
     pub install_user: &'static str,
