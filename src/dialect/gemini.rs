@@ -484,6 +484,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     project_env: crate::tables::ProjectEnv {
         files: &[".gemini/.env", ".env"],
         only_unset: true,
+        refused: &[],
+        refused_in_settings: &[],
     },
     install_project: ".gemini/settings.json",
     install_user: ".gemini/settings.json",

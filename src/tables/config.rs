@@ -57,17 +57,32 @@ pub struct ProjectEnv {
     /// Whether the agent sets a variable only where it is unset (so never `PATH`), where
     /// Claude's settings `env` replaces it.
     pub only_unset: bool,
+    /// Variables the agent never takes from a project (a `*` at the end: a prefix): Qwen's
+    /// loader keys.
+    pub refused: &'static [&'static str],
+    /// Variables it never takes from the settings' `env`, though it does from the files.
+    pub refused_in_settings: &'static [&'static str],
 }
 
 impl ProjectEnv {
     pub const NONE: ProjectEnv = ProjectEnv {
         files: &[],
         only_unset: false,
+        refused: &[],
+        refused_in_settings: &[],
     };
 
-    /// Whether `name`, set by the project, reaches the agent's hooks.
-    pub fn takes(&self, name: &str) -> bool {
-        !(self.only_unset && name == "PATH")
+    /// Whether `name`, set by the project in its settings (`settings`) or a variables file,
+    /// reaches the agent's hooks.
+    pub fn takes(&self, name: &str, settings: bool) -> bool {
+        let listed = |list: &[&str]| {
+            list.iter().any(|r| match r.strip_suffix('*') {
+                Some(prefix) => name.starts_with(prefix),
+                None => name == *r,
+            })
+        };
+        let kept = self.only_unset && name == "PATH";
+        !(kept || listed(self.refused) || settings && listed(self.refused_in_settings))
     }
 }
 

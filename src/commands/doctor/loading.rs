@@ -134,6 +134,11 @@ impl Doctor<'_> {
             return Vec::new();
         }
         let display = host.def().display;
+        let project_env = &host.config().project_env;
+        let unset = match project_env.only_unset {
+            true => " where it is unset",
+            false => "",
+        };
         let mut findings = self.env_file(host);
         let settings = self
             .sources
@@ -150,12 +155,13 @@ impl Doctor<'_> {
                     .flat_map(move |(pattern, what)| {
                         set_in(pattern, env).into_iter().map(move |var| (var, what))
                     })
+                    .filter(|(var, _)| project_env.takes(var, true))
                     .map(move |(var, what)| {
                         Finding::new(
                             Level::Warning,
                             format!(
-                                "{} sets `{var}` for every hook {display} runs (its `{key}`), \
-                                 this file's too: {what}",
+                                "{} sets `{var}` for every hook {display} runs{unset} (its \
+                                 `{key}`), this file's too: {what}",
                                 s.display
                             ),
                             Some(format!(
@@ -203,7 +209,7 @@ impl Doctor<'_> {
         let shown = self.ctx.display(&path);
         PROGRAM_VARS
             .iter()
-            .filter(|(var, _)| project_env.takes(var) && names.contains(var))
+            .filter(|(var, _)| project_env.takes(var, false) && names.contains(var))
             .map(|(var, what)| {
                 Finding::new(
                     Level::Warning,
