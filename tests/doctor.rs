@@ -323,6 +323,88 @@ fn codex_hooks_in_an_untrusted_project_never_load() {
     );
 }
 
+/// Copilot CLI 1.0.102 does not load an entry of its own `.github/hooks/*.json` whose
+/// `timeoutSec` (PascalCase: `timeout`) is 0, -1, `"5"`, `null` or `true`; it runs the rest of
+/// the file, and takes 0.5 or 1e12 (live: `live_copilot::own_file_timeouts`). doctor says
+/// such an entry never fires there, and why; validate says it at the value.
+#[test]
+fn a_copilot_entry_with_a_timeout_copilot_refuses_never_fires_there() {
+    let w = World::new();
+    let entry = |name: &str, t: Value| json!({"type": "command", "bash": format!("./{name}.sh"), "timeoutSec": t});
+    w.write_json(
+        "project/.github/hooks/hooks.json",
+        json!({"version": 1, "hooks": {"preToolUse": [
+            {"type": "command", "bash": "./guard.sh"},
+            entry("zero", json!(0)), entry("minus", json!(-1)), entry("text", json!("5")),
+            entry("null", Value::Null), entry("half", json!(0.5)), entry("huge", json!(1e12))],
+            "PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": "./beside.sh"},
+                {"type": "command", "command": "./pascal.sh", "timeout": 0}]}]}}),
+    );
+    let (_, report) = w.doctor(Some("copilot"));
+    let rule = |handler: &str| -> Value {
+        file(&report, ".github/hooks/hooks.json")["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| {
+                r["handler"]
+                    .as_str()
+                    .is_some_and(|h| h.starts_with(handler))
+            })
+            .unwrap_or_else(|| panic!("no rule {handler}: {report:#}"))["hosts"][0]
+            .clone()
+    };
+    for (name, value) in [
+        ("zero", "0"),
+        ("minus", "-1"),
+        ("text", "\"5\""),
+        ("null", "null"),
+    ] {
+        let v = rule(&format!("./{name}.sh"));
+        assert_eq!(v["status"], "never", "{name}: {v:#}");
+        assert!(
+            has(
+                &v,
+                &format!("Copilot does not load this entry: `\"timeoutSec\": {value}`"),
+                Some("write a number of seconds above 0, or leave `\"timeoutSec\"` out")
+            ),
+            "{name}: {v:#}"
+        );
+    }
+    for name in ["guard", "half", "huge"] {
+        let v = rule(&format!("./{name}.sh"));
+        assert_eq!(v["status"], "blocked", "{name}: {v:#}");
+        assert!(!has(&v, "does not load", None), "{name}: {v:#}");
+    }
+    // One handler of a group: the rest of the group runs.
+    let v = rule("./beside.sh");
+    assert_eq!(v["status"], "blocked", "{v:#}");
+    assert!(
+        has(
+            &v,
+            "Copilot does not load its handler 2: `\"timeout\": 0`",
+            None
+        ),
+        "{v:#}"
+    );
+    let out = common::hookx()
+        .arg("validate")
+        .arg(w.project().join(".github/hooks/hooks.json"))
+        .output()
+        .unwrap();
+    let said =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("warning: Copilot does not load an entry whose `timeoutSec` is 0")
+            && said.contains(
+                "found \"5\"; Copilot does not load this entry (the rest of the file runs)"
+            )
+            && said.contains("warning: Copilot does not load an entry whose `timeout` is 0"),
+        "{said}"
+    );
+}
+
 #[test]
 fn repo_hooks_in_an_untrusted_folder_do_not_run_in_prompt_mode() {
     let w = World::new();

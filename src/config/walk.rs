@@ -884,10 +884,22 @@ impl Reader<'_> {
                         );
                         *timeout = Some(seconds.ceil() as u64);
                     }
-                    _ => self.error(
-                        &at(),
-                        format!("`{key}` must be a positive number of seconds, found {value}"),
-                    ),
+                    _ => {
+                        // The agent's own reading of it, where it has one.
+                        let skipped = match spec.skips_entry_without_positive_timeout {
+                            true => format!(
+                                "; {} does not load this entry (the rest of the file runs)",
+                                self.dialect.def().display
+                            ),
+                            false => String::new(),
+                        };
+                        self.error(
+                            &at(),
+                            format!(
+                                "`{key}` must be a positive number of seconds, found {value}{skipped}"
+                            ),
+                        )
+                    }
                 },
             },
         }

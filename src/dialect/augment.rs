@@ -329,6 +329,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // `timeout: 1500` is cut off after 1.5 s and the call goes on.
     timeout_millis: true,
     zero_timeout_is_none: false,
+    skips_entry_without_positive_timeout: false,
     // Source 0.36.0: a rule's `metadata` adds payload keys (`includeConversationData`, …).
     kept_keys: &["metadata"],
     project_dir_variable: Some("AUGMENT_PROJECT_DIR"),

@@ -181,6 +181,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     plugins: None,
     timeout_millis: false,
     zero_timeout_is_none: false,
+    skips_entry_without_positive_timeout: false,
     kept_keys: &[],
     install_user: ".bricks-project-desktop/hooks.json",
     hook_dir_var: None,

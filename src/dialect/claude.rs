@@ -859,6 +859,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     plugins: Some(&PLUGINS),
     timeout_millis: false,
     zero_timeout_is_none: false,
+    skips_entry_without_positive_timeout: false,
     kept_keys: &[],
     scripts: None,
     generated: None,

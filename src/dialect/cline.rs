@@ -350,6 +350,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     plugins: None,
     timeout_millis: false,
     zero_timeout_is_none: false,
+    skips_entry_without_positive_timeout: false,
     kept_keys: &[],
     scripts: Some(&LAYOUT),
     generated: None,

@@ -729,6 +729,10 @@ static CONFIG: ConfigSpec = ConfigSpec {
     plugins: None,
     timeout_millis: false,
     zero_timeout_is_none: false,
+    // Run 1.0.102 (`live_copilot` `own_file_timeouts`): an entry of its own files whose
+    // `timeoutSec` (PascalCase `timeout`) is 0, -1, "5", null or true is not loaded; the
+    // rest of the file runs. 0.5, 1.5 and 1e12 load and run.
+    skips_entry_without_positive_timeout: true,
     kept_keys: &[],
     install_user: ".copilot/hooks/hookx.json",
     hook_dir_var: Some("COPILOT_HOOK_DIR"),

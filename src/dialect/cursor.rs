@@ -346,6 +346,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     wrapper_optional: false,
     timeout_millis: false,
     zero_timeout_is_none: false,
+    skips_entry_without_positive_timeout: false,
     kept_keys: &[],
     // No variable documented; "command paths are relative to the .cursor/hooks.json file".
     project_dir_variable: None,

@@ -327,6 +327,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     implied_type: None,
     timeout_millis: false,
     zero_timeout_is_none: false,
+    skips_entry_without_positive_timeout: false,
     // Binary 0.225.2: a group's `commandRegex` narrows it to Execute calls whose command
     // matches; `hooksDisabled` and `showHookOutput` sit among the events. hookx keeps them
     // without acting on them.

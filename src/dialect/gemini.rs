@@ -505,6 +505,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     plugins: None,
     timeout_millis: true,
     zero_timeout_is_none: false,
+    skips_entry_without_positive_timeout: false,
     // Labels (`name` also keys de-duplication and `hooksConfig.disabled`), and a definition's
     // `sequential` (its event's handlers run one after another; hookx runs them in parallel).
     kept_keys: &["name", "description", "sequential"],

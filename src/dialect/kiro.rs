@@ -345,6 +345,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     timeout_millis: false,
     // "`0` disables" ([v3]): no timeout.
     zero_timeout_is_none: true,
+    skips_entry_without_positive_timeout: false,
     // The rule's `name`, `description` and `enabled` (a disabled rule never runs).
     kept_keys: &["name", "description", "enabled"],
     // Not documented: the payload's `cwd` is the working directory.

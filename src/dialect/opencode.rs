@@ -305,6 +305,7 @@ pub(crate) const fn engine_config(me: &Engine, file: &'static DocumentKind) -> C
         wrapper_optional: false,
         timeout_millis: false,
         zero_timeout_is_none: false,
+        skips_entry_without_positive_timeout: false,
         kept_keys: &[],
         project_dir_variable: None,
         provided_env: &[],

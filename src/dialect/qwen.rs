@@ -450,6 +450,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     implied_type: None,
     timeout_millis: false,
     zero_timeout_is_none: false,
+    skips_entry_without_positive_timeout: false,
     kept_keys: &[],
     // Run 0.24.4: hooks get QWEN_PROJECT_DIR, CLAUDE_PROJECT_DIR and GEMINI_PROJECT_DIR, all
     // the project: Claude's name keeps a Claude command unchanged both ways.

@@ -209,6 +209,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     wrapper_optional: false,
     timeout_millis: false,
     zero_timeout_is_none: false,
+    skips_entry_without_positive_timeout: false,
     kept_keys: &[],
     // No variable documented; `cwd` is "relative to repository root".
     project_dir_variable: None,

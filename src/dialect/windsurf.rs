@@ -441,6 +441,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     wrapper_optional: false,
     timeout_millis: false,
     zero_timeout_is_none: false,
+    skips_entry_without_positive_timeout: false,
     // "Whether to display the hook's stdout/stderr output on the user-facing Cascade UI".
     kept_keys: &["show_output"],
     // No variable documented; commands run from the workspace root.

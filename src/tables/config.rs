@@ -86,6 +86,13 @@ impl ProjectEnv {
     }
 }
 
+/// Whether a timeout as written is a number of seconds above 0, the only kind Copilot CLI
+/// 1.0.102 takes (`0.5` and `1e12` too; `0`, `-1`, `"5"`, `null`, `true` not): probed in its own
+/// files and in Claude's.
+pub fn positive_seconds(value: &serde_json::Value) -> bool {
+    value.as_f64().is_some_and(|t| t > 0.0)
+}
+
 /// How one dialect lays out its config files.
 pub struct ConfigSpec {
     /// Events the agent fires in its hooks object that hookx has no canonical name for (Qwen's
@@ -155,6 +162,11 @@ pub struct ConfigSpec {
     /// Whether `timeout: 0` means "no timeout" (Kiro, [v3]), not an instant kill: hookx runs
     /// such a handler without a limit of its own, and converts it so.
     pub zero_timeout_is_none: bool,
+    /// Whether the agent leaves out an entry of its own files whose timeout (its flavour's
+    /// key) is not a number above 0 ([`positive_seconds`]: `0`, `-1`, `"5"`, `null`, `true`)
+    /// and loads the rest of the file (Copilot CLI 1.0.102; a Claude file it drops whole for
+    /// the same, [`FileDrop`]).
+    pub skips_entry_without_positive_timeout: bool,
     /// Rule and handler keys the agent reads that hookx keeps as written without acting on
     /// them (Gemini's `name`, `description`, `sequential`), and settings that sit among the
     /// events of its hooks object (Droid's `hooksDisabled`, not an array): `validate` does not
