@@ -396,7 +396,6 @@ impl Doctor<'_> {
     }
 }
 
-/// The event key as the file wrote it.
 /// The handlers of `rule` its own agent leaves out for a timeout that is no number of seconds
 /// above 0 ([`crate::tables::ConfigSpec::skips_entry_without_positive_timeout`]), read in the
 /// file as written (`raw`, `None` where the agent keeps them): said, and the rule never fires
@@ -446,6 +445,7 @@ fn left_out_by_timeout(verdict: &mut Verdict, rule: &Rule, raw: Option<&serde_js
     }
 }
 
+/// The event key as the file wrote it.
 fn written_key(rule: &Rule) -> String {
     match &rule.event {
         EventKind::Other(key) => key.clone(),
