@@ -11,7 +11,7 @@ mod common;
 use common::{dialect_fixtures, fixtures, hookx, snapshots, stem};
 use hookx::config::{read, write};
 use hookx::convert::{self, Options};
-use hookx::dialect::{bricks, claude, cline, copilot, gemini};
+use hookx::dialect::{bricks, claude, cline, copilot, gemini, qwen};
 use hookx::model::{EventKind, HandlerKind};
 use hookx::source::SourceFile;
 use hookx::tables::{Dialect, Flavor};
@@ -783,6 +783,26 @@ fn unknown_fields_are_losses() {
         "disableAllHooks",
         2,
         22,
+    );
+}
+
+/// Qwen Code 0.24.4 hands its settings `env` to every hook
+/// (`live_qwen::a_projects_env_reaches_the_users_hooks`); convert does not copy it, so it is a
+/// loss, to Claude too, whose settings have an `env` of their own.
+#[test]
+fn a_qwen_settings_env_is_a_loss() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("settings.json");
+    let text = json!({"env": {"PYTHONPATH": "./py"}, "hooks": {"PreToolUse": [
+        {"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}});
+    std::fs::write(&path, serde_json::to_string_pretty(&text).unwrap()).unwrap();
+    let items = losses(path.to_str().unwrap(), qwen::DIALECT, CLAUDE);
+    assert_loss(&items, "/env", "settings `env`", 2, 10);
+    let why = items.iter().find(|l| l["pointer"] == "/env").unwrap()["why"].clone();
+    assert!(
+        why.as_str()
+            .is_some_and(|w| w.contains("convert does not copy it into claude's settings `env`")),
+        "{why}"
     );
 }
 
