@@ -1264,7 +1264,7 @@ fn gemini_millisecond_timeouts_become_seconds() {
 
 /// Qwen Code reads a command hook's `timeout` in seconds, except a value of 1000 or more,
 /// which it still reads as milliseconds, the unit it used before (source, qwen-code
-/// `hook-timeout.ts`, `LEGACY_MILLISECOND_TIMEOUT_THRESHOLD`). Real settings carry both
+/// `hook-timeout.ts`, `LEGACY_MILLISECOND_TIMEOUT_THRESHOLD`); other hooks' are seconds. Real settings carry both
 /// (choms0521/oh-qwen-code: `"timeout": 5000`, five seconds): converted, each keeps the time
 /// Qwen gives it, and a long timeout from elsewhere is written so Qwen reads it back whole.
 #[test]
@@ -1273,7 +1273,8 @@ fn qwen_timeouts_of_1000_and_more_are_milliseconds() {
         {"type": "command", "command": "a", "timeout": 5000},
         {"type": "command", "command": "b", "timeout": 30},
         {"type": "command", "command": "c", "timeout": 1500},
-        {"type": "command", "command": "d", "timeout": 999}]}]}}"#;
+        {"type": "command", "command": "d", "timeout": 999},
+        {"type": "prompt", "prompt": "Is this safe?", "timeout": 1200}]}]}}"#;
     let src = SourceFile::new("settings.json", text);
     let parsed = read(&src, qwen::DIALECT).unwrap();
     let timeouts: Vec<_> = parsed.document.rules[0]
@@ -1281,7 +1282,12 @@ fn qwen_timeouts_of_1000_and_more_are_milliseconds() {
         .iter()
         .map(|h| h.timeout)
         .collect();
-    assert_eq!(timeouts, [Some(5), Some(30), Some(2), Some(999)]);
+    // A prompt hook's timeout is seconds whatever its size ("command hooks still read 1000 or
+    // more as legacy milliseconds, everything else seconds", `formatHookTimeout`).
+    assert_eq!(timeouts, [Some(5), Some(30), Some(2), Some(999), Some(1200)]);
+    let same = convert::convert(&[(&src, &parsed.document)], &options(qwen::DIALECT));
+    let same: Value = serde_json::from_str(&write::to_text(&same.document)).unwrap();
+    assert_eq!(same["hooks"]["PreToolUse"][0]["hooks"][4]["timeout"], 1200);
     let to_claude = convert::convert(&[(&src, &parsed.document)], &options(claude::DIALECT));
     let claude_text: Value = serde_json::from_str(&write::to_text(&to_claude.document)).unwrap();
     let written: Vec<_> = (0..4)
