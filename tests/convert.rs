@@ -1284,7 +1284,10 @@ fn qwen_timeouts_of_1000_and_more_are_milliseconds() {
         .collect();
     // A prompt hook's timeout is seconds whatever its size ("command hooks still read 1000 or
     // more as legacy milliseconds, everything else seconds", `formatHookTimeout`).
-    assert_eq!(timeouts, [Some(5), Some(30), Some(2), Some(999), Some(1200)]);
+    assert_eq!(
+        timeouts,
+        [Some(5), Some(30), Some(2), Some(999), Some(1200)]
+    );
     let same = convert::convert(&[(&src, &parsed.document)], &options(qwen::DIALECT));
     let same: Value = serde_json::from_str(&write::to_text(&same.document)).unwrap();
     assert_eq!(same["hooks"]["PreToolUse"][0]["hooks"][4]["timeout"], 1200);

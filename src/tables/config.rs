@@ -579,28 +579,29 @@ pub enum TimeoutUnit {
     Seconds,
     /// Gemini CLI, Augment.
     Millis,
-    /// Seconds, except a value at or above this, which is milliseconds (Qwen Code keeps the
-    /// meaning of the millisecond timeouts it used to read).
+    /// Seconds, except a command handler's value at or above this, which is milliseconds
+    /// (Qwen Code keeps the meaning of the millisecond timeouts its command hooks had).
     SecondsBelow(u64),
 }
 
 impl TimeoutUnit {
-    /// Whether a timeout written as `value` is milliseconds; a value that is no number is one
-    /// only where every timeout is.
-    pub fn reads_millis(self, value: Option<f64>) -> bool {
+    /// Whether a timeout written as `value` on a handler (a command one or not) is
+    /// milliseconds; a value that is no number is one only where every timeout is.
+    pub fn reads_millis(self, value: Option<f64>, command: bool) -> bool {
         match self {
             TimeoutUnit::Seconds => false,
             TimeoutUnit::Millis => true,
-            TimeoutUnit::SecondsBelow(from) => value.is_some_and(|v| v >= from as f64),
+            TimeoutUnit::SecondsBelow(from) => command && value.is_some_and(|v| v >= from as f64),
         }
     }
 
-    /// `secs` as written: milliseconds where the agent would read the seconds as such.
-    pub fn written(self, secs: u64) -> u64 {
+    /// `secs` as written on a handler (a command one or not): milliseconds where the agent
+    /// would read the seconds as such.
+    pub fn written(self, secs: u64, command: bool) -> u64 {
         match self {
             TimeoutUnit::Seconds => secs,
             TimeoutUnit::Millis => secs.saturating_mul(1000),
-            TimeoutUnit::SecondsBelow(from) if secs >= from => secs.saturating_mul(1000),
+            TimeoutUnit::SecondsBelow(from) if command && secs >= from => secs.saturating_mul(1000),
             TimeoutUnit::SecondsBelow(_) => secs,
         }
     }
