@@ -184,6 +184,9 @@ enum Standing {
     /// hookx may run it: trusted or not, and whether it would get the payload it was written
     /// for.
     Hookx { trusted: bool, right: bool },
+    /// The host reads it but refuses its whole file ([`crate::config::strict_load`]): nobody
+    /// runs it.
+    Refused,
 }
 
 struct Copy<'a> {
@@ -559,6 +562,16 @@ fn plan_with(
     // Each file's rules by pointer, looked up once per effective rule: a search of the file
     // per rule made `list` and `doctor` quadratic in a file's rules (50 000: two minutes).
     let mut by_pointer: HashMap<(*const Source, &str), Vec<&Rule>> = HashMap::new();
+    // The host's own files it refuses whole (read strictly, `StrictLoad`): none of their rules
+    // runs. Asked once per file, and only of a file with a rule here.
+    let mut refused: HashMap<*const Source, bool> = HashMap::new();
+    let mut is_refused = |s: &Source| {
+        s.dialect == host
+            && host.config().strict_load.is_some()
+            && *refused
+                .entry(std::ptr::from_ref(s))
+                .or_insert_with(|| crate::dispatch::gates::refused_whole(s).is_some())
+    };
     for source in sources {
         for rule in source.document().map_or(&[][..], |d| &d.rules[..]) {
             by_pointer
@@ -611,6 +624,7 @@ fn plan_with(
                 {
                     continue;
                 }
+                SourceRunner::Native if is_refused(source) => Standing::Refused,
                 SourceRunner::Native => {
                     let gets = host.native_flavor(written.flavor);
                     match gets_its_payload(written, handler, record.as_ref(), gets) {
@@ -812,16 +826,24 @@ fn plan_with(
                 Some(i),
             ),
             (None, None, None) => {
-                let untrusted: Vec<&str> = list
+                let (refused, untrusted): (Vec<usize>, Vec<usize>) = list
                     .iter()
-                    .map(|&i| copies[i].source.display.as_str())
-                    .collect();
-                (
-                    Runner::Nobody {
-                        why: format!("not trusted: {}", untrusted.join(", ")),
-                    },
-                    None,
-                )
+                    .partition(|&&i| copies[i].standing == Standing::Refused);
+                let files = |of: &[usize]| {
+                    of.iter()
+                        .map(|&i| copies[i].source.display.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                let why = match untrusted.is_empty() {
+                    true => format!(
+                        "{} refuses the whole of {} (hookx validate says where)",
+                        host.def().display,
+                        files(&refused)
+                    ),
+                    false => format!("not trusted: {}", files(&untrusted)),
+                };
+                (Runner::Nobody { why }, None)
             }
         };
         // Whether hookx runs copy `i`: it is the runner, and the runner is hookx.
@@ -844,7 +866,7 @@ fn plan_with(
                 )),
                 Standing::Hookx { .. } if through_hookx(i) => {}
                 Standing::Hookx { .. } if runs.is_some() => skipped.push(c.source.display.clone()),
-                Standing::Hookx { .. } => {}
+                Standing::Hookx { .. } | Standing::Refused => {}
             }
         }
         // The label: the original's where it is here, else the first copy's record.

@@ -395,6 +395,25 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
             })?;
         }
     }
+    // A route in a file its host refuses whole would run nowhere.
+    if !opts.uninstall
+        && let Ok(text) = read_text(&path)
+        && let Some(d) = crate::config::strict_load::refused_whole_text(
+            &crate::source::SourceFile::new(opts.ctx.display(&path), text),
+            host,
+        )
+    {
+        return Err(Error::Invalid(vec![
+            d,
+            crate::diag::Diagnostic::at_line_col(
+                crate::diag::Severity::Error,
+                &crate::source::SourceFile::new(opts.ctx.display(&path), ""),
+                1,
+                1,
+                "hookx writes no route into a file its agent refuses whole (it would run nowhere); fix it first",
+            ),
+        ]));
+    }
     let mut before: Option<String> = None;
     let mut kept = Vec::new();
     // A folder install makes for the file goes with it, once nothing else is in it.

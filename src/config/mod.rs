@@ -7,6 +7,7 @@ pub mod edit;
 pub mod merge;
 pub mod read;
 pub mod scripts;
+pub mod strict_load;
 pub mod syntax;
 pub mod update;
 pub mod walk;

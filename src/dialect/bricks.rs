@@ -187,6 +187,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     foreign_switches: &[],
     reads_foreign_as: &[],
     implied_type: None,
+    strict_load: None,
     documents: Documents {
         file: &FILE,
         plugin: None,

@@ -325,6 +325,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     flat_handlers: false,
     wrapper_optional: false,
     implied_type: Some("command"),
+    strict_load: None,
     // Source 3.0.65: hooks run in the workspace root; no variable names it.
     project_dir_variable: None,
     provided_env: &[],

@@ -751,6 +751,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         drops: Some(&DROPS_CLAUDE_FILE),
     }],
     implied_type: None,
+    strict_load: None,
     documents: Documents {
         file: &FILE,
         plugin: None,

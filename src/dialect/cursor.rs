@@ -373,6 +373,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     }],
     run_keys: RunKeys::NONE,
     implied_type: Some("command"),
+    strict_load: None,
     documents: Documents {
         file: &FILE,
         plugin: None,

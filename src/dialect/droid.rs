@@ -325,6 +325,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     flat_handlers: false,
     wrapper_optional: false,
     implied_type: None,
+    strict_load: None,
     timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
     // Binary 0.225.2: a group's `commandRegex` narrows it to Execute calls whose command

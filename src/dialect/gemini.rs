@@ -461,6 +461,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     flat_handlers: false,
     wrapper_optional: false,
     implied_type: None,
+    strict_load: None,
     project_dir_variable: Some("GEMINI_PROJECT_DIR"),
     // With them, the placeholders Gemini substitutes in an extension's command text
     // (`${extensionPath}`, `${workspacePath}`; source 0.61.0, gemini-facts.md).

@@ -363,6 +363,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     reads_foreign_as: &[],
     run_keys: RunKeys::NONE,
     implied_type: None,
+    strict_load: None,
     documents: Documents {
         file: &FILE,
         plugin: None,

@@ -319,6 +319,7 @@ pub(crate) const fn engine_config(me: &Engine, file: &'static DocumentKind) -> C
         reads_foreign_as: &[],
         run_keys: RunKeys::NONE,
         implied_type: None,
+        strict_load: None,
         documents: Documents {
             file,
             plugin: None,

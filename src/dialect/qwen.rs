@@ -447,6 +447,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     flat_handlers: false,
     wrapper_optional: false,
     implied_type: None,
+    strict_load: None,
     // Source (`hook-timeout.ts`, `LEGACY_MILLISECOND_TIMEOUT_THRESHOLD`): a command hook's
     // `timeout` of 1000 or more is still read as milliseconds, the unit it once was.
     timeout_unit: crate::tables::TimeoutUnit::SecondsBelow(1000),

@@ -230,6 +230,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     ],
     run_keys: RunKeys::NONE,
     implied_type: None,
+    strict_load: None,
     documents: Documents {
         file: &FILE,
         plugin: None,

@@ -457,6 +457,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     reads_foreign_as: &[],
     run_keys: RunKeys::NONE,
     implied_type: Some("command"),
+    strict_load: None,
     documents: Documents {
         file: &FILE,
         plugin: None,

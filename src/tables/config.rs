@@ -101,6 +101,9 @@ pub struct ConfigSpec {
     /// The handler type an entry without `type` has, which hookx then leaves out too (Cursor's
     /// entries are commands unless they say otherwise).
     pub implied_type: Option<&'static str>,
+    /// How the agent's own loader reads its hook file, where it refuses the whole file for
+    /// what hookx only warns about ([`StrictLoad`]); `None`: it does not, or it is not known.
+    pub strict_load: Option<StrictLoad>,
     /// The variable the agent sets to a plugin's folder for the plugin's hooks.
     pub plugin_root_var: Option<&'static str>,
     /// Where `convert --write` puts a converted file without `--out`, below the project.
@@ -548,6 +551,30 @@ pub struct FileDrop {
     pub fixes: DropFixes,
     /// Where this was found out.
     pub source: &'static str,
+}
+
+/// The forms for which an agent's own loader, reading its hook file as one typed value,
+/// refuses the whole file and runs none of its hooks, where hookx reads on with a warning.
+/// `validate` makes each an error, and `doctor` says the file runs under none of its agent.
+#[derive(Debug, Clone, Copy)]
+pub struct StrictLoad {
+    /// Who was seen doing it, and what it says, for the messages.
+    pub seen: &'static str,
+    /// The same for the hooks of its TOML settings, where it refuses those too.
+    pub toml_seen: Option<&'static str>,
+    /// A handler without `type` (hookx reads it as a command).
+    pub needs_type: bool,
+    /// A timeout that is no whole number (hookx rounds it up).
+    pub whole_seconds: bool,
+    /// A top-level key besides the file kind's `top_keys` (hookx keeps it as written).
+    pub known_top_keys: bool,
+    /// Settings beside the hooks (a JSON pointer into the file, and what it must be, as
+    /// [`crate::diag::json_type`] names it) whose value of another type makes the agent refuse
+    /// the whole file: hookx does not read them otherwise. Those probed, not a schema.
+    pub setting_types: &'static [(&'static str, &'static str)],
+    /// Where a refused entry takes only itself out, not the whole file, except on these
+    /// events; `None`: the whole file on every event.
+    pub whole_file_on: Option<&'static [crate::model::EventKind]>,
 }
 
 /// What to change in a file a host drops ([`FileDrop`]), for each kind of entry it refuses.
