@@ -43,6 +43,9 @@ struct Reader<'a> {
 /// A handler's fields as read so far: one value per field, and the keys hookx does not know.
 #[derive(Default)]
 struct HandlerFields {
+    /// Whether its `type` says (or, absent, leaves it) a command: a unit may read a command's
+    /// timeout apart ([`crate::tables::TimeoutUnit::SecondsBelow`]).
+    command_typed: bool,
     handler_type: Option<String>,
     command: Command,
     prompt: PromptSpec,
@@ -356,9 +359,6 @@ impl Reader<'_> {
     ) {
         doc.kind = older.single_kind;
         doc.hooks_index = 0;
-        if let Some(version) = top.remove("version") {
-            doc.extra.insert("version".into(), version);
-        }
         let when_at = format!("/{}", escape(older.single_when));
         let then_at = format!("/{}", escape(older.single_then));
         let Some(Value::Object(mut when)) = top.remove(older.single_when) else {
@@ -391,6 +391,8 @@ impl Reader<'_> {
                 return;
             }
         };
+        // Its other keys (`name`, the hook's own `version`, …) are the rule's: a list written
+        // from it says the list's version.
         let mut entry = top;
         entry.insert(list.event_key.into(), Value::String(trigger.into()));
         match when.remove(older.single_tools) {
@@ -734,7 +736,14 @@ impl Reader<'_> {
         pointer: &dyn std::fmt::Display,
     ) -> Option<Handler> {
         let spec = self.dialect.config();
-        let mut read = HandlerFields::default();
+        let mut read = HandlerFields {
+            command_typed: spec
+                .key(HandlerField::Type)
+                .and_then(|key| fields.get(key))
+                .and_then(Value::as_str)
+                .is_none_or(|t| t == "command"),
+            ..HandlerFields::default()
+        };
         // A command key with a value of the wrong type is already an error of its own.
         let command_key_given = fields.keys().any(|k| {
             matches!(
@@ -785,6 +794,7 @@ impl Reader<'_> {
     ) {
         let spec = self.dialect.config();
         let HandlerFields {
+            command_typed,
             handler_type,
             command,
             prompt,
@@ -854,24 +864,30 @@ impl Reader<'_> {
             HandlerField::Timeout if timeout.is_some() => {
                 extra.insert(key, value);
             }
-            HandlerField::Timeout if spec.timeout_millis => match value.as_f64() {
-                Some(ms) if ms > 0.0 => {
-                    let seconds = (ms / 1000.0).ceil();
-                    if seconds * 1000.0 != ms {
-                        self.warn(
+            HandlerField::Timeout
+                if spec
+                    .timeout_unit
+                    .reads_millis(value.as_f64(), *command_typed) =>
+            {
+                match value.as_f64() {
+                    Some(ms) if ms > 0.0 => {
+                        let seconds = (ms / 1000.0).ceil();
+                        if seconds * 1000.0 != ms {
+                            self.warn(
                                 &at(),
                                 format!(
                                     "`{key}` is {ms} ms; hookx runs hooks with whole seconds and rounds it up to {seconds} s"
                                 ),
                             );
+                        }
+                        *timeout = Some(seconds as u64);
                     }
-                    *timeout = Some(seconds as u64);
+                    _ => self.error(
+                        &at(),
+                        format!("`{key}` must be a positive number of milliseconds, found {value}"),
+                    ),
                 }
-                _ => self.error(
-                    &at(),
-                    format!("`{key}` must be a positive number of milliseconds, found {value}"),
-                ),
-            },
+            }
             HandlerField::Timeout => match value.as_u64() {
                 Some(seconds) => {
                     *timeout = Some(seconds);

@@ -179,7 +179,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".bricks/hooks.json",
     run_keys: RunKeys::NONE,
     plugins: None,
-    timeout_millis: false,
+    timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
     skips_entry_without_positive_timeout: false,
     kept_keys: &[],
@@ -188,6 +188,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     foreign_switches: &[],
     reads_foreign_as: &[],
     implied_type: None,
+    strict_load: None,
     documents: Documents {
         file: &FILE,
         plugin: None,

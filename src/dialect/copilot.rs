@@ -727,7 +727,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".github/hooks/hookx.json",
     run_keys: RunKeys::NONE,
     plugins: None,
-    timeout_millis: false,
+    timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
     // Run 1.0.102 (`live_copilot` `own_file_timeouts`): an entry of its own files whose
     // `timeoutSec` (PascalCase `timeout`) is 0, -1, "5", null or true is not loaded; the
@@ -755,6 +755,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         drops: Some(&DROPS_CLAUDE_FILE),
     }],
     implied_type: None,
+    strict_load: None,
     documents: Documents {
         file: &FILE,
         plugin: None,
@@ -783,7 +784,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
 /// `tests/fixtures/recorded/copilot-1.0.102/drops/dropped-files.json`; conformance/copilot-facts.md).
 /// An empty matcher counts only on the events whose matcher Copilot keeps (the `true` rows of
 /// [`DISABLED_HOOKS`]); `prompt` runs on SessionStart only, `agent` nowhere, `http` anywhere
-/// but to an `http://` address on the two events that can deny. Copilot's own `.github/hooks/*.json` skips such an entry
+/// but to an `http://` address on the two events that can deny, and nowhere without a `url`
+/// string. An event whose value is not a list is skipped, the file kept. Copilot's own `.github/hooks/*.json` skips such an entry
 /// alone and runs the rest.
 static DROPS_CLAUDE_FILE: crate::tables::FileDrop = crate::tables::FileDrop {
     events_key: "hooks",
@@ -803,12 +805,14 @@ static DROPS_CLAUDE_FILE: crate::tables::FileDrop = crate::tables::FileDrop {
         ("http", crate::tables::TypeOn::Every),
     ],
     // `http://…` drops the file there (loopback or not); `https://…` does not (the hook then
-    // fails closed where it cannot connect).
+    // fails closed where it cannot connect). No `url`, or one that is not a string, drops it
+    // on every event (PreToolUse, PostToolUse, Stop probed).
     url: Some(crate::tables::UrlRule {
         type_name: "http",
         key: "url",
         prefix: "https://",
         on: &[EventKind::PreToolUse, EventKind::PermissionRequest],
+        required: true,
     }),
     fixes: crate::tables::DropFixes {
         shape: "write each entry as `{\"matcher\": …, \"hooks\": [{\"type\": \"command\", …}]}`: \

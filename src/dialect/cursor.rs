@@ -344,7 +344,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     ],
     flat_handlers: true,
     wrapper_optional: false,
-    timeout_millis: false,
+    timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
     skips_entry_without_positive_timeout: false,
     kept_keys: &[],
@@ -374,6 +374,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     }],
     run_keys: RunKeys::NONE,
     implied_type: Some("command"),
+    strict_load: None,
     documents: Documents {
         file: &FILE,
         plugin: None,

@@ -303,7 +303,7 @@ pub(crate) const fn engine_config(me: &Engine, file: &'static DocumentKind) -> C
         ],
         flat_handlers: true,
         wrapper_optional: false,
-        timeout_millis: false,
+        timeout_unit: crate::tables::TimeoutUnit::Seconds,
         zero_timeout_is_none: false,
         skips_entry_without_positive_timeout: false,
         kept_keys: &[],
@@ -320,6 +320,7 @@ pub(crate) const fn engine_config(me: &Engine, file: &'static DocumentKind) -> C
         reads_foreign_as: &[],
         run_keys: RunKeys::NONE,
         implied_type: None,
+        strict_load: None,
         documents: Documents {
             file,
             plugin: None,
