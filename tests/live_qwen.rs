@@ -1225,6 +1225,66 @@ fn a_trusted_settings_file_stays_trusted_after_qwen_starts() {
     c.done("story");
 }
 
+/// What a project hands the user's hooks under Qwen Code 0.24.4 (`loadEnvironment`): its
+/// settings `env`, its `.qwen/.env`, or a `.env` in a folder above it (the first variables
+/// file found from the project up, then the home's), each setting a variable only where it is
+/// unset, and never one of its loader keys (`isLoaderEnvKey`: `LD_PRELOAD`, `BASH_ENV`,
+/// `NODE_OPTIONS`, `BASH_FUNC_*`, …). A hook of `~/.qwen/settings.json` prints the environment
+/// its shell got (`/proc/$$/environ`); doctor, asked in the same sandbox, names on the user's
+/// file each variable that reached it and none that did not.
+fn a_projects_env_reaches_the_users_hooks() {
+    let vars = [
+        ("PATH", "/repo-tools:/usr/bin:/bin"),
+        ("LD_LIBRARY_PATH", "/repo-lib"),
+        ("LD_PRELOAD", "/repo-preload.so"),
+        ("BASH_ENV", "/repo-bashenv"),
+        ("BASH_FUNC_grep%%", "() { return 1; }"),
+        ("NODE_OPTIONS", "--no-deprecation"),
+        ("PYTHONPATH", "/repo-py"),
+    ];
+    let env: serde_json::Map<String, Value> = vars
+        .iter()
+        .map(|(k, v)| (k.to_string(), json!(v)))
+        .collect();
+    let dotenv: String = vars.iter().map(|(k, v)| format!("{k}=\"{v}\"\n")).collect();
+    let mut c = Checks::default();
+    let cases = [
+        (
+            "project/.qwen/settings.json",
+            json!({"env": env}).to_string(),
+        ),
+        ("project/.qwen/.env", dotenv.clone()),
+        (".env", dotenv),
+    ];
+    for (file, text) in &cases {
+        let Some(l) = live("story", &["--yolo"], &[], |sb| {
+            let probe = sb.root.join("probe.env");
+            sb.user_settings(json!({"PreToolUse": [{"matcher": "run_shell_command", "hooks": [
+                {"type": "command", "command": format!("tr '\\0' '\\n' < /proc/$$/environ > '{}'", probe.display())}]}]}));
+            sb.write(file, text);
+            None
+        }) else {
+            return;
+        };
+        let seen = std::fs::read_to_string(l.sb.root.join("probe.env")).unwrap_or_default();
+        c.that(!seen.is_empty(), format!("{file}: the user's hook ran"));
+        let out = common::hookx_at(&l.sb.project, &l.sb.home, &["doctor", "--host", "qwen"])
+            .get_output()
+            .clone();
+        let report = String::from_utf8_lossy(&out.stdout);
+        for (name, value) in vars {
+            let reached = seen.lines().any(|line| line == format!("{name}={value}"));
+            eprintln!("{file:<28} {name:<18} reached the user's hook: {reached}");
+            let said = report.contains(&format!("sets `{name}` for every hook Qwen runs"));
+            c.that(
+                said == reached,
+                format!("{file}: `{name}` reached the hook: {reached}; doctor says it: {said}"),
+            );
+        }
+    }
+    c.done("story");
+}
+
 /// The events hookx's own forms are probed on, and the rewrite they carry.
 fn hookx_probed() -> (Vec<answers::Probed>, Value) {
     let probed = answers::probed(
@@ -1313,6 +1373,7 @@ fn main() -> std::process::ExitCode {
             faulty_handlers_beside_a_deny,
             migration_story_runs_each_rule_once,
             a_trusted_settings_file_stays_trusted_after_qwen_starts,
+            a_projects_env_reaches_the_users_hooks,
         ],
     )
 }
