@@ -232,12 +232,19 @@ fn the_drop_table_says_what_the_recorded_client_did() {
         let guard = json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]});
         let mut hooks = serde_json::Map::new();
         hooks.insert("PreToolUse".into(), json!([guard]));
-        hooks
-            .entry(row["event"].as_str().unwrap())
-            .or_insert_with(|| json!([]))
-            .as_array_mut()
-            .unwrap()
-            .push(entry);
+        let event = row["event"].as_str().unwrap();
+        // An `event …` form is the event's whole value, as the probe wrote it.
+        match row["form"].as_str().unwrap().starts_with("event ") {
+            true => {
+                hooks.insert(event.into(), entry);
+            }
+            false => hooks
+                .entry(event)
+                .or_insert_with(|| json!([]))
+                .as_array_mut()
+                .unwrap()
+                .push(entry),
+        }
         write(&project, file, &json!({ "hooks": hooks }).to_string());
         let validate = hookx_at(
             &project,

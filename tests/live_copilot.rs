@@ -2565,6 +2565,99 @@ fn drop_forms() -> Vec<DropForm> {
             "preToolUse",
             group(Some("Bash"), cmd(json!({}))),
         );
+        // The eighth attack pass (rows 150-174): an event's value, a group or a handler's
+        // fields of other shapes and types.
+        if local {
+            continue;
+        }
+        add("event an object on Stop".into(), "Stop", json!({}));
+        add("event null on Stop".into(), "Stop", Value::Null);
+        add("event a string on Stop".into(), "Stop", json!("ODD"));
+        add(
+            "group without hooks on Stop".into(),
+            "Stop",
+            json!({"matcher": "Bash"}),
+        );
+        add(
+            "handlers null on Stop".into(),
+            "Stop",
+            json!({"matcher": "Bash", "hooks": null}),
+        );
+        add(
+            "command missing on Stop".into(),
+            "Stop",
+            group(None, json!({"type": "command"})),
+        );
+        add(
+            "command 5 on Stop".into(),
+            "Stop",
+            group(None, json!({"type": "command", "command": 5})),
+        );
+        add(
+            "command \"\" on Stop".into(),
+            "Stop",
+            group(None, json!({"type": "command", "command": ""})),
+        );
+        add(
+            "async \"yes\" on Stop".into(),
+            "Stop",
+            group(None, cmd(json!({"async": "yes"}))),
+        );
+        add(
+            "statusMessage 5 on Stop".into(),
+            "Stop",
+            group(None, cmd(json!({"statusMessage": 5}))),
+        );
+        add(
+            "once \"x\" on Stop".into(),
+            "Stop",
+            group(None, cmd(json!({"once": "x"}))),
+        );
+        add(
+            "timeout 1e12 on PreToolUse".into(),
+            "PreToolUse",
+            group(Some("Bash"), cmd(json!({"timeout": 1e12}))),
+        );
+        add(
+            "matcher [\"Bash\"] on PreToolUse".into(),
+            "PreToolUse",
+            json!({"matcher": ["Bash"], "hooks": [cmd(json!({}))]}),
+        );
+        add(
+            "type 5 on Stop".into(),
+            "Stop",
+            group(None, json!({"type": 5, "command": "ODD"})),
+        );
+        add(
+            "type null on Stop".into(),
+            "Stop",
+            group(None, json!({"type": null, "command": "ODD"})),
+        );
+        add(
+            "if 5 on PreToolUse".into(),
+            "PreToolUse",
+            group(Some("Bash"), cmd(json!({"if": 5}))),
+        );
+        add(
+            "command an array on Stop".into(),
+            "Stop",
+            group(None, json!({"type": "command", "command": ["ODD"]})),
+        );
+        add(
+            "handlers [] on Stop".into(),
+            "Stop",
+            json!({"matcher": "Bash", "hooks": []}),
+        );
+        add(
+            "http without url on Stop".into(),
+            "Stop",
+            group(None, json!({"type": "http"})),
+        );
+        add(
+            "prompt without prompt on SessionStart".into(),
+            "SessionStart",
+            group(None, json!({"type": "prompt"})),
+        );
     }
     let camel = |extra: Value| {
         let mut h = json!({"type": "command", "bash": "ODD"});
@@ -2639,7 +2732,16 @@ fn drop_forms() -> Vec<DropForm> {
 /// `tests/fixtures/recorded/copilot-1.0.102/drops/dropped-files.json`, otherwise the run must match it.
 fn ground_truth_dropped_files() {
     let mut rows = Vec::new();
+    // A probe of some forms only (their names holding one of these `|`-separated texts):
+    // printed, not compared.
+    let only = std::env::var("HOOKX_DROP_FORMS").ok();
     for form in drop_forms() {
+        if only
+            .as_ref()
+            .is_some_and(|o| !o.split('|').any(|o| form.name.contains(o)))
+        {
+            continue;
+        }
         let Some(l) = live_env("synced", |sb| {
             let camel =
                 form.file.starts_with(".github/") && form.event.starts_with(char::is_lowercase);
@@ -2659,12 +2761,18 @@ fn ground_truth_dropped_files() {
                     hooks.insert("PreToolUse".into(), json!([guard("guard")]));
                 }
             }
-            hooks
-                .entry(form.event.to_string())
-                .or_insert_with(|| json!([]))
-                .as_array_mut()
-                .unwrap()
-                .push(entry);
+            // An `event …` form is the event's whole value, not one entry in its list.
+            match form.name.starts_with("event ") {
+                true => {
+                    hooks.insert(form.event.to_string(), entry);
+                }
+                false => hooks
+                    .entry(form.event.to_string())
+                    .or_insert_with(|| json!([]))
+                    .as_array_mut()
+                    .unwrap()
+                    .push(entry),
+            }
             let mut doc = json!({"hooks": hooks});
             if form.file.starts_with(".github/") {
                 doc["version"] = json!(1);
@@ -2718,6 +2826,9 @@ fn ground_truth_dropped_files() {
         "rows": rows});
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/recorded/copilot-1.0.102/drops/dropped-files.json");
+    if only.is_some() {
+        return;
+    }
     if std::env::var_os("HOOKX_RECORD_DROPS").is_some() {
         std::fs::write(&path, serde_json::to_string_pretty(&book).unwrap() + "\n").unwrap();
         return;

@@ -777,6 +777,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
 /// `.claude/settings.local.json` (the other file still runs): probed with `copilot -p`, each
 /// form beside a Bash guard (`tests/live_copilot.rs` `ground_truth_dropped_files`, recorded in
 /// `tests/fixtures/recorded/copilot-1.0.102/drops/dropped-files.json`; conformance/copilot-facts.md).
+/// An entry without its handlers, a handler whose type is not a string or that lacks the
+/// string its type runs (`command`, `prompt`, `url`) drops the file too (attacks rows 150-151).
 /// An empty matcher counts only on the events whose matcher Copilot keeps (the `true` rows of
 /// [`DISABLED_HOOKS`]); `prompt` runs on SessionStart only, `agent` nowhere, `http` anywhere
 /// but to an `http://` address on the two events that can deny. Copilot's own `.github/hooks/*.json` skips such an entry
@@ -798,6 +800,13 @@ static DROPS_CLAUDE_FILE: crate::tables::FileDrop = crate::tables::FileDrop {
         ),
         ("http", crate::tables::TypeOn::Every),
     ],
+    // Probed (attacks rows 150-151): each missing, `null`, a number or a list drops the file;
+    // an empty string does not.
+    needs: &[
+        ("command", "command"),
+        ("prompt", "prompt"),
+        ("http", "url"),
+    ],
     // `http://…` drops the file there (loopback or not); `https://…` does not (the hook then
     // fails closed where it cannot connect).
     url: Some(crate::tables::UrlRule {
@@ -815,6 +824,8 @@ static DROPS_CLAUDE_FILE: crate::tables::FileDrop = crate::tables::FileDrop {
         timeout: "write a number of seconds above 0, or leave `\"timeout\"` out",
         handler_type: "Copilot takes no such handler there: move it to a file Copilot does not \
                        read (`~/.claude/settings.json`), or remove it",
+        needs: "give the handler its `command` (`prompt` for a prompt, `url` for http) as a \
+                string, or remove it",
         url: "use an `https://` address, or move the handler to a file Copilot does not read \
               (`~/.claude/settings.json`)",
     },
