@@ -758,6 +758,103 @@ fn a_switch_file_copilot_reads_loosely_still_leaves_the_guard_to_hookx() {
     }
 }
 
+/// What neither of hookx's readings takes, Copilot's own may: CLI 1.0.102's
+/// `userSettingsLoad`, asked directly, read the list in each file below (`01` as 0, `1e` as 1,
+/// `0x` as 0), and ignored the whole file for the last four. hookx counts every key in a
+/// settings file it cannot parse as listed, so the guard runs, in both projects: once where
+/// Copilot read the list, twice (Copilot too) where it ignored the file, never nowhere
+/// (attacks row 136: the first five ran nowhere, silently).
+#[test]
+fn a_switch_file_only_copilot_reads_still_leaves_the_guard_to_hookx() {
+    let p = TwoProjects::new();
+    p.trust(&p.a);
+    p.trust(&p.b);
+    p.install(&p.a);
+    let settings = p.settings();
+    let text = std::fs::read_to_string(&settings).unwrap();
+    let body = text.trim_start().strip_prefix('{').unwrap();
+    // The key's first digit written as a `\u` escape, as JSON allows.
+    let list = "\"disabledHooks\":[\"";
+    let at = text.find(list).unwrap() + list.len();
+    let digit = u32::from(text.as_bytes()[at]);
+    let escaped = format!("{}\\u{digit:04x}{}", &text[..at], &text[at + 1..]);
+    let escaped = escaped.trim_start().strip_prefix('{').unwrap();
+    for (what, loose) in [
+        (
+            "a leading zero (Copilot reads it)",
+            format!("{{\"n\":01,{body}"),
+        ),
+        (
+            "leading zeros and a minus (Copilot reads it)",
+            format!("{{\"n\":-0001,{body}"),
+        ),
+        (
+            "an exponent without digits (Copilot reads it)",
+            format!("{{\"n\":1e+,{body}"),
+        ),
+        (
+            "a hex number without digits (Copilot reads it)",
+            format!("{{\"n\":0x,{body}"),
+        ),
+        (
+            "a leading zero and an escaped key",
+            format!("{{\"n\":01,{escaped}"),
+        ),
+        (
+            "a point before an exponent (Copilot ignores the file)",
+            format!("{{\"n\":1.e5,{body}"),
+        ),
+        (
+            "two points (Copilot ignores the file)",
+            format!("{{\"n\":0.5.5,{body}"),
+        ),
+        (
+            "a letter after a number (Copilot ignores the file)",
+            format!("{{\"n\":1x,{body}"),
+        ),
+    ] {
+        std::fs::write(&settings, &loose).unwrap();
+        for project in [&p.a, &p.b] {
+            let (answers, ran) = p.fire(project);
+            assert_eq!(
+                ran,
+                [project.display().to_string()],
+                "{what}: the guard once in {}: {answers:?}",
+                project.display()
+            );
+            assert!(
+                copilot_deny(&answers).is_some(),
+                "{what}: no deny: {answers:?}"
+            );
+        }
+    }
+}
+
+/// The same where `b`'s guard is not trusted: the call is denied, and the deny says hookx
+/// cannot tell which install listed the key (attacks row 136).
+#[test]
+fn an_untrusted_guard_in_a_switch_file_only_copilot_reads_fails_closed() {
+    let p = TwoProjects::new();
+    p.trust(&p.a);
+    p.install(&p.a);
+    let settings = p.settings();
+    let text = std::fs::read_to_string(&settings).unwrap();
+    let body = text.trim_start().strip_prefix('{').unwrap();
+    std::fs::write(&settings, format!("{{\"n\":01,{body}")).unwrap();
+    let reason = p.untrusted_deny(&p.b);
+    assert!(
+        reason.contains("hookx cannot tell") && !reason.contains("no longer there"),
+        "{reason}"
+    );
+    // doctor says what hookx does with the file, not that nothing of it counts.
+    let doctor = common::hookx_at(&p.b, &p.home, &["doctor", "--host", "copilot"]);
+    let doctor = String::from_utf8_lossy(&doctor.get_output().stdout).to_string();
+    assert!(
+        doctor.contains("Copilot's own reader takes more than JSON and may read it: hookx counts each of the 1 keys in it as listed"),
+        "{doctor}"
+    );
+}
+
 /// The user's own `disabledHooks`, empty (a comment in it, or none), is the user's: an
 /// install and its uninstall give the file back byte for byte (attacks row 137: uninstall
 /// took the emptied list out, and the user's comment in it with it).

@@ -1645,9 +1645,9 @@ fn story_rules_ran_once_with_claude_payload(l: &Live, c: &mut Checks) {
 /// Write's file is `path`), so on its own the formatter sees no `file_path`. install lists the
 /// file's handlers in Copilot's `disabledHooks` (`~/.copilot/settings.json`): Copilot leaves
 /// them to hookx, and each rule runs exactly once, with Claude's payload. The user then
-/// notes something in that file with a comment, adds a key without the comma after it and
-/// leaves a trailing comma, all of which Copilot reads (and so still leaves the handlers to
-/// hookx). Uninstall gives Copilot its run back
+/// notes something in that file with a comment, adds a key without the comma after it, a
+/// number with a leading zero, and leaves a trailing comma, all of which Copilot reads (and so
+/// still leaves the handlers to hookx). Uninstall gives Copilot its run back
 /// and leaves no setting of hookx's behind, the user's comment kept.
 fn claude_only_project_runs_each_rule_once_with_claude_payload() {
     let Some(l) = live_env("story", |sb| {
@@ -1656,9 +1656,11 @@ fn claude_only_project_runs_each_rule_once_with_claude_payload() {
         let settings = sb.home.join(".copilot/settings.json");
         let text = std::fs::read_to_string(&settings).unwrap();
         let body = text.trim_end().strip_suffix('}').unwrap();
-        // A key of the user's with the comma after it left out, too.
+        // A key of the user's with the comma after it left out, and a number with a leading
+        // zero, which hookx's readers refuse (attacks row 136).
         let body = body.trim_start().strip_prefix('{').unwrap();
-        let noted = format!("// the user's note\n{{\"model\": \"gpt-4.1\"\n {body},\n}}\n");
+        let noted =
+            format!("// the user's note\n{{\"model\": \"gpt-4.1\"\n \"n\": 01, {body},\n}}\n");
         std::fs::write(&settings, noted).unwrap();
         routed_env(sb)
     }) else {
@@ -1667,6 +1669,9 @@ fn claude_only_project_runs_each_rule_once_with_claude_payload() {
     let mut c = Checks::default();
     story_rules_ran_once_with_claude_payload(&l, &mut c);
     let settings = l.sb.home.join(".copilot/settings.json");
+    // hookx edits only what it reads exactly: the user writes the number as JSON first.
+    let text = std::fs::read_to_string(&settings).unwrap();
+    std::fs::write(&settings, text.replace("\"n\": 01,", "\"n\": 1,")).unwrap();
     hookx(&l.sb, &["install", "--uninstall", "--host", "copilot"]);
     let left = std::fs::read_to_string(&settings).unwrap_or_default();
     c.that(

@@ -8,7 +8,8 @@
 use super::source::Source;
 use super::who_runs::is_native;
 use crate::model::Handler;
-use crate::tables::{Dialect, HookSwitch, Root, Rule, RuleShape};
+use crate::tables::{Dialect, HookSwitch, Location, Root, Rule, RuleShape};
+use serde_json::Value;
 use std::collections::HashSet;
 use std::path::Path;
 
@@ -33,22 +34,82 @@ fn switch_for(host: Dialect, dialect: Dialect, rule: &Rule) -> Option<&'static H
         .and_then(|s| s.hooks)
 }
 
-/// The keys `host`'s lists name, over every file that holds one.
-pub fn switched_keys(sources: &[Source], host: Dialect) -> HashSet<&str> {
+/// Whether files of `location` hold a host's list of switched-off handlers.
+pub fn holds_a_switch(location: &Location) -> bool {
+    location
+        .dialect
+        .config()
+        .foreign_switches
+        .iter()
+        .any(|s| s.hooks.is_some_and(|h| h.location == location.id))
+}
+
+/// The files of `sources` that hold `host`'s lists.
+fn switch_files(
+    sources: &[Source],
+    host: Dialect,
+) -> impl Iterator<Item = (&'static HookSwitch, &Source)> {
     host.config()
         .foreign_switches
         .iter()
         .filter_map(|s| s.hooks)
-        .flat_map(|h| {
+        .flat_map(move |h| {
             sources
                 .iter()
                 .filter(move |s| s.location.id == h.location && s.dialect == host)
-                .filter_map(|s| s.document()?.extra.get(h.key)?.as_array())
-                .flatten()
-                .filter_map(serde_json::Value::as_str)
+                .map(move |s| (h, s))
+        })
+}
+
+/// The keys `host`'s lists name, over every file that holds one; in a file hookx could not
+/// parse, every key it may hold ([`keys_in_unparsed`]).
+pub fn switched_keys(sources: &[Source], host: Dialect) -> HashSet<&str> {
+    switch_files(sources, host)
+        .flat_map(|(h, s)| {
+            let listed = s.document().and_then(|d| d.extra.get(h.key)?.as_array());
+            let listed = listed.into_iter().flatten().filter_map(Value::as_str);
+            listed.chain(s.unparsed_keys.iter().map(String::as_str))
         })
         .collect()
 }
+
+/// Every key-shaped string (64 hex digits: the host's content hashes) in a switch file hookx
+/// could not parse, `\u` escapes read. The host's own reader takes more than hookx's (Copilot
+/// CLI 1.0.102 reads `"n": 01`, `1e`, `0x` and lists what follows: attacks row 136), so each
+/// such key counts as listed: a handler then runs twice at worst (by hookx, and by the host if
+/// it ignored the file), never nowhere.
+pub fn keys_in_unparsed(bytes: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(bytes);
+    let mut chars = String::with_capacity(text.len());
+    let mut rest = text.as_ref();
+    while let Some(c) = rest.chars().next() {
+        let escaped = rest
+            .strip_prefix("\\u")
+            .and_then(|r| r.get(..4))
+            .and_then(|hex| char::from_u32(u32::from_str_radix(hex, 16).ok()?));
+        match escaped {
+            Some(e) => {
+                chars.push(e);
+                rest = &rest[6..];
+            }
+            None => {
+                chars.push(c);
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+    }
+    let mut keys: Vec<String> = chars
+        .split(|c: char| !c.is_ascii_hexdigit())
+        .filter(|run| run.len() == KEY_DIGITS)
+        .map(str::to_ascii_lowercase)
+        .collect();
+    keys.sort();
+    keys.dedup();
+    keys
+}
+
+/// The length of a key: a SHA-256 in hex ([`HookSwitch::key`]).
+const KEY_DIGITS: usize = 64;
 
 /// The key `host` gives `source`'s `handler` of `rule`, when it reads the file itself and
 /// hookx can tell the key exactly: not when hookx read the handler's timeout otherwise than
@@ -102,6 +163,10 @@ pub fn leaves_any(host: Dialect, keys: &HashSet<&str>, source: &Source) -> bool 
     })
 }
 
+/// The install [`switched_by_installs`] names for a key in a switch file hookx could not parse.
+pub const UNREAD_OWNER: &str = "a project hookx cannot tell (the host's settings file, which \
+                                lists the key, does not read as JSON to hookx)";
+
 /// Which installs [`switched_by_installs`] counts.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Installs {
@@ -131,24 +196,21 @@ pub fn switched_by_installs<'a, 'c>(
     let project = project.canonicalize().ok();
     // Every recorded key, with the install that recorded it and whether that is this project's.
     let mut recorded: Vec<(&str, &str, bool)> = Vec::new();
-    for switch in host
-        .config()
-        .foreign_switches
-        .iter()
-        .filter_map(|s| s.hooks)
-    {
-        let records = sources
-            .iter()
-            .filter(|s| s.location.id == switch.location && s.dialect == host)
-            .filter_map(|s| s.document()?.extra.get(switch.owned_key)?.get(switch.key))
-            .filter_map(serde_json::Value::as_object);
-        for owners in records {
-            for (owner, keys) in owners {
-                let here = Path::new(owner).canonicalize().ok() == project;
-                let keys = keys.as_array().into_iter().flatten();
-                recorded.extend(keys.filter_map(|k| Some((k.as_str()?, owner.as_str(), here))));
-            }
+    for (switch, file) in switch_files(sources, host) {
+        let records = file
+            .document()
+            .and_then(|d| d.extra.get(switch.owned_key)?.get(switch.key));
+        for (owner, keys) in records.and_then(Value::as_object).into_iter().flatten() {
+            let here = Path::new(owner).canonicalize().ok() == project;
+            let keys = keys.as_array().into_iter().flatten();
+            recorded.extend(keys.filter_map(|k| Some((k.as_str()?, owner.as_str(), here))));
         }
+        // A file hookx cannot parse: whose install listed a key, it cannot tell.
+        recorded.extend(
+            file.unparsed_keys
+                .iter()
+                .map(|k| (k.as_str(), UNREAD_OWNER, false)),
+        );
     }
     if recorded.is_empty() {
         return Vec::new();

@@ -121,6 +121,12 @@ pub(super) fn load(
         }
     };
     source.dropped = dropped;
+    if parsed.is_err()
+        && super::hook_switch::holds_a_switch(location)
+        && let Ok(bytes) = crate::read::bytes(&source.path, crate::source::MAX_FILE_BYTES)
+    {
+        source.unparsed_keys = super::hook_switch::keys_in_unparsed(&bytes);
+    }
     with_parsed(source, parsed, markdown, run)
 }
 
@@ -144,6 +150,7 @@ fn unread(ctx: &Context, found: &Found, location: &'static Location, run: Run) -
         document: Err(Error::Usage(String::new())),
         diagnostics: Vec::new(),
         dropped: Vec::new(),
+        unparsed_keys: Vec::new(),
     }
 }
 

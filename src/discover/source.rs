@@ -47,6 +47,9 @@ pub struct Source {
     /// Each host that reads this file itself but drops it whole for an entry it refuses
     /// ([`super::dropped`]), with that entry.
     pub dropped: Vec<Dropped>,
+    /// For a host's switch file hookx could not parse: every key it may hold
+    /// ([`super::hook_switch::keys_in_unparsed`]).
+    pub unparsed_keys: Vec<String>,
 }
 
 impl Source {

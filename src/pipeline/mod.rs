@@ -572,9 +572,10 @@ fn switched_off_untrusted(
         .map(|(s, state)| s.withheld.unwrap_or(*state));
     let name = host.dialect().name();
     // A project moved or deleted since its install: no uninstall can be run there.
-    let gone = owners
-        .iter()
-        .any(|o| o != crate::route::HOME_OWNER && !Path::new(o).is_dir());
+    let gone = owners.iter().any(|o| {
+        ![crate::route::HOME_OWNER, discover::UNREAD_OWNER].contains(&o.as_str())
+            && !Path::new(o).is_dir()
+    });
     Err(Error::Usage(format!(
         "{} holds a handler that `hookx install --host {name}` in {} turned off for {} by its \
          content (byte-identical handlers are off everywhere), and hookx does not run this file \

@@ -390,6 +390,20 @@ fn unloadable(source: &Source, host: Dialect, runs: Runs) -> Option<Finding> {
             Runs::Hookx => "hookx".to_string(),
             _ => display.to_string(),
         };
+        // A switch file the host's own, looser reader may take: its keys count as listed.
+        if !source.unparsed_keys.is_empty() {
+            return Some(Finding::new(
+                Level::Warning,
+                format!(
+                    "does not parse for hookx ({error}), but {display}'s own reader takes more \
+                     than JSON and may read it: hookx counts each of the {} keys in it as \
+                     listed, so the handlers they name run through hookx (and by {display} too, \
+                     if it ignores the file)",
+                    source.unparsed_keys.len()
+                ),
+                Some(format!("hookx validate {}", shell_path(&source.display))),
+            ));
+        }
         // Comments its agent does not accept are all that is wrong with it.
         let comments = crate::read::text(&source.path, crate::read::MAX_FILE_BYTES)
             .is_ok_and(|text| crate::config::syntax::is_object_with_comments(&text));
