@@ -391,6 +391,138 @@ fn installed_routes_run_under_cursor_and_vscode() {
     }
 }
 
+/// Cursor runs the handlers of Claude's files, hookx's Claude route among them, with Claude's
+/// event names, its own keys and `"cwd": ""` (cursor-facts.md, "Claude hooks run by Cursor").
+/// With hookx installed for both, each rule still runs once per call: the Claude route leaves
+/// the call to Cursor's own route, which answers it (attacks row 154). Without a Cursor route,
+/// the Claude route runs the rule itself and its deny comes back (attacks row 153: the empty
+/// `cwd` was taken for the project folder, and every call was denied by the failure policy
+/// without running anything).
+#[test]
+fn the_claude_route_run_by_cursor_runs_each_rule_once() {
+    let p = Project::new();
+    p.write(
+        ".bricks/hooks.json",
+        json!({"hooks": {"PreToolUse": [{"matcher": "bash", "hooks": [
+            {"type": "command", "command": "echo ran >> runs.log; echo 'bricks says no' >&2; exit 2"}
+        ]}]}}),
+    );
+    p.trust();
+    let hookx = assert_cmd::cargo::cargo_bin("hookx");
+    let install = |host: &str, uninstall: bool| {
+        let mut args = vec![
+            "install",
+            "--host",
+            host,
+            "--hookx",
+            hookx.to_str().unwrap(),
+        ];
+        if uninstall {
+            args.push("--uninstall");
+        }
+        let (code, _, err) = p.hookx(&args, "");
+        assert_eq!(code, 0, "{host}: {err}");
+    };
+    install("claude", false);
+    install("cursor", false);
+    let claude_route =
+        p.read(".claude/settings.json")["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .to_string();
+    let cursor_route = p.read(".cursor/hooks.json")["hooks"]["preToolUse"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut own: Value =
+        serde_json::from_str(&documented("cursor-docs", "preToolUse", &p.project)).unwrap();
+    own["tool_input"]["command"] = json!("rm -rf /");
+    let mut claudes = own.clone();
+    claudes["hook_event_name"] = json!("PreToolUse");
+    claudes["cwd"] = json!("");
+    let runs = || {
+        std::fs::read_to_string(p.project.join("runs.log"))
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    // Cursor runs both routes for one call.
+    let by_claude = p.route(&claude_route, claudes.to_string().as_bytes());
+    let by_cursor = p.route(&cursor_route, own.to_string().as_bytes());
+    assert_eq!(by_claude.status.code(), Some(0), "{by_claude:?}");
+    assert!(by_claude.stdout.is_empty(), "{by_claude:?}");
+    let answer = json_of(&String::from_utf8_lossy(&by_cursor.stdout));
+    assert_eq!(answer["permission"], "deny", "{by_cursor:?}");
+    assert_eq!(runs(), 1, "{by_claude:?}\n{by_cursor:?}");
+    // Without Cursor's route, the Claude route is the one that runs it.
+    install("cursor", true);
+    let by_claude = p.route(&claude_route, claudes.to_string().as_bytes());
+    let answer = json_of(&String::from_utf8_lossy(&by_claude.stdout));
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{by_claude:?}"
+    );
+    assert!(
+        answer.to_string().contains("bricks says no"),
+        "{by_claude:?}"
+    );
+    assert_eq!(runs(), 2, "{by_claude:?}");
+}
+
+/// VS Code runs the handlers of Copilot's `.github/hooks` and of Claude's files with its own
+/// payload, hookx's Copilot and Claude routes among them (vscode-facts.md). With hookx
+/// installed for Copilot, Claude and VS Code, a call runs each rule once: the other routes
+/// leave it to VS Code's own (attacks row 154).
+#[test]
+fn the_copilot_and_claude_routes_run_by_vscode_leave_the_call_to_its_route() {
+    let p = Project::new();
+    p.write(
+        ".bricks/hooks.json",
+        json!({"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": "echo ran >> runs.log; echo 'bricks says no' >&2; exit 2"}
+        ]}]}}),
+    );
+    p.trust();
+    let hookx = assert_cmd::cargo::cargo_bin("hookx");
+    for host in ["copilot", "claude", "vscode"] {
+        let args = [
+            "install",
+            "--host",
+            host,
+            "--hookx",
+            hookx.to_str().unwrap(),
+        ];
+        let (code, _, err) = p.hookx(&args, "");
+        assert_eq!(code, 0, "{host}: {err}");
+    }
+    let copilot = p.read(".github/hooks/hookx.json")["hooks"]["preToolUse"][0]["bash"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let claude = p.read(".claude/settings.json")["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let own = p.read(".github/hooks/hookx-vscode.json")["hooks"]["PreToolUse"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let payload = documented("vscode-docs", "PreToolUse", &p.project);
+    for route in [&copilot, &claude] {
+        let out = p.route(route, payload.as_bytes());
+        assert_eq!(out.status.code(), Some(0), "{route}: {out:?}");
+        assert!(out.stdout.is_empty(), "{route}: {out:?}");
+    }
+    let out = p.route(&own, payload.as_bytes());
+    let answer = json_of(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{out:?}"
+    );
+    let runs = std::fs::read_to_string(p.project.join("runs.log")).unwrap_or_default();
+    assert_eq!(runs.lines().count(), 1, "{runs}");
+}
+
 /// `list` shows a Cursor file's rules under their flavours, and which host runs each; VS Code's
 /// ignored matchers are a `validate` warning and a located `convert` loss.
 #[test]

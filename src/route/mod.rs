@@ -92,6 +92,14 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
         .any(|command| route_can_run(command))
 }
 
+/// Whether the host's file `file` (what [`target`] names) holds a route for `event` that can
+/// run ([`route_can_run`]).
+pub fn has_route(file: &Path, host: Dialect, event: &str) -> bool {
+    user_route_commands(file, host, event)
+        .iter()
+        .any(|command| route_can_run(command))
+}
+
 /// The command lines of the user's routes for `event` in the user's file `user` (for a host of
 /// hook scripts, the line of the event's script, when the script itself may be executed).
 fn user_route_commands(user: &Path, host: Dialect, event: &str) -> Vec<String> {
