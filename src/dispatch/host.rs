@@ -286,9 +286,11 @@ pub fn another_agent_runs_route(host: Dialect, payload: &[u8]) -> bool {
 /// the handlers of Claude's files, VS Code those of Claude's and Copilot's, hookx's routes
 /// among them; neither marks its hooks with a variable, so [`another_agent_runs_route`]
 /// cannot tell): that route answers the event, and answering here too would run every
-/// handler twice (attacks row 154). Only where that route is there and can run: else this
-/// route is the only one hookx has there, and it runs. The payload is read again only when
-/// such a route is there.
+/// handler twice (attacks row 154). Only where that route is the user's, in the home, and
+/// can run: else this route is the only one hookx has there, and it runs. Never one in a
+/// project's file, which the repository may have written to answer nothing (a route with
+/// another `--home`: attacks row 159); there a rule may run twice, never zero times. The
+/// payload is read again only when such a route is there.
 pub fn senders_own_route_answers(
     ctx: &crate::context::Context,
     host: Dialect,
@@ -309,14 +311,10 @@ pub fn senders_own_route_answers(
             .filter(|(k, _)| k == kind)
             .map(|(_, name)| *name)
             .collect();
-        [InstallScope::User, InstallScope::Project]
+        let file = crate::route::target(&ctx.home, &ctx.project, *sender, InstallScope::User);
+        names
             .iter()
-            .any(|scope| {
-                let file = crate::route::target(&ctx.home, &ctx.project, *sender, *scope);
-                names
-                    .iter()
-                    .any(|name| crate::route::has_route(&file, *sender, name))
-            })
+            .any(|name| crate::route::has_route(&file, *sender, name))
     };
     let routed: Vec<Dialect> = Dialect::all()
         .iter()
