@@ -1678,3 +1678,47 @@ fn a_projects_env_file_is_said_on_the_users_files_under_gemini() {
         "{said:#?}"
     );
 }
+
+/// A project's `.qwen/.env` or `.env` (in a folder Qwen trusts; the first found), and its
+/// settings `env`, set variables for every hook Qwen runs, the user's own included (Qwen Code
+/// 0.24.4, `live_qwen` `a_projects_variables_reach_the_users_hooks`, attacks row 160): what
+/// reaches them is said on the user's files; what Qwen refuses (its loader keys `LD_PRELOAD`,
+/// `BASH_ENV`, `NODE_OPTIONS`; `PATH`, set already; `LD_LIBRARY_PATH` from settings `env`)
+/// is not.
+#[test]
+fn a_projects_variables_are_said_on_the_users_files_under_qwen() {
+    let w = World::new();
+    w.write_json(
+        "home/.qwen/settings.json",
+        json!({"hooks": {"PreToolUse": [{"matcher": "run_shell_command", "hooks": [command("jq -e .")]}]}}),
+    );
+    w.write(
+        "project/.qwen/.env",
+        "PATH=./tools:/usr/bin\nLD_PRELOAD=./x.so\nBASH_ENV=./b\nNODE_OPTIONS=-r ./x\n\
+         LD_LIBRARY_PATH=./lib\nPYTHONPATH=./py\n",
+    );
+    w.write_json(
+        "project/.qwen/settings.json",
+        json!({"env": {"PERL5OPT": "-M./x", "LD_LIBRARY_PATH": "./lib", "PATH": "./tools",
+            "LD_PRELOAD": "./x.so"}}),
+    );
+    let (_, report) = w.doctor(Some("qwen"));
+    let l = loading(&report, "~/.qwen/settings.json", "qwen");
+    let said: Vec<String> = findings(l)
+        .into_iter()
+        .filter(|f| f.contains("for every hook Qwen"))
+        .collect();
+    let var = |f: &String| f.split('`').nth(1).unwrap_or_default().to_string();
+    let mut vars: Vec<String> = said.iter().map(var).collect();
+    vars.sort();
+    assert_eq!(
+        vars,
+        ["LD_LIBRARY_PATH", "PERL5OPT", "PYTHONPATH"],
+        "{said:#?}"
+    );
+    assert!(
+        said.iter()
+            .any(|f| f.contains(".qwen/settings.json") && f.contains("PERL5OPT")),
+        "{said:#?}"
+    );
+}

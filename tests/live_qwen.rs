@@ -1175,6 +1175,92 @@ fn a_trusted_settings_file_stays_trusted_after_qwen_starts() {
     c.done("story");
 }
 
+/// Which of a project's variables reach the hooks of the user's `~/.qwen/settings.json`: from
+/// `.qwen/.env`, `.env` or the project's settings `env` (qwen-facts.md, attacks rows 98, 160).
+fn a_projects_variables_reach_the_users_hooks() {
+    let names = [
+        "HXPROBE",
+        "LD_LIBRARY_PATH",
+        "PYTHONPATH",
+        "NODE_OPTIONS",
+        "LD_PRELOAD",
+        "BASH_ENV",
+        "PERL5OPT",
+        "PATH",
+    ];
+    let mut c = Checks::default();
+    for way in [".qwen/.env", ".env", "settings env"] {
+        let Some(l) = live("story", &["--yolo"], &[], |sb| {
+            let probe = sb.root.join("probe.log");
+            let line: Vec<String> = names.iter().map(|n| format!("{n}=${n}")).collect();
+            sb.user_settings(json!({"PreToolUse": [{"matcher": "run_shell_command", "hooks": [
+                {"type": "command", "command": format!("echo \"{}\" >> '{}'", line.join(" "), probe.display())}]}]}));
+            let vars: Vec<(String, String)> = names
+                .iter()
+                .map(|n| {
+                    let v = match *n {
+                        "PATH" => "/repo-tools:/usr/bin:/bin".to_string(),
+                        _ => format!("/repo-{}", n.to_lowercase()),
+                    };
+                    (n.to_string(), v)
+                })
+                .collect();
+            match way {
+                "settings env" => {
+                    let env: serde_json::Map<String, Value> =
+                        vars.into_iter().map(|(k, v)| (k, json!(v))).collect();
+                    sb.write(
+                        "project/.qwen/settings.json",
+                        &json!({"env": env}).to_string(),
+                    );
+                }
+                file => {
+                    let text: String = vars.iter().map(|(k, v)| format!("{k}={v}\n")).collect();
+                    sb.write(&format!("project/{file}"), &text);
+                }
+            }
+            None
+        }) else {
+            return;
+        };
+        let probe = std::fs::read_to_string(l.sb.root.join("probe.log")).unwrap_or_default();
+        c.that(!probe.is_empty(), format!("{way}: the user's hook ran"));
+        let from_file = way != "settings env";
+        for name in names {
+            let reached = format!(" {probe}").contains(&format!(" {name}=/repo-"));
+            let expected = match name {
+                "HXPROBE" | "PYTHONPATH" | "PERL5OPT" => true,
+                "LD_LIBRARY_PATH" => from_file,
+                _ => false,
+            };
+            c.that(
+                reached == expected,
+                format!("{way}: {name} reached the user's hook: {reached}: {probe}"),
+            );
+        }
+        let out = common::hookx_at(&l.sb.project, &l.sb.home, &["doctor", "--host", "qwen"])
+            .get_output()
+            .clone();
+        let report = String::from_utf8_lossy(&out.stdout);
+        for name in [
+            "PYTHONPATH",
+            "PERL5OPT",
+            "LD_LIBRARY_PATH",
+            "LD_PRELOAD",
+            "PATH",
+        ] {
+            let said = report.contains(&format!("sets `{name}` for every hook Qwen"));
+            let expected = matches!(name, "PYTHONPATH" | "PERL5OPT")
+                || (name == "LD_LIBRARY_PATH" && from_file);
+            c.that(
+                said == expected,
+                format!("{way}: doctor says {name}: {said}: {report}"),
+            );
+        }
+    }
+    c.done("story");
+}
+
 /// The events hookx's own forms are probed on, and the rewrite they carry.
 fn hookx_probed() -> (Vec<answers::Probed>, Value) {
     let probed = answers::probed(
@@ -1252,6 +1338,7 @@ fn main() -> std::process::ExitCode {
             ),
         ],
         live_tests![
+            a_projects_variables_reach_the_users_hooks,
             ground_truth_tools,
             ground_truth_deny,
             hookx_answer_forms,

@@ -343,6 +343,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     version: None,
     stamp: None,
     env_files: &[],
+    env_refused: &[],
+    settings_env_refused: &[],
     install_project: ".augment/settings.json",
     install_user: ".augment/settings.json",
     hook_dir_var: None,

@@ -176,6 +176,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     version: None,
     stamp: None,
     env_files: &[],
+    env_refused: &[],
+    settings_env_refused: &[],
     install_project: ".bricks/hooks.json",
     run_keys: RunKeys::NONE,
     plugins: None,

@@ -820,6 +820,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     version: None,
     stamp: None,
     env_files: &[],
+    env_refused: &[],
+    settings_env_refused: &[],
     install_project: ".claude/settings.json",
     install_user: ".claude/settings.json",
     hook_dir_var: None,

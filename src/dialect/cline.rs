@@ -332,6 +332,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     version: None,
     stamp: None,
     env_files: &[],
+    env_refused: &[],
+    settings_env_refused: &[],
     install_project: ".clinerules/hooks",
     install_user: ".cline/hooks",
     hook_dir_var: None,

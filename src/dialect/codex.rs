@@ -502,6 +502,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     version: None,
     stamp: None,
     env_files: &[],
+    env_refused: &[],
+    settings_env_refused: &[],
     install_project: ".codex/hooks.json",
     install_user: ".codex/hooks.json",
     hook_dir_var: None,

@@ -724,6 +724,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     version: Some(1),
     stamp: None,
     env_files: &[],
+    env_refused: &[],
+    settings_env_refused: &[],
     install_project: ".github/hooks/hookx.json",
     run_keys: RunKeys::NONE,
     plugins: None,

@@ -354,6 +354,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     version: Some(1),
     stamp: None,
     env_files: &[],
+    env_refused: &[],
+    settings_env_refused: &[],
     install_project: ".cursor/hooks.json",
     install_user: ".cursor/hooks.json",
     hook_dir_var: None,

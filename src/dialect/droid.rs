@@ -348,6 +348,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     version: None,
     stamp: None,
     env_files: &[],
+    env_refused: &[],
+    settings_env_refused: &[],
     // Not `hooks.json`: an event there would hide that event's hooks in settings.json.
     install_project: ".factory/settings.json",
     install_user: ".factory/settings.json",

@@ -480,6 +480,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // `loadEnvironment`, `findEnvFile`): in a trusted folder the first of these found
     // (walking up) sets every variable not already set, for every hook.
     env_files: &[".gemini/.env", ".env"],
+    env_refused: &[],
+    settings_env_refused: &[],
     install_project: ".gemini/settings.json",
     install_user: ".gemini/settings.json",
     hook_dir_var: None,

@@ -354,6 +354,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     version: None,
     stamp: None,
     env_files: &[],
+    env_refused: &[],
+    settings_env_refused: &[],
     // Kiro reads every file of the folder: hookx's routes are a file of their own.
     install_project: ".kiro/hooks/hookx.json",
     install_user: ".kiro/hooks/hookx.json",

@@ -312,6 +312,8 @@ pub(crate) const fn engine_config(me: &Engine, file: &'static DocumentKind) -> C
         version: None,
         stamp: None,
         env_files: &[],
+        env_refused: &[],
+        settings_env_refused: &[],
         install_project: me.install_project,
         install_user: me.install_user,
         hook_dir_var: None,

@@ -312,7 +312,8 @@ pub static SETTINGS: DocumentKind = DocumentKind {
     wrapper_optional: false,
     wrapper_ignored: false,
     top_keys: None,
-    session_env: None,
+    // Each variable not already set, less the keys Qwen refuses (`CONFIG.env_refused`).
+    session_env: Some("env"),
     frontmatter: false,
 };
 
@@ -462,7 +463,31 @@ static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: true,
     version: None,
     stamp: Some(("$version", 4)),
-    env_files: &[],
+    // Qwen Code 0.24.4 (`loadEnvironment`, `findEnvFiles`, `canApplyParsedEnvKey` in its
+    // bundle; run: `live_qwen` `a_projects_variables_reach_the_users_hooks`, attacks row 160):
+    // in a folder it trusts, the first `.qwen/.env` or `.env` found from the project up, each
+    // variable not already set; its loader keys (`INHERITED_LOADER_ENV_KEYS`, `BASH_FUNC_*`)
+    // never, and from settings `env` neither `RELOAD_EXCLUDED_KEYS`.
+    env_files: &[".qwen/.env", ".env"],
+    env_refused: &[
+        "NODE_OPTIONS",
+        "NODE_PATH",
+        "OPENSSL_CONF",
+        "NODE_REPL_EXTERNAL_MODULE",
+        "LD_PRELOAD",
+        "LD_AUDIT",
+        "DYLD_INSERT_LIBRARIES",
+        "BASH_ENV",
+        "ZDOTDIR",
+        "BASH_FUNC_*",
+    ],
+    settings_env_refused: &[
+        "LD_LIBRARY_PATH",
+        "DYLD_LIBRARY_PATH",
+        "ENV",
+        "PATH",
+        "HOME",
+    ],
     install_project: ".qwen/settings.json",
     install_user: ".qwen/settings.json",
     hook_dir_var: None,

@@ -217,6 +217,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     version: None,
     stamp: None,
     env_files: &[],
+    env_refused: &[],
+    settings_env_refused: &[],
     // Copilot CLI reads `.github/hooks` too: a file of its own keeps the two routes apart.
     install_project: ".github/hooks/hookx-vscode.json",
     install_user: ".copilot/hooks/hookx-vscode.json",

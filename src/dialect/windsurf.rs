@@ -450,6 +450,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     version: None,
     stamp: None,
     env_files: &[],
+    env_refused: &[],
+    settings_env_refused: &[],
     install_project: ".windsurf/hooks.json",
     install_user: ".codeium/windsurf/hooks.json",
     hook_dir_var: None,

@@ -80,6 +80,12 @@ pub struct ConfigSpec {
     /// each variable not already set (Gemini's `.gemini/.env`, `.env`): every hook gets them,
     /// the user's own and hookx's route included.
     pub env_files: &'static [&'static str],
+    /// Variables the agent never takes from a project's variables file ([`Self::env_files`])
+    /// or settings `env`, whatever it holds (Qwen's loader keys); a name ending in `*` is a
+    /// prefix. `doctor` does not say them.
+    pub env_refused: &'static [&'static str],
+    /// The same for the project's settings `env` alone (where the agent refuses more there).
+    pub settings_env_refused: &'static [&'static str],
     /// The host's own files `hookx install` writes, below the project and below the home.
     pub install_project: &'static str,
     pub install_user: &'static str,

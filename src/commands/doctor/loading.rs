@@ -69,6 +69,14 @@ const PROGRAM_VARS: &[(&str, &str)] = &[
     ),
 ];
 
+/// Whether `refused` (names, `*` at the end a prefix) holds `var`.
+fn refuses(refused: &[&str], var: &str) -> bool {
+    refused.iter().any(|r| match r.strip_suffix('*') {
+        Some(prefix) => var.starts_with(prefix),
+        None => *r == var,
+    })
+}
+
 /// The names of `env` that `var` of [`PROGRAM_VARS`] stands for (a `*` at its end: a prefix).
 fn set_in<'a>(var: &str, env: &'a serde_json::Map<String, serde_json::Value>) -> Vec<&'a str> {
     match var.strip_suffix('*') {
@@ -150,6 +158,11 @@ impl Doctor<'_> {
                     .flat_map(move |(pattern, what)| {
                         set_in(pattern, env).into_iter().map(move |var| (var, what))
                     })
+                    .filter(move |(var, _)| {
+                        let config = host.config();
+                        !refuses(config.env_refused, var)
+                            && !refuses(config.settings_env_refused, var)
+                    })
                     .map(move |(var, what)| {
                         Finding::new(
                             Level::Warning,
@@ -197,7 +210,9 @@ impl Doctor<'_> {
         let shown = self.ctx.display(&path);
         PROGRAM_VARS
             .iter()
-            .filter(|(var, _)| *var != "PATH" && names.contains(var))
+            .filter(|(var, _)| {
+                *var != "PATH" && names.contains(var) && !refuses(host.config().env_refused, var)
+            })
             .map(|(var, what)| {
                 Finding::new(
                     Level::Warning,
