@@ -590,6 +590,12 @@ fn plan_with(
                         right: gets_its_payload(written, handler, record.as_ref(), written.flavor),
                     }
                 }
+                // Listed off by the user's own hand: nobody runs it, as the user wanted.
+                SourceRunner::Native
+                    if discover::host_skips(host, &switched, source, written, handler) =>
+                {
+                    continue;
+                }
                 SourceRunner::Native => {
                     let gets = host.native_flavor(written.flavor);
                     match gets_its_payload(written, handler, record.as_ref(), gets) {

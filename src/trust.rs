@@ -177,7 +177,10 @@ impl TrustStore {
             Err(e) => {
                 return Err(Error::Io {
                     path: path.display().to_string(),
-                    message: e.to_string(),
+                    message: format!(
+                        "{e}; move it away to start afresh, then `hookx trust` again what you \
+                         reviewed"
+                    ),
                 });
             }
         };

@@ -855,6 +855,39 @@ fn an_untrusted_guard_in_a_switch_file_only_copilot_reads_fails_closed() {
     );
 }
 
+/// A handler the user turned off by hand in Copilot's `disabledHooks` stays off after `hookx
+/// install --host copilot`: install does not claim the key, and hookx's route does not run it
+/// either (it did: the user's own switch was undone while hookx was installed). doctor says
+/// why it runs nowhere.
+#[test]
+fn a_handler_the_user_listed_off_by_hand_stays_off_under_hookxs_route() {
+    let p = TwoProjects::new();
+    p.trust(&p.a);
+    p.install(&p.a);
+    let settings = p.settings();
+    let text = std::fs::read_to_string(&settings).unwrap();
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let key = value["disabledHooks"][0].as_str().unwrap().to_string();
+    p.uninstall(&p.a);
+    let by_hand = format!("{{\"disabledHooks\": [\"{key}\"]}}\n");
+    std::fs::write(&settings, &by_hand).unwrap();
+    p.install(&p.a);
+    let (answers, ran) = p.fire(&p.a);
+    assert!(
+        ran.is_empty(),
+        "the guard the user turned off ran: {answers:?}"
+    );
+    assert!(copilot_deny(&answers).is_none(), "{answers:?}");
+    let doctor = common::hookx_at(&p.a, &p.home, &["doctor", "--host", "copilot"]);
+    let doctor = String::from_utf8_lossy(&doctor.get_output().stdout).to_string();
+    assert!(
+        doctor.contains("1 of its 1 handlers is listed in `disabledHooks` of ~/.copilot/settings.json by you, not by hookx"),
+        "{doctor}"
+    );
+    p.uninstall(&p.a);
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), by_hand);
+}
+
 /// The user's own `disabledHooks`, empty (a comment in it, or none), is the user's: an
 /// install and its uninstall give the file back byte for byte (attacks row 137: uninstall
 /// took the emptied list out, and the user's comment in it with it).

@@ -425,6 +425,33 @@ fn a_trust_record_that_does_not_read_fails_closed_and_says_why() {
 /// `trust` itself could no longer read the record, and the fix said "run the hookx that wrote
 /// it". A trust that would make the record too large to read writes nothing and says why; the
 /// record and its trusted guard keep working.
+/// A record too large to read (written by hand, or by a hookx before the cap) cannot be
+/// revoked from or listed: the error says the way out, not only the size.
+#[test]
+fn a_record_too_large_to_read_says_how_to_start_afresh() {
+    let h = Homed::new();
+    h.trusted_deny(0);
+    let record = h.home.join(".hookx/trust.json");
+    let text = std::fs::read_to_string(&record).unwrap();
+    let padded = format!(
+        "{}{}",
+        text,
+        " ".repeat(hookx::read::MAX_FILE_BYTES as usize)
+    );
+    std::fs::write(&record, padded).unwrap();
+    for args in [
+        &["trust", "--list"][..],
+        &["trust", "--revoke", "x.json"][..],
+    ] {
+        let (code, _, stderr) = h.hookx(args, "");
+        assert_ne!(code, Some(0), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("trust.json") && stderr.contains("move it away to start afresh"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
 #[test]
 fn trust_never_writes_a_record_run_cannot_read() {
     let h = Homed::new();

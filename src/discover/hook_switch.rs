@@ -61,16 +61,42 @@ fn switch_files(
         })
 }
 
-/// The keys `host`'s lists name, over every file that holds one; in a file hookx could not
-/// parse, every key it may hold ([`keys_in_unparsed`]).
-pub fn switched_keys(sources: &[Source], host: Dialect) -> HashSet<&str> {
-    switch_files(sources, host)
-        .flat_map(|(h, s)| {
-            let listed = s.document().and_then(|d| d.extra.get(h.key)?.as_array());
-            let listed = listed.into_iter().flatten().filter_map(Value::as_str);
-            listed.chain(s.unparsed_keys.iter().map(String::as_str))
-        })
-        .collect()
+/// What `host`'s lists say, over every file that holds one ([`switched_keys`]).
+#[derive(Default)]
+pub struct SwitchedKeys<'a> {
+    /// Every key listed: the host runs none of those handlers.
+    pub listed: HashSet<&'a str>,
+    /// The listed keys an install of hookx's recorded, and every key in a file hookx could not
+    /// parse ([`keys_in_unparsed`]): hookx runs those handlers. A key the user listed by hand
+    /// is only in `listed`: off, as the user wanted.
+    pub to_hookx: HashSet<&'a str>,
+}
+
+/// What `host`'s lists say ([`SwitchedKeys`]).
+pub fn switched_keys(sources: &[Source], host: Dialect) -> SwitchedKeys<'_> {
+    let mut keys = SwitchedKeys::default();
+    for (h, s) in switch_files(sources, host) {
+        let doc = s.document();
+        let listed = strings(doc.and_then(|d| d.extra.get(h.key)));
+        let records = doc.and_then(|d| d.extra.get(h.owned_key)?.get(h.key)?.as_object());
+        let recorded: HashSet<&str> = records
+            .into_iter()
+            .flat_map(|owners| owners.values())
+            .flat_map(|keys| strings(Some(keys)))
+            .collect();
+        let unparsed = s.unparsed_keys.iter().map(String::as_str);
+        keys.to_hookx
+            .extend(listed.iter().filter(|k| recorded.contains(*k)));
+        keys.to_hookx.extend(unparsed.clone());
+        keys.listed.extend(listed.into_iter().chain(unparsed));
+    }
+    keys
+}
+
+/// The strings of the list `v`.
+fn strings(v: Option<&Value>) -> Vec<&str> {
+    let list = v.and_then(Value::as_array).into_iter().flatten();
+    list.filter_map(Value::as_str).collect()
 }
 
 /// Every key-shaped string (64 hex digits: the host's content hashes) in a switch file hookx
@@ -140,20 +166,36 @@ pub fn key_of(host: Dialect, source: &Source, rule: &Rule, handler: &Handler) ->
 }
 
 /// Whether `host` leaves `source`'s `handler` of `rule` to hookx: it reads the file itself,
-/// and its list (`keys`, [`switched_keys`]) names the handler.
+/// and an install of hookx's listed the handler ([`SwitchedKeys::to_hookx`]).
 pub fn is_switched_off(
     host: Dialect,
-    keys: &HashSet<&str>,
+    keys: &SwitchedKeys,
     source: &Source,
     rule: &Rule,
     handler: &Handler,
 ) -> bool {
-    !keys.is_empty()
-        && key_of(host, source, rule, handler).is_some_and(|k| keys.contains(k.as_str()))
+    names(host, &keys.to_hookx, source, rule, handler)
+}
+
+/// Whether `host` reads `source` itself but does not run its `handler` of `rule`: a list
+/// names it, hookx's or the user's own ([`SwitchedKeys::listed`]).
+pub fn host_skips(
+    host: Dialect,
+    keys: &SwitchedKeys,
+    source: &Source,
+    rule: &Rule,
+    handler: &Handler,
+) -> bool {
+    names(host, &keys.listed, source, rule, handler)
+}
+
+/// Whether `keys` holds the key `host` gives `handler`.
+fn names(host: Dialect, keys: &HashSet<&str>, source: &Source, rule: &Rule, h: &Handler) -> bool {
+    !keys.is_empty() && key_of(host, source, rule, h).is_some_and(|k| keys.contains(k.as_str()))
 }
 
 /// Whether `host` leaves any handler of `source` to hookx.
-pub fn leaves_any(host: Dialect, keys: &HashSet<&str>, source: &Source) -> bool {
+pub fn leaves_any(host: Dialect, keys: &SwitchedKeys, source: &Source) -> bool {
     source.document().is_some_and(|doc| {
         doc.rules.iter().any(|r| {
             r.handlers
@@ -212,6 +254,9 @@ pub fn switched_by_installs<'a, 'c>(
                 .map(|k| (k.as_str(), UNREAD_OWNER, false)),
         );
     }
+    // A key the user took out of the list by hand is the host's to run again.
+    let listed = switched_keys(sources, host).listed;
+    recorded.retain(|(k, ..)| listed.contains(k));
     if recorded.is_empty() {
         return Vec::new();
     }

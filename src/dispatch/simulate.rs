@@ -19,7 +19,7 @@ pub fn native_runs(
     event: &Event,
     sources: &[crate::discover::Source],
 ) -> Vec<String> {
-    use crate::discover::{Runner, is_switched_off, runner, switched_keys};
+    use crate::discover::{Runner, host_skips, runner, switched_keys};
     let mut rules = Vec::new();
     let switched = switched_keys(sources, host.dialect());
     for source in sources.iter().filter(|s| {
@@ -29,10 +29,10 @@ pub fn native_runs(
         for rule in source.document().into_iter().flat_map(|d| &d.rules) {
             let mut as_run = rule.clone();
             as_run.flavor = host.dialect().native_flavor(rule.flavor);
-            // What the host leaves to hookx by its own setting, it does not run itself.
+            // What its own setting lists (for hookx, or off by the user), it does not run.
             as_run
                 .handlers
-                .retain(|h| !is_switched_off(host.dialect(), &switched, source, rule, h));
+                .retain(|h| !host_skips(host.dialect(), &switched, source, rule, h));
             if !as_run.handlers.is_empty() {
                 rules.push((as_run, source.display.clone()));
             }
@@ -298,7 +298,7 @@ pub fn native_rules(
 ) -> (Vec<crate::tables::Rule>, Vec<String>) {
     let mut rules = Vec::new();
     let mut gated: Vec<(crate::tables::Rule, String)> = Vec::new();
-    // Handlers the host reads but leaves to hookx by its own setting run through hookx.
+    // Handlers the host's own setting lists it does not run (hookx runs those it was left).
     let switched = crate::discover::switched_keys(sources, host);
     for source in sources {
         if crate::discover::runner(host, source) != crate::discover::Runner::Native {
@@ -319,7 +319,7 @@ pub fn native_rules(
             let mut why = String::new();
             for (i, handler) in rule.handlers.iter().enumerate() {
                 if crate::route::is_hookx_handler(handler)
-                    || crate::discover::is_switched_off(host, &switched, source, rule, handler)
+                    || crate::discover::host_skips(host, &switched, source, rule, handler)
                 {
                     continue;
                 }

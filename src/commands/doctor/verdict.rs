@@ -41,6 +41,34 @@ impl Doctor<'_> {
         if loading.status == Status::Never {
             return verdict;
         }
+        // Handlers the user listed off by hand run nowhere, as the user wanted.
+        let off_by_user = rule
+            .handlers
+            .iter()
+            .filter(|h| {
+                discover::host_skips(host, &keys, source, rule, h)
+                    && !discover::is_switched_off(host, &keys, source, rule, h)
+            })
+            .count();
+        if off_by_user > 0 {
+            let setting = host.config().foreign_switches.iter().find_map(|s| s.hooks);
+            let said = format!(
+                "{off_by_user} of its {} handlers {} listed in `{}` of ~/{} by you, not by hookx: \
+                 neither {} nor hookx runs {}",
+                rule.handlers.len(),
+                if off_by_user == 1 { "is" } else { "are" },
+                setting.map_or("", |s| s.key),
+                setting.map_or("", |s| s.file),
+                host.def().display,
+                if off_by_user == 1 { "it" } else { "them" },
+            );
+            verdict.findings.push(Finding::new(Level::Note, said, None));
+            if off_by_user == rule.handlers.len() {
+                verdict.status = Status::Never;
+                verdict.unrouted.clear();
+                return verdict;
+            }
+        }
         // The flavour the rule is matched and fed as: the host reads a foreign file its own
         // way (also a plugin it would read once enabled); hookx runs a rule in its own flavour.
         let native = loading.runner == Runs::Native && !left_to_hookx;
