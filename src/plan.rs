@@ -150,6 +150,19 @@ impl Plan {
             .unwrap_or(false)
     }
 
+    /// Whether the plan takes `source`'s handler at `index` of `rule` and one in the file
+    /// `other` (as people read it) for one rule: one runs it, the other is skipped.
+    pub fn one_rule_with(&self, source: &Source, rule: &Rule, index: usize, other: &str) -> bool {
+        self.keys
+            .get(&(source.path.clone(), copy_rule_id(rule), index))
+            .map(|at| &self.rules[*at])
+            .is_some_and(|r| {
+                let here = |file: &String| file == other || *file == source.display;
+                matches!(&r.runner, Runner::Hookx { file } if here(file))
+                    && r.skipped.iter().any(here)
+            })
+    }
+
     /// The runner of the rule `source`'s `rule` holds at `index` (a copy's, or the
     /// original's), if the plan has it.
     pub fn runner_for(&self, source: &Source, rule: &Rule, index: usize) -> Option<&Runner> {
@@ -171,6 +184,9 @@ enum Standing {
     /// hookx may run it: trusted or not, and whether it would get the payload it was written
     /// for.
     Hookx { trusted: bool, right: bool },
+    /// The host reads it but refuses its whole file ([`crate::config::strict_load`]): nobody
+    /// runs it.
+    Refused,
 }
 
 struct Copy<'a> {
@@ -180,6 +196,8 @@ struct Copy<'a> {
     index: usize,
     standing: Standing,
     record: Option<Record<'a>>,
+    /// The host's key for a handler its own setting leaves to hookx.
+    switched: Option<String>,
 }
 
 /// The part of a handler's provenance record the plan reads.
@@ -544,6 +562,16 @@ fn plan_with(
     // Each file's rules by pointer, looked up once per effective rule: a search of the file
     // per rule made `list` and `doctor` quadratic in a file's rules (50 000: two minutes).
     let mut by_pointer: HashMap<(*const Source, &str), Vec<&Rule>> = HashMap::new();
+    // The host's own files it refuses whole (read strictly, `StrictLoad`): none of their rules
+    // runs. Asked once per file, and only of a file with a rule here.
+    let mut refused: HashMap<*const Source, bool> = HashMap::new();
+    let mut is_refused = |s: &Source| {
+        s.dialect == host
+            && host.config().strict_load.is_some()
+            && *refused
+                .entry(std::ptr::from_ref(s))
+                .or_insert_with(|| crate::dispatch::gates::refused_whole(s).is_some())
+    };
     for source in sources {
         for rule in source.document().map_or(&[][..], |d| &d.rules[..]) {
             by_pointer
@@ -580,22 +608,23 @@ fn plan_with(
             };
             let handler = &written.handlers[index];
             let record = Record::of(handler);
+            let key = (who == SourceRunner::Native && !switched.to_hookx.is_empty())
+                .then(|| discover::key_of(host, source, written, handler))
+                .flatten()
+                .filter(|k| switched.to_hookx.contains(k.as_str()));
             let standing = match who {
                 // The host reads it, but its own setting leaves it to hookx.
-                SourceRunner::Native
-                    if discover::is_switched_off(host, &switched, source, written, handler) =>
-                {
-                    Standing::Hookx {
-                        trusted: trusted(source),
-                        right: gets_its_payload(written, handler, record.as_ref(), written.flavor),
-                    }
-                }
+                SourceRunner::Native if key.is_some() => Standing::Hookx {
+                    trusted: trusted(source),
+                    right: gets_its_payload(written, handler, record.as_ref(), written.flavor),
+                },
                 // Listed off by the user's own hand: nobody runs it, as the user wanted.
                 SourceRunner::Native
                     if discover::host_skips(host, &switched, source, written, handler) =>
                 {
                     continue;
                 }
+                SourceRunner::Native if is_refused(source) => Standing::Refused,
                 SourceRunner::Native => {
                     let gets = host.native_flavor(written.flavor);
                     match gets_its_payload(written, handler, record.as_ref(), gets) {
@@ -616,6 +645,7 @@ fn plan_with(
                 index,
                 standing,
                 record,
+                switched: key,
             });
         }
     }
@@ -656,14 +686,23 @@ fn plan_with(
             Some(((own[i].0.as_path(), r.rule, r.index), i))
         })
         .collect();
-    let keys: Vec<RuleKey> = (0..copies.len())
-        .map(|i| {
-            let mut key = raw[i].clone();
-            // A handler without a record is a rule of its own, wherever a copy of another
-            // says it came from the same pointer of its file.
-            if copies[i].record.is_none() {
-                return key;
+    // Handlers the host leaves to hookx under one key of its setting are one handler to it
+    // (a Claude guard and its PascalCase copy in the host's own files): one rule, which
+    // `dispatch_rules` runs once.
+    let mut first_switched: HashMap<&str, usize> = HashMap::new();
+    let mut keys: Vec<RuleKey> = Vec::with_capacity(copies.len());
+    for i in 0..copies.len() {
+        let mut key = raw[i].clone();
+        if let Some(switched) = &copies[i].switched {
+            let first = *first_switched.entry(switched).or_insert(i);
+            if first != i {
+                keys.push(keys[first].clone());
+                continue;
             }
+        }
+        // A handler without a record is a rule of its own, wherever a copy of another says it
+        // came from the same pointer of its file.
+        if copies[i].record.is_some() {
             for _ in 0..8 {
                 let via_record = by_record
                     .get(&(key.file.as_path(), key.rule.as_str(), key.index))
@@ -676,9 +715,9 @@ fn plan_with(
                     None => break,
                 }
             }
-            key
-        })
-        .collect();
+        }
+        keys.push(key);
+    }
     // The rules in the order first met, each with its copies.
     let mut order: Vec<RuleKey> = Vec::new();
     let mut members: HashMap<RuleKey, Vec<usize>> = HashMap::with_capacity(copies.len());
@@ -787,16 +826,24 @@ fn plan_with(
                 Some(i),
             ),
             (None, None, None) => {
-                let untrusted: Vec<&str> = list
+                let (refused, untrusted): (Vec<usize>, Vec<usize>) = list
                     .iter()
-                    .map(|&i| copies[i].source.display.as_str())
-                    .collect();
-                (
-                    Runner::Nobody {
-                        why: format!("not trusted: {}", untrusted.join(", ")),
-                    },
-                    None,
-                )
+                    .partition(|&&i| copies[i].standing == Standing::Refused);
+                let files = |of: &[usize]| {
+                    of.iter()
+                        .map(|&i| copies[i].source.display.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                let why = match untrusted.is_empty() {
+                    true => format!(
+                        "{} refuses the whole of {} (hookx validate says where)",
+                        host.def().display,
+                        files(&refused)
+                    ),
+                    false => format!("not trusted: {}", files(&untrusted)),
+                };
+                (Runner::Nobody { why }, None)
             }
         };
         // Whether hookx runs copy `i`: it is the runner, and the runner is hookx.
@@ -819,7 +866,7 @@ fn plan_with(
                 )),
                 Standing::Hookx { .. } if through_hookx(i) => {}
                 Standing::Hookx { .. } if runs.is_some() => skipped.push(c.source.display.clone()),
-                Standing::Hookx { .. } => {}
+                Standing::Hookx { .. } | Standing::Refused => {}
             }
         }
         // The label: the original's where it is here, else the first copy's record.

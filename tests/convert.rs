@@ -11,7 +11,7 @@ mod common;
 use common::{dialect_fixtures, fixtures, hookx, snapshots, stem};
 use hookx::config::{read, write};
 use hookx::convert::{self, Options};
-use hookx::dialect::{bricks, claude, cline, copilot, gemini};
+use hookx::dialect::{bricks, claude, cline, copilot, gemini, qwen};
 use hookx::model::{EventKind, HandlerKind};
 use hookx::source::SourceFile;
 use hookx::tables::{Dialect, Flavor};
@@ -1260,6 +1260,49 @@ fn gemini_millisecond_timeouts_become_seconds() {
         gemini_text["hooks"]["BeforeTool"][0]["hooks"][0]["timeout"],
         5000
     );
+}
+
+/// Qwen Code reads a command hook's `timeout` in seconds, except a value of 1000 or more,
+/// which it still reads as milliseconds, the unit it used before (source, qwen-code
+/// `hook-timeout.ts`, `LEGACY_MILLISECOND_TIMEOUT_THRESHOLD`). Real settings carry both
+/// (choms0521/oh-qwen-code: `"timeout": 5000`, five seconds): converted, each keeps the time
+/// Qwen gives it, and a long timeout from elsewhere is written so Qwen reads it back whole.
+#[test]
+fn qwen_timeouts_of_1000_and_more_are_milliseconds() {
+    let text = r#"{"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": "a", "timeout": 5000},
+        {"type": "command", "command": "b", "timeout": 30},
+        {"type": "command", "command": "c", "timeout": 1500},
+        {"type": "command", "command": "d", "timeout": 999}]}]}}"#;
+    let src = SourceFile::new("settings.json", text);
+    let parsed = read(&src, qwen::DIALECT).unwrap();
+    let timeouts: Vec<_> = parsed.document.rules[0]
+        .handlers
+        .iter()
+        .map(|h| h.timeout)
+        .collect();
+    assert_eq!(timeouts, [Some(5), Some(30), Some(2), Some(999)]);
+    let to_claude = convert::convert(&[(&src, &parsed.document)], &options(claude::DIALECT));
+    let claude_text: Value = serde_json::from_str(&write::to_text(&to_claude.document)).unwrap();
+    let written: Vec<_> = (0..4)
+        .map(|i| claude_text["hooks"]["PreToolUse"][0]["hooks"][i]["timeout"].clone())
+        .collect();
+    assert_eq!(written, [json!(5), json!(30), json!(2), json!(999)]);
+    // Twenty minutes from Claude: `1200` would be 1.2 s under Qwen.
+    let claude_src = SourceFile::new(
+        "settings.json",
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "e", "timeout": 1200}]}]}}"#,
+    );
+    let from_claude = read(&claude_src, claude::DIALECT).unwrap().document;
+    let to_qwen = convert::convert(&[(&claude_src, &from_claude)], &options(qwen::DIALECT));
+    let qwen_text = write::to_text(&to_qwen.document);
+    let qwen_json: Value = serde_json::from_str(&qwen_text).unwrap();
+    assert_eq!(
+        qwen_json["hooks"]["Stop"][0]["hooks"][0]["timeout"],
+        1_200_000
+    );
+    let again = read(&SourceFile::new("settings.json", qwen_text), qwen::DIALECT).unwrap();
+    assert_eq!(again.document.rules[0].handlers[0].timeout, Some(1200));
 }
 
 /// Cline runs a hook script with no timeout of its own and ends it after 120 s (source

@@ -208,7 +208,8 @@ fn keys_listed_before_the_file_was_dropped_leave_each_rule_once_and_go_at_the_ne
 
 /// The table (`src/dialect/copilot.rs` `DROPS_CLAUDE_FILE`) against the client: every form of
 /// the recorded probe (`recorded/copilot-1.0.102/drops/dropped-files.json`, `tests/live_copilot.rs`
-/// `ground_truth_dropped_files`), written as the probe wrote it, makes `validate --host
+/// `ground_truth_dropped_files`), written as the probe wrote it (an item of the event's list,
+/// or its whole value where the row says `whole`), makes `validate --host
 /// copilot` warn that Copilot drops the file exactly where Copilot ran none of its hooks.
 #[test]
 fn the_drop_table_says_what_the_recorded_client_did() {
@@ -233,8 +234,7 @@ fn the_drop_table_says_what_the_recorded_client_did() {
         let mut hooks = serde_json::Map::new();
         hooks.insert("PreToolUse".into(), json!([guard]));
         let event = row["event"].as_str().unwrap();
-        // An `event …` form is the event's whole value, as the probe wrote it.
-        match row["form"].as_str().unwrap().starts_with("event ") {
+        match row["whole"] == true {
             true => {
                 hooks.insert(event.into(), entry);
             }

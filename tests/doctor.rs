@@ -1722,3 +1722,45 @@ fn a_projects_variables_are_said_on_the_users_files_under_qwen() {
         "{said:#?}"
     );
 }
+
+/// Attacks row 185: hookx's Claude user route sits in `~/.claude/settings.json`, which the user
+/// then gives a setting of the wrong type (`"cleanupPeriodDays": "30"`): Claude Code 2.1.332
+/// runs none of that file's hooks, the route included (live,
+/// `live_claude::settings_forms_claude_skips_whole`), so nothing the route runs fires. doctor
+/// said the user's Gemini guard fires under Claude through hookx.
+#[test]
+fn a_route_file_claude_does_not_load_is_said_on_what_the_route_runs() {
+    let w = World::new();
+    let gemini = w.write_json(
+        "home/.gemini/settings.json",
+        json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [command("./guard.sh")]}]}}),
+    );
+    assert!(
+        w.hookx(&["trust", gemini.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let install = w.hookx(&["install", "--host", "claude", "--scope", "user"]);
+    assert!(install.status.success(), "{install:?}");
+    let (_, report) = w.doctor(Some("claude"));
+    let l = loading(&report, "~/.gemini/settings.json", "claude");
+    assert_eq!(l["status"], "fires", "{:?}", findings(l));
+    let routes = w.home().join(".claude/settings.json");
+    let mut settings: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&routes).unwrap()).unwrap();
+    settings["cleanupPeriodDays"] = json!("30");
+    w.write_json("home/.claude/settings.json", settings);
+    let (code, report) = w.doctor(Some("claude"));
+    let l = loading(&report, "~/.gemini/settings.json", "claude");
+    assert!(
+        has(
+            l,
+            "off under Claude: Claude loads none of ~/.claude/settings.json, which holds hookx's route",
+            Some("hookx validate ~/.claude/settings.json")
+        ),
+        "{:#?}",
+        findings(l)
+    );
+    assert_eq!(l["status"], "blocked");
+    assert_eq!(code, 5, "it fires under none of the agents examined");
+}

@@ -909,6 +909,68 @@ fn the_users_empty_switch_list_comes_back_after_an_uninstall() {
     }
 }
 
+/// The same for an empty list written over lines (`[\n]`): its whitespace comes back byte for
+/// byte, through two installs and their uninstalls too. Before, it came back `[]` (a list
+/// emptied of hookx's keys reads the same whatever it held before).
+#[test]
+fn the_users_empty_list_over_two_lines_comes_back_byte_for_byte() {
+    let p = TwoProjects::new();
+    let settings = p.settings();
+    for before in [
+        "{\"disabledHooks\": [\n]}\n",
+        "{\n  \"disabledHooks\": [\n  ]\n}\n",
+        "{\r\n\t\"disabledHooks\": [\r\n\r\n\t]\r\n}\r\n",
+        "{\"disabledHooks\": [ ]}",
+    ] {
+        common::write(&p.home, ".copilot/settings.json", before);
+        p.install(&p.a);
+        p.uninstall(&p.a);
+        assert_eq!(std::fs::read_to_string(&settings).unwrap(), before);
+        p.install(&p.a);
+        p.install(&p.b);
+        p.uninstall(&p.a);
+        p.uninstall(&p.b);
+        assert_eq!(std::fs::read_to_string(&settings).unwrap(), before);
+    }
+}
+
+/// The hook folders install created for its routes (`~/.copilot/hooks/`, the project's
+/// `.github/hooks/`) go with the last uninstall, while empty; one that was there before, or
+/// that holds a file of the user's by then, stays. Before, an empty `~/.copilot/hooks/` was
+/// left behind.
+#[test]
+fn the_hook_folders_install_created_go_with_the_last_uninstall() {
+    let p = TwoProjects::new();
+    let spec = Dialect::named("copilot").unwrap().config();
+    let user_dir = p.home.join(spec.install_user);
+    let user_dir = user_dir.parent().unwrap();
+    let project_dir = p.a.join(spec.install_project);
+    let project_dir = project_dir.parent().unwrap();
+    p.install(&p.a);
+    assert!(user_dir.is_dir() && project_dir.is_dir());
+    p.uninstall(&p.a);
+    assert!(!user_dir.exists(), "{} left", user_dir.display());
+    assert!(!project_dir.exists(), "{} left", project_dir.display());
+
+    // There before install: the user's, left even when empty.
+    std::fs::create_dir_all(user_dir).unwrap();
+    p.install(&p.a);
+    p.uninstall(&p.a);
+    assert!(user_dir.is_dir(), "the user's empty folder went");
+    std::fs::remove_dir(user_dir).unwrap();
+
+    // Created by install, then holding a file of the user's: left, with the file.
+    p.install(&p.a);
+    common::write(
+        &p.home,
+        ".copilot/hooks/mine.json",
+        "{\"version\": 1, \"hooks\": {}}",
+    );
+    p.uninstall(&p.a);
+    assert!(user_dir.join("mine.json").is_file());
+    assert!(!user_dir.join("hookx.json").exists());
+}
+
 /// An uninstall that leaves `disabledHooks` as it was says nothing of handlers running again
 /// (attacks row 149: with hookx's record written by hand, with a comment in it, a user-scope
 /// uninstall rewrote the record and said "copilot runs again the handlers hookx had turned
@@ -961,4 +1023,114 @@ fn a_repositorys_own_hook_files_past_the_switch_budget_are_not_read() {
         ran.is_empty() && copilot_deny(&answers).is_none(),
         "read past the budget: {answers:?}"
     );
+}
+
+/// A team's Claude guard and its PascalCase copy in `.github/hooks` (the same handler, so one
+/// Copilot key turns off both) in the installed project: hookx runs the guard once per event,
+/// from the Claude file, with Claude's payload (the file it was written for). Before, both
+/// copies ran (a guard that lets the call through ran twice). A deny is never lost: with only
+/// the copy trusted, the copy runs, once, and its deny is Copilot's answer.
+#[test]
+fn a_claude_guard_and_its_pascalcase_copy_run_once_after_an_install() {
+    let p = TwoProjects::new();
+    let claude = p.a.join(".claude/settings.json");
+    let payloads = p.log.with_file_name("payloads.log");
+    let written = std::fs::read_to_string(&claude).unwrap();
+    // The guard (on both copies) also keeps each payload it is given, one a line.
+    let write_both = |exit: &str| {
+        let text = written
+            .replace(
+                "pwd >>",
+                &format!("cat >> '{}'; echo >> '{0}'; pwd >>", payloads.display()),
+            )
+            .replace("exit 2", exit);
+        std::fs::write(&claude, &text).unwrap();
+        let mut team: serde_json::Value = serde_json::from_str(&text).unwrap();
+        team["version"] = 1.into();
+        common::write(&p.a, ".github/hooks/team.json", &team.to_string());
+    };
+    write_both("exit 0");
+    p.install(&p.a);
+    p.trust(&p.a);
+    p.fire_guard_once(&p.a);
+    let sent = std::fs::read_to_string(&payloads).unwrap();
+    let sent: serde_json::Value = serde_json::from_str(sent.trim()).unwrap();
+    // Claude's payload: Copilot's PascalCase one, which the copy is given, has a timestamp.
+    assert!(
+        sent["tool_name"] == "Bash" && sent.get("timestamp").is_none(),
+        "{sent}"
+    );
+    // `list` and `doctor` say so: one rule, hookx its runner from the Claude file.
+    let list = p.hookx(&p.a, &["list", "--host", "copilot"]);
+    let plan: Vec<&str> = list
+        .split_once("plan (each rule once per agent):")
+        .map_or("", |(_, plan)| plan)
+        .lines()
+        .filter(|l| l.starts_with("  copilot  "))
+        .collect();
+    assert!(
+        plan.len() == 1
+            && plan[0]
+                .ends_with("hookx runs .claude/settings.json; hookx skips .github/hooks/team.json"),
+        "{plan:?}"
+    );
+    // (It exits non-zero: Copilot reads no project hooks in a folder it was not told to trust.)
+    let doctor = common::hookx_at(&p.a, &p.home, &["doctor", "--host", "copilot"]);
+    let doctor = String::from_utf8_lossy(&doctor.get_output().stdout);
+    assert!(
+        doctor.contains("the same handler as one in .github/hooks/team.json to Copilot")
+            && !doctor.contains("both run where both are read"),
+        "{doctor}"
+    );
+
+    // A new command is a new key: install lists it.
+    write_both("exit 2");
+    p.install(&p.a);
+    p.trust(&p.a);
+    p.assert_guard_denies_once(&p.a);
+    p.hookx(&p.a, &["trust", "--revoke", claude.to_str().unwrap()]);
+    let answers = p.fire_guard_once(&p.a);
+    // Its deny as Copilot reads an exit 2 of its own file's handler.
+    assert!(copilot_deny(&answers).is_some(), "no deny: {answers:?}");
+}
+
+/// A switch file Copilot reads but hookx's editor cannot write back exactly (a raw tab in a
+/// string: attacks rows 136, 145): install and uninstall refuse it and change nothing, and
+/// say what is true: Copilot reads it, the refusal is hookx's, and what to do. Before, they
+/// said the file was "not valid JSON", which Copilot contradicts. A file Copilot does not read
+/// either keeps the plain message.
+#[test]
+fn a_switch_file_only_copilot_reads_is_refused_saying_so() {
+    let p = TwoProjects::new();
+    p.trust(&p.a);
+    p.install(&p.a);
+    let settings = p.settings();
+    let text = std::fs::read_to_string(&settings).unwrap();
+    let body = text.trim_start().strip_prefix('{').unwrap();
+    let spec = Dialect::named("copilot").unwrap().config();
+    let routes = [
+        p.home.join(spec.install_user),
+        p.a.join(spec.install_project),
+    ];
+    let before: Vec<_> = routes.iter().map(|r| std::fs::read(r).unwrap()).collect();
+    for (loose, copilot_reads) in [("\"a\tb\"", true), ("\"a\" \"b\" ]", false)] {
+        let edited = format!("{{\"note\": {loose},{body}");
+        std::fs::write(&settings, &edited).unwrap();
+        for args in [
+            &INSTALL[..],
+            &["install", "--host", "copilot", "--uninstall"],
+        ] {
+            let out = common::hookx_at(&p.a, &p.home, args).failure();
+            let said = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+            let truthful = said.contains("Copilot reads it (its reader takes more than JSON")
+                && said.contains("hookx edits only a file it can write back exactly")
+                && said.contains("Write that spot as plain JSON")
+                && !said.contains("hookx leaves it as it is");
+            assert_eq!(truthful, copilot_reads, "{loose}: {said}");
+            assert!(said.contains("line 1 column"), "{said}");
+            assert_eq!(std::fs::read_to_string(&settings).unwrap(), edited);
+            let after: Vec<_> = routes.iter().map(|r| std::fs::read(r).unwrap()).collect();
+            assert_eq!(after, before, "{args:?} changed a route");
+        }
+    }
 }

@@ -1271,7 +1271,7 @@ fn every_route_says_the_timeout_hookx_answers_within_where_the_host_has_the_key(
         let mut routes = Vec::new();
         route_objects(&v, &v, host.name(), &mut routes);
         assert!(!routes.is_empty(), "{host}: no route in {text}");
-        let unit = if host.config().timeout_millis {
+        let unit = if host.config().timeout_unit == hookx::tables::TimeoutUnit::Millis {
             1000
         } else {
             1
@@ -1482,4 +1482,76 @@ fn a_user_route_carries_the_users_route_key() {
     p.write(".bricks/hooks.json", &bricks_rules(&["PreToolUse"]));
     install("project");
     assert!(!p.read(".claude/settings.json").contains("--route-key"));
+}
+
+/// A `.codex/hooks.json` Codex 0.171.0 refuses whole (here a `$schema` key, which Codex's
+/// schema used to offer; attacks row 178): nothing in it runs under Codex. The plan said "codex
+/// runs .codex/hooks.json" for the copy of the project's Claude guard in it, so hookx skipped
+/// the original and no route was written: the guard ran nowhere. Now the plan runs the
+/// original through hookx, a rule only the refused file holds runs "nobody" saying why, and
+/// install writes no route into the refused file (it would run nowhere either).
+#[test]
+fn a_codex_file_codex_refuses_whole_is_no_runner_and_gets_no_route() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (project, home) = (root.join("p"), root.join("home"));
+    common::write(
+        &project,
+        ".claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}"#,
+    );
+    let hx = |args: &[&str]| common::hookx_at(&project, &home, args);
+    common::hookx()
+        .current_dir(&project)
+        .args([
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "codex",
+            "--write",
+        ])
+        .assert()
+        .success();
+    let copy = project.join(".codex/hooks.json");
+    let mut file: Value = serde_json::from_str(&std::fs::read_to_string(&copy).unwrap()).unwrap();
+    file["$schema"] = json!("https://hookx.dev/schemas/codex.schema.json");
+    file["hooks"]["Stop"] = json!([{"hooks": [{"type": "command", "command": "./only-here.sh"}]}]);
+    std::fs::write(&copy, serde_json::to_string_pretty(&file).unwrap()).unwrap();
+    hx(&["trust", "--yes"]).success();
+    let out = hx(&["list", "--host", "codex"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let list = String::from_utf8(out).unwrap();
+    let line = |what: &str| {
+        list.lines()
+            .find(|l| l.starts_with("  codex") && l.contains(what))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(
+        line("./guard.sh").contains("hookx runs .claude/settings.json"),
+        "{list}"
+    );
+    assert!(
+        line("./only-here.sh").contains("nobody (Codex refuses the whole of .codex/hooks.json"),
+        "{list}"
+    );
+    let before = std::fs::read(&copy).unwrap();
+    let out = hx(&["install", "--host", "codex"])
+        .failure()
+        .get_output()
+        .clone();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("unknown top-level key `$schema`")
+            && said.contains("writes no route into a file its agent refuses whole"),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read(&copy).unwrap(),
+        before,
+        "install wrote into it"
+    );
 }

@@ -1918,6 +1918,149 @@ fn a_projects_kill_switch_turns_off_hookxs_user_route_too() {
     c.finish("a_projects_kill_switch_turns_off_hookxs_user_route_too", "");
 }
 
+/// Which settings make Claude Code 2.1.332 run none of a settings file's hooks (attacks row
+/// 179): a setting of the wrong type, a handler without `type` on PreToolUse (not on Stop or
+/// PostToolUse: there only that handler is not run), each beside a PreToolUse guard. `hookx list
+/// --host claude` must say "nobody (Claude refuses the whole of …)" for the guard exactly when
+/// the guard did not run, and `hookx validate` make an error of each form Claude does not load.
+fn settings_forms_claude_skips_whole() {
+    let Some(bin) = client_or_skip("settings_forms_claude_skips_whole") else {
+        return;
+    };
+    let mut c = Checks::default();
+    // (form, JSON merged into the settings (LOG: the guard's log), whether the guard runs,
+    // whether hookx validate says Claude does not load something)
+    let forms: &[(&str, &str, bool, bool)] = &[
+        ("plain", r#"{}"#, true, false),
+        (
+            "a handler without type on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"command": "echo PRE >> LOG"}]}]}}"#,
+            false,
+            true,
+        ),
+        (
+            "a handler without type on Stop",
+            r#"{"hooks": {"Stop": [{"hooks": [{"command": "echo STOP >> LOG"}]}]}}"#,
+            true,
+            true,
+        ),
+        (
+            "a handler without type on PostToolUse",
+            r#"{"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [{"command": "echo POST >> LOG"}]}]}}"#,
+            true,
+            true,
+        ),
+        ("model a number", r#"{"model": 5}"#, false, true),
+        ("env a string", r#"{"env": "x"}"#, false, true),
+        (
+            "permissions.allow a string",
+            r#"{"permissions": {"allow": "Bash"}}"#,
+            false,
+            true,
+        ),
+        ("statusLine a number", r#"{"statusLine": 5}"#, false, true),
+        (
+            "cleanupPeriodDays a string",
+            r#"{"cleanupPeriodDays": "x"}"#,
+            false,
+            true,
+        ),
+        (
+            "enabledPlugins a list",
+            r#"{"enabledPlugins": ["x"]}"#,
+            false,
+            true,
+        ),
+        ("an env value a number", r#"{"env": {"A": 5}}"#, true, false),
+        ("a key of its own", r#"{"nosuchkey": 1}"#, true, false),
+        (
+            "a fractional timeout",
+            r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true", "timeout": 1.5}]}]}}"#,
+            true,
+            false,
+        ),
+    ];
+    for (form, extra, guard_runs, said) in forms {
+        let model = FakeModel::start(SCRIPTS);
+        let world = World::new();
+        let log = world.dump.join("guard.log");
+        let guard = json!({"type": "command", "command": format!(
+            "echo ran >> '{}'; echo USER-GUARD-SAYS-NO >&2; exit 2", log.display())});
+        let mut settings =
+            json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [guard]}]}});
+        let extra: Value =
+            serde_json::from_str(&extra.replace("LOG", &log.display().to_string())).unwrap();
+        for (key, value) in extra.as_object().unwrap() {
+            match key.as_str() {
+                "hooks" => {
+                    for (event, groups) in value.as_object().unwrap() {
+                        match settings["hooks"][event].as_array_mut() {
+                            Some(list) => list.extend(groups.as_array().unwrap().clone()),
+                            None => settings["hooks"][event] = groups.clone(),
+                        }
+                    }
+                }
+                _ => settings[key] = value.clone(),
+            }
+        }
+        let file = world.project.join(".claude/settings.json");
+        write_json(&file, &settings);
+        let run = client::run(
+            &bin,
+            &world,
+            model.port,
+            "SCRIPT:once run one command",
+            &["--dangerously-skip-permissions"],
+        );
+        let ran = std::fs::read_to_string(&log).unwrap_or_default();
+        c.check(
+            ran.lines().any(|l| l == "ran") == *guard_runs,
+            format!(
+                "{form}: the guard's log [{ran}], expected it to run: {guard_runs}\n{}",
+                run.describe()
+            ),
+        );
+        c.check(
+            !ran.contains("PRE") && !ran.contains("STOP") && !ran.contains("POST"),
+            format!("{form}: Claude ran a handler without type: [{ran}]"),
+        );
+        let hookx = |args: &[&str]| {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+                .args(args)
+                .arg("--project")
+                .arg(&world.project)
+                .arg("--home")
+                .arg(&world.home)
+                .env("HOME", &world.home)
+                .env_remove("HOOKX_HOME")
+                .output()
+                .unwrap();
+            String::from_utf8_lossy(&out.stdout).into_owned()
+        };
+        let list = hookx(&["list", "--host", "claude"]);
+        let nobody = list
+            .lines()
+            .filter(|l| l.starts_with("  claude  PreToolUse  Bash  echo ran"))
+            .any(|l| l.contains("nobody (Claude refuses the whole of"));
+        c.check(
+            nobody != *guard_runs,
+            format!("{form}: Claude ran the guard {guard_runs}, hookx list:\n{list}"),
+        );
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+            .arg("validate")
+            .arg(&file)
+            .env("HOME", &world.home)
+            .output()
+            .unwrap();
+        let v = String::from_utf8_lossy(&out.stdout);
+        let says = v
+            .lines()
+            .any(|l| l.contains("error:") && l.contains("Claude Code 2.1.332 does not load it"));
+        c.check(says == *said, format!("{form}: hookx validate:\n{v}"));
+    }
+    c.finish("settings_forms_claude_skips_whole", "");
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -1941,6 +2084,7 @@ fn main() -> std::process::ExitCode {
             a_projects_bash_function_reaches_the_users_hooks,
             a_projects_kill_switch_turns_off_hookxs_user_route_too,
             a_projects_copy_of_the_user_route_line,
+            settings_forms_claude_skips_whole,
         ],
     )
 }

@@ -1588,6 +1588,129 @@ fn hooks_json_with_comments_or_trailing_commas() {
     c.done("syntax");
 }
 
+/// Forms of `hooks.json` Codex CLI 0.171.0's loader refuses whole (it reads the file as one typed
+/// value: `failed to parse hooks config …` in its `hooks/list`, every hook of the file gone) and
+/// forms it keeps (attacks row 175). `hookx validate` must make an error of exactly the first
+/// ("refuses the whole file"), and `hookx doctor --host codex` say the guard never fires there.
+fn hooks_json_forms_codex_refuses_whole() {
+    let Some(bin) = client::binary() else {
+        return;
+    };
+    let guard = r#"{"type": "command", "command": "echo guard"}"#;
+    // (form, the file's text with GUARD for the guard, whether Codex refuses the file)
+    let forms: &[(&str, &str, bool)] = &[
+        (
+            "a handler without type",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"command": "echo x"}, GUARD]}]}}"#,
+            true,
+        ),
+        (
+            "a timeout of 1.5",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo x", "timeout": 1.5}, GUARD]}]}}"#,
+            true,
+        ),
+        (
+            "a timeout of 2.0",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo x", "timeout": 2.0}, GUARD]}]}}"#,
+            true,
+        ),
+        (
+            "a version key",
+            r#"{"version": 1, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [GUARD]}]}}"#,
+            true,
+        ),
+        (
+            "a $schema key",
+            r#"{"$schema": "https://hookx.dev/schemas/codex.schema.json", "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [GUARD]}]}}"#,
+            true,
+        ),
+        (
+            "a description key",
+            r#"{"description": "d", "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [GUARD]}]}}"#,
+            false,
+        ),
+        (
+            "a handler key of its own",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo x", "name": "n"}, GUARD]}]}}"#,
+            false,
+        ),
+        (
+            "a rule key of its own",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "extra": 1, "hooks": [GUARD]}]}}"#,
+            false,
+        ),
+        // `config.toml`'s hooks: Codex reports an error and, for `codex exec`, does not start.
+        (
+            "config.toml: a handler without type",
+            "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{command = \"echo x\"}, TGUARD]\n",
+            true,
+        ),
+        (
+            "config.toml: a timeout of 1.5",
+            "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{type = \"command\", command = \"echo x\", timeout = 1.5}, TGUARD]\n",
+            true,
+        ),
+        (
+            "config.toml: a handler key of its own",
+            "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{type = \"command\", command = \"echo x\", name = \"n\"}, TGUARD]\n",
+            false,
+        ),
+    ];
+    let toml_guard = r#"{type = "command", command = "echo guard"}"#;
+    let mut c = Checks::default();
+    for (form, text, refused) in forms {
+        let sb = Sandbox::new();
+        let file = match text.contains("TGUARD") {
+            true => sb.write(
+                "home/.codex/config.toml",
+                &text.replace("TGUARD", toml_guard),
+            ),
+            false => sb.write("home/.codex/hooks.json", &text.replace("GUARD", guard)),
+        };
+        sb.write_config(0);
+        let inventory = sb.hook_inventory(&bin);
+        let listed = inventory["hooks"].as_array().map_or(0, Vec::len);
+        let said = format!("{} {}", inventory["warnings"], inventory["errors"]);
+        let codex_refused = listed == 0
+            && (said.contains("failed to parse hooks config")
+                || inventory["errors"]
+                    .as_array()
+                    .is_some_and(|e| !e.is_empty()));
+        c.that(
+            codex_refused == *refused,
+            format!("{form}: Codex listed {listed} hooks ({said}), expected refused: {refused}"),
+        );
+        let hookx = |args: &[&str]| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+                .args(args)
+                .arg("--home")
+                .arg(&sb.home)
+                .env("HOME", &sb.home)
+                .current_dir(&sb.project)
+                .output()
+                .unwrap()
+        };
+        let out = hookx(&["validate", &file.display().to_string()]);
+        let errors = String::from_utf8_lossy(&out.stderr).into_owned()
+            + &String::from_utf8_lossy(&out.stdout);
+        let says = errors.contains("error:") && errors.contains("refuses the whole");
+        c.that(
+            says == codex_refused && out.status.success() != codex_refused,
+            format!(
+                "{form}: Codex refused {codex_refused}, hookx validate (exit {:?}):\n{errors}",
+                out.status.code()
+            ),
+        );
+        let doctor = hookx(&["doctor", "--host", "codex"]);
+        let doctor = String::from_utf8_lossy(&doctor.stdout).into_owned();
+        c.that(
+            doctor.contains("never fires: codex") == codex_refused,
+            format!("{form}: Codex refused {codex_refused}, hookx doctor:\n{doctor}"),
+        );
+    }
+    c.done("refused whole");
+}
+
 /// The README's migration story under Codex (issue 24): the Claude project converted to
 /// Copilot, Gemini, Codex and Cursor, `hookx install --host codex`, `hookx trust --yes`, one
 /// prompt with a shell call and a patch. Codex runs its own (wrapped) copy; hookx must run
@@ -1722,6 +1845,7 @@ fn main() -> std::process::ExitCode {
             routed_rewrites_run_under_codex,
             ground_truth_interrupt,
             hooks_json_with_comments_or_trailing_commas,
+            hooks_json_forms_codex_refuses_whole,
             migration_story_runs_each_rule_once,
         ],
     )

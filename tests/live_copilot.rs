@@ -2294,13 +2294,122 @@ fn a_repo_kill_switch_turns_off_the_users_hooks_too() {
     c.done("synced");
 }
 
+/// A team's Claude guard and its PascalCase copy in `.github/hooks` in one project: Copilot
+/// keys both as one handler. Ground truth: without hookx, Copilot runs the guard twice (once
+/// per file). After `hookx install --host copilot` (the key listed) and `hookx trust`, hookx
+/// runs it once per call, from the Claude file with Claude's payload (no `timestamp`, which
+/// Copilot's PascalCase payload has); a guard that denies, once, and its deny reaches the
+/// model. Before, hookx ran both copies (twice, as Copilot had).
+fn a_claude_guard_and_its_pascalcase_copy_run_once_through_hookx() {
+    let guard = |sb: &Sandbox, exit: u8| {
+        let log = sb.root.join("guard.log");
+        let command = format!(
+            "cat >> '{}'; echo >> '{0}'; pwd >> '{}'; echo GUARD-SAYS-NO >&2; exit {exit}",
+            sb.root.join("payloads.log").display(),
+            log.display()
+        );
+        let hooks = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]});
+        sb.write(
+            "project/.claude/settings.json",
+            &json!({ "hooks": hooks }).to_string(),
+        );
+        let team = json!({"version": 1, "hooks": hooks});
+        sb.write("project/.github/hooks/team.json", &team.to_string());
+    };
+    let runs = |l: &Live| -> (usize, Vec<Value>) {
+        let read = |name: &str| std::fs::read_to_string(l.sb.root.join(name)).unwrap_or_default();
+        let payloads = read("payloads.log")
+            .lines()
+            .filter(|line| !line.trim().is_empty())
+            .filter_map(|line| serde_json::from_str(line).ok())
+            .collect();
+        (read("guard.log").lines().count(), payloads)
+    };
+    let mut c = Checks::default();
+    let Some(alone) = live_env("synced", |sb| {
+        guard(sb, 0);
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let (ran, _) = runs(&alone);
+    c.that(
+        ran == 2,
+        format!("ground truth: Copilot runs both copies: {ran}"),
+    );
+    for exit in [0, 2] {
+        let Some(l) = live_env("synced", |sb| {
+            guard(sb, exit);
+            hookx(sb, &["install", "--host", "copilot"]);
+            hookx(sb, &["trust", "--yes"]);
+            routed_env(sb)
+        }) else {
+            return;
+        };
+        let (ran, payloads) = runs(&l);
+        let claude = payloads
+            .iter()
+            .all(|p| p["tool_name"] == "Bash" && p.get("timestamp").is_none());
+        c.that(
+            ran == 1 && claude,
+            format!("exit {exit}: once, with Claude's payload: {ran} {payloads:?}"),
+        );
+        let result = l.tool_result("synced", "synced-call");
+        c.that(
+            (exit == 2) == result.contains("Denied"),
+            format!("exit {exit}: the call's result: {result}"),
+        );
+    }
+    c.done("synced");
+}
+
+/// The user's own empty `disabledHooks`, written over lines, is still read by Copilot once
+/// install lists the guard's key in it and records the list's layout (`"usersListBlank"` in
+/// hookx's record): the guard runs once, through hookx, with Claude's payload (were the file
+/// ignored, Copilot would run it as well). Uninstall gives the file back byte for byte.
+fn a_users_empty_list_over_lines_still_switches_the_guard_off() {
+    let before = "{\n  \"disabledHooks\": [\n  ]\n}\n";
+    let Some(l) = live_env("synced", |sb| {
+        let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
+        let rule = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]}});
+        sb.write("project/.claude/settings.json", &rule.to_string());
+        sb.write("home/.copilot/settings.json", before);
+        hookx(sb, &["install", "--host", "copilot"]);
+        hookx(sb, &["trust", "--yes"]);
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let settings = l.sb.home.join(".copilot/settings.json");
+    let installed = std::fs::read_to_string(&settings).unwrap();
+    let ran = std::fs::read_to_string(l.sb.root.join("guard.log")).unwrap_or_default();
+    // Once, from hookx: Claude's payload has no `timestamp` (Copilot's own has).
+    let payloads: Vec<Value> = serde_json::Deserializer::from_str(&ran)
+        .into_iter()
+        .flatten()
+        .collect();
+    c.that(
+        installed.contains("usersListBlank")
+            && payloads.len() == 1
+            && payloads[0].get("timestamp").is_none(),
+        format!("the guard once, through hookx, the list read: {ran:?}\n{installed}"),
+    );
+    hookx(&l.sb, &["install", "--uninstall", "--host", "copilot"]);
+    let left = std::fs::read_to_string(&settings).unwrap_or_default();
+    c.that(left == before, format!("the file back: {left:?}"));
+    c.done("synced");
+}
+
 /// One form of `ground_truth_dropped_files`: the file it is written in, its name, the event
-/// (as the file spells it) and the entry that holds it, with `ODD` for the recorder's command.
+/// (as the file spells it) and the entry that holds it, with `ODD` for the recorder's command;
+/// `whole`: the entry is the event's whole value, not an item of its list.
 struct DropForm {
     file: &'static str,
     name: String,
     event: &'static str,
     entry: Value,
+    whole: bool,
 }
 
 /// The forms probed: in a Claude file, an entry on `event` whose group or handler varies one
@@ -2329,6 +2438,7 @@ fn drop_forms() -> Vec<DropForm> {
                 name,
                 event,
                 entry,
+                whole: false,
             })
         };
         add(
@@ -2570,14 +2680,24 @@ fn drop_forms() -> Vec<DropForm> {
             "preToolUse",
             group(Some("Bash"), cmd(json!({}))),
         );
-        // The eighth attack pass (rows 150-174): an event's value, a group or a handler's
-        // fields of other shapes and types.
-        if local {
-            continue;
+        // The session of 2026-12-05 afternoon: an `http` handler without a `url`, or with one
+        // that is not a string; an event whose value is not a list (below).
+        for event in ["PreToolUse", "PostToolUse", "Stop"] {
+            add(
+                format!("http, no url, on {event}"),
+                event,
+                group(Some("Bash"), json!({"type": "http"})),
+            );
         }
-        add("event an object on Stop".into(), "Stop", json!({}));
-        add("event null on Stop".into(), "Stop", Value::Null);
-        add("event a string on Stop".into(), "Stop", json!("ODD"));
+        for event in ["PreToolUse", "PostToolUse"] {
+            add(
+                format!("http url 5 on {event}"),
+                event,
+                group(Some("Bash"), json!({"type": "http", "url": 5})),
+            );
+        }
+        // The eighth attack pass (rows 150-151, 158): a group or a handler's fields of other
+        // shapes and types.
         add(
             "group without hooks on Stop".into(),
             "Stop",
@@ -2654,15 +2774,32 @@ fn drop_forms() -> Vec<DropForm> {
             json!({"matcher": "Bash", "hooks": []}),
         );
         add(
-            "http without url on Stop".into(),
-            "Stop",
-            group(None, json!({"type": "http"})),
-        );
-        add(
             "prompt without prompt on SessionStart".into(),
             "SessionStart",
             group(None, json!({"type": "prompt"})),
         );
+        let whole: [(&str, &'static str, Value); 6] = [
+            (
+                "an object",
+                "PostToolUse",
+                group(Some("Bash"), cmd(json!({}))),
+            ),
+            ("an object", "Stop", group(None, cmd(json!({})))),
+            ("an object", "Setup", group(None, cmd(json!({})))),
+            ("{}", "PostToolUse", json!({})),
+            ("null", "PostToolUse", Value::Null),
+            // The eighth attack pass (row 158).
+            ("a string", "Stop", json!("ODD")),
+        ];
+        for (what, event, entry) in whole {
+            forms.push(DropForm {
+                file,
+                name: format!("{event} {what}, not a list"),
+                event,
+                entry,
+                whole: true,
+            });
+        }
     }
     let camel = |extra: Value| {
         let mut h = json!({"type": "command", "bash": "ODD"});
@@ -2678,6 +2815,7 @@ fn drop_forms() -> Vec<DropForm> {
             name: name.to_string(),
             event,
             entry,
+            whole: false,
         })
     };
     add("camel control", "postToolUse", camel(json!({})));
@@ -2737,16 +2875,7 @@ fn drop_forms() -> Vec<DropForm> {
 /// `tests/fixtures/recorded/copilot-1.0.102/drops/dropped-files.json`, otherwise the run must match it.
 fn ground_truth_dropped_files() {
     let mut rows = Vec::new();
-    // A probe of some forms only (their names holding one of these `|`-separated texts):
-    // printed, not compared.
-    let only = std::env::var("HOOKX_DROP_FORMS").ok();
     for form in drop_forms() {
-        if only
-            .as_ref()
-            .is_some_and(|o| !o.split('|').any(|o| form.name.contains(o)))
-        {
-            continue;
-        }
         let Some(l) = live_env("synced", |sb| {
             let camel =
                 form.file.starts_with(".github/") && form.event.starts_with(char::is_lowercase);
@@ -2766,8 +2895,7 @@ fn ground_truth_dropped_files() {
                     hooks.insert("PreToolUse".into(), json!([guard("guard")]));
                 }
             }
-            // An `event …` form is the event's whole value, not one entry in its list.
-            match form.name.starts_with("event ") {
+            match form.whole {
                 true => {
                     hooks.insert(form.event.to_string(), entry);
                 }
@@ -2812,6 +2940,7 @@ fn ground_truth_dropped_files() {
             "form": form.name,
             "event": form.event,
             "entry": form.entry,
+            "whole": form.whole,
             "guard_runs": ran("guard"),
             "other_runs": ran("other"),
             "odd_runs": ran("odd"),
@@ -2831,9 +2960,6 @@ fn ground_truth_dropped_files() {
         "rows": rows});
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/recorded/copilot-1.0.102/drops/dropped-files.json");
-    if only.is_some() {
-        return;
-    }
     if std::env::var_os("HOOKX_RECORD_DROPS").is_some() {
         std::fs::write(&path, serde_json::to_string_pretty(&book).unwrap() + "\n").unwrap();
         return;
@@ -2967,6 +3093,8 @@ fn main() -> std::process::ExitCode {
             a_repo_kill_switch_turns_off_the_users_hooks_too,
             ground_truth_dropped_files,
             a_claude_file_copilot_drops_runs_once_through_hookx,
+            a_claude_guard_and_its_pascalcase_copy_run_once_through_hookx,
+            a_users_empty_list_over_lines_still_switches_the_guard_off,
         ],
     )
 }

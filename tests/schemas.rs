@@ -614,3 +614,24 @@ fn frontmatter_extraction() {
     // YAML 1.2 booleans only: `no` stays a string
     assert_eq!(parse_yaml("x: no\ny: true").unwrap()["x"], "no");
 }
+
+/// The Codex schema takes what Codex CLI 0.171.0 loads and refuses what makes it refuse the
+/// whole `hooks.json` (seen live, `live_codex::hooks_json_forms_codex_refuses_whole`): it
+/// offered `$schema` "for editors" and any number of seconds, either of which turns off every
+/// hook of the file under Codex; and it refused the `description` Codex takes (attacks row 176).
+#[test]
+fn the_codex_schema_refuses_what_codex_refuses_whole() {
+    let codex = validator(Dialect::named("codex").unwrap());
+    let guard = serde_json::json!([{"matcher": "Bash", "hooks": [{"type": "command", "command": "g", "timeout": 5}]}]);
+    let ok = serde_json::json!({"description": "d", "hooks": {"PreToolUse": guard}});
+    assert_eq!(errors(&codex, &ok), Vec::<(String, String)>::new());
+    let refused = [
+        serde_json::json!({"$schema": "x", "hooks": {"PreToolUse": guard}}),
+        serde_json::json!({"version": 1, "hooks": {"PreToolUse": guard}}),
+        serde_json::json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "g", "timeout": 1.5}]}]}}),
+        serde_json::json!({"hooks": {"PreToolUse": [{"hooks": [{"command": "g"}]}]}}),
+    ];
+    for file in refused {
+        assert!(!errors(&codex, &file).is_empty(), "the schema takes {file}");
+    }
+}

@@ -376,6 +376,50 @@ fn one_bad_claude_group_or_copilot_comment_entry_is_one_located_loss() {
     }
 }
 
+/// A Kiro IDE `.kiro.hook` says its own `version` (`"1"`, `"1.0.0"`), not a list format's.
+/// Converted to Kiro it is a v1 list, which says `"version": "v1"`: real IDE hooks
+/// (takashi-uchida/kiroween-skeleton-crew) came out as a list saying `"version": "1"`, which
+/// hookx, and Kiro, read as no v1 list, and no loss said so. The hook's own version stays with
+/// its rule, as its name does.
+#[test]
+fn a_kiro_ide_hook_converted_to_kiro_is_a_v1_list() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::write(
+        tmp.path(),
+        ".kiro/hooks/english.kiro.hook",
+        r#"{"enabled": true, "name": "English", "version": "1",
+            "when": {"type": "agentStop"}, "then": {"type": "runCommand", "command": "./check.sh"}}"#,
+    );
+    let (doc, report) = convert(
+        tmp.path(),
+        ".kiro/hooks/english.kiro.hook",
+        "kiro",
+        "kiro",
+        &["--no-wrap"],
+    );
+    assert_eq!(doc["version"], "v1", "{doc:#}");
+    let rule = &doc["hooks"][0];
+    assert_eq!(rule["version"], "1", "{doc:#}");
+    assert_eq!(rule["trigger"], "Stop", "{doc:#}");
+    assert_eq!(rule["action"]["command"], "./check.sh", "{doc:#}");
+    assert!(losses(&report).is_empty(), "{report:#}");
+    // Read back as the list it is: nothing unknown in it.
+    common::write(tmp.path(), ".kiro/hooks/english.json", &doc.to_string());
+    let out = common::hookx_clean(tmp.path())
+        .args(["validate", "--from", "kiro", ".kiro/hooks/english.json"])
+        .output()
+        .unwrap();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success() && said.contains("0 error(s), 0 warning(s)"),
+        "{said}"
+    );
+}
+
 /// Kiro's older forms convert like its v1 lists: `hooks` as a map of camelCase events in a
 /// Kiro CLI 2 agent config (its `timeout_ms` in seconds, an unknown event one located loss, the
 /// rest converted) and the IDE's one-rule `.kiro.hook` (its trigger, tools and action). Both

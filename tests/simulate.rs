@@ -402,3 +402,42 @@ fn nothing_runs_through_hookx_where_the_host_has_no_route() {
     let out = simulate_with(&root, &args, &[]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
 }
+
+/// A Codex handler without `type` in the user's `~/.codex/hooks.json` (attacks row 177):
+/// Codex 0.171.0 refuses that whole file and runs none of it (row 175, live). simulate ran the
+/// handler for real as Codex's (its review records cover only typed handlers, so nothing held
+/// it back), with its side effects, and said Codex runs it. Now it is held back, saying why.
+#[test]
+fn a_codex_file_codex_refuses_whole_runs_nothing_in_simulate() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let ran = root.join("ran");
+    common::write(
+        &root,
+        "home/.codex/hooks.json",
+        &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"command": format!("touch {}", ran.display())},
+            {"type": "command", "command": "echo no >&2; exit 2"}]}]}})
+        .to_string(),
+    );
+    let out = simulate_with(
+        &root,
+        &[
+            "--host",
+            "codex",
+            "--event",
+            "PreToolUse",
+            "--tool",
+            "Bash",
+            "--input",
+            r#"{"command":"ls"}"#,
+        ],
+        &[],
+    );
+    let out = text(&out.stdout);
+    assert!(!ran.exists(), "the refused file's handler ran:\n{out}");
+    assert!(
+        out.contains("not run by codex") && out.contains("refuses the whole file"),
+        "{out}"
+    );
+}

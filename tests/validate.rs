@@ -433,3 +433,168 @@ fn an_outdated_not_installed_guard_is_a_located_warning() {
     let r = validate(&["--deny-warnings", path.to_str().unwrap()]);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
 }
+
+/// Codex CLI 0.171.0 reads `hooks.json` as one typed value and refuses the whole file, every
+/// hook in it, for a handler without `type`, a timeout that is no whole number, or a top-level
+/// key other than `hooks` and `description` (`$schema` too): seen live,
+/// `live_codex::hooks_json_forms_codex_refuses_whole`. Each is a located error that says so
+/// (they were warnings: "0 error(s)", exit 0, while Codex ran none of the file's guards);
+/// `description` and keys of a handler or rule's own are not (attacks row 175).
+#[test]
+fn codex_hook_files_codex_refuses_whole_are_errors() {
+    let guard = r#"{"type": "command", "command": "echo guard"}"#;
+    type Form<'a> = (&'a str, &'a str, Option<(usize, usize)>);
+    let forms: &[Form] = &[
+        (
+            "no type",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"command": "echo x"}, GUARD]}]}}"#,
+            Some((1, 57)),
+        ),
+        (
+            "timeout 1.5",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo x", "timeout": 1.5}, GUARD]}]}}"#,
+            Some((1, 109)),
+        ),
+        (
+            "version",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [GUARD]}]}, "version": 1}"#,
+            Some((1, 118)),
+        ),
+        (
+            "$schema",
+            r#"{"$schema": "x", "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [GUARD]}]}}"#,
+            Some((1, 13)),
+        ),
+        (
+            "description",
+            r#"{"description": "d", "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [GUARD]}]}}"#,
+            None,
+        ),
+        (
+            "a handler key",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo x", "name": "n"}, GUARD]}]}}"#,
+            None,
+        ),
+    ];
+    let toml = |handler: &str| {
+        format!(
+            "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{handler}, {{type = \"command\", command = \"g\"}}]\n"
+        )
+    };
+    let untyped = toml(r#"{command = "x"}"#);
+    let fraction = toml(r#"{type = "command", command = "x", timeout = 1.5}"#);
+    let forms: Vec<Form> = forms
+        .iter()
+        .copied()
+        .chain([
+            ("config.toml, no type", untyped.as_str(), Some((3, 10))),
+            ("config.toml, 1.5", fraction.as_str(), Some((3, 54))),
+        ])
+        .collect();
+    for (form, text, refused_at) in &forms {
+        let dir = tempfile::tempdir().unwrap();
+        let name = match text.starts_with('[') {
+            true => ".codex/config.toml",
+            false => ".codex/hooks.json",
+        };
+        let path = common::write(dir.path(), name, &text.replace("GUARD", guard));
+        let r = validate(&[path.to_str().unwrap()]);
+        let shown = format!("{}{}", r.stdout, r.stderr);
+        let says = |line: usize, col: usize| {
+            let prefix = format!("{}:{line}:{col}: error: ", path.display());
+            shown
+                .lines()
+                .any(|l| l.starts_with(&prefix) && l.contains("Codex 0.171.0 refuses the whole"))
+        };
+        match refused_at {
+            Some((line, col)) => {
+                assert_eq!(r.code, 1, "{form}: {shown}");
+                assert!(
+                    says(*line, *col),
+                    "{form}: no error at {line}:{col}:\n{shown}"
+                );
+            }
+            None => {
+                assert_eq!(r.code, 0, "{form}: {shown}");
+                assert!(!shown.contains("refuses the whole file"), "{form}: {shown}");
+            }
+        }
+    }
+}
+
+/// Claude Code 2.1.332 runs none of a settings file's hooks for a setting of the wrong type or
+/// a handler without `type` on PreToolUse, and never runs a handler without `type` (seen live,
+/// `live_claude::settings_forms_claude_skips_whole`; attacks row 179). hookx said nothing of
+/// the setting and a warning of the handler ("read as `command`"), and `list` said Claude runs
+/// the guard. Now each is a located error, and the plan says nobody runs the file's rules.
+#[test]
+fn claude_settings_claude_does_not_load_are_errors_and_run_nowhere() {
+    let guard = r#"{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}"#;
+    // (form, the settings, error at, the guard runs under Claude)
+    let forms: &[(&str, String, (usize, usize), bool)] = &[
+        (
+            "model a number",
+            format!(r#"{{"model": 5, "hooks": {{"PreToolUse": [{guard}]}}}}"#),
+            (1, 11),
+            false,
+        ),
+        (
+            "permissions.allow a string",
+            format!(
+                r#"{{"permissions": {{"allow": "Bash"}}, "hooks": {{"PreToolUse": [{guard}]}}}}"#
+            ),
+            (1, 27),
+            false,
+        ),
+        (
+            "untyped on PreToolUse",
+            format!(
+                r#"{{"hooks": {{"PreToolUse": [{guard}, {{"hooks": [{{"command": "x"}}]}}]}}}}"#
+            ),
+            (1, 116),
+            false,
+        ),
+        (
+            "untyped on Stop",
+            format!(
+                r#"{{"hooks": {{"PreToolUse": [{guard}], "Stop": [{{"hooks": [{{"command": "x"}}]}}]}}}}"#
+            ),
+            (1, 126),
+            true,
+        ),
+    ];
+    for (form, text, (line, col), runs) in forms {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let path = common::write(&root, "p/.claude/settings.json", text);
+        let r = validate(&[path.to_str().unwrap()]);
+        let shown = format!("{}{}", r.stdout, r.stderr);
+        let prefix = format!("{}:{line}:{col}: error: ", path.display());
+        assert!(
+            shown
+                .lines()
+                .any(|l| l.starts_with(&prefix)
+                    && l.contains("Claude Code 2.1.332 does not load it")),
+            "{form}: no error at {line}:{col}:\n{shown}"
+        );
+        let out = common::hookx_at(
+            &root.join("p"),
+            &root.join("home"),
+            &["list", "--host", "claude"],
+        )
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+        let list = String::from_utf8(out).unwrap();
+        let plan = list
+            .lines()
+            .find(|l| l.starts_with("  claude  PreToolUse  Bash  ./guard.sh"))
+            .unwrap_or_default();
+        assert_eq!(
+            plan.contains("claude runs .claude/settings.json"),
+            *runs,
+            "{form}:\n{list}"
+        );
+    }
+}

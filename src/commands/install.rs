@@ -17,10 +17,11 @@ use crate::discover::{Context, Runner};
 use crate::error::Error;
 use crate::model::EventKind;
 use crate::route::{
-    InstallScope, Tally, created_file, events_path, fresh_text, install_text, is_hookx_handler,
-    is_own_route, layout, route_command, routes_in_list, target, uninstall_text,
+    Created, InstallScope, Tally, created_file, events_path, fresh_text, install_text,
+    is_hookx_handler, is_own_route, layout, route_command, routes_in_list, target, uninstall_text,
 };
 use crate::shell::shell_quote;
+use crate::source::SourceFile;
 use crate::tables::Dialect;
 use crate::tables::Root;
 use serde_json::{Value, json};
@@ -403,8 +404,31 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
             })?;
         }
     }
+    // A route in a file its host refuses whole would run nowhere.
+    if !opts.uninstall
+        && let Ok(text) = read_text(&path)
+        && let Some(d) = crate::config::strict_load::refused_whole_text(
+            &crate::source::SourceFile::new(opts.ctx.display(&path), text),
+            host,
+        )
+    {
+        return Err(Error::Invalid(vec![
+            d,
+            crate::diag::Diagnostic::at_line_col(
+                crate::diag::Severity::Error,
+                &crate::source::SourceFile::new(opts.ctx.display(&path), ""),
+                1,
+                1,
+                "hookx writes no route into a file its agent refuses whole (it would run nowhere); fix it first",
+            ),
+        ]));
+    }
     let mut before: Option<String> = None;
     let mut kept = Vec::new();
+    // A folder install makes for the file goes with it, once nothing else is in it.
+    let folder = path.parent().filter(|d| !d.as_os_str().is_empty());
+    let new_folder = folder.is_some_and(|d| std::fs::symlink_metadata(d).is_err());
+    let mut folder_too = false;
     update_keeping_trust(&opts.ctx, &path, &mut kept, |current| {
         before = current.map(str::to_string);
         let fresh = fresh_text(host);
@@ -415,7 +439,11 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
         };
         let edited = match &hookx {
             Some(hookx) => {
-                let created = current.is_none();
+                let created = match current {
+                    Some(_) => Created::Entry,
+                    None if new_folder => Created::Folder,
+                    None => Created::File,
+                };
                 let mut tally = Tally::default();
                 install_text(
                     &mut text,
@@ -434,9 +462,10 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
             None => {
                 let created;
                 (report.removed, created) = uninstall_text(&mut text, &events, host);
-                if created && text.as_str() == fresh {
+                if created >= Created::File && text.as_str() == fresh {
                     // Nothing is left but the file install created.
                     report.deleted = true;
+                    folder_too = created == Created::Folder;
                     return Ok(Change::Delete);
                 }
                 // A `hooks` object that only held hookx's entries goes too, as install may
@@ -456,7 +485,31 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
     if let Some(trust) = &host.def().route_trust {
         record_trust(opts, trust, &path, before.as_deref(), report)?;
     }
+    if let Some(folder) = folder.filter(|_| folder_too) {
+        // Only while empty: a file of the user's there keeps it.
+        let _ = std::fs::remove_dir(folder);
+    }
     Ok(())
+}
+
+/// Why install leaves the switch file at `path` (text `current`) as it is: `why`, and, for a
+/// file the host reads all the same (its own reader takes more than JSON: a raw tab in a
+/// string, `0x10`), that the refusal is hookx's (it edits only what it can write back
+/// exactly) and what to do.
+fn switch_refused(host: Dialect, path: &Path, current: Option<&str>, why: &str) -> String {
+    let src = SourceFile::new(path.display().to_string(), current.unwrap_or_default());
+    let syntax = host.config().json_syntax.of_file(&src.path);
+    let read = crate::config::syntax::parse_json_as(&src, syntax).is_ok_and(|v| v.is_object());
+    match read {
+        false => format!("{why}; hookx leaves it as it is"),
+        true => format!(
+            "{} reads it (its reader takes more than JSON, and so does `hookx run`), but \
+             hookx edits only a file it can write back exactly, and cannot this one ({why}): \
+             it changed nothing, here or in the routes. Write that spot as plain JSON (a tab \
+             in a string as `\\t`), then run this again",
+            host.def().display,
+        ),
+    }
 }
 
 /// Keeps each setting with which the host leaves single handlers of another dialect's files
@@ -527,7 +580,7 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
                 crate::route::switch_text(current, switch, &owner, keys).map_err(|why| {
                     Error::Io {
                         path: shown.clone(),
-                        message: format!("{why}; hookx leaves it as it is"),
+                        message: switch_refused(host, &path, current, &why),
                     }
                 })?;
             left = match &change {

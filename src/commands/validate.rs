@@ -50,6 +50,7 @@ pub fn diagnostics(src: &SourceFile, parsed: &crate::config::Parsed) -> Vec<Diag
         }
     }
     out.extend(check(src, doc));
+    crate::config::strict_load::apply(src, doc.dialect, &mut out);
     out
 }
 
@@ -61,23 +62,12 @@ pub fn check(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
     };
     // Copilot and Bricks files hold nothing but hooks (and Copilot's `version`); Claude's
     // settings, plugin and frontmatter files have many other keys.
-    if let Some(known_top) = doc.kind.top_keys {
-        for key in doc
-            .extra
-            .keys()
-            .filter(|k| !known_top.contains(&k.as_str()))
-        {
-            checker.push(
-                Severity::Warning,
-                &format!("/{}", escape(key)),
-                format!(
-                    "unknown top-level key `{key}` in a {} file; it is kept as written",
-                    doc.dialect
-                ),
-                None,
-            );
-        }
-    }
+    checker
+        .diagnostics
+        .extend(crate::config::strict_load::unknown_top_keys(src, doc));
+    checker
+        .diagnostics
+        .extend(crate::config::strict_load::wrong_setting_types(src, doc));
     for rule in &doc.rules {
         checker.rule(doc, rule);
     }
@@ -379,7 +369,7 @@ impl Checker<'_> {
         // Milliseconds are the unit already where the dialect's timeouts are milliseconds.
         if let Some(t) = handler.timeout
             && t >= SUSPICIOUS_TIMEOUT
-            && !dialect.config().timeout_millis
+            && dialect.config().timeout_unit == crate::tables::TimeoutUnit::Seconds
         {
             let timeout_at = timeout_at();
             self.push(

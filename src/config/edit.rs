@@ -97,6 +97,27 @@ impl JsonText {
                 .is_some_and(|(start, end)| self.text[start + 1..end - 1].trim().is_empty())
     }
 
+    /// The inside of the empty object or array at `path` when it is whitespace only (`""` for
+    /// `[]`): what [`JsonText::set_blank`] puts back.
+    pub fn blank(&self, path: &Path) -> Option<&str> {
+        let (start, end) = self.with_node(path, |v| Some((v.start(), v.end())))?;
+        let inside = &self.text[start + 1..end - 1];
+        (self.len(path) == Some(0) && inside.trim().is_empty()).then_some(inside)
+    }
+
+    /// Makes the inside of the empty object or array at `path`, whitespace only, `blank`
+    /// (whitespace only too): a layout an insert and a remove cannot give back (`[\n  ]` and
+    /// `[]` both hold one item as `[\n    "a"\n  ]`).
+    pub fn set_blank(&mut self, path: &Path, blank: &str) -> Option<()> {
+        self.blank(path)?;
+        if !blank.trim().is_empty() {
+            return None;
+        }
+        let (start, end) = self.with_node(path, |v| Some((v.start(), v.end())))?;
+        self.text.replace_range(start + 1..end - 1, blank);
+        Some(())
+    }
+
     /// How many items the object or array at `path` holds.
     pub fn len(&self, path: &Path) -> Option<usize> {
         self.with_node(path, |v| match v {

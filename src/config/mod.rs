@@ -7,6 +7,7 @@ pub mod edit;
 pub mod merge;
 pub mod read;
 pub mod scripts;
+pub mod strict_load;
 pub mod syntax;
 pub mod update;
 pub mod walk;
@@ -18,7 +19,8 @@ pub use read::{Parsed, read};
 /// `"hookx": {"source": "../x.json", "from": …}` on an entry `convert` converted from that file
 /// (what the handler was, so that converting it back gives it back: `crate::convert`'s
 /// `restore`; `--write` names the source relative to the target),
-/// `"hookx": {"created": "file"}` on a routing entry of a file `install` created,
+/// `"hookx": {"created": "file"}` on a routing entry of a file `install` created (`"folder"`:
+/// and the folder holding it),
 /// `"hookx": {"created": "entry"}` on one `install` added to a file it did not create (only
 /// entries so marked are install's to edit, [`crate::route::is_own_route`]). Claude Code
 /// 2.1.332 and Copilot CLI 1.0.102 load handlers that carry it (checked by running both); the

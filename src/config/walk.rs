@@ -356,9 +356,6 @@ impl Reader<'_> {
     ) {
         doc.kind = older.single_kind;
         doc.hooks_index = 0;
-        if let Some(version) = top.remove("version") {
-            doc.extra.insert("version".into(), version);
-        }
         let when_at = format!("/{}", escape(older.single_when));
         let then_at = format!("/{}", escape(older.single_then));
         let Some(Value::Object(mut when)) = top.remove(older.single_when) else {
@@ -391,6 +388,8 @@ impl Reader<'_> {
                 return;
             }
         };
+        // Its other keys (`name`, the hook's own `version`, …) are the rule's: a list written
+        // from it says the list's version.
         let mut entry = top;
         entry.insert(list.event_key.into(), Value::String(trigger.into()));
         match when.remove(older.single_tools) {
@@ -854,24 +853,26 @@ impl Reader<'_> {
             HandlerField::Timeout if timeout.is_some() => {
                 extra.insert(key, value);
             }
-            HandlerField::Timeout if spec.timeout_millis => match value.as_f64() {
-                Some(ms) if ms > 0.0 => {
-                    let seconds = (ms / 1000.0).ceil();
-                    if seconds * 1000.0 != ms {
-                        self.warn(
+            HandlerField::Timeout if spec.timeout_unit.reads_millis(value.as_f64()) => {
+                match value.as_f64() {
+                    Some(ms) if ms > 0.0 => {
+                        let seconds = (ms / 1000.0).ceil();
+                        if seconds * 1000.0 != ms {
+                            self.warn(
                                 &at(),
                                 format!(
                                     "`{key}` is {ms} ms; hookx runs hooks with whole seconds and rounds it up to {seconds} s"
                                 ),
                             );
+                        }
+                        *timeout = Some(seconds as u64);
                     }
-                    *timeout = Some(seconds as u64);
+                    _ => self.error(
+                        &at(),
+                        format!("`{key}` must be a positive number of milliseconds, found {value}"),
+                    ),
                 }
-                _ => self.error(
-                    &at(),
-                    format!("`{key}` must be a positive number of milliseconds, found {value}"),
-                ),
-            },
+            }
             HandlerField::Timeout => match value.as_u64() {
                 Some(seconds) => {
                     *timeout = Some(seconds);

@@ -580,7 +580,7 @@ fn handler_out<'a>(doc: &Document, flavor: Flavor, handler: &'a Handler) -> Obje
         HandlerKind::Service(_) => {}
     }
     if let Some(t) = handler.timeout {
-        let t = if spec.timeout_millis { t * 1000 } else { t };
+        let t = spec.timeout_unit.written(t);
         put(HandlerField::Timeout, Out::U64(t));
     }
     if let Some(s) = &handler.status_message {

@@ -327,9 +327,10 @@ static CONFIG: ConfigSpec = ConfigSpec {
     flat_handlers: false,
     wrapper_optional: false,
     implied_type: None,
+    strict_load: None,
     // Source 0.36.0: "Timeout must be a positive number (milliseconds)"; run 0.36.0: a hook of
     // `timeout: 1500` is cut off after 1.5 s and the call goes on.
-    timeout_millis: true,
+    timeout_unit: crate::tables::TimeoutUnit::Millis,
     zero_timeout_is_none: false,
     // Source 0.36.0: a rule's `metadata` adds payload keys (`includeConversationData`, …).
     kept_keys: &["metadata"],

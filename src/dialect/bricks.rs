@@ -183,7 +183,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".bricks/hooks.json",
     run_keys: RunKeys::NONE,
     plugins: None,
-    timeout_millis: false,
+    timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
     kept_keys: &[],
     install_user: ".bricks-project-desktop/hooks.json",
@@ -191,6 +191,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     foreign_switches: &[],
     reads_foreign_as: &[],
     implied_type: None,
+    strict_load: None,
     documents: Documents {
         file: &FILE,
         plugin: None,

@@ -797,6 +797,33 @@ pub static DEF: DialectDef = DialectDef {
     },
 };
 
+/// Claude Code 2.1.332 reads a settings file against its schema (run,
+/// `live_claude::settings_forms_claude_skips_whole`): a setting of the wrong type (`"model": 5`,
+/// `"env": "x"`, `"permissions": {"allow": "Bash"}`, `"statusLine": 5`, `"cleanupPeriodDays":
+/// "x"`, `"enabledPlugins": ["x"]`) and none of the file's hooks runs; a handler without `type`
+/// is not run, and on PreToolUse or PermissionRequest none of the file's hooks runs
+/// (`malformed_entry_skips_file`). Unknown keys, a fractional timeout and an `env` value that
+/// is a number leave the file running.
+const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
+    seen: "Claude Code 2.1.332 does not load it, and for a setting or an entry on PreToolUse or PermissionRequest runs none of this file's hooks (said only in its /doctor)",
+    toml_seen: None,
+    needs_type: true,
+    whole_seconds: false,
+    known_top_keys: false,
+    setting_types: &[
+        ("/model", "a string"),
+        ("/env", "an object"),
+        ("/permissions", "an object"),
+        ("/permissions/allow", "an array"),
+        ("/permissions/deny", "an array"),
+        ("/permissions/ask", "an array"),
+        ("/statusLine", "an object"),
+        ("/cleanupPeriodDays", "a number"),
+        ("/enabledPlugins", "an object"),
+    ],
+    whole_file_on: Some(&[EventKind::PreToolUse, EventKind::PermissionRequest]),
+};
+
 static CONFIG: ConfigSpec = ConfigSpec {
     other_events: &[],
     handler_keys: &[
@@ -846,6 +873,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         condition: Some("if"),
     },
     implied_type: None,
+    strict_load: Some(STRICT_LOAD),
     documents: Documents {
         file: &SETTINGS,
         plugin: Some(PluginForm {
@@ -861,7 +889,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".claude/settings.json",
     type_only_on: &[],
     plugins: Some(&PLUGINS),
-    timeout_millis: false,
+    timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
     kept_keys: &[],
     scripts: None,

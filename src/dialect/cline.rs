@@ -325,6 +325,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     flat_handlers: false,
     wrapper_optional: false,
     implied_type: Some("command"),
+    strict_load: None,
     // Source 3.0.65: hooks run in the workspace root; no variable names it.
     project_dir_variable: None,
     provided_env: &[],
@@ -350,7 +351,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".clinerules/hooks",
     type_only_on: &[],
     plugins: None,
-    timeout_millis: false,
+    timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
     kept_keys: &[],
     scripts: Some(&LAYOUT),

@@ -296,7 +296,9 @@ pub static HOOKS_FILE: DocumentKind = DocumentKind {
     name: "CodexHooks",
     wrapper_optional: false,
     wrapper_ignored: false,
-    top_keys: Some(&[]),
+    // Codex 0.171.0 takes a `description` beside `hooks` and refuses the file for any other
+    // key (STRICT_LOAD).
+    top_keys: Some(&["description"]),
     session_env: None,
     frontmatter: false,
 };
@@ -482,6 +484,25 @@ pub static DEF: DialectDef = DialectDef {
     },
 };
 
+/// Codex 0.171.0 reads `hooks.json` as one typed value (run, `hooks/list`: the file's hooks are
+/// gone and its warnings say `failed to parse hooks config … missing field \`type\``, `invalid
+/// type: map` for a timeout of `1.5` or `2.0`, `unknown field \`version\``); the session goes on
+/// without a word. Unknown handler and rule keys are kept, an unknown event is skipped.
+const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
+    seen: "Codex 0.171.0 refuses the whole file for it (\"failed to parse hooks config\", said only in its /hooks list) and runs none of its hooks",
+    // A `config.toml` with such a handler stops Codex itself: `codex exec` prints "Error
+    // loading config.toml: invalid type: floating point `1.5`, expected u64 in `hooks`" and runs
+    // nothing (run); `hooks/list` says "missing field `type`" as an error.
+    toml_seen: Some(
+        "Codex 0.171.0 refuses the whole config.toml for it (\"Error loading config.toml\") and does not start",
+    ),
+    needs_type: true,
+    whole_seconds: true,
+    known_top_keys: true,
+    setting_types: &[],
+    whole_file_on: None,
+};
+
 static CONFIG: ConfigSpec = ConfigSpec {
     other_events: &[],
     handler_keys: &[
@@ -495,6 +516,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     flat_handlers: false,
     wrapper_optional: false,
     implied_type: None,
+    strict_load: Some(STRICT_LOAD),
     // Codex sets no variable for hooks; they run in the project directory (run).
     project_dir_variable: None,
     provided_env: &[],
@@ -525,7 +547,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".codex/hooks.json",
     type_only_on: &[],
     plugins: None,
-    timeout_millis: false,
+    timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
     kept_keys: &[],
     scripts: None,
@@ -822,8 +844,13 @@ pub mod trust {
         out
     }
 
+    /// The key as a TOML basic string: JSON's escapes, and DEL, which JSON writes raw and TOML
+    /// refuses raw (a project folder named with it could not be installed, row 184).
     fn header(key: &str) -> String {
-        format!("[hooks.state.{}]", json!(key))
+        format!(
+            "[hooks.state.{}]",
+            json!(key).to_string().replace('\u{7f}', "\\u007F")
+        )
     }
 
     fn parse(text: &str) -> Result<toml_edit::DocumentMut, String> {

@@ -100,6 +100,21 @@ mod trust {
         );
     }
 
+    /// A project folder whose name holds DEL (row 184): JSON leaves it raw, TOML refuses it
+    /// raw, so the install failed ("invalid basic string"); escaped, the record reads back.
+    #[test]
+    fn a_key_holding_del_is_written_as_toml_reads_it() {
+        let key = "/p/we\u{7f}ird/.codex/hooks.json:pre_tool_use:0:0".to_string();
+        let records = vec![(key.clone(), "sha256:1".to_string())];
+        let text = set("model = \"o3\"\n", &records).unwrap();
+        assert!(text.contains("we\\u007Fird"), "{text}");
+        assert_eq!(
+            super::super::trust::recorded(&text, &key).as_deref(),
+            Some("sha256:1")
+        );
+        assert_eq!(unset(&text, &[key]).unwrap(), "model = \"o3\"\n");
+    }
+
     #[test]
     fn records_are_set_and_unset_keeping_every_other_line() {
         let text = "# mine\nmodel = \"o3\"\n\n[hooks.state.\"/a:stop:0:0\"]\nenabled = false\n";

@@ -729,7 +729,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     install_project: ".github/hooks/hookx.json",
     run_keys: RunKeys::NONE,
     plugins: None,
-    timeout_millis: false,
+    timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
     kept_keys: &[],
     install_user: ".copilot/hooks/hookx.json",
@@ -753,6 +753,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         drops: Some(&DROPS_CLAUDE_FILE),
     }],
     implied_type: None,
+    strict_load: None,
     documents: Documents {
         file: &FILE,
         plugin: None,
@@ -783,7 +784,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
 /// string its type runs (`command`, `prompt`, `url`) drops the file too (attacks rows 150-151).
 /// An empty matcher counts only on the events whose matcher Copilot keeps (the `true` rows of
 /// [`DISABLED_HOOKS`]); `prompt` runs on SessionStart only, `agent` nowhere, `http` anywhere
-/// but to an `http://` address on the two events that can deny. Copilot's own `.github/hooks/*.json` skips such an entry
+/// but to an `http://` address on the two events that can deny, and nowhere without a `url`
+/// string. An event whose value is not a list is skipped, the file kept. Copilot's own `.github/hooks/*.json` skips such an entry
 /// alone and runs the rest.
 static DROPS_CLAUDE_FILE: crate::tables::FileDrop = crate::tables::FileDrop {
     events_key: "hooks",
@@ -803,19 +805,17 @@ static DROPS_CLAUDE_FILE: crate::tables::FileDrop = crate::tables::FileDrop {
         ("http", crate::tables::TypeOn::Every),
     ],
     // Probed (attacks rows 150-151): each missing, `null`, a number or a list drops the file;
-    // an empty string does not.
-    needs: &[
-        ("command", "command"),
-        ("prompt", "prompt"),
-        ("http", "url"),
-    ],
+    // an empty string does not. `http`'s `url`: `url.required` below.
+    needs: &[("command", "command"), ("prompt", "prompt")],
     // `http://…` drops the file there (loopback or not); `https://…` does not (the hook then
-    // fails closed where it cannot connect).
+    // fails closed where it cannot connect). No `url`, or one that is not a string, drops it
+    // on every event (PreToolUse, PostToolUse, Stop probed).
     url: Some(crate::tables::UrlRule {
         type_name: "http",
         key: "url",
         prefix: "https://",
         on: &[EventKind::PreToolUse, EventKind::PermissionRequest],
+        required: true,
     }),
     fixes: crate::tables::DropFixes {
         shape: "write each entry as `{\"matcher\": …, \"hooks\": [{\"type\": \"command\", …}]}`: \
@@ -826,8 +826,8 @@ static DROPS_CLAUDE_FILE: crate::tables::FileDrop = crate::tables::FileDrop {
         timeout: "write a number of seconds above 0, or leave `\"timeout\"` out",
         handler_type: "Copilot takes no such handler there: move it to a file Copilot does not \
                        read (`~/.claude/settings.json`), or remove it",
-        needs: "give the handler its `command` (`prompt` for a prompt, `url` for http) as a \
-                string, or remove it",
+        needs: "give the handler its `command` (`prompt` for a prompt) as a string, or remove \
+                it",
         url: "use an `https://` address, or move the handler to a file Copilot does not read \
               (`~/.claude/settings.json`)",
     },

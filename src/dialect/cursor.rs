@@ -344,7 +344,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     ],
     flat_handlers: true,
     wrapper_optional: false,
-    timeout_millis: false,
+    timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
     kept_keys: &[],
     // No variable documented; "command paths are relative to the .cursor/hooks.json file".
@@ -375,6 +375,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     }],
     run_keys: RunKeys::NONE,
     implied_type: Some("command"),
+    strict_load: None,
     documents: Documents {
         file: &FILE,
         plugin: None,

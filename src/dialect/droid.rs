@@ -325,7 +325,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     flat_handlers: false,
     wrapper_optional: false,
     implied_type: None,
-    timeout_millis: false,
+    strict_load: None,
+    timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
     // Binary 0.225.2: a group's `commandRegex` narrows it to Execute calls whose command
     // matches; `hooksDisabled` and `showHookOutput` sit among the events. hookx keeps them

@@ -463,6 +463,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     flat_handlers: false,
     wrapper_optional: false,
     implied_type: None,
+    strict_load: None,
     project_dir_variable: Some("GEMINI_PROJECT_DIR"),
     // With them, the placeholders Gemini substitutes in an extension's command text
     // (`${extensionPath}`, `${workspacePath}`; source 0.61.0, gemini-facts.md).
@@ -500,7 +501,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".gemini/settings.json",
     type_only_on: &[],
     plugins: None,
-    timeout_millis: true,
+    timeout_unit: crate::tables::TimeoutUnit::Millis,
     zero_timeout_is_none: false,
     // Labels (`name` also keys de-duplication and `hooksConfig.disabled`), and a definition's
     // `sequential` (its event's handlers run one after another; hookx runs them in parallel).

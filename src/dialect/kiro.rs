@@ -342,11 +342,12 @@ static CONFIG: ConfigSpec = ConfigSpec {
     ],
     flat_handlers: true,
     wrapper_optional: false,
-    timeout_millis: false,
+    timeout_unit: crate::tables::TimeoutUnit::Seconds,
     // "`0` disables" ([v3]): no timeout.
     zero_timeout_is_none: true,
     // The rule's `name`, `description` and `enabled` (a disabled rule never runs).
-    kept_keys: &["name", "description", "enabled"],
+    // `version`: an IDE hook's own (`"1.0.0"`), kept with its rule.
+    kept_keys: &["name", "description", "enabled", "version"],
     // Not documented: the payload's `cwd` is the working directory.
     project_dir_variable: None,
     provided_env: &[],
@@ -364,6 +365,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     reads_foreign_as: &[],
     run_keys: RunKeys::NONE,
     implied_type: None,
+    strict_load: None,
     documents: Documents {
         file: &FILE,
         plugin: None,

@@ -303,7 +303,7 @@ pub(crate) const fn engine_config(me: &Engine, file: &'static DocumentKind) -> C
         ],
         flat_handlers: true,
         wrapper_optional: false,
-        timeout_millis: false,
+        timeout_unit: crate::tables::TimeoutUnit::Seconds,
         zero_timeout_is_none: false,
         kept_keys: &[],
         project_dir_variable: None,
@@ -321,6 +321,7 @@ pub(crate) const fn engine_config(me: &Engine, file: &'static DocumentKind) -> C
         reads_foreign_as: &[],
         run_keys: RunKeys::NONE,
         implied_type: None,
+        strict_load: None,
         documents: Documents {
             file,
             plugin: None,

@@ -450,7 +450,10 @@ static CONFIG: ConfigSpec = ConfigSpec {
     flat_handlers: false,
     wrapper_optional: false,
     implied_type: None,
-    timeout_millis: false,
+    strict_load: None,
+    // Source (`hook-timeout.ts`, `LEGACY_MILLISECOND_TIMEOUT_THRESHOLD`): a command hook's
+    // `timeout` of 1000 or more is still read as milliseconds, the unit it once was.
+    timeout_unit: crate::tables::TimeoutUnit::SecondsBelow(1000),
     zero_timeout_is_none: false,
     kept_keys: &[],
     // Run 0.24.4: hooks get QWEN_PROJECT_DIR, CLAUDE_PROJECT_DIR and GEMINI_PROJECT_DIR, all

@@ -207,7 +207,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // docs but in no table, is kept as written.
     flat_handlers: true,
     wrapper_optional: false,
-    timeout_millis: false,
+    timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
     kept_keys: &[],
     // No variable documented; `cwd` is "relative to repository root".
@@ -232,6 +232,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     ],
     run_keys: RunKeys::NONE,
     implied_type: None,
+    strict_load: None,
     documents: Documents {
         file: &FILE,
         plugin: None,

@@ -439,7 +439,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     ],
     flat_handlers: true,
     wrapper_optional: false,
-    timeout_millis: false,
+    timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
     // "Whether to display the hook's stdout/stderr output on the user-facing Cascade UI".
     kept_keys: &["show_output"],
@@ -459,6 +459,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     reads_foreign_as: &[],
     run_keys: RunKeys::NONE,
     implied_type: Some("command"),
+    strict_load: None,
     documents: Documents {
         file: &FILE,
         plugin: None,

@@ -164,20 +164,30 @@ fn refused_handler(
             drop.fixes.needs.to_string(),
         ));
     }
-    let rule = drop.url.as_ref()?;
-    let url = handler.get(rule.key).and_then(Value::as_str).unwrap_or("");
-    (type_name == rule.type_name && rule.on.contains(kind) && !url.starts_with(rule.prefix)).then(
-        || {
-            (
-                rule.key,
-                format!(
-                    "a handler of type `{type_name}` to `{}` on {event}",
-                    crate::diag::visible(url)
-                ),
-                drop.fixes.url.to_string(),
-            )
-        },
-    )
+    let rule = drop.url.as_ref().filter(|r| r.type_name == type_name)?;
+    let Some(url) = handler.get(rule.key).and_then(Value::as_str) else {
+        let what = format!(
+            "a handler of type `{type_name}` without a `{}` string",
+            rule.key
+        );
+        let at = match handler.get(rule.key) {
+            Some(_) => rule.key,
+            None => drop.type_key,
+        };
+        return rule
+            .required
+            .then(|| (at, format!("{what} on {event}"), drop.fixes.url.to_string()));
+    };
+    (rule.on.contains(kind) && !url.starts_with(rule.prefix)).then(|| {
+        (
+            rule.key,
+            format!(
+                "a handler of type `{type_name}` to `{}` on {event}",
+                crate::diag::visible(url)
+            ),
+            drop.fixes.url.to_string(),
+        )
+    })
 }
 
 /// The entry at `pointer` of `src`, located (a key that is missing: the object it is missing

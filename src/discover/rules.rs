@@ -2,7 +2,7 @@
 //! under a host ([`host_rules`]), and what `hookx run` runs itself ([`dispatch_rules`]), each
 //! with identical handlers de-duplicated as their dialect does.
 
-use super::hook_switch::{is_switched_off, switched_keys};
+use super::hook_switch::{key_of, switched_keys};
 use super::source::Source;
 use super::switches::{allowed_under, hooks_disabled, switched_off};
 use super::who_runs::{Runner, runner};
@@ -11,6 +11,7 @@ use crate::route::is_hookx_handler;
 use crate::tables::{Dialect, Rule};
 use crate::trust::{TrustState, TrustStore};
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::HashSet;
 
 /// One rule of the effective hook set, with the source it came from.
@@ -64,7 +65,7 @@ pub fn host_rules<'a>(
 }
 
 /// What `hookx run --host HOST` runs itself: the handlers the host reads but leaves to hookx
-/// by a setting of its own ([`is_switched_off`]) in trusted files, and the effective rules of
+/// by a setting of its own ([`super::is_switched_off`]) in trusted files, and the effective rules of
 /// sources that the host does not run natively, are not component-scoped ([`Runner::Hookx`])
 /// and are trusted with their current content. A handler identical to one the host runs natively is left out (it would
 /// run twice); de-duplication happens after the trust filter, so a trusted copy of a handler is
@@ -77,18 +78,30 @@ pub fn dispatch_rules<'a>(
     let allowed = allowed_under(sources, host);
     let keys = switched_keys(sources, host);
     // A handler the host reads itself but leaves to hookx by its own setting runs here, from
-    // a trusted file; the rest of the host's files only mark handlers as already run.
+    // a trusted file, once per key: the host keys a copy in its own files written in the other
+    // dialect's form (a team's Claude guard copied to `.github/hooks` in PascalCase) as the
+    // same handler, and ran it once per copy only while it ran them itself. The other
+    // dialect's files go first, so the copy that runs gets the payload it was written for;
+    // an untrusted copy claims no key. The rest of the host's files only mark handlers as
+    // already run.
+    let ran: RefCell<HashSet<String>> = RefCell::default();
     let switched = |s: &Source, rule: &Rule, h: &Handler| {
-        is_switched_off(host, &keys, s, rule, h) && store.state(s) == TrustState::Trusted
+        if keys.to_hookx.is_empty() {
+            return false;
+        }
+        key_of(host, s, rule, h).is_some_and(|k| {
+            keys.to_hookx.contains(k.as_str())
+                && store.state(s) == TrustState::Trusted
+                && ran.borrow_mut().insert(k)
+        })
     };
+    let native = |s: &Source| allowed(s) && runner(host, s) == Runner::Native;
     select(
         sources,
         store,
         &[
-            Pass::only(
-                |s| allowed(s) && runner(host, s) == Runner::Native,
-                &switched,
-            ),
+            Pass::only(|s| native(s) && s.dialect != host, &switched),
+            Pass::only(native, &switched),
             Pass::output(|s| {
                 allowed(s)
                     && runner(host, s) == Runner::Hookx

@@ -19,6 +19,11 @@ pub fn file_gate(
     source: &Source,
 ) -> Option<String> {
     let display = host.def().display;
+    if host == source.dialect
+        && let Some(d) = refused_whole(source)
+    {
+        return Some(format!("{}:{}: {}", d.line, d.col, d.message));
+    }
     if source.scope != Scope::Managed
         && let Some(policy) = discover::managed_only(sources, host)
     {
@@ -166,6 +171,16 @@ impl Review {
             self.shown
         )
     }
+}
+
+/// What makes `source`'s own agent refuse the whole file where hookx reads on
+/// ([`crate::config::strict_load`]).
+/// Read whole: `hookx run` reads only its event's part of a file.
+pub fn refused_whole(source: &Source) -> Option<crate::diag::Diagnostic> {
+    source.dialect.config().strict_load?;
+    let src = crate::source::SourceFile::read(&source.path).ok()?;
+    let src = crate::source::SourceFile::new(source.display.clone(), src.text);
+    crate::config::strict_load::refused_whole_text(&src, source.dialect)
 }
 
 /// Whether a handler is one of hookx's own routes (it runs `hookx run`).

@@ -155,13 +155,13 @@ fn find_handlers(
 }
 
 /// Whether a handler object is a route `install` wrote: it carries install's provenance record
-/// (`"hookx": {"created": "file"}` or `{"created": "entry"}`), or, written before install
-/// marked every entry, its command line is exactly one install writes (`PROGRAM run --host
-/// HOST --event EVENT` and nothing else). Not a handler whose command merely contains a route:
-/// that is the user's.
+/// (`"hookx": {"created": "folder" | "file" | "entry"}`, [`Created`]), or, written before
+/// install marked every entry, its command line is exactly one install writes (`PROGRAM run
+/// --host HOST --event EVENT` and nothing else). Not a handler whose command merely contains a
+/// route: that is the user's.
 pub fn is_own_route(handler: &Value) -> bool {
-    if let Some(marker) = handler.get(config::MARKER) {
-        return *marker == created_file() || *marker == created_entry();
+    if handler.get(config::MARKER).is_some() {
+        return Created::of(handler).is_some();
     }
     COMMAND_KEYS.iter().any(|k| {
         handler
@@ -172,35 +172,56 @@ pub fn is_own_route(handler: &Value) -> bool {
     })
 }
 
-/// The provenance record on the routing entries of a file install created.
-pub(crate) fn created_file() -> Value {
-    json!({"created": "file"})
+/// What install created along with a routing entry, as the entry's provenance record says:
+/// nothing more (an entry in a file that was there), the file, or the file and its folder.
+/// Uninstall takes back as much, and only while it is empty but for hookx's routes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Created {
+    Entry,
+    File,
+    Folder,
 }
 
-/// The provenance record on a routing entry install added to a file it did not create.
-pub(crate) fn created_entry() -> Value {
-    json!({"created": "entry"})
+impl Created {
+    const ALL: [Created; 3] = [Created::Entry, Created::File, Created::Folder];
+
+    /// The provenance record of an entry.
+    pub(crate) fn marker(self) -> Value {
+        let name = match self {
+            Created::Entry => "entry",
+            Created::File => "file",
+            Created::Folder => "folder",
+        };
+        json!({ "created": name })
+    }
+
+    /// What a routing handler's record says install created, if it is one of install's.
+    fn of(handler: &Value) -> Option<Created> {
+        let marker = handler.get(config::MARKER)?;
+        Self::ALL.into_iter().find(|c| c.marker() == *marker)
+    }
+}
+
+/// The provenance record on the routing entries of a file install created.
+pub(crate) fn created_file() -> Value {
+    Created::File.marker()
 }
 
 /// Whether a routing handler says install created its file.
 fn says_created(handler: &Value) -> bool {
-    handler.get(config::MARKER) == Some(&created_file())
+    Created::of(handler).is_some_and(|c| c >= Created::File)
 }
 
 /// The entry install adds for one event, in the host's own layout, marked as install's
-/// ([`is_own_route`]); `created`: install is creating the file, and the entry says so.
-fn new_entry(host: Dialect, kind: &EventKind, command: &str, created: bool) -> Value {
+/// ([`is_own_route`]) with what install `created` for it.
+fn new_entry(host: Dialect, kind: &EventKind, command: &str, created: Created) -> Value {
     let mut entry = layout(host, kind, command);
     let handler = match entry.get_mut("hooks").and_then(|h| h.get_mut(0)) {
         Some(inner) => inner,
         None => &mut entry,
     };
     if let Some(obj) = handler.as_object_mut() {
-        let marker = match created {
-            true => created_file(),
-            false => created_entry(),
-        };
-        obj.insert(config::MARKER.into(), marker);
+        obj.insert(config::MARKER.into(), created.marker());
     }
     entry
 }
@@ -211,10 +232,7 @@ pub(crate) fn route_timeout(host: Dialect, kind: &EventKind) -> Option<(&'static
     let route = &host.def().route;
     let key = route.timeout_key?;
     let secs = route.limit.on(kind);
-    let timeout = match host.config().timeout_millis {
-        true => secs.saturating_mul(1000),
-        false => secs,
-    };
+    let timeout = host.config().timeout_unit.written(secs);
     Some((key, timeout.into()))
 }
 
@@ -272,14 +290,15 @@ pub(crate) struct Tally {
 
 /// Brings the routes of the event arrays at `events` in line with the `needed` events: adds
 /// the missing ones, re-points those that run another hookx, removes surplus copies and the
-/// routes no rule needs; `created`: install is creating the file.
+/// routes no rule needs; `created`: what install is creating with the file (nothing when the
+/// file was there).
 pub(crate) fn install_text(
     text: &mut JsonText,
     events: &[Seg],
     (host, scope): (Dialect, InstallScope),
     hookx: super::Program<'_>,
     needed: &[&str],
-    created: bool,
+    created: Created,
     tally: &mut Tally,
 ) {
     if needed.is_empty() && text.value(events).is_none_or(|v| !v.is_object()) {
@@ -374,14 +393,18 @@ pub(crate) fn install_text(
     }
 }
 
-/// Removes every routing entry of `host`: how many, and whether one said install created the
-/// file.
-pub(crate) fn uninstall_text(text: &mut JsonText, events: &[Seg], host: Dialect) -> (usize, bool) {
+/// Removes every routing entry of `host`: how many, and the most one said install created
+/// with it.
+pub(crate) fn uninstall_text(
+    text: &mut JsonText,
+    events: &[Seg],
+    host: Dialect,
+) -> (usize, Created) {
     let Some(Value::Object(names)) = text.value(events) else {
-        return (0, false);
+        return (0, Created::Entry);
     };
     let mut removed = 0;
-    let mut created = false;
+    let mut created = Created::Entry;
     for name in names.keys() {
         let list = path_to(events, &[Seg::from(name.as_str())]);
         let Some(entries) = entries_of(text, &list) else {
@@ -391,13 +414,13 @@ pub(crate) fn uninstall_text(text: &mut JsonText, events: &[Seg], host: Dialect)
         if routes.is_empty() {
             continue;
         }
-        created |= routes.iter().any(|&(i, inner)| {
+        for &(i, inner) in &routes {
             let handler = match inner {
                 Some(j) => entries[i].get("hooks").and_then(|h| h.get(j)),
                 None => entries.get(i),
             };
-            handler.is_some_and(says_created)
-        });
+            created = created.max(handler.and_then(Created::of).unwrap_or(Created::Entry));
+        }
         removed += remove_routes(text, &list, &entries, &routes);
         if text.is_bare_empty(&list) {
             let _ = text.remove(&list);

@@ -28,7 +28,7 @@ pub use entry::{
     Program, hookx_handler_can_run, is_hookx_entry, is_hookx_handler, is_hookx_program,
     is_plain_route, is_this_hookx, route_can_run, route_command, route_host, route_key,
 };
-pub use file::is_own_route;
+pub use file::{Created, is_own_route};
 pub(crate) use file::{
     Tally, created_file, events_path, fresh_text, install_text, layout, own_route_events,
     routes_in_list, uninstall_text,

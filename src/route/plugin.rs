@@ -53,9 +53,9 @@ pub(crate) fn converted_plugin(
             let Some(line) = command.command.as_ref().or(command.bash.as_ref()) else {
                 continue;
             };
-            let millis = match host.config().timeout_millis {
-                true => handler.timeout,
-                false => handler.timeout.map(|s| s.saturating_mul(1000)),
+            let millis = match host.config().timeout_unit {
+                crate::tables::TimeoutUnit::Millis => handler.timeout,
+                _ => handler.timeout.map(|s| s.saturating_mul(1000)),
             };
             let mut entry = serde_json::json!({
                 "matcher": rule.matcher,
@@ -181,9 +181,9 @@ pub fn converted_document(
                 continue;
             };
             let millis = entry.get("timeout_ms").and_then(Value::as_u64);
-            let timeout = match host.config().timeout_millis {
-                true => millis,
-                false => millis.map(|m| m / 1000),
+            let timeout = match host.config().timeout_unit {
+                crate::tables::TimeoutUnit::Millis => millis,
+                _ => millis.map(|m| m / 1000),
             };
             let mut extra = Map::new();
             if let Some(record) = entry.get(crate::config::MARKER) {

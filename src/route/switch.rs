@@ -17,6 +17,10 @@ use serde_json::{Map, Value, json};
 /// The record's mark of a list the user had before hookx listed a key in it.
 const USERS_LIST: &str = "usersList";
 
+/// The whitespace inside such a list when it was empty (`[\n]`): put back when it is empty
+/// again, for an emptied list reads `[]`.
+const USERS_BLANK: &str = "usersListBlank";
+
 /// How the record names an install of the home's files (`--scope user`).
 pub const HOME_OWNER: &str = "~";
 
@@ -84,6 +88,12 @@ pub fn switch_text(
         None => false,
         Some(v) => v.as_bool().ok_or_else(bad)?,
     };
+    let blank = match record.get(USERS_BLANK) {
+        None if owners.is_empty() => text.blank(&list).map(str::to_string),
+        None => None,
+        Some(v) => Some(v.as_str().ok_or_else(bad)?.to_string()),
+    }
+    .filter(|b| users_list && !b.is_empty());
     let had = union(&owners).ok_or_else(bad)?;
     // An install whose folder is gone (moved, deleted) can never be uninstalled from it: its
     // keys would stay listed, the handlers off everywhere for good. Any edit drops it.
@@ -118,10 +128,18 @@ pub fn switch_text(
     if text.len(&list) == Some(0) && !users_list {
         text.remove(&list).ok_or("cannot edit the list")?;
     }
+    if let Some(blank) = &blank
+        && text.blank(&list).is_some()
+    {
+        text.set_blank(&list, blank).ok_or_else(bad)?;
+    }
     let has_record = text.value(&record_at).is_some();
     let mut new_record = json!({"created": created, switch.key: owners});
     if users_list {
         new_record[USERS_LIST] = json!(true);
+    }
+    if let Some(blank) = blank {
+        new_record[USERS_BLANK] = json!(blank);
     }
     match (has_record, owners.is_empty()) {
         (true, true) => text.remove(&record_at),

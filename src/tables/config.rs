@@ -107,6 +107,9 @@ pub struct ConfigSpec {
     /// The handler type an entry without `type` has, which hookx then leaves out too (Cursor's
     /// entries are commands unless they say otherwise).
     pub implied_type: Option<&'static str>,
+    /// How the agent's own loader reads its hook file, where it refuses the whole file for
+    /// what hookx only warns about ([`StrictLoad`]); `None`: it does not, or it is not known.
+    pub strict_load: Option<StrictLoad>,
     /// The variable the agent sets to a plugin's folder for the plugin's hooks.
     pub plugin_root_var: Option<&'static str>,
     /// Where `convert --write` puts a converted file without `--out`, below the project.
@@ -116,9 +119,9 @@ pub struct ConfigSpec {
     /// Where the agent records its installed plugins and how it decides which it loads, when
     /// its plugins carry hooks ([`crate::plugins`]).
     pub plugins: Option<&'static PluginSpec>,
-    /// Whether `timeout` is in milliseconds (Gemini CLI), not seconds. hookx's model holds
-    /// seconds: a millisecond timeout is read rounded up to whole seconds.
-    pub timeout_millis: bool,
+    /// The unit of `timeout` as written. hookx's model holds seconds: a millisecond timeout
+    /// is read rounded up to whole seconds.
+    pub timeout_unit: TimeoutUnit,
     /// Whether `timeout: 0` means "no timeout" (Kiro, [v3]), not an instant kill: hookx runs
     /// such a handler without a limit of its own, and converts it so.
     pub zero_timeout_is_none: bool,
@@ -559,6 +562,30 @@ pub struct FileDrop {
     pub source: &'static str,
 }
 
+/// The forms for which an agent's own loader, reading its hook file as one typed value,
+/// refuses the whole file and runs none of its hooks, where hookx reads on with a warning.
+/// `validate` makes each an error, and `doctor` says the file runs under none of its agent.
+#[derive(Debug, Clone, Copy)]
+pub struct StrictLoad {
+    /// Who was seen doing it, and what it says, for the messages.
+    pub seen: &'static str,
+    /// The same for the hooks of its TOML settings, where it refuses those too.
+    pub toml_seen: Option<&'static str>,
+    /// A handler without `type` (hookx reads it as a command).
+    pub needs_type: bool,
+    /// A timeout that is no whole number (hookx rounds it up).
+    pub whole_seconds: bool,
+    /// A top-level key besides the file kind's `top_keys` (hookx keeps it as written).
+    pub known_top_keys: bool,
+    /// Settings beside the hooks (a JSON pointer into the file, and what it must be, as
+    /// [`crate::diag::json_type`] names it) whose value of another type makes the agent refuse
+    /// the whole file: hookx does not read them otherwise. Those probed, not a schema.
+    pub setting_types: &'static [(&'static str, &'static str)],
+    /// Where a refused entry takes only itself out, not the whole file, except on these
+    /// events; `None`: the whole file on every event.
+    pub whole_file_on: Option<&'static [crate::model::EventKind]>,
+}
+
 /// What to change in a file a host drops ([`FileDrop`]), for each kind of entry it refuses.
 #[derive(Debug)]
 pub struct DropFixes {
@@ -572,16 +599,51 @@ pub struct DropFixes {
     pub url: &'static str,
 }
 
-/// Handlers of `type_name` on `on` whose `key` does not start with `prefix` are refused.
+/// Handlers of `type_name` on `on` whose `key` does not start with `prefix` are refused; on
+/// every event when `required` and the `key` is missing or not a string.
 #[derive(Debug)]
 pub struct UrlRule {
     pub type_name: &'static str,
     pub key: &'static str,
     pub prefix: &'static str,
     pub on: &'static [crate::model::EventKind],
+    pub required: bool,
 }
 
 /// The events on which a host takes a handler type.
+/// The unit a dialect writes a handler's `timeout` in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeoutUnit {
+    Seconds,
+    /// Gemini CLI, Augment.
+    Millis,
+    /// Seconds, except a value at or above this, which is milliseconds (Qwen Code keeps the
+    /// meaning of the millisecond timeouts it used to read).
+    SecondsBelow(u64),
+}
+
+impl TimeoutUnit {
+    /// Whether a timeout written as `value` is milliseconds; a value that is no number is one
+    /// only where every timeout is.
+    pub fn reads_millis(self, value: Option<f64>) -> bool {
+        match self {
+            TimeoutUnit::Seconds => false,
+            TimeoutUnit::Millis => true,
+            TimeoutUnit::SecondsBelow(from) => value.is_some_and(|v| v >= from as f64),
+        }
+    }
+
+    /// `secs` as written: milliseconds where the agent would read the seconds as such.
+    pub fn written(self, secs: u64) -> u64 {
+        match self {
+            TimeoutUnit::Seconds => secs,
+            TimeoutUnit::Millis => secs.saturating_mul(1000),
+            TimeoutUnit::SecondsBelow(from) if secs >= from => secs.saturating_mul(1000),
+            TimeoutUnit::SecondsBelow(_) => secs,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 pub enum TypeOn {
     Every,

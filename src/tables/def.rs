@@ -163,7 +163,7 @@ pub struct RouteSpec {
     /// The handler key the command goes in.
     pub command_key: &'static str,
     /// The handler key the route's timeout goes in (in the host's unit:
-    /// [`ConfigSpec::timeout_millis`]), where the host's entries have one: install writes
+    /// [`ConfigSpec::timeout_unit`]), where the host's entries have one: install writes
     /// [`RouteSpec::limit`] there.
     pub timeout_key: Option<&'static str>,
     /// How long the host lets the route run before it kills hookx and goes on without its

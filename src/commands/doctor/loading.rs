@@ -314,6 +314,35 @@ impl Doctor<'_> {
                 ));
             }
         }
+        // Every file holding hookx's routes is one the host refuses whole (a Claude setting of
+        // the wrong type, attacks row 185): the host never calls hookx.
+        if runs == Runs::Hookx {
+            let routes: Vec<(&Source, crate::diag::Diagnostic)> = self
+                .sources
+                .iter()
+                .filter(|s| s.dialect == host)
+                .filter(|s| {
+                    s.document().is_some_and(|d| {
+                        d.rules
+                            .iter()
+                            .any(|r| r.handlers.iter().any(crate::route::is_hookx_handler))
+                    })
+                })
+                .map(|s| (s, crate::dispatch::gates::refused_whole(s)))
+                .map(|(s, d)| Some((s, d?)))
+                .collect::<Option<_>>()
+                .unwrap_or_default();
+            if let Some((first, d)) = routes.first() {
+                findings.push(Finding::new(
+                    Level::Warning,
+                    format!(
+                        "off under {display}: {display} loads none of {}, which holds hookx's route ({}:{}: {})",
+                        first.display, d.line, d.col, d.message
+                    ),
+                    Some(format!("hookx validate {}", shell_path(&first.display))),
+                ));
+            }
+        }
         // The agent obeys every settings file; hookx only trusted ones.
         let switch = match runs {
             Runs::Native => discover::hooks_disabled_by_agent(self.sources, source.dialect),
@@ -455,6 +484,16 @@ fn unloadable(source: &Source, host: Dialect, runs: Runs) -> Option<Finding> {
                 "move the events out of the `hooks` wrapper in {}",
                 source.display
             )),
+        ));
+    }
+    if runs == Runs::Native
+        && host == source.dialect
+        && let Some(d) = crate::dispatch::gates::refused_whole(source)
+    {
+        return Some(Finding::new(
+            Level::Error,
+            format!("{}:{}: {}", d.line, d.col, d.message),
+            Some(format!("hookx validate {}", shell_path(&source.display))),
         ));
     }
     if runs == Runs::Native

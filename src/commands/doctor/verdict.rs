@@ -75,13 +75,20 @@ impl Doctor<'_> {
         if left_to_hookx {
             verdict.findings.push(Finding::new(
                 Level::Note,
-                format!(
-                    "{} reads it itself but leaves it to hookx by its own setting (`hookx \
-                     install --host {host}` wrote it): hookx runs it, with the {} payload it \
-                     was written for",
-                    host.def().display,
-                    rule.flavor.name()
-                ),
+                match &verdict.planned {
+                    None => format!(
+                        "{} reads it itself but leaves it to hookx by its own setting (`hookx \
+                         install --host {host}` wrote it): hookx runs it, with the {} payload \
+                         it was written for",
+                        host.def().display,
+                        rule.flavor.name()
+                    ),
+                    Some(runner) => format!(
+                        "{} reads it itself but leaves it to hookx by its own setting (`hookx \
+                         install --host {host}` wrote it); the rule's runner is {runner}",
+                        host.def().display,
+                    ),
+                },
                 None,
             ));
             let others = discover::switched_by_installs(
@@ -244,13 +251,27 @@ impl Doctor<'_> {
                 .likely_copies
                 .get(&crate::plan::copy_key(source, rule, i))
             {
+                // The host's own setting keys both as one handler, left to hookx: it runs one.
+                let one = left_to_hookx
+                    && self
+                        .plans
+                        .iter()
+                        .find(|p| p.host == host)
+                        .is_some_and(|p| p.one_rule_with(source, rule, i, other));
                 verdict.findings.push(Finding::new(
                     Level::Note,
-                    format!(
-                        "likely a copy made by hand of a rule in {other} (the same event and \
-                         command, no record of `convert`'s): hookx treats it as a rule of its \
-                         own, so both run where both are read"
-                    ),
+                    match one {
+                        true => format!(
+                            "the same handler as one in {other} to {}, whose setting leaves \
+                             both to hookx: hookx runs it once per event",
+                            host.def().display
+                        ),
+                        false => format!(
+                            "likely a copy made by hand of a rule in {other} (the same event \
+                             and command, no record of `convert`'s): hookx treats it as a rule \
+                             of its own, so both run where both are read"
+                        ),
+                    },
                     None,
                 ));
             }
@@ -489,10 +510,7 @@ fn outlasts_the_route(handler: &Handler, i: usize, rule: &Rule, host: Dialect) -
         .flavor
         .handler_key(HandlerField::Timeout)
         .unwrap_or("timeout");
-    let value = match rule.flavor.dialect().config().timeout_millis {
-        true => secs.saturating_mul(1000),
-        false => secs,
-    };
+    let value = rule.flavor.dialect().config().timeout_unit.written(secs);
     Some(Finding::new(
         Level::Warning,
         format!(

@@ -1,0 +1,137 @@
+//! What makes an agent's own loader refuse its whole hook file where hookx reads on with a
+//! warning ([`crate::tables::StrictLoad`], table data: Codex 0.171.0). `validate` makes each an
+//! error that says so; `doctor` and `simulate` say the file's hooks run under none of that agent.
+
+use super::syntax::{self, Format};
+use crate::diag::{Diagnostic, Severity};
+use crate::positions::escape;
+use crate::source::SourceFile;
+use crate::tables::{Dialect, Document};
+
+/// A warning for each top-level key the file's kind does not hold besides its hooks.
+pub fn unknown_top_keys(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
+    let Some(known) = doc.kind.top_keys else {
+        return Vec::new();
+    };
+    doc.extra
+        .keys()
+        .filter(|k| !known.contains(&k.as_str()))
+        .map(|key| {
+            let pointer = format!("/{}", escape(key));
+            let message = format!(
+                "unknown top-level key `{key}` in a {} file; it is kept as written",
+                doc.dialect
+            );
+            let mut diag = match syntax::locate(src, &pointer) {
+                Some(o) => Diagnostic::at_offset(Severity::Warning, src, o, message),
+                None => Diagnostic::at_line_col(Severity::Warning, src, 1, 1, message),
+            };
+            diag.pointer = Some(pointer);
+            diag
+        })
+        .collect()
+}
+
+/// An error for each setting of `doc` whose value is not of the type its agent requires
+/// ([`crate::tables::StrictLoad::setting_types`]).
+pub fn wrong_setting_types(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
+    let Some(strict) = doc.dialect.config().strict_load else {
+        return Vec::new();
+    };
+    let Some(seen) = seen(src, doc.dialect) else {
+        return Vec::new();
+    };
+    let settings = serde_json::Value::Object(doc.extra.clone());
+    strict
+        .setting_types
+        .iter()
+        .filter_map(|&(pointer, wanted)| {
+            let found = crate::diag::json_type(settings.pointer(pointer)?);
+            (found != wanted).then(|| {
+                let message = format!(
+                    "`{}` must be {wanted}, found {found}; {seen}",
+                    pointer.trim_start_matches('/').replace('/', ".")
+                );
+                let mut diag = match syntax::locate(src, pointer) {
+                    Some(o) => Diagnostic::at_offset(Severity::Error, src, o, message),
+                    None => Diagnostic::at_line_col(Severity::Error, src, 1, 1, message),
+                };
+                diag.pointer = Some(pointer.to_string());
+                diag
+            })
+        })
+        .collect()
+}
+
+/// Whether a refusal at `pointer` (into a file of `dialect`) takes the whole file out, not just
+/// its entry ([`crate::tables::StrictLoad::whole_file_on`]).
+fn whole_file(dialect: Dialect, pointer: Option<&str>) -> bool {
+    let Some(events) = dialect.config().strict_load.and_then(|s| s.whole_file_on) else {
+        return true;
+    };
+    let Some(pointer) = pointer else {
+        return true;
+    };
+    let Some(event) = pointer.strip_prefix("/hooks/") else {
+        // A setting beside the hooks.
+        return true;
+    };
+    let key = event.split('/').next().unwrap_or_default();
+    dialect
+        .flavors()
+        .find_map(|f| f.tables().event_kind(key))
+        .is_some_and(|kind| events.contains(&kind))
+}
+
+/// What the agent does with a file of `src`'s format it refuses, when it is strict about it.
+fn seen(src: &SourceFile, dialect: Dialect) -> Option<&'static str> {
+    let strict = dialect.config().strict_load?;
+    match Format::of(&src.path) {
+        Format::Json => Some(strict.seen),
+        Format::Toml => strict.toml_seen,
+        Format::Frontmatter => None,
+    }
+}
+
+/// Makes an error, saying what the agent does, of each warning in `diags` (of `src`, a file of
+/// `dialect`) for which the agent refuses the whole file.
+pub fn apply(src: &SourceFile, dialect: Dialect, diags: &mut [Diagnostic]) {
+    let (Some(strict), Some(seen)) = (dialect.config().strict_load, seen(src, dialect)) else {
+        return;
+    };
+    for d in diags.iter_mut().filter(|d| d.severity == Severity::Warning) {
+        let refused = (strict.needs_type && d.message.starts_with("handler has no `type`"))
+            || (strict.whole_seconds && d.message.contains("` is fractional;"))
+            || (strict.known_top_keys && d.message.starts_with("unknown top-level key"));
+        if refused {
+            d.severity = Severity::Error;
+            d.message = format!("{}; {seen}", d.message);
+        }
+    }
+}
+
+/// The first form in `src` (read as `doc`, with the reader's `diagnostics`) for which its
+/// agent refuses the whole file, as `validate` says it.
+pub fn refused_whole(
+    src: &SourceFile,
+    doc: &Document,
+    diagnostics: &[Diagnostic],
+) -> Option<Diagnostic> {
+    let seen = seen(src, doc.dialect)?;
+    let mut all: Vec<Diagnostic> = diagnostics.to_vec();
+    all.extend(unknown_top_keys(src, doc));
+    apply(src, doc.dialect, &mut all);
+    all.extend(wrong_setting_types(src, doc));
+    all.into_iter().find(|d| {
+        d.severity == Severity::Error
+            && d.message.ends_with(seen)
+            && whole_file(doc.dialect, d.pointer.as_deref())
+    })
+}
+
+/// [`refused_whole`] of `src` read whole as a file of `dialect` (none when it does not parse:
+/// that is said as it is).
+pub fn refused_whole_text(src: &SourceFile, dialect: Dialect) -> Option<Diagnostic> {
+    let parsed = super::read::read(src, dialect).ok()?;
+    refused_whole(src, &parsed.document, &parsed.diagnostics)
+}
