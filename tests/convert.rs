@@ -786,6 +786,26 @@ fn unknown_fields_are_losses() {
     );
 }
 
+/// Qwen Code 0.24.4 hands its settings `env` to every hook
+/// (`live_qwen::a_projects_env_reaches_the_users_hooks`); convert does not copy it, so it is a
+/// loss, to Claude too, whose settings have an `env` of their own.
+#[test]
+fn a_qwen_settings_env_is_a_loss() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("settings.json");
+    let text = json!({"env": {"PYTHONPATH": "./py"}, "hooks": {"PreToolUse": [
+        {"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}});
+    std::fs::write(&path, serde_json::to_string_pretty(&text).unwrap()).unwrap();
+    let items = losses(path.to_str().unwrap(), qwen::DIALECT, CLAUDE);
+    assert_loss(&items, "/env", "settings `env`", 2, 10);
+    let why = items.iter().find(|l| l["pointer"] == "/env").unwrap()["why"].clone();
+    assert!(
+        why.as_str()
+            .is_some_and(|w| w.contains("convert does not copy it into claude's settings `env`")),
+        "{why}"
+    );
+}
+
 #[test]
 fn agent_variables_the_target_does_not_set_are_losses() {
     let f = "tests/fixtures/claude/wild-plugin-hooks.json";
@@ -1264,7 +1284,7 @@ fn gemini_millisecond_timeouts_become_seconds() {
 
 /// Qwen Code reads a command hook's `timeout` in seconds, except a value of 1000 or more,
 /// which it still reads as milliseconds, the unit it used before (source, qwen-code
-/// `hook-timeout.ts`, `LEGACY_MILLISECOND_TIMEOUT_THRESHOLD`). Real settings carry both
+/// `hook-timeout.ts`, `LEGACY_MILLISECOND_TIMEOUT_THRESHOLD`); other hooks' are seconds. Real settings carry both
 /// (choms0521/oh-qwen-code: `"timeout": 5000`, five seconds): converted, each keeps the time
 /// Qwen gives it, and a long timeout from elsewhere is written so Qwen reads it back whole.
 #[test]
@@ -1273,7 +1293,8 @@ fn qwen_timeouts_of_1000_and_more_are_milliseconds() {
         {"type": "command", "command": "a", "timeout": 5000},
         {"type": "command", "command": "b", "timeout": 30},
         {"type": "command", "command": "c", "timeout": 1500},
-        {"type": "command", "command": "d", "timeout": 999}]}]}}"#;
+        {"type": "command", "command": "d", "timeout": 999},
+        {"type": "prompt", "prompt": "Is this safe?", "timeout": 1200}]}]}}"#;
     let src = SourceFile::new("settings.json", text);
     let parsed = read(&src, qwen::DIALECT).unwrap();
     let timeouts: Vec<_> = parsed.document.rules[0]
@@ -1281,7 +1302,15 @@ fn qwen_timeouts_of_1000_and_more_are_milliseconds() {
         .iter()
         .map(|h| h.timeout)
         .collect();
-    assert_eq!(timeouts, [Some(5), Some(30), Some(2), Some(999)]);
+    // A prompt hook's timeout is seconds whatever its size ("command hooks still read 1000 or
+    // more as legacy milliseconds, everything else seconds", `formatHookTimeout`).
+    assert_eq!(
+        timeouts,
+        [Some(5), Some(30), Some(2), Some(999), Some(1200)]
+    );
+    let same = convert::convert(&[(&src, &parsed.document)], &options(qwen::DIALECT));
+    let same: Value = serde_json::from_str(&write::to_text(&same.document)).unwrap();
+    assert_eq!(same["hooks"]["PreToolUse"][0]["hooks"][4]["timeout"], 1200);
     let to_claude = convert::convert(&[(&src, &parsed.document)], &options(claude::DIALECT));
     let claude_text: Value = serde_json::from_str(&write::to_text(&to_claude.document)).unwrap();
     let written: Vec<_> = (0..4)

@@ -323,6 +323,88 @@ fn codex_hooks_in_an_untrusted_project_never_load() {
     );
 }
 
+/// Copilot CLI 1.0.102 does not load an entry of its own `.github/hooks/*.json` whose
+/// `timeoutSec` (PascalCase: `timeout`) is 0, -1, `"5"`, `null` or `true`; it runs the rest of
+/// the file, and takes 0.5 or 1e12 (live: `live_copilot::own_file_timeouts`). doctor says
+/// such an entry never fires there, and why; validate says it at the value.
+#[test]
+fn a_copilot_entry_with_a_timeout_copilot_refuses_never_fires_there() {
+    let w = World::new();
+    let entry = |name: &str, t: Value| json!({"type": "command", "bash": format!("./{name}.sh"), "timeoutSec": t});
+    w.write_json(
+        "project/.github/hooks/hooks.json",
+        json!({"version": 1, "hooks": {"preToolUse": [
+            {"type": "command", "bash": "./guard.sh"},
+            entry("zero", json!(0)), entry("minus", json!(-1)), entry("text", json!("5")),
+            entry("null", Value::Null), entry("half", json!(0.5)), entry("huge", json!(1e12))],
+            "PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": "./beside.sh"},
+                {"type": "command", "command": "./pascal.sh", "timeout": 0}]}]}}),
+    );
+    let (_, report) = w.doctor(Some("copilot"));
+    let rule = |handler: &str| -> Value {
+        file(&report, ".github/hooks/hooks.json")["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| {
+                r["handler"]
+                    .as_str()
+                    .is_some_and(|h| h.starts_with(handler))
+            })
+            .unwrap_or_else(|| panic!("no rule {handler}: {report:#}"))["hosts"][0]
+            .clone()
+    };
+    for (name, value) in [
+        ("zero", "0"),
+        ("minus", "-1"),
+        ("text", "\"5\""),
+        ("null", "null"),
+    ] {
+        let v = rule(&format!("./{name}.sh"));
+        assert_eq!(v["status"], "never", "{name}: {v:#}");
+        assert!(
+            has(
+                &v,
+                &format!("Copilot does not load this entry: `\"timeoutSec\": {value}`"),
+                Some("write a number of seconds above 0, or leave `\"timeoutSec\"` out")
+            ),
+            "{name}: {v:#}"
+        );
+    }
+    for name in ["guard", "half", "huge"] {
+        let v = rule(&format!("./{name}.sh"));
+        assert_eq!(v["status"], "blocked", "{name}: {v:#}");
+        assert!(!has(&v, "does not load", None), "{name}: {v:#}");
+    }
+    // One handler of a group: the rest of the group runs.
+    let v = rule("./beside.sh");
+    assert_eq!(v["status"], "blocked", "{v:#}");
+    assert!(
+        has(
+            &v,
+            "Copilot does not load its handler 2: `\"timeout\": 0`",
+            None
+        ),
+        "{v:#}"
+    );
+    let out = common::hookx()
+        .arg("validate")
+        .arg(w.project().join(".github/hooks/hooks.json"))
+        .output()
+        .unwrap();
+    let said =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("warning: Copilot does not load an entry whose `timeoutSec` is 0")
+            && said.contains(
+                "found \"5\"; Copilot does not load this entry (the rest of the file runs)"
+            )
+            && said.contains("warning: Copilot does not load an entry whose `timeout` is 0"),
+        "{said}"
+    );
+}
+
 #[test]
 fn repo_hooks_in_an_untrusted_folder_do_not_run_in_prompt_mode() {
     let w = World::new();
@@ -1612,6 +1694,51 @@ fn a_projects_bash_function_is_said_on_the_users_files() {
     );
 }
 
+/// Qwen Code 0.24.4 hands the user's hooks what a project's settings `env` and its first
+/// variables file (`.qwen/.env`, `.env`, from the project up) set where it is unset, but
+/// not its loader keys, nor from `env` the library path (live:
+/// `live_qwen::a_projects_env_reaches_the_users_hooks`): doctor says on the user's file
+/// exactly what reaches it.
+#[test]
+fn a_projects_env_is_said_on_the_users_files_under_qwen() {
+    let w = World::new();
+    w.write_json(
+        "home/.qwen/settings.json",
+        claude_hooks(&[("PreToolUse", Some("run_shell_command"), command("jq -e ."))]),
+    );
+    w.write_json(
+        "project/.qwen/settings.json",
+        json!({"env": {"PATH": "./tools:/usr/bin", "LD_LIBRARY_PATH": "./lib",
+            "LD_PRELOAD": "./x.so", "BASH_FUNC_grep%%": "() { return 1; }",
+            "NODE_OPTIONS": "--require ./x.js", "PYTHONPATH": "./py"}}),
+    );
+    w.write(
+        "project/.qwen/.env",
+        "PATH=./tools\nLD_LIBRARY_PATH=./lib\nBASH_ENV=./b\nPERL5LIB=./pl\n",
+    );
+    let (_, report) = w.doctor(Some("qwen"));
+    let said: Vec<String> = findings(loading(&report, "~/.qwen/settings.json", "qwen"))
+        .into_iter()
+        .filter(|f| f.contains("for every hook Qwen runs where it is unset"))
+        .map(|f| {
+            f.trim_start_matches('"')
+                .split(" for every")
+                .next()
+                .unwrap_or_default()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        said,
+        [
+            ".qwen/.env sets `LD_LIBRARY_PATH`",
+            ".qwen/.env sets `PERL5LIB`",
+            ".qwen/settings.json sets `PYTHONPATH`",
+        ],
+        "{report:#}"
+    );
+}
+
 /// Attacks row 85: a project's `"disableAllHooks": true` turns off every hook Claude runs, the
 /// user's and hookx's user route with them (Claude Code 2.1.332, `live_claude`
 /// `a_projects_kill_switch_turns_off_hookxs_user_route_too`): the user's Gemini guard, which
@@ -1656,6 +1783,37 @@ fn a_projects_kill_switch_is_said_on_what_hookxs_route_runs_under_claude() {
 /// every hook Gemini runs, the user's own included (Gemini CLI 0.61.0, `live_gemini`
 /// `a_projects_env_file_reaches_the_users_hooks`): `LD_PRELOAD` there is said on the user's
 /// files, `PATH` (always set, so never taken from it) is not.
+/// Gemini 0.61.0 loads the first `.gemini/.env` or `.env` from the project up, so a `.env` in
+/// the folder above the project too, before the home's own (live:
+/// `live_gemini::an_env_file_above_the_project_reaches_the_users_hooks`): doctor names that
+/// file. The home's own is the user's, and said nowhere.
+#[test]
+fn an_env_file_above_the_project_is_said_on_the_users_files_under_gemini() {
+    let w = World::new();
+    w.write_json(
+        "home/.gemini/settings.json",
+        json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [command("jq -e .")]}]}}),
+    );
+    w.write("home/.gemini/.env", "LD_PRELOAD=/home.so\n");
+    let above = w.write(".env", "BASH_ENV=/above-bashenv\n");
+    let said = |report: &Value| -> Vec<String> {
+        findings(loading(report, "~/.gemini/settings.json", "gemini"))
+            .into_iter()
+            .filter(|f| f.contains("for every hook Gemini runs where it is unset"))
+            .collect()
+    };
+    let (_, report) = w.doctor(Some("gemini"));
+    let said_above = said(&report);
+    assert!(
+        said_above.len() == 1
+            && said_above[0].contains(&format!("{} sets `BASH_ENV`", above.display())),
+        "{said_above:#?}"
+    );
+    std::fs::remove_file(&above).unwrap();
+    let (_, report) = w.doctor(Some("gemini"));
+    assert_eq!(said(&report), Vec::<String>::new());
+}
+
 #[test]
 fn a_projects_env_file_is_said_on_the_users_files_under_gemini() {
     let w = World::new();
@@ -1675,50 +1833,6 @@ fn a_projects_env_file_is_said_on_the_users_files_under_gemini() {
         .collect();
     assert!(
         said.len() == 1 && said[0].contains("sets `LD_PRELOAD`"),
-        "{said:#?}"
-    );
-}
-
-/// A project's `.qwen/.env` or `.env` (in a folder Qwen trusts; the first found), and its
-/// settings `env`, set variables for every hook Qwen runs, the user's own included (Qwen Code
-/// 0.24.4, `live_qwen` `a_projects_variables_reach_the_users_hooks`, attacks row 160): what
-/// reaches them is said on the user's files; what Qwen refuses (its loader keys `LD_PRELOAD`,
-/// `BASH_ENV`, `NODE_OPTIONS`; `PATH`, set already; `LD_LIBRARY_PATH` from settings `env`)
-/// is not.
-#[test]
-fn a_projects_variables_are_said_on_the_users_files_under_qwen() {
-    let w = World::new();
-    w.write_json(
-        "home/.qwen/settings.json",
-        json!({"hooks": {"PreToolUse": [{"matcher": "run_shell_command", "hooks": [command("jq -e .")]}]}}),
-    );
-    w.write(
-        "project/.qwen/.env",
-        "PATH=./tools:/usr/bin\nLD_PRELOAD=./x.so\nBASH_ENV=./b\nNODE_OPTIONS=-r ./x\n\
-         LD_LIBRARY_PATH=./lib\nPYTHONPATH=./py\n",
-    );
-    w.write_json(
-        "project/.qwen/settings.json",
-        json!({"env": {"PERL5OPT": "-M./x", "LD_LIBRARY_PATH": "./lib", "PATH": "./tools",
-            "LD_PRELOAD": "./x.so"}}),
-    );
-    let (_, report) = w.doctor(Some("qwen"));
-    let l = loading(&report, "~/.qwen/settings.json", "qwen");
-    let said: Vec<String> = findings(l)
-        .into_iter()
-        .filter(|f| f.contains("for every hook Qwen"))
-        .collect();
-    let var = |f: &String| f.split('`').nth(1).unwrap_or_default().to_string();
-    let mut vars: Vec<String> = said.iter().map(var).collect();
-    vars.sort();
-    assert_eq!(
-        vars,
-        ["LD_LIBRARY_PATH", "PERL5OPT", "PYTHONPATH"],
-        "{said:#?}"
-    );
-    assert!(
-        said.iter()
-            .any(|f| f.contains(".qwen/settings.json") && f.contains("PERL5OPT")),
         "{said:#?}"
     );
 }

@@ -2986,6 +2986,120 @@ fn ground_truth_dropped_files() {
     );
 }
 
+/// Which timeouts Copilot CLI 1.0.102 refuses in its own `.github/hooks/*.json` (a Claude file
+/// with one is dropped whole, `ground_truth_dropped_files`): each value beside a Bash guard,
+/// in camelCase `timeoutSec` and PascalCase `timeout`. The debug log's `hookCount` says
+/// whether the entry was loaded, the recorder whether it ran, and the guard that the file
+/// still runs. doctor, asked in the same sandbox, says the entry never fires exactly where
+/// Copilot did not load it. Last, a PascalCase group holding a handler beside one with
+/// `"timeout": 0`: whether Copilot runs the other.
+fn own_file_timeouts() {
+    let mut c = Checks::default();
+    let values = [
+        json!(0),
+        json!(-1),
+        json!(0.5),
+        json!(1.5),
+        json!("5"),
+        json!(null),
+        json!(true),
+        json!(2147483),
+        json!(2147484),
+        json!(1e12),
+        json!(5),
+    ];
+    for pascal in [false, true] {
+        for value in &values {
+            let Some(l) = live_env("synced", |sb| {
+                let odd = sb.dumper("odd");
+                let guard = sb.dumper("guard");
+                let hooks = match pascal {
+                    false => json!({"preToolUse": [
+                        {"type": "command", "bash": guard},
+                        {"type": "command", "bash": odd, "timeoutSec": value}]}),
+                    true => json!({"PreToolUse": [
+                        {"matcher": "Bash", "hooks": [{"type": "command", "command": guard}]},
+                        {"matcher": "Bash", "hooks": [{"type": "command", "command": odd, "timeout": value}]}]}),
+                };
+                sb.write(
+                    "project/.github/hooks/probe.json",
+                    &json!({"version": 1, "hooks": hooks}).to_string(),
+                );
+                routed_env(sb)
+            }) else {
+                return;
+            };
+            let ran = |label: &str| l.dumps.iter().filter(|d| d.label == label).count();
+            let counts: Vec<&str> = l
+                .out
+                .log
+                .lines()
+                .filter_map(|line| {
+                    let at = line.find("loaded repo hooks")?;
+                    Some(&line[at..])
+                })
+                .collect();
+            let loaded = counts.iter().any(|c| c.contains("hookCount=2"));
+            let out = common::hookx_at(
+                &l.sb.project,
+                &l.sb.home,
+                &["doctor", "--host", "copilot", "--format", "json"],
+            )
+            .get_output()
+            .clone();
+            let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+            let status = report["files"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .flat_map(|f| f["rules"].as_array().into_iter().flatten())
+                .find(|r| r["handler"].as_str().is_some_and(|h| h.contains(" odd")))
+                .map(|r| r["hosts"][0]["status"].clone())
+                .unwrap_or_default();
+            eprintln!(
+                "{} {value:<14} guard {} odd {} {counts:?} doctor {status}",
+                if pascal { "timeout   " } else { "timeoutSec" },
+                ran("guard"),
+                ran("odd"),
+            );
+            c.that(
+                ran("guard") == 1,
+                format!("{pascal} {value}: the guard ran once"),
+            );
+            c.that(
+                loaded == (status != "never"),
+                format!("{pascal} {value}: loaded {loaded}, doctor says {status}"),
+            );
+        }
+    }
+    let Some(l) = live_env("synced", |sb| {
+        let group = json!({"matcher": "Bash", "hooks": [
+            {"type": "command", "command": sb.dumper("beside")},
+            {"type": "command", "command": sb.dumper("odd"), "timeout": 0}]});
+        let doc = json!({"version": 1, "hooks": {"PreToolUse": [group]}});
+        sb.write("project/.github/hooks/probe.json", &doc.to_string());
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let ran = |label: &str| l.dumps.iter().filter(|d| d.label == label).count();
+    eprintln!("shared group: beside {} odd {}", ran("beside"), ran("odd"));
+    let out = common::hookx_at(&l.sb.project, &l.sb.home, &["doctor", "--host", "copilot"])
+        .get_output()
+        .clone();
+    let report = String::from_utf8_lossy(&out.stdout);
+    c.that(
+        ran("beside") == 1 && ran("odd") == 0,
+        "shared group: the handler beside ran, the other not",
+    );
+    c.that(
+        report.contains("Copilot does not load its handler 2: `\"timeout\": 0`")
+            && !report.contains("never fires"),
+        format!("shared group: doctor says handler 2 alone is left out: {report}"),
+    );
+    c.done("synced");
+}
+
 /// A Claude project whose `.claude/settings.json` Copilot 1.0.102 drops whole: a Bash guard
 /// that denies, a Stop hook with `"matcher": ""` (which Copilot takes) and a PostToolUse
 /// logger with `"matcher": ""` (which makes Copilot drop the file,
@@ -3092,6 +3206,7 @@ fn main() -> std::process::ExitCode {
             a_guard_whose_key_hookx_cannot_tell_still_runs_once,
             a_repo_kill_switch_turns_off_the_users_hooks_too,
             ground_truth_dropped_files,
+            own_file_timeouts,
             a_claude_file_copilot_drops_runs_once_through_hookx,
             a_claude_guard_and_its_pascalcase_copy_run_once_through_hookx,
             a_users_empty_list_over_lines_still_switches_the_guard_off,

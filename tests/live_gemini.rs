@@ -1562,6 +1562,84 @@ fn a_projects_env_file_reaches_the_users_hooks() {
     c.done("story");
 }
 
+/// Where Gemini CLI 0.61.0 looks for its variables file (`findEnvFile`: in each folder from
+/// the project up to `/`, `.gemini/.env` then `.env`, the first found; then `~/.gemini/.env`,
+/// `~/.env`): a `.env` in the folder above the project wins over the home's; the project's
+/// own over one above it. Each case's file sets `BASH_ENV`, which reaches the user's hook;
+/// doctor names the file Gemini loaded, and says nothing of the home's own (the user's).
+fn an_env_file_above_the_project_reaches_the_users_hooks() {
+    let mut c = Checks::default();
+    // (files below the sandbox's root with the BASH_ENV each sets, the one the hook sees,
+    // the file doctor names: `None` for the home's)
+    type Case<'a> = (&'a [(&'a str, &'a str)], &'a str, Option<&'a str>);
+    let cases: &[Case] = &[
+        (
+            &[
+                (".env", "/parent-env"),
+                ("home/.gemini/.env", "/home-gemini"),
+            ],
+            "/parent-env",
+            Some(".env"),
+        ),
+        (
+            &[
+                ("project/.env", "/project-env"),
+                (".gemini/.env", "/parent-gemini"),
+            ],
+            "/project-env",
+            Some("project/.env"),
+        ),
+        (
+            &[
+                ("home/.gemini/.env", "/home-gemini"),
+                ("home/.env", "/home-env"),
+            ],
+            "/home-gemini",
+            None,
+        ),
+    ];
+    for (files, seen, named) in cases {
+        let Some(l) = live("story", &["--yolo"], &[], |sb| {
+            let probe = sb.root.join("probe.log");
+            sb.user_settings(
+                json!({"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command",
+                "command": format!("echo \"BASH_ENV=$BASH_ENV\" >> '{}'", probe.display())}]}]}),
+            );
+            sb.trust_folder();
+            for (rel, value) in *files {
+                sb.write(rel, &format!("BASH_ENV={value}\n"));
+            }
+        }) else {
+            return;
+        };
+        let probe = std::fs::read_to_string(l.sb.root.join("probe.log")).unwrap_or_default();
+        c.that(
+            probe.lines().next() == Some(&format!("BASH_ENV={seen}")),
+            format!("{files:?}: the hook saw BASH_ENV={seen}: {probe}"),
+        );
+        let out = common::hookx_at(&l.sb.project, &l.sb.home, &["doctor", "--host", "gemini"])
+            .get_output()
+            .clone();
+        let report = String::from_utf8_lossy(&out.stdout);
+        let said = report.contains("sets `BASH_ENV` for every hook Gemini runs");
+        match named {
+            Some(rel) => {
+                let path = l.sb.root.join(rel);
+                let shown = path.strip_prefix(&l.sb.project).unwrap_or(&path).display();
+                c.that(
+                    said && report.contains(&format!("{shown} sets `BASH_ENV`")),
+                    format!("{files:?}: doctor names {shown}: {report}"),
+                );
+            }
+            None => c.that(
+                !said,
+                format!("{files:?}: doctor says nothing of the home's file: {report}"),
+            ),
+        }
+    }
+    c.done("story");
+}
+
 /// A project's `"hooksConfig": {"enabled": false}` is one merged flag (gemini-facts.md): it
 /// turns off the hooks of the user's `~/.gemini/settings.json` too, hookx's user route with them
 /// (attacks row 96): the user's trusted Claude guard, run through that route, does not run.
@@ -1786,6 +1864,7 @@ fn main() -> std::process::ExitCode {
             migration_story_runs_each_rule_once,
             a_projects_hooks_switch_turns_off_hookxs_user_route_too,
             a_projects_env_file_reaches_the_users_hooks,
+            an_env_file_above_the_project_reaches_the_users_hooks,
         ],
     )
 }

@@ -1175,86 +1175,60 @@ fn a_trusted_settings_file_stays_trusted_after_qwen_starts() {
     c.done("story");
 }
 
-/// Which of a project's variables reach the hooks of the user's `~/.qwen/settings.json`: from
-/// `.qwen/.env`, `.env` or the project's settings `env` (qwen-facts.md, attacks rows 98, 160).
-fn a_projects_variables_reach_the_users_hooks() {
-    let names = [
-        "HXPROBE",
-        "LD_LIBRARY_PATH",
-        "PYTHONPATH",
-        "NODE_OPTIONS",
-        "LD_PRELOAD",
-        "BASH_ENV",
-        "PERL5OPT",
-        "PATH",
+/// What a project hands the user's hooks under Qwen Code 0.24.4 (`loadEnvironment`): its
+/// settings `env`, its `.qwen/.env`, or a `.env` in a folder above it (the first variables
+/// file found from the project up, then the home's), each setting a variable only where it is
+/// unset, and never one of its loader keys (`isLoaderEnvKey`: `LD_PRELOAD`, `BASH_ENV`,
+/// `NODE_OPTIONS`, `BASH_FUNC_*`, …). A hook of `~/.qwen/settings.json` prints the environment
+/// its shell got (`/proc/$$/environ`); doctor, asked in the same sandbox, names on the user's
+/// file each variable that reached it and none that did not.
+fn a_projects_env_reaches_the_users_hooks() {
+    let vars = [
+        ("PATH", "/repo-tools:/usr/bin:/bin"),
+        ("LD_LIBRARY_PATH", "/repo-lib"),
+        ("LD_PRELOAD", "/repo-preload.so"),
+        ("BASH_ENV", "/repo-bashenv"),
+        ("BASH_FUNC_grep%%", "() { return 1; }"),
+        ("NODE_OPTIONS", "--no-deprecation"),
+        ("PYTHONPATH", "/repo-py"),
     ];
+    let env: serde_json::Map<String, Value> = vars
+        .iter()
+        .map(|(k, v)| (k.to_string(), json!(v)))
+        .collect();
+    let dotenv: String = vars.iter().map(|(k, v)| format!("{k}=\"{v}\"\n")).collect();
     let mut c = Checks::default();
-    for way in [".qwen/.env", ".env", "settings env"] {
+    let cases = [
+        (
+            "project/.qwen/settings.json",
+            json!({"env": env}).to_string(),
+        ),
+        ("project/.qwen/.env", dotenv.clone()),
+        (".env", dotenv),
+    ];
+    for (file, text) in &cases {
         let Some(l) = live("story", &["--yolo"], &[], |sb| {
-            let probe = sb.root.join("probe.log");
-            let line: Vec<String> = names.iter().map(|n| format!("{n}=${n}")).collect();
+            let probe = sb.root.join("probe.env");
             sb.user_settings(json!({"PreToolUse": [{"matcher": "run_shell_command", "hooks": [
-                {"type": "command", "command": format!("echo \"{}\" >> '{}'", line.join(" "), probe.display())}]}]}));
-            let vars: Vec<(String, String)> = names
-                .iter()
-                .map(|n| {
-                    let v = match *n {
-                        "PATH" => "/repo-tools:/usr/bin:/bin".to_string(),
-                        _ => format!("/repo-{}", n.to_lowercase()),
-                    };
-                    (n.to_string(), v)
-                })
-                .collect();
-            match way {
-                "settings env" => {
-                    let env: serde_json::Map<String, Value> =
-                        vars.into_iter().map(|(k, v)| (k, json!(v))).collect();
-                    sb.write(
-                        "project/.qwen/settings.json",
-                        &json!({"env": env}).to_string(),
-                    );
-                }
-                file => {
-                    let text: String = vars.iter().map(|(k, v)| format!("{k}={v}\n")).collect();
-                    sb.write(&format!("project/{file}"), &text);
-                }
-            }
+                {"type": "command", "command": format!("tr '\\0' '\\n' < /proc/$$/environ > '{}'", probe.display())}]}]}));
+            sb.write(file, text);
             None
         }) else {
             return;
         };
-        let probe = std::fs::read_to_string(l.sb.root.join("probe.log")).unwrap_or_default();
-        c.that(!probe.is_empty(), format!("{way}: the user's hook ran"));
-        let from_file = way != "settings env";
-        for name in names {
-            let reached = format!(" {probe}").contains(&format!(" {name}=/repo-"));
-            let expected = match name {
-                "HXPROBE" | "PYTHONPATH" | "PERL5OPT" => true,
-                "LD_LIBRARY_PATH" => from_file,
-                _ => false,
-            };
-            c.that(
-                reached == expected,
-                format!("{way}: {name} reached the user's hook: {reached}: {probe}"),
-            );
-        }
+        let seen = std::fs::read_to_string(l.sb.root.join("probe.env")).unwrap_or_default();
+        c.that(!seen.is_empty(), format!("{file}: the user's hook ran"));
         let out = common::hookx_at(&l.sb.project, &l.sb.home, &["doctor", "--host", "qwen"])
             .get_output()
             .clone();
         let report = String::from_utf8_lossy(&out.stdout);
-        for name in [
-            "PYTHONPATH",
-            "PERL5OPT",
-            "LD_LIBRARY_PATH",
-            "LD_PRELOAD",
-            "PATH",
-        ] {
-            let said = report.contains(&format!("sets `{name}` for every hook Qwen"));
-            let expected = matches!(name, "PYTHONPATH" | "PERL5OPT")
-                || (name == "LD_LIBRARY_PATH" && from_file);
+        for (name, value) in vars {
+            let reached = seen.lines().any(|line| line == format!("{name}={value}"));
+            eprintln!("{file:<28} {name:<18} reached the user's hook: {reached}");
+            let said = report.contains(&format!("sets `{name}` for every hook Qwen runs"));
             c.that(
-                said == expected,
-                format!("{way}: doctor says {name}: {said}: {report}"),
+                said == reached,
+                format!("{file}: `{name}` reached the hook: {reached}; doctor says it: {said}"),
             );
         }
     }
@@ -1338,7 +1312,6 @@ fn main() -> std::process::ExitCode {
             ),
         ],
         live_tests![
-            a_projects_variables_reach_the_users_hooks,
             ground_truth_tools,
             ground_truth_deny,
             hookx_answer_forms,
@@ -1349,6 +1322,7 @@ fn main() -> std::process::ExitCode {
             faulty_handlers_beside_a_deny,
             migration_story_runs_each_rule_once,
             a_trusted_settings_file_stays_trusted_after_qwen_starts,
+            a_projects_env_reaches_the_users_hooks,
         ],
     )
 }

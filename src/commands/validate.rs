@@ -9,7 +9,7 @@ use crate::model::{EventKind, Handler, HandlerKind, MatcherForm};
 use crate::positions::escape;
 use crate::source::SourceFile;
 use crate::tables::HandlerField;
-use crate::tables::{Document, Rule, RuleShape};
+use crate::tables::{Document, Rule};
 use crate::tables::{Flavor, MatchOn};
 
 /// Timeouts at or above this many seconds were most likely meant as milliseconds.
@@ -231,11 +231,7 @@ impl Checker<'_> {
             );
         }
         for (i, handler) in rule.handlers.iter().enumerate() {
-            let pointer = match rule.shape {
-                RuleShape::Group => format!("{at}/hooks/{i}"),
-                RuleShape::Flat => at.clone(),
-            };
-            self.handler(doc, rule, handler, &pointer);
+            self.handler(doc, rule, handler, &rule.handler_pointer(i));
         }
     }
 
@@ -352,7 +348,21 @@ impl Checker<'_> {
                 .find(|p| syntax::locate(self.src, p).is_some())
                 .unwrap_or_else(|| at.to_string())
         };
-        if handler.timeout == Some(0) && !dialect.config().zero_timeout_is_none {
+        if handler.timeout == Some(0) && dialect.config().skips_entry_without_positive_timeout {
+            let at = timeout_at();
+            let key = at.rsplit('/').next().unwrap_or("timeout");
+            self.push(
+                Severity::Warning,
+                &at,
+                format!(
+                    "{} does not load an entry whose `{key}` is 0 (the rest of the file runs)",
+                    dialect.def().display
+                ),
+                Some(format!(
+                    "write a number of seconds above 0, or leave `{key}` out"
+                )),
+            );
+        } else if handler.timeout == Some(0) && !dialect.config().zero_timeout_is_none {
             let default = dialect
                 .default_flavor()
                 .tables()

@@ -43,6 +43,9 @@ struct Reader<'a> {
 /// A handler's fields as read so far: one value per field, and the keys hookx does not know.
 #[derive(Default)]
 struct HandlerFields {
+    /// Whether its `type` says (or, absent, leaves it) a command: a unit may read a command's
+    /// timeout apart ([`crate::tables::TimeoutUnit::SecondsBelow`]).
+    command_typed: bool,
     handler_type: Option<String>,
     command: Command,
     prompt: PromptSpec,
@@ -733,7 +736,14 @@ impl Reader<'_> {
         pointer: &dyn std::fmt::Display,
     ) -> Option<Handler> {
         let spec = self.dialect.config();
-        let mut read = HandlerFields::default();
+        let mut read = HandlerFields {
+            command_typed: spec
+                .key(HandlerField::Type)
+                .and_then(|key| fields.get(key))
+                .and_then(Value::as_str)
+                .is_none_or(|t| t == "command"),
+            ..HandlerFields::default()
+        };
         // A command key with a value of the wrong type is already an error of its own.
         let command_key_given = fields.keys().any(|k| {
             matches!(
@@ -784,6 +794,7 @@ impl Reader<'_> {
     ) {
         let spec = self.dialect.config();
         let HandlerFields {
+            command_typed,
             handler_type,
             command,
             prompt,
@@ -853,7 +864,11 @@ impl Reader<'_> {
             HandlerField::Timeout if timeout.is_some() => {
                 extra.insert(key, value);
             }
-            HandlerField::Timeout if spec.timeout_unit.reads_millis(value.as_f64()) => {
+            HandlerField::Timeout
+                if spec
+                    .timeout_unit
+                    .reads_millis(value.as_f64(), *command_typed) =>
+            {
                 match value.as_f64() {
                     Some(ms) if ms > 0.0 => {
                         let seconds = (ms / 1000.0).ceil();
@@ -885,10 +900,22 @@ impl Reader<'_> {
                         );
                         *timeout = Some(seconds.ceil() as u64);
                     }
-                    _ => self.error(
-                        &at(),
-                        format!("`{key}` must be a positive number of seconds, found {value}"),
-                    ),
+                    _ => {
+                        // The agent's own reading of it, where it has one.
+                        let skipped = match spec.skips_entry_without_positive_timeout {
+                            true => format!(
+                                "; {} does not load this entry (the rest of the file runs)",
+                                self.dialect.def().display
+                            ),
+                            false => String::new(),
+                        };
+                        self.error(
+                            &at(),
+                            format!(
+                                "`{key}` must be a positive number of seconds, found {value}{skipped}"
+                            ),
+                        )
+                    }
                 },
             },
         }

@@ -580,7 +580,8 @@ fn handler_out<'a>(doc: &Document, flavor: Flavor, handler: &'a Handler) -> Obje
         HandlerKind::Service(_) => {}
     }
     if let Some(t) = handler.timeout {
-        let t = spec.timeout_unit.written(t);
+        let command = matches!(handler.kind, HandlerKind::Command(_));
+        let t = spec.timeout_unit.written(t, command);
         put(HandlerField::Timeout, Out::U64(t));
     }
     if let Some(s) = &handler.status_message {

@@ -287,7 +287,8 @@ impl Converter<'_> {
         }
     }
 
-    /// Claude's settings `env` reaches every hook command of the session.
+    /// Claude's (and Qwen's) settings `env` reaches every hook command of the session; convert
+    /// does not copy it, not even to an agent whose settings have one.
     fn lose_session_env(&mut self, src: &SourceFile, doc: &Document) {
         let session_env = doc.kind.session_env.filter(|key| {
             doc.extra
@@ -303,7 +304,10 @@ impl Converter<'_> {
                 src,
                 format!("/{key}"),
                 &format!("settings `{key}` (variables every hook command sees)"),
-                &format!("{} hook files have no session-wide environment; the converted commands run without these variables", self.options.to),
+                &match self.options.to.config().documents.file.session_env {
+                    Some(theirs) => format!("convert does not copy it into {}'s settings `{theirs}`, which reaches every hook there; the converted commands run without these variables", self.options.to),
+                    None => format!("{} hook files have no session-wide environment; the converted commands run without these variables", self.options.to),
+                },
             );
         }
     }

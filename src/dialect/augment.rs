@@ -332,6 +332,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // `timeout: 1500` is cut off after 1.5 s and the call goes on.
     timeout_unit: crate::tables::TimeoutUnit::Millis,
     zero_timeout_is_none: false,
+    skips_entry_without_positive_timeout: false,
     // Source 0.36.0: a rule's `metadata` adds payload keys (`includeConversationData`, …).
     kept_keys: &["metadata"],
     project_dir_variable: Some("AUGMENT_PROJECT_DIR"),
@@ -345,9 +346,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: true,
     version: None,
     stamp: None,
-    env_files: &[],
-    env_refused: &[],
-    settings_env_refused: &[],
+    project_env: crate::tables::ProjectEnv::NONE,
     install_project: ".augment/settings.json",
     install_user: ".augment/settings.json",
     hook_dir_var: None,

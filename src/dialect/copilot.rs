@@ -723,14 +723,16 @@ static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: false,
     version: Some(1),
     stamp: None,
-    env_files: &[],
-    env_refused: &[],
-    settings_env_refused: &[],
+    project_env: crate::tables::ProjectEnv::NONE,
     install_project: ".github/hooks/hookx.json",
     run_keys: RunKeys::NONE,
     plugins: None,
     timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
+    // Run 1.0.102 (`live_copilot` `own_file_timeouts`): an entry of its own files whose
+    // `timeoutSec` (PascalCase `timeout`) is 0, -1, "5", null or true is not loaded; the
+    // rest of the file runs. 0.5, 1.5 and 1e12 load and run.
+    skips_entry_without_positive_timeout: true,
     kept_keys: &[],
     install_user: ".copilot/hooks/hookx.json",
     hook_dir_var: Some("COPILOT_HOOK_DIR"),

@@ -346,6 +346,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     wrapper_optional: false,
     timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
+    skips_entry_without_positive_timeout: false,
     kept_keys: &[],
     // No variable documented; "command paths are relative to the .cursor/hooks.json file".
     project_dir_variable: None,
@@ -353,9 +354,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: false,
     version: Some(1),
     stamp: None,
-    env_files: &[],
-    env_refused: &[],
-    settings_env_refused: &[],
+    project_env: crate::tables::ProjectEnv::NONE,
     install_project: ".cursor/hooks.json",
     install_user: ".cursor/hooks.json",
     hook_dir_var: None,

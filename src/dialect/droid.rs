@@ -328,6 +328,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     strict_load: None,
     timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
+    skips_entry_without_positive_timeout: false,
     // Binary 0.225.2: a group's `commandRegex` narrows it to Execute calls whose command
     // matches; `hooksDisabled` and `showHookOutput` sit among the events. hookx keeps them
     // without acting on them.
@@ -348,9 +349,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: false,
     version: None,
     stamp: None,
-    env_files: &[],
-    env_refused: &[],
-    settings_env_refused: &[],
+    project_env: crate::tables::ProjectEnv::NONE,
     // Not `hooks.json`: an event there would hide that event's hooks in settings.json.
     install_project: ".factory/settings.json",
     install_user: ".factory/settings.json",

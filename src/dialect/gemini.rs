@@ -479,12 +479,17 @@ static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: true,
     version: None,
     stamp: None,
-    // Live 0.61.0 (`live_gemini` `a_projects_env_file_reaches_the_users_hooks`; bundle
-    // `loadEnvironment`, `findEnvFile`): in a trusted folder the first of these found
-    // (walking up) sets every variable not already set, for every hook.
-    env_files: &[".gemini/.env", ".env"],
-    env_refused: &[],
-    settings_env_refused: &[],
+    // Live 0.61.0 (`live_gemini` `a_projects_env_file_reaches_the_users_hooks`,
+    // `an_env_file_above_the_project_reaches_the_users_hooks`; bundle `loadEnvironment`,
+    // `findEnvFile`): in a trusted folder the first of these found, from the project up
+    // (a `.env` in the folder above before the home's), sets every variable not already set,
+    // for every hook. Its `excludedEnvVars` (`DEBUG`, …) change no program.
+    project_env: crate::tables::ProjectEnv {
+        files: &[".gemini/.env", ".env"],
+        only_unset: true,
+        refused: &[],
+        refused_in_settings: &[],
+    },
     install_project: ".gemini/settings.json",
     install_user: ".gemini/settings.json",
     hook_dir_var: None,
@@ -503,6 +508,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     plugins: None,
     timeout_unit: crate::tables::TimeoutUnit::Millis,
     zero_timeout_is_none: false,
+    skips_entry_without_positive_timeout: false,
     // Labels (`name` also keys de-duplication and `hooksConfig.disabled`), and a definition's
     // `sequential` (its event's handlers run one after another; hookx runs them in parallel).
     kept_keys: &["name", "description", "sequential"],

@@ -345,6 +345,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     timeout_unit: crate::tables::TimeoutUnit::Seconds,
     // "`0` disables" ([v3]): no timeout.
     zero_timeout_is_none: true,
+    skips_entry_without_positive_timeout: false,
     // The rule's `name`, `description` and `enabled` (a disabled rule never runs).
     // `version`: an IDE hook's own (`"1.0.0"`), kept with its rule.
     kept_keys: &["name", "description", "enabled", "version"],
@@ -354,9 +355,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: false,
     version: None,
     stamp: None,
-    env_files: &[],
-    env_refused: &[],
-    settings_env_refused: &[],
+    project_env: crate::tables::ProjectEnv::NONE,
     // Kiro reads every file of the folder: hookx's routes are a file of their own.
     install_project: ".kiro/hooks/hookx.json",
     install_user: ".kiro/hooks/hookx.json",

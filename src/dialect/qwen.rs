@@ -312,7 +312,7 @@ pub static SETTINGS: DocumentKind = DocumentKind {
     wrapper_optional: false,
     wrapper_ignored: false,
     top_keys: None,
-    // Each variable not already set, less the keys Qwen refuses (`CONFIG.env_refused`).
+    // Its `env`: what reaches hooks is [`CONFIG`]'s `project_env`.
     session_env: Some("env"),
     frontmatter: false,
 };
@@ -455,6 +455,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // `timeout` of 1000 or more is still read as milliseconds, the unit it once was.
     timeout_unit: crate::tables::TimeoutUnit::SecondsBelow(1000),
     zero_timeout_is_none: false,
+    skips_entry_without_positive_timeout: false,
     kept_keys: &[],
     // Run 0.24.4: hooks get QWEN_PROJECT_DIR, CLAUDE_PROJECT_DIR and GEMINI_PROJECT_DIR, all
     // the project: Claude's name keeps a Claude command unchanged both ways.
@@ -468,31 +469,41 @@ static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: true,
     version: None,
     stamp: Some(("$version", 4)),
-    // Qwen Code 0.24.4 (`loadEnvironment`, `findEnvFiles`, `canApplyParsedEnvKey` in its
-    // bundle; run: `live_qwen` `a_projects_variables_reach_the_users_hooks`, attacks row 160):
-    // in a folder it trusts, the first `.qwen/.env` or `.env` found from the project up, each
-    // variable not already set; its loader keys (`INHERITED_LOADER_ENV_KEYS`, `BASH_FUNC_*`)
-    // never, and from settings `env` neither `RELOAD_EXCLUDED_KEYS`.
-    env_files: &[".qwen/.env", ".env"],
-    env_refused: &[
-        "NODE_OPTIONS",
-        "NODE_PATH",
-        "OPENSSL_CONF",
-        "NODE_REPL_EXTERNAL_MODULE",
-        "LD_PRELOAD",
-        "LD_AUDIT",
-        "DYLD_INSERT_LIBRARIES",
-        "BASH_ENV",
-        "ZDOTDIR",
-        "BASH_FUNC_*",
-    ],
-    settings_env_refused: &[
-        "LD_LIBRARY_PATH",
-        "DYLD_LIBRARY_PATH",
-        "ENV",
-        "PATH",
-        "HOME",
-    ],
+    // Live 0.24.4 (`live_qwen` `a_projects_env_reaches_the_users_hooks`; bundle
+    // `loadEnvironment`, `findEnvFiles`, `isLoaderEnvKey`, `isReloadExcludedKey`): the first
+    // of these files found from the project up (in trusted folders), then its settings' `env`,
+    // each set a variable only where it is unset; neither its loader keys, nor from `env`
+    // the library path (they all reach the hook's shell otherwise: `PYTHONPATH` does).
+    project_env: crate::tables::ProjectEnv {
+        files: &[".qwen/.env", ".env"],
+        only_unset: true,
+        refused: &[
+            "NODE_OPTIONS",
+            "npm_config_node_options",
+            "npm_config_userconfig",
+            "npm_config_globalconfig",
+            "npm_config_script_shell",
+            "npm_config_prefix",
+            "NODE_PATH",
+            "OPENSSL_CONF",
+            "NODE_REPL_EXTERNAL_MODULE",
+            "npm_config_node_gyp",
+            "npm_config_init_module",
+            "LD_PRELOAD",
+            "LD_AUDIT",
+            "DYLD_INSERT_LIBRARIES",
+            "BASH_ENV",
+            "ZDOTDIR",
+            "BASH_FUNC_*",
+        ],
+        refused_in_settings: &[
+            "LD_LIBRARY_PATH",
+            "DYLD_LIBRARY_PATH",
+            "ENV",
+            "PATH",
+            "HOME",
+        ],
+    },
     install_project: ".qwen/settings.json",
     install_user: ".qwen/settings.json",
     hook_dir_var: None,

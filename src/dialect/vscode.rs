@@ -209,6 +209,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     wrapper_optional: false,
     timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
+    skips_entry_without_positive_timeout: false,
     kept_keys: &[],
     // No variable documented; `cwd` is "relative to repository root".
     project_dir_variable: None,
@@ -216,9 +217,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: false,
     version: None,
     stamp: None,
-    env_files: &[],
-    env_refused: &[],
-    settings_env_refused: &[],
+    project_env: crate::tables::ProjectEnv::NONE,
     // Copilot CLI reads `.github/hooks` too: a file of its own keeps the two routes apart.
     install_project: ".github/hooks/hookx-vscode.json",
     install_user: ".copilot/hooks/hookx-vscode.json",

@@ -441,6 +441,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     wrapper_optional: false,
     timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
+    skips_entry_without_positive_timeout: false,
     // "Whether to display the hook's stdout/stderr output on the user-facing Cascade UI".
     kept_keys: &["show_output"],
     // No variable documented; commands run from the workspace root.
@@ -449,9 +450,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: false,
     version: None,
     stamp: None,
-    env_files: &[],
-    env_refused: &[],
-    settings_env_refused: &[],
+    project_env: crate::tables::ProjectEnv::NONE,
     install_project: ".windsurf/hooks.json",
     install_user: ".codeium/windsurf/hooks.json",
     hook_dir_var: None,

@@ -129,7 +129,7 @@ fn refused_handler(
     let timeout = handler.get(drop.timeout_key);
     if drop.timeout_must_be_positive
         && let Some(t) = timeout
-        && !t.as_f64().is_some_and(|t| t > 0.0)
+        && !crate::tables::positive_seconds(t)
     {
         return Some((
             drop.timeout_key,

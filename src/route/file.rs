@@ -232,7 +232,7 @@ pub(crate) fn route_timeout(host: Dialect, kind: &EventKind) -> Option<(&'static
     let route = &host.def().route;
     let key = route.timeout_key?;
     let secs = route.limit.on(kind);
-    let timeout = host.config().timeout_unit.written(secs);
+    let timeout = host.config().timeout_unit.written(secs, true);
     Some((key, timeout.into()))
 }
 

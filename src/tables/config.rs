@@ -46,6 +46,53 @@ impl HandlerField {
     }
 }
 
+/// What a project hands every hook its agent runs, the home's included: its variables files
+/// (Gemini's `.env`) and its settings' `env` ([`crate::tables::DocumentKind::session_env`]).
+#[derive(Debug)]
+pub struct ProjectEnv {
+    /// The variables files the agent loads: in each folder from the project up to the home
+    /// (not included: the home's are the user's own), these names in order, the first found
+    /// (Gemini 0.61.0 `findEnvFile`, Qwen 0.24.4 `findEnvFiles`).
+    pub files: &'static [&'static str],
+    /// Whether the agent sets a variable only where it is unset (so never `PATH`), where
+    /// Claude's settings `env` replaces it.
+    pub only_unset: bool,
+    /// Variables the agent never takes from a project (a `*` at the end: a prefix): Qwen's
+    /// loader keys.
+    pub refused: &'static [&'static str],
+    /// Variables it never takes from the settings' `env`, though it does from the files.
+    pub refused_in_settings: &'static [&'static str],
+}
+
+impl ProjectEnv {
+    pub const NONE: ProjectEnv = ProjectEnv {
+        files: &[],
+        only_unset: false,
+        refused: &[],
+        refused_in_settings: &[],
+    };
+
+    /// Whether `name`, set by the project in its settings (`settings`) or a variables file,
+    /// reaches the agent's hooks.
+    pub fn takes(&self, name: &str, settings: bool) -> bool {
+        let listed = |list: &[&str]| {
+            list.iter().any(|r| match r.strip_suffix('*') {
+                Some(prefix) => name.starts_with(prefix),
+                None => name == *r,
+            })
+        };
+        let kept = self.only_unset && name == "PATH";
+        !(kept || listed(self.refused) || settings && listed(self.refused_in_settings))
+    }
+}
+
+/// Whether a timeout as written is a number of seconds above 0, the only kind Copilot CLI
+/// 1.0.102 takes (`0.5` and `1e12` too; `0`, `-1`, `"5"`, `null`, `true` not): probed in its own
+/// files and in Claude's.
+pub fn positive_seconds(value: &serde_json::Value) -> bool {
+    value.as_f64().is_some_and(|t| t > 0.0)
+}
+
 /// How one dialect lays out its config files.
 pub struct ConfigSpec {
     /// Events the agent fires in its hooks object that hookx has no canonical name for (Qwen's
@@ -76,16 +123,9 @@ pub struct ConfigSpec {
     /// 0.24.4: `"$version": 4`, read in its bundle): `convert` writes it too, so the agent
     /// leaves the file the user trusted as written and its copies stay trusted.
     pub stamp: Option<(&'static str, u64)>,
-    /// Files below the project the agent loads variables from, the first one found, setting
-    /// each variable not already set (Gemini's `.gemini/.env`, `.env`): every hook gets them,
-    /// the user's own and hookx's route included.
-    pub env_files: &'static [&'static str],
-    /// Variables the agent never takes from a project's variables file ([`Self::env_files`])
-    /// or settings `env`, whatever it holds (Qwen's loader keys); a name ending in `*` is a
-    /// prefix. `doctor` does not say them.
-    pub env_refused: &'static [&'static str],
-    /// The same for the project's settings `env` alone (where the agent refuses more there).
-    pub settings_env_refused: &'static [&'static str],
+    /// What a project sets for every hook the agent runs, the user's own and hookx's route
+    /// included, besides its settings' `session_env` key.
+    pub project_env: ProjectEnv,
     /// The host's own files `hookx install` writes, below the project and below the home.
     pub install_project: &'static str,
     pub install_user: &'static str,
@@ -125,6 +165,11 @@ pub struct ConfigSpec {
     /// Whether `timeout: 0` means "no timeout" (Kiro, [v3]), not an instant kill: hookx runs
     /// such a handler without a limit of its own, and converts it so.
     pub zero_timeout_is_none: bool,
+    /// Whether the agent leaves out an entry of its own files whose timeout (its flavour's
+    /// key) is not a number above 0 ([`positive_seconds`]: `0`, `-1`, `"5"`, `null`, `true`)
+    /// and loads the rest of the file (Copilot CLI 1.0.102; a Claude file it drops whole for
+    /// the same, [`FileDrop`]).
+    pub skips_entry_without_positive_timeout: bool,
     /// Rule and handler keys the agent reads that hookx keeps as written without acting on
     /// them (Gemini's `name`, `description`, `sequential`), and settings that sit among the
     /// events of its hooks object (Droid's `hooksDisabled`, not an array): `validate` does not
@@ -617,28 +662,29 @@ pub enum TimeoutUnit {
     Seconds,
     /// Gemini CLI, Augment.
     Millis,
-    /// Seconds, except a value at or above this, which is milliseconds (Qwen Code keeps the
-    /// meaning of the millisecond timeouts it used to read).
+    /// Seconds, except a command handler's value at or above this, which is milliseconds
+    /// (Qwen Code keeps the meaning of the millisecond timeouts its command hooks had).
     SecondsBelow(u64),
 }
 
 impl TimeoutUnit {
-    /// Whether a timeout written as `value` is milliseconds; a value that is no number is one
-    /// only where every timeout is.
-    pub fn reads_millis(self, value: Option<f64>) -> bool {
+    /// Whether a timeout written as `value` on a handler (a command one or not) is
+    /// milliseconds; a value that is no number is one only where every timeout is.
+    pub fn reads_millis(self, value: Option<f64>, command: bool) -> bool {
         match self {
             TimeoutUnit::Seconds => false,
             TimeoutUnit::Millis => true,
-            TimeoutUnit::SecondsBelow(from) => value.is_some_and(|v| v >= from as f64),
+            TimeoutUnit::SecondsBelow(from) => command && value.is_some_and(|v| v >= from as f64),
         }
     }
 
-    /// `secs` as written: milliseconds where the agent would read the seconds as such.
-    pub fn written(self, secs: u64) -> u64 {
+    /// `secs` as written on a handler (a command one or not): milliseconds where the agent
+    /// would read the seconds as such.
+    pub fn written(self, secs: u64, command: bool) -> u64 {
         match self {
             TimeoutUnit::Seconds => secs,
             TimeoutUnit::Millis => secs.saturating_mul(1000),
-            TimeoutUnit::SecondsBelow(from) if secs >= from => secs.saturating_mul(1000),
+            TimeoutUnit::SecondsBelow(from) if command && secs >= from => secs.saturating_mul(1000),
             TimeoutUnit::SecondsBelow(_) => secs,
         }
     }

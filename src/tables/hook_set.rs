@@ -40,6 +40,16 @@ pub struct Rule {
     pub origin: Origin,
 }
 
+impl Rule {
+    /// The JSON pointer of its handler `i` in its file.
+    pub fn handler_pointer(&self, i: usize) -> String {
+        match self.shape {
+            RuleShape::Group => format!("{}/hooks/{i}", self.origin.pointer),
+            RuleShape::Flat => self.origin.pointer.clone(),
+        }
+    }
+}
+
 /// The kind of file a document came from (Claude settings, plugin or frontmatter; a Copilot
 /// file): rows of a dialect's [`crate::tables::Documents`]. It decides where the hooks
 /// block sits and which other keys the file holds. Equal by name; serialized as the name.

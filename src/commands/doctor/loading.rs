@@ -69,14 +69,6 @@ const PROGRAM_VARS: &[(&str, &str)] = &[
     ),
 ];
 
-/// Whether `refused` (names, `*` at the end a prefix) holds `var`.
-fn refuses(refused: &[&str], var: &str) -> bool {
-    refused.iter().any(|r| match r.strip_suffix('*') {
-        Some(prefix) => var.starts_with(prefix),
-        None => *r == var,
-    })
-}
-
 /// The names of `env` that `var` of [`PROGRAM_VARS`] stands for (a `*` at its end: a prefix).
 fn set_in<'a>(var: &str, env: &'a serde_json::Map<String, serde_json::Value>) -> Vec<&'a str> {
     match var.strip_suffix('*') {
@@ -142,6 +134,11 @@ impl Doctor<'_> {
             return Vec::new();
         }
         let display = host.def().display;
+        let project_env = &host.config().project_env;
+        let unset = match project_env.only_unset {
+            true => " where it is unset",
+            false => "",
+        };
         let mut findings = self.env_file(host);
         let settings = self
             .sources
@@ -158,17 +155,13 @@ impl Doctor<'_> {
                     .flat_map(move |(pattern, what)| {
                         set_in(pattern, env).into_iter().map(move |var| (var, what))
                     })
-                    .filter(move |(var, _)| {
-                        let config = host.config();
-                        !refuses(config.env_refused, var)
-                            && !refuses(config.settings_env_refused, var)
-                    })
+                    .filter(|(var, _)| project_env.takes(var, true))
                     .map(move |(var, what)| {
                         Finding::new(
                             Level::Warning,
                             format!(
-                                "{} sets `{var}` for every hook {display} runs (its `{key}`), \
-                                 this file's too: {what}",
+                                "{} sets `{var}` for every hook {display} runs{unset} (its \
+                                 `{key}`), this file's too: {what}",
                                 s.display
                             ),
                             Some(format!(
@@ -189,15 +182,21 @@ impl Doctor<'_> {
     }
 
     /// [`Self::project_env`] for the project's variables file the host loads
-    /// ([`crate::tables::ConfigSpec::env_files`], Gemini's `.gemini/.env`): the first there. It
-    /// sets only variables not already set, so never `PATH`; it is read in the project folder
-    /// only (the agent also looks in the folders above).
+    /// ([`crate::tables::ProjectEnv::files`], Gemini's `.gemini/.env`): the first found from
+    /// the project up, short of the home (the user's own).
     fn env_file(&self, host: Dialect) -> Vec<Finding> {
-        let Some((path, text)) = host.config().env_files.iter().find_map(|f| {
-            let path = self.ctx.project.join(f);
-            let text = crate::read::text(&path, crate::read::MAX_FILE_BYTES).ok()?;
-            Some((path, text))
-        }) else {
+        let project_env = &host.config().project_env;
+        let Some((path, text)) = self
+            .ctx
+            .project
+            .ancestors()
+            .take_while(|dir| *dir != self.ctx.home)
+            .flat_map(|dir| project_env.files.iter().map(move |f| dir.join(f)))
+            .find_map(|path| {
+                let text = crate::read::text(&path, crate::read::MAX_FILE_BYTES).ok()?;
+                Some((path, text))
+            })
+        else {
             return Vec::new();
         };
         let names: Vec<&str> = text
@@ -210,9 +209,7 @@ impl Doctor<'_> {
         let shown = self.ctx.display(&path);
         PROGRAM_VARS
             .iter()
-            .filter(|(var, _)| {
-                *var != "PATH" && names.contains(var) && !refuses(host.config().env_refused, var)
-            })
+            .filter(|(var, _)| project_env.takes(var, false) && names.contains(var))
             .map(|(var, what)| {
                 Finding::new(
                     Level::Warning,

@@ -335,6 +335,14 @@ impl Doctor<'_> {
     /// One file: who runs it under each host, its rules' verdicts, the entries dropped whole.
     fn file(&self, source: &Source, hosts: &[Dialect]) -> FileReport {
         let text = SourceFile::read(&source.path).ok();
+        // Read as JSON only where the agent leaves out entries by their values.
+        let raw = text
+            .as_ref()
+            .filter(|_| source.dialect.config().skips_entry_without_positive_timeout)
+            .and_then(|src| {
+                let syntax = crate::config::read::json_syntax(src, source.dialect);
+                crate::config::syntax::parse_json_as(src, syntax).ok()
+            });
         let loading: Vec<Loading> = hosts.iter().map(|h| self.loading(source, *h)).collect();
         let rules = source
             .document()
@@ -352,7 +360,13 @@ impl Doctor<'_> {
                 handler: handler_summary(&rule.handlers),
                 hosts: loading
                     .iter()
-                    .map(|l| self.verdict(source, rule, l))
+                    .map(|l| {
+                        let mut verdict = self.verdict(source, rule, l);
+                        if verdict.runner == Runs::Native && l.host == source.dialect {
+                            left_out_by_timeout(&mut verdict, rule, raw.as_ref());
+                        }
+                        verdict
+                    })
                     .collect(),
             })
             .collect();
@@ -379,6 +393,55 @@ impl Doctor<'_> {
             hosts: loading,
             rules,
         }
+    }
+}
+
+/// The handlers of `rule` its own agent leaves out for a timeout that is no number of seconds
+/// above 0 ([`crate::tables::ConfigSpec::skips_entry_without_positive_timeout`]), read in the
+/// file as written (`raw`, `None` where the agent keeps them): said, and the rule never fires
+/// when it leaves out all of them.
+fn left_out_by_timeout(verdict: &mut Verdict, rule: &Rule, raw: Option<&serde_json::Value>) {
+    let Some(raw) = raw else {
+        return;
+    };
+    let key = rule
+        .flavor
+        .handler_key(crate::tables::HandlerField::Timeout)
+        .unwrap_or("timeout");
+    let left_out: Vec<(usize, &serde_json::Value)> = (0..rule.handlers.len())
+        .filter_map(|i| {
+            let at = format!(
+                "{}/{}",
+                rule.handler_pointer(i),
+                crate::positions::escape(key)
+            );
+            let value = raw.pointer(&at)?;
+            (!crate::tables::positive_seconds(value)).then_some((i, value))
+        })
+        .collect();
+    let display = verdict.host.def().display;
+    for (i, value) in &left_out {
+        let which = match rule.handlers.len() {
+            1 => "this entry".to_string(),
+            _ => format!("its handler {}", i + 1),
+        };
+        verdict.findings.push(Finding::new(
+            Level::Warning,
+            format!(
+                "{display} does not load {which}: `\"{key}\": {value}` is no number of seconds \
+                 above 0 (the rest of the file runs)"
+            ),
+            Some(format!(
+                "write a number of seconds above 0, or leave `\"{key}\"` out"
+            )),
+        ));
+    }
+    if !left_out.is_empty()
+        && left_out.len() == rule.handlers.len()
+        && verdict.status != Status::Off
+    {
+        verdict.status = Status::Never;
+        verdict.unrouted.clear();
     }
 }
 

@@ -510,7 +510,13 @@ fn outlasts_the_route(handler: &Handler, i: usize, rule: &Rule, host: Dialect) -
         .flavor
         .handler_key(HandlerField::Timeout)
         .unwrap_or("timeout");
-    let value = rule.flavor.dialect().config().timeout_unit.written(secs);
+    let command = matches!(handler.kind, crate::model::HandlerKind::Command(_));
+    let value = rule
+        .flavor
+        .dialect()
+        .config()
+        .timeout_unit
+        .written(secs, command);
     Some(Finding::new(
         Level::Warning,
         format!(
