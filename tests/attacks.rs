@@ -258,6 +258,53 @@ fn a_script_wearing_the_route_mark_still_runs_from_the_bytes_hashed() {
     );
 }
 
+/// A Cline guard that reads a helper beside it (`. "$(dirname "$0")/guard-lib.sh"`), as Cline
+/// runs it by its path (`bash PATH`), still denies when hookx runs it from its private copy
+/// under another host (attacks row 152): the copy's folder holds the script's neighbours as
+/// links. Before, the helper was not there: the guard's `deny` was not found and the call
+/// went through.
+#[test]
+fn a_cline_script_reading_a_file_beside_it_still_denies_from_its_copy() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    write(
+        &project,
+        ".clinerules/hooks/PreToolUse",
+        "#!/bin/bash\n. \"$(dirname \"$0\")/guard-lib.sh\"\n\
+         grep -q 'rm -rf' && deny 'no rm -rf'\necho '{\"cancel\": false}'\n",
+    );
+    write(
+        &project,
+        ".clinerules/hooks/guard-lib.sh",
+        "deny() { printf '{\"cancel\": true, \"errorMessage\": \"%s\"}\\n' \"$1\"; exit 0; }\n",
+    );
+    let hookx = |args: &[&str]| {
+        let mut cmd = common::hookx_clean(&project);
+        cmd.args(args).env("HOME", &home);
+        cmd
+    };
+    let trusted = ran(hookx(&["trust", "--yes"]).arg("--home").arg(&home));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    let payload = json!({
+        "session_id": "s", "transcript_path": "/dev/null", "cwd": project,
+        "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "rm -rf /"}, "permission_mode": "default",
+    });
+    let ran = ran(hookx(&["run", "--host", "claude", "--event", "PreToolUse"])
+        .arg("--home")
+        .arg(&home)
+        .write_stdin(payload.to_string()));
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    let answer: Value = serde_json::from_str(&ran.stdout).unwrap_or(Value::Null);
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{ran:?}"
+    );
+    assert!(ran.stdout.contains("no rm -rf"), "{ran:?}");
+}
+
 /// A hook script that wears the mark of a script `hookx convert` wrote but starts with another
 /// interpreter (`#!/usr/bin/env python3`) is run as its agent runs it, by its `#!` line: hookx
 /// does not read its body as a `/bin/sh` command line, which runs something else than what

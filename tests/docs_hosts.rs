@@ -391,6 +391,152 @@ fn installed_routes_run_under_cursor_and_vscode() {
     }
 }
 
+/// The user's trusted Bricks guard (`~/.bricks-project-desktop/hooks.json`), which no agent
+/// runs itself: it denies every tool call and counts its runs in the project's `runs.log`.
+fn user_guard(p: &Project) {
+    let file = p.home.join(".bricks-project-desktop/hooks.json");
+    let guard = json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command",
+        "command": "echo ran >> runs.log; echo 'bricks says no' >&2; exit 2"}]}]}});
+    common::write(
+        &p.home,
+        ".bricks-project-desktop/hooks.json",
+        &guard.to_string(),
+    );
+    let (code, _, err) = p.hookx(&["trust", "--yes", file.to_str().unwrap()], "");
+    assert_eq!(code, 0, "{err}");
+}
+
+/// The route command (`bash` or `command`) at `pointer` of the user's file `rel`.
+fn home_route(p: &Project, rel: &str, pointer: &str) -> String {
+    let text = std::fs::read_to_string(p.home.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    let file: Value = serde_json::from_str(&text).unwrap();
+    let handler = file.pointer(pointer);
+    handler
+        .and_then(|h| h["command"].as_str().or(h["bash"].as_str()))
+        .unwrap_or_else(|| panic!("no route at {rel}{pointer}: {text}"))
+        .to_string()
+}
+
+/// Cursor runs the handlers of Claude's files, hookx's Claude route among them, with Claude's
+/// event names, its own keys and `"cwd": ""` (cursor-facts.md, "Claude hooks run by Cursor").
+/// With hookx installed for both, each rule still runs once per call: the Claude route leaves
+/// the call to Cursor's own route, which answers it (attacks row 154). Without a Cursor route,
+/// the Claude route runs the rule itself and its deny comes back (attacks row 153: the empty
+/// `cwd` was taken for the project folder, and every call was denied by the failure policy
+/// without running anything).
+#[test]
+fn the_claude_route_run_by_cursor_runs_each_rule_once() {
+    let p = Project::new();
+    user_guard(&p);
+    let hookx = assert_cmd::cargo::cargo_bin("hookx");
+    let install = |host: &str, scope: &str, uninstall: bool| {
+        let hookx = hookx.to_str().unwrap();
+        let mut args = vec![
+            "install", "--host", host, "--scope", scope, "--hookx", hookx,
+        ];
+        if uninstall {
+            args.push("--uninstall");
+        }
+        let (code, _, err) = p.hookx(&args, "");
+        assert_eq!(code, 0, "{host}: {err}");
+    };
+    install("claude", "user", false);
+    install("cursor", "user", false);
+    let claude_route = home_route(&p, ".claude/settings.json", "/hooks/PreToolUse/0/hooks/0");
+    let cursor_file = p.home.join(".cursor/hooks.json");
+    let cursor_text = std::fs::read_to_string(&cursor_file).unwrap();
+    let cursor_route = serde_json::from_str::<Value>(&cursor_text).unwrap()["hooks"]["preToolUse"]
+        [0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut own: Value =
+        serde_json::from_str(&documented("cursor-docs", "preToolUse", &p.project)).unwrap();
+    own["tool_input"]["command"] = json!("rm -rf /");
+    let mut claudes = own.clone();
+    claudes["hook_event_name"] = json!("PreToolUse");
+    claudes["cwd"] = json!("");
+    let runs = || {
+        std::fs::read_to_string(p.project.join("runs.log"))
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    // Cursor runs both routes for one call.
+    let by_claude = p.route(&claude_route, claudes.to_string().as_bytes());
+    let by_cursor = p.route(&cursor_route, own.to_string().as_bytes());
+    assert_eq!(by_claude.status.code(), Some(0), "{by_claude:?}");
+    assert!(by_claude.stdout.is_empty(), "{by_claude:?}");
+    let answer = json_of(&String::from_utf8_lossy(&by_cursor.stdout));
+    assert_eq!(answer["permission"], "deny", "{by_cursor:?}");
+    assert_eq!(runs(), 1, "{by_claude:?}\n{by_cursor:?}");
+    // Without Cursor's route, the Claude route is the one that runs it; also when the
+    // repository ships a Cursor route of its own that looks elsewhere for the user's hooks
+    // (attacks row 159): a route in a project's file is never deferred to.
+    install("cursor", "user", true);
+    let elsewhere = p.project.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let forged = cursor_text.replace(p.home.to_str().unwrap(), elsewhere.to_str().unwrap());
+    assert_ne!(forged, cursor_text);
+    common::write(&p.project, ".cursor/hooks.json", &forged);
+    let claude_denies = |n: usize| {
+        let by_claude = p.route(&claude_route, claudes.to_string().as_bytes());
+        let answer = json_of(&String::from_utf8_lossy(&by_claude.stdout));
+        assert_eq!(
+            answer["hookSpecificOutput"]["permissionDecision"], "deny",
+            "{by_claude:?}"
+        );
+        assert!(
+            answer.to_string().contains("bricks says no"),
+            "{by_claude:?}"
+        );
+        assert_eq!(runs(), n, "{by_claude:?}");
+    };
+    claude_denies(2);
+    std::fs::remove_file(p.project.join(".cursor/hooks.json")).unwrap();
+    claude_denies(3);
+}
+
+/// VS Code runs the handlers of Copilot's `.github/hooks` and of Claude's files with its own
+/// payload, hookx's Copilot and Claude routes among them (vscode-facts.md). With hookx
+/// installed for Copilot, Claude and VS Code, a call runs each rule once: the other routes
+/// leave it to VS Code's own (attacks row 154).
+#[test]
+fn the_copilot_and_claude_routes_run_by_vscode_leave_the_call_to_its_route() {
+    let p = Project::new();
+    user_guard(&p);
+    let hookx = assert_cmd::cargo::cargo_bin("hookx");
+    for host in ["copilot", "claude", "vscode"] {
+        let hookx = hookx.to_str().unwrap();
+        let args = [
+            "install", "--host", host, "--scope", "user", "--hookx", hookx,
+        ];
+        let (code, _, err) = p.hookx(&args, "");
+        assert_eq!(code, 0, "{host}: {err}");
+    }
+    let copilot = home_route(&p, ".copilot/hooks/hookx.json", "/hooks/preToolUse/0");
+    let claude = home_route(&p, ".claude/settings.json", "/hooks/PreToolUse/0/hooks/0");
+    let own = home_route(
+        &p,
+        ".copilot/hooks/hookx-vscode.json",
+        "/hooks/PreToolUse/0",
+    );
+    let payload = documented("vscode-docs", "PreToolUse", &p.project);
+    for route in [&copilot, &claude] {
+        let out = p.route(route, payload.as_bytes());
+        assert_eq!(out.status.code(), Some(0), "{route}: {out:?}");
+        assert!(out.stdout.is_empty(), "{route}: {out:?}");
+    }
+    let out = p.route(&own, payload.as_bytes());
+    let answer = json_of(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{out:?}"
+    );
+    let runs = std::fs::read_to_string(p.project.join("runs.log")).unwrap_or_default();
+    assert_eq!(runs.lines().count(), 1, "{runs}");
+}
+
 /// `list` shows a Cursor file's rules under their flavours, and which host runs each; VS Code's
 /// ignored matchers are a `validate` warning and a located `convert` loss.
 #[test]

@@ -113,6 +113,12 @@ fn copilot_rules(events: &[&str]) -> String {
     json!({"version": 1, "hooks": hooks}).to_string()
 }
 
+/// The user's route key, which install writes on a route of the user's files.
+fn key(home: &Path) -> String {
+    let key = std::fs::read_to_string(home.join(".hookx/route-key")).unwrap();
+    key.trim().to_string()
+}
+
 /// A Bricks hook file with one rule on each of `events`.
 fn bricks_rules(events: &[&str]) -> String {
     let hooks: serde_json::Map<String, Value> = events
@@ -175,7 +181,7 @@ fn install_keeps_every_other_key_and_hook_in_order() {
     // The user's groups come first, unchanged, field order included.
     for event in ["PreToolUse", "Notification", "Stop"] {
         // Marked as install's: only entries so marked are install's to edit.
-        let route = json!({"hooks": [{"type": "command", "command": format!("/opt/hookx/bin/hookx run --host claude --event {event}"), "timeout": hookx::route::ROUTE_TIMEOUT, "hookx": {"created": "entry"}}]});
+        let route = json!({"hooks": [{"type": "command", "command": format!("/opt/hookx/bin/hookx run --host claude --event {event} --installed-in project"), "timeout": hookx::route::ROUTE_TIMEOUT, "hookx": {"created": "entry"}}]});
         let list = hooks[event].as_array().unwrap();
         assert_eq!(list[0], original["hooks"][event][0]);
         assert_eq!(list[1], route);
@@ -356,7 +362,9 @@ fn a_project_path_with_spaces_quotes_and_dollars_runs_in_a_shell() {
     assert!(out.status.success(), "{out:?}");
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
-        format!("{program_text}\n[run]\n[--host]\n[claude]\n[--event]\n[Stop]\n")
+        format!(
+            "{program_text}\n[run]\n[--host]\n[claude]\n[--event]\n[Stop]\n[--installed-in]\n[project]\n"
+        )
     );
 
     // Bricks and Copilot get the same quoting.
@@ -369,6 +377,8 @@ fn a_project_path_with_spaces_quotes_and_dollars_runs_in_a_shell() {
         command
             .replace("claude", "copilot")
             .replace("--event Stop", "--event preToolUse")
+            // Copilot tells its routes apart by folder (`COPILOT_HOOK_DIR`).
+            .replace(" --installed-in project", "")
     );
 }
 
@@ -382,7 +392,7 @@ fn by_default_the_entries_run_this_hookx() {
         .as_str()
         .unwrap();
     let program = command
-        .strip_suffix(" run --host bricks --event PreToolUse")
+        .strip_suffix(" run --host bricks --event PreToolUse --installed-in project")
         .unwrap();
     let out = std::process::Command::new("sh")
         .arg("-c")
@@ -454,7 +464,7 @@ fn bricks_events_at_the_root_stay_at_the_root() {
     assert!(after.get("hooks").is_none(), "{after}");
     assert_eq!(
         after["PreToolUse"][1],
-        json!({"matcher": "*", "hooks": [{"type": "command", "command": "/opt/hookx/bin/hookx run --host bricks --event PreToolUse", "timeout": hookx::route::ROUTE_TIMEOUT, "hookx": {"created": "entry"}}]})
+        json!({"matcher": "*", "hooks": [{"type": "command", "command": "/opt/hookx/bin/hookx run --host bricks --event PreToolUse --installed-in project", "timeout": hookx::route::ROUTE_TIMEOUT, "hookx": {"created": "entry"}}]})
     );
     // The Bricks events of the project's Copilot rules.
     assert_eq!(keys(&after).len(), 8);
@@ -849,7 +859,10 @@ fn a_droid_project_route_leaves_an_event_to_the_users_route() {
     let user_route = route(&p.home.join(".factory/settings.json"));
     assert_eq!(
         user_route,
-        format!("{bin} run --host droid --event PreToolUse")
+        format!(
+            "{bin} run --host droid --event PreToolUse --route-key {}",
+            key(&p.home)
+        )
     );
     assert_eq!(
         fire(&project_args),
@@ -942,7 +955,13 @@ fn cline_routes_are_scripts_and_a_script_of_the_users_own_is_left_alone() {
     let user_route = p.home.join(".cline/hooks/PreToolUse");
     assert_eq!(
         std::fs::read_to_string(&user_route).unwrap().lines().last(),
-        Some("exec /opt/hookx/bin/hookx run --host cline --event PreToolUse")
+        Some(
+            format!(
+                "exec /opt/hookx/bin/hookx run --host cline --event PreToolUse --route-key {}",
+                key(&p.home)
+            )
+            .as_str()
+        )
     );
     p.hookx(&[
         "install",
@@ -1111,7 +1130,7 @@ fn a_users_line_that_contains_a_route_is_not_hookxs() {
         installed["hooks"]["PreToolUse"][0]["hooks"][0]["command"], mine,
         "{installed:#}"
     );
-    let ours = format!("{HOOKX} run --host claude --event PreToolUse");
+    let ours = format!("{HOOKX} run --host claude --event PreToolUse --installed-in project");
     assert!(
         p.read(SETTINGS).contains(&format!("\"{ours}\"")),
         "{installed:#}"
@@ -1421,6 +1440,48 @@ fn a_copilot_settings_file_that_does_not_parse_is_named_with_its_position_and_le
     );
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), broken);
     assert!(!a.root.join(".github/hooks").exists());
+}
+
+/// A route of the user's own files carries the user's route key (`~/.hookx/route-key`, made
+/// once): an agent that runs identical commands once per event (Claude Code) would otherwise
+/// take a repository's copy of the line, `async` or with a short timeout, for the user's route
+/// (attacks row 163, live: `live_claude::a_projects_copy_of_the_user_route_line`). The same key
+/// on every install, so installing again changes nothing; a project route has none (the
+/// repository holds it anyway); the line is still recognised as hookx's route.
+#[test]
+fn a_user_route_carries_the_users_route_key() {
+    let p = Project::new();
+    p.write(
+        "home/.bricks-project-desktop/hooks.json",
+        &bricks_rules(&["PreToolUse"]),
+    );
+    let install = |scope: &str| {
+        p.hookx(&[
+            "install", "--host", "claude", "--scope", scope, "--hookx", HOOKX,
+        ])
+        .success();
+    };
+    install("user");
+    let key = std::fs::read_to_string(p.home.join(".hookx/route-key")).unwrap();
+    let key = key.trim();
+    assert!(
+        key.len() == 32 && key.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{key:?}"
+    );
+    let settings = std::fs::read_to_string(p.home.join(".claude/settings.json")).unwrap();
+    let line = serde_json::from_str::<Value>(&settings).unwrap()["hooks"]["PreToolUse"][0]["hooks"]
+        [0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(line.ends_with(&format!(" --route-key {key}")), "{line}");
+    assert_eq!(route_host(&line).as_deref(), Some("claude"), "{line}");
+    install("user");
+    let again = std::fs::read_to_string(p.home.join(".claude/settings.json")).unwrap();
+    assert_eq!(again, settings, "a second install changes nothing");
+    p.write(".bricks/hooks.json", &bricks_rules(&["PreToolUse"]));
+    install("project");
+    assert!(!p.read(".claude/settings.json").contains("--route-key"));
 }
 
 /// A `.codex/hooks.json` Codex 0.171.0 refuses whole (here a `$schema` key, which Codex's

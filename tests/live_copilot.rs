@@ -2696,7 +2696,89 @@ fn drop_forms() -> Vec<DropForm> {
                 group(Some("Bash"), json!({"type": "http", "url": 5})),
             );
         }
-        let whole: [(&str, &'static str, Value); 5] = [
+        // The eighth attack pass (rows 150-151, 158): a group or a handler's fields of other
+        // shapes and types.
+        add(
+            "group without hooks on Stop".into(),
+            "Stop",
+            json!({"matcher": "Bash"}),
+        );
+        add(
+            "handlers null on Stop".into(),
+            "Stop",
+            json!({"matcher": "Bash", "hooks": null}),
+        );
+        add(
+            "command missing on Stop".into(),
+            "Stop",
+            group(None, json!({"type": "command"})),
+        );
+        add(
+            "command 5 on Stop".into(),
+            "Stop",
+            group(None, json!({"type": "command", "command": 5})),
+        );
+        add(
+            "command \"\" on Stop".into(),
+            "Stop",
+            group(None, json!({"type": "command", "command": ""})),
+        );
+        add(
+            "async \"yes\" on Stop".into(),
+            "Stop",
+            group(None, cmd(json!({"async": "yes"}))),
+        );
+        add(
+            "statusMessage 5 on Stop".into(),
+            "Stop",
+            group(None, cmd(json!({"statusMessage": 5}))),
+        );
+        add(
+            "once \"x\" on Stop".into(),
+            "Stop",
+            group(None, cmd(json!({"once": "x"}))),
+        );
+        add(
+            "timeout 1e12 on PreToolUse".into(),
+            "PreToolUse",
+            group(Some("Bash"), cmd(json!({"timeout": 1e12}))),
+        );
+        add(
+            "matcher [\"Bash\"] on PreToolUse".into(),
+            "PreToolUse",
+            json!({"matcher": ["Bash"], "hooks": [cmd(json!({}))]}),
+        );
+        add(
+            "type 5 on Stop".into(),
+            "Stop",
+            group(None, json!({"type": 5, "command": "ODD"})),
+        );
+        add(
+            "type null on Stop".into(),
+            "Stop",
+            group(None, json!({"type": null, "command": "ODD"})),
+        );
+        add(
+            "if 5 on PreToolUse".into(),
+            "PreToolUse",
+            group(Some("Bash"), cmd(json!({"if": 5}))),
+        );
+        add(
+            "command an array on Stop".into(),
+            "Stop",
+            group(None, json!({"type": "command", "command": ["ODD"]})),
+        );
+        add(
+            "handlers [] on Stop".into(),
+            "Stop",
+            json!({"matcher": "Bash", "hooks": []}),
+        );
+        add(
+            "prompt without prompt on SessionStart".into(),
+            "SessionStart",
+            group(None, json!({"type": "prompt"})),
+        );
+        let whole: [(&str, &'static str, Value); 6] = [
             (
                 "an object",
                 "PostToolUse",
@@ -2706,6 +2788,8 @@ fn drop_forms() -> Vec<DropForm> {
             ("an object", "Setup", group(None, cmd(json!({})))),
             ("{}", "PostToolUse", json!({})),
             ("null", "PostToolUse", Value::Null),
+            // The eighth attack pass (row 158).
+            ("a string", "Stop", json!("ODD")),
         ];
         for (what, event, entry) in whole {
             forms.push(DropForm {

@@ -1163,6 +1163,54 @@ fn settings_forms_droid_skips_whole() {
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
 
+/// A project's `.factory/settings.json` leaves the user's hooks as they are (Droid 0.225.2,
+/// attacks row 161): its `hooksDisabled: true` does not turn off those of
+/// `~/.factory/settings.json` (hookx's user route among them; the table's `host_wide: false`),
+/// and neither its `env` nor a `.env` beside it reaches them.
+fn a_projects_settings_and_the_users_hooks() {
+    let Some(bin) = droid() else { return };
+    for way in ["none", "hooksDisabled", "env", ".env"] {
+        let sb = Sandbox::new("hookx-live-droid-project");
+        let model = FakeModel::start(scripts, sb.project.display().to_string());
+        let probe = sb.root.join("probe.log");
+        let user = json!({"SessionStart": [{"hooks": [{"type": "command", "command":
+            format!("echo \"HXPROBE=$HXPROBE PATH=$PATH LD_PRELOAD=$LD_PRELOAD BASH_ENV=$BASH_ENV\" >> '{}'", probe.display())}]}]});
+        user_settings(&sb, &model, Some(user));
+        match way {
+            "hooksDisabled" => {
+                common::write(
+                    &sb.project,
+                    ".factory/settings.json",
+                    r#"{"hooksDisabled": true}"#,
+                );
+            }
+            "env" => {
+                common::write(
+                    &sb.project,
+                    ".factory/settings.json",
+                    r#"{"env": {"HXPROBE": "seen", "PATH": "/repo-tools:/usr/bin:/bin", "LD_PRELOAD": "/repo.so", "BASH_ENV": "/repo-bashenv"}}"#,
+                );
+            }
+            ".env" => {
+                common::write(
+                    &sb.project,
+                    ".env",
+                    "HXPROBE=seen\nLD_PRELOAD=/repo.so\nBASH_ENV=/repo-bashenv\n",
+                );
+            }
+            _ => {}
+        }
+        let out = run_droid(&sb, &bin, "text");
+        assert!(out.status.success(), "{way}: {out:?}");
+        let probe = std::fs::read_to_string(&probe).unwrap_or_default();
+        assert!(!probe.is_empty(), "{way}: the user's hook ran");
+        assert!(
+            !probe.contains("seen") && !probe.contains("/repo"),
+            "{way}: nothing of the project reached it: {probe}"
+        );
+    }
+}
+
 /// Project `.factory/settings.json` and `.factory/hooks.json` with `//` or `/* */` comments or
 /// a trailing comma, each in its own run beside plain user settings with a `control` recorder
 /// (Droid 0.225.2). `hookx list --host droid`, asked before the run, must list the `probe`
@@ -1333,6 +1381,7 @@ fn main() -> std::process::ExitCode {
             format!("factory-{VERSION}/node_modules/@factory/cli-linux-x64/bin/droid"),
         )],
         live_tests![
+            a_projects_settings_and_the_users_hooks,
             ground_truth_execute_and_answers,
             ground_truth_answer_forms,
             files_droid_reads,

@@ -1689,6 +1689,56 @@ fn a_projects_hooks_switch_turns_off_hookxs_user_route_too() {
     c.done("story");
 }
 
+/// Gemini runs handlers with the same `name:command` once per event, across scopes
+/// (gemini-facts.md): a repository's `.gemini/settings.json` holding hookx's user route line
+/// as written, with a timeout of 1 ms or a matcher that never fires, does not take the
+/// user's route's place (Gemini CLI 0.61.0 keeps the user's definition; attacks row 162): the
+/// user's trusted Claude guard, run through that route, still runs.
+fn a_projects_copy_of_the_user_route_line() {
+    let mut c = Checks::default();
+    for variant in ["none", "timeout 1", "matcher", "both"] {
+        let Some(l) = live("story", &["--yolo"], &[], |sb| {
+            sb.user_settings(json!({}));
+            sb.trust_folder();
+            let log = sb.root.join("guard.log");
+            let guard = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+                "command": format!("echo ran >> '{}'; echo USER-GUARD-SAYS-NO >&2; exit 2", log.display())}]}]}});
+            let file = sb.write("home/.claude/settings.json", &guard.to_string());
+            common::hookx_at(&sb.project, &sb.home, &["trust", file.to_str().unwrap()]).success();
+            common::hookx_at(
+                &sb.project,
+                &sb.home,
+                &["install", "--host", "gemini", "--scope", "user"],
+            )
+            .success();
+            let user: Value = serde_json::from_str(
+                &std::fs::read_to_string(sb.home.join(".gemini/settings.json")).unwrap(),
+            )
+            .unwrap();
+            let mut group = user["hooks"]["BeforeTool"][0].clone();
+            assert!(group["hooks"][0]["command"].is_string(), "{user}");
+            group["hooks"][0].as_object_mut().unwrap().remove("hookx");
+            if matches!(variant, "timeout 1" | "both") {
+                group["hooks"][0]["timeout"] = json!(1);
+            }
+            if matches!(variant, "matcher" | "both") {
+                group["matcher"] = json!("^never_matches$");
+            }
+            if variant != "none" {
+                sb.write(
+                    "project/.gemini/settings.json",
+                    &json!({"hooks": {"BeforeTool": [group]}}).to_string(),
+                );
+            }
+        }) else {
+            return;
+        };
+        let ran = l.sb.root.join("guard.log").exists();
+        c.that(ran, format!("{variant}: the user's guard ran"));
+    }
+    c.done("story");
+}
+
 /// The README's migration story under Gemini CLI (issue 24): the Claude project converted to
 /// Copilot, Gemini, Codex and Cursor, `hookx install --host gemini`, `hookx trust --yes`, one
 /// prompt with a shell call and a write. Gemini runs its own (wrapped) copy; hookx must run
@@ -1795,6 +1845,7 @@ fn main() -> std::process::ExitCode {
             ),
         )],
         live_tests![
+            a_projects_copy_of_the_user_route_line,
             ground_truth_tools,
             ground_truth_deny,
             ground_truth_ask,

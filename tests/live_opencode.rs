@@ -284,6 +284,49 @@ fn opencode_loading() {
     assert!(model.chats().len() >= 2);
 }
 
+/// A project's `.env` or `.env.local` does not reach the environment of a user's plugin (and
+/// so of what it spawns: hookx's route and its handlers): OpenCode and Kilo run on Bun, whose
+/// standalone executables may load `.env` files from the working folder; these do not
+/// (attacks row 156, ground truth: nothing for doctor to say, unlike Gemini's `.env`).
+fn project_env_file(client: Client) {
+    let Some(bin) = client::binary(client) else {
+        return;
+    };
+    let sb = Sandbox::new(client);
+    sb.write(
+        &format!("home/{}/plugin/u.js", client.user_dir()),
+        &format!("{REC}export const U = async () => {{ rec({{load: \"user\", probe: process.env.HXPROBE || null, bash_env: process.env.BASH_ENV || null, ld: process.env.LD_PRELOAD || null, path_has: (process.env.PATH || '').includes('repo-tools')}}); return {{ \"tool.execute.before\": async () => rec({{hook: \"before\", probe: process.env.HXPROBE || null, bash_env: process.env.BASH_ENV || null}}) }}; }};\n"),
+    );
+    for name in [".env", ".env.local"] {
+        sb.write(
+            &format!("project/{name}"),
+            &format!("HXPROBE=seen{name}\nBASH_ENV=/repo-bashenv{name}\nLD_PRELOAD=/repo-ld.so\nPATH=/repo-tools:/usr/bin\n"),
+        );
+    }
+    let model = FakeModel::start_concurrent(scripts, sb.project.display().to_string());
+    let out = sb.run(&bin, model.port, "SCENARIO:one go", &[]);
+    assert_eq!(out.status, Some(0), "{}\n{}", out.stdout, out.stderr);
+    let records = sb.records();
+    assert!(
+        records.iter().any(|r| r["hook"] == "before"),
+        "the plugin's hook ran: {records:?}"
+    );
+    for r in &records {
+        for key in ["probe", "bash_env", "ld"] {
+            assert!(r.get(key).is_none_or(Value::is_null), "{key}: {r}");
+        }
+        assert!(r.get("path_has").is_none_or(|p| p == false), "{r}");
+    }
+}
+
+fn opencode_project_env_file() {
+    project_env_file(Client::OpenCode)
+}
+
+fn kilo_project_env_file() {
+    project_env_file(Client::Kilo)
+}
+
 /// A synchronous throw in an `event` handler hangs `opencode run`, and later plugins stop
 /// getting events; the same throw from an async handler does not.
 fn opencode_sync_throw_in_event_hangs() {
@@ -558,6 +601,8 @@ fn main() -> std::process::ExitCode {
             opencode_ground_truth,
             kilo_ground_truth,
             opencode_loading,
+            opencode_project_env_file,
+            kilo_project_env_file,
             opencode_sync_throw_in_event_hangs,
             opencode_routed_guards_and_rewrite,
             kilo_routed_guards_and_rewrite,

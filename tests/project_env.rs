@@ -239,7 +239,7 @@ fn install_writes_home_and_managed_root_on_the_route() {
         .to_string();
     assert!(
         command.ends_with(&format!(
-            " run --host claude --event PreToolUse --home {} --managed-root {}",
+            " run --host claude --event PreToolUse --installed-in project --home {} --managed-root {}",
             shell_quote(home),
             shell_quote(managed.to_str().unwrap())
         )),

@@ -427,6 +427,10 @@ pub(super) struct RunArgs {
     /// writes it): a project route leaves an event the user route also takes to that route.
     #[arg(long, value_enum, value_name = "SCOPE")]
     pub(super) installed_in: Option<crate::route::InstallScope>,
+    /// The user's route key (`hookx install` writes it on a route of the user's files): it
+    /// makes the line unique, so that no repository's copy of it is run in its place.
+    #[arg(long, value_name = "KEY", hide = true)]
+    pub(super) route_key: Option<String>,
 }
 
 #[derive(clap::Args, Debug)]

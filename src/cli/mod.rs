@@ -163,12 +163,13 @@ fn run(cli: Cli) -> Result<i32, Error> {
             command: args.command,
         })),
         Command::Run(args) => Ok(pipeline::run(pipeline::RunRequest {
+            // `route_key` is read by nobody: it only makes the route's line the user's own.
+            installed_in: args.installed_in,
             host: args.host,
             event: args.event,
             project: args.project,
             home: args.home,
             managed_root: args.managed_root,
-            installed_in: args.installed_in,
         })),
         Command::Simulate(args) => simulate::command(args),
         Command::Schema { dialect } => {

@@ -47,6 +47,8 @@ struct Written {
     hookx: String,
     home: Option<String>,
     managed_root: Option<String>,
+    /// The user's route key, on a route of the user's own files ([`crate::route::route_key`]).
+    key: Option<String>,
 }
 
 impl Written {
@@ -55,6 +57,7 @@ impl Written {
             hookx: &self.hookx,
             home: self.home.as_deref(),
             managed_root: self.managed_root.as_deref(),
+            key: self.key.as_deref(),
         }
     }
 }
@@ -210,10 +213,16 @@ fn hookx_program(opts: &Options) -> Result<Written, Error> {
             })?
         }
     };
+    // A route of the user's own files is made unique to this user (attacks row 163).
+    let key = match opts.scope {
+        InstallScope::User => Some(crate::route::route_key(&opts.ctx.home)?),
+        InstallScope::Project => None,
+    };
     Ok(Written {
         hookx,
         home,
         managed_root,
+        key,
     })
 }
 

@@ -780,7 +780,9 @@ pub static DEF: DialectDef = DialectDef {
             secs: crate::tables::ROUTE_TIMEOUT,
             on: &[],
         },
-        names_project_route: false,
+        // The user route carries the user's key, so the two lines differ and the agent runs both
+        // (attacks row 163): the project route says it is one and leaves the event to the user's.
+        names_project_route: true,
     },
     route_trust: None,
     home_var: None,

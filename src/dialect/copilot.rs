@@ -783,6 +783,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
 /// `.claude/settings.local.json` (the other file still runs): probed with `copilot -p`, each
 /// form beside a Bash guard (`tests/live_copilot.rs` `ground_truth_dropped_files`, recorded in
 /// `tests/fixtures/recorded/copilot-1.0.102/drops/dropped-files.json`; conformance/copilot-facts.md).
+/// An entry without its handlers, a handler whose type is not a string or that lacks the
+/// string its type runs (`command`, `prompt`, `url`) drops the file too (attacks rows 150-151).
 /// An empty matcher counts only on the events whose matcher Copilot keeps (the `true` rows of
 /// [`DISABLED_HOOKS`]); `prompt` runs on SessionStart only, `agent` nowhere, `http` anywhere
 /// but to an `http://` address on the two events that can deny, and nowhere without a `url`
@@ -805,6 +807,9 @@ static DROPS_CLAUDE_FILE: crate::tables::FileDrop = crate::tables::FileDrop {
         ),
         ("http", crate::tables::TypeOn::Every),
     ],
+    // Probed (attacks rows 150-151): each missing, `null`, a number or a list drops the file;
+    // an empty string does not. `http`'s `url`: `url.required` below.
+    needs: &[("command", "command"), ("prompt", "prompt")],
     // `http://…` drops the file there (loopback or not); `https://…` does not (the hook then
     // fails closed where it cannot connect). No `url`, or one that is not a string, drops it
     // on every event (PreToolUse, PostToolUse, Stop probed).
@@ -824,6 +829,8 @@ static DROPS_CLAUDE_FILE: crate::tables::FileDrop = crate::tables::FileDrop {
         timeout: "write a number of seconds above 0, or leave `\"timeout\"` out",
         handler_type: "Copilot takes no such handler there: move it to a file Copilot does not \
                        read (`~/.claude/settings.json`), or remove it",
+        needs: "give the handler its `command` (`prompt` for a prompt) as a string, or remove \
+                it",
         url: "use an `https://` address, or move the handler to a file Copilot does not read \
               (`~/.claude/settings.json`)",
     },

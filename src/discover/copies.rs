@@ -5,7 +5,9 @@
 //! Each copy sits alone in a fresh folder only its owner may enter (`tempfile`, 0700, in the
 //! temporary directory), under the script's own name and with its mode: `$0` ends in the same
 //! name, the handler runs in the same directory as before, and a `#!` line or an interpreter
-//! by ending reads it as it read the original. [`remove`] deletes them once the event is
+//! by ending reads it as it read the original. Beside it, links to the original's neighbours
+//! ([`link_neighbours`]): a script that reads a file next to it (`$(dirname "$0")/lib.sh`)
+//! reads what it reads where its agent runs it. [`remove`] deletes them once the event is
 //! answered.
 //!
 //! A host may kill hookx mid-event, before it deletes anything. So each folder also holds a
@@ -76,11 +78,42 @@ fn make_in(tmp: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
         file.set_permissions(std::fs::Permissions::from_mode(mode | 0o400))?;
     }
     drop(file);
+    link_neighbours(path, dir.path());
     COPIES
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
         .push(Copy { dir, _lock: lock });
     Ok(copy)
+}
+
+/// The most neighbours of a script linked beside its copy: a folder of more is a
+/// repository's doing, not a script's helpers.
+const MAX_NEIGHBOURS: usize = 256;
+
+/// Links in `dir` (a copy's folder) to each other entry of the folder `script` is in, by the
+/// same name: an agent runs the script by its path, and a guard that reads a helper beside
+/// it, not finding it beside its copy, fails and lets the call through (attacks row 152).
+/// The links lead to what the agent would read (the helper is no more reviewed than there);
+/// the script's own bytes stay the copy's. Best effort: a link not made leaves the copy as
+/// it was before.
+fn link_neighbours(script: &Path, dir: &Path) {
+    #[cfg(unix)]
+    {
+        let Some(folder) = script.parent().and_then(|p| std::path::absolute(p).ok()) else {
+            return;
+        };
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            return;
+        };
+        let own = script.file_name();
+        for entry in entries.flatten().take(MAX_NEIGHBOURS) {
+            let name = entry.file_name();
+            if Some(name.as_os_str()) == own || name.to_string_lossy().starts_with(LOCK) {
+                continue;
+            }
+            let _ = std::os::unix::fs::symlink(folder.join(&name), dir.join(&name));
+        }
+    }
 }
 
 /// Creates the lock file at `path` and takes an exclusive lock on it, closed on `exec`. The

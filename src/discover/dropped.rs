@@ -89,7 +89,10 @@ fn scan(host: Dialect, drop: &FileDrop, value: &Value, src: &SourceFile) -> Opti
             }
             let handlers_at = format!("/{}", escape(drop.handlers_key));
             let handlers = match group.get(drop.handlers_key) {
-                None => continue,
+                None => {
+                    let what = format!("an entry without `\"{}\"`", drop.handlers_key);
+                    return shape("", &what);
+                }
                 Some(Value::Array(handlers)) => handlers,
                 Some(_) => {
                     let what = format!("`\"{}\"` that is not a list", drop.handlers_key);
@@ -100,6 +103,11 @@ fn scan(host: Dialect, drop: &FileDrop, value: &Value, src: &SourceFile) -> Opti
                 let handler_at = format!("{handlers_at}/{h}");
                 if !handler.is_object() {
                     return shape(&handler_at, "a handler that is not an object");
+                }
+                if handler.get(drop.type_key).is_some_and(|t| !t.is_string()) {
+                    let at = format!("{handler_at}/{}", escape(drop.type_key));
+                    let what = format!("a handler whose `\"{}\"` is not a string", drop.type_key);
+                    return shape(&at, &what);
                 }
                 if let Some((key, what, fix)) = refused_handler(drop, kind, event, handler) {
                     let at = at(&format!("{handler_at}/{}", escape(key)));
@@ -147,6 +155,15 @@ fn refused_handler(
             drop.fixes.handler_type.to_string(),
         ));
     }
+    if let Some((_, key)) = drop.needs.iter().find(|(t, _)| *t == type_name)
+        && !handler.get(*key).is_some_and(Value::is_string)
+    {
+        return Some((
+            key,
+            format!("a handler of type `{type_name}` without a `\"{key}\"` string on {event}"),
+            drop.fixes.needs.to_string(),
+        ));
+    }
     let rule = drop.url.as_ref().filter(|r| r.type_name == type_name)?;
     let Some(url) = handler.get(rule.key).and_then(Value::as_str) else {
         let what = format!(
@@ -173,10 +190,12 @@ fn refused_handler(
     })
 }
 
-/// The entry at `pointer` of `src`, located.
+/// The entry at `pointer` of `src`, located (a key that is missing: the object it is missing
+/// from).
 fn found(host: Dialect, src: &SourceFile, pointer: &str, what: String, fix: String) -> Dropped {
     let (line, col) = src
         .locate_json(pointer)
+        .or_else(|| src.locate_json(pointer.rsplit_once('/')?.0))
         .map_or((1, 1), |offset| src.line_col(offset));
     Dropped {
         host,

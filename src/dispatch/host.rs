@@ -102,15 +102,23 @@ pub fn decode(
     let also: Vec<Flavor> = decoded.into_iter().map(|(_, f)| f).collect();
     // Copilot handlers are promised a timestamp; a host that sends none fires the event now.
     event.timestamp.get_or_insert_with(chrono::Utc::now);
+    // An empty value names no folder (Cursor sends the handlers of Claude's files `"cwd": ""`,
+    // attacks row 153): taken as one, every call failed closed.
     let project = project
         .or_else(|| {
             flavor
                 .tables()
                 .project_dir_var
                 .and_then(std::env::var_os)
+                .filter(|v| !v.is_empty())
                 .map(PathBuf::from)
         })
-        .or_else(|| event.field("cwd").map(PathBuf::from))
+        .or_else(|| {
+            event
+                .field("cwd")
+                .filter(|c| !c.is_empty())
+                .map(PathBuf::from)
+        })
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_else(|| PathBuf::from("."));
     // Handlers run elsewhere (their `cwd`) and are told this path: it must not be relative.
@@ -271,6 +279,67 @@ pub fn another_agent_runs_route(host: Dialect, payload: &[u8]) -> bool {
         .as_ref()
         .and_then(detect_host)
         .is_some_and(|sender| sender != host && marked(sender))
+}
+
+/// Whether `hookx run --host HOST` was started by another agent that reads HOST's files
+/// itself, with its own payload, and has a hookx route of its own for the event (Cursor runs
+/// the handlers of Claude's files, VS Code those of Claude's and Copilot's, hookx's routes
+/// among them; neither marks its hooks with a variable, so [`another_agent_runs_route`]
+/// cannot tell): that route answers the event, and answering here too would run every
+/// handler twice (attacks row 154). Only where that route is the user's, in the home, and
+/// can run: else this route is the only one hookx has there, and it runs. Never one in a
+/// project's file, which the repository may have written to answer nothing (a route with
+/// another `--home`: attacks row 159); there a rule may run twice, never zero times. The
+/// payload is read again only when such a route is there.
+pub fn senders_own_route_answers(
+    ctx: &crate::context::Context,
+    host: Dialect,
+    kind: &EventKind,
+    payload: &[u8],
+) -> bool {
+    use crate::route::InstallScope;
+    let reads_hosts_files = |sender: &Dialect| {
+        let native = sender.def().native;
+        native
+            .iter()
+            .any(|id| host.def().locations.iter().any(|l| l.id == *id))
+    };
+    let has_route = |sender: &Dialect| {
+        let names: Vec<&str> = sender
+            .flavors()
+            .flat_map(|f| f.tables().events.iter())
+            .filter(|(k, _)| k == kind)
+            .map(|(_, name)| *name)
+            .collect();
+        let file = crate::route::target(&ctx.home, &ctx.project, *sender, InstallScope::User);
+        names
+            .iter()
+            .any(|name| crate::route::has_route(&file, *sender, name))
+    };
+    let routed: Vec<Dialect> = Dialect::all()
+        .iter()
+        .copied()
+        .filter(|s| *s != host && !marks_its_hooks(*s) && reads_hosts_files(s))
+        .filter(has_route)
+        .collect();
+    !routed.is_empty()
+        && serde_json::from_slice::<serde_json::Value>(&crate::protocol::payload::readable(payload))
+            .ok()
+            .as_ref()
+            .and_then(detect_host)
+            .is_some_and(|sender| routed.contains(&sender))
+}
+
+/// Whether `sender` gives its hooks a variable of its own ([`another_agent_runs_route`]
+/// tells its calls by it).
+fn marks_its_hooks(sender: Dialect) -> bool {
+    sender.flavors().any(|f| {
+        f.tables()
+            .protocol
+            .env
+            .iter()
+            .any(|(_, value)| matches!(value, crate::tables::EnvValue::Literal(_)))
+    })
 }
 
 /// Prints `answer` for the host, `notes` first on stderr (`hookx: ` each); returns its exit code.

@@ -272,7 +272,8 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         dialect,
         request.installed_in,
         request.event.as_deref(),
-    ) {
+    ) || host::senders_own_route_answers(&ctx, dialect, &hosted.event.kind, &payload)
+    {
         return Ok(0);
     }
     // 2. discover: rules that cannot fire are not even built, decided by the matching

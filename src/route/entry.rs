@@ -15,6 +15,8 @@ pub struct Program<'a> {
     pub hookx: &'a str,
     pub home: Option<&'a str>,
     pub managed_root: Option<&'a str>,
+    /// The user's route key ([`route_key`]), on a route of the user's own files.
+    pub key: Option<&'a str>,
 }
 
 impl<'a> Program<'a> {
@@ -51,6 +53,7 @@ pub fn route_command(
     for (flag, value) in [
         ("--home", program.home),
         ("--managed-root", program.managed_root),
+        ("--route-key", program.key),
     ] {
         if let Some(value) = value {
             line.push_str(&format!(" {flag} {}", shell_quote(value)));
@@ -60,8 +63,8 @@ pub fn route_command(
 }
 
 /// Whether `rest`, the words after a route's `--event EVENT`, are what [`route_command`] may
-/// write there: `--installed-in project`, `--home DIR`, `--managed-root DIR`, each at most once
-/// and in that order.
+/// write there: `--installed-in project`, `--home DIR`, `--managed-root DIR`, `--route-key
+/// KEY`, each at most once and in that order.
 fn written_tail(rest: &[&str]) -> bool {
     let rest = match rest {
         ["--installed-in", "project", rest @ ..] => rest,
@@ -71,7 +74,43 @@ fn written_tail(rest: &[&str]) -> bool {
         ["--home", dir, rest @ ..] if !dir.is_empty() => rest,
         rest => rest,
     };
-    matches!(rest, [] | ["--managed-root", _])
+    let rest = match rest {
+        ["--managed-root", _, rest @ ..] => rest,
+        rest => rest,
+    };
+    matches!(rest, [] | ["--route-key", _])
+}
+
+/// The file holding the user's route key, below the home.
+const ROUTE_KEY: &str = ".hookx/route-key";
+
+/// The user's route key: 32 random hex digits, made once and kept in `~/.hookx/route-key`,
+/// written on every route of the user's own files. An agent that runs identical commands once
+/// per event takes one definition for all (Claude Code 2.1.332 took a project's copy of the
+/// user's route line with `"async": true`, and the deny was not waited for: attacks row 163);
+/// a repository can guess hookx's path and the home, not this.
+pub fn route_key(home: &Path) -> Result<String, crate::error::Error> {
+    let path = home.join(ROUTE_KEY);
+    let valid = |k: &str| k.len() == 32 && k.bytes().all(|b| b.is_ascii_hexdigit());
+    if let Ok(key) = crate::read::text(&path, 64)
+        && valid(key.trim())
+    {
+        return Ok(key.trim().to_string());
+    }
+    let io = |e: std::io::Error| crate::error::Error::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    };
+    let mut bytes = [0u8; 16];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut bytes))
+        .map_err(io)?;
+    let key: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
+    crate::config::update::write_atomic(&path, &format!("{key}\n"))?;
+    Ok(key)
 }
 
 /// Whether a command line is a hookx routing entry: some simple command in it runs a hookx

@@ -26,7 +26,7 @@ mod switch;
 
 pub use entry::{
     Program, hookx_handler_can_run, is_hookx_entry, is_hookx_handler, is_hookx_program,
-    is_plain_route, is_this_hookx, route_can_run, route_command, route_host,
+    is_plain_route, is_this_hookx, route_can_run, route_command, route_host, route_key,
 };
 pub use file::{Created, is_own_route};
 pub(crate) use file::{
@@ -65,17 +65,14 @@ pub fn target(home: &Path, project: &Path, host: Dialect, scope: InstallScope) -
 }
 
 /// Whether the route that fired from the folder `hook_dir` must leave `event` to the user's
-/// route. A host that runs every handler it reads, user files first (Copilot), runs both routes
-/// when the user and the project route are installed; only the user's route dispatches then,
-/// so that no handler runs twice. The user's route takes the event only where it can run: its
+/// route. A host runs both routes when the user and the project route are installed (an agent
+/// that runs identical commands once, Claude say, too: the user route carries the user's key,
+/// [`route_key`]); only the user's route dispatches then, so that no handler runs twice. The user's route takes the event only where it can run: its
 /// program (and, for a host of scripts, the script) exists and may be executed
 /// ([`route_can_run`]); a route whose hookx is gone exits 127, a non-blocking error, and the
 /// event's guards would run nowhere. An unreadable user file changes nothing. The user's route
 /// is looked for below `home`.
 pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &str) -> bool {
-    if host.config().merges_identical_handlers {
-        return false;
-    }
     // The user's `target`: only the home is needed for it.
     let user = home.join(host.config().install_user);
     let Some(user_dir) = user.parent() else {
@@ -88,6 +85,14 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
         return false;
     }
     user_route_commands(&user, host, event)
+        .iter()
+        .any(|command| route_can_run(command))
+}
+
+/// Whether the host's file `file` (what [`target`] names) holds a route for `event` that can
+/// run ([`route_can_run`]).
+pub fn has_route(file: &Path, host: Dialect, event: &str) -> bool {
+    user_route_commands(file, host, event)
         .iter()
         .any(|command| route_can_run(command))
 }

@@ -598,6 +598,9 @@ pub struct FileDrop {
     pub timeout_must_be_positive: bool,
     /// The handler types the host takes, each with where; any other type is refused.
     pub types: &'static [(&'static str, TypeOn)],
+    /// The key a handler of each type must hold as a string (a command's `command`); one
+    /// missing or of another JSON type is refused.
+    pub needs: &'static [(&'static str, &'static str)],
     /// A handler type whose address must have a prefix on some events, if any.
     pub url: Option<UrlRule>,
     /// What to change, for each kind of entry refused: a shape, an empty matcher, a timeout, a
@@ -643,6 +646,8 @@ pub struct DropFixes {
     pub empty_matcher: &'static str,
     pub timeout: &'static str,
     pub handler_type: &'static str,
+    /// A handler without the string its type needs ([`FileDrop::needs`]).
+    pub needs: &'static str,
     pub url: &'static str,
 }
 

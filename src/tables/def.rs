@@ -170,9 +170,10 @@ pub struct RouteSpec {
     /// answer: `hookx run` answers within it, less a margin.
     pub limit: RouteLimit,
     /// Whether the project route says it is one (`--installed-in project`): the agent runs a
-    /// user and a project route both, identical commands included, and tells hookx neither
-    /// which file fired nor (no [`crate::tables::ConfigSpec::hook_dir_var`]) its folder,
-    /// so the project route must leave an event the user route also takes to it.
+    /// user and a project route both (the user's carries the user's key, so an agent that
+    /// runs identical commands once runs both too) and tells hookx neither which file fired
+    /// nor (no [`crate::tables::ConfigSpec::hook_dir_var`]) its folder, so the project route
+    /// must leave an event the user route also takes to it.
     pub names_project_route: bool,
 }
 
