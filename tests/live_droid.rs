@@ -1072,6 +1072,97 @@ fn hooks_disabled_turns_every_hook_off() {
     );
 }
 
+/// A project `.factory/settings.json` holding a SessionStart recorder and, on another event, one
+/// entry Droid 0.225.2 cannot read (attacks row 187): Droid runs none of the file's hooks, the
+/// recorder included, without a word; the user's own file runs on. `hookx list --host droid`
+/// must say nobody runs the recorder exactly then, and `hookx validate` say why.
+fn settings_forms_droid_skips_whole() {
+    let Some(bin) = droid() else { return };
+    let mut failed = Vec::new();
+    let forms: &[(&str, Value, bool)] = &[
+        ("plain", json!({}), true),
+        (
+            "a handler without type on PreToolUse",
+            json!({"PreToolUse": [{"matcher": "Execute", "hooks": [{"command": "true"}]}]}),
+            false,
+        ),
+        (
+            "a matcher that is a number on Stop",
+            json!({"Stop": [{"matcher": 5, "hooks": [{"type": "command", "command": "true"}]}]}),
+            false,
+        ),
+        (
+            "a timeout \"5\"",
+            json!({"Stop": [{"hooks": [{"type": "command", "command": "true", "timeout": "5"}]}]}),
+            false,
+        ),
+        (
+            "an unknown type",
+            json!({"Stop": [{"hooks": [{"type": "nosuch", "command": "true"}]}]}),
+            false,
+        ),
+    ];
+    for (form, extra, runs) in forms {
+        let sb = Sandbox::new("hookx-live-droid-strict");
+        let model = FakeModel::start(scripts, sb.project.display().to_string());
+        let user = recorder_on(&sb, "SessionStart", "user-settings");
+        user_settings(&sb, &model, Some(user));
+        let mut project = recorder_on(&sb, "SessionStart", "project-settings");
+        for (k, v) in extra.as_object().unwrap() {
+            project[k] = v.clone();
+        }
+        let file = common::write(
+            &sb.project,
+            ".factory/settings.json",
+            &json!({"hooks": project}).to_string(),
+        );
+        let out = run_droid(&sb, &bin, "text");
+        let labels: Vec<String> = sb.dumps().into_iter().map(|d| d.label).collect();
+        let ran = labels.iter().any(|l| l == "project-settings");
+        if ran != *runs || !labels.iter().any(|l| l == "user-settings") {
+            failed.push(format!(
+                "{form}: ran {labels:?}, exit {:?}",
+                out.status.code()
+            ));
+        }
+        let hookx = |args: &[&str]| {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+                .args(args)
+                .arg("--project")
+                .arg(&sb.project)
+                .arg("--home")
+                .arg(&sb.home)
+                .env("HOME", &sb.home)
+                .env_remove("HOOKX_HOME")
+                .output()
+                .unwrap();
+            String::from_utf8_lossy(&out.stdout).into_owned()
+        };
+        let list = hookx(&["list", "--host", "droid"]);
+        let nobody = list
+            .lines()
+            .filter(|l| l.starts_with("  droid  SessionStart"))
+            .any(|l| l.contains("nobody (Droid refuses the whole of .factory/settings.json"));
+        if nobody == ran {
+            failed.push(format!(
+                "{form}: Droid ran the recorder {ran}, hookx list:\n{list}"
+            ));
+        }
+        let v = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+            .arg("validate")
+            .arg(&file)
+            .output()
+            .unwrap();
+        let v = String::from_utf8_lossy(&v.stdout).into_owned();
+        if v.contains("Factory Droid 0.225.2 runs none of this file's hooks") == ran {
+            failed.push(format!(
+                "{form}: Droid ran the recorder {ran}, hookx validate:\n{v}"
+            ));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
 /// A project's `.factory/settings.json` leaves the user's hooks as they are (Droid 0.225.2,
 /// attacks row 161): its `hooksDisabled: true` does not turn off those of
 /// `~/.factory/settings.json` (hookx's user route among them; the table's `host_wide: false`),
@@ -1297,6 +1388,7 @@ fn main() -> std::process::ExitCode {
             routed_handlers_of_every_dialect,
             subagent_task_needs_the_daemon,
             hooks_disabled_turns_every_hook_off,
+            settings_forms_droid_skips_whole,
             hook_files_with_comments_or_trailing_commas,
             faulty_handlers_beside_a_deny,
             migration_story_runs_each_rule_once,

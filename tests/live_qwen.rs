@@ -1034,6 +1034,56 @@ fn settings_with_comments_or_trailing_commas() {
     c.done("syntax");
 }
 
+/// A project's `.qwen/settings.json` whose rule has a matcher that is not a string (attacks
+/// row 186), beside the user's own PreToolUse recorder in `~/.qwen/settings.json`: Qwen Code
+/// 0.24.4 runs no hook of that event at all, the user's included, and says nothing (exit 0).
+/// `hookx doctor --host qwen` must say so on the user's file.
+fn a_projects_matcher_that_is_no_string_turns_off_the_users_hooks() {
+    let mut c = Checks::default();
+    for (form, matcher, user_runs) in [
+        ("a string", json!("nomatch"), true),
+        ("a number", json!(5), false),
+        ("an array", json!(["x"]), false),
+    ] {
+        let mut doctor = String::new();
+        let Some(l) = live("story", &["--yolo"], &[], |sb| {
+            sb.user_settings(
+                json!({"PreToolUse": [group(sb, Some("run_shell_command"), "control")]}),
+            );
+            let file = json!({"hooks": {"PreToolUse": [
+                {"matcher": matcher, "hooks": [{"type": "command", "command": "true"}]}]}});
+            sb.write("project/.qwen/settings.json", &file.to_string());
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+                .args(["doctor", "--host", "qwen", "--project"])
+                .arg(&sb.project)
+                .arg("--home")
+                .arg(&sb.home)
+                .env("HOME", &sb.home)
+                .env_remove("HOOKX_HOME")
+                .output()
+                .unwrap();
+            doctor = String::from_utf8_lossy(&out.stdout).into_owned();
+            None
+        }) else {
+            return;
+        };
+        let ran = l.dumps.iter().any(|d| d.label == "control");
+        c.that(
+            ran == user_runs,
+            format!(
+                "{form}: the user's PreToolUse hook ran {ran}, expected {user_runs}; exit {:?}",
+                l.out.status
+            ),
+        );
+        let said = doctor.contains("runs no PreToolUse hook at all");
+        c.that(
+            said != user_runs,
+            format!("{form}: Qwen ran the user's hook {ran}, hookx doctor:\n{doctor}"),
+        );
+    }
+    c.done("matcher");
+}
+
 /// The fault matrix in Qwen Code (tests/live_common/faults.rs): a hanging, slow, crashing,
 /// noisy or oversized handler beside a deny, through `hookx run` on Qwen's route and through
 /// wrapped entries in `.qwen/settings.json` that Qwen runs itself: each denied shell call never
@@ -1312,6 +1362,7 @@ fn main() -> std::process::ExitCode {
             ),
         ],
         live_tests![
+            a_projects_matcher_that_is_no_string_turns_off_the_users_hooks,
             ground_truth_tools,
             ground_truth_deny,
             hookx_answer_forms,

@@ -598,3 +598,55 @@ fn claude_settings_claude_does_not_load_are_errors_and_run_nowhere() {
         );
     }
 }
+
+/// Factory Droid 0.225.2 runs none of a `.factory/settings.json`'s hooks for one entry it
+/// cannot read, on any event: a handler without `type`, or any entry hookx's reader errors on
+/// (seen live, `live_droid::settings_forms_droid_skips_whole`; attacks row 187). hookx warned
+/// "read as `command`", or said "no rule comes of this entry", and `list` said Droid runs the
+/// file's other rules. Now each is an error that says so, and the plan says nobody runs them.
+#[test]
+fn droid_settings_droid_skips_whole_are_errors_and_run_nowhere() {
+    let recorder = r#""SessionStart": [{"hooks": [{"type": "command", "command": "./log.sh"}]}]"#;
+    let forms: &[(&str, String, (usize, usize))] = &[
+        (
+            "untyped",
+            format!(r#"{{"hooks": {{{recorder}, "Stop": [{{"hooks": [{{"command": "x"}}]}}]}}}}"#),
+            (1, 107),
+        ),
+        (
+            "matcher a number",
+            format!(
+                r#"{{"hooks": {{{recorder}, "Stop": [{{"matcher": 5, "hooks": [{{"type": "command", "command": "x"}}]}}]}}}}"#
+            ),
+            (1, 108),
+        ),
+    ];
+    for (form, text, (line, col)) in forms {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let path = common::write(&root, "p/.factory/settings.json", text);
+        let r = validate(&[path.to_str().unwrap()]);
+        let shown = format!("{}{}", r.stdout, r.stderr);
+        let prefix = format!("{}:{line}:{col}: error: ", path.display());
+        assert!(
+            shown.lines().any(|l| l.starts_with(&prefix)
+                && l.contains("Factory Droid 0.225.2 runs none of this file's hooks")),
+            "{form}: no error at {line}:{col}:\n{shown}"
+        );
+        let out = common::hookx_at(
+            &root.join("p"),
+            &root.join("home"),
+            &["list", "--host", "droid"],
+        )
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+        let list = String::from_utf8(out).unwrap();
+        assert!(
+            list.lines().any(|l| l.starts_with("  droid  SessionStart")
+                && l.contains("nobody (Droid refuses the whole of .factory/settings.json")),
+            "{form}:\n{list}"
+        );
+    }
+}

@@ -22,6 +22,7 @@ const SUSPICIOUS_TIMEOUT: u64 = 1000;
 pub fn diagnostics(src: &SourceFile, parsed: &crate::config::Parsed) -> Vec<Diagnostic> {
     let mut out = parsed.diagnostics.clone();
     let doc = &parsed.document;
+    crate::config::strict_load::mark_reader_errors(src, doc.dialect, &mut out);
     let mut seen: Vec<&str> = Vec::new();
     for rule in &doc.rules {
         let EventKind::Other(key) = &rule.event else {

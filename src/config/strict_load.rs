@@ -110,6 +110,27 @@ pub fn apply(src: &SourceFile, dialect: Dialect, diags: &mut [Diagnostic]) {
     }
 }
 
+/// Says on each of the reader's errors in `reader` (of `src`, a file of `dialect`) that the
+/// agent refuses the whole file for it, where it does
+/// ([`crate::tables::StrictLoad::reader_errors`]).
+pub fn mark_reader_errors(src: &SourceFile, dialect: Dialect, reader: &mut [Diagnostic]) {
+    let Some(seen) = seen(src, dialect) else {
+        return;
+    };
+    if !dialect
+        .config()
+        .strict_load
+        .is_some_and(|s| s.reader_errors)
+    {
+        return;
+    }
+    for d in reader.iter_mut().filter(|d| d.severity == Severity::Error) {
+        if !d.message.ends_with(seen) {
+            d.message = format!("{}; {seen}", d.message);
+        }
+    }
+}
+
 /// The first form in `src` (read as `doc`, with the reader's `diagnostics`) for which its
 /// agent refuses the whole file, as `validate` says it.
 pub fn refused_whole(
@@ -119,6 +140,7 @@ pub fn refused_whole(
 ) -> Option<Diagnostic> {
     let seen = seen(src, doc.dialect)?;
     let mut all: Vec<Diagnostic> = diagnostics.to_vec();
+    mark_reader_errors(src, doc.dialect, &mut all);
     all.extend(unknown_top_keys(src, doc));
     apply(src, doc.dialect, &mut all);
     all.extend(wrong_setting_types(src, doc));

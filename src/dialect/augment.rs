@@ -328,6 +328,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     wrapper_optional: false,
     implied_type: None,
     strict_load: None,
+    matcher_not_string_stops_event: false,
     // Source 0.36.0: "Timeout must be a positive number (milliseconds)"; run 0.36.0: a hook of
     // `timeout: 1500` is cut off after 1.5 s and the call goes on.
     timeout_unit: crate::tables::TimeoutUnit::Millis,

@@ -191,6 +191,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     reads_foreign_as: &[],
     implied_type: None,
     strict_load: None,
+    matcher_not_string_stops_event: false,
     documents: Documents {
         file: &FILE,
         plugin: None,

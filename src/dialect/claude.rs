@@ -810,6 +810,7 @@ const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
     needs_type: true,
     whole_seconds: false,
     known_top_keys: false,
+    reader_errors: false,
     setting_types: &[
         ("/model", "a string"),
         ("/env", "an object"),
@@ -872,6 +873,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     },
     implied_type: None,
     strict_load: Some(STRICT_LOAD),
+    matcher_not_string_stops_event: false,
     documents: Documents {
         file: &SETTINGS,
         plugin: Some(PluginForm {

@@ -326,6 +326,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     wrapper_optional: false,
     implied_type: Some("command"),
     strict_load: None,
+    matcher_not_string_stops_event: false,
     // Source 3.0.65: hooks run in the workspace root; no variable names it.
     project_dir_variable: None,
     provided_env: &[],

@@ -499,6 +499,7 @@ const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
     needs_type: true,
     whole_seconds: true,
     known_top_keys: true,
+    reader_errors: false,
     setting_types: &[],
     whole_file_on: None,
 };
@@ -517,6 +518,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     wrapper_optional: false,
     implied_type: None,
     strict_load: Some(STRICT_LOAD),
+    matcher_not_string_stops_event: false,
     // Codex sets no variable for hooks; they run in the project directory (run).
     project_dir_variable: None,
     provided_env: &[],

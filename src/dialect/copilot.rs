@@ -756,6 +756,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     }],
     implied_type: None,
     strict_load: None,
+    matcher_not_string_stops_event: false,
     documents: Documents {
         file: &FILE,
         plugin: None,

@@ -304,6 +304,21 @@ pub static DEF: DialectDef = DialectDef {
     },
 };
 
+/// Factory Droid 0.225.2 runs none of a project `.factory/settings.json`'s hooks for one entry
+/// it cannot read, on any event: a handler without `type`, a matcher that is a number, a timeout
+/// `"5"`, an unknown type, a number as command (run, beside a recorder on another event of the
+/// same file, silently; `live_droid::settings_forms_droid_skips_whole`). The user's file runs on.
+const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
+    seen: "Factory Droid 0.225.2 runs none of this file's hooks for it, without a word",
+    toml_seen: None,
+    needs_type: true,
+    whole_seconds: false,
+    known_top_keys: false,
+    reader_errors: true,
+    setting_types: &[],
+    whole_file_on: None,
+};
+
 static CONFIG: ConfigSpec = ConfigSpec {
     other_events: &[],
     scripts: None,
@@ -325,7 +340,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     flat_handlers: false,
     wrapper_optional: false,
     implied_type: None,
-    strict_load: None,
+    strict_load: Some(STRICT_LOAD),
+    matcher_not_string_stops_event: false,
     timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
     skips_entry_without_positive_timeout: false,

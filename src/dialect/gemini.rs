@@ -464,6 +464,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     wrapper_optional: false,
     implied_type: None,
     strict_load: None,
+    matcher_not_string_stops_event: false,
     project_dir_variable: Some("GEMINI_PROJECT_DIR"),
     // With them, the placeholders Gemini substitutes in an extension's command text
     // (`${extensionPath}`, `${workspacePath}`; source 0.61.0, gemini-facts.md).

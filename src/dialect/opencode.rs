@@ -321,6 +321,7 @@ pub(crate) const fn engine_config(me: &Engine, file: &'static DocumentKind) -> C
         run_keys: RunKeys::NONE,
         implied_type: None,
         strict_load: None,
+        matcher_not_string_stops_event: false,
         documents: Documents {
             file,
             plugin: None,

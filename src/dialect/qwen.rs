@@ -451,6 +451,10 @@ static CONFIG: ConfigSpec = ConfigSpec {
     wrapper_optional: false,
     implied_type: None,
     strict_load: None,
+    // Run 0.24.4 (live_qwen::a_projects_matcher_that_is_no_string_turns_off_the_users_hooks):
+    // a project's numeric or list matcher on PreToolUse and the user's PreToolUse hook did
+    // not run; on another event it did.
+    matcher_not_string_stops_event: true,
     // Source (`hook-timeout.ts`, `LEGACY_MILLISECOND_TIMEOUT_THRESHOLD`): a command hook's
     // `timeout` of 1000 or more is still read as milliseconds, the unit it once was.
     timeout_unit: crate::tables::TimeoutUnit::SecondsBelow(1000),

@@ -232,6 +232,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     run_keys: RunKeys::NONE,
     implied_type: None,
     strict_load: None,
+    matcher_not_string_stops_event: false,
     documents: Documents {
         file: &FILE,
         plugin: None,

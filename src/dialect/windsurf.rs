@@ -459,6 +459,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     run_keys: RunKeys::NONE,
     implied_type: Some("command"),
     strict_load: None,
+    matcher_not_string_stops_event: false,
     documents: Documents {
         file: &FILE,
         plugin: None,

@@ -150,6 +150,9 @@ pub struct ConfigSpec {
     /// How the agent's own loader reads its hook file, where it refuses the whole file for
     /// what hookx only warns about ([`StrictLoad`]); `None`: it does not, or it is not known.
     pub strict_load: Option<StrictLoad>,
+    /// Whether one rule whose `matcher` is not a string, in any file the agent reads, makes it
+    /// run no hook of that rule's event at all, every scope's (Qwen Code 0.24.4, silently).
+    pub matcher_not_string_stops_event: bool,
     /// The variable the agent sets to a plugin's folder for the plugin's hooks.
     pub plugin_root_var: Option<&'static str>,
     /// Where `convert --write` puts a converted file without `--out`, below the project.
@@ -626,6 +629,10 @@ pub struct StrictLoad {
     /// [`crate::diag::json_type`] names it) whose value of another type makes the agent refuse
     /// the whole file: hookx does not read them otherwise. Those probed, not a schema.
     pub setting_types: &'static [(&'static str, &'static str)],
+    /// Any entry hookx's reader takes for an error (a value of the wrong type, an unknown
+    /// handler type, a handler without its command): hookx leaves that entry out and reads the
+    /// rest, the agent none of the file.
+    pub reader_errors: bool,
     /// Where a refused entry takes only itself out, not the whole file, except on these
     /// events; `None`: the whole file on every event.
     pub whole_file_on: Option<&'static [crate::model::EventKind]>,

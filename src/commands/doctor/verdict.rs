@@ -14,6 +14,35 @@ use crate::tables::{Dialect, Flavor};
 const MILLISECONDS_LIKELY: u64 = 1000;
 
 impl Doctor<'_> {
+    /// A file `host` reads itself whose rule on `event` has a `matcher` that is not a string,
+    /// where that stops every hook of the event (`ConfigSpec::matcher_not_string_stops_event`),
+    /// with where the matcher is.
+    fn event_stopper(&self, host: Dialect, event: &EventKind) -> Option<(&Source, usize, usize)> {
+        if !host.config().matcher_not_string_stops_event {
+            return None;
+        }
+        self.sources
+            .iter()
+            .filter(|s| s.dialect == host && discover::runner(host, s) == Runner::Native)
+            .find_map(|s| {
+                let d = s.diagnostics.iter().find(|d| {
+                    d.message.starts_with("`matcher` must be a string")
+                        && d.pointer.as_deref().is_some_and(|p| {
+                            let mut parts = p.trim_start_matches('/').split('/');
+                            let key = match parts.next() {
+                                Some("hooks") => parts.next(),
+                                first => first,
+                            };
+                            key.and_then(|k| {
+                                s.dialect.flavors().find_map(|f| f.tables().event_kind(k))
+                            })
+                            .is_some_and(|k| &k == event)
+                        })
+                })?;
+                Some((s, d.line, d.col))
+            })
+    }
+
     /// `rule` of `source` under the host `loading` is about.
     pub(super) fn verdict(&self, source: &Source, rule: &Rule, loading: &Loading) -> Verdict {
         let host = loading.host;
@@ -68,6 +97,20 @@ impl Doctor<'_> {
                 verdict.unrouted.clear();
                 return verdict;
             }
+        }
+        if let Some((stopper, line, col)) = self.event_stopper(host, &rule.event) {
+            let display = host.def().display;
+            verdict.status = verdict.status.max(Status::Blocked);
+            verdict.findings.push(Finding::new(
+                Level::Warning,
+                format!(
+                    "off under {display}: {} holds a `matcher` that is not a string at \
+                     {line}:{col}, and {display} then runs no {} hook at all, this one and \
+                     hookx's route included",
+                    stopper.display, rule.event
+                ),
+                Some(format!("make that matcher a string in {}", stopper.display)),
+            ));
         }
         // The flavour the rule is matched and fed as: the host reads a foreign file its own
         // way (also a plugin it would read once enabled); hookx runs a rule in its own flavour.
