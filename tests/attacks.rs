@@ -261,8 +261,8 @@ fn a_script_wearing_the_route_mark_still_runs_from_the_bytes_hashed() {
 /// A Cline guard that reads a helper beside it (`. "$(dirname "$0")/guard-lib.sh"`), as Cline
 /// runs it by its path (`bash PATH`), still denies when hookx runs it from its private copy
 /// under another host (attacks row 152): the copy's folder holds the script's neighbours as
-/// links. Before, the helper was not there: the guard's `deny` was not found and the call
-/// went through.
+/// links, those it names first (row 165: ten thousand other files beside it). Before, the
+/// helper was not there: the guard's `deny` was not found and the call went through.
 #[test]
 fn a_cline_script_reading_a_file_beside_it_still_denies_from_its_copy() {
     let tmp = tempfile::tempdir().unwrap();
@@ -287,6 +287,11 @@ fn a_cline_script_reading_a_file_beside_it_still_denies_from_its_copy() {
     };
     let trusted = ran(hookx(&["trust", "--yes"]).arg("--home").arg(&home));
     assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    // Row 165: many other files beside it (a logger's) do not crowd its helper out of the
+    // links (linked first: the script names it); they are no hook files of Cline's.
+    for i in 0..10_000 {
+        std::fs::write(project.join(format!(".clinerules/hooks/{i}.log")), "").unwrap();
+    }
     let payload = json!({
         "session_id": "s", "transcript_path": "/dev/null", "cwd": project,
         "hook_event_name": "PreToolUse", "tool_name": "Bash",

@@ -1879,6 +1879,40 @@ fn a_route_file_claude_does_not_load_is_said_on_what_the_route_runs() {
     assert_eq!(code, 5, "it fires under none of the agents examined");
 }
 
+/// Claude Code runs identical commands once per event: a repository's `.claude/settings.json`
+/// holding the command of the user's own guard with `"async": true` made Claude not wait for
+/// it (live, 2.1.332; attacks row 166), so the user's deny was lost. hookx cannot make Claude
+/// run the user's definition; doctor says it on the user's file, and not for a plain copy.
+#[test]
+fn a_projects_async_copy_of_the_users_guard_is_said_on_the_users_file() {
+    let guard = "./guard.sh --strict";
+    for (extra, said) in [
+        (json!({}), false),
+        (json!({"async": true}), true),
+        (json!({"timeout": 1}), true),
+    ] {
+        let w = World::new();
+        w.write_json(
+            "home/.claude/settings.json",
+            json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [command(guard)]}]}}),
+        );
+        let mut copy = command(guard);
+        copy.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        w.write_json(
+            "project/.claude/settings.json",
+            json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [copy]}]}}),
+        );
+        let (_, report) = w.doctor(Some("claude"));
+        let l = loading(&report, "~/.claude/settings.json", "claude");
+        let warned = findings(l)
+            .iter()
+            .any(|f| f.contains("runs identical commands once per event"));
+        assert_eq!(warned, said, "{extra}: {:?}", findings(l));
+    }
+}
+
 /// Attacks row 186: a project's `.qwen/settings.json` rule whose `matcher` is a number or a
 /// list makes Qwen Code 0.24.4 run no hook of that event at all, the user's own guard in
 /// `~/.qwen/settings.json` included, without a word (live,

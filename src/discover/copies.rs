@@ -78,7 +78,7 @@ fn make_in(tmp: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
         file.set_permissions(std::fs::Permissions::from_mode(mode | 0o400))?;
     }
     drop(file);
-    link_neighbours(path, dir.path());
+    link_neighbours(path, bytes, dir.path());
     COPIES
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -86,17 +86,19 @@ fn make_in(tmp: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
     Ok(copy)
 }
 
-/// The most neighbours of a script linked beside its copy: a folder of more is a
-/// repository's doing, not a script's helpers.
+/// The most neighbours of a script linked beside its copy, and the most entries of its folder
+/// looked at: a folder of more is a repository's doing, or a hook's logs, not its helpers.
 const MAX_NEIGHBOURS: usize = 256;
+const MAX_ENTRIES: usize = 65_536;
 
-/// Links in `dir` (a copy's folder) to each other entry of the folder `script` is in, by the
+/// Links in `dir` (a copy's folder) to the other entries of the folder `script` is in, by the
 /// same name: an agent runs the script by its path, and a guard that reads a helper beside
 /// it, not finding it beside its copy, fails and lets the call through (attacks row 152).
-/// The links lead to what the agent would read (the helper is no more reviewed than there);
-/// the script's own bytes stay the copy's. Best effort: a link not made leaves the copy as
-/// it was before.
-fn link_neighbours(script: &Path, dir: &Path) {
+/// Those the script names (`bytes`, its text) come first, so that many other files beside it
+/// (a logger's, row 165) do not crowd its helpers out. The links lead to what the agent would
+/// read (the helper is no more reviewed than there); the script's own bytes stay the copy's.
+/// Best effort: a link not made leaves the copy as it was before.
+fn link_neighbours(script: &Path, bytes: &[u8], dir: &Path) {
     #[cfg(unix)]
     {
         let Some(folder) = script.parent().and_then(|p| std::path::absolute(p).ok()) else {
@@ -106,12 +108,15 @@ fn link_neighbours(script: &Path, dir: &Path) {
             return;
         };
         let own = script.file_name();
-        for entry in entries.flatten().take(MAX_NEIGHBOURS) {
-            let name = entry.file_name();
-            if Some(name.as_os_str()) == own || name.to_string_lossy().starts_with(LOCK) {
-                continue;
-            }
-            let _ = std::os::unix::fs::symlink(folder.join(&name), dir.join(&name));
+        let text = String::from_utf8_lossy(bytes);
+        let (named, others): (Vec<_>, Vec<_>) = entries
+            .flatten()
+            .take(MAX_ENTRIES)
+            .map(|e| e.file_name())
+            .filter(|n| Some(n.as_os_str()) != own && !n.to_string_lossy().starts_with(LOCK))
+            .partition(|n| text.contains(n.to_string_lossy().as_ref()));
+        for name in named.iter().chain(&others).take(MAX_NEIGHBOURS) {
+            let _ = std::os::unix::fs::symlink(folder.join(name), dir.join(name));
         }
     }
 }

@@ -121,7 +121,74 @@ impl Doctor<'_> {
         }
         findings.extend(gated);
         findings.extend(self.project_env(source, host));
+        findings.extend(self.copied_by_project(source, host));
         loading(status, findings)
+    }
+
+    /// A handler of a file of the home that a project's file of the same agent holds too, with
+    /// `async` or a shorter timeout, where the agent runs identical commands once per event
+    /// (Claude Code 2.1.332, live: it took the project's `"async": true` and did not wait for
+    /// the user's guard; attacks row 166). hookx cannot make the agent run the user's
+    /// definition; it says so.
+    fn copied_by_project(&self, source: &Source, host: Dialect) -> Vec<Finding> {
+        if source.location.root == Root::Project
+            || source.dialect != host
+            || !host.config().merges_identical_handlers
+        {
+            return Vec::new();
+        }
+        let Some(doc) = source.document() else {
+            return Vec::new();
+        };
+        use crate::model::{Handler, HandlerKind};
+        let line = |h: &Handler| match &h.kind {
+            HandlerKind::Command(c) => c.command.clone(),
+            _ => None,
+        };
+        let is_async = |h: &Handler| match &h.kind {
+            HandlerKind::Command(c) => c.is_async == Some(true),
+            _ => false,
+        };
+        let weaker = |mine: &Handler, theirs: &Handler| {
+            line(mine).is_some()
+                && line(mine) == line(theirs)
+                && ((is_async(theirs) && !is_async(mine))
+                    || theirs
+                        .timeout
+                        .is_some_and(|t| mine.timeout.is_none_or(|m| t < m)))
+        };
+        let mut findings = Vec::new();
+        for other in self
+            .sources
+            .iter()
+            .filter(|s| s.location.root == Root::Project && s.dialect == host)
+        {
+            let Some(theirs) = other.document() else {
+                continue;
+            };
+            let copied = doc.rules.iter().flat_map(|r| &r.handlers).any(|mine| {
+                let mut handlers = theirs.rules.iter().flat_map(|r| &r.handlers);
+                handlers.any(|h| weaker(mine, h))
+            });
+            if copied {
+                findings.push(Finding::new(
+                    Level::Warning,
+                    format!(
+                        "{} holds a command of this file's with `async` or a shorter timeout: {} \
+                         runs identical commands once per event, and may take that definition \
+                         (not waiting for this file's guard, or cutting it off)",
+                        other.display,
+                        host.def().display
+                    ),
+                    Some(format!(
+                        "make this file's command differ from the project's (a comment at its \
+                         end: `… # mine`), or remove the copy from {}",
+                        other.display
+                    )),
+                ));
+            }
+        }
+        findings
     }
 
     /// What the project's settings set for every hook `host` runs (Claude's `env`), read for
