@@ -290,3 +290,50 @@ fn entry_path(home: &Path, key: &str) -> PathBuf {
         .join("cache")
         .join(format!("{name}.json"))
 }
+
+/// A file of 64-bit digests (one hex line each, newest last, at most `max` kept) of what
+/// `hookx run` found out once and need not again: sets of files warned about
+/// (`warned.sum`), files their agent loads whole (`loaded.sum`). Missing or unreadable is
+/// empty; written atomically.
+pub struct Digests {
+    path: PathBuf,
+    digests: Vec<u64>,
+    max: usize,
+}
+
+impl Digests {
+    pub fn load(path: &Path, max: usize) -> Digests {
+        let digests = crate::read::text(path, max as u64 * 64)
+            .map(|text| {
+                text.lines()
+                    .filter_map(|l| u64::from_str_radix(l.trim(), 16).ok())
+                    .collect()
+            })
+            .unwrap_or_default();
+        Digests {
+            path: path.to_path_buf(),
+            digests,
+            max,
+        }
+    }
+
+    pub fn has(&self, digest: u64) -> bool {
+        self.digests.contains(&digest)
+    }
+
+    /// The set with `digest` added as the newest, the oldest dropped past `max`.
+    pub fn with(mut self, digest: u64) -> Digests {
+        self.digests.retain(|d| *d != digest);
+        self.digests.push(digest);
+        let excess = self.digests.len().saturating_sub(self.max);
+        self.digests.drain(..excess);
+        self
+    }
+
+    pub fn save(&self) {
+        let text: String = self.digests.iter().map(|d| format!("{d:016x}\n")).collect();
+        if let Some(dir) = self.path.parent() {
+            let _ = write_entry(dir, &self.path, &text);
+        }
+    }
+}

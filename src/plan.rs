@@ -568,9 +568,9 @@ fn plan_with(
     let mut is_refused = |s: &Source| {
         s.dialect == host
             && host.config().strict_load.is_some()
-            && *refused
-                .entry(std::ptr::from_ref(s))
-                .or_insert_with(|| crate::dispatch::gates::refused_whole(s).is_some())
+            && *refused.entry(std::ptr::from_ref(s)).or_insert_with(|| {
+                crate::dispatch::gates::refused_whole_remembered(s, store.dir()).is_some()
+            })
     };
     for source in sources {
         for rule in source.document().map_or(&[][..], |d| &d.rules[..]) {

@@ -156,6 +156,14 @@ impl TrustStore {
         !self.refused
     }
 
+    /// The folder of the record, where `run` keeps what it may reuse, when it may
+    /// ([`TrustStore::caches`]; none for a record not loaded from a home).
+    pub fn dir(&self) -> Option<&Path> {
+        self.path
+            .parent()
+            .filter(|d| self.caches() && !d.as_os_str().is_empty())
+    }
+
     /// Where the record of `ctx`'s home lives.
     pub fn path_for(ctx: &Context) -> PathBuf {
         ctx.home.join(".hookx").join("trust.json")

@@ -85,7 +85,7 @@ pub fn to_warn(home: &Path, files: &[File<'_>]) -> ToWarn {
     if files.is_empty() {
         return ToWarn::default();
     }
-    let sums = Sums::load(home);
+    let sums = crate::cache::Digests::load(&home.join(".hookx").join("warned.sum"), MAX_DIGESTS);
     let digest = digest(files);
     if digest.is_some_and(|d| sums.has(d)) {
         return ToWarn::default();
@@ -152,45 +152,6 @@ impl Hasher for Mix {
 
     fn finish(&self) -> u64 {
         self.0
-    }
-}
-
-/// `warned.sum`: digests of sets already warned about, newest last, one hex line each.
-struct Sums {
-    path: PathBuf,
-    digests: Vec<u64>,
-}
-
-impl Sums {
-    fn load(home: &Path) -> Sums {
-        let path = home.join(".hookx").join("warned.sum");
-        let digests = crate::read::text(&path, MAX_DIGESTS as u64 * 64)
-            .map(|text| {
-                text.lines()
-                    .filter_map(|l| u64::from_str_radix(l.trim(), 16).ok())
-                    .collect()
-            })
-            .unwrap_or_default();
-        Sums { path, digests }
-    }
-
-    fn has(&self, digest: u64) -> bool {
-        self.digests.contains(&digest)
-    }
-
-    fn with(mut self, digest: u64) -> Sums {
-        self.digests.retain(|d| *d != digest);
-        self.digests.push(digest);
-        let excess = self.digests.len().saturating_sub(MAX_DIGESTS);
-        self.digests.drain(..excess);
-        self
-    }
-
-    fn save(&self) {
-        let text: String = self.digests.iter().map(|d| format!("{d:016x}\n")).collect();
-        if let Some(dir) = self.path.parent() {
-            let _ = crate::cache::write_entry(dir, &self.path, &text);
-        }
     }
 }
 

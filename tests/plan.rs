@@ -651,3 +651,60 @@ fn without_the_original_the_route_prefers_a_copy_that_gets_the_payload_it_was_wr
 fn stdout_of(ran: assert_cmd::assert::Assert) -> String {
     String::from_utf8(ran.get_output().stdout.clone()).unwrap()
 }
+
+/// Whether Claude loads a file whole is remembered by content (`loaded.sum`), so that `hookx
+/// run` does not read and parse every Claude file whole on every event; the memo never hides
+/// a refusal. The Claude guard's Gemini copy runs under Claude only once Claude refuses the
+/// original (a `model` that is no string, added after a run remembered the file as loaded).
+#[test]
+fn a_claude_file_remembered_as_loaded_is_refused_once_it_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (project, home) = (root.join("p"), root.join("home"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let log = root.join("ran.log");
+    let guard = format!("echo ran >> '{}'", log.display());
+    let settings = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": guard}]}]}});
+    common::write(&project, ".claude/settings.json", &settings.to_string());
+    let hx = |args: &[&str]| common::hookx_at(&project, &home, args);
+    common::hookx()
+        .current_dir(&project)
+        .args([
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "gemini",
+            "--write",
+            "--no-wrap",
+        ])
+        .assert()
+        .success();
+    hx(&["trust", "--yes"]).success();
+    let payload = serde_json::json!({"session_id": "s", "transcript_path": "", "cwd": project,
+        "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "ls"}, "permission_mode": "default"});
+    let fire = || {
+        common::hookx_clean(&project)
+            .args(["run", "--host", "claude", "--event", "PreToolUse", "--home"])
+            .arg(&home)
+            .write_stdin(payload.to_string())
+            .assert()
+            .success();
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    // Claude runs its own file: hookx runs no copy of it.
+    assert_eq!(fire(), 0);
+    assert_eq!(fire(), 0);
+    assert!(home.join(".hookx/loaded.sum").is_file());
+    let mut refused = settings.clone();
+    refused["model"] = serde_json::json!(7);
+    common::write(&project, ".claude/settings.json", &refused.to_string());
+    hx(&["trust", "--yes"]).success();
+    // Claude runs none of it now: hookx runs the copy, on every event.
+    assert_eq!(fire(), 1);
+    assert_eq!(fire(), 2);
+}

@@ -8,6 +8,7 @@ use crate::discover::{self, Context, Source};
 use crate::model::Handler;
 use crate::tables::{Dialect, Rule, Scope};
 use serde_json::Value;
+use std::path::Path;
 
 /// Why `host` runs none of `source`'s hooks itself, though it reads the file: its policy
 /// leaves only policy hooks or turns every hook off, the file's agent's kill switch is set, or
@@ -181,6 +182,41 @@ pub fn refused_whole(source: &Source) -> Option<crate::diag::Diagnostic> {
     let src = crate::source::SourceFile::read(&source.path).ok()?;
     let src = crate::source::SourceFile::new(source.display.clone(), src.text);
     crate::config::strict_load::refused_whole_text(&src, source.dialect)
+}
+
+/// Files remembered as loaded whole ([`refused_whole_remembered`]).
+const MAX_LOADED: usize = 256;
+
+/// [`refused_whole`], remembered by content in `hookx_dir` (`loaded.sum`, beside the trust
+/// record) for a file its agent loads whole: `hookx run` reads only its event's part of a
+/// file, and reading and parsing the whole one on every event cost a plan with copies 5 %.
+pub fn refused_whole_remembered(
+    source: &Source,
+    hookx_dir: Option<&Path>,
+) -> Option<crate::diag::Diagnostic> {
+    source.dialect.config().strict_load?;
+    let (Some(dir), Some(sha256)) = (hookx_dir, source.sha256.as_deref()) else {
+        return refused_whole(source);
+    };
+    let key = format!(
+        "{}\0{}\0{sha256}",
+        env!("CARGO_PKG_VERSION"),
+        source.dialect.name()
+    );
+    let digest = u64::from_str_radix(&crate::hash::sha256_hex(key.as_bytes())[..16], 16).ok()?;
+    let loaded = crate::cache::Digests::load(&dir.join("loaded.sum"), MAX_LOADED);
+    if loaded.has(digest) {
+        return None;
+    }
+    let src = crate::source::SourceFile::read(&source.path).ok()?;
+    // Only the content the run read is remembered, not one written since.
+    let as_read = crate::hash::sha256_hex(src.text.as_bytes()) == sha256;
+    let src = crate::source::SourceFile::new(source.display.clone(), src.text);
+    let refused = crate::config::strict_load::refused_whole_text(&src, source.dialect);
+    if refused.is_none() && as_read {
+        loaded.with(digest).save();
+    }
+    refused
 }
 
 /// Whether a handler is one of hookx's own routes (it runs `hookx run`).
