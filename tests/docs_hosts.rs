@@ -2072,6 +2072,33 @@ fn kiro_matcher_forms_under_claude() {
     assert_eq!(fired("mcp__github__create_issue"), ["all"]);
 }
 
+/// Attacks row 205: the other way round. A Claude or Qwen `timeout: 0` is that agent's default
+/// (600 s, 60 s in hookx's tables; Qwen's loader: "not a positive number of seconds, so the
+/// default of 60 seconds is used"), while Kiro reads `0` as no timeout at all: converted as
+/// written, a hook its agent ended at the default ran unbounded under Kiro, no loss said. The
+/// source's default is written instead, as for a timeout left out.
+#[test]
+fn a_zero_timeout_that_means_the_default_is_not_no_timeout_in_kiro() {
+    let p = Project::new();
+    let entry = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "echo g", "timeout": 0}]}]}});
+    p.write(".claude/settings.json", entry.clone());
+    p.write(".qwen/settings.json", entry);
+    // Qwen's 60 s is Kiro's own default: left out.
+    for (file, written) in [
+        (".claude/settings.json", json!(600)),
+        (".qwen/settings.json", Value::Null),
+    ] {
+        let (code, out, err) = p.hookx(&["convert", file, "--to", "kiro", "--no-wrap"], "");
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(
+            json_of(&out)["hooks"][0]["timeout"],
+            written,
+            "{file}: {out}"
+        );
+    }
+}
+
 /// Converted from Kiro: `@builtin` becomes the built-in tools by name (a located loss: a newer
 /// tool does not fire it), `@git` every tool of server `git`; `timeout: 0` ("no timeout")
 /// stays 0 within Kiro and is left out for Claude, which cannot say "none" (a located loss).

@@ -194,6 +194,14 @@ impl Converter<'_> {
                 ),
             );
         }
+        // `0` where the source reads it as its default: that default, not a `0` the target may
+        // read otherwise (Kiro: no timeout at all; attacks row 205).
+        if handler.timeout == Some(0)
+            && !from.dialect().config().zero_timeout_is_none
+            && from.dialect() != to.dialect()
+        {
+            out.timeout = None;
+        }
         // Timeouts: carry them, and write the source default where the target's differs.
         let from_default = from.tables().default_timeout(&handler.kind);
         if !no_timeout
