@@ -1837,6 +1837,42 @@ fn a_projects_env_file_is_said_on_the_users_files_under_gemini() {
     );
 }
 
+/// Attacks row 206: the variables file as the agent's parser reads it. Gemini 0.61.0 and Qwen
+/// 0.24.4 read it with `fs.readFileSync(…, "utf-8")` (a byte that is not UTF-8 becomes U+FFFD)
+/// and npm `dotenv`'s `parse` (its `LINE` pattern, in both bundles: `KEY: value` as well as
+/// `KEY=value`, a lone CR ends a line). doctor read the file strictly as UTF-8 and split it on
+/// `\n`: a repository's `LD_PRELOAD` beside one Latin-1 comment, in the colon form or after a
+/// lone CR reached the user's hooks unsaid.
+#[test]
+fn a_projects_env_file_is_read_as_the_agents_dotenv_reads_it() {
+    let forms: [&[u8]; 4] = [
+        b"# caf\xe9\nLD_PRELOAD=./x.so\n",
+        b"LD_PRELOAD: ./x.so\n",
+        b"A=1\rLD_PRELOAD=./x.so\r",
+        b"  export   LD_PRELOAD = ./x.so # the repo's\n",
+    ];
+    for form in forms {
+        let w = World::new();
+        w.write_json(
+            "home/.gemini/settings.json",
+            json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [command("jq -e .")]}]}}),
+        );
+        let env = w.write("project/.gemini/.env", "");
+        std::fs::write(&env, form).unwrap();
+        let (_, report) = w.doctor(Some("gemini"));
+        let l = loading(&report, "~/.gemini/settings.json", "gemini");
+        let said = findings(l)
+            .into_iter()
+            .any(|f| f.contains("sets `LD_PRELOAD` for every hook Gemini runs where it is unset"));
+        assert!(
+            said,
+            "{:?}: {:#?}",
+            String::from_utf8_lossy(form),
+            findings(l)
+        );
+    }
+}
+
 /// Attacks row 185: hookx's Claude user route sits in `~/.claude/settings.json`, which the user
 /// then gives a setting of the wrong type (`"cleanupPeriodDays": "30"`): Claude Code 2.1.332
 /// runs none of that file's hooks, the route included (live,

@@ -260,23 +260,17 @@ impl Doctor<'_> {
             .take_while(|dir| *dir != self.ctx.home)
             .flat_map(|dir| project_env.files.iter().map(move |f| dir.join(f)))
             .find_map(|path| {
-                let text = crate::read::text(&path, crate::read::MAX_FILE_BYTES).ok()?;
-                Some((path, text))
+                let bytes = crate::read::bytes(&path, crate::read::MAX_FILE_BYTES).ok()?;
+                Some((path, String::from_utf8_lossy(&bytes).into_owned()))
             })
         else {
             return Vec::new();
         };
-        let names: Vec<&str> = text
-            .lines()
-            .map(|l| l.trim())
-            .filter(|l| !l.starts_with('#'))
-            .filter_map(|l| l.strip_prefix("export ").unwrap_or(l).split_once('='))
-            .map(|(name, _)| name.trim())
-            .collect();
+        let names = dotenv_names(&text);
         let shown = self.ctx.display(&path);
         PROGRAM_VARS
             .iter()
-            .filter(|(var, _)| project_env.takes(var, false) && names.contains(var))
+            .filter(|(var, _)| project_env.takes(var, false) && names.iter().any(|n| n == var))
             .map(|(var, what)| {
                 Finding::new(
                     Level::Warning,
@@ -730,4 +724,21 @@ fn unreviewed(ctx: &Context, host: Dialect, source: &Source) -> Option<Finding> 
         ),
         Some(format!("review and trust them in {display} itself")),
     ))
+}
+
+/// The names npm `dotenv`'s `parse` sets from `text` (Gemini 0.61.0 and Qwen 0.24.4 read their
+/// variables files with it, decoded lossily): its own `LINE` pattern, in ECMAScript's reading,
+/// after its `\r\n?` → `\n` (so `KEY: value` counts, and a lone CR ends a line).
+fn dotenv_names(text: &str) -> Vec<String> {
+    static LINE: std::sync::LazyLock<regress::Regex> = std::sync::LazyLock::new(|| {
+        regress::Regex::with_flags(
+            r#"(?:^|^)\s*(?:export\s+)?([\w.-]+)(?:\s*=\s*?|:\s+?)(\s*'(?:\\'|[^'])*'|\s*"(?:\\"|[^"])*"|\s*`(?:\\`|[^`])*`|[^#\r\n]+)?\s*(?:#.*)?(?:$|$)"#,
+            "m",
+        )
+        .expect("dotenv's LINE pattern is valid")
+    });
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    LINE.find_iter(&text)
+        .filter_map(|m| m.group(1).map(|r| text[r].to_string()))
+        .collect()
 }
