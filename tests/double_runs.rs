@@ -888,6 +888,27 @@ fn a_handler_the_user_listed_off_by_hand_stays_off_under_hookxs_route() {
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), by_hand);
 }
 
+/// Attacks row 207: the same key listed by hand after the install (the list then holds it
+/// twice: the install's, and the user's "keep this off"). The uninstall took out both, and so
+/// turned back on a handler the user had just turned off.
+#[test]
+fn a_key_the_user_lists_again_after_the_install_stays_listed_at_the_uninstall() {
+    let p = TwoProjects::new();
+    p.trust(&p.a);
+    p.install(&p.a);
+    let settings = p.settings();
+    let text = std::fs::read_to_string(&settings).unwrap();
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let key = value["disabledHooks"][0].as_str().unwrap().to_string();
+    let again = text.replacen(&format!("[\"{key}\""), &format!("[\"{key}\",\"{key}\""), 1);
+    assert_ne!(again, text);
+    std::fs::write(&settings, &again).unwrap();
+    p.uninstall(&p.a);
+    let after = std::fs::read_to_string(&settings).unwrap_or_default();
+    let value: serde_json::Value = serde_json::from_str(&after).unwrap_or_default();
+    assert_eq!(value["disabledHooks"], serde_json::json!([key]), "{after}");
+}
+
 /// The user's own `disabledHooks`, empty (a comment in it, or none), is the user's: an
 /// install and its uninstall give the file back byte for byte (attacks row 137: uninstall
 /// took the emptied list out, and the user's comment in it with it).

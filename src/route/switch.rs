@@ -111,9 +111,12 @@ pub fn switch_text(
         false => owners.insert(owner.to_string(), json!(mine)),
     };
     let ours = union(&owners).ok_or_else(bad)?;
-    // hookx's keys no install wants any more go, from the last so the indices hold.
+    // hookx's keys no install wants any more go, from the last so the indices hold: once
+    // each, as hookx listed each once (the same key listed again is the user's; row 207).
+    let mut gone: Vec<&String> = Vec::new();
     for (i, key) in listed.iter().enumerate().rev() {
-        if had.contains(key) && !ours.contains(key) {
+        if had.contains(key) && !ours.contains(key) && !gone.contains(&key) {
+            gone.push(key);
             text.remove(&[Seg::from(switch.key), Seg::Index(i)])
                 .ok_or("cannot edit the list")?;
         }
