@@ -2078,7 +2078,7 @@ fn kiro_matcher_forms_under_claude() {
 /// written, a hook its agent ended at the default ran unbounded under Kiro, no loss said. The
 /// source's default is written instead, as for a timeout left out.
 #[test]
-fn a_zero_timeout_that_means_the_default_is_not_no_timeout_in_kiro() {
+fn a_zero_timeout_that_means_the_default_converts_as_that_default() {
     let p = Project::new();
     let entry = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
         {"type": "command", "command": "echo g", "timeout": 0}]}]}});
@@ -2096,6 +2096,19 @@ fn a_zero_timeout_that_means_the_default_is_not_no_timeout_in_kiro() {
             written,
             "{file}: {out}"
         );
+    }
+    // Copilot does not load an entry whose `timeoutSec` is 0 (live, 1.0.102): the guard ran
+    // nowhere under Copilot, said only by validate on the converted file.
+    for wrap in [&["--no-wrap"][..], &[]] {
+        let args = [
+            &["convert", ".claude/settings.json", "--to", "copilot"],
+            wrap,
+        ]
+        .concat();
+        let (code, out, err) = p.hookx(&args, "");
+        assert_eq!(code, 0, "{err}");
+        let entry = &json_of(&out)["hooks"]["preToolUse"][0];
+        assert_eq!(entry["timeoutSec"], 600, "{wrap:?}: {out}");
     }
 }
 
