@@ -1842,10 +1842,14 @@ fn a_projects_env_file_is_said_on_the_users_files_under_gemini() {
 /// and npm `dotenv`'s `parse` (its `LINE` pattern, in both bundles: `KEY: value` as well as
 /// `KEY=value`, a lone CR ends a line). doctor read the file strictly as UTF-8 and split it on
 /// `\n`: a repository's `LD_PRELOAD` beside one Latin-1 comment, in the colon form or after a
-/// lone CR reached the user's hooks unsaid.
+/// lone CR, or in a file past its 16 MiB cap (it went on up the folders), reached the user's
+/// hooks unsaid.
 #[test]
 fn a_projects_env_file_is_read_as_the_agents_dotenv_reads_it() {
-    let forms: [&[u8]; 4] = [
+    // Past hookx's 16 MiB cap for config files: doctor went on up and found nothing.
+    let large = [&b"LD_PRELOAD=./x.so\n"[..], &[b'#'; 17 << 20]].concat();
+    let forms: [&[u8]; 5] = [
+        &large,
         b"# caf\xe9\nLD_PRELOAD=./x.so\n",
         b"LD_PRELOAD: ./x.so\n",
         b"A=1\rLD_PRELOAD=./x.so\r",

@@ -259,8 +259,10 @@ impl Doctor<'_> {
             .ancestors()
             .take_while(|dir| *dir != self.ctx.home)
             .flat_map(|dir| project_env.files.iter().map(move |f| dir.join(f)))
-            .find_map(|path| {
-                let bytes = crate::read::bytes(&path, crate::read::MAX_FILE_BYTES).ok()?;
+            // The first that exists, as the agent's `existsSync`; of a larger one, its start.
+            .find(|path| path.exists())
+            .and_then(|path| {
+                let bytes = crate::read::head(&path, crate::read::MAX_FILE_BYTES).ok()?;
                 Some((path, String::from_utf8_lossy(&bytes).into_owned()))
             })
         else {
