@@ -2112,6 +2112,37 @@ fn a_zero_timeout_that_means_the_default_converts_as_that_default() {
     }
 }
 
+/// Attacks row 208: Qwen Code 0.24.4 reads a hook timeout written as a string as a number
+/// (`readCommandHookTimeout`: `typeof timeout === "string" && timeout.trim() !== "" ?
+/// Number(timeout)`), so `"30"` is 30 s and `"5000"` 5 s (its millisecond rule). validate
+/// called both an error (exit 1 on a file Qwen loads as meant) and convert wrote the target's
+/// default in their place, a loss.
+#[test]
+fn a_qwen_timeout_written_as_a_string_is_read_as_qwen_reads_it() {
+    let p = Project::new();
+    for (written, seconds) in [("30", 30), (" 30 ", 30), ("5000", 5)] {
+        p.write(
+            ".qwen/settings.json",
+            json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": "echo g", "timeout": written}]}]}}),
+        );
+        let (code, out, err) = p.hookx(&["validate", ".qwen/settings.json"], "");
+        assert_eq!(code, 0, "{written:?}: {out}{err}");
+        let args = [
+            "convert",
+            ".qwen/settings.json",
+            "--to",
+            "claude",
+            "--no-wrap",
+        ];
+        let (code, out, err) = p.hookx(&args, "");
+        assert_eq!(code, 0, "{err}");
+        let handler = &json_of(&out)["hooks"]["PreToolUse"][0]["hooks"][0];
+        assert_eq!(handler["timeout"], seconds, "{written:?}: {out}");
+        assert!(!err.contains("timeout"), "{written:?}: {err}");
+    }
+}
+
 /// Converted from Kiro: `@builtin` becomes the built-in tools by name (a located loss: a newer
 /// tool does not fire it), `@git` every tool of server `git`; `timeout: 0` ("no timeout")
 /// stays 0 within Kiro and is left out for Claude, which cannot say "none" (a located loss).

@@ -827,6 +827,22 @@ impl Reader<'_> {
                 None
             }
         };
+        // A timeout the agent reads from a string: the number it spells.
+        let value = match (&value, field) {
+            (Value::String(s), HandlerField::Timeout) if spec.timeout_numeric_strings => s
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|n| n.is_finite())
+                .and_then(
+                    |n| match n.fract() == 0.0 && n >= 0.0 && n < u64::MAX as f64 {
+                        true => Some(Value::from(n as u64)),
+                        false => serde_json::Number::from_f64(n).map(Value::Number),
+                    },
+                )
+                .unwrap_or(value),
+            _ => value,
+        };
         match field {
             HandlerField::Type => *handler_type = string(self, value),
             HandlerField::Command => command.command = string(self, value),

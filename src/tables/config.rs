@@ -173,6 +173,9 @@ pub struct ConfigSpec {
     /// and loads the rest of the file (Copilot CLI 1.0.102; a Claude file it drops whole for
     /// the same, [`FileDrop`]).
     pub skips_entry_without_positive_timeout: bool,
+    /// Whether the agent reads a timeout written as a string as the number it spells (Qwen
+    /// Code 0.24.4 `readCommandHookTimeout`: `Number(timeout)` of a string not blank).
+    pub timeout_numeric_strings: bool,
     /// Rule and handler keys the agent reads that hookx keeps as written without acting on
     /// them (Gemini's `name`, `description`, `sequential`), and settings that sit among the
     /// events of its hooks object (Droid's `hooksDisabled`, not an array): `validate` does not
