@@ -2143,6 +2143,51 @@ fn a_qwen_timeout_written_as_a_string_is_read_as_qwen_reads_it() {
     }
 }
 
+/// Attacks row 214: `convert --write` of an agent's own project file into its own dialect
+/// (`.qwen/settings.json --to qwen`). Where the conversion spells a rule otherwise (Qwen's
+/// `"timeout": 5000`, its milliseconds, comes out as 5; a fractional timeout rounded up), the
+/// merge added the converted copy beside the original in the same file, "no losses": Qwen then
+/// ran the guard twice. The file is the source itself: nothing is written into it.
+#[test]
+fn converting_an_agents_file_onto_itself_adds_no_second_copy() {
+    let p = Project::new();
+    for timeout in [json!(5000), json!(1.5), json!("5000"), json!(30)] {
+        let file = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "./guard.sh", "timeout": timeout}]}]}});
+        p.write(".qwen/settings.json", file.clone());
+        let (code, _, err) = p.hookx(
+            &["convert", ".qwen/settings.json", "--to", "qwen", "--write"],
+            "",
+        );
+        assert_eq!(code, 0, "{err}");
+        let after = std::fs::read_to_string(p.project.join(".qwen/settings.json")).unwrap();
+        assert_eq!(json_of(&after), file, "{timeout}: {err}");
+    }
+    // Among other inputs: their rules go in, the file's own are not copied into it again.
+    p.write(
+        ".claude/settings.json",
+        json!({"hooks": {"Stop": [{"hooks": [
+        {"type": "command", "command": "./c.sh"}]}]}}),
+    );
+    let args = [
+        "convert",
+        ".qwen/settings.json",
+        ".claude/settings.json",
+        "--to",
+        "qwen",
+        "--write",
+    ];
+    let (code, _, err) = p.hookx(&args, "");
+    assert_eq!(code, 0, "{err}");
+    let after = json_of(&std::fs::read_to_string(p.project.join(".qwen/settings.json")).unwrap());
+    assert_eq!(
+        after["hooks"]["PreToolUse"].as_array().map(Vec::len),
+        Some(1),
+        "{after}"
+    );
+    assert!(after["hooks"]["Stop"].is_array(), "{after}");
+}
+
 /// Converted from Kiro: `@builtin` becomes the built-in tools by name (a located loss: a newer
 /// tool does not fire it), `@git` every tool of server `git`; `timeout: 0` ("no timeout")
 /// stays 0 within Kiro and is left out for Claude, which cannot say "none" (a located loss).

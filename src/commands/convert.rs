@@ -164,15 +164,23 @@ fn read_by_agent(opts: &Options, read: &Inputs, to: Dialect) -> Vec<usize> {
     let Ok(ctx) = crate::discover::Context::resolve(Some(&opts.project), None) else {
         return Vec::new();
     };
+    // The file written, among other inputs: merged into itself, a rule spelled otherwise once
+    // converted (Qwen's 5000 ms as 5) would sit beside the original (attacks row 214). Alone,
+    // [`convert_to`] writes nothing into it, or refreshes hookx's own entries in place.
+    let target = std::fs::canonicalize(opts.project.join(to.config().convert_target)).ok();
+    let written = |path: &str| {
+        read.loaded.len() > 1 && target.is_some() && std::fs::canonicalize(path).ok() == target
+    };
     read.loaded
         .iter()
         .enumerate()
         .filter(|(_, (s, _))| s.path != "-")
         .filter(|(_, (s, _))| {
-            crate::discover::find(&ctx, Path::new(&s.path)).is_ok_and(|found| {
-                found.dialect != to
-                    && crate::discover::runner(to, &found) == crate::discover::Runner::Native
-            })
+            written(&s.path)
+                || crate::discover::find(&ctx, Path::new(&s.path)).is_ok_and(|found| {
+                    found.dialect != to
+                        && crate::discover::runner(to, &found) == crate::discover::Runner::Native
+                })
         })
         .map(|(i, _)| i)
         .collect()
@@ -365,14 +373,14 @@ fn convert_to(
         .and_then(|path| crate::read::text(path, crate::read::MAX_FILE_BYTES).ok());
     // Text for stdout is written as it is made ([`config::write::write_text`]).
     let streamed = target.is_none() && !opts.json;
-    let in_place = opts.write
-        && conversion.refreshed > 0
+    let onto_itself = opts.write
         && own_file.is_some()
         && target
             .as_ref()
             .and_then(|t| std::fs::canonicalize(t).ok())
             .as_deref()
             == own_file;
+    let in_place = onto_itself && conversion.refreshed > 0;
     let merge = opts.write && !in_place;
     let text = match (&target, merge) {
         (Some(path), true) => {
@@ -392,6 +400,17 @@ fn convert_to(
     };
     let lossy = !conversion.losses.is_empty();
     let (written, diff) = match &target {
+        // The agent's own file into itself: its agent already runs every rule of it, and a
+        // copy spelled otherwise (Qwen's 5000 ms as 5) would run beside the original (row 214).
+        Some(path) if onto_itself && !in_place => {
+            if !opts.json {
+                errln!(
+                    "{} is up to date (it is the file converted)",
+                    path.display()
+                );
+            }
+            (None, None)
+        }
         // Nothing converts and there is no file to sync: nothing is created.
         Some(path) if nothing && !path.exists() => {
             errln!(
