@@ -729,18 +729,26 @@ fn unreviewed(ctx: &Context, host: Dialect, source: &Source) -> Option<Finding> 
 }
 
 /// The names npm `dotenv`'s `parse` sets from `text` (Gemini 0.61.0 and Qwen 0.24.4 read their
-/// variables files with it, decoded lossily): its own `LINE` pattern, in ECMAScript's reading,
-/// after its `\r\n?` → `\n` (so `KEY: value` counts, and a lone CR ends a line).
-fn dotenv_names(text: &str) -> Vec<String> {
-    static LINE: std::sync::LazyLock<regress::Regex> = std::sync::LazyLock::new(|| {
-        regress::Regex::with_flags(
-            r#"(?:^|^)\s*(?:export\s+)?([\w.-]+)(?:\s*=\s*?|:\s+?)(\s*'(?:\\'|[^'])*'|\s*"(?:\\"|[^"])*"|\s*`(?:\\`|[^`])*`|[^#\r\n]+)?\s*(?:#.*)?(?:$|$)"#,
-            "m",
-        )
-        .expect("dotenv's LINE pattern is valid")
-    });
-    let text = text.replace("\r\n", "\n").replace('\r', "\n");
-    LINE.find_iter(&text)
-        .filter_map(|m| m.group(1).map(|r| text[r].to_string()))
+/// variables files with it, decoded lossily), line by line as its `LINE` pattern takes them:
+/// `[export ]NAME=` or `NAME: ` (`[\w.-]+`), after its `\r\n?` → `\n` (a lone CR ends a line).
+/// The pattern itself, run by a backtracking engine, took a minute over a 16 MiB file; a
+/// line inside a quoted value over several lines may count too (a warning too many).
+fn dotenv_names(text: &str) -> Vec<&str> {
+    let name_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-');
+    text.split(['\n', '\r'])
+        .filter_map(|line| {
+            let line = line.trim_start();
+            let line = match line.strip_prefix("export") {
+                Some(rest) if rest.starts_with(char::is_whitespace) => rest.trim_start(),
+                _ => line,
+            };
+            let end = line.find(|c| !name_char(c)).unwrap_or(line.len());
+            let (name, rest) = line.split_at(end);
+            let set = rest.trim_start().starts_with('=')
+                || rest
+                    .strip_prefix(':')
+                    .is_some_and(|r| r.is_empty() || r.starts_with(char::is_whitespace));
+            (!name.is_empty() && set).then_some(name)
+        })
         .collect()
 }
