@@ -790,6 +790,64 @@ fn codex_trust_refuses_a_config_that_is_not_toml() {
     );
 }
 
+/// Attacks row 190: a project route does not leave an event to a user route in a file its agent
+/// refuses whole (Claude Code 2.1.332 loads none of a `~/.claude/settings.json` whose
+/// `cleanupPeriodDays` is a string, row 179, live): the user's route never runs there, so the
+/// project route dispatches, or every guard it would run is lost.
+#[test]
+fn a_project_route_does_not_leave_an_event_to_a_user_route_claude_refuses() {
+    let p = Project::new();
+    let log = p.root.join("ran.log");
+    common::write(
+        &p.home,
+        ".gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
+            "hooks": [{"type": "command", "command": format!("echo ran >> '{}'", log.display())}]}]}})
+        .to_string(),
+    );
+    p.hookx(&["trust", "--yes"]).success();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    for scope in ["project", "user"] {
+        p.hookx(&[
+            "install", "--host", "claude", "--scope", scope, "--hookx", bin,
+        ])
+        .success();
+    }
+    let payload = json!({"session_id": "s", "cwd": p.project, "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "ls"}})
+    .to_string();
+    let fire = || {
+        assert_cmd::Command::cargo_bin("hookx")
+            .unwrap()
+            .args(["run", "--host", "claude", "--event", "PreToolUse"])
+            .args(["--installed-in", "project"])
+            .args(["--home".as_ref(), p.home.as_os_str()])
+            .env("HOME", &p.home)
+            .env("CLAUDE_PROJECT_DIR", &p.project)
+            .env_remove("HOOKX_HOME")
+            .write_stdin(payload.clone())
+            .assert()
+            .success();
+        let ran = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count();
+        let _ = std::fs::remove_file(&log);
+        ran
+    };
+    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    let user = p.home.join(".claude/settings.json");
+    let mut settings: Value =
+        serde_json::from_str(&std::fs::read_to_string(&user).unwrap()).unwrap();
+    settings["cleanupPeriodDays"] = json!("30");
+    std::fs::write(&user, settings.to_string()).unwrap();
+    assert_eq!(
+        fire(),
+        1,
+        "Claude loads none of the user's file: the project route dispatches"
+    );
+}
+
 /// Factory Droid runs the same command from the user and the project settings twice (run
 /// 0.225.2, tests/live_droid.rs): the project route says it is one, and leaves an event the user
 /// route also takes to that route, so that a handler runs once.

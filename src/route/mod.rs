@@ -87,6 +87,16 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
     user_route_commands(&user, host, event)
         .iter()
         .any(|command| route_can_run(command))
+        && !refused_whole(&user, host)
+}
+
+/// Whether the host refuses the whole of its file `file`, routes and all
+/// ([`crate::tables::StrictLoad`]; attacks row 190: a project route left its events to a user
+/// route in a `~/.claude/settings.json` Claude does not load, and every guard ran nowhere).
+fn refused_whole(file: &Path, host: Dialect) -> bool {
+    host.config().strict_load.is_some()
+        && crate::source::SourceFile::read(file)
+            .is_ok_and(|src| crate::config::strict_load::refused_whole_text(&src, host).is_some())
 }
 
 /// Whether the host's file `file` (what [`target`] names) holds a route for `event` that can
