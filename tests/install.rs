@@ -848,6 +848,65 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_claude_refuses() {
     );
 }
 
+/// Attacks row 191: where the agent's folder variable moves its user file away from the home
+/// (`CODEX_HOME`: Codex reads `$CODEX_HOME/hooks.json`, codex-facts), a user route in
+/// `~/.codex/hooks.json` is none the agent runs: the project route does not leave it the event.
+#[test]
+fn a_project_route_does_not_leave_an_event_to_a_user_route_the_agent_does_not_read() {
+    let p = Project::new();
+    let log = p.root.join("ran.log");
+    common::write(
+        &p.home,
+        ".gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
+            "hooks": [{"type": "command", "command": format!("echo ran >> '{}'", log.display())}]}]}})
+        .to_string(),
+    );
+    p.hookx(&["trust", "--yes"]).success();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    for scope in ["project", "user"] {
+        p.hookx(&[
+            "install", "--host", "codex", "--scope", scope, "--hookx", bin,
+        ])
+        .success();
+    }
+    let payload = json!({"session_id": "s", "cwd": p.project, "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "ls"}})
+    .to_string();
+    let fire = |codex_home: Option<&Path>| {
+        let mut cmd = assert_cmd::Command::cargo_bin("hookx").unwrap();
+        cmd.args(["run", "--host", "codex", "--event", "PreToolUse"])
+            .args(["--installed-in", "project"])
+            .args(["--home".as_ref(), p.home.as_os_str()])
+            .env("HOME", &p.home)
+            .env_remove("HOOKX_HOME")
+            .env_remove("CODEX_HOME");
+        if let Some(dir) = codex_home {
+            cmd.env("CODEX_HOME", dir);
+        }
+        cmd.write_stdin(payload.clone()).assert().success();
+        let ran = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count();
+        let _ = std::fs::remove_file(&log);
+        ran
+    };
+    assert_eq!(fire(None), 0, "the project route leaves it to the user's");
+    assert_eq!(
+        fire(Some(&p.home.join(".codex"))),
+        0,
+        "CODEX_HOME naming ~/.codex: the same file"
+    );
+    let elsewhere = p.root.join("codex-work");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    assert_eq!(
+        fire(Some(&elsewhere)),
+        1,
+        "Codex reads $CODEX_HOME/hooks.json: the project route dispatches"
+    );
+}
+
 /// Factory Droid runs the same command from the user and the project settings twice (run
 /// 0.225.2, tests/live_droid.rs): the project route says it is one, and leaves an event the user
 /// route also takes to that route, so that a handler runs once.

@@ -84,6 +84,15 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
     if same(user_dir, hook_dir) {
         return false;
     }
+    // The agent's folder variable set to another folder (`CODEX_HOME`, `CLINE_DIR`): it reads
+    // its user file there, not below the home, and this route is the one it runs (attacks row
+    // 191). A project setting the variable for every hook makes a handler run twice at worst.
+    if let Some(var) = host.def().home_var.as_ref()
+        && let Some(dir) = std::env::var_os(var.var).filter(|d| !d.is_empty())
+        && !same(Path::new(&dir), &home.join(var.dir))
+    {
+        return false;
+    }
     user_route_commands(&user, host, event)
         .iter()
         .any(|command| route_can_run(command))
