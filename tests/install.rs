@@ -907,6 +907,68 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_the_agent_does_not_re
     );
 }
 
+/// Attacks row 195: Codex runs a handler of `~/.codex/hooks.json` only with its review record
+/// (`[hooks.state."FILE:event:GROUP:HANDLER"]` in `~/.codex/config.toml`, codex-facts), and
+/// skips it silently without one. The user puts a hook of their own before hookx's user route:
+/// the route's record now names the user's hook, the route runs nowhere, and the project route
+/// must not leave it the event.
+#[test]
+fn a_project_route_does_not_leave_an_event_to_a_user_route_codex_has_no_review_of() {
+    let p = Project::new();
+    let log = p.root.join("ran.log");
+    common::write(
+        &p.home,
+        ".gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
+            "hooks": [{"type": "command", "command": format!("echo ran >> '{}'", log.display())}]}]}})
+        .to_string(),
+    );
+    p.hookx(&["trust", "--yes"]).success();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    for scope in ["project", "user"] {
+        p.hookx(&[
+            "install", "--host", "codex", "--scope", scope, "--hookx", bin,
+        ])
+        .success();
+    }
+    let payload = json!({"session_id": "s", "cwd": p.project, "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "ls"}})
+    .to_string();
+    let fire = || {
+        assert_cmd::Command::cargo_bin("hookx")
+            .unwrap()
+            .args(["run", "--host", "codex", "--event", "PreToolUse"])
+            .args(["--installed-in", "project"])
+            .args(["--home".as_ref(), p.home.as_os_str()])
+            .env("HOME", &p.home)
+            .env_remove("HOOKX_HOME")
+            .env_remove("CODEX_HOME")
+            .write_stdin(payload.clone())
+            .assert()
+            .success();
+        let ran = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count();
+        let _ = std::fs::remove_file(&log);
+        ran
+    };
+    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    let user = p.home.join(".codex/hooks.json");
+    let mut hooks: Value = serde_json::from_str(&std::fs::read_to_string(&user).unwrap()).unwrap();
+    let own = json!({"hooks": [{"type": "command", "command": "true"}]});
+    hooks["hooks"]["PreToolUse"]
+        .as_array_mut()
+        .unwrap()
+        .insert(0, own);
+    std::fs::write(&user, hooks.to_string()).unwrap();
+    assert_eq!(
+        fire(),
+        1,
+        "Codex skips the unreviewed user route: the project route dispatches"
+    );
+}
+
 /// Factory Droid runs the same command from the user and the project settings twice (run
 /// 0.225.2, tests/live_droid.rs): the project route says it is one, and leaves an event the user
 /// route also takes to that route, so that a handler runs once.

@@ -93,10 +93,36 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
     {
         return false;
     }
-    user_route_commands(&user, host, event)
+    let routes: Vec<String> = user_route_commands(&user, host, event)
+        .into_iter()
+        .filter(|command| route_can_run(command))
+        .collect();
+    !routes.is_empty() && reviewed(home, &user, host, &routes) && !refused_whole(&user, host)
+}
+
+/// Whether an agent that runs only the handlers its user reviewed ([`crate::tables::RouteTrust`],
+/// Codex) has a review of one of `routes` in its file `file` that still holds (attacks row 195:
+/// a hook of the user's put before hookx's route moves it, its record no longer names it, and
+/// Codex skips it silently). A file that does not read as JSON has none.
+fn reviewed(home: &Path, file: &Path, host: Dialect, routes: &[String]) -> bool {
+    let Some(review) = host.def().route_trust.as_ref() else {
+        return true;
+    };
+    let Some(value) = crate::read::text(file, crate::read::MAX_FILE_BYTES)
+        .ok()
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+    else {
+        return false;
+    };
+    let records =
+        crate::read::text(&home.join(review.file), crate::read::MAX_FILE_BYTES).unwrap_or_default();
+    let is_route = |handler: &serde_json::Value| {
+        let command = handler.get("command").and_then(serde_json::Value::as_str);
+        command.is_some_and(|c| routes.iter().any(|r| r == c))
+    };
+    (review.records)(file, &value, &is_route)
         .iter()
-        .any(|command| route_can_run(command))
-        && !refused_whole(&user, host)
+        .any(|(key, hash)| (review.recorded)(&records, key).as_deref() == Some(hash))
 }
 
 /// Whether the host refuses the whole of its file `file`, routes and all
