@@ -969,6 +969,72 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_codex_has_no_review_o
     );
 }
 
+/// Attacks row 196: the user narrows hookx's user route to the tools their own rules need
+/// (`"matcher": "Bash"` on its group in `~/.claude/settings.json`). On a `Write` the agent does
+/// not run that route, so the project route must not leave it the event.
+#[test]
+fn a_project_route_does_not_leave_an_event_to_a_user_route_with_a_matcher_of_the_users() {
+    let p = Project::new();
+    let log = p.root.join("ran.log");
+    common::write(
+        &p.home,
+        ".gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"matcher": "write_file",
+            "hooks": [{"type": "command", "command": format!("echo ran >> '{}'", log.display())}]}]}})
+        .to_string(),
+    );
+    p.hookx(&["trust", "--yes"]).success();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    for scope in ["project", "user"] {
+        p.hookx(&[
+            "install", "--host", "claude", "--scope", scope, "--hookx", bin,
+        ])
+        .success();
+    }
+    let payload = json!({"session_id": "s", "cwd": p.project, "hook_event_name": "PreToolUse",
+        "tool_name": "Write", "tool_input": {"file_path": "a", "content": "b"}})
+    .to_string();
+    let fire = || {
+        assert_cmd::Command::cargo_bin("hookx")
+            .unwrap()
+            .args(["run", "--host", "claude", "--event", "PreToolUse"])
+            .args(["--installed-in", "project"])
+            .args(["--home".as_ref(), p.home.as_os_str()])
+            .env("HOME", &p.home)
+            .env("CLAUDE_PROJECT_DIR", &p.project)
+            .env_remove("HOOKX_HOME")
+            .write_stdin(payload.clone())
+            .assert()
+            .success();
+        let ran = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count();
+        let _ = std::fs::remove_file(&log);
+        ran
+    };
+    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    let user = p.home.join(".claude/settings.json");
+    let mut settings: Value =
+        serde_json::from_str(&std::fs::read_to_string(&user).unwrap()).unwrap();
+    for matcher in ["*", ""] {
+        settings["hooks"]["PreToolUse"][0]["matcher"] = json!(matcher);
+        std::fs::write(&user, settings.to_string()).unwrap();
+        assert_eq!(
+            fire(),
+            0,
+            "{matcher:?} matches every tool: left to the user's"
+        );
+    }
+    settings["hooks"]["PreToolUse"][0]["matcher"] = json!("Bash");
+    std::fs::write(&user, settings.to_string()).unwrap();
+    assert_eq!(
+        fire(),
+        1,
+        "Claude runs the user route on Bash only: the project route dispatches"
+    );
+}
+
 /// Factory Droid runs the same command from the user and the project settings twice (run
 /// 0.225.2, tests/live_droid.rs): the project route says it is one, and leaves an event the user
 /// route also takes to that route, so that a handler runs once.

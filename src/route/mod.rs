@@ -175,8 +175,17 @@ fn user_route_commands(user: &Path, host: Dialect, event: &str) -> Vec<String> {
     let Some(entries) = entries_of(&JsonText::new(&text), &list) else {
         return Vec::new();
     };
+    // A route whose entry the user gave a matcher of their own (`"matcher": "Bash"`) runs on
+    // some calls only: no route for the others (attacks row 196).
+    let every_call = |entry: &serde_json::Value| match entry.get("matcher") {
+        None => true,
+        Some(m) => m
+            .as_str()
+            .is_some_and(|m| ["", "*"].contains(&m) || Some(m) == host.def().route.matcher),
+    };
     find_any_routes(&entries, host)
         .into_iter()
+        .filter(|&(i, _)| entries.get(i).is_some_and(every_call))
         .filter_map(|(i, j)| match j {
             Some(j) => entries[i].get("hooks")?.get(j),
             None => entries.get(i),
