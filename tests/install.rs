@@ -791,9 +791,14 @@ fn codex_trust_refuses_a_config_that_is_not_toml() {
 }
 
 /// A project with hookx routed for `host` in both scopes (this very hookx, so the user route
-/// can run), and a trusted Gemini guard in the home on `tool` that logs each run.
+/// can run), and only a trusted Gemini guard in the home on `tool` that logs each run.
 fn routed_in_both_scopes(host: &str, tool: &str) -> (Project, PathBuf) {
     let p = Project::new();
+    // Only the guard: another rule's deny would leave it unwaited for.
+    for file in [p.project.join(".bricks"), p.project.join(".github")] {
+        std::fs::remove_dir_all(file).unwrap();
+    }
+    std::fs::remove_file(p.home.join(".copilot/hooks/every.json")).unwrap();
     let log = p.root.join("ran.log");
     common::write(
         &p.home,
@@ -936,6 +941,17 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_with_a_matcher_of_the
             _ => (0, "it matches every tool: left to the user's"),
         };
         assert_eq!(fire(), ran, "{matcher:?}: {why}");
+    }
+    // A condition of the user's on the route's handler narrows it as well; `async` has Claude
+    // not wait for its answer.
+    for (key, value) in [("if", json!("Bash(*)")), ("async", json!(true))] {
+        edit_json(&user, |v| {
+            let group = &mut v["hooks"]["PreToolUse"][0];
+            group.as_object_mut().unwrap().remove("matcher");
+            group["hooks"][0] = json!({"type": "command",
+                "command": group["hooks"][0]["command"].clone(), key: value});
+        });
+        assert_eq!(fire(), 1, "{key}: the project route dispatches");
     }
 }
 

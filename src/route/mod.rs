@@ -134,6 +134,21 @@ fn refused_whole(file: &Path, host: Dialect) -> bool {
             .is_ok_and(|src| crate::config::strict_load::refused_whole_text(&src, host).is_some())
 }
 
+/// Whether the host waits for a route's handler on every call: no condition of the user's on
+/// it (Claude's `"if": "Bash(*)"`), not run in the background (`"async": true`) (attacks row
+/// 196).
+fn answers_every_call(handler: &serde_json::Value, host: Dialect) -> bool {
+    let config = host.config();
+    let keys = &config.run_keys;
+    let in_background = config.key(crate::tables::HandlerField::Async);
+    keys.condition.is_none_or(|k| handler.get(k).is_none())
+        && keys
+            .background
+            .iter()
+            .chain(&in_background)
+            .all(|k| handler.get(*k) != Some(&serde_json::Value::Bool(true)))
+}
+
 /// Whether the host's file `file` (what [`target`] names) holds a route for `event` that can
 /// run ([`route_can_run`]).
 pub fn has_route(file: &Path, host: Dialect, event: &str) -> bool {
@@ -190,6 +205,7 @@ fn user_route_commands(user: &Path, host: Dialect, event: &str) -> Vec<String> {
             Some(j) => entries[i].get("hooks")?.get(j),
             None => entries.get(i),
         })
+        .filter(|handler| answers_every_call(handler, host))
         .filter_map(|handler| route_line(handler, host))
         .collect()
 }
