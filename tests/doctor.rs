@@ -1745,21 +1745,7 @@ fn a_projects_env_is_said_on_the_users_files_under_qwen() {
 /// hookx runs under Claude, is off there, and doctor says so with the fix.
 #[test]
 fn a_projects_kill_switch_is_said_on_what_hookxs_route_runs_under_claude() {
-    let w = World::new();
-    let gemini = w.write_json(
-        "home/.gemini/settings.json",
-        json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [command("./guard.sh")]}]}}),
-    );
-    assert!(
-        w.hookx(&["trust", gemini.to_str().unwrap()])
-            .status
-            .success()
-    );
-    let install = w.hookx(&["install", "--host", "claude", "--scope", "user"]);
-    assert!(install.status.success(), "{install:?}");
-    let (_, report) = w.doctor(Some("claude"));
-    let l = loading(&report, "~/.gemini/settings.json", "claude");
-    assert_eq!(l["status"], "fires", "{:?}", findings(l));
+    let w = gemini_guard_routed_under_claude();
     w.write_json(
         "project/.claude/settings.local.json",
         json!({"disableAllHooks": true}),
@@ -1789,11 +1775,7 @@ fn a_projects_kill_switch_is_said_on_what_hookxs_route_runs_under_claude() {
 /// file. The home's own is the user's, and said nowhere.
 #[test]
 fn an_env_file_above_the_project_is_said_on_the_users_files_under_gemini() {
-    let w = World::new();
-    w.write_json(
-        "home/.gemini/settings.json",
-        json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [command("jq -e .")]}]}}),
-    );
+    let w = users_gemini_guard();
     w.write("home/.gemini/.env", "LD_PRELOAD=/home.so\n");
     let above = w.write(".env", "BASH_ENV=/above-bashenv\n");
     let said = |report: &Value| -> Vec<String> {
@@ -1816,11 +1798,7 @@ fn an_env_file_above_the_project_is_said_on_the_users_files_under_gemini() {
 
 #[test]
 fn a_projects_env_file_is_said_on_the_users_files_under_gemini() {
-    let w = World::new();
-    w.write_json(
-        "home/.gemini/settings.json",
-        json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [command("jq -e .")]}]}}),
-    );
+    let w = users_gemini_guard();
     w.write(
         "project/.gemini/.env",
         "# the repo's\nPATH=./tools:/usr/bin\nexport LD_PRELOAD=./x.so\n",
@@ -1844,21 +1822,7 @@ fn a_projects_env_file_is_said_on_the_users_files_under_gemini() {
 /// said the user's Gemini guard fires under Claude through hookx.
 #[test]
 fn a_route_file_claude_does_not_load_is_said_on_what_the_route_runs() {
-    let w = World::new();
-    let gemini = w.write_json(
-        "home/.gemini/settings.json",
-        json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [command("./guard.sh")]}]}}),
-    );
-    assert!(
-        w.hookx(&["trust", gemini.to_str().unwrap()])
-            .status
-            .success()
-    );
-    let install = w.hookx(&["install", "--host", "claude", "--scope", "user"]);
-    assert!(install.status.success(), "{install:?}");
-    let (_, report) = w.doctor(Some("claude"));
-    let l = loading(&report, "~/.gemini/settings.json", "claude");
-    assert_eq!(l["status"], "fires", "{:?}", findings(l));
+    let w = gemini_guard_routed_under_claude();
     let routes = w.home().join(".claude/settings.json");
     let mut settings: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&routes).unwrap()).unwrap();
@@ -1942,4 +1906,35 @@ fn a_projects_matcher_that_is_no_string_is_said_on_the_users_qwen_guard() {
     );
     let stop = verdict(&report, "~/.qwen/settings.json", "Stop", "qwen");
     assert!(!stop.to_string().contains("not a string"), "{stop:#}");
+}
+
+/// A world whose user has a trusted Gemini guard, run under Claude by hookx's user route
+/// (`install --host claude --scope user`): doctor says it fires there.
+fn gemini_guard_routed_under_claude() -> World {
+    let w = World::new();
+    let gemini = w.write_json(
+        "home/.gemini/settings.json",
+        json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [command("./guard.sh")]}]}}),
+    );
+    assert!(
+        w.hookx(&["trust", gemini.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let install = w.hookx(&["install", "--host", "claude", "--scope", "user"]);
+    assert!(install.status.success(), "{install:?}");
+    let (_, report) = w.doctor(Some("claude"));
+    let l = loading(&report, "~/.gemini/settings.json", "claude");
+    assert_eq!(l["status"], "fires", "{:?}", findings(l));
+    w
+}
+
+/// A world whose user has a Gemini hook in `~/.gemini/settings.json`.
+fn users_gemini_guard() -> World {
+    let w = World::new();
+    w.write_json(
+        "home/.gemini/settings.json",
+        json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [command("jq -e .")]}]}}),
+    );
+    w
 }

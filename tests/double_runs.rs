@@ -315,6 +315,16 @@ impl TwoProjects {
         self.home.join(".copilot/settings.json")
     }
 
+    /// Two projects, with `a` trusted and installed for Copilot: its settings file and text.
+    fn installed_in_a() -> (TwoProjects, PathBuf, String) {
+        let p = TwoProjects::new();
+        p.trust(&p.a);
+        p.install(&p.a);
+        let settings = p.settings();
+        let text = std::fs::read_to_string(&settings).unwrap();
+        (p, settings, text)
+    }
+
     /// Fires in `project` (see [`TwoProjects::fire`]): the guard ran there once. The answers.
     fn fire_guard_once(&self, project: &Path) -> Vec<(String, String)> {
         let (answers, ran) = self.fire(project);
@@ -628,11 +638,7 @@ fn an_uninstall_that_leaves_a_handler_switched_off_says_so() {
 /// directly), so hookx must too, or the guard runs nowhere.
 #[test]
 fn a_switch_file_missing_a_comma_still_leaves_the_guard_to_hookx() {
-    let p = TwoProjects::new();
-    p.trust(&p.a);
-    p.install(&p.a);
-    let settings = p.settings();
-    let text = std::fs::read_to_string(&settings).unwrap();
+    let (p, settings, text) = TwoProjects::installed_in_a();
     let body = text.trim_start().strip_prefix('{').unwrap();
     std::fs::write(&settings, format!("{{\n  \"model\": \"gpt-4.1\"\n  {body}")).unwrap();
     p.assert_guard_denies_once(&p.a);
@@ -726,11 +732,7 @@ fn a_comment_in_the_switch_file_does_not_let_the_user_route_go_while_a_project_n
 /// list taken for absent, and the guard ran nowhere, silently).
 #[test]
 fn a_switch_file_copilot_reads_loosely_still_leaves_the_guard_to_hookx() {
-    let p = TwoProjects::new();
-    p.trust(&p.a);
-    p.install(&p.a);
-    let settings = p.settings();
-    let text = std::fs::read_to_string(&settings).unwrap();
+    let (p, settings, text) = TwoProjects::installed_in_a();
     assert!(text.contains("],\"hookx\""), "{text}");
     let body = text.trim_start().strip_prefix('{').unwrap();
     for (what, loose) in [
@@ -834,11 +836,7 @@ fn a_switch_file_only_copilot_reads_still_leaves_the_guard_to_hookx() {
 /// cannot tell which install listed the key (attacks row 136).
 #[test]
 fn an_untrusted_guard_in_a_switch_file_only_copilot_reads_fails_closed() {
-    let p = TwoProjects::new();
-    p.trust(&p.a);
-    p.install(&p.a);
-    let settings = p.settings();
-    let text = std::fs::read_to_string(&settings).unwrap();
+    let (p, settings, text) = TwoProjects::installed_in_a();
     let body = text.trim_start().strip_prefix('{').unwrap();
     std::fs::write(&settings, format!("{{\"n\":01,{body}")).unwrap();
     let reason = p.untrusted_deny(&p.b);
@@ -861,11 +859,7 @@ fn an_untrusted_guard_in_a_switch_file_only_copilot_reads_fails_closed() {
 /// why it runs nowhere.
 #[test]
 fn a_handler_the_user_listed_off_by_hand_stays_off_under_hookxs_route() {
-    let p = TwoProjects::new();
-    p.trust(&p.a);
-    p.install(&p.a);
-    let settings = p.settings();
-    let text = std::fs::read_to_string(&settings).unwrap();
+    let (p, settings, text) = TwoProjects::installed_in_a();
     let value: serde_json::Value = serde_json::from_str(&text).unwrap();
     let key = value["disabledHooks"][0].as_str().unwrap().to_string();
     p.uninstall(&p.a);
@@ -977,11 +971,7 @@ fn the_hook_folders_install_created_go_with_the_last_uninstall() {
 /// off", while project `a`'s key stayed listed and the handler off).
 #[test]
 fn an_uninstall_that_turns_nothing_back_on_does_not_say_so() {
-    let p = TwoProjects::new();
-    p.trust(&p.a);
-    p.install(&p.a);
-    let settings = p.settings();
-    let text = std::fs::read_to_string(&settings).unwrap();
+    let (p, settings, text) = TwoProjects::installed_in_a();
     let by_hand = text.replacen("\"hookx\":{", "\"hookx\":{ // hookx's\n", 1);
     assert_ne!(by_hand, text);
     std::fs::write(&settings, &by_hand).unwrap();
@@ -1101,11 +1091,7 @@ fn a_claude_guard_and_its_pascalcase_copy_run_once_after_an_install() {
 /// either keeps the plain message.
 #[test]
 fn a_switch_file_only_copilot_reads_is_refused_saying_so() {
-    let p = TwoProjects::new();
-    p.trust(&p.a);
-    p.install(&p.a);
-    let settings = p.settings();
-    let text = std::fs::read_to_string(&settings).unwrap();
+    let (p, settings, text) = TwoProjects::installed_in_a();
     let body = text.trim_start().strip_prefix('{').unwrap();
     let spec = Dialect::named("copilot").unwrap().config();
     let routes = [

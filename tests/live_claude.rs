@@ -1826,16 +1826,7 @@ fn a_projects_copy_of_the_user_route_line() {
                 &json!({"hooks": {"PreToolUse": [group]}}),
             );
         }
-        let run = client::run(
-            &bin,
-            &world,
-            model.port,
-            "SCRIPT:once run one command",
-            &["--dangerously-skip-permissions"],
-        );
-        let ran = log.exists();
-        let seen = Seen::new(&model);
-        let denied = seen.any("USER-GUARD-SAYS-NO");
+        let (run, ran, denied) = one_guarded_call(&bin, &world, &model, &log);
         c.check(
             ran && denied,
             format!(
@@ -1922,16 +1913,7 @@ fn a_projects_kill_switch_turns_off_hookxs_user_route_too() {
         if let Some(file) = file {
             write_json(&world.project.join(file), &json!({"disableAllHooks": true}));
         }
-        let run = client::run(
-            &bin,
-            &world,
-            model.port,
-            "SCRIPT:once run one command",
-            &["--dangerously-skip-permissions"],
-        );
-        let ran = log.exists();
-        let seen = Seen::new(&model);
-        let denied = seen.any("USER-GUARD-SAYS-NO");
+        let (run, ran, denied) = one_guarded_call(&bin, &world, &model, &log);
         c.check(
             ran == file.is_none() && denied == file.is_none(),
             format!(
@@ -2134,4 +2116,23 @@ fn main() -> std::process::ExitCode {
             settings_forms_claude_skips_whole,
         ],
     )
+}
+
+/// One Bash call in `world` under Claude, allowed without asking: the run, whether the guard
+/// that logs to `log` ran, and whether its deny (`USER-GUARD-SAYS-NO`) reached the model.
+fn one_guarded_call(
+    bin: &Path,
+    world: &World,
+    model: &FakeModel,
+    log: &Path,
+) -> (client::Run, bool, bool) {
+    let run = client::run(
+        bin,
+        world,
+        model.port,
+        "SCRIPT:once run one command",
+        &["--dangerously-skip-permissions"],
+    );
+    let denied = Seen::new(model).any("USER-GUARD-SAYS-NO");
+    (run, log.exists(), denied)
 }

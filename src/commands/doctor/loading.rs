@@ -86,6 +86,18 @@ fn set_in<'a>(var: &str, env: &'a serde_json::Map<String, serde_json::Value>) ->
 }
 
 impl Doctor<'_> {
+    /// `host`'s own files that hold one of hookx's routes.
+    fn route_files(&self, host: Dialect) -> impl Iterator<Item = &Source> {
+        self.sources.iter().filter(move |s| {
+            s.dialect == host
+                && s.document().is_some_and(|d| {
+                    d.rules
+                        .iter()
+                        .any(|r| r.handlers.iter().any(crate::route::is_hookx_handler))
+                })
+        })
+    }
+
     /// Whether `host` (or hookx under it) loads `source`, and who runs it.
     pub(super) fn loading(&self, source: &Source, host: Dialect) -> Loading {
         let runner = discover::runner(host, source);
@@ -345,18 +357,7 @@ impl Doctor<'_> {
         if runs == Runs::Hookx
             && let Some(switch) = discover::hooks_disabled_by_agent(self.sources, host)
         {
-            let routes: Vec<&Source> = self
-                .sources
-                .iter()
-                .filter(|s| s.dialect == host)
-                .filter(|s| {
-                    s.document().is_some_and(|d| {
-                        d.rules
-                            .iter()
-                            .any(|r| r.handlers.iter().any(crate::route::is_hookx_handler))
-                    })
-                })
-                .collect();
+            let routes: Vec<&Source> = self.route_files(host).collect();
             if !routes.is_empty() && routes.iter().all(|r| discover::switched_off(switch, r)) {
                 let kill = host.def().kill_switch.as_ref();
                 let set = kill.map_or(String::new(), |k| k.json());
@@ -382,16 +383,7 @@ impl Doctor<'_> {
         // the wrong type, attacks row 185): the host never calls hookx.
         if runs == Runs::Hookx {
             let routes: Vec<(&Source, crate::diag::Diagnostic)> = self
-                .sources
-                .iter()
-                .filter(|s| s.dialect == host)
-                .filter(|s| {
-                    s.document().is_some_and(|d| {
-                        d.rules
-                            .iter()
-                            .any(|r| r.handlers.iter().any(crate::route::is_hookx_handler))
-                    })
-                })
+                .route_files(host)
                 .map(|s| (s, crate::dispatch::gates::refused_whole(s)))
                 .map(|(s, d)| Some((s, d?)))
                 .collect::<Option<_>>()
