@@ -310,6 +310,52 @@ fn a_cline_script_reading_a_file_beside_it_still_denies_from_its_copy() {
     assert!(ran.stdout.contains("no rm -rf"), "{ran:?}");
 }
 
+/// Attacks row 197: a trusted Cline logger appends to a file beside itself
+/// (`"$(dirname "$0")/audit.log"`), which it makes the first time. Run from its private copy
+/// under another host, the file it makes is where Cline would have made it once the event is
+/// answered (before, it was made beside the copy and went with its folder: no log, ever); a
+/// file already there is never replaced.
+#[test]
+fn a_file_a_cline_script_makes_beside_its_copy_is_left_where_cline_makes_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    write(
+        &project,
+        ".clinerules/hooks/PreToolUse",
+        "#!/bin/bash\ncat > /dev/null\nhere=\"$(dirname \"$0\")\"\n\
+         echo called >> \"$here/audit.log\"\necho new > \"$here/notes.txt\"\n\
+         echo '{\"cancel\": false}'\n",
+    );
+    write(&project, ".clinerules/hooks/notes.txt", "the user's own\n");
+    let hookx = |args: &[&str]| {
+        let mut cmd = common::hookx_clean(&project);
+        cmd.args(args).env("HOME", &home);
+        cmd
+    };
+    let trusted = ran(hookx(&["trust", "--yes"]).arg("--home").arg(&home));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    let payload = json!({
+        "session_id": "s", "transcript_path": "/dev/null", "cwd": project,
+        "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "ls"}, "permission_mode": "default",
+    });
+    let log = project.join(".clinerules/hooks/audit.log");
+    for round in 1..=2 {
+        let ran = ran(hookx(&["run", "--host", "claude", "--event", "PreToolUse"])
+            .arg("--home")
+            .arg(&home)
+            .write_stdin(payload.to_string()));
+        assert_eq!(ran.code, Some(0), "{ran:?}");
+        let logged = std::fs::read_to_string(&log).unwrap_or_default();
+        assert_eq!(logged.lines().count(), round, "round {round}: {ran:?}");
+    }
+    // The user's own file beside the script: written through its link, never replaced.
+    let notes = std::fs::read_to_string(project.join(".clinerules/hooks/notes.txt")).unwrap();
+    assert_eq!(notes, "new\n");
+}
+
 /// A hook script that wears the mark of a script `hookx convert` wrote but starts with another
 /// interpreter (`#!/usr/bin/env python3`) is run as its agent runs it, by its `#!` line: hookx
 /// does not read its body as a `/bin/sh` command line, which runs something else than what

@@ -1141,3 +1141,38 @@ fn a_switch_file_only_copilot_reads_is_refused_saying_so() {
         }
     }
 }
+
+/// Attacks row 192: Copilot leaves `async`, `once`, `statusMessage` and `shell` out of a
+/// handler's key, so a repository's PascalCase copy of the team's guard in `.github/hooks` with
+/// one of them is turned off by the same key, and hookx takes the two for one rule (one run
+/// per key). Whichever copy hookx runs, the guard's deny comes back, once.
+#[test]
+fn a_pascalcase_copy_with_a_key_copilot_leaves_out_still_denies_once() {
+    for (extra, value) in [
+        ("async", serde_json::json!(true)),
+        ("once", serde_json::json!(true)),
+    ] {
+        let p = TwoProjects::new();
+        let claude = p.a.join(".claude/settings.json");
+        let rule: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&claude).unwrap()).unwrap();
+        let mut copy = rule["hooks"].clone();
+        copy["PreToolUse"][0]["hooks"][0][extra] = value;
+        let team = serde_json::json!({"version": 1, "hooks": copy});
+        common::write(&p.a, ".github/hooks/team.json", &team.to_string());
+        p.trust(&p.a);
+        p.install(&p.a);
+        for round in 0..2 {
+            let (answers, ran) = p.fire(&p.a);
+            assert_eq!(
+                ran,
+                [p.a.display().to_string()],
+                "{extra}, round {round}: the guard once: {answers:?}"
+            );
+            assert!(
+                copilot_deny(&answers).is_some(),
+                "{extra}, round {round}: no deny: {answers:?}"
+            );
+        }
+    }
+}

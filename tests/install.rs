@@ -790,6 +790,171 @@ fn codex_trust_refuses_a_config_that_is_not_toml() {
     );
 }
 
+/// A project with hookx routed for `host` in both scopes (this very hookx, so the user route
+/// can run), and only a trusted Gemini guard in the home on `tool` that logs each run.
+fn routed_in_both_scopes(host: &str, tool: &str) -> (Project, PathBuf) {
+    let p = Project::new();
+    // Only the guard: another rule's deny would leave it unwaited for.
+    for file in [p.project.join(".bricks"), p.project.join(".github")] {
+        std::fs::remove_dir_all(file).unwrap();
+    }
+    std::fs::remove_file(p.home.join(".copilot/hooks/every.json")).unwrap();
+    let log = p.root.join("ran.log");
+    common::write(
+        &p.home,
+        ".gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"matcher": tool,
+            "hooks": [{"type": "command", "command": format!("echo ran >> '{}'", log.display())}]}]}})
+        .to_string(),
+    );
+    p.hookx(&["trust", "--yes"]).success();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    for scope in ["project", "user"] {
+        p.hookx(&["install", "--host", host, "--scope", scope, "--hookx", bin])
+            .success();
+    }
+    (p, log)
+}
+
+/// Fires the project route of `host` (`--installed-in project`) for a PreToolUse of `tool`,
+/// with `CODEX_HOME` as given: how many times the guard ran.
+fn fire_project_route(
+    p: &Project,
+    log: &Path,
+    host: &str,
+    tool: &str,
+    codex_home: Option<&Path>,
+) -> usize {
+    let payload = json!({"session_id": "s", "cwd": p.project, "hook_event_name": "PreToolUse",
+        "tool_name": tool, "tool_input": {"command": "ls", "file_path": "a", "content": "b"}});
+    let mut cmd = assert_cmd::Command::cargo_bin("hookx").unwrap();
+    cmd.args(["run", "--host", host, "--event", "PreToolUse"])
+        .args(["--installed-in", "project"])
+        .args(["--home".as_ref(), p.home.as_os_str()])
+        .env("HOME", &p.home)
+        .env("CLAUDE_PROJECT_DIR", &p.project)
+        .env_remove("HOOKX_HOME")
+        .env_remove("CODEX_HOME");
+    if let Some(dir) = codex_home {
+        cmd.env("CODEX_HOME", dir);
+    }
+    cmd.write_stdin(payload.to_string()).assert().success();
+    let ran = std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .count();
+    let _ = std::fs::remove_file(log);
+    ran
+}
+
+/// Edits the JSON file at `path` with `edit`.
+fn edit_json(path: &Path, edit: impl FnOnce(&mut Value)) {
+    let mut value: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    edit(&mut value);
+    std::fs::write(path, value.to_string()).unwrap();
+}
+
+/// Attacks row 190: a project route does not leave an event to a user route in a file its agent
+/// refuses whole (Claude Code 2.1.332 loads none of a `~/.claude/settings.json` whose
+/// `cleanupPeriodDays` is a string, row 179, live): the user's route never runs there, so the
+/// project route dispatches, or every guard it would run is lost.
+#[test]
+fn a_project_route_does_not_leave_an_event_to_a_user_route_claude_refuses() {
+    let (p, log) = routed_in_both_scopes("claude", "run_shell_command");
+    let fire = || fire_project_route(&p, &log, "claude", "Bash", None);
+    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    edit_json(&p.home.join(".claude/settings.json"), |v| {
+        v["cleanupPeriodDays"] = json!("30")
+    });
+    assert_eq!(
+        fire(),
+        1,
+        "Claude loads none of the user's file: the project route dispatches"
+    );
+}
+
+/// Attacks row 191: where the agent's folder variable moves its user file away from the home
+/// (`CODEX_HOME`: Codex reads `$CODEX_HOME/hooks.json`, codex-facts), a user route in
+/// `~/.codex/hooks.json` is none the agent runs: the project route does not leave it the event.
+#[test]
+fn a_project_route_does_not_leave_an_event_to_a_user_route_the_agent_does_not_read() {
+    let (p, log) = routed_in_both_scopes("codex", "run_shell_command");
+    let fire = |codex_home| fire_project_route(&p, &log, "codex", "Bash", codex_home);
+    assert_eq!(fire(None), 0, "the project route leaves it to the user's");
+    let own = p.home.join(".codex");
+    assert_eq!(
+        fire(Some(&own)),
+        0,
+        "CODEX_HOME naming ~/.codex: the same file"
+    );
+    let elsewhere = p.root.join("codex-work");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    assert_eq!(
+        fire(Some(&elsewhere)),
+        1,
+        "Codex reads $CODEX_HOME/hooks.json: the project route dispatches"
+    );
+}
+
+/// Attacks row 195: Codex runs a handler of `~/.codex/hooks.json` only with its review record
+/// (`[hooks.state."FILE:event:GROUP:HANDLER"]` in `~/.codex/config.toml`, codex-facts), and
+/// skips it silently without one. The user puts a hook of their own before hookx's user route:
+/// the route's record now names the user's hook, the route runs nowhere, and the project route
+/// must not leave it the event.
+#[test]
+fn a_project_route_does_not_leave_an_event_to_a_user_route_codex_has_no_review_of() {
+    let (p, log) = routed_in_both_scopes("codex", "run_shell_command");
+    let fire = || fire_project_route(&p, &log, "codex", "Bash", None);
+    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    edit_json(&p.home.join(".codex/hooks.json"), |v| {
+        let own = json!({"hooks": [{"type": "command", "command": "true"}]});
+        v["hooks"]["PreToolUse"]
+            .as_array_mut()
+            .unwrap()
+            .insert(0, own);
+    });
+    assert_eq!(
+        fire(),
+        1,
+        "Codex skips the unreviewed user route: the project route dispatches"
+    );
+}
+
+/// Attacks row 196: the user narrows hookx's user route to the tools their own rules need
+/// (`"matcher": "Bash"` on its group in `~/.claude/settings.json`). On a `Write` the agent does
+/// not run that route, so the project route must not leave it the event.
+#[test]
+fn a_project_route_does_not_leave_an_event_to_a_user_route_with_a_matcher_of_the_users() {
+    let (p, log) = routed_in_both_scopes("claude", "write_file");
+    let fire = || fire_project_route(&p, &log, "claude", "Write", None);
+    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    let user = p.home.join(".claude/settings.json");
+    for matcher in ["*", "", "Bash"] {
+        edit_json(&user, |v| {
+            v["hooks"]["PreToolUse"][0]["matcher"] = json!(matcher)
+        });
+        let (ran, why) = match matcher {
+            "Bash" => (
+                1,
+                "Claude runs the user route on Bash only: the project route dispatches",
+            ),
+            _ => (0, "it matches every tool: left to the user's"),
+        };
+        assert_eq!(fire(), ran, "{matcher:?}: {why}");
+    }
+    // A condition of the user's on the route's handler narrows it as well; `async` has Claude
+    // not wait for its answer.
+    for (key, value) in [("if", json!("Bash(*)")), ("async", json!(true))] {
+        edit_json(&user, |v| {
+            let group = &mut v["hooks"]["PreToolUse"][0];
+            group.as_object_mut().unwrap().remove("matcher");
+            group["hooks"][0] = json!({"type": "command",
+                "command": group["hooks"][0]["command"].clone(), key: value});
+        });
+        assert_eq!(fire(), 1, "{key}: the project route dispatches");
+    }
+}
+
 /// Factory Droid runs the same command from the user and the project settings twice (run
 /// 0.225.2, tests/live_droid.rs): the project route says it is one, and leaves an event the user
 /// route also takes to that route, so that a handler runs once.

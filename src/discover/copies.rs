@@ -24,6 +24,9 @@ use std::sync::Mutex;
 struct Copy {
     dir: tempfile::TempDir,
     _lock: std::fs::File,
+    /// The script's own folder and name ([`move_back`]).
+    origin: PathBuf,
+    name: std::ffi::OsString,
 }
 
 static COPIES: Mutex<Vec<Copy>> = Mutex::new(Vec::new());
@@ -79,10 +82,19 @@ fn make_in(tmp: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
     }
     drop(file);
     link_neighbours(path, bytes, dir.path());
+    let origin = path
+        .parent()
+        .and_then(|p| std::path::absolute(p).ok())
+        .unwrap_or_default();
     COPIES
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .push(Copy { dir, _lock: lock });
+        .push(Copy {
+            dir,
+            _lock: lock,
+            origin,
+            name: name.to_os_string(),
+        });
     Ok(copy)
 }
 
@@ -215,14 +227,44 @@ pub fn leave() {
     }
 }
 
-/// Deletes every copy made so far (the event is answered: no handler of it runs any more).
+/// Deletes every copy made so far (the event is answered: no handler of it runs any more),
+/// the files a script made beside its copy moved to its own folder first ([`move_back`]).
 pub fn remove() {
     let copies = std::mem::take(
         &mut *COPIES
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner()),
     );
+    for copy in &copies {
+        move_back(copy.dir.path(), &copy.origin, &copy.name);
+    }
     drop(copies);
+}
+
+/// Moves the regular files a script made beside its copy in `dir` (not the copy, its lock or
+/// a link to a neighbour) to the script's own folder `origin`, where its agent would have made
+/// them (attacks row 197: a logger's `"$(dirname "$0")/audit.log"` went with the folder, and
+/// the log was never written), never over an entry already there. Best effort, as the links.
+fn move_back(dir: &Path, origin: &Path, own: &std::ffi::OsStr) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten().take(MAX_NEIGHBOURS) {
+        let name = entry.file_name();
+        let made = entry.file_type().is_ok_and(|t| t.is_file());
+        if !made || name == own || name.to_string_lossy().starts_with(LOCK) {
+            continue;
+        }
+        let (from, to) = (entry.path(), origin.join(&name));
+        // A link where both are on one file system; else a copy. Neither replaces a file.
+        if std::fs::hard_link(&from, &to).is_err() {
+            let _ = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&to)
+                .and_then(|mut out| std::io::copy(&mut std::fs::File::open(&from)?, &mut out));
+        }
+    }
 }
 
 #[cfg(all(test, unix))]

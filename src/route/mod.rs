@@ -84,9 +84,69 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
     if same(user_dir, hook_dir) {
         return false;
     }
-    user_route_commands(&user, host, event)
+    // The agent's folder variable set to another folder (`CODEX_HOME`, `CLINE_DIR`): it reads
+    // its user file there, not below the home, and this route is the one it runs (attacks row
+    // 191). A project setting the variable for every hook makes a handler run twice at worst.
+    if let Some(var) = host.def().home_var.as_ref()
+        && let Some(dir) = std::env::var_os(var.var).filter(|d| !d.is_empty())
+        && !same(Path::new(&dir), &home.join(var.dir))
+    {
+        return false;
+    }
+    let routes: Vec<String> = user_route_commands(&user, host, event)
+        .into_iter()
+        .filter(|command| route_can_run(command))
+        .collect();
+    !routes.is_empty() && reviewed(home, &user, host, &routes) && !refused_whole(&user, host)
+}
+
+/// Whether an agent that runs only the handlers its user reviewed ([`crate::tables::RouteTrust`],
+/// Codex) has a review of one of `routes` in its file `file` that still holds (attacks row 195:
+/// a hook of the user's put before hookx's route moves it, its record no longer names it, and
+/// Codex skips it silently). A file that does not read as JSON has none.
+fn reviewed(home: &Path, file: &Path, host: Dialect, routes: &[String]) -> bool {
+    let Some(review) = host.def().route_trust.as_ref() else {
+        return true;
+    };
+    let Some(value) = crate::read::text(file, crate::read::MAX_FILE_BYTES)
+        .ok()
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+    else {
+        return false;
+    };
+    let records =
+        crate::read::text(&home.join(review.file), crate::read::MAX_FILE_BYTES).unwrap_or_default();
+    let is_route = |handler: &serde_json::Value| {
+        let command = handler.get("command").and_then(serde_json::Value::as_str);
+        command.is_some_and(|c| routes.iter().any(|r| r == c))
+    };
+    (review.records)(file, &value, &is_route)
         .iter()
-        .any(|command| route_can_run(command))
+        .any(|(key, hash)| (review.recorded)(&records, key).as_deref() == Some(hash))
+}
+
+/// Whether the host refuses the whole of its file `file`, routes and all
+/// ([`crate::tables::StrictLoad`]; attacks row 190: a project route left its events to a user
+/// route in a `~/.claude/settings.json` Claude does not load, and every guard ran nowhere).
+fn refused_whole(file: &Path, host: Dialect) -> bool {
+    host.config().strict_load.is_some()
+        && crate::source::SourceFile::read(file)
+            .is_ok_and(|src| crate::config::strict_load::refused_whole_text(&src, host).is_some())
+}
+
+/// Whether the host waits for a route's handler on every call: no condition of the user's on
+/// it (Claude's `"if": "Bash(*)"`), not run in the background (`"async": true`) (attacks row
+/// 196).
+fn answers_every_call(handler: &serde_json::Value, host: Dialect) -> bool {
+    let config = host.config();
+    let keys = &config.run_keys;
+    let in_background = config.key(crate::tables::HandlerField::Async);
+    keys.condition.is_none_or(|k| handler.get(k).is_none())
+        && keys
+            .background
+            .iter()
+            .chain(&in_background)
+            .all(|k| handler.get(*k) != Some(&serde_json::Value::Bool(true)))
 }
 
 /// Whether the host's file `file` (what [`target`] names) holds a route for `event` that can
@@ -130,12 +190,22 @@ fn user_route_commands(user: &Path, host: Dialect, event: &str) -> Vec<String> {
     let Some(entries) = entries_of(&JsonText::new(&text), &list) else {
         return Vec::new();
     };
+    // A route whose entry the user gave a matcher of their own (`"matcher": "Bash"`) runs on
+    // some calls only: no route for the others (attacks row 196).
+    let every_call = |entry: &serde_json::Value| match entry.get("matcher") {
+        None => true,
+        Some(m) => m
+            .as_str()
+            .is_some_and(|m| ["", "*"].contains(&m) || Some(m) == host.def().route.matcher),
+    };
     find_any_routes(&entries, host)
         .into_iter()
+        .filter(|&(i, _)| entries.get(i).is_some_and(every_call))
         .filter_map(|(i, j)| match j {
             Some(j) => entries[i].get("hooks")?.get(j),
             None => entries.get(i),
         })
+        .filter(|handler| answers_every_call(handler, host))
         .filter_map(|handler| route_line(handler, host))
         .collect()
 }
