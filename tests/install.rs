@@ -1720,3 +1720,45 @@ fn a_codex_file_codex_refuses_whole_is_no_runner_and_gets_no_route() {
         "install wrote into it"
     );
 }
+
+/// Attacks row 191, install's half: with `CODEX_HOME` naming another folder, Codex reads its
+/// user hooks there, so a user route written to `~/.codex/hooks.json` is one it never runs.
+/// install says so (it said only "routed"); with `CODEX_HOME` naming `~/.codex`, nothing.
+#[test]
+fn a_user_install_says_when_the_agents_folder_variable_names_another_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (project, home) = (root.join("p"), root.join("home"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    common::write(
+        &home,
+        ".claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}"#,
+    );
+    let install = |codex_home: &Path| {
+        let out = assert_cmd::Command::cargo_bin("hookx")
+            .unwrap()
+            .args(["install", "--host", "codex", "--scope", "user", "--project"])
+            .arg(&project)
+            .arg("--home")
+            .arg(&home)
+            .env("HOME", &home)
+            .env("CODEX_HOME", codex_home)
+            .env_remove("HOOKX_HOME")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let said = install(&home.join(".codex"));
+    assert!(!said.contains("CODEX_HOME is set"), "{said}");
+    let elsewhere = root.join("codex-work");
+    let said = install(&elsewhere);
+    assert!(
+        said.contains(&format!(
+            "CODEX_HOME is set, so Codex reads its user hooks from {}",
+            elsewhere.join("hooks.json").display()
+        )),
+        "{said}"
+    );
+}

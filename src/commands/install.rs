@@ -1006,6 +1006,24 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             }
         }
     }
+    // The agent's folder variable (`CODEX_HOME`) names another folder: the agent reads its
+    // user file there, not where the route went (attacks row 191).
+    let rel = host.config().install_user;
+    let read_there = opts.ctx.agent_file(host, rel);
+    if opts.scope == InstallScope::User
+        && !opts.uninstall
+        && read_there != opts.ctx.home.join(rel)
+        && let Some(var) = host.def().home_var.as_ref()
+    {
+        eprintln!(
+            "warning: {var} is set, so {} reads its user hooks from {}, not from {shown}, where \
+             this route is: it does not run it while {var} is set (hookx reads its hooks below \
+             the home)",
+            host.def().display,
+            read_there.display(),
+            var = var.var,
+        );
+    }
     for file in &report.kept_trusted {
         eprintln!(
             "note: {} stays trusted: you had trusted it, and hookx recorded its own edit as trusted too",
