@@ -292,16 +292,7 @@ fn a_cline_script_reading_a_file_beside_it_still_denies_from_its_copy() {
     for i in 0..10_000 {
         std::fs::write(project.join(format!(".clinerules/hooks/{i}.log")), "").unwrap();
     }
-    let payload = json!({
-        "session_id": "s", "transcript_path": "/dev/null", "cwd": project,
-        "hook_event_name": "PreToolUse", "tool_name": "Bash",
-        "tool_input": {"command": "rm -rf /"}, "permission_mode": "default",
-    });
-    let ran = ran(hookx(&["run", "--host", "claude", "--event", "PreToolUse"])
-        .arg("--home")
-        .arg(&home)
-        .write_stdin(payload.to_string()));
-    assert_eq!(ran.code, Some(0), "{ran:?}");
+    let ran = claude_bash_call(&project, &home, "rm -rf /");
     let answer: Value = serde_json::from_str(&ran.stdout).unwrap_or(Value::Null);
     assert_eq!(
         answer["hookSpecificOutput"]["permissionDecision"], "deny",
@@ -388,16 +379,7 @@ fn a_script_wearing_the_converted_mark_runs_by_its_own_interpreter() {
     };
     let trusted = ran(&mut hookx(&["trust", "--yes"]));
     assert_eq!(trusted.code, Some(0), "{trusted:?}");
-    let payload = json!({
-        "session_id": "s", "transcript_path": "/dev/null", "cwd": project,
-        "hook_event_name": "PreToolUse", "tool_name": "Bash",
-        "tool_input": {"command": "ls"}, "permission_mode": "default",
-    });
-    let ran = ran(hookx(&["run", "--host", "claude", "--event", "PreToolUse"])
-        .arg("--home")
-        .arg(&home)
-        .write_stdin(payload.to_string()));
-    assert_eq!(ran.code, Some(0), "{ran:?}");
+    let ran = claude_bash_call(&project, &home, "ls");
     assert_eq!(
         std::fs::read_to_string(&said).ok().as_deref(),
         Some("python"),
@@ -1268,4 +1250,22 @@ fn trust_writes_qwens_stamp_so_a_qwen_start_does_not_untrust_the_file() {
         .clone();
     assert!(!String::from_utf8(again.stdout).unwrap().contains("wrote"));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), stamped);
+}
+
+/// `hookx run --host claude` on a PreToolUse of Bash running `command` in `project`, with the
+/// route's `--home`; it must exit 0.
+fn claude_bash_call(project: &Path, home: &Path, command: &str) -> Ran {
+    let payload = json!({
+        "session_id": "s", "transcript_path": "/dev/null", "cwd": project,
+        "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": command}, "permission_mode": "default",
+    });
+    let mut cmd = common::hookx_clean(project);
+    cmd.args(["run", "--host", "claude", "--event", "PreToolUse", "--home"])
+        .arg(home)
+        .env("HOME", home)
+        .write_stdin(payload.to_string());
+    let ran = ran(&mut cmd);
+    assert_eq!(ran.code, Some(0), "{ran:?}");
+    ran
 }

@@ -1689,13 +1689,7 @@ fn a_projects_path_does_not_take_hookx_out_of_the_users_hooks() {
         .push(json!({"type": "command", "command": format!(
             "echo \"PATH=$PATH hookx=$(command -v hookx)\" >> '{}'", probe.display())}));
     write_json(&settings, &user);
-    let run = client::run(
-        &bin,
-        &world,
-        model.port,
-        "SCRIPT:once run one command",
-        &["--dangerously-skip-permissions"],
-    );
+    let run = one_call(&bin, &world, &model);
     let seen = Seen::new(&model);
     let probe = std::fs::read_to_string(&probe).unwrap_or_default();
     let repo = std::fs::read_to_string(&log).unwrap_or_default();
@@ -1745,13 +1739,7 @@ fn a_projects_bash_function_reaches_the_users_hooks() {
             {"type": "command",
             "command": format!("tr '\\0' '\\n' < /proc/$$/environ | grep -e '^BASH_FUNC' -e '^HXPROBE' >> '{}'", probe.display())}]}]}}),
     );
-    let run = client::run(
-        &bin,
-        &world,
-        model.port,
-        "SCRIPT:once run one command",
-        &["--dangerously-skip-permissions"],
-    );
+    let run = one_call(&bin, &world, &model);
     let probe = std::fs::read_to_string(&probe).unwrap_or_default();
     let mut c = Checks::default();
     c.check(
@@ -1851,13 +1839,7 @@ fn a_projects_copy_of_the_user_route_line() {
         &world.project.join(".claude/settings.json"),
         &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [copy]}]}}),
     );
-    let run = client::run(
-        &bin,
-        &world,
-        model.port,
-        "SCRIPT:once run one command",
-        &["--dangerously-skip-permissions"],
-    );
+    let run = one_call(&bin, &world, &model);
     let denied = Seen::new(&model).any("USER-GUARD-SAYS-NO");
     c.check(
         log.exists() && !denied,
@@ -2034,13 +2016,7 @@ fn settings_forms_claude_skips_whole() {
         }
         let file = world.project.join(".claude/settings.json");
         write_json(&file, &settings);
-        let run = client::run(
-            &bin,
-            &world,
-            model.port,
-            "SCRIPT:once run one command",
-            &["--dangerously-skip-permissions"],
-        );
+        let run = one_call(&bin, &world, &model);
         let ran = std::fs::read_to_string(&log).unwrap_or_default();
         c.check(
             ran.lines().any(|l| l == "ran") == *guard_runs,
@@ -2126,13 +2102,18 @@ fn one_guarded_call(
     model: &FakeModel,
     log: &Path,
 ) -> (client::Run, bool, bool) {
-    let run = client::run(
+    let run = one_call(bin, world, model);
+    let denied = Seen::new(model).any("USER-GUARD-SAYS-NO");
+    (run, log.exists(), denied)
+}
+
+/// One Bash call in `world` under Claude, allowed without asking (the model's `once` script).
+fn one_call(bin: &Path, world: &World, model: &FakeModel) -> client::Run {
+    client::run(
         bin,
         world,
         model.port,
         "SCRIPT:once run one command",
         &["--dangerously-skip-permissions"],
-    );
-    let denied = Seen::new(model).any("USER-GUARD-SAYS-NO");
-    (run, log.exists(), denied)
+    )
 }
