@@ -601,22 +601,30 @@ fn uninstall_gives_back_the_file_byte_for_byte() {
     }
 }
 
-/// An empty `hooks` object the user wrote before install is not told apart from one install
-/// added: uninstall takes it away (the one place it is not byte-exact), but never the file.
+/// The user's own empty containers stay (attacks row 181): a `hooks` object or an event list
+/// that was there before install comes back from uninstall, byte for byte; only what install
+/// added goes (the route's record says what it created), and never the file.
 #[test]
 fn uninstall_keeps_a_file_the_user_made() {
-    for (text, after) in [
-        ("{}\n", "{}\n"),
-        ("{\"hooks\": {}}", "{}"),
-        ("{\n  \"hooks\": {}\n}\n", "{}\n"),
+    for text in [
+        "{}\n",
+        "{\"hooks\": {}}",
+        "{\n  \"hooks\": {}\n}\n",
+        "{\"hooks\": {\"PreToolUse\": []}}",
+        "{\"hooks\": {\"PreToolUse\": [], \"Stop\": []}, \"model\": \"x\"}",
     ] {
         let p = Project::new();
         p.write(SETTINGS, text);
-        p.hookx(&["install", "--host", "claude", "--hookx", HOOKX])
-            .success();
+        // Twice: the second install must not forget what the first created.
+        for _ in 0..2 {
+            p.hookx(&["install", "--host", "claude", "--hookx", HOOKX])
+                .success();
+        }
+        let installed = p.read(SETTINGS);
+        assert!(installed.contains(HOOKX), "{installed}");
         let out = p.stdout(&["install", "--host", "claude", "--uninstall"]);
         assert!(!out.contains("and the file"), "{out}");
-        assert_eq!(p.read(SETTINGS), after);
+        assert_eq!(p.read(SETTINGS), text, "installed as:\n{installed}");
     }
 }
 
