@@ -26,13 +26,27 @@ pub fn native_runs(
         runner(host.dialect(), s) == Runner::Native
             && super::gates::file_gate(ctx, sources, host.dialect(), s).is_none()
     }) {
+        let raw = match source.dialect == host.dialect() {
+            true => {
+                crate::config::strict_load::raw_if_entries_left_out(&source.path, source.dialect)
+            }
+            false => None,
+        };
         for rule in source.document().into_iter().flat_map(|d| &d.rules) {
             let mut as_run = rule.clone();
             as_run.flavor = host.dialect().native_flavor(rule.flavor);
-            // What its own setting lists (for hookx, or off by the user), it does not run.
-            as_run
-                .handlers
-                .retain(|h| !host_skips(host.dialect(), &switched, source, rule, h));
+            // What its own setting lists (for hookx, or off by the user), or it leaves out for
+            // its timeout, it does not run.
+            let left_out = raw.as_ref().map_or_else(Vec::new, |raw| {
+                crate::config::strict_load::left_out_by_timeout(rule, raw)
+            });
+            as_run.handlers = (rule.handlers.iter().enumerate())
+                .filter(|(i, h)| {
+                    !host_skips(host.dialect(), &switched, source, rule, h)
+                        && !left_out.iter().any(|e| e.index == *i)
+                })
+                .map(|(_, h)| h.clone())
+                .collect();
             if !as_run.handlers.is_empty() {
                 rules.push((as_run, source.display.clone()));
             }
@@ -312,11 +326,18 @@ pub fn native_rules(
         let runs = |r: &&crate::tables::Rule| {
             r.event == event.kind && !source.dialect.config().is_disabled(r)
         };
+        let raw = match source.dialect == host {
+            true => crate::config::strict_load::raw_if_entries_left_out(&source.path, host),
+            false => None,
+        };
         for rule in doc.rules.iter().filter(runs) {
             let (mut open, mut held) = (rule.clone(), rule.clone());
             open.handlers.clear();
             held.handlers.clear();
             let mut why = String::new();
+            let left_out = raw.as_ref().map_or_else(Vec::new, |raw| {
+                crate::config::strict_load::left_out_by_timeout(rule, raw)
+            });
             for (i, handler) in rule.handlers.iter().enumerate() {
                 if crate::route::is_hookx_handler(handler)
                     || crate::discover::host_skips(host, &switched, source, rule, handler)
@@ -328,6 +349,14 @@ pub fn native_rules(
                         .as_ref()
                         .filter(|r| !r.reviewed(rule, i))
                         .map(super::gates::Review::why)
+                        .or_else(|| {
+                            let entry = left_out.iter().find(|e| e.index == i)?;
+                            Some(format!(
+                                "{} does not load this entry: {}",
+                                host.def().display,
+                                entry.why()
+                            ))
+                        })
                 });
                 match gate {
                     Some(reason) => {
