@@ -1770,3 +1770,48 @@ fn a_user_install_says_when_the_agents_folder_variable_names_another_folder() {
         "{said}"
     );
 }
+
+/// A route in a file its agent refuses whole runs nowhere (attacks row 210): a rule of
+/// another agent's file that only hookx's route runs runs nowhere either. `list`'s plan said
+/// "hookx runs .gemini/settings.json" under Droid, whose `.factory/settings.json`, holding
+/// hookx's route, Droid does not load for a matcher that is no string; now it says nobody
+/// runs it, and why.
+#[test]
+fn list_says_a_rule_runs_nowhere_when_its_agent_refuses_the_file_of_hookxs_route() {
+    let p = Project::new();
+    p.write(
+        ".gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
+            "hooks": [{"type": "command", "command": "./guard.sh"}]}]}})
+        .to_string(),
+    );
+    p.hookx(&["trust", "--yes"]).success();
+    p.hookx(&["install", "--host", "droid", "--hookx", HOOKX])
+        .success();
+    let plan_line = |p: &Project| -> String {
+        let out = p.stdout(&["list", "--host", "droid"]);
+        out.lines()
+            .skip_while(|l| !l.starts_with("plan"))
+            .find(|l| l.contains("./guard.sh"))
+            .unwrap_or_else(|| panic!("no plan line:\n{out}"))
+            .to_string()
+    };
+    let routed = plan_line(&p);
+    assert!(
+        routed.contains("hookx runs .gemini/settings.json"),
+        "{routed}"
+    );
+    let mut settings = p.json(".factory/settings.json");
+    settings["hooks"]["PreToolUse"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"matcher": 5, "hooks": [{"type": "command", "command": "true"}]}));
+    p.write(".factory/settings.json", &settings.to_string());
+    let refused = plan_line(&p);
+    assert!(
+        refused.contains(
+            "nobody (hookx would run .gemini/settings.json, but Droid skips hookx's route in .factory/settings.json:"
+        ) && refused.contains("`matcher` must be a string"),
+        "{refused}"
+    );
+}

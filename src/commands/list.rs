@@ -415,8 +415,13 @@ fn plan_hosts(ctx: &discover::Context, sources: &[Source], host: Option<Dialect>
 }
 
 /// The plan of each agent ([`crate::plan`]): one line per rule, naming who runs it, then
-/// what else runs it that hookx cannot stop and the copies hookx leaves out.
-pub fn render_plan(plans: &[crate::plan::Plan]) -> String {
+/// what else runs it that hookx cannot stop and the copies hookx leaves out. `skipped`: why
+/// the agent skips every hookx route it has for an event (a route file it refuses whole,
+/// attacks row 210), so that a rule hookx runs runs nowhere.
+pub fn render_plan(
+    plans: &[crate::plan::Plan],
+    skipped: impl Fn(Dialect, &str) -> Option<String>,
+) -> String {
     if plans.iter().all(|p| p.rules().is_empty()) {
         return String::new();
     }
@@ -425,6 +430,11 @@ pub fn render_plan(plans: &[crate::plan::Plan]) -> String {
     for plan in plans {
         for rule in plan.rules() {
             let mut runner = rule.runner.to_string();
+            if let crate::plan::Runner::Hookx { file } = &rule.runner
+                && let Some(why) = skipped(plan.host, &rule.event)
+            {
+                runner = format!("nobody (hookx would run {file}, but {why})");
+            }
             if !rule.skipped.is_empty() {
                 runner.push_str(&format!("; hookx skips {}", rule.skipped.join(", ")));
             }
@@ -519,7 +529,10 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         print!(
             "{}{}",
             render_text(&rows, &sources, &plugins, &store, opts.host.is_some()),
-            render_plan(&plans)
+            render_plan(&plans, |host, event| {
+                let event = crate::dispatch::host::parse_event(event);
+                crate::dispatch::simulate::routes_skipped(&opts.ctx, &sources, host, &event)
+            })
         );
     }
     Ok(0)
