@@ -348,7 +348,7 @@ impl Reader<'_> {
 
     /// The one-rule form (`{name, when: {type, tools?, …}, then: {type, command | prompt}}`):
     /// its trigger and action types mapped to the list's, its tools the matcher, the trigger's
-    /// other keys (`patterns`) kept on the rule. The file's `version` is the rule's own, not a
+    /// other keys (`patterns`) kept on the rule under the trigger's key. The file's `version` is the rule's own, not a
     /// schema's: kept beside the rule.
     fn read_single_rule(
         &mut self,
@@ -415,8 +415,11 @@ impl Reader<'_> {
                 return;
             }
         }
-        // The trigger's other keys (`patterns`, `excludePatterns`) stay with the rule.
-        entry.extend(when);
+        // The trigger's other keys (`patterns`, `excludePatterns`) stay with the rule, under
+        // the trigger's key: a list has no place for them (`convert` says so).
+        if !when.is_empty() {
+            entry.insert(older.single_when.into(), Value::Object(when));
+        }
         let mut then = match entry.remove(older.single_then) {
             Some(Value::Object(then)) => then,
             _ => {
