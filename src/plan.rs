@@ -568,12 +568,13 @@ fn plan_with(
     // The host's own files it refuses whole (read strictly, `StrictLoad`): none of their rules
     // runs. Asked once per file, and only of a file with a rule here.
     let mut refused: HashMap<*const Source, bool> = HashMap::new();
+    let mut loaded_whole = crate::dispatch::gates::LoadedWhole::new(store.dir());
     let mut is_refused = |s: &Source| {
         s.dialect == host
             && host.config().strict_load.is_some()
-            && *refused.entry(std::ptr::from_ref(s)).or_insert_with(|| {
-                crate::dispatch::gates::refused_whole_remembered(s, store.dir()).is_some()
-            })
+            && *refused
+                .entry(std::ptr::from_ref(s))
+                .or_insert_with(|| loaded_whole.refused_whole(s).is_some())
     };
     // The host's own files as JSON where it leaves out single entries by their timeout: read
     // once per file, and only of a file with a rule here.
