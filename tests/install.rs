@@ -1810,7 +1810,7 @@ fn list_says_a_rule_runs_nowhere_when_its_agent_refuses_the_file_of_hookxs_route
     let refused = plan_line(&p);
     assert!(
         refused.contains(
-            "nobody (hookx would run .gemini/settings.json, but Droid skips hookx's route in .factory/settings.json:"
+            "nobody (hookx would run .gemini/settings.json, but Droid loads none of .factory/settings.json, which holds hookx's route ("
         ) && refused.contains("`matcher` must be a string"),
         "{refused}"
     );

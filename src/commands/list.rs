@@ -415,12 +415,13 @@ fn plan_hosts(ctx: &discover::Context, sources: &[Source], host: Option<Dialect>
 }
 
 /// The plan of each agent ([`crate::plan`]): one line per rule, naming who runs it, then
-/// what else runs it that hookx cannot stop and the copies hookx leaves out. `skipped`: why
-/// the agent skips every hookx route it has for an event (a route file it refuses whole,
-/// attacks row 210), so that a rule hookx runs runs nowhere.
+/// what else runs it that hookx cannot stop and the copies hookx leaves out. `refused`: why an
+/// agent never calls hookx, refusing whole every file holding hookx's routes
+/// ([`crate::dispatch::gates::routes_refused_whole`], attacks row 210): a rule hookx would
+/// run runs nowhere there.
 pub fn render_plan(
     plans: &[crate::plan::Plan],
-    skipped: impl Fn(Dialect, &str) -> Option<String>,
+    refused: impl Fn(Dialect) -> Option<String>,
 ) -> String {
     if plans.iter().all(|p| p.rules().is_empty()) {
         return String::new();
@@ -431,7 +432,7 @@ pub fn render_plan(
         for rule in plan.rules() {
             let mut runner = rule.runner.to_string();
             if let crate::plan::Runner::Hookx { file } = &rule.runner
-                && let Some(why) = skipped(plan.host, &rule.event)
+                && let Some(why) = refused(plan.host)
             {
                 runner = format!("nobody (hookx would run {file}, but {why})");
             }
@@ -529,9 +530,8 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         print!(
             "{}{}",
             render_text(&rows, &sources, &plugins, &store, opts.host.is_some()),
-            render_plan(&plans, |host, event| {
-                let event = crate::dispatch::host::parse_event(event);
-                crate::dispatch::simulate::routes_skipped(&opts.ctx, &sources, host, &event)
+            render_plan(&plans, |host| {
+                crate::dispatch::gates::routes_refused_whole(&sources, host).map(|(_, why)| why)
             })
         );
     }

@@ -184,6 +184,39 @@ pub fn refused_whole(source: &Source) -> Option<crate::diag::Diagnostic> {
     crate::config::strict_load::refused_whole_text(&src, source.dialect)
 }
 
+/// When every file of `host`'s own holding one of hookx's routes is one `host` refuses whole
+/// ([`refused_whole`]: a Claude setting of the wrong type, a Droid matcher that is no string),
+/// the first of them and a sentence saying so: `host` then never calls hookx, and nothing
+/// hookx would run runs (attacks rows 185, 210). `None` where a route file loads, or there is
+/// none.
+pub fn routes_refused_whole(sources: &[Source], host: Dialect) -> Option<(&Source, String)> {
+    let mut refused = route_files(sources, host).map(|s| Some((s, refused_whole(s)?)));
+    let (first, d) = refused.next()??;
+    refused.all(|r| r.is_some()).then(|| {
+        let why = format!(
+            "{} loads none of {}, which holds hookx's route ({}:{}: {})",
+            host.def().display,
+            first.display,
+            d.line,
+            d.col,
+            d.message
+        );
+        (first, why)
+    })
+}
+
+/// `host`'s own files that hold one of hookx's routes.
+pub fn route_files(sources: &[Source], host: Dialect) -> impl Iterator<Item = &Source> {
+    sources.iter().filter(move |s| {
+        s.dialect == host
+            && s.document().is_some_and(|d| {
+                d.rules
+                    .iter()
+                    .any(|r| r.handlers.iter().any(crate::route::is_hookx_handler))
+            })
+    })
+}
+
 /// Files remembered as loaded whole ([`LoadedWhole`]).
 const MAX_LOADED: usize = 256;
 

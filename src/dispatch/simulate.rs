@@ -399,37 +399,6 @@ pub fn uncalled(
     host: crate::tables::Dialect,
     event: &EventKind,
 ) -> Option<String> {
-    match routes_called(ctx, sources, host, event) {
-        Ok(()) => None,
-        Err(Some(held)) => Some(held),
-        Err(None) => Some(format!(
-            "{} has no hookx route for this event in a file it reads, so it never calls \
-             hookx (`hookx install --host {host}` writes them)",
-            host.def().display
-        )),
-    }
-}
-
-/// Why `host` skips every hookx route for `event` in the files it reads itself, where there
-/// is one (a file it refuses whole, its folder trust or review records): then hookx runs
-/// nothing of that event under `host`. `None` where a route is called, or there is none.
-pub fn routes_skipped(
-    ctx: &crate::discover::Context,
-    sources: &[crate::discover::Source],
-    host: crate::tables::Dialect,
-    event: &EventKind,
-) -> Option<String> {
-    routes_called(ctx, sources, host, event).err().flatten()
-}
-
-/// `Ok` where `host` calls a hookx route for `event`; else why it skips the last one there
-/// is, or `None` when there is none.
-fn routes_called(
-    ctx: &crate::discover::Context,
-    sources: &[crate::discover::Source],
-    host: crate::tables::Dialect,
-    event: &EventKind,
-) -> Result<(), Option<String>> {
     let display = host.def().display;
     let mut held = None;
     for source in sources {
@@ -470,10 +439,15 @@ fn routes_called(
                     review.why()
                 ));
             }
-            _ => return Ok(()),
+            _ => return None,
         }
     }
-    Err(held)
+    Some(held.unwrap_or_else(|| {
+        format!(
+            "{display} has no hookx route for this event in a file it reads, so it never calls \
+             hookx (`hookx install --host {host}` writes them)"
+        )
+    }))
 }
 
 /// Where a rule was written, for the report.
