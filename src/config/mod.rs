@@ -23,8 +23,8 @@ pub use read::{Parsed, read};
 /// and the folders holding it, `"folders": N` above one),
 /// `"hookx": {"created": "entry"}` on one `install` added to a file it did not create
 /// (`"list"`, `"hooks"`: with the event's list, with the `hooks` object; only entries so
-/// marked are install's to edit, [`crate::route::is_own_route`]; [`crate::route::Created`]). Claude Code
-/// 2.1.332 and Copilot CLI 1.0.102 load handlers that carry it (checked by running both); the
-/// reader keeps it among the handler's unknown fields, which `convert` reads and `validate`
-/// does not report.
+/// marked are install's to edit, [`crate::route::is_own_route`]; [`crate::route::Created`]).
+/// Claude Code 2.1.332 and Copilot CLI 1.0.102 load handlers that carry it (checked by
+/// running both); the reader keeps it among the handler's unknown fields, which `convert`
+/// reads and `validate` does not report.
 pub const MARKER: &str = "hookx";

@@ -348,8 +348,8 @@ impl Reader<'_> {
 
     /// The one-rule form (`{name, when: {type, tools?, …}, then: {type, command | prompt}}`):
     /// its trigger and action types mapped to the list's, its tools the matcher, the trigger's
-    /// other keys (`patterns`) kept on the rule under the trigger's key. The file's `version` is the rule's own, not a
-    /// schema's: kept beside the rule.
+    /// other keys (`patterns`) kept on the rule under the trigger's key. The file's `version`
+    /// is the rule's own, not a schema's: kept beside the rule.
     fn read_single_rule(
         &mut self,
         list: &RuleList,
