@@ -851,9 +851,10 @@ fn record_trust(
     before: Option<&str>,
     report: &mut Report,
 ) -> Result<(), Error> {
+    let named = crate::route::review_key_path(&opts.ctx.home, opts.host, path);
     let routes_of = |text: Option<&str>| -> Vec<(String, String)> {
         text.and_then(|t| serde_json::from_str::<Value>(t).ok())
-            .map(|value| (trust.records)(path, &value, &is_own_route))
+            .map(|value| (trust.records)(&named, &value, &is_own_route))
             .unwrap_or_default()
     };
     let records = match opts.uninstall {
@@ -1012,7 +1013,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     let read_there = opts.ctx.agent_file(host, rel);
     if opts.scope == InstallScope::User
         && !opts.uninstall
-        && read_there != opts.ctx.home.join(rel)
+        && !crate::context::same_place(&read_there, &opts.ctx.home.join(rel))
         && let Some(var) = host.def().home_var.as_ref()
     {
         eprintln!(

@@ -689,7 +689,8 @@ fn unreviewed(ctx: &Context, host: Dialect, source: &Source) -> Option<Finding> 
     };
     let records_file = ctx.agent_file(host, review.file);
     let text = crate::read::text(&records_file, crate::read::MAX_FILE_BYTES).unwrap_or_default();
-    let records = (review.records)(&source.path, &value, &|_| true);
+    let named = crate::route::review_key_path(&ctx.home, host, &source.path);
+    let records = (review.records)(&named, &value, &|_| true);
     let (mut missing, mut stale) = (0, 0);
     for (key, value) in &records {
         match (review.recorded)(&text, key) {
