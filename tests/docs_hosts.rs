@@ -2235,3 +2235,56 @@ fn kiro_builtin_matcher_and_zero_timeout_convert() {
     let (_, out, err) = p.hookx(&["validate", ".kiro/hooks/forms.json"], "");
     assert!(!format!("{out}{err}").contains("timeout 0"), "{out}{err}");
 }
+
+/// `convert --write` into a file the user trusted: hookx's edit keeps the trust where every
+/// input is trusted as it is (as `hookx sync` does), and says so where one is not: until the
+/// user trusts the file again, `hookx run` runs none of its hooks, the user's own guard among
+/// them (attacks row 243: the guard was skipped under every routed host, not a word said).
+#[test]
+fn converting_into_a_trusted_file_keeps_its_trust_or_says_it_is_lost() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "./guard.sh"}]}]}}),
+    );
+    p.write(
+        ".gemini/settings.json",
+        json!({"hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [
+            {"type": "command", "command": "./wguard.sh"}]}]}}),
+    );
+    let (code, _, err) = p.hookx(&["trust", "--yes"], "");
+    assert_eq!(code, 0, "{err}");
+    let state = |p: &Project| {
+        let (_, out, _) = p.hookx(&["trust", "--list"], "");
+        out.lines()
+            .find(|l| l.contains(".claude/settings.json"))
+            .map(|l| l.split_whitespace().next().unwrap_or_default().to_string())
+            .unwrap_or_default()
+    };
+    let convert = [
+        "convert",
+        ".gemini/settings.json",
+        "--to",
+        "claude",
+        "--write",
+    ];
+    let (code, _, err) = p.hookx(&convert, "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(state(&p), "trusted", "{err}");
+    // A source nobody reviewed: the file is changed since trusted, and convert says so.
+    p.write(
+        ".cursor/hooks.json",
+        json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": "./c.sh"}]}}),
+    );
+    let (code, _, err) = p.hookx(
+        &["convert", ".cursor/hooks.json", "--to", "claude", "--write"],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(state(&p), "changed", "{err}");
+    assert!(
+        err.contains("hookx trust .claude/settings.json"),
+        "convert said: {err}"
+    );
+}

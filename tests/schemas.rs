@@ -667,8 +667,16 @@ fn the_qwen_schema_takes_the_timeouts_qwen_and_validate_take() {
             .arg(&file)
             .output()
             .unwrap();
-        assert_eq!(validated.status.success(), taken, "validate, {timeout}: {validated:?}");
+        assert_eq!(
+            validated.status.success(),
+            taken,
+            "validate, {timeout}: {validated:?}"
+        );
         let schema = errors(&qwen, &serde_json::from_str(&text).unwrap());
-        assert_eq!(schema.is_empty(), taken, "the schema, {timeout}: {schema:?}");
+        assert_eq!(
+            schema.is_empty(),
+            taken,
+            "the schema, {timeout}: {schema:?}"
+        );
     }
 }

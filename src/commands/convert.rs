@@ -421,7 +421,21 @@ fn convert_to(
             );
             (None, None)
         }
-        Some(path) => write_file(opts, merge, conversion, sources, path, before, &text)?,
+        Some(path) => {
+            let (written, diff) = write_file(
+                opts,
+                merge,
+                conversion,
+                sources,
+                path,
+                before.clone(),
+                &text,
+            )?;
+            if let (Some(before), Some(_)) = (&before, &written) {
+                trust_after_write(opts, conversion, sources, path, before)?;
+            }
+            (written, diff)
+        }
         None => (None, None),
     };
     let code = if opts.strict && lossy { EXIT_LOSSES } else { 0 };
@@ -446,6 +460,56 @@ fn convert_to(
         code,
     };
     Ok(report(opts, to, conversion, several, done, print))
+}
+
+/// After `--write` into a file the user had trusted: hookx's edit keeps the trust where every
+/// input is trusted as it is and the entries run what was reviewed (this hookx, or the
+/// commands as written with nothing lost), as `hookx sync` asks; else the file is changed since
+/// trusted, and that is said, since `hookx run` then runs none of its hooks, the user's own
+/// among them (attacks row 243: the user's guard was skipped under every routed host).
+fn trust_after_write(
+    opts: &Options,
+    conversion: &convert::Conversion,
+    sources: &[&str],
+    path: &Path,
+    before: &str,
+) -> Result<(), Error> {
+    let Ok(ctx) = crate::discover::Context::resolve(Some(&opts.project), None) else {
+        return Ok(());
+    };
+    let Ok(after) = std::fs::read(path) else {
+        return Ok(());
+    };
+    let trusted = |p: &Path| {
+        crate::discover::find(&ctx, p)
+            .is_ok_and(|f| crate::trust::is_trusted(&ctx, &f) == crate::trust::TrustState::Trusted)
+    };
+    let reviewed_runs = match opts.wrap {
+        true => crate::route::is_this_hookx(&opts.hookx),
+        false => conversion.losses.is_empty(),
+    };
+    if reviewed_runs
+        && sources.iter().all(|s| *s != "-" && trusted(Path::new(s)))
+        && crate::trust::keep_trusted(&ctx, path, before.as_bytes(), &after)?
+    {
+        return Ok(());
+    }
+    let was_trusted = crate::discover::find(&ctx, path).is_ok_and(|found| {
+        found.identity().is_some_and(|id| {
+            let hash = crate::hash::sha256_hex(before.as_bytes());
+            crate::trust::TrustStore::load_or_empty(&ctx).state_of(id, Some(&hash))
+                == crate::trust::TrustState::Trusted
+        })
+    });
+    if was_trusted && !opts.json {
+        let shown = ctx.display(&std::fs::canonicalize(path).unwrap_or(path.to_path_buf()));
+        errln!(
+            "note: you had trusted {shown}; what this wrote into it is not reviewed, so `hookx \
+             run` runs none of its hooks, yours among them, until you review it and run `hookx \
+             trust {shown}`"
+        );
+    }
+    Ok(())
 }
 
 /// What converting into one target did, for [`report`].
