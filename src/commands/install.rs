@@ -590,9 +590,19 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
             };
             Ok(change)
         })?;
-        let listed = left.map_or_else(Vec::new, |t| crate::route::listed_keys(&t, switch));
+        let listed = left
+            .as_deref()
+            .map_or_else(Vec::new, |t| crate::route::listed_keys(t, switch));
         if opts.uninstall {
-            let off = wanted.iter().filter(|k| listed.contains(k)).count();
+            // A key another install records stays as hookx's: its user route runs the
+            // handler here (attacks row 245: said to be the user's, to be taken out).
+            let others = left
+                .as_deref()
+                .map_or_else(Vec::new, |t| crate::route::recorded_keys(t, switch));
+            let off = wanted
+                .iter()
+                .filter(|k| listed.contains(k) && !others.contains(k))
+                .count();
             if off > 0 {
                 report.still_off.push((path.clone(), switch.key, off));
             }
