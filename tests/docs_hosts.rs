@@ -2288,3 +2288,38 @@ fn converting_into_a_trusted_file_keeps_its_trust_or_says_it_is_lost() {
         "convert said: {err}"
     );
 }
+
+/// A round trip A → B → A with `--write`: the copies in B of A's own rules do not go back into
+/// A beside their originals. A Gemini handler with `name` and `description` (which Claude
+/// cannot say, a loss) came back without them, so not as the original, and was added beside
+/// it: Gemini, which runs one handler per `name:command`, ran the guard twice (attacks row 246;
+/// real files of the corpus, Gemini's, Droid's and Augment's, did this).
+#[test]
+fn a_round_trip_with_write_brings_no_copy_home() {
+    let p = Project::new();
+    let gemini = json!({"hooks": {"BeforeTool": [{"matcher": "write_file|replace", "hooks": [
+        {"name": "block-secrets", "type": "command", "command": "./block.sh",
+         "description": "deny secrets", "timeout": 4000}]}]}});
+    p.write(".gemini/settings.json", gemini.clone());
+    for args in [
+        [
+            "convert",
+            ".gemini/settings.json",
+            "--to",
+            "claude",
+            "--write",
+        ],
+        [
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "gemini",
+            "--write",
+        ],
+    ] {
+        let (code, _, err) = p.hookx(&args, "");
+        assert_eq!(code, 0, "{err}");
+    }
+    let after = std::fs::read_to_string(p.project.join(".gemini/settings.json")).unwrap();
+    assert_eq!(json_of(&after), gemini, "{after}");
+}

@@ -73,16 +73,25 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     let mut code = 0;
     let mut reports = Vec::new();
     for &to in &opts.to {
-        let native = read_by_agent(opts, &read, to);
+        let homeward = without_copies_of(opts, &read, to);
+        let read = homeward.as_ref().map_or(&read, |(inputs, _)| inputs);
+        let native = read_by_agent(opts, read, to);
         let mut conversion = ManuallyDrop::new(match native.is_empty() {
-            true => conversion(&read, opts, to)?,
+            true => conversion(read, opts, to)?,
             false => {
-                let some = without(&read, &native);
+                let some = without(read, &native);
                 let conversion = conversion(&some, opts, to);
                 drop(ManuallyDrop::into_inner(some.loaded));
                 conversion?
             }
         });
+        if let Some((_, copies)) = &homeward {
+            conversion.notes.push(format!(
+                "{copies} handler(s) of the inputs are copies hookx wrote of {}'s own rules: \
+                 not written back beside their originals",
+                opts.project.join(to.config().convert_target).display()
+            ));
+        }
         for &i in &native {
             conversion.notes.push(format!(
                 "{} reads {} itself: its rules are not copied for it, so that each runs once",
@@ -106,6 +115,9 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         )?;
         reports.extend(report);
         code = code.max(to_code);
+        if let Some((inputs, _)) = homeward {
+            drop(ManuallyDrop::into_inner(inputs.loaded));
+        }
     }
     if opts.json {
         let shown = if several {
@@ -151,6 +163,57 @@ pub fn without(inputs: &Inputs, left_out: &[usize]) -> Inputs {
             .cloned()
             .collect(),
     }
+}
+
+/// With `--write`, the inputs without the handlers that are hookx's copies of the target
+/// file's own rules (their record's `source`, read from their file's folder, names the
+/// target): written back, a copy sits beside its original, and where it lost something on
+/// the way (Gemini's `name`, which Claude cannot say) the agent runs both (attacks row 246:
+/// a round trip A → B → A doubled rules of real files). With the number of those handlers;
+/// `None` when there is none.
+fn without_copies_of(opts: &Options, read: &Inputs, to: Dialect) -> Option<(Inputs, usize)> {
+    if !opts.write {
+        return None;
+    }
+    let target = opts
+        .out
+        .clone()
+        .unwrap_or_else(|| opts.project.join(to.config().convert_target));
+    let target = std::fs::canonicalize(target).ok()?;
+    let copy_here = |src: &SourceFile, h: &crate::model::Handler| {
+        let dir = Path::new(&src.path).parent().unwrap_or(Path::new(""));
+        let source = h.extra.get(config::MARKER).and_then(|r| r.get("source"));
+        source
+            .and_then(serde_json::Value::as_str)
+            .and_then(|s| std::fs::canonicalize(dir.join(s)).ok())
+            .is_some_and(|s| s == target || (target.is_dir() && s.starts_with(&target)))
+    };
+    let any = read.loaded.iter().any(|(src, doc)| {
+        let mut handlers = doc.rules.iter().flat_map(|r| &r.handlers);
+        handlers.any(|h| copy_here(src, h))
+    });
+    if !any {
+        return None;
+    }
+    let mut copies = 0;
+    let mut loaded = Vec::with_capacity(read.loaded.len());
+    for (src, doc) in read.loaded.iter() {
+        let copy_here = |h: &crate::model::Handler| copy_here(src, h);
+        let mut doc = doc.clone();
+        doc.rules.retain_mut(|rule| {
+            let before = rule.handlers.len();
+            rule.handlers.retain(|h| !copy_here(h));
+            copies += before - rule.handlers.len();
+            before == 0 || !rule.handlers.is_empty()
+        });
+        loaded.push((src.clone(), doc));
+    }
+    let inputs = Inputs {
+        loaded: ManuallyDrop::new(loaded),
+        unread: read.unread.clone(),
+        unread_errors: read.unread_errors.clone(),
+    };
+    Some((inputs, copies))
 }
 
 /// The inputs `to`'s agent reads itself, as indices into `read.loaded` (a project's
