@@ -1775,7 +1775,7 @@ fn a_codex_review_names_the_user_file_as_codex_does() {
     let root = dir.path().canonicalize().unwrap();
     let project = root.join("p");
     std::fs::create_dir_all(project.join(".git")).unwrap();
-    let install = |home: &Path, codex_home: Option<&Path>| {
+    let install = |home: &Path, codex_home: Option<&Path>, uninstall: bool| {
         common::write(
             home,
             ".claude/settings.json",
@@ -1790,6 +1790,9 @@ fn a_codex_review_names_the_user_file_as_codex_does() {
         if let Some(codex_home) = codex_home {
             cmd.env("CODEX_HOME", codex_home);
         }
+        if uninstall {
+            cmd.arg("--uninstall");
+        }
         let out = cmd.output().unwrap();
         assert!(out.status.success(), "{out:?}");
         String::from_utf8_lossy(&out.stderr).to_string()
@@ -1799,18 +1802,28 @@ fn a_codex_review_names_the_user_file_as_codex_does() {
     let (real, link) = (root.join("real-home"), root.join("home"));
     std::fs::create_dir_all(&real).unwrap();
     std::os::unix::fs::symlink(&real, &link).unwrap();
-    install(&link, None);
-    let config = std::fs::read_to_string(real.join(".codex/config.toml")).unwrap();
+    install(&link, None, false);
+    let config_file = real.join(".codex/config.toml");
+    let config = std::fs::read_to_string(&config_file).unwrap();
     assert!(
         config.contains(&key(&link.join(".codex/hooks.json"))),
         "{config}"
     );
+    // The record an older hookx wrote under the real path goes at the uninstall too.
+    let stale = format!(
+        "{config}\n{}\ntrusted_hash = \"sha256:00\"\n",
+        key(&real.join(".codex/hooks.json"))
+    );
+    std::fs::write(&config_file, stale).unwrap();
+    install(&link, None, true);
+    let config = std::fs::read_to_string(&config_file).unwrap_or_default();
+    assert!(!config.contains("hooks.state"), "{config}");
     // `~/.codex` a link into a dotfiles folder, and CODEX_HOME naming it.
     let home = root.join("home2");
     let dotfiles = home.join("dotfiles/codex");
     std::fs::create_dir_all(&dotfiles).unwrap();
     std::os::unix::fs::symlink(&dotfiles, home.join(".codex")).unwrap();
-    let said = install(&home, Some(&home.join(".codex")));
+    let said = install(&home, Some(&home.join(".codex")), false);
     assert!(!said.contains("CODEX_HOME is set"), "{said}");
     let config = std::fs::read_to_string(dotfiles.join("config.toml")).unwrap();
     assert!(

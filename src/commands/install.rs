@@ -862,14 +862,19 @@ fn record_trust(
     report: &mut Report,
 ) -> Result<(), Error> {
     let named = crate::route::review_key_path(&opts.ctx.home, opts.host, path);
-    let routes_of = |text: Option<&str>| -> Vec<(String, String)> {
+    let routes_of = |text: Option<&str>, named: &Path| -> Vec<(String, String)> {
         text.and_then(|t| serde_json::from_str::<Value>(t).ok())
-            .map(|value| (trust.records)(&named, &value, &is_own_route))
+            .map(|value| (trust.records)(named, &value, &is_own_route))
             .unwrap_or_default()
     };
     let records = match opts.uninstall {
-        true => routes_of(before),
-        false => routes_of(read_text(path).ok().as_deref()),
+        true => routes_of(before, &named),
+        false => routes_of(read_text(path).ok().as_deref(), &named),
+    };
+    // What an older hookx recorded under the home's real path (attacks row 240) goes too.
+    let stale = match opts.uninstall && named != path {
+        true => routes_of(before, path),
+        false => Vec::new(),
     };
     let file = opts.ctx.agent_file(opts.host, trust.file);
     if records.is_empty() && !file.exists() {
@@ -880,7 +885,11 @@ fn record_trust(
         let text = current.unwrap_or_default();
         let edited = match opts.uninstall {
             true => {
-                let keys: Vec<String> = records.iter().map(|(k, _)| k.clone()).collect();
+                let keys: Vec<String> = records
+                    .iter()
+                    .chain(&stale)
+                    .map(|(k, _)| k.clone())
+                    .collect();
                 (trust.unset)(text, &keys)
             }
             false => (trust.set)(text, &records),
