@@ -2287,6 +2287,34 @@ fn converting_into_a_trusted_file_keeps_its_trust_or_says_it_is_lost() {
         err.contains("hookx trust .claude/settings.json"),
         "convert said: {err}"
     );
+    // A trusted Droid file read as Claude's: its command would run with Claude's payload and
+    // answers, not the ones reviewed (as sync refuses, row 33).
+    let (code, _, err) = p.hookx(&["trust", "--yes"], "");
+    assert_eq!(code, 0, "{err}");
+    p.write(
+        ".factory/settings.json",
+        json!({"hooks": {"PreToolUse": [{"matcher": "Execute", "hooks": [
+            {"type": "command", "command": "./d.sh"}]}]}}),
+    );
+    let (code, _, err) = p.hookx(&["trust", "--yes"], "");
+    assert_eq!(code, 0, "{err}");
+    let misread = [
+        "convert",
+        ".factory/settings.json",
+        "--from",
+        "claude",
+        "--to",
+        "gemini",
+        "--write",
+    ];
+    let (code, _, err) = p.hookx(&misread, "");
+    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = p.hookx(&["trust", "--list"], "");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("changed") && l.contains(".gemini/settings.json")),
+        "{out}"
+    );
 }
 
 /// A round trip A → B → A with `--write`: the copies in B of A's own rules do not go back into

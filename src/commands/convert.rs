@@ -70,6 +70,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     let read = read_inputs(&opts.files, opts.from)?;
     // `--write` syncs with the entries converted from these inputs earlier.
     let sources: Vec<&str> = read.loaded.iter().map(|(s, _)| s.path.as_str()).collect();
+    let reviewed = inputs_reviewed(opts, &read);
     let mut code = 0;
     let mut reports = Vec::new();
     for &to in &opts.to {
@@ -109,7 +110,10 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             opts,
             to,
             &conversion,
-            &sources,
+            Written {
+                sources: &sources,
+                reviewed,
+            },
             several,
             own_file.as_deref(),
         )?;
@@ -411,10 +415,11 @@ fn convert_to(
     opts: &Options,
     to: Dialect,
     conversion: &convert::Conversion,
-    sources: &[&str],
+    written_from: Written,
     several: bool,
     own_file: Option<&Path>,
 ) -> Result<(Option<serde_json::Value>, i32), Error> {
+    let sources = written_from.sources;
     if to.config().scripts.is_some() {
         return convert_to_scripts(opts, to, conversion, several);
     }
@@ -495,7 +500,8 @@ fn convert_to(
                 &text,
             )?;
             if let (Some(before), Some(_)) = (&before, &written) {
-                trust_after_write(opts, conversion, sources, path, before)?;
+                let reviewed = written_from.reviewed;
+                trust_after_write(opts, conversion, reviewed, path, before)?;
             }
             (written, diff)
         }
@@ -525,6 +531,34 @@ fn convert_to(
     Ok(report(opts, to, conversion, several, done, print))
 }
 
+/// The input files of one `convert` run, for a target's write.
+struct Written<'a> {
+    sources: &'a [&'a str],
+    /// Whether every input is trusted as it is and read as the agent's it was reviewed as
+    /// ([`inputs_reviewed`]).
+    reviewed: bool,
+}
+
+/// Whether every input is a hook file trusted with its content as it is, and read as the
+/// dialect it was reviewed as: a Droid file read `--from claude` runs its commands with
+/// another agent's payload and answers than the ones reviewed (as `hookx sync` refuses a
+/// manifest's `from` that misreads a source, attacks row 33).
+fn inputs_reviewed(opts: &Options, read: &Inputs) -> bool {
+    if !opts.write {
+        return false;
+    }
+    let Ok(ctx) = crate::discover::Context::resolve(Some(&opts.project), None) else {
+        return false;
+    };
+    read.loaded.iter().all(|(src, doc)| {
+        src.path != "-"
+            && crate::discover::find(&ctx, Path::new(&src.path)).is_ok_and(|found| {
+                found.dialect == doc.dialect
+                    && crate::trust::is_trusted(&ctx, &found) == crate::trust::TrustState::Trusted
+            })
+    })
+}
+
 /// After `--write` into a file the user had trusted: hookx's edit keeps the trust where every
 /// input is trusted as it is and the entries run what was reviewed (this hookx, or the
 /// commands as written with nothing lost), as `hookx sync` asks; else the file is changed since
@@ -533,7 +567,7 @@ fn convert_to(
 fn trust_after_write(
     opts: &Options,
     conversion: &convert::Conversion,
-    sources: &[&str],
+    inputs_reviewed: bool,
     path: &Path,
     before: &str,
 ) -> Result<(), Error> {
@@ -543,16 +577,12 @@ fn trust_after_write(
     let Ok(after) = std::fs::read(path) else {
         return Ok(());
     };
-    let trusted = |p: &Path| {
-        crate::discover::find(&ctx, p)
-            .is_ok_and(|f| crate::trust::is_trusted(&ctx, &f) == crate::trust::TrustState::Trusted)
-    };
     let reviewed_runs = match opts.wrap {
         true => crate::route::is_this_hookx(&opts.hookx),
         false => conversion.losses.is_empty(),
     };
     if reviewed_runs
-        && sources.iter().all(|s| *s != "-" && trusted(Path::new(s)))
+        && inputs_reviewed
         && crate::trust::keep_trusted(&ctx, path, before.as_bytes(), &after)?
     {
         return Ok(());
