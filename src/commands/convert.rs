@@ -175,7 +175,7 @@ pub fn without(inputs: &Inputs, left_out: &[usize]) -> Inputs {
 /// the way (Gemini's `name`, which Claude cannot say) the agent runs both (attacks row 246:
 /// a round trip A → B → A doubled rules of real files). With the number of those handlers;
 /// `None` when there is none.
-fn without_copies_of(opts: &Options, read: &Inputs, to: Dialect) -> Option<(Inputs, usize)> {
+pub fn without_copies_of(opts: &Options, read: &Inputs, to: Dialect) -> Option<(Inputs, usize)> {
     if !opts.write {
         return None;
     }
