@@ -540,16 +540,6 @@ fn unloadable(source: &Source, host: Dialect, runs: Runs) -> Option<Finding> {
     }
     if runs == Runs::Native
         && host == source.dialect
-        && let Some(d) = crate::dispatch::gates::refused_whole(source)
-    {
-        return Some(Finding::new(
-            Level::Error,
-            format!("{}:{}: {}", d.line, d.col, d.message),
-            Some(format!("hookx validate {}", shell_path(&source.display))),
-        ));
-    }
-    if runs == Runs::Native
-        && host == source.dialect
         && let Some((event, at)) = skipping_problem(source)
     {
         return Some(Finding::new(
@@ -561,6 +551,17 @@ fn unloadable(source: &Source, host: Dialect, runs: Runs) -> Option<Finding> {
                     .verified_with
                     .unwrap_or("documents only")
             ),
+            Some(format!("hookx validate {}", shell_path(&source.display))),
+        ));
+    }
+    // The reader's own errors are said above; what else the agent refuses whole, here.
+    if runs == Runs::Native
+        && host == source.dialect
+        && let Some(d) = crate::dispatch::gates::refused_whole(source)
+    {
+        return Some(Finding::new(
+            Level::Error,
+            format!("{}:{}: {}", d.line, d.col, d.message),
             Some(format!("hookx validate {}", shell_path(&source.display))),
         ));
     }
