@@ -87,7 +87,19 @@ pub fn refused_handlers(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
         out.push(diag);
     };
     let timeout_key = doc.dialect.config().key(HandlerField::Timeout);
+    // The file as written: hookx keeps the keys it does not know, not their JSON types.
+    let raw = syntax::parse_json(src).ok();
+    let at_pointer = |p: &str| raw.as_ref().and_then(|v| v.pointer(p));
     for rule in &doc.rules {
+        if strict.null_matcher
+            && rule.shape == RuleShape::Group
+            && at_pointer(&format!("{}/matcher", rule.origin.pointer)).is_some_and(|m| m.is_null())
+        {
+            refuse(
+                format!("{}/matcher", rule.origin.pointer),
+                "`matcher` is null".to_string(),
+            );
+        }
         for (i, handler) in rule.handlers.iter().enumerate() {
             let index = (rule.shape == RuleShape::Group).then_some(i);
             let at = HandlerAt {
@@ -98,6 +110,15 @@ pub fn refused_handlers(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
                 && handler.timeout == Some(0)
             {
                 refuse(format!("{at}/{key}"), format!("`{key}` is 0"));
+            }
+            for &(key, wanted) in strict.handler_key_types {
+                let pointer = format!("{at}/{}", escape(key));
+                let Some(found) = at_pointer(&pointer).map(crate::diag::json_type) else {
+                    continue;
+                };
+                if found != wanted {
+                    refuse(pointer, format!("`{key}` must be {wanted}, found {found}"));
+                }
             }
             let HandlerKind::Service(service) = &handler.kind else {
                 continue;
@@ -192,10 +213,24 @@ pub fn mark_reader_errors(src: &SourceFile, dialect: Dialect, reader: &mut [Diag
         return;
     }
     for d in reader.iter_mut().filter(|d| d.severity == Severity::Error) {
+        if !agent_refuses(dialect, d) {
+            continue;
+        }
         if !d.message.ends_with(seen) {
             d.message = format!("{}; {seen}", d.message);
         }
     }
+}
+
+/// Whether the agent of `dialect` refuses what the reader's error `d` is about: all but an
+/// event that is `null`, where it takes that as none
+/// ([`crate::tables::StrictLoad::null_event_is_none`]; the reader's words, `config::walk`).
+pub fn agent_refuses(dialect: Dialect, d: &Diagnostic) -> bool {
+    let null_event_is_none = dialect
+        .config()
+        .strict_load
+        .is_some_and(|s| s.null_event_is_none);
+    !(null_event_is_none && d.message.ends_with("event must hold an array, found null"))
 }
 
 /// The first form in `src` (read as `doc`, with the reader's `diagnostics`) for which its

@@ -657,6 +657,7 @@ fn skipping_problem(source: &Source) -> Option<(EventKind, String)> {
         .diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Error)
+        .filter(|d| crate::config::strict_load::agent_refuses(source.dialect, d))
         .find_map(|d| {
             let pointer = d.pointer.as_deref()?;
             let key = pointer
