@@ -817,13 +817,14 @@ fn routed_in_both_scopes(host: &str, tool: &str) -> (Project, PathBuf) {
 }
 
 /// Fires the project route of `host` (`--installed-in project`) for a PreToolUse of `tool`,
-/// with `CODEX_HOME` as given: how many times the guard ran.
+/// with the agent's folder variable `var` (`CODEX_HOME`) set as given: how many times the guard
+/// ran.
 fn fire_project_route(
     p: &Project,
     log: &Path,
     host: &str,
     tool: &str,
-    codex_home: Option<&Path>,
+    var: Option<(&str, &Path)>,
 ) -> usize {
     let payload = json!({"session_id": "s", "cwd": p.project, "hook_event_name": "PreToolUse",
         "tool_name": tool, "tool_input": {"command": "ls", "file_path": "a", "content": "b"}});
@@ -833,10 +834,17 @@ fn fire_project_route(
         .args(["--home".as_ref(), p.home.as_os_str()])
         .env("HOME", &p.home)
         .env("CLAUDE_PROJECT_DIR", &p.project)
-        .env_remove("HOOKX_HOME")
-        .env_remove("CODEX_HOME");
-    if let Some(dir) = codex_home {
-        cmd.env("CODEX_HOME", dir);
+        .env_remove("HOOKX_HOME");
+    for name in [
+        "CODEX_HOME",
+        "CLAUDE_CONFIG_DIR",
+        "QWEN_HOME",
+        "COPILOT_HOME",
+    ] {
+        cmd.env_remove(name);
+    }
+    if let Some((name, dir)) = var {
+        cmd.env(name, dir);
     }
     cmd.write_stdin(payload.to_string()).assert().success();
     let ran = std::fs::read_to_string(log)
@@ -879,7 +887,9 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_claude_refuses() {
 #[test]
 fn a_project_route_does_not_leave_an_event_to_a_user_route_the_agent_does_not_read() {
     let (p, log) = routed_in_both_scopes("codex", "run_shell_command");
-    let fire = |codex_home| fire_project_route(&p, &log, "codex", "Bash", codex_home);
+    let fire = |dir: Option<&Path>| {
+        fire_project_route(&p, &log, "codex", "Bash", dir.map(|d| ("CODEX_HOME", d)))
+    };
     assert_eq!(fire(None), 0, "the project route leaves it to the user's");
     let own = p.home.join(".codex");
     assert_eq!(
@@ -894,6 +904,46 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_the_agent_does_not_re
         1,
         "Codex reads $CODEX_HOME/hooks.json: the project route dispatches"
     );
+}
+
+/// Attacks row 220: row 191 under the agents whose folder variable hookx's tables lacked.
+/// Claude Code reads `$CLAUDE_CONFIG_DIR/settings.json` (live, 2.1.332:
+/// `live_claude::claude_config_dir_and_the_project_route`), Qwen Code `$QWEN_HOME/settings.json`
+/// (its bundle; Copilot CLI's `$COPILOT_HOME/hooks/` is the same table data): with the
+/// variable naming another folder, the user route below the home never runs, so the project
+/// route dispatches.
+#[test]
+fn a_project_route_does_not_leave_an_event_to_a_user_route_below_another_config_folder() {
+    for (host, tool, var, dir) in [
+        (
+            "claude",
+            "run_shell_command",
+            "CLAUDE_CONFIG_DIR",
+            ".claude",
+        ),
+        ("qwen", "run_shell_command", "QWEN_HOME", ".qwen"),
+    ] {
+        let (p, log) = routed_in_both_scopes(host, tool);
+        let fire =
+            |d: Option<&Path>| fire_project_route(&p, &log, host, "Bash", d.map(|d| (var, d)));
+        assert_eq!(
+            fire(None),
+            0,
+            "{host}: the project route leaves it to the user's"
+        );
+        assert_eq!(
+            fire(Some(&p.home.join(dir))),
+            0,
+            "{host}: {var} naming ~/{dir}"
+        );
+        let elsewhere = p.root.join("agent-work");
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        assert_eq!(
+            fire(Some(&elsewhere)),
+            1,
+            "{host}: {var} names another folder: the project route dispatches"
+        );
+    }
 }
 
 /// Attacks row 195: Codex runs a handler of `~/.codex/hooks.json` only with its review record
