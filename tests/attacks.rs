@@ -305,7 +305,8 @@ fn a_cline_script_reading_a_file_beside_it_still_denies_from_its_copy() {
 /// (`"$(dirname "$0")/audit.log"`), which it makes the first time. Run from its private copy
 /// under another host, the file it makes is where Cline would have made it once the event is
 /// answered (before, it was made beside the copy and went with its folder: no log, ever); a
-/// file already there is never replaced.
+/// file already there is never replaced. Row 221: the same for a folder it makes there
+/// (`mkdir -p "$here/logs"`, a log inside).
 #[test]
 fn a_file_a_cline_script_makes_beside_its_copy_is_left_where_cline_makes_it() {
     let tmp = tempfile::tempdir().unwrap();
@@ -317,6 +318,7 @@ fn a_file_a_cline_script_makes_beside_its_copy_is_left_where_cline_makes_it() {
         ".clinerules/hooks/PreToolUse",
         "#!/bin/bash\ncat > /dev/null\nhere=\"$(dirname \"$0\")\"\n\
          echo called >> \"$here/audit.log\"\necho new > \"$here/notes.txt\"\n\
+         mkdir -p \"$here/logs/day\"\necho called >> \"$here/logs/day/audit.log\"\n\
          echo '{\"cancel\": false}'\n",
     );
     write(&project, ".clinerules/hooks/notes.txt", "the user's own\n");
@@ -333,6 +335,7 @@ fn a_file_a_cline_script_makes_beside_its_copy_is_left_where_cline_makes_it() {
         "tool_input": {"command": "ls"}, "permission_mode": "default",
     });
     let log = project.join(".clinerules/hooks/audit.log");
+    let in_folder = project.join(".clinerules/hooks/logs/day/audit.log");
     for round in 1..=2 {
         let ran = ran(hookx(&["run", "--host", "claude", "--event", "PreToolUse"])
             .arg("--home")
@@ -341,6 +344,12 @@ fn a_file_a_cline_script_makes_beside_its_copy_is_left_where_cline_makes_it() {
         assert_eq!(ran.code, Some(0), "{ran:?}");
         let logged = std::fs::read_to_string(&log).unwrap_or_default();
         assert_eq!(logged.lines().count(), round, "round {round}: {ran:?}");
+        let logged = std::fs::read_to_string(&in_folder).unwrap_or_default();
+        assert_eq!(
+            logged.lines().count(),
+            round,
+            "in its folder, round {round}"
+        );
     }
     // The user's own file beside the script: written through its link, never replaced.
     let notes = std::fs::read_to_string(project.join(".clinerules/hooks/notes.txt")).unwrap();

@@ -241,28 +241,54 @@ pub fn remove() {
     drop(copies);
 }
 
-/// Moves the regular files a script made beside its copy in `dir` (not the copy, its lock or
-/// a link to a neighbour) to the script's own folder `origin`, where its agent would have made
-/// them (attacks row 197: a logger's `"$(dirname "$0")/audit.log"` went with the folder, and
-/// the log was never written), never over an entry already there. Best effort, as the links.
+/// Moves the regular files and folders a script made beside its copy in `dir` (not the copy,
+/// its lock or a link to a neighbour) to the script's own folder `origin`, where its agent
+/// would have made them (attacks row 197: a logger's `"$(dirname "$0")/audit.log"` went with
+/// the folder, and the log was never written; row 221: the same for `"$here/logs/audit.log"`
+/// after a `mkdir -p "$here/logs"`), never over an entry already there. At most
+/// [`MAX_NEIGHBOURS`] entries in all. Best effort, as the links.
 fn move_back(dir: &Path, origin: &Path, own: &std::ffi::OsStr) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
+    let mut left = MAX_NEIGHBOURS;
+    carry(dir, origin, Some(own), &mut left);
+}
+
+/// [`move_back`] of the entries of the folder `from` into the folder `to`, `own` (the copy)
+/// and the lock left out, `left` entries at most.
+fn carry(from: &Path, to: &Path, own: Option<&std::ffi::OsStr>, left: &mut usize) {
+    let Ok(entries) = std::fs::read_dir(from) else {
         return;
     };
-    for entry in entries.flatten().take(MAX_NEIGHBOURS) {
+    for entry in entries.flatten() {
+        let Some(rest) = left.checked_sub(1) else {
+            return;
+        };
+        *left = rest;
         let name = entry.file_name();
-        let made = entry.file_type().is_ok_and(|t| t.is_file());
-        if !made || name == own || name.to_string_lossy().starts_with(LOCK) {
+        if Some(name.as_os_str()) == own || name.to_string_lossy().starts_with(LOCK) {
             continue;
         }
-        let (from, to) = (entry.path(), origin.join(&name));
-        // A link where both are on one file system; else a copy. Neither replaces a file.
-        if std::fs::hard_link(&from, &to).is_err() {
-            let _ = std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&to)
-                .and_then(|mut out| std::io::copy(&mut std::fs::File::open(&from)?, &mut out));
+        let (source, target) = (entry.path(), to.join(&name));
+        match entry.file_type() {
+            Ok(t) if t.is_file() => {
+                // A link where both are on one file system; else a copy. Neither replaces a
+                // file.
+                if std::fs::hard_link(&source, &target).is_err() {
+                    let _ = std::fs::OpenOptions::new()
+                        .write(true)
+                        .create_new(true)
+                        .open(&target)
+                        .and_then(|mut out| {
+                            std::io::copy(&mut std::fs::File::open(&source)?, &mut out)
+                        });
+                }
+            }
+            // A folder it made: made there too, never into one already there.
+            Ok(t) if t.is_dir() => {
+                if std::fs::create_dir(&target).is_ok() {
+                    carry(&source, &target, None, left);
+                }
+            }
+            _ => {}
         }
     }
 }
