@@ -268,27 +268,20 @@ fn carry(from: &Path, to: &Path, own: Option<&std::ffi::OsStr>, left: &mut usize
             continue;
         }
         let (source, target) = (entry.path(), to.join(&name));
-        match entry.file_type() {
-            Ok(t) if t.is_file() => {
-                // A link where both are on one file system; else a copy. Neither replaces a
-                // file.
-                if std::fs::hard_link(&source, &target).is_err() {
-                    let _ = std::fs::OpenOptions::new()
-                        .write(true)
-                        .create_new(true)
-                        .open(&target)
-                        .and_then(|mut out| {
-                            std::io::copy(&mut std::fs::File::open(&source)?, &mut out)
-                        });
-                }
-            }
-            // A folder it made: made there too, never into one already there.
-            Ok(t) if t.is_dir() => {
-                if std::fs::create_dir(&target).is_ok() {
-                    carry(&source, &target, None, left);
-                }
-            }
-            _ => {}
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        // A link where both are on one file system; else a copy. Neither replaces a file.
+        if kind.is_file() && std::fs::hard_link(&source, &target).is_err() {
+            let _ = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&target)
+                .and_then(|mut out| std::io::copy(&mut std::fs::File::open(&source)?, &mut out));
+        }
+        // A folder it made: made there too, never into one already there.
+        if kind.is_dir() && std::fs::create_dir(&target).is_ok() {
+            carry(&source, &target, None, left);
         }
     }
 }
