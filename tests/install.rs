@@ -946,6 +946,31 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_below_another_config_
     }
 }
 
+/// Attacks row 222: the user route in `~/.claude/settings.json` names another home (`--home`
+/// of another machine's account, the settings file synced with hookx at the same path on both):
+/// it runs, reads no trust record of this home and skips every guard as untrusted, so the
+/// project route must not leave it the event.
+#[test]
+fn a_project_route_does_not_leave_an_event_to_a_user_route_reading_another_home() {
+    let (p, log) = routed_in_both_scopes("claude", "run_shell_command");
+    let fire = || fire_project_route(&p, &log, "claude", "Bash", None);
+    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    let user = p.home.join(".claude/settings.json");
+    let elsewhere = p.root.join("other-home");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let line = std::fs::read_to_string(&user).unwrap();
+    let event = "--event PreToolUse";
+    assert!(line.contains(event), "{line}");
+    for (home, ran) in [
+        (format!("--home {}", elsewhere.display()), 1),
+        (format!("--home={}", elsewhere.display()), 1),
+        (format!("--home={}", p.home.display()), 0),
+    ] {
+        std::fs::write(&user, line.replace(event, &format!("{event} {home}"))).unwrap();
+        assert_eq!(fire(), ran, "the user route says {home}");
+    }
+}
+
 /// Attacks row 195: Codex runs a handler of `~/.codex/hooks.json` only with its review record
 /// (`[hooks.state."FILE:event:GROUP:HANDLER"]` in `~/.codex/config.toml`, codex-facts), and
 /// skips it silently without one. The user puts a hook of their own before hookx's user route:

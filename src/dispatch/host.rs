@@ -314,7 +314,7 @@ pub fn senders_own_route_answers(
         let file = crate::route::target(&ctx.home, &ctx.project, *sender, InstallScope::User);
         names
             .iter()
-            .any(|name| crate::route::has_route(&file, *sender, name))
+            .any(|name| crate::route::has_route(&ctx.home, &file, *sender, name))
     };
     let routed: Vec<Dialect> = Dialect::all()
         .iter()

@@ -26,7 +26,7 @@ mod switch;
 
 pub use entry::{
     Program, hookx_handler_can_run, is_hookx_entry, is_hookx_handler, is_hookx_program,
-    is_plain_route, is_this_hookx, route_can_run, route_command, route_host, route_key,
+    is_plain_route, is_this_hookx, route_can_run, route_command, route_home, route_host, route_key,
 };
 pub use file::{Created, is_own_route};
 pub(crate) use file::{
@@ -78,9 +78,6 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
     let Some(user_dir) = user.parent() else {
         return false;
     };
-    let same = |a: &Path, b: &Path| {
-        a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
-    };
     if same(user_dir, hook_dir) {
         return false;
     }
@@ -93,10 +90,7 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
     {
         return false;
     }
-    let routes: Vec<String> = user_route_commands(&user, host, event)
-        .into_iter()
-        .filter(|command| route_can_run(command))
-        .collect();
+    let routes = answering_routes(home, &user, host, event);
     !routes.is_empty() && reviewed(home, &user, host, &routes) && !refused_whole(&user, host)
 }
 
@@ -149,12 +143,27 @@ fn answers_every_call(handler: &serde_json::Value, host: Dialect) -> bool {
             .all(|k| handler.get(*k) != Some(&serde_json::Value::Bool(true)))
 }
 
-/// Whether the host's file `file` (what [`target`] names) holds a route for `event` that can
-/// run ([`route_can_run`]).
-pub fn has_route(file: &Path, host: Dialect, event: &str) -> bool {
+/// Whether the host's file `file` (what [`target`] names below `home`) holds a route for
+/// `event` that answers there ([`answering_routes`]).
+pub fn has_route(home: &Path, file: &Path, host: Dialect, event: &str) -> bool {
+    !answering_routes(home, file, host, event).is_empty()
+}
+
+/// The user's routes for `event` in `file` below `home` that answer for that home: their
+/// program can run ([`route_can_run`]) and they read no other home. A route reading another
+/// home (a settings file synced from another machine, with hookx at one path on both) finds
+/// none of this home's trust, and every guard is skipped there as untrusted (attacks row 222).
+fn answering_routes(home: &Path, file: &Path, host: Dialect, event: &str) -> Vec<String> {
     user_route_commands(file, host, event)
-        .iter()
-        .any(|command| route_can_run(command))
+        .into_iter()
+        .filter(|command| route_can_run(command))
+        .filter(|command| route_home(command).is_none_or(|h| same(Path::new(&h), home)))
+        .collect()
+}
+
+/// Whether `a` and `b` name one folder.
+fn same(a: &Path, b: &Path) -> bool {
+    a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
 }
 
 /// The command lines of the user's routes for `event` in the user's file `user` (for a host of
