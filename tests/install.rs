@@ -971,6 +971,29 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_reading_another_home(
     }
 }
 
+/// Attacks row 223: the user shortens hookx's user route (`"timeout": 30` on its handler in
+/// `~/.claude/settings.json`). Claude cuts the route off there, a slower guard with it, and
+/// reads that as a non-blocking error (row 163, live): the project route must not leave it the
+/// event. A timeout as long as install's, or longer, leaves it as before.
+#[test]
+fn a_project_route_does_not_leave_an_event_to_a_user_route_with_a_shorter_timeout() {
+    let (p, log) = routed_in_both_scopes("claude", "run_shell_command");
+    let fire = || fire_project_route(&p, &log, "claude", "Bash", None);
+    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    let user = p.home.join(".claude/settings.json");
+    for (timeout, ran) in [
+        (json!(30), 1),
+        (json!(605), 0),
+        (json!(900), 0),
+        (json!("x"), 1),
+    ] {
+        edit_json(&user, |v| {
+            v["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"] = timeout.clone()
+        });
+        assert_eq!(fire(), ran, "the user route's timeout {timeout}");
+    }
+}
+
 /// Attacks row 195: Codex runs a handler of `~/.codex/hooks.json` only with its review record
 /// (`[hooks.state."FILE:event:GROUP:HANDLER"]` in `~/.codex/config.toml`, codex-facts), and
 /// skips it silently without one. The user puts a hook of their own before hookx's user route:

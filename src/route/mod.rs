@@ -128,10 +128,12 @@ fn refused_whole(file: &Path, host: Dialect) -> bool {
             .is_ok_and(|src| crate::config::strict_load::refused_whole_text(&src, host).is_some())
 }
 
-/// Whether the host waits for a route's handler on every call: no condition of the user's on
-/// it (Claude's `"if": "Bash(*)"`), not run in the background (`"async": true`) (attacks row
-/// 196).
-fn answers_every_call(handler: &serde_json::Value, host: Dialect) -> bool {
+/// Whether the host waits for a route's handler on every call of `event`, as long as the route
+/// install writes: no condition of the user's on it (Claude's `"if": "Bash(*)"`), not run in
+/// the background (`"async": true`) (attacks row 196), and no shorter timeout than install
+/// writes (`"timeout": 30`: the host cuts the route off there, a slower guard with it, and
+/// reads that as a non-blocking error; attacks row 223).
+fn answers_every_call(handler: &serde_json::Value, host: Dialect, event: &str) -> bool {
     let config = host.config();
     let keys = &config.run_keys;
     let in_background = config.key(crate::tables::HandlerField::Async);
@@ -141,6 +143,31 @@ fn answers_every_call(handler: &serde_json::Value, host: Dialect) -> bool {
             .iter()
             .chain(&in_background)
             .all(|k| handler.get(*k) != Some(&serde_json::Value::Bool(true)))
+        && !shorter_timeout(handler, host, event)
+}
+
+/// Whether the route `handler` of `event` has a timeout shorter than the one install writes
+/// there ([`file::route_timeout`]), or one the host may read so (not a number).
+fn shorter_timeout(handler: &serde_json::Value, host: Dialect, event: &str) -> bool {
+    let kind = host
+        .flavors()
+        .flat_map(|f| f.tables().events.iter())
+        .find(|(_, name)| *name == event)
+        .map(|(kind, _)| kind);
+    let written = kind.and_then(|kind| file::route_timeout(host, kind));
+    let Some((key, written)) = written else {
+        return false;
+    };
+    handler.get(key).is_some_and(|timeout| {
+        let number = |v: &serde_json::Value| {
+            v.as_f64()
+                .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+        };
+        match (number(timeout), number(&written)) {
+            (Some(set), Some(written)) => set < written,
+            _ => true,
+        }
+    })
 }
 
 /// Whether the host's file `file` (what [`target`] names below `home`) holds a route for
@@ -214,7 +241,7 @@ fn user_route_commands(user: &Path, host: Dialect, event: &str) -> Vec<String> {
             Some(j) => entries[i].get("hooks")?.get(j),
             None => entries.get(i),
         })
-        .filter(|handler| answers_every_call(handler, host))
+        .filter(|handler| answers_every_call(handler, host, event))
         .filter_map(|handler| route_line(handler, host))
         .collect()
 }
