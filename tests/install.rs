@@ -1018,6 +1018,29 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_codex_has_no_review_o
     );
 }
 
+/// Attacks row 227: the user turns hookx's Codex user route off in Codex's own record
+/// (`enabled = false` in its `[hooks.state."…"]` table, codex-facts: the handler is off
+/// whatever its hash). Codex no longer runs it, so the project route must not leave it the
+/// event.
+#[test]
+fn a_project_route_does_not_leave_an_event_to_a_user_route_codex_has_turned_off() {
+    let (p, log) = routed_in_both_scopes("codex", "run_shell_command");
+    let fire = || fire_project_route(&p, &log, "codex", "Bash", None);
+    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    let config = p.home.join(".codex/config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    let user = p.home.join(".codex/hooks.json");
+    let header = format!("[hooks.state.\"{}:pre_tool_use:0:0\"]", user.display());
+    assert!(text.contains(&header), "{text}");
+    let off = text.replace(&header, &format!("{header}\nenabled = false"));
+    std::fs::write(&config, off).unwrap();
+    assert_eq!(
+        fire(),
+        1,
+        "Codex runs no handler turned off: the project route dispatches"
+    );
+}
+
 /// Attacks row 196: the user narrows hookx's user route to the tools their own rules need
 /// (`"matcher": "Bash"` on its group in `~/.claude/settings.json`). On a `Write` the agent does
 /// not run that route, so the project route must not leave it the event.
