@@ -800,13 +800,19 @@ fn routed_in_both_scopes(host: &str, tool: &str) -> (Project, PathBuf) {
     }
     std::fs::remove_file(p.home.join(".copilot/hooks/every.json")).unwrap();
     let log = p.root.join("ran.log");
-    common::write(
-        &p.home,
-        ".gemini/settings.json",
-        &json!({"hooks": {"BeforeTool": [{"matcher": tool,
-            "hooks": [{"type": "command", "command": format!("echo ran >> '{}'", log.display())}]}]}})
-        .to_string(),
-    );
+    let guard = json!([{"type": "command", "command": format!("echo ran >> '{}'", log.display())}]);
+    // A guard of another agent's file than the host's own, which hookx runs.
+    let (file, rules) = match host {
+        "gemini" => (
+            ".claude/settings.json",
+            json!({"hooks": {"PreToolUse": [{"matcher": tool, "hooks": guard}]}}),
+        ),
+        _ => (
+            ".gemini/settings.json",
+            json!({"hooks": {"BeforeTool": [{"matcher": tool, "hooks": guard}]}}),
+        ),
+    };
+    common::write(&p.home, file, &rules.to_string());
     p.hookx(&["trust", "--yes"]).success();
     let bin = env!("CARGO_BIN_EXE_hookx");
     for scope in ["project", "user"] {
@@ -826,10 +832,15 @@ fn fire_project_route(
     tool: &str,
     var: Option<(&str, &Path)>,
 ) -> usize {
-    let payload = json!({"session_id": "s", "cwd": p.project, "hook_event_name": "PreToolUse",
+    // The host's own name of the event, as its route says it.
+    let event = match host {
+        "gemini" => "BeforeTool",
+        _ => "PreToolUse",
+    };
+    let payload = json!({"session_id": "s", "cwd": p.project, "hook_event_name": event,
         "tool_name": tool, "tool_input": {"command": "ls", "file_path": "a", "content": "b"}});
     let mut cmd = assert_cmd::Command::cargo_bin("hookx").unwrap();
-    cmd.args(["run", "--host", host, "--event", "PreToolUse"])
+    cmd.args(["run", "--host", host, "--event", event])
         .args(["--installed-in", "project"])
         .args(["--home".as_ref(), p.home.as_os_str()])
         .env("HOME", &p.home)
@@ -1038,6 +1049,27 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_codex_has_turned_off(
         fire(),
         1,
         "Codex runs no handler turned off: the project route dispatches"
+    );
+}
+
+/// Attacks row 228: the user turns hookx's Gemini user route off in Gemini's own list
+/// (`"hooksConfig": {"disabled": [its command]}` in `~/.gemini/settings.json`; Gemini CLI
+/// 0.61.0 runs no handler named there, gemini-facts). The project route must not leave it the
+/// event.
+#[test]
+fn a_project_route_does_not_leave_an_event_to_a_user_route_gemini_has_turned_off() {
+    let (p, log) = routed_in_both_scopes("gemini", "Bash");
+    let fire = || fire_project_route(&p, &log, "gemini", "run_shell_command", None);
+    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    let user = p.home.join(".gemini/settings.json");
+    let route: Value = serde_json::from_str(&std::fs::read_to_string(&user).unwrap()).unwrap();
+    let line = route["hooks"]["BeforeTool"][0]["hooks"][0]["command"].clone();
+    assert!(line.is_string(), "{route}");
+    edit_json(&user, |v| v["hooksConfig"] = json!({"disabled": [line]}));
+    assert_eq!(
+        fire(),
+        1,
+        "Gemini runs no handler its list turns off: the project route dispatches"
     );
 }
 

@@ -234,6 +234,29 @@ fn user_route_commands(user: &Path, host: Dialect, event: &str) -> Vec<String> {
             .as_str()
             .is_some_and(|m| ["", "*"].contains(&m) || Some(m) == host.def().route.matcher),
     };
+    // A route the user's own list turns off (Gemini's `hooksConfig.disabled`, by `name`, else
+    // command: attacks row 228) is none the agent runs.
+    let disabled: Vec<String> = host
+        .def()
+        .disabled_handlers
+        .as_ref()
+        .and_then(|list| {
+            let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+            Some(
+                list.labels(value.as_object()?)
+                    .map(str::to_string)
+                    .collect(),
+            )
+        })
+        .unwrap_or_default();
+    let turned_off = |handler: &serde_json::Value, line: &str| {
+        let label = host.def().disabled_handlers.as_ref().and_then(|list| {
+            handler
+                .get(list.label_key)
+                .and_then(serde_json::Value::as_str)
+        });
+        disabled.iter().any(|d| d == label.unwrap_or(line))
+    };
     find_any_routes(&entries, host)
         .into_iter()
         .filter(|&(i, _)| entries.get(i).is_some_and(every_call))
@@ -242,6 +265,6 @@ fn user_route_commands(user: &Path, host: Dialect, event: &str) -> Vec<String> {
             None => entries.get(i),
         })
         .filter(|handler| answers_every_call(handler, host, event))
-        .filter_map(|handler| route_line(handler, host))
+        .filter_map(|handler| route_line(handler, host).filter(|l| !turned_off(handler, l)))
         .collect()
 }
