@@ -306,7 +306,8 @@ fn a_cline_script_reading_a_file_beside_it_still_denies_from_its_copy() {
 /// under another host, the file it makes is where Cline would have made it once the event is
 /// answered (before, it was made beside the copy and went with its folder: no log, ever); a
 /// file already there is never replaced. Row 221: the same for a folder it makes there
-/// (`mkdir -p "$here/logs"`, a log inside).
+/// (`mkdir -p "$here/logs"`, a log inside). Row 230: a file it updates in one step (`mv
+/// count.tmp count`, over its neighbour's link) takes the original's place.
 #[test]
 fn a_file_a_cline_script_makes_beside_its_copy_is_left_where_cline_makes_it() {
     let tmp = tempfile::tempdir().unwrap();
@@ -319,9 +320,12 @@ fn a_file_a_cline_script_makes_beside_its_copy_is_left_where_cline_makes_it() {
         "#!/bin/bash\ncat > /dev/null\nhere=\"$(dirname \"$0\")\"\n\
          echo called >> \"$here/audit.log\"\necho new > \"$here/notes.txt\"\n\
          mkdir -p \"$here/logs/day\"\necho called >> \"$here/logs/day/audit.log\"\n\
+         n=$(cat \"$here/count\")\necho $((n + 1)) > \"$here/count.tmp\"\n\
+         mv \"$here/count.tmp\" \"$here/count\"\n\
          echo '{\"cancel\": false}'\n",
     );
     write(&project, ".clinerules/hooks/notes.txt", "the user's own\n");
+    write(&project, ".clinerules/hooks/count", "0\n");
     let hookx = |args: &[&str]| {
         let mut cmd = common::hookx_clean(&project);
         cmd.args(args).env("HOME", &home);
@@ -349,6 +353,12 @@ fn a_file_a_cline_script_makes_beside_its_copy_is_left_where_cline_makes_it() {
             logged.lines().count(),
             round,
             "in its folder, round {round}"
+        );
+        let count = std::fs::read_to_string(project.join(".clinerules/hooks/count")).unwrap();
+        assert_eq!(
+            count.trim(),
+            round.to_string(),
+            "updated in one step, round {round}"
         );
     }
     // The user's own file beside the script: written through its link, never replaced.
