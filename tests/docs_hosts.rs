@@ -2279,3 +2279,119 @@ fn kiro_builtin_matcher_and_zero_timeout_convert() {
     let (_, out, err) = p.hookx(&["validate", ".kiro/hooks/forms.json"], "");
     assert!(!format!("{out}{err}").contains("timeout 0"), "{out}{err}");
 }
+
+/// `convert --write` into a file the user trusted: hookx's edit keeps the trust where every
+/// input is trusted as it is (as `hookx sync` does), and says so where one is not: until the
+/// user trusts the file again, `hookx run` runs none of its hooks, the user's own guard among
+/// them (attacks row 243: the guard was skipped under every routed host, not a word said).
+#[test]
+fn converting_into_a_trusted_file_keeps_its_trust_or_says_it_is_lost() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "./guard.sh"}]}]}}),
+    );
+    p.write(
+        ".gemini/settings.json",
+        json!({"hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [
+            {"type": "command", "command": "./wguard.sh"}]}]}}),
+    );
+    let (code, _, err) = p.hookx(&["trust", "--yes"], "");
+    assert_eq!(code, 0, "{err}");
+    let state = |p: &Project| {
+        let (_, out, _) = p.hookx(&["trust", "--list"], "");
+        out.lines()
+            .find(|l| l.contains(".claude/settings.json"))
+            .map(|l| l.split_whitespace().next().unwrap_or_default().to_string())
+            .unwrap_or_default()
+    };
+    let convert = [
+        "convert",
+        ".gemini/settings.json",
+        "--to",
+        "claude",
+        "--write",
+    ];
+    let (code, _, err) = p.hookx(&convert, "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(state(&p), "trusted", "{err}");
+    // A source nobody reviewed: the file is changed since trusted, and convert says so.
+    p.write(
+        ".cursor/hooks.json",
+        json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": "./c.sh"}]}}),
+    );
+    let (code, _, err) = p.hookx(
+        &["convert", ".cursor/hooks.json", "--to", "claude", "--write"],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(state(&p), "changed", "{err}");
+    assert!(
+        err.contains("hookx trust .claude/settings.json"),
+        "convert said: {err}"
+    );
+    // A trusted Droid file read as Claude's: its command would run with Claude's payload and
+    // answers, not the ones reviewed (as sync refuses, row 33).
+    let (code, _, err) = p.hookx(&["trust", "--yes"], "");
+    assert_eq!(code, 0, "{err}");
+    p.write(
+        ".factory/settings.json",
+        json!({"hooks": {"PreToolUse": [{"matcher": "Execute", "hooks": [
+            {"type": "command", "command": "./d.sh"}]}]}}),
+    );
+    let (code, _, err) = p.hookx(&["trust", "--yes"], "");
+    assert_eq!(code, 0, "{err}");
+    let misread = [
+        "convert",
+        ".factory/settings.json",
+        "--from",
+        "claude",
+        "--to",
+        "gemini",
+        "--write",
+    ];
+    let (code, _, err) = p.hookx(&misread, "");
+    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = p.hookx(&["trust", "--list"], "");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("changed") && l.contains(".gemini/settings.json")),
+        "{out}"
+    );
+}
+
+/// A round trip A → B → A with `--write`: the copies in B of A's own rules do not go back into
+/// A beside their originals. A Gemini handler with `name` and `description` (which Claude
+/// cannot say, a loss) came back without them, so not as the original, and was added beside
+/// it: Gemini, which runs one handler per `name:command`, ran the guard twice (attacks row 246;
+/// real files of the corpus, Gemini's, Droid's and Augment's, did this).
+#[test]
+fn a_round_trip_with_write_brings_no_copy_home() {
+    let p = Project::new();
+    let gemini = json!({"hooks": {"BeforeTool": [{"matcher": "write_file|replace", "hooks": [
+        {"name": "block-secrets", "type": "command", "command": "./block.sh",
+         "description": "deny secrets", "timeout": 4000}]}]}});
+    p.write(".gemini/settings.json", gemini.clone());
+    for args in [
+        [
+            "convert",
+            ".gemini/settings.json",
+            "--to",
+            "claude",
+            "--write",
+        ],
+        [
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "gemini",
+            "--write",
+        ],
+    ] {
+        let (code, _, err) = p.hookx(&args, "");
+        assert_eq!(code, 0, "{err}");
+    }
+    let after = std::fs::read_to_string(p.project.join(".gemini/settings.json")).unwrap();
+    assert_eq!(json_of(&after), gemini, "{after}");
+}

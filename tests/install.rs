@@ -1915,3 +1915,72 @@ fn a_user_install_says_when_the_agents_folder_variable_names_another_folder() {
         "{said}"
     );
 }
+
+/// Codex keys a handler's review by its file as Codex names it: `$HOME/.codex/hooks.json` as
+/// `$HOME` is set, or below `$CODEX_HOME` made canonical (Codex 0.171.0's `hooks/list`, live:
+/// `live_codex::a_review_record_names_the_user_file_as_codex_does`). hookx wrote the key by
+/// the real path: with a home reached through a symbolic link, or `CODEX_HOME=~/.codex` where
+/// `~/.codex` links into a dotfiles folder, Codex found no review of the route and skipped it
+/// silently; the second also warned that Codex does not read the route (attacks row 240).
+#[test]
+fn a_codex_review_names_the_user_file_as_codex_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let project = root.join("p");
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let install = |home: &Path, codex_home: Option<&Path>, uninstall: bool| {
+        common::write(
+            home,
+            ".claude/settings.json",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}"#,
+        );
+        let mut cmd = assert_cmd::Command::cargo_bin("hookx").unwrap();
+        cmd.args(["install", "--host", "codex", "--scope", "user", "--project"])
+            .arg(&project)
+            .env("HOME", home)
+            .env_remove("HOOKX_HOME")
+            .env_remove("CODEX_HOME");
+        if let Some(codex_home) = codex_home {
+            cmd.env("CODEX_HOME", codex_home);
+        }
+        if uninstall {
+            cmd.arg("--uninstall");
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let key = |file: &Path| format!("[hooks.state.\"{}:pre_tool_use:0:0\"]", file.display());
+    // A home reached through a symbolic link, no CODEX_HOME.
+    let (real, link) = (root.join("real-home"), root.join("home"));
+    std::fs::create_dir_all(&real).unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    install(&link, None, false);
+    let config_file = real.join(".codex/config.toml");
+    let config = std::fs::read_to_string(&config_file).unwrap();
+    assert!(
+        config.contains(&key(&link.join(".codex/hooks.json"))),
+        "{config}"
+    );
+    // The record an older hookx wrote under the real path goes at the uninstall too.
+    let stale = format!(
+        "{config}\n{}\ntrusted_hash = \"sha256:00\"\n",
+        key(&real.join(".codex/hooks.json"))
+    );
+    std::fs::write(&config_file, stale).unwrap();
+    install(&link, None, true);
+    let config = std::fs::read_to_string(&config_file).unwrap_or_default();
+    assert!(!config.contains("hooks.state"), "{config}");
+    // `~/.codex` a link into a dotfiles folder, and CODEX_HOME naming it.
+    let home = root.join("home2");
+    let dotfiles = home.join("dotfiles/codex");
+    std::fs::create_dir_all(&dotfiles).unwrap();
+    std::os::unix::fs::symlink(&dotfiles, home.join(".codex")).unwrap();
+    let said = install(&home, Some(&home.join(".codex")), false);
+    assert!(!said.contains("CODEX_HOME is set"), "{said}");
+    let config = std::fs::read_to_string(dotfiles.join("config.toml")).unwrap();
+    assert!(
+        config.contains(&key(&dotfiles.join("hooks.json"))),
+        "{config}"
+    );
+}

@@ -3,10 +3,12 @@
 //! error that says so; `doctor` and `simulate` say the file's hooks run under none of that agent.
 
 use super::syntax::{self, Format};
+use crate::config::walk::HandlerAt;
 use crate::diag::{Diagnostic, Severity};
+use crate::model::HandlerKind;
 use crate::positions::escape;
 use crate::source::SourceFile;
-use crate::tables::{Dialect, Document};
+use crate::tables::{Dialect, Document, HandlerField, RuleShape};
 
 /// A warning for each top-level key the file's kind does not hold besides its hooks.
 pub fn unknown_top_keys(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
@@ -61,6 +63,71 @@ pub fn wrong_setting_types(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> 
             })
         })
         .collect()
+}
+
+/// An error for each handler its agent refuses though hookx reads it: a timeout of 0
+/// ([`crate::tables::StrictLoad::zero_timeout`]), a handler of a type hookx keeps as written
+/// without a key its agent needs ([`crate::tables::StrictLoad::service_needs`]: Claude's `http`
+/// without a `url` that is a URL, `mcp_tool` without `server`).
+pub fn refused_handlers(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
+    let Some(strict) = doc.dialect.config().strict_load else {
+        return Vec::new();
+    };
+    let Some(seen) = seen(src, doc.dialect) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut refuse = |pointer: String, message: String| {
+        let message = format!("{message}; {seen}");
+        let mut diag = match syntax::locate(src, &pointer) {
+            Some(o) => Diagnostic::at_offset(Severity::Error, src, o, message),
+            None => Diagnostic::at_line_col(Severity::Error, src, 1, 1, message),
+        };
+        diag.pointer = Some(pointer);
+        out.push(diag);
+    };
+    let timeout_key = doc.dialect.config().key(HandlerField::Timeout);
+    for rule in &doc.rules {
+        for (i, handler) in rule.handlers.iter().enumerate() {
+            let index = (rule.shape == RuleShape::Group).then_some(i);
+            let at = HandlerAt {
+                rule: &rule.origin.pointer,
+                index,
+            };
+            if let Some(key) = timeout_key.filter(|_| strict.zero_timeout)
+                && handler.timeout == Some(0)
+            {
+                refuse(format!("{at}/{key}"), format!("`{key}` is 0"));
+            }
+            let HandlerKind::Service(service) = &handler.kind else {
+                continue;
+            };
+            let needs = strict.service_needs.iter();
+            for &(_, key, url) in needs.filter(|n| n.0 == service.type_name) {
+                let value = handler.extra.get(key).and_then(serde_json::Value::as_str);
+                if !value.is_some_and(|v| !url || is_url(v)) {
+                    let what = if url { " that is a URL" } else { "" };
+                    let message = format!(
+                        "a `{}` handler needs `{key}`, a string{what}",
+                        service.type_name
+                    );
+                    refuse(at.to_string(), message);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether `text` reads as a URL: a scheme, then `:` and something (`new URL()` takes no less).
+fn is_url(text: &str) -> bool {
+    let Some((scheme, rest)) = text.split_once(':') else {
+        return false;
+    };
+    let mut chars = scheme.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || "+.-".contains(c))
+        && !rest.is_empty()
 }
 
 /// Whether a refusal at `pointer` (into a file of `dialect`) takes the whole file out, not just
@@ -144,6 +211,7 @@ pub fn refused_whole(
     all.extend(unknown_top_keys(src, doc));
     apply(src, doc.dialect, &mut all);
     all.extend(wrong_setting_types(src, doc));
+    all.extend(refused_handlers(src, doc));
     all.into_iter().find(|d| {
         d.severity == Severity::Error
             && d.message.ends_with(seen)

@@ -814,7 +814,11 @@ const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
     needs_type: true,
     whole_seconds: false,
     known_top_keys: false,
-    reader_errors: false,
+    // Live (attacks row 253): an entry hookx's reader refuses (an unknown type, a command that
+    // is no string, a matcher that is a number, a timeout that is no positive number), a
+    // timeout of 0, an `http` handler without a `url` that is a URL, an `mcp_tool` one without
+    // `server`: Claude Code 2.1.332 runs none of the file's hooks.
+    reader_errors: true,
     setting_types: &[
         ("/model", "a string"),
         ("/env", "an object"),
@@ -827,6 +831,12 @@ const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
         ("/enabledPlugins", "an object"),
     ],
     whole_file_on: Some(&[EventKind::PreToolUse, EventKind::PermissionRequest]),
+    zero_timeout: true,
+    service_needs: &[
+        ("http", "url", true),
+        ("mcp_tool", "server", false),
+        ("mcp_tool", "tool", false),
+    ],
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {

@@ -317,6 +317,8 @@ const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
     reader_errors: true,
     setting_types: &[],
     whole_file_on: None,
+    zero_timeout: false,
+    service_needs: &[],
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {

@@ -35,7 +35,7 @@ pub(crate) use file::{
 };
 pub use plugin::{PluginFile, converted_document, is_own_plugin, plugin_files, plugin_routes};
 pub(crate) use plugin::{converted_plugin, plugin_text};
-pub use switch::{HOME_OWNER, listed_keys, recorded_owners, switch_text};
+pub use switch::{HOME_OWNER, listed_keys, recorded_keys, recorded_owners, switch_text};
 
 use crate::config::edit::{JsonText, Seg};
 use crate::config::scripts;
@@ -78,6 +78,7 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
     let Some(user_dir) = user.parent() else {
         return false;
     };
+    let same = crate::context::same_place;
     if same(user_dir, hook_dir) {
         return false;
     }
@@ -92,6 +93,40 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
     }
     let routes = answering_routes(home, &user, host, event);
     !routes.is_empty() && reviewed(home, &user, host, &routes) && !refused_whole(&user, host)
+}
+
+/// The path by which `host` names `file` in its review keys ([`crate::tables::RouteTrust`]):
+/// its user hook file below `home` is named below the agent's folder variable made canonical
+/// where that names the same folder, else below `$HOME` as it is set, links unresolved (Codex
+/// 0.171.0's `hooks/list`: `$CODEX_HOME` canonical, `$HOME/.codex` as spelled). hookx's home
+/// is the real path: keyed by it, the record of a route in a home reached through a symbolic
+/// link named no file Codex reads, and Codex skipped the route silently (attacks row 240).
+/// Any other file as it is. The variables are read from the environment: a project that set
+/// them could at worst make a review look missing, and a handler run twice.
+pub fn review_key_path(home: &Path, host: Dialect, file: &Path) -> PathBuf {
+    let rel = host.config().install_user;
+    if file != home.join(rel) {
+        return file.to_path_buf();
+    }
+    let set = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let real = |path: &Path| path.canonicalize().ok();
+    if let Some(var) = host.def().home_var.as_ref()
+        && let Some(value) = set(var.var).as_deref().and_then(real)
+        && real(&home.join(var.dir)).as_ref() == Some(&value)
+        && let Ok(rest) = Path::new(rel).strip_prefix(var.dir)
+    {
+        return value.join(rest);
+    }
+    match set("HOME") {
+        Some(spelled) if real(&spelled).as_deref() == real(home).as_deref() => {
+            std::path::absolute(&spelled).unwrap_or(spelled).join(rel)
+        }
+        _ => file.to_path_buf(),
+    }
 }
 
 /// Whether an agent that runs only the handlers its user reviewed ([`crate::tables::RouteTrust`],
@@ -114,7 +149,7 @@ fn reviewed(home: &Path, file: &Path, host: Dialect, routes: &[String]) -> bool 
         let command = handler.get("command").and_then(serde_json::Value::as_str);
         command.is_some_and(|c| routes.iter().any(|r| r == c))
     };
-    (review.records)(file, &value, &is_route)
+    (review.records)(&review_key_path(home, host, file), &value, &is_route)
         .iter()
         .any(|(key, hash)| (review.recorded)(&records, key).as_deref() == Some(hash))
 }
@@ -184,13 +219,10 @@ fn answering_routes(home: &Path, file: &Path, host: Dialect, event: &str) -> Vec
     user_route_commands(file, host, event)
         .into_iter()
         .filter(|command| route_can_run(command))
-        .filter(|command| route_home(command).is_none_or(|h| same(Path::new(&h), home)))
+        .filter(|command| {
+            route_home(command).is_none_or(|h| crate::context::same_place(Path::new(&h), home))
+        })
         .collect()
-}
-
-/// Whether `a` and `b` name one folder.
-fn same(a: &Path, b: &Path) -> bool {
-    a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
 }
 
 /// The command lines of the user's routes for `event` in the user's file `user` (for a host of

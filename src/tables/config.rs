@@ -639,6 +639,11 @@ pub struct StrictLoad {
     /// Where a refused entry takes only itself out, not the whole file, except on these
     /// events; `None`: the whole file on every event.
     pub whole_file_on: Option<&'static [crate::model::EventKind]>,
+    /// A timeout of 0 (hookx would run the handler with the agent's default).
+    pub zero_timeout: bool,
+    /// The keys a handler of a type hookx keeps as written (Claude's `http`, `mcp_tool`) must
+    /// hold as strings: (type, key, whether the string must be a URL).
+    pub service_needs: &'static [(&'static str, &'static str, bool)],
 }
 
 /// What to change in a file a host drops ([`FileDrop`]), for each kind of entry it refuses.
