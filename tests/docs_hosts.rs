@@ -537,6 +537,50 @@ fn the_copilot_and_claude_routes_run_by_vscode_leave_the_call_to_its_route() {
     assert_eq!(runs.lines().count(), 1, "{runs}");
 }
 
+/// VS Code runs Copilot's hook files with its own payload and reads its own answer form there
+/// (vscode-facts: `hookSpecificOutput.permissionDecision` on PreToolUse), not Copilot's
+/// top-level `permissionDecision`. With hookx installed for Copilot only, its route, and a
+/// wrapped entry `convert` wrote into `.github/hooks`, run by VS Code, answer a deny VS Code
+/// reads (attacks row 224: before, in Copilot's form, which VS Code does not read: the deny
+/// was lost); run by Copilot they answer as before.
+#[test]
+fn the_copilot_route_and_a_wrapped_copilot_entry_run_by_vscode_answer_in_its_form() {
+    let p = Project::new();
+    user_guard(&p);
+    let hookx = assert_cmd::cargo::cargo_bin("hookx");
+    let args = [
+        "install",
+        "--host",
+        "copilot",
+        "--scope",
+        "user",
+        "--hookx",
+        hookx.to_str().unwrap(),
+    ];
+    let (code, _, err) = p.hookx(&args, "");
+    assert_eq!(code, 0, "{err}");
+    let route = home_route(&p, ".copilot/hooks/hookx.json", "/hooks/preToolUse/0");
+    let wrapped = format!(
+        "{} exec --host copilot --as gemini --event PreToolUse -- 'echo no >&2; exit 2'",
+        hookx.display()
+    );
+    let vscode = documented("vscode-docs", "PreToolUse", &p.project);
+    for command in [&route, &wrapped] {
+        let out = p.route(command, vscode.as_bytes());
+        let answer = json_of(&String::from_utf8_lossy(&out.stdout));
+        assert_eq!(
+            answer["hookSpecificOutput"]["permissionDecision"], "deny",
+            "{command}: {out:?}"
+        );
+    }
+    let copilot = json!({"sessionId": "s", "timestamp": 1, "cwd": p.project,
+        "toolName": "bash", "toolArgs": "{\"command\": \"ls\"}"})
+    .to_string();
+    let out = p.route(&route, copilot.as_bytes());
+    let answer = json_of(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(answer["permissionDecision"], "deny", "{out:?}");
+}
+
 /// `list` shows a Cursor file's rules under their flavours, and which host runs each; VS Code's
 /// ignored matchers are a `validate` warning and a located `convert` loss.
 #[test]

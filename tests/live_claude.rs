@@ -2264,8 +2264,74 @@ fn main() -> std::process::ExitCode {
             a_projects_kill_switch_turns_off_hookxs_user_route_too,
             a_projects_copy_of_the_user_route_line,
             settings_forms_claude_skips_whole,
+            claude_config_dir_and_the_project_route,
         ],
     )
+}
+
+/// Claude Code reads the user's settings from `$CLAUDE_CONFIG_DIR/settings.json` when the
+/// variable is set, not from `~/.claude/settings.json` (attacks row 220). hookx installed for
+/// Claude in both scopes (a rule of the user's, the project's trusted Gemini guard): with the variable naming another
+/// folder, the user route below the home never runs, so the project route must not leave it
+/// the event (before: the guard ran nowhere and the Bash call went through).
+fn claude_config_dir_and_the_project_route() {
+    let Some(bin) = client_or_skip("claude_config_dir_and_the_project_route") else {
+        return;
+    };
+    let mut c = Checks::default();
+    for dir in [None, Some(".claude"), Some("claude-work")] {
+        let model = FakeModel::start(SCRIPTS);
+        let world = World::new();
+        let log = world.dump.join("guard.log");
+        let gemini = world.project.join(".gemini/settings.json");
+        write_json(
+            &gemini,
+            &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+                {"type": "command", "command": format!("echo ran >> '{}'; echo USER-GUARD-SAYS-NO >&2; exit 2", log.display())}]}]}}),
+        );
+        hookx_cmd(&world, &["trust", gemini.to_str().unwrap()]);
+        // A rule of the user's own, so that the user route is written too.
+        let users = world.home.join(".gemini/settings.json");
+        write_json(
+            &users,
+            &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+                {"type": "command", "command": "true"}]}]}}),
+        );
+        hookx_cmd(&world, &["trust", users.to_str().unwrap()]);
+        for scope in ["user", "project"] {
+            hookx_cmd(&world, &["install", "--host", "claude", "--scope", scope]);
+        }
+        let var = dir.map(|d| world.home.join(d).display().to_string());
+        if let Some(var) = &var {
+            std::fs::create_dir_all(var).unwrap();
+        }
+        let env: Vec<(&str, &str)> = var
+            .as_deref()
+            .map(|v| ("CLAUDE_CONFIG_DIR", v))
+            .into_iter()
+            .collect();
+        let run = client::run_env(
+            &bin,
+            &world,
+            model.port,
+            "SCRIPT:once run one command",
+            &["--dangerously-skip-permissions"],
+            &env,
+        );
+        let denied = Seen::new(&model).any("USER-GUARD-SAYS-NO");
+        let ran = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count();
+        c.check(
+            ran == 1 && denied,
+            format!(
+                "CLAUDE_CONFIG_DIR {dir:?}: the guard ran {ran} times, denied {denied}\n{}",
+                run.describe()
+            ),
+        );
+    }
+    c.finish("claude_config_dir_and_the_project_route", "");
 }
 
 /// One Bash call in `world` under Claude, allowed without asking: the run, whether the guard

@@ -785,7 +785,11 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: true,
     },
     route_trust: None,
-    home_var: None,
+    home_var: Some(crate::tables::HomeVar {
+        var: "CLAUDE_CONFIG_DIR",
+        dir: ".claude",
+        source: "claude-facts.md: the user's settings are `$CLAUDE_CONFIG_DIR/settings.json` when it is set (live, Claude Code 2.1.332, attacks row 220)",
+    }),
     presence: crate::tables::Presence {
         programs: &["claude"],
         installs: &[".claude/local/claude", ".local/bin/claude"],
