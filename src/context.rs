@@ -275,6 +275,11 @@ fn below<'p>(path: &'p Path, dir: &Path) -> Option<&'p std::ffi::OsStr> {
 
 /// Canonical when the path exists (so that symlinked temp dirs and `..` compare equal),
 /// otherwise made absolute against the current directory.
+/// Whether two paths name the same place: equal, or the same once links are resolved.
+pub(crate) fn same_place(a: &Path, b: &Path) -> bool {
+    a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+}
+
 pub(crate) fn absolute(path: &Path) -> PathBuf {
     std::fs::canonicalize(path)
         .or_else(|_| std::path::absolute(path))

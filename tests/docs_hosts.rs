@@ -537,6 +537,50 @@ fn the_copilot_and_claude_routes_run_by_vscode_leave_the_call_to_its_route() {
     assert_eq!(runs.lines().count(), 1, "{runs}");
 }
 
+/// VS Code runs Copilot's hook files with its own payload and reads its own answer form there
+/// (vscode-facts: `hookSpecificOutput.permissionDecision` on PreToolUse), not Copilot's
+/// top-level `permissionDecision`. With hookx installed for Copilot only, its route, and a
+/// wrapped entry `convert` wrote into `.github/hooks`, run by VS Code, answer a deny VS Code
+/// reads (attacks row 224: before, in Copilot's form, which VS Code does not read: the deny
+/// was lost); run by Copilot they answer as before.
+#[test]
+fn the_copilot_route_and_a_wrapped_copilot_entry_run_by_vscode_answer_in_its_form() {
+    let p = Project::new();
+    user_guard(&p);
+    let hookx = assert_cmd::cargo::cargo_bin("hookx");
+    let args = [
+        "install",
+        "--host",
+        "copilot",
+        "--scope",
+        "user",
+        "--hookx",
+        hookx.to_str().unwrap(),
+    ];
+    let (code, _, err) = p.hookx(&args, "");
+    assert_eq!(code, 0, "{err}");
+    let route = home_route(&p, ".copilot/hooks/hookx.json", "/hooks/preToolUse/0");
+    let wrapped = format!(
+        "{} exec --host copilot --as gemini --event PreToolUse -- 'echo no >&2; exit 2'",
+        hookx.display()
+    );
+    let vscode = documented("vscode-docs", "PreToolUse", &p.project);
+    for command in [&route, &wrapped] {
+        let out = p.route(command, vscode.as_bytes());
+        let answer = json_of(&String::from_utf8_lossy(&out.stdout));
+        assert_eq!(
+            answer["hookSpecificOutput"]["permissionDecision"], "deny",
+            "{command}: {out:?}"
+        );
+    }
+    let copilot = json!({"sessionId": "s", "timestamp": 1, "cwd": p.project,
+        "toolName": "bash", "toolArgs": "{\"command\": \"ls\"}"})
+    .to_string();
+    let out = p.route(&route, copilot.as_bytes());
+    let answer = json_of(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(answer["permissionDecision"], "deny", "{out:?}");
+}
+
 /// `list` shows a Cursor file's rules under their flavours, and which host runs each; VS Code's
 /// ignored matchers are a `validate` warning and a located `convert` loss.
 #[test]
@@ -2247,4 +2291,120 @@ fn kiro_builtin_matcher_and_zero_timeout_convert() {
     // `validate` no longer calls Kiro's `timeout: 0` an instant kill.
     let (_, out, err) = p.hookx(&["validate", ".kiro/hooks/forms.json"], "");
     assert!(!format!("{out}{err}").contains("timeout 0"), "{out}{err}");
+}
+
+/// `convert --write` into a file the user trusted: hookx's edit keeps the trust where every
+/// input is trusted as it is (as `hookx sync` does), and says so where one is not: until the
+/// user trusts the file again, `hookx run` runs none of its hooks, the user's own guard among
+/// them (attacks row 243: the guard was skipped under every routed host, not a word said).
+#[test]
+fn converting_into_a_trusted_file_keeps_its_trust_or_says_it_is_lost() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "./guard.sh"}]}]}}),
+    );
+    p.write(
+        ".gemini/settings.json",
+        json!({"hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [
+            {"type": "command", "command": "./wguard.sh"}]}]}}),
+    );
+    let (code, _, err) = p.hookx(&["trust", "--yes"], "");
+    assert_eq!(code, 0, "{err}");
+    let state = |p: &Project| {
+        let (_, out, _) = p.hookx(&["trust", "--list"], "");
+        out.lines()
+            .find(|l| l.contains(".claude/settings.json"))
+            .map(|l| l.split_whitespace().next().unwrap_or_default().to_string())
+            .unwrap_or_default()
+    };
+    let convert = [
+        "convert",
+        ".gemini/settings.json",
+        "--to",
+        "claude",
+        "--write",
+    ];
+    let (code, _, err) = p.hookx(&convert, "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(state(&p), "trusted", "{err}");
+    // A source nobody reviewed: the file is changed since trusted, and convert says so.
+    p.write(
+        ".cursor/hooks.json",
+        json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": "./c.sh"}]}}),
+    );
+    let (code, _, err) = p.hookx(
+        &["convert", ".cursor/hooks.json", "--to", "claude", "--write"],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(state(&p), "changed", "{err}");
+    assert!(
+        err.contains("hookx trust .claude/settings.json"),
+        "convert said: {err}"
+    );
+    // A trusted Droid file read as Claude's: its command would run with Claude's payload and
+    // answers, not the ones reviewed (as sync refuses, row 33).
+    let (code, _, err) = p.hookx(&["trust", "--yes"], "");
+    assert_eq!(code, 0, "{err}");
+    p.write(
+        ".factory/settings.json",
+        json!({"hooks": {"PreToolUse": [{"matcher": "Execute", "hooks": [
+            {"type": "command", "command": "./d.sh"}]}]}}),
+    );
+    let (code, _, err) = p.hookx(&["trust", "--yes"], "");
+    assert_eq!(code, 0, "{err}");
+    let misread = [
+        "convert",
+        ".factory/settings.json",
+        "--from",
+        "claude",
+        "--to",
+        "gemini",
+        "--write",
+    ];
+    let (code, _, err) = p.hookx(&misread, "");
+    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = p.hookx(&["trust", "--list"], "");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("changed") && l.contains(".gemini/settings.json")),
+        "{out}"
+    );
+}
+
+/// A round trip A → B → A with `--write`: the copies in B of A's own rules do not go back into
+/// A beside their originals. A Gemini handler with `name` and `description` (which Claude
+/// cannot say, a loss) came back without them, so not as the original, and was added beside
+/// it: Gemini, which runs one handler per `name:command`, ran the guard twice (attacks row 246;
+/// real files of the corpus, Gemini's, Droid's and Augment's, did this).
+#[test]
+fn a_round_trip_with_write_brings_no_copy_home() {
+    let p = Project::new();
+    let gemini = json!({"hooks": {"BeforeTool": [{"matcher": "write_file|replace", "hooks": [
+        {"name": "block-secrets", "type": "command", "command": "./block.sh",
+         "description": "deny secrets", "timeout": 4000}]}]}});
+    p.write(".gemini/settings.json", gemini.clone());
+    for args in [
+        [
+            "convert",
+            ".gemini/settings.json",
+            "--to",
+            "claude",
+            "--write",
+        ],
+        [
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "gemini",
+            "--write",
+        ],
+    ] {
+        let (code, _, err) = p.hookx(&args, "");
+        assert_eq!(code, 0, "{err}");
+    }
+    let after = std::fs::read_to_string(p.project.join(".gemini/settings.json")).unwrap();
+    assert_eq!(json_of(&after), gemini, "{after}");
 }

@@ -1199,3 +1199,27 @@ fn a_pascalcase_copy_with_a_key_copilot_leaves_out_still_denies_once() {
         }
     }
 }
+
+/// Uninstalling one of two projects with a byte-identical handler: its key stays listed, as
+/// the other install's (hookx's user route runs the handler in the first project now). The
+/// uninstall said "not as hookx's (you listed them …) … nothing does; take their keys out":
+/// followed, the advice would have made Copilot run the guard natively beside the other
+/// project's route, twice there (attacks row 245).
+#[test]
+fn a_key_another_install_records_is_not_said_to_be_the_users_at_an_uninstall() {
+    let p = TwoProjects::new();
+    for at in [&p.a, &p.b] {
+        p.trust(at);
+        p.install(at);
+    }
+    let out = p.output(&p.a, &["install", "--host", "copilot", "--uninstall"]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(!said.contains("still lists"), "{said}");
+    let text = std::fs::read_to_string(p.settings()).unwrap();
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        value["disabledHooks"].as_array().map(Vec::len),
+        Some(1),
+        "{text}"
+    );
+}

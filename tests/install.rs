@@ -808,13 +808,19 @@ fn routed_in_both_scopes(host: &str, tool: &str) -> (Project, PathBuf) {
     }
     std::fs::remove_file(p.home.join(".copilot/hooks/every.json")).unwrap();
     let log = p.root.join("ran.log");
-    common::write(
-        &p.home,
-        ".gemini/settings.json",
-        &json!({"hooks": {"BeforeTool": [{"matcher": tool,
-            "hooks": [{"type": "command", "command": format!("echo ran >> '{}'", log.display())}]}]}})
-        .to_string(),
-    );
+    let guard = json!([{"type": "command", "command": format!("echo ran >> '{}'", log.display())}]);
+    // A guard of another agent's file than the host's own, which hookx runs.
+    let (file, rules) = match host {
+        "gemini" => (
+            ".claude/settings.json",
+            json!({"hooks": {"PreToolUse": [{"matcher": tool, "hooks": guard}]}}),
+        ),
+        _ => (
+            ".gemini/settings.json",
+            json!({"hooks": {"BeforeTool": [{"matcher": tool, "hooks": guard}]}}),
+        ),
+    };
+    common::write(&p.home, file, &rules.to_string());
     p.hookx(&["trust", "--yes"]).success();
     let bin = env!("CARGO_BIN_EXE_hookx");
     for scope in ["project", "user"] {
@@ -825,26 +831,39 @@ fn routed_in_both_scopes(host: &str, tool: &str) -> (Project, PathBuf) {
 }
 
 /// Fires the project route of `host` (`--installed-in project`) for a PreToolUse of `tool`,
-/// with `CODEX_HOME` as given: how many times the guard ran.
+/// with the agent's folder variable `var` (`CODEX_HOME`) set as given: how many times the guard
+/// ran.
 fn fire_project_route(
     p: &Project,
     log: &Path,
     host: &str,
     tool: &str,
-    codex_home: Option<&Path>,
+    var: Option<(&str, &Path)>,
 ) -> usize {
-    let payload = json!({"session_id": "s", "cwd": p.project, "hook_event_name": "PreToolUse",
+    // The host's own name of the event, as its route says it.
+    let event = match host {
+        "gemini" => "BeforeTool",
+        _ => "PreToolUse",
+    };
+    let payload = json!({"session_id": "s", "cwd": p.project, "hook_event_name": event,
         "tool_name": tool, "tool_input": {"command": "ls", "file_path": "a", "content": "b"}});
     let mut cmd = assert_cmd::Command::cargo_bin("hookx").unwrap();
-    cmd.args(["run", "--host", host, "--event", "PreToolUse"])
+    cmd.args(["run", "--host", host, "--event", event])
         .args(["--installed-in", "project"])
         .args(["--home".as_ref(), p.home.as_os_str()])
         .env("HOME", &p.home)
         .env("CLAUDE_PROJECT_DIR", &p.project)
-        .env_remove("HOOKX_HOME")
-        .env_remove("CODEX_HOME");
-    if let Some(dir) = codex_home {
-        cmd.env("CODEX_HOME", dir);
+        .env_remove("HOOKX_HOME");
+    for name in [
+        "CODEX_HOME",
+        "CLAUDE_CONFIG_DIR",
+        "QWEN_HOME",
+        "COPILOT_HOME",
+    ] {
+        cmd.env_remove(name);
+    }
+    if let Some((name, dir)) = var {
+        cmd.env(name, dir);
     }
     cmd.write_stdin(payload.to_string()).assert().success();
     let ran = std::fs::read_to_string(log)
@@ -887,7 +906,9 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_claude_refuses() {
 #[test]
 fn a_project_route_does_not_leave_an_event_to_a_user_route_the_agent_does_not_read() {
     let (p, log) = routed_in_both_scopes("codex", "run_shell_command");
-    let fire = |codex_home| fire_project_route(&p, &log, "codex", "Bash", codex_home);
+    let fire = |dir: Option<&Path>| {
+        fire_project_route(&p, &log, "codex", "Bash", dir.map(|d| ("CODEX_HOME", d)))
+    };
     assert_eq!(fire(None), 0, "the project route leaves it to the user's");
     let own = p.home.join(".codex");
     assert_eq!(
@@ -902,6 +923,94 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_the_agent_does_not_re
         1,
         "Codex reads $CODEX_HOME/hooks.json: the project route dispatches"
     );
+}
+
+/// Attacks row 220: row 191 under the agents whose folder variable hookx's tables lacked.
+/// Claude Code reads `$CLAUDE_CONFIG_DIR/settings.json` (live, 2.1.332:
+/// `live_claude::claude_config_dir_and_the_project_route`), Qwen Code `$QWEN_HOME/settings.json`
+/// (its bundle; Copilot CLI's `$COPILOT_HOME/hooks/` is the same table data): with the
+/// variable naming another folder, the user route below the home never runs, so the project
+/// route dispatches.
+#[test]
+fn a_project_route_does_not_leave_an_event_to_a_user_route_below_another_config_folder() {
+    for (host, tool, var, dir) in [
+        (
+            "claude",
+            "run_shell_command",
+            "CLAUDE_CONFIG_DIR",
+            ".claude",
+        ),
+        ("qwen", "run_shell_command", "QWEN_HOME", ".qwen"),
+    ] {
+        let (p, log) = routed_in_both_scopes(host, tool);
+        let fire =
+            |d: Option<&Path>| fire_project_route(&p, &log, host, "Bash", d.map(|d| (var, d)));
+        assert_eq!(
+            fire(None),
+            0,
+            "{host}: the project route leaves it to the user's"
+        );
+        assert_eq!(
+            fire(Some(&p.home.join(dir))),
+            0,
+            "{host}: {var} naming ~/{dir}"
+        );
+        let elsewhere = p.root.join("agent-work");
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        assert_eq!(
+            fire(Some(&elsewhere)),
+            1,
+            "{host}: {var} names another folder: the project route dispatches"
+        );
+    }
+}
+
+/// Attacks row 222: the user route in `~/.claude/settings.json` names another home (`--home`
+/// of another machine's account, the settings file synced with hookx at the same path on both):
+/// it runs, reads no trust record of this home and skips every guard as untrusted, so the
+/// project route must not leave it the event.
+#[test]
+fn a_project_route_does_not_leave_an_event_to_a_user_route_reading_another_home() {
+    let (p, log) = routed_in_both_scopes("claude", "run_shell_command");
+    let fire = || fire_project_route(&p, &log, "claude", "Bash", None);
+    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    let user = p.home.join(".claude/settings.json");
+    let elsewhere = p.root.join("other-home");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let line = std::fs::read_to_string(&user).unwrap();
+    let event = "--event PreToolUse";
+    assert!(line.contains(event), "{line}");
+    for (home, ran) in [
+        (format!("--home {}", elsewhere.display()), 1),
+        (format!("--home={}", elsewhere.display()), 1),
+        (format!("--home={}", p.home.display()), 0),
+    ] {
+        std::fs::write(&user, line.replace(event, &format!("{event} {home}"))).unwrap();
+        assert_eq!(fire(), ran, "the user route says {home}");
+    }
+}
+
+/// Attacks row 223: the user shortens hookx's user route (`"timeout": 30` on its handler in
+/// `~/.claude/settings.json`). Claude cuts the route off there, a slower guard with it, and
+/// reads that as a non-blocking error (row 163, live): the project route must not leave it the
+/// event. A timeout as long as install's, or longer, leaves it as before.
+#[test]
+fn a_project_route_does_not_leave_an_event_to_a_user_route_with_a_shorter_timeout() {
+    let (p, log) = routed_in_both_scopes("claude", "run_shell_command");
+    let fire = || fire_project_route(&p, &log, "claude", "Bash", None);
+    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    let user = p.home.join(".claude/settings.json");
+    for (timeout, ran) in [
+        (json!(30), 1),
+        (json!(605), 0),
+        (json!(900), 0),
+        (json!("x"), 1),
+    ] {
+        edit_json(&user, |v| {
+            v["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"] = timeout.clone()
+        });
+        assert_eq!(fire(), ran, "the user route's timeout {timeout}");
+    }
 }
 
 /// Attacks row 195: Codex runs a handler of `~/.codex/hooks.json` only with its review record
@@ -925,6 +1034,50 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_codex_has_no_review_o
         fire(),
         1,
         "Codex skips the unreviewed user route: the project route dispatches"
+    );
+}
+
+/// Attacks row 227: the user turns hookx's Codex user route off in Codex's own record
+/// (`enabled = false` in its `[hooks.state."…"]` table, codex-facts: the handler is off
+/// whatever its hash). Codex no longer runs it, so the project route must not leave it the
+/// event.
+#[test]
+fn a_project_route_does_not_leave_an_event_to_a_user_route_codex_has_turned_off() {
+    let (p, log) = routed_in_both_scopes("codex", "run_shell_command");
+    let fire = || fire_project_route(&p, &log, "codex", "Bash", None);
+    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    let config = p.home.join(".codex/config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    let user = p.home.join(".codex/hooks.json");
+    let header = format!("[hooks.state.\"{}:pre_tool_use:0:0\"]", user.display());
+    assert!(text.contains(&header), "{text}");
+    let off = text.replace(&header, &format!("{header}\nenabled = false"));
+    std::fs::write(&config, off).unwrap();
+    assert_eq!(
+        fire(),
+        1,
+        "Codex runs no handler turned off: the project route dispatches"
+    );
+}
+
+/// Attacks row 228: the user turns hookx's Gemini user route off in Gemini's own list
+/// (`"hooksConfig": {"disabled": [its command]}` in `~/.gemini/settings.json`; Gemini CLI
+/// 0.61.0 runs no handler named there, gemini-facts). The project route must not leave it the
+/// event.
+#[test]
+fn a_project_route_does_not_leave_an_event_to_a_user_route_gemini_has_turned_off() {
+    let (p, log) = routed_in_both_scopes("gemini", "Bash");
+    let fire = || fire_project_route(&p, &log, "gemini", "run_shell_command", None);
+    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    let user = p.home.join(".gemini/settings.json");
+    let route: Value = serde_json::from_str(&std::fs::read_to_string(&user).unwrap()).unwrap();
+    let line = route["hooks"]["BeforeTool"][0]["hooks"][0]["command"].clone();
+    assert!(line.is_string(), "{route}");
+    edit_json(&user, |v| v["hooksConfig"] = json!({"disabled": [line]}));
+    assert_eq!(
+        fire(),
+        1,
+        "Gemini runs no handler its list turns off: the project route dispatches"
     );
 }
 
@@ -1813,5 +1966,74 @@ fn list_says_a_rule_runs_nowhere_when_its_agent_refuses_the_file_of_hookxs_route
             "nobody (hookx would run .gemini/settings.json, but Droid loads none of .factory/settings.json, which holds hookx's route ("
         ) && refused.contains("`matcher` must be a string"),
         "{refused}"
+    );
+}
+
+/// Codex keys a handler's review by its file as Codex names it: `$HOME/.codex/hooks.json` as
+/// `$HOME` is set, or below `$CODEX_HOME` made canonical (Codex 0.171.0's `hooks/list`, live:
+/// `live_codex::a_review_record_names_the_user_file_as_codex_does`). hookx wrote the key by
+/// the real path: with a home reached through a symbolic link, or `CODEX_HOME=~/.codex` where
+/// `~/.codex` links into a dotfiles folder, Codex found no review of the route and skipped it
+/// silently; the second also warned that Codex does not read the route (attacks row 240).
+#[test]
+fn a_codex_review_names_the_user_file_as_codex_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let project = root.join("p");
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let install = |home: &Path, codex_home: Option<&Path>, uninstall: bool| {
+        common::write(
+            home,
+            ".claude/settings.json",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}"#,
+        );
+        let mut cmd = assert_cmd::Command::cargo_bin("hookx").unwrap();
+        cmd.args(["install", "--host", "codex", "--scope", "user", "--project"])
+            .arg(&project)
+            .env("HOME", home)
+            .env_remove("HOOKX_HOME")
+            .env_remove("CODEX_HOME");
+        if let Some(codex_home) = codex_home {
+            cmd.env("CODEX_HOME", codex_home);
+        }
+        if uninstall {
+            cmd.arg("--uninstall");
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let key = |file: &Path| format!("[hooks.state.\"{}:pre_tool_use:0:0\"]", file.display());
+    // A home reached through a symbolic link, no CODEX_HOME.
+    let (real, link) = (root.join("real-home"), root.join("home"));
+    std::fs::create_dir_all(&real).unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    install(&link, None, false);
+    let config_file = real.join(".codex/config.toml");
+    let config = std::fs::read_to_string(&config_file).unwrap();
+    assert!(
+        config.contains(&key(&link.join(".codex/hooks.json"))),
+        "{config}"
+    );
+    // The record an older hookx wrote under the real path goes at the uninstall too.
+    let stale = format!(
+        "{config}\n{}\ntrusted_hash = \"sha256:00\"\n",
+        key(&real.join(".codex/hooks.json"))
+    );
+    std::fs::write(&config_file, stale).unwrap();
+    install(&link, None, true);
+    let config = std::fs::read_to_string(&config_file).unwrap_or_default();
+    assert!(!config.contains("hooks.state"), "{config}");
+    // `~/.codex` a link into a dotfiles folder, and CODEX_HOME naming it.
+    let home = root.join("home2");
+    let dotfiles = home.join("dotfiles/codex");
+    std::fs::create_dir_all(&dotfiles).unwrap();
+    std::os::unix::fs::symlink(&dotfiles, home.join(".codex")).unwrap();
+    let said = install(&home, Some(&home.join(".codex")), false);
+    assert!(!said.contains("CODEX_HOME is set"), "{said}");
+    let config = std::fs::read_to_string(dotfiles.join("config.toml")).unwrap();
+    assert!(
+        config.contains(&key(&dotfiles.join("hooks.json"))),
+        "{config}"
     );
 }

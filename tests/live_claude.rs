@@ -1944,6 +1944,180 @@ fn settings_forms_claude_skips_whole() {
     let forms: &[(&str, &str, bool, bool)] = &[
         ("plain", r#"{}"#, true, false),
         (
+            "an http handler without url on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "http"}]}]}}"#,
+            false,
+            true,
+        ),
+        (
+            "an http handler whose url is no URL on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "http", "url": "not a url"}]}]}}"#,
+            false,
+            true,
+        ),
+        (
+            "an http handler without url on Stop",
+            r#"{"hooks": {"Stop": [{"hooks": [{"type": "http"}]}]}}"#,
+            true,
+            true,
+        ),
+        (
+            "a prompt handler without prompt on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "prompt"}]}]}}"#,
+            false,
+            true,
+        ),
+        (
+            "a handler of an unknown type on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "Command", "command": "true"}]}]}}"#,
+            false,
+            true,
+        ),
+        (
+            "a command handler without command on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command"}]}]}}"#,
+            false,
+            true,
+        ),
+        (
+            "a command that is a number on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": 5}]}]}}"#,
+            false,
+            true,
+        ),
+        (
+            "a timeout that is a string on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true", "timeout": "5"}]}]}}"#,
+            false,
+            true,
+        ),
+        (
+            "a timeout of 0 on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true", "timeout": 0}]}]}}"#,
+            false,
+            true,
+        ),
+        (
+            "a negative timeout on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true", "timeout": -1}]}]}}"#,
+            false,
+            true,
+        ),
+        (
+            "an mcp_tool handler without server on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "mcp_tool"}]}]}}"#,
+            false,
+            true,
+        ),
+        (
+            "an agent handler without prompt on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "agent"}]}]}}"#,
+            false,
+            true,
+        ),
+        (
+            "an http handler with a URL on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "http", "url": "http://127.0.0.1:9/x"}]}]}}"#,
+            true,
+            false,
+        ),
+        (
+            "a handler's async a string on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true", "async": "yes"}]}]}}"#,
+            false,
+            true,
+        ),
+        (
+            "a statusMessage that is a number on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true", "statusMessage": 5}]}]}}"#,
+            false,
+            true,
+        ),
+        (
+            "a handler's once a string on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true", "once": "x"}]}]}}"#,
+            false,
+            true,
+        ),
+        (
+            "an if that is a number on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true", "if": 5}]}]}}"#,
+            false,
+            true,
+        ),
+        (
+            "a matcher that is null on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": null, "hooks": [{"type": "command", "command": "true"}]}]}}"#,
+            false,
+            true,
+        ),
+        (
+            "an empty handler list on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": []}]}}"#,
+            true,
+            false,
+        ),
+        (
+            "a timeout of 1e12 on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true", "timeout": 1e12}]}]}}"#,
+            true,
+            false,
+        ),
+        (
+            "a fractional timeout on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true", "timeout": 1.5}]}]}}"#,
+            true,
+            false,
+        ),
+        (
+            "a shell that is a number on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true", "shell": 5}]}]}}"#,
+            false,
+            true,
+        ),
+        (
+            "an empty command on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": ""}]}]}}"#,
+            true,
+            false,
+        ),
+        (
+            "an http url that is a number on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "http", "url": 5}]}]}}"#,
+            false,
+            true,
+        ),
+        (
+            "http headers that are a list on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "http", "url": "http://127.0.0.1:9/", "headers": ["a"]}]}]}}"#,
+            false,
+            true,
+        ),
+        (
+            "an mcp_tool handler with server and tool on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "mcp_tool", "server": "s", "tool": "t"}]}]}}"#,
+            true,
+            false,
+        ),
+        (
+            "a group that is a string on PreToolUse",
+            r#"{"hooks": {"PreToolUse": ["x"]}}"#,
+            false,
+            true,
+        ),
+        (
+            "PermissionRequest null",
+            r#"{"hooks": {"PermissionRequest": null}}"#,
+            true,
+            false,
+        ),
+        (
+            "a matcher that is a number on PreToolUse",
+            r#"{"hooks": {"PreToolUse": [{"matcher": 5, "hooks": [{"type": "command", "command": "true"}]}]}}"#,
+            false,
+            true,
+        ),
+        (
             "a handler without type on PreToolUse",
             r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"command": "echo PRE >> LOG"}]}]}}"#,
             false,
@@ -2090,8 +2264,74 @@ fn main() -> std::process::ExitCode {
             a_projects_kill_switch_turns_off_hookxs_user_route_too,
             a_projects_copy_of_the_user_route_line,
             settings_forms_claude_skips_whole,
+            claude_config_dir_and_the_project_route,
         ],
     )
+}
+
+/// Claude Code reads the user's settings from `$CLAUDE_CONFIG_DIR/settings.json` when the
+/// variable is set, not from `~/.claude/settings.json` (attacks row 220). hookx installed for
+/// Claude in both scopes (a rule of the user's, the project's trusted Gemini guard): with the variable naming another
+/// folder, the user route below the home never runs, so the project route must not leave it
+/// the event (before: the guard ran nowhere and the Bash call went through).
+fn claude_config_dir_and_the_project_route() {
+    let Some(bin) = client_or_skip("claude_config_dir_and_the_project_route") else {
+        return;
+    };
+    let mut c = Checks::default();
+    for dir in [None, Some(".claude"), Some("claude-work")] {
+        let model = FakeModel::start(SCRIPTS);
+        let world = World::new();
+        let log = world.dump.join("guard.log");
+        let gemini = world.project.join(".gemini/settings.json");
+        write_json(
+            &gemini,
+            &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+                {"type": "command", "command": format!("echo ran >> '{}'; echo USER-GUARD-SAYS-NO >&2; exit 2", log.display())}]}]}}),
+        );
+        hookx_cmd(&world, &["trust", gemini.to_str().unwrap()]);
+        // A rule of the user's own, so that the user route is written too.
+        let users = world.home.join(".gemini/settings.json");
+        write_json(
+            &users,
+            &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+                {"type": "command", "command": "true"}]}]}}),
+        );
+        hookx_cmd(&world, &["trust", users.to_str().unwrap()]);
+        for scope in ["user", "project"] {
+            hookx_cmd(&world, &["install", "--host", "claude", "--scope", scope]);
+        }
+        let var = dir.map(|d| world.home.join(d).display().to_string());
+        if let Some(var) = &var {
+            std::fs::create_dir_all(var).unwrap();
+        }
+        let env: Vec<(&str, &str)> = var
+            .as_deref()
+            .map(|v| ("CLAUDE_CONFIG_DIR", v))
+            .into_iter()
+            .collect();
+        let run = client::run_env(
+            &bin,
+            &world,
+            model.port,
+            "SCRIPT:once run one command",
+            &["--dangerously-skip-permissions"],
+            &env,
+        );
+        let denied = Seen::new(&model).any("USER-GUARD-SAYS-NO");
+        let ran = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count();
+        c.check(
+            ran == 1 && denied,
+            format!(
+                "CLAUDE_CONFIG_DIR {dir:?}: the guard ran {ran} times, denied {denied}\n{}",
+                run.describe()
+            ),
+        );
+    }
+    c.finish("claude_config_dir_and_the_project_route", "");
 }
 
 /// One Bash call in `world` under Claude, allowed without asking: the run, whether the guard

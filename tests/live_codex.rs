@@ -1588,6 +1588,66 @@ fn hooks_json_with_comments_or_trailing_commas() {
     c.done("syntax");
 }
 
+/// Codex keys a handler's review by its user file as Codex names it: below `$HOME` as set (a
+/// home reached through a symbolic link is not resolved), below `$CODEX_HOME` made canonical.
+/// `hookx install --host codex --scope user` must record its route under that key, or Codex
+/// skips the route silently (attacks row 240: hookx keyed it by the real path).
+fn a_review_record_names_the_user_file_as_codex_does() {
+    let Some(bin) = client::binary() else {
+        return;
+    };
+    let mut c = Checks::default();
+    for linked in ["the home", "~/.codex, named by CODEX_HOME"] {
+        let sb = Sandbox::new();
+        sb.write(
+            "home/.claude/settings.json",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}"#,
+        );
+        let (home, codex_home) = match linked {
+            "the home" => {
+                let link = sb.root.join("home-link");
+                std::os::unix::fs::symlink(&sb.home, &link).unwrap();
+                (link, None)
+            }
+            _ => {
+                let dotfiles = sb.home.join("dotfiles/codex");
+                std::fs::create_dir_all(&dotfiles).unwrap();
+                std::fs::remove_dir(sb.home.join(".codex")).unwrap();
+                std::os::unix::fs::symlink(&dotfiles, sb.home.join(".codex")).unwrap();
+                (sb.home.clone(), Some(sb.home.join(".codex")))
+            }
+        };
+        let mut install = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"));
+        install
+            .args(["install", "--host", "codex", "--scope", "user", "--project"])
+            .arg(&sb.project)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .env_remove("CODEX_HOME");
+        if let Some(codex_home) = &codex_home {
+            install.env("CODEX_HOME", codex_home);
+        }
+        let out = install.output().unwrap();
+        c.that(out.status.success(), format!("{linked}: install: {out:?}"));
+        let inventory = sb.hook_inventory_as(&bin, &home, codex_home.as_deref());
+        let routes: Vec<&Value> = inventory["hooks"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|h| {
+                h["command"]
+                    .as_str()
+                    .is_some_and(|c| c.contains(" run --host codex"))
+            })
+            .collect();
+        c.that(
+            routes.len() == 1 && routes.iter().all(|h| h["trustStatus"] == "trusted"),
+            format!("{linked} a link: Codex lists hookx's route as {routes:?}"),
+        );
+    }
+    c.done("a_review_record_names_the_user_file_as_codex_does");
+}
+
 /// Forms of `hooks.json` Codex CLI 0.171.0's loader refuses whole (it reads the file as one typed
 /// value: `failed to parse hooks config …` in its `hooks/list`, every hook of the file gone) and
 /// forms it keeps (attacks row 175). `hookx validate` must make an error of exactly the first
@@ -1840,6 +1900,7 @@ fn main() -> std::process::ExitCode {
             pre_tool_use_matchers,
             only_trusted_handlers_run,
             trust_hashes_are_codex_hashes,
+            a_review_record_names_the_user_file_as_codex_does,
             prompt_and_post_tool_blocks,
             routed_handlers_of_every_dialect_run_under_codex,
             routed_rewrites_run_under_codex,

@@ -635,3 +635,48 @@ fn the_codex_schema_refuses_what_codex_refuses_whole() {
         assert!(!errors(&codex, &file).is_empty(), "the schema takes {file}");
     }
 }
+
+/// Qwen Code 0.24.4 reads a hook timeout written as a string as the number it spells
+/// (`readCommandHookTimeout`, row 208), and `hookx validate` takes it: the schema must too, and
+/// refuse what neither takes (attacks row 242: it called `"30"` "not of type number").
+#[test]
+fn the_qwen_schema_takes_the_timeouts_qwen_and_validate_take() {
+    let qwen = validator(Dialect::named("qwen").unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(".qwen/settings.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    for (timeout, taken) in [
+        (r#""30""#, true),
+        (r#"" 30 ""#, true),
+        (r#""5000""#, true),
+        (r#""1e3""#, true),
+        (r#"".5""#, true),
+        (r#""+5""#, true),
+        (r#""abc""#, false),
+        (r#""-5""#, false),
+        (r#""""#, false),
+        ("-1", false),
+    ] {
+        let text = format!(
+            r#"{{"hooks": {{"PreToolUse": [{{"matcher": "Bash", "hooks": [{{"type": "command", "command": "g", "timeout": {timeout}}}]}}]}}}}"#
+        );
+        std::fs::write(&file, &text).unwrap();
+        let validated = assert_cmd::Command::cargo_bin("hookx")
+            .unwrap()
+            .arg("validate")
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert_eq!(
+            validated.status.success(),
+            taken,
+            "validate, {timeout}: {validated:?}"
+        );
+        let schema = errors(&qwen, &serde_json::from_str(&text).unwrap());
+        assert_eq!(
+            schema.is_empty(),
+            taken,
+            "the schema, {timeout}: {schema:?}"
+        );
+    }
+}

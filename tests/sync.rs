@@ -634,3 +634,34 @@ fn the_readme_manifest_is_what_init_writes_for_the_example() {
     let written = std::fs::read_to_string(project.join(".hookx/sync.toml")).unwrap();
     assert_eq!(shown, written);
 }
+
+/// A source holding hookx's copies of a target's own rules (`convert .gemini/settings.json
+/// --to claude --write` into the Claude source): sync does not write them back into that
+/// target beside their originals. A Gemini handler's `name` (which Claude cannot say) was lost
+/// on the way, so the copy came back as another handler, and Gemini ran it twice (attacks row
+/// 252, row 246 through sync).
+#[test]
+fn a_sources_copies_of_a_targets_own_rules_are_not_synced_back_into_it() {
+    let p = Project::new();
+    p.write(
+        ".gemini/settings.json",
+        r#"{"hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [{"name": "block-secrets", "type": "command", "command": "./block.sh", "timeout": 4000}]}]}}"#,
+    );
+    common::hookx()
+        .args([
+            "convert",
+            ".gemini/settings.json",
+            "--to",
+            "claude",
+            "--write",
+        ])
+        .current_dir(&p.project)
+        .env("HOME", &p.home)
+        .env_remove("HOOKX_HOME")
+        .assert()
+        .success();
+    assert!(p.read(SOURCE).contains("block.sh"), "{}", p.read(SOURCE));
+    p.run(&["sync"]).success();
+    let gemini = p.read(".gemini/settings.json");
+    assert_eq!(gemini.matches("./block.sh").count(), 1, "{gemini}");
+}

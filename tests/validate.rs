@@ -599,6 +599,108 @@ fn claude_settings_claude_does_not_load_are_errors_and_run_nowhere() {
     }
 }
 
+/// Claude Code 2.1.332 runs none of a settings file's hooks for one entry on PreToolUse it
+/// refuses (live, `live_claude::settings_forms_claude_skips_whole`; attacks row 253): an entry
+/// hookx's reader errors on, a timeout of 0, an `http` handler without a `url` that is a URL,
+/// an `mcp_tool` one without `server`. validate said a plain error or nothing, and `list` said
+/// Claude runs the guard beside it.
+#[test]
+fn claude_settings_with_an_entry_claude_refuses_run_nowhere() {
+    let guard = r#"{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}"#;
+    for (form, handler) in [
+        ("http without url", r#"{"type": "http"}"#),
+        ("http url no URL", r#"{"type": "http", "url": "not a url"}"#),
+        (
+            "mcp_tool without server",
+            r#"{"type": "mcp_tool", "tool": "t"}"#,
+        ),
+        (
+            "timeout 0",
+            r#"{"type": "command", "command": "true", "timeout": 0}"#,
+        ),
+        ("unknown type", r#"{"type": "Command", "command": "true"}"#),
+        ("command a number", r#"{"type": "command", "command": 5}"#),
+        (
+            "if a number",
+            r#"{"type": "command", "command": "true", "if": 5}"#,
+        ),
+        (
+            "shell a number",
+            r#"{"type": "command", "command": "true", "shell": 5}"#,
+        ),
+        (
+            "headers a list",
+            r#"{"type": "http", "url": "http://127.0.0.1:9/", "headers": ["a"]}"#,
+        ),
+        ("matcher null", "MATCHER_NULL"),
+    ] {
+        let group = match handler {
+            "MATCHER_NULL" => {
+                r#"{"matcher": null, "hooks": [{"type": "command", "command": "true"}]}"#
+                    .to_string()
+            }
+            _ => format!(r#"{{"matcher": "Bash", "hooks": [{handler}]}}"#),
+        };
+        let text = format!(r#"{{"hooks": {{"PreToolUse": [{guard}, {group}]}}}}"#);
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let path = common::write(&root, "p/.claude/settings.json", &text);
+        let r = validate(&[path.to_str().unwrap()]);
+        let shown = format!("{}{}", r.stdout, r.stderr);
+        assert!(
+            shown.lines().any(
+                |l| l.contains("error: ") && l.contains("Claude Code 2.1.332 does not load it")
+            ),
+            "{form}:\n{shown}"
+        );
+        let out = common::hookx_at(
+            &root.join("p"),
+            &root.join("home"),
+            &["list", "--host", "claude"],
+        )
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+        let list = String::from_utf8(out).unwrap();
+        let plan = list
+            .lines()
+            .find(|l| l.starts_with("  claude  PreToolUse  Bash  ./guard.sh"))
+            .unwrap_or_default();
+        assert!(
+            plan.contains("nobody (Claude refuses the whole of"),
+            "{form}:\n{list}"
+        );
+    }
+}
+
+/// An event that is `null` Claude Code 2.1.332 takes as none and runs the rest of the file
+/// (live, `live_claude::settings_forms_claude_skips_whole`): not a refused file (attacks row
+/// 254: with row 253's fix, the reader's error made hookx plan the guard beside it to nobody).
+#[test]
+fn a_claude_event_that_is_null_leaves_the_file_running() {
+    let text = r#"{"hooks": {"PermissionRequest": null, "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}"#;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    common::write(&root, "p/.claude/settings.json", text);
+    let out = common::hookx_at(
+        &root.join("p"),
+        &root.join("home"),
+        &["list", "--host", "claude"],
+    )
+    .success()
+    .get_output()
+    .stdout
+    .clone();
+    let list = String::from_utf8(out).unwrap();
+    assert!(
+        list.lines()
+            .any(|l| l.starts_with("  claude  PreToolUse  Bash  ./guard.sh")
+                && l.contains("claude runs .claude/settings.json")),
+        "{list}"
+    );
+}
+
 /// Factory Droid 0.225.2 runs none of a `.factory/settings.json`'s hooks for one entry it
 /// cannot read, on any event: a handler without `type`, or any entry hookx's reader errors on
 /// (seen live, `live_droid::settings_forms_droid_skips_whole`; attacks row 187). hookx warned

@@ -70,19 +70,29 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     let read = read_inputs(&opts.files, opts.from)?;
     // `--write` syncs with the entries converted from these inputs earlier.
     let sources: Vec<&str> = read.loaded.iter().map(|(s, _)| s.path.as_str()).collect();
+    let reviewed = inputs_reviewed(opts, &read);
     let mut code = 0;
     let mut reports = Vec::new();
     for &to in &opts.to {
-        let native = read_by_agent(opts, &read, to);
+        let homeward = without_copies_of(opts, &read, to);
+        let read = homeward.as_ref().map_or(&read, |(inputs, _)| inputs);
+        let native = read_by_agent(opts, read, to);
         let mut conversion = ManuallyDrop::new(match native.is_empty() {
-            true => conversion(&read, opts, to)?,
+            true => conversion(read, opts, to)?,
             false => {
-                let some = without(&read, &native);
+                let some = without(read, &native);
                 let conversion = conversion(&some, opts, to);
                 drop(ManuallyDrop::into_inner(some.loaded));
                 conversion?
             }
         });
+        if let Some((_, copies)) = &homeward {
+            conversion.notes.push(format!(
+                "{copies} handler(s) of the inputs are copies hookx wrote of {}'s own rules: \
+                 not written back beside their originals",
+                opts.project.join(to.config().convert_target).display()
+            ));
+        }
         for &i in &native {
             conversion.notes.push(format!(
                 "{} reads {} itself: its rules are not copied for it, so that each runs once",
@@ -100,12 +110,18 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             opts,
             to,
             &conversion,
-            &sources,
+            Written {
+                sources: &sources,
+                reviewed,
+            },
             several,
             own_file.as_deref(),
         )?;
         reports.extend(report);
         code = code.max(to_code);
+        if let Some((inputs, _)) = homeward {
+            drop(ManuallyDrop::into_inner(inputs.loaded));
+        }
     }
     if opts.json {
         let shown = if several {
@@ -151,6 +167,57 @@ pub fn without(inputs: &Inputs, left_out: &[usize]) -> Inputs {
             .cloned()
             .collect(),
     }
+}
+
+/// With `--write`, the inputs without the handlers that are hookx's copies of the target
+/// file's own rules (their record's `source`, read from their file's folder, names the
+/// target): written back, a copy sits beside its original, and where it lost something on
+/// the way (Gemini's `name`, which Claude cannot say) the agent runs both (attacks row 246:
+/// a round trip A → B → A doubled rules of real files). With the number of those handlers;
+/// `None` when there is none.
+pub fn without_copies_of(opts: &Options, read: &Inputs, to: Dialect) -> Option<(Inputs, usize)> {
+    if !opts.write {
+        return None;
+    }
+    let target = opts
+        .out
+        .clone()
+        .unwrap_or_else(|| opts.project.join(to.config().convert_target));
+    let target = std::fs::canonicalize(target).ok()?;
+    let copy_here = |src: &SourceFile, h: &crate::model::Handler| {
+        let dir = Path::new(&src.path).parent().unwrap_or(Path::new(""));
+        let source = h.extra.get(config::MARKER).and_then(|r| r.get("source"));
+        source
+            .and_then(serde_json::Value::as_str)
+            .and_then(|s| std::fs::canonicalize(dir.join(s)).ok())
+            .is_some_and(|s| s == target || (target.is_dir() && s.starts_with(&target)))
+    };
+    let any = read.loaded.iter().any(|(src, doc)| {
+        let mut handlers = doc.rules.iter().flat_map(|r| &r.handlers);
+        handlers.any(|h| copy_here(src, h))
+    });
+    if !any {
+        return None;
+    }
+    let mut copies = 0;
+    let mut loaded = Vec::with_capacity(read.loaded.len());
+    for (src, doc) in read.loaded.iter() {
+        let copy_here = |h: &crate::model::Handler| copy_here(src, h);
+        let mut doc = doc.clone();
+        doc.rules.retain_mut(|rule| {
+            let before = rule.handlers.len();
+            rule.handlers.retain(|h| !copy_here(h));
+            copies += before - rule.handlers.len();
+            before == 0 || !rule.handlers.is_empty()
+        });
+        loaded.push((src.clone(), doc));
+    }
+    let inputs = Inputs {
+        loaded: ManuallyDrop::new(loaded),
+        unread: read.unread.clone(),
+        unread_errors: read.unread_errors.clone(),
+    };
+    Some((inputs, copies))
 }
 
 /// The inputs `to`'s agent reads itself, as indices into `read.loaded` (a project's
@@ -348,10 +415,11 @@ fn convert_to(
     opts: &Options,
     to: Dialect,
     conversion: &convert::Conversion,
-    sources: &[&str],
+    written_from: Written,
     several: bool,
     own_file: Option<&Path>,
 ) -> Result<(Option<serde_json::Value>, i32), Error> {
+    let sources = written_from.sources;
     if to.config().scripts.is_some() {
         return convert_to_scripts(opts, to, conversion, several);
     }
@@ -421,7 +489,22 @@ fn convert_to(
             );
             (None, None)
         }
-        Some(path) => write_file(opts, merge, conversion, sources, path, before, &text)?,
+        Some(path) => {
+            let (written, diff) = write_file(
+                opts,
+                merge,
+                conversion,
+                sources,
+                path,
+                before.clone(),
+                &text,
+            )?;
+            if let (Some(before), Some(_)) = (&before, &written) {
+                let reviewed = written_from.reviewed;
+                trust_after_write(opts, conversion, reviewed, path, before)?;
+            }
+            (written, diff)
+        }
         None => (None, None),
     };
     let code = if opts.strict && lossy { EXIT_LOSSES } else { 0 };
@@ -446,6 +529,80 @@ fn convert_to(
         code,
     };
     Ok(report(opts, to, conversion, several, done, print))
+}
+
+/// The input files of one `convert` run, for a target's write.
+struct Written<'a> {
+    sources: &'a [&'a str],
+    /// Whether every input is trusted as it is and read as the agent's it was reviewed as
+    /// ([`inputs_reviewed`]).
+    reviewed: bool,
+}
+
+/// Whether every input is a hook file trusted with its content as it is, and read as the
+/// dialect it was reviewed as: a Droid file read `--from claude` runs its commands with
+/// another agent's payload and answers than the ones reviewed (as `hookx sync` refuses a
+/// manifest's `from` that misreads a source, attacks row 33).
+fn inputs_reviewed(opts: &Options, read: &Inputs) -> bool {
+    if !opts.write {
+        return false;
+    }
+    let Ok(ctx) = crate::discover::Context::resolve(Some(&opts.project), None) else {
+        return false;
+    };
+    read.loaded.iter().all(|(src, doc)| {
+        src.path != "-"
+            && crate::discover::find(&ctx, Path::new(&src.path)).is_ok_and(|found| {
+                found.dialect == doc.dialect
+                    && crate::trust::is_trusted(&ctx, &found) == crate::trust::TrustState::Trusted
+            })
+    })
+}
+
+/// After `--write` into a file the user had trusted: hookx's edit keeps the trust where every
+/// input is trusted as it is and the entries run what was reviewed (this hookx, or the
+/// commands as written with nothing lost), as `hookx sync` asks; else the file is changed since
+/// trusted, and that is said, since `hookx run` then runs none of its hooks, the user's own
+/// among them (attacks row 243: the user's guard was skipped under every routed host).
+fn trust_after_write(
+    opts: &Options,
+    conversion: &convert::Conversion,
+    inputs_reviewed: bool,
+    path: &Path,
+    before: &str,
+) -> Result<(), Error> {
+    let Ok(ctx) = crate::discover::Context::resolve(Some(&opts.project), None) else {
+        return Ok(());
+    };
+    let Ok(after) = std::fs::read(path) else {
+        return Ok(());
+    };
+    let reviewed_runs = match opts.wrap {
+        true => crate::route::is_this_hookx(&opts.hookx),
+        false => conversion.losses.is_empty(),
+    };
+    if reviewed_runs
+        && inputs_reviewed
+        && crate::trust::keep_trusted(&ctx, path, before.as_bytes(), &after)?
+    {
+        return Ok(());
+    }
+    let was_trusted = crate::discover::find(&ctx, path).is_ok_and(|found| {
+        found.identity().is_some_and(|id| {
+            let hash = crate::hash::sha256_hex(before.as_bytes());
+            crate::trust::TrustStore::load_or_empty(&ctx).state_of(id, Some(&hash))
+                == crate::trust::TrustState::Trusted
+        })
+    });
+    if was_trusted && !opts.json {
+        let shown = ctx.display(&std::fs::canonicalize(path).unwrap_or(path.to_path_buf()));
+        errln!(
+            "note: you had trusted {shown}; what this wrote into it is not reviewed, so `hookx \
+             run` runs none of its hooks, yours among them, until you review it and run `hookx \
+             trust {shown}`"
+        );
+    }
+    Ok(())
 }
 
 /// What converting into one target did, for [`report`].

@@ -632,9 +632,19 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
         report
             .switch_folders
             .extend(folders.into_iter().take(created_folders));
-        let listed = left.map_or_else(Vec::new, |t| crate::route::listed_keys(&t, switch));
+        let listed = left
+            .as_deref()
+            .map_or_else(Vec::new, |t| crate::route::listed_keys(t, switch));
         if opts.uninstall {
-            let off = wanted.iter().filter(|k| listed.contains(k)).count();
+            // A key another install records stays as hookx's: its user route runs the
+            // handler here (attacks row 245: said to be the user's, to be taken out).
+            let others = left
+                .as_deref()
+                .map_or_else(Vec::new, |t| crate::route::recorded_keys(t, switch));
+            let off = wanted
+                .iter()
+                .filter(|k| listed.contains(k) && !others.contains(k))
+                .count();
             if off > 0 {
                 report.still_off.push((path.clone(), switch.key, off));
             }
@@ -893,14 +903,20 @@ fn record_trust(
     before: Option<&str>,
     report: &mut Report,
 ) -> Result<(), Error> {
-    let routes_of = |text: Option<&str>| -> Vec<(String, String)> {
+    let named = crate::route::review_key_path(&opts.ctx.home, opts.host, path);
+    let routes_of = |text: Option<&str>, named: &Path| -> Vec<(String, String)> {
         text.and_then(|t| serde_json::from_str::<Value>(t).ok())
-            .map(|value| (trust.records)(path, &value, &is_own_route))
+            .map(|value| (trust.records)(named, &value, &is_own_route))
             .unwrap_or_default()
     };
     let records = match opts.uninstall {
-        true => routes_of(before),
-        false => routes_of(read_text(path).ok().as_deref()),
+        true => routes_of(before, &named),
+        false => routes_of(read_text(path).ok().as_deref(), &named),
+    };
+    // What an older hookx recorded under the home's real path (attacks row 240) goes too.
+    let stale = match opts.uninstall && named != path {
+        true => routes_of(before, path),
+        false => Vec::new(),
     };
     let file = opts.ctx.agent_file(opts.host, trust.file);
     if records.is_empty() && !file.exists() {
@@ -911,7 +927,11 @@ fn record_trust(
         let text = current.unwrap_or_default();
         let edited = match opts.uninstall {
             true => {
-                let keys: Vec<String> = records.iter().map(|(k, _)| k.clone()).collect();
+                let keys: Vec<String> = records
+                    .iter()
+                    .chain(&stale)
+                    .map(|(k, _)| k.clone())
+                    .collect();
                 (trust.unset)(text, &keys)
             }
             false => (trust.set)(text, &records),
@@ -1054,7 +1074,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     let read_there = opts.ctx.agent_file(host, rel);
     if opts.scope == InstallScope::User
         && !opts.uninstall
-        && read_there != opts.ctx.home.join(rel)
+        && !crate::context::same_place(&read_there, &opts.ctx.home.join(rel))
         && let Some(var) = host.def().home_var.as_ref()
     {
         eprintln!(

@@ -770,15 +770,22 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
             })
             .map(|(i, _)| i)
             .collect();
+        // Nor are a source's copies of the target's own rules (attacks row 252).
+        let homeward = conv::without_copies_of(&copts, &inputs, spec.to);
+        let inputs_here = homeward.as_ref().map_or(&inputs, |(read, _)| read);
         let conversion = match native.is_empty() {
-            true => conv::conversion(&inputs, &copts, spec.to)?,
+            true => conv::conversion(inputs_here, &copts, spec.to),
             false => {
-                let some = conv::without(&inputs, &native);
+                let some = conv::without(inputs_here, &native);
                 let conversion = conv::conversion(&some, &copts, spec.to);
                 drop(std::mem::ManuallyDrop::into_inner(some.loaded));
-                conversion?
+                conversion
             }
         };
+        if let Some((read, _)) = homeward {
+            drop(std::mem::ManuallyDrop::into_inner(read.loaded));
+        }
+        let conversion = conversion?;
         read_natively.push(
             native
                 .iter()

@@ -239,6 +239,9 @@ fn review(store: &TrustStore, pending: &[Pending<'_>], quiet: usize) -> String {
                 p.routes
             ));
         }
+        for line in switches(source) {
+            out.push_str(&format!("  {line}\n"));
+        }
         if let Some(r) = record.filter(|_| p.why == Why::Changed) {
             match (
                 store.trusted_copy(&r.sha256),
@@ -270,6 +273,55 @@ fn review(store: &TrustStore, pending: &[Pending<'_>], quiet: usize) -> String {
         ));
     }
     out
+}
+
+/// What trusting a project's `source` lets its settings turn off beyond its own hooks, said on
+/// the review
+/// (attacks row 229): its agent's kill switch (Claude's `disableAllHooks`, Gemini's
+/// `hooksConfig.enabled`) and its list of handlers never run (Gemini's `hooksConfig.disabled`)
+/// reach the hooks of the user's own files too once it is trusted, and the review showed only
+/// the file's hooks.
+fn switches(source: &Source) -> Vec<String> {
+    use crate::tables::Scope;
+    let shared = matches!(source.scope, Scope::Project | Scope::Local);
+    let Some(doc) = source.document().filter(|_| shared) else {
+        return Vec::new();
+    };
+    let def = source.dialect.def();
+    let here = |locations: &[&str]| locations.contains(&source.location.id);
+    let mut lines = Vec::new();
+    if let Some(switch) = def
+        .kill_switch
+        .as_ref()
+        .filter(|k| here(k.locations) && k.is_off(doc))
+    {
+        let key = match switch.inner {
+            Some(inner) => format!("{}.{inner}", switch.key),
+            None => switch.key.to_string(),
+        };
+        lines.push(format!(
+            "and `{key}` turns off every {} hook, those of your own files too",
+            def.display
+        ));
+    }
+    if let Some(list) = def.disabled_handlers.as_ref().filter(|l| here(l.locations)) {
+        let labels: Vec<String> = list
+            .labels(&doc.extra)
+            .map(|l| format!("`{}`", one_line(l)))
+            .collect();
+        if !labels.is_empty() {
+            lines.push(format!(
+                "and `{}.{}` turns off every {} hook named {} (its `{}`, else its command), \
+                 those of your own files too",
+                list.key,
+                list.inner,
+                def.display,
+                labels.join(", "),
+                list.label_key
+            ));
+        }
+    }
+    lines
 }
 
 fn plural(n: usize) -> &'static str {

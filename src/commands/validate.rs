@@ -69,6 +69,9 @@ pub fn check(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
     checker
         .diagnostics
         .extend(crate::config::strict_load::wrong_setting_types(src, doc));
+    checker
+        .diagnostics
+        .extend(crate::config::strict_load::refused_handlers(src, doc));
     for rule in &doc.rules {
         checker.rule(doc, rule);
     }
@@ -370,7 +373,11 @@ impl Checker<'_> {
                     "write a number of seconds above 0, or leave `{key}` out"
                 )),
             );
-        } else if handler.timeout == Some(0) && !dialect.config().zero_timeout_is_none {
+        } else if handler.timeout == Some(0)
+            && !dialect.config().zero_timeout_is_none
+            // Said as an error where the agent refuses it ([`strict_load::refused_handlers`]).
+            && !dialect.config().strict_load.is_some_and(|s| s.zero_timeout)
+        {
             let default = dialect
                 .default_flavor()
                 .tables()

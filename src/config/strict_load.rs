@@ -3,10 +3,12 @@
 //! error that says so; `doctor` and `simulate` say the file's hooks run under none of that agent.
 
 use super::syntax::{self, Format};
+use crate::config::walk::HandlerAt;
 use crate::diag::{Diagnostic, Severity};
+use crate::model::HandlerKind;
 use crate::positions::escape;
 use crate::source::SourceFile;
-use crate::tables::{Dialect, Document, Rule};
+use crate::tables::{Dialect, Document, HandlerField, Rule, RuleShape};
 use serde_json::Value;
 
 /// A warning for each top-level key the file's kind does not hold besides its hooks.
@@ -62,6 +64,92 @@ pub fn wrong_setting_types(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> 
             })
         })
         .collect()
+}
+
+/// An error for each handler its agent refuses though hookx reads it: a timeout of 0
+/// ([`crate::tables::StrictLoad::zero_timeout`]), a handler of a type hookx keeps as written
+/// without a key its agent needs ([`crate::tables::StrictLoad::service_needs`]: Claude's `http`
+/// without a `url` that is a URL, `mcp_tool` without `server`).
+pub fn refused_handlers(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
+    let Some(strict) = doc.dialect.config().strict_load else {
+        return Vec::new();
+    };
+    let Some(seen) = seen(src, doc.dialect) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut refuse = |pointer: String, message: String| {
+        let message = format!("{message}; {seen}");
+        let mut diag = match syntax::locate(src, &pointer) {
+            Some(o) => Diagnostic::at_offset(Severity::Error, src, o, message),
+            None => Diagnostic::at_line_col(Severity::Error, src, 1, 1, message),
+        };
+        diag.pointer = Some(pointer);
+        out.push(diag);
+    };
+    let timeout_key = doc.dialect.config().key(HandlerField::Timeout);
+    // The file as written: hookx keeps the keys it does not know, not their JSON types.
+    let raw = syntax::parse_json(src).ok();
+    let at_pointer = |p: &str| raw.as_ref().and_then(|v| v.pointer(p));
+    for rule in &doc.rules {
+        if strict.null_matcher
+            && rule.shape == RuleShape::Group
+            && at_pointer(&format!("{}/matcher", rule.origin.pointer)).is_some_and(|m| m.is_null())
+        {
+            refuse(
+                format!("{}/matcher", rule.origin.pointer),
+                "`matcher` is null".to_string(),
+            );
+        }
+        for (i, handler) in rule.handlers.iter().enumerate() {
+            let index = (rule.shape == RuleShape::Group).then_some(i);
+            let at = HandlerAt {
+                rule: &rule.origin.pointer,
+                index,
+            };
+            if let Some(key) = timeout_key.filter(|_| strict.zero_timeout)
+                && handler.timeout == Some(0)
+            {
+                refuse(format!("{at}/{key}"), format!("`{key}` is 0"));
+            }
+            for &(key, wanted) in strict.handler_key_types {
+                let pointer = format!("{at}/{}", escape(key));
+                let Some(found) = at_pointer(&pointer).map(crate::diag::json_type) else {
+                    continue;
+                };
+                if found != wanted {
+                    refuse(pointer, format!("`{key}` must be {wanted}, found {found}"));
+                }
+            }
+            let HandlerKind::Service(service) = &handler.kind else {
+                continue;
+            };
+            let needs = strict.service_needs.iter();
+            for &(_, key, url) in needs.filter(|n| n.0 == service.type_name) {
+                let value = handler.extra.get(key).and_then(serde_json::Value::as_str);
+                if !value.is_some_and(|v| !url || is_url(v)) {
+                    let what = if url { " that is a URL" } else { "" };
+                    let message = format!(
+                        "a `{}` handler needs `{key}`, a string{what}",
+                        service.type_name
+                    );
+                    refuse(at.to_string(), message);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether `text` reads as a URL: a scheme, then `:` and something (`new URL()` takes no less).
+fn is_url(text: &str) -> bool {
+    let Some((scheme, rest)) = text.split_once(':') else {
+        return false;
+    };
+    let mut chars = scheme.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || "+.-".contains(c))
+        && !rest.is_empty()
 }
 
 /// Whether a refusal at `pointer` (into a file of `dialect`) takes the whole file out, not just
@@ -126,10 +214,24 @@ pub fn mark_reader_errors(src: &SourceFile, dialect: Dialect, reader: &mut [Diag
         return;
     }
     for d in reader.iter_mut().filter(|d| d.severity == Severity::Error) {
+        if !agent_refuses(dialect, d) {
+            continue;
+        }
         if !d.message.ends_with(seen) {
             d.message = format!("{}; {seen}", d.message);
         }
     }
+}
+
+/// Whether the agent of `dialect` refuses what the reader's error `d` is about: all but an
+/// event that is `null`, where it takes that as none
+/// ([`crate::tables::StrictLoad::null_event_is_none`]; the reader's words, `config::walk`).
+pub fn agent_refuses(dialect: Dialect, d: &Diagnostic) -> bool {
+    let null_event_is_none = dialect
+        .config()
+        .strict_load
+        .is_some_and(|s| s.null_event_is_none);
+    !(null_event_is_none && d.message.ends_with("event must hold an array, found null"))
 }
 
 /// The first form in `src` (read as `doc`, with the reader's `diagnostics`) for which its
@@ -145,6 +247,7 @@ pub fn refused_whole(
     all.extend(unknown_top_keys(src, doc));
     apply(src, doc.dialect, &mut all);
     all.extend(wrong_setting_types(src, doc));
+    all.extend(refused_handlers(src, doc));
     all.into_iter().find(|d| {
         d.severity == Severity::Error
             && d.message.ends_with(seen)

@@ -785,7 +785,11 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: true,
     },
     route_trust: None,
-    home_var: None,
+    home_var: Some(crate::tables::HomeVar {
+        var: "CLAUDE_CONFIG_DIR",
+        dir: ".claude",
+        source: "claude-facts.md: the user's settings are `$CLAUDE_CONFIG_DIR/settings.json` when it is set (live, Claude Code 2.1.332, attacks row 220)",
+    }),
     presence: crate::tables::Presence {
         programs: &["claude"],
         installs: &[".claude/local/claude", ".local/bin/claude"],
@@ -810,7 +814,12 @@ const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
     needs_type: true,
     whole_seconds: false,
     known_top_keys: false,
-    reader_errors: false,
+    // Live (attacks rows 253-254): an entry hookx's reader refuses (an unknown type, a command
+    // that is no string, a matcher that is a number, a timeout that is no positive number), a
+    // timeout of 0, an `http` handler without a `url` that is a URL, an `mcp_tool` one without
+    // `server`, an `if`, `shell` or `headers` of another type, a `null` matcher: Claude Code
+    // 2.1.332 runs none of the file's hooks. An event that is `null` it takes as none.
+    reader_errors: true,
     setting_types: &[
         ("/model", "a string"),
         ("/env", "an object"),
@@ -823,6 +832,19 @@ const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
         ("/enabledPlugins", "an object"),
     ],
     whole_file_on: Some(&[EventKind::PreToolUse, EventKind::PermissionRequest]),
+    zero_timeout: true,
+    service_needs: &[
+        ("http", "url", true),
+        ("mcp_tool", "server", false),
+        ("mcp_tool", "tool", false),
+    ],
+    handler_key_types: &[
+        ("if", "a string"),
+        ("shell", "a string"),
+        ("headers", "an object"),
+    ],
+    null_matcher: true,
+    null_event_is_none: true,
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {

@@ -502,6 +502,11 @@ const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
     reader_errors: false,
     setting_types: &[],
     whole_file_on: None,
+    zero_timeout: false,
+    service_needs: &[],
+    handler_key_types: &[],
+    null_matcher: false,
+    null_event_is_none: false,
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {
@@ -865,9 +870,16 @@ pub mod trust {
         Some(state.get(key)?.get("trusted_hash")?.as_str()?.to_string())
     }
 
-    /// The `trusted_hash` the config text records for `key`, if any.
+    /// The `trusted_hash` the config text records for `key`, if the record holds: not
+    /// `enabled = false`, which turns the handler off whatever its hash (codex-facts, source;
+    /// attacks row 227).
     pub fn recorded(text: &str, key: &str) -> Option<String> {
-        trusted(&parse(text).ok()?, key)
+        let doc = parse(text).ok()?;
+        let record = doc.get("hooks")?.get("state")?.get(key)?;
+        if record.get("enabled").and_then(|e| e.as_bool()) == Some(false) {
+            return None;
+        }
+        trusted(&doc, key)
     }
 
     /// The lines of the table under `header`: its header line and the lines up to the next

@@ -680,7 +680,11 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: false,
     },
     route_trust: None,
-    home_var: None,
+    home_var: Some(crate::tables::HomeVar {
+        var: "COPILOT_HOME",
+        dir: ".copilot",
+        source: "copilot-facts.md: `~/.copilot` is `$COPILOT_HOME` when it is set (Copilot CLI 1.0.102, `resolveCopilotHome`: user hooks and settings)",
+    }),
     presence: crate::tables::Presence {
         programs: &["copilot"],
         installs: &[".local/bin/copilot"],

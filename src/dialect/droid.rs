@@ -317,6 +317,11 @@ const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
     reader_errors: true,
     setting_types: &[],
     whole_file_on: None,
+    zero_timeout: false,
+    service_needs: &[],
+    handler_key_types: &[],
+    null_matcher: false,
+    null_event_is_none: false,
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {

@@ -424,7 +424,11 @@ pub static DEF: DialectDef = DialectDef {
         names_project_route: true,
     },
     route_trust: None,
-    home_var: None,
+    home_var: Some(crate::tables::HomeVar {
+        var: "QWEN_HOME",
+        dir: ".qwen",
+        source: "qwen-facts.md: `~/.qwen` is `$QWEN_HOME` when it is set (Qwen Code 0.24.4, `Storage.getGlobalQwenDir`)",
+    }),
     presence: crate::tables::Presence {
         programs: &["qwen"],
         installs: &[],

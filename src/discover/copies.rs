@@ -27,6 +27,8 @@ struct Copy {
     /// The script's own folder and name ([`move_back`]).
     origin: PathBuf,
     name: std::ffi::OsString,
+    /// The neighbours linked beside the copy ([`link_neighbours`]).
+    linked: Vec<std::ffi::OsString>,
 }
 
 static COPIES: Mutex<Vec<Copy>> = Mutex::new(Vec::new());
@@ -81,7 +83,7 @@ fn make_in(tmp: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
         file.set_permissions(std::fs::Permissions::from_mode(mode | 0o400))?;
     }
     drop(file);
-    link_neighbours(path, bytes, dir.path());
+    let linked = link_neighbours(path, bytes, dir.path());
     let origin = path
         .parent()
         .and_then(|p| std::path::absolute(p).ok())
@@ -94,6 +96,7 @@ fn make_in(tmp: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
             _lock: lock,
             origin,
             name: name.to_os_string(),
+            linked,
         });
     Ok(copy)
 }
@@ -109,15 +112,15 @@ const MAX_ENTRIES: usize = 65_536;
 /// Those the script names (`bytes`, its text) come first, so that many other files beside it
 /// (a logger's, row 165) do not crowd its helpers out. The links lead to what the agent would
 /// read (the helper is no more reviewed than there); the script's own bytes stay the copy's.
-/// Best effort: a link not made leaves the copy as it was before.
-fn link_neighbours(script: &Path, bytes: &[u8], dir: &Path) {
+/// Best effort: a link not made leaves the copy as it was before. Returns the names linked.
+fn link_neighbours(script: &Path, bytes: &[u8], dir: &Path) -> Vec<std::ffi::OsString> {
     #[cfg(unix)]
     {
         let Some(folder) = script.parent().and_then(|p| std::path::absolute(p).ok()) else {
-            return;
+            return Vec::new();
         };
         let Ok(entries) = std::fs::read_dir(&folder) else {
-            return;
+            return Vec::new();
         };
         let own = script.file_name();
         let text = String::from_utf8_lossy(bytes);
@@ -127,9 +130,17 @@ fn link_neighbours(script: &Path, bytes: &[u8], dir: &Path) {
             .map(|e| e.file_name())
             .filter(|n| Some(n.as_os_str()) != own && !n.to_string_lossy().starts_with(LOCK))
             .partition(|n| text.contains(n.to_string_lossy().as_ref()));
-        for name in named.iter().chain(&others).take(MAX_NEIGHBOURS) {
-            let _ = std::os::unix::fs::symlink(folder.join(name), dir.join(name));
-        }
+        named
+            .into_iter()
+            .chain(others)
+            .take(MAX_NEIGHBOURS)
+            .filter(|name| std::os::unix::fs::symlink(folder.join(name), dir.join(name)).is_ok())
+            .collect()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (script, bytes, dir);
+        Vec::new()
     }
 }
 
@@ -236,35 +247,89 @@ pub fn remove() {
             .unwrap_or_else(|poisoned| poisoned.into_inner()),
     );
     for copy in &copies {
-        move_back(copy.dir.path(), &copy.origin, &copy.name);
+        move_back(copy.dir.path(), &copy.origin, &copy.name, &copy.linked);
     }
     drop(copies);
 }
 
-/// Moves the regular files a script made beside its copy in `dir` (not the copy, its lock or
-/// a link to a neighbour) to the script's own folder `origin`, where its agent would have made
-/// them (attacks row 197: a logger's `"$(dirname "$0")/audit.log"` went with the folder, and
-/// the log was never written), never over an entry already there. Best effort, as the links.
-fn move_back(dir: &Path, origin: &Path, own: &std::ffi::OsStr) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
+/// Moves the regular files and folders a script made beside its copy in `dir` (not the copy,
+/// its lock or a link to a neighbour) to the script's own folder `origin`, where its agent
+/// would have made them (attacks row 197: a logger's `"$(dirname "$0")/audit.log"` went with
+/// the folder, and the log was never written; row 221: the same for `"$here/logs/audit.log"`
+/// after a `mkdir -p "$here/logs"`), never over an entry already there, but for a neighbour
+/// the script itself replaced: a file where its link was (`mv state.tmp state`, an atomic
+/// update; row 230) takes the neighbour's place, as it would have beside the script. At most
+/// [`MAX_NEIGHBOURS`] entries in all. Best effort, as the links.
+fn move_back(dir: &Path, origin: &Path, own: &std::ffi::OsStr, linked: &[std::ffi::OsString]) {
+    let mut left = MAX_NEIGHBOURS;
+    carry(dir, origin, Some(own), linked, &mut left);
+}
+
+/// [`move_back`] of the entries of the folder `from` into the folder `to`, `own` (the copy)
+/// and the lock left out, the neighbours `replaced` over their originals, `left` entries at
+/// most.
+fn carry(
+    from: &Path,
+    to: &Path,
+    own: Option<&std::ffi::OsStr>,
+    replaced: &[std::ffi::OsString],
+    left: &mut usize,
+) {
+    let Ok(entries) = std::fs::read_dir(from) else {
         return;
     };
-    for entry in entries.flatten().take(MAX_NEIGHBOURS) {
+    for entry in entries.flatten() {
+        let Some(rest) = left.checked_sub(1) else {
+            return;
+        };
+        *left = rest;
         let name = entry.file_name();
-        let made = entry.file_type().is_ok_and(|t| t.is_file());
-        if !made || name == own || name.to_string_lossy().starts_with(LOCK) {
+        if Some(name.as_os_str()) == own || name.to_string_lossy().starts_with(LOCK) {
             continue;
         }
-        let (from, to) = (entry.path(), origin.join(&name));
+        let (source, target) = (entry.path(), to.join(&name));
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_file() && replaced.contains(&name) {
+            // Only over a file: a folder or a link put there since is left as it is.
+            if std::fs::symlink_metadata(&target).is_ok_and(|m| m.is_file()) {
+                let _ = replace(&source, &target);
+            }
+            continue;
+        }
         // A link where both are on one file system; else a copy. Neither replaces a file.
-        if std::fs::hard_link(&from, &to).is_err() {
-            let _ = std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&to)
-                .and_then(|mut out| std::io::copy(&mut std::fs::File::open(&from)?, &mut out));
+        if kind.is_file() && std::fs::hard_link(&source, &target).is_err() {
+            let _ = new_copy(&source, &target);
+        }
+        // A folder it made: made there too, never into one already there.
+        if kind.is_dir() && std::fs::create_dir(&target).is_ok() {
+            carry(&source, &target, None, &[], left);
         }
     }
+}
+
+/// A copy of `source` made at `target`, which must not exist.
+fn new_copy(source: &Path, target: &Path) -> std::io::Result<u64> {
+    let mut out = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(target)?;
+    std::io::copy(&mut std::fs::File::open(source)?, &mut out)
+}
+
+/// `source` put in `target`'s place in one step: linked or copied beside it under a name of
+/// hookx's, then renamed over it.
+fn replace(source: &Path, target: &Path) -> std::io::Result<()> {
+    let mut name = std::ffi::OsString::from(".");
+    name.push(target.file_name().unwrap_or_default());
+    name.push(format!(".hookx-{}", std::process::id()));
+    let beside = target.with_file_name(name);
+    std::fs::hard_link(source, &beside).or_else(|_| new_copy(source, &beside).map(|_| ()))?;
+    // Only what this made goes again.
+    std::fs::rename(&beside, target).inspect_err(|_| {
+        let _ = std::fs::remove_file(&beside);
+    })
 }
 
 #[cfg(all(test, unix))]

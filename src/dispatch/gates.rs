@@ -115,6 +115,7 @@ pub struct Review {
     value: Value,
     records: String,
     host: Dialect,
+    /// The file as the agent names it in its keys ([`crate::route::review_key_path`]).
     path: std::path::PathBuf,
     /// The records' file as people read it.
     shown: String,
@@ -142,7 +143,7 @@ impl Review {
             value,
             records,
             host,
-            path: source.path.clone(),
+            path: crate::route::review_key_path(&ctx.home, host, &source.path),
             shown: ctx.display(&file),
         })
     }

@@ -25,6 +25,46 @@ pub struct HostEvent {
     /// ([`crate::protocol::payload::detect_hosts`]), as the flavour each would send it in:
     /// the answer must be one each of them reads ([`answer_all`]).
     pub also: Vec<Flavor>,
+    /// With `--host`, where the payload is another agent's that runs this host's files
+    /// itself, the flavour it reads their answers in ([`reader_of_route`]): the answer is
+    /// written in it.
+    pub read_as: Option<Flavor>,
+}
+
+impl HostEvent {
+    /// The flavour the answer is written in.
+    pub fn answered_as(&self) -> Flavor {
+        self.read_as.unwrap_or(self.host)
+    }
+}
+
+/// Where `payload` is another agent's (by its shape alone) that runs `host`'s files itself,
+/// the flavour it gives their handlers ([`crate::tables::ConfigSpec::reads_foreign_as`]): VS
+/// Code runs Copilot's `.github/hooks` and `~/.copilot/hooks`, hookx's Copilot route and the
+/// wrapped entries of a Copilot file among them, with its own payload, and reads its own
+/// answer form there (vscode-facts: `hookSpecificOutput.permissionDecision`), not Copilot's
+/// top-level one: a deny written in Copilot's form was lost (attacks row 224).
+fn reader_of_route(payload: &[u8], host: Dialect) -> Option<Flavor> {
+    let reads = |d: &Dialect| {
+        d.config()
+            .reads_foreign_as
+            .iter()
+            .find(|(of, _)| *of == host)
+            .map(|(_, flavor)| *flavor)
+    };
+    if !Dialect::all()
+        .iter()
+        .any(|d| *d != host && reads(d).is_some())
+    {
+        return None;
+    }
+    let value =
+        serde_json::from_slice::<serde_json::Value>(&crate::protocol::payload::readable(payload))
+            .ok()?;
+    match crate::protocol::payload::detect_hosts(&value)[..] {
+        [sender] if sender != host => reads(&sender),
+        _ => None,
+    }
 }
 
 /// Reads the host's payload from stdin.
@@ -123,11 +163,13 @@ pub fn decode(
         .unwrap_or_else(|| PathBuf::from("."));
     // Handlers run elsewhere (their `cwd`) and are told this path: it must not be relative.
     let project = std::path::absolute(&project).unwrap_or(project);
+    let read_as = host.and_then(|h| reader_of_route(payload, h));
     Ok(HostEvent {
         host: flavor,
         event,
         project,
         also,
+        read_as,
     })
 }
 
@@ -314,7 +356,7 @@ pub fn senders_own_route_answers(
         let file = crate::route::target(&ctx.home, &ctx.project, *sender, InstallScope::User);
         names
             .iter()
-            .any(|name| crate::route::has_route(&file, *sender, name))
+            .any(|name| crate::route::has_route(&ctx.home, &file, *sender, name))
     };
     let routed: Vec<Dialect> = Dialect::all()
         .iter()

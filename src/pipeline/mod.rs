@@ -134,7 +134,7 @@ pub fn unreadable_command_line(host: Option<&str>, event: Option<&str>, why: &st
             return 0;
         }
         if let Ok(hosted) = host::decode(&payload, host, event, None) {
-            known.decoded(hosted.host, &hosted.also, &hosted.event.kind);
+            known.decoded(hosted.answered_as(), &hosted.also, &hosted.event.kind);
         }
     }
     host::print(
@@ -422,7 +422,13 @@ fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Err
 /// Step 5 for `run` and `exec`: the host answer (one every agent the payload may be from
 /// reads, [`host::answer_all`], else the failure policy's for no agent).
 fn host_answer(dispatch: &Dispatch, hosted: &host::HostEvent) -> HostAnswer {
-    match host::answer_all(hosted, &dispatch.outcome, dispatch.answer.clone()) {
+    let answer = match hosted.read_as {
+        Some(flavor) => {
+            crate::protocol::answer::encode_answer(flavor, &hosted.event, &dispatch.outcome)
+        }
+        None => dispatch.answer.clone(),
+    };
+    match host::answer_all(hosted, &dispatch.outcome, answer) {
         Ok(answer) => answer,
         Err(why) => failure::answer(None, Some(&hosted.event.kind), &why),
     }
@@ -467,7 +473,7 @@ fn decode(
     known: &failure::Context,
 ) -> Result<host::HostEvent, Error> {
     let hosted = host::decode(payload, host, event, project)?;
-    known.decoded(hosted.host, &hosted.also, &hosted.event.kind);
+    known.decoded(hosted.answered_as(), &hosted.also, &hosted.event.kind);
     guard::injected_panic();
     Ok(hosted)
 }

@@ -144,6 +144,23 @@ fn route_parts(command: &str) -> Option<(String, String)> {
         .find_map(|simple| route_of(simple.iter().flatten().map(String::as_str)))
 }
 
+/// The home a routing command names (`--home DIR`, `--home=DIR`), if it names one: the user's
+/// trust store and hooks are read there.
+pub fn route_home(command: &str) -> Option<String> {
+    let words = shell_words(command)?;
+    words.split(|w| w.is_none()).find_map(|simple| {
+        let simple: Vec<&str> = simple.iter().flatten().map(String::as_str).collect();
+        route_of(simple.iter().copied())?;
+        simple
+            .iter()
+            .enumerate()
+            .find_map(|(i, w)| match w.strip_prefix("--home=") {
+                Some(dir) => Some(dir.to_string()),
+                None => (*w == "--home").then(|| simple.get(i + 1).map(|d| d.to_string()))?,
+            })
+    })
+}
+
 /// Whether the shell could start the program of the routing command `command`: a path (with a
 /// `/`) to an executable file, or a name found executable in a folder of `PATH`, as the shell
 /// looks it up. A route whose hookx is gone exits 127, which every host reads as a

@@ -26,7 +26,7 @@ mod switch;
 
 pub use entry::{
     Program, hookx_handler_can_run, is_hookx_entry, is_hookx_handler, is_hookx_program,
-    is_plain_route, is_this_hookx, route_can_run, route_command, route_host, route_key,
+    is_plain_route, is_this_hookx, route_can_run, route_command, route_home, route_host, route_key,
 };
 pub use file::{Created, is_own_route};
 pub(crate) use file::{
@@ -35,7 +35,9 @@ pub(crate) use file::{
 };
 pub use plugin::{PluginFile, converted_document, is_own_plugin, plugin_files, plugin_routes};
 pub(crate) use plugin::{converted_plugin, plugin_text};
-pub use switch::{HOME_OWNER, created_folders, listed_keys, recorded_owners, switch_text};
+pub use switch::{
+    HOME_OWNER, created_folders, listed_keys, recorded_keys, recorded_owners, switch_text,
+};
 
 use crate::config::edit::{JsonText, Seg};
 use crate::config::scripts;
@@ -78,9 +80,7 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
     let Some(user_dir) = user.parent() else {
         return false;
     };
-    let same = |a: &Path, b: &Path| {
-        a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
-    };
+    let same = crate::context::same_place;
     if same(user_dir, hook_dir) {
         return false;
     }
@@ -93,11 +93,42 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
     {
         return false;
     }
-    let routes: Vec<String> = user_route_commands(&user, host, event)
-        .into_iter()
-        .filter(|command| route_can_run(command))
-        .collect();
+    let routes = answering_routes(home, &user, host, event);
     !routes.is_empty() && reviewed(home, &user, host, &routes) && !refused_whole(&user, host)
+}
+
+/// The path by which `host` names `file` in its review keys ([`crate::tables::RouteTrust`]):
+/// its user hook file below `home` is named below the agent's folder variable made canonical
+/// where that names the same folder, else below `$HOME` as it is set, links unresolved (Codex
+/// 0.171.0's `hooks/list`: `$CODEX_HOME` canonical, `$HOME/.codex` as spelled). hookx's home
+/// is the real path: keyed by it, the record of a route in a home reached through a symbolic
+/// link named no file Codex reads, and Codex skipped the route silently (attacks row 240).
+/// Any other file as it is. The variables are read from the environment: a project that set
+/// them could at worst make a review look missing, and a handler run twice.
+pub fn review_key_path(home: &Path, host: Dialect, file: &Path) -> PathBuf {
+    let rel = host.config().install_user;
+    if file != home.join(rel) {
+        return file.to_path_buf();
+    }
+    let set = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let real = |path: &Path| path.canonicalize().ok();
+    if let Some(var) = host.def().home_var.as_ref()
+        && let Some(value) = set(var.var).as_deref().and_then(real)
+        && real(&home.join(var.dir)).as_ref() == Some(&value)
+        && let Ok(rest) = Path::new(rel).strip_prefix(var.dir)
+    {
+        return value.join(rest);
+    }
+    match set("HOME") {
+        Some(spelled) if real(&spelled).as_deref() == real(home).as_deref() => {
+            std::path::absolute(&spelled).unwrap_or(spelled).join(rel)
+        }
+        _ => file.to_path_buf(),
+    }
 }
 
 /// Whether an agent that runs only the handlers its user reviewed ([`crate::tables::RouteTrust`],
@@ -120,7 +151,7 @@ fn reviewed(home: &Path, file: &Path, host: Dialect, routes: &[String]) -> bool 
         let command = handler.get("command").and_then(serde_json::Value::as_str);
         command.is_some_and(|c| routes.iter().any(|r| r == c))
     };
-    (review.records)(file, &value, &is_route)
+    (review.records)(&review_key_path(home, host, file), &value, &is_route)
         .iter()
         .any(|(key, hash)| (review.recorded)(&records, key).as_deref() == Some(hash))
 }
@@ -134,10 +165,12 @@ fn refused_whole(file: &Path, host: Dialect) -> bool {
             .is_ok_and(|src| crate::config::strict_load::refused_whole_text(&src, host).is_some())
 }
 
-/// Whether the host waits for a route's handler on every call: no condition of the user's on
-/// it (Claude's `"if": "Bash(*)"`), not run in the background (`"async": true`) (attacks row
-/// 196).
-fn answers_every_call(handler: &serde_json::Value, host: Dialect) -> bool {
+/// Whether the host waits for a route's handler on every call of `event`, as long as the route
+/// install writes: no condition of the user's on it (Claude's `"if": "Bash(*)"`), not run in
+/// the background (`"async": true`) (attacks row 196), and no shorter timeout than install
+/// writes (`"timeout": 30`: the host cuts the route off there, a slower guard with it, and
+/// reads that as a non-blocking error; attacks row 223).
+fn answers_every_call(handler: &serde_json::Value, host: Dialect, event: &str) -> bool {
     let config = host.config();
     let keys = &config.run_keys;
     let in_background = config.key(crate::tables::HandlerField::Async);
@@ -147,14 +180,51 @@ fn answers_every_call(handler: &serde_json::Value, host: Dialect) -> bool {
             .iter()
             .chain(&in_background)
             .all(|k| handler.get(*k) != Some(&serde_json::Value::Bool(true)))
+        && !shorter_timeout(handler, host, event)
 }
 
-/// Whether the host's file `file` (what [`target`] names) holds a route for `event` that can
-/// run ([`route_can_run`]).
-pub fn has_route(file: &Path, host: Dialect, event: &str) -> bool {
+/// Whether the route `handler` of `event` has a timeout shorter than the one install writes
+/// there ([`file::route_timeout`]), or one the host may read so (not a number).
+fn shorter_timeout(handler: &serde_json::Value, host: Dialect, event: &str) -> bool {
+    let kind = host
+        .flavors()
+        .flat_map(|f| f.tables().events.iter())
+        .find(|(_, name)| *name == event)
+        .map(|(kind, _)| kind);
+    let written = kind.and_then(|kind| file::route_timeout(host, kind));
+    let Some((key, written)) = written else {
+        return false;
+    };
+    handler.get(key).is_some_and(|timeout| {
+        let number = |v: &serde_json::Value| {
+            v.as_f64()
+                .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+        };
+        match (number(timeout), number(&written)) {
+            (Some(set), Some(written)) => set < written,
+            _ => true,
+        }
+    })
+}
+
+/// Whether the host's file `file` (what [`target`] names below `home`) holds a route for
+/// `event` that answers there ([`answering_routes`]).
+pub fn has_route(home: &Path, file: &Path, host: Dialect, event: &str) -> bool {
+    !answering_routes(home, file, host, event).is_empty()
+}
+
+/// The user's routes for `event` in `file` below `home` that answer for that home: their
+/// program can run ([`route_can_run`]) and they read no other home. A route reading another
+/// home (a settings file synced from another machine, with hookx at one path on both) finds
+/// none of this home's trust, and every guard is skipped there as untrusted (attacks row 222).
+fn answering_routes(home: &Path, file: &Path, host: Dialect, event: &str) -> Vec<String> {
     user_route_commands(file, host, event)
-        .iter()
-        .any(|command| route_can_run(command))
+        .into_iter()
+        .filter(|command| route_can_run(command))
+        .filter(|command| {
+            route_home(command).is_none_or(|h| crate::context::same_place(Path::new(&h), home))
+        })
+        .collect()
 }
 
 /// The command lines of the user's routes for `event` in the user's file `user` (for a host of
@@ -198,6 +268,29 @@ fn user_route_commands(user: &Path, host: Dialect, event: &str) -> Vec<String> {
             .as_str()
             .is_some_and(|m| ["", "*"].contains(&m) || Some(m) == host.def().route.matcher),
     };
+    // A route the user's own list turns off (Gemini's `hooksConfig.disabled`, by `name`, else
+    // command: attacks row 228) is none the agent runs.
+    let disabled: Vec<String> = host
+        .def()
+        .disabled_handlers
+        .as_ref()
+        .and_then(|list| {
+            let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+            Some(
+                list.labels(value.as_object()?)
+                    .map(str::to_string)
+                    .collect(),
+            )
+        })
+        .unwrap_or_default();
+    let turned_off = |handler: &serde_json::Value, line: &str| {
+        let label = host.def().disabled_handlers.as_ref().and_then(|list| {
+            handler
+                .get(list.label_key)
+                .and_then(serde_json::Value::as_str)
+        });
+        disabled.iter().any(|d| d == label.unwrap_or(line))
+    };
     find_any_routes(&entries, host)
         .into_iter()
         .filter(|&(i, _)| entries.get(i).is_some_and(every_call))
@@ -205,7 +298,7 @@ fn user_route_commands(user: &Path, host: Dialect, event: &str) -> Vec<String> {
             Some(j) => entries[i].get("hooks")?.get(j),
             None => entries.get(i),
         })
-        .filter(|handler| answers_every_call(handler, host))
-        .filter_map(|handler| route_line(handler, host))
+        .filter(|handler| answers_every_call(handler, host, event))
+        .filter_map(|handler| route_line(handler, host).filter(|l| !turned_off(handler, l)))
         .collect()
 }

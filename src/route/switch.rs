@@ -195,6 +195,21 @@ pub fn recorded_owners(current: &str, switch: &HookSwitch) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The keys hookx records for any install in the switch file's text `current`: listed there
+/// as hookx's, whoever else listed them too.
+pub fn recorded_keys(current: &str, switch: &HookSwitch) -> Vec<String> {
+    JsonText::new(current)
+        .value(&[Seg::from(switch.owned_key), Seg::from(switch.key)])
+        .as_ref()
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|owners| owners.values())
+        .filter_map(Value::as_array)
+        .flatten()
+        .filter_map(|k| k.as_str().map(str::to_string))
+        .collect()
+}
+
 /// The keys the switch file's text `current` lists (comments and trailing commas read as
 /// the host reads them).
 pub fn listed_keys(current: &str, switch: &HookSwitch) -> Vec<String> {

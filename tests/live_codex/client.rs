@@ -340,11 +340,18 @@ impl Sandbox {
     /// Asks `codex app-server` for its hook inventory of the project (`hooks/list`): each hook's
     /// `key`, `currentHash` and `trustStatus` as Codex computes them.
     pub fn hook_inventory(&self, bin: &Path) -> Value {
+        self.hook_inventory_as(bin, &self.home, Some(&self.home.join(".codex")))
+    }
+
+    /// [`Sandbox::hook_inventory`] with `HOME` (as spelled) and `CODEX_HOME` (unset: `None`).
+    pub fn hook_inventory_as(&self, bin: &Path, home: &Path, codex_home: Option<&Path>) -> Value {
         use std::io::{BufRead, BufReader, Write};
-        let mut child = Command::new(bin)
-            .env_clear()
-            .env("HOME", &self.home)
-            .env("CODEX_HOME", self.home.join(".codex"))
+        let mut cmd = Command::new(bin);
+        cmd.env_clear().env("HOME", home);
+        if let Some(codex_home) = codex_home {
+            cmd.env("CODEX_HOME", codex_home);
+        }
+        let mut child = cmd
             .env("PATH", std::env::var("PATH").unwrap_or_default())
             .env("LANG", "C.UTF-8")
             .arg("app-server")

@@ -521,16 +521,6 @@ fn unloadable(source: &Source, host: Dialect, runs: Runs) -> Option<Finding> {
     }
     if runs == Runs::Native
         && host == source.dialect
-        && let Some(d) = crate::dispatch::gates::refused_whole(source)
-    {
-        return Some(Finding::new(
-            Level::Error,
-            format!("{}:{}: {}", d.line, d.col, d.message),
-            Some(format!("hookx validate {}", shell_path(&source.display))),
-        ));
-    }
-    if runs == Runs::Native
-        && host == source.dialect
         && let Some((event, at)) = skipping_problem(source)
     {
         return Some(Finding::new(
@@ -542,6 +532,17 @@ fn unloadable(source: &Source, host: Dialect, runs: Runs) -> Option<Finding> {
                     .verified_with
                     .unwrap_or("documents only")
             ),
+            Some(format!("hookx validate {}", shell_path(&source.display))),
+        ));
+    }
+    // The reader's own errors are said above; what else the agent refuses whole, here.
+    if runs == Runs::Native
+        && host == source.dialect
+        && let Some(d) = crate::dispatch::gates::refused_whole(source)
+    {
+        return Some(Finding::new(
+            Level::Error,
+            format!("{}:{}: {}", d.line, d.col, d.message),
             Some(format!("hookx validate {}", shell_path(&source.display))),
         ));
     }
@@ -637,6 +638,7 @@ fn skipping_problem(source: &Source) -> Option<(EventKind, String)> {
         .diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Error)
+        .filter(|d| crate::config::strict_load::agent_refuses(source.dialect, d))
         .find_map(|d| {
             let pointer = d.pointer.as_deref()?;
             let key = pointer
@@ -670,7 +672,8 @@ fn unreviewed(ctx: &Context, host: Dialect, source: &Source) -> Option<Finding> 
     };
     let records_file = ctx.agent_file(host, review.file);
     let text = crate::read::text(&records_file, crate::read::MAX_FILE_BYTES).unwrap_or_default();
-    let records = (review.records)(&source.path, &value, &|_| true);
+    let named = crate::route::review_key_path(&ctx.home, host, &source.path);
+    let records = (review.records)(&named, &value, &|_| true);
     let (mut missing, mut stale) = (0, 0);
     for (key, value) in &records {
         match (review.recorded)(&text, key) {
