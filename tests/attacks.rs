@@ -446,7 +446,8 @@ fn a_command_line_hookx_cannot_read_never_blocks_a_stop_or_a_prompt() {
     for line in lines {
         for event in ["Stop", "UserPromptSubmit", "PreToolUse"] {
             let mut cmd = common::hookx_clean(dir.path());
-            cmd.args(line).args(["--event", event]);
+            cmd.args(common::with_route_home(line, dir.path()))
+                .args(["--event", event]);
             if line[0] == "exec" {
                 cmd.args(["--", "true"]);
             }
@@ -494,7 +495,8 @@ fn qwen_settings_with_a_byte_order_mark_are_read_as_qwen_reads_them() {
     );
     let hookx = |args: &[&str]| {
         let mut cmd = common::hookx_clean(&project);
-        cmd.args(args).env("HOME", &home);
+        cmd.args(common::with_route_home(args, &home))
+            .env("HOME", &home);
         cmd
     };
     let qwen_file = home.join(".qwen/settings.json");
@@ -515,8 +517,13 @@ fn qwen_settings_with_a_byte_order_mark_are_read_as_qwen_reads_them() {
         .write_stdin(payload.to_string()));
     let answer: Value = serde_json::from_str(ran_claude.stdout.trim())
         .unwrap_or_else(|e| panic!("{e}: {ran_claude:?}"));
+    // The Qwen guard's own deny, not the failure policy's.
     assert_eq!(
         answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{ran_claude:?}"
+    );
+    assert!(
+        ran_claude.stdout.contains("blocked by the qwen guard"),
         "{ran_claude:?}"
     );
     // Claude's files are read as strict JSON: the mark is an error at 1:1, said as such.

@@ -117,7 +117,7 @@ fn every_host_and_event_answers_a_bad_payload_by_the_policy() {
                 ],
             ] {
                 let ran = ran(hookx(dir.path())
-                    .args(&command)
+                    .args(common::with_route_home(&command, dir.path()))
                     .write_stdin("{\"session_id\": \"s\", oops"));
                 assert_policy(flavor, kind, &ran);
                 assert!(ran.stderr.contains("not JSON"), "{command:?}: {ran:?}");
@@ -135,7 +135,8 @@ fn an_unknown_event_with_a_bad_payload_is_a_non_blocking_error() {
     let dir = tempfile::tempdir().unwrap();
     for &host in Dialect::all() {
         let ran = ran(hookx(dir.path())
-            .args(["run", "--host", host.name()])
+            .args(["run", "--host", host.name(), "--home"])
+            .arg(dir.path())
             .write_stdin("not json"));
         assert_eq!(ran.code, Some(1), "{host}: {ran:?}");
         assert_eq!(ran.stdout, "", "{host}: {ran:?}");
