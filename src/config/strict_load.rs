@@ -8,7 +8,8 @@ use crate::diag::{Diagnostic, Severity};
 use crate::model::HandlerKind;
 use crate::positions::escape;
 use crate::source::SourceFile;
-use crate::tables::{Dialect, Document, HandlerField, RuleShape};
+use crate::tables::{Dialect, Document, HandlerField, Rule, RuleShape};
+use serde_json::Value;
 
 /// A warning for each top-level key the file's kind does not hold besides its hooks.
 pub fn unknown_top_keys(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
@@ -262,4 +263,55 @@ pub fn refused_whole(
 pub fn refused_whole_text(src: &SourceFile, dialect: Dialect) -> Option<Diagnostic> {
     let parsed = super::read::read(src, dialect).ok()?;
     refused_whole(src, &parsed.document, &parsed.diagnostics)
+}
+
+/// The file at `path` as JSON, as its agent reads it, where the agent leaves out single
+/// entries of its own files by their timeout
+/// ([`crate::tables::ConfigSpec::skips_entry_without_positive_timeout`]): what
+/// [`left_out_by_timeout`] reads (the model keeps no timeout it cannot read). `None` for
+/// every other dialect, and for a file that does not read.
+pub fn raw_if_entries_left_out(path: &std::path::Path, dialect: Dialect) -> Option<Value> {
+    if !dialect.config().skips_entry_without_positive_timeout {
+        return None;
+    }
+    let src = SourceFile::read(path).ok()?;
+    let syntax = super::read::json_syntax(&src, dialect);
+    syntax::parse_json_as(&src, syntax).ok()
+}
+
+/// One handler its own agent leaves out of its file for its timeout.
+pub struct LeftOut<'a> {
+    /// Its place in the rule.
+    pub index: usize,
+    /// The timeout's key, and its value as written.
+    pub key: &'static str,
+    pub value: &'a Value,
+}
+
+impl LeftOut<'_> {
+    /// Why, as a sentence part: `` `"timeoutSec": 0` is no number of seconds above 0 ``.
+    pub fn why(&self) -> String {
+        format!(
+            "`\"{}\": {}` is no number of seconds above 0",
+            self.key, self.value
+        )
+    }
+}
+
+/// The handlers of `rule` its own agent leaves out of `raw` (the file as JSON,
+/// [`raw_if_entries_left_out`]) for a timeout that is no number of seconds above 0
+/// ([`crate::tables::positive_seconds`]; Copilot CLI 1.0.102: `0`, `-1`, `"5"`, `null`,
+/// `true`). The one place that decides it: doctor, list's plan and simulate ask it.
+pub fn left_out_by_timeout<'a>(rule: &Rule, raw: &'a Value) -> Vec<LeftOut<'a>> {
+    let key = rule
+        .flavor
+        .handler_key(crate::tables::HandlerField::Timeout)
+        .unwrap_or("timeout");
+    (0..rule.handlers.len())
+        .filter_map(|index| {
+            let at = format!("{}/{}", rule.handler_pointer(index), escape(key));
+            let value = raw.pointer(&at)?;
+            (!crate::tables::positive_seconds(value)).then_some(LeftOut { index, key, value })
+        })
+        .collect()
 }
