@@ -174,7 +174,7 @@ impl Plan {
 }
 
 /// How a copy stands under the host.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 enum Standing {
     /// The host runs it with the payload it was written for.
     Native,
@@ -187,6 +187,9 @@ enum Standing {
     /// The host reads it but refuses its whole file ([`crate::config::strict_load`]): nobody
     /// runs it.
     Refused,
+    /// The host reads its file but leaves this entry out
+    /// ([`crate::config::strict_load::left_out_by_timeout`]): nobody runs it, for `why`.
+    LeftOut { why: String },
 }
 
 struct Copy<'a> {
@@ -565,12 +568,33 @@ fn plan_with(
     // The host's own files it refuses whole (read strictly, `StrictLoad`): none of their rules
     // runs. Asked once per file, and only of a file with a rule here.
     let mut refused: HashMap<*const Source, bool> = HashMap::new();
+    let mut loaded_whole = crate::dispatch::gates::LoadedWhole::new(store.dir());
     let mut is_refused = |s: &Source| {
         s.dialect == host
             && host.config().strict_load.is_some()
-            && *refused.entry(std::ptr::from_ref(s)).or_insert_with(|| {
-                crate::dispatch::gates::refused_whole_remembered(s, store.dir()).is_some()
-            })
+            && *refused
+                .entry(std::ptr::from_ref(s))
+                .or_insert_with(|| loaded_whole.refused_whole(s).is_some())
+    };
+    // The host's own files as JSON where it leaves out single entries by their timeout: read
+    // once per file, and only of a file with a rule here.
+    let mut raw: HashMap<*const Source, Option<serde_json::Value>> = HashMap::new();
+    let mut left_out = |s: &Source, rule: &Rule, index: usize| -> Option<String> {
+        if s.dialect != host || !host.config().skips_entry_without_positive_timeout {
+            return None;
+        }
+        let raw = raw.entry(std::ptr::from_ref(s)).or_insert_with(|| {
+            crate::config::strict_load::raw_if_entries_left_out(&s.path, s.dialect)
+        });
+        let entry = crate::config::strict_load::left_out_by_timeout(rule, raw.as_ref()?)
+            .into_iter()
+            .find(|e| e.index == index)?;
+        Some(format!(
+            "{} does not load this entry of {}: {}",
+            host.def().display,
+            s.display,
+            entry.why()
+        ))
     };
     for source in sources {
         for rule in source.document().map_or(&[][..], |d| &d.rules[..]) {
@@ -625,6 +649,9 @@ fn plan_with(
                     continue;
                 }
                 SourceRunner::Native if is_refused(source) => Standing::Refused,
+                SourceRunner::Native if let Some(why) = left_out(source, written, index) => {
+                    Standing::LeftOut { why }
+                }
                 SourceRunner::Native => {
                     let gets = host.native_flavor(written.flavor);
                     match gets_its_payload(written, handler, record.as_ref(), gets) {
@@ -826,8 +853,13 @@ fn plan_with(
                 Some(i),
             ),
             (None, None, None) => {
+                let left_out = list.iter().find_map(|&i| match &copies[i].standing {
+                    Standing::LeftOut { why } => Some(why.clone()),
+                    _ => None,
+                });
                 let (refused, untrusted): (Vec<usize>, Vec<usize>) = list
                     .iter()
+                    .filter(|&&i| !matches!(copies[i].standing, Standing::LeftOut { .. }))
                     .partition(|&&i| copies[i].standing == Standing::Refused);
                 let files = |of: &[usize]| {
                     of.iter()
@@ -835,13 +867,14 @@ fn plan_with(
                         .collect::<Vec<_>>()
                         .join(", ")
                 };
-                let why = match untrusted.is_empty() {
-                    true => format!(
+                let why = match (untrusted.is_empty(), left_out) {
+                    (false, _) => format!("not trusted: {}", files(&untrusted)),
+                    (true, Some(why)) if refused.is_empty() => why,
+                    (true, _) => format!(
                         "{} refuses the whole of {} (hookx validate says where)",
                         host.def().display,
                         files(&refused)
                     ),
-                    false => format!("not trusted: {}", files(&untrusted)),
                 };
                 (Runner::Nobody { why }, None)
             }
@@ -866,7 +899,7 @@ fn plan_with(
                 )),
                 Standing::Hookx { .. } if through_hookx(i) => {}
                 Standing::Hookx { .. } if runs.is_some() => skipped.push(c.source.display.clone()),
-                Standing::Hookx { .. } | Standing::Refused => {}
+                Standing::Hookx { .. } | Standing::Refused | Standing::LeftOut { .. } => {}
             }
         }
         // The label: the original's where it is here, else the first copy's record.

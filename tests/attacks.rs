@@ -582,7 +582,11 @@ fn qwen_settings_with_a_byte_order_mark_are_read_as_qwen_reads_them() {
 /// hash them all before its handlers start (the host's time runs from the moment it starts
 /// hookx): an event hashes at most `warned::MAX_HASHED_BYTES` of untrusted files. Those past
 /// it are warned about once, said in one line, and not read again while unchanged; one that
-/// changes is warned about again. Bounded by bytes, not by a clock.
+/// changes is warned about again. Bounded by bytes, not by a clock. Each event is given the
+/// test's home (`--home`, as a route carries it): `run` takes the account's home otherwise,
+/// whose `~/.hookx/warned.json` every other test's `hookx run` loads and saves meanwhile, and
+/// one saving its older copy over this event's record made the next event warn again (it
+/// failed so once under parallel load).
 #[test]
 fn untrusted_files_past_the_bytes_hashed_per_event_are_not_read() {
     use hookx::warned::MAX_HASHED_BYTES;
@@ -607,8 +611,8 @@ fn untrusted_files_past_the_bytes_hashed_per_event_are_not_read() {
     });
     let event = || {
         let mut cmd = common::hookx_clean(&project);
-        cmd.args(["run", "--host", "claude", "--event", "PreToolUse"])
-            .env("HOME", &home)
+        cmd.args(["run", "--host", "claude", "--event", "PreToolUse", "--home"])
+            .arg(&home)
             .write_stdin(payload.to_string());
         let ran = ran(&mut cmd);
         assert_eq!(ran.code, Some(0), "{ran:?}");
@@ -628,6 +632,10 @@ fn untrusted_files_past_the_bytes_hashed_per_event_are_not_read() {
     write(&project, ".github/hooks/big2.json", &big('b'));
     let third = event();
     assert_eq!(warned(&third), 1, "{third:?}");
+    assert!(
+        home.join(".hookx/warned.json").is_file(),
+        "the record is the test's own"
+    );
     assert!(
         third
             .stderr

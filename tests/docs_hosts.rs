@@ -2203,7 +2203,20 @@ fn a_zero_timeout_that_means_the_default_converts_as_that_default() {
 #[test]
 fn a_qwen_timeout_written_as_a_string_is_read_as_qwen_reads_it() {
     let p = Project::new();
-    for (written, seconds) in [("30", 30), (" 30 ", 30), ("5000", 5)] {
+    // Qwen's `Number()` reads hex, binary and octal prefixes too, and trims JavaScript's
+    // white space (a byte order mark among it): attacks row 219.
+    for (written, seconds) in [
+        ("30", 30),
+        (" 30 ", 30),
+        ("5000", 5),
+        ("0x10", 16),
+        ("0X10", 16),
+        ("0b11", 3),
+        ("0o7", 7),
+        (" 0x10 ", 16),
+        ("\u{feff}30\u{2028}", 30),
+        ("0x3e8", 1),
+    ] {
         p.write(
             ".qwen/settings.json",
             json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [

@@ -864,7 +864,9 @@ fn a_handler_the_user_listed_off_by_hand_stays_off_under_hookxs_route() {
     let key = value["disabledHooks"][0].as_str().unwrap().to_string();
     p.uninstall(&p.a);
     let by_hand = format!("{{\"disabledHooks\": [\"{key}\"]}}\n");
-    std::fs::write(&settings, &by_hand).unwrap();
+    // The uninstall took away the folder install had created for the file (row 215).
+    assert!(!settings.exists());
+    common::write(&p.home, ".copilot/settings.json", &by_hand);
     p.install(&p.a);
     let (answers, ran) = p.fire(&p.a);
     assert!(
@@ -950,9 +952,10 @@ fn the_users_empty_list_over_two_lines_comes_back_byte_for_byte() {
 }
 
 /// The hook folders install created for its routes (`~/.copilot/hooks/`, the project's
-/// `.github/hooks/`) go with the last uninstall, while empty; one that was there before, or
-/// that holds a file of the user's by then, stays. Before, an empty `~/.copilot/hooks/` was
-/// left behind.
+/// `.github/hooks/`) go with the last uninstall, while empty, and so do the folders above them
+/// it created (`.github/`, `~/.copilot/`, row 215); one that was there before, or that holds
+/// a file of the user's by then, stays. Before, an empty `~/.copilot/hooks/` was left behind,
+/// then an empty `.github/`.
 #[test]
 fn the_hook_folders_install_created_go_with_the_last_uninstall() {
     let p = TwoProjects::new();
@@ -964,8 +967,28 @@ fn the_hook_folders_install_created_go_with_the_last_uninstall() {
     p.install(&p.a);
     assert!(user_dir.is_dir() && project_dir.is_dir());
     p.uninstall(&p.a);
-    assert!(!user_dir.exists(), "{} left", user_dir.display());
+    // Every folder install created goes, the ones above the hook folder too (row 215:
+    // `.github/` was left empty).
+    for created in [user_dir, project_dir]
+        .iter()
+        .flat_map(|d| [d.to_path_buf(), d.parent().unwrap().to_path_buf()])
+    {
+        assert!(!created.exists(), "{} left", created.display());
+    }
+
+    // A folder above that was there before stays, with what it holds.
+    common::write(&p.a, ".github/workflows/ci.yml", "on: push\n");
+    std::fs::create_dir(p.home.join(".copilot")).unwrap();
+    p.install(&p.a);
+    p.uninstall(&p.a);
+    assert!(p.a.join(".github/workflows/ci.yml").is_file());
     assert!(!project_dir.exists(), "{} left", project_dir.display());
+    assert!(
+        p.home.join(".copilot").is_dir(),
+        "the user's ~/.copilot went"
+    );
+    assert!(!user_dir.exists(), "{} left", user_dir.display());
+    std::fs::remove_dir(p.home.join(".copilot")).unwrap();
 
     // There before install: the user's, left even when empty.
     std::fs::create_dir_all(user_dir).unwrap();

@@ -601,22 +601,30 @@ fn uninstall_gives_back_the_file_byte_for_byte() {
     }
 }
 
-/// An empty `hooks` object the user wrote before install is not told apart from one install
-/// added: uninstall takes it away (the one place it is not byte-exact), but never the file.
+/// The user's own empty containers stay (attacks row 181): a `hooks` object or an event list
+/// that was there before install comes back from uninstall, byte for byte; only what install
+/// added goes (the route's record says what it created), and never the file.
 #[test]
 fn uninstall_keeps_a_file_the_user_made() {
-    for (text, after) in [
-        ("{}\n", "{}\n"),
-        ("{\"hooks\": {}}", "{}"),
-        ("{\n  \"hooks\": {}\n}\n", "{}\n"),
+    for text in [
+        "{}\n",
+        "{\"hooks\": {}}",
+        "{\n  \"hooks\": {}\n}\n",
+        "{\"hooks\": {\"PreToolUse\": []}}",
+        "{\"hooks\": {\"PreToolUse\": [], \"Stop\": []}, \"model\": \"x\"}",
     ] {
         let p = Project::new();
         p.write(SETTINGS, text);
-        p.hookx(&["install", "--host", "claude", "--hookx", HOOKX])
-            .success();
+        // Twice: the second install must not forget what the first created.
+        for _ in 0..2 {
+            p.hookx(&["install", "--host", "claude", "--hookx", HOOKX])
+                .success();
+        }
+        let installed = p.read(SETTINGS);
+        assert!(installed.contains(HOOKX), "{installed}");
         let out = p.stdout(&["install", "--host", "claude", "--uninstall"]);
         assert!(!out.contains("and the file"), "{out}");
-        assert_eq!(p.read(SETTINGS), after);
+        assert_eq!(p.read(SETTINGS), text, "installed as:\n{installed}");
     }
 }
 
@@ -1913,6 +1921,51 @@ fn a_user_install_says_when_the_agents_folder_variable_names_another_folder() {
             elsewhere.join("hooks.json").display()
         )),
         "{said}"
+    );
+}
+
+/// A route in a file its agent refuses whole runs nowhere (attacks row 210): a rule of
+/// another agent's file that only hookx's route runs runs nowhere either. `list`'s plan said
+/// "hookx runs .gemini/settings.json" under Droid, whose `.factory/settings.json`, holding
+/// hookx's route, Droid does not load for a matcher that is no string; now it says nobody
+/// runs it, and why.
+#[test]
+fn list_says_a_rule_runs_nowhere_when_its_agent_refuses_the_file_of_hookxs_route() {
+    let p = Project::new();
+    p.write(
+        ".gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
+            "hooks": [{"type": "command", "command": "./guard.sh"}]}]}})
+        .to_string(),
+    );
+    p.hookx(&["trust", "--yes"]).success();
+    p.hookx(&["install", "--host", "droid", "--hookx", HOOKX])
+        .success();
+    let plan_line = |p: &Project| -> String {
+        let out = p.stdout(&["list", "--host", "droid"]);
+        out.lines()
+            .skip_while(|l| !l.starts_with("plan"))
+            .find(|l| l.contains("./guard.sh"))
+            .unwrap_or_else(|| panic!("no plan line:\n{out}"))
+            .to_string()
+    };
+    let routed = plan_line(&p);
+    assert!(
+        routed.contains("hookx runs .gemini/settings.json"),
+        "{routed}"
+    );
+    let mut settings = p.json(".factory/settings.json");
+    settings["hooks"]["PreToolUse"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"matcher": 5, "hooks": [{"type": "command", "command": "true"}]}));
+    p.write(".factory/settings.json", &settings.to_string());
+    let refused = plan_line(&p);
+    assert!(
+        refused.contains(
+            "nobody (hookx would run .gemini/settings.json, but Droid loads none of .factory/settings.json, which holds hookx's route ("
+        ) && refused.contains("`matcher` must be a string"),
+        "{refused}"
     );
 }
 

@@ -420,6 +420,56 @@ fn a_kiro_ide_hook_converted_to_kiro_is_a_v1_list() {
     );
 }
 
+/// A Kiro IDE hook's file globs (`when.patterns`, `when.excludePatterns`) have no place in
+/// Kiro's v1 list, whose file triggers match by `matcher` (a regex over the path,
+/// kiro-facts): converted to Kiro they were kept as an unknown rule key with no loss said, so
+/// the hook would fire for every file saved. Now each is a loss located at the globs, and the
+/// list holds nothing its reader does not know.
+#[test]
+fn a_kiro_ide_hooks_file_patterns_are_a_located_loss_in_a_v1_list() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::write(
+        tmp.path(),
+        ".kiro/hooks/lint.kiro.hook",
+        "{\"name\": \"Lint\", \"version\": \"1\",\n \"when\": {\"type\": \"fileEdited\",\n  \"patterns\": [\"src/**/*.ts\"], \"excludePatterns\": [\"dist/**\"]},\n \"then\": {\"type\": \"runCommand\", \"command\": \"npm run lint\"}}",
+    );
+    let (doc, report) = convert(
+        tmp.path(),
+        ".kiro/hooks/lint.kiro.hook",
+        "kiro",
+        "kiro",
+        &["--no-wrap"],
+    );
+    let rule = &doc["hooks"][0];
+    assert_eq!(rule["trigger"], "PostFileSave", "{doc:#}");
+    assert_eq!(rule["action"]["command"], "npm run lint", "{doc:#}");
+    assert!(
+        rule.get("patterns").is_none() && rule.get("excludePatterns").is_none(),
+        "{doc:#}"
+    );
+    let losses = report["losses"].as_array().cloned().unwrap_or_default();
+    assert_eq!(losses.len(), 1, "{report:#}");
+    let loss = &losses[0];
+    let what = loss["what"].as_str().unwrap();
+    assert!(
+        what.contains("`patterns`") && what.contains("`excludePatterns`"),
+        "{loss:#}"
+    );
+    assert!(
+        loss["why"].as_str().unwrap().contains("every file"),
+        "{loss:#}"
+    );
+    assert_eq!(loss["line"], 3, "located at the globs: {loss:#}");
+    // Read back as the list it is: nothing unknown in it.
+    common::write(tmp.path(), ".kiro/hooks/lint.json", &doc.to_string());
+    let out = common::hookx_clean(tmp.path())
+        .args(["validate", "--from", "kiro", ".kiro/hooks/lint.json"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(said.contains("0 error(s), 0 warning(s)"), "{said}");
+}
+
 /// Kiro's older forms convert like its v1 lists: `hooks` as a map of camelCase events in a
 /// Kiro CLI 2 agent config (its `timeout_ms` in seconds, an unknown event one located loss, the
 /// rest converted) and the IDE's one-rule `.kiro.hook` (its trigger, tools and action). Both

@@ -441,3 +441,85 @@ fn a_codex_file_codex_refuses_whole_runs_nothing_in_simulate() {
         "{out}"
     );
 }
+
+/// Copilot CLI 1.0.102 does not load an entry of its own files whose `timeoutSec` is no number
+/// of seconds above 0 (`0`, `-1`, `"5"`, `null`, `true`; live, `live_copilot::own_file_timeouts`)
+/// and runs the rest. doctor and validate said so; simulate ran such an entry for real as
+/// Copilot's, and `list`'s plan said Copilot runs it. Now both say Copilot does not load it.
+#[test]
+fn a_copilot_entry_with_a_timeout_copilot_refuses_is_not_run_in_simulate_or_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let entry = |name: &str, timeout: Value| serde_json::json!({"type": "command", "bash": format!("touch {}", root.join(name).display()), "timeoutSec": timeout});
+    let refused = [
+        ("zero", serde_json::json!(0)),
+        ("minus", serde_json::json!(-1)),
+        ("text", serde_json::json!("5")),
+        ("null", Value::Null),
+        ("true", serde_json::json!(true)),
+    ];
+    let mut entries: Vec<Value> = refused.iter().map(|(n, t)| entry(n, t.clone())).collect();
+    entries.push(entry("half", serde_json::json!(1.5)));
+    common::write(
+        &root,
+        ".github/hooks/team.json",
+        &serde_json::json!({"version": 1, "hooks": {"preToolUse": entries}}).to_string(),
+    );
+    let out = simulate_with(
+        &root,
+        &[
+            "--host",
+            "copilot",
+            "--event",
+            "preToolUse",
+            "--tool",
+            "bash",
+            "--input",
+            r#"{"command":"ls"}"#,
+        ],
+        &[("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true")],
+    );
+    let out = text(&out.stdout);
+    assert!(
+        root.join("half").exists(),
+        "the loaded entry did not run:\n{out}"
+    );
+    for (name, _) in &refused {
+        assert!(!root.join(name).exists(), "{name} ran:\n{out}");
+    }
+    assert_eq!(
+        out.matches("not run by copilot: Copilot does not load this entry")
+            .count(),
+        refused.len(),
+        "{out}"
+    );
+    let list = common::hookx()
+        .args(["list", "--host", "copilot", "--project"])
+        .arg(&root)
+        .arg("--home")
+        .arg(root.join("home"))
+        .env("HOME", root.join("home"))
+        .env_remove("HOOKX_HOME")
+        .output()
+        .unwrap();
+    let list = text(&list.stdout);
+    let plan: Vec<&str> = list
+        .lines()
+        .skip_while(|l| !l.starts_with("plan"))
+        .collect();
+    for (name, _) in &refused {
+        let line = plan
+            .iter()
+            .find(|l| l.contains(&format!("/{name}")))
+            .unwrap_or_else(|| panic!("no plan line for {name}:\n{list}"));
+        assert!(
+            line.contains("nobody (Copilot does not load this entry of .github/hooks/team.json"),
+            "{line}\n{list}"
+        );
+    }
+    let half = plan.iter().find(|l| l.contains("/half")).unwrap();
+    assert!(
+        half.contains("copilot runs .github/hooks/team.json"),
+        "{list}"
+    );
+}

@@ -620,10 +620,28 @@ fn claude_settings_with_an_entry_claude_refuses_run_nowhere() {
         ),
         ("unknown type", r#"{"type": "Command", "command": "true"}"#),
         ("command a number", r#"{"type": "command", "command": 5}"#),
+        (
+            "if a number",
+            r#"{"type": "command", "command": "true", "if": 5}"#,
+        ),
+        (
+            "shell a number",
+            r#"{"type": "command", "command": "true", "shell": 5}"#,
+        ),
+        (
+            "headers a list",
+            r#"{"type": "http", "url": "http://127.0.0.1:9/", "headers": ["a"]}"#,
+        ),
+        ("matcher null", "MATCHER_NULL"),
     ] {
-        let text = format!(
-            r#"{{"hooks": {{"PreToolUse": [{guard}, {{"matcher": "Bash", "hooks": [{handler}]}}]}}}}"#
-        );
+        let group = match handler {
+            "MATCHER_NULL" => {
+                r#"{"matcher": null, "hooks": [{"type": "command", "command": "true"}]}"#
+                    .to_string()
+            }
+            _ => format!(r#"{{"matcher": "Bash", "hooks": [{handler}]}}"#),
+        };
+        let text = format!(r#"{{"hooks": {{"PreToolUse": [{guard}, {group}]}}}}"#);
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
         let path = common::write(&root, "p/.claude/settings.json", &text);
@@ -654,6 +672,33 @@ fn claude_settings_with_an_entry_claude_refuses_run_nowhere() {
             "{form}:\n{list}"
         );
     }
+}
+
+/// An event that is `null` Claude Code 2.1.332 takes as none and runs the rest of the file
+/// (live, `live_claude::settings_forms_claude_skips_whole`): not a refused file (attacks row
+/// 254: with row 253's fix, the reader's error made hookx plan the guard beside it to nobody).
+#[test]
+fn a_claude_event_that_is_null_leaves_the_file_running() {
+    let text = r#"{"hooks": {"PermissionRequest": null, "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}"#;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    common::write(&root, "p/.claude/settings.json", text);
+    let out = common::hookx_at(
+        &root.join("p"),
+        &root.join("home"),
+        &["list", "--host", "claude"],
+    )
+    .success()
+    .get_output()
+    .stdout
+    .clone();
+    let list = String::from_utf8(out).unwrap();
+    assert!(
+        list.lines()
+            .any(|l| l.starts_with("  claude  PreToolUse  Bash  ./guard.sh")
+                && l.contains("claude runs .claude/settings.json")),
+        "{list}"
+    );
 }
 
 /// Factory Droid 0.225.2 runs none of a `.factory/settings.json`'s hooks for one entry it
@@ -705,5 +750,46 @@ fn droid_settings_droid_skips_whole_are_errors_and_run_nowhere() {
                 && l.contains("nobody (Droid refuses the whole of .factory/settings.json")),
             "{form}:\n{list}"
         );
+    }
+}
+
+/// Factory Droid 0.225.2 (live, `live_droid::settings_forms_droid_skips_whole`; attacks row
+/// 256) runs none of a `.factory/settings.json`'s hooks for a `null` matcher, which hookx read
+/// as none, and loads one with a negative timeout, which hookx took for a refused file: the
+/// plan said the recorder runs in the first and nobody runs it in the second.
+#[test]
+fn droid_refuses_a_null_matcher_and_loads_a_negative_timeout() {
+    let recorder = r#""SessionStart": [{"hooks": [{"type": "command", "command": "./log.sh"}]}]"#;
+    for (form, stop, refused) in [
+        (
+            "matcher null",
+            r#"[{"matcher": null, "hooks": [{"type": "command", "command": "x"}]}]"#,
+            true,
+        ),
+        (
+            "timeout -1",
+            r#"[{"hooks": [{"type": "command", "command": "x", "timeout": -1}]}]"#,
+            false,
+        ),
+    ] {
+        let text = format!(r#"{{"hooks": {{{recorder}, "Stop": {stop}}}}}"#);
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        common::write(&root, "p/.factory/settings.json", &text);
+        let out = common::hookx_at(
+            &root.join("p"),
+            &root.join("home"),
+            &["list", "--host", "droid"],
+        )
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+        let list = String::from_utf8(out).unwrap();
+        let nobody = list.lines().any(|l| {
+            l.starts_with("  droid  SessionStart")
+                && l.contains("nobody (Droid refuses the whole of .factory/settings.json")
+        });
+        assert_eq!(nobody, refused, "{form}:\n{list}");
     }
 }

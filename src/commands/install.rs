@@ -99,6 +99,9 @@ pub struct Report {
     /// The user's route a project install keeps for the handlers it switched off
     /// (`user_route_for_switch`), when it touched it.
     pub user_route: Option<Box<Report>>,
+    /// Folders install had created with a switch file the uninstall deleted, the deepest
+    /// first: removed once the routes are out, while empty (a route may still sit below one).
+    switch_folders: Vec<PathBuf>,
 }
 
 impl Report {
@@ -290,6 +293,7 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
         }
         Ok(())
     })();
+    remove_empty(&std::mem::take(&mut report.switch_folders));
     if routed.is_err() && !opts.uninstall {
         // Handlers switched off with no route to run them would run nowhere: this install's
         // keys go back out (the host runs them itself again, with its own payload).
@@ -425,10 +429,14 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
     }
     let mut before: Option<String> = None;
     let mut kept = Vec::new();
-    // A folder install makes for the file goes with it, once nothing else is in it.
-    let folder = path.parent().filter(|d| !d.as_os_str().is_empty());
-    let new_folder = folder.is_some_and(|d| std::fs::symlink_metadata(d).is_err());
-    let mut folder_too = false;
+    // The folders install makes for the file go with it, once nothing else is in them.
+    let root = match opts.scope {
+        InstallScope::Project => &opts.ctx.project,
+        InstallScope::User => &opts.ctx.home,
+    };
+    let folders = folders_below(root, &path);
+    let new_folders = missing(&folders);
+    let mut folders_too = 0;
     update_keeping_trust(&opts.ctx, &path, &mut kept, |current| {
         before = current.map(str::to_string);
         let fresh = fresh_text(host);
@@ -439,10 +447,11 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
         };
         let edited = match &hookx {
             Some(hookx) => {
-                let created = match current {
-                    Some(_) => Created::Entry,
-                    None if new_folder => Created::Folder,
-                    None => Created::File,
+                let created = match (current, u8::try_from(new_folders)) {
+                    (Some(_), _) => Created::Entry,
+                    (None, Ok(0)) => Created::File,
+                    (None, Ok(n)) => Created::Folder(n),
+                    (None, Err(_)) => Created::Folder(u8::MAX),
                 };
                 let mut tally = Tally::default();
                 install_text(
@@ -465,12 +474,11 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
                 if created >= Created::File && text.as_str() == fresh {
                     // Nothing is left but the file install created.
                     report.deleted = true;
-                    folder_too = created == Created::Folder;
+                    folders_too = created.folders();
                     return Ok(Change::Delete);
                 }
-                // A `hooks` object that only held hookx's entries goes too, as install may
-                // have added it.
-                if report.removed > 0 && !events.is_empty() && text.is_bare_empty(&events) {
+                // A `hooks` object install added goes too, once it holds nothing.
+                if created >= Created::Hooks && !events.is_empty() && text.is_bare_empty(&events) {
                     let _ = text.remove(&events);
                 }
                 report.removed > 0
@@ -485,11 +493,37 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
     if let Some(trust) = &host.def().route_trust {
         record_trust(opts, trust, &path, before.as_deref(), report)?;
     }
-    if let Some(folder) = folder.filter(|_| folder_too) {
-        // Only while empty: a file of the user's there keeps it.
-        let _ = std::fs::remove_dir(folder);
-    }
+    remove_empty(&folders[..folders_too.min(folders.len())]);
     Ok(())
+}
+
+/// The folders between the file at `path` and `root` (the home, the project), the file's own
+/// first: the ones install may create for it, and no other.
+fn folders_below(root: &Path, path: &Path) -> Vec<PathBuf> {
+    path.ancestors()
+        .skip(1)
+        .take_while(|d| d.starts_with(root) && *d != root)
+        .map(Path::to_path_buf)
+        .collect()
+}
+
+/// How many of `folders` ([`folders_below`]) are not there yet: the ones writing the file
+/// creates.
+fn missing(folders: &[PathBuf]) -> usize {
+    folders
+        .iter()
+        .take_while(|d| std::fs::symlink_metadata(d).is_err())
+        .count()
+}
+
+/// Removes `folders`, the deepest first, each only while empty: one holding a file of the
+/// user's keeps it and those above it.
+fn remove_empty(folders: &[PathBuf]) {
+    for folder in folders {
+        if std::fs::remove_dir(folder).is_err() {
+            break;
+        }
+    }
 }
 
 /// Why install leaves the switch file at `path` (text `current`) as it is: `why`, and, for a
@@ -574,22 +608,30 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
         let keys: &[String] = if opts.uninstall { &[] } else { &wanted };
         let mut left = None;
         let mut before = Vec::new();
+        let folders = folders_below(&opts.ctx.home, &path);
+        let new_folders = missing(&folders);
+        let mut created_folders = 0;
         update_keeping_trust(&opts.ctx, &path, &mut report.kept_trusted, |current| {
             before = current.map_or_else(Vec::new, |t| crate::route::listed_keys(t, switch));
-            let change =
-                crate::route::switch_text(current, switch, &owner, keys).map_err(|why| {
-                    Error::Io {
-                        path: shown.clone(),
-                        message: switch_refused(host, &path, current, &why),
-                    }
+            let change = crate::route::switch_text(current, switch, &owner, keys, new_folders)
+                .map_err(|why| Error::Io {
+                    path: shown.clone(),
+                    message: switch_refused(host, &path, current, &why),
                 })?;
             left = match &change {
                 Change::Write(text) => Some(text.clone()),
                 Change::Keep => current.map(str::to_string),
-                Change::Delete => None,
+                Change::Delete => {
+                    created_folders =
+                        current.map_or(0, |t| crate::route::created_folders(t, switch));
+                    None
+                }
             };
             Ok(change)
         })?;
+        report
+            .switch_folders
+            .extend(folders.into_iter().take(created_folders));
         let listed = left
             .as_deref()
             .map_or_else(Vec::new, |t| crate::route::listed_keys(t, switch));

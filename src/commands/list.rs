@@ -415,8 +415,14 @@ fn plan_hosts(ctx: &discover::Context, sources: &[Source], host: Option<Dialect>
 }
 
 /// The plan of each agent ([`crate::plan`]): one line per rule, naming who runs it, then
-/// what else runs it that hookx cannot stop and the copies hookx leaves out.
-pub fn render_plan(plans: &[crate::plan::Plan]) -> String {
+/// what else runs it that hookx cannot stop and the copies hookx leaves out. `refused`: why an
+/// agent never calls hookx, refusing whole every file holding hookx's routes
+/// ([`crate::dispatch::gates::routes_refused_whole`], attacks row 210): a rule hookx would
+/// run runs nowhere there.
+pub fn render_plan(
+    plans: &[crate::plan::Plan],
+    refused: impl Fn(Dialect) -> Option<String>,
+) -> String {
     if plans.iter().all(|p| p.rules().is_empty()) {
         return String::new();
     }
@@ -425,6 +431,11 @@ pub fn render_plan(plans: &[crate::plan::Plan]) -> String {
     for plan in plans {
         for rule in plan.rules() {
             let mut runner = rule.runner.to_string();
+            if let crate::plan::Runner::Hookx { file } = &rule.runner
+                && let Some(why) = refused(plan.host)
+            {
+                runner = format!("nobody (hookx would run {file}, but {why})");
+            }
             if !rule.skipped.is_empty() {
                 runner.push_str(&format!("; hookx skips {}", rule.skipped.join(", ")));
             }
@@ -519,7 +530,9 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         print!(
             "{}{}",
             render_text(&rows, &sources, &plugins, &store, opts.host.is_some()),
-            render_plan(&plans)
+            render_plan(&plans, |host| {
+                crate::dispatch::gates::routes_refused_whole(&sources, host).map(|(_, why)| why)
+            })
         );
     }
     Ok(0)

@@ -224,7 +224,14 @@ impl Checker<'_> {
             self.foreign_tool_names(rule, &form, &matcher_at);
         }
         let kept = rule.flavor.dialect().config().kept_keys;
-        for key in rule.extra.keys().filter(|k| !kept.contains(&k.as_str())) {
+        // A one-rule file's trigger keys (Kiro IDE's `when.patterns`) are its agent's.
+        let trigger = (rule.flavor.dialect().config().rule_list)
+            .and_then(|list| list.older)
+            .filter(|older| *older.single_kind == *doc.kind)
+            .map(|older| older.single_when);
+        for key in (rule.extra.keys())
+            .filter(|k| !kept.contains(&k.as_str()) && Some(k.as_str()) != trigger)
+        {
             self.push(
                 Severity::Warning,
                 &format!("{at}/{}", escape(key)),

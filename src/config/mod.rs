@@ -20,10 +20,11 @@ pub use read::{Parsed, read};
 /// (what the handler was, so that converting it back gives it back: `crate::convert`'s
 /// `restore`; `--write` names the source relative to the target),
 /// `"hookx": {"created": "file"}` on a routing entry of a file `install` created (`"folder"`:
-/// and the folder holding it),
-/// `"hookx": {"created": "entry"}` on one `install` added to a file it did not create (only
-/// entries so marked are install's to edit, [`crate::route::is_own_route`]). Claude Code
-/// 2.1.332 and Copilot CLI 1.0.102 load handlers that carry it (checked by running both); the
-/// reader keeps it among the handler's unknown fields, which `convert` reads and `validate`
-/// does not report.
+/// and the folders holding it, `"folders": N` above one),
+/// `"hookx": {"created": "entry"}` on one `install` added to a file it did not create
+/// (`"list"`, `"hooks"`: with the event's list, with the `hooks` object; only entries so
+/// marked are install's to edit, [`crate::route::is_own_route`]; [`crate::route::Created`]).
+/// Claude Code 2.1.332 and Copilot CLI 1.0.102 load handlers that carry it (checked by
+/// running both); the reader keeps it among the handler's unknown fields, which `convert`
+/// reads and `validate` does not report.
 pub const MARKER: &str = "hookx";

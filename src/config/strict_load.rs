@@ -8,7 +8,8 @@ use crate::diag::{Diagnostic, Severity};
 use crate::model::HandlerKind;
 use crate::positions::escape;
 use crate::source::SourceFile;
-use crate::tables::{Dialect, Document, HandlerField, RuleShape};
+use crate::tables::{Dialect, Document, HandlerField, Rule, RuleShape};
+use serde_json::Value;
 
 /// A warning for each top-level key the file's kind does not hold besides its hooks.
 pub fn unknown_top_keys(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
@@ -87,7 +88,19 @@ pub fn refused_handlers(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
         out.push(diag);
     };
     let timeout_key = doc.dialect.config().key(HandlerField::Timeout);
+    // The file as written: hookx keeps the keys it does not know, not their JSON types.
+    let raw = syntax::parse_json(src).ok();
+    let at_pointer = |p: &str| raw.as_ref().and_then(|v| v.pointer(p));
     for rule in &doc.rules {
+        if strict.null_matcher
+            && rule.shape == RuleShape::Group
+            && at_pointer(&format!("{}/matcher", rule.origin.pointer)).is_some_and(|m| m.is_null())
+        {
+            refuse(
+                format!("{}/matcher", rule.origin.pointer),
+                "`matcher` is null".to_string(),
+            );
+        }
         for (i, handler) in rule.handlers.iter().enumerate() {
             let index = (rule.shape == RuleShape::Group).then_some(i);
             let at = HandlerAt {
@@ -98,6 +111,15 @@ pub fn refused_handlers(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
                 && handler.timeout == Some(0)
             {
                 refuse(format!("{at}/{key}"), format!("`{key}` is 0"));
+            }
+            for &(key, wanted) in strict.handler_key_types {
+                let pointer = format!("{at}/{}", escape(key));
+                let Some(found) = at_pointer(&pointer).map(crate::diag::json_type) else {
+                    continue;
+                };
+                if found != wanted {
+                    refuse(pointer, format!("`{key}` must be {wanted}, found {found}"));
+                }
             }
             let HandlerKind::Service(service) = &handler.kind else {
                 continue;
@@ -192,10 +214,27 @@ pub fn mark_reader_errors(src: &SourceFile, dialect: Dialect, reader: &mut [Diag
         return;
     }
     for d in reader.iter_mut().filter(|d| d.severity == Severity::Error) {
+        if !agent_refuses(dialect, d) {
+            continue;
+        }
         if !d.message.ends_with(seen) {
             d.message = format!("{}; {seen}", d.message);
         }
     }
+}
+
+/// Whether the agent of `dialect` refuses what the reader's error `d` is about: all but an
+/// event that is `null` where it takes that as none, and a negative timeout where it loads
+/// the file all the same ([`crate::tables::StrictLoad`]; the reader's words, `config::walk`).
+pub fn agent_refuses(dialect: Dialect, d: &Diagnostic) -> bool {
+    let Some(strict) = dialect.config().strict_load else {
+        return true;
+    };
+    let null_event = d.message.ends_with("event must hold an array, found null");
+    let negative = d
+        .message
+        .contains("must be a positive number of seconds, found -");
+    !(strict.null_event_is_none && null_event || strict.negative_timeout_loads && negative)
 }
 
 /// The first form in `src` (read as `doc`, with the reader's `diagnostics`) for which its
@@ -224,4 +263,55 @@ pub fn refused_whole(
 pub fn refused_whole_text(src: &SourceFile, dialect: Dialect) -> Option<Diagnostic> {
     let parsed = super::read::read(src, dialect).ok()?;
     refused_whole(src, &parsed.document, &parsed.diagnostics)
+}
+
+/// The file at `path` as JSON, as its agent reads it, where the agent leaves out single
+/// entries of its own files by their timeout
+/// ([`crate::tables::ConfigSpec::skips_entry_without_positive_timeout`]): what
+/// [`left_out_by_timeout`] reads (the model keeps no timeout it cannot read). `None` for
+/// every other dialect, and for a file that does not read.
+pub fn raw_if_entries_left_out(path: &std::path::Path, dialect: Dialect) -> Option<Value> {
+    if !dialect.config().skips_entry_without_positive_timeout {
+        return None;
+    }
+    let src = SourceFile::read(path).ok()?;
+    let syntax = super::read::json_syntax(&src, dialect);
+    syntax::parse_json_as(&src, syntax).ok()
+}
+
+/// One handler its own agent leaves out of its file for its timeout.
+pub struct LeftOut<'a> {
+    /// Its place in the rule.
+    pub index: usize,
+    /// The timeout's key, and its value as written.
+    pub key: &'static str,
+    pub value: &'a Value,
+}
+
+impl LeftOut<'_> {
+    /// Why, as a sentence part: `` `"timeoutSec": 0` is no number of seconds above 0 ``.
+    pub fn why(&self) -> String {
+        format!(
+            "`\"{}\": {}` is no number of seconds above 0",
+            self.key, self.value
+        )
+    }
+}
+
+/// The handlers of `rule` its own agent leaves out of `raw` (the file as JSON,
+/// [`raw_if_entries_left_out`]) for a timeout that is no number of seconds above 0
+/// ([`crate::tables::positive_seconds`]; Copilot CLI 1.0.102: `0`, `-1`, `"5"`, `null`,
+/// `true`). The one place that decides it: doctor, list's plan and simulate ask it.
+pub fn left_out_by_timeout<'a>(rule: &Rule, raw: &'a Value) -> Vec<LeftOut<'a>> {
+    let key = rule
+        .flavor
+        .handler_key(crate::tables::HandlerField::Timeout)
+        .unwrap_or("timeout");
+    (0..rule.handlers.len())
+        .filter_map(|index| {
+            let at = format!("{}/{}", rule.handler_pointer(index), escape(key));
+            let value = raw.pointer(&at)?;
+            (!crate::tables::positive_seconds(value)).then_some(LeftOut { index, key, value })
+        })
+        .collect()
 }

@@ -348,8 +348,8 @@ impl Reader<'_> {
 
     /// The one-rule form (`{name, when: {type, tools?, …}, then: {type, command | prompt}}`):
     /// its trigger and action types mapped to the list's, its tools the matcher, the trigger's
-    /// other keys (`patterns`) kept on the rule. The file's `version` is the rule's own, not a
-    /// schema's: kept beside the rule.
+    /// other keys (`patterns`) kept on the rule under the trigger's key. The file's `version`
+    /// is the rule's own, not a schema's: kept beside the rule.
     fn read_single_rule(
         &mut self,
         list: &RuleList,
@@ -415,8 +415,11 @@ impl Reader<'_> {
                 return;
             }
         }
-        // The trigger's other keys (`patterns`, `excludePatterns`) stay with the rule.
-        entry.extend(when);
+        // The trigger's other keys (`patterns`, `excludePatterns`) stay with the rule, under
+        // the trigger's key: a list has no place for them (`convert` says so).
+        if !when.is_empty() {
+            entry.insert(older.single_when.into(), Value::Object(when));
+        }
         let mut then = match entry.remove(older.single_then) {
             Some(Value::Object(then)) => then,
             _ => {
@@ -829,18 +832,17 @@ impl Reader<'_> {
         };
         // A timeout the agent reads from a string: the number it spells.
         let value = match (&value, field) {
-            (Value::String(s), HandlerField::Timeout) if spec.timeout_numeric_strings => s
-                .trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|n| n.is_finite())
-                .and_then(
-                    |n| match n.fract() == 0.0 && n >= 0.0 && n < u64::MAX as f64 {
-                        true => Some(Value::from(n as u64)),
-                        false => serde_json::Number::from_f64(n).map(Value::Number),
-                    },
-                )
-                .unwrap_or(value),
+            (Value::String(s), HandlerField::Timeout) if spec.timeout_numeric_strings => {
+                js_number(s)
+                    .filter(|n| n.is_finite())
+                    .and_then(
+                        |n| match n.fract() == 0.0 && n >= 0.0 && n < u64::MAX as f64 {
+                            true => Some(Value::from(n as u64)),
+                            false => serde_json::Number::from_f64(n).map(Value::Number),
+                        },
+                    )
+                    .unwrap_or(value)
+            }
             _ => value,
         };
         match field {
@@ -1092,4 +1094,97 @@ pub fn join_pointer(base: &str, segments: &[&str]) -> String {
         out.push_str(segment);
     }
     out
+}
+
+/// JavaScript's `Number(s)` of a string (ECMA-262 StringToNumber), as an agent written in it
+/// reads a timeout given as one ([`crate::tables::ConfigSpec::timeout_numeric_strings`]):
+/// JavaScript's white space trimmed (a byte order mark among it, not U+0085), blank as 0,
+/// `Infinity` with a sign or without, a decimal with a sign, fraction and exponent, and
+/// `0x`/`0b`/`0o` integers without a sign. `None` where it gives `NaN`.
+fn js_number(s: &str) -> Option<f64> {
+    let js_space = |c: char| {
+        matches!(
+            c,
+            '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+                ..='\u{200a}'
+                    | '\u{2028}'
+                    | '\u{2029}'
+                    | '\u{202f}'
+                    | '\u{205f}'
+                    | '\u{3000}'
+                    | '\u{feff}'
+        )
+    };
+    let s = s.trim_matches(js_space);
+    if s.is_empty() {
+        return Some(0.0);
+    }
+    let radix = match s.get(..2) {
+        Some("0x" | "0X") => Some(16),
+        Some("0b" | "0B") => Some(2),
+        Some("0o" | "0O") => Some(8),
+        _ => None,
+    };
+    if let Some(radix) = radix {
+        let digits = &s[2..];
+        if digits.is_empty() {
+            return None;
+        }
+        return digits.chars().try_fold(0.0_f64, |n, c| {
+            Some(n * f64::from(radix) + f64::from(c.to_digit(radix)?))
+        });
+    }
+    let unsigned = s.strip_prefix(['+', '-']).unwrap_or(s);
+    if unsigned == "Infinity" {
+        return Some(if s.starts_with('-') {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        });
+    }
+    // Rust's reader takes what JavaScript's decimal literal does, and words besides
+    // (`inf`, `nan`): only digits, a point and an exponent are let through to it.
+    let decimal = unsigned.chars().any(|c| c.is_ascii_digit())
+        && unsigned
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'));
+    s.parse::<f64>().ok().filter(|_| decimal)
+}
+
+#[cfg(test)]
+mod js_number_tests {
+    use super::js_number;
+
+    #[test]
+    fn reads_strings_as_javascripts_number_does() {
+        let cases: [(&str, Option<f64>); 24] = [
+            ("30", Some(30.0)),
+            (" 30 ", Some(30.0)),
+            ("\u{feff}30\u{2028}", Some(30.0)),
+            ("\u{85}30", None),
+            ("", Some(0.0)),
+            (" \t", Some(0.0)),
+            ("0x10", Some(16.0)),
+            ("0X1f", Some(31.0)),
+            ("0b11", Some(3.0)),
+            ("0o7", Some(7.0)),
+            ("-0x10", None),
+            ("+0x10", None),
+            ("0x", None),
+            ("0x1.5", None),
+            ("0b2", None),
+            ("1e3", Some(1000.0)),
+            (".5", Some(0.5)),
+            ("5.", Some(5.0)),
+            ("+5", Some(5.0)),
+            ("-0", Some(-0.0)),
+            ("Infinity", Some(f64::INFINITY)),
+            ("infinity", None),
+            ("nan", None),
+            ("1_000", None),
+        ];
+        for (s, want) in cases {
+            assert_eq!(js_number(s), want, "{s:?}");
+        }
+    }
 }

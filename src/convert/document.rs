@@ -29,6 +29,14 @@ pub(super) fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options
         let documents = &doc.dialect.config().documents;
         if doc.dialect == options.to && inputs.len() == 1 && !documents.is_toml(doc.kind) {
             out = same_dialect(doc, &mut converter.refreshed);
+            for rule in &mut out.rules {
+                converter.lose_trigger_keys(
+                    src,
+                    &rule.origin.pointer,
+                    doc.dialect,
+                    &mut rule.extra,
+                );
+            }
         } else {
             converter.document(src, doc, &mut out);
         }

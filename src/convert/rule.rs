@@ -217,6 +217,7 @@ impl Converter<'_> {
         let mut extra = serde_json::Map::new();
         if rule.flavor.dialect() == to.dialect() {
             extra = rule.extra.clone();
+            self.lose_trigger_keys(src, &rule.origin.pointer, to.dialect(), &mut extra);
         } else if !rule.extra.is_empty() {
             let keys = rule
                 .extra
@@ -235,6 +236,52 @@ impl Converter<'_> {
             );
         }
         extra
+    }
+
+    /// A one-rule file's trigger keys besides its type and tools (Kiro IDE's `when.patterns`,
+    /// kept under the trigger's key, [`crate::tables::OlderForms::single_when`]) out of the
+    /// other keys `extra` of the rule at `pointer`, written into the list of `to`, which has no
+    /// place for them: a loss, said at them.
+    pub(super) fn lose_trigger_keys(
+        &mut self,
+        src: &SourceFile,
+        pointer: &str,
+        to: crate::tables::Dialect,
+        extra: &mut serde_json::Map<String, serde_json::Value>,
+    ) {
+        let Some(when) = to
+            .config()
+            .rule_list
+            .and_then(|list| list.older)
+            .map(|older| older.single_when)
+        else {
+            return;
+        };
+        let Some(serde_json::Value::Object(keys)) = extra.remove(when) else {
+            return;
+        };
+        let Some(first) = keys.keys().next() else {
+            return;
+        };
+        let names = keys
+            .keys()
+            .map(|k| format!("`{k}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        self.lose(
+            src,
+            format!(
+                "{pointer}/{}/{}",
+                crate::positions::escape(when),
+                crate::positions::escape(first)
+            ),
+            &format!("the trigger's {names}"),
+            &format!(
+                "a {} list rule has no such key (its file triggers match by `matcher`, a regex \
+                 over the path): it would fire for every file; not carried over",
+                to.def().display
+            ),
+        );
     }
 }
 

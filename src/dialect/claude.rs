@@ -814,10 +814,11 @@ const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
     needs_type: true,
     whole_seconds: false,
     known_top_keys: false,
-    // Live (attacks row 253): an entry hookx's reader refuses (an unknown type, a command that
-    // is no string, a matcher that is a number, a timeout that is no positive number), a
+    // Live (attacks rows 253-254): an entry hookx's reader refuses (an unknown type, a command
+    // that is no string, a matcher that is a number, a timeout that is no positive number), a
     // timeout of 0, an `http` handler without a `url` that is a URL, an `mcp_tool` one without
-    // `server`: Claude Code 2.1.332 runs none of the file's hooks.
+    // `server`, an `if`, `shell` or `headers` of another type, a `null` matcher: Claude Code
+    // 2.1.332 runs none of the file's hooks. An event that is `null` it takes as none.
     reader_errors: true,
     setting_types: &[
         ("/model", "a string"),
@@ -837,6 +838,14 @@ const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
         ("mcp_tool", "server", false),
         ("mcp_tool", "tool", false),
     ],
+    handler_key_types: &[
+        ("if", "a string"),
+        ("shell", "a string"),
+        ("headers", "an object"),
+    ],
+    null_matcher: true,
+    null_event_is_none: true,
+    negative_timeout_loads: false,
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {

@@ -504,6 +504,10 @@ const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
     whole_file_on: None,
     zero_timeout: false,
     service_needs: &[],
+    handler_key_types: &[],
+    null_matcher: false,
+    null_event_is_none: false,
+    negative_timeout_loads: false,
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {

@@ -185,39 +185,99 @@ pub fn refused_whole(source: &Source) -> Option<crate::diag::Diagnostic> {
     crate::config::strict_load::refused_whole_text(&src, source.dialect)
 }
 
-/// Files remembered as loaded whole ([`refused_whole_remembered`]).
+/// When every file of `host`'s own holding one of hookx's routes is one `host` refuses whole
+/// ([`refused_whole`]: a Claude setting of the wrong type, a Droid matcher that is no string),
+/// the first of them and a sentence saying so: `host` then never calls hookx, and nothing
+/// hookx would run runs (attacks rows 185, 210). `None` where a route file loads, or there is
+/// none.
+pub fn routes_refused_whole(sources: &[Source], host: Dialect) -> Option<(&Source, String)> {
+    let mut refused = route_files(sources, host).map(|s| Some((s, refused_whole(s)?)));
+    let (first, d) = refused.next()??;
+    refused.all(|r| r.is_some()).then(|| {
+        let why = format!(
+            "{} loads none of {}, which holds hookx's route ({}:{}: {})",
+            host.def().display,
+            first.display,
+            d.line,
+            d.col,
+            d.message
+        );
+        (first, why)
+    })
+}
+
+/// `host`'s own files that hold one of hookx's routes.
+pub fn route_files(sources: &[Source], host: Dialect) -> impl Iterator<Item = &Source> {
+    sources.iter().filter(move |s| {
+        s.dialect == host
+            && s.document().is_some_and(|d| {
+                d.rules
+                    .iter()
+                    .any(|r| r.handlers.iter().any(crate::route::is_hookx_handler))
+            })
+    })
+}
+
+/// Files remembered as loaded whole ([`LoadedWhole`]).
 const MAX_LOADED: usize = 256;
 
 /// [`refused_whole`], remembered by content in `hookx_dir` (`loaded.sum`, beside the trust
 /// record) for a file its agent loads whole: `hookx run` reads only its event's part of a
 /// file, and reading and parsing the whole one on every event cost a plan with copies 5 %.
-pub fn refused_whole_remembered(
-    source: &Source,
-    hookx_dir: Option<&Path>,
-) -> Option<crate::diag::Diagnostic> {
-    source.dialect.config().strict_load?;
-    let (Some(dir), Some(sha256)) = (hookx_dir, source.sha256.as_deref()) else {
-        return refused_whole(source);
-    };
-    let key = format!(
-        "{}\0{}\0{sha256}",
-        env!("CARGO_PKG_VERSION"),
-        source.dialect.name()
-    );
-    let digest = u64::from_str_radix(&crate::hash::sha256_hex(key.as_bytes())[..16], 16).ok()?;
-    let loaded = crate::cache::Digests::load(&dir.join("loaded.sum"), MAX_LOADED);
-    if loaded.has(digest) {
-        return None;
+/// `loaded.sum` is read once, at the first file asked about, however many are.
+pub struct LoadedWhole {
+    path: Option<std::path::PathBuf>,
+    loaded: Option<crate::cache::Digests>,
+}
+
+impl LoadedWhole {
+    pub fn new(hookx_dir: Option<&Path>) -> LoadedWhole {
+        LoadedWhole {
+            path: hookx_dir.map(|dir| dir.join("loaded.sum")),
+            loaded: None,
+        }
     }
-    let src = crate::source::SourceFile::read(&source.path).ok()?;
-    // Only the content the run read is remembered, not one written since.
-    let as_read = crate::hash::sha256_hex(src.text.as_bytes()) == sha256;
-    let src = crate::source::SourceFile::new(source.display.clone(), src.text);
-    let refused = crate::config::strict_load::refused_whole_text(&src, source.dialect);
-    if refused.is_none() && as_read {
-        loaded.with(digest).save();
+
+    /// [`refused_whole`] of `source`, unless its content is remembered as loaded.
+    pub fn refused_whole(&mut self, source: &Source) -> Option<crate::diag::Diagnostic> {
+        source.dialect.config().strict_load?;
+        let (Some(path), Some(sha256)) = (&self.path, source.sha256.as_deref()) else {
+            return refused_whole(source);
+        };
+        let key = format!(
+            "{}\0{}\0{sha256}",
+            env!("CARGO_PKG_VERSION"),
+            source.dialect.name()
+        );
+        let digest =
+            u64::from_str_radix(&crate::hash::sha256_hex(key.as_bytes())[..16], 16).ok()?;
+        let loaded = self
+            .loaded
+            .take()
+            .unwrap_or_else(|| crate::cache::Digests::load(path, MAX_LOADED));
+        if loaded.has(digest) {
+            self.loaded = Some(loaded);
+            return None;
+        }
+        let src = crate::source::SourceFile::read(&source.path).ok();
+        // Only the content the run read is remembered, not one written since.
+        let as_read = src
+            .as_ref()
+            .is_some_and(|src| crate::hash::sha256_hex(src.text.as_bytes()) == sha256);
+        let refused = src.and_then(|src| {
+            let src = crate::source::SourceFile::new(source.display.clone(), src.text);
+            crate::config::strict_load::refused_whole_text(&src, source.dialect)
+        });
+        self.loaded = Some(match refused.is_none() && as_read {
+            true => {
+                let loaded = loaded.with(digest);
+                loaded.save();
+                loaded
+            }
+            false => loaded,
+        });
+        refused
     }
-    refused
 }
 
 /// Whether a handler is one of hookx's own routes (it runs `hookx run`).

@@ -26,13 +26,19 @@ pub fn native_runs(
         runner(host.dialect(), s) == Runner::Native
             && super::gates::file_gate(ctx, sources, host.dialect(), s).is_none()
     }) {
+        let left_out = left_out_in(source, host.dialect());
         for rule in source.document().into_iter().flat_map(|d| &d.rules) {
             let mut as_run = rule.clone();
             as_run.flavor = host.dialect().native_flavor(rule.flavor);
-            // What its own setting lists (for hookx, or off by the user), it does not run.
-            as_run
-                .handlers
-                .retain(|h| !host_skips(host.dialect(), &switched, source, rule, h));
+            // What its own setting lists (for hookx, or off by the user), or it leaves out for
+            // its timeout, it does not run.
+            as_run.handlers = (rule.handlers.iter().enumerate())
+                .filter(|(i, h)| {
+                    !host_skips(host.dialect(), &switched, source, rule, h)
+                        && left_out(rule, *i).is_none()
+                })
+                .map(|(_, h)| h.clone())
+                .collect();
             if !as_run.handlers.is_empty() {
                 rules.push((as_run, source.display.clone()));
             }
@@ -312,6 +318,7 @@ pub fn native_rules(
         let runs = |r: &&crate::tables::Rule| {
             r.event == event.kind && !source.dialect.config().is_disabled(r)
         };
+        let left_out = left_out_in(source, host);
         for rule in doc.rules.iter().filter(runs) {
             let (mut open, mut held) = (rule.clone(), rule.clone());
             open.handlers.clear();
@@ -328,6 +335,7 @@ pub fn native_rules(
                         .as_ref()
                         .filter(|r| !r.reviewed(rule, i))
                         .map(super::gates::Review::why)
+                        .or_else(|| left_out(rule, i))
                 });
                 match gate {
                     Some(reason) => {
@@ -359,6 +367,28 @@ pub fn native_rules(
         }
     }
     (rules, held)
+}
+
+/// Why `host` leaves out a handler of `source` (a rule, its place in it) for its timeout
+/// ([`crate::config::strict_load::left_out_by_timeout`]; only the host's own files).
+fn left_out_in(
+    source: &crate::discover::Source,
+    host: crate::tables::Dialect,
+) -> impl Fn(&crate::tables::Rule, usize) -> Option<String> {
+    let raw = (source.dialect == host)
+        .then(|| crate::config::strict_load::raw_if_entries_left_out(&source.path, host))
+        .flatten();
+    move |rule, index| {
+        let raw = raw.as_ref()?;
+        let entry = crate::config::strict_load::left_out_by_timeout(rule, raw)
+            .into_iter()
+            .find(|e| e.index == index)?;
+        Some(format!(
+            "{} does not load this entry: {}",
+            host.def().display,
+            entry.why()
+        ))
+    }
 }
 
 /// Why `host` does not call hookx for `event` (so that nothing runs through hookx): no hookx

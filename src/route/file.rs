@@ -173,24 +173,29 @@ pub fn is_own_route(handler: &Value) -> bool {
 }
 
 /// What install created along with a routing entry, as the entry's provenance record says:
-/// nothing more (an entry in a file that was there), the file, or the file and its folder.
-/// Uninstall takes back as much, and only while it is empty but for hookx's routes.
+/// nothing more (an entry in a list that was there), the event's list, the `hooks` object
+/// holding it, the file, or the file and the folders above it (how many, counted up from the
+/// file's own). Uninstall takes back as much, and only while it is empty but for hookx's
+/// routes: a container the user had, empty or not, stays (attacks row 181).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Created {
     Entry,
+    List,
+    Hooks,
     File,
-    Folder,
+    Folder(u8),
 }
 
 impl Created {
-    const ALL: [Created; 3] = [Created::Entry, Created::File, Created::Folder];
-
-    /// The provenance record of an entry.
+    /// The provenance record of an entry (`"folders"` only above one).
     pub(crate) fn marker(self) -> Value {
         let name = match self {
             Created::Entry => "entry",
+            Created::List => "list",
+            Created::Hooks => "hooks",
             Created::File => "file",
-            Created::Folder => "folder",
+            Created::Folder(n) if n > 1 => return json!({"created": "folder", "folders": n}),
+            Created::Folder(_) => "folder",
         };
         json!({ "created": name })
     }
@@ -198,7 +203,43 @@ impl Created {
     /// What a routing handler's record says install created, if it is one of install's.
     fn of(handler: &Value) -> Option<Created> {
         let marker = handler.get(config::MARKER)?;
-        Self::ALL.into_iter().find(|c| c.marker() == *marker)
+        let folders = marker.get("folders").map_or(Some(1), |n| {
+            n.as_u64()
+                .and_then(|n| u8::try_from(n).ok())
+                .filter(|&n| n > 1)
+        })?;
+        [
+            Created::Entry,
+            Created::List,
+            Created::Hooks,
+            Created::File,
+            Created::Folder(folders),
+        ]
+        .into_iter()
+        .find(|c| c.marker() == *marker)
+    }
+
+    /// What the routes at `routes` of one event's `entries` say install created, at the most;
+    /// a route an older hookx wrote without a record may have come with its list and `hooks`.
+    fn of_routes(entries: &[Value], routes: &[(usize, Option<usize>)]) -> Created {
+        let handler = |&(i, inner): &(usize, Option<usize>)| match inner {
+            Some(j) => entries[i].get("hooks").and_then(|h| h.get(j)),
+            None => entries.get(i),
+        };
+        routes
+            .iter()
+            .filter_map(handler)
+            .map(|h| Created::of(h).unwrap_or(Created::Hooks))
+            .max()
+            .unwrap_or(Created::Entry)
+    }
+
+    /// How many folders install created above the file (none below [`Created::Folder`]).
+    pub(crate) fn folders(self) -> usize {
+        match self {
+            Created::Folder(n) => usize::from(n),
+            _ => 0,
+        }
     }
 }
 
@@ -304,11 +345,14 @@ pub(crate) fn install_text(
     if needed.is_empty() && text.value(events).is_none_or(|v| !v.is_object()) {
         return;
     }
+    // What a new event list comes with: the list, and `hooks` when install adds it.
+    let mut new_list = created.max(Created::List);
     if text.value(events).is_none_or(|v| !v.is_object()) {
         // A file without `hooks` gets one (a file whose `hooks` is not an object was refused).
         if text.add_property(&[], "hooks", &json!({})).is_none() {
             return;
         }
+        new_list = created.max(Created::Hooks);
     }
     for (kind, name, _) in host.own_events() {
         let list = path_to(events, &[Seg::from(name)]);
@@ -321,8 +365,9 @@ pub(crate) fn install_text(
             if routes.is_empty() {
                 continue;
             }
+            let list_too = Created::of_routes(&entries, &routes) >= Created::List;
             remove_routes(text, &list, &entries, &routes);
-            if text.is_bare_empty(&list) {
+            if list_too && text.is_bare_empty(&list) {
                 let _ = text.remove(&list);
             }
             tally.dropped.push(name.to_string());
@@ -336,7 +381,7 @@ pub(crate) fn install_text(
                     .add_property(
                         events,
                         name,
-                        &json!([new_entry(host, &kind, command, created)]),
+                        &json!([new_entry(host, &kind, command, new_list)]),
                     )
                     .is_some()
             {
@@ -414,15 +459,10 @@ pub(crate) fn uninstall_text(
         if routes.is_empty() {
             continue;
         }
-        for &(i, inner) in &routes {
-            let handler = match inner {
-                Some(j) => entries[i].get("hooks").and_then(|h| h.get(j)),
-                None => entries.get(i),
-            };
-            created = created.max(handler.and_then(Created::of).unwrap_or(Created::Entry));
-        }
+        let here = Created::of_routes(&entries, &routes);
+        created = created.max(here);
         removed += remove_routes(text, &list, &entries, &routes);
-        if text.is_bare_empty(&list) {
+        if here >= Created::List && text.is_bare_empty(&list) {
             let _ = text.remove(&list);
         }
     }

@@ -35,7 +35,9 @@ pub(crate) use file::{
 };
 pub use plugin::{PluginFile, converted_document, is_own_plugin, plugin_files, plugin_routes};
 pub(crate) use plugin::{converted_plugin, plugin_text};
-pub use switch::{HOME_OWNER, listed_keys, recorded_keys, recorded_owners, switch_text};
+pub use switch::{
+    HOME_OWNER, created_folders, listed_keys, recorded_keys, recorded_owners, switch_text,
+};
 
 use crate::config::edit::{JsonText, Seg};
 use crate::config::scripts;

@@ -24,15 +24,20 @@ const USERS_BLANK: &str = "usersListBlank";
 /// How the record names an install of the home's files (`--scope user`).
 pub const HOME_OWNER: &str = "~";
 
+/// The record's count of the folders hookx created with the file (above it, its own first).
+const FOLDERS: &str = "folders";
+
 /// The change that leaves the keys hookx records for `owner` (the install's project, or the
 /// home) exactly `wanted` (none on uninstall), and none for a project whose folder is gone;
-/// the file hookx created is deleted once nothing else is in it. `Err` names what in the file
-/// stops the edit.
+/// the file hookx created is deleted once nothing else is in it (`new_folders`: how many
+/// folders writing a new file creates, recorded for [`created_folders`]). `Err` names what in
+/// the file stops the edit.
 pub fn switch_text(
     current: Option<&str>,
     switch: &HookSwitch,
     owner: &str,
     wanted: &[String],
+    new_folders: usize,
 ) -> Result<Change, String> {
     let list = [Seg::from(switch.key)];
     let record_at = [Seg::from(switch.owned_key)];
@@ -57,6 +62,9 @@ pub fn switch_text(
         Some(v) => strings(&v).ok_or(format!("`{}` is not a list of strings", switch.key))?,
     };
     let record = match text.value(&record_at) {
+        None if current.is_none() && new_folders > 0 => {
+            json!({"created": true, FOLDERS: new_folders, switch.key: {}})
+        }
         None => json!({"created": current.is_none(), switch.key: {}}),
         Some(r) => r,
     };
@@ -138,6 +146,9 @@ pub fn switch_text(
     }
     let has_record = text.value(&record_at).is_some();
     let mut new_record = json!({"created": created, switch.key: owners});
+    if let Some(folders) = record.get(FOLDERS) {
+        new_record[FOLDERS] = folders.clone();
+    }
     if users_list {
         new_record[USERS_LIST] = json!(true);
     }
@@ -159,6 +170,16 @@ pub fn switch_text(
         (false, Some(now)) if now == text.as_str() => Change::Keep,
         _ => Change::Write(text.into_text()),
     })
+}
+
+/// How many folders hookx created with the switch file whose text is `current`, as its record
+/// says (none when it does not say).
+pub fn created_folders(current: &str, switch: &HookSwitch) -> usize {
+    JsonText::new(current)
+        .value(&[Seg::from(switch.owned_key), Seg::from(FOLDERS)])
+        .and_then(|n| n.as_u64())
+        .and_then(|n| usize::try_from(n).ok())
+        .unwrap_or(0)
 }
 
 /// The installs (projects, or `~` for the home) whose keys hookx records in the switch file's

@@ -644,6 +644,16 @@ pub struct StrictLoad {
     /// The keys a handler of a type hookx keeps as written (Claude's `http`, `mcp_tool`) must
     /// hold as strings: (type, key, whether the string must be a URL).
     pub service_needs: &'static [(&'static str, &'static str, bool)],
+    /// Keys of a handler hookx keeps as written whose value, when there, must be of a JSON
+    /// type ([`crate::diag::json_type`]'s name), or the agent refuses the entry.
+    pub handler_key_types: &'static [(&'static str, &'static str)],
+    /// A group's `matcher` of `null` (hookx reads it as none).
+    pub null_matcher: bool,
+    /// An event whose value is `null`, which hookx's reader calls an error, the agent takes
+    /// as no hooks.
+    pub null_event_is_none: bool,
+    /// A negative timeout, which hookx's reader calls an error, the agent loads the file with.
+    pub negative_timeout_loads: bool,
 }
 
 /// What to change in a file a host drops ([`FileDrop`]), for each kind of entry it refuses.

@@ -86,18 +86,6 @@ fn set_in<'a>(var: &str, env: &'a serde_json::Map<String, serde_json::Value>) ->
 }
 
 impl Doctor<'_> {
-    /// `host`'s own files that hold one of hookx's routes.
-    fn route_files(&self, host: Dialect) -> impl Iterator<Item = &Source> {
-        self.sources.iter().filter(move |s| {
-            s.dialect == host
-                && s.document().is_some_and(|d| {
-                    d.rules
-                        .iter()
-                        .any(|r| r.handlers.iter().any(crate::route::is_hookx_handler))
-                })
-        })
-    }
-
     /// Whether `host` (or hookx under it) loads `source`, and who runs it.
     pub(super) fn loading(&self, source: &Source, host: Dialect) -> Loading {
         let runner = discover::runner(host, source);
@@ -353,7 +341,8 @@ impl Doctor<'_> {
         if runs == Runs::Hookx
             && let Some(switch) = discover::hooks_disabled_by_agent(self.sources, host)
         {
-            let routes: Vec<&Source> = self.route_files(host).collect();
+            let routes: Vec<&Source> =
+                crate::dispatch::gates::route_files(self.sources, host).collect();
             if !routes.is_empty() && routes.iter().all(|r| discover::switched_off(switch, r)) {
                 let kill = host.def().kill_switch.as_ref();
                 let set = kill.map_or(String::new(), |k| k.json());
@@ -377,23 +366,15 @@ impl Doctor<'_> {
         }
         // Every file holding hookx's routes is one the host refuses whole (a Claude setting of
         // the wrong type, attacks row 185): the host never calls hookx.
-        if runs == Runs::Hookx {
-            let routes: Vec<(&Source, crate::diag::Diagnostic)> = self
-                .route_files(host)
-                .map(|s| (s, crate::dispatch::gates::refused_whole(s)))
-                .map(|(s, d)| Some((s, d?)))
-                .collect::<Option<_>>()
-                .unwrap_or_default();
-            if let Some((first, d)) = routes.first() {
-                findings.push(Finding::new(
-                    Level::Warning,
-                    format!(
-                        "off under {display}: {display} loads none of {}, which holds hookx's route ({}:{}: {})",
-                        first.display, d.line, d.col, d.message
-                    ),
-                    Some(format!("hookx validate {}", shell_path(&first.display))),
-                ));
-            }
+        if runs == Runs::Hookx
+            && let Some((first, why)) =
+                crate::dispatch::gates::routes_refused_whole(self.sources, host)
+        {
+            findings.push(Finding::new(
+                Level::Warning,
+                format!("off under {display}: {why}"),
+                Some(format!("hookx validate {}", shell_path(&first.display))),
+            ));
         }
         // The agent obeys every settings file; hookx only trusted ones.
         let switch = match runs {
@@ -657,6 +638,7 @@ fn skipping_problem(source: &Source) -> Option<(EventKind, String)> {
         .diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Error)
+        .filter(|d| crate::config::strict_load::agent_refuses(source.dialect, d))
         .find_map(|d| {
             let pointer = d.pointer.as_deref()?;
             let key = pointer

@@ -336,13 +336,7 @@ impl Doctor<'_> {
     fn file(&self, source: &Source, hosts: &[Dialect]) -> FileReport {
         let text = SourceFile::read(&source.path).ok();
         // Read as JSON only where the agent leaves out entries by their values.
-        let raw = text
-            .as_ref()
-            .filter(|_| source.dialect.config().skips_entry_without_positive_timeout)
-            .and_then(|src| {
-                let syntax = crate::config::read::json_syntax(src, source.dialect);
-                crate::config::syntax::parse_json_as(src, syntax).ok()
-            });
+        let raw = crate::config::strict_load::raw_if_entries_left_out(&source.path, source.dialect);
         let loading: Vec<Loading> = hosts.iter().map(|h| self.loading(source, *h)).collect();
         let rules = source
             .document()
@@ -404,35 +398,22 @@ fn left_out_by_timeout(verdict: &mut Verdict, rule: &Rule, raw: Option<&serde_js
     let Some(raw) = raw else {
         return;
     };
-    let key = rule
-        .flavor
-        .handler_key(crate::tables::HandlerField::Timeout)
-        .unwrap_or("timeout");
-    let left_out: Vec<(usize, &serde_json::Value)> = (0..rule.handlers.len())
-        .filter_map(|i| {
-            let at = format!(
-                "{}/{}",
-                rule.handler_pointer(i),
-                crate::positions::escape(key)
-            );
-            let value = raw.pointer(&at)?;
-            (!crate::tables::positive_seconds(value)).then_some((i, value))
-        })
-        .collect();
+    let left_out = crate::config::strict_load::left_out_by_timeout(rule, raw);
     let display = verdict.host.def().display;
-    for (i, value) in &left_out {
+    for entry in &left_out {
         let which = match rule.handlers.len() {
             1 => "this entry".to_string(),
-            _ => format!("its handler {}", i + 1),
+            _ => format!("its handler {}", entry.index + 1),
         };
         verdict.findings.push(Finding::new(
             Level::Warning,
             format!(
-                "{display} does not load {which}: `\"{key}\": {value}` is no number of seconds \
-                 above 0 (the rest of the file runs)"
+                "{display} does not load {which}: {} (the rest of the file runs)",
+                entry.why()
             ),
             Some(format!(
-                "write a number of seconds above 0, or leave `\"{key}\"` out"
+                "write a number of seconds above 0, or leave `\"{}\"` out",
+                entry.key
             )),
         ));
     }
