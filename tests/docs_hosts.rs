@@ -590,7 +590,7 @@ fn the_copilot_route_and_a_wrapped_copilot_entry_run_by_vscode_answer_in_its_for
 #[test]
 fn the_copilot_route_run_by_vscode_answers_within_vscodes_limit() {
     use hookx::dispatch::host::decode;
-    use hookx::dispatch::run::budget;
+    use hookx::dispatch::run::{budget, route_limit};
     use hookx::tables::Dialect;
     let p = Project::new();
     let vscode = documented("vscode-docs", "PreToolUse", &p.project);
@@ -599,7 +599,8 @@ fn the_copilot_route_run_by_vscode_answers_within_vscodes_limit() {
     .to_string();
     let secs = |payload: &str, host: &str, event: &str| {
         let hosted = decode(payload.as_bytes(), Dialect::named(host), Some(event), None).unwrap();
-        budget(hosted.host, &hosted.event.kind, hosted.route_limit())
+        let limit = route_limit(hosted.host, hosted.read_as);
+        budget(hosted.host, &hosted.event.kind, limit)
             .map(|b| b.as_secs())
             .unwrap()
     };

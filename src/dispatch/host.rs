@@ -2,7 +2,6 @@
 //! project, and answering in the host's protocol.
 
 use crate::discover::{self, EffectiveRule, Runner, Source};
-use crate::dispatch::run::Limit;
 use crate::error::Error;
 use crate::model::{Event, EventKind};
 use crate::protocol::HostAnswer;
@@ -36,29 +35,6 @@ impl HostEvent {
     /// The flavour the answer is written in.
     pub fn answered_as(&self) -> Flavor {
         self.read_as.unwrap_or(self.host)
-    }
-
-    /// The limit `run`'s route answers within ([`Limit::Route`]), or, run by another agent
-    /// that does not read the key the route's timeout is written under, within that agent's
-    /// default for a hook too (VS Code runs hookx's Copilot route, whose `timeoutSec` it does
-    /// not read, at its default of 30 s: attacks row 235).
-    pub fn route_limit(&self) -> Limit {
-        let Some(reader) = self.read_as else {
-            return Limit::Route;
-        };
-        let written = self.host.dialect().def().route.timeout_key;
-        let read = reader
-            .dialect()
-            .config()
-            .key(crate::tables::HandlerField::Timeout);
-        match written.is_some() && written == read {
-            true => Limit::Route,
-            false => Limit::RouteWithin(
-                reader
-                    .tables()
-                    .default_timeout(&crate::model::HandlerKind::Command(Default::default())),
-            ),
-        }
     }
 }
 

@@ -151,6 +151,29 @@ pub enum Limit {
     Entry(Option<u64>),
 }
 
+/// The limit the route of `host` answers within ([`Limit::Route`]), or, run by another agent
+/// that reads `host`'s files as its flavour `reader` but not the key the route's timeout is
+/// written under, within that agent's default for a hook too (VS Code runs hookx's Copilot
+/// route, whose `timeoutSec` it does not read, at its default of 30 s: attacks row 235).
+pub fn route_limit(host: Flavor, reader: Option<Flavor>) -> Limit {
+    let Some(reader) = reader else {
+        return Limit::Route;
+    };
+    let written = host.dialect().def().route.timeout_key;
+    let read = reader
+        .dialect()
+        .config()
+        .key(crate::tables::HandlerField::Timeout);
+    match written.is_some() && written == read {
+        true => Limit::Route,
+        false => Limit::RouteWithin(
+            reader
+                .tables()
+                .default_timeout(&crate::model::HandlerKind::Command(Default::default())),
+        ),
+    }
+}
+
 /// How long hookx has to answer `host` on `kind`, from the start of its dispatch: the host's
 /// limit less a margin to answer in (a quarter of it, at most 5 s: enough to kill a handler
 /// and print); `None`: no limit.
