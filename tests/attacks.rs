@@ -301,6 +301,50 @@ fn a_cline_script_reading_a_file_beside_it_still_denies_from_its_copy() {
     assert!(ran.stdout.contains("no rm -rf"), "{ran:?}");
 }
 
+/// Attacks row 234: the user's Cline guard is a link into a dotfiles folder (`stow`), and
+/// finds its helper beside what it links to (`$(dirname "$(readlink -f "$0")")/guard-lib.sh`),
+/// as Cline runs it. From hookx's private copy the helper was not there: the guard exited 1
+/// and the call went through. The copy's folder now also holds the link target's neighbours.
+#[test]
+fn a_linked_cline_script_reading_a_file_beside_its_target_still_denies_from_its_copy() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    let dotfiles = root.join("dotfiles");
+    write(
+        &dotfiles,
+        "PreToolUse",
+        "#!/bin/bash\n. \"$(dirname \"$(readlink -f \"$0\")\")/guard-lib.sh\"\n\
+         grep -q 'rm -rf' && deny 'no rm -rf'\necho '{\"cancel\": false}'\n",
+    );
+    write(
+        &dotfiles,
+        "guard-lib.sh",
+        "deny() { printf '{\"cancel\": true, \"errorMessage\": \"%s\"}\\n' \"$1\"; exit 0; }\n",
+    );
+    std::fs::create_dir_all(project.join(".clinerules/hooks")).unwrap();
+    std::os::unix::fs::symlink(
+        dotfiles.join("PreToolUse"),
+        project.join(".clinerules/hooks/PreToolUse"),
+    )
+    .unwrap();
+    let mut trust = common::hookx_clean(&project);
+    trust
+        .args(["trust", "--yes", "--home"])
+        .arg(&home)
+        .env("HOME", &home);
+    let trusted = ran(&mut trust);
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    let ran = claude_bash_call(&project, &home, "rm -rf /");
+    let answer: Value = serde_json::from_str(&ran.stdout).unwrap_or(Value::Null);
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{ran:?}"
+    );
+    assert!(ran.stdout.contains("no rm -rf"), "{ran:?}");
+}
+
 /// Attacks row 197: a trusted Cline logger appends to a file beside itself
 /// (`"$(dirname "$0")/audit.log"`), which it makes the first time. Run from its private copy
 /// under another host, the file it makes is where Cline would have made it once the event is

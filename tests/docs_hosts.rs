@@ -581,6 +581,46 @@ fn the_copilot_route_and_a_wrapped_copilot_entry_run_by_vscode_answer_in_its_for
     assert_eq!(answer["permissionDecision"], "deny", "{out:?}");
 }
 
+/// VS Code reads a hook's limit from `timeout` (seconds, default 30: vscode-facts), not from the
+/// `timeoutSec` hookx's Copilot route is written with, so it ends that route at 30 s: run by VS
+/// Code, the route answers within that, not within Copilot's 605 s (attacks row 235: a guard
+/// slower than 30 s beside a hanging one was cut off by VS Code, and the call went through,
+/// where hookx's failure policy would have denied it). Run by Copilot, or the Claude route run
+/// by VS Code (it reads Claude's `timeout`), as before.
+#[test]
+fn the_copilot_route_run_by_vscode_answers_within_vscodes_limit() {
+    use hookx::dispatch::host::decode;
+    use hookx::dispatch::run::{budget, route_limit};
+    use hookx::tables::Dialect;
+    let p = Project::new();
+    let vscode = documented("vscode-docs", "PreToolUse", &p.project);
+    let copilot = json!({"sessionId": "s", "timestamp": 1, "cwd": p.project,
+        "toolName": "bash", "toolArgs": "{\"command\": \"ls\"}"})
+    .to_string();
+    let secs = |payload: &str, host: &str, event: &str| {
+        let hosted = decode(payload.as_bytes(), Dialect::named(host), Some(event), None).unwrap();
+        let limit = route_limit(hosted.host, hosted.read_as);
+        budget(hosted.host, &hosted.event.kind, limit)
+            .map(|b| b.as_secs())
+            .unwrap()
+    };
+    assert_eq!(
+        secs(&vscode, "copilot", "preToolUse"),
+        25,
+        "VS Code's 30 s, less 5"
+    );
+    assert_eq!(
+        secs(&copilot, "copilot", "preToolUse"),
+        600,
+        "Copilot's own run"
+    );
+    assert_eq!(
+        secs(&vscode, "claude", "PreToolUse"),
+        600,
+        "Claude's `timeout`"
+    );
+}
+
 /// `list` shows a Cursor file's rules under their flavours, and which host runs each; VS Code's
 /// ignored matchers are a `validate` warning and a located `convert` loss.
 #[test]

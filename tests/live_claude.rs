@@ -2265,6 +2265,7 @@ fn main() -> std::process::ExitCode {
             a_projects_copy_of_the_user_route_line,
             settings_forms_claude_skips_whole,
             claude_config_dir_and_the_project_route,
+            a_user_route_the_user_runs_once,
         ],
     )
 }
@@ -2332,6 +2333,66 @@ fn claude_config_dir_and_the_project_route() {
         );
     }
     c.finish("claude_config_dir_and_the_project_route", "");
+}
+
+/// The unlucky user gives hookx's user route `"once": true` in `~/.claude/settings.json`
+/// (attacks row 232); hookx installed in both scopes, a project guard that logs every Bash
+/// call. Several Bash calls in one session: Claude Code 2.1.332 runs the route on each, so the
+/// guard runs once per call (nothing found: the deferral stands).
+fn a_user_route_the_user_runs_once() {
+    let Some(bin) = client_or_skip("a_user_route_the_user_runs_once") else {
+        return;
+    };
+    let mut c = Checks::default();
+    let calls = faults::commands().len();
+    for once in [false, true] {
+        let model = FakeModel::start(SCRIPTS);
+        let world = World::new();
+        let log = world.dump.join("guard.log");
+        let guard = world.project.join(".gemini/settings.json");
+        write_json(
+            &guard,
+            &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+                {"type": "command", "command": format!("echo ran >> '{}'", log.display())}]}]}}),
+        );
+        let users = world.home.join(".gemini/settings.json");
+        write_json(
+            &users,
+            &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+                {"type": "command", "command": "true"}]}]}}),
+        );
+        hookx_cmd(&world, &["trust", guard.to_str().unwrap()]);
+        hookx_cmd(&world, &["trust", users.to_str().unwrap()]);
+        for scope in ["user", "project"] {
+            hookx_cmd(&world, &["install", "--host", "claude", "--scope", scope]);
+        }
+        if once {
+            let path = world.home.join(".claude/settings.json");
+            let mut user: Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            user["hooks"]["PreToolUse"][0]["hooks"][0]["once"] = json!(true);
+            write_json(&path, &user);
+        }
+        let run = client::run(
+            &bin,
+            &world,
+            model.port,
+            "SCRIPT:faults run each command",
+            &["--dangerously-skip-permissions"],
+        );
+        let ran = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count();
+        c.check(
+            ran == calls,
+            format!(
+                "once {once}: the guard ran {ran} times for {calls} calls\n{}",
+                run.describe()
+            ),
+        );
+    }
+    c.finish("a_user_route_the_user_runs_once", "");
 }
 
 /// One Bash call in `world` under Claude, allowed without asking: the run, whether the guard

@@ -2401,6 +2401,60 @@ fn a_users_empty_list_over_lines_still_switches_the_guard_off() {
     c.done("synced");
 }
 
+/// The key Copilot 1.0.102 gives hookx's own user route, a camelCase entry of
+/// `~/.copilot/hooks`: `preToolUse\0` and the entry's compact JSON without hookx's marker
+/// (listed, it turned the route off: the guard ran nowhere before the fix).
+fn own_route_key(entry: &Value) -> String {
+    let mut bare = entry.clone();
+    bare.as_object_mut().unwrap().remove("hookx");
+    hookx::hash::sha256_hex(format!("preToolUse\0{bare}").as_bytes())
+}
+
+/// Attacks row 236: the user turns hookx's own user route off in Copilot (its key in
+/// `~/.copilot/settings.json` `disabledHooks`); hookx installed in both scopes, a trusted
+/// project guard only hookx runs. The project route must not leave the event to the route
+/// Copilot no longer runs: the guard runs.
+fn a_user_route_copilot_has_turned_off() {
+    let mut c = Checks::default();
+    for off in [false, true] {
+        let Some(l) = live_env("synced", |sb| {
+            let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
+            let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
+            sb.write("project/.gemini/settings.json", &rule.to_string());
+            let own = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "true"}]}]}});
+            sb.write("home/.gemini/settings.json", &own.to_string());
+            hookx(sb, &["trust", "--yes"]);
+            for scope in ["user", "project"] {
+                hookx(sb, &["install", "--host", "copilot", "--scope", scope]);
+            }
+            if off {
+                let route: Value = serde_json::from_str(
+                    &std::fs::read_to_string(sb.home.join(".copilot/hooks/hookx.json")).unwrap(),
+                )
+                .unwrap();
+                let key = own_route_key(&route["hooks"]["preToolUse"][0]);
+                sb.write(
+                    "home/.copilot/settings.json",
+                    &json!({"disabledHooks": [key]}).to_string(),
+                );
+            }
+            routed_env(sb)
+        }) else {
+            return;
+        };
+        let ran = std::fs::read_to_string(l.sb.root.join("guard.log")).unwrap_or_default();
+        let runs = serde_json::Deserializer::from_str(&ran)
+            .into_iter::<Value>()
+            .flatten()
+            .count();
+        c.that(
+            runs > 0,
+            format!("route off {off}: the guard ran {runs} times: {ran:?}"),
+        );
+    }
+    c.done("synced");
+}
+
 /// One form of `ground_truth_dropped_files`: the file it is written in, its name, the event
 /// (as the file spells it) and the entry that holds it, with `ODD` for the recorder's command;
 /// `whole`: the entry is the event's whole value, not an item of its list.
@@ -3210,6 +3264,7 @@ fn main() -> std::process::ExitCode {
             a_claude_file_copilot_drops_runs_once_through_hookx,
             a_claude_guard_and_its_pascalcase_copy_run_once_through_hookx,
             a_users_empty_list_over_lines_still_switches_the_guard_off,
+            a_user_route_copilot_has_turned_off,
         ],
     )
 }

@@ -1101,6 +1101,62 @@ fn settings_forms_droid_skips_whole() {
             json!({"Stop": [{"hooks": [{"type": "nosuch", "command": "true"}]}]}),
             false,
         ),
+        (
+            "a timeout of 0",
+            json!({"Stop": [{"hooks": [{"type": "command", "command": "true", "timeout": 0}]}]}),
+            true,
+        ),
+        (
+            "a negative timeout",
+            json!({"Stop": [{"hooks": [{"type": "command", "command": "true", "timeout": -1}]}]}),
+            true,
+        ),
+        (
+            "a fractional timeout",
+            json!({"Stop": [{"hooks": [{"type": "command", "command": "true", "timeout": 1.5}]}]}),
+            true,
+        ),
+        (
+            "a matcher that is null on PreToolUse",
+            json!({"PreToolUse": [{"matcher": null, "hooks": [{"type": "command", "command": "true"}]}]}),
+            false,
+        ),
+        (
+            "async a string",
+            json!({"Stop": [{"hooks": [{"type": "command", "command": "true", "async": "yes"}]}]}),
+            true,
+        ),
+        (
+            "a statusMessage that is a number",
+            json!({"Stop": [{"hooks": [{"type": "command", "command": "true", "statusMessage": 5}]}]}),
+            true,
+        ),
+        (
+            "an if that is a number",
+            json!({"Stop": [{"hooks": [{"type": "command", "command": "true", "if": 5}]}]}),
+            true,
+        ),
+        (
+            "an http handler without url",
+            json!({"Stop": [{"hooks": [{"type": "http"}]}]}),
+            false,
+        ),
+        (
+            "a prompt handler without prompt",
+            json!({"Stop": [{"hooks": [{"type": "prompt"}]}]}),
+            false,
+        ),
+        ("an event that is null", json!({"Stop": null}), false),
+        (
+            "an empty handler list",
+            json!({"Stop": [{"hooks": []}]}),
+            true,
+        ),
+        (
+            "an empty command",
+            json!({"Stop": [{"hooks": [{"type": "command", "command": ""}]}]}),
+            true,
+        ),
     ];
     for (form, extra, runs) in forms {
         let sb = Sandbox::new("hookx-live-droid-strict");

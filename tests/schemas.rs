@@ -637,8 +637,9 @@ fn the_codex_schema_refuses_what_codex_refuses_whole() {
 }
 
 /// Qwen Code 0.24.4 reads a hook timeout written as a string as the number it spells
-/// (`readCommandHookTimeout`, row 208), and `hookx validate` takes it: the schema must too, and
-/// refuse what neither takes (attacks row 242: it called `"30"` "not of type number").
+/// (`readCommandHookTimeout`, rows 208/219: `"0x10"` too, a blank one as the default), and
+/// `hookx validate` takes it: the schema must too, and refuse what neither takes (attacks row
+/// 242: it called `"30"` "not of type number").
 #[test]
 fn the_qwen_schema_takes_the_timeouts_qwen_and_validate_take() {
     let qwen = validator(Dialect::named("qwen").unwrap());
@@ -652,9 +653,11 @@ fn the_qwen_schema_takes_the_timeouts_qwen_and_validate_take() {
         (r#""1e3""#, true),
         (r#"".5""#, true),
         (r#""+5""#, true),
+        (r#""0x10""#, true),
+        (r#""""#, true),
         (r#""abc""#, false),
         (r#""-5""#, false),
-        (r#""""#, false),
+        (r#""Infinity""#, false),
         ("-1", false),
     ] {
         let text = format!(

@@ -752,3 +752,44 @@ fn droid_settings_droid_skips_whole_are_errors_and_run_nowhere() {
         );
     }
 }
+
+/// Factory Droid 0.225.2 (live, `live_droid::settings_forms_droid_skips_whole`; attacks row
+/// 256) runs none of a `.factory/settings.json`'s hooks for a `null` matcher, which hookx read
+/// as none, and loads one with a negative timeout, which hookx took for a refused file: the
+/// plan said the recorder runs in the first and nobody runs it in the second.
+#[test]
+fn droid_refuses_a_null_matcher_and_loads_a_negative_timeout() {
+    let recorder = r#""SessionStart": [{"hooks": [{"type": "command", "command": "./log.sh"}]}]"#;
+    for (form, stop, refused) in [
+        (
+            "matcher null",
+            r#"[{"matcher": null, "hooks": [{"type": "command", "command": "x"}]}]"#,
+            true,
+        ),
+        (
+            "timeout -1",
+            r#"[{"hooks": [{"type": "command", "command": "x", "timeout": -1}]}]"#,
+            false,
+        ),
+    ] {
+        let text = format!(r#"{{"hooks": {{{recorder}, "Stop": {stop}}}}}"#);
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        common::write(&root, "p/.factory/settings.json", &text);
+        let out = common::hookx_at(
+            &root.join("p"),
+            &root.join("home"),
+            &["list", "--host", "droid"],
+        )
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+        let list = String::from_utf8(out).unwrap();
+        let nobody = list.lines().any(|l| {
+            l.starts_with("  droid  SessionStart")
+                && l.contains("nobody (Droid refuses the whole of .factory/settings.json")
+        });
+        assert_eq!(nobody, refused, "{form}:\n{list}");
+    }
+}

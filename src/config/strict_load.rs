@@ -224,14 +224,17 @@ pub fn mark_reader_errors(src: &SourceFile, dialect: Dialect, reader: &mut [Diag
 }
 
 /// Whether the agent of `dialect` refuses what the reader's error `d` is about: all but an
-/// event that is `null`, where it takes that as none
-/// ([`crate::tables::StrictLoad::null_event_is_none`]; the reader's words, `config::walk`).
+/// event that is `null` where it takes that as none, and a negative timeout where it loads
+/// the file all the same ([`crate::tables::StrictLoad`]; the reader's words, `config::walk`).
 pub fn agent_refuses(dialect: Dialect, d: &Diagnostic) -> bool {
-    let null_event_is_none = dialect
-        .config()
-        .strict_load
-        .is_some_and(|s| s.null_event_is_none);
-    !(null_event_is_none && d.message.ends_with("event must hold an array, found null"))
+    let Some(strict) = dialect.config().strict_load else {
+        return true;
+    };
+    let null_event = d.message.ends_with("event must hold an array, found null");
+    let negative = d
+        .message
+        .contains("must be a positive number of seconds, found -");
+    !(strict.null_event_is_none && null_event || strict.negative_timeout_loads && negative)
 }
 
 /// The first form in `src` (read as `doc`, with the reader's `diagnostics`) for which its

@@ -845,6 +845,7 @@ const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
     ],
     null_matcher: true,
     null_event_is_none: true,
+    negative_timeout_loads: false,
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {

@@ -507,6 +507,7 @@ const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
     handler_key_types: &[],
     null_matcher: false,
     null_event_is_none: false,
+    negative_timeout_loads: false,
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {

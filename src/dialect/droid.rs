@@ -306,8 +306,10 @@ pub static DEF: DialectDef = DialectDef {
 
 /// Factory Droid 0.225.2 runs none of a project `.factory/settings.json`'s hooks for one entry
 /// it cannot read, on any event: a handler without `type`, a matcher that is a number, a timeout
-/// `"5"`, an unknown type, a number as command (run, beside a recorder on another event of the
-/// same file, silently; `live_droid::settings_forms_droid_skips_whole`). The user's file runs on.
+/// `"5"`, an unknown type, a number as command, a `null` matcher or event, an `http` handler
+/// without `url` (run, beside a recorder on another event of the same file, silently;
+/// `live_droid::settings_forms_droid_skips_whole`; attacks row 256). A negative timeout it loads.
+/// The user's file runs on.
 const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
     seen: "Factory Droid 0.225.2 runs none of this file's hooks for it, without a word",
     toml_seen: None,
@@ -320,8 +322,9 @@ const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
     zero_timeout: false,
     service_needs: &[],
     handler_key_types: &[],
-    null_matcher: false,
+    null_matcher: true,
     null_event_is_none: false,
+    negative_timeout_loads: true,
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {

@@ -119,23 +119,43 @@ fn link_neighbours(script: &Path, bytes: &[u8], dir: &Path) -> Vec<std::ffi::OsS
         let Some(folder) = script.parent().and_then(|p| std::path::absolute(p).ok()) else {
             return Vec::new();
         };
-        let Ok(entries) = std::fs::read_dir(&folder) else {
-            return Vec::new();
-        };
+        // A script that is a link (a dotfiles folder linked in) may find its helpers beside
+        // what it links to (`$(dirname "$(readlink -f "$0")")/lib.sh`, attacks row 234): those
+        // come after the link's own neighbours, for the names not already taken.
+        let target = std::fs::canonicalize(script)
+            .ok()
+            .and_then(|t| t.parent().map(Path::to_path_buf))
+            .filter(|t| *t != folder);
         let own = script.file_name();
         let text = String::from_utf8_lossy(bytes);
-        let (named, others): (Vec<_>, Vec<_>) = entries
-            .flatten()
-            .take(MAX_ENTRIES)
-            .map(|e| e.file_name())
-            .filter(|n| Some(n.as_os_str()) != own && !n.to_string_lossy().starts_with(LOCK))
-            .partition(|n| text.contains(n.to_string_lossy().as_ref()));
-        named
-            .into_iter()
-            .chain(others)
-            .take(MAX_NEIGHBOURS)
-            .filter(|name| std::os::unix::fs::symlink(folder.join(name), dir.join(name)).is_ok())
-            .collect()
+        let mut named = Vec::new();
+        let mut others = Vec::new();
+        for folder in std::iter::once(folder).chain(target) {
+            let Ok(entries) = std::fs::read_dir(&folder) else {
+                continue;
+            };
+            for name in entries.flatten().take(MAX_ENTRIES).map(|e| e.file_name()) {
+                if Some(name.as_os_str()) == own || name.to_string_lossy().starts_with(LOCK) {
+                    continue;
+                }
+                let list = match text.contains(name.to_string_lossy().as_ref()) {
+                    true => &mut named,
+                    false => &mut others,
+                };
+                list.push((folder.join(&name), name));
+            }
+        }
+        let mut linked = Vec::new();
+        for (path, name) in named.into_iter().chain(others) {
+            if linked.len() == MAX_NEIGHBOURS {
+                break;
+            }
+            // The first of a name wins: the link fails where it is taken.
+            if std::os::unix::fs::symlink(path, dir.join(&name)).is_ok() {
+                linked.push(name);
+            }
+        }
+        linked
     }
     #[cfg(not(unix))]
     {

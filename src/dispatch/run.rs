@@ -140,11 +140,38 @@ pub enum Limit {
     /// `hook_budget`). A handler still running when hookx must answer failed for want of
     /// hookx's time, not its own: the failure policy answers for it.
     Route,
+    /// [`Limit::Route`] run by another agent that reads the host's files itself but not the
+    /// key the route's timeout is written under (VS Code reads `timeout`, Copilot's route says
+    /// `timeoutSec`): that agent's default for a hook, in seconds, is the limit too.
+    RouteWithin(u64),
     /// `hookx exec`'s entry, written with its one handler's timeout (`--timeout`, seconds):
     /// the host kills the entry at that timeout (its default for a hook where none is given),
     /// or at its own limit where its entries have no timeout. The handler cut short by it
     /// timed out, as it would under its own agent.
     Entry(Option<u64>),
+}
+
+/// The limit the route of `host` answers within ([`Limit::Route`]), or, run by another agent
+/// that reads `host`'s files as its flavour `reader` but not the key the route's timeout is
+/// written under, within that agent's default for a hook too (VS Code runs hookx's Copilot
+/// route, whose `timeoutSec` it does not read, at its default of 30 s: attacks row 235).
+pub fn route_limit(host: Flavor, reader: Option<Flavor>) -> Limit {
+    let Some(reader) = reader else {
+        return Limit::Route;
+    };
+    let written = host.dialect().def().route.timeout_key;
+    let read = reader
+        .dialect()
+        .config()
+        .key(crate::tables::HandlerField::Timeout);
+    match written.is_some() && written == read {
+        true => Limit::Route,
+        false => Limit::RouteWithin(
+            reader
+                .tables()
+                .default_timeout(&crate::model::HandlerKind::Command(Default::default())),
+        ),
+    }
 }
 
 /// How long hookx has to answer `host` on `kind`, from the start of its dispatch: the host's
@@ -155,6 +182,7 @@ pub fn budget(host: Flavor, kind: &EventKind, limit: Limit) -> Option<Duration> 
     let own_limit = route.limit.on(kind).saturating_mul(1000);
     let mut ms = match limit {
         Limit::Route => own_limit,
+        Limit::RouteWithin(secs) => own_limit.min(secs.saturating_mul(1000)),
         Limit::Entry(timeout) => {
             let entry = match timeout {
                 Some(0) if host.dialect().config().zero_timeout_is_none => u64::MAX,
@@ -428,7 +456,7 @@ impl Plan<'_> {
                 )),
             }
         }
-        if !late.is_empty() && matches!(limit, Limit::Route) {
+        if !late.is_empty() && matches!(limit, Limit::Route | Limit::RouteWithin(_)) {
             let secs = budget.unwrap_or_default().as_secs_f64();
             let why = format!(
                 "{} did not answer within the {secs:.1} s hookx has to answer {} in",

@@ -311,7 +311,7 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         &hosted.event,
         hook_set.rules.iter().map(|r| (r.rule.as_ref(), r.source)),
         &hosted.project,
-        Limit::Route,
+        dispatch::run::route_limit(hosted.host, hosted.read_as),
     );
     Ok(answer_in_time(plan, known, &hosted))
 }

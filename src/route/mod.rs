@@ -218,7 +218,7 @@ pub fn has_route(home: &Path, file: &Path, host: Dialect, event: &str) -> bool {
 /// home (a settings file synced from another machine, with hookx at one path on both) finds
 /// none of this home's trust, and every guard is skipped there as untrusted (attacks row 222).
 fn answering_routes(home: &Path, file: &Path, host: Dialect, event: &str) -> Vec<String> {
-    user_route_commands(file, host, event)
+    user_route_commands(home, file, host, event)
         .into_iter()
         .filter(|command| route_can_run(command))
         .filter(|command| {
@@ -229,7 +229,7 @@ fn answering_routes(home: &Path, file: &Path, host: Dialect, event: &str) -> Vec
 
 /// The command lines of the user's routes for `event` in the user's file `user` (for a host of
 /// hook scripts, the line of the event's script, when the script itself may be executed).
-fn user_route_commands(user: &Path, host: Dialect, event: &str) -> Vec<String> {
+fn user_route_commands(home: &Path, user: &Path, host: Dialect, event: &str) -> Vec<String> {
     // A host of hook scripts: the user's route is the script named after the event.
     if host.config().scripts.is_some() {
         let script = user.join(event);
@@ -283,13 +283,35 @@ fn user_route_commands(user: &Path, host: Dialect, event: &str) -> Vec<String> {
             )
         })
         .unwrap_or_default();
+    // Copilot's list of handler keys it does not run (`disabledHooks`), where the user turned
+    // the route off in Copilot itself (live, 1.0.102: its key is `EVENT\0` and the entry's
+    // compact JSON without hookx's marker; attacks row 236).
+    let switched: Vec<String> = host
+        .config()
+        .foreign_switches
+        .iter()
+        .filter_map(|s| s.hooks)
+        .flat_map(|h| {
+            crate::read::text(&home.join(h.file), crate::read::MAX_FILE_BYTES)
+                .map(|t| listed_keys(&t, h))
+                .unwrap_or_default()
+        })
+        .collect();
     let turned_off = |handler: &serde_json::Value, line: &str| {
         let label = host.def().disabled_handlers.as_ref().and_then(|list| {
             handler
                 .get(list.label_key)
                 .and_then(serde_json::Value::as_str)
         });
-        disabled.iter().any(|d| d == label.unwrap_or(line))
+        if disabled.iter().any(|d| d == label.unwrap_or(line)) {
+            return true;
+        }
+        let mut bare = handler.clone();
+        if let Some(object) = bare.as_object_mut() {
+            object.remove(crate::config::MARKER);
+        }
+        let key = crate::hash::sha256_hex(format!("{event}\0{bare}").as_bytes());
+        switched.contains(&key)
     };
     find_any_routes(&entries, host)
         .into_iter()

@@ -652,6 +652,8 @@ pub struct StrictLoad {
     /// An event whose value is `null`, which hookx's reader calls an error, the agent takes
     /// as no hooks.
     pub null_event_is_none: bool,
+    /// A negative timeout, which hookx's reader calls an error, the agent loads the file with.
+    pub negative_timeout_loads: bool,
 }
 
 /// What to change in a file a host drops ([`FileDrop`]), for each kind of entry it refuses.
