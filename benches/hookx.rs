@@ -440,7 +440,8 @@ impl Host {
 
     fn env(self, project: &Path, home: &Path) -> Vec<(String, String)> {
         let dir = project.display().to_string();
-        // `hookx run` reads HOME, never HOOKX_HOME.
+        // HOME for what the handlers read; `hookx run` takes its home from `--home` (see
+        // `run_case`), never from HOME or HOOKX_HOME.
         let mut env = vec![("HOME".to_string(), home.display().to_string())];
         match self {
             Host::Claude => env.push(("CLAUDE_PROJECT_DIR".into(), dir)),
@@ -459,6 +460,10 @@ impl Host {
                 self.name().into(),
                 "--event".into(),
                 self.event().into(),
+                // As install writes it on a route: without it, `run` takes the account's
+                // home, not the one the project's files were trusted in.
+                "--home".into(),
+                project.home.display().to_string(),
             ],
             env: self.env(&project.dir, &project.home),
             cwd: project.dir.clone(),
