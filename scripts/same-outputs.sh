@@ -606,6 +606,8 @@ def rec_case(case, args, cwd, env, stdin_bytes, answer):
     record(case, args, cwd, None, e, stdin_bytes, extra=recorded_sections(rec_out))
 
 def run_world(name, tag, cases, seq=False, with_guess=False):
+    # `run` takes its home from `--home` (as install writes it on a route), else the account's:
+    # never HOME, so each run names the world's home.
     project, home = fresh(name, tag)
     env = home_env(home)
     if name == "rec":
@@ -615,11 +617,11 @@ def run_world(name, tag, cases, seq=False, with_guess=False):
     for (pname, fl, host, event, tmpl), answer in cases:
         stdin = fill(tmpl, project, home)
         sfx = "" if answer == "silent" else f".{answer}"
-        jobs.append((rec_case, (f"run/{tag}/{pname}{sfx}.txt", ["run", "--host", host, "--event", event, "--project", project],
+        jobs.append((rec_case, (f"run/{tag}/{pname}{sfx}.txt", ["run", "--host", host, "--event", event, "--project", project, "--home", home],
                                 project, env, stdin, answer)))
         if with_guess:
-            jobs.append((rec_case, (f"run/{tag}/{pname}.guess-host.txt", ["run"], project, env, stdin, answer)))
-            jobs.append((rec_case, (f"run/{tag}/{pname}.no-project.txt", ["run", "--host", host, "--event", event],
+            jobs.append((rec_case, (f"run/{tag}/{pname}.guess-host.txt", ["run", "--home", home], project, env, stdin, answer)))
+            jobs.append((rec_case, (f"run/{tag}/{pname}.no-project.txt", ["run", "--host", host, "--event", event, "--home", home],
                                     project, env, stdin, answer)))
     if seq:
         for fn, a in jobs:
