@@ -2068,3 +2068,27 @@ fn a_codex_review_names_the_user_file_as_codex_does() {
         "{config}"
     );
 }
+
+/// `install` with no event to route writes nothing, and makes no folder either: it made the
+/// host's empty folders (`.claude/`, `.github/hooks/`, `.codex/`, `~/.copilot/`, …) and left
+/// them (an empty `.codex/` makes Codex warn of untrusted project configuration; attacks row
+/// 258).
+#[test]
+fn an_install_with_nothing_to_route_makes_no_folder() {
+    for host in ["claude", "copilot", "codex", "kiro", "opencode"] {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let (project, home) = (root.join("p"), root.join("home"));
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        common::hookx_at(&project, &home, &["install", "--host", host]).success();
+        let mut made: Vec<String> = std::fs::read_dir(&project)
+            .unwrap()
+            .chain(std::fs::read_dir(&home).unwrap())
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n != ".git" && n != ".hookx")
+            .collect();
+        made.sort();
+        assert_eq!(made, Vec::<String>::new(), "{host}");
+    }
+}

@@ -71,14 +71,18 @@ fn update_as(
 ) -> Result<Outcome, Error> {
     let real = resolve_links(path)?;
     let shown = path.display().to_string();
-    let io = |e: std::io::Error| Error::Io {
-        path: shown.clone(),
-        message: e.to_string(),
-    };
     let dir = match real.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => std::path::PathBuf::from("."),
     };
+    // The folders made here for the file, deepest first: taken out again (when still empty)
+    // where nothing is written into them (attacks row 258: an install with nothing to route
+    // left the host's empty folders behind).
+    let made: Vec<std::path::PathBuf> = dir
+        .ancestors()
+        .take_while(|d| !d.as_os_str().is_empty() && !d.exists())
+        .map(Path::to_path_buf)
+        .collect();
     std::fs::create_dir_all(&dir).map_err(|e| Error::Io {
         path: dir.display().to_string(),
         message: e.to_string(),
@@ -87,9 +91,36 @@ fn update_as(
         path: dir.display().to_string(),
         message: format!("cannot lock the directory for writing: {e}"),
     })?;
-    let current = match crate::read::bytes(&real, crate::read::MAX_FILE_BYTES) {
+    // Another writer may have taken the folder out while this one waited for its lock.
+    std::fs::create_dir_all(&dir).map_err(|e| Error::Io {
+        path: dir.display().to_string(),
+        message: e.to_string(),
+    })?;
+    let outcome = edit_locked(&real, &dir, &shown, new_mode, edit);
+    if !matches!(outcome, Ok(Outcome::Written)) {
+        // Under the lock, so that a writer waiting for it finds the folder gone and makes it.
+        for folder in &made {
+            let _ = std::fs::remove_dir(folder);
+        }
+    }
+    outcome
+}
+
+/// [`update_as`] in the folder `dir` that holds `real`, under its lock.
+fn edit_locked(
+    real: &Path,
+    dir: &Path,
+    shown: &str,
+    new_mode: u32,
+    edit: impl FnOnce(Option<&str>) -> Result<Change, Error>,
+) -> Result<Outcome, Error> {
+    let io = |e: std::io::Error| Error::Io {
+        path: shown.to_string(),
+        message: e.to_string(),
+    };
+    let current = match crate::read::bytes(real, crate::read::MAX_FILE_BYTES) {
         Ok(bytes) => Some(String::from_utf8(bytes).map_err(|_| Error::Io {
-            path: shown.clone(),
+            path: shown.to_string(),
             message: "is not UTF-8 text; hookx does not write into it".into(),
         })?),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
@@ -99,12 +130,12 @@ fn update_as(
         Change::Keep => Ok(Outcome::Unchanged),
         Change::Write(text) if current.as_deref() == Some(text.as_str()) => Ok(Outcome::Unchanged),
         Change::Write(text) => {
-            replace(&real, &dir, &text, current.is_some(), new_mode).map_err(io)?;
+            replace(real, dir, &text, current.is_some(), new_mode).map_err(io)?;
             Ok(Outcome::Written)
         }
         Change::Delete if current.is_none() => Ok(Outcome::Unchanged),
         Change::Delete => {
-            std::fs::remove_file(&real).map_err(io)?;
+            std::fs::remove_file(real).map_err(io)?;
             Ok(Outcome::Deleted)
         }
     }
