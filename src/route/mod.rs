@@ -288,17 +288,14 @@ fn user_route_commands(home: &Path, user: &Path, host: Dialect, event: &str) -> 
         .unwrap_or_default();
     // Copilot's list of handler keys it does not run (`disabledHooks`), where the user turned
     // the route off in Copilot itself (live, 1.0.102: its key is `EVENT\0` and the entry's
-    // compact JSON without hookx's marker; attacks row 236).
+    // compact JSON without hookx's marker; attacks row 236). The key anywhere in the file
+    // counts: Copilot reads lists hookx cannot parse (`"n": 01`, row 136; row 238).
     let switched: Vec<String> = host
         .config()
         .foreign_switches
         .iter()
         .filter_map(|s| s.hooks)
-        .flat_map(|h| {
-            crate::read::text(&home.join(h.file), crate::read::MAX_FILE_BYTES)
-                .map(|t| listed_keys(&t, h))
-                .unwrap_or_default()
-        })
+        .filter_map(|h| crate::read::text(&home.join(h.file), crate::read::MAX_FILE_BYTES).ok())
         .collect();
     let turned_off = |handler: &serde_json::Value, line: &str| {
         let label = host.def().disabled_handlers.as_ref().and_then(|list| {
@@ -314,7 +311,7 @@ fn user_route_commands(home: &Path, user: &Path, host: Dialect, event: &str) -> 
             object.remove(crate::config::MARKER);
         }
         let key = crate::hash::sha256_hex(format!("{event}\0{bare}").as_bytes());
-        switched.contains(&key)
+        switched.iter().any(|text| text.contains(&key))
     };
     find_any_routes(&entries, host)
         .into_iter()
