@@ -1013,6 +1013,37 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_with_a_shorter_timeou
     }
 }
 
+/// Attacks row 237: the user's own file holds a project's route line (`--installed-in
+/// project`, copied from a repository's `.claude/settings.json` to have hookx everywhere)
+/// instead of the user route: that line leaves its event to the user's route, itself among
+/// them, so every guard ran nowhere. It is no user route.
+#[test]
+fn a_project_route_line_in_the_users_file_is_no_user_route() {
+    let (p, log) = routed_in_both_scopes("claude", "run_shell_command");
+    let fire = || fire_project_route(&p, &log, "claude", "Bash", None);
+    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    // The line install writes into a project's file, with this hookx and home.
+    let user = p.home.join(".claude/settings.json");
+    let route: Value = serde_json::from_str(&std::fs::read_to_string(&user).unwrap()).unwrap();
+    let own = route["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let keyless = own
+        .split_once(" --route-key ")
+        .map_or(own.as_str(), |(l, _)| l);
+    let event = "--event PreToolUse";
+    let line = keyless.replace(event, &format!("{event} --installed-in project"));
+    edit_json(&user, |v| {
+        v["hooks"]["PreToolUse"][0]["hooks"][0]["command"] = json!(line)
+    });
+    assert_eq!(
+        fire(),
+        1,
+        "no user route answers: the project route dispatches"
+    );
+}
+
 /// Attacks row 195: Codex runs a handler of `~/.codex/hooks.json` only with its review record
 /// (`[hooks.state."FILE:event:GROUP:HANDLER"]` in `~/.codex/config.toml`, codex-facts), and
 /// skips it silently without one. The user puts a hook of their own before hookx's user route:

@@ -2413,10 +2413,12 @@ fn own_route_key(entry: &Value) -> String {
 /// Attacks row 236: the user turns hookx's own user route off in Copilot (its key in
 /// `~/.copilot/settings.json` `disabledHooks`); hookx installed in both scopes, a trusted
 /// project guard only hookx runs. The project route must not leave the event to the route
-/// Copilot no longer runs: the guard runs.
+/// Copilot no longer runs: the guard runs. Row 238: the same where the file holds a number
+/// Copilot reads and hookx's parser does not (`01`).
 fn a_user_route_copilot_has_turned_off() {
     let mut c = Checks::default();
-    for off in [false, true] {
+    // Listed, and listed in a file hookx cannot parse and Copilot reads (`01`, row 136).
+    for form in ["on", "off", "off, 01"] {
         let Some(l) = live_env("synced", |sb| {
             let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
             let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
@@ -2427,15 +2429,16 @@ fn a_user_route_copilot_has_turned_off() {
             for scope in ["user", "project"] {
                 hookx(sb, &["install", "--host", "copilot", "--scope", scope]);
             }
-            if off {
+            if form != "on" {
                 let route: Value = serde_json::from_str(
                     &std::fs::read_to_string(sb.home.join(".copilot/hooks/hookx.json")).unwrap(),
                 )
                 .unwrap();
                 let key = own_route_key(&route["hooks"]["preToolUse"][0]);
+                let n = if form == "off" { "1" } else { "01" };
                 sb.write(
                     "home/.copilot/settings.json",
-                    &json!({"disabledHooks": [key]}).to_string(),
+                    &format!(r#"{{"n": {n}, "disabledHooks": ["{key}"]}}"#),
                 );
             }
             routed_env(sb)
@@ -2449,7 +2452,7 @@ fn a_user_route_copilot_has_turned_off() {
             .count();
         c.that(
             runs > 0,
-            format!("route off {off}: the guard ran {runs} times: {ran:?}"),
+            format!("route {form}: the guard ran {runs} times: {ran:?}"),
         );
     }
     c.done("synced");

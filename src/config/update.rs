@@ -87,8 +87,18 @@ fn update_as(
         path: dir.display().to_string(),
         message: e.to_string(),
     })?;
+    let _lock = lock_dir(&dir).map_err(|e| Error::Io {
+        path: dir.display().to_string(),
+        message: format!("cannot lock the directory for writing: {e}"),
+    })?;
+    // Another writer may have taken the folder out while this one waited for its lock.
+    std::fs::create_dir_all(&dir).map_err(|e| Error::Io {
+        path: dir.display().to_string(),
+        message: e.to_string(),
+    })?;
     let outcome = edit_locked(&real, &dir, &shown, new_mode, edit);
     if !matches!(outcome, Ok(Outcome::Written)) {
+        // Under the lock, so that a writer waiting for it finds the folder gone and makes it.
         for folder in &made {
             let _ = std::fs::remove_dir(folder);
         }
@@ -108,10 +118,6 @@ fn edit_locked(
         path: shown.to_string(),
         message: e.to_string(),
     };
-    let _lock = lock_dir(dir).map_err(|e| Error::Io {
-        path: dir.display().to_string(),
-        message: format!("cannot lock the directory for writing: {e}"),
-    })?;
     let current = match crate::read::bytes(real, crate::read::MAX_FILE_BYTES) {
         Ok(bytes) => Some(String::from_utf8(bytes).map_err(|_| Error::Io {
             path: shown.to_string(),

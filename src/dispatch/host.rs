@@ -5,7 +5,7 @@ use crate::discover::{self, EffectiveRule, Runner, Source};
 use crate::error::Error;
 use crate::model::{Event, EventKind};
 use crate::protocol::HostAnswer;
-use crate::protocol::payload::{decode_event_as, detect_host};
+use crate::protocol::payload::decode_event_as;
 use crate::tables::{Dialect, Flavor};
 use crate::trust::{TrustState, TrustStore};
 use std::io::Read;
@@ -44,27 +44,25 @@ impl HostEvent {
 /// wrapped entries of a Copilot file among them, with its own payload, and reads its own
 /// answer form there (vscode-facts: `hookSpecificOutput.permissionDecision`), not Copilot's
 /// top-level one: a deny written in Copilot's form was lost (attacks row 224).
-fn reader_of_route(payload: &[u8], host: Dialect) -> Option<Flavor> {
-    let reads = |d: &Dialect| {
-        d.config()
+fn reader_of_route(host: Dialect, senders: &[Dialect]) -> Option<Flavor> {
+    match senders {
+        [sender] if *sender != host => sender
+            .config()
             .reads_foreign_as
             .iter()
             .find(|(of, _)| *of == host)
-            .map(|(_, flavor)| *flavor)
-    };
-    if !Dialect::all()
-        .iter()
-        .any(|d| *d != host && reads(d).is_some())
-    {
-        return None;
-    }
-    let value =
-        serde_json::from_slice::<serde_json::Value>(&crate::protocol::payload::readable(payload))
-            .ok()?;
-    match crate::protocol::payload::detect_hosts(&value)[..] {
-        [sender] if sender != host => reads(&sender),
+            .map(|(_, flavor)| *flavor),
         _ => None,
     }
+}
+
+/// Every agent `payload` could be from by its shape alone
+/// ([`crate::protocol::payload::detect_hosts`]): read once where `--host` is given, for
+/// [`another_agent_runs_route`] and [`decode_from`].
+pub fn senders(payload: &[u8]) -> Vec<Dialect> {
+    serde_json::from_slice::<serde_json::Value>(&crate::protocol::payload::readable(payload))
+        .map(|value| crate::protocol::payload::detect_hosts(&value))
+        .unwrap_or_default()
 }
 
 /// Reads the host's payload from stdin.
@@ -94,6 +92,18 @@ pub fn decode(
     host: Option<Dialect>,
     event: Option<&str>,
     project: Option<PathBuf>,
+) -> Result<HostEvent, Error> {
+    let senders = host.map(|_| senders(payload)).unwrap_or_default();
+    decode_from(payload, host, event, project, &senders)
+}
+
+/// [`decode`], the agents the payload could be from ([`senders`]) read already.
+pub fn decode_from(
+    payload: &[u8],
+    host: Option<Dialect>,
+    event: Option<&str>,
+    project: Option<PathBuf>,
+    senders: &[Dialect],
 ) -> Result<HostEvent, Error> {
     let hosts = match host {
         Some(h) => vec![h],
@@ -163,7 +173,7 @@ pub fn decode(
         .unwrap_or_else(|| PathBuf::from("."));
     // Handlers run elsewhere (their `cwd`) and are told this path: it must not be relative.
     let project = std::path::absolute(&project).unwrap_or(project);
-    let read_as = host.and_then(|h| reader_of_route(payload, h));
+    let read_as = host.and_then(|h| reader_of_route(h, senders));
     Ok(HostEvent {
         host: flavor,
         event,
@@ -307,7 +317,7 @@ pub fn guess_hosts(payload: &[u8], is_set: &dyn Fn(&str) -> bool) -> Vec<Dialect
 /// Both the payload's shape and the other agent's marker variable (a literal its hooks get,
 /// such as `COPILOT_CLI=1`) must say so: the variable alone may be inherited, e.g. into a
 /// Claude session started from a Copilot hook.
-pub fn another_agent_runs_route(host: Dialect, payload: &[u8]) -> bool {
+pub fn another_agent_runs_route(host: Dialect, senders: &[Dialect]) -> bool {
     let marked = |sender: Dialect| {
         sender.flavors().any(|f| {
             f.tables().protocol.env.iter().any(|(name, value)| {
@@ -316,11 +326,9 @@ pub fn another_agent_runs_route(host: Dialect, payload: &[u8]) -> bool {
             })
         })
     };
-    serde_json::from_slice::<serde_json::Value>(&crate::protocol::payload::readable(payload))
-        .ok()
-        .as_ref()
-        .and_then(detect_host)
-        .is_some_and(|sender| sender != host && marked(sender))
+    senders
+        .first()
+        .is_some_and(|sender| *sender != host && marked(*sender))
 }
 
 /// Whether `hookx run --host HOST` was started by another agent that reads HOST's files
@@ -331,13 +339,13 @@ pub fn another_agent_runs_route(host: Dialect, payload: &[u8]) -> bool {
 /// handler twice (attacks row 154). Only where that route is the user's, in the home, and
 /// can run: else this route is the only one hookx has there, and it runs. Never one in a
 /// project's file, which the repository may have written to answer nothing (a route with
-/// another `--home`: attacks row 159); there a rule may run twice, never zero times. The
-/// payload is read again only when such a route is there.
+/// another `--home`: attacks row 159); there a rule may run twice, never zero times.
+/// `senders`: whose the payload may be by its shape ([`senders`]).
 pub fn senders_own_route_answers(
     ctx: &crate::context::Context,
     host: Dialect,
     kind: &EventKind,
-    payload: &[u8],
+    senders: &[Dialect],
 ) -> bool {
     use crate::route::InstallScope;
     let reads_hosts_files = |sender: &Dialect| {
@@ -365,11 +373,9 @@ pub fn senders_own_route_answers(
         .filter(has_route)
         .collect();
     !routed.is_empty()
-        && serde_json::from_slice::<serde_json::Value>(&crate::protocol::payload::readable(payload))
-            .ok()
-            .as_ref()
-            .and_then(detect_host)
-            .is_some_and(|sender| routed.contains(&sender))
+        && senders
+            .first()
+            .is_some_and(|sender| routed.contains(sender))
 }
 
 /// Whether `sender` gives its hooks a variable of its own ([`another_agent_runs_route`]

@@ -130,10 +130,11 @@ pub fn unreadable_command_line(host: Option<&str>, event: Option<&str>, why: &st
     if named != Some(None)
         && let Ok(payload) = host::read_stdin()
     {
-        if host.is_some_and(|h| host::another_agent_runs_route(h, &payload)) {
+        let senders = host.map(|_| host::senders(&payload)).unwrap_or_default();
+        if host.is_some_and(|h| host::another_agent_runs_route(h, &senders)) {
             return 0;
         }
-        if let Ok(hosted) = host::decode(&payload, host, event, None) {
+        if let Ok(hosted) = host::decode_from(&payload, host, event, None, &senders) {
             known.decoded(hosted.answered_as(), &hosted.also, &hosted.event.kind);
         }
     }
@@ -238,9 +239,14 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
     }
     // 1. decode
     let payload = host::read_stdin()?;
+    // Read once, for both: whose payload this is by its shape.
+    let senders = request
+        .host
+        .map(|_| host::senders(&payload))
+        .unwrap_or_default();
     if request
         .host
-        .is_some_and(|h| host::another_agent_runs_route(h, &payload))
+        .is_some_and(|h| host::another_agent_runs_route(h, &senders))
     {
         return Ok(0);
     }
@@ -250,6 +256,7 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         request.event.as_deref(),
         request.project.clone(),
         known,
+        &senders,
     )?;
     // The home and the policy root from the route's command line (and `HOME`), never from a
     // variable a project's settings could have set for every hook.
@@ -272,7 +279,7 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         dialect,
         request.installed_in,
         request.event.as_deref(),
-    ) || host::senders_own_route_answers(&ctx, dialect, &hosted.event.kind, &payload)
+    ) || host::senders_own_route_answers(&ctx, dialect, &hosted.event.kind, &senders)
     {
         return Ok(0);
     }
@@ -381,12 +388,17 @@ fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Err
     }
     // 1. decode
     let payload = host::read_stdin()?;
+    let senders = request
+        .host
+        .map(|_| host::senders(&payload))
+        .unwrap_or_default();
     let hosted = decode(
         &payload,
         request.host,
         request.event.as_deref(),
         request.project.clone(),
         known,
+        &senders,
     )?;
     // 2. discover and 3. select: the one handler, when the event is its own and its filter
     // lets the event through.
@@ -463,16 +475,17 @@ fn rendered(dispatch: &Dispatch, hosted: &host::HostEvent) -> (Vec<u8>, Vec<u8>,
     )
 }
 
-/// Step 1 for `run` and `exec`: the payload decoded, and the failure policy told which host
-/// and event it now answers.
+/// Step 1 for `run` and `exec`: the payload decoded (`senders`: whose it may be by its shape,
+/// [`host::senders`]), and the failure policy told which host and event it now answers.
 fn decode(
     payload: &[u8],
     host: Option<Dialect>,
     event: Option<&str>,
     project: Option<PathBuf>,
     known: &failure::Context,
+    senders: &[Dialect],
 ) -> Result<host::HostEvent, Error> {
-    let hosted = host::decode(payload, host, event, project)?;
+    let hosted = host::decode_from(payload, host, event, project, senders)?;
     known.decoded(hosted.answered_as(), &hosted.also, &hosted.event.kind);
     guard::injected_panic();
     Ok(hosted)

@@ -161,6 +161,22 @@ pub fn route_home(command: &str) -> Option<String> {
     })
 }
 
+/// Whether a routing command says it is a project's route (`--installed-in project`): it
+/// leaves its event to the user's route, so it is never the user's route, wherever it sits.
+pub fn route_is_projects(command: &str) -> bool {
+    let Some(words) = shell_words(command) else {
+        return false;
+    };
+    words.split(|w| w.is_none()).any(|simple| {
+        let simple: Vec<&str> = simple.iter().flatten().map(String::as_str).collect();
+        route_of(simple.iter().copied()).is_some()
+            && (simple
+                .windows(2)
+                .any(|w| w == ["--installed-in", "project"])
+                || simple.contains(&"--installed-in=project"))
+    })
+}
+
 /// Whether the shell could start the program of the routing command `command`: a path (with a
 /// `/`) to an executable file, or a name found executable in a folder of `PATH`, as the shell
 /// looks it up. A route whose hookx is gone exits 127, which every host reads as a

@@ -26,7 +26,8 @@ mod switch;
 
 pub use entry::{
     Program, hookx_handler_can_run, is_hookx_entry, is_hookx_handler, is_hookx_program,
-    is_plain_route, is_this_hookx, route_can_run, route_command, route_home, route_host, route_key,
+    is_plain_route, is_this_hookx, route_can_run, route_command, route_home, route_host,
+    route_is_projects, route_key,
 };
 pub use file::{Created, is_own_route};
 pub(crate) use file::{
@@ -217,10 +218,12 @@ pub fn has_route(home: &Path, file: &Path, host: Dialect, event: &str) -> bool {
 /// program can run ([`route_can_run`]) and they read no other home. A route reading another
 /// home (a settings file synced from another machine, with hookx at one path on both) finds
 /// none of this home's trust, and every guard is skipped there as untrusted (attacks row 222).
+/// A project's route line copied into the user's file leaves the event to the user's route,
+/// itself among them (attacks row 237): it is none.
 fn answering_routes(home: &Path, file: &Path, host: Dialect, event: &str) -> Vec<String> {
     user_route_commands(home, file, host, event)
         .into_iter()
-        .filter(|command| route_can_run(command))
+        .filter(|command| route_can_run(command) && !route_is_projects(command))
         .filter(|command| {
             route_home(command).is_none_or(|h| crate::context::same_place(Path::new(&h), home))
         })
@@ -285,17 +288,14 @@ fn user_route_commands(home: &Path, user: &Path, host: Dialect, event: &str) -> 
         .unwrap_or_default();
     // Copilot's list of handler keys it does not run (`disabledHooks`), where the user turned
     // the route off in Copilot itself (live, 1.0.102: its key is `EVENT\0` and the entry's
-    // compact JSON without hookx's marker; attacks row 236).
+    // compact JSON without hookx's marker; attacks row 236). The key anywhere in the file
+    // counts: Copilot reads lists hookx cannot parse (`"n": 01`, row 136; row 238).
     let switched: Vec<String> = host
         .config()
         .foreign_switches
         .iter()
         .filter_map(|s| s.hooks)
-        .flat_map(|h| {
-            crate::read::text(&home.join(h.file), crate::read::MAX_FILE_BYTES)
-                .map(|t| listed_keys(&t, h))
-                .unwrap_or_default()
-        })
+        .filter_map(|h| crate::read::text(&home.join(h.file), crate::read::MAX_FILE_BYTES).ok())
         .collect();
     let turned_off = |handler: &serde_json::Value, line: &str| {
         let label = host.def().disabled_handlers.as_ref().and_then(|list| {
@@ -311,7 +311,7 @@ fn user_route_commands(home: &Path, user: &Path, host: Dialect, event: &str) -> 
             object.remove(crate::config::MARKER);
         }
         let key = crate::hash::sha256_hex(format!("{event}\0{bare}").as_bytes());
-        switched.contains(&key)
+        switched.iter().any(|text| text.contains(&key))
     };
     find_any_routes(&entries, host)
         .into_iter()
