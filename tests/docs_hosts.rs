@@ -497,6 +497,49 @@ fn the_claude_route_run_by_cursor_runs_each_rule_once() {
     claude_denies(3);
 }
 
+/// Attacks row 261: the user moved hookx's Cursor route from `preToolUse` to
+/// `beforeShellExecution` ("only on the shell"). Cursor fires that event for shell commands
+/// only (cursor-facts, docs), so for a Read it runs no route of its own: the Claude route it
+/// also runs must not leave that call to it. A route on an event of one tool category is no
+/// route for every call (twice at worst on a shell call, never zero times).
+#[test]
+fn the_claude_route_run_by_cursor_leaves_no_call_to_a_cursor_route_of_one_tool_category() {
+    let p = Project::new();
+    user_guard(&p);
+    let hookx = assert_cmd::cargo::cargo_bin("hookx");
+    for host in ["claude", "cursor"] {
+        let args = [
+            "install",
+            "--host",
+            host,
+            "--scope",
+            "user",
+            "--hookx",
+            hookx.to_str().unwrap(),
+        ];
+        let (code, _, err) = p.hookx(&args, "");
+        assert_eq!(code, 0, "{host}: {err}");
+    }
+    let claude_route = home_route(&p, ".claude/settings.json", "/hooks/PreToolUse/0/hooks/0");
+    let cursor_file = p.home.join(".cursor/hooks.json");
+    let moved = std::fs::read_to_string(&cursor_file)
+        .unwrap()
+        .replace("\"preToolUse\"", "\"beforeShellExecution\"");
+    std::fs::write(&cursor_file, moved).unwrap();
+    let mut read: Value =
+        serde_json::from_str(&documented("cursor-docs", "preToolUse", &p.project)).unwrap();
+    read["hook_event_name"] = json!("PreToolUse");
+    read["cwd"] = json!("");
+    read["tool_name"] = json!("Read");
+    read["tool_input"] = json!({"file_path": p.project.join("x").to_str().unwrap()});
+    let by_claude = p.route(&claude_route, read.to_string().as_bytes());
+    let answer = json_of(&String::from_utf8_lossy(&by_claude.stdout));
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{by_claude:?}"
+    );
+}
+
 /// VS Code runs the handlers of Copilot's `.github/hooks` and of Claude's files with its own
 /// payload, hookx's Copilot and Claude routes among them (vscode-facts.md). With hookx
 /// installed for Copilot, Claude and VS Code, a call runs each rule once: the other routes

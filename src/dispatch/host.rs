@@ -355,8 +355,11 @@ pub fn senders_own_route_answers(
             .any(|id| host.def().locations.iter().any(|l| l.id == *id))
     };
     let has_route = |sender: &Dialect| {
+        // Only events that fire on every call of the kind: a route on an event of one tool
+        // category (Cursor's `beforeShellExecution`) runs for no other tool (attacks row 261).
         let names: Vec<&str> = sender
             .flavors()
+            .filter(|f| matches!(f.tables().tool_scope, crate::tables::ToolScope::Any))
             .flat_map(|f| f.tables().events.iter())
             .filter(|(k, _)| k == kind)
             .map(|(_, name)| *name)
