@@ -2418,7 +2418,9 @@ fn own_route_key(entry: &Value) -> String {
 fn a_user_route_copilot_has_turned_off() {
     let mut c = Checks::default();
     // Listed, and listed in a file hookx cannot parse and Copilot reads (`01`, row 136).
-    for form in ["on", "off", "off, 01"] {
+    // Row 262: the user's route entry with its keys in another order (an editor that sorts
+    // keys, or a hand edit), listed as Copilot lists it.
+    for form in ["on", "off", "off, 01", "on, reordered", "off, reordered"] {
         let Some(l) = live_env("synced", |sb| {
             let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
             let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
@@ -2430,16 +2432,31 @@ fn a_user_route_copilot_has_turned_off() {
                 hookx(sb, &["install", "--host", "copilot", "--scope", scope]);
             }
             if form != "on" {
+                // The user route as install wrote it, or with its keys in another order.
                 let route: Value = serde_json::from_str(
                     &std::fs::read_to_string(sb.home.join(".copilot/hooks/hookx.json")).unwrap(),
                 )
                 .unwrap();
                 let key = own_route_key(&route["hooks"]["preToolUse"][0]);
-                let n = if form == "off" { "1" } else { "01" };
-                sb.write(
-                    "home/.copilot/settings.json",
-                    &format!(r#"{{"n": {n}, "disabledHooks": ["{key}"]}}"#),
-                );
+                if form.ends_with("reordered") {
+                    let mut entry = route.clone();
+                    let pairs: Vec<(String, Value)> = route["hooks"]["preToolUse"][0]
+                        .as_object()
+                        .unwrap()
+                        .iter()
+                        .rev()
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect();
+                    entry["hooks"]["preToolUse"][0] = Value::Object(pairs.into_iter().collect());
+                    sb.write("home/.copilot/hooks/hookx.json", &entry.to_string());
+                }
+                let n = if form == "off, 01" { "01" } else { "1" };
+                if form.starts_with("off") {
+                    sb.write(
+                        "home/.copilot/settings.json",
+                        &format!(r#"{{"n": {n}, "disabledHooks": ["{key}"]}}"#),
+                    );
+                }
             }
             routed_env(sb)
         }) else {

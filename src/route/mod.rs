@@ -290,11 +290,14 @@ fn user_route_commands(home: &Path, user: &Path, host: Dialect, event: &str) -> 
     // the route off in Copilot itself (live, 1.0.102: its key is `EVENT\0` and the entry's
     // compact JSON without hookx's marker; attacks row 236). The key anywhere in the file
     // counts: Copilot reads lists hookx cannot parse (`"n": 01`, row 136; row 238).
-    let switched: Vec<String> = host
+    let switches: Vec<&crate::tables::HookSwitch> = host
         .config()
         .foreign_switches
         .iter()
         .filter_map(|s| s.hooks)
+        .collect();
+    let switched: Vec<String> = switches
+        .iter()
         .filter_map(|h| crate::read::text(&home.join(h.file), crate::read::MAX_FILE_BYTES).ok())
         .collect();
     let turned_off = |handler: &serde_json::Value, line: &str| {
@@ -306,12 +309,29 @@ fn user_route_commands(home: &Path, user: &Path, host: Dialect, event: &str) -> 
         if disabled.iter().any(|d| d == label.unwrap_or(line)) {
             return true;
         }
+        // The entry as written, and in the host's own order of its keys (Copilot keys the
+        // entry it read, not its text: an entry whose keys the user reordered keys as before,
+        // live 1.0.102; attacks row 262).
         let mut bare = handler.clone();
         if let Some(object) = bare.as_object_mut() {
             object.remove(crate::config::MARKER);
         }
-        let key = crate::hash::sha256_hex(format!("{event}\0{bare}").as_bytes());
-        switched.iter().any(|text| text.contains(&key))
+        let ordered = switches.iter().map(|switch| {
+            let mut order = vec![switch.type_key];
+            order.extend(switch.command_keys);
+            order.extend([switch.timeout_key, switch.matcher_key, switch.event_key]);
+            let mut rest = bare.as_object().cloned().unwrap_or_default();
+            let mut entry: serde_json::Map<String, serde_json::Value> = order
+                .iter()
+                .filter_map(|k| Some((k.to_string(), rest.shift_remove(*k)?)))
+                .collect();
+            entry.extend(rest);
+            serde_json::Value::Object(entry)
+        });
+        std::iter::once(bare.clone()).chain(ordered).any(|entry| {
+            let key = crate::hash::sha256_hex(format!("{event}\0{entry}").as_bytes());
+            switched.iter().any(|text| text.contains(&key))
+        })
     };
     find_any_routes(&entries, host)
         .into_iter()
