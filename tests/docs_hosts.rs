@@ -714,7 +714,8 @@ fn list_validate_and_convert_know_the_docs_dialects() {
 
 /// The Copilot CLI also loads the route installed for VS Code (both read `.github/hooks`):
 /// called with Copilot's payload and `COPILOT_CLI=1`, the VS Code route answers nothing and runs
-/// nothing, since Copilot's own route answers that event.
+/// nothing where Copilot's own route answers that event; where hookx has no Copilot route, it
+/// is the one that runs the rules under Copilot (attacks row 263).
 #[test]
 fn the_vscode_route_run_by_copilot_stays_silent() {
     let p = Project::new();
@@ -726,19 +727,43 @@ fn the_vscode_route_run_by_copilot_stays_silent() {
     let copilot_pascal = json!({"session_id": "s", "timestamp": "2026-01-01T00:00:00.000Z",
         "cwd": p.project, "hook_event_name": "PreToolUse", "tool_name": "Bash",
         "tool_input": {"command": "ls"}});
-    let out = common::hookx()
-        .args(["run", "--host", "vscode", "--event", "PreToolUse", "--home"])
-        .arg(&p.home)
-        .current_dir(&p.project)
-        .env_remove("HOOKX_HOME")
-        .env("HOME", &p.home)
-        .env("COPILOT_CLI", "1")
-        .write_stdin(copilot_pascal.to_string())
-        .output()
-        .unwrap();
+    let by_copilot = || {
+        common::hookx()
+            .args(["run", "--host", "vscode", "--event", "PreToolUse", "--home"])
+            .arg(&p.home)
+            .current_dir(&p.project)
+            .env_remove("HOOKX_HOME")
+            .env("HOME", &p.home)
+            .env("COPILOT_CLI", "1")
+            .write_stdin(copilot_pascal.to_string())
+            .output()
+            .unwrap()
+    };
+    let hookx = assert_cmd::cargo::cargo_bin("hookx");
+    let install = |uninstall: bool| {
+        let mut args = vec![
+            "install",
+            "--host",
+            "copilot",
+            "--hookx",
+            hookx.to_str().unwrap(),
+        ];
+        if uninstall {
+            args.push("--uninstall");
+        }
+        let (code, _, err) = p.hookx(&args, "");
+        assert_eq!(code, 0, "{err}");
+    };
+    install(false);
+    let out = by_copilot();
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert!(out.stdout.is_empty(), "{out:?}");
     assert!(!p.project.join("ran").exists(), "the handler ran twice");
+    install(true);
+    let out = by_copilot();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(p.project.join("ran").exists(), "no Copilot route: {out:?}");
+    std::fs::remove_file(p.project.join("ran")).unwrap();
     // The same payload from VS Code itself (no COPILOT_CLI) runs the hook.
     let (code, _, err) = p.hookx(
         &["run", "--host", "vscode", "--event", "PreToolUse"],

@@ -85,17 +85,23 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
     if same(user_dir, hook_dir) {
         return false;
     }
-    // The agent's folder variable set to another folder (`CODEX_HOME`, `CLINE_DIR`): it reads
-    // its user file there, not below the home, and this route is the one it runs (attacks row
-    // 191). A project setting the variable for every hook makes a handler run twice at worst.
-    if let Some(var) = host.def().home_var.as_ref()
-        && let Some(dir) = std::env::var_os(var.var).filter(|d| !d.is_empty())
-        && !same(Path::new(&dir), &home.join(var.dir))
-    {
+    if reads_user_file_elsewhere(home, host) {
         return false;
     }
     let routes = answering_routes(home, &user, host, event);
     !routes.is_empty() && reviewed(home, &user, host, &routes) && !refused_whole(&user, host)
+}
+
+/// Whether `host`'s folder variable (`CODEX_HOME`, `CLINE_DIR`, `COPILOT_HOME`) names another
+/// folder than its own below `home`: it reads its user file there, and a route below the home
+/// is none it runs (attacks rows 191, 264). A project setting the variable for every hook
+/// makes a handler run twice at worst.
+pub fn reads_user_file_elsewhere(home: &Path, host: Dialect) -> bool {
+    host.def().home_var.as_ref().is_some_and(|var| {
+        std::env::var_os(var.var)
+            .filter(|d| !d.is_empty())
+            .is_some_and(|dir| !crate::context::same_place(Path::new(&dir), &home.join(var.dir)))
+    })
 }
 
 /// The path by which `host` names `file` in its review keys ([`crate::tables::RouteTrust`]):
@@ -206,6 +212,20 @@ fn shorter_timeout(handler: &serde_json::Value, host: Dialect, event: &str) -> b
             _ => true,
         }
     })
+}
+
+/// Whether the host's file `file`, the user's or a project's, holds a route for `event` that
+/// runs there for `home`: its program can run, it reads this home, and nothing of the host's
+/// or the user's narrows it. A project's route line counts: it answers where no user route
+/// does ([`left_to_user_route`]).
+pub fn routes_event(home: &Path, file: &Path, host: Dialect, event: &str) -> bool {
+    user_route_commands(home, file, host, event)
+        .iter()
+        .any(|command| {
+            route_can_run(command)
+                && route_home(command)
+                    .is_none_or(|h| crate::context::same_place(Path::new(&h), home))
+        })
 }
 
 /// Whether the host's file `file` (what [`target`] names below `home`) holds a route for
