@@ -2475,6 +2475,34 @@ fn a_user_route_copilot_has_turned_off() {
     c.done("synced");
 }
 
+/// Attacks row 263: hookx installed for Claude only (the project's route), a trusted project
+/// Gemini guard only hookx runs. Copilot runs the project's `.claude/settings.json` itself,
+/// hookx's Claude route among them: with no Copilot route of hookx's there, that route is the
+/// one that runs the guard under Copilot (it stood aside for one, and the guard ran nowhere).
+fn a_claude_route_copilot_runs_without_a_copilot_route() {
+    let mut c = Checks::default();
+    let Some(l) = live_env("synced", |sb| {
+        let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
+        let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
+        sb.write("project/.gemini/settings.json", &rule.to_string());
+        hookx(sb, &["trust", "--yes"]);
+        hookx(sb, &["install", "--host", "claude", "--scope", "project"]);
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let ran = std::fs::read_to_string(l.sb.root.join("guard.log")).unwrap_or_default();
+    let runs = serde_json::Deserializer::from_str(&ran)
+        .into_iter::<Value>()
+        .flatten()
+        .count();
+    c.that(
+        runs > 0,
+        format!("the guard ran {runs} times under Copilot: {ran:?}"),
+    );
+    c.done("synced");
+}
+
 /// One form of `ground_truth_dropped_files`: the file it is written in, its name, the event
 /// (as the file spells it) and the entry that holds it, with `ODD` for the recorder's command;
 /// `whole`: the entry is the event's whole value, not an item of its list.
@@ -3285,6 +3313,7 @@ fn main() -> std::process::ExitCode {
             a_claude_guard_and_its_pascalcase_copy_run_once_through_hookx,
             a_users_empty_list_over_lines_still_switches_the_guard_off,
             a_user_route_copilot_has_turned_off,
+            a_claude_route_copilot_runs_without_a_copilot_route,
         ],
     )
 }
