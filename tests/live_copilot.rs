@@ -2475,18 +2475,31 @@ fn a_user_route_copilot_has_turned_off() {
     c.done("synced");
 }
 
-/// Attacks row 263: hookx installed for Claude only (the project's route), a trusted project
-/// Gemini guard only hookx runs. Copilot runs the project's `.claude/settings.json` itself,
-/// hookx's Claude route among them: with no Copilot route of hookx's there, that route is the
-/// one that runs the guard under Copilot (it stood aside for one, and the guard ran nowhere).
+/// Attacks row 263: hookx installed for Claude only (in both scopes), a trusted project Gemini
+/// guard only hookx runs, and a Copilot hook of the project's own. Copilot runs the project's
+/// `.claude/settings.json` itself, hookx's Claude route among them: with no Copilot route of
+/// hookx's there, that route is the one that runs the guard under Copilot (it stood aside for
+/// one, and the guard ran nowhere), without leaving it to the Claude user route Copilot does
+/// not read, and without running the Copilot hook a second time.
 fn a_claude_route_copilot_runs_without_a_copilot_route() {
     let mut c = Checks::default();
     let Some(l) = live_env("synced", |sb| {
         let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
         let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
         sb.write("project/.gemini/settings.json", &rule.to_string());
+        let own = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "true"}]}]}});
+        sb.write("home/.gemini/settings.json", &own.to_string());
+        let by = format!(
+            "echo \"${{HOOKX_DEPTH:-copilot}}\" >> '{}'",
+            sb.root.join("native.log").display()
+        );
+        let native =
+            json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": by}]}});
+        sb.write("project/.github/hooks/own.json", &native.to_string());
         hookx(sb, &["trust", "--yes"]);
-        hookx(sb, &["install", "--host", "claude", "--scope", "project"]);
+        for scope in ["user", "project"] {
+            hookx(sb, &["install", "--host", "claude", "--scope", scope]);
+        }
         routed_env(sb)
     }) else {
         return;
@@ -2499,6 +2512,11 @@ fn a_claude_route_copilot_runs_without_a_copilot_route() {
     c.that(
         runs > 0,
         format!("the guard ran {runs} times under Copilot: {ran:?}"),
+    );
+    let native = std::fs::read_to_string(l.sb.root.join("native.log")).unwrap_or_default();
+    c.that(
+        native.lines().count() > 0 && native.lines().all(|l| l == "copilot"),
+        format!("Copilot's own hook, run by Copilot only: {native:?}"),
     );
     c.done("synced");
 }

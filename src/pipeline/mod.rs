@@ -280,20 +280,22 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
     {
         home_var_elsewhere(&elsewhere, &ctx, hosted.host, &hosted.event)?;
     }
-    let dialect = hosted.host.dialect();
-    if aside
-        && senders
-            .first()
-            .is_some_and(|s| host::senders_route_runs(&ctx, *s, &hosted.event.kind))
-    {
+    let sender = senders.first().copied().filter(|_| aside);
+    if sender.is_some_and(|s| host::senders_route_runs(&ctx, s, &hosted.event.kind)) {
         return Ok(0);
     }
-    if left_to_user_route(
-        &ctx,
-        dialect,
-        request.installed_in,
-        request.event.as_deref(),
-    ) || host::senders_own_route_answers(&ctx, dialect, &hosted.event.kind, &senders)
+    // Where the sender runs this route and has none of its own (attacks row 263), this route
+    // is the one hookx has there: it runs what the sender's route would, not the rules the
+    // sender runs itself, and leaves nothing to a route of this host's the sender never runs
+    // (Copilot reads no `~/.claude/settings.json`).
+    let dialect = sender.unwrap_or_else(|| hosted.host.dialect());
+    if sender.is_none()
+        && (left_to_user_route(
+            &ctx,
+            dialect,
+            request.installed_in,
+            request.event.as_deref(),
+        ) || host::senders_own_route_answers(&ctx, dialect, &hosted.event.kind, &senders))
     {
         return Ok(0);
     }
