@@ -677,6 +677,40 @@ fn user_scope_writes_through_a_symlinked_settings_file() {
     );
 }
 
+/// Attacks row 280: install created `~/.claude/settings.json`; the user then moved it into a
+/// dotfiles folder and linked it back (`stow`). The last uninstall deleted the file the link
+/// names, the user's dotfiles file, and left the link dangling.
+#[test]
+fn the_last_uninstall_keeps_a_file_the_user_linked_in_since_the_install() {
+    let p = Project::new();
+    let link = p.home.join(".claude/settings.json");
+    p.hookx(&[
+        "install", "--host", "claude", "--scope", "user", "--hookx", HOOKX,
+    ])
+    .success();
+    let real = p.root.join("dotfiles/claude/settings.json");
+    std::fs::create_dir_all(real.parent().unwrap()).unwrap();
+    std::fs::rename(&link, &real).unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    p.hookx(&[
+        "install",
+        "--host",
+        "claude",
+        "--scope",
+        "user",
+        "--uninstall",
+    ])
+    .success();
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let left: Value = serde_json::from_str(&std::fs::read_to_string(&real).unwrap()).unwrap();
+    assert_eq!(left, json!({}));
+}
+
 #[cfg(unix)]
 #[test]
 fn a_new_file_gets_the_umask_mode_and_an_old_one_keeps_its_own() {

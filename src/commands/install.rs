@@ -471,7 +471,10 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
             None => {
                 let created;
                 (report.removed, created) = uninstall_text(&mut text, &events, host);
-                if created >= Created::File && text.as_str() == fresh {
+                if created >= Created::File
+                    && text.as_str() == fresh
+                    && !crate::config::update::is_link(&path)
+                {
                     // Nothing is left but the file install created.
                     report.deleted = true;
                     folders_too = created.folders();
@@ -618,6 +621,12 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
                     path: shown.clone(),
                     message: switch_refused(host, &path, current, &why),
                 })?;
+            let change = match change {
+                Change::Delete if crate::config::update::is_link(&path) => {
+                    Change::Write("{}\n".into())
+                }
+                change => change,
+            };
             left = match &change {
                 Change::Write(text) => Some(text.clone()),
                 Change::Keep => current.map(str::to_string),

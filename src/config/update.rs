@@ -141,6 +141,13 @@ fn edit_locked(
     }
 }
 
+/// Whether `path` is a symbolic link: the file it names was put there by the user (a dotfiles
+/// setup), so hookx empties it rather than deleting it, even a file install once created
+/// (attacks row 280: the last uninstall deleted the user's dotfiles file, the link left dangling).
+pub fn is_link(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
 /// Writes `text` to `path` whole, through [`update`].
 pub fn write_atomic(path: &Path, text: &str) -> Result<(), Error> {
     update(path, |_| Ok(Change::Write(text.to_string()))).map(|_| ())
