@@ -677,38 +677,42 @@ fn user_scope_writes_through_a_symlinked_settings_file() {
     );
 }
 
-/// Attacks row 280: install created `~/.claude/settings.json`; the user then moved it into a
-/// dotfiles folder and linked it back (`stow`). The last uninstall deleted the file the link
-/// names, the user's dotfiles file, and left the link dangling.
+/// Attacks row 280: install created `~/.claude/settings.json`; the user then moved it (or its
+/// folder) into a dotfiles folder and linked it back (`stow`). The last uninstall deleted the
+/// file the link names, the user's dotfiles file.
 #[test]
 fn the_last_uninstall_keeps_a_file_the_user_linked_in_since_the_install() {
-    let p = Project::new();
-    let link = p.home.join(".claude/settings.json");
-    p.hookx(&[
-        "install", "--host", "claude", "--scope", "user", "--hookx", HOOKX,
-    ])
-    .success();
-    let real = p.root.join("dotfiles/claude/settings.json");
-    std::fs::create_dir_all(real.parent().unwrap()).unwrap();
-    std::fs::rename(&link, &real).unwrap();
-    std::os::unix::fs::symlink(&real, &link).unwrap();
-    p.hookx(&[
-        "install",
-        "--host",
-        "claude",
-        "--scope",
-        "user",
-        "--uninstall",
-    ])
-    .success();
-    assert!(
-        std::fs::symlink_metadata(&link)
-            .unwrap()
-            .file_type()
-            .is_symlink()
-    );
-    let left: Value = serde_json::from_str(&std::fs::read_to_string(&real).unwrap()).unwrap();
-    assert_eq!(left, json!({}));
+    for folder_too in [false, true] {
+        let p = Project::new();
+        let link = p.home.join(".claude/settings.json");
+        p.hookx(&[
+            "install", "--host", "claude", "--scope", "user", "--hookx", HOOKX,
+        ])
+        .success();
+        let dotfiles = p.root.join("dotfiles/claude");
+        std::fs::create_dir_all(p.root.join("dotfiles")).unwrap();
+        if folder_too {
+            std::fs::rename(link.parent().unwrap(), &dotfiles).unwrap();
+            std::os::unix::fs::symlink(&dotfiles, link.parent().unwrap()).unwrap();
+        } else {
+            std::fs::create_dir_all(&dotfiles).unwrap();
+            std::fs::rename(&link, dotfiles.join("settings.json")).unwrap();
+            std::os::unix::fs::symlink(dotfiles.join("settings.json"), &link).unwrap();
+        }
+        p.hookx(&[
+            "install",
+            "--host",
+            "claude",
+            "--scope",
+            "user",
+            "--uninstall",
+        ])
+        .success();
+        let left = std::fs::read_to_string(dotfiles.join("settings.json"));
+        let left: Value = serde_json::from_str(&left.expect("the dotfiles file")).unwrap();
+        assert_eq!(left, json!({}), "folder linked: {folder_too}");
+        assert!(link.exists(), "folder linked: {folder_too}");
+    }
 }
 
 #[cfg(unix)]

@@ -473,7 +473,7 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
                 (report.removed, created) = uninstall_text(&mut text, &events, host);
                 if created >= Created::File
                     && text.as_str() == fresh
-                    && !crate::config::update::is_link(&path)
+                    && !crate::config::update::linked_in(root, &path)
                 {
                     // Nothing is left but the file install created.
                     report.deleted = true;
@@ -622,7 +622,7 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
                     message: switch_refused(host, &path, current, &why),
                 })?;
             let change = match change {
-                Change::Delete if crate::config::update::is_link(&path) => {
+                Change::Delete if crate::config::update::linked_in(&opts.ctx.home, &path) => {
                     Change::Write("{}\n".into())
                 }
                 change => change,

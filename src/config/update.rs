@@ -141,11 +141,21 @@ fn edit_locked(
     }
 }
 
-/// Whether `path` is a symbolic link: the file it names was put there by the user (a dotfiles
-/// setup), so hookx empties it rather than deleting it, even a file install once created
-/// (attacks row 280: the last uninstall deleted the user's dotfiles file, the link left dangling).
-pub fn is_link(path: &Path) -> bool {
-    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+/// Whether the file at `path` below `root` (the home, the project) is reached through a
+/// symbolic link, its own or one of its folders': the user put it there (a dotfiles setup), so
+/// hookx empties it rather than deleting it, even a file install once created (attacks row 280:
+/// the last uninstall deleted the user's dotfiles file, the link left dangling).
+pub fn linked_in(root: &Path, path: &Path) -> bool {
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return true;
+    }
+    let (Ok(root_real), Some(dir)) = (root.canonicalize(), path.parent()) else {
+        return false;
+    };
+    let Ok(below) = dir.strip_prefix(root) else {
+        return false;
+    };
+    dir.canonicalize().is_ok_and(|d| d != root_real.join(below))
 }
 
 /// Writes `text` to `path` whole, through [`update`].
