@@ -740,6 +740,46 @@ fn a_new_file_gets_the_umask_mode_and_an_old_one_keeps_its_own() {
     assert_eq!(mode(&copilot), 0o640);
 }
 
+/// Attacks row 281: `install --host codex --scope user` with `CODEX_HOME` naming another folder
+/// writes the route below the home (`~/.codex/hooks.json`, with a warning that Codex does not
+/// read it while the variable is set), and wrote its review record into
+/// `$CODEX_HOME/config.toml`: a record Codex reads only where it does not read the route, so
+/// the route was unreviewed wherever Codex reads it (without the variable) and ran nowhere.
+/// The record goes beside the route, in `~/.codex/config.toml`.
+#[test]
+fn a_user_route_written_below_the_home_is_reviewed_below_the_home() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": "./guard.sh"}]}]}})
+        .to_string(),
+    );
+    let elsewhere = p.root.join("codex-work");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    assert_cmd::Command::cargo_bin("hookx")
+        .unwrap()
+        .args(["install", "--host", "codex", "--scope", "user"])
+        .args(["--hookx", HOOKX, "--project"])
+        .arg(&p.project)
+        .arg("--home")
+        .arg(&p.home)
+        .env("HOME", &p.home)
+        .env("CODEX_HOME", &elsewhere)
+        .env_remove("HOOKX_HOME")
+        .assert()
+        .success();
+    let hooks_path = p.home.join(".codex/hooks.json");
+    let hooks: Value =
+        serde_json::from_str(&std::fs::read_to_string(&hooks_path).unwrap()).unwrap();
+    let records = hookx::dialect::codex::trust::records(&hooks_path, &hooks, &is_own_route);
+    assert!(!records.is_empty());
+    let config = std::fs::read_to_string(p.home.join(".codex/config.toml")).unwrap_or_default();
+    for (key, _) in &records {
+        assert!(config.contains(key.as_str()), "{key} not in {config:?}");
+    }
+}
+
 /// Codex runs only the handlers its review trusted by hash: install writes one
 /// `[hooks.state."FILE:event:group:handler"] trusted_hash` table per route it adds to
 /// `.codex/hooks.json`, keeps every other line of `~/.codex/config.toml`, says exactly what it

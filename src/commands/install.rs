@@ -400,7 +400,7 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
     let host = opts.host;
     // The host's review file is checked first: routes it could not record would not run.
     if let Some(trust) = &host.def().route_trust {
-        let file = opts.ctx.agent_file(host, trust.file);
+        let file = review_file(opts, trust);
         if let Ok(text) = read_text(&file) {
             (trust.set)(&text, &[]).map_err(|message| Error::Io {
                 path: opts.ctx.display(&file),
@@ -905,6 +905,17 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
 
 /// Keeps the host's review records of hookx's routes in step with the routes: on install, one
 /// per route of the file as written; on uninstall, those of the routes it had.
+/// Where the host reads its review of the routes: a user route is written below the home
+/// whatever the host's folder variable says (a warning says so), so its review goes beside it,
+/// where the host reads both (attacks row 281: `$CODEX_HOME/config.toml` held the review of
+/// `~/.codex/hooks.json`, which Codex reads only without the variable: the route ran nowhere).
+fn review_file(opts: &Options, trust: &crate::tables::RouteTrust) -> PathBuf {
+    match opts.scope {
+        InstallScope::User => opts.ctx.home.join(trust.file),
+        InstallScope::Project => opts.ctx.agent_file(opts.host, trust.file),
+    }
+}
+
 fn record_trust(
     opts: &Options,
     trust: &crate::tables::RouteTrust,
@@ -927,7 +938,7 @@ fn record_trust(
         true => routes_of(before, path),
         false => Vec::new(),
     };
-    let file = opts.ctx.agent_file(opts.host, trust.file);
+    let file = review_file(opts, trust);
     if records.is_empty() && !file.exists() {
         return Ok(());
     }
