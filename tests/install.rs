@@ -780,6 +780,58 @@ fn a_user_route_written_below_the_home_is_reviewed_below_the_home() {
     }
 }
 
+/// Attacks row 284: Codex keys its review of a handler by its place
+/// (`FILE:event:group:handler`). A handler of the user's after hookx's route in
+/// `.codex/hooks.json`, reviewed in Codex, moved up a place when the uninstall took the route
+/// out, and its review stayed at the old place: Codex skipped it as unreviewed, without a word.
+#[test]
+fn the_users_codex_handlers_keep_their_review_when_hookxs_routes_go() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": "./guard.sh"}]}]}})
+        .to_string(),
+    );
+    p.hookx(&["trust", "--yes"]).success();
+    p.hookx(&["install", "--host", "codex", "--hookx", HOOKX])
+        .success();
+    let hooks_path = p.project.join(".codex/hooks.json");
+    let mut hooks = p.json(".codex/hooks.json");
+    let groups = hooks["hooks"]["PreToolUse"].as_array_mut().unwrap();
+    let at = groups.len();
+    groups.push(json!({"matcher": "Bash",
+        "hooks": [{"type": "command", "command": "./mine.sh"}]}));
+    p.write(".codex/hooks.json", &hooks.to_string());
+    let users = |hooks: &Value| {
+        hookx::dialect::codex::trust::records(&hooks_path, hooks, &|h| !is_own_route(h))
+    };
+    let [(key, hash)] = users(&hooks).try_into().unwrap();
+    assert!(key.ends_with(&format!(":pre_tool_use:{at}:0")), "{key}");
+    let config = p.home.join(".codex/config.toml");
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str(&format!(
+        "\n[hooks.state.\"{key}\"]\ntrusted_hash = \"{hash}\"\n"
+    ));
+    std::fs::write(&config, text).unwrap();
+    p.hookx(&["install", "--host", "codex", "--uninstall"])
+        .success();
+    let [(moved, same)] = users(&p.json(".codex/hooks.json")).try_into().unwrap();
+    assert_ne!(moved, key);
+    assert_eq!(same, hash);
+    let text = std::fs::read_to_string(&config).unwrap();
+    let value: toml_edit::DocumentMut = text.parse().unwrap();
+    assert_eq!(
+        value["hooks"]["state"]
+            .get(moved.as_str())
+            .and_then(|r| r.get("trusted_hash"))
+            .and_then(|h| h.as_str()),
+        Some(hash.as_str()),
+        "{text}"
+    );
+    assert!(!text.contains(key.as_str()), "{text}");
+}
+
 /// Codex runs only the handlers its review trusted by hash: install writes one
 /// `[hooks.state."FILE:event:group:handler"] trusted_hash` table per route it adds to
 /// `.codex/hooks.json`, keeps every other line of `~/.codex/config.toml`, says exactly what it

@@ -938,8 +938,22 @@ fn record_trust(
         true => routes_of(before, path),
         false => Vec::new(),
     };
+    // The user's own handlers that moved up when routes went: the host keys a review by the
+    // handler's place, so the record moves with it (attacks row 284: a reviewed handler after
+    // hookx's route was skipped as unreviewed once the uninstall took the route out).
+    let users = |text: Option<&str>| users_records(text, &named, trust);
+    let moved: Vec<(String, String)> = match (users(before), users(read_text(path).ok().as_deref()))
+    {
+        (was, now) if was.len() == now.len() => was
+            .into_iter()
+            .zip(now)
+            .filter(|((old, hash), (new, now_hash))| old != new && hash == now_hash)
+            .map(|((old, _), (new, _))| (old, new))
+            .collect(),
+        _ => Vec::new(),
+    };
     let file = review_file(opts, trust);
-    if records.is_empty() && !file.exists() {
+    if records.is_empty() && moved.is_empty() && !file.exists() {
         return Ok(());
     }
     let shown = opts.ctx.display(&file);
@@ -956,6 +970,17 @@ fn record_trust(
             }
             false => (trust.set)(text, &records),
         }
+        .and_then(|edited| {
+            let reviews: Vec<(String, String)> = moved
+                .iter()
+                .filter_map(|(old, new)| Some((new.clone(), (trust.recorded)(&edited, old)?)))
+                .collect();
+            let olds: Vec<String> = moved.iter().map(|(old, _)| old.clone()).collect();
+            match reviews.is_empty() {
+                true => Ok(edited),
+                false => (trust.set)(&(trust.unset)(&edited, &olds)?, &reviews),
+            }
+        })
         .map_err(|message| Error::Io {
             path: shown.clone(),
             message: format!("cannot record the review of hookx's routes: {message}"),
@@ -968,6 +993,18 @@ fn record_trust(
     report.trust_file = Some(file);
     report.trusted = records.into_iter().map(|(k, _)| k).collect();
     Ok(())
+}
+
+/// The review records of the handlers in a hook file's `text` that are not hookx's routes,
+/// in the file's order.
+fn users_records(
+    text: Option<&str>,
+    named: &Path,
+    trust: &crate::tables::RouteTrust,
+) -> Vec<(String, String)> {
+    text.and_then(|t| serde_json::from_str::<Value>(t).ok())
+        .map(|value| (trust.records)(named, &value, &|h| !is_own_route(h)))
+        .unwrap_or_default()
 }
 
 /// Each file `host` runs itself with its own payload, not the one its rules were written for
