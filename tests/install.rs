@@ -832,6 +832,58 @@ fn the_users_codex_handlers_keep_their_review_when_hookxs_routes_go() {
     assert!(!text.contains(key.as_str()), "{text}");
 }
 
+/// Attacks row 285: row 284 through `convert --write`: a Claude rule taken out of the source
+/// takes its copy out of `.codex/hooks.json`, and the user's handler after it, reviewed in
+/// Codex, moved up a place without its review.
+#[test]
+fn the_users_codex_handlers_keep_their_review_when_a_convert_moves_them() {
+    let p = Project::new();
+    let rule = |command: &str| json!({"matcher": "Bash", "hooks": [{"type": "command", "command": command}]});
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [rule("./guard.sh")]}}).to_string(),
+    );
+    let convert = || {
+        assert_cmd::Command::cargo_bin("hookx")
+            .unwrap()
+            .args(["convert", ".claude/settings.json", "--to", "codex"])
+            .args(["--write", "--hookx", HOOKX])
+            .current_dir(&p.project)
+            .env("HOME", &p.home)
+            .env_remove("HOOKX_HOME")
+            .env_remove("CODEX_HOME")
+            .assert()
+            .success()
+    };
+    convert();
+    let hooks_path = p.project.join(".codex/hooks.json");
+    let mut hooks = p.json(".codex/hooks.json");
+    hooks["hooks"]["PreToolUse"]
+        .as_array_mut()
+        .unwrap()
+        .push(rule("./mine.sh"));
+    p.write(".codex/hooks.json", &hooks.to_string());
+    let mine = |hooks: &Value| {
+        hookx::dialect::codex::trust::records(&hooks_path, hooks, &|h| h["command"] == "./mine.sh")
+    };
+    let [(key, hash)] = mine(&hooks).try_into().unwrap();
+    common::write(
+        &p.home,
+        ".codex/config.toml",
+        &format!("[hooks.state.\"{key}\"]\ntrusted_hash = \"{hash}\"\n"),
+    );
+    p.write(".claude/settings.json", &json!({"hooks": {}}).to_string());
+    convert();
+    let [(moved, _)] = mine(&p.json(".codex/hooks.json")).try_into().unwrap();
+    assert_ne!(moved, key, "the copy before it went");
+    let text = std::fs::read_to_string(p.home.join(".codex/config.toml")).unwrap();
+    assert_eq!(
+        hookx::dialect::codex::trust::recorded(&text, &moved),
+        Some(hash),
+        "{text}"
+    );
+}
+
 /// Codex runs only the handlers its review trusted by hash: install writes one
 /// `[hooks.state."FILE:event:group:handler"] trusted_hash` table per route it adds to
 /// `.codex/hooks.json`, keeps every other line of `~/.codex/config.toml`, says exactly what it

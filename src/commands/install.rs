@@ -400,7 +400,7 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
     let host = opts.host;
     // The host's review file is checked first: routes it could not record would not run.
     if let Some(trust) = &host.def().route_trust {
-        let file = review_file(opts, trust);
+        let file = crate::route::review::review_file(&opts.ctx, host, trust, &path);
         if let Ok(text) = read_text(&file) {
             (trust.set)(&text, &[]).map_err(|message| Error::Io {
                 path: opts.ctx.display(&file),
@@ -905,17 +905,6 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
 
 /// Keeps the host's review records of hookx's routes in step with the routes: on install, one
 /// per route of the file as written; on uninstall, those of the routes it had.
-/// Where the host reads its review of the routes: a user route is written below the home
-/// whatever the host's folder variable says (a warning says so), so its review goes beside it,
-/// where the host reads both (attacks row 281: `$CODEX_HOME/config.toml` held the review of
-/// `~/.codex/hooks.json`, which Codex reads only without the variable: the route ran nowhere).
-fn review_file(opts: &Options, trust: &crate::tables::RouteTrust) -> PathBuf {
-    match opts.scope {
-        InstallScope::User => opts.ctx.home.join(trust.file),
-        InstallScope::Project => opts.ctx.agent_file(opts.host, trust.file),
-    }
-}
-
 fn record_trust(
     opts: &Options,
     trust: &crate::tables::RouteTrust,
@@ -938,21 +927,9 @@ fn record_trust(
         true => routes_of(before, path),
         false => Vec::new(),
     };
-    // The user's own handlers that moved up when routes went: the host keys a review by the
-    // handler's place, so the record moves with it (attacks row 284: a reviewed handler after
-    // hookx's route was skipped as unreviewed once the uninstall took the route out).
-    let users = |text: Option<&str>| users_records(text, &named, trust);
-    let moved: Vec<(String, String)> = match (users(before), users(read_text(path).ok().as_deref()))
-    {
-        (was, now) if was.len() == now.len() => was
-            .into_iter()
-            .zip(now)
-            .filter(|((old, hash), (new, now_hash))| old != new && hash == now_hash)
-            .map(|((old, _), (new, _))| (old, new))
-            .collect(),
-        _ => Vec::new(),
-    };
-    let file = review_file(opts, trust);
+    // The user's own handlers that moved up when routes went keep their review (row 284).
+    let moved = crate::route::review::moved(trust, &named, before, read_text(path).ok().as_deref());
+    let file = crate::route::review::review_file(&opts.ctx, opts.host, trust, path);
     if records.is_empty() && moved.is_empty() && !file.exists() {
         return Ok(());
     }
@@ -970,17 +947,7 @@ fn record_trust(
             }
             false => (trust.set)(text, &records),
         }
-        .and_then(|edited| {
-            let reviews: Vec<(String, String)> = moved
-                .iter()
-                .filter_map(|(old, new)| Some((new.clone(), (trust.recorded)(&edited, old)?)))
-                .collect();
-            let olds: Vec<String> = moved.iter().map(|(old, _)| old.clone()).collect();
-            match reviews.is_empty() {
-                true => Ok(edited),
-                false => (trust.set)(&(trust.unset)(&edited, &olds)?, &reviews),
-            }
-        })
+        .and_then(|edited| crate::route::review::carried(trust, &edited, &moved))
         .map_err(|message| Error::Io {
             path: shown.clone(),
             message: format!("cannot record the review of hookx's routes: {message}"),
@@ -993,18 +960,6 @@ fn record_trust(
     report.trust_file = Some(file);
     report.trusted = records.into_iter().map(|(k, _)| k).collect();
     Ok(())
-}
-
-/// The review records of the handlers in a hook file's `text` that are not hookx's routes,
-/// in the file's order.
-fn users_records(
-    text: Option<&str>,
-    named: &Path,
-    trust: &crate::tables::RouteTrust,
-) -> Vec<(String, String)> {
-    text.and_then(|t| serde_json::from_str::<Value>(t).ok())
-        .map(|value| (trust.records)(named, &value, &|h| !is_own_route(h)))
-        .unwrap_or_default()
 }
 
 /// Each file `host` runs itself with its own payload, not the one its rules were written for
