@@ -884,6 +884,28 @@ fn the_users_codex_handlers_keep_their_review_when_a_convert_moves_them() {
     );
 }
 
+/// Attacks row 287: the last uninstall of a Codex route in a home without `~/.codex`: install
+/// made the folder, `hooks.json` and `config.toml` (the route's review); the uninstall left an
+/// empty `config.toml`, and so the folder (which hookx's own presence check takes for Codex
+/// being used).
+#[test]
+fn the_last_codex_uninstall_leaves_no_empty_review_file() {
+    let p = Project::new();
+    common::write(
+        &p.home,
+        ".gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
+            "hooks": [{"type": "command", "command": "/bin/true"}]}]}})
+        .to_string(),
+    );
+    let user = ["install", "--host", "codex", "--scope", "user"];
+    p.hookx(&[&user[..], &["--hookx", HOOKX]].concat())
+        .success();
+    assert!(p.home.join(".codex/config.toml").exists());
+    p.hookx(&[&user[..], &["--uninstall"]].concat()).success();
+    assert!(!p.home.join(".codex").exists());
+}
+
 /// Codex runs only the handlers its review trusted by hash: install writes one
 /// `[hooks.state."FILE:event:group:handler"] trusted_hash` table per route it adds to
 /// `.codex/hooks.json`, keeps every other line of `~/.codex/config.toml`, says exactly what it

@@ -954,6 +954,15 @@ fn record_trust(
         })?;
         Ok(match edited == text {
             true => Change::Keep,
+            // Nothing left but hookx's records: the file goes, and with it the folder install
+            // made for the route (attacks row 287: an empty `~/.codex/config.toml` stayed).
+            false
+                if opts.uninstall
+                    && edited.trim().is_empty()
+                    && !crate::config::update::linked_in(&opts.ctx.home, &file) =>
+            {
+                Change::Delete
+            }
             false => Change::Write(edited),
         })
     })?;
