@@ -906,6 +906,47 @@ fn the_last_codex_uninstall_leaves_no_empty_review_file() {
     assert!(!p.home.join(".codex").exists());
 }
 
+/// Attacks row 291: the user turned hookx's Gemini route off in Gemini's own list
+/// (`hooksConfig.disabled`, by its command); install re-pointing the route (hookx elsewhere)
+/// changed the command, the list kept the old one, and Gemini ran the route again.
+#[test]
+fn a_route_the_user_turned_off_in_gemini_stays_off_when_reinstalled_from_elsewhere() {
+    let p = Project::new();
+    common::write(
+        &p.home,
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": "/bin/true"}]}]}})
+        .to_string(),
+    );
+    let install = |hookx: &str| {
+        p.hookx(&[
+            "install", "--host", "gemini", "--scope", "user", "--hookx", hookx,
+        ])
+        .success();
+    };
+    install("/opt/a/hookx");
+    let file = p.home.join(".gemini/settings.json");
+    let read =
+        || -> Value { serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap() };
+    let command = |v: &Value| v["hooks"]["BeforeTool"][0]["hooks"][0]["command"].clone();
+    let mut settings = read();
+    settings["hooksConfig"] = json!({"disabled": [command(&settings), "./mine.sh"]});
+    std::fs::write(&file, settings.to_string()).unwrap();
+    install("/opt/b/hookx");
+    let settings = read();
+    assert!(
+        command(&settings)
+            .as_str()
+            .unwrap()
+            .starts_with("/opt/b/hookx run")
+    );
+    assert_eq!(
+        settings["hooksConfig"]["disabled"],
+        json!([command(&settings), "./mine.sh"])
+    );
+}
+
 /// Codex runs only the handlers its review trusted by hash: install writes one
 /// `[hooks.state."FILE:event:group:handler"] trusted_hash` table per route it adds to
 /// `.codex/hooks.json`, keeps every other line of `~/.codex/config.toml`, says exactly what it

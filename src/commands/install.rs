@@ -464,6 +464,9 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
                     &mut tally,
                 );
                 report.take(tally);
+                if let Some(current) = current {
+                    keep_listed_off(&mut text, current, host);
+                }
                 report.command =
                     format!("{} run --host {}", shell_quote(&hookx.hookx), host.name());
                 report.changed()
@@ -498,6 +501,55 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
     }
     remove_empty(&folders[..folders_too.min(folders.len())]);
     Ok(())
+}
+
+/// A route line the user listed in the host's own off list in the same file (Gemini's
+/// `hooksConfig.disabled`) follows the route when install re-points it, so the route stays
+/// off (attacks row 291: re-pointed, it ran again without a word).
+fn keep_listed_off(text: &mut JsonText, before: &str, host: Dialect) {
+    let Some(off) = &host.def().disabled_handlers else {
+        return;
+    };
+    fn lines(value: &Value, host: Dialect, out: &mut Vec<String>) {
+        match value {
+            Value::Object(map) if is_own_route(value) => out.extend(
+                map.values()
+                    .filter_map(Value::as_str)
+                    .filter(|s| crate::route::route_host(s).as_deref() == Some(host.name()))
+                    .map(str::to_string),
+            ),
+            Value::Object(map) => map.values().for_each(|v| lines(v, host, out)),
+            Value::Array(list) => list.iter().for_each(|v| lines(v, host, out)),
+            _ => {}
+        }
+    }
+    let routes = |text: &str| {
+        let mut out = Vec::new();
+        if let Ok(value) = serde_json::from_str::<Value>(text) {
+            lines(&value, host, &mut out);
+        }
+        out
+    };
+    let (old, new) = (routes(before), routes(text.as_str()));
+    let event = |line: &str| {
+        let mut words = line.split_whitespace().skip_while(|w| *w != "--event");
+        words.nth(1).map(str::to_string)
+    };
+    let at = [Seg::from(off.key), Seg::from(off.inner)];
+    let Some(Value::Array(listed)) = text.value(&at) else {
+        return;
+    };
+    for (i, item) in listed.iter().enumerate() {
+        let Some(line) = item.as_str().filter(|l| old.iter().any(|o| o == l)) else {
+            continue;
+        };
+        if new.iter().any(|n| n == line) {
+            continue;
+        }
+        if let Some(now) = new.iter().find(|n| event(n) == event(line)) {
+            let _ = text.replace(&[at[0].clone(), at[1].clone(), Seg::from(i)], &json!(now));
+        }
+    }
 }
 
 /// The folders between the file at `path` and `root` (the home, the project), the file's own
