@@ -293,12 +293,7 @@ fn a_cline_script_reading_a_file_beside_it_still_denies_from_its_copy() {
         std::fs::write(project.join(format!(".clinerules/hooks/{i}.log")), "").unwrap();
     }
     let ran = claude_bash_call(&project, &home, "rm -rf /");
-    let answer: Value = serde_json::from_str(&ran.stdout).unwrap_or(Value::Null);
-    assert_eq!(
-        answer["hookSpecificOutput"]["permissionDecision"], "deny",
-        "{ran:?}"
-    );
-    assert!(ran.stdout.contains("no rm -rf"), "{ran:?}");
+    assert_claude_denied(&ran, "no rm -rf");
 }
 
 /// Attacks row 234: the user's Cline guard is a link into a dotfiles folder (`stow`), and
@@ -337,12 +332,7 @@ fn a_linked_cline_script_reading_a_file_beside_its_target_still_denies_from_its_
     let trusted = ran(&mut trust);
     assert_eq!(trusted.code, Some(0), "{trusted:?}");
     let ran = claude_bash_call(&project, &home, "rm -rf /");
-    let answer: Value = serde_json::from_str(&ran.stdout).unwrap_or(Value::Null);
-    assert_eq!(
-        answer["hookSpecificOutput"]["permissionDecision"], "deny",
-        "{ran:?}"
-    );
-    assert!(ran.stdout.contains("no rm -rf"), "{ran:?}");
+    assert_claude_denied(&ran, "no rm -rf");
 }
 
 /// Attacks row 197: a trusted Cline logger appends to a file beside itself
@@ -559,17 +549,8 @@ fn qwen_settings_with_a_byte_order_mark_are_read_as_qwen_reads_them() {
     });
     let ran_claude = ran(hookx(&["run", "--host", "claude", "--event", "PreToolUse"])
         .write_stdin(payload.to_string()));
-    let answer: Value = serde_json::from_str(ran_claude.stdout.trim())
-        .unwrap_or_else(|e| panic!("{e}: {ran_claude:?}"));
     // The Qwen guard's own deny, not the failure policy's.
-    assert_eq!(
-        answer["hookSpecificOutput"]["permissionDecision"], "deny",
-        "{ran_claude:?}"
-    );
-    assert!(
-        ran_claude.stdout.contains("blocked by the qwen guard"),
-        "{ran_claude:?}"
-    );
+    assert_claude_denied(&ran_claude, "blocked by the qwen guard");
     // Claude's files are read as strict JSON: the mark is an error at 1:1, said as such.
     let claude_file = write(
         &project,
@@ -1346,6 +1327,18 @@ fn claude_bash_call(project: &Path, home: &Path, command: &str) -> Ran {
     let ran = ran(&mut cmd);
     assert_eq!(ran.code, Some(0), "{ran:?}");
     ran
+}
+
+/// Claude got a deny (`permissionDecision`) whose words hold `reason`: the guard's own, not the
+/// failure policy's.
+fn assert_claude_denied(ran: &Ran, reason: &str) {
+    let answer: Value =
+        serde_json::from_str(ran.stdout.trim()).unwrap_or_else(|e| panic!("{e}: {ran:?}"));
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{ran:?}"
+    );
+    assert!(ran.stdout.contains(reason), "{reason}: {ran:?}");
 }
 
 /// Attacks row 229: a project's `.gemini/settings.json` holding one harmless hook and

@@ -577,16 +577,7 @@ fn claude_settings_claude_does_not_load_are_errors_and_run_nowhere() {
                     && l.contains("Claude Code 2.1.332 does not load it")),
             "{form}: no error at {line}:{col}:\n{shown}"
         );
-        let out = common::hookx_at(
-            &root.join("p"),
-            &root.join("home"),
-            &["list", "--host", "claude"],
-        )
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-        let list = String::from_utf8(out).unwrap();
+        let list = plan_of(&root, "claude");
         let plan = list
             .lines()
             .find(|l| l.starts_with("  claude  PreToolUse  Bash  ./guard.sh"))
@@ -653,16 +644,7 @@ fn claude_settings_with_an_entry_claude_refuses_run_nowhere() {
             ),
             "{form}:\n{shown}"
         );
-        let out = common::hookx_at(
-            &root.join("p"),
-            &root.join("home"),
-            &["list", "--host", "claude"],
-        )
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-        let list = String::from_utf8(out).unwrap();
+        let list = plan_of(&root, "claude");
         let plan = list
             .lines()
             .find(|l| l.starts_with("  claude  PreToolUse  Bash  ./guard.sh"))
@@ -683,16 +665,7 @@ fn a_claude_event_that_is_null_leaves_the_file_running() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
     common::write(&root, "p/.claude/settings.json", text);
-    let out = common::hookx_at(
-        &root.join("p"),
-        &root.join("home"),
-        &["list", "--host", "claude"],
-    )
-    .success()
-    .get_output()
-    .stdout
-    .clone();
-    let list = String::from_utf8(out).unwrap();
+    let list = plan_of(&root, "claude");
     assert!(
         list.lines()
             .any(|l| l.starts_with("  claude  PreToolUse  Bash  ./guard.sh")
@@ -735,16 +708,7 @@ fn droid_settings_droid_skips_whole_are_errors_and_run_nowhere() {
                 && l.contains("Factory Droid 0.225.2 runs none of this file's hooks")),
             "{form}: no error at {line}:{col}:\n{shown}"
         );
-        let out = common::hookx_at(
-            &root.join("p"),
-            &root.join("home"),
-            &["list", "--host", "droid"],
-        )
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-        let list = String::from_utf8(out).unwrap();
+        let list = plan_of(&root, "droid");
         assert!(
             list.lines().any(|l| l.starts_with("  droid  SessionStart")
                 && l.contains("nobody (Droid refuses the whole of .factory/settings.json")),
@@ -776,20 +740,26 @@ fn droid_refuses_a_null_matcher_and_loads_a_negative_timeout() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
         common::write(&root, "p/.factory/settings.json", &text);
-        let out = common::hookx_at(
-            &root.join("p"),
-            &root.join("home"),
-            &["list", "--host", "droid"],
-        )
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-        let list = String::from_utf8(out).unwrap();
+        let list = plan_of(&root, "droid");
         let nobody = list.lines().any(|l| {
             l.starts_with("  droid  SessionStart")
                 && l.contains("nobody (Droid refuses the whole of .factory/settings.json")
         });
         assert_eq!(nobody, refused, "{form}:\n{list}");
     }
+}
+
+/// `hookx list --host HOST` in the test's project `ROOT/p` with its home `ROOT/home`: the plan
+/// says who runs each rule.
+fn plan_of(root: &std::path::Path, host: &str) -> String {
+    let out = common::hookx_at(
+        &root.join("p"),
+        &root.join("home"),
+        &["list", "--host", host],
+    )
+    .success()
+    .get_output()
+    .stdout
+    .clone();
+    String::from_utf8(out).unwrap()
 }

@@ -219,12 +219,7 @@ impl Converter<'_> {
             extra = rule.extra.clone();
             self.lose_trigger_keys(src, &rule.origin.pointer, to.dialect(), &mut extra);
         } else if !rule.extra.is_empty() {
-            let keys = rule
-                .extra
-                .keys()
-                .map(|k| format!("`{k}`"))
-                .collect::<Vec<_>>()
-                .join(", ");
+            let keys = code_names(rule.extra.keys());
             self.lose(
                 src,
                 rule.origin.pointer.as_str(),
@@ -263,11 +258,7 @@ impl Converter<'_> {
         let Some(first) = keys.keys().next() else {
             return;
         };
-        let names = keys
-            .keys()
-            .map(|k| format!("`{k}`"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let names = code_names(keys.keys());
         self.lose(
             src,
             format!(
@@ -283,6 +274,14 @@ impl Converter<'_> {
             ),
         );
     }
+}
+
+/// Field names as a report writes them: `a`, `b`.
+fn code_names<'a>(names: impl Iterator<Item = &'a String>) -> String {
+    names
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Copilot documents flat handlers (each with its own matcher); a group there is a field
