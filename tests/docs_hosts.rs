@@ -497,6 +497,49 @@ fn the_claude_route_run_by_cursor_runs_each_rule_once() {
     claude_denies(3);
 }
 
+/// Attacks row 261: the user moved hookx's Cursor route from `preToolUse` to
+/// `beforeShellExecution` ("only on the shell"). Cursor fires that event for shell commands
+/// only (cursor-facts, docs), so for a Read it runs no route of its own: the Claude route it
+/// also runs must not leave that call to it. A route on an event of one tool category is no
+/// route for every call (twice at worst on a shell call, never zero times).
+#[test]
+fn the_claude_route_run_by_cursor_leaves_no_call_to_a_cursor_route_of_one_tool_category() {
+    let p = Project::new();
+    user_guard(&p);
+    let hookx = assert_cmd::cargo::cargo_bin("hookx");
+    for host in ["claude", "cursor"] {
+        let args = [
+            "install",
+            "--host",
+            host,
+            "--scope",
+            "user",
+            "--hookx",
+            hookx.to_str().unwrap(),
+        ];
+        let (code, _, err) = p.hookx(&args, "");
+        assert_eq!(code, 0, "{host}: {err}");
+    }
+    let claude_route = home_route(&p, ".claude/settings.json", "/hooks/PreToolUse/0/hooks/0");
+    let cursor_file = p.home.join(".cursor/hooks.json");
+    let moved = std::fs::read_to_string(&cursor_file)
+        .unwrap()
+        .replace("\"preToolUse\"", "\"beforeShellExecution\"");
+    std::fs::write(&cursor_file, moved).unwrap();
+    let mut read: Value =
+        serde_json::from_str(&documented("cursor-docs", "preToolUse", &p.project)).unwrap();
+    read["hook_event_name"] = json!("PreToolUse");
+    read["cwd"] = json!("");
+    read["tool_name"] = json!("Read");
+    read["tool_input"] = json!({"file_path": p.project.join("x").to_str().unwrap()});
+    let by_claude = p.route(&claude_route, read.to_string().as_bytes());
+    let answer = json_of(&String::from_utf8_lossy(&by_claude.stdout));
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{by_claude:?}"
+    );
+}
+
 /// VS Code runs the handlers of Copilot's `.github/hooks` and of Claude's files with its own
 /// payload, hookx's Copilot and Claude routes among them (vscode-facts.md). With hookx
 /// installed for Copilot, Claude and VS Code, a call runs each rule once: the other routes
@@ -671,7 +714,8 @@ fn list_validate_and_convert_know_the_docs_dialects() {
 
 /// The Copilot CLI also loads the route installed for VS Code (both read `.github/hooks`):
 /// called with Copilot's payload and `COPILOT_CLI=1`, the VS Code route answers nothing and runs
-/// nothing, since Copilot's own route answers that event.
+/// nothing where Copilot's own route answers that event; where hookx has no Copilot route, it
+/// is the one that runs the rules under Copilot (attacks row 263).
 #[test]
 fn the_vscode_route_run_by_copilot_stays_silent() {
     let p = Project::new();
@@ -683,19 +727,43 @@ fn the_vscode_route_run_by_copilot_stays_silent() {
     let copilot_pascal = json!({"session_id": "s", "timestamp": "2026-01-01T00:00:00.000Z",
         "cwd": p.project, "hook_event_name": "PreToolUse", "tool_name": "Bash",
         "tool_input": {"command": "ls"}});
-    let out = common::hookx()
-        .args(["run", "--host", "vscode", "--event", "PreToolUse", "--home"])
-        .arg(&p.home)
-        .current_dir(&p.project)
-        .env_remove("HOOKX_HOME")
-        .env("HOME", &p.home)
-        .env("COPILOT_CLI", "1")
-        .write_stdin(copilot_pascal.to_string())
-        .output()
-        .unwrap();
+    let by_copilot = || {
+        common::hookx()
+            .args(["run", "--host", "vscode", "--event", "PreToolUse", "--home"])
+            .arg(&p.home)
+            .current_dir(&p.project)
+            .env_remove("HOOKX_HOME")
+            .env("HOME", &p.home)
+            .env("COPILOT_CLI", "1")
+            .write_stdin(copilot_pascal.to_string())
+            .output()
+            .unwrap()
+    };
+    let hookx = assert_cmd::cargo::cargo_bin("hookx");
+    let install = |uninstall: bool| {
+        let mut args = vec![
+            "install",
+            "--host",
+            "copilot",
+            "--hookx",
+            hookx.to_str().unwrap(),
+        ];
+        if uninstall {
+            args.push("--uninstall");
+        }
+        let (code, _, err) = p.hookx(&args, "");
+        assert_eq!(code, 0, "{err}");
+    };
+    install(false);
+    let out = by_copilot();
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert!(out.stdout.is_empty(), "{out:?}");
     assert!(!p.project.join("ran").exists(), "the handler ran twice");
+    install(true);
+    let out = by_copilot();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(p.project.join("ran").exists(), "no Copilot route: {out:?}");
+    std::fs::remove_file(p.project.join("ran")).unwrap();
     // The same payload from VS Code itself (no COPILOT_CLI) runs the hook.
     let (code, _, err) = p.hookx(
         &["run", "--host", "vscode", "--event", "PreToolUse"],

@@ -85,9 +85,62 @@ fn an_inherited_copilot_variable_does_not_silence_claude_hooks() {
         .env("COPILOT_CLI", "1")
         .write_stdin(payload(CLAUDE_PRE, dir.path())));
     assert_claude_deny(&ran, "trusted deny");
-    // Copilot itself running the Claude route (its PascalCase payload): its own route answers.
+    // Copilot itself running the Claude route (its PascalCase payload), hookx not installed
+    // for Copilot: no route of Copilot's answers, so this one does (attacks row 263).
+    let ran = ran_copilot_claude_route(dir.path());
+    assert_claude_deny(&ran, "trusted deny");
+    // With hookx's Copilot route there, that route answers.
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let installed =
+        self::ran(hookx(dir.path()).args(["install", "--host", "copilot", "--hookx", bin]));
+    assert_eq!(installed.code, Some(0), "{installed:?}");
     let ran = ran_copilot_claude_route(dir.path());
     assert_eq!((ran.code, ran.stdout.as_str()), (Some(0), ""), "{ran:?}");
+}
+
+/// Attacks row 264: Copilot started with `COPILOT_HOME` naming another folder reads its user
+/// hooks there, so hookx's Copilot user route below the home is none it runs: the Claude
+/// route Copilot runs does not leave the call to it.
+#[test]
+fn the_claude_route_run_by_copilot_leaves_no_call_to_a_user_route_copilot_does_not_read() {
+    let dir = project_with_trusted_deny();
+    // A rule of the user's, for the user route to route.
+    let home = dir.path().parent().unwrap().join("home");
+    write(
+        &home,
+        ".bricks-project-desktop/hooks.json",
+        r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#,
+    );
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let args = [
+        "install", "--host", "copilot", "--scope", "user", "--hookx", bin,
+    ];
+    let installed = ran(hookx(dir.path()).args(args));
+    assert_eq!(installed.code, Some(0), "{installed:?}");
+    assert!(
+        home.join(".copilot/hooks/hookx.json").exists(),
+        "{installed:?}"
+    );
+    let run = |copilot_home: Option<&Path>| {
+        let mut cmd = hookx(dir.path());
+        cmd.args(["run", "--host", "claude", "--event", "PreToolUse"])
+            .arg("--home")
+            .arg(dir.path().parent().unwrap().join("home"))
+            .env("COPILOT_CLI", "1")
+            .env_remove("COPILOT_HOME");
+        if let Some(folder) = copilot_home {
+            cmd.env("COPILOT_HOME", folder);
+        }
+        ran(cmd.write_stdin(payload(
+            "payloads/copilot-pascal/PreToolUse.json",
+            dir.path(),
+        )))
+    };
+    let ran = run(None);
+    assert_eq!((ran.code, ran.stdout.as_str()), (Some(0), ""), "{ran:?}");
+    let elsewhere = dir.path().parent().unwrap().join("copilot-work");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    assert_claude_deny(&run(Some(&elsewhere)), "trusted deny");
 }
 
 fn ran_copilot_claude_route(dir: &Path) -> Ran {

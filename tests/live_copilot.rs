@@ -2418,7 +2418,9 @@ fn own_route_key(entry: &Value) -> String {
 fn a_user_route_copilot_has_turned_off() {
     let mut c = Checks::default();
     // Listed, and listed in a file hookx cannot parse and Copilot reads (`01`, row 136).
-    for form in ["on", "off", "off, 01"] {
+    // Row 262: the user's route entry with its keys in another order (an editor that sorts
+    // keys, or a hand edit), listed as Copilot lists it.
+    for form in ["on", "off", "off, 01", "on, reordered", "off, reordered"] {
         let Some(l) = live_env("synced", |sb| {
             let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
             let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
@@ -2430,16 +2432,31 @@ fn a_user_route_copilot_has_turned_off() {
                 hookx(sb, &["install", "--host", "copilot", "--scope", scope]);
             }
             if form != "on" {
+                // The user route as install wrote it, or with its keys in another order.
                 let route: Value = serde_json::from_str(
                     &std::fs::read_to_string(sb.home.join(".copilot/hooks/hookx.json")).unwrap(),
                 )
                 .unwrap();
                 let key = own_route_key(&route["hooks"]["preToolUse"][0]);
-                let n = if form == "off" { "1" } else { "01" };
-                sb.write(
-                    "home/.copilot/settings.json",
-                    &format!(r#"{{"n": {n}, "disabledHooks": ["{key}"]}}"#),
-                );
+                if form.ends_with("reordered") {
+                    let mut entry = route.clone();
+                    let pairs: Vec<(String, Value)> = route["hooks"]["preToolUse"][0]
+                        .as_object()
+                        .unwrap()
+                        .iter()
+                        .rev()
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect();
+                    entry["hooks"]["preToolUse"][0] = Value::Object(pairs.into_iter().collect());
+                    sb.write("home/.copilot/hooks/hookx.json", &entry.to_string());
+                }
+                let n = if form == "off, 01" { "01" } else { "1" };
+                if form.starts_with("off") {
+                    sb.write(
+                        "home/.copilot/settings.json",
+                        &format!(r#"{{"n": {n}, "disabledHooks": ["{key}"]}}"#),
+                    );
+                }
             }
             routed_env(sb)
         }) else {
@@ -2455,6 +2472,34 @@ fn a_user_route_copilot_has_turned_off() {
             format!("route {form}: the guard ran {runs} times: {ran:?}"),
         );
     }
+    c.done("synced");
+}
+
+/// Attacks row 263: hookx installed for Claude only (the project's route), a trusted project
+/// Gemini guard only hookx runs. Copilot runs the project's `.claude/settings.json` itself,
+/// hookx's Claude route among them: with no Copilot route of hookx's there, that route is the
+/// one that runs the guard under Copilot (it stood aside for one, and the guard ran nowhere).
+fn a_claude_route_copilot_runs_without_a_copilot_route() {
+    let mut c = Checks::default();
+    let Some(l) = live_env("synced", |sb| {
+        let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
+        let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
+        sb.write("project/.gemini/settings.json", &rule.to_string());
+        hookx(sb, &["trust", "--yes"]);
+        hookx(sb, &["install", "--host", "claude", "--scope", "project"]);
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let ran = std::fs::read_to_string(l.sb.root.join("guard.log")).unwrap_or_default();
+    let runs = serde_json::Deserializer::from_str(&ran)
+        .into_iter::<Value>()
+        .flatten()
+        .count();
+    c.that(
+        runs > 0,
+        format!("the guard ran {runs} times under Copilot: {ran:?}"),
+    );
     c.done("synced");
 }
 
@@ -3268,6 +3313,7 @@ fn main() -> std::process::ExitCode {
             a_claude_guard_and_its_pascalcase_copy_run_once_through_hookx,
             a_users_empty_list_over_lines_still_switches_the_guard_off,
             a_user_route_copilot_has_turned_off,
+            a_claude_route_copilot_runs_without_a_copilot_route,
         ],
     )
 }

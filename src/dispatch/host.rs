@@ -331,6 +331,43 @@ pub fn another_agent_runs_route(host: Dialect, senders: &[Dialect]) -> bool {
         .is_some_and(|sender| *sender != host && marked(*sender))
 }
 
+/// `sender`'s names of the events of `kind` that fire on every call of it: a route on an
+/// event of one tool category (Cursor's `beforeShellExecution`) runs for no other tool
+/// (attacks row 261).
+fn event_names<'a>(
+    sender: Dialect,
+    kind: &'a EventKind,
+) -> impl Iterator<Item = &'static str> + 'a {
+    sender
+        .flavors()
+        .filter(|f| matches!(f.tables().tool_scope, crate::tables::ToolScope::Any))
+        .flat_map(|f| f.tables().events.iter())
+        .filter(move |(k, _)| k == kind)
+        .map(|(_, name)| *name)
+}
+
+/// Whether the agent that started this route ([`another_agent_runs_route`]) has a route of
+/// hookx's own for `kind` that runs: in the user's file or in the project's (attacks row 263:
+/// hookx installed for Claude only, Copilot runs the project's Claude route, and a route that
+/// stood aside for a Copilot route that was not there ran the project's guards nowhere).
+pub fn senders_route_runs(
+    ctx: &crate::context::Context,
+    sender: Dialect,
+    kind: &EventKind,
+) -> bool {
+    use crate::route::InstallScope;
+    // Its user file elsewhere (`COPILOT_HOME`): a route below the home is none it runs.
+    let user_elsewhere = crate::route::reads_user_file_elsewhere(&ctx.home, sender);
+    [InstallScope::User, InstallScope::Project]
+        .iter()
+        .filter(|scope| !(user_elsewhere && **scope == InstallScope::User))
+        .any(|scope| {
+            let file = crate::route::target(&ctx.home, &ctx.project, sender, *scope);
+            event_names(sender, kind)
+                .any(|name| crate::route::routes_event(&ctx.home, &file, sender, name))
+        })
+}
+
 /// Whether `hookx run --host HOST` was started by another agent that reads HOST's files
 /// itself, with its own payload, and has a hookx route of its own for the event (Cursor runs
 /// the handlers of Claude's files, VS Code those of Claude's and Copilot's, hookx's routes
@@ -355,15 +392,8 @@ pub fn senders_own_route_answers(
             .any(|id| host.def().locations.iter().any(|l| l.id == *id))
     };
     let has_route = |sender: &Dialect| {
-        let names: Vec<&str> = sender
-            .flavors()
-            .flat_map(|f| f.tables().events.iter())
-            .filter(|(k, _)| k == kind)
-            .map(|(_, name)| *name)
-            .collect();
         let file = crate::route::target(&ctx.home, &ctx.project, *sender, InstallScope::User);
-        names
-            .iter()
+        event_names(*sender, kind)
             .any(|name| crate::route::has_route(&ctx.home, &file, *sender, name))
     };
     let routed: Vec<Dialect> = Dialect::all()

@@ -244,36 +244,50 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         .host
         .map(|_| host::senders(&payload))
         .unwrap_or_default();
-    if request
+    // Started by another agent that runs this host's files (Copilot, the Claude route): its
+    // own route answers, when it has one (below).
+    let aside = request
         .host
-        .is_some_and(|h| host::another_agent_runs_route(h, &senders))
-    {
-        return Ok(0);
-    }
-    let hosted = decode(
+        .is_some_and(|h| host::another_agent_runs_route(h, &senders));
+    let hosted = match decode(
         &payload,
         request.host,
         request.event.as_deref(),
         request.project.clone(),
         known,
         &senders,
-    )?;
+    ) {
+        Ok(hosted) => hosted,
+        Err(_) if aside => return Ok(0),
+        Err(e) => return Err(e),
+    };
     // The home and the policy root from the route's command line (and `HOME`), never from a
     // variable a project's settings could have set for every hook.
-    let ctx = Context::resolve_places(
+    let ctx = match Context::resolve_places(
         Places {
             project: Some(&hosted.project),
             home: request.home.as_deref(),
             managed_root: request.managed_root.as_deref(),
         },
         Vars::Dispatch,
-    )?;
+    ) {
+        Ok(ctx) => ctx,
+        Err(_) if aside => return Ok(0),
+        Err(e) => return Err(e),
+    };
     if request.home.is_none()
         && let Some(elsewhere) = trust::record_under_home_var(&ctx)
     {
         home_var_elsewhere(&elsewhere, &ctx, hosted.host, &hosted.event)?;
     }
     let dialect = hosted.host.dialect();
+    if aside
+        && senders
+            .first()
+            .is_some_and(|s| host::senders_route_runs(&ctx, *s, &hosted.event.kind))
+    {
+        return Ok(0);
+    }
     if left_to_user_route(
         &ctx,
         dialect,

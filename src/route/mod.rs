@@ -86,17 +86,23 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
     if same(user_dir, hook_dir) {
         return false;
     }
-    // The agent's folder variable set to another folder (`CODEX_HOME`, `CLINE_DIR`): it reads
-    // its user file there, not below the home, and this route is the one it runs (attacks row
-    // 191). A project setting the variable for every hook makes a handler run twice at worst.
-    if let Some(var) = host.def().home_var.as_ref()
-        && let Some(dir) = std::env::var_os(var.var).filter(|d| !d.is_empty())
-        && !same(Path::new(&dir), &home.join(var.dir))
-    {
+    if reads_user_file_elsewhere(home, host) {
         return false;
     }
     let routes = answering_routes(home, &user, host, event);
     !routes.is_empty() && reviewed(home, &user, host, &routes) && !refused_whole(&user, host)
+}
+
+/// Whether `host`'s folder variable (`CODEX_HOME`, `CLINE_DIR`, `COPILOT_HOME`) names another
+/// folder than its own below `home`: it reads its user file there, and a route below the home
+/// is none it runs (attacks rows 191, 264). A project setting the variable for every hook
+/// makes a handler run twice at worst.
+pub fn reads_user_file_elsewhere(home: &Path, host: Dialect) -> bool {
+    host.def().home_var.as_ref().is_some_and(|var| {
+        std::env::var_os(var.var)
+            .filter(|d| !d.is_empty())
+            .is_some_and(|dir| !crate::context::same_place(Path::new(&dir), &home.join(var.dir)))
+    })
 }
 
 /// The path by which `host` names `file` in its review keys ([`crate::tables::RouteTrust`]):
@@ -209,6 +215,20 @@ fn shorter_timeout(handler: &serde_json::Value, host: Dialect, event: &str) -> b
     })
 }
 
+/// Whether the host's file `file`, the user's or a project's, holds a route for `event` that
+/// runs there for `home`: its program can run, it reads this home, and nothing of the host's
+/// or the user's narrows it. A project's route line counts: it answers where no user route
+/// does ([`left_to_user_route`]).
+pub fn routes_event(home: &Path, file: &Path, host: Dialect, event: &str) -> bool {
+    user_route_commands(home, file, host, event)
+        .iter()
+        .any(|command| {
+            route_can_run(command)
+                && route_home(command)
+                    .is_none_or(|h| crate::context::same_place(Path::new(&h), home))
+        })
+}
+
 /// Whether the host's file `file` (what [`target`] names below `home`) holds a route for
 /// `event` that answers there ([`answering_routes`]).
 pub fn has_route(home: &Path, file: &Path, host: Dialect, event: &str) -> bool {
@@ -291,11 +311,14 @@ fn user_route_commands(home: &Path, user: &Path, host: Dialect, event: &str) -> 
     // the route off in Copilot itself (live, 1.0.102: its key is `EVENT\0` and the entry's
     // compact JSON without hookx's marker; attacks row 236). The key anywhere in the file
     // counts: Copilot reads lists hookx cannot parse (`"n": 01`, row 136; row 238).
-    let switched: Vec<String> = host
+    let switches: Vec<&crate::tables::HookSwitch> = host
         .config()
         .foreign_switches
         .iter()
         .filter_map(|s| s.hooks)
+        .collect();
+    let switched: Vec<String> = switches
+        .iter()
         .filter_map(|h| crate::read::text(&home.join(h.file), crate::read::MAX_FILE_BYTES).ok())
         .collect();
     let turned_off = |handler: &serde_json::Value, line: &str| {
@@ -307,12 +330,29 @@ fn user_route_commands(home: &Path, user: &Path, host: Dialect, event: &str) -> 
         if disabled.iter().any(|d| d == label.unwrap_or(line)) {
             return true;
         }
+        // The entry as written, and in the host's own order of its keys (Copilot keys the
+        // entry it read, not its text: an entry whose keys the user reordered keys as before,
+        // live 1.0.102; attacks row 262).
         let mut bare = handler.clone();
         if let Some(object) = bare.as_object_mut() {
             object.remove(crate::config::MARKER);
         }
-        let key = crate::hash::sha256_hex(format!("{event}\0{bare}").as_bytes());
-        switched.iter().any(|text| text.contains(&key))
+        let ordered = switches.iter().map(|switch| {
+            let mut order = vec![switch.type_key];
+            order.extend(switch.command_keys);
+            order.extend([switch.timeout_key, switch.matcher_key, switch.event_key]);
+            let mut rest = bare.as_object().cloned().unwrap_or_default();
+            let mut entry: serde_json::Map<String, serde_json::Value> = order
+                .iter()
+                .filter_map(|k| Some((k.to_string(), rest.shift_remove(*k)?)))
+                .collect();
+            entry.extend(rest);
+            serde_json::Value::Object(entry)
+        });
+        std::iter::once(bare.clone()).chain(ordered).any(|entry| {
+            let key = crate::hash::sha256_hex(format!("{event}\0{entry}").as_bytes());
+            switched.iter().any(|text| text.contains(&key))
+        })
     };
     find_any_routes(&entries, host)
         .into_iter()
