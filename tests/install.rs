@@ -677,6 +677,44 @@ fn user_scope_writes_through_a_symlinked_settings_file() {
     );
 }
 
+/// Attacks row 280: install created `~/.claude/settings.json`; the user then moved it (or its
+/// folder) into a dotfiles folder and linked it back (`stow`). The last uninstall deleted the
+/// file the link names, the user's dotfiles file.
+#[test]
+fn the_last_uninstall_keeps_a_file_the_user_linked_in_since_the_install() {
+    for folder_too in [false, true] {
+        let p = Project::new();
+        let link = p.home.join(".claude/settings.json");
+        p.hookx(&[
+            "install", "--host", "claude", "--scope", "user", "--hookx", HOOKX,
+        ])
+        .success();
+        let dotfiles = p.root.join("dotfiles/claude");
+        std::fs::create_dir_all(p.root.join("dotfiles")).unwrap();
+        if folder_too {
+            std::fs::rename(link.parent().unwrap(), &dotfiles).unwrap();
+            std::os::unix::fs::symlink(&dotfiles, link.parent().unwrap()).unwrap();
+        } else {
+            std::fs::create_dir_all(&dotfiles).unwrap();
+            std::fs::rename(&link, dotfiles.join("settings.json")).unwrap();
+            std::os::unix::fs::symlink(dotfiles.join("settings.json"), &link).unwrap();
+        }
+        p.hookx(&[
+            "install",
+            "--host",
+            "claude",
+            "--scope",
+            "user",
+            "--uninstall",
+        ])
+        .success();
+        let left = std::fs::read_to_string(dotfiles.join("settings.json"));
+        let left: Value = serde_json::from_str(&left.expect("the dotfiles file")).unwrap();
+        assert_eq!(left, json!({}), "folder linked: {folder_too}");
+        assert!(link.exists(), "folder linked: {folder_too}");
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn a_new_file_gets_the_umask_mode_and_an_old_one_keeps_its_own() {
@@ -700,6 +738,213 @@ fn a_new_file_gets_the_umask_mode_and_an_old_one_keeps_its_own() {
     );
     assert!(p.read(".github/hooks/hookx.json").contains(HOOKX));
     assert_eq!(mode(&copilot), 0o640);
+}
+
+/// Attacks row 281: `install --host codex --scope user` with `CODEX_HOME` naming another folder
+/// writes the route below the home (`~/.codex/hooks.json`, with a warning that Codex does not
+/// read it while the variable is set), and wrote its review record into
+/// `$CODEX_HOME/config.toml`: a record Codex reads only where it does not read the route, so
+/// the route was unreviewed wherever Codex reads it (without the variable) and ran nowhere.
+/// The record goes beside the route, in `~/.codex/config.toml`.
+#[test]
+fn a_user_route_written_below_the_home_is_reviewed_below_the_home() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": "./guard.sh"}]}]}})
+        .to_string(),
+    );
+    let elsewhere = p.root.join("codex-work");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    assert_cmd::Command::cargo_bin("hookx")
+        .unwrap()
+        .args(["install", "--host", "codex", "--scope", "user"])
+        .args(["--hookx", HOOKX, "--project"])
+        .arg(&p.project)
+        .arg("--home")
+        .arg(&p.home)
+        .env("HOME", &p.home)
+        .env("CODEX_HOME", &elsewhere)
+        .env_remove("HOOKX_HOME")
+        .assert()
+        .success();
+    let hooks_path = p.home.join(".codex/hooks.json");
+    let hooks: Value =
+        serde_json::from_str(&std::fs::read_to_string(&hooks_path).unwrap()).unwrap();
+    let records = hookx::dialect::codex::trust::records(&hooks_path, &hooks, &is_own_route);
+    assert!(!records.is_empty());
+    let config = std::fs::read_to_string(p.home.join(".codex/config.toml")).unwrap_or_default();
+    for (key, _) in &records {
+        assert!(config.contains(key.as_str()), "{key} not in {config:?}");
+    }
+}
+
+/// Attacks row 284: Codex keys its review of a handler by its place
+/// (`FILE:event:group:handler`). A handler of the user's after hookx's route in
+/// `.codex/hooks.json`, reviewed in Codex, moved up a place when the uninstall took the route
+/// out, and its review stayed at the old place: Codex skipped it as unreviewed, without a word.
+#[test]
+fn the_users_codex_handlers_keep_their_review_when_hookxs_routes_go() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": "./guard.sh"}]}]}})
+        .to_string(),
+    );
+    p.hookx(&["trust", "--yes"]).success();
+    p.hookx(&["install", "--host", "codex", "--hookx", HOOKX])
+        .success();
+    let hooks_path = p.project.join(".codex/hooks.json");
+    let mut hooks = p.json(".codex/hooks.json");
+    let groups = hooks["hooks"]["PreToolUse"].as_array_mut().unwrap();
+    let at = groups.len();
+    groups.push(json!({"matcher": "Bash",
+        "hooks": [{"type": "command", "command": "./mine.sh"}]}));
+    p.write(".codex/hooks.json", &hooks.to_string());
+    let users = |hooks: &Value| {
+        hookx::dialect::codex::trust::records(&hooks_path, hooks, &|h| !is_own_route(h))
+    };
+    let [(key, hash)] = users(&hooks).try_into().unwrap();
+    assert!(key.ends_with(&format!(":pre_tool_use:{at}:0")), "{key}");
+    let config = p.home.join(".codex/config.toml");
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str(&format!(
+        "\n[hooks.state.\"{key}\"]\ntrusted_hash = \"{hash}\"\n"
+    ));
+    std::fs::write(&config, text).unwrap();
+    p.hookx(&["install", "--host", "codex", "--uninstall"])
+        .success();
+    let [(moved, same)] = users(&p.json(".codex/hooks.json")).try_into().unwrap();
+    assert_ne!(moved, key);
+    assert_eq!(same, hash);
+    let text = std::fs::read_to_string(&config).unwrap();
+    let value: toml_edit::DocumentMut = text.parse().unwrap();
+    assert_eq!(
+        value["hooks"]["state"]
+            .get(moved.as_str())
+            .and_then(|r| r.get("trusted_hash"))
+            .and_then(|h| h.as_str()),
+        Some(hash.as_str()),
+        "{text}"
+    );
+    assert!(!text.contains(key.as_str()), "{text}");
+}
+
+/// Attacks row 285: row 284 through `convert --write`: a Claude rule taken out of the source
+/// takes its copy out of `.codex/hooks.json`, and the user's handler after it, reviewed in
+/// Codex, moved up a place without its review.
+#[test]
+fn the_users_codex_handlers_keep_their_review_when_a_convert_moves_them() {
+    let p = Project::new();
+    let rule = |command: &str| json!({"matcher": "Bash", "hooks": [{"type": "command", "command": command}]});
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [rule("./guard.sh")]}}).to_string(),
+    );
+    let convert = || {
+        assert_cmd::Command::cargo_bin("hookx")
+            .unwrap()
+            .args(["convert", ".claude/settings.json", "--to", "codex"])
+            .args(["--write", "--hookx", HOOKX])
+            .current_dir(&p.project)
+            .env("HOME", &p.home)
+            .env_remove("HOOKX_HOME")
+            .env_remove("CODEX_HOME")
+            .assert()
+            .success()
+    };
+    convert();
+    let hooks_path = p.project.join(".codex/hooks.json");
+    let mut hooks = p.json(".codex/hooks.json");
+    hooks["hooks"]["PreToolUse"]
+        .as_array_mut()
+        .unwrap()
+        .push(rule("./mine.sh"));
+    p.write(".codex/hooks.json", &hooks.to_string());
+    let mine = |hooks: &Value| {
+        hookx::dialect::codex::trust::records(&hooks_path, hooks, &|h| h["command"] == "./mine.sh")
+    };
+    let [(key, hash)] = mine(&hooks).try_into().unwrap();
+    common::write(
+        &p.home,
+        ".codex/config.toml",
+        &format!("[hooks.state.\"{key}\"]\ntrusted_hash = \"{hash}\"\n"),
+    );
+    p.write(".claude/settings.json", &json!({"hooks": {}}).to_string());
+    convert();
+    let [(moved, _)] = mine(&p.json(".codex/hooks.json")).try_into().unwrap();
+    assert_ne!(moved, key, "the copy before it went");
+    let text = std::fs::read_to_string(p.home.join(".codex/config.toml")).unwrap();
+    assert_eq!(
+        hookx::dialect::codex::trust::recorded(&text, &moved),
+        Some(hash),
+        "{text}"
+    );
+}
+
+/// Attacks row 287: the last uninstall of a Codex route in a home without `~/.codex`: install
+/// made the folder, `hooks.json` and `config.toml` (the route's review); the uninstall left an
+/// empty `config.toml`, and so the folder (which hookx's own presence check takes for Codex
+/// being used).
+#[test]
+fn the_last_codex_uninstall_leaves_no_empty_review_file() {
+    let p = Project::new();
+    common::write(
+        &p.home,
+        ".gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
+            "hooks": [{"type": "command", "command": "/bin/true"}]}]}})
+        .to_string(),
+    );
+    let user = ["install", "--host", "codex", "--scope", "user"];
+    p.hookx(&[&user[..], &["--hookx", HOOKX]].concat())
+        .success();
+    assert!(p.home.join(".codex/config.toml").exists());
+    p.hookx(&[&user[..], &["--uninstall"]].concat()).success();
+    assert!(!p.home.join(".codex").exists());
+}
+
+/// Attacks row 291: the user turned hookx's Gemini route off in Gemini's own list
+/// (`hooksConfig.disabled`, by its command); install re-pointing the route (hookx elsewhere)
+/// changed the command, the list kept the old one, and Gemini ran the route again.
+#[test]
+fn a_route_the_user_turned_off_in_gemini_stays_off_when_reinstalled_from_elsewhere() {
+    let p = Project::new();
+    common::write(
+        &p.home,
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": "/bin/true"}]}]}})
+        .to_string(),
+    );
+    let install = |hookx: &str| {
+        p.hookx(&[
+            "install", "--host", "gemini", "--scope", "user", "--hookx", hookx,
+        ])
+        .success();
+    };
+    install("/opt/a/hookx");
+    let file = p.home.join(".gemini/settings.json");
+    let read =
+        || -> Value { serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap() };
+    let command = |v: &Value| v["hooks"]["BeforeTool"][0]["hooks"][0]["command"].clone();
+    let mut settings = read();
+    settings["hooksConfig"] = json!({"disabled": [command(&settings), "./mine.sh"]});
+    std::fs::write(&file, settings.to_string()).unwrap();
+    install("/opt/b/hookx");
+    let settings = read();
+    assert!(
+        command(&settings)
+            .as_str()
+            .unwrap()
+            .starts_with("/opt/b/hookx run")
+    );
+    assert_eq!(
+        settings["hooksConfig"]["disabled"],
+        json!([command(&settings), "./mine.sh"])
+    );
 }
 
 /// Codex runs only the handlers its review trusted by hash: install writes one

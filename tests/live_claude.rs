@@ -2164,6 +2164,44 @@ fn settings_forms_claude_skips_whole() {
             true,
             false,
         ),
+        // Attacks row 286: the forms Claude refuses the file for on PreToolUse, on other
+        // events: there Claude skips the entry only.
+        (
+            "async a string on Stop",
+            r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true", "async": "yes"}]}]}}"#,
+            true,
+            true,
+        ),
+        (
+            "if a number on PostToolUse",
+            r#"{"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true", "if": 5}]}]}}"#,
+            true,
+            true,
+        ),
+        (
+            "statusMessage a number on UserPromptSubmit",
+            r#"{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "true", "statusMessage": 5}]}]}}"#,
+            true,
+            true,
+        ),
+        (
+            "a timeout of 0 on Stop",
+            r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true", "timeout": 0}]}]}}"#,
+            true,
+            true,
+        ),
+        (
+            "a matcher that is null on PostToolUse",
+            r#"{"hooks": {"PostToolUse": [{"matcher": null, "hooks": [{"type": "command", "command": "true"}]}]}}"#,
+            true,
+            true,
+        ),
+        (
+            "async a string on PermissionRequest",
+            r#"{"hooks": {"PermissionRequest": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true", "async": "yes"}]}]}}"#,
+            false,
+            true,
+        ),
     ];
     for (form, extra, guard_runs, said) in forms {
         let model = FakeModel::start(SCRIPTS);
@@ -2219,7 +2257,11 @@ fn settings_forms_claude_skips_whole() {
         let list = hookx(&["list", "--host", "claude"]);
         let nobody = list
             .lines()
-            .filter(|l| l.starts_with("  claude  PreToolUse  Bash  echo ran"))
+            .filter(|l| {
+                // Columns as wide as the longest event listed.
+                let words: Vec<&str> = l.split_whitespace().take(5).collect();
+                words == ["claude", "PreToolUse", "Bash", "echo", "ran"]
+            })
             .any(|l| l.contains("nobody (Claude refuses the whole of"));
         c.check(
             nobody != *guard_runs,

@@ -683,3 +683,71 @@ fn the_qwen_schema_takes_the_timeouts_qwen_and_validate_take() {
         );
     }
 }
+
+/// Attacks row 288: the Claude schema against rows 253/254 (live, Claude Code 2.1.332): it had
+/// no `http` or `mcp_tool` handler (an editor marked a file Claude runs), and took an `if` or
+/// `shell` of another type and a timeout of 0 (which make Claude refuse the file, and which
+/// validate calls errors).
+#[test]
+fn the_claude_schema_takes_the_handlers_claude_and_validate_take() {
+    let claude = validator(Dialect::named("claude").unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(".claude/settings.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    for (handler, taken) in [
+        (r#"{"type": "command", "command": "g"}"#, true),
+        (r#"{"type": "http", "url": "http://127.0.0.1:9/x"}"#, true),
+        (
+            r#"{"type": "http", "url": "http://127.0.0.1:9/x", "headers": {"A": "b"}}"#,
+            true,
+        ),
+        (r#"{"type": "mcp_tool", "server": "s", "tool": "t"}"#, true),
+        (
+            r#"{"type": "command", "command": "g", "if": "Bash(git *)"}"#,
+            true,
+        ),
+        (
+            r#"{"type": "command", "command": "g", "timeout": 1.5}"#,
+            true,
+        ),
+        (r#"{"type": "http"}"#, false),
+        (r#"{"type": "http", "url": 5}"#, false),
+        (
+            r#"{"type": "http", "url": "http://127.0.0.1:9/", "headers": ["a"]}"#,
+            false,
+        ),
+        (r#"{"type": "mcp_tool"}"#, false),
+        (r#"{"type": "command", "command": "g", "if": 5}"#, false),
+        (r#"{"type": "command", "command": "g", "shell": 5}"#, false),
+        (
+            r#"{"type": "command", "command": "g", "timeout": 0}"#,
+            false,
+        ),
+        (
+            r#"{"type": "command", "command": "g", "timeout": -1}"#,
+            false,
+        ),
+    ] {
+        let text = format!(
+            r#"{{"hooks": {{"PreToolUse": [{{"matcher": "Bash", "hooks": [{handler}]}}]}}}}"#
+        );
+        std::fs::write(&file, &text).unwrap();
+        let validated = assert_cmd::Command::cargo_bin("hookx")
+            .unwrap()
+            .arg("validate")
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert_eq!(
+            validated.status.success(),
+            taken,
+            "validate, {handler}: {validated:?}"
+        );
+        let schema = errors(&claude, &serde_json::from_str(&text).unwrap());
+        assert_eq!(
+            schema.is_empty(),
+            taken,
+            "the schema, {handler}: {schema:?}"
+        );
+    }
+}

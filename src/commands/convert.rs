@@ -703,16 +703,27 @@ pub fn write_file(
     }
     // Under the writer's lock, from the file as it is then (another run may have written it
     // since it was read).
+    let mut was = None;
+    let mut now = String::new();
     let outcome = config::update::update(path, |current| {
         if merge && current.is_none() && conversion.document.rules.is_empty() {
             // Nothing to sync into a file that does not exist.
             return Ok(config::update::Change::Keep);
         }
-        Ok(config::update::Change::Write(match merge {
+        was = current.map(str::to_string);
+        now = match merge {
             true => sync(current)?,
             false => text.to_string(),
-        }))
+        };
+        Ok(config::update::Change::Write(now.clone()))
     })?;
+    // A handler the write moved keeps its agent's review (Codex keys it by place: row 285).
+    if outcome == config::update::Outcome::Written
+        && let Ok(ctx) = crate::discover::Context::resolve(Some(&opts.project), None)
+    {
+        let to = conversion.document.dialect;
+        crate::route::review::follow(&ctx, to, path, was.as_deref(), Some(&now))?;
+    }
     match outcome {
         config::update::Outcome::Unchanged => {
             if !opts.json {

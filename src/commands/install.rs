@@ -400,7 +400,7 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
     let host = opts.host;
     // The host's review file is checked first: routes it could not record would not run.
     if let Some(trust) = &host.def().route_trust {
-        let file = opts.ctx.agent_file(host, trust.file);
+        let file = crate::route::review::review_file(&opts.ctx, host, trust, &path);
         if let Ok(text) = read_text(&file) {
             (trust.set)(&text, &[]).map_err(|message| Error::Io {
                 path: opts.ctx.display(&file),
@@ -464,6 +464,9 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
                     &mut tally,
                 );
                 report.take(tally);
+                if let Some(current) = current {
+                    keep_listed_off(&mut text, current, host);
+                }
                 report.command =
                     format!("{} run --host {}", shell_quote(&hookx.hookx), host.name());
                 report.changed()
@@ -471,7 +474,10 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
             None => {
                 let created;
                 (report.removed, created) = uninstall_text(&mut text, &events, host);
-                if created >= Created::File && text.as_str() == fresh {
+                if created >= Created::File
+                    && text.as_str() == fresh
+                    && !crate::config::update::linked_in(root, &path)
+                {
                     // Nothing is left but the file install created.
                     report.deleted = true;
                     folders_too = created.folders();
@@ -495,6 +501,55 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
     }
     remove_empty(&folders[..folders_too.min(folders.len())]);
     Ok(())
+}
+
+/// A route line the user listed in the host's own off list in the same file (Gemini's
+/// `hooksConfig.disabled`) follows the route when install re-points it, so the route stays
+/// off (attacks row 291: re-pointed, it ran again without a word).
+fn keep_listed_off(text: &mut JsonText, before: &str, host: Dialect) {
+    let Some(off) = &host.def().disabled_handlers else {
+        return;
+    };
+    fn lines(value: &Value, host: Dialect, out: &mut Vec<String>) {
+        match value {
+            Value::Object(map) if is_own_route(value) => out.extend(
+                map.values()
+                    .filter_map(Value::as_str)
+                    .filter(|s| crate::route::route_host(s).as_deref() == Some(host.name()))
+                    .map(str::to_string),
+            ),
+            Value::Object(map) => map.values().for_each(|v| lines(v, host, out)),
+            Value::Array(list) => list.iter().for_each(|v| lines(v, host, out)),
+            _ => {}
+        }
+    }
+    let routes = |text: &str| {
+        let mut out = Vec::new();
+        if let Ok(value) = serde_json::from_str::<Value>(text) {
+            lines(&value, host, &mut out);
+        }
+        out
+    };
+    let (old, new) = (routes(before), routes(text.as_str()));
+    let event = |line: &str| {
+        let mut words = line.split_whitespace().skip_while(|w| *w != "--event");
+        words.nth(1).map(str::to_string)
+    };
+    let at = [Seg::from(off.key), Seg::from(off.inner)];
+    let Some(Value::Array(listed)) = text.value(&at) else {
+        return;
+    };
+    for (i, item) in listed.iter().enumerate() {
+        let Some(line) = item.as_str().filter(|l| old.iter().any(|o| o == l)) else {
+            continue;
+        };
+        if new.iter().any(|n| n == line) {
+            continue;
+        }
+        if let Some(now) = new.iter().find(|n| event(n) == event(line)) {
+            let _ = text.replace(&[at[0].clone(), at[1].clone(), Seg::from(i)], &json!(now));
+        }
+    }
 }
 
 /// The folders between the file at `path` and `root` (the home, the project), the file's own
@@ -618,6 +673,12 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
                     path: shown.clone(),
                     message: switch_refused(host, &path, current, &why),
                 })?;
+            let change = match change {
+                Change::Delete if crate::config::update::linked_in(&opts.ctx.home, &path) => {
+                    Change::Write("{}\n".into())
+                }
+                change => change,
+            };
             left = match &change {
                 Change::Write(text) => Some(text.clone()),
                 Change::Keep => current.map(str::to_string),
@@ -918,8 +979,10 @@ fn record_trust(
         true => routes_of(before, path),
         false => Vec::new(),
     };
-    let file = opts.ctx.agent_file(opts.host, trust.file);
-    if records.is_empty() && !file.exists() {
+    // The user's own handlers that moved up when routes went keep their review (row 284).
+    let moved = crate::route::review::moved(trust, &named, before, read_text(path).ok().as_deref());
+    let file = crate::route::review::review_file(&opts.ctx, opts.host, trust, path);
+    if records.is_empty() && moved.is_empty() && !file.exists() {
         return Ok(());
     }
     let shown = opts.ctx.display(&file);
@@ -936,12 +999,22 @@ fn record_trust(
             }
             false => (trust.set)(text, &records),
         }
+        .and_then(|edited| crate::route::review::carried(trust, &edited, &moved))
         .map_err(|message| Error::Io {
             path: shown.clone(),
             message: format!("cannot record the review of hookx's routes: {message}"),
         })?;
         Ok(match edited == text {
             true => Change::Keep,
+            // Nothing left but hookx's records: the file goes, and with it the folder install
+            // made for the route (attacks row 287: an empty `~/.codex/config.toml` stayed).
+            false
+                if opts.uninstall
+                    && edited.trim().is_empty()
+                    && !crate::config::update::linked_in(&opts.ctx.home, &file) =>
+            {
+                Change::Delete
+            }
             false => Change::Write(edited),
         })
     })?;

@@ -141,6 +141,23 @@ fn edit_locked(
     }
 }
 
+/// Whether the file at `path` below `root` (the home, the project) is reached through a
+/// symbolic link, its own or one of its folders': the user put it there (a dotfiles setup), so
+/// hookx empties it rather than deleting it, even a file install once created (attacks row 280:
+/// the last uninstall deleted the user's dotfiles file, the link left dangling).
+pub fn linked_in(root: &Path, path: &Path) -> bool {
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return true;
+    }
+    let (Ok(root_real), Some(dir)) = (root.canonicalize(), path.parent()) else {
+        return false;
+    };
+    let Ok(below) = dir.strip_prefix(root) else {
+        return false;
+    };
+    dir.canonicalize().is_ok_and(|d| d != root_real.join(below))
+}
+
 /// Writes `text` to `path` whole, through [`update`].
 pub fn write_atomic(path: &Path, text: &str) -> Result<(), Error> {
     update(path, |_| Ok(Change::Write(text.to_string()))).map(|_| ())

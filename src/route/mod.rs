@@ -22,6 +22,7 @@
 mod entry;
 mod file;
 mod plugin;
+pub mod review;
 mod switch;
 
 pub use entry::{
