@@ -2383,12 +2383,8 @@ fn a_users_empty_list_over_lines_still_switches_the_guard_off() {
     let mut c = Checks::default();
     let settings = l.sb.home.join(".copilot/settings.json");
     let installed = std::fs::read_to_string(&settings).unwrap();
-    let ran = std::fs::read_to_string(l.sb.root.join("guard.log")).unwrap_or_default();
+    let (ran, payloads) = guard_log(&l.sb.root);
     // Once, from hookx: Claude's payload has no `timestamp` (Copilot's own has).
-    let payloads: Vec<Value> = serde_json::Deserializer::from_str(&ran)
-        .into_iter()
-        .flatten()
-        .collect();
     c.that(
         installed.contains("usersListBlank")
             && payloads.len() == 1
@@ -2462,11 +2458,8 @@ fn a_user_route_copilot_has_turned_off() {
         }) else {
             return;
         };
-        let ran = std::fs::read_to_string(l.sb.root.join("guard.log")).unwrap_or_default();
-        let runs = serde_json::Deserializer::from_str(&ran)
-            .into_iter::<Value>()
-            .flatten()
-            .count();
+        let (ran, payloads) = guard_log(&l.sb.root);
+        let runs = payloads.len();
         c.that(
             runs > 0,
             format!("route {form}: the guard ran {runs} times: {ran:?}"),
@@ -2504,11 +2497,8 @@ fn a_claude_route_copilot_runs_without_a_copilot_route() {
     }) else {
         return;
     };
-    let ran = std::fs::read_to_string(l.sb.root.join("guard.log")).unwrap_or_default();
-    let runs = serde_json::Deserializer::from_str(&ran)
-        .into_iter::<Value>()
-        .flatten()
-        .count();
+    let (ran, payloads) = guard_log(&l.sb.root);
+    let runs = payloads.len();
     c.that(
         runs > 0,
         format!("the guard ran {runs} times under Copilot: {ran:?}"),
@@ -3334,4 +3324,15 @@ fn main() -> std::process::ExitCode {
             a_claude_route_copilot_runs_without_a_copilot_route,
         ],
     )
+}
+
+/// The sandbox's `guard.log`, where a guard appends the payload of each run: its text, and the
+/// payloads in it.
+fn guard_log(root: &std::path::Path) -> (String, Vec<Value>) {
+    let ran = std::fs::read_to_string(root.join("guard.log")).unwrap_or_default();
+    let payloads = serde_json::Deserializer::from_str(&ran)
+        .into_iter()
+        .flatten()
+        .collect();
+    (ran, payloads)
 }

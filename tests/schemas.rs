@@ -663,24 +663,7 @@ fn the_qwen_schema_takes_the_timeouts_qwen_and_validate_take() {
         let text = format!(
             r#"{{"hooks": {{"PreToolUse": [{{"matcher": "Bash", "hooks": [{{"type": "command", "command": "g", "timeout": {timeout}}}]}}]}}}}"#
         );
-        std::fs::write(&file, &text).unwrap();
-        let validated = assert_cmd::Command::cargo_bin("hookx")
-            .unwrap()
-            .arg("validate")
-            .arg(&file)
-            .output()
-            .unwrap();
-        assert_eq!(
-            validated.status.success(),
-            taken,
-            "validate, {timeout}: {validated:?}"
-        );
-        let schema = errors(&qwen, &serde_json::from_str(&text).unwrap());
-        assert_eq!(
-            schema.is_empty(),
-            taken,
-            "the schema, {timeout}: {schema:?}"
-        );
+        validate_and_schema_agree(&qwen, &file, &text, taken);
     }
 }
 
@@ -731,23 +714,25 @@ fn the_claude_schema_takes_the_handlers_claude_and_validate_take() {
         let text = format!(
             r#"{{"hooks": {{"PreToolUse": [{{"matcher": "Bash", "hooks": [{handler}]}}]}}}}"#
         );
-        std::fs::write(&file, &text).unwrap();
-        let validated = assert_cmd::Command::cargo_bin("hookx")
-            .unwrap()
-            .arg("validate")
-            .arg(&file)
-            .output()
-            .unwrap();
-        assert_eq!(
-            validated.status.success(),
-            taken,
-            "validate, {handler}: {validated:?}"
-        );
-        let schema = errors(&claude, &serde_json::from_str(&text).unwrap());
-        assert_eq!(
-            schema.is_empty(),
-            taken,
-            "the schema, {handler}: {schema:?}"
-        );
+        validate_and_schema_agree(&claude, &file, &text, taken);
     }
+}
+
+/// `hookx validate` takes the file holding `text` exactly when the schema does, and both as
+/// `taken` says.
+fn validate_and_schema_agree(schema: &Validator, file: &Path, text: &str, taken: bool) {
+    std::fs::write(file, text).unwrap();
+    let validated = assert_cmd::Command::cargo_bin("hookx")
+        .unwrap()
+        .arg("validate")
+        .arg(file)
+        .output()
+        .unwrap();
+    assert_eq!(
+        validated.status.success(),
+        taken,
+        "validate, {text}: {validated:?}"
+    );
+    let errors = errors(schema, &serde_json::from_str(text).unwrap());
+    assert_eq!(errors.is_empty(), taken, "the schema, {text}: {errors:?}");
 }
