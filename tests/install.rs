@@ -1150,24 +1150,7 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_claude_refuses() {
 /// `~/.codex/hooks.json` is none the agent runs: the project route does not leave it the event.
 #[test]
 fn a_project_route_does_not_leave_an_event_to_a_user_route_the_agent_does_not_read() {
-    let (p, log) = routed_in_both_scopes("codex", "run_shell_command");
-    let fire = |dir: Option<&Path>| {
-        fire_project_route(&p, &log, "codex", "Bash", dir.map(|d| ("CODEX_HOME", d)))
-    };
-    assert_eq!(fire(None), 0, "the project route leaves it to the user's");
-    let own = p.home.join(".codex");
-    assert_eq!(
-        fire(Some(&own)),
-        0,
-        "CODEX_HOME naming ~/.codex: the same file"
-    );
-    let elsewhere = p.root.join("codex-work");
-    std::fs::create_dir_all(&elsewhere).unwrap();
-    assert_eq!(
-        fire(Some(&elsewhere)),
-        1,
-        "Codex reads $CODEX_HOME/hooks.json: the project route dispatches"
-    );
+    folder_variable_moves_the_user_route("codex", "CODEX_HOME", ".codex");
 }
 
 /// Attacks row 220: row 191 under the agents whose folder variable hookx's tables lacked.
@@ -1178,36 +1161,33 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_the_agent_does_not_re
 /// route dispatches.
 #[test]
 fn a_project_route_does_not_leave_an_event_to_a_user_route_below_another_config_folder() {
-    for (host, tool, var, dir) in [
-        (
-            "claude",
-            "run_shell_command",
-            "CLAUDE_CONFIG_DIR",
-            ".claude",
-        ),
-        ("qwen", "run_shell_command", "QWEN_HOME", ".qwen"),
-    ] {
-        let (p, log) = routed_in_both_scopes(host, tool);
-        let fire =
-            |d: Option<&Path>| fire_project_route(&p, &log, host, "Bash", d.map(|d| (var, d)));
-        assert_eq!(
-            fire(None),
-            0,
-            "{host}: the project route leaves it to the user's"
-        );
-        assert_eq!(
-            fire(Some(&p.home.join(dir))),
-            0,
-            "{host}: {var} naming ~/{dir}"
-        );
-        let elsewhere = p.root.join("agent-work");
-        std::fs::create_dir_all(&elsewhere).unwrap();
-        assert_eq!(
-            fire(Some(&elsewhere)),
-            1,
-            "{host}: {var} names another folder: the project route dispatches"
-        );
-    }
+    folder_variable_moves_the_user_route("claude", "CLAUDE_CONFIG_DIR", ".claude");
+    folder_variable_moves_the_user_route("qwen", "QWEN_HOME", ".qwen");
+}
+
+/// Under `host`, routed in both scopes with a trusted Gemini guard: the project route leaves a
+/// Bash call to the user route while `var` is unset or names `~/dir`, and runs it itself when
+/// `var` names another folder, where the agent reads its user file instead.
+fn folder_variable_moves_the_user_route(host: &str, var: &str, dir: &str) {
+    let (p, log) = routed_in_both_scopes(host, "run_shell_command");
+    let fire = |d: Option<&Path>| fire_project_route(&p, &log, host, "Bash", d.map(|d| (var, d)));
+    assert_eq!(
+        fire(None),
+        0,
+        "{host}: the project route leaves it to the user's"
+    );
+    assert_eq!(
+        fire(Some(&p.home.join(dir))),
+        0,
+        "{host}: {var} naming ~/{dir}"
+    );
+    let elsewhere = p.root.join("agent-work");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    assert_eq!(
+        fire(Some(&elsewhere)),
+        1,
+        "{host}: {var} names another folder: the project route dispatches"
+    );
 }
 
 /// Attacks row 222: the user route in `~/.claude/settings.json` names another home (`--home`
