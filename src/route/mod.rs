@@ -355,6 +355,7 @@ fn switch_keys(
     if let Some(object) = bare.as_object_mut() {
         object.remove(crate::config::MARKER);
     }
+    as_the_switch_prints(&mut bare);
     let ordered = switches.iter().map(|switch| {
         let mut order = vec![switch.type_key];
         order.extend(switch.command_keys);
@@ -371,6 +372,24 @@ fn switch_keys(
         .chain(ordered)
         .map(|entry| crate::hash::sha256_hex(format!("{event}\0{entry}").as_bytes()))
         .collect()
+}
+
+/// The numbers of an entry as the switch's host prints them in its key: an integer as
+/// written, any other number as the float it reads (live, Copilot 1.0.102: a `timeoutSec`
+/// written `6.05e2` or `605.0` is keyed `605.0`, one written `605` is keyed `605`; attacks
+/// row 262's leftover). hookx keeps numbers as written, so it prints them over.
+fn as_the_switch_prints(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::Number(n) if !n.is_u64() && !n.is_i64() => {
+            if let Some(float) = n.as_f64().and_then(serde_json::Number::from_f64) {
+                *n = float;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(as_the_switch_prints),
+        Value::Object(map) => map.values_mut().for_each(as_the_switch_prints),
+        _ => {}
+    }
 }
 
 /// The host's switches whose list may name its own handlers ([`switch_keys`]).
@@ -491,4 +510,18 @@ fn read_timeout_ms(path: &Path, host: Dialect, scope: InstallScope, event: &str)
         })
         .filter_map(|(handler, rule)| handler.get(key).or_else(|| rule?.get(key)).and_then(ms))
         .min()
+}
+
+#[cfg(test)]
+mod tests {
+    /// Copilot 1.0.102 keys `6.05e2` and `605.0` as `605.0`, `605` as `605` (live).
+    #[test]
+    fn numbers_are_keyed_as_copilot_prints_them() {
+        for (written, keyed) in [("6.05e2", "605.0"), ("605.0", "605.0"), ("605", "605")] {
+            let mut value: serde_json::Value =
+                serde_json::from_str(&format!(r#"{{"timeoutSec":{written}}}"#)).unwrap();
+            super::as_the_switch_prints(&mut value);
+            assert_eq!(value.to_string(), format!(r#"{{"timeoutSec":{keyed}}}"#));
+        }
+    }
 }
