@@ -832,6 +832,71 @@ fn the_users_codex_handlers_keep_their_review_when_hookxs_routes_go() {
     assert!(!text.contains(key.as_str()), "{text}");
 }
 
+/// Attacks row 320: Codex turns off the handler at a place (`[hooks.state."KEY"] enabled =
+/// false`) whatever sits there. The user turned off a handler of theirs after hookx's route;
+/// the uninstall moved it up a place and left its off switch behind, and the next install put
+/// the route there: Codex 0.171.0 listed the route `enabled: false` (live), install said it
+/// recorded the review. The same for a switch left by a handler the user deleted.
+#[test]
+fn a_route_install_writes_where_codex_keeps_another_handlers_off_switch_runs() {
+    for form in ["moved by the uninstall", "left by a deleted handler"] {
+        let p = Project::new();
+        p.write(
+            ".claude/settings.json",
+            &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+                "hooks": [{"type": "command", "command": "./guard.sh"}]}]}})
+            .to_string(),
+        );
+        p.hookx(&["trust", "--yes"]).success();
+        let hooks_path = p.project.join(".codex/hooks.json");
+        let config = p.home.join(".codex/config.toml");
+        let mine = json!({"matcher": "Bash",
+            "hooks": [{"type": "command", "command": "./mine.sh"}]});
+        let off = |key: &str| {
+            let mut text = std::fs::read_to_string(&config).unwrap_or_default();
+            text.push_str(&format!("\n[hooks.state.\"{key}\"]\nenabled = false\n"));
+            common::write(&p.home, ".codex/config.toml", &text);
+        };
+        match form {
+            "moved by the uninstall" => {
+                p.hookx(&["install", "--host", "codex", "--hookx", HOOKX])
+                    .success();
+                let mut hooks = p.json(".codex/hooks.json");
+                let groups = hooks["hooks"]["PreToolUse"].as_array_mut().unwrap();
+                let at = groups.len();
+                groups.push(mine.clone());
+                p.write(".codex/hooks.json", &hooks.to_string());
+                off(&format!("{}:pre_tool_use:{at}:0", hooks_path.display()));
+                p.hookx(&["install", "--host", "codex", "--uninstall"])
+                    .success();
+            }
+            _ => {
+                p.write(
+                    ".codex/hooks.json",
+                    &json!({"hooks": {"PreToolUse": [mine.clone()]}}).to_string(),
+                );
+                off(&format!("{}:pre_tool_use:1:0", hooks_path.display()));
+            }
+        }
+        p.hookx(&["install", "--host", "codex", "--hookx", HOOKX])
+            .success();
+        let routes = hookx::dialect::codex::trust::records(
+            &hooks_path,
+            &p.json(".codex/hooks.json"),
+            &is_own_route,
+        );
+        let text = std::fs::read_to_string(&config).unwrap();
+        assert!(!routes.is_empty(), "{form}");
+        for (key, hash) in routes {
+            assert_eq!(
+                hookx::dialect::codex::trust::recorded(&text, &key),
+                Some(hash),
+                "{form}: Codex runs the route at {key}:\n{text}"
+            );
+        }
+    }
+}
+
 /// Attacks row 285: row 284 through `convert --write`: a Claude rule taken out of the source
 /// takes its copy out of `.codex/hooks.json`, and the user's handler after it, reviewed in
 /// Codex, moved up a place without its review.

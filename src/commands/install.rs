@@ -997,7 +997,17 @@ fn record_trust(
                     .collect();
                 (trust.unset)(text, &keys)
             }
-            false => (trust.set)(text, &records),
+            // A record at a place no route held before is another handler's (one hookx moved
+            // or the user deleted): its `enabled = false` would turn the route off (row 320).
+            false => {
+                let held = routes_of(before, &named);
+                let fresh: Vec<String> = records
+                    .iter()
+                    .filter(|(k, _)| !held.iter().any(|(h, _)| h == k))
+                    .map(|(k, _)| k.clone())
+                    .collect();
+                (trust.unset)(text, &fresh).and_then(|text| (trust.set)(&text, &records))
+            }
         }
         .and_then(|edited| crate::route::review::carried(trust, &edited, &moved))
         .map_err(|message| Error::Io {
