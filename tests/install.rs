@@ -973,43 +973,50 @@ fn the_last_codex_uninstall_leaves_no_empty_review_file() {
 
 /// Attacks row 291: the user turned hookx's Gemini route off in Gemini's own list
 /// (`hooksConfig.disabled`, by its command); install re-pointing the route (hookx elsewhere)
-/// changed the command, the list kept the old one, and Gemini ran the route again.
+/// changed the command, the list kept the old one, and Gemini ran the route again. Row 322: the
+/// same in a settings file holding a comment (Gemini reads comments, gemini-facts): the list
+/// did not follow.
 #[test]
 fn a_route_the_user_turned_off_in_gemini_stays_off_when_reinstalled_from_elsewhere() {
-    let p = Project::new();
-    common::write(
-        &p.home,
-        ".claude/settings.json",
-        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
-            "hooks": [{"type": "command", "command": "/bin/true"}]}]}})
-        .to_string(),
-    );
-    let install = |hookx: &str| {
-        p.hookx(&[
-            "install", "--host", "gemini", "--scope", "user", "--hookx", hookx,
-        ])
-        .success();
-    };
-    install("/opt/a/hookx");
-    let file = p.home.join(".gemini/settings.json");
-    let read =
-        || -> Value { serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap() };
-    let command = |v: &Value| v["hooks"]["BeforeTool"][0]["hooks"][0]["command"].clone();
-    let mut settings = read();
-    settings["hooksConfig"] = json!({"disabled": [command(&settings), "./mine.sh"]});
-    std::fs::write(&file, settings.to_string()).unwrap();
-    install("/opt/b/hookx");
-    let settings = read();
-    assert!(
-        command(&settings)
-            .as_str()
-            .unwrap()
-            .starts_with("/opt/b/hookx run")
-    );
-    assert_eq!(
-        settings["hooksConfig"]["disabled"],
-        json!([command(&settings), "./mine.sh"])
-    );
+    for comment in ["", "// my settings\n"] {
+        let p = Project::new();
+        common::write(
+            &p.home,
+            ".claude/settings.json",
+            &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+                "hooks": [{"type": "command", "command": "/bin/true"}]}]}})
+            .to_string(),
+        );
+        let install = |hookx: &str| {
+            p.hookx(&[
+                "install", "--host", "gemini", "--scope", "user", "--hookx", hookx,
+            ])
+            .success();
+        };
+        install("/opt/a/hookx");
+        let file = p.home.join(".gemini/settings.json");
+        let read = || -> Value {
+            let text = std::fs::read_to_string(&file).unwrap();
+            serde_json::from_str(&text.replace(comment, "")).unwrap()
+        };
+        let command = |v: &Value| v["hooks"]["BeforeTool"][0]["hooks"][0]["command"].clone();
+        let mut settings = read();
+        settings["hooksConfig"] = json!({"disabled": [command(&settings), "./mine.sh"]});
+        std::fs::write(&file, format!("{comment}{settings}")).unwrap();
+        install("/opt/b/hookx");
+        let settings = read();
+        assert!(
+            command(&settings)
+                .as_str()
+                .unwrap()
+                .starts_with("/opt/b/hookx run")
+        );
+        assert_eq!(
+            settings["hooksConfig"]["disabled"],
+            json!([command(&settings), "./mine.sh"]),
+            "{comment:?}"
+        );
+    }
 }
 
 /// Codex runs only the handlers its review trusted by hash: install writes one
@@ -1399,6 +1406,15 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_gemini_has_turned_off
         fire(),
         1,
         "Gemini runs no handler its list turns off: the project route dispatches"
+    );
+    // Attacks row 323: the same list in a file holding a comment, which Gemini reads
+    // (gemini-facts): hookx read no list there and left the event to the turned-off route.
+    let text = std::fs::read_to_string(&user).unwrap();
+    std::fs::write(&user, format!("// my settings\n{text}")).unwrap();
+    assert_eq!(
+        fire(),
+        1,
+        "a comment in the file: the project route dispatches"
     );
 }
 

@@ -523,9 +523,10 @@ fn keep_listed_off(text: &mut JsonText, before: &str, host: Dialect) {
             _ => {}
         }
     }
+    // Read as the host reads it: Gemini's settings may hold comments (attacks row 322).
     let routes = |text: &str| {
         let mut out = Vec::new();
-        if let Ok(value) = serde_json::from_str::<Value>(text) {
+        if let Some(value) = JsonText::new(text).value(&[]) {
             lines(&value, host, &mut out);
         }
         out

@@ -293,13 +293,14 @@ fn user_route_commands(home: &Path, user: &Path, host: Dialect, event: &str) -> 
             .is_some_and(|m| ["", "*"].contains(&m) || Some(m) == host.def().route.matcher),
     };
     // A route the user's own list turns off (Gemini's `hooksConfig.disabled`, by `name`, else
-    // command: attacks row 228) is none the agent runs.
+    // command: attacks row 228) is none the agent runs. Read as the entries are, comments
+    // and all (Gemini reads them: attacks row 323).
     let disabled: Vec<String> = host
         .def()
         .disabled_handlers
         .as_ref()
         .and_then(|list| {
-            let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+            let value = JsonText::new(&text).value(&[])?;
             Some(
                 list.labels(value.as_object()?)
                     .map(str::to_string)
