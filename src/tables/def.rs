@@ -390,11 +390,11 @@ pub struct FolderTrust {
 
 /// How an agent records the folders the user trusts.
 pub enum TrustRecord {
-    /// `{KEY: [path, …]}` in `file`: a folder is trusted when it or a parent is listed
-    /// (Copilot).
+    /// `{KEY: [path, …]}` in `file`, under any of `keys` (the first the one the agent writes,
+    /// named in messages): a folder is trusted when it or a parent is listed (Copilot).
     List {
         file: &'static str,
-        key: &'static str,
+        keys: &'static [&'static str],
     },
     /// `{path: LEVEL, …}` in `file`: the longest path that covers the folder decides; levels in
     /// `trust_folder` trust the path named and below, levels in `trust_parent` its parent and
@@ -416,10 +416,10 @@ pub enum TrustRecord {
 }
 
 impl FolderTrust {
-    /// Where the record is, for messages: `~/.copilot/config.json` `trusted_folders`.
+    /// Where the record is, for messages: `~/.copilot/config.json` `trustedFolders`.
     pub fn describe(&self) -> String {
         match self.record {
-            TrustRecord::List { file, key } => format!("~/{file} `{key}`"),
+            TrustRecord::List { file, keys } => format!("~/{file} `{}`", keys[0]),
             TrustRecord::Levels { file, .. } => format!("~/{file}"),
             TrustRecord::TomlTable { file, table, .. } => format!("~/{file} `[{table}]`"),
         }
@@ -458,14 +458,14 @@ impl FolderTrust {
                 .and_then(|v| v.as_str());
             return level == Some(trusted);
         }
-        let Ok(value) = serde_json::from_str::<Value>(&text) else {
+        // Read as the agents read them: comments and all (attacks row 324).
+        let Some(value) = crate::config::syntax::loose_value(&text) else {
             return false;
         };
         match self.record {
-            TrustRecord::List { key, .. } => value
-                .get(key)
-                .and_then(Value::as_array)
-                .into_iter()
+            TrustRecord::List { keys, .. } => keys
+                .iter()
+                .filter_map(|key| value.get(key)?.as_array())
                 .flatten()
                 .filter_map(Value::as_str)
                 .any(|listed| folder.starts_with(listed)),
