@@ -1305,7 +1305,11 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     {
         let project = opts.ctx.project.canonicalize();
         let project = project.as_deref().unwrap_or(&opts.ctx.project);
-        if !trust.trusts(|f| opts.ctx.agent_file(host, f), project) {
+        if !trust.trusts(
+            |f| opts.ctx.agent_file(host, f),
+            project,
+            crate::config::syntax::loose_value,
+        ) {
             eprintln!(
                 "note: {} reads {} only in a folder the user trusted, and {} does not trust {}: {}",
                 host.def().product,

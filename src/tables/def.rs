@@ -426,11 +426,13 @@ impl FolderTrust {
     }
 
     /// Whether the record trusts `folder` (a real path); `place` gives the path of the
-    /// record's file (written below the home: where the agent reads it).
+    /// record's file (written below the home: where the agent reads it), `json` reads a JSON
+    /// record as the agents do, comments and all (attacks row 324).
     pub fn trusts(
         &self,
         place: impl Fn(&str) -> std::path::PathBuf,
         folder: &std::path::Path,
+        json: fn(&str) -> Option<serde_json::Value>,
     ) -> bool {
         use serde_json::Value;
         let file = match self.record {
@@ -458,8 +460,7 @@ impl FolderTrust {
                 .and_then(|v| v.as_str());
             return level == Some(trusted);
         }
-        // Read as the agents read them: comments and all (attacks row 324).
-        let Some(value) = crate::config::syntax::loose_value(&text) else {
+        let Some(value) = json(&text) else {
             return false;
         };
         match self.record {
