@@ -1574,6 +1574,37 @@ fn a_droid_project_route_leaves_an_event_to_the_users_route() {
     );
 }
 
+/// Attacks row 328: Cline runs one script per event, so a user who wants a guard of their own
+/// beside hookx's route puts it into the route script, before its `exec` line. A re-install
+/// that re-pointed the route (hookx elsewhere) wrote the script anew without the guard, and
+/// the uninstall deleted it, each without a word (sync names such an edit and keeps it).
+#[test]
+fn a_cline_route_script_the_user_edited_is_not_overwritten_or_deleted_unsaid() {
+    let p = Project::new();
+    p.hookx(&["install", "--host", "cline", "--hookx", HOOKX])
+        .success();
+    let route = p.project.join(".clinerules/hooks/PreToolUse");
+    let text = std::fs::read_to_string(&route).unwrap();
+    let edited = text.replacen("exec ", "./my-guard.sh || exit 2\nexec ", 1);
+    std::fs::write(&route, &edited).unwrap();
+    for args in [
+        &["install", "--host", "cline", "--hookx", "/opt/other/hookx"][..],
+        &["install", "--host", "cline", "--uninstall"][..],
+    ] {
+        let out = p.hookx(args).get_output().clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            std::fs::read_to_string(&route).ok().as_deref(),
+            Some(edited.as_str()),
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            stderr.contains("PreToolUse") && stderr.contains("edited by hand"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
 /// Cline's hooks are one script per event: install writes a route script per event with rules
 /// (0755, `exec HOOKX run --host cline --event EVENT`, the project's saying it is one), leaves a script of the user's own under
 /// an event's name and says so, follows the rules on re-install, and uninstall removes only

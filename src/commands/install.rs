@@ -719,6 +719,16 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
     Ok(served)
 }
 
+/// A route script that holds lines besides hookx's (a guard of the user's before its `exec`:
+/// the host runs one script per event) is left as it is, and said (attacks row 328: it was
+/// written anew, or deleted, without a word).
+fn edited_by_hand(ctx: &Context, name: &str, path: &Path) -> String {
+    format!(
+        "{name}: {} is hookx's route edited by hand, left as it is: move your lines out of it (or delete it), then run install again",
+        ctx.display(path)
+    )
+}
+
 /// Install for a host whose hooks are one script per event ([`crate::tables::ScriptLayout`]): a route is a
 /// script named after its event in the scope's hook folder, running `hookx run`. Only scripts
 /// install wrote ([`scripts::ROUTE_MARK`]) are replaced or removed; a script of the user's own under
@@ -746,8 +756,12 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
         else {
             continue;
         };
-        let ours = read_text(&path).is_ok_and(|t| scripts::is_route(&t));
-        if ours && !wanted.contains(&name) {
+        let text = read_text(&path).unwrap_or_default();
+        if scripts::is_route(&text) && !wanted.contains(&name) {
+            if scripts::route_line(&text).is_none() {
+                report.refused.push(edited_by_hand(&opts.ctx, &name, &path));
+                continue;
+            }
             std::fs::remove_file(&path).map_err(|e| io(&path, e))?;
             match opts.uninstall {
                 true => report.removed += 1,
@@ -762,6 +776,12 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
                 scripts::route_script(&route_command(hookx.program(), host, name, opts.scope));
             match read_text(&path) {
                 Ok(current) if current == text && scripts::is_executable(&path) => {}
+                Ok(current)
+                    if scripts::is_route(&current) && scripts::route_line(&current).is_none() =>
+                {
+                    report.refused.push(edited_by_hand(&opts.ctx, name, &path));
+                    continue;
+                }
                 Ok(current) if scripts::is_route(&current) => {
                     scripts::write_executable(&path, &text)?;
                     keep_trusted(
@@ -1241,6 +1261,9 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             );
         } else {
             println!("no hookx entries for {host} in {shown}");
+        }
+        for refused in &report.refused {
+            eprintln!("note: not removed: {refused}");
         }
         if let Some(file) = &report.trust_file
             && !report.trusted.is_empty()
