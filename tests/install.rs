@@ -1019,6 +1019,50 @@ fn a_route_the_user_turned_off_in_gemini_stays_off_when_reinstalled_from_elsewhe
     }
 }
 
+/// Attacks row 329: row 291 for `convert --write`: the user turned a converted copy off in
+/// Gemini's own list (`hooksConfig.disabled`, by its command: a slow check they want only
+/// under Claude); converting again with hookx named elsewhere (`--hookx`) changed the copy's
+/// command, the list kept the old one, and Gemini ran the copy again.
+#[test]
+fn a_copy_the_user_turned_off_in_gemini_stays_off_when_converted_again() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": "./slow-check.sh"}]}]}})
+        .to_string(),
+    );
+    let convert = |hookx: &str| {
+        assert_cmd::Command::cargo_bin("hookx")
+            .unwrap()
+            .args(["convert", ".claude/settings.json", "--to", "gemini"])
+            .args(["--write", "--hookx", hookx])
+            .current_dir(&p.project)
+            .env("HOME", &p.home)
+            .env_remove("HOOKX_HOME")
+            .assert()
+            .success()
+    };
+    convert("/opt/a/hookx");
+    let command = |v: &Value| v["hooks"]["BeforeTool"][0]["hooks"][0]["command"].clone();
+    let mut settings = p.json(".gemini/settings.json");
+    settings["hooksConfig"] = json!({"disabled": [command(&settings), "./mine.sh"]});
+    p.write(".gemini/settings.json", &settings.to_string());
+    convert("/opt/b/hookx");
+    let settings = p.json(".gemini/settings.json");
+    assert!(
+        command(&settings)
+            .as_str()
+            .unwrap()
+            .contains("/opt/b/hookx exec"),
+        "{settings:#}"
+    );
+    assert_eq!(
+        settings["hooksConfig"]["disabled"],
+        json!([command(&settings), "./mine.sh"])
+    );
+}
+
 /// Codex runs only the handlers its review trusted by hash: install writes one
 /// `[hooks.state."FILE:event:group:handler"] trusted_hash` table per route it adds to
 /// `.codex/hooks.json`, keeps every other line of `~/.codex/config.toml`, says exactly what it

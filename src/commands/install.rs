@@ -510,47 +510,22 @@ fn keep_listed_off(text: &mut JsonText, before: &str, host: Dialect) {
     let Some(off) = &host.def().disabled_handlers else {
         return;
     };
-    fn lines(value: &Value, host: Dialect, out: &mut Vec<String>) {
-        match value {
-            Value::Object(map) if is_own_route(value) => out.extend(
-                map.values()
-                    .filter_map(Value::as_str)
-                    .filter(|s| crate::route::route_host(s).as_deref() == Some(host.name()))
-                    .map(str::to_string),
-            ),
-            Value::Object(map) => map.values().for_each(|v| lines(v, host, out)),
-            Value::Array(list) => list.iter().for_each(|v| lines(v, host, out)),
-            _ => {}
+    // A route of this host is known by its event.
+    let event = |handler: &Value| {
+        let line = handler.get("command")?.as_str()?;
+        if !is_own_route(handler) || crate::route::route_host(line).as_deref() != Some(host.name())
+        {
+            return None;
         }
-    }
-    // Read as the host reads it: Gemini's settings may hold comments (attacks row 322).
-    let routes = |text: &str| {
-        let mut out = Vec::new();
-        if let Some(value) = JsonText::new(text).value(&[]) {
-            lines(&value, host, &mut out);
-        }
-        out
-    };
-    let (old, new) = (routes(before), routes(text.as_str()));
-    let event = |line: &str| {
         let mut words = line.split_whitespace().skip_while(|w| *w != "--event");
         words.nth(1).map(str::to_string)
     };
-    let at = [Seg::from(off.key), Seg::from(off.inner)];
-    let Some(Value::Array(listed)) = text.value(&at) else {
-        return;
-    };
-    for (i, item) in listed.iter().enumerate() {
-        let Some(line) = item.as_str().filter(|l| old.iter().any(|o| o == l)) else {
-            continue;
-        };
-        if new.iter().any(|n| n == line) {
-            continue;
-        }
-        if let Some(now) = new.iter().find(|n| event(n) == event(line)) {
-            let _ = text.replace(&[at[0].clone(), at[1].clone(), Seg::from(i)], &json!(now));
-        }
-    }
+    *text = JsonText::new(crate::config::disabled::follow(
+        off,
+        before,
+        text.as_str(),
+        &event,
+    ));
 }
 
 /// The folders between the file at `path` and `root` (the home, the project), the file's own
