@@ -1063,6 +1063,42 @@ fn a_copy_the_user_turned_off_in_gemini_stays_off_when_converted_again() {
     );
 }
 
+/// Attacks row 330: Qwen Code 0.24.4 writes `"$version": 4` into a settings file that lacks it
+/// when it starts (run sealed, by hand: it rewrote the `~/.qwen/settings.json` install had
+/// created), so the last uninstall found more than its route there and left the file behind
+/// (`{"$version": 4}`, in the project too). A file install creates carries the stamp, as
+/// `convert` writes it, and goes whole at the last uninstall.
+#[test]
+fn a_qwen_file_install_creates_carries_qwens_stamp_and_goes_at_the_last_uninstall() {
+    let p = Project::new();
+    common::write(
+        &p.home,
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": "/bin/true"}]}]}})
+        .to_string(),
+    );
+    for scope in ["user", "project"] {
+        let file = match scope {
+            "user" => p.home.join(".qwen/settings.json"),
+            _ => p.project.join(".qwen/settings.json"),
+        };
+        let args = [
+            "install", "--host", "qwen", "--scope", scope, "--hookx", HOOKX,
+        ];
+        p.hookx(&args).success();
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(text.contains("\"$version\": 4"), "{scope}: {text}");
+        p.hookx(&["install", "--host", "qwen", "--scope", scope, "--uninstall"])
+            .success();
+        assert!(
+            !file.exists(),
+            "{scope}: {:?}",
+            std::fs::read_to_string(&file)
+        );
+    }
+}
+
 /// Codex runs only the handlers its review trusted by hash: install writes one
 /// `[hooks.state."FILE:event:group:handler"] trusted_hash` table per route it adds to
 /// `.codex/hooks.json`, keeps every other line of `~/.codex/config.toml`, says exactly what it
