@@ -503,6 +503,44 @@ fn copilots_own_rewrite_of_its_folder_record_still_trusts_the_folder() {
     );
 }
 
+/// Attacks row 332: the user turned hookx's Gemini route off in Gemini's own list
+/// (`hooksConfig.disabled`, by its command; Gemini runs no handler named there, gemini-facts):
+/// Gemini never calls hookx for that event, and doctor said the guard routed through it fires.
+#[test]
+fn a_route_the_user_turned_off_in_gemini_is_said_off() {
+    let w = World::new();
+    w.write_json(
+        "home/.claude/settings.json",
+        claude_hooks(&[("PreToolUse", Some("Bash"), command("./guard.sh"))]),
+    );
+    let guard = w.home().join(".claude/settings.json");
+    assert!(
+        w.hookx(&["trust", guard.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let install = w.hookx(&["install", "--host", "gemini", "--scope", "user"]);
+    assert!(install.status.success(), "{install:?}");
+    let (_, report) = w.doctor(Some("gemini"));
+    assert_eq!(
+        verdict(&report, "~/.claude/settings.json", "PreToolUse", "gemini")["status"],
+        "fires"
+    );
+    let settings = w.home().join(".gemini/settings.json");
+    let mut value: Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    let line = value["hooks"]["BeforeTool"][0]["hooks"][0]["command"].clone();
+    value["hooksConfig"] = json!({"disabled": [line]});
+    std::fs::write(&settings, value.to_string()).unwrap();
+    let (_, report) = w.doctor(Some("gemini"));
+    let v = verdict(&report, "~/.claude/settings.json", "PreToolUse", "gemini");
+    assert_eq!(v["status"], "blocked", "{v:#}");
+    assert!(
+        has(v, "hooksConfig.disabled", Some("hooksConfig.disabled")),
+        "{v:#}"
+    );
+}
+
 /// A repository's `"disableAllHooks": true` turns off every hook Copilot runs in a trusted
 /// folder, the user's own and hookx's user route too (run 1.0.102, `tests/live_copilot.rs`
 /// `a_repo_kill_switch_turns_off_the_users_hooks_too`): the user's trusted guard, run through
