@@ -1449,6 +1449,40 @@ fn a_handler_whose_timeout_outlasts_the_hosts_limit_is_a_warning_on_its_rule() {
     assert!(rule["line"].as_u64().is_some(), "{rule:#}");
 }
 
+/// The user shortened hookx's route to `"timeout": 30` in `~/.claude/settings.json`: Claude
+/// kills the route at 30 s, so a guard hookx runs there with Gemini's default 60 s outlasts
+/// what hookx has (25 s), and doctor says so on the guard, naming the route's timeout and
+/// file; with the route as install wrote it (605 s), the guard fits (attacks row 223).
+#[test]
+fn a_route_the_user_shortened_is_said_on_the_guards_it_runs() {
+    let w = gemini_guard_routed_under_claude();
+    let (_, report) = w.doctor(Some("claude"));
+    let guard = verdict(&report, "~/.gemini/settings.json", "BeforeTool", "claude");
+    assert!(
+        !has(guard, "hookx has to answer", None),
+        "{:#?}",
+        findings(guard)
+    );
+    let settings = w.home().join(".claude/settings.json");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    assert!(text.contains("\"timeout\": 605"), "{text}");
+    w.write(
+        "home/.claude/settings.json",
+        &text.replace("\"timeout\": 605", "\"timeout\": 30"),
+    );
+    let (_, report) = w.doctor(Some("claude"));
+    let guard = verdict(&report, "~/.gemini/settings.json", "BeforeTool", "claude");
+    assert!(
+        has(
+            guard,
+            "handler 1: Gemini's default timeout, 60 s, longer than the 25 s hookx has to answer Claude in (the timeout of 30 s its route has in ~/.claude/settings.json, less a margin): past that, hookx answers without it and denies the call",
+            Some("\"timeout\": 25000")
+        ),
+        "{:#?}",
+        findings(guard)
+    );
+}
+
 fn file_rules<'a>(report: &'a Value, display: &str) -> Vec<&'a Value> {
     file(report, display)["rules"]
         .as_array()

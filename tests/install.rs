@@ -715,6 +715,53 @@ fn the_last_uninstall_keeps_a_file_the_user_linked_in_since_the_install() {
     }
 }
 
+/// Attacks row 292, row 280 for the files install writes whole (OpenCode's and Kilo's plugin,
+/// Kiro's rule list): the user moved hookx's file into a dotfiles folder and linked it back.
+/// An install from elsewhere writes through the link (the link stays); the uninstall deleted
+/// the file the link names, the link left dangling. Now it leaves that file routing nothing,
+/// in a form the next install takes back as hookx's own.
+#[cfg(unix)]
+#[test]
+fn the_uninstall_keeps_a_whole_file_of_hookxs_the_user_linked_in() {
+    for (host, rel) in [
+        ("opencode", ".config/opencode/plugin/hookx.js"),
+        ("kilo", ".config/kilo/plugin/hookx.js"),
+        ("kiro", ".kiro/hooks/hookx.json"),
+    ] {
+        let p = Project::new();
+        let install = ["install", "--host", host, "--scope", "user"];
+        p.hookx(&[&install[..], &["--hookx", HOOKX]].concat())
+            .success();
+        let link = p.home.join(rel);
+        let dotfiles = p.root.join("dotfiles").join(link.file_name().unwrap());
+        std::fs::create_dir_all(dotfiles.parent().unwrap()).unwrap();
+        std::fs::rename(&link, &dotfiles).unwrap();
+        std::os::unix::fs::symlink(&dotfiles, &link).unwrap();
+        p.hookx(&[&install[..], &["--hookx", "/opt/b/hookx"]].concat())
+            .success();
+        assert!(link.is_symlink(), "{host}");
+        assert!(
+            std::fs::read_to_string(&dotfiles)
+                .unwrap()
+                .contains("/opt/b/hookx"),
+            "{host}"
+        );
+        p.hookx(&[&install[..], &["--uninstall"]].concat())
+            .success();
+        assert!(link.is_symlink(), "{host}: the link");
+        let left = std::fs::read_to_string(&dotfiles).expect("the dotfiles file");
+        assert!(!left.contains("hookx run"), "{host}: a route left: {left}");
+        // Taken back as hookx's: installed again, through the link.
+        p.hookx(&[&install[..], &["--hookx", HOOKX]].concat())
+            .success();
+        assert!(link.is_symlink(), "{host}");
+        assert!(
+            std::fs::read_to_string(&dotfiles).unwrap().contains(HOOKX),
+            "{host}"
+        );
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn a_new_file_gets_the_umask_mode_and_an_old_one_keeps_its_own() {

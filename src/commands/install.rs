@@ -12,7 +12,7 @@
 use crate::config;
 use crate::config::edit::{JsonText, Seg};
 use crate::config::scripts;
-use crate::config::update::Change;
+use crate::config::update::{Change, keeping_links};
 use crate::discover::{Context, Runner};
 use crate::error::Error;
 use crate::model::EventKind;
@@ -256,6 +256,14 @@ fn start(opts: &Options) -> Result<Start, Error> {
     })
 }
 
+/// The folder the scope's files are below: the project's, or the home.
+fn scope_root(opts: &Options) -> &Path {
+    match opts.scope {
+        InstallScope::Project => &opts.ctx.project,
+        InstallScope::User => &opts.ctx.home,
+    }
+}
+
 /// The events install routes ([`routed_events`]): none on uninstall.
 fn events_to_route(opts: &Options) -> Vec<&'static str> {
     match opts.uninstall {
@@ -430,10 +438,7 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
     let mut before: Option<String> = None;
     let mut kept = Vec::new();
     // The folders install makes for the file go with it, once nothing else is in them.
-    let root = match opts.scope {
-        InstallScope::Project => &opts.ctx.project,
-        InstallScope::User => &opts.ctx.home,
-    };
+    let root = scope_root(opts);
     let folders = folders_below(root, &path);
     let new_folders = missing(&folders);
     let mut folders_too = 0;
@@ -649,12 +654,10 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
                     path: shown.clone(),
                     message: switch_refused(host, &path, current, &why),
                 })?;
-            let change = match change {
-                Change::Delete if crate::config::update::linked_in(&opts.ctx.home, &path) => {
-                    Change::Write("{}\n".into())
-                }
-                change => change,
-            };
+            let change =
+                crate::config::update::keeping_links(&opts.ctx.home, &path, change, || {
+                    "{}\n".into()
+                });
             left = match &change {
                 Change::Write(text) => Some(text.clone()),
                 Change::Keep => current.map(str::to_string),
@@ -806,6 +809,7 @@ fn apply_plugin(opts: &Options, plugin: &crate::tables::GeneratedPlugin) -> Resu
         hookx,
     } = start(opts)?;
     let host = opts.host;
+    let root = scope_root(opts);
     let needed = events_to_route(opts);
     let mut kept = Vec::new();
     update_keeping_trust(&opts.ctx, &path, &mut kept, |current| {
@@ -821,13 +825,19 @@ fn apply_plugin(opts: &Options, plugin: &crate::tables::GeneratedPlugin) -> Resu
             Some(text) => crate::route::plugin_routes(plugin, text),
             None => Vec::new(),
         };
+        // A plugin routing nothing, where the file is the user's link (no program is named).
+        let emptied = || {
+            let program = crate::route::Program::plain("hookx");
+            crate::route::plugin_text(plugin, host, program, &[], opts.scope)
+        };
         let Some(hookx) = &hookx else {
             report.removed = old.len();
-            report.deleted = current.is_some();
-            return Ok(match current {
-                Some(_) => Change::Delete,
+            let change = match current {
+                Some(_) => keeping_links(root, &path, Change::Delete, emptied),
                 None => Change::Keep,
-            });
+            };
+            report.deleted = matches!(change, Change::Delete);
+            return Ok(change);
         };
         report.command = format!("{} run --host {}", shell_quote(&hookx.hookx), host.name());
         let text = crate::route::plugin_text(plugin, host, hookx.program(), &needed, opts.scope);
@@ -856,7 +866,7 @@ fn apply_plugin(opts: &Options, plugin: &crate::tables::GeneratedPlugin) -> Resu
         report.routes = needed.len();
         Ok(match (current, needed.is_empty()) {
             (None, true) => Change::Keep,
-            (Some(_), true) => Change::Delete,
+            (Some(_), true) => keeping_links(root, &path, Change::Delete, emptied),
             (Some(now), false) if now == text => Change::Keep,
             _ => Change::Write(text),
         })
@@ -876,6 +886,7 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
         hookx,
     } = start(opts)?;
     let host = opts.host;
+    let root = scope_root(opts);
     let needed = events_to_route(opts);
     let mut kept = Vec::new();
     update_keeping_trust(&opts.ctx, &path, &mut kept, |current| {
@@ -883,13 +894,19 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
             None => Vec::new(),
             Some(text) => routes_in_list(&path, text, host, list)?,
         };
+        // A list of no rules, where the file is the user's link.
+        let emptied = || {
+            let value = json!({"version": list.version, "hooks": []});
+            serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
+        };
         let Some(hookx) = &hookx else {
             report.removed = had.len();
-            report.deleted = current.is_some();
-            return Ok(match current {
-                Some(_) => Change::Delete,
+            let change = match current {
+                Some(_) => keeping_links(root, &path, Change::Delete, emptied),
                 None => Change::Keep,
-            });
+            };
+            report.deleted = matches!(change, Change::Delete);
+            return Ok(change);
         };
         let rules: Vec<Value> = needed
             .iter()
@@ -932,11 +949,12 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
         report.routes = rules.len();
         report.command = format!("{} run --host {}", shell_quote(&hookx.hookx), host.name());
         if rules.is_empty() {
-            report.deleted = current.is_some();
-            return Ok(match current {
-                Some(_) => Change::Delete,
+            let change = match current {
+                Some(_) => keeping_links(root, &path, Change::Delete, emptied),
                 None => Change::Keep,
-            });
+            };
+            report.deleted = matches!(change, Change::Delete);
+            return Ok(change);
         }
         let value = json!({"version": list.version, "hooks": rules});
         let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();

@@ -140,6 +140,10 @@ pub enum Limit {
     /// `hook_budget`). A handler still running when hookx must answer failed for want of
     /// hookx's time, not its own: the failure policy answers for it.
     Route,
+    /// [`Limit::Route`] whose entry the user gave a shorter timeout than install wrote
+    /// (milliseconds, [`crate::route::written_timeout_ms`]): the host kills the route there
+    /// (attacks row 223). A longer one changes nothing: handlers get no more than the table's.
+    RouteWritten(u64),
     /// [`Limit::Route`] run by another agent that reads the host's files itself but not the
     /// key the route's timeout is written under (VS Code reads `timeout`, Copilot's route says
     /// `timeoutSec`): that agent's default for a hook, in seconds, is the limit too.
@@ -155,17 +159,19 @@ pub enum Limit {
 /// that reads `host`'s files as its flavour `reader` but not the key the route's timeout is
 /// written under, within that agent's default for a hook too (VS Code runs hookx's Copilot
 /// route, whose `timeoutSec` it does not read, at its default of 30 s: attacks row 235).
-pub fn route_limit(host: Flavor, reader: Option<Flavor>) -> Limit {
+/// `written`: the timeout the route's own entry carries, in milliseconds, where hookx read one.
+pub fn route_limit(host: Flavor, reader: Option<Flavor>, written: Option<u64>) -> Limit {
+    let route = written.map_or(Limit::Route, Limit::RouteWritten);
     let Some(reader) = reader else {
-        return Limit::Route;
+        return route;
     };
-    let written = host.dialect().def().route.timeout_key;
+    let written_key = host.dialect().def().route.timeout_key;
     let read = reader
         .dialect()
         .config()
         .key(crate::tables::HandlerField::Timeout);
-    match written.is_some() && written == read {
-        true => Limit::Route,
+    match written_key.is_some() && written_key == read {
+        true => route,
         false => Limit::RouteWithin(
             reader
                 .tables()
@@ -182,6 +188,7 @@ pub fn budget(host: Flavor, kind: &EventKind, limit: Limit) -> Option<Duration> 
     let own_limit = route.limit.on(kind).saturating_mul(1000);
     let mut ms = match limit {
         Limit::Route => own_limit,
+        Limit::RouteWritten(ms) => own_limit.min(ms),
         Limit::RouteWithin(secs) => own_limit.min(secs.saturating_mul(1000)),
         Limit::Entry(timeout) => {
             let entry = match timeout {
@@ -456,7 +463,12 @@ impl Plan<'_> {
                 )),
             }
         }
-        if !late.is_empty() && matches!(limit, Limit::Route | Limit::RouteWithin(_)) {
+        if !late.is_empty()
+            && matches!(
+                limit,
+                Limit::Route | Limit::RouteWritten(_) | Limit::RouteWithin(_)
+            )
+        {
             let secs = budget.unwrap_or_default().as_secs_f64();
             let why = format!(
                 "{} did not answer within the {secs:.1} s hookx has to answer {} in",
@@ -699,6 +711,16 @@ mod tests {
         );
         // Kiro's `timeout: 0` is none: nothing ends the entry.
         assert_eq!(ms(budget(kiro::FLAVOR, &pre, Limit::Entry(Some(0)))), None);
+        // A route the user shortened to 30 s is killed there; a longer one gives no more.
+        let claude = crate::dialect::claude::FLAVOR;
+        assert_eq!(
+            ms(budget(claude, &pre, Limit::RouteWritten(30_000))),
+            Some(25_000)
+        );
+        assert_eq!(
+            ms(budget(claude, &pre, Limit::RouteWritten(900_000))),
+            ms(budget(claude, &pre, Limit::Route))
+        );
     }
 
     /// Kiro's `timeout: 0` is no timeout; Claude's is its default; a number is that many seconds.

@@ -130,6 +130,44 @@ pub(super) fn find_routes(entries: &[Value], host: Dialect) -> Vec<(usize, Optio
     })
 }
 
+/// The routes for `host` on `event` in the host's parsed file `value`, where install puts
+/// them: each handler, with its rule where the file is a rule list (whose rules carry some
+/// handler keys, [`crate::tables::RuleList::handler_keys_on_rule`]).
+pub(super) fn route_handlers<'v>(
+    value: &'v Value,
+    host: Dialect,
+    event: &str,
+) -> Vec<(&'v Value, Option<&'v Value>)> {
+    let is_route = |h: &Value| routing_key(h, host).is_some();
+    if let Some(list) = host.config().rule_list {
+        return value
+            .get("hooks")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter(|rule| rule[list.event_key].as_str() == Some(event))
+            .filter(|rule| is_route(&rule[list.handler_key]))
+            .map(|rule| (&rule[list.handler_key], Some(rule)))
+            .collect();
+    }
+    let events = match value.get("hooks") {
+        None if host.config().wrapper_optional => value,
+        events => events.unwrap_or(&Value::Null),
+    };
+    let entries = events
+        .get(event)
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    find_handlers(entries, is_route)
+        .into_iter()
+        .filter_map(|(i, j)| match j {
+            Some(j) => entries[i].get("hooks")?.get(j),
+            None => entries.get(i),
+        })
+        .map(|handler| (handler, None))
+        .collect()
+}
+
 /// Where any route for `host` sits in one event's array, written by install or not (a line of
 /// the user's own that runs one among other things): what runs when the host fires the event.
 pub(super) fn find_any_routes(entries: &[Value], host: Dialect) -> Vec<(usize, Option<usize>)> {

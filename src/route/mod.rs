@@ -399,3 +399,88 @@ fn json_routes(home: &Path, file: &Path, text: &str, host: Dialect, event: &str)
         })
         .collect()
 }
+
+/// How long the host lets its route for `event` run, in milliseconds, as the route's own entry
+/// says: the user may have shortened the timeout install wrote (`"timeout": 30`: "no hook should
+/// hang for ten minutes"), and the host kills hookx there, not at what install wrote
+/// ([`crate::tables::RouteSpec::limit`]), so every deny still to come would be lost to the kill
+/// rather than answered by the failure policy (attacks row 223). The route's file is the
+/// user's below `home`, or with `installed_in` the project's; the shortest where it holds
+/// several routes for the event. `None`: the host's routes have no timeout key, the host does
+/// not say which file runs the route ([`crate::tables::RouteSpec::names_project_route`]) or
+/// reads its user file elsewhere ([`reads_user_file_elsewhere`]), or no route there carries a
+/// positive number. Read on every event (`hookx run`): remembered by the file's identity
+/// ([`crate::cache::recall`]), and only the event's entries built.
+pub fn written_timeout_ms(
+    home: &Path,
+    project: &Path,
+    host: Dialect,
+    installed_in: Option<InstallScope>,
+    event: &str,
+) -> Option<u64> {
+    let route = &host.def().route;
+    let config = host.config();
+    if route.timeout_key.is_none()
+        || !route.names_project_route
+        || config.scripts.is_some()
+        || config.generated.is_some()
+    {
+        return None;
+    }
+    let scope = installed_in.unwrap_or(InstallScope::User);
+    if scope == InstallScope::User && reads_user_file_elsewhere(home, host) {
+        return None;
+    }
+    let path = target(home, project, host, scope);
+    // Remembered by the file's identity: most events pay a look at it, not its parse.
+    let meta = std::fs::metadata(&path).ok()?;
+    let what = format!(
+        "route timeout\0{host:?}\0{scope:?}\0{event}\0{}",
+        path.display()
+    );
+    if let Some(ms) = crate::cache::recall(home, &what, &meta) {
+        return ms;
+    }
+    let ms = read_timeout_ms(&path, host, scope, event);
+    crate::cache::remember(home, &what, &path, &meta, ms);
+    ms
+}
+
+/// [`written_timeout_ms`] read from the route's file `path`.
+fn read_timeout_ms(path: &Path, host: Dialect, scope: InstallScope, event: &str) -> Option<u64> {
+    let key = host.def().route.timeout_key?;
+    let config = host.config();
+    let src = crate::source::SourceFile::read(path).ok()?;
+    // Only the event's entries are built: the rest of a settings file is skipped unparsed.
+    let value = crate::config::syntax::parse_json_pruned(
+        &src,
+        crate::config::read::json_syntax(&src, host),
+        &|key| key == "hooks" || (config.wrapper_optional && key == event),
+        &|key| key == event,
+    )
+    .ok()?;
+    let projects = scope == InstallScope::Project;
+    let ms = |timeout: &serde_json::Value| {
+        let number = timeout.as_f64().or_else(|| {
+            config
+                .timeout_numeric_strings
+                .then(|| timeout.as_str()?.trim().parse().ok())?
+        })?;
+        let ms = match config.timeout_unit.reads_millis(Some(number), true) {
+            true => number,
+            false => number * 1000.0,
+        };
+        // Saturating: a timeout past `u64` milliseconds is none that matters.
+        (ms > 0.0).then_some(ms.ceil() as u64)
+    };
+    file::route_handlers(&value, host, event)
+        .into_iter()
+        .filter(|(handler, _)| {
+            route_line(handler, host).is_some_and(|line| {
+                // Most lines say no scope: the words are not split again for them.
+                (line.contains("--installed-in") && route_is_projects(&line)) == projects
+            })
+        })
+        .filter_map(|(handler, rule)| handler.get(key).or_else(|| rule?.get(key)).and_then(ms))
+        .min()
+}
