@@ -453,6 +453,94 @@ fn repo_hooks_in_an_untrusted_folder_do_not_run_in_prompt_mode() {
     );
 }
 
+/// Attacks row 324: Copilot CLI 1.0.102 rewrites `~/.copilot/config.json` itself on every
+/// run (sealed, by hand): two comment lines first and the list renamed `trustedFolders`, the
+/// text below as it wrote it. It reads that file back as trusting the folder (its repo hook
+/// ran; with `{}` it did not). hookx read only `trusted_folders` with a strict parser: doctor
+/// said the project's hooks never run, and, worse, that the user's guard fires under Copilot
+/// where the project's `disableAllHooks` turns it off.
+#[test]
+fn copilots_own_rewrite_of_its_folder_record_still_trusts_the_folder() {
+    let w = World::new();
+    let rewritten = |folder: &str| {
+        format!(
+            "// User settings belong in settings.json.\n// This file is managed automatically.\n{{\n  \"trustedFolders\": [\n    {}\n  ],\n  \"firstLaunchAt\": \"2026-03-11T00:00:00.000Z\"\n}}",
+            json!(folder)
+        )
+    };
+    w.write_json(
+        "project/.github/hooks/hooks.json",
+        json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./deny.sh"}]}}),
+    );
+    let config = w.home().join(".copilot/config.json");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(&config, rewritten(w.project().to_str().unwrap())).unwrap();
+    let (_, report) = w.doctor(Some("copilot"));
+    let l = loading(&report, ".github/hooks/hooks.json", "copilot");
+    assert_eq!(l["status"], "fires", "{:?}", findings(l));
+
+    w.write_json(
+        "home/.claude/settings.json",
+        claude_hooks(&[("PreToolUse", Some("Bash"), command("./guard.sh"))]),
+    );
+    let guard = w.home().join(".claude/settings.json");
+    assert!(
+        w.hookx(&["trust", guard.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let install = w.hookx(&["install", "--host", "copilot", "--scope", "user"]);
+    assert!(install.status.success(), "{install:?}");
+    w.write_json(
+        "project/.github/copilot/settings.json",
+        json!({"disableAllHooks": true}),
+    );
+    let (_, report) = w.doctor(Some("copilot"));
+    assert_eq!(
+        verdict(&report, "~/.claude/settings.json", "PreToolUse", "copilot")["status"],
+        "blocked",
+        "the project's disableAllHooks turns the user's guard off in a folder Copilot trusts"
+    );
+}
+
+/// Attacks row 332: the user turned hookx's Gemini route off in Gemini's own list
+/// (`hooksConfig.disabled`, by its command; Gemini runs no handler named there, gemini-facts):
+/// Gemini never calls hookx for that event, and doctor said the guard routed through it fires.
+#[test]
+fn a_route_the_user_turned_off_in_gemini_is_said_off() {
+    let w = World::new();
+    w.write_json(
+        "home/.claude/settings.json",
+        claude_hooks(&[("PreToolUse", Some("Bash"), command("./guard.sh"))]),
+    );
+    let guard = w.home().join(".claude/settings.json");
+    assert!(
+        w.hookx(&["trust", guard.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let install = w.hookx(&["install", "--host", "gemini", "--scope", "user"]);
+    assert!(install.status.success(), "{install:?}");
+    let (_, report) = w.doctor(Some("gemini"));
+    assert_eq!(
+        verdict(&report, "~/.claude/settings.json", "PreToolUse", "gemini")["status"],
+        "fires"
+    );
+    let settings = w.home().join(".gemini/settings.json");
+    let mut value: Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    let line = value["hooks"]["BeforeTool"][0]["hooks"][0]["command"].clone();
+    value["hooksConfig"] = json!({"disabled": [line]});
+    std::fs::write(&settings, value.to_string()).unwrap();
+    let (_, report) = w.doctor(Some("gemini"));
+    let v = verdict(&report, "~/.claude/settings.json", "PreToolUse", "gemini");
+    assert_eq!(v["status"], "blocked", "{v:#}");
+    assert!(
+        has(v, "hooksConfig.disabled", Some("hooksConfig.disabled")),
+        "{v:#}"
+    );
+}
+
 /// A repository's `"disableAllHooks": true` turns off every hook Copilot runs in a trusted
 /// folder, the user's own and hookx's user route too (run 1.0.102, `tests/live_copilot.rs`
 /// `a_repo_kill_switch_turns_off_the_users_hooks_too`): the user's trusted guard, run through

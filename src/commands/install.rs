@@ -561,46 +561,22 @@ fn keep_listed_off(text: &mut JsonText, before: &str, host: Dialect) {
     let Some(off) = &host.def().disabled_handlers else {
         return;
     };
-    fn lines(value: &Value, host: Dialect, out: &mut Vec<String>) {
-        match value {
-            Value::Object(map) if is_own_route(value) => out.extend(
-                map.values()
-                    .filter_map(Value::as_str)
-                    .filter(|s| crate::route::route_host(s).as_deref() == Some(host.name()))
-                    .map(str::to_string),
-            ),
-            Value::Object(map) => map.values().for_each(|v| lines(v, host, out)),
-            Value::Array(list) => list.iter().for_each(|v| lines(v, host, out)),
-            _ => {}
+    // A route of this host is known by its event.
+    let event = |handler: &Value| {
+        let line = handler.get("command")?.as_str()?;
+        if !is_own_route(handler) || crate::route::route_host(line).as_deref() != Some(host.name())
+        {
+            return None;
         }
-    }
-    let routes = |text: &str| {
-        let mut out = Vec::new();
-        if let Ok(value) = serde_json::from_str::<Value>(text) {
-            lines(&value, host, &mut out);
-        }
-        out
-    };
-    let (old, new) = (routes(before), routes(text.as_str()));
-    let event = |line: &str| {
         let mut words = line.split_whitespace().skip_while(|w| *w != "--event");
         words.nth(1).map(str::to_string)
     };
-    let at = [Seg::from(off.key), Seg::from(off.inner)];
-    let Some(Value::Array(listed)) = text.value(&at) else {
-        return;
-    };
-    for (i, item) in listed.iter().enumerate() {
-        let Some(line) = item.as_str().filter(|l| old.iter().any(|o| o == l)) else {
-            continue;
-        };
-        if new.iter().any(|n| n == line) {
-            continue;
-        }
-        if let Some(now) = new.iter().find(|n| event(n) == event(line)) {
-            let _ = text.replace(&[at[0].clone(), at[1].clone(), Seg::from(i)], &json!(now));
-        }
-    }
+    *text = JsonText::new(crate::config::disabled::follow(
+        off,
+        before,
+        text.as_str(),
+        &event,
+    ));
 }
 
 /// The folders between the file at `path` and `root` (the home, the project), the file's own
@@ -767,6 +743,16 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
     Ok(served)
 }
 
+/// A route script that holds lines besides hookx's (a guard of the user's before its `exec`:
+/// the host runs one script per event) is left as it is, and said (attacks row 328: it was
+/// written anew, or deleted, without a word).
+fn edited_by_hand(ctx: &Context, name: &str, path: &Path) -> String {
+    format!(
+        "{name}: {} is hookx's route edited by hand, left as it is: move your lines out of it (or delete it), then run install again",
+        ctx.display(path)
+    )
+}
+
 /// Install for a host whose hooks are one script per event ([`crate::tables::ScriptLayout`]): a route is a
 /// script named after its event in the scope's hook folder, running `hookx run`. Only scripts
 /// install wrote ([`scripts::ROUTE_MARK`]) are replaced or removed; a script of the user's own under
@@ -794,8 +780,12 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
         else {
             continue;
         };
-        let ours = read_text(&path).is_ok_and(|t| scripts::is_route(&t));
-        if ours && !wanted.contains(&name) {
+        let text = read_text(&path).unwrap_or_default();
+        if scripts::is_route(&text) && !wanted.contains(&name) {
+            if scripts::route_line(&text).is_none() {
+                report.refused.push(edited_by_hand(&opts.ctx, &name, &path));
+                continue;
+            }
             std::fs::remove_file(&path).map_err(|e| io(&path, e))?;
             match opts.uninstall {
                 true => report.removed += 1,
@@ -810,6 +800,12 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
                 scripts::route_script(&route_command(hookx.program(), host, name, opts.scope));
             match read_text(&path) {
                 Ok(current) if current == text && scripts::is_executable(&path) => {}
+                Ok(current)
+                    if scripts::is_route(&current) && scripts::route_line(&current).is_none() =>
+                {
+                    report.refused.push(edited_by_hand(&opts.ctx, name, &path));
+                    continue;
+                }
                 Ok(current) if scripts::is_route(&current) => {
                     scripts::write_executable(&path, &text)?;
                     keep_trusted(
@@ -1061,7 +1057,17 @@ fn record_trust(
                     .collect();
                 (trust.unset)(text, &keys)
             }
-            false => (trust.set)(text, &records),
+            // A record at a place no route held before is another handler's (one hookx moved
+            // or the user deleted): its `enabled = false` would turn the route off (row 320).
+            false => {
+                let held = routes_of(before, &named);
+                let fresh: Vec<String> = records
+                    .iter()
+                    .filter(|(k, _)| !held.iter().any(|(h, _)| h == k))
+                    .map(|(k, _)| k.clone())
+                    .collect();
+                (trust.unset)(text, &fresh).and_then(|text| (trust.set)(&text, &records))
+            }
         }
         .and_then(|edited| crate::route::review::carried(trust, &edited, &moved))
         .map_err(|message| Error::Io {
@@ -1295,6 +1301,9 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         } else {
             println!("no hookx entries for {host} in {shown}");
         }
+        for refused in &report.refused {
+            eprintln!("note: not removed: {refused}");
+        }
         if let Some(file) = &report.trust_file
             && !report.trusted.is_empty()
         {
@@ -1358,7 +1367,11 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     {
         let project = opts.ctx.project.canonicalize();
         let project = project.as_deref().unwrap_or(&opts.ctx.project);
-        if !trust.trusts(|f| opts.ctx.agent_file(host, f), project) {
+        if !trust.trusts(
+            |f| opts.ctx.agent_file(host, f),
+            project,
+            crate::config::syntax::loose_value,
+        ) {
             eprintln!(
                 "note: {} reads {} only in a folder the user trusted, and {} does not trust {}: {}",
                 host.def().product,

@@ -78,10 +78,16 @@ pub(super) fn route_line(handler: &Value, host: Dialect) -> Option<String> {
 
 /// The text of a file install creates, before its entries go in.
 pub(crate) fn fresh_text(host: Dialect) -> String {
-    let value = match host.config().version {
+    let mut value = match host.config().version {
         Some(version) => json!({"version": version, "hooks": {}}),
         None => json!({"hooks": {}}),
     };
+    // The number the agent would write into it when it starts (Qwen's `"$version": 4`): with
+    // it the agent leaves the file as written, and the last uninstall finds nothing of the
+    // agent's in it (attacks row 330: `{"$version": 4}` stayed).
+    if let Some((key, stamp)) = host.config().stamp {
+        value[key] = json!(stamp);
+    }
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
     text.push('\n');
     text

@@ -277,11 +277,38 @@ fn user_route_commands(home: &Path, user: &Path, host: Dialect, event: &str) -> 
     if let Some(list) = host.config().rule_list {
         return list_route_commands(user, &text, host, list, event);
     }
-    let Ok(events) = events_path(user, &text, host) else {
+    json_routes(home, user, &text, host, event)
+        .into_iter()
+        .filter(|r| r.every_call && !r.off)
+        .map(|r| r.line)
+        .collect()
+}
+
+/// Whether every route for `event` in the host's JSON file `file` is one the host's own list
+/// turns off (Gemini's `hooksConfig.disabled`, Copilot's `disabledHooks`): the host never calls
+/// hookx for it there (`doctor`, attacks row 332). `None` where the file holds no such route.
+pub fn turned_off_by_host(home: &Path, file: &Path, host: Dialect, event: &str) -> Option<bool> {
+    let text = crate::read::text(file, crate::read::MAX_FILE_BYTES).ok()?;
+    let routes = json_routes(home, file, &text, host, event);
+    (!routes.is_empty()).then(|| routes.iter().all(|r| r.off))
+}
+
+/// A route of hookx's in a host's JSON file, as the host runs it.
+struct JsonRoute {
+    line: String,
+    /// Nothing of the user's narrows it to some calls (a matcher, `if`, `async`).
+    every_call: bool,
+    /// The host's own list turns it off.
+    off: bool,
+}
+
+/// The routes for `event` in the host's JSON file `file` (its `text`).
+fn json_routes(home: &Path, file: &Path, text: &str, host: Dialect, event: &str) -> Vec<JsonRoute> {
+    let Ok(events) = events_path(file, text, host) else {
         return Vec::new();
     };
     let list = path_to(&events, &[Seg::from(event)]);
-    let Some(entries) = entries_of(&JsonText::new(&text), &list) else {
+    let Some(entries) = entries_of(&JsonText::new(text), &list) else {
         return Vec::new();
     };
     // A route whose entry the user gave a matcher of their own (`"matcher": "Bash"`) runs on
@@ -293,13 +320,14 @@ fn user_route_commands(home: &Path, user: &Path, host: Dialect, event: &str) -> 
             .is_some_and(|m| ["", "*"].contains(&m) || Some(m) == host.def().route.matcher),
     };
     // A route the user's own list turns off (Gemini's `hooksConfig.disabled`, by `name`, else
-    // command: attacks row 228) is none the agent runs.
+    // command: attacks row 228) is none the agent runs. Read as the entries are, comments
+    // and all (Gemini reads them: attacks row 323).
     let disabled: Vec<String> = host
         .def()
         .disabled_handlers
         .as_ref()
         .and_then(|list| {
-            let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+            let value = JsonText::new(text).value(&[])?;
             Some(
                 list.labels(value.as_object()?)
                     .map(str::to_string)
@@ -331,13 +359,19 @@ fn user_route_commands(home: &Path, user: &Path, host: Dialect, event: &str) -> 
     };
     find_any_routes(&entries, host)
         .into_iter()
-        .filter(|&(i, _)| entries.get(i).is_some_and(every_call))
-        .filter_map(|(i, j)| match j {
-            Some(j) => entries[i].get("hooks")?.get(j),
-            None => entries.get(i),
+        .filter_map(|(i, j)| {
+            let entry = entries.get(i)?;
+            let handler = match j {
+                Some(j) => entry.get("hooks")?.get(j)?,
+                None => entry,
+            };
+            let line = route_line(handler, host)?;
+            Some(JsonRoute {
+                every_call: every_call(entry) && answers_every_call(handler, host, event),
+                off: turned_off(handler, &line),
+                line,
+            })
         })
-        .filter(|handler| answers_every_call(handler, host, event))
-        .filter_map(|handler| route_line(handler, host).filter(|l| !turned_off(handler, l)))
         .collect()
 }
 

@@ -246,6 +246,9 @@ impl Doctor<'_> {
                     Some(finding) => verdict.findings.push(finding),
                     None => verdict.unrouted = names,
                 }
+            } else if let Some(finding) = self.route_turned_off(host, &names) {
+                verdict.status = verdict.status.max(Status::Blocked);
+                verdict.findings.push(finding);
             }
         }
         if let Some(finding) = matcher_finding(rule, flavor, host) {
@@ -331,6 +334,50 @@ impl Doctor<'_> {
             .findings
             .extend(self.rule_payload_findings(source, rule, host, (flavor, native)));
         verdict
+    }
+
+    /// Every route of `host` for `names` is one the host's own list turns off (Gemini's
+    /// `hooksConfig.disabled`, Copilot's `disabledHooks`): the host never calls hookx for the
+    /// event (attacks row 332: doctor said the rules it routes fire).
+    fn route_turned_off(&self, host: Dialect, names: &[&str]) -> Option<Finding> {
+        let files: Vec<&Source> = crate::dispatch::gates::route_files(self.sources, host)
+            .filter(|s| discover::runner(host, s) == Runner::Native)
+            .collect();
+        let holding: Vec<(&Source, bool)> = files
+            .iter()
+            .flat_map(|s| names.iter().map(move |n| (*s, *n)))
+            .filter_map(|(s, n)| {
+                Some((
+                    s,
+                    crate::route::turned_off_by_host(&self.ctx.home, &s.path, host, n)?,
+                ))
+            })
+            .collect();
+        if holding.is_empty() || !holding.iter().all(|(_, off)| *off) {
+            return None;
+        }
+        let list = match (
+            &host.def().disabled_handlers,
+            host.config().foreign_switches.iter().find_map(|s| s.hooks),
+        ) {
+            (Some(off), _) => format!("`{}.{}`", off.key, off.inner),
+            (None, Some(switch)) => format!("`{}` of ~/{}", switch.key, switch.file),
+            (None, None) => "its own list".to_string(),
+        };
+        let mut shown: Vec<&str> = holding.iter().map(|(s, _)| s.display.as_str()).collect();
+        shown.dedup();
+        Some(Finding::new(
+            Level::Warning,
+            format!(
+                "off under {}: hookx's route for `{}` in {} is turned off in {list}, so {} never \
+                 calls hookx for it",
+                host.def().display,
+                names.join("`, `"),
+                shown.join(", "),
+                host.def().display,
+            ),
+            Some(format!("take the route out of {list}")),
+        ))
     }
 
     /// A route of `host` for `names` that is there but cannot run (the hookx it names is gone):
