@@ -323,6 +323,28 @@ fn codex_hooks_in_an_untrusted_project_never_load() {
     );
 }
 
+/// A Copilot entry Copilot leaves out (`"timeoutSec": 0`) is said once on its rule, with the
+/// fix: the plan's runner line ("nobody (Copilot does not load this entry …)") said it a second
+/// time.
+#[test]
+fn a_copilot_entry_copilot_leaves_out_is_said_once() {
+    let w = World::new();
+    w.write_json(
+        "project/.github/hooks/hooks.json",
+        json!({"version": 1, "hooks": {"preToolUse": [
+            {"type": "command", "bash": "./guard.sh", "timeoutSec": 0},
+            {"type": "command", "bash": "./ok.sh"}]}}),
+    );
+    let out = w.hookx(&["doctor", "--host", "copilot"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text.matches("does not load this entry").count(),
+        1,
+        "{text}"
+    );
+    assert!(text.contains("never fires: copilot"), "{text}");
+}
+
 /// Copilot CLI 1.0.102 does not load an entry of its own `.github/hooks/*.json` whose
 /// `timeoutSec` (PascalCase: `timeout`) is 0, -1, `"5"`, `null` or `true`; it runs the rest of
 /// the file, and takes 0.5 or 1e12 (live: `live_copilot::own_file_timeouts`). doctor says
