@@ -2092,6 +2092,35 @@ fn a_projects_matcher_that_is_no_string_is_said_on_the_users_qwen_guard() {
     assert!(!stop.to_string().contains("not a string"), "{stop:#}");
 }
 
+/// Attacks row 227's leftover: the user turned hookx's Codex route off in Codex itself
+/// (`enabled = false` in its `[hooks.state."…"]` record, beside the hash install wrote). Codex
+/// runs it nowhere, and doctor said the handler was "never reviewed", with "review and trust
+/// them" for a fix: it says the user turned it off, and the fix is to turn it on again.
+#[test]
+fn a_route_the_user_turned_off_in_codex_is_said_turned_off_not_unreviewed() {
+    let w = users_gemini_guard();
+    let install = w.hookx(&["install", "--host", "codex", "--scope", "user"]);
+    assert!(install.status.success(), "{install:?}");
+    let config = w.home().join(".codex/config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    let hooks = w.home().join(".codex/hooks.json");
+    let header = format!("[hooks.state.\"{}:pre_tool_use:0:0\"]", hooks.display());
+    assert!(text.contains(&header), "{text}");
+    std::fs::write(
+        &config,
+        text.replace(&header, &format!("{header}\nenabled = false")),
+    )
+    .unwrap();
+    let out = w.hookx(&["doctor", "--host", "codex"]);
+    let said = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        said.contains("silently skips 1 of the 1 here: 1 turned off in Codex itself")
+            && said.contains("turn them on again in Codex itself, if they should run"),
+        "{said}"
+    );
+    assert!(!said.contains("never reviewed"), "{said}");
+}
+
 /// A world whose user has a trusted Gemini guard, run under Claude by hookx's user route
 /// (`install --host claude --scope user`): doctor says it fires there.
 fn gemini_guard_routed_under_claude() -> World {
