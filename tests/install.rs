@@ -1146,6 +1146,53 @@ fn a_qwen_file_install_creates_carries_qwens_stamp_and_goes_at_the_last_uninstal
     }
 }
 
+/// Attacks row 291's Copilot half: the user turned hookx's Copilot route off in Copilot's own
+/// menu (its key in `~/.copilot/settings.json` `disabledHooks`: the event and the entry's
+/// JSON without hookx's marker, row 236). Install re-pointing the route (hookx elsewhere)
+/// changed the entry: the key named nothing any more, and Copilot ran the route again. The key
+/// follows the re-point; the user's other keys stay as they were.
+#[test]
+fn a_route_the_user_turned_off_in_copilot_stays_off_when_reinstalled_from_elsewhere() {
+    let p = Project::new();
+    common::write(
+        &p.home,
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": "/bin/true"}]}]}})
+        .to_string(),
+    );
+    let install = |hookx: &str| {
+        p.hookx(&[
+            "install", "--host", "copilot", "--scope", "user", "--hookx", hookx,
+        ])
+        .success();
+    };
+    install("/opt/a/hookx");
+    let routes = p.home.join(".copilot/hooks/hookx.json");
+    // The route's key as Copilot lists it: its event, NUL, the entry's compact JSON.
+    let route_key = || -> (String, String) {
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&routes).unwrap()).unwrap();
+        let (event, entries) = v["hooks"].as_object().unwrap().iter().next().unwrap();
+        let mut entry = entries[0].clone();
+        entry.as_object_mut().unwrap().remove("hookx");
+        let line = entry["bash"].as_str().unwrap().to_string();
+        let key = hookx::hash::sha256_hex(format!("{event}\0{entry}").as_bytes());
+        (key, line)
+    };
+    let (off, _) = route_key();
+    let settings = p.home.join(".copilot/settings.json");
+    std::fs::write(
+        &settings,
+        json!({"disabledHooks": [off, "mine"]}).to_string(),
+    )
+    .unwrap();
+    install("/opt/b/hookx");
+    let (now, line) = route_key();
+    assert!(line.starts_with("/opt/b/hookx run"), "{line}");
+    let listed: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    assert_eq!(listed["disabledHooks"], json!([now, "mine"]));
+}
+
 /// Codex runs only the handlers its review trusted by hash: install writes one
 /// `[hooks.state."FILE:event:group:handler"] trusted_hash` table per route it adds to
 /// `.codex/hooks.json`, keeps every other line of `~/.codex/config.toml`, says exactly what it

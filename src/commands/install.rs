@@ -436,6 +436,7 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
         ]));
     }
     let mut before: Option<String> = None;
+    let mut after: Option<String> = None;
     let mut kept = Vec::new();
     // The folders install makes for the file go with it, once nothing else is in them.
     let root = scope_root(opts);
@@ -496,15 +497,60 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
             }
         };
         Ok(match edited {
-            true => Change::Write(text.into_text()),
+            true => {
+                after = Some(text.as_str().to_string());
+                Change::Write(text.into_text())
+            }
             false => Change::Keep,
         })
     })?;
     report.kept_trusted.extend(kept);
+    if let (Some(before), Some(after)) = (&before, &after) {
+        keep_switched_off(opts, before, after, &mut report.kept_trusted)?;
+    }
     if let Some(trust) = &host.def().route_trust {
         record_trust(opts, trust, &path, before.as_deref(), report)?;
     }
     remove_empty(&folders[..folders_too.min(folders.len())]);
+    Ok(())
+}
+
+/// A route the user turned off in the host's own switch (Copilot's `disabledHooks`, keyed by
+/// the entry's JSON) stays off when install re-points it: its listed key follows the entry
+/// ([`crate::route::moved_switch_keys`]; attacks row 291's Copilot half: re-pointed, the key
+/// named an entry no more there and the route ran again).
+fn keep_switched_off(
+    opts: &Options,
+    before: &str,
+    after: &str,
+    kept: &mut Vec<PathBuf>,
+) -> Result<(), Error> {
+    let moved = crate::route::moved_switch_keys(before, after, opts.host);
+    if moved.is_empty() {
+        return Ok(());
+    }
+    for switch in crate::route::own_switches(opts.host) {
+        let path = opts.ctx.home.join(switch.file);
+        if !path.is_file() {
+            continue;
+        }
+        update_keeping_trust(&opts.ctx, &path, kept, |current| {
+            let Some(current) = current else {
+                return Ok(Change::Keep);
+            };
+            let mut text = JsonText::new(current);
+            let listed = crate::route::listed_keys(current, switch);
+            for (i, key) in listed.iter().enumerate() {
+                if let Some((_, now)) = moved.iter().find(|(old, _)| old == key) {
+                    let _ = text.replace(&[Seg::from(switch.key), Seg::from(i)], &json!(now));
+                }
+            }
+            Ok(match text.as_str() == current {
+                true => Change::Keep,
+                false => Change::Write(text.into_text()),
+            })
+        })?;
+    }
     Ok(())
 }
 

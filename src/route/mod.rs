@@ -361,12 +361,7 @@ fn json_routes(
     // the route off in Copilot itself (live, 1.0.102: its key is `EVENT\0` and the entry's
     // compact JSON without hookx's marker; attacks row 236). The key anywhere in the file
     // counts: Copilot reads lists hookx cannot parse (`"n": 01`, row 136; row 238).
-    let switches: Vec<&crate::tables::HookSwitch> = host
-        .config()
-        .foreign_switches
-        .iter()
-        .filter_map(|s| s.hooks)
-        .collect();
+    let switches = own_switches(host);
     let switched: Vec<String> = switches
         .iter()
         .filter_map(|h| crate::read::text(&home.join(h.file), crate::read::MAX_FILE_BYTES).ok())
@@ -380,29 +375,9 @@ fn json_routes(
         if disabled.iter().any(|d| d == label.unwrap_or(line)) {
             return true;
         }
-        // The entry as written, and in the host's own order of its keys (Copilot keys the
-        // entry it read, not its text: an entry whose keys the user reordered keys as before,
-        // live 1.0.102; attacks row 262).
-        let mut bare = handler.clone();
-        if let Some(object) = bare.as_object_mut() {
-            object.remove(crate::config::MARKER);
-        }
-        let ordered = switches.iter().map(|switch| {
-            let mut order = vec![switch.type_key];
-            order.extend(switch.command_keys);
-            order.extend([switch.timeout_key, switch.matcher_key, switch.event_key]);
-            let mut rest = bare.as_object().cloned().unwrap_or_default();
-            let mut entry: serde_json::Map<String, serde_json::Value> = order
-                .iter()
-                .filter_map(|k| Some((k.to_string(), rest.shift_remove(*k)?)))
-                .collect();
-            entry.extend(rest);
-            serde_json::Value::Object(entry)
-        });
-        std::iter::once(bare.clone()).chain(ordered).any(|entry| {
-            let key = crate::hash::sha256_hex(format!("{event}\0{entry}").as_bytes());
-            switched.iter().any(|text| text.contains(&key))
-        })
+        switch_keys(handler, event, &switches)
+            .iter()
+            .any(|key| switched.iter().any(|text| text.contains(key)))
     };
     find_any_routes(&entries, host)
         .into_iter()
@@ -420,6 +395,92 @@ fn json_routes(
             })
         })
         .collect()
+}
+
+/// The keys a host's switch ([`crate::tables::HookSwitch`], Copilot's `disabledHooks`) may
+/// list for `handler` of `event` in one of the host's own files: the entry as written without
+/// hookx's marker, then in each switch's own order of its keys (Copilot keys the entry it
+/// read, not its text: an entry whose keys the user reordered keys as before, live 1.0.102;
+/// attacks rows 236, 262).
+fn switch_keys(
+    handler: &serde_json::Value,
+    event: &str,
+    switches: &[&crate::tables::HookSwitch],
+) -> Vec<String> {
+    let mut bare = handler.clone();
+    if let Some(object) = bare.as_object_mut() {
+        object.remove(crate::config::MARKER);
+    }
+    as_the_switch_prints(&mut bare);
+    let ordered = switches.iter().map(|switch| {
+        let mut order = vec![switch.type_key];
+        order.extend(switch.command_keys);
+        order.extend([switch.timeout_key, switch.matcher_key, switch.event_key]);
+        let mut rest = bare.as_object().cloned().unwrap_or_default();
+        let mut entry: serde_json::Map<String, serde_json::Value> = order
+            .iter()
+            .filter_map(|k| Some((k.to_string(), rest.shift_remove(*k)?)))
+            .collect();
+        entry.extend(rest);
+        serde_json::Value::Object(entry)
+    });
+    std::iter::once(bare.clone())
+        .chain(ordered)
+        .map(|entry| crate::hash::sha256_hex(format!("{event}\0{entry}").as_bytes()))
+        .collect()
+}
+
+/// The numbers of an entry as the switch's host prints them in its key: an integer as
+/// written, any other number as the float it reads (live, Copilot 1.0.102: a `timeoutSec`
+/// written `6.05e2` or `605.0` is keyed `605.0`, one written `605` is keyed `605`; attacks
+/// row 262's leftover). hookx keeps numbers as written, so it prints them over.
+fn as_the_switch_prints(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::Number(n) if !n.is_u64() && !n.is_i64() => {
+            if let Some(float) = n.as_f64().and_then(serde_json::Number::from_f64) {
+                *n = float;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(as_the_switch_prints),
+        Value::Object(map) => map.values_mut().for_each(as_the_switch_prints),
+        _ => {}
+    }
+}
+
+/// The host's switches whose list may name its own handlers ([`switch_keys`]).
+pub fn own_switches(host: Dialect) -> Vec<&'static crate::tables::HookSwitch> {
+    host.config()
+        .foreign_switches
+        .iter()
+        .filter_map(|s| s.hooks)
+        .collect()
+}
+
+/// Where install re-points a route of `host`'s own file (`before` → `after`, its text), the
+/// key each switch may list for the route before, with the key it has after, in the same
+/// form: a route the user turned off in the host (Copilot's hook menu) stays off only if its
+/// listed key follows the re-point (attacks row 291's Copilot half).
+pub fn moved_switch_keys(before: &str, after: &str, host: Dialect) -> Vec<(String, String)> {
+    let switches = own_switches(host);
+    let parse = |text: &str| serde_json::from_str::<serde_json::Value>(text).ok();
+    let (Some(before), Some(after), false) = (parse(before), parse(after), switches.is_empty())
+    else {
+        return Vec::new();
+    };
+    let events = after.get("hooks").and_then(serde_json::Value::as_object);
+    let mut moved = Vec::new();
+    for event in events.into_iter().flat_map(|e| e.keys()) {
+        let old = file::route_handlers(&before, host, event);
+        let new = file::route_handlers(&after, host, event);
+        for ((old, _), (new, _)) in old.iter().zip(&new).filter(|((o, _), (n, _))| o != n) {
+            let pairs = switch_keys(old, event, &switches)
+                .into_iter()
+                .zip(switch_keys(new, event, &switches));
+            moved.extend(pairs.filter(|(o, n)| o != n));
+        }
+    }
+    moved
 }
 
 /// How long the host lets its route for `event` run, in milliseconds, as the route's own entry
@@ -505,4 +566,18 @@ fn read_timeout_ms(path: &Path, host: Dialect, scope: InstallScope, event: &str)
         })
         .filter_map(|(handler, rule)| handler.get(key).or_else(|| rule?.get(key)).and_then(ms))
         .min()
+}
+
+#[cfg(test)]
+mod tests {
+    /// Copilot 1.0.102 keys `6.05e2` and `605.0` as `605.0`, `605` as `605` (live).
+    #[test]
+    fn numbers_are_keyed_as_copilot_prints_them() {
+        for (written, keyed) in [("6.05e2", "605.0"), ("605.0", "605.0"), ("605", "605")] {
+            let mut value: serde_json::Value =
+                serde_json::from_str(&format!(r#"{{"timeoutSec":{written}}}"#)).unwrap();
+            super::as_the_switch_prints(&mut value);
+            assert_eq!(value.to_string(), format!(r#"{{"timeoutSec":{keyed}}}"#));
+        }
+    }
 }
