@@ -277,7 +277,7 @@ fn user_route_commands(home: &Path, user: &Path, host: Dialect, event: &str) -> 
     if let Some(list) = host.config().rule_list {
         return list_route_commands(user, &text, host, list, event);
     }
-    json_routes(home, user, &text, host, event)
+    json_routes(home, user, &text, host, event, &[])
         .into_iter()
         .filter(|r| r.every_call && !r.off)
         .map(|r| r.line)
@@ -285,11 +285,18 @@ fn user_route_commands(home: &Path, user: &Path, host: Dialect, event: &str) -> 
 }
 
 /// Whether every route for `event` in the host's JSON file `file` is one the host's own list
-/// turns off (Gemini's `hooksConfig.disabled`, Copilot's `disabledHooks`): the host never calls
-/// hookx for it there (`doctor`, attacks row 332). `None` where the file holds no such route.
-pub fn turned_off_by_host(home: &Path, file: &Path, host: Dialect, event: &str) -> Option<bool> {
+/// turns off (Gemini's `hooksConfig.disabled`, its own or `also_off` from another scope's;
+/// Copilot's `disabledHooks`): the host never calls hookx for it there (`doctor`, attacks row
+/// 332). `None` where the file holds no such route.
+pub fn turned_off_by_host(
+    home: &Path,
+    file: &Path,
+    host: Dialect,
+    event: &str,
+    also_off: &[String],
+) -> Option<bool> {
     let text = crate::read::text(file, crate::read::MAX_FILE_BYTES).ok()?;
-    let routes = json_routes(home, file, &text, host, event);
+    let routes = json_routes(home, file, &text, host, event, also_off);
     (!routes.is_empty()).then(|| routes.iter().all(|r| r.off))
 }
 
@@ -302,8 +309,34 @@ struct JsonRoute {
     off: bool,
 }
 
-/// The routes for `event` in the host's JSON file `file` (its `text`).
-fn json_routes(home: &Path, file: &Path, text: &str, host: Dialect, event: &str) -> Vec<JsonRoute> {
+/// The labels `host`'s own list of handlers turned off names in a file of its (`text`):
+/// Gemini's `hooksConfig.disabled`, by `name`, else command (attacks row 228), read with
+/// comments, as Gemini reads its settings (row 323).
+pub fn disabled_labels(host: Dialect, text: &str) -> Vec<String> {
+    host.def()
+        .disabled_handlers
+        .as_ref()
+        .and_then(|list| {
+            let value = JsonText::new(text).value(&[])?;
+            Some(
+                list.labels(value.as_object()?)
+                    .map(str::to_string)
+                    .collect(),
+            )
+        })
+        .unwrap_or_default()
+}
+
+/// The routes for `event` in the host's JSON file `file` (its `text`); `also_off`: labels
+/// another scope's list turns off.
+fn json_routes(
+    home: &Path,
+    file: &Path,
+    text: &str,
+    host: Dialect,
+    event: &str,
+    also_off: &[String],
+) -> Vec<JsonRoute> {
     let Ok(events) = events_path(file, text, host) else {
         return Vec::new();
     };
@@ -320,21 +353,10 @@ fn json_routes(home: &Path, file: &Path, text: &str, host: Dialect, event: &str)
             .is_some_and(|m| ["", "*"].contains(&m) || Some(m) == host.def().route.matcher),
     };
     // A route the user's own list turns off (Gemini's `hooksConfig.disabled`, by `name`, else
-    // command: attacks row 228) is none the agent runs. Read as the entries are, comments
-    // and all (Gemini reads them: attacks row 323).
-    let disabled: Vec<String> = host
-        .def()
-        .disabled_handlers
-        .as_ref()
-        .and_then(|list| {
-            let value = JsonText::new(text).value(&[])?;
-            Some(
-                list.labels(value.as_object()?)
-                    .map(str::to_string)
-                    .collect(),
-            )
-        })
-        .unwrap_or_default();
+    // command: attacks row 228) is none the agent runs; so is one another scope's list names
+    // (`also_off`: the agent joins them).
+    let mut disabled = disabled_labels(host, text);
+    disabled.extend_from_slice(also_off);
     // Copilot's list of handler keys it does not run (`disabledHooks`), where the user turned
     // the route off in Copilot itself (live, 1.0.102: its key is `EVENT\0` and the entry's
     // compact JSON without hookx's marker; attacks row 236). The key anywhere in the file
