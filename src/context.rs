@@ -218,10 +218,7 @@ impl Context {
     /// the agent reads it (attacks row 220: `doctor` said a route below the home fired where
     /// Claude read `$CLAUDE_CONFIG_DIR/settings.json`). `run` and `exec` read no such variable.
     pub(crate) fn place(&self, location: &Location) -> Option<(Cow<'_, Path>, Pattern)> {
-        if location.root == Root::Home
-            && let Some(var) = location.dialect.def().home_var.as_ref()
-            && let Some((_, value)) = self.agent_vars.iter().find(|(v, _)| *v == var.var)
-        {
+        if let Some((var, value)) = self.moved_by(location) {
             let below = |rel: &'static str| match var.dir {
                 "" => Some(rel),
                 dir => rel.strip_prefix(dir)?.strip_prefix('/'),
@@ -234,10 +231,21 @@ impl Context {
                 Pattern::Plugins => None,
             };
             if let Some(pattern) = moved {
-                return Some((Cow::Borrowed(value.as_path()), pattern));
+                return Some((Cow::Borrowed(value), pattern));
             }
         }
         Some((self.root(location)?, location.pattern))
+    }
+
+    /// The folder variable set for the command that moves the home location `location`
+    /// ([`Context::place`]), and the folder it names.
+    pub fn moved_by(
+        &self,
+        location: &Location,
+    ) -> Option<(&'static crate::tables::HomeVar, &Path)> {
+        let var = location.dialect.def().home_var.as_ref()?;
+        let (_, value) = self.agent_vars.iter().find(|(v, _)| *v == var.var)?;
+        (location.root == Root::Home).then_some((var, value.as_path()))
     }
 
     /// `dialect`'s policy folder on this operating system, below [`Context::managed_root`].

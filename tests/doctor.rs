@@ -2164,6 +2164,23 @@ fn doctor_reads_the_users_claude_hooks_where_claude_config_dir_says() {
         .collect();
     assert!(files.contains(&"~/claude-work/settings.json"), "{files:?}");
     assert!(!files.contains(&"~/.claude/settings.json"), "{files:?}");
+    // Under another agent hookx would run them, and `hookx run` reads below the home (no
+    // variable a project could set): said, not "fires".
+    let out = w.hookx_with(
+        &["doctor", "--format", "json", "--host", "gemini"],
+        &[("CLAUDE_CONFIG_DIR", w.home().join("claude-work"))],
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let work = loading(&report, "~/claude-work/settings.json", "gemini");
+    assert_eq!(work["status"], "blocked", "{work:#}");
+    assert!(
+        has(
+            work,
+            "hookx run reads the user's Claude hooks below the home (~/.claude/settings.json)",
+            None
+        ),
+        "{work:#}"
+    );
 }
 
 /// A world whose user has a trusted Gemini guard, run under Claude by hookx's user route
