@@ -445,3 +445,116 @@ fn a_zero_timeout_is_the_default_and_validate_warns() {
         "{validated:?}"
     );
 }
+
+/// The key Copilot gives the first `preToolUse` entry of the hook file at `path` (its
+/// `disabledHooks` key: the event, a NUL, the entry's compact JSON without hookx's marker).
+fn copilot_key_of_route(path: &Path) -> String {
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut entry = file["hooks"]["preToolUse"][0].clone();
+    entry.as_object_mut().unwrap().remove("hookx");
+    hookx::hash::sha256_hex(format!("preToolUse\0{entry}").as_bytes())
+}
+
+/// Attacks row 300: Copilot started with `COPILOT_HOME` naming another folder reads its
+/// `disabledHooks` in `$COPILOT_HOME/settings.json` (copilot-facts, `resolveCopilotHome`), where
+/// its hook menu writes them. The user turned hookx's Copilot project route off there: the
+/// Claude route Copilot runs must not stand aside for it (it read `~/.copilot/settings.json`,
+/// found no key, and the trusted deny ran nowhere).
+#[test]
+fn the_claude_route_run_by_copilot_reads_copilots_switch_below_copilot_home() {
+    let dir = project_with_trusted_deny();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let installed =
+        self::ran(hookx(dir.path()).args(["install", "--host", "copilot", "--hookx", bin]));
+    assert_eq!(installed.code, Some(0), "{installed:?}");
+    let key = copilot_key_of_route(&dir.path().join(".github/hooks/hookx.json"));
+    let elsewhere = dir.path().parent().unwrap().join("copilot-work");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let run = || {
+        ran(hookx(dir.path())
+            .args(["run", "--host", "claude", "--event", "PreToolUse"])
+            .arg("--home")
+            .arg(dir.path().parent().unwrap().join("home"))
+            .env("COPILOT_CLI", "1")
+            .env("COPILOT_HOME", &elsewhere)
+            .write_stdin(payload(
+                "payloads/copilot-pascal/PreToolUse.json",
+                dir.path(),
+            )))
+    };
+    // Copilot runs its project route: this one stands aside.
+    let aside = run();
+    assert_eq!(
+        (aside.code, aside.stdout.as_str()),
+        (Some(0), ""),
+        "{aside:?}"
+    );
+    // The route turned off in Copilot's menu, which writes below COPILOT_HOME.
+    let listed = format!(r#"{{"disabledHooks": ["{key}"]}}"#);
+    std::fs::write(elsewhere.join("settings.json"), &listed).unwrap();
+    assert_claude_deny(&run(), "trusted deny");
+    // Listed below the home only: Copilot, reading COPILOT_HOME, still runs its route.
+    std::fs::remove_file(elsewhere.join("settings.json")).unwrap();
+    write(
+        &dir.path().parent().unwrap().join("home"),
+        ".copilot/settings.json",
+        &listed,
+    );
+    let aside = run();
+    assert_eq!(
+        (aside.code, aside.stdout.as_str()),
+        (Some(0), ""),
+        "{aside:?}"
+    );
+}
+
+/// Attacks row 301: a project's Claude guard that `install --host copilot` left to hookx (its key
+/// in `~/.copilot/settings.json`), Copilot started with `COPILOT_HOME` naming another folder:
+/// Copilot reads no key there and runs the guard itself, so hookx's Copilot route must not run
+/// it a second time; without the variable, the route runs it (Copilot skips it).
+#[test]
+fn the_copilot_route_runs_no_handler_copilot_runs_itself_below_copilot_home() {
+    let dir = project_dir();
+    let log = dir.path().parent().unwrap().join("ran.log");
+    let guard = format!("echo ran >> '{}'; exit 2", log.display());
+    let rules = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+        {"type": "command", "command": guard}]}]}});
+    write(dir.path(), ".claude/settings.json", &rules.to_string());
+    let trusted = ran(hookx(dir.path()).args(["trust", "--yes", "--project", "."]));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let installed =
+        self::ran(hookx(dir.path()).args(["install", "--host", "copilot", "--hookx", bin]));
+    assert_eq!(installed.code, Some(0), "{installed:?}");
+    let elsewhere = dir.path().parent().unwrap().join("copilot-work");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let runs = |copilot_home: Option<&Path>| {
+        let mut cmd = hookx(dir.path());
+        cmd.args(["run", "--host", "copilot", "--event", "preToolUse"])
+            .arg("--home")
+            .arg(dir.path().parent().unwrap().join("home"))
+            .env("COPILOT_CLI", "1")
+            .env_remove("COPILOT_HOME");
+        if let Some(folder) = copilot_home {
+            cmd.env("COPILOT_HOME", folder);
+        }
+        let out = ran(cmd.write_stdin(payload("payloads/copilot/preToolUse.json", dir.path())));
+        assert_eq!(out.code, Some(0), "{out:?}");
+        let n = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count();
+        let _ = std::fs::remove_file(&log);
+        n
+    };
+    assert_eq!(
+        runs(None),
+        1,
+        "Copilot skips the listed guard: the route runs it"
+    );
+    assert_eq!(
+        runs(Some(&elsewhere)),
+        0,
+        "Copilot reads no list below COPILOT_HOME and runs the guard itself"
+    );
+}

@@ -105,6 +105,26 @@ pub fn reads_user_file_elsewhere(home: &Path, host: Dialect) -> bool {
     })
 }
 
+/// Where `host` reads its own file `rel` (`.copilot/settings.json`, below the home): below its
+/// folder variable when that names a folder (`$COPILOT_HOME/settings.json`), else below
+/// `home`. For the run path's reads of the host's own switch (`disabledHooks`), which the host
+/// started hookx with the variable of: read below the home, a route turned off in Copilot's
+/// menu stood in for one that answers, and a handler left to hookx ran twice (attacks rows
+/// 300, 301). A project that could set the variable for the host's hooks would at worst make a
+/// handler run twice, as [`reads_user_file_elsewhere`].
+pub fn hosts_own_file(home: &Path, host: Dialect, rel: &str) -> PathBuf {
+    let var = host.def().home_var.as_ref();
+    let set = var.and_then(|v| Some((v, std::env::var_os(v.var).filter(|d| !d.is_empty())?)));
+    let below = |(var, dir): (&crate::tables::HomeVar, std::ffi::OsString)| {
+        let rest = match var.dir {
+            "" => Some(rel),
+            own => rel.strip_prefix(own)?.strip_prefix('/'),
+        };
+        Some(Path::new(&dir).join(rest?))
+    };
+    set.and_then(below).unwrap_or_else(|| home.join(rel))
+}
+
 /// The path by which `host` names `file` in its review keys ([`crate::tables::RouteTrust`]):
 /// its user hook file below `home` is named below the agent's folder variable made canonical
 /// where that names the same folder, else below `$HOME` as it is set, links unresolved (Codex
@@ -319,7 +339,13 @@ fn user_route_commands(home: &Path, user: &Path, host: Dialect, event: &str) -> 
         .collect();
     let switched: Vec<String> = switches
         .iter()
-        .filter_map(|h| crate::read::text(&home.join(h.file), crate::read::MAX_FILE_BYTES).ok())
+        .filter_map(|h| {
+            crate::read::text(
+                &hosts_own_file(home, host, h.file),
+                crate::read::MAX_FILE_BYTES,
+            )
+            .ok()
+        })
         .collect();
     let turned_off = |handler: &serde_json::Value, line: &str| {
         let label = host.def().disabled_handlers.as_ref().and_then(|list| {
