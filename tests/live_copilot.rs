@@ -2511,6 +2511,88 @@ fn a_claude_route_copilot_runs_without_a_copilot_route() {
     c.done("synced");
 }
 
+/// Attacks row 300: hookx installed for Claude and Copilot in the project, a trusted project
+/// Gemini guard only hookx runs; Copilot started with `COPILOT_HOME` naming another folder, and
+/// hookx's Copilot route turned off in Copilot's menu (its key in `$COPILOT_HOME/settings.json`,
+/// where Copilot reads `disabledHooks`). Copilot runs the Claude route, which must not stand
+/// aside for the route Copilot skips. The control: the key listed nowhere, the Copilot route runs
+/// the guard.
+fn a_copilot_route_turned_off_below_copilot_home_leaves_the_guard_to_the_claude_route() {
+    let mut c = Checks::default();
+    for off in [false, true] {
+        let Some(l) = live_env("synced", |sb| {
+            let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
+            let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
+            sb.write("project/.gemini/settings.json", &rule.to_string());
+            hookx(sb, &["trust", "--yes"]);
+            for host in ["claude", "copilot"] {
+                hookx(sb, &["install", "--host", host]);
+            }
+            let folder = sb.root.join("copilot-home");
+            std::fs::create_dir_all(&folder).unwrap();
+            if off {
+                let route: Value = serde_json::from_str(
+                    &std::fs::read_to_string(sb.project.join(".github/hooks/hookx.json")).unwrap(),
+                )
+                .unwrap();
+                let key = own_route_key(&route["hooks"]["preToolUse"][0]);
+                let listed = format!(r#"{{"disabledHooks": ["{key}"]}}"#);
+                std::fs::write(folder.join("settings.json"), listed).unwrap();
+            }
+            let mut env = routed_env(sb);
+            env.push(("COPILOT_HOME", folder.display().to_string()));
+            env
+        }) else {
+            return;
+        };
+        let (ran, payloads) = guard_log(&l.sb.root);
+        c.that(
+            payloads.len() == 1,
+            format!(
+                "Copilot route off {off}: the guard ran {} times for one call: {ran:?}",
+                payloads.len()
+            ),
+        );
+    }
+    c.done("synced");
+}
+
+/// Attacks row 301: a project's Claude guard that `install --host copilot` left to hookx (its
+/// key in `~/.copilot/settings.json`), Copilot started with `COPILOT_HOME` naming another folder
+/// (a user keeping two Copilot setups apart): Copilot reads its `disabledHooks` there, finds no
+/// key and runs the guard itself, so hookx's route must not run it too. One call, one run, with
+/// the variable and without.
+fn a_guard_left_to_hookx_runs_once_with_copilot_home_elsewhere() {
+    let mut c = Checks::default();
+    for elsewhere in [false, true] {
+        let Some(l) = live_env("synced", |sb| {
+            let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
+            let rule = json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": command}]}]}});
+            sb.write("project/.claude/settings.json", &rule.to_string());
+            hookx(sb, &["trust", "--yes"]);
+            hookx(sb, &["install", "--host", "copilot"]);
+            let mut env = routed_env(sb);
+            if elsewhere {
+                let folder = sb.root.join("copilot-home");
+                std::fs::create_dir_all(&folder).unwrap();
+                env.push(("COPILOT_HOME", folder.display().to_string()));
+            }
+            env
+        }) else {
+            return;
+        };
+        let (ran, payloads) = guard_log(&l.sb.root);
+        c.that(
+            payloads.len() == 1,
+            format!(
+                "COPILOT_HOME elsewhere {elsewhere}: the guard ran {} times for one call: {ran:?}",
+                payloads.len()
+            ),
+        );
+    }
+    c.done("synced");
+}
+
 /// One form of `ground_truth_dropped_files`: the file it is written in, its name, the event
 /// (as the file spells it) and the entry that holds it, with `ODD` for the recorder's command;
 /// `whole`: the entry is the event's whole value, not an item of its list.
@@ -3322,6 +3404,8 @@ fn main() -> std::process::ExitCode {
             a_users_empty_list_over_lines_still_switches_the_guard_off,
             a_user_route_copilot_has_turned_off,
             a_claude_route_copilot_runs_without_a_copilot_route,
+            a_guard_left_to_hookx_runs_once_with_copilot_home_elsewhere,
+            a_copilot_route_turned_off_below_copilot_home_leaves_the_guard_to_the_claude_route,
         ],
     )
 }
