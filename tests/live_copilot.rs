@@ -2416,7 +2416,19 @@ fn a_user_route_copilot_has_turned_off() {
     // Listed, and listed in a file hookx cannot parse and Copilot reads (`01`, row 136).
     // Row 262: the user's route entry with its keys in another order (an editor that sorts
     // keys, or a hand edit), listed as Copilot lists it.
-    for form in ["on", "off", "off, 01", "on, reordered", "off, reordered"] {
+    // Row 302: a key of the user's own on the route entry (`"comment"`, an `env`), the
+    // entry's key listed as hookx computes it with and without that key.
+    for form in [
+        "on",
+        "off",
+        "off, 01",
+        "on, reordered",
+        "off, reordered",
+        "off, comment, keyed with it",
+        "off, comment, keyed without it",
+        "off, env, keyed with it",
+        "off, env, keyed without it",
+    ] {
         let Some(l) = live_env("synced", |sb| {
             let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
             let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
@@ -2433,7 +2445,20 @@ fn a_user_route_copilot_has_turned_off() {
                     &std::fs::read_to_string(sb.home.join(".copilot/hooks/hookx.json")).unwrap(),
                 )
                 .unwrap();
-                let key = own_route_key(&route["hooks"]["preToolUse"][0]);
+                let mut key = own_route_key(&route["hooks"]["preToolUse"][0]);
+                for (extra, value) in [
+                    ("comment", json!("hookx's route")),
+                    ("env", json!({"A": "1"})),
+                ] {
+                    if form.contains(extra) {
+                        let mut entry = route.clone();
+                        entry["hooks"]["preToolUse"][0][extra] = value;
+                        if form.ends_with("with it") {
+                            key = own_route_key(&entry["hooks"]["preToolUse"][0]);
+                        }
+                        sb.write("home/.copilot/hooks/hookx.json", &entry.to_string());
+                    }
+                }
                 if form.ends_with("reordered") {
                     let mut entry = route.clone();
                     let pairs: Vec<(String, Value)> = route["hooks"]["preToolUse"][0]

@@ -356,9 +356,10 @@ fn user_route_commands(home: &Path, user: &Path, host: Dialect, event: &str) -> 
         if disabled.iter().any(|d| d == label.unwrap_or(line)) {
             return true;
         }
-        // The entry as written, and in the host's own order of its keys (Copilot keys the
-        // entry it read, not its text: an entry whose keys the user reordered keys as before,
-        // live 1.0.102; attacks row 262).
+        // The entry as written, and as the host keys it: its own keys in its own order, no
+        // other (Copilot keys the entry it read, not its text: an entry whose keys the user
+        // reordered keys as before, live 1.0.102, attacks row 262; a `comment` the user put
+        // on the route is left out, `hooks.discover`, row 302).
         let mut bare = handler.clone();
         if let Some(object) = bare.as_object_mut() {
             object.remove(crate::config::MARKER);
@@ -366,13 +367,12 @@ fn user_route_commands(home: &Path, user: &Path, host: Dialect, event: &str) -> 
         let ordered = switches.iter().map(|switch| {
             let mut order = vec![switch.type_key];
             order.extend(switch.command_keys);
+            order.extend(switch.kept_keys);
             order.extend([switch.timeout_key, switch.matcher_key, switch.event_key]);
-            let mut rest = bare.as_object().cloned().unwrap_or_default();
-            let mut entry: serde_json::Map<String, serde_json::Value> = order
+            let entry: serde_json::Map<String, serde_json::Value> = order
                 .iter()
-                .filter_map(|k| Some((k.to_string(), rest.shift_remove(*k)?)))
+                .filter_map(|k| Some((k.to_string(), bare.get(*k)?.clone())))
                 .collect();
-            entry.extend(rest);
             serde_json::Value::Object(entry)
         });
         std::iter::once(bare.clone()).chain(ordered).any(|entry| {
