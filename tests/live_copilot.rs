@@ -2536,6 +2536,35 @@ fn a_claude_route_copilot_runs_without_a_copilot_route() {
     c.done("synced");
 }
 
+/// Attacks row 303: hookx installed for Claude only, a trusted project Gemini guard that
+/// takes 35 s and denies; Copilot runs the Claude route, whose `timeout` of 605 s it reads
+/// (its key for a Claude handler is `timeoutSec` from `timeout`). hookx took Copilot for an
+/// agent that does not read the route's timeout and answered within Copilot's default of
+/// 30 s: the failure policy's deny at 25 s, not the guard's (an allow would have been denied
+/// too, on every call).
+fn a_slow_guard_through_the_claude_route_copilot_runs_answers_itself() {
+    let mut c = Checks::default();
+    let Some(l) = live_env("synced", |sb| {
+        let command = format!(
+            "cat >> '{}'; sleep 35; echo '{{\"decision\": \"deny\", \"reason\": \"slow-guard-says-no\"}}'",
+            sb.root.join("guard.log").display()
+        );
+        let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command, "timeout": 120000}]}]}});
+        sb.write("project/.gemini/settings.json", &rule.to_string());
+        hookx(sb, &["trust", "--yes"]);
+        hookx(sb, &["install", "--host", "claude"]);
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let result = l.tool_result("synced", "synced-call");
+    c.that(
+        result.contains("slow-guard-says-no"),
+        format!("the guard's own deny reaches the model: {result}"),
+    );
+    c.done("synced");
+}
+
 /// Attacks row 300: hookx installed for Claude and Copilot in the project, a trusted project
 /// Gemini guard only hookx runs; Copilot started with `COPILOT_HOME` naming another folder, and
 /// hookx's Copilot route turned off in Copilot's menu (its key in `$COPILOT_HOME/settings.json`,
@@ -3430,6 +3459,7 @@ fn main() -> std::process::ExitCode {
             a_user_route_copilot_has_turned_off,
             a_claude_route_copilot_runs_without_a_copilot_route,
             a_guard_left_to_hookx_runs_once_with_copilot_home_elsewhere,
+            a_slow_guard_through_the_claude_route_copilot_runs_answers_itself,
             a_copilot_route_turned_off_below_copilot_home_leaves_the_guard_to_the_claude_route,
         ],
     )
