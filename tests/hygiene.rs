@@ -558,3 +558,38 @@ fn the_copilot_route_runs_no_handler_copilot_runs_itself_below_copilot_home() {
         "Copilot reads no list below COPILOT_HOME and runs the guard itself"
     );
 }
+
+/// Attacks row 304: hookx installed for VS Code and Claude in the project, none for Copilot.
+/// Copilot runs both routes (`.github/hooks/hookx-vscode.json` it reads as its own), and each
+/// ran the rules for it: twice per call. The Claude route leaves the call to the VS Code route,
+/// unless the user turned that one off in Copilot's menu (its key as Copilot gives a
+/// PascalCase entry: `preToolUse`, then `type, bash, powershell, timeoutSec, _vsCodeCompat`).
+#[test]
+fn the_claude_route_run_by_copilot_leaves_the_call_to_the_vscode_route_beside_copilots() {
+    let dir = project_with_trusted_deny();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    for host in ["vscode", "claude"] {
+        let installed = ran(hookx(dir.path()).args(["install", "--host", host, "--hookx", bin]));
+        assert_eq!(installed.code, Some(0), "{installed:?}");
+    }
+    let aside = ran_copilot_claude_route(dir.path());
+    assert_eq!(
+        (aside.code, aside.stdout.as_str()),
+        (Some(0), ""),
+        "{aside:?}"
+    );
+    let file = dir.path().join(".github/hooks/hookx-vscode.json");
+    let route: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let entry = &route["hooks"]["PreToolUse"][0];
+    let keyed = serde_json::json!({"type": "command", "bash": entry["command"],
+        "powershell": entry["command"], "timeoutSec": entry["timeout"],
+        "_vsCodeCompat": "PreToolUse"});
+    let key = hookx::hash::sha256_hex(format!("preToolUse\0{keyed}").as_bytes());
+    let home = dir.path().parent().unwrap().join("home");
+    write(
+        &home,
+        ".copilot/settings.json",
+        &format!(r#"{{"disabledHooks": ["{key}"]}}"#),
+    );
+    assert_claude_deny(&ran_copilot_claude_route(dir.path()), "trusted deny");
+}

@@ -2565,6 +2565,51 @@ fn a_slow_guard_through_the_claude_route_copilot_runs_answers_itself() {
     c.done("synced");
 }
 
+/// Attacks row 304: hookx installed for VS Code and Claude in the project (a team on both), none
+/// for Copilot, a trusted project Gemini guard only hookx runs. Copilot reads both routes'
+/// files (`.github/hooks/hookx-vscode.json`, `.claude/settings.json`) and, with no route of
+/// its own there, each ran for it (rows 263, 269): the guard ran twice per call.
+/// The VS Code route turned off in Copilot's menu (its key, as Copilot gives a PascalCase entry
+/// of `.github/hooks`, in `disabledHooks`): the Claude route then runs the guard.
+fn the_vscode_and_claude_routes_copilot_runs_run_each_rule_once() {
+    let mut c = Checks::default();
+    for off in [false, true] {
+        let Some(l) = live_env("synced", |sb| {
+            let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
+            let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
+            sb.write("project/.gemini/settings.json", &rule.to_string());
+            hookx(sb, &["trust", "--yes"]);
+            for host in ["vscode", "claude"] {
+                hookx(sb, &["install", "--host", host]);
+            }
+            if off {
+                let file = sb.project.join(".github/hooks/hookx-vscode.json");
+                let route: Value =
+                    serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+                let entry = &route["hooks"]["PreToolUse"][0];
+                let keyed = json!({"type": "command", "bash": entry["command"],
+                    "powershell": entry["command"], "timeoutSec": entry["timeout"],
+                    "_vsCodeCompat": "PreToolUse"});
+                let key = hookx::hash::sha256_hex(format!("preToolUse\0{keyed}").as_bytes());
+                let listed = format!(r#"{{"disabledHooks": ["{key}"]}}"#);
+                sb.write("home/.copilot/settings.json", &listed);
+            }
+            routed_env(sb)
+        }) else {
+            return;
+        };
+        let (ran, payloads) = guard_log(&l.sb.root);
+        c.that(
+            payloads.len() == 1,
+            format!(
+                "VS Code route off {off}: the guard ran {} times for one call: {ran:?}",
+                payloads.len()
+            ),
+        );
+    }
+    c.done("synced");
+}
+
 /// Attacks row 300: hookx installed for Claude and Copilot in the project, a trusted project
 /// Gemini guard only hookx runs; Copilot started with `COPILOT_HOME` naming another folder, and
 /// hookx's Copilot route turned off in Copilot's menu (its key in `$COPILOT_HOME/settings.json`,
@@ -3459,6 +3504,7 @@ fn main() -> std::process::ExitCode {
             a_user_route_copilot_has_turned_off,
             a_claude_route_copilot_runs_without_a_copilot_route,
             a_guard_left_to_hookx_runs_once_with_copilot_home_elsewhere,
+            the_vscode_and_claude_routes_copilot_runs_run_each_rule_once,
             a_slow_guard_through_the_claude_route_copilot_runs_answers_itself,
             a_copilot_route_turned_off_below_copilot_home_leaves_the_guard_to_the_claude_route,
         ],

@@ -924,6 +924,7 @@ static DISABLED_HOOKS: crate::tables::HookSwitch = crate::tables::HookSwitch {
     kept_keys: &["cwd", "env"],
     timeout_key: "timeoutSec",
     written_timeout_key: "timeout",
+    written_command_key: "command",
     matcher_key: "matcher",
     event_key: "_vsCodeCompat",
 };

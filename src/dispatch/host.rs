@@ -350,21 +350,37 @@ fn event_names<'a>(
 /// hookx's own for `kind` that runs: in the user's file or in the project's (attacks row 263:
 /// hookx installed for Claude only, Copilot runs the project's Claude route, and a route that
 /// stood aside for a Copilot route that was not there ran the project's guards nowhere).
+///
+/// Another host's route that install writes beside the sender's own (hookx's VS Code route in
+/// `.github/hooks`, which Copilot reads as its own) counts too, for a route that is not one
+/// (`host`): Copilot ran both it and the Claude route, each for it, and every rule twice
+/// (attacks row 304). It counts as the sender reads it, its switch and all.
 pub fn senders_route_runs(
     ctx: &crate::context::Context,
     sender: Dialect,
+    host: Dialect,
     kind: &EventKind,
 ) -> bool {
     use crate::route::InstallScope;
     // Its user file elsewhere (`COPILOT_HOME`): a route below the home is none it runs.
     let user_elsewhere = crate::route::reads_user_file_elsewhere(&ctx.home, sender);
+    let target =
+        |d: Dialect, scope: InstallScope| crate::route::target(&ctx.home, &ctx.project, d, scope);
     [InstallScope::User, InstallScope::Project]
         .iter()
         .filter(|scope| !(user_elsewhere && **scope == InstallScope::User))
         .any(|scope| {
-            let file = crate::route::target(&ctx.home, &ctx.project, sender, *scope);
-            event_names(sender, kind)
-                .any(|name| crate::route::routes_event(&ctx.home, &file, sender, name))
+            let own = target(sender, *scope);
+            let beside = |d: &Dialect| *d == sender || target(*d, *scope).parent() == own.parent();
+            Dialect::all()
+                .iter()
+                .filter(|d| **d != host && beside(d))
+                .any(|d| {
+                    let file = target(*d, *scope);
+                    event_names(sender, kind).any(|name| {
+                        crate::route::routes_event_as(&ctx.home, &file, sender, *d, name)
+                    })
+                })
         })
 }
 

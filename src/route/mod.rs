@@ -240,7 +240,19 @@ fn shorter_timeout(handler: &serde_json::Value, host: Dialect, event: &str) -> b
 /// or the user's narrows it. A project's route line counts: it answers where no user route
 /// does ([`left_to_user_route`]).
 pub fn routes_event(home: &Path, file: &Path, host: Dialect, event: &str) -> bool {
-    user_route_commands(home, file, host, event)
+    routes_event_as(home, file, host, host, event)
+}
+
+/// [`routes_event`] for a route of `host` in a file `reader` reads as its own, its switch
+/// and all (hookx's VS Code route in `.github/hooks`, which Copilot runs too: attacks row 304).
+pub fn routes_event_as(
+    home: &Path,
+    file: &Path,
+    reader: Dialect,
+    host: Dialect,
+    event: &str,
+) -> bool {
+    route_commands(home, file, reader, host, event)
         .iter()
         .any(|command| {
             route_can_run(command)
@@ -274,6 +286,18 @@ fn answering_routes(home: &Path, file: &Path, host: Dialect, event: &str) -> Vec
 /// The command lines of the user's routes for `event` in the user's file `user` (for a host of
 /// hook scripts, the line of the event's script, when the script itself may be executed).
 fn user_route_commands(home: &Path, user: &Path, host: Dialect, event: &str) -> Vec<String> {
+    route_commands(home, user, host, host, event)
+}
+
+/// [`user_route_commands`] of the routes of `route_host` in a file `host` reads as its own
+/// (its events, matchers, timeouts and switches are `host`'s).
+fn route_commands(
+    home: &Path,
+    user: &Path,
+    host: Dialect,
+    route_host: Dialect,
+    event: &str,
+) -> Vec<String> {
     // A host of hook scripts: the user's route is the script named after the event.
     if host.config().scripts.is_some() {
         let script = user.join(event);
@@ -373,14 +397,41 @@ fn user_route_commands(home: &Path, user: &Path, host: Dialect, event: &str) -> 
                 .iter()
                 .filter_map(|k| Some((k.to_string(), bare.get(*k)?.clone())))
                 .collect();
-            serde_json::Value::Object(entry)
+            (event.to_string(), serde_json::Value::Object(entry))
         });
-        std::iter::once(bare.clone()).chain(ordered).any(|entry| {
-            let key = crate::hash::sha256_hex(format!("{event}\0{entry}").as_bytes());
-            switched.iter().any(|text| text.contains(&key))
-        })
+        // An entry in the other form the host reads in its own files (PascalCase, as hookx's
+        // VS Code route in `.github/hooks`): keyed as that handler in the foreign file, under
+        // the host's own name of the event (`hooks.discover`, 1.0.102, attacks row 304).
+        let foreign = switches.iter().filter_map(|switch| {
+            let (.., own, _) = switch
+                .events
+                .iter()
+                .find(|(_, written, ..)| *written == event)?;
+            let command = bare.get(switch.written_command_key)?.clone();
+            let mut entry = serde_json::Map::new();
+            let kind = bare.get(switch.type_key).cloned();
+            entry.insert(
+                switch.type_key.into(),
+                kind.unwrap_or_else(|| switch.command_type.into()),
+            );
+            for key in switch.command_keys {
+                entry.insert(key.to_string(), command.clone());
+            }
+            if let Some(timeout) = bare.get(switch.written_timeout_key) {
+                entry.insert(switch.timeout_key.into(), timeout.clone());
+            }
+            entry.insert(switch.event_key.into(), event.into());
+            Some((own.to_string(), serde_json::Value::Object(entry)))
+        });
+        std::iter::once((event.to_string(), bare.clone()))
+            .chain(ordered)
+            .chain(foreign)
+            .any(|(event, entry)| {
+                let key = crate::hash::sha256_hex(format!("{event}\0{entry}").as_bytes());
+                switched.iter().any(|text| text.contains(&key))
+            })
     };
-    find_any_routes(&entries, host)
+    find_any_routes(&entries, route_host)
         .into_iter()
         .filter(|&(i, _)| entries.get(i).is_some_and(every_call))
         .filter_map(|(i, j)| match j {
@@ -388,6 +439,6 @@ fn user_route_commands(home: &Path, user: &Path, host: Dialect, event: &str) -> 
             None => entries.get(i),
         })
         .filter(|handler| answers_every_call(handler, host, event))
-        .filter_map(|handler| route_line(handler, host).filter(|l| !turned_off(handler, l)))
+        .filter_map(|handler| route_line(handler, route_host).filter(|l| !turned_off(handler, l)))
         .collect()
 }

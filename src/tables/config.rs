@@ -765,6 +765,8 @@ pub struct HookSwitch {
     pub timeout_key: &'static str,
     /// The timeout's key in the files the host reads (`timeout`).
     pub written_timeout_key: &'static str,
+    /// The command's key there (`command`), which the key gives under each command key.
+    pub written_command_key: &'static str,
     pub matcher_key: &'static str,
     pub event_key: &'static str,
 }
