@@ -2366,3 +2366,27 @@ fn a_project_route_does_not_leave_an_event_to_a_commented_user_route_copilot_has
         "listed as Copilot keys it: the project route runs the guard"
     );
 }
+
+/// Attacks row 305: the user turns hookx's Gemini user route off with Gemini's own `/hooks
+/// disable <name>`, which writes the name into the *workspace's* `.gemini/settings.json` when
+/// the session has one (Gemini CLI 0.61.0, `hookSettings.ts` `disableHook`, bundle read), and
+/// Gemini joins the lists of every scope. The project route must not leave the event to the
+/// route that list turns off (it read the user's file's list only).
+#[test]
+fn a_project_route_does_not_leave_an_event_to_a_user_route_the_workspace_list_turns_off() {
+    let (p, log) = routed_in_both_scopes("gemini", "Bash");
+    let fire = || fire_project_route(&p, &log, "gemini", "run_shell_command", None);
+    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    let user = p.home.join(".gemini/settings.json");
+    let route: Value = serde_json::from_str(&std::fs::read_to_string(&user).unwrap()).unwrap();
+    let line = route["hooks"]["BeforeTool"][0]["hooks"][0]["command"].clone();
+    assert!(line.is_string(), "{route}");
+    // Gemini's `/hooks disable` writes the workspace's file, made if need be.
+    let disabled = json!({"hooksConfig": {"disabled": [line]}});
+    common::write(&p.project, ".gemini/settings.json", &disabled.to_string());
+    assert_eq!(
+        fire(),
+        1,
+        "Gemini runs no handler the workspace's list turns off: the project route dispatches"
+    );
+}

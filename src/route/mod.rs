@@ -89,8 +89,35 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
     if reads_user_file_elsewhere(home, host) {
         return false;
     }
-    let routes = answering_routes(home, &user, host, event);
+    // The agent joins the lists of handlers turned off of every scope, and Gemini's own `/hooks
+    // disable` writes the workspace's, the project's file beside this route (attacks row 305):
+    // a route turned off there is none the agent runs in this project.
+    let project_file = Path::new(host.config().install_project)
+        .file_name()
+        .map(|name| hook_dir.join(name));
+    let listed = project_file
+        .and_then(|file| crate::read::text(&file, crate::read::MAX_FILE_BYTES).ok())
+        .map(|text| disabled_labels(host, &text))
+        .unwrap_or_default();
+    let routes = answering_routes(home, &user, host, event, &listed);
     !routes.is_empty() && reviewed(home, &user, host, &routes) && !refused_whole(&user, host)
+}
+
+/// The labels `host`'s own list of handlers turned off names in a file of its (`text`):
+/// Gemini's `hooksConfig.disabled`, by `name`, else command (attacks row 228).
+fn disabled_labels(host: Dialect, text: &str) -> Vec<String> {
+    host.def()
+        .disabled_handlers
+        .as_ref()
+        .and_then(|list| {
+            let value: serde_json::Value = serde_json::from_str(text).ok()?;
+            Some(
+                list.labels(value.as_object()?)
+                    .map(str::to_string)
+                    .collect(),
+            )
+        })
+        .unwrap_or_default()
 }
 
 /// Whether `host`'s folder variable (`CODEX_HOME`, `CLINE_DIR`, `COPILOT_HOME`) names another
@@ -252,7 +279,7 @@ pub fn routes_event_as(
     host: Dialect,
     event: &str,
 ) -> bool {
-    route_commands(home, file, reader, host, event)
+    route_commands(home, file, reader, host, event, &[])
         .iter()
         .any(|command| {
             route_can_run(command)
@@ -264,7 +291,7 @@ pub fn routes_event_as(
 /// Whether the host's file `file` (what [`target`] names below `home`) holds a route for
 /// `event` that answers there ([`answering_routes`]).
 pub fn has_route(home: &Path, file: &Path, host: Dialect, event: &str) -> bool {
-    !answering_routes(home, file, host, event).is_empty()
+    !answering_routes(home, file, host, event, &[]).is_empty()
 }
 
 /// The user's routes for `event` in `file` below `home` that answer for that home: their
@@ -273,8 +300,15 @@ pub fn has_route(home: &Path, file: &Path, host: Dialect, event: &str) -> bool {
 /// none of this home's trust, and every guard is skipped there as untrusted (attacks row 222).
 /// A project's route line copied into the user's file leaves the event to the user's route,
 /// itself among them (attacks row 237): it is none.
-fn answering_routes(home: &Path, file: &Path, host: Dialect, event: &str) -> Vec<String> {
-    user_route_commands(home, file, host, event)
+/// `also_off`: more labels of handlers the agent does not run (another scope's list).
+fn answering_routes(
+    home: &Path,
+    file: &Path,
+    host: Dialect,
+    event: &str,
+    also_off: &[String],
+) -> Vec<String> {
+    route_commands(home, file, host, host, event, also_off)
         .into_iter()
         .filter(|command| route_can_run(command) && !route_is_projects(command))
         .filter(|command| {
@@ -283,20 +317,16 @@ fn answering_routes(home: &Path, file: &Path, host: Dialect, event: &str) -> Vec
         .collect()
 }
 
-/// The command lines of the user's routes for `event` in the user's file `user` (for a host of
+/// The command lines of the routes of `route_host` for `event` in the file `user` that `host`
+/// reads as its own (its events, matchers, timeouts and switches are `host`'s; for a host of
 /// hook scripts, the line of the event's script, when the script itself may be executed).
-fn user_route_commands(home: &Path, user: &Path, host: Dialect, event: &str) -> Vec<String> {
-    route_commands(home, user, host, host, event)
-}
-
-/// [`user_route_commands`] of the routes of `route_host` in a file `host` reads as its own
-/// (its events, matchers, timeouts and switches are `host`'s).
 fn route_commands(
     home: &Path,
     user: &Path,
     host: Dialect,
     route_host: Dialect,
     event: &str,
+    also_off: &[String],
 ) -> Vec<String> {
     // A host of hook scripts: the user's route is the script named after the event.
     if host.config().scripts.is_some() {
@@ -338,19 +368,8 @@ fn route_commands(
     };
     // A route the user's own list turns off (Gemini's `hooksConfig.disabled`, by `name`, else
     // command: attacks row 228) is none the agent runs.
-    let disabled: Vec<String> = host
-        .def()
-        .disabled_handlers
-        .as_ref()
-        .and_then(|list| {
-            let value: serde_json::Value = serde_json::from_str(&text).ok()?;
-            Some(
-                list.labels(value.as_object()?)
-                    .map(str::to_string)
-                    .collect(),
-            )
-        })
-        .unwrap_or_default();
+    let mut disabled = disabled_labels(host, &text);
+    disabled.extend_from_slice(also_off);
     // Copilot's list of handler keys it does not run (`disabledHooks`), where the user turned
     // the route off in Copilot itself (live, 1.0.102: its key is `EVENT\0` and the entry's
     // compact JSON without hookx's marker; attacks row 236). The key anywhere in the file
