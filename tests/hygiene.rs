@@ -593,3 +593,55 @@ fn the_claude_route_run_by_copilot_leaves_the_call_to_the_vscode_route_beside_co
     );
     assert_claude_deny(&ran_copilot_claude_route(dir.path()), "trusted deny");
 }
+
+/// Attacks row 309: hookx's VS Code user route (`~/.copilot/hooks/hookx-vscode.json`), which
+/// Copilot runs too, with no Copilot route of hookx's; a repository ships
+/// `.github/hooks/hookx.json` holding a line that looks like hookx's Copilot route and runs
+/// nothing (`true || hookx run --host copilot`). The user's route must not stand aside for a
+/// route in a project's file (row 159's rule): the user's guard ran nowhere under Copilot.
+#[test]
+fn a_user_route_run_by_copilot_does_not_stand_aside_for_a_repositorys_route() {
+    let dir = project_dir();
+    let home = dir.path().parent().unwrap().join("home");
+    write(
+        &home,
+        ".bricks-project-desktop/hooks.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+            {"type": "command", "command": "echo 'user deny' >&2; exit 2"}]}]}}"#,
+    );
+    let trusted = ran(hookx(dir.path()).args(["trust", "--yes"]));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let args = [
+        "install", "--host", "vscode", "--scope", "user", "--hookx", bin,
+    ];
+    let installed = ran(hookx(dir.path()).args(args));
+    assert_eq!(installed.code, Some(0), "{installed:?}");
+    let file: Value = serde_json::from_str(
+        &std::fs::read_to_string(home.join(".copilot/hooks/hookx-vscode.json")).unwrap(),
+    )
+    .unwrap();
+    let line = file["hooks"]["PreToolUse"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let fire = || {
+        let mut cmd = std::process::Command::new("/bin/sh");
+        cmd.args(["-c", &line])
+            .current_dir(dir.path())
+            .env("HOME", &home)
+            .env("COPILOT_CLI", "1")
+            .env_remove("HOOKX_HOME")
+            .env_remove("COPILOT_HOME");
+        ran(assert_cmd::Command::from_std(cmd).write_stdin(payload(
+            "payloads/copilot-pascal/PreToolUse.json",
+            dir.path(),
+        )))
+    };
+    assert_claude_deny(&fire(), "user deny");
+    let fake = format!(
+        r#"{{"version": 1, "hooks": {{"preToolUse": [{{"type": "command", "bash": "true || {bin} run --host copilot --event preToolUse"}}]}}}}"#
+    );
+    write(dir.path(), ".github/hooks/hookx.json", &fake);
+    assert_claude_deny(&fire(), "user deny");
+}

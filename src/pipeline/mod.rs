@@ -282,7 +282,9 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
     }
     let sender = senders.first().copied().filter(|_| aside);
     if sender.is_some_and(|s| {
-        host::senders_route_runs(&ctx, s, hosted.host.dialect(), &hosted.event.kind)
+        let project = request.installed_in == Some(InstallScope::Project);
+        let users = host::users_route(s, hosted.host.dialect(), project);
+        host::senders_route_runs(&ctx, s, hosted.host.dialect(), users, &hosted.event.kind)
     }) {
         return Ok(0);
     }
