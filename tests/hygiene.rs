@@ -645,3 +645,49 @@ fn a_user_route_run_by_copilot_does_not_stand_aside_for_a_repositorys_route() {
     write(dir.path(), ".github/hooks/hookx.json", &fake);
     assert_claude_deny(&fire(), "user deny");
 }
+
+/// Attacks row 310: hookx's VS Code user route (`~/.copilot/hooks/hookx-vscode.json`) and the
+/// team's Copilot project route: Copilot runs both, the first for itself (row 269). The
+/// project route left nothing to it (it looked for Copilot's own user route only), so every
+/// rule ran twice per call; it leaves the call to the user's route beside Copilot's.
+#[test]
+fn the_copilot_project_route_leaves_the_call_to_the_vscode_user_route_beside_copilots() {
+    let dir = project_with_trusted_deny();
+    let home = dir.path().parent().unwrap().join("home");
+    write(
+        &home,
+        ".bricks-project-desktop/hooks.json",
+        r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#,
+    );
+    let trusted = ran(hookx(dir.path()).args(["trust", "--yes"]));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    for scope in ["user", "project"] {
+        let host = if scope == "user" { "vscode" } else { "copilot" };
+        let args = ["install", "--host", host, "--scope", scope, "--hookx", bin];
+        let installed = ran(hookx(dir.path()).args(args));
+        assert_eq!(installed.code, Some(0), "{installed:?}");
+    }
+    let project_route = || {
+        ran(hookx(dir.path())
+            .args([
+                "run",
+                "--host",
+                "copilot",
+                "--event",
+                "preToolUse",
+                "--home",
+            ])
+            .arg(&home)
+            .env("COPILOT_CLI", "1")
+            .env("COPILOT_HOOK_DIR", dir.path().join(".github/hooks"))
+            .env_remove("COPILOT_HOME")
+            .write_stdin(payload("payloads/copilot/preToolUse.json", dir.path())))
+    };
+    let left = project_route();
+    assert_eq!((left.code, left.stdout.as_str()), (Some(0), ""), "{left:?}");
+    // Without the user's route, the project route answers.
+    std::fs::remove_file(home.join(".copilot/hooks/hookx-vscode.json")).unwrap();
+    let answered = project_route();
+    assert!(answered.stdout.contains("deny"), "{answered:?}");
+}

@@ -2649,6 +2649,35 @@ fn a_users_route_copilot_runs_does_not_stand_aside_for_a_repositorys_route() {
     c.done("synced");
 }
 
+/// Attacks row 310: hookx's VS Code user route (`~/.copilot/hooks/hookx-vscode.json`) and the
+/// team's Copilot project route, a trusted Gemini guard of the user's: Copilot runs both, and
+/// the project route left nothing to the user's route beside Copilot's own: twice per call.
+fn the_copilot_project_route_and_the_vscode_user_route_run_each_rule_once() {
+    let mut c = Checks::default();
+    let Some(l) = live_env("synced", |sb| {
+        let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
+        let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
+        sb.write("home/.gemini/settings.json", &rule.to_string());
+        let team = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "true"}]}]}});
+        sb.write("project/.gemini/settings.json", &team.to_string());
+        hookx(sb, &["trust", "--yes"]);
+        hookx(sb, &["install", "--host", "vscode", "--scope", "user"]);
+        hookx(sb, &["install", "--host", "copilot", "--scope", "project"]);
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let (ran, payloads) = guard_log(&l.sb.root);
+    c.that(
+        payloads.len() == 1,
+        format!(
+            "the guard ran {} times for one call: {ran:?}",
+            payloads.len()
+        ),
+    );
+    c.done("synced");
+}
+
 /// Attacks row 300: hookx installed for Claude and Copilot in the project, a trusted project
 /// Gemini guard only hookx runs; Copilot started with `COPILOT_HOME` naming another folder, and
 /// hookx's Copilot route turned off in Copilot's menu (its key in `$COPILOT_HOME/settings.json`,
@@ -3543,6 +3572,7 @@ fn main() -> std::process::ExitCode {
             a_user_route_copilot_has_turned_off,
             a_claude_route_copilot_runs_without_a_copilot_route,
             a_guard_left_to_hookx_runs_once_with_copilot_home_elsewhere,
+            the_copilot_project_route_and_the_vscode_user_route_run_each_rule_once,
             a_users_route_copilot_runs_does_not_stand_aside_for_a_repositorys_route,
             the_vscode_and_claude_routes_copilot_runs_run_each_rule_once,
             a_slow_guard_through_the_claude_route_copilot_runs_answers_itself,

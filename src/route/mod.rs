@@ -100,7 +100,45 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
         .map(|text| disabled_labels(host, &text))
         .unwrap_or_default();
     let routes = answering_routes(home, &user, host, event, &listed);
-    !routes.is_empty() && reviewed(home, &user, host, &routes) && !refused_whole(&user, host)
+    if !routes.is_empty() && reviewed(home, &user, host, &routes) && !refused_whole(&user, host) {
+        return true;
+    }
+    // Another host's user route that install writes beside this host's user file, which this
+    // host runs as its own (hookx's VS Code user route in `~/.copilot/hooks`, which Copilot
+    // runs, for itself: attacks row 310): a route of the user's, so the call is left to it.
+    let names = event_names_of(host, event);
+    Dialect::all()
+        .iter()
+        .filter(|d| **d != host)
+        .map(|d| (*d, home.join(d.config().install_user)))
+        .filter(|(_, file)| file.parent() == Some(user_dir))
+        .any(|(d, file)| {
+            names.iter().any(|name| {
+                route_commands(home, &file, host, d, name, &listed)
+                    .iter()
+                    .any(|c| route_can_run(c) && !route_is_projects(c) && reads_home(c, home))
+            })
+        })
+}
+
+/// Every name `host` gives the event it calls `event` (Copilot's `preToolUse` and
+/// `PreToolUse`).
+fn event_names_of(host: Dialect, event: &str) -> Vec<&'static str> {
+    let tables = || host.flavors().flat_map(|f| f.tables().events.iter());
+    let Some((kind, _)) = tables().find(|(_, name)| *name == event) else {
+        return Vec::new();
+    };
+    let mut names: Vec<&'static str> = tables()
+        .filter(|(k, _)| k == kind)
+        .map(|(_, name)| *name)
+        .collect();
+    names.dedup();
+    names
+}
+
+/// Whether the routing command `command` reads `home` (names none, or the same folder).
+fn reads_home(command: &str, home: &Path) -> bool {
+    route_home(command).is_none_or(|h| crate::context::same_place(Path::new(&h), home))
 }
 
 /// The labels `host`'s own list of handlers turned off names in a file of its (`text`):
