@@ -57,6 +57,17 @@ env=dict(os.environ,HOME=h,HOOKX_HOME=h)
 subprocess.run([bins["after"],"convert",".claude/settings.json","--to","gemini,codex","--write","--hookx","hookx"],cwd=d,env=env,capture_output=True)
 subprocess.run([bins["after"],"trust","--yes"],cwd=d,env=env,capture_output=True)
 cases.append(("run --host claude, 200 Bash guards converted to Gemini and Codex (600 copies)",(d,h)))
+# the user's route in a ~/.claude/settings.json of 5 KB (permissions, env, the routes install
+# writes on nine events): `run` reads the timeout of its own entry (attacks row 223)
+d,h=project("routed",[(".bricks/hooks.json",bricks(1))],bins["after"])
+route=lambda e: {"matcher":"*","hooks":[{"type":"command","command":f"hookx run --host claude --event {e} --home {h}","timeout":605,"hookx":{"created":"entry"}}]}
+user={"model":"opus","env":{"DISABLE_TELEMETRY":"1"},
+      "permissions":{"allow":[f"Bash(git {c}:*)" for c in ["status","diff","log","add","commit","push","pull","fetch","checkout","branch","stash","show","rebase","merge"]]+[f"Bash(npm run {c}:*)" for c in ["test","build","lint","dev","start"]]+["Read(~/**)","WebFetch(domain:github.com)"],"deny":["Bash(rm -rf /:*)","Read(./.env)"]},
+      "statusLine":{"type":"command","command":"~/.claude/statusline.sh"},
+      "hooks":{e:[route(e)] for e in ["PreToolUse","PostToolUse","UserPromptSubmit","Stop","SubagentStop","SessionStart","SessionEnd","Notification","PreCompact"]}}
+user["hooks"]["PreToolUse"].append({"matcher":"Bash","hooks":[{"type":"command","command":"~/.claude/hooks/guard.sh"}]})
+os.makedirs(f"{h}/.claude"); open(f"{h}/.claude/settings.json","w").write(json.dumps(user,indent=2))
+cases.append(("run --host claude, 1 rule, the user's route in a 5 KB ~/.claude/settings.json",(d,h)))
 short=[os.path.basename(n) for n in names]
 print("| case | "+" | ".join(short)+" | "+" | ".join(f"{short[-1]} / {n}" for n in short[:-1])+" |")
 print("|---"*(2*len(names))+"|")

@@ -241,6 +241,72 @@ pub fn store(
     }
 }
 
+/// One small fact `hookx run` found out from a file, kept under the file's identity so that
+/// the next event need not read and parse the file for it again ([`recall`], [`remember`]):
+/// the timeout of a route's entry ([`crate::route::written_timeout_ms`]).
+#[derive(Serialize, Deserialize)]
+struct Fact<T> {
+    key: String,
+    identity: FileId,
+    value: T,
+}
+
+fn fact_key(what: &str) -> String {
+    format!("hookx {} fact {FORMAT}\0{what}", env!("CARGO_PKG_VERSION"))
+}
+
+/// Where the fact keyed `key` is kept: among the cache's entries (evicted with them), named by
+/// a 64-bit hash, cheaper than [`entry_path`]'s SHA-256 on the path of every event. A name
+/// two keys share is a miss: the entry holds its whole key.
+fn fact_path(home: &Path, key: &str) -> PathBuf {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    key.hash(&mut hasher);
+    home.join(".hookx")
+        .join("cache")
+        .join(format!("{:016x}.json", hasher.finish()))
+}
+
+/// The fact remembered as `what` of the file whose metadata (taken now) is `meta`, if the
+/// file is unchanged since.
+pub fn recall<T: serde::de::DeserializeOwned>(
+    home: &Path,
+    what: &str,
+    meta: &Metadata,
+) -> Option<T> {
+    let key = fact_key(what);
+    let text = crate::read::text(&fact_path(home, &key), 4096).ok()?;
+    let fact: Fact<T> = serde_json::from_str(&text).ok()?;
+    (fact.key == key && Some(&fact.identity) == FileId::of(meta).as_ref()).then_some(fact.value)
+}
+
+/// Remembers `value` as `what` of `path`, whose metadata from before it was read is `before`:
+/// only if the file has not changed since and has settled ([`FileId::settled`]). Best effort.
+pub fn remember<T: Serialize>(home: &Path, what: &str, path: &Path, before: &Metadata, value: T) {
+    let Some(identity) = FileId::of(before) else {
+        return;
+    };
+    let after = std::fs::metadata(path).ok();
+    if after.and_then(|m| FileId::of(&m)).as_ref() != Some(&identity) || !identity.settled() {
+        return;
+    }
+    let key = fact_key(what);
+    let file = fact_path(home, &key);
+    let Ok(text) = serde_json::to_string(&Fact {
+        key,
+        identity,
+        value,
+    }) else {
+        return;
+    };
+    if let Some(dir) = file.parent()
+        && std::fs::create_dir_all(dir).is_ok()
+        && write_entry(dir, &file, &text).is_ok()
+    {
+        evict(dir);
+    }
+}
+
 /// A temporary file renamed into place: readers see a whole entry or none. Not synced: after
 /// a crash an entry may be empty or missing, which is a miss, and an event does not wait for
 /// the disk.

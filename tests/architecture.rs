@@ -116,7 +116,10 @@ fn owned() -> Owned {
         }
         if let Some(t) = &def.folder_trust {
             match t.record {
-                TrustRecord::List { file, key } => o.within.extend([file, key]),
+                TrustRecord::List { file, keys } => {
+                    o.within.push(file);
+                    o.within.extend(keys);
+                }
                 TrustRecord::Levels {
                     file,
                     trust_folder,

@@ -86,6 +86,37 @@ fn under_copilot_a_hanging_claude_handler_before_a_deny_still_denies_in_time() {
     assert!(!s.denied.exists(), "a handler after the deny ran");
 }
 
+/// The user shortened hookx's route in `~/.claude/settings.json` to `"timeout": 5` ("no hook
+/// should hang for ten minutes"): Claude kills the route there and goes on without its answer,
+/// and the call runs. hookx answers within the route's own timeout, not the 605 s install
+/// wrote: a handler that hangs on a tool call is answered by the failure policy (a deny), not
+/// lost to the kill (attacks row 223). Under the host's real limit (the test's shorter one
+/// would hide it): before the fix hookx waited out the table's 600 s, past the test's bound.
+#[test]
+fn a_route_the_user_shortened_is_answered_within_its_own_timeout() {
+    let s = Setup::new();
+    let rules = json!({"hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": hang(&s.release, &s.marker), "timeout": 300_000},
+    ]}]}});
+    let file = common::write(&s.home, ".gemini/settings.json", &rules.to_string());
+    s.trust(&file);
+    s.hookx(&["install", "--host", "claude", "--scope", "user"])
+        .assert()
+        .success();
+    let settings = s.home.join(".claude/settings.json");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    assert!(text.contains("\"timeout\": 605"), "{text}");
+    std::fs::write(
+        &settings,
+        text.replace("\"timeout\": 605", "\"timeout\": 5"),
+    )
+    .unwrap();
+    let (decision, ran) = s.fire_unhurried(dialect("claude")).unwrap();
+    assert_eq!(decision, Decision::Deny, "{ran:?}");
+    assert!(ran.stdout.contains("did not answer within"), "{ran:?}");
+    assert!(!s.marker.exists(), "hookx waited for the hanging handler");
+}
+
 /// A handler that starts a long sleep in the background, writes its pid to `pid_file` and
 /// waits for it.
 fn sleeper(pid_file: &Path) -> String {

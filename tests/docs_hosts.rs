@@ -642,7 +642,7 @@ fn the_copilot_route_run_by_vscode_answers_within_vscodes_limit() {
     .to_string();
     let secs = |payload: &str, host: &str, event: &str| {
         let hosted = decode(payload.as_bytes(), Dialect::named(host), Some(event), None).unwrap();
-        let limit = route_limit(hosted.host, hosted.read_as);
+        let limit = route_limit(hosted.host, hosted.read_as, None);
         budget(hosted.host, &hosted.event.kind, limit)
             .map(|b| b.as_secs())
             .unwrap()

@@ -453,6 +453,94 @@ fn repo_hooks_in_an_untrusted_folder_do_not_run_in_prompt_mode() {
     );
 }
 
+/// Attacks row 324: Copilot CLI 1.0.102 rewrites `~/.copilot/config.json` itself on every
+/// run (sealed, by hand): two comment lines first and the list renamed `trustedFolders`, the
+/// text below as it wrote it. It reads that file back as trusting the folder (its repo hook
+/// ran; with `{}` it did not). hookx read only `trusted_folders` with a strict parser: doctor
+/// said the project's hooks never run, and, worse, that the user's guard fires under Copilot
+/// where the project's `disableAllHooks` turns it off.
+#[test]
+fn copilots_own_rewrite_of_its_folder_record_still_trusts_the_folder() {
+    let w = World::new();
+    let rewritten = |folder: &str| {
+        format!(
+            "// User settings belong in settings.json.\n// This file is managed automatically.\n{{\n  \"trustedFolders\": [\n    {}\n  ],\n  \"firstLaunchAt\": \"2026-03-11T00:00:00.000Z\"\n}}",
+            json!(folder)
+        )
+    };
+    w.write_json(
+        "project/.github/hooks/hooks.json",
+        json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./deny.sh"}]}}),
+    );
+    let config = w.home().join(".copilot/config.json");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(&config, rewritten(w.project().to_str().unwrap())).unwrap();
+    let (_, report) = w.doctor(Some("copilot"));
+    let l = loading(&report, ".github/hooks/hooks.json", "copilot");
+    assert_eq!(l["status"], "fires", "{:?}", findings(l));
+
+    w.write_json(
+        "home/.claude/settings.json",
+        claude_hooks(&[("PreToolUse", Some("Bash"), command("./guard.sh"))]),
+    );
+    let guard = w.home().join(".claude/settings.json");
+    assert!(
+        w.hookx(&["trust", guard.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let install = w.hookx(&["install", "--host", "copilot", "--scope", "user"]);
+    assert!(install.status.success(), "{install:?}");
+    w.write_json(
+        "project/.github/copilot/settings.json",
+        json!({"disableAllHooks": true}),
+    );
+    let (_, report) = w.doctor(Some("copilot"));
+    assert_eq!(
+        verdict(&report, "~/.claude/settings.json", "PreToolUse", "copilot")["status"],
+        "blocked",
+        "the project's disableAllHooks turns the user's guard off in a folder Copilot trusts"
+    );
+}
+
+/// Attacks row 332: the user turned hookx's Gemini route off in Gemini's own list
+/// (`hooksConfig.disabled`, by its command; Gemini runs no handler named there, gemini-facts):
+/// Gemini never calls hookx for that event, and doctor said the guard routed through it fires.
+#[test]
+fn a_route_the_user_turned_off_in_gemini_is_said_off() {
+    let w = World::new();
+    w.write_json(
+        "home/.claude/settings.json",
+        claude_hooks(&[("PreToolUse", Some("Bash"), command("./guard.sh"))]),
+    );
+    let guard = w.home().join(".claude/settings.json");
+    assert!(
+        w.hookx(&["trust", guard.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let install = w.hookx(&["install", "--host", "gemini", "--scope", "user"]);
+    assert!(install.status.success(), "{install:?}");
+    let (_, report) = w.doctor(Some("gemini"));
+    assert_eq!(
+        verdict(&report, "~/.claude/settings.json", "PreToolUse", "gemini")["status"],
+        "fires"
+    );
+    let settings = w.home().join(".gemini/settings.json");
+    let mut value: Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    let line = value["hooks"]["BeforeTool"][0]["hooks"][0]["command"].clone();
+    value["hooksConfig"] = json!({"disabled": [line]});
+    std::fs::write(&settings, value.to_string()).unwrap();
+    let (_, report) = w.doctor(Some("gemini"));
+    let v = verdict(&report, "~/.claude/settings.json", "PreToolUse", "gemini");
+    assert_eq!(v["status"], "blocked", "{v:#}");
+    assert!(
+        has(v, "hooksConfig.disabled", Some("hooksConfig.disabled")),
+        "{v:#}"
+    );
+}
+
 /// A repository's `"disableAllHooks": true` turns off every hook Copilot runs in a trusted
 /// folder, the user's own and hookx's user route too (run 1.0.102, `tests/live_copilot.rs`
 /// `a_repo_kill_switch_turns_off_the_users_hooks_too`): the user's trusted guard, run through
@@ -1359,6 +1447,40 @@ fn a_handler_whose_timeout_outlasts_the_hosts_limit_is_a_warning_on_its_rule() {
         .find(|r| r["event"] == "Stop")
         .unwrap();
     assert!(rule["line"].as_u64().is_some(), "{rule:#}");
+}
+
+/// The user shortened hookx's route to `"timeout": 30` in `~/.claude/settings.json`: Claude
+/// kills the route at 30 s, so a guard hookx runs there with Gemini's default 60 s outlasts
+/// what hookx has (25 s), and doctor says so on the guard, naming the route's timeout and
+/// file; with the route as install wrote it (605 s), the guard fits (attacks row 223).
+#[test]
+fn a_route_the_user_shortened_is_said_on_the_guards_it_runs() {
+    let w = gemini_guard_routed_under_claude();
+    let (_, report) = w.doctor(Some("claude"));
+    let guard = verdict(&report, "~/.gemini/settings.json", "BeforeTool", "claude");
+    assert!(
+        !has(guard, "hookx has to answer", None),
+        "{:#?}",
+        findings(guard)
+    );
+    let settings = w.home().join(".claude/settings.json");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    assert!(text.contains("\"timeout\": 605"), "{text}");
+    w.write(
+        "home/.claude/settings.json",
+        &text.replace("\"timeout\": 605", "\"timeout\": 30"),
+    );
+    let (_, report) = w.doctor(Some("claude"));
+    let guard = verdict(&report, "~/.gemini/settings.json", "BeforeTool", "claude");
+    assert!(
+        has(
+            guard,
+            "handler 1: Gemini's default timeout, 60 s, longer than the 25 s hookx has to answer Claude in (the timeout of 30 s its route has in ~/.claude/settings.json, less a margin): past that, hookx answers without it and denies the call",
+            Some("\"timeout\": 25000")
+        ),
+        "{:#?}",
+        findings(guard)
+    );
 }
 
 fn file_rules<'a>(report: &'a Value, display: &str) -> Vec<&'a Value> {

@@ -715,6 +715,53 @@ fn the_last_uninstall_keeps_a_file_the_user_linked_in_since_the_install() {
     }
 }
 
+/// Attacks row 292, row 280 for the files install writes whole (OpenCode's and Kilo's plugin,
+/// Kiro's rule list): the user moved hookx's file into a dotfiles folder and linked it back.
+/// An install from elsewhere writes through the link (the link stays); the uninstall deleted
+/// the file the link names, the link left dangling. Now it leaves that file routing nothing,
+/// in a form the next install takes back as hookx's own.
+#[cfg(unix)]
+#[test]
+fn the_uninstall_keeps_a_whole_file_of_hookxs_the_user_linked_in() {
+    for (host, rel) in [
+        ("opencode", ".config/opencode/plugin/hookx.js"),
+        ("kilo", ".config/kilo/plugin/hookx.js"),
+        ("kiro", ".kiro/hooks/hookx.json"),
+    ] {
+        let p = Project::new();
+        let install = ["install", "--host", host, "--scope", "user"];
+        p.hookx(&[&install[..], &["--hookx", HOOKX]].concat())
+            .success();
+        let link = p.home.join(rel);
+        let dotfiles = p.root.join("dotfiles").join(link.file_name().unwrap());
+        std::fs::create_dir_all(dotfiles.parent().unwrap()).unwrap();
+        std::fs::rename(&link, &dotfiles).unwrap();
+        std::os::unix::fs::symlink(&dotfiles, &link).unwrap();
+        p.hookx(&[&install[..], &["--hookx", "/opt/b/hookx"]].concat())
+            .success();
+        assert!(link.is_symlink(), "{host}");
+        assert!(
+            std::fs::read_to_string(&dotfiles)
+                .unwrap()
+                .contains("/opt/b/hookx"),
+            "{host}"
+        );
+        p.hookx(&[&install[..], &["--uninstall"]].concat())
+            .success();
+        assert!(link.is_symlink(), "{host}: the link");
+        let left = std::fs::read_to_string(&dotfiles).expect("the dotfiles file");
+        assert!(!left.contains("hookx run"), "{host}: a route left: {left}");
+        // Taken back as hookx's: installed again, through the link.
+        p.hookx(&[&install[..], &["--hookx", HOOKX]].concat())
+            .success();
+        assert!(link.is_symlink(), "{host}");
+        assert!(
+            std::fs::read_to_string(&dotfiles).unwrap().contains(HOOKX),
+            "{host}"
+        );
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn a_new_file_gets_the_umask_mode_and_an_old_one_keeps_its_own() {
@@ -832,6 +879,71 @@ fn the_users_codex_handlers_keep_their_review_when_hookxs_routes_go() {
     assert!(!text.contains(key.as_str()), "{text}");
 }
 
+/// Attacks row 320: Codex turns off the handler at a place (`[hooks.state."KEY"] enabled =
+/// false`) whatever sits there. The user turned off a handler of theirs after hookx's route;
+/// the uninstall moved it up a place and left its off switch behind, and the next install put
+/// the route there: Codex 0.171.0 listed the route `enabled: false` (live), install said it
+/// recorded the review. The same for a switch left by a handler the user deleted.
+#[test]
+fn a_route_install_writes_where_codex_keeps_another_handlers_off_switch_runs() {
+    for form in ["moved by the uninstall", "left by a deleted handler"] {
+        let p = Project::new();
+        p.write(
+            ".claude/settings.json",
+            &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+                "hooks": [{"type": "command", "command": "./guard.sh"}]}]}})
+            .to_string(),
+        );
+        p.hookx(&["trust", "--yes"]).success();
+        let hooks_path = p.project.join(".codex/hooks.json");
+        let config = p.home.join(".codex/config.toml");
+        let mine = json!({"matcher": "Bash",
+            "hooks": [{"type": "command", "command": "./mine.sh"}]});
+        let off = |key: &str| {
+            let mut text = std::fs::read_to_string(&config).unwrap_or_default();
+            text.push_str(&format!("\n[hooks.state.\"{key}\"]\nenabled = false\n"));
+            common::write(&p.home, ".codex/config.toml", &text);
+        };
+        match form {
+            "moved by the uninstall" => {
+                p.hookx(&["install", "--host", "codex", "--hookx", HOOKX])
+                    .success();
+                let mut hooks = p.json(".codex/hooks.json");
+                let groups = hooks["hooks"]["PreToolUse"].as_array_mut().unwrap();
+                let at = groups.len();
+                groups.push(mine.clone());
+                p.write(".codex/hooks.json", &hooks.to_string());
+                off(&format!("{}:pre_tool_use:{at}:0", hooks_path.display()));
+                p.hookx(&["install", "--host", "codex", "--uninstall"])
+                    .success();
+            }
+            _ => {
+                p.write(
+                    ".codex/hooks.json",
+                    &json!({"hooks": {"PreToolUse": [mine.clone()]}}).to_string(),
+                );
+                off(&format!("{}:pre_tool_use:1:0", hooks_path.display()));
+            }
+        }
+        p.hookx(&["install", "--host", "codex", "--hookx", HOOKX])
+            .success();
+        let routes = hookx::dialect::codex::trust::records(
+            &hooks_path,
+            &p.json(".codex/hooks.json"),
+            &is_own_route,
+        );
+        let text = std::fs::read_to_string(&config).unwrap();
+        assert!(!routes.is_empty(), "{form}");
+        for (key, hash) in routes {
+            assert_eq!(
+                hookx::dialect::codex::trust::recorded(&text, &key),
+                Some(hash),
+                "{form}: Codex runs the route at {key}:\n{text}"
+            );
+        }
+    }
+}
+
 /// Attacks row 285: row 284 through `convert --write`: a Claude rule taken out of the source
 /// takes its copy out of `.codex/hooks.json`, and the user's handler after it, reviewed in
 /// Codex, moved up a place without its review.
@@ -908,9 +1020,139 @@ fn the_last_codex_uninstall_leaves_no_empty_review_file() {
 
 /// Attacks row 291: the user turned hookx's Gemini route off in Gemini's own list
 /// (`hooksConfig.disabled`, by its command); install re-pointing the route (hookx elsewhere)
-/// changed the command, the list kept the old one, and Gemini ran the route again.
+/// changed the command, the list kept the old one, and Gemini ran the route again. Row 322: the
+/// same in a settings file holding a comment (Gemini reads comments, gemini-facts): the list
+/// did not follow.
 #[test]
 fn a_route_the_user_turned_off_in_gemini_stays_off_when_reinstalled_from_elsewhere() {
+    for comment in ["", "// my settings\n"] {
+        let p = Project::new();
+        common::write(
+            &p.home,
+            ".claude/settings.json",
+            &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+                "hooks": [{"type": "command", "command": "/bin/true"}]}]}})
+            .to_string(),
+        );
+        let install = |hookx: &str| {
+            p.hookx(&[
+                "install", "--host", "gemini", "--scope", "user", "--hookx", hookx,
+            ])
+            .success();
+        };
+        install("/opt/a/hookx");
+        let file = p.home.join(".gemini/settings.json");
+        let read = || -> Value {
+            let text = std::fs::read_to_string(&file).unwrap();
+            serde_json::from_str(&text.replace(comment, "")).unwrap()
+        };
+        let command = |v: &Value| v["hooks"]["BeforeTool"][0]["hooks"][0]["command"].clone();
+        let mut settings = read();
+        settings["hooksConfig"] = json!({"disabled": [command(&settings), "./mine.sh"]});
+        std::fs::write(&file, format!("{comment}{settings}")).unwrap();
+        install("/opt/b/hookx");
+        let settings = read();
+        assert!(
+            command(&settings)
+                .as_str()
+                .unwrap()
+                .starts_with("/opt/b/hookx run")
+        );
+        assert_eq!(
+            settings["hooksConfig"]["disabled"],
+            json!([command(&settings), "./mine.sh"]),
+            "{comment:?}"
+        );
+    }
+}
+
+/// Attacks row 329: row 291 for `convert --write`: the user turned a converted copy off in
+/// Gemini's own list (`hooksConfig.disabled`, by its command: a slow check they want only
+/// under Claude); converting again with hookx named elsewhere (`--hookx`) changed the copy's
+/// command, the list kept the old one, and Gemini ran the copy again.
+#[test]
+fn a_copy_the_user_turned_off_in_gemini_stays_off_when_converted_again() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": "./slow-check.sh"}]}]}})
+        .to_string(),
+    );
+    let convert = |hookx: &str| {
+        assert_cmd::Command::cargo_bin("hookx")
+            .unwrap()
+            .args(["convert", ".claude/settings.json", "--to", "gemini"])
+            .args(["--write", "--hookx", hookx])
+            .current_dir(&p.project)
+            .env("HOME", &p.home)
+            .env_remove("HOOKX_HOME")
+            .assert()
+            .success()
+    };
+    convert("/opt/a/hookx");
+    let command = |v: &Value| v["hooks"]["BeforeTool"][0]["hooks"][0]["command"].clone();
+    let mut settings = p.json(".gemini/settings.json");
+    settings["hooksConfig"] = json!({"disabled": [command(&settings), "./mine.sh"]});
+    p.write(".gemini/settings.json", &settings.to_string());
+    convert("/opt/b/hookx");
+    let settings = p.json(".gemini/settings.json");
+    assert!(
+        command(&settings)
+            .as_str()
+            .unwrap()
+            .contains("/opt/b/hookx exec"),
+        "{settings:#}"
+    );
+    assert_eq!(
+        settings["hooksConfig"]["disabled"],
+        json!([command(&settings), "./mine.sh"])
+    );
+}
+
+/// Attacks row 330: Qwen Code 0.24.4 writes `"$version": 4` into a settings file that lacks it
+/// when it starts (run sealed, by hand: it rewrote the `~/.qwen/settings.json` install had
+/// created), so the last uninstall found more than its route there and left the file behind
+/// (`{"$version": 4}`, in the project too). A file install creates carries the stamp, as
+/// `convert` writes it, and goes whole at the last uninstall.
+#[test]
+fn a_qwen_file_install_creates_carries_qwens_stamp_and_goes_at_the_last_uninstall() {
+    let p = Project::new();
+    common::write(
+        &p.home,
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": "/bin/true"}]}]}})
+        .to_string(),
+    );
+    for scope in ["user", "project"] {
+        let file = match scope {
+            "user" => p.home.join(".qwen/settings.json"),
+            _ => p.project.join(".qwen/settings.json"),
+        };
+        let args = [
+            "install", "--host", "qwen", "--scope", scope, "--hookx", HOOKX,
+        ];
+        p.hookx(&args).success();
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(text.contains("\"$version\": 4"), "{scope}: {text}");
+        p.hookx(&["install", "--host", "qwen", "--scope", scope, "--uninstall"])
+            .success();
+        assert!(
+            !file.exists(),
+            "{scope}: {:?}",
+            std::fs::read_to_string(&file)
+        );
+    }
+}
+
+/// Attacks row 291's Copilot half: the user turned hookx's Copilot route off in Copilot's own
+/// menu (its key in `~/.copilot/settings.json` `disabledHooks`: the event and the entry's
+/// JSON without hookx's marker, row 236). Install re-pointing the route (hookx elsewhere)
+/// changed the entry: the key named nothing any more, and Copilot ran the route again. The key
+/// follows the re-point; the user's other keys stay as they were.
+#[test]
+fn a_route_the_user_turned_off_in_copilot_stays_off_when_reinstalled_from_elsewhere() {
     let p = Project::new();
     common::write(
         &p.home,
@@ -921,30 +1163,34 @@ fn a_route_the_user_turned_off_in_gemini_stays_off_when_reinstalled_from_elsewhe
     );
     let install = |hookx: &str| {
         p.hookx(&[
-            "install", "--host", "gemini", "--scope", "user", "--hookx", hookx,
+            "install", "--host", "copilot", "--scope", "user", "--hookx", hookx,
         ])
         .success();
     };
     install("/opt/a/hookx");
-    let file = p.home.join(".gemini/settings.json");
-    let read =
-        || -> Value { serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap() };
-    let command = |v: &Value| v["hooks"]["BeforeTool"][0]["hooks"][0]["command"].clone();
-    let mut settings = read();
-    settings["hooksConfig"] = json!({"disabled": [command(&settings), "./mine.sh"]});
-    std::fs::write(&file, settings.to_string()).unwrap();
+    let routes = p.home.join(".copilot/hooks/hookx.json");
+    // The route's key as Copilot lists it: its event, NUL, the entry's compact JSON.
+    let route_key = || -> (String, String) {
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&routes).unwrap()).unwrap();
+        let (event, entries) = v["hooks"].as_object().unwrap().iter().next().unwrap();
+        let mut entry = entries[0].clone();
+        entry.as_object_mut().unwrap().remove("hookx");
+        let line = entry["bash"].as_str().unwrap().to_string();
+        let key = hookx::hash::sha256_hex(format!("{event}\0{entry}").as_bytes());
+        (key, line)
+    };
+    let (off, _) = route_key();
+    let settings = p.home.join(".copilot/settings.json");
+    std::fs::write(
+        &settings,
+        json!({"disabledHooks": [off, "mine"]}).to_string(),
+    )
+    .unwrap();
     install("/opt/b/hookx");
-    let settings = read();
-    assert!(
-        command(&settings)
-            .as_str()
-            .unwrap()
-            .starts_with("/opt/b/hookx run")
-    );
-    assert_eq!(
-        settings["hooksConfig"]["disabled"],
-        json!([command(&settings), "./mine.sh"])
-    );
+    let (now, line) = route_key();
+    assert!(line.starts_with("/opt/b/hookx run"), "{line}");
+    let listed: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    assert_eq!(listed["disabledHooks"], json!([now, "mine"]));
 }
 
 /// Codex runs only the handlers its review trusted by hash: install writes one
@@ -1341,6 +1587,15 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_gemini_has_turned_off
         1,
         "Gemini runs no handler its list turns off: the project route dispatches"
     );
+    // Attacks row 323: the same list in a file holding a comment, which Gemini reads
+    // (gemini-facts): hookx read no list there and left the event to the turned-off route.
+    let text = std::fs::read_to_string(&user).unwrap();
+    std::fs::write(&user, format!("// my settings\n{text}")).unwrap();
+    assert_eq!(
+        fire(),
+        1,
+        "a comment in the file: the project route dispatches"
+    );
 }
 
 /// Attacks row 196: the user narrows hookx's user route to the tools their own rules need
@@ -1497,6 +1752,37 @@ fn a_droid_project_route_leaves_an_event_to_the_users_route() {
         said.contains("hookx route for `PreToolUse` cannot run"),
         "{said}"
     );
+}
+
+/// Attacks row 328: Cline runs one script per event, so a user who wants a guard of their own
+/// beside hookx's route puts it into the route script, before its `exec` line. A re-install
+/// that re-pointed the route (hookx elsewhere) wrote the script anew without the guard, and
+/// the uninstall deleted it, each without a word (sync names such an edit and keeps it).
+#[test]
+fn a_cline_route_script_the_user_edited_is_not_overwritten_or_deleted_unsaid() {
+    let p = Project::new();
+    p.hookx(&["install", "--host", "cline", "--hookx", HOOKX])
+        .success();
+    let route = p.project.join(".clinerules/hooks/PreToolUse");
+    let text = std::fs::read_to_string(&route).unwrap();
+    let edited = text.replacen("exec ", "./my-guard.sh || exit 2\nexec ", 1);
+    std::fs::write(&route, &edited).unwrap();
+    for args in [
+        &["install", "--host", "cline", "--hookx", "/opt/other/hookx"][..],
+        &["install", "--host", "cline", "--uninstall"][..],
+    ] {
+        let out = p.hookx(args).get_output().clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            std::fs::read_to_string(&route).ok().as_deref(),
+            Some(edited.as_str()),
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            stderr.contains("PreToolUse") && stderr.contains("edited by hand"),
+            "{args:?}: {stderr}"
+        );
+    }
 }
 
 /// Cline's hooks are one script per event: install writes a route script per event with rules

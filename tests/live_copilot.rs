@@ -2493,6 +2493,70 @@ fn a_user_route_copilot_has_turned_off() {
     c.done("synced");
 }
 
+/// Attacks row 262's leftover: the user's route entry with its `timeoutSec` written otherwise
+/// than install writes it (`6.05e2`, `605.0`: a hand edit, an editor that reformats numbers),
+/// and its key listed in `disabledHooks` as Copilot keys it. Copilot prints a number that is
+/// not an integer as the float it reads (`6.05e2` and `605.0` both `605.0`; `605` stays
+/// `605`): with the user route alone, the key in that form turns it off, the key in the form
+/// as written does not. With hookx installed in both scopes, hookx must read the route as off
+/// too, so that the project route runs the guard rather than leave it to the route Copilot
+/// skips (before: `6.05e2` keyed as written, the guard ran 0 times).
+fn a_route_timeout_written_otherwise_is_keyed_as_copilot_prints_it() {
+    let mut c = Checks::default();
+    // (written, as Copilot keys it)
+    for (written, keyed) in [("6.05e2", "605.0"), ("605.0", "605.0"), ("605", "605")] {
+        let mut forms = vec![("user route alone", keyed, false)];
+        if written != keyed {
+            forms.push(("user route alone", written, true));
+        }
+        forms.push(("both scopes", keyed, true));
+        for (scopes, listed, runs) in forms {
+            let Some(l) = live_env("synced", |sb| {
+                let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
+                let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
+                sb.write("project/.gemini/settings.json", &rule.to_string());
+                let own = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "true"}]}]}});
+                sb.write("home/.gemini/settings.json", &own.to_string());
+                hookx(sb, &["trust", "--yes"]);
+                hookx(sb, &["install", "--host", "copilot", "--scope", "user"]);
+                if scopes == "both scopes" {
+                    hookx(sb, &["install", "--host", "copilot", "--scope", "project"]);
+                }
+                let text =
+                    std::fs::read_to_string(sb.home.join(".copilot/hooks/hookx.json")).unwrap();
+                let install_wrote = "\"timeoutSec\": 605";
+                assert!(text.contains(install_wrote), "{text}");
+                let edited = text.replace(install_wrote, &format!("\"timeoutSec\": {written}"));
+                sb.write("home/.copilot/hooks/hookx.json", &edited);
+                let route: Value = serde_json::from_str(&text).unwrap();
+                let mut bare = route["hooks"]["preToolUse"][0].clone();
+                bare.as_object_mut().unwrap().remove("hookx");
+                let entry = bare
+                    .to_string()
+                    .replace("\"timeoutSec\":605", &format!("\"timeoutSec\":{listed}"));
+                let key = hookx::hash::sha256_hex(format!("preToolUse\0{entry}").as_bytes());
+                sb.write(
+                    "home/.copilot/settings.json",
+                    &format!(r#"{{"disabledHooks": ["{key}"]}}"#),
+                );
+                routed_env(sb)
+            }) else {
+                return;
+            };
+            let (ran, payloads) = guard_log(&l.sb.root);
+            c.that(
+                payloads.is_empty() != runs,
+                format!(
+                    "timeoutSec written {written}, listed keyed with {listed}, {scopes}: the guard ran {} times, expected {}: {ran:?}",
+                    payloads.len(),
+                    if runs { "at least once" } else { "none" }
+                ),
+            );
+        }
+    }
+    c.done("synced");
+}
+
 /// Attacks row 263: hookx installed for Claude only (in both scopes), a trusted project Gemini
 /// guard only hookx runs, and a Copilot hook of the project's own. Copilot runs the project's
 /// `.claude/settings.json` itself, hookx's Claude route among them: with no Copilot route of
@@ -3577,6 +3641,7 @@ fn main() -> std::process::ExitCode {
             the_vscode_and_claude_routes_copilot_runs_run_each_rule_once,
             a_slow_guard_through_the_claude_route_copilot_runs_answers_itself,
             a_copilot_route_turned_off_below_copilot_home_leaves_the_guard_to_the_claude_route,
+            a_route_timeout_written_otherwise_is_keyed_as_copilot_prints_it,
         ],
     )
 }

@@ -8,7 +8,7 @@ use hookx::dialect::{bricks, claude, copilot, cursor, gemini, kiro, vscode, wind
 use hookx::tables::Dialect;
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{ValidationError, Validator};
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
@@ -715,6 +715,37 @@ fn the_claude_schema_takes_the_handlers_claude_and_validate_take() {
             r#"{{"hooks": {{"PreToolUse": [{{"matcher": "Bash", "hooks": [{handler}]}}]}}}}"#
         );
         validate_and_schema_agree(&claude, &file, &text, taken);
+    }
+}
+
+/// Attacks row 321: the Copilot schema against what Copilot CLI 1.0.102 loads of its own files
+/// (copilot-facts, `live_copilot::own_file_timeouts`: an entry whose `timeoutSec` or `timeout`
+/// is 0 is not loaded and never runs; 0.5, 1.5, 5 and 1e12 are). The schema took 0: an editor
+/// passed a guard that runs nowhere (validate warns on it).
+#[test]
+fn the_copilot_schema_refuses_a_timeout_copilot_does_not_load() {
+    for key in ["timeoutSec", "timeout"] {
+        for (seconds, loaded) in [
+            ("0", false),
+            ("-1", false),
+            ("0.5", true),
+            ("1.5", true),
+            ("5", true),
+            ("1e12", true),
+        ] {
+            let entry: Value = serde_json::from_str(&format!(
+                r#"{{"type": "command", "bash": "./guard.sh", "{key}": {seconds}}}"#
+            ))
+            .unwrap();
+            assert_eq!(
+                accepts(
+                    Dialect::named("copilot").unwrap(),
+                    json!({"version": 1, "hooks": {"preToolUse": [entry]}})
+                ),
+                loaded,
+                "`{key}`: {seconds}"
+            );
+        }
     }
 }
 

@@ -668,6 +668,18 @@ fn default_target_stays_inside(opts: &Options, path: &Path) -> Result<(), Error>
     }
 }
 
+/// A converted copy is known by the source, rule and handler its provenance record names.
+fn copy_identity(handler: &serde_json::Value) -> Option<String> {
+    let record = handler.get(config::MARKER)?;
+    let field = |k: &str| record.get(k).map(|v| v.to_string());
+    Some(format!(
+        "{}\0{}\0{}",
+        field("source")?,
+        field("rule")?,
+        field("index")?
+    ))
+}
+
 /// Writes one target file: `text` (with `merge`, the `--write` that is not a rewrite in place,
 /// the conversion merged into what the file holds when it is written), or with `--dry-run`
 /// only the diff from `before`. `--strict`
@@ -715,6 +727,14 @@ pub fn write_file(
             true => sync(current)?,
             false => text.to_string(),
         };
+        // A copy the user turned off in the agent's own list stays off when its label
+        // changes (attacks row 329).
+        if let (Some(off), Some(current)) = (
+            &conversion.document.dialect.def().disabled_handlers,
+            current,
+        ) {
+            now = config::disabled::follow(off, current, &now, &copy_identity);
+        }
         Ok(config::update::Change::Write(now.clone()))
     })?;
     // A handler the write moved keeps its agent's review (Codex keys it by place: row 285).

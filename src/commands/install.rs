@@ -12,7 +12,7 @@
 use crate::config;
 use crate::config::edit::{JsonText, Seg};
 use crate::config::scripts;
-use crate::config::update::Change;
+use crate::config::update::{Change, keeping_links};
 use crate::discover::{Context, Runner};
 use crate::error::Error;
 use crate::model::EventKind;
@@ -256,6 +256,14 @@ fn start(opts: &Options) -> Result<Start, Error> {
     })
 }
 
+/// The folder the scope's files are below: the project's, or the home.
+fn scope_root(opts: &Options) -> &Path {
+    match opts.scope {
+        InstallScope::Project => &opts.ctx.project,
+        InstallScope::User => &opts.ctx.home,
+    }
+}
+
 /// The events install routes ([`routed_events`]): none on uninstall.
 fn events_to_route(opts: &Options) -> Vec<&'static str> {
     match opts.uninstall {
@@ -428,12 +436,10 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
         ]));
     }
     let mut before: Option<String> = None;
+    let mut after: Option<String> = None;
     let mut kept = Vec::new();
     // The folders install makes for the file go with it, once nothing else is in them.
-    let root = match opts.scope {
-        InstallScope::Project => &opts.ctx.project,
-        InstallScope::User => &opts.ctx.home,
-    };
+    let root = scope_root(opts);
     let folders = folders_below(root, &path);
     let new_folders = missing(&folders);
     let mut folders_too = 0;
@@ -491,15 +497,60 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
             }
         };
         Ok(match edited {
-            true => Change::Write(text.into_text()),
+            true => {
+                after = Some(text.as_str().to_string());
+                Change::Write(text.into_text())
+            }
             false => Change::Keep,
         })
     })?;
     report.kept_trusted.extend(kept);
+    if let (Some(before), Some(after)) = (&before, &after) {
+        keep_switched_off(opts, before, after, &mut report.kept_trusted)?;
+    }
     if let Some(trust) = &host.def().route_trust {
         record_trust(opts, trust, &path, before.as_deref(), report)?;
     }
     remove_empty(&folders[..folders_too.min(folders.len())]);
+    Ok(())
+}
+
+/// A route the user turned off in the host's own switch (Copilot's `disabledHooks`, keyed by
+/// the entry's JSON) stays off when install re-points it: its listed key follows the entry
+/// ([`crate::route::moved_switch_keys`]; attacks row 291's Copilot half: re-pointed, the key
+/// named an entry no more there and the route ran again).
+fn keep_switched_off(
+    opts: &Options,
+    before: &str,
+    after: &str,
+    kept: &mut Vec<PathBuf>,
+) -> Result<(), Error> {
+    let moved = crate::route::moved_switch_keys(before, after, opts.host);
+    if moved.is_empty() {
+        return Ok(());
+    }
+    for switch in crate::route::own_switches(opts.host) {
+        let path = opts.ctx.home.join(switch.file);
+        if !path.is_file() {
+            continue;
+        }
+        update_keeping_trust(&opts.ctx, &path, kept, |current| {
+            let Some(current) = current else {
+                return Ok(Change::Keep);
+            };
+            let mut text = JsonText::new(current);
+            let listed = crate::route::listed_keys(current, switch);
+            for (i, key) in listed.iter().enumerate() {
+                if let Some((_, now)) = moved.iter().find(|(old, _)| old == key) {
+                    let _ = text.replace(&[Seg::from(switch.key), Seg::from(i)], &json!(now));
+                }
+            }
+            Ok(match text.as_str() == current {
+                true => Change::Keep,
+                false => Change::Write(text.into_text()),
+            })
+        })?;
+    }
     Ok(())
 }
 
@@ -510,46 +561,22 @@ fn keep_listed_off(text: &mut JsonText, before: &str, host: Dialect) {
     let Some(off) = &host.def().disabled_handlers else {
         return;
     };
-    fn lines(value: &Value, host: Dialect, out: &mut Vec<String>) {
-        match value {
-            Value::Object(map) if is_own_route(value) => out.extend(
-                map.values()
-                    .filter_map(Value::as_str)
-                    .filter(|s| crate::route::route_host(s).as_deref() == Some(host.name()))
-                    .map(str::to_string),
-            ),
-            Value::Object(map) => map.values().for_each(|v| lines(v, host, out)),
-            Value::Array(list) => list.iter().for_each(|v| lines(v, host, out)),
-            _ => {}
+    // A route of this host is known by its event.
+    let event = |handler: &Value| {
+        let line = handler.get("command")?.as_str()?;
+        if !is_own_route(handler) || crate::route::route_host(line).as_deref() != Some(host.name())
+        {
+            return None;
         }
-    }
-    let routes = |text: &str| {
-        let mut out = Vec::new();
-        if let Ok(value) = serde_json::from_str::<Value>(text) {
-            lines(&value, host, &mut out);
-        }
-        out
-    };
-    let (old, new) = (routes(before), routes(text.as_str()));
-    let event = |line: &str| {
         let mut words = line.split_whitespace().skip_while(|w| *w != "--event");
         words.nth(1).map(str::to_string)
     };
-    let at = [Seg::from(off.key), Seg::from(off.inner)];
-    let Some(Value::Array(listed)) = text.value(&at) else {
-        return;
-    };
-    for (i, item) in listed.iter().enumerate() {
-        let Some(line) = item.as_str().filter(|l| old.iter().any(|o| o == l)) else {
-            continue;
-        };
-        if new.iter().any(|n| n == line) {
-            continue;
-        }
-        if let Some(now) = new.iter().find(|n| event(n) == event(line)) {
-            let _ = text.replace(&[at[0].clone(), at[1].clone(), Seg::from(i)], &json!(now));
-        }
-    }
+    *text = JsonText::new(crate::config::disabled::follow(
+        off,
+        before,
+        text.as_str(),
+        &event,
+    ));
 }
 
 /// The folders between the file at `path` and `root` (the home, the project), the file's own
@@ -673,12 +700,10 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
                     path: shown.clone(),
                     message: switch_refused(host, &path, current, &why),
                 })?;
-            let change = match change {
-                Change::Delete if crate::config::update::linked_in(&opts.ctx.home, &path) => {
-                    Change::Write("{}\n".into())
-                }
-                change => change,
-            };
+            let change =
+                crate::config::update::keeping_links(&opts.ctx.home, &path, change, || {
+                    "{}\n".into()
+                });
             left = match &change {
                 Change::Write(text) => Some(text.clone()),
                 Change::Keep => current.map(str::to_string),
@@ -718,6 +743,16 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
     Ok(served)
 }
 
+/// A route script that holds lines besides hookx's (a guard of the user's before its `exec`:
+/// the host runs one script per event) is left as it is, and said (attacks row 328: it was
+/// written anew, or deleted, without a word).
+fn edited_by_hand(ctx: &Context, name: &str, path: &Path) -> String {
+    format!(
+        "{name}: {} is hookx's route edited by hand, left as it is: move your lines out of it (or delete it), then run install again",
+        ctx.display(path)
+    )
+}
+
 /// Install for a host whose hooks are one script per event ([`crate::tables::ScriptLayout`]): a route is a
 /// script named after its event in the scope's hook folder, running `hookx run`. Only scripts
 /// install wrote ([`scripts::ROUTE_MARK`]) are replaced or removed; a script of the user's own under
@@ -745,8 +780,12 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
         else {
             continue;
         };
-        let ours = read_text(&path).is_ok_and(|t| scripts::is_route(&t));
-        if ours && !wanted.contains(&name) {
+        let text = read_text(&path).unwrap_or_default();
+        if scripts::is_route(&text) && !wanted.contains(&name) {
+            if scripts::route_line(&text).is_none() {
+                report.refused.push(edited_by_hand(&opts.ctx, &name, &path));
+                continue;
+            }
             std::fs::remove_file(&path).map_err(|e| io(&path, e))?;
             match opts.uninstall {
                 true => report.removed += 1,
@@ -761,6 +800,12 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
                 scripts::route_script(&route_command(hookx.program(), host, name, opts.scope));
             match read_text(&path) {
                 Ok(current) if current == text && scripts::is_executable(&path) => {}
+                Ok(current)
+                    if scripts::is_route(&current) && scripts::route_line(&current).is_none() =>
+                {
+                    report.refused.push(edited_by_hand(&opts.ctx, name, &path));
+                    continue;
+                }
                 Ok(current) if scripts::is_route(&current) => {
                     scripts::write_executable(&path, &text)?;
                     keep_trusted(
@@ -810,6 +855,7 @@ fn apply_plugin(opts: &Options, plugin: &crate::tables::GeneratedPlugin) -> Resu
         hookx,
     } = start(opts)?;
     let host = opts.host;
+    let root = scope_root(opts);
     let needed = events_to_route(opts);
     let mut kept = Vec::new();
     update_keeping_trust(&opts.ctx, &path, &mut kept, |current| {
@@ -825,13 +871,19 @@ fn apply_plugin(opts: &Options, plugin: &crate::tables::GeneratedPlugin) -> Resu
             Some(text) => crate::route::plugin_routes(plugin, text),
             None => Vec::new(),
         };
+        // A plugin routing nothing, where the file is the user's link (no program is named).
+        let emptied = || {
+            let program = crate::route::Program::plain("hookx");
+            crate::route::plugin_text(plugin, host, program, &[], opts.scope)
+        };
         let Some(hookx) = &hookx else {
             report.removed = old.len();
-            report.deleted = current.is_some();
-            return Ok(match current {
-                Some(_) => Change::Delete,
+            let change = match current {
+                Some(_) => keeping_links(root, &path, Change::Delete, emptied),
                 None => Change::Keep,
-            });
+            };
+            report.deleted = matches!(change, Change::Delete);
+            return Ok(change);
         };
         report.command = format!("{} run --host {}", shell_quote(&hookx.hookx), host.name());
         let text = crate::route::plugin_text(plugin, host, hookx.program(), &needed, opts.scope);
@@ -860,7 +912,7 @@ fn apply_plugin(opts: &Options, plugin: &crate::tables::GeneratedPlugin) -> Resu
         report.routes = needed.len();
         Ok(match (current, needed.is_empty()) {
             (None, true) => Change::Keep,
-            (Some(_), true) => Change::Delete,
+            (Some(_), true) => keeping_links(root, &path, Change::Delete, emptied),
             (Some(now), false) if now == text => Change::Keep,
             _ => Change::Write(text),
         })
@@ -880,6 +932,7 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
         hookx,
     } = start(opts)?;
     let host = opts.host;
+    let root = scope_root(opts);
     let needed = events_to_route(opts);
     let mut kept = Vec::new();
     update_keeping_trust(&opts.ctx, &path, &mut kept, |current| {
@@ -887,13 +940,19 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
             None => Vec::new(),
             Some(text) => routes_in_list(&path, text, host, list)?,
         };
+        // A list of no rules, where the file is the user's link.
+        let emptied = || {
+            let value = json!({"version": list.version, "hooks": []});
+            serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
+        };
         let Some(hookx) = &hookx else {
             report.removed = had.len();
-            report.deleted = current.is_some();
-            return Ok(match current {
-                Some(_) => Change::Delete,
+            let change = match current {
+                Some(_) => keeping_links(root, &path, Change::Delete, emptied),
                 None => Change::Keep,
-            });
+            };
+            report.deleted = matches!(change, Change::Delete);
+            return Ok(change);
         };
         let rules: Vec<Value> = needed
             .iter()
@@ -936,11 +995,12 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
         report.routes = rules.len();
         report.command = format!("{} run --host {}", shell_quote(&hookx.hookx), host.name());
         if rules.is_empty() {
-            report.deleted = current.is_some();
-            return Ok(match current {
-                Some(_) => Change::Delete,
+            let change = match current {
+                Some(_) => keeping_links(root, &path, Change::Delete, emptied),
                 None => Change::Keep,
-            });
+            };
+            report.deleted = matches!(change, Change::Delete);
+            return Ok(change);
         }
         let value = json!({"version": list.version, "hooks": rules});
         let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
@@ -997,7 +1057,17 @@ fn record_trust(
                     .collect();
                 (trust.unset)(text, &keys)
             }
-            false => (trust.set)(text, &records),
+            // A record at a place no route held before is another handler's (one hookx moved
+            // or the user deleted): its `enabled = false` would turn the route off (row 320).
+            false => {
+                let held = routes_of(before, &named);
+                let fresh: Vec<String> = records
+                    .iter()
+                    .filter(|(k, _)| !held.iter().any(|(h, _)| h == k))
+                    .map(|(k, _)| k.clone())
+                    .collect();
+                (trust.unset)(text, &fresh).and_then(|text| (trust.set)(&text, &records))
+            }
         }
         .and_then(|edited| crate::route::review::carried(trust, &edited, &moved))
         .map_err(|message| Error::Io {
@@ -1231,6 +1301,9 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         } else {
             println!("no hookx entries for {host} in {shown}");
         }
+        for refused in &report.refused {
+            eprintln!("note: not removed: {refused}");
+        }
         if let Some(file) = &report.trust_file
             && !report.trusted.is_empty()
         {
@@ -1294,7 +1367,11 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     {
         let project = opts.ctx.project.canonicalize();
         let project = project.as_deref().unwrap_or(&opts.ctx.project);
-        if !trust.trusts(|f| opts.ctx.agent_file(host, f), project) {
+        if !trust.trusts(
+            |f| opts.ctx.agent_file(host, f),
+            project,
+            crate::config::syntax::loose_value,
+        ) {
             eprintln!(
                 "note: {} reads {} only in a folder the user trusted, and {} does not trust {}: {}",
                 host.def().product,

@@ -3,6 +3,7 @@
 
 pub mod confine;
 pub mod detect;
+pub mod disabled;
 pub mod edit;
 pub mod merge;
 pub mod read;

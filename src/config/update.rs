@@ -158,6 +158,22 @@ pub fn linked_in(root: &Path, path: &Path) -> bool {
     dir.canonicalize().is_ok_and(|d| d != root_real.join(below))
 }
 
+/// `change` to the file at `path` below `root`, except that where it deletes a file reached
+/// through a link ([`linked_in`]) it writes `emptied` there instead: a file of hookx's own the
+/// user linked in from a dotfiles folder keeps its link and the file it names (attacks rows
+/// 280, 292).
+pub fn keeping_links(
+    root: &Path,
+    path: &Path,
+    change: Change,
+    emptied: impl FnOnce() -> String,
+) -> Change {
+    match change {
+        Change::Delete if linked_in(root, path) => Change::Write(emptied()),
+        change => change,
+    }
+}
+
 /// Writes `text` to `path` whole, through [`update`].
 pub fn write_atomic(path: &Path, text: &str) -> Result<(), Error> {
     update(path, |_| Ok(Change::Write(text.to_string()))).map(|_| ())

@@ -644,9 +644,11 @@ pub static DEF: DialectDef = DialectDef {
             "copilot-settings",
             "copilot-settings-local",
         ],
+        // Copilot 1.0.102 rewrites the file on every run with two comment lines first and the
+        // list as `trustedFolders`, and reads either (run, sealed: attacks row 324).
         record: TrustRecord::List {
             file: ".copilot/config.json",
-            key: "trusted_folders",
+            keys: &["trustedFolders", "trusted_folders"],
         },
         trust_vars: &[
             ("COPILOT_ALLOW_ALL", "true"),

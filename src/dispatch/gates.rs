@@ -106,7 +106,11 @@ pub fn folder_trusted(ctx: &Context, host: Dialect, gate: &crate::tables::Folder
     gate.trust_vars
         .iter()
         .any(|(var, value)| std::env::var(var).is_ok_and(|v| v == *value))
-        || gate.trusts(|f| ctx.agent_file(host, f), project)
+        || gate.trusts(
+            |f| ctx.agent_file(host, f),
+            project,
+            crate::config::syntax::loose_value,
+        )
 }
 
 /// The review state of a file's handlers under an agent that runs only the handlers its user

@@ -140,6 +140,10 @@ pub enum Limit {
     /// `hook_budget`). A handler still running when hookx must answer failed for want of
     /// hookx's time, not its own: the failure policy answers for it.
     Route,
+    /// [`Limit::Route`] whose entry the user gave a shorter timeout than install wrote
+    /// (milliseconds, [`crate::route::written_timeout_ms`]): the host kills the route there
+    /// (attacks row 223). A longer one changes nothing: handlers get no more than the table's.
+    RouteWritten(u64),
     /// [`Limit::Route`] run by another agent that reads the host's files itself but not the
     /// key the route's timeout is written under (VS Code reads `timeout`, Copilot's route says
     /// `timeoutSec`): that agent's default for a hook, in seconds, is the limit too.
@@ -155,20 +159,22 @@ pub enum Limit {
 /// that reads `host`'s files as its flavour `reader` but not the key the route's timeout is
 /// written under, within that agent's default for a hook too (VS Code runs hookx's Copilot
 /// route, whose `timeoutSec` it does not read, at its default of 30 s: attacks row 235).
-pub fn route_limit(host: Flavor, reader: Option<Flavor>) -> Limit {
+/// `written`: the timeout the route's own entry carries, in milliseconds, where hookx read one.
+pub fn route_limit(host: Flavor, reader: Option<Flavor>, written: Option<u64>) -> Limit {
+    let route = written.map_or(Limit::Route, Limit::RouteWritten);
     let Some(reader) = reader else {
-        return Limit::Route;
+        return route;
     };
     // Any of the reader's keys for a timeout: Copilot reads Claude's `timeout` as well as its
     // own `timeoutSec` (attacks row 303: taken by its first key alone, the Claude route run by
     // Copilot answered within Copilot's default of 30 s, its 605 s notwithstanding, and a
     // slower trusted guard's answer was replaced by the failure policy's deny).
-    let written = host.dialect().def().route.timeout_key;
+    let written_key = host.dialect().def().route.timeout_key;
     let reads = |key: &str| {
         reader.dialect().config().field(key) == Some(crate::tables::HandlerField::Timeout)
     };
-    match written.is_some_and(reads) {
-        true => Limit::Route,
+    match written_key.is_some_and(reads) {
+        true => route,
         false => Limit::RouteWithin(
             reader
                 .tables()
@@ -185,6 +191,7 @@ pub fn budget(host: Flavor, kind: &EventKind, limit: Limit) -> Option<Duration> 
     let own_limit = route.limit.on(kind).saturating_mul(1000);
     let mut ms = match limit {
         Limit::Route => own_limit,
+        Limit::RouteWritten(ms) => own_limit.min(ms),
         Limit::RouteWithin(secs) => own_limit.min(secs.saturating_mul(1000)),
         Limit::Entry(timeout) => {
             let entry = match timeout {
@@ -459,7 +466,12 @@ impl Plan<'_> {
                 )),
             }
         }
-        if !late.is_empty() && matches!(limit, Limit::Route | Limit::RouteWithin(_)) {
+        if !late.is_empty()
+            && matches!(
+                limit,
+                Limit::Route | Limit::RouteWritten(_) | Limit::RouteWithin(_)
+            )
+        {
             let secs = budget.unwrap_or_default().as_secs_f64();
             let why = format!(
                 "{} did not answer within the {secs:.1} s hookx has to answer {} in",
@@ -676,7 +688,7 @@ mod tests {
         use crate::dialect::{claude, copilot, vscode};
         let pre = EventKind::PreToolUse;
         let secs = |host: Flavor, reader: Flavor| {
-            budget(host, &pre, route_limit(host, Some(reader))).map(|d| d.as_secs())
+            budget(host, &pre, route_limit(host, Some(reader), None)).map(|d| d.as_secs())
         };
         let own = |host: Flavor| budget(host, &pre, Limit::Route).map(|d| d.as_secs());
         assert_eq!(secs(claude::FLAVOR, copilot::PASCAL), own(claude::FLAVOR));
@@ -719,6 +731,16 @@ mod tests {
         );
         // Kiro's `timeout: 0` is none: nothing ends the entry.
         assert_eq!(ms(budget(kiro::FLAVOR, &pre, Limit::Entry(Some(0)))), None);
+        // A route the user shortened to 30 s is killed there; a longer one gives no more.
+        let claude = crate::dialect::claude::FLAVOR;
+        assert_eq!(
+            ms(budget(claude, &pre, Limit::RouteWritten(30_000))),
+            Some(25_000)
+        );
+        assert_eq!(
+            ms(budget(claude, &pre, Limit::RouteWritten(900_000))),
+            ms(budget(claude, &pre, Limit::Route))
+        );
     }
 
     /// Kiro's `timeout: 0` is no timeout; Claude's is its default; a number is that many seconds.

@@ -332,13 +332,22 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
     )?;
     trusted_in_an_older_record(&hook_set.untrusted, hosted.host, &hosted.event)?;
     guard::injected_before_run();
-    // 4. run and 5. answer
+    // 4. run and 5. answer, within the timeout the route's own entry has (row 223).
+    let written = request.event.as_deref().and_then(|event| {
+        route::written_timeout_ms(
+            &ctx.home,
+            &ctx.project,
+            hosted.host.dialect(),
+            request.installed_in,
+            event,
+        )
+    });
     let plan = dispatch::run::plan(
         hosted.host,
         &hosted.event,
         hook_set.rules.iter().map(|r| (r.rule.as_ref(), r.source)),
         &hosted.project,
-        dispatch::run::route_limit(hosted.host, hosted.read_as),
+        dispatch::run::route_limit(hosted.host, hosted.read_as, written),
     );
     Ok(answer_in_time(plan, known, &hosted))
 }

@@ -78,10 +78,16 @@ pub(super) fn route_line(handler: &Value, host: Dialect) -> Option<String> {
 
 /// The text of a file install creates, before its entries go in.
 pub(crate) fn fresh_text(host: Dialect) -> String {
-    let value = match host.config().version {
+    let mut value = match host.config().version {
         Some(version) => json!({"version": version, "hooks": {}}),
         None => json!({"hooks": {}}),
     };
+    // The number the agent would write into it when it starts (Qwen's `"$version": 4`): with
+    // it the agent leaves the file as written, and the last uninstall finds nothing of the
+    // agent's in it (attacks row 330: `{"$version": 4}` stayed).
+    if let Some((key, stamp)) = host.config().stamp {
+        value[key] = json!(stamp);
+    }
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
     text.push('\n');
     text
@@ -122,6 +128,44 @@ pub(super) fn find_routes(entries: &[Value], host: Dialect) -> Vec<(usize, Optio
     find_handlers(entries, |h| {
         routing_key(h, host).is_some() && is_own_route(h)
     })
+}
+
+/// The routes for `host` on `event` in the host's parsed file `value`, where install puts
+/// them: each handler, with its rule where the file is a rule list (whose rules carry some
+/// handler keys, [`crate::tables::RuleList::handler_keys_on_rule`]).
+pub(super) fn route_handlers<'v>(
+    value: &'v Value,
+    host: Dialect,
+    event: &str,
+) -> Vec<(&'v Value, Option<&'v Value>)> {
+    let is_route = |h: &Value| routing_key(h, host).is_some();
+    if let Some(list) = host.config().rule_list {
+        return value
+            .get("hooks")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter(|rule| rule[list.event_key].as_str() == Some(event))
+            .filter(|rule| is_route(&rule[list.handler_key]))
+            .map(|rule| (&rule[list.handler_key], Some(rule)))
+            .collect();
+    }
+    let events = match value.get("hooks") {
+        None if host.config().wrapper_optional => value,
+        events => events.unwrap_or(&Value::Null),
+    };
+    let entries = events
+        .get(event)
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    find_handlers(entries, is_route)
+        .into_iter()
+        .filter_map(|(i, j)| match j {
+            Some(j) => entries[i].get("hooks")?.get(j),
+            None => entries.get(i),
+        })
+        .map(|handler| (handler, None))
+        .collect()
 }
 
 /// Where any route for `host` sits in one event's array, written by install or not (a line of

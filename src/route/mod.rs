@@ -389,11 +389,48 @@ fn route_commands(
     if let Some(list) = host.config().rule_list {
         return list_route_commands(user, &text, host, list, event);
     }
-    let Ok(events) = events_path(user, &text, host) else {
+    json_routes(home, user, &text, host, route_host, event, also_off)
+        .into_iter()
+        .filter(|r| r.every_call && !r.off)
+        .map(|r| r.line)
+        .collect()
+}
+
+/// Whether every route for `event` in the host's JSON file `file` is one the host's own list
+/// turns off (Gemini's `hooksConfig.disabled`, Copilot's `disabledHooks`): the host never calls
+/// hookx for it there (`doctor`, attacks row 332). `None` where the file holds no such route.
+pub fn turned_off_by_host(home: &Path, file: &Path, host: Dialect, event: &str) -> Option<bool> {
+    let text = crate::read::text(file, crate::read::MAX_FILE_BYTES).ok()?;
+    let routes = json_routes(home, file, &text, host, host, event, &[]);
+    (!routes.is_empty()).then(|| routes.iter().all(|r| r.off))
+}
+
+/// A route of hookx's in a host's JSON file, as the host runs it.
+struct JsonRoute {
+    line: String,
+    /// Nothing of the user's narrows it to some calls (a matcher, `if`, `async`).
+    every_call: bool,
+    /// The host's own list turns it off.
+    off: bool,
+}
+
+/// The routes for `event` in the host's JSON file `file` (its `text`).
+/// `route_host`: whose routes (another host's, in a file `host` reads as its own: attacks row
+/// 304); `also_off`: labels another scope's list turns off too (attacks row 305).
+fn json_routes(
+    home: &Path,
+    file: &Path,
+    text: &str,
+    host: Dialect,
+    route_host: Dialect,
+    event: &str,
+    also_off: &[String],
+) -> Vec<JsonRoute> {
+    let Ok(events) = events_path(file, text, host) else {
         return Vec::new();
     };
     let list = path_to(&events, &[Seg::from(event)]);
-    let Some(entries) = entries_of(&JsonText::new(&text), &list) else {
+    let Some(entries) = entries_of(&JsonText::new(text), &list) else {
         return Vec::new();
     };
     // A route whose entry the user gave a matcher of their own (`"matcher": "Bash"`) runs on
@@ -405,19 +442,28 @@ fn route_commands(
             .is_some_and(|m| ["", "*"].contains(&m) || Some(m) == host.def().route.matcher),
     };
     // A route the user's own list turns off (Gemini's `hooksConfig.disabled`, by `name`, else
-    // command: attacks row 228) is none the agent runs.
-    let mut disabled = disabled_labels(host, &text);
+    // command: attacks row 228) is none the agent runs. Read as the entries are, comments
+    // and all (Gemini reads them: attacks row 323). `also_off`: another scope's list
+    // (attacks row 305).
+    let mut disabled: Vec<String> = host
+        .def()
+        .disabled_handlers
+        .as_ref()
+        .and_then(|list| {
+            let value = JsonText::new(text).value(&[])?;
+            Some(
+                list.labels(value.as_object()?)
+                    .map(str::to_string)
+                    .collect(),
+            )
+        })
+        .unwrap_or_default();
     disabled.extend_from_slice(also_off);
     // Copilot's list of handler keys it does not run (`disabledHooks`), where the user turned
     // the route off in Copilot itself (live, 1.0.102: its key is `EVENT\0` and the entry's
     // compact JSON without hookx's marker; attacks row 236). The key anywhere in the file
     // counts: Copilot reads lists hookx cannot parse (`"n": 01`, row 136; row 238).
-    let switches: Vec<&crate::tables::HookSwitch> = host
-        .config()
-        .foreign_switches
-        .iter()
-        .filter_map(|s| s.hooks)
-        .collect();
+    let switches = own_switches(host);
     let switched: Vec<String> = switches
         .iter()
         .filter_map(|h| {
@@ -437,65 +483,235 @@ fn route_commands(
         if disabled.iter().any(|d| d == label.unwrap_or(line)) {
             return true;
         }
-        // The entry as written, and as the host keys it: its own keys in its own order, no
-        // other (Copilot keys the entry it read, not its text: an entry whose keys the user
-        // reordered keys as before, live 1.0.102, attacks row 262; a `comment` the user put
-        // on the route is left out, `hooks.discover`, row 302).
-        let mut bare = handler.clone();
-        if let Some(object) = bare.as_object_mut() {
-            object.remove(crate::config::MARKER);
-        }
-        let ordered = switches.iter().map(|switch| {
-            let mut order = vec![switch.type_key];
-            order.extend(switch.command_keys);
-            order.extend(switch.kept_keys);
-            order.extend([switch.timeout_key, switch.matcher_key, switch.event_key]);
-            let entry: serde_json::Map<String, serde_json::Value> = order
-                .iter()
-                .filter_map(|k| Some((k.to_string(), bare.get(*k)?.clone())))
-                .collect();
-            (event.to_string(), serde_json::Value::Object(entry))
-        });
-        // An entry in the other form the host reads in its own files (PascalCase, as hookx's
-        // VS Code route in `.github/hooks`): keyed as that handler in the foreign file, under
-        // the host's own name of the event (`hooks.discover`, 1.0.102, attacks row 304).
-        let foreign = switches.iter().filter_map(|switch| {
-            let (.., own, _) = switch
-                .events
-                .iter()
-                .find(|(_, written, ..)| *written == event)?;
-            let command = bare.get(switch.written_command_key)?.clone();
-            let mut entry = serde_json::Map::new();
-            let kind = bare.get(switch.type_key).cloned();
-            entry.insert(
-                switch.type_key.into(),
-                kind.unwrap_or_else(|| switch.command_type.into()),
-            );
-            for key in switch.command_keys {
-                entry.insert(key.to_string(), command.clone());
-            }
-            if let Some(timeout) = bare.get(switch.written_timeout_key) {
-                entry.insert(switch.timeout_key.into(), timeout.clone());
-            }
-            entry.insert(switch.event_key.into(), event.into());
-            Some((own.to_string(), serde_json::Value::Object(entry)))
-        });
-        std::iter::once((event.to_string(), bare.clone()))
-            .chain(ordered)
-            .chain(foreign)
-            .any(|(event, entry)| {
-                let key = crate::hash::sha256_hex(format!("{event}\0{entry}").as_bytes());
-                switched.iter().any(|text| text.contains(&key))
-            })
+        switch_keys(handler, event, &switches)
+            .iter()
+            .any(|key| switched.iter().any(|text| text.contains(key)))
     };
     find_any_routes(&entries, route_host)
         .into_iter()
-        .filter(|&(i, _)| entries.get(i).is_some_and(every_call))
-        .filter_map(|(i, j)| match j {
-            Some(j) => entries[i].get("hooks")?.get(j),
-            None => entries.get(i),
+        .filter_map(|(i, j)| {
+            let entry = entries.get(i)?;
+            let handler = match j {
+                Some(j) => entry.get("hooks")?.get(j)?,
+                None => entry,
+            };
+            let line = route_line(handler, route_host)?;
+            Some(JsonRoute {
+                every_call: every_call(entry) && answers_every_call(handler, host, event),
+                off: turned_off(handler, &line),
+                line,
+            })
         })
-        .filter(|handler| answers_every_call(handler, host, event))
-        .filter_map(|handler| route_line(handler, route_host).filter(|l| !turned_off(handler, l)))
         .collect()
+}
+
+/// The keys a host's switch ([`crate::tables::HookSwitch`], Copilot's `disabledHooks`) may
+/// list for `handler` of `event` in one of the host's own files: the entry as written without
+/// hookx's marker, then in each switch's own order of its keys (Copilot keys the entry it
+/// read, not its text: an entry whose keys the user reordered keys as before, live 1.0.102;
+/// attacks rows 236, 262).
+fn switch_keys(
+    handler: &serde_json::Value,
+    event: &str,
+    switches: &[&crate::tables::HookSwitch],
+) -> Vec<String> {
+    let mut bare = handler.clone();
+    if let Some(object) = bare.as_object_mut() {
+        object.remove(crate::config::MARKER);
+    }
+    as_the_switch_prints(&mut bare);
+    // Its own keys in its own order, no other: a `comment` the user put on the route is left
+    // out (`hooks.discover`, 1.0.102, attacks row 302).
+    let ordered = switches.iter().map(|switch| {
+        let mut order = vec![switch.type_key];
+        order.extend(switch.command_keys);
+        order.extend(switch.kept_keys);
+        order.extend([switch.timeout_key, switch.matcher_key, switch.event_key]);
+        let entry: serde_json::Map<String, serde_json::Value> = order
+            .iter()
+            .filter_map(|k| Some((k.to_string(), bare.get(*k)?.clone())))
+            .collect();
+        (event.to_string(), serde_json::Value::Object(entry))
+    });
+    // An entry in the other form the host reads in its own files (PascalCase, as hookx's VS
+    // Code route in `.github/hooks`): keyed as that handler in the foreign file, under the
+    // host's own name of the event (`hooks.discover`, 1.0.102, attacks row 304).
+    let foreign = switches.iter().filter_map(|switch| {
+        let (.., own, _) = switch
+            .events
+            .iter()
+            .find(|(_, written, ..)| *written == event)?;
+        let command = bare.get(switch.written_command_key)?.clone();
+        let mut entry = serde_json::Map::new();
+        let kind = bare.get(switch.type_key).cloned();
+        entry.insert(
+            switch.type_key.into(),
+            kind.unwrap_or_else(|| switch.command_type.into()),
+        );
+        for key in switch.command_keys {
+            entry.insert(key.to_string(), command.clone());
+        }
+        if let Some(timeout) = bare.get(switch.written_timeout_key) {
+            entry.insert(switch.timeout_key.into(), timeout.clone());
+        }
+        entry.insert(switch.event_key.into(), event.into());
+        Some((own.to_string(), serde_json::Value::Object(entry)))
+    });
+    std::iter::once((event.to_string(), bare.clone()))
+        .chain(ordered)
+        .chain(foreign)
+        .map(|(event, entry)| crate::hash::sha256_hex(format!("{event}\0{entry}").as_bytes()))
+        .collect()
+}
+
+/// The numbers of an entry as the switch's host prints them in its key: an integer as
+/// written, any other number as the float it reads (live, Copilot 1.0.102: a `timeoutSec`
+/// written `6.05e2` or `605.0` is keyed `605.0`, one written `605` is keyed `605`; attacks
+/// row 262's leftover). hookx keeps numbers as written, so it prints them over.
+fn as_the_switch_prints(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::Number(n) if !n.is_u64() && !n.is_i64() => {
+            if let Some(float) = n.as_f64().and_then(serde_json::Number::from_f64) {
+                *n = float;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(as_the_switch_prints),
+        Value::Object(map) => map.values_mut().for_each(as_the_switch_prints),
+        _ => {}
+    }
+}
+
+/// The host's switches whose list may name its own handlers ([`switch_keys`]).
+pub fn own_switches(host: Dialect) -> Vec<&'static crate::tables::HookSwitch> {
+    host.config()
+        .foreign_switches
+        .iter()
+        .filter_map(|s| s.hooks)
+        .collect()
+}
+
+/// Where install re-points a route of `host`'s own file (`before` → `after`, its text), the
+/// key each switch may list for the route before, with the key it has after, in the same
+/// form: a route the user turned off in the host (Copilot's hook menu) stays off only if its
+/// listed key follows the re-point (attacks row 291's Copilot half).
+pub fn moved_switch_keys(before: &str, after: &str, host: Dialect) -> Vec<(String, String)> {
+    let switches = own_switches(host);
+    let parse = |text: &str| serde_json::from_str::<serde_json::Value>(text).ok();
+    let (Some(before), Some(after), false) = (parse(before), parse(after), switches.is_empty())
+    else {
+        return Vec::new();
+    };
+    let events = after.get("hooks").and_then(serde_json::Value::as_object);
+    let mut moved = Vec::new();
+    for event in events.into_iter().flat_map(|e| e.keys()) {
+        let old = file::route_handlers(&before, host, event);
+        let new = file::route_handlers(&after, host, event);
+        for ((old, _), (new, _)) in old.iter().zip(&new).filter(|((o, _), (n, _))| o != n) {
+            let pairs = switch_keys(old, event, &switches)
+                .into_iter()
+                .zip(switch_keys(new, event, &switches));
+            moved.extend(pairs.filter(|(o, n)| o != n));
+        }
+    }
+    moved
+}
+
+/// How long the host lets its route for `event` run, in milliseconds, as the route's own entry
+/// says: the user may have shortened the timeout install wrote (`"timeout": 30`: "no hook should
+/// hang for ten minutes"), and the host kills hookx there, not at what install wrote
+/// ([`crate::tables::RouteSpec::limit`]), so every deny still to come would be lost to the kill
+/// rather than answered by the failure policy (attacks row 223). The route's file is the
+/// user's below `home`, or with `installed_in` the project's; the shortest where it holds
+/// several routes for the event. `None`: the host's routes have no timeout key, the host does
+/// not say which file runs the route ([`crate::tables::RouteSpec::names_project_route`]) or
+/// reads its user file elsewhere ([`reads_user_file_elsewhere`]), or no route there carries a
+/// positive number. Read on every event (`hookx run`): remembered by the file's identity
+/// ([`crate::cache::recall`]), and only the event's entries built.
+pub fn written_timeout_ms(
+    home: &Path,
+    project: &Path,
+    host: Dialect,
+    installed_in: Option<InstallScope>,
+    event: &str,
+) -> Option<u64> {
+    let route = &host.def().route;
+    let config = host.config();
+    if route.timeout_key.is_none()
+        || !route.names_project_route
+        || config.scripts.is_some()
+        || config.generated.is_some()
+    {
+        return None;
+    }
+    let scope = installed_in.unwrap_or(InstallScope::User);
+    if scope == InstallScope::User && reads_user_file_elsewhere(home, host) {
+        return None;
+    }
+    let path = target(home, project, host, scope);
+    // Remembered by the file's identity: most events pay a look at it, not its parse.
+    let meta = std::fs::metadata(&path).ok()?;
+    let what = format!(
+        "route timeout\0{host:?}\0{scope:?}\0{event}\0{}",
+        path.display()
+    );
+    if let Some(ms) = crate::cache::recall(home, &what, &meta) {
+        return ms;
+    }
+    let ms = read_timeout_ms(&path, host, scope, event);
+    crate::cache::remember(home, &what, &path, &meta, ms);
+    ms
+}
+
+/// [`written_timeout_ms`] read from the route's file `path`.
+fn read_timeout_ms(path: &Path, host: Dialect, scope: InstallScope, event: &str) -> Option<u64> {
+    let key = host.def().route.timeout_key?;
+    let config = host.config();
+    let src = crate::source::SourceFile::read(path).ok()?;
+    // Only the event's entries are built: the rest of a settings file is skipped unparsed.
+    let value = crate::config::syntax::parse_json_pruned(
+        &src,
+        crate::config::read::json_syntax(&src, host),
+        &|key| key == "hooks" || (config.wrapper_optional && key == event),
+        &|key| key == event,
+    )
+    .ok()?;
+    let projects = scope == InstallScope::Project;
+    let ms = |timeout: &serde_json::Value| {
+        let number = timeout.as_f64().or_else(|| {
+            config
+                .timeout_numeric_strings
+                .then(|| timeout.as_str()?.trim().parse().ok())?
+        })?;
+        let ms = match config.timeout_unit.reads_millis(Some(number), true) {
+            true => number,
+            false => number * 1000.0,
+        };
+        // Saturating: a timeout past `u64` milliseconds is none that matters.
+        (ms > 0.0).then_some(ms.ceil() as u64)
+    };
+    file::route_handlers(&value, host, event)
+        .into_iter()
+        .filter(|(handler, _)| {
+            route_line(handler, host).is_some_and(|line| {
+                // Most lines say no scope: the words are not split again for them.
+                (line.contains("--installed-in") && route_is_projects(&line)) == projects
+            })
+        })
+        .filter_map(|(handler, rule)| handler.get(key).or_else(|| rule?.get(key)).and_then(ms))
+        .min()
+}
+
+#[cfg(test)]
+mod tests {
+    /// Copilot 1.0.102 keys `6.05e2` and `605.0` as `605.0`, `605` as `605` (live).
+    #[test]
+    fn numbers_are_keyed_as_copilot_prints_them() {
+        for (written, keyed) in [("6.05e2", "605.0"), ("605.0", "605.0"), ("605", "605")] {
+            let mut value: serde_json::Value =
+                serde_json::from_str(&format!(r#"{{"timeoutSec":{written}}}"#)).unwrap();
+            super::as_the_switch_prints(&mut value);
+            assert_eq!(value.to_string(), format!(r#"{{"timeoutSec":{keyed}}}"#));
+        }
+    }
 }

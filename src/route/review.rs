@@ -51,19 +51,21 @@ pub fn moved(
 }
 
 /// The review file's `text` with the reviews of the `moved` handlers at their new keys (each
-/// old key taken out first: a chain of moves up frees the places it fills).
+/// old key taken out first: a chain of moves up frees the places it fills). A record that is
+/// no review (Codex's `enabled = false`) goes too, not left at a place another handler takes
+/// next (attacks row 320: the next install's route there ran nowhere).
 pub fn carried(
     trust: &RouteTrust,
     text: &str,
     moved: &[(String, String)],
 ) -> Result<String, String> {
+    if moved.is_empty() {
+        return Ok(text.to_string());
+    }
     let reviews: Vec<(String, String)> = moved
         .iter()
         .filter_map(|(old, new)| Some((new.clone(), (trust.recorded)(text, old)?)))
         .collect();
-    if reviews.is_empty() {
-        return Ok(text.to_string());
-    }
     let olds: Vec<String> = moved.iter().map(|(old, _)| old.clone()).collect();
     (trust.set)(&(trust.unset)(text, &olds)?, &reviews)
 }

@@ -390,11 +390,11 @@ pub struct FolderTrust {
 
 /// How an agent records the folders the user trusts.
 pub enum TrustRecord {
-    /// `{KEY: [path, …]}` in `file`: a folder is trusted when it or a parent is listed
-    /// (Copilot).
+    /// `{KEY: [path, …]}` in `file`, under any of `keys` (the first the one the agent writes,
+    /// named in messages): a folder is trusted when it or a parent is listed (Copilot).
     List {
         file: &'static str,
-        key: &'static str,
+        keys: &'static [&'static str],
     },
     /// `{path: LEVEL, …}` in `file`: the longest path that covers the folder decides; levels in
     /// `trust_folder` trust the path named and below, levels in `trust_parent` its parent and
@@ -416,21 +416,23 @@ pub enum TrustRecord {
 }
 
 impl FolderTrust {
-    /// Where the record is, for messages: `~/.copilot/config.json` `trusted_folders`.
+    /// Where the record is, for messages: `~/.copilot/config.json` `trustedFolders`.
     pub fn describe(&self) -> String {
         match self.record {
-            TrustRecord::List { file, key } => format!("~/{file} `{key}`"),
+            TrustRecord::List { file, keys } => format!("~/{file} `{}`", keys[0]),
             TrustRecord::Levels { file, .. } => format!("~/{file}"),
             TrustRecord::TomlTable { file, table, .. } => format!("~/{file} `[{table}]`"),
         }
     }
 
     /// Whether the record trusts `folder` (a real path); `place` gives the path of the
-    /// record's file (written below the home: where the agent reads it).
+    /// record's file (written below the home: where the agent reads it), `json` reads a JSON
+    /// record as the agents do, comments and all (attacks row 324).
     pub fn trusts(
         &self,
         place: impl Fn(&str) -> std::path::PathBuf,
         folder: &std::path::Path,
+        json: fn(&str) -> Option<serde_json::Value>,
     ) -> bool {
         use serde_json::Value;
         let file = match self.record {
@@ -458,14 +460,13 @@ impl FolderTrust {
                 .and_then(|v| v.as_str());
             return level == Some(trusted);
         }
-        let Ok(value) = serde_json::from_str::<Value>(&text) else {
+        let Some(value) = json(&text) else {
             return false;
         };
         match self.record {
-            TrustRecord::List { key, .. } => value
-                .get(key)
-                .and_then(Value::as_array)
-                .into_iter()
+            TrustRecord::List { keys, .. } => keys
+                .iter()
+                .filter_map(|key| value.get(key)?.as_array())
                 .flatten()
                 .filter_map(Value::as_str)
                 .any(|listed| folder.starts_with(listed)),

@@ -6,6 +6,7 @@ use super::{Doctor, Finding, Level, Loading, Runs, Status, Verdict};
 use crate::config::walk::did_you_mean;
 use crate::discover::{self, Runner, Source};
 use crate::model::{EventKind, Handler};
+use crate::route::InstallScope;
 use crate::tables::HandlerField;
 use crate::tables::Rule;
 use crate::tables::{Dialect, Flavor};
@@ -245,6 +246,9 @@ impl Doctor<'_> {
                     Some(finding) => verdict.findings.push(finding),
                     None => verdict.unrouted = names,
                 }
+            } else if let Some(finding) = self.route_turned_off(host, &names) {
+                verdict.status = verdict.status.max(Status::Blocked);
+                verdict.findings.push(finding);
             }
         }
         if let Some(finding) = matcher_finding(rule, flavor, host) {
@@ -262,7 +266,8 @@ impl Doctor<'_> {
                 verdict.findings.push(finding);
             }
             if runner == Runs::Hookx
-                && let Some(finding) = outlasts_the_route(handler, i, rule, host)
+                && let Some(finding) =
+                    outlasts_the_route(handler, i, rule, host, self.written_route(host, rule))
             {
                 verdict.findings.push(finding);
             }
@@ -331,6 +336,50 @@ impl Doctor<'_> {
         verdict
     }
 
+    /// Every route of `host` for `names` is one the host's own list turns off (Gemini's
+    /// `hooksConfig.disabled`, Copilot's `disabledHooks`): the host never calls hookx for the
+    /// event (attacks row 332: doctor said the rules it routes fire).
+    fn route_turned_off(&self, host: Dialect, names: &[&str]) -> Option<Finding> {
+        let files: Vec<&Source> = crate::dispatch::gates::route_files(self.sources, host)
+            .filter(|s| discover::runner(host, s) == Runner::Native)
+            .collect();
+        let holding: Vec<(&Source, bool)> = files
+            .iter()
+            .flat_map(|s| names.iter().map(move |n| (*s, *n)))
+            .filter_map(|(s, n)| {
+                Some((
+                    s,
+                    crate::route::turned_off_by_host(&self.ctx.home, &s.path, host, n)?,
+                ))
+            })
+            .collect();
+        if holding.is_empty() || !holding.iter().all(|(_, off)| *off) {
+            return None;
+        }
+        let list = match (
+            &host.def().disabled_handlers,
+            host.config().foreign_switches.iter().find_map(|s| s.hooks),
+        ) {
+            (Some(off), _) => format!("`{}.{}`", off.key, off.inner),
+            (None, Some(switch)) => format!("`{}` of ~/{}", switch.key, switch.file),
+            (None, None) => "its own list".to_string(),
+        };
+        let mut shown: Vec<&str> = holding.iter().map(|(s, _)| s.display.as_str()).collect();
+        shown.dedup();
+        Some(Finding::new(
+            Level::Warning,
+            format!(
+                "off under {}: hookx's route for `{}` in {} is turned off in {list}, so {} never \
+                 calls hookx for it",
+                host.def().display,
+                names.join("`, `"),
+                shown.join(", "),
+                host.def().display,
+            ),
+            Some(format!("take the route out of {list}")),
+        ))
+    }
+
     /// A route of `host` for `names` that is there but cannot run (the hookx it names is gone):
     /// it exits 127, a non-blocking error, and nothing runs. `None` when there is no route.
     fn unrunnable_route(&self, rule: &Rule, host: Dialect, names: &[&str]) -> Option<Finding> {
@@ -388,6 +437,29 @@ impl Doctor<'_> {
 }
 
 impl Doctor<'_> {
+    /// The timeout the routes that would run `rule` under `host` carry, in milliseconds, and
+    /// the file saying it, where the user made it shorter than install writes (attacks row
+    /// 223): the longest of the user's and the project's route, as the host runs both then
+    /// ([`crate::route::left_to_user_route`] leaves nothing to a route cut off sooner).
+    fn written_route(&self, host: Dialect, rule: &Rule) -> Option<(u64, String)> {
+        let (home, project) = (&self.ctx.home, &self.ctx.project);
+        let written = |scope| {
+            route_names(host, rule)
+                .into_iter()
+                .filter_map(|event| {
+                    crate::route::written_timeout_ms(home, project, host, Some(scope), event)
+                })
+                .max()
+                .map(|ms| (ms, scope))
+        };
+        let (ms, scope) = [InstallScope::User, InstallScope::Project]
+            .into_iter()
+            .filter_map(written)
+            .max_by_key(|(ms, _)| *ms)?;
+        let file = crate::route::target(home, project, host, scope);
+        Some((ms, self.ctx.display(&file)))
+    }
+
     /// The routes in hookx's plugin for `host` (a host whose hooks are code), in the project's
     /// and the user's: (event, command line).
     pub(super) fn plugin_routes(
@@ -514,7 +586,15 @@ fn timeout_finding(handler: &Handler, flavor: Flavor) -> Option<Finding> {
 /// [`crate::dispatch::run::budget`]): past that hookx answers without it, and on a tool-call
 /// guard its failure policy denies the call. Under a host that runs handlers one after another,
 /// they all share that time.
-fn outlasts_the_route(handler: &Handler, i: usize, rule: &Rule, host: Dialect) -> Option<Finding> {
+/// `written`: the timeout the route's entry carries, where the user shortened it
+/// ([`Doctor::written_route`]): the host cuts hookx off there.
+fn outlasts_the_route(
+    handler: &Handler,
+    i: usize,
+    rule: &Rule,
+    host: Dialect,
+    written: Option<(u64, String)>,
+) -> Option<Finding> {
     use crate::dispatch::run::{Limit, budget, handler_timeout};
     if !matches!(handler.kind, crate::model::HandlerKind::Command(_)) {
         return None;
@@ -523,11 +603,23 @@ fn outlasts_the_route(handler: &Handler, i: usize, rule: &Rule, host: Dialect) -
         .flavors()
         .find(|f| f.tables().event_name(&rule.event).is_some())
         .unwrap_or(host.default_flavor());
-    let budget = budget(host_flavor, &rule.event, Limit::Route)?;
+    let table = budget(host_flavor, &rule.event, Limit::Route)?;
+    let limit = written
+        .as_ref()
+        .map_or(Limit::Route, |(ms, _)| Limit::RouteWritten(*ms));
+    let budget = budget(host_flavor, &rule.event, limit)?;
     let own = handler_timeout(rule.flavor, handler);
     if own <= budget {
         return None;
     }
+    // Said on the route where the user shortened it, else on the route's limit.
+    let route = match written.filter(|_| budget < table) {
+        Some((ms, file)) => format!(
+            "the timeout of {} s its route has in {file}",
+            ms.div_ceil(1000)
+        ),
+        None => "its route's limit".to_string(),
+    };
     let display = host.def().display;
     let own = match own {
         std::time::Duration::MAX => "no timeout".to_string(),
@@ -563,7 +655,7 @@ fn outlasts_the_route(handler: &Handler, i: usize, rule: &Rule, host: Dialect) -
     Some(Finding::new(
         Level::Warning,
         format!(
-            "handler {}: {own}, longer than the {secs} s hookx has to answer {display} in (its route's limit, less a margin{shared}): past that, hookx {then}",
+            "handler {}: {own}, longer than the {secs} s hookx has to answer {display} in ({route}, less a margin{shared}): past that, hookx {then}",
             i + 1
         ),
         Some(format!("\"{key}\": {value}")),
