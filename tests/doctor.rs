@@ -530,6 +530,16 @@ fn a_route_the_user_turned_off_in_gemini_is_said_off() {
     let mut value: Value =
         serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
     let line = value["hooks"]["BeforeTool"][0]["hooks"][0]["command"].clone();
+    // Gemini 0.61.0's own `/hooks disable` writes the workspace's list (bundle read), and
+    // Gemini joins every scope's: the project's file turns the user route off too.
+    w.write_json(
+        "project/.gemini/settings.json",
+        json!({"hooksConfig": {"disabled": [line.clone()]}}),
+    );
+    let (_, report) = w.doctor(Some("gemini"));
+    let v = verdict(&report, "~/.claude/settings.json", "PreToolUse", "gemini");
+    assert_eq!(v["status"], "blocked", "the workspace's list: {v:#}");
+    std::fs::remove_file(w.project().join(".gemini/settings.json")).unwrap();
     value["hooksConfig"] = json!({"disabled": [line]});
     std::fs::write(&settings, value.to_string()).unwrap();
     let (_, report) = w.doctor(Some("gemini"));

@@ -1648,6 +1648,59 @@ fn a_review_record_names_the_user_file_as_codex_does() {
     c.done("a_review_record_names_the_user_file_as_codex_does");
 }
 
+/// Attacks row 320: Codex turns a handler off by its place (`[hooks.state."KEY"] enabled =
+/// false`) whatever sits there. A switch a handler the user deleted left at the place
+/// `install` puts its route turned the route off (Codex listed it `enabled: false`), while
+/// install said it trusted it. Codex's own `hooks/list` must list the route trusted and on.
+fn a_route_install_clears_another_handlers_off_switch() {
+    let Some(bin) = client::binary() else {
+        return;
+    };
+    let sb = Sandbox::new();
+    sb.write(
+        "home/.claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}"#,
+    );
+    let key = format!(
+        "{}:pre_tool_use:0:0",
+        sb.home.join(".codex/hooks.json").display()
+    );
+    sb.write(
+        "home/.codex/config.toml",
+        &format!(
+            "[hooks.state.{}]\nenabled = false\n",
+            serde_json::json!(key)
+        ),
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+        .args(["install", "--host", "codex", "--scope", "user", "--project"])
+        .arg(&sb.project)
+        .env("HOME", &sb.home)
+        .env_remove("HOOKX_HOME")
+        .env_remove("CODEX_HOME")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "install: {out:?}");
+    let inventory = sb.hook_inventory(&bin);
+    let routes: Vec<&Value> = inventory["hooks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|h| {
+            h["command"]
+                .as_str()
+                .is_some_and(|c| c.contains(" run --host codex"))
+        })
+        .collect();
+    assert!(
+        routes.len() == 1
+            && routes
+                .iter()
+                .all(|h| h["trustStatus"] == "trusted" && h["enabled"] == true),
+        "Codex lists hookx's route as {routes:?}"
+    );
+}
+
 /// Forms of `hooks.json` Codex CLI 0.171.0's loader refuses whole (it reads the file as one typed
 /// value: `failed to parse hooks config …` in its `hooks/list`, every hook of the file gone) and
 /// forms it keeps (attacks row 175). `hookx validate` must make an error of exactly the first
@@ -1901,6 +1954,7 @@ fn main() -> std::process::ExitCode {
             only_trusted_handlers_run,
             trust_hashes_are_codex_hashes,
             a_review_record_names_the_user_file_as_codex_does,
+            a_route_install_clears_another_handlers_off_switch,
             prompt_and_post_tool_blocks,
             routed_handlers_of_every_dialect_run_under_codex,
             routed_rewrites_run_under_codex,

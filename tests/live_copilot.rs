@@ -1948,6 +1948,86 @@ mod record {
     }
 }
 
+/// Attacks row 324: Copilot CLI 1.0.102 rewrites `~/.copilot/config.json` on its first run
+/// (comment lines first, the list renamed `trustedFolders`) and reads it back as trusting the
+/// folder. After two runs (the second reads the file as Copilot left it), the repository's
+/// hook ran, and `hookx doctor --host copilot` must say it fires, not that the folder is
+/// untrusted.
+fn copilots_rewritten_folder_record_still_trusts_the_folder() {
+    let recorder = |sb: &Sandbox| json!({"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": sb.dumper("probe")}]}});
+    let Some(first) = live(
+        "syntax",
+        |sb| {
+            sb.write(
+                "home/.copilot/config.json",
+                &json!({"trusted_folders": [sb.project.display().to_string()]}).to_string(),
+            );
+            sb.write(
+                "project/.github/hooks/probe.json",
+                &recorder(sb).to_string(),
+            );
+        },
+        &[],
+    ) else {
+        return;
+    };
+    let rewritten =
+        std::fs::read_to_string(first.sb.home.join(".copilot/config.json")).unwrap_or_default();
+    let Some(second) = live(
+        "syntax",
+        |sb| {
+            sb.write(
+                "home/.copilot/config.json",
+                &rewritten.replace(
+                    &first.sb.project.display().to_string(),
+                    &sb.project.display().to_string(),
+                ),
+            );
+            sb.write(
+                "project/.github/hooks/probe.json",
+                &recorder(sb).to_string(),
+            );
+        },
+        &[],
+    ) else {
+        return;
+    };
+    assert!(
+        second.dumps.iter().any(|d| d.label == "probe"),
+        "Copilot ran the repo hook with its own rewrite of the record:\n{rewritten}"
+    );
+    let out = common::hookx_at(
+        &second.sb.project,
+        &second.sb.home,
+        &["doctor", "--host", "copilot", "--format", "json"],
+    )
+    .get_output()
+    .clone();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    let status = report["files"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|f| {
+            f["file"]
+                .as_str()
+                .is_some_and(|d| d.ends_with("probe.json"))
+        })
+        .and_then(|f| {
+            f["hosts"]
+                .as_array()?
+                .iter()
+                .find(|l| l["host"] == "copilot")
+                .cloned()
+        })
+        .map(|l| l["status"].clone())
+        .unwrap_or_default();
+    assert_eq!(
+        status, "fires",
+        "doctor on the record as Copilot left it:\n{rewritten}\n{report:#}"
+    );
+}
+
 /// A repository hook file (`.github/hooks/probe.json`, the folder trusted in
 /// `~/.copilot/config.json`) with `//` or `/* */` comments or a trailing comma, each in its own
 /// run beside a plain `~/.copilot/hooks/control.json` (Copilot CLI 1.0.102). `hookx list --host
@@ -3622,6 +3702,7 @@ fn main() -> std::process::ExitCode {
             migration_story_runs_each_rule_once,
             claude_only_project_runs_each_rule_once_with_claude_payload,
             hook_files_with_comments_or_trailing_commas,
+            copilots_rewritten_folder_record_still_trusts_the_folder,
             faulty_handlers_beside_a_deny,
             synced_project_runs_each_rule_once,
             a_guard_switched_off_by_another_projects_install_still_denies,

@@ -141,23 +141,6 @@ fn reads_home(command: &str, home: &Path) -> bool {
     route_home(command).is_none_or(|h| crate::context::same_place(Path::new(&h), home))
 }
 
-/// The labels `host`'s own list of handlers turned off names in a file of its (`text`):
-/// Gemini's `hooksConfig.disabled`, by `name`, else command (attacks row 228).
-fn disabled_labels(host: Dialect, text: &str) -> Vec<String> {
-    host.def()
-        .disabled_handlers
-        .as_ref()
-        .and_then(|list| {
-            let value: serde_json::Value = serde_json::from_str(text).ok()?;
-            Some(
-                list.labels(value.as_object()?)
-                    .map(str::to_string)
-                    .collect(),
-            )
-        })
-        .unwrap_or_default()
-}
-
 /// Whether `host`'s folder variable (`CODEX_HOME`, `CLINE_DIR`, `COPILOT_HOME`) names another
 /// folder than its own below `home`: it reads its user file there, and a route below the home
 /// is none it runs (attacks rows 191, 264). A project setting the variable for every hook
@@ -348,10 +331,7 @@ fn answering_routes(
 ) -> Vec<String> {
     route_commands(home, file, host, host, event, also_off)
         .into_iter()
-        .filter(|command| route_can_run(command) && !route_is_projects(command))
-        .filter(|command| {
-            route_home(command).is_none_or(|h| crate::context::same_place(Path::new(&h), home))
-        })
+        .filter(|c| route_can_run(c) && !route_is_projects(c) && reads_home(c, home))
         .collect()
 }
 
@@ -397,11 +377,18 @@ fn route_commands(
 }
 
 /// Whether every route for `event` in the host's JSON file `file` is one the host's own list
-/// turns off (Gemini's `hooksConfig.disabled`, Copilot's `disabledHooks`): the host never calls
-/// hookx for it there (`doctor`, attacks row 332). `None` where the file holds no such route.
-pub fn turned_off_by_host(home: &Path, file: &Path, host: Dialect, event: &str) -> Option<bool> {
+/// turns off (Gemini's `hooksConfig.disabled`, its own or `also_off` from another scope's;
+/// Copilot's `disabledHooks`): the host never calls hookx for it there (`doctor`, attacks row
+/// 332). `None` where the file holds no such route.
+pub fn turned_off_by_host(
+    home: &Path,
+    file: &Path,
+    host: Dialect,
+    event: &str,
+    also_off: &[String],
+) -> Option<bool> {
     let text = crate::read::text(file, crate::read::MAX_FILE_BYTES).ok()?;
-    let routes = json_routes(home, file, &text, host, host, event, &[]);
+    let routes = json_routes(home, file, &text, host, host, event, also_off);
     (!routes.is_empty()).then(|| routes.iter().all(|r| r.off))
 }
 
@@ -414,9 +401,27 @@ struct JsonRoute {
     off: bool,
 }
 
-/// The routes for `event` in the host's JSON file `file` (its `text`).
-/// `route_host`: whose routes (another host's, in a file `host` reads as its own: attacks row
-/// 304); `also_off`: labels another scope's list turns off too (attacks row 305).
+/// The labels `host`'s own list of handlers turned off names in a file of its (`text`):
+/// Gemini's `hooksConfig.disabled`, by `name`, else command (attacks row 228), read with
+/// comments, as Gemini reads its settings (row 323).
+pub fn disabled_labels(host: Dialect, text: &str) -> Vec<String> {
+    host.def()
+        .disabled_handlers
+        .as_ref()
+        .and_then(|list| {
+            let value = JsonText::new(text).value(&[])?;
+            Some(
+                list.labels(value.as_object()?)
+                    .map(str::to_string)
+                    .collect(),
+            )
+        })
+        .unwrap_or_default()
+}
+
+/// The routes for `event` in the host's JSON file `file` (its `text`); `route_host`: whose
+/// routes (another host's, in a file `host` reads as its own: attacks row 304); `also_off`:
+/// labels another scope's list turns off.
 fn json_routes(
     home: &Path,
     file: &Path,
@@ -442,22 +447,9 @@ fn json_routes(
             .is_some_and(|m| ["", "*"].contains(&m) || Some(m) == host.def().route.matcher),
     };
     // A route the user's own list turns off (Gemini's `hooksConfig.disabled`, by `name`, else
-    // command: attacks row 228) is none the agent runs. Read as the entries are, comments
-    // and all (Gemini reads them: attacks row 323). `also_off`: another scope's list
-    // (attacks row 305).
-    let mut disabled: Vec<String> = host
-        .def()
-        .disabled_handlers
-        .as_ref()
-        .and_then(|list| {
-            let value = JsonText::new(text).value(&[])?;
-            Some(
-                list.labels(value.as_object()?)
-                    .map(str::to_string)
-                    .collect(),
-            )
-        })
-        .unwrap_or_default();
+    // command: attacks row 228) is none the agent runs; so is one another scope's list names
+    // (`also_off`: the agent joins them).
+    let mut disabled = disabled_labels(host, text);
     disabled.extend_from_slice(also_off);
     // Copilot's list of handler keys it does not run (`disabledHooks`), where the user turned
     // the route off in Copilot itself (live, 1.0.102: its key is `EVENT\0` and the entry's

@@ -343,13 +343,22 @@ impl Doctor<'_> {
         let files: Vec<&Source> = crate::dispatch::gates::route_files(self.sources, host)
             .filter(|s| discover::runner(host, s) == Runner::Native)
             .collect();
+        // The host joins the lists of every scope (Gemini's own `/hooks disable` writes the
+        // workspace's, whatever the route's file).
+        let also_off: Vec<String> = self
+            .sources
+            .iter()
+            .filter(|s| s.dialect == host && discover::runner(host, s) == Runner::Native)
+            .filter_map(|s| crate::read::text(&s.path, crate::read::MAX_FILE_BYTES).ok())
+            .flat_map(|text| crate::route::disabled_labels(host, &text))
+            .collect();
         let holding: Vec<(&Source, bool)> = files
             .iter()
             .flat_map(|s| names.iter().map(move |n| (*s, *n)))
             .filter_map(|(s, n)| {
                 Some((
                     s,
-                    crate::route::turned_off_by_host(&self.ctx.home, &s.path, host, n)?,
+                    crate::route::turned_off_by_host(&self.ctx.home, &s.path, host, n, &also_off)?,
                 ))
             })
             .collect();
