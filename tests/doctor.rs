@@ -323,6 +323,28 @@ fn codex_hooks_in_an_untrusted_project_never_load() {
     );
 }
 
+/// A Copilot entry Copilot leaves out (`"timeoutSec": 0`) is said once on its rule, with the
+/// fix: the plan's runner line ("nobody (Copilot does not load this entry …)") said it a second
+/// time.
+#[test]
+fn a_copilot_entry_copilot_leaves_out_is_said_once() {
+    let w = World::new();
+    w.write_json(
+        "project/.github/hooks/hooks.json",
+        json!({"version": 1, "hooks": {"preToolUse": [
+            {"type": "command", "bash": "./guard.sh", "timeoutSec": 0},
+            {"type": "command", "bash": "./ok.sh"}]}}),
+    );
+    let out = w.hookx(&["doctor", "--host", "copilot"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text.matches("does not load this entry").count(),
+        1,
+        "{text}"
+    );
+    assert!(text.contains("never fires: copilot"), "{text}");
+}
+
 /// Copilot CLI 1.0.102 does not load an entry of its own `.github/hooks/*.json` whose
 /// `timeoutSec` (PascalCase: `timeout`) is 0, -1, `"5"`, `null` or `true`; it runs the rest of
 /// the file, and takes 0.5 or 1e12 (live: `live_copilot::own_file_timeouts`). doctor says
@@ -2078,6 +2100,35 @@ fn a_projects_matcher_that_is_no_string_is_said_on_the_users_qwen_guard() {
     );
     let stop = verdict(&report, "~/.qwen/settings.json", "Stop", "qwen");
     assert!(!stop.to_string().contains("not a string"), "{stop:#}");
+}
+
+/// Attacks row 227's leftover: the user turned hookx's Codex route off in Codex itself
+/// (`enabled = false` in its `[hooks.state."…"]` record, beside the hash install wrote). Codex
+/// runs it nowhere, and doctor said the handler was "never reviewed", with "review and trust
+/// them" for a fix: it says the user turned it off, and the fix is to turn it on again.
+#[test]
+fn a_route_the_user_turned_off_in_codex_is_said_turned_off_not_unreviewed() {
+    let w = users_gemini_guard();
+    let install = w.hookx(&["install", "--host", "codex", "--scope", "user"]);
+    assert!(install.status.success(), "{install:?}");
+    let config = w.home().join(".codex/config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    let hooks = w.home().join(".codex/hooks.json");
+    let header = format!("[hooks.state.\"{}:pre_tool_use:0:0\"]", hooks.display());
+    assert!(text.contains(&header), "{text}");
+    std::fs::write(
+        &config,
+        text.replace(&header, &format!("{header}\nenabled = false")),
+    )
+    .unwrap();
+    let out = w.hookx(&["doctor", "--host", "codex"]);
+    let said = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        said.contains("silently skips 1 of the 1 here: 1 turned off in Codex itself")
+            && said.contains("turn them on again in Codex itself, if they should run"),
+        "{said}"
+    );
+    assert!(!said.contains("never reviewed"), "{said}");
 }
 
 /// A world whose user has a trusted Gemini guard, run under Claude by hookx's user route

@@ -467,6 +467,7 @@ pub static DEF: DialectDef = DialectDef {
         set: trust::set,
         unset: trust::unset,
         recorded: trust::recorded,
+        turned_off: trust::turned_off,
     }),
     home_var: Some(crate::tables::HomeVar {
         var: "CODEX_HOME",
@@ -876,11 +877,27 @@ pub mod trust {
     /// attacks row 227).
     pub fn recorded(text: &str, key: &str) -> Option<String> {
         let doc = parse(text).ok()?;
-        let record = doc.get("hooks")?.get("state")?.get(key)?;
-        if record.get("enabled").and_then(|e| e.as_bool()) == Some(false) {
+        if off(&doc, key) {
             return None;
         }
         trusted(&doc, key)
+    }
+
+    /// Whether the config text turns the handler of `key` off (`enabled = false`, set by the
+    /// user in Codex's `/hooks`).
+    pub fn turned_off(text: &str, key: &str) -> bool {
+        parse(text).is_ok_and(|doc| off(&doc, key))
+    }
+
+    fn off(doc: &toml_edit::DocumentMut, key: &str) -> bool {
+        let record = doc
+            .get("hooks")
+            .and_then(|h| h.get("state"))
+            .and_then(|s| s.get(key));
+        record
+            .and_then(|r| r.get("enabled"))
+            .and_then(|e| e.as_bool())
+            == Some(false)
     }
 
     /// The lines of the table under `header`: its header line and the lines up to the next

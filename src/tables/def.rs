@@ -82,6 +82,10 @@ pub struct RouteTrust {
     /// The value the file's text records for a key, if any (`doctor` compares it with the
     /// handler's current one: the agent skips a handler whose record is missing or stale).
     pub recorded: fn(text: &str, key: &str) -> Option<String>,
+    /// Whether the file's text turns the handler of a key off, whatever its record (Codex's
+    /// `enabled = false`): the user's own choice in the agent, which `recorded` reads as no
+    /// review, and `doctor` says as what it is.
+    pub turned_off: fn(text: &str, key: &str) -> bool,
 }
 
 /// One review record: its key and value.

@@ -674,33 +674,44 @@ fn unreviewed(ctx: &Context, host: Dialect, source: &Source) -> Option<Finding> 
     let text = crate::read::text(&records_file, crate::read::MAX_FILE_BYTES).unwrap_or_default();
     let named = crate::route::review_key_path(&ctx.home, host, &source.path);
     let records = (review.records)(&named, &value, &|_| true);
-    let (mut missing, mut stale) = (0, 0);
+    let (mut missing, mut stale, mut off) = (0, 0, 0);
     for (key, value) in &records {
         match (review.recorded)(&text, key) {
             Some(recorded) if recorded == *value => {}
             Some(_) => stale += 1,
+            None if (review.turned_off)(&text, key) => off += 1,
             None => missing += 1,
         }
     }
-    if missing + stale == 0 {
+    if missing + stale + off == 0 {
         return None;
     }
     let display = host.def().display;
-    let why: Vec<String> = [(missing, "never reviewed"), (stale, "changed since review")]
-        .iter()
-        .filter(|(n, _)| *n > 0)
-        .map(|(n, what)| format!("{n} {what}"))
-        .collect();
+    let turned_off = format!("turned off in {display} itself");
+    let why: Vec<String> = [
+        (missing, "never reviewed"),
+        (stale, "changed since review"),
+        (off, turned_off.as_str()),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, what)| format!("{n} {what}"))
+    .collect();
+    // A handler the user turned off stays off: the fix is for the others.
+    let fix = match missing + stale {
+        0 => format!("turn them on again in {display} itself, if they should run"),
+        _ => format!("review and trust them in {display} itself"),
+    };
     Some(Finding::new(
         Level::Warning,
         format!(
-            "{display} runs only handlers its user reviewed (records in {}), and silently skips {} of the {} here: {}",
+            "{display} runs only handlers its user reviewed and left on (records in {}), and silently skips {} of the {} here: {}",
             ctx.display(&records_file),
-            missing + stale,
+            missing + stale + off,
             records.len(),
             why.join(", ")
         ),
-        Some(format!("review and trust them in {display} itself")),
+        Some(fix),
     ))
 }
 

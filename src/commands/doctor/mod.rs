@@ -357,7 +357,7 @@ impl Doctor<'_> {
                     .map(|l| {
                         let mut verdict = self.verdict(source, rule, l);
                         if verdict.runner == Runs::Native && l.host == source.dialect {
-                            left_out_by_timeout(&mut verdict, rule, raw.as_ref());
+                            left_out_by_timeout(&mut verdict, rule, raw.as_ref(), &source.display);
                         }
                         verdict
                     })
@@ -394,12 +394,29 @@ impl Doctor<'_> {
 /// above 0 ([`crate::tables::ConfigSpec::skips_entry_without_positive_timeout`]), read in the
 /// file as written (`raw`, `None` where the agent keeps them): said, and the rule never fires
 /// when it leaves out all of them.
-fn left_out_by_timeout(verdict: &mut Verdict, rule: &Rule, raw: Option<&serde_json::Value>) {
+/// `file`: the source's name as the plan's runner gives it.
+fn left_out_by_timeout(
+    verdict: &mut Verdict,
+    rule: &Rule,
+    raw: Option<&serde_json::Value>,
+    file: &str,
+) {
     let Some(raw) = raw else {
         return;
     };
     let left_out = crate::config::strict_load::left_out_by_timeout(rule, raw);
     let display = verdict.host.def().display;
+    // The plan's runner for the rule (its first handler) says the same: said once, with the
+    // fix, below.
+    if let Some(first) = left_out.iter().find(|e| e.index == 0) {
+        let plan_says = format!(
+            "nobody ({display} does not load this entry of {file}: {})",
+            first.why()
+        );
+        if verdict.planned.as_deref() == Some(plan_says.as_str()) {
+            verdict.planned = None;
+        }
+    }
     for entry in &left_out {
         let which = match rule.handlers.len() {
             1 => "this entry".to_string(),
