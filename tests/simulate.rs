@@ -403,6 +403,75 @@ fn nothing_runs_through_hookx_where_the_host_has_no_route() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
 }
 
+/// Attacks row 334: row 332 for simulate: hookx's Gemini route turned off in Gemini's own list
+/// (`hooksConfig.disabled`, here the workspace's, where Gemini's `/hooks disable` writes it):
+/// Gemini never calls hookx for the event, and simulate ran the routed guard through hookx and
+/// answered its deny (`--expect deny` passed for a guard that runs nowhere under Gemini).
+#[test]
+fn nothing_runs_through_hookx_where_the_host_turned_its_route_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let home = root.join("home");
+    common::write(
+        &home,
+        ".claude/settings.json",
+        r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo no >&2; exit 2"}]}]}}"#,
+    );
+    let hookx = |args: &[&str]| {
+        common::hookx()
+            .args(args)
+            .arg("--project")
+            .arg(&root)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .output()
+            .unwrap()
+    };
+    assert!(
+        hookx(&[
+            "trust",
+            "--yes",
+            home.join(".claude/settings.json").to_str().unwrap()
+        ])
+        .status
+        .success()
+    );
+    assert!(
+        hookx(&[
+            "install", "--host", "gemini", "--scope", "user", "--hookx", "hookx"
+        ])
+        .status
+        .success()
+    );
+    let args = [
+        "--host",
+        "gemini",
+        "--event",
+        "BeforeTool",
+        "--tool",
+        "run_shell_command",
+        "--input",
+        r#"{"command":"ls"}"#,
+        "--expect",
+        "deny",
+    ];
+    let out = simulate_with(&root, &args, &[("GEMINI_CLI_TRUST_WORKSPACE", "true")]);
+    assert_eq!(out.status.code(), Some(0), "routed: {}", text(&out.stdout));
+    let settings: Value =
+        serde_json::from_str(&std::fs::read_to_string(home.join(".gemini/settings.json")).unwrap())
+            .unwrap();
+    let line = settings["hooks"]["BeforeTool"][0]["hooks"][0]["command"].clone();
+    common::write(
+        &root,
+        ".gemini/settings.json",
+        &serde_json::json!({"hooksConfig": {"disabled": [line]}}).to_string(),
+    );
+    let out = simulate_with(&root, &args, &[("GEMINI_CLI_TRUST_WORKSPACE", "true")]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(4), "{stdout}");
+    assert!(stdout.contains("not run through hookx"), "{stdout}");
+}
+
 /// A Codex handler without `type` in the user's `~/.codex/hooks.json` (attacks row 177):
 /// Codex 0.171.0 refuses that whole file and runs none of it (row 175, live). simulate ran the
 /// handler for real as Codex's (its review records cover only typed handlers, so nothing held

@@ -402,6 +402,20 @@ pub fn uncalled(
 ) -> Option<String> {
     let display = host.def().display;
     let mut held = None;
+    // The host's own list of handlers it does not run, joined over its scopes (Gemini's
+    // `hooksConfig.disabled`; attacks rows 332, 334).
+    let also_off: Vec<String> = sources
+        .iter()
+        .filter(|s| s.dialect == host)
+        .filter_map(|s| crate::read::text(&s.path, crate::read::MAX_FILE_BYTES).ok())
+        .flat_map(|text| crate::route::disabled_labels(host, &text))
+        .collect();
+    let names: Vec<&str> = host
+        .own_events()
+        .into_iter()
+        .filter(|(kind, _, _)| kind == event)
+        .map(|(_, name, _)| name)
+        .collect();
     for source in sources {
         if crate::discover::runner(host, source) != crate::discover::Runner::Native {
             continue;
@@ -427,6 +441,19 @@ pub fn uncalled(
         if let Some(why) = super::gates::file_gate(ctx, sources, host, source) {
             held = Some(format!(
                 "{display} skips hookx's route in {}: {why}",
+                source.display
+            ));
+            continue;
+        }
+        let off: Vec<bool> = names
+            .iter()
+            .filter_map(|name| {
+                crate::route::turned_off_by_host(&ctx.home, &source.path, host, name, &also_off)
+            })
+            .collect();
+        if !off.is_empty() && off.iter().all(|off| *off) {
+            held = Some(format!(
+                "{display} skips hookx's route in {}: it is turned off in {display}'s own list",
                 source.display
             ));
             continue;
