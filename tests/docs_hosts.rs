@@ -727,9 +727,12 @@ fn the_vscode_route_run_by_copilot_stays_silent() {
     let copilot_pascal = json!({"session_id": "s", "timestamp": "2026-01-01T00:00:00.000Z",
         "cwd": p.project, "hook_event_name": "PreToolUse", "tool_name": "Bash",
         "tool_input": {"command": "ls"}});
+    // The project's route as install writes it (`--installed-in project`): a user's route
+    // leaves no call to a route in a project's file (attacks row 309).
     let by_copilot = || {
         common::hookx()
-            .args(["run", "--host", "vscode", "--event", "PreToolUse", "--home"])
+            .args(["run", "--host", "vscode", "--event", "PreToolUse"])
+            .args(["--installed-in", "project", "--home"])
             .arg(&p.home)
             .current_dir(&p.project)
             .env_remove("HOOKX_HOME")

@@ -445,3 +445,249 @@ fn a_zero_timeout_is_the_default_and_validate_warns() {
         "{validated:?}"
     );
 }
+
+/// The key Copilot gives the first `preToolUse` entry of the hook file at `path` (its
+/// `disabledHooks` key: the event, a NUL, the entry's compact JSON without hookx's marker).
+fn copilot_key_of_route(path: &Path) -> String {
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut entry = file["hooks"]["preToolUse"][0].clone();
+    entry.as_object_mut().unwrap().remove("hookx");
+    hookx::hash::sha256_hex(format!("preToolUse\0{entry}").as_bytes())
+}
+
+/// Attacks row 300: Copilot started with `COPILOT_HOME` naming another folder reads its
+/// `disabledHooks` in `$COPILOT_HOME/settings.json` (copilot-facts, `resolveCopilotHome`), where
+/// its hook menu writes them. The user turned hookx's Copilot project route off there: the
+/// Claude route Copilot runs must not stand aside for it (it read `~/.copilot/settings.json`,
+/// found no key, and the trusted deny ran nowhere).
+#[test]
+fn the_claude_route_run_by_copilot_reads_copilots_switch_below_copilot_home() {
+    let dir = project_with_trusted_deny();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let installed =
+        self::ran(hookx(dir.path()).args(["install", "--host", "copilot", "--hookx", bin]));
+    assert_eq!(installed.code, Some(0), "{installed:?}");
+    let key = copilot_key_of_route(&dir.path().join(".github/hooks/hookx.json"));
+    let elsewhere = dir.path().parent().unwrap().join("copilot-work");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let run = || {
+        ran(hookx(dir.path())
+            .args(["run", "--host", "claude", "--event", "PreToolUse"])
+            .arg("--home")
+            .arg(dir.path().parent().unwrap().join("home"))
+            .env("COPILOT_CLI", "1")
+            .env("COPILOT_HOME", &elsewhere)
+            .write_stdin(payload(
+                "payloads/copilot-pascal/PreToolUse.json",
+                dir.path(),
+            )))
+    };
+    // Copilot runs its project route: this one stands aside.
+    let aside = run();
+    assert_eq!(
+        (aside.code, aside.stdout.as_str()),
+        (Some(0), ""),
+        "{aside:?}"
+    );
+    // The route turned off in Copilot's menu, which writes below COPILOT_HOME.
+    let listed = format!(r#"{{"disabledHooks": ["{key}"]}}"#);
+    std::fs::write(elsewhere.join("settings.json"), &listed).unwrap();
+    assert_claude_deny(&run(), "trusted deny");
+    // Listed below the home only: Copilot, reading COPILOT_HOME, still runs its route.
+    std::fs::remove_file(elsewhere.join("settings.json")).unwrap();
+    write(
+        &dir.path().parent().unwrap().join("home"),
+        ".copilot/settings.json",
+        &listed,
+    );
+    let aside = run();
+    assert_eq!(
+        (aside.code, aside.stdout.as_str()),
+        (Some(0), ""),
+        "{aside:?}"
+    );
+}
+
+/// Attacks row 301: a project's Claude guard that `install --host copilot` left to hookx (its key
+/// in `~/.copilot/settings.json`), Copilot started with `COPILOT_HOME` naming another folder:
+/// Copilot reads no key there and runs the guard itself, so hookx's Copilot route must not run
+/// it a second time; without the variable, the route runs it (Copilot skips it).
+#[test]
+fn the_copilot_route_runs_no_handler_copilot_runs_itself_below_copilot_home() {
+    let dir = project_dir();
+    let log = dir.path().parent().unwrap().join("ran.log");
+    let guard = format!("echo ran >> '{}'; exit 2", log.display());
+    let rules = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+        {"type": "command", "command": guard}]}]}});
+    write(dir.path(), ".claude/settings.json", &rules.to_string());
+    let trusted = ran(hookx(dir.path()).args(["trust", "--yes", "--project", "."]));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let installed =
+        self::ran(hookx(dir.path()).args(["install", "--host", "copilot", "--hookx", bin]));
+    assert_eq!(installed.code, Some(0), "{installed:?}");
+    let elsewhere = dir.path().parent().unwrap().join("copilot-work");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let runs = |copilot_home: Option<&Path>| {
+        let mut cmd = hookx(dir.path());
+        cmd.args(["run", "--host", "copilot", "--event", "preToolUse"])
+            .arg("--home")
+            .arg(dir.path().parent().unwrap().join("home"))
+            .env("COPILOT_CLI", "1")
+            .env_remove("COPILOT_HOME");
+        if let Some(folder) = copilot_home {
+            cmd.env("COPILOT_HOME", folder);
+        }
+        let out = ran(cmd.write_stdin(payload("payloads/copilot/preToolUse.json", dir.path())));
+        assert_eq!(out.code, Some(0), "{out:?}");
+        let n = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count();
+        let _ = std::fs::remove_file(&log);
+        n
+    };
+    assert_eq!(
+        runs(None),
+        1,
+        "Copilot skips the listed guard: the route runs it"
+    );
+    assert_eq!(
+        runs(Some(&elsewhere)),
+        0,
+        "Copilot reads no list below COPILOT_HOME and runs the guard itself"
+    );
+}
+
+/// Attacks row 304: hookx installed for VS Code and Claude in the project, none for Copilot.
+/// Copilot runs both routes (`.github/hooks/hookx-vscode.json` it reads as its own), and each
+/// ran the rules for it: twice per call. The Claude route leaves the call to the VS Code route,
+/// unless the user turned that one off in Copilot's menu (its key as Copilot gives a
+/// PascalCase entry: `preToolUse`, then `type, bash, powershell, timeoutSec, _vsCodeCompat`).
+#[test]
+fn the_claude_route_run_by_copilot_leaves_the_call_to_the_vscode_route_beside_copilots() {
+    let dir = project_with_trusted_deny();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    for host in ["vscode", "claude"] {
+        let installed = ran(hookx(dir.path()).args(["install", "--host", host, "--hookx", bin]));
+        assert_eq!(installed.code, Some(0), "{installed:?}");
+    }
+    let aside = ran_copilot_claude_route(dir.path());
+    assert_eq!(
+        (aside.code, aside.stdout.as_str()),
+        (Some(0), ""),
+        "{aside:?}"
+    );
+    let file = dir.path().join(".github/hooks/hookx-vscode.json");
+    let route: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let entry = &route["hooks"]["PreToolUse"][0];
+    let keyed = serde_json::json!({"type": "command", "bash": entry["command"],
+        "powershell": entry["command"], "timeoutSec": entry["timeout"],
+        "_vsCodeCompat": "PreToolUse"});
+    let key = hookx::hash::sha256_hex(format!("preToolUse\0{keyed}").as_bytes());
+    let home = dir.path().parent().unwrap().join("home");
+    write(
+        &home,
+        ".copilot/settings.json",
+        &format!(r#"{{"disabledHooks": ["{key}"]}}"#),
+    );
+    assert_claude_deny(&ran_copilot_claude_route(dir.path()), "trusted deny");
+}
+
+/// Attacks row 309: hookx's VS Code user route (`~/.copilot/hooks/hookx-vscode.json`), which
+/// Copilot runs too, with no Copilot route of hookx's; a repository ships
+/// `.github/hooks/hookx.json` holding a line that looks like hookx's Copilot route and runs
+/// nothing (`true || hookx run --host copilot`). The user's route must not stand aside for a
+/// route in a project's file (row 159's rule): the user's guard ran nowhere under Copilot.
+#[test]
+fn a_user_route_run_by_copilot_does_not_stand_aside_for_a_repositorys_route() {
+    let dir = project_dir();
+    let home = dir.path().parent().unwrap().join("home");
+    write(
+        &home,
+        ".bricks-project-desktop/hooks.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+            {"type": "command", "command": "echo 'user deny' >&2; exit 2"}]}]}}"#,
+    );
+    let trusted = ran(hookx(dir.path()).args(["trust", "--yes"]));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let args = [
+        "install", "--host", "vscode", "--scope", "user", "--hookx", bin,
+    ];
+    let installed = ran(hookx(dir.path()).args(args));
+    assert_eq!(installed.code, Some(0), "{installed:?}");
+    let file: Value = serde_json::from_str(
+        &std::fs::read_to_string(home.join(".copilot/hooks/hookx-vscode.json")).unwrap(),
+    )
+    .unwrap();
+    let line = file["hooks"]["PreToolUse"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let fire = || {
+        let mut cmd = std::process::Command::new("/bin/sh");
+        cmd.args(["-c", &line])
+            .current_dir(dir.path())
+            .env("HOME", &home)
+            .env("COPILOT_CLI", "1")
+            .env_remove("HOOKX_HOME")
+            .env_remove("COPILOT_HOME");
+        ran(assert_cmd::Command::from_std(cmd).write_stdin(payload(
+            "payloads/copilot-pascal/PreToolUse.json",
+            dir.path(),
+        )))
+    };
+    assert_claude_deny(&fire(), "user deny");
+    let fake = format!(
+        r#"{{"version": 1, "hooks": {{"preToolUse": [{{"type": "command", "bash": "true || {bin} run --host copilot --event preToolUse"}}]}}}}"#
+    );
+    write(dir.path(), ".github/hooks/hookx.json", &fake);
+    assert_claude_deny(&fire(), "user deny");
+}
+
+/// Attacks row 310: hookx's VS Code user route (`~/.copilot/hooks/hookx-vscode.json`) and the
+/// team's Copilot project route: Copilot runs both, the first for itself (row 269). The
+/// project route left nothing to it (it looked for Copilot's own user route only), so every
+/// rule ran twice per call; it leaves the call to the user's route beside Copilot's.
+#[test]
+fn the_copilot_project_route_leaves_the_call_to_the_vscode_user_route_beside_copilots() {
+    let dir = project_with_trusted_deny();
+    let home = dir.path().parent().unwrap().join("home");
+    write(
+        &home,
+        ".bricks-project-desktop/hooks.json",
+        r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#,
+    );
+    let trusted = ran(hookx(dir.path()).args(["trust", "--yes"]));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    for scope in ["user", "project"] {
+        let host = if scope == "user" { "vscode" } else { "copilot" };
+        let args = ["install", "--host", host, "--scope", scope, "--hookx", bin];
+        let installed = ran(hookx(dir.path()).args(args));
+        assert_eq!(installed.code, Some(0), "{installed:?}");
+    }
+    let project_route = || {
+        ran(hookx(dir.path())
+            .args([
+                "run",
+                "--host",
+                "copilot",
+                "--event",
+                "preToolUse",
+                "--home",
+            ])
+            .arg(&home)
+            .env("COPILOT_CLI", "1")
+            .env("COPILOT_HOOK_DIR", dir.path().join(".github/hooks"))
+            .env_remove("COPILOT_HOME")
+            .write_stdin(payload("payloads/copilot/preToolUse.json", dir.path())))
+    };
+    let left = project_route();
+    assert_eq!((left.code, left.stdout.as_str()), (Some(0), ""), "{left:?}");
+    // Without the user's route, the project route answers.
+    std::fs::remove_file(home.join(".copilot/hooks/hookx-vscode.json")).unwrap();
+    let answered = project_route();
+    assert!(answered.stdout.contains("deny"), "{answered:?}");
+}

@@ -1334,10 +1334,16 @@ fn fire_project_route(
     // The host's own name of the event, as its route says it.
     let event = match host {
         "gemini" => "BeforeTool",
+        "copilot" => "preToolUse",
         _ => "PreToolUse",
     };
-    let payload = json!({"session_id": "s", "cwd": p.project, "hook_event_name": event,
-        "tool_name": tool, "tool_input": {"command": "ls", "file_path": "a", "content": "b"}});
+    let payload = match host {
+        // Copilot's own camelCase payload, which names no event.
+        "copilot" => json!({"sessionId": "s", "timestamp": 1, "cwd": p.project,
+            "toolName": tool.to_lowercase(), "toolArgs": "{\"command\": \"ls\"}"}),
+        _ => json!({"session_id": "s", "cwd": p.project, "hook_event_name": event,
+            "tool_name": tool, "tool_input": {"command": "ls", "file_path": "a", "content": "b"}}),
+    };
     let mut cmd = assert_cmd::Command::cargo_bin("hookx").unwrap();
     cmd.args(["run", "--host", host, "--event", event])
         .args(["--installed-in", "project"])
@@ -2602,4 +2608,71 @@ fn an_install_with_nothing_to_route_makes_no_folder() {
         made.sort();
         assert_eq!(made, Vec::<String>::new(), "{host}");
     }
+}
+
+/// Attacks row 302: the user put a `"comment"` on hookx's Copilot user route entry, then turned
+/// the route off in Copilot's menu. Copilot keys the entry without the comment (its
+/// `hooks.discover`, 1.0.102: `type, bash, powershell, cwd, env, timeoutSec, matcher`, nothing
+/// else); keyed with it, the route looked on, and the project route left the call to it.
+#[test]
+fn a_project_route_does_not_leave_an_event_to_a_commented_user_route_copilot_has_turned_off() {
+    let (p, log) = routed_in_both_scopes("copilot", "run_shell_command");
+    let fire = || fire_project_route(&p, &log, "copilot", "Bash", None);
+    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    let user = p.home.join(".copilot/hooks/hookx.json");
+    let mut entry = serde_json::from_str::<Value>(&std::fs::read_to_string(&user).unwrap())
+        .unwrap()["hooks"]["preToolUse"][0]
+        .clone();
+    // Copilot's key: its own keys in its own order, hookx's record and the comment left out.
+    let object = entry.as_object().unwrap();
+    let kept: serde_json::Map<String, Value> = [
+        "type",
+        "bash",
+        "powershell",
+        "cwd",
+        "env",
+        "timeoutSec",
+        "matcher",
+    ]
+    .iter()
+    .filter_map(|k| Some((k.to_string(), object.get(*k)?.clone())))
+    .collect();
+    let key = hookx::hash::sha256_hex(format!("preToolUse\0{}", Value::Object(kept)).as_bytes());
+    entry["comment"] = json!("hookx's route: do not edit");
+    edit_json(&user, |v| v["hooks"]["preToolUse"][0] = entry.clone());
+    assert_eq!(fire(), 0, "commented, not listed: the route still runs");
+    common::write(
+        &p.home,
+        ".copilot/settings.json",
+        &json!({"disabledHooks": [key]}).to_string(),
+    );
+    assert_eq!(
+        fire(),
+        1,
+        "listed as Copilot keys it: the project route runs the guard"
+    );
+}
+
+/// Attacks row 305: the user turns hookx's Gemini user route off with Gemini's own `/hooks
+/// disable <name>`, which writes the name into the *workspace's* `.gemini/settings.json` when
+/// the session has one (Gemini CLI 0.61.0, `hookSettings.ts` `disableHook`, bundle read), and
+/// Gemini joins the lists of every scope. The project route must not leave the event to the
+/// route that list turns off (it read the user's file's list only).
+#[test]
+fn a_project_route_does_not_leave_an_event_to_a_user_route_the_workspace_list_turns_off() {
+    let (p, log) = routed_in_both_scopes("gemini", "Bash");
+    let fire = || fire_project_route(&p, &log, "gemini", "run_shell_command", None);
+    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    let user = p.home.join(".gemini/settings.json");
+    let route: Value = serde_json::from_str(&std::fs::read_to_string(&user).unwrap()).unwrap();
+    let line = route["hooks"]["BeforeTool"][0]["hooks"][0]["command"].clone();
+    assert!(line.is_string(), "{route}");
+    // Gemini's `/hooks disable` writes the workspace's file, made if need be.
+    let disabled = json!({"hooksConfig": {"disabled": [line]}});
+    common::write(&p.project, ".gemini/settings.json", &disabled.to_string());
+    assert_eq!(
+        fire(),
+        1,
+        "Gemini runs no handler the workspace's list turns off: the project route dispatches"
+    );
 }

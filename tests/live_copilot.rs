@@ -2496,7 +2496,19 @@ fn a_user_route_copilot_has_turned_off() {
     // Listed, and listed in a file hookx cannot parse and Copilot reads (`01`, row 136).
     // Row 262: the user's route entry with its keys in another order (an editor that sorts
     // keys, or a hand edit), listed as Copilot lists it.
-    for form in ["on", "off", "off, 01", "on, reordered", "off, reordered"] {
+    // Row 302: a key of the user's own on the route entry (`"comment"`, an `env`), the
+    // entry's key listed as hookx computes it with and without that key.
+    for form in [
+        "on",
+        "off",
+        "off, 01",
+        "on, reordered",
+        "off, reordered",
+        "off, comment, keyed with it",
+        "off, comment, keyed without it",
+        "off, env, keyed with it",
+        "off, env, keyed without it",
+    ] {
         let Some(l) = live_env("synced", |sb| {
             let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
             let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
@@ -2513,7 +2525,20 @@ fn a_user_route_copilot_has_turned_off() {
                     &std::fs::read_to_string(sb.home.join(".copilot/hooks/hookx.json")).unwrap(),
                 )
                 .unwrap();
-                let key = own_route_key(&route["hooks"]["preToolUse"][0]);
+                let mut key = own_route_key(&route["hooks"]["preToolUse"][0]);
+                for (extra, value) in [
+                    ("comment", json!("hookx's route")),
+                    ("env", json!({"A": "1"})),
+                ] {
+                    if form.contains(extra) {
+                        let mut entry = route.clone();
+                        entry["hooks"]["preToolUse"][0][extra] = value;
+                        if form.ends_with("with it") {
+                            key = own_route_key(&entry["hooks"]["preToolUse"][0]);
+                        }
+                        sb.write("home/.copilot/hooks/hookx.json", &entry.to_string());
+                    }
+                }
                 if form.ends_with("reordered") {
                     let mut entry = route.clone();
                     let pairs: Vec<(String, Value)> = route["hooks"]["preToolUse"][0]
@@ -2652,6 +2677,230 @@ fn a_claude_route_copilot_runs_without_a_copilot_route() {
         native.lines().count() > 0 && native.lines().all(|l| l == "copilot"),
         format!("Copilot's own hook, run by Copilot only: {native:?}"),
     );
+    c.done("synced");
+}
+
+/// Attacks row 303: hookx installed for Claude only, a trusted project Gemini guard that
+/// takes 35 s and denies; Copilot runs the Claude route, whose `timeout` of 605 s it reads
+/// (its key for a Claude handler is `timeoutSec` from `timeout`). hookx took Copilot for an
+/// agent that does not read the route's timeout and answered within Copilot's default of
+/// 30 s: the failure policy's deny at 25 s, not the guard's (an allow would have been denied
+/// too, on every call).
+fn a_slow_guard_through_the_claude_route_copilot_runs_answers_itself() {
+    let mut c = Checks::default();
+    let Some(l) = live_env("synced", |sb| {
+        let command = format!(
+            "cat >> '{}'; sleep 35; echo '{{\"decision\": \"deny\", \"reason\": \"slow-guard-says-no\"}}'",
+            sb.root.join("guard.log").display()
+        );
+        let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command, "timeout": 120000}]}]}});
+        sb.write("project/.gemini/settings.json", &rule.to_string());
+        hookx(sb, &["trust", "--yes"]);
+        hookx(sb, &["install", "--host", "claude"]);
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let result = l.tool_result("synced", "synced-call");
+    c.that(
+        result.contains("slow-guard-says-no"),
+        format!("the guard's own deny reaches the model: {result}"),
+    );
+    c.done("synced");
+}
+
+/// Attacks row 304: hookx installed for VS Code and Claude in the project (a team on both), none
+/// for Copilot, a trusted project Gemini guard only hookx runs. Copilot reads both routes'
+/// files (`.github/hooks/hookx-vscode.json`, `.claude/settings.json`) and, with no route of
+/// its own there, each ran for it (rows 263, 269): the guard ran twice per call.
+/// The VS Code route turned off in Copilot's menu (its key, as Copilot gives a PascalCase entry
+/// of `.github/hooks`, in `disabledHooks`): the Claude route then runs the guard.
+fn the_vscode_and_claude_routes_copilot_runs_run_each_rule_once() {
+    let mut c = Checks::default();
+    for off in [false, true] {
+        let Some(l) = live_env("synced", |sb| {
+            let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
+            let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
+            sb.write("project/.gemini/settings.json", &rule.to_string());
+            hookx(sb, &["trust", "--yes"]);
+            for host in ["vscode", "claude"] {
+                hookx(sb, &["install", "--host", host]);
+            }
+            if off {
+                let file = sb.project.join(".github/hooks/hookx-vscode.json");
+                let route: Value =
+                    serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+                let entry = &route["hooks"]["PreToolUse"][0];
+                let keyed = json!({"type": "command", "bash": entry["command"],
+                    "powershell": entry["command"], "timeoutSec": entry["timeout"],
+                    "_vsCodeCompat": "PreToolUse"});
+                let key = hookx::hash::sha256_hex(format!("preToolUse\0{keyed}").as_bytes());
+                let listed = format!(r#"{{"disabledHooks": ["{key}"]}}"#);
+                sb.write("home/.copilot/settings.json", &listed);
+            }
+            routed_env(sb)
+        }) else {
+            return;
+        };
+        let (ran, payloads) = guard_log(&l.sb.root);
+        c.that(
+            payloads.len() == 1,
+            format!(
+                "VS Code route off {off}: the guard ran {} times for one call: {ran:?}",
+                payloads.len()
+            ),
+        );
+    }
+    c.done("synced");
+}
+
+/// Attacks row 309: hookx's VS Code user route (`~/.copilot/hooks/hookx-vscode.json`, which
+/// Copilot runs too), a trusted Gemini guard of the user's, no Copilot route of hookx's; a
+/// repository ships `.github/hooks/hookx.json` holding a line that looks like hookx's Copilot
+/// route and runs nothing. The user's route ran the guard before the file came; with it, it
+/// stood aside for it.
+fn a_users_route_copilot_runs_does_not_stand_aside_for_a_repositorys_route() {
+    let mut c = Checks::default();
+    for fake in [false, true] {
+        let Some(l) = live_env("synced", |sb| {
+            let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
+            let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
+            sb.write("home/.gemini/settings.json", &rule.to_string());
+            hookx(sb, &["trust", "--yes"]);
+            hookx(sb, &["install", "--host", "vscode", "--scope", "user"]);
+            if fake {
+                let bin = assert_cmd::cargo::cargo_bin("hookx");
+                let line = format!(
+                    "true || {} run --host copilot --event preToolUse",
+                    bin.display()
+                );
+                let file = json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": line}]}});
+                sb.write("project/.github/hooks/hookx.json", &file.to_string());
+            }
+            routed_env(sb)
+        }) else {
+            return;
+        };
+        let (ran, payloads) = guard_log(&l.sb.root);
+        c.that(
+            payloads.len() == 1,
+            format!(
+                "repository's line {fake}: the guard ran {} times for one call: {ran:?}",
+                payloads.len()
+            ),
+        );
+    }
+    c.done("synced");
+}
+
+/// Attacks row 310: hookx's VS Code user route (`~/.copilot/hooks/hookx-vscode.json`) and the
+/// team's Copilot project route, a trusted Gemini guard of the user's: Copilot runs both, and
+/// the project route left nothing to the user's route beside Copilot's own: twice per call.
+fn the_copilot_project_route_and_the_vscode_user_route_run_each_rule_once() {
+    let mut c = Checks::default();
+    let Some(l) = live_env("synced", |sb| {
+        let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
+        let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
+        sb.write("home/.gemini/settings.json", &rule.to_string());
+        let team = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "true"}]}]}});
+        sb.write("project/.gemini/settings.json", &team.to_string());
+        hookx(sb, &["trust", "--yes"]);
+        hookx(sb, &["install", "--host", "vscode", "--scope", "user"]);
+        hookx(sb, &["install", "--host", "copilot", "--scope", "project"]);
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let (ran, payloads) = guard_log(&l.sb.root);
+    c.that(
+        payloads.len() == 1,
+        format!(
+            "the guard ran {} times for one call: {ran:?}",
+            payloads.len()
+        ),
+    );
+    c.done("synced");
+}
+
+/// Attacks row 300: hookx installed for Claude and Copilot in the project, a trusted project
+/// Gemini guard only hookx runs; Copilot started with `COPILOT_HOME` naming another folder, and
+/// hookx's Copilot route turned off in Copilot's menu (its key in `$COPILOT_HOME/settings.json`,
+/// where Copilot reads `disabledHooks`). Copilot runs the Claude route, which must not stand
+/// aside for the route Copilot skips. The control: the key listed nowhere, the Copilot route runs
+/// the guard.
+fn a_copilot_route_turned_off_below_copilot_home_leaves_the_guard_to_the_claude_route() {
+    let mut c = Checks::default();
+    for off in [false, true] {
+        let Some(l) = live_env("synced", |sb| {
+            let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
+            let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
+            sb.write("project/.gemini/settings.json", &rule.to_string());
+            hookx(sb, &["trust", "--yes"]);
+            for host in ["claude", "copilot"] {
+                hookx(sb, &["install", "--host", host]);
+            }
+            let folder = sb.root.join("copilot-home");
+            std::fs::create_dir_all(&folder).unwrap();
+            if off {
+                let route: Value = serde_json::from_str(
+                    &std::fs::read_to_string(sb.project.join(".github/hooks/hookx.json")).unwrap(),
+                )
+                .unwrap();
+                let key = own_route_key(&route["hooks"]["preToolUse"][0]);
+                let listed = format!(r#"{{"disabledHooks": ["{key}"]}}"#);
+                std::fs::write(folder.join("settings.json"), listed).unwrap();
+            }
+            let mut env = routed_env(sb);
+            env.push(("COPILOT_HOME", folder.display().to_string()));
+            env
+        }) else {
+            return;
+        };
+        let (ran, payloads) = guard_log(&l.sb.root);
+        c.that(
+            payloads.len() == 1,
+            format!(
+                "Copilot route off {off}: the guard ran {} times for one call: {ran:?}",
+                payloads.len()
+            ),
+        );
+    }
+    c.done("synced");
+}
+
+/// Attacks row 301: a project's Claude guard that `install --host copilot` left to hookx (its
+/// key in `~/.copilot/settings.json`), Copilot started with `COPILOT_HOME` naming another folder
+/// (a user keeping two Copilot setups apart): Copilot reads its `disabledHooks` there, finds no
+/// key and runs the guard itself, so hookx's route must not run it too. One call, one run, with
+/// the variable and without.
+fn a_guard_left_to_hookx_runs_once_with_copilot_home_elsewhere() {
+    let mut c = Checks::default();
+    for elsewhere in [false, true] {
+        let Some(l) = live_env("synced", |sb| {
+            let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
+            let rule = json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": command}]}]}});
+            sb.write("project/.claude/settings.json", &rule.to_string());
+            hookx(sb, &["trust", "--yes"]);
+            hookx(sb, &["install", "--host", "copilot"]);
+            let mut env = routed_env(sb);
+            if elsewhere {
+                let folder = sb.root.join("copilot-home");
+                std::fs::create_dir_all(&folder).unwrap();
+                env.push(("COPILOT_HOME", folder.display().to_string()));
+            }
+            env
+        }) else {
+            return;
+        };
+        let (ran, payloads) = guard_log(&l.sb.root);
+        c.that(
+            payloads.len() == 1,
+            format!(
+                "COPILOT_HOME elsewhere {elsewhere}: the guard ran {} times for one call: {ran:?}",
+                payloads.len()
+            ),
+        );
+    }
     c.done("synced");
 }
 
@@ -3467,6 +3716,12 @@ fn main() -> std::process::ExitCode {
             a_users_empty_list_over_lines_still_switches_the_guard_off,
             a_user_route_copilot_has_turned_off,
             a_claude_route_copilot_runs_without_a_copilot_route,
+            a_guard_left_to_hookx_runs_once_with_copilot_home_elsewhere,
+            the_copilot_project_route_and_the_vscode_user_route_run_each_rule_once,
+            a_users_route_copilot_runs_does_not_stand_aside_for_a_repositorys_route,
+            the_vscode_and_claude_routes_copilot_runs_run_each_rule_once,
+            a_slow_guard_through_the_claude_route_copilot_runs_answers_itself,
+            a_copilot_route_turned_off_below_copilot_home_leaves_the_guard_to_the_claude_route,
             a_route_timeout_written_otherwise_is_keyed_as_copilot_prints_it,
         ],
     )

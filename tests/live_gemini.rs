@@ -1739,6 +1739,61 @@ fn a_projects_copy_of_the_user_route_line() {
     c.done("story");
 }
 
+/// Attacks row 305: hookx installed for Gemini in both scopes, a trusted project Claude guard
+/// only hookx runs under Gemini; the user turns hookx's user route off with Gemini's own
+/// `/hooks disable`, which writes the route's command into the workspace's
+/// `.gemini/settings.json` `hooksConfig.disabled` (bundle: `disableHook`, the Workspace scope
+/// when the session has one). Gemini joins the lists of every scope and skips the user route;
+/// the project route must not leave the call to it.
+fn a_user_route_the_workspace_list_turns_off() {
+    let mut c = Checks::default();
+    for off in [false, true] {
+        let Some(l) = live("story", &["--yolo"], &[], |sb| {
+            sb.user_settings(json!({}));
+            sb.trust_folder();
+            let log = sb.root.join("guard.log");
+            let guard = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+                "command": format!("echo ran >> '{}'; echo PROJECT-GUARD-SAYS-NO >&2; exit 2", log.display())}]}]}});
+            sb.write("project/.claude/settings.json", &guard.to_string());
+            let own = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]}});
+            sb.write("home/.claude/settings.json", &own.to_string());
+            common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+            for scope in ["user", "project"] {
+                common::hookx_at(
+                    &sb.project,
+                    &sb.home,
+                    &["install", "--host", "gemini", "--scope", scope],
+                )
+                .success();
+            }
+            if off {
+                let user: Value = serde_json::from_str(
+                    &std::fs::read_to_string(sb.home.join(".gemini/settings.json")).unwrap(),
+                )
+                .unwrap();
+                let line = user["hooks"]["BeforeTool"][0]["hooks"][0]["command"].clone();
+                assert!(line.is_string(), "{user}");
+                let file = sb.project.join(".gemini/settings.json");
+                let mut project: Value =
+                    serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+                project["hooksConfig"] = json!({"disabled": [line]});
+                std::fs::write(&file, project.to_string()).unwrap();
+            }
+        }) else {
+            return;
+        };
+        let runs = std::fs::read_to_string(l.sb.root.join("guard.log"))
+            .unwrap_or_default()
+            .lines()
+            .count();
+        c.that(
+            runs > 0,
+            format!("user route off {off}: the guard ran {runs} times"),
+        );
+    }
+    c.done("story");
+}
+
 /// The README's migration story under Gemini CLI (issue 24): the Claude project converted to
 /// Copilot, Gemini, Codex and Cursor, `hookx install --host gemini`, `hookx trust --yes`, one
 /// prompt with a shell call and a write. Gemini runs its own (wrapped) copy; hookx must run
@@ -1862,6 +1917,7 @@ fn main() -> std::process::ExitCode {
             routed::routed_handlers_of_every_dialect,
             routed::converted_claude_config,
             migration_story_runs_each_rule_once,
+            a_user_route_the_workspace_list_turns_off,
             a_projects_hooks_switch_turns_off_hookxs_user_route_too,
             a_projects_env_file_reaches_the_users_hooks,
             an_env_file_above_the_project_reaches_the_users_hooks,

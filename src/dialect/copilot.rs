@@ -919,8 +919,14 @@ static DISABLED_HOOKS: crate::tables::HookSwitch = crate::tables::HookSwitch {
     type_key: "type",
     command_type: "command",
     command_keys: &["bash", "powershell"],
+    // `hooks.discover` of 1.0.102 over `~/.copilot/hooks` entries (attacks row 302): the key
+    // of a camelCase entry is `type, bash, powershell, cwd, env, timeoutSec, matcher`, in that
+    // order, whatever order they are written in; `comment`, `statusMessage`, `async`, `once`,
+    // `shell`, `name`, `description`, an unknown key and hookx's record are left out.
+    kept_keys: &["cwd", "env"],
     timeout_key: "timeoutSec",
     written_timeout_key: "timeout",
+    written_command_key: "command",
     matcher_key: "matcher",
     event_key: "_vsCodeCompat",
 };

@@ -79,10 +79,10 @@ pub fn find(ctx: &Context, file: &Path) -> Result<Source, Error> {
     let wanted = as_found(file);
     let store = TrustStore::default();
     for location in locations() {
-        let Some(root) = ctx.root(location) else {
+        let Some((root, pattern)) = ctx.place(location) else {
             continue;
         };
-        for found in candidates(&root, location.pattern) {
+        for found in candidates(&root, pattern) {
             if as_found(&found.path) == wanted
                 && let Some(source) = load(ctx, &found, location, None, &store)
             {
@@ -135,9 +135,9 @@ pub fn generated_sources(ctx: &Context, host: Dialect) -> Vec<Source> {
     host.def()
         .locations
         .iter()
-        .filter_map(|location| Some((location, ctx.root(location)?)))
-        .flat_map(|(location, root)| {
-            candidates(&root, location.pattern)
+        .filter_map(|location| Some((location, ctx.place(location)?)))
+        .flat_map(|(location, (root, pattern))| {
+            candidates(&root, pattern)
                 .into_iter()
                 .map(move |found| (location, found))
         })
@@ -189,13 +189,19 @@ pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<
     let mut found: Vec<Candidate> = Vec::new();
     let mut listed = Listings::default();
     for (order, location) in locations().enumerate() {
-        let Some(root) = ctx.root(location) else {
+        let Some((root, pattern)) = ctx.place(location) else {
             continue;
         };
-        if !listed.may_hold(&root, location.pattern) {
+        // The host's own switch file is read where the host reads it (attacks row 301).
+        let moved = run.and_then(|(host, _, _)| hosts_switch_file(ctx, host, location));
+        if moved.is_none() && !listed.may_hold(&root, pattern) {
             continue;
         }
-        for file in candidates(&root, location.pattern) {
+        let files = match moved {
+            Some(path) => Found::at(path, None).into_iter().collect(),
+            None => candidates(&root, pattern),
+        };
+        for file in files {
             found.push(Candidate {
                 order,
                 location,
@@ -318,4 +324,20 @@ pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<
     sources.sort_by_key(|(order, _)| *order);
     let sources = sources.into_iter().map(|(_, source)| source);
     sources.chain(generated).collect()
+}
+
+/// For a run under `host`, its own file at `location` that holds its switch of single
+/// handlers (Copilot's `~/.copilot/settings.json`, [`super::hook_switch::holds_a_switch`]),
+/// where `host` reads it when its folder variable moves it (`$COPILOT_HOME/settings.json`):
+/// read below the home, a handler `install` left to hookx there was run by the host too
+/// (attacks row 301). `None`: read as the location says.
+fn hosts_switch_file(ctx: &Context, host: Dialect, location: &Location) -> Option<PathBuf> {
+    let Pattern::File(rel) = location.pattern else {
+        return None;
+    };
+    (location.dialect == host
+        && location.root == crate::tables::Root::Home
+        && super::hook_switch::holds_a_switch(location)
+        && crate::route::reads_user_file_elsewhere(&ctx.home, host))
+    .then(|| crate::route::hosts_own_file(&ctx.home, host, rel))
 }

@@ -9,7 +9,7 @@ use crate::protocol::payload::decode_event_as;
 use crate::tables::{Dialect, Flavor};
 use crate::trust::{TrustState, TrustStore};
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Payloads larger than this are refused. A host event is usually a few kilobytes, but a Write
 /// of a large file carries the file: Node (Claude Code, Copilot CLI) cannot build a string of
@@ -331,6 +331,30 @@ pub fn another_agent_runs_route(host: Dialect, senders: &[Dialect]) -> bool {
         .is_some_and(|sender| *sender != host && marked(*sender))
 }
 
+/// Whether the route of `host` that `sender` runs is the user's: it does not say
+/// `--installed-in project` (`project`), and `sender` reads the user's file of `host` at all
+/// (Copilot reads hookx's VS Code user route in `~/.copilot/hooks`, never
+/// `~/.claude/settings.json`: a Claude route it runs is a project's, whatever its line says).
+pub fn users_route(sender: Dialect, host: Dialect, project: bool) -> bool {
+    use crate::tables::{Pattern, Root};
+    let rel = Path::new(host.config().install_user);
+    let reads = |location: &crate::tables::Location| {
+        location.root == Root::Home
+            && match location.pattern {
+                Pattern::File(file) => rel == Path::new(file),
+                Pattern::Dir { dir, .. } => rel.parent() == Some(Path::new(dir)),
+                _ => false,
+            }
+    };
+    !project
+        && sender
+            .def()
+            .native
+            .iter()
+            .filter_map(|id| crate::context::location(id))
+            .any(reads)
+}
+
 /// `sender`'s names of the events of `kind` that fire on every call of it: a route on an
 /// event of one tool category (Cursor's `beforeShellExecution`) runs for no other tool
 /// (attacks row 261).
@@ -350,21 +374,43 @@ fn event_names<'a>(
 /// hookx's own for `kind` that runs: in the user's file or in the project's (attacks row 263:
 /// hookx installed for Claude only, Copilot runs the project's Claude route, and a route that
 /// stood aside for a Copilot route that was not there ran the project's guards nowhere).
+///
+/// Another host's route that install writes beside the sender's own (hookx's VS Code route in
+/// `.github/hooks`, which Copilot reads as its own) counts too, for a route that is not one
+/// (`host`): Copilot ran both it and the Claude route, each for it, and every rule twice
+/// (attacks row 304). It counts as the sender reads it, its switch and all.
+///
+/// For a route of the user's ([`users_route`]), only routes of the user's count, never one in
+/// a project's file, which a repository may have written to answer nothing (`true || hookx
+/// run …`: attacks row 309, row 159's rule): a rule may run twice there, never zero times.
 pub fn senders_route_runs(
     ctx: &crate::context::Context,
     sender: Dialect,
+    host: Dialect,
+    users: bool,
     kind: &EventKind,
 ) -> bool {
     use crate::route::InstallScope;
     // Its user file elsewhere (`COPILOT_HOME`): a route below the home is none it runs.
     let user_elsewhere = crate::route::reads_user_file_elsewhere(&ctx.home, sender);
+    let target =
+        |d: Dialect, scope: InstallScope| crate::route::target(&ctx.home, &ctx.project, d, scope);
     [InstallScope::User, InstallScope::Project]
         .iter()
         .filter(|scope| !(user_elsewhere && **scope == InstallScope::User))
+        .filter(|scope| !(users && **scope == InstallScope::Project))
         .any(|scope| {
-            let file = crate::route::target(&ctx.home, &ctx.project, sender, *scope);
-            event_names(sender, kind)
-                .any(|name| crate::route::routes_event(&ctx.home, &file, sender, name))
+            let own = target(sender, *scope);
+            let beside = |d: &Dialect| *d == sender || target(*d, *scope).parent() == own.parent();
+            Dialect::all()
+                .iter()
+                .filter(|d| **d != host && beside(d))
+                .any(|d| {
+                    let file = target(*d, *scope);
+                    event_names(sender, kind).any(|name| {
+                        crate::route::routes_event_as(&ctx.home, &file, sender, *d, name)
+                    })
+                })
         })
 }
 

@@ -165,12 +165,15 @@ pub fn route_limit(host: Flavor, reader: Option<Flavor>, written: Option<u64>) -
     let Some(reader) = reader else {
         return route;
     };
+    // Any of the reader's keys for a timeout: Copilot reads Claude's `timeout` as well as its
+    // own `timeoutSec` (attacks row 303: taken by its first key alone, the Claude route run by
+    // Copilot answered within Copilot's default of 30 s, its 605 s notwithstanding, and a
+    // slower trusted guard's answer was replaced by the failure policy's deny).
     let written_key = host.dialect().def().route.timeout_key;
-    let read = reader
-        .dialect()
-        .config()
-        .key(crate::tables::HandlerField::Timeout);
-    match written_key.is_some() && written_key == read {
+    let reads = |key: &str| {
+        reader.dialect().config().field(key) == Some(crate::tables::HandlerField::Timeout)
+    };
+    match written_key.is_some_and(reads) {
         true => route,
         false => Limit::RouteWithin(
             reader
@@ -674,6 +677,23 @@ mod tests {
             once: None,
             extra: Default::default(),
         }
+    }
+
+    /// Attacks row 303: a route run by another agent that reads the route's timeout key among
+    /// its own (Copilot reads a Claude handler's `timeout`, live 1.0.102) keeps the route's
+    /// limit; one that does not (VS Code and Copilot's `timeoutSec`, row 235) answers within
+    /// that agent's default.
+    #[test]
+    fn a_route_keeps_its_limit_where_the_agent_running_it_reads_its_timeout() {
+        use crate::dialect::{claude, copilot, vscode};
+        let pre = EventKind::PreToolUse;
+        let secs = |host: Flavor, reader: Flavor| {
+            budget(host, &pre, route_limit(host, Some(reader), None)).map(|d| d.as_secs())
+        };
+        let own = |host: Flavor| budget(host, &pre, Limit::Route).map(|d| d.as_secs());
+        assert_eq!(secs(claude::FLAVOR, copilot::PASCAL), own(claude::FLAVOR));
+        assert_eq!(own(claude::FLAVOR), Some(600));
+        assert_eq!(secs(copilot::FLAVOR, vscode::FLAVOR), Some(25));
     }
 
     /// The time hookx has to answer: the host's limit less a quarter of it, at most 5 s; for a

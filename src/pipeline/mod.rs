@@ -281,7 +281,11 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         home_var_elsewhere(&elsewhere, &ctx, hosted.host, &hosted.event)?;
     }
     let sender = senders.first().copied().filter(|_| aside);
-    if sender.is_some_and(|s| host::senders_route_runs(&ctx, s, &hosted.event.kind)) {
+    if sender.is_some_and(|s| {
+        let project = request.installed_in == Some(InstallScope::Project);
+        let users = host::users_route(s, hosted.host.dialect(), project);
+        host::senders_route_runs(&ctx, s, hosted.host.dialect(), users, &hosted.event.kind)
+    }) {
         return Ok(0);
     }
     // Where the sender runs this route and has none of its own (attacks row 263), this route

@@ -89,8 +89,56 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
     if reads_user_file_elsewhere(home, host) {
         return false;
     }
-    let routes = answering_routes(home, &user, host, event);
-    !routes.is_empty() && reviewed(home, &user, host, &routes) && !refused_whole(&user, host)
+    // The agent joins the lists of handlers turned off of every scope, and Gemini's own `/hooks
+    // disable` writes the workspace's, the project's file beside this route (attacks row 305):
+    // a route turned off there is none the agent runs in this project.
+    let project_file = Path::new(host.config().install_project)
+        .file_name()
+        .map(|name| hook_dir.join(name));
+    let listed = project_file
+        .and_then(|file| crate::read::text(&file, crate::read::MAX_FILE_BYTES).ok())
+        .map(|text| disabled_labels(host, &text))
+        .unwrap_or_default();
+    let routes = answering_routes(home, &user, host, event, &listed);
+    if !routes.is_empty() && reviewed(home, &user, host, &routes) && !refused_whole(&user, host) {
+        return true;
+    }
+    // Another host's user route that install writes beside this host's user file, which this
+    // host runs as its own (hookx's VS Code user route in `~/.copilot/hooks`, which Copilot
+    // runs, for itself: attacks row 310): a route of the user's, so the call is left to it.
+    let names = event_names_of(host, event);
+    Dialect::all()
+        .iter()
+        .filter(|d| **d != host)
+        .map(|d| (*d, home.join(d.config().install_user)))
+        .filter(|(_, file)| file.parent() == Some(user_dir))
+        .any(|(d, file)| {
+            names.iter().any(|name| {
+                route_commands(home, &file, host, d, name, &listed)
+                    .iter()
+                    .any(|c| route_can_run(c) && !route_is_projects(c) && reads_home(c, home))
+            })
+        })
+}
+
+/// Every name `host` gives the event it calls `event` (Copilot's `preToolUse` and
+/// `PreToolUse`).
+fn event_names_of(host: Dialect, event: &str) -> Vec<&'static str> {
+    let tables = || host.flavors().flat_map(|f| f.tables().events.iter());
+    let Some((kind, _)) = tables().find(|(_, name)| *name == event) else {
+        return Vec::new();
+    };
+    let mut names: Vec<&'static str> = tables()
+        .filter(|(k, _)| k == kind)
+        .map(|(_, name)| *name)
+        .collect();
+    names.dedup();
+    names
+}
+
+/// Whether the routing command `command` reads `home` (names none, or the same folder).
+fn reads_home(command: &str, home: &Path) -> bool {
+    route_home(command).is_none_or(|h| crate::context::same_place(Path::new(&h), home))
 }
 
 /// Whether `host`'s folder variable (`CODEX_HOME`, `CLINE_DIR`, `COPILOT_HOME`) names another
@@ -103,6 +151,26 @@ pub fn reads_user_file_elsewhere(home: &Path, host: Dialect) -> bool {
             .filter(|d| !d.is_empty())
             .is_some_and(|dir| !crate::context::same_place(Path::new(&dir), &home.join(var.dir)))
     })
+}
+
+/// Where `host` reads its own file `rel` (`.copilot/settings.json`, below the home): below its
+/// folder variable when that names a folder (`$COPILOT_HOME/settings.json`), else below
+/// `home`. For the run path's reads of the host's own switch (`disabledHooks`), which the host
+/// started hookx with the variable of: read below the home, a route turned off in Copilot's
+/// menu stood in for one that answers, and a handler left to hookx ran twice (attacks rows
+/// 300, 301). A project that could set the variable for the host's hooks would at worst make a
+/// handler run twice, as [`reads_user_file_elsewhere`].
+pub fn hosts_own_file(home: &Path, host: Dialect, rel: &str) -> PathBuf {
+    let var = host.def().home_var.as_ref();
+    let set = var.and_then(|v| Some((v, std::env::var_os(v.var).filter(|d| !d.is_empty())?)));
+    let below = |(var, dir): (&crate::tables::HomeVar, std::ffi::OsString)| {
+        let rest = match var.dir {
+            "" => Some(rel),
+            own => rel.strip_prefix(own)?.strip_prefix('/'),
+        };
+        Some(Path::new(&dir).join(rest?))
+    };
+    set.and_then(below).unwrap_or_else(|| home.join(rel))
 }
 
 /// The path by which `host` names `file` in its review keys ([`crate::tables::RouteTrust`]):
@@ -220,7 +288,19 @@ fn shorter_timeout(handler: &serde_json::Value, host: Dialect, event: &str) -> b
 /// or the user's narrows it. A project's route line counts: it answers where no user route
 /// does ([`left_to_user_route`]).
 pub fn routes_event(home: &Path, file: &Path, host: Dialect, event: &str) -> bool {
-    user_route_commands(home, file, host, event)
+    routes_event_as(home, file, host, host, event)
+}
+
+/// [`routes_event`] for a route of `host` in a file `reader` reads as its own, its switch
+/// and all (hookx's VS Code route in `.github/hooks`, which Copilot runs too: attacks row 304).
+pub fn routes_event_as(
+    home: &Path,
+    file: &Path,
+    reader: Dialect,
+    host: Dialect,
+    event: &str,
+) -> bool {
+    route_commands(home, file, reader, host, event, &[])
         .iter()
         .any(|command| {
             route_can_run(command)
@@ -232,7 +312,7 @@ pub fn routes_event(home: &Path, file: &Path, host: Dialect, event: &str) -> boo
 /// Whether the host's file `file` (what [`target`] names below `home`) holds a route for
 /// `event` that answers there ([`answering_routes`]).
 pub fn has_route(home: &Path, file: &Path, host: Dialect, event: &str) -> bool {
-    !answering_routes(home, file, host, event).is_empty()
+    !answering_routes(home, file, host, event, &[]).is_empty()
 }
 
 /// The user's routes for `event` in `file` below `home` that answer for that home: their
@@ -241,19 +321,31 @@ pub fn has_route(home: &Path, file: &Path, host: Dialect, event: &str) -> bool {
 /// none of this home's trust, and every guard is skipped there as untrusted (attacks row 222).
 /// A project's route line copied into the user's file leaves the event to the user's route,
 /// itself among them (attacks row 237): it is none.
-fn answering_routes(home: &Path, file: &Path, host: Dialect, event: &str) -> Vec<String> {
-    user_route_commands(home, file, host, event)
+/// `also_off`: more labels of handlers the agent does not run (another scope's list).
+fn answering_routes(
+    home: &Path,
+    file: &Path,
+    host: Dialect,
+    event: &str,
+    also_off: &[String],
+) -> Vec<String> {
+    route_commands(home, file, host, host, event, also_off)
         .into_iter()
-        .filter(|command| route_can_run(command) && !route_is_projects(command))
-        .filter(|command| {
-            route_home(command).is_none_or(|h| crate::context::same_place(Path::new(&h), home))
-        })
+        .filter(|c| route_can_run(c) && !route_is_projects(c) && reads_home(c, home))
         .collect()
 }
 
-/// The command lines of the user's routes for `event` in the user's file `user` (for a host of
+/// The command lines of the routes of `route_host` for `event` in the file `user` that `host`
+/// reads as its own (its events, matchers, timeouts and switches are `host`'s; for a host of
 /// hook scripts, the line of the event's script, when the script itself may be executed).
-fn user_route_commands(home: &Path, user: &Path, host: Dialect, event: &str) -> Vec<String> {
+fn route_commands(
+    home: &Path,
+    user: &Path,
+    host: Dialect,
+    route_host: Dialect,
+    event: &str,
+    also_off: &[String],
+) -> Vec<String> {
     // A host of hook scripts: the user's route is the script named after the event.
     if host.config().scripts.is_some() {
         let script = user.join(event);
@@ -277,7 +369,7 @@ fn user_route_commands(home: &Path, user: &Path, host: Dialect, event: &str) -> 
     if let Some(list) = host.config().rule_list {
         return list_route_commands(user, &text, host, list, event);
     }
-    json_routes(home, user, &text, host, event, &[])
+    json_routes(home, user, &text, host, route_host, event, also_off)
         .into_iter()
         .filter(|r| r.every_call && !r.off)
         .map(|r| r.line)
@@ -296,7 +388,7 @@ pub fn turned_off_by_host(
     also_off: &[String],
 ) -> Option<bool> {
     let text = crate::read::text(file, crate::read::MAX_FILE_BYTES).ok()?;
-    let routes = json_routes(home, file, &text, host, event, also_off);
+    let routes = json_routes(home, file, &text, host, host, event, also_off);
     (!routes.is_empty()).then(|| routes.iter().all(|r| r.off))
 }
 
@@ -327,13 +419,15 @@ pub fn disabled_labels(host: Dialect, text: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// The routes for `event` in the host's JSON file `file` (its `text`); `also_off`: labels
-/// another scope's list turns off.
+/// The routes for `event` in the host's JSON file `file` (its `text`); `route_host`: whose
+/// routes (another host's, in a file `host` reads as its own: attacks row 304); `also_off`:
+/// labels another scope's list turns off.
 fn json_routes(
     home: &Path,
     file: &Path,
     text: &str,
     host: Dialect,
+    route_host: Dialect,
     event: &str,
     also_off: &[String],
 ) -> Vec<JsonRoute> {
@@ -364,7 +458,13 @@ fn json_routes(
     let switches = own_switches(host);
     let switched: Vec<String> = switches
         .iter()
-        .filter_map(|h| crate::read::text(&home.join(h.file), crate::read::MAX_FILE_BYTES).ok())
+        .filter_map(|h| {
+            crate::read::text(
+                &hosts_own_file(home, host, h.file),
+                crate::read::MAX_FILE_BYTES,
+            )
+            .ok()
+        })
         .collect();
     let turned_off = |handler: &serde_json::Value, line: &str| {
         let label = host.def().disabled_handlers.as_ref().and_then(|list| {
@@ -379,7 +479,7 @@ fn json_routes(
             .iter()
             .any(|key| switched.iter().any(|text| text.contains(key)))
     };
-    find_any_routes(&entries, host)
+    find_any_routes(&entries, route_host)
         .into_iter()
         .filter_map(|(i, j)| {
             let entry = entries.get(i)?;
@@ -387,7 +487,7 @@ fn json_routes(
                 Some(j) => entry.get("hooks")?.get(j)?,
                 None => entry,
             };
-            let line = route_line(handler, host)?;
+            let line = route_line(handler, route_host)?;
             Some(JsonRoute {
                 every_call: every_call(entry) && answers_every_call(handler, host, event),
                 off: turned_off(handler, &line),
@@ -412,21 +512,47 @@ fn switch_keys(
         object.remove(crate::config::MARKER);
     }
     as_the_switch_prints(&mut bare);
+    // Its own keys in its own order, no other: a `comment` the user put on the route is left
+    // out (`hooks.discover`, 1.0.102, attacks row 302).
     let ordered = switches.iter().map(|switch| {
         let mut order = vec![switch.type_key];
         order.extend(switch.command_keys);
+        order.extend(switch.kept_keys);
         order.extend([switch.timeout_key, switch.matcher_key, switch.event_key]);
-        let mut rest = bare.as_object().cloned().unwrap_or_default();
-        let mut entry: serde_json::Map<String, serde_json::Value> = order
+        let entry: serde_json::Map<String, serde_json::Value> = order
             .iter()
-            .filter_map(|k| Some((k.to_string(), rest.shift_remove(*k)?)))
+            .filter_map(|k| Some((k.to_string(), bare.get(*k)?.clone())))
             .collect();
-        entry.extend(rest);
-        serde_json::Value::Object(entry)
+        (event.to_string(), serde_json::Value::Object(entry))
     });
-    std::iter::once(bare.clone())
+    // An entry in the other form the host reads in its own files (PascalCase, as hookx's VS
+    // Code route in `.github/hooks`): keyed as that handler in the foreign file, under the
+    // host's own name of the event (`hooks.discover`, 1.0.102, attacks row 304).
+    let foreign = switches.iter().filter_map(|switch| {
+        let (.., own, _) = switch
+            .events
+            .iter()
+            .find(|(_, written, ..)| *written == event)?;
+        let command = bare.get(switch.written_command_key)?.clone();
+        let mut entry = serde_json::Map::new();
+        let kind = bare.get(switch.type_key).cloned();
+        entry.insert(
+            switch.type_key.into(),
+            kind.unwrap_or_else(|| switch.command_type.into()),
+        );
+        for key in switch.command_keys {
+            entry.insert(key.to_string(), command.clone());
+        }
+        if let Some(timeout) = bare.get(switch.written_timeout_key) {
+            entry.insert(switch.timeout_key.into(), timeout.clone());
+        }
+        entry.insert(switch.event_key.into(), event.into());
+        Some((own.to_string(), serde_json::Value::Object(entry)))
+    });
+    std::iter::once((event.to_string(), bare.clone()))
         .chain(ordered)
-        .map(|entry| crate::hash::sha256_hex(format!("{event}\0{entry}").as_bytes()))
+        .chain(foreign)
+        .map(|(event, entry)| crate::hash::sha256_hex(format!("{event}\0{entry}").as_bytes()))
         .collect()
 }
 

@@ -759,9 +759,14 @@ pub struct HookSwitch {
     pub type_key: &'static str,
     pub command_type: &'static str,
     pub command_keys: &'static [&'static str],
+    /// The other keys the host keeps in the key of an entry of its own files, after the
+    /// command keys (`cwd`, `env`); it leaves every other key out (`comment`, hookx's record).
+    pub kept_keys: &'static [&'static str],
     pub timeout_key: &'static str,
     /// The timeout's key in the files the host reads (`timeout`).
     pub written_timeout_key: &'static str,
+    /// The command's key there (`command`), which the key gives under each command key.
+    pub written_command_key: &'static str,
     pub matcher_key: &'static str,
     pub event_key: &'static str,
 }
