@@ -247,8 +247,19 @@ impl Doctor<'_> {
                     None => verdict.unrouted = names,
                 }
             } else if verdict.status < Status::Blocked
-                && let Some(why) =
-                    crate::dispatch::simulate::uncalled(self.ctx, self.sources, host, &rule.event)
+                && let Some(why) = self
+                    .uncalled
+                    .borrow_mut()
+                    .entry((host, rule.event.clone()))
+                    .or_insert_with(|| {
+                        crate::dispatch::simulate::uncalled(
+                            self.ctx,
+                            self.sources,
+                            host,
+                            &rule.event,
+                        )
+                    })
+                    .clone()
             {
                 // Every route there is one the host holds back: turned off in its own list
                 // (attacks rows 332, 334), not reviewed or turned off in Codex (row 335).
