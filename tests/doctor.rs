@@ -574,9 +574,51 @@ fn a_route_the_user_turned_off_in_gemini_is_said_off() {
     let v = verdict(&report, "~/.claude/settings.json", "PreToolUse", "gemini");
     assert_eq!(v["status"], "blocked", "{v:#}");
     assert!(
-        has(v, "hooksConfig.disabled", Some("hooksConfig.disabled")),
+        has(v, "it is turned off in `hooksConfig.disabled`", None),
         "{v:#}"
     );
+}
+
+/// Attacks row 335: row 332 under Codex: hookx's Codex route not reviewed (its record gone) or
+/// turned off in Codex (`enabled = false`, mend11's row 227 leftover: doctor says so on the
+/// route's file): Codex skips it silently, and doctor still said the guard routed through it
+/// fires under Codex.
+#[test]
+fn a_codex_route_codex_skips_leaves_the_rules_it_routes_off() {
+    for form in ["no record", "turned off"] {
+        let w = World::new();
+        w.write_json(
+            "home/.gemini/settings.json",
+            json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
+                "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}),
+        );
+        let guard = w.home().join(".gemini/settings.json");
+        assert!(
+            w.hookx(&["trust", guard.to_str().unwrap()])
+                .status
+                .success()
+        );
+        let install = w.hookx(&["install", "--host", "codex", "--scope", "user"]);
+        assert!(install.status.success(), "{install:?}");
+        let (_, report) = w.doctor(Some("codex"));
+        assert_eq!(
+            verdict(&report, "~/.gemini/settings.json", "BeforeTool", "codex")["status"],
+            "fires",
+            "{form}: reviewed"
+        );
+        let config = w.home().join(".codex/config.toml");
+        match form {
+            "no record" => std::fs::write(&config, "").unwrap(),
+            _ => {
+                let text = std::fs::read_to_string(&config).unwrap();
+                std::fs::write(&config, format!("{text}enabled = false\n")).unwrap();
+            }
+        }
+        let (_, report) = w.doctor(Some("codex"));
+        let v = verdict(&report, "~/.gemini/settings.json", "BeforeTool", "codex");
+        assert_eq!(v["status"], "blocked", "{form}: {v:#}");
+        assert!(has(v, "Codex skips hookx's route", None), "{form}: {v:#}");
+    }
 }
 
 /// A repository's `"disableAllHooks": true` turns off every hook Copilot runs in a trusted
