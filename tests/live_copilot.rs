@@ -2822,6 +2822,36 @@ fn the_copilot_project_route_and_the_vscode_user_route_run_each_rule_once() {
     c.done("synced");
 }
 
+/// Attacks row 311: hookx installed for VS Code in both scopes, a trusted Gemini guard of the
+/// user's: Copilot runs both routes (`~/.copilot/hooks/hookx-vscode.json`,
+/// `.github/hooks/hookx-vscode.json`), each for itself: twice per call.
+fn the_vscode_routes_of_both_scopes_copilot_runs_run_each_rule_once() {
+    let mut c = Checks::default();
+    let Some(l) = live_env("synced", |sb| {
+        let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
+        let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
+        sb.write("home/.gemini/settings.json", &rule.to_string());
+        let team = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "true"}]}]}});
+        sb.write("project/.gemini/settings.json", &team.to_string());
+        hookx(sb, &["trust", "--yes"]);
+        for scope in ["user", "project"] {
+            hookx(sb, &["install", "--host", "vscode", "--scope", scope]);
+        }
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let (ran, payloads) = guard_log(&l.sb.root);
+    c.that(
+        payloads.len() == 1,
+        format!(
+            "the guard ran {} times for one call: {ran:?}",
+            payloads.len()
+        ),
+    );
+    c.done("synced");
+}
+
 /// Attacks row 300: hookx installed for Claude and Copilot in the project, a trusted project
 /// Gemini guard only hookx runs; Copilot started with `COPILOT_HOME` naming another folder, and
 /// hookx's Copilot route turned off in Copilot's menu (its key in `$COPILOT_HOME/settings.json`,
@@ -3717,6 +3747,7 @@ fn main() -> std::process::ExitCode {
             a_user_route_copilot_has_turned_off,
             a_claude_route_copilot_runs_without_a_copilot_route,
             a_guard_left_to_hookx_runs_once_with_copilot_home_elsewhere,
+            the_vscode_routes_of_both_scopes_copilot_runs_run_each_rule_once,
             the_copilot_project_route_and_the_vscode_user_route_run_each_rule_once,
             a_users_route_copilot_runs_does_not_stand_aside_for_a_repositorys_route,
             the_vscode_and_claude_routes_copilot_runs_run_each_rule_once,
