@@ -2711,9 +2711,8 @@ fn a_slow_guard_through_the_claude_route_copilot_runs_answers_itself() {
         format!("the guard's own deny reaches the model: {result}"),
     );
     let Some(l) = live_env("synced", |sb| {
-        let command = format!(
-            "sleep 35; echo '{{\"decision\": \"deny\", \"reason\": \"slow-guard-says-no\"}}'"
-        );
+        let command =
+            "sleep 35; echo '{\"decision\": \"deny\", \"reason\": \"slow-guard-says-no\"}'";
         let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command, "timeout": 120000}]}]}});
         sb.write("project/.gemini/settings.json", &rule.to_string());
         hookx(sb, &["trust", "--yes"]);
