@@ -5,7 +5,7 @@
 //! need the context, so it sits below both.
 
 use crate::error::Error;
-use crate::tables::{Dialect, Location, Root};
+use crate::tables::{Dialect, Location, Pattern, Root};
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
@@ -210,6 +210,42 @@ impl Context {
             Root::Project => Some(Cow::Borrowed(&self.project)),
             Root::Managed => self.managed_dir(location.dialect).map(Cow::Owned),
         }
+    }
+
+    /// Where `location`'s files are: its folder ([`Context::root`]) and its pattern below it,
+    /// except that a home location of an agent whose folder variable is set for the command
+    /// ([`Context::agent_vars`], `CLAUDE_CONFIG_DIR`, …) is below the folder it names, where
+    /// the agent reads it (attacks row 220: `doctor` said a route below the home fired where
+    /// Claude read `$CLAUDE_CONFIG_DIR/settings.json`). `run` and `exec` read no such variable.
+    pub(crate) fn place(&self, location: &Location) -> Option<(Cow<'_, Path>, Pattern)> {
+        if let Some((var, value)) = self.moved_by(location) {
+            let below = |rel: &'static str| match var.dir {
+                "" => Some(rel),
+                dir => rel.strip_prefix(dir)?.strip_prefix('/'),
+            };
+            let moved = match location.pattern {
+                Pattern::File(rel) => below(rel).map(Pattern::File),
+                Pattern::Dir { dir, suffix } => below(dir).map(|dir| Pattern::Dir { dir, suffix }),
+                Pattern::Sub { dir, name } => below(dir).map(|dir| Pattern::Sub { dir, name }),
+                Pattern::Scripts(dir) => below(dir).map(Pattern::Scripts),
+                Pattern::Plugins => None,
+            };
+            if let Some(pattern) = moved {
+                return Some((Cow::Borrowed(value), pattern));
+            }
+        }
+        Some((self.root(location)?, location.pattern))
+    }
+
+    /// The folder variable set for the command that moves the home location `location`
+    /// ([`Context::place`]), and the folder it names.
+    pub fn moved_by(
+        &self,
+        location: &Location,
+    ) -> Option<(&'static crate::tables::HomeVar, &Path)> {
+        let var = location.dialect.def().home_var.as_ref()?;
+        let (_, value) = self.agent_vars.iter().find(|(v, _)| *v == var.var)?;
+        (location.root == Root::Home).then_some((var, value.as_path()))
     }
 
     /// `dialect`'s policy folder on this operating system, below [`Context::managed_root`].

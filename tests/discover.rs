@@ -11,6 +11,7 @@ use hookx::discover::{self, Context, Runner};
 use hookx::tables::Dialect;
 use hookx::tables::Scope;
 use hookx::trust::{self, TrustState, TrustStore};
+use serde_json::json;
 use std::path::PathBuf;
 
 /// A copy of a fixture tree: `<tmp>/project` and `<tmp>/home`.
@@ -885,4 +886,48 @@ fn kiros_older_forms_are_found_as_kiro_files() {
         assert!(doctor.contains(file), "{file} in {doctor}");
     }
     assert!(!doctor.contains("plain.json"), "{doctor}");
+}
+
+/// Attacks row 220 for `list`: with `QWEN_HOME` or `COPILOT_HOME` set for the command, Qwen
+/// and Copilot read their user hooks in the folder it names, not below the home; `list` reads
+/// them there too (it listed `~/.qwen/settings.json` and `~/.copilot/hooks/`, which the agents
+/// do not read then).
+#[test]
+fn list_reads_the_users_hooks_where_the_agents_folder_variables_say() {
+    let tree = Tree::new("empty");
+    let qwen = |command: &str| {
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]}})
+        .to_string()
+    };
+    let copilot = |bash: &str| {
+        json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": bash}]}})
+            .to_string()
+    };
+    tree.write("home/.qwen/settings.json", &qwen("./qwen-home.sh"));
+    tree.write("home/qwen-alt/settings.json", &qwen("./qwen-alt.sh"));
+    tree.write(
+        "home/.copilot/hooks/mine.json",
+        &copilot("./copilot-home.sh"),
+    );
+    tree.write(
+        "home/copilot-alt/hooks/mine.json",
+        &copilot("./copilot-alt.sh"),
+    );
+    let out = common::hookx()
+        .args(["list", "--project"])
+        .arg(tree.project())
+        .arg("--home")
+        .arg(tree.home())
+        .env("HOME", tree.home())
+        .env("QWEN_HOME", tree.home().join("qwen-alt"))
+        .env("COPILOT_HOME", tree.home().join("copilot-alt"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    for listed in ["./qwen-alt.sh", "./copilot-alt.sh"] {
+        assert!(text.contains(listed), "{listed}: {text}");
+    }
+    for unread in ["./qwen-home.sh", "./copilot-home.sh"] {
+        assert!(!text.contains(unread), "{unread}: {text}");
+    }
 }

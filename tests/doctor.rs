@@ -53,7 +53,13 @@ impl World {
 
     /// `hookx ARGS… --project P --home H` with the stand-in policy root.
     fn hookx(&self, args: &[&str]) -> std::process::Output {
+        self.hookx_with(args, &[])
+    }
+
+    /// [`World::hookx`] with the variables `vars` set too.
+    fn hookx_with(&self, args: &[&str], vars: &[(&str, PathBuf)]) -> std::process::Output {
         common::hookx()
+            .envs(vars.iter().map(|(k, v)| (k, v)))
             .args(args)
             .arg("--project")
             .arg(self.project())
@@ -568,9 +574,51 @@ fn a_route_the_user_turned_off_in_gemini_is_said_off() {
     let v = verdict(&report, "~/.claude/settings.json", "PreToolUse", "gemini");
     assert_eq!(v["status"], "blocked", "{v:#}");
     assert!(
-        has(v, "hooksConfig.disabled", Some("hooksConfig.disabled")),
+        has(v, "it is turned off in `hooksConfig.disabled`", None),
         "{v:#}"
     );
+}
+
+/// Attacks row 335: row 332 under Codex: hookx's Codex route not reviewed (its record gone) or
+/// turned off in Codex (`enabled = false`, mend11's row 227 leftover: doctor says so on the
+/// route's file): Codex skips it silently, and doctor still said the guard routed through it
+/// fires under Codex.
+#[test]
+fn a_codex_route_codex_skips_leaves_the_rules_it_routes_off() {
+    for form in ["no record", "turned off"] {
+        let w = World::new();
+        w.write_json(
+            "home/.gemini/settings.json",
+            json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
+                "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}),
+        );
+        let guard = w.home().join(".gemini/settings.json");
+        assert!(
+            w.hookx(&["trust", guard.to_str().unwrap()])
+                .status
+                .success()
+        );
+        let install = w.hookx(&["install", "--host", "codex", "--scope", "user"]);
+        assert!(install.status.success(), "{install:?}");
+        let (_, report) = w.doctor(Some("codex"));
+        assert_eq!(
+            verdict(&report, "~/.gemini/settings.json", "BeforeTool", "codex")["status"],
+            "fires",
+            "{form}: reviewed"
+        );
+        let config = w.home().join(".codex/config.toml");
+        match form {
+            "no record" => std::fs::write(&config, "").unwrap(),
+            _ => {
+                let text = std::fs::read_to_string(&config).unwrap();
+                std::fs::write(&config, format!("{text}enabled = false\n")).unwrap();
+            }
+        }
+        let (_, report) = w.doctor(Some("codex"));
+        let v = verdict(&report, "~/.gemini/settings.json", "BeforeTool", "codex");
+        assert_eq!(v["status"], "blocked", "{form}: {v:#}");
+        assert!(has(v, "Codex skips hookx's route", None), "{form}: {v:#}");
+    }
 }
 
 /// A repository's `"disableAllHooks": true` turns off every hook Copilot runs in a trusted
@@ -2129,6 +2177,52 @@ fn a_route_the_user_turned_off_in_codex_is_said_turned_off_not_unreviewed() {
         "{said}"
     );
     assert!(!said.contains("never reviewed"), "{said}");
+}
+
+/// Attacks row 220 for doctor: with `CLAUDE_CONFIG_DIR` set (a user keeping two Claude
+/// accounts apart), Claude reads its user hooks in that folder, not in `~/.claude`. doctor read
+/// `~/.claude/settings.json`: it said the guard hookx's user route there runs "fires", though
+/// Claude never runs that route, and left out the user's hooks Claude does run. It reads where
+/// Claude reads.
+#[test]
+fn doctor_reads_the_users_claude_hooks_where_claude_config_dir_says() {
+    let w = gemini_guard_routed_under_claude();
+    w.write_json(
+        "home/claude-work/settings.json",
+        claude_hooks(&[("Stop", None, command("./work.sh"))]),
+    );
+    let out = w.hookx_with(
+        &["doctor", "--format", "json", "--host", "claude"],
+        &[("CLAUDE_CONFIG_DIR", w.home().join("claude-work"))],
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let guard = verdict(&report, "~/.gemini/settings.json", "BeforeTool", "claude");
+    assert_eq!(guard["status"], "blocked", "{guard:#}");
+    let files: Vec<&str> = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["file"].as_str())
+        .collect();
+    assert!(files.contains(&"~/claude-work/settings.json"), "{files:?}");
+    assert!(!files.contains(&"~/.claude/settings.json"), "{files:?}");
+    // Under another agent hookx would run them, and `hookx run` reads below the home (no
+    // variable a project could set): said, not "fires".
+    let out = w.hookx_with(
+        &["doctor", "--format", "json", "--host", "gemini"],
+        &[("CLAUDE_CONFIG_DIR", w.home().join("claude-work"))],
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let work = loading(&report, "~/claude-work/settings.json", "gemini");
+    assert_eq!(work["status"], "blocked", "{work:#}");
+    assert!(
+        has(
+            work,
+            "hookx run reads the user's Claude hooks below the home (~/.claude/settings.json)",
+            None
+        ),
+        "{work:#}"
+    );
 }
 
 /// A world whose user has a trusted Gemini guard, run under Claude by hookx's user route

@@ -2308,6 +2308,7 @@ fn main() -> std::process::ExitCode {
             settings_forms_claude_skips_whole,
             claude_config_dir_and_the_project_route,
             a_user_route_the_user_runs_once,
+            a_route_the_user_shortened,
         ],
     )
 }
@@ -2459,4 +2460,41 @@ fn one_call(bin: &Path, world: &World, model: &FakeModel) -> client::Run {
         "SCRIPT:once run one command",
         &["--dangerously-skip-permissions"],
     )
+}
+
+/// Attacks row 223's budget half, in Claude Code: the user shortens hookx's user route to
+/// `"timeout": 3` in `~/.claude/settings.json`; a guard of the user's that hookx runs there
+/// hangs. Claude kills the route at 3 s and runs the call on (a non-blocking error), so hookx
+/// must answer within the route's own timeout: its failure policy denies the Bash call, which
+/// never runs (before: hookx budgeted the 605 s install wrote, Claude killed it, the call ran).
+fn a_route_the_user_shortened() {
+    let Some(bin) = client_or_skip("a_route_the_user_shortened") else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    let users = world.home.join(".gemini/settings.json");
+    write_json(
+        &users,
+        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": "sleep 30"}]}]}}),
+    );
+    hookx_cmd(&world, &["trust", users.to_str().unwrap()]);
+    hookx_cmd(&world, &["install", "--host", "claude", "--scope", "user"]);
+    let path = world.home.join(".claude/settings.json");
+    let mut settings: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let timeout = &mut settings["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"];
+    assert_eq!(*timeout, json!(605));
+    *timeout = json!(3);
+    write_json(&path, &settings);
+    let run = one_call(&bin, &world, &model);
+    let seen = Seen::new(&model);
+    let ran = world.project.join("once.txt").exists();
+    let said = seen.any("did not answer within");
+    assert!(
+        !ran && said,
+        "the Bash call ran: {ran}, hookx's reason reached the model: {said}\n{}",
+        run.describe()
+    );
 }

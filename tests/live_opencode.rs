@@ -478,6 +478,59 @@ fn kilo_routed_guards_and_rewrite() {
     routed(Client::Kilo);
 }
 
+/// Attacks row 292: hookx's user plugin moved into a dotfiles folder and linked back, then
+/// `install --uninstall`: the file the link names is left as a plugin routing nothing (it
+/// was deleted). OpenCode loads that plugin as it is, and runs the call: nothing of hookx's is
+/// left in the way, and nothing fails to load.
+fn opencode_plugin_emptied_through_a_link() {
+    let client = Client::OpenCode;
+    let Some(bin) = client::binary(client) else {
+        return;
+    };
+    let sb = Sandbox::new(client);
+    let deny = r#"echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"CLAUDE-GUARD: no"}}'"#;
+    sb.write(
+        "home/.claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": deny}]}]}})
+            .to_string(),
+    );
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    let install = [
+        "install",
+        "--host",
+        client.host(),
+        "--scope",
+        "user",
+        "--hookx",
+        hookx,
+    ];
+    common::hookx_at(&sb.project, &sb.home, &install).success();
+    let plugin = sb.home.join(".config/opencode/plugin/hookx.js");
+    let dotfiles = sb.home.join("dotfiles/hookx.js");
+    std::fs::create_dir_all(dotfiles.parent().unwrap()).unwrap();
+    std::fs::rename(&plugin, &dotfiles).unwrap();
+    std::os::unix::fs::symlink(&dotfiles, &plugin).unwrap();
+    common::hookx_at(
+        &sb.project,
+        &sb.home,
+        &[&install[..], &["--uninstall"]].concat(),
+    )
+    .success();
+    assert!(
+        plugin.is_symlink() && dotfiles.is_file(),
+        "the link or its file went"
+    );
+    let model = FakeModel::start_concurrent(scripts, sb.project.display().to_string());
+    let out = sb.run(&bin, model.port, "SCENARIO:one go", &[]);
+    assert_eq!(out.status, Some(0), "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        sb.project.join("one.txt").is_file(),
+        "{:?}\n{}",
+        tool_messages(&model, "one"),
+        out.stderr
+    );
+}
+
 /// Records, for the story, each tool call and each `session.idle` the client itself fires.
 const STORY_REC: &str = r#"
 export const StoryRec = async () => ({
@@ -607,6 +660,7 @@ fn main() -> std::process::ExitCode {
             opencode_routed_guards_and_rewrite,
             kilo_routed_guards_and_rewrite,
             migration_story_runs_each_rule_once,
+            opencode_plugin_emptied_through_a_link,
         ],
     )
 }

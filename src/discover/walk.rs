@@ -79,10 +79,10 @@ pub fn find(ctx: &Context, file: &Path) -> Result<Source, Error> {
     let wanted = as_found(file);
     let store = TrustStore::default();
     for location in locations() {
-        let Some(root) = ctx.root(location) else {
+        let Some((root, pattern)) = ctx.place(location) else {
             continue;
         };
-        for found in candidates(&root, location.pattern) {
+        for found in candidates(&root, pattern) {
             if as_found(&found.path) == wanted
                 && let Some(source) = load(ctx, &found, location, None, &store)
             {
@@ -135,9 +135,9 @@ pub fn generated_sources(ctx: &Context, host: Dialect) -> Vec<Source> {
     host.def()
         .locations
         .iter()
-        .filter_map(|location| Some((location, ctx.root(location)?)))
-        .flat_map(|(location, root)| {
-            candidates(&root, location.pattern)
+        .filter_map(|location| Some((location, ctx.place(location)?)))
+        .flat_map(|(location, (root, pattern))| {
+            candidates(&root, pattern)
                 .into_iter()
                 .map(move |found| (location, found))
         })
@@ -189,17 +189,17 @@ pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<
     let mut found: Vec<Candidate> = Vec::new();
     let mut listed = Listings::default();
     for (order, location) in locations().enumerate() {
-        let Some(root) = ctx.root(location) else {
+        let Some((root, pattern)) = ctx.place(location) else {
             continue;
         };
         // The host's own switch file is read where the host reads it (attacks row 301).
         let moved = run.and_then(|(host, _, _)| hosts_switch_file(ctx, host, location));
-        if moved.is_none() && !listed.may_hold(&root, location.pattern) {
+        if moved.is_none() && !listed.may_hold(&root, pattern) {
             continue;
         }
         let files = match moved {
             Some(path) => Found::at(path, None).into_iter().collect(),
-            None => candidates(&root, location.pattern),
+            None => candidates(&root, pattern),
         };
         for file in files {
             found.push(Candidate {

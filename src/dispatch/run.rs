@@ -220,7 +220,12 @@ pub fn budget(host: Flavor, kind: &EventKind, limit: Limit) -> Option<Duration> 
     if ms == u64::MAX {
         return None;
     }
-    let margin = (ms / 4).min(MARGIN_MS);
+    // A handler killed at the budget's end holds the answer back up to `KILL_TAKES` (its
+    // group's grace): under a short limit (a route the user cut to 3 s) a quarter is less, and
+    // the host killed hookx first (live, Claude Code 2.1.332). Kept where half the limit allows.
+    let kill =
+        u64::try_from(crate::spawn::KILL_TAKES.as_millis()).unwrap_or(u64::MAX) + KILL_SLACK_MS;
+    let margin = (ms / 4).max(kill.min(ms / 2)).min(MARGIN_MS);
     Some(Duration::from_millis(ms - margin))
 }
 
@@ -242,6 +247,9 @@ pub fn started() -> Instant {
 
 /// The most of a host's limit hookx keeps to answer in.
 const MARGIN_MS: u64 = 5000;
+
+/// Beyond a kill's own time, what hookx keeps to print its answer and exit.
+const KILL_SLACK_MS: u64 = 150;
 
 /// Debug builds only: `HOOKX_TEST_HOST_LIMIT_MS` caps every host's limit, so that the tests
 /// need not wait minutes. Never read by a release build: a project cannot shorten it.
@@ -715,7 +723,7 @@ mod tests {
         let ms = |d: Option<Duration>| d.map(|d| d.as_millis());
         for &flavor in Flavor::all() {
             let limit = u128::from(flavor.dialect().def().route.limit.on(&pre)) * 1000;
-            let expected = limit - (limit / 4).min(5000);
+            let expected = limit - (limit / 4).max(1250.min(limit / 2)).min(5000);
             assert_eq!(ms(budget(flavor, &pre, Limit::Route)), Some(expected));
         }
         assert_eq!(
@@ -724,7 +732,8 @@ mod tests {
         );
         assert_eq!(ms(budget(cline::FLAVOR, &pre, Limit::Route)), Some(115_000));
         let end = EventKind::SessionEnd;
-        assert_eq!(ms(budget(codex::FLAVOR, &end, Limit::Route)), Some(750));
+        // Under 1 s, half: a handler killed there still holds the answer back 1.1 s.
+        assert_eq!(ms(budget(codex::FLAVOR, &end, Limit::Route)), Some(500));
         // Copilot's default for a hook (30 s) where the entry says none.
         assert_eq!(
             ms(budget(copilot::FLAVOR, &pre, Limit::Entry(None))),
@@ -745,6 +754,11 @@ mod tests {
         assert_eq!(
             ms(budget(claude, &pre, Limit::RouteWritten(30_000))),
             Some(25_000)
+        );
+        // 3 s: the kill's 1.25 s kept, not a quarter.
+        assert_eq!(
+            ms(budget(claude, &pre, Limit::RouteWritten(3_000))),
+            Some(1_750)
         );
         assert_eq!(
             ms(budget(claude, &pre, Limit::RouteWritten(900_000))),

@@ -453,8 +453,9 @@ pub fn uncalled(
             .collect();
         if !off.is_empty() && off.iter().all(|off| *off) {
             held = Some(format!(
-                "{display} skips hookx's route in {}: it is turned off in {display}'s own list",
-                source.display
+                "{display} skips hookx's route in {}: it is turned off in {}",
+                source.display,
+                own_list(host)
             ));
             continue;
         }
@@ -476,6 +477,16 @@ pub fn uncalled(
              hookx (`hookx install --host {host}` writes them)"
         )
     }))
+}
+
+/// The host's own list of the handlers it does not run, as people find it.
+fn own_list(host: crate::tables::Dialect) -> String {
+    let switch = host.config().foreign_switches.iter().find_map(|s| s.hooks);
+    match (&host.def().disabled_handlers, switch) {
+        (Some(off), _) => format!("`{}.{}`", off.key, off.inner),
+        (None, Some(switch)) => format!("`{}` of ~/{}", switch.key, switch.file),
+        (None, None) => format!("{}'s own list", host.def().display),
+    }
 }
 
 /// Where a rule was written, for the report.

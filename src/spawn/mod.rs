@@ -61,6 +61,11 @@ pub struct Finished {
     pub elapsed: Duration,
 }
 
+/// The longest a handler killed at its deadline keeps the run from ending: the group's
+/// [`TERM_GRACE`] and then its pipes' [`PIPE_GRACE`]. Whoever must answer by a deadline and
+/// kills a handler to do so keeps this much before it where it can.
+pub const KILL_TAKES: Duration = TERM_GRACE.saturating_add(PIPE_GRACE);
+
 /// Bytes kept of each output stream; the rest is read and discarded. A handler answer cut here
 /// cannot be read whole: `crate::protocol::answer` reads it by hookx's failure policy (a deny
 /// on a tool-call guard, a non-blocking error elsewhere), never as the cut text.

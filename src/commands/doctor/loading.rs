@@ -106,6 +106,32 @@ impl Doctor<'_> {
         if let Some((status, finding)) = not_running(source, host, runner) {
             return loading(status, vec![finding]);
         }
+        // Found below the agent's folder variable, where the agent reads it: `hookx run`, which
+        // reads no variable a project could set, reads below the home.
+        if runner == Runner::Hookx
+            && let Some((var, _)) = self.ctx.moved_by(source.location)
+        {
+            let below_home = match &source.location.pattern {
+                crate::tables::Pattern::File(rel) => format!("~/{rel}"),
+                _ => "the home".to_string(),
+            };
+            return loading(
+                Status::Blocked,
+                vec![Finding::new(
+                    Level::Warning,
+                    format!(
+                        "found where `{}` says, as {} reads it; hookx run reads the user's {} hooks below the home ({below_home}), not there: under {} nobody runs these",
+                        var.var,
+                        source.dialect.def().display,
+                        source.dialect.def().display,
+                        host.def().display
+                    ),
+                    Some(format!(
+                        "keep them in {below_home} too, for hookx to run them under other agents"
+                    )),
+                )],
+            );
+        }
         // Each finding from here on holds the file back.
         let mut status = Status::Fires;
         let mut findings = self.switched_off(source, host, runs);

@@ -125,6 +125,7 @@ pub fn diagnose(ctx: &Context, hosts: Hosts) -> Report {
         store: &store,
         likely_copies: crate::plan::likely_copies(&sources),
         plans,
+        uncalled: Default::default(),
     };
     // Files that parsed and hold no hook (settings with other keys) have nothing to diagnose.
     let files: Vec<FileReport> = sources
@@ -260,6 +261,9 @@ struct Doctor<'a> {
     likely_copies: std::collections::HashMap<crate::plan::CopyKey, String>,
     /// The plan of each agent examined: who runs each rule, once.
     plans: Vec<crate::plan::Plan>,
+    /// Why each agent does not call hookx for an event it has a route for
+    /// ([`crate::dispatch::simulate::uncalled`]), asked once per agent and event.
+    uncalled: std::cell::RefCell<std::collections::HashMap<(Dialect, EventKind), Option<String>>>,
 }
 
 impl Doctor<'_> {

@@ -246,9 +246,29 @@ impl Doctor<'_> {
                     Some(finding) => verdict.findings.push(finding),
                     None => verdict.unrouted = names,
                 }
-            } else if let Some(finding) = self.route_turned_off(host, &names) {
-                verdict.status = verdict.status.max(Status::Blocked);
-                verdict.findings.push(finding);
+            } else if verdict.status < Status::Blocked
+                && let Some(why) = self
+                    .uncalled
+                    .borrow_mut()
+                    .entry((host, rule.event.clone()))
+                    .or_insert_with(|| {
+                        crate::dispatch::simulate::uncalled(
+                            self.ctx,
+                            self.sources,
+                            host,
+                            &rule.event,
+                        )
+                    })
+                    .clone()
+            {
+                // Every route there is one the host holds back: turned off in its own list
+                // (attacks rows 332, 334), not reviewed or turned off in Codex (row 335).
+                verdict.status = Status::Blocked;
+                verdict.findings.push(Finding::new(
+                    Level::Warning,
+                    format!("off under {display}: {why}"),
+                    None,
+                ));
             }
         }
         if let Some(finding) = matcher_finding(rule, flavor, host) {
@@ -334,59 +354,6 @@ impl Doctor<'_> {
             .findings
             .extend(self.rule_payload_findings(source, rule, host, (flavor, native)));
         verdict
-    }
-
-    /// Every route of `host` for `names` is one the host's own list turns off (Gemini's
-    /// `hooksConfig.disabled`, Copilot's `disabledHooks`): the host never calls hookx for the
-    /// event (attacks row 332: doctor said the rules it routes fire).
-    fn route_turned_off(&self, host: Dialect, names: &[&str]) -> Option<Finding> {
-        let files: Vec<&Source> = crate::dispatch::gates::route_files(self.sources, host)
-            .filter(|s| discover::runner(host, s) == Runner::Native)
-            .collect();
-        // The host joins the lists of every scope (Gemini's own `/hooks disable` writes the
-        // workspace's, whatever the route's file).
-        let also_off: Vec<String> = self
-            .sources
-            .iter()
-            .filter(|s| s.dialect == host && discover::runner(host, s) == Runner::Native)
-            .filter_map(|s| crate::read::text(&s.path, crate::read::MAX_FILE_BYTES).ok())
-            .flat_map(|text| crate::route::disabled_labels(host, &text))
-            .collect();
-        let holding: Vec<(&Source, bool)> = files
-            .iter()
-            .flat_map(|s| names.iter().map(move |n| (*s, *n)))
-            .filter_map(|(s, n)| {
-                Some((
-                    s,
-                    crate::route::turned_off_by_host(&self.ctx.home, &s.path, host, n, &also_off)?,
-                ))
-            })
-            .collect();
-        if holding.is_empty() || !holding.iter().all(|(_, off)| *off) {
-            return None;
-        }
-        let list = match (
-            &host.def().disabled_handlers,
-            host.config().foreign_switches.iter().find_map(|s| s.hooks),
-        ) {
-            (Some(off), _) => format!("`{}.{}`", off.key, off.inner),
-            (None, Some(switch)) => format!("`{}` of ~/{}", switch.key, switch.file),
-            (None, None) => "its own list".to_string(),
-        };
-        let mut shown: Vec<&str> = holding.iter().map(|(s, _)| s.display.as_str()).collect();
-        shown.dedup();
-        Some(Finding::new(
-            Level::Warning,
-            format!(
-                "off under {}: hookx's route for `{}` in {} is turned off in {list}, so {} never \
-                 calls hookx for it",
-                host.def().display,
-                names.join("`, `"),
-                shown.join(", "),
-                host.def().display,
-            ),
-            Some(format!("take the route out of {list}")),
-        ))
     }
 
     /// A route of `host` for `names` that is there but cannot run (the hookx it names is gone):
