@@ -640,9 +640,12 @@ fn the_copilot_route_run_by_vscode_answers_within_vscodes_limit() {
     let copilot = json!({"sessionId": "s", "timestamp": 1, "cwd": p.project,
         "toolName": "bash", "toolArgs": "{\"command\": \"ls\"}"})
     .to_string();
+    // The route's own timeout as install writes it where hookx reads one (the Claude route's
+    // `timeout`, 605 s; an entry without one gets the reader's default: attacks row 312).
     let secs = |payload: &str, host: &str, event: &str| {
         let hosted = decode(payload.as_bytes(), Dialect::named(host), Some(event), None).unwrap();
-        let limit = route_limit(hosted.host, hosted.read_as, None);
+        let written = (host == "claude").then_some(605_000);
+        let limit = route_limit(hosted.host, hosted.read_as, written);
         budget(hosted.host, &hosted.event.kind, limit)
             .map(|b| b.as_secs())
             .unwrap()

@@ -691,3 +691,44 @@ fn the_copilot_project_route_leaves_the_call_to_the_vscode_user_route_beside_cop
     let answered = project_route();
     assert!(answered.stdout.contains("deny"), "{answered:?}");
 }
+
+/// Attacks row 311: hookx installed for VS Code in both scopes, run by Copilot, which reads
+/// both route files (`~/.copilot/hooks`, `.github/hooks`) and runs each for itself: the project
+/// route skipped its deferral for the sender (row 268) and ran the rules beside the user's
+/// route, twice per call. It leaves the call to its own user route where the sender runs it.
+#[test]
+fn the_vscode_project_route_run_by_copilot_leaves_the_call_to_its_user_route() {
+    let dir = project_with_trusted_deny();
+    let home = dir.path().parent().unwrap().join("home");
+    write(
+        &home,
+        ".bricks-project-desktop/hooks.json",
+        r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#,
+    );
+    let trusted = ran(hookx(dir.path()).args(["trust", "--yes"]));
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    for scope in ["user", "project"] {
+        let args = [
+            "install", "--host", "vscode", "--scope", scope, "--hookx", bin,
+        ];
+        let installed = ran(hookx(dir.path()).args(args));
+        assert_eq!(installed.code, Some(0), "{installed:?}");
+    }
+    let project_route = || {
+        ran(hookx(dir.path())
+            .args(["run", "--host", "vscode", "--event", "PreToolUse"])
+            .args(["--installed-in", "project", "--home"])
+            .arg(&home)
+            .env("COPILOT_CLI", "1")
+            .env_remove("COPILOT_HOME")
+            .write_stdin(payload(
+                "payloads/copilot-pascal/PreToolUse.json",
+                dir.path(),
+            )))
+    };
+    let left = project_route();
+    assert_eq!((left.code, left.stdout.as_str()), (Some(0), ""), "{left:?}");
+    std::fs::remove_file(home.join(".copilot/hooks/hookx-vscode.json")).unwrap();
+    assert_claude_deny(&project_route(), "trusted deny");
+}

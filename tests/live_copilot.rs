@@ -2686,6 +2686,10 @@ fn a_claude_route_copilot_runs_without_a_copilot_route() {
 /// agent that does not read the route's timeout and answered within Copilot's default of
 /// 30 s: the failure policy's deny at 25 s, not the guard's (an allow would have been denied
 /// too, on every call).
+///
+/// Row 312: the route's entry without a timeout (the user took it out), which Copilot gives
+/// its own default of 30 s: hookx answers within it, its failure policy's deny, not Copilot's
+/// kill (a call let through).
 fn a_slow_guard_through_the_claude_route_copilot_runs_answers_itself() {
     let mut c = Checks::default();
     let Some(l) = live_env("synced", |sb| {
@@ -2705,6 +2709,28 @@ fn a_slow_guard_through_the_claude_route_copilot_runs_answers_itself() {
     c.that(
         result.contains("slow-guard-says-no"),
         format!("the guard's own deny reaches the model: {result}"),
+    );
+    let Some(l) = live_env("synced", |sb| {
+        let command =
+            "sleep 35; echo '{\"decision\": \"deny\", \"reason\": \"slow-guard-says-no\"}'";
+        let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command, "timeout": 120000}]}]}});
+        sb.write("project/.gemini/settings.json", &rule.to_string());
+        hookx(sb, &["trust", "--yes"]);
+        hookx(sb, &["install", "--host", "claude"]);
+        let file = sb.project.join(".claude/settings.json");
+        let mut routes: Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let handler = &mut routes["hooks"]["PreToolUse"][0]["hooks"][0];
+        handler.as_object_mut().unwrap().remove("timeout");
+        std::fs::write(&file, routes.to_string()).unwrap();
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let result = l.tool_result("synced", "synced-call");
+    c.that(
+        result.contains("hookx could not check this tool call"),
+        format!("no timeout on the route: the failure policy's deny reaches the model: {result}"),
     );
     c.done("synced");
 }
@@ -2807,6 +2833,36 @@ fn the_copilot_project_route_and_the_vscode_user_route_run_each_rule_once() {
         hookx(sb, &["trust", "--yes"]);
         hookx(sb, &["install", "--host", "vscode", "--scope", "user"]);
         hookx(sb, &["install", "--host", "copilot", "--scope", "project"]);
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let (ran, payloads) = guard_log(&l.sb.root);
+    c.that(
+        payloads.len() == 1,
+        format!(
+            "the guard ran {} times for one call: {ran:?}",
+            payloads.len()
+        ),
+    );
+    c.done("synced");
+}
+
+/// Attacks row 311: hookx installed for VS Code in both scopes, a trusted Gemini guard of the
+/// user's: Copilot runs both routes (`~/.copilot/hooks/hookx-vscode.json`,
+/// `.github/hooks/hookx-vscode.json`), each for itself: twice per call.
+fn the_vscode_routes_of_both_scopes_copilot_runs_run_each_rule_once() {
+    let mut c = Checks::default();
+    let Some(l) = live_env("synced", |sb| {
+        let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
+        let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
+        sb.write("home/.gemini/settings.json", &rule.to_string());
+        let team = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "true"}]}]}});
+        sb.write("project/.gemini/settings.json", &team.to_string());
+        hookx(sb, &["trust", "--yes"]);
+        for scope in ["user", "project"] {
+            hookx(sb, &["install", "--host", "vscode", "--scope", scope]);
+        }
         routed_env(sb)
     }) else {
         return;
@@ -3717,6 +3773,7 @@ fn main() -> std::process::ExitCode {
             a_user_route_copilot_has_turned_off,
             a_claude_route_copilot_runs_without_a_copilot_route,
             a_guard_left_to_hookx_runs_once_with_copilot_home_elsewhere,
+            the_vscode_routes_of_both_scopes_copilot_runs_run_each_rule_once,
             the_copilot_project_route_and_the_vscode_user_route_run_each_rule_once,
             a_users_route_copilot_runs_does_not_stand_aside_for_a_repositorys_route,
             the_vscode_and_claude_routes_copilot_runs_run_each_rule_once,

@@ -404,7 +404,11 @@ pub fn senders_route_runs(
             let beside = |d: &Dialect| *d == sender || target(*d, *scope).parent() == own.parent();
             Dialect::all()
                 .iter()
-                .filter(|d| **d != host && beside(d))
+                // This host's own user route too, for its project route (attacks row 311).
+                .filter(|d| {
+                    let own_user = !users && *scope == InstallScope::User;
+                    (**d != host || own_user) && beside(d)
+                })
                 .any(|d| {
                     let file = target(*d, *scope);
                     event_names(sender, kind).any(|name| {

@@ -173,9 +173,12 @@ pub fn route_limit(host: Flavor, reader: Option<Flavor>, written: Option<u64>) -
     let reads = |key: &str| {
         reader.dialect().config().field(key) == Some(crate::tables::HandlerField::Timeout)
     };
-    match written_key.is_some_and(reads) {
-        true => route,
-        false => Limit::RouteWithin(
+    // Read, the key bounds the route where the entry carries it; an entry without one gets
+    // the reader's own default (a Claude route with no `timeout`, run by Copilot: 30 s;
+    // attacks row 312).
+    match (written_key.is_some_and(reads), written) {
+        (true, Some(_)) => route,
+        _ => Limit::RouteWithin(
             reader
                 .tables()
                 .default_timeout(&crate::model::HandlerKind::Command(Default::default())),
@@ -690,18 +693,24 @@ mod tests {
     /// Attacks row 303: a route run by another agent that reads the route's timeout key among
     /// its own (Copilot reads a Claude handler's `timeout`, live 1.0.102) keeps the route's
     /// limit; one that does not (VS Code and Copilot's `timeoutSec`, row 235) answers within
-    /// that agent's default.
+    /// that agent's default. Row 312: so does an entry without a timeout, which the agent
+    /// running it gives its own default.
     #[test]
     fn a_route_keeps_its_limit_where_the_agent_running_it_reads_its_timeout() {
         use crate::dialect::{claude, copilot, vscode};
         let pre = EventKind::PreToolUse;
-        let secs = |host: Flavor, reader: Flavor| {
-            budget(host, &pre, route_limit(host, Some(reader), None)).map(|d| d.as_secs())
+        let secs = |host: Flavor, reader: Flavor, written: Option<u64>| {
+            budget(host, &pre, route_limit(host, Some(reader), written)).map(|d| d.as_secs())
         };
         let own = |host: Flavor| budget(host, &pre, Limit::Route).map(|d| d.as_secs());
-        assert_eq!(secs(claude::FLAVOR, copilot::PASCAL), own(claude::FLAVOR));
+        let install = Some(605_000);
+        assert_eq!(
+            secs(claude::FLAVOR, copilot::PASCAL, install),
+            own(claude::FLAVOR)
+        );
         assert_eq!(own(claude::FLAVOR), Some(600));
-        assert_eq!(secs(copilot::FLAVOR, vscode::FLAVOR), Some(25));
+        assert_eq!(secs(claude::FLAVOR, copilot::PASCAL, None), Some(25));
+        assert_eq!(secs(copilot::FLAVOR, vscode::FLAVOR, install), Some(25));
     }
 
     /// The time hookx has to answer: the host's limit less a quarter of it, at most 5 s; for a
