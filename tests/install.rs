@@ -1568,6 +1568,33 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_codex_has_turned_off(
     );
 }
 
+/// Row 227's leftover: a second install keeps the user's `enabled = false` on the route's Codex
+/// record (the user's choice) and said only "trusted for codex": it says the route stays off.
+#[test]
+fn a_second_install_says_a_route_the_user_turned_off_in_codex_stays_off() {
+    let (p, _log) = routed_in_both_scopes("codex", "run_shell_command");
+    let config = p.home.join(".codex/config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    let user = p.home.join(".codex/hooks.json");
+    let header = format!("[hooks.state.\"{}:pre_tool_use:0:0\"]", user.display());
+    assert!(text.contains(&header), "{text}");
+    std::fs::write(
+        &config,
+        text.replace(&header, &format!("{header}\nenabled = false")),
+    )
+    .unwrap();
+    let out = p.stdout(&["install", "--host", "codex", "--scope", "user"]);
+    assert!(
+        out.contains("note: 1 of them you turned off in Codex itself, which stays so"),
+        "{out}"
+    );
+    assert!(
+        std::fs::read_to_string(&config)
+            .unwrap()
+            .contains("enabled = false")
+    );
+}
+
 /// Attacks row 228: the user turns hookx's Gemini user route off in Gemini's own list
 /// (`"hooksConfig": {"disabled": [its command]}` in `~/.gemini/settings.json`; Gemini CLI
 /// 0.61.0 runs no handler named there, gemini-facts). The project route must not leave it the

@@ -1390,6 +1390,22 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             report.trusted.len(),
             report.trusted.join(", ")
         );
+        // The user's own `enabled = false` stays: said, for the route runs nowhere there.
+        if let Some(trust) = &host.def().route_trust {
+            let text = read_text(file).unwrap_or_default();
+            let off = report
+                .trusted
+                .iter()
+                .filter(|key| (trust.turned_off)(&text, key))
+                .count();
+            if off > 0 {
+                println!(
+                    "note: {off} of them you turned off in {} itself, which stays so: {} runs those routes nowhere, nor what they route (turn them on again there to have them run)",
+                    host.def().display,
+                    host.def().display
+                );
+            }
+        }
     }
     if opts.hookx.is_none() && opts.scope == InstallScope::Project && report.changed() {
         eprintln!(
