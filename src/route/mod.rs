@@ -94,6 +94,7 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
     // a route turned off there is none the agent runs in this project.
     let project_file = Path::new(host.config().install_project)
         .file_name()
+        .filter(|_| host.def().disabled_handlers.is_some())
         .map(|name| hook_dir.join(name));
     let listed = project_file
         .and_then(|file| crate::read::text(&file, crate::read::MAX_FILE_BYTES).ok())
@@ -283,16 +284,12 @@ fn shorter_timeout(handler: &serde_json::Value, host: Dialect, event: &str) -> b
     })
 }
 
-/// Whether the host's file `file`, the user's or a project's, holds a route for `event` that
-/// runs there for `home`: its program can run, it reads this home, and nothing of the host's
-/// or the user's narrows it. A project's route line counts: it answers where no user route
-/// does ([`left_to_user_route`]).
-pub fn routes_event(home: &Path, file: &Path, host: Dialect, event: &str) -> bool {
-    routes_event_as(home, file, host, host, event)
-}
-
-/// [`routes_event`] for a route of `host` in a file `reader` reads as its own, its switch
-/// and all (hookx's VS Code route in `.github/hooks`, which Copilot runs too: attacks row 304).
+/// Whether the file `file` that `reader` reads as its own, the user's or a project's, holds a
+/// route of `host` for `event` that runs there for `home`: its program can run, it reads this
+/// home, and nothing of the reader's or the user's narrows it or turns it off (another host's
+/// route counts: hookx's VS Code route in `.github/hooks`, which Copilot runs too, attacks row
+/// 304). A project's route line counts: it answers where no user route does
+/// ([`left_to_user_route`]).
 pub fn routes_event_as(
     home: &Path,
     file: &Path,
@@ -499,9 +496,10 @@ fn json_routes(
 
 /// The keys a host's switch ([`crate::tables::HookSwitch`], Copilot's `disabledHooks`) may
 /// list for `handler` of `event` in one of the host's own files: the entry as written without
-/// hookx's marker, then in each switch's own order of its keys (Copilot keys the entry it
-/// read, not its text: an entry whose keys the user reordered keys as before, live 1.0.102;
-/// attacks rows 236, 262).
+/// hookx's marker, then with each switch's own keys only, in its own order (Copilot keys the
+/// entry it read, not its text: an entry whose keys the user reordered keys as before, live
+/// 1.0.102; attacks rows 236, 262, 302), then in the foreign form it also reads there (row
+/// 304).
 fn switch_keys(
     handler: &serde_json::Value,
     event: &str,
