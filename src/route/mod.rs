@@ -94,6 +94,7 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
     // a route turned off there is none the agent runs in this project.
     let project_file = Path::new(host.config().install_project)
         .file_name()
+        .filter(|_| host.def().disabled_handlers.is_some())
         .map(|name| hook_dir.join(name));
     let listed = project_file
         .and_then(|file| crate::read::text(&file, crate::read::MAX_FILE_BYTES).ok())
@@ -283,16 +284,12 @@ fn shorter_timeout(handler: &serde_json::Value, host: Dialect, event: &str) -> b
     })
 }
 
-/// Whether the host's file `file`, the user's or a project's, holds a route for `event` that
-/// runs there for `home`: its program can run, it reads this home, and nothing of the host's
-/// or the user's narrows it. A project's route line counts: it answers where no user route
-/// does ([`left_to_user_route`]).
-pub fn routes_event(home: &Path, file: &Path, host: Dialect, event: &str) -> bool {
-    routes_event_as(home, file, host, host, event)
-}
-
-/// [`routes_event`] for a route of `host` in a file `reader` reads as its own, its switch
-/// and all (hookx's VS Code route in `.github/hooks`, which Copilot runs too: attacks row 304).
+/// Whether the file `file` that `reader` reads as its own, the user's or a project's, holds a
+/// route of `host` for `event` that runs there for `home`: its program can run, it reads this
+/// home, and nothing of the reader's or the user's narrows it or turns it off (another host's
+/// route counts: hookx's VS Code route in `.github/hooks`, which Copilot runs too, attacks row
+/// 304). A project's route line counts: it answers where no user route does
+/// ([`left_to_user_route`]).
 pub fn routes_event_as(
     home: &Path,
     file: &Path,
@@ -499,9 +496,10 @@ fn json_routes(
 
 /// The keys a host's switch ([`crate::tables::HookSwitch`], Copilot's `disabledHooks`) may
 /// list for `handler` of `event` in one of the host's own files: the entry as written without
-/// hookx's marker, then in each switch's own order of its keys (Copilot keys the entry it
-/// read, not its text: an entry whose keys the user reordered keys as before, live 1.0.102;
-/// attacks rows 236, 262).
+/// hookx's marker, then with each switch's own keys only, in its own order (Copilot keys the
+/// entry it read, not its text: an entry whose keys the user reordered keys as before, live
+/// 1.0.102; attacks rows 236, 262, 302), then in the foreign form it also reads there (row
+/// 304).
 fn switch_keys(
     handler: &serde_json::Value,
     event: &str,
@@ -614,11 +612,11 @@ pub fn moved_switch_keys(before: &str, after: &str, host: Dialect) -> Vec<(Strin
 /// hang for ten minutes"), and the host kills hookx there, not at what install wrote
 /// ([`crate::tables::RouteSpec::limit`]), so every deny still to come would be lost to the kill
 /// rather than answered by the failure policy (attacks row 223). The route's file is the
-/// user's below `home`, or with `installed_in` the project's; the shortest where it holds
-/// several routes for the event. `None`: the host's routes have no timeout key, the host does
-/// not say which file runs the route ([`crate::tables::RouteSpec::names_project_route`]) or
-/// reads its user file elsewhere ([`reads_user_file_elsewhere`]), or no route there carries a
-/// positive number. Read on every event (`hookx run`): remembered by the file's identity
+/// user's below `home`, or with `installed_in` the project's (both, the shorter, where the
+/// host's routes do not say: [`crate::tables::RouteSpec::names_project_route`]); the shortest
+/// where a file holds several routes for the event. `None`: the host's routes have no timeout
+/// key, the host reads its user file elsewhere ([`reads_user_file_elsewhere`]), or no route
+/// there carries a positive number. Read on every event (`hookx run`): remembered by the file's identity
 /// ([`crate::cache::recall`]), and only the event's entries built.
 pub fn written_timeout_ms(
     home: &Path,
@@ -629,17 +627,30 @@ pub fn written_timeout_ms(
 ) -> Option<u64> {
     let route = &host.def().route;
     let config = host.config();
-    if route.timeout_key.is_none()
-        || !route.names_project_route
-        || config.scripts.is_some()
-        || config.generated.is_some()
-    {
+    if route.timeout_key.is_none() || config.scripts.is_some() || config.generated.is_some() {
         return None;
     }
-    let scope = installed_in.unwrap_or(InstallScope::User);
-    if scope == InstallScope::User && reads_user_file_elsewhere(home, host) {
-        return None;
-    }
+    // A host whose routes do not say their file (Copilot) runs the user's and the project's
+    // both, and takes a deny from either: the shorter bounds the answer.
+    let scopes = match (route.names_project_route, installed_in) {
+        (true, scope) => vec![scope.unwrap_or(InstallScope::User)],
+        (false, _) => vec![InstallScope::User, InstallScope::Project],
+    };
+    scopes
+        .into_iter()
+        .filter(|&scope| scope == InstallScope::Project || !reads_user_file_elsewhere(home, host))
+        .filter_map(|scope| file_timeout_ms(home, project, host, scope, event))
+        .min()
+}
+
+/// [`written_timeout_ms`] of the route's file in `scope`, remembered.
+fn file_timeout_ms(
+    home: &Path,
+    project: &Path,
+    host: Dialect,
+    scope: InstallScope,
+    event: &str,
+) -> Option<u64> {
     let path = target(home, project, host, scope);
     // Remembered by the file's identity: most events pay a look at it, not its parse.
     let meta = std::fs::metadata(&path).ok()?;
@@ -668,7 +679,8 @@ fn read_timeout_ms(path: &Path, host: Dialect, scope: InstallScope, event: &str)
         &|key| key == event,
     )
     .ok()?;
-    let projects = scope == InstallScope::Project;
+    // Only a host whose project routes say so tells them from the user's by their line.
+    let projects = scope == InstallScope::Project && host.def().route.names_project_route;
     let ms = |timeout: &serde_json::Value| {
         let number = timeout.as_f64().or_else(|| {
             config
