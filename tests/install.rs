@@ -1110,6 +1110,56 @@ fn a_copy_the_user_turned_off_in_gemini_stays_off_when_converted_again() {
     );
 }
 
+/// Attacks row 360: row 329 under Copilot: a Gemini guard converted into
+/// `.github/hooks/hooks.json` (a copy through `hookx exec`), the user turns the copy off in
+/// Copilot's hook menu (its key in `~/.copilot/settings.json` `disabledHooks`: the entry's
+/// event and JSON, row 236); converting again with hookx named elsewhere changed the entry,
+/// the key named an entry no more there, and Copilot ran the copy again.
+#[test]
+fn a_copy_the_user_turned_off_in_copilot_stays_off_when_converted_again() {
+    let p = Project::new();
+    p.write(
+        ".gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
+            "hooks": [{"type": "command", "command": "./slow-check.sh"}]}]}})
+        .to_string(),
+    );
+    let convert = |hookx: &str| {
+        assert_cmd::Command::cargo_bin("hookx")
+            .unwrap()
+            .args(["convert", ".gemini/settings.json", "--to", "copilot"])
+            .args(["--write", "--hookx", hookx])
+            .current_dir(&p.project)
+            .env("HOME", &p.home)
+            .env_remove("HOOKX_HOME")
+            .assert()
+            .success()
+    };
+    convert("/opt/a/hookx");
+    // The copy's key as Copilot lists it: its event, NUL, the entry's compact JSON.
+    let copy_key = || -> (String, String) {
+        let v = p.json(".github/hooks/hooks.json");
+        let (event, entries) = v["hooks"].as_object().unwrap().iter().next().unwrap();
+        let mut entry = entries[0].clone();
+        entry.as_object_mut().unwrap().remove("hookx");
+        let line = entry["bash"].as_str().unwrap().to_string();
+        let key = hookx::hash::sha256_hex(format!("{event}\0{entry}").as_bytes());
+        (key, line)
+    };
+    let (off, _) = copy_key();
+    let settings = p.home.join(".copilot/settings.json");
+    common::write(
+        &p.home,
+        ".copilot/settings.json",
+        &json!({"disabledHooks": [off, "mine"]}).to_string(),
+    );
+    convert("/opt/b/hookx");
+    let (now, line) = copy_key();
+    assert!(line.contains("/opt/b/hookx exec"), "{line}");
+    let listed: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    assert_eq!(listed["disabledHooks"], json!([now, "mine"]));
+}
+
 /// Attacks row 330: Qwen Code 0.24.4 writes `"$version": 4` into a settings file that lacks it
 /// when it starts (run sealed, by hand: it rewrote the `~/.qwen/settings.json` install had
 /// created), so the last uninstall found more than its route there and left the file behind

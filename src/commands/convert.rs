@@ -743,6 +743,12 @@ pub fn write_file(
     {
         let to = conversion.document.dialect;
         crate::route::review::follow(&ctx, to, path, was.as_deref(), Some(&now))?;
+        // A copy the user turned off in the agent's own switch (Copilot's `disabledHooks`,
+        // keyed by the entry) stays off when the write changes it (attacks row 360).
+        if let Some(was) = &was {
+            let moved = crate::route::moved_switch_keys(was, &now, to, Some(&copy_identity));
+            super::install::keep_switched_off(&ctx, to, &moved, &mut Vec::new())?;
+        }
     }
     match outcome {
         config::update::Outcome::Unchanged => {
