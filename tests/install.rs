@@ -1862,6 +1862,76 @@ fn a_cline_route_script_the_user_edited_is_not_overwritten_or_deleted_unsaid() {
     }
 }
 
+/// Attacks row 361: row 328's edit on the user's Cline route (`~/.cline/hooks/PreToolUse`:
+/// a guard line of the user's before its `exec` line) with hookx installed in the project too.
+/// Cline runs the scripts of every folder (cline-facts, run 3.0.65), so the project route
+/// leaves the event to the user's; it read the edited script as no route and ran every rule
+/// a second time.
+#[test]
+fn a_cline_user_route_the_user_edited_still_takes_the_event_from_the_project_route() {
+    let p = Project::new();
+    // Only the counting rule (the others' `./copilot.sh` is not there and denies first).
+    for file in [
+        p.project.join(COPILOT_EVERY),
+        p.project.join(".bricks/hooks.json"),
+    ] {
+        std::fs::remove_file(file).unwrap();
+    }
+    std::fs::remove_file(p.home.join(".copilot/hooks/every.json")).unwrap();
+    let log = p.root.join("ran.log");
+    // A rule of each scope (each scope's route routes its own rules' events).
+    for (dir, scope) in [(&p.project, "project"), (&p.home, "user")] {
+        common::write(
+            dir,
+            ".gemini/settings.json",
+            &json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command",
+                "command": format!("echo {scope} >> '{}'", log.display())}]}]}})
+            .to_string(),
+        );
+    }
+    // Routes that say their home (`--home`), as the tests that fire them write them.
+    let hookx = |args: &[&str]| common::hookx_at(&p.project, &p.home, args).success();
+    hookx(&["trust", "--yes"]);
+    hookx(&[
+        "trust",
+        "--yes",
+        &p.home.join(".gemini/settings.json").to_string_lossy(),
+    ]);
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    for scope in ["project", "user"] {
+        hookx(&[
+            "install", "--host", "cline", "--scope", scope, "--hookx", bin,
+        ]);
+    }
+    let user_route = p.home.join(".cline/hooks/PreToolUse");
+    let text = std::fs::read_to_string(&user_route).unwrap();
+    std::fs::write(
+        &user_route,
+        text.replacen("exec ", "true || exit 2\nexec ", 1),
+    )
+    .unwrap();
+    let payload = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/e2e/payloads/cline/PreToolUse-bash.json"),
+    )
+    .unwrap()
+    .replace("/repo", p.project.to_str().unwrap());
+    for script in [user_route, p.project.join(".clinerules/hooks/PreToolUse")] {
+        assert_cmd::Command::new("sh")
+            .arg(&script)
+            .current_dir(&p.project)
+            .env("HOME", &p.home)
+            .env_remove("HOOKX_HOME")
+            .write_stdin(payload.clone())
+            .assert()
+            .success();
+    }
+    let ran = std::fs::read_to_string(&log).unwrap_or_default();
+    let mut ran: Vec<&str> = ran.lines().collect();
+    ran.sort();
+    assert_eq!(ran, ["project", "user"], "each rule once");
+}
+
 /// A route script an older hookx wrote (its mark said "edits are overwritten", which row 328
 /// made untrue) is still hookx's: a re-install re-points it under the new mark, the uninstall
 /// removes it.

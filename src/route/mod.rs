@@ -349,7 +349,7 @@ fn route_commands(
         return crate::read::text(&script, crate::read::MAX_FILE_BYTES)
             .ok()
             .filter(|_| scripts::is_executable(&script))
-            .and_then(|t| scripts::route_line(&t).map(str::to_string))
+            .and_then(|t| scripts::routed_line(&t).map(str::to_string))
             .into_iter()
             .collect();
     }
