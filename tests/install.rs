@@ -1110,6 +1110,117 @@ fn a_copy_the_user_turned_off_in_gemini_stays_off_when_converted_again() {
     );
 }
 
+/// Attacks row 362: row 329's fix followed a listed label by the copy's place alone (its
+/// record's rule): the user turned off a slow check's copy in Gemini's list, then deleted the
+/// check from the source; converting again put the trusted guard after it in its place, and
+/// the label followed onto the guard's copy: Gemini skipped the guard, its deny lost. The same
+/// for Copilot's `disabledHooks` (row 360).
+#[test]
+fn a_label_the_user_listed_does_not_follow_onto_another_rules_copy() {
+    for to in ["copilot", "gemini"] {
+        let p = Project::new();
+        let rules = |commands: &[&str]| {
+            let groups: Vec<Value> = commands
+                .iter()
+                .map(|c| json!({"matcher": "Bash", "hooks": [{"type": "command", "command": c}]}))
+                .collect();
+            p.write(
+                ".claude/settings.json",
+                &json!({"hooks": {"PreToolUse": groups}}).to_string(),
+            );
+            p.write(
+                ".gemini/source.json",
+                &json!({"hooks": {"BeforeTool": commands.iter().map(|c| json!({"matcher":
+                    "run_shell_command", "hooks": [{"type": "command", "command": c}]}))
+                    .collect::<Vec<_>>()}})
+                .to_string(),
+            );
+        };
+        // Copilot reads Claude's files itself: its copies come from a Gemini file.
+        let source = match to {
+            "copilot" => ".gemini/source.json",
+            _ => ".claude/settings.json",
+        };
+        let convert = || {
+            assert_cmd::Command::cargo_bin("hookx")
+                .unwrap()
+                .args(["convert", "--to", to, "--write", "--hookx", "/opt/a/hookx"])
+                .args([
+                    "--from",
+                    if to == "copilot" { "gemini" } else { "claude" },
+                    source,
+                ])
+                .current_dir(&p.project)
+                .env("HOME", &p.home)
+                .env_remove("HOOKX_HOME")
+                .assert()
+                .success()
+        };
+        rules(&["./slow-check.sh", "./guard.sh"]);
+        convert();
+        // The label of each copy, as the agent lists it.
+        let labels = || -> Vec<String> {
+            match to {
+                "gemini" => {
+                    let v = p.json(".gemini/settings.json");
+                    v["hooks"]["BeforeTool"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|g| g["hooks"][0]["command"].as_str().unwrap().to_string())
+                        .collect()
+                }
+                _ => {
+                    let v = p.json(".github/hooks/hooks.json");
+                    v["hooks"]["preToolUse"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|e| {
+                            let mut e = e.clone();
+                            e.as_object_mut().unwrap().remove("hookx");
+                            hookx::hash::sha256_hex(format!("preToolUse\0{e}").as_bytes())
+                        })
+                        .collect()
+                }
+            }
+        };
+        let slow = labels()[0].clone();
+        let listed = || -> Value {
+            match to {
+                "gemini" => p.json(".gemini/settings.json")["hooksConfig"]["disabled"].clone(),
+                _ => {
+                    let text = std::fs::read_to_string(p.home.join(".copilot/settings.json"));
+                    serde_json::from_str::<Value>(&text.unwrap()).unwrap()["disabledHooks"].clone()
+                }
+            }
+        };
+        match to {
+            "gemini" => {
+                let mut settings = p.json(".gemini/settings.json");
+                settings["hooksConfig"] = json!({"disabled": [slow]});
+                p.write(".gemini/settings.json", &settings.to_string());
+            }
+            _ => {
+                common::write(
+                    &p.home,
+                    ".copilot/settings.json",
+                    &json!({"disabledHooks": [slow]}).to_string(),
+                );
+            }
+        }
+        rules(&["./guard.sh"]);
+        convert();
+        let now = labels();
+        assert_eq!(now.len(), 1, "{to}");
+        assert_ne!(
+            listed(),
+            json!([now[0]]),
+            "{to}: the guard's copy is listed off"
+        );
+    }
+}
+
 /// Attacks row 360: row 329 under Copilot: a Gemini guard converted into
 /// `.github/hooks/hooks.json` (a copy through `hookx exec`), the user turns the copy off in
 /// Copilot's hook menu (its key in `~/.copilot/settings.json` `disabledHooks`: the entry's
