@@ -1980,6 +1980,27 @@ fn a_cline_route_script_the_user_edited_is_not_overwritten_or_deleted_unsaid() {
 /// a second time.
 #[test]
 fn a_cline_user_route_the_user_edited_still_takes_the_event_from_the_project_route() {
+    cline_user_route_changed_by_the_user(|route| {
+        let text = std::fs::read_to_string(route).unwrap();
+        std::fs::write(route, text.replacen("exec ", "true || exit 2\nexec ", 1)).unwrap();
+    });
+}
+
+/// Attacks row 363: Cline 3.0.65 runs a hook script whatever its mode (cline-facts, run: a
+/// `PreToolUse.sh` of mode 0644 ran), so a user route of mode 0644 (a dotfiles manager that
+/// keeps no modes, or a `chmod -x` by the docs' "non-executable files are skipped") still
+/// runs; the project route read it as none that can run and ran every rule a second time.
+#[test]
+fn a_cline_user_route_without_its_executable_bit_still_takes_the_event_from_the_project_route() {
+    use std::os::unix::fs::PermissionsExt;
+    cline_user_route_changed_by_the_user(|route| {
+        std::fs::set_permissions(route, std::fs::Permissions::from_mode(0o644)).unwrap();
+    });
+}
+
+/// Installs hookx for Cline in both scopes, a trusted Gemini rule in each, lets `change` do
+/// the user's edit to the user route, then fires both scripts as Cline does: each rule once.
+fn cline_user_route_changed_by_the_user(change: impl Fn(&Path)) {
     let p = Project::new();
     // Only the counting rule (the others' `./copilot.sh` is not there and denies first).
     for file in [
@@ -2015,12 +2036,7 @@ fn a_cline_user_route_the_user_edited_still_takes_the_event_from_the_project_rou
         ]);
     }
     let user_route = p.home.join(".cline/hooks/PreToolUse");
-    let text = std::fs::read_to_string(&user_route).unwrap();
-    std::fs::write(
-        &user_route,
-        text.replacen("exec ", "true || exit 2\nexec ", 1),
-    )
-    .unwrap();
+    change(&user_route);
     let payload = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/fixtures/e2e/payloads/cline/PreToolUse-bash.json"),

@@ -334,7 +334,8 @@ fn answering_routes(
 
 /// The command lines of the routes of `route_host` for `event` in the file `user` that `host`
 /// reads as its own (its events, matchers, timeouts and switches are `host`'s; for a host of
-/// hook scripts, the line of the event's script, when the script itself may be executed).
+/// hook scripts, the line of the event's script, when the host runs it: Cline 3.0.65 runs one
+/// whatever its mode, attacks row 363).
 fn route_commands(
     home: &Path,
     user: &Path,
@@ -344,11 +345,11 @@ fn route_commands(
     also_off: &[String],
 ) -> Vec<String> {
     // A host of hook scripts: the user's route is the script named after the event.
-    if host.config().scripts.is_some() {
+    if let Some(layout) = host.config().scripts {
         let script = user.join(event);
         return crate::read::text(&script, crate::read::MAX_FILE_BYTES)
             .ok()
-            .filter(|_| scripts::is_executable(&script))
+            .filter(|_| layout.runs_unexecutable || scripts::is_executable(&script))
             .and_then(|t| scripts::routed_line(&t).map(str::to_string))
             .into_iter()
             .collect();
