@@ -2522,3 +2522,74 @@ fn a_round_trip_with_write_brings_no_copy_home() {
     let after = std::fs::read_to_string(p.project.join(".gemini/settings.json")).unwrap();
     assert_eq!(json_of(&after), gemini, "{after}");
 }
+
+/// A recorded Stop payload of `client` (its session, `stop_hook_active` set to `active`), with
+/// the project and home put in.
+fn recorded_stop(p: &Project, fixture: &str, active: bool) -> String {
+    let path = common::fixtures_dir().join("recorded").join(fixture);
+    let fixture: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let mut stdin = fixture["stdin"].clone();
+    stdin["stop_hook_active"] = json!(active);
+    stdin
+        .to_string()
+        .replace("<project>", p.project.to_str().unwrap())
+        .replace("<home>", p.home.to_str().unwrap())
+}
+
+/// Attacks row 306: a trusted Cursor `stop` hook that always follows up relies on Cursor's own
+/// cap (`loop_limit`, default 5). Run under a host whose Stop says whether it is a
+/// continuation (`stop_hook_active`), hookx keeps that cap: the hook gets the `loop_count`
+/// Cursor would give it, and once it has followed up `loop_limit` times in a row its
+/// follow-up is no longer a Stop block (said on stderr). A stop that is no continuation
+/// starts the count again.
+#[test]
+fn a_cursor_stop_hook_that_always_follows_up_stops_at_its_loop_limit_under_other_hosts() {
+    for (host, fixture, limit) in [
+        ("claude", "claude-2.1.332/pty.13.Stop.json", None),
+        ("codex", "codex-0.171.0/agents.17.Stop.json", Some(2)),
+    ] {
+        let p = Project::new();
+        let mut entry = json!({"command": "{ cat; echo; } >> counts.jsonl; echo '{\"followup_message\":\"run the tests again\"}'"});
+        if let Some(limit) = limit {
+            entry["loop_limit"] = json!(limit);
+        }
+        p.write(
+            ".cursor/hooks.json",
+            json!({"version": 1, "hooks": {"stop": [entry]}}),
+        );
+        p.trust();
+        let limit = limit.unwrap_or(5);
+        let stop = |active: bool| {
+            p.hookx(
+                &["run", "--host", host, "--event", "Stop"],
+                recorded_stop(&p, fixture, active),
+            )
+        };
+        let counts = || -> Vec<Value> {
+            std::fs::read_to_string(p.project.join("counts.jsonl"))
+                .unwrap()
+                .lines()
+                .map(|l| json_of(l)["loop_count"].clone())
+                .collect()
+        };
+        // The first stop, then every continuation the block causes.
+        let mut blocks = 0;
+        for round in 0..limit + 3 {
+            let (code, out, err) = stop(round > 0);
+            assert_eq!(code, 0, "{host} {round}: {err}");
+            if out.trim().is_empty() {
+                assert!(err.contains("loop_limit"), "{host} {round}: {err}");
+            } else {
+                assert_eq!(json_of(&out)["decision"], "block", "{host} {round}: {out}");
+                blocks += 1;
+            }
+        }
+        assert_eq!(blocks, limit, "{host}: {:?}", counts());
+        let expected: Vec<Value> = (0..limit + 3).map(|n| json!(n.min(limit))).collect();
+        assert_eq!(counts(), expected, "{host}");
+        // A stop that is no continuation (the user's next prompt) starts again at 0.
+        let (_, out, err) = stop(false);
+        assert_eq!(json_of(&out)["decision"], "block", "{host}: {err}");
+        assert_eq!(counts().last(), Some(&json!(0)), "{host}");
+    }
+}
