@@ -2593,3 +2593,60 @@ fn a_cursor_stop_hook_that_always_follows_up_stops_at_its_loop_limit_under_other
         assert_eq!(counts().last(), Some(&json!(0)), "{host}");
     }
 }
+
+/// Row 306's count where hookx cannot keep it (its folder is a file, or unwritable): the
+/// follow-up is not passed on, as at the cap, and stderr says why. A Stop block hookx cannot
+/// count would be a loop that might never end. A file of counts that is not one is replaced;
+/// the file goes once the hook stops following up.
+#[test]
+fn a_follow_up_hookx_cannot_count_never_traps_the_agent() {
+    let p = Project::new();
+    p.write(
+        ".cursor/hooks.json",
+        json!({"version": 1, "hooks": {"stop": [{"command": "[ -e quiet ] || echo '{\"followup_message\":\"again\"}'"}]}}),
+    );
+    p.trust();
+    let fixture = "claude-2.1.332/pty.13.Stop.json";
+    let stop = |active: bool| {
+        p.hookx(
+            &["run", "--host", "claude", "--event", "Stop"],
+            recorded_stop(&p, fixture, active),
+        )
+    };
+    let counts = p.home.join(".hookx/follow-ups");
+    std::fs::create_dir_all(counts.parent().unwrap()).unwrap();
+    std::fs::write(&counts, "not a folder").unwrap();
+    for active in [false, true] {
+        let (code, out, err) = stop(active);
+        assert_eq!((code, out.trim()), (0, ""), "{err}");
+        assert!(
+            err.contains("cannot keep the count") || err.contains("cannot read the count"),
+            "{err}"
+        );
+    }
+    // A file of counts hookx did not write is read as none, and replaced.
+    std::fs::remove_file(&counts).unwrap();
+    let (_, out, _) = stop(false);
+    assert_eq!(json_of(&out)["decision"], "block");
+    let files: Vec<_> = std::fs::read_dir(&counts)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1, "one session, one file");
+    std::fs::write(&files[0], "[1, 2").unwrap();
+    let (_, out, err) = stop(true);
+    assert_eq!(json_of(&out)["decision"], "block", "{err}");
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    assert_eq!(
+        json_of(&text)
+            .as_object()
+            .unwrap()
+            .values()
+            .collect::<Vec<_>>(),
+        [&json!(1)]
+    );
+    std::fs::write(p.project.join("quiet"), "").unwrap();
+    let (code, out, err) = stop(true);
+    assert_eq!((code, out.trim()), (0, ""), "{err}");
+    assert!(!files[0].exists(), "the count is gone with the row");
+}

@@ -12,7 +12,7 @@
 //! follow-up is then not passed on (the agent stops, as at the cap), and stderr says why.
 
 use crate::model::{Event, Handler, Outcome};
-use crate::tables::{FollowUpCap, Flavor};
+use crate::tables::{Flavor, FollowUpCap};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
