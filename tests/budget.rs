@@ -117,6 +117,35 @@ fn a_route_the_user_shortened_is_answered_within_its_own_timeout() {
     assert!(!s.marker.exists(), "hookx waited for the hanging handler");
 }
 
+/// Row 223 under Copilot, whose routes do not say which file holds them: the user shortened
+/// hookx's route in `~/.copilot/hooks/hookx.json` to `"timeoutSec": 5`. hookx answers within
+/// it (the shorter of the user's and the project's route: Copilot runs both, and a deny from
+/// either stands), by the failure policy, rather than lose the call to Copilot's kill.
+#[test]
+fn a_copilot_route_the_user_shortened_is_answered_within_its_own_timeout() {
+    let s = Setup::new();
+    let rules = json!({"hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": hang(&s.release, &s.marker), "timeout": 300_000},
+    ]}]}});
+    let file = common::write(&s.home, ".gemini/settings.json", &rules.to_string());
+    s.trust(&file);
+    s.hookx(&["install", "--host", "copilot", "--scope", "user"])
+        .assert()
+        .success();
+    let routes = s.home.join(".copilot/hooks/hookx.json");
+    let text = std::fs::read_to_string(&routes).unwrap();
+    assert!(text.contains("\"timeoutSec\": 605"), "{text}");
+    std::fs::write(
+        &routes,
+        text.replace("\"timeoutSec\": 605", "\"timeoutSec\": 5"),
+    )
+    .unwrap();
+    let (decision, ran) = s.fire_unhurried(dialect("copilot")).unwrap();
+    assert_eq!(decision, Decision::Deny, "{ran:?}");
+    assert!(ran.stdout.contains("did not answer within"), "{ran:?}");
+    assert!(!s.marker.exists(), "hookx waited for the hanging handler");
+}
+
 /// A handler that starts a long sleep in the background, writes its pid to `pid_file` and
 /// waits for it.
 fn sleeper(pid_file: &Path) -> String {

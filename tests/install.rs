@@ -1812,6 +1812,34 @@ fn a_cline_route_script_the_user_edited_is_not_overwritten_or_deleted_unsaid() {
     }
 }
 
+/// A route script an older hookx wrote (its mark said "edits are overwritten", which row 328
+/// made untrue) is still hookx's: a re-install re-points it under the new mark, the uninstall
+/// removes it.
+#[test]
+fn a_cline_route_under_the_old_mark_is_still_hookxs() {
+    let p = Project::new();
+    p.hookx(&["install", "--host", "cline", "--hookx", HOOKX])
+        .success();
+    let route = p.project.join(".clinerules/hooks/PreToolUse");
+    let text = std::fs::read_to_string(&route).unwrap();
+    let (shebang, rest) = text.split_once('\n').unwrap();
+    let (_, body) = rest.split_once('\n').unwrap();
+    let old = format!("{shebang}\n# hookx route (hookx install): edits are overwritten\n{body}");
+    std::fs::write(&route, &old).unwrap();
+    p.hookx(&["install", "--host", "cline", "--hookx", "/opt/other/hookx"])
+        .success();
+    let now = std::fs::read_to_string(&route).unwrap();
+    assert!(
+        now.lines().nth(1) == Some(hookx::config::scripts::ROUTE_MARK)
+            && now.contains("exec /opt/other/hookx run"),
+        "{now}"
+    );
+    std::fs::write(&route, old.replace(HOOKX, "/opt/other/hookx")).unwrap();
+    p.hookx(&["install", "--host", "cline", "--uninstall"])
+        .success();
+    assert!(!route.exists(), "the old-marked route is removed");
+}
+
 /// Cline's hooks are one script per event: install writes a route script per event with rules
 /// (0755, `exec HOOKX run --host cline --event EVENT`, the project's saying it is one), leaves a script of the user's own under
 /// an event's name and says so, follows the rules on re-install, and uninstall removes only

@@ -2637,6 +2637,38 @@ fn a_route_timeout_written_otherwise_is_keyed_as_copilot_prints_it() {
     c.done("synced");
 }
 
+/// Attacks row 223 in Copilot: the user shortens hookx's user route to `"timeoutSec": 4` in
+/// `~/.copilot/hooks/hookx.json`; a guard of the user's that hookx runs there hangs. Copilot
+/// kills the route at 4 s and goes on, so hookx must answer within the route's own timeout:
+/// its failure policy denies the call, whose result then carries hookx's reason (before:
+/// hookx budgeted the 605 s install wrote, Copilot killed it, and the call ran).
+fn a_route_the_user_shortened() {
+    let mut c = Checks::default();
+    let Some(l) = live_env("synced", |sb| {
+        let guard = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": "sleep 30"}]}]}});
+        sb.write("home/.gemini/settings.json", &guard.to_string());
+        hookx(sb, &["trust", "--yes"]);
+        hookx(sb, &["install", "--host", "copilot", "--scope", "user"]);
+        let routes = sb.home.join(".copilot/hooks/hookx.json");
+        let text = std::fs::read_to_string(&routes).unwrap();
+        assert!(text.contains("\"timeoutSec\": 605"), "{text}");
+        sb.write(
+            "home/.copilot/hooks/hookx.json",
+            &text.replace("\"timeoutSec\": 605", "\"timeoutSec\": 4"),
+        );
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let result = l.tool_result("synced", "synced-call");
+    c.that(
+        result.contains("did not answer within") && !result.contains("synced-call\\n"),
+        format!("the call's result: {result}"),
+    );
+    c.done("synced");
+}
+
 /// Attacks row 263: hookx installed for Claude only (in both scopes), a trusted project Gemini
 /// guard only hookx runs, and a Copilot hook of the project's own. Copilot runs the project's
 /// `.claude/settings.json` itself, hookx's Claude route among them: with no Copilot route of
@@ -3780,6 +3812,7 @@ fn main() -> std::process::ExitCode {
             a_slow_guard_through_the_claude_route_copilot_runs_answers_itself,
             a_copilot_route_turned_off_below_copilot_home_leaves_the_guard_to_the_claude_route,
             a_route_timeout_written_otherwise_is_keyed_as_copilot_prints_it,
+            a_route_the_user_shortened,
         ],
     )
 }

@@ -14,8 +14,11 @@ use crate::tables::{Document, Origin, Rule, RuleShape};
 use std::path::Path;
 
 /// The second line of a route script `hookx install` writes; install replaces and removes
-/// only scripts with it.
-pub const ROUTE_MARK: &str = "# hookx route (hookx install): edits are overwritten";
+/// only scripts with it, and leaves one with lines of the user's as it is (attacks row 328).
+pub const ROUTE_MARK: &str =
+    "# hookx route (hookx install): do not edit, install leaves an edited route as it is";
+/// The marks routes wore before [`ROUTE_MARK`]: their scripts are still hookx's.
+const OLD_ROUTE_MARKS: &[&str] = &["# hookx route (hookx install): edits are overwritten"];
 /// The second line of a script `hookx convert` writes; convert overwrites only scripts with it.
 pub const CONVERTED_MARK: &str = "# written by hookx convert: edits are overwritten";
 
@@ -209,7 +212,9 @@ pub fn is_executable(path: &Path) -> bool {
 
 /// Whether a script is a route `hookx install` wrote.
 pub fn is_route(text: &str) -> bool {
-    wears(text, ROUTE_MARK)
+    std::iter::once(&ROUTE_MARK)
+        .chain(OLD_ROUTE_MARKS)
+        .any(|mark| wears(text, mark))
 }
 
 /// Whether `text` begins as every script hookx writes does: `#!/bin/sh`, then `mark`. A script

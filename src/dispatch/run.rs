@@ -187,8 +187,8 @@ pub fn route_limit(host: Flavor, reader: Option<Flavor>, written: Option<u64>) -
 }
 
 /// How long hookx has to answer `host` on `kind`, from the start of its dispatch: the host's
-/// limit less a margin to answer in (a quarter of it, at most 5 s: enough to kill a handler
-/// and print); `None`: no limit.
+/// limit less a margin to answer in (a quarter of it, at least what killing a handler takes
+/// where half the limit allows, at most 5 s); `None`: no limit.
 pub fn budget(host: Flavor, kind: &EventKind, limit: Limit) -> Option<Duration> {
     let route = &host.dialect().def().route;
     let own_limit = route.limit.on(kind).saturating_mul(1000);

@@ -612,11 +612,11 @@ pub fn moved_switch_keys(before: &str, after: &str, host: Dialect) -> Vec<(Strin
 /// hang for ten minutes"), and the host kills hookx there, not at what install wrote
 /// ([`crate::tables::RouteSpec::limit`]), so every deny still to come would be lost to the kill
 /// rather than answered by the failure policy (attacks row 223). The route's file is the
-/// user's below `home`, or with `installed_in` the project's; the shortest where it holds
-/// several routes for the event. `None`: the host's routes have no timeout key, the host does
-/// not say which file runs the route ([`crate::tables::RouteSpec::names_project_route`]) or
-/// reads its user file elsewhere ([`reads_user_file_elsewhere`]), or no route there carries a
-/// positive number. Read on every event (`hookx run`): remembered by the file's identity
+/// user's below `home`, or with `installed_in` the project's (both, the shorter, where the
+/// host's routes do not say: [`crate::tables::RouteSpec::names_project_route`]); the shortest
+/// where a file holds several routes for the event. `None`: the host's routes have no timeout
+/// key, the host reads its user file elsewhere ([`reads_user_file_elsewhere`]), or no route
+/// there carries a positive number. Read on every event (`hookx run`): remembered by the file's identity
 /// ([`crate::cache::recall`]), and only the event's entries built.
 pub fn written_timeout_ms(
     home: &Path,
@@ -627,17 +627,30 @@ pub fn written_timeout_ms(
 ) -> Option<u64> {
     let route = &host.def().route;
     let config = host.config();
-    if route.timeout_key.is_none()
-        || !route.names_project_route
-        || config.scripts.is_some()
-        || config.generated.is_some()
-    {
+    if route.timeout_key.is_none() || config.scripts.is_some() || config.generated.is_some() {
         return None;
     }
-    let scope = installed_in.unwrap_or(InstallScope::User);
-    if scope == InstallScope::User && reads_user_file_elsewhere(home, host) {
-        return None;
-    }
+    // A host whose routes do not say their file (Copilot) runs the user's and the project's
+    // both, and takes a deny from either: the shorter bounds the answer.
+    let scopes = match (route.names_project_route, installed_in) {
+        (true, scope) => vec![scope.unwrap_or(InstallScope::User)],
+        (false, _) => vec![InstallScope::User, InstallScope::Project],
+    };
+    scopes
+        .into_iter()
+        .filter(|&scope| scope == InstallScope::Project || !reads_user_file_elsewhere(home, host))
+        .filter_map(|scope| file_timeout_ms(home, project, host, scope, event))
+        .min()
+}
+
+/// [`written_timeout_ms`] of the route's file in `scope`, remembered.
+fn file_timeout_ms(
+    home: &Path,
+    project: &Path,
+    host: Dialect,
+    scope: InstallScope,
+    event: &str,
+) -> Option<u64> {
     let path = target(home, project, host, scope);
     // Remembered by the file's identity: most events pay a look at it, not its parse.
     let meta = std::fs::metadata(&path).ok()?;
@@ -666,7 +679,8 @@ fn read_timeout_ms(path: &Path, host: Dialect, scope: InstallScope, event: &str)
         &|key| key == event,
     )
     .ok()?;
-    let projects = scope == InstallScope::Project;
+    // Only a host whose project routes say so tells them from the user's by their line.
+    let projects = scope == InstallScope::Project && host.def().route.names_project_route;
     let ms = |timeout: &serde_json::Value| {
         let number = timeout.as_f64().or_else(|| {
             config
