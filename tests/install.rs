@@ -1268,7 +1268,8 @@ fn a_copy_the_user_turned_off_in_copilot_stays_off_when_converted_again() {
     let (now, line) = copy_key();
     assert!(line.contains("/opt/b/hookx exec"), "{line}");
     let listed: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
-    assert_eq!(listed["disabledHooks"], json!([now, "mine"]));
+    // The old key stays: it names the same entry in every other project (row 364).
+    assert_eq!(listed["disabledHooks"], json!([off, "mine", now]));
 }
 
 /// Attacks row 330: Qwen Code 0.24.4 writes `"$version": 4` into a settings file that lacks it
@@ -1310,8 +1311,8 @@ fn a_qwen_file_install_creates_carries_qwens_stamp_and_goes_at_the_last_uninstal
 /// Attacks row 291's Copilot half: the user turned hookx's Copilot route off in Copilot's own
 /// menu (its key in `~/.copilot/settings.json` `disabledHooks`: the event and the entry's
 /// JSON without hookx's marker, row 236). Install re-pointing the route (hookx elsewhere)
-/// changed the entry: the key named nothing any more, and Copilot ran the route again. The key
-/// follows the re-point; the user's other keys stay as they were.
+/// changed the entry: the key named nothing any more, and Copilot ran the route again. The new
+/// key is listed (the old one stays, row 364); the user's other keys stay as they were.
 #[test]
 fn a_route_the_user_turned_off_in_copilot_stays_off_when_reinstalled_from_elsewhere() {
     let p = Project::new();
@@ -1351,7 +1352,56 @@ fn a_route_the_user_turned_off_in_copilot_stays_off_when_reinstalled_from_elsewh
     let (now, line) = route_key();
     assert!(line.starts_with("/opt/b/hookx run"), "{line}");
     let listed: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
-    assert_eq!(listed["disabledHooks"], json!([now, "mine"]));
+    // The old key stays: it names the same entry in every other project (row 364).
+    assert_eq!(listed["disabledHooks"], json!([off, "mine", now]));
+}
+
+/// Attacks row 364: Copilot's `disabledHooks` key does not depend on the file or the project
+/// (copilot-facts), so one key the user listed turns off hookx's identical project route in
+/// every project. Row 291's follow replaced it on a re-point in one project: the same route
+/// of every other project (hookx still at the old place there) ran again.
+#[test]
+fn a_route_key_the_user_listed_stays_for_the_same_route_of_another_project() {
+    let p = Project::new();
+    let other = p.root.join("other");
+    common::write(&other, ".bricks/hooks.json", &bricks_rules(&BRICKS_EVENTS));
+    let install = |project: &Path, hookx: &str| {
+        common::hookx_as_account_at(
+            project,
+            &p.home,
+            &[
+                "install", "--host", "copilot", "--scope", "project", "--hookx", hookx,
+            ],
+        )
+        .success();
+    };
+    install(&p.project, "/opt/a/hookx");
+    install(&other, "/opt/a/hookx");
+    // The preToolUse route's key as Copilot lists it: its event, NUL, the entry's compact JSON.
+    let key = |project: &Path| -> String {
+        let text = std::fs::read_to_string(project.join(".github/hooks/hookx.json")).unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let mut entry = v["hooks"]["preToolUse"][0].clone();
+        entry.as_object_mut().unwrap().remove("hookx");
+        hookx::hash::sha256_hex(format!("preToolUse\0{entry}").as_bytes())
+    };
+    let off = key(&p.project);
+    assert_eq!(off, key(&other), "one key for both projects' routes");
+    let settings = p.home.join(".copilot/settings.json");
+    std::fs::write(&settings, json!({"disabledHooks": [off]}).to_string()).unwrap();
+    install(&p.project, "/opt/b/hookx");
+    let listed: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    let listed = listed["disabledHooks"].as_array().unwrap();
+    let (now, there) = (key(&p.project), key(&other));
+    assert_ne!(now, there);
+    assert!(
+        listed.contains(&json!(now)),
+        "the re-pointed route stays off: {listed:?}"
+    );
+    assert!(
+        listed.contains(&json!(there)),
+        "the other project's route stays off: {listed:?}"
+    );
 }
 
 /// Codex runs only the handlers its review trusted by hash: install writes one
