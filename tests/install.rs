@@ -2036,6 +2036,73 @@ fn a_cline_user_route_the_user_edited_still_takes_the_event_from_the_project_rou
     });
 }
 
+/// Attacks row 365: the edited Cline user route of row 361 under another host. hookx runs the
+/// user's Cline scripts for the hosts it routes (install asks the user to trust this one), and
+/// the script ends in hookx's own route: under Claude every rule ran twice per call, once by
+/// the Claude route and once by the `hookx run --host cline` inside the script it ran.
+#[test]
+fn an_edited_cline_route_run_under_claude_runs_the_users_lines_not_the_route() {
+    let p = Project::new();
+    for file in [
+        p.project.join(COPILOT_EVERY),
+        p.project.join(".bricks/hooks.json"),
+    ] {
+        std::fs::remove_file(file).unwrap();
+    }
+    std::fs::remove_file(p.home.join(".copilot/hooks/every.json")).unwrap();
+    let log = p.root.join("ran.log");
+    common::write(
+        &p.home,
+        ".gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command",
+            "command": format!("echo rule >> '{}'", log.display())}]}]}})
+        .to_string(),
+    );
+    let hookx = |args: &[&str]| common::hookx_at(&p.project, &p.home, args).success();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    hookx(&[
+        "install", "--host", "cline", "--scope", "user", "--hookx", bin,
+    ]);
+    let route = p.home.join(".cline/hooks/PreToolUse");
+    let text = std::fs::read_to_string(&route).unwrap();
+    let mine = format!("echo mine >> '{}' || exit 2\nexec ", log.display());
+    std::fs::write(&route, text.replacen("exec ", &mine, 1)).unwrap();
+    hookx(&[
+        "install", "--host", "claude", "--scope", "project", "--hookx", bin,
+    ]);
+    for file in [route.clone(), p.home.join(".gemini/settings.json")] {
+        hookx(&["trust", "--yes", &file.to_string_lossy()]);
+    }
+    let payload = json!({"session_id": "s", "cwd": p.project, "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    assert_cmd::Command::cargo_bin("hookx")
+        .unwrap()
+        .args([
+            "run",
+            "--host",
+            "claude",
+            "--event",
+            "PreToolUse",
+            "--installed-in",
+            "project",
+        ])
+        .args(["--home".as_ref(), p.home.as_os_str()])
+        .current_dir(&p.project)
+        .env("HOME", &p.home)
+        .env_remove("HOOKX_HOME")
+        .write_stdin(payload.to_string())
+        .assert()
+        .success();
+    let ran = std::fs::read_to_string(&log).unwrap_or_default();
+    let mut ran: Vec<&str> = ran.lines().collect();
+    ran.sort();
+    assert_eq!(
+        ran,
+        ["mine", "rule"],
+        "the user's line and the rule, once each"
+    );
+}
+
 /// Attacks row 363: Cline 3.0.65 runs a hook script whatever its mode (cline-facts, run: a
 /// `PreToolUse.sh` of mode 0644 ran), so a user route of mode 0644 (a dotfiles manager that
 /// keeps no modes, or a `chmod -x` by the docs' "non-executable files are skipped") still
