@@ -592,3 +592,67 @@ fn a_copilot_entry_with_a_timeout_copilot_refuses_is_not_run_in_simulate_or_list
         "{list}"
     );
 }
+
+/// Attacks row 366: row 220's leftover in simulate. The user's Claude guard where
+/// `CLAUDE_CONFIG_DIR` says (Claude reads it there), hookx routed for Gemini: `hookx run`
+/// reads no variable a project could set, so under Gemini it reads `~/.claude/settings.json`
+/// and never this guard (doctor says so, `9e5f804`); simulate ran it through hookx and
+/// `--expect deny` passed for a deny Gemini never gets.
+#[test]
+fn a_guard_below_claude_config_dir_runs_through_hookx_in_simulate_as_in_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let home = root.join("home");
+    let work = home.join("claude-work");
+    common::write(
+        &work,
+        "settings.json",
+        r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo no >&2; exit 2"}]}]}}"#,
+    );
+    common::write(&home, ".gemini/settings.json", "{}");
+    let hookx = |args: &[&str]| {
+        common::hookx()
+            .args(args)
+            .arg("--project")
+            .arg(&root)
+            .env("HOME", &home)
+            .env("CLAUDE_CONFIG_DIR", &work)
+            .env_remove("HOOKX_HOME")
+            .output()
+            .unwrap()
+    };
+    let trusted = hookx(&[
+        "trust",
+        "--yes",
+        work.join("settings.json").to_str().unwrap(),
+    ]);
+    assert!(trusted.status.success());
+    let installed = hookx(&[
+        "install", "--host", "gemini", "--scope", "user", "--hookx", "hookx",
+    ]);
+    assert!(installed.status.success());
+    let args = [
+        "--host",
+        "gemini",
+        "--event",
+        "BeforeTool",
+        "--tool",
+        "run_shell_command",
+        "--input",
+        r#"{"command":"ls"}"#,
+        "--expect",
+        "deny",
+    ];
+    let work_dir = work.to_str().unwrap();
+    let out = simulate_with(
+        &root,
+        &args,
+        &[
+            ("GEMINI_CLI_TRUST_WORKSPACE", "true"),
+            ("CLAUDE_CONFIG_DIR", work_dir),
+        ],
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(4), "{stdout}");
+    assert!(stdout.contains("CLAUDE_CONFIG_DIR"), "{stdout}");
+}
